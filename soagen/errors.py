@@ -1,0 +1,20 @@
+"""User-facing errors: one line naming the file, the element and the problem.
+
+Everything a user can get wrong (a malformed robot file, an unknown algorithm, an
+unwritable output path) raises a :class:`SoagenError`; the CLI prints its message on one
+line and exits with status 2, with no traceback.
+"""
+
+from __future__ import annotations
+
+
+class SoagenError(Exception):
+    """An error caused by the user's input, reported on one line."""
+
+
+class RobotFileError(SoagenError):
+    """A robot or system description that cannot be turned into a valid model."""
+
+    def __init__(self, path: str, element: str, problem: str):
+        self.path, self.element, self.problem = str(path), element, problem
+        super().__init__(f"{self.path}: {element}: {problem}")

@@ -1,0 +1,113 @@
+"""The generic algorithms of Part I, as functions of a model and a state.
+
+This is the numeric reference that generated code is tested against. Conventions:
+joint vectors ordered base to tip as in the robot file; spatial vectors angular first;
+Jacobians and tip quantities world-aligned at the tip point; the tip force ``f_tip`` is
+f(0) of the papers, the force the tip exerts on the environment (moment about the tip
+point, then force), so that T = M qdd + C + J^T f(0) (3.20). Gravity comes from the
+robot file. Pass ``xp=soagen.backend.SYMPY`` and SymPy symbols to run the same recursions
+symbolically.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from soagen.backend import NUMPY
+from soagen.dynamics import forward, jacobian as jac, mass_matrix as crb
+from soagen.dynamics.rne import rne
+from soagen.dynamics.sweeps import prepare
+from soagen.errors import SoagenError
+
+FD_METHODS = tuple(forward.FD)
+
+
+def _vec(x, n, name, xp):
+    x = np.asarray(x, dtype=xp.dtype)
+    if x.shape != (n,):
+        raise SoagenError(f"{name}: expected a vector of length {n}, got shape {x.shape}")
+    return x
+
+
+def _state(robot, q, qd, xp, gravity=True):
+    q = _vec(q, robot.nq, "q", xp)
+    qd = _vec(qd, robot.nv, "qd", xp) if qd is not None else xp.zeros(robot.nv)
+    return prepare(robot, q, qd, xp, gravity)
+
+
+def _tip(robot, f_tip, xp):
+    if f_tip is None:
+        return None
+    if robot.tip is None:
+        raise SoagenError(f"{robot.name}: no tip frame (a branching tree); name one with tip=")
+    return _vec(f_tip, 6, "f_tip", xp)
+
+
+def inverse_dynamics(robot, q, qd, qdd, f_tip=None, xp=NUMPY):
+    """Joint forces T = M qdd + C + J^T f(0) by recursive Newton-Euler (2.24)-(2.30)."""
+    s = _state(robot, q, qd, xp)
+    return np.concatenate(rne(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp, _tip(robot, f_tip, xp)))
+
+
+def bias_forces(robot, q, qd, f_tip=None, xp=NUMPY):
+    """C (+ J^T f(0)): Coriolis, centrifugal and gravity forces, RNE with qdd = 0 (3.23)."""
+    s = _state(robot, q, qd, xp)
+    return np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp, _tip(robot, f_tip, xp)))
+
+
+def mass_matrix(robot, q, xp=NUMPY):
+    """M = H phi M phi^T H^T (3.20), O(N^2) composite-inertia recursion."""
+    return crb.mass_matrix(robot, _state(robot, q, None, xp, gravity=False), xp)
+
+
+def inverse_mass_matrix(robot, q, xp=NUMPY):
+    """M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) (4.16), O(N^2)."""
+    return forward.inverse_mass_matrix(robot, _state(robot, q, None, xp, gravity=False), xp)
+
+
+def forward_dynamics(robot, q, qd, tau, method="fd1", f_tip=None, xp=NUMPY):
+    """Joint accelerations qdd from T = M qdd + C + J^T f(0), by FD1-FD4 of Part I."""
+    if method not in forward.FD:
+        raise SoagenError(f"unknown forward dynamics method {method!r} (choose from {', '.join(FD_METHODS)})")
+    s = _state(robot, q, qd, xp)
+    qdd, _ = forward.FD[method](robot, s, _vec(tau, robot.nv, "tau", xp), xp, _tip(robot, f_tip, xp))
+    return np.concatenate(qdd)
+
+
+def link_accelerations(robot, q, qd, tau, f_tip=None, xp=NUMPY):
+    """FD2 (5.5)-(5.7): (qdd, alpha, alpha0) with the link spatial accelerations alpha(k)
+    (body frames, gravity included as the base acceleration, body order) and the tip
+    acceleration alpha(0) = B^T alpha + a(0) without gravity, world-aligned."""
+    s = _state(robot, q, qd, xp)
+    qdd, alpha = forward.fd2(robot, s, _vec(tau, robot.nv, "tau", xp), xp, _tip(robot, f_tip, xp))
+    qdd = np.concatenate(qdd)
+    return qdd, alpha, jacobian(robot, q, xp) @ qdd + jacobian_dot_qd(robot, q, qd, xp)
+
+
+def jacobian(robot, q, xp=NUMPY, frame=None):
+    """Tip Jacobian J = B^T phi^T H^T (3.13): 6 x nv, world-aligned, angular rows first."""
+    return jac.jacobian(robot, _state(robot, q, None, xp, gravity=False), xp, _frame(robot, frame))
+
+
+def jacobian_dot_qd(robot, q, qd, xp=NUMPY, frame=None):
+    """Jdot qdot = B^T phi^T a + a(0), world-aligned (Sec. 3 below (3.17))."""
+    return jac.jacobian_dot_qd(robot, _state(robot, q, qd, xp, gravity=False), xp, _frame(robot, frame))
+
+
+def op_space_inverse_inertia(robot, q, xp=NUMPY, frame=None):
+    """J M^-1 J^T by the O(N) recursion (6.10) of Part II (6 x 6, world-aligned)."""
+    return jac.op_space_inverse_inertia(robot, _state(robot, q, None, xp, gravity=False), xp,
+                                        _frame(robot, frame))
+
+
+def _frame(robot, frame):
+    if frame is None:
+        if robot.tip is None:
+            raise SoagenError(f"{robot.name}: no tip frame (a branching tree); name a frame")
+        return robot.tip
+    if isinstance(frame, str):
+        try:
+            return robot.frame(frame)
+        except KeyError:
+            raise SoagenError(f"{robot.name}: no frame named {frame!r}") from None
+    return frame

@@ -1,0 +1,113 @@
+"""The array shim: one recursion, two kinds of scalars.
+
+Every recursion in :mod:`soagen.dynamics` is written once against a backend ``xp`` and
+runs either on float arrays (:data:`NUMPY`, the numeric reference) or on numpy object
+arrays of SymPy expressions (:data:`SYMPY`, used by the code generator and the
+derivations). A backend supplies only what differs between the two: array creation,
+``sin``/``cos``, the inverse of a small joint-space matrix ``D(k)``, and :meth:`name`, the
+hook where a symbolic backend may replace a freshly computed quantity by named temporaries
+(GUIDE section 10). Arithmetic (``+``, ``*``, ``@``) is plain numpy on both.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class NumpyBackend:
+    """Float64 arrays: the numeric reference."""
+
+    dtype = float
+
+    def zeros(self, shape):
+        return np.zeros(shape, dtype=self.dtype)
+
+    def eye(self, n):
+        return np.eye(n, dtype=self.dtype)
+
+    def asarray(self, x):
+        return np.asarray(x, dtype=self.dtype)
+
+    def constant(self, a):
+        """A model constant (H, placements, inertias) as an array of this backend."""
+        return np.asarray(a, dtype=float)
+
+    def sin(self, x):
+        return np.sin(x)
+
+    def cos(self, x):
+        return np.cos(x)
+
+    def sqrt(self, x):
+        return np.sqrt(x)
+
+    def inv(self, A):
+        """Inverse of a small symmetric positive definite joint-space block (D(k))."""
+        if A.shape == (1, 1):
+            return 1.0 / A
+        return np.linalg.inv(A)
+
+    def name(self, x, label):
+        """Hook for symbolic backends: return ``x`` (possibly as named temporaries)."""
+        return x
+
+
+class SympyBackend(NumpyBackend):
+    """Numpy object arrays holding SymPy expressions; zeros and ones fold on the spot."""
+
+    dtype = object
+
+    def zeros(self, shape):
+        import sympy
+
+        out = np.empty(shape, dtype=object)
+        out.fill(sympy.S.Zero)
+        return out
+
+    def eye(self, n):
+        import sympy
+
+        out = self.zeros((n, n))
+        for i in range(n):
+            out[i, i] = sympy.S.One
+        return out
+
+    def constant(self, a):
+        """Floats that are integers become exact SymPy integers (so 1.0*x prints as x);
+        entries that are already SymPy expressions pass through."""
+        import sympy
+
+        a = np.asarray(a)
+        out = np.empty(a.shape, dtype=object)
+        for idx, x in np.ndenumerate(a):
+            if isinstance(x, (float, np.floating)):
+                out[idx] = sympy.Integer(int(x)) if float(x).is_integer() else sympy.Float(float(x))
+            else:
+                out[idx] = sympy.sympify(x)
+        return out
+
+    def sin(self, x):
+        import sympy
+
+        return sympy.sin(x)
+
+    def cos(self, x):
+        import sympy
+
+        return sympy.cos(x)
+
+    def sqrt(self, x):
+        import sympy
+
+        return sympy.sqrt(x)
+
+    def inv(self, A):
+        import sympy
+
+        if A.shape == (1, 1):
+            return np.array([[1 / A[0, 0]]], dtype=object)
+        return np.array(sympy.Matrix(A).inv(), dtype=object)
+
+
+NUMPY = NumpyBackend()
+SYMPY = SympyBackend()

@@ -1,0 +1,48 @@
+"""The two sweeps of (I - H Psi L)^T D^-1 (I - H Psi L): the Kalman filter (4.19)-(4.20)
+and the smoother (4.21)-(4.22), shared by FD1, FD3, FD4 and the explicit inverse (4.16).
+
+They act on a vector per body or, for M^-1, on a block of columns (trailing axis)."""
+
+from __future__ import annotations
+
+from soagen.spatial import phi_force, phiT_motion
+
+
+def causal_filter(robot, s, inn, T, xp, x=None, y=None):
+    """nu = D^-1 eps with eps = T - H z and z = Psi L T + psi x (+ Psi y), tip to base.
+
+    Per body: eps(k) = T(k) - H(k) z(k), and the parent receives
+    psi(k+1, k) z(k) + L(k) T(k) = phi(k+1, k) [z(k) + G(k) eps(k)] (4.20), plus
+    phi(k+1, k) y(k) when given (FD4's (I - G H) P a term, (5.16)). ``x(k)`` is added at
+    body k itself (FD3's M zeta + b, FD4's b, and B f(0))."""
+    n = robot.nb
+    z = [x[i] if x is not None else xp.zeros((6,) + T[i].shape[1:]) for i in range(n)]
+    nu = [None] * n
+    for i in reversed(range(n)):
+        z[i] = xp.name(z[i], f"z{i}")
+        eps = T[i] - s.H[i] @ z[i]                              # (4.20) eps(k) = T'(k) - H z
+        nu[i] = xp.name(inn.Dinv[i] @ eps, f"nu{i}")
+        p = robot.bodies[i].parent
+        if p >= 0:
+            carry = z[i] + inn.G[i] @ eps
+            if y is not None:
+                carry = carry + y[i]
+            z[p] = z[p] + phi_force(*s.X[i], carry)
+    return nu
+
+
+def anticausal_smoother(robot, s, inn, nu, xp, a=None):
+    """qdd = (I - H Psi L)^T nu, base to tip (4.21)-(4.22):
+    lambda(k) = psi^T(k+1, k) lambda(k+1) + H^T nu(k), qdd(k) = nu(k) - L^T(k) lambda(k+1).
+
+    With ``a`` it is FD4's (5.17) instead: qdd(k) = nu(k) - G^T(k) [phi^T lambda(k+1) + a(k)]
+    and lambda(k) then equals the link acceleration alpha(k). Returns (qdd, lambda)."""
+    qdd, lam = [None] * robot.nb, [None] * robot.nb
+    for i, body in enumerate(robot.bodies):
+        lam_bar = xp.zeros((6,) + nu[i].shape[1:]) if body.parent < 0 \
+            else phiT_motion(*s.X[i], lam[body.parent])
+        if a is not None:
+            lam_bar = lam_bar + a[i]
+        qdd[i] = xp.name(nu[i] - inn.G[i].T @ lam_bar, f"qdd{i}")   # (4.22)
+        lam[i] = xp.name(lam_bar + s.H[i].T @ qdd[i], f"lam{i}")
+    return qdd, lam

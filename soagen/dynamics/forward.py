@@ -1,0 +1,76 @@
+"""Forward dynamics FD1-FD4 of Part I and the explicit inverse M^-1 (4.16).
+
+All four share the Riccati sweep and the filter/smoother pair; they differ in how the
+bias terms enter, which is the point of Sections 4-5 of Part I."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from soagen.dynamics.filtering import anticausal_smoother, causal_filter
+from soagen.dynamics.innovations import riccati
+from soagen.dynamics.rne import rne
+from soagen.dynamics.sweeps import anticausal_propagate
+from soagen.dynamics.tip import tip_force_at_body
+
+
+def _split(robot, tau):
+    return [tau[robot.v_slice(i)] for i in range(robot.nb)]
+
+
+def _with_tip_force(robot, s, x, f_tip, xp):
+    if f_tip is not None:
+        x[robot.tip.body] = x[robot.tip.body] + tip_force_at_body(robot, s.X, f_tip, xp)  # B f(0)
+    return x
+
+
+def fd1(robot, s, tau, xp, f_tip=None):
+    """FD1 (4.17)-(4.22): T' = T - H phi [M phi^T a + b + B f(0)];
+    qdd = (I - H Psi L)^T D^-1 (I - H Psi L) T'. Returns (qdd, lambda)."""
+    T_hat = rne(robot, s, xp.zeros(robot.nv), xp, f_tip)                    # (4.17)
+    T_prime = [t - th for t, th in zip(_split(robot, tau), T_hat)]
+    inn = riccati(robot, s, xp)
+    nu = causal_filter(robot, s, inn, T_prime, xp)                             # (4.19)-(4.20)
+    return anticausal_smoother(robot, s, inn, nu, xp)                         # (4.21)-(4.22)
+
+
+def fd2(robot, s, tau, xp, f_tip=None):
+    """FD2 (5.5)-(5.7): FD1 plus the link accelerations alpha = lambda + phi^T a (5.6),
+    (4.22b). Returns (qdd, alpha)."""
+    qdd, lam = fd1(robot, s, tau, xp, f_tip)
+    zeta = anticausal_propagate(robot, s.X, s.a, xp, "zeta")                  # (4.22b)
+    return qdd, [l + z for l, z in zip(lam, zeta)]
+
+
+def fd3(robot, s, tau, xp, f_tip=None):
+    """FD3 (5.8)-(5.10): zeta = phi^T a; eps = T - H psi [S L T + M zeta + b + B f(0)];
+    qdd = (I - H Psi L)^T D^-1 eps. Three sweeps, no separate bias pass."""
+    zeta = anticausal_propagate(robot, s.X, s.a, xp, "zeta")                  # (5.8)
+    x = _with_tip_force(robot, s, [s.M[i] @ zeta[i] + s.b(i) for i in range(robot.nb)], f_tip, xp)
+    inn = riccati(robot, s, xp)
+    nu = causal_filter(robot, s, inn, _split(robot, tau), xp, x=x)            # (5.9)
+    return anticausal_smoother(robot, s, inn, nu, xp)                         # (5.10)
+
+
+def fd4(robot, s, tau, xp, f_tip=None):
+    """FD4 (5.13)-(5.17): z(k) = psi(k,k-1)[z(k-1) + P(k-1) a(k-1)] + L(k-1) T(k-1) + b(k);
+    lambda(k) = psi^T lambda(k+1) + H^T nu(k) + (I - G H)^T a(k),
+    qdd(k) = nu(k) - L^T(k) lambda(k+1) - G^T(k) a(k). Returns (qdd, alpha)."""
+    inn = riccati(robot, s, xp)
+    x = _with_tip_force(robot, s, [s.b(i) for i in range(robot.nb)], f_tip, xp)
+    y = [inn.P[i] @ s.a[i] - inn.G[i] @ (s.H[i] @ (inn.P[i] @ s.a[i])) for i in range(robot.nb)]
+    nu = causal_filter(robot, s, inn, _split(robot, tau), xp, x=x, y=y)       # (5.16)
+    return anticausal_smoother(robot, s, inn, nu, xp, a=s.a)                  # (5.17)
+
+
+FD = {"fd1": fd1, "fd2": fd2, "fd3": fd3, "fd4": fd4}
+
+
+def inverse_mass_matrix(robot, s, xp):
+    """M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) (4.16), applied to the identity: the
+    filter and smoother on all nv columns at once, O(N^2)."""
+    eye = xp.eye(robot.nv)
+    inn = riccati(robot, s, xp)
+    nu = causal_filter(robot, s, inn, _split(robot, eye), xp)
+    qdd, _ = anticausal_smoother(robot, s, inn, nu, xp)
+    return np.concatenate(qdd, axis=0)

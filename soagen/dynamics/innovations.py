@@ -1,0 +1,33 @@
+"""The innovations factorization: P, D, G (and L = phi G) by the Riccati recursion
+(4.4)-(4.6), (a.49), in tree form: P(k) = M(k) + sum over children c of
+psi(k, c) P(c) phi^T(k, c), with psi(k, c) = phi(k, c) - L(c) H(c) (4.7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from soagen.spatial import phi_matrix
+
+
+@dataclass
+class Innovations:
+    P: list      # P(k), 6x6                 (4.5)
+    D: list      # D(k) = H P H^T, nv x nv   (4.6), (a.1)
+    Dinv: list   # D^-1(k)
+    G: list      # G(k) = P H^T D^-1         (5.12), (a.2); L(k) = phi(k+1, k) G(k) (a.12)
+
+
+def riccati(robot, s, xp) -> Innovations:
+    P = list(s.M)
+    D, Dinv, G = [None] * robot.nb, [None] * robot.nb, [None] * robot.nb
+    for i in reversed(range(robot.nb)):
+        P[i] = xp.name(P[i], f"P{i}")
+        PHt = P[i] @ s.H[i].T
+        D[i] = xp.name(s.H[i] @ PHt, f"D{i}")                    # (4.6)
+        Dinv[i] = xp.name(xp.inv(D[i]), f"Dinv{i}")
+        G[i] = xp.name(PHt @ Dinv[i], f"G{i}")                   # (5.12)
+        p = robot.bodies[i].parent
+        if p >= 0:
+            phi = phi_matrix(*s.X[i])
+            P[p] = P[p] + phi @ (P[i] - G[i] @ PHt.T) @ phi.T    # (4.5)
+    return Innovations(P, D, Dinv, G)

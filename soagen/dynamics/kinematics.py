@@ -1,0 +1,82 @@
+"""Link-to-link transforms phi(k+1, k) and the velocity sweep (2.25), bias accelerations
+a(k) (2.19), (2.32) and gravity (3.21)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from soagen.spatial import cross, phiT_motion
+
+
+def joint_velocities(robot, i, qd):
+    return qd[robot.v_slice(i)]
+
+
+def link_transforms(robot, q, xp):
+    """phi(parent, i) of every body as ``(R, l)``: the rotation of the body frame in its
+    parent's frame, and l(k+1, k), the body origin O(k) seen from O(k+1) (3.1)."""
+    X = []
+    for i, body in enumerate(robot.bodies):
+        Rj, rj = body.joint.motion(q[robot.q_slice(i)], xp)
+        R0, r0 = xp.constant(body.placement_R), xp.constant(body.placement_r)
+        R = R0 @ Rj
+        l = r0 + R0 @ rj
+        X.append((xp.name(R, f"R{i}"), xp.name(l, f"l{i}")))
+    return X
+
+
+def joint_maps(robot, xp):
+    """H(k) of every body (nv_k x 6, constant in the body frame) (2.16), (2.31)."""
+    return [xp.constant(body.joint.H()) for body in robot.bodies]
+
+
+def velocity_sweep(robot, X, H, qd, xp, gravity=True):
+    """Base-to-tip sweep for the link velocities V(k) (2.25) and bias accelerations a(k).
+
+    a(k) is written for any joint whose H^T(k) is constant in the body frame, with
+    w = omega(k+1) (in body k's frame) and H^T(k) qd(k) = (w_r, v_r):
+    ``a = (w x w_r, w x (w x l) + 2 w x v_r + w_r x v_r)``. For a revolute joint this is
+    (2.19); for a prismatic one it corrects (2.32), whose Coriolis term lacks the factor 2
+    (see docs/misprints.md). With ``gravity`` the base acceleration -g enters through
+    a(k) of the bodies attached to the base, the reassignment a -> a + E g of (3.21)."""
+    g = xp.constant(np.concatenate([np.zeros(3), -np.asarray(robot.gravity)]))
+    V, a = [], []
+    for i, body in enumerate(robot.bodies):
+        R, l = X[i]
+        rel = H[i].T @ joint_velocities(robot, i, qd)        # H^T(k) qd(k)
+        w_r, v_r = rel[:3], rel[3:]
+        if body.parent < 0:
+            V_i = rel                                        # V(N+1) = 0 (2.24)
+            a_i = phiT_motion(R, l, g) if gravity else xp.zeros(6)
+            a_i = a_i + np.concatenate([xp.zeros(3), cross(w_r, v_r)])
+        else:
+            V_p = V[body.parent]
+            w = R.T @ V_p[:3]                                # omega(k+1) in frame k
+            l_k = R.T @ l
+            V_i = phiT_motion(R, l, V_p) + rel               # (2.25)
+            a_i = np.concatenate([cross(w, w_r),             # (2.19)
+                                  cross(w, cross(w, l_k)) + 2 * cross(w, v_r) + cross(w_r, v_r)])
+        V.append(xp.name(V_i, f"V{i}"))
+        a.append(xp.name(a_i, f"a{i}"))
+    return V, a
+
+
+def world_poses(robot, X):
+    """Rotation and origin of every body frame in the world (base) frame."""
+    poses = []
+    for i, body in enumerate(robot.bodies):
+        R, l = X[i]
+        if body.parent < 0:
+            poses.append((R, l))
+        else:
+            Rp, op = poses[body.parent]
+            poses.append((Rp @ R, op + Rp @ l))
+    return poses
+
+
+def frame_pose(robot, poses, frame):
+    """World rotation and origin of a frame fixed on a body."""
+    if frame.body < 0:
+        return np.asarray(frame.R), np.asarray(frame.r)
+    Rb, ob = poses[frame.body]
+    return Rb @ frame.R, ob + Rb @ frame.r

@@ -1,0 +1,33 @@
+"""Robot files to validated models: YAML (our format, docs/robot-format.md) and URDF.
+
+Both parsers produce a :class:`~soagen.loaders.description.Description` (links and
+joints as written in the file); :func:`~soagen.loaders.description.build` validates it
+and turns it into an immutable :class:`~soagen.model.Robot`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from soagen.errors import RobotFileError
+from soagen.model import Robot
+
+
+def load(path, tip: str | None = None) -> Robot:
+    """Load a robot file (``.yaml``/``.yml`` or ``.urdf``) into a validated model.
+
+    ``tip`` names the link whose frame is the tool/tip frame O(0) when the file gives none
+    (URDF); by default a serial chain's last link."""
+    from soagen.loaders.description import build
+
+    path = Path(path)
+    if not path.is_file():
+        raise RobotFileError(path, "file", "no such file")
+    suffix = path.suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        from soagen.loaders.yaml_format import parse
+    elif suffix == ".urdf":
+        from soagen.loaders.urdf import parse
+    else:
+        raise RobotFileError(path, "file", f"unknown robot file type {suffix!r} (expected .yaml, .yml or .urdf)")
+    return build(parse(path), tip=tip)

@@ -1,0 +1,119 @@
+"""The soagen YAML robot format (schema: docs/robot-format.md).
+
+Strict: unknown keys are errors (a typo must not silently drop a parameter)."""
+
+from __future__ import annotations
+
+import numpy as np
+import yaml
+
+from soagen.errors import RobotFileError
+from soagen.loaders import fields
+from soagen.loaders.description import Description, JointSpec, LinkSpec, TipSpec
+
+TOP_KEYS = {"name", "description", "source", "gravity", "links", "joints", "tip"}
+LINK_KEYS = {"name", "mass", "com", "inertia"}
+JOINT_KEYS = {"name", "type", "parent", "child", "xyz", "rpy", "rotation", "axis"}
+TIP_KEYS = {"link", "xyz", "rpy", "rotation"}
+INERTIA_KEYS = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+
+
+def parse(path) -> Description:
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        raise RobotFileError(path, "file", f"cannot read: {err}") from None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark else "file"
+        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
+        raise RobotFileError(path, where, f"malformed YAML: {problem}") from None
+    if not isinstance(doc, dict):
+        raise RobotFileError(path, "file", "expected a mapping with 'links' and 'joints'")
+    _keys(path, "file", doc, TOP_KEYS, required=("links", "joints"))
+    links = [_link(path, i, x) for i, x in enumerate(_list(path, "links", doc["links"]))]
+    joints = [_joint(path, i, x) for i, x in enumerate(_list(path, "joints", doc["joints"]))]
+    gravity = fields.vector(path, "gravity", doc.get("gravity", [0, 0, -9.81]))
+    tip = _tip(path, doc["tip"]) if "tip" in doc else None
+    name = doc.get("name", path.stem)
+    if not isinstance(name, str):
+        raise RobotFileError(path, "name", "must be a string")
+    return Description(str(path), name, links, joints, gravity, tip)
+
+
+def _list(path, where, value):
+    if not isinstance(value, list) or not value:
+        raise RobotFileError(path, where, "expected a non-empty list")
+    return value
+
+
+def _keys(path, where, d, allowed, required=()):
+    if not isinstance(d, dict):
+        raise RobotFileError(path, where, f"expected a mapping, got {d!r}")
+    for k in d:
+        if k not in allowed:
+            raise RobotFileError(path, where, f"unknown key {k!r} (allowed: {', '.join(sorted(allowed))})")
+    for k in required:
+        if k not in d:
+            raise RobotFileError(path, where, f"missing required key {k!r}")
+
+
+def _name(path, where, d):
+    name = d["name"]
+    if not isinstance(name, str) or not name:
+        raise RobotFileError(path, where, "name must be a non-empty string")
+    return name
+
+
+def _link(path, i, d):
+    where = f"links[{i}]"
+    _keys(path, where, d, LINK_KEYS, required=("name",))
+    name = _name(path, where, d)
+    where = f"link {name!r}"
+    spec = LinkSpec(name, where)
+    if "mass" in d or "inertia" in d or "com" in d:
+        for k in ("mass", "inertia"):
+            if k not in d:
+                raise RobotFileError(path, where, f"missing {k!r} (mass and inertia go together)")
+        spec.has_inertial = True
+        spec.mass = fields.number(path, f"{where}.mass", d["mass"])
+        spec.com = fields.vector(path, f"{where}.com", d.get("com", [0, 0, 0]))
+        I = d["inertia"]
+        _keys(path, f"{where}.inertia", I, set(INERTIA_KEYS), required=INERTIA_KEYS)
+        spec.inertia = fields.inertia_matrix(path, f"{where}.inertia", *(I[k] for k in INERTIA_KEYS))
+    return spec
+
+
+def _origin(path, where, d):
+    if "rpy" in d and "rotation" in d:
+        raise RobotFileError(path, where, "give either 'rpy' or 'rotation', not both")
+    r = fields.vector(path, f"{where}.xyz", d.get("xyz", [0, 0, 0]))
+    if "rotation" in d:
+        return fields.rotation(path, f"{where}.rotation", d["rotation"]), r
+    return fields.rpy(path, f"{where}.rpy", d.get("rpy", [0, 0, 0])), r
+
+
+def _joint(path, i, d):
+    where = f"joints[{i}]"
+    _keys(path, where, d, JOINT_KEYS, required=("name", "type", "parent", "child"))
+    name = _name(path, where, d)
+    where = f"joint {name!r}"
+    for k in ("type", "parent", "child"):
+        if not isinstance(d[k], str):
+            raise RobotFileError(path, f"{where}.{k}", f"expected a string, got {d[k]!r}")
+    R, r = _origin(path, where, d)
+    needs_axis = d["type"] in ("revolute", "continuous", "prismatic")
+    if needs_axis and "axis" not in d:
+        raise RobotFileError(path, where, f"missing required key 'axis' for a {d['type']} joint")
+    axis = fields.vector(path, f"{where}.axis", d.get("axis", [0, 0, 1]))
+    return JointSpec(name, where, d["type"], d["parent"], d["child"], R, r, axis)
+
+
+def _tip(path, d):
+    _keys(path, "tip", d, TIP_KEYS, required=("link",))
+    if not isinstance(d["link"], str):
+        raise RobotFileError(path, "tip.link", "expected a link name")
+    R, r = _origin(path, "tip", d)
+    return TipSpec(d["link"], "tip", R, r)

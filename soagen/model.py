@@ -1,0 +1,193 @@
+"""The robot model: immutable, validated data (built by :mod:`soagen.loaders`).
+
+Numbering and frames (the one internal convention; see docs/conventions.md):
+
+* Bodies are numbered ``i = 0 .. nb-1`` in topological order from the base outwards:
+  ``parent[i] < i``, and ``parent[i] == -1`` means body ``i`` hangs from the fixed base
+  (the world). Joint ``i`` connects ``parent[i]`` to body ``i``. For a serial chain of
+  N bodies the papers' link number is ``k = N - i`` (tip = 1 .. base = N, Part I Sec. 2).
+* Each body has a frame whose origin is the joint origin O(k) on the axis of its inbound
+  joint. A body's frame, in its parent's frame, is the joint placement (fixed) followed by
+  the joint motion; ``H(k)`` is constant in the body frame.
+* Mass properties are stored about the centre of mass, in the body frame.
+* Joint vectors are ordered like the bodies, i.e. base to tip as in the robot file.
+
+Fixed joints never reach the model: the loader merges their child into the parent body.
+Multi-dof joints (spherical, free) have ``nq != nv``; their configuration carries a unit
+quaternion ``(x, y, z, w)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from soagen.spatial import axis_rotation, quaternion_rotation
+
+JOINT_KINDS = ("revolute", "prismatic", "spherical", "free")
+
+
+@dataclass(frozen=True)
+class Joint:
+    """A joint's motion model: how the body frame moves in the joint frame, and H(k)."""
+
+    kind: str                      # one of JOINT_KINDS
+    axis: tuple = (0.0, 0.0, 1.0)  # unit axis in the body frame (revolute, prismatic)
+    urdf_type: str = ""            # what the file said (continuous, revolute, floating...)
+
+    @property
+    def nq(self) -> int:
+        return {"revolute": 1, "prismatic": 1, "spherical": 4, "free": 7}[self.kind]
+
+    @property
+    def nv(self) -> int:
+        return {"revolute": 1, "prismatic": 1, "spherical": 3, "free": 6}[self.kind]
+
+    def motion(self, q, xp):
+        """Rotation and offset of the body frame in the joint frame at configuration q."""
+        if self.kind == "revolute":
+            return axis_rotation(self.axis, q[0], xp), xp.zeros(3)
+        if self.kind == "prismatic":
+            return xp.eye(3), np.asarray(self.axis, dtype=float) * q[0]
+        if self.kind == "spherical":
+            return quaternion_rotation(q[0:4]), xp.zeros(3)
+        # free: q = (x, y, z, qx, qy, qz, qw), position of the body origin in the joint frame
+        return quaternion_rotation(q[3:7]), np.asarray(q[0:3])
+
+    def H(self):
+        """H(k): nv x 6 joint map; H^T(k) spans the joint's velocities in the body frame
+        (2.16) revolute (h, 0), (2.31) prismatic (0, h), Appendix B (b.2) free H^T = I."""
+        h = np.asarray(self.axis, dtype=float)
+        z = np.zeros(3)
+        if self.kind == "revolute":
+            return np.concatenate([h, z])[None, :]
+        if self.kind == "prismatic":
+            return np.concatenate([z, h])[None, :]
+        if self.kind == "spherical":
+            return np.hstack([np.eye(3), np.zeros((3, 3))])
+        return np.eye(6)
+
+    def neutral(self):
+        return {"revolute": [0.0], "prismatic": [0.0], "spherical": [0, 0, 0, 1.0],
+                "free": [0, 0, 0, 0, 0, 0, 1.0]}[self.kind]
+
+
+@dataclass(frozen=True)
+class Body:
+    """A rigid body with its inbound joint."""
+
+    name: str
+    parent: int                 # -1: attached to the fixed base
+    joint_name: str
+    joint: Joint
+    placement_R: np.ndarray     # joint frame in the parent body frame (rotation)
+    placement_r: np.ndarray     # ... and origin
+    mass: object
+    com: np.ndarray             # centre of mass in the body frame
+    inertia: np.ndarray         # inertia about the centre of mass, body frame
+    q_index: int = 0
+    v_index: int = 0
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame fixed on a body (a link frame of the file, or the tool/tip frame)."""
+
+    name: str
+    body: int                   # -1: the fixed base
+    R: np.ndarray
+    r: np.ndarray
+
+
+@dataclass(frozen=True)
+class Robot:
+    """An immutable, validated multibody model (tree with a fixed base; free joints allowed)."""
+
+    name: str
+    source: str
+    base: str
+    bodies: tuple
+    frames: tuple
+    tip: Frame | None
+    gravity: np.ndarray
+    nq: int = field(init=False)
+    nv: int = field(init=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "nq", sum(b.joint.nq for b in self.bodies))
+        object.__setattr__(self, "nv", sum(b.joint.nv for b in self.bodies))
+
+    @property
+    def nb(self) -> int:
+        return len(self.bodies)
+
+    @property
+    def parent(self) -> tuple:
+        return tuple(b.parent for b in self.bodies)
+
+    @property
+    def is_chain(self) -> bool:
+        return all(b.parent == i - 1 for i, b in enumerate(self.bodies))
+
+    @property
+    def total_mass(self) -> float:
+        return float(sum(b.mass for b in self.bodies))
+
+    def children(self, i: int) -> list:
+        return [j for j, b in enumerate(self.bodies) if b.parent == i]
+
+    def q_slice(self, i: int) -> slice:
+        b = self.bodies[i]
+        return slice(b.q_index, b.q_index + b.joint.nq)
+
+    def v_slice(self, i: int) -> slice:
+        b = self.bodies[i]
+        return slice(b.v_index, b.v_index + b.joint.nv)
+
+    def frame(self, name: str) -> Frame:
+        for f in self.frames:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    def neutral_configuration(self) -> np.ndarray:
+        return np.concatenate([b.joint.neutral() for b in self.bodies]) if self.bodies else np.zeros(0)
+
+    def random_configuration(self, rng) -> np.ndarray:
+        """A random q: angles and offsets in [-pi, pi], random unit quaternions."""
+        parts = []
+        for b in self.bodies:
+            x = rng.uniform(-np.pi, np.pi, b.joint.nq)
+            if b.joint.kind in ("spherical", "free"):
+                quat = rng.normal(size=4)
+                x[-4:] = quat / np.linalg.norm(quat)
+            parts.append(x)
+        return np.concatenate(parts) if parts else np.zeros(0)
+
+
+def index_bodies(bodies) -> tuple:
+    """Assign q and v offsets in body order."""
+    out, iq, iv = [], 0, 0
+    for b in bodies:
+        out.append(replace(b, q_index=iq, v_index=iv))
+        iq += b.joint.nq
+        iv += b.joint.nv
+    return tuple(out)
+
+
+def symbolic_parameters(robot: Robot) -> Robot:
+    """A copy of ``robot`` whose mass properties are SymPy symbols, per body ``i`` (1-based
+    in names): ``m{i}``, ``c{i}_x..z`` (centre of mass), ``I{i}_xx..`` (inertia about it).
+    Used to generate code and derivations with the link parameters as inputs."""
+    import sympy
+
+    bodies = []
+    for i, b in enumerate(robot.bodies, start=1):
+        m = sympy.Symbol(f"m{i}", positive=True)
+        c = np.array(sympy.symbols(f"c{i}_x c{i}_y c{i}_z", real=True), dtype=object)
+        xx, yy, zz, xy, xz, yz = sympy.symbols(
+            f"I{i}_xx I{i}_yy I{i}_zz I{i}_xy I{i}_xz I{i}_yz", real=True)
+        inertia = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]], dtype=object)
+        bodies.append(replace(b, mass=m, com=c, inertia=inertia))
+    return replace(robot, bodies=tuple(bodies))

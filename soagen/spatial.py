@@ -1,0 +1,109 @@
+"""Spatial quantities of the papers, Part I (2.14)-(2.16), (3.1).
+
+Conventions (the papers', not Featherstone's):
+
+* spatial velocity ``V = (omega, v)`` and acceleration ``alpha = (omega_dot, v_dot)``:
+  angular part first, ``v`` the velocity of the frame origin, ``v_dot`` its classical
+  (inertial) derivative (2.14);
+* spatial force ``f = (N, F)``: moment about the frame origin first, then force (2.14);
+* ``phi(k+1, k) = [[I, l~], [0, I]]`` shifts a force from O(k) to O(k+1); ``phi^T`` shifts
+  a velocity back (2.16), (3.1), with ``l = l(k+1, k) = O(k) - O(k+1)``;
+* spatial inertia about O(k): ``M = [[I_O, m p~], [-m p~, m I]]`` with
+  ``I_O = I_c - m p~ p~`` (2.15).
+
+In link frames a link-to-link shift also carries the rotation ``R`` of the child frame
+in the parent frame; :func:`phi_force` and :func:`phiT_motion` apply it. All functions
+take the backend ``xp`` so they run on floats and on SymPy expressions alike.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def cross(a, b):
+    """a x b for 3-vectors (written out so SymPy folds zeros entry by entry)."""
+    return np.array([a[1] * b[2] - a[2] * b[1],
+                     a[2] * b[0] - a[0] * b[2],
+                     a[0] * b[1] - a[1] * b[0]], dtype=np.result_type(a, b))
+
+
+def skew(v):
+    """The cross-product matrix v~ with v~ y = v x y."""
+    z = v[0] * 0
+    return np.array([[z, -v[2], v[1]],
+                     [v[2], z, -v[0]],
+                     [-v[1], v[0], z]], dtype=np.asarray(v).dtype)
+
+
+def axis_rotation(axis, q, xp):
+    """Rotation by angle q about the unit vector ``axis`` (Rodrigues)."""
+    c, s = xp.cos(q), xp.sin(q)
+    a = np.asarray(axis, dtype=float)
+    if _axis_aligned(a):
+        return _aligned_rotation(a, c, s, xp)
+    return c * np.eye(3) + s * skew(a) + (1 - c) * np.outer(a, a)
+
+
+def _axis_aligned(a):
+    return np.count_nonzero(a) == 1 and abs(abs(a).max() - 1.0) == 0.0
+
+
+def _aligned_rotation(a, c, s, xp):
+    """Rotation about +-x, +-y or +-z, with exact zeros and ones (no 1 - cos terms)."""
+    i = int(np.flatnonzero(a)[0])
+    sign = 1 if a[i] > 0 else -1
+    j, k = (i + 1) % 3, (i + 2) % 3
+    R = xp.zeros((3, 3))
+    R[i, i] = 1
+    R[j, j] = c
+    R[k, k] = c
+    R[k, j] = sign * s
+    R[j, k] = -sign * s
+    return R
+
+
+def rpy_rotation(rpy):
+    """URDF fixed-axis roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll) (numeric only)."""
+    r, p, y = (float(x) for x in rpy)
+    cr, sr, cp, sp, cy, sy = np.cos(r), np.sin(r), np.cos(p), np.sin(p), np.cos(y), np.sin(y)
+    return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+                     [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+                     [-sp, cp * sr, cp * cr]])
+
+
+def quaternion_rotation(quat):
+    """Rotation matrix of a unit quaternion given as (x, y, z, w) (Pinocchio's order)."""
+    x, y, z, w = quat
+    return np.array([[1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+                     [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+                     [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]],
+                    dtype=np.asarray(quat).dtype)
+
+
+def phi_force(R, l, f):
+    """phi(k+1, k) f: a force at O(k) in frame k, as a force at O(k+1) in frame k+1 (2.20).
+
+    ``R`` is the rotation of frame k in frame k+1 and ``l = l(k+1, k)`` the position of
+    O(k) in frame k+1."""
+    N, F = R @ f[:3], R @ f[3:]
+    return np.concatenate([N + cross(l, F), F])
+
+
+def phiT_motion(R, l, V):
+    """phi^T(k+1, k) V: a velocity at O(k+1) in frame k+1, seen at O(k) in frame k (2.17)."""
+    w, v = V[:3], V[3:]
+    return np.concatenate([R.T @ w, R.T @ (v + cross(w, l))])
+
+
+def phi_matrix(R, l):
+    """phi(k+1, k) as a 6x6 matrix in link frames: [[R, l~ R], [0, R]]."""
+    Z = R * 0
+    return np.block([[R, skew(l) @ R], [Z, R]])
+
+
+def spatial_inertia(m, p, I_c):
+    """M(k) about O(k) from the mass, the centre of mass p and the inertia about it (2.15)."""
+    P = skew(p)
+    I_O = I_c - m * (P @ P)
+    return np.block([[I_O, m * P], [-m * P, m * np.eye(3)]])

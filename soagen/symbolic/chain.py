@@ -1,0 +1,267 @@
+"""The spatial operators of a serial chain of N links, on symbols or on numbers.
+
+Numbering as in Part I: links tip = 1 .. base = N, joint k connects links k and k+1.
+Everything is built from the primitive blocks
+
+    phi(k+1, k)  k = 0..N   (phi(1,0) feeds B, phi(N+1,N) feeds E and L(N))
+    H(k), P(k), D^-1(k)     k = 1..N   (P, D^-1 symmetric)
+    M(k)                    k = 1..N   (symbolic: eliminated in favour of P, see below)
+
+and the definitions of the papers:
+
+    phi(i,j) = phi(i,i-1) ... phi(j+1,j)                 (3.2)-(3.3)
+    D(k) = H(k) P(k) H^T(k);  G(k) = P(k) H^T(k) D^-1(k)  (4.4)-(4.6), (5.12)
+    L(k) = phi(k+1,k) G(k)                              (4.6)
+    psi(k+1,k) = phi(k+1,k) - L(k) H(k) = phi(k+1,k) tau-bar(k)   (4.7), framework (3.2)
+    M(k) = P(k) - phi(k,k-1) [P(k-1) - P H^T D^-1 H P (k-1)] phi^T(k,k-1), P(0) = 0
+                                                        (4.5) solved for M, framework (3.1)
+
+The symbolic theory (:func:`soa_theory`) has exactly two rewriting rules per joint,
+D^-1(k) H(k) P(k) H^T(k) -> I and its transpose H(k) P(k) H^T(k) D^-1(k) -> I; they
+are length-decreasing and their overlaps are confluent (checked by a test), so the
+normal form decides equality in the algebra these relations generate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field as dc_field
+
+import numpy as np
+
+from soagen.symbolic.blocks import BM, I, NumericField, SymbolicField
+from soagen.symbolic.ncpoly import NCPoly, Theory
+
+
+# ---------------------------------------------------------------------------
+# primitive blocks
+# ---------------------------------------------------------------------------
+@dataclass
+class Primitives:
+    """The primitive blocks of one chain instance (symbolic or numeric)."""
+
+    N: int
+    field: object
+    sdim: object                      # spatial dimension label ("6" or 6)
+    rdim: dict                        # k -> joint dimension label
+    phi1: dict                        # k -> phi(k+1, k), k = 0..N
+    H: dict                           # k -> H(k)
+    P: dict                           # k -> P(k)
+    Dinv: dict                        # k -> D^-1(k)
+    M: dict                           # k -> M(k)
+    vec: dict = dc_field(default_factory=dict)   # name -> {k: block}
+
+
+def soa_theory(N: int) -> Theory:
+    """Generators and rules for a chain of N links (see module docstring)."""
+    th = Theory(f"SOA chain N={N}")
+    for k in range(0, N + 1):
+        th.gen(f"phi({k + 1},{k})")
+    for k in range(1, N + 1):
+        th.gen(f"H({k})")
+        th.gen(f"P({k})", symmetric=True)
+        th.gen(f"Dinv({k})", symmetric=True)
+    for k in range(1, N + 1):
+        Hk, HkT, Pk, Dk = f"H({k})", f"H({k})^T", f"P({k})", f"Dinv({k})"
+        th.add_rule((Dk, Hk, Pk, HkT), 1)          # D^-1 D = I   (a.1)
+    return th
+
+
+_VECTORS = {  # name -> (space, paper meaning)
+    "a": ("s", "bias accelerations a(k) (2.19)"),
+    "b": ("s", "bias forces b(k) (2.23)"),
+    "T": ("j", "joint forces T(k)"),
+    "Tp": ("j", "bias-free joint forces T'(k) (3.22)"),
+    "thdd": ("j", "joint accelerations"),
+    "y": ("s", "a generic spatial vector"),
+}
+
+
+def symbolic_primitives(N: int) -> Primitives:
+    th = soa_theory(N)
+    f = SymbolicField(th)
+    phi1 = {k: th.gen(f"phi({k + 1},{k})") for k in range(0, N + 1)}
+    H = {k: th.gen(f"H({k})") for k in range(1, N + 1)}
+    P = {k: th.gen(f"P({k})", symmetric=True) for k in range(1, N + 1)}
+    Dinv = {k: th.gen(f"Dinv({k})", symmetric=True) for k in range(1, N + 1)}
+    M = {}
+    for k in range(1, N + 1):  # (4.5) solved for M(k); P(0) = 0
+        M[k] = P[k]
+        if k > 1:
+            Pm = P[k - 1] - P[k - 1] @ H[k - 1].T @ Dinv[k - 1] @ H[k - 1] @ P[k - 1]
+            M[k] = P[k] - phi1[k - 1] @ Pm @ phi1[k - 1].T
+    vec = {}
+    for name in _VECTORS:
+        vec[name] = {k: th.gen(f"{name}({k})") for k in range(1, N + 1)}
+    vec["f0"] = {0: th.gen("f(0)")}
+    vec["g"] = {0: th.gen("g")}
+    return Primitives(N, f, "6", {k: f"r{k}" for k in range(1, N + 1)}, phi1, H, P, Dinv, M, vec)
+
+
+def random_primitives(N: int, rng: np.random.Generator, dofs=None) -> Primitives:
+    """A random numeric chain: rigid-body-shaped phi, random H (r_k x 6), SPD M.
+
+    P follows from M by the Riccati recursion (4.4)-(4.6), so the instance satisfies
+    every defining relation; it is used for counterexamples and residuals.
+    """
+    dofs = dofs or [1 + (k % 3 == 2) * 2 for k in range(1, N + 1)]  # mix of 1 and 3 dof
+    f = NumericField()
+
+    def skew(v):
+        return np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+
+    phi1 = {}
+    for k in range(0, N + 1):
+        m = np.eye(6)
+        m[:3, 3:] = skew(rng.normal(size=3))
+        phi1[k] = m
+    H = {k: rng.normal(size=(dofs[k - 1], 6)) for k in range(1, N + 1)}
+    M = {}
+    for k in range(1, N + 1):
+        A = rng.normal(size=(6, 6))
+        M[k] = A @ A.T + 6 * np.eye(6)
+    P, Dinv = {}, {}
+    for k in range(1, N + 1):  # (4.4)-(4.6)
+        P[k] = M[k].copy()
+        if k > 1:
+            Pm = P[k - 1] - P[k - 1] @ H[k - 1].T @ Dinv[k - 1] @ H[k - 1] @ P[k - 1]
+            P[k] = phi1[k - 1] @ Pm @ phi1[k - 1].T + M[k]
+        Dinv[k] = np.linalg.inv(H[k] @ P[k] @ H[k].T)
+    vec = {}
+    for name, (space, _) in _VECTORS.items():
+        vec[name] = {k: rng.normal(size=(6 if space == "s" else dofs[k - 1], 1)) for k in range(1, N + 1)}
+    vec["f0"] = {0: rng.normal(size=(6, 1))}
+    vec["g"] = {0: rng.normal(size=(6, 1))}
+    return Primitives(N, f, 6, {k: dofs[k - 1] for k in range(1, N + 1)}, phi1, H, P, Dinv, M, vec)
+
+
+# ---------------------------------------------------------------------------
+# the operators
+# ---------------------------------------------------------------------------
+class ChainOps:
+    """The papers' operators for one chain instance, as attributes.
+
+    Names: phi, Phi, psi, Psi, psi_t (psi~), phi_t (phi~), S, H, M, P, D, Dinv, L, G,
+    Dphi (Delta_phi), Dpsi (Delta_psi), B, E, Ephi, Epsi, K, tau, taub (tau-bar),
+    Mcal (the mass matrix), Minv (Theorem 4.1 factor form, used where a statement
+    involves M^-1 of a *proved* factorization), J, C, and the vectors a, b, T, Tp,
+    thdd, y (N x 1 blocks), f0, g (1 x 1 blocks).
+    """
+
+    def __init__(self, pr: Primitives):
+        self.pr = pr
+        N, f, s = pr.N, pr.field, pr.sdim
+        S_ = [s] * N
+        R_ = [pr.rdim[k] for k in range(1, N + 1)]
+        self.N, self.S_dims, self.R_dims = N, S_, R_
+        one_s = f.one(s)
+
+        # memoryless operators
+        self.H = BM.diag(f, R_, S_, [pr.H[k] for k in range(1, N + 1)])
+        self.M = BM.diag(f, S_, S_, [pr.M[k] for k in range(1, N + 1)])
+        self.P = BM.diag(f, S_, S_, [pr.P[k] for k in range(1, N + 1)])
+        self.Dinv = BM.diag(f, R_, R_, [pr.Dinv[k] for k in range(1, N + 1)])
+        self.D = self.H @ self.P @ self.H.T                        # (a.1)
+        self.G = self.P @ self.H.T @ self.Dinv                     # (a.2)
+        self.Dphi = BM.diag(f, S_, S_, [pr.phi1[k] for k in range(1, N + 1)])   # (a.4)
+        self.L = self.Dphi @ self.G                                # (a.12) = (4.6)
+        self.tau = self.G @ self.H                                 # framework (3.2)
+        self.taub = I - self.tau
+        # psi(k+1,k) = phi(k+1,k) - L(k) H(k)                       (4.7)
+        self.psi1 = {0: pr.phi1[0]}                                # L(0) H(0) = 0
+        for k in range(1, N + 1):
+            self.psi1[k] = pr.phi1[k] - self.L[k, k] @ pr.H[k]
+        self.Dpsi = BM.diag(f, S_, S_, [self.psi1[k] for k in range(1, N + 1)])  # (a.5)
+
+        # causal operators by the semigroup rule (3.2)-(3.3), (4.7)
+        self.phi = self._transition(pr.phi1, one_s)
+        self.psi = self._transition(self.psi1, one_s)
+        self.S = BM.zeros(f, S_, S_)                               # (5.2)
+        for k in range(1, N):
+            self.S.b[k][k - 1] = f.one(s)
+        self.Phi = self.phi @ self.S                               # (4.9) = (a.6)
+        self.Psi = self.psi @ self.S                               # (4.10) = (a.7)
+        self.phi_t = self.phi - I                                  # (a.3)
+        self.psi_t = self.psi - I                                  # (5.11)
+        self.Ephi = BM.zeros(f, S_, S_)                            # framework (2.3)
+        self.Epsi = BM.zeros(f, S_, S_)
+        for k in range(1, N):
+            self.Ephi.b[k][k - 1] = pr.phi1[k]
+            self.Epsi.b[k][k - 1] = self.psi1[k]
+        self.K = self.Ephi @ self.G                                # framework (3.2)
+
+        # tip and base
+        self.B = BM.zeros(f, S_, [s])                              # (3.7)
+        self.B.b[0][0] = pr.phi1[0]
+        self.E = BM.zeros(f, S_, [s])                              # (3.8), read as gravity needs it
+        self.E.b[N - 1][0] = pr.phi1[N].T
+
+        # vectors
+        one = [1 if isinstance(s, int) else "1"]
+        for name, (space, _) in _VECTORS.items():
+            rows = S_ if space == "s" else R_
+            v = BM.zeros(f, rows, one)
+            for k in range(1, N + 1):
+                v.b[k - 1][0] = pr.vec[name][k]
+            setattr(self, name, v)
+        self.f0 = BM(f, [s], one, [[pr.vec["f0"][0]]])
+        self.g = BM(f, [s], one, [[pr.vec["g"][0]]])
+
+        # composite operators
+        self.Mcal = self.H @ self.phi @ self.M @ self.phi.T @ self.H.T   # (3.20)
+        self.J = self.B.T @ self.phi.T @ self.H.T                  # (3.13)
+        self.C = self.H @ self.phi @ (self.M @ self.phi.T @ self.a + self.b)  # (3.20)
+        self.I = I
+
+    def _transition(self, one_step: dict, one_s) -> BM:
+        """Lower block-triangular operator with blocks x(i,j) = x(i,i-1)...x(j+1,j)."""
+        N, f, S_ = self.N, self.pr.field, self.S_dims
+        m = BM.zeros(f, S_, S_)
+        for j in range(1, N + 1):
+            m.b[j - 1][j - 1] = f.one(self.pr.sdim)
+            for i in range(j + 1, N + 1):
+                m.b[i - 1][j - 1] = one_step[i - 1] @ m.b[i - 2][j - 1]
+        return m
+
+    # -- helpers for statements that talk about single blocks or recursions --------
+    def phi_(self, i, j):
+        """phi(i, j) as a 1 x 1 block operator (i >= j, 0 <= j, i <= N+1)."""
+        return self._one_by_one(self._blk(self.pr.phi1, i, j))
+
+    def psi_(self, i, j):
+        return self._one_by_one(self._blk(self.psi1, i, j))
+
+    def _blk(self, steps, i, j):
+        f, s = self.pr.field, self.pr.sdim
+        x = f.one(s)
+        for k in range(j, i):
+            x = steps[k] @ x
+        return x
+
+    def _one_by_one(self, x, rdim=None, cdim=None):
+        s = self.pr.sdim
+        return BM(self.pr.field, [rdim or s], [cdim or s], [[x]])
+
+    def block(self, op, i, j):
+        """Block (i, j) of an operator as a 1 x 1 block operator."""
+        return BM(self.pr.field, [op.rdims[i - 1]], [op.cdims[j - 1]], [[op.b[i - 1][j - 1]]])
+
+    def stack(self, entries, rows):
+        """N x 1 vector from a dict k -> block (None = 0)."""
+        one = [1 if isinstance(self.pr.sdim, int) else "1"]
+        v = BM.zeros(self.pr.field, rows, one)
+        for k, x in entries.items():
+            v.b[k - 1][0] = x
+        return v
+
+    def namespace(self) -> dict:
+        ns = {k: v for k, v in vars(self).items() if not k.startswith("_")}
+        ns.update(phi_=self.phi_, psi_=self.psi_, block=self.block, ops=self)
+        return ns
+
+
+def symbolic_chain(N: int) -> ChainOps:
+    return ChainOps(symbolic_primitives(N))
+
+
+def random_chain_ops(N: int, seed: int = 0, dofs=None) -> ChainOps:
+    return ChainOps(random_primitives(N, np.random.default_rng(seed), dofs))

@@ -1,0 +1,243 @@
+"""Noncommutative polynomials modulo a small rewriting system (the proof layer).
+
+An element is a finite sum of words (tuples of generator names) with integer or
+rational coefficients.  A :class:`Theory` holds
+
+* the generators, each with its transpose (transpose is an anti-automorphism:
+  ``(x y)^T = y^T x^T``; symmetric generators are their own transpose);
+* a list of rewriting rules ``word -> polynomial``.  Every rule strictly decreases
+  words in the degree-lexicographic order (the right-hand side only has shorter
+  words), so rewriting terminates; :func:`critical_pairs` checks local confluence
+  of all overlaps, so by Newman's lemma the normal form is unique and two
+  expressions are equal in the quotient algebra iff their normal forms coincide.
+
+No numbers enter here except the integer coefficients of the words: an identity is
+*proved* (for a fixed chain length N) when ``normal_form(lhs - rhs) == 0``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Iterable
+
+Word = tuple  # tuple[str, ...]
+
+
+class Theory:
+    """Generators with transposes plus a terminating, confluent rewriting system."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.transpose_of: dict[str, str] = {}
+        self.rules: list[tuple[Word, dict]] = []
+        self._by_first: dict[str, list[tuple[Word, dict]]] = {}
+        self._cache: dict[Word, dict] = {}
+
+    # -- generators ---------------------------------------------------------
+    def gen(self, name: str, symmetric: bool = False, transpose: str | None = None) -> "NCPoly":
+        """Register generator `name` (and its transpose) and return it as a polynomial."""
+        if name not in self.transpose_of:
+            t = name if symmetric else (transpose or f"{name}^T")
+            self.transpose_of[name] = t
+            self.transpose_of[t] = name
+        return NCPoly(self, {(name,): 1})
+
+    def genT(self, name: str) -> "NCPoly":
+        """The transpose of a registered generator."""
+        return NCPoly(self, {(self.transpose_of[name],): 1})
+
+    # -- rules --------------------------------------------------------------
+    def add_rule(self, lhs: Iterable[str], rhs: "NCPoly | int", with_transpose: bool = True):
+        """Add `lhs -> rhs` (and, by default, its transpose `lhs^T -> rhs^T`)."""
+        lhs = tuple(lhs)
+        rhs = rhs if isinstance(rhs, NCPoly) else NCPoly.const(self, rhs)
+        for w in rhs.terms:
+            if len(w) >= len(lhs):
+                raise ValueError(f"rule {lhs} -> {rhs} does not shorten words")
+        self._add(lhs, rhs.terms)
+        if with_transpose:
+            lt = tuple(self.transpose_of[g] for g in reversed(lhs))
+            if lt != lhs:
+                self._add(lt, rhs.T.terms)
+
+    def _add(self, lhs, rhs_terms):
+        self.rules.append((lhs, dict(rhs_terms)))
+        self._by_first.setdefault(lhs[0], []).append((lhs, dict(rhs_terms)))
+        self._cache.clear()
+
+    def _find(self, w: Word):
+        """First (leftmost) rule occurrence in word w, or None."""
+        for i, g in enumerate(w):
+            for lhs, rhs in self._by_first.get(g, ()):
+                n = len(lhs)
+                if w[i:i + n] == lhs:
+                    return i, n, rhs
+        return None
+
+    def reduce_word(self, w: Word) -> dict:
+        """Normal form of a single word as {word: coeff}."""
+        hit = self._cache.get(w)
+        if hit is not None:
+            return hit
+        occ = self._find(w)
+        if occ is None:
+            out = {w: 1}
+        else:
+            i, n, rhs = occ
+            out: dict = {}
+            pre, post = w[:i], w[i + n:]
+            for rw, c in rhs.items():
+                for nw, c2 in self.reduce_word(pre + rw + post).items():
+                    v = out.get(nw, 0) + c * c2
+                    if v:
+                        out[nw] = v
+                    else:
+                        out.pop(nw, None)
+        self._cache[w] = out
+        return out
+
+    def normal(self, terms: dict) -> dict:
+        out: dict = {}
+        for w, c in terms.items():
+            for nw, c2 in self.reduce_word(w).items():
+                v = out.get(nw, 0) + c * c2
+                if v:
+                    out[nw] = v
+                else:
+                    out.pop(nw, None)
+        return out
+
+
+def critical_pairs(th: Theory) -> list[tuple[Word, dict, dict]]:
+    """All overlap ambiguities of the rules whose two reductions disagree.
+
+    For every pair of rules (l1, l2) and every proper overlap (a suffix of l1 equal to
+    a prefix of l2, or l2 inside l1) the overlap word is rewritten both ways; an empty
+    result means the system is locally confluent (hence confluent, as it terminates).
+    """
+    bad = []
+    for l1, r1 in th.rules:
+        for l2, r2 in th.rules:
+            # suffix of l1 == prefix of l2
+            for k in range(1, min(len(l1), len(l2))):
+                if l1[-k:] == l2[:k]:
+                    w = l1 + l2[k:]
+                    a = th.normal({rw + l2[k:]: c for rw, c in r1.items()})
+                    b = th.normal({l1[:-k] + rw: c for rw, c in r2.items()})
+                    if a != b:
+                        bad.append((w, a, b))
+            # l2 strictly inside l1
+            if l1 != l2 and len(l2) < len(l1):
+                for i in range(len(l1) - len(l2) + 1):
+                    if l1[i:i + len(l2)] == l2:
+                        a = th.normal(dict(r1))
+                        b = th.normal({l1[:i] + rw + l1[i + len(l2):]: c for rw, c in r2.items()})
+                        if a != b:
+                            bad.append((l1, a, b))
+    return bad
+
+
+class NCPoly:
+    """A normal-form element of the quotient algebra of a :class:`Theory`."""
+
+    __slots__ = ("th", "terms")
+    __array_ufunc__ = None
+
+    def __init__(self, th: Theory, terms: dict, normalize: bool = True):
+        self.th = th
+        self.terms = th.normal(terms) if normalize else terms
+
+    @staticmethod
+    def const(th: Theory, c) -> "NCPoly":
+        return NCPoly(th, {(): c} if c else {}, normalize=False)
+
+    def is_zero(self) -> bool:
+        return not self.terms
+
+    def _coerce(self, other):
+        if isinstance(other, NCPoly):
+            return other
+        return NCPoly.const(self.th, other)
+
+    def __add__(self, other):
+        other = self._coerce(other)
+        out = dict(self.terms)
+        for w, c in other.terms.items():
+            v = out.get(w, 0) + c
+            if v:
+                out[w] = v
+            else:
+                out.pop(w, None)
+        return NCPoly(self.th, out, normalize=False)
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        return NCPoly(self.th, {w: -c for w, c in self.terms.items()}, normalize=False)
+
+    def __sub__(self, other):
+        return self + (-self._coerce(other))
+
+    def __rsub__(self, other):
+        return self._coerce(other) - self
+
+    def __mul__(self, k):
+        if isinstance(k, NCPoly):
+            return self @ k
+        k = Fraction(k) if isinstance(k, Fraction) else k
+        return NCPoly(self.th, {w: c * k for w, c in self.terms.items()} if k else {}, normalize=False)
+
+    __rmul__ = __mul__
+
+    def __matmul__(self, other):
+        other = self._coerce(other)
+        out: dict = {}
+        red = self.th.reduce_word
+        for w1, c1 in self.terms.items():
+            for w2, c2 in other.terms.items():
+                for w, c in red(w1 + w2).items():
+                    v = out.get(w, 0) + c1 * c2 * c
+                    if v:
+                        out[w] = v
+                    else:
+                        out.pop(w, None)
+        return NCPoly(self.th, out, normalize=False)
+
+    @property
+    def T(self):
+        tr = self.th.transpose_of
+        return NCPoly(self.th, {tuple(tr[g] for g in reversed(w)): c for w, c in self.terms.items()})
+
+    def __eq__(self, other):
+        other = self._coerce(other)
+        return self.terms == other.terms
+
+    def __hash__(self):  # pragma: no cover - not used as dict key
+        return hash(frozenset(self.terms.items()))
+
+    def __len__(self):
+        return len(self.terms)
+
+    def __repr__(self):
+        return format_poly(self.terms)
+
+
+def format_word(w: Word) -> str:
+    return " ".join(w) if w else "I"
+
+
+def format_poly(terms: dict, limit: int = 12) -> str:
+    """Readable, deterministic rendering: `phi[2,1] P[1] - ...`."""
+    if not terms:
+        return "0"
+    items = sorted(terms.items(), key=lambda t: (len(t[0]), t[0]))
+    parts = []
+    for w, c in items[:limit]:
+        mag = abs(c)
+        coeff = "" if (mag == 1 and w) else f"{mag} "
+        parts.append(("- " if c < 0 else "+ ") + coeff + format_word(w))
+    s = " ".join(parts)
+    s = s[2:] if s.startswith("+ ") else "-" + s[1:]
+    if len(items) > limit:
+        s += f" + ... ({len(items) - limit} more terms)"
+    return s

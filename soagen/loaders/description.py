@@ -63,8 +63,9 @@ class Description:
     tip: TipSpec | None = None
 
 
-def check_mass_properties(path, link: LinkSpec):
-    """Physical consistency of one link's inertial data."""
+def check_mass_properties(path, link: LinkSpec, principal: bool = True):
+    """Physical consistency of one link's inertial data (``principal=False``: only the
+    mass and the symmetry, not the principal moments)."""
     if not link.has_inertial:
         return
     if not math.isfinite(link.mass) or link.mass <= 0:
@@ -72,7 +73,7 @@ def check_mass_properties(path, link: LinkSpec):
     I = link.inertia
     if not np.allclose(I, I.T, rtol=0, atol=1e-12 * max(1.0, np.abs(I).max())):
         raise RobotFileError(path, link.where, "inertia matrix is not symmetric")
-    if not I.any():
+    if not principal or not I.any():
         return                                   # a point mass
     lam = np.linalg.eigvalsh(I)
     scale = max(abs(lam).max(), 1e-300)
@@ -142,9 +143,19 @@ def _combine(parts):
 
 
 def build(d: Description, tip: str | None = None) -> Robot:
-    """Validate a description and build the model (fixed joints merged)."""
+    """Validate a description and build the model (fixed joints merged).
+
+    A link whose principal moments are unphysical is accepted only when it is welded
+    (fixed joints) into a rigid body whose merged inertia is physical, or into the fixed
+    base, where its mass plays no role: real files carry such placeholder links (ANYmal's
+    ``base``: mass 1e-6, inertia all entries 1e-6, welded to ``base_inertia``)."""
+    deferred = {}
     for link in d.links:
-        check_mass_properties(d.path, link)
+        check_mass_properties(d.path, link, principal=False)
+        try:
+            check_mass_properties(d.path, link)
+        except RobotFileError as err:
+            deferred[link.name] = err
     if d.gravity.shape != (3,) or not np.all(np.isfinite(d.gravity)):
         raise RobotFileError(d.path, "gravity", "must be three finite numbers")
     root, order = _topological_order(d)
@@ -178,6 +189,18 @@ def build(d: Description, tip: str | None = None) -> Robot:
         parts[i] = [(child.mass, child.com, child.inertia)]
         specs.append((j, kind, axis, pb, R, r))
 
+    for name, err in deferred.items():                 # see the docstring
+        b = owner.get(name, (-1,))[0]
+        if b < 0 or len(parts[b]) == 1:
+            if b >= 0 or name not in owner:
+                raise err
+            continue
+        m, c, I = _combine(parts[b])
+        try:
+            check_mass_properties(d.path, LinkSpec(name, "", m, c, I, True))
+        except RobotFileError:
+            raise err from None
+
     bodies = []
     for i, (j, kind, axis, pb, R, r) in enumerate(specs):
         m, c, I = _combine(parts[i])
@@ -204,6 +227,25 @@ def build(d: Description, tip: str | None = None) -> Robot:
         tip_frame = Frame(tip_spec.link, b, _frozen(R @ tip_spec.R), _frozen(r + R @ tip_spec.r))
     return Robot(name=d.name, source=str(d.path), base=root, bodies=index_bodies(bodies),
                  frames=frames, tip=tip_frame, gravity=_frozen(d.gravity))
+
+
+def with_floating_base(d: Description, world: str = "world", joint: str = "root_joint") -> Description:
+    """The same description with a free joint from a massless ``world`` link to the root
+    link (Part I Appendix B): q = (position, quaternion (x, y, z, w)), v = (omega, v) in
+    the root body frame (see docs/trees-and-floating-bases.md)."""
+    from dataclasses import replace as _replace
+
+    root, _ = _topological_order(d)
+    names = {l.name for l in d.links}
+    while world in names:
+        world = "_" + world
+    jnames = {j.name for j in d.joints}
+    while joint in jnames:
+        joint = "_" + joint
+    free = JointSpec(joint, f"<floating base joint {joint!r}>", "floating", world, root,
+                     np.eye(3), np.zeros(3), np.array([0.0, 0.0, 1.0]))
+    return _replace(d, links=[LinkSpec(world, f"<world link {world!r}>")] + list(d.links),
+                    joints=[free] + list(d.joints))
 
 
 def _last_link(order):

@@ -1,0 +1,118 @@
+"""Unit quaternions for spherical and free joints: the kinematic map of Part I Appendix B
+(b.3)-(b.5) and integration on the configuration manifold.
+
+Convention (the model's, and Pinocchio's): a quaternion is stored as ``(x, y, z, w)`` =
+``(eps, eta)``, vector part first; it gives the rotation ``R`` of the body frame in its
+joint (parent) frame; the angular velocity ``omega`` of a spherical or free joint is
+expressed in the *body* frame. A free joint has ``q = (p, quat)`` with ``p`` the body origin
+in the parent frame and ``v = (omega, v)``, ``v = R^T pdot`` the origin velocity in body axes.
+
+(b.3) q_dot = Lambda(q) omega, omega = pi(q) q_dot, with (4x3 and 3x4, pi Lambda = I3)
+    Lambda(q) = 1/2 [[eta I + eps~], [-eps^T]],   pi(q) = 2 [eta I - eps~, -eps].
+The seed prints ``pi^-1(q) = pi(q)`` and calls Lambda "nonsingular"; both are 4x3 / 3x4,
+so what holds is pi(q) Lambda(q) = I3 on unit quaternions (docs/misprints-trees-swain-morris.md).
+(b.4)-(b.5) theta_dot = Omega(theta) W: per joint block diag(Lambda, R) for a free joint
+here (p is in the parent frame, v in the body frame; the seed's W uses ell_dot directly,
+i.e. the identity block), Lambda for a spherical joint, 1 for a 1-dof joint.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from soagen.spatial import quaternion_rotation, skew
+
+
+def Lambda(quat):
+    """(b.3) q_dot = Lambda(q) omega (omega in the body frame), 4 x 3."""
+    eps, eta = np.asarray(quat[:3]), quat[3]
+    return 0.5 * np.vstack([eta * np.eye(3) + skew(eps), -eps[None, :]])
+
+
+def pi(quat):
+    """(b.3) omega = pi(q) q_dot, 3 x 4; pi(q) Lambda(q) = I3 for a unit quaternion."""
+    eps, eta = np.asarray(quat[:3]), quat[3]
+    return 2.0 * np.hstack([eta * np.eye(3) - skew(eps), -eps[:, None]])
+
+
+def multiply(a, b):
+    """Hamilton product a b of quaternions stored (x, y, z, w): R(a b) = R(a) R(b)."""
+    ea, wa, eb, wb = np.asarray(a[:3]), a[3], np.asarray(b[:3]), b[3]
+    return np.concatenate([wa * eb + wb * ea + np.cross(ea, eb), [wa * wb - ea @ eb]])
+
+
+def exp3(w):
+    """The unit quaternion of the rotation vector ``w`` (angle |w| about w/|w|)."""
+    th = float(np.linalg.norm(w))
+    if th < 1e-8:
+        s = 0.5 - th * th / 48.0                      # sin(th/2)/th, Taylor
+        return np.concatenate([s * np.asarray(w), [np.cos(th / 2)]])
+    return np.concatenate([np.sin(th / 2) / th * np.asarray(w), [np.cos(th / 2)]])
+
+
+def _left_jacobian(w):
+    """V(w) of the SE(3) exponential: p = V(w) v for a constant body twist (w, v)."""
+    th = float(np.linalg.norm(w))
+    W = skew(np.asarray(w, dtype=float))
+    if th < 1e-6:
+        return np.eye(3) + W / 2 + W @ W / 6
+    return np.eye(3) + (1 - np.cos(th)) / th**2 * W + (th - np.sin(th)) / th**3 * W @ W
+
+
+def joint_Omega(joint, q):
+    """(b.4) theta_dot(k) = Omega(theta(k)) W(k) for one joint (nq x nv)."""
+    if joint.kind == "spherical":
+        return Lambda(q[0:4])
+    if joint.kind == "free":
+        out = np.zeros((7, 6))
+        out[0:3, 3:6] = quaternion_rotation(np.asarray(q[3:7], dtype=float))   # p_dot = R v
+        out[3:7, 0:3] = Lambda(q[3:7])
+        return out
+    return np.eye(joint.nq)
+
+
+def Omega(robot, q):
+    """(b.5) theta_dot = Omega W: the block-diagonal kinematic map, nq x nv."""
+    out = np.zeros((robot.nq, robot.nv))
+    for i, b in enumerate(robot.bodies):
+        out[robot.q_slice(i), robot.v_slice(i)] = joint_Omega(b.joint, q[robot.q_slice(i)])
+    return out
+
+
+def q_dot(robot, q, v):
+    """theta_dot = Omega(theta) W (b.5)."""
+    return Omega(robot, q) @ np.asarray(v)
+
+
+def normalize(robot, q):
+    """q with every joint quaternion scaled to unit length."""
+    q = np.array(q, dtype=float)
+    for i, b in enumerate(robot.bodies):
+        if b.joint.kind in ("spherical", "free"):
+            s = robot.q_slice(i)
+            q[s.stop - 4:s.stop] /= np.linalg.norm(q[s.stop - 4:s.stop])
+    return q
+
+
+def integrate(robot, q, v):
+    """q (+) v: the configuration reached from q after one unit of time at the constant
+    velocity v (on the manifold: exact exponential maps, quaternions stay unit).
+
+    Spherical: quat <- quat exp(omega). Free: the SE(3) exponential of the constant body
+    twist (omega, v), i.e. p <- p + R V(omega) v, R <- R exp(omega~) (as Pinocchio's
+    ``integrate`` for a free-flyer). 1-dof joints: q + v."""
+    q = np.array(q, dtype=float)
+    v = np.asarray(v, dtype=float)
+    out = q.copy()
+    for i, b in enumerate(robot.bodies):
+        qs, vs = robot.q_slice(i), robot.v_slice(i)
+        qi, vi = q[qs], v[vs]
+        if b.joint.kind == "spherical":
+            out[qs] = multiply(qi, exp3(vi))
+        elif b.joint.kind == "free":
+            R = quaternion_rotation(qi[3:7])
+            out[qs.start:qs.start + 3] = qi[0:3] + R @ (_left_jacobian(vi[0:3]) @ vi[3:6])
+            out[qs.start + 3:qs.stop] = multiply(qi[3:7], exp3(vi[0:3]))
+        else:
+            out[qs] = qi + vi
+    return normalize(robot, out)

@@ -49,6 +49,8 @@ class Primitives:
     Dinv: dict                        # k -> D^-1(k)
     M: dict                           # k -> M(k)
     vec: dict = dc_field(default_factory=dict)   # name -> {k: block}
+    extra: dict = dc_field(default_factory=dict)  # name -> (block, rdim, cdim): free extra matrices
+    chi1: dict = dc_field(default_factory=dict)   # k -> chi(k+1,k): a free transition (Lemma A.1 in general)
 
 
 def soa_theory(N: int) -> Theory:
@@ -94,7 +96,13 @@ def symbolic_primitives(N: int) -> Primitives:
         vec[name] = {k: th.gen(f"{name}({k})") for k in range(1, N + 1)}
     vec["f0"] = {0: th.gen("f(0)")}
     vec["g"] = {0: th.gen("g")}
-    return Primitives(N, f, "6", {k: f"r{k}" for k in range(1, N + 1)}, phi1, H, P, Dinv, M, vec)
+    extra = {"At": (th.gen("A^*", transpose="A"), "6", "e"),          # closure map A^* (framework)
+             "Xinv": (th.gen("Xinv", symmetric=True), "e", "e"),     # (A Lambda A^*)^-1, any symmetric
+             "Ominv": (th.gen("Ominv", symmetric=True), "6", "6")}   # Omega^-1 of Part II, any symmetric
+    pr = Primitives(N, f, "6", {k: f"r{k}" for k in range(1, N + 1)}, phi1, H, P, Dinv, M, vec)
+    pr.extra = extra
+    pr.chi1 = {k: th.gen(f"chi({k + 1},{k})") for k in range(0, N + 1)}
+    return pr
 
 
 def random_primitives(N: int, rng: np.random.Generator, dofs=None) -> Primitives:
@@ -131,7 +139,12 @@ def random_primitives(N: int, rng: np.random.Generator, dofs=None) -> Primitives
         vec[name] = {k: rng.normal(size=(6 if space == "s" else dofs[k - 1], 1)) for k in range(1, N + 1)}
     vec["f0"] = {0: rng.normal(size=(6, 1))}
     vec["g"] = {0: rng.normal(size=(6, 1))}
-    return Primitives(N, f, 6, {k: dofs[k - 1] for k in range(1, N + 1)}, phi1, H, P, Dinv, M, vec)
+    X = rng.normal(size=(3, 3))
+    Om = rng.normal(size=(6, 6))
+    pr = Primitives(N, f, 6, {k: dofs[k - 1] for k in range(1, N + 1)}, phi1, H, P, Dinv, M, vec)
+    pr.extra = {"At": (rng.normal(size=(6, 3)), 6, 3), "Xinv": (X + X.T, 3, 3), "Ominv": (Om + Om.T, 6, 6)}
+    pr.chi1 = {k: rng.normal(size=(6, 6)) for k in range(0, N + 1)}
+    return pr
 
 
 # ---------------------------------------------------------------------------
@@ -180,6 +193,8 @@ class ChainOps:
             self.S.b[k][k - 1] = f.one(s)
         self.Phi = self.phi @ self.S                               # (4.9) = (a.6)
         self.Psi = self.psi @ self.S                               # (4.10) = (a.7)
+        self.chi = self._transition(pr.chi1, one_s)               # a free causal semigroup
+        self.chi_t = self.chi - I
         self.phi_t = self.phi - I                                  # (a.3)
         self.psi_t = self.psi - I                                  # (5.11)
         self.Ephi = BM.zeros(f, S_, S_)                            # framework (2.3)
@@ -211,6 +226,13 @@ class ChainOps:
         self.J = self.B.T @ self.phi.T @ self.H.T                  # (3.13)
         self.C = self.H @ self.phi @ (self.M @ self.phi.T @ self.a + self.b)  # (3.20)
         self.I = I
+        for name, (x, r, c) in pr.extra.items():
+            setattr(self, name, BM(f, [r], [c], [[x]]))
+        if isinstance(f, NumericField):  # D^-1/2, only needed to evaluate framework (3.13) as printed
+            def inv_sqrt(Dk):
+                w, V = np.linalg.eigh(np.linalg.inv(Dk))
+                return V @ np.diag(np.sqrt(w)) @ V.T
+            self.Dh = BM.diag(f, R_, R_, [inv_sqrt(self.D[k, k]) for k in range(1, N + 1)])
 
     def _transition(self, one_step: dict, one_s) -> BM:
         """Lower block-triangular operator with blocks x(i,j) = x(i,i-1)...x(j+1,j)."""

@@ -1,0 +1,194 @@
+"""The papers' recursions, written block by block on a :class:`ChainOps` instance.
+
+Each function runs a sweep exactly as printed (equation numbers in comments) and
+returns the stacked result as an N x 1 (or block-diagonal) operator, so that an
+identity "recursion == operator expression" can be checked like any other.  The
+`printed=True` variants reproduce a misprinted line of a paper so the verifier can
+refute it.
+"""
+
+from __future__ import annotations
+
+from soagen.symbolic.blocks import BM
+
+
+def _add(x, y):
+    if x is None:
+        return y
+    if y is None:
+        return x
+    return x + y
+
+
+def _mul(*xs):
+    out = xs[0]
+    for x in xs[1:]:
+        if out is None or x is None:
+            return None
+        out = out @ x
+    return out
+
+
+def _neg(x):
+    return None if x is None else x * -1
+
+
+def _col(v: BM, k: int):
+    return v.b[k - 1][0]
+
+
+def rec_alpha(o, thdd: BM, a: BM) -> BM:
+    """(2.24)-(2.26): alpha(N+1) = 0; alpha(k) = phi^T(k+1,k) alpha(k+1) + H^T(k) thdd(k) + a(k)."""
+    pr, out, nxt = o.pr, {}, None
+    for k in range(o.N, 0, -1):
+        nxt = _add(_add(_mul(pr.phi1[k].T, nxt), _mul(pr.H[k].T, _col(thdd, k))), _col(a, k))
+        out[k] = nxt
+    return o.stack(out, o.S_dims)
+
+
+def rec_f(o, y: BM, f0: BM | None = None, printed: bool = False) -> BM:
+    """(2.29) f(k) = phi(k,k-1) f(k-1) + y(k), f(0) = f0.
+
+    printed=True uses the framework paper's (2.1) line f(k) = phi(k+1,k) f(k-1) + ...
+    """
+    pr, out = o.pr, {}
+    prev = None if f0 is None else f0.b[0][0]
+    for k in range(1, o.N + 1):
+        step = pr.phi1[k] if printed else pr.phi1[k - 1]
+        prev = _add(_mul(step, prev), _col(y, k))
+        out[k] = prev
+    return o.stack(out, o.S_dims)
+
+
+def rec_rne(o, thdd: BM, a: BM, b: BM, f0: BM) -> BM:
+    """The RSD/RNE sweeps (2.24)-(2.30): T(k) = H(k) f(k)."""
+    alpha = rec_alpha(o, thdd, a)
+    f = rec_f(o, o.M @ alpha + b, f0)
+    return o.H @ f
+
+
+def rec_filter(o, Tp: BM, T_printed: BM | None = None) -> BM:
+    """(4.19)-(4.20): causal filtering; returns nu.
+
+    z(0) = 0, T'(0) = 0; z(k) = [phi(k,k-1) - L(k-1)H(k-1)] z(k-1) + L(k-1) T'(k-1);
+    eps(k) = T'(k) - H(k) z(k); nu(k) = D^-1(k) eps(k).  With T_printed, eps(k) uses
+    T(k) as printed in (4.20).
+    """
+    z, out = None, {}
+    for k in range(1, o.N + 1):
+        if k > 1:
+            z = _add(_mul(o.psi1[k - 1], z), _mul(o.L[k - 1, k - 1], _col(Tp, k - 1)))
+        src = T_printed if T_printed is not None else Tp
+        eps = _add(_col(src, k), _neg(_mul(o.pr.H[k], z)))
+        out[k] = _mul(o.pr.Dinv[k], eps)
+    return o.stack(out, o.R_dims)
+
+
+def rec_smooth(o, nu: BM) -> BM:
+    """(4.21)-(4.22): lambda(N+1) = 0; lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k);
+    thdd(k) = nu(k) - L^T(k) lambda(k+1).  Returns thdd."""
+    lam, out = None, {}
+    for k in range(o.N, 0, -1):
+        out[k] = _add(_col(nu, k), _neg(_mul(o.L[k, k].T, lam)))
+        lam = _add(_mul(o.psi1[k].T, lam), _mul(o.pr.H[k].T, _col(nu, k)))
+    return o.stack(out, o.R_dims)
+
+
+def rec_fd4(o, T: BM, a: BM, b: BM, f0: BM) -> BM:
+    """(5.16)-(5.17): the 3-sweep algorithm FD4 (after V, a are known); returns thdd.
+
+    z(0) = f(0), P(0) = 0, T(0) = 0;
+    z(k) = psi(k,k-1) z(k-1) + L(k-1) T(k-1) + psi(k,k-1) P(k-1) a(k-1) + b(k)
+    eps(k) = T(k) - H(k) z(k); nu(k) = D^-1(k) eps(k)
+    lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k) + [I - G(k)H(k)]^T a(k)
+    thdd(k) = nu(k) - L^T(k) lambda(k+1) - G^T(k) a(k)
+    """
+    pr = o.pr
+    z, nu = f0.b[0][0], {}
+    for k in range(1, o.N + 1):
+        if k == 1:
+            z = _add(_mul(o.psi1[0], z), _col(b, 1))
+        else:
+            z = _add(_add(_add(_mul(o.psi1[k - 1], z), _mul(o.L[k - 1, k - 1], _col(T, k - 1))),
+                          _mul(o.psi1[k - 1], pr.P[k - 1], _col(a, k - 1))), _col(b, k))
+        nu[k] = _mul(pr.Dinv[k], _add(_col(T, k), _neg(_mul(pr.H[k], z))))
+    lam, out = None, {}
+    for k in range(o.N, 0, -1):
+        Gk = o.G[k, k]
+        out[k] = _add(_add(nu[k], _neg(_mul(o.L[k, k].T, lam))), _neg(_mul(Gk.T, _col(a, k))))
+        taub = o.taub[k, k]
+        lam = _add(_add(_mul(o.psi1[k].T, lam), _mul(pr.H[k].T, nu[k])), _mul(taub.T, _col(a, k)))
+    return o.stack(out, o.R_dims)
+
+
+def _left_steps(o, left: str):
+    return {"psi": o.psi1, "phi": o.pr.phi1, "chi": o.pr.chi1}[left]
+
+
+def rec_r(o, left: str = "psi") -> BM:
+    """Lemma A.1 (a.44): r(0) = 0, r(k+1) = psi(k+1,k) r(k) phi^T(k+1,k) + M(k+1).
+
+    left="phi" is Corollary A.1 (psi replaced by phi); left="chi" uses a free causal
+    semigroup chi, the generality in which Lemma A.1 is stated.
+    """
+    pr, r, out = o.pr, None, []
+    steps = _left_steps(o, left)
+    for k in range(1, o.N + 1):
+        r = _add(_mul(steps[k - 1], r, pr.phi1[k - 1].T), pr.M[k]) if k > 1 else pr.M[k]
+        out.append(r)
+    return BM.diag(pr.field, o.S_dims, o.S_dims, out)
+
+
+def sum_r(o, printed: bool = False, left: str = "psi") -> BM:
+    """Lemma A.1 proof: r(k) = sum_j psi(k,j) M(j) phi^T(k,j) (printed: phi(k,j) M(j) psi^T(k,j))."""
+    pr, out = o.pr, []
+    lop = {"psi": o.psi, "phi": o.phi, "chi": o.chi}[left]
+    for k in range(1, o.N + 1):
+        acc = None
+        for j in range(1, k + 1):
+            ps, ph = lop[k, j], o.phi[k, j]
+            term = _mul(ph, pr.M[j], ps.T) if printed else _mul(ps, pr.M[j], ph.T)
+            acc = _add(acc, term)
+        out.append(acc)
+    return BM.diag(pr.field, o.S_dims, o.S_dims, out)
+
+
+def rec_riccati_psi(o) -> BM:
+    """Framework (A.1) / Part I (a.47) proof: P(k) = psi(k,k-1) P(k-1) psi^T(k,k-1) + M(k)."""
+    pr, out = o.pr, []
+    for k in range(1, o.N + 1):
+        out.append(pr.M[k] if k == 1 else _add(_mul(o.psi1[k - 1], pr.P[k - 1], o.psi1[k - 1].T), pr.M[k]))
+    return BM.diag(pr.field, o.S_dims, o.S_dims, out)
+
+
+def rec_upsilon(o) -> BM:
+    """Framework (A.5) first line / Part II (6.10b): Upsilon(N+1) = 0,
+    Upsilon(k) = psi^T(k+1,k) Upsilon(k+1) psi(k+1,k) + H^T(k) D^-1(k) H(k)."""
+    pr, U, out = o.pr, None, {}
+    for k in range(o.N, 0, -1):
+        U = _add(_mul(o.psi1[k].T, U, o.psi1[k]), _mul(pr.H[k].T, pr.Dinv[k], pr.H[k]))
+        out[k] = U
+    return BM.diag(pr.field, o.S_dims, o.S_dims, [out[k] for k in range(1, o.N + 1)])
+
+
+def lambda1_sum(o, printed: bool = False) -> BM:
+    """Part II (6.9b): Lambda(1) = sum_k psi^T(k,1) H^T(k) D^-1(k) H(k) psi(k,1)
+    (printed: ... D^-1(k) H^T(k) ..., which does not conform), as a 1 x 1 operator.
+    Built from 1 x 1 block operators so that dimensions are checked."""
+    acc = None
+    for k in range(1, o.N + 1):
+        ps, Hk, Dk = o.block(o.psi, k, 1), o.block(o.H, k, k), o.block(o.Dinv, k, k)
+        term = ps.T @ Hk.T @ Dk @ (Hk.T if printed else Hk) @ ps
+        acc = term if acc is None else acc + term
+    return acc
+
+
+def bind(o) -> dict:
+    """Namespace entries binding these recursions to one chain instance."""
+    def b(fn):
+        return lambda *args, **kw: fn(o, *args, **kw)
+    return {name: b(fn) for name, fn in {
+        "rec_alpha": rec_alpha, "rec_f": rec_f, "rec_rne": rec_rne, "rec_filter": rec_filter,
+        "rec_smooth": rec_smooth, "rec_fd4": rec_fd4, "rec_r": rec_r, "sum_r": sum_r,
+        "rec_riccati_psi": rec_riccati_psi, "rec_upsilon": rec_upsilon,
+        "lambda1_sum": lambda1_sum}.items()}

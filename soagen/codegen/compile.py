@@ -1,0 +1,79 @@
+"""Compile generated C with the system compiler and call it through ctypes (tests and
+``soagen bench``), and import a generated Python module from its file."""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.util
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+from soagen.errors import SoagenError
+
+
+def compiler() -> str:
+    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if not cc:
+        raise SoagenError("no C compiler found (set CC or install cc/gcc/clang)")
+    return cc
+
+
+def compile_shared(c_file, out_dir, flags=("-O2",)) -> Path:
+    """``cc <flags> -shared -fPIC`` the generated source into a shared library."""
+    c_file, out_dir = Path(c_file), Path(out_dir)
+    lib = out_dir / f"lib{c_file.stem}.so"
+    cmd = [compiler(), *flags, "-std=c99", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
+           "-o", str(lib), str(c_file), "-lm"]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SoagenError(f"compiling {c_file.name} failed: {' '.join(cmd)}\n{run.stderr}")
+    return lib
+
+
+class CLibrary:
+    """The functions of a generated, compiled C file as numpy-in, numpy-out callables."""
+
+    def __init__(self, lib_path, manifest):
+        self.lib = ctypes.CDLL(str(lib_path))
+        self.manifest = manifest
+        self.prefix = manifest["prefix"]
+        dbl = ctypes.POINTER(ctypes.c_double)
+        for name, fn in manifest["functions"].items():
+            f = getattr(self.lib, f"{self.prefix}_{name}")
+            f.argtypes = [dbl] * (len(fn["inputs"]) + 1)
+            f.restype = None
+
+    def __call__(self, name, *args):
+        fn = self.manifest["functions"][name]
+        f = getattr(self.lib, f"{self.prefix}_{name}")
+        arrays = [np.ascontiguousarray(a, dtype=float) for a in args]
+        out = np.zeros(fn["shape"])
+        ptr = ctypes.POINTER(ctypes.c_double)
+        f(*[a.ctypes.data_as(ptr) for a in arrays], out.ctypes.data_as(ptr))
+        return out
+
+    def __getattr__(self, name):
+        if name in self.manifest["functions"]:
+            return lambda *args: self(name, *args)
+        raise AttributeError(name)
+
+
+def load_c(out_dir, prefix, manifest, build_dir=None, flags=("-O2",)) -> CLibrary:
+    lib = compile_shared(Path(out_dir) / f"{prefix}.c", build_dir or out_dir, flags)
+    return CLibrary(lib, manifest)
+
+
+def load_python(path, module_name=None):
+    """Import a generated ``.py`` file as a module (not added to sys.modules)."""
+    path = Path(path)
+    spec = importlib.util.spec_from_file_location(module_name or f"_soagen_gen_{path.stem}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+__all__ = ["compile_shared", "CLibrary", "load_c", "load_python", "compiler"]

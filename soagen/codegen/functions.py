@@ -1,0 +1,139 @@
+"""The generated functions: for each, its inputs and output, the equations it implements,
+and how to obtain it by running the public generic API (:mod:`soagen.algorithms`) on
+symbols with an :class:`~soagen.codegen.unroll.UnrollBackend`. No recursion is written
+here; every function is the generic one, unrolled."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import sympy
+
+from soagen import algorithms
+from soagen.codegen.unroll import Program, UnrollBackend, unroll
+from soagen.errors import SoagenError
+from soagen.model import symbolic_parameters
+
+PARAM_NAMES = ("m", "c_x", "c_y", "c_z", "I_xx", "I_yy", "I_zz", "I_xy", "I_xz", "I_yz")
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    name: str
+    inputs: tuple          # input argument names, each a vector (q: nq, others: nv)
+    output: str            # output argument name
+    shape: str             # "nv", "nv x nv", "6 x nv", "6", "6 x 6"
+    summary: str
+    equations: str
+
+
+SPECS = {s.name: s for s in (
+    FunctionSpec("inverse_dynamics", ("q", "qd", "qdd"), "tau", "nv",
+                 "joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler",
+                 "Part I (2.24)-(2.30), (3.17)"),
+    FunctionSpec("mass_matrix", ("q",), "M", "nv x nv",
+                 "mass matrix M(q) by composite rigid bodies",
+                 "Part I (3.20), Corollary A.1, (a.44)"),
+    FunctionSpec("bias_forces", ("q", "qd"), "C", "nv",
+                 "Coriolis, centrifugal and gravity forces C(q, qd) (RNE with qdd = 0)",
+                 "Part I (3.23)"),
+    FunctionSpec("inverse_mass_matrix", ("q",), "Minv", "nv x nv",
+                 "M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L)",
+                 "Part I (4.4)-(4.6), (4.16), (4.19)-(4.22)"),
+    FunctionSpec("forward_dynamics", ("q", "qd", "tau"), "qdd", "nv",
+                 "joint accelerations qdd = M^-1 (tau - C)",
+                 "Part I Sections 4-5 (FD1-FD4)"),
+    FunctionSpec("jacobian", ("q",), "J", "6 x nv",
+                 "tip Jacobian J(q), world-aligned at the tip point, angular rows first",
+                 "Part I (3.13)"),
+    FunctionSpec("jacobian_dot_qd", ("q", "qd"), "Jdqd", "6",
+                 "Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned",
+                 "Part I Sec. 3 below (3.17)"),
+    FunctionSpec("op_space_inverse_inertia", ("q",), "Lambda_inv", "6 x 6",
+                 "operational-space inverse inertia J M^-1 J^T at the tip, world-aligned",
+                 "Part II (6.10)"),
+)}
+ALGORITHMS = tuple(SPECS)
+FD_VARIANTS = ("fd1", "fd2", "fd3", "fd4")
+FD_EQUATIONS = {"fd1": "Part I (4.17)-(4.22) (FD1)", "fd2": "Part I (5.5)-(5.7) (FD2)",
+                "fd3": "Part I (5.8)-(5.10) (FD3)", "fd4": "Part I (5.13)-(5.17) (FD4)"}
+TIP_FUNCTIONS = ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")
+
+
+@dataclass
+class Generated:
+    spec: FunctionSpec
+    program: Program
+    equations: str            # the spec's, or the chosen FD variant's
+    variant: str | None = None
+    candidates: dict | None = None   # fd variant -> op counts, when "best" was chosen
+
+
+def input_symbols(robot):
+    """Input vectors as numpy object arrays of symbols ``q_0 ..`` (printed as q[0] ..)."""
+    def vec(name, n):
+        return np.array([sympy.Symbol(f"{name}_{k}", real=True) for k in range(n)], dtype=object)
+    return {"q": vec("q", robot.nq), "qd": vec("qd", robot.nv), "qdd": vec("qdd", robot.nv),
+            "tau": vec("tau", robot.nv)}
+
+
+def param_symbols(robot):
+    """The link parameters, body by body, in :data:`PARAM_NAMES` order, with the names
+    that :func:`soagen.model.symbolic_parameters` gives them."""
+    sym = symbolic_parameters(robot)
+    out = []
+    for b in sym.bodies:
+        I = b.inertia
+        out += [b.mass, *b.com, I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
+    return sym, out
+
+
+def _run(robot, name, xp, x, variant):
+    if name == "inverse_dynamics":
+        return algorithms.inverse_dynamics(robot, x["q"], x["qd"], x["qdd"], xp=xp)
+    if name == "mass_matrix":
+        return algorithms.mass_matrix(robot, x["q"], xp=xp)
+    if name == "bias_forces":
+        return algorithms.bias_forces(robot, x["q"], x["qd"], xp=xp)
+    if name == "inverse_mass_matrix":
+        return algorithms.inverse_mass_matrix(robot, x["q"], xp=xp)
+    if name == "forward_dynamics":
+        return algorithms.forward_dynamics(robot, x["q"], x["qd"], x["tau"], method=variant, xp=xp)
+    if name == "jacobian":
+        return algorithms.jacobian(robot, x["q"], xp=xp)
+    if name == "jacobian_dot_qd":
+        return algorithms.jacobian_dot_qd(robot, x["q"], x["qd"], xp=xp)
+    if name == "op_space_inverse_inertia":
+        return algorithms.op_space_inverse_inertia(robot, x["q"], xp=xp)
+    raise SoagenError(f"unknown algorithm {name!r}")
+
+
+def _total(counts):
+    return counts["mul"] + counts["add"] + counts["div"]
+
+
+def generate_function(robot, name, fd_variant="best") -> Generated:
+    """Unroll one function for ``robot`` (whose parameters may be numbers or symbols)."""
+    spec = SPECS[name]
+    x = input_symbols(robot)
+    if name != "forward_dynamics":
+        xp = UnrollBackend()
+        return Generated(spec, unroll(_run(robot, name, xp, x, None), xp.defs), spec.equations)
+    variants = FD_VARIANTS if fd_variant == "best" else (fd_variant,)
+    progs = {}
+    for v in variants:
+        xp = UnrollBackend()
+        progs[v] = unroll(_run(robot, name, xp, x, v), xp.defs)
+    best = min(variants, key=lambda v: (_total(progs[v].counts), variants.index(v)))
+    cands = {v: dict(p.counts) for v, p in progs.items()} if fd_variant == "best" else None
+    return Generated(spec, progs[best], FD_EQUATIONS[best], best, cands)
+
+
+def check_algorithms(robot, names):
+    """Validate a list of algorithm names against the robot (SoagenError on a bad one)."""
+    for n in names:
+        if n not in SPECS:
+            raise SoagenError(f"unknown algorithm {n!r} (choose from {', '.join(ALGORITHMS)})")
+        if n in TIP_FUNCTIONS and robot.tip is None:
+            raise SoagenError(f"{robot.name}: {n} needs a tip frame (a branching tree); name one with --tip")

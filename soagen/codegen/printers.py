@@ -1,0 +1,100 @@
+"""Expression printers: SymPy's own, with only the overrides generated code needs.
+
+Each override, and why:
+
+* ``_print_Symbol``: input symbols ``q_3`` print as array reads (``q[3]`` in C and plain
+  Python, ``q[..., 3]`` for the batched numpy module); temporaries print by name.
+* ``_print_Pow``: small integer powers as products (``x*x`` instead of ``pow(x, 2)``,
+  ``1.0/(x*x)``), which is both faster and what the operation counts assume.
+* ``_print_Rational`` / ``_print_Integer`` (C): rationals as double literals (``0.5``, not
+  ``1.0/2.0``); integers as doubles so no integer division can ever occur.
+* ``_print_Float``: the shortest repr that round-trips the double exactly (``repr``),
+  so the printed constants are the model's doubles, bit for bit.
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy
+from sympy.printing.c import C99CodePrinter
+from sympy.printing.pycode import PythonCodePrinter
+
+_INPUT = re.compile(r"^(q|qd|qdd|tau|params)_(\d+)$")
+MAX_POW = 8
+
+
+def _float(x) -> str:
+    return repr(float(x))
+
+
+class _Common:
+    index_format = "{name}[{k}]"
+
+    def _print_Symbol(self, expr):
+        m = _INPUT.match(expr.name)
+        if m:
+            return self.index_format.format(name=m.group(1), k=m.group(2))
+        return expr.name
+
+    def _print_Float(self, expr):
+        return _float(expr)
+
+    def _print_Rational(self, expr):
+        return _float(expr.p / expr.q)
+
+    def _pow_product(self, expr):
+        base, k = expr.base, expr.exp
+        if not (k.is_Integer and 2 <= abs(int(k)) <= MAX_POW):
+            return None
+        b = self._print(base) if base.is_Atom else f"({self._print(base)})"
+        prod = "*".join([b] * abs(int(k)))
+        return prod if k > 0 else f"1.0/({prod})"
+
+
+class CPrinter(_Common, C99CodePrinter):
+    """C99: ``double`` arithmetic, ``sin``/``cos``/``sqrt`` from ``<math.h>``."""
+
+    def _print_Integer(self, expr):
+        return f"{int(expr)}.0" if abs(int(expr)) < 2**53 else _float(expr)
+
+    def _print_Pow(self, expr):
+        s = self._pow_product(expr)
+        return s if s is not None else super()._print_Pow(expr)
+
+
+class PyPrinter(_Common, PythonCodePrinter):
+    """Python with the stdlib ``math`` module."""
+
+    def __init__(self, settings=None):
+        super().__init__(dict(settings or {}, standard="python3", fully_qualified_modules=True))
+
+    def _print_Pow(self, expr, rational=False):
+        s = self._pow_product(expr)
+        if s is not None:
+            return s
+        if expr.exp == -1:
+            b = expr.base
+            return f"1.0/{self._print(b)}" if b.is_Atom else f"1.0/({self._print(b)})"
+        return super()._print_Pow(expr, rational)
+
+
+class NumpyPrinter(PyPrinter):
+    """Python on numpy arrays with a leading batch shape: inputs are read as ``q[..., k]``
+    and sin/cos/sqrt are numpy's."""
+
+    index_format = "{name}[..., {k}]"
+
+    def _print_sin(self, expr):
+        return f"np.sin({self._print(expr.args[0])})"
+
+    def _print_cos(self, expr):
+        return f"np.cos({self._print(expr.args[0])})"
+
+    def _print_Pow(self, expr, rational=False):
+        if expr.exp == sympy.S.Half:
+            return f"np.sqrt({self._print(expr.base)})"
+        return super()._print_Pow(expr, rational)
+
+
+PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter}

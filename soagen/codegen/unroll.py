@@ -1,0 +1,216 @@
+"""Unrolling: run the generic recursions on SymPy symbols for one concrete robot.
+
+The recursions of :mod:`soagen.dynamics` call ``xp.name(array, label)`` on every fresh
+per-body quantity (``V3``, ``P2``, ``f0`` ...). :class:`UnrollBackend` answers that call by
+replacing each non-trivial entry with a fresh temporary symbol (``V3_4``) and recording its
+defining expression in order (GUIDE section 10). Every recorded expression is therefore
+short (bounded per body), and the program grows linearly in N for the O(N) algorithms;
+nothing is ever expanded. Structure is exploited on the spot:
+
+* zeros and ones of H, phi and the link rotations fold as exact integers (model constants
+  within ``SNAP`` of 0 or +-1, e.g. cos(pi/2) from a URDF rpy, are snapped);
+* sin/cos of each joint variable is computed once (``s_q3``, ``c_q3``);
+* the symmetric quantities (M, Rc, P, D, Dinv, Lam) are named on the upper triangle only;
+* entries that are a number, a symbol or a negated symbol are never named.
+
+:func:`unroll` then drops dead temporaries, runs one cheap common-subexpression pass over
+the short expressions and orders the result into a straight-line :class:`Program`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import sympy
+
+from soagen.backend import SympyBackend
+
+SNAP = 1e-14
+SYMMETRIC = ("M", "Rc", "P", "D", "Dinv", "Lam")
+
+
+def _stem(label: str) -> str:
+    return label.rstrip("0123456789")
+
+
+class UnrollBackend(SympyBackend):
+    """A SymPy backend whose :meth:`name` introduces recorded temporaries."""
+
+    def __init__(self):
+        self.defs: list[tuple[sympy.Symbol, sympy.Expr, str]] = []   # (temp, expr, label)
+        self._trig: dict = {}
+        self._used: set = set()
+
+    def constant(self, a):
+        a = np.asarray(a)
+        if a.dtype.kind == "f":
+            a = np.where(np.abs(a) < SNAP, 0.0, a)
+            a = np.where(np.abs(np.abs(a) - 1.0) < SNAP, np.sign(a), a)
+        return super().constant(a)
+
+    def _trig_call(self, fn, x, prefix):
+        key = (prefix, x)
+        if key not in self._trig:
+            base = str(x) if isinstance(x, sympy.Symbol) else f"{len(self._trig)}"
+            self._trig[key] = self._new(fn(x), f"{prefix}_{base}", "trig")
+        return self._trig[key]
+
+    def sin(self, x):
+        return self._trig_call(sympy.sin, sympy.sympify(x), "s")
+
+    def cos(self, x):
+        return self._trig_call(sympy.cos, sympy.sympify(x), "c")
+
+    def _new(self, expr, name, label):
+        base, k = name, 1
+        while name in self._used:
+            k += 1
+            name = f"{base}_{k}"
+        self._used.add(name)
+        sym = sympy.Symbol(name, real=True)
+        self.defs.append((sym, expr, label))
+        return sym
+
+    def name(self, x, label):
+        x = np.asarray(x, dtype=object)
+        out = np.empty(x.shape, dtype=object)
+        symmetric = _stem(label) in SYMMETRIC and x.ndim == 2 and x.shape[0] == x.shape[1]
+        for idx, e in np.ndenumerate(x):
+            if symmetric and idx[0] > idx[1]:
+                out[idx] = out[idx[1], idx[0]]
+                continue
+            e = sympy.sympify(e)
+            if _trivial(e):
+                out[idx] = e
+            else:
+                out[idx] = self._new(e, f"{label}_{'_'.join(str(i) for i in idx)}", label)
+        return out
+
+
+def _trivial(e) -> bool:
+    if e.is_Number or e.is_Symbol:
+        return True
+    return e.is_Mul and len(e.args) == 2 and e.args[0] == -1 and e.args[1].is_Symbol
+
+
+@dataclass
+class Statement:
+    target: sympy.Symbol
+    expr: sympy.Expr
+    label: str            # the quantity it belongs to (e.g. "V3"), "trig" or "cse"
+
+
+@dataclass
+class Program:
+    """A straight-line program: ``statements`` in order, then ``outputs`` (flat, row-major)."""
+
+    statements: list
+    outputs: list
+    out_shape: tuple
+    counts: dict = field(default_factory=dict)
+
+    @property
+    def temporaries(self) -> int:
+        return len(self.statements)
+
+
+def unroll(outputs, defs) -> Program:
+    """Dead-code elimination, one CSE pass, dependency order. ``outputs`` is an array of
+    expressions in the temporaries; ``defs`` the backend's recorded definitions."""
+    out = np.asarray(outputs, dtype=object)
+    shape = out.shape
+    flat = [sympy.sympify(e) for e in out.reshape(-1)]
+    index = {sym: k for k, (sym, _, _) in enumerate(defs)}
+    live = set()
+    stack = [s for e in flat for s in e.free_symbols if s in index]
+    while stack:
+        s = stack.pop()
+        if s in live:
+            continue
+        live.add(s)
+        stack.extend(t for t in defs[index[s]][1].free_symbols if t in index and t not in live)
+    kept = [d for d in defs if d[0] in live]
+    exprs = [e for _, e, _ in kept] + flat
+    reps, reduced = sympy.cse(exprs, symbols=sympy.numbered_symbols("t", real=True),
+                              order="none")
+    rep_def = dict(reps)
+    emitted, statements = set(), []
+
+    def need(expr, label):
+        for s in sorted(expr.free_symbols, key=lambda x: x.name):
+            if s in rep_def and s not in emitted:
+                need(rep_def[s], label)
+                emitted.add(s)
+                statements.append(Statement(s, rep_def[s], label))
+
+    for (sym, _, label), e in zip(kept, reduced[:len(kept)]):
+        need(e, label)
+        statements.append(Statement(sym, e, label))
+    outs = reduced[len(kept):]
+    for e in outs:
+        need(e, "out")
+    prog = Program(statements, outs, shape)
+    prog.counts = count_program(prog)
+    return prog
+
+
+# ---------------------------------------------------------------------------------------
+# Operation counts (exact, machine independent): one add per binary +/-, one mul per
+# binary product (a coefficient -1 is a sign, not a multiplication), x**-1 one div,
+# x**k (k = 2..) k-1 muls, sin/cos one trig each, sqrt one sqrt.
+
+def count_ops(expr, c=None):
+    c = c if c is not None else {"mul": 0, "add": 0, "div": 0, "trig": 0, "sqrt": 0}
+    if expr.is_Atom:
+        return c
+    if expr.is_Add:
+        c["add"] += len(expr.args) - 1
+    elif expr.is_Mul:
+        num = [a for a in expr.args if not (a.is_Pow and a.exp.is_negative)]
+        den = [a for a in expr.args if a.is_Pow and a.exp.is_negative]
+        factors = [a for a in num if a != -1]
+        if factors and factors[0].is_Number and den and all(f.is_Number for f in factors):
+            factors = []
+        c["mul"] += max(len(factors) - 1, 0)
+        if den:
+            c["div"] += 1
+            c["mul"] += len(den) - 1
+            for d in den:
+                k = -d.exp
+                if k.is_Integer and k > 1:
+                    c["mul"] += int(k) - 1
+                count_ops(d.base, c)
+                if not k.is_Integer:
+                    count_ops(sympy.Pow(d.base, k), c)
+            for a in num:
+                count_ops(a, c)
+            return c
+    elif expr.is_Pow:
+        k = expr.exp
+        if k.is_Integer and k > 0:
+            c["mul"] += int(k) - 1
+        elif k.is_Integer and k < 0:
+            c["div"] += 1
+            c["mul"] += int(-k) - 1
+        elif k == sympy.S.Half:
+            c["sqrt"] += 1
+        elif k == -sympy.S.Half:
+            c["sqrt"] += 1
+            c["div"] += 1
+        else:
+            c["mul"] += 1
+    elif isinstance(expr, (sympy.sin, sympy.cos)):
+        c["trig"] += 1
+    for a in expr.args:
+        count_ops(a, c)
+    return c
+
+
+def count_program(prog: Program) -> dict:
+    c = {"mul": 0, "add": 0, "div": 0, "trig": 0, "sqrt": 0}
+    for st in prog.statements:
+        count_ops(st.expr, c)
+    for e in prog.outputs:
+        count_ops(e, c)
+    return c

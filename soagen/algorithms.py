@@ -111,3 +111,22 @@ def _frame(robot, frame):
         except KeyError:
             raise SoagenError(f"{robot.name}: no frame named {frame!r}") from None
     return frame
+
+
+def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY):
+    """Lambda = J M^-1 J^T for several frames of a tree at once, (6 n_C) square,
+    world-aligned: B^T Omega B with the tree Upsilon/Omega recursion (framework (3.10), (A.5))."""
+    from soagen.dynamics.omega import inverse_inertia_at_frames as lam
+
+    frames = [_frame(robot, f) for f in frames]
+    return lam(robot, _state(robot, q, None, xp, gravity=False), xp, frames)
+
+
+def frame_force_correction(robot, q, frames, f, xp=NUMPY):
+    """beta_delta = -M^-1 J^T f for stacked world-aligned forces f at several frames,
+    O(N) (framework (3.12), (A.6) corrected)."""
+    from soagen.dynamics.correction import correction
+
+    frames = [_frame(robot, fr) for fr in frames]
+    f = _vec(f, 6 * len(frames), "f", xp)
+    return correction(robot, _state(robot, q, None, xp, gravity=False), xp, frames, f)

@@ -1,0 +1,40 @@
+"""The correction accelerations for forces at several frames (framework paper Step (E),
+(3.12), (A.6)): beta_delta = -M^-1 J^T f = -(I - H psi K)^T D^-1 H psi B f.
+
+Run as the filter/smoother pair of (4.19)-(4.22) with T = 0 and the frame forces entering
+at their bodies: z = psi B f, nu = -D^-1 H z, beta_delta = (I - H psi K)^T nu. The seed's
+(A.6) feeds x_hat = -B A^T f through K(k, k-1) x_hat(k-1), which mixes a 6-vector into a
+joint-space slot; the form verified here enters x_hat(k) at link k itself
+(docs/misprints-trees-swain-morris.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from soagen.dynamics.filtering import anticausal_smoother, causal_filter
+from soagen.dynamics.innovations import riccati
+from soagen.dynamics.kinematics import world_poses
+from soagen.spatial import phi_force
+
+
+def frame_forces_at_bodies(robot, s, xp, frames, f):
+    """B f: forces f_c (moment about the frame origin, then force, world-aligned) as
+    forces at the body origins in body frames, summed per body (2.13)."""
+    poses = world_poses(robot, s.X)
+    x = [xp.zeros(6) for _ in range(robot.nb)]
+    for c, fr in enumerate(frames):
+        Rb = poses[fr.body][0]
+        fc = f[6 * c:6 * c + 6]
+        local = np.concatenate([Rb.T @ fc[:3], Rb.T @ fc[3:]])
+        x[fr.body] = x[fr.body] + phi_force(xp.eye(3), xp.constant(fr.r), local)
+    return x
+
+
+def correction(robot, s, xp, frames, f):
+    """beta_delta = -M^-1 J^T f (3.12) in O(N) (A.6, corrected)."""
+    inn = riccati(robot, s, xp)
+    x = frame_forces_at_bodies(robot, s, xp, frames, f)
+    zero = [xp.zeros(b.joint.nv) for b in robot.bodies]
+    nu = causal_filter(robot, s, inn, zero, xp, x=x)          # nu = -D^-1 H psi B f
+    qdd, _ = anticausal_smoother(robot, s, inn, nu, xp)
+    return np.concatenate(qdd)

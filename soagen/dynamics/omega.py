@@ -1,0 +1,70 @@
+"""Omega = psi^T H^T D^-1 H psi on a tree, and the multi-point operational-space inverse
+inertia Lambda = B^T Omega B (framework paper Step (C), (3.10), (A.3)-(A.5)).
+
+Upsilon(k) = Omega(k, k) by the base-to-tip recursion (A.5),
+    Upsilon(k) = psi^T(p, k) Upsilon(p) psi(p, k) + H^T(k) D^-1(k) H(k),   p = parent(k).
+Off the diagonal the tree form is Omega(k, m) = psi^T(c, k) Upsilon(c) psi(c, m) with c the
+nearest common ancestor of k and m (c = k or m when one is inboard of the other). The
+seed's (A.5) sets Omega(k, m) = 0 when neither branch is a predecessor of the other, and
+Lemma 5 / (A.3) (Upsilon block diagonal with H^T D^-1 H = Upsilon - E_psi^T Upsilon E_psi)
+have no solution on a branching tree: siblings are coupled through their common ancestor
+unless the joints between are 6-dof (docs/misprints-trees-swain-morris.md).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from soagen.dynamics.innovations import riccati
+from soagen.dynamics.jacobian import ancestors
+from soagen.dynamics.kinematics import world_poses
+from soagen.spatial import phi_matrix
+
+
+def psi_step(s, inn, i, xp):
+    """psi(parent(k), k) = phi(parent, k) (I - G(k) H(k))  (3.2), link frames."""
+    phi = phi_matrix(*s.X[i])
+    return phi - phi @ inn.G[i] @ s.H[i]
+
+
+def upsilon(robot, s, inn, xp):
+    """Upsilon(k) = Omega(k, k) of every body (A.5), base to tip, body frames."""
+    Ups = [None] * robot.nb
+    for i, body in enumerate(robot.bodies):
+        own = s.H[i].T @ inn.Dinv[i] @ s.H[i]
+        if body.parent >= 0:
+            psi = psi_step(s, inn, i, xp)
+            own = own + psi.T @ Ups[body.parent] @ psi
+        Ups[i] = xp.name(own, f"Ups{i}")
+    return Ups
+
+
+def inverse_inertia_at_frames(robot, s, xp, frames):
+    """Lambda = B^T Omega B = J M^-1 J^T for several frames at once (6 n_C square,
+    world-aligned, angular rows first, at each frame's origin)."""
+    inn = riccati(robot, s, xp)
+    Ups = upsilon(robot, s, inn, xp)
+    poses = world_poses(robot, s.X)
+    Z = []                           # Z[c][body] = psi(body, b_c) B_c for ancestors of b_c
+    for f in frames:
+        Bc = phi_matrix(xp.eye(3), xp.constant(f.r))                 # (2.13), body axes
+        Rb = poses[f.body][0]
+        Rw = np.block([[Rb, Rb * 0], [Rb * 0, Rb]])
+        chain = {f.body: Bc @ Rw.T}                                   # world-aligned input
+        k = f.body
+        while robot.bodies[k].parent >= 0:
+            chain[robot.bodies[k].parent] = psi_step(s, inn, k, xp) @ chain[k]
+            k = robot.bodies[k].parent
+        Z.append(chain)
+    nC = len(frames)
+    Lam = xp.zeros((6 * nC, 6 * nC))
+    for a in range(nC):
+        for b in range(a, nC):
+            common = [c for c in ancestors(robot, frames[a].body) if c in Z[b]]
+            if not common:
+                continue                                              # different roots
+            c = common[-1]                                            # nearest common ancestor
+            blk = Z[a][c].T @ Ups[c] @ Z[b][c]
+            Lam[6 * a:6 * a + 6, 6 * b:6 * b + 6] = blk
+            Lam[6 * b:6 * b + 6, 6 * a:6 * a + 6] = blk.T
+    return Lam

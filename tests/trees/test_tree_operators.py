@@ -1,0 +1,148 @@
+"""Dense tree operators (framework paper (2.7)-(2.14), (3.1)-(3.12)) against the O(N) tree
+recursions of soagen.dynamics, on random trees with multi-dof joints."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from soagen import algorithms as A
+from soagen.operators import chain_operators
+from soagen.random_robots import random_chain
+from soagen.tree_operators import tree_operators
+
+TREE = [-1, 0, 1, 1, 3, -1, 5, 2, 2, 6]
+MULTI = ("revolute", "prismatic", "spherical")
+
+
+def make(seed, parents=TREE, types=MULTI + ("free",)):
+    rng = np.random.default_rng(seed)
+    robot = random_chain(len(parents), rng, joint_types=types, parents=parents)
+    q, qd = robot.random_configuration(rng), rng.normal(size=robot.nv)
+    return robot, q, qd, rng
+
+
+def blk(A_, k, m):
+    return A_[6 * (k - 1):6 * k, 6 * (m - 1):6 * m]
+
+
+def close(a, b, tol=1e-10):
+    return np.abs(a - b).max() <= tol * max(1.0, np.abs(b).max())
+
+
+def test_branches_and_connectivity():
+    """Branches are maximal serial runs, numbered outboard first; iota is the inboard one."""
+    robot, q, *_ = make(0)
+    T = tree_operators(robot, q)
+    assert sorted(k for br in T.branches for k in br) == list(range(1, T.n + 1))
+    for j, br in enumerate(T.branches, start=1):
+        assert all(T.parent[k] == k2 for k, k2 in zip(br, br[1:]))         # serial run
+        i = T.iota[j]
+        assert (i is None) == (T.parent[br[-1]] == T.n + 1)
+        if i is not None:
+            assert i > j and T.parent[br[-1]] == T.branches[i - 1][0]      # attaches at 1_i
+
+
+def test_E_phi_has_the_branch_structure_of_2_7():
+    """E_phi(j, k) = E_phi_j on the diagonal; for j = iota(k) one block phi(1_j, n_k) in
+    the top-right corner; zero otherwise; strictly lower triangular, nilpotent (2.9)."""
+    robot, q, *_ = make(1)
+    T = tree_operators(robot, q)
+    rebuilt = np.zeros_like(T.E_phi)
+    for j, br in enumerate(T.branches, start=1):
+        for a, b in zip(br[1:], br):                       # within the branch: phi(k+1, k)
+            rebuilt[6 * (a - 1):6 * a, 6 * (b - 1):6 * b] = blk(T.E_phi, a, b)
+        if T.iota[j] is not None:
+            first = T.branches[T.iota[j] - 1][0]            # 1_iota(j)
+            rebuilt[6 * (first - 1):6 * first, 6 * (br[-1] - 1):6 * br[-1]] = blk(T.E_phi, first, br[-1])
+    assert np.array_equal(rebuilt, T.E_phi)
+    assert np.allclose(np.triu(T.E_phi), 0)
+    assert np.allclose(np.linalg.matrix_power(T.E_phi, T.n), 0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_operator_expressions_equal_the_tree_recursions(seed):
+    robot, q, qd, rng = make(seed)
+    T = tree_operators(robot, q, qd)
+    Pi, I = T.Pi, np.eye(robot.nv)
+    M = T.H @ T.phi @ T.M @ T.phi.T @ T.H.T                                   # (2.11)
+    assert close(Pi.T @ M @ Pi, A.mass_matrix(robot, q))
+    C = T.H @ T.phi @ (T.M @ T.phi.T @ (T.a + T.E @ T.g) + T.b)                # (2.11), a + E g
+    assert close(Pi.T @ C, A.bias_forces(robot, q, qd))
+    assert close(T.M, T.P - T.E_phi @ (T.P - T.P @ T.H.T @ T.Dinv @ T.H @ T.P) @ T.E_phi.T)  # (3.1)
+    X, Y = I + T.H @ T.phi @ T.K, I - T.H @ T.psi @ T.K
+    assert close(X @ T.D @ X.T, M)                                             # Lemma 1 (3.4)
+    assert close(Y @ X, I)                                                     # Lemma 2 (3.5)
+    assert close(Pi.T @ Y.T @ T.Dinv @ Y @ Pi, A.inverse_mass_matrix(robot, q))  # Lemma 3 (3.6)
+    assert close(Y @ T.H @ T.phi, T.H @ T.psi)                                 # Lemma 4 (3.9)
+    tau = rng.normal(size=robot.nv)
+    assert close(Pi.T @ Y.T @ T.Dinv @ Y @ Pi @ (tau - Pi.T @ C),
+                 A.forward_dynamics(robot, q, qd, tau))                        # (3.7), (A.2)
+
+
+def test_jacobians_and_multi_frame_inverse_inertia():
+    """J = B^T phi^T H^T (2.14) for several frames; Lambda = B^T Omega B (3.10) by the
+    tree Upsilon recursion equals J M^-1 J^T."""
+    robot, q, qd, rng = make(4)
+    frames = [f for f in robot.frames if f.body >= 0]
+    T = tree_operators(robot, q, frames=frames)
+    J = np.vstack([A.jacobian(robot, q, frame=f) for f in frames])
+    assert close(T.B.T @ T.phi.T @ T.H.T @ T.Pi, J)
+    Omega = T.psi.T @ T.H.T @ T.Dinv @ T.H @ T.psi
+    Lam = A.inverse_inertia_at_frames(robot, q, frames)
+    assert close(Lam, T.B.T @ Omega @ T.B)
+    assert close(Lam, J @ A.inverse_mass_matrix(robot, q) @ J.T)
+    f = rng.normal(size=J.shape[0])
+    beta_delta = -T.Pi.T @ (np.eye(robot.nv) - T.H @ T.psi @ T.K).T @ T.Dinv @ T.H @ T.psi @ T.B @ f
+    assert close(A.frame_force_correction(robot, q, frames, f), beta_delta)    # (3.12), (A.6)
+
+
+def _lemma5_residual(T):
+    Omega = T.psi.T @ T.H.T @ T.Dinv @ T.H @ T.psi
+    Ups = np.zeros_like(Omega)
+    for k in range(1, T.n + 1):
+        s = slice(6 * (k - 1), 6 * k)
+        Ups[s, s] = Omega[s, s]
+    pt = T.psi - np.eye(6 * T.n)
+    return np.abs(Ups + pt.T @ Ups + Ups @ pt - Omega).max() / np.abs(Omega).max()
+
+
+def test_lemma5_holds_on_chains_and_fails_on_branching_trees():
+    """Lemma 5 (A.4) Omega = Upsilon + psi~^T Upsilon + Upsilon psi~ holds on a serial chain
+    and fails on a branching tree without 6-dof joints (siblings couple through their common
+    ancestor: Omega(k, m) = psi^T(c, k) Upsilon(c) psi(c, m)); see the misprints doc."""
+    robot, q, *_ = make(5, parents=[-1, 0, 1, 2, 3], types=MULTI)
+    assert _lemma5_residual(tree_operators(robot, q)) < 1e-12
+    robot, q, *_ = make(5, types=MULTI)
+    T = tree_operators(robot, q)
+    assert _lemma5_residual(T) > 1e-3
+    Omega = T.psi.T @ T.H.T @ T.Dinv @ T.H @ T.psi
+    for k in range(1, T.n + 1):                   # the tree form, for every pair
+        for m in range(1, T.n + 1):
+            anc = lambda x: [x] + (anc(T.parent[x]) if T.parent[x] <= T.n else [])
+            common = [c for c in anc(k) if c in anc(m)]
+            if not common:
+                assert np.allclose(blk(Omega, k, m), 0)
+                continue
+            c = common[0]
+            assert close(blk(Omega, k, m), blk(T.psi, c, k).T @ blk(Omega, c, c) @ blk(T.psi, c, m))
+
+
+def test_serial_chain_reproduces_part_one():
+    """On a serial chain the tree operators are Part I's chain operators, and the tree
+    recursions give Part I's operator expressions (M (3.20), M^-1 (4.16), FD (4.17)-(4.22))."""
+    robot, q, qd, rng = make(6, parents=[-1, 0, 1, 2, 3, 4], types=MULTI)
+    T, Cn = tree_operators(robot, q, qd), chain_operators(robot, q, qd)
+    assert len(T.branches) == 1 and T.iota == {1: None}
+    for name in ("phi", "psi", "H", "M", "P", "D", "G", "V", "a", "b", "Pi"):
+        assert np.allclose(getattr(T, name), getattr(Cn, name), rtol=0, atol=1e-12), name
+    assert np.allclose(T.E_phi, np.eye(6 * T.n) - np.linalg.inv(Cn.phi), atol=1e-12)   # (2.4)
+    Minv = Cn.Pi.T @ (np.eye(robot.nv) - Cn.H @ Cn.Psi @ Cn.L).T @ Cn.Dinv \
+        @ (np.eye(robot.nv) - Cn.H @ Cn.Psi @ Cn.L) @ Cn.Pi                  # (4.16)
+    assert close(A.inverse_mass_matrix(robot, q), Minv)
+    flat = dataclasses.replace(robot, gravity=np.zeros(3))
+    tau = rng.normal(size=robot.nv)
+    Cb = Cn.H @ Cn.phi @ (Cn.M @ Cn.phi.T @ Cn.a + Cn.b)
+    assert close(A.forward_dynamics(flat, q, qd, tau), Minv @ (tau - Cn.Pi.T @ Cb))

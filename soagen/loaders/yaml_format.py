@@ -12,7 +12,7 @@ from soagen.loaders import fields
 from soagen.loaders.description import Description, JointSpec, LinkSpec, TipSpec
 
 TOP_KEYS = {"name", "description", "source", "gravity", "links", "joints", "tip"}
-LINK_KEYS = {"name", "mass", "com", "inertia"}
+LINK_KEYS = {"name", "mass", "com", "inertia", "inertial_frame"}
 JOINT_KEYS = {"name", "type", "parent", "child", "xyz", "rpy", "rotation", "axis"}
 TIP_KEYS = {"link", "xyz", "rpy", "rotation"}
 INERTIA_KEYS = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
@@ -83,6 +83,12 @@ def _link(path, i, d):
         I = d["inertia"]
         _keys(path, f"{where}.inertia", I, set(INERTIA_KEYS), required=INERTIA_KEYS)
         spec.inertia = fields.inertia_matrix(path, f"{where}.inertia", *(I[k] for k in INERTIA_KEYS))
+        if "inertial_frame" in d:     # com and inertia given in this frame (URDF <inertial><origin>)
+            _keys(path, f"{where}.inertial_frame", d["inertial_frame"], {"xyz", "rpy", "rotation"})
+            R, r = _origin(path, f"{where}.inertial_frame", d["inertial_frame"])
+            spec.com, spec.inertia = r + R @ spec.com, R @ spec.inertia @ R.T
+    elif "inertial_frame" in d:
+        raise RobotFileError(path, where, "'inertial_frame' without 'mass' and 'inertia'")
     return spec
 
 

@@ -1,0 +1,49 @@
+"""`soagen info ROBOT`: what the loader made of a robot file."""
+
+from __future__ import annotations
+
+import click
+
+from soagen.cli.options import robot_argument, tip_option
+
+
+@click.command()
+@robot_argument
+@tip_option
+def info(robot, tip):
+    """Print the model of ROBOT (a .yaml or .urdf file): bodies, joints, dofs, mass.
+
+    Fixed joints are shown merged into their parent body, as the algorithms see them.
+    Bodies are listed base to tip; the `k` column is the papers' link number
+    (tip = 1 .. base = N) for a serial chain.
+    """
+    import numpy as np
+    from rich.console import Console
+    from rich.table import Table
+
+    import soagen
+
+    model = soagen.load(robot, tip=tip)
+    console = Console()
+    table = Table(title=f"{model.name}  ({model.source})")
+    for col in ("#", "k", "body", "joint", "type", "axis", "parent", "mass (kg)", "q", "v"):
+        table.add_column(col, justify="right" if col in ("#", "k", "mass (kg)") else "left")
+    for i, b in enumerate(model.bodies):
+        parent = model.bodies[b.parent].name if b.parent >= 0 else model.base
+        axis = " ".join(f"{x:g}" for x in b.joint.axis) if b.joint.kind in ("revolute", "prismatic") else "-"
+        k = str(model.nb - i) if model.is_chain else "-"
+        kind = b.joint.urdf_type if b.joint.urdf_type and b.joint.urdf_type != b.joint.kind \
+            else b.joint.kind
+        table.add_row(str(i), k, b.name, b.joint_name, kind, axis, parent, f"{b.mass:.4g}",
+                      _span(b.q_index, b.joint.nq), _span(b.v_index, b.joint.nv))
+    console.print(table)
+    tip_text = "none (branching tree)" if model.tip is None else \
+        f"{model.tip.name} on body {model.bodies[model.tip.body].name}, offset " \
+        f"[{' '.join(f'{x:.4g}' for x in model.tip.r)}]"
+    console.print(f"topology: {'serial chain' if model.is_chain else 'tree'}, bodies {model.nb}, "
+                  f"nq {model.nq}, nv {model.nv}, total moving mass {model.total_mass:.4g} kg")
+    console.print(f"gravity: [{' '.join(f'{x:g}' for x in np.asarray(model.gravity))}] m/s^2; tip: {tip_text}")
+
+
+def _span(start, n):
+    return str(start) if n == 1 else f"{start}..{start + n - 1}"

@@ -1,0 +1,147 @@
+"""Robot files: what loads, and the one-line error for each kind of bad input."""
+
+import textwrap
+
+import numpy as np
+import pytest
+
+import soagen
+from soagen.errors import RobotFileError
+
+GOOD = textwrap.dedent("""\
+    name: two
+    gravity: [0, 0, -9.81]
+    links:
+      - name: base
+      - name: a
+        mass: 1.0
+        com: [0.1, 0, 0]
+        inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1, ixy: 0, ixz: 0, iyz: 0}
+      - name: b
+        mass: 2.0
+        inertia: {ixx: 0.2, iyy: 0.2, izz: 0.2, ixy: 0, ixz: 0, iyz: 0}
+      - name: tool
+        mass: 0.5
+        inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01, ixy: 0, ixz: 0, iyz: 0}
+    joints:
+      - {name: j1, type: revolute, parent: base, child: a, axis: [0, 0, 1]}
+      - {name: j2, type: prismatic, parent: a, child: b, axis: [1, 1, 0], xyz: [0.5, 0, 0]}
+      - {name: j3, type: fixed, parent: b, child: tool, xyz: [0, 0, 0.2]}
+    """)
+
+
+def write(tmp_path, text, name="robot.yaml"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+def test_good_file_loads_and_merges_fixed_joint(tmp_path):
+    r = soagen.load(write(tmp_path, GOOD))
+    assert (r.nb, r.nq, r.nv) == (2, 2, 2)
+    assert [b.joint.kind for b in r.bodies] == ["revolute", "prismatic"]
+    assert np.allclose(r.bodies[1].joint.axis, np.array([1, 1, 0]) / np.sqrt(2))
+    # the fixed tool is merged into body b: mass 2.5, centre of mass moved toward the tool
+    assert r.bodies[1].mass == pytest.approx(2.5)
+    assert r.bodies[1].com == pytest.approx([0, 0, 0.5 * 0.2 / 2.5])
+    # parallel-axis term: I_xx = 0.2 + 0.01 + 2 * 0.04^2 + 0.5 * 0.16^2
+    assert r.bodies[1].inertia[0, 0] == pytest.approx(0.21 + 2 * 0.04**2 + 0.5 * 0.16**2)
+    assert r.tip.name == "tool" and r.tip.body == 1 and r.tip.r == pytest.approx([0, 0, 0.2])
+
+
+@pytest.mark.parametrize("old,new,element,problem", [
+    ("type: revolute, parent: base", "type: helical, parent: base", "joint 'j1'", "unknown joint type 'helical'"),
+    ("mass: 2.0", "mass: -2.0", "link 'b'", "mass must be positive"),
+    ("mass: 2.0", "mass: 0", "link 'b'", "mass must be positive"),
+    ("{ixx: 0.2, iyy: 0.2, izz: 0.2,", "{ixx: 0.2, iyy: -0.2, izz: 0.2,", "link 'b'", "not positive definite"),
+    ("{ixx: 0.2, iyy: 0.2, izz: 0.2,", "{ixx: 0.1, iyy: 0.1, izz: 0.3,", "link 'b'", "triangle inequality"),
+    ("axis: [1, 1, 0]", "axis: [0, 0, 0]", "joint 'j2'", "axis must be a non-zero vector"),
+    ("axis: [1, 1, 0]", "axis: [1, 1]", "joint 'j2'.axis", "expected 3 numbers"),
+    ("parent: a, child: b", "parent: a, child: nowhere", "joint 'j2'", "child link 'nowhere' is not defined"),
+    ("parent: b, child: tool", "parent: b, child: a", "joint 'j3'", "already has parent joint"),
+    ("{name: j1, type: revolute, parent: base, child: a, axis: [0, 0, 1]}",
+     "{name: j1, type: revolute, parent: b, child: a, axis: [0, 0, 1]}", "links", "not connected"),
+    ("  - {name: j2, type: prismatic", "  - {type: prismatic", "joints[1]", "missing required key 'name'"),
+    ("    mass: 1.0\n", "    masss: 1.0\n", "links[1]", "unknown key 'masss'"),
+    ("gravity: [0, 0, -9.81]", "gravity: [0, 0, x]", "gravity", "expected a number"),
+    ("name: two", "name: two\ntip: {link: hand}", "tip", "tip link 'hand' is not defined"),
+    ("links:", "links: [", "line", "malformed YAML"),
+])
+def test_bad_yaml_gives_one_line_error(tmp_path, old, new, element, problem):
+    assert old in GOOD
+    path = write(tmp_path, GOOD.replace(old, new, 1))
+    with pytest.raises(RobotFileError) as err:
+        soagen.load(path)
+    msg = str(err.value)
+    assert "\n" not in msg
+    assert msg.startswith(str(path)) and element in msg and problem in msg, msg
+
+
+def test_cycle_is_reported(tmp_path):
+    text = GOOD.replace("  - {name: j3, type: fixed, parent: b, child: tool, xyz: [0, 0, 0.2]}",
+                        "  - {name: j3, type: fixed, parent: b, child: tool}\n"
+                        "  - {name: j4, type: fixed, parent: tool, child: base}")
+    with pytest.raises(RobotFileError, match="cycle"):
+        soagen.load(write(tmp_path, text))
+
+
+URDF = """<robot name="r">
+  <link name="world"/>
+  <link name="l1"><inertial><origin xyz="0.1 0 0" rpy="0 0 0.3"/><mass value="1.5"/>
+    <inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0.001" ixz="0" iyz="0"/></inertial></link>
+  <link name="l2"><inertial><mass value="0.5"/>
+    <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="ee"/>
+  <joint name="a" type="continuous"><parent link="world"/><child link="l1"/>
+    <axis xyz="0 0.6 0.8"/></joint>
+  <joint name="b" type="revolute"><parent link="l1"/><child link="l2"/>
+    <origin xyz="0.3 0 0" rpy="0.1 0.2 0.3"/><axis xyz="1 0 0"/><limit effort="1" velocity="1"/></joint>
+  <joint name="c" type="fixed"><parent link="l2"/><child link="ee"/><origin xyz="0 0 0.1"/></joint>
+</robot>
+"""
+
+
+def test_urdf_continuous_fixed_and_tilted_axis(tmp_path):
+    r = soagen.load(write(tmp_path, URDF, "r.urdf"))
+    assert [b.joint.urdf_type for b in r.bodies] == ["continuous", "revolute"]
+    assert r.bodies[0].joint.axis == pytest.approx((0, 0.6, 0.8))
+    assert r.tip.name == "ee" and r.tip.r == pytest.approx([0, 0, 0.1])
+    # inertial origin rpy rotates the inertia: the trace is invariant, the xy term is not
+    assert np.trace(r.bodies[0].inertia) == pytest.approx(0.09)
+    assert r.bodies[0].com == pytest.approx([0.1, 0, 0])
+
+
+@pytest.mark.parametrize("old,new,problem", [
+    ('<mass value="1.5"/>', '<mass value="-1.5"/>', "mass must be positive"),
+    ('type="continuous"', 'type="screw"', "unknown joint type"),
+    ('<axis xyz="1 0 0"/>', '<axis xyz="1 0"/>', "expected 3 numbers"),
+    ('<child link="l2"/>', '<child link="l9"/>', "child link 'l9' is not defined"),
+    ('</robot>', '', "malformed XML"),
+    ('ixx="0.02"', 'ixx="abc"', "expected a number"),
+    ('type="continuous"', 'type="planar"', "planar joints are not supported"),
+])
+def test_bad_urdf_gives_one_line_error(tmp_path, old, new, problem):
+    path = write(tmp_path, URDF.replace(old, new, 1), "r.urdf")
+    with pytest.raises(RobotFileError) as err:
+        soagen.load(path)
+    assert problem in str(err.value) and "\n" not in str(err.value) and str(path) in str(err.value)
+
+
+def test_unknown_suffix_and_missing_file(tmp_path):
+    with pytest.raises(RobotFileError, match="unknown robot file type"):
+        soagen.load(write(tmp_path, "x", "r.txt"))
+    with pytest.raises(RobotFileError, match="no such file"):
+        soagen.load(tmp_path / "absent.yaml")
+
+
+def test_point_mass_and_welded_placeholder_accepted_but_not_a_bad_body(tmp_path):
+    """A zero inertia is a point mass; a degenerate link welded by a fixed joint into a
+    physical body is accepted (real URDFs carry such placeholders); a moving body whose
+    own inertia is degenerate is refused."""
+    point = GOOD.replace("inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01,", "inertia: {ixx: 0, iyy: 0, izz: 0,")
+    assert soagen.load(write(tmp_path, point)).bodies[1].mass == pytest.approx(2.5)
+    welded = GOOD.replace("inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01,", "inertia: {ixx: 0, iyy: 0.01, izz: 0.01,")
+    assert soagen.load(write(tmp_path, welded)).bodies[1].mass == pytest.approx(2.5)
+    bad = GOOD.replace("inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1,", "inertia: {ixx: 0, iyy: 0.1, izz: 0.1,")
+    with pytest.raises(RobotFileError, match="link 'a': inertia is not positive definite"):
+        soagen.load(write(tmp_path, bad))

@@ -1,0 +1,83 @@
+"""`soagen bench ROBOT`: generated C vs Pinocchio vs the numpy reference, in one run."""
+
+from __future__ import annotations
+
+import click
+
+from soagen.cli.options import robot_argument, tip_option
+
+
+def _fmt(ns):
+    if ns is None:
+        return "-"
+    return f"{ns:,.0f}" if ns >= 100 else f"{ns:.1f}"
+
+
+@click.command()
+@robot_argument
+@tip_option
+@click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
+              help="Comma-separated functions to time (as for `soagen generate`).")
+@click.option("--fd-variant", type=click.Choice(["best", "fd1", "fd2", "fd3", "fd4"]),
+              default="best", show_default=True, help="Forward dynamics variant.")
+@click.option("--repeats", type=click.IntRange(1, 1001), default=11, show_default=True,
+              help="Timing repeats of the C loop (the median is reported).")
+@click.option("--iterations", type=click.IntRange(1), default=None,
+              help="Calls per repeat in the C loop (default: about 20 ms of work).")
+@click.option("--cflags", default="-O3 -march=native", show_default=True,
+              help="Compiler flags for the generated C.")
+@click.option("--no-numpy", is_flag=True, help="Skip timing the generic numpy reference.")
+@click.option("--no-pinocchio", is_flag=True, help="Skip Pinocchio even if installed.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def bench(robot, tip, algos, fd_variant, repeats, iterations, cflags, no_numpy, no_pinocchio, quiet):
+    """Time the generated code for ROBOT and compare with Pinocchio and numpy.
+
+    Generates C for ROBOT, compiles it (default -O3 -march=native) together with a C
+    timing loop, and prints the median time per call of each function next to the
+    generated Python, the generic numpy reference and Pinocchio (if `pin` is installed
+    and ROBOT is a URDF), then the operation counts next to the papers' counts
+    (Lilly-Orin Table 2, Featherstone's RNEA/CRBA/ABA).
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from soagen.cli.generate import parse_algorithms, progress_bar
+    from soagen.codegen import bench as B
+
+    names = parse_algorithms(algos)
+    ctx, step = progress_bar(len(names), quiet)
+    with ctx:
+        res = B.run_bench(robot, tip=tip, algorithms=names, fd_variant=fd_variant,
+                          with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
+                          iters=iterations, repeats=repeats, flags=tuple(cflags.split()),
+                          progress=step)
+    con = Console(width=140)
+    t = Table(title=f"{res.robot} (nv = {res.nv}): ns per call, median "
+                    f"[C: {' '.join(res.flags)}]")
+    for col in ("function", "generated C", "Pinocchio", "Pin. fn", "Pin./C", "generated Py", "numpy ref", "numpy/C"):
+        t.add_column(col, justify="left" if col in ("function", "Pin. fn") else "right")
+    for n, c in res.c_ns.items():
+        label, pin = res.pin_ns.get(n, ("-", None))
+        npy = res.numpy_ns.get(n)
+        t.add_row(n + (f" [{res.fd_variant}]" if n == "forward_dynamics" and res.fd_variant else ""),
+                  _fmt(c), _fmt(pin), label, f"{pin / c:.1f}x" if pin else "-",
+                  _fmt(res.generated_py_ns.get(n)), _fmt(npy), f"{npy / c:.0f}x" if npy else "-")
+    con.print(t)
+    if res.pin_note:
+        con.print(res.pin_note)
+    ops = Table(title="operation counts (generated) vs the papers (revolute chains, n = nv)")
+    for col in ("function", "mul", "add", "div", "sin/cos", "paper", "paper mul", "paper add"):
+        ops.add_column(col, justify="left" if col in ("function", "paper") else "right")
+    refs = {}
+    for n, label, pm, pa, _, _ in B.paper_rows(res.nv, res.counts):
+        refs.setdefault(n, []).append((label, pm, pa))
+    for n, c in res.counts.items():
+        rows = refs.get(n) or [("", "", "")]
+        for k, (label, pm, pa) in enumerate(rows):
+            first = k == 0
+            ops.add_row(n if first else "", str(c["mul"]) if first else "", str(c["add"]) if first else "",
+                        str(c["div"]) if first else "", str(c["trig"]) if first else "",
+                        label, str(pm), str(pa))
+    con.print(ops)
+    con.print(f"paper counts: {B.PAPER_SOURCES}")
+    con.print(f"code generation ({len(res.counts)} functions): {res.generation_s:.2f} s")

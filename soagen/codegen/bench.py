@@ -1,0 +1,210 @@
+"""`soagen bench`: time the generated C (a C loop, median of repeats), the generic numpy
+reference and Pinocchio (when installed) on the same robot, in one run; and set the
+operation counts next to the papers' counts.
+
+Pinocchio is timed from Python (its bindings), so each of its numbers includes the cost
+of one Python -> C++ call with numpy conversion. That overhead is measured in the same
+run, as the time of ``pin.rnea`` on a one-joint model, and reported next to it."""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from soagen.errors import SoagenError
+
+# The papers' counts for revolute chains, n = number of joints (mul, add).
+PAPER_COUNTS = {
+    "inverse_dynamics": [("Featherstone RNEA", lambda n: (93 * n - 69, 81 * n - 66))],
+    "mass_matrix": [("Featherstone CRBA", lambda n: (10 * n * n + 22 * n - 32, 6 * n * n + 37 * n - 43))],
+    "forward_dynamics": [("Lilly-Orin Table 2 (open chain q'')", lambda n: (250 * n - 182, 220 * n - 167)),
+                         ("Featherstone ABA", lambda n: (224 * n - 48, 205 * n - 72))],
+}
+PAPER_SOURCES = (
+    "Lilly & Orin, Table 2 (open chain, q''); Featherstone & Orin, 'Robot dynamics: "
+    "equations and algorithms' (ICRA 2000), optimized counts for revolute joints "
+    "(RNEA 93n-69 / 81n-66, CRBA 10n^2+22n-32 / 6n^2+37n-43, ABA 224n-48 / 205n-72).")
+
+PIN_FUNCTIONS = {  # generated function -> (label, callable(pin, model, data, frame, q, v, x))
+    "inverse_dynamics": ("rnea", lambda pin, m, d, f, q, v, x: pin.rnea(m, d, q, v, x)),
+    "mass_matrix": ("crba", lambda pin, m, d, f, q, v, x: pin.crba(m, d, q)),
+    "bias_forces": ("nonLinearEffects", lambda pin, m, d, f, q, v, x: pin.nonLinearEffects(m, d, q, v)),
+    "inverse_mass_matrix": ("computeMinverse", lambda pin, m, d, f, q, v, x: pin.computeMinverse(m, d, q)),
+    "forward_dynamics": ("aba", lambda pin, m, d, f, q, v, x: pin.aba(m, d, q, v, x)),
+    "jacobian": ("computeFrameJacobian", lambda pin, m, d, f, q, v, x: pin.computeFrameJacobian(
+        m, d, q, f, pin.ReferenceFrame.LOCAL_WORLD_ALIGNED)),
+}
+
+
+@dataclass
+class BenchResult:
+    robot: str
+    nv: int
+    generation_s: float
+    counts: dict
+    c_ns: dict
+    generated_py_ns: dict = field(default_factory=dict)
+    numpy_ns: dict = field(default_factory=dict)
+    pin_ns: dict = field(default_factory=dict)
+    pin_overhead_ns: float | None = None
+    pin_note: str = ""
+    fd_variant: str | None = None
+    flags: tuple = ()
+
+
+def _py_time(fn, inputs, min_time=0.2):
+    """Median over 5 repeats of the mean time per call (ns) of fn(*inputs[k])."""
+    n = len(inputs)
+    calls = 1
+    while True:
+        t0 = time.perf_counter()
+        for i in range(calls):
+            fn(*inputs[i % n])
+        dt = time.perf_counter() - t0
+        if dt > min_time / 5 or calls > 1_000_000:
+            break
+        calls *= 4
+    reps = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for i in range(calls):
+            fn(*inputs[i % n])
+        reps.append((time.perf_counter() - t0) / calls * 1e9)
+    return statistics.median(reps)
+
+
+def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11):
+    """Build the generated C with a timing harness and run it: {function: median ns}."""
+    from soagen.codegen.compile import compiler
+    from soagen.codegen.emit import _env, write
+
+    work = Path(work)
+    write(result, work)
+    prefix = result.manifest["prefix"]
+    fns = [{"name": n, "inputs": f["inputs"], "size": int(np.prod(f["shape"]))}
+           for n, f in result.manifest["functions"].items()]
+    src = _env().get_template("c/bench_main.c.j2").render(
+        prefix=prefix, nv=result.manifest["nv"], functions=fns,
+        max_out=max(f["size"] for f in fns))
+    (work / "bench_main.c").write_text(src)
+    exe = work / "bench"
+    cmd = [compiler(), *flags, "-std=c99", "-o", str(exe), str(work / "bench_main.c"),
+           str(work / f"{prefix}.c"), "-lm"]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SoagenError(f"compiling the benchmark failed: {' '.join(cmd)}\n{run.stderr}")
+    if iters is None:
+        iters = max(2000, int(2e7 / max(sum(sum(result.manifest['functions'][f['name']]['ops'].values())
+                                             for f in fns), 1)))
+    run = subprocess.run([str(exe), str(iters), str(repeats)], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SoagenError(f"the benchmark failed: {run.stderr}")
+    out = {}
+    for line in run.stdout.splitlines():
+        name, ns = line.split()
+        out[name] = float(ns)
+    return out
+
+
+def _reference_calls(robot):
+    from soagen import algorithms as A
+
+    return {
+        "inverse_dynamics": lambda q, qd, x: A.inverse_dynamics(robot, q, qd, x),
+        "mass_matrix": lambda q, qd, x: A.mass_matrix(robot, q),
+        "bias_forces": lambda q, qd, x: A.bias_forces(robot, q, qd),
+        "inverse_mass_matrix": lambda q, qd, x: A.inverse_mass_matrix(robot, q),
+        "forward_dynamics": lambda q, qd, x: A.forward_dynamics(robot, q, qd, x),
+        "jacobian": lambda q, qd, x: A.jacobian(robot, q),
+        "jacobian_dot_qd": lambda q, qd, x: A.jacobian_dot_qd(robot, q, qd),
+        "op_space_inverse_inertia": lambda q, qd, x: A.op_space_inverse_inertia(robot, q),
+    }
+
+
+def _pinocchio(robot_file, robot, names, rng, nsets=64):
+    """Pinocchio timings from Python, or ({}, None, reason)."""
+    try:
+        import pinocchio as pin
+    except ImportError:
+        return {}, None, "pinocchio not installed (pip install pin)"
+    if Path(robot_file).suffix.lower() != ".urdf":
+        return {}, None, "Pinocchio needs a URDF (this robot file is YAML)"
+    model = pin.buildModelFromUrdf(str(robot_file))
+    data = model.createData()
+    frame = model.getFrameId(robot.tip.name) if robot.tip is not None else 0
+    sets = []
+    for _ in range(nsets):
+        q = pin.randomConfiguration(model, -np.ones(model.nq) * 3, np.ones(model.nq) * 3) \
+            if np.all(np.isfinite(model.upperPositionLimit)) else pin.neutral(model)
+        sets.append((q, rng.normal(size=model.nv), rng.normal(size=model.nv)))
+    out = {}
+    for n in names:
+        if n in PIN_FUNCTIONS:
+            label, call = PIN_FUNCTIONS[n]
+            out[n] = (label, _py_time(lambda q, v, x: call(pin, model, data, frame, q, v, x), sets))
+    # overhead: one binding call with numpy conversions, on a one-joint model
+    m1 = pin.Model()
+    j = m1.addJoint(0, pin.JointModelRZ(), pin.SE3.Identity(), "j")
+    m1.appendBodyToJoint(j, pin.Inertia.Random(), pin.SE3.Identity())
+    d1 = m1.createData()
+    one = [(np.zeros(1), np.zeros(1), np.zeros(1))]
+    overhead = _py_time(lambda q, v, x: pin.rnea(m1, d1, q, v, x), one)
+    note = (f"Pinocchio {pin.__version__} timed through its Python bindings; each call "
+            f"includes ~{overhead:.0f} ns of binding overhead (pin.rnea on a one-joint model)")
+    return out, overhead, note
+
+
+def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_numpy=True,
+              with_pinocchio=True, iters=None, repeats=11, flags=("-O3", "-march=native"),
+              progress=None, workdir=None) -> BenchResult:
+    import soagen
+    from soagen.codegen.compile import load_python
+    from soagen.codegen.emit import render
+    from soagen.codegen.functions import ALGORITHMS
+
+    robot = soagen.load(robot_file, tip=tip)
+    names = list(algorithms or ALGORITHMS)
+    if robot.tip is None:
+        names = [n for n in names if n not in ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")]
+    t0 = time.perf_counter()
+    result = render(robot, robot_file, algorithms=names, langs=("c", "python"),
+                    fd_variant=fd_variant, progress=progress)
+    gen_s = time.perf_counter() - t0
+    counts = {g.spec.name: g.program.counts for g in result.functions}
+    fd = next((g.variant for g in result.functions if g.variant), None)
+    with tempfile.TemporaryDirectory(prefix="soagen-bench-") as tmp:
+        work = Path(workdir or tmp)
+        c_ns = time_c(result, work, flags, iters, repeats)
+        py = load_python(work / f"{result.manifest['prefix']}.py")
+    rng = np.random.default_rng(0)
+    sets = [(robot.random_configuration(rng), rng.normal(size=robot.nv), rng.normal(size=robot.nv))
+            for _ in range(64)]
+    res = BenchResult(robot.name, robot.nv, gen_s, counts, c_ns, fd_variant=fd, flags=tuple(flags))
+    for n in names:
+        ins = result.manifest["functions"][n]["inputs"]
+        fn = getattr(py, n)
+        res.generated_py_ns[n] = _py_time(fn, [s[:len(ins)] for s in sets], 0.1)
+    if with_numpy:
+        ref = _reference_calls(robot)
+        for n in names:
+            res.numpy_ns[n] = _py_time(ref[n], sets, 0.1)
+    if with_pinocchio:
+        res.pin_ns, res.pin_overhead_ns, res.pin_note = _pinocchio(robot_file, robot, names, rng)
+    return res
+
+
+def paper_rows(nv, counts):
+    rows = []
+    for n, refs in PAPER_COUNTS.items():
+        if n not in counts:
+            continue
+        for label, f in refs:
+            mul, add = f(nv)
+            rows.append((n, label, mul, add, counts[n]["mul"], counts[n]["add"]))
+    return rows

@@ -1,0 +1,59 @@
+"""``forward_dynamics(system, q, qd, tau, method=...)``: one entry point for every
+closed-chain method; all return the same :class:`Result`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from soagen.closed_chain.context import Context
+from soagen.errors import SoagenError
+
+
+@dataclass
+class Result:
+    """Joint accelerations per arm, the object's spatial acceleration alpha(C) (world,
+    at C, angular first, classical), and the grasp forces f_i(0) (l x 6: force of tip i on
+    the object at O_i, moment first, world-aligned)."""
+
+    qdd: list
+    alpha_C: np.ndarray
+    f0: np.ndarray
+    alpha0: np.ndarray | None = None      # tip accelerations (RCCFD1 (6.11j))
+    Wdot: np.ndarray | None = None        # contact accelerations (b.9f)
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def qdd_all(self):
+        return np.concatenate(self.qdd)
+
+
+def _methods():
+    from soagen.closed_chain import dense, framework, lilly_orin, nonrigid, rccfd
+    return {"rccfd1": rccfd.rccfd1, "rccfd2": rccfd.rccfd2, "rccfd3": rccfd.rccfd3,
+            "ccfd": rccfd.ccfd, "lilly_orin": lilly_orin.lilly_orin,
+            "framework": framework.framework, "nonrigid": nonrigid.nonrigid,
+            "schur": dense.schur, "dense": dense.dense}
+
+
+METHODS = ("rccfd1", "rccfd2", "rccfd3", "ccfd", "lilly_orin", "framework", "nonrigid", "schur", "dense")
+# methods built on Omega^-1 with Omega = J M^-1 J^T + A M^-1(C) A^T need J full rank
+NEEDS_FULL_RANK = ("rccfd1", "rccfd2", "rccfd3", "ccfd", "nonrigid", "schur")
+
+
+def forward_dynamics(system, q, qd, tau, method="rccfd1", obj_pose=None, obj_twist=None):
+    """Closed-chain forward dynamics: (qdd per arm, alpha(C), f(0)) from the arm state.
+
+    ``q, qd, tau`` are over all arm joints (arms in file order). The object's pose and
+    velocity follow from the arm tips (a rigid grasp or a fit of the grasp points; V(C) by
+    (2.8a) on the constrained directions) unless given as ``obj_pose=(R, p)`` and
+    ``obj_twist=(omega, v_C)``. The state must satisfy the closure constraints
+    (see :meth:`System.consistent_state`)."""
+    methods = _methods()
+    if method not in methods:
+        raise SoagenError(f"unknown closed-chain method {method!r} (choose from {', '.join(METHODS)})")
+    ctx = Context(system, q, qd, tau, obj_pose, obj_twist)
+    if method in NEEDS_FULL_RANK:
+        ctx.check_full_rank(method)
+    return methods[method](ctx)

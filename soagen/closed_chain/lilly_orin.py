@@ -1,0 +1,47 @@
+"""Lilly and Orin, Table 1: the reference-member acceleration a_0 from one 6 x 6 system.
+
+Per chain k (world-aligned, at the grasp point O_k; X_0^k = A_k = phi^T(C, O_k),
+zeta_0^k = a_k(C), I_0 = M(C), b_0 - g_0 = b(C) with gravity folded in):
+
+  Step 1  (qdd_k)_open, (xdd_k)_open = alpha_f(0) (6.1), Lambda_k^-1 = J M^-1 J^T (6.10)
+  Step 2  S_k = alpha_k^c - phi^c^T [zeta_0^k - (xdd_k)_open + Lambda_k^-1 phi h_k]
+          M_k = (phi^c^T Lambda_k^-1 phi^c)^-1                                  (35)-(38)
+          P_k = phi h_k + phi^c M_k S_k,  R_k = phi^c M_k phi^c^T X_0^k            (41)-(42)
+          [I_0 + sum X^T R_k] a_0 = sum X^T P_k - b_0 + g_0                         (45)
+  Step 3  f_k = P_k - R_k a_0                                                       (47)
+  Step 4  qdd_k = (qdd_k)_open - Omega_k f_k,  Omega_k = M^-1 J^T by (6.4)           (48)
+
+alpha_k^c = phi^c^T (a_0^k - xdd_k) is minus the gamma of the context; h_k = 0 (no
+actuation in the free directions of the grasp). Only phi^c^T Lambda^-1 phi^c must be
+invertible: chains with fewer than six joints or at a singularity are fine as long as
+their constrained directions are reachable."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def lilly_orin(ctx):
+    from soagen.closed_chain.forward import Result
+
+    K = ctx.M_C.copy()                                                     # I_0
+    rhs = -ctx.b_C.copy()                                                  # - b_0 + g_0
+    terms = []
+    for t, X, zeta, pc, gam in zip(ctx.arms, ctx.A, ctx.a_C, ctx.phic, ctx.gamma):
+        q_open, x_open = t.free()                                          # Step 1
+        Lam_inv = t.Lambda()
+        alpha_c = -gam
+        S = alpha_c - pc.T @ (zeta - x_open)                               # (35)-(36), h_k = 0
+        Mk = np.linalg.inv(pc.T @ Lam_inv @ pc)                            # (37)
+        P = pc @ (Mk @ S)                                                  # (41)
+        R = pc @ Mk @ pc.T @ X                                             # (42)
+        K += X.T @ R
+        rhs += X.T @ P
+        terms.append((q_open, P, R))
+    a0 = np.linalg.solve(K, rhs)                                           # (45)
+    qdd, f = [], []
+    for t, (q_open, P, R) in zip(ctx.arms, terms):
+        fk = P - R @ a0                                                    # (47)
+        qdd.append(q_open + t.delta(fk)[0])                  # (48): - Omega_k f_k = Delta qdd
+        f.append(fk)
+    return Result(qdd, a0, np.array(f))

@@ -25,12 +25,14 @@ def random_link(rng, name, mass_scale=1.0):
     return spec
 
 
-def random_chain(n, rng, joint_types=("revolute", "prismatic"), mass_scale=None, parents=None):
+def random_chain(n, rng, joint_types=("revolute", "prismatic"), mass_scale=None, parents=None,
+                 kinds=None):
     """A random serial chain (or tree, with ``parents[i] in -1 .. i-1``) of n bodies.
 
     Joint types are drawn from ``joint_types``; axes are unit vectors in random
     directions, half of them axis-aligned; placements are random. ``mass_scale(i)`` may
-    shrink distal masses to make ill-conditioned chains."""
+    shrink distal masses to make ill-conditioned chains. ``kinds[i]``, when given, fixes
+    body i's joint type (e.g. a free base and revolute arms)."""
     links = [LinkSpec("base", "link 'base'")]
     joints = []
     for i in range(n):
@@ -40,7 +42,7 @@ def random_chain(n, rng, joint_types=("revolute", "prismatic"), mass_scale=None,
             else f"b{parents[i] if parents is not None else i - 1}"
         axis = np.eye(3)[rng.integers(3)] * rng.choice([-1, 1]) if rng.random() < 0.5 \
             else rng.normal(size=3)
-        joints.append(JointSpec(f"j{i}", f"joint 'j{i}'", str(rng.choice(joint_types)), parent,
+        joints.append(JointSpec(f"j{i}", f"joint 'j{i}'", kinds[i] if kinds is not None else str(rng.choice(joint_types)), parent,
                                 f"b{i}", random_rotation(rng), rng.uniform(-0.5, 0.5, 3), axis))
     tip = TipSpec(f"b{n - 1}", "tip", random_rotation(rng), rng.uniform(-0.3, 0.3, 3)) \
         if parents is None else None

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen.closed_chain.arm import ArmTerms
+from soagen import algorithms as alg
+from soagen.closed_chain.arm import ArmTerms, block
 from soagen.closed_chain.context import phi_CO
 from soagen.errors import SoagenError
 from soagen.spatial import axis_rotation
@@ -43,25 +44,46 @@ def expm_so3(w):
     return axis_rotation(w / th, th, NUMPY)
 
 
-def closure_residual(system, q, R_C, p_C, holonomic=True):
-    """Stacked closure errors (holonomic directions) and their Jacobians w.r.t. q and the
-    object twist; used by the solver, the simulator and the tests."""
-    rows, res, Jq, JX = [], [], [], []
-    zero = np.zeros(system.n)
-    for a, qi, off in zip(system.arms, system.split(q), system.offsets()):
-        t = ArmTerms(a, qi, zero[:a.n], zero[:a.n])
+def angular_error(grasp, R_tip, Rg):
+    """Orientation error of the tip frame against the grasp frame, to first order the
+    rotation from the grasp frame to the tip frame (world axes): the rotation vector for a
+    rigid grasp; for a revolute one h_grasp x h_tip, which vanishes at any hinge angle
+    once the axes are aligned; zero otherwise (point contacts leave orientation free)."""
+    if grasp.kind == "rigid":
+        return rotvec(R_tip @ Rg.T)
+    if grasp.kind == "revolute":
+        h = grasp.phi[:3, 0]
+        return np.cross(Rg @ h, R_tip @ h)
+    return np.zeros(3)
+
+
+def grasp_errors(system, arms, R_C, p_C, holonomic=True):
+    """Closure errors P_i^T e_i (holonomic directions, or all constraint directions with
+    ``holonomic=False``) of every grasp and their Jacobian -P_i^T A_i w.r.t. the object
+    twist; ``arms`` are :class:`ArmTerms` at the arm configurations."""
+    res, JX = [], []
+    for a, t in zip(system.arms, arms):
         Rg = R_C @ a.grasp.R
-        e = np.concatenate([rotvec(t.R_tip @ Rg.T), t.p_tip - (p_C + R_C @ a.grasp.r)])
-        P = a.grasp.holonomic if holonomic else a.grasp.phic
-        Pw = np.block([[Rg, np.zeros((3, 3))], [np.zeros((3, 3)), Rg]]) @ P
-        from soagen import algorithms as alg
-        J = t.Rb6 @ alg.jacobian(a.robot, qi)
-        Jrow = np.zeros((P.shape[1], system.n))
-        Jrow[:, off:off + a.n] = Pw.T @ J
+        e = np.concatenate([angular_error(a.grasp, t.R_tip, Rg), t.p_tip - (p_C + R_C @ a.grasp.r)])
+        Pw = block(Rg) @ (a.grasp.holonomic if holonomic else a.grasp.phic)
         res.append(Pw.T @ e)
-        Jq.append(Jrow)
         JX.append(-Pw.T @ phi_CO(R_C @ a.grasp.r).T)
-    return np.concatenate(res), np.vstack(Jq), np.vstack(JX)
+    return np.concatenate(res), np.vstack(JX)
+
+
+def closure_residual(system, q, R_C, p_C, holonomic=True):
+    """Stacked closure errors and their Jacobians w.r.t. q and the object twist
+    (d e_i = J_i dq_i - A_i dX(C)); used by the solver, the simulator and the tests."""
+    zero = np.zeros(system.n)
+    arms = [ArmTerms(a, qi, zero[:a.n], zero[:a.n]) for a, qi in zip(system.arms, system.split(q))]
+    e, JX = grasp_errors(system, arms, R_C, p_C, holonomic)
+    Jq, r0 = np.zeros((len(e), system.n)), 0
+    for a, t, off in zip(system.arms, arms, system.offsets()):
+        Rg = R_C @ a.grasp.R
+        Pw = block(Rg) @ (a.grasp.holonomic if holonomic else a.grasp.phic)
+        Jq[r0:r0 + Pw.shape[1], off:off + a.n] = Pw.T @ t.Rb6 @ alg.jacobian(a.robot, t.q)
+        r0 += Pw.shape[1]
+    return e, Jq, JX
 
 
 def solve_closure(system, q, R_C, p_C, tol=1e-12, max_iter=60):

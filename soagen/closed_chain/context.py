@@ -114,23 +114,39 @@ class Context:
                     "needs J full rank (use method='lilly_orin' or 'dense')")
 
 
-def object_pose_from_arms(system, arms):
-    """X(C) from the arm tips: from a rigid grasp if there is one, else the best rigid fit
-    (Kabsch) of the grasp points O_i to the tip points (needs three non-collinear)."""
+def object_pose_from_arms(system, arms, tol=1e-12, max_iter=50):
+    """X(C) from the arm tips: directly from a rigid grasp if there is one; otherwise the
+    holonomic closure equations are solved for the object pose alone (Gauss-Newton),
+    starting from the best rigid fit (Kabsch) of the grasp points O_i to the tip points
+    when there are three non-collinear ones, else from the first tip as if rigid."""
     for a, t in zip(system.arms, arms):
         if a.grasp.kind == "rigid":
             R_C = t.R_tip @ a.grasp.R.T
             return R_C, t.p_tip - R_C @ a.grasp.r
     P = np.array([a.grasp.r for a in system.arms])
     Q = np.array([t.p_tip for t in arms])
-    if len(P) < 3 or np.linalg.matrix_rank(P - P.mean(0), tol=1e-9) < 2:
-        raise SoagenError(f"{system.name}: the object pose is not determined by the arm tips; "
-                          "pass obj_pose=(R, p)")
-    pc, qc = P.mean(0), Q.mean(0)
-    U, _, Vt = np.linalg.svd((Q - qc).T @ (P - pc))
-    d = np.sign(np.linalg.det(U @ Vt))
-    R = U @ np.diag([1, 1, d]) @ Vt
-    return R, qc - R @ pc
+    if len(P) >= 3 and np.linalg.matrix_rank(P - P.mean(0), tol=1e-9) >= 2:
+        pc, qc = P.mean(0), Q.mean(0)
+        U, _, Vt = np.linalg.svd((Q - qc).T @ (P - pc))
+        R = U @ np.diag([1, 1, np.sign(np.linalg.det(U @ Vt))]) @ Vt
+        p = qc - R @ pc
+    else:
+        a, t = system.arms[0], arms[0]
+        R = t.R_tip @ a.grasp.R.T
+        p = t.p_tip - R @ a.grasp.r
+    from soagen.closed_chain.consistent import expm_so3, grasp_errors
+    for _ in range(max_iter):
+        e, JX = grasp_errors(system, arms, R, p)
+        if np.abs(e).max() < tol:
+            return R, p
+        if np.linalg.matrix_rank(JX, tol=1e-9) < 6:
+            break
+        dX = -np.linalg.lstsq(JX, e, rcond=None)[0]
+        R, p = expm_so3(dX[:3]) @ R, p + dX[3:]
+    if np.abs(e).max() < 1e-8:
+        return R, p
+    raise SoagenError(f"{system.name}: the object pose is not determined by the arm tips; "
+                      "pass obj_pose=(R, p)")
 
 
 def object_twist_from_arms(ctx):

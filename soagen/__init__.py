@@ -4,7 +4,8 @@
 holds the generic (numpy) algorithms of the papers.
 """
 
+from soagen.closed_chain.loader import load_system
 from soagen.loaders import load
 
-__all__ = ["load"]
+__all__ = ["load", "load_system"]
 __version__ = "0.1.0"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import ROBOTS, erd_path
+from erd import ROBOTS, erd_path
 from pin_convert import Converter, pin_model, pin_model_from_robot, symmetrized
 from soagen import algorithms as A
 from soagen.loaders import load

@@ -37,8 +37,7 @@ PIN_FUNCTIONS = {  # generated function -> (label, callable(pin, model, data, fr
     "bias_forces": ("nonLinearEffects", lambda pin, m, d, f, q, v, x: pin.nonLinearEffects(m, d, q, v)),
     "inverse_mass_matrix": ("computeMinverse", lambda pin, m, d, f, q, v, x: pin.computeMinverse(m, d, q)),
     "forward_dynamics": ("aba", lambda pin, m, d, f, q, v, x: pin.aba(m, d, q, v, x)),
-    "jacobian": ("computeFrameJacobian", lambda pin, m, d, f, q, v, x: pin.computeFrameJacobian(
-        m, d, q, f, pin.ReferenceFrame.LOCAL_WORLD_ALIGNED)),
+    "jacobian": ("computeJointJacobian", lambda pin, m, d, f, q, v, x: pin.computeJointJacobian(m, d, q, f)),
 }
 
 
@@ -133,16 +132,22 @@ def _pinocchio(robot_file, robot, names, rng, nsets=64):
         import pinocchio as pin
     except ImportError:
         return {}, None, "pinocchio not installed (pip install pin)"
-    if Path(robot_file).suffix.lower() != ".urdf":
-        return {}, None, "Pinocchio needs a URDF (this robot file is YAML)"
-    model = pin.buildModelFromUrdf(str(robot_file))
+    from soagen.pinocchio_bridge import Converter, pin_model_from_robot
+
+    if Path(robot_file).suffix.lower() == ".urdf":
+        model, how = pin.buildModelFromUrdf(str(robot_file)), "from the URDF"
+    else:
+        model, how = pin_model_from_robot(robot), "joint by joint from the model (unaligned joint types)"
     data = model.createData()
-    frame = model.getFrameId(robot.tip.name) if robot.tip is not None else 0
-    sets = []
-    for _ in range(nsets):
-        q = pin.randomConfiguration(model, -np.ones(model.nq) * 3, np.ones(model.nq) * 3) \
-            if np.all(np.isfinite(model.upperPositionLimit)) else pin.neutral(model)
-        sets.append((q, rng.normal(size=model.nv), rng.normal(size=model.nv)))
+    tip_body = robot.tip.body if robot.tip is not None else robot.nb - 1
+    frame = model.getJointId(robot.bodies[tip_body].joint_name)
+    try:
+        conv = Converter(robot, model)
+        sets = [(conv.q_to_pin(robot.random_configuration(rng)), rng.normal(size=model.nv),
+                 rng.normal(size=model.nv)) for _ in range(nsets)]
+    except (AssertionError, KeyError):       # joints not matched by name: neutral q
+        sets = [(pin.neutral(model), rng.normal(size=model.nv), rng.normal(size=model.nv))
+                for _ in range(nsets)]
     out = {}
     for n in names:
         if n in PIN_FUNCTIONS:
@@ -155,7 +160,7 @@ def _pinocchio(robot_file, robot, names, rng, nsets=64):
     d1 = m1.createData()
     one = [(np.zeros(1), np.zeros(1), np.zeros(1))]
     overhead = _py_time(lambda q, v, x: pin.rnea(m1, d1, q, v, x), one)
-    note = (f"Pinocchio {pin.__version__} timed through its Python bindings; each call "
+    note = (f"Pinocchio {pin.__version__} (model built {how}) timed through its Python bindings; each call "
             f"includes ~{overhead:.0f} ns of binding overhead (pin.rnea on a one-joint model)")
     return out, overhead, note
 

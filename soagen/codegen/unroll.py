@@ -68,7 +68,7 @@ class UnrollBackend(SympyBackend):
             k += 1
             name = f"{base}_{k}"
         self._used.add(name)
-        sym = sympy.Symbol(name, real=True)
+        sym = sympy.Symbol(name)
         self.defs.append((sym, expr, label))
         return sym
 
@@ -132,7 +132,7 @@ def unroll(outputs, defs) -> Program:
         stack.extend(t for t in defs[index[s]][1].free_symbols if t in index and t not in live)
     kept = [d for d in defs if d[0] in live]
     exprs = [e for _, e, _ in kept] + flat
-    reps, reduced = sympy.cse(exprs, symbols=sympy.numbered_symbols("t", real=True),
+    reps, reduced = sympy.cse(exprs, symbols=sympy.numbered_symbols("t"),
                               order="none")
     rep_def = dict(reps)
     emitted, statements = set(), []

@@ -274,3 +274,36 @@ def test_needs_a_free_base():
     robot = random_chain(3, np.random.default_rng(0))
     with pytest.raises(SoagenError, match="free root joint"):
         operators(robot, robot.neutral_configuration(), np.zeros(robot.nv), [])
+
+
+def test_X_dot_by_central_differences_and_the_printed_chain_rule():
+    """X_dot (Sec. 9 step (3)) against central differences along the motion; the printed
+    d/dt(X(n <- i)) = d/dt X(n <- n-1) d/dt X(n-1 <- i) is not the product rule."""
+    robot, ee, q, v, _ = system(11, arms=(("revolute",) * 3,))
+    o = operators(robot, q, v, ee)
+    h = 1e-6
+    op = operators(robot, Q.integrate(robot, q, h * v), v, ee)
+    om = operators(robot, Q.integrate(robot, q, -h * v), v, ee)
+    assert close((op.X - om.X) / (2 * h), o.X_dot, 1e-7)
+    assert close((op.X_b - om.X_b) / (2 * h), o.X_b_dot, 1e-7)
+    blk = lambda A_, i, k: A_[6 * i:6 * i + 6, 6 * k:6 * k + 6]
+    product_rule = blk(o.X_dot, 2, 1) @ blk(o.X, 1, 0) + blk(o.X, 2, 1) @ blk(o.X_dot, 1, 0)
+    assert close(blk(o.X_dot, 2, 0), product_rule)
+    assert not close(blk(o.X_dot, 2, 0), blk(o.X_dot, 2, 1) @ blk(o.X_dot, 1, 0), 1e-3)
+
+
+def test_link_accelerations_25():
+    """(25): V_dot = (E + X_b M_b^-1 X_b^T M_q)^-1 {X Phi qdd + X_b_dot V_b
+    - X_b M_b^-1 X_b^T (D f_e + b) + X_b M_b^-1 (f_b - b_b) + X_dot Phi qd}, against (15)
+    with V_b_dot from the base equation (23)."""
+    robot, ee, q, v, rng = system(12)
+    o = operators(robot, q, v, ee)
+    u = unified(o)
+    qdd, f_b, f_e = rng.normal(size=len(o.arm_v)), rng.normal(size=6), rng.normal(size=6 * len(ee))
+    Vb_dot = base_acceleration(o, u, qdd, f_b, f_e)
+    V_dot = o.X @ o.Phi @ qdd + o.X_b @ Vb_dot + o.X_b_dot @ o.V_b + o.X_dot @ o.Phi @ o.qd   # (15)
+    Mb_inv = np.linalg.inv(o.M_b)
+    E = np.eye(o.X.shape[0])
+    rhs = (o.X @ o.Phi @ qdd + o.X_b_dot @ o.V_b - o.X_b @ Mb_inv @ o.X_b.T @ (o.D @ f_e + o.b)
+           + o.X_b @ Mb_inv @ (f_b - o.b_b) + o.X_dot @ o.Phi @ o.qd)
+    assert close(np.linalg.solve(E + o.X_b @ Mb_inv @ o.X_b.T @ o.M_q, rhs), V_dot, 1e-9)

@@ -146,3 +146,31 @@ def test_serial_chain_reproduces_part_one():
     tau = rng.normal(size=robot.nv)
     Cb = Cn.H @ Cn.phi @ (Cn.M @ Cn.phi.T @ Cn.a + Cn.b)
     assert close(A.forward_dynamics(flat, q, qd, tau), Minv @ (tau - Cn.Pi.T @ Cb))
+
+
+def _sqrt_inv(Dm):
+    w, U = np.linalg.eigh(Dm)
+    return U @ np.diag(w ** -0.5) @ U.T
+
+
+def test_closed_topology_forward_dynamics_3_13_and_alpha_hat():
+    """(3.13) with b = D^-1/2 H psi B A^T (printed: b = H psi B A^T) equals
+    M^-1 T - M^-1 J^T A^T (A Lambda A^T)^-1 A J M^-1 T (U = 0); and the intermediate of
+    (A.2) is alpha_hat^f = psi^T H^T D^-1 [I - H psi K] T (the bullet before (A.2) drops H^T)."""
+    robot, q, qd, rng = make(7, types=MULTI)
+    frames = [f for f in robot.frames if f.body >= 0][:3]
+    T = tree_operators(robot, q, frames=frames)
+    I = np.eye(robot.nv)
+    Y = I - T.H @ T.psi @ T.K
+    Minv = Y.T @ T.Dinv @ Y
+    J = T.B.T @ T.phi.T @ T.H.T
+    Lam = J @ Minv @ J.T
+    A_ = rng.normal(size=(5, J.shape[0]))
+    tau = rng.normal(size=robot.nv)
+    exact = Minv @ tau - Minv @ J.T @ A_.T @ np.linalg.solve(A_ @ Lam @ A_.T, A_ @ J @ Minv @ tau)
+    Dh = _sqrt_inv(T.D)
+    for b, ok in ((Dh @ T.H @ T.psi @ T.B @ A_.T, True), (T.H @ T.psi @ T.B @ A_.T, False)):
+        mid = I - b @ np.linalg.solve(A_ @ Lam @ A_.T, b.T)
+        assert close(Y.T @ Dh @ mid @ Dh @ Y @ tau, exact, 1e-8) == ok
+    alpha = T.phi.T @ T.H.T @ Minv @ tau                                    # (3.8)
+    assert close(T.psi.T @ T.H.T @ T.Dinv @ Y @ tau, alpha)

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from erd import ROBOTS, erd_path
-from pin_convert import Converter, pin_model, pin_model_from_robot, symmetrized
+from soagen.pinocchio_bridge import Converter, pin_model, pin_model_from_robot, symmetrized
 from soagen import algorithms as A
 from soagen.loaders import load
 from soagen.random_robots import random_chain

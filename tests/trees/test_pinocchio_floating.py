@@ -4,7 +4,7 @@ soagen's generic recursions (RNE, composite-inertia mass matrix, Riccati M^-1 (4
 FD1-FD4) on quadruped and humanoid URDFs with ``floating_base=True``, against Pinocchio's
 RNEA, CRBA, ABA and computeMinverse on ``buildModelFromUrdf(path, JointModelFreeFlyer())``,
 to 1e-9 relative. The state conversion (quaternion order, (omega, v) vs (v, omega)) is in
-pin_convert.py and docs/trees-and-floating-bases.md."""
+soagen.pinocchio_bridge and docs/trees-and-floating-bases.md."""
 
 from __future__ import annotations
 

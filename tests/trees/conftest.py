@@ -1,5 +1,5 @@
 """Fixtures for the tree / floating-base tests (the Pinocchio oracle); the helper
-module of this directory (erd) are put on sys.path."""
+module of this directory (erd) is put on sys.path."""
 
 from __future__ import annotations
 

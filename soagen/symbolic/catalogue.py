@@ -283,9 +283,10 @@ CATALOGUE: list[Identity] = [
       corrected=((f"Mcal@{IHPsiL}.T@Dinv@(Tp - H@psi@(S@L@Tp + B@f0))", "Tp - J.T@f0"),)),
     R("II-6.21", P2, "Part II (6.19a), (6.21)",
       "(M^-1 - M^-1 J^T Om^-1 J M^-1) T' = (I - H Psi L)^T {D^-1 - D^-1 H psi B Om^-1 B^T psi^T H^T D^-1} (I - H Psi L) T'",
-      ((f"Minv@Tp - Minv@J.T@Ominv@J@Minv@Tp",
-        f"{IHPsiL}.T@(Dinv - Dinv@H@psi@B@Ominv@B.T@psi.T@H.T@Dinv)@{IHPsiL}@Tp"),),
-      CHAIN_HYP + "; M^-1 by Theorem 4.1; Om^-1 any 6 x 6 matrix", let=(("Minv", MINV41),)),
+      ((f"Mcal@{IHPsiL}.T@(Dinv - Dinv@H@psi@B@Ominv@B.T@psi.T@H.T@Dinv)@{IHPsiL}@Tp",
+        f"Tp - J.T@Ominv@B.T@psi.T@H.T@Dinv@{IHPsiL}@Tp"),),
+      CHAIN_HYP + "; checked as M x (6.21) = T' - J^T Om^-1 (J M^-1) T' with J M^-1 from (6.12) "
+      "(proved separately, II-6.12); Om^-1 any symmetric 6 x 6 matrix"),
     R("II-b.4", P2, "Part II (b.1f), (b.2), (b.3) => (b.4b)-(b.4c)",
       "Omega f(0) = J M^-1 T + H^T(0) dW(0) + G1, G1 = A M^-1(C) b(C) + J thd + dH^T(0) W(0) - a(C) - J M^-1 C",
       (("am - ap - H0.T@Wd - H0d.T@W", "OmDef@f - (J@Minv@T + H0.T@Wd + G1p)"),),

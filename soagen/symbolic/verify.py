@@ -88,7 +88,7 @@ def check_numeric(checks, let, ns, tol: float = 1e-8) -> CheckResult:
         for lhs, rhs in checks:
             L, Rv = _eval(lhs, ns), _eval(rhs, ns)
             d = (L - Rv).dense()
-            scale = L.dense() if isinstance(L, BM) else Rv.dense()
+            scale = L.dense() if hasattr(L, "dense") else Rv.dense()
             res = float(np.linalg.norm(d)) / max(1.0, float(np.linalg.norm(scale)))
             worst = max(worst, res)
     except (IllTyped, ValueError) as err:

@@ -18,7 +18,6 @@ from soagen.errors import SoagenError
 # command name -> (module in soagen.cli, function name, one-line help for `soagen --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "verify": ("verify", "verify", "Proof-check the papers' operator identities (symbolic, N = 1..nmax) and report misprints."),
-    "verify": ("verify", "verify", "Proof-check the papers' operator identities (symbolic, N = 1..nmax) and report misprints."),
     "info": ("info", "info", "Print a robot model: bodies, joints, dofs, total mass."),
     "generate": ("generate", "generate", "Generate straight-line C and Python dynamics code for a robot."),
     "bench": ("bench", "bench", "Time generated C against Pinocchio and numpy; operation counts vs the papers."),

@@ -1,0 +1,48 @@
+"""`soagen verify` through click's CliRunner."""
+
+import json
+
+from click.testing import CliRunner
+
+from soagen.cli.main import cli
+from soagen.symbolic import catalogue, verify as V
+
+
+def test_verify_json_all_identities():
+    r = CliRunner().invoke(cli, ["verify", "--nmax", "2", "--numeric-nmax", "5", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["failed"] == []
+    ids = [row["id"] for row in data["identities"]]
+    assert ids == [rec.id for rec in catalogue.CATALOGUE]
+    mis = {row["id"]: row for row in data["identities"] if row["result"] == "misprint"}
+    assert "I-abstract" in mis and mis["I-abstract"]["counterexample"].startswith("N=")
+
+
+def test_verify_only_markdown():
+    r = CliRunner().invoke(cli, ["verify", "--only", "I-4.11", "--only", "I-abstract", "--nmax", "3",
+                                 "--format", "markdown", "--numeric-nmax", "0"])
+    assert r.exit_code == 0, r.output
+    assert "| I-4.11 |" in r.stdout and "| I-abstract |" in r.stdout and "misprint" in r.stdout
+    assert "N=3" in r.stdout   # the abstract's Phi-for-Psi first fails at N = 3
+
+
+def test_verify_table_and_list():
+    r = CliRunner().invoke(cli, ["verify", "--only", "I-5.4", "--nmax", "2", "--numeric-nmax", "2"])
+    assert r.exit_code == 0 and "proved" in r.stdout
+    r = CliRunner().invoke(cli, ["verify", "--list"])
+    assert r.exit_code == 0 and "I-a.50-proof" in r.stdout and "known misprint" in r.stdout
+
+
+def test_verify_unknown_id_is_a_user_error():
+    r = CliRunner().invoke(cli, ["verify", "--only", "NOPE"])
+    assert r.exit_code == 2 and "unknown identity" in r.output
+
+
+def test_verify_exits_nonzero_on_failure(monkeypatch):
+    bad = catalogue.Identity("BAD", catalogue.P1, "test", "Psi = Phi", (("Psi", "Phi"),))
+    monkeypatch.setattr(catalogue, "CATALOGUE", [bad])
+    monkeypatch.setattr(V, "select", lambda only: [bad])
+    r = CliRunner().invoke(cli, ["verify", "--nmax", "3", "--numeric-nmax", "0", "--format", "json"])
+    assert r.exit_code == 1
+    assert json.loads(r.stdout)["failed"] == ["BAD"]

@@ -142,13 +142,14 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
     from soagen import __version__
 
     prefix = validate_prefix(prefix or default_prefix(robot))
-    algorithms = [a for a in ALGORITHMS if a in set(algorithms)]   # canonical order
     check_algorithms(robot, algorithms)
+    algorithms = [a for a in ALGORITHMS if a in set(algorithms)]   # canonical order
+    if not algorithms:
+        raise SoagenError("no algorithm selected (--algorithms)")
     if fd_variant != "best" and fd_variant not in FD_VARIANTS:
         raise SoagenError(f"unknown --fd-variant {fd_variant!r} (choose from best, {', '.join(FD_VARIANTS)})")
-    if robot.nq != robot.nv:
-        raise SoagenError(f"{robot.name}: code generation supports 1-dof joints only "
-                          f"(nq = {robot.nq} != nv = {robot.nv})")
+    # Multi-dof joints (spherical, free: unit quaternions in q, nq != nv) unroll like the
+    # others; q has nq entries, qd/qdd/tau nv (docs/trees-and-floating-bases.md).
     model, params = (param_symbols(robot) if symbolic_params else (robot, []))
     gens = []
     for a in algorithms:

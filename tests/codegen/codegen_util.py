@@ -1,0 +1,77 @@
+"""Shared helpers of the code generation tests: generate, compile, compare."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+import soagen
+from soagen import algorithms as A
+from soagen.codegen.compile import load_c, load_python
+from soagen.codegen.emit import render, write
+from soagen.pinocchio_bridge import example_robot_data_dir
+
+REPO = Path(__file__).resolve().parents[2]
+ROBOTS = REPO / "robots"
+TOL = 1e-12
+
+
+def erd(rel):
+    """A file of example-robot-data, or None when the package is absent."""
+    d = example_robot_data_dir()
+    return None if d is None or not (d / rel).is_file() else d / rel
+
+
+def reference(robot, name, args):
+    q = args["q"]
+    return {
+        "inverse_dynamics": lambda: A.inverse_dynamics(robot, q, args["qd"], args["qdd"]),
+        "mass_matrix": lambda: A.mass_matrix(robot, q),
+        "bias_forces": lambda: A.bias_forces(robot, q, args["qd"]),
+        "inverse_mass_matrix": lambda: A.inverse_mass_matrix(robot, q),
+        "forward_dynamics": lambda: A.forward_dynamics(robot, q, args["qd"], args["tau"]),
+        "jacobian": lambda: A.jacobian(robot, q),
+        "jacobian_dot_qd": lambda: A.jacobian_dot_qd(robot, q, args["qd"]),
+        "op_space_inverse_inertia": lambda: A.op_space_inverse_inertia(robot, q),
+    }[name]()
+
+
+def rel(got, want):
+    """Norm-wise relative error: max |got - want| / max |want| (max-norm over the output)."""
+    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
+    return float(np.abs(got - want).max() / max(np.abs(want).max(), 1e-300))
+
+
+def random_states(robot, n, seed=0):
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        yield {"q": robot.random_configuration(rng), "qd": rng.normal(size=robot.nv) * 2,
+               "qdd": rng.normal(size=robot.nv) * 2, "tau": rng.normal(size=robot.nv) * 5}
+
+
+def build(robot, path, tmp, algorithms=None, numpy=False, **kw):
+    """Render C and Python for ``robot``, write into tmp, compile; (manifest, C, Python)."""
+    from soagen.codegen.functions import ALGORITHMS
+
+    res = render(robot, path, algorithms=algorithms or ALGORITHMS, numpy=numpy, **kw)
+    write(res, tmp)
+    prefix = res.manifest["prefix"]
+    lib = load_c(tmp, prefix, res.manifest)
+    py = load_python(Path(tmp) / f"{prefix}.py", f"gen_{prefix}_{'np' if numpy else 'math'}")
+    return res.manifest, lib, py
+
+
+def compare(robot, manifest, lib, py, states=20, numpy=False, tol=TOL):
+    """Worst relative error per function over random states (C and Python)."""
+    worst = {}
+    for args in random_states(robot, states):
+        for name, fn in manifest["functions"].items():
+            inputs = [args[i] for i in fn["inputs"]]
+            want = reference(robot, name, args)
+            got_c = lib(name, *inputs)
+            got_py = np.array(getattr(py, name)(*inputs), dtype=float)
+            worst[name] = max(worst.get(name, 0.0), rel(got_c, want), rel(got_py, want))
+    bad = {k: v for k, v in worst.items() if not v <= tol}
+    assert not bad, f"{robot.name}: relative error above {tol}: {bad}"
+    return worst

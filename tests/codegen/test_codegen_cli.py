@@ -1,0 +1,115 @@
+"""CliRunner tests of `soagen generate` and `soagen bench`: happy paths and the user
+errors (exit 2, one line, nothing written)."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from codegen_util import ROBOTS, erd
+from soagen.cli.main import cli
+
+PLANAR = str(ROBOTS / "planar2.yaml")
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_generate_all(tmp_path):
+    r = run("generate", PLANAR, "--out", str(tmp_path / "out"), "--name", "pl", "-q")
+    assert r.exit_code == 0, r.output
+    files = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert files == ["pl.c", "pl.h", "pl.py", "pl_manifest.json"]
+    h = (tmp_path / "out" / "pl.h").read_text()
+    assert "#define pl_NQ 2" in h and "#define pl_NV 2" in h
+    assert "void pl_inverse_dynamics(const double* q, const double* qd, const double* qdd, double* tau);" in h
+    assert "void pl_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd);" in h
+    m = json.loads((tmp_path / "out" / "pl_manifest.json").read_text())
+    assert m["soagen_version"] and len(m["input_sha256"]) == 64
+    assert set(m["functions"]["inverse_dynamics"]["ops"]) == {"mul", "add", "div", "trig", "sqrt"}
+    assert "inverse_dynamics" in r.output and "mul" in r.output
+
+
+def test_generate_c_only_selected_algorithms(tmp_path):
+    r = run("generate", PLANAR, "--lang", "c", "--out", str(tmp_path), "--algorithms",
+            "mass_matrix,forward_dynamics", "--fd-variant", "fd4", "-q")
+    assert r.exit_code == 0, r.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["planar2.c", "planar2.h", "planar2_manifest.json"]
+    c = (tmp_path / "planar2.c").read_text()
+    assert "planar2_mass_matrix" in c and "planar2_forward_dynamics" in c and "planar2_jacobian" not in c
+    assert "(FD4)" in c
+
+
+def test_generate_numpy_and_symbolic_params(tmp_path):
+    r = run("generate", PLANAR, "--lang", "python", "--numpy", "--symbolic-params", "--out",
+            str(tmp_path), "--algorithms", "mass_matrix", "-q")
+    assert r.exit_code == 0, r.output
+    text = (tmp_path / "planar2.py").read_text()
+    assert "import numpy as np" in text and "def mass_matrix(q, params):" in text
+    assert "params[..., 0]" in text or "params[..., 10]" in text
+
+
+@pytest.mark.parametrize("args,message", [
+    (["generate", "nonexistent.yaml"], "no such file"),
+    (["generate", PLANAR, "--algorithms", "inverse_dynamics,warp_drive"], "unknown algorithm 'warp_drive'"),
+    (["generate", PLANAR, "--name", "9bad-name"], "must be a C identifier"),
+])
+def test_generate_user_errors(tmp_path, args, message):
+    out = tmp_path / "out"
+    r = CliRunner().invoke(cli, args + ["--out", str(out), "-q"])
+    assert r.exit_code == 2, r.output
+    assert message in r.output and "Traceback" not in r.output
+    assert not out.exists()
+
+
+def test_generate_bad_robot_file(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: bad\nlinks: [{name: base}, {name: l1, mass: -1}]\njoints: []\n")
+    r = CliRunner().invoke(cli, ["generate", str(bad), "--out", str(tmp_path / "out"), "-q"])
+    assert r.exit_code == 2 and "bad.yaml" in r.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_generate_unwritable_output(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    r = CliRunner().invoke(cli, ["generate", PLANAR, "--out", str(blocker / "sub"), "-q",
+                                 "--algorithms", "jacobian"])
+    assert r.exit_code == 2 and "--out" in r.output and "cannot create" in r.output
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        r = CliRunner().invoke(cli, ["generate", PLANAR, "--out", str(ro), "-q", "--algorithms", "jacobian"])
+        import os
+        if os.access(ro, os.W_OK):       # running as root: permissions do not bind
+            pytest.skip("directory permissions are not enforced for this user")
+        assert r.exit_code == 2 and "not a writable directory" in r.output
+        assert list(ro.iterdir()) == []
+    finally:
+        ro.chmod(0o700)
+
+
+def test_bench_smoke():
+    r = run("bench", PLANAR, "--no-numpy", "--no-pinocchio", "--repeats", "1", "--iterations", "200",
+            "--algorithms", "inverse_dynamics,forward_dynamics", "--cflags", "-O2", "-q")
+    assert r.exit_code == 0, r.output
+    assert "inverse_dynamics" in r.output and "Lilly-Orin" in r.output and "Featherstone" in r.output
+    assert "ns per call" in r.output
+
+
+def test_bench_with_pinocchio():
+    pytest.importorskip("pinocchio")
+    path = erd("ur_description/urdf/ur5_robot.urdf")
+    if path is None:
+        pytest.skip("example-robot-data not installed")
+    r = run("bench", str(path), "--repeats", "3", "--iterations", "2000", "--algorithms",
+            "inverse_dynamics", "-q")
+    assert r.exit_code == 0, r.output
+    assert "rnea" in r.output and "binding overhead" in r.output
+
+
+def test_bench_unknown_algorithm():
+    r = CliRunner().invoke(cli, ["bench", PLANAR, "--algorithms", "nope", "-q"])
+    assert r.exit_code == 2 and "unknown algorithm 'nope'" in r.output

@@ -1,0 +1,90 @@
+"""generated/ holds the code of every bundled robot; regenerating it must give the same
+file set and the same bytes. To update after an intended change:
+
+    SOAGEN_UPDATE_GENERATED=1 pytest tests/codegen/test_codegen_generated.py --runslow
+
+(or `soagen generate robots/NAME.yaml --out generated/NAME` per robot)."""
+
+import difflib
+import os
+import subprocess
+import sys
+
+import pytest
+
+import soagen
+from codegen_util import REPO, ROBOTS
+from soagen.codegen.emit import render, write
+
+GENERATED = REPO / "generated"
+UPDATE = os.environ.get("SOAGEN_UPDATE_GENERATED") == "1"
+BUNDLED = sorted(p.stem for p in ROBOTS.glob("*.yaml"))
+FAST = {"planar2", "puma560"}
+
+
+def _check(name, tmp_path):
+    path = ROBOTS / f"{name}.yaml"
+    result = render(soagen.load(path), path, prefix=name)
+    target = GENERATED / name
+    if UPDATE:
+        for old in target.glob("*") if target.is_dir() else []:
+            if old.name not in result.files:
+                old.unlink()
+        write(result, target)
+        return
+    have = sorted(p.name for p in target.iterdir()) if target.is_dir() else []
+    assert have == sorted(result.files), f"generated/{name}: file set {have} != {sorted(result.files)} " \
+                                         "(set SOAGEN_UPDATE_GENERATED=1 to update)"
+    diffs = []
+    for fname, text in result.files.items():
+        old = (target / fname).read_text(encoding="utf-8")
+        if old != text:
+            diffs.append("".join(difflib.unified_diff(
+                old.splitlines(True), text.splitlines(True), f"generated/{name}/{fname}",
+                f"regenerated/{name}/{fname}", n=2))[:4000])
+    assert not diffs, "generated code differs from a fresh generation " \
+                      "(SOAGEN_UPDATE_GENERATED=1 to update):\n" + "\n".join(diffs)
+
+
+def test_every_bundled_robot_has_generated_code():
+    have = sorted(p.name for p in GENERATED.iterdir() if p.is_dir())
+    if not UPDATE:
+        assert have == BUNDLED, f"generated/ has {have}, robots/ has {BUNDLED} " \
+                                "(SOAGEN_UPDATE_GENERATED=1 ... --runslow to update)"
+
+
+@pytest.mark.parametrize("name", sorted(FAST & set(BUNDLED)))
+def test_regenerate_matches(name, tmp_path):
+    _check(name, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(set(BUNDLED) - FAST))
+def test_regenerate_matches_slow(name, tmp_path):
+    _check(name, tmp_path)
+
+
+def test_detects_a_difference(tmp_path, monkeypatch):
+    """The check can fail: a one-character edit of a copy is reported with a diff."""
+    import shutil
+
+    copy = tmp_path / "generated"
+    shutil.copytree(GENERATED / "planar2", copy / "planar2")
+    p = copy / "planar2" / "planar2.c"
+    p.write_text(p.read_text().replace("tau[0] =", "tau[0] = 1.0 +", 1))
+    monkeypatch.setattr(sys.modules[__name__], "GENERATED", copy)
+    monkeypatch.setattr(sys.modules[__name__], "UPDATE", False)
+    with pytest.raises(AssertionError, match=r"\+    tau\[0\] = f0_2;|tau\[0\]"):
+        _check("planar2", tmp_path)
+
+
+def test_deterministic_across_hash_seeds(tmp_path):
+    """Same input, same bytes, whatever PYTHONHASHSEED is."""
+    outs = []
+    for seed in ("0", "12345"):
+        out = tmp_path / seed
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        subprocess.run([sys.executable, "-m", "soagen.cli.main", "generate", str(ROBOTS / "planar2.yaml"),
+                        "--out", str(out), "-q"], check=True, env=env, capture_output=True)
+        outs.append({p.name: p.read_bytes() for p in out.iterdir()})
+    assert outs[0] == outs[1] and len(outs[0]) == 4

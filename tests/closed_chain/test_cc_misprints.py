@@ -1,0 +1,165 @@
+"""The misprints of docs/misprints-closed-chain.md, each checked numerically: the printed
+form is wrong (or not even well-typed) and the corrected form holds. Dense operators of
+one arm (soagen.operators, paper numbering, world frame) at a random state."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from cc_helpers import SYSTEMS, rel
+
+import soagen
+import soagen.closed_chain as cc
+from soagen import algorithms as alg
+from soagen.closed_chain.context import Context
+from soagen.operators import chain_operators
+
+
+@pytest.fixture(scope="module")
+def arm():
+    robot = soagen.load(SYSTEMS.parent / "arm6.yaml")
+    rng = np.random.default_rng(3)
+    q, qd = rng.uniform(-1, 1, 6), rng.uniform(-1, 1, 6)
+    ops = chain_operators(robot, q, qd)
+    Pi = ops.Pi
+    J = alg.jacobian(robot, q) @ Pi.T                         # paper joint order
+    M = Pi @ alg.mass_matrix(robot, q) @ Pi.T
+    f = rng.normal(size=6)
+    T = rng.normal(size=6)
+    return robot, ops, J, M, f, T
+
+
+def ill_typed(*mats):
+    """True when the chain product of the matrices is not defined."""
+    try:
+        out = mats[0]
+        for m in mats[1:]:
+            out = out @ m
+    except ValueError:
+        return True
+    return False
+
+
+def test_6_5a_and_6_11g_need_H_and_minus_sign(arm):
+    robot, o, J, M, f, _ = arm
+    W = (o.I() - o.H @ o.Psi @ o.L).T
+    assert ill_typed(W, o.Dinv, o.psi, o.B, f[:, None])                     # printed (6.5a)/(6.11g)
+    dq = -np.linalg.solve(M, J.T @ f)                                       # (4.4)
+    np.testing.assert_allclose(-W @ o.Dinv @ o.H @ o.psi @ o.B @ f, dq, atol=1e-10)   # corrected
+    assert rel(W @ o.Dinv @ o.H @ o.psi @ o.B @ f, dq) > 1                 # H added, sign not fixed
+
+
+def test_6_9b_HT_Dinv_H(arm):
+    robot, o, J, M, *_ = arm
+    N = o.N
+    Hk = [o.H[k:k + 1, 6 * k:6 * k + 6] for k in range(N)]
+    assert ill_typed(Hk[0].T, np.eye(1), Hk[0].T)                          # printed H^T D^-1 H^T
+    Lam0 = J @ np.linalg.solve(M, J.T)
+    np.testing.assert_allclose(o.B.T @ o.psi.T @ o.H.T @ o.Dinv @ o.H @ o.psi @ o.B, Lam0, atol=1e-10)   # (6.7)
+
+
+def test_6_18e_transpose(arm):
+    robot, o, J, M, f, T = arm
+    X = o.I() - o.H @ o.Psi @ o.L
+    brace = T - o.H @ o.psi @ (o.S @ o.L @ T + o.B @ f)
+    qdd = np.linalg.solve(M, T - J.T @ f)                                   # (6.14)
+    np.testing.assert_allclose(X.T @ o.Dinv @ brace, qdd, atol=1e-10)      # corrected
+    assert rel(X @ o.Dinv @ brace, qdd) > 1e-3                              # printed
+
+
+def test_5_13_transpose_not_inverse(arm):
+    robot, o, J, M, f, T = arm
+    X = o.I() - o.H @ o.Psi @ o.L
+    rhs = o.Dinv @ (T - o.H @ o.psi @ (o.S @ o.L @ T))                      # a = b = 0 part
+    qdd_f = np.linalg.solve(M, T)
+    np.testing.assert_allclose(X.T @ rhs, qdd_f, atol=1e-10)
+    assert rel(np.linalg.inv(X) @ rhs, qdd_f) > 1e-3
+
+
+def test_6_4_recursion_sign_and_nu1(arm):
+    """(6.4) as printed: nu(k) only for k = 2..N and nu = +D^-1 H z: its result is
+    +M^-1 J^T f(0) without the tip joint's share, neither (6.3) nor its negative."""
+    robot, o, J, M, f, _ = arm
+    X = o.I() - o.H @ o.Psi @ o.L
+    nu = o.Dinv @ o.H @ o.psi @ o.B @ f
+    printed = nu.copy()
+    printed[0] = 0.0                                                         # nu(1) never set
+    dq = -np.linalg.solve(M, J.T @ f)
+    np.testing.assert_allclose(-X.T @ nu, dq, atol=1e-10)                   # corrected
+    assert rel(X.T @ printed, dq) > 1e-3 and rel(-X.T @ printed, dq) > 1e-6
+
+
+def test_b4a_and_section2_and_5_are_ill_typed(arm):
+    robot, o, J, M, *_ = arm
+    Lam = J @ np.linalg.solve(M, J.T)
+    assert rel(J @ np.linalg.solve(M, J), Lam) > 1e-2                       # (b.4a) J M^-1 J (N = 6: typed, wrong)
+    assert ill_typed(J[:, :5], np.eye(5), J[:, :5])                         # and ill-typed for N != 6
+    A = np.vstack([np.eye(6), np.eye(6)])
+    assert ill_typed(A, np.ones((12, 1)))                                   # Sec. 2: A V(0)
+    assert ill_typed(o.B.T, o.H.T, o.phi.T)                                 # Sec. 5: B^T H^T phi^T
+
+
+def test_6_11j_left_side_is_alpha0(bundled):
+    s = bundled["dual_arm_box"]
+    q, qd, tau = s.consistent_state(0)
+    r = cc.forward_dynamics(s, q, qd, tau, method="rccfd1")
+    ctx = Context(s, q, qd, tau)
+    for i, t in enumerate(ctx.arms):
+        alpha0 = ctx.A[i] @ r.alpha_C + ctx.a_C[i]                           # (2.7b)
+        np.testing.assert_allclose(r.alpha0[i], alpha0, atol=1e-9)           # alpha_f + Delta alpha
+        d_alpha = t.delta(r.f0[i])[1]
+        assert rel(d_alpha, alpha0) > 1e-3                                   # printed: Delta alpha(0)
+
+
+def test_b10_b11_sign_and_b14_unknown(variants):
+    """After (b.9): H^T Wdot + J qdd = A M^-1(C) A^T f(0) - G1 - J M^-1 C (printed: + J M^-1 C),
+    hence G2 = H Omega^-1 {(A M^-1(C) A^T Pi - I) G1 - J M^-1 C} in (b.11); and (b.14)
+    holds for the unknowns (Wdot, qdd), printed (Wdot, qdot)."""
+    s = variants["three_soft_finger"]
+    q, qd, tau = s.consistent_state(1)
+    r = cc.forward_dynamics(s, q, qd, tau, method="nonrigid")
+    ctx = Context(s, q, qd, tau)
+    from scipy.linalg import block_diag
+    Minv = block_diag(*[np.linalg.inv(alg.mass_matrix(t.robot, t.q)) for t in ctx.arms])
+    M = np.linalg.inv(Minv)
+    J = block_diag(*[t.Rb6 @ alg.jacobian(t.robot, t.q) for t in ctx.arms])
+    C = np.concatenate([alg.bias_forces(t.robot, t.q, t.qd) for t in ctx.arms])
+    T = np.concatenate([t.tau for t in ctx.arms])
+    A, MCinv, H = ctx.A_stack(), ctx.M_C_inv(), ctx.Phi().T
+    Oinv = np.linalg.inv(J @ Minv @ J.T + A @ MCinv @ A.T)
+    jd = np.concatenate([t.jdot_qdot() for t in ctx.arms])
+    G1 = A @ MCinv @ ctx.b_C + jd + np.concatenate([ctx.W @ dv for dv in ctx.dV]) - ctx.a_stack() - J @ Minv @ C
+    f = r.f0.reshape(-1)
+    lhs = H.T @ r.Wdot + J @ r.qdd_all
+    np.testing.assert_allclose(lhs, A @ MCinv @ A.T @ f - G1 - J @ Minv @ C, atol=1e-9)     # corrected
+    assert rel(lhs, A @ MCinv @ A.T @ f - G1 + J @ Minv @ C) > 1e-2                           # printed
+    S = H @ Oinv @ H.T
+    Pi = Oinv - Oinv @ H.T @ np.linalg.solve(S, H @ Oinv)
+    AMA = A @ MCinv @ A.T
+    G2 = H @ Oinv @ ((AMA @ Pi - np.eye(len(G1))) @ G1 - J @ Minv @ C)                      # (b.11) corrected
+    G2_printed = H @ Oinv @ ((AMA @ Pi - np.eye(len(G1))) @ G1 + J @ Minv @ C)
+    G3 = -J.T @ Oinv @ G1 - C                                                                # (b.13)
+    K = np.block([[S, H @ Oinv @ J], [J.T @ Oinv @ H.T, M]])
+    top = H @ Oinv @ AMA @ Pi @ J @ Minv @ T
+    bottom = (np.eye(s.n) - J.T @ Oinv @ J @ Minv) @ T
+    rhs = np.concatenate([top + G2, bottom + G3])
+    np.testing.assert_allclose(K @ np.concatenate([r.Wdot, r.qdd_all]), rhs, atol=1e-8)       # (b.14)
+    assert rel(K @ np.concatenate([r.Wdot, qd]), rhs) > 1e-3                                  # with qdot
+    assert rel(K @ np.concatenate([r.Wdot, r.qdd_all]), np.concatenate([top + G2_printed, bottom + G3])) > 1e-3
+
+
+def test_framework_3_13_needs_D_half_and_U(arm):
+    """(3.13) as printed, I - b (A Lambda A^*)^-1 b^* with b = H psi B A^*, is not the
+    closed-topology solution; with D^-1/2 b in place of b it is (for U = 0). One arm
+    rigidly fixed to the world: A = I, closure J qdd = U."""
+    robot, o, J, M, f, T = arm
+    X = o.I() - o.H @ o.Psi @ o.L
+    b = o.H @ o.psi @ o.B
+    Dh = np.diag(1 / np.sqrt(np.diag(o.D)))                                # D^-1/2 (1-dof joints)
+    Lam = J @ np.linalg.solve(M, J.T)
+    exact = np.linalg.solve(M, T) - np.linalg.solve(M, J.T @ np.linalg.solve(Lam, J @ np.linalg.solve(M, T)))
+    corrected = X.T @ Dh @ (o.I() - Dh @ b @ np.linalg.solve(Lam, b.T @ Dh)) @ Dh @ X @ T
+    printed = X.T @ Dh @ (o.I() - b @ np.linalg.solve(Lam, b.T)) @ Dh @ X @ T
+    np.testing.assert_allclose(J @ exact, 0, atol=1e-9)
+    np.testing.assert_allclose(corrected, exact, atol=1e-9)
+    assert rel(printed, exact) > 1e-3

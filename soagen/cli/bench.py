@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from soagen.cli.options import robot_argument, tip_option
+from soagen.cli.options import floating_base_option, robot_argument, tip_option
 
 
 def _fmt(ns):
@@ -16,6 +16,7 @@ def _fmt(ns):
 @click.command()
 @robot_argument
 @tip_option
+@floating_base_option
 @click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
               help="Comma-separated functions to time (as for `soagen generate`).")
 @click.option("--fd-variant", type=click.Choice(["best", "fd1", "fd2", "fd3", "fd4"]),
@@ -29,7 +30,7 @@ def _fmt(ns):
 @click.option("--no-numpy", is_flag=True, help="Skip timing the generic numpy reference.")
 @click.option("--no-pinocchio", is_flag=True, help="Skip Pinocchio even if installed.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def bench(robot, tip, algos, fd_variant, repeats, iterations, cflags, no_numpy, no_pinocchio, quiet):
+def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cflags, no_numpy, no_pinocchio, quiet):
     """Time the generated code for ROBOT and compare with Pinocchio and numpy.
 
     Generates C for ROBOT, compiles it (default -O3 -march=native) together with a C
@@ -50,7 +51,7 @@ def bench(robot, tip, algos, fd_variant, repeats, iterations, cflags, no_numpy, 
         res = B.run_bench(robot, tip=tip, algorithms=names, fd_variant=fd_variant,
                           with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
                           iters=iterations, repeats=repeats, flags=tuple(cflags.split()),
-                          progress=step)
+                          progress=step, floating_base=floating_base)
     con = Console(width=140)
     t = Table(title=f"{res.robot} (nv = {res.nv}): ns per call, median "
                     f"[C: {' '.join(res.flags)}]")

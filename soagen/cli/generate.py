@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from soagen.cli.options import robot_argument, tip_option
+from soagen.cli.options import floating_base_option, robot_argument, tip_option
 
 LANGS = {"c": ("c",), "python": ("python",), "all": ("c", "python")}
 
@@ -45,6 +45,7 @@ def progress_bar(total, quiet):
 @click.command()
 @robot_argument
 @tip_option
+@floating_base_option
 @click.option("--lang", type=click.Choice(sorted(LANGS)), default="all", show_default=True,
               help="Which files to write: PREFIX.h + PREFIX.c, PREFIX.py, or both.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=".",
@@ -65,7 +66,7 @@ def progress_bar(total, quiet):
               help="Python output on numpy arrays with leading batch dimensions "
                    "(default: stdlib math on lists).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def generate(robot, tip, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy, quiet):
+def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy, quiet):
     """Generate straight-line dynamics code for ROBOT (a .yaml or .urdf file).
 
     The recursions of the generic implementation are run on SymPy symbols for this
@@ -80,7 +81,7 @@ def generate(robot, tip, lang, out_dir, prefix, algos, fd_variant, symbolic_para
     from soagen.codegen import emit
     from soagen.codegen.functions import check_algorithms
 
-    model = soagen.load(robot, tip=tip)
+    model = soagen.load(robot, tip=tip, floating_base=floating_base)
     names = parse_algorithms(algos)
     check_algorithms(model, names)
     if prefix is not None:

@@ -78,8 +78,10 @@ def _py_time(fn, inputs, min_time=0.2):
     return statistics.median(reps)
 
 
-def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11):
-    """Build the generated C with a timing harness and run it: {function: median ns}."""
+def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11, quat_slots=()):
+    """Build the generated C with a timing harness and run it: {function: median ns}.
+    ``quat_slots``: offsets in q of unit quaternions (spherical/free joints), normalized
+    in the random inputs."""
     from soagen.codegen.compile import compiler
     from soagen.codegen.emit import _env, write
 
@@ -89,8 +91,8 @@ def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11)
     fns = [{"name": n, "inputs": f["inputs"], "size": int(np.prod(f["shape"]))}
            for n, f in result.manifest["functions"].items()]
     src = _env().get_template("c/bench_main.c.j2").render(
-        prefix=prefix, nv=result.manifest["nv"], functions=fns,
-        max_out=max(f["size"] for f in fns))
+        prefix=prefix, nv=result.manifest["nv"], nq=result.manifest["nq"], functions=fns,
+        max_out=max(f["size"] for f in fns), quat_slots=quat_slots)
     (work / "bench_main.c").write_text(src)
     exe = work / "bench"
     cmd = [compiler(), *flags, "-std=c99", "-o", str(exe), str(work / "bench_main.c"),
@@ -126,7 +128,13 @@ def _reference_calls(robot):
     }
 
 
-def _pinocchio(robot_file, robot, names, rng, nsets=64):
+def quaternion_slots(robot):
+    """Offsets in q of the unit quaternions (spherical and free joints)."""
+    return [b.q_index + (3 if b.joint.kind == "free" else 0)
+            for b in robot.bodies if b.joint.kind in ("spherical", "free")]
+
+
+def _pinocchio(robot_file, robot, names, rng, nsets=64, floating_base=False):
     """Pinocchio timings from Python, or ({}, None, reason)."""
     try:
         import pinocchio as pin
@@ -135,7 +143,9 @@ def _pinocchio(robot_file, robot, names, rng, nsets=64):
     from soagen.pinocchio_bridge import Converter, pin_model_from_robot
 
     if Path(robot_file).suffix.lower() == ".urdf":
-        model, how = pin.buildModelFromUrdf(str(robot_file)), "from the URDF"
+        model, how = (pin.buildModelFromUrdf(str(robot_file), pin.JointModelFreeFlyer()),
+                      "from the URDF with a free-flyer root") if floating_base else \
+            (pin.buildModelFromUrdf(str(robot_file)), "from the URDF")
     else:
         model, how = pin_model_from_robot(robot), "joint by joint from the model (unaligned joint types)"
     data = model.createData()
@@ -167,13 +177,13 @@ def _pinocchio(robot_file, robot, names, rng, nsets=64):
 
 def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_numpy=True,
               with_pinocchio=True, iters=None, repeats=11, flags=("-O3", "-march=native"),
-              progress=None, workdir=None) -> BenchResult:
+              progress=None, workdir=None, floating_base=False) -> BenchResult:
     import soagen
     from soagen.codegen.compile import load_python
     from soagen.codegen.emit import render
     from soagen.codegen.functions import ALGORITHMS
 
-    robot = soagen.load(robot_file, tip=tip)
+    robot = soagen.load(robot_file, tip=tip, floating_base=floating_base)
     names = list(algorithms or ALGORITHMS)
     if robot.tip is None:
         names = [n for n in names if n not in ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")]
@@ -185,7 +195,7 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     fd = next((g.variant for g in result.functions if g.variant), None)
     with tempfile.TemporaryDirectory(prefix="soagen-bench-") as tmp:
         work = Path(workdir or tmp)
-        c_ns = time_c(result, work, flags, iters, repeats)
+        c_ns = time_c(result, work, flags, iters, repeats, quaternion_slots(robot))
         py = load_python(work / f"{result.manifest['prefix']}.py")
     rng = np.random.default_rng(0)
     sets = [(robot.random_configuration(rng), rng.normal(size=robot.nv), rng.normal(size=robot.nv))
@@ -200,7 +210,8 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
         for n in names:
             res.numpy_ns[n] = _py_time(ref[n], sets, 0.1)
     if with_pinocchio:
-        res.pin_ns, res.pin_overhead_ns, res.pin_note = _pinocchio(robot_file, robot, names, rng)
+        res.pin_ns, res.pin_overhead_ns, res.pin_note = _pinocchio(robot_file, robot, names, rng,
+                                                                   floating_base=floating_base)
     return res
 
 

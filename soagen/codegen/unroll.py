@@ -62,6 +62,33 @@ class UnrollBackend(SympyBackend):
     def cos(self, x):
         return self._trig_call(sympy.cos, sympy.sympify(x), "c")
 
+    def inv(self, A):
+        """D^-1 of a symmetric positive definite joint block. Blocks up to 3 x 3 use
+        SymPy's closed form; larger ones (the 6 x 6 D of a free joint) an LDL^T
+        factorization with every entry named, O(n^3) short expressions instead of a
+        closed-form inverse that grows factorially."""
+        n = A.shape[0]
+        if n <= 3:
+            return super().inv(A)
+        name = lambda e, tag: e if _trivial(sympy.sympify(e)) else self._new(e, tag, "ldl")
+        L = [[sympy.S.Zero] * n for _ in range(n)]
+        d = [None] * n
+        for j in range(n):                                   # A = L diag(d) L^T
+            d[j] = name(A[j, j] - sum((L[j][k] ** 2 * d[k] for k in range(j)), sympy.S.Zero), f"ldl_d{j}")
+            for i in range(j + 1, n):
+                L[i][j] = name((A[i, j] - sum((L[i][k] * L[j][k] * d[k] for k in range(j)), sympy.S.Zero))
+                               / d[j], f"ldl_L{i}{j}")
+        dinv = [name(1 / d[j], f"ldl_di{j}") for j in range(n)]
+        Li = [[sympy.S.One if i == j else sympy.S.Zero for j in range(n)] for i in range(n)]
+        for i in range(n):                                   # L^-1, unit lower triangular
+            for j in range(i):
+                Li[i][j] = name(-sum((L[i][k] * Li[k][j] for k in range(j, i)), sympy.S.Zero), f"ldl_Li{i}{j}")
+        out = np.empty((n, n), dtype=object)
+        for i in range(n):                                   # A^-1 = L^-T diag(d)^-1 L^-1
+            for j in range(i, n):
+                out[i, j] = out[j, i] = sum((Li[k][i] * dinv[k] * Li[k][j] for k in range(j, n)), sympy.S.Zero)
+        return out
+
     def _new(self, expr, name, label):
         base, k = name, 1
         while name in self._used:

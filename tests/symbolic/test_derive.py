@@ -87,3 +87,12 @@ def test_cli_derive_user_errors(tmp_path):
     assert r.exit_code == 2
     r = CliRunner().invoke(cli, ["derive", "planar2", "--robot", str(tmp_path / "missing.yaml")])
     assert r.exit_code == 2 and "no such robot file" in r.output
+
+
+def test_catalogue_docs_are_up_to_date():
+    from soagen.symbolic import report
+
+    assert (ROOT / "docs" / "identities.md").read_text() == report.identities_markdown(), \
+        "regenerate with: python -m soagen.symbolic.report"
+    assert (ROOT / "docs" / "misprints.md").read_text() == report.misprints_markdown(), \
+        "regenerate with: python -m soagen.symbolic.report"

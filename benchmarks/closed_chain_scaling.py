@@ -15,33 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from dataclasses import replace
 
 import numpy as np
 
 from soagen.closed_chain import forward_dynamics
-from soagen.closed_chain.grasps import spaces
-from soagen.closed_chain.system import Arm, Grasp, HeldObject, System
-from soagen.random_robots import random_chain, random_rotation
+from soagen.closed_chain.random_systems import random_system
 
 METHODS = ("rccfd1", "lilly_orin", "dense")
 
 
 def make_system(l, N, seed=0):
-    rng = np.random.default_rng(seed)
-    g = np.array([0, 0, -9.81])
-    arms = []
-    for i in range(l):
-        robot = random_chain(N, rng, joint_types=("revolute",))
-        a = 2 * np.pi * i / l
-        R = random_rotation(rng)
-        phi, phic, hol = spaces("rigid")
-        grasp = Grasp("rigid", f"O{i + 1}", random_rotation(rng), rng.uniform(-0.2, 0.2, 3), phi, phic, hol)
-        arms.append(Arm(f"arm{i + 1}", replace(robot, gravity=R.T @ g), R,
-                        np.array([np.cos(a), np.sin(a), 0.0]), np.zeros(N), grasp))
-    obj = HeldObject("object", 5.0, np.zeros(3), np.diag([0.1, 0.12, 0.15]), np.eye(3), np.zeros(3),
-                     {a.grasp.frame: (a.grasp.R, a.grasp.r) for a in arms})
-    return System(f"random_l{l}_N{N}", "benchmark", 0, g, obj, tuple(arms))
+    return random_system(l, N, np.random.default_rng(seed))
 
 
 def best_time(fn, repeat):

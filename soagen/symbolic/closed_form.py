@@ -9,6 +9,9 @@ geometry.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from pathlib import Path
+
 import numpy as np
 import sympy as sp
 
@@ -48,7 +51,6 @@ def closed_form(robot, numeric: bool = True):
 
 def render_closed_form(robot_path: str | None, fmt: str = "markdown") -> str:
     from soagen.loaders import load
-    from soagen.model import symbolic_parameters
 
     path = robot_path or DEFAULT_ROBOT
     robot = load(path)
@@ -63,8 +65,7 @@ def render_closed_form(robot_path: str | None, fmt: str = "markdown") -> str:
     for numeric, label in ((True, "with the file's masses and inertias"),
                            (False, "with symbolic masses m_i, centres of mass c_i and inertias I_i "
                                    "(about the centre of mass), file geometry")):
-        r = robot if numeric else symbolic_parameters(robot)
-        q, qd, M, C, g = closed_form(r, numeric)
+        q, qd, M, C, g = _cached(str(Path(path).resolve()), numeric)
         out.append(f"## {label[0].upper() + label[1:]}\n" if md else f"-- {label} --\n")
         for name, X in (("M(q)", M), ("C(q, qd)", C), ("g(q)", g)):
             if md:
@@ -79,6 +80,16 @@ def render_closed_form(robot_path: str | None, fmt: str = "markdown") -> str:
                          "M11 = I1 + I2 + m1 lc1^2 + m2 (l1^2 + lc2^2 + 2 l1 lc2 cos q2), "
                          "C1 = -m2 l1 lc2 sin q2 (2 qd1 qd2 + qd2^2)."))
     return "\n".join(out).rstrip() + "\n"
+
+
+@lru_cache(maxsize=8)
+def _cached(path: str, numeric: bool):
+    """closed_form of a robot file, computed once per process (rendering twice is common)."""
+    from soagen.loaders import load
+    from soagen.model import symbolic_parameters
+
+    robot = load(path)
+    return closed_form(robot if numeric else symbolic_parameters(robot), numeric)
 
 
 def _para(md, s):

@@ -183,6 +183,62 @@ def lambda1_sum(o, printed: bool = False) -> BM:
     return acc
 
 
+def rec_innovations(o, eps: BM) -> BM:
+    """(4.13): z(0) = 0, eps(0) = 0; z(k) = phi(k,k-1) z(k-1) + L(k-1) eps(k-1);
+    y(k) = H(k) z(k) + eps(k).  Returns y (the innovations model Y = (I + H Phi L) eps)."""
+    z, out = None, {}
+    for k in range(1, o.N + 1):
+        if k > 1:
+            z = _add(_mul(o.pr.phi1[k - 1], z), _mul(o.L[k - 1, k - 1], _col(eps, k - 1)))
+        out[k] = _add(_mul(o.pr.H[k], z), _col(eps, k))
+    return o.stack(out, o.R_dims)
+
+
+def rec_fd2_alpha(o, nu: BM, a: BM) -> BM:
+    """(4.21b)-(4.22b): lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k);
+    zeta(k) = phi^T(k+1,k) zeta(k+1) + a(k); alpha(k) = lambda(k) + zeta(k).  Returns alpha."""
+    lam, zeta, out = None, None, {}
+    for k in range(o.N, 0, -1):
+        lam = _add(_mul(o.psi1[k].T, lam), _mul(o.pr.H[k].T, _col(nu, k)))
+        zeta = _add(_mul(o.pr.phi1[k].T, zeta), _col(a, k))
+        out[k] = _add(lam, zeta)
+    return o.stack(out, o.S_dims)
+
+
+def rec_6_4(o, f0: BM, printed: bool = False) -> BM:
+    """Part II (6.4a)-(6.4f) for one arm; returns Delta thdd.
+
+    Printed: z(1) = phi(1,0) f(0); for k = 2..N: z(k) = psi(k,k-1) z(k-1), nu(k) = D^-1 H z(k);
+    then lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T nu(k), Delta thdd(k) = nu(k) - L^T(k) lambda(k+1)
+    (nu(1) is never computed: taken as 0).  Corrected: nu(k) for k = 1..N and the result negated.
+    """
+    z, nu = None, {}
+    for k in range(1, o.N + 1):
+        z = _mul(o.pr.phi1[0], f0.b[0][0]) if k == 1 else _mul(o.psi1[k - 1], z)
+        if k >= 2 or not printed:
+            nu[k] = _mul(o.pr.Dinv[k], o.pr.H[k], z)
+    lam, out = None, {}
+    for k in range(o.N, 0, -1):
+        val = _add(nu.get(k), _neg(_mul(o.L[k, k].T, lam)))
+        out[k] = val if printed else _neg(val)
+        lam = _add(_mul(o.psi1[k].T, lam), _mul(o.pr.H[k].T, nu.get(k)))
+    return o.stack(out, o.R_dims)
+
+
+def telescope(o, kind: str) -> BM:
+    """Part I (a.21) / (a.31) block by block: for k > m,
+    (a.21): sum_{i=m}^{k-1} psi(k,i+1) L(i) H(i) phi(i,m);  (a.31): sum phi(k,i+1) L(i) H(i) psi(i,m)."""
+    A, B = (o.psi, o.phi) if kind == "a.21" else (o.phi, o.psi)
+    m_ = BM.zeros(o.pr.field, o.S_dims, o.S_dims)
+    for k in range(1, o.N + 1):
+        for m in range(1, k):
+            acc = None
+            for i in range(m, k):
+                acc = _add(acc, _mul(A[k, i + 1], o.L[i, i], o.pr.H[i], B[i, m]))
+            m_.b[k - 1][m - 1] = acc
+    return m_
+
+
 def bind(o) -> dict:
     """Namespace entries binding these recursions to one chain instance."""
     def b(fn):
@@ -191,4 +247,5 @@ def bind(o) -> dict:
         "rec_alpha": rec_alpha, "rec_f": rec_f, "rec_rne": rec_rne, "rec_filter": rec_filter,
         "rec_smooth": rec_smooth, "rec_fd4": rec_fd4, "rec_r": rec_r, "sum_r": sum_r,
         "rec_riccati_psi": rec_riccati_psi, "rec_upsilon": rec_upsilon,
-        "lambda1_sum": lambda1_sum}.items()}
+        "lambda1_sum": lambda1_sum, "rec_innovations": rec_innovations, "rec_fd2_alpha": rec_fd2_alpha,
+        "rec_6_4": rec_6_4, "telescope": telescope}.items()}

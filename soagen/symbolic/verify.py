@@ -176,6 +176,10 @@ def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6)) -> Outcome:
             how = "ill-typed"
         else:
             how = "normal forms differ" if printed_refuted_sym else "refuted numerically only"
+        if how == "normal forms differ" and num.ok:
+            # a symbolic refutation must be confirmed by numbers: otherwise a relation is missing
+            out.result = "FAILED"
+            out.message = "normal forms differ but a numeric instance satisfies the identity (incomplete rules?)"
         if how == "ill-typed":
             out.counterexample = f"{where}: {fail_detail}"
         else:

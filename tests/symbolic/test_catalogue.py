@@ -81,3 +81,14 @@ def test_verifier_fails_a_misprint_whose_printed_form_holds():
 def test_verifier_fails_a_wrong_correction():
     out = run_record(_fake((("Psi", "phi@S"),), misprint=True, corrected=(("Psi", "S@psi"),)), nmax=3)
     assert out.result == "FAILED"
+
+
+def test_symbolic_refutation_must_be_confirmed_numerically(monkeypatch):
+    """If the rewriting system lacked a relation, a true identity would get different normal
+    forms; the runner must then refuse to call it refuted, because numbers satisfy it."""
+    from soagen.symbolic import verify as V
+
+    monkeypatch.setattr(V, "check_symbolic", lambda checks, let, ns: V.CheckResult(False, "simulated"))
+    rec = _fake((("Psi", "psi@S"),), misprint=True, corrected=(("Psi", "psi@S"),))
+    out = V.run_record(rec, nmax=2)
+    assert out.result == "FAILED" and "numeric instance satisfies" in out.message

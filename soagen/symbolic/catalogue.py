@@ -164,6 +164,10 @@ CATALOGUE: list[Identity] = [
       correction="... = (I - H Psi L)^T D^-1 H psi~ P + ...  (psi~, as in (a.50))",
       corrected=((f"{IHPsiL}.T@Dinv@H@psi@M@phi.T", f"{IHPsiL}.T@Dinv@H@psi_t@P + L.T@Psi.T@(I - G@H).T + G.T"),)),
     # ------------------------------------------------------------------ Part I, Appendix A
+    R("I-a.1", P1, "Part I (a.1)-(a.5), (4.7) definitions",
+      "D = H P H^T (invertible), G = P H^T D^-1, phi~ = phi - I, Delta_psi = Delta_phi - L H",
+      (("D@Dinv", "I"), ("Dinv@D", "I"), ("G@D", "P@H.T"), ("phi_t", "phi - I"), ("Dpsi", "Dphi - L@H")),
+      CHAIN_HYP, note="consistency of the definitions the proof layer is built on"),
     R("I-a.6", P1, "Part I (a.6)", "Phi = phi S", (("Phi", "phi@S"),), CHAIN_HYP),
     R("I-a.7", P1, "Part I (a.7)", "Psi = psi S", (("Psi", "psi@S"),), CHAIN_HYP),
     R("I-a.8", P1, "Part I (a.8)", "Psi Delta_psi = psi~", (("Psi@Dpsi", "psi_t"),), CHAIN_HYP),

@@ -167,6 +167,16 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
                             ("m", "c_x", "c_y", "c_z", "I_xx", "I_yy", "I_zz", "I_xy", "I_xz", "I_yz"))],
         "tip": robot.tip.name if robot.tip is not None else None,
     }
+    cmd = [f"soagen generate {source} --name {prefix}"]
+    if list(algorithms) != list(ALGORITHMS):
+        cmd.append(f"--algorithms {','.join(algorithms)}")
+    if fd_variant != "best":
+        cmd.append(f"--fd-variant {fd_variant}")
+    if symbolic_params:
+        cmd.append("--symbolic-params")
+    if numpy:
+        cmd.append("--numpy")
+    common["command"] = " ".join(cmd)
     files = {}
     env = _env()
     if symbolic_params:

@@ -25,7 +25,7 @@ import numpy as np
 
 from soagen.spatial import axis_rotation, quaternion_rotation
 
-JOINT_KINDS = ("revolute", "prismatic", "spherical", "free")
+JOINT_KINDS = ("revolute", "prismatic", "spherical", "free", "planar")
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,11 @@ class Joint:
 
     @property
     def nq(self) -> int:
-        return {"revolute": 1, "prismatic": 1, "spherical": 4, "free": 7}[self.kind]
+        return {"revolute": 1, "prismatic": 1, "spherical": 4, "free": 7, "planar": 3}[self.kind]
 
     @property
     def nv(self) -> int:
-        return {"revolute": 1, "prismatic": 1, "spherical": 3, "free": 6}[self.kind]
+        return {"revolute": 1, "prismatic": 1, "spherical": 3, "free": 6, "planar": 3}[self.kind]
 
     def motion(self, q, xp):
         """Rotation and offset of the body frame in the joint frame at configuration q."""
@@ -52,6 +52,11 @@ class Joint:
             return xp.eye(3), np.asarray(self.axis, dtype=float) * q[0]
         if self.kind == "spherical":
             return quaternion_rotation(q[0:4]), xp.zeros(3)
+        if self.kind == "planar":
+            # q = (x, y, theta): origin x e1 + y e2 in the plane normal to ``axis``, rotation
+            # theta about it (framework paper: H^T is 6 x r_v, here r_v = 3)
+            e1, e2 = plane_basis(self.axis)
+            return axis_rotation(self.axis, q[2], xp), e1 * q[0] + e2 * q[1]
         # free: q = (x, y, z, qx, qy, qz, qw), position of the body origin in the joint frame
         return quaternion_rotation(q[3:7]), np.asarray(q[0:3])
 
@@ -66,11 +71,27 @@ class Joint:
             return np.concatenate([z, h])[None, :]
         if self.kind == "spherical":
             return np.hstack([np.eye(3), np.zeros((3, 3))])
+        if self.kind == "planar":                       # v = (omega, v1, v2), body frame
+            e1, e2 = plane_basis(self.axis)
+            return np.vstack([np.concatenate([h, z]), np.concatenate([z, e1]), np.concatenate([z, e2])])
         return np.eye(6)
 
     def neutral(self):
         return {"revolute": [0.0], "prismatic": [0.0], "spherical": [0, 0, 0, 1.0],
-                "free": [0, 0, 0, 0, 0, 0, 1.0]}[self.kind]
+                "free": [0, 0, 0, 0, 0, 0, 1.0], "planar": [0.0, 0.0, 0.0]}[self.kind]
+
+
+def plane_basis(normal):
+    """(e1, e2): a right-handed orthonormal basis of the plane normal to ``normal`` (for
+    normal = z: the x and y axes, Pinocchio's JointModelPlanar)."""
+    n = np.asarray(normal, dtype=float)
+    k = int(np.argmin(np.abs(n)))
+    if np.allclose(np.abs(n), [0, 0, 1]):
+        e1 = np.array([1.0, 0.0, 0.0]) * np.sign(n[2])
+    else:
+        e1 = np.cross(np.eye(3)[k], n)
+        e1 /= np.linalg.norm(e1)
+    return e1, np.cross(n, e1)
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,8 @@ class Converter:
             sl = robot.v_slice(i)
             if b.joint.kind == "free":
                 vperm[sl] = [iv + 3, iv + 4, iv + 5, iv, iv + 1, iv + 2]
+            elif b.joint.kind == "planar":           # (omega, v1, v2) vs (vx, vy, wz)
+                vperm[sl] = [iv + 2, iv, iv + 1]
             else:
                 vperm[sl] = np.arange(iv, iv + nv)
             self.map.append((i, j, b.joint.kind, model.nqs[j]))
@@ -56,6 +58,8 @@ class Converter:
             iq = self.model.idx_qs[j]
             if kind == "revolute" and nq == 2:
                 qp[iq:iq + 2] = np.cos(x[0]), np.sin(x[0])
+            elif kind == "planar":                   # (x, y, theta) vs (x, y, cos, sin)
+                qp[iq:iq + 4] = x[0], x[1], np.cos(x[2]), np.sin(x[2])
             else:
                 qp[iq:iq + nq] = x
         return qp
@@ -86,7 +90,8 @@ def pin_model_from_robot(robot):
         jm = {"revolute": lambda: pin.JointModelRevoluteUnaligned(axis),
               "prismatic": lambda: pin.JointModelPrismaticUnaligned(axis),
               "spherical": pin.JointModelSpherical,
-              "free": pin.JointModelFreeFlyer}[k]()
+              "free": pin.JointModelFreeFlyer,
+              "planar": pin.JointModelPlanar}[k]()      # planar: normal along z only
         parent = 0 if b.parent < 0 else ids[b.parent]
         placement = pin.SE3(np.asarray(b.placement_R, float), np.asarray(b.placement_r, float))
         jid = model.addJoint(parent, jm, placement, b.joint_name)

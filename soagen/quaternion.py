@@ -13,7 +13,8 @@ The seed prints ``pi^-1(q) = pi(q)`` and calls Lambda "nonsingular"; both are 4x
 so what holds is pi(q) Lambda(q) = I3 on unit quaternions (docs/misprints-trees-swain-morris.md).
 (b.4)-(b.5) theta_dot = Omega(theta) W: per joint block diag(Lambda, R) for a free joint
 here (p is in the parent frame, v in the body frame; the seed's W uses ell_dot directly,
-i.e. the identity block), Lambda for a spherical joint, 1 for a 1-dof joint.
+i.e. the identity block), Lambda for a spherical joint, 1 for a 1-dof joint; a planar
+joint (q = (x, y, theta), v = (omega, v1, v2) in the body frame) has its SE(2) analogue.
 """
 
 from __future__ import annotations
@@ -68,6 +69,9 @@ def joint_Omega(joint, q):
         out[0:3, 3:6] = quaternion_rotation(np.asarray(q[3:7], dtype=float))   # p_dot = R v
         out[3:7, 0:3] = Lambda(q[3:7])
         return out
+    if joint.kind == "planar":                       # (x, y)_dot = R2(theta) (v1, v2), theta_dot = omega
+        c, s_ = np.cos(q[2]), np.sin(q[2])
+        return np.array([[0.0, c, -s_], [0.0, s_, c], [1.0, 0.0, 0.0]])
     return np.eye(joint.nq)
 
 
@@ -113,6 +117,12 @@ def integrate(robot, q, v):
             R = quaternion_rotation(qi[3:7])
             out[qs.start:qs.start + 3] = qi[0:3] + R @ (_left_jacobian(vi[0:3]) @ vi[3:6])
             out[qs.start + 3:qs.stop] = multiply(qi[3:7], exp3(vi[0:3]))
+        elif b.joint.kind == "planar":               # SE(2) exponential of (omega, v1, v2)
+            w, c, s_ = vi[0], np.cos(qi[2]), np.sin(qi[2])
+            V = np.eye(2) if abs(w) < 1e-9 else \
+                np.array([[np.sin(w), -(1 - np.cos(w))], [1 - np.cos(w), np.sin(w)]]) / w
+            out[qs.start:qs.start + 2] = qi[0:2] + np.array([[c, -s_], [s_, c]]) @ (V @ vi[1:3])
+            out[qs.start + 2] = qi[2] + w
         else:
             out[qs] = qi + vi
     return normalize(robot, out)

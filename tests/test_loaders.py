@@ -118,7 +118,6 @@ def test_urdf_continuous_fixed_and_tilted_axis(tmp_path):
     ('<child link="l2"/>', '<child link="l9"/>', "child link 'l9' is not defined"),
     ('</robot>', '', "malformed XML"),
     ('ixx="0.02"', 'ixx="abc"', "expected a number"),
-    ('type="continuous"', 'type="planar"', "planar joints are not supported"),
 ])
 def test_bad_urdf_gives_one_line_error(tmp_path, old, new, problem):
     path = write(tmp_path, URDF.replace(old, new, 1), "r.urdf")

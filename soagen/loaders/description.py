@@ -20,7 +20,8 @@ from soagen.model import Body, Frame, Joint, Robot, index_bodies
 
 # file joint type -> model joint kind (None: merged into the parent body)
 JOINT_TYPES = {"revolute": "revolute", "continuous": "revolute", "prismatic": "prismatic",
-               "fixed": None, "spherical": "spherical", "floating": "free", "free": "free"}
+               "fixed": None, "spherical": "spherical", "floating": "free", "free": "free",
+               "planar": "planar"}
 
 
 @dataclass
@@ -177,7 +178,7 @@ def build(d: Description, tip: str | None = None) -> Robot:
             if pb >= 0:
                 parts[pb].append((child.mass, r + R @ child.com, R @ child.inertia @ R.T))
             continue
-        if kind in ("revolute", "prismatic"):
+        if kind in ("revolute", "prismatic", "planar"):     # planar: the plane normal
             n = np.linalg.norm(j.axis)
             if not np.all(np.isfinite(j.axis)) or n < 1e-9:
                 raise RobotFileError(d.path, j.where, "axis must be a non-zero vector")

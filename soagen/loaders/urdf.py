@@ -1,7 +1,8 @@
 """URDF import with the standard library's XML parser and strict validation.
 
 Supported joint types: revolute, continuous, prismatic, fixed (merged into the parent
-body), floating (a 6-dof free joint). Inertial data follows the URDF specification: mass,
+body), floating (a 6-dof free joint), planar (3 dof in the plane normal to <axis>).
+Inertial data follows the URDF specification: mass,
 inertia about the centre of mass in the frame of <inertial><origin>. Gravity is URDF's
 implicit (0, 0, -9.81). Visual and collision geometry is ignored, and so is <mimic>: a mimic joint is an
 independent degree of freedom here, as in Pinocchio's default URDF import.
@@ -17,7 +18,7 @@ from soagen.errors import RobotFileError
 from soagen.loaders import fields
 from soagen.loaders.description import Description, JointSpec, LinkSpec
 
-UNSUPPORTED = {"planar": "planar joints are not supported yet"}
+UNSUPPORTED = {}          # every URDF joint type is supported (planar: normal = <axis>)
 
 
 def parse(path) -> Description:

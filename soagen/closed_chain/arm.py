@@ -12,7 +12,8 @@
 
 Arm quantities live in the arm base frame; :class:`ArmTerms` converts tip quantities to
 the world with the base rotation (the base is fixed, so classical accelerations rotate
-like vectors)."""
+like vectors). Like the recursions it runs on the backend ``xp`` (numpy floats, or SymPy
+for code generation)."""
 
 from __future__ import annotations
 
@@ -38,9 +39,9 @@ def block(R):
 class ArmTerms:
     """Everything RCCFD needs from one arm at (q, qd, tau), computed once, O(N)."""
 
-    def __init__(self, arm, q, qd, tau):
-        self.arm, self.robot = arm, arm.robot
-        r, xp = self.robot, NUMPY
+    def __init__(self, arm, q, qd, tau, xp=NUMPY):
+        self.arm, self.robot, self.xp = arm, arm.robot, xp
+        r = self.robot
         self.q, self.qd, self.tau = q, qd, tau
         self.s = prepare(r, q, qd, xp, gravity=True)
         self.Rb6 = block(arm.base_R)
@@ -61,20 +62,20 @@ class ArmTerms:
     def tip_injection(self, f_world):
         """x with B f(0) at the tip body (the tip force as a body force, link frame)."""
         r = self.robot
-        x = [np.zeros(6) for _ in range(r.nb)]
+        x = [self.xp.zeros(6) for _ in range(r.nb)]
         if f_world is not None:
-            x[r.tip.body] = tip_force_at_body(r, self.s.X, self.Rb6.T @ f_world, NUMPY)   # (6.4a)
+            x[r.tip.body] = tip_force_at_body(r, self.s.X, self.Rb6.T @ f_world, self.xp)   # (6.4a)
         return x
 
     def filter(self, T=None, f_world=None):
         """nu = D^-1 [(I - H Psi L) T - H psi B f(0)] (5.9a-b), (6.4a-c), (6.17)."""
-        T = self._split(T if T is not None else np.zeros(self.robot.nv))
-        return causal_filter(self.robot, self.s, self.inn, T, NUMPY, x=self.tip_injection(f_world))
+        T = self._split(T if T is not None else self.xp.zeros(self.robot.nv))
+        return causal_filter(self.robot, self.s, self.inn, T, self.xp, x=self.tip_injection(f_world))
 
     def smooth(self, nu):
         """(qdd, J qdd): qdd = (I - H Psi L)^T nu (5.10e-g), and B^T psi^T H^T nu = J qdd
         from the smoother's lambda at the tip body (6.12), world-aligned."""
-        qdd, lam = anticausal_smoother(self.robot, self.s, self.inn, nu, NUMPY)
+        qdd, lam = anticausal_smoother(self.robot, self.s, self.inn, nu, self.xp)
         tip = self.robot.tip
         Jqdd = phiT_motion(np.eye(3), tip.r, lam[tip.body])            # B^T lambda(1)
         R_tip_body = self.R_tip @ tip.R.T                                # tip body in world
@@ -86,7 +87,7 @@ class ArmTerms:
         pseudo-acceleration -g at the base, phi^T carries (0, -g) unchanged to the tip, so
         it is removed by adding (0, g) (3.21)."""
         if self._jdqd is None:
-            base = jac.jacobian_dot_qd(self.robot, self.s, NUMPY, self.robot.tip)
+            base = jac.jacobian_dot_qd(self.robot, self.s, self.xp, self.robot.tip)
             base = base + np.concatenate([np.zeros(3), self.robot.gravity])
             self._jdqd = self.Rb6 @ base
         return self._jdqd
@@ -94,7 +95,7 @@ class ArmTerms:
     def Lambda(self):
         """Lambda(0) = J M^-1 J^T by (6.10), world-aligned."""
         if self._Lambda is None:
-            L = jac.op_space_inverse_inertia(self.robot, self.s, NUMPY, self.robot.tip)
+            L = jac.op_space_inverse_inertia(self.robot, self.s, self.xp, self.robot.tip)
             self._Lambda = self.Rb6 @ L @ self.Rb6.T
         return self._Lambda
 

@@ -6,8 +6,9 @@ Each override, and why:
   Python, ``q[..., 3]`` for the batched numpy module); temporaries print by name.
 * ``_print_Pow``: small integer powers as products (``x*x`` instead of ``pow(x, 2)``,
   ``1.0/(x*x)``), which is both faster and what the operation counts assume.
-* ``_print_Rational`` / ``_print_Integer`` (C): rationals as double literals (``0.5``, not
-  ``1.0/2.0``); integers as doubles so no integer division can ever occur.
+* ``_print_Rational`` / ``_print_Integer`` / ``_print_Mul`` (C): rationals as double
+  literals (``0.5*x``, not ``(1.0/2.0)*x``); integers as doubles so no integer division
+  can ever occur.
 * ``_print_Float``: the shortest repr that round-trips the double exactly (``repr``),
   so the printed constants are the model's doubles, bit for bit.
 """
@@ -54,6 +55,12 @@ class _Common:
 
 class CPrinter(_Common, C99CodePrinter):
     """C99: ``double`` arithmetic, ``sin``/``cos``/``sqrt`` from ``<math.h>``."""
+
+    def _print_Mul(self, expr):
+        c, rest = expr.as_coeff_Mul()
+        if c.is_Rational and not c.is_Integer:     # (1/2)*x -> 0.5*x, not (0.5)*x
+            return super()._print_Mul(sympy.Mul(sympy.Float(float(c)), rest))
+        return super()._print_Mul(expr)
 
     def _print_Integer(self, expr):
         return f"{int(expr)}.0" if abs(int(expr)) < 2**53 else _float(expr)

@@ -29,7 +29,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from soagen.closed_chain.arm import ArmTerms, block
+from soagen.closed_chain.arm import ArmTerms
 from soagen.errors import SoagenError
 from soagen.spatial import cross, skew, spatial_inertia
 

@@ -45,7 +45,7 @@ class Context:
         self.object_terms()
 
     def grasp_terms(self):
-        o, self.l_CO, self.A, self.phi, self.phic, self.R_g = self.system.obj, [], [], [], [], []
+        self.l_CO, self.A, self.phi, self.phic, self.R_g = [], [], [], [], []
         for a in self.system.arms:
             g = a.grasp
             l = self.R_C @ g.r                                 # l(C, O_i), world

@@ -104,3 +104,16 @@ def test_generated_c_quadruped_matches_generic():
     with tempfile.TemporaryDirectory() as d:
         write(res, d)
         check(robot, load_c(Path(d), res.manifest["prefix"], res.manifest), np.random.default_rng(1))
+
+
+def test_generated_planar_joint(tmp_path):
+    """A planar joint with a tilted normal unrolls like the others (nq = nv = 3, q_dot != v)."""
+    rng = np.random.default_rng(8)
+    robot = random_chain(2, rng, kinds=["planar", "revolute"])
+    res = render(robot, None, algorithms=["inverse_dynamics", "forward_dynamics"], langs=("python",),
+                 fd_variant="fd1")
+    write(res, tmp_path)
+    py = Lists(load_python(tmp_path / f"{res.manifest['prefix']}.py"))
+    q, v, a = robot.random_configuration(rng), rng.normal(size=robot.nv), rng.normal(size=robot.nv)
+    assert rel(py.inverse_dynamics(q, v, a), A.inverse_dynamics(robot, q, v, a)) < 1e-12
+    assert rel(py.forward_dynamics(q, v, a), A.forward_dynamics(robot, q, v, a)) < 1e-12

@@ -8,7 +8,8 @@ nearest common ancestor of k and m (c = k or m when one is inboard of the other)
 seed's (A.5) sets Omega(k, m) = 0 when neither branch is a predecessor of the other, and
 Lemma 5 / (A.3) (Upsilon block diagonal with H^T D^-1 H = Upsilon - E_psi^T Upsilon E_psi)
 have no solution on a branching tree: siblings are coupled through their common ancestor
-unless the joints between are 6-dof (docs/misprints-trees-swain-morris.md).
+unless one of the two hangs from a 6-dof joint, where psi(c, child) = 0
+(docs/misprints-trees-swain-morris.md).
 """
 
 from __future__ import annotations

@@ -93,14 +93,16 @@ def test_random_trees_with_spherical_and_free_joints(pin, seed):
 @pytest.mark.parametrize("name", ["solo12", "talos"])
 def test_body_frame_jacobians_against_pinocchio(pin, name):
     """J of every link frame of a floating-base tree (world-aligned at the frame origin,
-    angular rows first) against getFrameJacobian(LOCAL_WORLD_ALIGNED)."""
+    angular rows first) against getFrameJacobian(LOCAL_WORLD_ALIGNED), and Jdot qd against
+    the classical frame acceleration at qdd = 0 (no gravity)."""
     path = erd_path(ROBOTS[name])
     robot = load(path, floating_base=True)
     model = pin_model(path)
     data = model.createData()
     c = Converter(robot, model)
-    q, *_ = random_state(robot, np.random.default_rng(11))
+    q, v, *_ = random_state(robot, np.random.default_rng(11))
     pin.computeJointJacobians(model, data, c.q_to_pin(q))
+    pin.forwardKinematics(model, data, c.q_to_pin(q), c.v_to_pin(v), np.zeros(model.nv))
     pin.updateFramePlacements(model, data)
     checked = 0
     for f in robot.frames:
@@ -110,5 +112,8 @@ def test_body_frame_jacobians_against_pinocchio(pin, name):
         Jp = np.vstack([Jp[3:], Jp[:3]])[:, c.vperm]
         J = A.jacobian(robot, q, frame=f)
         assert rel(J, Jp) < TOL, f.name
+        acc = pin.getFrameClassicalAcceleration(model, data, model.getFrameId(f.name), pin.LOCAL_WORLD_ALIGNED)
+        Jdqd = np.concatenate([acc.angular, acc.linear])
+        assert rel(A.jacobian_dot_qd(robot, q, v, frame=f), Jdqd) < TOL, f.name
         checked += 1
     assert checked >= robot.nb

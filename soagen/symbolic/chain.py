@@ -78,7 +78,9 @@ _VECTORS = {  # name -> (space, paper meaning)
 }
 
 
-def symbolic_primitives(N: int) -> Primitives:
+def symbolic_primitives(N: int, rlabels: dict | None = None) -> Primitives:
+    """Symbolic blocks; `rlabels` (k -> label) names the joint dimensions, e.g. all "1" for
+    scalar joints (default "r1".."rN": any r_k, including multi-dof)."""
     th = soa_theory(N)
     f = SymbolicField(th)
     phi1 = {k: th.gen(f"phi({k + 1},{k})") for k in range(0, N + 1)}
@@ -99,7 +101,8 @@ def symbolic_primitives(N: int) -> Primitives:
     extra = {"At": (th.gen("A^*", transpose="A"), "6", "e"),          # closure map A^* (framework)
              "Xinv": (th.gen("Xinv", symmetric=True), "e", "e"),     # (A Lambda A^*)^-1, any symmetric
              "Ominv": (th.gen("Ominv", symmetric=True), "6", "6")}   # Omega^-1 of Part II, any symmetric
-    pr = Primitives(N, f, "6", {k: f"r{k}" for k in range(1, N + 1)}, phi1, H, P, Dinv, M, vec)
+    labels = rlabels or {k: f"r{k}" for k in range(1, N + 1)}
+    pr = Primitives(N, f, "6", labels, phi1, H, P, Dinv, M, vec)
     pr.extra = extra
     pr.chi1 = {k: th.gen(f"chi({k + 1},{k})") for k in range(0, N + 1)}
     return pr
@@ -281,8 +284,8 @@ class ChainOps:
         return ns
 
 
-def symbolic_chain(N: int) -> ChainOps:
-    return ChainOps(symbolic_primitives(N))
+def symbolic_chain(N: int, rlabels: dict | None = None) -> ChainOps:
+    return ChainOps(symbolic_primitives(N, rlabels))
 
 
 def random_chain_ops(N: int, seed: int = 0, dofs=None) -> ChainOps:

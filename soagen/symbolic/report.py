@@ -59,6 +59,22 @@ def identities_markdown() -> str:
            "sum is refuted as ill-typed. Nothing assumes 1-dof joints: H(k) is r_k x 6 throughout, so scalar "
            "and multi-dof joints are covered by the same proof; the numeric checks use both.",
            "* `X = M^-1 Y` is checked as `M X = Y` (M invertible by hypothesis), `A^-1 = B` as `AB = BA = I`.",
+           "", "## Names in the check expressions", "",
+           "| code | paper | where |", "|---|---|---|",
+           "| `phi`, `psi` | phi, psi (lower block-triangular, identity diagonal) | Part I (3.4), (5.1) |",
+           "| `Phi`, `Psi` | Phi = phi S, Psi = psi S (strictly lower) | (4.9), (4.10), (a.6), (a.7) |",
+           "| `phi_t`, `psi_t` | phi~ = phi - I, psi~ = psi - I | (a.3), (5.11) |",
+           "| `S` | shift, identity blocks on the subdiagonal | (5.2) |",
+           "| `Dphi`, `Dpsi` | Delta_phi, Delta_psi | (a.4), (a.5) |",
+           "| `Ephi`, `Epsi`, `K`, `tau`, `taub` | E_phi, E_psi, K = E_phi G, tau = G H, tau-bar = I - tau | framework (2.3), (3.2) |",
+           "| `H`, `M`, `P`, `D`, `Dinv`, `L`, `G` | H, M (spatial inertias), P, D, D^-1, L, G | (3.5), (3.6), (4.4)-(4.8), (5.12) |",
+           "| `Mcal` | the mass matrix (calligraphic M) = H phi M phi^T H^T | (3.20) |",
+           "| `J`, `C` | Jacobian B^T phi^T H^T, bias C = H phi (M phi^T a + b) | (3.13), (3.20) |",
+           "| `B`, `E` | tip and base maps (N x 1 blocks) | (3.7), (3.8) |",
+           "| `a`, `b`, `T`, `Tp`, `thdd`, `y`, `f0` | a, b, T, T', joint accelerations, a generic spatial vector, f(0) | (2.19), (2.23), (3.22) |",
+           "| `chi` | a free causal semigroup (Lemma A.1 in its stated generality) | (a.45) |",
+           "| `At`, `Xinv`, `Ominv` | A^* (closure map), (A Lambda A^*)^-1, Omega^-1 (free symmetric) | framework (3.12)-(3.13), Part II (6.21) |",
+           "| `rec_*`, `sum_r`, `telescope`, `lambda1_sum` | the printed sweeps, run block by block | `soagen/symbolic/recursions.py` |",
            ""]
     for src, title in PAPERS:
         out += [f"## {title}", "", f"Seed file `{src}`.", "",

@@ -74,3 +74,20 @@ def test_numeric_instances_scalar_and_multi_dof(dofs):
     Minv = (I - o.H @ o.Psi @ o.L).T @ o.Dinv @ (I - o.H @ o.Psi @ o.L)
     res = np.linalg.norm((o.Mcal @ Minv - I).dense())
     assert res < 1e-9
+
+
+@pytest.mark.parametrize("labels", ["1", "3", "mixed"])
+def test_scalar_and_multi_dof_labels_prove_the_same_identities(labels):
+    """The proof never uses the joint dimension: with H(k) labelled 1 x 6 (scalar joints),
+    3 x 6 (spherical) or mixed, the core identities prove and the ill-typed misprints stay ill-typed."""
+    from soagen.symbolic.catalogue import BY_ID
+    from soagen.symbolic.verify import chain_namespace, check_symbolic
+
+    N = 4
+    lab = {k: ("1" if labels == "1" else "3" if labels == "3" else ("1" if k % 2 else "3")) for k in range(1, N + 1)}
+    ns = chain_namespace(symbolic_chain(N, lab))
+    for rid in ("I-4.11", "I-4.14", "I-4.16", "I-5.4", "I-a.48", "I-a.50", "I-FD4", "FW-L5"):
+        rec = BY_ID[rid]
+        assert check_symbolic(rec.checks, rec.let, ns).ok, rid
+    rec = BY_ID["II-6.5a"]
+    assert "do not conform" in check_symbolic(rec.checks, rec.let, ns).detail

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field as dc_field
 import numpy as np
 
 from soagen.symbolic.blocks import BM, I, NumericField, SymbolicField
-from soagen.symbolic.ncpoly import NCPoly, Theory
+from soagen.symbolic.ncpoly import Theory
 
 
 # ---------------------------------------------------------------------------

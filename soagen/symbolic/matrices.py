@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from soagen.symbolic.blocks import BM, NumericField, SymbolicField
-from soagen.symbolic.ncpoly import NCPoly, Theory
+from soagen.symbolic.ncpoly import Theory
 
 
 @dataclass(frozen=True)

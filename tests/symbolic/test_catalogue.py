@@ -1,7 +1,6 @@
 """Every catalogue record: proved for N = 1..4 (default run), larger N with --runslow;
 misprints refuted with a counterexample and their corrected forms proved."""
 
-import numpy as np
 import pytest
 
 from soagen.symbolic.catalogue import CATALOGUE, Identity

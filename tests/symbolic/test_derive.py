@@ -5,7 +5,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import sympy as sp
 from click.testing import CliRunner
 
 from soagen.cli.main import cli

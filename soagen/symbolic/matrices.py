@@ -10,6 +10,8 @@ matrices of conforming sizes; SPD where the kind says so; inverses computed).
 Rules used (all length-decreasing, overlaps checked confluent by a test):
 
 * an invertible X with inverse Xinv:  X Xinv -> I,  Xinv X -> I;
+* Part II grasps: Omega = J M^-1 J^T + A M^-1(C) A^T, oriented A Mcinv A^T -> Om - J Minv J^T
+  (A ranked above J, so the rule decreases words);
 * Swain-Morris M_p = M_b + X_b^T M_q X_b with inverse Mpinv:
   Mpinv X_b^T M_q X_b -> I - Mpinv M_b  (and its transpose);
   this single oriented relation carries the matrix inversion lemma.
@@ -57,6 +59,7 @@ THEORIES: dict[str, dict] = {
                  Mat("H0d", "w", "c"), Mat("Jdqd", "c", "1"), Mat("qd", "n", "1"),
                  Mat("aC", "c", "1"), Mat("bC", "o", "1")],
         "pattern_inverse": [("Xinv", ("H0", "Ominv", "H0^T"))],
+        "omega_rule": True,
         "derived": {},
     },
     # Swain-Morris Appendix B
@@ -86,6 +89,11 @@ def theory(name: str) -> Theory:
             th.add_rule((m.inverse, m.name), 1)
     for inv, word in spec.get("pattern_inverse", []):
         th.add_rule((inv,) + word, 1)
+    if spec.get("omega_rule"):
+        # Omega = J M^-1 J^T + A M^-1(C) A^T (b.4a corrected, (b.9b)): eliminate A M^-1(C) A^T
+        th.rank.update({"A": 1, "A^T": 1})
+        Om, J, Minv = th.gen("Om", symmetric=True), th.gen("J"), th.gen("Minv", symmetric=True)
+        th.add_rule(("A", "Mcinv", "A^T"), Om - J @ Minv @ J.T)
     if spec.get("swain_rule"):
         # Mpinv (Mp - Mb) = I - Mpinv Mb with Mp = Mb + Xb^T Mq Xb
         th.add_rule(("Mpinv", "Xb^T", "Mq", "Xb"), 1 - th.gen("Mpinv", symmetric=True) @ th.gen("Mb", symmetric=True))
@@ -123,6 +131,8 @@ def build(name: str, numeric: bool = False, seed: int = 0, sizes: dict | None = 
             if m.inverse:
                 vals[m.inverse] = np.linalg.inv(A)
         if name == "grasp":
+            vals["Om"] = vals["J"] @ vals["Minv"] @ vals["J"].T + vals["A"] @ vals["Mcinv"] @ vals["A"].T
+            vals["Ominv"] = np.linalg.inv(vals["Om"])
             vals["Xinv"] = np.linalg.inv(vals["H0"] @ vals["Ominv"] @ vals["H0"].T)
         if name == "swain":
             vals["Mpinv"] = np.linalg.inv(vals["Mb"] + vals["Xb"].T @ vals["Mq"] @ vals["Xb"])

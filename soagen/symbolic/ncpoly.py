@@ -6,8 +6,8 @@ rational coefficients.  A :class:`Theory` holds
 * the generators, each with its transpose (transpose is an anti-automorphism:
   ``(x y)^T = y^T x^T``; symmetric generators are their own transpose);
 * a list of rewriting rules ``word -> polynomial``.  Every rule strictly decreases
-  words in the degree-lexicographic order (the right-hand side only has shorter
-  words), so rewriting terminates; :func:`critical_pairs` checks local confluence
+  words in a degree-lexicographic order (right-hand sides have shorter words, or words
+  of the same length made of lower-ranked generators), so rewriting terminates; :func:`critical_pairs` checks local confluence
   of all overlaps, so by Newman's lemma the normal form is unique and two
   expressions are equal in the quotient algebra iff their normal forms coincide.
 
@@ -32,6 +32,7 @@ class Theory:
         self.rules: list[tuple[Word, dict]] = []
         self._by_first: dict[str, list[tuple[Word, dict]]] = {}
         self._cache: dict[Word, dict] = {}
+        self.rank: dict[str, int] = {}     # generator precedence for the order of equal-length words
 
     # -- generators ---------------------------------------------------------
     def gen(self, name: str, symmetric: bool = False, transpose: str | None = None) -> "NCPoly":
@@ -52,13 +53,19 @@ class Theory:
         lhs = tuple(lhs)
         rhs = rhs if isinstance(rhs, NCPoly) else NCPoly.const(self, rhs)
         for w in rhs.terms:
-            if len(w) >= len(lhs):
-                raise ValueError(f"rule {lhs} -> {rhs} does not shorten words")
+            if not self.less(w, lhs):
+                raise ValueError(f"rule {lhs} -> {rhs} does not decrease words (degree-lexicographic order)")
         self._add(lhs, rhs.terms)
         if with_transpose:
             lt = tuple(self.transpose_of[g] for g in reversed(lhs))
             if lt != lhs:
                 self._add(lt, rhs.T.terms)
+
+    def less(self, u: Word, w: Word) -> bool:
+        """Degree-lexicographic order: shorter first, then by generator rank (then name).
+        A monomial order, so rules that decrease words terminate."""
+        key = lambda x: (len(x), [(self.rank.get(g, 0), g) for g in x])  # noqa: E731
+        return key(u) < key(w)
 
     def _add(self, lhs, rhs_terms):
         self.rules.append((lhs, dict(rhs_terms)))

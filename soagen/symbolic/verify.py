@@ -33,16 +33,21 @@ def blk2(A, B, C, D):
               [[A.b[0][0], B.b[0][0]], [C.b[0][0], D.b[0][0]]])
 
 
+def vcat(A, B):
+    """A 2 x 1 block operator from two 1 x 1 block operators."""
+    return BM(A.field, [A.rdims[0], B.rdims[0]], [A.cdims[0]], [[A.b[0][0]], [B.b[0][0]]])
+
+
 def chain_namespace(ops) -> dict:
     ns = ops.namespace()
     ns.update(recursions.bind(ops))
-    ns.update(blk2=blk2, I=I)
+    ns.update(blk2=blk2, vcat=vcat, I=I)
     return ns
 
 
 def theory_namespace(name: str, numeric: bool = False, seed: int = 0, sizes=None) -> dict:
     ns = matrices.build(name, numeric=numeric, seed=seed, sizes=sizes)
-    ns.update(blk2=blk2)
+    ns.update(blk2=blk2, vcat=vcat)
     return ns
 
 

@@ -319,7 +319,7 @@ CATALOGUE: list[Identity] = [
         f"Tp - J.T@Ominv@B.T@psi.T@H.T@Dinv@{IHPsiL}@Tp"),),
       CHAIN_HYP + "; checked as M x (6.21) = T' - J^T Om^-1 (J M^-1) T' with J M^-1 from (6.12) "
       "(proved separately, II-6.12); Om^-1 any symmetric 6 x 6 matrix"),
-    R("II-b.4", P2, "Part II (b.1f), (b.2), (b.3) => (b.4b)-(b.4c)",
+    R("II-b.4", P2, "Part II (b.1f), (b.2), (b.3) => (b.4b)-(b.4c); same G1 in (b.9a)",
       "Omega f(0) = J M^-1 T + H^T(0) dW(0) + G1, G1 = A M^-1(C) b(C) + J thd + dH^T(0) W(0) - a(C) - J M^-1 C",
       (("am - ap - H0.T@Wd - H0d.T@W", "OmDef@f - (J@Minv@T + H0.T@Wd + G1p)"),),
       "(b.1a)-(b.1f)", theory="grasp", misprint=True,

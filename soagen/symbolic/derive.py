@@ -270,11 +270,11 @@ def render(topic: str, fmt: str = "markdown", robot_path: str | None = None) -> 
             if md:
                 out.append(f"**{item.title}**\n\n$$\n\\begin{{aligned}}\n" +
                            " \\\\\n".join(f"&{ln}" for ln in item.lines_latex) + "\n\\end{aligned}\n$$\n")
-                out.append(f"*(recursion = `{item.check[1]}`; {note})*\n")
+                out.append(f"*(checked: `{item.check[0]}` = `{item.check[1]}`; {note})*\n")
             else:
                 out.append(f"  {item.title}:")
                 out += [f"    {ln}" for ln in item.lines_text]
-                out.append(f"  (recursion = {item.check[1]}; {note})\n")
+                out.append(f"  (checked: {item.check[0]} = {item.check[1]}; {note})\n")
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -18,6 +18,7 @@ import sympy as sp
 from soagen.errors import SoagenError
 
 DEFAULT_ROBOT = "robots/planar2.yaml"
+MAX_JOINTS = 3
 
 
 def _clean(e, numeric: bool):
@@ -35,6 +36,9 @@ def closed_form(robot, numeric: bool = True):
 
     if robot.nq != robot.nv:
         raise SoagenError(f"{robot.name}: closed forms are for robots with scalar joints")
+    if robot.nv > MAX_JOINTS:
+        raise SoagenError(f"{robot.name}: {robot.nv} joints; closed forms are printed for at most {MAX_JOINTS} "
+                          "(expressions grow fast; use `soagen generate` for code)")
     n = robot.nv
     q = sp.symbols(" ".join(f"q{i}" for i in range(1, n + 1)), real=True)
     qd = sp.symbols(" ".join(f"qd{i}" for i in range(1, n + 1)), real=True)

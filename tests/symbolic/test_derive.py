@@ -95,3 +95,9 @@ def test_catalogue_docs_are_up_to_date():
         "regenerate with: python -m soagen.symbolic.report"
     assert (ROOT / "docs" / "misprints.md").read_text() == report.misprints_markdown(), \
         "regenerate with: python -m soagen.symbolic.report"
+
+
+def test_closed_form_refuses_large_robots(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    r = CliRunner().invoke(cli, ["derive", "planar2", "--robot", "robots/arm6.yaml"])
+    assert r.exit_code == 2 and "at most 3" in r.output

@@ -57,7 +57,10 @@ def render_closed_form(robot_path: str | None, fmt: str = "markdown") -> str:
     from soagen.loaders import load
 
     path = robot_path or DEFAULT_ROBOT
-    robot = load(path)
+    src = Path(path)
+    if robot_path is None and not src.is_file():      # outside the repository: the bundled copy
+        src = Path(__file__).resolve().parents[2] / DEFAULT_ROBOT
+    robot = load(str(src))
     md = fmt == "markdown"
     title = f"Closed-form dynamics of {robot.name}: T = M(q) qdd + C(q, qd) + g(q)"
     out = [f"# {title}\n" if md else f"{title}\n{'=' * len(title)}\n"]
@@ -69,7 +72,7 @@ def render_closed_form(robot_path: str | None, fmt: str = "markdown") -> str:
     for numeric, label in ((True, "with the file's masses and inertias"),
                            (False, "with symbolic masses m_i, centres of mass c_i and inertias I_i "
                                    "(about the centre of mass), file geometry")):
-        q, qd, M, C, g = _cached(str(Path(path).resolve()), numeric)
+        q, qd, M, C, g = _cached(str(src.resolve()), numeric)
         out.append(f"## {label[0].upper() + label[1:]}\n" if md else f"-- {label} --\n")
         for name, X in (("M(q)", M), ("C(q, qd)", C), ("g(q)", g)):
             if md:

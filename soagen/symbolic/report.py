@@ -41,6 +41,18 @@ def identities_markdown() -> str:
            "Statement as printed (plain text); `status` says whether the printed form holds. "
            "Misprints, counterexamples and corrected forms: [misprints.md](misprints.md). "
            "Timings and cost growth: [verify-timings.md](verify-timings.md).", "",
+           "## Usage", "",
+           "```",
+           "soagen verify                         # all identities, N = 1..7, numeric cross-check up to N = 50",
+           "soagen verify --only I-4.16 --only FW-3.13 --nmax 5",
+           "soagen verify --format markdown      # or json (per-N timings, counterexamples)",
+           "soagen verify --list                 # ids; known misprints marked",
+           "soagen derive --list                 # step-by-step derivations (text or --format markdown)",
+           "```", "",
+           "Results: `proved`; `misprint` (printed form refuted with a counterexample, corrected form proved); "
+           "`FAILED` (exit status 1): a check that should hold does not, a recorded misprint turned out to hold, "
+           "a symbolic refutation that a numeric instance does not confirm, or a numeric cross-check residual "
+           "above 1e-6. User errors (unknown id) exit with status 2.", "",
            "## How a proof works", "",
            "* Generators: `phi(k+1,k)` (k = 0..N), `H(k)`, `P(k)` (symmetric), `Dinv(k)` (symmetric), their "
            "transposes (transpose is an anti-automorphism), and free vectors `a(k)`, `b(k)`, `T(k)`, `f(0)`, ...",

@@ -37,9 +37,11 @@ def _col(v: BM, k: int):
     return v.b[k - 1][0]
 
 
-def rec_alpha(o, thdd: BM, a: BM) -> BM:
-    """(2.24)-(2.26): alpha(N+1) = 0; alpha(k) = phi^T(k+1,k) alpha(k+1) + H^T(k) thdd(k) + a(k)."""
-    pr, out, nxt = o.pr, {}, None
+def rec_alpha(o, thdd: BM, a: BM, base: BM | None = None) -> BM:
+    """(2.24)-(2.26): alpha(N+1) = 0 (or the base acceleration `base`, e.g. gravity g (3.21));
+    alpha(k) = phi^T(k+1,k) alpha(k+1) + H^T(k) thdd(k) + a(k)."""
+    pr, out = o.pr, {}
+    nxt = None if base is None else base.b[0][0]
     for k in range(o.N, 0, -1):
         nxt = _add(_add(_mul(pr.phi1[k].T, nxt), _mul(pr.H[k].T, _col(thdd, k))), _col(a, k))
         out[k] = nxt

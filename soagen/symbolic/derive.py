@@ -7,7 +7,7 @@ derivation that does not hold cannot be rendered.  A *recursion* step names a
 recursion of :mod:`~soagen.symbolic.recursions` and the operator expression it
 computes; that equality is checked the same way.
 
-Topics: fact-4.1, fact-4.2, theorem-4.1, minv-recursions, rne, planar2.
+Topics: fact-4.1, fact-4.2, theorem-4.1, minv-recursions, rne, fd4, planar2.
 """
 
 from __future__ import annotations
@@ -222,14 +222,57 @@ def _rne():
     ]
 
 
+def _fd4():
+    W = "(I - H\\Psi L)"
+    return "Algorithm FD4 (5.13)-(5.17) from (3.19), Theorem 4.1, (a.35) and (a.50)", [
+        Para("Part I, Appendix A, proof of FD4. Start from (3.19) with $\\mathcal{M}^{-1}$ of Theorem 4.1 "
+             "(written $\\mathcal{M}^{-1}$ below; the proof layer uses the factored form).",
+             "Part I, Appendix A, proof of FD4. Start from (3.19) with M^-1 of Theorem 4.1."),
+        Chain("\\ddot\\theta", "thdd", "Minv@(T - H@phi@(M@phi.T@a + b + B@f0))", (
+            Step(f"{W}^TD^{{-1}}{W}T - {W}^TD^{{-1}}{W}H\\phi[b + Bf(0)] - {W}^TD^{{-1}}{W}H\\phi M\\phi^Ta",
+                 "(I - H Psi L)^T D^-1 (I - H Psi L) [T - H phi (b + B f(0)) - H phi M phi^T a]", "Theorem 4.1",
+                 "Minv@T - Minv@H@phi@(b + B@f0) - Minv@H@phi@M@phi.T@a"),
+            Step(f"{W}^TD^{{-1}}{W}T - {W}^TD^{{-1}}H\\psi[b + Bf(0)] - {W}^TD^{{-1}}H\\psi M\\phi^Ta",
+                 "... - (I - H Psi L)^T D^-1 H psi [b + B f(0)] - (I - H Psi L)^T D^-1 H psi M phi^T a",
+                 "(a.35): $(I - H\\Psi L)H\\phi = H\\psi$",
+                 "Minv@T - W.T@Dinv@H@psi@(b + B@f0) - W.T@Dinv@H@psi@M@phi.T@a"),
+            Step(f"{W}^TD^{{-1}}{W}T - {W}^TD^{{-1}}H\\psi[b + Bf(0)] - [{W}^TD^{{-1}}H\\tilde\\psi P + L^T\\Psi^T(I - GH)^T + G^T]a",
+                 "... - [(I - H Psi L)^T D^-1 H psi~ P + L^T Psi^T (I - G H)^T + G^T] a",
+                 "(a.50)",
+                 "Minv@T - W.T@Dinv@H@psi@(b + B@f0) - (W.T@Dinv@H@psi_t@P + L.T@Psi.T@(I - G@H).T + G.T)@a"),
+            Step(f"{W}^T\\nu - L^T\\Psi^T(I - GH)^Ta - G^Ta", "(I - H Psi L)^T nu - L^T Psi^T (I - G H)^T a - G^T a",
+                 "(5.14)-(5.15) with $\\nu = D^{-1}(I - H\\Psi L)T - D^{-1}H\\tilde\\psi Pa - D^{-1}H\\psi[b + Bf(0)]$",
+                 "W.T@nu4 - L.T@Psi.T@(I - G@H).T@a - G.T@a")),
+              let=(("W", "(I - H@Psi@L)"), ("Minv", "W.T@Dinv@W"),
+                   ("nu4", "Dinv@W@T - Dinv@H@psi_t@P@a - Dinv@H@psi@(b + B@f0)"))),
+        Para("The printed proof has $H\\tilde\\phi P$ in the bracket where (a.50) has $H\\tilde\\psi P$; with "
+             "$\\tilde\\phi$ the step fails from N = 2 (I-FD4-proof in docs/misprints.md).",
+             "The printed proof has H phi~ P in the bracket where (a.50) has H psi~ P; with phi~ the step fails "
+             "from N = 2 (I-FD4-proof in docs/misprints.md)."),
+        Rec("the 3-sweep recursion (5.16)-(5.17)",
+            ("z(0) = f(0),\\; P(0) = 0,\\; T(0) = 0",
+             "z(k) = \\psi(k,k-1)z(k-1) + L(k-1)T(k-1) + \\psi(k,k-1)P(k-1)a(k-1) + b(k)",
+             "\\epsilon(k) = T(k) - H(k)z(k),\\quad \\nu(k) = D^{-1}(k)\\epsilon(k)\\qquad k = 1..N",
+             "\\lambda(k) = \\psi^T(k+1,k)\\lambda(k+1) + H^T(k)\\nu(k) + [I - G(k)H(k)]^Ta(k)",
+             "\\ddot\\theta(k) = \\nu(k) - L^T(k)\\lambda(k+1) - G^T(k)a(k)\\qquad k = N..1"),
+            ("z(0) = f(0), P(0) = 0, T(0) = 0",
+             "z(k) = psi(k,k-1) z(k-1) + L(k-1) T(k-1) + psi(k,k-1) P(k-1) a(k-1) + b(k)",
+             "eps(k) = T(k) - H(k) z(k);  nu(k) = D^-1(k) eps(k)                       k = 1..N",
+             "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k) + [I - G(k) H(k)]^T a(k)",
+             "thdd(k) = nu(k) - L^T(k) lambda(k+1) - G^T(k) a(k)                       k = N..1"),
+            ("Mcal@rec_fd4(T, a, b, f0)", "T - H@phi@(M@phi.T@a + b + B@f0)")),
+    ]
+
+
 TOPICS = {"fact-4.1": _fact41, "fact-4.2": _fact42, "theorem-4.1": _thm41,
-          "minv-recursions": _minv, "rne": _rne, "planar2": None}
+          "minv-recursions": _minv, "rne": _rne, "fd4": _fd4, "planar2": None}
 TOPIC_HELP = {
     "fact-4.1": "Part I Fact 4.1 (4.11): M = (I + H Phi L) D (I + H Phi L)^T, via (a.13) and (a.48)",
     "fact-4.2": "Part I Fact 4.2 (4.14): (I + H Phi L)^-1 = I - H Psi L, via (a.27), (a.16)",
     "theorem-4.1": "Part I Theorem 4.1 (4.16): the factorization of M^-1",
     "minv-recursions": "from M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) to the sweeps (4.19)-(4.22)",
     "rne": "the recursive Newton-Euler sweeps from the operator form (3.17)",
+    "fd4": "Algorithm FD4: from (3.19), Theorem 4.1, (a.35), (a.50) to the 3-sweep recursion (5.16)-(5.17)",
     "planar2": "closed-form M(q), C(q, qd), gravity of a 2-link planar arm (robot file, default robots/planar2.yaml)",
 }
 

@@ -81,4 +81,5 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
                         label, str(pm), str(pa))
     con.print(ops)
     con.print(f"paper counts: {B.PAPER_SOURCES}")
-    con.print(f"code generation ({len(res.counts)} functions): {res.generation_s:.2f} s")
+    con.print(f"code generation ({len(res.counts)} functions): {res.generation_s:.2f} s wall, "
+              f"{res.generation_cpu_s:.2f} s CPU")

@@ -55,6 +55,7 @@ class BenchResult:
     pin_note: str = ""
     fd_variant: str | None = None
     flags: tuple = ()
+    generation_cpu_s: float = 0.0
 
 
 def _py_time(fn, inputs, min_time=0.2):
@@ -187,10 +188,10 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     names = list(algorithms or ALGORITHMS)
     if robot.tip is None:
         names = [n for n in names if n not in ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     result = render(robot, robot_file, algorithms=names, langs=("c", "python"),
                     fd_variant=fd_variant, progress=progress)
-    gen_s = time.perf_counter() - t0
+    gen_s, gen_cpu = time.perf_counter() - t0, time.process_time() - c0
     counts = {g.spec.name: g.program.counts for g in result.functions}
     fd = next((g.variant for g in result.functions if g.variant), None)
     with tempfile.TemporaryDirectory(prefix="soagen-bench-") as tmp:
@@ -200,7 +201,8 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     rng = np.random.default_rng(0)
     sets = [(robot.random_configuration(rng), rng.normal(size=robot.nv), rng.normal(size=robot.nv))
             for _ in range(64)]
-    res = BenchResult(robot.name, robot.nv, gen_s, counts, c_ns, fd_variant=fd, flags=tuple(flags))
+    res = BenchResult(robot.name, robot.nv, gen_s, counts, c_ns, fd_variant=fd, flags=tuple(flags),
+                      generation_cpu_s=gen_cpu)
     for n in names:
         ins = result.manifest["functions"][n]["inputs"]
         fn = getattr(py, n)

@@ -135,77 +135,69 @@ def numeric_ns(rec: Identity, N: int, seed: int = 1):
     return theory_namespace(rec.theory, numeric=True, seed=seed)
 
 
-def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6)) -> Outcome:
-    t0 = time.perf_counter()
-    Ns = list(range(rec.nmin, nmax + 1)) if rec.theory == "chain" else [None]
-    per_n: dict = {}
-    first_fail, fail_detail = None, ""
-    printed_refuted_sym = False
+def _chain_range(rec: Identity, nmax: int) -> list:
+    return list(range(rec.nmin, nmax + 1)) if rec.theory == "chain" else [None]
+
+
+def _symbolic_ns(rec: Identity, N):
+    return _sym_chain_ns(N) if N is not None else theory_namespace(rec.theory)
+
+
+def _first_failure(rec: Identity, Ns, per_n: dict):
+    """Smallest N at which the printed checks fail: (N, detail) or None.  Uses the proof
+    layer, or numbers when the printed form cannot be written there (symbolic_refutation)."""
     for N in Ns:
         t = time.perf_counter()
-        ns = _sym_chain_ns(N) if N is not None else theory_namespace(rec.theory)
         if rec.symbolic_refutation:
-            r = check_symbolic(rec.checks, rec.let, ns)
-        else:  # printed form not expressible in the proof layer (e.g. D^-1/2): numeric only
+            r = check_symbolic(rec.checks, rec.let, _symbolic_ns(rec, N))
+        else:
             r = check_numeric(rec.checks, rec.let, numeric_ns(rec, N or 1))
         per_n[N] = time.perf_counter() - t
         if not r.ok:
-            first_fail, fail_detail = N, r.detail
-            printed_refuted_sym = rec.symbolic_refutation
-            break
+            return N, r.detail
+    return None
 
-    nrange = "-" if Ns == [None] else (f"{Ns[0]}..{Ns[-1]}" if Ns else f"none (needs N >= {rec.nmin})")
-    out = Outcome(rec.id, rec.source, rec.where, nrange, "proved", 0.0, per_n)
-    if first_fail is None and not fail_detail and rec.misprint:
-        # not refuted for N <= nmax: look further with numeric instances before calling it a failure
-        beyond = None
-        if rec.theory == "chain":
-            for N in range(nmax + 1, max(nmax, 8) + 1):
-                r = check_numeric(rec.checks, rec.let, numeric_ns(rec, N))
-                if not r.ok:
-                    beyond = (N, r)
-                    break
-        if beyond is None:
-            out.result, out.message = "FAILED", "marked as a misprint but the printed form holds"
-        else:
-            N, r = beyond
-            out.counterexample = (f"N={N} (beyond --nmax {nmax}): random numeric instance residual "
-                                  f"{r.residual:.3e}" if not r.detail else f"N={N}: {r.detail}")
-            first_fail = N
-    if (first_fail is not None or fail_detail) and not out.counterexample:
-        # counterexample: smallest N, numeric instance
-        nN = first_fail or 1
-        num = check_numeric(rec.checks, rec.let, numeric_ns(rec, nN))
-        where = f"N={first_fail}" if first_fail is not None else "N-independent"
-        if fail_detail.startswith("dimensions"):
-            how = "ill-typed"
-        else:
-            how = "normal forms differ" if printed_refuted_sym else "refuted numerically only"
-        if how == "normal forms differ" and num.ok:
-            # a symbolic refutation must be confirmed by numbers: otherwise a relation is missing
-            out.result = "FAILED"
-            out.message = "normal forms differ but a numeric instance satisfies the identity (incomplete rules?)"
-        if how == "ill-typed":
-            out.counterexample = f"{where}: {fail_detail}"
-        else:
-            out.counterexample = (f"{where}: {how}; " + (fail_detail + "; " if fail_detail else "")
-                                  + f"random numeric instance at {where}: residual {num.residual:.3e}")
-    if (first_fail is not None or fail_detail) and out.result != "FAILED":
-        if not rec.misprint:
-            out.result, out.message = "FAILED", "printed form refuted and no correction recorded"
-        else:
-            for N in Ns:
-                t = time.perf_counter()
-                ns = _sym_chain_ns(N) if N is not None else theory_namespace(rec.theory)
-                r = check_symbolic(rec.corrected, rec.let, ns)
-                per_n[N] = per_n.get(N, 0.0) + time.perf_counter() - t
-                if not r.ok:
-                    out.result = "FAILED"
-                    out.message = f"corrected form not proved at N={N}: {r.detail}"
-                    break
-            else:
-                out.result = "misprint"
-    # numeric cross-check of the valid form
+
+def _failure_beyond(rec: Identity, nmax: int):
+    """A misprint not refuted for N <= nmax: the smallest larger N (<= 8) where numbers refute it."""
+    if rec.theory != "chain":
+        return None
+    for N in range(nmax + 1, max(nmax, 8) + 1):
+        r = check_numeric(rec.checks, rec.let, numeric_ns(rec, N))
+        if not r.ok:
+            return N, r
+    return None
+
+
+def _counterexample(rec: Identity, N, detail: str, out: "Outcome"):
+    """Describe the refutation at N with a numeric instance; a symbolic refutation that the
+    numbers do not confirm marks the outcome FAILED (a relation would be missing)."""
+    num = check_numeric(rec.checks, rec.let, numeric_ns(rec, N or 1))
+    where = f"N={N}" if N is not None else "N-independent"
+    if detail.startswith("dimensions"):
+        out.counterexample = f"{where}: {detail}"
+        return
+    how = "normal forms differ" if rec.symbolic_refutation else "refuted numerically only"
+    if rec.symbolic_refutation and num.ok:
+        out.result = "FAILED"
+        out.message = "normal forms differ but a numeric instance satisfies the identity (incomplete rules?)"
+    out.counterexample = (f"{where}: {how}; " + (detail + "; " if detail else "")
+                          + f"random numeric instance at {where}: residual {num.residual:.3e}")
+
+
+def _prove_corrected(rec: Identity, Ns, per_n: dict, out: "Outcome"):
+    for N in Ns:
+        t = time.perf_counter()
+        r = check_symbolic(rec.corrected, rec.let, _symbolic_ns(rec, N))
+        per_n[N] = per_n.get(N, 0.0) + time.perf_counter() - t
+        if not r.ok:
+            out.result, out.message = "FAILED", f"corrected form not proved at N={N}: {r.detail}"
+            return
+    out.result = "misprint"
+
+
+def _numeric_check(rec: Identity, numeric_n, out: "Outcome"):
+    """Residual of the valid form (printed, or corrected for a misprint) on random instances."""
     valid = rec.corrected if rec.misprint else rec.checks
     worst, notes = 0.0, []
     for N in (numeric_n if rec.theory == "chain" else (None,)):
@@ -215,6 +207,34 @@ def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6)) -> Outcome:
             out.result = "FAILED"
         worst = max(worst, r.residual if r.residual == r.residual else 0.0)
     out.numeric = f"{worst:.1e}" + ("" if not notes else " (" + "; ".join(notes) + ")")
+
+
+def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6)) -> Outcome:
+    """Prove (or refute and correct) one catalogue record; see the module docstring."""
+    t0 = time.perf_counter()
+    Ns = _chain_range(rec, nmax)
+    per_n: dict = {}
+    nrange = "-" if Ns == [None] else (f"{Ns[0]}..{Ns[-1]}" if Ns else f"none (needs N >= {rec.nmin})")
+    out = Outcome(rec.id, rec.source, rec.where, nrange, "proved", 0.0, per_n)
+
+    fail = _first_failure(rec, Ns, per_n)
+    if fail is not None:
+        _counterexample(rec, fail[0], fail[1], out)
+    elif rec.misprint:
+        beyond = _failure_beyond(rec, nmax)
+        if beyond is None:
+            out.result, out.message = "FAILED", "marked as a misprint but the printed form holds"
+        else:
+            N, r = beyond
+            fail = (N, r.detail)
+            out.counterexample = (f"N={N} (beyond --nmax {nmax}): random numeric instance residual "
+                                  f"{r.residual:.3e}" if not r.detail else f"N={N}: {r.detail}")
+    if fail is not None and out.result != "FAILED":
+        if rec.misprint:
+            _prove_corrected(rec, Ns, per_n, out)
+        else:
+            out.result, out.message = "FAILED", "printed form refuted and no correction recorded"
+    _numeric_check(rec, numeric_n, out)
     out.seconds = time.perf_counter() - t0
     return out
 

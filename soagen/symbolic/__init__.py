@@ -7,5 +7,9 @@
 * :mod:`.matrices`    N-independent matrix theories (Part II closed chains, Swain-Morris)
 * :mod:`.catalogue`   the identities as data records
 * :mod:`.verify`      the runner: proofs, counterexamples, numeric cross-check
-* :mod:`.derive`      step-by-step derivations (Markdown/LaTeX and plain text)
+* :mod:`.numeric`     numeric cross-check on random robots (dense operator builder)
+* :mod:`.derive`      renders derivations (Markdown/LaTeX, plain text), checking every step
+* :mod:`.steps`, :mod:`.derivations`  derivation items and the bundled topics
+* :mod:`.closed_form` closed-form M(q), C(q, qd), g(q) of a small robot
+* :mod:`.report`      generates docs/identities.md and docs/misprints.md
 """

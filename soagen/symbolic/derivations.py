@@ -1,0 +1,210 @@
+"""The bundled derivation topics, as data: paragraphs, equality chains and sweeps.
+
+Each topic function returns (title, items); every equality in a chain and every sweep
+is checked in the proof layer when it is rendered (:func:`soagen.symbolic.derive.render`).
+"""
+
+from __future__ import annotations
+
+from soagen.symbolic.steps import Chain, Para, Rec, Step
+
+
+def _fact41():
+    return "Fact 4.1: M = (I + H Phi L) D (I + H Phi L)^T", [
+        Para("Part I (4.11), proved as in Appendix A. Symbols: $\\tilde\\phi = \\phi - I$ (a.3), "
+             "$G = PH^TD^{-1}$ (5.12), $D = HPH^T$ (a.1), $L = \\Delta_\\phi G$ (a.12)."),
+        Chain("(I + H\\Phi L) D (I + H\\Phi L)^T", "(I + H Phi L) D (I + H Phi L)^T",
+              "(I + H@Phi@L)@D@(I + H@Phi@L).T", (
+                  Step("(I + H\\tilde\\phi G) D (I + H\\tilde\\phi G)^T", "(I + H phi~ G) D (I + H phi~ G)^T",
+                       "(a.13): $\\tilde\\phi G = \\Phi L$", "(I + H@phi_t@G)@D@(I + H@phi_t@G).T"),
+                  Step("HPH^T + H\\tilde\\phi PH^T + HP\\tilde\\phi^TH^T + H\\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^TH^T",
+                       "H P H^T + H phi~ P H^T + H P phi~^T H^T + H phi~ P H^T D^-1 H P phi~^T H^T",
+                       "expand; $GD = PH^T$, $GDG^T = PH^TD^{-1}HP$",
+                       "H@P@H.T + H@phi_t@P@H.T + H@P@phi_t.T@H.T + H@phi_t@P@H.T@Dinv@H@P@phi_t.T@H.T"),
+                  Step("H\\left(P + \\tilde\\phi P + P\\tilde\\phi^T + \\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T\\right)H^T",
+                       "H (P + phi~ P + P phi~^T + phi~ P H^T D^-1 H P phi~^T) H^T", "collect",
+                       "H@(P + phi_t@P + P@phi_t.T + phi_t@P@H.T@Dinv@H@P@phi_t.T)@H.T"),
+                  Step("H\\phi M\\phi^TH^T = \\mathcal{M}", "H phi M phi^T H^T = M",
+                       "Identity A.6 (a.48)", "Mcal"))),
+        Para("Identity A.6 itself rests on the Riccati recursion (a.49) and Corollary A.1: "
+             "$\\phi\\pi\\phi^T = P + \\tilde\\phi P + P\\tilde\\phi^T$ with $\\pi = M - \\Theta$, "
+             "$\\Theta = \\mathcal{E}_\\phi PH^TD^{-1}HP\\mathcal{E}_\\phi^T$ (`soagen verify --only I-a.49`)."),
+    ]
+
+
+def _fact42():
+    return "Fact 4.2: (I + H Phi L)^-1 = I - H Psi L", [
+        Para("Part I (4.14), Appendix A."),
+        Chain("(I + H\\Phi L)(I - H\\Psi L)", "(I + H Phi L)(I - H Psi L)", "(I + H@Phi@L)@(I - H@Psi@L)", (
+            Step("I + H(\\Phi - \\Psi - \\Phi LH\\Psi)L", "I + H (Phi - Psi - Phi L H Psi) L", "expand",
+                 "I + H@(Phi - Psi - Phi@L@H@Psi)@L"),
+            Step("I + H(\\Phi - \\Psi - \\Psi LH\\Phi)L", "I + H (Phi - Psi - Psi L H Phi) L",
+                 "(a.27): $\\Phi LH\\Psi = \\Psi LH\\Phi$", "I + H@(Phi - Psi - Psi@L@H@Phi)@L"),
+            Step("I", "I", "(a.16): $\\Phi = \\Psi(I + LH\\Phi)$", "I"))),
+        Para("Both factors are lower block-triangular with identity diagonal blocks, so a one-sided "
+             "inverse is two-sided; the proof layer also checks $(I - H\\Psi L)(I + H\\Phi L) = I$ "
+             "(`soagen verify --only I-4.14`)."),
+    ]
+
+
+def _thm41():
+    return "Theorem 4.1: M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L)", [
+        Para("Part I (4.16). From Fact 4.1, $\\mathcal{M} = (I + H\\Phi L)D(I + H\\Phi L)^T$ with all three "
+             "factors invertible; inverting factor by factor and using Fact 4.2:",
+             "Part I (4.16). From Fact 4.1, M = (I + H Phi L) D (I + H Phi L)^T, all factors invertible; "
+             "invert factor by factor and use Fact 4.2:"),
+        Chain("\\mathcal{M}^{-1}", "M^-1", None, (
+            Step("(I + H\\Phi L)^{-T} D^{-1} (I + H\\Phi L)^{-1}", "(I + H Phi L)^-T D^-1 (I + H Phi L)^-1",
+                 "Fact 4.1"),
+            Step("(I - H\\Psi L)^T D^{-1} (I - H\\Psi L)", "(I - H Psi L)^T D^-1 (I - H Psi L)", "Fact 4.2"))),
+        Para("Check in the proof layer: the product with $\\mathcal{M}$ is the identity.",
+             "Check in the proof layer: the product with M is the identity."),
+        Chain("\\mathcal{M}\\,(I - H\\Psi L)^T D^{-1} (I - H\\Psi L)", "M (I - H Psi L)^T D^-1 (I - H Psi L)",
+              "Mcal@(I - H@Psi@L).T@Dinv@(I - H@Psi@L)", (Step("I", "I", "", "I"),)),
+        Para("The abstract of Part I prints $(I - H\\Phi L)^T D^{-1} (I - H\\Phi L)$; with $\\Phi$ in place of "
+             "$\\Psi$ the product is not the identity from N = 3 on (see docs/misprints.md).",
+             "The abstract of Part I prints (I - H Phi L)^T D^-1 (I - H Phi L); with Phi for Psi the product "
+             "is not the identity from N = 3 on (see docs/misprints.md)."),
+    ]
+
+
+def _minv():
+    return "From the operator expression of M^-1 to the recursions (4.19)-(4.22)", [
+        Para("Start from FD1 (4.18): $\\ddot\\theta = (I - H\\Psi L)^T D^{-1} (I - H\\Psi L) T'$. "
+             "Read the factors right to left; each becomes one sweep or a memoryless step.",
+             "Start from FD1 (4.18): thdd = (I - H Psi L)^T D^-1 (I - H Psi L) T'. Read the factors right "
+             "to left; each becomes one sweep or a memoryless step."),
+        Para("**1. Causal factor** $\\epsilon = (I - H\\Psi L)T'$. With $\\Psi = \\psi S$ (5.3), put "
+             "$\\hat z = \\psi S L T'$, so $\\epsilon = T' - H\\hat z$. Since $\\psi^{-1} = I - S\\Delta_\\psi$ (a.10), "
+             "$\\hat z = S\\Delta_\\psi \\hat z + SLT'$: block $k$ of $S x$ is $x(k-1)$, hence a tip-to-base sweep.",
+             "1. Causal factor eps = (I - H Psi L) T'. With Psi = psi S (5.3), put z = psi S L T', so "
+             "eps = T' - H z. Since psi^-1 = I - S Delta_psi (a.10), z = S Delta_psi z + S L T': block k of "
+             "S x is x(k-1), hence a tip-to-base sweep."),
+        Chain("\\hat z", "z", "psi@S@L@Tp", (
+            Step("S\\Delta_\\psi\\hat z + SLT'", "S Delta_psi z + S L T'", "(a.10)",
+                 "S@Dpsi@psi@S@L@Tp + S@L@Tp"),)),
+        Rec("sweep (4.19)-(4.20)",
+            ("\\hat z(0) = 0,\\; T'(0) = 0",
+             "\\hat z(k) = [\\phi(k,k-1) - L(k-1)H(k-1)]\\,\\hat z(k-1) + L(k-1)T'(k-1)",
+             "\\epsilon(k) = T'(k) - H(k)\\hat z(k),\\quad \\nu(k) = D^{-1}(k)\\epsilon(k)\\qquad k = 1..N"),
+            ("z(0) = 0, T'(0) = 0",
+             "z(k) = [phi(k,k-1) - L(k-1) H(k-1)] z(k-1) + L(k-1) T'(k-1)",
+             "eps(k) = T'(k) - H(k) z(k);  nu(k) = D^-1(k) eps(k)        k = 1..N"),
+            ("rec_filter(Tp)", "Dinv@(I - H@Psi@L)@Tp")),
+        Para("**2. Memoryless factor** $\\nu = D^{-1}\\epsilon$: block by block (inside the same sweep). "
+             "Note (4.20) prints $T(k)$ where $T'(k)$ is meant.",
+             "2. Memoryless factor nu = D^-1 eps: block by block, inside the same sweep. Note (4.20) prints "
+             "T(k) where T'(k) is meant."),
+        Para("**3. Anticausal factor** $\\ddot\\theta = (I - H\\Psi L)^T\\nu = \\nu - L^TS^T\\psi^TH^T\\nu$. "
+             "Put $\\lambda = \\psi^TH^T\\nu$; from $\\psi^{-T} = I - \\Delta_\\psi^TS^T$, "
+             "$\\lambda = \\Delta_\\psi^T S^T\\lambda + H^T\\nu$: block $k$ of $S^Tx$ is $x(k+1)$, a base-to-tip sweep.",
+             "3. Anticausal factor thdd = (I - H Psi L)^T nu = nu - L^T S^T psi^T H^T nu. Put "
+             "lambda = psi^T H^T nu; from psi^-T = I - Delta_psi^T S^T, lambda = Delta_psi^T S^T lambda + H^T nu: "
+             "block k of S^T x is x(k+1), a base-to-tip sweep."),
+        Chain("(I - H\\Psi L)^T\\nu", "(I - H Psi L)^T nu", "(I - H@Psi@L).T@T", (
+            Step("\\nu - L^T S^T \\lambda,\\quad \\lambda = \\psi^T H^T \\nu", "nu - L^T S^T lambda, lambda = psi^T H^T nu",
+                 "(5.3)", "T - L.T@S.T@psi.T@H.T@T"),
+            Step("\\nu - L^T S^T (\\Delta_\\psi^T S^T\\lambda + H^T\\nu)", "nu - L^T S^T (Delta_psi^T S^T lambda + H^T nu)",
+                 "(a.10) transposed", "T - L.T@S.T@(Dpsi.T@S.T@psi.T@H.T@T + H.T@T)"))),
+        Rec("sweep (4.21)-(4.22)",
+            ("\\lambda(N+1) = 0",
+             "\\lambda(k) = [\\phi(k+1,k) - L(k)H(k)]^T\\lambda(k+1) + H^T(k)\\nu(k)",
+             "\\ddot\\theta(k) = \\nu(k) - L^T(k)\\lambda(k+1)\\qquad k = N..1"),
+            ("lambda(N+1) = 0",
+             "lambda(k) = [phi(k+1,k) - L(k) H(k)]^T lambda(k+1) + H^T(k) nu(k)",
+             "thdd(k) = nu(k) - L^T(k) lambda(k+1)                        k = N..1"),
+            ("rec_smooth(T)", "(I - H@Psi@L).T@T")),
+        Para("Together: $\\ddot\\theta = \\mathcal{M}^{-1}T'$ in two O(N) sweeps (the recursion checked "
+             "against the operator expression above, here on symbols).",
+             "Together: thdd = M^-1 T' in two O(N) sweeps (each recursion checked against its operator "
+             "expression, on symbols)."),
+        Rec("all of FD1", ("\\ddot\\theta = \\text{(4.21)-(4.22)} \\circ \\text{(4.19)-(4.20)}\\,(T')",),
+            ("thdd = (4.21)-(4.22) applied to (4.19)-(4.20) applied to T'",),
+            ("Mcal@rec_smooth(rec_filter(Tp))", "Tp")),
+    ]
+
+
+def _rne():
+    return "The RNE recursions from the operator form (3.17)", [
+        Para("(3.17): $f = \\phi(M\\alpha + b + Bf(0))$, $\\alpha = \\phi^T(H^T\\ddot\\theta + a)$, $T = Hf$. "
+             "Use $\\phi^{-1} = I - \\mathcal{E}_\\phi$ (framework (2.4); Part I (a.11): $I - S\\Delta_\\phi$).",
+             "(3.17): f = phi (M alpha + b + B f(0)), alpha = phi^T (H^T thdd + a), T = H f. Use "
+             "phi^-1 = I - E_phi (framework (2.4); Part I (a.11): I - S Delta_phi)."),
+        Chain("\\alpha", "alpha", "phi.T@(H.T@thdd + a)", (
+            Step("\\mathcal{E}_\\phi^T\\alpha + H^T\\ddot\\theta + a", "E_phi^T alpha + H^T thdd + a",
+                 "$\\alpha = \\phi^T y \\iff (I - \\mathcal{E}_\\phi^T)\\alpha = y$",
+                 "Ephi.T@phi.T@(H.T@thdd + a) + H.T@thdd + a"),)),
+        Rec("base-to-tip sweep (2.24)-(2.26)",
+            ("\\alpha(N+1) = 0", "\\alpha(k) = \\phi^T(k+1,k)\\alpha(k+1) + H^T(k)\\ddot\\theta(k) + a(k)\\qquad k = N..1"),
+            ("alpha(N+1) = 0", "alpha(k) = phi^T(k+1,k) alpha(k+1) + H^T(k) thdd(k) + a(k)      k = N..1"),
+            ("rec_alpha(thdd, a)", "phi.T@(H.T@thdd + a)")),
+        Chain("f", "f", "phi@(M@alpha + b + B@f0)", (
+            Step("\\mathcal{E}_\\phi f + M\\alpha + b + Bf(0)", "E_phi f + M alpha + b + B f(0)",
+                 "$(I - \\mathcal{E}_\\phi) f = M\\alpha + b + Bf(0)$",
+                 "Ephi@phi@(M@alpha + b + B@f0) + M@alpha + b + B@f0"),), let=(("alpha", "phi.T@(H.T@thdd + a)"),)),
+        Rec("tip-to-base sweep (2.28)-(2.30)",
+            ("f(0) = f_{ext}", "f(k) = \\phi(k,k-1)f(k-1) + M(k)\\alpha(k) + b(k),\\quad T(k) = H(k)f(k)\\qquad k = 1..N"),
+            ("f(0) = f_ext", "f(k) = phi(k,k-1) f(k-1) + M(k) alpha(k) + b(k);  T(k) = H(k) f(k)      k = 1..N"),
+            ("rec_rne(thdd, a, b, f0)", "H@phi@(M@phi.T@(H.T@thdd + a) + b + B@f0)")),
+        Para("The block $B f(0)$ only enters $k = 1$ as $\\phi(1,0)f(0)$: starting the sweep at $f(0)$ does it. "
+             "The framework paper's (2.1) prints $\\phi(k+1,k)f(k-1)$, which is refuted from N = 2 (FW-2.1).",
+             "B f(0) only enters k = 1 as phi(1,0) f(0): starting the sweep at f(0) does it. The framework "
+             "paper's (2.1) prints phi(k+1,k) f(k-1), refuted from N = 2 (FW-2.1)."),
+        Rec("the whole RNE is (3.20)", ("T = \\mathcal{M}\\ddot\\theta + C + J^Tf(0)",),
+            ("T = M thdd + C + J^T f(0)",), ("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0")),
+    ]
+
+
+def _fd4():
+    W = "(I - H\\Psi L)"
+    return "Algorithm FD4 (5.13)-(5.17) from (3.19), Theorem 4.1, (a.35) and (a.50)", [
+        Para("Part I, Appendix A, proof of FD4. Start from (3.19) with $\\mathcal{M}^{-1}$ of Theorem 4.1 "
+             "(written $\\mathcal{M}^{-1}$ below; the proof layer uses the factored form).",
+             "Part I, Appendix A, proof of FD4. Start from (3.19) with M^-1 of Theorem 4.1."),
+        Chain("\\ddot\\theta", "thdd", "Minv@(T - H@phi@(M@phi.T@a + b + B@f0))", (
+            Step(f"{W}^TD^{{-1}}{W}T - {W}^TD^{{-1}}{W}H\\phi[b + Bf(0)] - {W}^TD^{{-1}}{W}H\\phi M\\phi^Ta",
+                 "(I - H Psi L)^T D^-1 (I - H Psi L) [T - H phi (b + B f(0)) - H phi M phi^T a]", "Theorem 4.1",
+                 "Minv@T - Minv@H@phi@(b + B@f0) - Minv@H@phi@M@phi.T@a"),
+            Step(f"{W}^TD^{{-1}}{W}T - {W}^TD^{{-1}}H\\psi[b + Bf(0)] - {W}^TD^{{-1}}H\\psi M\\phi^Ta",
+                 "... - (I - H Psi L)^T D^-1 H psi [b + B f(0)] - (I - H Psi L)^T D^-1 H psi M phi^T a",
+                 "(a.35): $(I - H\\Psi L)H\\phi = H\\psi$",
+                 "Minv@T - W.T@Dinv@H@psi@(b + B@f0) - W.T@Dinv@H@psi@M@phi.T@a"),
+            Step(f"{W}^TD^{{-1}}{W}T - {W}^TD^{{-1}}H\\psi[b + Bf(0)] - [{W}^TD^{{-1}}H\\tilde\\psi P + L^T\\Psi^T(I - GH)^T + G^T]a",
+                 "... - [(I - H Psi L)^T D^-1 H psi~ P + L^T Psi^T (I - G H)^T + G^T] a",
+                 "(a.50)",
+                 "Minv@T - W.T@Dinv@H@psi@(b + B@f0) - (W.T@Dinv@H@psi_t@P + L.T@Psi.T@(I - G@H).T + G.T)@a"),
+            Step(f"{W}^T\\nu - L^T\\Psi^T(I - GH)^Ta - G^Ta", "(I - H Psi L)^T nu - L^T Psi^T (I - G H)^T a - G^T a",
+                 "(5.14)-(5.15) with $\\nu = D^{-1}(I - H\\Psi L)T - D^{-1}H\\tilde\\psi Pa - D^{-1}H\\psi[b + Bf(0)]$",
+                 "W.T@nu4 - L.T@Psi.T@(I - G@H).T@a - G.T@a")),
+              let=(("W", "(I - H@Psi@L)"), ("Minv", "W.T@Dinv@W"),
+                   ("nu4", "Dinv@W@T - Dinv@H@psi_t@P@a - Dinv@H@psi@(b + B@f0)"))),
+        Para("The printed proof has $H\\tilde\\phi P$ in the bracket where (a.50) has $H\\tilde\\psi P$; with "
+             "$\\tilde\\phi$ the step fails from N = 2 (I-FD4-proof in docs/misprints.md).",
+             "The printed proof has H phi~ P in the bracket where (a.50) has H psi~ P; with phi~ the step fails "
+             "from N = 2 (I-FD4-proof in docs/misprints.md)."),
+        Rec("the 3-sweep recursion (5.16)-(5.17)",
+            ("z(0) = f(0),\\; P(0) = 0,\\; T(0) = 0",
+             "z(k) = \\psi(k,k-1)z(k-1) + L(k-1)T(k-1) + \\psi(k,k-1)P(k-1)a(k-1) + b(k)",
+             "\\epsilon(k) = T(k) - H(k)z(k),\\quad \\nu(k) = D^{-1}(k)\\epsilon(k)\\qquad k = 1..N",
+             "\\lambda(k) = \\psi^T(k+1,k)\\lambda(k+1) + H^T(k)\\nu(k) + [I - G(k)H(k)]^Ta(k)",
+             "\\ddot\\theta(k) = \\nu(k) - L^T(k)\\lambda(k+1) - G^T(k)a(k)\\qquad k = N..1"),
+            ("z(0) = f(0), P(0) = 0, T(0) = 0",
+             "z(k) = psi(k,k-1) z(k-1) + L(k-1) T(k-1) + psi(k,k-1) P(k-1) a(k-1) + b(k)",
+             "eps(k) = T(k) - H(k) z(k);  nu(k) = D^-1(k) eps(k)                       k = 1..N",
+             "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k) + [I - G(k) H(k)]^T a(k)",
+             "thdd(k) = nu(k) - L^T(k) lambda(k+1) - G^T(k) a(k)                       k = N..1"),
+            ("Mcal@rec_fd4(T, a, b, f0)", "T - H@phi@(M@phi.T@a + b + B@f0)")),
+    ]
+
+
+TOPICS = {"fact-4.1": _fact41, "fact-4.2": _fact42, "theorem-4.1": _thm41,
+          "minv-recursions": _minv, "rne": _rne, "fd4": _fd4, "planar2": None}
+TOPIC_HELP = {
+    "fact-4.1": "Part I Fact 4.1 (4.11): M = (I + H Phi L) D (I + H Phi L)^T, via (a.13) and (a.48)",
+    "fact-4.2": "Part I Fact 4.2 (4.14): (I + H Phi L)^-1 = I - H Psi L, via (a.27), (a.16)",
+    "theorem-4.1": "Part I Theorem 4.1 (4.16): the factorization of M^-1",
+    "minv-recursions": "from M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) to the sweeps (4.19)-(4.22)",
+    "rne": "the recursive Newton-Euler sweeps from the operator form (3.17)",
+    "fd4": "Algorithm FD4: from (3.19), Theorem 4.1, (a.35), (a.50) to the 3-sweep recursion (5.16)-(5.17)",
+    "planar2": "closed-form M(q), C(q, qd), gravity of a 2-link planar arm (robot file, default robots/planar2.yaml)",
+}

@@ -434,6 +434,19 @@ CATALOGUE: list[Identity] = [
       let=(("Minv", "(I - H@psi@K).T@Dinv@(I - H@psi@K)"),),
       correction="alpha^f = psi^* H^* D^-1 [I - H psi K] T  (H^* missing; cf. STEP (B))",
       corrected=(("phi.T@H.T@Minv@T", "psi.T@H.T@Dinv@(I - H@psi@K)@T"),)),
+    R("FW-A.2-rec", FW, "framework (A.2), serial chain",
+      "z(k) = psi(k,k-1) z(k-1) + K(k,k-1) T(k-1); eps(k) = T(k) - H(k) z(k); nu = D^-1 eps; "
+      "alpha(k) = psi^*(k+1,k) alpha(k+1) + H^* nu(k); beta(k) = nu(k) - K^*(k+1) alpha(k+1)  computes M^-1 T",
+      (("Mcal@rec_smooth(rec_filter(T))", "T"),), CHAIN_HYP + "; K(k+1,k) = phi(k+1,k) G(k) = L(k)", robot=False),
+    R("FW-A.6", FW, "framework (A.6), serial chain",
+      "x = -B A^* f~; z(k) = psi(k,k-1) z(k-1) + K(k,k-1) x(k-1); eps(k) = -H(k) z(k); nu = D^-1 eps; then the "
+      "smoother of (A.2)  computes beta-delta = -[I - H psi K]^* D^-1 H psi B A^* f~ (3.12)",
+      (("Mcal@rec_A6(-(B@f0), printed=True)", "-J.T@f0"),), CHAIN_HYP + "; A^* f~ written as one 6-vector f(0)",
+      misprint=True, nmin=2,
+      correction="z(k) = psi(k,k-1) z(k-1) + x(k) (x is spatial and enters at its own index; K(k,k-1) x(k-1) does "
+                 "not conform) and eps(k) = +H(k) z(k) (with x = -B A^* f~ the printed minus sign is one too many); "
+                 "equivalently run (A.2) on T = H phi x",
+      corrected=(("Mcal@rec_A6(-(B@f0))", "-J.T@f0"),), robot=False),
     R("FW-A.3", FW, "framework (A.3) with the Upsilon recursion of (A.5)",
       "H^* D^-1 H = Upsilon - E_psi^* Upsilon E_psi", (("H.T@Dinv@H", "U - Epsi.T@U@Epsi"),), CHAIN_HYP,
       let=(("U", "rec_upsilon()"),), robot=False),

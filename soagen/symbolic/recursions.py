@@ -241,6 +241,32 @@ def telescope(o, kind: str) -> BM:
     return m_
 
 
+def rec_A6(o, x: BM, printed: bool = False) -> BM:
+    """Framework (A.6) for a serial chain, input x = -B A^* f~ (spatial, N x 1); returns beta-delta.
+
+    Printed: z(k) = psi(k,k-1) z(k-1) + K(k,k-1) x(k-1); eps(k) = -H(k) z(k) -- K(k,k-1) is
+    6 x r, x(k-1) a 6-vector, so the product does not conform (raised as IllTyped here).
+    Corrected: z(k) = psi(k,k-1) z(k-1) + x(k); eps(k) = +H(k) z(k); nu = D^-1 eps; then the
+    smoother alpha(k) = psi^*(k+1,k) alpha(k+1) + H^* nu(k), beta(k) = nu(k) - K^*(k+1,k) alpha(k+1).
+    """
+    z, nu = None, {}
+    for k in range(1, o.N + 1):
+        if printed:
+            if k > 1:
+                K = BM(o.pr.field, [o.pr.sdim], [o.R_dims[k - 2]], [[o.L[k - 1, k - 1]]])   # K(k,k-1) = L(k-1)
+                xk = BM(o.pr.field, [o.pr.sdim], x.cdims, [[_col(x, k - 1)]])
+                z = _add(_mul(o.psi1[k - 1], z), (K @ xk).b[0][0])
+            nu[k] = _mul(o.pr.Dinv[k], _neg(_mul(o.pr.H[k], z)))
+        else:
+            z = _add(_mul(o.psi1[k - 1], z) if k > 1 else None, _col(x, k))
+            nu[k] = _mul(o.pr.Dinv[k], o.pr.H[k], z)
+    lam, out = None, {}
+    for k in range(o.N, 0, -1):
+        out[k] = _add(nu[k], _neg(_mul(o.L[k, k].T, lam)))
+        lam = _add(_mul(o.psi1[k].T, lam), _mul(o.pr.H[k].T, nu[k]))
+    return o.stack(out, o.R_dims)
+
+
 def bind(o) -> dict:
     """Namespace entries binding these recursions to one chain instance."""
     def b(fn):
@@ -250,4 +276,4 @@ def bind(o) -> dict:
         "rec_smooth": rec_smooth, "rec_fd4": rec_fd4, "rec_r": rec_r, "sum_r": sum_r,
         "rec_riccati_psi": rec_riccati_psi, "rec_upsilon": rec_upsilon,
         "lambda1_sum": lambda1_sum, "rec_innovations": rec_innovations, "rec_fd2_alpha": rec_fd2_alpha,
-        "rec_6_4": rec_6_4, "telescope": telescope}.items()}
+        "rec_6_4": rec_6_4, "telescope": telescope, "rec_A6": rec_A6}.items()}

@@ -100,7 +100,8 @@ def symbolic_primitives(N: int, rlabels: dict | None = None) -> Primitives:
     vec["g"] = {0: th.gen("g")}
     extra = {"At": (th.gen("A^*", transpose="A"), "6", "e"),          # closure map A^* (framework)
              "Xinv": (th.gen("Xinv", symmetric=True), "e", "e"),     # (A Lambda A^*)^-1, any symmetric
-             "Ominv": (th.gen("Ominv", symmetric=True), "6", "6")}   # Omega^-1 of Part II, any symmetric
+             "Ominv": (th.gen("Ominv", symmetric=True), "6", "6"),   # Omega^-1 of Part II, any symmetric
+             "apC": (th.gen("a'(C)"), "6", "1")}                    # a'(C) of Part II (2.15)
     labels = rlabels or {k: f"r{k}" for k in range(1, N + 1)}
     pr = Primitives(N, f, "6", labels, phi1, H, P, Dinv, M, vec)
     pr.extra = extra
@@ -145,7 +146,8 @@ def random_primitives(N: int, rng: np.random.Generator, dofs=None) -> Primitives
     X = rng.normal(size=(3, 3))
     Om = rng.normal(size=(6, 6))
     pr = Primitives(N, f, 6, {k: dofs[k - 1] for k in range(1, N + 1)}, phi1, H, P, Dinv, M, vec)
-    pr.extra = {"At": (rng.normal(size=(6, 3)), 6, 3), "Xinv": (X + X.T, 3, 3), "Ominv": (Om + Om.T, 6, 6)}
+    pr.extra = {"At": (rng.normal(size=(6, 3)), 6, 3), "Xinv": (X + X.T, 3, 3), "Ominv": (Om + Om.T, 6, 6),
+                "apC": (rng.normal(size=(6, 1)), 6, 1)}
     pr.chi1 = {k: rng.normal(size=(6, 6)) for k in range(0, N + 1)}
     return pr
 

@@ -120,6 +120,7 @@ def robot_namespace(robot, q, qd, rng) -> dict:
     ns["At"] = op(rng.normal(size=(6, 3)), ["6"], ["e"])
     ns["Xinv"] = op(X + X.T, ["e"], ["e"])
     ns["Ominv"] = op(Om + Om.T, ["6"], ["6"])
+    ns["apC"] = op(rng.normal(size=(6, 1)), ["6"], one)
     Dh = np.zeros_like(o.Dinv)
     i = 0
     for k in nv:  # D^-1/2 block by block
@@ -165,7 +166,8 @@ def robot_chain_ops(robot, q, qd, rng):
     pr.vec["f0"] = {0: rng.normal(size=(6, 1))}
     pr.vec["g"] = {0: o.g.reshape(-1, 1)}
     X, Om = rng.normal(size=(3, 3)), rng.normal(size=(6, 6))
-    pr.extra = {"At": (rng.normal(size=(6, 3)), 6, 3), "Xinv": (X + X.T, 3, 3), "Ominv": (Om + Om.T, 6, 6)}
+    pr.extra = {"At": (rng.normal(size=(6, 3)), 6, 3), "Xinv": (X + X.T, 3, 3), "Ominv": (Om + Om.T, 6, 6),
+                "apC": (rng.normal(size=(6, 1)), 6, 1)}
     pr.chi1 = {k: rng.normal(size=(6, 6)) for k in range(0, N + 1)}
     return ChainOps(pr)
 

@@ -10,7 +10,7 @@ METHOD_CHOICES = ("rccfd1", "rccfd2", "rccfd3", "ccfd", "lilly_orin", "framework
 @click.command()
 @click.argument("system", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--duration", "-T", type=float, default=1.0, show_default=True, help="Simulated time [s].")
-@click.option("--dt", "-h", "dt", type=float, default=2e-3, show_default=True, help="RK4 step [s].")
+@click.option("--dt", "dt", type=float, default=2e-3, show_default=True, help="RK4 step [s].")
 @click.option("--out", "-o", "out", type=click.Path(file_okay=False, path_type=str), default="simulation",
               show_default=True, help="Output folder (trajectory.npz/.csv, PNG plots).")
 @click.option("--method", type=click.Choice(METHOD_CHOICES), default="rccfd1", show_default=True,

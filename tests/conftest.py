@@ -5,7 +5,15 @@ numeric sweeps); without it they are skipped with a reason, so the default suite
 within a few minutes on two cores.
 """
 
-import pytest
+import os
+
+# The matrices in these tests are small (at most a few hundred rows); BLAS threads only
+# contend for the two cores of a CI machine (measured: the N = 50 operator checks ran
+# 5-8x slower with the default thread count). Must happen before numpy is imported.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import pytest  # noqa: E402
 
 
 def pytest_addoption(parser):

@@ -23,7 +23,7 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 248 mul, 169 add, 0 div, 10 sin/cos, 0 sqrt; 154 temporaries
-//   mass_matrix: 191 mul, 123 add, 0 div, 10 sin/cos, 0 sqrt; 123 temporaries
+//   mass_matrix: 188 mul, 122 add, 0 div, 10 sin/cos, 0 sqrt; 139 temporaries
 //   bias_forces: 238 mul, 155 add, 0 div, 10 sin/cos, 0 sqrt; 146 temporaries
 //   inverse_mass_matrix: 552 mul, 355 add, 5 div, 10 sin/cos, 0 sqrt; 338 temporaries
 //   forward_dynamics: 512 mul, 354 add, 5 div, 10 sin/cos, 0 sqrt; 309 temporaries
@@ -234,7 +234,7 @@ void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 191 mul, 123 add, 0 div, 10 sin/cos, 0 sqrt; 123 temporaries. */
+ * Operations: 188 mul, 122 add, 0 div, 10 sin/cos, 0 sqrt; 139 temporaries. */
 void arm6_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -273,15 +273,14 @@ void arm6_mass_matrix(const double* q, double* M)
     const double t9 = Rc4_2_2*c_q_4;
     const double Rc3_0_2 = s_q_4*t9 + 0.2*t7 - 0.0007999999999999999*t8;
     const double Rc3_0_4 = t7;
-    const double t10 = 0.2*c_q_4;
-    const double t11 = Rc4_1_5 - Rc4_5_5*t10;
-    const double t12 = Rc4_1_5*t10;
-    const double t13 = Rc4_1_1 - t12;
-    const double Rc3_1_1 = -0.2*c_q_4*t11 + t13 + 0.04400000000000001*t6 + 0.016800000000000002;
-    const double Rc3_1_3 = s_q_4*t11 + 0.22000000000000003*t8;
-    const double Rc3_1_5 = c_q_4*t11 - 0.22000000000000003*t6 - 0.12;
-    const double t14 = 0.2*Rc4_2_4;
-    const double Rc3_2_2 = 0.04000000000000001*Rc4_4_4 + c_q_4*t14 + c_q_4*(t14 + t9) + 0.0007999999999999999*t6 + 0.016800000000000002;
+    const double t10 = Rc4_1_5 - 0.2*Rc4_5_5*c_q_4;
+    const double t11 = Rc4_1_5*c_q_4;
+    const double t12 = Rc4_1_1 - 0.2*t11;
+    const double Rc3_1_1 = -0.2*c_q_4*t10 + t12 + 0.04400000000000001*t6 + 0.016800000000000002;
+    const double Rc3_1_3 = s_q_4*t10 + 0.22000000000000003*t8;
+    const double Rc3_1_5 = c_q_4*t10 - 0.22000000000000003*t6 - 0.12;
+    const double t13 = 0.2*Rc4_2_4;
+    const double Rc3_2_2 = 0.04000000000000001*Rc4_4_4 + c_q_4*t13 + c_q_4*(t13 + t9) + 0.0007999999999999999*t6 + 0.016800000000000002;
     const double Rc3_2_4 = Rc4_2_4*c_q_4 + 0.2*Rc4_4_4 + 0.12;
     const double Rc3_3_3 = Rc4_5_5*t6 + 1.1*t5 + 1.2;
     const double Rc3_3_5 = Rc4_5_5*t8 - 1.1*t8;
@@ -289,124 +288,154 @@ void arm6_mass_matrix(const double* q, double* M)
     const double Rc3_5_5 = Rc4_5_5*t5 + 1.1*t6 + 1.2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double Rc2_0_0 = Rc3_0_0 + 0.004;
-    const double t15 = Rc3_0_4*s_q_3;
-    const double t16 = Rc3_0_2*s_q_3 + 0.2*t15;
-    const double t17 = -t16;
-    const double Rc2_0_1 = t17;
-    const double t18 = Rc3_0_4*c_q_3;
-    const double t19 = Rc3_0_2*c_q_3 + 0.2*t18;
-    const double Rc2_0_2 = t19;
-    const double Rc2_0_4 = t18;
-    const double Rc2_0_5 = t15;
-    const double t20 = Rc3_2_4*s_q_3;
-    const double t21 = -Rc3_2_2*s_q_3 - 0.2*t20;
-    const double t22 = Rc3_1_5*c_q_3;
-    const double t23 = Rc3_1_1*c_q_3 - 0.2*t22;
-    const double t24 = 0.2*c_q_3;
-    const double t25 = -Rc3_5_5*t24 + t22;
-    const double t26 = c_q_3*t25;
-    const double t27 = 0.2*s_q_3;
-    const double t28 = -Rc3_4_4*t27 - t20;
-    const double t29 = s_q_3*t28;
-    const double Rc2_1_1 = c_q_3*t23 - s_q_3*t21 - 0.2*t26 - 0.2*t29 + 0.04250000000000001;
-    const double t30 = c_q_3*t28;
-    const double t31 = s_q_3*t25;
-    const double Rc2_1_2 = c_q_3*t21 + s_q_3*t23 + 0.2*t30 - 0.2*t31;
-    const double t32 = Rc3_3_5*c_q_3;
-    const double Rc2_1_3 = Rc3_1_3*c_q_3 - 0.2*t32;
-    const double Rc2_1_4 = t30 - t31;
-    const double Rc2_1_5 = t26 + t29 - 0.30000000000000004;
-    const double t33 = Rc3_2_4*c_q_3;
-    const double t34 = Rc3_1_5*s_q_3;
-    const double t35 = Rc3_4_4*t24 + t33;
-    const double t36 = c_q_3*t35;
-    const double t37 = -Rc3_5_5*t27 + t34;
-    const double t38 = s_q_3*t37;
-    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 + 0.2*t33) + s_q_3*(Rc3_1_1*s_q_3 - 0.2*t34) + 0.2*t36 - 0.2*t38 + 0.04250000000000001;
-    const double t39 = Rc3_3_5*s_q_3;
-    const double Rc2_2_3 = Rc3_1_3*s_q_3 - 0.2*t39;
-    const double Rc2_2_4 = t36 - t38 + 0.30000000000000004;
-    const double Rc2_2_5 = c_q_3*t37 + s_q_3*t35;
+    const double t14 = Rc3_0_4*s_q_3;
+    const double t15 = -Rc3_0_2*s_q_3 - 0.2*t14;
+    const double Rc2_0_1 = t15;
+    const double t16 = Rc3_0_4*c_q_3;
+    const double t17 = Rc3_0_2*c_q_3 + 0.2*t16;
+    const double Rc2_0_2 = t17;
+    const double Rc2_0_4 = t16;
+    const double Rc2_0_5 = t14;
+    const double t18 = Rc3_2_4*s_q_3;
+    const double t19 = -Rc3_2_2*s_q_3 - 0.2*t18;
+    const double t20 = Rc3_1_5*c_q_3;
+    const double t21 = Rc3_1_1*c_q_3 - 0.2*t20;
+    const double t22 = 0.2*c_q_3;
+    const double t23 = -Rc3_5_5*t22 + t20;
+    const double t24 = c_q_3*t23;
+    const double t25 = 0.2*s_q_3;
+    const double t26 = -Rc3_4_4*t25 - t18;
+    const double t27 = s_q_3*t26;
+    const double Rc2_1_1 = c_q_3*t21 - s_q_3*t19 - 0.2*t24 - 0.2*t27 + 0.04250000000000001;
+    const double t28 = c_q_3*t26;
+    const double t29 = s_q_3*t23;
+    const double Rc2_1_2 = c_q_3*t19 + s_q_3*t21 + 0.2*t28 - 0.2*t29;
+    const double t30 = Rc3_3_5*c_q_3;
+    const double Rc2_1_3 = Rc3_1_3*c_q_3 - 0.2*t30;
+    const double Rc2_1_4 = t28 - t29;
+    const double Rc2_1_5 = t24 + t27 - 0.30000000000000004;
+    const double t31 = Rc3_2_4*c_q_3;
+    const double t32 = Rc3_1_5*s_q_3;
+    const double t33 = Rc3_4_4*t22 + t31;
+    const double t34 = c_q_3*t33;
+    const double t35 = -Rc3_5_5*t25 + t32;
+    const double t36 = s_q_3*t35;
+    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 + 0.2*t31) + s_q_3*(Rc3_1_1*s_q_3 - 0.2*t32) + 0.2*t34 - 0.2*t36 + 0.04250000000000001;
+    const double t37 = Rc3_3_5*s_q_3;
+    const double Rc2_2_3 = Rc3_1_3*s_q_3 - 0.2*t37;
+    const double Rc2_2_4 = t34 - t36 + 0.30000000000000004;
+    const double Rc2_2_5 = c_q_3*t35 + s_q_3*t33;
     const double Rc2_3_3 = Rc3_3_3 + 3.0;
-    const double Rc2_3_4 = -t39;
-    const double Rc2_3_5 = t32;
-    const double t40 = c_q_3*c_q_3;
-    const double t41 = s_q_3*s_q_3;
-    const double Rc2_4_4 = Rc3_4_4*t40 + Rc3_5_5*t41 + 3.0;
-    const double t42 = c_q_3*s_q_3;
-    const double Rc2_4_5 = Rc3_4_4*t42 - Rc3_5_5*t42;
-    const double Rc2_5_5 = Rc3_4_4*t41 + Rc3_5_5*t40 + 3.0;
+    const double Rc2_3_4 = -t37;
+    const double Rc2_3_5 = t30;
+    const double t38 = c_q_3*c_q_3;
+    const double t39 = s_q_3*s_q_3;
+    const double Rc2_4_4 = Rc3_4_4*t38 + Rc3_5_5*t39 + 3.0;
+    const double t40 = c_q_3*s_q_3;
+    const double Rc2_4_5 = Rc3_4_4*t40 - Rc3_5_5*t40;
+    const double Rc2_5_5 = Rc3_4_4*t39 + Rc3_5_5*t38 + 3.0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t43 = 0.45*Rc2_0_4;
-    const double t44 = Rc2_0_2*s_q_2;
-    const double t45 = Rc2_0_0*c_q_2 - t43 + t44;
-    const double t46 = 0.45*Rc2_2_4;
-    const double t47 = Rc2_0_2*c_q_2 + Rc2_2_2*s_q_2 - t46;
-    const double Rc1_0_0 = 0.2025*Rc2_4_4 - c_q_2*t43 + c_q_2*t45 - s_q_2*t46 + s_q_2*t47 + 0.41375;
-    const double t48 = 0.45*c_q_2;
-    const double t49 = Rc2_2_5*s_q_2;
-    const double t50 = 0.45*s_q_2;
-    const double t51 = Rc2_0_1*c_q_2 + Rc2_1_2*s_q_2 - 0.45*Rc2_1_4;
-    const double Rc1_0_1 = t48*(Rc2_2_3*s_q_2 - 0.45*Rc2_3_4) + t50*(Rc2_0_5*c_q_2 - 0.45*Rc2_4_5 + t49) + t51;
-    const double Rc1_0_2 = c_q_2*t47 - s_q_2*t45;
-    const double t52 = Rc2_1_1 + Rc2_1_3*t48 + Rc2_1_5*t50;
-    const double Rc1_1_1 = t48*(Rc2_1_3 + Rc2_3_3*t48 + Rc2_3_5*t50) + t50*(Rc2_1_5 + Rc2_3_5*t48 + Rc2_5_5*t50) + t52 + 0.41375;
-    const double Rc1_1_2 = c_q_2*(Rc2_1_2 + Rc2_2_3*t48 + 0.45*t49) - s_q_2*(Rc2_0_1 + Rc2_0_5*t50);
-    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 - t44) - s_q_2*(-Rc2_0_0*s_q_2 + Rc2_0_2*c_q_2) + 0.012;
+    const double t41 = 0.45*Rc2_0_4;
+    const double t42 = Rc2_0_2*s_q_2;
+    const double t43 = Rc2_0_0*c_q_2 - t41 + t42;
+    const double t44 = 0.45*Rc2_2_4;
+    const double t45 = Rc2_0_2*c_q_2 + Rc2_2_2*s_q_2 - t44;
+    const double Rc1_0_0 = 0.2025*Rc2_4_4 - c_q_2*t41 + c_q_2*t43 - s_q_2*t44 + s_q_2*t45 + 0.41375;
+    const double t46 = 0.45*c_q_2;
+    const double t47 = Rc2_2_5*s_q_2;
+    const double t48 = 0.45*s_q_2;
+    const double t49 = Rc2_0_1*c_q_2 + Rc2_1_2*s_q_2 - 0.45*Rc2_1_4;
+    const double Rc1_0_1 = t46*(Rc2_2_3*s_q_2 - 0.45*Rc2_3_4) + t48*(Rc2_0_5*c_q_2 - 0.45*Rc2_4_5 + t47) + t49;
+    const double Rc1_0_2 = c_q_2*t45 - s_q_2*t43;
+    const double t50 = Rc2_1_1 + Rc2_1_3*t46 + Rc2_1_5*t48;
+    const double Rc1_1_1 = t46*(Rc2_1_3 + Rc2_3_3*t46 + Rc2_3_5*t48) + t48*(Rc2_1_5 + Rc2_3_5*t46 + Rc2_5_5*t48) + t50 + 0.41375;
+    const double Rc1_1_2 = c_q_2*(Rc2_1_2 + Rc2_2_3*t46 + 0.45*t47) - s_q_2*(Rc2_0_1 + Rc2_0_5*t48);
+    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 - t42) - s_q_2*(-Rc2_0_0*s_q_2 + Rc2_0_2*c_q_2) + 0.012;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 0.018;
-    /* shared by the outputs */
-    const double t53 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
-    const double t54 = c_q_1*(-Rc2_0_1*s_q_2 + Rc2_1_2*c_q_2) - s_q_1*t51;
-    const double t55 = c_q_1*(-Rc3_0_0*s_q_2 + c_q_2*t19) - s_q_1*(Rc3_0_0*c_q_2 + s_q_2*t19 - 0.45*t18);
-    const double t56 = -s_q_3*t12 + s_q_3*t13;
-    const double t57 = Rc4_1_5*c_q_4;
-    const double t58 = c_q_1*c_q_2*t56 - s_q_1*(s_q_2*t56 + 0.45*s_q_3*t57);
-    const double t59 = 0.0002*c_q_4;
-    const double t60 = 0.0002*s_q_4;
-    const double t61 = c_q_3*t60;
-    const double t62 = c_q_1*(-c_q_2*t61 - s_q_2*t59) - s_q_1*(c_q_2*t59 - s_q_2*t61);
-    const double t63 = 0.45*Rc3_0_4*s_q_2*s_q_3 - t16;
-    const double t64 = c_q_3*t12;
-    const double t65 = Rc4_1_5*s_q_4*t48 + c_q_3*t13 + c_q_3*t50*t57 - t64;
-    const double t66 = s_q_3*t60;
-    const double t67 = c_q_3*t13 - t64;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = t49;
+    const double F1_2_1_0 = t50;
+    const double F1_2_2_0 = -Rc2_0_1*s_q_2 + Rc2_1_2*c_q_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1 + F1_2_2_0*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = t15;
+    const double F2_3_2_0 = t17;
+    const double F2_3_4_0 = t16;
+    const double F2_3_5_0 = t14;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_2_0*s_q_2 - 0.45*F2_3_4_0 + Rc3_0_0*c_q_2;
+    const double F1_3_1_0 = F2_3_1_0 + F2_3_5_0*t48;
+    const double F1_3_2_0 = F2_3_2_0*c_q_2 - Rc3_0_0*s_q_2;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -F1_3_0_0*s_q_1 + F1_3_2_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = t12;
+    const double F3_4_3_0 = Rc4_1_5*s_q_4;
+    const double F3_4_5_0 = t11;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t51 = F3_4_5_0*c_q_3;
+    const double F2_4_1_0 = F3_4_1_0*c_q_3 - 0.2*t51;
+    const double t52 = F3_4_5_0*s_q_3;
+    const double F2_4_2_0 = F3_4_1_0*s_q_3 - 0.2*t52;
+    const double F2_4_4_0 = -t52;
+    const double F2_4_5_0 = t51;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_2_0*s_q_2 - 0.45*F2_4_4_0;
+    const double F1_4_1_0 = F2_4_1_0 + F2_4_5_0*t48 + F3_4_3_0*t46;
+    const double F1_4_2_0 = F2_4_2_0*c_q_2;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -F1_4_0_0*s_q_1 + F1_4_2_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = 0.0002*c_q_4;
+    const double F3_5_2_0 = -0.0002*s_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = -F3_5_2_0*s_q_3;
+    const double F2_5_2_0 = F3_5_2_0*c_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = F2_5_2_0*s_q_2 + F3_5_0_0*c_q_2;
+    const double F1_5_2_0 = F2_5_2_0*c_q_2 - F3_5_0_0*s_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -F1_5_0_0*s_q_1 + F1_5_2_0*c_q_1;
 
     /* Outputs: M (6 x 6) */
     M[0] = Rc0_2_2;
-    M[1] = t53;
-    M[2] = t54;
-    M[3] = t55;
-    M[4] = t58;
-    M[5] = t62;
-    M[6] = t53;
+    M[1] = F0_1_2_0;
+    M[2] = F0_2_2_0;
+    M[3] = F0_3_2_0;
+    M[4] = F0_4_2_0;
+    M[5] = F0_5_2_0;
+    M[6] = F0_1_2_0;
     M[7] = Rc1_1_1;
-    M[8] = t52;
-    M[9] = t63;
-    M[10] = t65;
-    M[11] = t66;
-    M[12] = t54;
-    M[13] = t52;
+    M[8] = F1_2_1_0;
+    M[9] = F1_3_1_0;
+    M[10] = F1_4_1_0;
+    M[11] = F2_5_1_0;
+    M[12] = F0_2_2_0;
+    M[13] = F1_2_1_0;
     M[14] = Rc2_1_1;
-    M[15] = t17;
-    M[16] = t67;
-    M[17] = t66;
-    M[18] = t55;
-    M[19] = t63;
-    M[20] = t17;
+    M[15] = F2_3_1_0;
+    M[16] = F2_4_1_0;
+    M[17] = F2_5_1_0;
+    M[18] = F0_3_2_0;
+    M[19] = F1_3_1_0;
+    M[20] = F2_3_1_0;
     M[21] = Rc3_0_0;
     M[22] = 0.0;
-    M[23] = t59;
-    M[24] = t58;
-    M[25] = t65;
-    M[26] = t67;
+    M[23] = F3_5_0_0;
+    M[24] = F0_4_2_0;
+    M[25] = F1_4_1_0;
+    M[26] = F2_4_1_0;
     M[27] = 0.0;
     M[28] = Rc4_1_1;
     M[29] = 0.0;
-    M[30] = t62;
-    M[31] = t66;
-    M[32] = t66;
-    M[33] = t59;
+    M[30] = F0_5_2_0;
+    M[31] = F2_5_1_0;
+    M[32] = F2_5_1_0;
+    M[33] = F3_5_0_0;
     M[34] = 0.0;
     M[35] = 0.0002;
 }

@@ -23,7 +23,7 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 248 mul, 169 add, 0 div, 10 sin/cos, 0 sqrt; 154 temporaries
-//   mass_matrix: 191 mul, 123 add, 0 div, 10 sin/cos, 0 sqrt; 123 temporaries
+//   mass_matrix: 188 mul, 122 add, 0 div, 10 sin/cos, 0 sqrt; 139 temporaries
 //   bias_forces: 238 mul, 155 add, 0 div, 10 sin/cos, 0 sqrt; 146 temporaries
 //   inverse_mass_matrix: 552 mul, 355 add, 5 div, 10 sin/cos, 0 sqrt; 338 temporaries
 //   forward_dynamics: 512 mul, 354 add, 5 div, 10 sin/cos, 0 sqrt; 309 temporaries

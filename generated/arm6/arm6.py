@@ -23,7 +23,7 @@
 #
 # Functions (operation counts):
 #   inverse_dynamics: 248 mul, 169 add, 0 div, 10 sin/cos, 0 sqrt; 154 temporaries
-#   mass_matrix: 191 mul, 123 add, 0 div, 10 sin/cos, 0 sqrt; 123 temporaries
+#   mass_matrix: 188 mul, 122 add, 0 div, 10 sin/cos, 0 sqrt; 139 temporaries
 #   bias_forces: 238 mul, 155 add, 0 div, 10 sin/cos, 0 sqrt; 146 temporaries
 #   inverse_mass_matrix: 552 mul, 355 add, 5 div, 10 sin/cos, 0 sqrt; 338 temporaries
 #   forward_dynamics: 512 mul, 354 add, 5 div, 10 sin/cos, 0 sqrt; 309 temporaries
@@ -241,7 +241,7 @@ def mass_matrix(q):
 
     Returns M (6 x 6, a list of rows).
     Part I (3.20), Corollary A.1, (a.44).
-    Operations: 191 mul, 123 add, 0 div, 10 sin/cos, 0 sqrt; 123 temporaries.
+    Operations: 188 mul, 122 add, 0 div, 10 sin/cos, 0 sqrt; 139 temporaries.
     """
     # Inputs: q
 
@@ -278,15 +278,14 @@ def mass_matrix(q):
     t9 = Rc4_2_2*c_q_4
     Rc3_0_2 = s_q_4*t9 + 0.2*t7 - 0.0007999999999999999*t8
     Rc3_0_4 = t7
-    t10 = 0.2*c_q_4
-    t11 = Rc4_1_5 - Rc4_5_5*t10
-    t12 = Rc4_1_5*t10
-    t13 = Rc4_1_1 - t12
-    Rc3_1_1 = -0.2*c_q_4*t11 + t13 + 0.04400000000000001*t6 + 0.016800000000000002
-    Rc3_1_3 = s_q_4*t11 + 0.22000000000000003*t8
-    Rc3_1_5 = c_q_4*t11 - 0.22000000000000003*t6 - 0.12
-    t14 = 0.2*Rc4_2_4
-    Rc3_2_2 = 0.04000000000000001*Rc4_4_4 + c_q_4*t14 + c_q_4*(t14 + t9) + 0.0007999999999999999*t6 + 0.016800000000000002
+    t10 = Rc4_1_5 - 0.2*Rc4_5_5*c_q_4
+    t11 = Rc4_1_5*c_q_4
+    t12 = Rc4_1_1 - 0.2*t11
+    Rc3_1_1 = -0.2*c_q_4*t10 + t12 + 0.04400000000000001*t6 + 0.016800000000000002
+    Rc3_1_3 = s_q_4*t10 + 0.22000000000000003*t8
+    Rc3_1_5 = c_q_4*t10 - 0.22000000000000003*t6 - 0.12
+    t13 = 0.2*Rc4_2_4
+    Rc3_2_2 = 0.04000000000000001*Rc4_4_4 + c_q_4*t13 + c_q_4*(t13 + t9) + 0.0007999999999999999*t6 + 0.016800000000000002
     Rc3_2_4 = Rc4_2_4*c_q_4 + 0.2*Rc4_4_4 + 0.12
     Rc3_3_3 = Rc4_5_5*t6 + 1.1*t5 + 1.2
     Rc3_3_5 = Rc4_5_5*t8 - 1.1*t8
@@ -294,125 +293,155 @@ def mass_matrix(q):
     Rc3_5_5 = Rc4_5_5*t5 + 1.1*t6 + 1.2
     # Rc2: composite rigid-body inertia R(k) (a.44)
     Rc2_0_0 = Rc3_0_0 + 0.004
-    t15 = Rc3_0_4*s_q_3
-    t16 = Rc3_0_2*s_q_3 + 0.2*t15
-    t17 = -t16
-    Rc2_0_1 = t17
-    t18 = Rc3_0_4*c_q_3
-    t19 = Rc3_0_2*c_q_3 + 0.2*t18
-    Rc2_0_2 = t19
-    Rc2_0_4 = t18
-    Rc2_0_5 = t15
-    t20 = Rc3_2_4*s_q_3
-    t21 = -Rc3_2_2*s_q_3 - 0.2*t20
-    t22 = Rc3_1_5*c_q_3
-    t23 = Rc3_1_1*c_q_3 - 0.2*t22
-    t24 = 0.2*c_q_3
-    t25 = -Rc3_5_5*t24 + t22
-    t26 = c_q_3*t25
-    t27 = 0.2*s_q_3
-    t28 = -Rc3_4_4*t27 - t20
-    t29 = s_q_3*t28
-    Rc2_1_1 = c_q_3*t23 - s_q_3*t21 - 0.2*t26 - 0.2*t29 + 0.04250000000000001
-    t30 = c_q_3*t28
-    t31 = s_q_3*t25
-    Rc2_1_2 = c_q_3*t21 + s_q_3*t23 + 0.2*t30 - 0.2*t31
-    t32 = Rc3_3_5*c_q_3
-    Rc2_1_3 = Rc3_1_3*c_q_3 - 0.2*t32
-    Rc2_1_4 = t30 - t31
-    Rc2_1_5 = t26 + t29 - 0.30000000000000004
-    t33 = Rc3_2_4*c_q_3
-    t34 = Rc3_1_5*s_q_3
-    t35 = Rc3_4_4*t24 + t33
-    t36 = c_q_3*t35
-    t37 = -Rc3_5_5*t27 + t34
-    t38 = s_q_3*t37
-    Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 + 0.2*t33) + s_q_3*(Rc3_1_1*s_q_3 - 0.2*t34) + 0.2*t36 - 0.2*t38 + 0.04250000000000001
-    t39 = Rc3_3_5*s_q_3
-    Rc2_2_3 = Rc3_1_3*s_q_3 - 0.2*t39
-    Rc2_2_4 = t36 - t38 + 0.30000000000000004
-    Rc2_2_5 = c_q_3*t37 + s_q_3*t35
+    t14 = Rc3_0_4*s_q_3
+    t15 = -Rc3_0_2*s_q_3 - 0.2*t14
+    Rc2_0_1 = t15
+    t16 = Rc3_0_4*c_q_3
+    t17 = Rc3_0_2*c_q_3 + 0.2*t16
+    Rc2_0_2 = t17
+    Rc2_0_4 = t16
+    Rc2_0_5 = t14
+    t18 = Rc3_2_4*s_q_3
+    t19 = -Rc3_2_2*s_q_3 - 0.2*t18
+    t20 = Rc3_1_5*c_q_3
+    t21 = Rc3_1_1*c_q_3 - 0.2*t20
+    t22 = 0.2*c_q_3
+    t23 = -Rc3_5_5*t22 + t20
+    t24 = c_q_3*t23
+    t25 = 0.2*s_q_3
+    t26 = -Rc3_4_4*t25 - t18
+    t27 = s_q_3*t26
+    Rc2_1_1 = c_q_3*t21 - s_q_3*t19 - 0.2*t24 - 0.2*t27 + 0.04250000000000001
+    t28 = c_q_3*t26
+    t29 = s_q_3*t23
+    Rc2_1_2 = c_q_3*t19 + s_q_3*t21 + 0.2*t28 - 0.2*t29
+    t30 = Rc3_3_5*c_q_3
+    Rc2_1_3 = Rc3_1_3*c_q_3 - 0.2*t30
+    Rc2_1_4 = t28 - t29
+    Rc2_1_5 = t24 + t27 - 0.30000000000000004
+    t31 = Rc3_2_4*c_q_3
+    t32 = Rc3_1_5*s_q_3
+    t33 = Rc3_4_4*t22 + t31
+    t34 = c_q_3*t33
+    t35 = -Rc3_5_5*t25 + t32
+    t36 = s_q_3*t35
+    Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 + 0.2*t31) + s_q_3*(Rc3_1_1*s_q_3 - 0.2*t32) + 0.2*t34 - 0.2*t36 + 0.04250000000000001
+    t37 = Rc3_3_5*s_q_3
+    Rc2_2_3 = Rc3_1_3*s_q_3 - 0.2*t37
+    Rc2_2_4 = t34 - t36 + 0.30000000000000004
+    Rc2_2_5 = c_q_3*t35 + s_q_3*t33
     Rc2_3_3 = Rc3_3_3 + 3
-    Rc2_3_4 = -t39
-    Rc2_3_5 = t32
-    t40 = c_q_3*c_q_3
-    t41 = s_q_3*s_q_3
-    Rc2_4_4 = Rc3_4_4*t40 + Rc3_5_5*t41 + 3
-    t42 = c_q_3*s_q_3
-    Rc2_4_5 = Rc3_4_4*t42 - Rc3_5_5*t42
-    Rc2_5_5 = Rc3_4_4*t41 + Rc3_5_5*t40 + 3
+    Rc2_3_4 = -t37
+    Rc2_3_5 = t30
+    t38 = c_q_3*c_q_3
+    t39 = s_q_3*s_q_3
+    Rc2_4_4 = Rc3_4_4*t38 + Rc3_5_5*t39 + 3
+    t40 = c_q_3*s_q_3
+    Rc2_4_5 = Rc3_4_4*t40 - Rc3_5_5*t40
+    Rc2_5_5 = Rc3_4_4*t39 + Rc3_5_5*t38 + 3
     # Rc1: composite rigid-body inertia R(k) (a.44)
-    t43 = 0.45*Rc2_0_4
-    t44 = Rc2_0_2*s_q_2
-    t45 = Rc2_0_0*c_q_2 - t43 + t44
-    t46 = 0.45*Rc2_2_4
-    t47 = Rc2_0_2*c_q_2 + Rc2_2_2*s_q_2 - t46
-    Rc1_0_0 = 0.2025*Rc2_4_4 - c_q_2*t43 + c_q_2*t45 - s_q_2*t46 + s_q_2*t47 + 0.41375
-    t48 = 0.45*c_q_2
-    t49 = Rc2_2_5*s_q_2
-    t50 = 0.45*s_q_2
-    t51 = Rc2_0_1*c_q_2 + Rc2_1_2*s_q_2 - 0.45*Rc2_1_4
-    Rc1_0_1 = t48*(Rc2_2_3*s_q_2 - 0.45*Rc2_3_4) + t50*(Rc2_0_5*c_q_2 - 0.45*Rc2_4_5 + t49) + t51
-    Rc1_0_2 = c_q_2*t47 - s_q_2*t45
-    t52 = Rc2_1_1 + Rc2_1_3*t48 + Rc2_1_5*t50
-    Rc1_1_1 = t48*(Rc2_1_3 + Rc2_3_3*t48 + Rc2_3_5*t50) + t50*(Rc2_1_5 + Rc2_3_5*t48 + Rc2_5_5*t50) + t52 + 0.41375
-    Rc1_1_2 = c_q_2*(Rc2_1_2 + Rc2_2_3*t48 + 0.45*t49) - s_q_2*(Rc2_0_1 + Rc2_0_5*t50)
-    Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 - t44) - s_q_2*(-Rc2_0_0*s_q_2 + Rc2_0_2*c_q_2) + 0.012
+    t41 = 0.45*Rc2_0_4
+    t42 = Rc2_0_2*s_q_2
+    t43 = Rc2_0_0*c_q_2 - t41 + t42
+    t44 = 0.45*Rc2_2_4
+    t45 = Rc2_0_2*c_q_2 + Rc2_2_2*s_q_2 - t44
+    Rc1_0_0 = 0.2025*Rc2_4_4 - c_q_2*t41 + c_q_2*t43 - s_q_2*t44 + s_q_2*t45 + 0.41375
+    t46 = 0.45*c_q_2
+    t47 = Rc2_2_5*s_q_2
+    t48 = 0.45*s_q_2
+    t49 = Rc2_0_1*c_q_2 + Rc2_1_2*s_q_2 - 0.45*Rc2_1_4
+    Rc1_0_1 = t46*(Rc2_2_3*s_q_2 - 0.45*Rc2_3_4) + t48*(Rc2_0_5*c_q_2 - 0.45*Rc2_4_5 + t47) + t49
+    Rc1_0_2 = c_q_2*t45 - s_q_2*t43
+    t50 = Rc2_1_1 + Rc2_1_3*t46 + Rc2_1_5*t48
+    Rc1_1_1 = t46*(Rc2_1_3 + Rc2_3_3*t46 + Rc2_3_5*t48) + t48*(Rc2_1_5 + Rc2_3_5*t46 + Rc2_5_5*t48) + t50 + 0.41375
+    Rc1_1_2 = c_q_2*(Rc2_1_2 + Rc2_2_3*t46 + 0.45*t47) - s_q_2*(Rc2_0_1 + Rc2_0_5*t48)
+    Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 - t42) - s_q_2*(-Rc2_0_0*s_q_2 + Rc2_0_2*c_q_2) + 0.012
     # Rc0: composite rigid-body inertia R(k) (a.44)
     Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 0.018
-    # shared by the outputs
-    t53 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1
-    t54 = c_q_1*(-Rc2_0_1*s_q_2 + Rc2_1_2*c_q_2) - s_q_1*t51
-    t55 = c_q_1*(-Rc3_0_0*s_q_2 + c_q_2*t19) - s_q_1*(Rc3_0_0*c_q_2 + s_q_2*t19 - 0.45*t18)
-    t56 = -s_q_3*t12 + s_q_3*t13
-    t57 = Rc4_1_5*c_q_4
-    t58 = c_q_1*c_q_2*t56 - s_q_1*(s_q_2*t56 + 0.45*s_q_3*t57)
-    t59 = 0.0002*c_q_4
-    t60 = 0.0002*s_q_4
-    t61 = c_q_3*t60
-    t62 = c_q_1*(-c_q_2*t61 - s_q_2*t59) - s_q_1*(c_q_2*t59 - s_q_2*t61)
-    t63 = 0.45*Rc3_0_4*s_q_2*s_q_3 - t16
-    t64 = c_q_3*t12
-    t65 = Rc4_1_5*s_q_4*t48 + c_q_3*t13 + c_q_3*t50*t57 - t64
-    t66 = s_q_3*t60
-    t67 = c_q_3*t13 - t64
+    # F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1
+    # F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_2_0_0 = t49
+    F1_2_1_0 = t50
+    F1_2_2_0 = -Rc2_0_1*s_q_2 + Rc2_1_2*c_q_2
+    # F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_2_2_0 = -F1_2_0_0*s_q_1 + F1_2_2_0*c_q_1
+    # F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F2_3_1_0 = t15
+    F2_3_2_0 = t17
+    F2_3_4_0 = t16
+    F2_3_5_0 = t14
+    # F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_3_0_0 = F2_3_2_0*s_q_2 - 0.45*F2_3_4_0 + Rc3_0_0*c_q_2
+    F1_3_1_0 = F2_3_1_0 + F2_3_5_0*t48
+    F1_3_2_0 = F2_3_2_0*c_q_2 - Rc3_0_0*s_q_2
+    # F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_3_2_0 = -F1_3_0_0*s_q_1 + F1_3_2_0*c_q_1
+    # F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F3_4_1_0 = t12
+    F3_4_3_0 = Rc4_1_5*s_q_4
+    F3_4_5_0 = t11
+    # F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    t51 = F3_4_5_0*c_q_3
+    F2_4_1_0 = F3_4_1_0*c_q_3 - 0.2*t51
+    t52 = F3_4_5_0*s_q_3
+    F2_4_2_0 = F3_4_1_0*s_q_3 - 0.2*t52
+    F2_4_4_0 = -t52
+    F2_4_5_0 = t51
+    # F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_4_0_0 = F2_4_2_0*s_q_2 - 0.45*F2_4_4_0
+    F1_4_1_0 = F2_4_1_0 + F2_4_5_0*t48 + F3_4_3_0*t46
+    F1_4_2_0 = F2_4_2_0*c_q_2
+    # F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_4_2_0 = -F1_4_0_0*s_q_1 + F1_4_2_0*c_q_1
+    # F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F3_5_0_0 = 0.0002*c_q_4
+    F3_5_2_0 = -0.0002*s_q_4
+    # F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F2_5_1_0 = -F3_5_2_0*s_q_3
+    F2_5_2_0 = F3_5_2_0*c_q_3
+    # F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_5_0_0 = F2_5_2_0*s_q_2 + F3_5_0_0*c_q_2
+    F1_5_2_0 = F2_5_2_0*c_q_2 - F3_5_0_0*s_q_2
+    # F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_5_2_0 = -F1_5_0_0*s_q_1 + F1_5_2_0*c_q_1
 
     # Outputs: M (6 x 6)
     M = [[0.0] * 6 for _ in range(6)]
     M[0][0] = Rc0_2_2
-    M[0][1] = t53
-    M[0][2] = t54
-    M[0][3] = t55
-    M[0][4] = t58
-    M[0][5] = t62
-    M[1][0] = t53
+    M[0][1] = F0_1_2_0
+    M[0][2] = F0_2_2_0
+    M[0][3] = F0_3_2_0
+    M[0][4] = F0_4_2_0
+    M[0][5] = F0_5_2_0
+    M[1][0] = F0_1_2_0
     M[1][1] = Rc1_1_1
-    M[1][2] = t52
-    M[1][3] = t63
-    M[1][4] = t65
-    M[1][5] = t66
-    M[2][0] = t54
-    M[2][1] = t52
+    M[1][2] = F1_2_1_0
+    M[1][3] = F1_3_1_0
+    M[1][4] = F1_4_1_0
+    M[1][5] = F2_5_1_0
+    M[2][0] = F0_2_2_0
+    M[2][1] = F1_2_1_0
     M[2][2] = Rc2_1_1
-    M[2][3] = t17
-    M[2][4] = t67
-    M[2][5] = t66
-    M[3][0] = t55
-    M[3][1] = t63
-    M[3][2] = t17
+    M[2][3] = F2_3_1_0
+    M[2][4] = F2_4_1_0
+    M[2][5] = F2_5_1_0
+    M[3][0] = F0_3_2_0
+    M[3][1] = F1_3_1_0
+    M[3][2] = F2_3_1_0
     M[3][3] = Rc3_0_0
     M[3][4] = 0
-    M[3][5] = t59
-    M[4][0] = t58
-    M[4][1] = t65
-    M[4][2] = t67
+    M[3][5] = F3_5_0_0
+    M[4][0] = F0_4_2_0
+    M[4][1] = F1_4_1_0
+    M[4][2] = F2_4_1_0
     M[4][3] = 0
     M[4][4] = Rc4_1_1
     M[4][5] = 0
-    M[5][0] = t62
-    M[5][1] = t66
-    M[5][2] = t66
-    M[5][3] = t59
+    M[5][0] = F0_5_2_0
+    M[5][1] = F2_5_1_0
+    M[5][2] = F2_5_1_0
+    M[5][3] = F3_5_0_0
     M[5][4] = 0
     M[5][5] = 0.0002
     return M

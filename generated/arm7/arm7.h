@@ -24,7 +24,7 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 478 mul, 367 add, 0 div, 12 sin/cos, 0 sqrt; 195 temporaries
-//   mass_matrix: 442 mul, 352 add, 0 div, 12 sin/cos, 0 sqrt; 258 temporaries
+//   mass_matrix: 442 mul, 350 add, 0 div, 12 sin/cos, 0 sqrt; 263 temporaries
 //   bias_forces: 468 mul, 353 add, 0 div, 12 sin/cos, 0 sqrt; 188 temporaries
 //   inverse_mass_matrix: 1339 mul, 1023 add, 6 div, 12 sin/cos, 0 sqrt; 832 temporaries
 //   forward_dynamics: 1158 mul, 902 add, 6 div, 12 sin/cos, 0 sqrt; 565 temporaries

@@ -23,7 +23,7 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries
-//   mass_matrix: 174 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 115 temporaries
+//   mass_matrix: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries
 //   bias_forces: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 127 temporaries
 //   inverse_mass_matrix: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 338 temporaries
 //   forward_dynamics: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 282 temporaries
@@ -210,7 +210,7 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 174 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 115 temporaries. */
+ * Operations: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries. */
 void leg6_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -239,142 +239,171 @@ void leg6_mass_matrix(const double* q, double* M)
     const double t4 = 0.0003175*c_q_5 + 0.000375;
     const double Rc4_1_1 = c_q_5*t4 + t0 + 0.000135*t1 + 0.0010675;
     const double Rc4_1_2 = -0.000135*c_q_5*s_q_5 + s_q_5*t4;
-    const double Rc4_1_3 = 0.0075*c_q_5 + 0.0225;
-    const double t5 = c_q_5*c_q_5;
-    const double Rc4_2_2 = 0.0003175*t1 + 0.000135*t5 + 0.000135;
-    const double Rc4_2_3 = 0.0075*s_q_5;
-    const double t6 = 0.3*t1 + 0.3*t5 + 0.3;
-    const double Rc4_4_4 = t6;
-    const double Rc4_5_5 = t6;
+    const double t5 = 0.0075*c_q_5;
+    const double Rc4_1_3 = t5 + 0.0225;
+    const double t6 = c_q_5*c_q_5;
+    const double Rc4_2_2 = 0.0003175*t1 + 0.000135*t6 + 0.000135;
+    const double t7 = 0.0075*s_q_5;
+    const double Rc4_2_3 = t7;
+    const double t8 = 0.3*t1 + 0.3*t6 + 0.3;
+    const double Rc4_4_4 = t8;
+    const double Rc4_5_5 = t8;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t7 = s_q_4*s_q_4;
-    const double t8 = 0.4*Rc4_0_4;
-    const double t9 = Rc4_0_0*c_q_4 - t8;
-    const double Rc3_0_0 = Rc4_2_2*t7 + 0.16000000000000003*Rc4_4_4 - c_q_4*t8 + c_q_4*t9 + 0.13390000000000002;
-    const double t10 = Rc4_1_2*s_q_4;
-    const double t11 = c_q_4*s_q_4;
-    const double t12 = Rc4_0_5*t11;
-    const double t13 = Rc4_2_3*t11;
-    const double Rc3_0_1 = t10 + 0.4*t12 + 0.4*t13;
-    const double Rc3_0_2 = Rc4_2_2*t11 - s_q_4*t9;
-    const double t14 = t12 + t13;
-    const double Rc3_0_3 = t14;
+    const double t10 = 0.4*Rc4_0_4;
+    const double t11 = Rc4_0_0*c_q_4 - t10;
+    const double t9 = s_q_4*s_q_4;
+    const double Rc3_0_0 = Rc4_2_2*t9 + 0.16000000000000003*Rc4_4_4 - c_q_4*t10 + c_q_4*t11 + 0.13390000000000002;
+    const double t12 = Rc4_1_2*s_q_4;
+    const double t13 = c_q_4*s_q_4;
+    const double t14 = Rc4_0_5*t13;
+    const double t15 = Rc4_2_3*t13;
+    const double Rc3_0_1 = t12 + 0.4*t14 + 0.4*t15;
+    const double Rc3_0_2 = Rc4_2_2*t13 - s_q_4*t11;
+    const double t16 = t14 + t15;
+    const double Rc3_0_3 = t16;
     const double Rc3_0_4 = Rc4_0_4*c_q_4 - 0.4*Rc4_4_4 - 0.5;
-    const double t15 = c_q_4*c_q_4;
-    const double Rc3_0_5 = Rc4_0_5*t15 - Rc4_2_3*t7;
-    const double t16 = Rc4_5_5*t7;
-    const double t17 = Rc4_1_3 + 0.24*c_q_4;
-    const double t18 = c_q_4*t17;
-    const double t19 = 0.4*c_q_4;
-    const double t20 = Rc4_1_3*t19;
-    const double t21 = Rc4_1_1 + t20;
-    const double Rc3_1_1 = 0.16000000000000003*t16 + 0.4*t18 + t21 + 0.13390000000000002;
-    const double t22 = Rc4_0_5*t7;
-    const double Rc3_1_2 = c_q_4*(Rc4_1_2 + Rc4_2_3*t19) - 0.4*t22;
-    const double Rc3_1_3 = 0.4*t16 + t18 + 0.5;
-    const double t23 = Rc4_5_5*t11;
-    const double Rc3_1_5 = -s_q_4*t17 + 0.4*t23;
-    const double Rc3_2_2 = Rc4_0_0*t7 + Rc4_2_2*t15 + 0.001125;
-    const double Rc3_2_3 = Rc4_2_3*t15 - t22;
+    const double t17 = c_q_4*c_q_4;
+    const double Rc3_0_5 = Rc4_0_5*t17 - Rc4_2_3*t9;
+    const double t18 = Rc4_5_5*t9;
+    const double t19 = Rc4_1_3 + 0.24*c_q_4;
+    const double t20 = c_q_4*t19;
+    const double t21 = Rc4_1_3*c_q_4;
+    const double t22 = Rc4_1_1 + 0.4*t21;
+    const double Rc3_1_1 = 0.16000000000000003*t18 + 0.4*t20 + t22 + 0.13390000000000002;
+    const double t23 = Rc4_0_5*t9;
+    const double Rc3_1_2 = c_q_4*(Rc4_1_2 + 0.4*Rc4_2_3*c_q_4) - 0.4*t23;
+    const double Rc3_1_3 = 0.4*t18 + t20 + 0.5;
+    const double t24 = Rc4_5_5*t13;
+    const double Rc3_1_5 = -s_q_4*t19 + 0.4*t24;
+    const double Rc3_2_2 = Rc4_0_0*t9 + Rc4_2_2*t17 + 0.001125;
+    const double Rc3_2_3 = Rc4_2_3*t17 - t23;
     const double Rc3_2_4 = -Rc4_0_4*s_q_4;
-    const double Rc3_2_5 = -t14;
-    const double Rc3_3_3 = 0.6*t15 + t16 + 2.5;
-    const double Rc3_3_5 = -0.6*t11 + t23;
+    const double Rc3_2_5 = -t16;
+    const double Rc3_3_3 = 0.6*t17 + t18 + 2.5;
+    const double Rc3_3_5 = -0.6*t13 + t24;
     const double Rc3_4_4 = Rc4_4_4 + 2.5;
-    const double Rc3_5_5 = Rc4_5_5*t15 + 0.6*t7 + 2.5;
+    const double Rc3_5_5 = Rc4_5_5*t17 + 0.6*t9 + 2.5;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t24 = 0.4*Rc3_0_4;
-    const double t25 = Rc3_0_2*s_q_3;
-    const double t26 = Rc3_0_0*c_q_3 - t24 + t25;
-    const double t27 = 0.4*Rc3_2_4;
-    const double t28 = Rc3_0_2*c_q_3 + Rc3_2_2*s_q_3 - t27;
-    const double Rc2_0_0 = 0.16000000000000003*Rc3_4_4 - c_q_3*t24 + c_q_3*t26 - s_q_3*t27 + s_q_3*t28 + 0.08030000000000002;
-    const double t29 = Rc3_0_3*c_q_3;
-    const double t30 = 0.4*c_q_3;
-    const double t31 = Rc3_2_5*s_q_3;
-    const double t32 = 0.4*s_q_3;
-    const double t33 = Rc3_0_1*c_q_3 + Rc3_1_2*s_q_3;
-    const double Rc2_0_1 = t30*(Rc3_2_3*s_q_3 + t29) + t32*(Rc3_0_5*c_q_3 + t31) + t33;
-    const double Rc2_0_2 = c_q_3*t28 - s_q_3*t26;
-    const double t34 = Rc3_1_1 + Rc3_1_3*t30 + Rc3_1_5*t32;
-    const double Rc2_1_1 = t30*(Rc3_1_3 + Rc3_3_3*t30 + Rc3_3_5*t32) + t32*(Rc3_1_5 + Rc3_3_5*t30 + Rc3_5_5*t32) + t34 + 0.08030000000000002;
-    const double Rc2_1_2 = c_q_3*(Rc3_1_2 + Rc3_2_3*t30 + 0.4*t31) - s_q_3*(Rc3_0_1 + Rc3_0_5*t32 + 0.4*t29);
-    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 - t25) - s_q_3*(-Rc3_0_0*s_q_3 + Rc3_0_2*c_q_3) + 0.000675;
+    const double t25 = 0.4*Rc3_0_4;
+    const double t26 = Rc3_0_2*s_q_3;
+    const double t27 = Rc3_0_0*c_q_3 - t25 + t26;
+    const double t28 = 0.4*Rc3_2_4;
+    const double t29 = Rc3_0_2*c_q_3 + Rc3_2_2*s_q_3 - t28;
+    const double Rc2_0_0 = 0.16000000000000003*Rc3_4_4 - c_q_3*t25 + c_q_3*t27 - s_q_3*t28 + s_q_3*t29 + 0.08030000000000002;
+    const double t30 = Rc3_0_3*c_q_3;
+    const double t31 = 0.4*c_q_3;
+    const double t32 = Rc3_2_5*s_q_3;
+    const double t33 = 0.4*s_q_3;
+    const double t34 = Rc3_0_1*c_q_3 + Rc3_1_2*s_q_3;
+    const double Rc2_0_1 = t31*(Rc3_2_3*s_q_3 + t30) + t33*(Rc3_0_5*c_q_3 + t32) + t34;
+    const double Rc2_0_2 = c_q_3*t29 - s_q_3*t27;
+    const double t35 = Rc3_1_1 + Rc3_1_3*t31 + Rc3_1_5*t33;
+    const double Rc2_1_1 = t31*(Rc3_1_3 + Rc3_3_3*t31 + Rc3_3_5*t33) + t33*(Rc3_1_5 + Rc3_3_5*t31 + Rc3_5_5*t33) + t35 + 0.08030000000000002;
+    const double Rc2_1_2 = c_q_3*(Rc3_1_2 + Rc3_2_3*t31 + 0.4*t32) - s_q_3*(Rc3_0_1 + Rc3_0_5*t33 + 0.4*t30);
+    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 - t26) - s_q_3*(-Rc3_0_0*s_q_3 + Rc3_0_2*c_q_3) + 0.000675;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_0_0 = Rc2_0_0 + 2e-05;
-    const double t35 = Rc2_0_1*c_q_2 - Rc2_0_2*s_q_2;
-    const double Rc1_0_1 = t35;
-    const double t36 = Rc2_0_1*s_q_2 + Rc2_0_2*c_q_2;
-    const double Rc1_0_2 = t36;
-    const double t37 = Rc2_1_2*s_q_2;
-    const double t38 = Rc2_1_1*c_q_2 - t37;
-    const double t39 = Rc2_1_2*c_q_2;
-    const double t40 = -Rc2_2_2*s_q_2 + t39;
-    const double Rc1_1_1 = c_q_2*t38 - s_q_2*t40 + 2e-05;
-    const double Rc1_1_2 = c_q_2*t40 + s_q_2*t38;
-    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 + t37) + s_q_2*(Rc2_1_1*s_q_2 + t39) + 2e-05;
+    const double t36 = Rc2_0_1*c_q_2 - Rc2_0_2*s_q_2;
+    const double Rc1_0_1 = t36;
+    const double t37 = Rc2_0_1*s_q_2 + Rc2_0_2*c_q_2;
+    const double Rc1_0_2 = t37;
+    const double t38 = Rc2_1_2*s_q_2;
+    const double t39 = Rc2_1_1*c_q_2 - t38;
+    const double t40 = Rc2_1_2*c_q_2;
+    const double t41 = -Rc2_2_2*s_q_2 + t40;
+    const double Rc1_1_1 = c_q_2*t39 - s_q_2*t41 + 2e-05;
+    const double Rc1_1_2 = c_q_2*t41 + s_q_2*t39;
+    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 + t38) + s_q_2*(Rc2_1_1*s_q_2 + t40) + 2e-05;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 2e-05;
-    /* shared by the outputs */
-    const double t41 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
-    const double t42 = -Rc2_0_0*s_q_1 + c_q_1*t36;
-    const double t43 = -Rc3_0_1*s_q_3 + Rc3_1_2*c_q_3;
-    const double t44 = c_q_1*(c_q_2*t43 + s_q_2*t34) - s_q_1*t33;
-    const double t45 = Rc4_1_2*c_q_4;
-    const double t46 = c_q_3*t45 - s_q_3*t10;
-    const double t47 = -Rc4_1_3*s_q_4*t32 + c_q_3*t20 + t21;
-    const double t48 = c_q_3*t10 + s_q_3*t45;
-    const double t49 = c_q_1*(c_q_2*t46 + s_q_2*t47) - s_q_1*t48;
-    const double t50 = 0.003*c_q_5;
-    const double t51 = t0 + 0.0003175;
-    const double t52 = c_q_4*t51 + t50;
-    const double t53 = s_q_4*t51;
-    const double t54 = -c_q_3*t53 - s_q_3*t52;
-    const double t55 = 0.003*s_q_5;
-    const double t56 = s_q_4*t55;
-    const double t57 = -c_q_3*t56 - c_q_4*s_q_3*t55 - t56;
-    const double t58 = c_q_3*t52 - s_q_3*t53 + t50;
-    const double t59 = c_q_1*(c_q_2*t54 + s_q_2*t57) - s_q_1*t58;
-    const double t60 = c_q_2*t34 - s_q_2*t43;
-    const double t61 = c_q_2*t47 - s_q_2*t46;
-    const double t62 = c_q_2*t57 - s_q_2*t54;
-    const double t63 = -t56;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = t36;
+    const double F1_2_2_0 = t37;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = F1_2_2_0*c_q_1 - Rc2_0_0*s_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = t34;
+    const double F2_3_1_0 = t35;
+    const double F2_3_2_0 = -Rc3_0_1*s_q_3 + Rc3_1_2*c_q_3;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = F2_3_1_0*c_q_2 - F2_3_2_0*s_q_2;
+    const double F1_3_2_0 = F2_3_1_0*s_q_2 + F2_3_2_0*c_q_2;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = F1_3_2_0*c_q_1 - F2_3_0_0*s_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = t12;
+    const double F3_4_1_0 = t22;
+    const double F3_4_2_0 = Rc4_1_2*c_q_4;
+    const double F3_4_3_0 = t21;
+    const double F3_4_5_0 = -Rc4_1_3*s_q_4;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = F3_4_0_0*c_q_3 + F3_4_2_0*s_q_3;
+    const double F2_4_1_0 = F3_4_1_0 + F3_4_3_0*t31 + F3_4_5_0*t33;
+    const double F2_4_2_0 = -F3_4_0_0*s_q_3 + F3_4_2_0*c_q_3;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_1_0 = F2_4_1_0*c_q_2 - F2_4_2_0*s_q_2;
+    const double F1_4_2_0 = F2_4_1_0*s_q_2 + F2_4_2_0*c_q_2;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = F1_4_2_0*c_q_1 - F2_4_0_0*s_q_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = t0 + 0.0003175;
+    const double F4_5_4_0 = -t5;
+    const double F4_5_5_0 = -t7;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t42 = -0.4*F4_5_4_0;
+    const double F3_5_0_0 = F4_5_0_0*c_q_4 + t42;
+    const double t43 = F4_5_5_0*s_q_4;
+    const double F3_5_1_0 = 0.4*t43;
+    const double F3_5_2_0 = -F4_5_0_0*s_q_4;
+    const double F3_5_3_0 = t43;
+    const double F3_5_5_0 = F4_5_5_0*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3 + F3_5_2_0*s_q_3 + t42;
+    const double F2_5_1_0 = F3_5_1_0 + F3_5_3_0*t31 + F3_5_5_0*t33;
+    const double F2_5_2_0 = -F3_5_0_0*s_q_3 + F3_5_2_0*c_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_1_0 = F2_5_1_0*c_q_2 - F2_5_2_0*s_q_2;
+    const double F1_5_2_0 = F2_5_1_0*s_q_2 + F2_5_2_0*c_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = F1_5_2_0*c_q_1 - F2_5_0_0*s_q_1;
 
     /* Outputs: M (6 x 6) */
     M[0] = Rc0_2_2;
-    M[1] = t41;
-    M[2] = t42;
-    M[3] = t44;
-    M[4] = t49;
-    M[5] = t59;
-    M[6] = t41;
+    M[1] = F0_1_2_0;
+    M[2] = F0_2_2_0;
+    M[3] = F0_3_2_0;
+    M[4] = F0_4_2_0;
+    M[5] = F0_5_2_0;
+    M[6] = F0_1_2_0;
     M[7] = Rc1_1_1;
-    M[8] = t35;
-    M[9] = t60;
-    M[10] = t61;
-    M[11] = t62;
-    M[12] = t42;
-    M[13] = t35;
+    M[8] = F1_2_1_0;
+    M[9] = F1_3_1_0;
+    M[10] = F1_4_1_0;
+    M[11] = F1_5_1_0;
+    M[12] = F0_2_2_0;
+    M[13] = F1_2_1_0;
     M[14] = Rc2_0_0;
-    M[15] = t33;
-    M[16] = t48;
-    M[17] = t58;
-    M[18] = t44;
-    M[19] = t60;
-    M[20] = t33;
+    M[15] = F2_3_0_0;
+    M[16] = F2_4_0_0;
+    M[17] = F2_5_0_0;
+    M[18] = F0_3_2_0;
+    M[19] = F1_3_1_0;
+    M[20] = F2_3_0_0;
     M[21] = Rc3_1_1;
-    M[22] = t21;
-    M[23] = t63;
-    M[24] = t49;
-    M[25] = t61;
-    M[26] = t48;
-    M[27] = t21;
+    M[22] = F3_4_1_0;
+    M[23] = F3_5_1_0;
+    M[24] = F0_4_2_0;
+    M[25] = F1_4_1_0;
+    M[26] = F2_4_0_0;
+    M[27] = F3_4_1_0;
     M[28] = Rc4_1_1;
     M[29] = 0.0;
-    M[30] = t59;
-    M[31] = t62;
-    M[32] = t58;
-    M[33] = t63;
+    M[30] = F0_5_2_0;
+    M[31] = F1_5_1_0;
+    M[32] = F2_5_0_0;
+    M[33] = F3_5_1_0;
     M[34] = 0.0;
     M[35] = 0.0003175;
 }

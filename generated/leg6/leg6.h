@@ -23,7 +23,7 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries
-//   mass_matrix: 174 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 115 temporaries
+//   mass_matrix: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries
 //   bias_forces: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 127 temporaries
 //   inverse_mass_matrix: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 338 temporaries
 //   forward_dynamics: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 282 temporaries

@@ -23,7 +23,7 @@
 #
 # Functions (operation counts):
 #   inverse_dynamics: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries
-#   mass_matrix: 174 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 115 temporaries
+#   mass_matrix: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries
 #   bias_forces: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 127 temporaries
 #   inverse_mass_matrix: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 338 temporaries
 #   forward_dynamics: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 282 temporaries
@@ -217,7 +217,7 @@ def mass_matrix(q):
 
     Returns M (6 x 6, a list of rows).
     Part I (3.20), Corollary A.1, (a.44).
-    Operations: 174 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 115 temporaries.
+    Operations: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries.
     """
     # Inputs: q
 
@@ -244,143 +244,172 @@ def mass_matrix(q):
     t4 = 0.0003175*c_q_5 + 0.000375
     Rc4_1_1 = c_q_5*t4 + t0 + 0.000135*t1 + 0.0010675
     Rc4_1_2 = -0.000135*c_q_5*s_q_5 + s_q_5*t4
-    Rc4_1_3 = 0.0075*c_q_5 + 0.0225
-    t5 = c_q_5*c_q_5
-    Rc4_2_2 = 0.0003175*t1 + 0.000135*t5 + 0.000135
-    Rc4_2_3 = 0.0075*s_q_5
-    t6 = 0.3*t1 + 0.3*t5 + 0.3
-    Rc4_4_4 = t6
-    Rc4_5_5 = t6
+    t5 = 0.0075*c_q_5
+    Rc4_1_3 = t5 + 0.0225
+    t6 = c_q_5*c_q_5
+    Rc4_2_2 = 0.0003175*t1 + 0.000135*t6 + 0.000135
+    t7 = 0.0075*s_q_5
+    Rc4_2_3 = t7
+    t8 = 0.3*t1 + 0.3*t6 + 0.3
+    Rc4_4_4 = t8
+    Rc4_5_5 = t8
     # Rc3: composite rigid-body inertia R(k) (a.44)
-    t7 = s_q_4*s_q_4
-    t8 = 0.4*Rc4_0_4
-    t9 = Rc4_0_0*c_q_4 - t8
-    Rc3_0_0 = Rc4_2_2*t7 + 0.16000000000000003*Rc4_4_4 - c_q_4*t8 + c_q_4*t9 + 0.13390000000000002
-    t10 = Rc4_1_2*s_q_4
-    t11 = c_q_4*s_q_4
-    t12 = Rc4_0_5*t11
-    t13 = Rc4_2_3*t11
-    Rc3_0_1 = t10 + 0.4*t12 + 0.4*t13
-    Rc3_0_2 = Rc4_2_2*t11 - s_q_4*t9
-    t14 = t12 + t13
-    Rc3_0_3 = t14
+    t10 = 0.4*Rc4_0_4
+    t11 = Rc4_0_0*c_q_4 - t10
+    t9 = s_q_4*s_q_4
+    Rc3_0_0 = Rc4_2_2*t9 + 0.16000000000000003*Rc4_4_4 - c_q_4*t10 + c_q_4*t11 + 0.13390000000000002
+    t12 = Rc4_1_2*s_q_4
+    t13 = c_q_4*s_q_4
+    t14 = Rc4_0_5*t13
+    t15 = Rc4_2_3*t13
+    Rc3_0_1 = t12 + 0.4*t14 + 0.4*t15
+    Rc3_0_2 = Rc4_2_2*t13 - s_q_4*t11
+    t16 = t14 + t15
+    Rc3_0_3 = t16
     Rc3_0_4 = Rc4_0_4*c_q_4 - 0.4*Rc4_4_4 - 0.5
-    t15 = c_q_4*c_q_4
-    Rc3_0_5 = Rc4_0_5*t15 - Rc4_2_3*t7
-    t16 = Rc4_5_5*t7
-    t17 = Rc4_1_3 + 0.24*c_q_4
-    t18 = c_q_4*t17
-    t19 = 0.4*c_q_4
-    t20 = Rc4_1_3*t19
-    t21 = Rc4_1_1 + t20
-    Rc3_1_1 = 0.16000000000000003*t16 + 0.4*t18 + t21 + 0.13390000000000002
-    t22 = Rc4_0_5*t7
-    Rc3_1_2 = c_q_4*(Rc4_1_2 + Rc4_2_3*t19) - 0.4*t22
-    Rc3_1_3 = 0.4*t16 + t18 + 0.5
-    t23 = Rc4_5_5*t11
-    Rc3_1_5 = -s_q_4*t17 + 0.4*t23
-    Rc3_2_2 = Rc4_0_0*t7 + Rc4_2_2*t15 + 0.001125
-    Rc3_2_3 = Rc4_2_3*t15 - t22
+    t17 = c_q_4*c_q_4
+    Rc3_0_5 = Rc4_0_5*t17 - Rc4_2_3*t9
+    t18 = Rc4_5_5*t9
+    t19 = Rc4_1_3 + 0.24*c_q_4
+    t20 = c_q_4*t19
+    t21 = Rc4_1_3*c_q_4
+    t22 = Rc4_1_1 + 0.4*t21
+    Rc3_1_1 = 0.16000000000000003*t18 + 0.4*t20 + t22 + 0.13390000000000002
+    t23 = Rc4_0_5*t9
+    Rc3_1_2 = c_q_4*(Rc4_1_2 + 0.4*Rc4_2_3*c_q_4) - 0.4*t23
+    Rc3_1_3 = 0.4*t18 + t20 + 0.5
+    t24 = Rc4_5_5*t13
+    Rc3_1_5 = -s_q_4*t19 + 0.4*t24
+    Rc3_2_2 = Rc4_0_0*t9 + Rc4_2_2*t17 + 0.001125
+    Rc3_2_3 = Rc4_2_3*t17 - t23
     Rc3_2_4 = -Rc4_0_4*s_q_4
-    Rc3_2_5 = -t14
-    Rc3_3_3 = 0.6*t15 + t16 + 2.5
-    Rc3_3_5 = -0.6*t11 + t23
+    Rc3_2_5 = -t16
+    Rc3_3_3 = 0.6*t17 + t18 + 2.5
+    Rc3_3_5 = -0.6*t13 + t24
     Rc3_4_4 = Rc4_4_4 + 2.5
-    Rc3_5_5 = Rc4_5_5*t15 + 0.6*t7 + 2.5
+    Rc3_5_5 = Rc4_5_5*t17 + 0.6*t9 + 2.5
     # Rc2: composite rigid-body inertia R(k) (a.44)
-    t24 = 0.4*Rc3_0_4
-    t25 = Rc3_0_2*s_q_3
-    t26 = Rc3_0_0*c_q_3 - t24 + t25
-    t27 = 0.4*Rc3_2_4
-    t28 = Rc3_0_2*c_q_3 + Rc3_2_2*s_q_3 - t27
-    Rc2_0_0 = 0.16000000000000003*Rc3_4_4 - c_q_3*t24 + c_q_3*t26 - s_q_3*t27 + s_q_3*t28 + 0.08030000000000002
-    t29 = Rc3_0_3*c_q_3
-    t30 = 0.4*c_q_3
-    t31 = Rc3_2_5*s_q_3
-    t32 = 0.4*s_q_3
-    t33 = Rc3_0_1*c_q_3 + Rc3_1_2*s_q_3
-    Rc2_0_1 = t30*(Rc3_2_3*s_q_3 + t29) + t32*(Rc3_0_5*c_q_3 + t31) + t33
-    Rc2_0_2 = c_q_3*t28 - s_q_3*t26
-    t34 = Rc3_1_1 + Rc3_1_3*t30 + Rc3_1_5*t32
-    Rc2_1_1 = t30*(Rc3_1_3 + Rc3_3_3*t30 + Rc3_3_5*t32) + t32*(Rc3_1_5 + Rc3_3_5*t30 + Rc3_5_5*t32) + t34 + 0.08030000000000002
-    Rc2_1_2 = c_q_3*(Rc3_1_2 + Rc3_2_3*t30 + 0.4*t31) - s_q_3*(Rc3_0_1 + Rc3_0_5*t32 + 0.4*t29)
-    Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 - t25) - s_q_3*(-Rc3_0_0*s_q_3 + Rc3_0_2*c_q_3) + 0.000675
+    t25 = 0.4*Rc3_0_4
+    t26 = Rc3_0_2*s_q_3
+    t27 = Rc3_0_0*c_q_3 - t25 + t26
+    t28 = 0.4*Rc3_2_4
+    t29 = Rc3_0_2*c_q_3 + Rc3_2_2*s_q_3 - t28
+    Rc2_0_0 = 0.16000000000000003*Rc3_4_4 - c_q_3*t25 + c_q_3*t27 - s_q_3*t28 + s_q_3*t29 + 0.08030000000000002
+    t30 = Rc3_0_3*c_q_3
+    t31 = 0.4*c_q_3
+    t32 = Rc3_2_5*s_q_3
+    t33 = 0.4*s_q_3
+    t34 = Rc3_0_1*c_q_3 + Rc3_1_2*s_q_3
+    Rc2_0_1 = t31*(Rc3_2_3*s_q_3 + t30) + t33*(Rc3_0_5*c_q_3 + t32) + t34
+    Rc2_0_2 = c_q_3*t29 - s_q_3*t27
+    t35 = Rc3_1_1 + Rc3_1_3*t31 + Rc3_1_5*t33
+    Rc2_1_1 = t31*(Rc3_1_3 + Rc3_3_3*t31 + Rc3_3_5*t33) + t33*(Rc3_1_5 + Rc3_3_5*t31 + Rc3_5_5*t33) + t35 + 0.08030000000000002
+    Rc2_1_2 = c_q_3*(Rc3_1_2 + Rc3_2_3*t31 + 0.4*t32) - s_q_3*(Rc3_0_1 + Rc3_0_5*t33 + 0.4*t30)
+    Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 - t26) - s_q_3*(-Rc3_0_0*s_q_3 + Rc3_0_2*c_q_3) + 0.000675
     # Rc1: composite rigid-body inertia R(k) (a.44)
     Rc1_0_0 = Rc2_0_0 + 2e-05
-    t35 = Rc2_0_1*c_q_2 - Rc2_0_2*s_q_2
-    Rc1_0_1 = t35
-    t36 = Rc2_0_1*s_q_2 + Rc2_0_2*c_q_2
-    Rc1_0_2 = t36
-    t37 = Rc2_1_2*s_q_2
-    t38 = Rc2_1_1*c_q_2 - t37
-    t39 = Rc2_1_2*c_q_2
-    t40 = -Rc2_2_2*s_q_2 + t39
-    Rc1_1_1 = c_q_2*t38 - s_q_2*t40 + 2e-05
-    Rc1_1_2 = c_q_2*t40 + s_q_2*t38
-    Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 + t37) + s_q_2*(Rc2_1_1*s_q_2 + t39) + 2e-05
+    t36 = Rc2_0_1*c_q_2 - Rc2_0_2*s_q_2
+    Rc1_0_1 = t36
+    t37 = Rc2_0_1*s_q_2 + Rc2_0_2*c_q_2
+    Rc1_0_2 = t37
+    t38 = Rc2_1_2*s_q_2
+    t39 = Rc2_1_1*c_q_2 - t38
+    t40 = Rc2_1_2*c_q_2
+    t41 = -Rc2_2_2*s_q_2 + t40
+    Rc1_1_1 = c_q_2*t39 - s_q_2*t41 + 2e-05
+    Rc1_1_2 = c_q_2*t41 + s_q_2*t39
+    Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 + t38) + s_q_2*(Rc2_1_1*s_q_2 + t40) + 2e-05
     # Rc0: composite rigid-body inertia R(k) (a.44)
     Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 2e-05
-    # shared by the outputs
-    t41 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1
-    t42 = -Rc2_0_0*s_q_1 + c_q_1*t36
-    t43 = -Rc3_0_1*s_q_3 + Rc3_1_2*c_q_3
-    t44 = c_q_1*(c_q_2*t43 + s_q_2*t34) - s_q_1*t33
-    t45 = Rc4_1_2*c_q_4
-    t46 = c_q_3*t45 - s_q_3*t10
-    t47 = -Rc4_1_3*s_q_4*t32 + c_q_3*t20 + t21
-    t48 = c_q_3*t10 + s_q_3*t45
-    t49 = c_q_1*(c_q_2*t46 + s_q_2*t47) - s_q_1*t48
-    t50 = 0.003*c_q_5
-    t51 = t0 + 0.0003175
-    t52 = c_q_4*t51 + t50
-    t53 = s_q_4*t51
-    t54 = -c_q_3*t53 - s_q_3*t52
-    t55 = 0.003*s_q_5
-    t56 = s_q_4*t55
-    t57 = -c_q_3*t56 - c_q_4*s_q_3*t55 - t56
-    t58 = c_q_3*t52 - s_q_3*t53 + t50
-    t59 = c_q_1*(c_q_2*t54 + s_q_2*t57) - s_q_1*t58
-    t60 = c_q_2*t34 - s_q_2*t43
-    t61 = c_q_2*t47 - s_q_2*t46
-    t62 = c_q_2*t57 - s_q_2*t54
-    t63 = -t56
+    # F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1
+    # F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_2_1_0 = t36
+    F1_2_2_0 = t37
+    # F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_2_2_0 = F1_2_2_0*c_q_1 - Rc2_0_0*s_q_1
+    # F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F2_3_0_0 = t34
+    F2_3_1_0 = t35
+    F2_3_2_0 = -Rc3_0_1*s_q_3 + Rc3_1_2*c_q_3
+    # F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_3_1_0 = F2_3_1_0*c_q_2 - F2_3_2_0*s_q_2
+    F1_3_2_0 = F2_3_1_0*s_q_2 + F2_3_2_0*c_q_2
+    # F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_3_2_0 = F1_3_2_0*c_q_1 - F2_3_0_0*s_q_1
+    # F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F3_4_0_0 = t12
+    F3_4_1_0 = t22
+    F3_4_2_0 = Rc4_1_2*c_q_4
+    F3_4_3_0 = t21
+    F3_4_5_0 = -Rc4_1_3*s_q_4
+    # F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F2_4_0_0 = F3_4_0_0*c_q_3 + F3_4_2_0*s_q_3
+    F2_4_1_0 = F3_4_1_0 + F3_4_3_0*t31 + F3_4_5_0*t33
+    F2_4_2_0 = -F3_4_0_0*s_q_3 + F3_4_2_0*c_q_3
+    # F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_4_1_0 = F2_4_1_0*c_q_2 - F2_4_2_0*s_q_2
+    F1_4_2_0 = F2_4_1_0*s_q_2 + F2_4_2_0*c_q_2
+    # F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_4_2_0 = F1_4_2_0*c_q_1 - F2_4_0_0*s_q_1
+    # F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F4_5_0_0 = t0 + 0.0003175
+    F4_5_4_0 = -t5
+    F4_5_5_0 = -t7
+    # F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    t42 = -0.4*F4_5_4_0
+    F3_5_0_0 = F4_5_0_0*c_q_4 + t42
+    t43 = F4_5_5_0*s_q_4
+    F3_5_1_0 = 0.4*t43
+    F3_5_2_0 = -F4_5_0_0*s_q_4
+    F3_5_3_0 = t43
+    F3_5_5_0 = F4_5_5_0*c_q_4
+    # F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F2_5_0_0 = F3_5_0_0*c_q_3 + F3_5_2_0*s_q_3 + t42
+    F2_5_1_0 = F3_5_1_0 + F3_5_3_0*t31 + F3_5_5_0*t33
+    F2_5_2_0 = -F3_5_0_0*s_q_3 + F3_5_2_0*c_q_3
+    # F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_5_1_0 = F2_5_1_0*c_q_2 - F2_5_2_0*s_q_2
+    F1_5_2_0 = F2_5_1_0*s_q_2 + F2_5_2_0*c_q_2
+    # F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_5_2_0 = F1_5_2_0*c_q_1 - F2_5_0_0*s_q_1
 
     # Outputs: M (6 x 6)
     M = [[0.0] * 6 for _ in range(6)]
     M[0][0] = Rc0_2_2
-    M[0][1] = t41
-    M[0][2] = t42
-    M[0][3] = t44
-    M[0][4] = t49
-    M[0][5] = t59
-    M[1][0] = t41
+    M[0][1] = F0_1_2_0
+    M[0][2] = F0_2_2_0
+    M[0][3] = F0_3_2_0
+    M[0][4] = F0_4_2_0
+    M[0][5] = F0_5_2_0
+    M[1][0] = F0_1_2_0
     M[1][1] = Rc1_1_1
-    M[1][2] = t35
-    M[1][3] = t60
-    M[1][4] = t61
-    M[1][5] = t62
-    M[2][0] = t42
-    M[2][1] = t35
+    M[1][2] = F1_2_1_0
+    M[1][3] = F1_3_1_0
+    M[1][4] = F1_4_1_0
+    M[1][5] = F1_5_1_0
+    M[2][0] = F0_2_2_0
+    M[2][1] = F1_2_1_0
     M[2][2] = Rc2_0_0
-    M[2][3] = t33
-    M[2][4] = t48
-    M[2][5] = t58
-    M[3][0] = t44
-    M[3][1] = t60
-    M[3][2] = t33
+    M[2][3] = F2_3_0_0
+    M[2][4] = F2_4_0_0
+    M[2][5] = F2_5_0_0
+    M[3][0] = F0_3_2_0
+    M[3][1] = F1_3_1_0
+    M[3][2] = F2_3_0_0
     M[3][3] = Rc3_1_1
-    M[3][4] = t21
-    M[3][5] = t63
-    M[4][0] = t49
-    M[4][1] = t61
-    M[4][2] = t48
-    M[4][3] = t21
+    M[3][4] = F3_4_1_0
+    M[3][5] = F3_5_1_0
+    M[4][0] = F0_4_2_0
+    M[4][1] = F1_4_1_0
+    M[4][2] = F2_4_0_0
+    M[4][3] = F3_4_1_0
     M[4][4] = Rc4_1_1
     M[4][5] = 0
-    M[5][0] = t59
-    M[5][1] = t62
-    M[5][2] = t58
-    M[5][3] = t63
+    M[5][0] = F0_5_2_0
+    M[5][1] = F1_5_1_0
+    M[5][2] = F2_5_0_0
+    M[5][3] = F3_5_1_0
     M[5][4] = 0
     M[5][5] = 0.0003175
     return M

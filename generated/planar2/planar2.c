@@ -88,13 +88,13 @@ void planar2_mass_matrix(const double* q, double* M)
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double t0 = 0.27999999999999997*c_q_1;
     const double Rc0_2_2 = c_q_1*(0.7*c_q_1 + 0.27999999999999997) + 0.7*s_q_1*s_q_1 + t0 + 0.48266666666666597;
-    /* shared by the outputs */
-    const double t1 = t0 + 0.14933333333333298;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = t0 + 0.14933333333333298;
 
     /* Outputs: M (2 x 2) */
     M[0] = Rc0_2_2;
-    M[1] = t1;
-    M[2] = t1;
+    M[1] = F0_1_2_0;
+    M[2] = F0_1_2_0;
     M[3] = 0.14933333333333298;
 }
 

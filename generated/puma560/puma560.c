@@ -23,7 +23,7 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 270 mul, 190 add, 0 div, 10 sin/cos, 0 sqrt; 143 temporaries
-//   mass_matrix: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 120 temporaries
+//   mass_matrix: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 133 temporaries
 //   bias_forces: 257 mul, 173 add, 0 div, 10 sin/cos, 0 sqrt; 136 temporaries
 //   inverse_mass_matrix: 573 mul, 381 add, 5 div, 10 sin/cos, 0 sqrt; 339 temporaries
 //   forward_dynamics: 534 mul, 385 add, 5 div, 10 sin/cos, 0 sqrt; 292 temporaries
@@ -223,7 +223,7 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 120 temporaries. */
+ * Operations: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 133 temporaries. */
 void puma560_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -263,8 +263,8 @@ void puma560_mass_matrix(const double* q, double* M)
     const double Rc3_0_4 = -Rc4_0_5*c_q_4 - 0.4318*Rc4_5_5 - 0.369656;
     const double t9 = -Rc4_2_3 + 0.4318*Rc4_3_3*c_q_4;
     const double t10 = c_q_4*t9;
-    const double t11 = 0.4318*Rc4_2_3*c_q_4;
-    const double t12 = Rc4_2_2 - t11;
+    const double t11 = Rc4_2_3*c_q_4;
+    const double t12 = Rc4_2_2 - 0.4318*t11;
     const double Rc3_1_1 = 0.4318*t10 + t12 + 0.08017403320000002*t5 + 0.1684409248;
     const double Rc3_1_3 = t10 + 0.18567400000000003*t5 + 0.369656;
     const double Rc3_1_5 = s_q_4*t9 - 0.18567400000000003*t8;
@@ -336,63 +336,89 @@ void puma560_mass_matrix(const double* q, double* M)
     const double Rc1_2_2 = t39*(Rc2_2_4 + Rc2_3_4*t40 + Rc2_4_4*t39) + t40*(Rc2_2_3 + Rc2_3_3*t40 + Rc2_3_4*t39) + t43 + 0.6200840000000001;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(Rc1_0_1*s_q_1 + Rc1_1_1*c_q_1) + s_q_1*(Rc1_0_0*s_q_1 + Rc1_0_1*c_q_1) + 0.35;
-    /* shared by the outputs */
-    const double t44 = Rc1_0_2*s_q_1 + Rc1_1_2*c_q_1;
-    const double t45 = c_q_1*t42 + s_q_1*t41;
-    const double t46 = Rc3_2_2 + Rc3_2_4*t22 - Rc3_2_4*t23;
-    const double t47 = c_q_1*(0.4318*Rc3_2_4*c_q_3 + c_q_2*t46 + s_q_2*t17) + s_q_1*(c_q_2*t17 - s_q_2*t46);
-    const double t48 = Rc4_2_3*c_q_4;
-    const double t49 = t18*t48 + t19*t48;
-    const double t50 = -t12;
-    const double t51 = Rc4_2_3*s_q_4;
-    const double t52 = -s_q_3*t50 - 0.15005*t51;
-    const double t53 = c_q_1*(c_q_2*t49 + s_q_2*t52 + s_q_3*t11) + s_q_1*(c_q_2*t52 - s_q_2*t49);
-    const double t54 = 4e-05*c_q_4;
-    const double t55 = 4e-05*s_q_4;
-    const double t56 = c_q_3*t55;
-    const double t57 = c_q_1*(c_q_2*t54 - s_q_2*t56) + s_q_1*(-c_q_2*t56 - s_q_2*t54);
-    const double t58 = Rc3_0_2*s_q_3;
-    const double t59 = -Rc3_2_4*s_q_3*t40 - t58;
-    const double t60 = -c_q_3*t50 + 0.0203*t51;
-    const double t61 = c_q_3*s_q_2*t11 + t39*t51 + t60;
-    const double t62 = s_q_3*t55;
-    const double t63 = -t58;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = Rc1_0_2*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = t41;
+    const double F1_2_1_0 = t42;
+    const double F1_2_2_0 = t43;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = F1_2_0_0*s_q_1 + F1_2_1_0*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = t17;
+    const double F2_3_1_0 = Rc3_2_2 + Rc3_2_4*t22 - Rc3_2_4*t23;
+    const double F2_3_2_0 = -Rc3_0_2*s_q_3;
+    const double F2_3_3_0 = -Rc3_2_4*s_q_3;
+    const double F2_3_5_0 = -Rc3_2_4*c_q_3;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_0_0*c_q_2 - F2_3_1_0*s_q_2;
+    const double F1_3_1_0 = F2_3_0_0*s_q_2 + F2_3_1_0*c_q_2 - 0.4318*F2_3_5_0;
+    const double F1_3_2_0 = F2_3_2_0 + F2_3_3_0*t40;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = F1_3_0_0*s_q_1 + F1_3_1_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = -t12;
+    const double F3_4_3_0 = t11;
+    const double F3_4_5_0 = Rc4_2_3*s_q_4;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -F3_4_1_0*s_q_3 - 0.15005*F3_4_5_0;
+    const double F2_4_1_0 = F3_4_3_0*t18 + F3_4_3_0*t19;
+    const double F2_4_2_0 = -F3_4_1_0*c_q_3 + 0.0203*F3_4_5_0;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
+    const double F2_4_5_0 = -F3_4_3_0*s_q_3;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_0_0*c_q_2 - F2_4_1_0*s_q_2;
+    const double F1_4_1_0 = F2_4_0_0*s_q_2 + F2_4_1_0*c_q_2 - 0.4318*F2_4_5_0;
+    const double F1_4_2_0 = F2_4_2_0 + F2_4_3_0*t40 + F3_4_5_0*t39;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = F1_4_0_0*s_q_1 + F1_4_1_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = -4e-05*s_q_4;
+    const double F3_5_2_0 = 4e-05*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3;
+    const double F2_5_2_0 = -F3_5_0_0*s_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = F2_5_0_0*c_q_2 - F3_5_2_0*s_q_2;
+    const double F1_5_1_0 = F2_5_0_0*s_q_2 + F3_5_2_0*c_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = F1_5_0_0*s_q_1 + F1_5_1_0*c_q_1;
 
     /* Outputs: M (6 x 6) */
     M[0] = Rc0_2_2;
-    M[1] = t44;
-    M[2] = t45;
-    M[3] = t47;
-    M[4] = t53;
-    M[5] = t57;
-    M[6] = t44;
+    M[1] = F0_1_2_0;
+    M[2] = F0_2_2_0;
+    M[3] = F0_3_2_0;
+    M[4] = F0_4_2_0;
+    M[5] = F0_5_2_0;
+    M[6] = F0_1_2_0;
     M[7] = Rc1_2_2;
-    M[8] = t43;
-    M[9] = t59;
-    M[10] = t61;
-    M[11] = t62;
-    M[12] = t45;
-    M[13] = t43;
+    M[8] = F1_2_2_0;
+    M[9] = F1_3_2_0;
+    M[10] = F1_4_2_0;
+    M[11] = F2_5_2_0;
+    M[12] = F0_2_2_0;
+    M[13] = F1_2_2_0;
     M[14] = Rc2_2_2;
-    M[15] = t63;
-    M[16] = t60;
-    M[17] = t62;
-    M[18] = t47;
-    M[19] = t59;
-    M[20] = t63;
+    M[15] = F2_3_2_0;
+    M[16] = F2_4_2_0;
+    M[17] = F2_5_2_0;
+    M[18] = F0_3_2_0;
+    M[19] = F1_3_2_0;
+    M[20] = F2_3_2_0;
     M[21] = Rc3_2_2;
     M[22] = 0.0;
-    M[23] = t54;
-    M[24] = t53;
-    M[25] = t61;
-    M[26] = t60;
+    M[23] = F3_5_2_0;
+    M[24] = F0_4_2_0;
+    M[25] = F1_4_2_0;
+    M[26] = F2_4_2_0;
     M[27] = 0.0;
     M[28] = Rc4_2_2;
     M[29] = 0.0;
-    M[30] = t57;
-    M[31] = t62;
-    M[32] = t62;
-    M[33] = t54;
+    M[30] = F0_5_2_0;
+    M[31] = F2_5_2_0;
+    M[32] = F2_5_2_0;
+    M[33] = F3_5_2_0;
     M[34] = 0.0;
     M[35] = 4e-05;
 }

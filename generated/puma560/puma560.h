@@ -23,7 +23,7 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 270 mul, 190 add, 0 div, 10 sin/cos, 0 sqrt; 143 temporaries
-//   mass_matrix: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 120 temporaries
+//   mass_matrix: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 133 temporaries
 //   bias_forces: 257 mul, 173 add, 0 div, 10 sin/cos, 0 sqrt; 136 temporaries
 //   inverse_mass_matrix: 573 mul, 381 add, 5 div, 10 sin/cos, 0 sqrt; 339 temporaries
 //   forward_dynamics: 534 mul, 385 add, 5 div, 10 sin/cos, 0 sqrt; 292 temporaries

@@ -23,7 +23,7 @@
 #
 # Functions (operation counts):
 #   inverse_dynamics: 270 mul, 190 add, 0 div, 10 sin/cos, 0 sqrt; 143 temporaries
-#   mass_matrix: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 120 temporaries
+#   mass_matrix: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 133 temporaries
 #   bias_forces: 257 mul, 173 add, 0 div, 10 sin/cos, 0 sqrt; 136 temporaries
 #   inverse_mass_matrix: 573 mul, 381 add, 5 div, 10 sin/cos, 0 sqrt; 339 temporaries
 #   forward_dynamics: 534 mul, 385 add, 5 div, 10 sin/cos, 0 sqrt; 292 temporaries
@@ -230,7 +230,7 @@ def mass_matrix(q):
 
     Returns M (6 x 6, a list of rows).
     Part I (3.20), Corollary A.1, (a.44).
-    Operations: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 120 temporaries.
+    Operations: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 133 temporaries.
     """
     # Inputs: q
 
@@ -268,8 +268,8 @@ def mass_matrix(q):
     Rc3_0_4 = -Rc4_0_5*c_q_4 - 0.4318*Rc4_5_5 - 0.369656
     t9 = -Rc4_2_3 + 0.4318*Rc4_3_3*c_q_4
     t10 = c_q_4*t9
-    t11 = 0.4318*Rc4_2_3*c_q_4
-    t12 = Rc4_2_2 - t11
+    t11 = Rc4_2_3*c_q_4
+    t12 = Rc4_2_2 - 0.4318*t11
     Rc3_1_1 = 0.4318*t10 + t12 + 0.08017403320000002*t5 + 0.1684409248
     Rc3_1_3 = t10 + 0.18567400000000003*t5 + 0.369656
     Rc3_1_5 = s_q_4*t9 - 0.18567400000000003*t8
@@ -341,64 +341,90 @@ def mass_matrix(q):
     Rc1_2_2 = t39*(Rc2_2_4 + Rc2_3_4*t40 + Rc2_4_4*t39) + t40*(Rc2_2_3 + Rc2_3_3*t40 + Rc2_3_4*t39) + t43 + 0.6200840000000001
     # Rc0: composite rigid-body inertia R(k) (a.44)
     Rc0_2_2 = c_q_1*(Rc1_0_1*s_q_1 + Rc1_1_1*c_q_1) + s_q_1*(Rc1_0_0*s_q_1 + Rc1_0_1*c_q_1) + 0.35
-    # shared by the outputs
-    t44 = Rc1_0_2*s_q_1 + Rc1_1_2*c_q_1
-    t45 = c_q_1*t42 + s_q_1*t41
-    t46 = Rc3_2_2 + Rc3_2_4*t22 - Rc3_2_4*t23
-    t47 = c_q_1*(0.4318*Rc3_2_4*c_q_3 + c_q_2*t46 + s_q_2*t17) + s_q_1*(c_q_2*t17 - s_q_2*t46)
-    t48 = Rc4_2_3*c_q_4
-    t49 = t18*t48 + t19*t48
-    t50 = -t12
-    t51 = Rc4_2_3*s_q_4
-    t52 = -s_q_3*t50 - 0.15005*t51
-    t53 = c_q_1*(c_q_2*t49 + s_q_2*t52 + s_q_3*t11) + s_q_1*(c_q_2*t52 - s_q_2*t49)
-    t54 = 4e-05*c_q_4
-    t55 = 4e-05*s_q_4
-    t56 = c_q_3*t55
-    t57 = c_q_1*(c_q_2*t54 - s_q_2*t56) + s_q_1*(-c_q_2*t56 - s_q_2*t54)
-    t58 = Rc3_0_2*s_q_3
-    t59 = -Rc3_2_4*s_q_3*t40 - t58
-    t60 = -c_q_3*t50 + 0.0203*t51
-    t61 = c_q_3*s_q_2*t11 + t39*t51 + t60
-    t62 = s_q_3*t55
-    t63 = -t58
+    # F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_1_2_0 = Rc1_0_2*s_q_1 + Rc1_1_2*c_q_1
+    # F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_2_0_0 = t41
+    F1_2_1_0 = t42
+    F1_2_2_0 = t43
+    # F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_2_2_0 = F1_2_0_0*s_q_1 + F1_2_1_0*c_q_1
+    # F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F2_3_0_0 = t17
+    F2_3_1_0 = Rc3_2_2 + Rc3_2_4*t22 - Rc3_2_4*t23
+    F2_3_2_0 = -Rc3_0_2*s_q_3
+    F2_3_3_0 = -Rc3_2_4*s_q_3
+    F2_3_5_0 = -Rc3_2_4*c_q_3
+    # F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_3_0_0 = F2_3_0_0*c_q_2 - F2_3_1_0*s_q_2
+    F1_3_1_0 = F2_3_0_0*s_q_2 + F2_3_1_0*c_q_2 - 0.4318*F2_3_5_0
+    F1_3_2_0 = F2_3_2_0 + F2_3_3_0*t40
+    # F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_3_2_0 = F1_3_0_0*s_q_1 + F1_3_1_0*c_q_1
+    # F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F3_4_1_0 = -t12
+    F3_4_3_0 = t11
+    F3_4_5_0 = Rc4_2_3*s_q_4
+    # F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F2_4_0_0 = -F3_4_1_0*s_q_3 - 0.15005*F3_4_5_0
+    F2_4_1_0 = F3_4_3_0*t18 + F3_4_3_0*t19
+    F2_4_2_0 = -F3_4_1_0*c_q_3 + 0.0203*F3_4_5_0
+    F2_4_3_0 = F3_4_3_0*c_q_3
+    F2_4_5_0 = -F3_4_3_0*s_q_3
+    # F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_4_0_0 = F2_4_0_0*c_q_2 - F2_4_1_0*s_q_2
+    F1_4_1_0 = F2_4_0_0*s_q_2 + F2_4_1_0*c_q_2 - 0.4318*F2_4_5_0
+    F1_4_2_0 = F2_4_2_0 + F2_4_3_0*t40 + F3_4_5_0*t39
+    # F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_4_2_0 = F1_4_0_0*s_q_1 + F1_4_1_0*c_q_1
+    # F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F3_5_0_0 = -4e-05*s_q_4
+    F3_5_2_0 = 4e-05*c_q_4
+    # F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F2_5_0_0 = F3_5_0_0*c_q_3
+    F2_5_2_0 = -F3_5_0_0*s_q_3
+    # F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_5_0_0 = F2_5_0_0*c_q_2 - F3_5_2_0*s_q_2
+    F1_5_1_0 = F2_5_0_0*s_q_2 + F3_5_2_0*c_q_2
+    # F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_5_2_0 = F1_5_0_0*s_q_1 + F1_5_1_0*c_q_1
 
     # Outputs: M (6 x 6)
     M = [[0.0] * 6 for _ in range(6)]
     M[0][0] = Rc0_2_2
-    M[0][1] = t44
-    M[0][2] = t45
-    M[0][3] = t47
-    M[0][4] = t53
-    M[0][5] = t57
-    M[1][0] = t44
+    M[0][1] = F0_1_2_0
+    M[0][2] = F0_2_2_0
+    M[0][3] = F0_3_2_0
+    M[0][4] = F0_4_2_0
+    M[0][5] = F0_5_2_0
+    M[1][0] = F0_1_2_0
     M[1][1] = Rc1_2_2
-    M[1][2] = t43
-    M[1][3] = t59
-    M[1][4] = t61
-    M[1][5] = t62
-    M[2][0] = t45
-    M[2][1] = t43
+    M[1][2] = F1_2_2_0
+    M[1][3] = F1_3_2_0
+    M[1][4] = F1_4_2_0
+    M[1][5] = F2_5_2_0
+    M[2][0] = F0_2_2_0
+    M[2][1] = F1_2_2_0
     M[2][2] = Rc2_2_2
-    M[2][3] = t63
-    M[2][4] = t60
-    M[2][5] = t62
-    M[3][0] = t47
-    M[3][1] = t59
-    M[3][2] = t63
+    M[2][3] = F2_3_2_0
+    M[2][4] = F2_4_2_0
+    M[2][5] = F2_5_2_0
+    M[3][0] = F0_3_2_0
+    M[3][1] = F1_3_2_0
+    M[3][2] = F2_3_2_0
     M[3][3] = Rc3_2_2
     M[3][4] = 0
-    M[3][5] = t54
-    M[4][0] = t53
-    M[4][1] = t61
-    M[4][2] = t60
+    M[3][5] = F3_5_2_0
+    M[4][0] = F0_4_2_0
+    M[4][1] = F1_4_2_0
+    M[4][2] = F2_4_2_0
     M[4][3] = 0
     M[4][4] = Rc4_2_2
     M[4][5] = 0
-    M[5][0] = t57
-    M[5][1] = t62
-    M[5][2] = t62
-    M[5][3] = t54
+    M[5][0] = F0_5_2_0
+    M[5][1] = F2_5_2_0
+    M[5][2] = F2_5_2_0
+    M[5][3] = F3_5_2_0
     M[5][4] = 0
     M[5][5] = 4e-05
     return M

@@ -23,7 +23,7 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries
-//   mass_matrix: 152 mul, 116 add, 0 div, 8 sin/cos, 0 sqrt; 104 temporaries
+//   mass_matrix: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 124 temporaries
 //   bias_forces: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 112 temporaries
 //   inverse_mass_matrix: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 313 temporaries
 //   forward_dynamics: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 272 temporaries
@@ -196,7 +196,7 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 152 mul, 116 add, 0 div, 8 sin/cos, 0 sqrt; 104 temporaries. */
+ * Operations: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 124 temporaries. */
 void stanford_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -237,9 +237,8 @@ void stanford_mass_matrix(const double* q, double* M)
     const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
     const double t8 = Rc4_2_3*c_q_4;
     const double Rc3_1_3 = t8 - 0.09936;
-    const double t9 = Rc4_2_3*s_q_4;
-    const double t10 = -t9;
-    const double Rc3_1_5 = t10;
+    const double t9 = -Rc4_2_3*s_q_4;
+    const double Rc3_1_5 = t9;
     const double Rc3_2_2 = Rc4_0_0*t5 + 0.0007*t6 + 0.00414928;
     const double Rc3_2_4 = -Rc4_0_5*s_q_4;
     const double Rc3_3_3 = Rc4_3_3*t6 + 1.1400000000000001*t5 + 1.08;
@@ -247,49 +246,50 @@ void stanford_mass_matrix(const double* q, double* M)
     const double Rc3_4_4 = Rc4_5_5 + 1.08;
     const double Rc3_5_5 = Rc4_3_3*t5 + 1.1400000000000001*t6 + 1.08;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t11 = c_q_3*c_q_3;
-    const double t12 = s_q_3*s_q_3;
-    const double Rc2_0_0 = Rc3_0_0*t11 + Rc3_1_1*t12 + 179.15618824999999;
-    const double t13 = Rc3_1_5*s_q_3;
-    const double t14 = Rc3_0_0*s_q_3;
-    const double t15 = Rc3_1_1*c_q_3;
-    const double Rc2_0_1 = c_q_3*t14 + 0.0011838959999999998*c_q_3 - s_q_3*t15 + 0.0203*t13;
-    const double t16 = Rc3_0_4*t11;
-    const double t17 = Rc3_1_3*t12;
-    const double t18 = Rc3_0_2*c_q_3 + 0.00536544*s_q_3;
-    const double Rc2_0_2 = 0.0203*t16 - 0.0203*t17 + t18 + 0.5562149249999999;
-    const double t19 = c_q_3*s_q_3;
-    const double t20 = Rc3_0_4*t19;
-    const double t21 = Rc3_1_3*c_q_3;
-    const double Rc2_0_3 = -s_q_3*t21 - t20;
-    const double Rc2_0_4 = t16 - t17 + 27.39975;
-    const double t22 = 0.05832*c_q_3;
-    const double Rc2_0_5 = -t13 - t22;
-    const double t23 = 0.0011838959999999998*s_q_3;
-    const double t24 = 0.0203*Rc3_1_5;
-    const double Rc2_1_1 = 0.00041208999999999994*Rc3_5_5 - c_q_3*t24 + c_q_3*(t15 - t24) + s_q_3*(t14 + 0.0011838959999999998) + t23 + 179.1579396325;
-    const double t25 = 0.0203*Rc3_3_5;
-    const double t26 = t21 - t25;
-    const double t27 = s_q_3*t26;
-    const double t28 = Rc3_0_2*s_q_3 - 0.00536544*c_q_3;
-    const double Rc2_1_2 = 0.0203*t20 + 0.0203*t27 + t28;
-    const double Rc2_1_3 = -Rc3_0_4*t12 + c_q_3*t26 - 27.39975;
-    const double Rc2_1_4 = t20 + t27;
-    const double t29 = 0.05832*s_q_3;
-    const double Rc2_1_5 = Rc3_1_5*c_q_3 - 0.0203*Rc3_5_5 - t29 - 0.08627499999999999;
-    const double t30 = Rc3_2_4*c_q_3;
-    const double t31 = Rc3_2_4 + 0.0203*Rc3_4_4*c_q_3;
-    const double t32 = c_q_3*t31;
-    const double t33 = 0.0203*Rc3_3_3*s_q_3 + 0.05832;
-    const double t34 = s_q_3*t33;
-    const double Rc2_2_2 = Rc3_2_2 + t23 + 0.0203*t30 + 0.0203*t32 + 0.0203*t34 + 0.0077513825;
-    const double Rc2_2_3 = c_q_3*t33 - s_q_3*t31;
-    const double Rc2_2_4 = t32 + t34 + 0.08627499999999999;
-    const double Rc2_2_5 = s_q_3*t25;
-    const double Rc2_3_3 = Rc3_3_3*t11 + Rc3_4_4*t12 + 4.25;
-    const double Rc2_3_4 = Rc3_3_3*t19 - Rc3_4_4*t19;
+    const double t10 = c_q_3*c_q_3;
+    const double t11 = s_q_3*s_q_3;
+    const double Rc2_0_0 = Rc3_0_0*t10 + Rc3_1_1*t11 + 179.15618824999999;
+    const double t12 = Rc3_1_5*s_q_3;
+    const double t13 = Rc3_0_0*s_q_3;
+    const double t14 = Rc3_1_1*c_q_3;
+    const double Rc2_0_1 = c_q_3*t13 + 0.0011838959999999998*c_q_3 - s_q_3*t14 + 0.0203*t12;
+    const double t15 = Rc3_0_4*t10;
+    const double t16 = Rc3_1_3*t11;
+    const double t17 = Rc3_0_2*c_q_3 + 0.00536544*s_q_3;
+    const double Rc2_0_2 = 0.0203*t15 - 0.0203*t16 + t17 + 0.5562149249999999;
+    const double t18 = c_q_3*s_q_3;
+    const double t19 = Rc3_0_4*t18;
+    const double t20 = Rc3_1_3*c_q_3;
+    const double Rc2_0_3 = -s_q_3*t20 - t19;
+    const double Rc2_0_4 = t15 - t16 + 27.39975;
+    const double t21 = 0.05832*c_q_3;
+    const double Rc2_0_5 = -t12 - t21;
+    const double t22 = 0.0011838959999999998*s_q_3;
+    const double t23 = 0.0203*Rc3_1_5;
+    const double Rc2_1_1 = 0.00041208999999999994*Rc3_5_5 - c_q_3*t23 + c_q_3*(t14 - t23) + s_q_3*(t13 + 0.0011838959999999998) + t22 + 179.1579396325;
+    const double t24 = 0.0203*Rc3_3_5;
+    const double t25 = t20 - t24;
+    const double t26 = s_q_3*t25;
+    const double t27 = Rc3_0_2*s_q_3 - 0.00536544*c_q_3;
+    const double Rc2_1_2 = 0.0203*t19 + 0.0203*t26 + t27;
+    const double Rc2_1_3 = -Rc3_0_4*t11 + c_q_3*t25 - 27.39975;
+    const double Rc2_1_4 = t19 + t26;
+    const double t28 = 0.05832*s_q_3;
+    const double Rc2_1_5 = Rc3_1_5*c_q_3 - 0.0203*Rc3_5_5 - t28 - 0.08627499999999999;
+    const double t29 = Rc3_2_4 + 0.0203*Rc3_4_4*c_q_3;
+    const double t30 = c_q_3*t29;
+    const double t31 = 0.0203*Rc3_3_3*s_q_3 + 0.05832;
+    const double t32 = s_q_3*t31;
+    const double t33 = Rc3_2_4*c_q_3;
+    const double t34 = Rc3_2_2 + t22 + 0.0203*t33;
+    const double Rc2_2_2 = 0.0203*t30 + 0.0203*t32 + t34 + 0.0077513825;
+    const double Rc2_2_3 = c_q_3*t31 - s_q_3*t29;
+    const double Rc2_2_4 = t30 + t32 + 0.08627499999999999;
+    const double Rc2_2_5 = s_q_3*t24;
+    const double Rc2_3_3 = Rc3_3_3*t10 + Rc3_4_4*t11 + 4.25;
+    const double Rc2_3_4 = Rc3_3_3*t18 - Rc3_4_4*t18;
     const double Rc2_3_5 = Rc3_3_5*c_q_3;
-    const double Rc2_4_4 = Rc3_3_3*t12 + Rc3_4_4*t11 + 4.25;
+    const double Rc2_4_4 = Rc3_3_3*t11 + Rc3_4_4*t10 + 4.25;
     const double Rc2_4_5 = Rc3_3_5*s_q_3;
     const double Rc2_5_5 = Rc3_5_5 + 4.25;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
@@ -303,55 +303,88 @@ void stanford_mass_matrix(const double* q, double* M)
     const double Rc1_2_2 = Rc2_0_0 + Rc2_0_4*l2_1 - l2_1*(-Rc2_0_4 - Rc2_4_4*l2_1) + 0.018;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = -c_q_1*(-Rc1_0_1*s_q_1 - Rc1_1_1*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 - Rc1_0_1*c_q_1) + 0.3684332225;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc2_1_5 - Rc2_3_5*l2_1 + 0.154*Rc2_5_5;
+    const double F1_2_1_0 = -Rc2_2_5 + 0.154*Rc2_4_5;
+    const double F1_2_2_0 = -Rc2_0_5 - Rc2_4_5*l2_1;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1 - F1_2_1_0*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = t17;
+    const double F2_3_1_0 = t27;
+    const double F2_3_2_0 = t34;
+    const double F2_3_3_0 = -Rc3_2_4*s_q_3 + t21;
+    const double F2_3_4_0 = t28 + t33;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_1_0 - F2_3_3_0*l2_1;
+    const double F1_3_1_0 = -F2_3_2_0 + 0.154*F2_3_4_0;
+    const double F1_3_2_0 = -F2_3_0_0 - F2_3_4_0*l2_1;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -F1_3_0_0*s_q_1 - F1_3_1_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = t8;
+    const double F3_4_5_0 = t9;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -Rc4_2_2*s_q_3;
+    const double F2_4_1_0 = -0.0203*F3_4_5_0 + Rc4_2_2*c_q_3;
+    const double t37 = F3_4_3_0*s_q_3;
+    const double F2_4_2_0 = 0.0203*t37;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
+    const double F2_4_4_0 = t37;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_1_0 - F2_4_3_0*l2_1 + 0.154*F3_4_5_0;
+    const double F1_4_1_0 = -F2_4_2_0 + 0.154*F2_4_4_0;
+    const double F1_4_2_0 = -F2_4_0_0 - F2_4_4_0*l2_1;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -F1_4_0_0*s_q_1 - F1_4_1_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = 0.0003*s_q_4;
+    const double F3_5_2_0 = 0.0003*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3;
+    const double F2_5_1_0 = F3_5_0_0*s_q_3;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -F2_5_1_0*s_q_1 + F3_5_2_0*c_q_1;
     /* shared by the outputs */
-    const double t37 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1;
-    const double t38 = -c_q_1*(-Rc2_2_5 + 0.154*Rc2_4_5) - s_q_1*(Rc2_1_5 - Rc2_3_5*l2_1 + 0.154*Rc2_5_5);
-    const double t39 = -c_q_1*(-Rc3_2_2 + 0.007797383999999999*s_q_3 + 0.13369999999999999*t30) - s_q_1*(l2_1*(Rc3_2_4*s_q_3 - t22) + t28);
-    const double t40 = l2_1*t8;
-    const double t41 = -0.13369999999999999*c_q_1*s_q_3*t8 - s_q_1*(Rc4_2_2*c_q_3 - c_q_3*t40 - 0.13369999999999999*t9);
-    const double t42 = 0.0003*c_q_4;
-    const double t43 = 0.0003*s_q_4;
-    const double t44 = c_q_1*t42 - s_q_1*s_q_3*t43;
-    const double t45 = -Rc2_0_5 - Rc2_4_5*l2_1;
-    const double t46 = -l2_1*(t29 + t30) - t18;
-    const double t47 = Rc4_2_2*s_q_3 - s_q_3*t40;
-    const double t48 = -c_q_3*t43;
+    const double t38 = -F2_5_0_0;
 
     /* Outputs: M (6 x 6) */
     M[0] = Rc0_2_2;
-    M[1] = t37;
-    M[2] = t38;
-    M[3] = t39;
-    M[4] = t41;
-    M[5] = t44;
-    M[6] = t37;
+    M[1] = F0_1_2_0;
+    M[2] = F0_2_2_0;
+    M[3] = F0_3_2_0;
+    M[4] = F0_4_2_0;
+    M[5] = F0_5_2_0;
+    M[6] = F0_1_2_0;
     M[7] = Rc1_2_2;
-    M[8] = t45;
-    M[9] = t46;
-    M[10] = t47;
-    M[11] = t48;
-    M[12] = t38;
-    M[13] = t45;
+    M[8] = F1_2_2_0;
+    M[9] = F1_3_2_0;
+    M[10] = F1_4_2_0;
+    M[11] = t38;
+    M[12] = F0_2_2_0;
+    M[13] = F1_2_2_0;
     M[14] = Rc2_5_5;
     M[15] = 0.0;
-    M[16] = t10;
+    M[16] = F3_4_5_0;
     M[17] = 0.0;
-    M[18] = t39;
-    M[19] = t46;
+    M[18] = F0_3_2_0;
+    M[19] = F1_3_2_0;
     M[20] = 0.0;
     M[21] = Rc3_2_2;
     M[22] = 0.0;
-    M[23] = t42;
-    M[24] = t41;
-    M[25] = t47;
-    M[26] = t10;
+    M[23] = F3_5_2_0;
+    M[24] = F0_4_2_0;
+    M[25] = F1_4_2_0;
+    M[26] = F3_4_5_0;
     M[27] = 0.0;
     M[28] = Rc4_2_2;
     M[29] = 0.0;
-    M[30] = t44;
-    M[31] = t48;
+    M[30] = F0_5_2_0;
+    M[31] = t38;
     M[32] = 0.0;
-    M[33] = t42;
+    M[33] = F3_5_2_0;
     M[34] = 0.0;
     M[35] = 0.0003;
 }

@@ -23,7 +23,7 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries
-//   mass_matrix: 152 mul, 116 add, 0 div, 8 sin/cos, 0 sqrt; 104 temporaries
+//   mass_matrix: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 124 temporaries
 //   bias_forces: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 112 temporaries
 //   inverse_mass_matrix: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 313 temporaries
 //   forward_dynamics: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 272 temporaries

@@ -23,7 +23,7 @@
 #
 # Functions (operation counts):
 #   inverse_dynamics: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries
-#   mass_matrix: 152 mul, 116 add, 0 div, 8 sin/cos, 0 sqrt; 104 temporaries
+#   mass_matrix: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 124 temporaries
 #   bias_forces: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 112 temporaries
 #   inverse_mass_matrix: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 313 temporaries
 #   forward_dynamics: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 272 temporaries
@@ -203,7 +203,7 @@ def mass_matrix(q):
 
     Returns M (6 x 6, a list of rows).
     Part I (3.20), Corollary A.1, (a.44).
-    Operations: 152 mul, 116 add, 0 div, 8 sin/cos, 0 sqrt; 104 temporaries.
+    Operations: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 124 temporaries.
     """
     # Inputs: q
 
@@ -242,9 +242,8 @@ def mass_matrix(q):
     Rc3_1_1 = Rc4_2_2 + 0.01014112
     t8 = Rc4_2_3*c_q_4
     Rc3_1_3 = t8 - 0.09936
-    t9 = Rc4_2_3*s_q_4
-    t10 = -t9
-    Rc3_1_5 = t10
+    t9 = -Rc4_2_3*s_q_4
+    Rc3_1_5 = t9
     Rc3_2_2 = Rc4_0_0*t5 + 0.0007*t6 + 0.00414928
     Rc3_2_4 = -Rc4_0_5*s_q_4
     Rc3_3_3 = Rc4_3_3*t6 + 1.1400000000000001*t5 + 1.08
@@ -252,49 +251,50 @@ def mass_matrix(q):
     Rc3_4_4 = Rc4_5_5 + 1.08
     Rc3_5_5 = Rc4_3_3*t5 + 1.1400000000000001*t6 + 1.08
     # Rc2: composite rigid-body inertia R(k) (a.44)
-    t11 = c_q_3*c_q_3
-    t12 = s_q_3*s_q_3
-    Rc2_0_0 = Rc3_0_0*t11 + Rc3_1_1*t12 + 179.15618824999999
-    t13 = Rc3_1_5*s_q_3
-    t14 = Rc3_0_0*s_q_3
-    t15 = Rc3_1_1*c_q_3
-    Rc2_0_1 = c_q_3*t14 + 0.0011838959999999998*c_q_3 - s_q_3*t15 + 0.0203*t13
-    t16 = Rc3_0_4*t11
-    t17 = Rc3_1_3*t12
-    t18 = Rc3_0_2*c_q_3 + 0.00536544*s_q_3
-    Rc2_0_2 = 0.0203*t16 - 0.0203*t17 + t18 + 0.5562149249999999
-    t19 = c_q_3*s_q_3
-    t20 = Rc3_0_4*t19
-    t21 = Rc3_1_3*c_q_3
-    Rc2_0_3 = -s_q_3*t21 - t20
-    Rc2_0_4 = t16 - t17 + 27.39975
-    t22 = 0.05832*c_q_3
-    Rc2_0_5 = -t13 - t22
-    t23 = 0.0011838959999999998*s_q_3
-    t24 = 0.0203*Rc3_1_5
-    Rc2_1_1 = 0.00041208999999999994*Rc3_5_5 - c_q_3*t24 + c_q_3*(t15 - t24) + s_q_3*(t14 + 0.0011838959999999998) + t23 + 179.1579396325
-    t25 = 0.0203*Rc3_3_5
-    t26 = t21 - t25
-    t27 = s_q_3*t26
-    t28 = Rc3_0_2*s_q_3 - 0.00536544*c_q_3
-    Rc2_1_2 = 0.0203*t20 + 0.0203*t27 + t28
-    Rc2_1_3 = -Rc3_0_4*t12 + c_q_3*t26 - 27.39975
-    Rc2_1_4 = t20 + t27
-    t29 = 0.05832*s_q_3
-    Rc2_1_5 = Rc3_1_5*c_q_3 - 0.0203*Rc3_5_5 - t29 - 0.08627499999999999
-    t30 = Rc3_2_4*c_q_3
-    t31 = Rc3_2_4 + 0.0203*Rc3_4_4*c_q_3
-    t32 = c_q_3*t31
-    t33 = 0.0203*Rc3_3_3*s_q_3 + 0.05832
-    t34 = s_q_3*t33
-    Rc2_2_2 = Rc3_2_2 + t23 + 0.0203*t30 + 0.0203*t32 + 0.0203*t34 + 0.0077513825
-    Rc2_2_3 = c_q_3*t33 - s_q_3*t31
-    Rc2_2_4 = t32 + t34 + 0.08627499999999999
-    Rc2_2_5 = s_q_3*t25
-    Rc2_3_3 = Rc3_3_3*t11 + Rc3_4_4*t12 + 4.25
-    Rc2_3_4 = Rc3_3_3*t19 - Rc3_4_4*t19
+    t10 = c_q_3*c_q_3
+    t11 = s_q_3*s_q_3
+    Rc2_0_0 = Rc3_0_0*t10 + Rc3_1_1*t11 + 179.15618824999999
+    t12 = Rc3_1_5*s_q_3
+    t13 = Rc3_0_0*s_q_3
+    t14 = Rc3_1_1*c_q_3
+    Rc2_0_1 = c_q_3*t13 + 0.0011838959999999998*c_q_3 - s_q_3*t14 + 0.0203*t12
+    t15 = Rc3_0_4*t10
+    t16 = Rc3_1_3*t11
+    t17 = Rc3_0_2*c_q_3 + 0.00536544*s_q_3
+    Rc2_0_2 = 0.0203*t15 - 0.0203*t16 + t17 + 0.5562149249999999
+    t18 = c_q_3*s_q_3
+    t19 = Rc3_0_4*t18
+    t20 = Rc3_1_3*c_q_3
+    Rc2_0_3 = -s_q_3*t20 - t19
+    Rc2_0_4 = t15 - t16 + 27.39975
+    t21 = 0.05832*c_q_3
+    Rc2_0_5 = -t12 - t21
+    t22 = 0.0011838959999999998*s_q_3
+    t23 = 0.0203*Rc3_1_5
+    Rc2_1_1 = 0.00041208999999999994*Rc3_5_5 - c_q_3*t23 + c_q_3*(t14 - t23) + s_q_3*(t13 + 0.0011838959999999998) + t22 + 179.1579396325
+    t24 = 0.0203*Rc3_3_5
+    t25 = t20 - t24
+    t26 = s_q_3*t25
+    t27 = Rc3_0_2*s_q_3 - 0.00536544*c_q_3
+    Rc2_1_2 = 0.0203*t19 + 0.0203*t26 + t27
+    Rc2_1_3 = -Rc3_0_4*t11 + c_q_3*t25 - 27.39975
+    Rc2_1_4 = t19 + t26
+    t28 = 0.05832*s_q_3
+    Rc2_1_5 = Rc3_1_5*c_q_3 - 0.0203*Rc3_5_5 - t28 - 0.08627499999999999
+    t29 = Rc3_2_4 + 0.0203*Rc3_4_4*c_q_3
+    t30 = c_q_3*t29
+    t31 = 0.0203*Rc3_3_3*s_q_3 + 0.05832
+    t32 = s_q_3*t31
+    t33 = Rc3_2_4*c_q_3
+    t34 = Rc3_2_2 + t22 + 0.0203*t33
+    Rc2_2_2 = 0.0203*t30 + 0.0203*t32 + t34 + 0.0077513825
+    Rc2_2_3 = c_q_3*t31 - s_q_3*t29
+    Rc2_2_4 = t30 + t32 + 0.08627499999999999
+    Rc2_2_5 = s_q_3*t24
+    Rc2_3_3 = Rc3_3_3*t10 + Rc3_4_4*t11 + 4.25
+    Rc2_3_4 = Rc3_3_3*t18 - Rc3_4_4*t18
     Rc2_3_5 = Rc3_3_5*c_q_3
-    Rc2_4_4 = Rc3_3_3*t12 + Rc3_4_4*t11 + 4.25
+    Rc2_4_4 = Rc3_3_3*t11 + Rc3_4_4*t10 + 4.25
     Rc2_4_5 = Rc3_3_5*s_q_3
     Rc2_5_5 = Rc3_5_5 + 4.25
     # Rc1: composite rigid-body inertia R(k) (a.44)
@@ -308,56 +308,89 @@ def mass_matrix(q):
     Rc1_2_2 = Rc2_0_0 + Rc2_0_4*l2_1 - l2_1*(-Rc2_0_4 - Rc2_4_4*l2_1) + 0.018
     # Rc0: composite rigid-body inertia R(k) (a.44)
     Rc0_2_2 = -c_q_1*(-Rc1_0_1*s_q_1 - Rc1_1_1*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 - Rc1_0_1*c_q_1) + 0.3684332225
+    # F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_1_2_0 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1
+    # F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_2_0_0 = Rc2_1_5 - Rc2_3_5*l2_1 + 0.154*Rc2_5_5
+    F1_2_1_0 = -Rc2_2_5 + 0.154*Rc2_4_5
+    F1_2_2_0 = -Rc2_0_5 - Rc2_4_5*l2_1
+    # F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_2_2_0 = -F1_2_0_0*s_q_1 - F1_2_1_0*c_q_1
+    # F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F2_3_0_0 = t17
+    F2_3_1_0 = t27
+    F2_3_2_0 = t34
+    F2_3_3_0 = -Rc3_2_4*s_q_3 + t21
+    F2_3_4_0 = t28 + t33
+    # F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_3_0_0 = F2_3_1_0 - F2_3_3_0*l2_1
+    F1_3_1_0 = -F2_3_2_0 + 0.154*F2_3_4_0
+    F1_3_2_0 = -F2_3_0_0 - F2_3_4_0*l2_1
+    # F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_3_2_0 = -F1_3_0_0*s_q_1 - F1_3_1_0*c_q_1
+    # F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F3_4_3_0 = t8
+    F3_4_5_0 = t9
+    # F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F2_4_0_0 = -Rc4_2_2*s_q_3
+    F2_4_1_0 = -0.0203*F3_4_5_0 + Rc4_2_2*c_q_3
+    t37 = F3_4_3_0*s_q_3
+    F2_4_2_0 = 0.0203*t37
+    F2_4_3_0 = F3_4_3_0*c_q_3
+    F2_4_4_0 = t37
+    # F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F1_4_0_0 = F2_4_1_0 - F2_4_3_0*l2_1 + 0.154*F3_4_5_0
+    F1_4_1_0 = -F2_4_2_0 + 0.154*F2_4_4_0
+    F1_4_2_0 = -F2_4_0_0 - F2_4_4_0*l2_1
+    # F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_4_2_0 = -F1_4_0_0*s_q_1 - F1_4_1_0*c_q_1
+    # F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F3_5_0_0 = 0.0003*s_q_4
+    F3_5_2_0 = 0.0003*c_q_4
+    # F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F2_5_0_0 = F3_5_0_0*c_q_3
+    F2_5_1_0 = F3_5_0_0*s_q_3
+    # F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)
+    F0_5_2_0 = -F2_5_1_0*s_q_1 + F3_5_2_0*c_q_1
     # shared by the outputs
-    t37 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1
-    t38 = -c_q_1*(-Rc2_2_5 + 0.154*Rc2_4_5) - s_q_1*(Rc2_1_5 - Rc2_3_5*l2_1 + 0.154*Rc2_5_5)
-    t39 = -c_q_1*(-Rc3_2_2 + 0.007797383999999999*s_q_3 + 0.13369999999999999*t30) - s_q_1*(l2_1*(Rc3_2_4*s_q_3 - t22) + t28)
-    t40 = l2_1*t8
-    t41 = -0.13369999999999999*c_q_1*s_q_3*t8 - s_q_1*(Rc4_2_2*c_q_3 - c_q_3*t40 - 0.13369999999999999*t9)
-    t42 = 0.0003*c_q_4
-    t43 = 0.0003*s_q_4
-    t44 = c_q_1*t42 - s_q_1*s_q_3*t43
-    t45 = -Rc2_0_5 - Rc2_4_5*l2_1
-    t46 = -l2_1*(t29 + t30) - t18
-    t47 = Rc4_2_2*s_q_3 - s_q_3*t40
-    t48 = -c_q_3*t43
+    t38 = -F2_5_0_0
 
     # Outputs: M (6 x 6)
     M = [[0.0] * 6 for _ in range(6)]
     M[0][0] = Rc0_2_2
-    M[0][1] = t37
-    M[0][2] = t38
-    M[0][3] = t39
-    M[0][4] = t41
-    M[0][5] = t44
-    M[1][0] = t37
+    M[0][1] = F0_1_2_0
+    M[0][2] = F0_2_2_0
+    M[0][3] = F0_3_2_0
+    M[0][4] = F0_4_2_0
+    M[0][5] = F0_5_2_0
+    M[1][0] = F0_1_2_0
     M[1][1] = Rc1_2_2
-    M[1][2] = t45
-    M[1][3] = t46
-    M[1][4] = t47
-    M[1][5] = t48
-    M[2][0] = t38
-    M[2][1] = t45
+    M[1][2] = F1_2_2_0
+    M[1][3] = F1_3_2_0
+    M[1][4] = F1_4_2_0
+    M[1][5] = t38
+    M[2][0] = F0_2_2_0
+    M[2][1] = F1_2_2_0
     M[2][2] = Rc2_5_5
     M[2][3] = 0
-    M[2][4] = t10
+    M[2][4] = F3_4_5_0
     M[2][5] = 0
-    M[3][0] = t39
-    M[3][1] = t46
+    M[3][0] = F0_3_2_0
+    M[3][1] = F1_3_2_0
     M[3][2] = 0
     M[3][3] = Rc3_2_2
     M[3][4] = 0
-    M[3][5] = t42
-    M[4][0] = t41
-    M[4][1] = t47
-    M[4][2] = t10
+    M[3][5] = F3_5_2_0
+    M[4][0] = F0_4_2_0
+    M[4][1] = F1_4_2_0
+    M[4][2] = F3_4_5_0
     M[4][3] = 0
     M[4][4] = Rc4_2_2
     M[4][5] = 0
-    M[5][0] = t44
-    M[5][1] = t48
+    M[5][0] = F0_5_2_0
+    M[5][1] = t38
     M[5][2] = 0
-    M[5][3] = t42
+    M[5][3] = F3_5_2_0
     M[5][4] = 0
     M[5][5] = 0.0003
     return M

@@ -26,6 +26,8 @@ STEMS = {  # label stem -> what the temporaries are, with the equation
     "alpha": "spatial acceleration alpha(k) (2.26)",
     "f": "spatial force f(k) (2.29)",
     "Rc": "composite rigid-body inertia R(k) (a.44)",
+    "F": "mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)",
+    "ldl": "LDL^T factors inverting a multi-dof D(k) block",
     "P": "articulated inertia P(k) (4.5)",
     "D": "D(k) = H P H^T (4.6)",
     "Dinv": "D^-1(k)",
@@ -68,7 +70,7 @@ def _env():
 
 
 def _stem(label):
-    return label.rstrip("0123456789")
+    return re.match(r"[A-Za-z]*", label).group(0)    # "Rc3" -> "Rc", "F3_1" -> "F"
 
 
 def _comment(label):

@@ -19,6 +19,8 @@ the short expressions and orders the result into a straight-line :class:`Program
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,7 +33,7 @@ SYMMETRIC = ("M", "Rc", "P", "D", "Dinv", "Lam")
 
 
 def _stem(label: str) -> str:
-    return label.rstrip("0123456789")
+    return re.match(r"[A-Za-z]*", label).group(0)    # "Rc3" -> "Rc", "F3_1" -> "F"
 
 
 class UnrollBackend(SympyBackend):

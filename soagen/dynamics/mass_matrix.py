@@ -26,7 +26,7 @@ def mass_matrix(robot, s, xp):
         Mass[cl, cl] = s.H[l] @ F
         k = l
         while robot.bodies[k].parent >= 0:
-            F = phi_force(*s.X[k], F)                            # phi(k+1, k) ...
+            F = xp.name(phi_force(*s.X[k], F), f"F{robot.bodies[k].parent}_{l}")   # phi(k+1, k) ...
             k = robot.bodies[k].parent
             block = s.H[k] @ F
             Mass[robot.v_slice(k), cl] = block

@@ -38,7 +38,7 @@ def load_system(path) -> System:
         raise RobotFileError(path, where, f"malformed YAML: {getattr(err, 'problem', None) or err}") from None
     except (OSError, UnicodeDecodeError) as err:
         raise RobotFileError(path, "file", f"cannot read: {err}") from None
-    _keys(path, "file", doc, TOP_KEYS, ("object", "arms"))
+    fields.keys(path, "file", doc, TOP_KEYS, ("object", "arms"))
     name = doc.get("name", path.stem)
     if not isinstance(name, str):
         raise RobotFileError(path, "name", "must be a string")
@@ -57,34 +57,18 @@ def load_system(path) -> System:
     return System(name, str(path), kind, gravity, obj, tuple(arms))
 
 
-def _keys(path, where, d, allowed, required=()):
-    if not isinstance(d, dict):
-        raise RobotFileError(path, where, f"expected a mapping, got {d!r}")
-    for k in d:
-        if k not in allowed:
-            raise RobotFileError(path, where, f"unknown key {k!r} (allowed: {', '.join(sorted(allowed))})")
-    for k in required:
-        if k not in d:
-            raise RobotFileError(path, where, f"missing required key {k!r}")
-
-
 def _pose(path, where, d):
     d = {} if d is None else d
-    _keys(path, where, d, POSE_KEYS)
-    if "rpy" in d and "rotation" in d:
-        raise RobotFileError(path, where, "give either 'rpy' or 'rotation', not both")
-    r = fields.vector(path, f"{where}.xyz", d.get("xyz", [0, 0, 0]))
-    if "rotation" in d:
-        return fields.rotation(path, f"{where}.rotation", d["rotation"]), r
-    return fields.rpy(path, f"{where}.rpy", d.get("rpy", [0, 0, 0])), r
+    fields.keys(path, where, d, POSE_KEYS)
+    return fields.origin(path, where, d)
 
 
 def _object(path, d):
-    _keys(path, "object", d, OBJECT_KEYS, ("mass", "inertia", "frames"))
+    fields.keys(path, "object", d, OBJECT_KEYS, ("mass", "inertia", "frames"))
     name = d.get("name", "object")
     mass = fields.number(path, "object.mass", d["mass"])
     com = fields.vector(path, "object.com", d.get("com", [0, 0, 0]))
-    _keys(path, "object.inertia", d["inertia"], set(INERTIA_KEYS), INERTIA_KEYS)
+    fields.keys(path, "object.inertia", d["inertia"], set(INERTIA_KEYS), INERTIA_KEYS)
     inertia = fields.inertia_matrix(path, "object.inertia", *(d["inertia"][k] for k in INERTIA_KEYS))
     check_mass_properties(path, LinkSpec(name, "object", mass, com, inertia, True))
     R0, p0 = _pose(path, "object.pose", d.get("pose"))
@@ -96,7 +80,7 @@ def _object(path, d):
 
 def _arm(path, i, d, obj, gravity):
     where = f"arms[{i}]"
-    _keys(path, where, d, ARM_KEYS, ("robot", "grasp"))
+    fields.keys(path, where, d, ARM_KEYS, ("robot", "grasp"))
     name = d.get("name", f"arm{i + 1}")
     if not isinstance(name, str) or not name:
         raise RobotFileError(path, f"{where}.name", "must be a non-empty string")
@@ -125,7 +109,7 @@ def _arm(path, i, d, obj, gravity):
 
 
 def _grasp(path, where, d, obj):
-    _keys(path, where, d, GRASP_KEYS, ("frame", "type"))
+    fields.keys(path, where, d, GRASP_KEYS, ("frame", "type"))
     frame, kind = d["frame"], d["type"]
     if kind not in GRASP_KINDS:
         raise RobotFileError(path, f"{where}.type", f"unknown grasp type {kind!r} (known: {', '.join(GRASP_KINDS)})")

@@ -52,3 +52,26 @@ def inertia_matrix(path, where, ixx, iyy, izz, ixy, ixz, iyz):
             zip(("ixx", "iyy", "izz", "ixy", "ixz", "iyz"), (ixx, iyy, izz, ixy, ixz, iyz))]
     xx, yy, zz, xy, xz, yz = vals
     return np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]])
+
+
+def keys(path, where, d, allowed, required=()):
+    """A mapping with only ``allowed`` keys and all ``required`` ones (strict formats:
+    a typo must not silently drop a parameter)."""
+    if not isinstance(d, dict):
+        raise RobotFileError(path, where, f"expected a mapping, got {d!r}")
+    for k in d:
+        if k not in allowed:
+            raise RobotFileError(path, where, f"unknown key {k!r} (allowed: {', '.join(sorted(allowed))})")
+    for k in required:
+        if k not in d:
+            raise RobotFileError(path, where, f"missing required key {k!r}")
+
+
+def origin(path, where, d):
+    """(R, r) from the ``xyz`` and ``rpy`` or ``rotation`` entries of a mapping."""
+    if "rpy" in d and "rotation" in d:
+        raise RobotFileError(path, where, "give either 'rpy' or 'rotation', not both")
+    r = vector(path, f"{where}.xyz", d.get("xyz", [0, 0, 0]))
+    if "rotation" in d:
+        return rotation(path, f"{where}.rotation", d["rotation"]), r
+    return rpy(path, f"{where}.rpy", d.get("rpy", [0, 0, 0])), r

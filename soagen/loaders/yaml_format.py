@@ -32,7 +32,7 @@ def parse(path) -> Description:
         raise RobotFileError(path, where, f"malformed YAML: {problem}") from None
     if not isinstance(doc, dict):
         raise RobotFileError(path, "file", "expected a mapping with 'links' and 'joints'")
-    _keys(path, "file", doc, TOP_KEYS, required=("links", "joints"))
+    fields.keys(path, "file", doc, TOP_KEYS, required=("links", "joints"))
     links = [_link(path, i, x) for i, x in enumerate(_list(path, "links", doc["links"]))]
     joints = [_joint(path, i, x) for i, x in enumerate(_list(path, "joints", doc["joints"]))]
     gravity = fields.vector(path, "gravity", doc.get("gravity", [0, 0, -9.81]))
@@ -49,17 +49,6 @@ def _list(path, where, value):
     return value
 
 
-def _keys(path, where, d, allowed, required=()):
-    if not isinstance(d, dict):
-        raise RobotFileError(path, where, f"expected a mapping, got {d!r}")
-    for k in d:
-        if k not in allowed:
-            raise RobotFileError(path, where, f"unknown key {k!r} (allowed: {', '.join(sorted(allowed))})")
-    for k in required:
-        if k not in d:
-            raise RobotFileError(path, where, f"missing required key {k!r}")
-
-
 def _name(path, where, d):
     name = d["name"]
     if not isinstance(name, str) or not name:
@@ -69,7 +58,7 @@ def _name(path, where, d):
 
 def _link(path, i, d):
     where = f"links[{i}]"
-    _keys(path, where, d, LINK_KEYS, required=("name",))
+    fields.keys(path, where, d, LINK_KEYS, required=("name",))
     name = _name(path, where, d)
     where = f"link {name!r}"
     spec = LinkSpec(name, where)
@@ -81,35 +70,26 @@ def _link(path, i, d):
         spec.mass = fields.number(path, f"{where}.mass", d["mass"])
         spec.com = fields.vector(path, f"{where}.com", d.get("com", [0, 0, 0]))
         I = d["inertia"]
-        _keys(path, f"{where}.inertia", I, set(INERTIA_KEYS), required=INERTIA_KEYS)
+        fields.keys(path, f"{where}.inertia", I, set(INERTIA_KEYS), required=INERTIA_KEYS)
         spec.inertia = fields.inertia_matrix(path, f"{where}.inertia", *(I[k] for k in INERTIA_KEYS))
         if "inertial_frame" in d:     # com and inertia given in this frame (URDF <inertial><origin>)
-            _keys(path, f"{where}.inertial_frame", d["inertial_frame"], {"xyz", "rpy", "rotation"})
-            R, r = _origin(path, f"{where}.inertial_frame", d["inertial_frame"])
+            fields.keys(path, f"{where}.inertial_frame", d["inertial_frame"], {"xyz", "rpy", "rotation"})
+            R, r = fields.origin(path, f"{where}.inertial_frame", d["inertial_frame"])
             spec.com, spec.inertia = r + R @ spec.com, R @ spec.inertia @ R.T
     elif "inertial_frame" in d:
         raise RobotFileError(path, where, "'inertial_frame' without 'mass' and 'inertia'")
     return spec
 
 
-def _origin(path, where, d):
-    if "rpy" in d and "rotation" in d:
-        raise RobotFileError(path, where, "give either 'rpy' or 'rotation', not both")
-    r = fields.vector(path, f"{where}.xyz", d.get("xyz", [0, 0, 0]))
-    if "rotation" in d:
-        return fields.rotation(path, f"{where}.rotation", d["rotation"]), r
-    return fields.rpy(path, f"{where}.rpy", d.get("rpy", [0, 0, 0])), r
-
-
 def _joint(path, i, d):
     where = f"joints[{i}]"
-    _keys(path, where, d, JOINT_KEYS, required=("name", "type", "parent", "child"))
+    fields.keys(path, where, d, JOINT_KEYS, required=("name", "type", "parent", "child"))
     name = _name(path, where, d)
     where = f"joint {name!r}"
     for k in ("type", "parent", "child"):
         if not isinstance(d[k], str):
             raise RobotFileError(path, f"{where}.{k}", f"expected a string, got {d[k]!r}")
-    R, r = _origin(path, where, d)
+    R, r = fields.origin(path, where, d)
     needs_axis = d["type"] in ("revolute", "continuous", "prismatic")
     if needs_axis and "axis" not in d:
         raise RobotFileError(path, where, f"missing required key 'axis' for a {d['type']} joint")
@@ -118,8 +98,8 @@ def _joint(path, i, d):
 
 
 def _tip(path, d):
-    _keys(path, "tip", d, TIP_KEYS, required=("link",))
+    fields.keys(path, "tip", d, TIP_KEYS, required=("link",))
     if not isinstance(d["link"], str):
         raise RobotFileError(path, "tip.link", "expected a link name")
-    R, r = _origin(path, "tip", d)
+    R, r = fields.origin(path, "tip", d)
     return TipSpec(d["link"], "tip", R, r)

@@ -18,6 +18,7 @@ import numpy as np
 
 from soagen.closed_chain.arm import ArmTerms, block
 from soagen.errors import SoagenError
+from soagen.operators import block_diag
 from soagen.spatial import cross, skew, spatial_inertia
 
 
@@ -82,20 +83,11 @@ class Context:
 
     def Phic(self):
         """blockdiag(phi^c_i): 6l x m."""
-        m = sum(p.shape[1] for p in self.phic)
-        out, c = np.zeros((6 * self.system.l, m)), 0
-        for i, p in enumerate(self.phic):
-            out[6 * i:6 * i + 6, c:c + p.shape[1]] = p
-            c += p.shape[1]
-        return out
+        return block_diag(self.phic)
 
     def Phi(self):
-        m = sum(p.shape[1] for p in self.phi)
-        out, c = np.zeros((6 * self.system.l, m)), 0
-        for i, p in enumerate(self.phi):
-            out[6 * i:6 * i + 6, c:c + p.shape[1]] = p
-            c += p.shape[1]
-        return out
+        """blockdiag(phi_i): the grasps' motion spaces."""
+        return block_diag(self.phi)
 
     def rigid(self):
         return all(a.grasp.kind == "rigid" for a in self.system.arms)

@@ -22,14 +22,14 @@
 // manipulator modeling and control" (Part I); numbers in the comments refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 248 mul, 169 add, 0 div, 10 sin/cos, 0 sqrt; 154 temporaries
-//   mass_matrix: 188 mul, 122 add, 0 div, 10 sin/cos, 0 sqrt; 139 temporaries
-//   bias_forces: 238 mul, 155 add, 0 div, 10 sin/cos, 0 sqrt; 146 temporaries
-//   inverse_mass_matrix: 552 mul, 355 add, 5 div, 10 sin/cos, 0 sqrt; 338 temporaries
-//   forward_dynamics: 512 mul, 354 add, 5 div, 10 sin/cos, 0 sqrt; 309 temporaries
+//   inverse_dynamics: 248 mul, 169 add, 0 div, 10 sin/cos, 0 sqrt; 145 temporaries
+//   mass_matrix: 188 mul, 122 add, 0 div, 10 sin/cos, 0 sqrt; 125 temporaries
+//   bias_forces: 238 mul, 155 add, 0 div, 10 sin/cos, 0 sqrt; 137 temporaries
+//   inverse_mass_matrix: 552 mul, 355 add, 5 div, 10 sin/cos, 0 sqrt; 309 temporaries
+//   forward_dynamics: 512 mul, 354 add, 5 div, 10 sin/cos, 0 sqrt; 287 temporaries
 //   jacobian: 84 mul, 45 add, 0 div, 10 sin/cos, 0 sqrt; 54 temporaries
-//   jacobian_dot_qd: 177 mul, 101 add, 0 div, 12 sin/cos, 0 sqrt; 130 temporaries
-//   op_space_inverse_inertia: 854 mul, 568 add, 5 div, 12 sin/cos, 0 sqrt; 442 temporaries
+//   jacobian_dot_qd: 177 mul, 101 add, 0 div, 12 sin/cos, 0 sqrt; 121 temporaries
+//   op_space_inverse_inertia: 854 mul, 568 add, 5 div, 12 sin/cos, 0 sqrt; 435 temporaries
 
 #ifndef ARM6_H
 #define ARM6_H

@@ -23,14 +23,14 @@
 // manipulator modeling and control" (Part I); numbers in the comments refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 478 mul, 367 add, 0 div, 12 sin/cos, 0 sqrt; 195 temporaries
-//   mass_matrix: 442 mul, 350 add, 0 div, 12 sin/cos, 0 sqrt; 263 temporaries
-//   bias_forces: 468 mul, 353 add, 0 div, 12 sin/cos, 0 sqrt; 188 temporaries
-//   inverse_mass_matrix: 1339 mul, 1023 add, 6 div, 12 sin/cos, 0 sqrt; 832 temporaries
-//   forward_dynamics: 1158 mul, 902 add, 6 div, 12 sin/cos, 0 sqrt; 565 temporaries
+//   inverse_dynamics: 478 mul, 367 add, 0 div, 12 sin/cos, 0 sqrt; 185 temporaries
+//   mass_matrix: 442 mul, 350 add, 0 div, 12 sin/cos, 0 sqrt; 251 temporaries
+//   bias_forces: 468 mul, 353 add, 0 div, 12 sin/cos, 0 sqrt; 178 temporaries
+//   inverse_mass_matrix: 1339 mul, 1023 add, 6 div, 12 sin/cos, 0 sqrt; 713 temporaries
+//   forward_dynamics: 1158 mul, 902 add, 6 div, 12 sin/cos, 0 sqrt; 538 temporaries
 //   jacobian: 119 mul, 67 add, 0 div, 12 sin/cos, 0 sqrt; 77 temporaries
-//   jacobian_dot_qd: 219 mul, 125 add, 0 div, 14 sin/cos, 0 sqrt; 157 temporaries
-//   op_space_inverse_inertia: 1564 mul, 1131 add, 6 div, 14 sin/cos, 0 sqrt; 694 temporaries
+//   jacobian_dot_qd: 219 mul, 125 add, 0 div, 14 sin/cos, 0 sqrt; 147 temporaries
+//   op_space_inverse_inertia: 1564 mul, 1131 add, 6 div, 14 sin/cos, 0 sqrt; 693 temporaries
 
 #ifndef ARM7_H
 #define ARM7_H

@@ -22,13 +22,13 @@
 // manipulator modeling and control" (Part I); numbers in the comments refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries
-//   mass_matrix: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries
-//   bias_forces: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 127 temporaries
-//   inverse_mass_matrix: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 338 temporaries
-//   forward_dynamics: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 282 temporaries
+//   inverse_dynamics: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 121 temporaries
+//   mass_matrix: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 119 temporaries
+//   bias_forces: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 118 temporaries
+//   inverse_mass_matrix: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 312 temporaries
+//   forward_dynamics: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 266 temporaries
 //   jacobian: 94 mul, 50 add, 0 div, 12 sin/cos, 0 sqrt; 62 temporaries
-//   jacobian_dot_qd: 171 mul, 95 add, 0 div, 12 sin/cos, 0 sqrt; 121 temporaries
+//   jacobian_dot_qd: 171 mul, 95 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
 //   op_space_inverse_inertia: 872 mul, 569 add, 5 div, 12 sin/cos, 0 sqrt; 403 temporaries
 
 #include <math.h>
@@ -37,7 +37,7 @@
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
- * Operations: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries. */
+ * Operations: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 121 temporaries. */
 void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd, double* tau)
 {
     /* Inputs */
@@ -60,68 +60,59 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
-    const double t1 = c_q_1*qd[0];
-    const double V1_2 = t1;
+    const double V1_2 = c_q_1*qd[0];
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a1_0 = -qd[1]*t1;
+    const double a1_0 = -V1_2*qd[1];
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
     const double V2_0 = V1_0 + qd[2];
-    const double t2 = V1_2*s_q_2 + c_q_2*qd[1];
-    const double V2_1 = t2;
-    const double t3 = V1_2*c_q_2 - qd[1]*s_q_2;
-    const double V2_2 = t3;
+    const double V2_1 = V1_2*s_q_2 + c_q_2*qd[1];
+    const double V2_2 = V1_2*c_q_2 - qd[1]*s_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a2_1 = qd[2]*t3;
-    const double a2_2 = -qd[2]*t2;
+    const double a2_1 = V2_2*qd[2];
+    const double a2_2 = -V2_1*qd[2];
     /* V3: spatial velocity V(k) (2.25) */
-    const double t4 = V2_0*c_q_3 - V2_2*s_q_3;
-    const double V3_0 = t4;
+    const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
     const double V3_1 = V2_1 + qd[3];
-    const double t5 = V2_0*s_q_3 + V2_2*c_q_3;
-    const double V3_2 = t5;
+    const double V3_2 = V2_0*s_q_3 + V2_2*c_q_3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = -qd[3]*t5;
-    const double a3_2 = qd[3]*t4;
-    const double t7 = 0.4*s_q_3;
-    const double t6 = 0.4*c_q_3;
-    const double t8 = -t4*t6 - t5*t7;
-    const double t9 = V2_1*V2_1;
-    const double a3_3 = -t5*t8 + t7*t9;
-    const double a3_4 = -V2_1*t4*t7 + V2_1*t5*t6;
-    const double a3_5 = t4*t8 - t6*t9;
+    const double a3_0 = -V3_2*qd[3];
+    const double a3_2 = V3_0*qd[3];
+    const double t1 = 0.4*s_q_3;
+    const double t2 = 0.4*c_q_3;
+    const double t3 = -V3_0*t2 - V3_2*t1;
+    const double t4 = V2_1*V2_1;
+    const double a3_3 = -V3_2*t3 + t1*t4;
+    const double a3_4 = -V2_1*V3_0*t1 + V2_1*V3_2*t2;
+    const double a3_5 = V3_0*t3 - t2*t4;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t10 = V3_0*c_q_4 - V3_2*s_q_4;
-    const double V4_0 = t10;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
     const double V4_1 = V3_1 + qd[4];
-    const double t11 = V3_0*s_q_4 + V3_2*c_q_4;
-    const double V4_2 = t11;
+    const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = -qd[4]*t11;
-    const double a4_2 = qd[4]*t10;
-    const double t13 = 0.4*s_q_4;
-    const double t12 = 0.4*c_q_4;
-    const double t14 = -t10*t12 - t11*t13;
-    const double t15 = V3_1*V3_1;
-    const double a4_3 = -t11*t14 + t13*t15;
-    const double a4_4 = -V3_1*t10*t13 + V3_1*t11*t12;
-    const double a4_5 = t10*t14 - t12*t15;
+    const double a4_0 = -V4_2*qd[4];
+    const double a4_2 = V4_0*qd[4];
+    const double t5 = 0.4*s_q_4;
+    const double t6 = 0.4*c_q_4;
+    const double t7 = -V4_0*t6 - V4_2*t5;
+    const double t8 = V3_1*V3_1;
+    const double a4_3 = -V4_2*t7 + t5*t8;
+    const double a4_4 = -V3_1*V4_0*t5 + V3_1*V4_2*t6;
+    const double a4_5 = V4_0*t7 - t6*t8;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double t16 = V4_1*c_q_5 + V4_2*s_q_5;
-    const double V5_1 = t16;
-    const double t17 = -V4_1*s_q_5 + V4_2*c_q_5;
-    const double V5_2 = t17;
+    const double V5_1 = V4_1*c_q_5 + V4_2*s_q_5;
+    const double V5_2 = -V4_1*s_q_5 + V4_2*c_q_5;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_1 = qd[5]*t17;
-    const double a5_2 = -qd[5]*t16;
-    const double t18 = 0.05*c_q_5;
-    const double t19 = 0.05*s_q_5;
-    const double a5_3 = V4_0*t16*t19 + V4_0*t17*t18;
-    const double t20 = t16*t18 - t17*t19;
-    const double t21 = V4_0*V4_0;
-    const double a5_4 = t17*t20 - t19*t21;
-    const double a5_5 = -t16*t20 - t18*t21;
+    const double a5_1 = V5_2*qd[5];
+    const double a5_2 = -V5_1*qd[5];
+    const double t9 = 0.05*c_q_5;
+    const double t10 = 0.05*s_q_5;
+    const double a5_3 = V4_0*V5_1*t10 + V4_0*V5_2*t9;
+    const double t11 = V5_1*t9 - V5_2*t10;
+    const double t12 = V4_0*V4_0;
+    const double a5_4 = V5_2*t11 - t10*t12;
+    const double a5_5 = -V5_1*t11 - t12*t9;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
     const double alpha1_2 = a1_2 + c_q_1*qdd[0];
@@ -137,60 +128,60 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double alpha3_0 = a3_0 + alpha2_0*c_q_3 - alpha2_2*s_q_3;
     const double alpha3_1 = alpha2_1 + qdd[3];
     const double alpha3_2 = a3_2 + alpha2_0*s_q_3 + alpha2_2*c_q_3;
-    const double t22 = alpha1_3 + 0.4*alpha2_1;
-    const double alpha3_3 = a3_3 - alpha2_5*s_q_3 + c_q_3*t22;
+    const double t13 = alpha1_3 + 0.4*alpha2_1;
+    const double alpha3_3 = a3_3 - alpha2_5*s_q_3 + c_q_3*t13;
     const double alpha3_4 = a3_4 - 0.4*alpha2_0 + alpha2_4;
-    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 + s_q_3*t22;
+    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 + s_q_3*t13;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + alpha3_0*c_q_4 - alpha3_2*s_q_4;
     const double alpha4_1 = alpha3_1 + qdd[4];
     const double alpha4_2 = a4_2 + alpha3_0*s_q_4 + alpha3_2*c_q_4;
-    const double t23 = 0.4*alpha3_1 + alpha3_3;
-    const double alpha4_3 = a4_3 - alpha3_5*s_q_4 + c_q_4*t23;
+    const double t14 = 0.4*alpha3_1 + alpha3_3;
+    const double alpha4_3 = a4_3 - alpha3_5*s_q_4 + c_q_4*t14;
     const double alpha4_4 = a4_4 - 0.4*alpha3_0 + alpha3_4;
-    const double alpha4_5 = a4_5 + alpha3_5*c_q_4 + s_q_4*t23;
+    const double alpha4_5 = a4_5 + alpha3_5*c_q_4 + s_q_4*t14;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = alpha4_0 + qdd[5];
     const double alpha5_1 = a5_1 + alpha4_1*c_q_5 + alpha4_2*s_q_5;
     const double alpha5_2 = a5_2 - alpha4_1*s_q_5 + alpha4_2*c_q_5;
     const double alpha5_3 = a5_3 + 0.05*alpha4_1 + alpha4_3;
-    const double t24 = -0.05*alpha4_0 + alpha4_4;
-    const double alpha5_4 = a5_4 + alpha4_5*s_q_5 + c_q_5*t24;
-    const double alpha5_5 = a5_5 + alpha4_5*c_q_5 - s_q_5*t24;
+    const double t15 = -0.05*alpha4_0 + alpha4_4;
+    const double alpha5_4 = a5_4 + alpha4_5*s_q_5 + c_q_5*t15;
+    const double alpha5_5 = a5_5 + alpha4_5*c_q_5 - s_q_5*t15;
     /* f5: spatial force f(k) (2.29) */
-    const double t25 = 0.00018250000000000002*V5_2;
-    const double f5_0 = -V5_1*t25 + 0.0003175*alpha5_0 - 0.0075*alpha5_4;
-    const double f5_1 = V5_0*t25 + 0.0003175*alpha5_1 + 0.0075*alpha5_3;
+    const double t16 = 0.00018250000000000002*V5_2;
+    const double f5_0 = -V5_1*t16 + 0.0003175*alpha5_0 - 0.0075*alpha5_4;
+    const double f5_1 = V5_0*t16 + 0.0003175*alpha5_1 + 0.0075*alpha5_3;
     const double f5_2 = 0.000135*alpha5_2;
-    const double t26 = 0.0075*V5_2;
-    const double f5_3 = V5_0*t26 + 0.0075*alpha5_1 + 0.3*alpha5_3;
-    const double f5_4 = V5_1*t26 - 0.0075*alpha5_0 + 0.3*alpha5_4;
+    const double t17 = 0.0075*V5_2;
+    const double f5_3 = V5_0*t17 + 0.0075*alpha5_1 + 0.3*alpha5_3;
+    const double f5_4 = V5_1*t17 - 0.0075*alpha5_0 + 0.3*alpha5_4;
     const double f5_5 = -0.0075*V5_0*V5_0 - 0.0075*V5_1*V5_1 + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
-    const double t27 = c_q_5*f5_4;
-    const double t28 = 0.00018250000000000002*V4_2;
-    const double f4_0 = -V4_1*t28 + 0.0003175*alpha4_0 - 0.0075*alpha4_4 + f5_0 + 0.05*f5_5*s_q_5 - 0.05*t27;
-    const double f4_1 = V4_0*t28 + 0.0003175*alpha4_1 + 0.0075*alpha4_3 + c_q_5*f5_1 - f5_2*s_q_5 + 0.05*f5_3;
+    const double t18 = c_q_5*f5_4;
+    const double t19 = 0.00018250000000000002*V4_2;
+    const double f4_0 = -V4_1*t19 + 0.0003175*alpha4_0 - 0.0075*alpha4_4 + f5_0 + 0.05*f5_5*s_q_5 - 0.05*t18;
+    const double f4_1 = V4_0*t19 + 0.0003175*alpha4_1 + 0.0075*alpha4_3 + c_q_5*f5_1 - f5_2*s_q_5 + 0.05*f5_3;
     const double f4_2 = 0.000135*alpha4_2 + c_q_5*f5_2 + f5_1*s_q_5;
-    const double t29 = 0.0075*V4_2;
-    const double f4_3 = V4_0*t29 + 0.0075*alpha4_1 + 0.3*alpha4_3 + f5_3;
-    const double f4_4 = V4_1*t29 - 0.0075*alpha4_0 + 0.3*alpha4_4 - f5_5*s_q_5 + t27;
-    const double f4_5 = -0.0075*V4_1*V4_1 + 0.3*alpha4_5 + c_q_5*f5_5 + f5_4*s_q_5 - 0.0075*t21;
+    const double t20 = 0.0075*V4_2;
+    const double f4_3 = V4_0*t20 + 0.0075*alpha4_1 + 0.3*alpha4_3 + f5_3;
+    const double f4_4 = V4_1*t20 - 0.0075*alpha4_0 + 0.3*alpha4_4 - f5_5*s_q_5 + t18;
+    const double f4_5 = -0.0075*V4_1*V4_1 + 0.3*alpha4_5 + c_q_5*f5_5 + f5_4*s_q_5 - 0.0075*t12;
     /* f3: spatial force f(k) (2.29) */
-    const double t30 = 0.13277500000000003*V3_2;
-    const double f3_0 = -V3_1*t30 + 0.13390000000000002*alpha3_0 - 0.5*alpha3_4 + c_q_4*f4_0 + f4_2*s_q_4 - 0.4*f4_4;
-    const double t31 = c_q_4*f4_3;
-    const double t32 = f4_5*s_q_4;
-    const double f3_1 = V3_0*t30 + 0.13390000000000002*alpha3_1 + 0.5*alpha3_3 + f4_1 + 0.4*t31 + 0.4*t32;
+    const double t21 = 0.13277500000000003*V3_2;
+    const double f3_0 = -V3_1*t21 + 0.13390000000000002*alpha3_0 - 0.5*alpha3_4 + c_q_4*f4_0 + f4_2*s_q_4 - 0.4*f4_4;
+    const double t22 = c_q_4*f4_3;
+    const double t23 = f4_5*s_q_4;
+    const double f3_1 = V3_0*t21 + 0.13390000000000002*alpha3_1 + 0.5*alpha3_3 + f4_1 + 0.4*t22 + 0.4*t23;
     const double f3_2 = 0.001125*alpha3_2 + c_q_4*f4_2 - f4_0*s_q_4;
-    const double t33 = 0.5*V3_2;
-    const double f3_3 = V3_0*t33 + 0.5*alpha3_1 + 2.5*alpha3_3 + t31 + t32;
-    const double f3_4 = V3_1*t33 - 0.5*alpha3_0 + 2.5*alpha3_4 + f4_4;
-    const double f3_5 = -0.5*V3_0*V3_0 + 2.5*alpha3_5 + c_q_4*f4_5 - f4_3*s_q_4 - 0.5*t15;
+    const double t24 = 0.5*V3_2;
+    const double f3_3 = V3_0*t24 + 0.5*alpha3_1 + 2.5*alpha3_3 + t22 + t23;
+    const double f3_4 = V3_1*t24 - 0.5*alpha3_0 + 2.5*alpha3_4 + f4_4;
+    const double f3_5 = -0.5*V3_0*V3_0 + 2.5*alpha3_5 + c_q_4*f4_5 - f4_3*s_q_4 - 0.5*t8;
     /* f2: spatial force f(k) (2.29) */
-    const double t34 = 0.07962500000000003*V2_2;
-    const double f2_0 = -V2_1*t34 + 0.08030000000000002*alpha2_0 - 0.30000000000000004*alpha2_4 + c_q_3*f3_0 + f3_2*s_q_3 - 0.4*f3_4;
-    const double f2_1 = V2_0*t34 + 0.30000000000000004*alpha1_3 + 0.08030000000000002*alpha2_1 + f3_1 + f3_3*t6 + f3_5*t7;
+    const double t25 = 0.07962500000000003*V2_2;
+    const double f2_0 = -V2_1*t25 + 0.08030000000000002*alpha2_0 - 0.30000000000000004*alpha2_4 + c_q_3*f3_0 + f3_2*s_q_3 - 0.4*f3_4;
+    const double f2_1 = V2_0*t25 + 0.30000000000000004*alpha1_3 + 0.08030000000000002*alpha2_1 + f3_1 + f3_3*t2 + f3_5*t1;
     const double f2_2 = 0.000675*alpha2_2 + c_q_3*f3_2 - f3_0*s_q_3;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*alpha1_0 + f2_0;
@@ -210,7 +201,7 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries. */
+ * Operations: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 119 temporaries. */
 void leg6_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -243,89 +234,90 @@ void leg6_mass_matrix(const double* q, double* M)
     const double Rc4_1_3 = t5 + 0.0225;
     const double t6 = c_q_5*c_q_5;
     const double Rc4_2_2 = 0.0003175*t1 + 0.000135*t6 + 0.000135;
-    const double t7 = 0.0075*s_q_5;
-    const double Rc4_2_3 = t7;
-    const double t8 = 0.3*t1 + 0.3*t6 + 0.3;
-    const double Rc4_4_4 = t8;
-    const double Rc4_5_5 = t8;
+    const double Rc4_2_3 = 0.0075*s_q_5;
+    const double Rc4_4_4 = 0.3*t1 + 0.3*t6 + 0.3;
+    const double Rc4_5_5 = Rc4_4_4;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t10 = 0.4*Rc4_0_4;
-    const double t11 = Rc4_0_0*c_q_4 - t10;
+    const double t7 = 0.4*Rc4_0_4;
+    const double t8 = Rc4_0_0*c_q_4 - t7;
     const double t9 = s_q_4*s_q_4;
-    const double Rc3_0_0 = Rc4_2_2*t9 + 0.16000000000000003*Rc4_4_4 - c_q_4*t10 + c_q_4*t11 + 0.13390000000000002;
-    const double t12 = Rc4_1_2*s_q_4;
-    const double t13 = c_q_4*s_q_4;
-    const double t14 = Rc4_0_5*t13;
-    const double t15 = Rc4_2_3*t13;
-    const double Rc3_0_1 = t12 + 0.4*t14 + 0.4*t15;
-    const double Rc3_0_2 = Rc4_2_2*t13 - s_q_4*t11;
-    const double t16 = t14 + t15;
-    const double Rc3_0_3 = t16;
+    const double Rc3_0_0 = Rc4_2_2*t9 + 0.16000000000000003*Rc4_4_4 - c_q_4*t7 + c_q_4*t8 + 0.13390000000000002;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = Rc4_1_2*s_q_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t10 = c_q_4*s_q_4;
+    const double t11 = Rc4_0_5*t10;
+    const double t12 = Rc4_2_3*t10;
+    const double Rc3_0_1 = F3_4_0_0 + 0.4*t11 + 0.4*t12;
+    const double Rc3_0_2 = Rc4_2_2*t10 - s_q_4*t8;
+    const double Rc3_0_3 = t11 + t12;
     const double Rc3_0_4 = Rc4_0_4*c_q_4 - 0.4*Rc4_4_4 - 0.5;
-    const double t17 = c_q_4*c_q_4;
-    const double Rc3_0_5 = Rc4_0_5*t17 - Rc4_2_3*t9;
-    const double t18 = Rc4_5_5*t9;
-    const double t19 = Rc4_1_3 + 0.24*c_q_4;
-    const double t20 = c_q_4*t19;
-    const double t21 = Rc4_1_3*c_q_4;
-    const double t22 = Rc4_1_1 + 0.4*t21;
-    const double Rc3_1_1 = 0.16000000000000003*t18 + 0.4*t20 + t22 + 0.13390000000000002;
-    const double t23 = Rc4_0_5*t9;
-    const double Rc3_1_2 = c_q_4*(Rc4_1_2 + 0.4*Rc4_2_3*c_q_4) - 0.4*t23;
-    const double Rc3_1_3 = 0.4*t18 + t20 + 0.5;
-    const double t24 = Rc4_5_5*t13;
-    const double Rc3_1_5 = -s_q_4*t19 + 0.4*t24;
-    const double Rc3_2_2 = Rc4_0_0*t9 + Rc4_2_2*t17 + 0.001125;
-    const double Rc3_2_3 = Rc4_2_3*t17 - t23;
+    const double t13 = c_q_4*c_q_4;
+    const double Rc3_0_5 = Rc4_0_5*t13 - Rc4_2_3*t9;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = Rc4_1_3*c_q_4;
+    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t14 = Rc4_5_5*t9;
+    const double t15 = Rc4_1_3 + 0.24*c_q_4;
+    const double t16 = c_q_4*t15;
+    const double Rc3_1_1 = F3_4_1_0 + 0.16000000000000003*t14 + 0.4*t16 + 0.13390000000000002;
+    const double t17 = Rc4_0_5*t9;
+    const double Rc3_1_2 = c_q_4*(Rc4_1_2 + 0.4*Rc4_2_3*c_q_4) - 0.4*t17;
+    const double Rc3_1_3 = 0.4*t14 + t16 + 0.5;
+    const double t18 = Rc4_5_5*t10;
+    const double Rc3_1_5 = -s_q_4*t15 + 0.4*t18;
+    const double Rc3_2_2 = Rc4_0_0*t9 + Rc4_2_2*t13 + 0.001125;
+    const double Rc3_2_3 = Rc4_2_3*t13 - t17;
     const double Rc3_2_4 = -Rc4_0_4*s_q_4;
-    const double Rc3_2_5 = -t16;
-    const double Rc3_3_3 = 0.6*t17 + t18 + 2.5;
-    const double Rc3_3_5 = -0.6*t13 + t24;
+    const double Rc3_2_5 = -Rc3_0_3;
+    const double Rc3_3_3 = 0.6*t13 + t14 + 2.5;
+    const double Rc3_3_5 = -0.6*t10 + t18;
     const double Rc3_4_4 = Rc4_4_4 + 2.5;
-    const double Rc3_5_5 = Rc4_5_5*t17 + 0.6*t9 + 2.5;
+    const double Rc3_5_5 = Rc4_5_5*t13 + 0.6*t9 + 2.5;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t25 = 0.4*Rc3_0_4;
-    const double t26 = Rc3_0_2*s_q_3;
-    const double t27 = Rc3_0_0*c_q_3 - t25 + t26;
-    const double t28 = 0.4*Rc3_2_4;
-    const double t29 = Rc3_0_2*c_q_3 + Rc3_2_2*s_q_3 - t28;
-    const double Rc2_0_0 = 0.16000000000000003*Rc3_4_4 - c_q_3*t25 + c_q_3*t27 - s_q_3*t28 + s_q_3*t29 + 0.08030000000000002;
-    const double t30 = Rc3_0_3*c_q_3;
-    const double t31 = 0.4*c_q_3;
-    const double t32 = Rc3_2_5*s_q_3;
-    const double t33 = 0.4*s_q_3;
-    const double t34 = Rc3_0_1*c_q_3 + Rc3_1_2*s_q_3;
-    const double Rc2_0_1 = t31*(Rc3_2_3*s_q_3 + t30) + t33*(Rc3_0_5*c_q_3 + t32) + t34;
-    const double Rc2_0_2 = c_q_3*t29 - s_q_3*t27;
-    const double t35 = Rc3_1_1 + Rc3_1_3*t31 + Rc3_1_5*t33;
-    const double Rc2_1_1 = t31*(Rc3_1_3 + Rc3_3_3*t31 + Rc3_3_5*t33) + t33*(Rc3_1_5 + Rc3_3_5*t31 + Rc3_5_5*t33) + t35 + 0.08030000000000002;
-    const double Rc2_1_2 = c_q_3*(Rc3_1_2 + Rc3_2_3*t31 + 0.4*t32) - s_q_3*(Rc3_0_1 + Rc3_0_5*t33 + 0.4*t30);
-    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 - t26) - s_q_3*(-Rc3_0_0*s_q_3 + Rc3_0_2*c_q_3) + 0.000675;
+    const double t19 = 0.4*Rc3_0_4;
+    const double t20 = Rc3_0_2*s_q_3;
+    const double t21 = Rc3_0_0*c_q_3 - t19 + t20;
+    const double t22 = 0.4*Rc3_2_4;
+    const double t23 = Rc3_0_2*c_q_3 + Rc3_2_2*s_q_3 - t22;
+    const double Rc2_0_0 = 0.16000000000000003*Rc3_4_4 - c_q_3*t19 + c_q_3*t21 - s_q_3*t22 + s_q_3*t23 + 0.08030000000000002;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc3_0_1*c_q_3 + Rc3_1_2*s_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t24 = Rc3_0_3*c_q_3;
+    const double t25 = 0.4*c_q_3;
+    const double t26 = Rc3_2_5*s_q_3;
+    const double t27 = 0.4*s_q_3;
+    const double Rc2_0_1 = F2_3_0_0 + t25*(Rc3_2_3*s_q_3 + t24) + t27*(Rc3_0_5*c_q_3 + t26);
+    const double Rc2_0_2 = c_q_3*t23 - s_q_3*t21;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc3_1_1 + Rc3_1_3*t25 + Rc3_1_5*t27;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_1 = F2_3_1_0 + t25*(Rc3_1_3 + Rc3_3_3*t25 + Rc3_3_5*t27) + t27*(Rc3_1_5 + Rc3_3_5*t25 + Rc3_5_5*t27) + 0.08030000000000002;
+    const double Rc2_1_2 = c_q_3*(Rc3_1_2 + Rc3_2_3*t25 + 0.4*t26) - s_q_3*(Rc3_0_1 + Rc3_0_5*t27 + 0.4*t24);
+    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 - t20) - s_q_3*(-Rc3_0_0*s_q_3 + Rc3_0_2*c_q_3) + 0.000675;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_0_0 = Rc2_0_0 + 2e-05;
-    const double t36 = Rc2_0_1*c_q_2 - Rc2_0_2*s_q_2;
-    const double Rc1_0_1 = t36;
-    const double t37 = Rc2_0_1*s_q_2 + Rc2_0_2*c_q_2;
-    const double Rc1_0_2 = t37;
-    const double t38 = Rc2_1_2*s_q_2;
-    const double t39 = Rc2_1_1*c_q_2 - t38;
-    const double t40 = Rc2_1_2*c_q_2;
-    const double t41 = -Rc2_2_2*s_q_2 + t40;
-    const double Rc1_1_1 = c_q_2*t39 - s_q_2*t41 + 2e-05;
-    const double Rc1_1_2 = c_q_2*t41 + s_q_2*t39;
-    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 + t38) + s_q_2*(Rc2_1_1*s_q_2 + t40) + 2e-05;
+    const double Rc1_0_1 = Rc2_0_1*c_q_2 - Rc2_0_2*s_q_2;
+    const double Rc1_0_2 = Rc2_0_1*s_q_2 + Rc2_0_2*c_q_2;
+    const double t28 = Rc2_1_2*s_q_2;
+    const double t29 = Rc2_1_1*c_q_2 - t28;
+    const double t30 = Rc2_1_2*c_q_2;
+    const double t31 = -Rc2_2_2*s_q_2 + t30;
+    const double Rc1_1_1 = c_q_2*t29 - s_q_2*t31 + 2e-05;
+    const double Rc1_1_2 = c_q_2*t31 + s_q_2*t29;
+    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 + t28) + s_q_2*(Rc2_1_1*s_q_2 + t30) + 2e-05;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 2e-05;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = t36;
-    const double F1_2_2_0 = t37;
+    const double F1_2_1_0 = Rc1_0_1;
+    const double F1_2_2_0 = Rc1_0_2;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = F1_2_2_0*c_q_1 - Rc2_0_0*s_q_1;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = t34;
-    const double F2_3_1_0 = t35;
     const double F2_3_2_0 = -Rc3_0_1*s_q_3 + Rc3_1_2*c_q_3;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_1_0 = F2_3_1_0*c_q_2 - F2_3_2_0*s_q_2;
@@ -333,14 +325,11 @@ void leg6_mass_matrix(const double* q, double* M)
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = F1_3_2_0*c_q_1 - F2_3_0_0*s_q_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_0_0 = t12;
-    const double F3_4_1_0 = t22;
     const double F3_4_2_0 = Rc4_1_2*c_q_4;
-    const double F3_4_3_0 = t21;
     const double F3_4_5_0 = -Rc4_1_3*s_q_4;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = F3_4_0_0*c_q_3 + F3_4_2_0*s_q_3;
-    const double F2_4_1_0 = F3_4_1_0 + F3_4_3_0*t31 + F3_4_5_0*t33;
+    const double F2_4_1_0 = F3_4_1_0 + F3_4_3_0*t25 + F3_4_5_0*t27;
     const double F2_4_2_0 = -F3_4_0_0*s_q_3 + F3_4_2_0*c_q_3;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = F2_4_1_0*c_q_2 - F2_4_2_0*s_q_2;
@@ -350,18 +339,17 @@ void leg6_mass_matrix(const double* q, double* M)
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_0_0 = t0 + 0.0003175;
     const double F4_5_4_0 = -t5;
-    const double F4_5_5_0 = -t7;
+    const double F4_5_5_0 = -Rc4_2_3;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t42 = -0.4*F4_5_4_0;
-    const double F3_5_0_0 = F4_5_0_0*c_q_4 + t42;
-    const double t43 = F4_5_5_0*s_q_4;
-    const double F3_5_1_0 = 0.4*t43;
+    const double t32 = -0.4*F4_5_4_0;
+    const double F3_5_0_0 = F4_5_0_0*c_q_4 + t32;
+    const double F3_5_3_0 = F4_5_5_0*s_q_4;
+    const double F3_5_1_0 = 0.4*F3_5_3_0;
     const double F3_5_2_0 = -F4_5_0_0*s_q_4;
-    const double F3_5_3_0 = t43;
     const double F3_5_5_0 = F4_5_5_0*c_q_4;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = F3_5_0_0*c_q_3 + F3_5_2_0*s_q_3 + t42;
-    const double F2_5_1_0 = F3_5_1_0 + F3_5_3_0*t31 + F3_5_5_0*t33;
+    const double F2_5_0_0 = F3_5_0_0*c_q_3 + F3_5_2_0*s_q_3 + t32;
+    const double F2_5_1_0 = F3_5_1_0 + F3_5_3_0*t25 + F3_5_5_0*t27;
     const double F2_5_2_0 = -F3_5_0_0*s_q_3 + F3_5_2_0*c_q_3;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_1_0 = F2_5_1_0*c_q_2 - F2_5_2_0*s_q_2;
@@ -410,7 +398,7 @@ void leg6_mass_matrix(const double* q, double* M)
 
 /* bias_forces: Coriolis, centrifugal and gravity forces C(q, qd) (RNE with qdd = 0).
  * Part I (3.23).
- * Operations: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 127 temporaries. */
+ * Operations: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 118 temporaries. */
 void leg6_bias_forces(const double* q, const double* qd, double* C)
 {
     /* Inputs */
@@ -432,68 +420,59 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
-    const double t1 = c_q_1*qd[0];
-    const double V1_2 = t1;
+    const double V1_2 = c_q_1*qd[0];
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a1_0 = -qd[1]*t1;
+    const double a1_0 = -V1_2*qd[1];
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
     const double V2_0 = V1_0 + qd[2];
-    const double t2 = V1_2*s_q_2 + c_q_2*qd[1];
-    const double V2_1 = t2;
-    const double t3 = V1_2*c_q_2 - qd[1]*s_q_2;
-    const double V2_2 = t3;
+    const double V2_1 = V1_2*s_q_2 + c_q_2*qd[1];
+    const double V2_2 = V1_2*c_q_2 - qd[1]*s_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a2_1 = qd[2]*t3;
-    const double a2_2 = -qd[2]*t2;
+    const double a2_1 = V2_2*qd[2];
+    const double a2_2 = -V2_1*qd[2];
     /* V3: spatial velocity V(k) (2.25) */
-    const double t4 = V2_0*c_q_3 - V2_2*s_q_3;
-    const double V3_0 = t4;
+    const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
     const double V3_1 = V2_1 + qd[3];
-    const double t5 = V2_0*s_q_3 + V2_2*c_q_3;
-    const double V3_2 = t5;
+    const double V3_2 = V2_0*s_q_3 + V2_2*c_q_3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = -qd[3]*t5;
-    const double a3_2 = qd[3]*t4;
-    const double t7 = 0.4*s_q_3;
-    const double t6 = 0.4*c_q_3;
-    const double t8 = -t4*t6 - t5*t7;
-    const double t9 = V2_1*V2_1;
-    const double a3_3 = -t5*t8 + t7*t9;
-    const double a3_4 = -V2_1*t4*t7 + V2_1*t5*t6;
-    const double a3_5 = t4*t8 - t6*t9;
+    const double a3_0 = -V3_2*qd[3];
+    const double a3_2 = V3_0*qd[3];
+    const double t1 = 0.4*s_q_3;
+    const double t2 = 0.4*c_q_3;
+    const double t3 = -V3_0*t2 - V3_2*t1;
+    const double t4 = V2_1*V2_1;
+    const double a3_3 = -V3_2*t3 + t1*t4;
+    const double a3_4 = -V2_1*V3_0*t1 + V2_1*V3_2*t2;
+    const double a3_5 = V3_0*t3 - t2*t4;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t10 = V3_0*c_q_4 - V3_2*s_q_4;
-    const double V4_0 = t10;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
     const double V4_1 = V3_1 + qd[4];
-    const double t11 = V3_0*s_q_4 + V3_2*c_q_4;
-    const double V4_2 = t11;
+    const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = -qd[4]*t11;
-    const double a4_2 = qd[4]*t10;
-    const double t13 = 0.4*s_q_4;
-    const double t12 = 0.4*c_q_4;
-    const double t14 = -t10*t12 - t11*t13;
-    const double t15 = V3_1*V3_1;
-    const double a4_3 = -t11*t14 + t13*t15;
-    const double a4_4 = -V3_1*t10*t13 + V3_1*t11*t12;
-    const double a4_5 = t10*t14 - t12*t15;
+    const double a4_0 = -V4_2*qd[4];
+    const double a4_2 = V4_0*qd[4];
+    const double t5 = 0.4*s_q_4;
+    const double t6 = 0.4*c_q_4;
+    const double t7 = -V4_0*t6 - V4_2*t5;
+    const double t8 = V3_1*V3_1;
+    const double a4_3 = -V4_2*t7 + t5*t8;
+    const double a4_4 = -V3_1*V4_0*t5 + V3_1*V4_2*t6;
+    const double a4_5 = V4_0*t7 - t6*t8;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double t16 = V4_1*c_q_5 + V4_2*s_q_5;
-    const double V5_1 = t16;
-    const double t17 = -V4_1*s_q_5 + V4_2*c_q_5;
-    const double V5_2 = t17;
+    const double V5_1 = V4_1*c_q_5 + V4_2*s_q_5;
+    const double V5_2 = -V4_1*s_q_5 + V4_2*c_q_5;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_1 = qd[5]*t17;
-    const double a5_2 = -qd[5]*t16;
-    const double t18 = 0.05*c_q_5;
-    const double t19 = 0.05*s_q_5;
-    const double a5_3 = V4_0*t16*t19 + V4_0*t17*t18;
-    const double t20 = t16*t18 - t17*t19;
-    const double t21 = V4_0*V4_0;
-    const double a5_4 = t17*t20 - t19*t21;
-    const double a5_5 = -t16*t20 - t18*t21;
+    const double a5_1 = V5_2*qd[5];
+    const double a5_2 = -V5_1*qd[5];
+    const double t9 = 0.05*c_q_5;
+    const double t10 = 0.05*s_q_5;
+    const double a5_3 = V4_0*V5_1*t10 + V4_0*V5_2*t9;
+    const double t11 = V5_1*t9 - V5_2*t10;
+    const double t12 = V4_0*V4_0;
+    const double a5_4 = V5_2*t11 - t10*t12;
+    const double a5_5 = -V5_1*t11 - t12*t9;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
@@ -505,61 +484,61 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = a1_0*c_q_3 + a3_0 - alpha2_2*s_q_3;
     const double alpha3_2 = a1_0*s_q_3 + a3_2 + alpha2_2*c_q_3;
-    const double t22 = 0.4*alpha2_1;
-    const double t23 = alpha1_3 + t22;
-    const double alpha3_3 = a3_3 - alpha2_5*s_q_3 + c_q_3*t23;
+    const double t13 = 0.4*alpha2_1;
+    const double t14 = alpha1_3 + t13;
+    const double alpha3_3 = a3_3 - alpha2_5*s_q_3 + c_q_3*t14;
     const double alpha3_4 = -0.4*a1_0 + a3_4 + alpha2_4;
-    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 + s_q_3*t23;
+    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 + s_q_3*t14;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + alpha3_0*c_q_4 - alpha3_2*s_q_4;
     const double alpha4_2 = a4_2 + alpha3_0*s_q_4 + alpha3_2*c_q_4;
-    const double t24 = alpha3_3 + t22;
-    const double alpha4_3 = a4_3 - alpha3_5*s_q_4 + c_q_4*t24;
+    const double t15 = alpha3_3 + t13;
+    const double alpha4_3 = a4_3 - alpha3_5*s_q_4 + c_q_4*t15;
     const double alpha4_4 = a4_4 - 0.4*alpha3_0 + alpha3_4;
-    const double alpha4_5 = a4_5 + alpha3_5*c_q_4 + s_q_4*t24;
+    const double alpha4_5 = a4_5 + alpha3_5*c_q_4 + s_q_4*t15;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1 = a5_1 + alpha2_1*c_q_5 + alpha4_2*s_q_5;
     const double alpha5_2 = a5_2 - alpha2_1*s_q_5 + alpha4_2*c_q_5;
     const double alpha5_3 = a5_3 + 0.05*alpha2_1 + alpha4_3;
-    const double t25 = -0.05*alpha4_0 + alpha4_4;
-    const double alpha5_4 = a5_4 + alpha4_5*s_q_5 + c_q_5*t25;
-    const double alpha5_5 = a5_5 + alpha4_5*c_q_5 - s_q_5*t25;
+    const double t16 = -0.05*alpha4_0 + alpha4_4;
+    const double alpha5_4 = a5_4 + alpha4_5*s_q_5 + c_q_5*t16;
+    const double alpha5_5 = a5_5 + alpha4_5*c_q_5 - s_q_5*t16;
     /* f5: spatial force f(k) (2.29) */
-    const double t26 = -0.0003175*alpha4_0;
-    const double t27 = 0.00018250000000000002*V5_2;
-    const double f5_0 = -V5_1*t27 - 0.0075*alpha5_4 - t26;
-    const double f5_1 = V5_0*t27 + 0.0003175*alpha5_1 + 0.0075*alpha5_3;
+    const double t17 = -0.0003175*alpha4_0;
+    const double t18 = 0.00018250000000000002*V5_2;
+    const double f5_0 = -V5_1*t18 - 0.0075*alpha5_4 - t17;
+    const double f5_1 = V5_0*t18 + 0.0003175*alpha5_1 + 0.0075*alpha5_3;
     const double f5_2 = 0.000135*alpha5_2;
-    const double t28 = 0.0075*V5_2;
-    const double f5_3 = V5_0*t28 + 0.0075*alpha5_1 + 0.3*alpha5_3;
-    const double t29 = -0.0075*alpha4_0;
-    const double f5_4 = V5_1*t28 + 0.3*alpha5_4 + t29;
+    const double t19 = 0.0075*V5_2;
+    const double f5_3 = V5_0*t19 + 0.0075*alpha5_1 + 0.3*alpha5_3;
+    const double t20 = -0.0075*alpha4_0;
+    const double f5_4 = V5_1*t19 + 0.3*alpha5_4 + t20;
     const double f5_5 = -0.0075*V5_0*V5_0 - 0.0075*V5_1*V5_1 + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
-    const double t30 = c_q_5*f5_4;
-    const double t31 = 0.00018250000000000002*V4_2;
-    const double f4_0 = -V4_1*t31 - 0.0075*alpha4_4 + f5_0 + 0.05*f5_5*s_q_5 - t26 - 0.05*t30;
-    const double f4_1 = V4_0*t31 + 0.0003175*alpha2_1 + 0.0075*alpha4_3 + c_q_5*f5_1 - f5_2*s_q_5 + 0.05*f5_3;
+    const double t21 = c_q_5*f5_4;
+    const double t22 = 0.00018250000000000002*V4_2;
+    const double f4_0 = -V4_1*t22 - 0.0075*alpha4_4 + f5_0 + 0.05*f5_5*s_q_5 - t17 - 0.05*t21;
+    const double f4_1 = V4_0*t22 + 0.0003175*alpha2_1 + 0.0075*alpha4_3 + c_q_5*f5_1 - f5_2*s_q_5 + 0.05*f5_3;
     const double f4_2 = 0.000135*alpha4_2 + c_q_5*f5_2 + f5_1*s_q_5;
-    const double t32 = 0.0075*V4_2;
-    const double f4_3 = V4_0*t32 + 0.0075*alpha2_1 + 0.3*alpha4_3 + f5_3;
-    const double f4_4 = V4_1*t32 + 0.3*alpha4_4 - f5_5*s_q_5 + t29 + t30;
-    const double f4_5 = -0.0075*V4_1*V4_1 + 0.3*alpha4_5 + c_q_5*f5_5 + f5_4*s_q_5 - 0.0075*t21;
+    const double t23 = 0.0075*V4_2;
+    const double f4_3 = V4_0*t23 + 0.0075*alpha2_1 + 0.3*alpha4_3 + f5_3;
+    const double f4_4 = V4_1*t23 + 0.3*alpha4_4 - f5_5*s_q_5 + t20 + t21;
+    const double f4_5 = -0.0075*V4_1*V4_1 + 0.3*alpha4_5 + c_q_5*f5_5 + f5_4*s_q_5 - 0.0075*t12;
     /* f3: spatial force f(k) (2.29) */
-    const double t33 = 0.13277500000000003*V3_2;
-    const double f3_0 = -V3_1*t33 + 0.13390000000000002*alpha3_0 - 0.5*alpha3_4 + c_q_4*f4_0 + f4_2*s_q_4 - 0.4*f4_4;
-    const double t34 = c_q_4*f4_3;
-    const double t35 = f4_5*s_q_4;
-    const double f3_1 = V3_0*t33 + 0.13390000000000002*alpha2_1 + 0.5*alpha3_3 + f4_1 + 0.4*t34 + 0.4*t35;
+    const double t24 = 0.13277500000000003*V3_2;
+    const double f3_0 = -V3_1*t24 + 0.13390000000000002*alpha3_0 - 0.5*alpha3_4 + c_q_4*f4_0 + f4_2*s_q_4 - 0.4*f4_4;
+    const double t25 = c_q_4*f4_3;
+    const double t26 = f4_5*s_q_4;
+    const double f3_1 = V3_0*t24 + 0.13390000000000002*alpha2_1 + 0.5*alpha3_3 + f4_1 + 0.4*t25 + 0.4*t26;
     const double f3_2 = 0.001125*alpha3_2 + c_q_4*f4_2 - f4_0*s_q_4;
-    const double t36 = 0.5*V3_2;
-    const double f3_3 = V3_0*t36 + 0.5*alpha2_1 + 2.5*alpha3_3 + t34 + t35;
-    const double f3_4 = V3_1*t36 - 0.5*alpha3_0 + 2.5*alpha3_4 + f4_4;
-    const double f3_5 = -0.5*V3_0*V3_0 + 2.5*alpha3_5 + c_q_4*f4_5 - f4_3*s_q_4 - 0.5*t15;
+    const double t27 = 0.5*V3_2;
+    const double f3_3 = V3_0*t27 + 0.5*alpha2_1 + 2.5*alpha3_3 + t25 + t26;
+    const double f3_4 = V3_1*t27 - 0.5*alpha3_0 + 2.5*alpha3_4 + f4_4;
+    const double f3_5 = -0.5*V3_0*V3_0 + 2.5*alpha3_5 + c_q_4*f4_5 - f4_3*s_q_4 - 0.5*t8;
     /* f2: spatial force f(k) (2.29) */
-    const double t37 = 0.07962500000000003*V2_2;
-    const double f2_0 = -V2_1*t37 + 0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4 + c_q_3*f3_0 + f3_2*s_q_3 - 0.4*f3_4;
-    const double f2_1 = V2_0*t37 + 0.30000000000000004*alpha1_3 + 0.08030000000000002*alpha2_1 + f3_1 + f3_3*t6 + f3_5*t7;
+    const double t28 = 0.07962500000000003*V2_2;
+    const double f2_0 = -V2_1*t28 + 0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4 + c_q_3*f3_0 + f3_2*s_q_3 - 0.4*f3_4;
+    const double f2_1 = V2_0*t28 + 0.30000000000000004*alpha1_3 + 0.08030000000000002*alpha2_1 + f3_1 + f3_3*t2 + f3_5*t1;
     const double f2_2 = 0.000675*alpha2_2 + c_q_3*f3_2 - f3_0*s_q_3;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*a1_0 + f2_0;
@@ -579,7 +558,7 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
  * Part I (4.4)-(4.6), (4.16), (4.19)-(4.22).
- * Operations: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 338 temporaries. */
+ * Operations: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 312 temporaries. */
 void leg6_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
@@ -734,14 +713,12 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double z3_0_4 = G4_2_0*s_q_4;
     const double t51 = -0.4*z4_4_5;
     const double z3_0_5 = c_q_4*z4_0_5 + t51;
-    const double t52 = G4_3_0*c_q_4;
-    const double z3_1_4 = G4_1_0 + 0.4*t52;
-    const double t53 = s_q_4*z4_5_5;
-    const double z3_1_5 = 0.4*t53;
+    const double z3_3_4 = G4_3_0*c_q_4;
+    const double z3_1_4 = G4_1_0 + 0.4*z3_3_4;
+    const double z3_3_5 = s_q_4*z4_5_5;
+    const double z3_1_5 = 0.4*z3_3_5;
     const double z3_2_4 = G4_2_0*c_q_4;
     const double z3_2_5 = -s_q_4*z4_0_5;
-    const double z3_3_4 = t52;
-    const double z3_3_5 = t53;
     const double z3_5_4 = -G4_3_0*s_q_4;
     const double z3_5_5 = c_q_4*z4_5_5;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
@@ -749,20 +726,20 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double nu3_0_5 = -Dinv3_0_0*z3_1_5;
     /* z2: z(k) (4.20) */
     const double z2_0_3 = G3_0_0*c_q_3 + G3_2_0*s_q_3 - t27;
-    const double t54 = -G3_0_0*z3_1_4 + z3_0_4;
-    const double t55 = -G3_2_0*z3_1_4 + z3_2_4;
-    const double z2_0_4 = c_q_3*t54 + s_q_3*t55 + t27*z3_1_4;
-    const double t56 = -G3_0_0*z3_1_5 + z3_0_5;
-    const double t57 = -G3_2_0*z3_1_5 + z3_2_5;
-    const double z2_0_5 = c_q_3*t56 + s_q_3*t57 + t27*z3_1_5 + t51;
-    const double t58 = G3_3_0*t32;
-    const double t59 = G3_5_0*t33;
-    const double z2_1_3 = G3_1_0 + t58 + t59;
+    const double t52 = -G3_0_0*z3_1_4 + z3_0_4;
+    const double t53 = -G3_2_0*z3_1_4 + z3_2_4;
+    const double z2_0_4 = c_q_3*t52 + s_q_3*t53 + t27*z3_1_4;
+    const double t54 = -G3_0_0*z3_1_5 + z3_0_5;
+    const double t55 = -G3_2_0*z3_1_5 + z3_2_5;
+    const double z2_0_5 = c_q_3*t54 + s_q_3*t55 + t27*z3_1_5 + t51;
+    const double t56 = G3_3_0*t32;
+    const double t57 = G3_5_0*t33;
+    const double z2_1_3 = G3_1_0 + t56 + t57;
     const double z2_1_4 = -G3_1_0*z3_1_4 + t32*(-G3_3_0*z3_1_4 + z3_3_4) + t33*(-G3_5_0*z3_1_4 + z3_5_4) + z3_1_4;
     const double z2_1_5 = -G3_1_0*z3_1_5 + t32*(-G3_3_0*z3_1_5 + z3_3_5) + t33*(-G3_5_0*z3_1_5 + z3_5_5) + z3_1_5;
     const double z2_2_3 = -G3_0_0*s_q_3 + G3_2_0*c_q_3;
-    const double z2_2_4 = c_q_3*t55 - s_q_3*t54;
-    const double z2_2_5 = c_q_3*t57 - s_q_3*t56;
+    const double z2_2_4 = c_q_3*t53 - s_q_3*t52;
+    const double z2_2_5 = c_q_3*t55 - s_q_3*t54;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double nu2_0_3 = -Dinv2_0_0*z2_0_3;
     const double nu2_0_4 = -Dinv2_0_0*z2_0_4;
@@ -772,27 +749,27 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double z1_0_4 = -G2_0_0*z2_0_4 + z2_0_4;
     const double z1_0_5 = -G2_0_0*z2_0_5 + z2_0_5;
     const double z1_1_2 = G2_1_0*c_q_2 - G2_2_0*s_q_2;
-    const double t60 = -G2_1_0*z2_0_3 + z2_1_3;
-    const double t61 = -G2_2_0*z2_0_3 + z2_2_3;
-    const double z1_1_3 = c_q_2*t60 - s_q_2*t61;
-    const double t62 = -G2_1_0*z2_0_4 + z2_1_4;
-    const double t63 = -G2_2_0*z2_0_4 + z2_2_4;
-    const double z1_1_4 = c_q_2*t62 - s_q_2*t63;
-    const double t64 = -G2_1_0*z2_0_5 + z2_1_5;
-    const double t65 = -G2_2_0*z2_0_5 + z2_2_5;
-    const double z1_1_5 = c_q_2*t64 - s_q_2*t65;
+    const double t58 = -G2_1_0*z2_0_3 + z2_1_3;
+    const double t59 = -G2_2_0*z2_0_3 + z2_2_3;
+    const double z1_1_3 = c_q_2*t58 - s_q_2*t59;
+    const double t60 = -G2_1_0*z2_0_4 + z2_1_4;
+    const double t61 = -G2_2_0*z2_0_4 + z2_2_4;
+    const double z1_1_4 = c_q_2*t60 - s_q_2*t61;
+    const double t62 = -G2_1_0*z2_0_5 + z2_1_5;
+    const double t63 = -G2_2_0*z2_0_5 + z2_2_5;
+    const double z1_1_5 = c_q_2*t62 - s_q_2*t63;
     const double z1_2_2 = G2_1_0*s_q_2 + G2_2_0*c_q_2;
-    const double z1_2_3 = c_q_2*t61 + s_q_2*t60;
-    const double z1_2_4 = c_q_2*t63 + s_q_2*t62;
-    const double z1_2_5 = c_q_2*t65 + s_q_2*t64;
+    const double z1_2_3 = c_q_2*t59 + s_q_2*t58;
+    const double z1_2_4 = c_q_2*t61 + s_q_2*t60;
+    const double z1_2_5 = c_q_2*t63 + s_q_2*t62;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
     const double nu1_0_2 = -Dinv1_0_0*z1_1_2;
     const double nu1_0_3 = -Dinv1_0_0*z1_1_3;
     const double nu1_0_4 = -Dinv1_0_0*z1_1_4;
     const double nu1_0_5 = -Dinv1_0_0*z1_1_5;
     /* z0: z(k) (4.20) */
-    const double t66 = G1_0_0*s_q_1;
-    const double z0_2_1 = G1_2_0*c_q_1 - t66;
+    const double t64 = G1_0_0*s_q_1;
+    const double z0_2_1 = G1_2_0*c_q_1 - t64;
     const double z0_2_2 = c_q_1*(-G1_2_0*z1_1_2 + z1_2_2) - s_q_1*(-G1_0_0*z1_1_2 + G2_0_0);
     const double z0_2_3 = c_q_1*(-G1_2_0*z1_1_3 + z1_2_3) - s_q_1*(-G1_0_0*z1_1_3 + z1_0_3);
     const double z0_2_4 = c_q_1*(-G1_2_0*z1_1_4 + z1_2_4) - s_q_1*(-G1_0_0*z1_1_4 + z1_0_4);
@@ -804,13 +781,13 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double nu0_0_4 = -Dinv0_0_0*z0_2_4;
     const double nu0_0_5 = -Dinv0_0_0*z0_2_5;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t67 = G1_2_0*c_q_1;
-    const double qdd1_0_0 = Dinv0_0_0*t66 - Dinv0_0_0*t67;
-    const double qdd1_0_1 = Dinv1_0_0 + nu0_0_1*t66 - nu0_0_1*t67;
-    const double qdd1_0_2 = nu0_0_2*t66 - nu0_0_2*t67 + nu1_0_2;
-    const double qdd1_0_3 = nu0_0_3*t66 - nu0_0_3*t67 + nu1_0_3;
-    const double qdd1_0_4 = nu0_0_4*t66 - nu0_0_4*t67 + nu1_0_4;
-    const double qdd1_0_5 = nu0_0_5*t66 - nu0_0_5*t67 + nu1_0_5;
+    const double t65 = G1_2_0*c_q_1;
+    const double qdd1_0_0 = Dinv0_0_0*t64 - Dinv0_0_0*t65;
+    const double qdd1_0_1 = Dinv1_0_0 + nu0_0_1*t64 - nu0_0_1*t65;
+    const double qdd1_0_2 = nu0_0_2*t64 - nu0_0_2*t65 + nu1_0_2;
+    const double qdd1_0_3 = nu0_0_3*t64 - nu0_0_3*t65 + nu1_0_3;
+    const double qdd1_0_4 = nu0_0_4*t64 - nu0_0_4*t65 + nu1_0_4;
+    const double qdd1_0_5 = nu0_0_5*t64 - nu0_0_5*t65 + nu1_0_5;
     /* lam1: lambda(k) (4.21) */
     const double lam1_0_0 = -Dinv0_0_0*s_q_1;
     const double lam1_0_1 = -nu0_0_1*s_q_1;
@@ -824,25 +801,36 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double lam1_2_3 = c_q_1*nu0_0_3;
     const double lam1_2_4 = c_q_1*nu0_0_4;
     const double lam1_2_5 = c_q_1*nu0_0_5;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_1_0 = c_q_2*qdd1_0_0 + lam1_2_0*s_q_2;
+    const double lam2_2_0 = c_q_2*lam1_2_0 - qdd1_0_0*s_q_2;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t68 = c_q_2*qdd1_0_0 + lam1_2_0*s_q_2;
-    const double t69 = c_q_2*lam1_2_0 - qdd1_0_0*s_q_2;
-    const double qdd2_0_0 = -G2_0_0*lam1_0_0 - G2_1_0*t68 - G2_2_0*t69;
-    const double t70 = c_q_2*qdd1_0_1 + lam1_2_1*s_q_2;
-    const double t71 = c_q_2*lam1_2_1 - qdd1_0_1*s_q_2;
-    const double qdd2_0_1 = -G2_0_0*lam1_0_1 - G2_1_0*t70 - G2_2_0*t71;
-    const double t72 = c_q_2*qdd1_0_2 + lam1_2_2*s_q_2;
-    const double t73 = c_q_2*lam1_2_2 - qdd1_0_2*s_q_2;
-    const double qdd2_0_2 = Dinv2_0_0 - G2_0_0*lam1_0_2 - G2_1_0*t72 - G2_2_0*t73;
-    const double t74 = c_q_2*qdd1_0_3 + lam1_2_3*s_q_2;
-    const double t75 = c_q_2*lam1_2_3 - qdd1_0_3*s_q_2;
-    const double qdd2_0_3 = -G2_0_0*lam1_0_3 - G2_1_0*t74 - G2_2_0*t75 + nu2_0_3;
-    const double t76 = c_q_2*qdd1_0_4 + lam1_2_4*s_q_2;
-    const double t77 = c_q_2*lam1_2_4 - qdd1_0_4*s_q_2;
-    const double qdd2_0_4 = -G2_0_0*lam1_0_4 - G2_1_0*t76 - G2_2_0*t77 + nu2_0_4;
-    const double t78 = c_q_2*qdd1_0_5 + lam1_2_5*s_q_2;
-    const double t79 = c_q_2*lam1_2_5 - qdd1_0_5*s_q_2;
-    const double qdd2_0_5 = -G2_0_0*lam1_0_5 - G2_1_0*t78 - G2_2_0*t79 + nu2_0_5;
+    const double qdd2_0_0 = -G2_0_0*lam1_0_0 - G2_1_0*lam2_1_0 - G2_2_0*lam2_2_0;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_1_1 = c_q_2*qdd1_0_1 + lam1_2_1*s_q_2;
+    const double lam2_2_1 = c_q_2*lam1_2_1 - qdd1_0_1*s_q_2;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double qdd2_0_1 = -G2_0_0*lam1_0_1 - G2_1_0*lam2_1_1 - G2_2_0*lam2_2_1;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_1_2 = c_q_2*qdd1_0_2 + lam1_2_2*s_q_2;
+    const double lam2_2_2 = c_q_2*lam1_2_2 - qdd1_0_2*s_q_2;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double qdd2_0_2 = Dinv2_0_0 - G2_0_0*lam1_0_2 - G2_1_0*lam2_1_2 - G2_2_0*lam2_2_2;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_1_3 = c_q_2*qdd1_0_3 + lam1_2_3*s_q_2;
+    const double lam2_2_3 = c_q_2*lam1_2_3 - qdd1_0_3*s_q_2;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double qdd2_0_3 = -G2_0_0*lam1_0_3 - G2_1_0*lam2_1_3 - G2_2_0*lam2_2_3 + nu2_0_3;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_1_4 = c_q_2*qdd1_0_4 + lam1_2_4*s_q_2;
+    const double lam2_2_4 = c_q_2*lam1_2_4 - qdd1_0_4*s_q_2;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double qdd2_0_4 = -G2_0_0*lam1_0_4 - G2_1_0*lam2_1_4 - G2_2_0*lam2_2_4 + nu2_0_4;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_1_5 = c_q_2*qdd1_0_5 + lam1_2_5*s_q_2;
+    const double lam2_2_5 = c_q_2*lam1_2_5 - qdd1_0_5*s_q_2;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double qdd2_0_5 = -G2_0_0*lam1_0_5 - G2_1_0*lam2_1_5 - G2_2_0*lam2_2_5 + nu2_0_5;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_0 = lam1_0_0 + qdd2_0_0;
     const double lam2_0_1 = lam1_0_1 + qdd2_0_1;
@@ -850,56 +838,43 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double lam2_0_3 = lam1_0_3 + qdd2_0_3;
     const double lam2_0_4 = lam1_0_4 + qdd2_0_4;
     const double lam2_0_5 = lam1_0_5 + qdd2_0_5;
-    const double lam2_1_0 = t68;
-    const double lam2_1_1 = t70;
-    const double lam2_1_2 = t72;
-    const double lam2_1_3 = t74;
-    const double lam2_1_4 = t76;
-    const double lam2_1_5 = t78;
-    const double lam2_2_0 = t69;
-    const double lam2_2_1 = t71;
-    const double lam2_2_2 = t73;
-    const double lam2_2_3 = t75;
-    const double lam2_2_4 = t77;
-    const double lam2_2_5 = t79;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t80 = c_q_3*lam2_0_0 - lam2_2_0*s_q_3;
-    const double t81 = c_q_3*lam2_2_0 + lam2_0_0*s_q_3;
-    const double qdd3_0_0 = -G3_0_0*t80 - G3_1_0*lam2_1_0 - G3_2_0*t81 + 0.4*G3_4_0*lam2_0_0 - lam2_1_0*t58 - lam2_1_0*t59;
-    const double t82 = c_q_3*lam2_0_1 - lam2_2_1*s_q_3;
-    const double t83 = c_q_3*lam2_2_1 + lam2_0_1*s_q_3;
-    const double qdd3_0_1 = -G3_0_0*t82 - G3_1_0*lam2_1_1 - G3_2_0*t83 + 0.4*G3_4_0*lam2_0_1 - lam2_1_1*t58 - lam2_1_1*t59;
-    const double t84 = c_q_3*lam2_0_2 - lam2_2_2*s_q_3;
-    const double t85 = c_q_3*lam2_2_2 + lam2_0_2*s_q_3;
-    const double qdd3_0_2 = -G3_0_0*t84 - G3_1_0*lam2_1_2 - G3_2_0*t85 + 0.4*G3_4_0*lam2_0_2 - lam2_1_2*t58 - lam2_1_2*t59;
-    const double t86 = c_q_3*lam2_0_3 - lam2_2_3*s_q_3;
-    const double t87 = c_q_3*lam2_2_3 + lam2_0_3*s_q_3;
-    const double qdd3_0_3 = Dinv3_0_0 - G3_0_0*t86 - G3_1_0*lam2_1_3 - G3_2_0*t87 + 0.4*G3_4_0*lam2_0_3 - lam2_1_3*t58 - lam2_1_3*t59;
-    const double t88 = c_q_3*lam2_0_4 - lam2_2_4*s_q_3;
-    const double t89 = c_q_3*lam2_2_4 + lam2_0_4*s_q_3;
-    const double qdd3_0_4 = -G3_0_0*t88 - G3_1_0*lam2_1_4 - G3_2_0*t89 + 0.4*G3_4_0*lam2_0_4 - lam2_1_4*t58 - lam2_1_4*t59 + nu3_0_4;
-    const double t90 = c_q_3*lam2_0_5 - lam2_2_5*s_q_3;
-    const double t91 = c_q_3*lam2_2_5 + lam2_0_5*s_q_3;
-    const double qdd3_0_5 = -G3_0_0*t90 - G3_1_0*lam2_1_5 - G3_2_0*t91 + 0.4*G3_4_0*lam2_0_5 - lam2_1_5*t58 - lam2_1_5*t59 + nu3_0_5;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_0_0 = t80;
-    const double lam3_0_1 = t82;
-    const double lam3_0_2 = t84;
-    const double lam3_0_3 = t86;
-    const double lam3_0_4 = t88;
-    const double lam3_0_5 = t90;
+    const double lam3_0_0 = c_q_3*lam2_0_0 - lam2_2_0*s_q_3;
+    const double lam3_2_0 = c_q_3*lam2_2_0 + lam2_0_0*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_0 = -G3_0_0*lam3_0_0 - G3_1_0*lam2_1_0 - G3_2_0*lam3_2_0 + 0.4*G3_4_0*lam2_0_0 - lam2_1_0*t56 - lam2_1_0*t57;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_0_1 = c_q_3*lam2_0_1 - lam2_2_1*s_q_3;
+    const double lam3_2_1 = c_q_3*lam2_2_1 + lam2_0_1*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_1 = -G3_0_0*lam3_0_1 - G3_1_0*lam2_1_1 - G3_2_0*lam3_2_1 + 0.4*G3_4_0*lam2_0_1 - lam2_1_1*t56 - lam2_1_1*t57;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_0_2 = c_q_3*lam2_0_2 - lam2_2_2*s_q_3;
+    const double lam3_2_2 = c_q_3*lam2_2_2 + lam2_0_2*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_2 = -G3_0_0*lam3_0_2 - G3_1_0*lam2_1_2 - G3_2_0*lam3_2_2 + 0.4*G3_4_0*lam2_0_2 - lam2_1_2*t56 - lam2_1_2*t57;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_0_3 = c_q_3*lam2_0_3 - lam2_2_3*s_q_3;
+    const double lam3_2_3 = c_q_3*lam2_2_3 + lam2_0_3*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_3 = Dinv3_0_0 - G3_0_0*lam3_0_3 - G3_1_0*lam2_1_3 - G3_2_0*lam3_2_3 + 0.4*G3_4_0*lam2_0_3 - lam2_1_3*t56 - lam2_1_3*t57;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_0_4 = c_q_3*lam2_0_4 - lam2_2_4*s_q_3;
+    const double lam3_2_4 = c_q_3*lam2_2_4 + lam2_0_4*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_4 = -G3_0_0*lam3_0_4 - G3_1_0*lam2_1_4 - G3_2_0*lam3_2_4 + 0.4*G3_4_0*lam2_0_4 - lam2_1_4*t56 - lam2_1_4*t57 + nu3_0_4;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_0_5 = c_q_3*lam2_0_5 - lam2_2_5*s_q_3;
+    const double lam3_2_5 = c_q_3*lam2_2_5 + lam2_0_5*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_5 = -G3_0_0*lam3_0_5 - G3_1_0*lam2_1_5 - G3_2_0*lam3_2_5 + 0.4*G3_4_0*lam2_0_5 - lam2_1_5*t56 - lam2_1_5*t57 + nu3_0_5;
+    /* lam3: lambda(k) (4.21) */
     const double lam3_1_0 = lam2_1_0 + qdd3_0_0;
     const double lam3_1_1 = lam2_1_1 + qdd3_0_1;
     const double lam3_1_2 = lam2_1_2 + qdd3_0_2;
     const double lam3_1_3 = lam2_1_3 + qdd3_0_3;
     const double lam3_1_4 = lam2_1_4 + qdd3_0_4;
     const double lam3_1_5 = lam2_1_5 + qdd3_0_5;
-    const double lam3_2_0 = t81;
-    const double lam3_2_1 = t83;
-    const double lam3_2_2 = t85;
-    const double lam3_2_3 = t87;
-    const double lam3_2_4 = t89;
-    const double lam3_2_5 = t91;
     const double lam3_3_0 = lam2_1_0*t32;
     const double lam3_3_1 = lam2_1_1*t32;
     const double lam3_3_2 = lam2_1_2*t32;
@@ -919,18 +894,18 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double lam3_5_4 = lam2_1_4*t33;
     const double lam3_5_5 = lam2_1_5*t33;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t92 = 0.4*lam3_1_0 + lam3_3_0;
-    const double qdd4_0_0 = -G4_1_0*lam3_1_0 - G4_2_0*(c_q_4*lam3_2_0 + lam3_0_0*s_q_4) - G4_3_0*(c_q_4*t92 - lam3_5_0*s_q_4);
-    const double t93 = 0.4*lam3_1_1 + lam3_3_1;
-    const double qdd4_0_1 = -G4_1_0*lam3_1_1 - G4_2_0*(c_q_4*lam3_2_1 + lam3_0_1*s_q_4) - G4_3_0*(c_q_4*t93 - lam3_5_1*s_q_4);
-    const double t94 = 0.4*lam3_1_2 + lam3_3_2;
-    const double qdd4_0_2 = -G4_1_0*lam3_1_2 - G4_2_0*(c_q_4*lam3_2_2 + lam3_0_2*s_q_4) - G4_3_0*(c_q_4*t94 - lam3_5_2*s_q_4);
-    const double t95 = 0.4*lam3_1_3 + lam3_3_3;
-    const double qdd4_0_3 = -G4_1_0*lam3_1_3 - G4_2_0*(c_q_4*lam3_2_3 + lam3_0_3*s_q_4) - G4_3_0*(c_q_4*t95 - lam3_5_3*s_q_4);
-    const double t96 = 0.4*lam3_1_4 + lam3_3_4;
-    const double qdd4_0_4 = Dinv4_0_0 - G4_1_0*lam3_1_4 - G4_2_0*(c_q_4*lam3_2_4 + lam3_0_4*s_q_4) - G4_3_0*(c_q_4*t96 - lam3_5_4*s_q_4);
-    const double t97 = 0.4*lam3_1_5 + lam3_3_5;
-    const double qdd4_0_5 = -G4_1_0*lam3_1_5 - G4_2_0*(c_q_4*lam3_2_5 + lam3_0_5*s_q_4) - G4_3_0*(c_q_4*t97 - lam3_5_5*s_q_4);
+    const double t66 = 0.4*lam3_1_0 + lam3_3_0;
+    const double qdd4_0_0 = -G4_1_0*lam3_1_0 - G4_2_0*(c_q_4*lam3_2_0 + lam3_0_0*s_q_4) - G4_3_0*(c_q_4*t66 - lam3_5_0*s_q_4);
+    const double t67 = 0.4*lam3_1_1 + lam3_3_1;
+    const double qdd4_0_1 = -G4_1_0*lam3_1_1 - G4_2_0*(c_q_4*lam3_2_1 + lam3_0_1*s_q_4) - G4_3_0*(c_q_4*t67 - lam3_5_1*s_q_4);
+    const double t68 = 0.4*lam3_1_2 + lam3_3_2;
+    const double qdd4_0_2 = -G4_1_0*lam3_1_2 - G4_2_0*(c_q_4*lam3_2_2 + lam3_0_2*s_q_4) - G4_3_0*(c_q_4*t68 - lam3_5_2*s_q_4);
+    const double t69 = 0.4*lam3_1_3 + lam3_3_3;
+    const double qdd4_0_3 = -G4_1_0*lam3_1_3 - G4_2_0*(c_q_4*lam3_2_3 + lam3_0_3*s_q_4) - G4_3_0*(c_q_4*t69 - lam3_5_3*s_q_4);
+    const double t70 = 0.4*lam3_1_4 + lam3_3_4;
+    const double qdd4_0_4 = Dinv4_0_0 - G4_1_0*lam3_1_4 - G4_2_0*(c_q_4*lam3_2_4 + lam3_0_4*s_q_4) - G4_3_0*(c_q_4*t70 - lam3_5_4*s_q_4);
+    const double t71 = 0.4*lam3_1_5 + lam3_3_5;
+    const double qdd4_0_5 = -G4_1_0*lam3_1_5 - G4_2_0*(c_q_4*lam3_2_5 + lam3_0_5*s_q_4) - G4_3_0*(c_q_4*t71 - lam3_5_5*s_q_4);
     /* lam4: lambda(k) (4.21) */
     const double lam4_0_0 = c_q_4*lam3_0_0 - lam3_2_0*s_q_4;
     const double lam4_0_1 = c_q_4*lam3_0_1 - lam3_2_1*s_q_4;
@@ -944,12 +919,12 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double lam4_4_3 = -0.4*lam3_0_3 + lam3_4_3;
     const double lam4_4_4 = -0.4*lam3_0_4 + lam3_4_4;
     const double lam4_4_5 = -0.4*lam3_0_5 + lam3_4_5;
-    const double lam4_5_0 = c_q_4*lam3_5_0 + s_q_4*t92;
-    const double lam4_5_1 = c_q_4*lam3_5_1 + s_q_4*t93;
-    const double lam4_5_2 = c_q_4*lam3_5_2 + s_q_4*t94;
-    const double lam4_5_3 = c_q_4*lam3_5_3 + s_q_4*t95;
-    const double lam4_5_4 = c_q_4*lam3_5_4 + s_q_4*t96;
-    const double lam4_5_5 = c_q_4*lam3_5_5 + s_q_4*t97;
+    const double lam4_5_0 = c_q_4*lam3_5_0 + s_q_4*t66;
+    const double lam4_5_1 = c_q_4*lam3_5_1 + s_q_4*t67;
+    const double lam4_5_2 = c_q_4*lam3_5_2 + s_q_4*t68;
+    const double lam4_5_3 = c_q_4*lam3_5_3 + s_q_4*t69;
+    const double lam4_5_4 = c_q_4*lam3_5_4 + s_q_4*t70;
+    const double lam4_5_5 = c_q_4*lam3_5_5 + s_q_4*t71;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_0 = -1.0*lam4_0_0 + lam4_5_0*t50 + t49*(-0.05*lam4_0_0 + lam4_4_0);
     const double qdd5_0_1 = -1.0*lam4_0_1 + lam4_5_1*t50 + t49*(-0.05*lam4_0_1 + lam4_4_1);
@@ -999,7 +974,7 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
  * Part I (5.8)-(5.10) (FD3); variant fd3 (fewest operations).
- * Operations: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 282 temporaries. */
+ * Operations: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 266 temporaries. */
 void leg6_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -1022,68 +997,59 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
-    const double t1 = c_q_1*qd[0];
-    const double V1_2 = t1;
+    const double V1_2 = c_q_1*qd[0];
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a1_0 = -qd[1]*t1;
+    const double a1_0 = -V1_2*qd[1];
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
     const double V2_0 = V1_0 + qd[2];
-    const double t2 = V1_2*s_q_2 + c_q_2*qd[1];
-    const double V2_1 = t2;
-    const double t3 = V1_2*c_q_2 - qd[1]*s_q_2;
-    const double V2_2 = t3;
+    const double V2_1 = V1_2*s_q_2 + c_q_2*qd[1];
+    const double V2_2 = V1_2*c_q_2 - qd[1]*s_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a2_1 = qd[2]*t3;
-    const double a2_2 = -qd[2]*t2;
+    const double a2_1 = V2_2*qd[2];
+    const double a2_2 = -V2_1*qd[2];
     /* V3: spatial velocity V(k) (2.25) */
-    const double t4 = V2_0*c_q_3 - V2_2*s_q_3;
-    const double V3_0 = t4;
+    const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
     const double V3_1 = V2_1 + qd[3];
-    const double t5 = V2_0*s_q_3 + V2_2*c_q_3;
-    const double V3_2 = t5;
+    const double V3_2 = V2_0*s_q_3 + V2_2*c_q_3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = -qd[3]*t5;
-    const double a3_2 = qd[3]*t4;
-    const double t7 = 0.4*s_q_3;
-    const double t6 = 0.4*c_q_3;
-    const double t8 = -t4*t6 - t5*t7;
-    const double t9 = V2_1*V2_1;
-    const double a3_3 = -t5*t8 + t7*t9;
-    const double a3_4 = -V2_1*t4*t7 + V2_1*t5*t6;
-    const double a3_5 = t4*t8 - t6*t9;
+    const double a3_0 = -V3_2*qd[3];
+    const double a3_2 = V3_0*qd[3];
+    const double t1 = 0.4*s_q_3;
+    const double t2 = 0.4*c_q_3;
+    const double t3 = -V3_0*t2 - V3_2*t1;
+    const double t4 = V2_1*V2_1;
+    const double a3_3 = -V3_2*t3 + t1*t4;
+    const double a3_4 = -V2_1*V3_0*t1 + V2_1*V3_2*t2;
+    const double a3_5 = V3_0*t3 - t2*t4;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t10 = V3_0*c_q_4 - V3_2*s_q_4;
-    const double V4_0 = t10;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
     const double V4_1 = V3_1 + qd[4];
-    const double t11 = V3_0*s_q_4 + V3_2*c_q_4;
-    const double V4_2 = t11;
+    const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = -qd[4]*t11;
-    const double a4_2 = qd[4]*t10;
-    const double t13 = 0.4*s_q_4;
-    const double t12 = 0.4*c_q_4;
-    const double t14 = -t10*t12 - t11*t13;
-    const double t15 = V3_1*V3_1;
-    const double a4_3 = -t11*t14 + t13*t15;
-    const double a4_4 = -V3_1*t10*t13 + V3_1*t11*t12;
-    const double a4_5 = t10*t14 - t12*t15;
+    const double a4_0 = -V4_2*qd[4];
+    const double a4_2 = V4_0*qd[4];
+    const double t5 = 0.4*s_q_4;
+    const double t6 = 0.4*c_q_4;
+    const double t7 = -V4_0*t6 - V4_2*t5;
+    const double t8 = V3_1*V3_1;
+    const double a4_3 = -V4_2*t7 + t5*t8;
+    const double a4_4 = -V3_1*V4_0*t5 + V3_1*V4_2*t6;
+    const double a4_5 = V4_0*t7 - t6*t8;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double t16 = V4_1*c_q_5 + V4_2*s_q_5;
-    const double V5_1 = t16;
-    const double t17 = -V4_1*s_q_5 + V4_2*c_q_5;
-    const double V5_2 = t17;
+    const double V5_1 = V4_1*c_q_5 + V4_2*s_q_5;
+    const double V5_2 = -V4_1*s_q_5 + V4_2*c_q_5;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_1 = qd[5]*t17;
-    const double a5_2 = -qd[5]*t16;
-    const double t18 = 0.05*c_q_5;
-    const double t19 = 0.05*s_q_5;
-    const double a5_3 = V4_0*t16*t19 + V4_0*t17*t18;
-    const double t20 = t16*t18 - t17*t19;
-    const double t21 = V4_0*V4_0;
-    const double a5_4 = t17*t20 - t19*t21;
-    const double a5_5 = -t16*t20 - t18*t21;
+    const double a5_1 = V5_2*qd[5];
+    const double a5_2 = -V5_1*qd[5];
+    const double t9 = 0.05*c_q_5;
+    const double t10 = 0.05*s_q_5;
+    const double a5_3 = V4_0*V5_1*t10 + V4_0*V5_2*t9;
+    const double t11 = V5_1*t9 - V5_2*t10;
+    const double t12 = V4_0*V4_0;
+    const double a5_4 = V5_2*t11 - t10*t12;
+    const double a5_5 = -V5_1*t11 - t12*t9;
     /* zeta1: zeta(k) = phi^T a (4.22b) */
     const double zeta1_3 = -9.81*s_q_1;
     const double zeta1_5 = 9.81*c_q_1;
@@ -1095,41 +1061,41 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* zeta3: zeta(k) = phi^T a (4.22b) */
     const double zeta3_0 = a1_0*c_q_3 + a3_0 - s_q_3*zeta2_2;
     const double zeta3_2 = a1_0*s_q_3 + a3_2 + c_q_3*zeta2_2;
-    const double t22 = 0.4*zeta2_1;
-    const double t23 = t22 + zeta1_3;
-    const double zeta3_3 = a3_3 + c_q_3*t23 - s_q_3*zeta2_5;
+    const double t13 = 0.4*zeta2_1;
+    const double t14 = t13 + zeta1_3;
+    const double zeta3_3 = a3_3 + c_q_3*t14 - s_q_3*zeta2_5;
     const double zeta3_4 = -0.4*a1_0 + a3_4 + zeta2_4;
-    const double zeta3_5 = a3_5 + c_q_3*zeta2_5 + s_q_3*t23;
+    const double zeta3_5 = a3_5 + c_q_3*zeta2_5 + s_q_3*t14;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
     const double zeta4_0 = a4_0 + c_q_4*zeta3_0 - s_q_4*zeta3_2;
     const double zeta4_2 = a4_2 + c_q_4*zeta3_2 + s_q_4*zeta3_0;
-    const double t24 = t22 + zeta3_3;
-    const double zeta4_3 = a4_3 + c_q_4*t24 - s_q_4*zeta3_5;
+    const double t15 = t13 + zeta3_3;
+    const double zeta4_3 = a4_3 + c_q_4*t15 - s_q_4*zeta3_5;
     const double zeta4_4 = a4_4 - 0.4*zeta3_0 + zeta3_4;
-    const double zeta4_5 = a4_5 + c_q_4*zeta3_5 + s_q_4*t24;
+    const double zeta4_5 = a4_5 + c_q_4*zeta3_5 + s_q_4*t15;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_1 = a5_1 + c_q_5*zeta2_1 + s_q_5*zeta4_2;
     const double zeta5_2 = a5_2 + c_q_5*zeta4_2 - s_q_5*zeta2_1;
     const double zeta5_3 = a5_3 + 0.05*zeta2_1 + zeta4_3;
-    const double t25 = -0.05*zeta4_0 + zeta4_4;
-    const double zeta5_4 = a5_4 + c_q_5*t25 + s_q_5*zeta4_5;
-    const double zeta5_5 = a5_5 + c_q_5*zeta4_5 - s_q_5*t25;
+    const double t16 = -0.05*zeta4_0 + zeta4_4;
+    const double zeta5_4 = a5_4 + c_q_5*t16 + s_q_5*zeta4_5;
+    const double zeta5_5 = a5_5 + c_q_5*zeta4_5 - s_q_5*t16;
     /* P4: articulated inertia P(k) (4.5) */
-    const double t26 = s_q_5*s_q_5;
-    const double t27 = c_q_5*c_q_5;
-    const double P4_0_0 = 0.00075*t26 + 0.0003070866141732284*t27 + 0.0003175;
-    const double P4_0_4 = -0.015*t26 - 0.006141732283464568*t27 - 0.0075;
-    const double t28 = c_q_5*s_q_5;
-    const double P4_0_5 = 0.008858267716535431*t28;
-    const double t29 = 0.0003175*c_q_5 + 0.000375;
-    const double P4_1_1 = c_q_5*t29 + 0.000375*c_q_5 + 0.000135*t26 + 0.0010675;
-    const double P4_1_2 = s_q_5*t29 - 0.000135*t28;
+    const double t17 = s_q_5*s_q_5;
+    const double t18 = c_q_5*c_q_5;
+    const double P4_0_0 = 0.00075*t17 + 0.0003070866141732284*t18 + 0.0003175;
+    const double P4_0_4 = -0.015*t17 - 0.006141732283464568*t18 - 0.0075;
+    const double t19 = c_q_5*s_q_5;
+    const double P4_0_5 = 0.008858267716535431*t19;
+    const double t20 = 0.0003175*c_q_5 + 0.000375;
+    const double P4_1_1 = c_q_5*t20 + 0.000375*c_q_5 + 0.000135*t17 + 0.0010675;
+    const double P4_1_2 = s_q_5*t20 - 0.000135*t19;
     const double P4_1_3 = 0.0075*c_q_5 + 0.0225;
-    const double P4_2_2 = 0.0003175*t26 + 0.000135*t27 + 0.000135;
+    const double P4_2_2 = 0.0003175*t17 + 0.000135*t18 + 0.000135;
     const double P4_2_3 = 0.0075*s_q_5;
-    const double P4_4_4 = 0.3*t26 + 0.12283464566929136*t27 + 0.3;
-    const double P4_4_5 = -0.17716535433070862*t28;
-    const double P4_5_5 = 0.12283464566929136*t26 + 0.3*t27 + 0.3;
+    const double P4_4_4 = 0.3*t17 + 0.12283464566929136*t18 + 0.3;
+    const double P4_4_5 = -0.17716535433070862*t19;
+    const double P4_5_5 = 0.12283464566929136*t17 + 0.3*t18 + 0.3;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0 = 1.0/P4_1_1;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
@@ -1137,46 +1103,46 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double G4_2_0 = Dinv4_0_0*P4_1_2;
     const double G4_3_0 = Dinv4_0_0*P4_1_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t30 = 0.4*P4_0_4;
-    const double t31 = P4_0_0*c_q_4 - t30;
-    const double t32 = s_q_4*s_q_4;
-    const double t33 = -G4_2_0*P4_1_2 + P4_2_2;
-    const double P3_0_0 = 0.16000000000000003*P4_4_4 - c_q_4*t30 + c_q_4*t31 + t32*t33 + 0.13390000000000002;
-    const double t34 = 0.4*P4_4_5;
-    const double t35 = P4_0_5*c_q_4;
-    const double t36 = -t34 + t35;
-    const double t37 = s_q_4*t36;
-    const double t38 = -P4_2_3;
-    const double t39 = -G4_2_0*P4_1_3 - t38;
-    const double t40 = s_q_4*t12;
-    const double P3_0_1 = s_q_4*(-G4_2_0*P4_1_1 + P4_1_2) + 0.4*t37 + t39*t40;
-    const double t41 = c_q_4*s_q_4;
-    const double P3_0_2 = -s_q_4*t31 + t33*t41;
-    const double t42 = t39*t41;
-    const double P3_0_3 = t37 + t42;
+    const double t21 = 0.4*P4_0_4;
+    const double t22 = P4_0_0*c_q_4 - t21;
+    const double t23 = s_q_4*s_q_4;
+    const double t24 = -G4_2_0*P4_1_2 + P4_2_2;
+    const double P3_0_0 = 0.16000000000000003*P4_4_4 - c_q_4*t21 + c_q_4*t22 + t23*t24 + 0.13390000000000002;
+    const double t25 = 0.4*P4_4_5;
+    const double t26 = P4_0_5*c_q_4;
+    const double t27 = -t25 + t26;
+    const double t28 = s_q_4*t27;
+    const double t29 = -P4_2_3;
+    const double t30 = -G4_2_0*P4_1_3 - t29;
+    const double t31 = s_q_4*t6;
+    const double P3_0_1 = s_q_4*(-G4_2_0*P4_1_1 + P4_1_2) + 0.4*t28 + t30*t31;
+    const double t32 = c_q_4*s_q_4;
+    const double P3_0_2 = -s_q_4*t22 + t24*t32;
+    const double t33 = t30*t32;
+    const double P3_0_3 = t28 + t33;
     const double P3_0_4 = P4_0_4*c_q_4 - 0.4*P4_4_4 - 0.5;
-    const double P3_0_5 = c_q_4*t36 - t32*t39;
-    const double t43 = P4_5_5*t32;
-    const double t44 = -G4_3_0*P4_1_3 + 0.6;
-    const double t45 = -G4_1_0*P4_1_3 + P4_1_3 + t12*t44;
-    const double t46 = c_q_4*t45;
-    const double P3_1_1 = -G4_1_0*P4_1_1 + P4_1_1 + t12*(-G4_3_0*P4_1_1 + P4_1_3) + 0.16000000000000003*t43 + 0.4*t46 + 0.13390000000000002;
-    const double t47 = P4_0_5*t32;
-    const double P3_1_2 = c_q_4*(-G4_1_0*P4_1_2 + P4_1_2 + t12*(-G4_3_0*P4_1_2 - t38)) - 0.4*t47;
-    const double P3_1_3 = 0.4*t43 + t46 + 0.5;
-    const double P3_1_4 = s_q_4*t34;
-    const double P3_1_5 = P4_5_5*t40 - s_q_4*t45;
-    const double t48 = c_q_4*c_q_4;
-    const double P3_2_2 = P4_0_0*t32 + t33*t48 + 0.001125;
-    const double P3_2_3 = t39*t48 - t47;
+    const double P3_0_5 = c_q_4*t27 - t23*t30;
+    const double t34 = P4_5_5*t23;
+    const double t35 = -G4_3_0*P4_1_3 + 0.6;
+    const double t36 = -G4_1_0*P4_1_3 + P4_1_3 + t35*t6;
+    const double t37 = c_q_4*t36;
+    const double P3_1_1 = -G4_1_0*P4_1_1 + P4_1_1 + 0.16000000000000003*t34 + 0.4*t37 + t6*(-G4_3_0*P4_1_1 + P4_1_3) + 0.13390000000000002;
+    const double t38 = P4_0_5*t23;
+    const double P3_1_2 = c_q_4*(-G4_1_0*P4_1_2 + P4_1_2 + t6*(-G4_3_0*P4_1_2 - t29)) - 0.4*t38;
+    const double P3_1_3 = 0.4*t34 + t37 + 0.5;
+    const double P3_1_4 = s_q_4*t25;
+    const double P3_1_5 = P4_5_5*t31 - s_q_4*t36;
+    const double t39 = c_q_4*c_q_4;
+    const double P3_2_2 = P4_0_0*t23 + t24*t39 + 0.001125;
+    const double P3_2_3 = t30*t39 - t38;
     const double P3_2_4 = -P4_0_4*s_q_4;
-    const double P3_2_5 = -s_q_4*t35 - t42;
-    const double P3_3_3 = t43 + t44*t48 + 2.5;
+    const double P3_2_5 = -s_q_4*t26 - t33;
+    const double P3_3_3 = t34 + t35*t39 + 2.5;
     const double P3_3_4 = P4_4_5*s_q_4;
-    const double P3_3_5 = P4_5_5*t41 - t41*t44;
+    const double P3_3_5 = P4_5_5*t32 - t32*t35;
     const double P3_4_4 = P4_4_4 + 2.5;
     const double P3_4_5 = P4_4_5*c_q_4;
-    const double P3_5_5 = P4_5_5*t48 + t32*t44 + 2.5;
+    const double P3_5_5 = P4_5_5*t39 + t23*t35 + 2.5;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0 = 1.0/P3_1_1;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
@@ -1187,25 +1153,25 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double G3_4_0 = Dinv3_0_0*P3_1_4;
     const double G3_5_0 = Dinv3_0_0*P3_1_5;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t49 = -G3_0_0*P3_0_1 + P3_0_0;
-    const double t50 = -P3_0_2;
-    const double t51 = -G3_2_0*P3_0_1 - t50;
-    const double t52 = 0.4*G3_4_0;
-    const double t53 = P3_0_1*t52 - 0.4*P3_0_4 + c_q_3*t49 + s_q_3*t51;
-    const double t54 = -G3_0_0*P3_1_2 - t50;
-    const double t55 = -G3_2_0*P3_1_2 + P3_2_2;
-    const double t56 = P3_1_2*t52 - 0.4*P3_2_4 + c_q_3*t54 + s_q_3*t55;
-    const double P2_0_0 = -0.16000000000000003*G3_4_0*P3_1_4 + 0.16000000000000003*P3_4_4 + c_q_3*t53 + s_q_3*t56 - t6*(-G3_0_0*P3_1_4 + P3_0_4) - t7*(-G3_2_0*P3_1_4 + P3_2_4) + 0.08030000000000002;
-    const double t57 = -P3_0_3;
-    const double t58 = -P3_2_3;
-    const double t59 = -P3_0_5;
-    const double t60 = -P3_2_5;
-    const double P2_0_1 = P3_1_1*t52 - 0.4*P3_1_4 + c_q_3*(-G3_0_0*P3_1_1 + P3_0_1) + s_q_3*(-G3_2_0*P3_1_1 + P3_1_2) + t6*(P3_1_3*t52 - 0.4*P3_3_4 + c_q_3*(-G3_0_0*P3_1_3 - t57) + s_q_3*(-G3_2_0*P3_1_3 - t58)) + t7*(P3_1_5*t52 - 0.4*P3_4_5 + c_q_3*(-G3_0_0*P3_1_5 - t59) + s_q_3*(-G3_2_0*P3_1_5 - t60));
-    const double P2_0_2 = c_q_3*t56 - s_q_3*t53;
-    const double t61 = -P3_3_5;
-    const double P2_1_1 = -G3_1_0*P3_1_1 + P3_1_1 + t6*(-G3_3_0*P3_1_1 + P3_1_3) + t6*(-G3_1_0*P3_1_3 + P3_1_3 + t6*(-G3_3_0*P3_1_3 + P3_3_3) + t7*(-G3_5_0*P3_1_3 - t61)) + t7*(-G3_5_0*P3_1_1 + P3_1_5) + t7*(-G3_1_0*P3_1_5 + P3_1_5 + t6*(-G3_3_0*P3_1_5 - t61) + t7*(-G3_5_0*P3_1_5 + P3_5_5)) + 0.08030000000000002;
-    const double P2_1_2 = c_q_3*(-G3_1_0*P3_1_2 + P3_1_2 + t6*(-G3_3_0*P3_1_2 - t58) + t7*(-G3_5_0*P3_1_2 - t60)) - s_q_3*(-G3_1_0*P3_0_1 + P3_0_1 + t6*(-G3_3_0*P3_0_1 - t57) + t7*(-G3_5_0*P3_0_1 - t59));
-    const double P2_2_2 = c_q_3*(c_q_3*t55 - s_q_3*t54) - s_q_3*(c_q_3*t51 - s_q_3*t49) + 0.000675;
+    const double t40 = -G3_0_0*P3_0_1 + P3_0_0;
+    const double t41 = -P3_0_2;
+    const double t42 = -G3_2_0*P3_0_1 - t41;
+    const double t43 = 0.4*G3_4_0;
+    const double t44 = P3_0_1*t43 - 0.4*P3_0_4 + c_q_3*t40 + s_q_3*t42;
+    const double t45 = -G3_0_0*P3_1_2 - t41;
+    const double t46 = -G3_2_0*P3_1_2 + P3_2_2;
+    const double t47 = P3_1_2*t43 - 0.4*P3_2_4 + c_q_3*t45 + s_q_3*t46;
+    const double P2_0_0 = -0.16000000000000003*G3_4_0*P3_1_4 + 0.16000000000000003*P3_4_4 + c_q_3*t44 + s_q_3*t47 - t1*(-G3_2_0*P3_1_4 + P3_2_4) - t2*(-G3_0_0*P3_1_4 + P3_0_4) + 0.08030000000000002;
+    const double t48 = -P3_0_3;
+    const double t49 = -P3_2_3;
+    const double t50 = -P3_0_5;
+    const double t51 = -P3_2_5;
+    const double P2_0_1 = P3_1_1*t43 - 0.4*P3_1_4 + c_q_3*(-G3_0_0*P3_1_1 + P3_0_1) + s_q_3*(-G3_2_0*P3_1_1 + P3_1_2) + t1*(P3_1_5*t43 - 0.4*P3_4_5 + c_q_3*(-G3_0_0*P3_1_5 - t50) + s_q_3*(-G3_2_0*P3_1_5 - t51)) + t2*(P3_1_3*t43 - 0.4*P3_3_4 + c_q_3*(-G3_0_0*P3_1_3 - t48) + s_q_3*(-G3_2_0*P3_1_3 - t49));
+    const double P2_0_2 = c_q_3*t47 - s_q_3*t44;
+    const double t52 = -P3_3_5;
+    const double P2_1_1 = -G3_1_0*P3_1_1 + P3_1_1 + t1*(-G3_5_0*P3_1_1 + P3_1_5) + t1*(-G3_1_0*P3_1_5 + P3_1_5 + t1*(-G3_5_0*P3_1_5 + P3_5_5) + t2*(-G3_3_0*P3_1_5 - t52)) + t2*(-G3_3_0*P3_1_1 + P3_1_3) + t2*(-G3_1_0*P3_1_3 + P3_1_3 + t1*(-G3_5_0*P3_1_3 - t52) + t2*(-G3_3_0*P3_1_3 + P3_3_3)) + 0.08030000000000002;
+    const double P2_1_2 = c_q_3*(-G3_1_0*P3_1_2 + P3_1_2 + t1*(-G3_5_0*P3_1_2 - t51) + t2*(-G3_3_0*P3_1_2 - t49)) - s_q_3*(-G3_1_0*P3_0_1 + P3_0_1 + t1*(-G3_5_0*P3_0_1 - t50) + t2*(-G3_3_0*P3_0_1 - t48));
+    const double P2_2_2 = c_q_3*(c_q_3*t46 - s_q_3*t45) - s_q_3*(c_q_3*t42 - s_q_3*t40) + 0.000675;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0 = 1.0/P2_0_0;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
@@ -1214,131 +1180,127 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double G2_2_0 = Dinv2_0_0*P2_0_2;
     /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_0 = -G2_0_0*P2_0_0 + P2_0_0 + 2e-05;
-    const double t62 = -G2_0_0*P2_0_1 + P2_0_1;
-    const double t63 = -G2_0_0*P2_0_2 + P2_0_2;
-    const double P1_0_1 = c_q_2*t62 - s_q_2*t63;
-    const double P1_0_2 = c_q_2*t63 + s_q_2*t62;
-    const double t64 = -G2_1_0*P2_0_1 + P2_1_1;
-    const double t65 = -P2_1_2;
-    const double t66 = -G2_2_0*P2_0_1 - t65;
-    const double t67 = c_q_2*t64 - s_q_2*t66;
-    const double t68 = -G2_1_0*P2_0_2 - t65;
-    const double t69 = -G2_2_0*P2_0_2 + P2_2_2;
-    const double t70 = c_q_2*t68 - s_q_2*t69;
-    const double P1_1_1 = c_q_2*t67 - s_q_2*t70 + 2e-05;
-    const double P1_1_2 = c_q_2*t70 + s_q_2*t67;
-    const double P1_2_2 = c_q_2*(c_q_2*t69 + s_q_2*t68) + s_q_2*(c_q_2*t66 + s_q_2*t64) + 2e-05;
+    const double t53 = -G2_0_0*P2_0_1 + P2_0_1;
+    const double t54 = -G2_0_0*P2_0_2 + P2_0_2;
+    const double P1_0_1 = c_q_2*t53 - s_q_2*t54;
+    const double P1_0_2 = c_q_2*t54 + s_q_2*t53;
+    const double t55 = -G2_1_0*P2_0_1 + P2_1_1;
+    const double t56 = -P2_1_2;
+    const double t57 = -G2_2_0*P2_0_1 - t56;
+    const double t58 = c_q_2*t55 - s_q_2*t57;
+    const double t59 = -G2_1_0*P2_0_2 - t56;
+    const double t60 = -G2_2_0*P2_0_2 + P2_2_2;
+    const double t61 = c_q_2*t59 - s_q_2*t60;
+    const double P1_1_1 = c_q_2*t58 - s_q_2*t61 + 2e-05;
+    const double P1_1_2 = c_q_2*t61 + s_q_2*t58;
+    const double P1_2_2 = c_q_2*(c_q_2*t60 + s_q_2*t59) + s_q_2*(c_q_2*t57 + s_q_2*t55) + 2e-05;
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0 = 1.0/P1_1_1;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0 = Dinv1_0_0*P1_0_1;
     const double G1_2_0 = Dinv1_0_0*P1_1_2;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t71 = -P1_0_2;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - t71)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - t71) - s_q_1*(-G1_0_0*P1_0_1 + P1_0_0)) + 2e-05;
+    const double t62 = -P1_0_2;
+    const double P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - t62)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - t62) - s_q_1*(-G1_0_0*P1_0_1 + P1_0_0)) + 2e-05;
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
     /* z5: z(k) (4.20) */
-    const double t72 = -0.0003175*zeta4_0;
-    const double t73 = 0.00018250000000000002*V5_2;
-    const double z5_0 = -V5_1*t73 - t72 - 0.0075*zeta5_4;
-    const double z5_1 = V5_0*t73 + 0.0003175*zeta5_1 + 0.0075*zeta5_3;
+    const double t63 = -0.0003175*zeta4_0;
+    const double t64 = 0.00018250000000000002*V5_2;
+    const double z5_0 = -V5_1*t64 - t63 - 0.0075*zeta5_4;
+    const double z5_1 = V5_0*t64 + 0.0003175*zeta5_1 + 0.0075*zeta5_3;
     const double z5_2 = 0.000135*zeta5_2;
-    const double t74 = 0.0075*V5_2;
-    const double z5_3 = V5_0*t74 + 0.0075*zeta5_1 + 0.3*zeta5_3;
-    const double t75 = -0.0075*zeta4_0;
-    const double z5_4 = V5_1*t74 + t75 + 0.3*zeta5_4;
+    const double t65 = 0.0075*V5_2;
+    const double z5_3 = V5_0*t65 + 0.0075*zeta5_1 + 0.3*zeta5_3;
+    const double t66 = -0.0075*zeta4_0;
+    const double z5_4 = V5_1*t65 + t66 + 0.3*zeta5_4;
     const double z5_5 = -0.0075*V5_0*V5_0 - 0.0075*V5_1*V5_1 + 0.3*zeta5_5;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0 = 3149.606299212598*tau[5] - 3149.606299212598*z5_0;
     /* z4: z(k) (4.20) */
-    const double t76 = -23.622047244094485*tau[5] + 23.622047244094485*z5_0 + z5_4;
-    const double t77 = c_q_5*t76;
-    const double t78 = 0.00018250000000000002*V4_2;
-    const double z4_0 = -V4_1*t78 + 0.05*s_q_5*z5_5 - t72 - 0.05*t77 + 1.0*tau[5] - 0.0075*zeta4_4;
-    const double z4_1 = V4_0*t78 + c_q_5*z5_1 - s_q_5*z5_2 + 0.05*z5_3 + 0.0003175*zeta2_1 + 0.0075*zeta4_3;
+    const double t67 = -23.622047244094485*tau[5] + 23.622047244094485*z5_0 + z5_4;
+    const double t68 = c_q_5*t67;
+    const double t69 = 0.00018250000000000002*V4_2;
+    const double z4_0 = -V4_1*t69 + 0.05*s_q_5*z5_5 - t63 - 0.05*t68 + 1.0*tau[5] - 0.0075*zeta4_4;
+    const double z4_1 = V4_0*t69 + c_q_5*z5_1 - s_q_5*z5_2 + 0.05*z5_3 + 0.0003175*zeta2_1 + 0.0075*zeta4_3;
     const double z4_2 = c_q_5*z5_2 + s_q_5*z5_1 + 0.000135*zeta4_2;
-    const double t79 = 0.0075*V4_2;
-    const double z4_3 = V4_0*t79 + z5_3 + 0.0075*zeta2_1 + 0.3*zeta4_3;
-    const double z4_4 = V4_1*t79 - s_q_5*z5_5 + t75 + t77 + 0.3*zeta4_4;
-    const double z4_5 = -0.0075*V4_1*V4_1 + c_q_5*z5_5 + s_q_5*t76 - 0.0075*t21 + 0.3*zeta4_5;
+    const double t70 = 0.0075*V4_2;
+    const double z4_3 = V4_0*t70 + z5_3 + 0.0075*zeta2_1 + 0.3*zeta4_3;
+    const double z4_4 = V4_1*t70 - s_q_5*z5_5 + t66 + t68 + 0.3*zeta4_4;
+    const double z4_5 = -0.0075*V4_1*V4_1 + c_q_5*z5_5 + s_q_5*t67 - 0.0075*t12 + 0.3*zeta4_5;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t80 = tau[4] - z4_1;
-    const double nu4_0 = Dinv4_0_0*t80;
+    const double t71 = tau[4] - z4_1;
+    const double nu4_0 = Dinv4_0_0*t71;
     /* z3: z(k) (4.20) */
-    const double t81 = G4_2_0*t80 + z4_2;
-    const double t82 = 0.13277500000000003*V3_2;
-    const double z3_0 = -V3_1*t82 + c_q_4*z4_0 + s_q_4*t81 - 0.4*z4_4 + 0.13390000000000002*zeta3_0 - 0.5*zeta3_4;
-    const double t83 = G4_3_0*t80 + z4_3;
-    const double t84 = c_q_4*t83;
-    const double t85 = s_q_4*z4_5;
-    const double z3_1 = G4_1_0*t80 + V3_0*t82 + 0.4*t84 + 0.4*t85 + z4_1 + 0.13390000000000002*zeta2_1 + 0.5*zeta3_3;
-    const double z3_2 = c_q_4*t81 - s_q_4*z4_0 + 0.001125*zeta3_2;
-    const double t86 = 0.5*V3_2;
-    const double z3_3 = V3_0*t86 + t84 + t85 + 0.5*zeta2_1 + 2.5*zeta3_3;
-    const double z3_4 = V3_1*t86 + z4_4 - 0.5*zeta3_0 + 2.5*zeta3_4;
-    const double z3_5 = -0.5*V3_0*V3_0 + c_q_4*z4_5 - s_q_4*t83 - 0.5*t15 + 2.5*zeta3_5;
+    const double t72 = G4_2_0*t71 + z4_2;
+    const double t73 = 0.13277500000000003*V3_2;
+    const double z3_0 = -V3_1*t73 + c_q_4*z4_0 + s_q_4*t72 - 0.4*z4_4 + 0.13390000000000002*zeta3_0 - 0.5*zeta3_4;
+    const double t74 = G4_3_0*t71 + z4_3;
+    const double t75 = c_q_4*t74;
+    const double t76 = s_q_4*z4_5;
+    const double z3_1 = G4_1_0*t71 + V3_0*t73 + 0.4*t75 + 0.4*t76 + z4_1 + 0.13390000000000002*zeta2_1 + 0.5*zeta3_3;
+    const double z3_2 = c_q_4*t72 - s_q_4*z4_0 + 0.001125*zeta3_2;
+    const double t77 = 0.5*V3_2;
+    const double z3_3 = V3_0*t77 + t75 + t76 + 0.5*zeta2_1 + 2.5*zeta3_3;
+    const double z3_4 = V3_1*t77 + z4_4 - 0.5*zeta3_0 + 2.5*zeta3_4;
+    const double z3_5 = -0.5*V3_0*V3_0 + c_q_4*z4_5 - s_q_4*t74 - 0.5*t8 + 2.5*zeta3_5;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t87 = tau[3] - z3_1;
-    const double nu3_0 = Dinv3_0_0*t87;
+    const double t78 = tau[3] - z3_1;
+    const double nu3_0 = Dinv3_0_0*t78;
     /* z2: z(k) (4.20) */
-    const double t88 = G3_0_0*t87 + z3_0;
-    const double t89 = G3_2_0*t87 + z3_2;
-    const double t90 = 0.07962500000000003*V2_2;
-    const double z2_0 = -V2_1*t90 + 0.08030000000000002*a1_0 + c_q_3*t88 + s_q_3*t89 - t52*t87 - 0.4*z3_4 - 0.30000000000000004*zeta2_4;
-    const double z2_1 = G3_1_0*t87 + V2_0*t90 + t6*(G3_3_0*t87 + z3_3) + t7*(G3_5_0*t87 + z3_5) + z3_1 + 0.30000000000000004*zeta1_3 + 0.08030000000000002*zeta2_1;
-    const double z2_2 = c_q_3*t89 - s_q_3*t88 + 0.000675*zeta2_2;
+    const double t79 = G3_0_0*t78 + z3_0;
+    const double t80 = G3_2_0*t78 + z3_2;
+    const double t81 = 0.07962500000000003*V2_2;
+    const double z2_0 = -V2_1*t81 + 0.08030000000000002*a1_0 + c_q_3*t79 + s_q_3*t80 - t43*t78 - 0.4*z3_4 - 0.30000000000000004*zeta2_4;
+    const double z2_1 = G3_1_0*t78 + V2_0*t81 + t1*(G3_5_0*t78 + z3_5) + t2*(G3_3_0*t78 + z3_3) + z3_1 + 0.30000000000000004*zeta1_3 + 0.08030000000000002*zeta2_1;
+    const double z2_2 = c_q_3*t80 - s_q_3*t79 + 0.000675*zeta2_2;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t91 = tau[2] - z2_0;
-    const double nu2_0 = Dinv2_0_0*t91;
+    const double t82 = tau[2] - z2_0;
+    const double nu2_0 = Dinv2_0_0*t82;
     /* z1: z(k) (4.20) */
-    const double z1_0 = G2_0_0*t91 + 2e-05*a1_0 + z2_0;
-    const double t92 = G2_1_0*t91 + z2_1;
-    const double t93 = G2_2_0*t91 + z2_2;
-    const double z1_1 = c_q_2*t92 - s_q_2*t93;
-    const double z1_2 = 2e-05*a1_2 + c_q_2*t93 + s_q_2*t92;
+    const double z1_0 = G2_0_0*t82 + 2e-05*a1_0 + z2_0;
+    const double t83 = G2_1_0*t82 + z2_1;
+    const double t84 = G2_2_0*t82 + z2_2;
+    const double z1_1 = c_q_2*t83 - s_q_2*t84;
+    const double z1_2 = 2e-05*a1_2 + c_q_2*t84 + s_q_2*t83;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t94 = tau[1] - z1_1;
-    const double nu1_0 = Dinv1_0_0*t94;
+    const double t85 = tau[1] - z1_1;
+    const double nu1_0 = Dinv1_0_0*t85;
     /* z0: z(k) (4.20) */
-    const double z0_2 = c_q_1*(G1_2_0*t94 + z1_2) - s_q_1*(G1_0_0*t94 + z1_0);
+    const double z0_2 = c_q_1*(G1_2_0*t85 + z1_2) - s_q_1*(G1_0_0*t85 + z1_0);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0 = Dinv0_0_0*(tau[0] - z0_2);
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t95 = nu0_0*s_q_1;
-    const double t96 = c_q_1*nu0_0;
-    const double qdd1_0 = G1_0_0*t95 - G1_2_0*t96 + nu1_0;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0 = -t95;
-    const double lam1_2 = t96;
+    const double lam1_2 = c_q_1*nu0_0;
+    /* qdd1: joint acceleration qdd(k) (4.22) */
+    const double t86 = nu0_0*s_q_1;
+    const double qdd1_0 = G1_0_0*t86 - G1_2_0*lam1_2 + nu1_0;
+    /* lam1: lambda(k) (4.21) */
+    const double lam1_0 = -t86;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_1 = c_q_2*qdd1_0 + lam1_2*s_q_2;
+    const double lam2_2 = c_q_2*lam1_2 - qdd1_0*s_q_2;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t97 = c_q_2*qdd1_0 + lam1_2*s_q_2;
-    const double t98 = c_q_2*lam1_2 - qdd1_0*s_q_2;
-    const double qdd2_0 = -G2_0_0*lam1_0 - G2_1_0*t97 - G2_2_0*t98 + nu2_0;
+    const double qdd2_0 = -G2_0_0*lam1_0 - G2_1_0*lam2_1 - G2_2_0*lam2_2 + nu2_0;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0 = lam1_0 + qdd2_0;
-    const double lam2_1 = t97;
-    const double lam2_2 = t98;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t100 = c_q_3*lam2_2 + lam2_0*s_q_3;
-    const double t101 = lam2_1*t6;
-    const double t102 = lam2_1*t7;
-    const double t99 = c_q_3*lam2_0 - lam2_2*s_q_3;
-    const double qdd3_0 = -G3_0_0*t99 - G3_1_0*lam2_1 - G3_2_0*t100 - G3_3_0*t101 + 0.4*G3_4_0*lam2_0 - G3_5_0*t102 + nu3_0;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_0 = t99;
+    const double lam3_0 = c_q_3*lam2_0 - lam2_2*s_q_3;
+    const double lam3_2 = c_q_3*lam2_2 + lam2_0*s_q_3;
+    const double lam3_3 = lam2_1*t2;
+    const double lam3_5 = lam2_1*t1;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0 = -G3_0_0*lam3_0 - G3_1_0*lam2_1 - G3_2_0*lam3_2 - G3_3_0*lam3_3 + 0.4*G3_4_0*lam2_0 - G3_5_0*lam3_5 + nu3_0;
+    /* lam3: lambda(k) (4.21) */
     const double lam3_1 = lam2_1 + qdd3_0;
-    const double lam3_2 = t100;
-    const double lam3_3 = t101;
     const double lam3_4 = -0.4*lam2_0;
-    const double lam3_5 = t102;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t103 = 0.4*lam3_1 + lam3_3;
-    const double qdd4_0 = -G4_1_0*lam3_1 - G4_2_0*(c_q_4*lam3_2 + lam3_0*s_q_4) - G4_3_0*(c_q_4*t103 - lam3_5*s_q_4) + nu4_0;
+    const double t87 = 0.4*lam3_1 + lam3_3;
+    const double qdd4_0 = -G4_1_0*lam3_1 - G4_2_0*(c_q_4*lam3_2 + lam3_0*s_q_4) - G4_3_0*(c_q_4*t87 - lam3_5*s_q_4) + nu4_0;
     /* lam4: lambda(k) (4.21) */
     const double lam4_0 = c_q_4*lam3_0 - lam3_2*s_q_4;
     const double lam4_4 = -0.4*lam3_0 + lam3_4;
-    const double lam4_5 = c_q_4*lam3_5 + s_q_4*t103;
+    const double lam4_5 = c_q_4*lam3_5 + s_q_4*t87;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0 = 23.622047244094485*c_q_5*(-0.05*lam4_0 + lam4_4) - 1.0*lam4_0 + 23.622047244094485*lam4_5*s_q_5 + nu5_0;
 
@@ -1378,17 +1340,17 @@ void leg6_jacobian(const double* q, double* J)
     const double t1 = c_q_2*s_q_0;
     const double t2 = c_q_0*s_q_2;
     const double t3 = s_q_1*t2 - t1;
-    const double t10 = s_q_3*t0;
-    const double t4 = s_q_0*s_q_2;
-    const double t5 = c_q_0*c_q_2;
-    const double t6 = s_q_1*t5;
-    const double t7 = t4 + t6;
-    const double t9 = c_q_3*t7;
-    const double t11 = t10 + t9;
-    const double t8 = c_q_3*t0 - s_q_3*t7;
-    const double t12 = c_q_4*t8 - s_q_4*t11;
+    const double t4 = s_q_3*t0;
+    const double t5 = s_q_0*s_q_2;
+    const double t6 = c_q_0*c_q_2;
+    const double t7 = s_q_1*t6;
+    const double t8 = t5 + t7;
+    const double t9 = c_q_3*t8;
+    const double t10 = t4 + t9;
+    const double t11 = c_q_3*t0 - s_q_3*t8;
+    const double t12 = c_q_4*t11 - s_q_4*t10;
     const double t13 = c_q_1*s_q_0;
-    const double t14 = s_q_1*t4 + t5;
+    const double t14 = s_q_1*t5 + t6;
     const double t15 = c_q_2*s_q_0*s_q_1 - t2;
     const double t16 = c_q_3*t13 - s_q_3*t15;
     const double t17 = c_q_3*t15;
@@ -1418,12 +1380,12 @@ void leg6_jacobian(const double* q, double* J)
     const double t41 = -0.4*t24 + 0.4*t25 + t40;
     const double t42 = 0.4*t22 + t41;
     const double t43 = 0.05*c_q_5*t38 - t39;
-    const double t44 = c_q_4*t11;
-    const double t45 = s_q_4*t8;
+    const double t44 = c_q_4*t10;
+    const double t45 = s_q_4*t11;
     const double t46 = -t3*t31 + t30*(t44 + t45);
     const double t47 = 0.05*t44 + 0.05*t45 + t46;
-    const double t48 = 0.4*t10 + t47 + 0.4*t9;
-    const double t49 = 0.4*t4 + t48 + 0.4*t6;
+    const double t48 = 0.4*t4 + t47 + 0.4*t9;
+    const double t49 = t48 + 0.4*t5 + 0.4*t7;
 
     /* Outputs: J (6 x 6) */
     J[0] = 0.0;
@@ -1466,7 +1428,7 @@ void leg6_jacobian(const double* q, double* J)
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
  * Part I Sec. 3 below (3.17).
- * Operations: 171 mul, 95 add, 0 div, 12 sin/cos, 0 sqrt; 121 temporaries. */
+ * Operations: 171 mul, 95 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries. */
 void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 {
     /* Inputs */
@@ -1490,135 +1452,126 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
-    const double t1 = c_q_1*qd[0];
-    const double V1_2 = t1;
+    const double V1_2 = c_q_1*qd[0];
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a1_0 = -qd[1]*t1;
+    const double a1_0 = -V1_2*qd[1];
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
     const double V2_0 = V1_0 + qd[2];
-    const double t2 = V1_2*s_q_2 + c_q_2*qd[1];
-    const double V2_1 = t2;
-    const double t3 = V1_2*c_q_2 - qd[1]*s_q_2;
-    const double V2_2 = t3;
+    const double V2_1 = V1_2*s_q_2 + c_q_2*qd[1];
+    const double V2_2 = V1_2*c_q_2 - qd[1]*s_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a2_1 = qd[2]*t3;
-    const double a2_2 = -qd[2]*t2;
+    const double a2_1 = V2_2*qd[2];
+    const double a2_2 = -V2_1*qd[2];
     /* V3: spatial velocity V(k) (2.25) */
-    const double t4 = V2_0*c_q_3 - V2_2*s_q_3;
-    const double V3_0 = t4;
+    const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
     const double V3_1 = V2_1 + qd[3];
-    const double t5 = V2_0*s_q_3 + V2_2*c_q_3;
-    const double V3_2 = t5;
+    const double V3_2 = V2_0*s_q_3 + V2_2*c_q_3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = -qd[3]*t5;
-    const double a3_2 = qd[3]*t4;
-    const double t7 = 0.4*s_q_3;
-    const double t6 = 0.4*c_q_3;
-    const double t8 = -t4*t6 - t5*t7;
-    const double t9 = V2_1*V2_1;
-    const double a3_3 = -t5*t8 + t7*t9;
-    const double a3_4 = -V2_1*t4*t7 + V2_1*t5*t6;
-    const double a3_5 = t4*t8 - t6*t9;
+    const double a3_0 = -V3_2*qd[3];
+    const double a3_2 = V3_0*qd[3];
+    const double t1 = 0.4*s_q_3;
+    const double t2 = 0.4*c_q_3;
+    const double t3 = -V3_0*t2 - V3_2*t1;
+    const double t4 = V2_1*V2_1;
+    const double a3_3 = -V3_2*t3 + t1*t4;
+    const double a3_4 = -V2_1*V3_0*t1 + V2_1*V3_2*t2;
+    const double a3_5 = V3_0*t3 - t2*t4;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t10 = V3_0*c_q_4 - V3_2*s_q_4;
-    const double V4_0 = t10;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
     const double V4_1 = V3_1 + qd[4];
-    const double t11 = V3_0*s_q_4 + V3_2*c_q_4;
-    const double V4_2 = t11;
+    const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = -qd[4]*t11;
-    const double a4_2 = qd[4]*t10;
-    const double t13 = 0.4*s_q_4;
-    const double t12 = 0.4*c_q_4;
-    const double t14 = -t10*t12 - t11*t13;
-    const double t15 = V3_1*V3_1;
-    const double a4_3 = -t11*t14 + t13*t15;
-    const double a4_4 = -V3_1*t10*t13 + V3_1*t11*t12;
-    const double a4_5 = t10*t14 - t12*t15;
+    const double a4_0 = -V4_2*qd[4];
+    const double a4_2 = V4_0*qd[4];
+    const double t5 = 0.4*s_q_4;
+    const double t6 = 0.4*c_q_4;
+    const double t7 = -V4_0*t6 - V4_2*t5;
+    const double t8 = V3_1*V3_1;
+    const double a4_3 = -V4_2*t7 + t5*t8;
+    const double a4_4 = -V3_1*V4_0*t5 + V3_1*V4_2*t6;
+    const double a4_5 = V4_0*t7 - t6*t8;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double t16 = V4_1*c_q_5 + V4_2*s_q_5;
-    const double V5_1 = t16;
-    const double t17 = -V4_1*s_q_5 + V4_2*c_q_5;
-    const double V5_2 = t17;
+    const double V5_1 = V4_1*c_q_5 + V4_2*s_q_5;
+    const double V5_2 = -V4_1*s_q_5 + V4_2*c_q_5;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_1 = qd[5]*t17;
-    const double a5_2 = -qd[5]*t16;
-    const double t18 = 0.05*c_q_5;
-    const double t19 = 0.05*s_q_5;
-    const double a5_3 = V4_0*t16*t19 + V4_0*t17*t18;
-    const double t20 = t16*t18 - t17*t19;
-    const double t21 = V4_0*V4_0;
-    const double a5_4 = t17*t20 - t19*t21;
-    const double a5_5 = -t16*t20 - t18*t21;
+    const double a5_1 = V5_2*qd[5];
+    const double a5_2 = -V5_1*qd[5];
+    const double t9 = 0.05*c_q_5;
+    const double t10 = 0.05*s_q_5;
+    const double a5_3 = V4_0*V5_1*t10 + V4_0*V5_2*t9;
+    const double t11 = V5_1*t9 - V5_2*t10;
+    const double t12 = V4_0*V4_0;
+    const double a5_4 = V5_2*t11 - t10*t12;
+    const double a5_5 = -V5_1*t11 - t12*t9;
     /* zeta2: zeta(k) = phi^T a (4.22b) */
     const double zeta2_1 = a1_2*s_q_2 + a2_1;
     const double zeta2_2 = a1_2*c_q_2 + a2_2;
     /* zeta3: zeta(k) = phi^T a (4.22b) */
     const double zeta3_0 = a1_0*c_q_3 + a3_0 - s_q_3*zeta2_2;
     const double zeta3_2 = a1_0*s_q_3 + a3_2 + c_q_3*zeta2_2;
-    const double t22 = 0.4*zeta2_1;
-    const double zeta3_3 = a3_3 + c_q_3*t22;
+    const double t13 = 0.4*zeta2_1;
+    const double zeta3_3 = a3_3 + c_q_3*t13;
     const double zeta3_4 = -0.4*a1_0 + a3_4;
-    const double zeta3_5 = a3_5 + s_q_3*t22;
+    const double zeta3_5 = a3_5 + s_q_3*t13;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
     const double zeta4_0 = a4_0 + c_q_4*zeta3_0 - s_q_4*zeta3_2;
     const double zeta4_2 = a4_2 + c_q_4*zeta3_2 + s_q_4*zeta3_0;
-    const double t23 = t22 + zeta3_3;
-    const double zeta4_3 = a4_3 + c_q_4*t23 - s_q_4*zeta3_5;
+    const double t14 = t13 + zeta3_3;
+    const double zeta4_3 = a4_3 + c_q_4*t14 - s_q_4*zeta3_5;
     const double zeta4_4 = a4_4 - 0.4*zeta3_0 + zeta3_4;
-    const double zeta4_5 = a4_5 + c_q_4*zeta3_5 + s_q_4*t23;
+    const double zeta4_5 = a4_5 + c_q_4*zeta3_5 + s_q_4*t14;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_1 = a5_1 + c_q_5*zeta2_1 + s_q_5*zeta4_2;
     const double zeta5_2 = a5_2 + c_q_5*zeta4_2 - s_q_5*zeta2_1;
     const double zeta5_3 = a5_3 + 0.05*zeta2_1 + zeta4_3;
-    const double t24 = 0.05*zeta4_0;
-    const double t25 = -t24 + zeta4_4;
-    const double zeta5_4 = a5_4 + c_q_5*t25 + s_q_5*zeta4_5;
-    const double zeta5_5 = a5_5 + c_q_5*zeta4_5 - s_q_5*t25;
+    const double t15 = 0.05*zeta4_0;
+    const double t16 = -t15 + zeta4_4;
+    const double zeta5_4 = a5_4 + c_q_5*t16 + s_q_5*zeta4_5;
+    const double zeta5_5 = a5_5 + c_q_5*zeta4_5 - s_q_5*t16;
     /* shared by the outputs */
-    const double t26 = s_q_0*s_q_2;
-    const double t27 = c_q_0*c_q_2;
-    const double t28 = s_q_1*t27 + t26;
-    const double t29 = c_q_0*c_q_1;
-    const double t30 = c_q_3*t29 - s_q_3*t28;
-    const double t31 = c_q_3*t28 + s_q_3*t29;
-    const double t32 = c_q_4*t30 - s_q_4*t31;
-    const double t33 = c_q_0*s_q_2;
-    const double t34 = -c_q_2*s_q_0 + s_q_1*t33;
-    const double t35 = c_q_4*t31 + s_q_4*t30;
+    const double t17 = s_q_0*s_q_2;
+    const double t18 = c_q_0*c_q_2;
+    const double t19 = s_q_1*t18 + t17;
+    const double t20 = c_q_0*c_q_1;
+    const double t21 = c_q_3*t20 - s_q_3*t19;
+    const double t22 = c_q_3*t19 + s_q_3*t20;
+    const double t23 = c_q_4*t21 - s_q_4*t22;
+    const double t24 = c_q_0*s_q_2;
+    const double t25 = -c_q_2*s_q_0 + s_q_1*t24;
+    const double t26 = c_q_4*t22 + s_q_4*t21;
+    const double t27 = c_q_5*t25 + s_q_5*t26;
+    const double t28 = c_q_5*t26 - s_q_5*t25;
+    const double t29 = c_q_2*s_q_0*s_q_1 - t24;
+    const double t30 = c_q_1*s_q_0;
+    const double t31 = c_q_3*t30 - s_q_3*t29;
+    const double t32 = c_q_3*t29 + s_q_3*t30;
+    const double t33 = c_q_4*t31 - s_q_4*t32;
+    const double t34 = s_q_1*t17 + t18;
+    const double t35 = c_q_4*t32 + s_q_4*t31;
     const double t36 = c_q_5*t34 + s_q_5*t35;
     const double t37 = c_q_5*t35 - s_q_5*t34;
-    const double t38 = c_q_2*s_q_0*s_q_1 - t33;
-    const double t39 = c_q_1*s_q_0;
-    const double t40 = c_q_3*t39 - s_q_3*t38;
-    const double t41 = c_q_3*t38 + s_q_3*t39;
-    const double t42 = c_q_4*t40 - s_q_4*t41;
-    const double t43 = s_q_1*t26 + t27;
-    const double t44 = c_q_4*t41 + s_q_4*t40;
-    const double t45 = c_q_5*t43 + s_q_5*t44;
-    const double t46 = c_q_5*t44 - s_q_5*t43;
-    const double t47 = c_q_1*c_q_2;
-    const double t48 = -c_q_3*s_q_1 - s_q_3*t47;
-    const double t49 = c_q_3*t47 - s_q_1*s_q_3;
-    const double t50 = c_q_4*t48 - s_q_4*t49;
-    const double t51 = c_q_4*t49 + s_q_4*t48;
-    const double t52 = c_q_1*s_q_2;
-    const double t53 = c_q_5*t52 + s_q_5*t51;
-    const double t54 = c_q_5*t51 - s_q_5*t52;
-    const double t55 = 0.05*V5_2;
-    const double t56 = V5_0*t55 + 0.05*zeta5_1 + zeta5_3;
-    const double t57 = -0.05*V5_0*V5_0 - 0.05*V5_1*V5_1 + zeta5_5;
-    const double t58 = V5_1*t55 - t24 + zeta5_4;
+    const double t38 = c_q_1*c_q_2;
+    const double t39 = -c_q_3*s_q_1 - s_q_3*t38;
+    const double t40 = c_q_3*t38 - s_q_1*s_q_3;
+    const double t41 = c_q_4*t39 - s_q_4*t40;
+    const double t42 = c_q_4*t40 + s_q_4*t39;
+    const double t43 = c_q_1*s_q_2;
+    const double t44 = c_q_5*t43 + s_q_5*t42;
+    const double t45 = c_q_5*t42 - s_q_5*t43;
+    const double t46 = 0.05*V5_2;
+    const double t47 = V5_0*t46 + 0.05*zeta5_1 + zeta5_3;
+    const double t48 = -0.05*V5_0*V5_0 - 0.05*V5_1*V5_1 + zeta5_5;
+    const double t49 = V5_1*t46 - t15 + zeta5_4;
 
     /* Outputs: Jdqd (6) */
-    Jdqd[0] = t32*zeta4_0 + t36*zeta5_1 + t37*zeta5_2;
-    Jdqd[1] = t42*zeta4_0 + t45*zeta5_1 + t46*zeta5_2;
-    Jdqd[2] = t50*zeta4_0 + t53*zeta5_1 + t54*zeta5_2;
-    Jdqd[3] = t32*t56 + t36*t58 + t37*t57;
-    Jdqd[4] = t42*t56 + t45*t58 + t46*t57;
-    Jdqd[5] = t50*t56 + t53*t58 + t54*t57;
+    Jdqd[0] = t23*zeta4_0 + t27*zeta5_1 + t28*zeta5_2;
+    Jdqd[1] = t33*zeta4_0 + t36*zeta5_1 + t37*zeta5_2;
+    Jdqd[2] = t41*zeta4_0 + t44*zeta5_1 + t45*zeta5_2;
+    Jdqd[3] = t23*t47 + t27*t49 + t28*t48;
+    Jdqd[4] = t33*t47 + t36*t49 + t37*t48;
+    Jdqd[5] = t41*t47 + t44*t49 + t45*t48;
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
@@ -1858,53 +1811,53 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Lam4_0_4 = 0.4*Lam3_0_2*s_q_4 + Lam3_0_4*c_q_4 - Lam3_2_4*s_q_4 - 0.4*t79;
     const double t93 = 0.4*s_q_4;
     const double Lam4_0_5 = c_q_4*t92 + s_q_4*t90 + t85*t93;
-    const double t100 = Lam3_3_5*c_q_4;
-    const double t98 = Lam3_0_5*s_q_4;
-    const double t99 = Lam3_2_5*c_q_4;
-    const double t101 = -G4_2_0*t98 - G4_2_0*t99 + G4_3_0*Lam3_5_5*s_q_4 - G4_3_0*t100 + Lam3_1_5*t86;
-    const double t102 = s_q_4*t101;
-    const double t103 = Lam3_2_2*c_q_4;
-    const double t104 = Lam3_2_3*c_q_4;
-    const double t105 = c_q_4*(-G4_2_0*t103 - G4_2_0*t80 + G4_3_0*Lam3_2_5*s_q_4 - G4_3_0*t104 + Lam3_1_2*t86);
-    const double t106 = Lam3_0_0*s_q_4;
-    const double t107 = G4_2_0*t106;
-    const double t108 = G4_2_0*t82;
-    const double t109 = G4_3_0*t89;
-    const double t110 = s_q_4*(G4_3_0*Lam3_0_5*s_q_4 + Lam3_0_1*t86 - t107 - t108 - t109);
-    const double t111 = Lam3_0_3*s_q_4;
-    const double t112 = Lam3_3_3*c_q_4;
-    const double t113 = -G4_2_0*t104 - G4_2_0*t111 + G4_3_0*Lam3_3_5*s_q_4 - G4_3_0*t112 + Lam3_1_3*t86;
-    const double t114 = c_q_4*t113;
-    const double t94 = Lam3_0_1*s_q_4;
-    const double t95 = Lam3_1_2*c_q_4;
-    const double t96 = Lam3_1_3*c_q_4;
-    const double t97 = -G4_2_0*t94 - G4_2_0*t95 + G4_3_0*Lam3_1_5*s_q_4 - G4_3_0*t96 + Lam3_1_1*t86;
-    const double Lam4_1_1 = Dinv4_0_0 - G4_2_0*t105 - G4_2_0*t110 + G4_3_0*t102 - G4_3_0*t114 + t86*t97;
-    const double Lam4_1_2 = t105 + t110;
-    const double Lam4_1_3 = -t102 + t114 + t17*t97;
+    const double t94 = Lam3_3_5*c_q_4;
+    const double t95 = Lam3_0_5*s_q_4;
+    const double t96 = Lam3_2_5*c_q_4;
+    const double t97 = -G4_2_0*t95 - G4_2_0*t96 + G4_3_0*Lam3_5_5*s_q_4 - G4_3_0*t94 + Lam3_1_5*t86;
+    const double t98 = s_q_4*t97;
+    const double t99 = Lam3_2_2*c_q_4;
+    const double t100 = Lam3_2_3*c_q_4;
+    const double t101 = c_q_4*(-G4_2_0*t80 - G4_2_0*t99 + G4_3_0*Lam3_2_5*s_q_4 - G4_3_0*t100 + Lam3_1_2*t86);
+    const double t102 = Lam3_0_0*s_q_4;
+    const double t103 = G4_2_0*t102;
+    const double t104 = G4_2_0*t82;
+    const double t105 = G4_3_0*t89;
+    const double t106 = s_q_4*(G4_3_0*Lam3_0_5*s_q_4 + Lam3_0_1*t86 - t103 - t104 - t105);
+    const double t107 = Lam3_0_3*s_q_4;
+    const double t108 = Lam3_3_3*c_q_4;
+    const double t109 = -G4_2_0*t100 - G4_2_0*t107 + G4_3_0*Lam3_3_5*s_q_4 - G4_3_0*t108 + Lam3_1_3*t86;
+    const double t110 = c_q_4*t109;
+    const double t111 = Lam3_0_1*s_q_4;
+    const double t112 = Lam3_1_2*c_q_4;
+    const double t113 = Lam3_1_3*c_q_4;
+    const double t114 = -G4_2_0*t111 - G4_2_0*t112 + G4_3_0*Lam3_1_5*s_q_4 - G4_3_0*t113 + Lam3_1_1*t86;
+    const double Lam4_1_1 = Dinv4_0_0 - G4_2_0*t101 - G4_2_0*t106 - G4_3_0*t110 + G4_3_0*t98 + t114*t86;
+    const double Lam4_1_2 = t101 + t106;
+    const double Lam4_1_3 = t110 + t114*t17 - t98;
     const double t115 = Lam3_4_5*s_q_4;
-    const double Lam4_1_4 = -G4_2_0*Lam3_0_4*s_q_4 - G4_2_0*Lam3_2_4*c_q_4 - G4_3_0*Lam3_3_4*c_q_4 + G4_3_0*t115 - 0.4*G4_3_0*t98 - 0.4*Lam3_0_1*t86 + Lam3_1_4*t86 + 0.4*t107 + 0.4*t108 + 0.4*t109;
-    const double Lam4_1_5 = c_q_4*t101 + s_q_4*t113 + t93*t97;
-    const double Lam4_2_2 = c_q_4*(t103 + t80) + s_q_4*(t106 + t82);
-    const double t116 = t104 + t111;
-    const double t117 = t98 + t99;
-    const double t118 = t94 + t95;
+    const double Lam4_1_4 = -G4_2_0*Lam3_0_4*s_q_4 - G4_2_0*Lam3_2_4*c_q_4 - G4_3_0*Lam3_3_4*c_q_4 + G4_3_0*t115 - 0.4*G4_3_0*t95 - 0.4*Lam3_0_1*t86 + Lam3_1_4*t86 + 0.4*t103 + 0.4*t104 + 0.4*t105;
+    const double Lam4_1_5 = c_q_4*t97 + s_q_4*t109 + t114*t93;
+    const double Lam4_2_2 = c_q_4*(t80 + t99) + s_q_4*(t102 + t82);
+    const double t116 = t100 + t107;
+    const double t117 = t95 + t96;
+    const double t118 = t111 + t112;
     const double Lam4_2_3 = c_q_4*t116 - s_q_4*t117 + t118*t17;
-    const double Lam4_2_4 = Lam3_0_4*s_q_4 + Lam3_2_4*c_q_4 - 0.4*t106 - 0.4*t82;
+    const double Lam4_2_4 = Lam3_0_4*s_q_4 + Lam3_2_4*c_q_4 - 0.4*t102 - 0.4*t82;
     const double Lam4_2_5 = c_q_4*t117 + s_q_4*t116 + t118*t93;
     const double t119 = Lam3_3_5*s_q_4;
-    const double t120 = t112 - t119 + 0.4*t96;
+    const double t120 = t108 + 0.4*t113 - t119;
     const double t121 = Lam3_1_5*c_q_4;
-    const double t122 = -Lam3_5_5*s_q_4 + t100 + 0.4*t121;
+    const double t122 = -Lam3_5_5*s_q_4 + 0.4*t121 + t94;
     const double t123 = Lam3_1_5*s_q_4;
-    const double t124 = Lam3_1_1*t17 - t123 + t96;
+    const double t124 = Lam3_1_1*t17 + t113 - t123;
     const double Lam4_3_3 = c_q_4*t120 - s_q_4*t122 + t124*t17;
     const double Lam4_3_4 = 0.4*Lam3_0_5*s_q_4 + 0.4*Lam3_1_4*c_q_4 + Lam3_3_4*c_q_4 - t115 - 0.16000000000000003*t84 - 0.4*t89;
     const double Lam4_3_5 = c_q_4*t122 + s_q_4*t120 + t124*t93;
     const double Lam4_4_4 = 0.16000000000000003*Lam3_0_0 - 0.8*Lam3_0_4 + Lam3_4_4;
     const double Lam4_4_5 = c_q_4*(-0.4*Lam3_0_5 + Lam3_4_5) + s_q_4*(-0.4*Lam3_0_3 + Lam3_3_4) + t93*(-0.4*Lam3_0_1 + Lam3_1_4);
     const double t125 = Lam3_1_3*s_q_4;
-    const double Lam4_5_5 = c_q_4*(Lam3_5_5*c_q_4 + t119 + 0.4*t123) + s_q_4*(Lam3_3_3*s_q_4 + t100 + 0.4*t125) + t93*(Lam3_1_1*t93 + t121 + t125);
+    const double Lam4_5_5 = c_q_4*(Lam3_5_5*c_q_4 + t119 + 0.4*t123) + s_q_4*(Lam3_3_3*s_q_4 + 0.4*t125 + t94) + t93*(Lam3_1_1*t93 + t121 + t125);
     /* Lam5: Lambda(k) (6.10b) */
     const double t126 = Lam4_4_4*c_q_5;
     const double t127 = Lam4_4_5*s_q_5;
@@ -1916,10 +1869,10 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t133 = Lam4_0_5*c_q_5;
     const double t134 = 23.622047244094485*t131 + 23.622047244094485*t132 - 1.1811023622047243*t133;
     const double t135 = s_q_5*t134;
-    const double t137 = 1.1811023622047243*c_q_5;
-    const double t136 = Lam4_0_5*s_q_5;
-    const double t138 = -Lam4_0_0*t137 + 23.622047244094485*t128 + 23.622047244094485*t136;
-    const double Lam5_0_0 = 23.622047244094485*t130 + 23.622047244094485*t135 - t137*t138 + 3149.606299212598;
+    const double t136 = 1.1811023622047243*c_q_5;
+    const double t137 = Lam4_0_5*s_q_5;
+    const double t138 = -Lam4_0_0*t136 + 23.622047244094485*t128 + 23.622047244094485*t137;
+    const double Lam5_0_0 = 23.622047244094485*t130 + 23.622047244094485*t135 - t136*t138 + 3149.606299212598;
     const double t139 = Lam4_1_4*c_q_5;
     const double t140 = Lam4_1_5*s_q_5;
     const double t141 = Lam4_0_1*c_q_5;
@@ -1928,7 +1881,7 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t144 = -1.1811023622047243*Lam4_0_2*c_q_5 + 23.622047244094485*Lam4_2_4*c_q_5 + 23.622047244094485*t143;
     const double Lam5_0_1 = c_q_5*t142 + s_q_5*t144;
     const double Lam5_0_2 = c_q_5*t144 - s_q_5*t142;
-    const double Lam5_0_3 = -Lam4_0_3*t137 + 23.622047244094485*Lam4_3_4*c_q_5 + 23.622047244094485*Lam4_3_5*s_q_5 + 1.1811023622047243*t139 + 1.1811023622047243*t140 - 0.05905511811023622*t141;
+    const double Lam5_0_3 = -Lam4_0_3*t136 + 23.622047244094485*Lam4_3_4*c_q_5 + 23.622047244094485*Lam4_3_5*s_q_5 + 1.1811023622047243*t139 + 1.1811023622047243*t140 - 0.05905511811023622*t141;
     const double t145 = 0.05*t138;
     const double Lam5_0_4 = -c_q_5*t145 + t130 + t135;
     const double Lam5_0_5 = c_q_5*t134 - s_q_5*t129 + s_q_5*t145;
@@ -1961,12 +1914,12 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t160 = t126 + t127 - 0.05*t128;
     const double t161 = t131 + t132 - 0.05*t133;
     const double t162 = 0.05*c_q_5;
-    const double t163 = -Lam4_0_0*t162 + t128 + t136;
+    const double t163 = -Lam4_0_0*t162 + t128 + t137;
     const double Lam5_4_4 = c_q_5*t160 + s_q_5*t161 - t162*t163;
     const double t164 = 0.05*s_q_5;
     const double Lam5_4_5 = c_q_5*t161 - s_q_5*t160 + t163*t164;
     const double t165 = Lam4_0_4*s_q_5;
-    const double Lam5_5_5 = c_q_5*(Lam4_5_5*c_q_5 - t127 + 0.05*t136) - s_q_5*(-Lam4_4_4*s_q_5 + t131 + 0.05*t165) + t164*(Lam4_0_0*t164 + t133 - t165);
+    const double Lam5_5_5 = c_q_5*(Lam4_5_5*c_q_5 - t127 + 0.05*t137) - s_q_5*(-Lam4_4_4*s_q_5 + t131 + 0.05*t165) + t164*(Lam4_0_0*t164 + t133 - t165);
     /* shared by the outputs */
     const double t166 = s_q_0*s_q_2;
     const double t167 = c_q_0*c_q_2;

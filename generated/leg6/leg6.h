@@ -22,13 +22,13 @@
 // manipulator modeling and control" (Part I); numbers in the comments refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries
-//   mass_matrix: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 130 temporaries
-//   bias_forces: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 127 temporaries
-//   inverse_mass_matrix: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 338 temporaries
-//   forward_dynamics: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 282 temporaries
+//   inverse_dynamics: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 121 temporaries
+//   mass_matrix: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 119 temporaries
+//   bias_forces: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 118 temporaries
+//   inverse_mass_matrix: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 312 temporaries
+//   forward_dynamics: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 266 temporaries
 //   jacobian: 94 mul, 50 add, 0 div, 12 sin/cos, 0 sqrt; 62 temporaries
-//   jacobian_dot_qd: 171 mul, 95 add, 0 div, 12 sin/cos, 0 sqrt; 121 temporaries
+//   jacobian_dot_qd: 171 mul, 95 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
 //   op_space_inverse_inertia: 872 mul, 569 add, 5 div, 12 sin/cos, 0 sqrt; 403 temporaries
 
 #ifndef LEG6_H

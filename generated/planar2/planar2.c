@@ -25,7 +25,7 @@
 //   forward_dynamics: 30 mul, 17 add, 1 div, 4 sin/cos, 0 sqrt; 21 temporaries
 //   jacobian: 6 mul, 4 add, 0 div, 4 sin/cos, 0 sqrt; 8 temporaries
 //   jacobian_dot_qd: 13 mul, 6 add, 0 div, 4 sin/cos, 0 sqrt; 11 temporaries
-//   op_space_inverse_inertia: 38 mul, 19 add, 1 div, 4 sin/cos, 0 sqrt; 29 temporaries
+//   op_space_inverse_inertia: 38 mul, 19 add, 1 div, 4 sin/cos, 0 sqrt; 27 temporaries
 
 #include <math.h>
 
@@ -291,7 +291,7 @@ void planar2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part II (6.10).
- * Operations: 38 mul, 19 add, 1 div, 4 sin/cos, 0 sqrt; 29 temporaries. */
+ * Operations: 38 mul, 19 add, 1 div, 4 sin/cos, 0 sqrt; 27 temporaries. */
 void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -310,28 +310,26 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t2 = Dinv0_0_0*t0;
-    const double Lam1_2_2 = 3.515625000000016*t2 + 6.696428571428587;
-    const double t3 = Dinv0_0_0*c_q_1*s_q_1;
-    const double Lam1_2_3 = -1.8750000000000042*t3;
-    const double Lam1_2_4 = -1.8750000000000042*t2;
+    const double Lam1_4_4 = Dinv0_0_0*t0;
+    const double Lam1_2_2 = 3.515625000000016*Lam1_4_4 + 6.696428571428587;
+    const double Lam1_3_4 = Dinv0_0_0*c_q_1*s_q_1;
+    const double Lam1_2_3 = -1.8750000000000042*Lam1_3_4;
+    const double Lam1_2_4 = -1.8750000000000042*Lam1_4_4;
     const double Lam1_3_3 = Dinv0_0_0*t1;
-    const double Lam1_3_4 = t3;
-    const double Lam1_4_4 = t2;
     /* shared by the outputs */
-    const double t4 = c_q_0*c_q_1 - s_q_0*s_q_1;
-    const double t5 = 0.8*Lam1_2_2 + Lam1_2_4;
-    const double t6 = c_q_0*s_q_1 + c_q_1*s_q_0;
-    const double t7 = -t6;
-    const double t8 = Lam1_2_3*t4 + t5*t7;
-    const double t9 = Lam1_2_3*t6 + t4*t5;
-    const double t10 = 0.8*Lam1_2_3 + Lam1_3_4;
-    const double t11 = Lam1_3_3*t4 + t10*t7;
-    const double t12 = t10*t4;
-    const double t13 = 0.6400000000000001*Lam1_2_2 + 1.6*Lam1_2_4 + Lam1_4_4;
-    const double t14 = t12 + t13*t7;
-    const double t15 = Lam1_3_3*t6 + t12;
-    const double t16 = t10*t6 + t13*t4;
+    const double t2 = c_q_0*c_q_1 - s_q_0*s_q_1;
+    const double t3 = 0.8*Lam1_2_2 + Lam1_2_4;
+    const double t4 = c_q_0*s_q_1 + c_q_1*s_q_0;
+    const double t5 = -t4;
+    const double t6 = Lam1_2_3*t2 + t3*t5;
+    const double t7 = Lam1_2_3*t4 + t2*t3;
+    const double t8 = 0.8*Lam1_2_3 + Lam1_3_4;
+    const double t9 = Lam1_3_3*t2 + t5*t8;
+    const double t10 = t2*t8;
+    const double t11 = 0.6400000000000001*Lam1_2_2 + 1.6*Lam1_2_4 + Lam1_4_4;
+    const double t12 = t10 + t11*t5;
+    const double t13 = Lam1_3_3*t4 + t10;
+    const double t14 = t11*t2 + t4*t8;
 
     /* Outputs: Lambda_inv (6 x 6) */
     Lambda_inv[0] = 0.0;
@@ -349,20 +347,20 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[12] = 0.0;
     Lambda_inv[13] = 0.0;
     Lambda_inv[14] = Lam1_2_2;
-    Lambda_inv[15] = t8;
-    Lambda_inv[16] = t9;
+    Lambda_inv[15] = t6;
+    Lambda_inv[16] = t7;
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[20] = t8;
-    Lambda_inv[21] = t11*t4 + t14*t7;
-    Lambda_inv[22] = t11*t6 + t14*t4;
+    Lambda_inv[20] = t6;
+    Lambda_inv[21] = t12*t5 + t2*t9;
+    Lambda_inv[22] = t12*t2 + t4*t9;
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[26] = t9;
-    Lambda_inv[27] = t15*t4 + t16*t7;
-    Lambda_inv[28] = t15*t6 + t16*t4;
+    Lambda_inv[26] = t7;
+    Lambda_inv[27] = t13*t2 + t14*t5;
+    Lambda_inv[28] = t13*t4 + t14*t2;
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

@@ -25,7 +25,7 @@
 //   forward_dynamics: 30 mul, 17 add, 1 div, 4 sin/cos, 0 sqrt; 21 temporaries
 //   jacobian: 6 mul, 4 add, 0 div, 4 sin/cos, 0 sqrt; 8 temporaries
 //   jacobian_dot_qd: 13 mul, 6 add, 0 div, 4 sin/cos, 0 sqrt; 11 temporaries
-//   op_space_inverse_inertia: 38 mul, 19 add, 1 div, 4 sin/cos, 0 sqrt; 29 temporaries
+//   op_space_inverse_inertia: 38 mul, 19 add, 1 div, 4 sin/cos, 0 sqrt; 27 temporaries
 
 #ifndef PLANAR2_H
 #define PLANAR2_H

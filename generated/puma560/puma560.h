@@ -22,14 +22,14 @@
 // manipulator modeling and control" (Part I); numbers in the comments refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 270 mul, 190 add, 0 div, 10 sin/cos, 0 sqrt; 143 temporaries
-//   mass_matrix: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 133 temporaries
-//   bias_forces: 257 mul, 173 add, 0 div, 10 sin/cos, 0 sqrt; 136 temporaries
-//   inverse_mass_matrix: 573 mul, 381 add, 5 div, 10 sin/cos, 0 sqrt; 339 temporaries
-//   forward_dynamics: 534 mul, 385 add, 5 div, 10 sin/cos, 0 sqrt; 292 temporaries
+//   inverse_dynamics: 270 mul, 190 add, 0 div, 10 sin/cos, 0 sqrt; 133 temporaries
+//   mass_matrix: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 126 temporaries
+//   bias_forces: 257 mul, 173 add, 0 div, 10 sin/cos, 0 sqrt; 126 temporaries
+//   inverse_mass_matrix: 573 mul, 381 add, 5 div, 10 sin/cos, 0 sqrt; 319 temporaries
+//   forward_dynamics: 534 mul, 385 add, 5 div, 10 sin/cos, 0 sqrt; 273 temporaries
 //   jacobian: 64 mul, 36 add, 0 div, 10 sin/cos, 0 sqrt; 43 temporaries
-//   jacobian_dot_qd: 165 mul, 91 add, 0 div, 12 sin/cos, 0 sqrt; 109 temporaries
-//   op_space_inverse_inertia: 914 mul, 600 add, 5 div, 12 sin/cos, 0 sqrt; 425 temporaries
+//   jacobian_dot_qd: 165 mul, 91 add, 0 div, 12 sin/cos, 0 sqrt; 102 temporaries
+//   op_space_inverse_inertia: 914 mul, 600 add, 5 div, 12 sin/cos, 0 sqrt; 423 temporaries
 
 #ifndef PUMA560_H
 #define PUMA560_H

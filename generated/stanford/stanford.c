@@ -22,14 +22,14 @@
 // manipulator modeling and control" (Part I); numbers in the comments refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries
-//   mass_matrix: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 124 temporaries
-//   bias_forces: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 112 temporaries
-//   inverse_mass_matrix: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 313 temporaries
-//   forward_dynamics: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 272 temporaries
+//   inverse_dynamics: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 109 temporaries
+//   mass_matrix: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries
+//   bias_forces: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries
+//   inverse_mass_matrix: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 285 temporaries
+//   forward_dynamics: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 259 temporaries
 //   jacobian: 57 mul, 26 add, 0 div, 8 sin/cos, 0 sqrt; 33 temporaries
-//   jacobian_dot_qd: 142 mul, 77 add, 0 div, 10 sin/cos, 0 sqrt; 95 temporaries
-//   op_space_inverse_inertia: 750 mul, 500 add, 5 div, 10 sin/cos, 0 sqrt; 368 temporaries
+//   jacobian_dot_qd: 142 mul, 77 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
+//   op_space_inverse_inertia: 750 mul, 500 add, 5 div, 10 sin/cos, 0 sqrt; 362 temporaries
 
 #include <math.h>
 
@@ -37,7 +37,7 @@
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
- * Operations: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries. */
+ * Operations: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 109 temporaries. */
 void stanford_inverse_dynamics(const double* q, const double* qd, const double* qdd, double* tau)
 {
     /* Inputs */
@@ -76,39 +76,33 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
     const double a2_4 = l2_1*t6 + qd[1]*t4 + 0.154*t5;
     const double a2_5 = l2_1*t2 - qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
-    const double t7 = V1_0*s_q_3 - c_q_3*qd[1];
-    const double V3_0 = t7;
-    const double t8 = V1_0*c_q_3 + qd[1]*s_q_3;
-    const double V3_1 = t8;
+    const double V3_0 = V1_0*s_q_3 - c_q_3*qd[1];
+    const double V3_1 = V1_0*c_q_3 + qd[1]*s_q_3;
     const double V3_2 = -V1_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = qd[3]*t8;
-    const double a3_1 = -qd[3]*t7;
-    const double t10 = 0.0203*s_q_3;
-    const double t9 = 0.0203*c_q_3;
-    const double t11 = -t10*t7 - t8*t9;
-    const double t12 = V1_1*V1_1;
-    const double a3_3 = t11*t8 - t12*t9;
-    const double a3_4 = t10*t12 - t11*t7;
-    const double a3_5 = 0.0203*V1_1*s_q_3*t8 - V1_1*t7*t9;
+    const double a3_0 = V3_1*qd[3];
+    const double a3_1 = -V3_0*qd[3];
+    const double t7 = 0.0203*s_q_3;
+    const double t8 = 0.0203*c_q_3;
+    const double t9 = -V3_0*t7 - V3_1*t8;
+    const double t10 = V1_1*V1_1;
+    const double a3_3 = V3_1*t9 - t10*t8;
+    const double a3_4 = -V3_0*t9 + t10*t7;
+    const double a3_5 = -V1_1*V3_0*t8 + 0.0203*V1_1*V3_1*s_q_3;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t13 = V3_0*c_q_4 - V3_2*s_q_4;
-    const double V4_0 = t13;
-    const double t14 = -V3_0*s_q_4 - V3_2*c_q_4;
-    const double V4_1 = t14;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
     const double V4_2 = V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*t14;
-    const double a4_1 = -qd[4]*t13;
+    const double a4_0 = V4_1*qd[4];
+    const double a4_1 = -V4_0*qd[4];
     /* V5: spatial velocity V(k) (2.25) */
-    const double t15 = V4_0*c_q_5 + V4_2*s_q_5;
-    const double V5_0 = t15;
-    const double t16 = -V4_0*s_q_5 + V4_2*c_q_5;
-    const double V5_1 = t16;
+    const double V5_0 = V4_0*c_q_5 + V4_2*s_q_5;
+    const double V5_1 = -V4_0*s_q_5 + V4_2*c_q_5;
     const double V5_2 = -V4_1 + qd[5];
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*t16;
-    const double a5_1 = -qd[5]*t15;
+    const double a5_0 = V5_1*qd[5];
+    const double a5_1 = -V5_0*qd[5];
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
     const double alpha1_1 = a1_1 - c_q_1*qdd[0];
@@ -122,9 +116,9 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
     const double alpha3_0 = a3_0 + alpha1_0*s_q_3 - c_q_3*qdd[1];
     const double alpha3_1 = a3_1 + alpha1_0*c_q_3 + qdd[1]*s_q_3;
     const double alpha3_2 = -alpha1_1 + qdd[3];
-    const double t17 = -0.0203*alpha1_1 + alpha2_4;
-    const double alpha3_3 = a3_3 + alpha2_3*c_q_3 + s_q_3*t17;
-    const double alpha3_4 = a3_4 - alpha2_3*s_q_3 + c_q_3*t17;
+    const double t11 = -0.0203*alpha1_1 + alpha2_4;
+    const double alpha3_3 = a3_3 + alpha2_3*c_q_3 + s_q_3*t11;
+    const double alpha3_4 = a3_4 - alpha2_3*s_q_3 + c_q_3*t11;
     const double alpha3_5 = a3_5 - 0.0203*alpha1_0 + alpha2_5;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + alpha3_0*c_q_4 - alpha3_2*s_q_4;
@@ -139,45 +133,45 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
     const double alpha5_3 = alpha3_4*s_q_5 + alpha4_3*c_q_5;
     const double alpha5_4 = alpha3_4*c_q_5 - alpha4_3*s_q_5;
     /* f5: spatial force f(k) (2.29) */
-    const double t18 = 1.6964593900000002*V5_2;
-    const double f5_0 = -V5_1*t18 + 1.6967593900000002*alpha5_0 - 0.9266700000000001*alpha5_4;
-    const double f5_1 = V5_0*t18 + 1.6967593900000002*alpha5_1 + 0.9266700000000001*alpha5_3;
+    const double t12 = 1.6964593900000002*V5_2;
+    const double f5_0 = -V5_1*t12 + 1.6967593900000002*alpha5_0 - 0.9266700000000001*alpha5_4;
+    const double f5_1 = V5_0*t12 + 1.6967593900000002*alpha5_1 + 0.9266700000000001*alpha5_3;
     const double f5_2 = 0.0003*alpha5_2;
-    const double t19 = 0.9266700000000001*V5_2;
-    const double f5_3 = V5_0*t19 + 0.9266700000000001*alpha5_1 + 0.51*alpha5_3;
-    const double f5_4 = V5_1*t19 - 0.9266700000000001*alpha5_0 + 0.51*alpha5_4;
+    const double t13 = 0.9266700000000001*V5_2;
+    const double f5_3 = V5_0*t13 + 0.9266700000000001*alpha5_1 + 0.51*alpha5_3;
+    const double f5_4 = V5_1*t13 - 0.9266700000000001*alpha5_0 + 0.51*alpha5_4;
     const double f5_5 = -0.9266700000000001*V5_0*V5_0 - 0.9266700000000001*V5_1*V5_1 - 0.51*alpha4_4;
     /* f4: spatial force f(k) (2.29) */
-    const double t20 = 0.20442427999999993*V4_1;
-    const double f4_0 = V4_2*t20 - 0.35657999999999995*alpha3_4 + 0.20482427999999994*alpha4_0 + c_q_5*f5_0 - f5_1*s_q_5;
+    const double t14 = 0.20442427999999993*V4_1;
+    const double f4_0 = V4_2*t14 - 0.35657999999999995*alpha3_4 + 0.20482427999999994*alpha4_0 + c_q_5*f5_0 - f5_1*s_q_5;
     const double f4_1 = 0.0004*alpha4_1 - f5_2;
-    const double f4_2 = -V4_0*t20 + 0.20482427999999994*alpha4_2 + 0.35657999999999995*alpha4_3 + c_q_5*f5_1 + f5_0*s_q_5;
-    const double t21 = 0.35657999999999995*V4_1;
-    const double f4_3 = -V4_0*t21 + 0.35657999999999995*alpha4_2 + 0.63*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
+    const double f4_2 = -V4_0*t14 + 0.20482427999999994*alpha4_2 + 0.35657999999999995*alpha4_3 + c_q_5*f5_1 + f5_0*s_q_5;
+    const double t15 = 0.35657999999999995*V4_1;
+    const double f4_3 = -V4_0*t15 + 0.35657999999999995*alpha4_2 + 0.63*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
     const double f4_4 = 0.35657999999999995*V4_0*V4_0 + 0.35657999999999995*V4_2*V4_2 + 0.63*alpha4_4 - f5_5;
-    const double f4_5 = -V4_2*t21 + 0.63*alpha3_4 - 0.35657999999999995*alpha4_0 + c_q_5*f5_4 + f5_3*s_q_5;
+    const double f4_5 = -V4_2*t15 + 0.63*alpha3_4 - 0.35657999999999995*alpha4_0 + c_q_5*f5_4 + f5_3*s_q_5;
     /* f3: spatial force f(k) (2.29) */
-    const double t22 = -0.00536544*V3_1 + 0.00414928*V3_2;
-    const double t23 = 0.01014112*V3_1 - 0.00536544*V3_2;
-    const double f3_0 = V3_1*t22 - V3_2*t23 + 0.014290399999999998*alpha3_0 + 0.09936*alpha3_4 - 0.05832*alpha3_5 + c_q_4*f4_0 - f4_1*s_q_4;
-    const double t24 = 0.014290399999999998*V3_0;
-    const double f3_1 = -V3_0*t22 + V3_2*t24 + 0.01014112*alpha3_1 - 0.00536544*alpha3_2 - 0.09936*alpha3_3 + f4_2;
-    const double f3_2 = V3_0*t23 - V3_1*t24 - 0.00536544*alpha3_1 + 0.00414928*alpha3_2 + 0.05832*alpha3_3 - c_q_4*f4_1 - f4_0*s_q_4;
+    const double t16 = -0.00536544*V3_1 + 0.00414928*V3_2;
+    const double t17 = 0.01014112*V3_1 - 0.00536544*V3_2;
+    const double f3_0 = V3_1*t16 - V3_2*t17 + 0.014290399999999998*alpha3_0 + 0.09936*alpha3_4 - 0.05832*alpha3_5 + c_q_4*f4_0 - f4_1*s_q_4;
+    const double t18 = 0.014290399999999998*V3_0;
+    const double f3_1 = -V3_0*t16 + V3_2*t18 + 0.01014112*alpha3_1 - 0.00536544*alpha3_2 - 0.09936*alpha3_3 + f4_2;
+    const double f3_2 = V3_0*t17 - V3_1*t18 - 0.00536544*alpha3_1 + 0.00414928*alpha3_2 + 0.05832*alpha3_3 - c_q_4*f4_1 - f4_0*s_q_4;
     const double f3_3 = -0.05832*V3_0*V3_1 - 0.09936*V3_0*V3_2 - 0.09936*alpha3_1 + 0.05832*alpha3_2 + 1.08*alpha3_3 + c_q_4*f4_3 - f4_4*s_q_4;
-    const double t25 = V3_0*V3_0;
-    const double t26 = -0.09936*V3_1 + 0.05832*V3_2;
-    const double f3_4 = V3_2*t26 + 0.09936*alpha3_0 + 1.08*alpha3_4 + f4_5 + 0.05832*t25;
-    const double f3_5 = -V3_1*t26 - 0.05832*alpha3_0 + 1.08*alpha3_5 - c_q_4*f4_4 - f4_3*s_q_4 + 0.09936*t25;
+    const double t19 = V3_0*V3_0;
+    const double t20 = -0.09936*V3_1 + 0.05832*V3_2;
+    const double f3_4 = V3_2*t20 + 0.09936*alpha3_0 + 1.08*alpha3_4 + f4_5 + 0.05832*t19;
+    const double f3_5 = -V3_1*t20 - 0.05832*alpha3_0 + 1.08*alpha3_5 - c_q_4*f4_4 - f4_3*s_q_4 + 0.09936*t19;
     /* f2: spatial force f(k) (2.29) */
-    const double t27 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
-    const double f2_0 = V1_0*t27 - 0.5562149249999999*alpha1_1 + 27.39975*alpha2_4 + c_q_3*f3_0 - f3_1*s_q_3 - 179.15618824999999*qdd[1] + 179.1579396325*t6;
-    const double t28 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
-    const double f2_1 = -V1_1*t28 + 179.1579396325*alpha1_0 - 27.39975*alpha2_3 - 0.08627499999999999*alpha2_5 + c_q_3*f3_1 + f3_0*s_q_3 - 0.0203*f3_5 + qd[1]*t27;
-    const double f2_2 = -V1_0*t28 - 0.0077513825*alpha1_1 + 0.08627499999999999*alpha2_4 + 0.0203*c_q_3*f3_4 + f3_2 + 0.0203*f3_3*s_q_3 - 0.5562149249999999*qdd[1] - 179.1579396325*t5;
-    const double t29 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
-    const double f2_3 = V1_1*t29 - 27.39975*alpha1_0 + 4.25*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3 - 0.08627499999999999*t2;
+    const double t21 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
+    const double f2_0 = V1_0*t21 - 0.5562149249999999*alpha1_1 + 27.39975*alpha2_4 + c_q_3*f3_0 - f3_1*s_q_3 - 179.15618824999999*qdd[1] + 179.1579396325*t6;
+    const double t22 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
+    const double f2_1 = -V1_1*t22 + 179.1579396325*alpha1_0 - 27.39975*alpha2_3 - 0.08627499999999999*alpha2_5 + c_q_3*f3_1 + f3_0*s_q_3 - 0.0203*f3_5 + qd[1]*t21;
+    const double f2_2 = -V1_0*t22 - 0.0077513825*alpha1_1 + 0.08627499999999999*alpha2_4 + 0.0203*c_q_3*f3_4 + f3_2 + 0.0203*f3_3*s_q_3 - 0.5562149249999999*qdd[1] - 179.1579396325*t5;
+    const double t23 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
+    const double f2_3 = V1_1*t23 - 27.39975*alpha1_0 + 4.25*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3 - 0.08627499999999999*t2;
     const double f2_4 = -0.08627499999999999*alpha1_1 + 4.25*alpha2_4 + c_q_3*f3_4 + f3_3*s_q_3 - 27.39975*qdd[1] - 0.08627499999999999*t5 + 27.39975*t6;
-    const double f2_5 = -0.08627499999999999*alpha1_0 + 4.25*alpha2_5 + f3_5 - qd[1]*t29 + 27.39975*t2;
+    const double f2_5 = -0.08627499999999999*alpha1_0 + 4.25*alpha2_5 + f3_5 - qd[1]*t23 + 27.39975*t2;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = -4.140100000000001*V1_1*qd[1] + 4.166100000000001*alpha1_0 + 4.509*alpha1_4 + f2_1 - f2_3*l2_1 + 0.154*f2_5;
     const double f1_1 = 4.158100000000001*alpha1_1 - 4.509*alpha1_3 - f2_2 + 0.154*f2_4 + 4.148100000000001*t5;
@@ -196,7 +190,7 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 124 temporaries. */
+ * Operations: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries. */
 void stanford_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -218,86 +212,90 @@ void stanford_mass_matrix(const double* q, double* M)
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t0 = c_q_5*c_q_5;
     const double t1 = s_q_5*s_q_5;
-    const double t2 = 1.6967593900000002*t0 + 1.6967593900000002*t1 + 0.20482427999999994;
-    const double Rc4_0_0 = t2;
-    const double t3 = 0.9266700000000001*t0 + 0.9266700000000001*t1 + 0.35657999999999995;
-    const double Rc4_0_5 = -t3;
-    const double Rc4_2_2 = t2;
-    const double Rc4_2_3 = t3;
-    const double t4 = 0.51*t0 + 0.51*t1 + 0.63;
-    const double Rc4_3_3 = t4;
-    const double Rc4_5_5 = t4;
+    const double Rc4_0_0 = 1.6967593900000002*t0 + 1.6967593900000002*t1 + 0.20482427999999994;
+    const double Rc4_2_3 = 0.9266700000000001*t0 + 0.9266700000000001*t1 + 0.35657999999999995;
+    const double Rc4_0_5 = -Rc4_2_3;
+    const double Rc4_2_2 = Rc4_0_0;
+    const double Rc4_3_3 = 0.51*t0 + 0.51*t1 + 0.63;
+    const double Rc4_5_5 = Rc4_3_3;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t5 = s_q_4*s_q_4;
-    const double t6 = c_q_4*c_q_4;
-    const double Rc3_0_0 = Rc4_0_0*t6 + 0.0007*t5 + 0.014290399999999998;
-    const double t7 = c_q_4*s_q_4;
-    const double Rc3_0_2 = -Rc4_0_0*t7 + 0.0007*c_q_4*s_q_4;
+    const double t2 = s_q_4*s_q_4;
+    const double t3 = c_q_4*c_q_4;
+    const double Rc3_0_0 = Rc4_0_0*t3 + 0.0007*t2 + 0.014290399999999998;
+    const double t4 = c_q_4*s_q_4;
+    const double Rc3_0_2 = -Rc4_0_0*t4 + 0.0007*c_q_4*s_q_4;
     const double Rc3_0_4 = Rc4_0_5*c_q_4 + 0.09936;
     const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
-    const double t8 = Rc4_2_3*c_q_4;
-    const double Rc3_1_3 = t8 - 0.09936;
-    const double t9 = -Rc4_2_3*s_q_4;
-    const double Rc3_1_5 = t9;
-    const double Rc3_2_2 = Rc4_0_0*t5 + 0.0007*t6 + 0.00414928;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = Rc4_2_3*c_q_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_1_3 = F3_4_3_0 - 0.09936;
+    const double Rc3_1_5 = -Rc4_2_3*s_q_4;
+    const double Rc3_2_2 = Rc4_0_0*t2 + 0.0007*t3 + 0.00414928;
     const double Rc3_2_4 = -Rc4_0_5*s_q_4;
-    const double Rc3_3_3 = Rc4_3_3*t6 + 1.1400000000000001*t5 + 1.08;
-    const double Rc3_3_5 = -Rc4_3_3*t7 + 1.1400000000000001*c_q_4*s_q_4;
+    const double Rc3_3_3 = Rc4_3_3*t3 + 1.1400000000000001*t2 + 1.08;
+    const double Rc3_3_5 = -Rc4_3_3*t4 + 1.1400000000000001*c_q_4*s_q_4;
     const double Rc3_4_4 = Rc4_5_5 + 1.08;
-    const double Rc3_5_5 = Rc4_3_3*t5 + 1.1400000000000001*t6 + 1.08;
+    const double Rc3_5_5 = Rc4_3_3*t2 + 1.1400000000000001*t3 + 1.08;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t10 = c_q_3*c_q_3;
-    const double t11 = s_q_3*s_q_3;
-    const double Rc2_0_0 = Rc3_0_0*t10 + Rc3_1_1*t11 + 179.15618824999999;
-    const double t12 = Rc3_1_5*s_q_3;
-    const double t13 = Rc3_0_0*s_q_3;
-    const double t14 = Rc3_1_1*c_q_3;
-    const double Rc2_0_1 = c_q_3*t13 + 0.0011838959999999998*c_q_3 - s_q_3*t14 + 0.0203*t12;
-    const double t15 = Rc3_0_4*t10;
-    const double t16 = Rc3_1_3*t11;
-    const double t17 = Rc3_0_2*c_q_3 + 0.00536544*s_q_3;
-    const double Rc2_0_2 = 0.0203*t15 - 0.0203*t16 + t17 + 0.5562149249999999;
-    const double t18 = c_q_3*s_q_3;
-    const double t19 = Rc3_0_4*t18;
-    const double t20 = Rc3_1_3*c_q_3;
-    const double Rc2_0_3 = -s_q_3*t20 - t19;
-    const double Rc2_0_4 = t15 - t16 + 27.39975;
-    const double t21 = 0.05832*c_q_3;
-    const double Rc2_0_5 = -t12 - t21;
-    const double t22 = 0.0011838959999999998*s_q_3;
-    const double t23 = 0.0203*Rc3_1_5;
-    const double Rc2_1_1 = 0.00041208999999999994*Rc3_5_5 - c_q_3*t23 + c_q_3*(t14 - t23) + s_q_3*(t13 + 0.0011838959999999998) + t22 + 179.1579396325;
-    const double t24 = 0.0203*Rc3_3_5;
-    const double t25 = t20 - t24;
+    const double t5 = c_q_3*c_q_3;
+    const double t6 = s_q_3*s_q_3;
+    const double Rc2_0_0 = Rc3_0_0*t5 + Rc3_1_1*t6 + 179.15618824999999;
+    const double t7 = Rc3_1_5*s_q_3;
+    const double t8 = Rc3_0_0*s_q_3;
+    const double t9 = Rc3_1_1*c_q_3;
+    const double Rc2_0_1 = c_q_3*t8 + 0.0011838959999999998*c_q_3 - s_q_3*t9 + 0.0203*t7;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc3_0_2*c_q_3 + 0.00536544*s_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t10 = Rc3_0_4*t5;
+    const double t11 = Rc3_1_3*t6;
+    const double Rc2_0_2 = F2_3_0_0 + 0.0203*t10 - 0.0203*t11 + 0.5562149249999999;
+    const double t12 = c_q_3*s_q_3;
+    const double t13 = Rc3_0_4*t12;
+    const double t14 = Rc3_1_3*c_q_3;
+    const double Rc2_0_3 = -s_q_3*t14 - t13;
+    const double Rc2_0_4 = t10 - t11 + 27.39975;
+    const double t15 = 0.05832*c_q_3;
+    const double Rc2_0_5 = -t15 - t7;
+    const double t16 = 0.0011838959999999998*s_q_3;
+    const double t17 = 0.0203*Rc3_1_5;
+    const double Rc2_1_1 = 0.00041208999999999994*Rc3_5_5 - c_q_3*t17 + c_q_3*(-t17 + t9) + s_q_3*(t8 + 0.0011838959999999998) + t16 + 179.1579396325;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc3_0_2*s_q_3 - 0.00536544*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t18 = 0.0203*Rc3_3_5;
+    const double t19 = t14 - t18;
+    const double t20 = s_q_3*t19;
+    const double Rc2_1_2 = F2_3_1_0 + 0.0203*t13 + 0.0203*t20;
+    const double Rc2_1_3 = -Rc3_0_4*t6 + c_q_3*t19 - 27.39975;
+    const double Rc2_1_4 = t13 + t20;
+    const double t21 = 0.05832*s_q_3;
+    const double Rc2_1_5 = Rc3_1_5*c_q_3 - 0.0203*Rc3_5_5 - t21 - 0.08627499999999999;
+    const double t22 = Rc3_2_4*c_q_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = Rc3_2_2 + t16 + 0.0203*t22;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t23 = Rc3_2_4 + 0.0203*Rc3_4_4*c_q_3;
+    const double t24 = c_q_3*t23;
+    const double t25 = 0.0203*Rc3_3_3*s_q_3 + 0.05832;
     const double t26 = s_q_3*t25;
-    const double t27 = Rc3_0_2*s_q_3 - 0.00536544*c_q_3;
-    const double Rc2_1_2 = 0.0203*t19 + 0.0203*t26 + t27;
-    const double Rc2_1_3 = -Rc3_0_4*t11 + c_q_3*t25 - 27.39975;
-    const double Rc2_1_4 = t19 + t26;
-    const double t28 = 0.05832*s_q_3;
-    const double Rc2_1_5 = Rc3_1_5*c_q_3 - 0.0203*Rc3_5_5 - t28 - 0.08627499999999999;
-    const double t29 = Rc3_2_4 + 0.0203*Rc3_4_4*c_q_3;
-    const double t30 = c_q_3*t29;
-    const double t31 = 0.0203*Rc3_3_3*s_q_3 + 0.05832;
-    const double t32 = s_q_3*t31;
-    const double t33 = Rc3_2_4*c_q_3;
-    const double t34 = Rc3_2_2 + t22 + 0.0203*t33;
-    const double Rc2_2_2 = 0.0203*t30 + 0.0203*t32 + t34 + 0.0077513825;
-    const double Rc2_2_3 = c_q_3*t31 - s_q_3*t29;
-    const double Rc2_2_4 = t30 + t32 + 0.08627499999999999;
-    const double Rc2_2_5 = s_q_3*t24;
-    const double Rc2_3_3 = Rc3_3_3*t10 + Rc3_4_4*t11 + 4.25;
-    const double Rc2_3_4 = Rc3_3_3*t18 - Rc3_4_4*t18;
+    const double Rc2_2_2 = F2_3_2_0 + 0.0203*t24 + 0.0203*t26 + 0.0077513825;
+    const double Rc2_2_3 = c_q_3*t25 - s_q_3*t23;
+    const double Rc2_2_4 = t24 + t26 + 0.08627499999999999;
+    const double Rc2_2_5 = s_q_3*t18;
+    const double Rc2_3_3 = Rc3_3_3*t5 + Rc3_4_4*t6 + 4.25;
+    const double Rc2_3_4 = Rc3_3_3*t12 - Rc3_4_4*t12;
     const double Rc2_3_5 = Rc3_3_5*c_q_3;
-    const double Rc2_4_4 = Rc3_3_3*t11 + Rc3_4_4*t10 + 4.25;
+    const double Rc2_4_4 = Rc3_3_3*t6 + Rc3_4_4*t5 + 4.25;
     const double Rc2_4_5 = Rc3_3_5*s_q_3;
     const double Rc2_5_5 = Rc3_5_5 + 4.25;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t35 = 0.154*Rc2_3_5;
-    const double Rc1_0_0 = Rc2_1_1 - Rc2_1_3*l2_1 + 0.308*Rc2_1_5 + 0.023716*Rc2_5_5 - l2_1*t35 - l2_1*(Rc2_1_3 - Rc2_3_3*l2_1 + t35) + 4.166100000000001;
-    const double t36 = Rc2_3_4*l2_1;
-    const double Rc1_0_1 = -Rc2_1_2 + 0.154*Rc2_1_4 + Rc2_2_3*l2_1 - 0.154*Rc2_2_5 + 0.023716*Rc2_4_5 - 0.154*t36;
-    const double Rc1_0_2 = -Rc2_0_1 + Rc2_0_3*l2_1 - 0.154*Rc2_0_5 - l2_1*(Rc2_1_4 + 0.154*Rc2_4_5 - t36);
+    const double t27 = 0.154*Rc2_3_5;
+    const double Rc1_0_0 = Rc2_1_1 - Rc2_1_3*l2_1 + 0.308*Rc2_1_5 + 0.023716*Rc2_5_5 - l2_1*t27 - l2_1*(Rc2_1_3 - Rc2_3_3*l2_1 + t27) + 4.166100000000001;
+    const double t28 = Rc2_3_4*l2_1;
+    const double Rc1_0_1 = -Rc2_1_2 + 0.154*Rc2_1_4 + Rc2_2_3*l2_1 - 0.154*Rc2_2_5 + 0.023716*Rc2_4_5 - 0.154*t28;
+    const double Rc1_0_2 = -Rc2_0_1 + Rc2_0_3*l2_1 - 0.154*Rc2_0_5 - l2_1*(Rc2_1_4 + 0.154*Rc2_4_5 - t28);
     const double Rc1_1_1 = Rc2_2_2 - 0.308*Rc2_2_4 + 0.023716*Rc2_4_4 + 4.158100000000001;
     const double Rc1_1_2 = Rc2_0_2 - 0.154*Rc2_0_4 - l2_1*(-Rc2_2_4 + 0.154*Rc2_4_4);
     const double Rc1_2_2 = Rc2_0_0 + Rc2_0_4*l2_1 - l2_1*(-Rc2_0_4 - Rc2_4_4*l2_1) + 0.018;
@@ -312,11 +310,8 @@ void stanford_mass_matrix(const double* q, double* M)
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -F1_2_0_0*s_q_1 - F1_2_1_0*c_q_1;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = t17;
-    const double F2_3_1_0 = t27;
-    const double F2_3_2_0 = t34;
-    const double F2_3_3_0 = -Rc3_2_4*s_q_3 + t21;
-    const double F2_3_4_0 = t28 + t33;
+    const double F2_3_3_0 = -Rc3_2_4*s_q_3 + t15;
+    const double F2_3_4_0 = t21 + t22;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_0_0 = F2_3_1_0 - F2_3_3_0*l2_1;
     const double F1_3_1_0 = -F2_3_2_0 + 0.154*F2_3_4_0;
@@ -324,15 +319,13 @@ void stanford_mass_matrix(const double* q, double* M)
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -F1_3_0_0*s_q_1 - F1_3_1_0*c_q_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_3_0 = t8;
-    const double F3_4_5_0 = t9;
+    const double F3_4_5_0 = Rc3_1_5;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = -Rc4_2_2*s_q_3;
     const double F2_4_1_0 = -0.0203*F3_4_5_0 + Rc4_2_2*c_q_3;
-    const double t37 = F3_4_3_0*s_q_3;
-    const double F2_4_2_0 = 0.0203*t37;
+    const double F2_4_4_0 = F3_4_3_0*s_q_3;
+    const double F2_4_2_0 = 0.0203*F2_4_4_0;
     const double F2_4_3_0 = F3_4_3_0*c_q_3;
-    const double F2_4_4_0 = t37;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = F2_4_1_0 - F2_4_3_0*l2_1 + 0.154*F3_4_5_0;
     const double F1_4_1_0 = -F2_4_2_0 + 0.154*F2_4_4_0;
@@ -348,7 +341,7 @@ void stanford_mass_matrix(const double* q, double* M)
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -F2_5_1_0*s_q_1 + F3_5_2_0*c_q_1;
     /* shared by the outputs */
-    const double t38 = -F2_5_0_0;
+    const double t29 = -F2_5_0_0;
 
     /* Outputs: M (6 x 6) */
     M[0] = Rc0_2_2;
@@ -362,7 +355,7 @@ void stanford_mass_matrix(const double* q, double* M)
     M[8] = F1_2_2_0;
     M[9] = F1_3_2_0;
     M[10] = F1_4_2_0;
-    M[11] = t38;
+    M[11] = t29;
     M[12] = F0_2_2_0;
     M[13] = F1_2_2_0;
     M[14] = Rc2_5_5;
@@ -382,7 +375,7 @@ void stanford_mass_matrix(const double* q, double* M)
     M[28] = Rc4_2_2;
     M[29] = 0.0;
     M[30] = F0_5_2_0;
-    M[31] = t38;
+    M[31] = t29;
     M[32] = 0.0;
     M[33] = F3_5_2_0;
     M[34] = 0.0;
@@ -391,7 +384,7 @@ void stanford_mass_matrix(const double* q, double* M)
 
 /* bias_forces: Coriolis, centrifugal and gravity forces C(q, qd) (RNE with qdd = 0).
  * Part I (3.23).
- * Operations: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 112 temporaries. */
+ * Operations: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries. */
 void stanford_bias_forces(const double* q, const double* qd, double* C)
 {
     /* Inputs */
@@ -429,39 +422,33 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
     const double a2_4 = l2_1*t6 + qd[1]*t4 + 0.154*t5;
     const double a2_5 = l2_1*t2 - qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
-    const double t7 = V1_0*s_q_3 - c_q_3*qd[1];
-    const double V3_0 = t7;
-    const double t8 = V1_0*c_q_3 + qd[1]*s_q_3;
-    const double V3_1 = t8;
+    const double V3_0 = V1_0*s_q_3 - c_q_3*qd[1];
+    const double V3_1 = V1_0*c_q_3 + qd[1]*s_q_3;
     const double V3_2 = -V1_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = qd[3]*t8;
-    const double a3_1 = -qd[3]*t7;
-    const double t10 = 0.0203*s_q_3;
-    const double t9 = 0.0203*c_q_3;
-    const double t11 = -t10*t7 - t8*t9;
-    const double t12 = V1_1*V1_1;
-    const double a3_3 = t11*t8 - t12*t9;
-    const double a3_4 = t10*t12 - t11*t7;
-    const double a3_5 = 0.0203*V1_1*s_q_3*t8 - V1_1*t7*t9;
+    const double a3_0 = V3_1*qd[3];
+    const double a3_1 = -V3_0*qd[3];
+    const double t7 = 0.0203*s_q_3;
+    const double t8 = 0.0203*c_q_3;
+    const double t9 = -V3_0*t7 - V3_1*t8;
+    const double t10 = V1_1*V1_1;
+    const double a3_3 = V3_1*t9 - t10*t8;
+    const double a3_4 = -V3_0*t9 + t10*t7;
+    const double a3_5 = -V1_1*V3_0*t8 + 0.0203*V1_1*V3_1*s_q_3;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t13 = V3_0*c_q_4 - V3_2*s_q_4;
-    const double V4_0 = t13;
-    const double t14 = -V3_0*s_q_4 - V3_2*c_q_4;
-    const double V4_1 = t14;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
     const double V4_2 = V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*t14;
-    const double a4_1 = -qd[4]*t13;
+    const double a4_0 = V4_1*qd[4];
+    const double a4_1 = -V4_0*qd[4];
     /* V5: spatial velocity V(k) (2.25) */
-    const double t15 = V4_0*c_q_5 + V4_2*s_q_5;
-    const double V5_0 = t15;
-    const double t16 = -V4_0*s_q_5 + V4_2*c_q_5;
-    const double V5_1 = t16;
+    const double V5_0 = V4_0*c_q_5 + V4_2*s_q_5;
+    const double V5_1 = -V4_0*s_q_5 + V4_2*c_q_5;
     const double V5_2 = -V4_1 + qd[5];
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*t16;
-    const double a5_1 = -qd[5]*t15;
+    const double a5_0 = V5_1*qd[5];
+    const double a5_1 = -V5_0*qd[5];
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_4 = -9.81*c_q_1;
@@ -472,9 +459,9 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = a1_0*s_q_3 + a3_0;
     const double alpha3_1 = a1_0*c_q_3 + a3_1;
-    const double t17 = -0.0203*a1_1 + alpha2_4;
-    const double alpha3_3 = a3_3 + alpha2_3*c_q_3 + s_q_3*t17;
-    const double alpha3_4 = a3_4 - alpha2_3*s_q_3 + c_q_3*t17;
+    const double t11 = -0.0203*a1_1 + alpha2_4;
+    const double alpha3_3 = a3_3 + alpha2_3*c_q_3 + s_q_3*t11;
+    const double alpha3_4 = a3_4 - alpha2_3*s_q_3 + c_q_3*t11;
     const double alpha3_5 = -0.0203*a1_0 + a3_5 + alpha2_5;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a1_1*s_q_4 + a4_0 + alpha3_0*c_q_4;
@@ -487,47 +474,47 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
     const double alpha5_3 = alpha3_4*s_q_5 + alpha4_3*c_q_5;
     const double alpha5_4 = alpha3_4*c_q_5 - alpha4_3*s_q_5;
     /* f5: spatial force f(k) (2.29) */
-    const double t18 = 1.6964593900000002*V5_2;
-    const double f5_0 = -V5_1*t18 + 1.6967593900000002*alpha5_0 - 0.9266700000000001*alpha5_4;
-    const double f5_1 = V5_0*t18 + 1.6967593900000002*alpha5_1 + 0.9266700000000001*alpha5_3;
+    const double t12 = 1.6964593900000002*V5_2;
+    const double f5_0 = -V5_1*t12 + 1.6967593900000002*alpha5_0 - 0.9266700000000001*alpha5_4;
+    const double f5_1 = V5_0*t12 + 1.6967593900000002*alpha5_1 + 0.9266700000000001*alpha5_3;
     const double f5_2 = -0.0003*alpha4_1;
-    const double t19 = 0.9266700000000001*V5_2;
-    const double f5_3 = V5_0*t19 + 0.9266700000000001*alpha5_1 + 0.51*alpha5_3;
-    const double f5_4 = V5_1*t19 - 0.9266700000000001*alpha5_0 + 0.51*alpha5_4;
+    const double t13 = 0.9266700000000001*V5_2;
+    const double f5_3 = V5_0*t13 + 0.9266700000000001*alpha5_1 + 0.51*alpha5_3;
+    const double f5_4 = V5_1*t13 - 0.9266700000000001*alpha5_0 + 0.51*alpha5_4;
     const double f5_5 = -0.9266700000000001*V5_0*V5_0 - 0.9266700000000001*V5_1*V5_1 - 0.51*alpha4_4;
     /* f4: spatial force f(k) (2.29) */
-    const double t20 = 0.20442427999999993*V4_1;
-    const double f4_0 = V4_2*t20 - 0.35657999999999995*alpha3_4 + 0.20482427999999994*alpha4_0 + c_q_5*f5_0 - f5_1*s_q_5;
+    const double t14 = 0.20442427999999993*V4_1;
+    const double f4_0 = V4_2*t14 - 0.35657999999999995*alpha3_4 + 0.20482427999999994*alpha4_0 + c_q_5*f5_0 - f5_1*s_q_5;
     const double f4_1 = 0.0004*alpha4_1 - f5_2;
-    const double f4_2 = -V4_0*t20 + 0.20482427999999994*alpha3_1 + 0.35657999999999995*alpha4_3 + c_q_5*f5_1 + f5_0*s_q_5;
-    const double t21 = 0.35657999999999995*V4_1;
-    const double f4_3 = -V4_0*t21 + 0.35657999999999995*alpha3_1 + 0.63*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
+    const double f4_2 = -V4_0*t14 + 0.20482427999999994*alpha3_1 + 0.35657999999999995*alpha4_3 + c_q_5*f5_1 + f5_0*s_q_5;
+    const double t15 = 0.35657999999999995*V4_1;
+    const double f4_3 = -V4_0*t15 + 0.35657999999999995*alpha3_1 + 0.63*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
     const double f4_4 = 0.35657999999999995*V4_0*V4_0 + 0.35657999999999995*V4_2*V4_2 + 0.63*alpha4_4 - f5_5;
-    const double f4_5 = -V4_2*t21 + 0.63*alpha3_4 - 0.35657999999999995*alpha4_0 + c_q_5*f5_4 + f5_3*s_q_5;
+    const double f4_5 = -V4_2*t15 + 0.63*alpha3_4 - 0.35657999999999995*alpha4_0 + c_q_5*f5_4 + f5_3*s_q_5;
     /* f3: spatial force f(k) (2.29) */
-    const double t22 = -0.00536544*V3_1 + 0.00414928*V3_2;
-    const double t23 = 0.01014112*V3_1 - 0.00536544*V3_2;
-    const double f3_0 = V3_1*t22 - V3_2*t23 + 0.014290399999999998*alpha3_0 + 0.09936*alpha3_4 - 0.05832*alpha3_5 + c_q_4*f4_0 - f4_1*s_q_4;
-    const double t24 = 0.014290399999999998*V3_0;
-    const double f3_1 = -V3_0*t22 + V3_2*t24 + 0.00536544*a1_1 + 0.01014112*alpha3_1 - 0.09936*alpha3_3 + f4_2;
-    const double f3_2 = V3_0*t23 - V3_1*t24 - 0.00414928*a1_1 - 0.00536544*alpha3_1 + 0.05832*alpha3_3 - c_q_4*f4_1 - f4_0*s_q_4;
+    const double t16 = -0.00536544*V3_1 + 0.00414928*V3_2;
+    const double t17 = 0.01014112*V3_1 - 0.00536544*V3_2;
+    const double f3_0 = V3_1*t16 - V3_2*t17 + 0.014290399999999998*alpha3_0 + 0.09936*alpha3_4 - 0.05832*alpha3_5 + c_q_4*f4_0 - f4_1*s_q_4;
+    const double t18 = 0.014290399999999998*V3_0;
+    const double f3_1 = -V3_0*t16 + V3_2*t18 + 0.00536544*a1_1 + 0.01014112*alpha3_1 - 0.09936*alpha3_3 + f4_2;
+    const double f3_2 = V3_0*t17 - V3_1*t18 - 0.00414928*a1_1 - 0.00536544*alpha3_1 + 0.05832*alpha3_3 - c_q_4*f4_1 - f4_0*s_q_4;
     const double f3_3 = -0.05832*V3_0*V3_1 - 0.09936*V3_0*V3_2 - 0.05832*a1_1 - 0.09936*alpha3_1 + 1.08*alpha3_3 + c_q_4*f4_3 - f4_4*s_q_4;
-    const double t25 = V3_0*V3_0;
-    const double t26 = -0.09936*V3_1 + 0.05832*V3_2;
-    const double f3_4 = V3_2*t26 + 0.09936*alpha3_0 + 1.08*alpha3_4 + f4_5 + 0.05832*t25;
-    const double f3_5 = -V3_1*t26 - 0.05832*alpha3_0 + 1.08*alpha3_5 - c_q_4*f4_4 - f4_3*s_q_4 + 0.09936*t25;
+    const double t19 = V3_0*V3_0;
+    const double t20 = -0.09936*V3_1 + 0.05832*V3_2;
+    const double f3_4 = V3_2*t20 + 0.09936*alpha3_0 + 1.08*alpha3_4 + f4_5 + 0.05832*t19;
+    const double f3_5 = -V3_1*t20 - 0.05832*alpha3_0 + 1.08*alpha3_5 - c_q_4*f4_4 - f4_3*s_q_4 + 0.09936*t19;
     /* f2: spatial force f(k) (2.29) */
-    const double t27 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
-    const double f2_0 = V1_0*t27 - 0.5562149249999999*a1_1 + 27.39975*alpha2_4 + c_q_3*f3_0 - f3_1*s_q_3 + 179.1579396325*t6;
-    const double t28 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
-    const double f2_1 = -V1_1*t28 + 179.1579396325*a1_0 - 27.39975*alpha2_3 - 0.08627499999999999*alpha2_5 + c_q_3*f3_1 + f3_0*s_q_3 - 0.0203*f3_5 + qd[1]*t27;
-    const double t29 = c_q_3*f3_4;
-    const double t30 = f3_3*s_q_3;
-    const double f2_2 = -V1_0*t28 - 0.0077513825*a1_1 + 0.08627499999999999*alpha2_4 + f3_2 + 0.0203*t29 + 0.0203*t30 - 179.1579396325*t5;
-    const double t31 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
-    const double f2_3 = V1_1*t31 - 27.39975*a1_0 + 4.25*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3 - 0.08627499999999999*t2;
-    const double f2_4 = -0.08627499999999999*a1_1 + 4.25*alpha2_4 + t29 + t30 - 0.08627499999999999*t5 + 27.39975*t6;
-    const double f2_5 = -0.08627499999999999*a1_0 + 4.25*alpha2_5 + f3_5 - qd[1]*t31 + 27.39975*t2;
+    const double t21 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
+    const double f2_0 = V1_0*t21 - 0.5562149249999999*a1_1 + 27.39975*alpha2_4 + c_q_3*f3_0 - f3_1*s_q_3 + 179.1579396325*t6;
+    const double t22 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
+    const double f2_1 = -V1_1*t22 + 179.1579396325*a1_0 - 27.39975*alpha2_3 - 0.08627499999999999*alpha2_5 + c_q_3*f3_1 + f3_0*s_q_3 - 0.0203*f3_5 + qd[1]*t21;
+    const double t23 = c_q_3*f3_4;
+    const double t24 = f3_3*s_q_3;
+    const double f2_2 = -V1_0*t22 - 0.0077513825*a1_1 + 0.08627499999999999*alpha2_4 + f3_2 + 0.0203*t23 + 0.0203*t24 - 179.1579396325*t5;
+    const double t25 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
+    const double f2_3 = V1_1*t25 - 27.39975*a1_0 + 4.25*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3 - 0.08627499999999999*t2;
+    const double f2_4 = -0.08627499999999999*a1_1 + 4.25*alpha2_4 + t23 + t24 - 0.08627499999999999*t5 + 27.39975*t6;
+    const double f2_5 = -0.08627499999999999*a1_0 + 4.25*alpha2_5 + f3_5 - qd[1]*t25 + 27.39975*t2;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = -4.140100000000001*V1_1*qd[1] + 4.166100000000001*a1_0 + 4.509*alpha1_4 + f2_1 - f2_3*l2_1 + 0.154*f2_5;
     const double f1_1 = 4.158100000000001*a1_1 - 4.509*alpha1_3 - f2_2 + 0.154*f2_4 + 4.148100000000001*t5;
@@ -546,7 +533,7 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
  * Part I (4.4)-(4.6), (4.16), (4.19)-(4.22).
- * Operations: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 313 temporaries. */
+ * Operations: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 285 temporaries. */
 void stanford_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
@@ -568,38 +555,35 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     /* P4: articulated inertia P(k) (4.5) */
     const double t0 = c_q_5*c_q_5;
     const double t1 = s_q_5*s_q_5;
-    const double t2 = 1.6967593900000002*t0 + 1.6967593900000002*t1 + 0.20482427999999994;
-    const double P4_0_0 = t2;
-    const double t3 = 0.9266700000000001*t0 + 0.9266700000000001*t1 + 0.35657999999999995;
-    const double P4_0_5 = -t3;
-    const double P4_2_2 = t2;
-    const double P4_2_3 = t3;
-    const double t4 = 0.51*t0 + 0.51*t1 + 0.63;
-    const double P4_3_3 = t4;
-    const double P4_5_5 = t4;
+    const double P4_0_0 = 1.6967593900000002*t0 + 1.6967593900000002*t1 + 0.20482427999999994;
+    const double P4_2_3 = 0.9266700000000001*t0 + 0.9266700000000001*t1 + 0.35657999999999995;
+    const double P4_0_5 = -P4_2_3;
+    const double P4_2_2 = P4_0_0;
+    const double P4_3_3 = 0.51*t0 + 0.51*t1 + 0.63;
+    const double P4_5_5 = P4_3_3;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0 = 1.0/P4_2_2;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_2_0 = Dinv4_0_0*P4_2_2;
     const double G4_3_0 = Dinv4_0_0*P4_2_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t5 = s_q_4*s_q_4;
-    const double t6 = c_q_4*c_q_4;
-    const double P3_0_0 = P4_0_0*t6 + 0.0004*t5 + 0.014290399999999998;
-    const double t7 = c_q_4*s_q_4;
-    const double P3_0_2 = -P4_0_0*t7 + 0.0004*c_q_4*s_q_4;
+    const double t2 = s_q_4*s_q_4;
+    const double t3 = c_q_4*c_q_4;
+    const double P3_0_0 = P4_0_0*t3 + 0.0004*t2 + 0.014290399999999998;
+    const double t4 = c_q_4*s_q_4;
+    const double P3_0_2 = -P4_0_0*t4 + 0.0004*c_q_4*s_q_4;
     const double P3_0_4 = P4_0_5*c_q_4 + 0.09936;
     const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 + 0.01014112;
-    const double t8 = -G4_2_0*P4_2_3 + P4_2_3;
-    const double P3_1_3 = c_q_4*t8 - 0.09936;
-    const double P3_1_5 = -s_q_4*t8;
-    const double P3_2_2 = P4_0_0*t5 + 0.0004*t6 + 0.00414928;
+    const double t5 = -G4_2_0*P4_2_3 + P4_2_3;
+    const double P3_1_3 = c_q_4*t5 - 0.09936;
+    const double P3_1_5 = -s_q_4*t5;
+    const double P3_2_2 = P4_0_0*t2 + 0.0004*t3 + 0.00414928;
     const double P3_2_4 = -P4_0_5*s_q_4;
-    const double t9 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double P3_3_3 = 1.1400000000000001*t5 + t6*t9 + 1.08;
-    const double P3_3_5 = 1.1400000000000001*c_q_4*s_q_4 - t7*t9;
+    const double t6 = -G4_3_0*P4_2_3 + P4_3_3;
+    const double P3_3_3 = 1.1400000000000001*t2 + t3*t6 + 1.08;
+    const double P3_3_5 = 1.1400000000000001*c_q_4*s_q_4 - t4*t6;
     const double P3_4_4 = P4_5_5 + 1.08;
-    const double P3_5_5 = t5*t9 + 1.1400000000000001*t6 + 1.08;
+    const double P3_5_5 = t2*t6 + 1.1400000000000001*t3 + 1.08;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0 = 1.0/P3_2_2;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
@@ -609,63 +593,63 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double G3_3_0 = 0.05832*Dinv3_0_0;
     const double G3_4_0 = Dinv3_0_0*P3_2_4;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t10 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t11 = G3_1_0*s_q_3;
-    const double t12 = P3_0_2*t11 + c_q_3*t10;
-    const double t13 = 0.00536544*G3_1_0 + P3_1_1;
-    const double t14 = G3_0_0*c_q_3;
-    const double t15 = -s_q_3*t13 + 0.00536544*t14;
-    const double P2_0_0 = c_q_3*t12 - s_q_3*t15 + 179.15618824999999;
-    const double t16 = 0.0011838959999999998*c_q_3;
-    const double t17 = P3_1_5*s_q_3;
-    const double P2_0_1 = c_q_3*t15 + s_q_3*t12 + t16 + 0.0203*t17;
-    const double t18 = -G3_0_0*P3_2_2 + P3_0_2;
-    const double t19 = -G3_1_0*P3_2_2 - 0.00536544;
-    const double t20 = -G3_0_0*P3_2_4 + P3_0_4;
-    const double t21 = P3_2_4*t11 + c_q_3*t20;
-    const double t22 = c_q_3*t21;
-    const double t23 = -0.05832*G3_1_0 + P3_1_3;
-    const double t24 = 0.05832*c_q_3;
-    const double t25 = -G3_0_0*t24 - s_q_3*t23;
-    const double t26 = s_q_3*t25;
-    const double P2_0_2 = c_q_3*t18 - s_q_3*t19 + 0.0203*t22 + 0.0203*t26 + 0.5562149249999999;
-    const double P2_0_3 = c_q_3*t25 - s_q_3*t21;
-    const double P2_0_4 = t22 + t26 + 27.39975;
-    const double P2_0_5 = -t17 - t24;
-    const double t27 = 0.0203*P3_1_5;
-    const double t28 = G3_0_0*s_q_3;
-    const double t29 = G3_1_0*c_q_3;
-    const double P2_1_1 = 0.00041208999999999994*P3_5_5 - c_q_3*t27 + c_q_3*(c_q_3*t13 - t27 + 0.00536544*t28) + s_q_3*(-P3_0_2*t29 + s_q_3*t10 + 0.0011838959999999998) + 0.0011838959999999998*s_q_3 + 179.1579396325;
-    const double t30 = -P3_2_4*t29 + s_q_3*t20;
-    const double t31 = c_q_3*t30;
-    const double t32 = 0.0203*P3_3_5;
-    const double t33 = 0.05832*s_q_3;
-    const double t34 = -G3_0_0*t33 + c_q_3*t23 - t32;
-    const double t35 = s_q_3*t34;
-    const double P2_1_2 = c_q_3*t19 + s_q_3*t18 + 0.0203*t31 + 0.0203*t35;
-    const double P2_1_3 = c_q_3*t34 - s_q_3*t30 - 27.39975;
-    const double P2_1_4 = t31 + t35;
-    const double P2_1_5 = P3_1_5*c_q_3 - 0.0203*P3_5_5 - t33 - 0.08627499999999999;
-    const double t36 = -P3_2_4;
-    const double t37 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t38 = G3_3_0*s_q_3;
-    const double t39 = P3_2_4*t38;
-    const double t40 = -G3_2_0*P3_2_4 + 0.0203*c_q_3*t37 - t36 - 0.0203*t39;
-    const double t41 = c_q_3*t40;
-    const double t42 = -0.05832*G3_3_0 + P3_3_3;
-    const double t43 = -0.05832*G3_2_0 - G3_4_0*t16 + 0.0203*s_q_3*t42 + 0.05832;
-    const double t44 = s_q_3*t43;
-    const double P2_2_2 = -G3_2_0*P3_2_2 + P3_2_2 + 0.0203*c_q_3*(-G3_4_0*P3_2_2 - t36) + 0.0203*s_q_3*(-G3_3_0*P3_2_2 + 0.05832) + 0.0203*t41 + 0.0203*t44 + 0.0077513825;
-    const double P2_2_3 = c_q_3*t43 - s_q_3*t40;
-    const double P2_2_4 = t41 + t44 + 0.08627499999999999;
-    const double P2_2_5 = s_q_3*t32;
-    const double t45 = G3_4_0*t33 + c_q_3*t42;
-    const double t46 = G3_3_0*c_q_3;
-    const double t47 = -P3_2_4*t46 - s_q_3*t37;
-    const double P2_3_3 = c_q_3*t45 - s_q_3*t47 + 4.25;
-    const double P2_3_4 = c_q_3*t47 + s_q_3*t45;
+    const double t7 = -G3_0_0*P3_0_2 + P3_0_0;
+    const double t8 = G3_1_0*s_q_3;
+    const double t9 = P3_0_2*t8 + c_q_3*t7;
+    const double t10 = 0.00536544*G3_1_0 + P3_1_1;
+    const double t11 = G3_0_0*c_q_3;
+    const double t12 = -s_q_3*t10 + 0.00536544*t11;
+    const double P2_0_0 = c_q_3*t9 - s_q_3*t12 + 179.15618824999999;
+    const double t13 = 0.0011838959999999998*c_q_3;
+    const double t14 = P3_1_5*s_q_3;
+    const double P2_0_1 = c_q_3*t12 + s_q_3*t9 + t13 + 0.0203*t14;
+    const double t15 = -G3_0_0*P3_2_2 + P3_0_2;
+    const double t16 = -G3_1_0*P3_2_2 - 0.00536544;
+    const double t17 = -G3_0_0*P3_2_4 + P3_0_4;
+    const double t18 = P3_2_4*t8 + c_q_3*t17;
+    const double t19 = c_q_3*t18;
+    const double t20 = -0.05832*G3_1_0 + P3_1_3;
+    const double t21 = 0.05832*c_q_3;
+    const double t22 = -G3_0_0*t21 - s_q_3*t20;
+    const double t23 = s_q_3*t22;
+    const double P2_0_2 = c_q_3*t15 - s_q_3*t16 + 0.0203*t19 + 0.0203*t23 + 0.5562149249999999;
+    const double P2_0_3 = c_q_3*t22 - s_q_3*t18;
+    const double P2_0_4 = t19 + t23 + 27.39975;
+    const double P2_0_5 = -t14 - t21;
+    const double t24 = 0.0203*P3_1_5;
+    const double t25 = G3_0_0*s_q_3;
+    const double t26 = G3_1_0*c_q_3;
+    const double P2_1_1 = 0.00041208999999999994*P3_5_5 - c_q_3*t24 + c_q_3*(c_q_3*t10 - t24 + 0.00536544*t25) + s_q_3*(-P3_0_2*t26 + s_q_3*t7 + 0.0011838959999999998) + 0.0011838959999999998*s_q_3 + 179.1579396325;
+    const double t27 = -P3_2_4*t26 + s_q_3*t17;
+    const double t28 = c_q_3*t27;
+    const double t29 = 0.0203*P3_3_5;
+    const double t30 = 0.05832*s_q_3;
+    const double t31 = -G3_0_0*t30 + c_q_3*t20 - t29;
+    const double t32 = s_q_3*t31;
+    const double P2_1_2 = c_q_3*t16 + s_q_3*t15 + 0.0203*t28 + 0.0203*t32;
+    const double P2_1_3 = c_q_3*t31 - s_q_3*t27 - 27.39975;
+    const double P2_1_4 = t28 + t32;
+    const double P2_1_5 = P3_1_5*c_q_3 - 0.0203*P3_5_5 - t30 - 0.08627499999999999;
+    const double t33 = -P3_2_4;
+    const double t34 = -G3_4_0*P3_2_4 + P3_4_4;
+    const double t35 = G3_3_0*s_q_3;
+    const double t36 = P3_2_4*t35;
+    const double t37 = -G3_2_0*P3_2_4 + 0.0203*c_q_3*t34 - t33 - 0.0203*t36;
+    const double t38 = c_q_3*t37;
+    const double t39 = -0.05832*G3_3_0 + P3_3_3;
+    const double t40 = -0.05832*G3_2_0 - G3_4_0*t13 + 0.0203*s_q_3*t39 + 0.05832;
+    const double t41 = s_q_3*t40;
+    const double P2_2_2 = -G3_2_0*P3_2_2 + P3_2_2 + 0.0203*c_q_3*(-G3_4_0*P3_2_2 - t33) + 0.0203*s_q_3*(-G3_3_0*P3_2_2 + 0.05832) + 0.0203*t38 + 0.0203*t41 + 0.0077513825;
+    const double P2_2_3 = c_q_3*t40 - s_q_3*t37;
+    const double P2_2_4 = t38 + t41 + 0.08627499999999999;
+    const double P2_2_5 = s_q_3*t29;
+    const double t42 = G3_4_0*t30 + c_q_3*t39;
+    const double t43 = G3_3_0*c_q_3;
+    const double t44 = -P3_2_4*t43 - s_q_3*t34;
+    const double P2_3_3 = c_q_3*t42 - s_q_3*t44 + 4.25;
+    const double P2_3_4 = c_q_3*t44 + s_q_3*t42;
     const double P2_3_5 = P3_3_5*c_q_3;
-    const double P2_4_4 = c_q_3*(c_q_3*t37 - t39) + s_q_3*(-G3_4_0*t24 + s_q_3*t42) + 4.25;
+    const double P2_4_4 = c_q_3*(c_q_3*t34 - t36) + s_q_3*(-G3_4_0*t21 + s_q_3*t39) + 4.25;
     const double P2_4_5 = P3_3_5*s_q_3;
     const double P2_5_5 = P3_5_5 + 4.25;
     /* Dinv2: D^-1(k) */
@@ -678,18 +662,18 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double G2_4_0 = Dinv2_0_0*P2_4_5;
     const double G2_5_0 = Dinv2_0_0*P2_5_5;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t48 = -P2_1_3;
-    const double t49 = 0.154*G2_5_0;
-    const double P1_0_0 = -G2_1_0*P2_1_5 - 0.154*G2_1_0*P2_5_5 - 0.023716*G2_5_0*P2_5_5 + P2_1_1 - P2_1_5*t49 + 0.308*P2_1_5 + 0.023716*P2_5_5 - l2_1*(-G2_3_0*P2_1_5 - t48) - 0.154*l2_1*(-G2_3_0*P2_5_5 + P2_3_5) - l2_1*(-G2_1_0*P2_3_5 - 0.154*G2_5_0*P2_3_5 + 0.154*P2_3_5 - l2_1*(-G2_3_0*P2_3_5 + P2_3_3) - t48) + 4.166100000000001;
-    const double t50 = 0.023716*P2_4_5;
-    const double t51 = 0.154*P2_2_5;
-    const double t52 = 0.154*P2_4_5;
-    const double t53 = l2_1*(-G2_3_0*P2_4_5 + P2_3_4);
-    const double P1_0_1 = G2_1_0*P2_2_5 - G2_1_0*t52 - G2_5_0*t50 + G2_5_0*t51 - P2_1_2 + 0.154*P2_1_4 + l2_1*(-G2_3_0*P2_2_5 + P2_2_3) + t50 - t51 - 0.154*t53;
-    const double t54 = 0.154*P2_0_5;
-    const double P1_0_2 = G2_1_0*P2_0_5 + G2_5_0*t54 - P2_0_1 + l2_1*(-G2_3_0*P2_0_5 + P2_0_3) - l2_1*(-G2_1_0*P2_4_5 - G2_5_0*t52 + P2_1_4 + 0.154*P2_4_5 - t53) - t54;
-    const double P1_1_1 = -G2_2_0*P2_2_5 + G2_2_0*t52 - G2_4_0*t50 + G2_4_0*t51 + P2_2_2 - 0.308*P2_2_4 + 0.023716*P2_4_4 + 4.158100000000001;
-    const double P1_1_2 = -G2_2_0*P2_0_5 + 0.154*G2_4_0*P2_0_5 + P2_0_2 - 0.154*P2_0_4 - l2_1*(G2_2_0*P2_4_5 - G2_4_0*t52 - P2_2_4 + 0.154*P2_4_4);
+    const double t45 = -P2_1_3;
+    const double t46 = 0.154*G2_5_0;
+    const double P1_0_0 = -G2_1_0*P2_1_5 - 0.154*G2_1_0*P2_5_5 - 0.023716*G2_5_0*P2_5_5 + P2_1_1 - P2_1_5*t46 + 0.308*P2_1_5 + 0.023716*P2_5_5 - l2_1*(-G2_3_0*P2_1_5 - t45) - 0.154*l2_1*(-G2_3_0*P2_5_5 + P2_3_5) - l2_1*(-G2_1_0*P2_3_5 - 0.154*G2_5_0*P2_3_5 + 0.154*P2_3_5 - l2_1*(-G2_3_0*P2_3_5 + P2_3_3) - t45) + 4.166100000000001;
+    const double t47 = 0.023716*P2_4_5;
+    const double t48 = 0.154*P2_2_5;
+    const double t49 = 0.154*P2_4_5;
+    const double t50 = l2_1*(-G2_3_0*P2_4_5 + P2_3_4);
+    const double P1_0_1 = G2_1_0*P2_2_5 - G2_1_0*t49 - G2_5_0*t47 + G2_5_0*t48 - P2_1_2 + 0.154*P2_1_4 + l2_1*(-G2_3_0*P2_2_5 + P2_2_3) + t47 - t48 - 0.154*t50;
+    const double t51 = 0.154*P2_0_5;
+    const double P1_0_2 = G2_1_0*P2_0_5 + G2_5_0*t51 - P2_0_1 + l2_1*(-G2_3_0*P2_0_5 + P2_0_3) - l2_1*(-G2_1_0*P2_4_5 - G2_5_0*t49 + P2_1_4 + 0.154*P2_4_5 - t50) - t51;
+    const double P1_1_1 = -G2_2_0*P2_2_5 + G2_2_0*t49 - G2_4_0*t47 + G2_4_0*t48 + P2_2_2 - 0.308*P2_2_4 + 0.023716*P2_4_4 + 4.158100000000001;
+    const double P1_1_2 = -G2_2_0*P2_0_5 + 0.154*G2_4_0*P2_0_5 + P2_0_2 - 0.154*P2_0_4 - l2_1*(G2_2_0*P2_4_5 - G2_4_0*t49 - P2_2_4 + 0.154*P2_4_4);
     const double P1_2_2 = -G2_0_0*P2_0_5 + P2_0_0 + l2_1*(-G2_4_0*P2_0_5 + P2_0_4) - l2_1*(G2_0_0*P2_4_5 - P2_0_4 - l2_1*(-G2_4_0*P2_4_5 + P2_4_4)) + 0.018;
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0 = 1.0/P1_2_2;
@@ -697,8 +681,8 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double G1_0_0 = Dinv1_0_0*P1_0_2;
     const double G1_1_0 = Dinv1_0_0*P1_1_2;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t55 = -P1_0_1;
-    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t55)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t55) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.3684332225;
+    const double t52 = -P1_0_1;
+    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t52)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t52) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.3684332225;
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
     /* z3: z(k) (4.20) */
@@ -709,38 +693,37 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
     const double nu3_0_5 = -Dinv3_0_0*z3_2_5;
     /* z2: z(k) (4.20) */
-    const double z2_0_3 = -t11 + t14;
+    const double z2_0_3 = t11 - t8;
     const double z2_0_4 = -G4_2_0*s_q_3;
-    const double t56 = -G3_0_0*z3_2_5 + z3_0_5;
-    const double z2_0_5 = c_q_3*t56 + t11*z3_2_5;
-    const double z2_1_3 = t28 + t29;
+    const double t53 = -G3_0_0*z3_2_5 + z3_0_5;
+    const double z2_0_5 = c_q_3*t53 + t8*z3_2_5;
+    const double z2_1_3 = t25 + t26;
     const double z2_1_4 = G4_2_0*c_q_3 - 0.0203*z3_5_4;
-    const double z2_1_5 = s_q_3*t56 - t29*z3_2_5;
-    const double t57 = 0.0203*t38;
-    const double t58 = G3_4_0*c_q_3;
-    const double t59 = 0.0203*t58;
-    const double z2_2_3 = G3_2_0 + t57 + t59;
-    const double t60 = s_q_3*z3_3_4;
-    const double z2_2_4 = 0.0203*t60;
-    const double z2_2_5 = -G3_2_0*z3_2_5 - t57*z3_2_5 - t59*z3_2_5 + z3_2_5;
-    const double z2_3_3 = -G3_4_0*s_q_3 + t46;
+    const double z2_1_5 = s_q_3*t53 - t26*z3_2_5;
+    const double t54 = 0.0203*t35;
+    const double t55 = G3_4_0*c_q_3;
+    const double t56 = 0.0203*t55;
+    const double z2_2_3 = G3_2_0 + t54 + t56;
+    const double z2_4_4 = s_q_3*z3_3_4;
+    const double z2_2_4 = 0.0203*z2_4_4;
+    const double z2_2_5 = -G3_2_0*z3_2_5 - t54*z3_2_5 - t56*z3_2_5 + z3_2_5;
+    const double z2_3_3 = -G3_4_0*s_q_3 + t43;
     const double z2_3_4 = c_q_3*z3_3_4;
-    const double z2_3_5 = G3_4_0*s_q_3*z3_2_5 - t46*z3_2_5;
-    const double z2_4_3 = t38 + t58;
-    const double z2_4_4 = t60;
-    const double z2_4_5 = -t38*z3_2_5 - t58*z3_2_5;
+    const double z2_3_5 = G3_4_0*s_q_3*z3_2_5 - t43*z3_2_5;
+    const double z2_4_3 = t35 + t55;
+    const double z2_4_5 = -t35*z3_2_5 - t55*z3_2_5;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double nu2_0_4 = -Dinv2_0_0*z3_5_4;
     /* z1: z(k) (4.20) */
-    const double t61 = G2_3_0*l2_1;
-    const double z1_0_2 = G2_1_0 + t49 - t61;
+    const double t57 = G2_3_0*l2_1;
+    const double z1_0_2 = G2_1_0 + t46 - t57;
     const double z1_0_3 = -l2_1*z2_3_3 + z2_1_3;
-    const double t62 = 0.154*z3_5_4;
-    const double z1_0_4 = -G2_1_0*z3_5_4 + l2_1*(G2_3_0*z3_5_4 - z2_3_4) - t49*z3_5_4 + t62 + z2_1_4;
+    const double t58 = 0.154*z3_5_4;
+    const double z1_0_4 = -G2_1_0*z3_5_4 + l2_1*(G2_3_0*z3_5_4 - z2_3_4) - t46*z3_5_4 + t58 + z2_1_4;
     const double z1_0_5 = -l2_1*z2_3_5 + z2_1_5;
     const double z1_1_2 = -G2_2_0 + 0.154*G2_4_0;
     const double z1_1_3 = -z2_2_3 + 0.154*z2_4_3;
-    const double z1_1_4 = G2_2_0*z3_5_4 - G2_4_0*t62 - z2_2_4 + 0.154*z2_4_4;
+    const double z1_1_4 = G2_2_0*z3_5_4 - G2_4_0*t58 - z2_2_4 + 0.154*z2_4_4;
     const double z1_1_5 = -z2_2_5 + 0.154*z2_4_5;
     const double z1_2_2 = -G2_0_0 - G2_4_0*l2_1;
     const double z1_2_3 = -l2_1*z2_4_3 - z2_0_3;
@@ -752,9 +735,9 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double nu1_0_4 = -Dinv1_0_0*z1_2_4;
     const double nu1_0_5 = -Dinv1_0_0*z1_2_5;
     /* z0: z(k) (4.20) */
-    const double t63 = G1_0_0*s_q_1;
-    const double t64 = G1_1_0*c_q_1;
-    const double z0_2_1 = -t63 - t64;
+    const double t59 = G1_0_0*s_q_1;
+    const double t60 = G1_1_0*c_q_1;
+    const double z0_2_1 = -t59 - t60;
     const double z0_2_2 = -c_q_1*(-G1_1_0*z1_2_2 + z1_1_2) - s_q_1*(-G1_0_0*z1_2_2 + z1_0_2);
     const double z0_2_3 = -c_q_1*(-G1_1_0*z1_2_3 + z1_1_3) - s_q_1*(-G1_0_0*z1_2_3 + z1_0_3);
     const double z0_2_4 = -c_q_1*(-G1_1_0*z1_2_4 + z1_1_4) - s_q_1*(-G1_0_0*z1_2_4 + z1_0_4);
@@ -766,12 +749,12 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double nu0_0_4 = -Dinv0_0_0*z0_2_4;
     const double nu0_0_5 = -Dinv0_0_0*z0_2_5;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double qdd1_0_0 = Dinv0_0_0*t63 + Dinv0_0_0*t64;
-    const double qdd1_0_1 = Dinv1_0_0 + nu0_0_1*t63 + nu0_0_1*t64;
-    const double qdd1_0_2 = nu0_0_2*t63 + nu0_0_2*t64 + nu1_0_2;
-    const double qdd1_0_3 = nu0_0_3*t63 + nu0_0_3*t64 + nu1_0_3;
-    const double qdd1_0_4 = nu0_0_4*t63 + nu0_0_4*t64 + nu1_0_4;
-    const double qdd1_0_5 = nu0_0_5*t63 + nu0_0_5*t64 + nu1_0_5;
+    const double qdd1_0_0 = Dinv0_0_0*t59 + Dinv0_0_0*t60;
+    const double qdd1_0_1 = Dinv1_0_0 + nu0_0_1*t59 + nu0_0_1*t60;
+    const double qdd1_0_2 = nu0_0_2*t59 + nu0_0_2*t60 + nu1_0_2;
+    const double qdd1_0_3 = nu0_0_3*t59 + nu0_0_3*t60 + nu1_0_3;
+    const double qdd1_0_4 = nu0_0_4*t59 + nu0_0_4*t60 + nu1_0_4;
+    const double qdd1_0_5 = nu0_0_5*t59 + nu0_0_5*t60 + nu1_0_5;
     /* lam1: lambda(k) (4.21) */
     const double lam1_0_0 = -Dinv0_0_0*s_q_1;
     const double lam1_0_1 = -nu0_0_1*s_q_1;
@@ -785,19 +768,30 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double lam1_1_3 = -c_q_1*nu0_0_3;
     const double lam1_1_4 = -c_q_1*nu0_0_4;
     const double lam1_1_5 = -c_q_1*nu0_0_5;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_4_0 = -l2_1*qdd1_0_0 + 0.154*lam1_1_0;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t65 = -l2_1*qdd1_0_0 + 0.154*lam1_1_0;
-    const double qdd2_0_0 = G2_0_0*qdd1_0_0 - G2_1_0*lam1_0_0 + G2_2_0*lam1_1_0 - G2_4_0*t65 - lam1_0_0*t49 + lam1_0_0*t61;
-    const double t66 = -l2_1*qdd1_0_1 + 0.154*lam1_1_1;
-    const double qdd2_0_1 = G2_0_0*qdd1_0_1 - G2_1_0*lam1_0_1 + G2_2_0*lam1_1_1 - G2_4_0*t66 - lam1_0_1*t49 + lam1_0_1*t61;
-    const double t67 = -l2_1*qdd1_0_2 + 0.154*lam1_1_2;
-    const double qdd2_0_2 = Dinv2_0_0 + G2_0_0*qdd1_0_2 - G2_1_0*lam1_0_2 + G2_2_0*lam1_1_2 - G2_4_0*t67 - lam1_0_2*t49 + lam1_0_2*t61;
-    const double t68 = -l2_1*qdd1_0_3 + 0.154*lam1_1_3;
-    const double qdd2_0_3 = G2_0_0*qdd1_0_3 - G2_1_0*lam1_0_3 + G2_2_0*lam1_1_3 - G2_4_0*t68 - lam1_0_3*t49 + lam1_0_3*t61;
-    const double t69 = -l2_1*qdd1_0_4 + 0.154*lam1_1_4;
-    const double qdd2_0_4 = G2_0_0*qdd1_0_4 - G2_1_0*lam1_0_4 + G2_2_0*lam1_1_4 - G2_4_0*t69 - lam1_0_4*t49 + lam1_0_4*t61 + nu2_0_4;
-    const double t70 = -l2_1*qdd1_0_5 + 0.154*lam1_1_5;
-    const double qdd2_0_5 = G2_0_0*qdd1_0_5 - G2_1_0*lam1_0_5 + G2_2_0*lam1_1_5 - G2_4_0*t70 - lam1_0_5*t49 + lam1_0_5*t61;
+    const double qdd2_0_0 = G2_0_0*qdd1_0_0 - G2_1_0*lam1_0_0 + G2_2_0*lam1_1_0 - G2_4_0*lam2_4_0 - lam1_0_0*t46 + lam1_0_0*t57;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_4_1 = -l2_1*qdd1_0_1 + 0.154*lam1_1_1;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double qdd2_0_1 = G2_0_0*qdd1_0_1 - G2_1_0*lam1_0_1 + G2_2_0*lam1_1_1 - G2_4_0*lam2_4_1 - lam1_0_1*t46 + lam1_0_1*t57;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_4_2 = -l2_1*qdd1_0_2 + 0.154*lam1_1_2;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double qdd2_0_2 = Dinv2_0_0 + G2_0_0*qdd1_0_2 - G2_1_0*lam1_0_2 + G2_2_0*lam1_1_2 - G2_4_0*lam2_4_2 - lam1_0_2*t46 + lam1_0_2*t57;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_4_3 = -l2_1*qdd1_0_3 + 0.154*lam1_1_3;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double qdd2_0_3 = G2_0_0*qdd1_0_3 - G2_1_0*lam1_0_3 + G2_2_0*lam1_1_3 - G2_4_0*lam2_4_3 - lam1_0_3*t46 + lam1_0_3*t57;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_4_4 = -l2_1*qdd1_0_4 + 0.154*lam1_1_4;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double qdd2_0_4 = G2_0_0*qdd1_0_4 - G2_1_0*lam1_0_4 + G2_2_0*lam1_1_4 - G2_4_0*lam2_4_4 - lam1_0_4*t46 + lam1_0_4*t57 + nu2_0_4;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_4_5 = -l2_1*qdd1_0_5 + 0.154*lam1_1_5;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double qdd2_0_5 = G2_0_0*qdd1_0_5 - G2_1_0*lam1_0_5 + G2_2_0*lam1_1_5 - G2_4_0*lam2_4_5 - lam1_0_5*t46 + lam1_0_5*t57;
     /* lam2: lambda(k) (4.21) */
     const double lam2_3_0 = -l2_1*lam1_0_0;
     const double lam2_3_1 = -l2_1*lam1_0_1;
@@ -805,74 +799,73 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double lam2_3_3 = -l2_1*lam1_0_3;
     const double lam2_3_4 = -l2_1*lam1_0_4;
     const double lam2_3_5 = -l2_1*lam1_0_5;
-    const double lam2_4_0 = t65;
-    const double lam2_4_1 = t66;
-    const double lam2_4_2 = t67;
-    const double lam2_4_3 = t68;
-    const double lam2_4_4 = t69;
-    const double lam2_4_5 = t70;
     const double lam2_5_0 = 0.154*lam1_0_0 + qdd2_0_0;
     const double lam2_5_1 = 0.154*lam1_0_1 + qdd2_0_1;
     const double lam2_5_2 = 0.154*lam1_0_2 + qdd2_0_2;
     const double lam2_5_3 = 0.154*lam1_0_3 + qdd2_0_3;
     const double lam2_5_4 = 0.154*lam1_0_4 + qdd2_0_4;
     const double lam2_5_5 = 0.154*lam1_0_5 + qdd2_0_5;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t71 = -c_q_3*qdd1_0_0 + lam1_0_0*s_q_3;
-    const double t72 = c_q_3*lam1_0_0 + qdd1_0_0*s_q_3;
-    const double t73 = -0.0203*lam1_1_0 + lam2_4_0;
-    const double t74 = c_q_3*lam2_3_0 + s_q_3*t73;
-    const double qdd3_0_0 = -G3_0_0*t71 - G3_1_0*t72 + G3_2_0*lam1_1_0 - G3_3_0*t74 - G3_4_0*(c_q_3*t73 - lam2_3_0*s_q_3);
-    const double t75 = -c_q_3*qdd1_0_1 + lam1_0_1*s_q_3;
-    const double t76 = c_q_3*lam1_0_1 + qdd1_0_1*s_q_3;
-    const double t77 = -0.0203*lam1_1_1 + lam2_4_1;
-    const double t78 = c_q_3*lam2_3_1 + s_q_3*t77;
-    const double qdd3_0_1 = -G3_0_0*t75 - G3_1_0*t76 + G3_2_0*lam1_1_1 - G3_3_0*t78 - G3_4_0*(c_q_3*t77 - lam2_3_1*s_q_3);
-    const double t79 = -c_q_3*qdd1_0_2 + lam1_0_2*s_q_3;
-    const double t80 = c_q_3*lam1_0_2 + qdd1_0_2*s_q_3;
-    const double t81 = -0.0203*lam1_1_2 + lam2_4_2;
-    const double t82 = c_q_3*lam2_3_2 + s_q_3*t81;
-    const double qdd3_0_2 = -G3_0_0*t79 - G3_1_0*t80 + G3_2_0*lam1_1_2 - G3_3_0*t82 - G3_4_0*(c_q_3*t81 - lam2_3_2*s_q_3);
-    const double t83 = -c_q_3*qdd1_0_3 + lam1_0_3*s_q_3;
-    const double t84 = c_q_3*lam1_0_3 + qdd1_0_3*s_q_3;
-    const double t85 = -0.0203*lam1_1_3 + lam2_4_3;
-    const double t86 = c_q_3*lam2_3_3 + s_q_3*t85;
-    const double qdd3_0_3 = Dinv3_0_0 - G3_0_0*t83 - G3_1_0*t84 + G3_2_0*lam1_1_3 - G3_3_0*t86 - G3_4_0*(c_q_3*t85 - lam2_3_3*s_q_3);
-    const double t87 = -c_q_3*qdd1_0_4 + lam1_0_4*s_q_3;
-    const double t88 = c_q_3*lam1_0_4 + qdd1_0_4*s_q_3;
-    const double t89 = -0.0203*lam1_1_4 + lam2_4_4;
-    const double t90 = c_q_3*lam2_3_4 + s_q_3*t89;
-    const double qdd3_0_4 = -G3_0_0*t87 - G3_1_0*t88 + G3_2_0*lam1_1_4 - G3_3_0*t90 - G3_4_0*(c_q_3*t89 - lam2_3_4*s_q_3);
-    const double t91 = -c_q_3*qdd1_0_5 + lam1_0_5*s_q_3;
-    const double t92 = c_q_3*lam1_0_5 + qdd1_0_5*s_q_3;
-    const double t93 = -0.0203*lam1_1_5 + lam2_4_5;
-    const double t94 = c_q_3*lam2_3_5 + s_q_3*t93;
-    const double qdd3_0_5 = -G3_0_0*t91 - G3_1_0*t92 + G3_2_0*lam1_1_5 - G3_3_0*t94 - G3_4_0*(c_q_3*t93 - lam2_3_5*s_q_3) + nu3_0_5;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_0_0 = t71;
-    const double lam3_0_1 = t75;
-    const double lam3_0_2 = t79;
-    const double lam3_0_3 = t83;
-    const double lam3_0_4 = t87;
-    const double lam3_0_5 = t91;
-    const double lam3_1_0 = t72;
-    const double lam3_1_1 = t76;
-    const double lam3_1_2 = t80;
-    const double lam3_1_3 = t84;
-    const double lam3_1_4 = t88;
-    const double lam3_1_5 = t92;
+    const double lam3_0_0 = -c_q_3*qdd1_0_0 + lam1_0_0*s_q_3;
+    const double lam3_1_0 = c_q_3*lam1_0_0 + qdd1_0_0*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double t61 = -0.0203*lam1_1_0 + lam2_4_0;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_3_0 = c_q_3*lam2_3_0 + s_q_3*t61;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_0 = -G3_0_0*lam3_0_0 - G3_1_0*lam3_1_0 + G3_2_0*lam1_1_0 - G3_3_0*lam3_3_0 - G3_4_0*(c_q_3*t61 - lam2_3_0*s_q_3);
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_0_1 = -c_q_3*qdd1_0_1 + lam1_0_1*s_q_3;
+    const double lam3_1_1 = c_q_3*lam1_0_1 + qdd1_0_1*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double t62 = -0.0203*lam1_1_1 + lam2_4_1;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_3_1 = c_q_3*lam2_3_1 + s_q_3*t62;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_1 = -G3_0_0*lam3_0_1 - G3_1_0*lam3_1_1 + G3_2_0*lam1_1_1 - G3_3_0*lam3_3_1 - G3_4_0*(c_q_3*t62 - lam2_3_1*s_q_3);
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_0_2 = -c_q_3*qdd1_0_2 + lam1_0_2*s_q_3;
+    const double lam3_1_2 = c_q_3*lam1_0_2 + qdd1_0_2*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double t63 = -0.0203*lam1_1_2 + lam2_4_2;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_3_2 = c_q_3*lam2_3_2 + s_q_3*t63;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_2 = -G3_0_0*lam3_0_2 - G3_1_0*lam3_1_2 + G3_2_0*lam1_1_2 - G3_3_0*lam3_3_2 - G3_4_0*(c_q_3*t63 - lam2_3_2*s_q_3);
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_0_3 = -c_q_3*qdd1_0_3 + lam1_0_3*s_q_3;
+    const double lam3_1_3 = c_q_3*lam1_0_3 + qdd1_0_3*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double t64 = -0.0203*lam1_1_3 + lam2_4_3;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_3_3 = c_q_3*lam2_3_3 + s_q_3*t64;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_3 = Dinv3_0_0 - G3_0_0*lam3_0_3 - G3_1_0*lam3_1_3 + G3_2_0*lam1_1_3 - G3_3_0*lam3_3_3 - G3_4_0*(c_q_3*t64 - lam2_3_3*s_q_3);
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_0_4 = -c_q_3*qdd1_0_4 + lam1_0_4*s_q_3;
+    const double lam3_1_4 = c_q_3*lam1_0_4 + qdd1_0_4*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double t65 = -0.0203*lam1_1_4 + lam2_4_4;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_3_4 = c_q_3*lam2_3_4 + s_q_3*t65;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_4 = -G3_0_0*lam3_0_4 - G3_1_0*lam3_1_4 + G3_2_0*lam1_1_4 - G3_3_0*lam3_3_4 - G3_4_0*(c_q_3*t65 - lam2_3_4*s_q_3);
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_0_5 = -c_q_3*qdd1_0_5 + lam1_0_5*s_q_3;
+    const double lam3_1_5 = c_q_3*lam1_0_5 + qdd1_0_5*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double t66 = -0.0203*lam1_1_5 + lam2_4_5;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_3_5 = c_q_3*lam2_3_5 + s_q_3*t66;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_5 = -G3_0_0*lam3_0_5 - G3_1_0*lam3_1_5 + G3_2_0*lam1_1_5 - G3_3_0*lam3_3_5 - G3_4_0*(c_q_3*t66 - lam2_3_5*s_q_3) + nu3_0_5;
+    /* lam3: lambda(k) (4.21) */
     const double lam3_2_0 = -lam1_1_0 + qdd3_0_0;
     const double lam3_2_1 = -lam1_1_1 + qdd3_0_1;
     const double lam3_2_2 = -lam1_1_2 + qdd3_0_2;
     const double lam3_2_3 = -lam1_1_3 + qdd3_0_3;
     const double lam3_2_4 = -lam1_1_4 + qdd3_0_4;
     const double lam3_2_5 = -lam1_1_5 + qdd3_0_5;
-    const double lam3_3_0 = t74;
-    const double lam3_3_1 = t78;
-    const double lam3_3_2 = t82;
-    const double lam3_3_3 = t86;
-    const double lam3_3_4 = t90;
-    const double lam3_3_5 = t94;
     const double lam3_5_0 = -0.0203*lam1_0_0 + lam2_5_0;
     const double lam3_5_1 = -0.0203*lam1_0_1 + lam2_5_1;
     const double lam3_5_2 = -0.0203*lam1_0_2 + lam2_5_2;
@@ -942,7 +935,7 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
  * Part I (5.8)-(5.10) (FD3); variant fd3 (fewest operations).
- * Operations: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 272 temporaries. */
+ * Operations: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 259 temporaries. */
 void stanford_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -981,39 +974,33 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double a2_4 = l2_1*t6 + qd[1]*t4 + 0.154*t5;
     const double a2_5 = l2_1*t2 - qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
-    const double t7 = V1_0*s_q_3 - c_q_3*qd[1];
-    const double V3_0 = t7;
-    const double t8 = V1_0*c_q_3 + qd[1]*s_q_3;
-    const double V3_1 = t8;
+    const double V3_0 = V1_0*s_q_3 - c_q_3*qd[1];
+    const double V3_1 = V1_0*c_q_3 + qd[1]*s_q_3;
     const double V3_2 = -V1_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = qd[3]*t8;
-    const double a3_1 = -qd[3]*t7;
-    const double t10 = 0.0203*s_q_3;
-    const double t9 = 0.0203*c_q_3;
-    const double t11 = -t10*t7 - t8*t9;
-    const double t12 = V1_1*V1_1;
-    const double a3_3 = t11*t8 - t12*t9;
-    const double a3_4 = t10*t12 - t11*t7;
-    const double a3_5 = 0.0203*V1_1*s_q_3*t8 - V1_1*t7*t9;
+    const double a3_0 = V3_1*qd[3];
+    const double a3_1 = -V3_0*qd[3];
+    const double t7 = 0.0203*s_q_3;
+    const double t8 = 0.0203*c_q_3;
+    const double t9 = -V3_0*t7 - V3_1*t8;
+    const double t10 = V1_1*V1_1;
+    const double a3_3 = V3_1*t9 - t10*t8;
+    const double a3_4 = -V3_0*t9 + t10*t7;
+    const double a3_5 = -V1_1*V3_0*t8 + 0.0203*V1_1*V3_1*s_q_3;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t13 = V3_0*c_q_4 - V3_2*s_q_4;
-    const double V4_0 = t13;
-    const double t14 = -V3_0*s_q_4 - V3_2*c_q_4;
-    const double V4_1 = t14;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
     const double V4_2 = V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*t14;
-    const double a4_1 = -qd[4]*t13;
+    const double a4_0 = V4_1*qd[4];
+    const double a4_1 = -V4_0*qd[4];
     /* V5: spatial velocity V(k) (2.25) */
-    const double t15 = V4_0*c_q_5 + V4_2*s_q_5;
-    const double V5_0 = t15;
-    const double t16 = -V4_0*s_q_5 + V4_2*c_q_5;
-    const double V5_1 = t16;
+    const double V5_0 = V4_0*c_q_5 + V4_2*s_q_5;
+    const double V5_1 = -V4_0*s_q_5 + V4_2*c_q_5;
     const double V5_2 = -V4_1 + qd[5];
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*t16;
-    const double a5_1 = -qd[5]*t15;
+    const double a5_0 = V5_1*qd[5];
+    const double a5_1 = -V5_0*qd[5];
     /* zeta1: zeta(k) = phi^T a (4.22b) */
     const double zeta1_3 = -9.81*s_q_1;
     const double zeta1_4 = -9.81*c_q_1;
@@ -1024,9 +1011,9 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     /* zeta3: zeta(k) = phi^T a (4.22b) */
     const double zeta3_0 = a1_0*s_q_3 + a3_0;
     const double zeta3_1 = a1_0*c_q_3 + a3_1;
-    const double t17 = -0.0203*a1_1 + zeta2_4;
-    const double zeta3_3 = a3_3 + c_q_3*zeta2_3 + s_q_3*t17;
-    const double zeta3_4 = a3_4 + c_q_3*t17 - s_q_3*zeta2_3;
+    const double t11 = -0.0203*a1_1 + zeta2_4;
+    const double zeta3_3 = a3_3 + c_q_3*zeta2_3 + s_q_3*t11;
+    const double zeta3_4 = a3_4 + c_q_3*t11 - s_q_3*zeta2_3;
     const double zeta3_5 = -0.0203*a1_0 + a3_5 + zeta2_5;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
     const double zeta4_0 = a1_1*s_q_4 + a4_0 + c_q_4*zeta3_0;
@@ -1039,40 +1026,37 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double zeta5_3 = c_q_5*zeta4_3 + s_q_5*zeta3_4;
     const double zeta5_4 = c_q_5*zeta3_4 - s_q_5*zeta4_3;
     /* P4: articulated inertia P(k) (4.5) */
-    const double t18 = c_q_5*c_q_5;
-    const double t19 = s_q_5*s_q_5;
-    const double t20 = 1.6967593900000002*t18 + 1.6967593900000002*t19 + 0.20482427999999994;
-    const double P4_0_0 = t20;
-    const double t21 = 0.9266700000000001*t18 + 0.9266700000000001*t19 + 0.35657999999999995;
-    const double P4_0_5 = -t21;
-    const double P4_2_2 = t20;
-    const double P4_2_3 = t21;
-    const double t22 = 0.51*t18 + 0.51*t19 + 0.63;
-    const double P4_3_3 = t22;
-    const double P4_5_5 = t22;
+    const double t12 = c_q_5*c_q_5;
+    const double t13 = s_q_5*s_q_5;
+    const double P4_0_0 = 1.6967593900000002*t12 + 1.6967593900000002*t13 + 0.20482427999999994;
+    const double P4_2_3 = 0.9266700000000001*t12 + 0.9266700000000001*t13 + 0.35657999999999995;
+    const double P4_0_5 = -P4_2_3;
+    const double P4_2_2 = P4_0_0;
+    const double P4_3_3 = 0.51*t12 + 0.51*t13 + 0.63;
+    const double P4_5_5 = P4_3_3;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0 = 1.0/P4_2_2;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_2_0 = Dinv4_0_0*P4_2_2;
     const double G4_3_0 = Dinv4_0_0*P4_2_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t23 = s_q_4*s_q_4;
-    const double t24 = c_q_4*c_q_4;
-    const double P3_0_0 = P4_0_0*t24 + 0.0004*t23 + 0.014290399999999998;
-    const double t25 = c_q_4*s_q_4;
-    const double P3_0_2 = -P4_0_0*t25 + 0.0004*c_q_4*s_q_4;
+    const double t14 = s_q_4*s_q_4;
+    const double t15 = c_q_4*c_q_4;
+    const double P3_0_0 = P4_0_0*t15 + 0.0004*t14 + 0.014290399999999998;
+    const double t16 = c_q_4*s_q_4;
+    const double P3_0_2 = -P4_0_0*t16 + 0.0004*c_q_4*s_q_4;
     const double P3_0_4 = P4_0_5*c_q_4 + 0.09936;
     const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 + 0.01014112;
-    const double t26 = -G4_2_0*P4_2_3 + P4_2_3;
-    const double P3_1_3 = c_q_4*t26 - 0.09936;
-    const double P3_1_5 = -s_q_4*t26;
-    const double P3_2_2 = P4_0_0*t23 + 0.0004*t24 + 0.00414928;
+    const double t17 = -G4_2_0*P4_2_3 + P4_2_3;
+    const double P3_1_3 = c_q_4*t17 - 0.09936;
+    const double P3_1_5 = -s_q_4*t17;
+    const double P3_2_2 = P4_0_0*t14 + 0.0004*t15 + 0.00414928;
     const double P3_2_4 = -P4_0_5*s_q_4;
-    const double t27 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double P3_3_3 = 1.1400000000000001*t23 + t24*t27 + 1.08;
-    const double P3_3_5 = 1.1400000000000001*c_q_4*s_q_4 - t25*t27;
+    const double t18 = -G4_3_0*P4_2_3 + P4_3_3;
+    const double P3_3_3 = 1.1400000000000001*t14 + t15*t18 + 1.08;
+    const double P3_3_5 = 1.1400000000000001*c_q_4*s_q_4 - t16*t18;
     const double P3_4_4 = P4_5_5 + 1.08;
-    const double P3_5_5 = t23*t27 + 1.1400000000000001*t24 + 1.08;
+    const double P3_5_5 = t14*t18 + 1.1400000000000001*t15 + 1.08;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0 = 1.0/P3_2_2;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
@@ -1082,60 +1066,60 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double G3_3_0 = 0.05832*Dinv3_0_0;
     const double G3_4_0 = Dinv3_0_0*P3_2_4;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t28 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t29 = G3_1_0*s_q_3;
-    const double t30 = P3_0_2*t29 + c_q_3*t28;
-    const double t31 = 0.00536544*G3_1_0 + P3_1_1;
-    const double t32 = 0.00536544*G3_0_0;
-    const double t33 = c_q_3*t32 - s_q_3*t31;
-    const double P2_0_0 = c_q_3*t30 - s_q_3*t33 + 179.15618824999999;
-    const double t34 = 0.0011838959999999998*c_q_3;
-    const double t35 = P3_1_5*s_q_3;
-    const double P2_0_1 = c_q_3*t33 + s_q_3*t30 + t34 + 0.0203*t35;
-    const double t36 = -G3_0_0*P3_2_2 + P3_0_2;
-    const double t37 = -G3_1_0*P3_2_2 - 0.00536544;
-    const double t38 = -G3_0_0*P3_2_4 + P3_0_4;
-    const double t39 = P3_2_4*t29 + c_q_3*t38;
-    const double t40 = c_q_3*t39;
-    const double t41 = -0.05832*G3_1_0 + P3_1_3;
-    const double t42 = 0.05832*c_q_3;
-    const double t43 = -G3_0_0*t42 - s_q_3*t41;
-    const double t44 = s_q_3*t43;
-    const double P2_0_2 = c_q_3*t36 - s_q_3*t37 + 0.0203*t40 + 0.0203*t44 + 0.5562149249999999;
-    const double P2_0_3 = c_q_3*t43 - s_q_3*t39;
-    const double P2_0_4 = t40 + t44 + 27.39975;
-    const double P2_0_5 = -t35 - t42;
-    const double t45 = 0.0203*P3_1_5;
-    const double t46 = G3_1_0*c_q_3;
-    const double P2_1_1 = 0.00041208999999999994*P3_5_5 - c_q_3*t45 + c_q_3*(c_q_3*t31 + s_q_3*t32 - t45) + s_q_3*(-P3_0_2*t46 + s_q_3*t28 + 0.0011838959999999998) + 0.0011838959999999998*s_q_3 + 179.1579396325;
-    const double t47 = -P3_2_4*t46 + s_q_3*t38;
+    const double t19 = -G3_0_0*P3_0_2 + P3_0_0;
+    const double t20 = G3_1_0*s_q_3;
+    const double t21 = P3_0_2*t20 + c_q_3*t19;
+    const double t22 = 0.00536544*G3_1_0 + P3_1_1;
+    const double t23 = 0.00536544*G3_0_0;
+    const double t24 = c_q_3*t23 - s_q_3*t22;
+    const double P2_0_0 = c_q_3*t21 - s_q_3*t24 + 179.15618824999999;
+    const double t25 = 0.0011838959999999998*c_q_3;
+    const double t26 = P3_1_5*s_q_3;
+    const double P2_0_1 = c_q_3*t24 + s_q_3*t21 + t25 + 0.0203*t26;
+    const double t27 = -G3_0_0*P3_2_2 + P3_0_2;
+    const double t28 = -G3_1_0*P3_2_2 - 0.00536544;
+    const double t29 = -G3_0_0*P3_2_4 + P3_0_4;
+    const double t30 = P3_2_4*t20 + c_q_3*t29;
+    const double t31 = c_q_3*t30;
+    const double t32 = -0.05832*G3_1_0 + P3_1_3;
+    const double t33 = 0.05832*c_q_3;
+    const double t34 = -G3_0_0*t33 - s_q_3*t32;
+    const double t35 = s_q_3*t34;
+    const double P2_0_2 = c_q_3*t27 - s_q_3*t28 + 0.0203*t31 + 0.0203*t35 + 0.5562149249999999;
+    const double P2_0_3 = c_q_3*t34 - s_q_3*t30;
+    const double P2_0_4 = t31 + t35 + 27.39975;
+    const double P2_0_5 = -t26 - t33;
+    const double t36 = 0.0203*P3_1_5;
+    const double t37 = G3_1_0*c_q_3;
+    const double P2_1_1 = 0.00041208999999999994*P3_5_5 - c_q_3*t36 + c_q_3*(c_q_3*t22 + s_q_3*t23 - t36) + s_q_3*(-P3_0_2*t37 + s_q_3*t19 + 0.0011838959999999998) + 0.0011838959999999998*s_q_3 + 179.1579396325;
+    const double t38 = -P3_2_4*t37 + s_q_3*t29;
+    const double t39 = c_q_3*t38;
+    const double t40 = 0.0203*P3_3_5;
+    const double t41 = 0.05832*s_q_3;
+    const double t42 = -G3_0_0*t41 + c_q_3*t32 - t40;
+    const double t43 = s_q_3*t42;
+    const double P2_1_2 = c_q_3*t28 + s_q_3*t27 + 0.0203*t39 + 0.0203*t43;
+    const double P2_1_3 = c_q_3*t42 - s_q_3*t38 - 27.39975;
+    const double P2_1_4 = t39 + t43;
+    const double P2_1_5 = P3_1_5*c_q_3 - 0.0203*P3_5_5 - t41 - 0.08627499999999999;
+    const double t44 = -P3_2_4;
+    const double t45 = -G3_4_0*P3_2_4 + P3_4_4;
+    const double t46 = G3_3_0*P3_2_4;
+    const double t47 = -G3_2_0*P3_2_4 + 0.0203*c_q_3*t45 - t44 - t46*t7;
     const double t48 = c_q_3*t47;
-    const double t49 = 0.0203*P3_3_5;
-    const double t50 = 0.05832*s_q_3;
-    const double t51 = -G3_0_0*t50 + c_q_3*t41 - t49;
-    const double t52 = s_q_3*t51;
-    const double P2_1_2 = c_q_3*t37 + s_q_3*t36 + 0.0203*t48 + 0.0203*t52;
-    const double P2_1_3 = c_q_3*t51 - s_q_3*t47 - 27.39975;
-    const double P2_1_4 = t48 + t52;
-    const double P2_1_5 = P3_1_5*c_q_3 - 0.0203*P3_5_5 - t50 - 0.08627499999999999;
-    const double t53 = -P3_2_4;
-    const double t54 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t55 = G3_3_0*P3_2_4;
-    const double t56 = -G3_2_0*P3_2_4 + 0.0203*c_q_3*t54 - t10*t55 - t53;
-    const double t57 = c_q_3*t56;
-    const double t58 = -0.05832*G3_3_0 + P3_3_3;
-    const double t59 = -0.05832*G3_2_0 - G3_4_0*t34 + 0.0203*s_q_3*t58 + 0.05832;
-    const double t60 = s_q_3*t59;
-    const double P2_2_2 = -G3_2_0*P3_2_2 + P3_2_2 + t10*(-G3_3_0*P3_2_2 + 0.05832) + 0.0203*t57 + 0.0203*t60 + t9*(-G3_4_0*P3_2_2 - t53) + 0.0077513825;
-    const double P2_2_3 = c_q_3*t59 - s_q_3*t56;
-    const double P2_2_4 = t57 + t60 + 0.08627499999999999;
-    const double P2_2_5 = s_q_3*t49;
-    const double t61 = G3_4_0*t50 + c_q_3*t58;
-    const double t62 = -c_q_3*t55 - s_q_3*t54;
-    const double P2_3_3 = c_q_3*t61 - s_q_3*t62 + 4.25;
-    const double P2_3_4 = c_q_3*t62 + s_q_3*t61;
+    const double t49 = -0.05832*G3_3_0 + P3_3_3;
+    const double t50 = -0.05832*G3_2_0 - G3_4_0*t25 + 0.0203*s_q_3*t49 + 0.05832;
+    const double t51 = s_q_3*t50;
+    const double P2_2_2 = -G3_2_0*P3_2_2 + P3_2_2 + 0.0203*t48 + 0.0203*t51 + t7*(-G3_3_0*P3_2_2 + 0.05832) + t8*(-G3_4_0*P3_2_2 - t44) + 0.0077513825;
+    const double P2_2_3 = c_q_3*t50 - s_q_3*t47;
+    const double P2_2_4 = t48 + t51 + 0.08627499999999999;
+    const double P2_2_5 = s_q_3*t40;
+    const double t52 = G3_4_0*t41 + c_q_3*t49;
+    const double t53 = -c_q_3*t46 - s_q_3*t45;
+    const double P2_3_3 = c_q_3*t52 - s_q_3*t53 + 4.25;
+    const double P2_3_4 = c_q_3*t53 + s_q_3*t52;
     const double P2_3_5 = P3_3_5*c_q_3;
-    const double P2_4_4 = c_q_3*(c_q_3*t54 - s_q_3*t55) + s_q_3*(-G3_4_0*t42 + s_q_3*t58) + 4.25;
+    const double P2_4_4 = c_q_3*(c_q_3*t45 - s_q_3*t46) + s_q_3*(-G3_4_0*t33 + s_q_3*t49) + 4.25;
     const double P2_4_5 = P3_3_5*s_q_3;
     const double P2_5_5 = P3_5_5 + 4.25;
     /* Dinv2: D^-1(k) */
@@ -1148,18 +1132,18 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double G2_4_0 = Dinv2_0_0*P2_4_5;
     const double G2_5_0 = Dinv2_0_0*P2_5_5;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t63 = -P2_1_3;
-    const double t64 = 0.154*G2_5_0;
-    const double P1_0_0 = -G2_1_0*P2_1_5 - 0.154*G2_1_0*P2_5_5 - 0.023716*G2_5_0*P2_5_5 + P2_1_1 - P2_1_5*t64 + 0.308*P2_1_5 + 0.023716*P2_5_5 - l2_1*(-G2_3_0*P2_1_5 - t63) - 0.154*l2_1*(-G2_3_0*P2_5_5 + P2_3_5) - l2_1*(-G2_1_0*P2_3_5 - 0.154*G2_5_0*P2_3_5 + 0.154*P2_3_5 - l2_1*(-G2_3_0*P2_3_5 + P2_3_3) - t63) + 4.166100000000001;
-    const double t65 = 0.023716*P2_4_5;
-    const double t66 = 0.154*P2_2_5;
-    const double t67 = 0.154*P2_4_5;
-    const double t68 = l2_1*(-G2_3_0*P2_4_5 + P2_3_4);
-    const double P1_0_1 = G2_1_0*P2_2_5 - G2_1_0*t67 - G2_5_0*t65 + G2_5_0*t66 - P2_1_2 + 0.154*P2_1_4 + l2_1*(-G2_3_0*P2_2_5 + P2_2_3) + t65 - t66 - 0.154*t68;
-    const double t69 = 0.154*P2_0_5;
-    const double P1_0_2 = G2_1_0*P2_0_5 + G2_5_0*t69 - P2_0_1 + l2_1*(-G2_3_0*P2_0_5 + P2_0_3) - l2_1*(-G2_1_0*P2_4_5 - G2_5_0*t67 + P2_1_4 + 0.154*P2_4_5 - t68) - t69;
-    const double P1_1_1 = -G2_2_0*P2_2_5 + G2_2_0*t67 - G2_4_0*t65 + G2_4_0*t66 + P2_2_2 - 0.308*P2_2_4 + 0.023716*P2_4_4 + 4.158100000000001;
-    const double P1_1_2 = -G2_2_0*P2_0_5 + 0.154*G2_4_0*P2_0_5 + P2_0_2 - 0.154*P2_0_4 - l2_1*(G2_2_0*P2_4_5 - G2_4_0*t67 - P2_2_4 + 0.154*P2_4_4);
+    const double t54 = -P2_1_3;
+    const double t55 = 0.154*G2_5_0;
+    const double P1_0_0 = -G2_1_0*P2_1_5 - 0.154*G2_1_0*P2_5_5 - 0.023716*G2_5_0*P2_5_5 + P2_1_1 - P2_1_5*t55 + 0.308*P2_1_5 + 0.023716*P2_5_5 - l2_1*(-G2_3_0*P2_1_5 - t54) - 0.154*l2_1*(-G2_3_0*P2_5_5 + P2_3_5) - l2_1*(-G2_1_0*P2_3_5 - 0.154*G2_5_0*P2_3_5 + 0.154*P2_3_5 - l2_1*(-G2_3_0*P2_3_5 + P2_3_3) - t54) + 4.166100000000001;
+    const double t56 = 0.023716*P2_4_5;
+    const double t57 = 0.154*P2_2_5;
+    const double t58 = 0.154*P2_4_5;
+    const double t59 = l2_1*(-G2_3_0*P2_4_5 + P2_3_4);
+    const double P1_0_1 = G2_1_0*P2_2_5 - G2_1_0*t58 - G2_5_0*t56 + G2_5_0*t57 - P2_1_2 + 0.154*P2_1_4 + l2_1*(-G2_3_0*P2_2_5 + P2_2_3) + t56 - t57 - 0.154*t59;
+    const double t60 = 0.154*P2_0_5;
+    const double P1_0_2 = G2_1_0*P2_0_5 + G2_5_0*t60 - P2_0_1 + l2_1*(-G2_3_0*P2_0_5 + P2_0_3) - l2_1*(-G2_1_0*P2_4_5 - G2_5_0*t58 + P2_1_4 + 0.154*P2_4_5 - t59) - t60;
+    const double P1_1_1 = -G2_2_0*P2_2_5 + G2_2_0*t58 - G2_4_0*t56 + G2_4_0*t57 + P2_2_2 - 0.308*P2_2_4 + 0.023716*P2_4_4 + 4.158100000000001;
+    const double P1_1_2 = -G2_2_0*P2_0_5 + 0.154*G2_4_0*P2_0_5 + P2_0_2 - 0.154*P2_0_4 - l2_1*(G2_2_0*P2_4_5 - G2_4_0*t58 - P2_2_4 + 0.154*P2_4_4);
     const double P1_2_2 = -G2_0_0*P2_0_5 + P2_0_0 + l2_1*(-G2_4_0*P2_0_5 + P2_0_4) - l2_1*(G2_0_0*P2_4_5 - P2_0_4 - l2_1*(-G2_4_0*P2_4_5 + P2_4_4)) + 0.018;
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0 = 1.0/P1_2_2;
@@ -1167,107 +1151,107 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double G1_0_0 = Dinv1_0_0*P1_0_2;
     const double G1_1_0 = Dinv1_0_0*P1_1_2;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t70 = -P1_0_1;
-    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t70)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t70) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.3684332225;
+    const double t61 = -P1_0_1;
+    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t61)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t61) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.3684332225;
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
     /* z5: z(k) (4.20) */
-    const double t71 = 1.6964593900000002*V5_2;
-    const double z5_0 = -V5_1*t71 + 1.6967593900000002*zeta5_0 - 0.9266700000000001*zeta5_4;
-    const double z5_1 = V5_0*t71 + 1.6967593900000002*zeta5_1 + 0.9266700000000001*zeta5_3;
+    const double t62 = 1.6964593900000002*V5_2;
+    const double z5_0 = -V5_1*t62 + 1.6967593900000002*zeta5_0 - 0.9266700000000001*zeta5_4;
+    const double z5_1 = V5_0*t62 + 1.6967593900000002*zeta5_1 + 0.9266700000000001*zeta5_3;
     const double z5_2 = -0.0003*zeta4_1;
-    const double t72 = 0.9266700000000001*V5_2;
-    const double z5_3 = V5_0*t72 + 0.9266700000000001*zeta5_1 + 0.51*zeta5_3;
-    const double z5_4 = V5_1*t72 - 0.9266700000000001*zeta5_0 + 0.51*zeta5_4;
+    const double t63 = 0.9266700000000001*V5_2;
+    const double z5_3 = V5_0*t63 + 0.9266700000000001*zeta5_1 + 0.51*zeta5_3;
+    const double z5_4 = V5_1*t63 - 0.9266700000000001*zeta5_0 + 0.51*zeta5_4;
     const double z5_5 = -0.9266700000000001*V5_0*V5_0 - 0.9266700000000001*V5_1*V5_1 - 0.51*zeta4_4;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0 = 3333.3333333333335*tau[5] - 3333.3333333333335*z5_2;
     /* z4: z(k) (4.20) */
-    const double t73 = 0.20442427999999993*V4_1;
-    const double z4_0 = V4_2*t73 + c_q_5*z5_0 - s_q_5*z5_1 - 0.35657999999999995*zeta3_4 + 0.20482427999999994*zeta4_0;
+    const double t64 = 0.20442427999999993*V4_1;
+    const double z4_0 = V4_2*t64 + c_q_5*z5_0 - s_q_5*z5_1 - 0.35657999999999995*zeta3_4 + 0.20482427999999994*zeta4_0;
     const double z4_1 = -1.0*tau[5] + 0.0004*zeta4_1;
-    const double z4_2 = -V4_0*t73 + c_q_5*z5_1 + s_q_5*z5_0 + 0.20482427999999994*zeta3_1 + 0.35657999999999995*zeta4_3;
-    const double t74 = 0.35657999999999995*V4_1;
-    const double z4_3 = -V4_0*t74 + c_q_5*z5_3 - s_q_5*z5_4 + 0.35657999999999995*zeta3_1 + 0.63*zeta4_3;
+    const double z4_2 = -V4_0*t64 + c_q_5*z5_1 + s_q_5*z5_0 + 0.20482427999999994*zeta3_1 + 0.35657999999999995*zeta4_3;
+    const double t65 = 0.35657999999999995*V4_1;
+    const double z4_3 = -V4_0*t65 + c_q_5*z5_3 - s_q_5*z5_4 + 0.35657999999999995*zeta3_1 + 0.63*zeta4_3;
     const double z4_4 = 0.35657999999999995*V4_0*V4_0 + 0.35657999999999995*V4_2*V4_2 - z5_5 + 0.63*zeta4_4;
-    const double z4_5 = -V4_2*t74 + c_q_5*z5_4 + s_q_5*z5_3 + 0.63*zeta3_4 - 0.35657999999999995*zeta4_0;
+    const double z4_5 = -V4_2*t65 + c_q_5*z5_4 + s_q_5*z5_3 + 0.63*zeta3_4 - 0.35657999999999995*zeta4_0;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t75 = tau[4] - z4_2;
-    const double nu4_0 = Dinv4_0_0*t75;
+    const double t66 = tau[4] - z4_2;
+    const double nu4_0 = Dinv4_0_0*t66;
     /* z3: z(k) (4.20) */
-    const double t76 = -0.00536544*V3_1 + 0.00414928*V3_2;
-    const double t77 = 0.01014112*V3_1 - 0.00536544*V3_2;
-    const double z3_0 = V3_1*t76 - V3_2*t77 + c_q_4*z4_0 - s_q_4*z4_1 + 0.014290399999999998*zeta3_0 + 0.09936*zeta3_4 - 0.05832*zeta3_5;
-    const double t78 = 0.014290399999999998*V3_0;
-    const double z3_1 = G4_2_0*t75 - V3_0*t76 + V3_2*t78 + 0.00536544*a1_1 + z4_2 + 0.01014112*zeta3_1 - 0.09936*zeta3_3;
-    const double z3_2 = V3_0*t77 - V3_1*t78 - 0.00414928*a1_1 - c_q_4*z4_1 - s_q_4*z4_0 - 0.00536544*zeta3_1 + 0.05832*zeta3_3;
-    const double t79 = G4_3_0*t75 + z4_3;
-    const double z3_3 = -0.05832*V3_0*V3_1 - 0.09936*V3_0*V3_2 - 0.05832*a1_1 + c_q_4*t79 - s_q_4*z4_4 - 0.09936*zeta3_1 + 1.08*zeta3_3;
-    const double t80 = V3_0*V3_0;
-    const double t81 = -0.09936*V3_1 + 0.05832*V3_2;
-    const double z3_4 = V3_2*t81 + 0.05832*t80 + z4_5 + 0.09936*zeta3_0 + 1.08*zeta3_4;
-    const double z3_5 = -V3_1*t81 - c_q_4*z4_4 - s_q_4*t79 + 0.09936*t80 - 0.05832*zeta3_0 + 1.08*zeta3_5;
+    const double t67 = -0.00536544*V3_1 + 0.00414928*V3_2;
+    const double t68 = 0.01014112*V3_1 - 0.00536544*V3_2;
+    const double z3_0 = V3_1*t67 - V3_2*t68 + c_q_4*z4_0 - s_q_4*z4_1 + 0.014290399999999998*zeta3_0 + 0.09936*zeta3_4 - 0.05832*zeta3_5;
+    const double t69 = 0.014290399999999998*V3_0;
+    const double z3_1 = G4_2_0*t66 - V3_0*t67 + V3_2*t69 + 0.00536544*a1_1 + z4_2 + 0.01014112*zeta3_1 - 0.09936*zeta3_3;
+    const double z3_2 = V3_0*t68 - V3_1*t69 - 0.00414928*a1_1 - c_q_4*z4_1 - s_q_4*z4_0 - 0.00536544*zeta3_1 + 0.05832*zeta3_3;
+    const double t70 = G4_3_0*t66 + z4_3;
+    const double z3_3 = -0.05832*V3_0*V3_1 - 0.09936*V3_0*V3_2 - 0.05832*a1_1 + c_q_4*t70 - s_q_4*z4_4 - 0.09936*zeta3_1 + 1.08*zeta3_3;
+    const double t71 = V3_0*V3_0;
+    const double t72 = -0.09936*V3_1 + 0.05832*V3_2;
+    const double z3_4 = V3_2*t72 + 0.05832*t71 + z4_5 + 0.09936*zeta3_0 + 1.08*zeta3_4;
+    const double z3_5 = -V3_1*t72 - c_q_4*z4_4 - s_q_4*t70 + 0.09936*t71 - 0.05832*zeta3_0 + 1.08*zeta3_5;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t82 = tau[3] - z3_2;
-    const double nu3_0 = Dinv3_0_0*t82;
+    const double t73 = tau[3] - z3_2;
+    const double nu3_0 = Dinv3_0_0*t73;
     /* z2: z(k) (4.20) */
-    const double t83 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
-    const double t84 = G3_0_0*t82 + z3_0;
-    const double t85 = G3_1_0*t82 + z3_1;
-    const double z2_0 = V1_0*t83 - 0.5562149249999999*a1_1 + c_q_3*t84 - s_q_3*t85 + 179.1579396325*t6 + 27.39975*zeta2_4;
-    const double t86 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
-    const double z2_1 = -V1_1*t86 + 179.1579396325*a1_0 + c_q_3*t85 + qd[1]*t83 + s_q_3*t84 - 0.0203*z3_5 - 27.39975*zeta2_3 - 0.08627499999999999*zeta2_5;
-    const double t87 = G3_4_0*t82 + z3_4;
-    const double t88 = c_q_3*t87;
-    const double t89 = G3_3_0*t82 + z3_3;
-    const double t90 = s_q_3*t89;
-    const double z2_2 = G3_2_0*t82 - V1_0*t86 - 0.0077513825*a1_1 - 179.1579396325*t5 + 0.0203*t88 + 0.0203*t90 + z3_2 + 0.08627499999999999*zeta2_4;
-    const double t91 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
-    const double z2_3 = V1_1*t91 - 27.39975*a1_0 + c_q_3*t89 - s_q_3*t87 - 0.08627499999999999*t2 + 4.25*zeta2_3;
-    const double z2_4 = -0.08627499999999999*a1_1 - 0.08627499999999999*t5 + 27.39975*t6 + t88 + t90 + 4.25*zeta2_4;
-    const double z2_5 = -0.08627499999999999*a1_0 - qd[1]*t91 + 27.39975*t2 + z3_5 + 4.25*zeta2_5;
+    const double t74 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
+    const double t75 = G3_0_0*t73 + z3_0;
+    const double t76 = G3_1_0*t73 + z3_1;
+    const double z2_0 = V1_0*t74 - 0.5562149249999999*a1_1 + c_q_3*t75 - s_q_3*t76 + 179.1579396325*t6 + 27.39975*zeta2_4;
+    const double t77 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
+    const double z2_1 = -V1_1*t77 + 179.1579396325*a1_0 + c_q_3*t76 + qd[1]*t74 + s_q_3*t75 - 0.0203*z3_5 - 27.39975*zeta2_3 - 0.08627499999999999*zeta2_5;
+    const double t78 = G3_4_0*t73 + z3_4;
+    const double t79 = c_q_3*t78;
+    const double t80 = G3_3_0*t73 + z3_3;
+    const double t81 = s_q_3*t80;
+    const double z2_2 = G3_2_0*t73 - V1_0*t77 - 0.0077513825*a1_1 - 179.1579396325*t5 + 0.0203*t79 + 0.0203*t81 + z3_2 + 0.08627499999999999*zeta2_4;
+    const double t82 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
+    const double z2_3 = V1_1*t82 - 27.39975*a1_0 + c_q_3*t80 - s_q_3*t78 - 0.08627499999999999*t2 + 4.25*zeta2_3;
+    const double z2_4 = -0.08627499999999999*a1_1 - 0.08627499999999999*t5 + 27.39975*t6 + t79 + t81 + 4.25*zeta2_4;
+    const double z2_5 = -0.08627499999999999*a1_0 - qd[1]*t82 + 27.39975*t2 + z3_5 + 4.25*zeta2_5;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t92 = tau[2] - z2_5;
-    const double nu2_0 = Dinv2_0_0*t92;
+    const double t83 = tau[2] - z2_5;
+    const double nu2_0 = Dinv2_0_0*t83;
     /* z1: z(k) (4.20) */
-    const double z1_0 = G2_1_0*t92 - 4.140100000000001*V1_1*qd[1] + 4.166100000000001*a1_0 + l2_1*(-G2_3_0*t92 - z2_3) + t64*t92 + z2_1 + 0.154*z2_5 + 4.509*zeta1_4;
-    const double t93 = G2_4_0*t92;
-    const double z1_1 = -G2_2_0*t92 + 4.158100000000001*a1_1 + 4.148100000000001*t5 + 0.154*t93 - z2_2 + 0.154*z2_4 - 4.509*zeta1_3;
-    const double z1_2 = -G2_0_0*t92 - l2_1*(t93 + z2_4) - 0.008000000000000007*t6 - z2_0;
+    const double z1_0 = G2_1_0*t83 - 4.140100000000001*V1_1*qd[1] + 4.166100000000001*a1_0 + l2_1*(-G2_3_0*t83 - z2_3) + t55*t83 + z2_1 + 0.154*z2_5 + 4.509*zeta1_4;
+    const double t84 = G2_4_0*t83;
+    const double z1_1 = -G2_2_0*t83 + 4.158100000000001*a1_1 + 4.148100000000001*t5 + 0.154*t84 - z2_2 + 0.154*z2_4 - 4.509*zeta1_3;
+    const double z1_2 = -G2_0_0*t83 - l2_1*(t84 + z2_4) - 0.008000000000000007*t6 - z2_0;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t94 = tau[1] - z1_2;
-    const double nu1_0 = Dinv1_0_0*t94;
+    const double t85 = tau[1] - z1_2;
+    const double nu1_0 = Dinv1_0_0*t85;
     /* z0: z(k) (4.20) */
-    const double z0_2 = -c_q_1*(G1_1_0*t94 + z1_1) - s_q_1*(G1_0_0*t94 + z1_0);
+    const double z0_2 = -c_q_1*(G1_1_0*t85 + z1_1) - s_q_1*(G1_0_0*t85 + z1_0);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0 = Dinv0_0_0*(tau[0] - z0_2);
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t95 = nu0_0*s_q_1;
-    const double t96 = c_q_1*nu0_0;
-    const double qdd1_0 = G1_0_0*t95 + G1_1_0*t96 + nu1_0;
+    const double t86 = nu0_0*s_q_1;
+    const double t87 = c_q_1*nu0_0;
+    const double qdd1_0 = G1_0_0*t86 + G1_1_0*t87 + nu1_0;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0 = -t95;
-    const double lam1_1 = -t96;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t97 = -l2_1*qdd1_0 + 0.154*lam1_1;
-    const double t98 = 0.154*lam1_0;
-    const double t99 = l2_1*lam1_0;
-    const double qdd2_0 = G2_0_0*qdd1_0 - G2_1_0*lam1_0 + G2_2_0*lam1_1 + G2_3_0*t99 - G2_4_0*t97 - G2_5_0*t98 + nu2_0;
+    const double lam1_0 = -t86;
+    const double lam1_1 = -t87;
     /* lam2: lambda(k) (4.21) */
-    const double lam2_3 = -t99;
-    const double lam2_4 = t97;
-    const double lam2_5 = qdd2_0 + t98;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t100 = -c_q_3*qdd1_0 + lam1_0*s_q_3;
-    const double t101 = c_q_3*lam1_0 + qdd1_0*s_q_3;
-    const double t102 = -0.0203*lam1_1 + lam2_4;
-    const double t103 = c_q_3*lam2_3 + s_q_3*t102;
-    const double qdd3_0 = -G3_0_0*t100 - G3_1_0*t101 + G3_2_0*lam1_1 - G3_3_0*t103 - G3_4_0*(c_q_3*t102 - lam2_3*s_q_3) + nu3_0;
+    const double lam2_4 = -l2_1*qdd1_0 + 0.154*lam1_1;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double t88 = 0.154*lam1_0;
+    const double t89 = l2_1*lam1_0;
+    const double qdd2_0 = G2_0_0*qdd1_0 - G2_1_0*lam1_0 + G2_2_0*lam1_1 + G2_3_0*t89 - G2_4_0*lam2_4 - G2_5_0*t88 + nu2_0;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_3 = -t89;
+    const double lam2_5 = qdd2_0 + t88;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_0 = t100;
-    const double lam3_1 = t101;
+    const double lam3_0 = -c_q_3*qdd1_0 + lam1_0*s_q_3;
+    const double lam3_1 = c_q_3*lam1_0 + qdd1_0*s_q_3;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double t90 = -0.0203*lam1_1 + lam2_4;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_3 = c_q_3*lam2_3 + s_q_3*t90;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0 = -G3_0_0*lam3_0 - G3_1_0*lam3_1 + G3_2_0*lam1_1 - G3_3_0*lam3_3 - G3_4_0*(c_q_3*t90 - lam2_3*s_q_3) + nu3_0;
+    /* lam3: lambda(k) (4.21) */
     const double lam3_2 = -lam1_1 + qdd3_0;
-    const double lam3_3 = t103;
     const double lam3_5 = -0.0203*lam1_0 + lam2_5;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0 = -G4_2_0*lam3_1 - G4_3_0*(c_q_4*lam3_3 - lam3_5*s_q_4) + nu4_0;
@@ -1373,7 +1357,7 @@ void stanford_jacobian(const double* q, double* J)
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
  * Part I Sec. 3 below (3.17).
- * Operations: 142 mul, 77 add, 0 div, 10 sin/cos, 0 sqrt; 95 temporaries. */
+ * Operations: 142 mul, 77 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries. */
 void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 {
     /* Inputs */
@@ -1411,39 +1395,33 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double a2_4 = V1_0*V1_1*l2_1 + 0.154*V1_0*qd[1] + qd[1]*t4;
     const double a2_5 = l2_1*t2 - qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
-    const double t5 = V1_0*s_q_3 - c_q_3*qd[1];
-    const double V3_0 = t5;
-    const double t6 = V1_0*c_q_3 + qd[1]*s_q_3;
-    const double V3_1 = t6;
+    const double V3_0 = V1_0*s_q_3 - c_q_3*qd[1];
+    const double V3_1 = V1_0*c_q_3 + qd[1]*s_q_3;
     const double V3_2 = -V1_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = qd[3]*t6;
-    const double a3_1 = -qd[3]*t5;
-    const double t10 = V1_1*V1_1;
-    const double t7 = 0.0203*c_q_3;
-    const double t8 = 0.0203*s_q_3;
-    const double t9 = -t5*t8 - t6*t7;
-    const double a3_3 = -t10*t7 + t6*t9;
-    const double a3_4 = t10*t8 - t5*t9;
-    const double a3_5 = 0.0203*V1_1*s_q_3*t6 - V1_1*t5*t7;
+    const double a3_0 = V3_1*qd[3];
+    const double a3_1 = -V3_0*qd[3];
+    const double t5 = V1_1*V1_1;
+    const double t6 = 0.0203*c_q_3;
+    const double t7 = 0.0203*s_q_3;
+    const double t8 = -V3_0*t7 - V3_1*t6;
+    const double a3_3 = V3_1*t8 - t5*t6;
+    const double a3_4 = -V3_0*t8 + t5*t7;
+    const double a3_5 = -V1_1*V3_0*t6 + 0.0203*V1_1*V3_1*s_q_3;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t11 = V3_0*c_q_4 - V3_2*s_q_4;
-    const double V4_0 = t11;
-    const double t12 = -V3_0*s_q_4 - V3_2*c_q_4;
-    const double V4_1 = t12;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
     const double V4_2 = V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*t12;
-    const double a4_1 = -qd[4]*t11;
+    const double a4_0 = V4_1*qd[4];
+    const double a4_1 = -V4_0*qd[4];
     /* V5: spatial velocity V(k) (2.25) */
-    const double t13 = V4_0*c_q_5 + V4_2*s_q_5;
-    const double V5_0 = t13;
-    const double t14 = -V4_0*s_q_5 + V4_2*c_q_5;
-    const double V5_1 = t14;
+    const double V5_0 = V4_0*c_q_5 + V4_2*s_q_5;
+    const double V5_1 = -V4_0*s_q_5 + V4_2*c_q_5;
     const double V5_2 = -V4_1 + qd[5];
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*t14;
-    const double a5_1 = -qd[5]*t13;
+    const double a5_0 = V5_1*qd[5];
+    const double a5_1 = -V5_0*qd[5];
     /* zeta2: zeta(k) = phi^T a (4.22b) */
     const double zeta2_3 = -a1_0*l2_1 + a2_3;
     const double zeta2_4 = 0.154*a1_1 + a2_4;
@@ -1451,9 +1429,9 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     /* zeta3: zeta(k) = phi^T a (4.22b) */
     const double zeta3_0 = a1_0*s_q_3 + a3_0;
     const double zeta3_1 = a1_0*c_q_3 + a3_1;
-    const double t15 = -0.0203*a1_1 + zeta2_4;
-    const double zeta3_3 = a3_3 + c_q_3*zeta2_3 + s_q_3*t15;
-    const double zeta3_4 = a3_4 + c_q_3*t15 - s_q_3*zeta2_3;
+    const double t9 = -0.0203*a1_1 + zeta2_4;
+    const double zeta3_3 = a3_3 + c_q_3*zeta2_3 + s_q_3*t9;
+    const double zeta3_4 = a3_4 + c_q_3*t9 - s_q_3*zeta2_3;
     const double zeta3_5 = -0.0203*a1_0 + a3_5 + zeta2_5;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
     const double zeta4_0 = a1_1*s_q_4 + a4_0 + c_q_4*zeta3_0;
@@ -1466,46 +1444,46 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double zeta5_3 = c_q_5*zeta4_3 + s_q_5*zeta3_4;
     const double zeta5_4 = c_q_5*zeta3_4 - s_q_5*zeta4_3;
     /* shared by the outputs */
-    const double t16 = c_q_3*s_q_0;
-    const double t17 = c_q_0*s_q_3;
-    const double t18 = c_q_1*t17 + t16;
-    const double t19 = c_q_0*s_q_1;
-    const double t20 = c_q_4*t18 - s_q_4*t19;
-    const double t21 = c_q_0*c_q_3;
-    const double t22 = c_q_1*t21 - s_q_0*s_q_3;
-    const double t23 = c_q_5*t20 + s_q_5*t22;
-    const double t24 = c_q_5*t22 - s_q_5*t20;
-    const double t25 = c_q_4*t19 + s_q_4*t18;
-    const double t26 = c_q_1*s_q_0*s_q_3 - t21;
-    const double t27 = s_q_0*s_q_1;
-    const double t28 = c_q_4*t26 - s_q_4*t27;
-    const double t29 = c_q_1*t16 + t17;
-    const double t30 = c_q_5*t28 + s_q_5*t29;
-    const double t31 = c_q_5*t29 - s_q_5*t28;
-    const double t32 = c_q_4*t27 + s_q_4*t26;
-    const double t33 = s_q_1*s_q_3;
-    const double t34 = -c_q_1*s_q_4 - c_q_4*t33;
-    const double t35 = c_q_3*s_q_1;
-    const double t36 = c_q_5*t34 - s_q_5*t35;
-    const double t37 = -c_q_5*t35 - s_q_5*t34;
-    const double t38 = c_q_1*c_q_4 - s_q_4*t33;
-    const double t39 = 0.263*V5_2;
-    const double t40 = V5_0*t39 + 0.263*zeta5_1 + zeta5_3;
-    const double t41 = V5_1*t39 - 0.263*zeta5_0 + zeta5_4;
-    const double t42 = -0.263*V5_0*V5_0 - 0.263*V5_1*V5_1 - zeta4_4;
+    const double t10 = c_q_3*s_q_0;
+    const double t11 = c_q_0*s_q_3;
+    const double t12 = c_q_1*t11 + t10;
+    const double t13 = c_q_0*s_q_1;
+    const double t14 = c_q_4*t12 - s_q_4*t13;
+    const double t15 = c_q_0*c_q_3;
+    const double t16 = c_q_1*t15 - s_q_0*s_q_3;
+    const double t17 = c_q_5*t14 + s_q_5*t16;
+    const double t18 = c_q_5*t16 - s_q_5*t14;
+    const double t19 = c_q_4*t13 + s_q_4*t12;
+    const double t20 = c_q_1*s_q_0*s_q_3 - t15;
+    const double t21 = s_q_0*s_q_1;
+    const double t22 = c_q_4*t20 - s_q_4*t21;
+    const double t23 = c_q_1*t10 + t11;
+    const double t24 = c_q_5*t22 + s_q_5*t23;
+    const double t25 = c_q_5*t23 - s_q_5*t22;
+    const double t26 = c_q_4*t21 + s_q_4*t20;
+    const double t27 = s_q_1*s_q_3;
+    const double t28 = -c_q_1*s_q_4 - c_q_4*t27;
+    const double t29 = c_q_3*s_q_1;
+    const double t30 = c_q_5*t28 - s_q_5*t29;
+    const double t31 = -c_q_5*t29 - s_q_5*t28;
+    const double t32 = c_q_1*c_q_4 - s_q_4*t27;
+    const double t33 = 0.263*V5_2;
+    const double t34 = V5_0*t33 + 0.263*zeta5_1 + zeta5_3;
+    const double t35 = V5_1*t33 - 0.263*zeta5_0 + zeta5_4;
+    const double t36 = -0.263*V5_0*V5_0 - 0.263*V5_1*V5_1 - zeta4_4;
 
     /* Outputs: Jdqd (6) */
-    Jdqd[0] = t23*zeta5_0 + t24*zeta5_1 - t25*zeta4_1;
-    Jdqd[1] = t30*zeta5_0 + t31*zeta5_1 - t32*zeta4_1;
-    Jdqd[2] = t36*zeta5_0 + t37*zeta5_1 - t38*zeta4_1;
-    Jdqd[3] = t23*t40 + t24*t41 + t25*t42;
-    Jdqd[4] = t30*t40 + t31*t41 + t32*t42;
-    Jdqd[5] = t36*t40 + t37*t41 + t38*t42;
+    Jdqd[0] = t17*zeta5_0 + t18*zeta5_1 - t19*zeta4_1;
+    Jdqd[1] = t24*zeta5_0 + t25*zeta5_1 - t26*zeta4_1;
+    Jdqd[2] = t30*zeta5_0 + t31*zeta5_1 - t32*zeta4_1;
+    Jdqd[3] = t17*t34 + t18*t35 + t19*t36;
+    Jdqd[4] = t24*t34 + t25*t35 + t26*t36;
+    Jdqd[5] = t30*t34 + t31*t35 + t32*t36;
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part II (6.10).
- * Operations: 750 mul, 500 add, 5 div, 10 sin/cos, 0 sqrt; 368 temporaries. */
+ * Operations: 750 mul, 500 add, 5 div, 10 sin/cos, 0 sqrt; 362 temporaries. */
 void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -1529,38 +1507,35 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* P4: articulated inertia P(k) (4.5) */
     const double t0 = c_q_5*c_q_5;
     const double t1 = s_q_5*s_q_5;
-    const double t2 = 1.6967593900000002*t0 + 1.6967593900000002*t1 + 0.20482427999999994;
-    const double P4_0_0 = t2;
-    const double t3 = 0.9266700000000001*t0 + 0.9266700000000001*t1 + 0.35657999999999995;
-    const double P4_0_5 = -t3;
-    const double P4_2_2 = t2;
-    const double P4_2_3 = t3;
-    const double t4 = 0.51*t0 + 0.51*t1 + 0.63;
-    const double P4_3_3 = t4;
-    const double P4_5_5 = t4;
+    const double P4_0_0 = 1.6967593900000002*t0 + 1.6967593900000002*t1 + 0.20482427999999994;
+    const double P4_2_3 = 0.9266700000000001*t0 + 0.9266700000000001*t1 + 0.35657999999999995;
+    const double P4_0_5 = -P4_2_3;
+    const double P4_2_2 = P4_0_0;
+    const double P4_3_3 = 0.51*t0 + 0.51*t1 + 0.63;
+    const double P4_5_5 = P4_3_3;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0 = 1.0/P4_2_2;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_2_0 = Dinv4_0_0*P4_2_2;
     const double G4_3_0 = Dinv4_0_0*P4_2_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t5 = s_q_4*s_q_4;
-    const double t6 = c_q_4*c_q_4;
-    const double P3_0_0 = P4_0_0*t6 + 0.0004*t5 + 0.014290399999999998;
-    const double t7 = c_q_4*s_q_4;
-    const double P3_0_2 = -P4_0_0*t7 + 0.0004*c_q_4*s_q_4;
+    const double t2 = s_q_4*s_q_4;
+    const double t3 = c_q_4*c_q_4;
+    const double P3_0_0 = P4_0_0*t3 + 0.0004*t2 + 0.014290399999999998;
+    const double t4 = c_q_4*s_q_4;
+    const double P3_0_2 = -P4_0_0*t4 + 0.0004*c_q_4*s_q_4;
     const double P3_0_4 = P4_0_5*c_q_4 + 0.09936;
     const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 + 0.01014112;
-    const double t8 = -G4_2_0*P4_2_3 + P4_2_3;
-    const double P3_1_3 = c_q_4*t8 - 0.09936;
-    const double P3_1_5 = -s_q_4*t8;
-    const double P3_2_2 = P4_0_0*t5 + 0.0004*t6 + 0.00414928;
+    const double t5 = -G4_2_0*P4_2_3 + P4_2_3;
+    const double P3_1_3 = c_q_4*t5 - 0.09936;
+    const double P3_1_5 = -s_q_4*t5;
+    const double P3_2_2 = P4_0_0*t2 + 0.0004*t3 + 0.00414928;
     const double P3_2_4 = -P4_0_5*s_q_4;
-    const double t9 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double P3_3_3 = 1.1400000000000001*t5 + t6*t9 + 1.08;
-    const double P3_3_5 = 1.1400000000000001*c_q_4*s_q_4 - t7*t9;
+    const double t6 = -G4_3_0*P4_2_3 + P4_3_3;
+    const double P3_3_3 = 1.1400000000000001*t2 + t3*t6 + 1.08;
+    const double P3_3_5 = 1.1400000000000001*c_q_4*s_q_4 - t4*t6;
     const double P3_4_4 = P4_5_5 + 1.08;
-    const double P3_5_5 = t5*t9 + 1.1400000000000001*t6 + 1.08;
+    const double P3_5_5 = t2*t6 + 1.1400000000000001*t3 + 1.08;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0 = 1.0/P3_2_2;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
@@ -1570,65 +1545,65 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double G3_3_0 = 0.05832*Dinv3_0_0;
     const double G3_4_0 = Dinv3_0_0*P3_2_4;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t10 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t11 = G3_1_0*s_q_3;
-    const double t12 = P3_0_2*t11 + c_q_3*t10;
-    const double t13 = 0.00536544*G3_1_0 + P3_1_1;
-    const double t14 = G3_0_0*c_q_3;
-    const double t15 = -s_q_3*t13 + 0.00536544*t14;
-    const double P2_0_0 = c_q_3*t12 - s_q_3*t15 + 179.15618824999999;
-    const double t16 = 0.0011838959999999998*c_q_3;
-    const double t17 = P3_1_5*s_q_3;
-    const double P2_0_1 = c_q_3*t15 + s_q_3*t12 + t16 + 0.0203*t17;
-    const double t18 = -G3_0_0*P3_2_2 + P3_0_2;
-    const double t19 = -G3_1_0*P3_2_2 - 0.00536544;
-    const double t20 = -G3_0_0*P3_2_4 + P3_0_4;
-    const double t21 = P3_2_4*t11 + c_q_3*t20;
-    const double t22 = c_q_3*t21;
-    const double t23 = -0.05832*G3_1_0 + P3_1_3;
-    const double t24 = 0.05832*c_q_3;
-    const double t25 = -G3_0_0*t24 - s_q_3*t23;
-    const double t26 = s_q_3*t25;
-    const double P2_0_2 = c_q_3*t18 - s_q_3*t19 + 0.0203*t22 + 0.0203*t26 + 0.5562149249999999;
-    const double P2_0_3 = c_q_3*t25 - s_q_3*t21;
-    const double P2_0_4 = t22 + t26 + 27.39975;
-    const double P2_0_5 = -t17 - t24;
-    const double t27 = 0.0203*P3_1_5;
-    const double t28 = G3_0_0*s_q_3;
-    const double t29 = G3_1_0*c_q_3;
-    const double P2_1_1 = 0.00041208999999999994*P3_5_5 - c_q_3*t27 + c_q_3*(c_q_3*t13 - t27 + 0.00536544*t28) + s_q_3*(-P3_0_2*t29 + s_q_3*t10 + 0.0011838959999999998) + 0.0011838959999999998*s_q_3 + 179.1579396325;
-    const double t30 = -P3_2_4*t29 + s_q_3*t20;
-    const double t31 = c_q_3*t30;
-    const double t32 = 0.0203*P3_3_5;
-    const double t33 = 0.05832*s_q_3;
-    const double t34 = -G3_0_0*t33 + c_q_3*t23 - t32;
-    const double t35 = s_q_3*t34;
-    const double P2_1_2 = c_q_3*t19 + s_q_3*t18 + 0.0203*t31 + 0.0203*t35;
-    const double P2_1_3 = c_q_3*t34 - s_q_3*t30 - 27.39975;
-    const double P2_1_4 = t31 + t35;
-    const double P2_1_5 = P3_1_5*c_q_3 - 0.0203*P3_5_5 - t33 - 0.08627499999999999;
-    const double t36 = -P3_2_4;
-    const double t37 = 0.0203*c_q_3;
-    const double t38 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t39 = G3_3_0*s_q_3;
-    const double t40 = P3_2_4*t39;
-    const double t41 = -G3_2_0*P3_2_4 + 0.0203*c_q_3*t38 - t36 - 0.0203*t40;
-    const double t42 = c_q_3*t41;
-    const double t43 = 0.0203*s_q_3;
-    const double t44 = -0.05832*G3_3_0 + P3_3_3;
-    const double t45 = -0.05832*G3_2_0 - G3_4_0*t16 + 0.0203*s_q_3*t44 + 0.05832;
-    const double t46 = s_q_3*t45;
-    const double P2_2_2 = -G3_2_0*P3_2_2 + P3_2_2 + t37*(-G3_4_0*P3_2_2 - t36) + 0.0203*t42 + t43*(-G3_3_0*P3_2_2 + 0.05832) + 0.0203*t46 + 0.0077513825;
-    const double P2_2_3 = c_q_3*t45 - s_q_3*t41;
-    const double P2_2_4 = t42 + t46 + 0.08627499999999999;
-    const double P2_2_5 = s_q_3*t32;
-    const double t47 = G3_4_0*t33 + c_q_3*t44;
-    const double t48 = G3_3_0*c_q_3;
-    const double t49 = -P3_2_4*t48 - s_q_3*t38;
-    const double P2_3_3 = c_q_3*t47 - s_q_3*t49 + 4.25;
-    const double P2_3_4 = c_q_3*t49 + s_q_3*t47;
+    const double t7 = -G3_0_0*P3_0_2 + P3_0_0;
+    const double t8 = G3_1_0*s_q_3;
+    const double t9 = P3_0_2*t8 + c_q_3*t7;
+    const double t10 = 0.00536544*G3_1_0 + P3_1_1;
+    const double t11 = G3_0_0*c_q_3;
+    const double t12 = -s_q_3*t10 + 0.00536544*t11;
+    const double P2_0_0 = c_q_3*t9 - s_q_3*t12 + 179.15618824999999;
+    const double t13 = 0.0011838959999999998*c_q_3;
+    const double t14 = P3_1_5*s_q_3;
+    const double P2_0_1 = c_q_3*t12 + s_q_3*t9 + t13 + 0.0203*t14;
+    const double t15 = -G3_0_0*P3_2_2 + P3_0_2;
+    const double t16 = -G3_1_0*P3_2_2 - 0.00536544;
+    const double t17 = -G3_0_0*P3_2_4 + P3_0_4;
+    const double t18 = P3_2_4*t8 + c_q_3*t17;
+    const double t19 = c_q_3*t18;
+    const double t20 = -0.05832*G3_1_0 + P3_1_3;
+    const double t21 = 0.05832*c_q_3;
+    const double t22 = -G3_0_0*t21 - s_q_3*t20;
+    const double t23 = s_q_3*t22;
+    const double P2_0_2 = c_q_3*t15 - s_q_3*t16 + 0.0203*t19 + 0.0203*t23 + 0.5562149249999999;
+    const double P2_0_3 = c_q_3*t22 - s_q_3*t18;
+    const double P2_0_4 = t19 + t23 + 27.39975;
+    const double P2_0_5 = -t14 - t21;
+    const double t24 = 0.0203*P3_1_5;
+    const double t25 = G3_0_0*s_q_3;
+    const double t26 = G3_1_0*c_q_3;
+    const double P2_1_1 = 0.00041208999999999994*P3_5_5 - c_q_3*t24 + c_q_3*(c_q_3*t10 - t24 + 0.00536544*t25) + s_q_3*(-P3_0_2*t26 + s_q_3*t7 + 0.0011838959999999998) + 0.0011838959999999998*s_q_3 + 179.1579396325;
+    const double t27 = -P3_2_4*t26 + s_q_3*t17;
+    const double t28 = c_q_3*t27;
+    const double t29 = 0.0203*P3_3_5;
+    const double t30 = 0.05832*s_q_3;
+    const double t31 = -G3_0_0*t30 + c_q_3*t20 - t29;
+    const double t32 = s_q_3*t31;
+    const double P2_1_2 = c_q_3*t16 + s_q_3*t15 + 0.0203*t28 + 0.0203*t32;
+    const double P2_1_3 = c_q_3*t31 - s_q_3*t27 - 27.39975;
+    const double P2_1_4 = t28 + t32;
+    const double P2_1_5 = P3_1_5*c_q_3 - 0.0203*P3_5_5 - t30 - 0.08627499999999999;
+    const double t33 = -P3_2_4;
+    const double t34 = 0.0203*c_q_3;
+    const double t35 = -G3_4_0*P3_2_4 + P3_4_4;
+    const double t36 = G3_3_0*s_q_3;
+    const double t37 = P3_2_4*t36;
+    const double t38 = -G3_2_0*P3_2_4 + 0.0203*c_q_3*t35 - t33 - 0.0203*t37;
+    const double t39 = c_q_3*t38;
+    const double t40 = 0.0203*s_q_3;
+    const double t41 = -0.05832*G3_3_0 + P3_3_3;
+    const double t42 = -0.05832*G3_2_0 - G3_4_0*t13 + 0.0203*s_q_3*t41 + 0.05832;
+    const double t43 = s_q_3*t42;
+    const double P2_2_2 = -G3_2_0*P3_2_2 + P3_2_2 + t34*(-G3_4_0*P3_2_2 - t33) + 0.0203*t39 + t40*(-G3_3_0*P3_2_2 + 0.05832) + 0.0203*t43 + 0.0077513825;
+    const double P2_2_3 = c_q_3*t42 - s_q_3*t38;
+    const double P2_2_4 = t39 + t43 + 0.08627499999999999;
+    const double P2_2_5 = s_q_3*t29;
+    const double t44 = G3_4_0*t30 + c_q_3*t41;
+    const double t45 = G3_3_0*c_q_3;
+    const double t46 = -P3_2_4*t45 - s_q_3*t35;
+    const double P2_3_3 = c_q_3*t44 - s_q_3*t46 + 4.25;
+    const double P2_3_4 = c_q_3*t46 + s_q_3*t44;
     const double P2_3_5 = P3_3_5*c_q_3;
-    const double P2_4_4 = c_q_3*(c_q_3*t38 - t40) + s_q_3*(-G3_4_0*t24 + s_q_3*t44) + 4.25;
+    const double P2_4_4 = c_q_3*(c_q_3*t35 - t37) + s_q_3*(-G3_4_0*t21 + s_q_3*t41) + 4.25;
     const double P2_4_5 = P3_3_5*s_q_3;
     const double P2_5_5 = P3_5_5 + 4.25;
     /* Dinv2: D^-1(k) */
@@ -1641,18 +1616,18 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double G2_4_0 = Dinv2_0_0*P2_4_5;
     const double G2_5_0 = Dinv2_0_0*P2_5_5;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t50 = -P2_1_3;
-    const double t51 = 0.154*G2_5_0;
-    const double P1_0_0 = -G2_1_0*P2_1_5 - 0.154*G2_1_0*P2_5_5 - 0.023716*G2_5_0*P2_5_5 + P2_1_1 - P2_1_5*t51 + 0.308*P2_1_5 + 0.023716*P2_5_5 - l2_1*(-G2_3_0*P2_1_5 - t50) - 0.154*l2_1*(-G2_3_0*P2_5_5 + P2_3_5) - l2_1*(-G2_1_0*P2_3_5 - 0.154*G2_5_0*P2_3_5 + 0.154*P2_3_5 - l2_1*(-G2_3_0*P2_3_5 + P2_3_3) - t50) + 4.166100000000001;
-    const double t52 = 0.023716*P2_4_5;
-    const double t53 = 0.154*P2_2_5;
-    const double t54 = 0.154*P2_4_5;
-    const double t55 = l2_1*(-G2_3_0*P2_4_5 + P2_3_4);
-    const double P1_0_1 = G2_1_0*P2_2_5 - G2_1_0*t54 - G2_5_0*t52 + G2_5_0*t53 - P2_1_2 + 0.154*P2_1_4 + l2_1*(-G2_3_0*P2_2_5 + P2_2_3) + t52 - t53 - 0.154*t55;
-    const double t56 = 0.154*P2_0_5;
-    const double P1_0_2 = G2_1_0*P2_0_5 + G2_5_0*t56 - P2_0_1 + l2_1*(-G2_3_0*P2_0_5 + P2_0_3) - l2_1*(-G2_1_0*P2_4_5 - G2_5_0*t54 + P2_1_4 + 0.154*P2_4_5 - t55) - t56;
-    const double P1_1_1 = -G2_2_0*P2_2_5 + G2_2_0*t54 - G2_4_0*t52 + G2_4_0*t53 + P2_2_2 - 0.308*P2_2_4 + 0.023716*P2_4_4 + 4.158100000000001;
-    const double P1_1_2 = -G2_2_0*P2_0_5 + 0.154*G2_4_0*P2_0_5 + P2_0_2 - 0.154*P2_0_4 - l2_1*(G2_2_0*P2_4_5 - G2_4_0*t54 - P2_2_4 + 0.154*P2_4_4);
+    const double t47 = -P2_1_3;
+    const double t48 = 0.154*G2_5_0;
+    const double P1_0_0 = -G2_1_0*P2_1_5 - 0.154*G2_1_0*P2_5_5 - 0.023716*G2_5_0*P2_5_5 + P2_1_1 - P2_1_5*t48 + 0.308*P2_1_5 + 0.023716*P2_5_5 - l2_1*(-G2_3_0*P2_1_5 - t47) - 0.154*l2_1*(-G2_3_0*P2_5_5 + P2_3_5) - l2_1*(-G2_1_0*P2_3_5 - 0.154*G2_5_0*P2_3_5 + 0.154*P2_3_5 - l2_1*(-G2_3_0*P2_3_5 + P2_3_3) - t47) + 4.166100000000001;
+    const double t49 = 0.023716*P2_4_5;
+    const double t50 = 0.154*P2_2_5;
+    const double t51 = 0.154*P2_4_5;
+    const double t52 = l2_1*(-G2_3_0*P2_4_5 + P2_3_4);
+    const double P1_0_1 = G2_1_0*P2_2_5 - G2_1_0*t51 - G2_5_0*t49 + G2_5_0*t50 - P2_1_2 + 0.154*P2_1_4 + l2_1*(-G2_3_0*P2_2_5 + P2_2_3) + t49 - t50 - 0.154*t52;
+    const double t53 = 0.154*P2_0_5;
+    const double P1_0_2 = G2_1_0*P2_0_5 + G2_5_0*t53 - P2_0_1 + l2_1*(-G2_3_0*P2_0_5 + P2_0_3) - l2_1*(-G2_1_0*P2_4_5 - G2_5_0*t51 + P2_1_4 + 0.154*P2_4_5 - t52) - t53;
+    const double P1_1_1 = -G2_2_0*P2_2_5 + G2_2_0*t51 - G2_4_0*t49 + G2_4_0*t50 + P2_2_2 - 0.308*P2_2_4 + 0.023716*P2_4_4 + 4.158100000000001;
+    const double P1_1_2 = -G2_2_0*P2_0_5 + 0.154*G2_4_0*P2_0_5 + P2_0_2 - 0.154*P2_0_4 - l2_1*(G2_2_0*P2_4_5 - G2_4_0*t51 - P2_2_4 + 0.154*P2_4_4);
     const double P1_2_2 = -G2_0_0*P2_0_5 + P2_0_0 + l2_1*(-G2_4_0*P2_0_5 + P2_0_4) - l2_1*(G2_0_0*P2_4_5 - P2_0_4 - l2_1*(-G2_4_0*P2_4_5 + P2_4_4)) + 0.018;
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0 = 1.0/P1_2_2;
@@ -1660,285 +1635,282 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double G1_0_0 = Dinv1_0_0*P1_0_2;
     const double G1_1_0 = Dinv1_0_0*P1_1_2;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t57 = -P1_0_1;
-    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t57)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t57) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.3684332225;
+    const double t54 = -P1_0_1;
+    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t54)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t54) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.3684332225;
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
     /* Lam1: Lambda(k) (6.10b) */
     const double Lam1_0_0 = Dinv0_0_0*s_q_1*s_q_1;
-    const double t58 = Dinv0_0_0*s_q_1;
-    const double Lam1_0_1 = c_q_1*t58;
-    const double t59 = G1_0_0*s_q_1 + G1_1_0*c_q_1;
-    const double Lam1_0_2 = -t58*t59;
+    const double t55 = Dinv0_0_0*s_q_1;
+    const double Lam1_0_1 = c_q_1*t55;
+    const double t56 = G1_0_0*s_q_1 + G1_1_0*c_q_1;
+    const double Lam1_0_2 = -t55*t56;
     const double Lam1_1_1 = Dinv0_0_0*c_q_1*c_q_1;
-    const double Lam1_1_2 = -Dinv0_0_0*c_q_1*t59;
-    const double Lam1_2_2 = Dinv0_0_0*t59*t59 + Dinv1_0_0;
+    const double Lam1_1_2 = -Dinv0_0_0*c_q_1*t56;
+    const double Lam1_2_2 = Dinv0_0_0*t56*t56 + Dinv1_0_0;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t60 = Lam1_0_2*l2_1;
-    const double Lam2_0_3 = t60;
-    const double t61 = 0.154*Lam1_1_2;
-    const double t62 = -Lam1_2_2*l2_1 + t61;
-    const double Lam2_0_4 = -t62;
-    const double t63 = -G2_1_0 + G2_3_0*l2_1 - t51 + 0.154;
-    const double t64 = G2_2_0 - 0.154*G2_4_0;
-    const double t65 = G2_0_0 + G2_4_0*l2_1;
-    const double t66 = Lam1_0_2*t63 + Lam1_1_2*t64 + Lam1_2_2*t65;
-    const double Lam2_0_5 = -t66;
-    const double t67 = Lam1_0_0*l2_1;
-    const double Lam2_1_3 = -t67;
-    const double t68 = 0.154*Lam1_0_1;
-    const double t69 = -t60 + t68;
-    const double Lam2_1_4 = t69;
-    const double t70 = Lam1_0_1*t64;
-    const double t71 = Lam1_0_0*t63 + Lam1_0_2*t65 + t70;
-    const double Lam2_1_5 = t71;
+    const double Lam2_0_3 = Lam1_0_2*l2_1;
+    const double t57 = 0.154*Lam1_1_2;
+    const double t58 = -Lam1_2_2*l2_1 + t57;
+    const double Lam2_0_4 = -t58;
+    const double t59 = -G2_1_0 + G2_3_0*l2_1 - t48 + 0.154;
+    const double t60 = G2_2_0 - 0.154*G2_4_0;
+    const double t61 = G2_0_0 + G2_4_0*l2_1;
+    const double t62 = Lam1_0_2*t59 + Lam1_1_2*t60 + Lam1_2_2*t61;
+    const double Lam2_0_5 = -t62;
+    const double t63 = Lam1_0_0*l2_1;
+    const double Lam2_1_3 = -t63;
+    const double t64 = 0.154*Lam1_0_1;
+    const double Lam2_1_4 = -Lam2_0_3 + t64;
+    const double t65 = Lam1_0_1*t60;
+    const double Lam2_1_5 = Lam1_0_0*t59 + Lam1_0_2*t61 + t65;
     const double Lam2_2_3 = Lam1_0_1*l2_1;
-    const double t72 = 0.154*Lam1_1_1 - Lam1_1_2*l2_1;
-    const double Lam2_2_4 = -t72;
-    const double t73 = Lam1_0_1*t63 + Lam1_1_1*t64 + Lam1_1_2*t65;
-    const double Lam2_2_5 = -t73;
-    const double t74 = l2_1*l2_1;
-    const double Lam2_3_3 = Lam1_0_0*t74;
-    const double Lam2_3_4 = Lam1_0_2*t74 - l2_1*t68;
-    const double Lam2_3_5 = -l2_1*t70 - t60*t65 - t63*t67;
-    const double Lam2_4_4 = 0.023716*Lam1_1_1 - l2_1*t61 - l2_1*t62;
-    const double Lam2_4_5 = t62*t65 + t63*t69 + t64*t72;
-    const double Lam2_5_5 = Dinv2_0_0 + t63*t71 + t64*t73 + t65*t66;
+    const double t66 = 0.154*Lam1_1_1 - Lam1_1_2*l2_1;
+    const double Lam2_2_4 = -t66;
+    const double t67 = Lam1_0_1*t59 + Lam1_1_1*t60 + Lam1_1_2*t61;
+    const double Lam2_2_5 = -t67;
+    const double t68 = l2_1*l2_1;
+    const double Lam2_3_3 = Lam1_0_0*t68;
+    const double Lam2_3_4 = Lam1_0_2*t68 - l2_1*t64;
+    const double Lam2_3_5 = -Lam2_0_3*t61 - l2_1*t65 - t59*t63;
+    const double Lam2_4_4 = 0.023716*Lam1_1_1 - l2_1*t57 - l2_1*t58;
+    const double Lam2_4_5 = Lam2_1_4*t59 + t58*t61 + t60*t66;
+    const double Lam2_5_5 = Dinv2_0_0 + Lam2_1_5*t59 + t60*t67 + t61*t62;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t75 = Lam1_0_2*s_q_3;
-    const double t76 = Lam1_2_2*c_q_3 - t75;
-    const double t77 = Lam1_0_0*s_q_3;
-    const double t78 = Lam1_0_2*c_q_3;
-    const double t79 = t77 - t78;
-    const double Lam3_0_0 = c_q_3*t76 + s_q_3*t79;
-    const double Lam3_0_1 = c_q_3*t79 - s_q_3*t76;
-    const double t80 = G3_1_0*s_q_3 - t14;
-    const double t81 = G3_4_0*s_q_3 - t48;
-    const double t82 = Lam2_1_3*s_q_3;
-    const double t83 = Lam2_0_3*c_q_3 + t82;
-    const double t84 = -t28 - t29;
-    const double t85 = Lam1_0_1*s_q_3;
-    const double t86 = Lam1_1_2*c_q_3 - t85;
-    const double t87 = G3_4_0*c_q_3;
-    const double t88 = -G3_2_0 - 0.0203*t39 - 0.0203*t87 + 1.0;
-    const double t89 = Lam2_1_4*s_q_3;
-    const double t90 = Lam2_0_4*c_q_3 + t89;
-    const double t91 = -t39 - t87;
-    const double Lam3_0_2 = t76*t80 + t79*t84 + t81*t83 + t86*t88 + t90*t91;
-    const double Lam3_0_3 = c_q_3*t83 + s_q_3*t90 + t43*t86;
-    const double Lam3_0_4 = c_q_3*t90 - s_q_3*t83 + t37*t86;
-    const double Lam3_0_5 = Lam2_0_5*c_q_3 + Lam2_1_5*s_q_3 - 0.0203*t77 + 0.0203*t78;
-    const double t92 = Lam1_0_0*c_q_3;
-    const double t93 = t75 + t92;
-    const double t94 = -Lam1_2_2*s_q_3 - t78;
-    const double Lam3_1_1 = c_q_3*t93 - s_q_3*t94;
-    const double t95 = -Lam2_0_3*s_q_3 + Lam2_1_3*c_q_3;
-    const double t96 = -Lam2_0_4*s_q_3 + Lam2_1_4*c_q_3;
-    const double t97 = Lam1_0_1*c_q_3;
-    const double t98 = -Lam1_1_2*s_q_3 - t97;
-    const double Lam3_1_2 = t80*t94 + t81*t95 + t84*t93 + t88*t98 + t91*t96;
-    const double Lam3_1_3 = c_q_3*t95 + s_q_3*t96 + t43*t98;
-    const double Lam3_1_4 = c_q_3*t96 - s_q_3*t95 + t37*t98;
-    const double Lam3_1_5 = -Lam2_0_5*s_q_3 + Lam2_1_5*c_q_3 - 0.0203*t75 - 0.0203*t92;
-    const double t100 = Lam1_0_0*t84;
-    const double t101 = Lam2_1_3*t81;
-    const double t102 = Lam2_1_4*t91;
-    const double t103 = Lam1_0_1*t88;
-    const double t104 = Lam1_0_2*t80;
-    const double t105 = Lam2_0_4*t80 + Lam2_1_4*t84 + Lam2_2_4*t88 + Lam2_3_4*t81 + Lam2_4_4*t91;
-    const double t106 = -Lam1_0_1*t84 + Lam1_1_1*t88 + Lam1_1_2*t80 + Lam2_2_3*t81 + Lam2_2_4*t91;
-    const double t99 = Lam2_0_3*t80 + Lam2_1_3*t84 + Lam2_2_3*t88 + Lam2_3_3*t81 + Lam2_3_4*t91;
-    const double Lam3_2_2 = Dinv3_0_0 + t105*t91 + t106*t88 + t80*(-Lam1_0_2*t84 + Lam1_1_2*t88 + Lam1_2_2*t80 + Lam2_0_3*t81 + Lam2_0_4*t91) + t81*t99 + t84*(t100 + t101 + t102 - t103 - t104);
-    const double Lam3_2_3 = c_q_3*t99 + s_q_3*t105 + t106*t43;
-    const double Lam3_2_4 = c_q_3*t105 - s_q_3*t99 + t106*t37;
-    const double Lam3_2_5 = Lam2_0_5*t80 + Lam2_1_5*t84 + Lam2_2_5*t88 + Lam2_3_5*t81 + Lam2_4_5*t91 - 0.0203*t100 - 0.0203*t101 - 0.0203*t102 + 0.0203*t103 + 0.0203*t104;
-    const double t107 = Lam2_3_4*s_q_3;
-    const double t108 = Lam2_2_3*s_q_3;
-    const double t109 = Lam2_3_3*c_q_3 + t107 + 0.0203*t108;
-    const double t110 = Lam2_3_4*c_q_3;
-    const double t111 = Lam2_2_4*s_q_3;
-    const double t112 = Lam2_4_4*s_q_3 + t110 + 0.0203*t111;
-    const double t113 = Lam2_2_3*c_q_3;
-    const double t114 = Lam1_1_1*t43 + t111 + t113;
-    const double Lam3_3_3 = c_q_3*t109 + s_q_3*t112 + t114*t43;
-    const double Lam3_3_4 = c_q_3*t112 - s_q_3*t109 + t114*t37;
-    const double Lam3_3_5 = -0.0203*Lam2_1_3*c_q_3 + Lam2_2_5*t43 + Lam2_3_5*c_q_3 + Lam2_4_5*s_q_3 + 0.00041208999999999994*t85 - 0.0203*t89;
-    const double t115 = Lam2_2_4*c_q_3;
-    const double Lam3_4_4 = c_q_3*(Lam2_4_4*c_q_3 - t107 + 0.0203*t115) - s_q_3*(-Lam2_3_3*s_q_3 + t110 + 0.0203*t113) + t37*(Lam1_1_1*t37 - t108 + t115);
-    const double Lam3_4_5 = -0.0203*Lam2_1_4*c_q_3 + Lam2_2_5*t37 - Lam2_3_5*s_q_3 + Lam2_4_5*c_q_3 + 0.0203*t82 + 0.00041208999999999994*t97;
+    const double t69 = Lam1_0_2*s_q_3;
+    const double t70 = Lam1_2_2*c_q_3 - t69;
+    const double t71 = Lam1_0_0*s_q_3;
+    const double t72 = Lam1_0_2*c_q_3;
+    const double t73 = t71 - t72;
+    const double Lam3_0_0 = c_q_3*t70 + s_q_3*t73;
+    const double Lam3_0_1 = c_q_3*t73 - s_q_3*t70;
+    const double t74 = G3_1_0*s_q_3 - t11;
+    const double t75 = G3_4_0*s_q_3 - t45;
+    const double t76 = Lam2_1_3*s_q_3;
+    const double t77 = Lam2_0_3*c_q_3 + t76;
+    const double t78 = -t25 - t26;
+    const double t79 = Lam1_0_1*s_q_3;
+    const double t80 = Lam1_1_2*c_q_3 - t79;
+    const double t81 = G3_4_0*c_q_3;
+    const double t82 = -G3_2_0 - 0.0203*t36 - 0.0203*t81 + 1.0;
+    const double t83 = Lam2_1_4*s_q_3;
+    const double t84 = Lam2_0_4*c_q_3 + t83;
+    const double t85 = -t36 - t81;
+    const double Lam3_0_2 = t70*t74 + t73*t78 + t75*t77 + t80*t82 + t84*t85;
+    const double Lam3_0_3 = c_q_3*t77 + s_q_3*t84 + t40*t80;
+    const double Lam3_0_4 = c_q_3*t84 - s_q_3*t77 + t34*t80;
+    const double Lam3_0_5 = Lam2_0_5*c_q_3 + Lam2_1_5*s_q_3 - 0.0203*t71 + 0.0203*t72;
+    const double t86 = Lam1_0_0*c_q_3;
+    const double t87 = t69 + t86;
+    const double t88 = -Lam1_2_2*s_q_3 - t72;
+    const double Lam3_1_1 = c_q_3*t87 - s_q_3*t88;
+    const double t89 = -Lam2_0_3*s_q_3 + Lam2_1_3*c_q_3;
+    const double t90 = -Lam2_0_4*s_q_3 + Lam2_1_4*c_q_3;
+    const double t91 = Lam1_0_1*c_q_3;
+    const double t92 = -Lam1_1_2*s_q_3 - t91;
+    const double Lam3_1_2 = t74*t88 + t75*t89 + t78*t87 + t82*t92 + t85*t90;
+    const double Lam3_1_3 = c_q_3*t89 + s_q_3*t90 + t40*t92;
+    const double Lam3_1_4 = c_q_3*t90 - s_q_3*t89 + t34*t92;
+    const double Lam3_1_5 = -Lam2_0_5*s_q_3 + Lam2_1_5*c_q_3 - 0.0203*t69 - 0.0203*t86;
+    const double t93 = Lam1_0_0*t78;
+    const double t94 = Lam2_1_3*t75;
+    const double t95 = Lam2_1_4*t85;
+    const double t96 = Lam1_0_1*t82;
+    const double t97 = Lam1_0_2*t74;
+    const double t98 = Lam2_0_4*t74 + Lam2_1_4*t78 + Lam2_2_4*t82 + Lam2_3_4*t75 + Lam2_4_4*t85;
+    const double t99 = -Lam1_0_1*t78 + Lam1_1_1*t82 + Lam1_1_2*t74 + Lam2_2_3*t75 + Lam2_2_4*t85;
+    const double t100 = Lam2_0_3*t74 + Lam2_1_3*t78 + Lam2_2_3*t82 + Lam2_3_3*t75 + Lam2_3_4*t85;
+    const double Lam3_2_2 = Dinv3_0_0 + t100*t75 + t74*(-Lam1_0_2*t78 + Lam1_1_2*t82 + Lam1_2_2*t74 + Lam2_0_3*t75 + Lam2_0_4*t85) + t78*(t93 + t94 + t95 - t96 - t97) + t82*t99 + t85*t98;
+    const double Lam3_2_3 = c_q_3*t100 + s_q_3*t98 + t40*t99;
+    const double Lam3_2_4 = c_q_3*t98 - s_q_3*t100 + t34*t99;
+    const double Lam3_2_5 = Lam2_0_5*t74 + Lam2_1_5*t78 + Lam2_2_5*t82 + Lam2_3_5*t75 + Lam2_4_5*t85 - 0.0203*t93 - 0.0203*t94 - 0.0203*t95 + 0.0203*t96 + 0.0203*t97;
+    const double t101 = Lam2_3_4*s_q_3;
+    const double t102 = Lam2_2_3*s_q_3;
+    const double t103 = Lam2_3_3*c_q_3 + t101 + 0.0203*t102;
+    const double t104 = Lam2_3_4*c_q_3;
+    const double t105 = Lam2_2_4*s_q_3;
+    const double t106 = Lam2_4_4*s_q_3 + t104 + 0.0203*t105;
+    const double t107 = Lam2_2_3*c_q_3;
+    const double t108 = Lam1_1_1*t40 + t105 + t107;
+    const double Lam3_3_3 = c_q_3*t103 + s_q_3*t106 + t108*t40;
+    const double Lam3_3_4 = c_q_3*t106 - s_q_3*t103 + t108*t34;
+    const double Lam3_3_5 = -0.0203*Lam2_1_3*c_q_3 + Lam2_2_5*t40 + Lam2_3_5*c_q_3 + Lam2_4_5*s_q_3 + 0.00041208999999999994*t79 - 0.0203*t83;
+    const double t109 = Lam2_2_4*c_q_3;
+    const double Lam3_4_4 = c_q_3*(Lam2_4_4*c_q_3 - t101 + 0.0203*t109) - s_q_3*(-Lam2_3_3*s_q_3 + t104 + 0.0203*t107) + t34*(Lam1_1_1*t34 - t102 + t109);
+    const double Lam3_4_5 = -0.0203*Lam2_1_4*c_q_3 + Lam2_2_5*t34 - Lam2_3_5*s_q_3 + Lam2_4_5*c_q_3 + 0.0203*t76 + 0.00041208999999999994*t91;
     const double Lam3_5_5 = 0.00041208999999999994*Lam1_0_0 - 0.0406*Lam2_1_5 + Lam2_5_5;
     /* Lam4: Lambda(k) (6.10b) */
     const double Lam4_0_0 = c_q_4*(Lam3_0_0*c_q_4 - Lam3_0_2*s_q_4) - s_q_4*(Lam3_0_2*c_q_4 - Lam3_2_2*s_q_4);
-    const double t116 = 1.0 - G4_2_0;
-    const double t117 = Lam3_0_5*c_q_4 - Lam3_2_5*s_q_4;
-    const double t118 = s_q_4*t117;
-    const double t119 = Lam3_0_3*c_q_4 - Lam3_2_3*s_q_4;
-    const double t120 = c_q_4*t119;
-    const double Lam4_0_2 = G4_3_0*t118 - G4_3_0*t120 + t116*(Lam3_0_1*c_q_4 - Lam3_1_2*s_q_4);
-    const double Lam4_0_3 = -t118 + t120;
-    const double Lam4_0_4 = -c_q_4*t117 - s_q_4*t119;
+    const double t110 = 1.0 - G4_2_0;
+    const double t111 = Lam3_0_5*c_q_4 - Lam3_2_5*s_q_4;
+    const double t112 = s_q_4*t111;
+    const double t113 = Lam3_0_3*c_q_4 - Lam3_2_3*s_q_4;
+    const double t114 = c_q_4*t113;
+    const double Lam4_0_2 = G4_3_0*t112 - G4_3_0*t114 + t110*(Lam3_0_1*c_q_4 - Lam3_1_2*s_q_4);
+    const double Lam4_0_3 = -t112 + t114;
+    const double Lam4_0_4 = -c_q_4*t111 - s_q_4*t113;
     const double Lam4_0_5 = Lam3_0_4*c_q_4 - Lam3_2_4*s_q_4;
-    const double t121 = Lam3_5_5*s_q_4;
-    const double t122 = Lam3_3_5*c_q_4;
-    const double t123 = G4_3_0*t121 - G4_3_0*t122 + Lam3_1_5*t116;
-    const double t124 = s_q_4*t123;
-    const double t125 = Lam3_3_5*s_q_4;
-    const double t126 = Lam3_3_3*c_q_4;
-    const double t127 = G4_3_0*t125 - G4_3_0*t126 + Lam3_1_3*t116;
-    const double t128 = c_q_4*t127;
-    const double Lam4_2_2 = Dinv4_0_0 + G4_3_0*t124 - G4_3_0*t128 + t116*(-G4_3_0*Lam3_1_3*c_q_4 + G4_3_0*Lam3_1_5*s_q_4 + Lam3_1_1*t116);
-    const double Lam4_2_3 = -t124 + t128;
-    const double Lam4_2_4 = -c_q_4*t123 - s_q_4*t127;
-    const double t129 = Lam3_4_5*s_q_4;
-    const double t130 = Lam3_3_4*c_q_4;
-    const double Lam4_2_5 = G4_3_0*t129 - G4_3_0*t130 + Lam3_1_4*t116;
-    const double t131 = -t125 + t126;
-    const double t132 = -t121 + t122;
-    const double Lam4_3_3 = c_q_4*t131 - s_q_4*t132;
-    const double Lam4_3_4 = -c_q_4*t132 - s_q_4*t131;
-    const double Lam4_3_5 = -t129 + t130;
-    const double Lam4_4_4 = -c_q_4*(-Lam3_5_5*c_q_4 - t125) - s_q_4*(-Lam3_3_3*s_q_4 - t122);
+    const double t115 = Lam3_5_5*s_q_4;
+    const double t116 = Lam3_3_5*c_q_4;
+    const double t117 = G4_3_0*t115 - G4_3_0*t116 + Lam3_1_5*t110;
+    const double t118 = s_q_4*t117;
+    const double t119 = Lam3_3_5*s_q_4;
+    const double t120 = Lam3_3_3*c_q_4;
+    const double t121 = G4_3_0*t119 - G4_3_0*t120 + Lam3_1_3*t110;
+    const double t122 = c_q_4*t121;
+    const double Lam4_2_2 = Dinv4_0_0 + G4_3_0*t118 - G4_3_0*t122 + t110*(-G4_3_0*Lam3_1_3*c_q_4 + G4_3_0*Lam3_1_5*s_q_4 + Lam3_1_1*t110);
+    const double Lam4_2_3 = -t118 + t122;
+    const double Lam4_2_4 = -c_q_4*t117 - s_q_4*t121;
+    const double t123 = Lam3_4_5*s_q_4;
+    const double t124 = Lam3_3_4*c_q_4;
+    const double Lam4_2_5 = G4_3_0*t123 - G4_3_0*t124 + Lam3_1_4*t110;
+    const double t125 = -t119 + t120;
+    const double t126 = -t115 + t116;
+    const double Lam4_3_3 = c_q_4*t125 - s_q_4*t126;
+    const double Lam4_3_4 = -c_q_4*t126 - s_q_4*t125;
+    const double Lam4_3_5 = -t123 + t124;
+    const double Lam4_4_4 = -c_q_4*(-Lam3_5_5*c_q_4 - t119) - s_q_4*(-Lam3_3_3*s_q_4 - t116);
     const double Lam4_4_5 = -Lam3_3_4*s_q_4 - Lam3_4_5*c_q_4;
     /* Lam5: Lambda(k) (6.10b) */
-    const double t133 = Lam4_0_2*s_q_5;
-    const double t134 = Lam4_0_0*c_q_5 + t133;
-    const double t135 = Lam4_0_2*c_q_5 + Lam4_2_2*s_q_5;
-    const double Lam5_0_0 = c_q_5*t134 + s_q_5*t135;
-    const double Lam5_0_1 = c_q_5*t135 - s_q_5*t134;
-    const double t136 = Lam4_0_3*c_q_5 + Lam4_2_3*s_q_5;
-    const double t137 = Lam4_0_5*c_q_5 + Lam4_2_5*s_q_5;
-    const double Lam5_0_3 = c_q_5*t136 + s_q_5*t137;
-    const double Lam5_0_4 = c_q_5*t137 - s_q_5*t136;
+    const double t127 = Lam4_0_2*s_q_5;
+    const double t128 = Lam4_0_0*c_q_5 + t127;
+    const double t129 = Lam4_0_2*c_q_5 + Lam4_2_2*s_q_5;
+    const double Lam5_0_0 = c_q_5*t128 + s_q_5*t129;
+    const double Lam5_0_1 = c_q_5*t129 - s_q_5*t128;
+    const double t130 = Lam4_0_3*c_q_5 + Lam4_2_3*s_q_5;
+    const double t131 = Lam4_0_5*c_q_5 + Lam4_2_5*s_q_5;
+    const double Lam5_0_3 = c_q_5*t130 + s_q_5*t131;
+    const double Lam5_0_4 = c_q_5*t131 - s_q_5*t130;
     const double Lam5_0_5 = -Lam4_0_4*c_q_5 - Lam4_2_4*s_q_5;
-    const double Lam5_1_1 = c_q_5*(Lam4_2_2*c_q_5 - t133) - s_q_5*(-Lam4_0_0*s_q_5 + Lam4_0_2*c_q_5);
-    const double t138 = -Lam4_0_3*s_q_5 + Lam4_2_3*c_q_5;
-    const double t139 = -Lam4_0_5*s_q_5 + Lam4_2_5*c_q_5;
-    const double Lam5_1_3 = c_q_5*t138 + s_q_5*t139;
-    const double Lam5_1_4 = c_q_5*t139 - s_q_5*t138;
+    const double Lam5_1_1 = c_q_5*(Lam4_2_2*c_q_5 - t127) - s_q_5*(-Lam4_0_0*s_q_5 + Lam4_0_2*c_q_5);
+    const double t132 = -Lam4_0_3*s_q_5 + Lam4_2_3*c_q_5;
+    const double t133 = -Lam4_0_5*s_q_5 + Lam4_2_5*c_q_5;
+    const double Lam5_1_3 = c_q_5*t132 + s_q_5*t133;
+    const double Lam5_1_4 = c_q_5*t133 - s_q_5*t132;
     const double Lam5_1_5 = Lam4_0_4*s_q_5 - Lam4_2_4*c_q_5;
-    const double t140 = Lam4_3_5*s_q_5;
-    const double t141 = Lam4_3_3*c_q_5 + t140;
-    const double t142 = Lam3_4_4*s_q_5 + Lam4_3_5*c_q_5;
-    const double Lam5_3_3 = c_q_5*t141 + s_q_5*t142;
-    const double Lam5_3_4 = c_q_5*t142 - s_q_5*t141;
+    const double t134 = Lam4_3_5*s_q_5;
+    const double t135 = Lam4_3_3*c_q_5 + t134;
+    const double t136 = Lam3_4_4*s_q_5 + Lam4_3_5*c_q_5;
+    const double Lam5_3_3 = c_q_5*t135 + s_q_5*t136;
+    const double Lam5_3_4 = c_q_5*t136 - s_q_5*t135;
     const double Lam5_3_5 = -Lam4_3_4*c_q_5 - Lam4_4_5*s_q_5;
-    const double Lam5_4_4 = c_q_5*(Lam3_4_4*c_q_5 - t140) - s_q_5*(-Lam4_3_3*s_q_5 + Lam4_3_5*c_q_5);
+    const double Lam5_4_4 = c_q_5*(Lam3_4_4*c_q_5 - t134) - s_q_5*(-Lam4_3_3*s_q_5 + Lam4_3_5*c_q_5);
     const double Lam5_4_5 = Lam4_3_4*s_q_5 - Lam4_4_5*c_q_5;
     /* shared by the outputs */
-    const double t143 = c_q_3*s_q_0;
-    const double t144 = c_q_0*s_q_3;
-    const double t145 = c_q_1*t144 + t143;
-    const double t146 = c_q_0*s_q_1;
-    const double t147 = c_q_4*t145 - s_q_4*t146;
-    const double t148 = c_q_0*c_q_3;
-    const double t149 = c_q_1*t148 - s_q_0*s_q_3;
-    const double t150 = c_q_5*t147 + s_q_5*t149;
-    const double t151 = c_q_5*t149 - s_q_5*t147;
-    const double t152 = Lam5_0_0*t150 + Lam5_0_1*t151;
-    const double t153 = Lam5_0_1*t150 + Lam5_1_1*t151;
-    const double t154 = s_q_4*t145;
-    const double t155 = c_q_4*t146;
-    const double t156 = t154 + t155;
-    const double t157 = 3333.3333333333335*t154 + 3333.3333333333335*t155;
-    const double t158 = c_q_1*s_q_0*s_q_3 - t148;
-    const double t159 = s_q_0*s_q_1;
-    const double t160 = c_q_4*t158 - s_q_4*t159;
-    const double t161 = c_q_1*t143 + t144;
-    const double t162 = c_q_5*t160 + s_q_5*t161;
-    const double t163 = c_q_5*t161 - s_q_5*t160;
-    const double t164 = s_q_4*t158;
-    const double t165 = c_q_4*t159;
-    const double t166 = t164 + t165;
-    const double t167 = s_q_1*s_q_3;
-    const double t168 = -c_q_1*s_q_4 - c_q_4*t167;
-    const double t169 = c_q_3*s_q_1;
-    const double t170 = c_q_5*t168 - s_q_5*t169;
-    const double t171 = -c_q_5*t169 - s_q_5*t168;
-    const double t172 = c_q_1*c_q_4;
-    const double t173 = s_q_4*t167;
-    const double t174 = t172 - t173;
-    const double t175 = Lam5_0_5*t150 + Lam5_1_5*t151;
-    const double t176 = 0.263*Lam5_0_1;
-    const double t177 = Lam5_0_3 + t176;
-    const double t178 = t150*t177;
-    const double t179 = 0.263*Lam5_1_1 + Lam5_1_3;
-    const double t180 = t151*t179 + t178;
-    const double t181 = -0.263*Lam5_0_0 + Lam5_0_4;
-    const double t182 = Lam5_1_4 - t176;
-    const double t183 = t151*t182;
-    const double t184 = t150*t181 + t183;
-    const double t185 = Lam5_0_0*t162 + Lam5_0_1*t163;
-    const double t186 = Lam5_0_1*t162 + Lam5_1_1*t163;
-    const double t187 = 3333.3333333333335*t164 + 3333.3333333333335*t165;
-    const double t188 = Lam5_0_5*t162 + Lam5_1_5*t163;
-    const double t189 = t162*t177;
-    const double t190 = t163*t179 + t189;
-    const double t191 = t163*t182;
-    const double t192 = t162*t181 + t191;
-    const double t193 = Lam5_0_0*t170 + Lam5_0_1*t171;
-    const double t194 = Lam5_0_1*t170 + Lam5_1_1*t171;
-    const double t195 = 3333.3333333333335*t172 - 3333.3333333333335*t173;
-    const double t196 = Lam5_0_5*t170 + Lam5_1_5*t171;
-    const double t197 = t170*t177;
-    const double t198 = t171*t179 + t197;
-    const double t199 = t171*t182;
-    const double t200 = t170*t181 + t199;
-    const double t201 = Lam5_0_5*t156 + t151*t181 + t178;
-    const double t202 = Lam5_1_5*t156 + t150*t179 + t183;
-    const double t203 = 0.263*Lam5_1_5 + Lam5_3_5;
-    const double t204 = 0.06916900000000001*Lam5_1_1 + 0.526*Lam5_1_3 + Lam5_3_3;
-    const double t205 = -0.06916900000000001*Lam5_0_1 - 0.263*Lam5_0_3 + 0.263*Lam5_1_4 + Lam5_3_4;
-    const double t206 = t150*t204 + t151*t205 + t156*t203;
-    const double t207 = -0.263*Lam5_0_5 + Lam5_4_5;
-    const double t208 = 0.06916900000000001*Lam5_0_0 - 0.526*Lam5_0_4 + Lam5_4_4;
-    const double t209 = t150*t205 + t151*t208 + t156*t207;
-    const double t210 = Lam4_4_4*t156 + t150*t203 + t151*t207;
-    const double t211 = Lam5_0_5*t166 + t163*t181 + t189;
-    const double t212 = Lam5_1_5*t166 + t162*t179 + t191;
-    const double t213 = t162*t204 + t163*t205 + t166*t203;
-    const double t214 = t162*t205 + t163*t208 + t166*t207;
-    const double t215 = Lam4_4_4*t166 + t162*t203 + t163*t207;
-    const double t216 = Lam5_0_5*t174 + t171*t181 + t197;
-    const double t217 = Lam5_1_5*t174 + t170*t179 + t199;
-    const double t218 = t170*t204 + t171*t205 + t174*t203;
-    const double t219 = t170*t205 + t171*t208 + t174*t207;
-    const double t220 = Lam4_4_4*t174 + t170*t203 + t171*t207;
+    const double t137 = c_q_3*s_q_0;
+    const double t138 = c_q_0*s_q_3;
+    const double t139 = c_q_1*t138 + t137;
+    const double t140 = c_q_0*s_q_1;
+    const double t141 = c_q_4*t139 - s_q_4*t140;
+    const double t142 = c_q_0*c_q_3;
+    const double t143 = c_q_1*t142 - s_q_0*s_q_3;
+    const double t144 = c_q_5*t141 + s_q_5*t143;
+    const double t145 = c_q_5*t143 - s_q_5*t141;
+    const double t146 = Lam5_0_0*t144 + Lam5_0_1*t145;
+    const double t147 = Lam5_0_1*t144 + Lam5_1_1*t145;
+    const double t148 = s_q_4*t139;
+    const double t149 = c_q_4*t140;
+    const double t150 = t148 + t149;
+    const double t151 = 3333.3333333333335*t148 + 3333.3333333333335*t149;
+    const double t152 = c_q_1*s_q_0*s_q_3 - t142;
+    const double t153 = s_q_0*s_q_1;
+    const double t154 = c_q_4*t152 - s_q_4*t153;
+    const double t155 = c_q_1*t137 + t138;
+    const double t156 = c_q_5*t154 + s_q_5*t155;
+    const double t157 = c_q_5*t155 - s_q_5*t154;
+    const double t158 = s_q_4*t152;
+    const double t159 = c_q_4*t153;
+    const double t160 = t158 + t159;
+    const double t161 = s_q_1*s_q_3;
+    const double t162 = -c_q_1*s_q_4 - c_q_4*t161;
+    const double t163 = c_q_3*s_q_1;
+    const double t164 = c_q_5*t162 - s_q_5*t163;
+    const double t165 = -c_q_5*t163 - s_q_5*t162;
+    const double t166 = c_q_1*c_q_4;
+    const double t167 = s_q_4*t161;
+    const double t168 = t166 - t167;
+    const double t169 = Lam5_0_5*t144 + Lam5_1_5*t145;
+    const double t170 = 0.263*Lam5_0_1;
+    const double t171 = Lam5_0_3 + t170;
+    const double t172 = t144*t171;
+    const double t173 = 0.263*Lam5_1_1 + Lam5_1_3;
+    const double t174 = t145*t173 + t172;
+    const double t175 = -0.263*Lam5_0_0 + Lam5_0_4;
+    const double t176 = Lam5_1_4 - t170;
+    const double t177 = t145*t176;
+    const double t178 = t144*t175 + t177;
+    const double t179 = Lam5_0_0*t156 + Lam5_0_1*t157;
+    const double t180 = Lam5_0_1*t156 + Lam5_1_1*t157;
+    const double t181 = 3333.3333333333335*t158 + 3333.3333333333335*t159;
+    const double t182 = Lam5_0_5*t156 + Lam5_1_5*t157;
+    const double t183 = t156*t171;
+    const double t184 = t157*t173 + t183;
+    const double t185 = t157*t176;
+    const double t186 = t156*t175 + t185;
+    const double t187 = Lam5_0_0*t164 + Lam5_0_1*t165;
+    const double t188 = Lam5_0_1*t164 + Lam5_1_1*t165;
+    const double t189 = 3333.3333333333335*t166 - 3333.3333333333335*t167;
+    const double t190 = Lam5_0_5*t164 + Lam5_1_5*t165;
+    const double t191 = t164*t171;
+    const double t192 = t165*t173 + t191;
+    const double t193 = t165*t176;
+    const double t194 = t164*t175 + t193;
+    const double t195 = Lam5_0_5*t150 + t145*t175 + t172;
+    const double t196 = Lam5_1_5*t150 + t144*t173 + t177;
+    const double t197 = 0.263*Lam5_1_5 + Lam5_3_5;
+    const double t198 = 0.06916900000000001*Lam5_1_1 + 0.526*Lam5_1_3 + Lam5_3_3;
+    const double t199 = -0.06916900000000001*Lam5_0_1 - 0.263*Lam5_0_3 + 0.263*Lam5_1_4 + Lam5_3_4;
+    const double t200 = t144*t198 + t145*t199 + t150*t197;
+    const double t201 = -0.263*Lam5_0_5 + Lam5_4_5;
+    const double t202 = 0.06916900000000001*Lam5_0_0 - 0.526*Lam5_0_4 + Lam5_4_4;
+    const double t203 = t144*t199 + t145*t202 + t150*t201;
+    const double t204 = Lam4_4_4*t150 + t144*t197 + t145*t201;
+    const double t205 = Lam5_0_5*t160 + t157*t175 + t183;
+    const double t206 = Lam5_1_5*t160 + t156*t173 + t185;
+    const double t207 = t156*t198 + t157*t199 + t160*t197;
+    const double t208 = t156*t199 + t157*t202 + t160*t201;
+    const double t209 = Lam4_4_4*t160 + t156*t197 + t157*t201;
+    const double t210 = Lam5_0_5*t168 + t165*t175 + t191;
+    const double t211 = Lam5_1_5*t168 + t164*t173 + t193;
+    const double t212 = t164*t198 + t165*t199 + t168*t197;
+    const double t213 = t164*t199 + t165*t202 + t168*t201;
+    const double t214 = Lam4_4_4*t168 + t164*t197 + t165*t201;
 
     /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = t150*t152 + t151*t153 + t156*t157;
-    Lambda_inv[1] = t152*t162 + t153*t163 + t157*t166;
-    Lambda_inv[2] = t152*t170 + t153*t171 + t157*t174;
-    Lambda_inv[3] = t150*t180 + t151*t184 + t156*t175;
-    Lambda_inv[4] = t162*t180 + t163*t184 + t166*t175;
-    Lambda_inv[5] = t170*t180 + t171*t184 + t174*t175;
-    Lambda_inv[6] = t150*t185 + t151*t186 + t156*t187;
-    Lambda_inv[7] = t162*t185 + t163*t186 + t166*t187;
-    Lambda_inv[8] = t170*t185 + t171*t186 + t174*t187;
-    Lambda_inv[9] = t150*t190 + t151*t192 + t156*t188;
-    Lambda_inv[10] = t162*t190 + t163*t192 + t166*t188;
-    Lambda_inv[11] = t170*t190 + t171*t192 + t174*t188;
-    Lambda_inv[12] = t150*t193 + t151*t194 + t156*t195;
-    Lambda_inv[13] = t162*t193 + t163*t194 + t166*t195;
-    Lambda_inv[14] = t170*t193 + t171*t194 + t174*t195;
-    Lambda_inv[15] = t150*t198 + t151*t200 + t156*t196;
-    Lambda_inv[16] = t162*t198 + t163*t200 + t166*t196;
-    Lambda_inv[17] = t170*t198 + t171*t200 + t174*t196;
-    Lambda_inv[18] = t150*t201 + t151*t202;
-    Lambda_inv[19] = t162*t201 + t163*t202;
-    Lambda_inv[20] = t170*t201 + t171*t202;
-    Lambda_inv[21] = t150*t206 + t151*t209 + t156*t210;
-    Lambda_inv[22] = t162*t206 + t163*t209 + t166*t210;
-    Lambda_inv[23] = t170*t206 + t171*t209 + t174*t210;
-    Lambda_inv[24] = t150*t211 + t151*t212;
-    Lambda_inv[25] = t162*t211 + t163*t212;
-    Lambda_inv[26] = t170*t211 + t171*t212;
-    Lambda_inv[27] = t150*t213 + t151*t214 + t156*t215;
-    Lambda_inv[28] = t162*t213 + t163*t214 + t166*t215;
-    Lambda_inv[29] = t170*t213 + t171*t214 + t174*t215;
-    Lambda_inv[30] = t150*t216 + t151*t217;
-    Lambda_inv[31] = t162*t216 + t163*t217;
-    Lambda_inv[32] = t170*t216 + t171*t217;
-    Lambda_inv[33] = t150*t218 + t151*t219 + t156*t220;
-    Lambda_inv[34] = t162*t218 + t163*t219 + t166*t220;
-    Lambda_inv[35] = t170*t218 + t171*t219 + t174*t220;
+    Lambda_inv[0] = t144*t146 + t145*t147 + t150*t151;
+    Lambda_inv[1] = t146*t156 + t147*t157 + t151*t160;
+    Lambda_inv[2] = t146*t164 + t147*t165 + t151*t168;
+    Lambda_inv[3] = t144*t174 + t145*t178 + t150*t169;
+    Lambda_inv[4] = t156*t174 + t157*t178 + t160*t169;
+    Lambda_inv[5] = t164*t174 + t165*t178 + t168*t169;
+    Lambda_inv[6] = t144*t179 + t145*t180 + t150*t181;
+    Lambda_inv[7] = t156*t179 + t157*t180 + t160*t181;
+    Lambda_inv[8] = t164*t179 + t165*t180 + t168*t181;
+    Lambda_inv[9] = t144*t184 + t145*t186 + t150*t182;
+    Lambda_inv[10] = t156*t184 + t157*t186 + t160*t182;
+    Lambda_inv[11] = t164*t184 + t165*t186 + t168*t182;
+    Lambda_inv[12] = t144*t187 + t145*t188 + t150*t189;
+    Lambda_inv[13] = t156*t187 + t157*t188 + t160*t189;
+    Lambda_inv[14] = t164*t187 + t165*t188 + t168*t189;
+    Lambda_inv[15] = t144*t192 + t145*t194 + t150*t190;
+    Lambda_inv[16] = t156*t192 + t157*t194 + t160*t190;
+    Lambda_inv[17] = t164*t192 + t165*t194 + t168*t190;
+    Lambda_inv[18] = t144*t195 + t145*t196;
+    Lambda_inv[19] = t156*t195 + t157*t196;
+    Lambda_inv[20] = t164*t195 + t165*t196;
+    Lambda_inv[21] = t144*t200 + t145*t203 + t150*t204;
+    Lambda_inv[22] = t156*t200 + t157*t203 + t160*t204;
+    Lambda_inv[23] = t164*t200 + t165*t203 + t168*t204;
+    Lambda_inv[24] = t144*t205 + t145*t206;
+    Lambda_inv[25] = t156*t205 + t157*t206;
+    Lambda_inv[26] = t164*t205 + t165*t206;
+    Lambda_inv[27] = t144*t207 + t145*t208 + t150*t209;
+    Lambda_inv[28] = t156*t207 + t157*t208 + t160*t209;
+    Lambda_inv[29] = t164*t207 + t165*t208 + t168*t209;
+    Lambda_inv[30] = t144*t210 + t145*t211;
+    Lambda_inv[31] = t156*t210 + t157*t211;
+    Lambda_inv[32] = t164*t210 + t165*t211;
+    Lambda_inv[33] = t144*t212 + t145*t213 + t150*t214;
+    Lambda_inv[34] = t156*t212 + t157*t213 + t160*t214;
+    Lambda_inv[35] = t164*t212 + t165*t213 + t168*t214;
 }

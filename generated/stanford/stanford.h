@@ -22,14 +22,14 @@
 // manipulator modeling and control" (Part I); numbers in the comments refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries
-//   mass_matrix: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 124 temporaries
-//   bias_forces: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 112 temporaries
-//   inverse_mass_matrix: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 313 temporaries
-//   forward_dynamics: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 272 temporaries
+//   inverse_dynamics: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 109 temporaries
+//   mass_matrix: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries
+//   bias_forces: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries
+//   inverse_mass_matrix: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 285 temporaries
+//   forward_dynamics: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 259 temporaries
 //   jacobian: 57 mul, 26 add, 0 div, 8 sin/cos, 0 sqrt; 33 temporaries
-//   jacobian_dot_qd: 142 mul, 77 add, 0 div, 10 sin/cos, 0 sqrt; 95 temporaries
-//   op_space_inverse_inertia: 750 mul, 500 add, 5 div, 10 sin/cos, 0 sqrt; 368 temporaries
+//   jacobian_dot_qd: 142 mul, 77 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
+//   op_space_inverse_inertia: 750 mul, 500 add, 5 div, 10 sin/cos, 0 sqrt; 362 temporaries
 
 #ifndef STANFORD_H
 #define STANFORD_H

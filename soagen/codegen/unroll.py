@@ -29,6 +29,7 @@ import sympy
 from soagen.backend import SympyBackend
 
 SNAP = 1e-14
+_CSE = re.compile(r"^t\d+$")
 SYMMETRIC = ("M", "Rc", "P", "D", "Dinv", "Lam")
 
 
@@ -163,6 +164,16 @@ def unroll(outputs, defs) -> Program:
     exprs = [e for _, e, _ in kept] + flat
     reps, reduced = sympy.cse(exprs, symbols=sympy.numbered_symbols("t"),
                               order="none")
+    # A named quantity whose whole expression became a CSE temporary (V1_0 = t0) takes
+    # the temporary's place and name, so the code reads V1_0 = ..., not an alias.
+    alias, rep_label = {}, {}
+    for (sym, _, label), e in zip(kept, reduced[:len(kept)]):
+        if e.is_Symbol and _CSE.match(e.name) and e not in alias and any(e == s for s, _ in reps):
+            alias[e] = sym
+            rep_label[sym] = label
+    if alias:
+        reps = [(alias.get(s, s), v.xreplace(alias)) for s, v in reps]
+        reduced = [e.xreplace(alias) for e in reduced]
     rep_def = dict(reps)
     emitted, statements = set(), []
 
@@ -171,14 +182,26 @@ def unroll(outputs, defs) -> Program:
             if s in rep_def and s not in emitted:
                 need(rep_def[s], label)
                 emitted.add(s)
-                statements.append(Statement(s, rep_def[s], label))
+                statements.append(Statement(s, rep_def[s], rep_label.get(s, label)))
 
     for (sym, _, label), e in zip(kept, reduced[:len(kept)]):
+        if sym in rep_def:                      # defined above, in place of its temporary
+            need(sym, label)
+            continue
         need(e, label)
         statements.append(Statement(sym, e, label))
     outs = reduced[len(kept):]
     for e in outs:
         need(e, "out")
+    # number the remaining CSE temporaries t0, t1, ... in the order they are defined
+    cse_syms = {s for s, _ in reps}
+    renum = {st.target: sympy.Symbol(f"t{k}") for k, st in enumerate(
+        [st for st in statements if st.target in cse_syms and _CSE.match(st.target.name)])}
+    if renum:
+        for st in statements:
+            st.target = renum.get(st.target, st.target)
+            st.expr = st.expr.xreplace(renum)
+        outs = [e.xreplace(renum) for e in outs]
     prog = Program(statements, outs, shape)
     prog.counts = count_program(prog)
     return prog

@@ -11,7 +11,7 @@ and the systems below are exactly (2.11) and (2.14)."""
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import block_diag
+from soagen.operators import block_diag
 
 from soagen import algorithms as alg
 
@@ -25,7 +25,7 @@ def arm_matrices(ctx):
         Cs.append(alg.bias_forces(r, t.q, t.qd))
         Js.append(Rb6 @ alg.jacobian(r, t.q))
         jd.append(Rb6 @ alg.jacobian_dot_qd(r, t.q, t.qd))
-    return block_diag(*Ms), np.concatenate(Cs), block_diag(*Js), np.concatenate(jd)
+    return block_diag(Ms), np.concatenate(Cs), block_diag(Js), np.concatenate(jd)
 
 
 def _result(ctx, qdd, alpha_C, f0):

@@ -16,7 +16,7 @@ The grasp forces are f(0) = A_P^* f~ = phi^c f~ (the force on the object)."""
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import block_diag
+from soagen.operators import block_diag
 
 from soagen.closed_chain import solve
 
@@ -33,7 +33,7 @@ def framework(ctx):
         beta_f.append(q_f)
         alpha_f.append(Jq_f)
     beta_S_f = MCinv @ (-ctx.b_C)                                          # (A) secondary
-    Lam_P = block_diag(*[t.Lambda() for t in ctx.arms])                    # (C) (3.10), (A.5)
+    Lam_P = block_diag([t.Lambda() for t in ctx.arms])                    # (C) (3.10), (A.5)
     jd = np.concatenate([t.jdot_qdot() for t in ctx.arms])
     U = np.concatenate(ctx.gamma) + Pc.T @ (ctx.a_stack() - jd)
     K = A_P @ Lam_P @ A_P.T + A_S @ MCinv @ A_S.T

@@ -18,7 +18,7 @@ methods. Omega must be invertible: every arm needs J full rank."""
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import block_diag
+from soagen.operators import block_diag
 
 from soagen import algorithms as alg
 
@@ -33,7 +33,7 @@ def nonrigid(ctx):
         J.append(t.Rb6 @ alg.jacobian(t.robot, t.q))
         C.append(alg.bias_forces(t.robot, t.q, t.qd))
         jd.append(t.jdot_qdot())
-    Minv, J, C, jd = block_diag(*Minv), block_diag(*J), np.concatenate(C), np.concatenate(jd)
+    Minv, J, C, jd = block_diag(Minv), block_diag(J), np.concatenate(C), np.concatenate(jd)
     T = np.concatenate([t.tau for t in ctx.arms])
     A, MCinv = ctx.A_stack(), ctx.M_C_inv()
     H = ctx.Phi().T                                                          # H(0), (a.6)

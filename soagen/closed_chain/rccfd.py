@@ -38,8 +38,8 @@ def ccfd(ctx):
         Lams.append(-J @ np.array(cols).T)
         qf.append(q_f)
     A = ctx.A_stack()
-    from scipy.linalg import block_diag
-    Omega = block_diag(*Lams) + A @ ctx.M_C_inv() @ A.T                                 # (4.9c)
+    from soagen.operators import block_diag
+    Omega = block_diag(Lams) + A @ ctx.M_C_inv() @ A.T                                 # (4.9c)
     f0 = solve.grasp_forces(ctx, Omega, solve.rhs(ctx, af))                            # (4.9d)
     qdd = [alg.forward_dynamics(t.robot, t.q, t.qd, t.tau, method="fd3", f_tip=t.Rb6.T @ f)
            for t, f in zip(ctx.arms, solve.per_arm(f0))]                               # (4.9e), (4.9g)

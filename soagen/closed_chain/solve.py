@@ -10,14 +10,14 @@ rigid grasps Phi^c = I, gamma = 0 and it is (4.9d) itself."""
 from __future__ import annotations
 
 import numpy as np
-from scipy.linalg import block_diag
+from soagen.operators import block_diag
 
 
 def omega(ctx):
     """Omega = J M^-1 J^T + A M^-1(C) A^T (4.9c), (6.11d-e); J M^-1 J^T = diag(Lambda_i(0))
     by the recursion (6.10)."""
     A = ctx.A_stack()
-    return block_diag(*[t.Lambda() for t in ctx.arms]) + A @ ctx.M_C_inv() @ A.T
+    return block_diag([t.Lambda() for t in ctx.arms]) + A @ ctx.M_C_inv() @ A.T
 
 
 def rhs(ctx, alpha_f):

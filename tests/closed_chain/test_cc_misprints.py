@@ -119,10 +119,10 @@ def test_b10_b11_sign_and_b14_unknown(variants):
     q, qd, tau = s.consistent_state(1)
     r = cc.forward_dynamics(s, q, qd, tau, method="nonrigid")
     ctx = Context(s, q, qd, tau)
-    from scipy.linalg import block_diag
-    Minv = block_diag(*[np.linalg.inv(alg.mass_matrix(t.robot, t.q)) for t in ctx.arms])
+    from soagen.operators import block_diag
+    Minv = block_diag([np.linalg.inv(alg.mass_matrix(t.robot, t.q)) for t in ctx.arms])
     M = np.linalg.inv(Minv)
-    J = block_diag(*[t.Rb6 @ alg.jacobian(t.robot, t.q) for t in ctx.arms])
+    J = block_diag([t.Rb6 @ alg.jacobian(t.robot, t.q) for t in ctx.arms])
     C = np.concatenate([alg.bias_forces(t.robot, t.q, t.qd) for t in ctx.arms])
     T = np.concatenate([t.tau for t in ctx.arms])
     A, MCinv, H = ctx.A_stack(), ctx.M_C_inv(), ctx.Phi().T

@@ -17,6 +17,11 @@ OTHER_NOTES = [
      "reading; the recursions of the catalogue run k = 1..N"),
     ("Part I (3.8)", "E = [0, ..., 0, phi^T(N+1,N)]^T", "the last block of E must be phi^T(N+1,N) (gravity enters a(N) as "
      "phi^T(N+1,N) g, (3.21)); read literally the outer ^T would make it phi(N+1,N)", "convention; soagen and the dense builder use phi^T"),
+    ("Part I (2.32)", "a(k) = (0, w(k+1) x [w(k+1) x l(k+1,k) + h(k) thetadot(k)])",
+     "(0, w(k+1) x [w(k+1) x l(k+1,k) + 2 h(k) thetadot(k)]): the Coriolis term of a prismatic joint "
+     "is counted twice (the slider's velocity turns with link k+1, and l(k+1,k) grows along h)",
+     "numeric; the Pinocchio oracle refutes the printed form (tests/test_pinocchio_oracle.py, chains "
+     "with prismatic joints)"),
     ("Part I (2.12)", "line starts with a stray `l d/dt`", "N(k) = N(k-1) + l(k,k-1) x F(k-1) + p(k) x F^c(k) + N^c(k)", "OCR"),
     ("Part II (5.10e)", "smoothing loop k = 1 .. N", "k = N .. 1", "GUIDE; see docs/misprints-closed-chain.md"),
     ("Part II (4.9h), (6.11j)", "Delta alpha(0) = alpha_f(0) + Delta alpha(0)", "alpha(0) = alpha_f(0) + Delta alpha(0)",
@@ -111,7 +116,9 @@ def misprints_markdown(nmax: int = 4) -> str:
            "expression is ill-typed) at the smallest chain length N shown, with the residual of a random "
            "numeric instance at that N (relative Frobenius norm; seeded), and the corrected form is proved "
            f"for N = 1..{nmax} (and up to 7 with `pytest --runslow`). Closed-chain items found independently by "
-           "numeric tests are in [misprints-closed-chain.md](misprints-closed-chain.md); they agree with "
+           "numeric tests are in [misprints-closed-chain.md](misprints-closed-chain.md), those of the tree "
+           "recursions, Appendix B and the Swain-Morris model in "
+           "[misprints-trees-swain-morris.md](misprints-trees-swain-morris.md); they agree with "
            "the entries below where both list one.", "",
            "| id | where | printed | counterexample | corrected form (proved) |", "|---|---|---|---|---|"]
     for r in CATALOGUE:

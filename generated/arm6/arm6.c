@@ -18,8 +18,9 @@
 // are world-aligned at the tip point. Gravity is the robot file's and is included in
 // inverse_dynamics, bias_forces and forward_dynamics.
 // Link parameters (masses, centres of mass, inertias) are baked in as constants.
-// Equations: Rodriguez, Jain and Kreutz-Delgado, "A spatial operator algebra for
-// manipulator modeling and control" (Part I); numbers in the comments refer to it.
+// Equations: G. Rodriguez, K. Kreutz, "Recursive Mass Matrix Factorization and Inversion",
+// JPL Publication 88-11 (1988), Part I, and Part II for (6.10); numbers in the comments
+// refer to it.
 //
 // Functions (operation counts):
 //   inverse_dynamics: 248 mul, 169 add, 0 div, 10 sin/cos, 0 sqrt; 145 temporaries

@@ -67,7 +67,9 @@ def progress_bar(total, quiet):
                    "(default: stdlib math on lists).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy, quiet):
-    """Generate straight-line dynamics code for ROBOT (a .yaml or .urdf file).
+    """Generate straight-line dynamics code for ROBOT (a .yaml or .urdf file), or the
+    closed-chain forward dynamics of a system file (several arms holding an object with
+    rigid grasps, docs/closed-chains.md).
 
     The recursions of the generic implementation are run on SymPy symbols for this
     robot, with every intermediate quantity named as it is produced (so the code grows
@@ -78,9 +80,15 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     import time
 
     import soagen
+    from soagen.closed_chain.loader import is_system_file
     from soagen.codegen import emit
     from soagen.codegen.functions import check_algorithms
 
+    if is_system_file(robot):
+        return generate_system(robot, lang, out_dir, prefix, quiet,
+                               robot_only={"--tip": tip, "--floating-base": floating_base,
+                                           "--algorithms": algos != "all", "--fd-variant": fd_variant != "best",
+                                           "--symbolic-params": symbolic_params, "--numpy": use_numpy})
     model = soagen.load(robot, tip=tip, floating_base=floating_base)
     names = parse_algorithms(algos)
     check_algorithms(model, names)
@@ -100,3 +108,23 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
         click.echo(f"{g.spec.name:26s} {c['mul']:6d} mul {c['add']:6d} add {c['div']:3d} div "
                    f"{c['trig']:3d} sin/cos{extra}")
     click.echo(f"wrote {', '.join(str(p) for p in paths)} ({seconds:.2f} s)")
+
+
+def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
+    """`soagen generate SYSTEM`: one function, closed_chain_forward_dynamics(q, qd, tau)."""
+    import time
+
+    from soagen.closed_chain.codegen import generate as generate_closed_chain
+    from soagen.errors import SoagenError
+
+    used = [name for name, value in robot_only.items() if value]
+    if used:
+        raise SoagenError(f"{path}: {', '.join(used)}: only for robot files, not for a system file")
+    if prefix is not None:
+        from soagen.codegen.emit import validate_prefix
+        validate_prefix(prefix)
+    t0 = time.perf_counter()
+    ctx, step = progress_bar(2, quiet)
+    with ctx:
+        paths = generate_closed_chain(path, out_dir, langs=LANGS[lang], prefix=prefix, progress=step)
+    click.echo(f"wrote {', '.join(str(p) for p in paths)} ({time.perf_counter() - t0:.2f} s)")

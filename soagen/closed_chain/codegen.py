@@ -120,7 +120,7 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
     common = {"prefix": prefix, "robot": system.name, "source": source, "nq": n, "nv": n,
               "joints": joints, "conventions": CONVENTIONS, "symbolic_params": False, "nparams": 0,
               "param_names": [], "tip": None,
-              "command": f"python -m soagen.closed_chain.codegen {source} --out DIR"}
+              "command": f"soagen generate {source} --out DIR"}
     env, files = _env(), {}
     if "c" in langs:
         fns = [_render_function(shape_holder, gen, "c", False)]
@@ -149,27 +149,3 @@ def generate(system_file, out_dir, **kw):
     system = load_system(system_file)
     files = render(system, system_file, **kw)
     return write(Result(files, [], {}), out_dir)
-
-
-def main(argv=None):
-    """``python -m soagen.closed_chain.codegen SYSTEM [--out DIR] [--lang c|python]``."""
-    import argparse
-    import sys
-
-    ap = argparse.ArgumentParser(prog="python -m soagen.closed_chain.codegen",
-                                 description="Generate closed-chain forward dynamics (C and Python) for a system file.")
-    ap.add_argument("system")
-    ap.add_argument("--out", default="generated")
-    ap.add_argument("--lang", action="append", choices=("c", "python"))
-    args = ap.parse_args(argv)
-    try:
-        for p in generate(args.system, args.out, langs=tuple(args.lang or ("c", "python"))):
-            print(f"wrote {p}")
-    except SoagenError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover
-    raise SystemExit(main())

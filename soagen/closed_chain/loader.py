@@ -143,3 +143,15 @@ def _columns(path, where, value):
     cols = [fields.vector(path, where, v, n=6) for v in value]
     return np.array(cols).T if cols else np.zeros((6, 0))
 
+
+def is_system_file(path) -> bool:
+    """True for a YAML file with the top-level ``arms`` of a system file (so that
+    ``soagen generate`` accepts robot and system files alike)."""
+    path = Path(path)
+    if path.suffix.lower() not in (".yaml", ".yml") or not path.is_file():
+        return False
+    try:
+        doc = yaml.safe_load(path.read_text())
+    except (yaml.YAMLError, OSError, UnicodeDecodeError):
+        return False
+    return isinstance(doc, dict) and "arms" in doc

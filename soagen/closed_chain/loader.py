@@ -38,6 +38,9 @@ def load_system(path) -> System:
         raise RobotFileError(path, where, f"malformed YAML: {getattr(err, 'problem', None) or err}") from None
     except (OSError, UnicodeDecodeError) as err:
         raise RobotFileError(path, "file", f"cannot read: {err}") from None
+    if isinstance(doc, dict) and "links" in doc and "arms" not in doc:
+        raise RobotFileError(path, "file", "this is a robot file; a system file names 'arms' and "
+                             "an 'object' (docs/closed-chains.md)")
     fields.keys(path, "file", doc, TOP_KEYS, ("object", "arms"))
     name = doc.get("name", path.stem)
     if not isinstance(name, str):

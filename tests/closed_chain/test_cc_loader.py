@@ -93,3 +93,8 @@ def test_malformed_yaml_and_missing_file(tmp_path):
 
 def test_every_bundled_system_is_listed():
     assert sorted(p.stem for p in SYSTEMS.glob("*.yaml")) == sorted(BUNDLED)
+
+
+def test_a_robot_file_given_as_a_system_file_says_so():
+    with pytest.raises(RobotFileError, match="this is a robot file; a system file names 'arms'"):
+        soagen.load_system("robots/puma560.yaml")

@@ -144,3 +144,37 @@ def test_point_mass_and_welded_placeholder_accepted_but_not_a_bad_body(tmp_path)
     bad = GOOD.replace("inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1,", "inertia: {ixx: 0, iyy: 0.1, izz: 0.1,")
     with pytest.raises(RobotFileError, match="link 'a': inertia is not positive definite"):
         soagen.load(write(tmp_path, bad))
+
+
+UNIVERSAL = textwrap.dedent("""\
+    links:
+      - name: base
+      - name: a
+        mass: 1.0
+        com: [0.1, 0.2, 0.3]
+        inertia: {ixx: 0.1, iyy: 0.12, izz: 0.15, ixy: 0.01, ixz: 0, iyz: 0}
+    joints:
+      - {name: hooke, type: universal, parent: base, child: a, axis: [0, 0, 1], axis2: [0, 1, 0], xyz: [0, 0, 0.5]}
+    """)
+
+
+def test_universal_joint_is_two_revolutes_through_a_massless_cross(tmp_path):
+    r = soagen.load(write(tmp_path, UNIVERSAL))
+    assert [b.joint_name for b in r.bodies] == ["hooke_1", "hooke_2"]
+    assert [b.name for b in r.bodies] == ["a_cross", "a"] and r.bodies[0].mass == 0
+    assert r.bodies[0].placement_r == pytest.approx([0, 0, 0.5])
+    assert r.bodies[0].joint.axis == (0, 0, 1) and r.bodies[1].joint.axis == (0, 1, 0)
+    # R = Rot(z, q1) Rot(y, q2): the body frame of `a` at (q1, q2)
+    from soagen.backend import NUMPY
+    from soagen.dynamics.kinematics import link_transforms, world_poses
+    q = np.array([0.3, -0.7])
+    R = world_poses(r, link_transforms(r, q, NUMPY))[1][0]
+    c1, s1, c2, s2 = np.cos(0.3), np.sin(0.3), np.cos(-0.7), np.sin(-0.7)
+    Rz = np.array([[c1, -s1, 0], [s1, c1, 0], [0, 0, 1]])
+    Ry = np.array([[c2, 0, s2], [0, 1, 0], [-s2, 0, c2]])
+    assert R == pytest.approx(Rz @ Ry)
+
+
+def test_universal_joint_needs_axis2(tmp_path):
+    with pytest.raises(RobotFileError, match="joint 'hooke': a universal joint needs 'axis2'"):
+        soagen.load(write(tmp_path, UNIVERSAL.replace(", axis2: [0, 1, 0]", "")))

@@ -11,7 +11,7 @@ and its descendants re-attached with the composed placement.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from soagen.model import Body, Frame, Joint, Robot, index_bodies
 JOINT_TYPES = {"revolute": "revolute", "continuous": "revolute", "prismatic": "prismatic",
                "fixed": None, "spherical": "spherical", "floating": "free", "free": "free",
                "planar": "planar"}
+KNOWN_TYPES = tuple(sorted([*JOINT_TYPES, "universal"]))   # universal: expanded, see expand_universal
 
 
 @dataclass
@@ -44,6 +45,7 @@ class JointSpec:
     R: np.ndarray
     r: np.ndarray
     axis: np.ndarray
+    axis2: np.ndarray | None = None     # universal joints: the second axis
 
 
 @dataclass
@@ -62,6 +64,25 @@ class Description:
     joints: list
     gravity: np.ndarray
     tip: TipSpec | None = None
+
+
+def expand_universal(d: Description) -> Description:
+    """A universal (Hooke) joint R = Rot(axis, q1) Rot(axis2, q2) becomes two revolute
+    joints ``NAME_1``, ``NAME_2`` through a massless cross link ``CHILD_cross``: its body-frame
+    joint map depends on q2, so it is not a constant-H joint kind; these coordinates are
+    Pinocchio's JointModelUniversal (tests/trees/test_universal.py)."""
+    links, joints = list(d.links), []
+    for j in d.joints:
+        if j.type != "universal":
+            joints.append(j)
+            continue
+        if j.axis2 is None:
+            raise RobotFileError(d.path, j.where, "a universal joint needs 'axis2'")
+        cross = f"{j.child}_cross"
+        links.append(LinkSpec(cross, f"{j.where} (cross link)"))
+        joints += [JointSpec(f"{j.name}_1", j.where, "revolute", j.parent, cross, j.R, j.r, j.axis),
+                   JointSpec(f"{j.name}_2", j.where, "revolute", cross, j.child, np.eye(3), np.zeros(3), j.axis2)]
+    return replace(d, links=links, joints=joints)
 
 
 def check_mass_properties(path, link: LinkSpec, principal: bool = True):
@@ -159,6 +180,7 @@ def build(d: Description, tip: str | None = None) -> Robot:
             deferred[link.name] = err
     if d.gravity.shape != (3,) or not np.all(np.isfinite(d.gravity)):
         raise RobotFileError(d.path, "gravity", "must be three finite numbers")
+    d = expand_universal(d)
     root, order = _topological_order(d)
     links = {l.name: l for l in d.links}
 
@@ -168,7 +190,7 @@ def build(d: Description, tip: str | None = None) -> Robot:
     for j in order:
         if j.type not in JOINT_TYPES:
             raise RobotFileError(d.path, j.where, f"unknown joint type {j.type!r} "
-                                 f"(known: {', '.join(sorted(JOINT_TYPES))})")
+                                 f"(known: {', '.join(KNOWN_TYPES)})")
         pb, pR, pr = owner[j.parent]
         R, r = pR @ j.R, pr + pR @ j.r
         kind = JOINT_TYPES[j.type]

@@ -13,7 +13,7 @@ from soagen.loaders.description import Description, JointSpec, LinkSpec, TipSpec
 
 TOP_KEYS = {"name", "description", "source", "gravity", "links", "joints", "tip"}
 LINK_KEYS = {"name", "mass", "com", "inertia", "inertial_frame"}
-JOINT_KEYS = {"name", "type", "parent", "child", "xyz", "rpy", "rotation", "axis"}
+JOINT_KEYS = {"name", "type", "parent", "child", "xyz", "rpy", "rotation", "axis", "axis2"}
 TIP_KEYS = {"link", "xyz", "rpy", "rotation"}
 INERTIA_KEYS = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
 
@@ -90,11 +90,12 @@ def _joint(path, i, d):
         if not isinstance(d[k], str):
             raise RobotFileError(path, f"{where}.{k}", f"expected a string, got {d[k]!r}")
     R, r = fields.origin(path, where, d)
-    needs_axis = d["type"] in ("revolute", "continuous", "prismatic")
+    needs_axis = d["type"] in ("revolute", "continuous", "prismatic", "universal")
     if needs_axis and "axis" not in d:
         raise RobotFileError(path, where, f"missing required key 'axis' for a {d['type']} joint")
     axis = fields.vector(path, f"{where}.axis", d.get("axis", [0, 0, 1]))
-    return JointSpec(name, where, d["type"], d["parent"], d["child"], R, r, axis)
+    axis2 = fields.vector(path, f"{where}.axis2", d["axis2"]) if "axis2" in d else None
+    return JointSpec(name, where, d["type"], d["parent"], d["child"], R, r, axis, axis2)
 
 
 def _tip(path, d):

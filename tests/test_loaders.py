@@ -178,3 +178,9 @@ def test_universal_joint_is_two_revolutes_through_a_massless_cross(tmp_path):
 def test_universal_joint_needs_axis2(tmp_path):
     with pytest.raises(RobotFileError, match="joint 'hooke': a universal joint needs 'axis2'"):
         soagen.load(write(tmp_path, UNIVERSAL.replace(", axis2: [0, 1, 0]", "")))
+
+
+def test_huge_axis_is_normalized_without_overflow(tmp_path):
+    """Found by the fuzz test: |axis| overflowed to inf and the axis silently became zero."""
+    r = soagen.load(write(tmp_path, GOOD.replace("axis: [1, 1, 0]", "axis: [1e308, 1e308, 0]")))
+    assert r.bodies[1].joint.axis == pytest.approx((2 ** -0.5, 2 ** -0.5, 0))

@@ -201,10 +201,7 @@ def build(d: Description, tip: str | None = None) -> Robot:
                 parts[pb].append((child.mass, r + R @ child.com, R @ child.inertia @ R.T))
             continue
         if kind in ("revolute", "prismatic", "planar"):     # planar: the plane normal
-            n = np.linalg.norm(j.axis)
-            if not np.all(np.isfinite(j.axis)) or n < 1e-9:
-                raise RobotFileError(d.path, j.where, "axis must be a non-zero vector")
-            axis = tuple(float(x) for x in np.where(np.abs(j.axis / n) < 1e-15, 0.0, j.axis / n))
+            axis = unit_axis(d.path, j)
         else:
             axis = (0.0, 0.0, 1.0)
         i = len(specs)
@@ -269,6 +266,17 @@ def with_floating_base(d: Description, world: str = "world", joint: str = "root_
                      np.eye(3), np.zeros(3), np.array([0.0, 0.0, 1.0]))
     return _replace(d, links=[LinkSpec(world, f"<world link {world!r}>")] + list(d.links),
                     joints=[free] + list(d.joints))
+
+
+def unit_axis(path, j):
+    """The joint axis as a unit vector; scaled before normalizing so that huge entries do
+    not overflow the norm, and round-off below 1e-15 set to exact zeros."""
+    scale = np.abs(j.axis).max() if np.all(np.isfinite(j.axis)) else np.nan
+    if not scale > 0 or np.linalg.norm(j.axis / scale) * scale < 1e-9:
+        raise RobotFileError(path, j.where, "axis must be a non-zero vector")
+    u = j.axis / scale
+    u = u / np.linalg.norm(u)
+    return tuple(float(x) for x in np.where(np.abs(u) < 1e-15, 0.0, u))
 
 
 def _last_link(order):

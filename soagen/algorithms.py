@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.backend import NUMPY
-from soagen.dynamics import forward, jacobian as jac, mass_matrix as crb
+from soagen.dynamics import forward, jacobian as jac, mass_matrix as crb, omega
 from soagen.dynamics.rne import rne
 from soagen.dynamics.sweeps import prepare
 from soagen.errors import SoagenError
@@ -96,7 +96,7 @@ def jacobian_dot_qd(robot, q, qd, xp=NUMPY, frame=None):
 
 def op_space_inverse_inertia(robot, q, xp=NUMPY, frame=None):
     """J M^-1 J^T by the O(N) recursion (6.10) of Part II (6 x 6, world-aligned)."""
-    return jac.op_space_inverse_inertia(robot, _state(robot, q, None, xp, gravity=False), xp,
+    return omega.op_space_inverse_inertia(robot, _state(robot, q, None, xp, gravity=False), xp,
                                         _frame(robot, frame))
 
 
@@ -116,10 +116,8 @@ def _frame(robot, frame):
 def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY):
     """Lambda = J M^-1 J^T for several frames of a tree at once, (6 n_C) square,
     world-aligned: B^T Omega B with the tree Upsilon/Omega recursion (framework (3.10), (A.5))."""
-    from soagen.dynamics.omega import inverse_inertia_at_frames as lam
-
     frames = [_frame(robot, f) for f in frames]
-    return lam(robot, _state(robot, q, None, xp, gravity=False), xp, frames)
+    return omega.inverse_inertia_at_frames(robot, _state(robot, q, None, xp, gravity=False), xp, frames)
 
 
 def frame_force_correction(robot, q, frames, f, xp=NUMPY):

@@ -310,26 +310,26 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double P0_2_2 = 0.17499999999999882*t0 + 0.7*t1 + 0.333333333333333;
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* Lam1: Lambda(k) (6.10b) */
-    const double Lam1_4_4 = Dinv0_0_0*t0;
-    const double Lam1_2_2 = 3.515625000000016*Lam1_4_4 + 6.696428571428587;
-    const double Lam1_3_4 = Dinv0_0_0*c_q_1*s_q_1;
-    const double Lam1_2_3 = -1.8750000000000042*Lam1_3_4;
-    const double Lam1_2_4 = -1.8750000000000042*Lam1_4_4;
-    const double Lam1_3_3 = Dinv0_0_0*t1;
+    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups1_4_4 = Dinv0_0_0*t0;
+    const double Ups1_2_2 = 3.515625000000016*Ups1_4_4 + 6.696428571428587;
+    const double Ups1_3_4 = Dinv0_0_0*c_q_1*s_q_1;
+    const double Ups1_2_3 = -1.8750000000000042*Ups1_3_4;
+    const double Ups1_2_4 = -1.8750000000000042*Ups1_4_4;
+    const double Ups1_3_3 = Dinv0_0_0*t1;
     /* shared by the outputs */
     const double t2 = c_q_0*c_q_1 - s_q_0*s_q_1;
-    const double t3 = 0.8*Lam1_2_2 + Lam1_2_4;
+    const double t3 = 0.8*Ups1_2_2 + Ups1_2_4;
     const double t4 = c_q_0*s_q_1 + c_q_1*s_q_0;
     const double t5 = -t4;
-    const double t6 = Lam1_2_3*t2 + t3*t5;
-    const double t7 = Lam1_2_3*t4 + t2*t3;
-    const double t8 = 0.8*Lam1_2_3 + Lam1_3_4;
-    const double t9 = Lam1_3_3*t2 + t5*t8;
+    const double t6 = Ups1_2_3*t2 + t3*t5;
+    const double t7 = Ups1_2_3*t4 + t2*t3;
+    const double t8 = 0.8*Ups1_2_3 + Ups1_3_4;
+    const double t9 = Ups1_3_3*t2 + t5*t8;
     const double t10 = t2*t8;
-    const double t11 = 0.6400000000000001*Lam1_2_2 + 1.6*Lam1_2_4 + Lam1_4_4;
+    const double t11 = 0.6400000000000001*Ups1_2_2 + 1.6*Ups1_2_4 + Ups1_4_4;
     const double t12 = t10 + t11*t5;
-    const double t13 = Lam1_3_3*t4 + t10;
+    const double t13 = Ups1_3_3*t4 + t10;
     const double t14 = t11*t2 + t4*t8;
 
     /* Outputs: Lambda_inv (6 x 6) */
@@ -347,7 +347,7 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[11] = 0.0;
     Lambda_inv[12] = 0.0;
     Lambda_inv[13] = 0.0;
-    Lambda_inv[14] = Lam1_2_2;
+    Lambda_inv[14] = Ups1_2_2;
     Lambda_inv[15] = t6;
     Lambda_inv[16] = t7;
     Lambda_inv[17] = 0.0;
@@ -355,12 +355,12 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[19] = 0.0;
     Lambda_inv[20] = t6;
     Lambda_inv[21] = t12*t5 + t2*t9;
-    Lambda_inv[22] = t12*t2 + t4*t9;
+    Lambda_inv[22] = t13*t2 + t14*t5;
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
     Lambda_inv[26] = t7;
-    Lambda_inv[27] = t13*t2 + t14*t5;
+    Lambda_inv[27] = t12*t2 + t4*t9;
     Lambda_inv[28] = t13*t4 + t14*t2;
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;

@@ -329,26 +329,26 @@ def op_space_inverse_inertia(q):
     P0_2_2 = 0.17499999999999882*t0 + 0.7*t1 + 0.333333333333333
     # Dinv0: D^-1(k)
     Dinv0_0_0 = 1.0/P0_2_2
-    # Lam1: Lambda(k) (6.10b)
-    Lam1_4_4 = Dinv0_0_0*t0
-    Lam1_2_2 = 3.515625000000016*Lam1_4_4 + 6.696428571428587
-    Lam1_3_4 = Dinv0_0_0*c_q_1*s_q_1
-    Lam1_2_3 = -1.8750000000000042*Lam1_3_4
-    Lam1_2_4 = -1.8750000000000042*Lam1_4_4
-    Lam1_3_3 = Dinv0_0_0*t1
+    # Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5)
+    Ups1_4_4 = Dinv0_0_0*t0
+    Ups1_2_2 = 3.515625000000016*Ups1_4_4 + 6.696428571428587
+    Ups1_3_4 = Dinv0_0_0*c_q_1*s_q_1
+    Ups1_2_3 = -1.8750000000000042*Ups1_3_4
+    Ups1_2_4 = -1.8750000000000042*Ups1_4_4
+    Ups1_3_3 = Dinv0_0_0*t1
     # shared by the outputs
     t2 = c_q_0*c_q_1 - s_q_0*s_q_1
-    t3 = 0.8*Lam1_2_2 + Lam1_2_4
+    t3 = 0.8*Ups1_2_2 + Ups1_2_4
     t4 = c_q_0*s_q_1 + c_q_1*s_q_0
     t5 = -t4
-    t6 = Lam1_2_3*t2 + t3*t5
-    t7 = Lam1_2_3*t4 + t2*t3
-    t8 = 0.8*Lam1_2_3 + Lam1_3_4
-    t9 = Lam1_3_3*t2 + t5*t8
+    t6 = Ups1_2_3*t2 + t3*t5
+    t7 = Ups1_2_3*t4 + t2*t3
+    t8 = 0.8*Ups1_2_3 + Ups1_3_4
+    t9 = Ups1_3_3*t2 + t5*t8
     t10 = t2*t8
-    t11 = 0.6400000000000001*Lam1_2_2 + 1.6*Lam1_2_4 + Lam1_4_4
+    t11 = 0.6400000000000001*Ups1_2_2 + 1.6*Ups1_2_4 + Ups1_4_4
     t12 = t10 + t11*t5
-    t13 = Lam1_3_3*t4 + t10
+    t13 = Ups1_3_3*t4 + t10
     t14 = t11*t2 + t4*t8
 
     # Outputs: Lambda_inv (6 x 6)
@@ -367,7 +367,7 @@ def op_space_inverse_inertia(q):
     Lambda_inv[1][5] = 0
     Lambda_inv[2][0] = 0
     Lambda_inv[2][1] = 0
-    Lambda_inv[2][2] = Lam1_2_2
+    Lambda_inv[2][2] = Ups1_2_2
     Lambda_inv[2][3] = t6
     Lambda_inv[2][4] = t7
     Lambda_inv[2][5] = 0
@@ -375,12 +375,12 @@ def op_space_inverse_inertia(q):
     Lambda_inv[3][1] = 0
     Lambda_inv[3][2] = t6
     Lambda_inv[3][3] = t12*t5 + t2*t9
-    Lambda_inv[3][4] = t12*t2 + t4*t9
+    Lambda_inv[3][4] = t13*t2 + t14*t5
     Lambda_inv[3][5] = 0
     Lambda_inv[4][0] = 0
     Lambda_inv[4][1] = 0
     Lambda_inv[4][2] = t7
-    Lambda_inv[4][3] = t13*t2 + t14*t5
+    Lambda_inv[4][3] = t12*t2 + t4*t9
     Lambda_inv[4][4] = t13*t4 + t14*t2
     Lambda_inv[4][5] = 0
     Lambda_inv[5][0] = 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.backend import NUMPY
-from soagen.dynamics import jacobian as jac
+from soagen.dynamics import jacobian as jac, omega
 from soagen.dynamics.filtering import anticausal_smoother, causal_filter
 from soagen.dynamics.innovations import riccati
 from soagen.dynamics.kinematics import frame_pose, world_poses
@@ -95,7 +95,7 @@ class ArmTerms:
     def Lambda(self):
         """Lambda(0) = J M^-1 J^T by (6.10), world-aligned."""
         if self._Lambda is None:
-            L = jac.op_space_inverse_inertia(self.robot, self.s, self.xp, self.robot.tip)
+            L = omega.op_space_inverse_inertia(self.robot, self.s, self.xp, self.robot.tip)
             self._Lambda = self.Rb6 @ L @ self.Rb6.T
         return self._Lambda
 

@@ -38,6 +38,7 @@ STEMS = {  # label stem -> what the temporaries are, with the equation
     "lam": "lambda(k) (4.21)",
     "zeta": "zeta(k) = phi^T a (4.22b)",
     "Lam": "Lambda(k) (6.10b)",
+    "Ups": "Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5)",
     "out": "shared by the outputs",
 }
 HEADER_CONVENTIONS = (

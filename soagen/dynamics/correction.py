@@ -14,19 +14,15 @@ import numpy as np
 from soagen.dynamics.filtering import anticausal_smoother, causal_filter
 from soagen.dynamics.innovations import riccati
 from soagen.dynamics.kinematics import world_poses
-from soagen.spatial import phi_force
+from soagen.dynamics.tip import frame_force_at_body
 
 
 def frame_forces_at_bodies(robot, s, xp, frames, f):
-    """B f: forces f_c (moment about the frame origin, then force, world-aligned) as
-    forces at the body origins in body frames, summed per body (2.13)."""
+    """B f: forces f_c at the frames as forces at the body origins, summed per body (2.13)."""
     poses = world_poses(robot, s.X)
     x = [xp.zeros(6) for _ in range(robot.nb)]
     for c, fr in enumerate(frames):
-        Rb = poses[fr.body][0]
-        fc = f[6 * c:6 * c + 6]
-        local = np.concatenate([Rb.T @ fc[:3], Rb.T @ fc[3:]])
-        x[fr.body] = x[fr.body] + phi_force(xp.eye(3), xp.constant(fr.r), local)
+        x[fr.body] = x[fr.body] + frame_force_at_body(poses[fr.body][0], fr, f[6 * c:6 * c + 6], xp)
     return x
 
 

@@ -1,16 +1,14 @@
-"""The tip Jacobian J = B^T phi^T H^T (3.13), Jdot qdot = B^T phi^T a + a(0) (Sec. 3), and
-the operational-space inverse inertia J M^-1 J^T = B^T psi^T H^T D^-1 H psi B by the O(N)
-recursion (6.10) of Part II. Outputs are world-aligned, angular rows first, at the tip
-point."""
+"""The tip Jacobian J = B^T phi^T H^T (3.13) and Jdot qdot = B^T phi^T a + a(0) (Sec. 3).
+Outputs are world-aligned, angular rows first, at the tip point. (J M^-1 J^T by the
+recursion (6.10) is in :mod:`soagen.dynamics.omega`.)"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from soagen.dynamics.innovations import riccati
 from soagen.dynamics.kinematics import frame_pose, world_poses
 from soagen.dynamics.sweeps import anticausal_propagate
-from soagen.spatial import cross, phi_matrix, phiT_motion
+from soagen.spatial import cross, phiT_motion
 
 
 def ancestors(robot, body):
@@ -51,23 +49,3 @@ def jacobian_dot_qd(robot, s, xp, frame=None):
     alpha0 = phiT_motion(xp.eye(3), r, zeta[k])           # B^T phi^T a
     alpha0 = alpha0 + np.concatenate([xp.zeros(3), cross(w, cross(w, r))])   # + a(0)
     return _world(world_poses(robot, s.X)[k][0], alpha0)
-
-
-def op_space_inverse_inertia(robot, s, xp, frame=None):
-    """Lambda(k) = psi^T(k+1,k) Lambda(k+1) psi(k+1,k) + H^T D^-1 H along the path to the
-    tip (6.10b); Lambda(0) = phi^T(1,0) Lambda(1) phi(1,0) (6.10c)."""
-    frame = frame or robot.tip
-    inn = riccati(robot, s, xp)
-    Lam = None
-    for i in ancestors(robot, frame.body):
-        own = s.H[i].T @ inn.Dinv[i] @ s.H[i]
-        p = robot.bodies[i].parent
-        if p >= 0:
-            psi = phi_matrix(*s.X[i]) - phi_matrix(*s.X[i]) @ inn.G[i] @ s.H[i]   # (4.7)
-            own = own + psi.T @ Lam @ psi
-        Lam = xp.name(own, f"Lam{i}")
-    B = phi_matrix(xp.eye(3), xp.constant(frame.r))       # phi(1, 0)
-    Lam0 = B.T @ Lam @ B
-    Rb = world_poses(robot, s.X)[frame.body][0]
-    Rw = np.block([[Rb, Rb * 0], [Rb * 0, Rb]])
-    return Rw @ Lam0 @ Rw.T

@@ -46,12 +46,11 @@ def inverse_inertia_at_frames(robot, s, xp, frames):
     inn = riccati(robot, s, xp)
     Ups = upsilon(robot, s, inn, xp)
     poses = world_poses(robot, s.X)
-    Z = []                           # Z[c][body] = psi(body, b_c) B_c for ancestors of b_c
+    Z, Rw = [], []                   # Z[c][body] = psi(body, b_c) B_c for ancestors of b_c
     for f in frames:
-        Bc = phi_matrix(xp.eye(3), xp.constant(f.r))                 # (2.13), body axes
         Rb = poses[f.body][0]
-        Rw = np.block([[Rb, Rb * 0], [Rb * 0, Rb]])
-        chain = {f.body: Bc @ Rw.T}                                   # world-aligned input
+        Rw.append(np.block([[Rb, Rb * 0], [Rb * 0, Rb]]))            # body -> world axes
+        chain = {f.body: phi_matrix(xp.eye(3), xp.constant(f.r))}    # B_c (2.13), body axes
         k = f.body
         while robot.bodies[k].parent >= 0:
             chain[robot.bodies[k].parent] = psi_step(s, inn, k, xp) @ chain[k]
@@ -65,7 +64,14 @@ def inverse_inertia_at_frames(robot, s, xp, frames):
             if not common:
                 continue                                              # different roots
             c = common[-1]                                            # nearest common ancestor
-            blk = Z[a][c].T @ Ups[c] @ Z[b][c]
+            # rotate after the congruence: B_c keeps its identity blocks, so this is cheaper
+            blk = Rw[a] @ (Z[a][c].T @ Ups[c] @ Z[b][c]) @ Rw[b].T
             Lam[6 * a:6 * a + 6, 6 * b:6 * b + 6] = blk
             Lam[6 * b:6 * b + 6, 6 * a:6 * a + 6] = blk.T
     return Lam
+
+
+def op_space_inverse_inertia(robot, s, xp, frame):
+    """J M^-1 J^T = B^T psi^T H^T D^-1 H psi B at one frame: Part II (6.10), whose
+    Lambda(k) is Upsilon(k) on the path to the frame's body; 6 x 6, world-aligned."""
+    return inverse_inertia_at_frames(robot, s, xp, [frame])

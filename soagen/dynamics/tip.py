@@ -1,4 +1,6 @@
-"""The tip frame O(0): B = phi(1, 0) (3.7) between the tip body and the tip point."""
+"""Forces given at frames fixed on bodies, carried to the body origins: B f (3.7), (2.13).
+
+The tip frame O(0) is one such frame, B = phi(1, 0) between the tip body and the tip point."""
 
 from __future__ import annotations
 
@@ -8,10 +10,14 @@ from soagen.dynamics.kinematics import world_poses
 from soagen.spatial import phi_force
 
 
+def frame_force_at_body(Rb, frame, f, xp):
+    """A force f (moment about the frame origin, then force, world-aligned) as a force at
+    the origin of the frame's body, in the body frame; ``Rb`` is the body's world rotation."""
+    f_local = np.concatenate([Rb.T @ f[:3], Rb.T @ f[3:]])
+    return phi_force(xp.eye(3), xp.constant(frame.r), f_local)        # phi(k, frame)
+
+
 def tip_force_at_body(robot, X, f0, xp):
-    """B f(0): the tip force f(0) (moment about the tip point, then force, world-aligned,
-    exerted by the tip on the environment, as in (2.28)) as a force at the tip body's
-    origin O(1), in the tip body's frame."""
-    Rb = world_poses(robot, X)[robot.tip.body][0]
-    f_local = np.concatenate([Rb.T @ f0[:3], Rb.T @ f0[3:]])
-    return phi_force(xp.eye(3), xp.constant(robot.tip.r), f_local)   # phi(1, 0)
+    """B f(0): the tip force f(0) (exerted by the tip on the environment, as in (2.28)) at
+    the tip body's origin O(1), in the tip body's frame."""
+    return frame_force_at_body(world_poses(robot, X)[robot.tip.body][0], robot.tip, f0, xp)

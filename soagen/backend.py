@@ -4,7 +4,8 @@ Every recursion in :mod:`soagen.dynamics` is written once against a backend ``xp
 runs either on float arrays (:data:`NUMPY`, the numeric reference) or on numpy object
 arrays of SymPy expressions (:data:`SYMPY`, used by the code generator and the
 derivations). A backend supplies only what differs between the two: array creation,
-``sin``/``cos``, the inverse of a small joint-space matrix ``D(k)``, and :meth:`name`, the
+``sin``/``cos``, the inverse of a small joint-space matrix ``D(k)`` (and solves with
+such a matrix), and :meth:`name`, the
 hook where a symbolic backend may replace a freshly computed quantity by named temporaries
 (GUIDE section 10). Arithmetic (``+``, ``*``, ``@``) is plain numpy on both.
 """
@@ -46,6 +47,10 @@ class NumpyBackend:
         if A.shape == (1, 1):
             return 1.0 / A
         return np.linalg.inv(A)
+
+    def solve(self, A, b):
+        """A^-1 b for a small symmetric positive definite system."""
+        return np.linalg.solve(A, b)
 
     def name(self, x, label):
         """Hook for symbolic backends: return ``x`` (possibly as named temporaries)."""
@@ -107,6 +112,9 @@ class SympyBackend(NumpyBackend):
         if A.shape == (1, 1):
             return np.array([[1 / A[0, 0]]], dtype=object)
         return np.array(sympy.Matrix(A).inv(), dtype=object)
+
+    def solve(self, A, b):
+        return self.inv(A) @ b
 
 
 NUMPY = NumpyBackend()

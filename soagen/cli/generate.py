@@ -68,8 +68,8 @@ def progress_bar(total, quiet):
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy, quiet):
     """Generate straight-line dynamics code for ROBOT (a .yaml or .urdf file), or the
-    closed-chain forward dynamics of a system file (several arms holding an object with
-    rigid grasps, docs/closed-chains.md).
+    closed-chain forward dynamics of a system file (arms or legs coupled through one
+    object, any grasp types, docs/closed-chains.md).
 
     The recursions of the generic implementation are run on SymPy symbols for this
     robot, with every intermediate quantity named as it is produced (so the code grows
@@ -111,7 +111,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
 
 
 def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
-    """`soagen generate SYSTEM`: one function, closed_chain_forward_dynamics(q, qd, tau)."""
+    """`soagen generate SYSTEM`: one function, closed_chain_forward_dynamics(q, qd, tau[, obj])."""
     import time
 
     from soagen.closed_chain.codegen import generate as generate_closed_chain
@@ -126,5 +126,9 @@ def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
     t0 = time.perf_counter()
     ctx, step = progress_bar(2, quiet)
     with ctx:
-        paths = generate_closed_chain(path, out_dir, langs=LANGS[lang], prefix=prefix, progress=step)
+        paths, manifest = generate_closed_chain(path, out_dir, langs=LANGS[lang], prefix=prefix, progress=step)
+    for name, fn in manifest["functions"].items():
+        c = fn["ops"]
+        click.echo(f"{name}({', '.join(fn['inputs'])}): {c['mul']} mul {c['add']} add {c['div']} div "
+                   f"{c['trig']} sin/cos")
     click.echo(f"wrote {', '.join(str(p) for p in paths)} ({time.perf_counter() - t0:.2f} s)")

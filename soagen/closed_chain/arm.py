@@ -32,7 +32,7 @@ from soagen.spatial import phiT_motion
 
 def block(R):
     """diag(R, R): rotates a spatial vector (both halves)."""
-    Z = np.zeros((3, 3))
+    Z = np.zeros((3, 3), dtype=np.asarray(R).dtype)
     return np.block([[R, Z], [Z, R]])
 
 

@@ -1,24 +1,25 @@
-"""Generated closed-chain forward dynamics for one system file (rigid grasps).
+"""Generated closed-chain forward dynamics for one system file, any grasp types.
 
-The generated function is Lilly-Orin Table 1 specialized to rigid grasps (phi^c = I),
-with every per-arm O(N) part unrolled from the same recursions as the generic code
-(:class:`~soagen.closed_chain.arm.ArmTerms` on the unrolling backend) and the small
-solves (Lambda_k^-1 per arm and the 6 x 6 system (45) for a_0) as straight-line LDL^T
-code:
+The generated function is Lilly-Orin Table 1 (:func:`~soagen.closed_chain.lilly_orin.table1`)
+unrolled on SymPy symbols: the same code as the generic method, run on the unrolling
+backend, so every per-arm O(N) part comes from the same recursions
+(:class:`~soagen.closed_chain.arm.ArmTerms`) and the small solves (the
+(6 - n_k) x (6 - n_k) M_k (37) per grasp and the 6 x 6 system (45) for a_0) become
+straight-line LDL^T or closed-form code:
 
     per arm k: qdd_open, xdd_open = alpha_f(0) (6.1), Lambda_k^-1 = J M^-1 J^T (6.10),
-               M_k = Lambda_k, P_k = M_k (xdd_open - a_k(C)), R_k = M_k A_k      (37)-(42)
-    [M(C) + sum A_k^T R_k] a_0 = sum A_k^T P_k - b(C)                           (45)
-    f_k = P_k - R_k a_0 (47),  qdd_k = qdd_open - M^-1 J^T f_k by (6.4)           (48)
+               M_k = (phi^c^T Lambda_k^-1 phi^c)^-1, P_k, R_k                   (35)-(42)
+    [M(C) + sum A_k^T R_k] a_0 = sum A_k^T P_k - b(C)                            (45)
+    f_k = P_k - R_k a_0 (47),  qdd_k = qdd_open - M^-1 J^T f_k by (6.4)            (48)
 
-The object's pose and velocity are those of arm 1's grasp (X(C) from its tip frame,
-V(C) = phi^T(O_1, C) V_1(0), (2.8a) for one rigid grasp), so the inputs are only
-(q, qd, tau) of all arms. Output: one flat vector (qdd of all arms, alpha(C), f(0) of
-all grasps), world-aligned as in :class:`~soagen.closed_chain.forward.Result`.
-
-:func:`rigid_fd` runs on numpy (checked against the generic ``lilly_orin``) and on the
-unrolling backend (:func:`render`), whose program is printed with the code generator's
-printers into its C and Python templates."""
+Inputs: (q, qd, tau) of all arms. If a grasp is rigid, the first one fixes the object's
+pose and velocity (X(C) from its tip frame, V(C) by (2.8a)), as in the generic
+:class:`~soagen.closed_chain.context.Context`. Otherwise the object is a state of its own
+and a fourth input ``obj`` carries its orientation (unit quaternion x, y, z, w) and V(C)
+= (omega, v_C): the tail of the ``soagen simulate`` state. Its position is not an input:
+with uniform gravity the dynamics does not depend on it. Output: one flat vector (qdd of
+all arms, alpha(C), f(0) of all grasps), world-aligned as in
+:class:`~soagen.closed_chain.forward.Result`."""
 
 from __future__ import annotations
 
@@ -29,66 +30,49 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from soagen.closed_chain.arm import ArmTerms
-from soagen.errors import SoagenError
-from soagen.spatial import cross, skew, spatial_inertia
+from soagen.closed_chain.context import Context, first_rigid
+from soagen.closed_chain.lilly_orin import table1
+from soagen.spatial import quaternion_rotation
 
-CONVENTIONS = (
-    "Inputs q, qd, tau: the joints of all arms, arms in file order, each base to tip.",
-    "Output (flat): qdd of all arms, then alpha(C) = (omega_dot, a_C) of the object at C",
-    "(world, classical), then f_i(0) of every grasp: the force of tip i on the object at",
-    "O_i, (moment, force), world-aligned. Gravity is the system file's.",
-    "The object's pose and velocity follow from arm 1's rigid grasp; the state must close",
-    "the loops (soagen: System.consistent_state).",
+NAME = "closed_chain_forward_dynamics"
+REFERENCES = (
+    "Equations: K. W. Lilly, D. E. Orin, \"Efficient Dynamic Simulation for Multiple Chain",
+    "Robotic Mechanisms\", Table 1, (35)-(48); per arm, G. Rodriguez, K. Kreutz, JPL Publication",
+    "88-11 (1988), Part II (6.1), (6.4), (6.10). Numbers in the comments refer to them.",
 )
+OBJ_SIZE = 10
 
 
-def _phi_CO_T(l):
-    """A_k = phi^T(C, O_k) (2.5)-(2.6)."""
-    Z, I = np.zeros((3, 3)), np.eye(3)
-    return np.block([[I, Z], [skew(l).T, I]])
+def takes_object_state(system):
+    """True when no rigid grasp fixes the object: the generated function takes ``obj``."""
+    return first_rigid(system) is None
 
 
-def rigid_fd(system, q, qd, tau, xp):
-    """Lilly-Orin Table 1 for rigid grasps on backend ``xp``; see the module doc."""
-    if any(a.grasp.kind != "rigid" for a in system.arms):
-        raise SoagenError(f"{system.name}: code generation handles rigid grasps only "
-                          "(use the generic soagen.closed_chain.forward_dynamics for others)")
-    offs = system.offsets()
-    arms = [ArmTerms(a, q[o:o + a.n], qd[o:o + a.n], tau[o:o + a.n], xp) for a, o in zip(system.arms, offs)]
-    obj, g1, t1 = system.obj, system.arms[0].grasp, arms[0]
-    R_C = xp.name(t1.R_tip @ g1.R.T, "RC")                             # X(C) from grasp 1
-    V1 = t1.V_tip()
-    w = V1[:3]
-    V_C = np.concatenate([w, V1[3:] - cross(w, R_C @ g1.r)])           # (2.8a), one grasp
-    p = R_C @ obj.com
-    M_C = xp.name(spatial_inertia(obj.mass, p, R_C @ obj.inertia @ R_C.T), "MC")   # (2.4)
-    I_C = M_C[:3, :3]
-    b_C = np.concatenate([cross(w, I_C @ w), obj.mass * cross(w, cross(w, p))]) \
-        - M_C @ np.concatenate([np.zeros(3), system.gravity])         # b(C) with the weight
-    K, rhs, terms = M_C, -b_C, []
-    for k, (a, t) in enumerate(zip(system.arms, arms)):
-        q_open, x_open = t.free()                                      # Step 1
-        Mk = xp.inv(xp.name(t.Lambda(), f"Lam{k}"))                     # M_k = Lambda_k (37)
-        l = R_C @ a.grasp.r                                             # l(C, O_k)
-        A = _phi_CO_T(l)
-        a_k = np.concatenate([np.zeros(3), cross(w, cross(w, l))])     # zeta_0^k = a_k(C)
-        P = xp.name(Mk @ (x_open - a_k), f"Pk{k}")                      # (41)
-        R = xp.name(Mk @ A, f"Rk{k}")                                   # (42)
-        K = K + A.T @ R
-        rhs = rhs + A.T @ P
-        terms.append((t, q_open, P, R))
-    a0 = xp.name(xp.inv(xp.name(K, "K")) @ xp.name(rhs, "rhs"), "a0")  # (45)
-    qdd, f = [], []
-    for t, q_open, P, R in terms:
-        fk = xp.name(P - R @ a0, "fk")                                  # (47)
-        qdd.append(q_open + t.delta(fk)[0])                             # (48) by (6.4)
-        f.append(fk)
-    return np.concatenate(qdd + [a0] + f), V_C
+def conventions(system):
+    obj = ("The object's pose and velocity follow from the first rigid grasp; the state must",
+           "close the loops (soagen: System.consistent_state).")
+    if takes_object_state(system):
+        obj = ("Input obj (10): the object frame C's orientation as a unit quaternion",
+               "(x, y, z, w), then V(C) = (omega, v_C), world; the state must close the loops",
+               "(soagen: System.consistent_state; soagen simulate's state ends with these 10).")
+    return ("Inputs q, qd, tau: the joints of all arms, arms in file order, each base to tip.",
+            "Output (flat): qdd of all arms, then alpha(C) = (omega_dot, a_C) of the object at C",
+            "(world, classical), then f_i(0) of every grasp: the force of tip i on the object at",
+            "O_i, (moment, force), world-aligned. Gravity is the system file's.") + obj
+
+
+def closed_chain_fd(system, q, qd, tau, obj, xp):
+    """Lilly-Orin Table 1 on backend ``xp`` as one flat vector (see the module doc);
+    ``obj`` is None when a rigid grasp fixes the object."""
+    pose = twist = None
+    if obj is not None:
+        pose, twist = (quaternion_rotation(obj[:4]), None), obj[4:]
+    qdd, a0, f = table1(Context(system, q, qd, tau, pose, twist, xp))
+    return np.concatenate(qdd + [a0] + f)
 
 
 def render(system, system_file=None, langs=("c", "python"), prefix=None, progress=None):
-    """Unroll :func:`rigid_fd` for ``system`` and print it into the code generator's
+    """Unroll :func:`closed_chain_fd` for ``system`` and print it into the code generator's
     templates; returns ``{file name: text}`` (nothing written)."""
     import sympy
 
@@ -99,18 +83,20 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
 
     prefix = validate_prefix(prefix or default_prefix(SimpleNamespace(name=system.name)))
     n = system.n
-    sym = lambda name: np.array([sympy.Symbol(f"{name}_{k}") for k in range(n)], dtype=object)
+    sym = lambda name, m: np.array([sympy.Symbol(f"{name}_{k}") for k in range(m)], dtype=object)
+    inputs = ("q", "qd", "tau") + (("obj",) if takes_object_state(system) else ())
     xp = UnrollBackend()
     if progress:
         progress("unroll")
-    out, _ = rigid_fd(system, sym("q"), sym("qd"), sym("tau"), xp)
+    obj = sym("obj", OBJ_SIZE) if "obj" in inputs else None
+    out = closed_chain_fd(system, sym("q", n), sym("qd", n), sym("tau", n), obj, xp)
     if progress:
         progress("cse")
     prog = unroll(out, xp.defs)
-    spec = FunctionSpec("closed_chain_forward_dynamics", ("q", "qd", "tau"), "out", "nv",
+    spec = FunctionSpec(NAME, inputs, "out", "nv",
                         f"closed-chain forward dynamics of {system.name}: qdd ({n}), alpha(C) (6), "
                         f"f(0) ({6 * system.l})",
-                        "Lilly-Orin Table 1 with rigid grasps; Part II (6.1), (6.4), (6.10)")
+                        "Lilly-Orin Table 1; Part II (6.1), (6.4), (6.10)")
     gen = Generated(spec, prog, spec.equations)
     shape_holder = SimpleNamespace(nv=len(prog.outputs))
     source = Path(system_file).name if system_file else system.name
@@ -118,9 +104,10 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
               f"{' '.join(f'{x:g}' for x in b.joint.axis)})"
               for a, o in zip(system.arms, system.offsets()) for i, b in enumerate(a.robot.bodies)]
     common = {"prefix": prefix, "robot": system.name, "source": source, "nq": n, "nv": n,
-              "joints": joints, "conventions": CONVENTIONS, "symbolic_params": False, "nparams": 0,
+              "joints": joints, "conventions": conventions(system), "symbolic_params": False, "nparams": 0,
               "param_names": [], "tip": None,
-              "command": f"soagen generate {source} --out DIR"}
+              "command": f"soagen generate {source} --out DIR", "kind": "system",
+              "references": REFERENCES}
     env, files = _env(), {}
     if "c" in langs:
         fns = [_render_function(shape_holder, gen, "c", False)]
@@ -142,10 +129,11 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
 
 
 def generate(system_file, out_dir, **kw):
-    """Load a system file, render and write; returns the written paths."""
+    """Load a system file, render and write; returns (written paths, manifest)."""
     from soagen.closed_chain.loader import load_system
     from soagen.codegen.emit import Result, write
 
     system = load_system(system_file)
     files = render(system, system_file, **kw)
-    return write(Result(files, [], {}), out_dir)
+    manifest = json.loads(next(text for name, text in files.items() if name.endswith("_manifest.json")))
+    return write(Result(files, [], {}), out_dir), manifest

@@ -10,12 +10,18 @@ W = diag(omega~, omega~), so at the acceleration level
     phi^c^T (alpha^+(0) - alpha^-(0)) = gamma,   gamma = -phi^c^T W dV,
 
 with alpha^+ = J qdd + Jdot qd (2.1d) and alpha^- = A alpha(C) + a(C) (2.7b). For a rigid
-grasp dV = 0 and gamma = 0, which is (2.10b)."""
+grasp dV = 0 and gamma = 0, which is (2.10b); its constraint space is all of R^6, taken as
+phi^c = I whatever the grasp frame (every method depends on phi^c only through its span).
+
+Like the arm recursions, a Context runs on a backend ``xp``: on floats for the generic
+methods, on SymPy symbols for the generated closed-chain code
+(:mod:`soagen.closed_chain.codegen`), so the object and grasp terms are written once."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from soagen.backend import NUMPY
 from soagen.closed_chain.arm import ArmTerms, block
 from soagen.errors import SoagenError
 from soagen.operators import block_diag
@@ -24,7 +30,7 @@ from soagen.spatial import cross, skew, spatial_inertia
 
 def phi_CO(l):
     """phi(C, O_i) = [[I, l~], [0, I]] with l = l(C, O_i) (2.5)."""
-    P = np.eye(6)
+    P = np.eye(6, dtype=np.asarray(l).dtype)
     P[:3, 3:] = skew(l)
     return P
 
@@ -32,47 +38,51 @@ def phi_CO(l):
 class Context:
     """One state of the system: arms' terms, object terms, grasp terms (world frame)."""
 
-    def __init__(self, system, q, qd, tau, obj_pose=None, obj_twist=None):
-        self.system = system
-        qs, qds, taus = system.split(q), system.split(qd), system.split(tau)
-        self.arms = [ArmTerms(a, qi, qdi, ti) for a, qi, qdi, ti in zip(system.arms, qs, qds, taus)]
+    def __init__(self, system, q, qd, tau, obj_pose=None, obj_twist=None, xp=NUMPY):
+        self.system, self.xp = system, xp
+        qs, qds, taus = (system.split(x, xp.dtype) for x in (q, qd, tau))
+        self.arms = [ArmTerms(a, qi, qdi, ti, xp) for a, qi, qdi, ti in zip(system.arms, qs, qds, taus)]
         if obj_pose is None:
             obj_pose = object_pose_from_arms(system, self.arms)
-        self.R_C, self.p_C = (np.asarray(x, dtype=float) for x in obj_pose)
+        R_C, p_C = obj_pose
+        self.R_C = xp.name(xp.asarray(R_C), "RC")
+        self.p_C = None if p_C is None else xp.asarray(p_C)   # not needed by the dynamics
         self.grasp_terms()
         if obj_twist is None:
             obj_twist = object_twist_from_arms(self)
-        self.V_C = np.asarray(obj_twist, dtype=float)
+        self.V_C = xp.asarray(obj_twist)
         self.object_terms()
 
     def grasp_terms(self):
+        xp = self.xp
         self.l_CO, self.A, self.phi, self.phic, self.R_g = [], [], [], [], []
         for a in self.system.arms:
             g = a.grasp
-            l = self.R_C @ g.r                                 # l(C, O_i), world
-            Rg = self.R_C @ g.R
+            l = self.R_C @ xp.constant(g.r)                      # l(C, O_i), world
+            Rg = xp.name(self.R_C @ xp.constant(g.R), "Rg")
             self.l_CO.append(l)
             self.A.append(phi_CO(l).T)                           # A_i = phi^T(C, O_i) (2.6)
             self.R_g.append(Rg)
-            self.phi.append(block(Rg) @ g.phi)
-            self.phic.append(block(Rg) @ g.phic)
+            self.phi.append(block(Rg) @ xp.constant(g.phi))
+            self.phic.append(xp.eye(6) if g.n_c == 6 else block(Rg) @ xp.constant(g.phic))
 
     def object_terms(self):
-        o = self.system.obj
+        xp, o = self.xp, self.system.obj
         w = self.V_C[:3]
-        p = self.R_C @ o.com
-        I_c = self.R_C @ o.inertia @ self.R_C.T
-        self.M_C = spatial_inertia(o.mass, p, I_c)                       # M(C) (2.4)
+        p = self.R_C @ xp.constant(o.com)
+        I_c = self.R_C @ xp.constant(o.inertia) @ self.R_C.T
+        self.M_C = xp.name(spatial_inertia(o.mass, p, I_c), "MC")              # M(C) (2.4)
         I_C = self.M_C[:3, :3]
         b = np.concatenate([cross(w, I_C @ w), o.mass * cross(w, cross(w, p))])   # b(C) (2.4)
         # gravity on the object: M(C) (alpha(C) - (0, g)) + b(C) = f(C), folded into b(C)
-        self.b_C = b - self.M_C @ np.concatenate([np.zeros(3), self.system.gravity])
-        self.a_C = [np.concatenate([np.zeros(3), cross(w, cross(w, l))]) for l in self.l_CO]  # a_i(C) (2.5)
+        g = np.concatenate([xp.zeros(3), xp.constant(self.system.gravity)])
+        self.b_C = xp.name(b - self.M_C @ g, "bC")
+        self.a_C = [np.concatenate([xp.zeros(3), cross(w, cross(w, l))]) for l in self.l_CO]  # a_i(C) (2.5)
         self.W = block(skew(w))
         self.V_minus = [A @ self.V_C for A in self.A]                       # (2.7a)
         self.V_plus = [t.V_tip() for t in self.arms]
         self.dV = [vm - vp for vm, vp in zip(self.V_minus, self.V_plus)]
-        self.gamma = [-pc.T @ (self.W @ dv) for pc, dv in zip(self.phic, self.dV)]
+        self.gamma = [xp.name(-pc.T @ (self.W @ dv), "gam") for pc, dv in zip(self.phic, self.dV)]
 
     # -- stacked forms (dense helpers) -----------------------------------------------
     def A_stack(self):
@@ -89,9 +99,6 @@ class Context:
         """blockdiag(phi_i): the grasps' motion spaces."""
         return block_diag(self.phi)
 
-    def rigid(self):
-        return all(a.grasp.kind == "rigid" for a in self.system.arms)
-
     def M_C_inv(self):
         return np.linalg.inv(self.M_C)
 
@@ -107,14 +114,16 @@ class Context:
 
 
 def object_pose_from_arms(system, arms, tol=1e-12, max_iter=50):
-    """X(C) from the arm tips: directly from a rigid grasp if there is one; otherwise the
+    """X(C) from the arm tips: directly from the first rigid grasp if there is one (on any
+    backend); otherwise (numeric only) the
     holonomic closure equations are solved for the object pose alone (Gauss-Newton),
     starting from the best rigid fit (Kabsch) of the grasp points O_i to the tip points
     when there are three non-collinear ones, else from the first tip as if rigid."""
-    for a, t in zip(system.arms, arms):
-        if a.grasp.kind == "rigid":
-            R_C = t.R_tip @ a.grasp.R.T
-            return R_C, t.p_tip - R_C @ a.grasp.r
+    i = first_rigid(system)
+    if i is not None:
+        g, t = system.arms[i].grasp, arms[i]
+        R_C = t.R_tip @ g.R.T
+        return R_C, t.p_tip - R_C @ g.r
     P = np.array([a.grasp.r for a in system.arms])
     Q = np.array([t.p_tip for t in arms])
     if len(P) >= 3 and np.linalg.matrix_rank(P - P.mean(0), tol=1e-9) >= 2:
@@ -141,9 +150,20 @@ def object_pose_from_arms(system, arms, tol=1e-12, max_iter=50):
                       "pass obj_pose=(R, p)")
 
 
+def first_rigid(system):
+    """Index of the first arm with a rigid grasp (it fixes the object's pose), or None."""
+    return next((i for i, a in enumerate(system.arms) if a.grasp.kind == "rigid"), None)
+
+
 def object_twist_from_arms(ctx):
-    """V(C) from the tip velocities: least squares of phi^c^T (A_i V(C) - V_i(0)) = 0, the
-    constrained directions of every grasp ((2.8a) for rigid grasps)."""
+    """V(C) from the tip velocities: through the first rigid grasp, V(C) = A_i^-1 V_i(0)
+    (2.8a), on any backend; otherwise (numeric only) by least squares of
+    phi^c^T (A_i V(C) - V_i(0)) = 0 over the constrained directions of every grasp."""
+    i = first_rigid(ctx.system)
+    if i is not None:
+        V = ctx.arms[i].V_tip()
+        w = V[:3]
+        return np.concatenate([w, V[3:] - cross(w, ctx.l_CO[i])])        # (2.8a)
     rows = [pc.T @ A for pc, A in zip(ctx.phic, ctx.A)]
     rhs = [pc.T @ t.V_tip() for pc, t in zip(ctx.phic, ctx.arms)]
     G = np.vstack(rows)

@@ -14,34 +14,44 @@ zeta_0^k = a_k(C), I_0 = M(C), b_0 - g_0 = b(C) with gravity folded in):
 alpha_k^c = phi^c^T (a_0^k - xdd_k) is minus the gamma of the context; h_k = 0 (no
 actuation in the free directions of the grasp). Only phi^c^T Lambda^-1 phi^c must be
 invertible: chains with fewer than six joints or at a singularity are fine as long as
-their constrained directions are reachable."""
+their constrained directions are reachable.
+
+:func:`table1` runs on the context's backend: on floats it is the generic method, on
+SymPy symbols it is what ``soagen generate SYSTEM`` unrolls
+(:mod:`soagen.closed_chain.codegen`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 
+def table1(ctx):
+    """Steps 1-4 of Table 1 on ``ctx.xp``: (qdd per arm, a_0 = alpha(C), f_k(0) per arm)."""
+    xp = ctx.xp
+    K = ctx.M_C                                                            # I_0
+    rhs = -ctx.b_C                                                         # - b_0 + g_0
+    terms = []
+    for k, (t, X, zeta, pc, gam) in enumerate(zip(ctx.arms, ctx.A, ctx.a_C, ctx.phic, ctx.gamma)):
+        q_open, x_open = t.free()                                          # Step 1
+        Lam_inv = xp.name(t.Lambda(), f"Lam{k}")
+        S = -gam - pc.T @ (zeta - x_open)                                  # (35)-(36), h_k = 0
+        Mk = xp.inv(xp.name(pc.T @ Lam_inv @ pc, f"Lamc{k}"))              # (37)
+        P = xp.name(pc @ (Mk @ S), f"Pk{k}")                               # (41)
+        R = xp.name(pc @ Mk @ pc.T @ X, f"Rk{k}")                          # (42)
+        K = K + X.T @ R
+        rhs = rhs + X.T @ P
+        terms.append((q_open, P, R))
+    a0 = xp.name(xp.solve(xp.name(K, "K"), xp.name(rhs, "rhs")), "a0")     # (45)
+    qdd, f = [], []
+    for t, (q_open, P, R) in zip(ctx.arms, terms):
+        fk = xp.name(P - R @ a0, "fk")                                     # (47)
+        qdd.append(q_open + t.delta(fk)[0])                  # (48): - Omega_k f_k = Delta qdd
+        f.append(fk)
+    return qdd, a0, f
+
+
 def lilly_orin(ctx):
     from soagen.closed_chain.forward import Result
 
-    K = ctx.M_C.copy()                                                     # I_0
-    rhs = -ctx.b_C.copy()                                                  # - b_0 + g_0
-    terms = []
-    for t, X, zeta, pc, gam in zip(ctx.arms, ctx.A, ctx.a_C, ctx.phic, ctx.gamma):
-        q_open, x_open = t.free()                                          # Step 1
-        Lam_inv = t.Lambda()
-        alpha_c = -gam
-        S = alpha_c - pc.T @ (zeta - x_open)                               # (35)-(36), h_k = 0
-        Mk = np.linalg.inv(pc.T @ Lam_inv @ pc)                            # (37)
-        P = pc @ (Mk @ S)                                                  # (41)
-        R = pc @ Mk @ pc.T @ X                                             # (42)
-        K += X.T @ R
-        rhs += X.T @ P
-        terms.append((q_open, P, R))
-    a0 = np.linalg.solve(K, rhs)                                           # (45)
-    qdd, f = [], []
-    for t, (q_open, P, R) in zip(ctx.arms, terms):
-        fk = P - R @ a0                                                    # (47)
-        qdd.append(q_open + t.delta(fk)[0])                  # (48): - Omega_k f_k = Delta qdd
-        f.append(fk)
+    qdd, a0, f = table1(ctx)
     return Result(qdd, a0, np.array(f))

@@ -99,9 +99,9 @@ class System:
             k += a.n
         return out
 
-    def split(self, x):
+    def split(self, x, dtype=float):
         """A vector over all arm joints -> one vector per arm."""
-        x = np.asarray(x, dtype=float)
+        x = np.asarray(x, dtype=dtype)
         if x.shape != (self.n,):
             from soagen.errors import SoagenError
             raise SoagenError(f"{self.name}: expected a vector of {self.n} arm joint values, got shape {x.shape}")

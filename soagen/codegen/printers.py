@@ -21,7 +21,7 @@ import sympy
 from sympy.printing.c import C99CodePrinter
 from sympy.printing.pycode import PythonCodePrinter
 
-_INPUT = re.compile(r"^(q|qd|qdd|tau|params)_(\d+)$")
+_INPUT = re.compile(r"^(q|qd|qdd|tau|params|obj)_(\d+)$")
 MAX_POW = 8
 
 

@@ -10,7 +10,7 @@ nothing is ever expanded. Structure is exploited on the spot:
 * zeros and ones of H, phi and the link rotations fold as exact integers (model constants
   within ``SNAP`` of 0 or +-1, e.g. cos(pi/2) from a URDF rpy, are snapped);
 * sin/cos of each joint variable is computed once (``s_q3``, ``c_q3``);
-* the symmetric quantities (M, Rc, P, D, Dinv, Lam, Ups) are named on the upper triangle only;
+* the symmetric quantities (M, Rc, P, D, Dinv, Lam, Ups; closed chains: Lamc, MC, K) are named on the upper triangle only;
 * entries that are a number, a symbol or a negated symbol are never named.
 
 :func:`unroll` then drops dead temporaries, runs one cheap common-subexpression pass over
@@ -30,7 +30,7 @@ from soagen.backend import SympyBackend
 
 SNAP = 1e-14
 _CSE = re.compile(r"^t\d+$")
-SYMMETRIC = ("M", "Rc", "P", "D", "Dinv", "Lam", "Ups")
+SYMMETRIC = ("M", "Rc", "P", "D", "Dinv", "Lam", "Ups", "Lamc", "MC", "K")
 
 
 def _stem(label: str) -> str:

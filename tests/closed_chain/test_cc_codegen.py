@@ -1,6 +1,15 @@
-"""Generated closed-chain forward dynamics (rigid grasps): the function that is unrolled,
-run on numpy, against the generic methods; the generated Python and C against the
-generic implementation (slow: unrolling two 6-dof arms takes ~40 s)."""
+"""Generated closed-chain forward dynamics, any grasp types.
+
+* The function that is unrolled (Lilly-Orin Table 1 on a backend), run on numpy, against
+  the dense reference: bundled systems at closed states, random systems with every grasp
+  type at arbitrary states (the same equations hold at any state).
+* The checked-in generated/systems/ code (Python, and C compiled here) against the dense
+  reference: default run, no unrolling needed.
+* Fresh generation through the CLI for a system with revolute, soft-finger and general
+  grasps (object state as input), Python and C; random geometry with every grasp type
+  (slow).
+The regenerate-and-diff check of generated/systems/ is in
+tests/codegen/test_codegen_generated.py (slow)."""
 
 from __future__ import annotations
 
@@ -8,79 +17,153 @@ import json
 
 import numpy as np
 import pytest
-from cc_helpers import SYSTEMS, rel
+from cc_helpers import ROOT, SYSTEMS, rel, system_doc, write_system
 
 import soagen.closed_chain as cc
 from soagen.backend import NUMPY
-from soagen.closed_chain.codegen import render, rigid_fd
-from soagen.errors import SoagenError
+from soagen.closed_chain.codegen import closed_chain_fd, render, takes_object_state
+from soagen.closed_chain.consistent import expm_so3
+from soagen.closed_chain.context import Context
+from soagen.closed_chain.random_systems import random_system
+from soagen.closed_chain.simulate import R_to_quat
+
+GENERATED = ROOT / "generated" / "systems"
 
 
-def _generic(s, q, qd, tau, method="rccfd1"):
-    r = cc.forward_dynamics(s, q, qd, tau, method=method)
+def _flat(r):
     return np.concatenate([r.qdd_all, r.alpha_C, r.f0.reshape(-1)])
 
 
-@pytest.mark.parametrize("name", ["dual_arm_box", "quadruped_platform"])
-def test_unrolled_function_on_numpy(bundled, name):
-    s = bundled[name]
-    for seed in (0, 1):
-        q, qd, tau = s.consistent_state(seed)
-        out, V_C = rigid_fd(s, q, qd, tau, NUMPY)
-        assert rel(out, _generic(s, q, qd, tau)) < 1e-10
-        assert rel(out, _generic(s, q, qd, tau, "dense")) < 1e-10
+def _inputs(s, q, qd, tau, pose=None, twist=None):
+    """Arguments of the generated function and the matching dense reference."""
+    ctx = Context(s, q, qd, tau, pose, twist)
+    ref = _flat(cc.forward_dynamics(s, q, qd, tau, "dense", (ctx.R_C, ctx.p_C), ctx.V_C))
+    args = [q, qd, tau]
+    if takes_object_state(s):
+        args.append(np.concatenate([R_to_quat(ctx.R_C), ctx.V_C]))
+    return args, ref
 
 
-def test_non_rigid_grasps_are_refused(bundled):
-    s = bundled["three_arm_point_contacts"]
-    with pytest.raises(SoagenError, match="rigid grasps only"):
-        rigid_fd(s, s.q0(), np.zeros(s.n), np.zeros(s.n), NUMPY)
+def _mixed(rng):
+    k = rng.choice(["rigid", "revolute", "soft_finger", "spherical", "general"])
+    if k == "revolute":
+        return {"type": k, "axis": rng.normal(size=3)}
+    if k == "soft_finger":
+        return {"type": k, "normal": rng.normal(size=3)}
+    if k == "general":
+        return {"type": k, "motion": rng.normal(size=(6, 2))}
+    return {"type": str(k)}
+
+
+def _random(seed, l=3, N=6, grasp=_mixed):
+    """A random system and a random (not closed) state with a given object pose/twist."""
+    rng = np.random.default_rng(seed)
+    s = random_system(l, N, rng, grasp=grasp)
+    q, qd, tau = rng.uniform(-1, 1, s.n), rng.uniform(-1, 1, s.n), rng.uniform(-2, 2, s.n)
+    pose, twist = (expm_so3(rng.normal(size=3)), rng.normal(size=3)), rng.normal(size=6)
+    if not takes_object_state(s):
+        pose = twist = None          # fixed by the first rigid grasp, as in the generated code
+    return s, (q, qd, tau, pose, twist)
+
+
+def test_unrolled_function_on_numpy_bundled(bundled):
+    for s in bundled.values():
+        for seed in (0, 1):
+            args, ref = _inputs(s, *s.consistent_state(seed, speed=1.0, torque=5.0))
+            out = closed_chain_fd(s, *args[:3], args[3] if len(args) > 3 else None, NUMPY)
+            assert rel(out, ref) < 1e-10, s.name
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_unrolled_function_on_numpy_random_grasps(seed):
+    s, state = _random(seed)
+    args, ref = _inputs(s, *state)
+    out = closed_chain_fd(s, *args[:3], args[3] if len(args) > 3 else None, NUMPY)
+    assert rel(out, ref) < 1e-9, [a.grasp.kind for a in s.arms]
+
+
+def test_object_state_is_an_input_exactly_without_a_rigid_grasp(bundled):
+    assert takes_object_state(bundled["three_arm_point_contacts"])
+    assert not takes_object_state(bundled["dual_arm_box"])
+    assert not takes_object_state(bundled["quadruped_platform"])
 
 
 @pytest.fixture(scope="module")
-def generated(bundled, tmp_path_factory):
-    s = bundled["dual_arm_box"]
-    files = render(s, SYSTEMS / "dual_arm_box.yaml")
-    out = tmp_path_factory.mktemp("gen")
-    for name, text in files.items():
-        (out / name).write_text(text)
-    return s, files, out
-
-
-@pytest.mark.slow
-def test_generated_python_and_c_match_the_generic(generated):
+def checked_in(bundled, tmp_path_factory):
+    """The checked-in generated code of every bundled system, Python imported, C compiled."""
     from soagen.codegen.compile import load_c, load_python
 
-    s, files, out = generated
-    assert sorted(files) == ["dual_arm_box.c", "dual_arm_box.h", "dual_arm_box.py", "dual_arm_box_manifest.json"]
-    manifest = json.loads(files["dual_arm_box_manifest.json"])
-    assert manifest["functions"]["closed_chain_forward_dynamics"]["shape"] == [12 + 6 + 12]
-    py = load_python(out / "dual_arm_box.py")
-    lib = load_c(out, "dual_arm_box", manifest)
+    out = {}
+    for name, s in bundled.items():
+        d = GENERATED / name
+        manifest = json.loads((d / f"{name}_manifest.json").read_text())
+        lib = load_c(d, name, manifest, build_dir=tmp_path_factory.mktemp(name), flags=("-O0",))
+        out[name] = (s, manifest, load_python(d / f"{name}.py"), lib)
+    return out
+
+
+@pytest.mark.parametrize("name", ["dual_arm_box", "three_arm_point_contacts", "quadruped_platform"])
+def test_checked_in_generated_code_matches_the_dense_reference(checked_in, name):
+    s, manifest, py, lib = checked_in[name]
+    fn = manifest["functions"]["closed_chain_forward_dynamics"]
+    assert fn["shape"] == [s.n + 6 + 6 * s.l]
+    assert fn["inputs"] == ["q", "qd", "tau"] + (["obj"] if takes_object_state(s) else [])
     for seed in range(3):
-        q, qd, tau = s.consistent_state(seed, speed=1.0, torque=5.0)
-        ref = _generic(s, q, qd, tau)
-        assert rel(py.closed_chain_forward_dynamics(list(q), list(qd), list(tau)), ref) < 1e-10
-        assert rel(lib.closed_chain_forward_dynamics(q, qd, tau), ref) < 1e-10
-    assert "GENERATED by soagen" in files["dual_arm_box.c"].splitlines()[0]
+        args, ref = _inputs(s, *s.consistent_state(seed, speed=1.0, torque=5.0))
+        assert rel(py.closed_chain_forward_dynamics(*[list(a) for a in args]), ref) < 1e-10
+        assert rel(lib.closed_chain_forward_dynamics(*args), ref) < 1e-10
 
 
-def test_soagen_generate_system_file(bundled, tmp_path):
-    """`soagen generate SYSTEM` writes the closed-chain function; its Python agrees with
-    the generic rccfd1 at a state that closes the loops."""
+def _load_generated(out, name):
+    from soagen.codegen.compile import load_c, load_python
+
+    manifest = json.loads((out / f"{name}_manifest.json").read_text())
+    return manifest, load_python(out / f"{name}.py"), load_c(out, name, manifest, flags=("-O0",))
+
+
+def test_soagen_generate_every_grasp_type(tmp_path):
+    """`soagen generate SYSTEM` on the three-arm system with a revolute, a soft-finger and
+    a general (2-dof) grasp, none rigid, so the object state is an input: the generated
+    Python and C agree with the dense reference at states that close the loops."""
     from click.testing import CliRunner
 
     from soagen.cli.main import cli
-    from soagen.codegen.compile import load_python
 
-    path = str(SYSTEMS / "dual_arm_box.yaml")
-    r = CliRunner().invoke(cli, ["generate", path, "--lang", "python", "--out", str(tmp_path / "out"), "-q"])
+    doc = system_doc("three_arm_point_contacts")
+    grasps = [{"type": "revolute", "axis": [0, 0.6, 0.8]}, {"type": "soft_finger", "normal": [1, 0, 0]},
+              {"type": "general", "motion": [[1, 0, 0, 0, 0, 0], [0, 0, 1, 0, 0, 0]]}]
+    for arm, g in zip(doc["arms"], grasps):
+        arm["grasp"] = {"frame": arm["grasp"]["frame"], **g}
+    path = write_system(tmp_path, doc, "mixed.yaml")
+    r = CliRunner().invoke(cli, ["generate", str(path), "--out", str(tmp_path / "out"), "--name", "mixed", "-q"])
     assert r.exit_code == 0, r.output
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["dual_arm_box.py", "dual_arm_box_manifest.json"]
-    py = load_python(tmp_path / "out" / "dual_arm_box.py")
-    s = bundled["dual_arm_box"]
-    q, qd, tau = s.consistent_state(0, speed=1.0, torque=5.0)
-    assert rel(py.closed_chain_forward_dynamics(list(q), list(qd), list(tau)), _generic(s, q, qd, tau)) < 1e-10
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["mixed.c", "mixed.h", "mixed.py",
+                                                                    "mixed_manifest.json"]
+    manifest, py, lib = _load_generated(tmp_path / "out", "mixed")
+    assert manifest["functions"]["closed_chain_forward_dynamics"]["inputs"] == ["q", "qd", "tau", "obj"]
+    assert "def closed_chain_forward_dynamics(q, qd, tau, obj):" in (tmp_path / "out" / "mixed.py").read_text()
+    s = cc.load_system(path)
+    for seed in range(2):
+        args, ref = _inputs(s, *s.consistent_state(seed, speed=1.0, torque=5.0))
+        assert rel(py.closed_chain_forward_dynamics(*[list(a) for a in args]), ref) < 1e-10
+        assert rel(lib.closed_chain_forward_dynamics(*args), ref) < 1e-10
+
+
+@pytest.mark.slow
+def test_generated_code_random_geometry(tmp_path):
+    """Random chains (no zero in any rotation) with a tilted revolute and a general grasp,
+    at an arbitrary state with a given object pose and twist: generated Python and C
+    against dense. (Five joints per arm: M_k (37) needs phi^c^T J M^-1 J^T phi^c, 5 x 5
+    for the revolute grasp, invertible.)"""
+    kinds = iter([{"type": "revolute", "axis": [0.3, -1, 0.2]},
+                  {"type": "general", "motion": [[1, 0], [0, 0], [0, 1], [0, 0], [0, 0], [1, 0]]}])
+    s, state = _random(7, l=2, N=5, grasp=lambda rng: next(kinds))
+    for fname, text in render(s, prefix="mixed").items():
+        (tmp_path / fname).write_text(text)
+    manifest, py, lib = _load_generated(tmp_path, "mixed")
+    args, ref = _inputs(s, *state)
+    assert rel(py.closed_chain_forward_dynamics(*[list(a) for a in args]), ref) < 1e-9
+    assert rel(lib.closed_chain_forward_dynamics(*args), ref) < 1e-9
 
 
 def test_soagen_generate_system_file_refuses_robot_options(tmp_path):

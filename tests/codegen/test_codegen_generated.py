@@ -1,9 +1,11 @@
-"""generated/ holds the code of every bundled robot; regenerating it must give the same
-file set and the same bytes. To update after an intended change:
+"""generated/ holds the code of every bundled robot, and generated/systems/ that of every
+bundled closed-chain system; regenerating it must give the same file set and the same
+bytes. To update after an intended change:
 
     SOAGEN_UPDATE_GENERATED=1 pytest tests/codegen/test_codegen_generated.py --runslow
 
-(or `soagen generate robots/NAME.yaml --out generated/NAME` per robot)."""
+(or `soagen generate robots/NAME.yaml --out generated/NAME` per robot,
+`soagen generate robots/systems/NAME.yaml --out generated/systems/NAME` per system)."""
 
 import difflib
 import os
@@ -14,43 +16,52 @@ import pytest
 
 import soagen
 from codegen_util import REPO, ROBOTS
-from soagen.codegen.emit import render, write
+from soagen.codegen.emit import Result, render, write
 
 GENERATED = REPO / "generated"
 UPDATE = os.environ.get("SOAGEN_UPDATE_GENERATED") == "1"
 BUNDLED = sorted(p.stem for p in ROBOTS.glob("*.yaml"))
+SYSTEMS = sorted(p.stem for p in (ROBOTS / "systems").glob("*.yaml"))
 FAST = {"planar2", "puma560"}
 
 
-def _check(name, tmp_path):
-    path = ROBOTS / f"{name}.yaml"
-    result = render(soagen.load(path), path, prefix=name)
-    target = GENERATED / name
+def _compare(files, target):
+    """Write ``files`` to ``target`` (update mode) or assert they equal what is there."""
+    name = target.relative_to(GENERATED.parent)
     if UPDATE:
         for old in target.glob("*") if target.is_dir() else []:
-            if old.name not in result.files:
+            if old.name not in files:
                 old.unlink()
-        write(result, target)
+        write(Result(files, [], {}), target)
         return
     have = sorted(p.name for p in target.iterdir()) if target.is_dir() else []
-    assert have == sorted(result.files), f"generated/{name}: file set {have} != {sorted(result.files)} " \
-                                         "(set SOAGEN_UPDATE_GENERATED=1 to update)"
+    assert have == sorted(files), f"{name}: file set {have} != {sorted(files)} " \
+                                  "(set SOAGEN_UPDATE_GENERATED=1 to update)"
     diffs = []
-    for fname, text in result.files.items():
+    for fname, text in files.items():
         old = (target / fname).read_text(encoding="utf-8")
         if old != text:
             diffs.append("".join(difflib.unified_diff(
-                old.splitlines(True), text.splitlines(True), f"generated/{name}/{fname}",
-                f"regenerated/{name}/{fname}", n=2))[:4000])
+                old.splitlines(True), text.splitlines(True), f"{name}/{fname}",
+                f"regenerated/{fname}", n=2))[:4000])
     assert not diffs, "generated code differs from a fresh generation " \
                       "(SOAGEN_UPDATE_GENERATED=1 to update):\n" + "\n".join(diffs)
 
 
-def test_every_bundled_robot_has_generated_code():
-    have = sorted(p.name for p in GENERATED.iterdir() if p.is_dir())
+def _check(name, tmp_path):
+    path = ROBOTS / f"{name}.yaml"
+    _compare(render(soagen.load(path), path, prefix=name).files, GENERATED / name)
+
+
+def test_every_bundled_robot_and_system_has_generated_code():
+    have = sorted(p.name for p in GENERATED.iterdir() if p.is_dir() and p.name != "systems")
+    systems = sorted(p.name for p in (GENERATED / "systems").iterdir() if p.is_dir()) \
+        if (GENERATED / "systems").is_dir() else []
     if not UPDATE:
         assert have == BUNDLED, f"generated/ has {have}, robots/ has {BUNDLED} " \
                                 "(SOAGEN_UPDATE_GENERATED=1 ... --runslow to update)"
+        assert systems == SYSTEMS, f"generated/systems/ has {systems}, robots/systems/ has {SYSTEMS} " \
+                                   "(SOAGEN_UPDATE_GENERATED=1 ... --runslow to update)"
 
 
 @pytest.mark.parametrize("name", sorted(FAST & set(BUNDLED)))
@@ -62,6 +73,18 @@ def test_regenerate_matches(name, tmp_path):
 @pytest.mark.parametrize("name", sorted(set(BUNDLED) - FAST))
 def test_regenerate_matches_slow(name, tmp_path):
     _check(name, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", SYSTEMS)
+def test_regenerate_system_matches(name):
+    """Closed-chain systems take 20-40 s each to unroll; their checked-in code is checked
+    numerically in the default run (tests/closed_chain/test_cc_codegen.py)."""
+    from soagen.closed_chain import load_system
+    from soagen.closed_chain.codegen import render as render_system
+
+    path = ROBOTS / "systems" / f"{name}.yaml"
+    _compare(render_system(load_system(path), path, prefix=name), GENERATED / "systems" / name)
 
 
 def test_detects_a_difference(tmp_path, monkeypatch):

@@ -38,22 +38,55 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     generated Python, the generic numpy reference and Pinocchio (if `pin` is installed
     and ROBOT is a URDF), then the operation counts next to the papers' counts
     (Lilly-Orin Table 2, Featherstone's RNEA/CRBA/ABA).
-    """
-    from rich.console import Console
-    from rich.table import Table
 
+    For a closed-chain system file: the generated closed-chain forward dynamics against
+    Pinocchio's constraintDynamics and the numpy methods (lilly_orin, rccfd1, dense), and
+    its operation count against Lilly-Orin Tables 2-3.
+    """
     from soagen.cli.generate import parse_algorithms, progress_bar
+    from soagen.closed_chain.loader import is_system_file
     from soagen.codegen import bench as B
 
+    flags = tuple(cflags.split())
+    if is_system_file(robot):
+        from soagen.closed_chain import bench as CB
+        from soagen.errors import SoagenError
+
+        used = [n for n, v in {"--tip": tip, "--floating-base": floating_base, "--algorithms": algos != "all",
+                               "--fd-variant": fd_variant != "best"}.items() if v]
+        if used:
+            raise SoagenError(f"{robot}: {', '.join(used)}: only for robot files, not for a system file")
+        ctx, step = progress_bar(2, quiet)
+        with ctx:
+            res = CB.run_system_bench(robot, with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
+                                      iters=iterations, repeats=repeats, flags=flags, progress=step)
+        _report(res, CB.ops_rows(res), CB.PAPER, [CB.numpy_note(res)], "n")
+        return
     names = parse_algorithms(algos)
     ctx, step = progress_bar(len(names), quiet)
     with ctx:
         res = B.run_bench(robot, tip=tip, algorithms=names, fd_variant=fd_variant,
                           with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
-                          iters=iterations, repeats=repeats, flags=tuple(cflags.split()),
+                          iters=iterations, repeats=repeats, flags=flags,
                           progress=step, floating_base=floating_base)
+    rows = []
+    refs = {}
+    for n, label, pm, pa, _, _ in B.paper_rows(res.nv, res.counts):
+        refs.setdefault(n, []).append((label, pm, pa))
+    for n, c in res.counts.items():
+        for k, (label, pm, pa) in enumerate(refs.get(n) or [("", "", "")]):
+            rows.append((n, c["mul"], c["add"], c["div"], c["trig"], label, pm, pa) if k == 0 else
+                        ("", "", "", "", "", label, pm, pa))
+    _report(res, rows, B.PAPER_SOURCES, [], "nv")
+
+
+def _report(res, ops_rows, paper_sources, notes, size_name):
+    """Print the timing table, the notes and the operation-count table."""
+    from rich.console import Console
+    from rich.table import Table
+
     con = Console(width=140)
-    t = Table(title=f"{res.robot} (nv = {res.nv}): ns per call, median "
+    t = Table(title=f"{res.robot} ({size_name} = {res.nv}): ns per call, median "
                     f"[C: {' '.join(res.flags)}]")
     for col in ("function", "generated C", "Pinocchio", "Pin. fn", "Pin./C", "generated Py", "numpy ref", "numpy/C"):
         t.add_column(col, justify="left" if col in ("function", "Pin. fn") else "right")
@@ -64,22 +97,16 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
                   _fmt(c), _fmt(pin), label, f"{pin / c:.1f}x" if pin else "-",
                   _fmt(res.generated_py_ns.get(n)), _fmt(npy), f"{npy / c:.0f}x" if npy else "-")
     con.print(t)
-    if res.pin_note:
-        con.print(res.pin_note)
-    ops = Table(title="operation counts (generated) vs the papers (revolute chains, n = nv)")
+    for note in [res.pin_note, *notes]:
+        if note:
+            con.print(note)
+    ops = Table(title="operation counts (generated) vs the papers")
     for col in ("function", "mul", "add", "div", "sin/cos", "paper", "paper mul", "paper add"):
         ops.add_column(col, justify="left" if col in ("function", "paper") else "right")
-    refs = {}
-    for n, label, pm, pa, _, _ in B.paper_rows(res.nv, res.counts):
-        refs.setdefault(n, []).append((label, pm, pa))
-    for n, c in res.counts.items():
-        rows = refs.get(n) or [("", "", "")]
-        for k, (label, pm, pa) in enumerate(rows):
-            first = k == 0
-            ops.add_row(n if first else "", str(c["mul"]) if first else "", str(c["add"]) if first else "",
-                        str(c["div"]) if first else "", str(c["trig"]) if first else "",
-                        label, str(pm), str(pa))
+    for row in ops_rows:
+        ops.add_row(*[str(x) for x in row])
     con.print(ops)
-    con.print(f"paper counts: {B.PAPER_SOURCES}")
-    con.print(f"code generation ({len(res.counts)} functions): {res.generation_s:.2f} s wall, "
+    con.print(f"paper counts: {paper_sources}")
+    n = len(res.counts)
+    con.print(f"code generation ({n} function{'s' if n != 1 else ''}): {res.generation_s:.2f} s wall, "
               f"{res.generation_cpu_s:.2f} s CPU")

@@ -120,7 +120,7 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
     raw = Path(system_file).read_bytes() if system_file else b""
     manifest = {"generator": "soagen", "soagen_version": __version__, "sympy_version": sympy.__version__,
                 "system": system.name, "input_file": source, "input_sha256": hashlib.sha256(raw).hexdigest(),
-                "prefix": prefix, "n": n, "arms": system.l, "files": sorted(files),
+                "prefix": prefix, "n": n, "nq": n, "nv": n, "arms": system.l, "files": sorted(files),
                 "functions": {spec.name: {"inputs": list(spec.inputs), "output": "out",
                                           "shape": [len(prog.outputs)], "equations": spec.equations,
                                           "ops": prog.counts, "cse_temporaries": prog.temporaries}}}

@@ -62,23 +62,39 @@ def build(system):
     return model, constraints, oid
 
 
-def constrained_dynamics(system, q, qd, tau, R_C, p_C, V_C):
-    """Arm accelerations and the object's classical acceleration alpha(C) (world, angular
-    first) from ``pin.constraintDynamics``."""
-    model, cms, oid = build(system)
-    data = model.createData()
-    cds = [c.createData() for c in cms]
-    pin.initConstraintDynamics(model, data, cms, cds)
-    w, v = R_C.T @ V_C[:3], R_C.T @ V_C[3:]
-    qp = np.concatenate([q, p_C, quaternion_xyzw(R_C)])
-    vp = np.concatenate([qd, v, w])
-    tp = np.concatenate([tau, np.zeros(6)])
-    prox = pin.ProximalSettings(1e-14, 0.0, 1)
-    ddq = pin.constraintDynamics(model, data, qp, vp, tp, cms, cds, prox)
+def constrained_dynamics(system, q, qd, tau, R_C, p_C, V_C, R_tips):
+    """Arm accelerations, the object's classical acceleration alpha(C) (world, angular
+    first) and f(0) per grasp (see :func:`contact_forces`; ``R_tips``: the arm tip frames
+    in the world) from ``pin.constraintDynamics``."""
+    solver = Solver(system)
+    ddq = solver(*pin_state(system, q, qd, tau, R_C, p_C, V_C))
     n = system.n
+    w, v = R_C.T @ V_C[:3], R_C.T @ V_C[3:]
     a_lin, dw = ddq[n:n + 3], ddq[n + 3:n + 6]
     alpha_C = np.concatenate([R_C @ dw, R_C @ (a_lin + np.cross(w, v))])
-    return ddq[:n], alpha_C
+    return ddq[:n], alpha_C, contact_forces(system, solver.data, R_tips)
+
+
+def pin_state(system, q, qd, tau, R_C, p_C, V_C):
+    """(q, v, tau) of the Pinocchio model: arms, then the object's free flyer."""
+    w, v = R_C.T @ V_C[:3], R_C.T @ V_C[3:]
+    return (np.concatenate([q, p_C, quaternion_xyzw(R_C)]), np.concatenate([qd, v, w]),
+            np.concatenate([tau, np.zeros(6)]))
+
+
+class Solver:
+    """``pin.constraintDynamics`` on the system's model, set up once: call with
+    (q, v, tau) of :func:`pin_state`; ``data`` holds the constraint forces afterwards."""
+
+    def __init__(self, system):
+        self.model, self.cms, _ = build(system)
+        self.data = self.model.createData()
+        self.cds = [c.createData() for c in self.cms]
+        pin.initConstraintDynamics(self.model, self.data, self.cms, self.cds)
+        self.prox = pin.ProximalSettings(1e-14, 0.0, 1)
+
+    def __call__(self, q, v, tau):
+        return pin.constraintDynamics(self.model, self.data, q, v, tau, self.cms, self.cds, self.prox)
 
 
 def contact_forces(system, data, R_tips):

@@ -58,7 +58,7 @@ class BenchResult:
     generation_cpu_s: float = 0.0
 
 
-def _py_time(fn, inputs, min_time=0.2):
+def py_time(fn, inputs, min_time=0.2):
     """Median over 5 repeats of the mean time per call (ns) of fn(*inputs[k])."""
     n = len(inputs)
     calls = 1
@@ -79,10 +79,12 @@ def _py_time(fn, inputs, min_time=0.2):
     return statistics.median(reps)
 
 
-def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11, quat_slots=()):
+def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11, quat_slots=(),
+           input_size=0):
     """Build the generated C with a timing harness and run it: {function: median ns}.
-    ``quat_slots``: offsets in q of unit quaternions (spherical/free joints), normalized
-    in the random inputs."""
+    ``quat_slots``: (input number, offset) of unit quaternions (spherical/free joints in q,
+    a closed-chain object's orientation), normalized in the random inputs;
+    ``input_size``: the longest input if longer than nq and nv."""
     from soagen.codegen.compile import compiler
     from soagen.codegen.emit import _env, write
 
@@ -91,9 +93,11 @@ def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11,
     prefix = result.manifest["prefix"]
     fns = [{"name": n, "inputs": f["inputs"], "size": int(np.prod(f["shape"]))}
            for n, f in result.manifest["functions"].items()]
+    nq, nv = result.manifest["nq"], result.manifest["nv"]
     src = _env().get_template("c/bench_main.c.j2").render(
-        prefix=prefix, nv=result.manifest["nv"], nq=result.manifest["nq"], functions=fns,
-        max_out=max(f["size"] for f in fns), quat_slots=quat_slots)
+        prefix=prefix, nv=nv, nq=nq, nin=max(nq, nv, input_size), functions=fns,
+        ninputs=max(len(f["inputs"]) for f in fns), max_out=max(f["size"] for f in fns),
+        quat_slots=quat_slots)
     (work / "bench_main.c").write_text(src)
     exe = work / "bench"
     cmd = [compiler(), *flags, "-std=c99", "-o", str(exe), str(work / "bench_main.c"),
@@ -130,8 +134,8 @@ def _reference_calls(robot):
 
 
 def quaternion_slots(robot):
-    """Offsets in q of the unit quaternions (spherical and free joints)."""
-    return [b.q_index + (3 if b.joint.kind == "free" else 0)
+    """(0, offset in q) of the unit quaternions (spherical and free joints)."""
+    return [(0, b.q_index + (3 if b.joint.kind == "free" else 0))
             for b in robot.bodies if b.joint.kind in ("spherical", "free")]
 
 
@@ -163,17 +167,22 @@ def _pinocchio(robot_file, robot, names, rng, nsets=64, floating_base=False):
     for n in names:
         if n in PIN_FUNCTIONS:
             label, call = PIN_FUNCTIONS[n]
-            out[n] = (label, _py_time(lambda q, v, x: call(pin, model, data, frame, q, v, x), sets))
-    # overhead: one binding call with numpy conversions, on a one-joint model
+            out[n] = (label, py_time(lambda q, v, x: call(pin, model, data, frame, q, v, x), sets))
+    overhead, note = binding_overhead(pin, f"model built {how}")
+    return out, overhead, note
+
+
+def binding_overhead(pin, how):
+    """(ns, note): one Pinocchio binding call with numpy conversions, timed as pin.rnea on
+    a one-joint model, and the sentence that reports it."""
     m1 = pin.Model()
     j = m1.addJoint(0, pin.JointModelRZ(), pin.SE3.Identity(), "j")
     m1.appendBodyToJoint(j, pin.Inertia.Random(), pin.SE3.Identity())
     d1 = m1.createData()
     one = [(np.zeros(1), np.zeros(1), np.zeros(1))]
-    overhead = _py_time(lambda q, v, x: pin.rnea(m1, d1, q, v, x), one)
-    note = (f"Pinocchio {pin.__version__} (model built {how}) timed through its Python bindings; each call "
-            f"includes ~{overhead:.0f} ns of binding overhead (pin.rnea on a one-joint model)")
-    return out, overhead, note
+    overhead = py_time(lambda q, v, x: pin.rnea(m1, d1, q, v, x), one)
+    return overhead, (f"Pinocchio {pin.__version__} ({how}) timed through its Python bindings; each call "
+                      f"includes ~{overhead:.0f} ns of binding overhead (pin.rnea on a one-joint model)")
 
 
 def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_numpy=True,
@@ -206,11 +215,11 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     for n in names:
         ins = result.manifest["functions"][n]["inputs"]
         fn = getattr(py, n)
-        res.generated_py_ns[n] = _py_time(fn, [s[:len(ins)] for s in sets], 0.1)
+        res.generated_py_ns[n] = py_time(fn, [s[:len(ins)] for s in sets], 0.1)
     if with_numpy:
         ref = _reference_calls(robot)
         for n in names:
-            res.numpy_ns[n] = _py_time(ref[n], sets, 0.1)
+            res.numpy_ns[n] = py_time(ref[n], sets, 0.1)
     if with_pinocchio:
         res.pin_ns, res.pin_overhead_ns, res.pin_note = _pinocchio(robot_file, robot, names, rng,
                                                                    floating_base=floating_base)

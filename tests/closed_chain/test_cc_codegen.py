@@ -175,3 +175,40 @@ def test_soagen_generate_system_file_refuses_robot_options(tmp_path):
                                  "--out", str(tmp_path / "out")])
     assert r.exit_code == 2 and "--tip: only for robot files" in r.output
     assert not (tmp_path / "out").exists()
+
+
+def test_lilly_orin_counts_reproduce_the_papers_worked_example(bundled):
+    """Lilly-Orin Table 2 prints N = 6, n_c = 3: 3402 mul / 2772 add per chain, and Table 3
+    m = 3: 86 mul / 152 add for a_0; the three-arm point-contact system is that case."""
+    from soagen.closed_chain.bench import lilly_orin_counts
+
+    assert lilly_orin_counts(bundled["three_arm_point_contacts"]) == (3 * 3402 + 86, 3 * 2772 + 152)
+
+
+def test_bench_system_refuses_robot_options():
+    from click.testing import CliRunner
+
+    from soagen.cli.main import cli
+
+    r = CliRunner().invoke(cli, ["bench", str(SYSTEMS / "dual_arm_box.yaml"), "--fd-variant", "fd1", "-q"])
+    assert r.exit_code == 2 and "--fd-variant: only for robot files" in r.output
+
+
+@pytest.mark.slow
+def test_bench_system(bundled):
+    """`soagen bench SYSTEM`: one timed row with Pinocchio's constraintDynamics when it is
+    installed, the numpy methods, and the op count next to Lilly-Orin's."""
+    from click.testing import CliRunner
+
+    from soagen.cli.main import cli
+
+    r = CliRunner().invoke(cli, ["bench", str(SYSTEMS / "three_arm_point_contacts.yaml"), "--repeats", "3",
+                                 "--iterations", "500", "--cflags", "-O2", "-q"])
+    assert r.exit_code == 0, r.output
+    assert "closed_chain_forward_dynamics" in r.output and "Lilly-Orin Tables 2-3" in r.output
+    assert "10292" in r.output and "lilly_orin" in r.output and "rccfd1" in r.output
+    try:
+        import pinocchio  # noqa: F401
+        assert "constraintDynamics" in r.output
+    except ImportError:
+        assert "pinocchio not installed" in r.output

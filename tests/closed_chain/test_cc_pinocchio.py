@@ -20,18 +20,7 @@ def _pin(system, q, qd, tau):
     from soagen.closed_chain import pinocchio_model as pm
 
     ctx = Context(system, q, qd, tau)
-    model, cms, _ = pm.build(system)
-    data = model.createData()
-    cds = [c.createData() for c in cms]
-    pin.initConstraintDynamics(model, data, cms, cds)
-    w, v = ctx.R_C.T @ ctx.V_C[:3], ctx.R_C.T @ ctx.V_C[3:]
-    qp = np.concatenate([q, ctx.p_C, pm.quaternion_xyzw(ctx.R_C)])
-    ddq = pin.constraintDynamics(model, data, qp, np.concatenate([qd, v, w]), np.concatenate([tau, np.zeros(6)]),
-                                 cms, cds, pin.ProximalSettings(1e-14, 0.0, 1))
-    n = system.n
-    alpha_C = np.concatenate([ctx.R_C @ ddq[n + 3:n + 6], ctx.R_C @ (ddq[n:n + 3] + np.cross(w, v))])
-    f0 = pm.contact_forces(system, data, [t.R_tip for t in ctx.arms])
-    return ddq[:n], alpha_C, f0
+    return pm.constrained_dynamics(system, q, qd, tau, ctx.R_C, ctx.p_C, ctx.V_C, [t.R_tip for t in ctx.arms])
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])

@@ -41,7 +41,7 @@ def table1(ctx):
         K = K + X.T @ R
         rhs = rhs + X.T @ P
         terms.append((q_open, P, R))
-    a0 = xp.name(xp.solve(xp.name(K, "K"), xp.name(rhs, "rhs")), "a0")     # (45)
+    a0 = xp.name(xp.solve(xp.name(K, "K"), xp.name(rhs, "rhs")), "alphaC")     # (45)
     qdd, f = [], []
     for t, (q_open, P, R) in zip(ctx.arms, terms):
         fk = xp.name(P - R @ a0, "fk")                                     # (47)

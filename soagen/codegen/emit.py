@@ -40,6 +40,19 @@ STEMS = {  # label stem -> what the temporaries are, with the equation
     "Lam": "Lambda(k) (6.10b)",
     "Ups": "Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5)",
     "out": "shared by the outputs",
+    # closed chains (soagen generate SYSTEM): Lilly-Orin's symbols and equations
+    "RC": "X(C): orientation of the object frame C in the world",
+    "Rg": "orientation of a grasp frame in the world",
+    "MC": "I_0 = M(C), the object's spatial inertia about C (Part II (2.4))",
+    "bC": "b_0 - g_0 = b(C) with the object's weight (Part II (2.4), Lilly-Orin (43))",
+    "gam": "-alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30))",
+    "Lamc": "M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37))",
+    "Pk": "P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))",
+    "Rk": "R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))",
+    "K": "I_0 + sum X^T R_k (Lilly-Orin (45))",
+    "rhs": "sum X^T P_k - b_0 + g_0 (Lilly-Orin (45))",
+    "alphaC": "a_0 = alpha(C), the object's acceleration (Lilly-Orin (45))",
+    "fk": "f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47))",
 }
 HEADER_CONVENTIONS = (
     "Joint order: the robot's bodies from the base outwards (as `soagen info` lists them);",

@@ -683,7 +683,7 @@ def closed_chain_forward_dynamics(q, qd, tau):
     P0_2_2_2 = c_q_7*(c_q_7*(-G1_2_0_2*P1_1_2_2 + P1_2_2_2) - s_q_7*(-G1_0_0_2*P1_1_2_2 - t219)) - s_q_7*(c_q_7*(-G1_2_0_2*P1_0_1_2 - t219) - s_q_7*(-G1_0_0_2*P1_0_1_2 + P1_0_0_2)) + 0.018
     # Dinv0: D^-1(k)
     Dinv0_0_0_2 = 1.0/P0_2_2_2
-    # RC
+    # X(C): orientation of the object frame C in the world
     t220 = c_q_1*s_q_2
     t221 = c_q_2*s_q_1
     t222 = s_q_0*t220 + s_q_0*t221
@@ -730,7 +730,7 @@ def closed_chain_forward_dynamics(q, qd, tau):
     t256 = s_q_5*t253
     RC_2_1 = 0.04132306557250308*t250 + 0.20912168735171738*t251 - 0.9770161329941596*t252 + 0.20912168735171738*t254 + 0.9770161329941596*t255 - 0.04132306557250308*t256
     RC_2_2 = 0.022322145811132*c_q_3*s_q_4*t247 + 0.9954699833384655*c_q_5*t249 - 0.09241879721410576*t251 - 0.09241879721410576*t254 - 0.022322145811132*t255 - 0.9954699833384655*t256
-    # MC
+    # I_0 = M(C), the object's spatial inertia about C (Part II (2.4))
     MC_0_0 = 0.070025*RC_0_0*RC_0_0 + 0.05*RC_0_1*RC_0_1 + 0.100025*RC_0_2*RC_0_2
     t257 = 0.070025*RC_0_0
     t258 = 0.05*RC_0_1
@@ -740,7 +740,7 @@ def closed_chain_forward_dynamics(q, qd, tau):
     MC_1_1 = 0.070025*RC_1_0*RC_1_0 + 0.05*RC_1_1*RC_1_1 + 0.100025*RC_1_2*RC_1_2
     MC_1_2 = 0.070025*RC_1_0*RC_2_0 + 0.05*RC_1_1*RC_2_1 + 0.100025*RC_1_2*RC_2_2
     MC_2_2 = 0.070025*RC_2_0*RC_2_0 + 0.05*RC_2_1*RC_2_1 + 0.100025*RC_2_2*RC_2_2
-    # bC
+    # b_0 - g_0 = b(C) with the object's weight (Part II (2.4), Lilly-Orin (43))
     t260 = 1.0*V5_0
     t261 = 1.0*V5_1
     t262 = 1.0*V5_2
@@ -762,7 +762,7 @@ def closed_chain_forward_dynamics(q, qd, tau):
     t277 = MC_0_0*t274 + MC_0_1*t266 + MC_0_2*t270
     bC_1 = t270*t277 - t274*t276
     bC_2 = -t266*t277 + t274*t275
-    # gam
+    # -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30))
     t278 = 0.029679*RC_0_0 - 0.245134*RC_0_1
     t279 = t266*t278
     t280 = -t278
@@ -1503,18 +1503,18 @@ def closed_chain_forward_dynamics(q, qd, tau):
     ldl_Li51 = ldl_L21*ldl_L52 - ldl_L51 - ldl_L53*ldl_Li31 - ldl_L54*ldl_Li41
     ldl_Li52 = ldl_L32*ldl_L53 - ldl_L52 - ldl_L54*ldl_Li42
     ldl_Li53 = ldl_L43*ldl_L54 - ldl_L53
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk0_0_5 = ldl_Li50*ldl_di5
-    # Pk0: Pk
+    # Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t687 = ldl_Li30*ldl_di3
     t688 = ldl_Li40*ldl_di4
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk0_0_3 = Rk0_0_5*ldl_Li53 - ldl_L43*t688 + t687
-    # Pk0: Pk
+    # Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t689 = Rk0_0_5*ldl_L54 - ldl_Li40*ldl_di4
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk0_0_4 = -t689
-    # Pk0: Pk
+    # Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t690 = 0.06*lam5_2 + 1.0*lam5_4
     t691 = -0.06*lam5_1 + 1.0*lam5_5
     t692 = -t279 - t356
@@ -1542,18 +1542,18 @@ def closed_chain_forward_dynamics(q, qd, tau):
     t714 = t271*t705 + t272*t706 + t273*t707 + t582*t710 - t590*t711 - t608*zeta5_1 - t610*zeta5_2 + t672*zeta5_2 + t674*zeta5_1
     t715 = ldl_di5*(-gam_5 + t266*t693 + t267*t694 + t268*t690 + t269*t691 - t274*t701 + t639*t697 + t640*t698 + t641*t695 - 9.81)
     Pk0_0 = Rk0_0_3*t702 + Rk0_0_4*t700 + ldl_Li50*t715 + t704*t708 + t709*t712 + t713*t714
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk0_1_5 = ldl_Li51*ldl_di5
-    # Pk0: Pk
+    # Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t716 = ldl_Li31*ldl_di3
     t717 = ldl_Li41*ldl_di4
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk0_1_3 = Rk0_1_5*ldl_Li53 - ldl_L43*t717 + t716
-    # Pk0: Pk
+    # Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t718 = Rk0_1_5*ldl_L54 - ldl_Li41*ldl_di4
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk0_1_4 = -t718
-    # Pk0: Pk
+    # Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t719 = ldl_L21*ldl_di2
     t720 = ldl_L32*t716
     t721 = ldl_Li41*ldl_Li42*ldl_di4 + ldl_Li51*ldl_Li52*ldl_di5 - t719 - t720
@@ -1562,29 +1562,29 @@ def closed_chain_forward_dynamics(q, qd, tau):
     t723 = ldl_L32*ldl_di3
     t724 = ldl_Li42*ldl_di4
     t725 = ldl_L43*t724
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk0_2_3 = ldl_Li52*ldl_Li53*ldl_di5 - t723 - t725
     Rk0_2_5 = ldl_Li52*ldl_di5
-    # Pk0: Pk
+    # Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t726 = Rk0_2_5*ldl_L54
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk0_2_4 = ldl_Li42*ldl_di4 - t726
-    # Pk0: Pk
+    # Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t727 = ldl_Li42*ldl_Li42*ldl_di4 + ldl_Li52*ldl_Li52*ldl_di5 + ldl_di2 + ldl_di3*t681
     Pk0_2 = Rk0_2_3*t702 + Rk0_2_4*t700 + ldl_Li52*t715 + t704*t714 + t708*t727 + t712*t721
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk0_3_3 = ldl_Li53*ldl_Li53*ldl_di5 + ldl_di3 + ldl_di4*t685
     Rk0_3_5 = ldl_Li53*ldl_di5
     Rk0_3_4 = -Rk0_3_5*ldl_L54 - ldl_L43*ldl_di4
-    # Pk0: Pk
+    # Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     Pk0_3 = Rk0_0_3*t714 + Rk0_1_3*t712 + Rk0_2_3*t708 + Rk0_3_3*t702 + Rk0_3_4*t700 + ldl_Li53*t715
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk0_4_4 = ldl_di4 + ldl_di5*t686
-    # Pk0: Pk
+    # Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     Pk0_4 = Rk0_0_4*t714 + Rk0_1_4*t712 + Rk0_2_4*t708 + Rk0_3_4*t702 + Rk0_4_4*t700 - ldl_L54*t715
     t728 = ldl_L54*ldl_di5
     Pk0_5 = Rk0_0_5*t714 + Rk0_1_5*t712 + Rk0_2_5*t708 + Rk0_3_5*t702 - t700*t728 + t715
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk0_0_0 = Rk0_0_4*t285 + Rk0_0_5*t290 + t713
     Rk0_0_1 = Rk0_0_3*t283 + Rk0_0_5*t280 + t709
     Rk0_0_2 = Rk0_0_3*t292 + Rk0_0_4*t278 + t704
@@ -2251,18 +2251,18 @@ def closed_chain_forward_dynamics(q, qd, tau):
     ldl_Li51_2 = ldl_L21_2*ldl_L52_2 - ldl_L51_2 - ldl_L53_2*ldl_Li31_2 - ldl_L54_2*ldl_Li41_2
     ldl_Li52_2 = ldl_L32_2*ldl_L53_2 - ldl_L52_2 - ldl_L54_2*ldl_Li42_2
     ldl_Li53_2 = ldl_L43_2*ldl_L54_2 - ldl_L53_2
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk1_0_5 = ldl_Li50_2*ldl_di5_2
-    # Pk1: Pk
+    # Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t1051 = ldl_Li30_2*ldl_di3_2
     t1052 = ldl_Li40_2*ldl_di4_2
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk1_0_3 = Rk1_0_5*ldl_Li53_2 - ldl_L43_2*t1052 + t1051
-    # Pk1: Pk
+    # Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t1053 = Rk1_0_5*ldl_L54_2 - ldl_Li40_2*ldl_di4_2
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk1_0_4 = -t1053
-    # Pk1: Pk
+    # Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t1054 = 0.06*lam5_2_2 + 1.0*lam5_4_2
     t1055 = -0.06*lam5_1_2 + 1.0*lam5_5_2
     t1056 = t274*t292 - t281
@@ -2290,18 +2290,18 @@ def closed_chain_forward_dynamics(q, qd, tau):
     t1078 = -gam_0 + t1069*t344 + t1070*t345 + t1071*t346 + t1074*t949 + t1075*t966 + t975*zeta5_1_2 + t977*zeta5_2_2 + t980*zeta5_1_2 + t981*zeta5_2_2
     t1079 = ldl_di5_2*(-gam_5_2 + t1012*t1062 + t1013*t1061 + t1014*t1059 + t1054*t311 + t1055*t315 + t1057*t266 + t1058*t305 - t1065*t274 - 9.81)
     Pk1_0 = Rk1_0_3*t1066 + Rk1_0_4*t1064 + ldl_Li50_2*t1079 + t1068*t1072 + t1073*t1076 + t1077*t1078
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk1_1_5 = ldl_Li51_2*ldl_di5_2
-    # Pk1: Pk
+    # Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t1080 = ldl_Li31_2*ldl_di3_2
     t1081 = ldl_Li41_2*ldl_di4_2
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk1_1_3 = Rk1_1_5*ldl_Li53_2 - ldl_L43_2*t1081 + t1080
-    # Pk1: Pk
+    # Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t1082 = Rk1_1_5*ldl_L54_2 - ldl_Li41_2*ldl_di4_2
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk1_1_4 = -t1082
-    # Pk1: Pk
+    # Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t1083 = ldl_L21_2*ldl_di2_2
     t1084 = ldl_L32_2*t1080
     t1085 = ldl_Li41_2*ldl_Li42_2*ldl_di4_2 + ldl_Li51_2*ldl_Li52_2*ldl_di5_2 - t1083 - t1084
@@ -2310,29 +2310,29 @@ def closed_chain_forward_dynamics(q, qd, tau):
     t1087 = ldl_L32_2*ldl_di3_2
     t1088 = ldl_Li42_2*ldl_di4_2
     t1089 = ldl_L43_2*t1088
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk1_2_3 = ldl_Li52_2*ldl_Li53_2*ldl_di5_2 - t1087 - t1089
     Rk1_2_5 = ldl_Li52_2*ldl_di5_2
-    # Pk1: Pk
+    # Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t1090 = Rk1_2_5*ldl_L54_2
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk1_2_4 = ldl_Li42_2*ldl_di4_2 - t1090
-    # Pk1: Pk
+    # Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t1091 = ldl_Li42_2*ldl_Li42_2*ldl_di4_2 + ldl_Li52_2*ldl_Li52_2*ldl_di5_2 + ldl_di2_2 + ldl_di3_2*t1045
     Pk1_2 = Rk1_2_3*t1066 + Rk1_2_4*t1064 + ldl_Li52_2*t1079 + t1068*t1078 + t1072*t1091 + t1076*t1085
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk1_3_3 = ldl_Li53_2*ldl_Li53_2*ldl_di5_2 + ldl_di3_2 + ldl_di4_2*t1049
     Rk1_3_5 = ldl_Li53_2*ldl_di5_2
     Rk1_3_4 = -Rk1_3_5*ldl_L54_2 - ldl_L43_2*ldl_di4_2
-    # Pk1: Pk
+    # Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     Pk1_3 = Rk1_0_3*t1078 + Rk1_1_3*t1076 + Rk1_2_3*t1072 + Rk1_3_3*t1066 + Rk1_3_4*t1064 + ldl_Li53_2*t1079
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk1_4_4 = ldl_di4_2 + ldl_di5_2*t1050
-    # Pk1: Pk
+    # Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     Pk1_4 = Rk1_0_4*t1078 + Rk1_1_4*t1076 + Rk1_2_4*t1072 + Rk1_3_4*t1066 + Rk1_4_4*t1064 - ldl_L54_2*t1079
     t1092 = ldl_L54_2*ldl_di5_2
     Pk1_5 = Rk1_0_5*t1078 + Rk1_1_5*t1076 + Rk1_2_5*t1072 + Rk1_3_5*t1066 - t1064*t1092 + t1079
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     Rk1_0_0 = Rk1_0_4*t283 + Rk1_0_5*t292 + t1077
     Rk1_0_1 = Rk1_0_3*t285 + Rk1_0_5*t278 + t1073
     Rk1_0_2 = Rk1_0_3*t290 + Rk1_0_4*t280 + t1068
@@ -2358,7 +2358,7 @@ def closed_chain_forward_dynamics(q, qd, tau):
     Rk1_5_2 = Rk1_2_5 + Rk1_3_5*t290 - t1092*t280
     Rk1_5_3 = Rk1_3_5
     Rk1_5_4 = Rk1_4_5
-    # K
+    # I_0 + sum X^T R_k (Lilly-Orin (45))
     K_0_0 = MC_0_0 + Rk0_0_0 + Rk0_4_0*t285 + Rk0_5_0*t290 + Rk1_0_0 + Rk1_4_0*t283 + Rk1_5_0*t292
     K_0_1 = MC_0_1 + Rk0_0_1 + Rk0_4_1*t285 + Rk0_5_1*t290 + Rk1_0_1 + Rk1_4_1*t283 + Rk1_5_1*t292
     K_0_2 = MC_0_2 + Rk0_0_2 + Rk0_4_2*t285 + Rk0_5_2*t290 + Rk1_0_2 + Rk1_4_2*t283 + Rk1_5_2*t292
@@ -2380,7 +2380,7 @@ def closed_chain_forward_dynamics(q, qd, tau):
     K_4_4 = Rk0_4_4 + Rk1_4_4 + 3.0
     K_4_5 = Rk0_4_5 + Rk1_4_5
     K_5_5 = ldl_di5 + ldl_di5_2 + 3.0
-    # rhs
+    # sum X^T P_k - b_0 + g_0 (Lilly-Orin (45))
     rhs_0 = Pk0_0 + Pk0_4*t285 + Pk0_5*t290 + Pk1_0 + Pk1_4*t283 + Pk1_5*t292 - bC_0
     rhs_1 = Pk0_1 + Pk0_3*t283 + Pk0_5*t280 + Pk1_1 + Pk1_3*t285 + Pk1_5*t278 - bC_1
     rhs_2 = Pk0_2 + Pk0_3*t292 + Pk0_4*t278 + Pk1_2 + Pk1_3*t290 + Pk1_4*t280 - bC_2
@@ -2435,7 +2435,7 @@ def closed_chain_forward_dynamics(q, qd, tau):
     ldl_Li51_3 = ldl_L21_3*ldl_L52_3 - ldl_L51_3 - ldl_L53_3*ldl_Li31_3 - ldl_L54_3*ldl_Li41_3
     ldl_Li52_3 = ldl_L32_3*ldl_L53_3 - ldl_L52_3 - ldl_L54_3*ldl_Li42_3
     ldl_Li53_3 = ldl_L43_3*ldl_L54_3 - ldl_L53_3
-    # a0: bias acceleration a(k), with -g at the base (2.19), (3.21)
+    # a_0 = alpha(C), the object's acceleration (Lilly-Orin (45))
     t1107 = ldl_Li30_3*ldl_di3_3
     t1108 = ldl_Li40_3*ldl_di4_3
     t1109 = ldl_Li50_3*ldl_di5_3
@@ -2445,29 +2445,29 @@ def closed_chain_forward_dynamics(q, qd, tau):
     t1113 = -ldl_L43_3*t1108 + ldl_Li53_3*t1109 + t1107
     t1114 = -ldl_L54_3*t1109 + ldl_Li40_3*ldl_di4_3
     t1115 = ldl_di5_3*rhs_5
-    a0_0 = ldl_Li50_3*t1115 + rhs_0*(ldl_Li20_3*ldl_Li20_3*ldl_di2_3 + ldl_Li30_3*ldl_Li30_3*ldl_di3_3 + ldl_Li40_3*ldl_Li40_3*ldl_di4_3 + ldl_Li50_3*ldl_Li50_3*ldl_di5_3 + ldl_di0_3 + ldl_di1_3*t1096) + rhs_1*t1111 + rhs_2*t1112 + rhs_3*t1113 + rhs_4*t1114
+    alphaC_0 = ldl_Li50_3*t1115 + rhs_0*(ldl_Li20_3*ldl_Li20_3*ldl_di2_3 + ldl_Li30_3*ldl_Li30_3*ldl_di3_3 + ldl_Li40_3*ldl_Li40_3*ldl_di4_3 + ldl_Li50_3*ldl_Li50_3*ldl_di5_3 + ldl_di0_3 + ldl_di1_3*t1096) + rhs_1*t1111 + rhs_2*t1112 + rhs_3*t1113 + rhs_4*t1114
     t1116 = ldl_Li31_3*ldl_di3_3
     t1117 = -ldl_L21_3*ldl_di2_3 - ldl_L32_3*t1116 + ldl_Li41_3*ldl_Li42_3*ldl_di4_3 + ldl_Li51_3*ldl_Li52_3*ldl_di5_3
     t1118 = ldl_Li51_3*ldl_di5_3
     t1119 = -ldl_L43_3*ldl_Li41_3*ldl_di4_3 + ldl_Li53_3*t1118 + t1116
     t1120 = -ldl_L54_3*t1118 + ldl_Li41_3*ldl_di4_3
-    a0_1 = ldl_Li51_3*t1115 + rhs_0*t1111 + rhs_1*(ldl_Li31_3*ldl_Li31_3*ldl_di3_3 + ldl_Li41_3*ldl_Li41_3*ldl_di4_3 + ldl_Li51_3*ldl_Li51_3*ldl_di5_3 + ldl_di1_3 + ldl_di2_3*t1098) + rhs_2*t1117 + rhs_3*t1119 + rhs_4*t1120
+    alphaC_1 = ldl_Li51_3*t1115 + rhs_0*t1111 + rhs_1*(ldl_Li31_3*ldl_Li31_3*ldl_di3_3 + ldl_Li41_3*ldl_Li41_3*ldl_di4_3 + ldl_Li51_3*ldl_Li51_3*ldl_di5_3 + ldl_di1_3 + ldl_di2_3*t1098) + rhs_2*t1117 + rhs_3*t1119 + rhs_4*t1120
     t1121 = -ldl_L32_3*ldl_di3_3 - ldl_L43_3*ldl_Li42_3*ldl_di4_3 + ldl_Li52_3*ldl_Li53_3*ldl_di5_3
     t1122 = ldl_Li52_3*ldl_di5_3
     t1123 = -ldl_L54_3*t1122 + ldl_Li42_3*ldl_di4_3
-    a0_2 = ldl_Li52_3*t1115 + rhs_0*t1112 + rhs_1*t1117 + rhs_2*(ldl_Li42_3*ldl_Li42_3*ldl_di4_3 + ldl_Li52_3*ldl_Li52_3*ldl_di5_3 + ldl_di2_3 + ldl_di3_3*t1101) + rhs_3*t1121 + rhs_4*t1123
+    alphaC_2 = ldl_Li52_3*t1115 + rhs_0*t1112 + rhs_1*t1117 + rhs_2*(ldl_Li42_3*ldl_Li42_3*ldl_di4_3 + ldl_Li52_3*ldl_Li52_3*ldl_di5_3 + ldl_di2_3 + ldl_di3_3*t1101) + rhs_3*t1121 + rhs_4*t1123
     t1124 = ldl_Li53_3*ldl_di5_3
     t1125 = -ldl_L43_3*ldl_di4_3 - ldl_L54_3*t1124
-    a0_3 = ldl_Li53_3*t1115 + rhs_0*t1113 + rhs_1*t1119 + rhs_2*t1121 + rhs_3*(ldl_Li53_3*ldl_Li53_3*ldl_di5_3 + ldl_di3_3 + ldl_di4_3*t1105) + rhs_4*t1125
-    a0_4 = -ldl_L54_3*t1115 + rhs_0*t1114 + rhs_1*t1120 + rhs_2*t1123 + rhs_3*t1125 + rhs_4*(ldl_di4_3 + ldl_di5_3*t1106)
-    a0_5 = -ldl_L54_3*ldl_di5_3*rhs_4 + rhs_0*t1109 + rhs_1*t1118 + rhs_2*t1122 + rhs_3*t1124 + t1115
-    # fk
-    fk_0 = Pk0_0 - Rk0_0_0*a0_0 - Rk0_0_1*a0_1 - Rk0_0_2*a0_2 - Rk0_0_3*a0_3 - Rk0_0_4*a0_4 - Rk0_0_5*a0_5
-    fk_1 = Pk0_1 - Rk0_1_0*a0_0 - Rk0_1_1*a0_1 - Rk0_1_2*a0_2 - Rk0_1_3*a0_3 - Rk0_1_4*a0_4 - Rk0_1_5*a0_5
-    fk_2 = Pk0_2 - Rk0_2_0*a0_0 - Rk0_2_1*a0_1 - Rk0_2_2*a0_2 - Rk0_2_3*a0_3 - Rk0_2_4*a0_4 - Rk0_2_5*a0_5
-    fk_3 = Pk0_3 - Rk0_3_0*a0_0 - Rk0_3_1*a0_1 - Rk0_3_2*a0_2 - Rk0_3_3*a0_3 - Rk0_3_4*a0_4 - Rk0_3_5*a0_5
-    fk_4 = Pk0_4 - Rk0_4_0*a0_0 - Rk0_4_1*a0_1 - Rk0_4_2*a0_2 - Rk0_4_3*a0_3 - Rk0_4_4*a0_4 - Rk0_4_5*a0_5
-    fk_5 = Pk0_5 - Rk0_5_0*a0_0 - Rk0_5_1*a0_1 - Rk0_5_2*a0_2 - Rk0_5_3*a0_3 - Rk0_5_4*a0_4 - a0_5*ldl_di5
+    alphaC_3 = ldl_Li53_3*t1115 + rhs_0*t1113 + rhs_1*t1119 + rhs_2*t1121 + rhs_3*(ldl_Li53_3*ldl_Li53_3*ldl_di5_3 + ldl_di3_3 + ldl_di4_3*t1105) + rhs_4*t1125
+    alphaC_4 = -ldl_L54_3*t1115 + rhs_0*t1114 + rhs_1*t1120 + rhs_2*t1123 + rhs_3*t1125 + rhs_4*(ldl_di4_3 + ldl_di5_3*t1106)
+    alphaC_5 = -ldl_L54_3*ldl_di5_3*rhs_4 + rhs_0*t1109 + rhs_1*t1118 + rhs_2*t1122 + rhs_3*t1124 + t1115
+    # f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47))
+    fk_0 = Pk0_0 - Rk0_0_0*alphaC_0 - Rk0_0_1*alphaC_1 - Rk0_0_2*alphaC_2 - Rk0_0_3*alphaC_3 - Rk0_0_4*alphaC_4 - Rk0_0_5*alphaC_5
+    fk_1 = Pk0_1 - Rk0_1_0*alphaC_0 - Rk0_1_1*alphaC_1 - Rk0_1_2*alphaC_2 - Rk0_1_3*alphaC_3 - Rk0_1_4*alphaC_4 - Rk0_1_5*alphaC_5
+    fk_2 = Pk0_2 - Rk0_2_0*alphaC_0 - Rk0_2_1*alphaC_1 - Rk0_2_2*alphaC_2 - Rk0_2_3*alphaC_3 - Rk0_2_4*alphaC_4 - Rk0_2_5*alphaC_5
+    fk_3 = Pk0_3 - Rk0_3_0*alphaC_0 - Rk0_3_1*alphaC_1 - Rk0_3_2*alphaC_2 - Rk0_3_3*alphaC_3 - Rk0_3_4*alphaC_4 - Rk0_3_5*alphaC_5
+    fk_4 = Pk0_4 - Rk0_4_0*alphaC_0 - Rk0_4_1*alphaC_1 - Rk0_4_2*alphaC_2 - Rk0_4_3*alphaC_3 - Rk0_4_4*alphaC_4 - Rk0_4_5*alphaC_5
+    fk_5 = Pk0_5 - Rk0_5_0*alphaC_0 - Rk0_5_1*alphaC_1 - Rk0_5_2*alphaC_2 - Rk0_5_3*alphaC_3 - Rk0_5_4*alphaC_4 - alphaC_5*ldl_di5
     # z5: z(k) (4.20)
     t1126 = 3.2679489653813835e-07*fk_0 + 0.9999999999999466*fk_1
     t1127 = -0.9999999999999466*fk_0 + 3.2679489653813835e-07*fk_1
@@ -2566,13 +2566,13 @@ def closed_chain_forward_dynamics(q, qd, tau):
     lam4_0_3 = c_q_4*lam3_0_3 - lam3_2_3*s_q_4
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0_3 = -1.0*lam4_0_3 + nu5_0_3
-    # fk
-    fk_0_2 = Pk1_0 - Rk1_0_0*a0_0 - Rk1_0_1*a0_1 - Rk1_0_2*a0_2 - Rk1_0_3*a0_3 - Rk1_0_4*a0_4 - Rk1_0_5*a0_5
-    fk_1_2 = Pk1_1 - Rk1_1_0*a0_0 - Rk1_1_1*a0_1 - Rk1_1_2*a0_2 - Rk1_1_3*a0_3 - Rk1_1_4*a0_4 - Rk1_1_5*a0_5
-    fk_2_2 = Pk1_2 - Rk1_2_0*a0_0 - Rk1_2_1*a0_1 - Rk1_2_2*a0_2 - Rk1_2_3*a0_3 - Rk1_2_4*a0_4 - Rk1_2_5*a0_5
-    fk_3_2 = Pk1_3 - Rk1_3_0*a0_0 - Rk1_3_1*a0_1 - Rk1_3_2*a0_2 - Rk1_3_3*a0_3 - Rk1_3_4*a0_4 - Rk1_3_5*a0_5
-    fk_4_2 = Pk1_4 - Rk1_4_0*a0_0 - Rk1_4_1*a0_1 - Rk1_4_2*a0_2 - Rk1_4_3*a0_3 - Rk1_4_4*a0_4 - Rk1_4_5*a0_5
-    fk_5_2 = Pk1_5 - Rk1_5_0*a0_0 - Rk1_5_1*a0_1 - Rk1_5_2*a0_2 - Rk1_5_3*a0_3 - Rk1_5_4*a0_4 - a0_5*ldl_di5_2
+    # f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47))
+    fk_0_2 = Pk1_0 - Rk1_0_0*alphaC_0 - Rk1_0_1*alphaC_1 - Rk1_0_2*alphaC_2 - Rk1_0_3*alphaC_3 - Rk1_0_4*alphaC_4 - Rk1_0_5*alphaC_5
+    fk_1_2 = Pk1_1 - Rk1_1_0*alphaC_0 - Rk1_1_1*alphaC_1 - Rk1_1_2*alphaC_2 - Rk1_1_3*alphaC_3 - Rk1_1_4*alphaC_4 - Rk1_1_5*alphaC_5
+    fk_2_2 = Pk1_2 - Rk1_2_0*alphaC_0 - Rk1_2_1*alphaC_1 - Rk1_2_2*alphaC_2 - Rk1_2_3*alphaC_3 - Rk1_2_4*alphaC_4 - Rk1_2_5*alphaC_5
+    fk_3_2 = Pk1_3 - Rk1_3_0*alphaC_0 - Rk1_3_1*alphaC_1 - Rk1_3_2*alphaC_2 - Rk1_3_3*alphaC_3 - Rk1_3_4*alphaC_4 - Rk1_3_5*alphaC_5
+    fk_4_2 = Pk1_4 - Rk1_4_0*alphaC_0 - Rk1_4_1*alphaC_1 - Rk1_4_2*alphaC_2 - Rk1_4_3*alphaC_3 - Rk1_4_4*alphaC_4 - Rk1_4_5*alphaC_5
+    fk_5_2 = Pk1_5 - Rk1_5_0*alphaC_0 - Rk1_5_1*alphaC_1 - Rk1_5_2*alphaC_2 - Rk1_5_3*alphaC_3 - Rk1_5_4*alphaC_4 - alphaC_5*ldl_di5_2
     # z5: z(k) (4.20)
     t1152 = 3.2679489653813835e-07*fk_0_2 - 0.9999999999999466*fk_1_2
     t1153 = 0.9999999999999466*fk_0_2 + 3.2679489653813835e-07*fk_1_2
@@ -2686,12 +2686,12 @@ def closed_chain_forward_dynamics(q, qd, tau):
         qdd3_0_2 + qdd3_0_4,
         qdd4_0_2 + qdd4_0_4,
         qdd5_0_2 + qdd5_0_4,
-        a0_0,
-        a0_1,
-        a0_2,
-        a0_3,
-        a0_4,
-        a0_5,
+        alphaC_0,
+        alphaC_1,
+        alphaC_2,
+        alphaC_3,
+        alphaC_4,
+        alphaC_5,
         fk_0,
         fk_1,
         fk_2,

@@ -1199,7 +1199,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double P0_2_2_4 = c_q_19*(c_q_19*(-G1_2_0_4*P1_1_2_4 + P1_2_2_4) - s_q_19*(-G1_0_0_4*P1_1_2_4 - t339)) - s_q_19*(c_q_19*(-G1_2_0_4*P1_0_1_4 - t339) - s_q_19*(-G1_0_0_4*P1_0_1_4 + P1_0_0_4)) + 2e-05;
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_4 = 1.0/P0_2_2_4;
-    /* RC */
+    /* X(C): orientation of the object frame C in the world */
     const double t340 = s_q_0*s_q_2;
     const double t341 = c_q_0*c_q_2;
     const double t342 = s_q_1*t341 + t340;
@@ -1247,7 +1247,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t377 = s_q_5*t374;
     const double RC_2_1 = 0.007841266351821786*t371 + 0.999213231858604*t372 - 0.03887713750629754*t373 + 0.999213231858604*t375 + 0.03887713750629754*t376 - 0.007841266351821786*t377;
     const double RC_2_2 = 0.0017919990409026392*c_q_4*t368 + 0.999967055137942*c_q_5*t370 - 0.007916904583812808*t372 - 0.0017919990409026392*t373 - 0.007916904583812808*t375 - 0.999967055137942*t377;
-    /* MC */
+    /* I_0 = M(C), the object's spatial inertia about C (Part II (2.4)) */
     const double t378 = RC_1_2*RC_1_2;
     const double t379 = 0.0032*t378;
     const double t380 = RC_2_2*RC_2_2;
@@ -1269,7 +1269,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double MC_1_5 = -MC_2_4;
     const double MC_2_2 = 0.333333*RC_2_0*RC_2_0 + 0.546667*RC_2_1*RC_2_1 + t379 + 0.866667*t380 + t386;
     const double MC_2_3 = -MC_0_5;
-    /* bC */
+    /* b_0 - g_0 = b(C) with the object's weight (Part II (2.4), Lilly-Orin (43)) */
     const double t387 = 1.0*V5_0;
     const double t388 = 1.0*V5_1;
     const double t389 = 1.0*V5_2;
@@ -1298,7 +1298,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t408 = -0.02*RC_1_2*t397 + 0.02*RC_2_2*t393;
     const double bC_4 = 8.0*t397*t408 - 8.0*t401*t407;
     const double bC_5 = -8.0*t393*t408 + 8.0*t401*t406 + 78.48;
-    /* gam */
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t409 = 0.4*RC_0_0;
     const double t410 = 0.3*RC_0_1;
     const double t411 = t409 + t410;
@@ -2113,18 +2113,18 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_Li51 = ldl_L21*ldl_L52 - ldl_L51 - ldl_L53*ldl_Li31 - ldl_L54*ldl_Li41;
     const double ldl_Li52 = ldl_L32*ldl_L53 - ldl_L52 - ldl_L54*ldl_Li42;
     const double ldl_Li53 = ldl_L43*ldl_L54 - ldl_L53;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_0_5 = ldl_Li50*ldl_di5;
-    /* Pk0: Pk */
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t883 = ldl_Li30*ldl_di3;
     const double t884 = ldl_Li40*ldl_di4;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_0_3 = Rk0_0_5*ldl_Li53 - ldl_L43*t884 + t883;
-    /* Pk0: Pk */
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t885 = Rk0_0_5*ldl_L54 - ldl_Li40*ldl_di4;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_0_4 = -t885;
-    /* Pk0: Pk */
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t886 = 0.05*lam5_1 + 1.0*lam5_3;
     const double t887 = -0.05*lam5_0 + 1.0*lam5_4;
     const double t888 = -t496;
@@ -2148,18 +2148,18 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t906 = t398*t899 + t399*t900 + t400*t901 + t824*zeta4_0 + t825*zeta5_2 + t826*zeta5_1;
     const double t907 = ldl_di5*(-gam_5 + t393*t889 + t394*t886 + t395*t887 + t396*t890 - t401*t895 + t858*t891 + t859*t893 + t860*t892 - 9.81);
     const double Pk0_0 = Rk0_0_3*t896 + Rk0_0_4*t894 + ldl_Li50*t907 + t898*t902 + t903*t904 + t905*t906;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_1_5 = ldl_Li51*ldl_di5;
-    /* Pk0: Pk */
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t908 = ldl_Li31*ldl_di3;
     const double t909 = ldl_Li41*ldl_di4;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_1_3 = Rk0_1_5*ldl_Li53 - ldl_L43*t909 + t908;
-    /* Pk0: Pk */
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t910 = Rk0_1_5*ldl_L54 - ldl_Li41*ldl_di4;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_1_4 = -t910;
-    /* Pk0: Pk */
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t911 = ldl_L21*ldl_di2;
     const double t912 = ldl_L32*t908;
     const double t913 = ldl_Li41*ldl_Li42*ldl_di4 + ldl_Li51*ldl_Li52*ldl_di5 - t911 - t912;
@@ -2168,29 +2168,29 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t915 = ldl_L32*ldl_di3;
     const double t916 = ldl_Li42*ldl_di4;
     const double t917 = ldl_L43*t916;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_2_3 = ldl_Li52*ldl_Li53*ldl_di5 - t915 - t917;
     const double Rk0_2_5 = ldl_Li52*ldl_di5;
-    /* Pk0: Pk */
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t918 = Rk0_2_5*ldl_L54;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_2_4 = ldl_Li42*ldl_di4 - t918;
-    /* Pk0: Pk */
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t919 = ldl_Li42*ldl_Li42*ldl_di4 + ldl_Li52*ldl_Li52*ldl_di5 + ldl_di2 + ldl_di3*t877;
     const double Pk0_2 = Rk0_2_3*t896 + Rk0_2_4*t894 + ldl_Li52*t907 + t898*t906 + t902*t919 + t904*t913;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_3_3 = ldl_Li53*ldl_Li53*ldl_di5 + ldl_di3 + ldl_di4*t881;
     const double Rk0_3_5 = ldl_Li53*ldl_di5;
     const double Rk0_3_4 = -Rk0_3_5*ldl_L54 - ldl_L43*ldl_di4;
-    /* Pk0: Pk */
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk0_3 = Rk0_0_3*t906 + Rk0_1_3*t904 + Rk0_2_3*t902 + Rk0_3_3*t896 + Rk0_3_4*t894 + ldl_Li53*t907;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_4_4 = ldl_di4 + ldl_di5*t882;
-    /* Pk0: Pk */
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk0_4 = Rk0_0_4*t906 + Rk0_1_4*t904 + Rk0_2_4*t902 + Rk0_3_4*t896 + Rk0_4_4*t894 - ldl_L54*t907;
     const double t920 = ldl_L54*ldl_di5;
     const double Pk0_5 = Rk0_0_5*t906 + Rk0_1_5*t904 + Rk0_2_5*t902 + Rk0_3_5*t896 - t894*t920 + t907;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_0_0 = Rk0_0_4*t420 + Rk0_0_5*t427 + t905;
     const double Rk0_0_1 = Rk0_0_3*t418 + Rk0_0_5*t413 + t903;
     const double Rk0_0_2 = Rk0_0_3*t429 + Rk0_0_4*t411 + t898;
@@ -2773,18 +2773,18 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_Li51_2 = ldl_L21_2*ldl_L52_2 - ldl_L51_2 - ldl_L53_2*ldl_Li31_2 - ldl_L54_2*ldl_Li41_2;
     const double ldl_Li52_2 = ldl_L32_2*ldl_L53_2 - ldl_L52_2 - ldl_L54_2*ldl_Li42_2;
     const double ldl_Li53_2 = ldl_L43_2*ldl_L54_2 - ldl_L53_2;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_0_5 = ldl_Li50_2*ldl_di5_2;
-    /* Pk1: Pk */
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1162 = ldl_Li30_2*ldl_di3_2;
     const double t1163 = ldl_Li40_2*ldl_di4_2;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_0_3 = Rk1_0_5*ldl_Li53_2 - ldl_L43_2*t1163 + t1162;
-    /* Pk1: Pk */
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1164 = Rk1_0_5*ldl_L54_2 - ldl_Li40_2*ldl_di4_2;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_0_4 = -t1164;
-    /* Pk1: Pk */
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1165 = 0.05*lam5_1_2 + 1.0*lam5_3_2;
     const double t1166 = -0.05*lam5_0_2 + 1.0*lam5_4_2;
     const double t1167 = t401*t489 - t633;
@@ -2808,18 +2808,18 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1185 = -gam_0 + t1103*zeta4_0_2 + t1104*zeta5_2_2 + t1105*zeta5_1_2 + t1178*t476 + t1179*t481 + t1180*t484;
     const double t1186 = ldl_di5_2*(-gam_5_2 + t1137*t1170 + t1138*t1171 + t1139*t1172 + t1165*t438 + t1166*t444 + t1168*t393 + t1169*t448 - t1174*t401 - 9.81);
     const double Pk1_0 = Rk1_0_3*t1175 + Rk1_0_4*t1173 + ldl_Li50_2*t1186 + t1177*t1181 + t1182*t1183 + t1184*t1185;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_1_5 = ldl_Li51_2*ldl_di5_2;
-    /* Pk1: Pk */
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1187 = ldl_Li31_2*ldl_di3_2;
     const double t1188 = ldl_Li41_2*ldl_di4_2;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_1_3 = Rk1_1_5*ldl_Li53_2 - ldl_L43_2*t1188 + t1187;
-    /* Pk1: Pk */
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1189 = Rk1_1_5*ldl_L54_2 - ldl_Li41_2*ldl_di4_2;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_1_4 = -t1189;
-    /* Pk1: Pk */
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1190 = ldl_L21_2*ldl_di2_2;
     const double t1191 = ldl_L32_2*t1187;
     const double t1192 = ldl_Li41_2*ldl_Li42_2*ldl_di4_2 + ldl_Li51_2*ldl_Li52_2*ldl_di5_2 - t1190 - t1191;
@@ -2828,29 +2828,29 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1194 = ldl_L32_2*ldl_di3_2;
     const double t1195 = ldl_Li42_2*ldl_di4_2;
     const double t1196 = ldl_L43_2*t1195;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_2_3 = ldl_Li52_2*ldl_Li53_2*ldl_di5_2 - t1194 - t1196;
     const double Rk1_2_5 = ldl_Li52_2*ldl_di5_2;
-    /* Pk1: Pk */
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1197 = Rk1_2_5*ldl_L54_2;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_2_4 = ldl_Li42_2*ldl_di4_2 - t1197;
-    /* Pk1: Pk */
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1198 = ldl_Li42_2*ldl_Li42_2*ldl_di4_2 + ldl_Li52_2*ldl_Li52_2*ldl_di5_2 + ldl_di2_2 + ldl_di3_2*t1156;
     const double Pk1_2 = Rk1_2_3*t1175 + Rk1_2_4*t1173 + ldl_Li52_2*t1186 + t1177*t1185 + t1181*t1198 + t1183*t1192;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_3_3 = ldl_Li53_2*ldl_Li53_2*ldl_di5_2 + ldl_di3_2 + ldl_di4_2*t1160;
     const double Rk1_3_5 = ldl_Li53_2*ldl_di5_2;
     const double Rk1_3_4 = -Rk1_3_5*ldl_L54_2 - ldl_L43_2*ldl_di4_2;
-    /* Pk1: Pk */
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk1_3 = Rk1_0_3*t1185 + Rk1_1_3*t1183 + Rk1_2_3*t1181 + Rk1_3_3*t1175 + Rk1_3_4*t1173 + ldl_Li53_2*t1186;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_4_4 = ldl_di4_2 + ldl_di5_2*t1161;
-    /* Pk1: Pk */
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk1_4 = Rk1_0_4*t1185 + Rk1_1_4*t1183 + Rk1_2_4*t1181 + Rk1_3_4*t1175 + Rk1_4_4*t1173 - ldl_L54_2*t1186;
     const double t1199 = ldl_L54_2*ldl_di5_2;
     const double Pk1_5 = Rk1_0_5*t1185 + Rk1_1_5*t1183 + Rk1_2_5*t1181 + Rk1_3_5*t1175 - t1173*t1199 + t1186;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_0_0 = Rk1_0_4*t507 + Rk1_0_5*t489 + t1184;
     const double Rk1_0_1 = Rk1_0_3*t514 + Rk1_0_5*t486 + t1182;
     const double Rk1_0_2 = Rk1_0_3*t488 + Rk1_0_4*t505 + t1177;
@@ -3433,18 +3433,18 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_Li51_3 = ldl_L21_3*ldl_L52_3 - ldl_L51_3 - ldl_L53_3*ldl_Li31_3 - ldl_L54_3*ldl_Li41_3;
     const double ldl_Li52_3 = ldl_L32_3*ldl_L53_3 - ldl_L52_3 - ldl_L54_3*ldl_Li42_3;
     const double ldl_Li53_3 = ldl_L43_3*ldl_L54_3 - ldl_L53_3;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_0_5 = ldl_Li50_3*ldl_di5_3;
-    /* Pk2: Pk */
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1441 = ldl_Li30_3*ldl_di3_3;
     const double t1442 = ldl_Li40_3*ldl_di4_3;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_0_3 = Rk2_0_5*ldl_Li53_3 - ldl_L43_3*t1442 + t1441;
-    /* Pk2: Pk */
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1443 = Rk2_0_5*ldl_L54_3 - ldl_Li40_3*ldl_di4_3;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_0_4 = -t1443;
-    /* Pk2: Pk */
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1444 = 0.05*lam5_1_3 + 1.0*lam5_3_3;
     const double t1445 = -0.05*lam5_0_3 + 1.0*lam5_4_3;
     const double t1446 = t401*t429 - t414;
@@ -3468,18 +3468,18 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1464 = -gam_0_2 + t1382*zeta4_0_3 + t1383*zeta5_2_3 + t1384*zeta5_1_3 + t1457*t562 + t1458*t567 + t1459*t570;
     const double t1465 = ldl_di5_3*(-gam_5_3 + t1416*t1449 + t1417*t1451 + t1418*t1450 + t1444*t525 + t1445*t531 + t1447*t393 + t1448*t534 - t1453*t401 - 9.81);
     const double Pk2_0 = Rk2_0_3*t1454 + Rk2_0_4*t1452 + ldl_Li50_3*t1465 + t1456*t1460 + t1461*t1462 + t1463*t1464;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_1_5 = ldl_Li51_3*ldl_di5_3;
-    /* Pk2: Pk */
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1466 = ldl_Li31_3*ldl_di3_3;
     const double t1467 = ldl_Li41_3*ldl_di4_3;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_1_3 = Rk2_1_5*ldl_Li53_3 - ldl_L43_3*t1467 + t1466;
-    /* Pk2: Pk */
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1468 = Rk2_1_5*ldl_L54_3 - ldl_Li41_3*ldl_di4_3;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_1_4 = -t1468;
-    /* Pk2: Pk */
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1469 = ldl_L21_3*ldl_di2_3;
     const double t1470 = ldl_L32_3*t1466;
     const double t1471 = ldl_Li41_3*ldl_Li42_3*ldl_di4_3 + ldl_Li51_3*ldl_Li52_3*ldl_di5_3 - t1469 - t1470;
@@ -3488,29 +3488,29 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1473 = ldl_L32_3*ldl_di3_3;
     const double t1474 = ldl_Li42_3*ldl_di4_3;
     const double t1475 = ldl_L43_3*t1474;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_2_3 = ldl_Li52_3*ldl_Li53_3*ldl_di5_3 - t1473 - t1475;
     const double Rk2_2_5 = ldl_Li52_3*ldl_di5_3;
-    /* Pk2: Pk */
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1476 = Rk2_2_5*ldl_L54_3;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_2_4 = ldl_Li42_3*ldl_di4_3 - t1476;
-    /* Pk2: Pk */
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1477 = ldl_Li42_3*ldl_Li42_3*ldl_di4_3 + ldl_Li52_3*ldl_Li52_3*ldl_di5_3 + ldl_di2_3 + ldl_di3_3*t1435;
     const double Pk2_2 = Rk2_2_3*t1454 + Rk2_2_4*t1452 + ldl_Li52_3*t1465 + t1456*t1464 + t1460*t1477 + t1462*t1471;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_3_3 = ldl_Li53_3*ldl_Li53_3*ldl_di5_3 + ldl_di3_3 + ldl_di4_3*t1439;
     const double Rk2_3_5 = ldl_Li53_3*ldl_di5_3;
     const double Rk2_3_4 = -Rk2_3_5*ldl_L54_3 - ldl_L43_3*ldl_di4_3;
-    /* Pk2: Pk */
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk2_3 = Rk2_0_3*t1464 + Rk2_1_3*t1462 + Rk2_2_3*t1460 + Rk2_3_3*t1454 + Rk2_3_4*t1452 + ldl_Li53_3*t1465;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_4_4 = ldl_di4_3 + ldl_di5_3*t1440;
-    /* Pk2: Pk */
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk2_4 = Rk2_0_4*t1464 + Rk2_1_4*t1462 + Rk2_2_4*t1460 + Rk2_3_4*t1454 + Rk2_4_4*t1452 - ldl_L54_3*t1465;
     const double t1478 = ldl_L54_3*ldl_di5_3;
     const double Pk2_5 = Rk2_0_5*t1464 + Rk2_1_5*t1462 + Rk2_2_5*t1460 + Rk2_3_5*t1454 - t1452*t1478 + t1465;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_0_0 = Rk2_0_4*t418 + Rk2_0_5*t429 + t1463;
     const double Rk2_0_1 = Rk2_0_3*t420 + Rk2_0_5*t411 + t1461;
     const double Rk2_0_2 = Rk2_0_3*t427 + Rk2_0_4*t413 + t1456;
@@ -4093,18 +4093,18 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_Li51_4 = ldl_L21_4*ldl_L52_4 - ldl_L51_4 - ldl_L53_4*ldl_Li31_4 - ldl_L54_4*ldl_Li41_4;
     const double ldl_Li52_4 = ldl_L32_4*ldl_L53_4 - ldl_L52_4 - ldl_L54_4*ldl_Li42_4;
     const double ldl_Li53_4 = ldl_L43_4*ldl_L54_4 - ldl_L53_4;
-    /* Rk3: Rk */
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_0_5 = ldl_Li50_4*ldl_di5_4;
-    /* Pk3: Pk */
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1720 = ldl_Li30_4*ldl_di3_4;
     const double t1721 = ldl_Li40_4*ldl_di4_4;
-    /* Rk3: Rk */
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_0_3 = Rk3_0_5*ldl_Li53_4 - ldl_L43_4*t1721 + t1720;
-    /* Pk3: Pk */
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1722 = Rk3_0_5*ldl_L54_4 - ldl_Li40_4*ldl_di4_4;
-    /* Rk3: Rk */
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_0_4 = -t1722;
-    /* Pk3: Pk */
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1723 = 0.05*lam5_1_4 + 1.0*lam5_3_4;
     const double t1724 = -0.05*lam5_0_4 + 1.0*lam5_4_4;
     const double t1725 = t401*t488 - t487;
@@ -4128,18 +4128,18 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1743 = -gam_0_3 + t1661*zeta4_0_4 + t1662*zeta5_2_4 + t1663*zeta5_1_4 + t1736*t623 + t1737*t628 + t1738*t631;
     const double t1744 = ldl_di5_4*(-gam_5_4 + t1695*t1728 + t1696*t1730 + t1697*t1729 + t1723*t586 + t1724*t592 + t1726*t393 + t1727*t595 - t1732*t401 - 9.81);
     const double Pk3_0 = Rk3_0_3*t1733 + Rk3_0_4*t1731 + ldl_Li50_4*t1744 + t1735*t1739 + t1740*t1741 + t1742*t1743;
-    /* Rk3: Rk */
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_1_5 = ldl_Li51_4*ldl_di5_4;
-    /* Pk3: Pk */
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1745 = ldl_Li31_4*ldl_di3_4;
     const double t1746 = ldl_Li41_4*ldl_di4_4;
-    /* Rk3: Rk */
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_1_3 = Rk3_1_5*ldl_Li53_4 - ldl_L43_4*t1746 + t1745;
-    /* Pk3: Pk */
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1747 = Rk3_1_5*ldl_L54_4 - ldl_Li41_4*ldl_di4_4;
-    /* Rk3: Rk */
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_1_4 = -t1747;
-    /* Pk3: Pk */
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1748 = ldl_L21_4*ldl_di2_4;
     const double t1749 = ldl_L32_4*t1745;
     const double t1750 = ldl_Li41_4*ldl_Li42_4*ldl_di4_4 + ldl_Li51_4*ldl_Li52_4*ldl_di5_4 - t1748 - t1749;
@@ -4148,29 +4148,29 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1752 = ldl_L32_4*ldl_di3_4;
     const double t1753 = ldl_Li42_4*ldl_di4_4;
     const double t1754 = ldl_L43_4*t1753;
-    /* Rk3: Rk */
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_2_3 = ldl_Li52_4*ldl_Li53_4*ldl_di5_4 - t1752 - t1754;
     const double Rk3_2_5 = ldl_Li52_4*ldl_di5_4;
-    /* Pk3: Pk */
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1755 = Rk3_2_5*ldl_L54_4;
-    /* Rk3: Rk */
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_2_4 = ldl_Li42_4*ldl_di4_4 - t1755;
-    /* Pk3: Pk */
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1756 = ldl_Li42_4*ldl_Li42_4*ldl_di4_4 + ldl_Li52_4*ldl_Li52_4*ldl_di5_4 + ldl_di2_4 + ldl_di3_4*t1714;
     const double Pk3_2 = Rk3_2_3*t1733 + Rk3_2_4*t1731 + ldl_Li52_4*t1744 + t1735*t1743 + t1739*t1756 + t1741*t1750;
-    /* Rk3: Rk */
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_3_3 = ldl_Li53_4*ldl_Li53_4*ldl_di5_4 + ldl_di3_4 + ldl_di4_4*t1718;
     const double Rk3_3_5 = ldl_Li53_4*ldl_di5_4;
     const double Rk3_3_4 = -Rk3_3_5*ldl_L54_4 - ldl_L43_4*ldl_di4_4;
-    /* Pk3: Pk */
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk3_3 = Rk3_0_3*t1743 + Rk3_1_3*t1741 + Rk3_2_3*t1739 + Rk3_3_3*t1733 + Rk3_3_4*t1731 + ldl_Li53_4*t1744;
-    /* Rk3: Rk */
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_4_4 = ldl_di4_4 + ldl_di5_4*t1719;
-    /* Pk3: Pk */
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk3_4 = Rk3_0_4*t1743 + Rk3_1_4*t1741 + Rk3_2_4*t1739 + Rk3_3_4*t1733 + Rk3_4_4*t1731 - ldl_L54_4*t1744;
     const double t1757 = ldl_L54_4*ldl_di5_4;
     const double Pk3_5 = Rk3_0_5*t1743 + Rk3_1_5*t1741 + Rk3_2_5*t1739 + Rk3_3_5*t1733 - t1731*t1757 + t1744;
-    /* Rk3: Rk */
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_0_0 = Rk3_0_4*t514 + Rk3_0_5*t488 + t1742;
     const double Rk3_0_1 = Rk3_0_3*t507 + Rk3_0_5*t505 + t1740;
     const double Rk3_0_2 = Rk3_0_3*t489 + Rk3_0_4*t486 + t1735;
@@ -4196,7 +4196,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double Rk3_5_2 = Rk3_2_5 + Rk3_3_5*t489 - t1757*t486;
     const double Rk3_5_3 = Rk3_3_5;
     const double Rk3_5_4 = Rk3_4_5;
-    /* K */
+    /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
     const double K_0_0 = MC_0_0 + Rk0_0_0 + Rk0_4_0*t420 + Rk0_5_0*t427 + Rk1_0_0 + Rk1_4_0*t507 + Rk1_5_0*t489 + Rk2_0_0 + Rk2_4_0*t418 + Rk2_5_0*t429 + Rk3_0_0 + Rk3_4_0*t514 + Rk3_5_0*t488;
     const double K_0_1 = MC_0_1 + Rk0_0_1 + Rk0_4_1*t420 + Rk0_5_1*t427 + Rk1_0_1 + Rk1_4_1*t507 + Rk1_5_1*t489 + Rk2_0_1 + Rk2_4_1*t418 + Rk2_5_1*t429 + Rk3_0_1 + Rk3_4_1*t514 + Rk3_5_1*t488;
     const double K_0_2 = MC_0_2 + Rk0_0_2 + Rk0_4_2*t420 + Rk0_5_2*t427 + Rk1_0_2 + Rk1_4_2*t507 + Rk1_5_2*t489 + Rk2_0_2 + Rk2_4_2*t418 + Rk2_5_2*t429 + Rk3_0_2 + Rk3_4_2*t514 + Rk3_5_2*t488;
@@ -4218,7 +4218,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double K_4_4 = Rk0_4_4 + Rk1_4_4 + Rk2_4_4 + Rk3_4_4 + 8.0;
     const double K_4_5 = Rk0_4_5 + Rk1_4_5 + Rk2_4_5 + Rk3_4_5;
     const double K_5_5 = ldl_di5 + ldl_di5_2 + ldl_di5_3 + ldl_di5_4 + 8.0;
-    /* rhs */
+    /* sum X^T P_k - b_0 + g_0 (Lilly-Orin (45)) */
     const double rhs_0 = Pk0_0 + Pk0_4*t420 + Pk0_5*t427 + Pk1_0 + Pk1_4*t507 + Pk1_5*t489 + Pk2_0 + Pk2_4*t418 + Pk2_5*t429 + Pk3_0 + Pk3_4*t514 + Pk3_5*t488 - bC_0;
     const double rhs_1 = Pk0_1 + Pk0_3*t418 + Pk0_5*t413 + Pk1_1 + Pk1_3*t514 + Pk1_5*t486 + Pk2_1 + Pk2_3*t420 + Pk2_5*t411 + Pk3_1 + Pk3_3*t507 + Pk3_5*t505 - bC_1;
     const double rhs_2 = Pk0_2 + Pk0_3*t429 + Pk0_4*t411 + Pk1_2 + Pk1_3*t488 + Pk1_4*t505 + Pk2_2 + Pk2_3*t427 + Pk2_4*t413 + Pk3_2 + Pk3_3*t489 + Pk3_4*t486 - bC_2;
@@ -4273,7 +4273,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_Li51_5 = ldl_L21_5*ldl_L52_5 - ldl_L51_5 - ldl_L53_5*ldl_Li31_5 - ldl_L54_5*ldl_Li41_5;
     const double ldl_Li52_5 = ldl_L32_5*ldl_L53_5 - ldl_L52_5 - ldl_L54_5*ldl_Li42_5;
     const double ldl_Li53_5 = ldl_L43_5*ldl_L54_5 - ldl_L53_5;
-    /* a0: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    /* a_0 = alpha(C), the object's acceleration (Lilly-Orin (45)) */
     const double t1772 = ldl_Li30_5*ldl_di3_5;
     const double t1773 = ldl_Li40_5*ldl_di4_5;
     const double t1774 = ldl_Li50_5*ldl_di5_5;
@@ -4283,29 +4283,29 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1778 = -ldl_L43_5*t1773 + ldl_Li53_5*t1774 + t1772;
     const double t1779 = -ldl_L54_5*t1774 + ldl_Li40_5*ldl_di4_5;
     const double t1780 = ldl_di5_5*rhs_5;
-    const double a0_0 = ldl_Li50_5*t1780 + rhs_0*(ldl_Li20_5*ldl_Li20_5*ldl_di2_5 + ldl_Li30_5*ldl_Li30_5*ldl_di3_5 + ldl_Li40_5*ldl_Li40_5*ldl_di4_5 + ldl_Li50_5*ldl_Li50_5*ldl_di5_5 + ldl_di0_5 + ldl_di1_5*t1761) + rhs_1*t1776 + rhs_2*t1777 + rhs_3*t1778 + rhs_4*t1779;
+    const double alphaC_0 = ldl_Li50_5*t1780 + rhs_0*(ldl_Li20_5*ldl_Li20_5*ldl_di2_5 + ldl_Li30_5*ldl_Li30_5*ldl_di3_5 + ldl_Li40_5*ldl_Li40_5*ldl_di4_5 + ldl_Li50_5*ldl_Li50_5*ldl_di5_5 + ldl_di0_5 + ldl_di1_5*t1761) + rhs_1*t1776 + rhs_2*t1777 + rhs_3*t1778 + rhs_4*t1779;
     const double t1781 = ldl_Li31_5*ldl_di3_5;
     const double t1782 = -ldl_L21_5*ldl_di2_5 - ldl_L32_5*t1781 + ldl_Li41_5*ldl_Li42_5*ldl_di4_5 + ldl_Li51_5*ldl_Li52_5*ldl_di5_5;
     const double t1783 = ldl_Li51_5*ldl_di5_5;
     const double t1784 = -ldl_L43_5*ldl_Li41_5*ldl_di4_5 + ldl_Li53_5*t1783 + t1781;
     const double t1785 = -ldl_L54_5*t1783 + ldl_Li41_5*ldl_di4_5;
-    const double a0_1 = ldl_Li51_5*t1780 + rhs_0*t1776 + rhs_1*(ldl_Li31_5*ldl_Li31_5*ldl_di3_5 + ldl_Li41_5*ldl_Li41_5*ldl_di4_5 + ldl_Li51_5*ldl_Li51_5*ldl_di5_5 + ldl_di1_5 + ldl_di2_5*t1763) + rhs_2*t1782 + rhs_3*t1784 + rhs_4*t1785;
+    const double alphaC_1 = ldl_Li51_5*t1780 + rhs_0*t1776 + rhs_1*(ldl_Li31_5*ldl_Li31_5*ldl_di3_5 + ldl_Li41_5*ldl_Li41_5*ldl_di4_5 + ldl_Li51_5*ldl_Li51_5*ldl_di5_5 + ldl_di1_5 + ldl_di2_5*t1763) + rhs_2*t1782 + rhs_3*t1784 + rhs_4*t1785;
     const double t1786 = -ldl_L32_5*ldl_di3_5 - ldl_L43_5*ldl_Li42_5*ldl_di4_5 + ldl_Li52_5*ldl_Li53_5*ldl_di5_5;
     const double t1787 = ldl_Li52_5*ldl_di5_5;
     const double t1788 = -ldl_L54_5*t1787 + ldl_Li42_5*ldl_di4_5;
-    const double a0_2 = ldl_Li52_5*t1780 + rhs_0*t1777 + rhs_1*t1782 + rhs_2*(ldl_Li42_5*ldl_Li42_5*ldl_di4_5 + ldl_Li52_5*ldl_Li52_5*ldl_di5_5 + ldl_di2_5 + ldl_di3_5*t1766) + rhs_3*t1786 + rhs_4*t1788;
+    const double alphaC_2 = ldl_Li52_5*t1780 + rhs_0*t1777 + rhs_1*t1782 + rhs_2*(ldl_Li42_5*ldl_Li42_5*ldl_di4_5 + ldl_Li52_5*ldl_Li52_5*ldl_di5_5 + ldl_di2_5 + ldl_di3_5*t1766) + rhs_3*t1786 + rhs_4*t1788;
     const double t1789 = ldl_Li53_5*ldl_di5_5;
     const double t1790 = -ldl_L43_5*ldl_di4_5 - ldl_L54_5*t1789;
-    const double a0_3 = ldl_Li53_5*t1780 + rhs_0*t1778 + rhs_1*t1784 + rhs_2*t1786 + rhs_3*(ldl_Li53_5*ldl_Li53_5*ldl_di5_5 + ldl_di3_5 + ldl_di4_5*t1770) + rhs_4*t1790;
-    const double a0_4 = -ldl_L54_5*t1780 + rhs_0*t1779 + rhs_1*t1785 + rhs_2*t1788 + rhs_3*t1790 + rhs_4*(ldl_di4_5 + ldl_di5_5*t1771);
-    const double a0_5 = -ldl_L54_5*ldl_di5_5*rhs_4 + rhs_0*t1774 + rhs_1*t1783 + rhs_2*t1787 + rhs_3*t1789 + t1780;
-    /* fk */
-    const double fk_0 = Pk0_0 - Rk0_0_0*a0_0 - Rk0_0_1*a0_1 - Rk0_0_2*a0_2 - Rk0_0_3*a0_3 - Rk0_0_4*a0_4 - Rk0_0_5*a0_5;
-    const double fk_1 = Pk0_1 - Rk0_1_0*a0_0 - Rk0_1_1*a0_1 - Rk0_1_2*a0_2 - Rk0_1_3*a0_3 - Rk0_1_4*a0_4 - Rk0_1_5*a0_5;
-    const double fk_2 = Pk0_2 - Rk0_2_0*a0_0 - Rk0_2_1*a0_1 - Rk0_2_2*a0_2 - Rk0_2_3*a0_3 - Rk0_2_4*a0_4 - Rk0_2_5*a0_5;
-    const double fk_3 = Pk0_3 - Rk0_3_0*a0_0 - Rk0_3_1*a0_1 - Rk0_3_2*a0_2 - Rk0_3_3*a0_3 - Rk0_3_4*a0_4 - Rk0_3_5*a0_5;
-    const double fk_4 = Pk0_4 - Rk0_4_0*a0_0 - Rk0_4_1*a0_1 - Rk0_4_2*a0_2 - Rk0_4_3*a0_3 - Rk0_4_4*a0_4 - Rk0_4_5*a0_5;
-    const double fk_5 = Pk0_5 - Rk0_5_0*a0_0 - Rk0_5_1*a0_1 - Rk0_5_2*a0_2 - Rk0_5_3*a0_3 - Rk0_5_4*a0_4 - a0_5*ldl_di5;
+    const double alphaC_3 = ldl_Li53_5*t1780 + rhs_0*t1778 + rhs_1*t1784 + rhs_2*t1786 + rhs_3*(ldl_Li53_5*ldl_Li53_5*ldl_di5_5 + ldl_di3_5 + ldl_di4_5*t1770) + rhs_4*t1790;
+    const double alphaC_4 = -ldl_L54_5*t1780 + rhs_0*t1779 + rhs_1*t1785 + rhs_2*t1788 + rhs_3*t1790 + rhs_4*(ldl_di4_5 + ldl_di5_5*t1771);
+    const double alphaC_5 = -ldl_L54_5*ldl_di5_5*rhs_4 + rhs_0*t1774 + rhs_1*t1783 + rhs_2*t1787 + rhs_3*t1789 + t1780;
+    /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
+    const double fk_0 = Pk0_0 - Rk0_0_0*alphaC_0 - Rk0_0_1*alphaC_1 - Rk0_0_2*alphaC_2 - Rk0_0_3*alphaC_3 - Rk0_0_4*alphaC_4 - Rk0_0_5*alphaC_5;
+    const double fk_1 = Pk0_1 - Rk0_1_0*alphaC_0 - Rk0_1_1*alphaC_1 - Rk0_1_2*alphaC_2 - Rk0_1_3*alphaC_3 - Rk0_1_4*alphaC_4 - Rk0_1_5*alphaC_5;
+    const double fk_2 = Pk0_2 - Rk0_2_0*alphaC_0 - Rk0_2_1*alphaC_1 - Rk0_2_2*alphaC_2 - Rk0_2_3*alphaC_3 - Rk0_2_4*alphaC_4 - Rk0_2_5*alphaC_5;
+    const double fk_3 = Pk0_3 - Rk0_3_0*alphaC_0 - Rk0_3_1*alphaC_1 - Rk0_3_2*alphaC_2 - Rk0_3_3*alphaC_3 - Rk0_3_4*alphaC_4 - Rk0_3_5*alphaC_5;
+    const double fk_4 = Pk0_4 - Rk0_4_0*alphaC_0 - Rk0_4_1*alphaC_1 - Rk0_4_2*alphaC_2 - Rk0_4_3*alphaC_3 - Rk0_4_4*alphaC_4 - Rk0_4_5*alphaC_5;
+    const double fk_5 = Pk0_5 - Rk0_5_0*alphaC_0 - Rk0_5_1*alphaC_1 - Rk0_5_2*alphaC_2 - Rk0_5_3*alphaC_3 - Rk0_5_4*alphaC_4 - alphaC_5*ldl_di5;
     /* z5: z(k) (4.20) */
     const double t1791 = 0.05*fk_3;
     const double t1792 = 0.05*fk_4;
@@ -4394,13 +4394,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double lam4_5_5 = c_q_4*lam3_5_5 + s_q_4*t1806;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_5 = -1.0*lam4_0_5 + lam4_5_5*t802 + nu5_0_5 + t801*(-0.05*lam4_0_5 + lam4_4_5);
-    /* fk */
-    const double fk_0_2 = Pk1_0 - Rk1_0_0*a0_0 - Rk1_0_1*a0_1 - Rk1_0_2*a0_2 - Rk1_0_3*a0_3 - Rk1_0_4*a0_4 - Rk1_0_5*a0_5;
-    const double fk_1_2 = Pk1_1 - Rk1_1_0*a0_0 - Rk1_1_1*a0_1 - Rk1_1_2*a0_2 - Rk1_1_3*a0_3 - Rk1_1_4*a0_4 - Rk1_1_5*a0_5;
-    const double fk_2_2 = Pk1_2 - Rk1_2_0*a0_0 - Rk1_2_1*a0_1 - Rk1_2_2*a0_2 - Rk1_2_3*a0_3 - Rk1_2_4*a0_4 - Rk1_2_5*a0_5;
-    const double fk_3_2 = Pk1_3 - Rk1_3_0*a0_0 - Rk1_3_1*a0_1 - Rk1_3_2*a0_2 - Rk1_3_3*a0_3 - Rk1_3_4*a0_4 - Rk1_3_5*a0_5;
-    const double fk_4_2 = Pk1_4 - Rk1_4_0*a0_0 - Rk1_4_1*a0_1 - Rk1_4_2*a0_2 - Rk1_4_3*a0_3 - Rk1_4_4*a0_4 - Rk1_4_5*a0_5;
-    const double fk_5_2 = Pk1_5 - Rk1_5_0*a0_0 - Rk1_5_1*a0_1 - Rk1_5_2*a0_2 - Rk1_5_3*a0_3 - Rk1_5_4*a0_4 - a0_5*ldl_di5_2;
+    /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
+    const double fk_0_2 = Pk1_0 - Rk1_0_0*alphaC_0 - Rk1_0_1*alphaC_1 - Rk1_0_2*alphaC_2 - Rk1_0_3*alphaC_3 - Rk1_0_4*alphaC_4 - Rk1_0_5*alphaC_5;
+    const double fk_1_2 = Pk1_1 - Rk1_1_0*alphaC_0 - Rk1_1_1*alphaC_1 - Rk1_1_2*alphaC_2 - Rk1_1_3*alphaC_3 - Rk1_1_4*alphaC_4 - Rk1_1_5*alphaC_5;
+    const double fk_2_2 = Pk1_2 - Rk1_2_0*alphaC_0 - Rk1_2_1*alphaC_1 - Rk1_2_2*alphaC_2 - Rk1_2_3*alphaC_3 - Rk1_2_4*alphaC_4 - Rk1_2_5*alphaC_5;
+    const double fk_3_2 = Pk1_3 - Rk1_3_0*alphaC_0 - Rk1_3_1*alphaC_1 - Rk1_3_2*alphaC_2 - Rk1_3_3*alphaC_3 - Rk1_3_4*alphaC_4 - Rk1_3_5*alphaC_5;
+    const double fk_4_2 = Pk1_4 - Rk1_4_0*alphaC_0 - Rk1_4_1*alphaC_1 - Rk1_4_2*alphaC_2 - Rk1_4_3*alphaC_3 - Rk1_4_4*alphaC_4 - Rk1_4_5*alphaC_5;
+    const double fk_5_2 = Pk1_5 - Rk1_5_0*alphaC_0 - Rk1_5_1*alphaC_1 - Rk1_5_2*alphaC_2 - Rk1_5_3*alphaC_3 - Rk1_5_4*alphaC_4 - alphaC_5*ldl_di5_2;
     /* z5: z(k) (4.20) */
     const double t1807 = 0.05*fk_3_2;
     const double t1808 = 0.05*fk_4_2;
@@ -4489,13 +4489,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double lam4_5_6 = c_q_10*lam3_5_6 + s_q_10*t1822;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_6 = -1.0*lam4_0_6 + lam4_5_6*t1081 + nu5_0_6 + t1080*(-0.05*lam4_0_6 + lam4_4_6);
-    /* fk */
-    const double fk_0_3 = Pk2_0 - Rk2_0_0*a0_0 - Rk2_0_1*a0_1 - Rk2_0_2*a0_2 - Rk2_0_3*a0_3 - Rk2_0_4*a0_4 - Rk2_0_5*a0_5;
-    const double fk_1_3 = Pk2_1 - Rk2_1_0*a0_0 - Rk2_1_1*a0_1 - Rk2_1_2*a0_2 - Rk2_1_3*a0_3 - Rk2_1_4*a0_4 - Rk2_1_5*a0_5;
-    const double fk_2_3 = Pk2_2 - Rk2_2_0*a0_0 - Rk2_2_1*a0_1 - Rk2_2_2*a0_2 - Rk2_2_3*a0_3 - Rk2_2_4*a0_4 - Rk2_2_5*a0_5;
-    const double fk_3_3 = Pk2_3 - Rk2_3_0*a0_0 - Rk2_3_1*a0_1 - Rk2_3_2*a0_2 - Rk2_3_3*a0_3 - Rk2_3_4*a0_4 - Rk2_3_5*a0_5;
-    const double fk_4_3 = Pk2_4 - Rk2_4_0*a0_0 - Rk2_4_1*a0_1 - Rk2_4_2*a0_2 - Rk2_4_3*a0_3 - Rk2_4_4*a0_4 - Rk2_4_5*a0_5;
-    const double fk_5_3 = Pk2_5 - Rk2_5_0*a0_0 - Rk2_5_1*a0_1 - Rk2_5_2*a0_2 - Rk2_5_3*a0_3 - Rk2_5_4*a0_4 - a0_5*ldl_di5_3;
+    /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
+    const double fk_0_3 = Pk2_0 - Rk2_0_0*alphaC_0 - Rk2_0_1*alphaC_1 - Rk2_0_2*alphaC_2 - Rk2_0_3*alphaC_3 - Rk2_0_4*alphaC_4 - Rk2_0_5*alphaC_5;
+    const double fk_1_3 = Pk2_1 - Rk2_1_0*alphaC_0 - Rk2_1_1*alphaC_1 - Rk2_1_2*alphaC_2 - Rk2_1_3*alphaC_3 - Rk2_1_4*alphaC_4 - Rk2_1_5*alphaC_5;
+    const double fk_2_3 = Pk2_2 - Rk2_2_0*alphaC_0 - Rk2_2_1*alphaC_1 - Rk2_2_2*alphaC_2 - Rk2_2_3*alphaC_3 - Rk2_2_4*alphaC_4 - Rk2_2_5*alphaC_5;
+    const double fk_3_3 = Pk2_3 - Rk2_3_0*alphaC_0 - Rk2_3_1*alphaC_1 - Rk2_3_2*alphaC_2 - Rk2_3_3*alphaC_3 - Rk2_3_4*alphaC_4 - Rk2_3_5*alphaC_5;
+    const double fk_4_3 = Pk2_4 - Rk2_4_0*alphaC_0 - Rk2_4_1*alphaC_1 - Rk2_4_2*alphaC_2 - Rk2_4_3*alphaC_3 - Rk2_4_4*alphaC_4 - Rk2_4_5*alphaC_5;
+    const double fk_5_3 = Pk2_5 - Rk2_5_0*alphaC_0 - Rk2_5_1*alphaC_1 - Rk2_5_2*alphaC_2 - Rk2_5_3*alphaC_3 - Rk2_5_4*alphaC_4 - alphaC_5*ldl_di5_3;
     /* z5: z(k) (4.20) */
     const double t1823 = 0.05*fk_3_3;
     const double t1824 = 0.05*fk_4_3;
@@ -4584,13 +4584,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double lam4_5_7 = c_q_16*lam3_5_7 + s_q_16*t1838;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_7 = -1.0*lam4_0_7 + lam4_5_7*t1360 + nu5_0_7 + t1359*(-0.05*lam4_0_7 + lam4_4_7);
-    /* fk */
-    const double fk_0_4 = Pk3_0 - Rk3_0_0*a0_0 - Rk3_0_1*a0_1 - Rk3_0_2*a0_2 - Rk3_0_3*a0_3 - Rk3_0_4*a0_4 - Rk3_0_5*a0_5;
-    const double fk_1_4 = Pk3_1 - Rk3_1_0*a0_0 - Rk3_1_1*a0_1 - Rk3_1_2*a0_2 - Rk3_1_3*a0_3 - Rk3_1_4*a0_4 - Rk3_1_5*a0_5;
-    const double fk_2_4 = Pk3_2 - Rk3_2_0*a0_0 - Rk3_2_1*a0_1 - Rk3_2_2*a0_2 - Rk3_2_3*a0_3 - Rk3_2_4*a0_4 - Rk3_2_5*a0_5;
-    const double fk_3_4 = Pk3_3 - Rk3_3_0*a0_0 - Rk3_3_1*a0_1 - Rk3_3_2*a0_2 - Rk3_3_3*a0_3 - Rk3_3_4*a0_4 - Rk3_3_5*a0_5;
-    const double fk_4_4 = Pk3_4 - Rk3_4_0*a0_0 - Rk3_4_1*a0_1 - Rk3_4_2*a0_2 - Rk3_4_3*a0_3 - Rk3_4_4*a0_4 - Rk3_4_5*a0_5;
-    const double fk_5_4 = Pk3_5 - Rk3_5_0*a0_0 - Rk3_5_1*a0_1 - Rk3_5_2*a0_2 - Rk3_5_3*a0_3 - Rk3_5_4*a0_4 - a0_5*ldl_di5_4;
+    /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
+    const double fk_0_4 = Pk3_0 - Rk3_0_0*alphaC_0 - Rk3_0_1*alphaC_1 - Rk3_0_2*alphaC_2 - Rk3_0_3*alphaC_3 - Rk3_0_4*alphaC_4 - Rk3_0_5*alphaC_5;
+    const double fk_1_4 = Pk3_1 - Rk3_1_0*alphaC_0 - Rk3_1_1*alphaC_1 - Rk3_1_2*alphaC_2 - Rk3_1_3*alphaC_3 - Rk3_1_4*alphaC_4 - Rk3_1_5*alphaC_5;
+    const double fk_2_4 = Pk3_2 - Rk3_2_0*alphaC_0 - Rk3_2_1*alphaC_1 - Rk3_2_2*alphaC_2 - Rk3_2_3*alphaC_3 - Rk3_2_4*alphaC_4 - Rk3_2_5*alphaC_5;
+    const double fk_3_4 = Pk3_3 - Rk3_3_0*alphaC_0 - Rk3_3_1*alphaC_1 - Rk3_3_2*alphaC_2 - Rk3_3_3*alphaC_3 - Rk3_3_4*alphaC_4 - Rk3_3_5*alphaC_5;
+    const double fk_4_4 = Pk3_4 - Rk3_4_0*alphaC_0 - Rk3_4_1*alphaC_1 - Rk3_4_2*alphaC_2 - Rk3_4_3*alphaC_3 - Rk3_4_4*alphaC_4 - Rk3_4_5*alphaC_5;
+    const double fk_5_4 = Pk3_5 - Rk3_5_0*alphaC_0 - Rk3_5_1*alphaC_1 - Rk3_5_2*alphaC_2 - Rk3_5_3*alphaC_3 - Rk3_5_4*alphaC_4 - alphaC_5*ldl_di5_4;
     /* z5: z(k) (4.20) */
     const double t1839 = 0.05*fk_3_4;
     const double t1840 = 0.05*fk_4_4;
@@ -4705,12 +4705,12 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     out[21] = qdd3_0_4 + qdd3_0_8;
     out[22] = qdd4_0_4 + qdd4_0_8;
     out[23] = qdd5_0_4 + qdd5_0_8;
-    out[24] = a0_0;
-    out[25] = a0_1;
-    out[26] = a0_2;
-    out[27] = a0_3;
-    out[28] = a0_4;
-    out[29] = a0_5;
+    out[24] = alphaC_0;
+    out[25] = alphaC_1;
+    out[26] = alphaC_2;
+    out[27] = alphaC_3;
+    out[28] = alphaC_4;
+    out[29] = alphaC_5;
     out[30] = fk_0;
     out[31] = fk_1;
     out[32] = fk_2;

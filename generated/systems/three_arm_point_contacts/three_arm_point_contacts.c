@@ -1006,7 +1006,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double P0_2_2_3 = c_q_13*(c_q_13*(-G1_2_0_3*P1_1_2_3 + P1_2_2_3) - s_q_13*(-G1_0_0_3*P1_1_2_3 - t329)) - s_q_13*(c_q_13*(-G1_2_0_3*P1_0_1_3 - t329) - s_q_13*(-G1_0_0_3*P1_0_1_3 + P1_0_0_3)) + 0.018;
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_3 = 1.0/P0_2_2_3;
-    /* RC */
+    /* X(C): orientation of the object frame C in the world */
     const double t330 = 2.0*obj[1]*obj[1];
     const double t331 = 2.0*obj[2]*obj[2] - 1.0;
     const double RC_0_0 = -t330 - t331;
@@ -1026,7 +1026,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double RC_2_0 = t336 - t337;
     const double RC_2_1 = obj[1]*t332 + t339;
     const double RC_2_2 = -t330 - t338 + 1.0;
-    /* Rg */
+    /* orientation of a grasp frame in the world */
     const double Rg_0_0 = -0.9770162757089706*RC_0_0 + 0.21199273290884113*RC_0_1 - 0.022322145811132*RC_0_2;
     const double Rg_0_1 = -0.20912103197798348*RC_0_0 - 0.9735127939097469*RC_0_1 - 0.09241879721410576*RC_0_2;
     const double Rg_0_2 = -0.04132300792822214*RC_0_0 - 0.08562663889164125*RC_0_1 + 0.9954699833384655*RC_0_2;
@@ -1054,7 +1054,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double Rg_2_0_3 = 0.6428867624967549*RC_2_0 + 0.7597808189468133*RC_2_1 + 0.09710673389086272*RC_2_2;
     const double Rg_2_1_3 = -0.7659057119580457*RC_2_0 + 0.6391796168332182*RC_2_1 + 0.0695547109474225*RC_2_2;
     const double Rg_2_2_3 = -0.009222309715045389*RC_2_0 - 0.11909040509398772*RC_2_1 + 0.9928405835873501*RC_2_2;
-    /* MC */
+    /* I_0 = M(C), the object's spatial inertia about C (Part II (2.4)) */
     const double MC_0_0 = 0.0135*RC_0_0*RC_0_0 + 0.0135*RC_0_1*RC_0_1 + 0.0135*RC_0_2*RC_0_2;
     const double t340 = 0.0135*RC_0_0;
     const double t341 = 0.0135*RC_0_1;
@@ -1064,14 +1064,14 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double MC_1_1 = 0.0135*RC_1_0*RC_1_0 + 0.0135*RC_1_1*RC_1_1 + 0.0135*RC_1_2*RC_1_2;
     const double MC_1_2 = 0.0135*RC_1_0*RC_2_0 + 0.0135*RC_1_1*RC_2_1 + 0.0135*RC_1_2*RC_2_2;
     const double MC_2_2 = 0.0135*RC_2_0*RC_2_0 + 0.0135*RC_2_1*RC_2_1 + 0.0135*RC_2_2*RC_2_2;
-    /* bC */
+    /* b_0 - g_0 = b(C) with the object's weight (Part II (2.4), Lilly-Orin (43)) */
     const double t343 = MC_0_2*obj[4] + MC_1_2*obj[5] + MC_2_2*obj[6];
     const double t344 = MC_0_1*obj[4] + MC_1_1*obj[5] + MC_1_2*obj[6];
     const double bC_0 = obj[5]*t343 - obj[6]*t344;
     const double t345 = MC_0_0*obj[4] + MC_0_1*obj[5] + MC_0_2*obj[6];
     const double bC_1 = -obj[4]*t343 + obj[6]*t345;
     const double bC_2 = obj[4]*t344 - obj[5]*t345;
-    /* gam */
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t346 = -obj[9];
     const double t347 = 0.06*V5_2;
     const double t348 = 1.0*V5_4 + t347;
@@ -1798,7 +1798,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t793 = 1.0*t785;
     const double t794 = 1.0*t784;
     const double Lam0_5_5 = t786*t792 + t788*t793 + t790*t794;
-    /* Lamc0: Lamc */
+    /* Lamc0: M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37)) */
     const double t795 = Lam0_3_3*Rg_0_0 + Lam0_3_4*Rg_1_0 + Lam0_3_5*Rg_2_0;
     const double t796 = Lam0_3_4*Rg_0_0 + Lam0_4_4*Rg_1_0 + Lam0_4_5*Rg_2_0;
     const double t797 = Lam0_3_5*Rg_0_0 + Lam0_4_5*Rg_1_0 + Lam0_5_5*Rg_2_0;
@@ -1811,7 +1811,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double Lamc0_1_1 = Rg_0_1*t798 + Rg_1_1*t799 + Rg_2_1*t800;
     const double Lamc0_1_2 = Rg_0_2*t798 + Rg_1_2*t799 + Rg_2_2*t800;
     const double Lamc0_2_2 = Rg_0_2*(Lam0_3_3*Rg_0_2 + Lam0_3_4*Rg_1_2 + Lam0_3_5*Rg_2_2) + Rg_1_2*(Lam0_3_4*Rg_0_2 + Lam0_4_4*Rg_1_2 + Lam0_4_5*Rg_2_2) + Rg_2_2*(Lam0_3_5*Rg_0_2 + Lam0_4_5*Rg_1_2 + Lam0_5_5*Rg_2_2);
-    /* Pk0: Pk */
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t801 = Lamc0_1_2*Lamc0_1_2;
     const double t802 = Lamc0_1_1*Lamc0_2_2 - t801;
     const double t803 = Lamc0_0_2*Lamc0_0_2;
@@ -1846,7 +1846,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double Pk0_3 = Rg_0_0*t826 + Rg_0_1*t829 + Rg_0_2*t831;
     const double Pk0_4 = Rg_1_0*t826 + Rg_1_1*t829 + Rg_1_2*t831;
     const double Pk0_5 = Rg_2_0*t826 + Rg_2_1*t829 + Rg_2_2*t831;
-    /* Rk0: Rk */
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double t832 = Rg_0_0*t805;
     const double t833 = Rg_0_1*t805;
     const double t834 = Rg_0_2*t805;
@@ -2402,7 +2402,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t1099 = 1.0*t1091;
     const double t1100 = 1.0*t1090;
     const double Lam1_5_5 = t1092*t1098 + t1093*t1099 + t1094*t1100;
-    /* Lamc1: Lamc */
+    /* Lamc1: M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37)) */
     const double t1101 = Lam1_3_3*Rg_0_0_2 + Lam1_3_4*Rg_1_0_2 + Lam1_3_5*Rg_2_0_2;
     const double t1102 = Lam1_3_4*Rg_0_0_2 + Lam1_4_4*Rg_1_0_2 + Lam1_4_5*Rg_2_0_2;
     const double t1103 = Lam1_3_5*Rg_0_0_2 + Lam1_4_5*Rg_1_0_2 + Lam1_5_5*Rg_2_0_2;
@@ -2415,7 +2415,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double Lamc1_1_1 = Rg_0_1_2*t1104 + Rg_1_1_2*t1105 + Rg_2_1_2*t1106;
     const double Lamc1_1_2 = Rg_0_2_2*t1104 + Rg_1_2_2*t1105 + Rg_2_2_2*t1106;
     const double Lamc1_2_2 = Rg_0_2_2*(Lam1_3_3*Rg_0_2_2 + Lam1_3_4*Rg_1_2_2 + Lam1_3_5*Rg_2_2_2) + Rg_1_2_2*(Lam1_3_4*Rg_0_2_2 + Lam1_4_4*Rg_1_2_2 + Lam1_4_5*Rg_2_2_2) + Rg_2_2_2*(Lam1_3_5*Rg_0_2_2 + Lam1_4_5*Rg_1_2_2 + Lam1_5_5*Rg_2_2_2);
-    /* Pk1: Pk */
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1107 = Lamc1_1_2*Lamc1_1_2;
     const double t1108 = Lamc1_1_1*Lamc1_2_2 - t1107;
     const double t1109 = Lamc1_0_2*Lamc1_0_2;
@@ -2450,7 +2450,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double Pk1_3 = Rg_0_0_2*t1132 + Rg_0_1_2*t1135 + Rg_0_2_2*t1137;
     const double Pk1_4 = Rg_1_0_2*t1132 + Rg_1_1_2*t1135 + Rg_1_2_2*t1137;
     const double Pk1_5 = Rg_2_0_2*t1132 + Rg_2_1_2*t1135 + Rg_2_2_2*t1137;
-    /* Rk1: Rk */
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double t1138 = Rg_0_0_2*t1111;
     const double t1139 = Rg_0_1_2*t1111;
     const double t1140 = Rg_0_2_2*t1111;
@@ -3015,7 +3015,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t1414 = 1.0*t1403;
     const double t1415 = 1.0*t1402;
     const double Lam2_5_5 = t1404*t1413 + t1406*t1414 + t1408*t1415;
-    /* Lamc2: Lamc */
+    /* Lamc2: M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37)) */
     const double t1416 = Lam2_3_3*Rg_0_0_3 + Lam2_3_4*Rg_1_0_3 + Lam2_3_5*Rg_2_0_3;
     const double t1417 = Lam2_3_4*Rg_0_0_3 + Lam2_4_4*Rg_1_0_3 + Lam2_4_5*Rg_2_0_3;
     const double t1418 = Lam2_3_5*Rg_0_0_3 + Lam2_4_5*Rg_1_0_3 + Lam2_5_5*Rg_2_0_3;
@@ -3028,7 +3028,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double Lamc2_1_1 = Rg_0_1_3*t1419 + Rg_1_1_3*t1420 + Rg_2_1_3*t1421;
     const double Lamc2_1_2 = Rg_0_2_3*t1419 + Rg_1_2_3*t1420 + Rg_2_2_3*t1421;
     const double Lamc2_2_2 = Rg_0_2_3*(Lam2_3_3*Rg_0_2_3 + Lam2_3_4*Rg_1_2_3 + Lam2_3_5*Rg_2_2_3) + Rg_1_2_3*(Lam2_3_4*Rg_0_2_3 + Lam2_4_4*Rg_1_2_3 + Lam2_4_5*Rg_2_2_3) + Rg_2_2_3*(Lam2_3_5*Rg_0_2_3 + Lam2_4_5*Rg_1_2_3 + Lam2_5_5*Rg_2_2_3);
-    /* Pk2: Pk */
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1422 = Lamc2_1_2*Lamc2_1_2;
     const double t1423 = Lamc2_1_1*Lamc2_2_2 - t1422;
     const double t1424 = Lamc2_0_2*Lamc2_0_2;
@@ -3063,7 +3063,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double Pk2_3 = Rg_0_0_3*t1447 + Rg_0_1_3*t1450 + Rg_0_2_3*t1452;
     const double Pk2_4 = Rg_1_0_3*t1447 + Rg_1_1_3*t1450 + Rg_1_2_3*t1452;
     const double Pk2_5 = Rg_2_0_3*t1447 + Rg_2_1_3*t1450 + Rg_2_2_3*t1452;
-    /* Rk2: Rk */
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double t1453 = Rg_0_0_3*t1426;
     const double t1454 = Rg_0_1_3*t1426;
     const double t1455 = Rg_0_2_3*t1426;
@@ -3100,7 +3100,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double Rk2_5_3 = Rg_0_0_3*t1468 + Rg_0_1_3*t1469 + Rg_0_2_3*t1470;
     const double Rk2_5_1 = Rk2_5_3*t533 + Rk2_5_5*t496;
     const double Rk2_5_2 = Rk2_5_3*t494 + Rk2_5_4*t522;
-    /* K */
+    /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
     const double K_0_0 = MC_0_0 + Rk0_4_0*t393 + Rk0_5_0*t366 + Rk1_4_0*t458 + Rk1_5_0*t431 + Rk2_4_0*t521 + Rk2_5_0*t495;
     const double K_0_1 = MC_0_1 + Rk0_4_1*t393 + Rk0_5_1*t366 + Rk1_4_1*t458 + Rk1_5_1*t431 + Rk2_4_1*t521 + Rk2_5_1*t495;
     const double K_0_2 = MC_0_2 + Rk0_4_2*t393 + Rk0_5_2*t366 + Rk1_4_2*t458 + Rk1_5_2*t431 + Rk2_4_2*t521 + Rk2_5_2*t495;
@@ -3122,7 +3122,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double K_4_4 = Rk0_4_4 + Rk1_4_4 + Rk2_4_4 + 1.5;
     const double K_4_5 = Rk0_4_5 + Rk1_4_5 + Rk2_4_5;
     const double K_5_5 = Rk0_5_5 + Rk1_5_5 + Rk2_5_5 + 1.5;
-    /* rhs */
+    /* sum X^T P_k - b_0 + g_0 (Lilly-Orin (45)) */
     const double rhs_0 = Pk0_4*t393 + Pk0_5*t366 + Pk1_4*t458 + Pk1_5*t431 + Pk2_4*t521 + Pk2_5*t495 - bC_0;
     const double rhs_1 = Pk0_3*t392 + Pk0_5*t368 + Pk1_3*t468 + Pk1_5*t432 + Pk2_3*t533 + Pk2_5*t496 - bC_1;
     const double rhs_2 = Pk0_3*t405 + Pk0_4*t367 + Pk1_3*t430 + Pk1_4*t459 + Pk2_3*t494 + Pk2_4*t522 - bC_2;
@@ -3177,7 +3177,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double ldl_Li51 = ldl_L21*ldl_L52 - ldl_L51 - ldl_L53*ldl_Li31 - ldl_L54*ldl_Li41;
     const double ldl_Li52 = ldl_L32*ldl_L53 - ldl_L52 - ldl_L54*ldl_Li42;
     const double ldl_Li53 = ldl_L43*ldl_L54 - ldl_L53;
-    /* a0: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    /* a_0 = alpha(C), the object's acceleration (Lilly-Orin (45)) */
     const double t1482 = ldl_Li30*ldl_di3;
     const double t1483 = ldl_Li40*ldl_di4;
     const double t1484 = ldl_Li50*ldl_di5;
@@ -3187,26 +3187,26 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t1488 = -ldl_L43*t1483 + ldl_Li53*t1484 + t1482;
     const double t1489 = -ldl_L54*t1484 + ldl_Li40*ldl_di4;
     const double t1490 = ldl_di5*rhs_5;
-    const double a0_0 = ldl_Li50*t1490 + rhs_0*(ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_Li40*ldl_Li40*ldl_di4 + ldl_Li50*ldl_Li50*ldl_di5 + ldl_di0 + ldl_di1*t1471) + rhs_1*t1486 + rhs_2*t1487 + rhs_3*t1488 + rhs_4*t1489;
+    const double alphaC_0 = ldl_Li50*t1490 + rhs_0*(ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_Li40*ldl_Li40*ldl_di4 + ldl_Li50*ldl_Li50*ldl_di5 + ldl_di0 + ldl_di1*t1471) + rhs_1*t1486 + rhs_2*t1487 + rhs_3*t1488 + rhs_4*t1489;
     const double t1491 = ldl_Li31*ldl_di3;
     const double t1492 = -ldl_L21*ldl_di2 - ldl_L32*t1491 + ldl_Li41*ldl_Li42*ldl_di4 + ldl_Li51*ldl_Li52*ldl_di5;
     const double t1493 = ldl_Li51*ldl_di5;
     const double t1494 = -ldl_L43*ldl_Li41*ldl_di4 + ldl_Li53*t1493 + t1491;
     const double t1495 = -ldl_L54*t1493 + ldl_Li41*ldl_di4;
-    const double a0_1 = ldl_Li51*t1490 + rhs_0*t1486 + rhs_1*(ldl_Li31*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li41*ldl_di4 + ldl_Li51*ldl_Li51*ldl_di5 + ldl_di1 + ldl_di2*t1473) + rhs_2*t1492 + rhs_3*t1494 + rhs_4*t1495;
+    const double alphaC_1 = ldl_Li51*t1490 + rhs_0*t1486 + rhs_1*(ldl_Li31*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li41*ldl_di4 + ldl_Li51*ldl_Li51*ldl_di5 + ldl_di1 + ldl_di2*t1473) + rhs_2*t1492 + rhs_3*t1494 + rhs_4*t1495;
     const double t1496 = -ldl_L32*ldl_di3 - ldl_L43*ldl_Li42*ldl_di4 + ldl_Li52*ldl_Li53*ldl_di5;
     const double t1497 = ldl_Li52*ldl_di5;
     const double t1498 = -ldl_L54*t1497 + ldl_Li42*ldl_di4;
-    const double a0_2 = ldl_Li52*t1490 + rhs_0*t1487 + rhs_1*t1492 + rhs_2*(ldl_Li42*ldl_Li42*ldl_di4 + ldl_Li52*ldl_Li52*ldl_di5 + ldl_di2 + ldl_di3*t1476) + rhs_3*t1496 + rhs_4*t1498;
+    const double alphaC_2 = ldl_Li52*t1490 + rhs_0*t1487 + rhs_1*t1492 + rhs_2*(ldl_Li42*ldl_Li42*ldl_di4 + ldl_Li52*ldl_Li52*ldl_di5 + ldl_di2 + ldl_di3*t1476) + rhs_3*t1496 + rhs_4*t1498;
     const double t1499 = ldl_Li53*ldl_di5;
     const double t1500 = -ldl_L43*ldl_di4 - ldl_L54*t1499;
-    const double a0_3 = ldl_Li53*t1490 + rhs_0*t1488 + rhs_1*t1494 + rhs_2*t1496 + rhs_3*(ldl_Li53*ldl_Li53*ldl_di5 + ldl_di3 + ldl_di4*t1480) + rhs_4*t1500;
-    const double a0_4 = -ldl_L54*t1490 + rhs_0*t1489 + rhs_1*t1495 + rhs_2*t1498 + rhs_3*t1500 + rhs_4*(ldl_di4 + ldl_di5*t1481);
-    const double a0_5 = -ldl_L54*ldl_di5*rhs_4 + rhs_0*t1484 + rhs_1*t1493 + rhs_2*t1497 + rhs_3*t1499 + t1490;
-    /* fk */
-    const double fk_3 = Pk0_3 - Rk0_3_0*a0_0 - Rk0_3_1*a0_1 - Rk0_3_2*a0_2 - Rk0_3_3*a0_3 - Rk0_3_4*a0_4 - Rk0_3_5*a0_5;
-    const double fk_4 = Pk0_4 - Rk0_4_0*a0_0 - Rk0_4_1*a0_1 - Rk0_4_2*a0_2 - Rk0_4_3*a0_3 - Rk0_4_4*a0_4 - Rk0_4_5*a0_5;
-    const double fk_5 = Pk0_5 - Rk0_5_0*a0_0 - Rk0_5_1*a0_1 - Rk0_5_2*a0_2 - Rk0_5_3*a0_3 - Rk0_5_4*a0_4 - Rk0_5_5*a0_5;
+    const double alphaC_3 = ldl_Li53*t1490 + rhs_0*t1488 + rhs_1*t1494 + rhs_2*t1496 + rhs_3*(ldl_Li53*ldl_Li53*ldl_di5 + ldl_di3 + ldl_di4*t1480) + rhs_4*t1500;
+    const double alphaC_4 = -ldl_L54*t1490 + rhs_0*t1489 + rhs_1*t1495 + rhs_2*t1498 + rhs_3*t1500 + rhs_4*(ldl_di4 + ldl_di5*t1481);
+    const double alphaC_5 = -ldl_L54*ldl_di5*rhs_4 + rhs_0*t1484 + rhs_1*t1493 + rhs_2*t1497 + rhs_3*t1499 + t1490;
+    /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
+    const double fk_3 = Pk0_3 - Rk0_3_0*alphaC_0 - Rk0_3_1*alphaC_1 - Rk0_3_2*alphaC_2 - Rk0_3_3*alphaC_3 - Rk0_3_4*alphaC_4 - Rk0_3_5*alphaC_5;
+    const double fk_4 = Pk0_4 - Rk0_4_0*alphaC_0 - Rk0_4_1*alphaC_1 - Rk0_4_2*alphaC_2 - Rk0_4_3*alphaC_3 - Rk0_4_4*alphaC_4 - Rk0_4_5*alphaC_5;
+    const double fk_5 = Pk0_5 - Rk0_5_0*alphaC_0 - Rk0_5_1*alphaC_1 - Rk0_5_2*alphaC_2 - Rk0_5_3*alphaC_3 - Rk0_5_4*alphaC_4 - Rk0_5_5*alphaC_5;
     /* z5: z(k) (4.20) */
     const double t1501 = 0.06*fk_5;
     const double t1502 = 3.464102066193935e-07*fk_3 - 0.99999999999994*fk_4;
@@ -3300,10 +3300,10 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double lam4_0_4 = c_q_4*lam3_0_4 - lam3_2_4*s_q_4;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_4 = -1.0*lam4_0_4;
-    /* fk */
-    const double fk_3_2 = Pk1_3 - Rk1_3_0*a0_0 - Rk1_3_1*a0_1 - Rk1_3_2*a0_2 - Rk1_3_3*a0_3 - Rk1_3_4*a0_4 - Rk1_3_5*a0_5;
-    const double fk_4_2 = Pk1_4 - Rk1_4_0*a0_0 - Rk1_4_1*a0_1 - Rk1_4_2*a0_2 - Rk1_4_3*a0_3 - Rk1_4_4*a0_4 - Rk1_4_5*a0_5;
-    const double fk_5_2 = Pk1_5 - Rk1_5_0*a0_0 - Rk1_5_1*a0_1 - Rk1_5_2*a0_2 - Rk1_5_3*a0_3 - Rk1_5_4*a0_4 - Rk1_5_5*a0_5;
+    /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
+    const double fk_3_2 = Pk1_3 - Rk1_3_0*alphaC_0 - Rk1_3_1*alphaC_1 - Rk1_3_2*alphaC_2 - Rk1_3_3*alphaC_3 - Rk1_3_4*alphaC_4 - Rk1_3_5*alphaC_5;
+    const double fk_4_2 = Pk1_4 - Rk1_4_0*alphaC_0 - Rk1_4_1*alphaC_1 - Rk1_4_2*alphaC_2 - Rk1_4_3*alphaC_3 - Rk1_4_4*alphaC_4 - Rk1_4_5*alphaC_5;
+    const double fk_5_2 = Pk1_5 - Rk1_5_0*alphaC_0 - Rk1_5_1*alphaC_1 - Rk1_5_2*alphaC_2 - Rk1_5_3*alphaC_3 - Rk1_5_4*alphaC_4 - Rk1_5_5*alphaC_5;
     /* z5: z(k) (4.20) */
     const double t1525 = 0.06*fk_5_2;
     const double t1526 = 0.8660252817759073*fk_3_2 + 0.5000002113249157*fk_4_2;
@@ -3397,10 +3397,10 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double lam4_0_5 = c_q_10*lam3_0_5 - lam3_2_5*s_q_10;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_5 = -1.0*lam4_0_5;
-    /* fk */
-    const double fk_3_3 = Pk2_3 - Rk2_3_0*a0_0 - Rk2_3_1*a0_1 - Rk2_3_2*a0_2 - Rk2_3_3*a0_3 - Rk2_3_4*a0_4 - Rk2_3_5*a0_5;
-    const double fk_4_3 = Pk2_4 - Rk2_4_0*a0_0 - Rk2_4_1*a0_1 - Rk2_4_2*a0_2 - Rk2_4_3*a0_3 - Rk2_4_4*a0_4 - Rk2_4_5*a0_5;
-    const double fk_5_3 = Pk2_5 - Rk2_5_0*a0_0 - Rk2_5_1*a0_1 - Rk2_5_2*a0_2 - Rk2_5_3*a0_3 - Rk2_5_4*a0_4 - Rk2_5_5*a0_5;
+    /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
+    const double fk_3_3 = Pk2_3 - Rk2_3_0*alphaC_0 - Rk2_3_1*alphaC_1 - Rk2_3_2*alphaC_2 - Rk2_3_3*alphaC_3 - Rk2_3_4*alphaC_4 - Rk2_3_5*alphaC_5;
+    const double fk_4_3 = Pk2_4 - Rk2_4_0*alphaC_0 - Rk2_4_1*alphaC_1 - Rk2_4_2*alphaC_2 - Rk2_4_3*alphaC_3 - Rk2_4_4*alphaC_4 - Rk2_4_5*alphaC_5;
+    const double fk_5_3 = Pk2_5 - Rk2_5_0*alphaC_0 - Rk2_5_1*alphaC_1 - Rk2_5_2*alphaC_2 - Rk2_5_3*alphaC_3 - Rk2_5_4*alphaC_4 - Rk2_5_5*alphaC_5;
     /* z5: z(k) (4.20) */
     const double t1549 = 0.06*fk_5_3;
     const double t1550 = 0.4999998773501725*fk_3_3 + 0.866025474596338*fk_4_3;
@@ -3514,12 +3514,12 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     out[15] = qdd3_0_3 + qdd3_0_6;
     out[16] = qdd4_0_3 + qdd4_0_6;
     out[17] = qdd5_0_3 + qdd5_0_6;
-    out[18] = a0_0;
-    out[19] = a0_1;
-    out[20] = a0_2;
-    out[21] = a0_3;
-    out[22] = a0_4;
-    out[23] = a0_5;
+    out[18] = alphaC_0;
+    out[19] = alphaC_1;
+    out[20] = alphaC_2;
+    out[21] = alphaC_3;
+    out[22] = alphaC_4;
+    out[23] = alphaC_5;
     out[24] = 0.0;
     out[25] = 0.0;
     out[26] = 0.0;

@@ -1007,7 +1007,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     P0_2_2_3 = c_q_13*(c_q_13*(-G1_2_0_3*P1_1_2_3 + P1_2_2_3) - s_q_13*(-G1_0_0_3*P1_1_2_3 - t329)) - s_q_13*(c_q_13*(-G1_2_0_3*P1_0_1_3 - t329) - s_q_13*(-G1_0_0_3*P1_0_1_3 + P1_0_0_3)) + 0.018
     # Dinv0: D^-1(k)
     Dinv0_0_0_3 = 1.0/P0_2_2_3
-    # RC
+    # X(C): orientation of the object frame C in the world
     t330 = 2*obj[1]*obj[1]
     t331 = 2*obj[2]*obj[2] - 1
     RC_0_0 = -t330 - t331
@@ -1027,7 +1027,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     RC_2_0 = t336 - t337
     RC_2_1 = obj[1]*t332 + t339
     RC_2_2 = -t330 - t338 + 1
-    # Rg
+    # orientation of a grasp frame in the world
     Rg_0_0 = -0.9770162757089706*RC_0_0 + 0.21199273290884113*RC_0_1 - 0.022322145811132*RC_0_2
     Rg_0_1 = -0.20912103197798348*RC_0_0 - 0.9735127939097469*RC_0_1 - 0.09241879721410576*RC_0_2
     Rg_0_2 = -0.04132300792822214*RC_0_0 - 0.08562663889164125*RC_0_1 + 0.9954699833384655*RC_0_2
@@ -1055,7 +1055,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     Rg_2_0_3 = 0.6428867624967549*RC_2_0 + 0.7597808189468133*RC_2_1 + 0.09710673389086272*RC_2_2
     Rg_2_1_3 = -0.7659057119580457*RC_2_0 + 0.6391796168332182*RC_2_1 + 0.0695547109474225*RC_2_2
     Rg_2_2_3 = -0.009222309715045389*RC_2_0 - 0.11909040509398772*RC_2_1 + 0.9928405835873501*RC_2_2
-    # MC
+    # I_0 = M(C), the object's spatial inertia about C (Part II (2.4))
     MC_0_0 = 0.0135*RC_0_0*RC_0_0 + 0.0135*RC_0_1*RC_0_1 + 0.0135*RC_0_2*RC_0_2
     t340 = 0.0135*RC_0_0
     t341 = 0.0135*RC_0_1
@@ -1065,14 +1065,14 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     MC_1_1 = 0.0135*RC_1_0*RC_1_0 + 0.0135*RC_1_1*RC_1_1 + 0.0135*RC_1_2*RC_1_2
     MC_1_2 = 0.0135*RC_1_0*RC_2_0 + 0.0135*RC_1_1*RC_2_1 + 0.0135*RC_1_2*RC_2_2
     MC_2_2 = 0.0135*RC_2_0*RC_2_0 + 0.0135*RC_2_1*RC_2_1 + 0.0135*RC_2_2*RC_2_2
-    # bC
+    # b_0 - g_0 = b(C) with the object's weight (Part II (2.4), Lilly-Orin (43))
     t343 = MC_0_2*obj[4] + MC_1_2*obj[5] + MC_2_2*obj[6]
     t344 = MC_0_1*obj[4] + MC_1_1*obj[5] + MC_1_2*obj[6]
     bC_0 = obj[5]*t343 - obj[6]*t344
     t345 = MC_0_0*obj[4] + MC_0_1*obj[5] + MC_0_2*obj[6]
     bC_1 = -obj[4]*t343 + obj[6]*t345
     bC_2 = obj[4]*t344 - obj[5]*t345
-    # gam
+    # -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30))
     t346 = -obj[9]
     t347 = 0.06*V5_2
     t348 = 1.0*V5_4 + t347
@@ -1799,7 +1799,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     t793 = 1.0*t785
     t794 = 1.0*t784
     Lam0_5_5 = t786*t792 + t788*t793 + t790*t794
-    # Lamc0: Lamc
+    # Lamc0: M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37))
     t795 = Lam0_3_3*Rg_0_0 + Lam0_3_4*Rg_1_0 + Lam0_3_5*Rg_2_0
     t796 = Lam0_3_4*Rg_0_0 + Lam0_4_4*Rg_1_0 + Lam0_4_5*Rg_2_0
     t797 = Lam0_3_5*Rg_0_0 + Lam0_4_5*Rg_1_0 + Lam0_5_5*Rg_2_0
@@ -1812,7 +1812,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     Lamc0_1_1 = Rg_0_1*t798 + Rg_1_1*t799 + Rg_2_1*t800
     Lamc0_1_2 = Rg_0_2*t798 + Rg_1_2*t799 + Rg_2_2*t800
     Lamc0_2_2 = Rg_0_2*(Lam0_3_3*Rg_0_2 + Lam0_3_4*Rg_1_2 + Lam0_3_5*Rg_2_2) + Rg_1_2*(Lam0_3_4*Rg_0_2 + Lam0_4_4*Rg_1_2 + Lam0_4_5*Rg_2_2) + Rg_2_2*(Lam0_3_5*Rg_0_2 + Lam0_4_5*Rg_1_2 + Lam0_5_5*Rg_2_2)
-    # Pk0: Pk
+    # Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t801 = Lamc0_1_2*Lamc0_1_2
     t802 = Lamc0_1_1*Lamc0_2_2 - t801
     t803 = Lamc0_0_2*Lamc0_0_2
@@ -1847,7 +1847,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     Pk0_3 = Rg_0_0*t826 + Rg_0_1*t829 + Rg_0_2*t831
     Pk0_4 = Rg_1_0*t826 + Rg_1_1*t829 + Rg_1_2*t831
     Pk0_5 = Rg_2_0*t826 + Rg_2_1*t829 + Rg_2_2*t831
-    # Rk0: Rk
+    # Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     t832 = Rg_0_0*t805
     t833 = Rg_0_1*t805
     t834 = Rg_0_2*t805
@@ -2403,7 +2403,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     t1099 = 1.0*t1091
     t1100 = 1.0*t1090
     Lam1_5_5 = t1092*t1098 + t1093*t1099 + t1094*t1100
-    # Lamc1: Lamc
+    # Lamc1: M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37))
     t1101 = Lam1_3_3*Rg_0_0_2 + Lam1_3_4*Rg_1_0_2 + Lam1_3_5*Rg_2_0_2
     t1102 = Lam1_3_4*Rg_0_0_2 + Lam1_4_4*Rg_1_0_2 + Lam1_4_5*Rg_2_0_2
     t1103 = Lam1_3_5*Rg_0_0_2 + Lam1_4_5*Rg_1_0_2 + Lam1_5_5*Rg_2_0_2
@@ -2416,7 +2416,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     Lamc1_1_1 = Rg_0_1_2*t1104 + Rg_1_1_2*t1105 + Rg_2_1_2*t1106
     Lamc1_1_2 = Rg_0_2_2*t1104 + Rg_1_2_2*t1105 + Rg_2_2_2*t1106
     Lamc1_2_2 = Rg_0_2_2*(Lam1_3_3*Rg_0_2_2 + Lam1_3_4*Rg_1_2_2 + Lam1_3_5*Rg_2_2_2) + Rg_1_2_2*(Lam1_3_4*Rg_0_2_2 + Lam1_4_4*Rg_1_2_2 + Lam1_4_5*Rg_2_2_2) + Rg_2_2_2*(Lam1_3_5*Rg_0_2_2 + Lam1_4_5*Rg_1_2_2 + Lam1_5_5*Rg_2_2_2)
-    # Pk1: Pk
+    # Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t1107 = Lamc1_1_2*Lamc1_1_2
     t1108 = Lamc1_1_1*Lamc1_2_2 - t1107
     t1109 = Lamc1_0_2*Lamc1_0_2
@@ -2451,7 +2451,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     Pk1_3 = Rg_0_0_2*t1132 + Rg_0_1_2*t1135 + Rg_0_2_2*t1137
     Pk1_4 = Rg_1_0_2*t1132 + Rg_1_1_2*t1135 + Rg_1_2_2*t1137
     Pk1_5 = Rg_2_0_2*t1132 + Rg_2_1_2*t1135 + Rg_2_2_2*t1137
-    # Rk1: Rk
+    # Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     t1138 = Rg_0_0_2*t1111
     t1139 = Rg_0_1_2*t1111
     t1140 = Rg_0_2_2*t1111
@@ -3016,7 +3016,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     t1414 = 1.0*t1403
     t1415 = 1.0*t1402
     Lam2_5_5 = t1404*t1413 + t1406*t1414 + t1408*t1415
-    # Lamc2: Lamc
+    # Lamc2: M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37))
     t1416 = Lam2_3_3*Rg_0_0_3 + Lam2_3_4*Rg_1_0_3 + Lam2_3_5*Rg_2_0_3
     t1417 = Lam2_3_4*Rg_0_0_3 + Lam2_4_4*Rg_1_0_3 + Lam2_4_5*Rg_2_0_3
     t1418 = Lam2_3_5*Rg_0_0_3 + Lam2_4_5*Rg_1_0_3 + Lam2_5_5*Rg_2_0_3
@@ -3029,7 +3029,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     Lamc2_1_1 = Rg_0_1_3*t1419 + Rg_1_1_3*t1420 + Rg_2_1_3*t1421
     Lamc2_1_2 = Rg_0_2_3*t1419 + Rg_1_2_3*t1420 + Rg_2_2_3*t1421
     Lamc2_2_2 = Rg_0_2_3*(Lam2_3_3*Rg_0_2_3 + Lam2_3_4*Rg_1_2_3 + Lam2_3_5*Rg_2_2_3) + Rg_1_2_3*(Lam2_3_4*Rg_0_2_3 + Lam2_4_4*Rg_1_2_3 + Lam2_4_5*Rg_2_2_3) + Rg_2_2_3*(Lam2_3_5*Rg_0_2_3 + Lam2_4_5*Rg_1_2_3 + Lam2_5_5*Rg_2_2_3)
-    # Pk2: Pk
+    # Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))
     t1422 = Lamc2_1_2*Lamc2_1_2
     t1423 = Lamc2_1_1*Lamc2_2_2 - t1422
     t1424 = Lamc2_0_2*Lamc2_0_2
@@ -3064,7 +3064,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     Pk2_3 = Rg_0_0_3*t1447 + Rg_0_1_3*t1450 + Rg_0_2_3*t1452
     Pk2_4 = Rg_1_0_3*t1447 + Rg_1_1_3*t1450 + Rg_1_2_3*t1452
     Pk2_5 = Rg_2_0_3*t1447 + Rg_2_1_3*t1450 + Rg_2_2_3*t1452
-    # Rk2: Rk
+    # Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))
     t1453 = Rg_0_0_3*t1426
     t1454 = Rg_0_1_3*t1426
     t1455 = Rg_0_2_3*t1426
@@ -3101,7 +3101,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     Rk2_5_3 = Rg_0_0_3*t1468 + Rg_0_1_3*t1469 + Rg_0_2_3*t1470
     Rk2_5_1 = Rk2_5_3*t533 + Rk2_5_5*t496
     Rk2_5_2 = Rk2_5_3*t494 + Rk2_5_4*t522
-    # K
+    # I_0 + sum X^T R_k (Lilly-Orin (45))
     K_0_0 = MC_0_0 + Rk0_4_0*t393 + Rk0_5_0*t366 + Rk1_4_0*t458 + Rk1_5_0*t431 + Rk2_4_0*t521 + Rk2_5_0*t495
     K_0_1 = MC_0_1 + Rk0_4_1*t393 + Rk0_5_1*t366 + Rk1_4_1*t458 + Rk1_5_1*t431 + Rk2_4_1*t521 + Rk2_5_1*t495
     K_0_2 = MC_0_2 + Rk0_4_2*t393 + Rk0_5_2*t366 + Rk1_4_2*t458 + Rk1_5_2*t431 + Rk2_4_2*t521 + Rk2_5_2*t495
@@ -3123,7 +3123,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     K_4_4 = Rk0_4_4 + Rk1_4_4 + Rk2_4_4 + 1.5
     K_4_5 = Rk0_4_5 + Rk1_4_5 + Rk2_4_5
     K_5_5 = Rk0_5_5 + Rk1_5_5 + Rk2_5_5 + 1.5
-    # rhs
+    # sum X^T P_k - b_0 + g_0 (Lilly-Orin (45))
     rhs_0 = Pk0_4*t393 + Pk0_5*t366 + Pk1_4*t458 + Pk1_5*t431 + Pk2_4*t521 + Pk2_5*t495 - bC_0
     rhs_1 = Pk0_3*t392 + Pk0_5*t368 + Pk1_3*t468 + Pk1_5*t432 + Pk2_3*t533 + Pk2_5*t496 - bC_1
     rhs_2 = Pk0_3*t405 + Pk0_4*t367 + Pk1_3*t430 + Pk1_4*t459 + Pk2_3*t494 + Pk2_4*t522 - bC_2
@@ -3178,7 +3178,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     ldl_Li51 = ldl_L21*ldl_L52 - ldl_L51 - ldl_L53*ldl_Li31 - ldl_L54*ldl_Li41
     ldl_Li52 = ldl_L32*ldl_L53 - ldl_L52 - ldl_L54*ldl_Li42
     ldl_Li53 = ldl_L43*ldl_L54 - ldl_L53
-    # a0: bias acceleration a(k), with -g at the base (2.19), (3.21)
+    # a_0 = alpha(C), the object's acceleration (Lilly-Orin (45))
     t1482 = ldl_Li30*ldl_di3
     t1483 = ldl_Li40*ldl_di4
     t1484 = ldl_Li50*ldl_di5
@@ -3188,26 +3188,26 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     t1488 = -ldl_L43*t1483 + ldl_Li53*t1484 + t1482
     t1489 = -ldl_L54*t1484 + ldl_Li40*ldl_di4
     t1490 = ldl_di5*rhs_5
-    a0_0 = ldl_Li50*t1490 + rhs_0*(ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_Li40*ldl_Li40*ldl_di4 + ldl_Li50*ldl_Li50*ldl_di5 + ldl_di0 + ldl_di1*t1471) + rhs_1*t1486 + rhs_2*t1487 + rhs_3*t1488 + rhs_4*t1489
+    alphaC_0 = ldl_Li50*t1490 + rhs_0*(ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_Li40*ldl_Li40*ldl_di4 + ldl_Li50*ldl_Li50*ldl_di5 + ldl_di0 + ldl_di1*t1471) + rhs_1*t1486 + rhs_2*t1487 + rhs_3*t1488 + rhs_4*t1489
     t1491 = ldl_Li31*ldl_di3
     t1492 = -ldl_L21*ldl_di2 - ldl_L32*t1491 + ldl_Li41*ldl_Li42*ldl_di4 + ldl_Li51*ldl_Li52*ldl_di5
     t1493 = ldl_Li51*ldl_di5
     t1494 = -ldl_L43*ldl_Li41*ldl_di4 + ldl_Li53*t1493 + t1491
     t1495 = -ldl_L54*t1493 + ldl_Li41*ldl_di4
-    a0_1 = ldl_Li51*t1490 + rhs_0*t1486 + rhs_1*(ldl_Li31*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li41*ldl_di4 + ldl_Li51*ldl_Li51*ldl_di5 + ldl_di1 + ldl_di2*t1473) + rhs_2*t1492 + rhs_3*t1494 + rhs_4*t1495
+    alphaC_1 = ldl_Li51*t1490 + rhs_0*t1486 + rhs_1*(ldl_Li31*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li41*ldl_di4 + ldl_Li51*ldl_Li51*ldl_di5 + ldl_di1 + ldl_di2*t1473) + rhs_2*t1492 + rhs_3*t1494 + rhs_4*t1495
     t1496 = -ldl_L32*ldl_di3 - ldl_L43*ldl_Li42*ldl_di4 + ldl_Li52*ldl_Li53*ldl_di5
     t1497 = ldl_Li52*ldl_di5
     t1498 = -ldl_L54*t1497 + ldl_Li42*ldl_di4
-    a0_2 = ldl_Li52*t1490 + rhs_0*t1487 + rhs_1*t1492 + rhs_2*(ldl_Li42*ldl_Li42*ldl_di4 + ldl_Li52*ldl_Li52*ldl_di5 + ldl_di2 + ldl_di3*t1476) + rhs_3*t1496 + rhs_4*t1498
+    alphaC_2 = ldl_Li52*t1490 + rhs_0*t1487 + rhs_1*t1492 + rhs_2*(ldl_Li42*ldl_Li42*ldl_di4 + ldl_Li52*ldl_Li52*ldl_di5 + ldl_di2 + ldl_di3*t1476) + rhs_3*t1496 + rhs_4*t1498
     t1499 = ldl_Li53*ldl_di5
     t1500 = -ldl_L43*ldl_di4 - ldl_L54*t1499
-    a0_3 = ldl_Li53*t1490 + rhs_0*t1488 + rhs_1*t1494 + rhs_2*t1496 + rhs_3*(ldl_Li53*ldl_Li53*ldl_di5 + ldl_di3 + ldl_di4*t1480) + rhs_4*t1500
-    a0_4 = -ldl_L54*t1490 + rhs_0*t1489 + rhs_1*t1495 + rhs_2*t1498 + rhs_3*t1500 + rhs_4*(ldl_di4 + ldl_di5*t1481)
-    a0_5 = -ldl_L54*ldl_di5*rhs_4 + rhs_0*t1484 + rhs_1*t1493 + rhs_2*t1497 + rhs_3*t1499 + t1490
-    # fk
-    fk_3 = Pk0_3 - Rk0_3_0*a0_0 - Rk0_3_1*a0_1 - Rk0_3_2*a0_2 - Rk0_3_3*a0_3 - Rk0_3_4*a0_4 - Rk0_3_5*a0_5
-    fk_4 = Pk0_4 - Rk0_4_0*a0_0 - Rk0_4_1*a0_1 - Rk0_4_2*a0_2 - Rk0_4_3*a0_3 - Rk0_4_4*a0_4 - Rk0_4_5*a0_5
-    fk_5 = Pk0_5 - Rk0_5_0*a0_0 - Rk0_5_1*a0_1 - Rk0_5_2*a0_2 - Rk0_5_3*a0_3 - Rk0_5_4*a0_4 - Rk0_5_5*a0_5
+    alphaC_3 = ldl_Li53*t1490 + rhs_0*t1488 + rhs_1*t1494 + rhs_2*t1496 + rhs_3*(ldl_Li53*ldl_Li53*ldl_di5 + ldl_di3 + ldl_di4*t1480) + rhs_4*t1500
+    alphaC_4 = -ldl_L54*t1490 + rhs_0*t1489 + rhs_1*t1495 + rhs_2*t1498 + rhs_3*t1500 + rhs_4*(ldl_di4 + ldl_di5*t1481)
+    alphaC_5 = -ldl_L54*ldl_di5*rhs_4 + rhs_0*t1484 + rhs_1*t1493 + rhs_2*t1497 + rhs_3*t1499 + t1490
+    # f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47))
+    fk_3 = Pk0_3 - Rk0_3_0*alphaC_0 - Rk0_3_1*alphaC_1 - Rk0_3_2*alphaC_2 - Rk0_3_3*alphaC_3 - Rk0_3_4*alphaC_4 - Rk0_3_5*alphaC_5
+    fk_4 = Pk0_4 - Rk0_4_0*alphaC_0 - Rk0_4_1*alphaC_1 - Rk0_4_2*alphaC_2 - Rk0_4_3*alphaC_3 - Rk0_4_4*alphaC_4 - Rk0_4_5*alphaC_5
+    fk_5 = Pk0_5 - Rk0_5_0*alphaC_0 - Rk0_5_1*alphaC_1 - Rk0_5_2*alphaC_2 - Rk0_5_3*alphaC_3 - Rk0_5_4*alphaC_4 - Rk0_5_5*alphaC_5
     # z5: z(k) (4.20)
     t1501 = 0.06*fk_5
     t1502 = 3.464102066193935e-07*fk_3 - 0.99999999999994*fk_4
@@ -3301,10 +3301,10 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     lam4_0_4 = c_q_4*lam3_0_4 - lam3_2_4*s_q_4
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0_4 = -1.0*lam4_0_4
-    # fk
-    fk_3_2 = Pk1_3 - Rk1_3_0*a0_0 - Rk1_3_1*a0_1 - Rk1_3_2*a0_2 - Rk1_3_3*a0_3 - Rk1_3_4*a0_4 - Rk1_3_5*a0_5
-    fk_4_2 = Pk1_4 - Rk1_4_0*a0_0 - Rk1_4_1*a0_1 - Rk1_4_2*a0_2 - Rk1_4_3*a0_3 - Rk1_4_4*a0_4 - Rk1_4_5*a0_5
-    fk_5_2 = Pk1_5 - Rk1_5_0*a0_0 - Rk1_5_1*a0_1 - Rk1_5_2*a0_2 - Rk1_5_3*a0_3 - Rk1_5_4*a0_4 - Rk1_5_5*a0_5
+    # f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47))
+    fk_3_2 = Pk1_3 - Rk1_3_0*alphaC_0 - Rk1_3_1*alphaC_1 - Rk1_3_2*alphaC_2 - Rk1_3_3*alphaC_3 - Rk1_3_4*alphaC_4 - Rk1_3_5*alphaC_5
+    fk_4_2 = Pk1_4 - Rk1_4_0*alphaC_0 - Rk1_4_1*alphaC_1 - Rk1_4_2*alphaC_2 - Rk1_4_3*alphaC_3 - Rk1_4_4*alphaC_4 - Rk1_4_5*alphaC_5
+    fk_5_2 = Pk1_5 - Rk1_5_0*alphaC_0 - Rk1_5_1*alphaC_1 - Rk1_5_2*alphaC_2 - Rk1_5_3*alphaC_3 - Rk1_5_4*alphaC_4 - Rk1_5_5*alphaC_5
     # z5: z(k) (4.20)
     t1525 = 0.06*fk_5_2
     t1526 = 0.8660252817759073*fk_3_2 + 0.5000002113249157*fk_4_2
@@ -3398,10 +3398,10 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
     lam4_0_5 = c_q_10*lam3_0_5 - lam3_2_5*s_q_10
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0_5 = -1.0*lam4_0_5
-    # fk
-    fk_3_3 = Pk2_3 - Rk2_3_0*a0_0 - Rk2_3_1*a0_1 - Rk2_3_2*a0_2 - Rk2_3_3*a0_3 - Rk2_3_4*a0_4 - Rk2_3_5*a0_5
-    fk_4_3 = Pk2_4 - Rk2_4_0*a0_0 - Rk2_4_1*a0_1 - Rk2_4_2*a0_2 - Rk2_4_3*a0_3 - Rk2_4_4*a0_4 - Rk2_4_5*a0_5
-    fk_5_3 = Pk2_5 - Rk2_5_0*a0_0 - Rk2_5_1*a0_1 - Rk2_5_2*a0_2 - Rk2_5_3*a0_3 - Rk2_5_4*a0_4 - Rk2_5_5*a0_5
+    # f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47))
+    fk_3_3 = Pk2_3 - Rk2_3_0*alphaC_0 - Rk2_3_1*alphaC_1 - Rk2_3_2*alphaC_2 - Rk2_3_3*alphaC_3 - Rk2_3_4*alphaC_4 - Rk2_3_5*alphaC_5
+    fk_4_3 = Pk2_4 - Rk2_4_0*alphaC_0 - Rk2_4_1*alphaC_1 - Rk2_4_2*alphaC_2 - Rk2_4_3*alphaC_3 - Rk2_4_4*alphaC_4 - Rk2_4_5*alphaC_5
+    fk_5_3 = Pk2_5 - Rk2_5_0*alphaC_0 - Rk2_5_1*alphaC_1 - Rk2_5_2*alphaC_2 - Rk2_5_3*alphaC_3 - Rk2_5_4*alphaC_4 - Rk2_5_5*alphaC_5
     # z5: z(k) (4.20)
     t1549 = 0.06*fk_5_3
     t1550 = 0.4999998773501725*fk_3_3 + 0.866025474596338*fk_4_3
@@ -3516,12 +3516,12 @@ def closed_chain_forward_dynamics(q, qd, tau, obj):
         qdd3_0_3 + qdd3_0_6,
         qdd4_0_3 + qdd4_0_6,
         qdd5_0_3 + qdd5_0_6,
-        a0_0,
-        a0_1,
-        a0_2,
-        a0_3,
-        a0_4,
-        a0_5,
+        alphaC_0,
+        alphaC_1,
+        alphaC_2,
+        alphaC_3,
+        alphaC_4,
+        alphaC_5,
         0,
         0,
         0,

@@ -1,4 +1,4 @@
-"""`soagen info ROBOT`: what the loader made of a robot file."""
+"""`soagen info ROBOT`: what the loader made of a robot file (or a closed-chain system file)."""
 
 from __future__ import annotations
 
@@ -15,14 +15,21 @@ def info(robot, tip):
 
     Fixed joints are shown merged into their parent body, as the algorithms see them.
     Bodies are listed base to tip; the `k` column is the papers' link number
-    (tip = 1 .. base = N) for a serial chain.
+    (tip = 1 .. base = N) for a serial chain. For a closed-chain system file: its arms,
+    their joints in q, grasps and constraint counts, and the held object.
     """
     import numpy as np
     from rich.console import Console
     from rich.table import Table
 
     import soagen
+    from soagen.closed_chain.loader import is_system_file
+    from soagen.errors import SoagenError
 
+    if is_system_file(robot):
+        if tip is not None:
+            raise SoagenError(f"{robot}: --tip: only for robot files, not for a system file")
+        return _system_info(robot)
     model = soagen.load(robot, tip=tip)
     console = Console()
     table = Table(title=f"{model.name}  ({model.source})")
@@ -43,6 +50,34 @@ def info(robot, tip):
     console.print(f"topology: {'serial chain' if model.is_chain else 'tree'}, bodies {model.nb}, "
                   f"nq {model.nq}, nv {model.nv}, total moving mass {model.total_mass:.4g} kg")
     console.print(f"gravity: [{' '.join(f'{x:g}' for x in np.asarray(model.gravity))}] m/s^2; tip: {tip_text}")
+
+
+def _system_info(path):
+    import numpy as np
+    from rich.console import Console
+    from rich.table import Table
+
+    from soagen.closed_chain import load_system
+
+    s = load_system(path)
+    console = Console()
+    table = Table(title=f"{s.name}  ({s.source})")
+    for col in ("arm", "robot", "joints", "q", "base at", "grasp", "n_c"):
+        table.add_column(col, justify="right" if col in ("joints", "n_c") else "left")
+    for a, o in zip(s.arms, s.offsets()):
+        g = a.grasp
+        holonomic = "" if g.holonomic.shape[1] == g.n_c else f" ({g.holonomic.shape[1]} in position)"
+        table.add_row(a.name, a.robot.name, str(a.n), _span(o, a.n), ",".join(f"{x:.3g}" for x in a.base_r),
+                      f"{g.kind} at {g.frame}", f"{g.n_c}{holonomic}")
+    console.print(table)
+    kind = "Type 0: arms holding an object" if s.kind == 0 else "Type 1: legs carrying a body"
+    m = sum(a.grasp.n_c for a in s.arms)
+    console.print(f"{kind} (Lilly-Orin); l = {s.l} arms, n = {s.n} arm joints, {m} grasp "
+                  f"constraints (n_c: constrained directions per grasp); mobility n + 6 - {m} = {s.n + 6 - m}")
+    o = s.obj
+    console.print(f"object {o.name!r}: mass {o.mass:.4g} kg, centre of mass "
+                  f"[{' '.join(f'{x:.4g}' for x in o.com)}] in frame C; "
+                  f"gravity [{' '.join(f'{x:g}' for x in np.asarray(s.gravity))}] m/s^2")
 
 
 def _span(start, n):

@@ -98,3 +98,19 @@ def test_every_bundled_system_is_listed():
 def test_a_robot_file_given_as_a_system_file_says_so():
     with pytest.raises(RobotFileError, match="this is a robot file; a system file names 'arms'"):
         soagen.load_system("robots/puma560.yaml")
+
+
+def test_soagen_info_on_a_system_file():
+    """`soagen info SYSTEM` lists the arms with their joints in q and their grasps, and the
+    mobility; the quadruped's file states 4 x 6 joints + 6 body dofs - 24 constraints = 6."""
+    from click.testing import CliRunner
+
+    from soagen.cli.main import cli
+
+    r = CliRunner().invoke(cli, ["info", str(SYSTEMS / "quadruped_platform.yaml")])
+    assert r.exit_code == 0, r.output
+    text = " ".join(r.output.split())                  # rich wraps at the console width
+    assert "front_left" in text and "18..23" in text and "rigid at O4" in text
+    assert "mobility n + 6 - 24 = 6" in text and "Type 1" in text
+    r = CliRunner().invoke(cli, ["info", str(SYSTEMS / "dual_arm_box.yaml"), "--tip", "x"])
+    assert r.exit_code == 2 and "--tip: only for robot files" in r.output

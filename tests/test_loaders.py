@@ -184,3 +184,26 @@ def test_huge_axis_is_normalized_without_overflow(tmp_path):
     """Found by the fuzz test: |axis| overflowed to inf and the axis silently became zero."""
     r = soagen.load(write(tmp_path, GOOD.replace("axis: [1, 1, 0]", "axis: [1e308, 1e308, 0]")))
     assert r.bodies[1].joint.axis == pytest.approx((2 ** -0.5, 2 ** -0.5, 0))
+
+
+def test_merged_body_with_an_absurd_offset_is_refused_cleanly(tmp_path):
+    """Found by the fuzz test: a fixed child link with its centre of mass at 1e200 m made
+    the merged inertia overflow to inf/nan, and the model was accepted with it."""
+    import warnings
+
+    urdf = """<robot name="r">
+  <link name="base"/>
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="b"><inertial><origin xyz="1e200 0 0"/><mass value="1"/>
+    <inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="continuous"><parent link="base"/><child link="a"/><axis xyz="0 0 1"/></joint>
+  <joint name="f" type="fixed"><parent link="a"/><child link="b"/><origin xyz="0 0 0.1"/></joint>
+</robot>"""
+    path = write(tmp_path, urdf, "r.urdf")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RobotFileError) as err:
+            soagen.load(path)
+    msg = str(err.value)
+    assert str(path) in msg and "link 'a' with the links fixed to it" in msg and "must be finite" in msg
+    soagen.load(write(tmp_path, urdf.replace("1e200", "0.2"), "ok.urdf"))      # a sane offset loads

@@ -93,6 +93,9 @@ def check_mass_properties(path, link: LinkSpec, principal: bool = True):
     if not math.isfinite(link.mass) or link.mass <= 0:
         raise RobotFileError(path, link.where, f"mass must be positive, got {link.mass:g}")
     I = link.inertia
+    if not (np.all(np.isfinite(I)) and np.all(np.isfinite(link.com))):
+        raise RobotFileError(path, link.where, "centre of mass and inertia must be finite "
+                             "(too large to represent in double precision?)")
     if not np.allclose(I, I.T, rtol=0, atol=1e-12 * max(1.0, np.abs(I).max())):
         raise RobotFileError(path, link.where, "inertia matrix is not symmetric")
     if not principal or not I.any():
@@ -158,9 +161,10 @@ def _combine(parts):
         return 0.0, np.zeros(3), np.zeros((3, 3))
     c = sum(p[0] * p[1] for p in parts) / m
     I = np.zeros((3, 3))
-    for mi, ci, Ii in parts:
-        dvec = ci - c
-        I += Ii + mi * (dvec @ dvec * np.eye(3) - np.outer(dvec, dvec))
+    with np.errstate(over="ignore", invalid="ignore"):     # absurd offsets: checked by the caller
+        for mi, ci, Ii in parts:
+            dvec = ci - c
+            I += Ii + mi * (dvec @ dvec * np.eye(3) - np.outer(dvec, dvec))
     return m, c, I
 
 
@@ -224,6 +228,9 @@ def build(d: Description, tip: str | None = None) -> Robot:
     bodies = []
     for i, (j, kind, axis, pb, R, r) in enumerate(specs):
         m, c, I = _combine(parts[i])
+        if len(parts[i]) > 1:
+            check_mass_properties(d.path, LinkSpec(j.child, f"link {j.child!r} with the links fixed to it",
+                                                   m, c, I, m > 0), principal=False)
         bodies.append(Body(name=j.child, parent=pb, joint_name=j.name,
                            joint=Joint(kind, axis, j.type), placement_R=_frozen(R),
                            placement_r=_frozen(r), mass=float(m), com=_frozen(c),

@@ -49,13 +49,11 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
 
     flags = tuple(cflags.split())
     if is_system_file(robot):
+        from soagen.cli.options import refuse_robot_options
         from soagen.closed_chain import bench as CB
-        from soagen.errors import SoagenError
 
-        used = [n for n, v in {"--tip": tip, "--floating-base": floating_base, "--algorithms": algos != "all",
-                               "--fd-variant": fd_variant != "best"}.items() if v]
-        if used:
-            raise SoagenError(f"{robot}: {', '.join(used)}: only for robot files, not for a system file")
+        refuse_robot_options(robot, {"--tip": tip, "--floating-base": floating_base,
+                                     "--algorithms": algos != "all", "--fd-variant": fd_variant != "best"})
         ctx, step = progress_bar(2, quiet)
         with ctx:
             res = CB.run_system_bench(robot, with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,

@@ -114,12 +114,10 @@ def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
     """`soagen generate SYSTEM`: one function, closed_chain_forward_dynamics(q, qd, tau[, obj])."""
     import time
 
+    from soagen.cli.options import refuse_robot_options
     from soagen.closed_chain.codegen import generate as generate_closed_chain
-    from soagen.errors import SoagenError
 
-    used = [name for name, value in robot_only.items() if value]
-    if used:
-        raise SoagenError(f"{path}: {', '.join(used)}: only for robot files, not for a system file")
+    refuse_robot_options(path, robot_only)
     if prefix is not None:
         from soagen.codegen.emit import validate_prefix
         validate_prefix(prefix)

@@ -23,12 +23,11 @@ def info(robot, tip):
     from rich.table import Table
 
     import soagen
+    from soagen.cli.options import refuse_robot_options
     from soagen.closed_chain.loader import is_system_file
-    from soagen.errors import SoagenError
 
     if is_system_file(robot):
-        if tip is not None:
-            raise SoagenError(f"{robot}: --tip: only for robot files, not for a system file")
+        refuse_robot_options(robot, {"--tip": tip})
         return _system_info(robot)
     model = soagen.load(robot, tip=tip)
     console = Console()

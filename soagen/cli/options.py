@@ -12,3 +12,13 @@ floating_base_option = click.option("--floating-base", is_flag=True,
                                     help="Put a free (6-dof) joint between the world and the "
                                          "file's root link: q starts with (x, y, z, qx, qy, qz, "
                                          "qw), v with (omega, v) in the root body frame.")
+
+
+def refuse_robot_options(path, robot_only):
+    """A system file takes none of the robot-only options: name those that were given
+    (``robot_only``: option -> its value, truthy when given) in one error."""
+    from soagen.errors import SoagenError
+
+    used = [name for name, value in robot_only.items() if value]
+    if used:
+        raise SoagenError(f"{path}: {', '.join(used)}: only for robot files, not for a system file")

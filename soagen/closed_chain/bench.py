@@ -77,9 +77,7 @@ def _pinocchio(system, states, name):
 
 def run_system_bench(system_file, with_numpy=True, with_pinocchio=True, iters=None, repeats=11,
                      flags=("-O3", "-march=native"), progress=None, workdir=None) -> SystemBenchResult:
-    import json
-
-    from soagen.closed_chain.codegen import NAME, OBJ_SIZE, render, takes_object_state
+    from soagen.closed_chain.codegen import NAME, OBJ_SIZE, manifest_of, render, takes_object_state
     from soagen.closed_chain.forward import forward_dynamics
     from soagen.closed_chain.loader import load_system
     from soagen.closed_chain.simulate import R_to_quat
@@ -90,7 +88,7 @@ def run_system_bench(system_file, with_numpy=True, with_pinocchio=True, iters=No
     t0, c0 = time.perf_counter(), time.process_time()
     files = render(system, system_file, progress=progress)
     gen_s, gen_cpu = time.perf_counter() - t0, time.process_time() - c0
-    manifest = json.loads(next(t for f, t in files.items() if f.endswith("_manifest.json")))
+    manifest = manifest_of(files)
     obj = takes_object_state(system)
     states = _states(system, 8)
     with tempfile.TemporaryDirectory(prefix="soagen-bench-") as tmp:

@@ -128,6 +128,11 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
     return files
 
 
+def manifest_of(files):
+    """The manifest among the files :func:`render` returned, as a dict."""
+    return json.loads(next(text for name, text in files.items() if name.endswith("_manifest.json")))
+
+
 def generate(system_file, out_dir, **kw):
     """Load a system file, render and write; returns (written paths, manifest)."""
     from soagen.closed_chain.loader import load_system
@@ -135,5 +140,4 @@ def generate(system_file, out_dir, **kw):
 
     system = load_system(system_file)
     files = render(system, system_file, **kw)
-    manifest = json.loads(next(text for name, text in files.items() if name.endswith("_manifest.json")))
-    return write(Result(files, [], {}), out_dir), manifest
+    return write(Result(files, [], {}), out_dir), manifest_of(files)

@@ -37,6 +37,7 @@ def main():
     args = parser.parse_args()
     try:
         import pinocchio as pin
+
         from soagen.pinocchio_bridge import Converter, pin_model_from_robot
     except ImportError:
         pin = None

@@ -14,7 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.backend import NUMPY
-from soagen.dynamics import forward, jacobian as jac, mass_matrix as crb, omega
+from soagen.dynamics import forward, omega
+from soagen.dynamics import jacobian as jac
+from soagen.dynamics import mass_matrix as crb
 from soagen.dynamics.rne import rne
 from soagen.dynamics.sweeps import prepare
 from soagen.errors import SoagenError

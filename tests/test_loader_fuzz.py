@@ -5,7 +5,8 @@ import copy
 import xml.etree.ElementTree as ET
 
 import yaml
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import soagen
 from soagen.errors import RobotFileError

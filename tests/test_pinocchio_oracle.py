@@ -8,8 +8,13 @@ import pytest
 
 import soagen
 from soagen import algorithms as A
-from soagen.pinocchio_bridge import (Converter, angular_first, example_robot_data_dir,
-                                     pin_model_from_robot, symmetrized)
+from soagen.pinocchio_bridge import (
+    Converter,
+    angular_first,
+    example_robot_data_dir,
+    pin_model_from_robot,
+    symmetrized,
+)
 from soagen.random_robots import random_chain
 from tests.helpers import rel_err
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.backend import NUMPY
-from soagen.dynamics import jacobian as jac, omega
+from soagen.dynamics import jacobian as jac
+from soagen.dynamics import omega
 from soagen.dynamics.filtering import anticausal_smoother, causal_filter
 from soagen.dynamics.innovations import riccati
 from soagen.dynamics.kinematics import frame_pose, world_poses

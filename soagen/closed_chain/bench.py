@@ -16,8 +16,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-import numpy as np
-
 from soagen.codegen.bench import BenchResult, binding_overhead, py_time, time_c
 
 NUMPY_METHODS = ("lilly_orin", "rccfd1", "dense")
@@ -77,7 +75,13 @@ def _pinocchio(system, states, name):
 
 def run_system_bench(system_file, with_numpy=True, with_pinocchio=True, iters=None, repeats=11,
                      flags=("-O3", "-march=native"), progress=None, workdir=None) -> SystemBenchResult:
-    from soagen.closed_chain.codegen import NAME, OBJ_SIZE, manifest_of, render, takes_object_state
+    from soagen.closed_chain.codegen import (
+        NAME,
+        OBJ_SIZE,
+        manifest_of,
+        render,
+        takes_object_state,
+    )
     from soagen.closed_chain.forward import forward_dynamics
     from soagen.closed_chain.loader import load_system
     from soagen.closed_chain.simulate import R_to_quat

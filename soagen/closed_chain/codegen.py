@@ -77,7 +77,12 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
     import sympy
 
     from soagen import __version__
-    from soagen.codegen.emit import _env, _render_function, default_prefix, validate_prefix
+    from soagen.codegen.emit import (
+        _env,
+        _render_function,
+        default_prefix,
+        validate_prefix,
+    )
     from soagen.codegen.functions import FunctionSpec, Generated
     from soagen.codegen.unroll import UnrollBackend, unroll
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from soagen import algorithms as alg
+from soagen.backend import NUMPY
 from soagen.closed_chain.arm import ArmTerms, block
 from soagen.closed_chain.context import phi_CO
 from soagen.errors import SoagenError
 from soagen.spatial import axis_rotation
-from soagen.backend import NUMPY
 
 
 def rotvec(R):

@@ -11,9 +11,9 @@ and the systems below are exactly (2.11) and (2.14)."""
 from __future__ import annotations
 
 import numpy as np
-from soagen.operators import block_diag
 
 from soagen import algorithms as alg
+from soagen.operators import block_diag
 
 
 def arm_matrices(ctx):

@@ -16,9 +16,9 @@ The grasp forces are f(0) = A_P^* f~ = phi^c f~ (the force on the object)."""
 from __future__ import annotations
 
 import numpy as np
-from soagen.operators import block_diag
 
 from soagen.closed_chain import solve
+from soagen.operators import block_diag
 
 
 def framework(ctx):

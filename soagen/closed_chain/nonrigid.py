@@ -18,9 +18,9 @@ methods. Omega must be invertible: every arm needs J full rank."""
 from __future__ import annotations
 
 import numpy as np
-from soagen.operators import block_diag
 
 from soagen import algorithms as alg
+from soagen.operators import block_diag
 
 
 def nonrigid(ctx):

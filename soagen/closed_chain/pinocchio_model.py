@@ -30,7 +30,7 @@ def build(system):
     model.gravity.linear = np.asarray(system.gravity, dtype=float)
     tips = []
     for arm in system.arms:
-        r, parent = arm.robot, 0
+        r = arm.robot
         ids = []
         for i, b in enumerate(r.bodies):
             R0, r0 = np.asarray(b.placement_R), np.asarray(b.placement_r)

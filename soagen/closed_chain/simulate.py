@@ -29,8 +29,12 @@ from pathlib import Path
 
 import numpy as np
 
-from soagen.closed_chain.consistent import (angular_error, closure_residual, solve_closure,
-                                            velocity_constraints)
+from soagen.closed_chain.consistent import (
+    angular_error,
+    closure_residual,
+    solve_closure,
+    velocity_constraints,
+)
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.forward import forward_dynamics
 from soagen.errors import SoagenError

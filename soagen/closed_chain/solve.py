@@ -10,6 +10,7 @@ rigid grasps Phi^c = I, gamma = 0 and it is (4.9d) itself."""
 from __future__ import annotations
 
 import numpy as np
+
 from soagen.operators import block_diag
 
 

@@ -12,7 +12,13 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from soagen.codegen.functions import ALGORITHMS, FD_VARIANTS, SPECS, check_algorithms, generate_function, param_symbols
+from soagen.codegen.functions import (
+    ALGORITHMS,
+    FD_VARIANTS,
+    check_algorithms,
+    generate_function,
+    param_symbols,
+)
 from soagen.codegen.printers import PRINTERS
 from soagen.errors import SoagenError
 

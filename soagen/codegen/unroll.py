@@ -20,7 +20,6 @@ the short expressions and orders the result into a straight-line :class:`Program
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass, field
 
 import numpy as np

@@ -17,6 +17,5 @@ def bias_force(M_k, V_k):
     """b(k) = (w x I(k) w, m w x (w x p)) (2.23), read off M(k) = [[I, m p~], [-m p~, m]]."""
     w = V_k[:3]
     I_O = M_k[:3, :3]
-    m = M_k[3, 3]
     mp = np.array([M_k[2, 4], M_k[0, 5], M_k[1, 3]])      # m p from the m p~ block
     return np.concatenate([cross(w, I_O @ w), cross(w, cross(w, mp))])

@@ -4,7 +4,6 @@ Strict: unknown keys are errors (a typo must not silently drop a parameter)."""
 
 from __future__ import annotations
 
-import numpy as np
 import yaml
 
 from soagen.errors import RobotFileError

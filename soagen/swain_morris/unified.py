@@ -109,8 +109,8 @@ class Grasp:
 def grasp_from_pose(robot, q, ee_frames, M_o, T_obj_in_ee0):
     """The grasp matrix for an object rigidly attached at pose ``(R, r)`` in the first
     end-effector frame, the other grasps taken at configuration q."""
-    from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
     from soagen.backend import NUMPY
+    from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
 
     poses = world_poses(robot, link_transforms(robot, np.asarray(q, float), NUMPY))
     R0, p0 = frame_pose(robot, poses, ee_frames[0])

@@ -24,7 +24,8 @@ normal form decides equality in the algebra these relations generate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field as dc_field
+from dataclasses import dataclass
+from dataclasses import field as dc_field
 
 import numpy as np
 

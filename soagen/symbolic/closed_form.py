@@ -32,7 +32,8 @@ def _clean(e, numeric: bool):
 
 def closed_form(robot, numeric: bool = True):
     """(q, qd, M, C, g) as SymPy objects: T = M qdd + C + g."""
-    from soagen import algorithms as A, backend
+    from soagen import algorithms as A
+    from soagen import backend
 
     if robot.nq != robot.nv:
         raise SoagenError(f"{robot.name}: closed forms are for robots with scalar joints")

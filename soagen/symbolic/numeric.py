@@ -81,7 +81,6 @@ def robot_namespace(robot, q, qd, rng) -> dict:
     o = chain_operators(robot, q, qd)
     N = o.N
     nv = []
-    r = 0
     Hd = o.H
     for k in range(N):  # per-joint dofs from H's block structure
         rows = np.nonzero(np.any(Hd[:, 6 * k:6 * k + 6] != 0, axis=1))[0]
@@ -137,7 +136,7 @@ def robot_chain_ops(robot, q, qd, rng):
     recursion-level identities, which need individual blocks (small N only: block loops)."""
     from soagen.operators import chain_operators
     from soagen.symbolic.blocks import NumericField, split_dense
-    from soagen.symbolic.chain import ChainOps, Primitives, _VECTORS
+    from soagen.symbolic.chain import _VECTORS, ChainOps, Primitives
 
     o = chain_operators(robot, q, qd)
     N = o.N
@@ -184,9 +183,7 @@ def cross_check(records, Ns=(1, 2, 5, 10, 25, 50), seed: int = 2026,
     Operator-level identities run on the dense operators for every N; recursion-level ones
     (record.robot False) on block operators built from the same robot for N <= block_nmax."""
     from soagen.random_robots import random_chain
-    from soagen.symbolic.verify import check_numeric
-
-    from soagen.symbolic.verify import chain_namespace
+    from soagen.symbolic.verify import chain_namespace, check_numeric
 
     rng = np.random.default_rng(seed)
     out = {r.id: (0.0, None, "") for r in records if r.theory == "chain"}

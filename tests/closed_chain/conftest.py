@@ -9,8 +9,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-import soagen.closed_chain as cc  # noqa: E402
 from cc_helpers import BUNDLED, SYSTEMS, variant  # noqa: E402
+
+import soagen.closed_chain as cc  # noqa: E402
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 
-import soagen
 from soagen import algorithms as A
 from soagen.codegen.compile import load_c, load_python
 from soagen.codegen.emit import render, write

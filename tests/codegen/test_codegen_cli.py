@@ -5,8 +5,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from codegen_util import ROBOTS, erd
+
 from soagen.cli.main import cli
 
 PLANAR = str(ROBOTS / "planar2.yaml")

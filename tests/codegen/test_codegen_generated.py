@@ -13,9 +13,9 @@ import subprocess
 import sys
 
 import pytest
+from codegen_util import REPO, ROBOTS
 
 import soagen
-from codegen_util import REPO, ROBOTS
 from soagen.codegen.emit import Result, render, write
 
 GENERATED = REPO / "generated"

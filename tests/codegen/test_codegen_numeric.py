@@ -7,9 +7,9 @@ non-axis-aligned axes (random chains), and link parameters as inputs."""
 
 import numpy as np
 import pytest
+from codegen_util import ROBOTS, build, compare, erd, random_states, reference, rel
 
 import soagen
-from codegen_util import ROBOTS, build, compare, erd, random_states, reference, rel
 from soagen.random_robots import random_chain
 
 FAST = ["inverse_dynamics", "mass_matrix", "jacobian"]

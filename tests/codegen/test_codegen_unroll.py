@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 import sympy
+from codegen_util import ROBOTS
 
 import soagen
-from codegen_util import ROBOTS
 from soagen.codegen.functions import generate_function
 from soagen.codegen.printers import CPrinter, NumpyPrinter, PyPrinter
 from soagen.codegen.unroll import UnrollBackend, count_ops

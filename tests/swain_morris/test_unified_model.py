@@ -12,14 +12,27 @@ import pytest
 from soagen import algorithms as A
 from soagen import quaternion as Q
 from soagen.backend import NUMPY
-from soagen.dynamics.kinematics import frame_pose, link_transforms, velocity_sweep, joint_maps, world_poses
+from soagen.dynamics.kinematics import (
+    frame_pose,
+    joint_maps,
+    link_transforms,
+    velocity_sweep,
+    world_poses,
+)
 from soagen.errors import SoagenError
 from soagen.model import Frame
 from soagen.random_robots import random_chain, random_rotation
 from soagen.spatial import phi_matrix, quaternion_rotation, spatial_inertia
 from soagen.swain_morris.operators import crf, operators
-from soagen.swain_morris.unified import (base_acceleration, base_acceleration_26, flexible_base_force,
-                                         forward_dynamics, grasp_from_pose, printed_C, unified)
+from soagen.swain_morris.unified import (
+    base_acceleration,
+    base_acceleration_26,
+    flexible_base_force,
+    forward_dynamics,
+    grasp_from_pose,
+    printed_C,
+    unified,
+)
 
 BV = np.arange(6)
 

@@ -24,7 +24,7 @@ def test_matrix_theories_are_confluent(name):
 
 def test_critical_pair_check_detects_a_non_confluent_system():
     th = Theory("bad")
-    a, b = th.gen("a"), th.gen("b")
+    th.gen("a"), th.gen("b")
     th.add_rule(("a", "b"), 1, with_transpose=False)
     th.add_rule(("b", "a"), NCPoly.const(th, 0), with_transpose=False)   # a b a -> a, or -> 0
     assert critical_pairs(th)

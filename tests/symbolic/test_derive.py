@@ -19,7 +19,7 @@ def test_bundled_derivation_is_up_to_date(topic, monkeypatch):
     monkeypatch.chdir(ROOT)
     text = D.render(topic, "markdown")
     assert (DOCS / f"{topic}.md").read_text() == text, \
-        f"regenerate with: soagen derive --all docs/derivations"
+        "regenerate with: soagen derive --all docs/derivations"
 
 
 @pytest.mark.parametrize("topic", D.bundled_topics())

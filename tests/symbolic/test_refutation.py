@@ -3,8 +3,13 @@ wrong sign) are refuted symbolically, with a numeric residual far from zero."""
 
 import pytest
 
-from soagen.symbolic.verify import _sym_chain_ns, check_numeric, check_symbolic, numeric_ns
 from soagen.symbolic.catalogue import BY_ID
+from soagen.symbolic.verify import (
+    _sym_chain_ns,
+    check_numeric,
+    check_symbolic,
+    numeric_ns,
+)
 
 # (identity, perturbed lhs, rhs, kind of perturbation)
 PERTURBED = [

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from erd import ROBOTS, erd_path
-from soagen.pinocchio_bridge import Converter, pin_model, pin_model_from_robot, symmetrized
+
 from soagen import algorithms as A
 from soagen.loaders import load
+from soagen.pinocchio_bridge import (
+    Converter,
+    pin_model,
+    pin_model_from_robot,
+    symmetrized,
+)
 from soagen.random_robots import random_chain
 
 TOL = 1e-9

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from soagen.pinocchio_bridge import Converter, pin_model_from_robot
 from soagen import quaternion as Q
+from soagen.pinocchio_bridge import Converter, pin_model_from_robot
 from soagen.random_robots import random_chain
 from soagen.spatial import quaternion_rotation, skew
 

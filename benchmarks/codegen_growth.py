@@ -30,7 +30,7 @@ DEFAULT_FUNCTIONS = ("inverse_dynamics", "forward_dynamics", "bias_forces", "mas
 def one(n, function):
     import numpy as np
 
-    from soagen.codegen.emit import render
+    from soagen.codegen.robot import render
     from soagen.random_robots import random_chain
 
     robot = random_chain(n, np.random.default_rng(SEED))

@@ -81,8 +81,9 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
 
     import soagen
     from soagen.closed_chain.loader import is_system_file
-    from soagen.codegen import emit
+    from soagen.codegen.emit import validate_prefix, write
     from soagen.codegen.functions import check_algorithms
+    from soagen.codegen.robot import render
 
     if is_system_file(robot):
         return generate_system(robot, lang, out_dir, prefix, quiet,
@@ -93,19 +94,19 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     names = parse_algorithms(algos)
     check_algorithms(model, names)
     if prefix is not None:
-        emit.validate_prefix(prefix)
+        validate_prefix(prefix)
     t0 = time.perf_counter()
     ctx, step = progress_bar(len(names), quiet)
     with ctx:
-        result = emit.render(model, robot, algorithms=names, langs=LANGS[lang], prefix=prefix,
-                             fd_variant=fd_variant, symbolic_params=symbolic_params,
-                             numpy=use_numpy, progress=step)
-    paths = emit.write(result, out_dir)
+        result = render(model, robot, algorithms=names, langs=LANGS[lang], prefix=prefix,
+                        fd_variant=fd_variant, symbolic_params=symbolic_params,
+                        numpy=use_numpy, progress=step)
+    paths = write(result, out_dir)
     seconds = time.perf_counter() - t0
-    for g in result.functions:
-        c = g.program.counts
-        extra = f"  [{g.variant}]" if g.variant else ""
-        click.echo(f"{g.spec.name:26s} {c['mul']:6d} mul {c['add']:6d} add {c['div']:3d} div "
+    for f in result.functions:
+        c = f.counts
+        extra = f"  [{f.variant}]" if f.variant else ""
+        click.echo(f"{f.name:26s} {c['mul']:6d} mul {c['add']:6d} add {c['div']:3d} div "
                    f"{c['trig']:3d} sin/cos{extra}")
     click.echo(f"wrote {', '.join(str(p) for p in paths)} ({seconds:.2f} s)")
 
@@ -124,9 +125,9 @@ def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
     t0 = time.perf_counter()
     ctx, step = progress_bar(2, quiet)
     with ctx:
-        paths, manifest = generate_closed_chain(path, out_dir, langs=LANGS[lang], prefix=prefix, progress=step)
-    for name, fn in manifest["functions"].items():
-        c = fn["ops"]
-        click.echo(f"{name}({', '.join(fn['inputs'])}): {c['mul']} mul {c['add']} add {c['div']} div "
+        result, paths = generate_closed_chain(path, out_dir, langs=LANGS[lang], prefix=prefix, progress=step)
+    for f in result.functions:
+        c = f.counts
+        click.echo(f"{f.name}({', '.join(f.inputs)}): {c['mul']} mul {c['add']} add {c['div']} div "
                    f"{c['trig']} sin/cos")
     click.echo(f"wrote {', '.join(str(p) for p in paths)} ({time.perf_counter() - t0:.2f} s)")

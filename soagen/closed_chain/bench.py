@@ -75,29 +75,22 @@ def _pinocchio(system, states, name):
 
 def run_system_bench(system_file, with_numpy=True, with_pinocchio=True, iters=None, repeats=11,
                      flags=("-O3", "-march=native"), progress=None, workdir=None) -> SystemBenchResult:
-    from soagen.closed_chain.codegen import (
-        NAME,
-        OBJ_SIZE,
-        manifest_of,
-        render,
-        takes_object_state,
-    )
+    from soagen.closed_chain.codegen import NAME, OBJ_SIZE, render, takes_object_state
     from soagen.closed_chain.forward import forward_dynamics
     from soagen.closed_chain.loader import load_system
     from soagen.closed_chain.simulate import R_to_quat
     from soagen.codegen.compile import load_python
-    from soagen.codegen.emit import Result
 
     system = load_system(system_file)
     t0, c0 = time.perf_counter(), time.process_time()
-    files = render(system, system_file, progress=progress)
+    result = render(system, system_file, progress=progress)
     gen_s, gen_cpu = time.perf_counter() - t0, time.process_time() - c0
-    manifest = manifest_of(files)
+    manifest = result.manifest
     obj = takes_object_state(system)
     states = _states(system, 8)
     with tempfile.TemporaryDirectory(prefix="soagen-bench-") as tmp:
         work = Path(workdir or tmp)
-        c_ns = time_c(Result(files, [], manifest), work, flags, iters, repeats,
+        c_ns = time_c(result, work, flags, iters, repeats,
                       quat_slots=[(3, 0)] if obj else [], input_size=OBJ_SIZE if obj else 0)
         py = load_python(work / f"{manifest['prefix']}.py")
     res = SystemBenchResult(system.name, system.n, gen_s, {NAME: manifest["functions"][NAME]["ops"]}, c_ns,

@@ -23,10 +23,7 @@ all arms, alpha(C), f(0) of all grasps), world-aligned as in
 
 from __future__ import annotations
 
-import hashlib
-import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -72,21 +69,21 @@ def closed_chain_fd(system, q, qd, tau, obj, xp):
 
 
 def render(system, system_file=None, langs=("c", "python"), prefix=None, progress=None):
-    """Unroll :func:`closed_chain_fd` for ``system`` and print it into the code generator's
-    templates; returns ``{file name: text}`` (nothing written)."""
+    """Unroll :func:`closed_chain_fd` for ``system`` and hand it to the emitter; returns
+    the :class:`~soagen.codegen.emit.Emitted` files and manifest (nothing written)."""
     import sympy
 
-    from soagen import __version__
     from soagen.codegen.emit import (
-        _env,
-        _render_function,
+        Function,
+        Header,
         default_prefix,
+        emit,
+        file_digest,
         validate_prefix,
     )
-    from soagen.codegen.functions import FunctionSpec, Generated
     from soagen.codegen.unroll import UnrollBackend, unroll
 
-    prefix = validate_prefix(prefix or default_prefix(SimpleNamespace(name=system.name)))
+    prefix = validate_prefix(prefix or default_prefix(system.name))
     n = system.n
     sym = lambda name, m: np.array([sympy.Symbol(f"{name}_{k}") for k in range(m)], dtype=object)
     inputs = ("q", "qd", "tau") + (("obj",) if takes_object_state(system) else ())
@@ -98,51 +95,25 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
     if progress:
         progress("cse")
     prog = unroll(out, xp.defs)
-    spec = FunctionSpec(NAME, inputs, "out", "nv",
-                        f"closed-chain forward dynamics of {system.name}: qdd ({n}), alpha(C) (6), "
-                        f"f(0) ({6 * system.l})",
-                        "Lilly-Orin Table 1; Part II (6.1), (6.4), (6.10)")
-    gen = Generated(spec, prog, spec.equations)
-    shape_holder = SimpleNamespace(nv=len(prog.outputs))
+    fn = Function(NAME, inputs, "out", (len(prog.outputs),),
+                  f"closed-chain forward dynamics of {system.name}: qdd ({n}), alpha(C) (6), "
+                  f"f(0) ({6 * system.l})",
+                  "Lilly-Orin Table 1; Part II (6.1), (6.4), (6.10)", prog)
     source = Path(system_file).name if system_file else system.name
-    joints = [f"{o + i:3d}  {a.name}.{b.joint_name} ({b.joint.kind}, axis "
-              f"{' '.join(f'{x:g}' for x in b.joint.axis)})"
-              for a, o in zip(system.arms, system.offsets()) for i, b in enumerate(a.robot.bodies)]
-    common = {"prefix": prefix, "robot": system.name, "source": source, "nq": n, "nv": n,
-              "joints": joints, "conventions": conventions(system), "symbolic_params": False, "nparams": 0,
-              "param_names": [], "tip": None,
-              "command": f"soagen generate {source} --out DIR", "kind": "system",
-              "references": REFERENCES}
-    env, files = _env(), {}
-    if "c" in langs:
-        fns = [_render_function(shape_holder, gen, "c", False)]
-        for tpl, fname in (("c/header.h.j2", f"{prefix}.h"), ("c/source.c.j2", f"{prefix}.c")):
-            files[fname] = env.get_template(tpl).render(**common, functions=fns, template=tpl)
-    if "python" in langs:
-        fns = [_render_function(shape_holder, gen, "python", False)]
-        tpl = "python/module.py.j2"
-        files[f"{prefix}.py"] = env.get_template(tpl).render(**common, functions=fns, template=tpl)
-    raw = Path(system_file).read_bytes() if system_file else b""
-    manifest = {"generator": "soagen", "soagen_version": __version__, "sympy_version": sympy.__version__,
-                "system": system.name, "input_file": source, "input_sha256": hashlib.sha256(raw).hexdigest(),
-                "prefix": prefix, "n": n, "nq": n, "nv": n, "arms": system.l, "files": sorted(files),
-                "functions": {spec.name: {"inputs": list(spec.inputs), "output": "out",
-                                          "shape": [len(prog.outputs)], "equations": spec.equations,
-                                          "ops": prog.counts, "cse_temporaries": prog.temporaries}}}
-    files[f"{prefix}_manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-    return files
-
-
-def manifest_of(files):
-    """The manifest among the files :func:`render` returned, as a dict."""
-    return json.loads(next(text for name, text in files.items() if name.endswith("_manifest.json")))
+    joints = tuple(f"{o + i:3d}  {a.name}.{b.joint_name} ({b.joint.kind}, axis "
+                   f"{' '.join(f'{x:g}' for x in b.joint.axis)})"
+                   for a, o in zip(system.arms, system.offsets()) for i, b in enumerate(a.robot.bodies))
+    header = Header(prefix=prefix, model=system.name, kind="system", source=source,
+                    sha256=file_digest(system_file), nq=n, nv=n, joints=joints,
+                    conventions=conventions(system), references=REFERENCES,
+                    command=f"soagen generate {source} --out DIR", manifest={"n": n, "arms": system.l})
+    return emit([fn], header, langs)
 
 
 def generate(system_file, out_dir, **kw):
-    """Load a system file, render and write; returns (written paths, manifest)."""
+    """Load a system file, render and write; returns (Emitted, written paths)."""
     from soagen.closed_chain.loader import load_system
-    from soagen.codegen.emit import Result, write
+    from soagen.codegen.emit import write
 
-    system = load_system(system_file)
-    files = render(system, system_file, **kw)
-    return write(Result(files, [], {}), out_dir), manifest_of(files)
+    result = render(load_system(system_file), system_file, **kw)
+    return result, write(result, out_dir)

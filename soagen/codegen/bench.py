@@ -86,7 +86,7 @@ def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11,
     a closed-chain object's orientation), normalized in the random inputs;
     ``input_size``: the longest input if longer than nq and nv."""
     from soagen.codegen.compile import compiler
-    from soagen.codegen.emit import _env, write
+    from soagen.codegen.emit import environment, write
 
     work = Path(work)
     write(result, work)
@@ -94,7 +94,7 @@ def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11,
     fns = [{"name": n, "inputs": f["inputs"], "size": int(np.prod(f["shape"]))}
            for n, f in result.manifest["functions"].items()]
     nq, nv = result.manifest["nq"], result.manifest["nv"]
-    src = _env().get_template("c/bench_main.c.j2").render(
+    src = environment().get_template("c/bench_main.c.j2").render(
         prefix=prefix, nv=nv, nq=nq, nin=max(nq, nv, input_size), functions=fns,
         ninputs=max(len(f["inputs"]) for f in fns), max_out=max(f["size"] for f in fns),
         quat_slots=quat_slots)
@@ -190,8 +190,8 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
               progress=None, workdir=None, floating_base=False) -> BenchResult:
     import soagen
     from soagen.codegen.compile import load_python
-    from soagen.codegen.emit import render
     from soagen.codegen.functions import ALGORITHMS
+    from soagen.codegen.robot import render
 
     robot = soagen.load(robot_file, tip=tip, floating_base=floating_base)
     names = list(algorithms or ALGORITHMS)
@@ -201,8 +201,8 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     result = render(robot, robot_file, algorithms=names, langs=("c", "python"),
                     fd_variant=fd_variant, progress=progress)
     gen_s, gen_cpu = time.perf_counter() - t0, time.process_time() - c0
-    counts = {g.spec.name: g.program.counts for g in result.functions}
-    fd = next((g.variant for g in result.functions if g.variant), None)
+    counts = {f.name: f.counts for f in result.functions}
+    fd = next((f.variant for f in result.functions if f.variant), None)
     with tempfile.TemporaryDirectory(prefix="soagen-bench-") as tmp:
         work = Path(workdir or tmp)
         c_ns = time_c(result, work, flags, iters, repeats, quaternion_slots(robot))

@@ -1,6 +1,27 @@
-"""From unrolled programs to files: print every expression (here, in Python), then fill
-the Jinja templates of ``templates/<language>/`` (which only loop and substitute), and
-write the manifest. :func:`generate` is what ``soagen generate`` runs."""
+"""From unrolled programs to files: the one emitter of robots and closed-chain systems.
+
+:func:`emit` takes
+
+* the unrolled functions, each a :class:`Function` (name, inputs, output name and its
+  concrete shape, summary, equations, the straight-line :class:`~soagen.codegen.unroll.Program`
+  with its operation counts);
+* a :class:`Header` that describes the model for the generated files' fixed header and
+  the manifest (prefix, model name and kind, source file and hash, NQ/NV, joint rows,
+  conventions, references, the regenerate command, symbolic parameters);
+* the names of the languages, each a :class:`Language` in :data:`LANGUAGES`: a printer
+  class (:mod:`soagen.codegen.printers`) and a list of (template, output file) pairs.
+
+It prints every expression in Python (the templates of ``templates/<language>/`` only loop
+and substitute) and returns the files and the manifest as an :class:`Emitted`; nothing is
+written until :func:`write`. The robot front end is :mod:`soagen.codegen.robot`, the
+closed-chain one :mod:`soagen.closed_chain.codegen`.
+
+Adding a backend is adding a printer, its templates and one :data:`LANGUAGES` entry. A
+template receives the header's fields, ``functions`` (one printed record per function,
+see :func:`print_function`, holding the :class:`Function` itself as ``function``) and
+``language`` (the :class:`Language`). A language that needs more per function than the
+printed statements (a batch variant, another printer's text) computes it in its
+``extras`` hook, whose entries are added to each printed record."""
 
 from __future__ import annotations
 
@@ -8,19 +29,75 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Callable
 
-from soagen.codegen.functions import (
-    ALGORITHMS,
-    FD_VARIANTS,
-    check_algorithms,
-    generate_function,
-    param_symbols,
-)
-from soagen.codegen.printers import PRINTERS
+from soagen.codegen.printers import CPrinter, NumpyPrinter, PyPrinter
+from soagen.codegen.unroll import Program, stem
 from soagen.errors import SoagenError
+
+
+@dataclass(frozen=True)
+class Function:
+    """One unrolled function: ``name(inputs..., output)``; ``output`` is ``shape``
+    (row-major, flat in ``program.outputs``). ``variant`` names the derivation chosen
+    among equivalent ones (shown in the code), ``manifest`` holds further entries for
+    this function's manifest record."""
+
+    name: str
+    inputs: tuple          # input vector names (q: NQ entries, the others NV, or as documented)
+    output: str
+    shape: tuple           # concrete output shape, e.g. (6,) or (7, 7)
+    summary: str
+    equations: str
+    program: Program
+    variant: str | None = None
+    manifest: dict = field(default_factory=dict)
+
+    @property
+    def counts(self) -> dict:
+        return self.program.counts
+
+
+@dataclass(frozen=True)
+class Header:
+    """What the generated files' fixed header and the manifest say about the model."""
+
+    prefix: str            # file and C symbol prefix (a C identifier)
+    model: str             # robot or system name
+    kind: str              # "robot" or "system": the input file's kind
+    source: str            # input file name (or the model name when there is none)
+    sha256: str            # of the input file's bytes
+    nq: int
+    nv: int
+    joints: tuple          # one row per joint: "index  name (type, axis) -> body"
+    conventions: tuple     # lines: what the inputs and outputs mean
+    references: tuple      # lines: the papers whose equation numbers the comments cite
+    command: str           # how to regenerate these files
+    tip: str | None = None
+    params: tuple = ()     # symbolic link parameters params[k], in order; () = baked in
+    manifest: dict = field(default_factory=dict)   # further manifest entries of this kind
+
+
+@dataclass(frozen=True)
+class Language:
+    """A backend: ``printer`` prints expressions; each ``(template, file)`` pair renders one
+    template of ``templates/`` into one file (``{prefix}`` in ``file`` is substituted);
+    ``extras(function, printer)`` returns more entries for the function's printed record."""
+
+    name: str
+    printer: type
+    templates: tuple
+    extras: Callable | None = None
+
+
+LANGUAGES = {lang.name: lang for lang in (
+    Language("c", CPrinter, (("c/header.h.j2", "{prefix}.h"), ("c/source.c.j2", "{prefix}.c"))),
+    Language("python", PyPrinter, (("python/module.py.j2", "{prefix}.py"),)),
+    Language("numpy", NumpyPrinter, (("python/module_numpy.py.j2", "{prefix}.py"),)),
+)}
 
 STEMS = {  # label stem -> what the temporaries are, with the equation
     "trig": "sin/cos of the joint angles, each computed once",
@@ -60,13 +137,13 @@ STEMS = {  # label stem -> what the temporaries are, with the equation
     "alphaC": "a_0 = alpha(C), the object's acceleration (Lilly-Orin (45))",
     "fk": "f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47))",
 }
-HEADER_CONVENTIONS = (
-    "Joint order: the robot's bodies from the base outwards (as `soagen info` lists them);",
-    "q, qd, qdd, tau are vectors of length NQ/NV; revolute angles in rad, prismatic in m.",
-    "Matrices are row-major. Spatial vectors: angular part first. Jacobian-type outputs",
-    "are world-aligned at the tip point. Gravity is the robot file's and is included in",
-    "inverse_dynamics, bias_forces and forward_dynamics.",
-)
+
+
+@dataclass
+class Emitted:
+    files: dict            # file name -> text, the manifest included
+    functions: list        # the Function records, in order
+    manifest: dict
 
 
 def template_dir() -> Path:
@@ -80,7 +157,8 @@ def template_dir() -> Path:
     raise SoagenError("soagen templates not found (neither in the package nor the repository)")
 
 
-def _env():
+def environment():
+    """The Jinja environment of ``templates/`` (strict: an undefined name is an error)."""
     import jinja2
 
     return jinja2.Environment(loader=jinja2.FileSystemLoader(str(template_dir())),
@@ -89,159 +167,95 @@ def _env():
                               autoescape=False)
 
 
-def _stem(label):
-    return re.match(r"[A-Za-z]*", label).group(0)    # "Rc3" -> "Rc", "F3_1" -> "F"
-
-
-def _comment(label):
-    stem = _stem(label)
-    what = STEMS.get(stem, stem)
-    k = label[len(stem):]
-    return f"{label}: {what}" if k else what
-
-
-def _dims(robot, spec):
-    nv = robot.nv
-    return {"nv": (nv,), "nv x nv": (nv, nv), "6 x nv": (6, nv), "6": (6,), "6 x 6": (6, 6)}[spec.shape]
-
-
-def _render_function(robot, gen, lang, symbolic_params):
-    printer = PRINTERS[lang]()
-    prog = gen.program
-    body, last = [], None
-    for st in prog.statements:
-        comment = _comment(st.label) if st.label != last else None
-        last = st.label
-        body.append({"comment": comment, "target": st.target.name, "expr": printer.doprint(st.expr)})
-    shape = _dims(robot, gen.spec)
-    outs = []
-    for k, e in enumerate(prog.outputs):
-        idx = (k,) if len(shape) == 1 else divmod(k, shape[1])
-        outs.append({"flat": k, "index": list(idx), "expr": printer.doprint(e)})
-    inputs = list(gen.spec.inputs) + (["params"] if symbolic_params else [])
-    c = prog.counts
-    return {
-        "name": gen.spec.name, "summary": gen.spec.summary, "equations": gen.equations,
-        "variant": gen.variant, "inputs": inputs, "output": gen.spec.output,
-        "shape": list(shape), "shape_text": " x ".join(str(s) for s in shape),
-        "counts": c, "temporaries": prog.temporaries,
-        "counts_text": f"{c['mul']} mul, {c['add']} add, {c['div']} div, {c['trig']} sin/cos, "
-                       f"{c['sqrt']} sqrt; {prog.temporaries} temporaries",
-        "statements": body, "outputs": outs,
-    }
-
-
-@dataclass
-class Result:
-    files: dict            # file name -> text
-    functions: list        # Generated, in order
-    manifest: dict
-
-
-def _joint_rows(robot):
-    rows = []
-    for i, b in enumerate(robot.bodies):
-        axis = " ".join(f"{x:g}" for x in b.joint.axis)
-        rows.append(f"{b.v_index:3d}  {b.joint_name} ({b.joint.urdf_type or b.joint.kind}, "
-                    f"axis {axis}) -> {b.name}")
-    return rows
-
-
 def validate_prefix(prefix):
     if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", prefix or ""):
         raise SoagenError(f"--name {prefix!r}: must be a C identifier (letters, digits, _)")
     return prefix
 
 
-def default_prefix(robot):
-    p = re.sub(r"[^A-Za-z0-9_]", "_", robot.name)
+def default_prefix(name):
+    """A C identifier made from a model name."""
+    p = re.sub(r"[^A-Za-z0-9_]", "_", name)
     return p if re.match(r"[A-Za-z_]", p) else f"robot_{p}"
 
 
-def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), prefix=None,
-           fd_variant="best", symbolic_params=False, numpy=False, progress=None) -> Result:
-    """Unroll and print; return the files as text (nothing is written here)."""
+def file_digest(path) -> str:
+    """SHA-256 of the input file (of nothing when there is no file)."""
+    return hashlib.sha256(Path(path).read_bytes() if path else b"").hexdigest()
+
+
+def _comment(label):
+    s = stem(label)
+    what = STEMS.get(s, s)
+    return f"{label}: {what}" if label[len(s):] else what
+
+
+def print_function(fn: Function, printer) -> dict:
+    """The printed record of one function, as the templates see it: the Function's fields,
+    ``statements`` (comment, target, expr; a comment where a new quantity starts),
+    ``outputs`` (flat index, row-major index, expr), ``counts_text``, ``shape_text``, and
+    the Function itself as ``function``."""
+    prog = fn.program
+    body, last = [], None
+    for st in prog.statements:
+        body.append({"comment": _comment(st.label) if st.label != last else None,
+                     "target": st.target.name, "expr": printer.doprint(st.expr)})
+        last = st.label
+    outs = []
+    for k, e in enumerate(prog.outputs):
+        idx = (k,) if len(fn.shape) == 1 else divmod(k, fn.shape[1])
+        outs.append({"flat": k, "index": list(idx), "expr": printer.doprint(e)})
+    c = prog.counts
+    return {
+        "name": fn.name, "summary": fn.summary, "equations": fn.equations, "variant": fn.variant,
+        "inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape),
+        "shape_text": " x ".join(str(s) for s in fn.shape), "counts": c,
+        "temporaries": prog.temporaries,
+        "counts_text": f"{c['mul']} mul, {c['add']} add, {c['div']} div, {c['trig']} sin/cos, "
+                       f"{c['sqrt']} sqrt; {prog.temporaries} temporaries",
+        "statements": body, "outputs": outs, "function": fn,
+    }
+
+
+def manifest_record(fn: Function) -> dict:
+    return {"inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape),
+            "equations": fn.equations, "ops": fn.counts,
+            "cse_temporaries": fn.program.temporaries, **fn.manifest}
+
+
+def emit(functions, header: Header, langs) -> Emitted:
+    """Print ``functions`` in each language of ``langs`` (names in :data:`LANGUAGES`);
+    return the files (the manifest ``PREFIX_manifest.json`` among them) as text."""
     from soagen import __version__
 
-    prefix = validate_prefix(prefix or default_prefix(robot))
-    check_algorithms(robot, algorithms)
-    algorithms = [a for a in ALGORITHMS if a in set(algorithms)]   # canonical order
-    if not algorithms:
-        raise SoagenError("no algorithm selected (--algorithms)")
-    if fd_variant != "best" and fd_variant not in FD_VARIANTS:
-        raise SoagenError(f"unknown --fd-variant {fd_variant!r} (choose from best, {', '.join(FD_VARIANTS)})")
-    # Multi-dof joints (spherical, free: unit quaternions in q, nq != nv) unroll like the
-    # others; q has nq entries, qd/qdd/tau nv (docs/trees-and-floating-bases.md).
-    model, params = (param_symbols(robot) if symbolic_params else (robot, []))
-    gens = []
-    for a in algorithms:
-        if progress:
-            progress(a)
-        gens.append(generate_function(model, a, fd_variant))
-    raw = Path(robot_file).read_bytes() if robot_file else b""
-    source = Path(robot_file).name if robot_file else robot.name
-    common = {
-        "prefix": prefix, "robot": robot.name, "source": source, "nq": robot.nq, "nv": robot.nv,
-        "joints": _joint_rows(robot), "conventions": HEADER_CONVENTIONS,
-        "symbolic_params": symbolic_params, "nparams": len(params),
-        "param_names": [f"params[{10 * i + k}] = {n} of {b.name}"
-                        for i, b in enumerate(robot.bodies) for k, n in enumerate(
-                            ("m", "c_x", "c_y", "c_z", "I_xx", "I_yy", "I_zz", "I_xy", "I_xz", "I_yz"))],
-        "tip": robot.tip.name if robot.tip is not None else None,
-    }
-    cmd = [f"soagen generate {source} --name {prefix}"]
-    if list(algorithms) != list(ALGORITHMS):
-        cmd.append(f"--algorithms {','.join(algorithms)}")
-    if fd_variant != "best":
-        cmd.append(f"--fd-variant {fd_variant}")
-    if symbolic_params:
-        cmd.append("--symbolic-params")
-    if numpy:
-        cmd.append("--numpy")
-    common["command"] = " ".join(cmd)
-    files = {}
-    env = _env()
-    if symbolic_params:
-        subs = {p: f"params_{k}" for k, p in enumerate(params)}
-        for g in gens:
-            _rename_params(g.program, subs)
-    if "c" in langs:
-        fns = [_render_function(robot, g, "c", symbolic_params) for g in gens]
-        for tpl, fname in (("c/header.h.j2", f"{prefix}.h"), ("c/source.c.j2", f"{prefix}.c")):
-            files[fname] = env.get_template(tpl).render(**common, functions=fns, template=tpl)
-    if "python" in langs:
-        lang = "numpy" if numpy else "python"
-        fns = [_render_function(robot, g, lang, symbolic_params) for g in gens]
-        tpl = "python/module_numpy.py.j2" if numpy else "python/module.py.j2"
-        files[f"{prefix}.py"] = env.get_template(tpl).render(**common, functions=fns, template=tpl)
+    validate_prefix(header.prefix)
+    unknown = [name for name in langs if name not in LANGUAGES]
+    if unknown:
+        raise SoagenError(f"unknown language {unknown[0]!r} (choose from {', '.join(LANGUAGES)})")
+    env, files = environment(), {}
+    common = {**asdict(header), "symbolic_params": bool(header.params), "nparams": len(header.params)}
+    for lang in (LANGUAGES[name] for name in langs):
+        printer = lang.printer()
+        records = []
+        for fn in functions:
+            rec = print_function(fn, printer)
+            if lang.extras:
+                rec.update(lang.extras(fn, printer))
+            records.append(rec)
+        for template, pattern in lang.templates:
+            name = pattern.format(prefix=header.prefix)
+            if name in files:
+                raise SoagenError(f"languages {', '.join(langs)}: more than one writes {name}")
+            files[name] = env.get_template(template).render(**common, functions=records, language=lang,
+                                                            template=template)
     manifest = {
-        "generator": "soagen", "soagen_version": __version__,
-        "sympy_version": _sympy_version(), "robot": robot.name, "input_file": source,
-        "input_sha256": hashlib.sha256(raw).hexdigest(), "prefix": prefix,
-        "nq": robot.nq, "nv": robot.nv, "symbolic_params": symbolic_params,
-        "python_flavour": ("numpy" if numpy else "math") if "python" in langs else None,
-        "files": sorted(files),
-        "functions": {g.spec.name: {
-            "inputs": list(g.spec.inputs) + (["params"] if symbolic_params else []),
-            "output": g.spec.output, "shape": list(_dims(robot, g.spec)),
-            "equations": g.equations, "ops": g.program.counts,
-            "cse_temporaries": g.program.temporaries,
-            **({"fd_variant": g.variant} if g.variant else {}),
-            **({"fd_candidates": g.candidates} if g.candidates else {}),
-        } for g in gens},
+        "generator": "soagen", "soagen_version": __version__, "sympy_version": _sympy_version(),
+        header.kind: header.model, "input_file": header.source, "input_sha256": header.sha256,
+        "prefix": header.prefix, "nq": header.nq, "nv": header.nv, **header.manifest,
+        "files": sorted(files), "functions": {fn.name: manifest_record(fn) for fn in functions},
     }
-    files[f"{prefix}_manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-    return Result(files, gens, manifest)
-
-
-def _rename_params(prog, subs):
-    """Link-parameter symbols (m1, c1_x, ...) -> params_k, printed as params[k]."""
-    import sympy
-
-    s = {p: sympy.Symbol(n, real=True) for p, n in subs.items()}
-    for st in prog.statements:
-        st.expr = st.expr.xreplace(s)
-    prog.outputs = [e.xreplace(s) for e in prog.outputs]
+    files[f"{header.prefix}_manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
+    return Emitted(files, list(functions), manifest)
 
 
 def _sympy_version():
@@ -250,8 +264,8 @@ def _sympy_version():
     return sympy.__version__
 
 
-def write(result: Result, out_dir) -> list:
-    """Write the rendered files into ``out_dir`` (created if needed); a clear error and
+def write(result: Emitted, out_dir) -> list:
+    """Write the emitted files into ``out_dir`` (created if needed); a clear error and
     nothing written when the directory cannot be created or written."""
     out = Path(out_dir)
     try:
@@ -270,12 +284,3 @@ def write(result: Result, out_dir) -> list:
             fh.write(text)
         paths.append(p)
     return paths
-
-
-def generate(robot_file, out_dir, tip=None, **kw):
-    """Load, render and write; returns (Result, written paths)."""
-    from soagen import load
-
-    robot = load(robot_file, tip=tip)
-    result = render(robot, robot_file, **kw)
-    return result, write(result, out_dir)

@@ -11,7 +11,8 @@ import numpy as np
 import sympy
 
 from soagen import algorithms
-from soagen.codegen.unroll import Program, UnrollBackend, unroll
+from soagen.codegen.emit import Function
+from soagen.codegen.unroll import UnrollBackend, unroll
 from soagen.errors import SoagenError
 from soagen.model import symbolic_parameters
 
@@ -26,6 +27,15 @@ class FunctionSpec:
     shape: str             # "nv", "nv x nv", "6 x nv", "6", "6 x 6"
     summary: str
     equations: str
+
+    def dims(self, robot) -> tuple:
+        """The concrete output shape for ``robot``."""
+        nv = robot.nv
+        return {"nv": (nv,), "nv x nv": (nv, nv), "6 x nv": (6, nv), "6": (6,), "6 x 6": (6, 6)}[self.shape]
+
+    def unrolled(self, robot, program, equations=None, variant=None, manifest=None) -> Function:
+        return Function(self.name, self.inputs, self.output, self.dims(robot), self.summary,
+                        equations or self.equations, program, variant, manifest or {})
 
 
 SPECS = {s.name: s for s in (
@@ -61,15 +71,6 @@ FD_EQUATIONS = {"fd1": "Part I (4.17)-(4.22) (FD1)", "fd2": "Part I (5.5)-(5.7) 
 TIP_FUNCTIONS = ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")
 
 
-@dataclass
-class Generated:
-    spec: FunctionSpec
-    program: Program
-    equations: str            # the spec's, or the chosen FD variant's
-    variant: str | None = None
-    candidates: dict | None = None   # fd variant -> op counts, when "best" was chosen
-
-
 def input_symbols(robot):
     """Input vectors as numpy object arrays of symbols ``q_0 ..`` (printed as q[0] ..)."""
     def vec(name, n):
@@ -79,8 +80,9 @@ def input_symbols(robot):
 
 
 def param_symbols(robot):
-    """The link parameters, body by body, in :data:`PARAM_NAMES` order, with the names
-    that :func:`soagen.model.symbolic_parameters` gives them."""
+    """The robot with symbolic link parameters, and those parameters body by body in
+    :data:`PARAM_NAMES` order, with the names that
+    :func:`soagen.model.symbolic_parameters` gives them."""
     sym = symbolic_parameters(robot)
     out = []
     for b in sym.bodies:
@@ -113,13 +115,21 @@ def _total(counts):
     return counts["mul"] + counts["add"] + counts["div"]
 
 
-def generate_function(robot, name, fd_variant="best") -> Generated:
-    """Unroll one function for ``robot`` (whose parameters may be numbers or symbols)."""
+def param_names(robot):
+    """What each entry of the ``params`` input is, in :func:`param_symbols` order."""
+    return tuple(f"params[{len(PARAM_NAMES) * i + k}] = {n} of {b.name}"
+                 for i, b in enumerate(robot.bodies) for k, n in enumerate(PARAM_NAMES))
+
+
+def generate_function(robot, name, fd_variant="best") -> Function:
+    """Unroll one function for ``robot`` (whose parameters may be numbers or symbols).
+    Forward dynamics records the chosen variant, and with ``best`` every candidate's
+    counts, in its manifest entry (``fd_variant``, ``fd_candidates``)."""
     spec = SPECS[name]
     x = input_symbols(robot)
     if name != "forward_dynamics":
         xp = UnrollBackend()
-        return Generated(spec, unroll(_run(robot, name, xp, x, None), xp.defs), spec.equations)
+        return spec.unrolled(robot, unroll(_run(robot, name, xp, x, None), xp.defs))
     # "best": FD2's qdd program is FD1's (its extra link accelerations are dead code),
     # so the candidates are FD1, FD3 and FD4.
     variants = ("fd1", "fd3", "fd4") if fd_variant == "best" else (fd_variant,)
@@ -128,8 +138,10 @@ def generate_function(robot, name, fd_variant="best") -> Generated:
         xp = UnrollBackend()
         progs[v] = unroll(_run(robot, name, xp, x, v), xp.defs)
     best = min(variants, key=lambda v: (_total(progs[v].counts), variants.index(v)))
-    cands = {v: dict(p.counts) for v, p in progs.items()} if fd_variant == "best" else None
-    return Generated(spec, progs[best], FD_EQUATIONS[best], best, cands)
+    manifest = {"fd_variant": best}
+    if fd_variant == "best":
+        manifest["fd_candidates"] = {v: dict(p.counts) for v, p in progs.items()}
+    return spec.unrolled(robot, progs[best], FD_EQUATIONS[best], best, manifest)
 
 
 def check_algorithms(robot, names):

@@ -32,7 +32,8 @@ _CSE = re.compile(r"^t\d+$")
 SYMMETRIC = ("M", "Rc", "P", "D", "Dinv", "Lam", "Ups", "Lamc", "MC", "K")
 
 
-def _stem(label: str) -> str:
+def stem(label: str) -> str:
+    """The quantity a temporary's label names (the labels of :meth:`UnrollBackend.name`)."""
     return re.match(r"[A-Za-z]*", label).group(0)    # "Rc3" -> "Rc", "F3_1" -> "F"
 
 
@@ -104,7 +105,7 @@ class UnrollBackend(SympyBackend):
     def name(self, x, label):
         x = np.asarray(x, dtype=object)
         out = np.empty(x.shape, dtype=object)
-        symmetric = _stem(label) in SYMMETRIC and x.ndim == 2 and x.shape[0] == x.shape[1]
+        symmetric = stem(label) in SYMMETRIC and x.ndim == 2 and x.shape[0] == x.shape[1]
         for idx, e in np.ndenumerate(x):
             if symmetric and idx[0] > idx[1]:
                 out[idx] = out[idx[1], idx[0]]

@@ -158,7 +158,7 @@ def test_generated_code_random_geometry(tmp_path):
     kinds = iter([{"type": "revolute", "axis": [0.3, -1, 0.2]},
                   {"type": "general", "motion": [[1, 0], [0, 0], [0, 1], [0, 0], [0, 0], [1, 0]]}])
     s, state = _random(7, l=2, N=5, grasp=lambda rng: next(kinds))
-    for fname, text in render(s, prefix="mixed").items():
+    for fname, text in render(s, prefix="mixed").files.items():
         (tmp_path / fname).write_text(text)
     manifest, py, lib = _load_generated(tmp_path, "mixed")
     args, ref = _inputs(s, *state)

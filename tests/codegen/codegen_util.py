@@ -8,7 +8,8 @@ import numpy as np
 
 from soagen import algorithms as A
 from soagen.codegen.compile import load_c, load_python
-from soagen.codegen.emit import render, write
+from soagen.codegen.emit import write
+from soagen.codegen.robot import render
 from soagen.pinocchio_bridge import example_robot_data_dir
 
 REPO = Path(__file__).resolve().parents[2]

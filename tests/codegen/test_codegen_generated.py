@@ -16,7 +16,8 @@ import pytest
 from codegen_util import REPO, ROBOTS
 
 import soagen
-from soagen.codegen.emit import Result, render, write
+from soagen.codegen.emit import Emitted, write
+from soagen.codegen.robot import render
 
 GENERATED = REPO / "generated"
 UPDATE = os.environ.get("SOAGEN_UPDATE_GENERATED") == "1"
@@ -32,7 +33,7 @@ def _compare(files, target):
         for old in target.glob("*") if target.is_dir() else []:
             if old.name not in files:
                 old.unlink()
-        write(Result(files, [], {}), target)
+        write(Emitted(files, [], {}), target)
         return
     have = sorted(p.name for p in target.iterdir()) if target.is_dir() else []
     assert have == sorted(files), f"{name}: file set {have} != {sorted(files)} " \
@@ -84,7 +85,7 @@ def test_regenerate_system_matches(name):
     from soagen.closed_chain.codegen import render as render_system
 
     path = ROBOTS / "systems" / f"{name}.yaml"
-    _compare(render_system(load_system(path), path, prefix=name), GENERATED / "systems" / name)
+    _compare(render_system(load_system(path), path, prefix=name).files, GENERATED / "systems" / name)
 
 
 def test_detects_a_difference(tmp_path, monkeypatch):

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from soagen import algorithms as A
 from soagen.codegen.compile import load_c, load_python
-from soagen.codegen.emit import render, write
+from soagen.codegen.emit import write
+from soagen.codegen.robot import render
 from soagen.random_robots import random_chain
 
 ALGOS = ["inverse_dynamics", "mass_matrix", "inverse_mass_matrix", "forward_dynamics"]

@@ -1,0 +1,112 @@
+"""Generated code for one robot (open chain or tree): unroll the selected functions
+(:mod:`soagen.codegen.functions`), describe the robot for the files' header, and hand
+both to the emitter (:func:`soagen.codegen.emit.emit`). :func:`render` is what
+``soagen generate ROBOT`` and ``soagen bench ROBOT`` run."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from soagen.codegen.emit import (
+    Emitted,
+    Header,
+    default_prefix,
+    emit,
+    file_digest,
+    validate_prefix,
+)
+from soagen.codegen.functions import (
+    ALGORITHMS,
+    FD_VARIANTS,
+    check_algorithms,
+    generate_function,
+    param_names,
+    param_symbols,
+)
+from soagen.errors import SoagenError
+
+CONVENTIONS = (
+    "Joint order: the robot's bodies from the base outwards (as `soagen info` lists them);",
+    "q, qd, qdd, tau are vectors of length NQ/NV; revolute angles in rad, prismatic in m.",
+    "Matrices are row-major. Spatial vectors: angular part first. Jacobian-type outputs",
+    "are world-aligned at the tip point. Gravity is the robot file's and is included in",
+    "inverse_dynamics, bias_forces and forward_dynamics.",
+)
+REFERENCES = (
+    "Equations: G. Rodriguez, K. Kreutz, \"Recursive Mass Matrix Factorization and Inversion\",",
+    "JPL Publication 88-11 (1988), Part I, and Part II for (6.10); numbers in the comments",
+    "refer to it.",
+)
+
+
+def joint_rows(robot):
+    """One header row per joint: index in qd, joint name, type and axis, body."""
+    rows = []
+    for b in robot.bodies:
+        axis = " ".join(f"{x:g}" for x in b.joint.axis)
+        rows.append(f"{b.v_index:3d}  {b.joint_name} ({b.joint.urdf_type or b.joint.kind}, "
+                    f"axis {axis}) -> {b.name}")
+    return rows
+
+
+def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy):
+    cmd = [f"soagen generate {source} --name {prefix}"]
+    if list(algorithms) != list(ALGORITHMS):
+        cmd.append(f"--algorithms {','.join(algorithms)}")
+    if fd_variant != "best":
+        cmd.append(f"--fd-variant {fd_variant}")
+    if symbolic_params:
+        cmd.append("--symbolic-params")
+    if numpy:
+        cmd.append("--numpy")
+    return " ".join(cmd)
+
+
+def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), prefix=None,
+           fd_variant="best", symbolic_params=False, numpy=False, progress=None) -> Emitted:
+    """Unroll and print; return the files as text (nothing is written here). ``langs``
+    names languages of :data:`soagen.codegen.emit.LANGUAGES`; with ``numpy`` the Python
+    output is the batched numpy module."""
+    prefix = validate_prefix(prefix or default_prefix(robot.name))
+    check_algorithms(robot, algorithms)
+    algorithms = [a for a in ALGORITHMS if a in set(algorithms)]   # canonical order
+    if not algorithms:
+        raise SoagenError("no algorithm selected (--algorithms)")
+    if fd_variant != "best" and fd_variant not in FD_VARIANTS:
+        raise SoagenError(f"unknown --fd-variant {fd_variant!r} (choose from best, {', '.join(FD_VARIANTS)})")
+    # Multi-dof joints (spherical, free: unit quaternions in q, nq != nv) unroll like the
+    # others; q has nq entries, qd/qdd/tau nv (docs/trees-and-floating-bases.md).
+    model, params = (param_symbols(robot) if symbolic_params else (robot, []))
+    functions = []
+    for a in algorithms:
+        if progress:
+            progress(a)
+        fn = generate_function(model, a, fd_variant)
+        if symbolic_params:
+            _rename_params(fn.program, params)
+            fn = replace(fn, inputs=fn.inputs + ("params",))
+        functions.append(fn)
+    source = Path(robot_file).name if robot_file else robot.name
+    langs = tuple("numpy" if numpy and lang == "python" else lang for lang in langs)
+    header = Header(
+        prefix=prefix, model=robot.name, kind="robot", source=source, sha256=file_digest(robot_file),
+        nq=robot.nq, nv=robot.nv, joints=tuple(joint_rows(robot)), conventions=CONVENTIONS,
+        references=REFERENCES,
+        command=_command(source, prefix, algorithms, fd_variant, symbolic_params, numpy),
+        tip=robot.tip.name if robot.tip is not None else None,
+        params=param_names(robot) if symbolic_params else (),
+        manifest={"symbolic_params": symbolic_params,
+                  "python_flavour": "numpy" if "numpy" in langs else "math" if "python" in langs else None})
+    return emit(functions, header, langs)
+
+
+def _rename_params(prog, params):
+    """Link-parameter symbols (m1, c1_x, ...) -> params_k, printed as params[k]."""
+    import sympy
+
+    s = {p: sympy.Symbol(f"params_{k}", real=True) for k, p in enumerate(params)}
+    for st in prog.statements:
+        st.expr = st.expr.xreplace(s)
+    prog.outputs = [e.xreplace(s) for e in prog.outputs]
+

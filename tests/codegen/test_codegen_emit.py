@@ -1,0 +1,49 @@
+"""The emitter's interface (soagen.codegen.emit): languages are data, bad requests are
+refused, and a language's extras reach its templates."""
+
+import pytest
+from codegen_util import ROBOTS
+
+import soagen
+from soagen.codegen import emit as E
+from soagen.codegen.functions import generate_function
+from soagen.codegen.printers import PyPrinter
+from soagen.errors import SoagenError
+
+
+@pytest.fixture(scope="module")
+def planar2():
+    robot = soagen.load(ROBOTS / "planar2.yaml")
+    header = E.Header(prefix="p2", model=robot.name, kind="robot", source="planar2.yaml",
+                      sha256=E.file_digest(None), nq=robot.nq, nv=robot.nv, joints=("0  j1", "1  j2"),
+                      conventions=("a convention",), references=("a reference",), command="regen")
+    return [generate_function(robot, "mass_matrix")], header
+
+
+def test_files_and_manifest(planar2):
+    functions, header = planar2
+    out = E.emit(functions, header, ("c", "python"))
+    assert sorted(out.files) == ["p2.c", "p2.h", "p2.py", "p2_manifest.json"]
+    assert out.manifest["robot"] == "planar2" and out.manifest["files"] == ["p2.c", "p2.h", "p2.py"]
+    fn = out.manifest["functions"]["mass_matrix"]
+    assert fn["shape"] == [2, 2] and fn["inputs"] == ["q"] and fn["ops"] == functions[0].counts
+    assert "// a reference" in out.files["p2.h"] and "regen" in out.files["p2.c"]
+
+
+def test_unknown_language_and_clashing_files_are_refused(planar2):
+    functions, header = planar2
+    with pytest.raises(SoagenError, match="unknown language 'fortran'"):
+        E.emit(functions, header, ("c", "fortran"))
+    with pytest.raises(SoagenError, match="more than one writes p2.py"):
+        E.emit(functions, header, ("python", "numpy"))
+
+
+def test_a_new_language_is_one_table_entry(planar2, monkeypatch):
+    """A language registered in LANGUAGES is emitted, and its extras reach the template."""
+    functions, header = planar2
+    extra = E.Language("shout", PyPrinter, (("python/module.py.j2", "{prefix}_shout.py"),),
+                       extras=lambda fn, printer: {"summary": fn.summary.upper()})
+    monkeypatch.setitem(E.LANGUAGES, "shout", extra)
+    out = E.emit(functions, header, ("shout",))
+    assert sorted(out.files) == ["p2_manifest.json", "p2_shout.py"]
+    assert "MASS MATRIX M(Q)" in out.files["p2_shout.py"]

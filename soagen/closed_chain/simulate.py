@@ -1,5 +1,6 @@
 """Simulation of a closed-chain system: RK4 on (q, qd, X(C), V(C)) with constraint
-stabilization, trajectory files and plots.
+stabilization. The trajectory files are written by :mod:`soagen.closed_chain.trajectory_files`,
+the plots drawn by :mod:`soagen.closed_chain.plots`.
 
 State: arm joints q, qd; the object's position p_C, orientation (unit quaternion x, y, z,
 w) and V(C) = (omega, v_C), world. Derivatives: qdd and alpha(C) from a closed-chain
@@ -25,7 +26,6 @@ the equations stiff for an explicit integrator."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -86,8 +86,15 @@ class Trajectory:
     method: str
 
 
+def unpack(x, n):
+    """The parts of a state (or of states along the last axis): q, qd (n each), p_C (3),
+    the quaternion of X(C) (4), V(C) (6)."""
+    return x[..., :n], x[..., n:2 * n], x[..., 2 * n:2 * n + 3], x[..., 2 * n + 3:2 * n + 7], x[..., 2 * n + 7:]
+
+
 class Simulator:
-    """RK4 with stabilization for one system; ``run`` returns a :class:`Trajectory`."""
+    """RK4 with stabilization for one system; ``run`` returns a :class:`Trajectory`.
+    :meth:`accelerations` is where the forward dynamics is evaluated."""
 
     def __init__(self, system, method="rccfd1", stabilization="projection", controller="pd",
                  omega_c=10.0, omega_b=50.0):
@@ -107,16 +114,18 @@ class Simulator:
         g = np.concatenate([alg.bias_forces(a.robot, qi, np.zeros(a.n)) for a, qi in zip(s.arms, s.split(q))])
         return g + self.kp * (self.q_ref - q) - self.kd * qd
 
+    def accelerations(self, q, qd, tau, R, p, V, correction):
+        """(qdd of all arms, alpha(C)) by the chosen closed-chain method."""
+        r = forward_dynamics(self.system, q, qd, tau, self.method, (R, p), V, correction=correction)
+        return r.qdd_all, r.alpha_C
+
     def derivative(self, x):
-        s, n = self.system, self.system.n
-        q, qd, p, quat, V = x[:n], x[n:2 * n], x[2 * n:2 * n + 3], x[2 * n + 3:2 * n + 7], x[2 * n + 7:]
+        q, qd, p, quat, V = unpack(x, self.system.n)
         R = quat_to_R(quat)
         tau = self.torque(q, qd)
-        corr = None
-        if self.stab == "baumgarte":
-            corr = self.baumgarte(q, qd, tau, R, p, V)
-        r = forward_dynamics(s, q, qd, tau, self.method, (R, p), V, correction=corr)
-        return np.concatenate([qd, r.qdd_all, V[3:], quat_dot(quat / np.linalg.norm(quat), V[:3]), r.alpha_C])
+        corr = self.baumgarte(q, qd, tau, R, p, V) if self.stab == "baumgarte" else None
+        qdd, alpha_C = self.accelerations(q, qd, tau, R, p, V, corr)
+        return np.concatenate([qd, qdd, V[3:], quat_dot(quat / np.linalg.norm(quat), V[:3]), alpha_C])
 
     def baumgarte(self, q, qd, tau, R, p, V):
         """-2 w c' - w^2 c per grasp, c = phi^c^T e (closure error), c' = -phi^c^T dV."""
@@ -131,8 +140,8 @@ class Simulator:
         return out
 
     def violation(self, x):
-        s, n = self.system, self.system.n
-        q, qd, p, quat, V = x[:n], x[n:2 * n], x[2 * n:2 * n + 3], x[2 * n + 3:2 * n + 7], x[2 * n + 7:]
+        s = self.system
+        q, qd, p, quat, V = unpack(x, s.n)
         R = quat_to_R(quat)
         e, _, _ = closure_residual(s, q, R, p)
         G = velocity_constraints(s, q, R, p)
@@ -140,10 +149,10 @@ class Simulator:
 
     def project(self, x):
         s, n = self.system, self.system.n
-        q, p, quat = x[:n], x[2 * n:2 * n + 3], x[2 * n + 3:2 * n + 7]
+        q, qd, p, quat, V = unpack(x, n)
         q, R, p = solve_closure(s, q, quat_to_R(quat), p)
         G = velocity_constraints(s, q, R, p)
-        u = np.concatenate([x[n:2 * n], x[2 * n + 7:]])
+        u = np.concatenate([qd, V])
         u = u - np.linalg.pinv(G) @ (G @ u)
         return np.concatenate([q, u[:n], p, R_to_quat(R), u[n:]])
 
@@ -169,8 +178,8 @@ class Simulator:
             k3 = self.derivative(x + dt / 2 * k2)
             k4 = self.derivative(x + dt * k3)
             x = x + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-            n = self.system.n
-            x[2 * n + 3:2 * n + 7] /= np.linalg.norm(x[2 * n + 3:2 * n + 7])
+            quat = unpack(x, self.system.n)[3]          # a view: normalized in place
+            quat /= np.linalg.norm(quat)
             if self.stab == "projection":
                 x = self.project(x)
             rows.append(x)
@@ -178,9 +187,8 @@ class Simulator:
             if progress is not None:
                 progress(k + 1, steps)
         X, E = np.array(rows), np.array(errs)
-        n = self.system.n
-        return Trajectory(np.arange(steps + 1) * dt, X[:, :n], X[:, n:2 * n], X[:, 2 * n:2 * n + 3],
-                          X[:, 2 * n + 3:2 * n + 7], X[:, 2 * n + 7:], E[:, 0], E[:, 1], self.stab, self.method)
+        return Trajectory(np.arange(steps + 1) * dt, *unpack(X, self.system.n), E[:, 0], E[:, 1],
+                          self.stab, self.method)
 
 
 def simulate(system, duration=1.0, dt=2e-3, method="rccfd1", stabilization="projection",
@@ -188,71 +196,3 @@ def simulate(system, duration=1.0, dt=2e-3, method="rccfd1", stabilization="proj
     """Integrate ``system`` from ``system.consistent_state(seed)``; see the module doc."""
     return Simulator(system, method, stabilization, controller).run(duration, dt, seed, progress=progress)
 
-
-def save(traj, system, out_dir):
-    """trajectory.npz, trajectory.csv and three PNG plots (joint angles, object pose,
-    constraint violation) in ``out_dir``; returns the written paths."""
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    np.savez(out / "trajectory.npz", t=traj.t, q=traj.q, qd=traj.qd, p_C=traj.p_C, quat_C=traj.quat_C,
-             V_C=traj.V_C, err_pos=traj.err_pos, err_vel=traj.err_vel)
-    paths.append(out / "trajectory.npz")
-    names = [f"{a.name}.{b.joint_name}" for a in system.arms for b in a.robot.bodies]
-    header = ",".join(["t"] + [f"q[{n}]" for n in names] + ["p_C.x", "p_C.y", "p_C.z", "quat_C.x", "quat_C.y",
-                                                            "quat_C.z", "quat_C.w", "err_pos", "err_vel"])
-    data = np.column_stack([traj.t, traj.q, traj.p_C, traj.quat_C, traj.err_pos, traj.err_vel])
-    np.savetxt(out / "trajectory.csv", data, delimiter=",", header=header, comments="", fmt="%.10g")
-    paths.append(out / "trajectory.csv")
-    paths += plot(traj, system, out)
-    return paths
-
-
-def plot(traj, system, out):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    paths = []
-    fig, axes = plt.subplots(system.l, 1, figsize=(7, 2.2 * system.l), sharex=True, squeeze=False)
-    for ax, a, off in zip(axes[:, 0], system.arms, system.offsets()):
-        for j, b in enumerate(a.robot.bodies):
-            ax.plot(traj.t, traj.q[:, off + j], label=b.joint_name)
-        ax.set_ylabel(f"{a.name} [rad]")
-        ax.legend(fontsize=6, ncol=3, loc="upper right")
-    axes[-1, 0].set_xlabel("t [s]")
-    fig.suptitle(f"{system.name}: joint angles")
-    fig.tight_layout()
-    fig.savefig(out / "joint_angles.png", dpi=100)
-    plt.close(fig)
-    paths.append(out / "joint_angles.png")
-
-    fig, (a1, a2) = plt.subplots(2, 1, figsize=(7, 5), sharex=True)
-    for i, c in enumerate("xyz"):
-        a1.plot(traj.t, traj.p_C[:, i], label=f"p_C.{c}")
-    for i, c in enumerate("xyzw"):
-        a2.plot(traj.t, traj.quat_C[:, i], label=f"quat.{c}")
-    a1.set_ylabel("position [m]")
-    a2.set_ylabel("orientation (quaternion)")
-    a2.set_xlabel("t [s]")
-    a1.legend(fontsize=7)
-    a2.legend(fontsize=7)
-    fig.suptitle(f"{system.name}: object pose (frame C)")
-    fig.tight_layout()
-    fig.savefig(out / "object_pose.png", dpi=100)
-    plt.close(fig)
-    paths.append(out / "object_pose.png")
-
-    fig, ax = plt.subplots(figsize=(7, 3.5))
-    ax.semilogy(traj.t, np.maximum(traj.err_pos, 1e-17), label="position (closure error)")
-    ax.semilogy(traj.t, np.maximum(traj.err_vel, 1e-17), label="velocity")
-    ax.set_xlabel("t [s]")
-    ax.set_ylabel("max |violation|")
-    ax.set_title(f"{system.name}: constraint violation ({traj.stabilization})")
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / "constraint_violation.png", dpi=100)
-    plt.close(fig)
-    paths.append(out / "constraint_violation.png")
-    return paths

@@ -80,6 +80,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     import time
 
     import soagen
+    from soagen import output_dir
     from soagen.closed_chain.loader import is_system_file
     from soagen.codegen.emit import validate_prefix, write
     from soagen.codegen.functions import check_algorithms
@@ -95,6 +96,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     check_algorithms(model, names)
     if prefix is not None:
         validate_prefix(prefix)
+    output_dir.check(out_dir)
     t0 = time.perf_counter()
     ctx, step = progress_bar(len(names), quiet)
     with ctx:
@@ -115,6 +117,7 @@ def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
     """`soagen generate SYSTEM`: one function, closed_chain_forward_dynamics(q, qd, tau[, obj])."""
     import time
 
+    from soagen import output_dir
     from soagen.cli.options import refuse_robot_options
     from soagen.closed_chain.codegen import generate as generate_closed_chain
 
@@ -122,6 +125,7 @@ def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
     if prefix is not None:
         from soagen.codegen.emit import validate_prefix
         validate_prefix(prefix)
+    output_dir.check(out_dir)
     t0 = time.perf_counter()
     ctx, step = progress_bar(2, quiet)
     with ctx:

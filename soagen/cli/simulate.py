@@ -29,12 +29,11 @@ def simulate(system, duration, dt, out, method, stabilization, controller, seed)
     trajectory.csv and plots of the joint angles, the object pose and the constraint
     violation to OUT.
     """
-    from pathlib import Path
-
     import numpy as np
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from soagen import output_dir
     from soagen.closed_chain import load_system
     from soagen.closed_chain.plots import plot_trajectory
     from soagen.closed_chain.simulate import Simulator
@@ -45,6 +44,7 @@ def simulate(system, duration, dt, out, method, stabilization, controller, seed)
         raise SoagenError("--duration and --dt must be positive")
     if dt > duration:
         raise SoagenError(f"--dt {dt:g} is longer than --duration {duration:g}")
+    output_dir.check(out)
     sys_ = load_system(system)
     sim = Simulator(sys_, method, stabilization, controller)
     err = Console(stderr=True)
@@ -53,7 +53,7 @@ def simulate(system, duration, dt, out, method, stabilization, controller, seed)
                   console=err, transient=True) as progress:
         task = progress.add_task(sys_.name, total=int(round(duration / dt)))
         traj = sim.run(duration, dt, seed, progress=lambda k, n: progress.update(task, completed=k))
-    Path(out).mkdir(parents=True, exist_ok=True)
+    output_dir.create(out)
     paths = write_trajectory(traj, sys_, out) + plot_trajectory(traj, sys_, out)
     click.echo(f"{sys_.name}: {len(traj.t) - 1} steps of {dt:g} s with {method}, {stabilization} stabilization")
     click.echo(f"max closure error: position {np.max(traj.err_pos):.3e}, velocity {np.max(traj.err_vel):.3e}")

@@ -9,15 +9,12 @@ run, as the time of ``pin.rnea`` on a one-joint model, and reported next to it."
 from __future__ import annotations
 
 import statistics
-import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-
-from soagen.errors import SoagenError
 
 # The papers' counts for revolute chains, n = number of joints (mul, add).
 PAPER_COUNTS = {
@@ -85,7 +82,7 @@ def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11,
     ``quat_slots``: (input number, offset) of unit quaternions (spherical/free joints in q,
     a closed-chain object's orientation), normalized in the random inputs;
     ``input_size``: the longest input if longer than nq and nv."""
-    from soagen.codegen.compile import compiler
+    from soagen.codegen.compile import compiler, run_logged
     from soagen.codegen.emit import environment, write
 
     work = Path(work)
@@ -102,15 +99,11 @@ def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11,
     exe = work / "bench"
     cmd = [compiler(), *flags, "-std=c99", "-o", str(exe), str(work / "bench_main.c"),
            str(work / f"{prefix}.c"), "-lm"]
-    run = subprocess.run(cmd, capture_output=True, text=True)
-    if run.returncode != 0:
-        raise SoagenError(f"compiling the benchmark failed: {' '.join(cmd)}\n{run.stderr}")
+    run_logged(cmd, f"compiling the benchmark with {cmd[0]}")
     if iters is None:
         iters = max(2000, int(2e7 / max(sum(sum(result.manifest['functions'][f['name']]['ops'].values())
                                              for f in fns), 1)))
-    run = subprocess.run([str(exe), str(iters), str(repeats)], capture_output=True, text=True)
-    if run.returncode != 0:
-        raise SoagenError(f"the benchmark failed: {run.stderr}")
+    run = run_logged([str(exe), str(iters), str(repeats)], "the benchmark")
     out = {}
     for line in run.stdout.splitlines():
         name, ns = line.split()

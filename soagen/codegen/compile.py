@@ -8,6 +8,7 @@ import importlib.util
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -22,15 +23,28 @@ def compiler() -> str:
     return cc
 
 
+def run_logged(cmd, what) -> subprocess.CompletedProcess:
+    """Run a compiler (or a program it built); its completed process. On failure the whole output goes to a log
+    file that outlives any build folder, and the error is one line: what failed, the first
+    line that says why, where the log is."""
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode == 0:
+        return run
+    text = f"$ {' '.join(cmd)}\n{run.stdout}{run.stderr}"
+    with tempfile.NamedTemporaryFile("w", prefix="soagen-", suffix=".log", delete=False) as log:
+        log.write(text)
+    lines = [ln.strip() for ln in (run.stderr + run.stdout).splitlines() if ln.strip()]
+    why = next((ln for ln in lines if "error" in ln.lower()), lines[0] if lines else "no output")
+    raise SoagenError(f"{what} failed (exit {run.returncode}): {why} (full log: {log.name})")
+
+
 def compile_shared(c_file, out_dir, flags=("-O2",)) -> Path:
     """``cc <flags> -shared -fPIC`` the generated source into a shared library."""
     c_file, out_dir = Path(c_file), Path(out_dir)
     lib = out_dir / f"lib{c_file.stem}.so"
     cmd = [compiler(), *flags, "-std=c99", "-Wall", "-Wextra", "-Werror", "-shared", "-fPIC",
            "-o", str(lib), str(c_file), "-lm"]
-    run = subprocess.run(cmd, capture_output=True, text=True)
-    if run.returncode != 0:
-        raise SoagenError(f"compiling {c_file.name} failed: {' '.join(cmd)}\n{run.stderr}")
+    run_logged(cmd, f"compiling {c_file.name} with {cmd[0]}")
     return lib
 
 
@@ -76,4 +90,4 @@ def load_python(path, module_name=None):
     return mod
 
 
-__all__ = ["compile_shared", "CLibrary", "load_c", "load_python", "compiler"]
+__all__ = ["run_logged", "compile_shared", "CLibrary", "load_c", "load_python", "compiler"]

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Callable
 
+from soagen import output_dir
 from soagen.codegen.printers import CPrinter, NumpyPrinter, PyPrinter
 from soagen.codegen.unroll import Program, stem
 from soagen.errors import SoagenError
@@ -267,13 +267,7 @@ def _sympy_version():
 def write(result: Emitted, out_dir) -> list:
     """Write the emitted files into ``out_dir`` (created if needed); a clear error and
     nothing written when the directory cannot be created or written."""
-    out = Path(out_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise SoagenError(f"--out {out}: cannot create directory ({err.strerror or err})") from None
-    if not out.is_dir() or not os.access(out, os.W_OK | os.X_OK):
-        raise SoagenError(f"--out {out}: not a writable directory")
+    out = output_dir.create(out_dir)
     for name in result.files:
         if (out / name).is_dir():
             raise SoagenError(f"--out {out}: {name} exists and is a directory")

@@ -39,6 +39,16 @@ def test_cli_errors_write_nothing(tmp_path, args, problem):
     assert len(res.output.strip().splitlines()) == 1
 
 
+def test_cli_out_under_a_file_fails_before_any_work(tmp_path, monkeypatch):
+    """--out naming a path below a file: one line, exit 2, before anything is simulated."""
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    monkeypatch.setattr(Simulator, "run", lambda *a, **k: pytest.fail("simulated before checking --out"))
+    res = CliRunner().invoke(cli, ["simulate", str(SYSTEMS / "dual_arm_box.yaml"), "--out", str(blocker / "sub")])
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+    assert "--out" in res.output and "cannot create directory" in res.output
+
+
 def test_cli_bad_system_file(tmp_path):
     f = tmp_path / "s.yaml"
     f.write_text("arms: []\nobject: {}\n")

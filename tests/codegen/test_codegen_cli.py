@@ -113,3 +113,20 @@ def test_bench_with_pinocchio():
 def test_bench_unknown_algorithm():
     r = CliRunner().invoke(cli, ["bench", PLANAR, "--algorithms", "nope", "-q"])
     assert r.exit_code == 2 and "unknown algorithm 'nope'" in r.output
+
+
+def test_compiler_errors_are_one_line_with_a_log(tmp_path, monkeypatch):
+    """A compiler that fails with several lines of diagnostics: `soagen bench` says so in
+    one line (the first error line and where the full log is), exit 2; the log holds it all."""
+    cc = tmp_path / "fake-cc"
+    cc.write_text("#!/bin/sh\necho 'In function main:' >&2\necho 'bench_main.c:3:1: error: boom' >&2\n"
+                  "echo '    3 | int x = ;' >&2\nexit 1\n")
+    cc.chmod(0o755)
+    monkeypatch.setenv("CC", str(cc))
+    r = CliRunner().invoke(cli, ["bench", PLANAR, "--no-numpy", "--no-pinocchio", "--algorithms",
+                                 "inverse_dynamics", "-q"])
+    assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output
+    assert "compiling the benchmark" in r.output and "error: boom" in r.output
+    log = r.output.strip().rsplit("full log: ", 1)[1].rstrip(")")
+    text = open(log).read()
+    assert "In function main:" in text and "int x = ;" in text and str(cc) in text

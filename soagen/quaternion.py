@@ -21,7 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen.spatial import quaternion_rotation, skew
+from soagen.spatial import (
+    quaternion_exp,
+    quaternion_multiply,
+    quaternion_rotation,
+    skew,
+)
 
 
 def Lambda(quat):
@@ -34,21 +39,6 @@ def pi(quat):
     """(b.3) omega = pi(q) q_dot, 3 x 4; pi(q) Lambda(q) = I3 for a unit quaternion."""
     eps, eta = np.asarray(quat[:3]), quat[3]
     return 2.0 * np.hstack([eta * np.eye(3) - skew(eps), -eps[:, None]])
-
-
-def multiply(a, b):
-    """Hamilton product a b of quaternions stored (x, y, z, w): R(a b) = R(a) R(b)."""
-    ea, wa, eb, wb = np.asarray(a[:3]), a[3], np.asarray(b[:3]), b[3]
-    return np.concatenate([wa * eb + wb * ea + np.cross(ea, eb), [wa * wb - ea @ eb]])
-
-
-def exp3(w):
-    """The unit quaternion of the rotation vector ``w`` (angle |w| about w/|w|)."""
-    th = float(np.linalg.norm(w))
-    if th < 1e-8:
-        s = 0.5 - th * th / 48.0                      # sin(th/2)/th, Taylor
-        return np.concatenate([s * np.asarray(w), [np.cos(th / 2)]])
-    return np.concatenate([np.sin(th / 2) / th * np.asarray(w), [np.cos(th / 2)]])
 
 
 def _left_jacobian(w):
@@ -112,11 +102,11 @@ def integrate(robot, q, v):
         qs, vs = robot.q_slice(i), robot.v_slice(i)
         qi, vi = q[qs], v[vs]
         if b.joint.kind == "spherical":
-            out[qs] = multiply(qi, exp3(vi))
+            out[qs] = quaternion_multiply(qi, quaternion_exp(vi))
         elif b.joint.kind == "free":
             R = quaternion_rotation(qi[3:7])
             out[qs.start:qs.start + 3] = qi[0:3] + R @ (_left_jacobian(vi[0:3]) @ vi[3:6])
-            out[qs.start + 3:qs.stop] = multiply(qi[3:7], exp3(vi[0:3]))
+            out[qs.start + 3:qs.stop] = quaternion_multiply(qi[3:7], quaternion_exp(vi[0:3]))
         elif b.joint.kind == "planar":               # SE(2) exponential of (omega, v1, v2)
             w, c, s_ = vi[0], np.cos(qi[2]), np.sin(qi[2])
             V = np.eye(2) if abs(w) < 1e-9 else \

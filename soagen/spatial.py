@@ -12,13 +12,22 @@ Conventions (the papers', not Featherstone's):
   ``I_O = I_c - m p~ p~`` (2.15).
 
 In link frames a link-to-link shift also carries the rotation ``R`` of the child frame
-in the parent frame; :func:`phi_force` and :func:`phiT_motion` apply it. All functions
-take the backend ``xp`` so they run on floats and on SymPy expressions alike.
+in the parent frame; :func:`phi_force` and :func:`phiT_motion` apply it. The shifts and
+inertias run on floats and on SymPy expressions alike (those that build arrays take the
+backend ``xp``).
+
+Rotations and unit quaternions live here too, in one place: rotation matrices about an
+axis, from URDF roll-pitch-yaw, from and to quaternions stored ``(x, y, z, w)`` (vector
+part first, Pinocchio's order), the exponential and logarithm of SO(3), the quaternion
+product and rate. The joint-level maps of Part I Appendix B built on them are in
+:mod:`soagen.quaternion`.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from soagen.backend import NUMPY
 
 
 def cross(a, b):
@@ -79,6 +88,77 @@ def quaternion_rotation(quat):
                      [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
                      [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]],
                     dtype=np.asarray(quat).dtype)
+
+
+def quaternion_from_rotation(R):
+    """The unit quaternion (x, y, z, w) of a rotation matrix (Shepperd's method), w >= 0."""
+    t = np.trace(R)
+    if t > 0:
+        s = 2 * np.sqrt(1 + t)
+        q = np.array([(R[2, 1] - R[1, 2]) / s, (R[0, 2] - R[2, 0]) / s, (R[1, 0] - R[0, 1]) / s, s / 4])
+    else:
+        i = int(np.argmax(np.diag(R)))
+        j, k = (i + 1) % 3, (i + 2) % 3
+        s = 2 * np.sqrt(1 + R[i, i] - R[j, j] - R[k, k])
+        q = np.zeros(4)
+        q[i] = s / 4
+        q[j] = (R[j, i] + R[i, j]) / s
+        q[k] = (R[k, i] + R[i, k]) / s
+        q[3] = (R[k, j] - R[j, k]) / s
+    return q if q[3] >= 0 else -q
+
+
+def rotation_exp(w):
+    """exp(w~): the rotation by the angle |w| about w / |w| (numeric)."""
+    th = np.linalg.norm(w)
+    if th < 1e-15:
+        return np.eye(3)
+    return axis_rotation(np.asarray(w, dtype=float) / th, th, NUMPY)
+
+
+def rotation_log(R):
+    """The rotation vector w (axis * angle, angle in [0, pi]) with exp(w~) = R."""
+    c = np.clip((np.trace(R) - 1) / 2, -1.0, 1.0)
+    th = np.arccos(c)
+    w = np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]])
+    if th < 1e-8:
+        return w / 2
+    if np.pi - th < 1e-6:
+        B = (R + np.eye(3)) / 2
+        k = np.argmax(np.diag(B))
+        axis = B[:, k] / np.sqrt(B[k, k])
+        return axis * th
+    return w * th / (2 * np.sin(th))
+
+
+def quaternion_multiply(a, b):
+    """Hamilton product a b of quaternions stored (x, y, z, w): R(a b) = R(a) R(b)."""
+    ea, wa, eb, wb = np.asarray(a[:3]), a[3], np.asarray(b[:3]), b[3]
+    return np.concatenate([wa * eb + wb * ea + np.cross(ea, eb), [wa * wb - ea @ eb]])
+
+
+def quaternion_exp(w):
+    """The unit quaternion of the rotation vector ``w`` (angle |w| about w/|w|)."""
+    th = float(np.linalg.norm(w))
+    if th < 1e-8:
+        s = 0.5 - th * th / 48.0                      # sin(th/2)/th, Taylor
+        return np.concatenate([s * np.asarray(w), [np.cos(th / 2)]])
+    return np.concatenate([np.sin(th / 2) / th * np.asarray(w), [np.cos(th / 2)]])
+
+
+def quaternion_rate(quat, w):
+    """d/dt of the unit quaternion (x, y, z, w) of a frame turning at the angular
+    velocity ``w`` given in the fixed (world) frame."""
+    v, s = quat[:3], quat[3]
+    return 0.5 * np.concatenate([s * w + np.cross(w, v), [-w @ v]])
+
+
+def phi_CO(l):
+    """phi(C, O_i) = [[I, l~], [0, I]] with l = l(C, O_i): the shift of a force from O_i
+    to C, both world-aligned (Part II (2.5))."""
+    P = np.eye(6, dtype=np.asarray(l).dtype)
+    P[:3, 3:] = skew(l)
+    return P
 
 
 def phi_force(R, l, f):

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import click
 
-from soagen.cli.options import floating_base_option, robot_argument, tip_option
+from soagen.cli.options import (
+    fd_variant_option,
+    floating_base_option,
+    robot_argument,
+    tip_option,
+)
 
 
 def _fmt(ns):
@@ -19,8 +24,7 @@ def _fmt(ns):
 @floating_base_option
 @click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
               help="Comma-separated functions to time (as for `soagen generate`).")
-@click.option("--fd-variant", type=click.Choice(["best", "fd1", "fd2", "fd3", "fd4"]),
-              default="best", show_default=True, help="Forward dynamics variant.")
+@fd_variant_option
 @click.option("--repeats", type=click.IntRange(1, 1001), default=11, show_default=True,
               help="Timing repeats of the C loop (the median is reported).")
 @click.option("--iterations", type=click.IntRange(1), default=None,

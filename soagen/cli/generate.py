@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import click
 
-from soagen.cli.options import floating_base_option, robot_argument, tip_option
+from soagen.cli.options import (
+    fd_variant_option,
+    floating_base_option,
+    robot_argument,
+    tip_option,
+)
 
 LANGS = {"c": ("c",), "python": ("python",), "all": ("c", "python")}
 
@@ -56,9 +61,7 @@ def progress_bar(total, quiet):
               help="Comma-separated functions to generate: inverse_dynamics, mass_matrix, "
                    "bias_forces, inverse_mass_matrix, forward_dynamics, jacobian, "
                    "jacobian_dot_qd, op_space_inverse_inertia.")
-@click.option("--fd-variant", type=click.Choice(["best", "fd1", "fd2", "fd3", "fd4"]), default="best",
-              show_default=True, help="Forward dynamics variant of Part I; 'best' unrolls all "
-                                      "four and keeps the one with the fewest operations.")
+@fd_variant_option
 @click.option("--symbolic-params", is_flag=True,
               help="Keep masses, centres of mass and inertias as inputs (params, 10 per "
                    "body) instead of baking the robot file's numbers in.")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-METHOD_CHOICES = ("rccfd1", "rccfd2", "rccfd3", "ccfd", "lilly_orin", "framework", "schur", "dense")
+from soagen.closed_chain.forward import METHODS
+from soagen.closed_chain.simulate import CONTROLLERS, STABILIZATION
 
 
 @click.command()
@@ -13,12 +14,12 @@ METHOD_CHOICES = ("rccfd1", "rccfd2", "rccfd3", "ccfd", "lilly_orin", "framework
 @click.option("--dt", "dt", type=float, default=2e-3, show_default=True, help="RK4 step [s].")
 @click.option("--out", "-o", "out", type=click.Path(file_okay=False, path_type=str), default="simulation",
               show_default=True, help="Output folder (trajectory.npz/.csv, PNG plots).")
-@click.option("--method", type=click.Choice(METHOD_CHOICES), default="rccfd1", show_default=True,
+@click.option("--method", type=click.Choice(list(METHODS)), default="rccfd1", show_default=True,
               help="Closed-chain forward dynamics method.")
-@click.option("--stabilization", type=click.Choice(["projection", "baumgarte", "none"]), default="projection",
+@click.option("--stabilization", type=click.Choice(STABILIZATION), default="projection",
               show_default=True, help="Constraint stabilization: projection onto the closure after each "
                                       "step, Baumgarte (w = 50 rad/s), or none.")
-@click.option("--controller", type=click.Choice(["pd", "zero"]), default="pd", show_default=True,
+@click.option("--controller", type=click.Choice(CONTROLLERS), default="pd", show_default=True,
               help="Joint torques: PD about the start + arm gravity compensation, or zero.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the consistent initial state.")
 def simulate(system, duration, dt, out, method, stabilization, controller, seed):

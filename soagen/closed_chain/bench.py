@@ -78,8 +78,8 @@ def run_system_bench(system_file, with_numpy=True, with_pinocchio=True, iters=No
     from soagen.closed_chain.codegen import NAME, OBJ_SIZE, render, takes_object_state
     from soagen.closed_chain.forward import forward_dynamics
     from soagen.closed_chain.loader import load_system
-    from soagen.closed_chain.simulate import R_to_quat
     from soagen.codegen.compile import load_python
+    from soagen.spatial import quaternion_from_rotation
 
     system = load_system(system_file)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -95,7 +95,7 @@ def run_system_bench(system_file, with_numpy=True, with_pinocchio=True, iters=No
         py = load_python(work / f"{manifest['prefix']}.py")
     res = SystemBenchResult(system.name, system.n, gen_s, {NAME: manifest["functions"][NAME]["ops"]}, c_ns,
                             flags=tuple(flags), generation_cpu_s=gen_cpu, paper=lilly_orin_counts(system))
-    args = [[list(q), list(qd), list(tau)] + ([list(R_to_quat(c.R_C)) + list(c.V_C)] if obj else [])
+    args = [[list(q), list(qd), list(tau)] + ([list(quaternion_from_rotation(c.R_C)) + list(c.V_C)] if obj else [])
             for q, qd, tau, c in states]
     res.generated_py_ns[NAME] = py_time(getattr(py, NAME), args, 0.1)
     if with_numpy:

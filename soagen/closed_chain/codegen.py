@@ -19,7 +19,7 @@ and a fourth input ``obj`` carries its orientation (unit quaternion x, y, z, w) 
 = (omega, v_C): the tail of the ``soagen simulate`` state. Its position is not an input:
 with uniform gravity the dynamics does not depend on it. Output: one flat vector (qdd of
 all arms, alpha(C), f(0) of all grasps), world-aligned as in
-:class:`~soagen.closed_chain.forward.Result`."""
+:class:`~soagen.closed_chain.result.Result`."""
 
 from __future__ import annotations
 

@@ -15,33 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from soagen import algorithms as alg
-from soagen.backend import NUMPY
 from soagen.closed_chain.arm import ArmTerms, block
-from soagen.closed_chain.context import phi_CO
 from soagen.errors import SoagenError
-from soagen.spatial import axis_rotation
-
-
-def rotvec(R):
-    """The rotation vector (axis * angle) of a rotation matrix."""
-    c = np.clip((np.trace(R) - 1) / 2, -1.0, 1.0)
-    th = np.arccos(c)
-    w = np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]])
-    if th < 1e-8:
-        return w / 2
-    if np.pi - th < 1e-6:
-        B = (R + np.eye(3)) / 2
-        k = np.argmax(np.diag(B))
-        axis = B[:, k] / np.sqrt(B[k, k])
-        return axis * th
-    return w * th / (2 * np.sin(th))
-
-
-def expm_so3(w):
-    th = np.linalg.norm(w)
-    if th < 1e-15:
-        return np.eye(3)
-    return axis_rotation(w / th, th, NUMPY)
+from soagen.spatial import phi_CO, rotation_exp, rotation_log
 
 
 def angular_error(grasp, R_tip, Rg):
@@ -50,7 +26,7 @@ def angular_error(grasp, R_tip, Rg):
     rigid grasp; for a revolute one h_grasp x h_tip, which vanishes at any hinge angle
     once the axes are aligned; zero otherwise (point contacts leave orientation free)."""
     if grasp.kind == "rigid":
-        return rotvec(R_tip @ Rg.T)
+        return rotation_log(R_tip @ Rg.T)
     if grasp.kind == "revolute":
         h = grasp.phi[:3, 0]
         return np.cross(Rg @ h, R_tip @ h)
@@ -96,7 +72,7 @@ def solve_closure(system, q, R_C, p_C, tol=1e-12, max_iter=60):
         dx = -np.linalg.lstsq(G, e, rcond=None)[0]
         q = q + dx[:system.n]
         dX = dx[system.n:]
-        R_C = expm_so3(dX[:3]) @ R_C
+        R_C = rotation_exp(dX[:3]) @ R_C
         p_C = p_C + dX[3:]
     raise SoagenError(f"{system.name}: the closure equations did not converge "
                       f"(residual {np.abs(e).max():.2e}); check q0 and the object pose")
@@ -116,7 +92,7 @@ def consistent_state(system, rng=None, spread=0.05, speed=0.5, torque=1.0):
     to the gravity-compensating torques of the free arms, so the motion stays moderate)."""
     rng = np.random.default_rng(rng)
     q = system.q0() + spread * rng.standard_normal(system.n)
-    R_C = expm_so3(spread * rng.standard_normal(3)) @ system.obj.R0
+    R_C = rotation_exp(spread * rng.standard_normal(3)) @ system.obj.R0
     p_C = system.obj.p0 + 0.2 * spread * rng.standard_normal(3)
     q, R_C, p_C = solve_closure(system, q, R_C, p_C)
     G = velocity_constraints(system, q, R_C, p_C)

@@ -23,16 +23,10 @@ import numpy as np
 
 from soagen.backend import NUMPY
 from soagen.closed_chain.arm import ArmTerms, block
+from soagen.closed_chain.consistent import grasp_errors
 from soagen.errors import SoagenError
 from soagen.operators import block_diag
-from soagen.spatial import cross, skew, spatial_inertia
-
-
-def phi_CO(l):
-    """phi(C, O_i) = [[I, l~], [0, I]] with l = l(C, O_i) (2.5)."""
-    P = np.eye(6, dtype=np.asarray(l).dtype)
-    P[:3, 3:] = skew(l)
-    return P
+from soagen.spatial import cross, phi_CO, rotation_exp, skew, spatial_inertia
 
 
 class Context:
@@ -135,7 +129,6 @@ def object_pose_from_arms(system, arms, tol=1e-12, max_iter=50):
         a, t = system.arms[0], arms[0]
         R = t.R_tip @ a.grasp.R.T
         p = t.p_tip - R @ a.grasp.r
-    from soagen.closed_chain.consistent import expm_so3, grasp_errors
     for _ in range(max_iter):
         e, JX = grasp_errors(system, arms, R, p)
         if np.abs(e).max() < tol:
@@ -143,7 +136,7 @@ def object_pose_from_arms(system, arms, tol=1e-12, max_iter=50):
         if np.linalg.matrix_rank(JX, tol=1e-9) < 6:
             break
         dX = -np.linalg.lstsq(JX, e, rcond=None)[0]
-        R, p = expm_so3(dX[:3]) @ R, p + dX[3:]
+        R, p = rotation_exp(dX[:3]) @ R, p + dX[3:]
     if np.abs(e).max() < 1e-8:
         return R, p
     raise SoagenError(f"{system.name}: the object pose is not determined by the arm tips; "

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from soagen import algorithms as alg
+from soagen.closed_chain.result import from_forces
 from soagen.operators import block_diag
 
 
@@ -26,11 +27,6 @@ def arm_matrices(ctx):
         Js.append(Rb6 @ alg.jacobian(r, t.q))
         jd.append(Rb6 @ alg.jacobian_dot_qd(r, t.q, t.qd))
     return block_diag(Ms), np.concatenate(Cs), block_diag(Js), np.concatenate(jd)
-
-
-def _result(ctx, qdd, alpha_C, f0):
-    from soagen.closed_chain.forward import Result
-    return Result(ctx.system.split(qdd), alpha_C, np.asarray(f0).reshape(ctx.system.l, 6))
 
 
 def dense(ctx):
@@ -50,7 +46,7 @@ def dense(ctx):
     rhs = np.concatenate([Pc.T @ (ctx.a_stack() - jd) + np.concatenate(ctx.gamma), T - C, -ctx.b_C])
     x = np.linalg.solve(K, rhs)                                                    # (2.11)
     h, qdd, alpha_C = x[:m], x[m:m + n], x[m + n:]
-    return _result(ctx, qdd, alpha_C, Pc @ h)
+    return from_forces(ctx, qdd, Pc @ h, alpha_C)
 
 
 def schur(ctx):
@@ -70,7 +66,5 @@ def schur(ctx):
     Oinv = np.linalg.inv(Omega)
     qdd = (Minv - Minv @ Jc.T @ Oinv @ Jc @ Minv) @ Tp + Minv @ Jc.T @ Oinv @ a_p   # (3.6a)
     h = Oinv @ Jc @ Minv @ Tp - Oinv @ a_p                                        # (3.6b)
-    f0 = Pc @ h
-    alpha_C = MCinv @ (A.T @ f0 - ctx.b_C)                                        # (2.10c)
-    return _result(ctx, qdd, alpha_C, f0)
+    return from_forces(ctx, qdd, Pc @ h)                                          # (2.10c)
 

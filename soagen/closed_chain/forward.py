@@ -1,43 +1,16 @@
 """``forward_dynamics(system, q, qd, tau, method=...)``: one entry point for every
-closed-chain method; all return the same :class:`Result`."""
+closed-chain method; all return the same :class:`~soagen.closed_chain.result.Result`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-import numpy as np
-
+from soagen.closed_chain import dense, framework, lilly_orin, nonrigid, rccfd
 from soagen.closed_chain.context import Context
 from soagen.errors import SoagenError
 
-
-@dataclass
-class Result:
-    """Joint accelerations per arm, the object's spatial acceleration alpha(C) (world,
-    at C, angular first, classical), and the grasp forces f_i(0) (l x 6: force of tip i on
-    the object at O_i, moment first, world-aligned)."""
-
-    qdd: list
-    alpha_C: np.ndarray
-    f0: np.ndarray
-    alpha0: np.ndarray | None = None      # tip accelerations (RCCFD1 (6.11j))
-    Wdot: np.ndarray | None = None        # contact accelerations (b.9f)
-    extra: dict = field(default_factory=dict)
-
-    @property
-    def qdd_all(self):
-        return np.concatenate(self.qdd)
-
-
-def _methods():
-    from soagen.closed_chain import dense, framework, lilly_orin, nonrigid, rccfd
-    return {"rccfd1": rccfd.rccfd1, "rccfd2": rccfd.rccfd2, "rccfd3": rccfd.rccfd3,
-            "ccfd": rccfd.ccfd, "lilly_orin": lilly_orin.lilly_orin,
-            "framework": framework.framework, "nonrigid": nonrigid.nonrigid,
-            "schur": dense.schur, "dense": dense.dense}
-
-
-METHODS = ("rccfd1", "rccfd2", "rccfd3", "ccfd", "lilly_orin", "framework", "nonrigid", "schur", "dense")
+# The methods, in the order the docs and `soagen simulate --method` list them.
+METHODS = {"rccfd1": rccfd.rccfd1, "rccfd2": rccfd.rccfd2, "rccfd3": rccfd.rccfd3, "ccfd": rccfd.ccfd,
+           "lilly_orin": lilly_orin.lilly_orin, "framework": framework.framework,
+           "nonrigid": nonrigid.nonrigid, "schur": dense.schur, "dense": dense.dense}
 # methods built on Omega^-1 with Omega = J M^-1 J^T + A M^-1(C) A^T need J full rank
 NEEDS_FULL_RANK = ("rccfd1", "rccfd2", "rccfd3", "ccfd", "nonrigid", "schur")
 
@@ -53,8 +26,7 @@ def forward_dynamics(system, q, qd, tau, method="rccfd1", obj_pose=None, obj_twi
     (see :meth:`System.consistent_state`). ``correction`` (one vector per grasp, on its
     constraint space) is added to the acceleration-level closure gamma: Baumgarte
     stabilization uses it (:mod:`soagen.closed_chain.simulate`)."""
-    methods = _methods()
-    if method not in methods:
+    if method not in METHODS:
         raise SoagenError(f"unknown closed-chain method {method!r} (choose from {', '.join(METHODS)})")
     ctx = Context(system, q, qd, tau, obj_pose, obj_twist)
     if correction is not None:
@@ -63,4 +35,4 @@ def forward_dynamics(system, q, qd, tau, method="rccfd1", obj_pose=None, obj_twi
         ctx.gamma = [g + c for g, c in zip(ctx.gamma, correction)]
     if method in NEEDS_FULL_RANK:
         ctx.check_full_rank(method)
-    return methods[method](ctx)
+    return METHODS[method](ctx)

@@ -18,12 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.closed_chain import solve
+from soagen.closed_chain.result import from_forces
 from soagen.operators import block_diag
 
 
 def framework(ctx):
-    from soagen.closed_chain.forward import Result
-
     Pc = ctx.Phic()
     A_P, A_S = Pc.T, -Pc.T @ ctx.A_stack()
     MCinv = ctx.M_C_inv()
@@ -41,4 +40,4 @@ def framework(ctx):
     f0 = A_P.T @ ft
     qdd = [q_f + t.delta(f)[0] for t, q_f, f in zip(ctx.arms, beta_f, solve.per_arm(f0))]   # (E), (F)
     beta_S = beta_S_f - MCinv @ (A_S.T @ ft)                               # (E), (F) secondary
-    return Result(qdd, beta_S, f0.reshape(ctx.system.l, 6))
+    return from_forces(ctx, qdd, f0, beta_S)

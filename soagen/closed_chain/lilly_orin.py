@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from soagen.closed_chain.result import from_forces
+
 
 def table1(ctx):
     """Steps 1-4 of Table 1 on ``ctx.xp``: (qdd per arm, a_0 = alpha(C), f_k(0) per arm)."""
@@ -51,7 +53,5 @@ def table1(ctx):
 
 
 def lilly_orin(ctx):
-    from soagen.closed_chain.forward import Result
-
     qdd, a0, f = table1(ctx)
-    return Result(qdd, a0, np.array(f))
+    return from_forces(ctx, qdd, np.concatenate(f), a0)

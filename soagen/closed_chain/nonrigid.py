@@ -20,12 +20,11 @@ from __future__ import annotations
 import numpy as np
 
 from soagen import algorithms as alg
+from soagen.closed_chain.result import from_forces
 from soagen.operators import block_diag
 
 
 def nonrigid(ctx):
-    from soagen.closed_chain.forward import Result
-
     ctx.check_full_rank("nonrigid")
     Minv, J, C, jd = [], [], [], []
     for t in ctx.arms:
@@ -49,6 +48,6 @@ def nonrigid(ctx):
         Pi, Wdot = Oinv, np.zeros(0)
     f0 = Pi @ (J @ Minv @ T + G1)                                            # (b.9d)
     qdd = (Minv - Minv @ J.T @ Pi @ J @ Minv) @ T - Minv @ J.T @ Pi @ G1 - Minv @ C   # (b.9e)
-    res = Result(ctx.system.split(qdd), MCinv @ (A.T @ f0 - ctx.b_C), f0.reshape(ctx.system.l, 6))
+    res = from_forces(ctx, qdd, f0)                                          # (2.10c)
     res.Wdot = Wdot
     return res

@@ -17,11 +17,9 @@ from __future__ import annotations
 import numpy as np
 import pinocchio as pin
 
+from soagen.spatial import quaternion_from_rotation
+
 CONTACT = {"rigid": "CONTACT_6D", "spherical": "CONTACT_3D"}
-
-
-def quaternion_xyzw(R):
-    return pin.Quaternion(R).coeffs()          # (x, y, z, w)
 
 
 def build(system):
@@ -78,7 +76,7 @@ def constrained_dynamics(system, q, qd, tau, R_C, p_C, V_C, R_tips):
 def pin_state(system, q, qd, tau, R_C, p_C, V_C):
     """(q, v, tau) of the Pinocchio model: arms, then the object's free flyer."""
     w, v = R_C.T @ V_C[:3], R_C.T @ V_C[3:]
-    return (np.concatenate([q, p_C, quaternion_xyzw(R_C)]), np.concatenate([qd, v, w]),
+    return (np.concatenate([q, p_C, quaternion_from_rotation(R_C)]), np.concatenate([qd, v, w]),
             np.concatenate([tau, np.zeros(6)]))
 
 

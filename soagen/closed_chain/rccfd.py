@@ -10,16 +10,8 @@ import numpy as np
 
 from soagen import algorithms as alg
 from soagen.closed_chain import solve
-
-
-def _object_acceleration(ctx, f0):
-    """alpha(C) = M^-1(C) [A^T f(0) - b(C)] (2.10c), (2.9)."""
-    return ctx.M_C_inv() @ (ctx.A_stack().T @ f0 - ctx.b_C)
-
-
-def _result(ctx, qdd_list, f0):
-    from soagen.closed_chain.forward import Result
-    return Result(qdd_list, _object_acceleration(ctx, f0), f0.reshape(ctx.system.l, 6))
+from soagen.closed_chain.result import from_forces
+from soagen.operators import block_diag
 
 
 def ccfd(ctx):
@@ -38,12 +30,11 @@ def ccfd(ctx):
         Lams.append(-J @ np.array(cols).T)
         qf.append(q_f)
     A = ctx.A_stack()
-    from soagen.operators import block_diag
     Omega = block_diag(Lams) + A @ ctx.M_C_inv() @ A.T                                 # (4.9c)
     f0 = solve.grasp_forces(ctx, Omega, solve.rhs(ctx, af))                            # (4.9d)
     qdd = [alg.forward_dynamics(t.robot, t.q, t.qd, t.tau, method="fd3", f_tip=t.Rb6.T @ f)
            for t, f in zip(ctx.arms, solve.per_arm(f0))]                               # (4.9e), (4.9g)
-    return _result(ctx, qdd, f0)
+    return from_forces(ctx, qdd, f0)
 
 
 def rccfd1(ctx):
@@ -59,7 +50,7 @@ def rccfd1(ctx):
         dq, da = t.delta(f)                                                            # (6.11g-h)
         qdd.append(q_f + dq)                                                           # (6.11i)
         alpha0.append(a_f + da)                                                        # (6.11j)
-    res = _result(ctx, qdd, f0)
+    res = from_forces(ctx, qdd, f0)
     res.alpha0 = np.array(alpha0)
     return res
 
@@ -75,7 +66,7 @@ def rccfd2(ctx):
         y.append(JMinvT + t.jdot_qdot())          # - a'(C) = ... - Jdot qd: r of (4.9d)
     f0 = solve.grasp_forces(ctx, solve.omega(ctx), solve.rhs(ctx, y))                  # (6.18d)
     qdd = [t.smooth(t.filter(t.T_prime, f))[0] for t, f in zip(ctx.arms, solve.per_arm(f0))]   # (6.18e)
-    return _result(ctx, qdd, f0)
+    return from_forces(ctx, qdd, f0)
 
 
 def rccfd3(ctx):
@@ -103,4 +94,4 @@ def rccfd3(ctx):
         q1 = t.smooth([a + b for a, b in zip(n, corr)])[0]                             # (6.22f) sweep 4
         q2 = -t.smooth(t.filter(None, zi))[0]                                          # (6.22g)
         qdd.append(q1 + q2)                                                            # (6.22h)
-    return _result(ctx, qdd, f0)
+    return from_forces(ctx, qdd, f0)

@@ -38,38 +38,14 @@ from soagen.closed_chain.consistent import (
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.forward import forward_dynamics
 from soagen.errors import SoagenError
+from soagen.spatial import (
+    quaternion_from_rotation,
+    quaternion_rate,
+    quaternion_rotation,
+)
 
 STABILIZATION = ("projection", "baumgarte", "none")
-
-
-def quat_to_R(x):
-    x = x / np.linalg.norm(x)
-    from soagen.spatial import quaternion_rotation
-    return quaternion_rotation(x)
-
-
-def R_to_quat(R):
-    """Unit quaternion (x, y, z, w) of a rotation matrix (Shepperd's method), w >= 0."""
-    t = np.trace(R)
-    if t > 0:
-        s = 2 * np.sqrt(1 + t)
-        q = np.array([(R[2, 1] - R[1, 2]) / s, (R[0, 2] - R[2, 0]) / s, (R[1, 0] - R[0, 1]) / s, s / 4])
-    else:
-        i = int(np.argmax(np.diag(R)))
-        j, k = (i + 1) % 3, (i + 2) % 3
-        s = 2 * np.sqrt(1 + R[i, i] - R[j, j] - R[k, k])
-        q = np.zeros(4)
-        q[i] = s / 4
-        q[j] = (R[j, i] + R[i, j]) / s
-        q[k] = (R[k, i] + R[i, k]) / s
-        q[3] = (R[k, j] - R[j, k]) / s
-    return q if q[3] >= 0 else -q
-
-
-def quat_dot(x, w):
-    """d/dt of the quaternion (x, y, z, w) for a world angular velocity w."""
-    v, s = x[:3], x[3]
-    return 0.5 * np.concatenate([s * w + np.cross(w, v), [-w @ v]])
+CONTROLLERS = ("pd", "zero")
 
 
 @dataclass
@@ -100,8 +76,8 @@ class Simulator:
                  omega_c=10.0, omega_b=50.0):
         if stabilization not in STABILIZATION:
             raise SoagenError(f"unknown stabilization {stabilization!r} (choose from {', '.join(STABILIZATION)})")
-        if controller not in ("pd", "zero"):
-            raise SoagenError(f"unknown controller {controller!r} (choose from pd, zero)")
+        if controller not in CONTROLLERS:
+            raise SoagenError(f"unknown controller {controller!r} (choose from {', '.join(CONTROLLERS)})")
         self.system, self.method, self.stab, self.controller = system, method, stabilization, controller
         self.omega_c, self.omega_b = omega_c, omega_b
         self.q_ref = None
@@ -121,11 +97,12 @@ class Simulator:
 
     def derivative(self, x):
         q, qd, p, quat, V = unpack(x, self.system.n)
-        R = quat_to_R(quat)
+        quat = quat / np.linalg.norm(quat)                  # RK4's inner stages leave the sphere
+        R = quaternion_rotation(quat)
         tau = self.torque(q, qd)
         corr = self.baumgarte(q, qd, tau, R, p, V) if self.stab == "baumgarte" else None
         qdd, alpha_C = self.accelerations(q, qd, tau, R, p, V, corr)
-        return np.concatenate([qd, qdd, V[3:], quat_dot(quat / np.linalg.norm(quat), V[:3]), alpha_C])
+        return np.concatenate([qd, qdd, V[3:], quaternion_rate(quat, V[:3]), alpha_C])
 
     def baumgarte(self, q, qd, tau, R, p, V):
         """-2 w c' - w^2 c per grasp, c = phi^c^T e (closure error), c' = -phi^c^T dV."""
@@ -142,7 +119,7 @@ class Simulator:
     def violation(self, x):
         s = self.system
         q, qd, p, quat, V = unpack(x, s.n)
-        R = quat_to_R(quat)
+        R = quaternion_rotation(quat)
         e, _, _ = closure_residual(s, q, R, p)
         G = velocity_constraints(s, q, R, p)
         return float(np.abs(e).max()), float(np.abs(G @ np.concatenate([qd, V])).max())
@@ -150,11 +127,11 @@ class Simulator:
     def project(self, x):
         s, n = self.system, self.system.n
         q, qd, p, quat, V = unpack(x, n)
-        q, R, p = solve_closure(s, q, quat_to_R(quat), p)
+        q, R, p = solve_closure(s, q, quaternion_rotation(quat), p)
         G = velocity_constraints(s, q, R, p)
         u = np.concatenate([qd, V])
         u = u - np.linalg.pinv(G) @ (G @ u)
-        return np.concatenate([q, u[:n], p, R_to_quat(R), u[n:]])
+        return np.concatenate([q, u[:n], p, quaternion_from_rotation(R), u[n:]])
 
     def initial_state(self, seed=0, speed=0.5):
         s = self.system
@@ -164,7 +141,7 @@ class Simulator:
         from soagen import algorithms as alg
         m = np.concatenate([np.diag(alg.mass_matrix(a.robot, qi)) for a, qi in zip(s.arms, s.split(q))])
         self.kp, self.kd = self.omega_c ** 2 * m, 2 * self.omega_c * m
-        return np.concatenate([q, qd, ctx.p_C, R_to_quat(ctx.R_C), ctx.V_C])
+        return np.concatenate([q, qd, ctx.p_C, quaternion_from_rotation(ctx.R_C), ctx.V_C])
 
     def run(self, duration, dt, seed=0, speed=0.5, progress=None):
         if not (dt > 0 and duration > 0):

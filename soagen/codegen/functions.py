@@ -65,7 +65,7 @@ SPECS = {s.name: s for s in (
                  "Part II (6.10)"),
 )}
 ALGORITHMS = tuple(SPECS)
-FD_VARIANTS = ("fd1", "fd2", "fd3", "fd4")
+FD_VARIANTS = algorithms.FD_METHODS
 FD_EQUATIONS = {"fd1": "Part I (4.17)-(4.22) (FD1)", "fd2": "Part I (5.5)-(5.7) (FD2)",
                 "fd3": "Part I (5.8)-(5.10) (FD3)", "fd4": "Part I (5.13)-(5.17) (FD4)"}
 TIP_FUNCTIONS = ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")

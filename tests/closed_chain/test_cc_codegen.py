@@ -22,10 +22,9 @@ from cc_helpers import ROOT, SYSTEMS, rel, system_doc, write_system
 import soagen.closed_chain as cc
 from soagen.backend import NUMPY
 from soagen.closed_chain.codegen import closed_chain_fd, render, takes_object_state
-from soagen.closed_chain.consistent import expm_so3
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.random_systems import random_system
-from soagen.closed_chain.simulate import R_to_quat
+from soagen.spatial import quaternion_from_rotation, rotation_exp
 
 GENERATED = ROOT / "generated" / "systems"
 
@@ -40,7 +39,7 @@ def _inputs(s, q, qd, tau, pose=None, twist=None):
     ref = _flat(cc.forward_dynamics(s, q, qd, tau, "dense", (ctx.R_C, ctx.p_C), ctx.V_C))
     args = [q, qd, tau]
     if takes_object_state(s):
-        args.append(np.concatenate([R_to_quat(ctx.R_C), ctx.V_C]))
+        args.append(np.concatenate([quaternion_from_rotation(ctx.R_C), ctx.V_C]))
     return args, ref
 
 
@@ -60,7 +59,7 @@ def _random(seed, l=3, N=6, grasp=_mixed):
     rng = np.random.default_rng(seed)
     s = random_system(l, N, rng, grasp=grasp)
     q, qd, tau = rng.uniform(-1, 1, s.n), rng.uniform(-1, 1, s.n), rng.uniform(-2, 2, s.n)
-    pose, twist = (expm_so3(rng.normal(size=3)), rng.normal(size=3)), rng.normal(size=6)
+    pose, twist = (rotation_exp(rng.normal(size=3)), rng.normal(size=3)), rng.normal(size=6)
     if not takes_object_state(s):
         pose = twist = None          # fixed by the first rigid grasp, as in the generated code
     return s, (q, qd, tau, pose, twist)

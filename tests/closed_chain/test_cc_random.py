@@ -33,8 +33,8 @@ def _check(l, N, seed, grasp):
     kinds = ["prismatic" if k % 3 == 2 and N - 6 > k // 3 else "revolute" for k in range(N)]
     s = random_system(l, N, rng, grasp=_grasp(grasp), kinds=kinds)
     q, qd, tau = rng.uniform(-1, 1, s.n), rng.uniform(-1, 1, s.n), rng.uniform(-2, 2, s.n)
-    from soagen.closed_chain.consistent import expm_so3
-    pose = (expm_so3(rng.normal(size=3)), rng.normal(size=3))
+    from soagen.spatial import rotation_exp
+    pose = (rotation_exp(rng.normal(size=3)), rng.normal(size=3))
     twist = rng.normal(size=6)
     ref = cc.forward_dynamics(s, q, qd, tau, "dense", pose, twist)
     for m in METHODS:

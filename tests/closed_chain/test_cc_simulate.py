@@ -9,7 +9,7 @@ from cc_helpers import SYSTEMS
 from click.testing import CliRunner
 
 from soagen.cli.main import cli
-from soagen.closed_chain.simulate import R_to_quat, Simulator, quat_to_R, simulate
+from soagen.closed_chain.simulate import Simulator, simulate
 
 
 def test_cli_writes_trajectory_and_plots(tmp_path):
@@ -54,15 +54,6 @@ def test_cli_bad_system_file(tmp_path):
     f.write_text("arms: []\nobject: {}\n")
     res = CliRunner().invoke(cli, ["simulate", str(f), "--out", str(tmp_path / "o")])
     assert res.exit_code == 2 and res.output.startswith(f"error: {f}: ") and not (tmp_path / "o").exists()
-
-
-def test_quaternion_round_trip():
-    rng = np.random.default_rng(0)
-    for _ in range(20):
-        x = rng.normal(size=4)
-        x /= np.linalg.norm(x)
-        x = x if x[3] >= 0 else -x
-        np.testing.assert_allclose(R_to_quat(quat_to_R(x)), x, atol=1e-12)
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from soagen import algorithms as A
-from soagen import quaternion as Q
 from soagen.loaders.description import Description, JointSpec, LinkSpec, build
 from soagen.random_robots import random_link, random_rotation
+from soagen.spatial import quaternion_exp, quaternion_multiply
 
 
 def pair(seed):
@@ -50,7 +50,8 @@ def S_matrix(a, b, c):
 def states(angles, rates, q0, q2, v0, v2):
     a, b, c = angles
     E = np.eye(3)
-    quat = Q.multiply(Q.multiply(Q.exp3(a * E[0]), Q.exp3(b * E[1])), Q.exp3(c * E[2]))
+    quat = quaternion_multiply(quaternion_multiply(quaternion_exp(a * E[0]), quaternion_exp(b * E[1])),
+                               quaternion_exp(c * E[2]))
     S = S_matrix(a, b, c)
     q_s = np.concatenate([[q0], quat, [q2]])
     q_r = np.array([q0, a, b, c, q2])

@@ -45,9 +45,11 @@ def _left_jacobian(w):
     """V(w) of the SE(3) exponential: p = V(w) v for a constant body twist (w, v)."""
     th = float(np.linalg.norm(w))
     W = skew(np.asarray(w, dtype=float))
-    if th < 1e-6:
-        return np.eye(3) + W / 2 + W @ W / 6
-    return np.eye(3) + (1 - np.cos(th)) / th**2 * W + (th - np.sin(th)) / th**3 * W @ W
+    if th < 1e-3:       # the closed form cancels (1 - cos); the series is exact to th^4/720
+        a, b = 0.5 - th * th / 24, 1 / 6 - th * th / 120
+    else:
+        a, b = (1 - np.cos(th)) / th**2, (th - np.sin(th)) / th**3
+    return np.eye(3) + a * W + b * W @ W
 
 
 def joint_Omega(joint, q):
@@ -109,8 +111,11 @@ def integrate(robot, q, v):
             out[qs.start + 3:qs.stop] = quaternion_multiply(qi[3:7], quaternion_exp(vi[0:3]))
         elif b.joint.kind == "planar":               # SE(2) exponential of (omega, v1, v2)
             w, c, s_ = vi[0], np.cos(qi[2]), np.sin(qi[2])
-            V = np.eye(2) if abs(w) < 1e-9 else \
-                np.array([[np.sin(w), -(1 - np.cos(w))], [1 - np.cos(w), np.sin(w)]]) / w
+            if abs(w) < 1e-4:   # sin(w)/w, (1 - cos w)/w by series, exact to w^4/120
+                sw, cw = 1 - w * w / 6, w / 2 - w**3 / 24
+            else:
+                sw, cw = np.sin(w) / w, (1 - np.cos(w)) / w
+            V = np.array([[sw, -cw], [cw, sw]])
             out[qs.start:qs.start + 2] = qi[0:2] + np.array([[c, -s_], [s_, c]]) @ (V @ vi[1:3])
             out[qs.start + 2] = qi[2] + w
         else:

@@ -111,7 +111,7 @@ def quaternion_from_rotation(R):
 def rotation_exp(w):
     """exp(w~): the rotation by the angle |w| about w / |w| (numeric)."""
     th = np.linalg.norm(w)
-    if th < 1e-15:
+    if th < 1e-15:      # below round-off of 1: exp(w~) = I in double precision
         return np.eye(3)
     return axis_rotation(np.asarray(w, dtype=float) / th, th, NUMPY)
 
@@ -121,9 +121,9 @@ def rotation_log(R):
     c = np.clip((np.trace(R) - 1) / 2, -1.0, 1.0)
     th = np.arccos(c)
     w = np.array([R[2, 1] - R[1, 2], R[0, 2] - R[2, 0], R[1, 0] - R[0, 1]])
-    if th < 1e-8:
+    if th < 1e-8:       # sin(th) = th to th^2/6 < 1e-16
         return w / 2
-    if np.pi - th < 1e-6:
+    if np.pi - th < 1e-6:   # w / sin(th) loses precision near pi: axis from the symmetric part
         B = (R + np.eye(3)) / 2
         k = np.argmax(np.diag(B))
         axis = B[:, k] / np.sqrt(B[k, k])
@@ -140,8 +140,8 @@ def quaternion_multiply(a, b):
 def quaternion_exp(w):
     """The unit quaternion of the rotation vector ``w`` (angle |w| about w/|w|)."""
     th = float(np.linalg.norm(w))
-    if th < 1e-8:
-        s = 0.5 - th * th / 48.0                      # sin(th/2)/th, Taylor
+    if th < 1e-8:       # sin(th/2)/th by its series, exact in double precision here
+        s = 0.5 - th * th / 48.0
         return np.concatenate([s * np.asarray(w), [np.cos(th / 2)]])
     return np.concatenate([np.sin(th / 2) / th * np.asarray(w), [np.cos(th / 2)]])
 

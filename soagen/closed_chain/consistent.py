@@ -18,6 +18,7 @@ from soagen import algorithms as alg
 from soagen.closed_chain.arm import ArmTerms, block
 from soagen.errors import SoagenError
 from soagen.spatial import phi_CO, rotation_exp, rotation_log
+from soagen.tolerances import CLOSURE
 
 
 def angular_error(grasp, R_tip, Rg):
@@ -62,7 +63,7 @@ def closure_residual(system, q, R_C, p_C, holonomic=True):
     return e, Jq, JX
 
 
-def solve_closure(system, q, R_C, p_C, tol=1e-12, max_iter=60):
+def solve_closure(system, q, R_C, p_C, tol=CLOSURE, max_iter=60):
     """Gauss-Newton with minimum-norm steps on the holonomic closure equations."""
     for _ in range(max_iter):
         e, Jq, JX = closure_residual(system, q, R_C, p_C)

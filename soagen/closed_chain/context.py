@@ -27,6 +27,7 @@ from soagen.closed_chain.consistent import grasp_errors
 from soagen.errors import SoagenError
 from soagen.operators import block_diag
 from soagen.spatial import cross, phi_CO, rotation_exp, skew, spatial_inertia
+from soagen.tolerances import CLOSURE, CLOSURE_ACCEPT, RANK
 
 
 class Context:
@@ -96,7 +97,7 @@ class Context:
     def M_C_inv(self):
         return np.linalg.inv(self.M_C)
 
-    def check_full_rank(self, method, tol=1e-9):
+    def check_full_rank(self, method, tol=RANK):
         """The methods built on Omega^-1 need every J_i M_i^-1 J_i^T invertible (Sec. 4)."""
         for t in self.arms:
             s = np.linalg.svd(t.Lambda(), compute_uv=False)
@@ -107,7 +108,7 @@ class Context:
                     "needs J full rank (use method='lilly_orin' or 'dense')")
 
 
-def object_pose_from_arms(system, arms, tol=1e-12, max_iter=50):
+def object_pose_from_arms(system, arms, tol=CLOSURE, max_iter=50):
     """X(C) from the arm tips: directly from the first rigid grasp if there is one (on any
     backend); otherwise (numeric only) the
     holonomic closure equations are solved for the object pose alone (Gauss-Newton),
@@ -120,7 +121,7 @@ def object_pose_from_arms(system, arms, tol=1e-12, max_iter=50):
         return R_C, t.p_tip - R_C @ g.r
     P = np.array([a.grasp.r for a in system.arms])
     Q = np.array([t.p_tip for t in arms])
-    if len(P) >= 3 and np.linalg.matrix_rank(P - P.mean(0), tol=1e-9) >= 2:
+    if len(P) >= 3 and np.linalg.matrix_rank(P - P.mean(0), tol=RANK) >= 2:
         pc, qc = P.mean(0), Q.mean(0)
         U, _, Vt = np.linalg.svd((Q - qc).T @ (P - pc))
         R = U @ np.diag([1, 1, np.sign(np.linalg.det(U @ Vt))]) @ Vt
@@ -133,11 +134,11 @@ def object_pose_from_arms(system, arms, tol=1e-12, max_iter=50):
         e, JX = grasp_errors(system, arms, R, p)
         if np.abs(e).max() < tol:
             return R, p
-        if np.linalg.matrix_rank(JX, tol=1e-9) < 6:
+        if np.linalg.matrix_rank(JX, tol=RANK) < 6:
             break
         dX = -np.linalg.lstsq(JX, e, rcond=None)[0]
         R, p = rotation_exp(dX[:3]) @ R, p + dX[3:]
-    if np.abs(e).max() < 1e-8:
+    if np.abs(e).max() < CLOSURE_ACCEPT:
         return R, p
     raise SoagenError(f"{system.name}: the object pose is not determined by the arm tips; "
                       "pass obj_pose=(R, p)")
@@ -160,7 +161,7 @@ def object_twist_from_arms(ctx):
     rows = [pc.T @ A for pc, A in zip(ctx.phic, ctx.A)]
     rhs = [pc.T @ t.V_tip() for pc, t in zip(ctx.phic, ctx.arms)]
     G = np.vstack(rows)
-    if np.linalg.matrix_rank(G, tol=1e-9) < 6:
+    if np.linalg.matrix_rank(G, tol=RANK) < 6:
         raise SoagenError(f"{ctx.system.name}: the object velocity is not determined by the arm tips; "
                           "pass obj_twist")
     return np.linalg.lstsq(G, np.concatenate(rhs), rcond=None)[0]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-TOL = 1e-9
+from soagen.tolerances import GRASP_SPACE
 
 
 def orthonormal(X):
@@ -82,9 +82,9 @@ def general_spaces(motion, constraint):
     if phic.shape[1] == 0:
         raise ValueError("constraint space is empty: the grasp would not hold the object")
     for name, X in (("motion", phi), ("constraint", phic)):
-        if X.shape[1] and np.linalg.matrix_rank(X, tol=TOL) < X.shape[1]:
+        if X.shape[1] and np.linalg.matrix_rank(X, tol=GRASP_SPACE) < X.shape[1]:
             raise ValueError(f"{name} space columns are linearly dependent")
-    if phi.shape[1] and np.abs(phi.T @ phic).max() > 1e-9:
+    if phi.shape[1] and np.abs(phi.T @ phic).max() > GRASP_SPACE:
         raise ValueError("motion and constraint spaces are not orthogonal (phi^c^T phi != 0)")
     phi, phic = orthonormal(phi), orthonormal(phic)
     return phi, phic, holonomic_part("general", phic)
@@ -96,7 +96,7 @@ def holonomic_part(kind, phic):
     translational part (twist constraints about a moving axis are nonholonomic)."""
     if kind in ("rigid", "revolute", "spherical"):
         return phic
-    lin = phic[:, np.abs(phic[:3]).max(axis=0) < TOL] if phic.shape[1] else phic
+    lin = phic[:, np.abs(phic[:3]).max(axis=0) < GRASP_SPACE] if phic.shape[1] else phic
     if kind == "soft_finger":
         return np.vstack([np.zeros((3, 3)), np.eye(3)])
     return lin

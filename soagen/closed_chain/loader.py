@@ -16,6 +16,7 @@ from soagen.closed_chain.system import GRASP_KINDS, Arm, Grasp, HeldObject, Syst
 from soagen.errors import RobotFileError
 from soagen.loaders import fields
 from soagen.loaders.description import LinkSpec, check_mass_properties
+from soagen.tolerances import GRASP_SPACE
 
 TOP_KEYS = {"name", "description", "source", "type", "gravity", "object", "arms"}
 OBJECT_KEYS = {"name", "mass", "com", "inertia", "pose", "frames"}
@@ -125,7 +126,7 @@ def _grasp(path, where, d, obj):
     if extra:
         raise RobotFileError(path, where, f"{sorted(extra)[0]!r} does not apply to a {kind} grasp")
     vec = fields.vector(path, f"{where}.{need}", d[need]) if need else None
-    if vec is not None and np.linalg.norm(vec) < 1e-9:
+    if vec is not None and np.linalg.norm(vec) < GRASP_SPACE:
         raise RobotFileError(path, f"{where}.{need}", "must be a non-zero vector")
     try:
         kw = {}

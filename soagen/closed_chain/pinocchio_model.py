@@ -18,6 +18,7 @@ import numpy as np
 import pinocchio as pin
 
 from soagen.spatial import quaternion_from_rotation
+from soagen.tolerances import PIN_PROXIMAL_ACCURACY
 
 CONTACT = {"rigid": "CONTACT_6D", "spherical": "CONTACT_3D"}
 
@@ -89,7 +90,7 @@ class Solver:
         self.data = self.model.createData()
         self.cds = [c.createData() for c in self.cms]
         pin.initConstraintDynamics(self.model, self.data, self.cms, self.cds)
-        self.prox = pin.ProximalSettings(1e-14, 0.0, 1)
+        self.prox = pin.ProximalSettings(PIN_PROXIMAL_ACCURACY, 0.0, 1)
 
     def __call__(self, q, v, tau):
         return pin.constraintDynamics(self.model, self.data, q, v, tau, self.cms, self.cds, self.prox)

@@ -26,8 +26,8 @@ import numpy as np
 import sympy
 
 from soagen.backend import SympyBackend
+from soagen.tolerances import SNAP
 
-SNAP = 1e-14
 _CSE = re.compile(r"^t\d+$")
 SYMMETRIC = ("M", "Rc", "P", "D", "Dinv", "Lam", "Ups", "Lamc", "MC", "K")
 

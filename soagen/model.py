@@ -212,3 +212,31 @@ def symbolic_parameters(robot: Robot) -> Robot:
         inertia = np.array([[xx, xy, xz], [xy, yy, yz], [xz, yz, zz]], dtype=object)
         bodies.append(replace(b, mass=m, com=c, inertia=inertia))
     return replace(robot, bodies=tuple(bodies))
+
+
+def check_articulated_inertia(robot: Robot, i: int, P, H, D):
+    """Refuse a singular D(k) = H(k) P(k) H^T(k) (Part I (4.6)) before it is inverted, so
+    that no algorithm returns inf or NaN. Numbers only: a symbolic D (object array)
+    passes, and so do arrays of other libraries (autodiff tracers). Each joint coordinate is scaled by the articulated inertia it moves against
+    (trace of the angular or linear block of P(k)), so the test is unit-free
+    (tolerances.SINGULAR_D)."""
+    from soagen.errors import SingularMassMatrixError, SoagenError
+    from soagen.tolerances import SINGULAR_D
+
+    if not (isinstance(D, np.ndarray) and D.dtype.kind == "f"):
+        return
+    b = robot.bodies[i]
+    if not np.all(np.isfinite(D)):
+        raise SoagenError(f"{robot.source}: joint {b.joint_name!r}: D(k) = H P H^T is not finite "
+                          "(is the state finite?)")
+    H = np.asarray(H, dtype=float)
+    w = (H[:, :3] ** 2).sum(axis=1) * np.trace(P[:3, :3]) + (H[:, 3:] ** 2).sum(axis=1) * np.trace(P[3:, 3:])
+    if np.all(w > 0):
+        Dn = D / np.sqrt(np.outer(w, w))
+        lam = Dn[0, 0] if Dn.shape == (1, 1) else np.linalg.eigvalsh(Dn)[0]
+        if lam > SINGULAR_D:
+            return
+        detail = f"D(k) = H P H^T has relative eigenvalue {lam:.3g}"
+    else:
+        detail = "no mass or inertia beyond it"
+    raise SingularMassMatrixError(robot.source, b.joint_name, detail)

@@ -21,6 +21,43 @@ Round-off in such constants is a few ulp (1 ulp of 1.0 is 2.2e-16); 1e-14 is ~50
 far above that and many orders below any link length, mass or inertia that matters."""
 
 # =====================================================================================
+# Robot files (soagen.loaders) and the model (soagen.model)
+# =====================================================================================
+# The loader snaps placements and joint axes with SNAP above, like the unroller.
+
+INERTIA_NOISE = 1e-6
+"""Rounding noise in a body's inertial data, relative to its own inertia scale (half the
+trace of its rotational inertia about the link frame origin, tr(I_c)/2 + m |c|^2, so a
+near-point mass away from the origin has the scale m |c|^2). A principal moment down to
+-INERTIA_NOISE * scale counts as zero, and the triangle inequality may fail by as much:
+URDF files print inertias to about six significant digits, which moves the principal
+moments by up to ~1e-6 of the largest. iCub's -2.4e-35 moments (scale 0.017) and a
+triangle inequality off by 1e-21 (scale 2.4e-4) are far inside it."""
+
+MAX_MAGNITUDE = 1e30
+"""A number in a robot file (mass, inertia, length, gravity) may not exceed this in
+magnitude: the dynamics multiply up to five such numbers (m |r|^2 qd^2), and (1e30)^5 =
+1e150 stays far from the double-precision overflow at 1.8e308. No physical robot comes
+near it in any unit system (the Sun's mass is 2e30 kg). Joint axes are directions and are
+exempt (scaled before use)."""
+
+ROTATION_ORTHONORMAL = 1e-9
+"""A rotation matrix written in a robot or system file must satisfy |R R^T - I| <= this
+entrywise: nine entries printed to ~9 digits."""
+
+AXIS_ZERO = 1e-9
+"""A joint axis shorter than this is zero (refused): axes are written as directions of
+order 1; anything this short is a typo or a placeholder, not a direction."""
+
+SINGULAR_D = 1e-12
+"""D(k) = H(k) P(k) H^T(k) (Part I (4.6)) is singular when its smallest eigenvalue, after
+scaling each joint coordinate by the articulated inertia it moves against (the trace of
+the angular or linear block of P(k)), is at most this. The example-robot-data robots stay
+above 1e-3 at random configurations (a 1 mm thick, 1 m long rod spun about its own axis:
+1e-6); a massless leaf or a point mass on its joint axis gives 0 or round-off (~1e-17).
+Below it M^-1 would amplify round-off by more than 1e12."""
+
+# =====================================================================================
 # Closed chains (soagen.closed_chain)
 # =====================================================================================
 

@@ -6,7 +6,7 @@ import pytest
 import soagen
 from soagen.backend import NUMPY
 from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
-from soagen.errors import RobotFileError
+from soagen.errors import RobotFileError, RobotFileWarning
 
 PI2 = np.pi / 2
 # standard DH rows (theta offset, d, a, alpha, type) as printed in the sources quoted
@@ -38,13 +38,18 @@ def test_forward_kinematics_matches_dh_table(name):
         assert np.allclose(R, T[:3, :3], atol=1e-12) and np.allclose(o, T[:3, 3], atol=1e-12)
 
 
-def test_published_puma_link3_inertia_is_refused(tmp_path):
-    """Armstrong et al.'s (Ixx, Iyy, Izz) of link 3 violates the triangle inequality."""
+def test_published_puma_link3_inertia_is_a_warning_and_refused_when_strict(tmp_path):
+    """Armstrong et al.'s (Ixx, Iyy, Izz) of link 3 violates the triangle inequality: no
+    rigid body has it, yet the dynamics stay finite, so it loads with a warning naming the
+    link, and strict=True refuses it."""
     text = open("robots/puma560.yaml").read().replace("izz: 0.0200", "izz: 0.0125")
     path = tmp_path / "puma_published.yaml"
     path.write_text(text)
-    with pytest.raises(RobotFileError, match="link 'link3': inertia violates the triangle inequality"):
+    with pytest.warns(RobotFileWarning, match="link 'link3': inertia violates the triangle inequality") as rec:
         soagen.load(path)
+    assert len(rec) == 1 and "\n" not in str(rec[0].message)
+    with pytest.raises(RobotFileError, match="link 'link3': inertia violates the triangle inequality.*strict"):
+        soagen.load(path, strict=True)
 
 
 @pytest.mark.parametrize("name,nv,kinds", [

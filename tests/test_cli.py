@@ -35,5 +35,5 @@ def test_info_bad_file_exit_2_one_line(tmp_path):
                    "joints: [{name: j, type: revolute, parent: base, child: a, axis: [0, 0, 1]}]\n")
     result = run("info", str(bad))
     assert result.exit_code == 2
-    assert result.output.strip() == f"error: {bad}: link 'a': mass must be positive, got -1"
+    assert result.output.strip() == f"error: {bad}: link 'a': mass must be zero or positive, got -1"
     assert "Traceback" not in result.output

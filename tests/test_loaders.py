@@ -51,10 +51,16 @@ def test_good_file_loads_and_merges_fixed_joint(tmp_path):
 
 @pytest.mark.parametrize("old,new,element,problem", [
     ("type: revolute, parent: base", "type: helical, parent: base", "joint 'j1'", "unknown joint type 'helical'"),
-    ("mass: 2.0", "mass: -2.0", "link 'b'", "mass must be positive"),
-    ("mass: 2.0", "mass: 0", "link 'b'", "mass must be positive"),
-    ("{ixx: 0.2, iyy: 0.2, izz: 0.2,", "{ixx: 0.2, iyy: -0.2, izz: 0.2,", "link 'b'", "not positive definite"),
-    ("{ixx: 0.2, iyy: 0.2, izz: 0.2,", "{ixx: 0.1, iyy: 0.1, izz: 0.3,", "link 'b'", "triangle inequality"),
+    ("mass: 2.0", "mass: -2.0", "link 'b'", "mass must be zero or positive"),
+    ("mass: 2.0", 'mass: "2.0"', "link 'b'.mass", "expected a number, got '2.0' (a string: remove the quotes)"),
+    ("mass: 2.0", "mass: true", "link 'b'.mass", "expected a number, got True"),
+    ("mass: 2.0", "mass: 1" + "0" * 400, "link 'b'.mass", "number too large for double precision (about 10^400)"),
+    ("mass: 2.0", "mass: 1" + "0" * 5000, "file", "malformed YAML: Exceeds the limit"),
+    ("mass: 2.0", "mass: 1.0e+308", "link 'b'.mass", "larger than soagen accepts"),
+    ("mass: 2.0", "mass: 2.0\n    mass: 3.0", "line 11", "malformed YAML: duplicate key 'mass'"),
+    ("name: two", "name: two\nname: three", "line 2", "malformed YAML: duplicate key 'name'"),
+    ("{ixx: 0.2, iyy: 0.2, izz: 0.2,", "{ixx: 0.2, iyy: -0.2, izz: 0.2,", "link 'b'", "not positive semi-definite"),
+    ("xyz: [0.5, 0, 0]", "xyz: '0.5 0 0'", "joint 'j2'.xyz", "expected 3 numbers, got '0.5 0 0'"),
     ("axis: [1, 1, 0]", "axis: [0, 0, 0]", "joint 'j2'", "axis must be a non-zero vector"),
     ("axis: [1, 1, 0]", "axis: [1, 1]", "joint 'j2'.axis", "expected 3 numbers"),
     ("parent: a, child: b", "parent: a, child: nowhere", "joint 'j2'", "child link 'nowhere' is not defined"),
@@ -112,7 +118,13 @@ def test_urdf_continuous_fixed_and_tilted_axis(tmp_path):
 
 
 @pytest.mark.parametrize("old,new,problem", [
-    ('<mass value="1.5"/>', '<mass value="-1.5"/>', "mass must be positive"),
+    ('<mass value="1.5"/>', '<mass value="-1.5"/>', "mass must be zero or positive"),
+    ('<mass value="1.5"/>', '<mass value="1e308"/>', "larger than soagen accepts"),
+    ('<mass value="1.5"/>', '<mass value="1.5"/><mass value="2"/>', "<mass> given 2 times"),
+    ('<axis xyz="1 0 0"/>', '<axis xyz="1 0 0"/><axis xyz="0 1 0"/>', "<axis> given 2 times"),
+    ('<child link="l2"/>', '<child link="l2"/><child link="ee"/>', "<child> given 2 times"),
+    ('<inertial><mass value="0.5"/>', '<inertial><mass value="0.5"/><origin xyz="1 0 0"/><origin xyz="0 1 0"/>',
+     "<origin> given 2 times"),
     ('type="continuous"', 'type="screw"', "unknown joint type"),
     ('<axis xyz="1 0 0"/>', '<axis xyz="1 0"/>', "expected 3 numbers"),
     ('<child link="l2"/>', '<child link="l9"/>', "child link 'l9' is not defined"),
@@ -133,16 +145,19 @@ def test_unknown_suffix_and_missing_file(tmp_path):
         soagen.load(tmp_path / "absent.yaml")
 
 
-def test_point_mass_and_welded_placeholder_accepted_but_not_a_bad_body(tmp_path):
+def test_point_mass_and_welded_placeholder_accepted_but_not_an_indefinite_body(tmp_path):
     """A zero inertia is a point mass; a degenerate link welded by a fixed joint into a
-    physical body is accepted (real URDFs carry such placeholders); a moving body whose
-    own inertia is degenerate is refused."""
+    physical body is accepted (real URDFs carry such placeholders), and so is a thin rod
+    (one zero principal moment); an inertia with a clearly negative principal moment is
+    refused: that body could have negative kinetic energy."""
     point = GOOD.replace("inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01,", "inertia: {ixx: 0, iyy: 0, izz: 0,")
     assert soagen.load(write(tmp_path, point)).bodies[1].mass == pytest.approx(2.5)
     welded = GOOD.replace("inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01,", "inertia: {ixx: 0, iyy: 0.01, izz: 0.01,")
     assert soagen.load(write(tmp_path, welded)).bodies[1].mass == pytest.approx(2.5)
-    bad = GOOD.replace("inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1,", "inertia: {ixx: 0, iyy: 0.1, izz: 0.1,")
-    with pytest.raises(RobotFileError, match="link 'a': inertia is not positive definite"):
+    rod = GOOD.replace("inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1,", "inertia: {ixx: 0, iyy: 0.1, izz: 0.1,")
+    assert soagen.load(write(tmp_path, rod)).bodies[0].inertia[0, 0] == 0
+    bad = GOOD.replace("inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1,", "inertia: {ixx: -0.01, iyy: 0.1, izz: 0.1,")
+    with pytest.raises(RobotFileError, match="link 'a': inertia is not positive semi-definite"):
         soagen.load(write(tmp_path, bad))
 
 
@@ -186,9 +201,11 @@ def test_huge_axis_is_normalized_without_overflow(tmp_path):
     assert r.bodies[1].joint.axis == pytest.approx((2 ** -0.5, 2 ** -0.5, 0))
 
 
-def test_merged_body_with_an_absurd_offset_is_refused_cleanly(tmp_path):
+def test_absurd_magnitudes_are_refused_before_they_overflow(tmp_path):
     """Found by the fuzz test: a fixed child link with its centre of mass at 1e200 m made
-    the merged inertia overflow to inf/nan, and the model was accepted with it."""
+    the merged inertia overflow to inf/nan, and the model was accepted with it; URDF masses
+    of 1e308 overflowed in the dynamics. Numbers beyond 1e30 are refused where they are
+    written, with no numpy warning on the way."""
     import warnings
 
     urdf = """<robot name="r">
@@ -205,5 +222,5 @@ def test_merged_body_with_an_absurd_offset_is_refused_cleanly(tmp_path):
         with pytest.raises(RobotFileError) as err:
             soagen.load(path)
     msg = str(err.value)
-    assert str(path) in msg and "link 'a' with the links fixed to it" in msg and "must be finite" in msg
+    assert str(path) in msg and "<link name='b'>/inertial/origin@xyz: 1e+200 is larger than soagen accepts" in msg
     soagen.load(write(tmp_path, urdf.replace("1e200", "0.2"), "ok.urdf"))      # a sane offset loads

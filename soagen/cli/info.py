@@ -4,33 +4,40 @@ from __future__ import annotations
 
 import click
 
-from soagen.cli.options import robot_argument, tip_option
+from soagen.cli.options import (
+    floating_base_option,
+    robot_argument,
+    robot_file_options,
+    tip_option,
+)
 
 
 @click.command()
 @robot_argument
 @tip_option
-def info(robot, tip):
-    """Print the model of ROBOT (a .yaml or .urdf file): bodies, joints, dofs, mass.
+@floating_base_option
+@robot_file_options
+def info(robot, tip, floating_base):
+    """Print the model of ROBOT (a .yaml, .urdf, .urdf.xacro or MJCF .xml file, or the
+    name of a bundled robot): bodies, joints, dofs, mass.
 
-    Fixed joints are shown merged into their parent body, as the algorithms see them.
-    Bodies are listed base to tip; the `k` column is the papers' link number
-    (tip = 1 .. base = N) for a serial chain. For a closed-chain system file: its arms,
-    their joints in q, grasps and constraint counts, and the held object.
+    Fixed joints (and joints locked with --lock) are shown merged into their parent
+    body, as the algorithms see them. Bodies are listed base to tip; the `k` column is
+    the papers' link number (tip = 1 .. base = N) for a serial chain. Warnings about the
+    file (dubious but finite data) go to stderr. For a closed-chain system file: its
+    arms, their joints in q, grasps and constraint counts, and the held object.
     """
     import numpy as np
-    from rich.console import Console
     from rich.table import Table
 
-    import soagen
-    from soagen.cli.options import refuse_robot_options
+    from soagen.cli.options import load_robot, refuse_robot_options
     from soagen.closed_chain.loader import is_system_file
 
     if is_system_file(robot):
-        refuse_robot_options(robot, {"--tip": tip})
+        refuse_robot_options(robot, {"--tip": tip, "--floating-base": floating_base})
         return _system_info(robot)
-    model = soagen.load(robot, tip=tip)
-    console = Console()
+    model = load_robot(robot, tip=tip, floating_base=floating_base)
+    console = _console()
     table = Table(title=f"{model.name}  ({model.source})")
     for col in ("#", "k", "body", "joint", "type", "axis", "parent", "mass (kg)", "q", "v"):
         table.add_column(col, justify="right" if col in ("#", "k", "mass (kg)") else "left")
@@ -53,13 +60,12 @@ def info(robot, tip):
 
 def _system_info(path):
     import numpy as np
-    from rich.console import Console
     from rich.table import Table
 
     from soagen.closed_chain import load_system
 
     s = load_system(path)
-    console = Console()
+    console = _console()
     table = Table(title=f"{s.name}  ({s.source})")
     for col in ("arm", "robot", "joints", "q", "base at", "grasp", "n_c"):
         table.add_column(col, justify="right" if col in ("joints", "n_c") else "left")
@@ -77,6 +83,15 @@ def _system_info(path):
     console.print(f"object {o.name!r}: mass {o.mass:.4g} kg, centre of mass "
                   f"[{' '.join(f'{x:.4g}' for x in o.com)}] in frame C; "
                   f"gravity [{' '.join(f'{x:g}' for x in np.asarray(s.gravity))}] m/s^2")
+
+
+def _console():
+    """Rich's console; piped or redirected, as wide as the table needs (rich would cut
+    it at 80 columns)."""
+    from rich.console import Console
+
+    console = Console()
+    return console if console.is_terminal else Console(width=1000)
 
 
 def _span(start, n):

@@ -3,17 +3,21 @@
 Each subcommand lives in its own module of this package and is imported only when it
 runs, so `soagen --help` stays fast and a heavy import (SymPy, pinocchio) is paid only by
 the command that needs it. A :class:`~soagen.errors.SoagenError` raised anywhere below a
-command is printed as one line on stderr and turned into exit status 2.
+command, and a usage error of the command line (unknown option, a directory where a file
+is expected), is printed as one ``error:`` line on stderr with exit status 2; a
+:class:`~soagen.errors.RobotFileWarning` as one ``warning:`` line.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 
 import click
 
-from soagen.errors import SoagenError
+from soagen import __version__
+from soagen.errors import RobotFileWarning, SoagenError
 
 # command name -> (module in soagen.cli, function name, one-line help for `soagen --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -44,15 +48,48 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx):
+        with warnings.catch_warnings():
+            warnings.simplefilter("always", RobotFileWarning)
+            warnings.showwarning = _show_warning
+            try:
+                return super().invoke(ctx)
+            except SoagenError as err:
+                click.echo(f"error: {err}", err=True)
+                ctx.exit(2)
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        """Click's main, with its usage errors (3-4 lines and ``Error:``) turned into one
+        ``error:`` line like soagen's own."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
         try:
-            return super().invoke(ctx)
-        except SoagenError as err:
-            click.echo(f"error: {err}", err=True)
-            ctx.exit(2)
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as err:
+            err.show()
+            sys.exit(err.exit_code)
+        except click.ClickException as err:
+            where = f"{err.ctx.command_path}: " if getattr(err, "ctx", None) else ""
+            hint = f" (see {err.ctx.command_path} --help)" if isinstance(err, click.UsageError) and err.ctx else ""
+            click.echo(f"error: {where}{' '.join(err.format_message().split())}{hint}", err=True)
+            sys.exit(err.exit_code)
+        except click.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+_default_showwarning = warnings.showwarning
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    if issubclass(category, RobotFileWarning):
+        click.echo(f"warning: {message}", err=True)
+    else:
+        _default_showwarning(message, category, filename, lineno, file, line)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="soagen")
+@click.version_option(version=__version__, package_name="soagen")
 def cli():
     """soagen: Spatial Operator Algebra for multibody robot dynamics.
 

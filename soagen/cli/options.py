@@ -21,11 +21,48 @@ fd_variant_option = click.option("--fd-variant", type=click.Choice(("best",) + F
                                       "unrolled code has the fewest operations.")
 
 
+def _remember(ctx, param, value):
+    """Keep a robot-file option in the context for :func:`load_robot` (the commands'
+    signatures stay as they are)."""
+    ctx.meta[f"soagen.{param.name}"] = value
+    return value
+
+
+strict_option = click.option("--strict", is_flag=True, expose_value=False, callback=_remember,
+                             help="Refuse the robot file on any warning (an inertia that "
+                                  "violates the triangle inequality, rotational inertia "
+                                  "without mass, a <mimic> naming no joint).")
+lock_option = click.option("--lock", metavar="JOINT[=VALUE],...", multiple=True, expose_value=False,
+                           callback=_remember,
+                           help="Make these joints fixed, at VALUE (rad or m) or their neutral "
+                                "position; JOINT may be a pattern ('*Finger*'). Repeatable, or "
+                                "comma-separated. Fixes a singular mass matrix (joints that move "
+                                "only massless links).")
+
+
+def robot_file_options(command):
+    """--lock and --strict, read by :func:`load_robot`."""
+    return strict_option(lock_option(command))
+
+
+def load_robot(path, tip=None, floating_base=False):
+    """``soagen.load`` with the command line's --lock and --strict."""
+    import soagen
+
+    meta = click.get_current_context().meta
+    lock = [x.strip() for entry in meta.get("soagen.lock", ()) for x in entry.split(",") if x.strip()]
+    return soagen.load(path, tip=tip, floating_base=floating_base, strict=meta.get("soagen.strict", False),
+                       lock=lock)
+
+
 def refuse_robot_options(path, robot_only):
     """A system file takes none of the robot-only options: name those that were given
-    (``robot_only``: option -> its value, truthy when given) in one error."""
+    (``robot_only``: option -> its value, truthy when given; --lock and --strict are
+    added from the context) in one error."""
     from soagen.errors import SoagenError
 
-    used = [name for name, value in robot_only.items() if value]
+    meta = click.get_current_context().meta
+    given = dict(robot_only, **{f"--{k}": meta.get(f"soagen.{k}") for k in ("lock", "strict")})
+    used = [name for name, value in given.items() if value]
     if used:
         raise SoagenError(f"{path}: {', '.join(used)}: only for robot files, not for a system file")

@@ -15,7 +15,8 @@ from soagen.closed_chain import grasps
 from soagen.closed_chain.system import GRASP_KINDS, Arm, Grasp, HeldObject, System
 from soagen.errors import RobotFileError
 from soagen.loaders import fields
-from soagen.loaders.description import LinkSpec, check_mass_properties
+from soagen.loaders.description import LinkSpec
+from soagen.loaders.inertial import check_mass_properties
 from soagen.tolerances import GRASP_SPACE
 
 TOP_KEYS = {"name", "description", "source", "type", "gravity", "object", "arms"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from soagen.model import check_articulated_inertia
 from soagen.spatial import phi_matrix
 
 
@@ -24,6 +25,7 @@ def riccati(robot, s, xp) -> Innovations:
         P[i] = xp.name(P[i], f"P{i}")
         PHt = P[i] @ s.H[i].T
         D[i] = xp.name(s.H[i] @ PHt, f"D{i}")                    # (4.6)
+        check_articulated_inertia(robot, i, P[i], s.H[i], D[i])  # never inf/NaN from D^-1
         Dinv[i] = xp.name(xp.inv(D[i]), f"Dinv{i}")
         G[i] = xp.name(PHt @ Dinv[i], f"G{i}")                   # (5.12)
         p = robot.bodies[i].parent

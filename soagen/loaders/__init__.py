@@ -1,8 +1,10 @@
-"""Robot files to validated models: YAML (our format, docs/robot-format.md) and URDF.
+"""Robot files to validated models: YAML (our format, docs/robot-format.md), URDF
+(also as xacro), and MJCF (MuJoCo's format, read through MuJoCo's own compiler).
 
-Both parsers produce a :class:`~soagen.loaders.description.Description` (links and
+Each parser produces a :class:`~soagen.loaders.description.Description` (links and
 joints as written in the file); :func:`~soagen.loaders.description.build` validates it
-and turns it into an immutable :class:`~soagen.model.Robot`.
+and turns it into an immutable :class:`~soagen.model.Robot`. A robot bundled with soagen
+(``soagen.loaders.bundled.names()``) can be named without a path: ``load("puma560")``.
 """
 
 from __future__ import annotations
@@ -12,25 +14,50 @@ from pathlib import Path
 from soagen.errors import RobotFileError
 from soagen.model import Robot
 
+SUFFIXES = (".yaml", ".yml", ".urdf", ".xacro")
 
-def load(path, tip: str | None = None, floating_base: bool = False) -> Robot:
-    """Load a robot file (``.yaml``/``.yml`` or ``.urdf``) into a validated model.
 
-    ``tip`` names the link whose frame is the tool/tip frame O(0) when the file gives none
-    (URDF); by default a serial chain's last link. ``floating_base=True`` puts a free
-    (6-dof) joint between the world and the file's root link (Part I Appendix B: the
-    mobile base), as Pinocchio's ``JointModelFreeFlyer`` root does."""
-    from soagen.loaders.description import build, with_floating_base
+def load(path, tip: str | None = None, floating_base: bool = False, strict: bool = False,
+         lock=()) -> Robot:
+    """Load a robot file into a validated model.
 
-    path = Path(path)
-    if not path.is_file():
-        raise RobotFileError(path, "file", "no such file")
+    ``path``: a ``.yaml``/``.yml``, ``.urdf``, ``.xacro`` (``.urdf.xacro``) or MJCF
+    ``.xml`` file, or the name of a bundled robot. ``tip`` names the link whose frame is
+    the tool/tip frame O(0) when the file gives none; by default a serial chain's last
+    link. ``floating_base=True`` puts a free (6-dof) joint between the world and the
+    file's root link (Part I Appendix B: the mobile base), as Pinocchio's
+    ``JointModelFreeFlyer`` root does. ``lock``: joints to make fixed, each ``NAME`` or
+    ``NAME=VALUE`` (NAME may be a pattern such as ``'*Finger*'``; default value: the
+    neutral position), merged like the file's fixed joints. Dubious but finite data (an
+    inertia violating the triangle inequality) gives a
+    :class:`~soagen.errors.RobotFileWarning`; ``strict=True`` refuses it instead."""
+    from soagen.loaders.bundled import resolve
+    from soagen.loaders.description import build, lock_joints, with_floating_base
+
+    path = resolve(path)
+    d = parse(path)
+    if isinstance(lock, str):
+        lock = [lock]
+    if lock:
+        d = lock_joints(d, lock)
+    if floating_base:
+        d = with_floating_base(d)
+    return build(d, tip=tip, strict=strict)
+
+
+def parse(path: Path):
+    """The description of a robot file, by its suffix."""
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
         from soagen.loaders.yaml_format import parse
     elif suffix == ".urdf":
         from soagen.loaders.urdf import parse
+    elif suffix == ".xacro":
+        from soagen.loaders import urdf
+        from soagen.loaders.xacro import expand
+
+        return urdf.parse(path, expand(path))
     else:
-        raise RobotFileError(path, "file", f"unknown robot file type {suffix!r} (expected .yaml, .yml or .urdf)")
-    d = parse(path)
-    return build(with_floating_base(d) if floating_base else d, tip=tip)
+        raise RobotFileError(path, "file", f"unknown robot file type {suffix!r} "
+                             f"(expected {', '.join(SUFFIXES)})")
+    return parse(path)

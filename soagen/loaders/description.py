@@ -1,28 +1,36 @@
 """A robot file as written (links, joints, tip), and its validation into a model.
 
 Validation names the file and the element of every problem, on one line: a missing or
-malformed field, an unknown joint type, a non-positive mass, an inertia that is not
-positive definite or violates the triangle inequality, a bad axis, a link with two
-parents, a cycle, a body not connected to the base, a tip naming a missing link.
-Fixed joints are merged here: the child's mass properties are added to the parent body
-and its descendants re-attached with the composed placement.
+malformed field, an unknown joint type, a negative mass, an impossible inertia, a bad
+axis, a link with two parents, a cycle, a body not connected to the base, a tip or a
+<mimic> naming nothing, a singular mass matrix. Fixed joints are merged here: the
+child's mass properties are added to the parent body and its descendants re-attached
+with the composed placement. The policy for mass properties is in
+:mod:`soagen.loaders.inertial`, the one for singular mass matrices in
+:mod:`soagen.loaders.solvable`.
 """
 
 from __future__ import annotations
 
-import math
+import warnings
 from dataclasses import dataclass, field, replace
+from fnmatch import fnmatchcase
 
 import numpy as np
 
-from soagen.errors import RobotFileError
+from soagen.errors import RobotFileError, RobotFileWarning
+from soagen.loaders import fields
+from soagen.loaders.inertial import body_problems, check_link_data
+from soagen.loaders.solvable import check_invertible
 from soagen.model import Body, Frame, Joint, Robot, index_bodies
+from soagen.tolerances import AXIS_ZERO, SNAP
 
 # file joint type -> model joint kind (None: merged into the parent body)
 JOINT_TYPES = {"revolute": "revolute", "continuous": "revolute", "prismatic": "prismatic",
                "fixed": None, "spherical": "spherical", "floating": "free", "free": "free",
                "planar": "planar"}
 KNOWN_TYPES = tuple(sorted([*JOINT_TYPES, "universal"]))   # universal: expanded, see expand_universal
+ONE_DOF = ("revolute", "continuous", "prismatic")
 
 
 @dataclass
@@ -46,6 +54,7 @@ class JointSpec:
     r: np.ndarray
     axis: np.ndarray
     axis2: np.ndarray | None = None     # universal joints: the second axis
+    mimic: str | None = None            # URDF <mimic joint=...>: checked, not enforced
 
 
 @dataclass
@@ -85,33 +94,7 @@ def expand_universal(d: Description) -> Description:
     return replace(d, links=links, joints=joints)
 
 
-def check_mass_properties(path, link: LinkSpec, principal: bool = True):
-    """Physical consistency of one link's inertial data (``principal=False``: only the
-    mass and the symmetry, not the principal moments)."""
-    if not link.has_inertial:
-        return
-    if not math.isfinite(link.mass) or link.mass <= 0:
-        raise RobotFileError(path, link.where, f"mass must be positive, got {link.mass:g}")
-    I = link.inertia
-    if not (np.all(np.isfinite(I)) and np.all(np.isfinite(link.com))):
-        raise RobotFileError(path, link.where, "centre of mass and inertia must be finite "
-                             "(too large to represent in double precision?)")
-    if not np.allclose(I, I.T, rtol=0, atol=1e-12 * max(1.0, np.abs(I).max())):
-        raise RobotFileError(path, link.where, "inertia matrix is not symmetric")
-    if not principal or not I.any():
-        return                                   # a point mass
-    lam = np.linalg.eigvalsh(I)
-    scale = max(abs(lam).max(), 1e-300)
-    if lam[0] <= 1e-12 * scale:
-        raise RobotFileError(path, link.where, "inertia is not positive definite (nor zero, "
-                             "a point mass) "
-                             f"(principal moments {', '.join(f'{x:.6g}' for x in lam)})")
-    if lam[0] + lam[1] < lam[2] * (1 - 1e-9):
-        raise RobotFileError(path, link.where, "inertia violates the triangle inequality "
-                             f"({lam[0]:.6g} + {lam[1]:.6g} < {lam[2]:.6g})")
-
-
-def _topological_order(d: Description):
+def topological_order(d: Description):
     """Root link and the joints in depth-first order from it; checks the tree shape."""
     names = [l.name for l in d.links]
     seen = set()
@@ -168,101 +151,185 @@ def _combine(parts):
     return m, c, I
 
 
-def build(d: Description, tip: str | None = None) -> Robot:
-    """Validate a description and build the model (fixed joints merged).
+@dataclass
+class Layout:
+    """Fixed joints merged: the moving joints as bodies, and where every link sits.
 
-    A link whose principal moments are unphysical is accepted only when it is welded
-    (fixed joints) into a rigid body whose merged inertia is physical, or into the fixed
-    base, where its mass plays no role: real files carry such placeholder links (ANYmal's
-    ``base``: mass 1e-6, inertia all entries 1e-6, welded to ``base_inertia``)."""
-    deferred = {}
+    ``owner[link] = (body index or -1 for the fixed base, R, r)``: the link frame in its
+    body frame. ``parts[i]``: the (mass, centre of mass, inertia) of every link welded
+    into body i, in the body frame. ``joints[i] = (joint, kind, axis, parent body, R, r)``."""
+
+    owner: dict
+    parts: dict
+    joints: list
+    links: dict
+
+
+def build(d: Description, tip: str | None = None, strict: bool = False) -> Robot:
+    """Validate a description and build the model (fixed joints merged), in the order a
+    reader checks a file: each value, the tree, the merged rigid bodies, the tip, and
+    last whether the mass matrix can be inverted. Warnings (dubious but finite) are
+    issued as :class:`~soagen.errors.RobotFileWarning` at the end; ``strict=True`` makes
+    the first of them an error instead."""
+    notes = []
+    check_values(d)
+    d = expand_universal(d)
+    root, order = topological_order(d)
+    check_joints(d, order, notes)
+    layout = merge_fixed_joints(d, root, order)
+    bodies = make_bodies(d, layout, notes)
+    robot = Robot(name=d.name, source=str(d.path), base=root, bodies=index_bodies(bodies),
+                  frames=tuple(Frame(name, b, _frozen(R), _frozen(r)) for name, (b, R, r) in layout.owner.items()),
+                  tip=resolve_tip(d, order, layout.owner, tip), gravity=_frozen(d.gravity))
+    check_invertible(robot, d.path)
+    report(d.path, notes, strict)
+    return robot
+
+
+def check_values(d: Description):
+    """Each link's inertial data as written (finite, mass >= 0, symmetric) and gravity."""
     for link in d.links:
-        check_mass_properties(d.path, link, principal=False)
-        try:
-            check_mass_properties(d.path, link)
-        except RobotFileError as err:
-            deferred[link.name] = err
+        check_link_data(d.path, link)
     if d.gravity.shape != (3,) or not np.all(np.isfinite(d.gravity)):
         raise RobotFileError(d.path, "gravity", "must be three finite numbers")
-    d = expand_universal(d)
-    root, order = _topological_order(d)
-    links = {l.name: l for l in d.links}
 
-    # owner[link] = (body index or -1 for the base, R, r): pose of the link frame in its body
-    owner = {root: (-1, np.eye(3), np.zeros(3))}
-    specs, parts = [], {}
+
+def check_joints(d: Description, order, notes):
+    """Known joint types. A <mimic> naming no other joint is a warning: soagen keeps
+    mimic joints independent, so the dynamics do not depend on it (example-robot-data's
+    alex_psyonic_hands names 'index_q1' for 'Left_index_q1')."""
+    names = {j.name for j in d.joints}
     for j in order:
         if j.type not in JOINT_TYPES:
             raise RobotFileError(d.path, j.where, f"unknown joint type {j.type!r} "
                                  f"(known: {', '.join(KNOWN_TYPES)})")
-        pb, pR, pr = owner[j.parent]
+        if j.mimic is not None and (j.mimic not in names or j.mimic == j.name):
+            notes.append((f"{j.where}/mimic", f"mimics joint {j.mimic!r}, which is "
+                          f"{'this joint' if j.mimic == j.name else 'not defined'} (the joint stays independent)"))
+
+
+def merge_fixed_joints(d: Description, root, order) -> Layout:
+    """Walk the tree from the root: a moving joint starts a body, a fixed joint welds its
+    child link (mass properties and frame) into the parent's body."""
+    links = {l.name: l for l in d.links}
+    layout = Layout({root: (-1, np.eye(3), np.zeros(3))}, {}, [], links)
+    for j in order:
+        pb, pR, pr = layout.owner[j.parent]
         R, r = pR @ j.R, pr + pR @ j.r
         kind = JOINT_TYPES[j.type]
         child = links[j.child]
         if kind is None:                     # fixed: merge into the parent body
-            owner[j.child] = (pb, R, r)
+            layout.owner[j.child] = (pb, R, r)
             if pb >= 0:
-                parts[pb].append((child.mass, r + R @ child.com, R @ child.inertia @ R.T))
+                layout.parts[pb].append((child, r + R @ child.com, R @ child.inertia @ R.T))
             continue
-        if kind in ("revolute", "prismatic", "planar"):     # planar: the plane normal
-            axis = unit_axis(d.path, j)
-        else:
-            axis = (0.0, 0.0, 1.0)
-        i = len(specs)
-        owner[j.child] = (i, np.eye(3), np.zeros(3))
-        parts[i] = [(child.mass, child.com, child.inertia)]
-        specs.append((j, kind, axis, pb, R, r))
+        axis = unit_axis(d.path, j) if kind in ("revolute", "prismatic", "planar") else (0.0, 0.0, 1.0)
+        i = len(layout.joints)                # planar: the axis is the plane normal
+        layout.owner[j.child] = (i, np.eye(3), np.zeros(3))
+        layout.parts[i] = [(child, child.com, child.inertia)]
+        layout.joints.append((j, kind, axis, pb, R, r))
+    if not layout.joints:
+        raise RobotFileError(d.path, "joints", "the robot has no moving joint (a single rigid body: "
+                             "give it a floating base, --floating-base)")
+    return layout
 
-    for name, err in deferred.items():                 # see the docstring
-        b = owner.get(name, (-1,))[0]
-        if b < 0 or len(parts[b]) == 1:
-            if b >= 0 or name not in owner:
-                raise err
-            continue
-        m, c, I = _combine(parts[b])
-        try:
-            check_mass_properties(d.path, LinkSpec(name, "", m, c, I, True))
-        except RobotFileError:
-            raise err from None
 
+def make_bodies(d: Description, layout: Layout, notes) -> list:
+    """One Body per moving joint with the combined mass properties of its welded links,
+    checked as the rigid body the dynamics sees (:func:`soagen.loaders.inertial.body_problems`)."""
     bodies = []
-    for i, (j, kind, axis, pb, R, r) in enumerate(specs):
-        m, c, I = _combine(parts[i])
-        if len(parts[i]) > 1:
-            check_mass_properties(d.path, LinkSpec(j.child, f"link {j.child!r} with the links fixed to it",
-                                                   m, c, I, m > 0), principal=False)
+    for i, (j, kind, axis, pb, R, r) in enumerate(layout.joints):
+        parts = layout.parts[i]
+        m, c, I = _combine([(p.mass, com, inertia) for p, com, inertia in parts])
+        massive = [p for p, _, _ in parts if p.has_inertial]
+        where = massive[0].where if len(massive) == 1 else f"link {j.child!r} with the links fixed to it"
+        error, warnings = body_problems(m, c, I)
+        if error:
+            raise RobotFileError(d.path, where, error)
+        notes += [(where, w) for w in warnings]
         bodies.append(Body(name=j.child, parent=pb, joint_name=j.name,
                            joint=Joint(kind, axis, j.type), placement_R=_frozen(R),
                            placement_r=_frozen(r), mass=float(m), com=_frozen(c),
                            inertia=_frozen(I)))
-    if not bodies:
-        raise RobotFileError(d.path, "joints", "the robot has no moving joint")
-    frames = tuple(Frame(name, b, _frozen(R), _frozen(r)) for name, (b, R, r) in owner.items())
+    return bodies
 
+
+def resolve_tip(d: Description, order, owner, tip):
+    """The tip frame O(0): the link named by ``tip``, else the file's tip, else a serial
+    chain's deepest link; None for a branching tree."""
     if tip is not None:
-        tip_spec = TipSpec(tip, "tip", np.eye(3), np.zeros(3))
+        spec = TipSpec(tip, "tip", np.eye(3), np.zeros(3))
     elif d.tip is not None:
-        tip_spec = d.tip
+        spec = d.tip
     else:
         last = _last_link(order)
-        tip_spec = TipSpec(last, "tip", np.eye(3), np.zeros(3)) if last else None
-    tip_frame = None
-    if tip_spec is not None:
-        if tip_spec.link not in owner:
-            raise RobotFileError(d.path, tip_spec.where, f"tip link {tip_spec.link!r} is not defined")
-        b, R, r = owner[tip_spec.link]
-        tip_frame = Frame(tip_spec.link, b, _frozen(R @ tip_spec.R), _frozen(r + R @ tip_spec.r))
-    return Robot(name=d.name, source=str(d.path), base=root, bodies=index_bodies(bodies),
-                 frames=frames, tip=tip_frame, gravity=_frozen(d.gravity))
+        if last is None:
+            return None
+        spec = TipSpec(last, "tip", np.eye(3), np.zeros(3))
+    if spec.link not in owner:
+        raise RobotFileError(d.path, spec.where, f"tip link {spec.link!r} is not defined")
+    b, R, r = owner[spec.link]
+    return Frame(spec.link, b, _frozen(R @ spec.R), _frozen(r + R @ spec.r))
+
+
+def report(path, notes, strict):
+    """Issue the collected warnings, or (strict) refuse the file with the first."""
+    if strict and notes:
+        where, problem = notes[0]
+        raise RobotFileError(path, where, f"{problem} (refused: strict)")
+    for where, problem in notes:
+        warnings.warn(RobotFileWarning(path, where, problem), stacklevel=4)
+
+
+def lock_joints(d: Description, lock) -> Description:
+    """The description with the joints named in ``lock`` made fixed: each entry is
+    ``NAME`` or ``NAME=VALUE``, NAME a joint name or a shell-style pattern (``'*Finger*'``)
+    matching at least one joint. A revolute or prismatic joint is fixed at VALUE (rad or
+    m, default 0), any other joint at its neutral position (the identity)."""
+    values = {}
+    for entry in lock:
+        name, has_value, text = str(entry).partition("=")
+        name = name.strip()
+        matches = [j for j in d.joints if fnmatchcase(j.name, name)]
+        if not matches:
+            raise RobotFileError(d.path, "lock", f"no joint matches {name!r}")
+        value = fields.text_number(d.path, f"lock {name}", text) if has_value else 0.0
+        for j in matches:
+            if value and j.type not in ONE_DOF:
+                raise RobotFileError(d.path, j.where, f"lock: a {j.type} joint is locked at its "
+                                     "neutral position only (no value)")
+            values[j.name] = value
+    return replace(d, joints=[_locked(d.path, j, values[j.name]) if j.name in values and j.type != "fixed"
+                              else j for j in d.joints])
+
+
+def _locked(path, j: JointSpec, value) -> JointSpec:
+    R, r = j.R, j.r
+    if j.type in ONE_DOF and value:
+        from soagen.backend import NUMPY
+        from soagen.spatial import axis_rotation
+
+        axis = np.asarray(unit_axis(path, j))
+        if j.type == "prismatic":
+            r = r + R @ (axis * value)
+        else:
+            R = R @ axis_rotation(axis, value, NUMPY)
+    return replace(j, type="fixed", R=R, r=r)
 
 
 def with_floating_base(d: Description, world: str = "world", joint: str = "root_joint") -> Description:
     """The same description with a free joint from a massless ``world`` link to the root
     link (Part I Appendix B): q = (position, quaternion (x, y, z, w)), v = (omega, v) in
-    the root body frame (see docs/trees-and-floating-bases.md)."""
-    from dataclasses import replace as _replace
-
-    root, _ = _topological_order(d)
+    the root body frame (see docs/trees-and-floating-bases.md). Refused when the file's
+    root already carries a floating joint: the two would be stacked on a massless link."""
+    root, order = topological_order(d)
+    welded = {root}
+    for j in order:
+        if j.parent in welded and j.type == "fixed":
+            welded.add(j.child)
+        elif j.parent in welded and JOINT_TYPES.get(j.type) == "free":
+            raise RobotFileError(d.path, j.where, f"already a floating joint between {j.parent!r} and "
+                                 f"{j.child!r}: a floating base would stack a second one (drop --floating-base)")
     names = {l.name for l in d.links}
     while world in names:
         world = "_" + world
@@ -271,19 +338,19 @@ def with_floating_base(d: Description, world: str = "world", joint: str = "root_
         joint = "_" + joint
     free = JointSpec(joint, f"<floating base joint {joint!r}>", "floating", world, root,
                      np.eye(3), np.zeros(3), np.array([0.0, 0.0, 1.0]))
-    return _replace(d, links=[LinkSpec(world, f"<world link {world!r}>")] + list(d.links),
-                    joints=[free] + list(d.joints))
+    return replace(d, links=[LinkSpec(world, f"<world link {world!r}>")] + list(d.links),
+                   joints=[free] + list(d.joints))
 
 
 def unit_axis(path, j):
     """The joint axis as a unit vector; scaled before normalizing so that huge entries do
-    not overflow the norm, and round-off below 1e-15 set to exact zeros."""
+    not overflow the norm, and round-off below SNAP set to exact zeros."""
     scale = np.abs(j.axis).max() if np.all(np.isfinite(j.axis)) else np.nan
-    if not scale > 0 or np.linalg.norm(j.axis / scale) * scale < 1e-9:
+    if not scale > 0 or np.linalg.norm(j.axis / scale) * scale < AXIS_ZERO:
         raise RobotFileError(path, j.where, "axis must be a non-zero vector")
     u = j.axis / scale
     u = u / np.linalg.norm(u)
-    return tuple(float(x) for x in np.where(np.abs(u) < 1e-15, 0.0, u))
+    return tuple(float(x) for x in np.where(np.abs(u) < SNAP, 0.0, u))
 
 
 def _last_link(order):
@@ -304,6 +371,6 @@ def _frozen(a):
     1 - 1e-17 -> 1), so that symbolic unrolling sees the structural zeros and ones."""
     a = np.array(a, dtype=float)
     for exact in (0.0, 1.0, -1.0):
-        a[np.abs(a - exact) < 1e-15] = exact
+        a[np.abs(a - exact) < SNAP] = exact
     a.flags.writeable = False
     return a

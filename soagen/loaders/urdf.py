@@ -2,10 +2,13 @@
 
 Supported joint types: revolute, continuous, prismatic, fixed (merged into the parent
 body), floating (a 6-dof free joint), planar (3 dof in the plane normal to <axis>).
-Inertial data follows the URDF specification: mass,
-inertia about the centre of mass in the frame of <inertial><origin>. Gravity is URDF's
-implicit (0, 0, -9.81). Visual and collision geometry is ignored, and so is <mimic>: a mimic joint is an
-independent degree of freedom here, as in Pinocchio's default URDF import.
+Inertial data follows the URDF specification: mass, inertia about the centre of mass in
+the frame of <inertial><origin>. Gravity is URDF's implicit (0, 0, -9.81). Visual and
+collision geometry, limits, dynamics, transmissions and simulator extensions are
+ignored. A <mimic> joint is an independent degree of freedom, as in Pinocchio's default
+URDF import, but it must name a joint of the file. An element the model reads
+(<inertial>, <origin>, <axis>, <parent>, ...) given twice is an error, not a silent
+choice of the first. A file with xacro macros is expanded first (:mod:`soagen.loaders.xacro`).
 """
 
 from __future__ import annotations
@@ -17,18 +20,25 @@ import numpy as np
 from soagen.errors import RobotFileError
 from soagen.loaders import fields
 from soagen.loaders.description import Description, JointSpec, LinkSpec
+from soagen.spatial import rpy_rotation
 
-UNSUPPORTED = {}          # every URDF joint type is supported (planar: normal = <axis>)
+XACRO_NAMESPACES = ("{http://www.ros.org/wiki/xacro}", "{http://wiki.ros.org/xacro}")
 
 
-def parse(path) -> Description:
+def parse(path, text: str | None = None) -> Description:
+    """The description of a URDF file (``text``: its XML when already read, e.g. the
+    output of xacro)."""
     try:
-        root = ET.parse(path).getroot()
+        root = ET.fromstring(text) if text is not None else ET.parse(path).getroot()
     except ET.ParseError as err:
         line = err.position[0] if err.position else "?"
         raise RobotFileError(path, f"line {line}", f"malformed XML: {err.msg if hasattr(err, 'msg') else err}") from None
-    except OSError as err:
+    except (OSError, UnicodeDecodeError) as err:
         raise RobotFileError(path, "file", f"cannot read: {err}") from None
+    if text is None and uses_xacro(root):
+        from soagen.loaders.xacro import expand
+
+        return parse(path, expand(path))
     if root.tag != "robot":
         raise RobotFileError(path, f"<{root.tag}>", "the root element must be <robot>")
     links = [_link(path, e) for e in root.findall("link")]
@@ -39,6 +49,21 @@ def parse(path) -> Description:
                        np.array([0.0, 0.0, -9.81]))
 
 
+def uses_xacro(root) -> bool:
+    """Whether the document contains xacro elements (<xacro:macro>, <xacro:property>...)."""
+    return any(e.tag.startswith(XACRO_NAMESPACES) for e in root.iter() if isinstance(e.tag, str))
+
+
+def _one(path, where, e, tag, required=False):
+    """The child element ``tag`` of ``e``: at most one (and exactly one if required)."""
+    found = e.findall(tag)
+    if len(found) > 1:
+        raise RobotFileError(path, where, f"<{tag}> given {len(found)} times")
+    if required and not found:
+        raise RobotFileError(path, where, f"missing <{tag}>")
+    return found[0] if found else None
+
+
 def _attr(path, where, e, name):
     value = e.get(name)
     if value is None:
@@ -47,11 +72,11 @@ def _attr(path, where, e, name):
 
 
 def _origin(path, where, e):
-    o = e.find("origin")
+    o = _one(path, where, e, "origin")
     if o is None:
         return np.eye(3), np.zeros(3)
-    R = fields.rpy(path, f"{where}/origin@rpy", o.get("rpy", "0 0 0"))
-    r = fields.vector(path, f"{where}/origin@xyz", o.get("xyz", "0 0 0"))
+    R = rpy_rotation(fields.text_vector(path, f"{where}/origin@rpy", o.get("rpy", "0 0 0")))
+    r = fields.text_vector(path, f"{where}/origin@xyz", o.get("xyz", "0 0 0"))
     return R, r
 
 
@@ -61,18 +86,17 @@ def _link(path, e):
         raise RobotFileError(path, "<link>", "missing attribute 'name'")
     where = f"<link name={name!r}>"
     spec = LinkSpec(name, where)
-    inertial = e.find("inertial")
+    inertial = _one(path, where, e, "inertial")
     if inertial is None:
         return spec
-    mass = inertial.find("mass")
-    inertia = inertial.find("inertia")
-    if mass is None or inertia is None:
-        raise RobotFileError(path, f"{where}/inertial", "needs both <mass> and <inertia>")
-    m = fields.number(path, f"{where}/inertial/mass", _attr(path, f"{where}/inertial/mass", mass, "value"))
-    I = fields.inertia_matrix(path, f"{where}/inertial/inertia",
-                              *(_attr(path, f"{where}/inertial/inertia", inertia, k)
-                                for k in ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")))
-    R, c = _origin(path, f"{where}/inertial", inertial)
+    where_i = f"{where}/inertial"
+    mass = _one(path, where_i, inertial, "mass", required=True)
+    inertia = _one(path, where_i, inertial, "inertia", required=True)
+    m = fields.text_number(path, f"{where_i}/mass", _attr(path, f"{where_i}/mass", mass, "value"))
+    I = fields.inertia_matrix(path, f"{where_i}/inertia",
+                              *(_attr(path, f"{where_i}/inertia", inertia, k) for k in fields.INERTIA_KEYS),
+                              read=fields.text_number)
+    R, c = _origin(path, where_i, inertial)
     if m == 0 and not I.any():
         return spec                           # an explicitly massless (virtual) link
     spec.has_inertial = True
@@ -86,16 +110,20 @@ def _joint(path, e):
         raise RobotFileError(path, "<joint>", "missing attribute 'name'")
     where = f"<joint name={name!r}>"
     jtype = _attr(path, where, e, "type")
-    if jtype in UNSUPPORTED:
-        raise RobotFileError(path, where, UNSUPPORTED[jtype])
     links = {}
     for role in ("parent", "child"):
-        el = e.find(role)
+        el = _one(path, where, e, role)
         if el is None or not el.get("link"):
             raise RobotFileError(path, where, f"missing <{role} link=...>")
         links[role] = el.get("link")
     R, r = _origin(path, where, e)
-    ax = e.find("axis")
-    axis = fields.vector(path, f"{where}/axis@xyz", ax.get("xyz", "1 0 0")) if ax is not None \
-        else np.array([1.0, 0.0, 0.0])
-    return JointSpec(name, where, jtype, links["parent"], links["child"], R, r, axis)
+    ax = _one(path, where, e, "axis")
+    axis = fields.text_vector(path, f"{where}/axis@xyz", ax.get("xyz", "1 0 0"), bounded=False) \
+        if ax is not None else np.array([1.0, 0.0, 0.0])
+    mimic = _one(path, where, e, "mimic")
+    if mimic is not None:
+        for k in ("multiplier", "offset"):
+            if k in mimic.attrib:
+                fields.text_number(path, f"{where}/mimic@{k}", mimic.get(k))
+        mimic = _attr(path, f"{where}/mimic", mimic, "joint")
+    return JointSpec(name, where, jtype, links["parent"], links["child"], R, r, axis, mimic=mimic)

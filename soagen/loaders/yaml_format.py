@@ -1,8 +1,12 @@
 """The soagen YAML robot format (schema: docs/robot-format.md).
 
-Strict: unknown keys are errors (a typo must not silently drop a parameter)."""
+Strict: unknown and duplicate keys are errors (a typo must not silently drop a
+parameter, a repeated key must not silently replace one), and values must have the
+right YAML type (a mass written as the string "1.0" is refused)."""
 
 from __future__ import annotations
+
+import re
 
 import yaml
 
@@ -14,21 +18,58 @@ TOP_KEYS = {"name", "description", "source", "gravity", "links", "joints", "tip"
 LINK_KEYS = {"name", "mass", "com", "inertia", "inertial_frame"}
 JOINT_KEYS = {"name", "type", "parent", "child", "xyz", "rpy", "rotation", "axis", "axis2"}
 TIP_KEYS = {"link", "xyz", "rpy", "rotation"}
-INERTIA_KEYS = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
+INERTIA_KEYS = fields.INERTIA_KEYS
 
 
-def parse(path) -> Description:
+class UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing a key that appears twice in one mapping (YAML 1.2
+    requires unique keys; PyYAML keeps the last silently), and reading ``1e-3`` and
+    ``2E5`` as numbers, as YAML 1.2 does (PyYAML's YAML 1.1 rules make them strings)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                duplicate = key in seen
+            except TypeError:            # an unhashable key: the base class says so
+                continue
+            if duplicate:
+                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}",
+                                                        key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep)
+
+
+UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                                UniqueKeyLoader.construct_mapping)
+UniqueKeyLoader.add_implicit_resolver("tag:yaml.org,2002:float",
+                                      re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
+                                      list("-+0123456789"))
+
+
+def read_yaml(path):
+    """The YAML document of ``path`` (robot or system file); any problem reading or
+    parsing it is a one-line :class:`RobotFileError` with the line number."""
     try:
         text = path.read_text()
     except (OSError, UnicodeDecodeError) as err:
         raise RobotFileError(path, "file", f"cannot read: {err}") from None
     try:
-        doc = yaml.safe_load(text)
+        return yaml.load(text, Loader=UniqueKeyLoader)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "file"
         problem = getattr(err, "problem", None) or str(err).splitlines()[0]
         raise RobotFileError(path, where, f"malformed YAML: {problem}") from None
+    except (ValueError, RecursionError) as err:     # an integer of over 4300 digits; deep nesting
+        raise RobotFileError(path, "file", f"malformed YAML: {str(err).splitlines()[0][:120]}") from None
+
+
+def parse(path) -> Description:
+    doc = read_yaml(path)
     if not isinstance(doc, dict):
         raise RobotFileError(path, "file", "expected a mapping with 'links' and 'joints'")
     fields.keys(path, "file", doc, TOP_KEYS, required=("links", "joints"))
@@ -92,8 +133,8 @@ def _joint(path, i, d):
     needs_axis = d["type"] in ("revolute", "continuous", "prismatic", "universal")
     if needs_axis and "axis" not in d:
         raise RobotFileError(path, where, f"missing required key 'axis' for a {d['type']} joint")
-    axis = fields.vector(path, f"{where}.axis", d.get("axis", [0, 0, 1]))
-    axis2 = fields.vector(path, f"{where}.axis2", d["axis2"]) if "axis2" in d else None
+    axis = fields.vector(path, f"{where}.axis", d.get("axis", [0, 0, 1]), bounded=False)
+    axis2 = fields.vector(path, f"{where}.axis2", d["axis2"], bounded=False) if "axis2" in d else None
     return JointSpec(name, where, d["type"], d["parent"], d["child"], R, r, axis, axis2)
 
 

@@ -1,0 +1,56 @@
+"""Does the assembled model have an invertible mass matrix?
+
+By Fact 4.1 of Part I, M = (I + H Phi L) D (I + H Phi L)^T (4.11) with a unit
+block-triangular factor, so det M = prod_k det D(k): M is singular exactly where some
+D(k) = H(k) P(k) H^T(k) (4.6) is. Two causes are told apart, each
+with the joint names and the fix, ``lock`` (``--lock``: the joint becomes a fixed joint at
+its neutral position, or a value given):
+
+* joints that move only massless links (nothing beyond them has mass or inertia, e.g.
+  Romeo's 24 finger joints): singular at every configuration;
+* any other D(k) that is singular at a generic configuration: a point mass on the joint
+  axis, a thin rod spun about its own axis, two free joints stacked on a massless link.
+
+A model can still be singular at special configurations (a point mass at the end of a
+stretched arm of massless links); the algorithms refuse those when they meet them
+(:func:`soagen.model.check_articulated_inertia`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from soagen.errors import RobotFileError, SingularMassMatrixError
+
+
+def massless_joints(robot) -> list[str]:
+    """Joints (in body order) beyond which no body has mass or inertia."""
+    massive = [b.mass > 0 or bool(np.any(b.inertia)) for b in robot.bodies]
+    for i in reversed(range(robot.nb)):
+        p = robot.bodies[i].parent
+        if p >= 0 and massive[i]:
+            massive[p] = True
+    return [b.joint_name for b, m in zip(robot.bodies, massive) if not m]
+
+
+def check_invertible(robot, path):
+    """Refuse, naming the joints and the fix, a model whose mass matrix is singular at a
+    generic configuration (a fixed-seed random one, so the outcome is reproducible)."""
+    from soagen.backend import NUMPY
+    from soagen.dynamics.innovations import riccati
+    from soagen.dynamics.sweeps import prepare
+
+    names = massless_joints(robot)
+    if names:
+        what = f"joint {names[0]!r} moves" if len(names) == 1 else f"{len(names)} joints move"
+        raise RobotFileError(path, "joints", f"{what} only massless links (nothing beyond has mass or "
+                             "inertia), so the mass matrix is singular; lock them at their neutral "
+                             f"position: --lock {','.join(names)}")
+    q = robot.random_configuration(np.random.default_rng(0))
+    try:
+        riccati(robot, prepare(robot, q, np.zeros(robot.nv), NUMPY, gravity=False), NUMPY)
+    except SingularMassMatrixError as err:
+        raise RobotFileError(path, f"joint {err.joint!r}", "nothing beyond it has inertia along its "
+                             "motion (a point mass on its axis, a thin rod about its own axis, a "
+                             "free joint on a massless link?), so the mass matrix is singular; give "
+                             f"the link inertia about the axis, or lock the joint: --lock {err.joint}") from None

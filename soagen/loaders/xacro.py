@@ -1,0 +1,30 @@
+"""xacro files (ROS's XML macro language for URDF): expanded by the ``xacro`` package,
+an optional dependency (``pip install soagen[xacro]``), then read as URDF.
+
+Without the package the file is refused with a one-line error saying how to expand it.
+ROS-only substitutions (``$(find pkg)``, ``package://`` includes) need a ROS workspace
+and fail with xacro's own message, on one line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+from soagen.errors import RobotFileError
+
+
+def expand(path) -> str:
+    """The URDF text that ``xacro FILE`` prints."""
+    try:
+        import xacro
+    except ImportError:
+        raise RobotFileError(path, "file", "a xacro file: expand it first (xacro FILE > robot.urdf), "
+                             "or install the xacro package (pip install soagen[xacro])") from None
+    with contextlib.redirect_stderr(io.StringIO()):          # xacro prints its own warnings
+        try:
+            doc = xacro.process_file(str(path))
+        except Exception as err:   # xacro evaluates ${...} as Python: any exception is the file's
+            text = " ".join(str(err).split()) or type(err).__name__
+            raise RobotFileError(path, "xacro", f"expansion failed: {text[:300]}") from None
+    return doc.toxml()

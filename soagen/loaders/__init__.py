@@ -14,7 +14,7 @@ from pathlib import Path
 from soagen.errors import RobotFileError
 from soagen.model import Robot
 
-SUFFIXES = (".yaml", ".yml", ".urdf", ".xacro")
+SUFFIXES = (".yaml", ".yml", ".urdf", ".xacro", ".xml")
 
 
 def load(path, tip: str | None = None, floating_base: bool = False, strict: bool = False,
@@ -57,7 +57,22 @@ def parse(path: Path):
         from soagen.loaders.xacro import expand
 
         return urdf.parse(path, expand(path))
+    elif suffix == ".xml":                  # MJCF (<mujoco>), or a URDF saved as .xml (<robot>)
+        from soagen.loaders.urdf import parse
+        if _root_tag(path) == "mujoco":
+            from soagen.loaders.mjcf import parse
     else:
         raise RobotFileError(path, "file", f"unknown robot file type {suffix!r} "
                              f"(expected {', '.join(SUFFIXES)})")
     return parse(path)
+
+
+def _root_tag(path):
+    """The root element's tag of an XML file (None if it is not well-formed XML)."""
+    import xml.etree.ElementTree as ET
+
+    try:
+        for _, element in ET.iterparse(path, events=("start",)):
+            return element.tag
+    except (ET.ParseError, OSError):
+        return None

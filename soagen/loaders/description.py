@@ -73,6 +73,7 @@ class Description:
     joints: list
     gravity: np.ndarray
     tip: TipSpec | None = None
+    notes: list = field(default_factory=list)   # (element, problem): warnings found by the parser
 
 
 def expand_universal(d: Description) -> Description:
@@ -171,7 +172,7 @@ def build(d: Description, tip: str | None = None, strict: bool = False) -> Robot
     last whether the mass matrix can be inverted. Warnings (dubious but finite) are
     issued as :class:`~soagen.errors.RobotFileWarning` at the end; ``strict=True`` makes
     the first of them an error instead."""
-    notes = []
+    notes = list(d.notes)
     check_values(d)
     d = expand_universal(d)
     root, order = topological_order(d)

@@ -1,0 +1,127 @@
+"""MJCF (MuJoCo's model format) through MuJoCo's own compiler, an optional dependency
+(``pip install soagen[mjcf]``): defaults, includes, ``<freejoint>``, inertias computed
+from geoms and every other MJCF rule are MuJoCo's; this module reads the compiled
+model's body tree, joints and inertias.
+
+Mapping (docs/robot-format.md, "MJCF"):
+
+* the world body is the fixed base; a body without joints is welded to its parent (a
+  fixed joint); a site becomes a massless link on its body (a frame, e.g. a tip);
+* hinge, slide, ball and free joints become revolute, prismatic, spherical and free
+  joints. A body with several joints gets one link per joint, at the joint's anchor,
+  in MuJoCo's order (each joint moves the frame the previous ones moved);
+* q equals MuJoCo's qpos (``ref`` offsets are built into the placements), except that
+  quaternions are (x, y, z, w) here and (w, x, y, z) in MuJoCo. Velocities: hinge,
+  slide and ball alike (ball: angular velocity in the body frame); a free joint's v is
+  (omega, v) in the body frame, MuJoCo's qvel is (v in the world frame, omega in the
+  body frame);
+* what the rigid-body model leaves out is named in a warning: armature (it adds to
+  MuJoCo's mass matrix), gravity compensation, equality constraints.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from soagen.errors import RobotFileError
+from soagen.loaders.description import Description, JointSpec, LinkSpec
+from soagen.spatial import quaternion_rotation
+
+KINDS = {0: "floating", 1: "spherical", 2: "prismatic", 3: "revolute"}   # mjtJoint: FREE, BALL, SLIDE, HINGE
+
+
+def compile_model(path):
+    """MuJoCo's compiled model of an MJCF file (errors on one line)."""
+    try:
+        import mujoco
+    except ImportError:
+        raise RobotFileError(path, "file", "MJCF files are read with MuJoCo's compiler: "
+                             "pip install soagen[mjcf] (the mujoco package)") from None
+    try:
+        return mujoco.MjModel.from_xml_path(str(path))
+    except Exception as err:         # MuJoCo reports XML and compile errors as ValueError
+        text = " ".join(str(err).split())
+        raise RobotFileError(path, "MJCF", f"MuJoCo cannot compile it: {text[:300]}") from None
+
+
+def parse(path) -> Description:
+    m = compile_model(path)
+    import mujoco
+
+    def name(kind, i, default):
+        return mujoco.mj_id2name(m, kind, i) or default
+
+    body_names = [name(mujoco.mjtObj.mjOBJ_BODY, b, f"body{b}") for b in range(m.nbody)]
+    links, joints, notes, armature = [LinkSpec(body_names[0], "<worldbody>")], [], [], []
+    frame_of = {0: body_names[0]}       # body -> the link that carries its mass and children
+    anchor = {0: np.zeros(3)}           # body -> that link's origin, in the body frame
+    for b in range(1, m.nbody):
+        where = f"<body name={body_names[b]!r}>"
+        parent = int(m.body_parentid[b])
+        R = _rotation(m.body_quat[b])
+        r = m.body_pos[b] - anchor[parent]      # placement in the parent's link frame
+        link, pos = frame_of[parent], np.zeros(3)
+        for k, j in enumerate(range(m.body_jntadr[b], m.body_jntadr[b] + m.body_jntnum[b])):
+            jname = name(mujoco.mjtObj.mjOBJ_JOINT, j, f"joint{j}")
+            kind = KINDS[int(m.jnt_type[j])]
+            last = k == m.body_jntnum[b] - 1
+            child = body_names[b] if last else f"{body_names[b]}:{jname}"
+            axis = np.array(m.jnt_axis[j], dtype=float)
+            new = np.zeros(3) if kind == "floating" else np.array(m.jnt_pos[j], dtype=float)
+            Rj, rj = R, r + R @ (new - pos)
+            if kind in ("revolute", "prismatic"):       # q = qpos: undo MuJoCo's qpos0 (ref)
+                ref = float(m.qpos0[m.jnt_qposadr[j]])
+                if kind == "revolute":
+                    Rj = Rj @ _axis_rotation(axis, -ref)
+                else:
+                    rj = rj - Rj @ axis * ref
+            joints.append(JointSpec(jname, f"<joint name={jname!r}>", kind, link, child, Rj, rj, axis))
+            if not last:
+                links.append(LinkSpec(child, f"{where} (joint {jname!r})"))
+            link, pos, R, r = child, new, np.eye(3), np.zeros(3)
+            if m.dof_armature[m.jnt_dofadr[j]]:
+                armature.append(jname)
+        if m.body_jntnum[b] == 0:
+            joints.append(JointSpec(f"{body_names[b]}_weld", where, "fixed", link, body_names[b], R, r,
+                                    np.array([0.0, 0.0, 1.0])))
+        frame_of[b], anchor[b] = body_names[b], pos
+        spec = LinkSpec(body_names[b], where)
+        if m.body_mass[b] > 0 or np.any(m.body_inertia[b]):
+            Ri = _rotation(m.body_iquat[b])
+            spec.mass, spec.has_inertial = float(m.body_mass[b]), True
+            spec.com = m.body_ipos[b] - pos
+            spec.inertia = Ri @ np.diag(m.body_inertia[b]) @ Ri.T
+        links.append(spec)
+        if m.body_gravcomp[b]:
+            notes.append((where, "gravity compensation (gravcomp) is not modelled"))
+    names = {l.name for l in links}
+    for s in range(m.nsite):
+        sname = name(mujoco.mjtObj.mjOBJ_SITE, s, "")
+        if not sname:
+            continue
+        sname = sname if sname not in names else f"site:{sname}"
+        b = int(m.site_bodyid[s])
+        links.append(LinkSpec(sname, f"<site name={sname!r}>"))
+        joints.append(JointSpec(f"{sname}_site", f"<site name={sname!r}>", "fixed", frame_of[b], sname,
+                                _rotation(m.site_quat[s]), m.site_pos[s] - anchor[b], np.array([0.0, 0.0, 1.0])))
+    if armature:
+        notes.append((f"<joint name={armature[0]!r}>" + (f" and {len(armature) - 1} more" if len(armature) > 1 else ""),
+                      "armature is not modelled (MuJoCo adds it to the mass matrix)"))
+    if m.neq:
+        notes.append(("<equality>", f"{m.neq} equality constraints are not modelled (soagen reads the open tree)"))
+    model_name = name(mujoco.mjtObj.mjOBJ_MODEL, 0, "")
+    model_name = path.stem if model_name in ("", "MuJoCo Model") else model_name
+    return Description(str(path), model_name, links, joints, np.array(m.opt.gravity, dtype=float), notes=notes)
+
+
+def _rotation(wxyz):
+    """A MuJoCo quaternion (w, x, y, z) as a rotation matrix."""
+    w, x, y, z = (float(v) for v in wxyz)
+    return quaternion_rotation(np.array([x, y, z, w]))
+
+
+def _axis_rotation(axis, angle):
+    from soagen.backend import NUMPY
+    from soagen.spatial import axis_rotation
+
+    return axis_rotation(axis / np.linalg.norm(axis), angle, NUMPY)

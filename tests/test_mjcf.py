@@ -1,0 +1,222 @@
+"""MJCF through MuJoCo's compiler: the generic algorithms on the loaded model against
+MuJoCo's own mj_fullM / mj_rne on the same file (hinge, slide, ball, free joints, several
+joints in one body, joint ``ref`` offsets, welded bodies, sites), and against Pinocchio
+on real URDFs compiled by MuJoCo."""
+
+import sys
+import textwrap
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import soagen
+from soagen import algorithms as A
+from soagen.errors import RobotFileError, RobotFileWarning
+from soagen.loaders.description import build
+from soagen.pinocchio_bridge import example_robot_data_dir
+from soagen.spatial import quaternion_rotation
+from tests.helpers import rel_err
+
+mujoco = pytest.importorskip("mujoco", reason="MJCF is read with the optional 'mujoco' package (pip install soagen[mjcf])")
+pytestmark = pytest.mark.oracle
+
+TOL = 1e-10
+
+# every joint kind, two joints in one body, ref offsets, a welded body with mass, a site
+# as the tip, default classes, inertias from geoms, euler / axisangle orientations
+ARM = textwrap.dedent("""\
+    <mujoco model="arm">
+      <option gravity="0.3 -0.2 -9.81"/>
+      <default><joint damping="0.1"/><default class="big"><geom density="2000"/></default></default>
+      <worldbody>
+        <body name="base" pos="0 0 0.5" euler="10 20 30">
+          <joint name="yaw" type="hinge" axis="0 0 1" ref="0.3"/>
+          <joint name="lift" type="slide" axis="0.2 0.3 1" pos="0.05 0 0" ref="0.1"/>
+          <inertial pos="0.01 0.02 0.03" mass="2" fullinertia="0.05 0.06 0.07 0.001 -0.002 0.003"/>
+          <body name="upper" pos="0.2 0 0" axisangle="1 1 0 40">
+            <joint name="shoulder" type="ball" pos="0 0 0.05"/>
+            <geom class="big" type="capsule" fromto="0 0 0 0.3 0 0" size="0.04"/>
+            <body name="bracket" pos="0.3 0 0" quat="0.9 0.1 0.3 0.2">
+              <geom type="box" size="0.03 0.02 0.01" pos="0.01 0 0"/>
+              <body name="fore" pos="0.05 0 0">
+                <joint name="elbow" axis="0 1 0" pos="0.02 0 0"/>
+                <joint name="wrist" axis="1 0 0" pos="0.2 0 0.01" ref="-0.4"/>
+                <geom type="capsule" fromto="0 0 0 0.25 0 0" size="0.03"/>
+                <site name="tool" pos="0.27 0 0.01" euler="0 90 0"/>
+              </body>
+            </body>
+          </body>
+        </body>
+      </worldbody>
+    </mujoco>
+    """)
+
+
+def write(tmp_path, text, name="robot.xml"):
+    p = tmp_path / name
+    p.write_text(text)
+    return p
+
+
+class MuJoCoOracle:
+    """MuJoCo's M and inverse dynamics in soagen's coordinates: quaternions (x, y, z, w),
+    free-joint velocities (omega, v) in the body frame (MuJoCo: v in the world frame,
+    then omega in the body frame), accelerations likewise."""
+
+    def __init__(self, robot, model):
+        self.robot, self.m, self.d = robot, model, mujoco.MjData(model)
+        # armature is not modelled by soagen (a warning says so): taken out of MuJoCo's M
+        # (its RNE recursion leaves armature out, and gravity compensation, a passive force)
+        self.armature = np.diag(model.dof_armature)
+
+    def set_state(self, q, v):
+        """qpos, and T with qvel = T v; returns T and Tdot v."""
+        r, m = self.robot, self.m
+        qpos, T, Tdv = np.zeros(m.nq), np.zeros((m.nv, r.nv)), np.zeros(m.nv)
+        iq = iv = 0
+        for i, b in enumerate(r.bodies):
+            x, w = q[r.q_slice(i)], v[r.v_slice(i)]
+            sv = r.v_slice(i)
+            if b.joint.kind == "free":
+                R = quaternion_rotation(x[3:7])
+                qpos[iq:iq + 7] = [*x[:3], x[6], *x[3:6]]
+                T[iv:iv + 3, sv.start + 3:sv.stop] = R
+                T[iv + 3:iv + 6, sv.start:sv.start + 3] = np.eye(3)
+                Tdv[iv:iv + 3] = R @ np.cross(w[:3], w[3:])      # d/dt (R v_body), the R-dot part
+            elif b.joint.kind == "spherical":
+                qpos[iq:iq + 4] = [x[3], *x[:3]]
+                T[iv:iv + 3, sv] = np.eye(3)
+            else:
+                qpos[iq] = x[0]
+                T[iv, sv] = 1
+            iq, iv = iq + b.joint.nq, iv + b.joint.nv
+        self.d.qpos[:], self.d.qvel[:] = qpos, T @ v
+        mujoco.mj_forward(self.m, self.d)
+        return T, Tdv
+
+    def mass_matrix(self, q):
+        T, _ = self.set_state(q, np.zeros(self.robot.nv))
+        M = np.zeros((self.m.nv, self.m.nv))
+        try:
+            mujoco.mj_fullM(self.m, self.d, M)              # MuJoCo 4
+        except TypeError:
+            mujoco.mj_fullM(self.m, M, self.d.qM)           # MuJoCo 3
+        return T.T @ (M - self.armature) @ T
+
+    def inverse_dynamics(self, q, v, a):
+        T, Tdv = self.set_state(q, v)
+        self.d.qacc[:] = T @ a + Tdv
+        out = np.zeros(self.m.nv)
+        mujoco.mj_rne(self.m, self.d, 1, out)
+        return T.T @ out
+
+
+def compare_with_mujoco(robot, path, states=3, seed=0):
+    oracle = MuJoCoOracle(robot, mujoco.MjModel.from_xml_path(str(path)))
+    assert oracle.m.nq == robot.nq and oracle.m.nv == robot.nv
+    rng = np.random.default_rng(seed)
+    for _ in range(states):
+        q = robot.random_configuration(rng)
+        v, a, tau = (rng.normal(size=robot.nv) for _ in range(3))
+        assert rel_err(A.mass_matrix(robot, q), oracle.mass_matrix(q)) < TOL
+        assert rel_err(A.inverse_dynamics(robot, q, v, a), oracle.inverse_dynamics(q, v, a)) < TOL
+        qdd = A.forward_dynamics(robot, q, v, tau)
+        assert rel_err(oracle.inverse_dynamics(q, v, qdd), tau) < 1e-8
+
+
+def test_every_joint_kind_refs_welds_and_sites_against_mujoco(tmp_path):
+    path = write(tmp_path, ARM)
+    robot = soagen.load(path, tip="tool")
+    assert [(b.joint_name, b.joint.kind) for b in robot.bodies] == [
+        ("yaw", "revolute"), ("lift", "prismatic"), ("shoulder", "spherical"),
+        ("elbow", "revolute"), ("wrist", "revolute")]
+    assert [b.name for b in robot.bodies] == ["base:yaw", "base", "upper", "fore:elbow", "fore"]
+    assert robot.gravity == pytest.approx([0.3, -0.2, -9.81])
+    compare_with_mujoco(robot, path)
+
+
+def test_tip_site_pose_matches_mujoco(tmp_path):
+    """q is MuJoCo's qpos (ref offsets built in): the site's world pose agrees."""
+    from soagen.backend import NUMPY
+    from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
+
+    path = write(tmp_path, ARM)
+    robot = soagen.load(path, tip="tool")
+    oracle = MuJoCoOracle(robot, mujoco.MjModel.from_xml_path(str(path)))
+    q = robot.random_configuration(np.random.default_rng(5))
+    oracle.set_state(q, np.zeros(robot.nv))
+    R, o = frame_pose(robot, world_poses(robot, link_transforms(robot, q, NUMPY)), robot.tip)
+    site = oracle.m.site("tool").id
+    assert np.allclose(o, oracle.d.site_xpos[site], atol=1e-12)
+    assert np.allclose(R, oracle.d.site_xmat[site].reshape(3, 3), atol=1e-12)
+
+
+def test_mujoco_testdata_model_free_bodies_and_warnings():
+    """MuJoCo's own test model: free joints, balls, two hinges in one body, plus what the
+    rigid-body model leaves out (armature, gravcomp, an equality), each named in a warning."""
+    path = next(p for p in sys.modules["mujoco"].__path__) + "/testdata/model.xml"
+    with pytest.warns(RobotFileWarning) as rec:
+        robot = soagen.load(path)
+    text = [str(w.message) for w in rec]
+    assert any("armature is not modelled" in t for t in text)
+    assert any("gravity compensation" in t for t in text)
+    assert any("equality constraints are not modelled" in t for t in text)
+    m = mujoco.MjModel.from_xml_path(path)
+    kinds = {"free": mujoco.mjtJoint.mjJNT_FREE, "spherical": mujoco.mjtJoint.mjJNT_BALL}
+    for kind, mj in kinds.items():
+        assert sum(b.joint.kind == kind for b in robot.bodies) == sum(m.jnt_type == mj) > 0
+    compare_with_mujoco(robot, path, states=2)
+
+
+def test_mjcf_errors_are_one_line(tmp_path, monkeypatch):
+    bad = write(tmp_path, ARM.replace('mass="2"', 'mass="-2"'))
+    with pytest.raises(RobotFileError) as err:
+        soagen.load(bad)
+    assert str(err.value).startswith(f"{bad}: MJCF: MuJoCo cannot compile it:") and "\n" not in str(err.value)
+    broken = write(tmp_path, ARM[:300], "broken.xml")
+    with pytest.raises(RobotFileError, match="MuJoCo cannot compile it") as err:
+        soagen.load(broken)
+    assert "\n" not in str(err.value)
+    monkeypatch.setitem(sys.modules, "mujoco", None)           # as without the package
+    with pytest.raises(RobotFileError, match=r"pip install soagen\[mjcf\]"):
+        soagen.load(write(tmp_path, ARM, "again.xml"))
+
+
+def test_urdf_saved_as_xml_is_read_as_urdf(tmp_path):
+    from tests.test_loaders import URDF
+
+    robot = soagen.load(write(tmp_path, URDF, "r.xml"))
+    assert [b.joint_name for b in robot.bodies] == ["a", "b"]
+
+
+@pytest.mark.parametrize("rel", ["ur_description/urdf/ur5_robot.urdf", "z1_description/urdf/z1.urdf"])
+def test_urdf_compiled_by_mujoco_against_pinocchio(tmp_path, rel):
+    """A real robot read through MuJoCo's compiler (its URDF import, fixed links kept as
+    welded bodies) gives Pinocchio's dynamics on the URDF."""
+    pin = pytest.importorskip("pinocchio", reason="needs the optional 'pin' package")
+    root = example_robot_data_dir()
+    if root is None:
+        pytest.skip("the optional 'example-robot-data' package is not installed")
+    from soagen.loaders.mjcf import parse
+    from soagen.pinocchio_bridge import Converter, symmetrized
+
+    tree = ET.parse(root / rel)
+    for link in tree.getroot().iter("link"):
+        for tag in ("visual", "collision"):
+            for e in link.findall(tag):
+                link.remove(e)
+    ET.SubElement(ET.SubElement(tree.getroot(), "mujoco"), "compiler", fusestatic="false", discardvisual="true")
+    path = tmp_path / "robot.urdf"
+    tree.write(path)
+    robot = build(parse(path))
+    model = pin.buildModelFromUrdf(str(root / rel))
+    data, conv = model.createData(), Converter(robot, model)
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        q = robot.random_configuration(rng)
+        v, a = rng.normal(size=robot.nv), rng.normal(size=robot.nv)
+        qp = conv.q_to_pin(q)
+        assert rel_err(A.mass_matrix(robot, q), conv.matrix_from_pin(symmetrized(pin.crba(model, data, qp)))) < 1e-9
+        tau = conv.v_from_pin(pin.rnea(model, data, qp, conv.v_to_pin(v), conv.v_to_pin(a)))
+        assert rel_err(A.inverse_dynamics(robot, q, v, a), tau) < 1e-9

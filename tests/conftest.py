@@ -28,3 +28,25 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def installed_wheel(tmp_path_factory):
+    """soagen built as a wheel and installed into a fresh target directory (built once
+    per session): the folder to put on PYTHONPATH to run the installed copy."""
+    import subprocess
+    import sys
+    import zipfile
+    from pathlib import Path
+
+    pytest.importorskip("hatchling", reason="building the wheel needs hatchling (pip install hatchling)")
+    tmp = tmp_path_factory.mktemp("wheel")
+    dist, site = tmp / "dist", tmp / "site"
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                            "-w", str(dist), str(Path(__file__).resolve().parents[1])], capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr[-2000:]
+    wheel = next(dist.glob("soagen-*.whl"))
+    inst = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--target", str(site),
+                           str(wheel)], capture_output=True, text=True)
+    assert inst.returncode == 0, inst.stderr[-2000:]
+    return site, zipfile.ZipFile(wheel).namelist()

@@ -59,3 +59,32 @@ def test_bundled_robots_load(name, nv, kinds):
     robot = soagen.load(f"robots/{name}.yaml")
     assert robot.nv == nv and robot.is_chain and {b.joint.kind for b in robot.bodies} == kinds
     assert robot.tip is not None
+
+
+def test_bundled_robot_by_name_and_not_a_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)                       # outside the checkout
+    assert soagen.load("puma560").nv == 6
+    with pytest.raises(RobotFileError, match=r"nowhere: file: no such file \(nor a bundled robot: arm6, "):
+        soagen.load("nowhere")
+    with pytest.raises(RobotFileError, match="is a directory, not a robot file"):
+        soagen.load(tmp_path)
+
+
+def test_bundled_robots_from_the_installed_wheel(tmp_path, installed_wheel):
+    """The wheel ships robots/ as soagen/robots: `soagen info puma560` and `soagen derive
+    planar2` work from any directory, with the installed copy."""
+    import os
+    import subprocess
+    import sys
+
+    site, names = installed_wheel
+    assert "soagen/robots/planar2.yaml" in names and "soagen/robots/systems/dual_arm_box.yaml" in names
+    env = dict(os.environ, PYTHONPATH=str(site))
+    code = "import sys; from soagen.cli.main import main; sys.argv = ['soagen'] + sys.argv[1:]; main()"
+    for args, expect in ((["info", "puma560"], "nq 6, nv 6"),
+                         (["derive", "planar2", "--format", "text"], "Closed-form dynamics of planar2")):
+        run = subprocess.run([sys.executable, "-c", code, *args], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert run.returncode == 0 and expect in run.stdout, run.stderr[-2000:]
+    run = subprocess.run([sys.executable, "-c", "import soagen.loaders.bundled as b; print(b.robots_dir())"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.stdout.strip() == str(site / "soagen" / "robots")

@@ -56,11 +56,12 @@ def closed_form(robot, numeric: bool = True):
 
 def render_closed_form(robot_path: str | None, fmt: str = "markdown") -> str:
     from soagen.loaders import load
+    from soagen.loaders.bundled import resolve
 
     path = robot_path or DEFAULT_ROBOT
     src = Path(path)
     if robot_path is None and not src.is_file():      # outside the repository: the bundled copy
-        src = Path(__file__).resolve().parents[2] / DEFAULT_ROBOT
+        src = resolve(Path(DEFAULT_ROBOT).stem)
     robot = load(str(src))
     md = fmt == "markdown"
     title = f"Closed-form dynamics of {robot.name}: T = M(q) qdd + C(q, qd) + g(q)"

@@ -8,6 +8,7 @@ from soagen.cli.options import (
     fd_variant_option,
     floating_base_option,
     robot_argument,
+    robot_file_options,
     tip_option,
 )
 
@@ -51,6 +52,7 @@ def progress_bar(total, quiet):
 @robot_argument
 @tip_option
 @floating_base_option
+@robot_file_options
 @click.option("--lang", type=click.Choice(sorted(LANGS)), default="all", show_default=True,
               help="Which files to write: PREFIX.h + PREFIX.c, PREFIX.py, or both.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=".",
@@ -82,8 +84,8 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     """
     import time
 
-    import soagen
     from soagen import output_dir
+    from soagen.cli.options import load_robot
     from soagen.closed_chain.loader import is_system_file
     from soagen.codegen.emit import validate_prefix, write
     from soagen.codegen.functions import check_algorithms
@@ -94,7 +96,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
                                robot_only={"--tip": tip, "--floating-base": floating_base,
                                            "--algorithms": algos != "all", "--fd-variant": fd_variant != "best",
                                            "--symbolic-params": symbolic_params, "--numpy": use_numpy})
-    model = soagen.load(robot, tip=tip, floating_base=floating_base)
+    model = load_robot(robot, tip=tip, floating_base=floating_base)
     names = parse_algorithms(algos)
     check_algorithms(model, names)
     if prefix is not None:

@@ -17,6 +17,7 @@ from soagen.errors import RobotFileError
 from soagen.loaders import fields
 from soagen.loaders.description import LinkSpec
 from soagen.loaders.inertial import check_mass_properties
+from soagen.loaders.yaml_format import read_yaml
 from soagen.tolerances import GRASP_SPACE
 
 TOP_KEYS = {"name", "description", "source", "type", "gravity", "object", "arms"}
@@ -32,14 +33,7 @@ def load_system(path) -> System:
     path = Path(path)
     if not path.is_file():
         raise RobotFileError(path, "file", "no such file")
-    try:
-        doc = yaml.safe_load(path.read_text())
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark else "file"
-        raise RobotFileError(path, where, f"malformed YAML: {getattr(err, 'problem', None) or err}") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise RobotFileError(path, "file", f"cannot read: {err}") from None
+    doc = read_yaml(path)          # one-line errors; duplicate keys refused
     if isinstance(doc, dict) and "links" in doc and "arms" not in doc:
         raise RobotFileError(path, "file", "this is a robot file; a system file names 'arms' and "
                              "an 'object' (docs/closed-chains.md)")

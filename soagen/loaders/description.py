@@ -139,11 +139,10 @@ def topological_order(d: Description):
 
 
 def _combine(parts):
-    """Mass, centre of mass and inertia about it of rigidly joined parts (same frame)."""
+    """Mass, centre of mass and inertia about it of rigidly joined parts (same frame); a
+    massless part adds its rotational inertia only."""
     m = sum(p[0] for p in parts)
-    if m == 0:
-        return 0.0, np.zeros(3), np.zeros((3, 3))
-    c = sum(p[0] * p[1] for p in parts) / m
+    c = sum(p[0] * p[1] for p in parts) / m if m > 0 else np.zeros(3)
     I = np.zeros((3, 3))
     with np.errstate(over="ignore", invalid="ignore"):     # absurd offsets: checked by the caller
         for mi, ci, Ii in parts:

@@ -1,4 +1,4 @@
-"""The papers' operators as dense matrices, evaluated literally (GUIDE section 4).
+"""The papers' operators as dense matrices, evaluated literally.
 
 For a serial chain at a given state this builds phi, Phi, psi, Psi, H, M, P, D, L, G, S,
 B, E, Delta_phi, Delta_psi (and a, b, V when velocities are given) as full block

@@ -1,4 +1,4 @@
-"""Second kind of evidence (GUIDE section 3): the papers' operator expressions evaluated
+"""Second kind of evidence: the papers' operator expressions evaluated
 literally on dense world-frame matrices, against the O(N) link-frame recursions, on random
 chains with mixed revolute/prismatic joints, tilted axes and random placements."""
 

@@ -1,4 +1,4 @@
-"""Third kind of evidence (GUIDE section 3): Pinocchio, an implementation nobody here
+"""Third kind of evidence: Pinocchio, an implementation nobody here
 wrote, on real URDFs of example-robot-data and on our bundled and random robots.
 RNEA, CRBA, ABA (against each of FD1-FD4), computeMinverse, the tip frame Jacobian,
 the classical tip acceleration (Jdot qdot) and J M^-1 J^T, to 1e-9 relative."""

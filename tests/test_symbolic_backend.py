@@ -1,4 +1,4 @@
-"""The same recursion code runs on SymPy symbols (GUIDE section 9, rule 2): the
+"""The same recursion code runs on SymPy symbols: the
 expressions it produces, evaluated at a numeric state, equal the float run."""
 
 import numpy as np

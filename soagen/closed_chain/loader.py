@@ -110,6 +110,9 @@ def _arm(path, i, d, obj, gravity):
 def _grasp(path, where, d, obj):
     fields.keys(path, where, d, GRASP_KEYS, ("frame", "type"))
     frame, kind = d["frame"], d["type"]
+    for k, value in (("frame", frame), ("type", kind)):
+        if not isinstance(value, str):
+            raise RobotFileError(path, f"{where}.{k}", f"expected a name, got {value!r}")
     if kind not in GRASP_KINDS:
         raise RobotFileError(path, f"{where}.type", f"unknown grasp type {kind!r} (known: {', '.join(GRASP_KINDS)})")
     if frame not in obj.frames:
@@ -151,6 +154,6 @@ def is_system_file(path) -> bool:
         return False
     try:
         doc = yaml.safe_load(path.read_text())
-    except (yaml.YAMLError, OSError, UnicodeDecodeError):
+    except (yaml.YAMLError, OSError, UnicodeDecodeError, ValueError, RecursionError):
         return False
     return isinstance(doc, dict) and "arms" in doc

@@ -266,7 +266,7 @@ def resolve_tip(d: Description, order, owner, tip):
         if last is None:
             return None
         spec = TipSpec(last, "tip", np.eye(3), np.zeros(3))
-    if spec.link not in owner:
+    if not isinstance(spec.link, str) or spec.link not in owner:
         raise RobotFileError(d.path, spec.where, f"tip link {spec.link!r} is not defined")
     b, R, r = owner[spec.link]
     return Frame(spec.link, b, _frozen(R @ spec.R), _frozen(r + R @ spec.r))
@@ -346,9 +346,9 @@ def unit_axis(path, j):
     """The joint axis as a unit vector; scaled before normalizing so that huge entries do
     not overflow the norm, and round-off below SNAP set to exact zeros."""
     scale = np.abs(j.axis).max() if np.all(np.isfinite(j.axis)) else np.nan
-    if not scale > 0 or np.linalg.norm(j.axis / scale) * scale < AXIS_ZERO:
+    u = j.axis / scale if scale > 0 else j.axis
+    if not scale > 0 or scale < AXIS_ZERO / np.linalg.norm(u):       # |axis| = scale |u|
         raise RobotFileError(path, j.where, "axis must be a non-zero vector")
-    u = j.axis / scale
     u = u / np.linalg.norm(u)
     return tuple(float(x) for x in np.where(np.abs(u) < SNAP, 0.0, u))
 

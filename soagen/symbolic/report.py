@@ -23,13 +23,13 @@ OTHER_NOTES = [
      "numeric; the Pinocchio oracle refutes the printed form (tests/test_pinocchio_oracle.py, chains "
      "with prismatic joints)"),
     ("Part I (2.12)", "line starts with a stray `l d/dt`", "N(k) = N(k-1) + l(k,k-1) x F(k-1) + p(k) x F^c(k) + N^c(k)", "OCR"),
-    ("Part II (5.10e)", "smoothing loop k = 1 .. N", "k = N .. 1", "GUIDE; see docs/misprints-closed-chain.md"),
+    ("Part II (5.10e)", "smoothing loop k = 1 .. N", "k = N .. 1", "known before; see docs/misprints-closed-chain.md"),
     ("Part II (4.9h), (6.11j)", "Delta alpha(0) = alpha_f(0) + Delta alpha(0)", "alpha(0) = alpha_f(0) + Delta alpha(0)",
-     "GUIDE; see docs/misprints-closed-chain.md"),
+     "known before; see docs/misprints-closed-chain.md"),
     ("Part II (b.6a)", "[H Omega^-1 J M^-1 T + ...]", "H(0) Omega^-1 J M^-1 T (index dropped)", "notation; II-b.7 uses H(0)"),
     ("Swain-Morris (B8), (B10), (B11)", "M_an, M_n, J_v, M_av, M_v, M_a", "M_ap, M_p, J_p, M_ap, M_p, M_q", "OCR; SM-B8, SM-B11 read them so"),
     ("Swain-Morris (B15)", "J_D = M_h^-1 X_h^T G X Phi, G = M_q (E + ...)^-1", "M_b^-1 X_b^T G X Phi, E = I", "OCR; SM-B14, SM-MIL"),
-    ("Swain-Morris Sec. 8.1", "M_o -> inf, V_b -> inf", "M_b -> inf, V_b -> 0", "GUIDE; not an identity"),
+    ("Swain-Morris Sec. 8.1", "M_o -> inf, V_b -> inf", "M_b -> inf, V_b -> 0", "known before; not an identity"),
 ]
 
 

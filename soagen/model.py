@@ -23,7 +23,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from soagen.errors import SingularMassMatrixError, SoagenError
 from soagen.spatial import axis_rotation, quaternion_rotation
+from soagen.tolerances import SINGULAR_D
 
 JOINT_KINDS = ("revolute", "prismatic", "spherical", "free", "planar")
 
@@ -217,26 +219,37 @@ def symbolic_parameters(robot: Robot) -> Robot:
 def check_articulated_inertia(robot: Robot, i: int, P, H, D):
     """Refuse a singular D(k) = H(k) P(k) H^T(k) (Part I (4.6)) before it is inverted, so
     that no algorithm returns inf or NaN. Numbers only: a symbolic D (object array)
-    passes, and so do arrays of other libraries (autodiff tracers). Each joint coordinate is scaled by the articulated inertia it moves against
-    (trace of the angular or linear block of P(k)), so the test is unit-free
-    (tolerances.SINGULAR_D)."""
-    from soagen.errors import SingularMassMatrixError, SoagenError
-    from soagen.tolerances import SINGULAR_D
-
+    passes, and so do arrays of other libraries (autodiff tracers). Each joint
+    coordinate is scaled by the articulated inertia it moves against (trace of the
+    angular or linear block of P(k)), so the test is unit-free (tolerances.SINGULAR_D):
+    D_n = W^-1/2 D W^-1/2 must have its smallest eigenvalue above SINGULAR_D."""
     if not (isinstance(D, np.ndarray) and D.dtype.kind == "f"):
         return
-    b = robot.bodies[i]
-    if not np.all(np.isfinite(D)):
-        raise SoagenError(f"{robot.source}: joint {b.joint_name!r}: D(k) = H P H^T is not finite "
-                          "(is the state finite?)")
-    H = np.asarray(H, dtype=float)
-    w = (H[:, :3] ** 2).sum(axis=1) * np.trace(P[:3, :3]) + (H[:, 3:] ** 2).sum(axis=1) * np.trace(P[3:, 3:])
-    if np.all(w > 0):
-        Dn = D / np.sqrt(np.outer(w, w))
-        lam = Dn[0, 0] if Dn.shape == (1, 1) else np.linalg.eigvalsh(Dn)[0]
-        if lam > SINGULAR_D:
+    p = P.diagonal().tolist()
+    ang, lin = p[0] + p[1] + p[2], p[3] + p[4] + p[5]
+    if D.shape == (1, 1):                         # plain floats: this runs once per body per call
+        h = H[0].tolist()
+        w = [(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]) * ang + (h[3] * h[3] + h[4] * h[4] + h[5] * h[5]) * lin]
+        if float(D[0, 0]) > SINGULAR_D * w[0]:    # also False for NaN
             return
-        detail = f"D(k) = H P H^T has relative eigenvalue {lam:.3g}"
     else:
-        detail = "no mass or inertia beyond it"
-    raise SingularMassMatrixError(robot.source, b.joint_name, detail)
+        H2 = H * H
+        w = H2[:, :3].sum(axis=1) * ang + H2[:, 3:].sum(axis=1) * lin
+        if np.all(w > 0):
+            s = 1 / np.sqrt(w)
+            try:                                  # lambda_min(D_n) > SINGULAR_D
+                np.linalg.cholesky(D * np.outer(s, s) - SINGULAR_D * np.eye(len(w)))
+                return
+            except np.linalg.LinAlgError:
+                pass
+    _refuse(robot, i, P, D, np.asarray(w))
+
+
+def _refuse(robot, i, P, D, w):
+    name = robot.bodies[i].joint_name
+    if not (np.all(np.isfinite(D)) and np.all(np.isfinite(P))):
+        raise SoagenError(f"{robot.source}: joint {name!r}: D(k) = H P H^T is not finite (is the state finite?)")
+    if not np.all(w > 0):
+        raise SingularMassMatrixError(robot.source, name, "no mass or inertia beyond it")
+    lam = np.linalg.eigvalsh(D / np.sqrt(np.outer(w, w)))[0]
+    raise SingularMassMatrixError(robot.source, name, f"D(k) = H P H^T has relative eigenvalue {lam:.3g}")

@@ -5,6 +5,7 @@ on real URDFs compiled by MuJoCo."""
 
 import sys
 import textwrap
+import warnings
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -220,3 +221,41 @@ def test_urdf_compiled_by_mujoco_against_pinocchio(tmp_path, rel):
         assert rel_err(A.mass_matrix(robot, q), conv.matrix_from_pin(symmetrized(pin.crba(model, data, qp)))) < 1e-9
         tau = conv.v_from_pin(pin.rnea(model, data, qp, conv.v_to_pin(v), conv.v_to_pin(a)))
         assert rel_err(A.inverse_dynamics(robot, q, v, a), tau) < 1e-9
+
+
+ARM_ROOT = ET.fromstring(ARM)
+ARM_ATTRS = [(i, name) for i, e in enumerate(ARM_ROOT.iter()) for name in e.attrib]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_mutated_mjcf_is_one_line_or_loads(tmp_path, seed, monkeypatch):
+    """Attribute values replaced by junk: MuJoCo's compile error on one line, or a model
+    (with no numpy warning on the way); MuJoCo's own warnings become RobotFileWarnings,
+    not a MUJOCO_LOG.TXT in the working directory."""
+    import copy
+
+    monkeypatch.chdir(tmp_path)
+    rng = np.random.default_rng(seed)
+    junk = ["", "x", "nan", "-1", "0", "1e308", "0 0 0", "1 2", "hinge", "free", "base", "1 0 0 0"]
+    for _ in range(15):
+        root = copy.deepcopy(ARM_ROOT)
+        index, name = ARM_ATTRS[rng.integers(len(ARM_ATTRS))]
+        list(root.iter())[index].set(name, str(rng.choice(junk)))
+        path = write(tmp_path, ET.tostring(root, encoding="unicode"))
+        with warnings.catch_warnings(), np.errstate(all="raise"):
+            warnings.simplefilter("error")
+            warnings.simplefilter("ignore", RobotFileWarning)
+            try:
+                soagen.load(path)
+            except RobotFileError as err:
+                assert "\n" not in str(err) and str(err).startswith(str(path))
+    assert not (tmp_path / "MUJOCO_LOG.TXT").exists()
+
+
+def test_mujoco_warnings_are_robot_file_warnings(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path, ARM.replace('<geom type="box" size="0.03 0.02 0.01" pos="0.01 0 0"/>',
+                                       '<geom type="box" size="0.03 0.02 0.01" pos="0.01 0 0" rgba="nan 0 0 1"/>'))
+    with pytest.warns(RobotFileWarning, match="MJCF: MuJoCo: XML contains a 'NaN'"):
+        soagen.load(path, tip="tool")
+    assert not (tmp_path / "MUJOCO_LOG.TXT").exists()

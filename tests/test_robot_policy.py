@@ -214,6 +214,19 @@ def test_cli_lock_strict_floating_base_and_warning_lines(tmp_path):
     assert r.exit_code == 2 and r.output.startswith("error: ") and r.output.count("\n") == 1
 
 
+def test_cli_generate_with_lock(tmp_path):
+    """--lock reaches generate: planar2 with its elbow locked at 0.5 rad is one joint."""
+    import json
+
+    r = run("generate", "planar2", "--lock", "elbow=0.5", "--out", str(tmp_path), "-q", "--lang", "python",
+            "--algorithms", "mass_matrix")
+    assert r.exit_code == 0, r.output
+    manifest = json.loads((tmp_path / "planar2_manifest.json").read_text())
+    assert manifest["nv"] == 1
+    full, locked = soagen.load("planar2"), soagen.load("planar2", lock=["elbow=0.5"])
+    assert A.mass_matrix(locked, [0.3])[0, 0] == pytest.approx(A.mass_matrix(full, [0.3, 0.5])[0, 0], rel=1e-14)
+
+
 def test_cli_info_piped_is_not_cut_at_80_columns(tmp_path):
     long = "a_rather_long_link_name_from_a_cad_export"
     text = urdf(link(long, 1.0, BOX), joint(f"{long}_joint", "base", long))

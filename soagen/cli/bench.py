@@ -50,8 +50,10 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     from soagen.cli.generate import parse_algorithms, progress_bar
     from soagen.closed_chain.loader import is_system_file
     from soagen.codegen import bench as B
+    from soagen.loaders.bundled import resolve
 
     flags = tuple(cflags.split())
+    robot = str(resolve(robot))                 # a bundled robot's name, or the file
     if is_system_file(robot):
         from soagen.cli.options import refuse_robot_options
         from soagen.closed_chain import bench as CB

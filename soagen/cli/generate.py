@@ -105,7 +105,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     t0 = time.perf_counter()
     ctx, step = progress_bar(len(names), quiet)
     with ctx:
-        result = render(model, robot, algorithms=names, langs=LANGS[lang], prefix=prefix,
+        result = render(model, model.source, algorithms=names, langs=LANGS[lang], prefix=prefix,
                         fd_variant=fd_variant, symbolic_params=symbolic_params,
                         numpy=use_numpy, progress=step)
     paths = write(result, out_dir)

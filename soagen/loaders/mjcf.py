@@ -31,28 +31,33 @@ KINDS = {0: "floating", 1: "spherical", 2: "prismatic", 3: "revolute"}   # mjtJo
 
 
 def compile_model(path):
-    """MuJoCo's compiled model of an MJCF file (errors on one line)."""
+    """MuJoCo's compiled model of an MJCF file (errors on one line) and MuJoCo's warnings."""
     try:
         import mujoco
     except ImportError:
         raise RobotFileError(path, "file", "MJCF files are read with MuJoCo's compiler: "
                              "pip install soagen[mjcf] (the mujoco package)") from None
+    messages, previous = [], mujoco.get_mju_user_warning()
+    mujoco.set_mju_user_warning(messages.append)      # not MuJoCo's default: a log file in the cwd
     try:
-        return mujoco.MjModel.from_xml_path(str(path))
+        return mujoco.MjModel.from_xml_path(str(path)), messages
     except Exception as err:         # MuJoCo reports XML and compile errors as ValueError
         text = " ".join(str(err).split())
         raise RobotFileError(path, "MJCF", f"MuJoCo cannot compile it: {text[:300]}") from None
+    finally:
+        mujoco.set_mju_user_warning(previous)
 
 
 def parse(path) -> Description:
-    m = compile_model(path)
+    m, warned = compile_model(path)
     import mujoco
 
     def name(kind, i, default):
         return mujoco.mj_id2name(m, kind, i) or default
 
     body_names = [name(mujoco.mjtObj.mjOBJ_BODY, b, f"body{b}") for b in range(m.nbody)]
-    links, joints, notes, armature = [LinkSpec(body_names[0], "<worldbody>")], [], [], []
+    links, joints, armature = [LinkSpec(body_names[0], "<worldbody>")], [], []
+    notes = [("MJCF", f"MuJoCo: {' '.join(w.split())}") for w in dict.fromkeys(warned)]
     frame_of = {0: body_names[0]}       # body -> the link that carries its mass and children
     anchor = {0: np.zeros(3)}           # body -> that link's origin, in the body frame
     for b in range(1, m.nbody):

@@ -37,6 +37,22 @@ def with_tip_frame(model, robot):
     return model, fid
 
 
+def joint_space_errors(robot, model, data, conv, q, qd, qdd, tau):
+    """Relative errors against Pinocchio of RNEA, CRBA, M^-1 and each of FD1-FD4 (ABA)."""
+    qp, vp = conv.q_to_pin(q), conv.v_to_pin(qd)
+    errs = {
+        "rnea": rel_err(A.inverse_dynamics(robot, q, qd, qdd),
+                        conv.v_from_pin(pin.rnea(model, data, qp, vp, conv.v_to_pin(qdd)))),
+        "crba": rel_err(A.mass_matrix(robot, q), conv.matrix_from_pin(symmetrized(pin.crba(model, data, qp)))),
+        "minv": rel_err(A.inverse_mass_matrix(robot, q),
+                        conv.matrix_from_pin(symmetrized(pin.computeMinverse(model, data, qp)))),
+    }
+    aba = conv.v_from_pin(pin.aba(model, data, qp, vp, conv.v_to_pin(tau)))
+    for method in A.FD_METHODS:
+        errs[method] = rel_err(A.forward_dynamics(robot, q, qd, tau, method=method), aba)
+    return errs
+
+
 def compare(robot, model, fid, rng, states=3):
     data = model.createData()
     conv = Converter(robot, model)
@@ -45,16 +61,7 @@ def compare(robot, model, fid, rng, states=3):
         q = robot.random_configuration(rng)
         qd, qdd, tau = (rng.normal(size=robot.nv) for _ in range(3))
         qp, vp = conv.q_to_pin(q), conv.v_to_pin(qd)
-        errs = {
-            "rnea": rel_err(A.inverse_dynamics(robot, q, qd, qdd),
-                            conv.v_from_pin(pin.rnea(model, data, qp, vp, conv.v_to_pin(qdd)))),
-            "crba": rel_err(A.mass_matrix(robot, q), conv.matrix_from_pin(symmetrized(pin.crba(model, data, qp)))),
-            "minv": rel_err(A.inverse_mass_matrix(robot, q),
-                            conv.matrix_from_pin(symmetrized(pin.computeMinverse(model, data, qp)))),
-        }
-        aba = conv.v_from_pin(pin.aba(model, data, qp, vp, conv.v_to_pin(tau)))
-        for method in A.FD_METHODS:
-            errs[method] = rel_err(A.forward_dynamics(robot, q, qd, tau, method=method), aba)
+        errs = joint_space_errors(robot, model, data, conv, q, qd, qdd, tau)
         pin.forwardKinematics(model, data, qp, vp, np.zeros(model.nv))
         pin.updateFramePlacements(model, data)
         J = angular_first(pin.computeFrameJacobian(model, data, qp, fid, pin.LOCAL_WORLD_ALIGNED))[:, conv.vperm]

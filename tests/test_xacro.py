@@ -15,24 +15,22 @@ from tests.test_loaders import URDF, write
 pytest.importorskip("xacro", reason="xacro files are expanded with the optional 'xacro' package (pip install soagen[xacro])")
 
 # tests.test_loaders.URDF written with a property, a macro with parameters and ${} maths
-XACRO = """<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">
-  <xacro:property name="reach" value="0.3"/>
-  <xacro:macro name="box_link" params="name mass i">
-    <link name="${name}"><inertial><mass value="${mass}"/>
-      <inertia ixx="${i}" iyy="${i}" izz="${i}" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  </xacro:macro>
-  <link name="world"/>
-  <link name="l1"><inertial><origin xyz="${reach / 3} 0 0" rpy="0 0 0.3"/><mass value="1.5"/>
-    <inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0.001" ixz="0" iyz="0"/></inertial></link>
-  <xacro:box_link name="l2" mass="0.5" i="0.01"/>
-  <link name="ee"/>
-  <joint name="a" type="continuous"><parent link="world"/><child link="l1"/>
-    <axis xyz="0 0.6 0.8"/></joint>
-  <joint name="b" type="revolute"><parent link="l1"/><child link="l2"/>
-    <origin xyz="${reach} 0 0" rpy="0.1 0.2 0.3"/><axis xyz="1 0 0"/><limit effort="1" velocity="1"/></joint>
-  <joint name="c" type="fixed"><parent link="l2"/><child link="ee"/><origin xyz="0 0 0.1"/></joint>
-</robot>
-"""
+EDITS = [
+    ('<robot name="r">', '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
+     '  <xacro:property name="reach" value="0.3"/>\n'
+     '  <xacro:macro name="box_link" params="name mass i">\n'
+     '    <link name="${name}"><inertial><mass value="${mass}"/>\n'
+     '      <inertia ixx="${i}" iyy="${i}" izz="${i}" ixy="0" ixz="0" iyz="0"/></inertial></link>\n'
+     '  </xacro:macro>'),
+    ('<link name="l2"><inertial><mass value="0.5"/>\n    <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>'
+     '</inertial></link>', '<xacro:box_link name="l2" mass="0.5" i="0.01"/>'),
+    ('<origin xyz="0.3 0 0"', '<origin xyz="${reach} 0 0"'),
+    ('<origin xyz="0.1 0 0"', '<origin xyz="${reach / 3} 0 0"'),
+]
+XACRO = URDF
+for old, new in EDITS:
+    assert old in XACRO, old
+    XACRO = XACRO.replace(old, new)
 
 
 def same_dynamics(a, b):

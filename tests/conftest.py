@@ -2,7 +2,8 @@
 
 `--runslow` runs the tests marked `slow` (long symbolic proofs for larger N, long
 numeric sweeps); without it they are skipped with a reason, so the default suite stays
-within a few minutes on two cores.
+within a few minutes on two cores. Tests marked `cc` compile generated C; without a C
+compiler they are skipped with a reason.
 """
 
 import os
@@ -21,7 +22,25 @@ def pytest_addoption(parser):
                      help="also run tests marked slow (full symbolic catalogue, large N)")
 
 
+def _no_compiler():
+    """Why generated C cannot be compiled here, or None."""
+    from soagen.codegen.compile import compiler
+    from soagen.errors import SoagenError
+
+    try:
+        compiler()
+    except SoagenError as err:
+        return str(err)
+    return None
+
+
 def pytest_collection_modifyitems(config, items):
+    why = _no_compiler() if any("cc" in item.keywords for item in items) else None
+    if why:
+        skip_cc = pytest.mark.skip(reason=f"needs a C compiler: {why}")
+        for item in items:
+            if "cc" in item.keywords:
+                item.add_marker(skip_cc)
     if config.getoption("--runslow"):
         return
     skip = pytest.mark.skip(reason="slow: run with --runslow")

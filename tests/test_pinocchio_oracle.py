@@ -19,6 +19,7 @@ from soagen.random_robots import random_chain
 from tests.helpers import rel_err
 
 pin = pytest.importorskip("pinocchio", reason="the oracle needs the optional 'pin' package (pip install soagen[test])")
+pytestmark = pytest.mark.oracle
 
 TOL = 1e-9
 URDFS = {  # file under example-robot-data/robots, tip link

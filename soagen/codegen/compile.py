@@ -17,7 +17,13 @@ from soagen.errors import SoagenError
 
 
 def compiler() -> str:
-    cc = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    """The C compiler: $CC (a name on PATH or a path), else cc, gcc or clang."""
+    if os.environ.get("CC"):
+        cc = shutil.which(os.environ["CC"])
+        if not cc:
+            raise SoagenError(f"CC={os.environ['CC']}: no such compiler")
+        return cc
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not cc:
         raise SoagenError("no C compiler found (set CC or install cc/gcc/clang)")
     return cc

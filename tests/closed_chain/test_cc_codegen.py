@@ -17,7 +17,7 @@ import json
 
 import numpy as np
 import pytest
-from cc_helpers import ROOT, SYSTEMS, rel, system_doc, write_system
+from cc_helpers import ROOT, SYSTEMS, system_doc, write_system
 
 import soagen.closed_chain as cc
 from soagen.backend import NUMPY
@@ -25,6 +25,7 @@ from soagen.closed_chain.codegen import closed_chain_fd, render, takes_object_st
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.random_systems import random_system
 from soagen.spatial import quaternion_from_rotation, rotation_exp
+from tests.helpers import rel_err
 
 GENERATED = ROOT / "generated" / "systems"
 
@@ -70,7 +71,7 @@ def test_unrolled_function_on_numpy_bundled(bundled):
         for seed in (0, 1):
             args, ref = _inputs(s, *s.consistent_state(seed, speed=1.0, torque=5.0))
             out = closed_chain_fd(s, *args[:3], args[3] if len(args) > 3 else None, NUMPY)
-            assert rel(out, ref) < 1e-10, s.name
+            assert rel_err(out, ref) < 1e-10, s.name
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -78,7 +79,7 @@ def test_unrolled_function_on_numpy_random_grasps(seed):
     s, state = _random(seed)
     args, ref = _inputs(s, *state)
     out = closed_chain_fd(s, *args[:3], args[3] if len(args) > 3 else None, NUMPY)
-    assert rel(out, ref) < 1e-9, [a.grasp.kind for a in s.arms]
+    assert rel_err(out, ref) < 1e-9, [a.grasp.kind for a in s.arms]
 
 
 def test_object_state_is_an_input_exactly_without_a_rigid_grasp(bundled):
@@ -87,30 +88,41 @@ def test_object_state_is_an_input_exactly_without_a_rigid_grasp(bundled):
     assert not takes_object_state(bundled["quadruped_platform"])
 
 
-@pytest.fixture(scope="module")
-def checked_in(bundled, tmp_path_factory):
-    """The checked-in generated code of every bundled system, Python imported, C compiled."""
-    from soagen.codegen.compile import load_c, load_python
-
-    out = {}
-    for name, s in bundled.items():
-        d = GENERATED / name
-        manifest = json.loads((d / f"{name}_manifest.json").read_text())
-        lib = load_c(d, name, manifest, build_dir=tmp_path_factory.mktemp(name), flags=("-O0",))
-        out[name] = (s, manifest, load_python(d / f"{name}.py"), lib)
-    return out
-
-
-@pytest.mark.parametrize("name", ["dual_arm_box", "three_arm_point_contacts", "quadruped_platform"])
-def test_checked_in_generated_code_matches_the_dense_reference(checked_in, name):
-    s, manifest, py, lib = checked_in[name]
+def _checked_in(s, name):
+    """The checked-in generated code of a bundled system: its manifest and directory."""
+    d = GENERATED / name
+    manifest = json.loads((d / f"{name}_manifest.json").read_text())
     fn = manifest["functions"]["closed_chain_forward_dynamics"]
     assert fn["shape"] == [s.n + 6 + 6 * s.l]
     assert fn["inputs"] == ["q", "qd", "tau"] + (["obj"] if takes_object_state(s) else [])
+    return manifest, d
+
+
+def _against_dense(s, call):
     for seed in range(3):
         args, ref = _inputs(s, *s.consistent_state(seed, speed=1.0, torque=5.0))
-        assert rel(py.closed_chain_forward_dynamics(*[list(a) for a in args]), ref) < 1e-10
-        assert rel(lib.closed_chain_forward_dynamics(*args), ref) < 1e-10
+        assert rel_err(call(args), ref) < 1e-10
+
+
+@pytest.mark.parametrize("name", ["dual_arm_box", "three_arm_point_contacts", "quadruped_platform"])
+def test_checked_in_generated_python_matches_the_dense_reference(bundled, name):
+    from soagen.codegen.compile import load_python
+
+    s = bundled[name]
+    _, d = _checked_in(s, name)
+    py = load_python(d / f"{name}.py")
+    _against_dense(s, lambda args: py.closed_chain_forward_dynamics(*[list(a) for a in args]))
+
+
+@pytest.mark.cc
+@pytest.mark.parametrize("name", ["dual_arm_box", "three_arm_point_contacts", "quadruped_platform"])
+def test_checked_in_generated_c_matches_the_dense_reference(bundled, name, tmp_path):
+    from soagen.codegen.compile import load_c
+
+    s = bundled[name]
+    manifest, d = _checked_in(s, name)
+    lib = load_c(d, name, manifest, build_dir=tmp_path, flags=("-O0",))
+    _against_dense(s, lambda args: lib.closed_chain_forward_dynamics(*args))
 
 
 def _load_generated(out, name):
@@ -120,6 +132,7 @@ def _load_generated(out, name):
     return manifest, load_python(out / f"{name}.py"), load_c(out, name, manifest, flags=("-O0",))
 
 
+@pytest.mark.cc
 def test_soagen_generate_every_grasp_type(tmp_path):
     """`soagen generate SYSTEM` on the three-arm system with a revolute, a soft-finger and
     a general (2-dof) grasp, none rigid, so the object state is an input: the generated
@@ -144,11 +157,12 @@ def test_soagen_generate_every_grasp_type(tmp_path):
     s = cc.load_system(path)
     for seed in range(2):
         args, ref = _inputs(s, *s.consistent_state(seed, speed=1.0, torque=5.0))
-        assert rel(py.closed_chain_forward_dynamics(*[list(a) for a in args]), ref) < 1e-10
-        assert rel(lib.closed_chain_forward_dynamics(*args), ref) < 1e-10
+        assert rel_err(py.closed_chain_forward_dynamics(*[list(a) for a in args]), ref) < 1e-10
+        assert rel_err(lib.closed_chain_forward_dynamics(*args), ref) < 1e-10
 
 
 @pytest.mark.slow
+@pytest.mark.cc
 def test_generated_code_random_geometry(tmp_path):
     """Random chains (no zero in any rotation) with a tilted revolute and a general grasp,
     at an arbitrary state with a given object pose and twist: generated Python and C
@@ -161,8 +175,8 @@ def test_generated_code_random_geometry(tmp_path):
         (tmp_path / fname).write_text(text)
     manifest, py, lib = _load_generated(tmp_path, "mixed")
     args, ref = _inputs(s, *state)
-    assert rel(py.closed_chain_forward_dynamics(*[list(a) for a in args]), ref) < 1e-9
-    assert rel(lib.closed_chain_forward_dynamics(*args), ref) < 1e-9
+    assert rel_err(py.closed_chain_forward_dynamics(*[list(a) for a in args]), ref) < 1e-9
+    assert rel_err(lib.closed_chain_forward_dynamics(*args), ref) < 1e-9
 
 
 def test_soagen_generate_system_file_refuses_robot_options(tmp_path):
@@ -194,6 +208,7 @@ def test_bench_system_refuses_robot_options():
 
 
 @pytest.mark.slow
+@pytest.mark.cc
 def test_bench_system(bundled):
     """`soagen bench SYSTEM`: one timed row with Pinocchio's constraintDynamics when it is
     installed, the numpy methods, and the op count next to Lilly-Orin's."""

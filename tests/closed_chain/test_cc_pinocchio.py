@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cc_helpers import rel
 
 import soagen.closed_chain as cc
 from soagen.closed_chain.context import Context
+from tests.helpers import rel_err
 
 pin = pytest.importorskip("pinocchio", reason="the Pinocchio oracle needs `pip install pin`")
 pytestmark = pytest.mark.oracle
@@ -30,9 +30,9 @@ def test_dual_arm_against_pinocchio(bundled, method, seed):
     q, qd, tau = s.consistent_state(seed, speed=1.0, torque=5.0)
     qdd, alpha_C, f0 = _pin(s, q, qd, tau)
     r = cc.forward_dynamics(s, q, qd, tau, method=method)
-    assert rel(r.qdd_all, qdd) < 1e-8
-    assert rel(r.alpha_C, alpha_C) < 1e-8
-    assert rel(r.f0, f0) < 1e-8
+    assert rel_err(r.qdd_all, qdd) < 1e-8
+    assert rel_err(r.alpha_C, alpha_C) < 1e-8
+    assert rel_err(r.f0, f0) < 1e-8
 
 
 @pytest.mark.parametrize("name", ["three_arm_point_contacts", "quadruped_platform"])
@@ -43,5 +43,5 @@ def test_point_contacts_and_legs_against_pinocchio(bundled, name):
     qdd, alpha_C, f0 = _pin(s, q, qd, tau)
     for method in ("rccfd1", "lilly_orin", "nonrigid"):
         r = cc.forward_dynamics(s, q, qd, tau, method=method)
-        assert rel(r.qdd_all, qdd) < 1e-8 and rel(r.alpha_C, alpha_C) < 1e-8
+        assert rel_err(r.qdd_all, qdd) < 1e-8 and rel_err(r.alpha_C, alpha_C) < 1e-8
         np.testing.assert_allclose(r.f0[:, 3:], f0[:, 3:], rtol=0, atol=1e-8 * np.abs(f0).max())

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cc_helpers import rel
 
 import soagen.closed_chain as cc
 from soagen.closed_chain.random_systems import random_system
+from tests.helpers import rel_err
 
 METHODS = [m for m in cc.METHODS if m != "dense"]
 
@@ -39,9 +39,9 @@ def _check(l, N, seed, grasp):
     ref = cc.forward_dynamics(s, q, qd, tau, "dense", pose, twist)
     for m in METHODS:
         r = cc.forward_dynamics(s, q, qd, tau, m, pose, twist)
-        assert rel(r.qdd_all, ref.qdd_all) < 1e-8, m
-        assert rel(r.alpha_C, ref.alpha_C) < 1e-8, m
-        assert rel(r.f0, ref.f0) < 1e-8, m
+        assert rel_err(r.qdd_all, ref.qdd_all) < 1e-8, m
+        assert rel_err(r.alpha_C, ref.alpha_C) < 1e-8, m
+        assert rel_err(r.f0, ref.f0) < 1e-8, m
 
 
 @pytest.mark.parametrize("seed", range(3))

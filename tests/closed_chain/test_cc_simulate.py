@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cc_helpers import SYSTEMS
+from cc_helpers import SYSTEMS, closure_errors
 from click.testing import CliRunner
 
 from soagen.cli.main import cli
@@ -62,16 +62,26 @@ def runs(bundled):
     return {st: simulate(s, 0.12, 0.006, method="lilly_orin", stabilization=st) for st in ("none", "baumgarte", "projection")}
 
 
-def test_projection_keeps_the_constraints(runs):
-    assert runs["projection"].err_pos.max() < 1e-10 and runs["projection"].err_vel.max() < 1e-10
+def _independent(s, tr, steps):
+    """closure_errors (not the simulator's own residuals) at the given steps."""
+    return np.array([closure_errors(s, tr.q[k], tr.qd[k]) for k in steps])
 
 
-def test_drift_without_stabilization_grows(runs):
+def test_projection_keeps_the_constraints(bundled, runs):
+    p = runs["projection"]
+    assert p.err_pos.max() < 1e-10 and p.err_vel.max() < 1e-10
+    err = _independent(bundled["dual_arm_box"], p, range(0, len(p.t), 5))
+    assert err[:, 0].max() < 1e-10 and err[:, 1].max() < 1e-8, err
+
+
+def test_drift_without_stabilization_grows(bundled, runs):
     """Without stabilization the closure error grows steadily from round-off (RK4
     truncation, here ~2e-9 after 0.12 s); Baumgarte bounds it (it peaks and decays);
     projection keeps it at round-off."""
     none, bg = runs["none"], runs["baumgarte"]
     assert none.err_pos[0] < 1e-12 and none.err_pos[-1] > 1e-10
+    start, end = _independent(bundled["dual_arm_box"], none, (0, -1))[:, 0]
+    assert start < 1e-12 and end > 1e-10
     assert np.all(np.diff(none.err_pos) > 0) and none.err_pos[-1] > 5 * none.err_pos[1]
     assert none.err_pos[-1] > 100 * runs["projection"].err_pos[-1]
     assert bg.err_pos[-1] < 0.8 * bg.err_pos.max()
@@ -92,3 +102,5 @@ def test_revolute_grasp_drift_is_small(variants):
     s = variants["dual_revolute_x"]
     tr = Simulator(s, "rccfd1", "none").run(0.03, 0.003, seed=1, speed=1.0)
     assert tr.err_vel.max() < 1e-7 and tr.err_pos.max() < 1e-8
+    pos, vel = closure_errors(s, tr.q[-1], tr.qd[-1])
+    assert pos < 1e-8 and vel < 1e-7

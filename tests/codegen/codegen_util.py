@@ -11,6 +11,7 @@ from soagen.codegen.compile import load_c, load_python
 from soagen.codegen.emit import write
 from soagen.codegen.robot import render
 from soagen.pinocchio_bridge import example_robot_data_dir
+from tests.helpers import rel_err
 
 REPO = Path(__file__).resolve().parents[2]
 ROBOTS = REPO / "robots"
@@ -35,12 +36,6 @@ def reference(robot, name, args):
         "jacobian_dot_qd": lambda: A.jacobian_dot_qd(robot, q, args["qd"]),
         "op_space_inverse_inertia": lambda: A.op_space_inverse_inertia(robot, q),
     }[name]()
-
-
-def rel(got, want):
-    """Norm-wise relative error: max |got - want| / max |want| (max-norm over the output)."""
-    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
-    return float(np.abs(got - want).max() / max(np.abs(want).max(), 1e-300))
 
 
 def random_states(robot, n, seed=0):
@@ -71,7 +66,7 @@ def compare(robot, manifest, lib, py, states=20, numpy=False, tol=TOL):
             want = reference(robot, name, args)
             got_c = lib(name, *inputs)
             got_py = np.array(getattr(py, name)(*inputs), dtype=float)
-            worst[name] = max(worst.get(name, 0.0), rel(got_c, want), rel(got_py, want))
+            worst[name] = max(worst.get(name, 0.0), rel_err(got_c, want), rel_err(got_py, want))
     bad = {k: v for k, v in worst.items() if not v <= tol}
     assert not bad, f"{robot.name}: relative error above {tol}: {bad}"
     return worst

@@ -91,6 +91,7 @@ def test_generate_unwritable_output(tmp_path):
         ro.chmod(0o700)
 
 
+@pytest.mark.cc
 def test_bench_smoke():
     r = run("bench", PLANAR, "--no-numpy", "--no-pinocchio", "--repeats", "1", "--iterations", "200",
             "--algorithms", "inverse_dynamics,forward_dynamics", "--cflags", "-O2", "-q")
@@ -99,8 +100,10 @@ def test_bench_smoke():
     assert "ns per call" in r.output
 
 
+@pytest.mark.cc
+@pytest.mark.oracle
 def test_bench_with_pinocchio():
-    pytest.importorskip("pinocchio")
+    pytest.importorskip("pinocchio", reason="pin (Pinocchio) is not installed (optional test extra)")
     path = erd("ur_description/urdf/ur5_robot.urdf")
     if path is None:
         pytest.skip("example-robot-data not installed")

@@ -7,13 +7,16 @@ non-axis-aligned axes (random chains), and link parameters as inputs."""
 
 import numpy as np
 import pytest
-from codegen_util import ROBOTS, build, compare, erd, random_states, reference, rel
+from codegen_util import ROBOTS, build, compare, erd, random_states, reference
 
 import soagen
 from soagen.random_robots import random_chain
+from tests.helpers import rel_err
 
 FAST = ["inverse_dynamics", "mass_matrix", "jacobian"]
 
+
+pytestmark = pytest.mark.cc          # every test here compiles the generated C
 
 def test_planar2_all_functions(tmp_path):
     path = ROBOTS / "planar2.yaml"
@@ -77,7 +80,7 @@ def test_numpy_module_batched(tmp_path):
         got = py.__dict__[name](*batch)
         assert got.shape == (len(states), *fn["shape"])
         for k, s in enumerate(states):
-            assert rel(got[k], reference(robot, name, s)) <= 1e-12, name
+            assert rel_err(got[k], reference(robot, name, s)) <= 1e-12, name
         one = py.__dict__[name](*[s for s in (states[0][i] for i in fn["inputs"])])
         assert one.shape == tuple(fn["shape"])
 
@@ -98,10 +101,10 @@ def test_symbolic_params(tmp_path):
         for name, fn in manifest["functions"].items():
             ins = [args[i] for i in fn["inputs"] if i != "params"]
             want = reference(robot, name, args)
-            assert rel(lib(name, *ins, params), want) <= 1e-12, name
-            assert rel(np.array(py.__dict__[name](*ins, params), dtype=float), want) <= 1e-12, name
+            assert rel_err(lib(name, *ins, params), want) <= 1e-12, name
+            assert rel_err(np.array(py.__dict__[name](*ins, params), dtype=float), want) <= 1e-12, name
         # the parameters really are inputs: doubling masses changes the mass matrix
-        assert rel(lib("mass_matrix", args["q"], heavier), reference(robot, "mass_matrix", args)) > 1e-3
+        assert rel_err(lib("mass_matrix", args["q"], heavier), reference(robot, "mass_matrix", args)) > 1e-3
 
 
 def _urdf(rel_path, tip=None):
@@ -111,17 +114,20 @@ def _urdf(rel_path, tip=None):
     return path, soagen.load(path, tip=tip)
 
 
+@pytest.mark.oracle
 def test_ur5(tmp_path):
     path, robot = _urdf("ur_description/urdf/ur5_robot.urdf")
     compare(robot, *build(robot, path, tmp_path, algorithms=FAST))
 
 
+@pytest.mark.oracle
 def test_kinova_continuous_joints(tmp_path):
     path, robot = _urdf("kinova_description/robots/kinova.urdf")
     assert any(b.joint.urdf_type == "continuous" for b in robot.bodies)
     compare(robot, *build(robot, path, tmp_path, algorithms=["inverse_dynamics", "jacobian"]))
 
 
+@pytest.mark.oracle
 def test_panda_tree_with_fixed_joints(tmp_path):
     """Panda: fixed joints (hand, link8) merged; two prismatic fingers make it a tree."""
     path, robot = _urdf("panda_description/urdf/panda.urdf", tip="panda_hand")

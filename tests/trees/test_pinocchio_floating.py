@@ -21,12 +21,9 @@ from soagen.pinocchio_bridge import (
     symmetrized,
 )
 from soagen.random_robots import random_chain
+from tests.helpers import rel_err
 
 TOL = 1e-9
-
-
-def rel(x, y):
-    return np.linalg.norm(np.asarray(x) - np.asarray(y)) / max(np.linalg.norm(y), 1e-300)
 
 
 def random_state(robot, rng):
@@ -43,15 +40,15 @@ def compare_all(pin, robot, model, rng, methods=("fd1", "fd2", "fd3", "fd4")):
     q, v, a, tau = random_state(robot, rng)
     qp, vp = c.q_to_pin(q), c.v_to_pin(v)
     errs = {
-        "rnea": rel(A.inverse_dynamics(robot, q, v, a), c.v_from_pin(pin.rnea(model, data, qp, vp, c.v_to_pin(a)))),
-        "crba": rel(A.mass_matrix(robot, q), c.matrix_from_pin(symmetrized(pin.crba(model, data, qp)))),
-        "minv": rel(A.inverse_mass_matrix(robot, q),
+        "rnea": rel_err(A.inverse_dynamics(robot, q, v, a), c.v_from_pin(pin.rnea(model, data, qp, vp, c.v_to_pin(a)))),
+        "crba": rel_err(A.mass_matrix(robot, q), c.matrix_from_pin(symmetrized(pin.crba(model, data, qp)))),
+        "minv": rel_err(A.inverse_mass_matrix(robot, q),
                     c.matrix_from_pin(symmetrized(pin.computeMinverse(model, data, qp)))),
-        "bias": rel(A.bias_forces(robot, q, v), c.v_from_pin(pin.nonLinearEffects(model, data, qp, vp))),
+        "bias": rel_err(A.bias_forces(robot, q, v), c.v_from_pin(pin.nonLinearEffects(model, data, qp, vp))),
     }
     qdd_pin = c.v_from_pin(pin.aba(model, data, qp, vp, c.v_to_pin(tau)))
     for m in methods:
-        errs["aba/" + m] = rel(A.forward_dynamics(robot, q, v, tau, method=m), qdd_pin)
+        errs["aba/" + m] = rel_err(A.forward_dynamics(robot, q, v, tau, method=m), qdd_pin)
     return errs
 
 
@@ -116,9 +113,9 @@ def test_body_frame_jacobians_against_pinocchio(pin, name):
         Jp = pin.getFrameJacobian(model, data, model.getFrameId(f.name), pin.LOCAL_WORLD_ALIGNED)
         Jp = np.vstack([Jp[3:], Jp[:3]])[:, c.vperm]
         J = A.jacobian(robot, q, frame=f)
-        assert rel(J, Jp) < TOL, f.name
+        assert rel_err(J, Jp) < TOL, f.name
         acc = pin.getFrameClassicalAcceleration(model, data, model.getFrameId(f.name), pin.LOCAL_WORLD_ALIGNED)
         Jdqd = np.concatenate([acc.angular, acc.linear])
-        assert rel(A.jacobian_dot_qd(robot, q, v, frame=f), Jdqd) < TOL, f.name
+        assert rel_err(A.jacobian_dot_qd(robot, q, v, frame=f), Jdqd) < TOL, f.name
         checked += 1
     assert checked >= robot.nb

@@ -16,16 +16,13 @@ from soagen.model import Joint, plane_basis
 from soagen.pinocchio_bridge import Converter, pin_model_from_robot, symmetrized
 from soagen.random_robots import random_chain, random_link, random_rotation
 from soagen.tree_operators import tree_operators
+from tests.helpers import rel_err
 
 
 def with_z_normals(robot):
     bodies = tuple(dataclasses.replace(b, joint=Joint("planar", (0.0, 0.0, 1.0), "planar"))
                    if b.joint.kind == "planar" else b for b in robot.bodies)
     return dataclasses.replace(robot, bodies=bodies)
-
-
-def rel(x, y):
-    return np.linalg.norm(np.asarray(x) - y) / max(np.linalg.norm(y), 1e-300)
 
 
 @pytest.mark.oracle
@@ -39,11 +36,11 @@ def test_planar_joints_in_trees_against_pinocchio(pin, seed):
     c = Converter(robot, model)
     q, v, a = robot.random_configuration(rng), rng.normal(size=robot.nv), rng.normal(size=robot.nv)
     qp, vp = c.q_to_pin(q), c.v_to_pin(v)
-    assert rel(A.inverse_dynamics(robot, q, v, a), c.v_from_pin(pin.rnea(model, data, qp, vp, c.v_to_pin(a)))) < 1e-9
-    assert rel(A.mass_matrix(robot, q), c.matrix_from_pin(symmetrized(pin.crba(model, data, qp)))) < 1e-9
-    assert rel(A.forward_dynamics(robot, q, v, a, method="fd3"),
+    assert rel_err(A.inverse_dynamics(robot, q, v, a), c.v_from_pin(pin.rnea(model, data, qp, vp, c.v_to_pin(a)))) < 1e-9
+    assert rel_err(A.mass_matrix(robot, q), c.matrix_from_pin(symmetrized(pin.crba(model, data, qp)))) < 1e-9
+    assert rel_err(A.forward_dynamics(robot, q, v, a, method="fd3"),
                c.v_from_pin(pin.aba(model, data, qp, vp, c.v_to_pin(a)))) < 1e-9
-    assert rel(A.inverse_mass_matrix(robot, q),
+    assert rel_err(A.inverse_mass_matrix(robot, q),
                c.matrix_from_pin(symmetrized(pin.computeMinverse(model, data, qp)))) < 1e-9
     assert np.allclose(c.q_to_pin(Q.integrate(robot, q, v)), pin.integrate(model, qp, vp), atol=1e-12)
 
@@ -89,6 +86,7 @@ def test_planar_equals_prismatic_prismatic_revolute_with_any_normal():
     assert np.allclose(O.Pi.T @ M @ O.Pi, A.mass_matrix(planar, q_p), atol=1e-12)
 
 
+@pytest.mark.oracle
 def test_planar_urdf_loads_and_matches_pinocchio(tmp_path, pin):
     urdf = tmp_path / "p.urdf"
     urdf.write_text("""<robot name="p">
@@ -105,5 +103,5 @@ def test_planar_urdf_loads_and_matches_pinocchio(tmp_path, pin):
     rng = np.random.default_rng(0)
     q, v, a = robot.random_configuration(rng), rng.normal(size=4), rng.normal(size=4)
     data = model.createData()
-    assert rel(A.inverse_dynamics(robot, q, v, a),
+    assert rel_err(A.inverse_dynamics(robot, q, v, a),
                c.v_from_pin(pin.rnea(model, data, c.q_to_pin(q), c.v_to_pin(v), c.v_to_pin(a)))) < 1e-9

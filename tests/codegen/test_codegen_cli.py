@@ -2,6 +2,8 @@
 errors (exit 2, one line, nothing written)."""
 
 import json
+import tempfile
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -126,10 +128,12 @@ def test_compiler_errors_are_one_line_with_a_log(tmp_path, monkeypatch):
                   "echo '    3 | int x = ;' >&2\nexit 1\n")
     cc.chmod(0o755)
     monkeypatch.setenv("CC", str(cc))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))      # the log lands here
     r = CliRunner().invoke(cli, ["bench", PLANAR, "--no-numpy", "--no-pinocchio", "--algorithms",
                                  "inverse_dynamics", "-q"])
     assert r.exit_code == 2 and len(r.output.strip().splitlines()) == 1, r.output
     assert "compiling the benchmark" in r.output and "error: boom" in r.output
     log = r.output.strip().rsplit("full log: ", 1)[1].rstrip(")")
+    assert Path(log).parent == tmp_path
     text = open(log).read()
     assert "In function main:" in text and "int x = ;" in text and str(cc) in text

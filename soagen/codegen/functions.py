@@ -5,6 +5,7 @@ here; every function is the generic one, unrolled."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -12,7 +13,7 @@ import sympy
 
 from soagen import algorithms
 from soagen.codegen.emit import Function
-from soagen.codegen.unroll import UnrollBackend, unroll
+from soagen.codegen.unroll import NonFiniteQuantity, UnrollBackend, unroll
 from soagen.errors import SoagenError
 from soagen.model import symbolic_parameters
 
@@ -111,6 +112,17 @@ def _run(robot, name, xp, x, variant):
     raise SoagenError(f"unknown algorithm {name!r}")
 
 
+def _unrolled(robot, name, x, variant):
+    xp = UnrollBackend()
+    try:
+        return unroll(_run(robot, name, xp, x, variant), xp.defs)
+    except NonFiniteQuantity as err:                   # one line naming what and where
+        k = re.fullmatch(r"[A-Za-z]+(\d+)", err.label)
+        body = robot.bodies[int(k.group(1))] if k and int(k.group(1)) < robot.nb else None
+        at = f"joint {body.joint_name!r} (body {body.name!r}): " if body is not None else ""
+        raise NonFiniteQuantity(err.label, f"{robot.name}: {name}: {at}") from None
+
+
 def _total(counts):
     return counts["mul"] + counts["add"] + counts["div"]
 
@@ -128,15 +140,13 @@ def generate_function(robot, name, fd_variant="best") -> Function:
     spec = SPECS[name]
     x = input_symbols(robot)
     if name != "forward_dynamics":
-        xp = UnrollBackend()
-        return spec.unrolled(robot, unroll(_run(robot, name, xp, x, None), xp.defs))
+        return spec.unrolled(robot, _unrolled(robot, name, x, None))
     # "best": FD2's qdd program is FD1's (its extra link accelerations are dead code),
     # so the candidates are FD1, FD3 and FD4.
     variants = ("fd1", "fd3", "fd4") if fd_variant == "best" else (fd_variant,)
     progs = {}
     for v in variants:
-        xp = UnrollBackend()
-        progs[v] = unroll(_run(robot, name, xp, x, v), xp.defs)
+        progs[v] = _unrolled(robot, name, x, v)
     best = min(variants, key=lambda v: (_total(progs[v].counts), variants.index(v)))
     manifest = {"fd_variant": best}
     if fd_variant == "best":

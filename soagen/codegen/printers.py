@@ -1,16 +1,23 @@
-"""Expression printers: SymPy's own, with only the overrides generated code needs.
+"""Expression printers for the generated C and Python.
 
-Each override, and why:
+They print :mod:`soagen.codegen.expr` nodes exactly as SymPy's ``C99CodePrinter`` /
+``PythonCodePrinter`` print the same expressions (term order of ``as_ordered_terms``,
+factor order, precedence and parentheses, the sign pulled out of a product, denominators
+gathered), with these overrides of SymPy's output, each for a reason:
 
-* ``_print_Symbol``: input symbols ``q_3`` print as array reads (``q[3]`` in C and plain
-  Python, ``q[..., 3]`` for the batched numpy module); temporaries print by name.
-* ``_print_Pow``: small integer powers as products (``x*x`` instead of ``pow(x, 2)``,
-  ``1.0/(x*x)``), which is both faster and what the operation counts assume.
-* ``_print_Rational`` / ``_print_Integer`` / ``_print_Mul`` (C): rationals as double
-  literals (``0.5*x``, not ``(1.0/2.0)*x``); integers as doubles so no integer division
-  can ever occur.
-* ``_print_Float``: the shortest repr that round-trips the double exactly (``repr``),
-  so the printed constants are the model's doubles, bit for bit.
+* symbols: inputs ``q_3`` print as array reads (``q[3]`` in C and plain Python,
+  ``q[..., 3]`` for the batched numpy module); temporaries print by name;
+* small integer powers as products (``x*x`` instead of ``pow(x, 2)``, ``1.0/(x*x)``),
+  which is both faster and what the operation counts assume; as a lone denominator such
+  a product is parenthesized (``y/(x*x)``; SymPy's printers, given the product form,
+  would print ``y/x*x``);
+* rationals as double literals (``0.5*x``, not ``(1.0/2.0)*x``); C integers as doubles
+  (``2.0``) so no integer division can ever occur;
+* floats by ``repr``, the shortest text that round-trips the double, so the printed
+  constants are the model's doubles bit for bit.
+
+SymPy expressions are accepted too (converted first). Porting the printing keeps
+``soagen generate`` fast; the tests check the output against SymPy's printers.
 """
 
 from __future__ import annotations
@@ -18,72 +25,182 @@ from __future__ import annotations
 import re
 
 import sympy
-from sympy.printing.c import C99CodePrinter
-from sympy.printing.pycode import PythonCodePrinter
+
+from soagen.codegen import expr as E
+from soagen.codegen.order import ordered_factors, ordered_terms
+from soagen.errors import SoagenError
 
 _INPUT = re.compile(r"^(q|qd|qdd|tau|params|obj)_(\d+)$")
 MAX_POW = 8
+ADD, MUL, POW, FUNC, ATOM = 40, 50, 60, 70, 1000
 
 
 def _float(x) -> str:
     return repr(float(x))
 
 
-class _Common:
+def precedence(e):
+    """sympy.printing.precedence.precedence for the node kinds."""
+    if e.is_Number:
+        if e.value < 0:
+            return ADD
+        return MUL if e.clsname in ("Rational", "Half") else ATOM
+    if e.is_Add:
+        return ADD
+    if e.is_Mul:
+        return ADD if e.could_extract_minus_sign() else MUL
+    if e.is_Pow:
+        return POW
+    if e.is_Function:
+        return FUNC
+    return ATOM
+
+
+class _Printer:
     index_format = "{name}[{k}]"
+    one = "1"                          # how SymPy's printer prints the integer 1
 
-    def _print_Symbol(self, expr):
-        m = _INPUT.match(expr.name)
-        if m:
-            return self.index_format.format(name=m.group(1), k=m.group(2))
-        return expr.name
+    def doprint(self, expr) -> str:
+        if isinstance(expr, sympy.Basic):
+            with E.arena():
+                return self._print(E.from_sympy(expr))
+        with E.use(expr.arena):
+            return self._print(expr)
 
-    def _print_Float(self, expr):
-        return _float(expr)
+    def _print(self, e):
+        if e.is_Symbol:
+            m = _INPUT.match(e.name)
+            return self.index_format.format(name=m.group(1), k=m.group(2)) if m else e.name
+        if e.is_Number:
+            return self._number(e)
+        if e.is_Add:
+            return self._add(e)
+        if e.is_Mul:
+            return self._mul(e)
+        if e.is_Pow:
+            return self._pow(e)
+        if e.is_Function:
+            return self._function(e)
+        raise SoagenError("a value that is not finite (zoo/nan) reached the code printer")
 
-    def _print_Rational(self, expr):
-        return _float(expr.p / expr.q)
+    def parenthesize(self, item, level):
+        s = self._print(item)
+        return f"({s})" if precedence(item) <= level else s
 
-    def _pow_product(self, expr):
-        base, k = expr.base, expr.exp
-        if not (k.is_Integer and 2 <= abs(int(k)) <= MAX_POW):
+    def _number(self, e):
+        if e.clsname == "Float":
+            return _float(e.value)
+        if e.clsname in ("Rational", "Half"):
+            return _float(e.value.numerator / e.value.denominator)
+        return self._integer(e.value)
+
+    def _integer(self, p):
+        return str(p)
+
+    def _add(self, e):                                       # StrPrinter._print_Add
+        out = []
+        for term in ordered_terms(e):
+            t = self._print(term)
+            if t.startswith("-") and not term.is_Add:
+                sign, t = "-", t[1:]
+            else:
+                sign = "+"
+            out += [sign, f"({t})" if precedence(term) < ADD or term.is_Add else t]
+        sign = out.pop(0)
+        return ("" if sign == "+" else sign) + " ".join(out)
+
+    def _mul(self, e):                                       # CodePrinter._print_Mul
+        prec = precedence(e)
+        c, rest = e.as_coeff_Mul()
+        if c.is_Number and c.value < 0:
+            e = E._keep_coeff(-c, rest)
+            sign = "-"
+        else:
+            sign = ""
+        a, b = [], []
+        for item in ordered_factors(e):
+            if item.is_Pow and item.args[1].is_Rational and item.args[1].value < 0:
+                k = -item.args[1]
+                b.append(item.args[0] if k is E.ONE else E._intern(E.Pow, (item.args[0], k)))
+            else:
+                a.append(item)
+        if len(a) == 1 and sign == "-":
+            a_str = [self.parenthesize(a[0], 0.5 * (POW + MUL))]
+        else:
+            a_str = [self.parenthesize(x, prec) for x in a] or [self.one]
+        b_str = [self.parenthesize(x, prec) for x in b]
+        if not b:
+            return sign + "*".join(a_str)
+        if len(b) == 1:
+            d = b_str[0]
+            if self._is_product(b[0]):
+                d = f"({d})"
+            return sign + "*".join(a_str) + "/" + d
+        return sign + "*".join(a_str) + "/(%s)" % "*".join(b_str)
+
+    @staticmethod
+    def _is_product(e):
+        return e.is_Pow and e.args[1].is_Integer and 2 <= e.args[1].value <= MAX_POW
+
+    def _pow_product(self, e):
+        base, k = e.args
+        if not (k.is_Integer and 2 <= abs(k.value) <= MAX_POW):
             return None
         b = self._print(base) if base.is_Atom else f"({self._print(base)})"
-        prod = "*".join([b] * abs(int(k)))
-        return prod if k > 0 else f"1.0/({prod})"
+        prod = "*".join([b] * abs(k.value))
+        return prod if k.value > 0 else f"1.0/({prod})"
+
+    def _function(self, e):
+        return f"{self.functions[e.name]}({self._print(e.args[0])})"
 
 
-class CPrinter(_Common, C99CodePrinter):
-    """C99: ``double`` arithmetic, ``sin``/``cos``/``sqrt`` from ``<math.h>``."""
+class CPrinter(_Printer):
+    """C99: ``double`` arithmetic, ``sin``/``cos``/``sqrt``/``pow`` from ``<math.h>``."""
 
-    def _print_Mul(self, expr):
-        c, rest = expr.as_coeff_Mul()
-        if c.is_Rational and not c.is_Integer:     # (1/2)*x -> 0.5*x, not (0.5)*x
-            return super()._print_Mul(sympy.Mul(sympy.Float(float(c)), rest))
-        return super()._print_Mul(expr)
+    one = "1.0"
+    functions = {"sin": "sin", "cos": "cos"}
 
-    def _print_Integer(self, expr):
-        return f"{int(expr)}.0" if abs(int(expr)) < 2**53 else _float(expr)
+    def _integer(self, p):
+        return f"{p}.0" if abs(p) < 2**53 else _float(p)
 
-    def _print_Pow(self, expr):
-        s = self._pow_product(expr)
-        return s if s is not None else super()._print_Pow(expr)
+    def _mul(self, e):
+        c, rest = e.as_coeff_Mul()
+        if c.is_Rational and not c.is_Integer:         # (1/2)*x -> 0.5*x, not (0.5)*x
+            e = E.mul(E.sympify(float(c.value)), rest)
+        return super()._mul(e)
 
-
-class PyPrinter(_Common, PythonCodePrinter):
-    """Python with the stdlib ``math`` module."""
-
-    def __init__(self, settings=None):
-        super().__init__(dict(settings or {}, standard="python3", fully_qualified_modules=True))
-
-    def _print_Pow(self, expr, rational=False):
-        s = self._pow_product(expr)
+    def _pow(self, e):                                       # C89CodePrinter._print_Pow
+        s = self._pow_product(e)
         if s is not None:
             return s
-        if expr.exp == -1:
-            b = expr.base
-            return f"1.0/{self._print(b)}" if b.is_Atom else f"1.0/({self._print(b)})"
-        return super()._print_Pow(expr, rational)
+        base, k = e.args
+        if k.is_Number and k.value == -1:
+            return "1.0/" + self.parenthesize(base, POW)
+        if k.is_Number and k.value == 0.5:
+            return f"sqrt({self._print(base)})"
+        if k.is_Number and k.clsname != "Float" and k.value == sympy.Rational(1, 3):
+            return f"cbrt({self._print(base)})"
+        return f"pow({self._print(base)}, {self._print(k)})"
+
+
+class PyPrinter(_Printer):
+    """Python with the stdlib ``math`` module."""
+
+    functions = {"sin": "math.sin", "cos": "math.cos"}
+    sqrt = "math.sqrt"
+
+    def _pow(self, e):                                       # PythonCodePrinter._hprint_Pow
+        s = self._pow_product(e)
+        if s is not None:
+            return s
+        base, k = e.args
+        if k is E.NEG_ONE:
+            return f"1.0/{self._print(base)}" if base.is_Atom else f"1.0/({self._print(base)})"
+        if k is E.HALF:
+            return f"{self.sqrt}({self._print(base)})"
+        if k.is_Rational and k.value == -0.5:
+            return f"1/{self.sqrt}({self._print(base)})"
+        return f"{self.parenthesize(base, POW)}**{self.parenthesize(k, POW)}"
 
 
 class NumpyPrinter(PyPrinter):
@@ -91,17 +208,8 @@ class NumpyPrinter(PyPrinter):
     and sin/cos/sqrt are numpy's."""
 
     index_format = "{name}[..., {k}]"
-
-    def _print_sin(self, expr):
-        return f"np.sin({self._print(expr.args[0])})"
-
-    def _print_cos(self, expr):
-        return f"np.cos({self._print(expr.args[0])})"
-
-    def _print_Pow(self, expr, rational=False):
-        if expr.exp == sympy.S.Half:
-            return f"np.sqrt({self._print(expr.base)})"
-        return super()._print_Pow(expr, rational)
+    functions = {"sin": "np.sin", "cos": "np.cos"}
+    sqrt = "np.sqrt"
 
 
 PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter}

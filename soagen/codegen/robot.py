@@ -105,8 +105,5 @@ def _rename_params(prog, params):
     """Link-parameter symbols (m1, c1_x, ...) -> params_k, printed as params[k]."""
     import sympy
 
-    s = {p: sympy.Symbol(f"params_{k}", real=True) for k, p in enumerate(params)}
-    for st in prog.statements:
-        st.expr = st.expr.xreplace(s)
-    prog.outputs = [e.xreplace(s) for e in prog.outputs]
+    prog.rename({p: sympy.Symbol(f"params_{k}", real=True) for k, p in enumerate(params)})
 

@@ -1,20 +1,28 @@
-"""Unrolling: run the generic recursions on SymPy symbols for one concrete robot.
+"""Unrolling: run the generic recursions on symbols for one concrete robot.
 
 The recursions of :mod:`soagen.dynamics` call ``xp.name(array, label)`` on every fresh
 per-body quantity (``V3``, ``P2``, ``f0`` ...). :class:`UnrollBackend` answers that call by
 replacing each non-trivial entry with a fresh temporary symbol (``V3_4``) and recording its
-defining expression in order (GUIDE section 10). Every recorded expression is therefore
-short (bounded per body), and the program grows linearly in N for the O(N) algorithms;
-nothing is ever expanded. Structure is exploited on the spot:
+defining expression in order. Every recorded expression is therefore short (bounded per
+body), and the program grows linearly in N for the O(N) algorithms; nothing is ever
+expanded. Structure is exploited on the spot:
 
 * zeros and ones of H, phi and the link rotations fold as exact integers (model constants
   within ``SNAP`` of 0 or +-1, e.g. cos(pi/2) from a URDF rpy, are snapped);
 * sin/cos of each joint variable is computed once (``s_q3``, ``c_q3``);
-* the symmetric quantities (M, Rc, P, D, Dinv, Lam, Ups; closed chains: Lamc, MC, K) are named on the upper triangle only;
+* the symmetric quantities (M, Rc, P, D, Dinv, Lam, Ups; closed chains: Lamc, MC, K) are
+  named on the upper triangle only;
 * entries that are a number, a symbol or a negated symbol are never named.
 
-:func:`unroll` then drops dead temporaries, runs one cheap common-subexpression pass over
-the short expressions and orders the result into a straight-line :class:`Program`.
+:func:`unroll` then drops dead temporaries, runs one common-subexpression pass over the
+short expressions and orders the result into a straight-line :class:`Program`.
+
+The arithmetic runs on :mod:`soagen.codegen.expr` nodes (SymPy's canonical forms, built
+without SymPy's evaluation machinery) and the common-subexpression pass is
+:mod:`soagen.codegen.cse` (SymPy's algorithm on those nodes): the program is the one
+SymPy would give, an order of magnitude faster. A quantity that is not finite (a division
+by an exact zero, e.g. D(k) = 0 for a joint that moves no inertia) raises
+:class:`NonFiniteQuantity`, which the code generator turns into a one-line error.
 """
 
 from __future__ import annotations
@@ -25,7 +33,10 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy
 
-from soagen.backend import SympyBackend
+from soagen.backend import NumpyBackend
+from soagen.codegen import expr as E
+from soagen.codegen.cse import cse
+from soagen.errors import SoagenError
 from soagen.tolerances import SNAP
 
 _CSE = re.compile(r"^t\d+$")
@@ -37,33 +48,78 @@ def stem(label: str) -> str:
     return re.match(r"[A-Za-z]*", label).group(0)    # "Rc3" -> "Rc", "F3_1" -> "F"
 
 
-class UnrollBackend(SympyBackend):
-    """A SymPy backend whose :meth:`name` introduces recorded temporaries."""
+class NonFiniteQuantity(SoagenError):
+    """A named quantity (``label``, e.g. ``Dinv3``) or an output is not finite: a
+    division by an exact zero, e.g. D(k) = H P H^T = 0 for a joint that moves no mass."""
+
+    def __init__(self, label, where=""):
+        self.label, self.where = label, where
+        what = f"{label} ({QUANTITIES[stem(label)]})" if stem(label) in QUANTITIES else label
+        super().__init__(f"{where}{what} is not finite (a division by zero: a joint that "
+                         f"moves no mass or inertia about its axis?)")
+
+
+QUANTITIES = {"D": "D(k) = H P H^T", "Dinv": "D^-1(k)", "G": "the gain G(k)", "nu": "nu(k)",
+              "qdd": "qdd(k)", "P": "P(k)", "ldl": "an LDL^T factor of D(k)"}
+
+
+class UnrollBackend(NumpyBackend):
+    """Numpy object arrays of expression nodes; :meth:`name` introduces recorded
+    temporaries. A new backend starts a fresh arena (:mod:`soagen.codegen.expr`): the
+    nodes of one unrolled function are interned together and freed with its program."""
+
+    dtype = object
 
     def __init__(self):
-        self.defs: list[tuple[sympy.Symbol, sympy.Expr, str]] = []   # (temp, expr, label)
+        self.defs: list[tuple[E.Sym, E.Expr, str]] = []   # (temp, expr, label)
         self._trig: dict = {}
         self._used: set = set()
+        self.arena = E.new_arena()
+
+    def zeros(self, shape):
+        out = np.empty(shape, dtype=object)
+        out.fill(E.ZERO)
+        return out
+
+    def eye(self, n):
+        out = self.zeros((n, n))
+        for i in range(n):
+            out[i, i] = E.ONE
+        return out
 
     def constant(self, a):
+        """Model constants: floats that are integers become exact integers (so 1.0*x is
+        x), floats within SNAP of 0 or +-1 are snapped; symbolic entries pass through."""
         a = np.asarray(a)
         if a.dtype.kind == "f":
+            if not np.isfinite(a).all():
+                raise NonFiniteQuantity("a model constant")
             a = np.where(np.abs(a) < SNAP, 0.0, a)
             a = np.where(np.abs(np.abs(a) - 1.0) < SNAP, np.sign(a), a)
-        return super().constant(a)
+        out = np.empty(a.shape, dtype=object)
+        for idx, x in np.ndenumerate(a):
+            if isinstance(x, (float, np.floating)):
+                out[idx] = E.sympify(int(x)) if float(x).is_integer() else E.sympify(float(x))
+            else:
+                out[idx] = E.sympify(x)
+        return out
 
     def _trig_call(self, fn, x, prefix):
+        x = E.sympify(x)
         key = (prefix, x)
         if key not in self._trig:
-            base = str(x) if isinstance(x, sympy.Symbol) else f"{len(self._trig)}"
+            base = x.name if x.is_Symbol else f"{len(self._trig)}"
             self._trig[key] = self._new(fn(x), f"{prefix}_{base}", "trig")
         return self._trig[key]
 
     def sin(self, x):
-        return self._trig_call(sympy.sin, sympy.sympify(x), "s")
+        return self._trig_call(E.sin, x, "s")
 
     def cos(self, x):
-        return self._trig_call(sympy.cos, sympy.sympify(x), "c")
+        return self._trig_call(E.cos, x, "c")
+
+    def sqrt(self, x):
+        return E.power(E.sympify(x), E.HALF)
 
     def inv(self, A):
         """D^-1 of a symmetric positive definite joint block. Blocks up to 3 x 3 use
@@ -71,34 +127,51 @@ class UnrollBackend(SympyBackend):
         factorization with every entry named, O(n^3) short expressions instead of a
         closed-form inverse that grows factorially."""
         n = A.shape[0]
+        if n == 1:
+            return np.array([[1 / E.sympify(A[0, 0])]], dtype=object)
         if n <= 3:
-            return super().inv(A)
-        name = lambda e, tag: e if _trivial(sympy.sympify(e)) else self._new(e, tag, "ldl")
-        L = [[sympy.S.Zero] * n for _ in range(n)]
+            M = sympy.Matrix([[E.to_sympy(E.sympify(v)) for v in row] for row in A])
+            try:
+                if any(v.has(sympy.zoo, sympy.nan) for v in M):
+                    raise ValueError("not finite")
+                Minv = M.inv()
+            except ValueError:                               # singular: refused by name()
+                return np.full((n, n), E.NONFINITE, dtype=object)
+            return np.array([[E.from_sympy(v) for v in row] for row in Minv.tolist()], dtype=object)
+
+        def name(e, tag):
+            return e if _trivial(e) or not e.is_finite else self._new(e, tag, "ldl")
+
+        L = [[E.ZERO] * n for _ in range(n)]
         d = [None] * n
         for j in range(n):                                   # A = L diag(d) L^T
-            d[j] = name(A[j, j] - sum((L[j][k] ** 2 * d[k] for k in range(j)), sympy.S.Zero), f"ldl_d{j}")
+            d[j] = name(A[j, j] - sum((L[j][k] ** 2 * d[k] for k in range(j)), E.ZERO), f"ldl_d{j}")
             for i in range(j + 1, n):
-                L[i][j] = name((A[i, j] - sum((L[i][k] * L[j][k] * d[k] for k in range(j)), sympy.S.Zero))
+                L[i][j] = name((A[i, j] - sum((L[i][k] * L[j][k] * d[k] for k in range(j)), E.ZERO))
                                / d[j], f"ldl_L{i}{j}")
         dinv = [name(1 / d[j], f"ldl_di{j}") for j in range(n)]
-        Li = [[sympy.S.One if i == j else sympy.S.Zero for j in range(n)] for i in range(n)]
+        Li = [[E.ONE if i == j else E.ZERO for j in range(n)] for i in range(n)]
         for i in range(n):                                   # L^-1, unit lower triangular
             for j in range(i):
-                Li[i][j] = name(-sum((L[i][k] * Li[k][j] for k in range(j, i)), sympy.S.Zero), f"ldl_Li{i}{j}")
+                Li[i][j] = name(-sum((L[i][k] * Li[k][j] for k in range(j, i)), E.ZERO), f"ldl_Li{i}{j}")
         out = np.empty((n, n), dtype=object)
         for i in range(n):                                   # A^-1 = L^-T diag(d)^-1 L^-1
             for j in range(i, n):
-                out[i, j] = out[j, i] = sum((Li[k][i] * dinv[k] * Li[k][j] for k in range(j, n)), sympy.S.Zero)
+                out[i, j] = out[j, i] = sum((Li[k][i] * dinv[k] * Li[k][j] for k in range(j, n)), E.ZERO)
         return out
 
+    def solve(self, A, b):
+        return self.inv(A) @ b
+
     def _new(self, expr, name, label):
+        if not expr.is_finite:
+            raise NonFiniteQuantity(label)
         base, k = name, 1
         while name in self._used:
             k += 1
             name = f"{base}_{k}"
         self._used.add(name)
-        sym = sympy.Symbol(name)
+        sym = E.symbol(name)
         self.defs.append((sym, expr, label))
         return sym
 
@@ -110,8 +183,10 @@ class UnrollBackend(SympyBackend):
             if symmetric and idx[0] > idx[1]:
                 out[idx] = out[idx[1], idx[0]]
                 continue
-            e = sympy.sympify(e)
+            e = E.sympify(e)
             if _trivial(e):
+                if not e.is_finite:
+                    raise NonFiniteQuantity(label)
                 out[idx] = e
             else:
                 out[idx] = self._new(e, f"{label}_{'_'.join(str(i) for i in idx)}", label)
@@ -119,38 +194,53 @@ class UnrollBackend(SympyBackend):
 
 
 def _trivial(e) -> bool:
-    if e.is_Number or e.is_Symbol:
+    if e.is_Number or e.is_Symbol or e.is_Atom:
         return True
-    return e.is_Mul and len(e.args) == 2 and e.args[0] == -1 and e.args[1].is_Symbol
+    return e.is_Mul and len(e.args) == 2 and e.args[0] is E.NEG_ONE and e.args[1].is_Symbol
 
 
 @dataclass
 class Statement:
-    target: sympy.Symbol
-    expr: sympy.Expr
+    target: E.Sym
+    expr: E.Expr
     label: str            # the quantity it belongs to (e.g. "V3"), "trig" or "cse"
 
 
 @dataclass
 class Program:
-    """A straight-line program: ``statements`` in order, then ``outputs`` (flat, row-major)."""
+    """A straight-line program: ``statements`` in order, then ``outputs`` (flat, row-major).
+    Its expressions live in ``arena`` (kept alive with the program)."""
 
     statements: list
     outputs: list
     out_shape: tuple
     counts: dict = field(default_factory=dict)
+    arena: object = None
 
     @property
     def temporaries(self) -> int:
         return len(self.statements)
 
+    def rename(self, rule):
+        """Substitute symbols (``rule``: symbol -> symbol, SymPy or nodes) everywhere,
+        rebuilding the expressions as SymPy's ``xreplace`` would."""
+        with E.use(self.arena):
+            rename = E.Replacer({E.sympify(k): E.sympify(v) for k, v in rule.items()})
+            for st in self.statements:
+                st.expr = rename(st.expr)
+            self.outputs = [rename(e) for e in self.outputs]
+
 
 def unroll(outputs, defs) -> Program:
     """Dead-code elimination, one CSE pass, dependency order. ``outputs`` is an array of
-    expressions in the temporaries; ``defs`` the backend's recorded definitions."""
+    expressions in the temporaries; ``defs`` the backend's recorded definitions. Runs in
+    the arena the expressions were built in."""
     out = np.asarray(outputs, dtype=object)
     shape = out.shape
-    flat = [sympy.sympify(e) for e in out.reshape(-1)]
+    flat = [E.sympify(e) for e in out.reshape(-1)]
+    for k, e in enumerate(flat):
+        if not e.is_finite:
+            raise NonFiniteQuantity(f"output {k}")
     index = {sym: k for k, (sym, _, _) in enumerate(defs)}
     live = set()
     stack = [s for e in flat for s in e.free_symbols if s in index]
@@ -162,27 +252,37 @@ def unroll(outputs, defs) -> Program:
         stack.extend(t for t in defs[index[s]][1].free_symbols if t in index and t not in live)
     kept = [d for d in defs if d[0] in live]
     exprs = [e for _, e, _ in kept] + flat
-    reps, reduced = sympy.cse(exprs, symbols=sympy.numbered_symbols("t"),
-                              order="none")
+    reps, reduced = cse(exprs, (E.symbol(s.name) for s in sympy.numbered_symbols("t")))
     # A named quantity whose whole expression became a CSE temporary (V1_0 = t0) takes
     # the temporary's place and name, so the code reads V1_0 = ..., not an alias.
+    rep_syms = {s for s, _ in reps}
     alias, rep_label = {}, {}
     for (sym, _, label), e in zip(kept, reduced[:len(kept)]):
-        if e.is_Symbol and _CSE.match(e.name) and e not in alias and any(e == s for s, _ in reps):
+        if e.is_Symbol and _CSE.match(e.name) and e not in alias and e in rep_syms:
             alias[e] = sym
             rep_label[sym] = label
     if alias:
-        reps = [(alias.get(s, s), v.xreplace(alias)) for s, v in reps]
-        reduced = [e.xreplace(alias) for e in reduced]
+        rename = E.Replacer(alias)
+        reps = [(alias.get(s, s), rename(v)) for s, v in reps]
+        reduced = [rename(e) for e in reduced]
     rep_def = dict(reps)
     emitted, statements = set(), []
 
     def need(expr, label):
-        for s in sorted(expr.free_symbols, key=lambda x: x.name):
-            if s in rep_def and s not in emitted:
-                need(rep_def[s], label)
-                emitted.add(s)
-                statements.append(Statement(s, rep_def[s], rep_label.get(s, label)))
+        """Emit the CSE temporaries ``expr`` uses (depth first, by name), before it."""
+        todo = [(expr, iter(sorted(expr.free_symbols, key=_name)), None)]
+        while todo:
+            e, it, target = todo[-1]
+            for s in it:
+                if s in rep_def and s not in emitted:
+                    v = rep_def[s]
+                    todo.append((v, iter(sorted(v.free_symbols, key=_name)), s))
+                    break
+            else:
+                todo.pop()
+                if target is not None:
+                    emitted.add(target)
+                    statements.append(Statement(target, e, rep_label.get(target, label)))
 
     for (sym, _, label), e in zip(kept, reduced[:len(kept)]):
         if sym in rep_def:                      # defined above, in place of its temporary
@@ -194,17 +294,21 @@ def unroll(outputs, defs) -> Program:
     for e in outs:
         need(e, "out")
     # number the remaining CSE temporaries t0, t1, ... in the order they are defined
-    cse_syms = {s for s, _ in reps}
-    renum = {st.target: sympy.Symbol(f"t{k}") for k, st in enumerate(
-        [st for st in statements if st.target in cse_syms and _CSE.match(st.target.name)])}
+    renum = {st.target: E.symbol(f"t{k}") for k, st in enumerate(
+        [st for st in statements if st.target in rep_syms and _CSE.match(st.target.name)])}
     if renum:
+        rename = E.Replacer(renum)
         for st in statements:
             st.target = renum.get(st.target, st.target)
-            st.expr = st.expr.xreplace(renum)
-        outs = [e.xreplace(renum) for e in outs]
-    prog = Program(statements, outs, shape)
+            st.expr = rename(st.expr)
+        outs = [rename(e) for e in outs]
+    prog = Program(statements, outs, shape, arena=E.current_arena())
     prog.counts = count_program(prog)
     return prog
+
+
+def _name(s):
+    return s.name
 
 
 # ---------------------------------------------------------------------------------------
@@ -213,50 +317,59 @@ def unroll(outputs, defs) -> Program:
 # x**k (k = 2..) k-1 muls, sin/cos one trig each, sqrt one sqrt.
 
 def count_ops(expr, c=None):
+    """Operation counts of an expression (a node, or a SymPy expression)."""
     c = c if c is not None else {"mul": 0, "add": 0, "div": 0, "trig": 0, "sqrt": 0}
-    if expr.is_Atom:
-        return c
-    if expr.is_Add:
-        c["add"] += len(expr.args) - 1
-    elif expr.is_Mul:
-        num = [a for a in expr.args if not (a.is_Pow and a.exp.is_negative)]
-        den = [a for a in expr.args if a.is_Pow and a.exp.is_negative]
-        factors = [a for a in num if a != -1]
-        if factors and factors[0].is_Number and den and all(f.is_Number for f in factors):
-            factors = []
-        c["mul"] += max(len(factors) - 1, 0)
-        if den:
-            c["div"] += 1
-            c["mul"] += len(den) - 1
-            for d in den:
-                k = -d.exp
-                if k.is_Integer and k > 1:
-                    c["mul"] += int(k) - 1
-                count_ops(d.base, c)
-                if not k.is_Integer:
-                    count_ops(sympy.Pow(d.base, k), c)
-            for a in num:
-                count_ops(a, c)
-            return c
-    elif expr.is_Pow:
-        k = expr.exp
-        if k.is_Integer and k > 0:
-            c["mul"] += int(k) - 1
-        elif k.is_Integer and k < 0:
-            c["div"] += 1
-            c["mul"] += int(-k) - 1
-        elif k == sympy.S.Half:
-            c["sqrt"] += 1
-        elif k == -sympy.S.Half:
-            c["sqrt"] += 1
-            c["div"] += 1
-        else:
-            c["mul"] += 1
-    elif isinstance(expr, (sympy.sin, sympy.cos)):
-        c["trig"] += 1
-    for a in expr.args:
-        count_ops(a, c)
+    if isinstance(expr, sympy.Basic):
+        with E.arena():
+            return count_ops(E.from_sympy(expr), c)
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        if e.is_Atom:
+            continue
+        if e.is_Add:
+            c["add"] += len(e.args) - 1
+        elif e.is_Mul:
+            num = [a for a in e.args if not (a.is_Pow and _negative(a.args[1]))]
+            den = [a for a in e.args if a.is_Pow and _negative(a.args[1])]
+            factors = [a for a in num if a is not E.NEG_ONE]
+            if factors and factors[0].is_Number and den and all(f.is_Number for f in factors):
+                factors = []
+            c["mul"] += max(len(factors) - 1, 0)
+            if den:
+                c["div"] += 1
+                c["mul"] += len(den) - 1
+                for d in den:
+                    k = d.args[1]
+                    if k.is_Integer and -k.value > 1:
+                        c["mul"] += -k.value - 1
+                    stack.append(d.args[0])
+                    if not k.is_Integer:
+                        stack.append(E.power(d.args[0], -k))
+                stack.extend(num)
+                continue
+        elif e.is_Pow:
+            k = e.args[1]
+            if k.is_Integer and k.value > 0:
+                c["mul"] += k.value - 1
+            elif k.is_Integer and k.value < 0:
+                c["div"] += 1
+                c["mul"] += -k.value - 1
+            elif k is E.HALF:
+                c["sqrt"] += 1
+            elif k.is_Number and k.value == -0.5 and k.is_Rational:
+                c["sqrt"] += 1
+                c["div"] += 1
+            else:
+                c["mul"] += 1
+        elif e.is_Function:
+            c["trig"] += 1
+        stack.extend(e.args)
     return c
+
+
+def _negative(k):
+    return k.is_Number and k.value < 0
 
 
 def count_program(prog: Program) -> dict:

@@ -6,9 +6,11 @@ import sympy
 from codegen_util import ROBOTS
 
 import soagen
+from soagen.codegen import expr as E
 from soagen.codegen.functions import generate_function
 from soagen.codegen.printers import CPrinter, NumpyPrinter, PyPrinter
 from soagen.codegen.unroll import UnrollBackend, count_ops
+from soagen.errors import SoagenError
 from soagen.random_robots import random_chain
 
 x, y, z = sympy.symbols("x y z")
@@ -45,13 +47,14 @@ def test_count_ops(expr, counts):
 
 def test_name_folds_and_symmetry():
     xp = UnrollBackend()
-    a = np.array([[x * y + 1, 0], [x * y + 1 + z, 1]], dtype=object)
+    a = np.array([[x * y + 1, 0], [x * y + 1 + z, 1]], dtype=object)   # SymPy entries are converted
     out = xp.name(a, "P3")
-    assert out[0, 1] == 0 and out[0, 0].name == "P3_0_0"
+    assert out[0, 1] is E.ZERO and out[0, 0].name == "P3_0_0"
     assert out[1, 0] is out[0, 1]                        # symmetric: lower = upper
     assert [d[0].name for d in xp.defs] == ["P3_0_0"]
+    assert E.to_sympy(xp.defs[0][1]) == x * y + 1
     v = xp.name(np.array([x, -y, 2, x + y], dtype=object), "V1")
-    assert list(v[:3]) == [x, -y, 2] and len(xp.defs) == 2
+    assert [E.to_sympy(e) for e in v[:3]] == [x, -y, 2] and len(xp.defs) == 2
 
 
 def test_sin_cos_once_and_snapped_constants():
@@ -59,7 +62,8 @@ def test_sin_cos_once_and_snapped_constants():
     q = sympy.Symbol("q_0")
     assert xp.sin(q) is xp.sin(q) and len(xp.defs) == 1
     c = xp.constant(np.array([6.123233995736766e-17, -0.9999999999999999, 0.5]))
-    assert list(c) == [0, -1, sympy.Float(0.5)]
+    assert [E.to_sympy(e) for e in c] == [0, -1, sympy.Float(0.5)]
+    assert c[0] is E.ZERO and c[1] is E.NEG_ONE and c[2].clsname == "Float"
 
 
 def test_generated_code_computes_each_sin_once():
@@ -86,3 +90,65 @@ def test_puma_counts_below_papers():
     """Unrolled RNE beats Featherstone's optimized 93n-69 / 81n-66 for the PUMA 560."""
     g = generate_function(soagen.load(ROBOTS / "puma560.yaml"), "inverse_dynamics")
     assert g.program.counts["mul"] < 93 * 6 - 69 and g.program.counts["add"] < 81 * 6 - 66
+
+
+SPINNING_POINT_MASS = """
+name: spin
+links:
+  - name: base
+  - name: arm
+    mass: 1.0
+    com: [0.5, 0, 0]
+    inertia: {ixx: 1.0e-3, iyy: 1.0e-2, izz: 1.0e-2, ixy: 0, ixz: 0, iyz: 0}
+  - name: finger
+    mass: 0.1
+    com: [0, 0, 0.05]
+    inertia: {ixx: 0, iyy: 0, izz: 0, ixy: 0, ixz: 0, iyz: 0}
+joints:
+  - {name: shoulder, type: revolute, parent: base, child: arm, axis: [0, 1, 0]}
+  - {name: spin, type: revolute, parent: arm, child: finger, xyz: [1.0, 0, 0], axis: [0, 0, 1]}
+"""
+
+
+def _unchecked(monkeypatch):
+    """The loader refuses a singular mass matrix itself; without that check the model
+    reaches the unroller, which must refuse it on its own (the guard for models built in
+    code, and against any gap in the loader's check)."""
+    monkeypatch.setattr("soagen.loaders.description.check_invertible", lambda robot, path: None)
+
+
+def test_non_finite_quantity_is_one_clear_error(tmp_path, monkeypatch):
+    """A leaf whose joint moves no inertia (a point mass on its own axis: D = 0, the
+    case of massless finger links) gives 1/0 in D^-1: one line naming the robot, the
+    function, the joint and the quantity, instead of a printer traceback; the functions
+    that never divide by D still generate."""
+    _unchecked(monkeypatch)
+    path = tmp_path / "spin.yaml"
+    path.write_text(SPINNING_POINT_MASS)
+    robot = soagen.load(path)
+    with pytest.raises(SoagenError) as err:
+        generate_function(robot, "forward_dynamics")
+    msg = str(err.value)
+    assert "\n" not in msg and msg.startswith("spin: forward_dynamics: joint 'spin' (body 'finger'): Dinv1")
+    assert "not finite" in msg
+    assert generate_function(robot, "inverse_dynamics").program.counts["mul"] > 0
+
+
+def test_non_finite_refused_by_cli_nothing_written(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from soagen.cli.main import cli
+
+    _unchecked(monkeypatch)
+    path = tmp_path / "spin.yaml"
+    path.write_text(SPINNING_POINT_MASS)
+    out = tmp_path / "out"
+    res = CliRunner().invoke(cli, ["generate", str(path), "--out", str(out), "-q"])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "inverse_mass_matrix: joint 'spin' (body 'finger'): Dinv1 (D^-1(k)) is not finite" in res.output
+    assert not out.exists()
+
+
+def test_printer_refuses_non_finite():
+    with pytest.raises(SoagenError, match="not finite"):
+        CPrinter().doprint(sympy.zoo * x)

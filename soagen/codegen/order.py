@@ -1,0 +1,143 @@
+"""SymPy's printing order on :mod:`soagen.codegen.expr` nodes: ``sort_key``,
+``as_ordered_terms`` (the order of the terms of a printed sum), ``as_ordered_factors``
+(of a printed product) and the sign rule of ``Add.could_extract_minus_sign`` that the
+common-subexpression pass uses. Ports of ``sympy.core.expr.Expr`` methods (SymPy 1.14);
+numbers inside the keys are SymPy numbers, so ties break exactly as in SymPy."""
+
+from __future__ import annotations
+
+import sympy
+
+from soagen.codegen.expr import NEG_ONE, ONE, Add, Mul
+
+_NUMBER = (1, 0, "Number")
+_CLASS = {Add: (3, 1, "Add"), Mul: (3, 0, "Mul")}
+_POW = (3, 2, "Pow")
+_SYMBOL = (2, 0, "Symbol")
+_FUNCTION = {"sin": sympy.sin.class_key(), "cos": sympy.cos.class_key()}
+_ONE_KEY = (_NUMBER, (0, ()), (), sympy.S.One)
+
+
+def class_key(e):
+    if e.is_Number:
+        return _NUMBER
+    if e.is_Symbol:
+        return _SYMBOL
+    if e.is_Pow:
+        return _POW
+    if e.is_Function:
+        return _FUNCTION[e.name]
+    return _CLASS[type(e)]
+
+
+def sort_key(e):
+    """``e.sort_key()`` (order=None), cached on the node."""
+    k = e._skey
+    if k is None:
+        k = e._skey = _sort_key(e)
+    return k
+
+
+def _sort_key(e):
+    if e.is_Number:
+        return (_NUMBER, (0, ()), (), e.sympy())
+    if e.is_Symbol:
+        return (_SYMBOL, (1, (e.name,)), _ONE_KEY, sympy.S.One)
+    coeff, expr = e.as_coeff_Mul()
+    if expr.is_Pow:
+        expr, exp = expr.as_base_exp()
+    else:
+        exp = ONE
+    if expr.is_Atom:
+        args = (str(expr.name if expr.is_Symbol else expr.sympy()),)
+    else:
+        if expr.is_Add:
+            args = ordered_terms(expr)
+        elif expr.is_Mul:
+            args = ordered_factors(expr)
+        else:
+            args = expr.args
+        args = tuple(sort_key(a) for a in args)
+    return (class_key(expr), (len(args), args), sort_key(exp), coeff.sympy())
+
+
+def cnc(e):
+    """``e.args_cnc()`` (commutative part; split_1): a negative coefficient other than
+    -1 is split into -1 and its absolute value."""
+    c = list(e.args) if e.is_Mul else [e]
+    if c[0].is_Number and c[0].value < 0 and c[0] is not NEG_ONE:
+        c[:1] = [NEG_ONE, -c[0]]
+    return c
+
+
+def ordered_factors(e):
+    """``Mul.as_ordered_factors()``."""
+    c = cnc(e)
+    c.sort(key=sort_key)
+    return c
+
+
+def _decompose_power(f):
+    b, e = f.as_base_exp()
+    if e.is_Integer:
+        return b, int(e.value)
+    raise NotImplementedError(f"printing order of a power {f!r}")
+
+
+def _term_key(item):
+    _, (coeff, neg_monom) = item
+    return neg_monom, (), ((bool(coeff.imag), coeff.imag), (coeff.real, coeff.imag))
+
+
+def ordered_terms(e):
+    """``Add.as_ordered_terms()`` with order=None (lexicographic in the sorted
+    generators, higher powers first; a positive number before a negative multiple
+    of one factor, as in ``1 - x``); cached on the node."""
+    cache = e.arena.terms
+    t = cache.get(e)
+    if t is None:
+        t = cache[e] = _ordered_terms(e)
+    return t
+
+
+def _ordered_terms(e):
+    args = e.args
+    nums = sorted(args, key=lambda x: not x.is_Number)
+    if len(nums) == 2 and nums[0].is_Number and nums[1].is_Mul:
+        m = sorted(nums[1].args, key=lambda x: not x.is_Number)
+        if len(m) == 2 and m[0].is_Number and nums[0].value > 0 and m[0].value < 0:
+            return nums
+    gens, terms = set(), []
+    for term in args:
+        coeff, rest = term.as_coeff_Mul()
+        coeff = complex(coeff.value)
+        cpart = {}
+        if rest is not ONE:
+            for f in (rest.args if rest.is_Mul else (rest,)):
+                if f.is_Number:
+                    coeff *= complex(f.value)
+                    continue
+                b, k = _decompose_power(f)
+                cpart[b] = k
+                gens.add(b)
+        terms.append((term, (coeff, cpart)))
+    gens = sorted(gens, key=sort_key)
+    index = {g: i for i, g in enumerate(gens)}
+    rows = []
+    for term, (coeff, cpart) in terms:
+        monom = [0] * len(gens)              # the exponents, negated (higher powers first)
+        for b, k in cpart.items():
+            monom[index[b]] = -k
+        rows.append((term, (coeff, tuple(monom))))
+    rows.sort(key=_term_key)
+    return [t for t, _ in rows]
+
+
+def add_could_extract_minus_sign(e):
+    """``Add.could_extract_minus_sign``: more negative than positive terms, or on a
+    tie the sign whose sort key is smaller."""
+    neg = sum(1 for a in e.args if a.could_extract_minus_sign())
+    pos = len(e.args) - neg
+    if pos != neg:
+        return pos < neg
+    return bool(sort_key(e) < sort_key(-e))

@@ -23,6 +23,8 @@ every operation; the unroller refuses it with a clear error (never NaN in genera
 from __future__ import annotations
 
 import math
+import platform
+import sys
 from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
@@ -32,6 +34,7 @@ from mpmath.libmp import from_float
 from sympy.core.basic import ordering_of_classes
 
 _UNKNOWN = len(ordering_of_classes) + 1
+_REFCOUNTS = platform.python_implementation() == "CPython"
 
 
 def _rank(clsname):
@@ -46,7 +49,7 @@ class Unsupported(Exception):
 
 
 class Expr:
-    __slots__ = ("args", "key", "_free", "_skey", "_sym", "arena", "canon")
+    __slots__ = ("args", "key", "_skey", "_sym", "arena", "canon")
     is_Number = is_Symbol = is_Add = is_Mul = is_Pow = is_Function = is_Atom = False
     is_Rational = is_Integer = is_Float = False
     is_finite = True
@@ -109,11 +112,17 @@ class Expr:
 
     @property
     def free_symbols(self):
-        f = self._free
-        if f is None:
-            f = frozenset().union(*(a.free_symbols for a in self.args)) if self.args else frozenset()
-            self._free = f
-        return f
+        """The symbols in this expression (a set; not cached on the nodes: expressions
+        here are short and a cache per node cost more memory than the whole program)."""
+        out, seen, stack = set(), set(), [self]
+        while stack:
+            n = stack.pop()
+            if n.is_Symbol:
+                out.add(n)
+            elif n.args and n not in seen:
+                seen.add(n)
+                stack.extend(n.args)
+        return out
 
     def could_extract_minus_sign(self):
         return False
@@ -127,12 +136,11 @@ class Expr:
 
 
 class Replacer:
-    """``e.xreplace(rule)`` for a ``rule`` whose keys are symbols, on many expressions:
-    subtrees without any of the symbols are kept as they are, and rebuilt subtrees
-    shared between the expressions are rebuilt once."""
+    """``e.xreplace(rule)`` on many expressions: subtrees shared between them are
+    rebuilt once."""
 
     def __init__(self, rule):
-        self.rule, self.keys, self.memo = rule, frozenset(rule), {}
+        self.rule, self.memo = rule, {}
 
     def __call__(self, e):
         r = self.rule.get(e)
@@ -142,11 +150,8 @@ class Replacer:
             return e
         r = self.memo.get(e)
         if r is None:
-            if e.free_symbols.isdisjoint(self.keys):
-                r = e
-            else:
-                args = [self(a) for a in e.args]
-                r = e if all(a is b for a, b in zip(args, e.args)) else e.func(*args)
+            args = [self(a) for a in e.args]
+            r = e if all(a is b for a, b in zip(args, e.args)) else e.func(*args)
             self.memo[e] = r
         return r
 
@@ -312,12 +317,35 @@ class Fn(Expr):
 # The arena: interning table and operation cache
 
 class _Arena:
-    __slots__ = ("table", "sym", "terms")
+    __slots__ = ("table", "sym", "terms", "swept")
 
     def __init__(self):
         self.table = {}
         self.sym = {}           # sympy object -> node (conversion cache)
         self.terms = {}         # sum -> its terms in printing order
+        self.swept = 0          # table size after the last sweep
+
+    def sweep(self):
+        """Drop the nodes nothing but the table refers to any more (intermediate results
+        of the recursions), so that memory follows the live program, not everything ever
+        built. Nodes are created after their arguments, so one pass from the newest
+        entry backwards frees whole dead subtrees. Exact on CPython (reference counts);
+        elsewhere a no-op (keeping a node is always correct)."""
+        self.terms.clear()
+        if _REFCOUNTS:
+            t, keys = self.table, list(self.table)
+            while keys:
+                k = keys.pop()
+                n = t[k]
+                if sys.getrefcount(n) <= 3:          # the table, ``n`` and the call
+                    del t[k]
+                del k, n
+        self.swept = len(self.table)
+
+    def maybe_sweep(self):
+        """Sweep when the table has doubled since the last sweep (amortized O(1))."""
+        if len(self.table) > 2 * self.swept + 20000:
+            self.sweep()
 
 
 _A = _Arena()
@@ -369,7 +397,6 @@ def _intern(cls, args):
         n = object.__new__(cls)
         n.args = args
         n.key = (_RANK[cls], len(args)) + tuple([a.key for a in args])
-        n._free = None
         n._skey = None
         n._sym = None
         n.arena = _A
@@ -436,7 +463,7 @@ def _make_num(v, clsname, content):
     n.is_Rational = not n.is_Float
     n.is_Integer = clsname in ("Zero", "One", "NegativeOne", "Integer")
     n.key = (_rank(clsname), len(content)) + content
-    n._free = n._skey = n._sym = None
+    n._skey = n._sym = None
     n.arena = _A
     return n
 
@@ -451,7 +478,7 @@ def symbol(name, sympy_symbol=None):
         n.name, n.args = s.name, ()
         content = s._hashable_content()
         n.key = (_rank("Symbol"), len(content)) + content
-        n._free = n._skey = None
+        n._skey = None
         n._sym = s
         n.arena = _A
         _A.table[k] = n
@@ -459,7 +486,7 @@ def symbol(name, sympy_symbol=None):
 
 
 NONFINITE = object.__new__(NonFinite)
-NONFINITE.args, NONFINITE.key, NONFINITE._free, NONFINITE._skey = (), ((-1, ""), 0), None, None
+NONFINITE.args, NONFINITE.key, NONFINITE._skey = (), ((-1, ""), 0), None
 NONFINITE.arena = None
 NONFINITE._sym = sympy.zoo
 _A.table.clear()
@@ -809,7 +836,7 @@ def _fn(name, x):
         n = object.__new__(Fn)
         n.name, n.args = name, (x,)
         n.key = (_FN_RANK[name], 1, x.key)
-        n._free = n._skey = n._sym = None
+        n._skey = n._sym = None
         n.arena = _A
         _A.table[k] = n
     return n

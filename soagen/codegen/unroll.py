@@ -176,6 +176,7 @@ class UnrollBackend(NumpyBackend):
         return sym
 
     def name(self, x, label):
+        self.arena.maybe_sweep()
         x = np.asarray(x, dtype=object)
         out = np.empty(x.shape, dtype=object)
         symmetric = stem(label) in SYMMETRIC and x.ndim == 2 and x.shape[0] == x.shape[1]
@@ -233,9 +234,15 @@ class Program:
 
 def unroll(outputs, defs) -> Program:
     """Dead-code elimination, one CSE pass, dependency order. ``outputs`` is an array of
-    expressions in the temporaries; ``defs`` the backend's recorded definitions. Runs in
-    the arena the expressions were built in."""
-    out = np.asarray(outputs, dtype=object)
+    expressions in the temporaries; ``defs`` the backend's recorded definitions (consumed:
+    the list is emptied, so that the expressions it held can be freed). Runs in the
+    arena the expressions were built in; the nodes the program does not use are freed."""
+    prog = _unroll(np.asarray(outputs, dtype=object), defs)
+    prog.arena.sweep()
+    return prog
+
+
+def _unroll(out, defs):
     shape = out.shape
     flat = [E.sympify(e) for e in out.reshape(-1)]
     for k, e in enumerate(flat):
@@ -252,6 +259,7 @@ def unroll(outputs, defs) -> Program:
         stack.extend(t for t in defs[index[s]][1].free_symbols if t in index and t not in live)
     kept = [d for d in defs if d[0] in live]
     exprs = [e for _, e, _ in kept] + flat
+    del defs[:]                         # consumed: the expressions are now in ``exprs``
     reps, reduced = cse(exprs, (E.symbol(s.name) for s in sympy.numbered_symbols("t")))
     # A named quantity whose whole expression became a CSE temporary (V1_0 = t0) takes
     # the temporary's place and name, so the code reads V1_0 = ..., not an alias.

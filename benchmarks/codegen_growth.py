@@ -1,17 +1,19 @@
 """Code generation cost vs chain length: time, peak memory, operations, temporaries.
 
-    python benchmarks/codegen_growth.py [--sizes 6 10 14 18 22 26 30] [--functions ...]
-                                        [--json out.json]
+    python benchmarks/codegen_growth.py [--sizes 10 25 50 100 200] [--functions ...]
+                                        [--json out.json] [--plot out.png] [--timeout S]
 
 Each (function, N) runs in a fresh interpreter, so the peak resident memory of that
 process (ru_maxrss) minus its resident size just before unrolling is the memory the
-unrolling itself needed. Chains: ``random_chain(N, default_rng(1))`` (nested: the first N links of the 30-link chain) with revolute and
-prismatic joints, half of the axes not aligned with a frame axis, random placements (a
-harder case than DH-style arms, whose rotations are sparser). Forward dynamics is timed
-for a fixed variant (FD3) so that the numbers are one unroll each; the 'best' default
-unrolls three variants. For the O(N) functions time, memory, operations and temporaries
-should grow about linearly; the inverse mass matrix and J M^-1 J^T outputs themselves are
-O(N^2) / O(N) with larger constants.
+unrolling itself needed. Chains: ``random_chain(N, default_rng(1))`` (nested: the first N
+links of any longer chain) with revolute and prismatic joints, half of the axes not
+aligned with a frame axis, random placements (a harder case than DH-style arms, whose
+rotations are sparser). Forward dynamics is timed for a fixed variant (FD3) so that the
+numbers are one unroll each; the 'best' default unrolls three variants. The default
+functions are the O(N) ones, whose time, memory, operations and temporaries should grow
+linearly; the table ends with the cost per added link between consecutive sizes (flat
+= linear). The mass matrix (and M^-1) is O(N^2) by its output; add it with --functions.
+``--sizes 2000`` is the long-chain check.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ import sys
 import time
 
 SEED = 1  # the same seed for every N: chain(N) is a prefix of chain(30) (same links, same joints)
-DEFAULT_FUNCTIONS = ("inverse_dynamics", "forward_dynamics", "bias_forces", "mass_matrix")
+DEFAULT_FUNCTIONS = ("inverse_dynamics", "bias_forces", "forward_dynamics", "jacobian", "jacobian_dot_qd",
+                     "op_space_inverse_inertia")
 
 
 def one(n, function):
@@ -46,33 +49,75 @@ def one(n, function):
             "temporaries": fn["cse_temporaries"], "c_lines": c_lines}
 
 
+def per_link(rows):
+    """(function, N_a -> N_b, CPU seconds and MB per added link) between consecutive sizes."""
+    out = []
+    for f in dict.fromkeys(r["function"] for r in rows):
+        rs = sorted((r for r in rows if r["function"] == f), key=lambda r: r["n"])
+        for a, b in zip(rs, rs[1:]):
+            dn = b["n"] - a["n"]
+            out.append((f, a["n"], b["n"], (b["cpu_s"] - a["cpu_s"]) / dn, (b["peak_mb"] - a["peak_mb"]) / dn))
+    return out
+
+
+def plot(rows, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(10, 4))
+    for f in dict.fromkeys(r["function"] for r in rows):
+        rs = sorted((r for r in rows if r["function"] == f), key=lambda r: r["n"])
+        n = [r["n"] for r in rs]
+        ax_t.plot(n, [r["cpu_s"] for r in rs], "o-", label=f)
+        ax_m.plot(n, [r["peak_mb"] for r in rs], "o-", label=f)
+    ax_t.set(xlabel="links N", ylabel="CPU seconds", title="generation time")
+    ax_m.set(xlabel="links N", ylabel="MB", title="peak memory of the unrolling")
+    ax_t.legend(fontsize=7)
+    for ax in (ax_t, ax_m):
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[6, 10, 14, 18, 22, 26, 30])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10, 25, 50, 100, 200])
     ap.add_argument("--functions", nargs="+", default=list(DEFAULT_FUNCTIONS))
     ap.add_argument("--json", default=None, help="also write the rows to this file")
+    ap.add_argument("--plot", default=None, help="also plot time and memory vs N into this image")
+    ap.add_argument("--timeout", type=float, default=None, help="seconds per point (then skipped)")
     ap.add_argument("--one", nargs=2, metavar=("N", "FUNCTION"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
         print(json.dumps(one(int(args.one[0]), args.one[1])))
         return
     rows = []
-    print(f"{'function':22s} {'N':>3s} {'wall s':>8s} {'cpu s':>7s} {'peak MB':>8s} {'mul':>7s} {'add':>7s} "
-          f"{'temps':>6s} {'mul/N':>6s} {'cpu/N':>6s}")
+    print(f"{'function':26s} {'N':>4s} {'wall s':>8s} {'cpu s':>7s} {'peak MB':>8s} {'mul':>8s} {'add':>8s} "
+          f"{'temps':>7s} {'mul/N':>6s}")
     for f in args.functions:
         for n in args.sizes:
-            out = subprocess.run([sys.executable, __file__, "--one", str(n), f],
-                                 capture_output=True, text=True)
+            try:
+                out = subprocess.run([sys.executable, __file__, "--one", str(n), f],
+                                     capture_output=True, text=True, timeout=args.timeout)
+            except subprocess.TimeoutExpired:
+                print(f"{f:26s} {n:4d}  > {args.timeout:g} s, skipped", flush=True)
+                continue
             if out.returncode != 0:
                 sys.exit(f"N = {n}, {f} failed:\n{out.stderr}")
             r = json.loads(out.stdout.strip().splitlines()[-1])
             rows.append(r)
-            print(f"{f:22s} {n:3d} {r['seconds']:8.2f} {r['cpu_s']:7.2f} {r['peak_mb']:8.1f} {r['ops']['mul']:7d} "
-                  f"{r['ops']['add']:7d} {r['temporaries']:6d} {r['ops']['mul'] / n:6.1f} "
-                  f"{r['cpu_s'] / n:6.3f}", flush=True)
+            print(f"{f:26s} {n:4d} {r['seconds']:8.2f} {r['cpu_s']:7.2f} {r['peak_mb']:8.1f} {r['ops']['mul']:8d} "
+                  f"{r['ops']['add']:8d} {r['temporaries']:7d} {r['ops']['mul'] / n:6.1f}", flush=True)
+    print("\nper added link (flat = linear):")
+    for f, a, b, cpu, mb in per_link(rows):
+        print(f"{f:26s} {a:4d} -> {b:4d}  {1000 * cpu:7.1f} ms/link  {mb:6.2f} MB/link")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(rows, fh, indent=1)
+    if args.plot:
+        plot(rows, args.plot)
 
 
 if __name__ == "__main__":

@@ -70,8 +70,14 @@ def progress_bar(total, quiet):
 @click.option("--numpy", "use_numpy", is_flag=True,
               help="Python output on numpy arrays with leading batch dimensions "
                    "(default: stdlib math on lists).")
+@click.option("--frames", "frames", metavar="LINK,...", default=None,
+              help="Generate the frame functions (jacobian, jacobian_dot_qd, "
+                   "op_space_inverse_inertia) for these links of the robot file, named "
+                   "jacobian_<link> etc. Default: at the tip; for a branching robot without a "
+                   "tip, for every leaf frame (each foot, finger, head).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy, quiet):
+def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy,
+             frames, quiet):
     """Generate straight-line dynamics code for ROBOT (a .yaml or .urdf file), or the
     closed-chain forward dynamics of a system file (arms or legs coupled through one
     object, any grasp types, docs/closed-chains.md).
@@ -89,16 +95,19 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     from soagen.closed_chain.loader import is_system_file
     from soagen.codegen.emit import validate_prefix, write
     from soagen.codegen.functions import check_algorithms
-    from soagen.codegen.robot import render
+    from soagen.codegen.robot import frames_for, render
 
     if is_system_file(robot):
         return generate_system(robot, lang, out_dir, prefix, quiet,
                                robot_only={"--tip": tip, "--floating-base": floating_base,
                                            "--algorithms": algos != "all", "--fd-variant": fd_variant != "best",
-                                           "--symbolic-params": symbolic_params, "--numpy": use_numpy})
+                                           "--symbolic-params": symbolic_params, "--numpy": use_numpy,
+                                           "--frames": frames})
     model = load_robot(robot, tip=tip, floating_base=floating_base)
     names = parse_algorithms(algos)
     check_algorithms(model, names)
+    frame_names = [f.strip() for f in frames.split(",") if f.strip()] if frames else None
+    frames_for(model, frame_names)                     # unknown links: one line, before any work
     if prefix is not None:
         validate_prefix(prefix)
     output_dir.check(out_dir)
@@ -107,13 +116,14 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     with ctx:
         result = render(model, model.source, algorithms=names, langs=LANGS[lang], prefix=prefix,
                         fd_variant=fd_variant, symbolic_params=symbolic_params,
-                        numpy=use_numpy, progress=step)
+                        numpy=use_numpy, progress=step, frames=frame_names)
     paths = write(result, out_dir)
     seconds = time.perf_counter() - t0
+    width = max([26] + [len(f.name) for f in result.functions])
     for f in result.functions:
         c = f.counts
         extra = f"  [{f.variant}]" if f.variant else ""
-        click.echo(f"{f.name:26s} {c['mul']:6d} mul {c['add']:6d} add {c['div']:3d} div "
+        click.echo(f"{f.name:{width}s} {c['mul']:6d} mul {c['add']:6d} add {c['div']:3d} div "
                    f"{c['trig']:3d} sin/cos{extra}")
     click.echo(f"wrote {', '.join(str(p) for p in paths)} ({seconds:.2f} s)")
 

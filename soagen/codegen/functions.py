@@ -6,7 +6,7 @@ here; every function is the generic one, unrolled."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import sympy
@@ -70,6 +70,12 @@ FD_VARIANTS = algorithms.FD_METHODS
 FD_EQUATIONS = {"fd1": "Part I (4.17)-(4.22) (FD1)", "fd2": "Part I (5.5)-(5.7) (FD2)",
                 "fd3": "Part I (5.8)-(5.10) (FD3)", "fd4": "Part I (5.13)-(5.17) (FD4)"}
 TIP_FUNCTIONS = ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")
+FRAME_SUMMARIES = {
+    "jacobian": "Jacobian J(q) of frame {frame}, world-aligned at its origin, angular rows first",
+    "jacobian_dot_qd": "Jdot(q, qd) qd of frame {frame}: its acceleration at qdd = 0 without gravity, "
+                       "world-aligned",
+    "op_space_inverse_inertia": "operational-space inverse inertia J M^-1 J^T at frame {frame}, world-aligned",
+}
 
 
 def input_symbols(robot):
@@ -92,7 +98,7 @@ def param_symbols(robot):
     return sym, out
 
 
-def _run(robot, name, xp, x, variant):
+def _run(robot, name, xp, x, variant, frame=None):
     if name == "inverse_dynamics":
         return algorithms.inverse_dynamics(robot, x["q"], x["qd"], x["qdd"], xp=xp)
     if name == "mass_matrix":
@@ -104,18 +110,18 @@ def _run(robot, name, xp, x, variant):
     if name == "forward_dynamics":
         return algorithms.forward_dynamics(robot, x["q"], x["qd"], x["tau"], method=variant, xp=xp)
     if name == "jacobian":
-        return algorithms.jacobian(robot, x["q"], xp=xp)
+        return algorithms.jacobian(robot, x["q"], xp=xp, frame=frame)
     if name == "jacobian_dot_qd":
-        return algorithms.jacobian_dot_qd(robot, x["q"], x["qd"], xp=xp)
+        return algorithms.jacobian_dot_qd(robot, x["q"], x["qd"], xp=xp, frame=frame)
     if name == "op_space_inverse_inertia":
-        return algorithms.op_space_inverse_inertia(robot, x["q"], xp=xp)
+        return algorithms.op_space_inverse_inertia(robot, x["q"], xp=xp, frame=frame)
     raise SoagenError(f"unknown algorithm {name!r}")
 
 
-def _unrolled(robot, name, x, variant):
+def _unrolled(robot, name, x, variant, frame=None):
     xp = UnrollBackend()
     try:
-        return unroll(_run(robot, name, xp, x, variant), xp.defs)
+        return unroll(_run(robot, name, xp, x, variant, frame), xp.defs)
     except NonFiniteQuantity as err:                   # one line naming what and where
         k = re.fullmatch(r"[A-Za-z]+(\d+)", err.label)
         body = robot.bodies[int(k.group(1))] if k and int(k.group(1)) < robot.nb else None
@@ -133,12 +139,21 @@ def param_names(robot):
                  for i, b in enumerate(robot.bodies) for k, n in enumerate(PARAM_NAMES))
 
 
-def generate_function(robot, name, fd_variant="best") -> Function:
+def generate_function(robot, name, fd_variant="best", frame=None) -> Function:
     """Unroll one function for ``robot`` (whose parameters may be numbers or symbols).
     Forward dynamics records the chosen variant, and with ``best`` every candidate's
-    counts, in its manifest entry (``fd_variant``, ``fd_candidates``)."""
+    counts, in its manifest entry (``fd_variant``, ``fd_candidates``). A frame function
+    (:data:`TIP_FUNCTIONS`) is at the tip, or with ``frame`` (a
+    :class:`~soagen.model.Frame`) at that frame, named ``NAME_<frame>``."""
     spec = SPECS[name]
     x = input_symbols(robot)
+    if frame is not None:
+        if name not in TIP_FUNCTIONS:
+            raise SoagenError(f"{name} does not take a frame")
+        return replace(spec.unrolled(robot, _unrolled(robot, name, x, None, frame)),
+                       name=f"{name}_{frame_suffix(frame.name)}",
+                       summary=FRAME_SUMMARIES[name].format(frame=frame.name),
+                       manifest={"function": name, "frame": frame.name})
     if name != "forward_dynamics":
         return spec.unrolled(robot, _unrolled(robot, name, x, None))
     # "best": FD2's qdd program is FD1's (its extra link accelerations are dead code),
@@ -155,9 +170,42 @@ def generate_function(robot, name, fd_variant="best") -> Function:
 
 
 def check_algorithms(robot, names):
-    """Validate a list of algorithm names against the robot (SoagenError on a bad one)."""
+    """Validate a list of algorithm names (SoagenError on a bad one)."""
     for n in names:
         if n not in SPECS:
             raise SoagenError(f"unknown algorithm {n!r} (choose from {', '.join(ALGORITHMS)})")
-        if n in TIP_FUNCTIONS and robot.tip is None:
-            raise SoagenError(f"{robot.name}: {n} needs a tip frame (a branching tree); name one with --tip")
+
+
+def frame_suffix(name):
+    """A frame name as the end of a C/Python identifier (other characters become _)."""
+    return re.sub(r"\W", "_", name, flags=re.ASCII)
+
+
+def leaf_frames(robot):
+    """The default frames of a branching robot: one per leaf body (a body no other body
+    hangs from: a foot, a finger, a head), the last link of the robot file welded to it,
+    i.e. the end of its chain of fixed links (ANYmal's LF_FOOT on LF_SHANK)."""
+    has_child = {b.parent for b in robot.bodies}
+    last = {}
+    for f in robot.frames:                   # the file's links, parents before children
+        if f.body >= 0 and f.body not in has_child:
+            last[f.body] = f
+    return [last[i] for i in sorted(last)]
+
+
+def frames_named(robot, names):
+    """The frames ``names`` (link names of the robot file), checked: one line naming an
+    unknown frame and two identifiers that would collide."""
+    known = {f.name: f for f in robot.frames}
+    out, seen = [], {}
+    for n in names:
+        if n not in known:
+            hint = ", ".join(f.name for f in leaf_frames(robot))
+            raise SoagenError(f"{robot.name}: --frames: no link named {n!r} (the leaf frames are: {hint})")
+        s = frame_suffix(n)
+        if s in seen and seen[s] != n:
+            raise SoagenError(f"{robot.name}: --frames: {seen[s]!r} and {n!r} both become the identifier suffix {s!r}")
+        if s not in seen:
+            seen[s] = n
+            out.append(known[n])
+    return out

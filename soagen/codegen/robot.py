@@ -19,8 +19,11 @@ from soagen.codegen.emit import (
 from soagen.codegen.functions import (
     ALGORITHMS,
     FD_VARIANTS,
+    TIP_FUNCTIONS,
     check_algorithms,
+    frames_named,
     generate_function,
+    leaf_frames,
     param_names,
     param_symbols,
 )
@@ -50,10 +53,16 @@ def joint_rows(robot):
     return rows
 
 
-def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy):
+FRAME_CONVENTION = ("Functions named NAME_<frame> are at that link frame of the robot file (its origin,",
+                    "world-aligned), one per frame.")
+
+
+def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, frames=None):
     cmd = [f"soagen generate {source} --name {prefix}"]
     if list(algorithms) != list(ALGORITHMS):
         cmd.append(f"--algorithms {','.join(algorithms)}")
+    if frames:
+        cmd.append(f"--frames {','.join(frames)}")
     if fd_variant != "best":
         cmd.append(f"--fd-variant {fd_variant}")
     if symbolic_params:
@@ -63,11 +72,23 @@ def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy):
     return " ".join(cmd)
 
 
+def frames_for(robot, frames=None):
+    """The frames the frame functions (Jacobian, Jdot qd, J M^-1 J^T) are generated for:
+    those named (``frames``: link names), else None for a robot with a tip frame (one
+    function each, at the tip), else every leaf frame of the tree
+    (:func:`~soagen.codegen.functions.leaf_frames`)."""
+    if frames:
+        return frames_named(robot, frames)
+    return None if robot.tip is not None else leaf_frames(robot)
+
+
 def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), prefix=None,
-           fd_variant="best", symbolic_params=False, numpy=False, progress=None) -> Emitted:
+           fd_variant="best", symbolic_params=False, numpy=False, progress=None, frames=None) -> Emitted:
     """Unroll and print; return the files as text (nothing is written here). ``langs``
     names languages of :data:`soagen.codegen.emit.LANGUAGES`; with ``numpy`` the Python
-    output is the batched numpy module."""
+    output is the batched numpy module. The frame functions are generated at the tip, or
+    for each of ``frames`` (link names), or for a tree without a tip for every leaf frame
+    (:func:`frames_for`), named ``jacobian_<frame>`` etc."""
     prefix = validate_prefix(prefix or default_prefix(robot.name))
     check_algorithms(robot, algorithms)
     algorithms = [a for a in ALGORITHMS if a in set(algorithms)]   # canonical order
@@ -78,22 +99,25 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
     # Multi-dof joints (spherical, free: unit quaternions in q, nq != nv) unroll like the
     # others; q has nq entries, qd/qdd/tau nv (docs/trees-and-floating-bases.md).
     model, params = (param_symbols(robot) if symbolic_params else (robot, []))
+    at = frames_for(robot, frames)
     functions = []
     for a in algorithms:
         if progress:
             progress(a)
-        fn = generate_function(model, a, fd_variant)
-        if symbolic_params:
-            _rename_params(fn.program, params)
-            fn = replace(fn, inputs=fn.inputs + ("params",))
-        functions.append(fn)
+        for frame in (at if at is not None and a in TIP_FUNCTIONS else [None]):
+            fn = generate_function(model, a, fd_variant, frame)
+            if symbolic_params:
+                _rename_params(fn.program, params)
+                fn = replace(fn, inputs=fn.inputs + ("params",))
+            functions.append(fn)
     source = Path(robot_file).name if robot_file else robot.name
     langs = tuple("numpy" if numpy and lang == "python" else lang for lang in langs)
     header = Header(
         prefix=prefix, model=robot.name, kind="robot", source=source, sha256=file_digest(robot_file),
-        nq=robot.nq, nv=robot.nv, joints=tuple(joint_rows(robot)), conventions=CONVENTIONS,
+        nq=robot.nq, nv=robot.nv, joints=tuple(joint_rows(robot)),
+        conventions=CONVENTIONS + (FRAME_CONVENTION if at is not None else ()),
         references=REFERENCES,
-        command=_command(source, prefix, algorithms, fd_variant, symbolic_params, numpy),
+        command=_command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, frames),
         tip=robot.tip.name if robot.tip is not None else None,
         params=param_names(robot) if symbolic_params else (),
         manifest={"symbolic_params": symbolic_params,

@@ -1,0 +1,135 @@
+"""Branching robots without a tip: the tip-independent functions as before, and the frame
+functions (Jacobian, Jdot qd, J M^-1 J^T) for every leaf frame or for the frames named
+with --frames, as NAME_<frame>; generated C and Python against the generic algorithms at
+the same frame, and the Jacobians against Pinocchio's frame Jacobians."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from codegen_util import build, erd, random_states
+
+import soagen
+from soagen import algorithms as A
+from soagen.cli.main import cli
+from soagen.codegen.functions import (
+    TIP_FUNCTIONS,
+    frame_suffix,
+    frames_named,
+    leaf_frames,
+)
+from soagen.errors import SoagenError
+from tests.helpers import rel_err as rel
+
+SOLO = "solo_description/robots/solo12.urdf"
+PANDA = "panda_description/urdf/panda.urdf"
+TOL = 1e-12
+
+
+def _robot(rel_path, **kw):
+    path = erd(rel_path)
+    if path is None:
+        pytest.skip("example-robot-data is not installed")
+    return path, soagen.load(path, **kw)
+
+
+def _reference(robot, name, frame, args):
+    if name == "jacobian":
+        return A.jacobian(robot, args["q"], frame=frame)
+    if name == "jacobian_dot_qd":
+        return A.jacobian_dot_qd(robot, args["q"], args["qd"], frame=frame)
+    return A.op_space_inverse_inertia(robot, args["q"], frame=frame)
+
+
+def _check_frame_functions(robot, manifest, lib, py, frames, states=10):
+    """Every NAME_<frame> of the manifest against the generic algorithm at that frame."""
+    want_names = {f"{n}_{frame_suffix(f)}" for n in TIP_FUNCTIONS for f in frames}
+    assert want_names <= set(manifest["functions"])
+    worst = 0.0
+    for args in random_states(robot, states, seed=4):
+        for fname in want_names:
+            rec = manifest["functions"][fname]
+            assert rec["function"] in TIP_FUNCTIONS and fname == f"{rec['function']}_{frame_suffix(rec['frame'])}"
+            inputs = [args[i] for i in rec["inputs"]]
+            want = _reference(robot, rec["function"], rec["frame"], args)
+            worst = max(worst, rel(lib(fname, *inputs), want),
+                        rel(np.array(getattr(py, fname)(*inputs), dtype=float), want))
+    assert worst <= TOL, worst
+    return worst
+
+
+def test_leaf_frames_of_a_quadruped_are_its_feet():
+    _, robot = _robot(SOLO, floating_base=True)
+    assert robot.tip is None
+    assert [f.name for f in leaf_frames(robot)] == ["FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"]
+
+
+def test_quadruped_without_tip_all_feet(tmp_path):
+    """Solo12 on a free base, no --tip: one Jacobian, Jdot qd and J M^-1 J^T per foot, plus
+    the tip-independent functions (here inverse dynamics), each right at random states."""
+    path, robot = _robot(SOLO, floating_base=True)
+    manifest, lib, py = build(robot, path, tmp_path, algorithms=["inverse_dynamics", *TIP_FUNCTIONS])
+    feet = ["FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"]
+    assert sorted(manifest["functions"]) == sorted(["inverse_dynamics"] + [f"{n}_{f}" for n in TIP_FUNCTIONS for f in feet])
+    _check_frame_functions(robot, manifest, lib, py, feet)
+    args = next(random_states(robot, 1))
+    assert rel(lib("inverse_dynamics", args["q"], args["qd"], args["qdd"]),
+               A.inverse_dynamics(robot, args["q"], args["qd"], args["qdd"])) <= TOL
+    header = (tmp_path / f"{manifest['prefix']}.h").read_text()
+    assert "void solo_jacobian_FL_FOOT(const double* q, double* J);" in header
+
+
+def test_panda_with_fingers_named_frames(tmp_path):
+    """The Panda with its two prismatic fingers (a tree): by default the finger frames,
+    with --frames the hand and link 7."""
+    path, robot = _robot(PANDA)
+    assert [f.name for f in leaf_frames(robot)] == ["panda_leftfinger", "panda_rightfinger"]
+    frames = ["panda_hand", "panda_link7"]
+    manifest, lib, py = build(robot, path, tmp_path, algorithms=list(TIP_FUNCTIONS), frames=frames)
+    assert len(manifest["functions"]) == 6
+    _check_frame_functions(robot, manifest, lib, py, frames)
+
+
+@pytest.mark.oracle
+def test_frame_jacobians_against_pinocchio(tmp_path):
+    """The generated frame Jacobians of the Panda's hand and fingers against Pinocchio's
+    computeFrameJacobian(LOCAL_WORLD_ALIGNED) of the same URDF (an implementation that
+    shares nothing with soagen's)."""
+    pin = pytest.importorskip("pinocchio", reason="Pinocchio is the oracle")
+    from soagen.pinocchio_bridge import Converter, angular_first, pin_model
+
+    path, robot = _robot(PANDA)
+    frames = ["panda_hand", "panda_leftfinger", "panda_rightfinger"]
+    manifest, lib, _ = build(robot, path, tmp_path, algorithms=["jacobian"], frames=frames)
+    model = pin_model(path, floating=False)
+    data, conv = model.createData(), Converter(robot, model)
+    for args in random_states(robot, 5, seed=9):
+        qp = conv.q_to_pin(args["q"])
+        for f in frames:
+            J_pin = pin.computeFrameJacobian(model, data, qp, model.getFrameId(f), pin.LOCAL_WORLD_ALIGNED)
+            want = angular_first(J_pin)[:, conv.vperm]
+            assert rel(lib(f"jacobian_{f}", args["q"]), want) <= 1e-12, f
+
+
+def test_cli_frames_option_and_errors(tmp_path):
+    path, _ = _robot(PANDA)
+    out = tmp_path / "p"
+    res = CliRunner().invoke(cli, ["generate", str(path), "--algorithms", "jacobian", "--frames",
+                                   "panda_hand", "--out", str(out), "-q", "--lang", "c"])
+    assert res.exit_code == 0, res.output
+    text = (out / "panda.c").read_text()
+    assert "void panda_jacobian_panda_hand(const double* q, double* J)" in text
+    assert "--frames panda_hand" in text                     # the regenerate command
+    res = CliRunner().invoke(cli, ["generate", str(path), "--frames", "nope", "--out", str(tmp_path / "x")])
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1
+    assert "no link named 'nope'" in res.output and "panda_leftfinger" in res.output
+    assert not (tmp_path / "x").exists()
+
+
+def test_frame_suffix_collision_is_refused():
+    frames = (SimpleNamespace(name="a-b", body=0), SimpleNamespace(name="a_b", body=0))
+    robot = SimpleNamespace(name="r", frames=frames, bodies=(SimpleNamespace(parent=-1),))
+    assert frame_suffix("wrist.3-link") == "wrist_3_link"
+    with pytest.raises(SoagenError, match="'a-b' and 'a_b' both become"):
+        frames_named(robot, ["a-b", "a_b"])

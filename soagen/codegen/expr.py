@@ -136,11 +136,13 @@ class Expr:
 
 
 class Replacer:
-    """``e.xreplace(rule)`` on many expressions: subtrees shared between them are
-    rebuilt once."""
+    """``e.xreplace(rule)`` on many expressions: subtrees shared between the expressions
+    are rebuilt once. With ``renaming`` (``rule`` maps symbols to distinct symbols) a
+    canonical sum or product is rebuilt by sorting its arguments again, which is what its
+    evaluation would do (a renaming creates no like terms or powers)."""
 
-    def __init__(self, rule):
-        self.rule, self.memo = rule, {}
+    def __init__(self, rule, renaming=False):
+        self.rule, self.memo, self.renaming = rule, {}, renaming
 
     def __call__(self, e):
         r = self.rule.get(e)
@@ -151,7 +153,14 @@ class Replacer:
         r = self.memo.get(e)
         if r is None:
             args = [self(a) for a in e.args]
-            r = e if all(a is b for a, b in zip(args, e.args)) else e.func(*args)
+            if all(a is b for a, b in zip(args, e.args)):
+                r = e
+            elif self.renaming and e.canon:     # number first, the rest in Basic.compare order
+                k = 1 if args[0].is_Number else 0
+                r = _intern(type(e), tuple(args[:k] + sorted(args[k:], key=_key)))
+                r.canon = True
+            else:
+                r = e.func(*args)
             self.memo[e] = r
         return r
 
@@ -193,7 +202,7 @@ class Num(Expr):
 def _sympy_number(is_float, v):
     if is_float:
         return sympy.Float(v)
-    return sympy.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else sympy.Integer(v)
+    return sympy.Rational(v.numerator, v.denominator) if type(v) is Fraction else sympy.Integer(v)
 
 
 class Sym(Expr):
@@ -206,15 +215,22 @@ class Sym(Expr):
 
 
 class NonFinite(Expr):
-    """zoo / nan / an overflowed float: absorbs every operation (see the module doc)."""
+    """zoo / nan / an overflowed float: absorbs every operation (see the module doc).
+    As a number it is a NaN float, so number arithmetic keeps it non-finite."""
 
     __slots__ = ()
     is_Atom = True
     is_finite = False
+    is_Float = True
+    value = math.nan
+    clsname = "Float"
 
     @property
     def free_symbols(self):
         return frozenset()
+
+    def __neg__(self):
+        return self
 
     def __repr__(self):
         return "zoo"
@@ -387,13 +403,12 @@ def current_arena():
 
 
 def _intern(cls, args):
-    """The node ``cls(*args)`` (no evaluation), created once per arena."""
+    """The node ``cls(*args)`` (no evaluation), created once per arena. Callers keep
+    NONFINITE out of ``args`` (it is never an argument: it absorbs the whole expression)."""
     k = (cls, args)
     t = _A.table
     n = t.get(k)
     if n is None:
-        if NONFINITE in args:
-            return NONFINITE
         n = object.__new__(cls)
         n.args = args
         n.key = (_RANK[cls], len(args)) + tuple([a.key for a in args])
@@ -427,7 +442,7 @@ def _number(v, is_float=False):
         if not math.isfinite(v):
             return NONFINITE
         return _float_node(v)
-    if isinstance(v, Fraction):
+    if type(v) is Fraction:
         if v.denominator == 1:
             v = v.numerator
         else:
@@ -525,17 +540,14 @@ def sympify(x):
 # 53 bits, which is IEEE double arithmetic)
 
 def _num_add(a, b):
-    if a.clsname == "Float" or b.clsname == "Float":
-        return _number(_fval(a) + _fval(b), True)
-    return _number(_rat(a.value) + _rat(b.value) if (isinstance(a.value, Fraction) or isinstance(b.value, Fraction))
-                   else a.value + b.value)
+    if a.is_Float or b.is_Float:
+        return _number(float(a.value) + float(b.value), True)
+    return _number(a.value + b.value)          # int + Fraction is a Fraction: exact
 
 
 def _num_mul(a, b):
-    if a.clsname == "Float" or b.clsname == "Float":
-        return _number(_fval(a) * _fval(b), True)
-    if isinstance(a.value, Fraction) or isinstance(b.value, Fraction):
-        return _number(_rat(a.value) * _rat(b.value))
+    if a.is_Float or b.is_Float:
+        return _number(float(a.value) * float(b.value), True)
     return _number(a.value * b.value)
 
 
@@ -554,7 +566,7 @@ def _fval(n):
 
 
 def _rat(v):
-    return v if isinstance(v, Fraction) else Fraction(v)
+    return v if type(v) is Fraction else Fraction(v)
 
 
 # ---------------------------------------------------------------------------------------
@@ -620,7 +632,7 @@ def _add(args):
             a, b = b, a
         if a.is_Rational and b.is_Mul:
             return _from_args(Add, (a, b))
-    terms = {}
+    terms, single = {}, {}
     coeff = ZERO
     seq = list(args)
     i = 0
@@ -633,8 +645,14 @@ def _add(args):
         if o.is_Add:
             seq.extend(o.args)
             continue
+        # o = c*s; a product's s is keyed by its factors (a tuple, or the one factor),
+        # which is the identity of the node Mul(*factors) without building it
         if o.is_Mul:
-            c, s = o.as_coeff_Mul()
+            args = o.args
+            if args[0].is_Number:
+                c, s = args[0], (args[1] if len(args) == 2 else args[1:])
+            else:
+                c, s = ONE, args
         elif o.is_Pow:
             b, e = o.as_base_exp()
             if b.is_Number and (e.is_Integer or (e.is_Rational and e.value < 0)):
@@ -643,15 +661,28 @@ def _add(args):
         else:
             c, s = ONE, o
         old = terms.get(s)
-        terms[s] = c if old is None else _num_add(old, c)
+        if old is None:
+            terms[s] = c
+            single[s] = o
+        else:
+            terms[s] = _num_add(old, c)
+            single.pop(s, None)
+    if coeff is NONFINITE or NONFINITE in terms.values():
+        return NONFINITE
     newseq = []
     for s, c in terms.items():
         if c.value == 0:
             continue
-        if c is ONE:
+        o = single.get(s)
+        if type(s) is tuple:                # the product of these factors, times c
+            if o is not None:
+                newseq.append(o)            # a term met once is rebuilt as itself
+            else:
+                newseq.append(_from_args(Mul, s if c is ONE else (c,) + s))
+        elif o is not None and (c is ONE or s.is_Mul or s.is_Add or o.canon):
+            newseq.append(o)
+        elif c is ONE:
             newseq.append(s)
-        elif s.is_Mul:
-            newseq.append(_from_args(Mul, (c,) + s.args))
         elif s.is_Add:
             newseq.append(_from_args(Mul, (c, s)))
         else:
@@ -683,6 +714,8 @@ def _keep_coeff(coeff, factors):
         margs = list(factors.args)
         if margs[0].is_Number:
             margs[0] = _num_mul(margs[0], coeff)
+            if margs[0] is NONFINITE:
+                return NONFINITE
             if margs[0] is ONE:
                 margs.pop(0)
         else:
@@ -699,6 +732,17 @@ def mul(*args):
     args = [a for a in args if a is not ONE]
     if len(args) < 2:
         return args[0] if args else ONE
+    if len(args) == 2:                  # the commonest products, as flatten makes them:
+        a, b = args
+        if b.is_Number:
+            a, b = b, a
+        if a.is_Number and b.is_finite:
+            if a.value == 0:            # 0*x = 0 (SymPy's integer zero)
+                return ZERO
+            if b.is_Symbol or b.is_Function or (b.is_Pow and not b.args[0].is_Number):
+                r = _intern(Mul, (a, b))          # c*x
+                r.canon = True
+                return r
     n = _A.table.get((Mul, tuple(args)))
     if n is not None and n.canon:       # a canonical product is its own evaluation
         return n
@@ -721,7 +765,7 @@ def _mul(seq):
             if bb.is_Add:
                 if r is not ONE:
                     ar = _num_mul(a, r)
-                    return bb if ar is ONE else _from_args(Mul, (ar, bb))
+                    return bb if ar is ONE else ar if ar is NONFINITE else _from_args(Mul, (ar, bb))
                 return add(*[_keep_coeff(a, bi) for bi in bb.args])
     coeff = ONE
     c_powers = []
@@ -768,7 +812,7 @@ def _mul(seq):
                 raise Unsupported("power changed its base")
         c_part.append(p)
         new_bases.append(b)
-    if coeff.value == 0:
+    if coeff.value == 0 or coeff is NONFINITE:
         return coeff
     rest = []
     for x in c_part:
@@ -777,6 +821,8 @@ def _mul(seq):
         else:
             rest.append(x)
     c_part = rest
+    if coeff is NONFINITE:
+        return NONFINITE
     c_part.sort(key=_key)
     if coeff is not ONE:
         c_part.insert(0, coeff)
@@ -838,6 +884,7 @@ def _fn(name, x):
         n.key = (_FN_RANK[name], 1, x.key)
         n._skey = n._sym = None
         n.arena = _A
+        n.canon = False
         _A.table[k] = n
     return n
 
@@ -883,12 +930,14 @@ def from_sympy(s):
     elif s.is_Symbol:
         n = symbol(s.name, s)
     elif s.is_Add:
-        n = _from_args(Add, [from_sympy(a) for a in s.args])
+        args = [from_sympy(a) for a in s.args]
+        n = NONFINITE if NONFINITE in args else _from_args(Add, args)
     elif s.is_Mul:
-        n = _from_args(Mul, [from_sympy(a) for a in s.args])
+        args = [from_sympy(a) for a in s.args]
+        n = NONFINITE if NONFINITE in args else _from_args(Mul, args)
     elif s.is_Pow:
         b, e = from_sympy(s.args[0]), from_sympy(s.args[1])
-        n = _intern(Pow, (b, e))
+        n = _intern(Pow, (b, e)) if b.is_finite and e.is_finite else NONFINITE
     elif isinstance(s, (sympy.sin, sympy.cos)) and s.args[0].is_Symbol:
         n = _fn(type(s).__name__, from_sympy(s.args[0]))
     elif s in (sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):

@@ -135,9 +135,16 @@ def _ordered_terms(e):
 
 def add_could_extract_minus_sign(e):
     """``Add.could_extract_minus_sign``: more negative than positive terms, or on a
-    tie the sign whose sort key is smaller."""
+    tie SymPy's ``sort_key(e) < sort_key(-e)``, decided here without building -e: the
+    terms of -e are those of e with the opposite coefficient, in the same order (the order
+    depends on their monomials only), and a term's sort key ends with its coefficient, so
+    the first term decides: e < -e when its coefficient is negative. The exception is
+    ``a - c*x`` (a > 0), which prints number first: compared in full."""
     neg = sum(1 for a in e.args if a.could_extract_minus_sign())
     pos = len(e.args) - neg
     if pos != neg:
         return pos < neg
-    return bool(sort_key(e) < sort_key(-e))
+    terms = ordered_terms(e)
+    if terms[0].is_Number and len(terms) == 2 and terms[0].value > 0:
+        return bool(sort_key(e) < sort_key(-e))      # the printed-as-``1 - x`` case
+    return terms[0].as_coeff_Mul()[0].value < 0

@@ -226,7 +226,7 @@ class Program:
         """Substitute symbols (``rule``: symbol -> symbol, SymPy or nodes) everywhere,
         rebuilding the expressions as SymPy's ``xreplace`` would."""
         with E.use(self.arena):
-            rename = E.Replacer({E.sympify(k): E.sympify(v) for k, v in rule.items()})
+            rename = E.Replacer({E.sympify(k): E.sympify(v) for k, v in rule.items()}, renaming=True)
             for st in self.statements:
                 st.expr = rename(st.expr)
             self.outputs = [rename(e) for e in self.outputs]
@@ -270,7 +270,7 @@ def _unroll(out, defs):
             alias[e] = sym
             rep_label[sym] = label
     if alias:
-        rename = E.Replacer(alias)
+        rename = E.Replacer(alias)             # may merge equal subexpressions: evaluate
         reps = [(alias.get(s, s), rename(v)) for s, v in reps]
         reduced = [rename(e) for e in reduced]
     rep_def = dict(reps)
@@ -305,7 +305,7 @@ def _unroll(out, defs):
     renum = {st.target: E.symbol(f"t{k}") for k, st in enumerate(
         [st for st in statements if st.target in rep_syms and _CSE.match(st.target.name)])}
     if renum:
-        rename = E.Replacer(renum)
+        rename = E.Replacer(renum, renaming=True)
         for st in statements:
             st.target = renum.get(st.target, st.target)
             st.expr = rename(st.expr)

@@ -152,3 +152,15 @@ def test_non_finite_refused_by_cli_nothing_written(tmp_path, monkeypatch):
 def test_printer_refuses_non_finite():
     with pytest.raises(SoagenError, match="not finite"):
         CPrinter().doprint(sympy.zoo * x)
+
+
+def test_overflow_and_division_by_zero_are_not_finite():
+    """A float that overflows or a division by an exact zero gives a value that absorbs
+    every operation, and naming it is refused (never inf/NaN in generated code)."""
+    xp = UnrollBackend()
+    q = E.symbol("q_0")
+    big = E.sympify(1e308)
+    for e in (big * q * big, (big * q) * (big * q), E.add(big * q, big * q, E.ONE), q / E.ZERO, 1 / (q - q)):
+        assert e is E.NONFINITE and (e * q + 2) is E.NONFINITE and -e is E.NONFINITE
+        with pytest.raises(SoagenError, match="V3_0 .* is not finite|V3 .*is not finite"):
+            xp.name(np.array([e, q], dtype=object), "V3")

@@ -103,6 +103,8 @@ STEMS = {  # label stem -> what the temporaries are, with the equation
     "trig": "sin/cos of the joint angles, each computed once",
     "R": "rotation of body frame k in its parent's frame, phi(k+1,k) (3.1)",
     "l": "l(k+1,k): origin O(k) in the parent's frame (3.1)",
+    "Rw": "rotation of body frame k in the world frame (product of the phi rotations)",
+    "ow": "origin O(k) in the world frame",
     "M": "spatial inertia M(k) about O(k) (2.15)",
     "V": "spatial velocity V(k) (2.25)",
     "a": "bias acceleration a(k), with -g at the base (2.19), (3.21)",

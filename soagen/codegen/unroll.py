@@ -249,14 +249,17 @@ def _unroll(out, defs):
         if not e.is_finite:
             raise NonFiniteQuantity(f"output {k}")
     index = {sym: k for k, (sym, _, _) in enumerate(defs)}
-    live = set()
-    stack = [s for e in flat for s in e.free_symbols if s in index]
+    live, seen, stack = set(), set(), list(flat)       # one walk over the DAG: linear
     while stack:
-        s = stack.pop()
-        if s in live:
-            continue
-        live.add(s)
-        stack.extend(t for t in defs[index[s]][1].free_symbols if t in index and t not in live)
+        e = stack.pop()
+        if e.is_Symbol:
+            if e in index and e not in live:
+                live.add(e)
+                stack.append(defs[index[e]][1])
+        elif e.args and e not in seen:
+            seen.add(e)
+            stack.extend(e.args)
+    del seen
     kept = [d for d in defs if d[0] in live]
     exprs = [e for _, e, _ in kept] + flat
     del defs[:]                         # consumed: the expressions are now in ``exprs``

@@ -27,7 +27,7 @@ def _world(R, x):
 def jacobian(robot, s, xp, frame=None):
     """V(0) = J qdot: column block of joint k is phi^T(k, 0) H^T(k) in world axes (3.13)."""
     frame = frame or robot.tip
-    poses = world_poses(robot, s.X)
+    poses = world_poses(robot, s.X, xp)
     _, o_tip = frame_pose(robot, poses, frame)
     J = xp.zeros((6, robot.nv))
     for i in ancestors(robot, frame.body):

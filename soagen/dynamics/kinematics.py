@@ -61,16 +61,19 @@ def velocity_sweep(robot, X, H, qd, xp, gravity=True):
     return V, a
 
 
-def world_poses(robot, X):
-    """Rotation and origin of every body frame in the world (base) frame."""
+def world_poses(robot, X, xp=None):
+    """Rotation and origin of every body frame in the world (base) frame. With ``xp``
+    they are named per body, like every per-body quantity of a sweep (so that unrolled,
+    the origin of body k is not a sum over all its ancestors)."""
     poses = []
     for i, body in enumerate(robot.bodies):
         R, l = X[i]
-        if body.parent < 0:
-            poses.append((R, l))
-        else:
+        if body.parent >= 0:
             Rp, op = poses[body.parent]
-            poses.append((Rp @ R, op + Rp @ l))
+            R, l = Rp @ R, op + Rp @ l
+            if xp is not None:
+                R, l = xp.name(R, f"Rw{i}"), xp.name(l, f"ow{i}")
+        poses.append((R, l))
     return poses
 
 

@@ -13,6 +13,7 @@ import sympy
 
 from soagen import algorithms
 from soagen.codegen.emit import Function
+from soagen.codegen.expr import gc_paused
 from soagen.codegen.unroll import NonFiniteQuantity, UnrollBackend, unroll
 from soagen.errors import SoagenError
 from soagen.model import symbolic_parameters
@@ -121,7 +122,8 @@ def _run(robot, name, xp, x, variant, frame=None):
 def _unrolled(robot, name, x, variant, frame=None):
     xp = UnrollBackend()
     try:
-        return unroll(_run(robot, name, xp, x, variant, frame), xp.defs)
+        with gc_paused():
+            return unroll(_run(robot, name, xp, x, variant, frame), xp.defs)
     except NonFiniteQuantity as err:                   # one line naming what and where
         k = re.fullmatch(r"[A-Za-z]+(\d+)", err.label)
         body = robot.bodies[int(k.group(1))] if k and int(k.group(1)) < robot.nb else None

@@ -16,6 +16,7 @@ from soagen.codegen.emit import (
     file_digest,
     validate_prefix,
 )
+from soagen.codegen.expr import gc_paused
 from soagen.codegen.functions import (
     ALGORITHMS,
     FD_VARIANTS,
@@ -122,7 +123,8 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
         params=param_names(robot) if symbolic_params else (),
         manifest={"symbolic_params": symbolic_params,
                   "python_flavour": "numpy" if "numpy" in langs else "math" if "python" in langs else None})
-    return emit(functions, header, langs)
+    with gc_paused():                  # printing walks every node once more: see gc_paused
+        return emit(functions, header, langs)
 
 
 def _rename_params(prog, params):

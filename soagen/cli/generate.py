@@ -74,7 +74,8 @@ def progress_bar(total, quiet):
               help="Generate the frame functions (jacobian, jacobian_dot_qd, "
                    "op_space_inverse_inertia) for these links of the robot file, named "
                    "jacobian_<link> etc. Default: at the tip; for a branching robot without a "
-                   "tip, for every leaf frame (each foot, finger, head).")
+                   "tip, one frame per leaf body (each foot, hand, head: its sole/foot/"
+                   "gripper/tool/tip link if it has one, else the body's link).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy,
              frames, quiet):

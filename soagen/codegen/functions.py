@@ -183,16 +183,26 @@ def frame_suffix(name):
     return re.sub(r"\W", "_", name, flags=re.ASCII)
 
 
+END_EFFECTOR = re.compile(r"sole|foot|feet|toe|gripper|hand|tool|tcp|tip|effector|flange|(^|[\W_])ee([\W_]|$)",
+                          re.IGNORECASE)
+
+
 def leaf_frames(robot):
     """The default frames of a branching robot: one per leaf body (a body no other body
-    hangs from: a foot, a finger, a head), the last link of the robot file welded to it,
-    i.e. the end of its chain of fixed links (ANYmal's LF_FOOT on LF_SHANK)."""
+    hangs from: a foot, a hand, a finger, a head): the last link welded to it whose name
+    says end effector (sole, foot, gripper, hand, tool, tcp, tip, flange, ee ...), else
+    the body's own link. ANYmal: LF_FOOT ...; TALOS: left_sole_link, the gripper links,
+    head_2_link; Romeo: l_sole, l_gripper ...; the Panda: its two fingers."""
     has_child = {b.parent for b in robot.bodies}
-    last = {}
+    pick = {}
     for f in robot.frames:                   # the file's links, parents before children
-        if f.body >= 0 and f.body not in has_child:
-            last[f.body] = f
-    return [last[i] for i in sorted(last)]
+        if f.body < 0 or f.body in has_child:
+            continue
+        if f.name == robot.bodies[f.body].name:
+            pick.setdefault(f.body, f)
+        elif END_EFFECTOR.search(f.name):
+            pick[f.body] = f
+    return [pick[i] for i in sorted(pick)]
 
 
 def frames_named(robot, names):

@@ -262,7 +262,7 @@ def resolve_tip(d: Description, order, owner, tip):
     elif d.tip is not None:
         spec = d.tip
     else:
-        last = _last_link(order)
+        last = _last_link(order, owner)
         if last is None:
             return None
         spec = TipSpec(last, "tip", np.eye(3), np.zeros(3))
@@ -353,10 +353,12 @@ def unit_axis(path, j):
     return tuple(float(x) for x in np.where(np.abs(u) < SNAP, 0.0, u))
 
 
-def _last_link(order):
-    """A serial chain's deepest link (None if the moving joints branch): the default tip."""
+def _last_link(order, owner):
+    """A serial chain's deepest link (None if the moving joints branch): the default tip.
+    Branching is decided on the bodies (``owner``: link -> body), not the links: ANYmal C's
+    four hips hang off four fixed links of one base body."""
     moving = [j for j in order if JOINT_TYPES.get(j.type) is not None]
-    parents = [j.parent for j in moving]
+    parents = [owner[j.parent][0] for j in moving]
     if not moving or len(set(parents)) != len(parents):
         return None
     depth = {order[0].parent: 0}

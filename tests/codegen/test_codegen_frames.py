@@ -59,10 +59,24 @@ def _check_frame_functions(robot, manifest, lib, py, frames, states=10):
     return worst
 
 
-def test_leaf_frames_of_a_quadruped_are_its_feet():
-    _, robot = _robot(SOLO, floating_base=True)
+@pytest.mark.parametrize("rel_path,kw,want", [
+    (SOLO, {"floating_base": True}, ["FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"]),
+    ("anymal_c_simple_description/urdf/anymal.urdf", {"floating_base": True},
+     ["LF_FOOT", "RF_FOOT", "LH_FOOT", "RH_FOOT"]),                  # hips hang off fixed links
+    ("talos_data/robots/talos_reduced.urdf", {"floating_base": True},
+     ["head_2_link", "gripper_left_motor_double_link", "gripper_right_motor_double_link",
+      "left_sole_link", "right_sole_link"]),
+    ("romeo_description/urdf/romeo.urdf", {"floating_base": True, "lock": ["*Hand", "*Finger*", "*Thumb*"]},
+     ["l_sole", "r_sole", "HeadRollLink", "l_gripper", "r_gripper"]),   # not the force-sensor frames
+    ("baxter_description/urdf/baxter.urdf", {},
+     ["head", "r_gripper_l_finger_tip", "r_gripper_r_finger_tip", "l_gripper_l_finger_tip", "l_gripper_r_finger_tip"]),
+])
+def test_leaf_frames_are_the_end_effectors(rel_path, kw, want):
+    """One frame per leaf body: its sole/foot/gripper/tip link, else the body's own link
+    (ANYmal C silently got RH_FOOT as its tip before)."""
+    _, robot = _robot(rel_path, **kw)
     assert robot.tip is None
-    assert [f.name for f in leaf_frames(robot)] == ["FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"]
+    assert [f.name for f in leaf_frames(robot)] == want
 
 
 def test_quadruped_without_tip_all_feet(tmp_path):

@@ -204,3 +204,32 @@ def test_bundled_symbolic_params_identical_to_sympy_implementation(name, monkeyp
     robot = soagen.load(ROBOTS / f"{name}.yaml")
     kw = {"symbolic_params": True, "algorithms": ["inverse_dynamics", "mass_matrix"]}
     assert _files(robot, monkeypatch, True, **kw) == _files(robot, monkeypatch, False, **kw)
+
+
+HASH_PROGRAM = """
+import hashlib, numpy as np
+from soagen.codegen.robot import render
+from soagen.random_robots import random_chain
+robot = random_chain(5, np.random.default_rng(8), parents=[-1, 0, 1, 1, 3],
+                     kinds=["free", "revolute", "prismatic", "revolute", "spherical"])
+files = render(robot, None, numpy=False).files
+print(hashlib.sha256("".join(k + v for k, v in sorted(files.items())).encode()).hexdigest())
+"""
+
+
+def test_deterministic_across_hash_seeds_on_a_tree():
+    """Every function of a random tree on a free joint (quaternions, LDL^T, frames of its
+    leaves, CSE over sets and dicts of nodes hashed by address): the same bytes whatever
+    PYTHONHASHSEED is, and in separate processes (different addresses)."""
+    import os
+    import subprocess
+    import sys
+
+    root = str(ROBOTS.parent)
+    outs = set()
+    for seed in ("0", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=root)
+        run = subprocess.run([sys.executable, "-c", HASH_PROGRAM], capture_output=True, text=True, env=env,
+                             check=True, cwd=root)
+        outs.add(run.stdout.strip())
+    assert len(outs) == 1 and len(next(iter(outs))) == 64

@@ -403,6 +403,40 @@ def current_arena():
     return _A
 
 
+DEEP_STACK = 1 << 29                 # bytes of stack for deep expressions (virtual; used as touched)
+DEEP_RECURSION = 200_000
+
+
+def deep(fn, *args, **kw):
+    """``fn(*args, **kw)`` on a thread with a large stack and recursion limit. Expressions
+    that are not named along a chain (a world rotation as the product of N link rotations)
+    are N levels deep, and SymPy's algorithms (ported here) are recursive: a 2000-link
+    chain needs ~10^4 levels, beyond Python's default 1000 and the main thread's stack."""
+    import threading
+
+    out = {}
+
+    def run():
+        try:
+            out["value"] = fn(*args, **kw)
+        except BaseException as err:           # re-raised in the caller's thread
+            out["error"] = err
+
+    limit, size = sys.getrecursionlimit(), threading.stack_size()
+    sys.setrecursionlimit(max(limit, DEEP_RECURSION))
+    try:
+        threading.stack_size(DEEP_STACK)
+        t = threading.Thread(target=run, name="soagen-unroll")
+        t.start()
+    finally:
+        threading.stack_size(size)
+    t.join()
+    sys.setrecursionlimit(limit)
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
 @contextmanager
 def gc_paused():
     """Python's cyclic garbage collector paused: it would scan every live node again and

@@ -13,7 +13,7 @@ import sympy
 
 from soagen import algorithms
 from soagen.codegen.emit import Function
-from soagen.codegen.expr import gc_paused
+from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.unroll import NonFiniteQuantity, UnrollBackend, unroll
 from soagen.errors import SoagenError
 from soagen.model import symbolic_parameters
@@ -120,6 +120,10 @@ def _run(robot, name, xp, x, variant, frame=None):
 
 
 def _unrolled(robot, name, x, variant, frame=None):
+    return deep(_unrolled_here, robot, name, x, variant, frame)
+
+
+def _unrolled_here(robot, name, x, variant, frame):
     xp = UnrollBackend()
     try:
         with gc_paused():

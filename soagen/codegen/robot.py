@@ -16,7 +16,7 @@ from soagen.codegen.emit import (
     file_digest,
     validate_prefix,
 )
-from soagen.codegen.expr import gc_paused
+from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.functions import (
     ALGORITHMS,
     FD_VARIANTS,
@@ -124,7 +124,7 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
         manifest={"symbolic_params": symbolic_params,
                   "python_flavour": "numpy" if "numpy" in langs else "math" if "python" in langs else None})
     with gc_paused():                  # printing walks every node once more: see gc_paused
-        return emit(functions, header, langs)
+        return deep(emit, functions, header, langs)
 
 
 def _rename_params(prog, params):

@@ -33,7 +33,10 @@ DEFAULT_FUNCTIONS = ("inverse_dynamics", "bias_forces", "forward_dynamics", "jac
 def one(n, function):
     import numpy as np
 
-    from soagen.codegen.robot import render
+    try:
+        from soagen.codegen.robot import render
+    except ImportError:                       # soagen before the one emitter (a baseline run)
+        from soagen.codegen.emit import render
     from soagen.random_robots import random_chain
 
     robot = random_chain(n, np.random.default_rng(SEED))
@@ -60,18 +63,22 @@ def per_link(rows):
     return out
 
 
-def plot(rows, path):
+def plot(rows, path, baseline=()):
+    """Time and memory vs N, one line per function; ``baseline`` rows (an earlier run,
+    e.g. before a change) dashed in the same colour."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(10, 4))
-    for f in dict.fromkeys(r["function"] for r in rows):
-        rs = sorted((r for r in rows if r["function"] == f), key=lambda r: r["n"])
-        n = [r["n"] for r in rs]
-        ax_t.plot(n, [r["cpu_s"] for r in rs], "o-", label=f)
-        ax_m.plot(n, [r["peak_mb"] for r in rs], "o-", label=f)
+    for k, f in enumerate(dict.fromkeys(r["function"] for r in rows)):
+        for data, style, tag in ((rows, "o-", ""), (baseline, "s--", " (baseline)")):
+            rs = sorted((r for r in data if r["function"] == f), key=lambda r: r["n"])
+            if rs:
+                n = [r["n"] for r in rs]
+                ax_t.plot(n, [r["cpu_s"] for r in rs], style, color=f"C{k}", label=f + tag)
+                ax_m.plot(n, [r["peak_mb"] for r in rs], style, color=f"C{k}", label=f + tag)
     ax_t.set(xlabel="links N", ylabel="CPU seconds", title="generation time")
     ax_m.set(xlabel="links N", ylabel="MB", title="peak memory of the unrolling")
     ax_t.legend(fontsize=7)
@@ -87,11 +94,17 @@ def main(argv=None):
     ap.add_argument("--functions", nargs="+", default=list(DEFAULT_FUNCTIONS))
     ap.add_argument("--json", default=None, help="also write the rows to this file")
     ap.add_argument("--plot", default=None, help="also plot time and memory vs N into this image")
+    ap.add_argument("--baseline", default=None, help="rows of an earlier run (--json), drawn dashed in the plot")
+    ap.add_argument("--replot", default=None, help="only plot the rows of this --json file (no measuring)")
     ap.add_argument("--timeout", type=float, default=None, help="seconds per point (then skipped)")
     ap.add_argument("--one", nargs=2, metavar=("N", "FUNCTION"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.one:
         print(json.dumps(one(int(args.one[0]), args.one[1])))
+        return
+    baseline = json.load(open(args.baseline)) if args.baseline else ()
+    if args.replot:
+        plot(json.load(open(args.replot)), args.plot, baseline)
         return
     rows = []
     print(f"{'function':26s} {'N':>4s} {'wall s':>8s} {'cpu s':>7s} {'peak MB':>8s} {'mul':>8s} {'add':>8s} "
@@ -117,7 +130,7 @@ def main(argv=None):
         with open(args.json, "w") as fh:
             json.dump(rows, fh, indent=1)
     if args.plot:
-        plot(rows, args.plot)
+        plot(rows, args.plot, baseline)
 
 
 if __name__ == "__main__":

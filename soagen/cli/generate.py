@@ -83,7 +83,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     closed-chain forward dynamics of a system file (arms or legs coupled through one
     object, any grasp types, docs/closed-chains.md).
 
-    The recursions of the generic implementation are run on SymPy symbols for this
+    The recursions of the generic implementation are run on symbols for this
     robot, with every intermediate quantity named as it is produced (so the code grows
     linearly with the number of joints), and printed as C99 (PREFIX.h, PREFIX.c: needs
     only <math.h>, no allocation) and/or Python (PREFIX.py), plus PREFIX_manifest.json

@@ -11,10 +11,12 @@ sin/cos of a symbol. Anything outside that subset is handed to SymPy and convert
 (:func:`to_sympy`, :func:`from_sympy`), so the result is SymPy's in every case; the
 differential tests check this on random expressions.
 
-Nodes are interned in an arena (:func:`arena`): structurally equal nodes are the same
-object, so equality is identity, hashing is by id, and repeated operations hit a cache.
-``key`` orders nodes exactly like ``sympy.Basic.compare`` (the order of a canonical
-``Add`` / ``Mul``'s arguments), as nested tuples compared in C.
+Nodes are interned in an arena (one per unrolled function, :func:`new_arena`):
+structurally equal nodes are the same object, so equality is identity and hashing is by
+address; a canonical sum or product is marked (``canon``), so evaluating its arguments
+again is a table lookup. ``key`` orders nodes exactly like ``sympy.Basic.compare`` (the
+order of a canonical ``Add`` / ``Mul``'s arguments), as nested tuples compared in C. The
+arena frees the nodes nothing else refers to (:meth:`_Arena.sweep`).
 
 A division by an exact zero or a float overflow gives :data:`NONFINITE`, which absorbs
 every operation; the unroller refuses it with a clear error (never NaN in generated code).
@@ -358,6 +360,13 @@ class _Arena:
                     del t[k]
                 del k, n
         self.swept = len(self.table)
+
+    def release(self):
+        """Drop every node (they refer to the arena: without this the cycle waits for the
+        cyclic garbage collector)."""
+        self.table.clear()
+        self.sym.clear()
+        self.terms.clear()
 
     def maybe_sweep(self):
         """Sweep when the table has doubled since the last sweep (amortized O(1))."""

@@ -172,6 +172,9 @@ def generate_function(robot, name, fd_variant="best", frame=None) -> Function:
     manifest = {"fd_variant": best}
     if fd_variant == "best":
         manifest["fd_candidates"] = {v: dict(p.counts) for v, p in progs.items()}
+    for v, p in progs.items():
+        if v != best:
+            p.release()
     return spec.unrolled(robot, progs[best], FD_EQUATIONS[best], best, manifest)
 
 

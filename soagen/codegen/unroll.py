@@ -222,6 +222,12 @@ class Program:
     def temporaries(self) -> int:
         return len(self.statements)
 
+    def release(self):
+        """Free this program's nodes now (a discarded candidate), instead of when the
+        cyclic garbage collector gets to its arena."""
+        self.arena.release()
+        self.statements, self.outputs = [], []
+
     def rename(self, rule):
         """Substitute symbols (``rule``: symbol -> symbol, SymPy or nodes) everywhere,
         rebuilding the expressions as SymPy's ``xreplace`` would."""

@@ -136,6 +136,9 @@ class Program:
     def temporaries(self) -> int:
         return len(self.statements)
 
+    def release(self):
+        pass
+
     def rename(self, rule):
         for st in self.statements:
             st.expr = st.expr.xreplace(rule)

@@ -74,6 +74,7 @@ _VECTORS = {  # name -> (space, paper meaning)
     "b": ("s", "bias forces b(k) (2.23)"),
     "T": ("j", "joint forces T(k)"),
     "Tp": ("j", "bias-free joint forces T'(k) (3.22)"),
+    "thd": ("j", "joint rates"),
     "thdd": ("j", "joint accelerations"),
     "y": ("s", "a generic spatial vector"),
 }
@@ -98,6 +99,7 @@ def symbolic_primitives(N: int, rlabels: dict | None = None) -> Primitives:
     for name in _VECTORS:
         vec[name] = {k: th.gen(f"{name}({k})") for k in range(1, N + 1)}
     vec["f0"] = {0: th.gen("f(0)")}
+    vec["a0"] = {0: th.gen("a(0)")}
     vec["g"] = {0: th.gen("g")}
     extra = {"At": (th.gen("A^*", transpose="A"), "6", "e"),          # closure map A^* (framework)
              "Xinv": (th.gen("Xinv", symmetric=True), "e", "e"),     # (A Lambda A^*)^-1, any symmetric
@@ -143,6 +145,7 @@ def random_primitives(N: int, rng: np.random.Generator, dofs=None) -> Primitives
     for name, (space, _) in _VECTORS.items():
         vec[name] = {k: rng.normal(size=(6 if space == "s" else dofs[k - 1], 1)) for k in range(1, N + 1)}
     vec["f0"] = {0: rng.normal(size=(6, 1))}
+    vec["a0"] = {0: rng.normal(size=(6, 1))}
     vec["g"] = {0: rng.normal(size=(6, 1))}
     X = rng.normal(size=(3, 3))
     Om = rng.normal(size=(6, 6))
@@ -225,6 +228,7 @@ class ChainOps:
                 v.b[k - 1][0] = pr.vec[name][k]
             setattr(self, name, v)
         self.f0 = BM(f, [s], one, [[pr.vec["f0"][0]]])
+        self.a0 = BM(f, [s], one, [[pr.vec["a0"][0]]])
         self.g = BM(f, [s], one, [[pr.vec["g"][0]]])
 
         # composite operators

@@ -26,9 +26,37 @@ def _fact41():
                        "H@(P + phi_t@P + P@phi_t.T + phi_t@P@H.T@Dinv@H@P@phi_t.T)@H.T"),
                   Step("H\\phi M\\phi^TH^T = \\mathcal{M}", "H phi M phi^T H^T = M",
                        "Identity A.6 (a.48)", "Mcal"))),
-        Para("Identity A.6 itself rests on the Riccati recursion (a.49) and Corollary A.1: "
-             "$\\phi\\pi\\phi^T = P + \\tilde\\phi P + P\\tilde\\phi^T$ with $\\pi = M - \\Theta$, "
-             "$\\Theta = \\mathcal{E}_\\phi PH^TD^{-1}HP\\mathcal{E}_\\phi^T$ (`soagen verify --only I-a.49`)."),
+        Para("Identity A.6 (a.48) itself: split $M = \\pi + \\Theta$ with "
+             "$\\Theta = \\mathcal{E}_\\phi PH^TD^{-1}HP\\mathcal{E}_\\phi^T$. The Riccati recursion (a.49) says "
+             "$\\pi = P - \\mathcal{E}_\\phi P\\mathcal{E}_\\phi^T$, and Corollary A.1 turns that into:",
+             "Identity A.6 (a.48) itself: split M = pi + Theta with Theta = E_phi P H^T D^-1 H P E_phi^T. The "
+             "Riccati recursion (a.49) says pi = P - E_phi P E_phi^T, and Corollary A.1 turns that into:"),
+        Chain("\\phi\\pi\\phi^T", "phi pi phi^T", "phi@(M - Theta)@phi.T", (
+            Step("\\phi(P - \\mathcal{E}_\\phi P\\mathcal{E}_\\phi^T)\\phi^T", "phi (P - E_phi P E_phi^T) phi^T",
+                 "(a.49)", "phi@(P - Ephi@P@Ephi.T)@phi.T"),
+            Step("\\phi P\\phi^T - (\\phi - I)P(\\phi - I)^T", "phi P phi^T - (phi - I) P (phi - I)^T",
+                 "framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$", "phi@P@phi.T - (phi - I)@P@(phi - I).T"),
+            Step("P + \\tilde\\phi P + P\\tilde\\phi^T", "P + phi~ P + P phi~^T", "expand; (a.3)",
+                 "P + phi_t@P + P@phi_t.T")),
+              let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
+        Para("The paper's \"algebraic manipulations show\" that the remainder is the last term of (a.48):",
+             "The paper's \"algebraic manipulations show\" that the remainder is the last term of (a.48):"),
+        Chain("\\phi\\Theta\\phi^T", "phi Theta phi^T", "phi@Theta@phi.T", (
+            Step("(\\phi\\mathcal{E}_\\phi) PH^TD^{-1}HP (\\phi\\mathcal{E}_\\phi)^T",
+                 "(phi E_phi) P H^T D^-1 H P (phi E_phi)^T", "regroup the definition of $\\Theta$",
+                 "(phi@Ephi)@P@H.T@Dinv@H@P@(phi@Ephi).T"),
+            Step("(\\phi - I) PH^TD^{-1}HP (\\phi - I)^T", "(phi - I) P H^T D^-1 H P (phi - I)^T",
+                 "framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$", "(phi - I)@P@H.T@Dinv@H@P@(phi - I).T"),
+            Step("\\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T", "phi~ P H^T D^-1 H P phi~^T", "(a.3)",
+                 "phi_t@P@H.T@Dinv@H@P@phi_t.T")),
+              let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
+        Chain("\\phi M\\phi^T", "phi M phi^T", "phi@M@phi.T", (
+            Step("\\phi\\pi\\phi^T + \\phi\\Theta\\phi^T", "phi pi phi^T + phi Theta phi^T", "$M = \\pi + \\Theta$",
+                 "phi@(M - Theta)@phi.T + phi@Theta@phi.T"),
+            Step("P + \\tilde\\phi P + P\\tilde\\phi^T + \\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T",
+                 "P + phi~ P + P phi~^T + phi~ P H^T D^-1 H P phi~^T", "the two chains above: (a.48)",
+                 "P + phi_t@P + P@phi_t.T + phi_t@P@H.T@Dinv@H@P@phi_t.T")),
+              let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
     ]
 
 
@@ -90,7 +118,7 @@ def _minv():
             ("z(0) = 0, T'(0) = 0",
              "z(k) = [phi(k,k-1) - L(k-1) H(k-1)] z(k-1) + L(k-1) T'(k-1)",
              "eps(k) = T'(k) - H(k) z(k);  nu(k) = D^-1(k) eps(k)        k = 1..N"),
-            ("rec_filter(Tp)", "Dinv@(I - H@Psi@L)@Tp")),
+            ("rec_filter(Tp)", "Dinv@(I - H@Psi@L)@Tp"), record="I-4.20"),
         Para("**2. Memoryless factor** $\\nu = D^{-1}\\epsilon$: block by block (inside the same sweep). "
              "Note (4.20) prints $T(k)$ where $T'(k)$ is meant.",
              "2. Memoryless factor nu = D^-1 eps: block by block, inside the same sweep. Note (4.20) prints "
@@ -113,14 +141,14 @@ def _minv():
             ("lambda(N+1) = 0",
              "lambda(k) = [phi(k+1,k) - L(k) H(k)]^T lambda(k+1) + H^T(k) nu(k)",
              "thdd(k) = nu(k) - L^T(k) lambda(k+1)                        k = N..1"),
-            ("rec_smooth(T)", "(I - H@Psi@L).T@T")),
+            ("rec_smooth(T)", "(I - H@Psi@L).T@T"), record="I-4.22"),
         Para("Together: $\\ddot\\theta = \\mathcal{M}^{-1}T'$ in two O(N) sweeps (the recursion checked "
              "against the operator expression above, here on symbols).",
              "Together: thdd = M^-1 T' in two O(N) sweeps (each recursion checked against its operator "
              "expression, on symbols)."),
         Rec("all of FD1", ("\\ddot\\theta = \\text{(4.21)-(4.22)} \\circ \\text{(4.19)-(4.20)}\\,(T')",),
             ("thdd = (4.21)-(4.22) applied to (4.19)-(4.20) applied to T'",),
-            ("Mcal@rec_smooth(rec_filter(Tp))", "Tp")),
+            ("Mcal@rec_smooth(rec_filter(Tp))", "Tp"), record="FW-A.2-rec"),
     ]
 
 
@@ -137,7 +165,7 @@ def _rne():
         Rec("base-to-tip sweep (2.24)-(2.26)",
             ("\\alpha(N+1) = 0", "\\alpha(k) = \\phi^T(k+1,k)\\alpha(k+1) + H^T(k)\\ddot\\theta(k) + a(k)\\qquad k = N..1"),
             ("alpha(N+1) = 0", "alpha(k) = phi^T(k+1,k) alpha(k+1) + H^T(k) thdd(k) + a(k)      k = N..1"),
-            ("rec_alpha(thdd, a)", "phi.T@(H.T@thdd + a)")),
+            ("rec_alpha(thdd, a)", "phi.T@(H.T@thdd + a)"), record="I-3.15"),
         Chain("f", "f", "phi@(M@alpha + b + B@f0)", (
             Step("\\mathcal{E}_\\phi f + M\\alpha + b + Bf(0)", "E_phi f + M alpha + b + B f(0)",
                  "$(I - \\mathcal{E}_\\phi) f = M\\alpha + b + Bf(0)$",
@@ -145,13 +173,13 @@ def _rne():
         Rec("tip-to-base sweep (2.28)-(2.30)",
             ("f(0) = f_{ext}", "f(k) = \\phi(k,k-1)f(k-1) + M(k)\\alpha(k) + b(k),\\quad T(k) = H(k)f(k)\\qquad k = 1..N"),
             ("f(0) = f_ext", "f(k) = phi(k,k-1) f(k-1) + M(k) alpha(k) + b(k);  T(k) = H(k) f(k)      k = 1..N"),
-            ("rec_rne(thdd, a, b, f0)", "H@phi@(M@phi.T@(H.T@thdd + a) + b + B@f0)")),
+            ("rec_rne(thdd, a, b, f0)", "H@phi@(M@phi.T@(H.T@thdd + a) + b + B@f0)"), record="I-3.17"),
         Para("The block $B f(0)$ only enters $k = 1$ as $\\phi(1,0)f(0)$: starting the sweep at $f(0)$ does it. "
              "The framework paper's (2.1) prints $\\phi(k+1,k)f(k-1)$, which is refuted from N = 2 (FW-2.1).",
              "B f(0) only enters k = 1 as phi(1,0) f(0): starting the sweep at f(0) does it. The framework "
              "paper's (2.1) prints phi(k+1,k) f(k-1), refuted from N = 2 (FW-2.1)."),
         Rec("the whole RNE is (3.20)", ("T = \\mathcal{M}\\ddot\\theta + C + J^Tf(0)",),
-            ("T = M thdd + C + J^T f(0)",), ("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0")),
+            ("T = M thdd + C + J^T f(0)",), ("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0"), record="I-3.20"),
     ]
 
 
@@ -193,7 +221,7 @@ def _fd4():
              "eps(k) = T(k) - H(k) z(k);  nu(k) = D^-1(k) eps(k)                       k = 1..N",
              "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k) + [I - G(k) H(k)]^T a(k)",
              "thdd(k) = nu(k) - L^T(k) lambda(k+1) - G^T(k) a(k)                       k = N..1"),
-            ("Mcal@rec_fd4(T, a, b, f0)", "T - H@phi@(M@phi.T@a + b + B@f0)")),
+            ("Mcal@rec_fd4(T, a, b, f0)", "T - H@phi@(M@phi.T@a + b + B@f0)"), record="I-FD4-rec"),
     ]
 
 

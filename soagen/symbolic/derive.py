@@ -1,11 +1,13 @@
 """Step-by-step derivations for teaching, rendered as Markdown+LaTeX or plain text.
 
 A derivation is a list of steps.  An *equality chain* step carries an operator
-expression (same syntax as the catalogue); consecutive expressions of a chain are
-checked equal by the proof layer for N = 1..3 before anything is printed, so a
-derivation that does not hold cannot be rendered.  A *recursion* step names a
-recursion of :mod:`~soagen.symbolic.recursions` and the operator expression it
-computes; that equality is checked the same way.
+expression (same syntax as the catalogue); consecutive expressions of a chain are proved
+equal for every N by the N-free engine (:mod:`soagen.symbolic.nfree`, with the tree
+relations when they suffice) before anything is printed, so a derivation that does not
+hold cannot be rendered.  A *recursion* step names a recursion of
+:mod:`~soagen.symbolic.recursions` and the operator expression it computes; its operator
+reading is the catalogue record it names (proved for every N), and the printed loop is
+checked against the operator expression block by block for N = 1..3.
 
 Topics (:mod:`soagen.symbolic.derivations`): fact-4.1, fact-4.2, theorem-4.1,
 minv-recursions, rne, fd4, planar2 (closed forms, :mod:`soagen.symbolic.closed_form`).
@@ -13,33 +15,55 @@ minv-recursions, rne, fd4, planar2 (closed forms, :mod:`soagen.symbolic.closed_f
 
 from __future__ import annotations
 
+import re
+
 from soagen.errors import SoagenError
+from soagen.symbolic import nfree
+from soagen.symbolic.catalogue import BY_ID
 from soagen.symbolic.derivations import TOPIC_HELP, TOPICS  # noqa: F401 - re-exported
 from soagen.symbolic.steps import Chain, Para, Rec, Step  # noqa: F401 - re-exported
-from soagen.symbolic.verify import _sym_chain_ns, check_symbolic
+from soagen.symbolic.verify import _sym_chain_ns, check_symbolic, prove_all_n
 
-CHECK_N = (1, 2, 3)
+CHECK_N = (1, 2, 3)      # the block-by-block check of a printed loop against its operator form
+
+
+def _chain_pairs(item: Chain) -> list:
+    pairs, prev = [], item.lhs_expr
+    for st in item.steps:
+        if st.expr is not None and prev is not None:
+            pairs.append((prev, st.expr))
+        if st.expr is not None:
+            prev = st.expr
+    return pairs
 
 
 def _verify(item) -> str:
-    """Check an item for N in CHECK_N; return a short 'checked' note or raise."""
-    pairs = []
+    """Prove an item (for every N) or raise AssertionError; return the note printed with it."""
     if isinstance(item, Chain):
-        prev = item.lhs_expr
-        for s in item.steps:
-            if s.expr is not None and prev is not None:
-                pairs.append((prev, s.expr))
-            if s.expr is not None:
-                prev = s.expr
-    elif isinstance(item, Rec):
-        pairs.append(item.check)
-    if not pairs:
-        return ""
-    for N in CHECK_N:
-        r = check_symbolic(tuple(pairs), item.let, _sym_chain_ns(N))
-        if not r.ok:
-            raise AssertionError(f"derivation step does not hold at N={N}: {r.detail}")
-    return f"each equality checked in the proof layer for N = {CHECK_N[0]}..{CHECK_N[-1]}"
+        pairs = _chain_pairs(item)
+        if not pairs:
+            return ""
+        for top in ("tree", "chain"):
+            proof = nfree.prove(tuple(pairs), item.let, "chain", top, traced=False)
+            if proof.proved:
+                where = "on every tree" if top == "tree" else "on every chain"
+                return f"each equality proved for every N, {where} (N-free algebra)"
+        bad = next(c for c in proof.checks if not c.proved)
+        raise AssertionError(f"derivation step {bad.lhs} = {bad.rhs} is not proved for all N")
+    if isinstance(item, Rec):
+        for N in CHECK_N:
+            r = check_symbolic((item.check,), item.let, _sym_chain_ns(N))
+            if not r.ok:
+                raise AssertionError(f"recursion does not compute its operator at N={N}: {r.detail}")
+        if item.record:
+            rec = BY_ID[item.record]
+            out = prove_all_n(rec, corrected=rec.misprint, traced=False)
+            if out.status != "proved":
+                raise AssertionError(f"the operator reading {item.record} is not proved for all N: {out.detail}")
+            return (f"the loop read as an operator equation is proved for every N ({item.record}); "
+                    f"the loop checked block by block for N = {CHECK_N[0]}..{CHECK_N[-1]}")
+        return f"checked block by block for N = {CHECK_N[0]}..{CHECK_N[-1]}"
+    return ""
 
 
 # ----------------------------------------------------------------------------- rendering
@@ -62,7 +86,7 @@ def render(topic: str, fmt: str = "markdown", robot_path: str | None = None) -> 
                 lines = ["$$", "\\begin{aligned}"]
                 for i, s in enumerate(item.steps):
                     lead = item.lhs_latex if i == 0 else ""
-                    why = f"&& \\text{{{_tex_text(s.why)}}}" if s.why else ""
+                    why = f"&& \\text{{{s.why}}}" if s.why else ""
                     lines.append(f"{lead} &= {s.latex} {why} \\\\")
                 lines += ["\\end{aligned}", "$$"]
                 out.append("\n".join(lines) + "\n")
@@ -86,26 +110,59 @@ def render(topic: str, fmt: str = "markdown", robot_path: str | None = None) -> 
     return "\n".join(out).rstrip() + "\n"
 
 
-def _tex_text(s: str) -> str:
-    """Justification text inside \\text{}: keep inline math, escape nothing else."""
-    return s.replace("$", "$")
-
-
 def _plain_why(s: str) -> str:
-    import re
-    s = re.sub(r"\$([^$]*)\$", lambda m: _tex_to_plain(m.group(1)), s)
-    return s
+    """Inline math of a justification as plain text."""
+    return re.sub(r"\$([^$]*)\$", lambda m: tex_to_plain(m.group(1)), s)
 
 
-def _tex_to_plain(s: str) -> str:
-    rep = {"\\mathcal{M}": "M", "\\Delta_\\phi": "Delta_phi", "\\pi": "pi", "\\Theta": "Theta",
-           "\\epsilon": "eps", "\\lambda": "lambda", "\\nu": "nu", "\\hat z": "z", "\\tilde\\psi": "psi~",
-           "\\tilde\\phi": "phi~", "\\phi": "phi", "\\Phi": "Phi", "\\Psi": "Psi", "\\psi": "psi",
-           "\\Delta_\\psi": "Delta_psi", "\\mathcal{E}_\\phi": "E_phi", "\\alpha": "alpha", "\\iff": "<=>",
-           "\\ddot\\theta": "thdd", "^{-1}": "^-1", "\\,": " ", "\\;": " "}
-    for k in sorted(rep, key=len, reverse=True):
-        s = s.replace(k, rep[k])
-    return s
+_TEX_TOKEN = re.compile(r"\\tilde\\[A-Za-z]+|\\(?:hat|ddot|dot)\s*\\?[A-Za-z]+|\\mathcal\{[A-Za-z]\}(?:_\\[A-Za-z]+)?"
+                        r"|\\Delta_\\[A-Za-z]+|\\[A-Za-z]+|\\[,;]|\^\{[^}]*\}|\^[A-Za-z0-9]|_\{[^}]*\}|[A-Za-z]"
+                        r"|[0-9]+|\S")
+_TEX_WORD = {"\\tilde\\phi": "phi~", "\\tilde\\psi": "psi~", "\\mathcal{M}": "M", "\\mathcal{E}_\\phi": "E_phi",
+             "\\mathcal{E}_\\psi": "E_psi", "\\Delta_\\phi": "Delta_phi", "\\Delta_\\psi": "Delta_psi",
+             "\\ddot\\theta": "thdd", "\\iff": "<=>", "\\epsilon": "eps", "\\lambda": "lambda", "\\pi": "pi"}
+
+
+def tex_to_plain(tex: str) -> str:
+    """Inline TeX math as plain text with a space between symbols: `\\Phi LH\\Psi` -> `Phi L H Psi`."""
+    out: list = []
+    prev = ""                               # kind of the previous token: sym | open | op | ""
+    for tok in _TEX_TOKEN.findall(tex):
+        if tok in ("\\,", "\\;"):
+            continue
+        if tok.startswith("^"):
+            out.append("^" + tok[1:].strip("{}"))
+            prev = "sym"
+            continue
+        if tok.startswith("_{"):
+            out.append("_" + tok[2:-1])
+            continue
+        word = _TEX_WORD.get(tok)
+        if word is None and tok.startswith("\\hat"):
+            word = tok.split()[-1].lstrip("\\") if " " in tok else tok[4:].lstrip("\\")
+        if word is None and tok.startswith("\\"):
+            word = tok[1:]
+        if word is None:
+            word = tok
+        if word in ("(", "["):
+            kind = "open"
+            last = out[-1].strip() if out else ""
+            sep = " " if prev == "sym" and (len(last) > 1 or last.isupper()) else ""
+            if prev == "op":
+                sep = " "
+        elif word in (")", "]", ",", "'"):
+            kind, sep = "sym", ""
+        elif word in ("+", "=", "<=>") or (word == "-" and prev == "sym"):
+            kind, sep = "op", " "
+            word += " "
+        elif word == "-":
+            kind, sep = "open", " " if prev == "op" else ""
+        else:
+            kind = "sym"
+            sep = " " if prev == "sym" else ""
+        out.append(sep + word)
+        prev = kind
+    return "".join(out).replace("  ", " ").strip()
 
 
 def bundled_topics() -> list[str]:

@@ -49,17 +49,28 @@ class Theory:
 
     # -- rules --------------------------------------------------------------
     def add_rule(self, lhs: Iterable[str], rhs: "NCPoly | int", with_transpose: bool = True):
-        """Add `lhs -> rhs` (and, by default, its transpose `lhs^T -> rhs^T`)."""
+        """Add `lhs -> rhs` (and, by default, its transpose `lhs^T -> rhs^T`).
+
+        Both must decrease words in the order; a rule that does not (or whose transpose
+        does not) is refused with :class:`~soagen.symbolic.rewriting.NonDecreasingRule`,
+        since rewriting with it might not terminate."""
+        from soagen.symbolic.rewriting import NonDecreasingRule
+
         lhs = tuple(lhs)
         rhs = rhs if isinstance(rhs, NCPoly) else NCPoly.const(self, rhs)
-        for w in rhs.terms:
-            if not self.less(w, lhs):
-                raise ValueError(f"rule {lhs} -> {rhs} does not decrease words (degree-lexicographic order)")
-        self._add(lhs, rhs.terms)
+        todo = [(lhs, rhs.terms, "rule")]
         if with_transpose:
             lt = tuple(self.transpose_of[g] for g in reversed(lhs))
             if lt != lhs:
-                self._add(lt, rhs.T.terms)
+                todo.append((lt, rhs.T.terms, "transposed rule"))
+        for l_, terms, what in todo:
+            for w in terms:
+                if not self.less(w, l_):
+                    raise NonDecreasingRule(
+                        f"{what} {format_word(l_)} -> {format_poly(terms)} does not decrease words in the "
+                        f"degree-lexicographic order (`{format_word(w)}` is not smaller than `{format_word(l_)}`)")
+        for l_, terms, _ in todo:
+            self._add(l_, terms)
 
     def less(self, u: Word, w: Word) -> bool:
         """Degree-lexicographic order: shorter first, then by generator rank (then name).

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen.symbolic.blocks import IllTyped, _Eye
+from soagen.symbolic.blocks import Identity, IllTyped
 
 
 class Dense:
@@ -30,8 +30,8 @@ class Dense:
         return Dense(c * np.eye(self.a.shape[0]), self.rdims, self.cdims)
 
     def __add__(self, o):
-        if isinstance(o, _Eye):
-            return self + self._eye(getattr(o, "c", 1))
+        if isinstance(o, Identity):
+            return self if o.c == 0 else self + self._eye(o.c)
         if self.rdims != o.rdims or self.cdims != o.cdims:
             raise IllTyped(f"sum of {len(self.rdims)}x{len(self.cdims)} blocks {self.rdims[:3]}.. "
                            f"and {o.rdims[:3]}..")
@@ -54,15 +54,15 @@ class Dense:
     __rmul__ = __mul__
 
     def __matmul__(self, o):
-        if isinstance(o, _Eye):
-            return self
+        if isinstance(o, Identity):
+            return self * o.c
         if self.cdims != o.rdims:
             raise IllTyped(f"product with inner dimensions {self.cdims[:3]}.. and {o.rdims[:3]}..")
         return Dense(self.a @ o.a, self.rdims, o.cdims)
 
     def __rmatmul__(self, o):
-        if isinstance(o, _Eye):
-            return self
+        if isinstance(o, Identity):
+            return self * o.c
         return NotImplemented
 
     @property
@@ -109,10 +109,11 @@ def robot_namespace(robot, q, qd, rng) -> dict:
     ns["b"] = op(o.b.reshape(-1, 1), S_, one)
     ns["C"] = ns["H"] @ ns["phi"] @ (ns["M"] @ ns["phi"].T @ ns["a"] + ns["b"])
     n = sum(nv)
-    for name in ("T", "Tp", "thdd"):
+    for name in ("T", "Tp", "thd", "thdd"):
         ns[name] = op(rng.normal(size=(n, 1)), R_, one)
     ns["y"] = op(rng.normal(size=(6 * N, 1)), S_, one)
     ns["f0"] = op(rng.normal(size=(6, 1)), ["6"], one)
+    ns["a0"] = op(rng.normal(size=(6, 1)), ["6"], one)
     ns["g"] = op(o.g.reshape(-1, 1), ["6"], one)
     X = rng.normal(size=(3, 3))
     Om = rng.normal(size=(6, 6))
@@ -163,6 +164,7 @@ def robot_chain_ops(robot, q, qd, rng):
         else:
             pr.vec[name] = {k: rng.normal(size=(6 if space == "s" else nv[k - 1], 1)) for k in range(1, N + 1)}
     pr.vec["f0"] = {0: rng.normal(size=(6, 1))}
+    pr.vec["a0"] = {0: rng.normal(size=(6, 1))}
     pr.vec["g"] = {0: o.g.reshape(-1, 1)}
     X, Om = rng.normal(size=(3, 3)), rng.normal(size=(6, 6))
     pr.extra = {"At": (rng.normal(size=(6, 3)), 6, 3), "Xinv": (X + X.T, 3, 3), "Ominv": (Om + Om.T, 6, 6),

@@ -228,15 +228,22 @@ def rec_6_4(o, f0: BM, printed: bool = False) -> BM:
 
 
 def telescope(o, kind: str) -> BM:
-    """Part I (a.21) / (a.31) block by block: for k > m,
-    (a.21): sum_{i=m}^{k-1} psi(k,i+1) L(i) H(i) phi(i,m);  (a.31): sum phi(k,i+1) L(i) H(i) psi(i,m)."""
-    A, B = (o.psi, o.phi) if kind == "a.21" else (o.phi, o.psi)
+    """Part I's telescoping sums block by block, for k > m (zero on and above the diagonal):
+    (a.19): sum_{i=m}^{k-1} [psi(k,i+1) phi(i+1,m) - psi(k,i) phi(i,m)];
+    (a.21): sum psi(k,i+1) L(i) H(i) phi(i,m);
+    (a.29): sum [phi(k,i+1) psi(i+1,m) - phi(k,i) psi(i,m)];
+    (a.31): sum phi(k,i+1) L(i) H(i) psi(i,m)."""
+    A, B = (o.psi, o.phi) if kind in ("a.19", "a.21") else (o.phi, o.psi)
     m_ = BM.zeros(o.pr.field, o.S_dims, o.S_dims)
     for k in range(1, o.N + 1):
         for m in range(1, k):
             acc = None
             for i in range(m, k):
-                acc = _add(acc, _mul(A[k, i + 1], o.L[i, i], o.pr.H[i], B[i, m]))
+                if kind in ("a.19", "a.29"):
+                    term = _add(_mul(A[k, i + 1], B[i + 1, m]), _neg(_mul(A[k, i], B[i, m])))
+                else:
+                    term = _mul(A[k, i + 1], o.L[i, i], o.pr.H[i], B[i, m])
+                acc = _add(acc, term)
             m_.b[k - 1][m - 1] = acc
     return m_
 

@@ -37,3 +37,4 @@ class Rec:
     lines_text: tuple
     check: tuple          # (recursion expr, operator expr)
     let: tuple = ()
+    record: str = ""      # the catalogue record whose operator reading proves the loop for all N

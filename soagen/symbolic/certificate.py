@@ -64,7 +64,7 @@ def axioms_text(alg) -> str:
         note = f" | {r.note}" if r.note else ""
         out.append(f"rel {r.id} [{r.kind}; {','.join(r.topologies)}] : {r.lhs} -> {r.rhs} | {r.source}{note}")
     out.append("")
-    out.append("# order (smallest first; weight in parentheses where it is not 1)")
+    out.append("# order: by total weight of a word (weights in parentheses, else 1), then by these ranks")
     parts = [f"{g}({alg.order.weights[g]})" if alg.order.weights[g] != 1 else g for g in alg.order.ranks]
     out.append("order " + " < ".join(parts))
     return "\n".join(out) + "\n"

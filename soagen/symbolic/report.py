@@ -92,8 +92,9 @@ def relations_markdown() -> list:
                    f"{_esc(r.source)} |")
     parts = [f"{g}({alg.order.weights[g]})" if alg.order.weights[g] != 1 else g
              for g in alg.order.ranks if not g.endswith("^T")]
-    out += ["", "The order (smallest first; transposes rank right after their generator; weights in parentheses "
-            "where they are not 1):", "", "`" + " < ".join(parts) + "`"]
+    out += ["", "The order: words are compared by total weight (the weights in parentheses; 1 where none is "
+            "shown; a defined symbol outweighs its definition), then generator by generator in this rank order "
+            "(each transpose ranks right after its generator):", "", "`" + " < ".join(parts) + "`"]
     return out
 
 

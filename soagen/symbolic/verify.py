@@ -217,7 +217,8 @@ def _refute_printed(rec: Identity, nmax: int, per_n: dict, out: Outcome) -> None
     """Refute a misprint's printed form: ill-typed for every N, or a counterexample."""
     printed = prove_all_n(rec, corrected=False, traced=False)
     if printed.status == "ill-typed":
-        out.counterexample = f"ill-typed for every N: {printed.detail}"
+        every = "N" if rec.theory == "chain" else "size"
+        out.counterexample = f"ill-typed for every {every}: {printed.detail}"
         return
     if printed.status == "proved":
         out.result, out.message = "FAILED", "marked as a misprint but the printed form holds for every N"

@@ -30,8 +30,8 @@ class CertificateError(Exception):
 
 
 # ----------------------------------------------------------------------------- polynomials
-def _add(p, q, c=1):
-    out = dict(p)
+def _acc(out, q, c=1):
+    """out += c q in place, dropping zero coefficients."""
     for w, x in q.items():
         v = out.get(w, 0) + c * x
         if v:
@@ -41,16 +41,15 @@ def _add(p, q, c=1):
     return out
 
 
+def _add(p, q, c=1):
+    return _acc(dict(p), q, c)
+
+
 def _mul(p, q):
     out = {}
     for w1, c1 in p.items():
         for w2, c2 in q.items():
-            w = w1 + w2
-            v = out.get(w, 0) + c1 * c2
-            if v:
-                out[w] = v
-            else:
-                out.pop(w, None)
+            _acc(out, {w1 + w2: c2}, c1)
     return out
 
 

@@ -80,6 +80,8 @@ def prove(text: str, topology: str = "chain", nmax: int = 4, certificate_path=No
         _certify(v, proof, certificate_path)
     else:
         v.detail = "normal form " + format_poly(check.nf, alg.order, 4)
+        if not proof.theory.complete:
+            v.detail += f" (the completion stopped early: {proof.theory.completion.reason})"
         ce = counterexample(lhs, rhs, topology)
         if ce is not None:
             v.result, v.counterexample = "refuted", ce

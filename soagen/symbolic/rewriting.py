@@ -40,9 +40,8 @@ class NonDecreasingRule(ValueError):
 
 
 # ----------------------------------------------------------------------------- polynomials
-def padd(p: Poly, q: Poly, c=1) -> Poly:
-    """p + c q (new dict)."""
-    out = dict(p)
+def acc(out: Poly, q: Poly, c=1) -> Poly:
+    """out += c q, in place (zero coefficients removed); returns out."""
     for w, x in q.items():
         v = out.get(w, 0) + c * x
         if v:
@@ -52,16 +51,16 @@ def padd(p: Poly, q: Poly, c=1) -> Poly:
     return out
 
 
+def padd(p: Poly, q: Poly, c=1) -> Poly:
+    """p + c q (new dict)."""
+    return acc(dict(p), q, c)
+
+
 def pmul(p: Poly, q: Poly) -> Poly:
     out: Poly = {}
     for w1, c1 in p.items():
         for w2, c2 in q.items():
-            w = w1 + w2
-            v = out.get(w, 0) + c1 * c2
-            if v:
-                out[w] = v
-            else:
-                out.pop(w, None)
+            acc(out, {w1 + w2: c2}, c1)
     return out
 
 
@@ -214,30 +213,20 @@ class RewriteSystem:
             return hit
         occ = self.find(w)
         if occ is None:
-            out = {w: Fraction(1)}
+            out = {w: 1}
         else:
             i, r = occ
             a, b = w[:i], w[i + len(r.lhs):]
             out = {}
             for rw, c in r.rhs.items():
-                for nw, c2 in self.nf_word(a + rw + b).items():
-                    v = out.get(nw, 0) + c * c2
-                    if v:
-                        out[nw] = v
-                    else:
-                        out.pop(nw, None)
+                acc(out, self.nf_word(a + rw + b), c)
         self._nf[w] = out
         return out
 
     def normal_form(self, p: Poly) -> Poly:
         out: Poly = {}
         for w, c in p.items():
-            for nw, c2 in self.nf_word(w).items():
-                v = out.get(nw, 0) + c * c2
-                if v:
-                    out[nw] = v
-                else:
-                    out.pop(nw, None)
+            acc(out, self.nf_word(w), c)
         return out
 
     # -- traced normal forms -----------------------------------------------------------
@@ -248,7 +237,7 @@ class RewriteSystem:
             return hit
         occ = self.find(w)
         if occ is None:
-            out = ({w: Fraction(1)}, {})
+            out = ({w: 1}, {})
         else:
             i, r = occ
             a, b = w[:i], w[i + len(r.lhs):]
@@ -257,12 +246,7 @@ class RewriteSystem:
             tadd(tr, r.trace, 1, a, b)
             for rw, c in r.rhs.items():
                 nf2, tr2 = self._traced_word(a + rw + b)
-                for nw, c2 in nf2.items():
-                    v = nf.get(nw, 0) + c * c2
-                    if v:
-                        nf[nw] = v
-                    else:
-                        nf.pop(nw, None)
+                acc(nf, nf2, c)
                 tadd(tr, tr2, c)
             out = (nf, tr)
         self._tr[w] = out
@@ -274,12 +258,7 @@ class RewriteSystem:
         tr: Trace = {}
         for w, c in p.items():
             nf2, tr2 = self._traced_word(w)
-            for nw, c2 in nf2.items():
-                v = nf.get(nw, 0) + c * c2
-                if v:
-                    nf[nw] = v
-                else:
-                    nf.pop(nw, None)
+            acc(nf, nf2, c)
             tadd(tr, tr2, c)
         return nf, tr
 

@@ -185,8 +185,9 @@ def prove_all_n(rec: Identity, corrected: bool, traced: bool = True) -> AllN:
         last = pr
     bad = next(c for c in last.checks if not c.proved)
     where = f" block {bad.block}" if bad.block else ""
+    stopped = "" if last.theory.complete else f" (the completion stopped early: {last.theory.completion.reason})"
     return AllN("nonzero", last, f"{bad.lhs} - ({bad.rhs}){where} reduces to "
-                                 f"{format_free(bad.nf, last.algebra.order, 3)}")
+                                 f"{format_free(bad.nf, last.algebra.order, 3)}{stopped}")
 
 
 def _first_failure(rec: Identity, Ns, per_n: dict):

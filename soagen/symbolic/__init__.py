@@ -8,6 +8,7 @@ All-N engine (whole operators, any chain length, trees):
 * :mod:`.certificate` certificates and axioms files (deterministic text)
 * :mod:`.checker`     the independent checker (standard library only)
 * :mod:`.instances`   random numeric instances of the algebra: chains, trees, several arms
+* :mod:`.dense`       dense operators with block labels (numeric evaluation of statements)
 * :mod:`.prove`       `soagen prove`: all-N proof, counterexample, per-N fallback
 
 Per-N block engine (fallback for block-indexed statements, and cross-check):

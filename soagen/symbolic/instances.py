@@ -10,7 +10,7 @@ other operator is obtained by evaluating the algebra's own *definitions*
 symbols mean the same thing.  Upsilon is the block-diagonal solution of the recursion
 (A.5), which solves (A.3) on chains and not on branching trees.
 
-Values are :class:`~soagen.symbolic.numeric.Dense` operators with block labels ("6" per
+Values are :class:`~soagen.symbolic.dense.Dense` operators with block labels ("6" per
 link, "r<k>" per joint), so an ill-typed product fails here as in the algebra.
 :func:`solve_unknowns` gives a record's unknowns (sweep states, Lemma A.1's r) their
 values from its hypotheses, so operator-form statements can be checked numerically too.
@@ -22,7 +22,7 @@ import numpy as np
 
 from soagen.symbolic import statement
 from soagen.symbolic.blocks import I
-from soagen.symbolic.numeric import Dense
+from soagen.symbolic.dense import Dense
 
 
 def chain_parents(n: int) -> dict:

@@ -3,8 +3,9 @@
 The operators come from :func:`soagen.operators.chain_operators` (the literal, world-frame
 dense builder, written independently of this package), so a residual near 1e-12 here
 means the identity holds for real rigid-body chains and that the builder agrees with
-the algebra.  Expressions are evaluated on :class:`Dense`, a thin wrapper over numpy
-arrays with the same operator syntax as the proof layer (``@``, ``.T``, ``I``).
+the algebra.  Expressions are evaluated on :class:`~soagen.symbolic.dense.Dense`, a thin
+wrapper over numpy arrays with the same operator syntax as the proof layer (``@``,
+``.T``, ``I``).
 Vectors the builder does not provide (T, T', thdd, y, f(0), ...) are random, from a
 seeded generator.
 """
@@ -13,64 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen.symbolic.blocks import Identity, IllTyped
-
-
-class Dense:
-    """A dense operator with block-dimension labels (to refuse non-conforming products)."""
-
-    __array_ufunc__ = None
-
-    def __init__(self, arr, rdims, cdims):
-        self.a, self.rdims, self.cdims = np.asarray(arr, float), list(rdims), list(cdims)
-
-    def _eye(self, c=1.0):
-        if self.rdims != self.cdims:
-            raise IllTyped(f"I added to a non-square operator {self.rdims} x {self.cdims}")
-        return Dense(c * np.eye(self.a.shape[0]), self.rdims, self.cdims)
-
-    def __add__(self, o):
-        if isinstance(o, Identity):
-            return self if o.c == 0 else self + self._eye(o.c)
-        if self.rdims != o.rdims or self.cdims != o.cdims:
-            raise IllTyped(f"sum of {len(self.rdims)}x{len(self.cdims)} blocks {self.rdims[:3]}.. "
-                           f"and {o.rdims[:3]}..")
-        return Dense(self.a + o.a, self.rdims, self.cdims)
-
-    __radd__ = __add__
-
-    def __neg__(self):
-        return Dense(-self.a, self.rdims, self.cdims)
-
-    def __sub__(self, o):
-        return self + (-o)
-
-    def __rsub__(self, o):
-        return (-self) + o
-
-    def __mul__(self, k):
-        return Dense(self.a * k, self.rdims, self.cdims)
-
-    __rmul__ = __mul__
-
-    def __matmul__(self, o):
-        if isinstance(o, Identity):
-            return self * o.c
-        if self.cdims != o.rdims:
-            raise IllTyped(f"product with inner dimensions {self.cdims[:3]}.. and {o.rdims[:3]}..")
-        return Dense(self.a @ o.a, self.rdims, o.cdims)
-
-    def __rmatmul__(self, o):
-        if isinstance(o, Identity):
-            return self * o.c
-        return NotImplemented
-
-    @property
-    def T(self):
-        return Dense(self.a.T, self.cdims, self.rdims)
-
-    def dense(self):
-        return self.a
+from soagen.symbolic.blocks import IllTyped
+from soagen.symbolic.dense import Dense
 
 
 def robot_namespace(robot, q, qd, rng) -> dict:

@@ -97,7 +97,7 @@ def format_poly(p: Poly, order: "Order | None" = None, limit: int | None = None)
     for w in words[:limit] if limit else words:
         c = p[w]
         mag = abs(c)
-        coeff = "" if (mag == 1 and w) else f"{mag} "
+        coeff = "" if mag == 1 else f"{mag} "
         parts.append(("- " if c < 0 else "+ ") + coeff + format_word(w))
     s = " ".join(parts)
     s = s[2:] if s.startswith("+ ") else "-" + s[1:]

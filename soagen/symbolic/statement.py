@@ -1,6 +1,6 @@
 """The statement language of `soagen prove` and of the relation list.
 
-    statement  := expr '=' expr          relation := expr '->' expr
+    statement  := expr '=' expr
     expr       := ['+'|'-'] product (('+'|'-') product)*
     product    := postfix (('@'|'*') postfix)*
     postfix    := atom ('.T')*
@@ -122,15 +122,15 @@ def parse_expr(text: str):
     return node
 
 
-def parse(text: str, sep: str = "="):
-    """`lhs = rhs` (or `lhs -> rhs`) -> (lhs tree, rhs tree)."""
+def parse(text: str):
+    """`lhs = rhs` -> (lhs tree, rhs tree)."""
     p = _Parser(text)
     if not p.toks:
         raise StatementError("empty statement (write LHS = RHS)")
     lhs = p.expr()
     tok = p.take()
-    if tok[1] != sep:
-        p.fail(tok, f"`{sep}`" if tok[0] == "end" else f"`{sep}` or an operator")
+    if tok[1] != "=":
+        p.fail(tok, "`=`" if tok[0] == "end" else "`=` or an operator")
     rhs = p.expr()
     if p.peek()[0] != "end":
         p.fail(p.peek(), "an operator `+ - @ *`, `.T` or the end")

@@ -70,8 +70,12 @@ def progress_bar(total, quiet):
 @click.option("--numpy", "use_numpy", is_flag=True,
               help="Python output on numpy arrays with leading batch dimensions "
                    "(default: stdlib math on lists).")
+@click.option("--batch", is_flag=True,
+              help="Also PREFIX_<function>_batch(n, ...) in the C: n states, row-major, W at a "
+                   "time on the compiler's vector types (docs/codegen.md).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy, quiet):
+def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy,
+             batch, quiet):
     """Generate straight-line dynamics code for ROBOT (a .yaml or .urdf file), or the
     closed-chain forward dynamics of a system file (arms or legs coupled through one
     object, any grasp types, docs/closed-chains.md).
@@ -92,7 +96,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     from soagen.codegen.robot import render
 
     if is_system_file(robot):
-        return generate_system(robot, lang, out_dir, prefix, quiet,
+        return generate_system(robot, lang, out_dir, prefix, quiet, batch,
                                robot_only={"--tip": tip, "--floating-base": floating_base,
                                            "--algorithms": algos != "all", "--fd-variant": fd_variant != "best",
                                            "--symbolic-params": symbolic_params, "--numpy": use_numpy})
@@ -107,7 +111,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     with ctx:
         result = render(model, model.source, algorithms=names, langs=LANGS[lang], prefix=prefix,
                         fd_variant=fd_variant, symbolic_params=symbolic_params,
-                        numpy=use_numpy, progress=step)
+                        numpy=use_numpy, batch=batch, progress=step)
     paths = write(result, out_dir)
     seconds = time.perf_counter() - t0
     for f in result.functions:
@@ -118,7 +122,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     click.echo(f"wrote {', '.join(str(p) for p in paths)} ({seconds:.2f} s)")
 
 
-def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
+def generate_system(path, lang, out_dir, prefix, quiet, batch, robot_only):
     """`soagen generate SYSTEM`: one function, closed_chain_forward_dynamics(q, qd, tau[, obj])."""
     import time
 
@@ -134,7 +138,8 @@ def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
     t0 = time.perf_counter()
     ctx, step = progress_bar(2, quiet)
     with ctx:
-        result, paths = generate_closed_chain(path, out_dir, langs=LANGS[lang], prefix=prefix, progress=step)
+        result, paths = generate_closed_chain(path, out_dir, langs=LANGS[lang], prefix=prefix, batch=batch,
+                                              progress=step)
     for f in result.functions:
         c = f.counts
         click.echo(f"{f.name}({', '.join(f.inputs)}): {c['mul']} mul {c['add']} add {c['div']} div "

@@ -68,9 +68,10 @@ def closed_chain_fd(system, q, qd, tau, obj, xp):
     return np.concatenate(qdd + [a0] + f)
 
 
-def render(system, system_file=None, langs=("c", "python"), prefix=None, progress=None):
+def render(system, system_file=None, langs=("c", "python"), prefix=None, batch=False, progress=None):
     """Unroll :func:`closed_chain_fd` for ``system`` and hand it to the emitter; returns
-    the :class:`~soagen.codegen.emit.Emitted` files and manifest (nothing written)."""
+    the :class:`~soagen.codegen.emit.Emitted` files and manifest (nothing written). With
+    ``batch`` the C has the ``_batch`` function too."""
     import sympy
 
     from soagen.codegen.emit import (
@@ -81,6 +82,7 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
         file_digest,
         validate_prefix,
     )
+    from soagen.codegen.robot import batch_langs
     from soagen.codegen.unroll import UnrollBackend, unroll
 
     prefix = validate_prefix(prefix or default_prefix(system.name))
@@ -98,7 +100,8 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
     fn = Function(NAME, inputs, "out", (len(prog.outputs),),
                   f"closed-chain forward dynamics of {system.name}: qdd ({n}), alpha(C) (6), "
                   f"f(0) ({6 * system.l})",
-                  "Lilly-Orin Table 1; Part II (6.1), (6.4), (6.10)", prog)
+                  "Lilly-Orin Table 1; Part II (6.1), (6.4), (6.10)", prog,
+                  sizes=(n, n, n) + ((OBJ_SIZE,) if obj is not None else ()))
     source = Path(system_file).name if system_file else system.name
     joints = tuple(f"{o + i:3d}  {a.name}.{b.joint_name} ({b.joint.kind}, axis "
                    f"{' '.join(f'{x:g}' for x in b.joint.axis)})"
@@ -106,8 +109,9 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
     header = Header(prefix=prefix, model=system.name, kind="system", source=source,
                     sha256=file_digest(system_file), nq=n, nv=n, joints=joints,
                     conventions=conventions(system), references=REFERENCES,
-                    command=f"soagen generate {source} --out DIR", manifest={"n": n, "arms": system.l})
-    return emit([fn], header, langs)
+                    command=f"soagen generate {source} --out DIR" + (" --batch" if batch else ""),
+                    manifest={"n": n, "arms": system.l})
+    return emit([fn], header, batch_langs(tuple(langs), batch))
 
 
 def generate(system_file, out_dir, **kw):

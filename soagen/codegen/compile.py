@@ -76,6 +76,24 @@ class CLibrary:
         f(*[a.ctypes.data_as(ptr) for a in arrays], out.ctypes.data_as(ptr))
         return out
 
+    def batch(self, name, *args):
+        """``PREFIX_<name>_batch`` on n states (generated with ``--batch``): each argument
+        (n, size) row-major; returns (n, *shape)."""
+        fn = self.manifest["functions"][name]
+        arrays = [np.ascontiguousarray(a, dtype=float) for a in args]
+        n = arrays[0].shape[0]
+        out = np.zeros((n, *fn["shape"]))
+        f = getattr(self.lib, f"{self.prefix}_{name}_batch")
+        ptr = ctypes.POINTER(ctypes.c_double)
+        f.argtypes = [ctypes.c_size_t] + [ptr] * (len(arrays) + 1)
+        f.restype = None
+        f(n, *[a.ctypes.data_as(ptr) for a in arrays], out.ctypes.data_as(ptr))
+        return out
+
+    def batch_width(self) -> int:
+        """States per vector of the compiled ``_batch`` functions (1: the scalar loop)."""
+        return getattr(self.lib, f"{self.prefix}_batch_width")()
+
     def __getattr__(self, name):
         if name in self.manifest["functions"]:
             return lambda *args: self(name, *args)

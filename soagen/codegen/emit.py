@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Callable
 
 from soagen import output_dir
-from soagen.codegen.printers import CPrinter, NumpyPrinter, PyPrinter
+from soagen.codegen.printers import CPrinter, CVectorPrinter, NumpyPrinter, PyPrinter
 from soagen.codegen.unroll import Program, stem
 from soagen.errors import SoagenError
 
@@ -55,10 +55,18 @@ class Function:
     program: Program
     variant: str | None = None
     manifest: dict = field(default_factory=dict)
+    sizes: tuple = ()      # length of each input; () = q: NQ, params: NPARAMS, others: NV
 
     @property
     def counts(self) -> dict:
         return self.program.counts
+
+    def input_sizes(self, header) -> tuple:
+        """The length of each input vector (``sizes``, or the default rule)."""
+        if self.sizes:
+            return tuple(self.sizes)
+        default = {"q": header.nq, "params": len(header.params)}
+        return tuple(default.get(a, header.nv) for a in self.inputs)
 
 
 @dataclass(frozen=True)
@@ -93,8 +101,16 @@ class Language:
     extras: Callable | None = None
 
 
+def vector_body(fn: Function, printer) -> dict:
+    """The batch kernels' extra: the function printed on vectors of W states
+    (:class:`~soagen.codegen.printers.CVectorPrinter`) as ``vector``."""
+    return {"vector": print_function(fn, CVectorPrinter())}
+
+
+C_FILES = (("c/header.h.j2", "{prefix}.h"), ("c/source.c.j2", "{prefix}.c"))
 LANGUAGES = {lang.name: lang for lang in (
-    Language("c", CPrinter, (("c/header.h.j2", "{prefix}.h"), ("c/source.c.j2", "{prefix}.c"))),
+    Language("c", CPrinter, C_FILES),
+    Language("c_batch", CPrinter, C_FILES, vector_body),  # C + PREFIX_<function>_batch
     Language("python", PyPrinter, (("python/module.py.j2", "{prefix}.py"),)),
     Language("numpy", NumpyPrinter, (("python/module_numpy.py.j2", "{prefix}.py"),)),
 )}
@@ -239,6 +255,7 @@ def emit(functions, header: Header, langs) -> Emitted:
         records = []
         for fn in functions:
             rec = print_function(fn, printer)
+            rec["sizes"] = list(fn.input_sizes(header))
             if lang.extras:
                 rec.update(lang.extras(fn, printer))
             records.append(rec)

@@ -21,6 +21,8 @@ import sympy
 from sympy.printing.c import C99CodePrinter
 from sympy.printing.pycode import PythonCodePrinter
 
+from soagen.errors import SoagenError
+
 _INPUT = re.compile(r"^(q|qd|qdd|tau|params|obj)_(\d+)$")
 MAX_POW = 8
 
@@ -102,6 +104,33 @@ class NumpyPrinter(PyPrinter):
         if expr.exp == sympy.S.Half:
             return f"np.sqrt({self._print(expr.base)})"
         return super()._print_Pow(expr, rational)
+
+
+class CVectorPrinter(CPrinter):
+    """C on vectors of W states (``soagen_vd``, the batch kernels of ``--batch``): the
+    inputs ``q[k]`` are vectors there, so the text is the scalar one except for sin, cos
+    and sqrt (the vector functions of ``templates/c/_vector.c.j2``) and bare numbers
+    (splat to a vector). Any other function has no vector form and is refused."""
+
+    def doprint(self, expr, assign_to=None):
+        text = super().doprint(expr, assign_to)
+        return f"SOAGEN_SPLAT({text})" if sympy.sympify(expr).is_Number else text
+
+    def _print_sin(self, expr):
+        return f"soagen_vsin({self._print(expr.args[0])})"
+
+    def _print_cos(self, expr):
+        return f"soagen_vcos({self._print(expr.args[0])})"
+
+    def _print_Pow(self, expr):
+        if expr.exp == sympy.S.Half:
+            return f"soagen_vsqrt({self._print(expr.base)})"
+        if not (expr.exp.is_Integer and abs(int(expr.exp)) <= MAX_POW):
+            raise SoagenError(f"no vector form for {expr} in the batch code")
+        return super()._print_Pow(expr)
+
+    def _print_Function(self, expr):
+        raise SoagenError(f"no vector form for {expr.func.__name__} in the batch code")
 
 
 PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter}

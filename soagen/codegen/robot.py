@@ -50,7 +50,7 @@ def joint_rows(robot):
     return rows
 
 
-def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy):
+def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch=False):
     cmd = [f"soagen generate {source} --name {prefix}"]
     if list(algorithms) != list(ALGORITHMS):
         cmd.append(f"--algorithms {','.join(algorithms)}")
@@ -60,14 +60,16 @@ def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy):
         cmd.append("--symbolic-params")
     if numpy:
         cmd.append("--numpy")
+    if batch:
+        cmd.append("--batch")
     return " ".join(cmd)
 
 
 def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), prefix=None,
-           fd_variant="best", symbolic_params=False, numpy=False, progress=None) -> Emitted:
+           fd_variant="best", symbolic_params=False, numpy=False, batch=False, progress=None) -> Emitted:
     """Unroll and print; return the files as text (nothing is written here). ``langs``
     names languages of :data:`soagen.codegen.emit.LANGUAGES`; with ``numpy`` the Python
-    output is the batched numpy module."""
+    output is the batched numpy module, with ``batch`` the C has the ``_batch`` functions."""
     prefix = validate_prefix(prefix or default_prefix(robot.name))
     check_algorithms(robot, algorithms)
     algorithms = [a for a in ALGORITHMS if a in set(algorithms)]   # canonical order
@@ -88,17 +90,22 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
             fn = replace(fn, inputs=fn.inputs + ("params",))
         functions.append(fn)
     source = Path(robot_file).name if robot_file else robot.name
-    langs = tuple("numpy" if numpy and lang == "python" else lang for lang in langs)
+    langs = batch_langs(tuple("numpy" if numpy and lang == "python" else lang for lang in langs), batch)
     header = Header(
         prefix=prefix, model=robot.name, kind="robot", source=source, sha256=file_digest(robot_file),
         nq=robot.nq, nv=robot.nv, joints=tuple(joint_rows(robot)), conventions=CONVENTIONS,
         references=REFERENCES,
-        command=_command(source, prefix, algorithms, fd_variant, symbolic_params, numpy),
+        command=_command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch),
         tip=robot.tip.name if robot.tip is not None else None,
         params=param_names(robot) if symbolic_params else (),
         manifest={"symbolic_params": symbolic_params,
                   "python_flavour": "numpy" if "numpy" in langs else "math" if "python" in langs else None})
     return emit(functions, header, langs)
+
+
+def batch_langs(langs, batch):
+    """``langs`` with the C replaced by the C with batch functions when ``batch``."""
+    return tuple("c_batch" if batch and lang == "c" else lang for lang in langs)
 
 
 def _rename_params(prog, params):

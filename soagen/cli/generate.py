@@ -12,7 +12,18 @@ from soagen.cli.options import (
     tip_option,
 )
 
-LANGS = {"c": ("c",), "python": ("python",), "all": ("c", "python")}
+LANGS = {"c": ("c",), "python": ("python",), "jax": ("jax",), "torch": ("torch",), "all": ("c", "python")}
+
+
+def parse_langs(text):
+    """'c', 'python', 'jax', 'torch', 'all' or a comma-separated list of them."""
+    from soagen.errors import SoagenError
+
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in LANGS] or ([] if names else [text])
+    if bad:
+        raise SoagenError(f"--lang {bad[0]!r}: choose from {', '.join(LANGS)} (or a comma-separated list)")
+    return tuple(dict.fromkeys(lang for n in names for lang in LANGS[n]))
 
 
 def parse_algorithms(text):
@@ -53,8 +64,9 @@ def progress_bar(total, quiet):
 @tip_option
 @floating_base_option
 @robot_file_options
-@click.option("--lang", type=click.Choice(sorted(LANGS)), default="all", show_default=True,
-              help="Which files to write: PREFIX.h + PREFIX.c, PREFIX.py, or both.")
+@click.option("--lang", metavar="LIST", default="all", show_default=True,
+              help="Which files to write, comma-separated: c (PREFIX.h + PREFIX.c), python (PREFIX.py), "
+                   "jax (PREFIX_jax.py), torch (PREFIX_torch.py); all = c,python.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=".",
               show_default=True, help="Output directory (created if needed).")
 @click.option("--name", "prefix", metavar="PREFIX", default=None,
@@ -100,6 +112,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
                                robot_only={"--tip": tip, "--floating-base": floating_base,
                                            "--algorithms": algos != "all", "--fd-variant": fd_variant != "best",
                                            "--symbolic-params": symbolic_params, "--numpy": use_numpy})
+    langs = parse_langs(lang)
     model = load_robot(robot, tip=tip, floating_base=floating_base)
     names = parse_algorithms(algos)
     check_algorithms(model, names)
@@ -109,7 +122,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     t0 = time.perf_counter()
     ctx, step = progress_bar(len(names), quiet)
     with ctx:
-        result = render(model, model.source, algorithms=names, langs=LANGS[lang], prefix=prefix,
+        result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix,
                         fd_variant=fd_variant, symbolic_params=symbolic_params,
                         numpy=use_numpy, batch=batch, progress=step)
     paths = write(result, out_dir)
@@ -131,6 +144,7 @@ def generate_system(path, lang, out_dir, prefix, quiet, batch, robot_only):
     from soagen.closed_chain.codegen import generate as generate_closed_chain
 
     refuse_robot_options(path, robot_only)
+    langs = parse_langs(lang)
     if prefix is not None:
         from soagen.codegen.emit import validate_prefix
         validate_prefix(prefix)
@@ -138,7 +152,7 @@ def generate_system(path, lang, out_dir, prefix, quiet, batch, robot_only):
     t0 = time.perf_counter()
     ctx, step = progress_bar(2, quiet)
     with ctx:
-        result, paths = generate_closed_chain(path, out_dir, langs=LANGS[lang], prefix=prefix, batch=batch,
+        result, paths = generate_closed_chain(path, out_dir, langs=langs, prefix=prefix, batch=batch,
                                               progress=step)
     for f in result.functions:
         c = f.counts

@@ -34,7 +34,14 @@ from pathlib import Path
 from typing import Callable
 
 from soagen import output_dir
-from soagen.codegen.printers import CPrinter, CVectorPrinter, NumpyPrinter, PyPrinter
+from soagen.codegen.printers import (
+    CPrinter,
+    CVectorPrinter,
+    JaxPrinter,
+    NumpyPrinter,
+    PyPrinter,
+    TorchPrinter,
+)
 from soagen.codegen.unroll import Program, stem
 from soagen.errors import SoagenError
 
@@ -113,6 +120,8 @@ LANGUAGES = {lang.name: lang for lang in (
     Language("c_batch", CPrinter, C_FILES, vector_body),  # C + PREFIX_<function>_batch
     Language("python", PyPrinter, (("python/module.py.j2", "{prefix}.py"),)),
     Language("numpy", NumpyPrinter, (("python/module_numpy.py.j2", "{prefix}.py"),)),
+    Language("jax", JaxPrinter, (("jax/module.py.j2", "{prefix}_jax.py"),)),
+    Language("torch", TorchPrinter, (("torch/module.py.j2", "{prefix}_torch.py"),)),
 )}
 
 STEMS = {  # label stem -> what the temporaries are, with the equation

@@ -90,20 +90,33 @@ class PyPrinter(_Common, PythonCodePrinter):
 
 class NumpyPrinter(PyPrinter):
     """Python on numpy arrays with a leading batch shape: inputs are read as ``q[..., k]``
-    and sin/cos/sqrt are numpy's."""
+    and sin/cos/sqrt are those of the array module ``xp`` (numpy's)."""
 
     index_format = "{name}[..., {k}]"
+    xp = "np"
 
     def _print_sin(self, expr):
-        return f"np.sin({self._print(expr.args[0])})"
+        return f"{self.xp}.sin({self._print(expr.args[0])})"
 
     def _print_cos(self, expr):
-        return f"np.cos({self._print(expr.args[0])})"
+        return f"{self.xp}.cos({self._print(expr.args[0])})"
 
     def _print_Pow(self, expr, rational=False):
         if expr.exp == sympy.S.Half:
-            return f"np.sqrt({self._print(expr.base)})"
+            return f"{self.xp}.sqrt({self._print(expr.base)})"
         return super()._print_Pow(expr, rational)
+
+
+class JaxPrinter(NumpyPrinter):
+    """The numpy printing on ``jax.numpy`` (``jnp.sin`` ...)."""
+
+    xp = "jnp"
+
+
+class TorchPrinter(NumpyPrinter):
+    """The numpy printing on PyTorch tensors (``torch.sin`` ...)."""
+
+    xp = "torch"
 
 
 class CVectorPrinter(CPrinter):
@@ -133,4 +146,5 @@ class CVectorPrinter(CPrinter):
         raise SoagenError(f"no vector form for {expr.func.__name__} in the batch code")
 
 
-PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter}
+PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter, "jax": JaxPrinter,
+            "torch": TorchPrinter}

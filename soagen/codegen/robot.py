@@ -50,8 +50,10 @@ def joint_rows(robot):
     return rows
 
 
-def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch=False):
+def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs):
     cmd = [f"soagen generate {source} --name {prefix}"]
+    if set(langs) != {"c", "python"}:
+        cmd.append(f"--lang {','.join(langs)}")
     if list(algorithms) != list(ALGORITHMS):
         cmd.append(f"--algorithms {','.join(algorithms)}")
     if fd_variant != "best":
@@ -90,12 +92,13 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
             fn = replace(fn, inputs=fn.inputs + ("params",))
         functions.append(fn)
     source = Path(robot_file).name if robot_file else robot.name
+    command = _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs)
     langs = batch_langs(tuple("numpy" if numpy and lang == "python" else lang for lang in langs), batch)
     header = Header(
         prefix=prefix, model=robot.name, kind="robot", source=source, sha256=file_digest(robot_file),
         nq=robot.nq, nv=robot.nv, joints=tuple(joint_rows(robot)), conventions=CONVENTIONS,
         references=REFERENCES,
-        command=_command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch),
+        command=command,
         tip=robot.tip.name if robot.tip is not None else None,
         params=param_names(robot) if symbolic_params else (),
         manifest={"symbolic_params": symbolic_params,

@@ -81,14 +81,22 @@ class CLibrary:
         (n, size) row-major; returns (n, *shape)."""
         fn = self.manifest["functions"][name]
         arrays = [np.ascontiguousarray(a, dtype=float) for a in args]
+        out = np.zeros((arrays[0].shape[0], *fn["shape"]))
+        self.batch_call(name, *arrays, out=out)()
+        return out
+
+    def batch_call(self, name, *arrays, out=None):
+        """A no-argument callable running ``PREFIX_<name>_batch`` on the C-contiguous
+        float64 (n, size) ``arrays`` into ``out`` (allocated if None), pointers bound once."""
+        fn = self.manifest["functions"][name]
         n = arrays[0].shape[0]
-        out = np.zeros((n, *fn["shape"]))
+        out = np.zeros((n, *fn["shape"])) if out is None else out
         f = getattr(self.lib, f"{self.prefix}_{name}_batch")
         ptr = ctypes.POINTER(ctypes.c_double)
         f.argtypes = [ctypes.c_size_t] + [ptr] * (len(arrays) + 1)
         f.restype = None
-        f(n, *[a.ctypes.data_as(ptr) for a in arrays], out.ctypes.data_as(ptr))
-        return out
+        bound = [a.ctypes.data_as(ptr) for a in (*arrays, out)]
+        return lambda: f(n, *bound)
 
     def batch_width(self) -> int:
         """States per vector of the compiled ``_batch`` functions (1: the scalar loop)."""

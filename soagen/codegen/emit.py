@@ -120,6 +120,7 @@ LANGUAGES = {lang.name: lang for lang in (
     Language("c_batch", CPrinter, C_FILES, vector_body),  # C + PREFIX_<function>_batch
     Language("python", PyPrinter, (("python/module.py.j2", "{prefix}.py"),)),
     Language("numpy", NumpyPrinter, (("python/module_numpy.py.j2", "{prefix}.py"),)),
+    Language("python_ext", CPrinter, (("c/pymodule.c.j2", "{prefix}_module.c"),)),   # with c_batch
     Language("jax", JaxPrinter, (("jax/module.py.j2", "{prefix}_jax.py"),)),
     Language("torch", TorchPrinter, (("torch/module.py.j2", "{prefix}_torch.py"),)),
 )}
@@ -169,6 +170,7 @@ class Emitted:
     files: dict            # file name -> text, the manifest included
     functions: list        # the Function records, in order
     manifest: dict
+    header: Header | None = None
 
 
 def template_dir() -> Path:
@@ -281,7 +283,7 @@ def emit(functions, header: Header, langs) -> Emitted:
         "files": sorted(files), "functions": {fn.name: manifest_record(fn) for fn in functions},
     }
     files[f"{header.prefix}_manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-    return Emitted(files, list(functions), manifest)
+    return Emitted(files, list(functions), manifest, header)
 
 
 def _sympy_version():

@@ -8,6 +8,7 @@ from soagen.cli.options import (
     fd_variant_option,
     floating_base_option,
     robot_argument,
+    robot_file_options,
     tip_option,
 )
 
@@ -16,6 +17,7 @@ from soagen.cli.options import (
 @robot_argument
 @tip_option
 @floating_base_option
+@robot_file_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=".",
               show_default=True, help="Output directory for the module and its sources (created if needed).")
 @click.option("--name", "prefix", metavar="PREFIX", default=None,
@@ -60,16 +62,16 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
         with ctx:
             result = render_system(load_system(robot), robot, langs=langs, prefix=prefix, batch=True, progress=step)
     else:
-        import soagen
+        from soagen.cli.options import load_robot
         from soagen.codegen.functions import check_algorithms
         from soagen.codegen.robot import render
 
-        model = soagen.load(robot, tip=tip, floating_base=floating_base)
+        model = load_robot(robot, tip=tip, floating_base=floating_base)
         names = parse_algorithms(algos)
         check_algorithms(model, names)
         ctx, step = progress_bar(len(names), quiet)
         with ctx:
-            result = render(model, robot, algorithms=names, langs=langs, prefix=prefix, fd_variant=fd_variant,
+            result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix, fd_variant=fd_variant,
                             batch=True, progress=step)
     paths = build_module(result, out_dir, tuple(cflags.split()))
     module = paths[-1]

@@ -23,7 +23,7 @@ from sympy.printing.pycode import PythonCodePrinter
 
 from soagen.errors import SoagenError
 
-_INPUT = re.compile(r"^(q|qd|qdd|tau|params|obj)_(\d+)$")
+_INPUT = re.compile(r"^(q|qd|qdd|tau|params|obj|corr|pose)_(\d+)$")
 MAX_POW = 8
 
 

@@ -149,8 +149,10 @@ def quaternion_exp(w):
 def quaternion_rate(quat, w):
     """d/dt of the unit quaternion (x, y, z, w) of a frame turning at the angular
     velocity ``w`` given in the fixed (world) frame."""
-    v, s = quat[:3], quat[3]
-    return 0.5 * np.concatenate([s * w + np.cross(w, v), [-w @ v]])
+    x, y, z, s = quat.tolist()
+    a, b, c = w.tolist()                   # 0.5 (s w + w x v, -w . v), v = (x, y, z)
+    return np.array([s * a + b * z - c * y, s * b + c * x - a * z, s * c + a * y - b * x,
+                     -(a * x + b * y + c * z)]) * 0.5
 
 
 def phi_CO(l):

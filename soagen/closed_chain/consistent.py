@@ -84,13 +84,18 @@ def closure_residual(system, q, R_C, p_C, holonomic=True, xp=NUMPY):
     return e, Jq, JX
 
 
-def solve_closure(system, q, R_C, p_C, tol=CLOSURE, max_iter=60):
-    """Gauss-Newton with minimum-norm steps on the holonomic closure equations."""
+def solve_closure(system, q, R_C, p_C, tol=CLOSURE, max_iter=60, residual=None):
+    """Gauss-Newton with minimum-norm steps on the holonomic closure equations;
+    ``residual(q, R_C, p_C)`` gives (e, [J_q, J_X]) (default: :func:`closure_residual`,
+    a simulation passes the generated closure_constraints)."""
+    if residual is None:
+        def residual(q, R, p):
+            e, Jq, JX = closure_residual(system, q, R, p)
+            return e, np.hstack([Jq, JX])
     for _ in range(max_iter):
-        e, Jq, JX = closure_residual(system, q, R_C, p_C)
+        e, G = residual(q, R_C, p_C)
         if np.abs(e).max() < tol:
             return q, R_C, p_C
-        G = np.hstack([Jq, JX])
         dx = -np.linalg.lstsq(G, e, rcond=None)[0]
         q = q + dx[:system.n]
         dX = dx[system.n:]

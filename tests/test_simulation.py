@@ -38,6 +38,7 @@ def dual_arm(tmp_path_factory):
 
 
 @pytest.mark.parametrize("stabilization", ["projection", "baumgarte", "none"])
+@pytest.mark.cc
 def test_generated_backend_gives_the_numpy_trajectory(dual_arm, stabilization):
     """The generated C (Lilly-Orin Table 1 unrolled, closure constraints, gravity) against
     the numpy reference method rccfd1, every stabilization: the same trajectory to 1e-9
@@ -49,6 +50,7 @@ def test_generated_backend_gives_the_numpy_trajectory(dual_arm, stabilization):
     assert np.allclose(gen.err_pos, ref.err_pos, atol=1e-12) and np.all(np.abs(gen.q - gen.q[0]).max(axis=1) < 0.1)
 
 
+@pytest.mark.cc
 def test_hold_holds_the_object_at_rest(dual_arm):
     """At rest at a closed state the pd controller (gravity of the arms and of the object
     through the grasps, plus PD) gives zero accelerations: nothing moves. Holding only the
@@ -64,6 +66,7 @@ def test_hold_holds_the_object_at_rest(dual_arm):
     assert np.abs(d).max() < 1e-9
 
 
+@pytest.mark.cc
 def test_generated_code_must_fit_the_model(dual_arm, tmp_path):
     from soagen.errors import SoagenError
 
@@ -83,6 +86,7 @@ def planar():
 
 
 @pytest.mark.parametrize("controller", ["pd", "zero"])
+@pytest.mark.cc
 def test_robot_generated_backend_gives_the_numpy_trajectory(planar, controller):
     robot, _, dyn = planar
     gen = RobotSimulator(robot, controller, dyn).run(0.1, 0.002)
@@ -92,6 +96,7 @@ def test_robot_generated_backend_gives_the_numpy_trajectory(planar, controller):
     assert (moved < 0.2) if controller == "pd" else (moved > 0.05)       # it holds, or it falls
 
 
+@pytest.mark.cc
 def test_robot_hold_at_rest_and_the_cache(planar, compiled_code_cache):
     """Gravity compensation plus PD keeps a robot at rest exactly; the compiled code is
     reused from the cache (no second generation)."""
@@ -120,6 +125,7 @@ def test_robot_on_a_floating_base_moves_on_its_manifold():
     np.testing.assert_allclose(tr.q[-1, :3] - tr.q[0, :3], 0.5 * robot.gravity * 0.1 ** 2, atol=1e-12)
 
 
+@pytest.mark.cc
 def test_cli_simulate_robot_generated(tmp_path):
     out = tmp_path / "sim"
     r = CliRunner().invoke(cli, ["simulate", str(REPO / "robots" / "planar2.yaml"), "--backend", "generated",
@@ -131,6 +137,7 @@ def test_cli_simulate_robot_generated(tmp_path):
     assert (out / "trajectory.csv").read_text().splitlines()[0] == "t,q[shoulder],q[elbow],tip.x,tip.y,tip.z"
 
 
+@pytest.mark.cc
 def test_cli_simulate_system_with_checked_in_code(tmp_path):
     out = tmp_path / "sim"
     r = CliRunner().invoke(cli, ["simulate", str(SYSTEMS / "dual_arm_box.yaml"), "--backend", "generated",
@@ -148,6 +155,7 @@ def test_cli_simulate_system_with_checked_in_code(tmp_path):
     (["robots/systems/dual_arm_box.yaml", "--tip", "x"], "--tip: only for robot files"),
     (["robots/planar2.yaml", "--backend", "generated", "--code", "generated/puma560"], "another version"),
 ])
+@pytest.mark.cc
 def test_cli_simulate_errors(tmp_path, args, message):
     args[0] = str(REPO / args[0])
     args = [str(REPO / a) if a.startswith("generated/") else a for a in args]

@@ -76,12 +76,12 @@ def test_projection_keeps_the_constraints(bundled, runs):
 
 def test_drift_without_stabilization_grows(bundled, runs):
     """Without stabilization the closure error grows steadily from round-off (RK4
-    truncation, here ~2e-9 after 0.12 s); Baumgarte bounds it (it peaks and decays);
-    projection keeps it at round-off."""
+    truncation, here ~1e-10 after 0.12 s with the hold controller, whose motion is smooth);
+    Baumgarte bounds it (it peaks and decays); projection keeps it at round-off."""
     none, bg = runs["none"], runs["baumgarte"]
-    assert none.err_pos[0] < 1e-12 and none.err_pos[-1] > 1e-10
+    assert none.err_pos[0] < 1e-12 and none.err_pos[-1] > 3e-11
     start, end = _independent(bundled["dual_arm_box"], none, (0, -1))[:, 0]
-    assert start < 1e-12 and end > 1e-10
+    assert start < 1e-12 and end > 3e-11
     assert np.all(np.diff(none.err_pos) > 0) and none.err_pos[-1] > 5 * none.err_pos[1]
     assert none.err_pos[-1] > 100 * runs["projection"].err_pos[-1]
     assert bg.err_pos[-1] < 0.8 * bg.err_pos.max()

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from codegen_util import ROBOTS, reference, rel
+from codegen_util import ROBOTS, reference
 
 import soagen
 from soagen.codegen.compile import load_python
 from soagen.codegen.emit import write
 from soagen.codegen.robot import render
+from tests.helpers import rel_err
 
 pytestmark = pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning")
 ALGOS = ["inverse_dynamics", "mass_matrix", "forward_dynamics", "jacobian"]
@@ -59,7 +60,7 @@ def _against_reference(robot, manifest, call, to_numpy, shape=(2, 3)):
         assert got.shape == (*shape, *fn["shape"]) and got.dtype == np.float64
         for idx in np.ndindex(*shape):
             want = reference(robot, name, {a: v[idx] for a, v in x.items()})
-            assert rel(got[idx], want) <= 1e-12, (robot.name, name, idx)
+            assert rel_err(got[idx], want) <= 1e-12, (robot.name, name, idx)
 
 
 @pytest.mark.parametrize("robot_name", ROBOT_NAMES)
@@ -72,7 +73,7 @@ def test_jax_matches_the_reference(modules, robot_name):
     x = _states(robot, (4,), seed=1)
     for k in range(4):
         want = reference(robot, "forward_dynamics", {a: v[k] for a, v in x.items()})
-        assert rel(np.asarray(fd(x["q"], x["qd"], x["tau"]))[k], want) <= 1e-12
+        assert rel_err(np.asarray(fd(x["q"], x["qd"], x["tau"]))[k], want) <= 1e-12
 
 
 @pytest.mark.parametrize("robot_name", ROBOT_NAMES)
@@ -94,13 +95,13 @@ def test_jax_broadcasting_float32_and_derivatives(modules, robot_name):
     x = _states(robot, (5,), seed=2)
     tau = np.asarray(mod.inverse_dynamics(x["q"], x["qd"][0], x["qdd"][:1]))    # (5,), (), (1,) broadcast
     assert tau.shape == (5, robot.nv)
-    assert rel(tau[3], reference(robot, "inverse_dynamics", {"q": x["q"][3], "qd": x["qd"][0],
+    assert rel_err(tau[3], reference(robot, "inverse_dynamics", {"q": x["q"][3], "qd": x["qd"][0],
                                                              "qdd": x["qdd"][0]})) <= 1e-12
     single = mod.forward_dynamics(x["q"], x["qd"], x["tau"], dtype=jnp.float32)
     assert single.dtype == jnp.float32
-    assert rel(np.asarray(single), np.asarray(mod.forward_dynamics(x["q"], x["qd"], x["tau"]))) < 1e-4
+    assert rel_err(np.asarray(single), np.asarray(mod.forward_dynamics(x["q"], x["qd"], x["tau"]))) < 1e-4
     dtau = jax.jacfwd(mod.inverse_dynamics, argnums=2)(x["q"][0], x["qd"][0], x["qdd"][0])
-    assert rel(np.asarray(dtau), np.asarray(mod.mass_matrix(x["q"][0]))) <= 1e-12
+    assert rel_err(np.asarray(dtau), np.asarray(mod.mass_matrix(x["q"][0]))) <= 1e-12
 
 
 @pytest.mark.parametrize("robot_name", ROBOT_NAMES)
@@ -113,10 +114,10 @@ def test_torch_broadcasting_float32_and_derivatives(modules, robot_name):
     assert tuple(tau.shape) == (5, robot.nv)
     single = mod.forward_dynamics(x["q"], x["qd"], x["tau"], dtype=torch.float32)
     assert single.dtype == torch.float32
-    assert rel(single.numpy(), mod.forward_dynamics(x["q"], x["qd"], x["tau"]).numpy()) < 1e-4
+    assert rel_err(single.numpy(), mod.forward_dynamics(x["q"], x["qd"], x["tau"]).numpy()) < 1e-4
     args = [torch.as_tensor(x[a][0]) for a in ("q", "qd", "qdd")]
     dtau = torch.func.jacfwd(mod.inverse_dynamics, argnums=2)(*args)
-    assert rel(dtau.numpy(), mod.mass_matrix(args[0]).numpy()) <= 1e-12
+    assert rel_err(dtau.numpy(), mod.mass_matrix(args[0]).numpy()) <= 1e-12
 
 
 @pytest.mark.slow
@@ -127,7 +128,7 @@ def test_torch_compile(modules):
     mod = load_python(paths["torch"], "gen_planar_torch_compile")
     x = {k: torch.as_tensor(v) for k, v in _states(robot, (64,)).items()}
     compiled = torch.compile(mod.forward_dynamics, fullgraph=True)
-    assert rel(compiled(x["q"], x["qd"], x["tau"]).numpy(),
+    assert rel_err(compiled(x["q"], x["qd"], x["tau"]).numpy(),
                mod.forward_dynamics(x["q"], x["qd"], x["tau"]).numpy()) <= 1e-13
 
 

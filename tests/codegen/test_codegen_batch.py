@@ -14,12 +14,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from codegen_util import ROBOTS, erd, rel
+from codegen_util import ROBOTS, erd
 
 import soagen
 from soagen.codegen.compile import CLibrary, compile_shared, compiler
 from soagen.codegen.emit import environment, write
 from soagen.codegen.robot import render
+from tests.helpers import rel_err
 
 X86 = platform.machine() in ("x86_64", "AMD64")
 CONFIGS = {  # name -> extra compiler flags
@@ -65,9 +66,10 @@ def _check(robot, res, libs, extra_inputs=None):
                 assert got.shape == (n, *fn["shape"])
                 for k in range(n):
                     want = lib(name, *[a[k] for a in args])
-                    assert rel(got[k], want) <= TOL, (cfg, W, n, name, k, rel(got[k], want))
+                    assert rel_err(got[k], want) <= TOL, (cfg, W, n, name, k, rel_err(got[k], want))
 
 
+@pytest.mark.cc
 def test_vector_widths_follow_the_target(tmp_path):
     robot = soagen.load(ROBOTS / "planar2.yaml")
     _, libs = _build(tmp_path, robot, ROBOTS / "planar2.yaml", ["jacobian"])
@@ -82,6 +84,7 @@ def test_vector_widths_follow_the_target(tmp_path):
             assert libs["native"].batch_width() == 4
 
 
+@pytest.mark.cc
 def test_batch_equals_scalar_puma(tmp_path):
     """PUMA 560: inverse and forward dynamics, mass matrix, Jacobian, every vector path."""
     robot = soagen.load(ROBOTS / "puma560.yaml")
@@ -90,6 +93,7 @@ def test_batch_equals_scalar_puma(tmp_path):
     _check(robot, res, libs)
 
 
+@pytest.mark.cc
 def test_batch_with_link_parameters_as_inputs(tmp_path):
     """--symbolic-params: params is one more input of NPARAMS per state."""
     robot = soagen.load(ROBOTS / "planar2.yaml")
@@ -103,6 +107,7 @@ def test_batch_with_link_parameters_as_inputs(tmp_path):
     _check(robot, res, libs, lambda n: {"params": np.array(base) * rng.uniform(0.5, 1.5, size=(n, len(base)))})
 
 
+@pytest.mark.cc
 def test_batch_matches_the_generic_reference(tmp_path):
     """The batch kernels against the numpy reference too (not only the scalar C)."""
     from codegen_util import reference
@@ -114,7 +119,7 @@ def test_batch_matches_the_generic_reference(tmp_path):
         got = libs["native"].batch(name, *[x[a] for a in fn["inputs"]])
         for k in range(13):
             want = reference(robot, name, {a: v[k] for a, v in x.items()})
-            assert rel(got[k], want) <= 1e-12, (name, k)
+            assert rel_err(got[k], want) <= 1e-12, (name, k)
 
 
 def test_batch_is_deterministic_and_only_adds(tmp_path):
@@ -132,6 +137,7 @@ def test_batch_is_deterministic_and_only_adds(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["ur5", "stanford", "panda_floating"])
+@pytest.mark.cc
 def test_batch_equals_scalar_every_function(tmp_path, name):
     """All functions: UR5 (URDF), Stanford (prismatic), Panda on a free-flyer (quaternions)."""
     if name == "stanford":
@@ -194,6 +200,7 @@ def polynomial_sincos(tmp_path_factory):
     return run
 
 
+@pytest.mark.cc
 def test_polynomial_sincos_error_bound(polynomial_sincos):
     """The stated bound: at most 2.5 ulp and 2.2e-16 absolute for |x| <= 1e5 (measured: 2.03
     ulp, 1.8e-16), checked against mpmath at 40 digits on angles of every scale and next to
@@ -215,6 +222,7 @@ def test_polynomial_sincos_error_bound(polynomial_sincos):
     assert worst_ulp <= 2.5 and worst_abs <= 2.2e-16, (worst_ulp, worst_abs)
 
 
+@pytest.mark.cc
 def test_polynomial_sincos_large_and_special_lanes(polynomial_sincos):
     """Beyond 2^19 pi/2 a lane takes libm's sin/cos; inf and nan give nan; the lanes of one
     vector do not disturb each other."""

@@ -102,8 +102,9 @@ class NumpyDynamics:
     def __init__(self, system, method="rccfd1"):
         self.system, self.method = system, method
 
-    def accelerations(self, q, qd, tau, quat, V, corr):
-        """(qdd, alpha(C)); ``corr`` flat over the constraint directions, or None."""
+    def accelerations(self, q, qd, tau, p, quat, V, corr):
+        """(qdd, alpha(C)) at the state (q, qd; the object at p_C, quat with V(C)) under
+        tau; ``corr`` flat over the constraint directions, or None."""
         if corr is not None:
             corr = np.split(corr, np.cumsum([a.grasp.n_c for a in self.system.arms])[:-1])
         r = forward_dynamics(self.system, q, qd, tau, self.method, (quaternion_rotation(quat), None), V,
@@ -174,7 +175,7 @@ class GeneratedDynamics:
                              lambda: render(system, system_file, langs=("c",)), announce=announce)
         return cls(system, lib)
 
-    def accelerations(self, q, qd, tau, quat, V, corr):
+    def accelerations(self, q, qd, tau, p, quat, V, corr):
         self.q[:], self.qd[:], self.tau[:], self.obj[:4], self.obj[4:] = q, qd, tau, quat, V
         self.corr[:] = 0.0 if corr is None else corr
         self._fd()
@@ -241,7 +242,7 @@ class Simulator:
             c, G = cG or self.dynamics.constraints(q, p, quat)
             w = self.omega_b
             corr = -2 * w * (G @ np.concatenate([qd, V])) - w * w * c       # c'' + 2w c' + w^2 c = 0
-        qdd, alpha_C = self.dynamics.accelerations(q, qd, tau, quat, V, corr)
+        qdd, alpha_C = self.dynamics.accelerations(q, qd, tau, p, quat, V, corr)
         return np.concatenate([qd, qdd, V[3:], quaternion_rate(quat, V[:3]), alpha_C])
 
     def constraints(self, x):

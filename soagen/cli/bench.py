@@ -29,7 +29,7 @@ def _fmt(ns):
               help="Timing repeats of the C loop (the median is reported).")
 @click.option("--iterations", type=click.IntRange(1), default=None,
               help="Calls per repeat in the C loop (default: about 20 ms of work).")
-@click.option("--cflags", default="-O3 -march=native", show_default=True,
+@click.option("--cflags", default="-O3 -march=native -ffp-contract=fast", show_default=True,
               help="Compiler flags for the generated C.")
 @click.option("--no-numpy", is_flag=True, help="Skip timing the generic numpy reference.")
 @click.option("--no-pinocchio", is_flag=True, help="Skip Pinocchio even if installed.")

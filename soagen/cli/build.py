@@ -25,7 +25,7 @@ from soagen.cli.options import (
 @click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
               help="Comma-separated functions (as for `soagen generate`).")
 @fd_variant_option
-@click.option("--cflags", default="-O3 -march=native", show_default=True,
+@click.option("--cflags", default="-O3 -march=native -ffp-contract=fast", show_default=True,
               help="Compiler flags (the default builds for this machine's vector units).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags, quiet):

@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from soagen.codegen.bench import BenchResult, binding_overhead, py_time, time_c
+from soagen.codegen.compile import FAST_FLAGS
 
 NUMPY_METHODS = ("lilly_orin", "rccfd1", "dense")
 PAPER = ("Lilly & Orin, Table 2 per chain (656N - 767 + p(n_c) mul, 546N - 659 + s(n_c) add, "
@@ -74,7 +75,7 @@ def _pinocchio(system, states, name):
 
 
 def run_system_bench(system_file, with_numpy=True, with_pinocchio=True, iters=None, repeats=11,
-                     flags=("-O3", "-march=native"), progress=None, workdir=None) -> SystemBenchResult:
+                     flags=FAST_FLAGS, progress=None, workdir=None) -> SystemBenchResult:
     from soagen.closed_chain.codegen import NAME, constraint_count, render
     from soagen.closed_chain.forward import forward_dynamics
     from soagen.closed_chain.loader import load_system

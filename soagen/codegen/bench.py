@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from soagen.codegen.compile import FAST_FLAGS
 from soagen.codegen.throughput import py_time
 
 # The papers' counts for revolute chains, n = number of joints (mul, add).
@@ -64,7 +65,7 @@ class BenchResult:
     array_notes: list = field(default_factory=list)
 
 
-def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11, quat_slots=(),
+def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=(),
            input_size=0, batch_sizes=()):
     """Build the generated C with a timing harness and run it: {function: median ns per
     call}, and with ``batch_sizes`` (the C generated with ``--batch``) also
@@ -169,7 +170,7 @@ def binding_overhead(pin, how):
 
 
 def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_numpy=True,
-              with_pinocchio=True, iters=None, repeats=11, flags=("-O3", "-march=native"),
+              with_pinocchio=True, iters=None, repeats=11, flags=FAST_FLAGS,
               progress=None, workdir=None, floating_base=False, with_jax=True, with_torch=True) -> BenchResult:
     """Everything in one run: the scalar and batched C (C loops), the compiled Python module
     over batch sizes, the JAX and PyTorch outputs (when installed and asked for), the

@@ -15,6 +15,10 @@ import numpy as np
 
 from soagen.errors import SoagenError
 
+# Flags for timing and for the Python module: this machine's vector units, and fused
+# multiply-adds as in GCC's GNU modes (-std=c99, which soagen compiles with, turns them off).
+FAST_FLAGS = ("-O3", "-march=native", "-ffp-contract=fast")
+
 
 def compiler() -> str:
     """The C compiler: $CC (a name on PATH or a path), else cc, gcc or clang."""

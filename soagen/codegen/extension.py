@@ -12,9 +12,8 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
-from soagen.codegen.compile import compiler, run_logged
+from soagen.codegen.compile import FAST_FLAGS, compiler, run_logged
 
-FLAGS = ("-O3", "-march=native")
 
 
 def module_path(out_dir, prefix) -> Path:
@@ -23,7 +22,7 @@ def module_path(out_dir, prefix) -> Path:
     return Path(out_dir) / f"{prefix}{sysconfig.get_config_var('EXT_SUFFIX')}"
 
 
-def compile_extension(out_dir, prefix, flags=FLAGS) -> Path:
+def compile_extension(out_dir, prefix, flags=FAST_FLAGS) -> Path:
     """Compile ``PREFIX.c`` and ``PREFIX_module.c`` (written in ``out_dir`` by the
     ``c_batch`` and ``python_ext`` languages) into the module; its path."""
     import numpy as np
@@ -48,7 +47,7 @@ def load_extension(path):
     return module
 
 
-def build(result, out_dir, flags=FLAGS) -> list:
+def build(result, out_dir, flags=FAST_FLAGS) -> list:
     """Compile an emitted result (languages ``c_batch`` and ``python_ext``) into its module
     in a scratch folder, then copy the sources, the manifest and the module into
     ``out_dir``: nothing is written there when the compiler fails. The written paths."""

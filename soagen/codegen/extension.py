@@ -15,7 +15,6 @@ from pathlib import Path
 from soagen.codegen.compile import FAST_FLAGS, compiler, run_logged
 
 
-
 def module_path(out_dir, prefix) -> Path:
     """Where the built module of ``prefix`` lives in ``out_dir`` (PREFIX + the
     interpreter's extension suffix, e.g. ur5.cpython-311-x86_64-linux-gnu.so)."""

@@ -143,8 +143,9 @@ def _report(res, ops_rows, paper_sources, notes, size_name):
     cols = [("function", lambda n, c: _label(res, n)), ("C", lambda n, c: _fmt(c))]
     if per_state:
         nb = _nb(res)
-        cols += [(f"C batch W={res.batch_width}", lambda n, c: _fmt(res.batch_ns[n][nb])),
-                 ("batch x", lambda n, c: f"{c / res.batch_ns[n][nb]:.1f}x"),
+        cols += [(f"C loop {nb}", lambda n, c: _fmt(res.scalar_loop_ns[n])),
+                 (f"C batch W={res.batch_width}", lambda n, c: _fmt(res.batch_ns[n][nb])),
+                 ("batch x", lambda n, c: f"{res.scalar_loop_ns[n] / res.batch_ns[n][nb]:.1f}x"),
                  ("Py module", lambda n, c: _fmt(res.module_ns[n][nb]))]
     for title, values in (("JAX", res.jax_ns), ("PyTorch", res.torch_ns)):
         if values:
@@ -161,9 +162,10 @@ def _report(res, ops_rows, paper_sources, notes, size_name):
         t.add_row(*[value(n, c) for _, value in cols])
     con.print(t)
     if per_state:
-        con.print(f"C: one state per call; C batch and Py module: {_nb(res)} states per call (the Python "
-                  f"module built by soagen build, a fresh output array per call), W states per vector; "
-                  f"Pinocchio, generated Py, numpy ref: one state per call.")
+        con.print(f"C: one state per call (64 states cycled); C loop: the scalar function over the {_nb(res)} "
+                  f"states of one batch call; C batch and Py module: {_nb(res)} states per call (the Python module "
+                  f"built by soagen build, a fresh output array per call), W states per vector; batch x = C loop / "
+                  f"C batch, the same states; Pinocchio, generated Py, numpy ref: one state per call.")
         _module_table(con, res)
     for note in [res.pin_note, *getattr(res, "array_notes", []), *notes]:
         if note:

@@ -57,6 +57,8 @@ class BenchResult:
     generation_cpu_s: float = 0.0
     batch_width: int | None = None
     batch_ns: dict = field(default_factory=dict)     # function -> {n: ns per state}, PREFIX_f_batch
+    scalar_loop_ns: dict = field(default_factory=dict)   # function -> ns per state, the scalar
+                                                         # function looped over the batch's states
     module_ns: dict = field(default_factory=dict)    # function -> {n: ns per state}, soagen build
     module_c_ns: dict = field(default_factory=dict)  # function -> {n: ns per state}, the batch C through
                                                      # ctypes, alternating with the module
@@ -66,10 +68,12 @@ class BenchResult:
 
 
 def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=(),
-           input_size=0, batch_sizes=()):
+           input_size=0, batch_sizes=(), scalar_loop_n=None):
     """Build the generated C with a timing harness and run it: {function: median ns per
     call}, and with ``batch_sizes`` (the C generated with ``--batch``) also
-    {"function@n": median ns per state of PREFIX_function_batch on n states}.
+    {"function@n": median ns per state of PREFIX_function_batch on n states}, and with
+    ``scalar_loop_n`` {"function@scalarN": ns per state of the scalar function looped over
+    the same N states} (the batch speedup on the same data).
     ``quat_slots``: (input number, offset) of unit quaternions (spherical/free joints in q,
     a closed-chain object's orientation), normalized in the random inputs;
     ``input_size``: the longest input if longer than nq and nv."""
@@ -85,7 +89,7 @@ def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=()
     src = environment().get_template("c/bench_main.c.j2").render(
         prefix=prefix, nv=nv, nq=nq, nin=max(nq, nv, input_size), functions=fns,
         ninputs=max(len(f["inputs"]) for f in fns), max_out=max(f["size"] for f in fns),
-        quat_slots=quat_slots, batch_sizes=list(batch_sizes))
+        quat_slots=quat_slots, batch_sizes=list(batch_sizes), scalar_loop_n=scalar_loop_n)
     (work / "bench_main.c").write_text(src)
     exe = work / "bench"
     cmd = [compiler(), *flags, "-std=c99", "-o", str(exe), str(work / "bench_main.c"),
@@ -200,10 +204,12 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     prefix = result.manifest["prefix"]
     with tempfile.TemporaryDirectory(prefix="soagen-bench-") as tmp:
         work = Path(workdir or tmp)
-        times = time_c(result, work, flags, iters, repeats, quats, batch_sizes=T.BATCH_SIZES)
+        times = time_c(result, work, flags, iters, repeats, quats, batch_sizes=T.BATCH_SIZES, scalar_loop_n=T.NB)
         for key, ns in times.items():
             name, _, n = key.partition("@")
-            if n:
+            if n.startswith("scalar"):
+                res.scalar_loop_ns[name] = ns
+            elif n:
                 res.batch_ns.setdefault(name, {})[int(n)] = ns
             else:
                 res.c_ns[name] = ns

@@ -87,14 +87,9 @@ class GeneratedRobotDynamics:
         after ``announce()``);
         ``options``: what the model was loaded with (tip, floating base, locks)."""
         from soagen.codegen import cache
-        from soagen.codegen.emit import file_digest
 
         if code is not None:
-            lib = cache.from_folder(code)
-            if lib.manifest.get("input_sha256") != file_digest(robot_file):
-                raise SoagenError(f"--code {code}: generated from another version of {robot_file} "
-                                  "(input_sha256 differs); regenerate it")
-            return cls(robot, lib)
+            return cls(robot, cache.from_folder(code, source=robot_file))
         from soagen.codegen.robot import render
 
         lib = cache.compiled(robot.name, [robot_file], {"kind": "robot", **(options or {})},

@@ -138,6 +138,7 @@ def test_cli_simulate_robot_generated(tmp_path):
 
 
 @pytest.mark.cc
+@pytest.mark.slow
 def test_cli_simulate_system_with_checked_in_code(tmp_path):
     out = tmp_path / "sim"
     r = CliRunner().invoke(cli, ["simulate", str(SYSTEMS / "dual_arm_box.yaml"), "--backend", "generated",

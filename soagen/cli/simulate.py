@@ -86,15 +86,17 @@ def _backend(backend, code):
     return backend
 
 
-def _progress(name, steps):
+def _integrate(sim, name, duration, dt, seed, speed):
+    """sim.run with a progress bar on stderr."""
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     bar = Progress(TextColumn("[bold]simulate[/] {task.description}"), BarColumn(),
                    TextColumn("{task.completed}/{task.total} steps"), TimeRemainingColumn(),
                    console=Console(stderr=True), transient=True)
-    task = bar.add_task(name, total=steps)
-    return bar, lambda k, n: bar.update(task, completed=k)
+    task = bar.add_task(name, total=int(round(duration / dt)))
+    with bar:
+        return sim.run(duration, dt, seed, speed=speed, progress=lambda k, n: bar.update(task, completed=k))
 
 
 def _announce(what):
@@ -116,9 +118,7 @@ def _system(path, duration, dt, out, backend, code, controller, speed, seed, met
     if backend == "generated":
         dynamics = GeneratedDynamics.for_system(system, path, code=code, announce=_announce(system.name))
     sim = Simulator(system, method, stabilization, controller, dynamics=dynamics)
-    bar, step = _progress(system.name, int(round(duration / dt)))
-    with bar:
-        traj = sim.run(duration, dt, seed, speed=speed, progress=step)
+    traj = _integrate(sim, system.name, duration, dt, seed, speed)
     output_dir.create(out)
     paths = write_trajectory(traj, system, out) + plot_trajectory(traj, system, out)
     click.echo(f"{system.name}: {len(traj.t) - 1} steps of {dt:g} s, {backend} backend ({sim.method}), "
@@ -146,9 +146,7 @@ def _robot(path, duration, dt, out, backend, code, controller, speed, seed, tip,
         dynamics = GeneratedRobotDynamics.for_robot(robot, robot.source, options, code=code,
                                                     announce=_announce(robot.name))
     sim = RobotSimulator(robot, controller, dynamics)
-    bar, step = _progress(robot.name, int(round(duration / dt)))
-    with bar:
-        traj = sim.run(duration, dt, seed, speed=speed, progress=step)
+    traj = _integrate(sim, robot.name, duration, dt, seed, speed)
     output_dir.create(out)
     paths = write_robot_trajectory(traj, robot, out) + plot_robot_trajectory(traj, robot, out)
     click.echo(f"{robot.name}: {len(traj.t) - 1} steps of {dt:g} s, {backend} backend ({sim.method}), "

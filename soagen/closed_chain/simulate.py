@@ -159,14 +159,9 @@ class GeneratedDynamics:
         system file's SHA-256), else from the compiled-code cache (generated on a miss,
         after ``announce()``)."""
         from soagen.codegen import cache
-        from soagen.codegen.emit import file_digest
 
         if code is not None:
-            lib = cache.from_folder(code)
-            if system_file is not None and lib.manifest.get("input_sha256") != file_digest(system_file):
-                raise SoagenError(f"--code {code}: generated from another version of {system_file} "
-                                  "(input_sha256 differs); regenerate it")
-            return cls(system, lib)
+            return cls(system, cache.from_folder(code, source=system_file))
         from soagen.closed_chain.codegen import render
 
         files = [system_file] if system_file else []

@@ -74,15 +74,21 @@ def compiled(name, files, options, render, flags=FLAGS, announce=None) -> CLibra
     return CLibrary(entry / f"lib{manifest['prefix']}.so", manifest)
 
 
-def from_folder(folder, flags=FLAGS, build_dir=None) -> CLibrary:
+def from_folder(folder, flags=FLAGS, build_dir=None, source=None) -> CLibrary:
     """Generated C in ``folder`` (from ``soagen generate --out folder``) compiled into
-    ``build_dir`` (a scratch folder when None)."""
+    ``build_dir`` (a scratch folder when None); with ``source`` (the model file), refused
+    before compiling unless the manifest names that file's SHA-256."""
+    from soagen.codegen.emit import file_digest
+    from soagen.errors import SoagenError
+
     folder = Path(folder)
     manifests = sorted(folder.glob("*_manifest.json"))
     if len(manifests) != 1:
-        from soagen.errors import SoagenError
         raise SoagenError(f"--code {folder}: expected one PREFIX_manifest.json of `soagen generate`, "
                           f"found {len(manifests)}")
     manifest = json.loads(manifests[0].read_text())
+    if source is not None and manifest.get("input_sha256") != file_digest(source):
+        raise SoagenError(f"--code {folder}: generated from another version of {source} "
+                          "(input_sha256 differs); regenerate it")
     build = Path(build_dir or tempfile.mkdtemp(prefix="soagen-code-"))
     return CLibrary(compile_shared(folder / f"{manifest['prefix']}.c", build, flags), manifest)

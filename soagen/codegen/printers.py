@@ -11,6 +11,10 @@ Each override, and why:
   can ever occur.
 * ``_print_Float``: the shortest repr that round-trips the double exactly (``repr``),
   so the printed constants are the model's doubles, bit for bit.
+
+Further printers: :class:`NumpyPrinter` (batched numpy, ``q[..., k]``) and its JAX and
+PyTorch variants, which only name their array module; :class:`CVectorPrinter`, the C on
+vectors of W states of the ``--batch`` kernels.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from codegen_util import ROBOTS, reference
+from codegen_util import ROBOTS, batch_states, reference
 
 import soagen
 from soagen.codegen.compile import load_python
@@ -46,11 +46,7 @@ ROBOT_NAMES = ["planar2", pytest.param("puma560", marks=pytest.mark.slow)]
 
 
 def _states(robot, shape, seed=0):
-    rng = np.random.default_rng(seed)
-    n = int(np.prod(shape))
-    q = np.array([robot.random_configuration(rng) for _ in range(n)]).reshape(*shape, robot.nq)
-    return {"q": q, "qd": rng.normal(size=(*shape, robot.nv)), "qdd": rng.normal(size=(*shape, robot.nv)),
-            "tau": 5 * rng.normal(size=(*shape, robot.nv))}
+    return batch_states(robot, shape, np.random.default_rng(seed))
 
 
 def _against_reference(robot, manifest, call, to_numpy, shape=(2, 3)):

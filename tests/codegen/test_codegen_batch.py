@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from codegen_util import ROBOTS, erd
+from codegen_util import ROBOTS, batch_states, erd
 
 import soagen
 from soagen.codegen.compile import CLibrary, compile_shared, compiler
@@ -33,9 +33,7 @@ TOL = 1e-13
 
 
 def _states(robot, n, rng):
-    q = np.array([robot.random_configuration(rng) for _ in range(n)]).reshape(n, robot.nq)
-    return {"q": q, "qd": rng.normal(size=(n, robot.nv)) * 2, "qdd": rng.normal(size=(n, robot.nv)) * 2,
-            "tau": rng.normal(size=(n, robot.nv)) * 5}
+    return batch_states(robot, (n,), rng)
 
 
 def _build(tmp, robot, path, algorithms, configs=CONFIGS, **kw):

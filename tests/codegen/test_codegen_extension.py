@@ -11,7 +11,7 @@ import threading
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from codegen_util import ROBOTS, reference
+from codegen_util import ROBOTS, batch_states, reference
 
 import soagen
 from soagen.cli.main import cli
@@ -34,11 +34,7 @@ def planar(tmp_path_factory):
 
 
 def _states(robot, shape, seed=0):
-    rng = np.random.default_rng(seed)
-    n = int(np.prod(shape))
-    q = np.array([robot.random_configuration(rng) for _ in range(n)]).reshape(*shape, robot.nq)
-    return {"q": q, "qd": rng.normal(size=(*shape, robot.nv)), "qdd": rng.normal(size=(*shape, robot.nv)),
-            "tau": 5 * rng.normal(size=(*shape, robot.nv))}
+    return batch_states(robot, shape, np.random.default_rng(seed))
 
 
 @pytest.mark.parametrize("shape", [(), (1,), (7,), (2, 3), (0,)])

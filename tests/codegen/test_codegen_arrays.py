@@ -15,7 +15,7 @@ from soagen.codegen.emit import write
 from soagen.codegen.robot import render
 from tests.helpers import rel_err
 
-pytestmark = pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated:DeprecationWarning")
+pytestmark = pytest.mark.filterwarnings("ignore:`torch.jit.script.*` is deprecated:DeprecationWarning")
 ALGOS = ["inverse_dynamics", "mass_matrix", "forward_dynamics", "jacobian"]
 
 

@@ -142,7 +142,7 @@ def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
     Derivatives in the tangent space: column j is the change of tau when the body of joint
     j moves by the body-frame twist H^T e_j (for a quaternion joint q (+) e_j as
     :func:`soagen.quaternion.integrate`, Pinocchio's convention; for revolute and prismatic
-    joints simply d/dq) (docs/derivatives.md (D.9)-(D.12))."""
+    joints simply d/dq) (docs/derivatives.md (D.1), (D.11)-(D.14))."""
     s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
     return id_derivatives(robot, s, qd, _vec(qdd, robot.nv, "qdd", xp), xp)
 
@@ -156,7 +156,7 @@ def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY):
 
 def coriolis_matrix(robot, q, qd, xp=NUMPY):
     """C(q, qd) with C qd the velocity-dependent bias forces and Mdot - 2C skew-symmetric
-    (Christoffel-consistent for 1-dof joints), O(N d) (docs/derivatives.md (D.13)-(D.15))."""
+    (Christoffel-consistent for 1-dof joints), O(N d) (docs/derivatives.md (D.15)-(D.16))."""
     s, qd = _state(robot, q, qd, xp, gravity=False), _vec(qd, robot.nv, "qd", xp)
     return _coriolis(robot, s, qd, xp)
 
@@ -174,7 +174,7 @@ def inertial_parameters(robot):
 
 
 def regressor(robot, q, qd, qdd, xp=NUMPY):
-    """Y (nv x 10 nb) with inverse_dynamics(q, qd, qdd) = Y pi (docs/derivatives.md (D.16)-(D.18))."""
+    """Y (nv x 10 nb) with inverse_dynamics(q, qd, qdd) = Y pi (docs/derivatives.md (D.17)-(D.18))."""
     s = _state(robot, q, qd, xp)
     return reg.regressor(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp)
 

@@ -33,11 +33,10 @@ from soagen.backend import NUMPY
 from soagen.dynamics.regressor import PARAMETERS, pack, regressor, unpack
 from soagen.dynamics.sweeps import prepare
 from soagen.spatial import skew
+from soagen.tolerances import BASE_COEFFICIENT_ZERO, BASE_RANK, REGROUP_ZERO
 
 # which coordinate a regrouping eliminates first: m, then the first moment, then inertia
 ELIMINATION_ORDER = (0, 3, 2, 1, 6, 4, 9, 8, 7, 5)
-ZERO = 1e-12          # |coefficient| below this is a rounding residue (cos(pi/2) ~ 6e-17)
-RANK_TOL = 1e-8       # a column is dependent when its residual is below this fraction of its norm
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,7 @@ def regroup(robot):
             E[b.parent] = E[b.parent] + placement_map(np.asarray(b.placement_R), np.asarray(b.placement_r)) @ T @ w
         kept[i] = [c for c in range(10) if c not in d]
     rows = [E[i][c] for i in range(nb) for c in kept[i]]
-    K1 = np.where(np.abs(rows) < ZERO, 0.0, rows)
+    K1 = np.where(np.abs(rows) < REGROUP_ZERO, 0.0, rows)
     return K1, [10 * i + c for i in range(nb) for c in kept[i]]
 
 
@@ -149,14 +148,14 @@ def independent_columns(W):
     Q = np.zeros((W.shape[0], 0))
     ind, dep, res_dep, res_ind = [], [], [0.0], [1.0]
     for c in range(W.shape[1]):
-        if norms[c] <= ZERO * scale:
+        if norms[c] <= REGROUP_ZERO * scale:
             dep.append(c)
             continue
         x = W[:, c] / norms[c]
         for _ in range(2):
             x = x - Q @ (Q.T @ x)
         r = np.linalg.norm(x)
-        if r > RANK_TOL:
+        if r > BASE_RANK:
             ind.append(c)
             res_ind.append(r)
             Q = np.hstack([Q, (x / r)[:, None]])
@@ -174,9 +173,9 @@ def base_parameters(robot) -> BaseParameters:
     K2[np.arange(len(ind)), ind] = 1.0
     if dep:
         beta = np.linalg.lstsq(W[:, ind], W[:, dep], rcond=None)[0]
-        K2[:, dep] = np.where(np.abs(beta) < 1e-10, 0.0, beta)
+        K2[:, dep] = np.where(np.abs(beta) < BASE_COEFFICIENT_ZERO, 0.0, beta)
     K = K2 @ K1
-    K = np.where(np.abs(K) < ZERO, 0.0, K)
+    K = np.where(np.abs(K) < REGROUP_ZERO, 0.0, K)
     cols = tuple(kept[i] for i in ind)
     std = standard_names(robot)
     names = tuple(std[c] + ("R" if np.count_nonzero(K[r]) > 1 else "") for r, c in enumerate(cols))

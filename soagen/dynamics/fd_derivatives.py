@@ -20,5 +20,5 @@ def fd_derivatives(robot, s, qd, tau, xp):
     Minv = inverse_mass_matrix(robot, s, xp)                                 # (4.16)
     T_hat = np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp))           # (3.23)
     qdd = xp.name(Minv @ (tau - T_hat), "qddfd")                            # (3.22)
-    dq, dqd = id_derivatives(robot, s, qd, qdd, xp)                             # (D.11)-(D.12)
+    dq, dqd = id_derivatives(robot, s, qd, qdd, xp)                             # (D.14)
     return -Minv @ dq, -Minv @ dqd, Minv

@@ -1,6 +1,6 @@
 """Derivatives of inverse dynamics, dT/dtheta and dT/dtheta_dot (docs/derivatives.md).
 
-Operator form (D.9)-(D.10): with the rates of :mod:`soagen.dynamics.rates` stacked as
+Operator form (D.11), (D.13): with the rates of :mod:`soagen.dynamics.rates` stacked as
 block-diagonal operators and fbar = diag(f(k) xbar*),
 
     dT/dtheta     = H phi [M phi^T Psi_ddot + 2 B phi^T Psi_dot] + H phi~ fbar H^T
@@ -8,7 +8,7 @@ block-diagonal operators and fbar = diag(f(k) xbar*),
 
 derivatives in the tangent space (the body frame of joint k moved by exp(H^T(k) d)).
 By Corollary A.1 (composite.py) the inner phi X phi^T collapse onto the composite R and
-B_c, which gives the recursion (D.11)-(D.12): for body l and each k on its path to the
+B_c, which gives the recursion (D.14): for body l and each k on its path to the
 base (k = l included)
 
     dT(l)/dtheta(k)     = U^T Psi_ddot(k) + W^T Psi_dot(k)
@@ -39,8 +39,8 @@ def id_derivatives(robot, s, qd, qdd, xp):
         S, Psd, Psdd, Sd = j.S[l], j.Psi_dot[l], j.Psi_ddot[l], j.S_dot[l]
         F = np.concatenate([c.R[l] @ S,                                                     # U
                             c.twice_BT(l, S),                                               # W
-                            c.R[l] @ Psdd + c.twice_B(l, Psd) + force_cross(S, f[l]),       # (D.11)
-                            c.R[l] @ (Psd + Sd) + c.twice_B(l, S)], axis=1)                 # (D.12)
+                            c.R[l] @ Psdd + c.twice_B(l, Psd) + force_cross(S, f[l]),       # Q (D.14)
+                            c.R[l] @ (Psd + Sd) + c.twice_B(l, S)], axis=1)                 # Qd
         for k, Fk in towards_base(robot, s, l, F, xp, "dF"):
             ck = robot.v_slice(k)
             U, W = Fk[:, :n], Fk[:, n:2 * n]

@@ -1,5 +1,5 @@
 """The joint torque regressor: T = Y(q, qd, qdd) pi, linear in the inertial parameters
-(docs/derivatives.md (D.16)-(D.18)).
+(docs/derivatives.md (D.17)-(D.18)).
 
 Per body, in Pinocchio's order (``Inertia.toDynamicParameters``), about the body origin
 O(k) in the body frame:
@@ -8,8 +8,8 @@ O(k) in the body frame:
 
 c the centre of mass and I = I_c - m c~ c~ the inertia about O(k) (2.15). The joint force
 of body k, f = M(k) alpha(k) + b(k) (2.22)-(2.23), is linear in pi(k): f = A(k) pi(k) with
-the 6 x 10 body regressor (D.16) of alpha = (omega_dot, a) (gravity included) and V, and
-T = H phi (M alpha + b) (3.18) gives Y = H phi A (D.17): the block of body l in the row of
+the 6 x 10 body regressor (D.17) of alpha = (omega_dot, a) (gravity included) and V, and
+T = H phi (M alpha + b) (3.18) gives Y = H phi A (D.18): the block of body l in the row of
 joint k is H(k) phi(k, l) A(l), read off by the mass-matrix walk towards the base."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def _inertia_map(w):
 
 
 def body_regressor(alpha, V, xp):
-    """A(k) (D.16): M(k) alpha + b(k) = A(k) pi(k), with
+    """A(k) (D.17): M(k) alpha + b(k) = A(k) pi(k), with
     moment N = I wd + w x I w + m c x a,  force F = m a + wd x m c + w x (w x m c)."""
     wd, a, w = alpha[:3], alpha[3:], V[:3]
     A = xp.zeros((6, 10))
@@ -65,7 +65,7 @@ def body_regressor(alpha, V, xp):
 
 
 def regressor(robot, s, qdd, xp):
-    """Y (nv x 10 nb) at (s.q, s.qd, qdd), gravity included (D.17)."""
+    """Y (nv x 10 nb) at (s.q, s.qd, qdd), gravity included (D.18)."""
     alpha, _, _ = newton_euler(robot, s, qdd, xp)
     Y = xp.zeros((robot.nv, 10 * robot.nb))
     for l in range(robot.nb):

@@ -83,12 +83,12 @@ def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11,
     a closed-chain object's orientation), normalized in the random inputs;
     ``input_size``: the longest input if longer than nq and nv."""
     from soagen.codegen.compile import compiler, run_logged
-    from soagen.codegen.emit import environment, write
+    from soagen.codegen.emit import environment, output_offsets, output_size, write
 
     work = Path(work)
     write(result, work)
     prefix = result.manifest["prefix"]
-    fns = [{"name": n, "inputs": f["inputs"], "size": int(np.prod(f["shape"]))}
+    fns = [{"name": n, "inputs": f["inputs"], "size": output_size(f), "offsets": output_offsets(f)}
            for n, f in result.manifest["functions"].items()]
     nq, nv = result.manifest["nq"], result.manifest["nv"]
     src = environment().get_template("c/bench_main.c.j2").render(

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from soagen.codegen.emit import output_shapes
 from soagen.errors import SoagenError
 
 
@@ -64,17 +65,18 @@ class CLibrary:
         dbl = ctypes.POINTER(ctypes.c_double)
         for name, fn in manifest["functions"].items():
             f = getattr(self.lib, f"{self.prefix}_{name}")
-            f.argtypes = [dbl] * (len(fn["inputs"]) + 1)
+            f.argtypes = [dbl] * (len(fn["inputs"]) + len(output_shapes(fn)))
             f.restype = None
 
     def __call__(self, name, *args):
+        """The output, or the tuple of outputs of a function that has several."""
         fn = self.manifest["functions"][name]
         f = getattr(self.lib, f"{self.prefix}_{name}")
         arrays = [np.ascontiguousarray(a, dtype=float) for a in args]
-        out = np.zeros(fn["shape"])
+        outs = [np.zeros(shape) for shape in output_shapes(fn)]
         ptr = ctypes.POINTER(ctypes.c_double)
-        f(*[a.ctypes.data_as(ptr) for a in arrays], out.ctypes.data_as(ptr))
-        return out
+        f(*[a.ctypes.data_as(ptr) for a in arrays + outs])
+        return outs[0] if len(outs) == 1 else tuple(outs)
 
     def __getattr__(self, name):
         if name in self.manifest["functions"]:

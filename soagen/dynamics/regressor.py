@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.dynamics.composite import towards_base
-from soagen.dynamics.rne import newton_euler
+from soagen.dynamics.rne import accelerations
 from soagen.spatial import cross, skew
 
 PARAMETERS = ("m", "mx", "my", "mz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
@@ -66,7 +66,7 @@ def body_regressor(alpha, V, xp):
 
 def regressor(robot, s, qdd, xp):
     """Y (nv x 10 nb) at (s.q, s.qd, qdd), gravity included (D.18)."""
-    alpha, _, _ = newton_euler(robot, s, qdd, xp)
+    alpha = accelerations(robot, s, qdd, xp)                     # (3.15)
     Y = xp.zeros((robot.nv, 10 * robot.nb))
     for l in range(robot.nb):
         A = xp.name(body_regressor(alpha[l], s.V[l], xp), f"Ab{l}")

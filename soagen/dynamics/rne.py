@@ -18,13 +18,18 @@ def rne(robot, s, qdd, xp, f_tip=None):
 def newton_euler(robot, s, qdd, xp, f_tip=None):
     """The RNE sweeps of :func:`rne`, returning (alpha, f, T): the link accelerations
     alpha(k) (2.26), the joint forces f(k) = phi (M alpha + b + B f(0)) (2.29) and T(k)."""
-    u = [s.H[i].T @ qdd[robot.v_slice(i)] + s.a[i] for i in range(robot.nb)]
-    alpha = anticausal_propagate(robot, s.X, u, xp, "alpha")           # (2.26)
+    alpha = accelerations(robot, s, qdd, xp)
     f = [s.M[i] @ alpha[i] + s.b(i) for i in range(robot.nb)]            # (2.29)
     if f_tip is not None:
         f[robot.tip.body] = f[robot.tip.body] + tip_force_at_body(robot, s.X, f_tip, xp)  # B f(0)
     T = causal_accumulate(robot, s, f, xp)
     return alpha, f, T
+
+
+def accelerations(robot, s, qdd, xp):
+    """alpha = phi^T (H^T qdd + a) (3.15), base to tip (2.26)."""
+    u = [s.H[i].T @ qdd[robot.v_slice(i)] + s.a[i] for i in range(robot.nb)]
+    return anticausal_propagate(robot, s.X, u, xp, "alpha")
 
 
 def causal_accumulate(robot, s, f, xp):

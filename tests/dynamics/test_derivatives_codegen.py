@@ -118,3 +118,12 @@ def test_bundled_robots_every_function(name, tmp_path):
     path = ROBOTS / f"{name}.yaml"
     robot = soagen.load(path)
     check(robot, *generated(robot, path, tmp_path))
+
+
+def test_cli_bench_times_functions_with_several_outputs():
+    """The C timing harness passes one buffer per output (three for the FD derivatives)."""
+    r = CliRunner().invoke(cli, ["bench", str(ROBOTS / "planar2.yaml"), "-q", "--no-numpy", "--no-pinocchio",
+                                 "--repeats", "1", "--iterations", "10",
+                                 "--algorithms", "forward_dynamics_derivatives,regressor"])
+    assert r.exit_code == 0, r.output
+    assert "forward_dynamics_derivatives" in r.output and "regressor" in r.output

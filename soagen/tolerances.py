@@ -58,6 +58,27 @@ above 1e-3 at random configurations (a 1 mm thick, 1 m long rod spun about its o
 Below it M^-1 would amplify round-off by more than 1e12."""
 
 # =====================================================================================
+# Identification: base inertial parameters (soagen.dynamics.base_parameters)
+# =====================================================================================
+
+REGROUP_ZERO = 1e-12
+"""A regrouping coefficient (a sum of products of the model's lengths, rotations and
+unit numbers) below REGROUP_ZERO in magnitude is a rounding residue and is set to 0:
+cos(pi/2) from a URDF rpy is 6e-17 and products of such residues with lengths of
+order 1 m stay below 1e-15, while a real coefficient is a length or squared length of
+the robot (a 1 mm offset squared is 1e-6), many orders above."""
+
+BASE_RANK = 1e-8
+"""Step 2 of the base parameters (the rank of a stacked random regressor): a column whose
+Gram-Schmidt residual, relative to its own norm, is below BASE_RANK depends on the
+columns before it. Dependent columns come out at round-off, ~1e-15; independent ones of
+the robots tested at 1e-2 .. 1 (the gap is reported as BaseParameters.gap)."""
+
+BASE_COEFFICIENT_ZERO = 1e-10
+"""A least-squares regrouping coefficient of step 2 below this is round-off (~1e-14 for
+well-scaled robots) and is set to 0 so that the printed expressions hold no noise terms."""
+
+# =====================================================================================
 # Closed chains (soagen.closed_chain)
 # =====================================================================================
 

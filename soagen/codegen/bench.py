@@ -37,6 +37,13 @@ PIN_FUNCTIONS = {  # generated function -> (label, callable(pin, model, data, fr
     "inverse_mass_matrix": ("computeMinverse", lambda pin, m, d, f, q, v, x: pin.computeMinverse(m, d, q)),
     "forward_dynamics": ("aba", lambda pin, m, d, f, q, v, x: pin.aba(m, d, q, v, x)),
     "jacobian": ("computeJointJacobian", lambda pin, m, d, f, q, v, x: pin.computeJointJacobian(m, d, q, f)),
+    "inverse_dynamics_derivatives": ("computeRNEADerivatives",
+                                     lambda pin, m, d, f, q, v, x: pin.computeRNEADerivatives(m, d, q, v, x)),
+    "forward_dynamics_derivatives": ("computeABADerivatives",
+                                     lambda pin, m, d, f, q, v, x: pin.computeABADerivatives(m, d, q, v, x)),
+    "coriolis_matrix": ("computeCoriolisMatrix", lambda pin, m, d, f, q, v, x: pin.computeCoriolisMatrix(m, d, q, v)),
+    "regressor": ("computeJointTorqueRegressor",
+                  lambda pin, m, d, f, q, v, x: pin.computeJointTorqueRegressor(m, d, q, v, x)),
 }
 
 
@@ -78,13 +85,18 @@ def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=()
     a closed-chain object's orientation), normalized in the random inputs;
     ``input_size``: the longest input if longer than nq and nv."""
     from soagen.codegen.compile import compiler, run_logged
-    from soagen.codegen.emit import environment, write
+    from soagen.codegen.emit import environment, output_offsets, output_size, write
 
     work = Path(work)
     write(result, work)
     prefix = result.manifest["prefix"]
-    fns = [{"name": f.name, "inputs": f.inputs, "size": int(np.prod(f.shape)),
-            "sizes": f.input_sizes(result.header)} for f in result.functions]
+    records = result.manifest["functions"]
+    fns = []
+    for f in result.functions:
+        size, offsets = output_size(records[f.name]), output_offsets(records[f.name])
+        fns.append({"name": f.name, "inputs": f.inputs, "size": size, "offsets": offsets,
+                    "out_sizes": [b - a for a, b in zip(offsets, offsets[1:] + [size])],
+                    "sizes": f.input_sizes(result.header)})
     nq, nv = result.manifest["nq"], result.manifest["nv"]
     src = environment().get_template("c/bench_main.c.j2").render(
         prefix=prefix, nv=nv, nq=nq, nin=max(nq, nv, input_size), functions=fns,
@@ -107,7 +119,11 @@ def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=()
 
 
 def _reference_calls(robot):
+    from functools import cache
+
     from soagen import algorithms as A
+
+    base = cache(lambda: A.base_parameters(robot))
 
     return {
         "inverse_dynamics": lambda q, qd, x: A.inverse_dynamics(robot, q, qd, x),
@@ -118,6 +134,11 @@ def _reference_calls(robot):
         "jacobian": lambda q, qd, x: A.jacobian(robot, q),
         "jacobian_dot_qd": lambda q, qd, x: A.jacobian_dot_qd(robot, q, qd),
         "op_space_inverse_inertia": lambda q, qd, x: A.op_space_inverse_inertia(robot, q),
+        "inverse_dynamics_derivatives": lambda q, qd, x: A.inverse_dynamics_derivatives(robot, q, qd, x),
+        "forward_dynamics_derivatives": lambda q, qd, x: A.forward_dynamics_derivatives(robot, q, qd, x),
+        "coriolis_matrix": lambda q, qd, x: A.coriolis_matrix(robot, q, qd),
+        "regressor": lambda q, qd, x: A.regressor(robot, q, qd, x),
+        "base_regressor": lambda q, qd, x: A.base_regressor(robot, q, qd, x, base_params=base()),
     }
 
 

@@ -62,11 +62,18 @@ class Function:
     program: Program
     variant: str | None = None
     manifest: dict = field(default_factory=dict)
+    more_outputs: tuple = ()   # further (name, shape) outputs; their entries follow in program.outputs
     sizes: tuple = ()      # length of each input; () = q: NQ, params: NPARAMS, others: NV
 
     @property
     def counts(self) -> dict:
         return self.program.counts
+
+    @property
+    def results(self) -> tuple:
+        """Every output as (name, shape), in the order of the signature and of
+        ``program.outputs``."""
+        return ((self.output, self.shape),) + tuple(self.more_outputs)
 
     def input_sizes(self, header) -> tuple:
         """The length of each input vector (``sizes``, or the default rule)."""
@@ -228,24 +235,54 @@ def print_function(fn: Function, printer) -> dict:
         body.append({"comment": _comment(st.label) if st.label != last else None,
                      "target": st.target.name, "expr": printer.doprint(st.expr)})
         last = st.label
-    outs = []
-    for k, e in enumerate(prog.outputs):
-        idx = (k,) if len(fn.shape) == 1 else divmod(k, fn.shape[1])
-        outs.append({"flat": k, "index": list(idx), "expr": printer.doprint(e)})
+    results, start = [], 0
+    for name, shape in fn.results:
+        size = _size(shape)
+        outs = []
+        for k, e in enumerate(prog.outputs[start:start + size]):
+            idx = (k,) if len(shape) == 1 else divmod(k, shape[1])
+            outs.append({"flat": k, "index": list(idx), "expr": printer.doprint(e)})
+        results.append({"name": name, "shape": list(shape), "shape_text": " x ".join(str(s) for s in shape),
+                        "offset": start, "outputs": outs})
+        start += size
     c = prog.counts
     return {
         "name": fn.name, "summary": fn.summary, "equations": fn.equations, "variant": fn.variant,
         "inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape),
-        "shape_text": " x ".join(str(s) for s in fn.shape), "counts": c,
+        "shape_text": results[0]["shape_text"], "counts": c,
         "temporaries": prog.temporaries,
         "counts_text": f"{c['mul']} mul, {c['add']} add, {c['div']} div, {c['trig']} sin/cos, "
                        f"{c['sqrt']} sqrt; {prog.temporaries} temporaries",
-        "statements": body, "outputs": outs, "function": fn,
+        "statements": body, "outputs": results[0]["outputs"], "results": results, "function": fn,
     }
 
 
+def _size(shape) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def output_shapes(record) -> list:
+    """The shape of every output of a manifest record (see :func:`manifest_record`)."""
+    return [record["shape"]] + [shape for _, shape in record.get("more_outputs", [])]
+
+
+def output_size(record) -> int:
+    """Entries of all outputs of a manifest record."""
+    return sum(_size(shape) for shape in output_shapes(record))
+
+
+def output_offsets(record) -> list:
+    """Where each output starts when all are laid out one after the other."""
+    sizes = [_size(shape) for shape in output_shapes(record)]
+    return [sum(sizes[:k]) for k in range(len(sizes))]
+
+
 def manifest_record(fn: Function) -> dict:
-    return {"inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape),
+    more = {"more_outputs": [[n, list(sh)] for n, sh in fn.more_outputs]} if fn.more_outputs else {}
+    return {"inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape), **more,
             "equations": fn.equations, "ops": fn.counts,
             "cse_temporaries": fn.program.temporaries, **fn.manifest}
 

@@ -19,6 +19,7 @@ from soagen.codegen.emit import (
 from soagen.codegen.functions import (
     ALGORITHMS,
     FD_VARIANTS,
+    SPECS,
     check_algorithms,
     generate_function,
     param_names,
@@ -74,7 +75,7 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
     output is the batched numpy module, with ``batch`` the C has the ``_batch`` functions."""
     prefix = validate_prefix(prefix or default_prefix(robot.name))
     check_algorithms(robot, algorithms)
-    algorithms = [a for a in ALGORITHMS if a in set(algorithms)]   # canonical order
+    algorithms = [a for a in SPECS if a in set(algorithms)]        # canonical order
     if not algorithms:
         raise SoagenError("no algorithm selected (--algorithms)")
     if fd_variant != "best" and fd_variant not in FD_VARIANTS:

@@ -104,9 +104,9 @@ def time_jax(path, result, quat_slots=(), n=NB):
         fn = jax.jit(getattr(mod, f.name))
         args = [jax.device_put(a) for a in random_inputs(f, result.header, n, quat_slots)]
         t0 = time.perf_counter()
-        fn(*args).block_until_ready()
+        jax.block_until_ready(fn(*args))
         compile_s += time.perf_counter() - t0
-        out[f.name] = py_time(lambda *a: fn(*a).block_until_ready(), [args], 0.2) / n
+        out[f.name] = py_time(lambda *a: jax.block_until_ready(fn(*a)), [args], 0.2) / n
     device = jax.devices()[0]
     return out, (f"JAX {jax.__version__}: jax.jit on {device.platform} ({device.device_kind}), {n} states "
                  f"per call, float64; compiling took {compile_s:.1f} s")

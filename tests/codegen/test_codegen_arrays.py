@@ -128,6 +128,24 @@ def test_torch_compile(modules):
                mod.forward_dynamics(x["q"], x["qd"], x["tau"]).numpy()) <= 1e-13
 
 
+def test_several_outputs_are_a_tuple(tmp_path):
+    """A function with several outputs returns a tuple, each entry with the batch shape."""
+    pytest.importorskip("jax", reason="the JAX output is tested where jax is installed (test extra)")
+    from soagen import algorithms as A
+
+    robot = soagen.load(ROBOTS / "planar2.yaml")
+    res = render(robot, ROBOTS / "planar2.yaml", algorithms=["forward_dynamics_derivatives"], langs=("jax",),
+                 prefix="p2d")
+    write(res, tmp_path)
+    mod = load_python(tmp_path / "p2d_jax.py", "gen_p2d_jax")
+    x = _states(robot, (3,))
+    got = mod.forward_dynamics_derivatives(x["q"], x["qd"], x["tau"])
+    assert len(got) == 3 and all(g.shape == (3, 2, 2) for g in got)
+    want = A.forward_dynamics_derivatives(robot, x["q"][1], x["qd"][1], x["tau"][1])
+    for g, w in zip(got, want):
+        assert rel_err(np.asarray(g)[1], w) <= 1e-12
+
+
 def test_cli_lang_jax_torch(tmp_path):
     from click.testing import CliRunner
 

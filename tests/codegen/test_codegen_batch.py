@@ -18,7 +18,7 @@ from codegen_util import ROBOTS, batch_states, erd
 
 import soagen
 from soagen.codegen.compile import CLibrary, compile_shared, compiler
-from soagen.codegen.emit import environment, write
+from soagen.codegen.emit import environment, output_shapes, write
 from soagen.codegen.robot import render
 from tests.helpers import rel_err
 
@@ -60,11 +60,17 @@ def _check(robot, res, libs, extra_inputs=None):
             x.update(extra_inputs(n) if extra_inputs else {})
             for name, fn in res.manifest["functions"].items():
                 args = [x[a] for a in fn["inputs"]]
-                got = lib.batch(name, *args)
-                assert got.shape == (n, *fn["shape"])
+                got = _outputs(lib.batch(name, *args))
+                assert [g.shape for g in got] == [(n, *shape) for shape in output_shapes(fn)]
                 for k in range(n):
-                    want = lib(name, *[a[k] for a in args])
-                    assert rel_err(got[k], want) <= TOL, (cfg, W, n, name, k, rel_err(got[k], want))
+                    want = _outputs(lib(name, *[a[k] for a in args]))
+                    for g, w in zip(got, want):
+                        assert rel_err(g[k], w) <= TOL, (cfg, W, n, name, k, rel_err(g[k], w))
+
+
+def _outputs(result):
+    """The outputs of a call as a tuple (a function with one output returns an array)."""
+    return result if isinstance(result, tuple) else (result,)
 
 
 @pytest.mark.cc
@@ -92,6 +98,18 @@ def test_batch_equals_scalar_puma(tmp_path):
 
 
 @pytest.mark.cc
+@pytest.mark.cc
+def test_batch_with_several_outputs(tmp_path):
+    """Functions with several outputs (the derivatives of inverse and forward dynamics):
+    each output n x its shape, every batch equal to the scalar function."""
+    robot = soagen.load(ROBOTS / "planar2.yaml")
+    res, libs = _build(tmp_path, robot, ROBOTS / "planar2.yaml",
+                       ["inverse_dynamics_derivatives", "forward_dynamics_derivatives"],
+                       configs={k: CONFIGS[k] for k in ("native", "scalar-loop")})
+    assert "double* dqdd_dq, double* dqdd_dqd, double* Minv);" in res.files["planar2.h"]
+    _check(robot, res, libs)
+
+
 def test_batch_with_link_parameters_as_inputs(tmp_path):
     """--symbolic-params: params is one more input of NPARAMS per state."""
     robot = soagen.load(ROBOTS / "planar2.yaml")

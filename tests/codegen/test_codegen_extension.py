@@ -80,6 +80,28 @@ def test_bad_arguments_are_clear_errors(planar, call, error, message):
         call(mod, np.zeros((4, 2)))
 
 
+def test_several_outputs_return_a_tuple(tmp_path):
+    """A function with several outputs returns a tuple of arrays (out= takes a tuple), each
+    equal to the generic derivatives."""
+    from soagen import algorithms as A
+
+    robot = soagen.load(ROBOTS / "planar2.yaml")
+    res = render(robot, ROBOTS / "planar2.yaml", algorithms=["inverse_dynamics_derivatives"],
+                 langs=("c", "python_ext"), batch=True, prefix="planar2_d")
+    mod = load_extension(build(res, tmp_path, ("-O1",))[-1])
+    x = _states(robot, (4,))
+    dq, dqd = mod.inverse_dynamics_derivatives(x["q"], x["qd"], x["qdd"])
+    assert dq.shape == dqd.shape == (4, 2, 2)
+    for k in range(4):
+        want = A.inverse_dynamics_derivatives(robot, x["q"][k], x["qd"][k], x["qdd"][k])
+        assert rel_err(dq[k], want[0]) <= 1e-12 and rel_err(dqd[k], want[1]) <= 1e-12
+    outs = (np.empty((4, 2, 2)), np.empty((4, 2, 2)))
+    got = mod.inverse_dynamics_derivatives(x["q"], x["qd"], x["qdd"], out=outs)
+    assert got[0] is outs[0] and got[1] is outs[1] and np.array_equal(outs[1], dqd)
+    with pytest.raises(ValueError, match="out must be a tuple of 2 arrays"):
+        mod.inverse_dynamics_derivatives(x["q"], x["qd"], x["qdd"], out=outs[0])
+
+
 def test_threads_share_the_module(planar):
     """The GIL is released while a batch runs: batches in threads give the results of the
     same calls made one after another."""

@@ -3,14 +3,17 @@
 A derivation is a list of steps.  An *equality chain* step carries an operator
 expression (same syntax as the catalogue); consecutive expressions of a chain are proved
 equal for every N by the N-free engine (:mod:`soagen.symbolic.nfree`, with the tree
-relations when they suffice) before anything is printed, so a derivation that does not
-hold cannot be rendered.  A *recursion* step names a recursion of
+relations when they suffice; a chain may instead live in an N-independent matrix theory)
+before anything is printed, so a derivation that does not hold cannot be rendered.  A step
+may name the catalogue record whose statement it is; that record must be proved for every N
+(or every size), and the rendering links its certificate.  A *recursion* step names a recursion of
 :mod:`~soagen.symbolic.recursions` and the operator expression it computes; its operator
 reading is the catalogue record it names (proved for every N), and the printed loop is
 checked against the operator expression block by block for N = 1..3.
 
 Topics (:mod:`soagen.symbolic.derivations`): fact-4.1, fact-4.2, theorem-4.1,
-minv-recursions, rne, fd4, planar2 (closed forms, :mod:`soagen.symbolic.closed_form`).
+minv-recursions, rne, fd4, derivatives (docs/derivatives.md (D.10)-(D.19)), planar2 (closed
+forms, :mod:`soagen.symbolic.closed_form`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,10 @@ SPD); P and D^-1 come from the Riccati recursion on the topology (framework (A.1
 other operator is obtained by evaluating the algebra's own *definitions*
 (:data:`soagen.symbolic.nfree.RELATIONS`) on these matrices, so the numbers and the
 symbols mean the same thing.  Upsilon is the block-diagonal solution of the recursion
-(A.5), which solves (A.3) on chains and not on branching trees.
+(A.5), which solves (A.3) on chains and not on branching trees.  The operators of the
+derivatives (docs/derivatives.md) are rigid-body shaped too: Mdot, B, Sdot, Psidot, Psiddot,
+fbar from link velocities V = phi^T H^T thd and forces, the composites R, B_c by the loop
+(a.44) over the tree.
 
 Values are :class:`~soagen.symbolic.dense.Dense` operators with block labels ("6" per
 link, "r<k>" per joint), so an ill-typed product fails here as in the algebra.
@@ -17,6 +20,8 @@ values from its hypotheses, so operator-form statements can be checked numerical
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -290,7 +295,15 @@ def _size(labels) -> int:
 
 
 def topology_instance(kind: str, n: int, seed: int = 0) -> dict:
-    """A chain of n links, a random branching tree of n links, or two arms (n links in all)."""
+    """A chain of n links, a random branching tree of n links, or two arms (n links in all).
+
+    Seeded, so built once per (kind, n, seed) and handed out as a fresh namespace (the
+    operators themselves are never changed in place)."""
+    return dict(_topology_instance(kind, n, seed))
+
+
+@functools.lru_cache(maxsize=128)
+def _topology_instance(kind: str, n: int, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     if kind == "chain":
         return instance(chain_parents(n), rng)

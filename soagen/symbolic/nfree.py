@@ -14,7 +14,15 @@ with whole operators and a few defining relations; so does this module.
   the Riccati equation, ...) and **relations** (phi (I - E_phi) = I, D^-1 D = I, ...) are
   data records (:data:`RELATIONS`), each an oriented rule ``lhs -> rhs`` with its source
   in the papers.  Every rule and its transpose must decrease in the stated order
-  (:data:`RANKS`, weights derived from the definitions); one that does not is refused.
+  (:data:`RANKS`, weights derived from the definitions); one that does not is refused (a
+  relation that is its own transpose, B^T = Mdot - B, has one orientation).
+* The **derivatives** of docs/derivatives.md (after Jain and Rodriguez, "Linearization of
+  manipulator dynamics using spatial operators", IEEE Trans. SMC 1993) bring the rates
+  Mdot, B, Sdot, Psidot, Psiddot, fbar and the composites R, B_c with three relations
+  (B + B^T = Mdot, and the composite loops (a.44) read as operator equations) and the
+  definitions of hbar, the Coriolis matrix, the rate of the mass matrix, dT/dtheta and
+  dT/dtheta_dot; like Lemma A.1's chi and Upsilon, they enter a theory only when a
+  statement uses them (:data:`MODULES`), so the papers' theories are unchanged.
 * A **theory** (chain or tree topology, plus a record's own hypotheses) is completed to a
   confluent rewriting system (:func:`soagen.symbolic.rewriting.complete`); an identity is
   proved for every N when ``lhs - rhs`` reduces to 0, and the reduction's trace is the

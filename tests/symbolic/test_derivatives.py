@@ -50,6 +50,10 @@ def test_the_definitions_are_the_derivatives_of_the_generic_recursions(state):
     h = 1e-6
     Mdot_fd = (A.mass_matrix(robot, integrate(robot, q, h * qd)) - A.mass_matrix(robot, integrate(robot, q, -h * qd))) / (2 * h)
     assert rel_err(to_robot(ns["Mcaldot"]), Mdot_fd) < 1e-7
+    for rid in NEW:                                   # the relations, on the builder's world-frame operators
+        r = nfree.algebra().relations[rid]
+        lhs, rhs = evaluate(parse_expr(r.lhs), ns), evaluate(parse_expr(r.rhs), ns)
+        assert rel_err(lhs.dense(), rhs.dense()) < 1e-12, rid
 
 
 def test_dT_dthetadot_is_2C_exactly_for_one_dof_joints(state):

@@ -33,6 +33,7 @@ P1 = "001_e87345439e27e1df.txt"   # Part I
 P2 = "000_1955e51890d74a28.txt"   # Part II
 FW = "003_c289bb0fa373b503.txt"   # framework paper
 SM = "002_5314617134f00eeb.txt"   # Swain-Morris
+DERIV = "docs/derivatives.md"      # the derivatives of the dynamics (after Jain and Rodriguez 1993)
 
 
 @dataclass(frozen=True)
@@ -672,6 +673,77 @@ CATALOGUE: list[Identity] = [
       (("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),), CHAIN_HYP, let=(("U", "rec_upsilon()"),), robot=False,
       operator_form=(("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),), operator_let=(),
       note="needs the chain-only relation `upsilon` ((A.3) with block-diagonal Upsilon); fails on branching trees"),
+    # ------------------------------------------------------------------ derivatives of the dynamics
+    # docs/derivatives.md in operator form (Jain and Rodriguez, "Linearization of manipulator dynamics
+    # using spatial operators", IEEE Trans. SMC 1993); the operators and their relations are in
+    # soagen.symbolic.nfree (Mdot, Bcor, Sdot, Psidot, Psiddot, fbar, R, Bcor_c and the definitions of
+    # hbar, Ccor, Mcaldot, dTdth, dTdthd).  Per N the composites come from their loops and B(k) is free.
+    R("D-a.44", DERIV, "docs/derivatives.md (D.9), (D.14): the composite sweeps; Part I (a.44) with psi = phi",
+      "R(k) = M(k) + phi(k,k-1) R(k-1) phi^T(k,k-1), B_c(k) = B(k) + phi(k,k-1) B_c(k-1) phi^T(k,k-1), "
+      "R(0) = B_c(0) = 0  read as  M = R - E_phi R E_phi^T, B = B_c - E_phi B_c E_phi^T",
+      (("R - Ephi@R@Ephi.T", "M"), ("Bcor_c - Ephi@Bcor_c@Ephi.T", "Bcor")),
+      "per N the composites are run block by block by their loop (on a tree the sum is over the children)",
+      note="for every N these are the relations composite-R and composite-B; per N this checks the loop "
+           "against them"),
+    R("D-corA.1", DERIV, "Part I Corollary A.1 with a non-symmetric middle factor (docs/derivatives.md, (D.10))",
+      "phi X phi^T = r + phi~ r + r phi~^T for r(k+1) = phi(k+1,k) r(k) phi^T(k+1,k) + X(k+1) and any block-"
+      "diagonal X: X = B (not symmetric) and X = M",
+      (("phi@Bcor@phi.T", "Bcor_c + phi_t@Bcor_c + Bcor_c@phi_t.T"), ("phi@M@phi.T", "R + phi_t@R + R@phi_t.T")),
+      "R, B_c the composites of M and B (D-a.44); B + B^T = Mdot is not used (B is free per N)",
+      note="the proof of (a.45) uses only the semigroup property of phi, never X = X^T"),
+    R("D-merge", DERIV, "docs/derivatives.md (D.10) => (D.11): the two triangular parts merged",
+      "R phi^T + phi~ R = phi M phi^T and B_c phi^T + phi~ B_c = phi B phi^T",
+      (("R@phi.T + phi_t@R", "phi@M@phi.T"), ("Bcor_c@phi.T + phi_t@Bcor_c", "phi@Bcor@phi.T")),
+      "R, B_c the composites of M and B (D-a.44)"),
+    R("D-11", DERIV, "docs/derivatives.md (D.10) => (D.11), computed by the walk (D.14)",
+      "dT/dtheta = H (R phi^T Psi_ddot + 2 B_c phi^T Psi_dot) + H phi~ (R Psi_ddot + 2 B_c Psi_dot + fbar H^T) "
+      "= H phi [M phi^T Psi_ddot + 2 B phi^T Psi_dot] + H phi~ fbar H^T",
+      (("rec_walk(Psiddot, 2*Bcor_c, Psidot, fbar@H.T)", "dTdth"),),
+      "(D.10): block (i, j) from the links of the subtree of j (lower part) and through phi(i, j) for i "
+      "inboard of j (upper part); the walk (D.14) computes the blocks", robot=False,
+      note="the walk carries single blocks link by link, which the N-free algebra cannot index: it is checked "
+           "against dT/dtheta block by block per N, and its operator reading (D.10) = (D.11) for every N",
+      operator_form=(("H@(R@phi.T@Psiddot + 2*Bcor_c@phi.T@Psidot) + H@phi_t@(R@Psiddot + 2*Bcor_c@Psidot + fbar@H.T)",
+                      "dTdth"),)),
+    R("D-13", DERIV, "docs/derivatives.md (D.12) => (D.13), computed by the walk (D.14)",
+      "dT/dtheta_dot = H (R phi^T (Psi_dot + S_dot) + 2 B_c phi^T H^T) + H phi~ (R (Psi_dot + S_dot) + 2 B_c H^T) "
+      "= H phi [M phi^T (Psi_dot + S_dot) + 2 B phi^T H^T]",
+      (("rec_walk(Psidot + Sdot, 2*Bcor_c, H.T)", "dTdthd"),),
+      "(D.12); the walk (D.14) computes the blocks", robot=False,
+      note="the walk is checked block by block per N, its operator reading (D.12) = (D.13) for every N",
+      operator_form=(("H@(R@phi.T@(Psidot + Sdot) + 2*Bcor_c@phi.T@H.T) + H@phi_t@(R@(Psidot + Sdot) + 2*Bcor_c@H.T)",
+                      "dTdthd"),)),
+    R("D-15", DERIV, "docs/derivatives.md (D.16) => (D.15), the Coriolis matrix",
+      "C = H (R phi^T S_dot + B_c phi^T H^T) + H phi~ (R S_dot + B_c H^T) = H phi [M phi^T S_dot + B phi^T H^T]",
+      (("rec_walk(Sdot, Bcor_c, H.T)", "Ccor"),),
+      "(D.16); the walk computes the blocks", robot=False,
+      note="the walk is checked block by block per N, its operator reading (D.16) = (D.15) for every N",
+      operator_form=(("H@(R@phi.T@Sdot + Bcor_c@phi.T@H.T) + H@phi_t@(R@Sdot + Bcor_c@H.T)", "Ccor"),)),
+    R("D-skew", DERIV, "docs/derivatives.md after (D.15): Mdot - 2C is skew-symmetric",
+      "with J = phi^T H^T, Jdot = phi^T S_dot, C = J^T (M Jdot + B J), Mdot = Jdot^T M J + J^T M Jdot + "
+      "J^T Mdot_b J: (Mdot - 2C)^T = -(Mdot - 2C), Mdot = C + C^T, hbar^T = -hbar",
+      (("Md - 2*Cj", "-(Md - 2*Cj).T"), ("Md", "Cj + Cj.T"), ("Cj", "Ccor"), ("Md", "Mcaldot"),
+       ("hbar.T", "-hbar")),
+      "M^T = M, Mdot_b^T = Mdot_b, 2B = Mdot_b + hbar with hbar^T = -hbar (the relation coriolis-sym: "
+      "B + B^T = Mdot_b)",
+      let=(("Jb", "phi.T@H.T"), ("Jd", "phi.T@Sdot"), ("Cj", "Jb.T@(M@Jd + Bcor@Jb)"),
+           ("Md", "Jd.T@M@Jb + Jb.T@M@Jd + Jb.T@Mdot@Jb"))),
+    R("D-2C", DERIV, "docs/derivatives.md after (D.15): dT/dtheta_dot = 2 C for 1-dof joints",
+      "for revolute and prismatic joints S_dot = Psi_dot, so dT/dtheta_dot = H phi [M phi^T 2 S_dot + 2 B phi^T H^T] "
+      "= 2 C (C is then the Christoffel matrix)",
+      (("H@phi@(M@phi.T@(Psidot + Sdot) + 2*Bcor@phi.T@H.T)", "2*Ccor"),),
+      "1-dof joints", let=(("Psidot", "Sdot"),),
+      assume=(("one-dof", "Psidot", "Sdot",
+               "(D.4)-(D.5) for 1-dof joints: V(k) x H^T(k) - V_p(k) x H^T(k) = (H^T thd x H^T)(k) = 0"),),
+      operator_form=(("dTdthd", "2*Ccor"),), operator_let=(),
+      note="with spherical or free joints S_dot != Psi_dot and dT/dtheta_dot != 2C (refuted by soagen prove)"),
+    R("D-19", DERIV, "docs/derivatives.md (D.19): derivatives of forward dynamics",
+      "qdd = M^-1 (T - C) gives d(M^-1) = -M^-1 dM M^-1 and dqdd = -M^-1 (dM qdd + dC) = -M^-1 dT_ID",
+      (("M@(dMinv@(T - Cb) - Minv@dCb)", "-(dM@Minv@(T - Cb) + dCb)"), ("dMinv", "-Minv@dM@Minv")),
+      "M invertible, M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) (Theorem 4.1, I-4.16); d(M M^-1) = 0",
+      theory="fdderiv",
+      note="stated as M dqdd = -dT_ID (the catalogue's form of X = M^-1 Y); dT_ID = dM qdd + dC at the "
+           "forward-dynamics qdd is (D.11), (D.13) with the dT/dtheta_dot of the joint rates"),
     # ------------------------------------------------------------------ Swain-Morris
     R("SM-B1", SM, "Swain-Morris (B1) => (B2) with (B3)-(B6)",
       "Phi^T f - Phi^T X^T G M_q^-1 D f_e = Phi^T X^T G {X Phi qdd + dX_b V_b + M_q^-1 b + X_b M_b^-1 (f_b - b_b) + dX Phi qd} "
@@ -760,7 +832,7 @@ assert len(BY_ID) == len(CATALOGUE), "duplicate identity id"
 
 # Coverage of the seeds: every numbered operator statement -> the records that check it, or
 # the reason it is not an identity.  (paper, equations, record ids or a reason)
-_P1, _P2, _FW, _SM = "Part I", "Part II", "framework", "Swain-Morris"
+_P1, _P2, _FW, _SM, _D = "Part I", "Part II", "framework", "Swain-Morris", "derivatives"
 COVERAGE: list = [
     (_P1, "(2.1)-(2.23)", "kinematics and Newton-Euler equations of one link (physics, no operators); the "
                           "numeric algorithms implement them and are checked against Pinocchio"),
@@ -841,4 +913,15 @@ COVERAGE: list = [
     (_SM, "(B1)-(B2)", ("SM-B1",)), (_SM, "(B3)-(B6)", ("SM-B7", "SM-B8", "SM-B5", "SM-B10")),
     (_SM, "(B7)-(B10)", ("SM-B7", "SM-B8", "SM-B9", "SM-B10")), (_SM, "(B11)-(B13)", ("SM-B11", "SM-B12", "SM-B13")),
     (_SM, "(B14)-(B15)", ("SM-B14", "SM-MIL")),
+    (_D, "(D.1)-(D.6)", "the tangent-space perturbation and the rates (definitions; the operators Mdot, B, "
+                        "Sdot, Psidot, Psiddot, fbar of the N-free algebra, checked numerically against the "
+                        "generic recursions and Pinocchio, tests/dynamics/test_derivatives_oracle.py)"),
+    (_D, "(D.7)-(D.8)", "cross-product rules of rigid motion (x, x*, the Jacobi identity), which the algebra "
+                        "does not have; checked by finite differences, tests/dynamics/test_derivatives_operators.py"),
+    (_D, "(D.9)", ("D-a.44",)), (_D, "(D.10)-(D.11)", ("D-corA.1", "D-merge", "D-11")),
+    (_D, "(D.12)-(D.13)", ("D-13",)), (_D, "(D.14)", ("D-11", "D-13", "D-a.44")),
+    (_D, "(D.15)-(D.16)", ("D-15", "D-skew", "D-2C")),
+    (_D, "(D.17)-(D.18)", "the regressor: the body regressor is (2.22)-(2.23) written linearly in pi (physics), "
+                          "checked numerically (tests/dynamics/test_regressor.py)"),
+    (_D, "(D.19)", ("D-19", "I-4.16")),
 ]

@@ -8,7 +8,10 @@ SPD); P and D^-1 come from the Riccati recursion on the topology (framework (A.1
 other operator is obtained by evaluating the algebra's own *definitions*
 (:data:`soagen.symbolic.nfree.RELATIONS`) on these matrices, so the numbers and the
 symbols mean the same thing.  Upsilon is the block-diagonal solution of the recursion
-(A.5), which solves (A.3) on chains and not on branching trees.
+(A.5), which solves (A.3) on chains and not on branching trees.  The operators of the
+derivatives (docs/derivatives.md) are rigid-body shaped too: Mdot, B, Sdot, Psidot, Psiddot,
+fbar from link velocities V = phi^T H^T thd and forces, the composites R, B_c by the loop
+(a.44) over the tree.
 
 Values are :class:`~soagen.symbolic.dense.Dense` operators with block labels ("6" per
 link, "r<k>" per joint), so an ill-typed product fails here as in the algebra.
@@ -17,6 +20,8 @@ values from its hypotheses, so operator-form statements can be checked numerical
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -59,8 +64,6 @@ def _skew(v):
 
 def instance(parents: dict, rng, dofs=None, tips=(1,)) -> dict:
     """Namespace of Dense operators for one random instance of the given topology."""
-    from soagen.symbolic.nfree import RELATIONS
-
     n = len(parents)
     dofs = dofs or [1 + 2 * (k % 3 == 2) for k in range(1, n + 1)]
     S_ = ["6"] * n
@@ -139,17 +142,15 @@ def instance(parents: dict, rng, dofs=None, tips=(1,)) -> dict:
     Om = rng.normal(size=(6 * len(tips), 6 * len(tips)))
     put("Ominv", Om + Om.T, six, six)
     # definitions of the algebra, in order; phi, psi, chi as the inverses they are defined as
-    defs = {r.lhs: r.rhs for r in RELATIONS if r.kind == "definition" and r.id != "riccati"}
-    order = ["Ephi", "G", "L", "K", "D", "tau", "taub", "Dpsi", "Epsi"]
-    for name in order:
+    defs = _definitions()
+    for name in _SHIFTS:
         ns[name] = _eval(defs[name], ns)
     Id = np.eye(6 * n)
     put("phi", np.linalg.inv(Id - ns["Ephi"].a), S_, S_)
     put("psi", np.linalg.inv(Id - ns["Epsi"].a), S_, S_)
     put("chi", np.linalg.inv(Id - S @ Dchi), S_, S_)
-    for name in defs:
-        if name not in order:
-            ns[name] = _eval(defs[name], ns)
+    _rates(ns, parents, rj, put)
+    _derived(ns)
     # Upsilon by the base-to-tip recursion (A.5), block diagonal
     U = np.zeros_like(M)
     psi1 = ns["Epsi"].a                              # block (parent(k), k) is psi(parent(k), k)
@@ -165,6 +166,80 @@ def instance(parents: dict, rng, dofs=None, tips=(1,)) -> dict:
     return ns
 
 
+def motion_cross_matrix(V):
+    """V x as a 6 x 6 matrix (docs/derivatives.md (D.2)): -(V x*)^T."""
+    from soagen.spatial import force_cross_matrix
+
+    return -force_cross_matrix(V).T
+
+
+def force_bar_matrix(f):
+    """f xbar* as a 6 x 6 matrix, x -> x x* f (docs/derivatives.md (D.2)); skew."""
+    from soagen.spatial import skew
+
+    n, F = skew(f[:3]), skew(f[3:])
+    return -np.block([[n, F], [F, np.zeros((3, 3))]])
+
+
+def _rates(ns: dict, parents: dict, rj, put) -> None:
+    """The derivative operators of docs/derivatives.md on one instance, rigid-body shaped: link
+    velocities V = phi^T H^T thd (3.12), Mdot(k) = V x* M - M V x, B = (Mdot + (M V) xbar*) / 2
+    (D.2), Sdot, Psidot, Psiddot (D.4)-(D.6) with the parent's V_p(k) = V(k) - H^T(k) thd(k)
+    and, for A_p, alpha = phi^T (H^T thdd + a) less H^T thdd (any motion vector will do),
+    fbar from f = phi (M alpha + b); the composites R and B_c by the recursion (a.44) over
+    the tree (children first)."""
+    from soagen.operators import block_diag
+    from soagen.spatial import force_cross_matrix
+
+    n = len(parents)
+    S_, R_ = ["6"] * n, ns["H"].rdims
+    phi, H, M, Dphi = ns["phi"].a, ns["H"].a, ns["M"].a, ns["Dphi"].a
+    thd, thdd = ns["thd"].a[:, 0], ns["thdd"].a[:, 0]
+    V = phi.T @ H.T @ thd                                                               # (3.12)
+    alpha = phi.T @ (H.T @ thdd + ns["a"].a[:, 0])
+    f = phi @ (M @ alpha + ns["b"].a[:, 0])
+    out = {name: [] for name in ("Mdot", "Bcor", "fbar", "Sdot", "Psidot", "Psiddot")}
+    for k in range(1, n + 1):
+        sl = slice(6 * (k - 1), 6 * k)
+        Vk, Mk, HT = V[sl], M[sl, sl], H[rj(k), sl].T
+        Vp, Ap = Vk - HT @ thd[rj(k)], alpha[sl] - HT @ thdd[rj(k)]
+        Mdot = force_cross_matrix(Vk) @ Mk - Mk @ motion_cross_matrix(Vk)                # (D.2)
+        Psidot = motion_cross_matrix(Vp) @ HT                                           # (D.5)
+        out["Mdot"].append(Mdot)
+        out["Bcor"].append((Mdot + force_bar_matrix(Mk @ Vk)) / 2)                      # (D.2)
+        out["fbar"].append(force_bar_matrix(f[sl]))
+        out["Sdot"].append(motion_cross_matrix(Vk) @ HT)                                # (D.4)
+        out["Psidot"].append(Psidot)
+        out["Psiddot"].append(motion_cross_matrix(Ap) @ HT + motion_cross_matrix(Vp) @ Psidot)   # (D.6)
+    for name, blocks in out.items():
+        put(name, block_diag(blocks), S_, R_ if name in ("Sdot", "Psidot", "Psiddot") else S_)
+    for name, X in (("R", M), ("Bcor_c", ns["Bcor"].a)):
+        r = np.zeros_like(X)
+        for k in range(1, n + 1):                            # (a.44) on the tree: children have smaller numbers
+            sl = slice(6 * (k - 1), 6 * k)
+            r[sl, sl] = X[sl, sl]
+            for c in (c for c in range(1, k) if parents[c] == k):
+                sc = slice(6 * (c - 1), 6 * c)
+                r[sl, sl] += Dphi[sc, sc] @ r[sc, sc] @ Dphi[sc, sc].T
+        put(name, r, S_, S_)
+
+
+_SHIFTS = ("Ephi", "G", "L", "K", "D", "tau", "taub", "Dpsi", "Epsi")   # the definitions phi, psi are built from
+
+
+def _definitions() -> dict:
+    from soagen.symbolic.nfree import RELATIONS
+
+    return {r.lhs: r.rhs for r in RELATIONS if r.kind == "definition" and r.id != "riccati"}
+
+
+def _derived(ns: dict) -> None:
+    """Evaluate the algebra's definitions of the symbols built on phi, psi and the rates."""
+    for name, rhs in _definitions().items():
+        if name not in _SHIFTS:
+            ns[name] = _eval(rhs, ns)
+
+
 def _eval(text: str, ns: dict):
     return statement.evaluate(statement.parse_expr(text), ns)
 
@@ -173,7 +248,9 @@ def solve_unknowns(given, assume, ns: dict) -> dict:
     """Values of a record's unknowns from its hypotheses (each linear in its unknown).
 
     An assumption defines the last declared unknown it mentions; that unknown is found by
-    probing the (affine) residual lhs - rhs on a basis and solving the linear system."""
+    probing the (affine) residual lhs - rhs on a basis and solving the linear system.  An
+    assumption that mentions no unknown and states a generator (``Psidot -> Sdot``: 1-dof
+    joints) gives the generator that value, and the defined symbols are derived again."""
     from soagen.symbolic.nfree import parse_given
 
     ns = dict(ns)
@@ -186,6 +263,9 @@ def solve_unknowns(given, assume, ns: dict) -> dict:
         used = statement.names(statement.parse_expr(lhs)) | statement.names(statement.parse_expr(rhs))
         mine = [x for x in names if x in used]
         if not mine:
+            if statement.parse_expr(lhs)[0] == "name" and lhs in ns:
+                ns[lhs] = _eval(rhs, ns)
+                _derived(ns)
             continue
         x = mine[-1]
         rd, cd = dims[x]
@@ -215,7 +295,15 @@ def _size(labels) -> int:
 
 
 def topology_instance(kind: str, n: int, seed: int = 0) -> dict:
-    """A chain of n links, a random branching tree of n links, or two arms (n links in all)."""
+    """A chain of n links, a random branching tree of n links, or two arms (n links in all).
+
+    Seeded, so built once per (kind, n, seed) and handed out as a fresh namespace (the
+    operators themselves are never changed in place)."""
+    return dict(_topology_instance(kind, n, seed))
+
+
+@functools.lru_cache(maxsize=128)
+def _topology_instance(kind: str, n: int, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     if kind == "chain":
         return instance(chain_parents(n), rng)

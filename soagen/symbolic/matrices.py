@@ -1,8 +1,8 @@
 """Matrix-expression theories that do not depend on a chain length N.
 
 Part II's closed-chain block inverse (3.5), the non-rigid grasp solution (b.4)-(b.8),
-the framework paper's closure constraints (2.16)-(2.17), (3.11) and the Swain-Morris
-Lemmas B1/B2 are identities between products of a few named matrices.  Each theory lists
+the framework paper's closure constraints (2.16)-(2.17), (3.11), the Swain-Morris
+Lemmas B1/B2 and the derivative of forward dynamics (docs/derivatives.md (D.19)) are identities between products of a few named matrices.  Each theory lists
 its matrices (name, row label, column label, kind) and its relations, as data: the
 N-free engine (:mod:`soagen.symbolic.nfree`) proves them for every size, and
 :func:`build` makes a numeric namespace (random matrices of conforming sizes; SPD where
@@ -79,6 +79,16 @@ THEORIES: dict[str, dict] = {
                    "framework Step (D): M_S + J_S^* A_S^* (A_P Lambda_P A_P^*)^-1 A_S J_S invertible, inverse Qinv")],
         "ranks": ["AS", "AP"],
     },
+    # docs/derivatives.md (D.19): the derivatives of forward dynamics. M the mass matrix with inverse Minv
+    # (Part I Theorem 4.1: (I - H Psi L)^T D^-1 (I - H Psi L)), dM, dMinv their differentials along one
+    # direction (a joint position or rate), T the joint forces, Cb the bias and dCb its differential
+    "fdderiv": {
+        "mats": [Mat("M", "n", "n", "spd", "Minv"), Mat("dM", "n", "n"), Mat("dMinv", "n", "n"),
+                 Mat("T", "n", "1"), Mat("Cb", "n", "1"), Mat("dCb", "n", "1")],
+        "rules": [("diff-inverse", "M@dMinv", "-dM@Minv",
+                   "docs/derivatives.md (D.19): d(M M^-1) = dM M^-1 + M d(M^-1) = 0 (product rule)")],
+        "ranks": ["M", "dMinv"],
+    },
     # Swain-Morris Appendix B
     "swain": {
         "mats": [Mat("Phi", "y", "q"), Mat("X", "x", "y"), Mat("Mq", "x", "x", "spd", "Mqinv"),
@@ -127,6 +137,8 @@ def build(name: str, seed: int = 0, sizes: dict | None = None) -> dict:
         vals["Winv"] = np.linalg.inv(XP + vals["AS"] @ LS @ vals["AS"].T)
         vals["XPinv"] = np.linalg.inv(XP)
         vals["Qinv"] = np.linalg.inv(vals["MS"] + vals["JS"].T @ vals["AS"].T @ vals["XPinv"] @ vals["AS"] @ vals["JS"])
+    if name == "fdderiv":
+        vals["dMinv"] = -vals["Minv"] @ vals["dM"] @ vals["Minv"]
     if name == "swain":
         vals["Mpinv"] = np.linalg.inv(vals["Mb"] + vals["Xb"].T @ vals["Mq"] @ vals["Xb"])
         vals["Xbinv"] = np.linalg.pinv(vals["Xb"])   # the only inverse a 6nm x 6 matrix has: a left inverse

@@ -14,7 +14,15 @@ with whole operators and a few defining relations; so does this module.
   the Riccati equation, ...) and **relations** (phi (I - E_phi) = I, D^-1 D = I, ...) are
   data records (:data:`RELATIONS`), each an oriented rule ``lhs -> rhs`` with its source
   in the papers.  Every rule and its transpose must decrease in the stated order
-  (:data:`RANKS`, weights derived from the definitions); one that does not is refused.
+  (:data:`RANKS`, weights derived from the definitions); one that does not is refused (a
+  relation that is its own transpose, B^T = Mdot - B, has one orientation).
+* The **derivatives** of docs/derivatives.md (after Jain and Rodriguez, "Linearization of
+  manipulator dynamics using spatial operators", IEEE Trans. SMC 1993) bring the rates
+  Mdot, B, Sdot, Psidot, Psiddot, fbar and the composites R, B_c with three relations
+  (B + B^T = Mdot, and the composite loops (a.44) read as operator equations) and the
+  definitions of hbar, the Coriolis matrix, the rate of the mass matrix, dT/dtheta and
+  dT/dtheta_dot; like Lemma A.1's chi and Upsilon, they enter a theory only when a
+  statement uses them (:data:`MODULES`), so the papers' theories are unchanged.
 * A **theory** (chain or tree topology, plus a record's own hypotheses) is completed to a
   confluent rewriting system (:func:`soagen.symbolic.rewriting.complete`); an identity is
   proved for every N when ``lhs - rhs`` reduces to 0, and the reduction's trace is the
@@ -190,6 +198,8 @@ SPACES = {"s": "spatial, 6 per link (stacked over all N links)",
           "1": "a column (vectors are maps 1 -> space)",
           "e": "closure constraints (framework (2.16))"}
 
+DERIV = "docs/derivatives.md"
+JR93 = "Jain and Rodriguez, Linearization of manipulator dynamics using spatial operators, IEEE Trans. SMC 1993"
 UNKNOWN_WEIGHT = 60     # record unknowns (sweep states) outweigh every word of their solutions
 
 GENERATORS: list[Gen] = [
@@ -219,6 +229,18 @@ GENERATORS: list[Gen] = [
     Gen("At", "6", "e", "A^* (closure map)", "framework (2.16)", transpose="A"),
     Gen("Xinv", "e", "e", "(A Lambda A^*)^-1, any symmetric", "framework (3.11)", symmetric=True),
     Gen("Ominv", "6", "6", "Omega^-1 of Part II, any symmetric", "Part II (3.2)", symmetric=True),
+    # the derivatives of the dynamics (docs/derivatives.md (D.2)-(D.16); Jain and Rodriguez 1993)
+    Gen("Mdot", "s", "s", "diag Mdot(k) = V x* M - M V x: the rate of a spatial inertia carried by its link",
+        f"{DERIV} (D.2); {JR93}", symmetric=True),
+    Gen("Bcor", "s", "s", "the body Coriolis operator B = diag 1/2 [V x* M + (M V) xbar* - M V x]", f"{DERIV} (D.2)"),
+    Gen("Sdot", "s", "j", "diag V(k) x H^T(k): the rate of the joint axes", f"{DERIV} (D.4)"),
+    Gen("Psidot", "s", "j", "diag V_p(k) x H^T(k), V_p(k) the parent's velocity seen at O(k)", f"{DERIV} (D.5)"),
+    Gen("Psiddot", "s", "j", "diag A_p(k) x H^T(k) + V_p(k) x Psidot(k)", f"{DERIV} (D.6)"),
+    Gen("fbar", "s", "s", "diag f(k) xbar*: x -> x x* f(k)", f"{DERIV} (D.2), (D.10)"),
+    Gen("R", "s", "s", "composite inertias, block diagonal (a.44) with psi = phi", "Part I (a.44), Corollary A.1",
+        symmetric=True, weight=7),   # 7: E_phi R E_phi^T (weight 13) outweighs M (12), so composite-R decreases
+    Gen("Bcor_c", "s", "s", "composite Coriolis operators B_c, block diagonal ((a.44) with X = B)",
+        f"{DERIV} (D.9); Part I Corollary A.1"),
     # defined symbols (eliminated by their definitions)
     Gen("Ephi", "s", "s", "E_phi", "framework (2.3)"),
     Gen("G", "s", "j", "G = P H^T D^-1", "Part I (5.12), (a.2)"),
@@ -238,12 +260,18 @@ GENERATORS: list[Gen] = [
     Gen("Mcal", "j", "j", "the mass matrix H phi M phi^T H^T", "Part I (3.20)", symmetric=True),
     Gen("J", "6", "j", "Jacobian B^T phi^T H^T", "Part I (3.13)"),
     Gen("C", "j", "1", "bias H phi (M phi^T a + b)", "Part I (3.20)"),
+    Gen("hbar", "s", "s", "diag (M V) xbar* = 2 B - Mdot", f"{DERIV} (D.2)"),
+    Gen("Ccor", "j", "j", "the Coriolis matrix C(q, qd)", f"{DERIV} (D.15)"),
+    Gen("Mcaldot", "j", "j", "the rate of the mass matrix", f"{DERIV} (D.15)", symmetric=True),
+    Gen("dTdth", "j", "j", "dT/dtheta, the derivative of inverse dynamics in the joint positions", f"{DERIV} (D.11)"),
+    Gen("dTdthd", "j", "j", "dT/dtheta_dot, the derivative of inverse dynamics in the joint rates",
+        f"{DERIV} (D.13)"),
 ]
 
 # The order: primitive generators from smallest to largest; defined symbols follow in the
 # order of their definitions (each a transpose right after its generator).
 RANKS_PRIMITIVE = ["a", "b", "y", "T", "Tp", "thd", "thdd", "f0", "a0", "g", "apC", "At", "Xinv", "Ominv",
-                   "B", "E", "Dinv", "H", "P", "U", "Dphi", "Dchi", "S", "phi", "chi", "psi"]
+                   "B", "E", "Dinv", "H", "P", "U", "Mdot", "Bcor", "Bcor_c", "R", "fbar", "Sdot", "Psidot", "Psiddot", "Dphi", "Dchi", "S", "phi", "chi", "psi"]
 
 RELATIONS: list[Relation] = [
     # definitions
@@ -277,6 +305,28 @@ RELATIONS: list[Relation] = [
     Relation("psi-inv-right", "Epsi@psi", "psi - I", "framework (3.3): psi = (I - E_psi)^-1; Part I (a.10)"),
     Relation("chi-inv-left", "chi@S@Dchi", "chi - I", "Part I Lemma A.1: chi causal with the semigroup property"),
     Relation("chi-inv-right", "S@Dchi@chi", "chi - I", "Part I Lemma A.1: chi causal with the semigroup property"),
+    # the derivatives of the dynamics: definitions of the operator forms, and the relations
+    # of the rates (each holds for every N, on chains and trees)
+    Relation("def-hbar", "hbar", "2@Bcor - Mdot", f"{DERIV} (D.2): 2 B = Mdot + (M V) xbar*", "definition"),
+    Relation("def-Ccor", "Ccor", "H@phi@(M@phi.T@Sdot + Bcor@phi.T@H.T)", f"{DERIV} (D.15); {JR93}", "definition"),
+    Relation("def-Mcaldot", "Mcaldot", "Sdot.T@phi@M@phi.T@H.T + H@phi@M@phi.T@Sdot + H@phi@Mdot@phi.T@H.T",
+             f"Part I (3.20) differentiated along the motion: M = J^T M J with J = phi^T H^T, Jdot = phi^T Sdot "
+             f"({DERIV} (D.4), (D.15))", "definition"),
+    Relation("def-dTdth", "dTdth", "H@phi@(M@phi.T@Psiddot + 2@Bcor@phi.T@Psidot) + H@phi_t@fbar@H.T",
+             f"{DERIV} (D.11); {JR93}", "definition"),
+    Relation("def-dTdthd", "dTdthd", "H@phi@(M@phi.T@(Psidot + Sdot) + 2@Bcor@phi.T@H.T)",
+             f"{DERIV} (D.13); {JR93}", "definition"),
+    Relation("coriolis-sym", "Bcor.T", "Mdot - Bcor",
+             f"{DERIV} (D.2): 2 B = Mdot + (M V) xbar* with Mdot symmetric (V x* = -(V x)^T, M = M^T) and "
+             "(M V) xbar* skew ((f xbar*)^T = -(f xbar*)), so B + B^T = Mdot",
+             note="its own transpose: only this orientation is a rule"),
+    Relation("composite-R", "Ephi@R@Ephi.T", "R - M",
+             "Part I (a.44) with psi = phi (Corollary A.1): R(k) = M(k) + sum over the children c of k of "
+             "phi(k, c) R(c) phi^T(k, c), read as M = R - E_phi R E_phi^T (E X E^T is block diagonal for "
+             "block-diagonal X on every tree)"),
+    Relation("composite-B", "Ephi@Bcor_c@Ephi.T", "Bcor_c - Bcor",
+             f"{DERIV} (D.9): the composite Coriolis operators by the recursion of (a.44) with X = B (not "
+             "symmetric), read as B = B_c - E_phi B_c E_phi^T"),
     Relation("upsilon", "Epsi.T@U@Epsi", "U - H.T@Dinv@H",
              "framework (A.3), Upsilon the block-diagonal solution by the recursion (A.5)", topologies=("chain",),
              note="chain only: on a chain E_psi^T X E_psi is block diagonal for block-diagonal X, so the "
@@ -284,9 +334,13 @@ RELATIONS: list[Relation] = [
 ]
 
 # relations a symbol brings in when a statement uses it (the rest of the theory is always there)
+DERIVATIVES = ("def-hbar", "def-Ccor", "def-Mcaldot", "def-dTdth", "def-dTdthd", "coriolis-sym")
 MODULES = {"chi": ("chi-inv-left", "chi-inv-right"), "Dchi": ("chi-inv-left", "chi-inv-right"),
-           "chi_t": ("chi-inv-left", "chi-inv-right"), "U": ("upsilon",)}
-OPTIONAL = {"upsilon", "chi-inv-left", "chi-inv-right"}
+           "chi_t": ("chi-inv-left", "chi-inv-right"), "U": ("upsilon",),
+           **{sym: DERIVATIVES for sym in ("Mdot", "Bcor", "Sdot", "Psidot", "Psiddot", "fbar", "hbar", "Ccor",
+                                            "Mcaldot", "dTdth", "dTdthd")},
+           "R": ("composite-R",), "Bcor_c": DERIVATIVES + ("composite-B",)}
+OPTIONAL = {"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composite-B"} | set(DERIVATIVES)
 
 
 # ----------------------------------------------------------------------------- the algebra
@@ -306,10 +360,14 @@ class NFreeField(Field):
 class Algebra:
     """Generators, transposes, types, relations and the order of one family of theories.
 
-    `modules`/`optional`: relations brought in only when a statement uses a symbol."""
+    `modules`/`optional`: relations brought in only when a statement uses a symbol.
+    `check_all`: check every relation at construction (a record's extension checks only the
+    relations its theories use, when they use them: its hypotheses may reweigh a symbol, e.g.
+    Lemma A.1's M = r - E_psi r E_phi^T makes M heavier than composite-R allows)."""
 
     def __init__(self, name: str, gens: list[Gen], relations: list[Relation], ranks: list[str],
-                 spaces: dict | None = None, modules: dict | None = None, optional=(), blocks: bool = False):
+                 spaces: dict | None = None, modules: dict | None = None, optional=(), blocks: bool = False,
+                 check_all: bool = True):
         self.name, self.spaces, self.blocks = name, dict(spaces or {}), blocks
         self.modules, self.optional = dict(modules or {}), set(optional)
         self.gen_list = list(gens)
@@ -351,7 +409,10 @@ class Algebra:
                     weights[r.lhs] = weights[self.transpose_of[r.lhs]] = w
                     changed = True
         self.order = Order(order_names, weights)
-        self._rules = {r.id: self.rule_of(r) for r in relations}
+        self._rules: dict = {}
+        if check_all:            # an extended algebra checks the relations its theories use, when they do
+            for r in relations:
+                self.rule(r.id)
         self._extended: dict = {}
 
     # -- building ----------------------------------------------------------------------
@@ -372,6 +433,12 @@ class Algebra:
             return Op(self, {(): Fraction(v.c)} if v.c else {}, None)
         return _as_op(v)
 
+    def rule(self, rid: str):
+        """rule_of the relation `rid` (cached)."""
+        if rid not in self._rules:
+            self._rules[rid] = self.rule_of(self.relations[rid])
+        return self._rules[rid]
+
     def rule_of(self, r: Relation):
         """(lhs word, rhs poly, type) of a stated relation; checks that it is well-typed and
         that it and its transpose decrease in the order (else NonDecreasingRule)."""
@@ -384,15 +451,19 @@ class Algebra:
             raise IllTyped(f"relation {r.id} is ill-typed: {err}") from None
         (word,) = lhs.poly
         check_decreasing(self.order, word, rhs.poly, f"relation {r.id}")
-        tword = tuple(self.transpose_of[g] for g in reversed(word))
-        check_decreasing(self.order, tword, ptranspose(rhs.poly, self.transpose_of), f"relation {r.id} transposed")
+        p = (lhs - rhs).poly
+        pt = ptranspose(p, self.transpose_of)
+        if pt != p and pt != pscale(p, -1):      # a relation that is its own transpose has one orientation
+            tword = tuple(self.transpose_of[g] for g in reversed(word))
+            check_decreasing(self.order, tword, ptranspose(rhs.poly, self.transpose_of),
+                             f"relation {r.id} transposed")
         return word, rhs.poly, typ
 
     def stated_polys(self, ids) -> dict:
         """{relation id: polynomial lhs - rhs} for the ids and their transposes ('id^T')."""
         out = {}
         for rid in ids:
-            word, rhs, _ = self._rules[rid]
+            word, rhs, _ = self.rule(rid)
             p = padd({word: Fraction(1)}, rhs, -1)
             out[rid] = p
             pt = ptranspose(p, self.transpose_of)
@@ -426,7 +497,8 @@ class Algebra:
             rels = list(self.relation_list) + [Relation(i, lhs, rhs, reading, "hypothesis")
                                                for i, lhs, rhs, reading in assume]
             ranks = [n for n in self.order.ranks if n in self.gens] + [parse_given(gv).name for gv in given]
-            ext = Algebra(self.name, gens, rels, ranks, self.spaces, self.modules, self.optional, self.blocks)
+            ext = Algebra(self.name, gens, rels, ranks, self.spaces, self.modules, self.optional, self.blocks,
+                          check_all=False)
             ext.base_gens = self.base_gens
             self._extended[key] = ext
         return self._extended[key]

@@ -3,15 +3,21 @@
 
 from __future__ import annotations
 
-from soagen.symbolic.catalogue import CATALOGUE, COVERAGE, FW, P1, P2, SM
+from soagen.symbolic.catalogue import CATALOGUE, COVERAGE, DERIV, FW, P1, P2, SM
 from soagen.symbolic.verify import run_record
 
 DOCS_NMAX = 3      # block engine range used for the docs (and by the test that regenerates them)
 
-PAPERS = [(P1, "Part I (Rodriguez-Kreutz, JPL 88-11, open chains)"),
-          (P2, "Part II (Rodriguez-Kreutz, closed chains)"),
-          (FW, "Framework paper (Rodriguez-Jain-Kreutz)"),
-          (SM, "Swain-Morris, Appendix B")]
+PAPERS = [(P1, "Part I (Rodriguez-Kreutz, JPL 88-11, open chains)", f"Seed file `{P1}`."),
+          (P2, "Part II (Rodriguez-Kreutz, closed chains)", f"Seed file `{P2}`."),
+          (FW, "Framework paper (Rodriguez-Jain-Kreutz)", f"Seed file `{FW}`."),
+          (SM, "Swain-Morris, Appendix B", f"Seed file `{SM}`."),
+          (DERIV, "Derivatives of the dynamics (docs/derivatives.md)",
+           "The derivation of [derivatives.md](derivatives.md) in operator form (the linearization of Jain and "
+           "Rodriguez, \"Linearization of manipulator dynamics using spatial operators\", IEEE Trans. SMC 1993), "
+           "with the operators Mdot, Bcor, Sdot, Psidot, Psiddot, fbar, R, Bcor_c and their relations listed "
+           "above; step by step in [derivations/derivatives.md](derivations/derivatives.md) "
+           "(`soagen derive derivatives`).")]
 
 # Misprints the catalogue does not check as identities (notation, loop bounds, text).
 OTHER_NOTES = [
@@ -55,6 +61,17 @@ NAMES = [
     "| `chi`, `Dchi`, `chi_t` | a free causal semigroup (Lemma A.1 in its stated generality) | (a.45) |",
     "| `At`, `Xinv`, `Ominv`, `apC` | A^* (closure map), (A Lambda A^*)^-1, Omega^-1 (free symmetric), a'(C) | "
     "framework (3.12)-(3.13), Part II (6.13), (6.21) |",
+    "| `Mdot`, `Bcor`, `hbar` | Mdot = diag(V x* M - M V x), the body Coriolis operator B = diag 1/2 [V x* M + "
+    "(M V) xbar* - M V x], hbar = 2 B - Mdot = diag (M V) xbar* (B + B^T = Mdot: relation `coriolis-sym`) | "
+    "docs/derivatives.md (D.2) |",
+    "| `Sdot`, `Psidot`, `Psiddot`, `fbar` | diag V x H^T, V_p x H^T, A_p x H^T + V_p x Psi_dot, f xbar* | "
+    "docs/derivatives.md (D.2), (D.4)-(D.6) |",
+    "| `R`, `Bcor_c` | the composites of M and B by the loop (a.44) with psi = phi | Part I (a.44); "
+    "docs/derivatives.md (D.9) |",
+    "| `Ccor`, `Mcaldot`, `dTdth`, `dTdthd` | the Coriolis matrix C, the rate of the mass matrix, dT/dtheta, "
+    "dT/dtheta_dot | docs/derivatives.md (D.11), (D.13), (D.15) |",
+    "| `dM`, `dMinv`, `dCb` (theory `fdderiv`) | the differentials of M, M^-1 and the bias | docs/derivatives.md "
+    "(D.19) |",
     "| `rec_*`, `sum_r`, `telescope`, `lambda1_sum`, `block`, `phi_` | the printed sweeps and single blocks, for the "
     "block engine only | `soagen/symbolic/recursions.py` |",
 ]
@@ -133,8 +150,8 @@ def identities_markdown(outcomes: dict | None = None) -> str:
            "types, is [certificates/axioms-chain.txt](certificates/axioms-chain.txt).", ""]
     out += relations_markdown()
     out += ["", "## Names in the check expressions", ""] + NAMES + [""]
-    for src, title in PAPERS:
-        out += [f"## {title}", "", f"Seed file `{src}`.", "",
+    for src, title, intro in PAPERS:
+        out += [f"## {title}", "", intro, "",
                 "| id | where | statement as printed | hypotheses | status |", "|---|---|---|---|---|"]
         for r in CATALOGUE:
             if r.source != src:
@@ -144,8 +161,8 @@ def identities_markdown(outcomes: dict | None = None) -> str:
                        f"{_status(r, outcomes[r.id])} |")
         out.append("")
     out += ["## Coverage of the seeds", "",
-            "Every numbered operator statement of the seeds, with the records that check it or the reason it "
-            "is not an identity.", "", "| paper | equations | records, or why none |", "|---|---|---|"]
+            "Every numbered operator statement of the seeds (and of docs/derivatives.md), with the records that "
+            "check it or the reason it is not an identity.", "", "| paper | equations | records, or why none |", "|---|---|---|"]
     for paper, eqs, what in COVERAGE:
         cell = ", ".join(what) if isinstance(what, tuple) else _esc(what)
         out.append(f"| {paper} | {eqs} | {cell} |")

@@ -24,6 +24,7 @@ disagree, or numbers contradict a proof).
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -140,9 +141,16 @@ def _sym_chain_ns(N: int) -> dict:
 
 
 def numeric_ns(rec: Identity, N: int, seed: int = 1):
-    if rec.theory == "chain":
+    """A seeded random instance for a record's theory (built once per theory, N and seed;
+    a fresh namespace over operators that are never changed in place)."""
+    return dict(_numeric_ns(rec.theory, N, seed))
+
+
+@functools.lru_cache(maxsize=64)
+def _numeric_ns(theory: str, N: int, seed: int) -> dict:
+    if theory == "chain":
         return chain_namespace(random_chain_ops(N, seed))
-    return theory_namespace(rec.theory, numeric=True, seed=seed)
+    return theory_namespace(theory, numeric=True, seed=seed)
 
 
 def _chain_range(rec: Identity, nmax: int) -> list:

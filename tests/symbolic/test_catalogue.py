@@ -9,11 +9,14 @@ from soagen.symbolic.verify import check_numeric, run_record, theory_namespace
 
 IDS = [r.id for r in CATALOGUE]
 
+# issue 13, item 7: the derivation of docs/derivatives.md, proved for every N (D-19 for all sizes)
+DERIVATIVES = {"D-a.44", "D-corA.1", "D-merge", "D-11", "D-13", "D-15", "D-skew", "D-2C", "D-19"}
 MUST_BE_ALL_N = (
     {f"I-a.{k}" for k in (1, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 22, 23, 24, 25, 26, 27, 28, 32, 33, 34,
                           35, 36, 37, 38, 39, 40, 41, 42, 43, 45, 46, 47, 48, 49, 50, 51)}
     | {"I-a.45-gen", "I-corA.1", "I-a.47-proof", "I-4.11", "I-4.14", "I-4.16", "I-5.4", "I-FD1", "I-FD2", "I-FD3",
-       "I-FD4", "I-FD4-rec", "II-6.7", "FW-L1", "FW-L2", "FW-L3", "FW-L4", "FW-L5"})
+       "I-FD4", "I-FD4-rec", "II-6.7", "FW-L1", "FW-L2", "FW-L3", "FW-L4", "FW-L5"}
+    | DERIVATIVES)
 TREES = {"FW-L1", "FW-L2", "FW-L3", "FW-L4", "FW-2.4", "FW-2.5", "FW-3.1", "FW-3.2", "FW-3.10", "FW-3.12"}
 BLOCK_LEVEL = {"I-4.4", "I-4.23", "I-a.20", "I-a.21", "I-a.30", "I-a.31", "I-a.45-proof", "II-6.9", "II-6.10", "FW-A.3"}
 
@@ -35,6 +38,7 @@ def test_what_the_issue_requires_is_proved_for_all_n(outcomes):
     assert {rid for rid in MUST_BE_ALL_N if not outcomes[rid].all_n} == set()
     assert {rid for rid in TREES if outcomes[rid].topology != "tree"} == set()
     assert outcomes["FW-L5"].topology == "chain"          # needs the chain-only relation (A.3)
+    assert {rid for rid in DERIVATIVES - {"D-19"} if outcomes[rid].topology != "tree"} == set()
     assert {rid for rid, o in outcomes.items() if not o.all_n} == BLOCK_LEVEL
     assert all(outcomes[rid].scope.startswith("N = ") for rid in BLOCK_LEVEL)
 
@@ -56,7 +60,7 @@ def test_identity_n1_to_7(rec):
 
 def test_records_are_well_formed():
     seeds = {"001_e87345439e27e1df.txt", "000_1955e51890d74a28.txt",
-             "003_c289bb0fa373b503.txt", "002_5314617134f00eeb.txt"}
+             "003_c289bb0fa373b503.txt", "002_5314617134f00eeb.txt", "docs/derivatives.md"}
     for r in CATALOGUE:
         assert r.source in seeds and r.printed and r.checks and r.where
         assert bool(r.misprint) == bool(r.corrected), r.id

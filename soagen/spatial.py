@@ -211,3 +211,14 @@ def force_cross_matrix(V):
     """The 6 x 6 matrix of f -> V x* f: [[w~, v~], [0, w~]] (= -(V x)^T)."""
     W, Vt = skew(V[:3]), skew(V[3:])
     return np.block([[W, Vt], [W * 0, W]])
+
+
+def motion_cross_matrix(V):
+    """The 6 x 6 matrix of x -> V x x (Jain-Rodriguez's V x; docs/derivatives.md (D.2)): -(V x*)^T."""
+    return -force_cross_matrix(V).T
+
+
+def force_bar_matrix(f):
+    """The 6 x 6 matrix of x -> x x* f (f xbar*, docs/derivatives.md (D.2)); skew."""
+    n, F = skew(f[:3]), skew(f[3:])
+    return -np.block([[n, F], [F, np.zeros((3, 3))]])

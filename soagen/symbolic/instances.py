@@ -166,21 +166,6 @@ def instance(parents: dict, rng, dofs=None, tips=(1,)) -> dict:
     return ns
 
 
-def motion_cross_matrix(V):
-    """V x as a 6 x 6 matrix (docs/derivatives.md (D.2)): -(V x*)^T."""
-    from soagen.spatial import force_cross_matrix
-
-    return -force_cross_matrix(V).T
-
-
-def force_bar_matrix(f):
-    """f xbar* as a 6 x 6 matrix, x -> x x* f (docs/derivatives.md (D.2)); skew."""
-    from soagen.spatial import skew
-
-    n, F = skew(f[:3]), skew(f[3:])
-    return -np.block([[n, F], [F, np.zeros((3, 3))]])
-
-
 def _rates(ns: dict, parents: dict, rj, put) -> None:
     """The derivative operators of docs/derivatives.md on one instance, rigid-body shaped: link
     velocities V = phi^T H^T thd (3.12), Mdot(k) = V x* M - M V x, B = (Mdot + (M V) xbar*) / 2
@@ -188,8 +173,7 @@ def _rates(ns: dict, parents: dict, rj, put) -> None:
     and, for A_p, alpha = phi^T (H^T thdd + a) less H^T thdd (any motion vector will do),
     fbar from f = phi (M alpha + b); the composites R and B_c by the recursion (a.44) over
     the tree (children first)."""
-    from soagen.operators import block_diag
-    from soagen.spatial import force_cross_matrix
+    from soagen.operators import block_diag, rate_blocks
 
     n = len(parents)
     S_, R_ = ["6"] * n, ns["H"].rdims
@@ -203,14 +187,8 @@ def _rates(ns: dict, parents: dict, rj, put) -> None:
         sl = slice(6 * (k - 1), 6 * k)
         Vk, Mk, HT = V[sl], M[sl, sl], H[rj(k), sl].T
         Vp, Ap = Vk - HT @ thd[rj(k)], alpha[sl] - HT @ thdd[rj(k)]
-        Mdot = force_cross_matrix(Vk) @ Mk - Mk @ motion_cross_matrix(Vk)                # (D.2)
-        Psidot = motion_cross_matrix(Vp) @ HT                                           # (D.5)
-        out["Mdot"].append(Mdot)
-        out["Bcor"].append((Mdot + force_bar_matrix(Mk @ Vk)) / 2)                      # (D.2)
-        out["fbar"].append(force_bar_matrix(f[sl]))
-        out["Sdot"].append(motion_cross_matrix(Vk) @ HT)                                # (D.4)
-        out["Psidot"].append(Psidot)
-        out["Psiddot"].append(motion_cross_matrix(Ap) @ HT + motion_cross_matrix(Vp) @ Psidot)   # (D.6)
+        for name, X in rate_blocks(Mk, Vk, Vp, Ap, HT, f[sl]).items():
+            out[name].append(X)
     for name, blocks in out.items():
         put(name, block_diag(blocks), S_, R_ if name in ("Sdot", "Psidot", "Psiddot") else S_)
     for name, X in (("R", M), ("Bcor_c", ns["Bcor"].a)):

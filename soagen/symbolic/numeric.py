@@ -14,59 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from soagen import operators
 from soagen.symbolic.blocks import IllTyped
 from soagen.symbolic.dense import Dense
 
 
-def derivative_operators(o, thdd) -> dict:
-    """The block-diagonal operators of docs/derivatives.md at one state of a chain, dense, in
-    the builder's world frame and paper numbering (o = :func:`soagen.operators.chain_operators`
-    with velocities; thdd the joint accelerations in paper order): Mdot, B (D.2), fbar of the
-    joint forces f = phi (M alpha + b) (3.17), Sdot, Psidot, Psiddot (D.4)-(D.6) from the
-    parent's velocity V_p and spatial acceleration A_p (gravity as the base's, (3.21)), and
-    the composites R, B_c by the loop of (a.44) with psi = phi."""
-    from soagen.operators import block_diag
-    from soagen.spatial import cross, force_cross_matrix
-    from soagen.symbolic.instances import force_bar_matrix, motion_cross_matrix
-
-    N = o.N
-    blk = lambda k: slice(6 * (k - 1), 6 * k)                                  # noqa: E731
-    step = lambda k: o.phi[blk(k + 1), blk(k)]                                 # noqa: E731  phi(k+1, k)
-    alpha = o.phi.T @ (o.H.T @ thdd + o.a + o.E @ o.g)                        # (3.15), (3.21)
-    f = o.phi @ (o.M @ alpha + o.b)                                            # (3.17)
-    V = o.V
-    A = np.concatenate([alpha[blk(k)] - np.concatenate([np.zeros(3), cross(V[blk(k)][:3], V[blk(k)][3:])])
-                        for k in range(1, N + 1)])                            # spatial acceleration (D.3)
-    out = {name: [] for name in ("Mdot", "Bcor", "fbar", "Sdot", "Psidot", "Psiddot", "R", "Bcor_c")}
-    row = 0
-    for k in range(1, N + 1):
-        nv = int(np.count_nonzero(np.any(o.H[:, blk(k)] != 0, axis=1)))
-        HT = o.H[row:row + nv, blk(k)].T
-        row += nv
-        Vk, Mk = V[blk(k)], o.M[blk(k), blk(k)]
-        Vp = step(k).T @ V[blk(k + 1)] if k < N else np.zeros(6)
-        Ap = step(k).T @ A[blk(k + 1)] if k < N else (o.E @ o.g)[blk(N)]
-        Mdot = force_cross_matrix(Vk) @ Mk - Mk @ motion_cross_matrix(Vk)       # (D.2)
-        B = (Mdot + force_bar_matrix(Mk @ Vk)) / 2
-        Psidot = motion_cross_matrix(Vp) @ HT                                  # (D.5)
-        out["Mdot"].append(Mdot)
-        out["Bcor"].append(B)
-        out["fbar"].append(force_bar_matrix(f[blk(k)]))
-        out["Sdot"].append(motion_cross_matrix(Vk) @ HT)                       # (D.4)
-        out["Psidot"].append(Psidot)
-        out["Psiddot"].append(motion_cross_matrix(Ap) @ HT + motion_cross_matrix(Vp) @ Psidot)   # (D.6)
-        for name, X in (("R", Mk), ("Bcor_c", B)):                             # (a.44)
-            out[name].append(X if k == 1 else X + step(k - 1) @ out[name][-1] @ step(k - 1).T)
-    return {name: block_diag(blocks) for name, blocks in out.items()}
-
-
 def robot_namespace(robot, q, qd, rng, qdd=None) -> dict:
     """Operator namespace of one robot state, from the dense operator builder (with the
-    derivative operators of :func:`derivative_operators`; thdd random unless qdd is given)."""
-    from soagen.operators import chain_operators
+    derivative operators of :func:`soagen.operators.derivative_operators`; thdd random unless qdd is given)."""
     from soagen.symbolic.blocks import I
 
-    o = chain_operators(robot, q, qd)
+    o = operators.chain_operators(robot, q, qd)
     N = o.N
     nv = []
     Hd = o.H
@@ -101,7 +59,7 @@ def robot_namespace(robot, q, qd, rng, qdd=None) -> dict:
         ns[name] = op(rng.normal(size=(n, 1)), R_, one)
     if qdd is not None:
         ns["thdd"] = op((o.Pi @ np.asarray(qdd, float)).reshape(-1, 1), R_, one)
-    for name, x in derivative_operators(o, ns["thdd"].a[:, 0]).items():
+    for name, x in operators.derivative_operators(o, ns["thdd"].a[:, 0]).items():
         ns[name] = op(x, S_, R_ if name in ("Sdot", "Psidot", "Psiddot") else S_)
     _define_derivatives(ns)
     ns["y"] = op(rng.normal(size=(6 * N, 1)), S_, one)
@@ -139,11 +97,10 @@ def robot_chain_ops(robot, q, qd, rng):
     """A block-operator :class:`ChainOps` whose primitive blocks (phi(k+1,k), H, M, and P, D^-1
     from the builder's own Riccati recursion) come from a real robot state; used for the
     recursion-level identities, which need individual blocks (small N only: block loops)."""
-    from soagen.operators import chain_operators
     from soagen.symbolic.blocks import NumericField, split_dense
     from soagen.symbolic.chain import _RATES, _VECTORS, ChainOps, Primitives
 
-    o = chain_operators(robot, q, qd)
+    o = operators.chain_operators(robot, q, qd)
     N = o.N
     nv = [int(np.count_nonzero(np.any(o.H[:, 6 * k:6 * k + 6] != 0, axis=1))) for k in range(N)]
     f = NumericField()
@@ -174,7 +131,7 @@ def robot_chain_ops(robot, q, qd, rng):
     pr.extra = {"At": (rng.normal(size=(6, 3)), 6, 3), "Xinv": (X + X.T, 3, 3), "Ominv": (Om + Om.T, 6, 6),
                 "apC": (rng.normal(size=(6, 1)), 6, 1)}
     pr.chi1 = {k: rng.normal(size=(6, 6)) for k in range(0, N + 1)}
-    rates = derivative_operators(o, rng.normal(size=sum(nv)))
+    rates = operators.derivative_operators(o, rng.normal(size=sum(nv)))
     for name, (space, _) in _RATES.items():
         split = blk(rates[name], S6, S6 if space == "s" else R_)
         pr.rates[name] = {k: split[k, k] for k in range(1, N + 1)}

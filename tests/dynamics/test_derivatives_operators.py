@@ -16,26 +16,15 @@ from soagen.dynamics.rates import composite_rates, joint_rates, spatial_accelera
 from soagen.dynamics.regressor import body_regressor
 from soagen.dynamics.rne import newton_euler
 from soagen.dynamics.sweeps import prepare
-from soagen.operators import block_diag, chain_operators
+from soagen.operators import block_diag, chain_operators, derivative_operators
 from soagen.quaternion import integrate
 from soagen.random_robots import random_chain
-from soagen.spatial import cross, force_cross, force_cross_matrix, motion_cross, skew
+from soagen.spatial import force_bar_matrix, force_cross, motion_cross, skew
 from tests.dynamics.deriv_helpers import ALL_JOINTS, random_state, random_tree
 from tests.helpers import rel_err
 
 CHAINS = [(2, 0, ("revolute", "prismatic")), (6, 1, ("revolute", "prismatic")),
           (12, 2, ("revolute", "prismatic")), (5, 3, ("revolute", "spherical", "free", "prismatic"))]
-
-
-def crm(V):
-    """V x as a matrix (D.2)."""
-    return -force_cross_matrix(V).T
-
-
-def barf(h):
-    """(h xbar*): x -> x x* h as a matrix (D.2)."""
-    n, f = skew(h[:3]), skew(h[3:])
-    return -np.block([[n, f], [f, np.zeros((3, 3))]])
 
 
 @pytest.fixture(scope="module", params=CHAINS, ids=[f"N{n}-{s}" for n, s, _ in CHAINS])
@@ -45,28 +34,13 @@ def dense(request):
     robot = random_chain(n, rng, joint_types=kinds)
     q, qd, qdd, tau = random_state(robot, rng)
     o = chain_operators(robot, q, qd)
-    N, Pi = o.N, o.Pi
+    Pi = o.Pi
     blk = lambda k: slice(6 * (k - 1), 6 * k)
     th_dd = Pi @ qdd
     alpha = o.phi.T @ (o.H.T @ th_dd + o.a + o.E @ o.g)                      # (3.15), (3.21)
-    f = o.phi @ (o.M @ alpha + o.b)                                          # (3.17)
-    V = o.V
-    As = np.concatenate([alpha[blk(k)] - np.concatenate([np.zeros(3), cross(V[blk(k)][:3], V[blk(k)][3:])])
-                         for k in range(1, N + 1)])                         # A = alpha - (0, w x v)
-    phi_step = lambda k: o.phi[blk(k + 1), blk(k)]                           # phi(k+1, k)
-    Vp = [phi_step(k).T @ V[blk(k + 1)] if k < N else np.zeros(6) for k in range(1, N + 1)]
-    Ap = [phi_step(k).T @ As[blk(k + 1)] if k < N else (o.E @ o.g)[blk(N)] for k in range(1, N + 1)]
-    rows = np.cumsum([0] + [robot.bodies[N - k].joint.nv for k in range(1, N + 1)])
-    HT = [o.H[rows[k - 1]:rows[k], blk(k)].T for k in range(1, N + 1)]
-    Psd = [crm(Vp[k]) @ HT[k] for k in range(N)]                              # (D.5)
-    Psdd = [crm(Ap[k]) @ HT[k] + crm(Vp[k]) @ Psd[k] for k in range(N)]       # (D.6)
-    Sd = [crm(V[blk(k + 1)]) @ HT[k] for k in range(N)]                       # (D.4)
-    Mk = [o.M[blk(k), blk(k)] for k in range(1, N + 1)]
-    B = block_diag([0.5 * (force_cross_matrix(V[blk(k + 1)]) @ Mk[k] + barf(Mk[k] @ V[blk(k + 1)])
-                           - Mk[k] @ crm(V[blk(k + 1)])) for k in range(N)])  # (D.3)
-    fbarHT = block_diag([force_cross(HT[k], f[blk(k + 1)]) for k in range(N)])
-    ops = dict(Psd=block_diag(Psd), Psdd=block_diag(Psdd), Sd=block_diag(Sd), B=B, fbarHT=fbarHT,
-               alpha=alpha, V=V, blk=blk)
+    d = derivative_operators(o, th_dd)                                       # (D.2)-(D.6)
+    ops = dict(Psd=d["Psidot"], Psdd=d["Psiddot"], Sd=d["Sdot"], B=d["Bcor"], fbarHT=d["fbar"] @ o.H.T,
+               alpha=alpha, V=o.V, blk=blk)
     return robot, (q, qd, qdd, tau), o, ops
 
 
@@ -188,7 +162,7 @@ def test_derivation_steps_D7_to_D10_position(seed):
                                 - motion_cross(motion_cross(sv, Vp), V - Vp), scale)                # (D.8)
                 Xf = w[i]["Xf"]                                                 # composites to world
                 Rc = Xf @ c.R[i] @ Xf.T
-                twoB = Xf @ (c.Idot[i] + barf(c.h[i])) @ Xf.T
+                twoB = Xf @ (c.Idot[i] + force_bar_matrix(c.h[i])) @ Xf.T
                 want = force_cross(sv, w[i]["f"]) + Rc @ Psdd + twoB @ Psd
                 assert fd_close(dot(i, "f"), want, np.abs(w[i]["f"]).max() + np.abs(want).max())   # (D.9)
 
@@ -215,6 +189,6 @@ def test_derivation_step_D12_velocity(seed):
                 assert fd_close(dot(i, "V"), sv, scale)
                 assert fd_close(dot(i, "A"), motion_cross(sv, w[i]["V"]) + PsSd, scale)
                 Xf = w[i]["Xf"]
-                twoB = Xf @ (c.Idot[i] + barf(c.h[i])) @ Xf.T
+                twoB = Xf @ (c.Idot[i] + force_bar_matrix(c.h[i])) @ Xf.T
                 want = twoB @ sv + Xf @ c.R[i] @ Xf.T @ PsSd
                 assert fd_close(dot(i, "f"), want, np.abs(w[i]["f"]).max() + np.abs(want).max())   # (D.12)

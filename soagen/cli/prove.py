@@ -21,7 +21,8 @@ def prove(statement, topology, fmt, nmax, cert_path):
     """Prove STATEMENT, e.g. "Phi = Psi@(I + L@H@Phi)", for every chain length N.
 
     Names as in docs/identities.md (phi psi Phi Psi S Dphi Dpsi Ephi Epsi H M P D Dinv G L K
-    Mcal I ...), `.T` transpose, `@` product, `+ - ( )`, integer scalars, `LHS = RHS`.
+    Mcal I ...; the derivative operators Mdot Bcor Sdot Psidot Psiddot fbar R Bcor_c hbar
+    Ccor Mcaldot dTdth dTdthd of docs/derivatives.md; an unknown name lists all), `.T` transpose, `@` product, `+ - ( )`, integer scalars, `LHS = RHS`.
     Result: proved-all-n (with a certificate, re-checked independently), proved-up-to-n
     (block by block, N = 1..NMAX), refuted (numeric counterexample), ill-typed.  Exit
     status 0 proved, 1 refuted or ill-typed, 2 syntax error.

@@ -98,6 +98,7 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
 
     from soagen.symbolic import verify as V
     from soagen.symbolic.catalogue import CATALOGUE
+    from soagen.tolerances import ROBOT_RESIDUAL
 
     if list_:
         for r in CATALOGUE:
@@ -126,7 +127,7 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
             r0, a0, e0 = cross[k]
             cross[k] = (max(r0, res), at if res > r0 else a0, e0 or e)
         for o in outcomes:
-            if o.id in cross and (cross[o.id][2] or cross[o.id][0] > 1e-6):
+            if o.id in cross and (cross[o.id][2] or cross[o.id][0] > ROBOT_RESIDUAL):
                 o.result = "FAILED"
                 o.message = (o.message + " numeric cross-check on robots failed").strip()
     if cert_dir:

@@ -17,6 +17,7 @@ import numpy as np
 from soagen import operators
 from soagen.symbolic.blocks import IllTyped
 from soagen.symbolic.dense import Dense
+from soagen.tolerances import ROBOT_RESIDUAL
 
 
 def robot_namespace(robot, q, qd, rng, qdd=None) -> dict:
@@ -163,7 +164,7 @@ def cross_check(records, Ns=(1, 2, 5, 10, 25, 50), seed: int = 2026,
             if rec.id not in out or (not rec.robot and ns_blocks is None):
                 continue
             checks = rec.corrected if rec.misprint else rec.checks
-            res = check_numeric(checks, rec.let, ns if rec.robot else ns_blocks, tol=1e-6)
+            res = check_numeric(checks, rec.let, ns if rec.robot else ns_blocks, tol=ROBOT_RESIDUAL)
             worst, at, err = out[rec.id]
             if res.detail:
                 out[rec.id] = (worst, at, f"N={N}: {res.detail}")

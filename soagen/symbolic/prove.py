@@ -11,7 +11,7 @@ The statement (``lhs = rhs`` in the names of docs/identities.md, see
    checker before the answer is given;
 3. a **numeric counterexample**: random rigid-body instances of the topology (chains
    N = 1..8; for trees also random branching trees, and two arms); a relative residual
-   above 1e-6 means ``refuted``, with the smallest N and the residual;
+   above :data:`~soagen.tolerances.ROBOT_RESIDUAL` means ``refuted``, with the smallest N and the residual;
 4. the **per-N engine** (chains): block normal forms for N = 1..nmax; equal for every
    N means ``proved-up-to-n`` (true, but not a consequence of the all-N relations, e.g.
    it needs the shape of S on a chain).
@@ -29,8 +29,7 @@ import numpy as np
 from soagen.symbolic import instances, nfree, statement
 from soagen.symbolic.blocks import IllTyped
 from soagen.symbolic.rewriting import format_poly
-
-RESIDUAL_TOL = 1e-6
+from soagen.tolerances import ROBOT_RESIDUAL
 
 
 @dataclass
@@ -138,7 +137,7 @@ def counterexample(lhs, rhs, topology: str = "chain", seeds=(1, 2)):
             for seed in seeds:
                 ns = instances.topology_instance(kind, N, seed=1000 * seed + N)
                 res = residual(lhs, rhs, ns)
-                if res > RESIDUAL_TOL:
+                if res > ROBOT_RESIDUAL:
                     return {"N": N, "residual": float(f"{res:.3e}"), "topology": kind}
     return None
 

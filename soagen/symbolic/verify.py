@@ -36,6 +36,7 @@ from soagen.symbolic.catalogue import CATALOGUE, Identity
 from soagen.symbolic.chain import random_chain_ops, symbolic_chain
 from soagen.symbolic.ncpoly import format_poly
 from soagen.symbolic.rewriting import format_poly as format_free
+from soagen.tolerances import IDENTITY_RESIDUAL
 
 
 def chain_namespace(ops) -> dict:
@@ -85,7 +86,7 @@ def check_symbolic(checks, let, ns) -> CheckResult:
     return CheckResult(True)
 
 
-def check_numeric(checks, let, ns, tol: float = 1e-8) -> CheckResult:
+def check_numeric(checks, let, ns, tol: float = IDENTITY_RESIDUAL) -> CheckResult:
     """Relative residual max ||lhs - rhs|| / max(1, ||lhs||) over the checks."""
     try:
         ns = _with_let(ns, let)

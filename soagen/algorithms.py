@@ -14,9 +14,14 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.backend import NUMPY
+from soagen.dynamics import base_parameters as base
 from soagen.dynamics import forward, omega
 from soagen.dynamics import jacobian as jac
 from soagen.dynamics import mass_matrix as crb
+from soagen.dynamics import regressor as reg
+from soagen.dynamics.coriolis import coriolis_matrix as _coriolis
+from soagen.dynamics.fd_derivatives import fd_derivatives
+from soagen.dynamics.id_derivatives import id_derivatives
 from soagen.dynamics.rne import rne
 from soagen.dynamics.sweeps import prepare
 from soagen.errors import SoagenError
@@ -130,3 +135,59 @@ def frame_force_correction(robot, q, frames, f, xp=NUMPY):
     frames = [_frame(robot, fr) for fr in frames]
     f = _vec(f, 6 * len(frames), "f", xp)
     return correction(robot, _state(robot, q, None, xp, gravity=False), xp, frames, f)
+
+
+def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
+    """(dtau/dq, dtau/dqd), nv x nv, gravity included; dtau/dqdd is the mass matrix.
+    Derivatives in the tangent space: column j is the change of tau when the body of joint
+    j moves by the body-frame twist H^T e_j (for a quaternion joint q (+) e_j as
+    :func:`soagen.quaternion.integrate`, Pinocchio's convention; for revolute and prismatic
+    joints simply d/dq) (docs/derivatives.md (D.1), (D.11)-(D.14))."""
+    s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
+    return id_derivatives(robot, s, qd, _vec(qdd, robot.nv, "qdd", xp), xp)
+
+
+def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY):
+    """(dqdd/dq, dqdd/dqd, dqdd/dtau = M^-1): -M^-1 (dtau/dq, dtau/dqd) at the
+    forward-dynamics accelerations, with the one M^-1 of (4.16) (docs/derivatives.md (D.19))."""
+    s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
+    return fd_derivatives(robot, s, qd, _vec(tau, robot.nv, "tau", xp), xp)
+
+
+def coriolis_matrix(robot, q, qd, xp=NUMPY):
+    """C(q, qd) with C qd the velocity-dependent bias forces and Mdot - 2C skew-symmetric
+    (Christoffel-consistent for 1-dof joints), O(N d) (docs/derivatives.md (D.15)-(D.16))."""
+    s, qd = _state(robot, q, qd, xp, gravity=False), _vec(qd, robot.nv, "qd", xp)
+    return _coriolis(robot, s, qd, xp)
+
+
+def mass_matrix_dot(robot, q, qd, xp=NUMPY):
+    """Mdot = dM/dt along the velocity qd, = C + C^T."""
+    C = coriolis_matrix(robot, q, qd, xp)
+    return C + C.T
+
+
+def inertial_parameters(robot):
+    """pi (10 nb): per body (m, m c_x, m c_y, m c_z, I_xx, I_xy, I_yy, I_xz, I_yz, I_zz),
+    inertia about the body origin in the body frame (Pinocchio's order), so tau = Y pi."""
+    return reg.inertial_parameters(robot)
+
+
+def regressor(robot, q, qd, qdd, xp=NUMPY):
+    """Y (nv x 10 nb) with inverse_dynamics(q, qd, qdd) = Y pi (docs/derivatives.md (D.17)-(D.18))."""
+    s = _state(robot, q, qd, xp)
+    return reg.regressor(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp)
+
+
+def base_parameters(robot):
+    """The base (identifiable) parameters: unpacks as (K, names) with pi_b = K pi and
+    Y = Y_b K; ``.columns`` are the columns of Y that form Y_b, ``.expressions`` the
+    regrouping of each base parameter (docs/derivatives.md, "Base parameters")."""
+    return base.base_parameters(robot)
+
+
+def base_regressor(robot, q, qd, qdd, xp=NUMPY, base_params=None):
+    """Y_b = Y[:, columns] (nv x b), full column rank, Y_b (K pi) = tau. Pass the result of
+    :func:`base_parameters` as ``base_params`` to avoid recomputing it."""
+    bp = base_params if base_params is not None else base_parameters(robot)
+    return regressor(robot, q, qd, qdd, xp)[:, list(bp.columns)]

@@ -19,7 +19,13 @@ import numpy as np
 from soagen.backend import NUMPY
 from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
 from soagen.errors import SoagenError
-from soagen.spatial import cross, skew
+from soagen.spatial import (
+    cross,
+    force_bar_matrix,
+    force_cross_matrix,
+    motion_cross_matrix,
+    skew,
+)
 
 
 def shift(l):
@@ -165,3 +171,47 @@ def _velocity_terms(ops, robot, qd_paper, o, Mk, Hk):
         I_O, mp = Mk[k][:3, :3], np.array([Mk[k][2, 4], Mk[k][0, 5], Mk[k][1, 3]])
         b[s] = np.concatenate([cross(w, I_O @ w), cross(w, cross(w, mp))])
     ops.a, ops.b = a, b
+
+
+def rate_blocks(M, V, V_p, A_p, HT, f) -> dict:
+    """Block k of the derivative operators of docs/derivatives.md, from body k's spatial
+    inertia M, velocity V, its parent's velocity V_p and spatial acceleration A_p, H^T(k)
+    and the joint force f(k) (all in one frame): Mdot = V x* M - M V x and
+    B = (Mdot + (M V) xbar*) / 2 (D.2), fbar = f xbar*, Sdot (D.4), Psidot (D.5), Psiddot (D.6)."""
+    Mdot = force_cross_matrix(V) @ M - M @ motion_cross_matrix(V)                     # (D.2)
+    Psidot = motion_cross_matrix(V_p) @ HT                                            # (D.5)
+    return {"Mdot": Mdot, "Bcor": (Mdot + force_bar_matrix(M @ V)) / 2,              # (D.2)
+            "fbar": force_bar_matrix(f), "Sdot": motion_cross_matrix(V) @ HT,        # (D.4)
+            "Psidot": Psidot,
+            "Psiddot": motion_cross_matrix(A_p) @ HT + motion_cross_matrix(V_p) @ Psidot}   # (D.6)
+
+
+def derivative_operators(o, thdd) -> dict:
+    """The block-diagonal operators of docs/derivatives.md at one state of a chain, dense, in
+    the builder's world frame and paper numbering (o = :func:`soagen.operators.chain_operators`
+    with velocities; thdd the joint accelerations in paper order): Mdot, B (D.2), fbar of the
+    joint forces f = phi (M alpha + b) (3.17), Sdot, Psidot, Psiddot (D.4)-(D.6) from the
+    parent's velocity V_p and spatial acceleration A_p (gravity as the base's, (3.21)), and
+    the composites R, B_c by the loop of (a.44) with psi = phi."""
+    N = o.N
+    blk = lambda k: slice(6 * (k - 1), 6 * k)                                  # noqa: E731
+    step = lambda k: o.phi[blk(k + 1), blk(k)]                                 # noqa: E731  phi(k+1, k)
+    alpha = o.phi.T @ (o.H.T @ thdd + o.a + o.E @ o.g)                        # (3.15), (3.21)
+    f = o.phi @ (o.M @ alpha + o.b)                                            # (3.17)
+    V = o.V
+    A = np.concatenate([alpha[blk(k)] - np.concatenate([np.zeros(3), cross(V[blk(k)][:3], V[blk(k)][3:])])
+                        for k in range(1, N + 1)])                            # spatial acceleration (D.3)
+    out = {name: [] for name in ("Mdot", "Bcor", "fbar", "Sdot", "Psidot", "Psiddot", "R", "Bcor_c")}
+    row = 0
+    for k in range(1, N + 1):
+        nv = int(np.count_nonzero(np.any(o.H[:, blk(k)] != 0, axis=1)))
+        HT = o.H[row:row + nv, blk(k)].T
+        row += nv
+        Vk, Mk = V[blk(k)], o.M[blk(k), blk(k)]
+        Vp = step(k).T @ V[blk(k + 1)] if k < N else np.zeros(6)
+        Ap = step(k).T @ A[blk(k + 1)] if k < N else (o.E @ o.g)[blk(N)]
+        for name, X in rate_blocks(Mk, Vk, Vp, Ap, HT, f[blk(k)]).items():
+            out[name].append(X)
+        for name, X in (("R", Mk), ("Bcor_c", out["Bcor"][-1])):               # (a.44)
+            out[name].append(X if k == 1 else X + step(k - 1) @ out[name][-1] @ step(k - 1).T)
+    return {name: block_diag(blocks) for name, blocks in out.items()}

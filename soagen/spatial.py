@@ -149,8 +149,10 @@ def quaternion_exp(w):
 def quaternion_rate(quat, w):
     """d/dt of the unit quaternion (x, y, z, w) of a frame turning at the angular
     velocity ``w`` given in the fixed (world) frame."""
-    v, s = quat[:3], quat[3]
-    return 0.5 * np.concatenate([s * w + np.cross(w, v), [-w @ v]])
+    x, y, z, s = quat.tolist()
+    a, b, c = w.tolist()                   # 0.5 (s w + w x v, -w . v), v = (x, y, z)
+    return np.array([s * a + b * z - c * y, s * b + c * x - a * z, s * c + a * y - b * x,
+                     -(a * x + b * y + c * z)]) * 0.5
 
 
 def phi_CO(l):
@@ -187,3 +189,36 @@ def spatial_inertia(m, p, I_c):
     P = skew(p)
     I_O = I_c - m * (P @ P)
     return np.block([[I_O, m * P], [-m * P, m * np.eye(3)]])
+
+
+def motion_cross(V, X):
+    """V x X: the spatial cross product of a velocity V = (w, v) with motion vectors X
+    (one 6-vector or the columns of a 6 x n block): (w x X_w, w x X_v + v x X_w). It is
+    the time derivative of a motion vector fixed in a body moving with velocity V."""
+    w, v = V[:3], V[3:]
+    return np.concatenate([cross(w, X[:3]), cross(w, X[3:]) + cross(v, X[:3])])
+
+
+def force_cross(X, f):
+    """X x* f for motion vectors X (a 6-vector or the columns of a 6 x n block) and one
+    force f = (n, F): (X_w x n + X_v x F, X_w x F); x* = -(x)^T, the dual of
+    :func:`motion_cross`."""
+    n, F, Xw, Xv = f[:3], f[3:], X[:3], X[3:]
+    return np.concatenate([cross(Xw, n) + cross(Xv, F), cross(Xw, F)])
+
+
+def force_cross_matrix(V):
+    """The 6 x 6 matrix of f -> V x* f: [[w~, v~], [0, w~]] (= -(V x)^T)."""
+    W, Vt = skew(V[:3]), skew(V[3:])
+    return np.block([[W, Vt], [W * 0, W]])
+
+
+def motion_cross_matrix(V):
+    """The 6 x 6 matrix of x -> V x x (Jain-Rodriguez's V x; docs/derivatives.md (D.2)): -(V x*)^T."""
+    return -force_cross_matrix(V).T
+
+
+def force_bar_matrix(f):
+    """The 6 x 6 matrix of x -> x x* f (f xbar*, docs/derivatives.md (D.2)); skew."""
+    n, F = skew(f[:3]), skew(f[3:])
+    return -np.block([[n, F], [F, np.zeros((3, 3))]])

@@ -69,3 +69,11 @@ def installed_wheel(tmp_path_factory):
                            str(wheel)], capture_output=True, text=True)
     assert inst.returncode == 0, inst.stderr[-2000:]
     return site, zipfile.ZipFile(wheel).namelist()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_code_cache(tmp_path_factory):
+    """Code that `soagen simulate --backend generated` generates and compiles is cached in
+    a scratch folder of the session, not in the user's ~/.cache/soagen."""
+    os.environ["SOAGEN_CACHE"] = str(tmp_path_factory.mktemp("soagen-cache"))
+    return os.environ["SOAGEN_CACHE"]

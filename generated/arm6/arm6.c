@@ -28,7 +28,7 @@
 //   bias_forces: 238 mul, 155 add, 0 div, 10 sin/cos, 0 sqrt; 137 temporaries
 //   inverse_mass_matrix: 552 mul, 355 add, 5 div, 10 sin/cos, 0 sqrt; 309 temporaries
 //   forward_dynamics: 512 mul, 354 add, 5 div, 10 sin/cos, 0 sqrt; 287 temporaries
-//   jacobian: 64 mul, 44 add, 0 div, 10 sin/cos, 0 sqrt; 56 temporaries
+//   jacobian: 84 mul, 45 add, 0 div, 10 sin/cos, 0 sqrt; 54 temporaries
 //   jacobian_dot_qd: 177 mul, 101 add, 0 div, 12 sin/cos, 0 sqrt; 121 temporaries
 //   op_space_inverse_inertia: 854 mul, 568 add, 5 div, 12 sin/cos, 0 sqrt; 435 temporaries
 
@@ -1379,7 +1379,7 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
  * Part I (3.13).
- * Operations: 64 mul, 44 add, 0 div, 10 sin/cos, 0 sqrt; 56 temporaries. */
+ * Operations: 84 mul, 45 add, 0 div, 10 sin/cos, 0 sqrt; 54 temporaries. */
 void arm6_jacobian(const double* q, double* J)
 {
     /* Inputs */
@@ -1397,99 +1397,89 @@ void arm6_jacobian(const double* q, double* J)
     const double s_q_3 = sin(q[3]);
     const double c_q_4 = cos(q[4]);
     const double s_q_4 = sin(q[4]);
-    /* Rw1: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw1_0_0 = c_q_0*c_q_1;
-    const double Rw1_0_2 = c_q_0*s_q_1;
-    const double Rw1_1_0 = c_q_1*s_q_0;
-    const double Rw1_1_2 = s_q_0*s_q_1;
-    /* Rw2: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw2_0_0 = Rw1_0_0*c_q_2 - Rw1_0_2*s_q_2;
-    const double Rw2_0_2 = Rw1_0_0*s_q_2 + Rw1_0_2*c_q_2;
-    const double Rw2_1_0 = Rw1_1_0*c_q_2 - Rw1_1_2*s_q_2;
-    const double Rw2_1_2 = Rw1_1_0*s_q_2 + Rw1_1_2*c_q_2;
-    const double Rw2_2_0 = -c_q_1*s_q_2 - c_q_2*s_q_1;
-    const double Rw2_2_2 = c_q_1*c_q_2 - s_q_1*s_q_2;
-    /* ow2: origin O(k) in the world frame */
-    const double ow2_0 = 0.45*Rw1_0_2;
-    const double ow2_1 = 0.45*Rw1_1_2;
-    const double ow2_2 = 0.45*c_q_1 + 0.5;
-    /* Rw3: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw3_0_1 = Rw2_0_2*s_q_3 - c_q_3*s_q_0;
-    const double Rw3_0_2 = Rw2_0_2*c_q_3 + s_q_0*s_q_3;
-    const double Rw3_1_1 = Rw2_1_2*s_q_3 + c_q_0*c_q_3;
-    const double Rw3_1_2 = Rw2_1_2*c_q_3 - c_q_0*s_q_3;
-    const double Rw3_2_1 = Rw2_2_2*s_q_3;
-    const double Rw3_2_2 = Rw2_2_2*c_q_3;
-    /* ow3: origin O(k) in the world frame */
-    const double t0 = 0.2*Rw2_0_0;
-    const double ow3_0 = ow2_0 + t0;
-    const double t1 = 0.2*Rw2_1_0;
-    const double ow3_1 = ow2_1 + t1;
-    const double t2 = 0.2*Rw2_2_0;
-    const double ow3_2 = ow2_2 + t2;
-    /* Rw4: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw4_0_0 = Rw2_0_0*c_q_4 - Rw3_0_2*s_q_4;
-    const double Rw4_1_0 = Rw2_1_0*c_q_4 - Rw3_1_2*s_q_4;
-    const double Rw4_2_0 = Rw2_2_0*c_q_4 - Rw3_2_2*s_q_4;
-    /* ow4: origin O(k) in the world frame */
-    const double ow4_0 = ow3_0 + t0;
-    const double ow4_1 = ow3_1 + t1;
-    const double ow4_2 = ow3_2 + t2;
-    /* ow5: origin O(k) in the world frame */
-    const double ow5_0 = 0.08*Rw4_0_0 + ow4_0;
-    const double ow5_1 = 0.08*Rw4_1_0 + ow4_1;
-    const double ow5_2 = 0.08*Rw4_2_0 + ow4_2;
     /* shared by the outputs */
-    const double t3 = -s_q_0;
-    const double t4 = 0.06*Rw4_1_0 + ow5_1;
-    const double t5 = 0.06*Rw4_2_0 + ow5_2;
-    const double t6 = t5 - 0.5;
-    const double t7 = -ow2_2 + t5;
-    const double t8 = -ow3_2 + t5;
-    const double t9 = -ow3_1 + t4;
-    const double t10 = -ow4_2 + t5;
-    const double t11 = -ow4_1 + t4;
-    const double t12 = 0.06*Rw4_0_0 + ow5_0;
-    const double t13 = -ow3_0 + t12;
-    const double t14 = -ow4_0 + t12;
+    const double t0 = -s_q_0;
+    const double t1 = c_q_1*c_q_2;
+    const double t2 = c_q_0*t1;
+    const double t3 = s_q_1*s_q_2;
+    const double t4 = c_q_0*t3;
+    const double t5 = t2 - t4;
+    const double t6 = c_q_1*s_q_2;
+    const double t7 = c_q_2*s_q_1;
+    const double t8 = c_q_0*t6 + c_q_0*t7;
+    const double t9 = -c_q_3*s_q_0 + s_q_3*t8;
+    const double t10 = c_q_4*t5;
+    const double t11 = s_q_4*(c_q_3*t8 + s_q_0*s_q_3);
+    const double t12 = t10 - t11;
+    const double t13 = s_q_0*t1;
+    const double t14 = s_q_0*t3;
+    const double t15 = t13 - t14;
+    const double t16 = s_q_0*t6 + s_q_0*t7;
+    const double t17 = c_q_0*c_q_3 + s_q_3*t16;
+    const double t18 = c_q_4*t15;
+    const double t19 = s_q_4*(-c_q_0*s_q_3 + c_q_3*t16);
+    const double t20 = t18 - t19;
+    const double t21 = -t6 - t7;
+    const double t22 = t1 - t3;
+    const double t23 = s_q_3*t22;
+    const double t24 = c_q_3*s_q_4*t22;
+    const double t25 = c_q_4*t21 - t24;
+    const double t26 = 0.45*s_q_1;
+    const double t27 = 0.14*t18 - 0.14*t19;
+    const double t28 = 0.4*t13 - 0.4*t14 + t27;
+    const double t29 = s_q_0*t26 + t28;
+    const double t30 = -0.14*c_q_4*t21 + 0.14*t24;
+    const double t31 = t30 + 0.4*t6 + 0.4*t7;
+    const double t32 = 0.45*c_q_1 - t31;
+    const double t33 = -t31;
+    const double t34 = 0.2*t13 - 0.2*t14 + t27;
+    const double t35 = -t30 - 0.2*t6 - 0.2*t7;
+    const double t36 = -t30;
+    const double t37 = 0.06000000000000001*t18 - 0.06000000000000001*t19;
+    const double t38 = 0.06000000000000001*c_q_4*t21 - 0.06000000000000001*t24;
+    const double t39 = 0.14*t10 - 0.14*t11;
+    const double t40 = 0.4*t2 + t39 - 0.4*t4;
+    const double t41 = c_q_0*t26 + t40;
+    const double t42 = 0.2*t2 + t39 - 0.2*t4;
+    const double t43 = 0.06000000000000001*t10 - 0.06000000000000001*t11;
 
     /* Outputs: J (6 x 6) */
     J[0] = 0.0;
-    J[1] = t3;
-    J[2] = t3;
-    J[3] = Rw2_0_0;
-    J[4] = Rw3_0_1;
-    J[5] = Rw4_0_0;
+    J[1] = t0;
+    J[2] = t0;
+    J[3] = t5;
+    J[4] = t9;
+    J[5] = t12;
     J[6] = 0.0;
     J[7] = c_q_0;
     J[8] = c_q_0;
-    J[9] = Rw2_1_0;
-    J[10] = Rw3_1_1;
-    J[11] = Rw4_1_0;
+    J[9] = t15;
+    J[10] = t17;
+    J[11] = t20;
     J[12] = 1.0;
     J[13] = 0.0;
     J[14] = 0.0;
-    J[15] = Rw2_2_0;
-    J[16] = Rw3_2_1;
-    J[17] = Rw4_2_0;
-    J[18] = -t4;
-    J[19] = c_q_0*t6;
-    J[20] = c_q_0*t7;
-    J[21] = Rw2_1_0*t8 - Rw2_2_0*t9;
-    J[22] = Rw3_1_1*t10 - Rw3_2_1*t11;
-    J[23] = 0.0;
-    J[24] = t12;
-    J[25] = s_q_0*t6;
-    J[26] = s_q_0*t7;
-    J[27] = -Rw2_0_0*t8 + Rw2_2_0*t13;
-    J[28] = -Rw3_0_1*t10 + Rw3_2_1*t14;
-    J[29] = 0.0;
+    J[15] = t21;
+    J[16] = t23;
+    J[17] = t25;
+    J[18] = -t29;
+    J[19] = c_q_0*t32;
+    J[20] = c_q_0*t33;
+    J[21] = t15*t35 - t21*t34;
+    J[22] = t17*t36 - t23*t27;
+    J[23] = t20*t38 - t25*t37;
+    J[24] = t41;
+    J[25] = s_q_0*t32;
+    J[26] = s_q_0*t33;
+    J[27] = t21*t42 - t35*t5;
+    J[28] = t23*t39 - t36*t9;
+    J[29] = -t12*t38 + t25*t43;
     J[30] = 0.0;
-    J[31] = -c_q_0*t12 - s_q_0*t4;
-    J[32] = -c_q_0*(-ow2_0 + t12) - s_q_0*(-ow2_1 + t4);
-    J[33] = Rw2_0_0*t9 - Rw2_1_0*t13;
-    J[34] = Rw3_0_1*t11 - Rw3_1_1*t14;
-    J[35] = 0.0;
+    J[31] = -c_q_0*t41 - s_q_0*t29;
+    J[32] = -c_q_0*t40 - s_q_0*t28;
+    J[33] = -t15*t42 + t34*t5;
+    J[34] = -t17*t39 + t27*t9;
+    J[35] = t12*t37 - t20*t43;
 }
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.

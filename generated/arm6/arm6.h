@@ -28,7 +28,7 @@
 //   bias_forces: 238 mul, 155 add, 0 div, 10 sin/cos, 0 sqrt; 137 temporaries
 //   inverse_mass_matrix: 552 mul, 355 add, 5 div, 10 sin/cos, 0 sqrt; 309 temporaries
 //   forward_dynamics: 512 mul, 354 add, 5 div, 10 sin/cos, 0 sqrt; 287 temporaries
-//   jacobian: 64 mul, 44 add, 0 div, 10 sin/cos, 0 sqrt; 56 temporaries
+//   jacobian: 84 mul, 45 add, 0 div, 10 sin/cos, 0 sqrt; 54 temporaries
 //   jacobian_dot_qd: 177 mul, 101 add, 0 div, 12 sin/cos, 0 sqrt; 121 temporaries
 //   op_space_inverse_inertia: 854 mul, 568 add, 5 div, 12 sin/cos, 0 sqrt; 435 temporaries
 

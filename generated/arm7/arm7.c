@@ -29,7 +29,7 @@
 //   bias_forces: 468 mul, 353 add, 0 div, 12 sin/cos, 0 sqrt; 178 temporaries
 //   inverse_mass_matrix: 1339 mul, 1023 add, 6 div, 12 sin/cos, 0 sqrt; 713 temporaries
 //   forward_dynamics: 1158 mul, 902 add, 6 div, 12 sin/cos, 0 sqrt; 538 temporaries
-//   jacobian: 96 mul, 61 add, 0 div, 12 sin/cos, 0 sqrt; 66 temporaries
+//   jacobian: 119 mul, 67 add, 0 div, 12 sin/cos, 0 sqrt; 77 temporaries
 //   jacobian_dot_qd: 219 mul, 125 add, 0 div, 14 sin/cos, 0 sqrt; 147 temporaries
 //   op_space_inverse_inertia: 1564 mul, 1131 add, 6 div, 14 sin/cos, 0 sqrt; 693 temporaries
 
@@ -2378,7 +2378,7 @@ void arm7_forward_dynamics(const double* q, const double* qd, const double* tau,
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
  * Part I (3.13).
- * Operations: 96 mul, 61 add, 0 div, 12 sin/cos, 0 sqrt; 66 temporaries. */
+ * Operations: 119 mul, 67 add, 0 div, 12 sin/cos, 0 sqrt; 77 temporaries. */
 void arm7_jacobian(const double* q, double* J)
 {
     /* Inputs */
@@ -2398,114 +2398,116 @@ void arm7_jacobian(const double* q, double* J)
     const double s_q_4 = sin(q[4]);
     const double c_q_5 = cos(q[5]);
     const double s_q_5 = sin(q[5]);
-    /* Rw1: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw1_0_0 = c_q_0*c_q_1;
-    const double Rw1_0_1 = -c_q_0*s_q_1;
-    const double Rw1_1_0 = c_q_1*s_q_0;
-    const double Rw1_1_1 = -s_q_0*s_q_1;
-    /* Rw2: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw2_0_0 = Rw1_0_0*c_q_2 - s_q_0*s_q_2;
-    const double Rw2_0_1 = -Rw1_0_0*s_q_2 - c_q_2*s_q_0;
-    const double Rw2_1_0 = Rw1_1_0*c_q_2 + c_q_0*s_q_2;
-    const double Rw2_1_1 = -Rw1_1_0*s_q_2 + c_q_0*c_q_2;
-    const double Rw2_2_0 = -c_q_2*s_q_1;
-    const double Rw2_2_1 = s_q_1*s_q_2;
-    /* ow2: origin O(k) in the world frame */
-    const double ow2_0 = -0.316*Rw1_0_1;
-    const double ow2_1 = -0.316*Rw1_1_1;
-    const double ow2_2 = 0.316*c_q_1 + 0.333;
-    /* Rw3: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw3_0_0 = -Rw1_0_1*s_q_3 + Rw2_0_0*c_q_3;
-    const double Rw3_0_1 = -Rw1_0_1*c_q_3 - Rw2_0_0*s_q_3;
-    const double Rw3_1_0 = -Rw1_1_1*s_q_3 + Rw2_1_0*c_q_3;
-    const double Rw3_1_1 = -Rw1_1_1*c_q_3 - Rw2_1_0*s_q_3;
-    const double Rw3_2_0 = Rw2_2_0*c_q_3 + c_q_1*s_q_3;
-    const double Rw3_2_1 = -Rw2_2_0*s_q_3 + c_q_1*c_q_3;
-    /* ow3: origin O(k) in the world frame */
-    const double ow3_0 = 0.0825*Rw2_0_0 + ow2_0;
-    const double ow3_1 = 0.0825*Rw2_1_0 + ow2_1;
-    const double ow3_2 = 0.0825*Rw2_2_0 + ow2_2;
-    /* Rw4: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw4_0_0 = Rw2_0_1*s_q_4 + Rw3_0_0*c_q_4;
-    const double Rw4_0_1 = Rw2_0_1*c_q_4 - Rw3_0_0*s_q_4;
-    const double Rw4_1_0 = Rw2_1_1*s_q_4 + Rw3_1_0*c_q_4;
-    const double Rw4_1_1 = Rw2_1_1*c_q_4 - Rw3_1_0*s_q_4;
-    const double Rw4_2_0 = Rw2_2_1*s_q_4 + Rw3_2_0*c_q_4;
-    const double Rw4_2_1 = Rw2_2_1*c_q_4 - Rw3_2_0*s_q_4;
-    /* ow4: origin O(k) in the world frame */
-    const double ow4_0 = -0.0825*Rw3_0_0 + 0.384*Rw3_0_1 + ow3_0;
-    const double ow4_1 = -0.0825*Rw3_1_0 + 0.384*Rw3_1_1 + ow3_1;
-    const double ow4_2 = -0.0825*Rw3_2_0 + 0.384*Rw3_2_1 + ow3_2;
-    /* Rw5: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw5_0_0 = Rw3_0_1*s_q_5 + Rw4_0_0*c_q_5;
-    const double Rw5_0_1 = Rw3_0_1*c_q_5 - Rw4_0_0*s_q_5;
-    const double Rw5_1_0 = Rw3_1_1*s_q_5 + Rw4_1_0*c_q_5;
-    const double Rw5_1_1 = Rw3_1_1*c_q_5 - Rw4_1_0*s_q_5;
-    const double Rw5_2_0 = Rw3_2_1*s_q_5 + Rw4_2_0*c_q_5;
-    const double Rw5_2_1 = Rw3_2_1*c_q_5 - Rw4_2_0*s_q_5;
-    /* ow6: origin O(k) in the world frame */
-    const double ow6_0 = 0.088*Rw5_0_0 + ow4_0;
-    const double ow6_1 = 0.088*Rw5_1_0 + ow4_1;
-    const double ow6_2 = 0.088*Rw5_2_0 + ow4_2;
     /* shared by the outputs */
-    const double t0 = 0.2104*Rw5_1_1 - ow6_1;
-    const double t1 = 0.2104*Rw5_2_1 - ow6_2;
-    const double t2 = -t1 - 0.333;
-    const double t3 = -ow2_2 - t1;
-    const double t4 = -ow2_1 - t0;
-    const double t5 = -ow3_2 - t1;
-    const double t6 = -ow3_1 - t0;
-    const double t7 = -ow4_2 - t1;
-    const double t8 = -ow4_1 - t0;
-    const double t9 = 0.2104*Rw5_0_1 - ow6_0;
-    const double t10 = -t9;
-    const double t11 = -ow2_0 - t9;
-    const double t12 = -ow3_0 - t9;
-    const double t13 = -ow4_0 - t9;
+    const double t0 = c_q_0*s_q_1;
+    const double t1 = c_q_2*s_q_0;
+    const double t2 = c_q_0*s_q_2;
+    const double t3 = c_q_1*t2 + t1;
+    const double t4 = s_q_0*s_q_2;
+    const double t5 = c_q_0*c_q_2;
+    const double t6 = c_q_1*t5;
+    const double t7 = -t4 + t6;
+    const double t8 = s_q_3*t7;
+    const double t9 = c_q_3*t0;
+    const double t10 = -t8 + t9;
+    const double t11 = c_q_3*t7;
+    const double t12 = s_q_3*t0;
+    const double t13 = t11 + t12;
+    const double t14 = c_q_4*t3 + s_q_4*t13;
+    const double t15 = c_q_5*t10;
+    const double t16 = c_q_4*t13 - s_q_4*t3;
+    const double t17 = s_q_5*t16 - t15;
+    const double t18 = s_q_0*s_q_1;
+    const double t19 = c_q_1*s_q_0*s_q_2 - t5;
+    const double t20 = c_q_1*t1;
+    const double t21 = t2 + t20;
+    const double t22 = s_q_3*t21;
+    const double t23 = c_q_3*t18;
+    const double t24 = -t22 + t23;
+    const double t25 = c_q_3*t21;
+    const double t26 = s_q_3*t18;
+    const double t27 = t25 + t26;
+    const double t28 = c_q_4*t19 + s_q_4*t27;
+    const double t29 = c_q_5*t24;
+    const double t30 = c_q_4*t27 - s_q_4*t19;
+    const double t31 = s_q_5*t30 - t29;
+    const double t32 = s_q_1*s_q_2;
+    const double t33 = c_q_1*c_q_3;
+    const double t34 = c_q_2*s_q_1;
+    const double t35 = s_q_3*t34;
+    const double t36 = t33 + t35;
+    const double t37 = c_q_1*s_q_3;
+    const double t38 = c_q_3*t34;
+    const double t39 = t37 - t38;
+    const double t40 = -c_q_4*t32 + s_q_4*t39;
+    const double t41 = c_q_5*t36;
+    const double t42 = c_q_4*t39 + s_q_4*t32;
+    const double t43 = s_q_5*t42 - t41;
+    const double t44 = 0.088*c_q_5;
+    const double t45 = 0.088*s_q_5;
+    const double t46 = 0.2104*s_q_5*t30;
+    const double t47 = 0.2104*t29;
+    const double t48 = t24*t45 + t30*t44 + t46 - t47;
+    const double t49 = -0.384*t22 + 0.384*t23 - 0.0825*t25 - 0.0825*t26 + t48;
+    const double t50 = 0.0825*t2 + 0.0825*t20 + t49;
+    const double t51 = 0.316*t18 + t50;
+    const double t52 = 0.2104*t41;
+    const double t53 = 0.2104*s_q_5*t42 + t36*t45 + t42*t44 - t52;
+    const double t54 = 0.384*t33 + 0.384*t35 - 0.0825*t37 + 0.0825*t38 + t53;
+    const double t55 = -0.0825*t34 + t54;
+    const double t56 = 0.316*c_q_1 + t55;
+    const double t57 = t46 - t47;
+    const double t58 = 0.2104*s_q_5*t42 - t52;
+    const double t59 = 0.2104*t15;
+    const double t60 = 0.2104*s_q_5*t16 + t10*t45 + t16*t44 - t59;
+    const double t61 = -0.0825*t11 - 0.0825*t12 + t60 - 0.384*t8 + 0.384*t9;
+    const double t62 = -0.0825*t4 + 0.0825*t6 + t61;
+    const double t63 = 0.316*t0 + t62;
+    const double t64 = 0.2104*s_q_5*t16 - t59;
 
     /* Outputs: J (6 x 7) */
     J[0] = 0.0;
     J[1] = -s_q_0;
-    J[2] = -Rw1_0_1;
-    J[3] = -Rw2_0_1;
-    J[4] = Rw3_0_1;
-    J[5] = -Rw4_0_1;
-    J[6] = -Rw5_0_1;
+    J[2] = t0;
+    J[3] = t3;
+    J[4] = t10;
+    J[5] = t14;
+    J[6] = t17;
     J[7] = 0.0;
     J[8] = c_q_0;
-    J[9] = -Rw1_1_1;
-    J[10] = -Rw2_1_1;
-    J[11] = Rw3_1_1;
-    J[12] = -Rw4_1_1;
-    J[13] = -Rw5_1_1;
+    J[9] = t18;
+    J[10] = t19;
+    J[11] = t24;
+    J[12] = t28;
+    J[13] = t31;
     J[14] = 1.0;
     J[15] = 0.0;
     J[16] = c_q_1;
-    J[17] = -Rw2_2_1;
-    J[18] = Rw3_2_1;
-    J[19] = -Rw4_2_1;
-    J[20] = -Rw5_2_1;
-    J[21] = t0;
-    J[22] = c_q_0*t2;
-    J[23] = -Rw1_1_1*t3 - c_q_1*t4;
-    J[24] = -Rw2_1_1*t5 + Rw2_2_1*t6;
-    J[25] = Rw3_1_1*t7 - Rw3_2_1*t8;
-    J[26] = -Rw4_1_1*t7 + Rw4_2_1*t8;
-    J[27] = 0.0;
-    J[28] = t10;
-    J[29] = s_q_0*t2;
-    J[30] = Rw1_0_1*t3 + c_q_1*t11;
-    J[31] = Rw2_0_1*t5 - Rw2_2_1*t12;
-    J[32] = -Rw3_0_1*t7 + Rw3_2_1*t13;
-    J[33] = Rw4_0_1*t7 - Rw4_2_1*t13;
-    J[34] = 0.0;
+    J[17] = -t32;
+    J[18] = t36;
+    J[19] = t40;
+    J[20] = t43;
+    J[21] = -t51;
+    J[22] = c_q_0*t56;
+    J[23] = -c_q_1*t50 + s_q_0*s_q_1*t55;
+    J[24] = t19*t54 + t32*t49;
+    J[25] = t24*t53 - t36*t48;
+    J[26] = t28*t53 - t40*t48;
+    J[27] = t31*t58 - t43*t57;
+    J[28] = t63;
+    J[29] = s_q_0*t56;
+    J[30] = c_q_1*t62 - t0*t55;
+    J[31] = -t3*t54 - t32*t61;
+    J[32] = -t10*t53 + t36*t60;
+    J[33] = -t14*t53 + t40*t60;
+    J[34] = -t17*t58 + t43*t64;
     J[35] = 0.0;
-    J[36] = -c_q_0*t10 + s_q_0*t0;
-    J[37] = -Rw1_0_1*t4 + Rw1_1_1*t11;
-    J[38] = -Rw2_0_1*t6 + Rw2_1_1*t12;
-    J[39] = Rw3_0_1*t8 - Rw3_1_1*t13;
-    J[40] = -Rw4_0_1*t8 + Rw4_1_1*t13;
-    J[41] = 0.0;
+    J[36] = -c_q_0*t63 - s_q_0*t51;
+    J[37] = t0*t50 - t18*t62;
+    J[38] = -t19*t61 + t3*t49;
+    J[39] = t10*t48 - t24*t60;
+    J[40] = t14*t48 - t28*t60;
+    J[41] = t17*t57 - t31*t64;
 }
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.

@@ -29,7 +29,7 @@
 //   bias_forces: 468 mul, 353 add, 0 div, 12 sin/cos, 0 sqrt; 178 temporaries
 //   inverse_mass_matrix: 1339 mul, 1023 add, 6 div, 12 sin/cos, 0 sqrt; 713 temporaries
 //   forward_dynamics: 1158 mul, 902 add, 6 div, 12 sin/cos, 0 sqrt; 538 temporaries
-//   jacobian: 96 mul, 61 add, 0 div, 12 sin/cos, 0 sqrt; 66 temporaries
+//   jacobian: 119 mul, 67 add, 0 div, 12 sin/cos, 0 sqrt; 77 temporaries
 //   jacobian_dot_qd: 219 mul, 125 add, 0 div, 14 sin/cos, 0 sqrt; 147 temporaries
 //   op_space_inverse_inertia: 1564 mul, 1131 add, 6 div, 14 sin/cos, 0 sqrt; 693 temporaries
 

@@ -28,7 +28,7 @@
 //   bias_forces: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 118 temporaries
 //   inverse_mass_matrix: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 312 temporaries
 //   forward_dynamics: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 266 temporaries
-//   jacobian: 85 mul, 47 add, 0 div, 12 sin/cos, 0 sqrt; 58 temporaries
+//   jacobian: 94 mul, 50 add, 0 div, 12 sin/cos, 0 sqrt; 62 temporaries
 //   jacobian_dot_qd: 171 mul, 95 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
 //   op_space_inverse_inertia: 872 mul, 569 add, 5 div, 12 sin/cos, 0 sqrt; 403 temporaries
 
@@ -1316,7 +1316,7 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
  * Part I (3.13).
- * Operations: 85 mul, 47 add, 0 div, 12 sin/cos, 0 sqrt; 58 temporaries. */
+ * Operations: 94 mul, 50 add, 0 div, 12 sin/cos, 0 sqrt; 62 temporaries. */
 void leg6_jacobian(const double* q, double* J)
 {
     /* Inputs */
@@ -1336,99 +1336,95 @@ void leg6_jacobian(const double* q, double* J)
     const double s_q_4 = sin(q[4]);
     const double c_q_5 = cos(q[5]);
     const double s_q_5 = sin(q[5]);
-    /* Rw1: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw1_0_0 = c_q_0*c_q_1;
-    const double Rw1_0_2 = c_q_0*s_q_1;
-    const double Rw1_1_0 = c_q_1*s_q_0;
-    const double Rw1_1_2 = s_q_0*s_q_1;
-    /* Rw2: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw2_0_1 = Rw1_0_2*s_q_2 - c_q_2*s_q_0;
-    const double Rw2_0_2 = Rw1_0_2*c_q_2 + s_q_0*s_q_2;
-    const double Rw2_1_1 = Rw1_1_2*s_q_2 + c_q_0*c_q_2;
-    const double Rw2_1_2 = Rw1_1_2*c_q_2 - c_q_0*s_q_2;
-    const double Rw2_2_1 = c_q_1*s_q_2;
-    const double Rw2_2_2 = c_q_1*c_q_2;
-    /* Rw3: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw3_0_0 = Rw1_0_0*c_q_3 - Rw2_0_2*s_q_3;
-    const double Rw3_0_2 = Rw1_0_0*s_q_3 + Rw2_0_2*c_q_3;
-    const double Rw3_1_0 = Rw1_1_0*c_q_3 - Rw2_1_2*s_q_3;
-    const double Rw3_1_2 = Rw1_1_0*s_q_3 + Rw2_1_2*c_q_3;
-    const double Rw3_2_0 = -Rw2_2_2*s_q_3 - c_q_3*s_q_1;
-    const double Rw3_2_2 = Rw2_2_2*c_q_3 - s_q_1*s_q_3;
-    /* ow3: origin O(k) in the world frame */
-    const double ow3_0 = 0.4*Rw2_0_2;
-    const double ow3_1 = 0.4*Rw2_1_2;
-    const double ow3_2 = 0.4*Rw2_2_2;
-    /* Rw4: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw4_0_0 = Rw3_0_0*c_q_4 - Rw3_0_2*s_q_4;
-    const double Rw4_0_2 = Rw3_0_0*s_q_4 + Rw3_0_2*c_q_4;
-    const double Rw4_1_0 = Rw3_1_0*c_q_4 - Rw3_1_2*s_q_4;
-    const double Rw4_1_2 = Rw3_1_0*s_q_4 + Rw3_1_2*c_q_4;
-    const double Rw4_2_0 = Rw3_2_0*c_q_4 - Rw3_2_2*s_q_4;
-    const double Rw4_2_2 = Rw3_2_0*s_q_4 + Rw3_2_2*c_q_4;
-    /* ow4: origin O(k) in the world frame */
-    const double ow4_0 = 0.4*Rw3_0_2 + ow3_0;
-    const double ow4_1 = 0.4*Rw3_1_2 + ow3_1;
-    const double ow4_2 = 0.4*Rw3_2_2 + ow3_2;
-    /* Rw5: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw5_0_2 = -Rw2_0_1*s_q_5 + Rw4_0_2*c_q_5;
-    const double Rw5_1_2 = -Rw2_1_1*s_q_5 + Rw4_1_2*c_q_5;
-    const double Rw5_2_2 = -Rw2_2_1*s_q_5 + Rw4_2_2*c_q_5;
-    /* ow5: origin O(k) in the world frame */
-    const double ow5_0 = 0.05*Rw4_0_2 + ow4_0;
-    const double ow5_1 = 0.05*Rw4_1_2 + ow4_1;
-    const double ow5_2 = 0.05*Rw4_2_2 + ow4_2;
     /* shared by the outputs */
-    const double t0 = 0.05*Rw5_1_2;
-    const double t1 = ow5_1 + t0;
-    const double t2 = 0.05*Rw5_2_2;
-    const double t3 = ow5_2 + t2;
-    const double t4 = -ow3_2 + t3;
-    const double t5 = -ow3_1 + t1;
-    const double t6 = -ow4_2 + t3;
-    const double t7 = -ow4_1 + t1;
-    const double t8 = 0.05*Rw5_0_2;
-    const double t9 = ow5_0 + t8;
-    const double t10 = -ow3_0 + t9;
-    const double t11 = -ow4_0 + t9;
+    const double t0 = c_q_0*c_q_1;
+    const double t1 = c_q_2*s_q_0;
+    const double t2 = c_q_0*s_q_2;
+    const double t3 = s_q_1*t2 - t1;
+    const double t4 = s_q_3*t0;
+    const double t5 = s_q_0*s_q_2;
+    const double t6 = c_q_0*c_q_2;
+    const double t7 = s_q_1*t6;
+    const double t8 = t5 + t7;
+    const double t9 = c_q_3*t8;
+    const double t10 = t4 + t9;
+    const double t11 = c_q_3*t0 - s_q_3*t8;
+    const double t12 = c_q_4*t11 - s_q_4*t10;
+    const double t13 = c_q_1*s_q_0;
+    const double t14 = s_q_1*t5 + t6;
+    const double t15 = c_q_2*s_q_0*s_q_1 - t2;
+    const double t16 = c_q_3*t13 - s_q_3*t15;
+    const double t17 = c_q_3*t15;
+    const double t18 = s_q_3*t13;
+    const double t19 = t17 + t18;
+    const double t20 = c_q_4*t16 - s_q_4*t19;
+    const double t21 = c_q_1*s_q_2;
+    const double t22 = c_q_1*c_q_2;
+    const double t23 = -c_q_3*s_q_1 - s_q_3*t22;
+    const double t24 = s_q_1*s_q_3;
+    const double t25 = c_q_3*t22;
+    const double t26 = -t24 + t25;
+    const double t27 = c_q_4*t23 - s_q_4*t26;
+    const double t28 = c_q_4*t19;
+    const double t29 = s_q_4*t16;
+    const double t30 = 0.05*c_q_5;
+    const double t31 = 0.05*s_q_5;
+    const double t32 = -t14*t31 + t30*(t28 + t29);
+    const double t33 = 0.05*t28 + 0.05*t29 + t32;
+    const double t34 = 0.4*t17 + 0.4*t18 + t33;
+    const double t35 = -0.4*c_q_0*s_q_2 + 0.4*s_q_1*t1 + t34;
+    const double t36 = c_q_4*t26;
+    const double t37 = s_q_4*t23;
+    const double t38 = t36 + t37;
+    const double t39 = t21*t31;
+    const double t40 = t30*t38 + 0.05*t36 + 0.05*t37 - t39;
+    const double t41 = -0.4*t24 + 0.4*t25 + t40;
+    const double t42 = 0.4*t22 + t41;
+    const double t43 = 0.05*c_q_5*t38 - t39;
+    const double t44 = c_q_4*t10;
+    const double t45 = s_q_4*t11;
+    const double t46 = -t3*t31 + t30*(t44 + t45);
+    const double t47 = 0.05*t44 + 0.05*t45 + t46;
+    const double t48 = 0.4*t4 + t47 + 0.4*t9;
+    const double t49 = t48 + 0.4*t5 + 0.4*t7;
 
     /* Outputs: J (6 x 6) */
     J[0] = 0.0;
     J[1] = -s_q_0;
-    J[2] = Rw1_0_0;
-    J[3] = Rw2_0_1;
-    J[4] = Rw2_0_1;
-    J[5] = Rw4_0_0;
+    J[2] = t0;
+    J[3] = t3;
+    J[4] = t3;
+    J[5] = t12;
     J[6] = 0.0;
     J[7] = c_q_0;
-    J[8] = Rw1_1_0;
-    J[9] = Rw2_1_1;
-    J[10] = Rw2_1_1;
-    J[11] = Rw4_1_0;
+    J[8] = t13;
+    J[9] = t14;
+    J[10] = t14;
+    J[11] = t20;
     J[12] = 1.0;
     J[13] = 0.0;
     J[14] = -s_q_1;
-    J[15] = Rw2_2_1;
-    J[16] = Rw2_2_1;
-    J[17] = Rw4_2_0;
-    J[18] = -t1;
-    J[19] = c_q_0*t3;
-    J[20] = Rw1_1_0*t3 + s_q_1*t1;
-    J[21] = Rw2_1_1*t4 - Rw2_2_1*t5;
-    J[22] = Rw2_1_1*t6 - Rw2_2_1*t7;
-    J[23] = Rw4_1_0*t2 - Rw4_2_0*t0;
-    J[24] = t9;
-    J[25] = s_q_0*t3;
-    J[26] = -Rw1_0_0*t3 - s_q_1*t9;
-    J[27] = -Rw2_0_1*t4 + Rw2_2_1*t10;
-    J[28] = -Rw2_0_1*t6 + Rw2_2_1*t11;
-    J[29] = -Rw4_0_0*t2 + 0.05*Rw4_2_0*Rw5_0_2;
+    J[15] = t21;
+    J[16] = t21;
+    J[17] = t27;
+    J[18] = -t35;
+    J[19] = c_q_0*t42;
+    J[20] = s_q_1*t35 + t13*t42;
+    J[21] = t14*t41 - t21*t34;
+    J[22] = t14*t40 - t21*t33;
+    J[23] = t20*t43 - t27*t32;
+    J[24] = t49;
+    J[25] = s_q_0*t42;
+    J[26] = -s_q_1*t49 - t0*t42;
+    J[27] = t21*t48 - t3*t41;
+    J[28] = t21*t47 - t3*t40;
+    J[29] = -t12*t43 + t27*t46;
     J[30] = 0.0;
-    J[31] = -c_q_0*t9 - s_q_0*t1;
-    J[32] = Rw1_0_0*t1 - Rw1_1_0*t9;
-    J[33] = Rw2_0_1*t5 - Rw2_1_1*t10;
-    J[34] = Rw2_0_1*t7 - Rw2_1_1*t11;
-    J[35] = Rw4_0_0*t0 - Rw4_1_0*t8;
+    J[31] = -c_q_0*t49 - s_q_0*t35;
+    J[32] = t0*t35 - t13*t49;
+    J[33] = -t14*t48 + t3*t34;
+    J[34] = -t14*t47 + t3*t33;
+    J[35] = t12*t32 - t20*t46;
 }
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.

@@ -28,7 +28,7 @@
 //   bias_forces: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 118 temporaries
 //   inverse_mass_matrix: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 312 temporaries
 //   forward_dynamics: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 266 temporaries
-//   jacobian: 85 mul, 47 add, 0 div, 12 sin/cos, 0 sqrt; 58 temporaries
+//   jacobian: 94 mul, 50 add, 0 div, 12 sin/cos, 0 sqrt; 62 temporaries
 //   jacobian_dot_qd: 171 mul, 95 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
 //   op_space_inverse_inertia: 872 mul, 569 add, 5 div, 12 sin/cos, 0 sqrt; 403 temporaries
 

@@ -234,12 +234,11 @@ void planar2_jacobian(const double* q, double* J)
     const double s_q_0 = sin(q[0]);
     const double c_q_1 = cos(q[1]);
     const double s_q_1 = sin(q[1]);
-    /* Rw1: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw1_0_0 = c_q_0*c_q_1 - s_q_0*s_q_1;
-    const double Rw1_1_0 = c_q_0*s_q_1 + c_q_1*s_q_0;
     /* shared by the outputs */
-    const double t0 = 0.8*Rw1_1_0;
-    const double t1 = 0.8*Rw1_0_0;
+    const double t0 = 0.8*c_q_0;
+    const double t1 = 0.8*s_q_0;
+    const double t2 = c_q_1*t1 + s_q_1*t0;
+    const double t3 = c_q_1*t0 - s_q_1*t1;
 
     /* Outputs: J (6 x 2) */
     J[0] = 0.0;
@@ -248,10 +247,10 @@ void planar2_jacobian(const double* q, double* J)
     J[3] = 0.0;
     J[4] = 1.0;
     J[5] = 1.0;
-    J[6] = -s_q_0 - t0;
-    J[7] = -t0;
-    J[8] = c_q_0 + t1;
-    J[9] = t1;
+    J[6] = -s_q_0 - t2;
+    J[7] = -t2;
+    J[8] = c_q_0 + t3;
+    J[9] = t3;
     J[10] = 0.0;
     J[11] = 0.0;
 }

@@ -248,12 +248,11 @@ def jacobian(q):
     s_q_0 = math.sin(q[0])
     c_q_1 = math.cos(q[1])
     s_q_1 = math.sin(q[1])
-    # Rw1: rotation of body frame k in the world frame (product of the phi rotations)
-    Rw1_0_0 = c_q_0*c_q_1 - s_q_0*s_q_1
-    Rw1_1_0 = c_q_0*s_q_1 + c_q_1*s_q_0
     # shared by the outputs
-    t0 = 0.8*Rw1_1_0
-    t1 = 0.8*Rw1_0_0
+    t0 = 0.8*c_q_0
+    t1 = 0.8*s_q_0
+    t2 = c_q_1*t1 + s_q_1*t0
+    t3 = c_q_1*t0 - s_q_1*t1
 
     # Outputs: J (6 x 2)
     J = [[0.0] * 2 for _ in range(6)]
@@ -263,10 +262,10 @@ def jacobian(q):
     J[1][1] = 0
     J[2][0] = 1
     J[2][1] = 1
-    J[3][0] = -s_q_0 - t0
-    J[3][1] = -t0
-    J[4][0] = c_q_0 + t1
-    J[4][1] = t1
+    J[3][0] = -s_q_0 - t2
+    J[3][1] = -t2
+    J[4][0] = c_q_0 + t3
+    J[4][1] = t3
     J[5][0] = 0
     J[5][1] = 0
     return J

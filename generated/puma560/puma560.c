@@ -28,7 +28,7 @@
 //   bias_forces: 257 mul, 173 add, 0 div, 10 sin/cos, 0 sqrt; 126 temporaries
 //   inverse_mass_matrix: 573 mul, 381 add, 5 div, 10 sin/cos, 0 sqrt; 319 temporaries
 //   forward_dynamics: 534 mul, 385 add, 5 div, 10 sin/cos, 0 sqrt; 273 temporaries
-//   jacobian: 57 mul, 32 add, 0 div, 10 sin/cos, 0 sqrt; 46 temporaries
+//   jacobian: 64 mul, 36 add, 0 div, 10 sin/cos, 0 sqrt; 43 temporaries
 //   jacobian_dot_qd: 165 mul, 91 add, 0 div, 12 sin/cos, 0 sqrt; 102 temporaries
 //   op_space_inverse_inertia: 914 mul, 600 add, 5 div, 12 sin/cos, 0 sqrt; 423 temporaries
 
@@ -1355,7 +1355,7 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
  * Part I (3.13).
- * Operations: 57 mul, 32 add, 0 div, 10 sin/cos, 0 sqrt; 46 temporaries. */
+ * Operations: 64 mul, 36 add, 0 div, 10 sin/cos, 0 sqrt; 43 temporaries. */
 void puma560_jacobian(const double* q, double* J)
 {
     /* Inputs */
@@ -1373,86 +1373,76 @@ void puma560_jacobian(const double* q, double* J)
     const double s_q_3 = sin(q[3]);
     const double c_q_4 = cos(q[4]);
     const double s_q_4 = sin(q[4]);
-    /* Rw1: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw1_0_0 = c_q_0*c_q_1;
-    const double Rw1_0_1 = -c_q_0*s_q_1;
-    const double Rw1_1_0 = c_q_1*s_q_0;
-    const double Rw1_1_1 = -s_q_0*s_q_1;
-    /* Rw2: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw2_0_0 = Rw1_0_0*c_q_2 + Rw1_0_1*s_q_2;
-    const double Rw2_0_1 = -Rw1_0_0*s_q_2 + Rw1_0_1*c_q_2;
-    const double Rw2_1_0 = Rw1_1_0*c_q_2 + Rw1_1_1*s_q_2;
-    const double Rw2_1_1 = -Rw1_1_0*s_q_2 + Rw1_1_1*c_q_2;
-    const double Rw2_2_0 = c_q_1*s_q_2 + c_q_2*s_q_1;
-    const double Rw2_2_1 = c_q_1*c_q_2 - s_q_1*s_q_2;
-    /* ow2: origin O(k) in the world frame */
-    const double ow2_0 = 0.4318*Rw1_0_0;
-    const double ow2_1 = 0.4318*Rw1_1_0;
-    const double ow2_2 = 0.4318*s_q_1;
-    /* Rw3: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw3_0_0 = Rw2_0_0*c_q_3 - s_q_0*s_q_3;
-    const double Rw3_0_1 = -Rw2_0_0*s_q_3 - c_q_3*s_q_0;
-    const double Rw3_1_0 = Rw2_1_0*c_q_3 + c_q_0*s_q_3;
-    const double Rw3_1_1 = -Rw2_1_0*s_q_3 + c_q_0*c_q_3;
-    const double Rw3_2_0 = Rw2_2_0*c_q_3;
-    const double Rw3_2_1 = -Rw2_2_0*s_q_3;
-    /* ow3: origin O(k) in the world frame */
-    const double ow3_0 = 0.0203*Rw2_0_0 + ow2_0 + 0.15005*s_q_0;
-    const double ow3_1 = 0.0203*Rw2_1_0 - 0.15005*c_q_0 + ow2_1;
-    const double ow3_2 = 0.0203*Rw2_2_0 + ow2_2;
-    /* Rw4: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw4_0_1 = Rw2_0_1*c_q_4 - Rw3_0_0*s_q_4;
-    const double Rw4_1_1 = Rw2_1_1*c_q_4 - Rw3_1_0*s_q_4;
-    const double Rw4_2_1 = Rw2_2_1*c_q_4 - Rw3_2_0*s_q_4;
-    /* ow4: origin O(k) in the world frame */
-    const double ow4_0 = 0.4318*Rw2_0_1 + ow3_0;
-    const double ow4_1 = 0.4318*Rw2_1_1 + ow3_1;
-    const double ow4_2 = 0.4318*Rw2_2_1 + ow3_2;
     /* shared by the outputs */
-    const double t0 = -c_q_0;
-    const double t1 = -ow4_1;
-    const double t2 = -ow4_2;
-    const double t3 = -ow2_2 - t2;
-    const double t4 = -ow3_2 - t2;
-    const double t5 = -ow3_1 - t1;
-    const double t6 = -ow4_0;
-    const double t7 = -ow3_0 - t6;
+    const double t0 = c_q_1*s_q_2;
+    const double t1 = c_q_0*t0;
+    const double t2 = c_q_2*s_q_1;
+    const double t3 = c_q_0*t2;
+    const double t4 = -t1 - t3;
+    const double t5 = c_q_1*c_q_2;
+    const double t6 = c_q_0*t5;
+    const double t7 = s_q_1*s_q_2;
+    const double t8 = c_q_0*t7;
+    const double t9 = t6 - t8;
+    const double t10 = -c_q_0;
+    const double t11 = s_q_0*t0;
+    const double t12 = s_q_0*t2;
+    const double t13 = -t11 - t12;
+    const double t14 = s_q_0*t5;
+    const double t15 = s_q_0*t7;
+    const double t16 = t14 - t15;
+    const double t17 = t5 - t7;
+    const double t18 = t0 + t2;
+    const double t19 = 0.4318*c_q_1;
+    const double t20 = 0.4318*t11 + 0.4318*t12;
+    const double t21 = 0.15005*c_q_0 - 0.0203*t14 + 0.0203*t15 + t20;
+    const double t22 = -s_q_0*t19 + t21;
+    const double t23 = 0.4318*t5 - 0.4318*t7;
+    const double t24 = 0.0203*t0 + 0.0203*t2 + t23;
+    const double t25 = 0.4318*s_q_1 + t24;
+    const double t26 = -t20;
+    const double t27 = 0.0203*t8;
+    const double t28 = 0.4318*t1;
+    const double t29 = 0.4318*t3;
+    const double t30 = c_q_0*t19 + 0.15005*s_q_0 - t27 - t28 - t29 + 0.0203*t6;
+    const double t31 = t28 + t29;
+    const double t32 = -t31;
 
     /* Outputs: J (6 x 6) */
     J[0] = 0.0;
     J[1] = s_q_0;
     J[2] = s_q_0;
-    J[3] = Rw2_0_1;
-    J[4] = -Rw3_0_1;
-    J[5] = Rw4_0_1;
+    J[3] = t4;
+    J[4] = c_q_3*s_q_0 + s_q_3*t9;
+    J[5] = c_q_4*t4 - s_q_4*(c_q_3*t9 - s_q_0*s_q_3);
     J[6] = 0.0;
-    J[7] = t0;
-    J[8] = t0;
-    J[9] = Rw2_1_1;
-    J[10] = -Rw3_1_1;
-    J[11] = Rw4_1_1;
+    J[7] = t10;
+    J[8] = t10;
+    J[9] = t13;
+    J[10] = -c_q_0*c_q_3 + s_q_3*t16;
+    J[11] = c_q_4*t13 - s_q_4*(c_q_0*s_q_3 + c_q_3*t16);
     J[12] = 1.0;
     J[13] = 0.0;
     J[14] = 0.0;
-    J[15] = Rw2_2_1;
-    J[16] = -Rw3_2_1;
-    J[17] = Rw4_2_1;
-    J[18] = t1;
-    J[19] = -c_q_0*ow4_2;
-    J[20] = -c_q_0*t3;
-    J[21] = Rw2_1_1*t4 - Rw2_2_1*t5;
+    J[15] = t17;
+    J[16] = s_q_3*t18;
+    J[17] = -c_q_3*s_q_4*t18 + c_q_4*t17;
+    J[18] = t22;
+    J[19] = -c_q_0*t25;
+    J[20] = -c_q_0*t24;
+    J[21] = t13*t23 - t17*t26;
     J[22] = 0.0;
     J[23] = 0.0;
-    J[24] = ow4_0;
-    J[25] = -ow4_2*s_q_0;
-    J[26] = -s_q_0*t3;
-    J[27] = -Rw2_0_1*t4 + Rw2_2_1*t7;
+    J[24] = t30;
+    J[25] = -s_q_0*t25;
+    J[26] = -s_q_0*t24;
+    J[27] = t17*t32 - t23*t4;
     J[28] = 0.0;
     J[29] = 0.0;
     J[30] = 0.0;
-    J[31] = c_q_0*ow4_0 + ow4_1*s_q_0;
-    J[32] = c_q_0*(-ow2_0 - t6) + s_q_0*(-ow2_1 - t1);
-    J[33] = Rw2_0_1*t5 - Rw2_1_1*t7;
+    J[31] = c_q_0*t30 - s_q_0*t22;
+    J[32] = c_q_0*(0.0203*c_q_0*c_q_1*c_q_2 + 0.15005*s_q_0 - t27 - t31) - s_q_0*t21;
+    J[33] = -t13*t32 + t26*t4;
     J[34] = 0.0;
     J[35] = 0.0;
 }

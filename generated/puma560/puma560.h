@@ -28,7 +28,7 @@
 //   bias_forces: 257 mul, 173 add, 0 div, 10 sin/cos, 0 sqrt; 126 temporaries
 //   inverse_mass_matrix: 573 mul, 381 add, 5 div, 10 sin/cos, 0 sqrt; 319 temporaries
 //   forward_dynamics: 534 mul, 385 add, 5 div, 10 sin/cos, 0 sqrt; 273 temporaries
-//   jacobian: 57 mul, 32 add, 0 div, 10 sin/cos, 0 sqrt; 46 temporaries
+//   jacobian: 64 mul, 36 add, 0 div, 10 sin/cos, 0 sqrt; 43 temporaries
 //   jacobian_dot_qd: 165 mul, 91 add, 0 div, 12 sin/cos, 0 sqrt; 102 temporaries
 //   op_space_inverse_inertia: 914 mul, 600 add, 5 div, 12 sin/cos, 0 sqrt; 423 temporaries
 

@@ -28,7 +28,7 @@
 //   bias_forces: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries
 //   inverse_mass_matrix: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 285 temporaries
 //   forward_dynamics: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 259 temporaries
-//   jacobian: 49 mul, 23 add, 0 div, 8 sin/cos, 0 sqrt; 35 temporaries
+//   jacobian: 57 mul, 26 add, 0 div, 8 sin/cos, 0 sqrt; 33 temporaries
 //   jacobian_dot_qd: 142 mul, 77 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
 //   op_space_inverse_inertia: 750 mul, 500 add, 5 div, 10 sin/cos, 0 sqrt; 362 temporaries
 
@@ -1272,7 +1272,7 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
  * Part I (3.13).
- * Operations: 49 mul, 23 add, 0 div, 8 sin/cos, 0 sqrt; 35 temporaries. */
+ * Operations: 57 mul, 26 add, 0 div, 8 sin/cos, 0 sqrt; 33 temporaries. */
 void stanford_jacobian(const double* q, double* J)
 {
     /* Inputs */
@@ -1291,76 +1291,69 @@ void stanford_jacobian(const double* q, double* J)
     const double s_q_3 = sin(q[3]);
     const double c_q_4 = cos(q[4]);
     const double s_q_4 = sin(q[4]);
-    /* Rw1: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw1_0_0 = c_q_0*c_q_1;
-    const double Rw1_0_1 = -c_q_0*s_q_1;
-    const double Rw1_1_0 = c_q_1*s_q_0;
-    const double Rw1_1_1 = -s_q_0*s_q_1;
-    /* ow2: origin O(k) in the world frame */
-    const double ow2_0 = Rw1_0_1*l2_1 - 0.154*s_q_0;
-    const double ow2_1 = Rw1_1_1*l2_1 + 0.154*c_q_0;
-    const double ow2_2 = -c_q_1*l2_1 + 0.412;
-    /* Rw3: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw3_0_0 = Rw1_0_0*s_q_3 + c_q_3*s_q_0;
-    const double Rw3_0_1 = Rw1_0_0*c_q_3 - s_q_0*s_q_3;
-    const double Rw3_1_0 = Rw1_1_0*s_q_3 - c_q_0*c_q_3;
-    const double Rw3_1_1 = Rw1_1_0*c_q_3 + c_q_0*s_q_3;
-    const double Rw3_2_0 = -s_q_1*s_q_3;
-    const double Rw3_2_1 = -c_q_3*s_q_1;
-    /* ow3: origin O(k) in the world frame */
-    const double ow3_0 = ow2_0 + 0.0203*s_q_0;
-    const double ow3_1 = -0.0203*c_q_0 + ow2_1;
-    /* Rw4: rotation of body frame k in the world frame (product of the phi rotations) */
-    const double Rw4_0_1 = Rw1_0_1*c_q_4 - Rw3_0_0*s_q_4;
-    const double Rw4_1_1 = Rw1_1_1*c_q_4 - Rw3_1_0*s_q_4;
-    const double Rw4_2_1 = -Rw3_2_0*s_q_4 - c_q_1*c_q_4;
     /* shared by the outputs */
-    const double t0 = -Rw1_0_1;
-    const double t1 = -Rw1_1_1;
-    const double t2 = 0.263*Rw4_1_1;
-    const double t3 = -ow3_1 + t2;
-    const double t4 = 0.263*Rw4_2_1;
-    const double t5 = ow2_2 - t4 - 0.412;
-    const double t6 = 0.263*Rw4_0_1;
-    const double t7 = ow3_0 - t6;
+    const double t0 = c_q_0*s_q_1;
+    const double t1 = c_q_0*c_q_3;
+    const double t2 = c_q_1*t1 - s_q_0*s_q_3;
+    const double t3 = c_q_3*s_q_0;
+    const double t4 = c_q_0*s_q_3;
+    const double t5 = s_q_4*(c_q_1*t4 + t3);
+    const double t6 = c_q_4*t0;
+    const double t7 = t5 + t6;
+    const double t8 = s_q_0*s_q_1;
+    const double t9 = c_q_1*t3 + t4;
+    const double t10 = s_q_4*(c_q_1*s_q_0*s_q_3 - t1);
+    const double t11 = c_q_4*t8;
+    const double t12 = t10 + t11;
+    const double t13 = c_q_3*s_q_1;
+    const double t14 = c_q_1*c_q_4;
+    const double t15 = s_q_1*s_q_3*s_q_4;
+    const double t16 = t14 - t15;
+    const double t17 = 0.263*t10 + 0.263*t11;
+    const double t18 = 0.13369999999999999*c_q_0 - l2_1*s_q_0*s_q_1 + t17;
+    const double t19 = 0.263*t15;
+    const double t20 = 0.263*c_q_1*c_q_4 - c_q_1*l2_1 - t19;
+    const double t21 = 0.263*t14 - t19;
+    const double t22 = 0.263*t5 + 0.263*t6;
+    const double t23 = -l2_1*t0 - 0.13369999999999999*s_q_0 + t22;
 
     /* Outputs: J (6 x 6) */
     J[0] = 0.0;
     J[1] = -s_q_0;
     J[2] = 0.0;
     J[3] = t0;
-    J[4] = Rw3_0_1;
-    J[5] = -Rw4_0_1;
+    J[4] = t2;
+    J[5] = t7;
     J[6] = 0.0;
     J[7] = c_q_0;
     J[8] = 0.0;
-    J[9] = t1;
-    J[10] = Rw3_1_1;
-    J[11] = -Rw4_1_1;
+    J[9] = t8;
+    J[10] = t9;
+    J[11] = t12;
     J[12] = 1.0;
     J[13] = 0.0;
     J[14] = 0.0;
     J[15] = c_q_1;
-    J[16] = Rw3_2_1;
-    J[17] = -Rw4_2_1;
-    J[18] = t3;
-    J[19] = c_q_0*t5;
+    J[16] = -t13;
+    J[17] = t16;
+    J[18] = -t18;
+    J[19] = c_q_0*t20;
     J[20] = t0;
-    J[21] = Rw1_1_1*t4 + c_q_1*t2;
-    J[22] = -Rw3_1_1*t4 + 0.263*Rw3_2_1*Rw4_1_1;
-    J[23] = 0.0;
-    J[24] = t7;
-    J[25] = s_q_0*t5;
-    J[26] = t1;
-    J[27] = -Rw1_0_1*t4 - c_q_1*t6;
-    J[28] = Rw3_0_1*t4 - Rw3_2_1*t6;
-    J[29] = 0.0;
+    J[21] = -c_q_1*t17 + s_q_0*s_q_1*t21;
+    J[22] = t13*t17 + t21*t9;
+    J[23] = t12*t21 - t16*t17;
+    J[24] = t23;
+    J[25] = s_q_0*t20;
+    J[26] = t8;
+    J[27] = c_q_1*t22 - t0*t21;
+    J[28] = -t13*t22 - t2*t21;
+    J[29] = t16*t22 - t21*t7;
     J[30] = 0.0;
-    J[31] = -c_q_0*t7 + s_q_0*t3;
+    J[31] = -c_q_0*t23 - s_q_0*t18;
     J[32] = c_q_1;
-    J[33] = Rw1_0_1*t2 - Rw1_1_1*t6;
-    J[34] = -Rw3_0_1*t2 + 0.263*Rw3_1_1*Rw4_0_1;
-    J[35] = 0.0;
+    J[33] = t0*t17 - t22*t8;
+    J[34] = t17*t2 - t22*t9;
+    J[35] = -t12*t22 + t17*t7;
 }
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.

@@ -28,7 +28,7 @@
 //   bias_forces: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries
 //   inverse_mass_matrix: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 285 temporaries
 //   forward_dynamics: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 259 temporaries
-//   jacobian: 49 mul, 23 add, 0 div, 8 sin/cos, 0 sqrt; 35 temporaries
+//   jacobian: 57 mul, 26 add, 0 div, 8 sin/cos, 0 sqrt; 33 temporaries
 //   jacobian_dot_qd: 142 mul, 77 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
 //   op_space_inverse_inertia: 750 mul, 500 add, 5 div, 10 sin/cos, 0 sqrt; 362 temporaries
 

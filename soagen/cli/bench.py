@@ -29,19 +29,26 @@ def _fmt(ns):
               help="Timing repeats of the C loop (the median is reported).")
 @click.option("--iterations", type=click.IntRange(1), default=None,
               help="Calls per repeat in the C loop (default: about 20 ms of work).")
-@click.option("--cflags", default="-O3 -march=native", show_default=True,
+@click.option("--cflags", default="-O3 -march=native -ffp-contract=fast", show_default=True,
               help="Compiler flags for the generated C.")
 @click.option("--no-numpy", is_flag=True, help="Skip timing the generic numpy reference.")
 @click.option("--no-pinocchio", is_flag=True, help="Skip Pinocchio even if installed.")
+@click.option("--no-jax", is_flag=True, help="Skip the JAX output even if jax is installed.")
+@click.option("--no-torch", is_flag=True, help="Skip the PyTorch output even if torch is installed "
+                                                 "(torch.compile takes a while per function).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cflags, no_numpy, no_pinocchio, quiet):
+def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cflags, no_numpy, no_pinocchio,
+          no_jax, no_torch, quiet):
     """Time the generated code for ROBOT and compare with Pinocchio and numpy.
 
-    Generates C for ROBOT, compiles it (default -O3 -march=native) together with a C
-    timing loop, and prints the median time per call of each function next to the
-    generated Python, the generic numpy reference and Pinocchio (if `pin` is installed
-    and ROBOT is a URDF), then the operation counts next to the papers' counts
-    (Lilly-Orin Table 2, Featherstone's RNEA/CRBA/ABA).
+    Generates C for ROBOT (with the --batch functions), compiles it (default -O3
+    -march=native) together with a C timing loop, and prints, in ns per state, the scalar
+    C, the batched C and the Python module of `soagen build` (1000 states per call), the
+    JAX and PyTorch outputs (jit-compiled, when installed), Pinocchio (through its Python
+    bindings, with their measured overhead), the generated Python and the generic numpy
+    reference; then the Python module against the batched C for 1 to 100,000 states per
+    call, and the operation counts next to the papers' counts (Lilly-Orin Table 2,
+    Featherstone's RNEA/CRBA/ABA).
 
     For a closed-chain system file: the generated closed-chain forward dynamics against
     Pinocchio's constraintDynamics and the numpy methods (lilly_orin, rccfd1, dense), and
@@ -71,8 +78,8 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     with ctx:
         res = B.run_bench(robot, tip=tip, algorithms=names, fd_variant=fd_variant,
                           with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
-                          iters=iterations, repeats=repeats, flags=flags,
-                          progress=step, floating_base=floating_base)
+                          iters=iterations, repeats=repeats, flags=flags, with_jax=not no_jax,
+                          with_torch=not no_torch, progress=step, floating_base=floating_base)
     rows = []
     refs = {}
     for n, label, pm, pa, _, _ in B.paper_rows(res.nv, res.counts):
@@ -84,24 +91,83 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     _report(res, rows, B.PAPER_SOURCES, [], "nv")
 
 
+def _label(res, n):
+    return n + (f" [{res.fd_variant}]" if n == "forward_dynamics" and res.fd_variant else "")
+
+
+def _ratio(a, b, spec):
+    return f"{a / b:{spec}}x" if a else "-"
+
+
+def _nb(res):
+    from soagen.codegen.throughput import NB
+
+    return NB
+
+
+def _module_table(con, res):
+    """The Python module against the batched C over batch sizes, and its per-call overhead."""
+    import statistics
+
+    from rich.table import Table
+
+    sizes = sorted(next(iter(res.module_ns.values())))
+    t = Table(title="Python module / batched C, ns per state, n states per call")
+    t.add_column("function", justify="left")
+    for n in sizes:
+        t.add_column(f"n = {n:,}", justify="right")
+    t.add_column("module call overhead", justify="right")
+    overheads, big = [], max(sizes)
+    for name, m in res.module_ns.items():
+        c = {**res.batch_ns[name], **res.module_c_ns[name]}
+        overheads.append(m[1] - c[1])
+        t.add_row(name, *[f"{_fmt(m[n])} / {_fmt(c[n])}" for n in sizes], f"{_fmt(m[1] - c[1])} ns")
+    con.print(t)
+    ratio = statistics.median(res.module_ns[n][big] / res.module_c_ns[n][big] for n in res.module_ns)
+    pin = f"; Pinocchio's binding overhead {res.pin_overhead_ns:.0f} ns" if res.pin_overhead_ns else ""
+    con.print(f"batched C: the C harness for n < {min(next(iter(res.module_c_ns.values())))}, else called through "
+              f"ctypes alternately with the module (same machine load). Module call overhead (n = 1, module - "
+              f"batched C): median {statistics.median(overheads):.0f} ns{pin}; at n = {big:,} the module takes "
+              f"{ratio:.2f}x the batched C per state (median over functions)")
+
+
 def _report(res, ops_rows, paper_sources, notes, size_name):
     """Print the timing table, the notes and the operation-count table."""
     from rich.console import Console
     from rich.table import Table
 
-    con = Console(width=140)
-    t = Table(title=f"{res.robot} ({size_name} = {res.nv}): ns per call, median "
+    con = Console(width=160)
+    per_state = bool(res.batch_ns)
+    t = Table(title=f"{res.robot} ({size_name} = {res.nv}): ns per {'state' if per_state else 'call'}, median "
                     f"[C: {' '.join(res.flags)}]")
-    for col in ("function", "generated C", "Pinocchio", "Pin. fn", "Pin./C", "generated Py", "numpy ref", "numpy/C"):
-        t.add_column(col, justify="left" if col in ("function", "Pin. fn") else "right")
+    cols = [("function", lambda n, c: _label(res, n)), ("C", lambda n, c: _fmt(c))]
+    if per_state:
+        nb = _nb(res)
+        cols += [(f"C loop {nb}", lambda n, c: _fmt(res.scalar_loop_ns[n])),
+                 (f"C batch W={res.batch_width}", lambda n, c: _fmt(res.batch_ns[n][nb])),
+                 ("batch x", lambda n, c: f"{res.scalar_loop_ns[n] / res.batch_ns[n][nb]:.1f}x"),
+                 ("Py module", lambda n, c: _fmt(res.module_ns[n][nb]))]
+    for title, values in (("JAX", res.jax_ns), ("PyTorch", res.torch_ns)):
+        if values:
+            cols.append((title, lambda n, c, v=values: _fmt(v.get(n))))
+    cols += [("Pinocchio", lambda n, c: _fmt(res.pin_ns.get(n, ("-", None))[1])),
+             ("Pin. fn", lambda n, c: res.pin_ns.get(n, ("-", None))[0]),
+             ("Pin./C", lambda n, c: _ratio(res.pin_ns.get(n, ("-", None))[1], c, ".1f")),
+             ("generated Py", lambda n, c: _fmt(res.generated_py_ns.get(n))),
+             ("numpy ref", lambda n, c: _fmt(res.numpy_ns.get(n))),
+             ("numpy/C", lambda n, c: _ratio(res.numpy_ns.get(n), c, ".0f"))]
+    for title, _ in cols:
+        t.add_column(title, justify="left" if title in ("function", "Pin. fn") else "right")
     for n, c in res.c_ns.items():
-        label, pin = res.pin_ns.get(n, ("-", None))
-        npy = res.numpy_ns.get(n)
-        t.add_row(n + (f" [{res.fd_variant}]" if n == "forward_dynamics" and res.fd_variant else ""),
-                  _fmt(c), _fmt(pin), label, f"{pin / c:.1f}x" if pin else "-",
-                  _fmt(res.generated_py_ns.get(n)), _fmt(npy), f"{npy / c:.0f}x" if npy else "-")
+        t.add_row(*[value(n, c) for _, value in cols])
     con.print(t)
-    for note in [res.pin_note, *notes]:
+    if per_state:
+        con.print(f"C: one state per call (64 states cycled); C loop: the scalar function over the {_nb(res)} "
+                  f"states of one batch call; C batch and Py module: {_nb(res)} states per call (the Python module "
+                  f"built by soagen build, a fresh output array per call), W states per vector; batch x = C loop / "
+                  f"C batch, the same states; Pinocchio, generated Py, numpy ref: one state per call.")
+        _module_table(con, res)
+    for note in [res.pin_note, *getattr(res, "array_notes", []), *notes]:
         if note:
             con.print(note)
     ops = Table(title="operation counts (generated) vs the papers")

@@ -12,7 +12,18 @@ from soagen.cli.options import (
     tip_option,
 )
 
-LANGS = {"c": ("c",), "python": ("python",), "all": ("c", "python")}
+LANGS = {"c": ("c",), "python": ("python",), "jax": ("jax",), "torch": ("torch",), "all": ("c", "python")}
+
+
+def parse_langs(text):
+    """'c', 'python', 'jax', 'torch', 'all' or a comma-separated list of them."""
+    from soagen.errors import SoagenError
+
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    bad = [n for n in names if n not in LANGS] or ([] if names else [text])
+    if bad:
+        raise SoagenError(f"--lang {bad[0]!r}: choose from {', '.join(LANGS)} (or a comma-separated list)")
+    return tuple(dict.fromkeys(lang for n in names for lang in LANGS[n]))
 
 
 def parse_algorithms(text):
@@ -53,8 +64,9 @@ def progress_bar(total, quiet):
 @tip_option
 @floating_base_option
 @robot_file_options
-@click.option("--lang", type=click.Choice(sorted(LANGS)), default="all", show_default=True,
-              help="Which files to write: PREFIX.h + PREFIX.c, PREFIX.py, or both.")
+@click.option("--lang", metavar="LIST", default="all", show_default=True,
+              help="Which files to write, comma-separated: c (PREFIX.h + PREFIX.c), python (PREFIX.py), "
+                   "jax (PREFIX_jax.py), torch (PREFIX_torch.py); all = c,python.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=".",
               show_default=True, help="Output directory (created if needed).")
 @click.option("--name", "prefix", metavar="PREFIX", default=None,
@@ -62,7 +74,9 @@ def progress_bar(total, quiet):
 @click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
               help="Comma-separated functions to generate: inverse_dynamics, mass_matrix, "
                    "bias_forces, inverse_mass_matrix, forward_dynamics, jacobian, "
-                   "jacobian_dot_qd, op_space_inverse_inertia.")
+                   "jacobian_dot_qd, op_space_inverse_inertia ('all': these eight); and, "
+                   "when named, inverse_dynamics_derivatives, forward_dynamics_derivatives, "
+                   "coriolis_matrix, regressor, base_regressor (docs/derivatives.md).")
 @fd_variant_option
 @click.option("--symbolic-params", is_flag=True,
               help="Keep masses, centres of mass and inertias as inputs (params, 10 per "
@@ -70,6 +84,9 @@ def progress_bar(total, quiet):
 @click.option("--numpy", "use_numpy", is_flag=True,
               help="Python output on numpy arrays with leading batch dimensions "
                    "(default: stdlib math on lists).")
+@click.option("--batch", is_flag=True,
+              help="Also PREFIX_<function>_batch(n, ...) in the C: n states, row-major, W at a "
+                   "time on the compiler's vector types (docs/codegen.md).")
 @click.option("--frames", "frames", metavar="LINK,...", default=None,
               help="Generate the frame functions (jacobian, jacobian_dot_qd, "
                    "op_space_inverse_inertia) for these links of the robot file, named "
@@ -78,7 +95,7 @@ def progress_bar(total, quiet):
                    "gripper/tool/tip link if it has one, else the body's link).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy,
-             frames, quiet):
+             batch, frames, quiet):
     """Generate straight-line dynamics code for ROBOT (a .yaml or .urdf file), or the
     closed-chain forward dynamics of a system file (arms or legs coupled through one
     object, any grasp types, docs/closed-chains.md).
@@ -99,11 +116,12 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     from soagen.codegen.robot import frames_for, render
 
     if is_system_file(robot):
-        return generate_system(robot, lang, out_dir, prefix, quiet,
+        return generate_system(robot, lang, out_dir, prefix, quiet, batch,
                                robot_only={"--tip": tip, "--floating-base": floating_base,
                                            "--algorithms": algos != "all", "--fd-variant": fd_variant != "best",
                                            "--symbolic-params": symbolic_params, "--numpy": use_numpy,
                                            "--frames": frames})
+    langs = parse_langs(lang)
     model = load_robot(robot, tip=tip, floating_base=floating_base)
     names = parse_algorithms(algos)
     check_algorithms(model, names)
@@ -115,9 +133,9 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     t0 = time.perf_counter()
     ctx, step = progress_bar(len(names), quiet)
     with ctx:
-        result = render(model, model.source, algorithms=names, langs=LANGS[lang], prefix=prefix,
+        result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix,
                         fd_variant=fd_variant, symbolic_params=symbolic_params,
-                        numpy=use_numpy, progress=step, frames=frame_names)
+                        numpy=use_numpy, batch=batch, progress=step, frames=frame_names)
     paths = write(result, out_dir)
     seconds = time.perf_counter() - t0
     width = max([26] + [len(f.name) for f in result.functions])
@@ -129,7 +147,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     click.echo(f"wrote {', '.join(str(p) for p in paths)} ({seconds:.2f} s)")
 
 
-def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
+def generate_system(path, lang, out_dir, prefix, quiet, batch, robot_only):
     """`soagen generate SYSTEM`: one function, closed_chain_forward_dynamics(q, qd, tau[, obj])."""
     import time
 
@@ -138,6 +156,7 @@ def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
     from soagen.closed_chain.codegen import generate as generate_closed_chain
 
     refuse_robot_options(path, robot_only)
+    langs = parse_langs(lang)
     if prefix is not None:
         from soagen.codegen.emit import validate_prefix
         validate_prefix(prefix)
@@ -145,7 +164,8 @@ def generate_system(path, lang, out_dir, prefix, quiet, robot_only):
     t0 = time.perf_counter()
     ctx, step = progress_bar(2, quiet)
     with ctx:
-        result, paths = generate_closed_chain(path, out_dir, langs=LANGS[lang], prefix=prefix, progress=step)
+        result, paths = generate_closed_chain(path, out_dir, langs=langs, prefix=prefix, batch=batch,
+                                              progress=step)
     for f in result.functions:
         c = f.counts
         click.echo(f"{f.name}({', '.join(f.inputs)}): {c['mul']} mul {c['add']} add {c['div']} div "

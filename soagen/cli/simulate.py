@@ -1,44 +1,55 @@
-"""`soagen simulate SYSTEM`: integrate a closed-chain system file and write its trajectory."""
+"""`soagen simulate MODEL`: integrate a robot or a closed-chain system file and write its
+trajectory and plots."""
 
 from __future__ import annotations
 
 import click
 
+from soagen.cli.options import floating_base_option, robot_file_options, tip_option
 from soagen.closed_chain.forward import METHODS
 from soagen.closed_chain.simulate import CONTROLLERS, STABILIZATION
 
+BACKENDS = ("auto", "generated", "numpy")
+
 
 @click.command()
-@click.argument("system", type=click.Path(dir_okay=False, path_type=str))
+@click.argument("model", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--duration", "-T", type=float, default=1.0, show_default=True, help="Simulated time [s].")
 @click.option("--dt", "dt", type=float, default=2e-3, show_default=True, help="RK4 step [s].")
 @click.option("--out", "-o", "out", type=click.Path(file_okay=False, path_type=str), default="simulation",
               show_default=True, help="Output folder (trajectory.npz/.csv, PNG plots).")
-@click.option("--method", type=click.Choice(list(METHODS)), default="rccfd1", show_default=True,
-              help="Closed-chain forward dynamics method.")
-@click.option("--stabilization", type=click.Choice(STABILIZATION), default="projection",
-              show_default=True, help="Constraint stabilization: projection onto the closure after each "
-                                      "step, Baumgarte (w = 50 rad/s), or none.")
+@click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
+              help="generated: the generated C, compiled (cached between runs); numpy: the generic "
+                   "algorithms; auto: generated when a C compiler is found.")
+@click.option("--code", type=click.Path(file_okay=False, exists=True, path_type=str), default=None,
+              help="Folder of `soagen generate MODEL` to use for --backend generated (instead of "
+                   "generating and caching).")
 @click.option("--controller", type=click.Choice(CONTROLLERS), default="pd", show_default=True,
-              help="Joint torques: PD about the start + arm gravity compensation, or zero.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the consistent initial state.")
-def simulate(system, duration, dt, out, method, stabilization, controller, seed):
-    """Simulate SYSTEM (a closed-chain system file, docs/closed-chains.md).
+              help="Joint torques: pd holds the start (gravity compensation, for a system the "
+                   "object's weight too, plus PD), zero: none.")
+@click.option("--speed", type=float, default=0.5, show_default=True, help="Size of the random initial joint rates.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the initial state.")
+@click.option("--method", type=click.Choice(list(METHODS)), default=None,
+              help="System files, numpy backend: the closed-chain method (default rccfd1).")
+@click.option("--stabilization", type=click.Choice(STABILIZATION), default=None,
+              help="System files: projection onto the closure after each step (default), Baumgarte "
+                   "(w = 50 rad/s), or none.")
+@tip_option
+@floating_base_option
+@robot_file_options
+def simulate(model, duration, dt, out, backend, code, controller, speed, seed, method, stabilization, tip,
+             floating_base):
+    """Simulate MODEL: a robot file (open chain or tree) or a closed-chain system file
+    (docs/closed-chains.md).
 
-    Starts from a state that satisfies the loop closures (System.consistent_state),
-    integrates with RK4 and the chosen stabilization, and writes trajectory.npz,
-    trajectory.csv and plots of the joint angles, the object pose and the constraint
-    violation to OUT.
+    RK4 with the torques of the controller held over each step. A robot starts near its
+    neutral configuration (1-dof joints moved by 0.3 rad N(0, 1)), a system from a state
+    that satisfies the loop closures (System.consistent_state), both with random joint
+    rates (--speed); systems are kept on the closure by --stabilization. Writes
+    trajectory.npz, trajectory.csv and plots to OUT, and prints the steps per second.
     """
-    import numpy as np
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
     from soagen import output_dir
-    from soagen.closed_chain import load_system
-    from soagen.closed_chain.plots import plot_trajectory
-    from soagen.closed_chain.simulate import Simulator
-    from soagen.closed_chain.trajectory_files import write_trajectory
+    from soagen.closed_chain.loader import is_system_file
     from soagen.errors import SoagenError
 
     if not (duration > 0 and dt > 0):
@@ -46,17 +57,99 @@ def simulate(system, duration, dt, out, method, stabilization, controller, seed)
     if dt > duration:
         raise SoagenError(f"--dt {dt:g} is longer than --duration {duration:g}")
     output_dir.check(out)
-    sys_ = load_system(system)
-    sim = Simulator(sys_, method, stabilization, controller)
-    err = Console(stderr=True)
-    with Progress(TextColumn("[bold]simulate[/] {task.description}"), BarColumn(),
-                  TextColumn("{task.completed}/{task.total} steps"), TimeRemainingColumn(),
-                  console=err, transient=True) as progress:
-        task = progress.add_task(sys_.name, total=int(round(duration / dt)))
-        traj = sim.run(duration, dt, seed, progress=lambda k, n: progress.update(task, completed=k))
+    backend = _backend(backend, code)
+    if is_system_file(model):
+        from soagen.cli.options import refuse_robot_options
+
+        refuse_robot_options(model, {"--tip": tip, "--floating-base": floating_base})
+        if backend == "generated" and method is not None:
+            raise SoagenError("--method: the generated backend is Lilly-Orin Table 1 unrolled; --method is for "
+                              "--backend numpy")
+        return _system(model, duration, dt, out, backend, code, controller, speed, seed, method or "rccfd1",
+                       stabilization or "projection")
+    for name, value in (("--method", method), ("--stabilization", stabilization)):
+        if value is not None:
+            raise SoagenError(f"{model}: {name}: only for system files")
+    return _robot(model, duration, dt, out, backend, code, controller, speed, seed, tip, floating_base)
+
+
+def _backend(backend, code):
+    from soagen.errors import SoagenError
+
+    if backend == "auto":
+        import os
+        import shutil
+        have_cc = bool(os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang"))
+        backend = "generated" if have_cc else "numpy"
+    if code is not None and backend != "generated":
+        raise SoagenError("--code: only with --backend generated")
+    return backend
+
+
+def _integrate(sim, name, duration, dt, seed, speed):
+    """sim.run with a progress bar on stderr."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn("[bold]simulate[/] {task.description}"), BarColumn(),
+                   TextColumn("{task.completed}/{task.total} steps"), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task(name, total=int(round(duration / dt)))
+    with bar:
+        return sim.run(duration, dt, seed, speed=speed, progress=lambda k, n: bar.update(task, completed=k))
+
+
+def _announce(what):
+    return lambda: click.echo(f"{what}: generating and compiling the code (cached for the next run) ...",
+                              err=True)
+
+
+def _system(path, duration, dt, out, backend, code, controller, speed, seed, method, stabilization):
+    import numpy as np
+
+    from soagen import output_dir
+    from soagen.closed_chain import load_system
+    from soagen.closed_chain.plots import plot_trajectory
+    from soagen.closed_chain.simulate import GeneratedDynamics, Simulator
+    from soagen.closed_chain.trajectory_files import write_trajectory
+
+    system = load_system(path)
+    dynamics = None
+    if backend == "generated":
+        dynamics = GeneratedDynamics.for_system(system, path, code=code, announce=_announce(system.name))
+    sim = Simulator(system, method, stabilization, controller, dynamics=dynamics)
+    traj = _integrate(sim, system.name, duration, dt, seed, speed)
     output_dir.create(out)
-    paths = write_trajectory(traj, sys_, out) + plot_trajectory(traj, sys_, out)
-    click.echo(f"{sys_.name}: {len(traj.t) - 1} steps of {dt:g} s with {method}, {stabilization} stabilization")
+    paths = write_trajectory(traj, system, out) + plot_trajectory(traj, system, out)
+    click.echo(f"{system.name}: {len(traj.t) - 1} steps of {dt:g} s, {backend} backend ({sim.method}), "
+               f"{stabilization} stabilization, {controller} controller: {sim.steps_per_second:,.0f} steps/s")
     click.echo(f"max closure error: position {np.max(traj.err_pos):.3e}, velocity {np.max(traj.err_vel):.3e}")
+    for p in paths:
+        click.echo(f"wrote {p}")
+
+
+def _robot(path, duration, dt, out, backend, code, controller, speed, seed, tip, floating_base):
+    from soagen import output_dir
+    from soagen.cli.options import load_robot
+    from soagen.plots import plot_robot_trajectory
+    from soagen.simulation import (
+        GeneratedRobotDynamics,
+        RobotSimulator,
+        write_robot_trajectory,
+    )
+
+    robot = load_robot(path, tip=tip, floating_base=floating_base)
+    dynamics = None
+    if backend == "generated":
+        ctx = click.get_current_context().meta
+        options = {"tip": tip, "floating_base": floating_base, "lock": list(ctx.get("soagen.lock", ()))}
+        dynamics = GeneratedRobotDynamics.for_robot(robot, robot.source, options, code=code,
+                                                    announce=_announce(robot.name))
+    sim = RobotSimulator(robot, controller, dynamics)
+    traj = _integrate(sim, robot.name, duration, dt, seed, speed)
+    output_dir.create(out)
+    paths = write_robot_trajectory(traj, robot, out) + plot_robot_trajectory(traj, robot, out)
+    click.echo(f"{robot.name}: {len(traj.t) - 1} steps of {dt:g} s, {backend} backend ({sim.method}), "
+               f"{controller} controller: {sim.steps_per_second:,.0f} steps/s")
     for p in paths:
         click.echo(f"wrote {p}")

@@ -50,10 +50,22 @@ class ArmTerms:
         R_tip, o_tip = frame_pose(r, poses, r.tip)
         self.R_tip = arm.base_R @ R_tip                    # tip frame in the world
         self.p_tip = arm.base_r + arm.base_R @ o_tip
-        self.T_prime = tau - np.concatenate(rne(r, self.s, xp.zeros(r.nv), xp))   # (6.1a)
-        self.inn = riccati(r, self.s, xp)                                         # (4.4)-(4.6)
-        self._jdqd = None
-        self._Lambda = None
+        self._T_prime = self._inn = self._jdqd = self._Lambda = None
+
+    @property
+    def T_prime(self):
+        """T' = T - H phi (M phi^T a + b) (6.1a), on first use (kinematics alone does not need it)."""
+        if self._T_prime is None:
+            r = self.robot
+            self._T_prime = self.tau - np.concatenate(rne(r, self.s, self.xp.zeros(r.nv), self.xp))
+        return self._T_prime
+
+    @property
+    def inn(self):
+        """The Riccati sweep's P, D, G, L (4.4)-(4.6), on first use."""
+        if self._inn is None:
+            self._inn = riccati(self.robot, self.s, self.xp)
+        return self._inn
 
     # -- the filter/smoother pair --------------------------------------------------
     def _split(self, x):
@@ -92,6 +104,10 @@ class ArmTerms:
             base = base + np.concatenate([np.zeros(3), self.robot.gravity])
             self._jdqd = self.Rb6 @ base
         return self._jdqd
+
+    def jacobian(self):
+        """J(q) at the tip point, world-aligned (3.13)."""
+        return self.Rb6 @ jac.jacobian(self.robot, self.s, self.xp, self.robot.tip)
 
     def Lambda(self):
         """Lambda(0) = J M^-1 J^T by (6.10), world-aligned."""

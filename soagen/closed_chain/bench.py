@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from soagen.codegen.bench import BenchResult, binding_overhead, py_time, time_c
+from soagen.codegen.compile import FAST_FLAGS
 
 NUMPY_METHODS = ("lilly_orin", "rccfd1", "dense")
 PAPER = ("Lilly & Orin, Table 2 per chain (656N - 767 + p(n_c) mul, 546N - 659 + s(n_c) add, "
@@ -74,8 +75,8 @@ def _pinocchio(system, states, name):
 
 
 def run_system_bench(system_file, with_numpy=True, with_pinocchio=True, iters=None, repeats=11,
-                     flags=("-O3", "-march=native"), progress=None, workdir=None) -> SystemBenchResult:
-    from soagen.closed_chain.codegen import NAME, OBJ_SIZE, render, takes_object_state
+                     flags=FAST_FLAGS, progress=None, workdir=None) -> SystemBenchResult:
+    from soagen.closed_chain.codegen import NAME, constraint_count, render
     from soagen.closed_chain.forward import forward_dynamics
     from soagen.closed_chain.loader import load_system
     from soagen.codegen.compile import load_python
@@ -86,16 +87,16 @@ def run_system_bench(system_file, with_numpy=True, with_pinocchio=True, iters=No
     result = render(system, system_file, progress=progress)
     gen_s, gen_cpu = time.perf_counter() - t0, time.process_time() - c0
     manifest = result.manifest
-    obj = takes_object_state(system)
     states = _states(system, 8)
     with tempfile.TemporaryDirectory(prefix="soagen-bench-") as tmp:
         work = Path(workdir or tmp)
         c_ns = time_c(result, work, flags, iters, repeats,
-                      quat_slots=[(3, 0)] if obj else [], input_size=OBJ_SIZE if obj else 0)
+                      quat_slots=[(3, 0), (1, 3)])
         py = load_python(work / f"{manifest['prefix']}.py")
     res = SystemBenchResult(system.name, system.n, gen_s, {NAME: manifest["functions"][NAME]["ops"]}, c_ns,
                             flags=tuple(flags), generation_cpu_s=gen_cpu, paper=lilly_orin_counts(system))
-    args = [[list(q), list(qd), list(tau)] + ([list(quaternion_from_rotation(c.R_C)) + list(c.V_C)] if obj else [])
+    m = constraint_count(system)
+    args = [[list(q), list(qd), list(tau), list(quaternion_from_rotation(c.R_C)) + list(c.V_C), [0.0] * m]
             for q, qd, tau, c in states]
     res.generated_py_ns[NAME] = py_time(getattr(py, NAME), args, 0.1)
     if with_numpy:

@@ -1,6 +1,8 @@
-"""Generated closed-chain forward dynamics for one system file, any grasp types.
+"""Generated closed-chain code for one system file, any grasp types: the forward dynamics,
+the closure constraints and the arms' gravity torques (what a simulation needs per step;
+``soagen simulate SYSTEM --backend generated`` integrates with them).
 
-The generated function is Lilly-Orin Table 1 (:func:`~soagen.closed_chain.lilly_orin.table1`)
+The forward dynamics is Lilly-Orin Table 1 (:func:`~soagen.closed_chain.lilly_orin.table1`)
 unrolled on SymPy symbols: the same code as the generic method, run on the unrolling
 backend, so every per-arm O(N) part comes from the same recursions
 (:class:`~soagen.closed_chain.arm.ArmTerms`) and the small solves (the
@@ -12,14 +14,19 @@ straight-line LDL^T or closed-form code:
     [M(C) + sum A_k^T R_k] a_0 = sum A_k^T P_k - b(C)                            (45)
     f_k = P_k - R_k a_0 (47),  qdd_k = qdd_open - M^-1 J^T f_k by (6.4)            (48)
 
-Inputs: (q, qd, tau) of all arms. If a grasp is rigid, the first one fixes the object's
-pose and velocity (X(C) from its tip frame, V(C) by (2.8a)), as in the generic
-:class:`~soagen.closed_chain.context.Context`. Otherwise the object is a state of its own
-and a fourth input ``obj`` carries its orientation (unit quaternion x, y, z, w) and V(C)
-= (omega, v_C): the tail of the ``soagen simulate`` state. Its position is not an input:
-with uniform gravity the dynamics does not depend on it. Output: one flat vector (qdd of
-all arms, alpha(C), f(0) of all grasps), world-aligned as in
-:class:`~soagen.closed_chain.result.Result`."""
+Inputs: (q, qd, tau) of all arms; ``obj``, the object's orientation (unit quaternion x, y,
+z, w) and V(C) = (omega, v_C) (its position is not an input: with uniform gravity the
+dynamics does not depend on it); ``corr``, one number per constraint direction (m = sum
+n_c), added to the acceleration-level closure gamma of (30): zero for the plain dynamics,
+-2 w c' - w^2 c for Baumgarte stabilization with the outputs of closure_constraints. Output:
+one flat vector (qdd of all arms, alpha(C), f(0) of all grasps), world-aligned as in
+:class:`~soagen.closed_chain.result.Result`.
+
+closure_constraints(q, pose) (pose = p_C, quaternion) is
+:func:`~soagen.closed_chain.consistent.closure_residual` unrolled: per constraint
+direction a row [c, G], the closure error c and the row of G, G (qd, V(C)) = the velocity
+violation = c' (m x (n + 6)), in the constraint directions the forward dynamics uses.
+gravity_torques(q) is each arm's RNE at rest (3.23), the arms' own weight."""
 
 from __future__ import annotations
 
@@ -27,50 +34,73 @@ from pathlib import Path
 
 import numpy as np
 
-from soagen.closed_chain.context import Context, first_rigid
+from soagen import algorithms as alg
+from soagen.closed_chain.consistent import closure_residual
+from soagen.closed_chain.context import Context
 from soagen.closed_chain.lilly_orin import table1
 from soagen.spatial import quaternion_rotation
 
 NAME = "closed_chain_forward_dynamics"
+CONSTRAINTS = "closure_constraints"
+GRAVITY = "gravity_torques"
 REFERENCES = (
     "Equations: K. W. Lilly, D. E. Orin, \"Efficient Dynamic Simulation for Multiple Chain",
     "Robotic Mechanisms\", Table 1, (35)-(48); per arm, G. Rodriguez, K. Kreutz, JPL Publication",
-    "88-11 (1988), Part II (6.1), (6.4), (6.10). Numbers in the comments refer to them.",
+    "88-11 (1988), Part I (3.23) and Part II (6.1), (6.4), (6.10). Numbers in the comments refer to them.",
 )
 OBJ_SIZE = 10
+POSE_SIZE = 7
 
 
-def takes_object_state(system):
-    """True when no rigid grasp fixes the object: the generated function takes ``obj``."""
-    return first_rigid(system) is None
+def constraint_count(system):
+    """m = sum of n_c over the grasps: the length of corr, the rows of closure_constraints."""
+    return sum(a.grasp.n_c for a in system.arms)
 
 
 def conventions(system):
-    obj = ("The object's pose and velocity follow from the first rigid grasp; the state must",
-           "close the loops (soagen: System.consistent_state).")
-    if takes_object_state(system):
-        obj = ("Input obj (10): the object frame C's orientation as a unit quaternion",
-               "(x, y, z, w), then V(C) = (omega, v_C), world; the state must close the loops",
-               "(soagen: System.consistent_state; soagen simulate's state ends with these 10).")
     return ("Inputs q, qd, tau: the joints of all arms, arms in file order, each base to tip.",
-            "Output (flat): qdd of all arms, then alpha(C) = (omega_dot, a_C) of the object at C",
-            "(world, classical), then f_i(0) of every grasp: the force of tip i on the object at",
-            "O_i, (moment, force), world-aligned. Gravity is the system file's.") + obj
+            "obj (10): the object frame C's orientation as a unit quaternion (x, y, z, w), then",
+            "V(C) = (omega, v_C), world; pose (7): p_C, then the quaternion. The state must close",
+            "the loops (soagen: System.consistent_state; soagen simulate's state ends with p_C, obj).",
+            f"corr ({constraint_count(system)}): added to the closure gamma, one per constraint direction, grasp "
+            "by grasp;",
+            "zeros for the plain dynamics, -2 w c' - w^2 c for Baumgarte (c, c' from closure_constraints).",
+            "closed_chain_forward_dynamics output (flat): qdd of all arms, then alpha(C) = (omega_dot,",
+            "a_C) of the object at C (world, classical), then f_i(0) of every grasp: the force of tip i",
+            "on the object at O_i, (moment, force), world-aligned. Gravity is the system file's.",
+            "closure_constraints output: one row per constraint direction (rigid grasps: world",
+            "angular then linear; others: the grasp's phi^c columns, world-aligned): the closure",
+            "error c, then G (n + 6) with G (qd, V(C)) = c' (the velocity violation).",
+            "gravity_torques output: the joint torques that hold each arm's own weight at rest.")
 
 
-def closed_chain_fd(system, q, qd, tau, obj, xp):
+def closed_chain_fd(system, q, qd, tau, obj, corr, xp):
     """Lilly-Orin Table 1 on backend ``xp`` as one flat vector (see the module doc);
-    ``obj`` is None when a rigid grasp fixes the object."""
-    pose = twist = None
-    if obj is not None:
-        pose, twist = (quaternion_rotation(obj[:4]), None), obj[4:]
-    qdd, a0, f = table1(Context(system, q, qd, tau, pose, twist, xp))
+    ``corr`` (m, or None) is added to the closure gamma, grasp by grasp."""
+    ctx = Context(system, q, qd, tau, (quaternion_rotation(obj[:4]), None), obj[4:], xp)
+    if corr is not None:
+        splits = np.cumsum([a.grasp.n_c for a in system.arms])[:-1]
+        ctx.gamma = [g + c for g, c in zip(ctx.gamma, np.split(np.asarray(corr), splits))]
+    qdd, a0, f = table1(ctx)
     return np.concatenate(qdd + [a0] + f)
 
 
-def render(system, system_file=None, langs=("c", "python"), prefix=None, progress=None):
-    """Unroll :func:`closed_chain_fd` for ``system`` and hand it to the emitter; returns
-    the :class:`~soagen.codegen.emit.Emitted` files and manifest (nothing written)."""
+def closure_constraints(system, q, pose, xp):
+    """[c, G] per constraint direction (m x (n + 7)), see the module doc."""
+    e, Jq, JX = closure_residual(system, q, quaternion_rotation(pose[3:7]), pose[:3], holonomic=False, xp=xp)
+    return np.hstack([e.reshape(-1, 1), Jq, JX])
+
+
+def gravity_torques(system, q, xp):
+    """Each arm's RNE at rest (qd = qdd = 0), arms stacked."""
+    return np.concatenate([alg.bias_forces(a.robot, qi, xp.zeros(a.n), xp=xp)
+                           for a, qi in zip(system.arms, system.split(q, xp.dtype))])
+
+
+def render(system, system_file=None, langs=("c", "python"), prefix=None, batch=False, progress=None):
+    """Unroll the three functions for ``system`` and hand them to the emitter; returns the
+    :class:`~soagen.codegen.emit.Emitted` files and manifest (nothing written). With
+    ``batch`` the C has the ``_batch`` functions too."""
     import sympy
 
     from soagen.codegen.emit import (
@@ -81,24 +111,38 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
         file_digest,
         validate_prefix,
     )
+    from soagen.codegen.robot import batch_langs
     from soagen.codegen.unroll import UnrollBackend, unroll
 
     prefix = validate_prefix(prefix or default_prefix(system.name))
-    n = system.n
-    sym = lambda name, m: np.array([sympy.Symbol(f"{name}_{k}") for k in range(m)], dtype=object)
-    inputs = ("q", "qd", "tau") + (("obj",) if takes_object_state(system) else ())
-    xp = UnrollBackend()
+    n, m = system.n, constraint_count(system)
+    sym = lambda name, size: np.array([sympy.Symbol(f"{name}_{k}") for k in range(size)], dtype=object)
+
+    def unrolled(build):
+        xp = UnrollBackend()
+        out = build(xp)
+        return unroll(out, xp.defs)
+
     if progress:
-        progress("unroll")
-    obj = sym("obj", OBJ_SIZE) if "obj" in inputs else None
-    out = closed_chain_fd(system, sym("q", n), sym("qd", n), sym("tau", n), obj, xp)
+        progress("forward dynamics")
+    fd = unrolled(lambda xp: closed_chain_fd(system, sym("q", n), sym("qd", n), sym("tau", n),
+                                             sym("obj", OBJ_SIZE), sym("corr", m), xp))
     if progress:
-        progress("cse")
-    prog = unroll(out, xp.defs)
-    fn = Function(NAME, inputs, "out", (len(prog.outputs),),
-                  f"closed-chain forward dynamics of {system.name}: qdd ({n}), alpha(C) (6), "
-                  f"f(0) ({6 * system.l})",
-                  "Lilly-Orin Table 1; Part II (6.1), (6.4), (6.10)", prog)
+        progress("constraints, gravity")
+    cons = unrolled(lambda xp: closure_constraints(system, sym("q", n), sym("pose", POSE_SIZE), xp))
+    grav = unrolled(lambda xp: gravity_torques(system, sym("q", n), xp))
+    functions = [
+        Function(NAME, ("q", "qd", "tau", "obj", "corr"), "out", (len(fd.outputs),),
+                 f"closed-chain forward dynamics of {system.name}: qdd ({n}), alpha(C) (6), "
+                 f"f(0) ({6 * system.l})",
+                 "Lilly-Orin Table 1; Part II (6.1), (6.4), (6.10)", fd, sizes=(n, n, n, OBJ_SIZE, m)),
+        Function(CONSTRAINTS, ("q", "pose"), "out", (m, n + 7),
+                 f"closure errors c and the velocity constraints G of {system.name}, one row [c, G] per "
+                 f"constraint direction",
+                 "Part II (a.6)-(a.8), (2.7a); Lilly-Orin (27)-(30)", cons, sizes=(n, POSE_SIZE)),
+        Function(GRAVITY, ("q",), "tau", (n,), f"gravity torques of the arms of {system.name} at rest",
+                 "Part I (3.23)", grav, sizes=(n,)),
+    ]
     source = Path(system_file).name if system_file else system.name
     joints = tuple(f"{o + i:3d}  {a.name}.{b.joint_name} ({b.joint.kind}, axis "
                    f"{' '.join(f'{x:g}' for x in b.joint.axis)})"
@@ -106,8 +150,9 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, progres
     header = Header(prefix=prefix, model=system.name, kind="system", source=source,
                     sha256=file_digest(system_file), nq=n, nv=n, joints=joints,
                     conventions=conventions(system), references=REFERENCES,
-                    command=f"soagen generate {source} --out DIR", manifest={"n": n, "arms": system.l})
-    return emit([fn], header, langs)
+                    command=f"soagen generate {source} --out DIR" + (" --batch" if batch else ""),
+                    manifest={"n": n, "arms": system.l, "constraints": m})
+    return emit(functions, header, batch_langs(tuple(langs), batch))
 
 
 def generate(system_file, out_dir, **kw):

@@ -14,62 +14,88 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen import algorithms as alg
+from soagen.backend import NUMPY
 from soagen.closed_chain.arm import ArmTerms, block
 from soagen.errors import SoagenError
-from soagen.spatial import phi_CO, rotation_exp, rotation_log
+from soagen.spatial import cross, phi_CO, rotation_exp
 from soagen.tolerances import CLOSURE
 
 
-def angular_error(grasp, R_tip, Rg):
+def world_basis(B, Rg, xp=NUMPY):
+    """Constraint directions of a grasp in the world, as every closed-chain method uses
+    them: the grasp-frame columns ``B`` (phi^c, or its holonomic part) rotated by
+    diag(Rg, Rg); all six directions (a rigid grasp) as the identity, since only their span
+    matters (Part II (2.10b))."""
+    if B.shape[1] == 6:
+        return xp.eye(6)
+    return block(Rg) @ xp.constant(B)
+
+
+def angular_error(grasp, R_tip, Rg, xp=NUMPY):
     """Orientation error of the tip frame against the grasp frame, to first order the
-    rotation from the grasp frame to the tip frame (world axes): the rotation vector for a
-    rigid grasp; for a revolute one h_grasp x h_tip, which vanishes at any hinge angle
-    once the axes are aligned; zero otherwise (point contacts leave orientation free)."""
+    rotation from the grasp frame to the tip frame (world axes): for a rigid grasp the vee
+    of the skew part of R_tip Rg^T (sin of the angle times the axis); for a revolute one
+    h_grasp x h_tip, which vanishes at any hinge angle once the axes are aligned; zero
+    otherwise (point contacts leave orientation free). Polynomial in the rotations, so it
+    runs on any backend (the generated closure_constraints)."""
     if grasp.kind == "rigid":
-        return rotation_log(R_tip @ Rg.T)
+        E = R_tip @ Rg.T
+        return 0.5 * np.array([E[2, 1] - E[1, 2], E[0, 2] - E[2, 0], E[1, 0] - E[0, 1]])
     if grasp.kind == "revolute":
-        h = grasp.phi[:3, 0]
-        return np.cross(Rg @ h, R_tip @ h)
-    return np.zeros(3)
+        h = xp.constant(grasp.phi[:3, 0])
+        return cross(Rg @ h, R_tip @ h)
+    return xp.zeros(3)
 
 
-def grasp_errors(system, arms, R_C, p_C, holonomic=True):
+def grasp_errors(system, arms, R_C, p_C, holonomic=True, xp=NUMPY):
     """Closure errors P_i^T e_i (holonomic directions, or all constraint directions with
-    ``holonomic=False``) of every grasp and their Jacobian -P_i^T A_i w.r.t. the object
-    twist; ``arms`` are :class:`ArmTerms` at the arm configurations."""
+    ``holonomic=False``; P_i the :func:`world_basis`) of every grasp and their Jacobian
+    -P_i^T A_i w.r.t. the object twist; ``arms`` are :class:`ArmTerms` at the arm
+    configurations."""
     res, JX = [], []
     for a, t in zip(system.arms, arms):
-        Rg = R_C @ a.grasp.R
-        e = np.concatenate([angular_error(a.grasp, t.R_tip, Rg), t.p_tip - (p_C + R_C @ a.grasp.r)])
-        Pw = block(Rg) @ (a.grasp.holonomic if holonomic else a.grasp.phic)
-        res.append(Pw.T @ e)
-        JX.append(-Pw.T @ phi_CO(R_C @ a.grasp.r).T)
+        g = a.grasp
+        Rg = R_C @ xp.constant(g.R)
+        l = R_C @ xp.constant(g.r)
+        e = np.concatenate([angular_error(g, t.R_tip, Rg, xp), t.p_tip - (p_C + l)])
+        P = world_basis(g.holonomic if holonomic else g.phic, Rg, xp)
+        res.append(P.T @ e)
+        JX.append(-P.T @ phi_CO(l).T)
     return np.concatenate(res), np.vstack(JX)
 
 
-def closure_residual(system, q, R_C, p_C, holonomic=True):
+def closure_residual(system, q, R_C, p_C, holonomic=True, xp=NUMPY):
     """Stacked closure errors and their Jacobians w.r.t. q and the object twist
-    (d e_i = J_i dq_i - A_i dX(C)); used by the solver, the simulator and the tests."""
-    zero = np.zeros(system.n)
-    arms = [ArmTerms(a, qi, zero[:a.n], zero[:a.n]) for a, qi in zip(system.arms, system.split(q))]
-    e, JX = grasp_errors(system, arms, R_C, p_C, holonomic)
-    Jq, r0 = np.zeros((len(e), system.n)), 0
-    for a, t, off in zip(system.arms, arms, system.offsets()):
-        Rg = R_C @ a.grasp.R
-        Pw = block(Rg) @ (a.grasp.holonomic if holonomic else a.grasp.phic)
-        Jq[r0:r0 + Pw.shape[1], off:off + a.n] = Pw.T @ t.Rb6 @ alg.jacobian(a.robot, t.q)
-        r0 += Pw.shape[1]
+    (d e_i = J_i dq_i - A_i dX(C)), in the world constraint directions of
+    :func:`world_basis`; used by the solver, the simulator and the tests, and unrolled for
+    the generated closure_constraints."""
+    zero = xp.zeros(system.n)
+    arms = [ArmTerms(a, qi, zero[:a.n], zero[:a.n], xp) for a, qi in zip(system.arms, system.split(q, xp.dtype))]
+    e, JX = grasp_errors(system, arms, R_C, p_C, holonomic, xp)
+    blocks = []
+    for a, t in zip(system.arms, arms):
+        P = world_basis(a.grasp.holonomic if holonomic else a.grasp.phic, R_C @ xp.constant(a.grasp.R), xp)
+        blocks.append(P.T @ t.jacobian())
+    Jq = xp.zeros((len(e), system.n))
+    r0 = 0
+    for B, off, a in zip(blocks, system.offsets(), system.arms):
+        Jq[r0:r0 + B.shape[0], off:off + a.n] = B
+        r0 += B.shape[0]
     return e, Jq, JX
 
 
-def solve_closure(system, q, R_C, p_C, tol=CLOSURE, max_iter=60):
-    """Gauss-Newton with minimum-norm steps on the holonomic closure equations."""
+def solve_closure(system, q, R_C, p_C, tol=CLOSURE, max_iter=60, residual=None):
+    """Gauss-Newton with minimum-norm steps on the holonomic closure equations;
+    ``residual(q, R_C, p_C)`` gives (e, [J_q, J_X]) (default: :func:`closure_residual`,
+    a simulation passes the generated closure_constraints)."""
+    if residual is None:
+        def residual(q, R, p):
+            e, Jq, JX = closure_residual(system, q, R, p)
+            return e, np.hstack([Jq, JX])
     for _ in range(max_iter):
-        e, Jq, JX = closure_residual(system, q, R_C, p_C)
+        e, G = residual(q, R_C, p_C)
         if np.abs(e).max() < tol:
             return q, R_C, p_C
-        G = np.hstack([Jq, JX])
         dx = -np.linalg.lstsq(G, e, rcond=None)[0]
         q = q + dx[:system.n]
         dX = dx[system.n:]

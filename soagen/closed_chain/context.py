@@ -23,7 +23,7 @@ import numpy as np
 
 from soagen.backend import NUMPY
 from soagen.closed_chain.arm import ArmTerms, block
-from soagen.closed_chain.consistent import grasp_errors
+from soagen.closed_chain.consistent import grasp_errors, world_basis
 from soagen.errors import SoagenError
 from soagen.operators import block_diag
 from soagen.spatial import cross, phi_CO, rotation_exp, skew, spatial_inertia
@@ -59,7 +59,7 @@ class Context:
             self.A.append(phi_CO(l).T)                           # A_i = phi^T(C, O_i) (2.6)
             self.R_g.append(Rg)
             self.phi.append(block(Rg) @ xp.constant(g.phi))
-            self.phic.append(xp.eye(6) if g.n_c == 6 else block(Rg) @ xp.constant(g.phic))
+            self.phic.append(world_basis(g.phic, Rg, xp))
 
     def object_terms(self):
         xp, o = self.xp, self.system.obj

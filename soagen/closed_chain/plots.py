@@ -1,5 +1,7 @@
-"""Plots of a simulated closed-chain trajectory (matplotlib, PNG files): the joint
-angles of each arm, the object's pose, the constraint violation."""
+"""Plots of a simulated closed-chain trajectory (matplotlib, PNG files): the joint angles
+of each arm, the object's displacement and orientation error from its start, and the
+constraint violation at the position and at the velocity level, each in its units.
+Legends sit beside the axes (:mod:`soagen.plots`)."""
 
 from __future__ import annotations
 
@@ -7,65 +9,60 @@ from pathlib import Path
 
 import numpy as np
 
-
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+from soagen.plots import legend_beside, plot_joint_angles, pyplot, save
+from soagen.spatial import quaternion_rotation, rotation_log
 
 
-def _save(fig, path):
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    _pyplot().close(fig)
-    return path
-
-
-def plot_joint_angles(traj, system, path):
-    fig, axes = _pyplot().subplots(system.l, 1, figsize=(7, 2.2 * system.l), sharex=True, squeeze=False)
-    for ax, a, off in zip(axes[:, 0], system.arms, system.offsets()):
-        for j, b in enumerate(a.robot.bodies):
-            ax.plot(traj.t, traj.q[:, off + j], label=b.joint_name)
-        ax.set_ylabel(f"{a.name} [rad]")
-        ax.legend(fontsize=6, ncol=3, loc="upper right")
+def plot_arm_joint_angles(traj, system, path):
+    fig, axes = pyplot().subplots(system.l, 1, figsize=(8, 2.2 * system.l), sharex=True, squeeze=False)
+    plot_joint_angles(axes[:, 0], traj.t, [
+        (f"{a.name} [rad]", [(b.joint_name, traj.q[:, off + j]) for j, b in enumerate(a.robot.bodies)])
+        for a, off in zip(system.arms, system.offsets())])
     axes[-1, 0].set_xlabel("t [s]")
     fig.suptitle(f"{system.name}: joint angles")
-    return _save(fig, path)
+    return save(fig, path)
+
+
+def orientation_error(quat):
+    """Angle [rad] of the rotation from the first orientation to each one (steps x 4 quaternions)."""
+    R0 = quaternion_rotation(quat[0])
+    return np.array([np.linalg.norm(rotation_log(R0.T @ quaternion_rotation(q))) for q in quat])
 
 
 def plot_object_pose(traj, system, path):
-    fig, (a1, a2) = _pyplot().subplots(2, 1, figsize=(7, 5), sharex=True)
+    fig, (a1, a2) = pyplot().subplots(2, 1, figsize=(8, 5), sharex=True)
+    d = (traj.p_C - traj.p_C[0]) * 1000
     for i, c in enumerate("xyz"):
-        a1.plot(traj.t, traj.p_C[:, i], label=f"p_C.{c}")
-    for i, c in enumerate("xyzw"):
-        a2.plot(traj.t, traj.quat_C[:, i], label=f"quat.{c}")
-    a1.set_ylabel("position [m]")
-    a2.set_ylabel("orientation (quaternion)")
+        a1.plot(traj.t, d[:, i], label=f"p_C.{c}")
+    a1.set_ylabel("displacement [mm]")
+    a2.plot(traj.t, np.degrees(orientation_error(traj.quat_C)), "k", label="angle")
+    a2.set_ylabel("orientation error [deg]")
     a2.set_xlabel("t [s]")
-    a1.legend(fontsize=7)
-    a2.legend(fontsize=7)
-    fig.suptitle(f"{system.name}: object pose (frame C)")
-    return _save(fig, path)
+    for ax in (a1, a2):
+        ax.grid(alpha=0.3)
+        legend_beside(ax)
+    fig.suptitle(f"{system.name}: object (frame C) from its start")
+    return save(fig, path)
 
 
 def plot_constraint_violation(traj, system, path):
-    fig, ax = _pyplot().subplots(figsize=(7, 3.5))
-    ax.semilogy(traj.t, np.maximum(traj.err_pos, 1e-17), label="position (closure error)")
-    ax.semilogy(traj.t, np.maximum(traj.err_vel, 1e-17), label="velocity")
-    ax.set_xlabel("t [s]")
-    ax.set_ylabel("max |violation|")
-    ax.set_title(f"{system.name}: constraint violation ({traj.stabilization})")
-    ax.legend()
-    return _save(fig, path)
+    fig, (a1, a2) = pyplot().subplots(2, 1, figsize=(8, 5), sharex=True)
+    parts = traj.violation
+    for ax, cols, units, level in ((a1, (0, 1), ("m", "rad"), "position"), (a2, (2, 3), ("m/s", "rad/s"), "velocity")):
+        for k, (col, unit) in enumerate(zip(cols, units)):
+            ax.semilogy(traj.t, np.maximum(parts[:, col], 1e-17), label=f"{'linear' if k == 0 else 'angular'} [{unit}]")
+        ax.set_ylabel(f"max |{level} error|")
+        ax.grid(alpha=0.3, which="both")
+        legend_beside(ax)
+    a2.set_xlabel("t [s]")
+    fig.suptitle(f"{system.name}: closure violation ({traj.stabilization} stabilization)")
+    return save(fig, path)
 
 
 def plot_trajectory(traj, system, out_dir):
     """joint_angles.png, object_pose.png and constraint_violation.png in ``out_dir`` (an
     existing directory); returns the written paths."""
     out = Path(out_dir)
-    return [plot_joint_angles(traj, system, out / "joint_angles.png"),
+    return [plot_arm_joint_angles(traj, system, out / "joint_angles.png"),
             plot_object_pose(traj, system, out / "object_pose.png"),
             plot_constraint_violation(traj, system, out / "constraint_violation.png")]

@@ -1,10 +1,22 @@
-"""Simulation of a closed-chain system: RK4 on (q, qd, X(C), V(C)) with constraint
-stabilization. The trajectory files are written by :mod:`soagen.closed_chain.trajectory_files`,
-the plots drawn by :mod:`soagen.closed_chain.plots`.
+"""Simulation of a closed-chain system: RK4 on (q, qd, p_C, quat_C, V_C) with constraint
+stabilization, on the generic numpy methods or on the generated, compiled code. The
+trajectory files are written by :mod:`soagen.closed_chain.trajectory_files`, the plots
+drawn by :mod:`soagen.closed_chain.plots`.
 
 State: arm joints q, qd; the object's position p_C, orientation (unit quaternion x, y, z,
-w) and V(C) = (omega, v_C), world. Derivatives: qdd and alpha(C) from a closed-chain
-method, pdot_C = v_C, Rdot_C = omega~ R_C.
+w) and V(C) = (omega, v_C), world. Derivatives: qdd and alpha(C) from the forward
+dynamics, pdot_C = v_C, quaternion rate from omega.
+
+What is evaluated per stage is one of two :class:`Dynamics`, with the same three
+operations: the closed-chain forward dynamics (with a stabilization term ``corr`` added to
+the closure gamma), the closure constraints (per constraint direction the error c and the
+row of G, G (qd, V(C)) = c'; :func:`~soagen.closed_chain.consistent.closure_residual`) and
+the arms' gravity torques:
+
+* :class:`NumpyDynamics`: the generic methods (``method``: rccfd1, lilly_orin, ...);
+* :class:`GeneratedDynamics`: the generated C of ``soagen generate SYSTEM``
+  (closed_chain_forward_dynamics, closure_constraints, gravity_torques: Lilly-Orin Table 1
+  unrolled), compiled and called through ctypes.
 
 The closure equations hold only at the acceleration level in the dynamics, so the
 numerical solution drifts off the constraint manifold. Stabilization, one of:
@@ -13,32 +25,32 @@ numerical solution drifts off the constraint manifold. Stabilization, one of:
   the holonomic closure (Gauss-Newton, minimum-norm correction of (q, X(C))) and the
   velocities onto the null space of the velocity constraints (minimum-norm).
 * ``baumgarte``: the closure is imposed as c'' + 2 w c' + w^2 c = 0 (critically damped,
-  w = ``omega_b``, default 50 rad/s), c = phi^c^T e the closure error, through the
-  closure bias gamma of the methods.
+  w = ``omega_b``, default 50 rad/s): corr = -2 w c' - w^2 c.
 * ``none``: plain RK4, for measuring the drift.
 
-Joint torques: a PD controller about the initial configuration plus each arm's own
-gravity torques (the object's weight is carried by the PD error), or zero torques. The PD
-gains are scaled by the diagonal of each arm's mass matrix at the start,
-kp = w_c^2 M_jj, kd = 2 w_c M_jj (w_c = 10 rad/s), so that light wrist joints do not make
-the equations stiff for an explicit integrator."""
+Joint torques, computed once per step and held over it (zero-order hold, as a digital
+controller running at 1/dt): ``pd`` (the default) holds the start. Gravity compensation of the arms' own
+weight (gravity_torques) and of the object's, carried through the grasps: f = phi^c lam
+with the minimum-norm lam that balances the object's weight wrench, -G_X^T lam = A^T f =
+-W (2.9) (in the least-squares sense if the grasps leave the object a free motion),
+added as J^T f = G_q^T lam; plus PD about the start with gains scaled by the
+diagonal of each arm's mass matrix there, kp = w_c^2 M_jj, kd = 2 w_c M_jj (w_c = 10
+rad/s), so that light wrist joints do not make the equations stiff for an explicit
+integrator. At rest at a closed state this gives zero accelerations. ``zero``: no torques."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from soagen.closed_chain.consistent import (
-    angular_error,
-    closure_residual,
-    solve_closure,
-    velocity_constraints,
-)
+from soagen.closed_chain.consistent import solve_closure
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.forward import forward_dynamics
 from soagen.errors import SoagenError
 from soagen.spatial import (
+    cross,
     quaternion_from_rotation,
     quaternion_rate,
     quaternion_rotation,
@@ -46,6 +58,7 @@ from soagen.spatial import (
 
 STABILIZATION = ("projection", "baumgarte", "none")
 CONTROLLERS = ("pd", "zero")
+BACKENDS = ("generated", "numpy")
 
 
 @dataclass
@@ -56,10 +69,11 @@ class Trajectory:
     p_C: np.ndarray        # steps x 3
     quat_C: np.ndarray     # steps x 4 (x, y, z, w)
     V_C: np.ndarray        # steps x 6
-    err_pos: np.ndarray    # max |closure error| (holonomic directions)
+    err_pos: np.ndarray    # max |closure error| over the holonomic directions
     err_vel: np.ndarray    # max |velocity constraint violation|
     stabilization: str
     method: str
+    violation: np.ndarray | None = None   # steps x 4: position [m], [rad]; velocity [m/s], [rad/s]
 
 
 def unpack(x, n):
@@ -68,70 +82,198 @@ def unpack(x, n):
     return x[..., :n], x[..., n:2 * n], x[..., 2 * n:2 * n + 3], x[..., 2 * n + 3:2 * n + 7], x[..., 2 * n + 7:]
 
 
+def constraint_rows(system):
+    """Per constraint direction (the rows of closure_constraints): (holonomic, angular) as
+    two boolean arrays; a direction is angular when it has no linear part."""
+    holo, ang = [], []
+    for a in system.arms:
+        g = a.grasp
+        cols = np.eye(6) if g.n_c == 6 else g.phic
+        hol = np.eye(6) if g.n_c == 6 else g.holonomic
+        for c in cols.T:
+            holo.append(any(np.allclose(c, h) for h in hol.T))
+            ang.append(bool(np.abs(c[3:]).max() < 1e-12))
+    return np.array(holo), np.array(ang)
+
+
+class NumpyDynamics:
+    """The generic methods of :mod:`soagen.closed_chain.forward` (see the module doc)."""
+
+    def __init__(self, system, method="rccfd1"):
+        self.system, self.method = system, method
+
+    def accelerations(self, q, qd, tau, p, quat, V, corr):
+        """(qdd, alpha(C)) at the state (q, qd; the object at p_C, quat with V(C)) under
+        tau; ``corr`` flat over the constraint directions, or None."""
+        if corr is not None:
+            corr = np.split(corr, np.cumsum([a.grasp.n_c for a in self.system.arms])[:-1])
+        r = forward_dynamics(self.system, q, qd, tau, self.method, (quaternion_rotation(quat), None), V,
+                             correction=corr)
+        return r.qdd_all, r.alpha_C
+
+    def constraints(self, q, p, quat):
+        """(c, G): closure errors and velocity constraints, all constraint directions."""
+        from soagen.closed_chain.consistent import closure_residual
+
+        e, Jq, JX = closure_residual(self.system, q, quaternion_rotation(quat), p, holonomic=False)
+        return e, np.hstack([Jq, JX])
+
+    def gravity(self, q):
+        from soagen import algorithms as alg
+
+        s = self.system
+        return np.concatenate([alg.bias_forces(a.robot, qi, np.zeros(a.n)) for a, qi in zip(s.arms, s.split(q))])
+
+
+class GeneratedDynamics:
+    """The generated, compiled closed_chain_forward_dynamics, closure_constraints and
+    gravity_torques of ``lib`` (a :class:`~soagen.codegen.compile.CLibrary`), called on
+    buffers bound once."""
+
+    method = "lilly_orin (generated C)"
+
+    def __init__(self, system, lib):
+        from soagen.closed_chain.codegen import (
+            CONSTRAINTS,
+            GRAVITY,
+            NAME,
+            constraint_count,
+        )
+
+        have = lib.manifest["functions"]
+        want = {NAME: ["q", "qd", "tau", "obj", "corr"], CONSTRAINTS: ["q", "pose"], GRAVITY: ["q"]}
+        if any(have.get(k, {}).get("inputs") != v for k, v in want.items()) or lib.manifest.get("n") != system.n:
+            raise SoagenError(f"{system.name}: the generated code does not fit (it needs {', '.join(want)} "
+                              f"of soagen generate for this system)")
+        n, m = system.n, constraint_count(system)
+        self.system, self.n, self.m = system, n, m
+        self.q, self.qd, self.tau, self.obj, self.corr, self.pose = (np.zeros(k) for k in (n, n, n, 10, m, 7))
+        self.out, self.cons, self.grav = np.zeros(n + 6 + 6 * system.l), np.zeros((m, n + 7)), np.zeros(n)
+        self._fd = lib.bound(NAME, self.q, self.qd, self.tau, self.obj, self.corr, self.out)
+        self._cons = lib.bound(CONSTRAINTS, self.q, self.pose, self.cons)
+        self._grav = lib.bound(GRAVITY, self.q, self.grav)
+
+    @classmethod
+    def for_system(cls, system, system_file=None, code=None, announce=None):
+        """From the generated code in the folder ``code`` (its manifest must name this
+        system file's SHA-256), else from the compiled-code cache (generated on a miss,
+        after ``announce()``)."""
+        from soagen.codegen import cache
+
+        if code is not None:
+            return cls(system, cache.from_folder(code, source=system_file))
+        from soagen.closed_chain.codegen import render
+
+        files = [system_file] if system_file else []
+        files += sorted({a.robot.source for a in system.arms if a.robot.source})
+        lib = cache.compiled(system.name, files, {"kind": "system"},
+                             lambda: render(system, system_file, langs=("c",)), announce=announce)
+        return cls(system, lib)
+
+    def accelerations(self, q, qd, tau, p, quat, V, corr):
+        self.q[:], self.qd[:], self.tau[:], self.obj[:4], self.obj[4:] = q, qd, tau, quat, V
+        self.corr[:] = 0.0 if corr is None else corr
+        self._fd()
+        return self.out[:self.n].copy(), self.out[self.n:self.n + 6].copy()
+
+    def constraints(self, q, p, quat):
+        self.q[:], self.pose[:3], self.pose[3:] = q, p, quat
+        self._cons()
+        return self.cons[:, 0].copy(), self.cons[:, 1:].copy()
+
+    def gravity(self, q):
+        self.q[:] = q
+        self._grav()
+        return self.grav.copy()
+
+
 class Simulator:
     """RK4 with stabilization for one system; ``run`` returns a :class:`Trajectory`.
-    :meth:`accelerations` is where the forward dynamics is evaluated."""
+    ``dynamics``: a :class:`NumpyDynamics` (the default, with ``method``) or a
+    :class:`GeneratedDynamics`."""
 
     def __init__(self, system, method="rccfd1", stabilization="projection", controller="pd",
-                 omega_c=10.0, omega_b=50.0):
+                 omega_c=10.0, omega_b=50.0, dynamics=None):
         if stabilization not in STABILIZATION:
             raise SoagenError(f"unknown stabilization {stabilization!r} (choose from {', '.join(STABILIZATION)})")
         if controller not in CONTROLLERS:
             raise SoagenError(f"unknown controller {controller!r} (choose from {', '.join(CONTROLLERS)})")
-        self.system, self.method, self.stab, self.controller = system, method, stabilization, controller
+        self.system, self.stab, self.controller = system, stabilization, controller
+        self.dynamics = dynamics or NumpyDynamics(system, method)
+        self.method = self.dynamics.method
         self.omega_c, self.omega_b = omega_c, omega_b
+        self.n = system.n
+        self.holonomic, self.angular = constraint_rows(system)
         self.q_ref = None
 
-    def torque(self, q, qd):
-        s = self.system
+    def object_weight(self, quat):
+        """The object's weight as a wrench at C (moment, force), world."""
+        o, g = self.system.obj, self.system.gravity
+        moment = cross(quaternion_rotation(quat) @ o.com, o.mass * g) if o.com.any() else np.zeros(3)
+        return np.concatenate([moment, o.mass * g])
+
+    def torque(self, x, G):
+        """Hold (see the module doc): arm and object gravity compensation plus PD at the
+        state x (G: its velocity constraints); or zero."""
+        n = self.n
         if self.controller == "zero":
-            return np.zeros(s.n)
-        from soagen import algorithms as alg
-        g = np.concatenate([alg.bias_forces(a.robot, qi, np.zeros(a.n)) for a, qi in zip(s.arms, s.split(q))])
-        return g + self.kp * (self.q_ref - q) - self.kd * qd
+            return np.zeros(n)
+        q, qd, _, quat, _ = unpack(x, n)
+        Gq, GX = G[:, :n], G[:, n:]
+        W = self.object_weight(quat)
+        try:                                               # GX^T lam = W, minimum norm
+            lam = GX @ np.linalg.solve(GX.T @ GX, W)
+        except np.linalg.LinAlgError:                      # the grasps leave the object a free motion
+            lam = np.linalg.lstsq(GX.T, W, rcond=None)[0]
+        return self.dynamics.gravity(q) + Gq.T @ lam + self.kp * (self.q_ref - q) - self.kd * qd
 
-    def accelerations(self, q, qd, tau, R, p, V, correction):
-        """(qdd of all arms, alpha(C)) by the chosen closed-chain method."""
-        r = forward_dynamics(self.system, q, qd, tau, self.method, (R, p), V, correction=correction)
-        return r.qdd_all, r.alpha_C
-
-    def derivative(self, x):
-        q, qd, p, quat, V = unpack(x, self.system.n)
-        quat = quat / np.linalg.norm(quat)                  # RK4's inner stages leave the sphere
-        R = quaternion_rotation(quat)
-        tau = self.torque(q, qd)
-        corr = self.baumgarte(q, qd, tau, R, p, V) if self.stab == "baumgarte" else None
-        qdd, alpha_C = self.accelerations(q, qd, tau, R, p, V, corr)
+    def derivative(self, x, tau, cG=None):
+        """d/dt of the state x under the joint torques tau (``cG``: the constraints at x,
+        if already evaluated)."""
+        q, qd, p, quat, V = unpack(x, self.n)
+        quat = quat / np.sqrt(quat @ quat)                  # RK4's inner stages leave the sphere
+        corr = None
+        if self.stab == "baumgarte":
+            c, G = cG or self.dynamics.constraints(q, p, quat)
+            w = self.omega_b
+            corr = -2 * w * (G @ np.concatenate([qd, V])) - w * w * c       # c'' + 2w c' + w^2 c = 0
+        qdd, alpha_C = self.dynamics.accelerations(q, qd, tau, p, quat, V, corr)
         return np.concatenate([qd, qdd, V[3:], quaternion_rate(quat, V[:3]), alpha_C])
 
-    def baumgarte(self, q, qd, tau, R, p, V):
-        """-2 w c' - w^2 c per grasp, c = phi^c^T e (closure error), c' = -phi^c^T dV."""
-        ctx = Context(self.system, q, qd, tau, (R, p), V)
-        w = self.omega_b
-        out = []
-        for a, t, pc, dv in zip(self.system.arms, ctx.arms, ctx.phic, ctx.dV):
-            Rg = R @ a.grasp.R
-            err = np.concatenate([angular_error(a.grasp, t.R_tip, Rg), t.p_tip - (p + R @ a.grasp.r)])
-            c, cd = pc.T @ err, -pc.T @ dv
-            out.append(-2 * w * cd - w * w * c)
-        return out
+    def constraints(self, x):
+        q, _, p, quat, _ = unpack(x, self.n)
+        return self.dynamics.constraints(q, p, quat)
 
-    def violation(self, x):
-        s = self.system
-        q, qd, p, quat, V = unpack(x, s.n)
-        R = quaternion_rotation(quat)
-        e, _, _ = closure_residual(s, q, R, p)
-        G = velocity_constraints(s, q, R, p)
-        return float(np.abs(e).max()), float(np.abs(G @ np.concatenate([qd, V])).max())
+    def violations(self, X, cGs):
+        """Per state of X (states along the first axis) with its constraints ``cGs``: the
+        max position error over the holonomic directions, the max velocity violation, and
+        the four maxima [m], [rad], [m/s], [rad/s] for the plots (steps x 4)."""
+        _, qd, _, _, V = unpack(X, self.n)
+        c = np.abs(np.array([cg[0] for cg in cGs]))[:, self.holonomic]
+        cd = np.abs(np.einsum("kij,kj->ki", np.array([cg[1] for cg in cGs]), np.hstack([qd, V])))
+        ang = self.angular[self.holonomic]
+        parts = [c[:, ~ang], c[:, ang], cd[:, ~self.angular], cd[:, self.angular]]
+        return c.max(axis=1), cd.max(axis=1), np.column_stack(
+            [p.max(axis=1) if p.shape[1] else np.zeros(len(X)) for p in parts])
 
     def project(self, x):
-        s, n = self.system, self.system.n
+        """x projected on the closure (positions by Gauss-Newton, velocities minimum-norm),
+        and the constraints there."""
+        n, hol = self.n, self.holonomic
         q, qd, p, quat, V = unpack(x, n)
-        q, R, p = solve_closure(s, q, quaternion_rotation(quat), p)
-        G = velocity_constraints(s, q, R, p)
+        last = []
+
+        def residual(q, R, p):
+            last[:] = self.dynamics.constraints(q, p, quaternion_from_rotation(R))
+            return last[0][hol], last[1][hol]
+        q, R, p = solve_closure(self.system, q, quaternion_rotation(quat), p, residual=residual)
+        c, G = last
         u = np.concatenate([qd, V])
-        u = u - np.linalg.pinv(G) @ (G @ u)
-        return np.concatenate([q, u[:n], p, quaternion_from_rotation(R), u[n:]])
+        try:                                               # u - G^+ G u, G of full row rank
+            u = u - G.T @ np.linalg.solve(G @ G.T, G @ u)
+        except np.linalg.LinAlgError:
+            u = u - np.linalg.pinv(G) @ (G @ u)
+        return np.concatenate([q, u[:n], p, quaternion_from_rotation(R), u[n:]]), (c, G)
 
     def initial_state(self, seed=0, speed=0.5):
         s = self.system
@@ -143,33 +285,45 @@ class Simulator:
         self.kp, self.kd = self.omega_c ** 2 * m, 2 * self.omega_c * m
         return np.concatenate([q, qd, ctx.p_C, quaternion_from_rotation(ctx.R_C), ctx.V_C])
 
+    def step(self, x, dt, cG):
+        """One RK4 step from x (``cG``: the constraints at x) with the torques held over
+        the step, the quaternion normalized, the projection if chosen; the new state and
+        the constraints there."""
+        tau = self.torque(x, cG[1])
+        k1 = self.derivative(x, tau, cG)
+        k2 = self.derivative(x + dt / 2 * k1, tau)
+        k3 = self.derivative(x + dt / 2 * k2, tau)
+        k4 = self.derivative(x + dt * k3, tau)
+        x = x + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
+        quat = unpack(x, self.n)[3]                 # a view: normalized in place
+        quat /= np.sqrt(quat @ quat)
+        if self.stab == "projection":
+            return self.project(x)
+        return x, self.constraints(x)
+
     def run(self, duration, dt, seed=0, speed=0.5, progress=None):
         if not (dt > 0 and duration > 0):
             raise SoagenError("duration and dt must be positive")
         steps = int(round(duration / dt))
         x = self.initial_state(seed, speed)
-        rows, errs = [x], [self.violation(x)]
+        cG = self.constraints(x)
+        rows, cGs = [x], [cG]
+        start = time.perf_counter()
         for k in range(steps):
-            k1 = self.derivative(x)
-            k2 = self.derivative(x + dt / 2 * k1)
-            k3 = self.derivative(x + dt / 2 * k2)
-            k4 = self.derivative(x + dt * k3)
-            x = x + dt / 6 * (k1 + 2 * k2 + 2 * k3 + k4)
-            quat = unpack(x, self.system.n)[3]          # a view: normalized in place
-            quat /= np.linalg.norm(quat)
-            if self.stab == "projection":
-                x = self.project(x)
+            x, cG = self.step(x, dt, cG)
             rows.append(x)
-            errs.append(self.violation(x))
+            cGs.append(cG)
             if progress is not None:
                 progress(k + 1, steps)
-        X, E = np.array(rows), np.array(errs)
-        return Trajectory(np.arange(steps + 1) * dt, *unpack(X, self.system.n), E[:, 0], E[:, 1],
-                          self.stab, self.method)
+        self.steps_per_second = steps / (time.perf_counter() - start)
+        X = np.array(rows)
+        err_pos, err_vel, parts = self.violations(X, cGs)
+        return Trajectory(np.arange(steps + 1) * dt, *unpack(X, self.n), err_pos, err_vel,
+                          self.stab, self.method, parts)
 
 
 def simulate(system, duration=1.0, dt=2e-3, method="rccfd1", stabilization="projection",
-             controller="pd", seed=0, progress=None):
+             controller="pd", seed=0, progress=None, dynamics=None):
     """Integrate ``system`` from ``system.consistent_state(seed)``; see the module doc."""
-    return Simulator(system, method, stabilization, controller).run(duration, dt, seed, progress=progress)
-
+    return Simulator(system, method, stabilization, controller, dynamics=dynamics).run(
+        duration, dt, seed, progress=progress)

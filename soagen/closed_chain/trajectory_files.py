@@ -1,5 +1,6 @@
 """The files of a simulated closed-chain trajectory: ``trajectory.npz`` (every array of
-the :class:`~soagen.closed_chain.simulate.Trajectory`) and ``trajectory.csv`` (time, joint
+the :class:`~soagen.closed_chain.simulate.Trajectory`; ``violation``: per step the max
+closure error [m], [rad] and velocity violation [m/s], [rad/s]) and ``trajectory.csv`` (time, joint
 angles, object pose, constraint violation; one row per step, named columns)."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def write_trajectory(traj, system, out_dir):
     out = Path(out_dir)
     npz, csv = out / "trajectory.npz", out / "trajectory.csv"
     np.savez(npz, t=traj.t, q=traj.q, qd=traj.qd, p_C=traj.p_C, quat_C=traj.quat_C,
-             V_C=traj.V_C, err_pos=traj.err_pos, err_vel=traj.err_vel)
+             V_C=traj.V_C, err_pos=traj.err_pos, err_vel=traj.err_vel, violation=traj.violation)
     data = np.column_stack([traj.t, traj.q, traj.p_C, traj.quat_C, traj.err_pos, traj.err_vel])
     np.savetxt(csv, data, delimiter=",", header=",".join(csv_columns(system)), comments="", fmt="%.10g")
     return [npz, csv]

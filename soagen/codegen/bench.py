@@ -8,13 +8,15 @@ run, as the time of ``pin.rnea`` on a one-joint model, and reported next to it."
 
 from __future__ import annotations
 
-import statistics
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from soagen.codegen.compile import FAST_FLAGS
+from soagen.codegen.throughput import py_time
 
 # The papers' counts for revolute chains, n = number of joints (mul, add).
 PAPER_COUNTS = {
@@ -35,6 +37,13 @@ PIN_FUNCTIONS = {  # generated function -> (label, callable(pin, model, data, fr
     "inverse_mass_matrix": ("computeMinverse", lambda pin, m, d, f, q, v, x: pin.computeMinverse(m, d, q)),
     "forward_dynamics": ("aba", lambda pin, m, d, f, q, v, x: pin.aba(m, d, q, v, x)),
     "jacobian": ("computeJointJacobian", lambda pin, m, d, f, q, v, x: pin.computeJointJacobian(m, d, q, f)),
+    "inverse_dynamics_derivatives": ("computeRNEADerivatives",
+                                     lambda pin, m, d, f, q, v, x: pin.computeRNEADerivatives(m, d, q, v, x)),
+    "forward_dynamics_derivatives": ("computeABADerivatives",
+                                     lambda pin, m, d, f, q, v, x: pin.computeABADerivatives(m, d, q, v, x)),
+    "coriolis_matrix": ("computeCoriolisMatrix", lambda pin, m, d, f, q, v, x: pin.computeCoriolisMatrix(m, d, q, v)),
+    "regressor": ("computeJointTorqueRegressor",
+                  lambda pin, m, d, f, q, v, x: pin.computeJointTorqueRegressor(m, d, q, v, x)),
 }
 
 
@@ -53,48 +62,46 @@ class BenchResult:
     fd_variant: str | None = None
     flags: tuple = ()
     generation_cpu_s: float = 0.0
+    batch_width: int | None = None
+    batch_ns: dict = field(default_factory=dict)     # function -> {n: ns per state}, PREFIX_f_batch
+    scalar_loop_ns: dict = field(default_factory=dict)   # function -> ns per state, the scalar
+                                                         # function looped over the batch's states
+    module_ns: dict = field(default_factory=dict)    # function -> {n: ns per state}, soagen build
+    module_c_ns: dict = field(default_factory=dict)  # function -> {n: ns per state}, the batch C through
+                                                     # ctypes, alternating with the module
+    jax_ns: dict = field(default_factory=dict)       # function -> ns per state (NB states per call)
+    torch_ns: dict = field(default_factory=dict)
+    array_notes: list = field(default_factory=list)
 
 
-def py_time(fn, inputs, min_time=0.2):
-    """Median over 5 repeats of the mean time per call (ns) of fn(*inputs[k])."""
-    n = len(inputs)
-    calls = 1
-    while True:
-        t0 = time.perf_counter()
-        for i in range(calls):
-            fn(*inputs[i % n])
-        dt = time.perf_counter() - t0
-        if dt > min_time / 5 or calls > 1_000_000:
-            break
-        calls *= 4
-    reps = []
-    for _ in range(5):
-        t0 = time.perf_counter()
-        for i in range(calls):
-            fn(*inputs[i % n])
-        reps.append((time.perf_counter() - t0) / calls * 1e9)
-    return statistics.median(reps)
-
-
-def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11, quat_slots=(),
-           input_size=0):
-    """Build the generated C with a timing harness and run it: {function: median ns}.
+def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=(),
+           input_size=0, batch_sizes=(), scalar_loop_n=None):
+    """Build the generated C with a timing harness and run it: {function: median ns per
+    call}, and with ``batch_sizes`` (the C generated with ``--batch``) also
+    {"function@n": median ns per state of PREFIX_function_batch on n states}, and with
+    ``scalar_loop_n`` {"function@scalarN": ns per state of the scalar function looped over
+    the same N states} (the batch speedup on the same data).
     ``quat_slots``: (input number, offset) of unit quaternions (spherical/free joints in q,
     a closed-chain object's orientation), normalized in the random inputs;
     ``input_size``: the longest input if longer than nq and nv."""
     from soagen.codegen.compile import compiler, run_logged
-    from soagen.codegen.emit import environment, write
+    from soagen.codegen.emit import environment, output_offsets, output_size, write
 
     work = Path(work)
     write(result, work)
     prefix = result.manifest["prefix"]
-    fns = [{"name": n, "inputs": f["inputs"], "size": int(np.prod(f["shape"]))}
-           for n, f in result.manifest["functions"].items()]
+    records = result.manifest["functions"]
+    fns = []
+    for f in result.functions:
+        size, offsets = output_size(records[f.name]), output_offsets(records[f.name])
+        fns.append({"name": f.name, "inputs": f.inputs, "size": size, "offsets": offsets,
+                    "out_sizes": [b - a for a, b in zip(offsets, offsets[1:] + [size])],
+                    "sizes": f.input_sizes(result.header)})
     nq, nv = result.manifest["nq"], result.manifest["nv"]
     src = environment().get_template("c/bench_main.c.j2").render(
         prefix=prefix, nv=nv, nq=nq, nin=max(nq, nv, input_size), functions=fns,
         ninputs=max(len(f["inputs"]) for f in fns), max_out=max(f["size"] for f in fns),
-        quat_slots=quat_slots)
+        quat_slots=quat_slots, batch_sizes=list(batch_sizes), scalar_loop_n=scalar_loop_n)
     (work / "bench_main.c").write_text(src)
     exe = work / "bench"
     cmd = [compiler(), *flags, "-std=c99", "-o", str(exe), str(work / "bench_main.c"),
@@ -112,7 +119,11 @@ def time_c(result, work, flags=("-O3", "-march=native"), iters=None, repeats=11,
 
 
 def _reference_calls(robot):
+    from functools import cache
+
     from soagen import algorithms as A
+
+    base = cache(lambda: A.base_parameters(robot))
 
     return {
         "inverse_dynamics": lambda q, qd, x: A.inverse_dynamics(robot, q, qd, x),
@@ -123,6 +134,11 @@ def _reference_calls(robot):
         "jacobian": lambda q, qd, x: A.jacobian(robot, q),
         "jacobian_dot_qd": lambda q, qd, x: A.jacobian_dot_qd(robot, q, qd),
         "op_space_inverse_inertia": lambda q, qd, x: A.op_space_inverse_inertia(robot, q),
+        "inverse_dynamics_derivatives": lambda q, qd, x: A.inverse_dynamics_derivatives(robot, q, qd, x),
+        "forward_dynamics_derivatives": lambda q, qd, x: A.forward_dynamics_derivatives(robot, q, qd, x),
+        "coriolis_matrix": lambda q, qd, x: A.coriolis_matrix(robot, q, qd),
+        "regressor": lambda q, qd, x: A.regressor(robot, q, qd, x),
+        "base_regressor": lambda q, qd, x: A.base_regressor(robot, q, qd, x, base_params=base()),
     }
 
 
@@ -179,10 +195,15 @@ def binding_overhead(pin, how):
 
 
 def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_numpy=True,
-              with_pinocchio=True, iters=None, repeats=11, flags=("-O3", "-march=native"),
-              progress=None, workdir=None, floating_base=False) -> BenchResult:
+              with_pinocchio=True, iters=None, repeats=11, flags=FAST_FLAGS,
+              progress=None, workdir=None, floating_base=False, with_jax=True, with_torch=True) -> BenchResult:
+    """Everything in one run: the scalar and batched C (C loops), the compiled Python module
+    over batch sizes, the JAX and PyTorch outputs (when installed and asked for), the
+    generated stdlib Python, the numpy reference and Pinocchio."""
     import soagen
-    from soagen.codegen.compile import load_python
+    from soagen.codegen import throughput as T
+    from soagen.codegen.compile import load_c, load_python
+    from soagen.codegen.extension import compile_extension, load_extension
     from soagen.codegen.functions import ALGORITHMS
     from soagen.codegen.robot import render
 
@@ -190,21 +211,42 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     names = list(algorithms or ALGORITHMS)
     if robot.tip is None:
         names = [n for n in names if n not in ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")]
+    arrays = tuple(lang for lang, wanted in (("jax", with_jax), ("torch", with_torch))
+                   if wanted and _importable(lang))
     t0, c0 = time.perf_counter(), time.process_time()
-    result = render(robot, robot_file, algorithms=names, langs=("c", "python"),
-                    fd_variant=fd_variant, progress=progress)
+    result = render(robot, robot_file, algorithms=names, langs=("c", "python", "python_ext") + arrays,
+                    fd_variant=fd_variant, batch=True, progress=progress)
     gen_s, gen_cpu = time.perf_counter() - t0, time.process_time() - c0
     counts = {f.name: f.counts for f in result.functions}
     fd = next((f.variant for f in result.functions if f.variant), None)
+    quats = quaternion_slots(robot)
+    res = BenchResult(robot.name, robot.nv, gen_s, counts, {}, fd_variant=fd, flags=tuple(flags),
+                      generation_cpu_s=gen_cpu)
+    prefix = result.manifest["prefix"]
     with tempfile.TemporaryDirectory(prefix="soagen-bench-") as tmp:
         work = Path(workdir or tmp)
-        c_ns = time_c(result, work, flags, iters, repeats, quaternion_slots(robot))
-        py = load_python(work / f"{result.manifest['prefix']}.py")
+        times = time_c(result, work, flags, iters, repeats, quats, batch_sizes=T.BATCH_SIZES, scalar_loop_n=T.NB)
+        for key, ns in times.items():
+            name, _, n = key.partition("@")
+            if n.startswith("scalar"):
+                res.scalar_loop_ns[name] = ns
+            elif n:
+                res.batch_ns.setdefault(name, {})[int(n)] = ns
+            else:
+                res.c_ns[name] = ns
+        py = load_python(work / f"{prefix}.py")
+        module = load_extension(compile_extension(work, prefix, flags))
+        res.batch_width = module.BATCH_WIDTH
+        lib = load_c(work, prefix, result.manifest, flags=flags)
+        res.module_ns, res.module_c_ns = T.time_module(module, lib, result, quats)
+        for lang, timer, target in (("jax", T.time_jax, res.jax_ns), ("torch", T.time_torch, res.torch_ns)):
+            if lang in arrays:
+                ns, note = timer(work / f"{prefix}_{lang}.py", result, quats)
+                target.update(ns)
+                res.array_notes.append(note)
     rng = np.random.default_rng(0)
     sets = [(robot.random_configuration(rng), rng.normal(size=robot.nv), rng.normal(size=robot.nv))
             for _ in range(64)]
-    res = BenchResult(robot.name, robot.nv, gen_s, counts, c_ns, fd_variant=fd, flags=tuple(flags),
-                      generation_cpu_s=gen_cpu)
     for n in names:
         ins = result.manifest["functions"][n]["inputs"]
         fn = getattr(py, n)
@@ -217,6 +259,12 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
         res.pin_ns, res.pin_overhead_ns, res.pin_note = _pinocchio(robot_file, robot, names, rng,
                                                                    floating_base=floating_base)
     return res
+
+
+def _importable(name):
+    import importlib.util
+
+    return importlib.util.find_spec(name) is not None
 
 
 def paper_rows(nv, counts):

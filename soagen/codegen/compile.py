@@ -13,7 +13,12 @@ from pathlib import Path
 
 import numpy as np
 
+from soagen.codegen.emit import output_shapes
 from soagen.errors import SoagenError
+
+# Flags for timing and for the Python module: this machine's vector units, and fused
+# multiply-adds as in GCC's GNU modes (-std=c99, which soagen compiles with, turns them off).
+FAST_FLAGS = ("-O3", "-march=native", "-ffp-contract=fast")
 
 
 def compiler() -> str:
@@ -64,17 +69,60 @@ class CLibrary:
         dbl = ctypes.POINTER(ctypes.c_double)
         for name, fn in manifest["functions"].items():
             f = getattr(self.lib, f"{self.prefix}_{name}")
-            f.argtypes = [dbl] * (len(fn["inputs"]) + 1)
+            f.argtypes = [dbl] * (len(fn["inputs"]) + len(output_shapes(fn)))
             f.restype = None
 
     def __call__(self, name, *args):
+        """The output, or the tuple of outputs of a function that has several."""
         fn = self.manifest["functions"][name]
         f = getattr(self.lib, f"{self.prefix}_{name}")
         arrays = [np.ascontiguousarray(a, dtype=float) for a in args]
-        out = np.zeros(fn["shape"])
+        outs = [np.zeros(shape) for shape in output_shapes(fn)]
         ptr = ctypes.POINTER(ctypes.c_double)
-        f(*[a.ctypes.data_as(ptr) for a in arrays], out.ctypes.data_as(ptr))
-        return out
+        f(*[a.ctypes.data_as(ptr) for a in arrays + outs])
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def batch(self, name, *args):
+        """``PREFIX_<name>_batch`` on n states (generated with ``--batch``): each argument
+        (n, size) row-major; returns (n, *shape), or a tuple of them for several outputs."""
+        fn = self.manifest["functions"][name]
+        arrays = [np.ascontiguousarray(a, dtype=float) for a in args]
+        outs = [np.zeros((arrays[0].shape[0], *shape)) for shape in output_shapes(fn)]
+        self.batch_call(name, *arrays, outs=outs)()
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def batch_call(self, name, *arrays, outs=None):
+        """A no-argument callable running ``PREFIX_<name>_batch`` on the C-contiguous
+        float64 (n, size) ``arrays`` into ``outs`` (one array per output, allocated if
+        None), pointers bound once."""
+        fn = self.manifest["functions"][name]
+        n = arrays[0].shape[0]
+        outs = [np.zeros((n, *shape)) for shape in output_shapes(fn)] if outs is None else outs
+        f = self.lib[f"{self.prefix}_{name}_batch"]
+        f.argtypes = [ctypes.c_size_t] + [ctypes.c_void_p] * (len(arrays) + len(outs))
+        f.restype = None
+        buffers = (*arrays, *outs)             # kept alive by the closure
+        pointers = [a.ctypes.data for a in buffers]
+        return lambda: f(n, *pointers) if buffers else None
+
+    def bound(self, name, *arrays):
+        """A no-argument callable running ``PREFIX_<name>`` on the given C-contiguous
+        float64 buffers (the inputs, then the outputs), their addresses bound once: a
+        loop's inner call fills the buffers and calls it (a few us less per call than
+        converting arguments)."""
+        fn = self.manifest["functions"][name]
+        count = len(fn["inputs"]) + len(output_shapes(fn))
+        if len(arrays) != count or not all(a.dtype == np.float64 and a.flags.c_contiguous for a in arrays):
+            raise ValueError(f"{name}: needs {count} C-contiguous float64 buffers")
+        f = self.lib[f"{self.prefix}_{name}"]          # a function object of its own
+        f.argtypes = [ctypes.c_void_p] * len(arrays)
+        f.restype = None
+        pointers = [a.ctypes.data for a in arrays]
+        return lambda: f(*pointers) if arrays else None     # the closure keeps the buffers alive
+
+    def batch_width(self) -> int:
+        """States per vector of the compiled ``_batch`` functions (1: the scalar loop)."""
+        return getattr(self.lib, f"{self.prefix}_batch_width")()
 
     def __getattr__(self, name):
         if name in self.manifest["functions"]:

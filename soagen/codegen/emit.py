@@ -34,7 +34,14 @@ from pathlib import Path
 from typing import Callable
 
 from soagen import output_dir
-from soagen.codegen.printers import CPrinter, NumpyPrinter, PyPrinter
+from soagen.codegen.printers import (
+    CPrinter,
+    CVectorPrinter,
+    JaxPrinter,
+    NumpyPrinter,
+    PyPrinter,
+    TorchPrinter,
+)
 from soagen.codegen.unroll import Program, stem
 from soagen.errors import SoagenError
 
@@ -55,10 +62,25 @@ class Function:
     program: Program
     variant: str | None = None
     manifest: dict = field(default_factory=dict)
+    more_outputs: tuple = ()   # further (name, shape) outputs; their entries follow in program.outputs
+    sizes: tuple = ()      # length of each input; () = q: NQ, params: NPARAMS, others: NV
 
     @property
     def counts(self) -> dict:
         return self.program.counts
+
+    @property
+    def results(self) -> tuple:
+        """Every output as (name, shape), in the order of the signature and of
+        ``program.outputs``."""
+        return ((self.output, self.shape),) + tuple(self.more_outputs)
+
+    def input_sizes(self, header) -> tuple:
+        """The length of each input vector (``sizes``, or the default rule)."""
+        if self.sizes:
+            return tuple(self.sizes)
+        default = {"q": header.nq, "params": len(header.params)}
+        return tuple(default.get(a, header.nv) for a in self.inputs)
 
 
 @dataclass(frozen=True)
@@ -93,10 +115,21 @@ class Language:
     extras: Callable | None = None
 
 
+def vector_body(fn: Function, printer) -> dict:
+    """The batch kernels' extra: the function printed on vectors of W states
+    (:class:`~soagen.codegen.printers.CVectorPrinter`) as ``vector``."""
+    return {"vector": print_function(fn, CVectorPrinter())}
+
+
+C_FILES = (("c/header.h.j2", "{prefix}.h"), ("c/source.c.j2", "{prefix}.c"))
 LANGUAGES = {lang.name: lang for lang in (
-    Language("c", CPrinter, (("c/header.h.j2", "{prefix}.h"), ("c/source.c.j2", "{prefix}.c"))),
+    Language("c", CPrinter, C_FILES),
+    Language("c_batch", CPrinter, C_FILES, vector_body),  # C + PREFIX_<function>_batch
     Language("python", PyPrinter, (("python/module.py.j2", "{prefix}.py"),)),
     Language("numpy", NumpyPrinter, (("python/module_numpy.py.j2", "{prefix}.py"),)),
+    Language("python_ext", CPrinter, (("c/pymodule.c.j2", "{prefix}_module.c"),)),   # with c_batch
+    Language("jax", JaxPrinter, (("jax/module.py.j2", "{prefix}_jax.py"),)),
+    Language("torch", TorchPrinter, (("torch/module.py.j2", "{prefix}_torch.py"),)),
 )}
 
 STEMS = {  # label stem -> what the temporaries are, with the equation
@@ -146,6 +179,7 @@ class Emitted:
     files: dict            # file name -> text, the manifest included
     functions: list        # the Function records, in order
     manifest: dict
+    header: Header | None = None
 
 
 def template_dir() -> Path:
@@ -203,24 +237,54 @@ def print_function(fn: Function, printer) -> dict:
         body.append({"comment": _comment(st.label) if st.label != last else None,
                      "target": st.target.name, "expr": printer.doprint(st.expr)})
         last = st.label
-    outs = []
-    for k, e in enumerate(prog.outputs):
-        idx = (k,) if len(fn.shape) == 1 else divmod(k, fn.shape[1])
-        outs.append({"flat": k, "index": list(idx), "expr": printer.doprint(e)})
+    results, start = [], 0
+    for name, shape in fn.results:
+        size = _size(shape)
+        outs = []
+        for k, e in enumerate(prog.outputs[start:start + size]):
+            idx = (k,) if len(shape) == 1 else divmod(k, shape[1])
+            outs.append({"flat": k, "index": list(idx), "expr": printer.doprint(e)})
+        results.append({"name": name, "shape": list(shape), "shape_text": " x ".join(str(s) for s in shape),
+                        "offset": start, "outputs": outs})
+        start += size
     c = prog.counts
     return {
         "name": fn.name, "summary": fn.summary, "equations": fn.equations, "variant": fn.variant,
         "inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape),
-        "shape_text": " x ".join(str(s) for s in fn.shape), "counts": c,
+        "shape_text": results[0]["shape_text"], "counts": c,
         "temporaries": prog.temporaries,
         "counts_text": f"{c['mul']} mul, {c['add']} add, {c['div']} div, {c['trig']} sin/cos, "
                        f"{c['sqrt']} sqrt; {prog.temporaries} temporaries",
-        "statements": body, "outputs": outs, "function": fn,
+        "statements": body, "outputs": results[0]["outputs"], "results": results, "function": fn,
     }
 
 
+def _size(shape) -> int:
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def output_shapes(record) -> list:
+    """The shape of every output of a manifest record (see :func:`manifest_record`)."""
+    return [record["shape"]] + [shape for _, shape in record.get("more_outputs", [])]
+
+
+def output_size(record) -> int:
+    """Entries of all outputs of a manifest record."""
+    return sum(_size(shape) for shape in output_shapes(record))
+
+
+def output_offsets(record) -> list:
+    """Where each output starts when all are laid out one after the other."""
+    sizes = [_size(shape) for shape in output_shapes(record)]
+    return [sum(sizes[:k]) for k in range(len(sizes))]
+
+
 def manifest_record(fn: Function) -> dict:
-    return {"inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape),
+    more = {"more_outputs": [[n, list(sh)] for n, sh in fn.more_outputs]} if fn.more_outputs else {}
+    return {"inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape), **more,
             "equations": fn.equations, "ops": fn.counts,
             "cse_temporaries": fn.program.temporaries, **fn.manifest}
 
@@ -241,6 +305,7 @@ def emit(functions, header: Header, langs) -> Emitted:
         records = []
         for fn in functions:
             rec = print_function(fn, printer)
+            rec["sizes"] = list(fn.input_sizes(header))
             if lang.extras:
                 rec.update(lang.extras(fn, printer))
             records.append(rec)
@@ -257,7 +322,7 @@ def emit(functions, header: Header, langs) -> Emitted:
         "files": sorted(files), "functions": {fn.name: manifest_record(fn) for fn in functions},
     }
     files[f"{header.prefix}_manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
-    return Emitted(files, list(functions), manifest)
+    return Emitted(files, list(functions), manifest, header)
 
 
 def _sympy_version():

@@ -15,6 +15,7 @@ from soagen import algorithms
 from soagen.codegen.emit import Function
 from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.unroll import NonFiniteQuantity, UnrollBackend, unroll
+from soagen.dynamics.base_parameters import base_parameters
 from soagen.errors import SoagenError
 from soagen.model import symbolic_parameters
 
@@ -26,21 +27,26 @@ class FunctionSpec:
     name: str
     inputs: tuple          # input argument names, each a vector (q: nq, others: nv)
     output: str            # output argument name
-    shape: str             # "nv", "nv x nv", "6 x nv", "6", "6 x 6"
+    shape: str             # "nv", "nv x nv", "6 x nv", "6", "6 x 6", "nv x 10 nb", "nv x b"
     summary: str
     equations: str
+    more_outputs: tuple = ()   # further (name, shape) outputs, after ``output``
 
-    def dims(self, robot) -> tuple:
-        """The concrete output shape for ``robot``."""
-        nv = robot.nv
-        return {"nv": (nv,), "nv x nv": (nv, nv), "6 x nv": (6, nv), "6": (6,), "6 x 6": (6, 6)}[self.shape]
+    def dims(self, robot, shape=None) -> tuple:
+        """The concrete shape of ``shape`` (default: the first output's) for ``robot``."""
+        nv, key = robot.nv, shape or self.shape
+        if key == "nv x b":
+            return (nv, len(base_parameters(robot).names))
+        return {"nv": (nv,), "nv x nv": (nv, nv), "6 x nv": (6, nv), "6": (6,), "6 x 6": (6, 6),
+                "nv x 10 nb": (nv, 10 * robot.nb)}[key]
 
     def unrolled(self, robot, program, equations=None, variant=None, manifest=None) -> Function:
         return Function(self.name, self.inputs, self.output, self.dims(robot), self.summary,
-                        equations or self.equations, program, variant, manifest or {})
+                        equations or self.equations, program, variant, manifest or {},
+                        tuple((n, self.dims(robot, sh)) for n, sh in self.more_outputs))
 
 
-SPECS = {s.name: s for s in (
+DYNAMICS = (
     FunctionSpec("inverse_dynamics", ("q", "qd", "qdd"), "tau", "nv",
                  "joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler",
                  "Part I (2.24)-(2.30), (3.17)"),
@@ -65,8 +71,31 @@ SPECS = {s.name: s for s in (
     FunctionSpec("op_space_inverse_inertia", ("q",), "Lambda_inv", "6 x 6",
                  "operational-space inverse inertia J M^-1 J^T at the tip, world-aligned",
                  "Part II (6.10)"),
-)}
-ALGORITHMS = tuple(SPECS)
+)
+DERIVATIVES_AND_IDENTIFICATION = (    # docs/derivatives.md; generated when named
+    FunctionSpec("inverse_dynamics_derivatives", ("q", "qd", "qdd"), "dtau_dq", "nv x nv",
+                 "dtau/dq and dtau/dqd of inverse dynamics (tangent space; gravity included)",
+                 "docs/derivatives.md (D.11)-(D.14); Part I Corollary A.1", (("dtau_dqd", "nv x nv"),)),
+    FunctionSpec("forward_dynamics_derivatives", ("q", "qd", "tau"), "dqdd_dq", "nv x nv",
+                 "dqdd/dq, dqdd/dqd and dqdd/dtau = M^-1 of forward dynamics (tangent space)",
+                 "docs/derivatives.md (D.19); Part I (4.16), (3.22)-(3.23)",
+                 (("dqdd_dqd", "nv x nv"), ("Minv", "nv x nv"))),
+    FunctionSpec("coriolis_matrix", ("q", "qd"), "C", "nv x nv",
+                 "Coriolis matrix C(q, qd): C qd = velocity-dependent bias, Mdot - 2C skew",
+                 "docs/derivatives.md (D.15)-(D.16)"),
+    FunctionSpec("regressor", ("q", "qd", "qdd"), "Y", "nv x 10 nb",
+                 "joint torque regressor Y: tau = Y pi, pi per body (m, m c, I_xx, I_xy, I_yy, "
+                 "I_xz, I_yz, I_zz about the body origin)",
+                 "docs/derivatives.md (D.17)-(D.18); Part I (3.18)"),
+    FunctionSpec("base_regressor", ("q", "qd", "qdd"), "Yb", "nv x b",
+                 "base regressor Y_b: tau = Y_b pi_b with the base parameters pi_b = K pi "
+                 "(manifest: names and regrouping)",
+                 "docs/derivatives.md, Base parameters"),
+)
+SPECS = {s.name: s for s in DYNAMICS + DERIVATIVES_AND_IDENTIFICATION}
+ALGORITHMS = tuple(s.name for s in DYNAMICS)
+"""What ``--algorithms all`` (the default) generates; the others are generated when named."""
+DERIVATIVES = tuple(s.name for s in DERIVATIVES_AND_IDENTIFICATION)
 FD_VARIANTS = algorithms.FD_METHODS
 FD_EQUATIONS = {"fd1": "Part I (4.17)-(4.22) (FD1)", "fd2": "Part I (5.5)-(5.7) (FD2)",
                 "fd3": "Part I (5.8)-(5.10) (FD3)", "fd4": "Part I (5.13)-(5.17) (FD4)"}
@@ -116,7 +145,23 @@ def _run(robot, name, xp, x, variant, frame=None):
         return algorithms.jacobian_dot_qd(robot, x["q"], x["qd"], xp=xp, frame=frame)
     if name == "op_space_inverse_inertia":
         return algorithms.op_space_inverse_inertia(robot, x["q"], xp=xp, frame=frame)
+    if name == "inverse_dynamics_derivatives":
+        return _flat(algorithms.inverse_dynamics_derivatives(robot, x["q"], x["qd"], x["qdd"], xp=xp))
+    if name == "forward_dynamics_derivatives":
+        return _flat(algorithms.forward_dynamics_derivatives(robot, x["q"], x["qd"], x["tau"], xp=xp))
+    if name == "coriolis_matrix":
+        return algorithms.coriolis_matrix(robot, x["q"], x["qd"], xp=xp)
+    if name == "regressor":
+        return algorithms.regressor(robot, x["q"], x["qd"], x["qdd"], xp=xp)
+    if name == "base_regressor":
+        return algorithms.base_regressor(robot, x["q"], x["qd"], x["qdd"], xp=xp,
+                                         base_params=base_parameters(robot))
     raise SoagenError(f"unknown algorithm {name!r}")
+
+
+def _flat(outputs):
+    """Several outputs, one after the other (row-major), as Function.more_outputs expects."""
+    return np.concatenate([np.asarray(o).reshape(-1) for o in outputs])
 
 
 def _unrolled(robot, name, x, variant, frame=None):
@@ -160,6 +205,11 @@ def generate_function(robot, name, fd_variant="best", frame=None) -> Function:
                        name=f"{name}_{frame_suffix(frame.name)}",
                        summary=FRAME_SUMMARIES[name].format(frame=frame.name),
                        manifest={"function": name, "frame": frame.name})
+    if name == "base_regressor":
+        bp = base_parameters(robot)
+        return spec.unrolled(robot, _unrolled(robot, name, x, None), manifest={
+            "base_parameters": list(bp.names), "base_columns": list(bp.columns),
+            "regrouping": list(bp.expressions)})
     if name != "forward_dynamics":
         return spec.unrolled(robot, _unrolled(robot, name, x, None))
     # "best": FD2's qdd program is FD1's (its extra link accelerations are dead code),
@@ -182,7 +232,7 @@ def check_algorithms(robot, names):
     """Validate a list of algorithm names (SoagenError on a bad one)."""
     for n in names:
         if n not in SPECS:
-            raise SoagenError(f"unknown algorithm {n!r} (choose from {', '.join(ALGORITHMS)})")
+            raise SoagenError(f"unknown algorithm {n!r} (choose from {', '.join(SPECS)})")
 
 
 def frame_suffix(name):

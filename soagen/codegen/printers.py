@@ -18,6 +18,10 @@ gathered), with these overrides of SymPy's output, each for a reason:
 
 SymPy expressions are accepted too (converted first). Porting the printing keeps
 ``soagen generate`` fast; the tests check the output against SymPy's printers.
+
+Further printers: :class:`NumpyPrinter` (batched numpy, ``q[..., k]``) and its JAX and
+PyTorch variants, which only name their array module; :class:`CVectorPrinter`, the C on
+vectors of W states of the ``--batch`` kernels.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from soagen.codegen import expr as E
 from soagen.codegen.order import ordered_factors, ordered_terms
 from soagen.errors import SoagenError
 
-_INPUT = re.compile(r"^(q|qd|qdd|tau|params|obj)_(\d+)$")
+_INPUT = re.compile(r"^(q|qd|qdd|tau|params|obj|corr|pose)_(\d+)$")
 MAX_POW = 8
 ADD, MUL, POW, FUNC, ATOM = 40, 50, 60, 70, 1000
 
@@ -205,11 +209,53 @@ class PyPrinter(_Printer):
 
 class NumpyPrinter(PyPrinter):
     """Python on numpy arrays with a leading batch shape: inputs are read as ``q[..., k]``
-    and sin/cos/sqrt are numpy's."""
+    and sin/cos/sqrt are those of the array module ``xp`` (numpy's)."""
 
     index_format = "{name}[..., {k}]"
-    functions = {"sin": "np.sin", "cos": "np.cos"}
-    sqrt = "np.sqrt"
+    xp = "np"
+
+    @property
+    def functions(self):
+        return {"sin": f"{self.xp}.sin", "cos": f"{self.xp}.cos"}
+
+    @property
+    def sqrt(self):
+        return f"{self.xp}.sqrt"
 
 
-PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter}
+class JaxPrinter(NumpyPrinter):
+    """The numpy printing on ``jax.numpy`` (``jnp.sin`` ...)."""
+
+    xp = "jnp"
+
+
+class TorchPrinter(NumpyPrinter):
+    """The numpy printing on PyTorch tensors (``torch.sin`` ...)."""
+
+    xp = "torch"
+
+
+class CVectorPrinter(CPrinter):
+    """C on vectors of W states (``soagen_vd``, the batch kernels of ``--batch``): the
+    inputs ``q[k]`` are vectors there, so the text is the scalar one except for sin, cos
+    and sqrt (the vector functions of ``templates/c/_vector.c.j2``) and bare numbers
+    (splat to a vector). Any other power has no vector form and is refused."""
+
+    functions = {"sin": "soagen_vsin", "cos": "soagen_vcos"}
+
+    def doprint(self, expr) -> str:
+        text = super().doprint(expr)
+        number = expr.is_Number if not isinstance(expr, sympy.Basic) else sympy.sympify(expr).is_Number
+        return f"SOAGEN_SPLAT({text})" if number else text
+
+    def _pow(self, e):
+        base, k = e.args
+        if k is E.HALF:
+            return f"soagen_vsqrt({self._print(base)})"
+        if not (k.is_Integer and abs(k.value) <= MAX_POW):
+            raise SoagenError(f"no vector form for {E.to_sympy(e)} in the batch code")
+        return super()._pow(e)
+
+
+PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter, "jax": JaxPrinter,
+            "torch": TorchPrinter}

@@ -20,6 +20,7 @@ from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.functions import (
     ALGORITHMS,
     FD_VARIANTS,
+    SPECS,
     TIP_FUNCTIONS,
     check_algorithms,
     frames_named,
@@ -58,8 +59,10 @@ FRAME_CONVENTION = ("Functions named NAME_<frame> are at that link frame of the 
                     "world-aligned), one per frame.")
 
 
-def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, frames=None):
+def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames=None):
     cmd = [f"soagen generate {source} --name {prefix}"]
+    if set(langs) != {"c", "python"}:
+        cmd.append(f"--lang {','.join(langs)}")
     if list(algorithms) != list(ALGORITHMS):
         cmd.append(f"--algorithms {','.join(algorithms)}")
     if frames:
@@ -70,6 +73,8 @@ def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, fra
         cmd.append("--symbolic-params")
     if numpy:
         cmd.append("--numpy")
+    if batch:
+        cmd.append("--batch")
     return " ".join(cmd)
 
 
@@ -84,15 +89,17 @@ def frames_for(robot, frames=None):
 
 
 def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), prefix=None,
-           fd_variant="best", symbolic_params=False, numpy=False, progress=None, frames=None) -> Emitted:
+           fd_variant="best", symbolic_params=False, numpy=False, batch=False, progress=None,
+           frames=None) -> Emitted:
     """Unroll and print; return the files as text (nothing is written here). ``langs``
     names languages of :data:`soagen.codegen.emit.LANGUAGES`; with ``numpy`` the Python
-    output is the batched numpy module. The frame functions are generated at the tip, or
-    for each of ``frames`` (link names), or for a tree without a tip for every leaf frame
-    (:func:`frames_for`), named ``jacobian_<frame>`` etc."""
+    output is the batched numpy module, with ``batch`` the C has the ``_batch`` functions.
+    The frame functions are generated at the tip, or for each of ``frames`` (link names),
+    or for a tree without a tip for every leaf frame (:func:`frames_for`), named
+    ``jacobian_<frame>`` etc."""
     prefix = validate_prefix(prefix or default_prefix(robot.name))
     check_algorithms(robot, algorithms)
-    algorithms = [a for a in ALGORITHMS if a in set(algorithms)]   # canonical order
+    algorithms = [a for a in SPECS if a in set(algorithms)]        # canonical order
     if not algorithms:
         raise SoagenError("no algorithm selected (--algorithms)")
     if fd_variant != "best" and fd_variant not in FD_VARIANTS:
@@ -112,19 +119,25 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
                 fn = replace(fn, inputs=fn.inputs + ("params",))
             functions.append(fn)
     source = Path(robot_file).name if robot_file else robot.name
-    langs = tuple("numpy" if numpy and lang == "python" else lang for lang in langs)
+    command = _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames)
+    langs = batch_langs(tuple("numpy" if numpy and lang == "python" else lang for lang in langs), batch)
     header = Header(
         prefix=prefix, model=robot.name, kind="robot", source=source, sha256=file_digest(robot_file),
         nq=robot.nq, nv=robot.nv, joints=tuple(joint_rows(robot)),
         conventions=CONVENTIONS + (FRAME_CONVENTION if at is not None else ()),
         references=REFERENCES,
-        command=_command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, frames),
+        command=command,
         tip=robot.tip.name if robot.tip is not None else None,
         params=param_names(robot) if symbolic_params else (),
         manifest={"symbolic_params": symbolic_params,
                   "python_flavour": "numpy" if "numpy" in langs else "math" if "python" in langs else None})
     with gc_paused():                  # printing walks every node once more: see gc_paused
         return deep(emit, functions, header, langs)
+
+
+def batch_langs(langs, batch):
+    """``langs`` with the C replaced by the C with batch functions when ``batch``."""
+    return tuple("c_batch" if batch and lang == "c" else lang for lang in langs)
 
 
 def _rename_params(prog, params):

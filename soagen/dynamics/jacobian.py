@@ -48,4 +48,4 @@ def jacobian_dot_qd(robot, s, xp, frame=None):
     w = s.V[k][:3]
     alpha0 = phiT_motion(xp.eye(3), r, zeta[k])           # B^T phi^T a
     alpha0 = alpha0 + np.concatenate([xp.zeros(3), cross(w, cross(w, r))])   # + a(0)
-    return _world(world_poses(robot, s.X)[k][0], alpha0)
+    return _world(world_poses(robot, s.X, xp)[k][0], alpha0)

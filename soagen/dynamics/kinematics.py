@@ -61,19 +61,30 @@ def velocity_sweep(robot, X, H, qd, xp, gravity=True):
     return V, a
 
 
+POSE_CHECKPOINT = 16
+"""Unrolled, the world pose of a body is named at every POSE_CHECKPOINT-th body along a
+branch (counting from the base). Unnamed, the origin of body k is a sum over all its
+ancestors, so a long chain's Jacobian grows as N^2 (and the product of rotations is N
+levels deep); named at every body, short chains lose simplifications the common-
+subexpression pass finds across a few links (arms and legs have branches of at most a
+dozen moving bodies, TALOS's arm from its free base 11: their code is unchanged by this)."""
+
+
 def world_poses(robot, X, xp=None):
     """Rotation and origin of every body frame in the world (base) frame. With ``xp``
-    they are named per body, like every per-body quantity of a sweep (so that unrolled,
-    the origin of body k is not a sum over all its ancestors)."""
-    poses = []
+    (a symbolic backend) they are named every :data:`POSE_CHECKPOINT` bodies along a
+    branch, so that unrolled expressions stay bounded in size and depth."""
+    poses, depth = [], []
     for i, body in enumerate(robot.bodies):
         R, l = X[i]
+        d = 1 if body.parent < 0 else depth[body.parent] + 1
         if body.parent >= 0:
             Rp, op = poses[body.parent]
             R, l = Rp @ R, op + Rp @ l
-            if xp is not None:
+            if xp is not None and d % POSE_CHECKPOINT == 0:
                 R, l = xp.name(R, f"Rw{i}"), xp.name(l, f"ow{i}")
         poses.append((R, l))
+        depth.append(d)
     return poses
 
 

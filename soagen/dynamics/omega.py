@@ -45,7 +45,7 @@ def inverse_inertia_at_frames(robot, s, xp, frames):
     world-aligned, angular rows first, at each frame's origin)."""
     inn = riccati(robot, s, xp)
     Ups = upsilon(robot, s, inn, xp)
-    poses = world_poses(robot, s.X)
+    poses = world_poses(robot, s.X, xp)
     Z, Rw = [], []                   # Z[c][body] = psi(body, b_c) B_c for ancestors of b_c
     for f in frames:
         Rb = poses[f.body][0]

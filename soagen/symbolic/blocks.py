@@ -15,6 +15,8 @@ formulas (e.g. ``H^T D^-1 H^T``) are refuted.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from soagen.symbolic.ncpoly import NCPoly, Theory
@@ -24,47 +26,59 @@ class IllTyped(Exception):
     """A product or sum of blocks whose dimensions do not conform."""
 
 
-class _Eye:
-    """The identity operator `I` of whatever size the other operand has."""
+class Identity:
+    """c I: the identity (c = 1) or a multiple of it, of whatever size the other operand has.
+
+    Every operation keeps the coefficient: (-I) @ X = -X, I + I = 2 I, 0 I + X = X for
+    any X (the zero operator of any shape)."""
 
     __array_ufunc__ = None
 
+    def __init__(self, c=1):
+        self.c = c
+
     def __repr__(self):
-        return "I"
+        return "I" if self.c == 1 else f"{self.c} I"
 
-    def __matmul__(self, other):
-        return other
+    def __mul__(self, k):
+        if isinstance(k, Identity):
+            return Identity(self.c * k.c)
+        if isinstance(k, int | float | Fraction):
+            return Identity(self.c * k)
+        return NotImplemented
 
-    __rmatmul__ = __matmul__
+    __rmul__ = __mul__
 
     def __neg__(self):
-        return _ScaledEye(-1)
+        return Identity(-self.c)
+
+    def __matmul__(self, other):
+        if isinstance(other, Identity):
+            return Identity(self.c * other.c)
+        return other if self.c == 1 else other * self.c
+
+    def __rmatmul__(self, other):
+        return other if self.c == 1 else other * self.c
 
     def __add__(self, other):
-        return other + self
+        if isinstance(other, Identity):
+            return Identity(self.c + other.c)
+        return other + self          # the operator adds c I to its diagonal
 
     __radd__ = __add__
 
     def __sub__(self, other):
-        return (-other) + self
+        return self + (-other)
 
     def __rsub__(self, other):
-        return other + _ScaledEye(-1)
+        return other + (-self)
 
     @property
     def T(self):
         return self
 
 
-class _ScaledEye(_Eye):
-    def __init__(self, c):
-        self.c = c
-
-    def __neg__(self):
-        return _ScaledEye(-self.c)
-
-
-I = _Eye()
+I = Identity(1)
 
 
 class Field:
@@ -142,8 +156,8 @@ class BM:
         return m
 
     def __add__(self, other):
-        if isinstance(other, _Eye):
-            return self + self._eye_like(getattr(other, "c", 1))
+        if isinstance(other, Identity):
+            return self if other.c == 0 else self + self._eye_like(other.c)
         if self.rdims != other.rdims or self.cdims != other.cdims:
             raise IllTyped(f"sum of {self.rdims}x{self.cdims} and {other.rdims}x{other.cdims}")
         out = BM.zeros(self.field, self.rdims, self.cdims)
@@ -174,8 +188,8 @@ class BM:
     __rmul__ = __mul__
 
     def __matmul__(self, other):
-        if isinstance(other, _Eye):
-            return self if getattr(other, "c", 1) == 1 else self * other.c
+        if isinstance(other, Identity):
+            return self if other.c == 1 else self * other.c
         if self.cdims != other.rdims:
             raise IllTyped(f"product of {self.rdims}x{self.cdims} and {other.rdims}x{other.cdims}")
         n, m, p = len(self.rdims), len(self.cdims), len(other.cdims)
@@ -197,8 +211,8 @@ class BM:
         return out
 
     def __rmatmul__(self, other):
-        if isinstance(other, _Eye):
-            return self if getattr(other, "c", 1) == 1 else self * other.c
+        if isinstance(other, Identity):
+            return self if other.c == 1 else self * other.c
         return NotImplemented
 
     @property
@@ -233,6 +247,17 @@ class BM:
     def size(self) -> int:
         """Symbolic case: total number of words in all blocks (expression size)."""
         return sum(len(x) for row in self.b for x in row if x is not None)
+
+
+def blk2(A: BM, B: BM, C: BM, D: BM) -> BM:
+    """The 2 x 2 block operator [[A, B], [C, D]] from four 1 x 1 block operators."""
+    return BM(A.field, [A.rdims[0], C.rdims[0]], [A.cdims[0], B.cdims[0]],
+              [[A.b[0][0], B.b[0][0]], [C.b[0][0], D.b[0][0]]])
+
+
+def vcat(A: BM, B: BM) -> BM:
+    """The 2 x 1 block operator [A; B] from two 1 x 1 block operators."""
+    return BM(A.field, [A.rdims[0], B.rdims[0]], [A.cdims[0]], [[A.b[0][0]], [B.b[0][0]]])
 
 
 def split_dense(field, A: np.ndarray, rdims: list[int], cdims: list[int]) -> BM:

@@ -10,8 +10,19 @@ and ``B A == I``.
 
 If the printed form is wrong, ``misprint=True`` and ``corrected`` holds the checks of
 the corrected form; the verifier must then refute the printed checks and prove the
-corrected ones.  Adding an identity is adding a record; the parametrized tests pick
-it up.
+corrected ones.  ``misprint_kind`` says whether the printed form is an error of the
+paper or likely damage by the OCR of the scan, ``evidence`` why (quoting the seed).
+
+Two engines read the same record (:mod:`soagen.symbolic.verify`): the N-free algebra
+(:mod:`soagen.symbolic.nfree`) proves the checks for every N when they are written with
+whole operators; a check with explicit block indices or a printed recursion
+(``rec_*``, ``block``, ``phi_``) is proved for N = 1..k by the per-N engine.  A printed
+recursion also has an *operator reading*: ``given`` names its state (``"z : s <- 1"``),
+``assume`` states the loop as an operator equation (``(id, lhs, rhs, reading)``, e.g.
+``Epsi@z -> z - K@Tp`` for z(k) = psi(k,k-1) z(k-1) + L(k-1) T'(k-1)), and
+``operator_form`` / ``operator_corrected`` are the checks in those terms; the N-free
+engine proves them for every N, the per-N engine checks the printed loop block by block.
+Adding an identity is adding a record; the parametrized tests pick it up.
 """
 
 from __future__ import annotations
@@ -22,6 +33,7 @@ P1 = "001_e87345439e27e1df.txt"   # Part I
 P2 = "000_1955e51890d74a28.txt"   # Part II
 FW = "003_c289bb0fa373b503.txt"   # framework paper
 SM = "002_5314617134f00eeb.txt"   # Swain-Morris
+DERIV = "docs/derivatives.md"      # the derivatives of the dynamics (after Jain and Rodriguez 1993)
 
 
 @dataclass(frozen=True)
@@ -41,6 +53,14 @@ class Identity:
     symbolic_refutation: bool = True   # printed form refutable in the proof layer
     robot: bool = True                 # include in the numeric cross-check on robots
     note: str = ""
+    given: tuple = ()                  # unknowns of the operator reading: "name : cod <- dom"
+    assume: tuple = ()                 # (id, lhs, rhs, reading): the printed loops as operator equations
+    operator_form: tuple = ()          # N-free checks of a printed recursion / block statement
+    operator_corrected: tuple = ()     # the same for the corrected form
+    operator_let: tuple | None = None  # lets of the operator form (default: let)
+    instance: str = "chain"            # numeric cross-check family: chain | tree | arms
+    misprint_kind: str = ""            # "paper" (error of the authors) or "ocr" (likely OCR damage)
+    evidence: str = ""                 # why, quoting the seed text
 
     @property
     def n_independent(self) -> bool:
@@ -52,6 +72,18 @@ IHPsiL = "(I - H@Psi@L)"
 IHPhiL = "(I + H@Phi@L)"
 MINV41 = f"{IHPsiL}.T@Dinv@{IHPsiL}"           # Theorem 4.1
 THAT = "H@phi@(M@phi.T@a + b + B@f0)"            # bias torques (3.23)
+# The printed sweeps read as operator equations (framework (2.2)): block k of E_phi x is
+# phi(k,k-1) x(k-1), of E_phi^T x is phi^T(k+1,k) x(k+1), of E_psi x is psi(k,k-1) x(k-1),
+# of K x is L(k-1) x(k-1), of K^T x is L^T(k) x(k+1); B f(0) enters block 1, E g block N.
+ALPHA = ("loop-2.26", "Ephi.T@alpha", "alpha - H.T@thdd - a",
+         "(2.24)-(2.26): alpha(N+1) = 0; alpha(k) = phi^T(k+1,k) alpha(k+1) + H^T(k) thdd(k) + a(k)")
+FORCE = ("loop-2.29", "Ephi@f", "f - M@alpha - b - B@f0",
+         "(2.28)-(2.30): f(k) = phi(k,k-1) f(k-1) + M(k) alpha(k) + b(k), starting from f(0)")
+VEL = ("loop-2.25", "Ephi.T@V", "V - H.T@thd", "(2.25), (3.11): V(N+1) = 0; V(k) = phi^T(k+1,k) V(k+1) + H^T(k) thd(k)")
+FILTER_T = ("loop-A.2-z", "Epsi@zf", "zf - K@T", "(A.2), (4.15): z(0) = 0; z(k) = psi(k,k-1) z(k-1) + K(k,k-1) T(k-1)")
+INNOV = ("loop-4.13", "Ephi@z", "z - K@T", "(4.13): z(0) = 0; z(k) = phi(k,k-1) z(k-1) + L(k-1) eps(k-1), with eps = T")
+R_VEC, R_STATE = ("alpha : s <- 1", "f : s <- 1"), ("zf : s <- 1", "lam : s <- 1")
+
 CHAIN_HYP = ("serial chain, tip = 1 .. base = N; P by the Riccati recursion (4.4)-(4.6); "
              "D = H P H^T invertible; L = phi G, G = P H^T D^-1; P, M, D symmetric")
 
@@ -62,39 +94,70 @@ CATALOGUE: list[Identity] = [
       "T = H phi [M phi^T (H^T thdd + a) + b + B f(0)]  equals  M thdd + C + J^T f(0) of (3.20)",
       (("H@phi@(M@phi.T@(H.T@thdd + a) + b + B@f0)", "Mcal@thdd + C + J.T@f0"),),
       "M = H phi M phi^T H^T, C = H phi (M phi^T a + b), J = B^T phi^T H^T (3.13), (3.20)"),
+    R("I-3.18", P1, "Part I (3.18)", "T = H phi [M alpha + b + B f(0)], alpha = phi^T H^T thdd + phi^T a",
+      (("H@phi@(M@alpha + b + B@f0)", "Mcal@thdd + C + J.T@f0"),), "(3.20)", let=(("alpha", "phi.T@H.T@thdd + phi.T@a"),)),
     R("I-3.19a", P1, "Part I (3.19), first line",
       "T = H phi [M phi^T H^T thdd + H phi [M phi^T a + b + B f(0)]]",
       (("H@phi@(M@phi.T@H.T@thdd + H@phi@(M@phi.T@a + b + B@f0))", "Mcal@thdd + C + J.T@f0"),),
-      CHAIN_HYP, misprint=True,
+      CHAIN_HYP, misprint=True, misprint_kind="paper",
+      evidence="a bracket placed wrongly in the typeset display: the inner `H\\phi[` sits inside the outer bracket, "
+               "and the second line of (3.19), printed right below, has the right grouping",
       correction="T = H phi M phi^T H^T thdd + H phi [M phi^T a + b + B f(0)] (the inner "
                  "H phi is applied twice as printed, which does not conform)",
       corrected=(("H@phi@M@phi.T@H.T@thdd + H@phi@(M@phi.T@a + b + B@f0)", "Mcal@thdd + C + J.T@f0"),)),
     R("I-3.20", P1, "Part I (3.20)",
       "T = M thdd + C + J^T f(0); M = H phi M phi^T H^T; C = H phi (M phi^T a + b); J^T = H phi B",
       (("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0"),),
-      "the RSD/RNE sweeps (2.24)-(2.30) run block by block", robot=False),
+      "the RSD/RNE sweeps (2.24)-(2.30) run block by block", robot=False,
+      given=R_VEC, assume=(ALPHA, FORCE), operator_form=(("H@f", "Mcal@thdd + C + J.T@f0"),)),
+    R("I-3.12", P1, "Part I (3.11)-(3.12)", "V(k) = sum_{i=k..N} phi^T(i,k) H^T(i) thd(i), i.e. V = phi^T H^T thd",
+      (("rec_alpha(thd, 0*a)", "phi.T@H.T@thd"),), "the velocity sweep (2.25) block by block", robot=False,
+      given=("V : s <- 1",), assume=(VEL,), operator_form=(("V", "phi.T@H.T@thd"),)),
+    R("I-3.13", P1, "Part I (3.13)", "V(0) = phi^T(1,0) V(1) = J thd, J = B^T phi^T H^T",
+      (("B.T@rec_alpha(thd, 0*a)", "J@thd"),), "B = [phi(1,0), 0, ..., 0]^T (3.7)", robot=False,
+      given=("V : s <- 1",), assume=(VEL,), operator_form=(("B.T@V", "J@thd"),)),
     R("I-3.15", P1, "Part I (3.14)-(3.15)",
       "alpha = phi^T H^T thdd + phi^T a  (operator form of the sweep (2.26))",
-      (("rec_alpha(thdd, a)", "phi.T@H.T@thdd + phi.T@a"),), robot=False),
+      (("rec_alpha(thdd, a)", "phi.T@H.T@thdd + phi.T@a"),), robot=False,
+      given=R_VEC[:1], assume=(ALPHA,), operator_form=(("alpha", "phi.T@H.T@thdd + phi.T@a"),)),
     R("I-3.21", P1, "Part I (3.8), (3.21)",
       "uniform gravity = base acceleration g: alpha = phi^T (H^T thdd + a + E g), E = [0, ..., 0, phi^T(N+1,N)]^T",
       (("rec_alpha(thdd, a, base=g)", "phi.T@(H.T@thdd + a + E@g)"),),
       "alpha(N+1) = g in the sweep (2.26); E read with last block phi^T(N+1,N)", robot=False,
+      given=R_VEC[:1], assume=(("loop-3.21", "Ephi.T@alpha", "alpha - H.T@thdd - a - E@g",
+                               "(2.26) started from alpha(N+1) = g (3.21): g enters block N as E g"),),
+      operator_form=(("alpha", "phi.T@(H.T@thdd + a + E@g)"),),
       note="checks the reading of (3.8): a literal transpose would put phi(N+1,N) in E and fail"),
     R("I-3.17", P1, "Part I (3.16)-(3.17)",
       "f = phi (M alpha + b + B f(0))  (operator form of the sweep (2.29))",
       (("rec_f(M@alpha + b, f0)", "phi@(M@alpha + b + B@f0)"),),
-      let=(("alpha", "rec_alpha(thdd, a)"),), robot=False),
+      let=(("alpha", "rec_alpha(thdd, a)"),), robot=False,
+      given=R_VEC, assume=(ALPHA, FORCE), operator_form=(("f", "phi@(M@alpha + b + B@f0)"),), operator_let=()),
+    R("I-3.22", P1, "Part I (3.22)-(3.23)", "M thdd = T', T' = T - T^ (the bias-free dynamics)",
+      ((f"T20 - {THAT}", "Mcal@thdd"),), "T = M thdd + C + J^T f(0) (3.20)", let=(("T20", "Mcal@thdd + C + J.T@f0"),)),
     R("I-abstract", P1, "Part I abstract (second abstract, line 104)",
       "M^-1 = (I - H Phi L)^T D^-1 (I - H Phi L)",
-      (("Mcal@(I - H@Phi@L).T@Dinv@(I - H@Phi@L)", "I"),), CHAIN_HYP, misprint=True,
+      (("Mcal@(I - H@Phi@L).T@Dinv@(I - H@Phi@L)", "I"),), CHAIN_HYP, misprint=True, misprint_kind="paper",
+      evidence="all three occurrences of the factor in that abstract read `(I - H\\Phi L)`, while the same sentence "
+               "renders `L , \u03a8 and D` correctly: a consistent substitution, not a misread glyph. The report's first "
+               "abstract prints the same sentence with `(I - H\\Psi L)` (line 47 of the seed)",
       correction="M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L)  (Psi, as in (4.16))",
       corrected=((f"Mcal@{MINV41}", "I"),)),
     # ------------------------------------------------------------------ Part I, section 4
+    R("I-4.2", P1, "Part I (4.1)-(4.2)", "Y = H phi W with E(W W^T) = M gives E(Y Y^T) = H phi M phi^T H^T = M",
+      (("(H@phi)@M@(H@phi).T", "Mcal"),), "W white with covariance M (4.1)"),
+    R("I-4.3", P1, "Part I (4.3)", "z(k) = phi(k,k-1) z(k-1) + w(k), y(k) = H(k) z(k)  computes Y = H phi W",
+      (("H@rec_f(y)", "H@phi@y"),), "w written y", robot=False, given=("z : s <- 1",),
+      assume=(("loop-4.3", "Ephi@z", "z - y", "(4.3): z(0) = 0; z(k) = phi(k,k-1) z(k-1) + w(k)"),),
+      operator_form=(("H@z", "H@phi@y"),)),
     R("I-4.4", P1, "Part I (4.4)",
       "L(1) = Phi(2,1) P(1) H^T(1) D^-1(1)",
       (("block(L,1,1)", "block(Phi,2,1)@block(P,1,1)@block(H,1,1).T@block(Dinv,1,1)"),),
-      CHAIN_HYP, misprint=True, nmin=2,
+      CHAIN_HYP, misprint=True, nmin=2, misprint_kind="ocr",
+      evidence="lowercase phi rendered as capital: `\\Phi(2,1)` is the only place in Part I where Phi carries block "
+               "indices (Phi is used only as a whole operator, (4.9)); the loop line (4.6) right below prints "
+               "`L(k) = \\phi(k+1, k)P(k)H^T(k)D^{-1}(k)`, and the OCR confuses the phi glyphs elsewhere: the text "
+               "after (4.10) prints `\\psi(k, k) = \\psi(k, k) = I` for phi(k, k) = psi(k, k) = I",
       correction="L(1) = phi(2,1) P(1) H^T(1) D^-1(1)  (Phi(2,1) = I by (4.9))",
       corrected=(("block(L,1,1)", "phi_(2,1)@block(P,1,1)@block(H,1,1).T@block(Dinv,1,1)"),),
       robot=False),
@@ -109,21 +172,37 @@ CATALOGUE: list[Identity] = [
       ((f"Mcal@{MINV41}", "I"), (f"{MINV41}@Mcal", "I")), CHAIN_HYP + "; M invertible"),
     R("I-4.13", P1, "Part I (4.12)-(4.13) innovations model",
       "z(k) = phi(k,k-1) z(k-1) + L(k-1) eps(k-1); y(k) = H(k) z(k) + eps(k)  computes Y = (I + H Phi L) eps",
-      (("rec_innovations(T)", f"{IHPhiL}@T"),), CHAIN_HYP, robot=False),
+      (("rec_innovations(T)", f"{IHPhiL}@T"),), CHAIN_HYP, robot=False,
+      given=("z : s <- 1",), assume=(INNOV,), operator_form=(("H@z + T", f"{IHPhiL}@T"),)),
     R("I-4.15", P1, "Part I (4.15) Kalman filter as whitening filter",
       "z(k) = [phi(k,k-1) - L(k-1)H(k-1)] z(k-1) + L(k-1) y(k-1); eps(k) = -H(k) z(k) + y(k)  computes "
       "eps = (I - H Psi L) y, the inverse of (4.13)",
-      (("D@rec_filter(rec_innovations(T))", "T"),), CHAIN_HYP + "; D rec_filter = (4.15)", robot=False),
+      (("D@rec_filter(rec_innovations(T))", "T"),), CHAIN_HYP + "; D rec_filter = (4.15)", robot=False,
+      given=("z : s <- 1", "zf : s <- 1"),
+      assume=(INNOV, ("loop-4.15", "Epsi@zf", "zf - K@(H@z + T)",
+                      "(4.15): z(k) = [phi(k,k-1) - L(k-1)H(k-1)] z(k-1) + L(k-1) y(k-1), y = H z + eps of (4.13)")),
+      operator_form=(("H@z + T - H@zf", "T"),)),
     R("I-4.20", P1, "Part I (4.19)-(4.20) causal filtering",
       "z(k) = [phi(k,k-1) - L(k-1)H(k-1)] z(k-1) + L(k-1) T'(k-1); eps(k) = T(k) - H(k) z(k); "
       "nu = D^-1 eps  computes nu = D^-1 (I - H Psi L) T'",
-      (("rec_filter(Tp, T)", f"Dinv@{IHPsiL}@Tp"),), CHAIN_HYP, misprint=True,
+      (("rec_filter(Tp, T)", f"Dinv@{IHPsiL}@Tp"),), CHAIN_HYP, misprint=True, misprint_kind="ocr",
+      evidence="a dropped prime: the same display prints `T'(0) = 0` in (4.19) and `L(k-1)T'(k-1)` in the line "
+               "above, and the text after (4.18) defines `\\epsilon = (I - H\\Psi L)T'`; the OCR drops primes and "
+               "accents elsewhere too (Part I (a.50) proof: `P\\phi^T` for P phi~^T)",
       correction="eps(k) = T'(k) - H(k) z(k)  (the bias-free T', as in (4.18))",
-      corrected=(("rec_filter(Tp)", f"Dinv@{IHPsiL}@Tp"),), robot=False),
+      corrected=(("rec_filter(Tp)", f"Dinv@{IHPsiL}@Tp"),), robot=False,
+      given=("zf : s <- 1",), assume=(("loop-4.20", "Epsi@zf", "zf - K@Tp",
+                                       "(4.19)-(4.20): z(0) = 0; z(k) = [phi(k,k-1) - L(k-1)H(k-1)] z(k-1) + L(k-1) T'(k-1)"),),
+      operator_form=(("Dinv@(T - H@zf)", f"Dinv@{IHPsiL}@Tp"),),
+      operator_corrected=(("Dinv@(Tp - H@zf)", f"Dinv@{IHPsiL}@Tp"),)),
     R("I-4.22", P1, "Part I (4.21)-(4.22) anticausal smoothing",
       "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k); thdd(k) = nu(k) - L^T(k) lambda(k+1) "
       "computes thdd = (I - H Psi L)^T nu",
-      (("rec_smooth(T)", f"{IHPsiL}.T@T"),), CHAIN_HYP, robot=False),
+      (("rec_smooth(T)", f"{IHPsiL}.T@T"),), CHAIN_HYP, robot=False,
+      given=("lam : s <- 1",), assume=(("loop-4.22", "Epsi.T@lam", "lam - H.T@T",
+                                        "(4.21)-(4.22): lambda(N+1) = 0; lambda(k) = psi^T(k+1,k) lambda(k+1) + "
+                                        "H^T(k) nu(k), with nu = T"),),
+      operator_form=(("T - K.T@lam", f"{IHPsiL}.T@T"),)),
     R("I-FD1", P1, "Part I Algorithm FD1 (4.17)-(4.18)",
       "thdd = (I - H Psi L)^T D^-1 (I - H Psi L) T', T' = T - H phi [M phi^T a + b + B f(0)] solves (3.20)",
       ((f"Mcal@{MINV41}@(T - {THAT})", f"T - {THAT}"),), CHAIN_HYP),
@@ -138,7 +217,18 @@ CATALOGUE: list[Identity] = [
       "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k); zeta(k) = phi^T(k+1,k) zeta(k+1) + a(k); "
       "alpha(k) = lambda(k) + zeta(k)  computes alpha of (5.6)",
       (("rec_fd2_alpha(Dinv@(I - H@Psi@L)@Tp, a)", f"psi.T@H.T@Dinv@{IHPsiL}@Tp + phi.T@a"),), CHAIN_HYP,
-      robot=False),
+      robot=False, given=("lam : s <- 1", "zeta : s <- 1"),
+      assume=(("loop-4.22b", "Epsi.T@lam", f"lam - H.T@Dinv@{IHPsiL}@Tp",
+               "(4.22b): lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k), nu = D^-1 (I - H Psi L) T'"),
+              ("loop-4.22b-zeta", "Ephi.T@zeta", "zeta - a", "(4.22b): zeta(N+1) = 0; zeta(k) = phi^T(k+1,k) zeta(k+1) + a(k)")),
+      operator_form=(("lam + zeta", f"psi.T@H.T@Dinv@{IHPsiL}@Tp + phi.T@a"),)),
+    R("I-5.7", P1, "Part I (5.7) with (3.7), (2.27)",
+      "alpha(0) = B^T alpha + a(0) = J thdd + B^T phi^T a + a(0), alpha of FD2 (5.6), thdd of FD1",
+      (("B.T@alpha + a0", f"J@{MINV41}@Tp + B.T@phi.T@a + a0"),), CHAIN_HYP,
+      let=(("alpha", f"psi.T@H.T@Dinv@{IHPsiL}@Tp + phi.T@a"),)),
+    R("I-4.23", P1, "Part I (4.23)", "alpha(0) = phi^T(1,0) alpha(1) + a(0), alpha by the sweep (4.21b)-(4.22b)",
+      (("phi_(1,0).T@block(alpha,1,1) + a0", f"J@{MINV41}@Tp + B.T@phi.T@a + a0"),), CHAIN_HYP, robot=False,
+      let=(("alpha", "rec_fd2_alpha(Dinv@(I - H@Psi@L)@Tp, a)"),)),
     R("I-FD2-lambda", P1, "Part I, remark after FD2",
       "(I - H Psi L)^T nu = nu - L^T S^T lambda, lambda = psi^T H^T nu",
       ((f"{IHPsiL}.T@T", "T - L.T@S.T@psi.T@H.T@T"),), CHAIN_HYP),
@@ -148,7 +238,9 @@ CATALOGUE: list[Identity] = [
     R("I-FD3-proof", P1, "Part I, proof of FD3 (last line); also Part II (5.13)",
       "thdd = (I - H Psi L)^-1 D^-1 [T - H psi (S L T + M zeta + b + B f(0))]",
       ((f"Mcal@{IHPhiL}@Dinv@(T - H@psi@(S@L@T + M@phi.T@a + b + B@f0))", f"T - {THAT}"),),
-      CHAIN_HYP + "; (I - H Psi L)^-1 = I + H Phi L by Fact 4.2", misprint=True, nmin=1,
+      CHAIN_HYP + "; (I - H Psi L)^-1 = I + H Phi L by Fact 4.2", misprint=True, nmin=1, misprint_kind="paper",
+      evidence="the same `(I - H\\Psi L)^{-1}` is printed in Part II (5.13), a separately typeset paper, so it is the "
+               "authors' formula; (5.10) two lines above has the transpose",
       correction="thdd = (I - H Psi L)^T D^-1 [...]  (transpose, not inverse; as in (5.10))",
       corrected=((f"Mcal@{IHPsiL}.T@Dinv@(T - H@psi@(S@L@T + M@phi.T@a + b + B@f0))", f"T - {THAT}"),)),
     R("I-FD4", P1, "Part I Algorithm FD4 (5.13)-(5.15)",
@@ -161,11 +253,21 @@ CATALOGUE: list[Identity] = [
       "the 3-sweep recursion (5.16)-(5.17) computes FD4's thdd",
       (("rec_fd4(T, a, b, f0)", "thdd4"),), CHAIN_HYP,
       let=(("nu4", f"Dinv@{IHPsiL}@T - Dinv@H@psi_t@P@a - Dinv@H@psi@(b + B@f0)"),
-           ("thdd4", f"{IHPsiL}.T@nu4 - L.T@Psi.T@(I - G@H).T@a - G.T@a")), robot=False),
+           ("thdd4", f"{IHPsiL}.T@nu4 - L.T@Psi.T@(I - G@H).T@a - G.T@a")), robot=False,
+      given=("z : s <- 1", "lam : s <- 1"),
+      assume=(("loop-5.16", "Epsi@z", "z - K@T - Epsi@P@a - b - B@f0",
+               "(5.16): z(0) = f(0), P(0) = 0, T(0) = 0; z(k) = psi(k,k-1) z(k-1) + L(k-1) T(k-1) + "
+               "psi(k,k-1) P(k-1) a(k-1) + b(k)"),
+              ("loop-5.17", "Epsi.T@lam", "lam - H.T@Dinv@(T - H@z) - taub.T@a",
+               "(5.17): lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k) + [I - G(k)H(k)]^T a(k), "
+               "nu = D^-1 (T - H z)")),
+      operator_form=(("Dinv@(T - H@z) - K.T@lam - G.T@a", "thdd4"),)),
     R("I-FD4-proof", P1, "Part I, proof of FD4 (last display)",
       "(I - H Psi L)^T D^-1 H psi M phi^T = (I - H Psi L)^T D^-1 H phi~ P + L^T Psi^T (I - G H)^T + G^T",
       ((f"{IHPsiL}.T@Dinv@H@psi@M@phi.T", f"{IHPsiL}.T@Dinv@H@phi_t@P + L.T@Psi.T@(I - G@H).T + G.T"),),
-      CHAIN_HYP, misprint=True, nmin=2,
+      CHAIN_HYP, misprint=True, nmin=2, misprint_kind="paper",
+      evidence="the proof display prints `H\\tilde{\\phi}P` with the tilde intact, while (a.50), which the proof "
+               "says it follows from, has `H\\tilde{\\psi}P`: a different letter, not a lost mark",
       correction="... = (I - H Psi L)^T D^-1 H psi~ P + ...  (psi~, as in (a.50))",
       corrected=((f"{IHPsiL}.T@Dinv@H@psi@M@phi.T", f"{IHPsiL}.T@Dinv@H@psi_t@P + L.T@Psi.T@(I - G@H).T + G.T"),)),
     # ------------------------------------------------------------------ Part I, Appendix A
@@ -189,12 +291,18 @@ CATALOGUE: list[Identity] = [
     R("I-a.17", P1, "Part I (a.17)", "Psi = (I - Psi L H) Phi", (("Psi", "(I - Psi@L@H)@Phi"),), CHAIN_HYP),
     R("I-a.18", P1, "Part I (a.18)", "phi - psi = Psi L H phi = psi S L H phi",
       (("phi - psi", "Psi@L@H@phi"), ("Psi@L@H@phi", "psi@S@L@H@phi")), CHAIN_HYP),
+    R("I-a.20", P1, "Part I (a.19)-(a.20), telescoping",
+      "T(k,m) = sum_{i=m}^{k-1} [psi(k,i+1) phi(i+1,m) - psi(k,i) phi(i,m)] = phi(k,m) - psi(k,m), k > m",
+      (("telescope('a.19')", "phi - psi"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
+    R("I-a.30", P1, "Part I (a.29)-(a.30), telescoping",
+      "T'(k,m) = sum_{i=m}^{k-1} [phi(k,i+1) psi(i+1,m) - phi(k,i) psi(i,m)] = psi(k,m) - phi(k,m), k > m",
+      (("telescope('a.29')", "psi - phi"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
     R("I-a.21", P1, "Part I (a.19)-(a.21), block form of (a.18)",
       "phi(k,m) - psi(k,m) = sum_{i=m}^{k-1} psi(k,i+1) L(i) H(i) phi(i,m), k > m",
-      (("phi - psi", "telescope('a.21')"),), CHAIN_HYP, robot=False),
+      (("phi - psi", "telescope('a.21')"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
     R("I-a.31", P1, "Part I (a.29)-(a.31), block form of (a.28)",
       "phi(k,m) - psi(k,m) = sum_{i=m}^{k-1} phi(k,i+1) L(i) H(i) psi(i,m), k > m",
-      (("phi - psi", "telescope('a.31')"),), CHAIN_HYP, robot=False),
+      (("phi - psi", "telescope('a.31')"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
     R("I-a.22", P1, "Part I (a.22)", "phi = (I + Phi L H) psi", (("phi", "(I + Phi@L@H)@psi"),), CHAIN_HYP),
     R("I-a.23", P1, "Part I (a.23)", "psi = phi (I - S L H psi)", (("psi", "phi@(I - S@L@H@psi)"),), CHAIN_HYP),
     R("I-a.24", P1, "Part I (a.24)", "Phi = (I + Phi L H) Psi", (("Phi", "(I + Phi@L@H)@Psi"),), CHAIN_HYP),
@@ -217,27 +325,44 @@ CATALOGUE: list[Identity] = [
     R("I-a.43", P1, "Part I (a.43)", "Psi L H Phi L = Phi L H Psi L", (("Psi@L@H@Phi@L", "Phi@L@H@Psi@L"),), CHAIN_HYP),
     R("I-a.45", P1, "Part I Lemma A.1 (a.44)-(a.45), with psi of (4.7)",
       "r(0) = 0, r(k+1) = psi(k+1,k) r(k) phi^T(k+1,k) + M(k+1)  =>  psi M phi^T = r + psi~ r + r phi~^T",
-      (("psi@M@phi.T", "r + psi_t@r + r@phi_t.T"),), CHAIN_HYP, let=(("r", "rec_r()"),), robot=False),
+      (("psi@M@phi.T", "r + psi_t@r + r@phi_t.T"),), CHAIN_HYP, let=(("r", "rec_r()"),), robot=False,
+      given=("r : s <- s",),
+      assume=(("lemma-A1", "M", "r - Epsi@r@Ephi.T",
+               "(a.44): r(0) = 0; r(k+1) = psi(k+1,k) r(k) phi^T(k+1,k) + M(k+1), read as M = r - E_psi r E_phi^T "
+               "(E X E^T is block diagonal for block-diagonal X); M any block-diagonal operator"),),
+      operator_form=(("psi@M@phi.T", "r + psi_t@r + r@phi_t.T"),), operator_let=()),
     R("I-a.45-gen", P1, "Part I Lemma A.1 (a.45) in its stated generality",
       "for any causal psi with the semigroup property: psi M phi^T = r + psi~ r + r phi~^T",
       (("chi@M@phi.T", "r + chi_t@r + r@phi_t.T"),), "chi(k+1,k) free 6 x 6 blocks; M any block diagonal",
-      let=(("r", "rec_r(left='chi')"),), robot=False),
+      let=(("r", "rec_r(left='chi')"),), robot=False,
+      given=("r : s <- s",),
+      assume=(("lemma-A1-chi", "M", "r - S@Dchi@r@Ephi.T",
+               "(a.44) for a causal chi: r(k+1) = chi(k+1,k) r(k) phi^T(k+1,k) + M(k+1), r(0) = 0; M any block diagonal"),),
+      operator_form=(("chi@M@phi.T", "r + chi_t@r + r@phi_t.T"),), operator_let=()),
     R("I-a.45-proof", P1, "Part I, proof of Lemma A.1",
       "r(k) = sum_{j=1..k} phi(k,j) M(j) psi^T(k,j) obeys (a.44)",
       (("rec_r(left='chi')", "sum_r(printed=True, left='chi')"),), "psi a general causal semigroup (chi)",
-      misprint=True, nmin=2,
+      misprint=True, nmin=2, misprint_kind="paper",
+      evidence="phi and psi are swapped as whole factors (`\\phi(k, j) M(j) \\psi^T(k, j)`), not a lost mark; the "
+               "statement it proves, (a.44)-(a.45), has psi on the left",
       correction="r(k) = sum_{j=1..k} psi(k,j) M(j) phi^T(k,j).  (For the psi of (4.7) the printed sum "
                  "also holds, because then r = P is symmetric and the printed sum is its transpose.)",
       corrected=(("rec_r(left='chi')", "sum_r(left='chi')"), ("rec_r()", "sum_r(printed=True)")), robot=False),
     R("I-corA.1", P1, "Part I Corollary A.1", "Lemma A.1 holds for psi = phi: phi M phi^T = r + phi~ r + r phi~^T",
       (("phi@M@phi.T", "r + phi_t@r + r@phi_t.T"),), "r(k+1) = phi(k+1,k) r(k) phi^T(k+1,k) + M(k+1)",
-      let=(("r", "rec_r(left='phi')"),), robot=False),
+      let=(("r", "rec_r(left='phi')"),), robot=False,
+      given=("r : s <- s",),
+      assume=(("corollary-A1", "M", "r - Ephi@r@Ephi.T",
+               "Corollary A.1: r(k+1) = phi(k+1,k) r(k) phi^T(k+1,k) + M(k+1), r(0) = 0, as M = r - E_phi r E_phi^T"),),
+      operator_form=(("phi@M@phi.T", "r + phi_t@r + r@phi_t.T"),), operator_let=()),
     R("I-a.46", P1, "Part I (a.46)", "psi M phi^T = P + psi~ P + P phi~^T",
       (("psi@M@phi.T", "P + psi_t@P + P@phi_t.T"),), CHAIN_HYP),
     R("I-a.47", P1, "Part I (a.47)", "psi M psi^T = P + psi~ P + P psi~^T",
       (("psi@M@psi.T", "P + psi_t@P + P@psi_t.T"),), CHAIN_HYP),
     R("I-a.47-proof", P1, "Part I, proof of (a.47); framework (A.1)",
-      "P(k+1) = psi(k+1,k) P(k) psi^T(k+1,k) + M(k+1)", (("P", "rec_riccati_psi()"),), CHAIN_HYP, robot=False),
+      "P(k+1) = psi(k+1,k) P(k) psi^T(k+1,k) + M(k+1)", (("P", "rec_riccati_psi()"),), CHAIN_HYP, robot=False,
+      operator_form=(("M", "P - Epsi@P@Epsi.T"),),
+      note="operator form: M = P - E_psi P E_psi^T, whose diagonal is the recursion (E X E^T block diagonal)"),
     R("I-a.48", P1, "Part I Identity A.6 (a.48)",
       "phi M phi^T = P + phi~ P + P phi~^T + phi~ P H^T D^-1 H P phi~^T",
       (("phi@M@phi.T", "P + phi_t@P + P@phi_t.T + phi_t@P@H.T@Dinv@H@P@phi_t.T"),), CHAIN_HYP),
@@ -252,7 +377,10 @@ CATALOGUE: list[Identity] = [
     R("I-a.50-proof", P1, "Part I, proof of (a.50), second line",
       "(I - H Psi L)^T D^-1 H (psi M phi^T) = (I - H Psi L)^T D^-1 H (P + psi~ P + P phi^T)  from (a.45)",
       ((f"{IHPsiL}.T@Dinv@H@psi@M@phi.T", f"{IHPsiL}.T@Dinv@H@(P + psi_t@P + P@phi.T)"),), CHAIN_HYP,
-      misprint=True, correction="... H (P + psi~ P + P phi~^T)  (phi~^T, as the next line uses)",
+      misprint=True, misprint_kind="ocr",
+      evidence="a dropped tilde: the proof's next line prints `HP\\tilde{\\phi}^T` for the same term, and the statement "
+               "it quotes, (a.45), has r phi~^T; the OCR drops small marks (primes, dots) elsewhere",
+      correction="... H (P + psi~ P + P phi~^T)  (phi~^T, as the next line uses)",
       corrected=((f"{IHPsiL}.T@Dinv@H@psi@M@phi.T", f"{IHPsiL}.T@Dinv@H@(P + psi_t@P + P@phi_t.T)"),)),
     R("I-a.51", P1, "Part I (a.51)",
       "(I - H Psi L)^T D^-1 H P + (I - H Psi L)^T D^-1 H P phi~^T = L^T Psi^T (I - G H)^T + G^T",
@@ -276,22 +404,40 @@ CATALOGUE: list[Identity] = [
       (("blk2(Minv, 0*J.T, 0*J, Ominv)@blk2(M - J.T@Ominv@J, J.T, J, -Om)@blk2(Minv, 0*J.T, 0*J, Ominv)",
         "blk2(Minv - Minv@J.T@Ominv@J@Minv, Minv@J.T@Ominv, Ominv@J@Minv, -Ominv)"),),
       "M, Omega invertible", theory="closed"),
+    R("II-5.2", P2, "Part II (5.2a)-(5.2b), l arms",
+      "M = (I + H Phi L) D (I + H Phi L)^T for the aggregate of l arms (every operator block diagonal over the arms)",
+      ((f"{IHPhiL}@D@{IHPhiL}.T", "Mcal"),), "l arms, each a serial chain; H = diag(H_i), phi = diag(phi_i), ...",
+      instance="arms", robot=False,
+      note="the relations hold arm by arm, hence for the block-diagonal aggregate: the proof is the one of Fact 4.1"),
+    R("II-5.3", P2, "Part II (5.3), l arms", "(I + H Phi L)^-1 = I - H Psi L for the aggregate of l arms",
+      ((f"{IHPhiL}@{IHPsiL}", "I"), (f"{IHPsiL}@{IHPhiL}", "I")), "as II-5.2", instance="arms", robot=False),
+    R("II-5.4", P2, "Part II (5.4), l arms", "M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) for the aggregate of l arms",
+      ((f"Mcal@{MINV41}", "I"), (f"{MINV41}@Mcal", "I")), "as II-5.2", instance="arms", robot=False),
     R("II-6.3", P2, "Part II (6.2)-(6.3)",
       "Delta thdd = -M^-1 J^T f(0) = -(I - H Psi L)^T D^-1 H psi B f(0)",
       ((f"Mcal@(-{IHPsiL}.T@Dinv@H@psi@B@f0)", "-J.T@f0"),), CHAIN_HYP),
     R("II-6.4", P2, "Part II (6.4a)-(6.4f)",
       "z(1) = phi(1,0) f(0); for k = 2..N: z(k) = psi(k,k-1) z(k-1), nu(k) = D^-1(k) H(k) z(k); "
       "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k); Delta thdd = nu(k) - L^T(k) lambda(k+1)  computes (6.3)",
-      (("Mcal@rec_6_4(f0, printed=True)", "-J.T@f0"),), CHAIN_HYP, misprint=True,
+      (("Mcal@rec_6_4(f0, printed=True)", "-J.T@f0"),), CHAIN_HYP, misprint=True, misprint_kind="paper",
+      evidence="an algorithm defect, not a glyph: the loop that computes nu runs k = 2..N, so nu(1) is never "
+                "computed, and the result has the opposite sign of (6.3), which the text says it implements",
       correction="nu(k) = D^-1(k) H(k) z(k) for k = 1..N (nu(1) is needed), and the sweep gives "
                  "-Delta thdd: Delta thdd(k) = -[nu(k) - L^T(k) lambda(k+1)] (or start from z(1) = -phi(1,0) f(0))",
-      corrected=(("Mcal@rec_6_4(f0)", "-J.T@f0"),), robot=False),
+      corrected=(("Mcal@rec_6_4(f0)", "-J.T@f0"),), robot=False,
+      given=("z : s <- 1", "lam : s <- 1"),
+      assume=(("loop-6.4", "Epsi@z", "z - B@f0", "(6.4a)-(6.4c): z(1) = phi(1,0) f(0); z(k) = psi(k,k-1) z(k-1)"),
+              ("loop-6.4-lambda", "Epsi.T@lam", "lam - H.T@Dinv@H@z",
+               "(6.4d)-(6.4e): lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k), nu(k) = D^-1(k) H(k) z(k), k = 1..N")),
+      operator_corrected=(("Mcal@(K.T@lam - Dinv@H@z)", "-J.T@f0"),)),
     R("II-6.5a", P2, "Part II (6.5a)", "Delta thdd = -(I - H Psi L)^T D^-1 psi B f(0)",
-      ((f"Mcal@(-{IHPsiL}.T@Dinv@psi@B@f0)", "-J.T@f0"),), CHAIN_HYP, misprint=True,
+      ((f"Mcal@(-{IHPsiL}.T@Dinv@psi@B@f0)", "-J.T@f0"),), CHAIN_HYP, misprint=True, misprint_kind="paper",
+      evidence="a whole factor is missing (H), in (6.5a) and again in (6.11g); (6.3), printed just before, has it",
       correction="Delta thdd = -(I - H Psi L)^T D^-1 H psi B f(0)  (H missing; D^-1 psi does not conform)",
       corrected=((f"Mcal@(-{IHPsiL}.T@Dinv@H@psi@B@f0)", "-J.T@f0"),)),
     R("II-6.11g", P2, "Part II (6.11g)", "Delta thdd = (I - H Psi L)^T D^-1 psi B f(0)",
-      ((f"Mcal@({IHPsiL}.T@Dinv@psi@B@f0)", "-J.T@f0"),), CHAIN_HYP, misprint=True,
+      ((f"Mcal@({IHPsiL}.T@Dinv@psi@B@f0)", "-J.T@f0"),), CHAIN_HYP, misprint=True, misprint_kind="paper",
+      evidence="the factor H and the sign are missing, as in (6.5a); (6.3) has both",
       correction="Delta thdd = -(I - H Psi L)^T D^-1 H psi B f(0)  (H and the minus sign missing)",
       corrected=((f"Mcal@(-{IHPsiL}.T@Dinv@H@psi@B@f0)", "-J.T@f0"),)),
     R("II-6.7", P2, "Part II (6.6)-(6.7); framework (3.10)",
@@ -300,6 +446,9 @@ CATALOGUE: list[Identity] = [
     R("II-6.9", P2, "Part II (6.9a)-(6.9b)",
       "Lambda(0) = phi^T(1,0) Lambda(1) phi(1,0), Lambda(1) = sum_k psi^T(k,1) H^T(k) D^-1(k) H^T(k) psi(k,1)",
       ((f"J@{MINV41}@J.T", "phi_(1,0).T@lambda1_sum(printed=True)@phi_(1,0)"),), CHAIN_HYP, misprint=True,
+      misprint_kind="paper",
+      evidence="a superscript added, not lost: `H^T(k) D^{-1}(k) H^T(k)`; the recursion (6.10b) that computes the same "
+               "sum prints H^T D^-1 H",
       correction="Lambda(1) = sum_k psi^T(k,1) H^T(k) D^-1(k) H(k) psi(k,1)",
       corrected=((f"J@{MINV41}@J.T", "phi_(1,0).T@lambda1_sum()@phi_(1,0)"),), robot=False),
     R("II-6.10", P2, "Part II (6.10a)-(6.10c)",
@@ -320,7 +469,9 @@ CATALOGUE: list[Identity] = [
       ((f"Mcal@{IHPsiL}.T@Dinv@(Tp - H@psi@(S@L@Tp + B@f0))", "Tp - J.T@f0"),), CHAIN_HYP),
     R("II-6.18e", P2, "Part II (6.18e)", "thdd = (I - H Psi L) D^-1 {T' - H psi (S L T' + B f(0))}",
       ((f"Mcal@{IHPsiL}@Dinv@(Tp - H@psi@(S@L@Tp + B@f0))", "Tp - J.T@f0"),), CHAIN_HYP, misprint=True,
-      nmin=2, correction="thdd = (I - H Psi L)^T D^-1 {...}  (transpose missing; cf. (6.17))",
+      nmin=2, misprint_kind="paper",
+      evidence="(6.18e) restates (6.17) in the algorithm summary; the superscript T is absent there while the OCR "
+               "kept every ^T of (6.17), (6.18b) and (6.18d) on the same page", correction="thdd = (I - H Psi L)^T D^-1 {...}  (transpose missing; cf. (6.17))",
       corrected=((f"Mcal@{IHPsiL}.T@Dinv@(Tp - H@psi@(S@L@Tp + B@f0))", "Tp - J.T@f0"),)),
     R("II-6.20", P2, "Part II (6.19b) => (6.20)",
       "thdd_2 = M^-1 J^T Om^-1 a'(C) = (I - H Psi L)^T D^-1 H psi B Om^-1 a'(C)",
@@ -334,7 +485,10 @@ CATALOGUE: list[Identity] = [
     R("II-b.4", P2, "Part II (b.1f), (b.2), (b.3) => (b.4b)-(b.4c); same G1 in (b.9a)",
       "Omega f(0) = J M^-1 T + H^T(0) dW(0) + G1, G1 = A M^-1(C) b(C) + J thd + dH^T(0) W(0) - a(C) - J M^-1 C",
       (("am - ap - H0.T@Wd - H0d.T@W", "OmDef@f - (J@Minv@T + H0.T@Wd + G1p)"),),
-      "(b.1a)-(b.1f)", theory="grasp", misprint=True,
+      "(b.1a)-(b.1f)", theory="grasp", misprint=True, misprint_kind="ocr",
+      evidence="a dropped dot: the derivation's source terms print `\\dot{J}\\dot{\\theta}` ((b.1d) and (b.2)), and G1 "
+               "collects exactly that bias; (b.4c) and (b.9a) print `J\\dot{\\theta}`, the dot over J lost as dots "
+               "are elsewhere ((b.14) prints thd for thdd)",
       let=(("ap", "J@Minv@(T - J.T@f - Cb) + Jdqd"), ("am", "A@Mcinv@A.T@f - A@Mcinv@bC + aC"),
            ("OmDef", "J@Minv@J.T + A@Mcinv@A.T"),
            ("G1p", "A@Mcinv@bC + J@qd + H0d.T@W - aC - J@Minv@Cb"),
@@ -343,7 +497,10 @@ CATALOGUE: list[Identity] = [
       corrected=(("am - ap - H0.T@Wd - H0d.T@W", "OmDef@f - (J@Minv@T + H0.T@Wd + G1c)"),)),
     R("II-b.4a", P2, "Part II (b.4a)", "Omega = J M^-1 J + A M^-1(C) A^T",
       (("J@Minv@J + A@Mcinv@A.T", "J@Minv@J.T + A@Mcinv@A.T"),), "J is 6l x n", theory="grasp",
-      misprint=True, correction="Omega = J M^-1 J^T + A M^-1(C) A^T",
+      misprint=True, misprint_kind="paper",
+      evidence="the same Omega is printed correctly, `JM^{-1}J^T + AM^{-1}(C)A^T`, in (b.9b) and (3.1); (b.4a) is the "
+               "authors' first statement of it (a lost ^T could also be the scan; the display is otherwise clean)",
+      correction="Omega = J M^-1 J^T + A M^-1(C) A^T",
       corrected=(("J@Minv@J.T + A@Mcinv@A.T", "J@Minv@J.T + A@Mcinv@A.T"),)),
     R("II-b.7", P2, "Part II (b.6a)-(b.6b) => (b.7)",
       "f(0) = Pi (J M^-1 T + G1), Pi = Om^-1 - Om^-1 H^T(0) [H(0) Om^-1 H^T(0)]^-1 H(0) Om^-1; and H(0) f(0) = 0",
@@ -360,6 +517,9 @@ CATALOGUE: list[Identity] = [
       "H^T(0) dW(0) + J thdd = A M^-1(C) A^T f(0) - G1 + J M^-1 C",
       (("am - (J@thdd + Jdqd) - H0.T@Wd - H0d.T@W", "A@Mcinv@A.T@f - G1c + J@Minv@Cb - (H0.T@Wd + J@thdd)"),),
       "(b.1d) alpha+(0) = J thdd + dJ thd, (b.1f); G1 as corrected in II-b.4", theory="grasp", misprint=True,
+      misprint_kind="paper",
+      evidence="a sign error in the derivation: the preceding display has `- J\\ddot{\\theta} - \\dot{J}\\dot{\\theta}` and "
+               "G1 already holds `- JM^{-1}C`; the wrong `+ JM^{-1}C` is then carried consistently into (b.10), (b.11)",
       let=(("am", "A@Mcinv@A.T@f - A@Mcinv@bC + aC"), ("G1c", "A@Mcinv@bC + Jdqd + H0d.T@W - aC - J@Minv@Cb"),
            ("thdd", "Minv@T")),
       correction="H^T(0) dW(0) + J thdd = A M^-1(C) A^T f(0) - G1 - J M^-1 C  (G1 already holds -J M^-1 C)",
@@ -369,7 +529,8 @@ CATALOGUE: list[Identity] = [
       "G2 = H(0) Om^-1 {(A M^-1(C) A^T Pi - I) G1 + J M^-1 C}, f(0) by (b.9d)",
       (("H0@Ominv@(A@Mcinv@A.T@f9 + J@Minv@Cb - G1)", "H0@Ominv@A@Mcinv@A.T@Pi@J@Minv@T + G2p"),
        ("H0@Ominv@(A@Mcinv@A.T@f9 - J@Minv@Cb - G1)", "H0@Ominv@A@Mcinv@A.T@Pi@J@Minv@T + G2p")),
-      "(b.9c)-(b.9d)", theory="grasp", misprint=True,
+      "(b.9c)-(b.9d)", theory="grasp", misprint=True, misprint_kind="paper",
+      evidence="consistent with the sign error of the line before (b.10) (II-b.10), which it inherits",
       let=(("Pi", "Ominv - Ominv@H0.T@Xinv@H0@Ominv"), ("f9", "Pi@(J@Minv@T + G1)"),
            ("G2p", "H0@Ominv@((A@Mcinv@A.T@Pi - I)@G1 + J@Minv@Cb)"),
            ("G2c", "H0@Ominv@((A@Mcinv@A.T@Pi - I)@G1 - J@Minv@Cb)")),
@@ -386,7 +547,10 @@ CATALOGUE: list[Identity] = [
       "[[H Om^-1 H^T, H Om^-1 J], [J^T Om^-1 H^T, M]] (dW(0), thd) = [H Om^-1 A M^-1(C) A^T Pi J M^-1; "
       "I - J^T Om^-1 J M^-1] T + (G2, G3)",
       (("Kb@vcat(Wd9, qd)", "vcat(H0@Ominv@A@Mcinv@A.T@Pi@J@Minv@T + G2c, (I - J.T@Ominv@J@Minv)@T + G3)"),),
-      "(b.9); G2 with the sign of II-b.11", theory="grasp", misprint=True,
+      "(b.9); G2 with the sign of II-b.11", theory="grasp", misprint=True, misprint_kind="ocr",
+      evidence="a dropped dot: the rows of (b.14) are (b.10) and (b.12), which print `J\\ddot{\\theta}` and "
+               "`M\\ddot{\\theta}`, and the text below says (b.14) is solved by (b.9e), which gives thdd; (b.14) prints "
+               "the unknown as `\\dot{\\theta}`",
       let=(("Pi", "Ominv - Ominv@H0.T@Xinv@H0@Ominv"),
            ("Kb", "blk2(H0@Ominv@H0.T, H0@Ominv@J, J.T@Ominv@H0.T, M)"),
            ("Wd9", "-Xinv@(H0@Ominv@J@Minv@T + H0@Ominv@G1)"),
@@ -399,11 +563,27 @@ CATALOGUE: list[Identity] = [
     # ------------------------------------------------------------------ framework paper
     R("FW-2.1", FW, "framework (2.1), force sweep",
       "f(0) = 0; f(k) = phi(k+1,k) f(k-1) + M(k) alpha(k) + b(k)  (i.e. f = phi (M alpha + b))",
-      (("rec_f(y, printed=True)", "phi@y"),), "y = M alpha + b", misprint=True, nmin=2,
+      (("rec_f(y, printed=True)", "phi@y"),), "y = M alpha + b", misprint=True, nmin=2, misprint_kind="paper",
+      evidence="the index pair is wrong, not a glyph: `\\phi(k+1, k)f(k-1)` would map a force at O(k-1) with the "
+               "transform between O(k) and O(k+1); the paper's own definition below says phi(k, k-1) maps O(k-1) to O(k)",
       correction="f(k) = phi(k,k-1) f(k-1) + M(k) alpha(k) + b(k)",
-      corrected=(("rec_f(y)", "phi@y"),), robot=False),
-    R("FW-2.4", FW, "framework (2.2)-(2.4)", "phi = (I - E_phi)^-1",
-      (("phi@(I - Ephi)", "I"), ("(I - Ephi)@phi", "I")), CHAIN_HYP),
+      corrected=(("rec_f(y)", "phi@y"),), robot=False,
+      given=("fp : s <- 1", "f : s <- 1"),
+      assume=(("loop-2.1-printed", "Dphi@S@fp", "fp - y", "(2.1) as printed: f(0) = 0; f(k) = phi(k+1,k) f(k-1) + y(k)"),
+              ("loop-2.1", "Ephi@f", "f - y", "(2.1) corrected: f(0) = 0; f(k) = phi(k,k-1) f(k-1) + y(k)")),
+      operator_form=(("fp", "phi@y"),), operator_corrected=(("f", "phi@y"),)),
+    R("FW-2.5", FW, "framework (2.2) => (2.5); on a tree (2.8) => (2.11)",
+      "V = E_phi^* V + H^* beta, alpha = E_phi^* alpha + H^* beta-dot + a, f = E_phi f + M alpha + b give "
+      "V = phi^* H^* beta, alpha = phi^* (H^* beta-dot + a), f = phi (M alpha + b), T = H f = M beta-dot + C",
+      (("H@rec_f(M@rec_alpha(thdd, a) + b)", "Mcal@thdd + C"),), "serial chain (2.2) or tree (2.8)", robot=False,
+      instance="tree", given=("V : s <- 1",) + R_VEC,
+      assume=(("loop-2.2-V", "Ephi.T@V", "V - H.T@thd", "(2.2), (2.8): V = E_phi^* V + H^* beta"),
+              ("loop-2.2-alpha", "Ephi.T@alpha", "alpha - H.T@thdd - a", "(2.2), (2.8): alpha = E_phi^* alpha + H^* beta-dot + a"),
+              ("loop-2.2-f", "Ephi@f", "f - M@alpha - b", "(2.2), (2.8): f = E_phi f + M alpha + b")),
+      operator_form=(("V", "phi.T@H.T@thd"), ("alpha", "phi.T@(H.T@thdd + a)"), ("f", "phi@(M@alpha + b)"),
+                     ("H@f", "Mcal@thdd + C"))),
+    R("FW-2.4", FW, "framework (2.2)-(2.4); on a tree (2.9)", "phi = (I - E_phi)^-1",
+      (("phi@(I - Ephi)", "I"), ("(I - Ephi)@phi", "I")), CHAIN_HYP, instance="tree"),
     R("FW-3.1", FW, "framework (3.1)", "M = P - E_phi [P - P H^* (H P H^*)^-1 H P] E_phi^*",
       (("M", "P - Ephi@(P - P@H.T@Dinv@H@P)@Ephi.T"),), CHAIN_HYP,
       note="this is the definition of P used by the proof layer (M is eliminated in favour of P), "
@@ -424,11 +604,32 @@ CATALOGUE: list[Identity] = [
       (("((I - H@psi@K)@H@phi@B).T@Dinv@((I - H@psi@K)@H@phi@B)", "B.T@psi.T@H.T@Dinv@H@psi@B"),), CHAIN_HYP),
     R("FW-3.12", FW, "framework (3.12)", "beta_delta = -M^-1 J^* A^* f~ = -[I - H psi K]^* D^-1 H psi B A^* f~",
       (("Mcal@(-(I - H@psi@K).T@Dinv@H@psi@B@f0)", "-J.T@f0"),), CHAIN_HYP + "; A^* f~ written as one 6-vector"),
+    R("FW-2.17", FW, "framework (2.17): eliminating beta_P, beta_S",
+      "rows 1-2 of (2.17) solved for beta_P, beta_S turn row 3, A_P J_P beta_P + A_S J_S beta_S, into "
+      "-[A_P Lambda_P A_P^* + A_S Lambda_S A_S^*] f~ + A_P J_P M_P^-1 T_P + A_S J_S M_S^-1 T_S",
+      (("AP@JP@bP + AS@JS@bS", "-(AP@JP@MPinv@JP.T@AP.T + AS@JS@MSinv@JS.T@AS.T)@ft + AP@JP@MPinv@TP + AS@JS@MSinv@TS"),),
+      "M_P, M_S invertible; Lambda = J M^-1 J^*", theory="closure",
+      let=(("bP", "MPinv@(TP - JP.T@AP.T@ft)"), ("bS", "MSinv@(TS - JS.T@AS.T@ft)"))),
+    R("FW-3.11", FW, "framework (3.11), Step (D)",
+      "f~ = [A_P Lambda_P A_P^* + A_S Lambda_S A_S^*]^-1 [(A_P alpha~_P^f + A_S alpha~_S^f) - U] solves (2.17)",
+      (("AP@JP@MPinv@(TP - JP.T@AP.T@ft) + AS@JS@MSinv@(TS - JS.T@AS.T@ft)", "U"),),
+      "alpha~^f = J M^-1 T (steps (A)-(B)); the bracket invertible (Winv)", theory="closure",
+      let=(("ft", "Winv@(AP@JP@MPinv@TP + AS@JS@MSinv@TS - U)"),)),
+    R("FW-3.11-alt", FW, "framework Step (D), the alternative form with (A_P Lambda_P A_P^*)^-1",
+      "beta_S = [M_S + J_S^* A_S^* X^-1 A_S J_S]^-1 [T_S - J_S^* A_S^* X^-1 (A_P alpha~_P^f - U)], "
+      "f~ = X^-1 [(A_P alpha~_P^f + A_S J_S beta_S) - U], X = A_P Lambda_P A_P^*, solve (2.17)",
+      (("MS@bS + JS.T@AS.T@ft", "TS"),
+       ("AP@JP@MPinv@(TP - JP.T@AP.T@ft) + AS@JS@bS", "U")),
+      "A_P Lambda_P A_P^* (XPinv) and M_S + J_S^* A_S^* X^-1 A_S J_S (Qinv) invertible", theory="closure",
+      let=(("aP", "JP@MPinv@TP"), ("bS", "Qinv@(TS - JS.T@AS.T@XPinv@(AP@aP - U))"),
+           ("ft", "XPinv@(AP@aP + AS@JS@bS - U)"))),
     R("FW-3.13", FW, "framework (3.13)",
       "beta-dot = [I - H psi K]^* D^-1/2 [I - b (A Lambda A^*)^-1 b^*] D^-1/2 [I - H psi K] T, b = H psi B A^*",
       (("Mcal@(I - H@psi@K).T@Dh@(I - bb@Xinv@bb.T)@Dh@(I - H@psi@K)@T",
         "T - J.T@At@Xinv@At.T@J@Minv@T"),),
-      CHAIN_HYP + "; no closure bias (U = 0); Xinv = (A Lambda A^*)^-1", misprint=True,
+      CHAIN_HYP + "; no closure bias (U = 0); Xinv = (A Lambda A^*)^-1", misprint=True, misprint_kind="paper",
+      evidence="the definition `b \\triangleq H\\psi B A^*` is stated in words next to the formula; with it the "
+                "middle factor is not D^{1/2}-scaled, so the error is in the definition, not in a glyph",
       symbolic_refutation=False,
       let=(("Minv", "(I - H@psi@K).T@Dinv@(I - H@psi@K)"), ("bb", "H@psi@B@At")),
       correction="b = D^-1/2 H psi B A^*, i.e. beta-dot = [I - H psi K]^* {D^-1 - D^-1 H psi B A^* "
@@ -437,29 +638,122 @@ CATALOGUE: list[Identity] = [
                   "T - J.T@At@Xinv@At.T@J@Minv@T"),)),
     R("FW-A.2", FW, "framework Appendix A, text before (A.2)",
       "alpha^f = psi^* D^-1 [I - H psi K] T  (the intermediate of the forward-dynamics sweep)",
-      (("phi.T@H.T@Minv@T", "psi.T@Dinv@(I - H@psi@K)@T"),), CHAIN_HYP, misprint=True,
+      (("phi.T@H.T@Minv@T", "psi.T@Dinv@(I - H@psi@K)@T"),), CHAIN_HYP, misprint=True, misprint_kind="paper",
+      evidence="a whole factor H^* is missing; STEP (B) of the same paper prints `\\psi^* H^* D^{-1}[I - H\\psi K]`",
       let=(("Minv", "(I - H@psi@K).T@Dinv@(I - H@psi@K)"),),
       correction="alpha^f = psi^* H^* D^-1 [I - H psi K] T  (H^* missing; cf. STEP (B))",
       corrected=(("phi.T@H.T@Minv@T", "psi.T@H.T@Dinv@(I - H@psi@K)@T"),)),
     R("FW-A.2-rec", FW, "framework (A.2), serial chain",
       "z(k) = psi(k,k-1) z(k-1) + K(k,k-1) T(k-1); eps(k) = T(k) - H(k) z(k); nu = D^-1 eps; "
       "alpha(k) = psi^*(k+1,k) alpha(k+1) + H^* nu(k); beta(k) = nu(k) - K^*(k+1) alpha(k+1)  computes M^-1 T",
-      (("Mcal@rec_smooth(rec_filter(T))", "T"),), CHAIN_HYP + "; K(k+1,k) = phi(k+1,k) G(k) = L(k)", robot=False),
+      (("Mcal@rec_smooth(rec_filter(T))", "T"),), CHAIN_HYP + "; K(k+1,k) = phi(k+1,k) G(k) = L(k)", robot=False,
+      given=R_STATE, assume=(FILTER_T, ("loop-A.2-alpha", "Epsi.T@lam", "lam - H.T@Dinv@(T - H@zf)",
+                                        "(A.2): alpha(k) = psi^*(k+1,k) alpha(k+1) + H^*(k) nu(k), nu = D^-1 (T - H z)")),
+      operator_form=(("Mcal@(Dinv@(T - H@zf) - K.T@lam)", "T"),)),
     R("FW-A.6", FW, "framework (A.6), serial chain",
       "x = -B A^* f~; z(k) = psi(k,k-1) z(k-1) + K(k,k-1) x(k-1); eps(k) = -H(k) z(k); nu = D^-1 eps; then the "
       "smoother of (A.2)  computes beta-delta = -[I - H psi K]^* D^-1 H psi B A^* f~ (3.12)",
       (("Mcal@rec_A6(-(B@f0), printed=True)", "-J.T@f0"),), CHAIN_HYP + "; A^* f~ written as one 6-vector f(0)",
-      misprint=True, nmin=2,
+      misprint=True, nmin=2, misprint_kind="paper",
+      evidence="K(k,k-1) takes joint inputs and x is spatial, so the printed product cannot be formed at all; "
+               "and the sign of eps is reversed relative to (3.12), which (A.6) claims to compute",
       correction="z(k) = psi(k,k-1) z(k-1) + x(k) (x is spatial and enters at its own index; K(k,k-1) x(k-1) does "
                  "not conform) and eps(k) = +H(k) z(k) (with x = -B A^* f~ the printed minus sign is one too many); "
                  "equivalently run (A.2) on T = H phi x",
-      corrected=(("Mcal@rec_A6(-(B@f0))", "-J.T@f0"),), robot=False),
+      corrected=(("Mcal@rec_A6(-(B@f0))", "-J.T@f0"),), robot=False,
+      given=R_STATE, assume=(("loop-A.6", "Epsi@zf", "zf + B@f0",
+                              "(A.6) corrected: z(0) = 0; z(k) = psi(k,k-1) z(k-1) + x(k), x = -B A^* f~ (A^* f~ as f(0))"),
+                             ("loop-A.6-alpha", "Epsi.T@lam", "lam - H.T@Dinv@H@zf",
+                              "(A.6): alpha(k) = psi^*(k+1,k) alpha(k+1) + H^*(k) nu(k), nu = D^-1 H z")),
+      operator_corrected=(("Mcal@(Dinv@H@zf - K.T@lam)", "-J.T@f0"),)),
     R("FW-A.3", FW, "framework (A.3) with the Upsilon recursion of (A.5)",
       "H^* D^-1 H = Upsilon - E_psi^* Upsilon E_psi", (("H.T@Dinv@H", "U - Epsi.T@U@Epsi"),), CHAIN_HYP,
       let=(("U", "rec_upsilon()"),), robot=False),
     R("FW-L5", FW, "framework Lemma 5 (A.4)", "Omega = psi^* H^* D^-1 H psi = Upsilon + psi~^* Upsilon + Upsilon psi~",
-      (("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),), CHAIN_HYP, let=(("U", "rec_upsilon()"),), robot=False),
+      (("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),), CHAIN_HYP, let=(("U", "rec_upsilon()"),), robot=False,
+      operator_form=(("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),), operator_let=(),
+      note="needs the chain-only relation `upsilon` ((A.3) with block-diagonal Upsilon); fails on branching trees"),
+    # ------------------------------------------------------------------ derivatives of the dynamics
+    # docs/derivatives.md in operator form (Jain and Rodriguez, "Linearization of manipulator dynamics
+    # using spatial operators", IEEE Trans. SMC 1993); the operators and their relations are in
+    # soagen.symbolic.nfree (Mdot, Bcor, Sdot, Psidot, Psiddot, fbar, R, Bcor_c and the definitions of
+    # hbar, Ccor, Mcaldot, dTdth, dTdthd).  Per N the composites come from their loops and B(k) is free.
+    R("D-a.44", DERIV, "docs/derivatives.md (D.9), (D.14): the composite sweeps; Part I (a.44) with psi = phi",
+      "R(k) = M(k) + phi(k,k-1) R(k-1) phi^T(k,k-1), B_c(k) = B(k) + phi(k,k-1) B_c(k-1) phi^T(k,k-1), "
+      "R(0) = B_c(0) = 0  read as  M = R - E_phi R E_phi^T, B = B_c - E_phi B_c E_phi^T",
+      (("R - Ephi@R@Ephi.T", "M"), ("Bcor_c - Ephi@Bcor_c@Ephi.T", "Bcor")),
+      "per N the composites are run block by block by their loop (on a tree the sum is over the children)",
+      note="for every N these are the relations composite-R and composite-B; per N this checks the loop "
+           "against them"),
+    R("D-corA.1", DERIV, "Part I Corollary A.1 with a non-symmetric middle factor (docs/derivatives.md, (D.10))",
+      "phi X phi^T = r + phi~ r + r phi~^T for r(k+1) = phi(k+1,k) r(k) phi^T(k+1,k) + X(k+1) and any block-"
+      "diagonal X: X = B (not symmetric) and X = M",
+      (("phi@Bcor@phi.T", "Bcor_c + phi_t@Bcor_c + Bcor_c@phi_t.T"), ("phi@M@phi.T", "R + phi_t@R + R@phi_t.T")),
+      "R, B_c the composites of M and B (D-a.44); B + B^T = Mdot is not used (B is free per N)",
+      note="the proof of (a.45) uses only the semigroup property of phi, never X = X^T"),
+    R("D-merge", DERIV, "docs/derivatives.md (D.10) => (D.11): the two triangular parts merged",
+      "R phi^T + phi~ R = phi M phi^T and B_c phi^T + phi~ B_c = phi B phi^T",
+      (("R@phi.T + phi_t@R", "phi@M@phi.T"), ("Bcor_c@phi.T + phi_t@Bcor_c", "phi@Bcor@phi.T")),
+      "R, B_c the composites of M and B (D-a.44)"),
+    R("D-11", DERIV, "docs/derivatives.md (D.10) => (D.11), computed by the walk (D.14)",
+      "dT/dtheta = H (R phi^T Psi_ddot + 2 B_c phi^T Psi_dot) + H phi~ (R Psi_ddot + 2 B_c Psi_dot + fbar H^T) "
+      "= H phi [M phi^T Psi_ddot + 2 B phi^T Psi_dot] + H phi~ fbar H^T",
+      (("rec_walk(Psiddot, 2*Bcor_c, Psidot, fbar@H.T)", "dTdth"),),
+      "(D.10): block (i, j) from the links of the subtree of j (lower part) and through phi(i, j) for i "
+      "inboard of j (upper part); the walk (D.14) computes the blocks", robot=False,
+      note="the walk carries single blocks link by link, which the N-free algebra cannot index: it is checked "
+           "against dT/dtheta block by block per N, and its operator reading (D.10) = (D.11) for every N",
+      operator_form=(("H@(R@phi.T@Psiddot + 2*Bcor_c@phi.T@Psidot) + H@phi_t@(R@Psiddot + 2*Bcor_c@Psidot + fbar@H.T)",
+                      "dTdth"),)),
+    R("D-13", DERIV, "docs/derivatives.md (D.12) => (D.13), computed by the walk (D.14)",
+      "dT/dtheta_dot = H (R phi^T (Psi_dot + S_dot) + 2 B_c phi^T H^T) + H phi~ (R (Psi_dot + S_dot) + 2 B_c H^T) "
+      "= H phi [M phi^T (Psi_dot + S_dot) + 2 B phi^T H^T]",
+      (("rec_walk(Psidot + Sdot, 2*Bcor_c, H.T)", "dTdthd"),),
+      "(D.12); the walk (D.14) computes the blocks", robot=False,
+      note="the walk is checked block by block per N, its operator reading (D.12) = (D.13) for every N",
+      operator_form=(("H@(R@phi.T@(Psidot + Sdot) + 2*Bcor_c@phi.T@H.T) + H@phi_t@(R@(Psidot + Sdot) + 2*Bcor_c@H.T)",
+                      "dTdthd"),)),
+    R("D-15", DERIV, "docs/derivatives.md (D.16) => (D.15), the Coriolis matrix",
+      "C = H (R phi^T S_dot + B_c phi^T H^T) + H phi~ (R S_dot + B_c H^T) = H phi [M phi^T S_dot + B phi^T H^T]",
+      (("rec_walk(Sdot, Bcor_c, H.T)", "Ccor"),),
+      "(D.16); the walk computes the blocks", robot=False,
+      note="the walk is checked block by block per N, its operator reading (D.16) = (D.15) for every N",
+      operator_form=(("H@(R@phi.T@Sdot + Bcor_c@phi.T@H.T) + H@phi_t@(R@Sdot + Bcor_c@H.T)", "Ccor"),)),
+    R("D-skew", DERIV, "docs/derivatives.md after (D.15): Mdot - 2C is skew-symmetric",
+      "with J = phi^T H^T, Jdot = phi^T S_dot, C = J^T (M Jdot + B J), Mdot = Jdot^T M J + J^T M Jdot + "
+      "J^T Mdot_b J: (Mdot - 2C)^T = -(Mdot - 2C), Mdot = C + C^T, hbar^T = -hbar",
+      (("Md - 2*Cj", "-(Md - 2*Cj).T"), ("Md", "Cj + Cj.T"), ("Cj", "Ccor"), ("Md", "Mcaldot"),
+       ("hbar.T", "-hbar")),
+      "M^T = M, Mdot_b^T = Mdot_b, 2B = Mdot_b + hbar with hbar^T = -hbar (the relation coriolis-sym: "
+      "B + B^T = Mdot_b)",
+      let=(("Jb", "phi.T@H.T"), ("Jd", "phi.T@Sdot"), ("Cj", "Jb.T@(M@Jd + Bcor@Jb)"),
+           ("Md", "Jd.T@M@Jb + Jb.T@M@Jd + Jb.T@Mdot@Jb"))),
+    R("D-2C", DERIV, "docs/derivatives.md after (D.15): dT/dtheta_dot = 2 C for 1-dof joints",
+      "for revolute and prismatic joints S_dot = Psi_dot, so dT/dtheta_dot = H phi [M phi^T 2 S_dot + 2 B phi^T H^T] "
+      "= 2 C (C is then the Christoffel matrix)",
+      (("H@phi@(M@phi.T@(Psidot + Sdot) + 2*Bcor@phi.T@H.T)", "2*Ccor"),),
+      "1-dof joints", let=(("Psidot", "Sdot"),),
+      assume=(("one-dof", "Psidot", "Sdot",
+               "(D.4)-(D.5) for 1-dof joints: V(k) x H^T(k) - V_p(k) x H^T(k) = (H^T thd x H^T)(k) = 0"),),
+      operator_form=(("dTdthd", "2*Ccor"),), operator_let=(),
+      note="with spherical or free joints S_dot != Psi_dot and dT/dtheta_dot != 2C (refuted by soagen prove)"),
+    R("D-19", DERIV, "docs/derivatives.md (D.19): derivatives of forward dynamics",
+      "qdd = M^-1 (T - C) gives d(M^-1) = -M^-1 dM M^-1 and dqdd = -M^-1 (dM qdd + dC) = -M^-1 dT_ID",
+      (("M@(dMinv@(T - Cb) - Minv@dCb)", "-(dM@Minv@(T - Cb) + dCb)"), ("dMinv", "-Minv@dM@Minv")),
+      "M invertible, M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) (Theorem 4.1, I-4.16); d(M M^-1) = 0",
+      theory="fdderiv",
+      note="stated as M dqdd = -dT_ID (the catalogue's form of X = M^-1 Y); dT_ID = dM qdd + dC at the "
+           "forward-dynamics qdd is (D.11), (D.13) with the dT/dtheta_dot of the joint rates"),
     # ------------------------------------------------------------------ Swain-Morris
+    R("SM-B1", SM, "Swain-Morris (B1) => (B2) with (B3)-(B6)",
+      "Phi^T f - Phi^T X^T G M_q^-1 D f_e = Phi^T X^T G {X Phi qdd + dX_b V_b + M_q^-1 b + X_b M_b^-1 (f_b - b_b) + dX Phi qd} "
+      "is T^ - J^T f_e = M qdd + C, G = M_q - M_q X_b (M_b + X_b^T M_q X_b)^-1 X_b^T M_q",
+      (("Phi.T@f - Phi.T@X.T@Q@Mqinv@D@fe - Phi.T@X.T@Q@(X@Phi@qdd + Xbd@Vb + Mqinv@bv + Xb@Mbinv@(fb - bb) + Xd@Phi@qd)",
+        "That - JT@fe - Mm@qdd - Cc"),),
+      "M_q, M_b, M_p invertible; M_a^-1 b of (B1) read as M_q^-1 b (see SM-B5)", theory="swain",
+      let=(("Q", "Mq - Mq@Xb@Mpinv@Xb.T@Mq"), ("Mm", "Phi.T@X.T@Q@X@Phi"), ("JT", "Phi.T@X.T@Q@Mqinv@D"),
+           ("Cc", "Phi.T@X.T@Q@(Xbd@Vb + Mqinv@bv - Xb@Mbinv@bb + Xd@Phi@qd)"),
+           ("That", "Phi.T@f - Phi.T@X.T@Q@Xb@Mbinv@fb"))),
     R("SM-B7", SM, "Swain-Morris Lemma B1 (B7) from (B3)", "M = M_a - M_ap^T M_p^-1 M_ap",
       (("PhT@X.T@Q@X@Phi", "Ma - Map.T@Mpinv@Map"),), "M_q, M_p invertible; M_p = M_b + X_b^T M_q X_b",
       theory="swain", let=(("PhT", "Phi.T"), ("Q", "Mq - Mq@Xb@Mpinv@Xb.T@Mq"), ("Ma", "Phi.T@X.T@Mq@X@Phi"),
@@ -472,7 +766,10 @@ CATALOGUE: list[Identity] = [
     R("SM-B5", SM, "Swain-Morris (B1), (B5): the term M_a^-1 b",
       "C = Phi^T X^T {M_q - M_q X_b M_p^-1 X_b^T M_q} {dX_b V_b + M_a^-1 b - X_b M_b^-1 b_b + dX Phi qd}",
       (("Phi.T@X.T@Q@(Xbd@Vb + Mainv@bv - Xb@Mbinv@bb + Xd@Phi@qd)", "Ca - Map.T@Mpinv@Cp"),),
-      "as (B7)", theory="swain", misprint=True,
+      "as (B7)", theory="swain", misprint=True, misprint_kind="ocr",
+      evidence="subscript q read as a: M_a is n x n and cannot multiply b (6nm x 1); the OCR makes the same "
+               "confusion in (B11), `X_b^T M_a - M_v X_b^{-1}` for X_b^T M_q - M_p X_b^-1, and (B1), from which (B5) is "
+               "copied, carries the same `M_a^{-1}b`",
       let=(("Q", "Mq - Mq@Xb@Mpinv@Xb.T@Mq"), ("Map", "Xb.T@Mq@X@Phi"),
            ("Ca", "Phi.T@X.T@(bv + Mq@Xd@Phi@qd + Mq@Xbd@Vb)"),
            ("Cp", "Xb.T@(bv + Mq@Xd@Phi@qd + Mq@Xbd@Vb) + bb")),
@@ -482,7 +779,9 @@ CATALOGUE: list[Identity] = [
       "C = C_a - M_ap^T M_p^-1 C_p, C_p = X_b^T (b + M_q dX Phi qd) - (M_b X_b^-1 dX_b V_b - b_b)",
       (("Cb5", "Ca - Map.T@Mpinv@Cp"),),
       "as (B7); X_b is 6nm x 6 (n arms, m ... ) so X_b^-1 can only be a left inverse", theory="swain",
-      misprint=True, symbolic_refutation=True,
+      misprint=True, symbolic_refutation=True, misprint_kind="paper",
+      evidence="the lemma's definition of C_p uses X_b^{-1} although X_b is 6nm x 6 (Sec. 3 of the paper); no reading "
+               "of the glyphs makes the printed grouping hold (a left inverse leaves the residual (I - X_b X_b^-1))",
       let=(("Q", "Mq - Mq@Xb@Mpinv@Xb.T@Mq"), ("Map", "Xb.T@Mq@X@Phi"),
            ("Cb5", "Phi.T@X.T@Q@(Xbd@Vb + Mqinv@bv - Xb@Mbinv@bb + Xd@Phi@qd)"),
            ("Ca", "Phi.T@X.T@bv + Phi.T@X.T@Mq@Xd@Phi@qd"),
@@ -499,6 +798,9 @@ CATALOGUE: list[Identity] = [
       "M_ap^T M_p^-1 M_b X_b^-1 dX_b V_b = -M_ap^T M_p^-1 (X_b^T M_q - M_p X_b^-1) dX_b V_b",
       (("Map.T@Mpinv@Mb@Xbinv@Xbd@Vb", "-Map.T@Mpinv@(Xb.T@Mq - Mp@Xbinv)@Xbd@Vb"),),
       "as (B7); the printed M_an, M_n, M_a, M_v read as M_ap, M_p, M_q, M_p", theory="swain", misprint=True,
+      misprint_kind="paper",
+      evidence="needs X_b X_b^{-1} = I (a right inverse of a tall matrix); the subscripts an, n, a, v are OCR damage "
+               "on top, read as ap, p, q, p",
       let=(("Map", "Xb.T@Mq@X@Phi"),),
       correction="exact form: M_ap^T M_p^-1 M_b X_b^-1 dX_b V_b = -M_ap^T M_p^-1 (X_b^T M_q - M_p X_b^-1) dX_b V_b "
                  "+ M_ap^T M_p^-1 X_b^T M_q (I - X_b X_b^-1) dX_b V_b; the last term vanishes only if X_b X_b^-1 = I",
@@ -527,3 +829,99 @@ CATALOGUE: list[Identity] = [
 
 BY_ID = {r.id: r for r in CATALOGUE}
 assert len(BY_ID) == len(CATALOGUE), "duplicate identity id"
+
+# Coverage of the seeds: every numbered operator statement -> the records that check it, or
+# the reason it is not an identity.  (paper, equations, record ids or a reason)
+_P1, _P2, _FW, _SM, _D = "Part I", "Part II", "framework", "Swain-Morris", "derivatives"
+COVERAGE: list = [
+    (_P1, "(2.1)-(2.23)", "kinematics and Newton-Euler equations of one link (physics, no operators); the "
+                          "numeric algorithms implement them and are checked against Pinocchio"),
+    (_P1, "(2.24)-(2.30)", ("I-3.12", "I-3.15", "I-3.17", "I-3.20")),
+    (_P1, "(2.31)-(2.32)", "prismatic-joint bias terms (physics); (2.32) is refuted by the Pinocchio oracle, "
+                           "see the 'also noted' table of docs/misprints.md"),
+    (_P1, "(3.1)", "definition of phi(i, j) (a rigid-body transform)"),
+    (_P1, "(3.2)-(3.3)", "the group (state transition) properties of phi(i, j): definitions; the block engine "
+                         "builds phi(i, j) by (3.3), and their operator form phi = (I - E_phi)^-1 is FW-2.4"),
+    (_P1, "(3.4)-(3.10)", "definitions of phi, H, M, B, E and the stacked vectors"),
+    (_P1, "(3.11)-(3.12)", ("I-3.12",)), (_P1, "(3.13)", ("I-3.13",)), (_P1, "(3.14)-(3.15)", ("I-3.15",)),
+    (_P1, "(3.16)-(3.17)", ("I-3.17",)), (_P1, "(3.18)", ("I-3.18",)), (_P1, "(3.19)", ("I-3.19", "I-3.19a")),
+    (_P1, "(3.20)", ("I-3.20", "I-3.19")), (_P1, "(3.21)", ("I-3.21",)), (_P1, "(3.22)", ("I-3.22",)),
+    (_P1, "(3.23)", ("I-3.23",)),
+    (_P1, "(4.1)-(4.2)", ("I-4.2",)), (_P1, "(4.3)", ("I-4.3",)),
+    (_P1, "(4.4)-(4.6)", ("I-4.4", "FW-3.1", "I-a.1")), (_P1, "(4.7)-(4.10)", ("I-a.1", "I-a.6", "I-a.7", "I-5.3")),
+    (_P1, "(4.11)", ("I-4.11", "I-F4.1-proof")),
+    (_P1, "(4.12)-(4.13)", ("I-4.13",)), (_P1, "(4.14)", ("I-4.14", "I-F4.2-proof")), (_P1, "(4.15)", ("I-4.15",)),
+    (_P1, "(4.16)", ("I-4.16",)), (_P1, "(4.17)-(4.18)", ("I-FD1",)), (_P1, "(4.19)-(4.20)", ("I-4.20",)),
+    (_P1, "(4.21)-(4.22)", ("I-4.22", "I-FD2-lambda")), (_P1, "(4.21b)-(4.22b)", ("I-FD2-rec",)),
+    (_P1, "(4.23)", ("I-4.23",)),
+    (_P1, "(5.1)-(5.2)", "definitions of psi and S"), (_P1, "(5.3)", ("I-5.3",)), (_P1, "(5.4)", ("I-5.4",)),
+    (_P1, "(5.5)-(5.6)", ("I-FD2",)), (_P1, "(5.7)", ("I-5.7",)),
+    (_P1, "(5.8)-(5.10)", ("I-FD3", "I-FD3-proof")), (_P1, "(5.11)-(5.12)", "definitions of psi~ and G"),
+    (_P1, "(5.13)-(5.15)", ("I-FD4", "I-FD4-proof")), (_P1, "(5.16)-(5.17)", ("I-FD4-rec",)),
+    (_P1, "(a.1)-(a.5)", ("I-a.1",)),
+    (_P1, "(a.6)-(a.18)", ("I-a.6", "I-a.7", "I-a.8", "I-a.9", "I-a.10", "I-a.11", "I-a.12", "I-a.13", "I-a.14",
+                           "I-a.15", "I-a.16", "I-a.17", "I-a.18")),
+    (_P1, "(a.19)-(a.21)", ("I-a.20", "I-a.21")),
+    (_P1, "(a.22)-(a.28)", ("I-a.22", "I-a.23", "I-a.24", "I-a.25", "I-a.26", "I-a.27", "I-a.28")),
+    (_P1, "(a.29)-(a.31)", ("I-a.30", "I-a.31")),
+    (_P1, "(a.32)-(a.43)", tuple(f"I-a.{k}" for k in range(32, 44))),
+    (_P1, "(a.44)-(a.45)", ("I-a.45", "I-a.45-gen", "I-a.45-proof", "I-corA.1")),
+    (_P1, "(a.46)-(a.47)", ("I-a.46", "I-a.47", "I-a.47-proof")), (_P1, "(a.48)-(a.49)", ("I-a.48", "I-a.49")),
+    (_P1, "(a.50)-(a.51)", ("I-a.50", "I-a.50-proof", "I-a.51", "I-FD4-proof")),
+    (_P1, "abstract", ("I-abstract",)),
+    (_P1, "(b.1)-(b.8)", "mobile base: quaternion kinematics of the base body (not operator identities), checked "
+                         "numerically; see docs/misprints-trees-swain-morris.md"),
+    (_P2, "(2.1)-(2.15)", "the closed-chain model: rigid-body kinematics of the grasp and the equations of "
+                          "motion (definitions and physics), checked by the closed-chain tests"),
+    (_P2, "(3.1)-(3.4)", "definitions of Omega, a'(C) and the block system"), (_P2, "(3.5)", ("II-3.5a", "II-3.5b")),
+    (_P2, "(3.6)", ("II-6.13", "II-6.17")),
+    (_P2, "(4.1)-(4.9)", "the general algorithm CCFD as steps (an algorithm, not identities); its operator "
+                         "steps are (6.2)-(6.21); the misprint (4.9h) is in docs/misprints-closed-chain.md"),
+    (_P2, "(5.1)", "definitions of the aggregate operators of l arms"),
+    (_P2, "(5.2)-(5.4)", ("II-5.2", "II-5.3", "II-5.4")),
+    (_P2, "(5.5)-(5.7)", "(2.13)-(2.15) rewritten with (5.1) (definitions)"),
+    (_P2, "(5.8)-(5.10)", ("I-FD1", "I-4.20", "I-4.22")), (_P2, "(5.11)", ("I-FD1",)),
+    (_P2, "(5.12)", ("I-5.3", "I-5.4")), (_P2, "(5.13)-(5.14)", ("I-FD3-proof", "I-FD3")),
+    (_P2, "(6.1)", ("I-FD1", "I-FD2")), (_P2, "(6.2)-(6.3)", ("II-6.3",)), (_P2, "(6.4)", ("II-6.4",)),
+    (_P2, "(6.5)", ("II-6.5a",)), (_P2, "(6.6)-(6.7)", ("II-6.7",)), (_P2, "(6.8)-(6.9)", ("II-6.9",)),
+    (_P2, "(6.10)", ("II-6.10", "FW-A.3")), (_P2, "(6.11)", ("II-6.11g",)), (_P2, "(6.12)", ("II-6.12",)),
+    (_P2, "(6.13)", ("II-6.13",)), (_P2, "(6.14)-(6.17)", ("II-6.15", "II-6.16", "II-6.17")),
+    (_P2, "(6.18)", ("II-6.18e", "II-6.7")), (_P2, "(6.19)-(6.21)", ("II-6.20", "II-6.21")),
+    (_P2, "(6.22)", "algorithm RCCFD3 as steps: (6.7), (6.20), (6.21) in recursive form"),
+    (_P2, "(a.1)-(a.6)", "contact kinematics: definitions of the relative velocity across a contact (W(0), "
+                         "h(0), H(0)); not operator identities"),
+    (_P2, "(a.7)", "H(0) f(0) = 0 follows from f^T(0) H^T(0) W(0) = 0 for all W(0) (a logical step, not an "
+                   "operator identity); used as (b.1c) in II-b.7"),
+    (_P2, "(a.8)-(a.10)", "the time derivative of (a.6) and the definitions of alpha+/-(0)"),
+    (_P2, "(b.1)-(b.4)", ("II-b.4", "II-b.4a")), (_P2, "(b.5)-(b.7)", ("II-b.7",)), (_P2, "(b.8)", ("II-b.8",)),
+    (_P2, "(b.9)-(b.11)", ("II-b.10", "II-b.11")), (_P2, "(b.12)-(b.13)", ("II-b.12",)), (_P2, "(b.14)", ("II-b.14",)),
+    (_FW, "(2.1)", ("FW-2.1",)), (_FW, "(2.2)-(2.5)", ("FW-2.4", "FW-2.5")),
+    (_FW, "(2.6)", "definitions of the tree's link and dof counts"),
+    (_FW, "(2.7)", "definition of E_phi on a tree (the shift S with phi(parent(k), k)); the relations of the "
+                   "tree topology hold for it (checked numerically on random trees)"),
+    (_FW, "(2.8)-(2.11)", ("FW-2.5", "FW-2.4")),
+    (_FW, "(2.12)-(2.14)", "definitions of T^ and the Jacobian J = B^* phi^* H^* of several frames"),
+    (_FW, "(2.15)", "the equations of motion of the primary and secondary trees (definitions)"),
+    (_FW, "(2.16)", "definition of A = [A_P A_S] and of the stacked closure constraint"),
+    (_FW, "(2.17)", ("FW-2.17",)),
+    (_FW, "(3.1)-(3.3)", ("FW-3.1", "FW-3.2")), (_FW, "(3.4)-(3.6)", ("FW-L1", "FW-L2", "FW-L3")),
+    (_FW, "(3.7)-(3.9)", ("FW-L3", "FW-L4", "FW-A.2")), (_FW, "(3.10)", ("FW-3.10",)),
+    (_FW, "(3.11)", ("FW-3.11", "FW-3.11-alt")), (_FW, "(3.12)", ("FW-3.12",)), (_FW, "(3.13)", ("FW-3.13",)),
+    (_FW, "(4.1)-(4.3)", "flexible links: kinematics of the nodal displacements (Section 4, outside soagen)"),
+    (_FW, "(A.1)", ("I-a.47-proof",)), (_FW, "(A.2)", ("FW-A.2", "FW-A.2-rec")),
+    (_FW, "(A.3)-(A.5)", ("FW-A.3", "FW-L5")), (_FW, "(A.6)", ("FW-A.6",)),
+    (_SM, "(B1)-(B2)", ("SM-B1",)), (_SM, "(B3)-(B6)", ("SM-B7", "SM-B8", "SM-B5", "SM-B10")),
+    (_SM, "(B7)-(B10)", ("SM-B7", "SM-B8", "SM-B9", "SM-B10")), (_SM, "(B11)-(B13)", ("SM-B11", "SM-B12", "SM-B13")),
+    (_SM, "(B14)-(B15)", ("SM-B14", "SM-MIL")),
+    (_D, "(D.1)-(D.6)", "the tangent-space perturbation and the rates (definitions; the operators Mdot, B, "
+                        "Sdot, Psidot, Psiddot, fbar of the N-free algebra, checked numerically against the "
+                        "generic recursions and Pinocchio, tests/dynamics/test_derivatives_oracle.py)"),
+    (_D, "(D.7)-(D.8)", "cross-product rules of rigid motion (x, x*, the Jacobi identity), which the algebra "
+                        "does not have; checked by finite differences, tests/dynamics/test_derivatives_operators.py"),
+    (_D, "(D.9)", ("D-a.44",)), (_D, "(D.10)-(D.11)", ("D-corA.1", "D-merge", "D-11")),
+    (_D, "(D.12)-(D.13)", ("D-13",)), (_D, "(D.14)", ("D-11", "D-13", "D-a.44")),
+    (_D, "(D.15)-(D.16)", ("D-15", "D-skew", "D-2C")),
+    (_D, "(D.17)-(D.18)", "the regressor: the body regressor is (2.22)-(2.23) written linearly in pi (physics), "
+                          "checked numerically (tests/dynamics/test_regressor.py)"),
+    (_D, "(D.19)", ("D-19", "I-4.16")),
+]

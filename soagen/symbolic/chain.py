@@ -52,6 +52,19 @@ class Primitives:
     vec: dict = dc_field(default_factory=dict)   # name -> {k: block}
     extra: dict = dc_field(default_factory=dict)  # name -> (block, rdim, cdim): free extra matrices
     chi1: dict = dc_field(default_factory=dict)   # k -> chi(k+1,k): a free transition (Lemma A.1 in general)
+    rates: dict = dc_field(default_factory=dict)  # name -> {k: block}: the rates of the derivatives (_RATES)
+
+
+# The block-diagonal rates of the derivatives (docs/derivatives.md (D.2)-(D.6)): name -> (column
+# space, meaning).  B(k) is free (not symmetric); Mdot(k) = B(k) + B^T(k), which is (D.2)'s
+# B + B^T = Mdot with Mdot symmetric and (M V) xbar* = B - B^T skew.
+_RATES = {
+    "Bcor": ("s", "body Coriolis operator B(k) (D.2)"),
+    "fbar": ("s", "f(k) xbar* (D.2)"),
+    "Sdot": ("j", "the axis rate V(k) x H^T(k) (D.4)"),
+    "Psidot": ("j", "V_p(k) x H^T(k) (D.5)"),
+    "Psiddot": ("j", "A_p(k) x H^T(k) + V_p(k) x Psidot(k) (D.6)"),
+}
 
 
 def soa_theory(N: int) -> Theory:
@@ -63,6 +76,8 @@ def soa_theory(N: int) -> Theory:
         th.gen(f"H({k})")
         th.gen(f"P({k})", symmetric=True)
         th.gen(f"Dinv({k})", symmetric=True)
+        for name in _RATES:
+            th.gen(f"{name}({k})")
     for k in range(1, N + 1):
         Hk, HkT, Pk, Dk = f"H({k})", f"H({k})^T", f"P({k})", f"Dinv({k})"
         th.add_rule((Dk, Hk, Pk, HkT), 1)          # D^-1 D = I   (a.1)
@@ -74,6 +89,7 @@ _VECTORS = {  # name -> (space, paper meaning)
     "b": ("s", "bias forces b(k) (2.23)"),
     "T": ("j", "joint forces T(k)"),
     "Tp": ("j", "bias-free joint forces T'(k) (3.22)"),
+    "thd": ("j", "joint rates"),
     "thdd": ("j", "joint accelerations"),
     "y": ("s", "a generic spatial vector"),
 }
@@ -98,6 +114,7 @@ def symbolic_primitives(N: int, rlabels: dict | None = None) -> Primitives:
     for name in _VECTORS:
         vec[name] = {k: th.gen(f"{name}({k})") for k in range(1, N + 1)}
     vec["f0"] = {0: th.gen("f(0)")}
+    vec["a0"] = {0: th.gen("a(0)")}
     vec["g"] = {0: th.gen("g")}
     extra = {"At": (th.gen("A^*", transpose="A"), "6", "e"),          # closure map A^* (framework)
              "Xinv": (th.gen("Xinv", symmetric=True), "e", "e"),     # (A Lambda A^*)^-1, any symmetric
@@ -107,6 +124,7 @@ def symbolic_primitives(N: int, rlabels: dict | None = None) -> Primitives:
     pr = Primitives(N, f, "6", labels, phi1, H, P, Dinv, M, vec)
     pr.extra = extra
     pr.chi1 = {k: th.gen(f"chi({k + 1},{k})") for k in range(0, N + 1)}
+    pr.rates = {name: {k: th.gen(f"{name}({k})") for k in range(1, N + 1)} for name in _RATES}
     return pr
 
 
@@ -143,6 +161,7 @@ def random_primitives(N: int, rng: np.random.Generator, dofs=None) -> Primitives
     for name, (space, _) in _VECTORS.items():
         vec[name] = {k: rng.normal(size=(6 if space == "s" else dofs[k - 1], 1)) for k in range(1, N + 1)}
     vec["f0"] = {0: rng.normal(size=(6, 1))}
+    vec["a0"] = {0: rng.normal(size=(6, 1))}
     vec["g"] = {0: rng.normal(size=(6, 1))}
     X = rng.normal(size=(3, 3))
     Om = rng.normal(size=(6, 6))
@@ -150,6 +169,8 @@ def random_primitives(N: int, rng: np.random.Generator, dofs=None) -> Primitives
     pr.extra = {"At": (rng.normal(size=(6, 3)), 6, 3), "Xinv": (X + X.T, 3, 3), "Ominv": (Om + Om.T, 6, 6),
                 "apC": (rng.normal(size=(6, 1)), 6, 1)}
     pr.chi1 = {k: rng.normal(size=(6, 6)) for k in range(0, N + 1)}
+    pr.rates = {name: {k: rng.normal(size=(6, 6 if space == "s" else dofs[k - 1])) for k in range(1, N + 1)}
+                for name, (space, _) in _RATES.items()}
     return pr
 
 
@@ -225,6 +246,7 @@ class ChainOps:
                 v.b[k - 1][0] = pr.vec[name][k]
             setattr(self, name, v)
         self.f0 = BM(f, [s], one, [[pr.vec["f0"][0]]])
+        self.a0 = BM(f, [s], one, [[pr.vec["a0"][0]]])
         self.g = BM(f, [s], one, [[pr.vec["g"][0]]])
 
         # composite operators
@@ -234,11 +256,34 @@ class ChainOps:
         self.I = I
         for name, (x, r, c) in pr.extra.items():
             setattr(self, name, BM(f, [r], [c], [[x]]))
+        if pr.rates:
+            self._derivative_operators()
         if isinstance(f, NumericField):  # D^-1/2, only needed to evaluate framework (3.13) as printed
             def inv_sqrt(Dk):
                 w, V = np.linalg.eigh(np.linalg.inv(Dk))
                 return V @ np.diag(np.sqrt(w)) @ V.T
             self.Dh = BM.diag(f, R_, R_, [inv_sqrt(self.D[k, k]) for k in range(1, N + 1)])
+
+    def _derivative_operators(self) -> None:
+        """The operators of docs/derivatives.md: the rates block by block (_RATES), Mdot = B + B^T,
+        the composites R and B_c by the loop of (a.44) with psi = phi, and the operator forms
+        (hbar, the Coriolis matrix, Mdot of the mass matrix, dT/dtheta, dT/dtheta_dot) by the
+        algebra's own definitions."""
+        from soagen.symbolic import recursions, statement
+        from soagen.symbolic.nfree import DERIVATIVES, RELATIONS
+
+        pr, f, N = self.pr, self.pr.field, self.N
+        for name, (space, _) in _RATES.items():
+            cols = self.S_dims if space == "s" else self.R_dims
+            setattr(self, name, BM.diag(f, self.S_dims, cols, [pr.rates[name][k] for k in range(1, N + 1)]))
+        self.Mdot = self.Bcor + self.Bcor.T                        # (D.2)
+        self.R = recursions.rec_r(self, "phi")                     # (a.44), Corollary A.1
+        self.Bcor_c = recursions.rec_r(self, "phi", middle=self.Bcor)
+        ns = self.namespace()
+        for r in RELATIONS:
+            if r.id in DERIVATIVES and r.kind == "definition":
+                ns[r.lhs] = statement.evaluate(statement.parse_expr(r.rhs), ns)
+                setattr(self, r.lhs, ns[r.lhs])
 
     def _transition(self, one_step: dict, one_s) -> BM:
         """Lower block-triangular operator with blocks x(i,j) = x(i,i-1)...x(j+1,j)."""

@@ -26,9 +26,37 @@ def _fact41():
                        "H@(P + phi_t@P + P@phi_t.T + phi_t@P@H.T@Dinv@H@P@phi_t.T)@H.T"),
                   Step("H\\phi M\\phi^TH^T = \\mathcal{M}", "H phi M phi^T H^T = M",
                        "Identity A.6 (a.48)", "Mcal"))),
-        Para("Identity A.6 itself rests on the Riccati recursion (a.49) and Corollary A.1: "
-             "$\\phi\\pi\\phi^T = P + \\tilde\\phi P + P\\tilde\\phi^T$ with $\\pi = M - \\Theta$, "
-             "$\\Theta = \\mathcal{E}_\\phi PH^TD^{-1}HP\\mathcal{E}_\\phi^T$ (`soagen verify --only I-a.49`)."),
+        Para("Identity A.6 (a.48) itself: split $M = \\pi + \\Theta$ with "
+             "$\\Theta = \\mathcal{E}_\\phi PH^TD^{-1}HP\\mathcal{E}_\\phi^T$. The Riccati recursion (a.49) says "
+             "$\\pi = P - \\mathcal{E}_\\phi P\\mathcal{E}_\\phi^T$, and Corollary A.1 turns that into:",
+             "Identity A.6 (a.48) itself: split M = pi + Theta with Theta = E_phi P H^T D^-1 H P E_phi^T. The "
+             "Riccati recursion (a.49) says pi = P - E_phi P E_phi^T, and Corollary A.1 turns that into:"),
+        Chain("\\phi\\pi\\phi^T", "phi pi phi^T", "phi@(M - Theta)@phi.T", (
+            Step("\\phi(P - \\mathcal{E}_\\phi P\\mathcal{E}_\\phi^T)\\phi^T", "phi (P - E_phi P E_phi^T) phi^T",
+                 "(a.49)", "phi@(P - Ephi@P@Ephi.T)@phi.T"),
+            Step("\\phi P\\phi^T - (\\phi - I)P(\\phi - I)^T", "phi P phi^T - (phi - I) P (phi - I)^T",
+                 "framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$", "phi@P@phi.T - (phi - I)@P@(phi - I).T"),
+            Step("P + \\tilde\\phi P + P\\tilde\\phi^T", "P + phi~ P + P phi~^T", "expand; (a.3)",
+                 "P + phi_t@P + P@phi_t.T")),
+              let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
+        Para("The paper's \"algebraic manipulations show\" that the remainder is the last term of (a.48):",
+             "The paper's \"algebraic manipulations show\" that the remainder is the last term of (a.48):"),
+        Chain("\\phi\\Theta\\phi^T", "phi Theta phi^T", "phi@Theta@phi.T", (
+            Step("(\\phi\\mathcal{E}_\\phi) PH^TD^{-1}HP (\\phi\\mathcal{E}_\\phi)^T",
+                 "(phi E_phi) P H^T D^-1 H P (phi E_phi)^T", "regroup the definition of $\\Theta$",
+                 "(phi@Ephi)@P@H.T@Dinv@H@P@(phi@Ephi).T"),
+            Step("(\\phi - I) PH^TD^{-1}HP (\\phi - I)^T", "(phi - I) P H^T D^-1 H P (phi - I)^T",
+                 "framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$", "(phi - I)@P@H.T@Dinv@H@P@(phi - I).T"),
+            Step("\\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T", "phi~ P H^T D^-1 H P phi~^T", "(a.3)",
+                 "phi_t@P@H.T@Dinv@H@P@phi_t.T")),
+              let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
+        Chain("\\phi M\\phi^T", "phi M phi^T", "phi@M@phi.T", (
+            Step("\\phi\\pi\\phi^T + \\phi\\Theta\\phi^T", "phi pi phi^T + phi Theta phi^T", "$M = \\pi + \\Theta$",
+                 "phi@(M - Theta)@phi.T + phi@Theta@phi.T"),
+            Step("P + \\tilde\\phi P + P\\tilde\\phi^T + \\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T",
+                 "P + phi~ P + P phi~^T + phi~ P H^T D^-1 H P phi~^T", "the two chains above: (a.48)",
+                 "P + phi_t@P + P@phi_t.T + phi_t@P@H.T@Dinv@H@P@phi_t.T")),
+              let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
     ]
 
 
@@ -90,7 +118,7 @@ def _minv():
             ("z(0) = 0, T'(0) = 0",
              "z(k) = [phi(k,k-1) - L(k-1) H(k-1)] z(k-1) + L(k-1) T'(k-1)",
              "eps(k) = T'(k) - H(k) z(k);  nu(k) = D^-1(k) eps(k)        k = 1..N"),
-            ("rec_filter(Tp)", "Dinv@(I - H@Psi@L)@Tp")),
+            ("rec_filter(Tp)", "Dinv@(I - H@Psi@L)@Tp"), record="I-4.20"),
         Para("**2. Memoryless factor** $\\nu = D^{-1}\\epsilon$: block by block (inside the same sweep). "
              "Note (4.20) prints $T(k)$ where $T'(k)$ is meant.",
              "2. Memoryless factor nu = D^-1 eps: block by block, inside the same sweep. Note (4.20) prints "
@@ -113,14 +141,14 @@ def _minv():
             ("lambda(N+1) = 0",
              "lambda(k) = [phi(k+1,k) - L(k) H(k)]^T lambda(k+1) + H^T(k) nu(k)",
              "thdd(k) = nu(k) - L^T(k) lambda(k+1)                        k = N..1"),
-            ("rec_smooth(T)", "(I - H@Psi@L).T@T")),
+            ("rec_smooth(T)", "(I - H@Psi@L).T@T"), record="I-4.22"),
         Para("Together: $\\ddot\\theta = \\mathcal{M}^{-1}T'$ in two O(N) sweeps (the recursion checked "
              "against the operator expression above, here on symbols).",
              "Together: thdd = M^-1 T' in two O(N) sweeps (each recursion checked against its operator "
              "expression, on symbols)."),
         Rec("all of FD1", ("\\ddot\\theta = \\text{(4.21)-(4.22)} \\circ \\text{(4.19)-(4.20)}\\,(T')",),
             ("thdd = (4.21)-(4.22) applied to (4.19)-(4.20) applied to T'",),
-            ("Mcal@rec_smooth(rec_filter(Tp))", "Tp")),
+            ("Mcal@rec_smooth(rec_filter(Tp))", "Tp"), record="FW-A.2-rec"),
     ]
 
 
@@ -137,7 +165,7 @@ def _rne():
         Rec("base-to-tip sweep (2.24)-(2.26)",
             ("\\alpha(N+1) = 0", "\\alpha(k) = \\phi^T(k+1,k)\\alpha(k+1) + H^T(k)\\ddot\\theta(k) + a(k)\\qquad k = N..1"),
             ("alpha(N+1) = 0", "alpha(k) = phi^T(k+1,k) alpha(k+1) + H^T(k) thdd(k) + a(k)      k = N..1"),
-            ("rec_alpha(thdd, a)", "phi.T@(H.T@thdd + a)")),
+            ("rec_alpha(thdd, a)", "phi.T@(H.T@thdd + a)"), record="I-3.15"),
         Chain("f", "f", "phi@(M@alpha + b + B@f0)", (
             Step("\\mathcal{E}_\\phi f + M\\alpha + b + Bf(0)", "E_phi f + M alpha + b + B f(0)",
                  "$(I - \\mathcal{E}_\\phi) f = M\\alpha + b + Bf(0)$",
@@ -145,13 +173,13 @@ def _rne():
         Rec("tip-to-base sweep (2.28)-(2.30)",
             ("f(0) = f_{ext}", "f(k) = \\phi(k,k-1)f(k-1) + M(k)\\alpha(k) + b(k),\\quad T(k) = H(k)f(k)\\qquad k = 1..N"),
             ("f(0) = f_ext", "f(k) = phi(k,k-1) f(k-1) + M(k) alpha(k) + b(k);  T(k) = H(k) f(k)      k = 1..N"),
-            ("rec_rne(thdd, a, b, f0)", "H@phi@(M@phi.T@(H.T@thdd + a) + b + B@f0)")),
+            ("rec_rne(thdd, a, b, f0)", "H@phi@(M@phi.T@(H.T@thdd + a) + b + B@f0)"), record="I-3.17"),
         Para("The block $B f(0)$ only enters $k = 1$ as $\\phi(1,0)f(0)$: starting the sweep at $f(0)$ does it. "
              "The framework paper's (2.1) prints $\\phi(k+1,k)f(k-1)$, which is refuted from N = 2 (FW-2.1).",
              "B f(0) only enters k = 1 as phi(1,0) f(0): starting the sweep at f(0) does it. The framework "
              "paper's (2.1) prints phi(k+1,k) f(k-1), refuted from N = 2 (FW-2.1)."),
         Rec("the whole RNE is (3.20)", ("T = \\mathcal{M}\\ddot\\theta + C + J^Tf(0)",),
-            ("T = M thdd + C + J^T f(0)",), ("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0")),
+            ("T = M thdd + C + J^T f(0)",), ("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0"), record="I-3.20"),
     ]
 
 
@@ -193,12 +221,171 @@ def _fd4():
              "eps(k) = T(k) - H(k) z(k);  nu(k) = D^-1(k) eps(k)                       k = 1..N",
              "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k) + [I - G(k) H(k)]^T a(k)",
              "thdd(k) = nu(k) - L^T(k) lambda(k+1) - G^T(k) a(k)                       k = N..1"),
-            ("Mcal@rec_fd4(T, a, b, f0)", "T - H@phi@(M@phi.T@a + b + B@f0)")),
+            ("Mcal@rec_fd4(T, a, b, f0)", "T - H@phi@(M@phi.T@a + b + B@f0)"), record="I-FD4-rec"),
+    ]
+
+
+# the operator expressions of docs/derivatives.md (catalogue syntax)
+D10 = "H@(R@phi.T@Psiddot + 2*Bcor_c@phi.T@Psidot) + H@phi_t@(R@Psiddot + 2*Bcor_c@Psidot + fbar@H.T)"
+D12 = "H@(R@phi.T@(Psidot + Sdot) + 2*Bcor_c@phi.T@H.T) + H@phi_t@(R@(Psidot + Sdot) + 2*Bcor_c@H.T)"
+D16 = "H@(R@phi.T@Sdot + Bcor_c@phi.T@H.T) + H@phi_t@(R@Sdot + Bcor_c@H.T)"
+J_LET = (("Jb", "phi.T@H.T"), ("Jd", "phi.T@Sdot"))
+
+
+def _derivatives():
+    Pdd, Pd, Sd, fb = "\\ddot\\Psi", "\\dot\\Psi", "\\dot S", "\\bar f"
+    return "Derivatives of the dynamics in operator form: (D.10)-(D.19)", [
+        Para("docs/derivatives.md perturbs the Newton-Euler operators (the linearization of Jain and Rodriguez, "
+             "\"Linearization of manipulator dynamics using spatial operators\", IEEE Trans. SMC 1993). Its "
+             "rigid-motion steps (D.7)-(D.9), (D.12) need the rules of the cross products, which the algebra "
+             "does not have; they are checked by finite differences (tests/dynamics/test_derivatives_operators.py). "
+             "Every operator step from there on is below, each proved for every N on every tree ((D.19) for "
+             "matrices of every size). The operators, "
+             "all block diagonal: $\\dot M = \\mathrm{diag}(V\\times^* M - MV\\times)$, the body Coriolis "
+             "operator $B$ with $B + B^T = \\dot M$ (relation `coriolis-sym`: $2B = \\dot M + (MV)\\bar\\times^*$, "
+             "the last term skew), $\\dot S = V\\times H^T$, $\\dot\\Psi = V_p\\times H^T$, "
+             "$\\ddot\\Psi = A_p\\times H^T + V_p\\times\\dot\\Psi$ (D.4)-(D.6), $\\bar f = f\\bar\\times^*$, and the "
+             "composites $R$, $B_c$ of $M$ and $B$:",
+             "docs/derivatives.md perturbs the Newton-Euler operators (the linearization of Jain and Rodriguez, "
+             "\"Linearization of manipulator dynamics using spatial operators\", IEEE Trans. SMC 1993). Its "
+             "rigid-motion steps (D.7)-(D.9), (D.12) need the rules of the cross products, which the algebra "
+             "does not have; they are checked by finite differences (tests/dynamics/test_derivatives_operators.py). "
+             "Every operator step from there on is below, each proved for every N on every tree ((D.19) for "
+             "matrices of every size). The operators, "
+             "all block diagonal: Mdot = diag(V x* M - M V x), the body Coriolis operator B with B + B^T = Mdot "
+             "(relation coriolis-sym: 2B = Mdot + (M V) xbar*, the last term skew), Sdot = V x H^T, "
+             "Psi_dot = V_p x H^T, Psi_ddot = A_p x H^T + V_p x Psi_dot (D.4)-(D.6), fbar = f xbar*, and the "
+             "composites R, B_c of M and B:"),
+        Rec("composite sweeps (a.44) with psi = phi, tip to base",
+            ("R(0) = 0,\\; B_c(0) = 0",
+             "R(k) = \\phi(k,k-1)R(k-1)\\phi^T(k,k-1) + M(k)",
+             "B_c(k) = \\phi(k,k-1)B_c(k-1)\\phi^T(k,k-1) + B(k)\\qquad k = 1..N"),
+            ("R(0) = 0, B_c(0) = 0",
+             "R(k) = phi(k,k-1) R(k-1) phi^T(k,k-1) + M(k)",
+             "B_c(k) = phi(k,k-1) B_c(k-1) phi^T(k,k-1) + B(k)                 k = 1..N"),
+            ("Bcor_c - Ephi@Bcor_c@Ephi.T", "Bcor"), record="D-a.44"),
+        Para("Read as operators: $M = R - \\mathcal{E}_\\phi R\\mathcal{E}_\\phi^T$ and "
+             "$B = B_c - \\mathcal{E}_\\phi B_c\\mathcal{E}_\\phi^T$ ($\\mathcal{E}_\\phi X\\mathcal{E}_\\phi^T$ "
+             "is block diagonal for block-diagonal $X$, on every tree). **Corollary A.1** then holds for "
+             "$X = B$, which is not symmetric:",
+             "Read as operators: M = R - E_phi R E_phi^T and B = B_c - E_phi B_c E_phi^T (E_phi X E_phi^T is "
+             "block diagonal for block-diagonal X, on every tree). Corollary A.1 then holds for X = B, which "
+             "is not symmetric:"),
+        Chain("\\phi B\\phi^T", "phi B phi^T", "phi@Bcor@phi.T", (
+            Step("\\phi(B_c - \\mathcal{E}_\\phi B_c\\mathcal{E}_\\phi^T)\\phi^T", "phi (B_c - E_phi B_c E_phi^T) phi^T",
+                 "(a.44)", "phi@(Bcor_c - Ephi@Bcor_c@Ephi.T)@phi.T", "D-a.44"),
+            Step("\\phi B_c\\phi^T - (\\phi - I)B_c(\\phi - I)^T", "phi B_c phi^T - (phi - I) B_c (phi - I)^T",
+                 "framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$",
+                 "phi@Bcor_c@phi.T - (phi - I)@Bcor_c@(phi - I).T"),
+            Step("B_c + \\tilde\\phi B_c + B_c\\tilde\\phi^T", "B_c + phi~ B_c + B_c phi~^T", "expand; (a.3)",
+                 "Bcor_c + phi_t@Bcor_c + Bcor_c@phi_t.T", "D-corA.1"))),
+        Para("The proof never uses $X = X^T$; with $X = M$ it is $\\phi M\\phi^T = R + \\tilde\\phi R + R\\tilde\\phi^T$. "
+             "Moved around, it is the step that merges the two triangular parts of (D.10), (D.12) and (D.16):",
+             "The proof never uses X = X^T; with X = M it is phi M phi^T = R + phi~ R + R phi~^T. Moved around, "
+             "it is the step that merges the two triangular parts of (D.10), (D.12) and (D.16):"),
+        Chain("B_c\\phi^T + \\tilde\\phi B_c", "B_c phi^T + phi~ B_c", "Bcor_c@phi.T + phi_t@Bcor_c", (
+            Step("B_c + B_c\\tilde\\phi^T + \\tilde\\phi B_c", "B_c + B_c phi~^T + phi~ B_c",
+                 "(a.3): $\\phi = I + \\tilde\\phi$", "Bcor_c + Bcor_c@phi_t.T + phi_t@Bcor_c"),
+            Step("\\phi B\\phi^T", "phi B phi^T", "Corollary A.1 above", "phi@Bcor@phi.T", "D-merge"))),
+        Chain("R\\phi^T + \\tilde\\phi R", "R phi^T + phi~ R", "R@phi.T + phi_t@R", (
+            Step("\\phi M\\phi^T", "phi M phi^T", "the same, $X = M$", "phi@M@phi.T", "D-merge"),)),
+        Para("**dT/dtheta.** In (D.10) the blocks $(i, j)$ with $i$ in the subtree of $j$ form the lower part, "
+             "those with $i$ inboard of $j$ reach $j$ through $\\phi(i, j)$: the strictly causal $\\tilde\\phi$.",
+             "dT/dtheta. In (D.10) the blocks (i, j) with i in the subtree of j form the lower part, those with "
+             "i inboard of j reach j through phi(i, j): the strictly causal phi~."),
+        Chain("\\partial T/\\partial\\theta", "dT/dtheta", None, (
+            Step(f"H(R\\phi^T{Pdd} + 2B_c\\phi^T{Pd}) + H\\tilde\\phi(R{Pdd} + 2B_c{Pd} + {fb}H^T)",
+                 "H (R phi^T Psi_ddot + 2 B_c phi^T Psi_dot) + H phi~ (R Psi_ddot + 2 B_c Psi_dot + fbar H^T)",
+                 "(D.10)", D10),
+            Step(f"H(R\\phi^T + \\tilde\\phi R){Pdd} + 2H(B_c\\phi^T + \\tilde\\phi B_c){Pd} + H\\tilde\\phi{fb}H^T",
+                 "H (R phi^T + phi~ R) Psi_ddot + 2 H (B_c phi^T + phi~ B_c) Psi_dot + H phi~ fbar H^T", "regroup",
+                 "H@(R@phi.T + phi_t@R)@Psiddot + 2*H@(Bcor_c@phi.T + phi_t@Bcor_c)@Psidot + H@phi_t@fbar@H.T"),
+            Step(f"H\\phi[M\\phi^T{Pdd} + 2B\\phi^T{Pd}] + H\\tilde\\phi{fb}H^T",
+                 "H phi [M phi^T Psi_ddot + 2 B phi^T Psi_dot] + H phi~ fbar H^T", "the merge, twice: (D.11)",
+                 "dTdth", "D-11"))),
+        Rec("the walk (D.14) computes the blocks of (D.10)",
+            (f"U = R(l)H^T(l),\\; W = 2B_c^T(l)H^T(l),\\; Q = R(l){Pdd}(l) + 2B_c(l){Pd}(l) + {fb}(l)H^T(l)"
+             "\\qquad l = 1..N",
+             "k = l+1..N:\\; (U, W, Q) \\leftarrow \\phi(k,k-1)(U, W, Q),\\; "
+             "\\partial T(k)/\\partial\\theta(l) = H(k)Q",
+             f"k = l..N:\\; \\partial T(l)/\\partial\\theta(k) = U^T{Pdd}(k) + W^T{Pd}(k)"),
+            ("U = R(l) H^T(l), W = 2 B_c^T(l) H^T(l), Q = R(l) Psi_ddot(l) + 2 B_c(l) Psi_dot(l) + fbar(l) H^T(l)   l = 1..N",
+             "k = l+1..N: (U, W, Q) <- phi(k,k-1) (U, W, Q);  dT(k)/dtheta(l) = H(k) Q",
+             "k = l..N: dT(l)/dtheta(k) = U^T Psi_ddot(k) + W^T Psi_dot(k)"),
+            ("rec_walk(Psiddot, 2*Bcor_c, Psidot, fbar@H.T)", "dTdth"), record="D-11"),
+        Para("**dT/dtheta_dot** (D.12): no rigid part, and the same merge. The walk with "
+             f"$({Pd} + {Sd}, 2B_c, H^T, 0)$ computes it (D-13, per N).",
+             "dT/dtheta_dot (D.12): no rigid part, and the same merge. The walk with (Psi_dot + Sdot, 2 B_c, "
+             "H^T, 0) computes it (D-13, per N)."),
+        Chain("\\partial T/\\partial\\dot\\theta", "dT/dtheta_dot", None, (
+            Step(f"H(R\\phi^T({Pd} + {Sd}) + 2B_c\\phi^TH^T) + H\\tilde\\phi(R({Pd} + {Sd}) + 2B_cH^T)",
+                 "H (R phi^T (Psi_dot + Sdot) + 2 B_c phi^T H^T) + H phi~ (R (Psi_dot + Sdot) + 2 B_c H^T)",
+                 "(D.12)", D12),
+            Step(f"H\\phi[M\\phi^T({Pd} + {Sd}) + 2B\\phi^TH^T]", "H phi [M phi^T (Psi_dot + Sdot) + 2 B phi^T H^T]",
+                 "the merge: (D.13)", "dTdthd", "D-13"))),
+        Para("**The Coriolis matrix** (D.16), the walk with $(\\dot S, B_c, H^T, 0)$:",
+             "The Coriolis matrix (D.16), the walk with (Sdot, B_c, H^T, 0):"),
+        Chain("C", "C", None, (
+            Step(f"H(R\\phi^T{Sd} + B_c\\phi^TH^T) + H\\tilde\\phi(R{Sd} + B_cH^T)",
+                 "H (R phi^T Sdot + B_c phi^T H^T) + H phi~ (R Sdot + B_c H^T)", "(D.16)", D16),
+            Step(f"H\\phi[M\\phi^T{Sd} + B\\phi^TH^T]", "H phi [M phi^T Sdot + B phi^T H^T]", "the merge: (D.15)",
+                 "Ccor", "D-15"))),
+        Rec("the walk (D.16)",
+            (f"U = R(l)H^T(l),\\; W = B_c^T(l)H^T(l),\\; Q = R(l){Sd}(l) + B_c(l)H^T(l)\\qquad l = 1..N",
+             "k = l+1..N:\\; (U, W, Q) \\leftarrow \\phi(k,k-1)(U, W, Q),\\; C(k, l) = H(k)Q",
+             f"k = l..N:\\; C(l, k) = U^T{Sd}(k) + W^TH^T(k)"),
+            ("U = R(l) H^T(l), W = B_c^T(l) H^T(l), Q = R(l) Sdot(l) + B_c(l) H^T(l)   l = 1..N",
+             "k = l+1..N: (U, W, Q) <- phi(k,k-1) (U, W, Q);  C(k, l) = H(k) Q",
+             "k = l..N: C(l, k) = U^T Sdot(k) + W^T H^T(k)"),
+            ("rec_walk(Sdot, Bcor_c, H.T)", "Ccor"), record="D-15"),
+        Para("**Mdot - 2C is skew-symmetric.** With the body Jacobians $J = \\phi^TH^T$ (3.12) and their rates "
+             f"$\\dot J = \\phi^T{Sd}$, (D.15) is $C = J^T(M\\dot J + BJ)$ and $\\dot{{\\mathcal{{M}}}}$ follows from "
+             "$\\mathcal{M} = J^TMJ$:",
+             "Mdot - 2C is skew-symmetric. With the body Jacobians J = phi^T H^T (3.12) and their rates "
+             "Jdot = phi^T Sdot, (D.15) is C = J^T (M Jdot + B J) and the rate of the mass matrix follows "
+             "from M = J^T M J:"),
+        Chain("\\dot{\\mathcal{M}}", "d/dt M", "Mcaldot", (
+            Step("\\dot J^TMJ + J^TM\\dot J + J^T\\dot MJ", "Jdot^T M J + J^T M Jdot + J^T Mdot J",
+                 "the product rule", "Jd.T@M@Jb + Jb.T@M@Jd + Jb.T@Mdot@Jb"),
+            Step("C + C^T + J^T(\\dot M - B - B^T)J", "C + C^T + J^T (Mdot - B - B^T) J",
+                 "(D.15)", "Ccor + Ccor.T + Jb.T@(Mdot - Bcor - Bcor.T)@Jb"),
+            Step("C + C^T", "C + C^T", "$B + B^T = \\dot M$", "Ccor + Ccor.T", "D-skew")), let=J_LET),
+        Para("so $\\dot{\\mathcal{M}} - 2C = C^T - C$ is skew-symmetric. For revolute and prismatic joints "
+             f"$\\dot\\Psi = {Sd}$ (the joint's own rate $H^T\\dot\\theta\\times H^T$ vanishes), and (D.13) is twice C, "
+             "the Christoffel matrix:",
+             "so d/dt M - 2C = C^T - C is skew-symmetric. For revolute and prismatic joints Psi_dot = Sdot (the "
+             "joint's own rate H^T thd x H^T vanishes), and (D.13) is twice C, the Christoffel matrix:"),
+        Chain("\\partial T/\\partial\\dot\\theta", "dT/dtheta_dot",
+              "H@phi@(M@phi.T@(Psidot + Sdot) + 2*Bcor@phi.T@H.T)", (
+                  Step(f"H\\phi[2M\\phi^T{Sd} + 2B\\phi^TH^T]", "H phi [2 M phi^T Sdot + 2 B phi^T H^T]",
+                       f"1-dof joints: ${Pd} = {Sd}$", "H@phi@(2*M@phi.T@Sdot + 2*Bcor@phi.T@H.T)"),
+                  Step("2C", "2C", "(D.15)", "2*Ccor", "D-2C")), let=(("Psidot", "Sdot"),)),
+        Para("**Forward dynamics** (D.19). $\\ddot\\theta = \\mathcal{M}^{-1}(T - C)$ solves "
+             "$T_{ID}(\\theta, \\dot\\theta, \\ddot\\theta) = T$; differentiate along any direction (a joint position "
+             "or rate), with $d(\\mathcal{M}\\mathcal{M}^{-1}) = 0$:",
+             "Forward dynamics (D.19). thdd = M^-1 (T - C) solves T_ID(theta, thd, thdd) = T; differentiate along "
+             "any direction (a joint position or rate), with d(M M^-1) = 0:"),
+        Chain("\\mathcal{M}\\,d\\ddot\\theta", "M dthdd", "M@(dMinv@(T - Cb) - Minv@dCb)", (
+            Step("\\mathcal{M}\\,d(\\mathcal{M}^{-1})(T - C) - dC", "M d(M^-1) (T - C) - dC",
+                 "$\\mathcal{M}\\mathcal{M}^{-1} = I$", "M@dMinv@(T - Cb) - dCb"),
+            Step("-d\\mathcal{M}\\,\\mathcal{M}^{-1}(T - C) - dC", "-dM M^-1 (T - C) - dC",
+                 "$\\mathcal{M}\\,d(\\mathcal{M}^{-1}) = -d\\mathcal{M}\\,\\mathcal{M}^{-1}$", "-dM@Minv@(T - Cb) - dCb"),
+            Step("-(d\\mathcal{M}\\,\\ddot\\theta + dC) = -dT_{ID}", "-(dM thdd + dC) = -dT_ID", "(D.19)",
+                 "-(dM@Minv@(T - Cb) + dCb)", "D-19")), algebra="fdderiv"),
+        Para("so $d\\ddot\\theta = -\\mathcal{M}^{-1}dT_{ID}$: the derivatives of forward dynamics are those of "
+             "inverse dynamics above, at the forward-dynamics $\\ddot\\theta$, times $-\\mathcal{M}^{-1}$, and "
+             "$\\partial\\ddot\\theta/\\partial T = \\mathcal{M}^{-1}$, with the one $\\mathcal{M}^{-1}$ of Theorem 4.1 "
+             "(fd_derivatives.py):",
+             "so dthdd = -M^-1 dT_ID: the derivatives of forward dynamics are those of inverse dynamics above, at "
+             "the forward-dynamics thdd, times -M^-1, and dthdd/dT = M^-1, with the one M^-1 of Theorem 4.1 "
+             "(fd_derivatives.py):"),
+        Chain("\\mathcal{M}(I - H\\Psi L)^TD^{-1}(I - H\\Psi L)", "M (I - H Psi L)^T D^-1 (I - H Psi L)",
+              "Mcal@(I - H@Psi@L).T@Dinv@(I - H@Psi@L)", (Step("I", "I", "Theorem 4.1 (4.16)", "I", "I-4.16"),)),
     ]
 
 
 TOPICS = {"fact-4.1": _fact41, "fact-4.2": _fact42, "theorem-4.1": _thm41,
-          "minv-recursions": _minv, "rne": _rne, "fd4": _fd4, "planar2": None}
+          "minv-recursions": _minv, "rne": _rne, "fd4": _fd4, "derivatives": _derivatives, "planar2": None}
 TOPIC_HELP = {
     "fact-4.1": "Part I Fact 4.1 (4.11): M = (I + H Phi L) D (I + H Phi L)^T, via (a.13) and (a.48)",
     "fact-4.2": "Part I Fact 4.2 (4.14): (I + H Phi L)^-1 = I - H Psi L, via (a.27), (a.16)",
@@ -206,5 +393,6 @@ TOPIC_HELP = {
     "minv-recursions": "from M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) to the sweeps (4.19)-(4.22)",
     "rne": "the recursive Newton-Euler sweeps from the operator form (3.17)",
     "fd4": "Algorithm FD4: from (3.19), Theorem 4.1, (a.35), (a.50) to the 3-sweep recursion (5.16)-(5.17)",
+    "derivatives": "derivatives of inverse/forward dynamics and the Coriolis matrix (D.10)-(D.19), each step proved",
     "planar2": "closed-form M(q), C(q, qd), gravity of a 2-link planar arm (robot file, default robots/planar2.yaml)",
 }

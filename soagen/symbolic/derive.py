@@ -1,45 +1,87 @@
 """Step-by-step derivations for teaching, rendered as Markdown+LaTeX or plain text.
 
 A derivation is a list of steps.  An *equality chain* step carries an operator
-expression (same syntax as the catalogue); consecutive expressions of a chain are
-checked equal by the proof layer for N = 1..3 before anything is printed, so a
-derivation that does not hold cannot be rendered.  A *recursion* step names a
-recursion of :mod:`~soagen.symbolic.recursions` and the operator expression it
-computes; that equality is checked the same way.
+expression (same syntax as the catalogue); consecutive expressions of a chain are proved
+equal for every N by the N-free engine (:mod:`soagen.symbolic.nfree`, with the tree
+relations when they suffice; a chain may instead live in an N-independent matrix theory)
+before anything is printed, so a derivation that does not hold cannot be rendered.  A step
+may name the catalogue record whose statement it is; that record must be proved for every N
+(or every size), and the rendering links its certificate.  A *recursion* step names a recursion of
+:mod:`~soagen.symbolic.recursions` and the operator expression it computes; its operator
+reading is the catalogue record it names (proved for every N), and the printed loop is
+checked against the operator expression block by block for N = 1..3.
 
 Topics (:mod:`soagen.symbolic.derivations`): fact-4.1, fact-4.2, theorem-4.1,
-minv-recursions, rne, fd4, planar2 (closed forms, :mod:`soagen.symbolic.closed_form`).
+minv-recursions, rne, fd4, derivatives (docs/derivatives.md (D.10)-(D.19)), planar2 (closed
+forms, :mod:`soagen.symbolic.closed_form`).
 """
 
 from __future__ import annotations
 
+import re
+
 from soagen.errors import SoagenError
+from soagen.symbolic import nfree
+from soagen.symbolic.catalogue import BY_ID
 from soagen.symbolic.derivations import TOPIC_HELP, TOPICS  # noqa: F401 - re-exported
 from soagen.symbolic.steps import Chain, Para, Rec, Step  # noqa: F401 - re-exported
-from soagen.symbolic.verify import _sym_chain_ns, check_symbolic
+from soagen.symbolic.verify import _sym_chain_ns, check_symbolic, prove_all_n
 
-CHECK_N = (1, 2, 3)
+CHECK_N = (1, 2, 3)      # the block-by-block check of a printed loop against its operator form
+
+
+def _chain_pairs(item: Chain) -> list:
+    pairs, prev = [], item.lhs_expr
+    for st in item.steps:
+        if st.expr is not None and prev is not None:
+            pairs.append((prev, st.expr))
+        if st.expr is not None:
+            prev = st.expr
+    return pairs
+
+
+def _record_scope(rid: str) -> str:
+    """The scope of a catalogue record's proof ('all N (trees)', 'all sizes', ...); raises
+    AssertionError unless the record is proved for every N (or every size)."""
+    rec = BY_ID[rid]
+    out = prove_all_n(rec, corrected=rec.misprint, traced=False)
+    if out.status != "proved":
+        raise AssertionError(f"the record {rid} is not proved for all N: {out.detail}")
+    return f"all N ({out.proof.topology}s)" if rec.theory == "chain" else "all sizes"
 
 
 def _verify(item) -> str:
-    """Check an item for N in CHECK_N; return a short 'checked' note or raise."""
-    pairs = []
+    """Prove an item (for every N) or raise AssertionError; return the note printed with it."""
     if isinstance(item, Chain):
-        prev = item.lhs_expr
-        for s in item.steps:
-            if s.expr is not None and prev is not None:
-                pairs.append((prev, s.expr))
-            if s.expr is not None:
-                prev = s.expr
-    elif isinstance(item, Rec):
-        pairs.append(item.check)
-    if not pairs:
-        return ""
-    for N in CHECK_N:
-        r = check_symbolic(tuple(pairs), item.let, _sym_chain_ns(N))
-        if not r.ok:
-            raise AssertionError(f"derivation step does not hold at N={N}: {r.detail}")
-    return f"each equality checked in the proof layer for N = {CHECK_N[0]}..{CHECK_N[-1]}"
+        pairs = _chain_pairs(item)
+        if not pairs:
+            return ""
+        for st in item.steps:
+            if st.record:
+                _record_scope(st.record)
+        if item.algebra != "chain":
+            proof = nfree.prove(tuple(pairs), item.let, item.algebra, "chain", traced=False)
+            if proof.proved:
+                return "each equality proved for every size (N-independent matrix algebra)"
+        else:
+            for top in ("tree", "chain"):
+                proof = nfree.prove(tuple(pairs), item.let, "chain", top, traced=False)
+                if proof.proved:
+                    where = "on every tree" if top == "tree" else "on every chain"
+                    return f"each equality proved for every N, {where} (N-free algebra)"
+        bad = next(c for c in proof.checks if not c.proved)
+        raise AssertionError(f"derivation step {bad.lhs} = {bad.rhs} is not proved for all N")
+    if isinstance(item, Rec):
+        for N in CHECK_N:
+            r = check_symbolic((item.check,), item.let, _sym_chain_ns(N))
+            if not r.ok:
+                raise AssertionError(f"recursion does not compute its operator at N={N}: {r.detail}")
+        if item.record:
+            _record_scope(item.record)
+            return (f"the loop read as an operator equation is proved for every N ({item.record}); "
+                    f"the loop checked block by block for N = {CHECK_N[0]}..{CHECK_N[-1]}")
+        return f"checked block by block for N = {CHECK_N[0]}..{CHECK_N[-1]}"
+    return ""
 
 
 # ----------------------------------------------------------------------------- rendering
@@ -62,16 +104,21 @@ def render(topic: str, fmt: str = "markdown", robot_path: str | None = None) -> 
                 lines = ["$$", "\\begin{aligned}"]
                 for i, s in enumerate(item.steps):
                     lead = item.lhs_latex if i == 0 else ""
-                    why = f"&& \\text{{{_tex_text(s.why)}}}" if s.why else ""
+                    tag = f" [{s.record}]" if s.record else ""
+                    why = f"&& \\text{{{s.why}{tag}}}" if s.why or tag else ""
                     lines.append(f"{lead} &= {s.latex} {why} \\\\")
                 lines += ["\\end{aligned}", "$$"]
                 out.append("\n".join(lines) + "\n")
             else:
                 for i, s in enumerate(item.steps):
                     lead = item.lhs_text if i == 0 else " " * len(item.lhs_text)
-                    why = f"    [{_plain_why(s.why)}]" if s.why else ""
+                    tag = f"; {s.record}" if s.record else ""
+                    why = f"    [{_plain_why(s.why)}{tag}]" if s.why or tag else ""
                     out.append(f"  {lead} = {s.text}{why}")
                 out.append("")
+            records = [s.record for s in item.steps if s.record]
+            if records:
+                note += "; " + _records_note(records, md)
             if note:
                 out.append((f"*({note})*\n" if md else f"  ({note})\n"))
         elif isinstance(item, Rec):
@@ -86,26 +133,75 @@ def render(topic: str, fmt: str = "markdown", robot_path: str | None = None) -> 
     return "\n".join(out).rstrip() + "\n"
 
 
-def _tex_text(s: str) -> str:
-    """Justification text inside \\text{}: keep inline math, escape nothing else."""
-    return s.replace("$", "$")
+def _records_note(records, md: bool) -> str:
+    """'the marked steps are the catalogue records D-merge (all N (trees)), ...', linked to the
+    certificates in Markdown."""
+    parts = []
+    records = list(dict.fromkeys(records))
+    for r in records:
+        name = f"[{r}](../certificates/{r}.txt)" if md else r
+        parts.append(f"{name}, proved for {_record_scope(r)}")
+    if len(records) == 1:
+        return "the marked step is the catalogue record " + parts[0]
+    return "the marked steps are the catalogue records " + "; ".join(parts)
 
 
 def _plain_why(s: str) -> str:
-    import re
-    s = re.sub(r"\$([^$]*)\$", lambda m: _tex_to_plain(m.group(1)), s)
-    return s
+    """Inline math of a justification as plain text."""
+    return re.sub(r"\$([^$]*)\$", lambda m: tex_to_plain(m.group(1)), s)
 
 
-def _tex_to_plain(s: str) -> str:
-    rep = {"\\mathcal{M}": "M", "\\Delta_\\phi": "Delta_phi", "\\pi": "pi", "\\Theta": "Theta",
-           "\\epsilon": "eps", "\\lambda": "lambda", "\\nu": "nu", "\\hat z": "z", "\\tilde\\psi": "psi~",
-           "\\tilde\\phi": "phi~", "\\phi": "phi", "\\Phi": "Phi", "\\Psi": "Psi", "\\psi": "psi",
-           "\\Delta_\\psi": "Delta_psi", "\\mathcal{E}_\\phi": "E_phi", "\\alpha": "alpha", "\\iff": "<=>",
-           "\\ddot\\theta": "thdd", "^{-1}": "^-1", "\\,": " ", "\\;": " "}
-    for k in sorted(rep, key=len, reverse=True):
-        s = s.replace(k, rep[k])
-    return s
+_TEX_TOKEN = re.compile(r"\\tilde\\[A-Za-z]+|\\(?:hat|ddot|dot)\s*\\?[A-Za-z]+|\\mathcal\{[A-Za-z]\}(?:_\\[A-Za-z]+)?"
+                        r"|\\Delta_\\[A-Za-z]+|\\[A-Za-z]+|\\[,;]|\^\{[^}]*\}|\^[A-Za-z0-9]|_\{[^}]*\}|[A-Za-z]"
+                        r"|[0-9]+|\S")
+_TEX_WORD = {"\\tilde\\phi": "phi~", "\\tilde\\psi": "psi~", "\\mathcal{M}": "M", "\\mathcal{E}_\\phi": "E_phi",
+             "\\mathcal{E}_\\psi": "E_psi", "\\Delta_\\phi": "Delta_phi", "\\Delta_\\psi": "Delta_psi",
+             "\\ddot\\theta": "thdd", "\\dot\\theta": "thd", "\\iff": "<=>", "\\epsilon": "eps", "\\lambda": "lambda", "\\pi": "pi"}
+
+
+def tex_to_plain(tex: str) -> str:
+    """Inline TeX math as plain text with a space between symbols: `\\Phi LH\\Psi` -> `Phi L H Psi`."""
+    out: list = []
+    prev = ""                               # kind of the previous token: sym | open | op | ""
+    for tok in _TEX_TOKEN.findall(tex):
+        if tok in ("\\,", "\\;"):
+            continue
+        if tok.startswith("^"):
+            out.append("^" + tok[1:].strip("{}"))
+            prev = "sym"
+            continue
+        if tok.startswith("_{"):
+            out.append("_" + tok[2:-1])
+            continue
+        word = _TEX_WORD.get(tok)
+        if word is None and tok.startswith(("\\dot", "\\ddot")):     # \dot M -> Mdot, \dot\Psi -> Psi_dot
+            mark, base = tok[1:].split("\\")[0].split()[0], tok.replace("\\", " ").split()[-1]
+            word = f"{base}_{mark}" if "\\" in tok[1:] else f"{base}{mark}"
+        if word is None and tok.startswith("\\hat"):
+            word = tok.split()[-1].lstrip("\\") if " " in tok else tok[4:].lstrip("\\")
+        if word is None and tok.startswith("\\"):
+            word = tok[1:]
+        if word is None:
+            word = tok
+        if word in ("(", "["):
+            kind = "open"
+            last = out[-1].strip() if out else ""
+            sep = " " if prev == "sym" and (len(last) > 1 or last.isupper()) else ""
+            if prev == "op":
+                sep = " "
+        elif word in (")", "]", ",", "'"):
+            kind, sep = "sym", ""
+        elif word in ("+", "=", "<=>") or (word == "-" and prev == "sym"):
+            kind, sep = "op", " "
+            word += " "
+        elif word == "-":
+            kind, sep = "open", " " if prev == "op" else ""
+        else:
+            kind = "sym"
+            sep = " " if prev == "sym" else ""
+        out.append(sep + word)
+        prev = kind
+    return "".join(out).replace("  ", " ").strip()
 
 
 def bundled_topics() -> list[str]:

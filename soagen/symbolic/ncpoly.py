@@ -23,16 +23,35 @@ from typing import Iterable
 Word = tuple  # tuple[str, ...]
 
 
+class DeglexByRank:
+    """Degree-lexicographic order: shorter words first, then by generator rank (then name).
+    A monomial order, so rules that decrease words terminate."""
+
+    def __init__(self, rank: dict):
+        self.rank = rank
+
+    def key(self, w: Word):
+        return (len(w), [(self.rank.get(g, 0), g) for g in w])
+
+    def less(self, u: Word, w: Word) -> bool:
+        return self.key(u) < self.key(w)
+
+
 class Theory:
-    """Generators with transposes plus a terminating, confluent rewriting system."""
+    """Generators with transposes plus a terminating, confluent rewriting system (the
+    reduction itself is :class:`soagen.symbolic.rewriting.RewriteSystem`)."""
 
     def __init__(self, name: str):
+        from soagen.symbolic.rewriting import RewriteSystem
+
         self.name = name
         self.transpose_of: dict[str, str] = {}
-        self.rules: list[tuple[Word, dict]] = []
-        self._by_first: dict[str, list[tuple[Word, dict]]] = {}
-        self._cache: dict[Word, dict] = {}
         self.rank: dict[str, int] = {}     # generator precedence for the order of equal-length words
+        self.system = RewriteSystem(DeglexByRank(self.rank))
+
+    @property
+    def rules(self) -> list[tuple[Word, dict]]:
+        return [(r.lhs, r.rhs) for r in self.system.rules]
 
     # -- generators ---------------------------------------------------------
     def gen(self, name: str, symmetric: bool = False, transpose: str | None = None) -> "NCPoly":
@@ -49,70 +68,38 @@ class Theory:
 
     # -- rules --------------------------------------------------------------
     def add_rule(self, lhs: Iterable[str], rhs: "NCPoly | int", with_transpose: bool = True):
-        """Add `lhs -> rhs` (and, by default, its transpose `lhs^T -> rhs^T`)."""
+        """Add `lhs -> rhs` (and, by default, its transpose `lhs^T -> rhs^T`).
+
+        Both must decrease words in the order; a rule that does not (or whose transpose
+        does not) is refused with :class:`~soagen.symbolic.rewriting.NonDecreasingRule`,
+        since rewriting with it might not terminate."""
+        from soagen.symbolic.rewriting import NonDecreasingRule, Rule
+
         lhs = tuple(lhs)
         rhs = rhs if isinstance(rhs, NCPoly) else NCPoly.const(self, rhs)
-        for w in rhs.terms:
-            if not self.less(w, lhs):
-                raise ValueError(f"rule {lhs} -> {rhs} does not decrease words (degree-lexicographic order)")
-        self._add(lhs, rhs.terms)
+        todo = [(lhs, rhs.terms, "rule")]
         if with_transpose:
             lt = tuple(self.transpose_of[g] for g in reversed(lhs))
             if lt != lhs:
-                self._add(lt, rhs.T.terms)
+                todo.append((lt, rhs.T.terms, "transposed rule"))
+        for l_, terms, what in todo:
+            for w in terms:
+                if not self.less(w, l_):
+                    raise NonDecreasingRule(
+                        f"{what} {format_word(l_)} -> {format_poly(terms)} does not decrease words in the "
+                        f"degree-lexicographic order (`{format_word(w)}` is not smaller than `{format_word(l_)}`)")
+        for l_, terms, what in todo:
+            self.system.add(Rule(l_, dict(terms), {}, what))
 
     def less(self, u: Word, w: Word) -> bool:
-        """Degree-lexicographic order: shorter first, then by generator rank (then name).
-        A monomial order, so rules that decrease words terminate."""
-        key = lambda x: (len(x), [(self.rank.get(g, 0), g) for g in x])  # noqa: E731
-        return key(u) < key(w)
-
-    def _add(self, lhs, rhs_terms):
-        self.rules.append((lhs, dict(rhs_terms)))
-        self._by_first.setdefault(lhs[0], []).append((lhs, dict(rhs_terms)))
-        self._cache.clear()
-
-    def _find(self, w: Word):
-        """First (leftmost) rule occurrence in word w, or None."""
-        for i, g in enumerate(w):
-            for lhs, rhs in self._by_first.get(g, ()):
-                n = len(lhs)
-                if w[i:i + n] == lhs:
-                    return i, n, rhs
-        return None
+        return self.system.order.less(u, w)
 
     def reduce_word(self, w: Word) -> dict:
         """Normal form of a single word as {word: coeff}."""
-        hit = self._cache.get(w)
-        if hit is not None:
-            return hit
-        occ = self._find(w)
-        if occ is None:
-            out = {w: 1}
-        else:
-            i, n, rhs = occ
-            out: dict = {}
-            pre, post = w[:i], w[i + n:]
-            for rw, c in rhs.items():
-                for nw, c2 in self.reduce_word(pre + rw + post).items():
-                    v = out.get(nw, 0) + c * c2
-                    if v:
-                        out[nw] = v
-                    else:
-                        out.pop(nw, None)
-        self._cache[w] = out
-        return out
+        return self.system.nf_word(w)
 
     def normal(self, terms: dict) -> dict:
-        out: dict = {}
-        for w, c in terms.items():
-            for nw, c2 in self.reduce_word(w).items():
-                v = out.get(nw, 0) + c * c2
-                if v:
-                    out[nw] = v
-                else:
-                    out.pop(nw, None)
-        return out
+        return self.system.normal_form(terms)
 
 
 def critical_pairs(th: Theory) -> list[tuple[Word, dict, dict]]:

@@ -3,8 +3,9 @@
 The operators come from :func:`soagen.operators.chain_operators` (the literal, world-frame
 dense builder, written independently of this package), so a residual near 1e-12 here
 means the identity holds for real rigid-body chains and that the builder agrees with
-the algebra.  Expressions are evaluated on :class:`Dense`, a thin wrapper over numpy
-arrays with the same operator syntax as the proof layer (``@``, ``.T``, ``I``).
+the algebra.  Expressions are evaluated on :class:`~soagen.symbolic.dense.Dense`, a thin
+wrapper over numpy arrays with the same operator syntax as the proof layer (``@``,
+``.T``, ``I``).
 Vectors the builder does not provide (T, T', thdd, y, f(0), ...) are random, from a
 seeded generator.
 """
@@ -13,72 +14,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen.symbolic.blocks import IllTyped, _Eye
+from soagen import operators
+from soagen.symbolic.blocks import IllTyped
+from soagen.symbolic.dense import Dense
+from soagen.tolerances import ROBOT_RESIDUAL
 
 
-class Dense:
-    """A dense operator with block-dimension labels (to refuse non-conforming products)."""
-
-    __array_ufunc__ = None
-
-    def __init__(self, arr, rdims, cdims):
-        self.a, self.rdims, self.cdims = np.asarray(arr, float), list(rdims), list(cdims)
-
-    def _eye(self, c=1.0):
-        if self.rdims != self.cdims:
-            raise IllTyped(f"I added to a non-square operator {self.rdims} x {self.cdims}")
-        return Dense(c * np.eye(self.a.shape[0]), self.rdims, self.cdims)
-
-    def __add__(self, o):
-        if isinstance(o, _Eye):
-            return self + self._eye(getattr(o, "c", 1))
-        if self.rdims != o.rdims or self.cdims != o.cdims:
-            raise IllTyped(f"sum of {len(self.rdims)}x{len(self.cdims)} blocks {self.rdims[:3]}.. "
-                           f"and {o.rdims[:3]}..")
-        return Dense(self.a + o.a, self.rdims, self.cdims)
-
-    __radd__ = __add__
-
-    def __neg__(self):
-        return Dense(-self.a, self.rdims, self.cdims)
-
-    def __sub__(self, o):
-        return self + (-o)
-
-    def __rsub__(self, o):
-        return (-self) + o
-
-    def __mul__(self, k):
-        return Dense(self.a * k, self.rdims, self.cdims)
-
-    __rmul__ = __mul__
-
-    def __matmul__(self, o):
-        if isinstance(o, _Eye):
-            return self
-        if self.cdims != o.rdims:
-            raise IllTyped(f"product with inner dimensions {self.cdims[:3]}.. and {o.rdims[:3]}..")
-        return Dense(self.a @ o.a, self.rdims, o.cdims)
-
-    def __rmatmul__(self, o):
-        if isinstance(o, _Eye):
-            return self
-        return NotImplemented
-
-    @property
-    def T(self):
-        return Dense(self.a.T, self.cdims, self.rdims)
-
-    def dense(self):
-        return self.a
-
-
-def robot_namespace(robot, q, qd, rng) -> dict:
-    """Operator namespace of one robot state, from the dense operator builder."""
-    from soagen.operators import chain_operators
+def robot_namespace(robot, q, qd, rng, qdd=None) -> dict:
+    """Operator namespace of one robot state, from the dense operator builder (with the
+    derivative operators of :func:`soagen.operators.derivative_operators`; thdd random unless qdd is given)."""
     from soagen.symbolic.blocks import I
 
-    o = chain_operators(robot, q, qd)
+    o = operators.chain_operators(robot, q, qd)
     N = o.N
     nv = []
     Hd = o.H
@@ -109,10 +56,16 @@ def robot_namespace(robot, q, qd, rng) -> dict:
     ns["b"] = op(o.b.reshape(-1, 1), S_, one)
     ns["C"] = ns["H"] @ ns["phi"] @ (ns["M"] @ ns["phi"].T @ ns["a"] + ns["b"])
     n = sum(nv)
-    for name in ("T", "Tp", "thdd"):
+    for name in ("T", "Tp", "thd", "thdd"):
         ns[name] = op(rng.normal(size=(n, 1)), R_, one)
+    if qdd is not None:
+        ns["thdd"] = op((o.Pi @ np.asarray(qdd, float)).reshape(-1, 1), R_, one)
+    for name, x in operators.derivative_operators(o, ns["thdd"].a[:, 0]).items():
+        ns[name] = op(x, S_, R_ if name in ("Sdot", "Psidot", "Psiddot") else S_)
+    _define_derivatives(ns)
     ns["y"] = op(rng.normal(size=(6 * N, 1)), S_, one)
     ns["f0"] = op(rng.normal(size=(6, 1)), ["6"], one)
+    ns["a0"] = op(rng.normal(size=(6, 1)), ["6"], one)
     ns["g"] = op(o.g.reshape(-1, 1), ["6"], one)
     X = rng.normal(size=(3, 3))
     Om = rng.normal(size=(6, 6))
@@ -130,15 +83,25 @@ def robot_namespace(robot, q, qd, rng) -> dict:
     return ns
 
 
+def _define_derivatives(ns: dict) -> None:
+    """hbar, the Coriolis matrix, Mdot of the mass matrix, dT/dtheta, dT/dtheta_dot by the
+    algebra's definitions (:data:`soagen.symbolic.nfree.DERIVATIVES`)."""
+    from soagen.symbolic import statement
+    from soagen.symbolic.nfree import DERIVATIVES, RELATIONS
+
+    for r in RELATIONS:
+        if r.id in DERIVATIVES and r.kind == "definition":
+            ns[r.lhs] = statement.evaluate(statement.parse_expr(r.rhs), ns)
+
+
 def robot_chain_ops(robot, q, qd, rng):
     """A block-operator :class:`ChainOps` whose primitive blocks (phi(k+1,k), H, M, and P, D^-1
     from the builder's own Riccati recursion) come from a real robot state; used for the
     recursion-level identities, which need individual blocks (small N only: block loops)."""
-    from soagen.operators import chain_operators
     from soagen.symbolic.blocks import NumericField, split_dense
-    from soagen.symbolic.chain import _VECTORS, ChainOps, Primitives
+    from soagen.symbolic.chain import _RATES, _VECTORS, ChainOps, Primitives
 
-    o = chain_operators(robot, q, qd)
+    o = operators.chain_operators(robot, q, qd)
     N = o.N
     nv = [int(np.count_nonzero(np.any(o.H[:, 6 * k:6 * k + 6] != 0, axis=1))) for k in range(N)]
     f = NumericField()
@@ -163,11 +126,16 @@ def robot_chain_ops(robot, q, qd, rng):
         else:
             pr.vec[name] = {k: rng.normal(size=(6 if space == "s" else nv[k - 1], 1)) for k in range(1, N + 1)}
     pr.vec["f0"] = {0: rng.normal(size=(6, 1))}
+    pr.vec["a0"] = {0: rng.normal(size=(6, 1))}
     pr.vec["g"] = {0: o.g.reshape(-1, 1)}
     X, Om = rng.normal(size=(3, 3)), rng.normal(size=(6, 6))
     pr.extra = {"At": (rng.normal(size=(6, 3)), 6, 3), "Xinv": (X + X.T, 3, 3), "Ominv": (Om + Om.T, 6, 6),
                 "apC": (rng.normal(size=(6, 1)), 6, 1)}
     pr.chi1 = {k: rng.normal(size=(6, 6)) for k in range(0, N + 1)}
+    rates = operators.derivative_operators(o, rng.normal(size=sum(nv)))
+    for name, (space, _) in _RATES.items():
+        split = blk(rates[name], S6, S6 if space == "s" else R_)
+        pr.rates[name] = {k: split[k, k] for k in range(1, N + 1)}
     return ChainOps(pr)
 
 
@@ -196,7 +164,7 @@ def cross_check(records, Ns=(1, 2, 5, 10, 25, 50), seed: int = 2026,
             if rec.id not in out or (not rec.robot and ns_blocks is None):
                 continue
             checks = rec.corrected if rec.misprint else rec.checks
-            res = check_numeric(checks, rec.let, ns if rec.robot else ns_blocks, tol=1e-6)
+            res = check_numeric(checks, rec.let, ns if rec.robot else ns_blocks, tol=ROBOT_RESIDUAL)
             worst, at, err = out[rec.id]
             if res.detail:
                 out[rec.id] = (worst, at, f"N={N}: {res.detail}")

@@ -127,16 +127,18 @@ def _left_steps(o, left: str):
     return {"psi": o.psi1, "phi": o.pr.phi1, "chi": o.pr.chi1}[left]
 
 
-def rec_r(o, left: str = "psi") -> BM:
+def rec_r(o, left: str = "psi", middle: BM | None = None) -> BM:
     """Lemma A.1 (a.44): r(0) = 0, r(k+1) = psi(k+1,k) r(k) phi^T(k+1,k) + M(k+1).
 
     left="phi" is Corollary A.1 (psi replaced by phi); left="chi" uses a free causal
-    semigroup chi, the generality in which Lemma A.1 is stated.
+    semigroup chi, the generality in which Lemma A.1 is stated.  `middle`, a block-diagonal
+    operator, replaces M (the composite Coriolis operators: middle = B, not symmetric).
     """
     pr, r, out = o.pr, None, []
     steps = _left_steps(o, left)
+    X = pr.M if middle is None else {k: middle[k, k] for k in range(1, o.N + 1)}
     for k in range(1, o.N + 1):
-        r = _add(_mul(steps[k - 1], r, pr.phi1[k - 1].T), pr.M[k]) if k > 1 else pr.M[k]
+        r = _add(_mul(steps[k - 1], r, pr.phi1[k - 1].T), X[k]) if k > 1 else X[k]
         out.append(r)
     return BM.diag(pr.field, o.S_dims, o.S_dims, out)
 
@@ -228,15 +230,22 @@ def rec_6_4(o, f0: BM, printed: bool = False) -> BM:
 
 
 def telescope(o, kind: str) -> BM:
-    """Part I (a.21) / (a.31) block by block: for k > m,
-    (a.21): sum_{i=m}^{k-1} psi(k,i+1) L(i) H(i) phi(i,m);  (a.31): sum phi(k,i+1) L(i) H(i) psi(i,m)."""
-    A, B = (o.psi, o.phi) if kind == "a.21" else (o.phi, o.psi)
+    """Part I's telescoping sums block by block, for k > m (zero on and above the diagonal):
+    (a.19): sum_{i=m}^{k-1} [psi(k,i+1) phi(i+1,m) - psi(k,i) phi(i,m)];
+    (a.21): sum psi(k,i+1) L(i) H(i) phi(i,m);
+    (a.29): sum [phi(k,i+1) psi(i+1,m) - phi(k,i) psi(i,m)];
+    (a.31): sum phi(k,i+1) L(i) H(i) psi(i,m)."""
+    A, B = (o.psi, o.phi) if kind in ("a.19", "a.21") else (o.phi, o.psi)
     m_ = BM.zeros(o.pr.field, o.S_dims, o.S_dims)
     for k in range(1, o.N + 1):
         for m in range(1, k):
             acc = None
             for i in range(m, k):
-                acc = _add(acc, _mul(A[k, i + 1], o.L[i, i], o.pr.H[i], B[i, m]))
+                if kind in ("a.19", "a.29"):
+                    term = _add(_mul(A[k, i + 1], B[i + 1, m]), _neg(_mul(A[k, i], B[i, m])))
+                else:
+                    term = _mul(A[k, i + 1], o.L[i, i], o.pr.H[i], B[i, m])
+                acc = _add(acc, term)
             m_.b[k - 1][m - 1] = acc
     return m_
 
@@ -267,6 +276,28 @@ def rec_A6(o, x: BM, printed: bool = False) -> BM:
     return o.stack(out, o.R_dims)
 
 
+def rec_walk(o, a: BM, Bb: BM, b: BM, c: BM | None = None) -> BM:
+    """The walk (D.14)/(D.16) of docs/derivatives.md on a chain: for each link l, towards the
+    base, carry U = phi(k,l) R(l) H^T(l), W = phi(k,l) Bb^T(l) H^T(l) and
+    Q = phi(k,l) [R a + Bb b + c](l); block (l, k) is U^T a(k) + W^T b(k) for k = l..N, and
+    block (k, l) is H(k) Q for k > l.  With (a, Bb, b, c) = (Psiddot, 2 B_c, Psidot, fbar H^T)
+    it is dT/dtheta (D.14), with (Psidot + Sdot, 2 B_c, H^T, 0) dT/dtheta_dot, with
+    (Sdot, B_c, H^T, 0) the Coriolis matrix (D.16)."""
+    pr, N = o.pr, o.N
+    out = BM.zeros(pr.field, o.R_dims, o.R_dims)
+    for l in range(1, N + 1):
+        HT = pr.H[l].T
+        U, W = _mul(o.R[l, l], HT), _mul(Bb[l, l].T, HT)
+        Q = _add(_add(_mul(o.R[l, l], a[l, l]), _mul(Bb[l, l], b[l, l])), None if c is None else c[l, l])
+        for k in range(l, N + 1):
+            if k > l:
+                step = pr.phi1[k - 1]                             # phi(k, k-1)
+                U, W, Q = _mul(step, U), _mul(step, W), _mul(step, Q)
+                out.b[k - 1][l - 1] = _mul(pr.H[k], Q)
+            out.b[l - 1][k - 1] = _add(_mul(U.T, a[k, k]), _mul(W.T, b[k, k]))
+    return out
+
+
 def bind(o) -> dict:
     """Namespace entries binding these recursions to one chain instance."""
     def b(fn):
@@ -276,4 +307,4 @@ def bind(o) -> dict:
         "rec_smooth": rec_smooth, "rec_fd4": rec_fd4, "rec_r": rec_r, "sum_r": sum_r,
         "rec_riccati_psi": rec_riccati_psi, "rec_upsilon": rec_upsilon,
         "lambda1_sum": lambda1_sum, "rec_innovations": rec_innovations, "rec_fd2_alpha": rec_fd2_alpha,
-        "rec_6_4": rec_6_4, "telescope": telescope, "rec_A6": rec_A6}.items()}
+        "rec_6_4": rec_6_4, "telescope": telescope, "rec_A6": rec_A6, "rec_walk": rec_walk}.items()}

@@ -11,6 +11,7 @@ class Step:
     text: str             # the same in plain text
     why: str = ""         # justification (equation numbers)
     expr: str | None = None   # operator expression checked against the previous one
+    record: str = ""      # the catalogue record whose statement this step is (proved for all N)
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,7 @@ class Chain:
     lhs_expr: str | None
     steps: tuple
     let: tuple = ()
+    algebra: str = "chain"    # or an N-independent matrix theory (soagen.symbolic.matrices)
 
 
 @dataclass(frozen=True)
@@ -37,3 +39,4 @@ class Rec:
     lines_text: tuple
     check: tuple          # (recursion expr, operator expr)
     let: tuple = ()
+    record: str = ""      # the catalogue record whose operator reading proves the loop for all N

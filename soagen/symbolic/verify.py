@@ -1,41 +1,42 @@
-"""Run the identity catalogue: symbolic proofs for N = 1..nmax, counterexamples, numerics.
+"""Run the identity catalogue: all-N proofs, per-N cross-checks, counterexamples, numerics.
 
-For each record of :mod:`~soagen.symbolic.catalogue`:
+For each record of :mod:`~soagen.symbolic.catalogue`, with the *valid form* being the
+printed checks, or the corrected ones for a recorded misprint:
 
-1. the printed checks are reduced to normal form for every chain length N (or once,
-   for N-independent matrix theories);
-2. if a printed check fails, the smallest failing N is the counterexample; a random
-   numeric instance at that N gives its residual norm (or the dimension clash);
-3. if the record is a known misprint, the corrected checks must be proved;
-4. the valid form (printed or corrected) is cross-checked numerically.
+1. **all N**: the N-free engine (:mod:`soagen.symbolic.nfree`) proves the valid form
+   with the relations that hold on every tree, else with those of chains; the proof
+   yields a certificate (:mod:`soagen.symbolic.certificate`);
+2. **per N**: the block engine proves the valid form for N = nmin..nmax.  For an
+   operator statement this cross-checks the N-free proof (they must agree); for a
+   statement with block indices or a printed recursion it is the proof, for those N;
+3. **refutation** of a misprint's printed form: ill-typed for every N (the N-free
+   typing), or a counterexample: the smallest N where the printed form fails, with the
+   residual of a random numeric instance;
+4. **numbers**: the valid form on random instances (chains; trees and several arms when
+   it was proved with the tree relations; matrix theories), with a record's unknowns
+   solved from its hypotheses.
 
-Outcomes: ``proved``, ``misprint`` (printed refuted, correction proved),
-``FAILED`` (a check that should hold does not, or a known misprint turned out true).
+Outcomes: ``proved`` (scope: all N on trees / on chains, all sizes for an N-independent
+theory, or N = 1..k only), ``misprint`` (printed refuted, correction proved), ``FAILED``
+(a check that should hold does not, a recorded misprint turned out true, the engines
+disagree, or numbers contradict a proof).
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from soagen.symbolic import matrices, recursions
-from soagen.symbolic.blocks import BM, I, IllTyped
+from soagen.symbolic import instances, matrices, nfree, recursions
+from soagen.symbolic.blocks import I, IllTyped, blk2, vcat
 from soagen.symbolic.catalogue import CATALOGUE, Identity
 from soagen.symbolic.chain import random_chain_ops, symbolic_chain
 from soagen.symbolic.ncpoly import format_poly
-
-
-def blk2(A, B, C, D):
-    """A 2 x 2 block operator from four 1 x 1 block operators."""
-    return BM(A.field, [A.rdims[0], C.rdims[0]], [A.cdims[0], B.cdims[0]],
-              [[A.b[0][0], B.b[0][0]], [C.b[0][0], D.b[0][0]]])
-
-
-def vcat(A, B):
-    """A 2 x 1 block operator from two 1 x 1 block operators."""
-    return BM(A.field, [A.rdims[0], B.rdims[0]], [A.cdims[0]], [[A.b[0][0]], [B.b[0][0]]])
+from soagen.symbolic.rewriting import format_poly as format_free
+from soagen.tolerances import IDENTITY_RESIDUAL
 
 
 def chain_namespace(ops) -> dict:
@@ -46,7 +47,7 @@ def chain_namespace(ops) -> dict:
 
 
 def theory_namespace(name: str, numeric: bool = False, seed: int = 0, sizes=None) -> dict:
-    ns = matrices.build(name, numeric=numeric, seed=seed, sizes=sizes)
+    ns = matrices.build(name, seed=seed, sizes=sizes)
     ns.update(blk2=blk2, vcat=vcat)
     return ns
 
@@ -85,7 +86,7 @@ def check_symbolic(checks, let, ns) -> CheckResult:
     return CheckResult(True)
 
 
-def check_numeric(checks, let, ns, tol: float = 1e-8) -> CheckResult:
+def check_numeric(checks, let, ns, tol: float = IDENTITY_RESIDUAL) -> CheckResult:
     """Relative residual max ||lhs - rhs|| / max(1, ||lhs||) over the checks."""
     try:
         ns = _with_let(ns, let)
@@ -107,17 +108,28 @@ class Outcome:
     id: str
     source: str
     where: str
-    nrange: str
+    nrange: str                 # per-N range of the block engine ("-" if none)
     result: str                 # proved | misprint | FAILED
     seconds: float
-    per_n: dict = field(default_factory=dict)        # N -> seconds (printed + corrected)
+    scope: str = ""             # all N (trees) | all N (chains) | all sizes | N = a..b
+    topology: str = ""          # tree | chain | "" (the relations of the all-N proof)
+    per_n: dict = field(default_factory=dict)        # N -> seconds of the block engine
+    seconds_all_n: float = 0.0
     counterexample: str = ""
     numeric: str = ""
     message: str = ""
+    misprint_kind: str = ""
+    proof: object = None        # the nfree.Proof of the valid form (all-N), if any
+    rules: int = 0              # size of the completed rewriting system used
+    certificate: str = ""       # certificate text (when asked for)
 
     @property
     def failed(self) -> bool:
         return self.result == "FAILED"
+
+    @property
+    def all_n(self) -> bool:
+        return self.proof is not None
 
 
 _SYM_CACHE: dict[int, dict] = {}
@@ -130,29 +142,73 @@ def _sym_chain_ns(N: int) -> dict:
 
 
 def numeric_ns(rec: Identity, N: int, seed: int = 1):
-    if rec.theory == "chain":
+    """A seeded random instance for a record's theory (built once per theory, N and seed;
+    a fresh namespace over operators that are never changed in place)."""
+    return dict(_numeric_ns(rec.theory, N, seed))
+
+
+@functools.lru_cache(maxsize=64)
+def _numeric_ns(theory: str, N: int, seed: int) -> dict:
+    if theory == "chain":
         return chain_namespace(random_chain_ops(N, seed))
-    return theory_namespace(rec.theory, numeric=True, seed=seed)
+    return theory_namespace(theory, numeric=True, seed=seed)
 
 
 def _chain_range(rec: Identity, nmax: int) -> list:
-    return list(range(rec.nmin, nmax + 1)) if rec.theory == "chain" else [None]
+    return list(range(rec.nmin, nmax + 1)) if rec.theory == "chain" else []
 
 
-def _symbolic_ns(rec: Identity, N):
-    return _sym_chain_ns(N) if N is not None else theory_namespace(rec.theory)
+def operator_checks(rec: Identity, corrected: bool):
+    """(checks, let, uses_operator_form) of the printed or corrected form for the N-free engine."""
+    op = rec.operator_corrected if corrected else rec.operator_form
+    if op:
+        return op, (rec.operator_let if rec.operator_let is not None else rec.let), True
+    return (rec.corrected if corrected else rec.checks), rec.let, False
+
+
+@dataclass
+class AllN:
+    """The N-free verdict on one form of a record."""
+
+    status: str                 # proved | nonzero | ill-typed | n/a
+    proof: object = None
+    detail: str = ""
+
+
+def prove_all_n(rec: Identity, corrected: bool, traced: bool = True) -> AllN:
+    """Prove a form of `rec` for every N: with the tree relations first, then the chain ones."""
+    checks, let, _ = operator_checks(rec, corrected)
+    if not checks:
+        return AllN("n/a", detail="no such form")
+    tops = ("tree", "chain") if rec.theory == "chain" else ("chain",)
+    last = None
+    for top in tops:
+        try:
+            pr = nfree.prove(checks, let, rec.theory, top, rec.given, rec.assume, traced=traced)
+        except IllTyped as err:
+            return AllN("ill-typed", detail=str(err))
+        except NameError as err:
+            return AllN("n/a", detail=f"block-level statement ({err.name} has no N-free form)")
+        if pr.proved:
+            return AllN("proved", pr)
+        last = pr
+    bad = next(c for c in last.checks if not c.proved)
+    where = f" block {bad.block}" if bad.block else ""
+    stopped = "" if last.theory.complete else f" (the completion stopped early: {last.theory.completion.reason})"
+    return AllN("nonzero", last, f"{bad.lhs} - ({bad.rhs}){where} reduces to "
+                                 f"{format_free(bad.nf, last.algebra.order, 3)}{stopped}")
 
 
 def _first_failure(rec: Identity, Ns, per_n: dict):
-    """Smallest N at which the printed checks fail: (N, detail) or None.  Uses the proof
-    layer, or numbers when the printed form cannot be written there (symbolic_refutation)."""
+    """Smallest N at which the printed checks fail: (N, detail) or None.  Uses the block
+    engine, or numbers when the printed form cannot be written there (symbolic_refutation)."""
     for N in Ns:
         t = time.perf_counter()
         if rec.symbolic_refutation:
-            r = check_symbolic(rec.checks, rec.let, _symbolic_ns(rec, N))
+            r = check_symbolic(rec.checks, rec.let, _sym_chain_ns(N))
         else:
-            r = check_numeric(rec.checks, rec.let, numeric_ns(rec, N or 1))
-        per_n[N] = time.perf_counter() - t
+            r = check_numeric(rec.checks, rec.let, numeric_ns(rec, N))
+        per_n[N] = per_n.get(N, 0.0) + time.perf_counter() - t
         if not r.ok:
             return N, r.detail
     return None
@@ -160,81 +216,135 @@ def _first_failure(rec: Identity, Ns, per_n: dict):
 
 def _failure_beyond(rec: Identity, nmax: int):
     """A misprint not refuted for N <= nmax: the smallest larger N (<= 8) where numbers refute it."""
-    if rec.theory != "chain":
-        return None
-    for N in range(nmax + 1, max(nmax, 8) + 1):
+    for N in range(max(nmax + 1, rec.nmin), max(nmax, 8) + 1):
         r = check_numeric(rec.checks, rec.let, numeric_ns(rec, N))
         if not r.ok:
             return N, r
     return None
 
 
-def _counterexample(rec: Identity, N, detail: str, out: "Outcome"):
-    """Describe the refutation at N with a numeric instance; a symbolic refutation that the
-    numbers do not confirm marks the outcome FAILED (a relation would be missing)."""
-    num = check_numeric(rec.checks, rec.let, numeric_ns(rec, N or 1))
-    where = f"N={N}" if N is not None else "N-independent"
-    if detail.startswith("dimensions"):
-        out.counterexample = f"{where}: {detail}"
+def _refute_printed(rec: Identity, nmax: int, per_n: dict, out: Outcome) -> None:
+    """Refute a misprint's printed form: ill-typed for every N, or a counterexample."""
+    printed = prove_all_n(rec, corrected=False, traced=False)
+    if printed.status == "ill-typed":
+        every = "N" if rec.theory == "chain" else "size"
+        out.counterexample = f"ill-typed for every {every}: {printed.detail}"
         return
+    if printed.status == "proved":
+        out.result, out.message = "FAILED", "marked as a misprint but the printed form holds for every N"
+        return
+    if rec.theory != "chain":
+        num = check_numeric(rec.checks, rec.let, numeric_ns(rec, 1))
+        if num.ok:
+            out.result, out.message = "FAILED", "marked as a misprint but a numeric instance satisfies the printed form"
+        else:
+            out.counterexample = (f"N-independent: {num.detail}" if num.detail else
+                                  f"N-independent: random numeric instance residual {num.residual:.3e}")
+        return
+    fail = _first_failure(rec, _chain_range(rec, nmax), per_n)
+    if fail is None:
+        beyond = _failure_beyond(rec, nmax)
+        if beyond is None:
+            out.result, out.message = "FAILED", "marked as a misprint but the printed form holds up to N = 8"
+            return
+        N, r = beyond
+        out.counterexample = (f"N={N}: {r.detail}" if r.detail else
+                              f"N={N} (beyond --nmax {nmax}): random numeric instance residual {r.residual:.3e}")
+        return
+    N, detail = fail
+    if detail.startswith("dimensions"):
+        out.counterexample = f"N={N}: {detail}"
+        return
+    num = check_numeric(rec.checks, rec.let, numeric_ns(rec, N))
     how = "normal forms differ" if rec.symbolic_refutation else "refuted numerically only"
     if rec.symbolic_refutation and num.ok:
         out.result = "FAILED"
         out.message = "normal forms differ but a numeric instance satisfies the identity (incomplete rules?)"
-    out.counterexample = (f"{where}: {how}; " + (detail + "; " if detail else "")
-                          + f"random numeric instance at {where}: residual {num.residual:.3e}")
+    out.counterexample = (f"N={N}: {how}; " + (detail + "; " if detail else "")
+                          + f"random numeric instance at N={N}: residual {num.residual:.3e}")
 
 
-def _prove_corrected(rec: Identity, Ns, per_n: dict, out: "Outcome"):
-    for N in Ns:
-        t = time.perf_counter()
-        r = check_symbolic(rec.corrected, rec.let, _symbolic_ns(rec, N))
-        per_n[N] = per_n.get(N, 0.0) + time.perf_counter() - t
-        if not r.ok:
-            out.result, out.message = "FAILED", f"corrected form not proved at N={N}: {r.detail}"
-            return
-    out.result = "misprint"
-
-
-def _numeric_check(rec: Identity, numeric_n, out: "Outcome"):
-    """Residual of the valid form (printed, or corrected for a misprint) on random instances."""
+def _numeric_check(rec: Identity, numeric_n, out: Outcome) -> None:
+    """Residual of the valid form on random instances: block checks on chains (N >= nmin);
+    the operator form on chains, trees and arms when it was proved with the tree relations."""
     valid = rec.corrected if rec.misprint else rec.checks
     worst, notes = 0.0, []
-    for N in (numeric_n if rec.theory == "chain" else (None,)):
-        r = check_numeric(valid, rec.let, numeric_ns(rec, N or 1, seed=7))
+    if rec.theory == "chain":
+        for N in [n for n in numeric_n if n >= rec.nmin]:
+            r = check_numeric(valid, rec.let, numeric_ns(rec, N, seed=7))
+            if not r.ok:
+                notes.append(f"numeric check failed at N={N}: {r.detail or r.residual}")
+            worst = max(worst, r.residual if r.residual == r.residual else 0.0)
+        if out.proof is not None:
+            checks, let, _ = operator_checks(rec, rec.misprint)
+            kinds = ("chain", "tree", "arms") if out.topology == "tree" else ("chain",)
+            # unknowns are found by probing: keep matrix unknowns (Lemma A.1's r) on small instances
+            sizes = (2, 3) if any(g.split("<-")[1].split()[0] != "1" for g in rec.given) else (3, 6)
+            for kind in kinds:
+                for n in sizes:
+                    r = check_numeric(checks, let, instances.solve_unknowns(
+                        rec.given, rec.assume, instances.topology_instance(kind, n, seed=n + 11)))
+                    if not r.ok:
+                        notes.append(f"numeric check failed on a {kind} of {n} links: {r.detail or r.residual}")
+                    worst = max(worst, r.residual if r.residual == r.residual else 0.0)
+    else:
+        r = check_numeric(valid, rec.let, numeric_ns(rec, 1, seed=7))
         if not r.ok:
-            notes.append(f"numeric check failed at N={N}: {r.detail or r.residual}")
-            out.result = "FAILED"
-        worst = max(worst, r.residual if r.residual == r.residual else 0.0)
+            notes.append(f"numeric check failed: {r.detail or r.residual}")
+        worst = r.residual if r.residual == r.residual else 0.0
+    if notes:
+        out.result = "FAILED"
     out.numeric = f"{worst:.1e}" + ("" if not notes else " (" + "; ".join(notes) + ")")
 
 
-def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6)) -> Outcome:
+def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6), certificates: bool = False) -> Outcome:
     """Prove (or refute and correct) one catalogue record; see the module docstring."""
     t0 = time.perf_counter()
     Ns = _chain_range(rec, nmax)
     per_n: dict = {}
-    nrange = "-" if Ns == [None] else (f"{Ns[0]}..{Ns[-1]}" if Ns else f"none (needs N >= {rec.nmin})")
-    out = Outcome(rec.id, rec.source, rec.where, nrange, "proved", 0.0, per_n)
-
-    fail = _first_failure(rec, Ns, per_n)
-    if fail is not None:
-        _counterexample(rec, fail[0], fail[1], out)
-    elif rec.misprint:
-        beyond = _failure_beyond(rec, nmax)
-        if beyond is None:
-            out.result, out.message = "FAILED", "marked as a misprint but the printed form holds"
+    nrange = "-" if not Ns else f"{Ns[0]}..{Ns[-1]}"
+    out = Outcome(rec.id, rec.source, rec.where, nrange, "proved", 0.0, per_n=per_n,
+                  misprint_kind=rec.misprint_kind)
+    # 1. the valid form for every N
+    t = time.perf_counter()
+    alln = prove_all_n(rec, corrected=rec.misprint, traced=certificates)
+    out.seconds_all_n = time.perf_counter() - t
+    if alln.status == "ill-typed":
+        out.result, out.message = "FAILED", f"the valid form is ill-typed: {alln.detail}"
+    elif alln.status == "proved":
+        out.proof, out.rules = alln.proof, alln.proof.theory.size
+        out.topology = alln.proof.topology if rec.theory == "chain" else ""
+        out.scope = f"all N ({out.topology}s)" if rec.theory == "chain" else "all sizes"
+    elif alln.status == "nonzero":
+        out.message = f"not reduced to 0 by the all-N relations: {alln.detail}"
+    # 2. the valid form per N (cross-check, or the proof itself)
+    valid = rec.corrected if rec.misprint else rec.checks
+    for N in Ns:
+        t = time.perf_counter()
+        r = check_symbolic(valid, rec.let, _sym_chain_ns(N))
+        per_n[N] = per_n.get(N, 0.0) + time.perf_counter() - t
+        if not r.ok:
+            what = "the all-N proof and the per-N engine disagree" if out.proof else "not proved"
+            out.result, out.message = "FAILED", f"{what} at N={N}: {r.detail}"
+            break
+    if out.result != "FAILED" and not out.scope:
+        if not Ns:
+            out.result = "FAILED"
+            out.message = (out.message + "; " if out.message else "") + "no engine proves it"
         else:
-            N, r = beyond
-            fail = (N, r.detail)
-            out.counterexample = (f"N={N} (beyond --nmax {nmax}): random numeric instance residual "
-                                  f"{r.residual:.3e}" if not r.detail else f"N={N}: {r.detail}")
-    if fail is not None and out.result != "FAILED":
-        if rec.misprint:
-            _prove_corrected(rec, Ns, per_n, out)
-        else:
-            out.result, out.message = "FAILED", "printed form refuted and no correction recorded"
+            out.scope = f"N = {nrange}"
+    # 3. the printed form of a misprint must be refuted
+    if rec.misprint and out.result != "FAILED":
+        _refute_printed(rec, nmax, per_n, out)
+        if out.result != "FAILED":
+            out.result = "misprint"
+    # 4. numbers
     _numeric_check(rec, numeric_n, out)
+    if certificates and out.proof is not None and out.result != "FAILED":
+        from soagen.symbolic.certificate import certificate_text
+
+        checks, let, _ = operator_checks(rec, rec.misprint)
+        out.certificate = certificate_text(rec.id, rec.where, out.proof, let, rec.assume)
     out.seconds = time.perf_counter() - t0
     return out
 
@@ -250,10 +360,10 @@ def select(only=None) -> list[Identity]:
     return [r for r in CATALOGUE if r.id in set(only)]
 
 
-def run(records, nmax: int = 4, progress=None) -> list[Outcome]:
+def run(records, nmax: int = 4, progress=None, certificates: bool = False) -> list[Outcome]:
     out = []
     for rec in records:
-        out.append(run_record(rec, nmax))
+        out.append(run_record(rec, nmax, certificates=certificates))
         if progress:
             progress(rec)
     return out

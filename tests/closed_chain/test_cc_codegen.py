@@ -21,7 +21,13 @@ from cc_helpers import ROOT, SYSTEMS, system_doc, write_system
 
 import soagen.closed_chain as cc
 from soagen.backend import NUMPY
-from soagen.closed_chain.codegen import closed_chain_fd, render, takes_object_state
+from soagen.closed_chain.codegen import (
+    closed_chain_fd,
+    closure_constraints,
+    constraint_count,
+    gravity_torques,
+    render,
+)
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.random_systems import random_system
 from soagen.spatial import quaternion_from_rotation, rotation_exp
@@ -34,14 +40,13 @@ def _flat(r):
     return np.concatenate([r.qdd_all, r.alpha_C, r.f0.reshape(-1)])
 
 
-def _inputs(s, q, qd, tau, pose=None, twist=None):
-    """Arguments of the generated function and the matching dense reference."""
+def _inputs(s, q, qd, tau, pose=None, twist=None, corr=None):
+    """Arguments of the generated function (q, qd, tau, obj, corr) and the matching dense
+    reference; ``corr`` per grasp (None: zeros)."""
     ctx = Context(s, q, qd, tau, pose, twist)
-    ref = _flat(cc.forward_dynamics(s, q, qd, tau, "dense", (ctx.R_C, ctx.p_C), ctx.V_C))
-    args = [q, qd, tau]
-    if takes_object_state(s):
-        args.append(np.concatenate([quaternion_from_rotation(ctx.R_C), ctx.V_C]))
-    return args, ref
+    ref = _flat(cc.forward_dynamics(s, q, qd, tau, "dense", (ctx.R_C, ctx.p_C), ctx.V_C, correction=corr))
+    flat = np.zeros(constraint_count(s)) if corr is None else np.concatenate(corr)
+    return [q, qd, tau, np.concatenate([quaternion_from_rotation(ctx.R_C), ctx.V_C]), flat], ref
 
 
 def _mixed(rng):
@@ -61,8 +66,6 @@ def _random(seed, l=3, N=6, grasp=_mixed):
     s = random_system(l, N, rng, grasp=grasp)
     q, qd, tau = rng.uniform(-1, 1, s.n), rng.uniform(-1, 1, s.n), rng.uniform(-2, 2, s.n)
     pose, twist = (rotation_exp(rng.normal(size=3)), rng.normal(size=3)), rng.normal(size=6)
-    if not takes_object_state(s):
-        pose = twist = None          # fixed by the first rigid grasp, as in the generated code
     return s, (q, qd, tau, pose, twist)
 
 
@@ -70,22 +73,49 @@ def test_unrolled_function_on_numpy_bundled(bundled):
     for s in bundled.values():
         for seed in (0, 1):
             args, ref = _inputs(s, *s.consistent_state(seed, speed=1.0, torque=5.0))
-            out = closed_chain_fd(s, *args[:3], args[3] if len(args) > 3 else None, NUMPY)
-            assert rel_err(out, ref) < 1e-10, s.name
+            assert rel_err(closed_chain_fd(s, *args, NUMPY), ref) < 1e-10, s.name
 
 
 @pytest.mark.parametrize("seed", range(6))
 def test_unrolled_function_on_numpy_random_grasps(seed):
     s, state = _random(seed)
-    args, ref = _inputs(s, *state)
-    out = closed_chain_fd(s, *args[:3], args[3] if len(args) > 3 else None, NUMPY)
-    assert rel_err(out, ref) < 1e-9, [a.grasp.kind for a in s.arms]
+    rng = np.random.default_rng(seed)
+    corr = [rng.normal(size=a.grasp.n_c) for a in s.arms]       # a stabilization term
+    args, ref = _inputs(s, *state, corr=corr)
+    assert rel_err(closed_chain_fd(s, *args, NUMPY), ref) < 1e-9, [a.grasp.kind for a in s.arms]
 
 
-def test_object_state_is_an_input_exactly_without_a_rigid_grasp(bundled):
-    assert takes_object_state(bundled["three_arm_point_contacts"])
-    assert not takes_object_state(bundled["dual_arm_box"])
-    assert not takes_object_state(bundled["quadruped_platform"])
+def _constraint_reference(s, q, qd, R, p, V):
+    """[c, G] from the numpy closure residual, and the velocity violation c' = -phi^c^T dV from the
+    Context's relative velocities dV (an independent route to G (qd, V))."""
+    from soagen.closed_chain.consistent import closure_residual
+
+    e, Jq, JX = closure_residual(s, q, R, p, holonomic=False)
+    ctx = Context(s, q, qd, np.zeros(s.n), (R, p), V)
+    cdot = np.concatenate([-pc.T @ dv for pc, dv in zip(ctx.phic, ctx.dV)])
+    return np.hstack([e[:, None], Jq, JX]), cdot
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_constraint_and_gravity_functions_on_numpy(seed):
+    """closure_constraints: G (qd, V) equals the context's -phi^c^T dV; the closure error
+    vanishes at a closed state; gravity_torques = each arm's bias forces at rest."""
+    from soagen import algorithms as alg
+
+    s, (q, qd, _, (R, p), V) = _random(seed)
+    pose = np.concatenate([p, quaternion_from_rotation(R)])
+    out = closure_constraints(s, q, pose, NUMPY)
+    want, cdot = _constraint_reference(s, q, qd, R, p, V)
+    assert out.shape == (constraint_count(s), s.n + 7) and rel_err(out, want) < 1e-13
+    assert rel_err(out[:, 1:] @ np.concatenate([qd, V]), cdot) < 1e-12
+    g = gravity_torques(s, q, NUMPY)
+    assert rel_err(g, np.concatenate([alg.bias_forces(a.robot, qi, np.zeros(a.n)) for a, qi in zip(s.arms, s.split(q))])) \
+        < 1e-14
+    closed = cc.load_system(SYSTEMS / "dual_arm_box.yaml")
+    qc, _, _ = closed.consistent_state(seed)
+    ctx = Context(closed, qc, np.zeros(closed.n), np.zeros(closed.n))
+    c = closure_constraints(closed, qc, np.concatenate([ctx.p_C, quaternion_from_rotation(ctx.R_C)]), NUMPY)[:, 0]
+    assert np.abs(c).max() < 1e-11
 
 
 def _checked_in(s, name):
@@ -94,35 +124,50 @@ def _checked_in(s, name):
     manifest = json.loads((d / f"{name}_manifest.json").read_text())
     fn = manifest["functions"]["closed_chain_forward_dynamics"]
     assert fn["shape"] == [s.n + 6 + 6 * s.l]
-    assert fn["inputs"] == ["q", "qd", "tau"] + (["obj"] if takes_object_state(s) else [])
+    assert fn["inputs"] == ["q", "qd", "tau", "obj", "corr"]
+    assert list(manifest["functions"]) == ["closed_chain_forward_dynamics", "closure_constraints", "gravity_torques"]
     return manifest, d
 
 
-def _against_dense(s, call):
+def _against_references(s, fd, constraints, gravity):
+    """The three functions at closed states: the forward dynamics against dense (with a
+    stabilization term corr from the second state on), the constraints against the numpy
+    closure residual, the gravity torques against the arms' bias forces."""
+    rng = np.random.default_rng(0)
     for seed in range(3):
-        args, ref = _inputs(s, *s.consistent_state(seed, speed=1.0, torque=5.0))
-        assert rel_err(call(args), ref) < 1e-10
+        q, qd, tau = s.consistent_state(seed, speed=1.0, torque=5.0)
+        corr = [rng.normal(size=a.grasp.n_c) for a in s.arms]
+        args, ref = _inputs(s, q, qd, tau, corr=corr if seed else None)
+        assert rel_err(fd(args), ref) < 1e-10
+        ctx = Context(s, q, qd, tau)
+        pose = np.concatenate([ctx.p_C, quaternion_from_rotation(ctx.R_C)])
+        want, _ = _constraint_reference(s, q, qd, ctx.R_C, ctx.p_C, ctx.V_C)
+        assert rel_err(constraints(q, pose), want) < 1e-12
+        assert rel_err(gravity(q), gravity_torques(s, q, NUMPY)) < 1e-12
 
 
 @pytest.mark.parametrize("name", ["dual_arm_box", "three_arm_point_contacts", "quadruped_platform"])
-def test_checked_in_generated_python_matches_the_dense_reference(bundled, name):
+def test_checked_in_generated_python_matches_the_references(bundled, name):
     from soagen.codegen.compile import load_python
 
     s = bundled[name]
     _, d = _checked_in(s, name)
     py = load_python(d / f"{name}.py")
-    _against_dense(s, lambda args: py.closed_chain_forward_dynamics(*[list(a) for a in args]))
+    _against_references(s, lambda args: py.closed_chain_forward_dynamics(*[list(a) for a in args]),
+                        lambda q, pose: np.array(py.closure_constraints(list(q), list(pose))),
+                        lambda q: np.array(py.gravity_torques(list(q))))
 
 
 @pytest.mark.cc
 @pytest.mark.parametrize("name", ["dual_arm_box", "three_arm_point_contacts", "quadruped_platform"])
-def test_checked_in_generated_c_matches_the_dense_reference(bundled, name, tmp_path):
+def test_checked_in_generated_c_matches_the_references(bundled, name, tmp_path):
     from soagen.codegen.compile import load_c
 
     s = bundled[name]
     manifest, d = _checked_in(s, name)
     lib = load_c(d, name, manifest, build_dir=tmp_path, flags=("-O0",))
-    _against_dense(s, lambda args: lib.closed_chain_forward_dynamics(*args))
+    _against_references(s, lambda args: lib.closed_chain_forward_dynamics(*args), lib.closure_constraints,
+                        lib.gravity_torques)
 
 
 def _load_generated(out, name):
@@ -152,8 +197,8 @@ def test_soagen_generate_every_grasp_type(tmp_path):
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["mixed.c", "mixed.h", "mixed.py",
                                                                     "mixed_manifest.json"]
     manifest, py, lib = _load_generated(tmp_path / "out", "mixed")
-    assert manifest["functions"]["closed_chain_forward_dynamics"]["inputs"] == ["q", "qd", "tau", "obj"]
-    assert "def closed_chain_forward_dynamics(q, qd, tau, obj):" in (tmp_path / "out" / "mixed.py").read_text()
+    assert manifest["functions"]["closed_chain_forward_dynamics"]["inputs"] == ["q", "qd", "tau", "obj", "corr"]
+    assert "def closed_chain_forward_dynamics(q, qd, tau, obj, corr):" in (tmp_path / "out" / "mixed.py").read_text()
     s = cc.load_system(path)
     for seed in range(2):
         args, ref = _inputs(s, *s.consistent_state(seed, speed=1.0, torque=5.0))

@@ -15,7 +15,7 @@ from soagen.closed_chain.simulate import Simulator, simulate
 def test_cli_writes_trajectory_and_plots(tmp_path):
     out = tmp_path / "sim"
     res = CliRunner().invoke(cli, ["simulate", str(SYSTEMS / "dual_arm_box.yaml"), "--duration", "0.01",
-                                   "--dt", "0.005", "--out", str(out)])
+                                   "--dt", "0.005", "--out", str(out), "--backend", "numpy"])
     assert res.exit_code == 0, res.output
     names = sorted(p.name for p in out.iterdir())
     assert names == ["constraint_violation.png", "joint_angles.png", "object_pose.png",
@@ -76,12 +76,12 @@ def test_projection_keeps_the_constraints(bundled, runs):
 
 def test_drift_without_stabilization_grows(bundled, runs):
     """Without stabilization the closure error grows steadily from round-off (RK4
-    truncation, here ~2e-9 after 0.12 s); Baumgarte bounds it (it peaks and decays);
-    projection keeps it at round-off."""
+    truncation, here ~1e-10 after 0.12 s with the hold controller, whose motion is smooth);
+    Baumgarte bounds it (it peaks and decays); projection keeps it at round-off."""
     none, bg = runs["none"], runs["baumgarte"]
-    assert none.err_pos[0] < 1e-12 and none.err_pos[-1] > 1e-10
+    assert none.err_pos[0] < 1e-12 and none.err_pos[-1] > 3e-11
     start, end = _independent(bundled["dual_arm_box"], none, (0, -1))[:, 0]
-    assert start < 1e-12 and end > 1e-10
+    assert start < 1e-12 and end > 3e-11
     assert np.all(np.diff(none.err_pos) > 0) and none.err_pos[-1] > 5 * none.err_pos[1]
     assert none.err_pos[-1] > 100 * runs["projection"].err_pos[-1]
     assert bg.err_pos[-1] < 0.8 * bg.err_pos.max()
@@ -98,9 +98,12 @@ def test_stages_stay_near_the_start(runs):
 def test_revolute_grasp_drift_is_small(variants):
     """The closure bias gamma of non-rigid grasps (moving constraint spaces): a wrong gamma
     would show here as a velocity violation growing at O(h^0); with the right one the
-    unstabilized velocity error stays at the RK4 truncation level."""
+    unstabilized velocity error stays at the RK4 truncation level. Zero torques: the hold
+    controller would need large internal forces here (the two hinge axes are nearly one
+    line, so the object's weight moment about it is carried by a near-singular grasp map),
+    and this test is about gamma."""
     s = variants["dual_revolute_x"]
-    tr = Simulator(s, "rccfd1", "none").run(0.03, 0.003, seed=1, speed=1.0)
+    tr = Simulator(s, "rccfd1", "none", "zero").run(0.03, 0.003, seed=1, speed=1.0)
     assert tr.err_vel.max() < 1e-7 and tr.err_pos.max() < 1e-8
     pos, vel = closure_errors(s, tr.q[-1], tr.qd[-1])
     assert pos < 1e-8 and vel < 1e-7

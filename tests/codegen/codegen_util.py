@@ -70,3 +70,12 @@ def compare(robot, manifest, lib, py, states=20, numpy=False, tol=TOL):
     bad = {k: v for k, v in worst.items() if not v <= tol}
     assert not bad, f"{robot.name}: relative error above {tol}: {bad}"
     return worst
+
+
+def batch_states(robot, shape, rng):
+    """Random inputs with leading shape ``shape``: {"q": (*shape, NQ), "qd", "qdd", "tau":
+    (*shape, NV)} (configurations by Robot.random_configuration)."""
+    n = int(np.prod(shape))
+    q = np.array([robot.random_configuration(rng) for _ in range(n)]).reshape(*shape, robot.nq)
+    return {"q": q, "qd": 2 * rng.normal(size=(*shape, robot.nv)), "qdd": 2 * rng.normal(size=(*shape, robot.nv)),
+            "tau": 5 * rng.normal(size=(*shape, robot.nv))}

@@ -363,5 +363,7 @@ def use_reference(monkeypatch):
 
     monkeypatch.setattr(functions, "UnrollBackend", UnrollBackend)
     monkeypatch.setattr(functions, "unroll", unroll)
-    monkeypatch.setattr(emit, "LANGUAGES", {name: dataclasses.replace(lang, printer=PRINTERS[name])
-                                            for name, lang in emit.LANGUAGES.items()})
+    by_class = {"CPrinter": CPrinter, "PyPrinter": PyPrinter, "NumpyPrinter": NumpyPrinter}
+    monkeypatch.setattr(emit, "LANGUAGES", {
+        name: dataclasses.replace(lang, printer=by_class.get(lang.printer.__name__, lang.printer))
+        for name, lang in emit.LANGUAGES.items()})

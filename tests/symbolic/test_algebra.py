@@ -1,25 +1,28 @@
-"""The proof layer itself: rewriting system confluent, transpose an anti-automorphism,
-block operators with dimension checks, scalar and multi-dof joints."""
+"""The proof layer itself: orders and rules, completion, typing, transpose, the block
+engine's confluence, scalar and multi-dof joints, and the scaled-identity defect."""
 
 import numpy as np
 import pytest
 
-from soagen.symbolic import matrices
+from soagen.symbolic import nfree
 from soagen.symbolic.blocks import I, IllTyped
 from soagen.symbolic.chain import random_chain_ops, soa_theory, symbolic_chain
 from soagen.symbolic.ncpoly import NCPoly, Theory, critical_pairs
+from soagen.symbolic.rewriting import (
+    NonDecreasingRule,
+    Order,
+    Rule,
+    _overlaps,
+    complete,
+)
 
 
+# --------------------------------------------------------------------------- per-N engine
 @pytest.mark.parametrize("N", [1, 2, 3, 4])
 def test_chain_rewriting_system_is_confluent(N):
     th = soa_theory(N)
     assert len(th.rules) == 2 * N
     assert critical_pairs(th) == []
-
-
-@pytest.mark.parametrize("name", sorted(matrices.THEORIES))
-def test_matrix_theories_are_confluent(name):
-    assert critical_pairs(matrices.theory(name)) == []
 
 
 def test_critical_pair_check_detects_a_non_confluent_system():
@@ -33,11 +36,94 @@ def test_critical_pair_check_detects_a_non_confluent_system():
 def test_rules_must_shorten_words():
     th = Theory("t")
     x = th.gen("x")
-    with pytest.raises(ValueError):
+    with pytest.raises(NonDecreasingRule, match="does not decrease"):
         th.add_rule(("x",), x @ x)
 
 
+def test_a_rule_whose_transpose_does_not_decrease_is_refused():
+    """x -> y decreases (y ranked below x) but its transpose x^T -> y^T does not."""
+    th = Theory("t")
+    th.gen("x"), th.gen("y")
+    th.rank.update({"x": 1, "y": 0, "x^T": 0, "y^T": 2})
+    with pytest.raises(NonDecreasingRule, match="transposed rule x\\^T -> y\\^T"):
+        th.add_rule(("x",), th.gen("y"))
+    assert th.rules == []                   # nothing half-added
+
+
+# --------------------------------------------------------------------------- the N-free algebra
+def _tiny(relations, ranks=("a", "b")):
+    gens = [nfree.Gen(n, "s", "s") for n in ranks]
+    return nfree.Algebra("tiny", gens, relations, list(ranks))
+
+
+def test_nfree_refuses_a_stated_relation_that_does_not_decrease():
+    with pytest.raises(NonDecreasingRule, match="relation grow"):
+        _tiny([nfree.Relation("grow", "a", "b@b", "test")])
+
+
+def test_nfree_refuses_a_relation_whose_transpose_does_not_decrease():
+    # b a -> a b decreases (a < b); its transpose a^T b^T -> b^T a^T does not
+    with pytest.raises(NonDecreasingRule, match="relation swap transposed"):
+        _tiny([nfree.Relation("swap", "b@a", "a@b", "test")])
+
+
+def test_every_stated_relation_and_its_transpose_decrease():
+    alg = nfree.algebra()
+    for r in nfree.RELATIONS:
+        word, rhs, typ = alg.rule_of(r)        # raises if not
+        assert typ is not None, r.id
+
+
+def test_chain_relations_complete_to_a_confluent_system():
+    alg = nfree.algebra()
+    for top in ("tree", "chain"):
+        th = nfree.theory(alg, alg.relation_ids(top))
+        assert th.complete and th.completion.reason == ""
+        assert 20 <= th.size <= 80
+        # independently of the completion: every overlap of the final rules resolves
+        sysm = th.completion.system
+        for r1 in sysm.rules:
+            for r2 in sysm.rules:
+                for _, s, _ in _overlaps(r1, r2):
+                    assert sysm.normal_form(s) == {}, (r1.lhs, r2.lhs)
+
+
+@pytest.mark.parametrize("name", ["closed", "grasp", "swain", "closure"])
+def test_matrix_theories_complete(name):
+    alg = nfree.algebra(name)
+    th = nfree.theory(alg, alg.relation_ids("chain"))
+    assert th.complete and th.size >= 4
+
+
+def test_completion_reports_when_it_stops_early():
+    """a b a = b a b has no finite Groebner basis in this order: the completion must stop at its
+    bound and say so (and a reduction to 0 with what it has is still a valid proof)."""
+    order = Order(["a", "b"])
+    rule = Rule(("b", "a", "b"), {("a", "b", "a"): 1}, {((), "braid", ()): 1}, "braid")
+    c = complete([rule], order, max_rounds=3)
+    assert not c.complete and "rounds" in c.reason
+    assert c.rounds == 3
+
+
+def test_ill_typed_products_and_sums_are_refused():
+    alg = nfree.algebra()
+    with pytest.raises(IllTyped, match="product of a j <- j and a s <- s"):
+        alg.op("Dinv@psi")
+    with pytest.raises(IllTyped, match="sum of"):
+        alg.op("H + P")
+    with pytest.raises(IllTyped, match="non-square"):
+        alg.op("H + I")
+
+
 def test_transpose_is_an_anti_automorphism():
+    alg = nfree.algebra()
+    x = alg.op("phi@P@H.T")
+    assert x.T.poly == alg.op("H@P@phi.T").poly
+    assert alg.op("(phi@P@H.T@Dinv).T").poly == alg.op("Dinv@H@P@phi.T").poly
+    assert alg.op("P.T").poly == alg.op("P").poly
+
+
+def test_transpose_is_an_anti_automorphism_per_n():
     th = soa_theory(2)
     phi, H, P = th.gen("phi(2,1)"), th.gen("H(1)"), th.gen("P(1)", symmetric=True)
     x = phi @ P @ H.T
@@ -67,6 +153,42 @@ def test_psi_entries_expand_by_the_semigroup_rule():
     assert list(o.phi[3, 1].terms) == [("phi(3,2)", "phi(2,1)")]
 
 
+# --------------------------------------------------------------------------- the scaled identity
+def test_scaled_identity_in_a_product_keeps_its_coefficient():
+    """Regression: (-I)@X evaluated to X (and -I@X parses the same way in Python), so
+    (-I)@Mcal = Mcal was reported proved, by the symbols and by the numbers."""
+    from soagen.symbolic.catalogue import BY_ID
+    from soagen.symbolic.verify import (
+        _sym_chain_ns,
+        check_numeric,
+        check_symbolic,
+        numeric_ns,
+    )
+
+    rec = BY_ID["I-4.11"]
+    for lhs in ("(-I)@Mcal", "-I@Mcal", "Mcal@(-I)", "(I - 2*I)@Mcal"):
+        assert not check_symbolic(((lhs, "Mcal"),), (), _sym_chain_ns(2)).ok, lhs
+        assert not check_numeric(((lhs, "Mcal"),), (), numeric_ns(rec, 3)).ok, lhs
+        assert check_symbolic(((lhs, "-Mcal"),), (), _sym_chain_ns(2)).ok, lhs
+        assert check_numeric(((lhs, "-Mcal"),), (), numeric_ns(rec, 3)).ok, lhs
+    assert check_symbolic((("2*I@Mcal", "Mcal + Mcal"),), (), _sym_chain_ns(2)).ok
+    assert check_symbolic((("(I + I)@Mcal - Mcal", "Mcal@I"),), (), _sym_chain_ns(2)).ok
+    assert check_symbolic((("Mcal + 0*I", "Mcal"),), (), _sym_chain_ns(2)).ok
+    assert I @ I is not None and (-I).T.c == -1
+
+
+def test_scaled_identity_in_the_dense_cross_check():
+    from soagen.symbolic.instances import topology_instance
+    from soagen.symbolic.statement import evaluate, parse_expr
+
+    ns = topology_instance("chain", 3, seed=1)
+    X = ns["Mcal"].dense()
+    assert np.allclose(evaluate(parse_expr("(-I)@Mcal"), ns).dense(), -X)
+    assert np.allclose(evaluate(parse_expr("Mcal@(2*I)"), ns).dense(), 2 * X)
+    assert np.allclose((ns["Mcal"] @ (-I)).dense(), -X)
+
+
+# --------------------------------------------------------------------------- joints of any dimension
 @pytest.mark.parametrize("dofs", [[1, 1, 1, 1], [3, 3, 3, 3], [1, 3, 2, 1]])
 def test_numeric_instances_scalar_and_multi_dof(dofs):
     o = random_chain_ops(4, seed=3, dofs=dofs)

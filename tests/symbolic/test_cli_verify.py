@@ -5,32 +5,39 @@ import json
 from click.testing import CliRunner
 
 from soagen.cli.main import cli
-from soagen.symbolic import catalogue
+from soagen.symbolic import catalogue, checker
 from soagen.symbolic import verify as V
 
 
-def test_verify_json_all_identities():
-    r = CliRunner().invoke(cli, ["verify", "--nmax", "2", "--numeric-nmax", "5", "--format", "json"])
+def test_verify_json_all_identities(tmp_path):
+    r = CliRunner().invoke(cli, ["verify", "--nmax", "2", "--numeric-nmax", "5", "--format", "json",
+                                 "--certificates", str(tmp_path / "certs")])
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["failed"] == []
-    ids = [row["id"] for row in data["identities"]]
-    assert ids == [rec.id for rec in catalogue.CATALOGUE]
-    mis = {row["id"]: row for row in data["identities"] if row["result"] == "misprint"}
-    assert "I-abstract" in mis and mis["I-abstract"]["counterexample"].startswith("N=")
+    rows = {row["id"]: row for row in data["identities"]}
+    assert list(rows) == [rec.id for rec in catalogue.CATALOGUE]
+    assert rows["I-abstract"]["result"] == "misprint" and rows["I-abstract"]["misprint_kind"] == "paper"
+    assert rows["I-abstract"]["counterexample"].startswith("N=")
+    assert rows["I-4.16"]["all_n"] and rows["I-4.16"]["scope"] == "all N (trees)"
+    assert rows["FW-L5"]["topology"] == "chain"
+    assert not rows["I-a.21"]["all_n"] and rows["I-a.21"]["n_max"] == 2 and rows["I-a.21"]["scope"] == "N = 1..2"
+    assert rows["I-4.16"]["certificate"].endswith("I-4.16.txt")
+    assert "proved for all N" in data["summary"]
+    assert len(checker.check_dir(tmp_path / "certs")) == sum(row["all_n"] for row in rows.values())
 
 
 def test_verify_only_markdown():
     r = CliRunner().invoke(cli, ["verify", "--only", "I-4.11", "--only", "I-abstract", "--nmax", "3",
                                  "--format", "markdown", "--numeric-nmax", "0"])
     assert r.exit_code == 0, r.output
-    assert "| I-4.11 |" in r.stdout and "| I-abstract |" in r.stdout and "misprint" in r.stdout
+    assert "| I-4.11 |" in r.stdout and "| I-abstract |" in r.stdout and "error in the paper" in r.stdout
     assert "N=3" in r.stdout   # the abstract's Phi-for-Psi first fails at N = 3
 
 
 def test_verify_table_and_list():
     r = CliRunner().invoke(cli, ["verify", "--only", "I-5.4", "--nmax", "2", "--numeric-nmax", "2"])
-    assert r.exit_code == 0 and "proved" in r.stdout
+    assert r.exit_code == 0 and "proved" in r.stdout and "all N (trees)" in r.stdout
     r = CliRunner().invoke(cli, ["verify", "--list"])
     assert r.exit_code == 0 and "I-a.50-proof" in r.stdout and "known misprint" in r.stdout
 
@@ -38,6 +45,13 @@ def test_verify_table_and_list():
 def test_verify_unknown_id_is_a_user_error():
     r = CliRunner().invoke(cli, ["verify", "--only", "NOPE"])
     assert r.exit_code == 2 and "unknown identity" in r.output
+
+
+def test_verify_certificates_into_a_file_is_a_user_error(tmp_path):
+    f = tmp_path / "f"
+    f.write_text("x")
+    r = CliRunner().invoke(cli, ["verify", "--only", "I-5.4", "--numeric-nmax", "0", "--certificates", str(f)])
+    assert r.exit_code == 2 and "is a file" in r.output
 
 
 def test_verify_exits_nonzero_on_failure(monkeypatch):

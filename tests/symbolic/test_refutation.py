@@ -1,8 +1,10 @@
-"""The verifier can fail: perturbed identities (dropped transpose, swapped factors,
-wrong sign) are refuted symbolically, with a numeric residual far from zero."""
+"""The verifier can fail: perturbed identities (dropped transpose, swapped factors, wrong
+sign) are not proved by either engine, and a random numeric instance gives a residual
+far from zero (a real residual, not an evaluation error)."""
 
 import pytest
 
+from soagen.symbolic import nfree
 from soagen.symbolic.catalogue import BY_ID
 from soagen.symbolic.verify import (
     _sym_chain_ns,
@@ -39,11 +41,15 @@ def test_perturbed_identity_is_refuted(ident, lhs, rhs, kind):
     for N in range(1, 5):
         r = check_symbolic(((lhs, rhs),), rec.let, _sym_chain_ns(N))
         if not r.ok:
+            assert "has block" in r.detail          # normal forms differ (not an evaluation error)
             refuted_at = N
             break
     assert refuted_at is not None, f"{kind} of {ident} not refuted for N <= 4"
     num = check_numeric(((lhs, rhs),), rec.let, numeric_ns(rec, refuted_at))
-    assert not num.ok and (num.residual > 1e-3 or num.detail)
+    assert not num.ok and num.detail == "" and num.residual > 1e-3
+    if "rec_" not in rhs:
+        proof = nfree.prove(((lhs, rhs),), rec.let, "chain", "chain", traced=False)
+        assert not proof.proved
 
 
 def test_unperturbed_versions_hold():
@@ -51,3 +57,9 @@ def test_unperturbed_versions_hold():
         rec = BY_ID[ident]
         for N in range(1, 4):
             assert check_symbolic(rec.checks, rec.let, _sym_chain_ns(N)).ok, ident
+
+
+def test_ill_typed_refutation_names_the_clash():
+    rec = BY_ID["II-6.5a"]
+    r = check_numeric(rec.checks, rec.let, numeric_ns(rec, 3))
+    assert not r.ok and "do not conform" in r.detail

@@ -31,18 +31,27 @@
 //    23  front_right.hip_roll (revolute, axis 1 0 0)
 //
 // Inputs q, qd, tau: the joints of all arms, arms in file order, each base to tip.
-// Output (flat): qdd of all arms, then alpha(C) = (omega_dot, a_C) of the object at C
-// (world, classical), then f_i(0) of every grasp: the force of tip i on the object at
-// O_i, (moment, force), world-aligned. Gravity is the system file's.
-// The object's pose and velocity follow from the first rigid grasp; the state must
-// close the loops (soagen: System.consistent_state).
+// obj (10): the object frame C's orientation as a unit quaternion (x, y, z, w), then
+// V(C) = (omega, v_C), world; pose (7): p_C, then the quaternion. The state must close
+// the loops (soagen: System.consistent_state; soagen simulate's state ends with p_C, obj).
+// corr (24): added to the closure gamma, one per constraint direction, grasp by grasp;
+// zeros for the plain dynamics, -2 w c' - w^2 c for Baumgarte (c, c' from closure_constraints).
+// closed_chain_forward_dynamics output (flat): qdd of all arms, then alpha(C) = (omega_dot,
+// a_C) of the object at C (world, classical), then f_i(0) of every grasp: the force of tip i
+// on the object at O_i, (moment, force), world-aligned. Gravity is the system file's.
+// closure_constraints output: one row per constraint direction (rigid grasps: world
+// angular then linear; others: the grasp's phi^c columns, world-aligned): the closure
+// error c, then G (n + 6) with G (qd, V(C)) = c' (the velocity violation).
+// gravity_torques output: the joint torques that hold each arm's own weight at rest.
 // Link parameters (masses, centres of mass, inertias) are baked in as constants.
 // Equations: K. W. Lilly, D. E. Orin, "Efficient Dynamic Simulation for Multiple Chain
 // Robotic Mechanisms", Table 1, (35)-(48); per arm, G. Rodriguez, K. Kreutz, JPL Publication
-// 88-11 (1988), Part II (6.1), (6.4), (6.10). Numbers in the comments refer to them.
+// 88-11 (1988), Part I (3.23) and Part II (6.1), (6.4), (6.10). Numbers in the comments refer to them.
 //
 // Functions (operation counts):
-//   closed_chain_forward_dynamics: 7896 mul, 5596 add, 70 div, 48 sin/cos, 0 sqrt; 4072 temporaries
+//   closed_chain_forward_dynamics: 7849 mul, 5595 add, 70 div, 48 sin/cos, 0 sqrt; 4077 temporaries
+//   closure_constraints: 720 mul, 413 add, 0 div, 48 sin/cos, 0 sqrt; 439 temporaries
+//   gravity_torques: 272 mul, 148 add, 0 div, 40 sin/cos, 0 sqrt; 184 temporaries
 
 #ifndef QUADRUPED_PLATFORM_H
 #define QUADRUPED_PLATFORM_H
@@ -56,7 +65,15 @@ extern "C" {
 
 /* closed-chain forward dynamics of quadruped_platform: qdd (24), alpha(C) (6), f(0) (24).
  * out: 54. Lilly-Orin Table 1; Part II (6.1), (6.4), (6.10). */
-void quadruped_platform_closed_chain_forward_dynamics(const double* q, const double* qd, const double* tau, double* out);
+void quadruped_platform_closed_chain_forward_dynamics(const double* q, const double* qd, const double* tau, const double* obj, const double* corr, double* out);
+
+/* closure errors c and the velocity constraints G of quadruped_platform, one row [c, G] per constraint direction.
+ * out: 24 x 31, row-major. Part II (a.6)-(a.8), (2.7a); Lilly-Orin (27)-(30). */
+void quadruped_platform_closure_constraints(const double* q, const double* pose, double* out);
+
+/* gravity torques of the arms of quadruped_platform at rest.
+ * tau: 24. Part I (3.23). */
+void quadruped_platform_gravity_torques(const double* q, double* tau);
 
 #ifdef __cplusplus
 }

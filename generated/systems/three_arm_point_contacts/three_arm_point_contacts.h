@@ -25,19 +25,27 @@
 //    17  arm3.j6 (revolute, axis 1 0 0)
 //
 // Inputs q, qd, tau: the joints of all arms, arms in file order, each base to tip.
-// Output (flat): qdd of all arms, then alpha(C) = (omega_dot, a_C) of the object at C
-// (world, classical), then f_i(0) of every grasp: the force of tip i on the object at
-// O_i, (moment, force), world-aligned. Gravity is the system file's.
-// Input obj (10): the object frame C's orientation as a unit quaternion
-// (x, y, z, w), then V(C) = (omega, v_C), world; the state must close the loops
-// (soagen: System.consistent_state; soagen simulate's state ends with these 10).
+// obj (10): the object frame C's orientation as a unit quaternion (x, y, z, w), then
+// V(C) = (omega, v_C), world; pose (7): p_C, then the quaternion. The state must close
+// the loops (soagen: System.consistent_state; soagen simulate's state ends with p_C, obj).
+// corr (9): added to the closure gamma, one per constraint direction, grasp by grasp;
+// zeros for the plain dynamics, -2 w c' - w^2 c for Baumgarte (c, c' from closure_constraints).
+// closed_chain_forward_dynamics output (flat): qdd of all arms, then alpha(C) = (omega_dot,
+// a_C) of the object at C (world, classical), then f_i(0) of every grasp: the force of tip i
+// on the object at O_i, (moment, force), world-aligned. Gravity is the system file's.
+// closure_constraints output: one row per constraint direction (rigid grasps: world
+// angular then linear; others: the grasp's phi^c columns, world-aligned): the closure
+// error c, then G (n + 6) with G (qd, V(C)) = c' (the velocity violation).
+// gravity_torques output: the joint torques that hold each arm's own weight at rest.
 // Link parameters (masses, centres of mass, inertias) are baked in as constants.
 // Equations: K. W. Lilly, D. E. Orin, "Efficient Dynamic Simulation for Multiple Chain
 // Robotic Mechanisms", Table 1, (35)-(48); per arm, G. Rodriguez, K. Kreutz, JPL Publication
-// 88-11 (1988), Part II (6.1), (6.4), (6.10). Numbers in the comments refer to them.
+// 88-11 (1988), Part I (3.23) and Part II (6.1), (6.4), (6.10). Numbers in the comments refer to them.
 //
 // Functions (operation counts):
-//   closed_chain_forward_dynamics: 5856 mul, 4014 add, 39 div, 36 sin/cos, 0 sqrt; 3082 temporaries
+//   closed_chain_forward_dynamics: 5856 mul, 4023 add, 39 div, 36 sin/cos, 0 sqrt; 3082 temporaries
+//   closure_constraints: 960 mul, 655 add, 0 div, 30 sin/cos, 0 sqrt; 375 temporaries
+//   gravity_torques: 240 mul, 141 add, 0 div, 30 sin/cos, 0 sqrt; 162 temporaries
 
 #ifndef THREE_ARM_POINT_CONTACTS_H
 #define THREE_ARM_POINT_CONTACTS_H
@@ -51,7 +59,15 @@ extern "C" {
 
 /* closed-chain forward dynamics of three_arm_point_contacts: qdd (18), alpha(C) (6), f(0) (18).
  * out: 42. Lilly-Orin Table 1; Part II (6.1), (6.4), (6.10). */
-void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, const double* qd, const double* tau, const double* obj, double* out);
+void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, const double* qd, const double* tau, const double* obj, const double* corr, double* out);
+
+/* closure errors c and the velocity constraints G of three_arm_point_contacts, one row [c, G] per constraint direction.
+ * out: 9 x 25, row-major. Part II (a.6)-(a.8), (2.7a); Lilly-Orin (27)-(30). */
+void three_arm_point_contacts_closure_constraints(const double* q, const double* pose, double* out);
+
+/* gravity torques of the arms of three_arm_point_contacts at rest.
+ * tau: 18. Part I (3.23). */
+void three_arm_point_contacts_gravity_torques(const double* q, double* tau);
 
 #ifdef __cplusplus
 }

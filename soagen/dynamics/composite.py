@@ -1,0 +1,58 @@
+"""Composite-body sums and the walk that reads them off (Part I Lemma A.1, Corollary A.1).
+
+For any block-diagonal operator X (spatial inertias M, their rates, ...), Corollary A.1
+(Lemma A.1 with psi = phi; the proof uses only that phi is causal with the semigroup
+property, not that X is symmetric) gives
+
+    phi X phi^T = r + phi~ r + r phi~^T,   r(k) = X(k) + sum over children c of
+                                                   phi(k, c) r(c) phi^T(k, c)   (a.44),
+
+so the block (k, l), k inboard of l, of phi X phi^T is phi(k, l) r(l): one tip-to-base
+sweep for r, then for each body l a walk towards the base carrying phi(k, l) F. On a tree
+the sum runs over the subtree of k (framework paper (A.1)); the walk visits the ancestors."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from soagen.spatial import phi_force, phi_matrix
+
+
+def composite_inertias(robot, s, X, xp, label):
+    """r(k) = X(k) + sum_c phi(k, c) r(c) phi^T(k, c) (a.44) for symmetric 6 x 6 blocks
+    X(k); r(k) is formed from its upper triangle (mirrored), so each entry is computed once."""
+    r = list(X)
+    for i in reversed(range(robot.nb)):
+        r[i] = xp.name(mirrored(r[i]), f"{label}{i}")
+        p = robot.bodies[i].parent
+        if p >= 0:
+            phi = phi_matrix(*s.X[i])
+            r[p] = r[p] + phi @ r[i] @ phi.T
+    return r
+
+
+def mirrored(A):
+    """A symmetric matrix from the upper triangle of A."""
+    return np.triu(A) + np.triu(A, 1).T
+
+
+def composite_forces(robot, s, x, xp, label):
+    """phi x: x(k) + sum_c phi(k, c) x(c), the force-vector form of (a.44) (cf. (2.29))."""
+    r = list(x)
+    for i in reversed(range(robot.nb)):
+        r[i] = xp.name(r[i], f"{label}{i}")
+        p = robot.bodies[i].parent
+        if p >= 0:
+            r[p] = r[p] + phi_force(*s.X[i], r[i])
+    return r
+
+
+def towards_base(robot, s, l, F, xp, label):
+    """Yield (k, phi(k, l) F) for k = l and then each ancestor of body l, base-most last;
+    F is a force (6-vector or 6 x n block) at O(l) in frame l, the result at O(k) in frame k."""
+    k = l
+    yield k, F
+    while robot.bodies[k].parent >= 0:
+        F = xp.name(phi_force(*s.X[k], F), f"{label}{robot.bodies[k].parent}_{l}")
+        k = robot.bodies[k].parent
+        yield k, F

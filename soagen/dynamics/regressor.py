@@ -1,0 +1,75 @@
+"""The joint torque regressor: T = Y(q, qd, qdd) pi, linear in the inertial parameters
+(docs/derivatives.md (D.17)-(D.18)).
+
+Per body, in Pinocchio's order (``Inertia.toDynamicParameters``), about the body origin
+O(k) in the body frame:
+
+    pi(k) = (m, m c_x, m c_y, m c_z, I_xx, I_xy, I_yy, I_xz, I_yz, I_zz),
+
+c the centre of mass and I = I_c - m c~ c~ the inertia about O(k) (2.15). The joint force
+of body k, f = M(k) alpha(k) + b(k) (2.22)-(2.23), is linear in pi(k): f = A(k) pi(k) with
+the 6 x 10 body regressor (D.17) of alpha = (omega_dot, a) (gravity included) and V, and
+T = H phi (M alpha + b) (3.18) gives Y = H phi A (D.18): the block of body l in the row of
+joint k is H(k) phi(k, l) A(l), read off by the mass-matrix walk towards the base."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from soagen.dynamics.composite import towards_base
+from soagen.dynamics.rne import accelerations
+from soagen.spatial import cross, skew
+
+PARAMETERS = ("m", "mx", "my", "mz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
+
+
+def pack(m, mc, I):
+    """(m, m c, I about O) -> the 10 parameters in the order of PARAMETERS."""
+    return np.array([m, *mc, I[0, 0], I[0, 1], I[1, 1], I[0, 2], I[1, 2], I[2, 2]])
+
+
+def unpack(p):
+    """The 10 parameters -> (m, m c, I about O as a 3 x 3 matrix)."""
+    I = np.array([[p[4], p[5], p[7]], [p[5], p[6], p[8]], [p[7], p[8], p[9]]])
+    return p[0], np.asarray(p[1:4]), I
+
+
+def inertial_parameters(robot):
+    """pi: the 10 nb standard parameters, body after body, in the order of PARAMETERS."""
+    out = []
+    for b in robot.bodies:
+        m, c = b.mass, np.asarray(b.com)
+        out.append(pack(m, m * c, np.asarray(b.inertia) - m * skew(c) @ skew(c)))   # (2.15)
+    return np.concatenate(out)
+
+
+def _inertia_map(w):
+    """L(w) with I w = L(w) (I_xx, I_xy, I_yy, I_xz, I_yz, I_zz)."""
+    z = w[0] * 0
+    return np.array([[w[0], w[1], z, w[2], z, z],
+                     [z, w[0], w[1], z, w[2], z],
+                     [z, z, z, w[0], w[1], w[2]]])
+
+
+def body_regressor(alpha, V, xp):
+    """A(k) (D.17): M(k) alpha + b(k) = A(k) pi(k), with
+    moment N = I wd + w x I w + m c x a,  force F = m a + wd x m c + w x (w x m c)."""
+    wd, a, w = alpha[:3], alpha[3:], V[:3]
+    A = xp.zeros((6, 10))
+    A[3:, 0] = a
+    A[:3, 1:4] = -skew(a)
+    A[3:, 1:4] = skew(wd) + skew(w) @ skew(w)
+    L = _inertia_map(w)
+    A[:3, 4:] = _inertia_map(wd) + np.array([cross(w, L[:, c]) for c in range(6)]).T
+    return A
+
+
+def regressor(robot, s, qdd, xp):
+    """Y (nv x 10 nb) at (s.q, s.qd, qdd), gravity included (D.18)."""
+    alpha = accelerations(robot, s, qdd, xp)                     # (3.15)
+    Y = xp.zeros((robot.nv, 10 * robot.nb))
+    for l in range(robot.nb):
+        A = xp.name(body_regressor(alpha[l], s.V[l], xp), f"Ab{l}")
+        for k, F in towards_base(robot, s, l, A, xp, "yF"):
+            Y[robot.v_slice(k), 10 * l:10 * l + 10] = s.H[k] @ F
+    return Y

@@ -1,0 +1,218 @@
+"""Simulation of one robot (open chain or tree, fixed or floating base): RK4 on (q, v)
+under a joint torque law, on the generic numpy algorithms or on the generated, compiled
+code (``soagen simulate ROBOT``; closed-chain systems are
+:mod:`soagen.closed_chain.simulate`).
+
+Per stage the forward dynamics qdd(q, v, tau) is evaluated by one of two dynamics with the
+same two operations, forward dynamics and the gravity torques g(q) = C(q, 0) (3.23):
+:class:`NumpyRobotDynamics` (:mod:`soagen.algorithms`) or :class:`GeneratedRobotDynamics`
+(the generated forward_dynamics and bias_forces, compiled, called through ctypes).
+
+Configuration: spherical and free joints are integrated on their manifold (q (+) h v,
+:func:`soagen.quaternion.integrate`); each RK4 stage starts from q moved by the stage's
+velocity, the classical RK4 on the vector-space joints.
+
+Joint torques, computed once per step and held over it (zero-order hold, as a digital
+controller at 1/dt): ``pd`` (the default) holds the start: gravity compensation g(q)
+plus PD about the start on the 1-dof joints, kp = w_c^2 m_j, kd = 2 w_c m_j (w_c = 10
+rad/s; m_j = 1 / (M^-1)_jj at the start, the inertia joint j sees when the others move
+freely, so that no joint's own mode is faster than w_c and light wrist joints do not
+make the equations stiff for the explicit integrator); spherical and planar joints get g(q) and the damping only; a free joint
+is not actuated, and a floating robot gets no gravity compensation (g(q) holds a robot
+on a fixed base; in free fall its shape needs none). ``zero``: no torques (the robot
+falls)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from soagen.errors import SoagenError
+
+CONTROLLERS = ("pd", "zero")
+ONE_DOF = ("revolute", "prismatic", "continuous")
+
+
+@dataclass
+class RobotTrajectory:
+    t: np.ndarray
+    q: np.ndarray          # steps x nq
+    v: np.ndarray          # steps x nv
+    tau: np.ndarray        # steps x nv, the torque held over the step from each state
+    method: str
+
+
+class NumpyRobotDynamics:
+    """The generic algorithms (forward dynamics by ``method``, FD1-FD4)."""
+
+    def __init__(self, robot, method="fd1"):
+        self.robot, self.method = robot, method
+
+    def forward_dynamics(self, q, v, tau):
+        from soagen import algorithms as alg
+
+        return alg.forward_dynamics(self.robot, q, v, tau, method=self.method)
+
+    def gravity(self, q):
+        from soagen import algorithms as alg
+
+        return alg.bias_forces(self.robot, q, np.zeros(self.robot.nv))
+
+
+class GeneratedRobotDynamics:
+    """The generated, compiled forward_dynamics and bias_forces of ``lib`` (a
+    :class:`~soagen.codegen.compile.CLibrary`), called on buffers bound once."""
+
+    method = "generated C"
+
+    def __init__(self, robot, lib):
+        have = lib.manifest["functions"]
+        if (have.get("forward_dynamics", {}).get("inputs") != ["q", "qd", "tau"] or "bias_forces" not in have
+                or lib.manifest.get("nq") != robot.nq or lib.manifest.get("nv") != robot.nv):
+            raise SoagenError(f"{robot.name}: the generated code does not fit (it needs forward_dynamics and "
+                              "bias_forces of soagen generate for this robot, without --symbolic-params)")
+        self.robot = robot
+        self.q, self.v, self.tau, self.zero = np.zeros(robot.nq), np.zeros(robot.nv), np.zeros(robot.nv), \
+            np.zeros(robot.nv)
+        self.qdd, self.g = np.zeros(robot.nv), np.zeros(robot.nv)
+        self._fd = lib.bound("forward_dynamics", self.q, self.v, self.tau, self.qdd)
+        self._g = lib.bound("bias_forces", self.q, self.zero, self.g)
+
+    @classmethod
+    def for_robot(cls, robot, robot_file, options=None, code=None, announce=None):
+        """From the generated code in the folder ``code`` (its manifest must name this
+        robot file's SHA-256), else from the compiled-code cache (generated on a miss,
+        after ``announce()``);
+        ``options``: what the model was loaded with (tip, floating base, locks)."""
+        from soagen.codegen import cache
+
+        if code is not None:
+            return cls(robot, cache.from_folder(code, source=robot_file))
+        from soagen.codegen.robot import render
+
+        lib = cache.compiled(robot.name, [robot_file], {"kind": "robot", **(options or {})},
+                             lambda: render(robot, robot_file, algorithms=["bias_forces", "forward_dynamics"],
+                                            langs=("c",)), announce=announce)
+        return cls(robot, lib)
+
+    def forward_dynamics(self, q, v, tau):
+        self.q[:], self.v[:], self.tau[:] = q, v, tau
+        self._fd()
+        return self.qdd.copy()
+
+    def gravity(self, q):
+        self.q[:] = q
+        self._g()
+        return self.g.copy()
+
+
+class RobotSimulator:
+    """RK4 for one robot under a torque law; ``run`` returns a :class:`RobotTrajectory`."""
+
+    def __init__(self, robot, controller="pd", dynamics=None, omega_c=10.0):
+        if controller not in CONTROLLERS:
+            raise SoagenError(f"unknown controller {controller!r} (choose from {', '.join(CONTROLLERS)})")
+        self.robot, self.controller = robot, controller
+        self.dynamics = dynamics or NumpyRobotDynamics(robot)
+        self.method, self.omega_c = self.dynamics.method, omega_c
+        kinds = [b.joint.kind for b in robot.bodies]
+        self.vector_space = all(k in ONE_DOF for k in kinds)
+        self.pd = np.concatenate([np.full(b.joint.nv, b.joint.kind in ONE_DOF) for b in robot.bodies])
+        self.actuated = np.concatenate([np.full(b.joint.nv, b.joint.kind != "free") for b in robot.bodies])
+        self.fixed_base = "free" not in kinds
+        self.pd_q = np.concatenate([np.full(b.joint.nq, b.joint.kind in ONE_DOF) for b in robot.bodies])
+
+    def initial_state(self, seed=0, spread=0.3, speed=0.5):
+        """The neutral configuration with the 1-dof joints moved by ``spread`` N(0, 1) rad
+        (or m), random velocities of size ``speed``; the start is also the PD reference."""
+        from soagen import algorithms as alg
+
+        rng = np.random.default_rng(seed)
+        r = self.robot
+        q = r.neutral_configuration() + np.where(self.pd_q, spread * rng.standard_normal(r.nq), 0.0)
+        v = speed * rng.standard_normal(r.nv) * self.actuated
+        self.q_ref = q[self.pd_q]
+        m = 1.0 / np.diag(alg.inverse_mass_matrix(r, q))          # each joint's apparent inertia
+        self.kp, self.kd = self.omega_c ** 2 * m, 2 * self.omega_c * m
+        return q, v
+
+    def torque(self, q, v):
+        if self.controller == "zero":
+            return np.zeros(self.robot.nv)
+        tau = (self.dynamics.gravity(q) if self.fixed_base else np.zeros(self.robot.nv)) - self.kd * v
+        tau[self.pd] += self.kp[self.pd] * (self.q_ref - q[self.pd_q])
+        return tau * self.actuated
+
+    def moved(self, q, dq):
+        """q (+) dq: q + dq on vector-space joints, on the manifold otherwise."""
+        if self.vector_space:
+            return q + dq
+        from soagen.quaternion import integrate
+        return integrate(self.robot, q, dq)
+
+    def step(self, q, v, dt, tau):
+        fd = self.dynamics.forward_dynamics
+        a1 = fd(q, v, tau)
+        v2 = v + dt / 2 * a1
+        a2 = fd(self.moved(q, dt / 2 * v), v2, tau)
+        v3 = v + dt / 2 * a2
+        a3 = fd(self.moved(q, dt / 2 * v2), v3, tau)
+        v4 = v + dt * a3
+        a4 = fd(self.moved(q, dt * v3), v4, tau)
+        return (self.moved(q, dt / 6 * (v + 2 * v2 + 2 * v3 + v4)),
+                v + dt / 6 * (a1 + 2 * a2 + 2 * a3 + a4))
+
+    def run(self, duration, dt, seed=0, speed=0.5, progress=None):
+        if not (dt > 0 and duration > 0):
+            raise SoagenError("duration and dt must be positive")
+        steps = int(round(duration / dt))
+        q, v = self.initial_state(seed, speed=speed)
+        qs, vs, taus = [q], [v], []
+        start = time.perf_counter()
+        for k in range(steps):
+            tau = self.torque(q, v)
+            q, v = self.step(q, v, dt, tau)
+            qs.append(q)
+            vs.append(v)
+            taus.append(tau)
+            if progress is not None:
+                progress(k + 1, steps)
+        self.steps_per_second = steps / (time.perf_counter() - start)
+        taus.append(self.torque(q, v))
+        return RobotTrajectory(np.arange(steps + 1) * dt, np.array(qs), np.array(vs), np.array(taus), self.method)
+
+
+def tip_positions(robot, Q):
+    """World position of the tip frame (or of the last body's origin) at each q of Q."""
+    from soagen.backend import NUMPY
+    from soagen.dynamics.kinematics import frame_pose, world_poses
+    from soagen.dynamics.sweeps import prepare
+
+    out = []
+    for q in Q:
+        poses = world_poses(robot, prepare(robot, q, np.zeros(robot.nv), NUMPY, gravity=False).X)
+        out.append(frame_pose(robot, poses, robot.tip)[1] if robot.tip is not None else poses[-1][1])
+    return np.array(out)
+
+
+def q_names(robot):
+    """A name per entry of q: the joint name, with [i] for multi-dof joints."""
+    return [b.joint_name if b.joint.nq == 1 else f"{b.joint_name}[{i}]"
+            for b in robot.bodies for i in range(b.joint.nq)]
+
+
+def write_robot_trajectory(traj, robot, out_dir):
+    """trajectory.npz (t, q, v, tau, tip) and trajectory.csv (t, q by joint name, tip
+    position) in ``out_dir`` (an existing directory); the written paths."""
+    from pathlib import Path
+
+    out = Path(out_dir)
+    npz, csv = out / "trajectory.npz", out / "trajectory.csv"
+    tip = tip_positions(robot, traj.q)
+    np.savez(npz, t=traj.t, q=traj.q, v=traj.v, tau=traj.tau, tip=tip)
+    header = ["t"] + [f"q[{n}]" for n in q_names(robot)] + ["tip.x", "tip.y", "tip.z"]
+    np.savetxt(csv, np.column_stack([traj.t, traj.q, tip]), delimiter=",", header=",".join(header),
+               comments="", fmt="%.10g")
+    return [npz, csv]

@@ -1,0 +1,195 @@
+"""The statement language of `soagen prove` and of the relation list.
+
+    statement  := expr '=' expr
+    expr       := ['+'|'-'] product (('+'|'-') product)*
+    product    := postfix (('@'|'*') postfix)*
+    postfix    := atom ('.T')*
+    atom       := NAME | INTEGER | '(' expr ')'
+
+Names are the operator names of docs/identities.md (``phi psi Phi Psi S Dphi Dpsi Ephi
+Epsi H M P D Dinv G L K Mcal I`` ...), ``.T`` is the transpose, ``@`` (or ``*``) the
+product, integers are scalar multiples of the identity.  The parser returns a small
+tree that :func:`evaluate` runs over any namespace whose values support ``+ - @ .T`` and
+multiplication by an integer (the N-free algebra, block operators, dense matrices), so
+one statement is checked the same way by every engine.  Nothing is passed to ``eval``.
+
+Errors are :class:`StatementError` (a :class:`~soagen.errors.SoagenError`): one line
+naming the offending token and its column.
+"""
+
+from __future__ import annotations
+
+import re
+
+from soagen.errors import SoagenError
+
+
+class StatementError(SoagenError):
+    """A statement that cannot be parsed, or names an unknown operator."""
+
+
+_TOKEN = re.compile(r"\s*(?:(?P<int>\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>->|\.T|[-+@*()=])|(?P<bad>\S))")
+
+_HINTS = {
+    "^": " (write X.T for the transpose; inverses are not in the language: state A^-1 = B as A@B = I)",
+    "/": " (only integer scalars; state A^-1 = B as A@B = I)",
+    "[": " (use parentheses)",
+    ".": " (the only postfix is .T)",
+}
+
+
+def tokenize(text: str) -> list[tuple[str, str, int]]:
+    """[(kind, text, column)], column 1-based; kind in int, name, op."""
+    out, pos = [], 0
+    text = text.rstrip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m.group("bad") is not None:
+            ch = m.group("bad")
+            raise StatementError(f"syntax error at column {m.start('bad') + 1}: unexpected `{ch}`"
+                                 + _HINTS.get(ch, ""))
+        kind = m.lastgroup
+        out.append((kind, m.group(kind), m.start(kind) + 1))
+        pos = m.end()
+    return out
+
+
+class _Parser:
+    def __init__(self, text: str):
+        self.toks = tokenize(text)
+        self.i = 0
+        self.text = text
+
+    def peek(self):
+        return self.toks[self.i] if self.i < len(self.toks) else ("end", "", len(self.text.rstrip()) + 1)
+
+    def take(self):
+        t = self.peek()
+        self.i += 1
+        return t
+
+    def fail(self, tok, expected: str):
+        what = "end of statement" if tok[0] == "end" else f"`{tok[1]}`"
+        raise StatementError(f"syntax error at column {tok[2]}: unexpected {what} (expected {expected})")
+
+    def expr(self):
+        sign = None
+        if self.peek()[1] in ("+", "-"):
+            sign = self.take()[1]
+        node = self.product()
+        if sign == "-":
+            node = ("neg", node)
+        while self.peek()[1] in ("+", "-"):
+            op = self.take()[1]
+            node = ("add" if op == "+" else "sub", node, self.product())
+        return node
+
+    def product(self):
+        node = self.postfix()
+        while self.peek()[1] in ("@", "*"):
+            self.take()
+            node = ("mul", node, self.postfix())
+        return node
+
+    def postfix(self):
+        node = self.atom()
+        while self.peek()[1] == ".T":
+            self.take()
+            node = ("T", node)
+        return node
+
+    def atom(self):
+        tok = self.take()
+        kind, text, _ = tok
+        if kind == "int":
+            return ("int", int(text))
+        if kind == "name":
+            return ("name", text, tok[2])
+        if text == "(":
+            node = self.expr()
+            close = self.take()
+            if close[1] != ")":
+                self.fail(close, "`)`")
+            return node
+        self.fail(tok, "an operator name, an integer or `(`")
+
+
+def parse_expr(text: str):
+    p = _Parser(text)
+    node = p.expr()
+    if p.peek()[0] != "end":
+        p.fail(p.peek(), "an operator `+ - @ *`, `.T` or the end")
+    return node
+
+
+def parse(text: str):
+    """`lhs = rhs` -> (lhs tree, rhs tree)."""
+    p = _Parser(text)
+    if not p.toks:
+        raise StatementError("empty statement (write LHS = RHS)")
+    lhs = p.expr()
+    tok = p.take()
+    if tok[1] != "=":
+        p.fail(tok, "`=`" if tok[0] == "end" else "`=` or an operator")
+    rhs = p.expr()
+    if p.peek()[0] != "end":
+        p.fail(p.peek(), "an operator `+ - @ *`, `.T` or the end")
+    return lhs, rhs
+
+
+def names(node) -> set:
+    """Operator names used in a tree."""
+    if node[0] == "name":
+        return {node[1]}
+    if node[0] == "int":
+        return set()
+    return set().union(*(names(c) for c in node[1:] if isinstance(c, tuple)))
+
+
+def evaluate(node, ns: dict):
+    """Evaluate a tree over namespace `ns`; ns['I'] is the identity, integers are k * I."""
+    kind = node[0]
+    if kind == "name":
+        try:
+            return ns[node[1]]
+        except KeyError:
+            known = ", ".join(sorted(k for k in ns if not k.startswith("_")))
+            raise StatementError(f"unknown operator `{node[1]}` at column {node[2]} (known: {known})") from None
+    if kind == "int":
+        return node[1] * ns["I"]
+    if kind == "neg":
+        return -evaluate(node[1], ns)
+    if kind == "T":
+        return evaluate(node[1], ns).T
+    a, b = evaluate(node[1], ns), evaluate(node[2], ns)
+    if kind == "add":
+        return a + b
+    if kind == "sub":
+        return a - b
+    return a @ b
+
+
+def unparse(node) -> str:
+    """Canonical text of a tree (fully parenthesised where needed)."""
+    kind = node[0]
+    if kind == "name":
+        return node[1]
+    if kind == "int":
+        return str(node[1])
+    if kind == "neg":
+        return f"-{_wrap(node[1], 'neg')}"
+    if kind == "T":
+        return f"{_wrap(node[1], 'T')}.T"
+    op = {"add": " + ", "sub": " - ", "mul": "@"}[kind]
+    return f"{_wrap(node[1], kind, left=True)}{op}{_wrap(node[2], kind)}"
+
+
+_PREC = {"add": 1, "sub": 1, "neg": 2, "mul": 3, "T": 4, "name": 5, "int": 5}
+
+
+def _wrap(node, parent: str, left: bool = False) -> str:
+    s = unparse(node)
+    p, c = _PREC[parent], _PREC[node[0]]
+    if c < p or (c == p and not left and parent in ("sub", "mul")) or (parent == "T" and c < 5):
+        return f"({s})"
+    return s

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from soagen.codegen.expr import NEG_ONE, Add, Mul, Pow, add, mul, power
-from soagen.codegen.order import cnc
+from soagen.codegen.order import cnc, could_extract_minus_sign
 
 
 class OrderedSet:
@@ -216,7 +216,7 @@ def _find_opts(expr, seen, opt_subs, adds, muls, _stack):
     seen.add(expr)
     for a in expr.args:
         _find_opts(a, seen, opt_subs, adds, muls, _stack)
-    if expr.could_extract_minus_sign():
+    if could_extract_minus_sign(expr):
         neg = add(*(-i for i in expr.args)) if expr.is_Add else -expr
         if not neg.is_Atom:
             opt_subs[expr] = Unevaluated(Mul, (NEG_ONE, neg))
@@ -228,7 +228,7 @@ def _find_opts(expr, seen, opt_subs, adds, muls, _stack):
         adds.add(expr)
     elif expr.is_Pow:
         base, exp = expr.args
-        if exp.could_extract_minus_sign():
+        if could_extract_minus_sign(exp):
             opt_subs[expr] = Unevaluated(Pow, (power(base, -exp), NEG_ONE))
 
 

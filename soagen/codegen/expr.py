@@ -250,11 +250,6 @@ class Add(Expr):
     def func(*args):
         return add(*args)
 
-    def could_extract_minus_sign(self):
-        from soagen.codegen.order import add_could_extract_minus_sign
-
-        return add_could_extract_minus_sign(self)
-
     def __neg__(self):                                      # Add.__neg__: Mul(-1, self)
         return mul(NEG_ONE, self)
 

@@ -133,6 +133,12 @@ def _ordered_terms(e):
     return [t for t, _ in rows]
 
 
+def could_extract_minus_sign(e):
+    """SymPy's ``e.could_extract_minus_sign()`` (a sum's rule needs the printing order,
+    so it lives here rather than on the node)."""
+    return add_could_extract_minus_sign(e) if e.is_Add else e.could_extract_minus_sign()
+
+
 def add_could_extract_minus_sign(e):
     """``Add.could_extract_minus_sign``: more negative than positive terms, or on a
     tie SymPy's ``sort_key(e) < sort_key(-e)``, decided here without building -e: the

@@ -233,3 +233,25 @@ def test_deterministic_across_hash_seeds_on_a_tree():
                              check=True, cwd=root)
         outs.add(run.stdout.strip())
     assert len(outs) == 1 and len(next(iter(outs))) == 64
+
+
+def test_sum_sign_rule_matches_sympy():
+    """Add.could_extract_minus_sign decided from the first printed term (soagen.codegen.
+    order) against SymPy's own rule (sort keys of e and -e) on random sums with integer,
+    rational and float coefficients, powers, reciprocals and functions."""
+    import random
+
+    from soagen.codegen.order import could_extract_minus_sign
+
+    rng = random.Random(1)
+    a, b, c, x, y, q = sympy.symbols("a b c x y q_0")
+    factors = [1, a, b * c, x**2, 1 / y, sympy.sin(q), x * y**-2, 1 / (a + b)]
+    coeffs = [1, -1, 2, -2, 0.5, -0.5, sympy.Rational(1, 3), -3.25, 1.0, -1.0]
+    checked = 0
+    with E.arena():
+        for _ in range(1500):
+            e = sympy.Add(*[rng.choice(coeffs) * rng.choice(factors) for _ in range(rng.randint(2, 5))])
+            if e.is_Add:
+                checked += 1
+                assert could_extract_minus_sign(E.from_sympy(e)) == e.could_extract_minus_sign(), e
+    assert checked > 1000

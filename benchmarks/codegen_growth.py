@@ -63,9 +63,10 @@ def per_link(rows):
     return out
 
 
-def plot(rows, path, baseline=()):
+def plot(rows, path, baseline=(), log=False):
     """Time and memory vs N, one line per function; ``baseline`` rows (an earlier run,
-    e.g. before a change) dashed in the same colour."""
+    e.g. before a change) dashed in the same colour; ``log``: log-log axes, where linear
+    growth is a line of slope 1."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -84,6 +85,9 @@ def plot(rows, path, baseline=()):
     ax_t.legend(fontsize=7)
     for ax in (ax_t, ax_m):
         ax.grid(alpha=0.3)
+        if log:
+            ax.set_xscale("log")
+            ax.set_yscale("log")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 
@@ -95,7 +99,8 @@ def main(argv=None):
     ap.add_argument("--json", default=None, help="also write the rows to this file")
     ap.add_argument("--plot", default=None, help="also plot time and memory vs N into this image")
     ap.add_argument("--baseline", default=None, help="rows of an earlier run (--json), drawn dashed in the plot")
-    ap.add_argument("--replot", default=None, help="only plot the rows of this --json file (no measuring)")
+    ap.add_argument("--replot", nargs="+", default=None, help="only plot the rows of these --json files")
+    ap.add_argument("--log", action="store_true", help="log-log axes in the plot")
     ap.add_argument("--timeout", type=float, default=None, help="seconds per point (then skipped)")
     ap.add_argument("--one", nargs=2, metavar=("N", "FUNCTION"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -104,7 +109,7 @@ def main(argv=None):
         return
     baseline = json.load(open(args.baseline)) if args.baseline else ()
     if args.replot:
-        plot(json.load(open(args.replot)), args.plot, baseline)
+        plot([r for f in args.replot for r in json.load(open(f))], args.plot, baseline, args.log)
         return
     rows = []
     print(f"{'function':26s} {'N':>4s} {'wall s':>8s} {'cpu s':>7s} {'peak MB':>8s} {'mul':>8s} {'add':>8s} "
@@ -130,7 +135,7 @@ def main(argv=None):
         with open(args.json, "w") as fh:
             json.dump(rows, fh, indent=1)
     if args.plot:
-        plot(rows, args.plot, baseline)
+        plot(rows, args.plot, baseline, args.log)
 
 
 if __name__ == "__main__":

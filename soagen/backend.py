@@ -1,13 +1,14 @@
 """The array shim: one recursion, two kinds of scalars.
 
 Every recursion in :mod:`soagen.dynamics` is written once against a backend ``xp`` and
-runs either on float arrays (:data:`NUMPY`, the numeric reference) or on numpy object
-arrays of SymPy expressions (:data:`SYMPY`, used by the code generator and the
-derivations). A backend supplies only what differs between the two: array creation,
-``sin``/``cos``, the inverse of a small joint-space matrix ``D(k)`` (and solves with
-such a matrix), and :meth:`name`, the
-hook where a symbolic backend may replace a freshly computed quantity by named temporaries
-(GUIDE section 10). Arithmetic (``+``, ``*``, ``@``) is plain numpy on both.
+runs on float arrays (:data:`NUMPY`, the numeric reference), on numpy object arrays of
+SymPy expressions (:data:`SYMPY`, the derivations) or on object arrays of the code
+generator's expression nodes (:class:`soagen.codegen.unroll.UnrollBackend`). A backend
+supplies only what differs: array creation, ``sin``/``cos``, the inverse of a small
+joint-space matrix ``D(k)`` (and solves with such a matrix), and :meth:`name`, the hook
+where a symbolic backend may replace a freshly computed quantity by named temporaries (so
+that unrolled expressions stay short). Arithmetic (``+``, ``*``, ``@``) is plain numpy on
+all of them.
 """
 
 from __future__ import annotations

@@ -109,7 +109,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     import time
 
     from soagen import output_dir
-    from soagen.cli.options import load_robot
+    from soagen.cli.options import load_args, load_robot
     from soagen.closed_chain.loader import is_system_file
     from soagen.codegen.emit import validate_prefix, write
     from soagen.codegen.functions import check_algorithms
@@ -135,7 +135,8 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     with ctx:
         result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix,
                         fd_variant=fd_variant, symbolic_params=symbolic_params,
-                        numpy=use_numpy, batch=batch, progress=step, frames=frame_names)
+                        numpy=use_numpy, batch=batch, progress=step, frames=frame_names,
+                        load_args=load_args(tip, floating_base))
     paths = write(result, out_dir)
     seconds = time.perf_counter() - t0
     width = max([26] + [len(f.name) for f in result.functions])

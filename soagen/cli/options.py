@@ -45,14 +45,28 @@ def robot_file_options(command):
     return strict_option(lock_option(command))
 
 
+def _locked():
+    meta = click.get_current_context().meta
+    return [x.strip() for entry in meta.get("soagen.lock", ()) for x in entry.split(",") if x.strip()]
+
+
 def load_robot(path, tip=None, floating_base=False):
     """``soagen.load`` with the command line's --lock and --strict."""
     import soagen
 
-    meta = click.get_current_context().meta
-    lock = [x.strip() for entry in meta.get("soagen.lock", ()) for x in entry.split(",") if x.strip()]
-    return soagen.load(path, tip=tip, floating_base=floating_base, strict=meta.get("soagen.strict", False),
-                       lock=lock)
+    strict = click.get_current_context().meta.get("soagen.strict", False)
+    return soagen.load(path, tip=tip, floating_base=floating_base, strict=strict, lock=_locked())
+
+
+def load_args(tip=None, floating_base=False):
+    """The options that shaped the model (--tip, --floating-base, --lock), as command-line
+    words, so a generated file's regenerate command reproduces the same model."""
+    import shlex
+
+    words = ["--tip", shlex.quote(tip)] if tip else []
+    words += ["--floating-base"] if floating_base else []
+    lock = _locked()
+    return tuple(words + (["--lock", shlex.quote(",".join(lock))] if lock else []))
 
 
 def refuse_robot_options(path, robot_only):

@@ -59,8 +59,9 @@ FRAME_CONVENTION = ("Functions named NAME_<frame> are at that link frame of the 
                     "world-aligned), one per frame.")
 
 
-def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames=None):
-    cmd = [f"soagen generate {source} --name {prefix}"]
+def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames=None,
+             load_args=()):
+    cmd = [f"soagen generate {source} --name {prefix}", *load_args]
     if set(langs) != {"c", "python"}:
         cmd.append(f"--lang {','.join(langs)}")
     if list(algorithms) != list(ALGORITHMS):
@@ -90,13 +91,14 @@ def frames_for(robot, frames=None):
 
 def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), prefix=None,
            fd_variant="best", symbolic_params=False, numpy=False, batch=False, progress=None,
-           frames=None) -> Emitted:
+           frames=None, load_args=()) -> Emitted:
     """Unroll and print; return the files as text (nothing is written here). ``langs``
     names languages of :data:`soagen.codegen.emit.LANGUAGES`; with ``numpy`` the Python
     output is the batched numpy module, with ``batch`` the C has the ``_batch`` functions.
     The frame functions are generated at the tip, or for each of ``frames`` (link names),
     or for a tree without a tip for every leaf frame (:func:`frames_for`), named
-    ``jacobian_<frame>`` etc."""
+    ``jacobian_<frame>`` etc. ``load_args`` are the command-line words that shaped the
+    model (:func:`soagen.cli.options.load_args`), repeated in the regenerate command."""
     prefix = validate_prefix(prefix or default_prefix(robot.name))
     check_algorithms(robot, algorithms)
     algorithms = [a for a in SPECS if a in set(algorithms)]        # canonical order
@@ -119,7 +121,7 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
                 fn = replace(fn, inputs=fn.inputs + ("params",))
             functions.append(fn)
     source = Path(robot_file).name if robot_file else robot.name
-    command = _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames)
+    command = _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames, load_args)
     langs = batch_langs(tuple("numpy" if numpy and lang == "python" else lang for lang in langs), batch)
     header = Header(
         prefix=prefix, model=robot.name, kind="robot", source=source, sha256=file_digest(robot_file),

@@ -33,6 +33,35 @@ def test_generate_all(tmp_path):
     assert "inverse_dynamics" in r.output and "mul" in r.output
 
 
+@pytest.mark.oracle
+def test_regenerate_command_reproduces_the_model(tmp_path):
+    """The header's regenerate command carries the options that shaped the model (--tip,
+    --floating-base, --lock); run from the file's folder it gives the same bytes."""
+    import os
+    import shlex
+
+    urdf = erd("ur_description/urdf/ur5_robot.urdf")
+    if urdf is None:
+        pytest.skip("needs example-robot-data (test extra)")
+    out1, out2 = tmp_path / "a", tmp_path / "b"
+    r = run("generate", str(urdf), "--floating-base", "--lock", "wrist_3_joint", "--tip", "wrist_2_link",
+            "--algorithms", "inverse_dynamics", "--lang", "c", "--out", str(out1), "-q")
+    assert r.exit_code == 0, r.output
+    line = next(x for x in (out1 / "ur5.c").read_text().splitlines() if "regenerate with" in x)
+    words = shlex.split(line.split("`")[1])
+    assert words[:3] == ["soagen", "generate", urdf.name]
+    for opt in ("--floating-base", "--lock", "--tip"):
+        assert opt in words, line
+    cwd = os.getcwd()
+    os.chdir(urdf.parent)
+    try:
+        r = run(*words[1:], "--out", str(out2), "-q")
+    finally:
+        os.chdir(cwd)
+    assert r.exit_code == 0, r.output
+    assert (out2 / "ur5.c").read_text() == (out1 / "ur5.c").read_text()
+
+
 def test_generate_c_only_selected_algorithms(tmp_path):
     r = run("generate", PLANAR, "--lang", "c", "--out", str(tmp_path), "--algorithms",
             "mass_matrix,forward_dynamics", "--fd-variant", "fd4", "-q")

@@ -20,6 +20,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable
 
+from soagen.symbolic.rewriting import (
+    NonDecreasingRule,
+    RewriteSystem,
+    Rule,
+    format_poly,
+    format_word,
+)
+
 Word = tuple  # tuple[str, ...]
 
 
@@ -42,8 +50,6 @@ class Theory:
     reduction itself is :class:`soagen.symbolic.rewriting.RewriteSystem`)."""
 
     def __init__(self, name: str):
-        from soagen.symbolic.rewriting import RewriteSystem
-
         self.name = name
         self.transpose_of: dict[str, str] = {}
         self.rank: dict[str, int] = {}     # generator precedence for the order of equal-length words
@@ -73,8 +79,6 @@ class Theory:
         Both must decrease words in the order; a rule that does not (or whose transpose
         does not) is refused with :class:`~soagen.symbolic.rewriting.NonDecreasingRule`,
         since rewriting with it might not terminate."""
-        from soagen.symbolic.rewriting import NonDecreasingRule, Rule
-
         lhs = tuple(lhs)
         rhs = rhs if isinstance(rhs, NCPoly) else NCPoly.const(self, rhs)
         todo = [(lhs, rhs.terms, "rule")]
@@ -213,25 +217,4 @@ class NCPoly:
         return len(self.terms)
 
     def __repr__(self):
-        return format_poly(self.terms)
-
-
-def format_word(w: Word) -> str:
-    return " ".join(w) if w else "I"
-
-
-def format_poly(terms: dict, limit: int = 12) -> str:
-    """Readable, deterministic rendering: `phi[2,1] P[1] - ...`."""
-    if not terms:
-        return "0"
-    items = sorted(terms.items(), key=lambda t: (len(t[0]), t[0]))
-    parts = []
-    for w, c in items[:limit]:
-        mag = abs(c)
-        coeff = "" if (mag == 1 and w) else f"{mag} "
-        parts.append(("- " if c < 0 else "+ ") + coeff + format_word(w))
-    s = " ".join(parts)
-    s = s[2:] if s.startswith("+ ") else "-" + s[1:]
-    if len(items) > limit:
-        s += f" + ... ({len(items) - limit} more terms)"
-    return s
+        return format_poly(self.terms, self.th.system.order, 12)

@@ -34,8 +34,7 @@ from soagen.symbolic import instances, matrices, nfree, recursions
 from soagen.symbolic.blocks import I, IllTyped, blk2, vcat
 from soagen.symbolic.catalogue import CATALOGUE, Identity
 from soagen.symbolic.chain import random_chain_ops, symbolic_chain
-from soagen.symbolic.ncpoly import format_poly
-from soagen.symbolic.rewriting import format_poly as format_free
+from soagen.symbolic.rewriting import format_poly
 from soagen.tolerances import IDENTITY_RESIDUAL
 
 
@@ -80,7 +79,7 @@ def check_symbolic(checks, let, ns) -> CheckResult:
             bad = d.nonzero_blocks()
             if bad:
                 i, j, x = bad[0]
-                return CheckResult(False, f"{lhs} - ({rhs}) has block ({i},{j}) = {format_poly(x.terms, 4)}")
+                return CheckResult(False, f"{lhs} - ({rhs}) has block ({i},{j}) = {format_poly(x.terms, x.th.system.order, 4)}")
     except IllTyped as err:
         return CheckResult(False, f"dimensions do not conform: {err}")
     return CheckResult(True)
@@ -196,7 +195,7 @@ def prove_all_n(rec: Identity, corrected: bool, traced: bool = True) -> AllN:
     where = f" block {bad.block}" if bad.block else ""
     stopped = "" if last.theory.complete else f" (the completion stopped early: {last.theory.completion.reason})"
     return AllN("nonzero", last, f"{bad.lhs} - ({bad.rhs}){where} reduces to "
-                                 f"{format_free(bad.nf, last.algebra.order, 3)}{stopped}")
+                                 f"{format_poly(bad.nf, last.algebra.order, 3)}{stopped}")
 
 
 def _first_failure(rec: Identity, Ns, per_n: dict):

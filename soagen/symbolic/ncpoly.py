@@ -20,13 +20,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable
 
-from soagen.symbolic.rewriting import (
-    NonDecreasingRule,
-    RewriteSystem,
-    Rule,
-    format_poly,
-    format_word,
-)
+from soagen.symbolic.rewriting import RewriteSystem, Rule, check_decreasing, format_poly
 
 Word = tuple  # tuple[str, ...]
 
@@ -81,22 +75,15 @@ class Theory:
         since rewriting with it might not terminate."""
         lhs = tuple(lhs)
         rhs = rhs if isinstance(rhs, NCPoly) else NCPoly.const(self, rhs)
-        todo = [(lhs, rhs.terms, "rule")]
+        todo = [(lhs, rhs.terms, f"theory {self.name}")]
         if with_transpose:
             lt = tuple(self.transpose_of[g] for g in reversed(lhs))
             if lt != lhs:
-                todo.append((lt, rhs.T.terms, "transposed rule"))
-        for l_, terms, what in todo:
-            for w in terms:
-                if not self.less(w, l_):
-                    raise NonDecreasingRule(
-                        f"{what} {format_word(l_)} -> {format_poly(terms)} does not decrease words in the "
-                        f"degree-lexicographic order (`{format_word(w)}` is not smaller than `{format_word(l_)}`)")
+                todo.append((lt, rhs.T.terms, f"theory {self.name}, transposed"))
+        for l_, terms, what in todo:            # all or nothing: check both before adding
+            check_decreasing(self.system.order, l_, terms, what)
         for l_, terms, what in todo:
             self.system.add(Rule(l_, dict(terms), {}, what))
-
-    def less(self, u: Word, w: Word) -> bool:
-        return self.system.order.less(u, w)
 
     def reduce_word(self, w: Word) -> dict:
         """Normal form of a single word as {word: coeff}."""

@@ -45,7 +45,7 @@ def test_a_rule_whose_transpose_does_not_decrease_is_refused():
     th = Theory("t")
     th.gen("x"), th.gen("y")
     th.rank.update({"x": 1, "y": 0, "x^T": 0, "y^T": 2})
-    with pytest.raises(NonDecreasingRule, match="transposed rule x\\^T -> y\\^T"):
+    with pytest.raises(NonDecreasingRule, match="transposed: rule x\\^T -> y\\^T"):
         th.add_rule(("x",), th.gen("y"))
     assert th.rules == []                   # nothing half-added
 

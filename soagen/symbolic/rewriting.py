@@ -27,7 +27,7 @@ membership), it only cannot conclude "not in the ideal".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 Word = tuple
@@ -271,10 +271,7 @@ class Completion:
     system: RewriteSystem
     complete: bool
     rounds: int
-    pairs_checked: int
-    seconds: float
     reason: str = ""                 # why it stopped early, if it did
-    bounds: dict = field(default_factory=dict)
 
     @property
     def rules(self) -> list[Rule]:
@@ -298,21 +295,16 @@ def _overlaps(r1: Rule, r2: Rule):
 
 
 def complete(relations: list[Rule], order: Order, max_rules: int = 400, max_rounds: int = 12,
-             max_overlap: int = 40, deadline: float | None = None) -> Completion:
+             max_overlap: int = 40) -> Completion:
     """Complete `relations` (each a rule with its own trace) to a confluent system.
 
     Pairs are processed smallest overlap word first, in rounds (all pairs known at the
     start of a round); new rules are inter-reduced.  Stops, marked incomplete, after
-    `max_rounds` rounds, `max_rules` rules, when only overlaps longer than `max_overlap`
-    remain, or at `deadline` (time.perf_counter seconds).
+    `max_rounds` rounds, `max_rules` rules, or when only overlaps longer than `max_overlap`
+    remain.
     """
-    import time
-
-    t0 = time.perf_counter()
     sysm = RewriteSystem(order)
-    bounds = dict(max_rules=max_rules, max_rounds=max_rounds, max_overlap=max_overlap)
     pending: list[tuple[Poly, Trace]] = [(r.poly, dict(r.trace)) for r in relations]
-    pairs_checked = 0
 
     def insert(poly: Poly, tr: Trace) -> Rule | None:
         """Reduce poly (trace: poly over the relations) and add it as a rule; inter-reduce."""
@@ -349,7 +341,7 @@ def complete(relations: list[Rule], order: Order, max_rules: int = 400, max_roun
         poly, tr = queue.pop(0)
         insert(poly, tr)
         if len(sysm.rules) > max_rules:
-            return Completion(sysm, False, 0, 0, time.perf_counter() - t0, "too many rules", bounds)
+            return Completion(sysm, False, 0, "too many rules")
 
     done: set = set()
     rounds = 0
@@ -362,29 +354,22 @@ def complete(relations: list[Rule], order: Order, max_rules: int = 400, max_roun
                     if key not in done:
                         cands.append((order.key(w), key, s, tr))
         if not cands:
-            return Completion(sysm, True, rounds, pairs_checked, time.perf_counter() - t0, "", bounds)
+            return Completion(sysm, True, rounds)
         if rounds >= max_rounds:
-            return Completion(sysm, False, rounds, pairs_checked, time.perf_counter() - t0,
-                              f"{len(cands)} overlaps left after {rounds} rounds", bounds)
+            return Completion(sysm, False, rounds, f"{len(cands)} overlaps left after {rounds} rounds")
         short = [c for c in cands if len(c[1][4]) <= max_overlap]
         if not short:
-            return Completion(sysm, False, rounds, pairs_checked, time.perf_counter() - t0,
-                              f"{len(cands)} overlaps longer than {max_overlap}", bounds)
+            return Completion(sysm, False, rounds, f"{len(cands)} overlaps longer than {max_overlap}")
         rounds += 1
         short.sort(key=lambda c: c[0])
         for _, key, s, tr in short:
             done.add(key)
-            pairs_checked += 1
             queue.append((s, tr))
             while queue:
                 poly, t = queue.pop(0)
                 insert(poly, t)
             if len(sysm.rules) > max_rules:
-                return Completion(sysm, False, rounds, pairs_checked, time.perf_counter() - t0,
-                                  f"more than {max_rules} rules", bounds)
-            if deadline is not None and time.perf_counter() > deadline:
-                return Completion(sysm, False, rounds, pairs_checked, time.perf_counter() - t0,
-                                  "time limit", bounds)
+                return Completion(sysm, False, rounds, f"more than {max_rules} rules")
 
 
 def _contains(w: Word, sub: Word) -> bool:

@@ -423,13 +423,6 @@ def check(cert_text: str, axioms: Axioms) -> dict:
     return {"identity": head["identity"], "claims": len(claims), "terms": nterms}
 
 
-def check_files(cert_path, axioms_path) -> dict:
-    """Check one certificate file against one axioms file."""
-    from pathlib import Path
-
-    return check(Path(cert_path).read_text(), Axioms(Path(axioms_path).read_text()))
-
-
 def check_dir(directory) -> list:
     """Check every certificate in `directory` against the axioms file of its algebra there
     (``axioms-<algebra>.txt``); returns [(file name, result)], raises on the first failure."""

@@ -45,7 +45,7 @@ def chain_namespace(ops) -> dict:
     return ns
 
 
-def theory_namespace(name: str, numeric: bool = False, seed: int = 0, sizes=None) -> dict:
+def theory_namespace(name: str, seed: int = 0, sizes=None) -> dict:
     ns = matrices.build(name, seed=seed, sizes=sizes)
     ns.update(blk2=blk2, vcat=vcat)
     return ns
@@ -150,7 +150,7 @@ def numeric_ns(rec: Identity, N: int, seed: int = 1):
 def _numeric_ns(theory: str, N: int, seed: int) -> dict:
     if theory == "chain":
         return chain_namespace(random_chain_ops(N, seed))
-    return theory_namespace(theory, numeric=True, seed=seed)
+    return theory_namespace(theory, seed=seed)
 
 
 def _chain_range(rec: Identity, nmax: int) -> list:
@@ -158,11 +158,11 @@ def _chain_range(rec: Identity, nmax: int) -> list:
 
 
 def operator_checks(rec: Identity, corrected: bool):
-    """(checks, let, uses_operator_form) of the printed or corrected form for the N-free engine."""
+    """(checks, let) of the printed or corrected form for the N-free engine."""
     op = rec.operator_corrected if corrected else rec.operator_form
     if op:
-        return op, (rec.operator_let if rec.operator_let is not None else rec.let), True
-    return (rec.corrected if corrected else rec.checks), rec.let, False
+        return op, (rec.operator_let if rec.operator_let is not None else rec.let)
+    return (rec.corrected if corrected else rec.checks), rec.let
 
 
 @dataclass
@@ -176,7 +176,7 @@ class AllN:
 
 def prove_all_n(rec: Identity, corrected: bool, traced: bool = True) -> AllN:
     """Prove a form of `rec` for every N: with the tree relations first, then the chain ones."""
-    checks, let, _ = operator_checks(rec, corrected)
+    checks, let = operator_checks(rec, corrected)
     if not checks:
         return AllN("n/a", detail="no such form")
     tops = ("tree", "chain") if rec.theory == "chain" else ("chain",)
@@ -275,7 +275,7 @@ def _numeric_check(rec: Identity, numeric_n, out: Outcome) -> None:
                 notes.append(f"numeric check failed at N={N}: {r.detail or r.residual}")
             worst = max(worst, r.residual if r.residual == r.residual else 0.0)
         if out.proof is not None:
-            checks, let, _ = operator_checks(rec, rec.misprint)
+            checks, let = operator_checks(rec, rec.misprint)
             kinds = ("chain", "tree", "arms") if out.topology == "tree" else ("chain",)
             # unknowns are found by probing: keep matrix unknowns (Lemma A.1's r) on small instances
             sizes = (2, 3) if any(g.split("<-")[1].split()[0] != "1" for g in rec.given) else (3, 6)
@@ -342,7 +342,7 @@ def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6), certificates: 
     if certificates and out.proof is not None and out.result != "FAILED":
         from soagen.symbolic.certificate import certificate_text
 
-        checks, let, _ = operator_checks(rec, rec.misprint)
+        _, let = operator_checks(rec, rec.misprint)
         out.certificate = certificate_text(rec.id, rec.where, out.proof, let, rec.assume)
     out.seconds = time.perf_counter() - t0
     return out

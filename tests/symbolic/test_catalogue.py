@@ -85,9 +85,9 @@ def test_coverage_of_the_seeds():
 def test_swain_morris_B9_holds_when_Xb_is_square():
     """The printed (B9) is right exactly when X_b X_b^-1 = I: a square X_b (x = b = 6)."""
     rec = BY_ID["SM-B9"]
-    tall = check_numeric(rec.checks, rec.let, theory_namespace("swain", numeric=True, seed=5))
+    tall = check_numeric(rec.checks, rec.let, theory_namespace("swain", seed=5))
     square = check_numeric(rec.checks, rec.let,
-                           theory_namespace("swain", numeric=True, seed=5, sizes={"x": 6, "y": 6}))
+                           theory_namespace("swain", seed=5, sizes={"x": 6, "y": 6}))
     assert tall.residual > 1e-3
     assert square.residual < 1e-9
 

@@ -6,8 +6,6 @@ import pytest
 
 @pytest.fixture(scope="session")
 def outcomes():
-    from soagen.symbolic.catalogue import CATALOGUE
-    from soagen.symbolic.report import DOCS_NMAX
-    from soagen.symbolic.verify import run_record
+    from soagen.symbolic.report import outcomes_for_docs
 
-    return {rec.id: run_record(rec, nmax=DOCS_NMAX, certificates=True) for rec in CATALOGUE}
+    return outcomes_for_docs()

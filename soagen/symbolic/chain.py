@@ -269,8 +269,8 @@ class ChainOps:
         the composites R and B_c by the loop of (a.44) with psi = phi, and the operator forms
         (hbar, the Coriolis matrix, Mdot of the mass matrix, dT/dtheta, dT/dtheta_dot) by the
         algebra's own definitions."""
-        from soagen.symbolic import recursions, statement
-        from soagen.symbolic.nfree import DERIVATIVES, RELATIONS
+        from soagen.symbolic import recursions
+        from soagen.symbolic.nfree import DERIVATIVES, evaluate_definitions
 
         pr, f, N = self.pr, self.pr.field, self.N
         for name, (space, _) in _RATES.items():
@@ -279,11 +279,8 @@ class ChainOps:
         self.Mdot = self.Bcor + self.Bcor.T                        # (D.2)
         self.R = recursions.rec_r(self, "phi")                     # (a.44), Corollary A.1
         self.Bcor_c = recursions.rec_r(self, "phi", middle=self.Bcor)
-        ns = self.namespace()
-        for r in RELATIONS:
-            if r.id in DERIVATIVES and r.kind == "definition":
-                ns[r.lhs] = statement.evaluate(statement.parse_expr(r.rhs), ns)
-                setattr(self, r.lhs, ns[r.lhs])
+        for name, value in evaluate_definitions(self.namespace(), DERIVATIVES).items():
+            setattr(self, name, value)
 
     def _transition(self, one_step: dict, one_s) -> BM:
         """Lower block-triangular operator with blocks x(i,j) = x(i,i-1)...x(j+1,j)."""

@@ -28,6 +28,7 @@ import numpy as np
 from soagen.symbolic import statement
 from soagen.symbolic.blocks import I
 from soagen.symbolic.dense import Dense
+from soagen.symbolic.nfree import RELATIONS, evaluate_definitions
 
 
 def chain_parents(n: int) -> dict:
@@ -142,9 +143,7 @@ def instance(parents: dict, rng, dofs=None, tips=(1,)) -> dict:
     Om = rng.normal(size=(6 * len(tips), 6 * len(tips)))
     put("Ominv", Om + Om.T, six, six)
     # definitions of the algebra, in order; phi, psi, chi as the inverses they are defined as
-    defs = _definitions()
-    for name in _SHIFTS:
-        ns[name] = _eval(defs[name], ns)
+    ns.update(evaluate_definitions(ns, _SHIFTS))
     Id = np.eye(6 * n)
     put("phi", np.linalg.inv(Id - ns["Ephi"].a), S_, S_)
     put("psi", np.linalg.inv(Id - ns["Epsi"].a), S_, S_)
@@ -202,20 +201,14 @@ def _rates(ns: dict, parents: dict, rj, put) -> None:
         put(name, r, S_, S_)
 
 
-_SHIFTS = ("Ephi", "G", "L", "K", "D", "tau", "taub", "Dpsi", "Epsi")   # the definitions phi, psi are built from
-
-
-def _definitions() -> dict:
-    from soagen.symbolic.nfree import RELATIONS
-
-    return {r.lhs: r.rhs for r in RELATIONS if r.kind == "definition" and r.id != "riccati"}
+# the definitions phi, psi are built from; the Riccati equation defines M, a given here
+_SHIFTS = ("def-Ephi", "def-G", "def-L", "def-K", "def-D", "def-tau", "def-taub", "def-Dpsi", "def-Epsi")
+_DERIVED = tuple(r.id for r in RELATIONS if r.kind == "definition" and r.id not in ("riccati", *_SHIFTS))
 
 
 def _derived(ns: dict) -> None:
     """Evaluate the algebra's definitions of the symbols built on phi, psi and the rates."""
-    for name, rhs in _definitions().items():
-        if name not in _SHIFTS:
-            ns[name] = _eval(rhs, ns)
+    ns.update(evaluate_definitions(ns, _DERIVED))
 
 
 def _eval(text: str, ns: dict):

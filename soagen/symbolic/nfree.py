@@ -342,6 +342,16 @@ MODULES = {"chi": ("chi-inv-left", "chi-inv-right"), "Dchi": ("chi-inv-left", "c
 OPTIONAL = {"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composite-B"} | set(DERIVATIVES)
 
 
+def evaluate_definitions(ns: dict, ids) -> dict:
+    """The definitions among relations `ids`, evaluated over `ns` in the order stated (each
+    may use the ones before it): {defined symbol: value}."""
+    env, out = dict(ns), {}
+    for r in RELATIONS:
+        if r.id in ids and r.kind == "definition":
+            out[r.lhs] = env[r.lhs] = statement.evaluate(statement.parse_expr(r.rhs), env)
+    return out
+
+
 # ----------------------------------------------------------------------------- the algebra
 class NFreeField(Field):
     """Entries of block operators over the N-free algebra (block-matrix statements)."""

@@ -17,6 +17,7 @@ import numpy as np
 from soagen import operators
 from soagen.symbolic.blocks import IllTyped
 from soagen.symbolic.dense import Dense
+from soagen.symbolic.nfree import DERIVATIVES, evaluate_definitions
 from soagen.tolerances import ROBOT_RESIDUAL
 
 
@@ -62,7 +63,7 @@ def robot_namespace(robot, q, qd, rng, qdd=None) -> dict:
         ns["thdd"] = op((o.Pi @ np.asarray(qdd, float)).reshape(-1, 1), R_, one)
     for name, x in operators.derivative_operators(o, ns["thdd"].a[:, 0]).items():
         ns[name] = op(x, S_, R_ if name in ("Sdot", "Psidot", "Psiddot") else S_)
-    _define_derivatives(ns)
+    ns.update(evaluate_definitions(ns, DERIVATIVES))   # hbar, Ccor, Mcaldot, dT/dtheta, dT/dtheta_dot
     ns["y"] = op(rng.normal(size=(6 * N, 1)), S_, one)
     ns["f0"] = op(rng.normal(size=(6, 1)), ["6"], one)
     ns["a0"] = op(rng.normal(size=(6, 1)), ["6"], one)
@@ -81,17 +82,6 @@ def robot_namespace(robot, q, qd, rng, qdd=None) -> dict:
         i += k
     ns["Dh"] = op(Dh, R_, R_)
     return ns
-
-
-def _define_derivatives(ns: dict) -> None:
-    """hbar, the Coriolis matrix, Mdot of the mass matrix, dT/dtheta, dT/dtheta_dot by the
-    algebra's definitions (:data:`soagen.symbolic.nfree.DERIVATIVES`)."""
-    from soagen.symbolic import statement
-    from soagen.symbolic.nfree import DERIVATIVES, RELATIONS
-
-    for r in RELATIONS:
-        if r.id in DERIVATIVES and r.kind == "definition":
-            ns[r.lhs] = statement.evaluate(statement.parse_expr(r.rhs), ns)
 
 
 def robot_chain_ops(robot, q, qd, rng):

@@ -670,8 +670,8 @@ CATALOGUE: list[Identity] = [
       "H^* D^-1 H = Upsilon - E_psi^* Upsilon E_psi", (("H.T@Dinv@H", "U - Epsi.T@U@Epsi"),), CHAIN_HYP,
       let=(("U", "rec_upsilon()"),), robot=False),
     R("FW-L5", FW, "framework Lemma 5 (A.4)", "Omega = psi^* H^* D^-1 H psi = Upsilon + psi~^* Upsilon + Upsilon psi~",
-      (("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),), CHAIN_HYP, let=(("U", "rec_upsilon()"),), robot=False,
-      operator_form=(("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),), operator_let=(),
+      (("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),), CHAIN_HYP, robot=False,
+      operator_form=(("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),),
       note="needs the chain-only relation `upsilon` ((A.3) with block-diagonal Upsilon); fails on branching trees"),
     # ------------------------------------------------------------------ derivatives of the dynamics
     # docs/derivatives.md in operator form (Jain and Rodriguez, "Linearization of manipulator dynamics

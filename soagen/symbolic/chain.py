@@ -29,6 +29,7 @@ from dataclasses import field as dc_field
 
 import numpy as np
 
+from soagen.symbolic import recursions
 from soagen.symbolic.blocks import BM, I, NumericField, SymbolicField
 from soagen.symbolic.ncpoly import Theory
 
@@ -183,7 +184,7 @@ class ChainOps:
     Names: phi, Phi, psi, Psi, psi_t (psi~), phi_t (phi~), S, H, M, P, D, Dinv, L, G,
     Dphi (Delta_phi), Dpsi (Delta_psi), B, E, Ephi, Epsi, K, tau, taub (tau-bar),
     Mcal (the mass matrix), Minv (Theorem 4.1 factor form, used where a statement
-    involves M^-1 of a *proved* factorization), J, C, and the vectors a, b, T, Tp,
+    involves M^-1 of a *proved* factorization), J, C, U (Upsilon), and the vectors a, b, T, Tp,
     thdd, y (N x 1 blocks), f0, g (1 x 1 blocks).
     """
 
@@ -253,6 +254,7 @@ class ChainOps:
         self.Mcal = self.H @ self.phi @ self.M @ self.phi.T @ self.H.T   # (3.20)
         self.J = self.B.T @ self.phi.T @ self.H.T                  # (3.13)
         self.C = self.H @ self.phi @ (self.M @ self.phi.T @ self.a + self.b)  # (3.20)
+        self.U = recursions.rec_upsilon(self)                      # Upsilon by framework (A.5)
         self.I = I
         for name, (x, r, c) in pr.extra.items():
             setattr(self, name, BM(f, [r], [c], [[x]]))
@@ -269,7 +271,6 @@ class ChainOps:
         the composites R and B_c by the loop of (a.44) with psi = phi, and the operator forms
         (hbar, the Coriolis matrix, Mdot of the mass matrix, dT/dtheta, dT/dtheta_dot) by the
         algebra's own definitions."""
-        from soagen.symbolic import recursions
         from soagen.symbolic.nfree import DERIVATIVES, evaluate_definitions
 
         pr, f, N = self.pr, self.pr.field, self.N

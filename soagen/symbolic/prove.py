@@ -158,8 +158,7 @@ def _per_n(lhs, rhs, nmax: int) -> int:
     from soagen.symbolic.verify import _sym_chain_ns
 
     for N in range(1, nmax + 1):
-        ns = dict(_sym_chain_ns(N))
-        ns["U"] = ns["rec_upsilon"]()
+        ns = _sym_chain_ns(N)
         d = statement.evaluate(lhs, ns) - statement.evaluate(rhs, ns)
         if getattr(d, "nonzero_blocks", lambda: [1])():
             return N - 1

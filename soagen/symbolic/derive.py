@@ -18,14 +18,20 @@ forms, :mod:`soagen.symbolic.closed_form`).
 
 from __future__ import annotations
 
+import functools
 import re
 
 from soagen.errors import SoagenError
-from soagen.symbolic import nfree
 from soagen.symbolic.catalogue import BY_ID
 from soagen.symbolic.derivations import TOPIC_HELP, TOPICS  # noqa: F401 - re-exported
 from soagen.symbolic.steps import Chain, Para, Rec, Step  # noqa: F401 - re-exported
-from soagen.symbolic.verify import _sym_chain_ns, check_symbolic, prove_all_n
+from soagen.symbolic.verify import (
+    _sym_chain_ns,
+    all_n_scope,
+    check_symbolic,
+    prove_all_n,
+    prove_for_all_n,
+)
 
 CHECK_N = (1, 2, 3)      # the block-by-block check of a printed loop against its operator form
 
@@ -40,6 +46,7 @@ def _chain_pairs(item: Chain) -> list:
     return pairs
 
 
+@functools.lru_cache(maxsize=None)
 def _record_scope(rid: str) -> str:
     """The scope of a catalogue record's proof ('all N (trees)', 'all sizes', ...); raises
     AssertionError unless the record is proved for every N (or every size)."""
@@ -47,7 +54,7 @@ def _record_scope(rid: str) -> str:
     out = prove_all_n(rec, corrected=rec.misprint, traced=False)
     if out.status != "proved":
         raise AssertionError(f"the record {rid} is not proved for all N: {out.detail}")
-    return f"all N ({out.proof.topology}s)" if rec.theory == "chain" else "all sizes"
+    return all_n_scope(rec, out.proof)
 
 
 def _verify(item) -> str:
@@ -59,16 +66,11 @@ def _verify(item) -> str:
         for st in item.steps:
             if st.record:
                 _record_scope(st.record)
-        if item.algebra != "chain":
-            proof = nfree.prove(tuple(pairs), item.let, item.algebra, "chain", traced=False)
-            if proof.proved:
-                return "each equality proved for every size (N-independent matrix algebra)"
-        else:
-            for top in ("tree", "chain"):
-                proof = nfree.prove(tuple(pairs), item.let, "chain", top, traced=False)
-                if proof.proved:
-                    where = "on every tree" if top == "tree" else "on every chain"
-                    return f"each equality proved for every N, {where} (N-free algebra)"
+        proof = prove_for_all_n(tuple(pairs), item.let, item.algebra, traced=False)
+        if proof.proved and item.algebra != "chain":
+            return "each equality proved for every size (N-independent matrix algebra)"
+        if proof.proved:
+            return f"each equality proved for every N, on every {proof.topology} (N-free algebra)"
         bad = next(c for c in proof.checks if not c.proved)
         raise AssertionError(f"derivation step {bad.lhs} = {bad.rhs} is not proved for all N")
     if isinstance(item, Rec):

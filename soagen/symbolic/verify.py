@@ -174,23 +174,34 @@ class AllN:
     detail: str = ""
 
 
+def prove_for_all_n(checks, let, theory: str, given=(), assume=(), traced: bool = True):
+    """The N-free proof of `checks`: with the tree relations first, then the chain ones (a
+    matrix theory has only its own); the last attempt when neither proves them."""
+    for top in ("tree", "chain") if theory == "chain" else ("chain",):
+        pr = nfree.prove(checks, let, theory, top, given, assume, traced=traced)
+        if pr.proved:
+            break
+    return pr
+
+
+def all_n_scope(rec: Identity, proof) -> str:
+    """What an all-N proof of `rec` covers: 'all N (trees)', 'all N (chains)' or 'all sizes'."""
+    return f"all N ({proof.topology}s)" if rec.theory == "chain" else "all sizes"
+
+
 def prove_all_n(rec: Identity, corrected: bool, traced: bool = True) -> AllN:
-    """Prove a form of `rec` for every N: with the tree relations first, then the chain ones."""
+    """Prove a form of `rec` for every N (:func:`prove_for_all_n`)."""
     checks, let = operator_checks(rec, corrected)
     if not checks:
         return AllN("n/a", detail="no such form")
-    tops = ("tree", "chain") if rec.theory == "chain" else ("chain",)
-    last = None
-    for top in tops:
-        try:
-            pr = nfree.prove(checks, let, rec.theory, top, rec.given, rec.assume, traced=traced)
-        except IllTyped as err:
-            return AllN("ill-typed", detail=str(err))
-        except NameError as err:
-            return AllN("n/a", detail=f"block-level statement ({err.name} has no N-free form)")
-        if pr.proved:
-            return AllN("proved", pr)
-        last = pr
+    try:
+        last = prove_for_all_n(checks, let, rec.theory, rec.given, rec.assume, traced)
+    except IllTyped as err:
+        return AllN("ill-typed", detail=str(err))
+    except NameError as err:
+        return AllN("n/a", detail=f"block-level statement ({err.name} has no N-free form)")
+    if last.proved:
+        return AllN("proved", last)
     bad = next(c for c in last.checks if not c.proved)
     where = f" block {bad.block}" if bad.block else ""
     stopped = "" if last.theory.complete else f" (the completion stopped early: {last.theory.completion.reason})"
@@ -313,7 +324,7 @@ def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6), certificates: 
     elif alln.status == "proved":
         out.proof, out.rules = alln.proof, alln.proof.theory.size
         out.topology = alln.proof.topology if rec.theory == "chain" else ""
-        out.scope = f"all N ({out.topology}s)" if rec.theory == "chain" else "all sizes"
+        out.scope = all_n_scope(rec, alln.proof)
     elif alln.status == "nonzero":
         out.message = f"not reduced to 0 by the all-N relations: {alln.detail}"
     # 2. the valid form per N (cross-check, or the proof itself)

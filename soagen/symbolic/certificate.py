@@ -65,8 +65,7 @@ def axioms_text(alg) -> str:
         out.append(f"rel {r.id} [{r.kind}; {','.join(r.topologies)}] : {r.lhs} -> {r.rhs} | {r.source}{note}")
     out.append("")
     out.append("# order: by total weight of a word (weights in parentheses, else 1), then by these ranks")
-    parts = [f"{g}({alg.order.weights[g]})" if alg.order.weights[g] != 1 else g for g in alg.order.ranks]
-    out.append("order " + " < ".join(parts))
+    out.append("order " + alg.order.ranking())
     return "\n".join(out) + "\n"
 
 

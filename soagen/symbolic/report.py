@@ -107,11 +107,10 @@ def relations_markdown() -> list:
     for r in alg.relation_list:
         out.append(f"| `{r.id}` | {r.kind} | `{r.lhs} -> {r.rhs}` | {', '.join(t + 's' for t in r.topologies)} | "
                    f"{_esc(r.source)} |")
-    parts = [f"{g}({alg.order.weights[g]})" if alg.order.weights[g] != 1 else g
-             for g in alg.order.ranks if not g.endswith("^T")]
+    ranking = alg.order.ranking([g for g in alg.order.ranks if not g.endswith("^T")])
     out += ["", "The order: words are compared by total weight (the weights in parentheses; 1 where none is "
             "shown; a defined symbol outweighs its definition), then generator by generator in this rank order "
-            "(each transpose ranks right after its generator):", "", "`" + " < ".join(parts) + "`"]
+            "(each transpose ranks right after its generator):", "", f"`{ranking}`"]
     return out
 
 

@@ -145,6 +145,10 @@ class Order:
     def lead(self, p: Poly) -> Word:
         return max(p, key=self.key)
 
+    def ranking(self, gens=None) -> str:
+        """`gens` (default all) by rank, weights other than 1 in parentheses: `a < b(3) < c`."""
+        return " < ".join(f"{g}({self.weights[g]})" if self.weights[g] != 1 else g for g in gens or self.ranks)
+
 
 # ----------------------------------------------------------------------------- rules
 @dataclass

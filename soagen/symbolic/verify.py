@@ -278,13 +278,10 @@ def _numeric_check(rec: Identity, numeric_n, out: Outcome) -> None:
     """Residual of the valid form on random instances: block checks on chains (N >= nmin);
     the operator form on chains, trees and arms when it was proved with the tree relations."""
     valid = rec.corrected if rec.misprint else rec.checks
-    worst, notes = 0.0, []
+    runs = []                   # (where, CheckResult)
     if rec.theory == "chain":
         for N in [n for n in numeric_n if n >= rec.nmin]:
-            r = check_numeric(valid, rec.let, numeric_ns(rec, N, seed=7))
-            if not r.ok:
-                notes.append(f"numeric check failed at N={N}: {r.detail or r.residual}")
-            worst = max(worst, r.residual if r.residual == r.residual else 0.0)
+            runs.append((f" at N={N}", check_numeric(valid, rec.let, numeric_ns(rec, N, seed=7))))
         if out.proof is not None:
             checks, let = operator_checks(rec, rec.misprint)
             kinds = ("chain", "tree", "arms") if out.topology == "tree" else ("chain",)
@@ -292,16 +289,12 @@ def _numeric_check(rec: Identity, numeric_n, out: Outcome) -> None:
             sizes = (2, 3) if any(g.split("<-")[1].split()[0] != "1" for g in rec.given) else (3, 6)
             for kind in kinds:
                 for n in sizes:
-                    r = check_numeric(checks, let, instances.solve_unknowns(
-                        rec.given, rec.assume, instances.topology_instance(kind, n, seed=n + 11)))
-                    if not r.ok:
-                        notes.append(f"numeric check failed on a {kind} of {n} links: {r.detail or r.residual}")
-                    worst = max(worst, r.residual if r.residual == r.residual else 0.0)
+                    ns = instances.solve_unknowns(rec.given, rec.assume, instances.topology_instance(kind, n, seed=n + 11))
+                    runs.append((f" on a {kind} of {n} links", check_numeric(checks, let, ns)))
     else:
-        r = check_numeric(valid, rec.let, numeric_ns(rec, 1, seed=7))
-        if not r.ok:
-            notes.append(f"numeric check failed: {r.detail or r.residual}")
-        worst = r.residual if r.residual == r.residual else 0.0
+        runs.append(("", check_numeric(valid, rec.let, numeric_ns(rec, 1, seed=7))))
+    notes = [f"numeric check failed{where}: {r.detail or r.residual}" for where, r in runs if not r.ok]
+    worst = max((r.residual for _, r in runs if r.residual == r.residual), default=0.0)   # NaN: dimensions clash
     if notes:
         out.result = "FAILED"
     out.numeric = f"{worst:.1e}" + ("" if not notes else " (" + "; ".join(notes) + ")")

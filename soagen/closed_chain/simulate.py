@@ -45,7 +45,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from soagen.closed_chain.consistent import solve_closure
+from soagen.backend import NUMPY
+from soagen.closed_chain.codegen import (
+    CONSTRAINTS,
+    GRAVITY,
+    NAME,
+    constraint_count,
+    gravity_torques,
+    render,
+)
+from soagen.closed_chain.consistent import closure_residual, solve_closure
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.forward import forward_dynamics
 from soagen.errors import SoagenError
@@ -113,16 +122,10 @@ class NumpyDynamics:
 
     def constraints(self, q, p, quat):
         """(c, G): closure errors and velocity constraints, all constraint directions."""
-        from soagen.closed_chain.consistent import closure_residual
-
-        e, Jq, JX = closure_residual(self.system, q, quaternion_rotation(quat), p, holonomic=False)
-        return e, np.hstack([Jq, JX])
+        return closure_residual(self.system, q, quaternion_rotation(quat), p, holonomic=False)
 
     def gravity(self, q):
-        from soagen import algorithms as alg
-
-        s = self.system
-        return np.concatenate([alg.bias_forces(a.robot, qi, np.zeros(a.n)) for a, qi in zip(s.arms, s.split(q))])
+        return gravity_torques(self.system, q, NUMPY)
 
 
 class GeneratedDynamics:
@@ -133,13 +136,6 @@ class GeneratedDynamics:
     method = "lilly_orin (generated C)"
 
     def __init__(self, system, lib):
-        from soagen.closed_chain.codegen import (
-            CONSTRAINTS,
-            GRAVITY,
-            NAME,
-            constraint_count,
-        )
-
         have = lib.manifest["functions"]
         want = {NAME: ["q", "qd", "tau", "obj", "corr"], CONSTRAINTS: ["q", "pose"], GRAVITY: ["q"]}
         if any(have.get(k, {}).get("inputs") != v for k, v in want.items()) or lib.manifest.get("n") != system.n:
@@ -162,8 +158,6 @@ class GeneratedDynamics:
 
         if code is not None:
             return cls(system, cache.from_folder(code, source=system_file))
-        from soagen.closed_chain.codegen import render
-
         files = [system_file] if system_file else []
         files += sorted({a.robot.source for a in system.arms if a.robot.source})
         lib = cache.compiled(system.name, files, {"kind": "system"},

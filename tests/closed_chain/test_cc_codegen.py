@@ -91,10 +91,10 @@ def _constraint_reference(s, q, qd, R, p, V):
     Context's relative velocities dV (an independent route to G (qd, V))."""
     from soagen.closed_chain.consistent import closure_residual
 
-    e, Jq, JX = closure_residual(s, q, R, p, holonomic=False)
+    e, G = closure_residual(s, q, R, p, holonomic=False)
     ctx = Context(s, q, qd, np.zeros(s.n), (R, p), V)
     cdot = np.concatenate([-pc.T @ dv for pc, dv in zip(ctx.phic, ctx.dV)])
-    return np.hstack([e[:, None], Jq, JX]), cdot
+    return np.hstack([e[:, None], G]), cdot
 
 
 def _potential_energy(robot, q):

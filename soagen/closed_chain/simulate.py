@@ -78,11 +78,19 @@ class Trajectory:
     p_C: np.ndarray        # steps x 3
     quat_C: np.ndarray     # steps x 4 (x, y, z, w)
     V_C: np.ndarray        # steps x 6
-    err_pos: np.ndarray    # max |closure error| over the holonomic directions
-    err_vel: np.ndarray    # max |velocity constraint violation|
     stabilization: str
     method: str
-    violation: np.ndarray | None = None   # steps x 4: position [m], [rad]; velocity [m/s], [rad/s]
+    violation: np.ndarray  # steps x 4: max closure error [m], [rad]; velocity violation [m/s], [rad/s]
+
+    @property
+    def err_pos(self):
+        """max |closure error| over the holonomic directions, per step."""
+        return self.violation[:, :2].max(axis=1)
+
+    @property
+    def err_vel(self):
+        """max |velocity constraint violation|, per step."""
+        return self.violation[:, 2:].max(axis=1)
 
 
 def unpack(x, n):
@@ -240,15 +248,14 @@ class Simulator:
 
     def violations(self, X, cGs):
         """Per state of X (states along the first axis) with its constraints ``cGs``: the
-        max position error over the holonomic directions, the max velocity violation, and
-        the four maxima [m], [rad], [m/s], [rad/s] for the plots (steps x 4)."""
+        maxima of the position error over the holonomic directions and of the velocity
+        violation, linear and angular: [m], [rad], [m/s], [rad/s] (steps x 4)."""
         _, qd, _, _, V = unpack(X, self.n)
         c = np.abs(np.array([cg[0] for cg in cGs]))[:, self.holonomic]
         cd = np.abs(np.einsum("kij,kj->ki", np.array([cg[1] for cg in cGs]), np.hstack([qd, V])))
         ang = self.angular[self.holonomic]
         parts = [c[:, ~ang], c[:, ang], cd[:, ~self.angular], cd[:, self.angular]]
-        return c.max(axis=1), cd.max(axis=1), np.column_stack(
-            [p.max(axis=1) if p.shape[1] else np.zeros(len(X)) for p in parts])
+        return np.column_stack([p.max(axis=1) if p.shape[1] else np.zeros(len(X)) for p in parts])
 
     def project(self, x):
         """x projected on the closure (positions by Gauss-Newton, velocities minimum-norm),
@@ -311,9 +318,8 @@ class Simulator:
                 progress(k + 1, steps)
         self.steps_per_second = steps / (time.perf_counter() - start)
         X = np.array(rows)
-        err_pos, err_vel, parts = self.violations(X, cGs)
-        return Trajectory(np.arange(steps + 1) * dt, *unpack(X, self.n), err_pos, err_vel,
-                          self.stab, self.method, parts)
+        return Trajectory(np.arange(steps + 1) * dt, *unpack(X, self.n), self.stab, self.method,
+                          self.violations(X, cGs))
 
 
 def simulate(system, duration=1.0, dt=2e-3, method="rccfd1", stabilization="projection",

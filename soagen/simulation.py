@@ -32,7 +32,6 @@ import numpy as np
 from soagen.errors import SoagenError
 
 CONTROLLERS = ("pd", "zero")
-ONE_DOF = ("revolute", "prismatic", "continuous")
 
 
 @dataclass
@@ -117,12 +116,12 @@ class RobotSimulator:
         self.robot, self.controller = robot, controller
         self.dynamics = dynamics or NumpyRobotDynamics(robot)
         self.method, self.omega_c = self.dynamics.method, omega_c
-        kinds = [b.joint.kind for b in robot.bodies]
-        self.vector_space = all(k in ONE_DOF for k in kinds)
-        self.pd = np.concatenate([np.full(b.joint.nv, b.joint.kind in ONE_DOF) for b in robot.bodies])
+        one_dof = [b.joint.nv == 1 for b in robot.bodies]              # revolute, prismatic
+        self.vector_space = all(one_dof)
+        self.pd = np.concatenate([np.full(b.joint.nv, d) for b, d in zip(robot.bodies, one_dof)])
         self.actuated = np.concatenate([np.full(b.joint.nv, b.joint.kind != "free") for b in robot.bodies])
-        self.fixed_base = "free" not in kinds
-        self.pd_q = np.concatenate([np.full(b.joint.nq, b.joint.kind in ONE_DOF) for b in robot.bodies])
+        self.fixed_base = all(b.joint.kind != "free" for b in robot.bodies)
+        self.pd_q = np.concatenate([np.full(b.joint.nq, d) for b, d in zip(robot.bodies, one_dof)])
 
     def initial_state(self, seed=0, spread=0.3, speed=0.5):
         """The neutral configuration with the 1-dof joints moved by ``spread`` N(0, 1) rad

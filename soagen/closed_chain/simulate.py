@@ -58,6 +58,7 @@ from soagen.closed_chain.consistent import closure_residual, solve_closure
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.forward import forward_dynamics
 from soagen.errors import SoagenError
+from soagen.simulation import CONTROLLERS
 from soagen.spatial import (
     cross,
     quaternion_from_rotation,
@@ -66,7 +67,6 @@ from soagen.spatial import (
 )
 
 STABILIZATION = ("projection", "baumgarte", "none")
-CONTROLLERS = ("pd", "zero")
 BACKENDS = ("generated", "numpy")
 
 

@@ -54,7 +54,7 @@ from soagen.closed_chain.codegen import (
     gravity_torques,
     render,
 )
-from soagen.closed_chain.consistent import closure_residual, solve_closure
+from soagen.closed_chain.consistent import closure_residual, solve_closure, world_basis
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.forward import forward_dynamics
 from soagen.errors import SoagenError
@@ -65,6 +65,7 @@ from soagen.spatial import (
     quaternion_rate,
     quaternion_rotation,
 )
+from soagen.tolerances import GRASP_SPACE
 
 STABILIZATION = ("projection", "baumgarte", "none")
 BACKENDS = ("generated", "numpy")
@@ -101,15 +102,16 @@ def unpack(x, n):
 
 def constraint_rows(system):
     """Per constraint direction (the rows of closure_constraints): (holonomic, angular) as
-    two boolean arrays; a direction is angular when it has no linear part."""
+    two boolean arrays; a direction is angular when it has no linear part. Both are
+    rotation-invariant, so the grasp-frame directions (R = I) stand for the world ones."""
     holo, ang = [], []
     for a in system.arms:
         g = a.grasp
-        cols = np.eye(6) if g.n_c == 6 else g.phic
-        hol = np.eye(6) if g.n_c == 6 else g.holonomic
+        cols = world_basis(g.phic, np.eye(3))
+        hol = cols if g.n_c == 6 else g.holonomic         # six constraints: all hold in position
         for c in cols.T:
             holo.append(any(np.allclose(c, h) for h in hol.T))
-            ang.append(bool(np.abs(c[3:]).max() < 1e-12))
+            ang.append(bool(np.abs(c[3:]).max() < GRASP_SPACE))
     return np.array(holo), np.array(ang)
 
 

@@ -186,12 +186,11 @@ class RobotSimulator:
 def tip_positions(robot, Q):
     """World position of the tip frame (or of the last body's origin) at each q of Q."""
     from soagen.backend import NUMPY
-    from soagen.dynamics.kinematics import frame_pose, world_poses
-    from soagen.dynamics.sweeps import prepare
+    from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
 
     out = []
     for q in Q:
-        poses = world_poses(robot, prepare(robot, q, np.zeros(robot.nv), NUMPY, gravity=False).X)
+        poses = world_poses(robot, link_transforms(robot, q, NUMPY))
         out.append(frame_pose(robot, poses, robot.tip)[1] if robot.tip is not None else poses[-1][1])
     return np.array(out)
 

@@ -201,16 +201,22 @@ def q_names(robot):
             for b in robot.bodies for i in range(b.joint.nq)]
 
 
-def write_robot_trajectory(traj, robot, out_dir):
-    """trajectory.npz (t, q, v, tau, tip) and trajectory.csv (t, q by joint name, tip
-    position) in ``out_dir`` (an existing directory); the written paths."""
+def write_trajectory_files(out_dir, arrays, columns, rows):
+    """trajectory.npz (the named ``arrays``) and trajectory.csv (``rows``, one per step,
+    under the header ``columns``) in ``out_dir`` (an existing directory); the written paths."""
     from pathlib import Path
 
     out = Path(out_dir)
     npz, csv = out / "trajectory.npz", out / "trajectory.csv"
-    tip = tip_positions(robot, traj.q)
-    np.savez(npz, t=traj.t, q=traj.q, v=traj.v, tau=traj.tau, tip=tip)
-    header = ["t"] + [f"q[{n}]" for n in q_names(robot)] + ["tip.x", "tip.y", "tip.z"]
-    np.savetxt(csv, np.column_stack([traj.t, traj.q, tip]), delimiter=",", header=",".join(header),
-               comments="", fmt="%.10g")
+    np.savez(npz, **arrays)
+    np.savetxt(csv, rows, delimiter=",", header=",".join(columns), comments="", fmt="%.10g")
     return [npz, csv]
+
+
+def write_robot_trajectory(traj, robot, out_dir):
+    """trajectory.npz (t, q, v, tau, tip) and trajectory.csv (t, q by joint name, tip
+    position) in ``out_dir`` (an existing directory); the written paths."""
+    tip = tip_positions(robot, traj.q)
+    columns = ["t"] + [f"q[{n}]" for n in q_names(robot)] + ["tip.x", "tip.y", "tip.z"]
+    return write_trajectory_files(out_dir, dict(t=traj.t, q=traj.q, v=traj.v, tau=traj.tau, tip=tip), columns,
+                                  np.column_stack([traj.t, traj.q, tip]))

@@ -32,7 +32,6 @@ import numpy as np
 from soagen.errors import SoagenError
 
 CONTROLLERS = ("pd", "zero")
-ONE_DOF = ("revolute", "prismatic", "continuous")
 
 
 @dataclass
@@ -117,12 +116,12 @@ class RobotSimulator:
         self.robot, self.controller = robot, controller
         self.dynamics = dynamics or NumpyRobotDynamics(robot)
         self.method, self.omega_c = self.dynamics.method, omega_c
-        kinds = [b.joint.kind for b in robot.bodies]
-        self.vector_space = all(k in ONE_DOF for k in kinds)
-        self.pd = np.concatenate([np.full(b.joint.nv, b.joint.kind in ONE_DOF) for b in robot.bodies])
+        one_dof = [b.joint.nv == 1 for b in robot.bodies]              # revolute, prismatic
+        self.vector_space = all(one_dof)
+        self.pd = np.concatenate([np.full(b.joint.nv, d) for b, d in zip(robot.bodies, one_dof)])
         self.actuated = np.concatenate([np.full(b.joint.nv, b.joint.kind != "free") for b in robot.bodies])
-        self.fixed_base = "free" not in kinds
-        self.pd_q = np.concatenate([np.full(b.joint.nq, b.joint.kind in ONE_DOF) for b in robot.bodies])
+        self.fixed_base = all(b.joint.kind != "free" for b in robot.bodies)
+        self.pd_q = np.concatenate([np.full(b.joint.nq, d) for b, d in zip(robot.bodies, one_dof)])
 
     def initial_state(self, seed=0, spread=0.3, speed=0.5):
         """The neutral configuration with the 1-dof joints moved by ``spread`` N(0, 1) rad
@@ -187,12 +186,11 @@ class RobotSimulator:
 def tip_positions(robot, Q):
     """World position of the tip frame (or of the last body's origin) at each q of Q."""
     from soagen.backend import NUMPY
-    from soagen.dynamics.kinematics import frame_pose, world_poses
-    from soagen.dynamics.sweeps import prepare
+    from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
 
     out = []
     for q in Q:
-        poses = world_poses(robot, prepare(robot, q, np.zeros(robot.nv), NUMPY, gravity=False).X)
+        poses = world_poses(robot, link_transforms(robot, q, NUMPY))
         out.append(frame_pose(robot, poses, robot.tip)[1] if robot.tip is not None else poses[-1][1])
     return np.array(out)
 
@@ -203,16 +201,22 @@ def q_names(robot):
             for b in robot.bodies for i in range(b.joint.nq)]
 
 
-def write_robot_trajectory(traj, robot, out_dir):
-    """trajectory.npz (t, q, v, tau, tip) and trajectory.csv (t, q by joint name, tip
-    position) in ``out_dir`` (an existing directory); the written paths."""
+def write_trajectory_files(out_dir, arrays, columns, rows):
+    """trajectory.npz (the named ``arrays``) and trajectory.csv (``rows``, one per step,
+    under the header ``columns``) in ``out_dir`` (an existing directory); the written paths."""
     from pathlib import Path
 
     out = Path(out_dir)
     npz, csv = out / "trajectory.npz", out / "trajectory.csv"
-    tip = tip_positions(robot, traj.q)
-    np.savez(npz, t=traj.t, q=traj.q, v=traj.v, tau=traj.tau, tip=tip)
-    header = ["t"] + [f"q[{n}]" for n in q_names(robot)] + ["tip.x", "tip.y", "tip.z"]
-    np.savetxt(csv, np.column_stack([traj.t, traj.q, tip]), delimiter=",", header=",".join(header),
-               comments="", fmt="%.10g")
+    np.savez(npz, **arrays)
+    np.savetxt(csv, rows, delimiter=",", header=",".join(columns), comments="", fmt="%.10g")
     return [npz, csv]
+
+
+def write_robot_trajectory(traj, robot, out_dir):
+    """trajectory.npz (t, q, v, tau, tip) and trajectory.csv (t, q by joint name, tip
+    position) in ``out_dir`` (an existing directory); the written paths."""
+    tip = tip_positions(robot, traj.q)
+    columns = ["t"] + [f"q[{n}]" for n in q_names(robot)] + ["tip.x", "tip.y", "tip.z"]
+    return write_trajectory_files(out_dir, dict(t=traj.t, q=traj.q, v=traj.v, tau=traj.tau, tip=tip), columns,
+                                  np.column_stack([traj.t, traj.q, tip]))

@@ -7,7 +7,8 @@ import click
 
 from soagen.cli.options import floating_base_option, robot_file_options, tip_option
 from soagen.closed_chain.forward import METHODS
-from soagen.closed_chain.simulate import CONTROLLERS, STABILIZATION
+from soagen.closed_chain.simulate import STABILIZATION
+from soagen.simulation import CONTROLLERS
 
 BACKENDS = ("auto", "generated", "numpy")
 

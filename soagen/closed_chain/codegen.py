@@ -87,8 +87,8 @@ def closed_chain_fd(system, q, qd, tau, obj, corr, xp):
 
 def closure_constraints(system, q, pose, xp):
     """[c, G] per constraint direction (m x (n + 7)), see the module doc."""
-    e, Jq, JX = closure_residual(system, q, quaternion_rotation(pose[3:7]), pose[:3], holonomic=False, xp=xp)
-    return np.hstack([e.reshape(-1, 1), Jq, JX])
+    e, G = closure_residual(system, q, quaternion_rotation(pose[3:7]), pose[:3], holonomic=False, xp=xp)
+    return np.hstack([e.reshape(-1, 1), G])
 
 
 def gravity_torques(system, q, xp):

@@ -65,8 +65,8 @@ def grasp_errors(system, arms, R_C, p_C, holonomic=True, xp=NUMPY):
 
 
 def closure_residual(system, q, R_C, p_C, holonomic=True, xp=NUMPY):
-    """Stacked closure errors and their Jacobians w.r.t. q and the object twist
-    (d e_i = J_i dq_i - A_i dX(C)), in the world constraint directions of
+    """Stacked closure errors e and their Jacobian G = [J_q, J_X] w.r.t. q and the object
+    twist (d e_i = J_i dq_i - A_i dX(C)), in the world constraint directions of
     :func:`world_basis`; used by the solver, the simulator and the tests, and unrolled for
     the generated closure_constraints."""
     zero = xp.zeros(system.n)
@@ -81,7 +81,7 @@ def closure_residual(system, q, R_C, p_C, holonomic=True, xp=NUMPY):
     for B, off, a in zip(blocks, system.offsets(), system.arms):
         Jq[r0:r0 + B.shape[0], off:off + a.n] = B
         r0 += B.shape[0]
-    return e, Jq, JX
+    return e, np.hstack([Jq, JX])
 
 
 def solve_closure(system, q, R_C, p_C, tol=CLOSURE, max_iter=60, residual=None):
@@ -90,8 +90,7 @@ def solve_closure(system, q, R_C, p_C, tol=CLOSURE, max_iter=60, residual=None):
     a simulation passes the generated closure_constraints)."""
     if residual is None:
         def residual(q, R, p):
-            e, Jq, JX = closure_residual(system, q, R, p)
-            return e, np.hstack([Jq, JX])
+            return closure_residual(system, q, R, p)
     for _ in range(max_iter):
         e, G = residual(q, R_C, p_C)
         if np.abs(e).max() < tol:
@@ -107,8 +106,7 @@ def solve_closure(system, q, R_C, p_C, tol=CLOSURE, max_iter=60, residual=None):
 
 def velocity_constraints(system, q, R_C, p_C):
     """G with G (qd, V(C)) = 0: phi^c^T (J qd - A V(C)) for every grasp (all directions)."""
-    _, Jq, JX = closure_residual(system, q, R_C, p_C, holonomic=False)
-    return np.hstack([Jq, JX])
+    return closure_residual(system, q, R_C, p_C, holonomic=False)[1]
 
 
 def consistent_state(system, rng=None, spread=0.05, speed=0.5, torque=1.0):

@@ -45,19 +45,29 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from soagen.closed_chain.consistent import solve_closure
+from soagen.backend import NUMPY
+from soagen.closed_chain.codegen import (
+    CONSTRAINTS,
+    GRAVITY,
+    NAME,
+    constraint_count,
+    gravity_torques,
+    render,
+)
+from soagen.closed_chain.consistent import closure_residual, solve_closure, world_basis
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.forward import forward_dynamics
 from soagen.errors import SoagenError
+from soagen.simulation import CONTROLLERS
 from soagen.spatial import (
     cross,
     quaternion_from_rotation,
     quaternion_rate,
     quaternion_rotation,
 )
+from soagen.tolerances import GRASP_SPACE
 
 STABILIZATION = ("projection", "baumgarte", "none")
-CONTROLLERS = ("pd", "zero")
 BACKENDS = ("generated", "numpy")
 
 
@@ -69,11 +79,19 @@ class Trajectory:
     p_C: np.ndarray        # steps x 3
     quat_C: np.ndarray     # steps x 4 (x, y, z, w)
     V_C: np.ndarray        # steps x 6
-    err_pos: np.ndarray    # max |closure error| over the holonomic directions
-    err_vel: np.ndarray    # max |velocity constraint violation|
     stabilization: str
     method: str
-    violation: np.ndarray | None = None   # steps x 4: position [m], [rad]; velocity [m/s], [rad/s]
+    violation: np.ndarray  # steps x 4: max closure error [m], [rad]; velocity violation [m/s], [rad/s]
+
+    @property
+    def err_pos(self):
+        """max |closure error| over the holonomic directions, per step."""
+        return self.violation[:, :2].max(axis=1)
+
+    @property
+    def err_vel(self):
+        """max |velocity constraint violation|, per step."""
+        return self.violation[:, 2:].max(axis=1)
 
 
 def unpack(x, n):
@@ -84,15 +102,16 @@ def unpack(x, n):
 
 def constraint_rows(system):
     """Per constraint direction (the rows of closure_constraints): (holonomic, angular) as
-    two boolean arrays; a direction is angular when it has no linear part."""
+    two boolean arrays; a direction is angular when it has no linear part. Both are
+    rotation-invariant, so the grasp-frame directions (R = I) stand for the world ones."""
     holo, ang = [], []
     for a in system.arms:
         g = a.grasp
-        cols = np.eye(6) if g.n_c == 6 else g.phic
-        hol = np.eye(6) if g.n_c == 6 else g.holonomic
+        cols = world_basis(g.phic, np.eye(3))
+        hol = cols if g.n_c == 6 else g.holonomic         # six constraints: all hold in position
         for c in cols.T:
             holo.append(any(np.allclose(c, h) for h in hol.T))
-            ang.append(bool(np.abs(c[3:]).max() < 1e-12))
+            ang.append(bool(np.abs(c[3:]).max() < GRASP_SPACE))
     return np.array(holo), np.array(ang)
 
 
@@ -113,16 +132,10 @@ class NumpyDynamics:
 
     def constraints(self, q, p, quat):
         """(c, G): closure errors and velocity constraints, all constraint directions."""
-        from soagen.closed_chain.consistent import closure_residual
-
-        e, Jq, JX = closure_residual(self.system, q, quaternion_rotation(quat), p, holonomic=False)
-        return e, np.hstack([Jq, JX])
+        return closure_residual(self.system, q, quaternion_rotation(quat), p, holonomic=False)
 
     def gravity(self, q):
-        from soagen import algorithms as alg
-
-        s = self.system
-        return np.concatenate([alg.bias_forces(a.robot, qi, np.zeros(a.n)) for a, qi in zip(s.arms, s.split(q))])
+        return gravity_torques(self.system, q, NUMPY)
 
 
 class GeneratedDynamics:
@@ -133,13 +146,6 @@ class GeneratedDynamics:
     method = "lilly_orin (generated C)"
 
     def __init__(self, system, lib):
-        from soagen.closed_chain.codegen import (
-            CONSTRAINTS,
-            GRAVITY,
-            NAME,
-            constraint_count,
-        )
-
         have = lib.manifest["functions"]
         want = {NAME: ["q", "qd", "tau", "obj", "corr"], CONSTRAINTS: ["q", "pose"], GRAVITY: ["q"]}
         if any(have.get(k, {}).get("inputs") != v for k, v in want.items()) or lib.manifest.get("n") != system.n:
@@ -162,8 +168,6 @@ class GeneratedDynamics:
 
         if code is not None:
             return cls(system, cache.from_folder(code, source=system_file))
-        from soagen.closed_chain.codegen import render
-
         files = [system_file] if system_file else []
         files += sorted({a.robot.source for a in system.arms if a.robot.source})
         lib = cache.compiled(system.name, files, {"kind": "system"},
@@ -246,15 +250,14 @@ class Simulator:
 
     def violations(self, X, cGs):
         """Per state of X (states along the first axis) with its constraints ``cGs``: the
-        max position error over the holonomic directions, the max velocity violation, and
-        the four maxima [m], [rad], [m/s], [rad/s] for the plots (steps x 4)."""
+        maxima of the position error over the holonomic directions and of the velocity
+        violation, linear and angular: [m], [rad], [m/s], [rad/s] (steps x 4)."""
         _, qd, _, _, V = unpack(X, self.n)
         c = np.abs(np.array([cg[0] for cg in cGs]))[:, self.holonomic]
         cd = np.abs(np.einsum("kij,kj->ki", np.array([cg[1] for cg in cGs]), np.hstack([qd, V])))
         ang = self.angular[self.holonomic]
         parts = [c[:, ~ang], c[:, ang], cd[:, ~self.angular], cd[:, self.angular]]
-        return c.max(axis=1), cd.max(axis=1), np.column_stack(
-            [p.max(axis=1) if p.shape[1] else np.zeros(len(X)) for p in parts])
+        return np.column_stack([p.max(axis=1) if p.shape[1] else np.zeros(len(X)) for p in parts])
 
     def project(self, x):
         """x projected on the closure (positions by Gauss-Newton, velocities minimum-norm),
@@ -317,9 +320,8 @@ class Simulator:
                 progress(k + 1, steps)
         self.steps_per_second = steps / (time.perf_counter() - start)
         X = np.array(rows)
-        err_pos, err_vel, parts = self.violations(X, cGs)
-        return Trajectory(np.arange(steps + 1) * dt, *unpack(X, self.n), err_pos, err_vel,
-                          self.stab, self.method, parts)
+        return Trajectory(np.arange(steps + 1) * dt, *unpack(X, self.n), self.stab, self.method,
+                          self.violations(X, cGs))
 
 
 def simulate(system, duration=1.0, dt=2e-3, method="rccfd1", stabilization="projection",

@@ -5,9 +5,9 @@ angles, object pose, constraint violation; one row per step, named columns)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
+
+from soagen.simulation import write_trajectory_files
 
 
 def csv_columns(system):
@@ -20,10 +20,7 @@ def csv_columns(system):
 def write_trajectory(traj, system, out_dir):
     """Write trajectory.npz and trajectory.csv into ``out_dir`` (an existing directory);
     returns the written paths."""
-    out = Path(out_dir)
-    npz, csv = out / "trajectory.npz", out / "trajectory.csv"
-    np.savez(npz, t=traj.t, q=traj.q, qd=traj.qd, p_C=traj.p_C, quat_C=traj.quat_C,
-             V_C=traj.V_C, err_pos=traj.err_pos, err_vel=traj.err_vel, violation=traj.violation)
-    data = np.column_stack([traj.t, traj.q, traj.p_C, traj.quat_C, traj.err_pos, traj.err_vel])
-    np.savetxt(csv, data, delimiter=",", header=",".join(csv_columns(system)), comments="", fmt="%.10g")
-    return [npz, csv]
+    arrays = dict(t=traj.t, q=traj.q, qd=traj.qd, p_C=traj.p_C, quat_C=traj.quat_C, V_C=traj.V_C,
+                  err_pos=traj.err_pos, err_vel=traj.err_vel, violation=traj.violation)
+    return write_trajectory_files(out_dir, arrays, csv_columns(system),
+                                  np.column_stack([traj.t, traj.q, traj.p_C, traj.quat_C, traj.err_pos, traj.err_vel]))

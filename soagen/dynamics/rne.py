@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from soagen.dynamics.composite import composite_forces
 from soagen.dynamics.sweeps import anticausal_propagate
 from soagen.dynamics.tip import tip_force_at_body
-from soagen.spatial import phi_force
 
 
 def rne(robot, s, qdd, xp, f_tip=None):
@@ -22,8 +22,8 @@ def newton_euler(robot, s, qdd, xp, f_tip=None):
     f = [s.M[i] @ alpha[i] + s.b(i) for i in range(robot.nb)]            # (2.29)
     if f_tip is not None:
         f[robot.tip.body] = f[robot.tip.body] + tip_force_at_body(robot, s.X, f_tip, xp)  # B f(0)
-    T = causal_accumulate(robot, s, f, xp)
-    return alpha, f, T
+    f = composite_forces(robot, s, f, xp, "f")          # f(k) = phi(k, k-1) f(k-1) + own term
+    return alpha, f, [s.H[i] @ f[i] for i in range(robot.nb)]       # T(k) = H(k) f(k) (2.30)
 
 
 def accelerations(robot, s, qdd, xp):
@@ -31,15 +31,3 @@ def accelerations(robot, s, qdd, xp):
     u = [s.H[i].T @ qdd[robot.v_slice(i)] + s.a[i] for i in range(robot.nb)]
     return anticausal_propagate(robot, s.X, u, xp, "alpha")
 
-
-def causal_accumulate(robot, s, f, xp):
-    """f(k) = phi(k, k-1) f(k-1) + (own term), T(k) = H(k) f(k), tip to base (2.29)-(2.30).
-    ``f`` is accumulated in place: on return f(k) is the joint force of body k."""
-    T = [None] * robot.nb
-    for i in reversed(range(robot.nb)):
-        f[i] = xp.name(f[i], f"f{i}")
-        T[i] = s.H[i] @ f[i]
-        p = robot.bodies[i].parent
-        if p >= 0:
-            f[p] = f[p] + phi_force(*s.X[i], f[i])
-    return T

@@ -162,7 +162,6 @@ class Layout:
     owner: dict
     parts: dict
     joints: list
-    links: dict
 
 
 def build(d: Description, tip: str | None = None, strict: bool = False) -> Robot:
@@ -212,7 +211,7 @@ def merge_fixed_joints(d: Description, root, order) -> Layout:
     """Walk the tree from the root: a moving joint starts a body, a fixed joint welds its
     child link (mass properties and frame) into the parent's body."""
     links = {l.name: l for l in d.links}
-    layout = Layout({root: (-1, np.eye(3), np.zeros(3))}, {}, [], links)
+    layout = Layout({root: (-1, np.eye(3), np.zeros(3))}, {}, [])
     for j in order:
         pb, pR, pr = layout.owner[j.parent]
         R, r = pR @ j.R, pr + pR @ j.r

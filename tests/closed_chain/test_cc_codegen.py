@@ -30,6 +30,7 @@ from soagen.closed_chain.codegen import (
 )
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.random_systems import random_system
+from soagen.dynamics.kinematics import link_transforms, world_poses
 from soagen.spatial import quaternion_from_rotation, rotation_exp
 from tests.helpers import rel_err
 
@@ -90,32 +91,48 @@ def _constraint_reference(s, q, qd, R, p, V):
     Context's relative velocities dV (an independent route to G (qd, V))."""
     from soagen.closed_chain.consistent import closure_residual
 
-    e, Jq, JX = closure_residual(s, q, R, p, holonomic=False)
+    e, G = closure_residual(s, q, R, p, holonomic=False)
     ctx = Context(s, q, qd, np.zeros(s.n), (R, p), V)
     cdot = np.concatenate([-pc.T @ dv for pc, dv in zip(ctx.phic, ctx.dV)])
-    return np.hstack([e[:, None], Jq, JX]), cdot
+    return np.hstack([e[:, None], G]), cdot
+
+
+def _potential_energy(robot, q):
+    """U(q) = -sum m_k g . c_k over the links (robot frame), from the link poses alone."""
+    poses = world_poses(robot, link_transforms(robot, q, NUMPY))
+    return -sum(b.mass * robot.gravity @ (o + R @ b.com) for b, (R, o) in zip(robot.bodies, poses))
+
+
+def _closure_error(s, q, R, p):
+    return closure_constraints(s, q, np.concatenate([p, quaternion_from_rotation(R)]), NUMPY)[:, 0]
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_constraint_and_gravity_functions_on_numpy(seed):
     """closure_constraints: G (qd, V) equals the context's -phi^c^T dV; the closure error
-    vanishes at a closed state; gravity_torques = each arm's bias forces at rest."""
-    from soagen import algorithms as alg
-
+    vanishes at a closed state and moves off it as G predicts (central differences along
+    (dq, V)). gravity_torques = dU/dq of each arm's potential energy (central differences)."""
     s, (q, qd, _, (R, p), V) = _random(seed)
     pose = np.concatenate([p, quaternion_from_rotation(R)])
     out = closure_constraints(s, q, pose, NUMPY)
-    want, cdot = _constraint_reference(s, q, qd, R, p, V)
-    assert out.shape == (constraint_count(s), s.n + 7) and rel_err(out, want) < 1e-13
+    _, cdot = _constraint_reference(s, q, qd, R, p, V)
+    assert out.shape == (constraint_count(s), s.n + 7)
     assert rel_err(out[:, 1:] @ np.concatenate([qd, V]), cdot) < 1e-12
+    h = 1e-6
     g = gravity_torques(s, q, NUMPY)
-    assert rel_err(g, np.concatenate([alg.bias_forces(a.robot, qi, np.zeros(a.n)) for a, qi in zip(s.arms, s.split(q))])) \
-        < 1e-14
+    dU = [(_potential_energy(a.robot, qi + h * e) - _potential_energy(a.robot, qi - h * e)) / (2 * h)
+          for a, qi in zip(s.arms, s.split(q)) for e in np.eye(a.n)]
+    assert rel_err(g, np.array(dU)) < 1e-8
     closed = cc.load_system(SYSTEMS / "dual_arm_box.yaml")
     qc, _, _ = closed.consistent_state(seed)
     ctx = Context(closed, qc, np.zeros(closed.n), np.zeros(closed.n))
-    c = closure_constraints(closed, qc, np.concatenate([ctx.p_C, quaternion_from_rotation(ctx.R_C)]), NUMPY)[:, 0]
-    assert np.abs(c).max() < 1e-11
+    Rc, pc = ctx.R_C, ctx.p_C
+    G = closure_constraints(closed, qc, np.concatenate([pc, quaternion_from_rotation(Rc)]), NUMPY)[:, 1:]
+    assert np.abs(_closure_error(closed, qc, Rc, pc)).max() < 1e-11
+    rng = np.random.default_rng(seed)
+    dq, w, v = rng.normal(size=closed.n), rng.normal(size=3), rng.normal(size=3)
+    step = lambda t: _closure_error(closed, qc + t * dq, rotation_exp(t * w) @ Rc, pc + t * v)
+    assert rel_err((step(h) - step(-h)) / (2 * h), G @ np.concatenate([dq, w, v])) < 1e-7
 
 
 def _checked_in(s, name):

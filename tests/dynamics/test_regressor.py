@@ -87,8 +87,12 @@ def test_base_regressor_full_rank_and_reproduces_tau(name, robot):
 # Panda Robot With Retrieval of Feasible Parameters Using Penalty-Based Optimization",
 # IEEE RA-L 4(4), 2019 (robots/arm7.yaml transcribes the Panda URDF). The others are
 # checked against the rank of the stacked regressor above and Pinocchio's in the oracle
-# tests; docs/derivatives.md discusses the classical numbers.
-COUNTS = {"puma560": 36, "stanford": 33, "arm7": 43, "planar2": 6}
+# tests; docs/derivatives.md discusses the classical numbers. PUMA 560 and Stanford arm
+# by Gautier and Khalil's grouping rules (docs/derivatives.md, "Base parameters"): a 6R
+# arm with a vertical first axis keeps 1 parameter of link 1 (ZZR1), then 7 per link
+# (XXR, XY, XZ, YZ, ZZR, MX, MY); the Stanford arm (RRPRRR) keeps of its prismatic link 3
+# only m3, MX3, MY3, MZ3 (its rotational inertia moves to link 2).
+COUNTS = {"puma560": 1 + 7 * 5, "stanford": 1 + 7 + 4 + 3 * 7, "arm7": 43, "planar2": 6}
 
 
 @pytest.mark.parametrize("name", sorted(COUNTS))

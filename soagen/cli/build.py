@@ -62,7 +62,7 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
         with ctx:
             result = render_system(load_system(robot), robot, langs=langs, prefix=prefix, batch=True, progress=step)
     else:
-        from soagen.cli.options import load_robot
+        from soagen.cli.options import load_args, load_robot
         from soagen.codegen.functions import check_algorithms
         from soagen.codegen.robot import render
 
@@ -72,7 +72,7 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
         ctx, step = progress_bar(len(names), quiet)
         with ctx:
             result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix, fd_variant=fd_variant,
-                            batch=True, progress=step)
+                            batch=True, progress=step, load_args=load_args(tip, floating_base))
     paths = build_module(result, out_dir, tuple(cflags.split()))
     module = paths[-1]
     click.echo(f"built {module} ({time.perf_counter() - t0:.2f} s): "

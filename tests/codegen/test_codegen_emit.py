@@ -1,6 +1,8 @@
 """The emitter's interface (soagen.codegen.emit): languages are data, bad requests are
 refused, and a language's extras reach its templates."""
 
+from dataclasses import replace
+
 import pytest
 from codegen_util import ROBOTS
 
@@ -28,6 +30,18 @@ def test_files_and_manifest(planar2):
     fn = out.manifest["functions"]["mass_matrix"]
     assert fn["shape"] == [2, 2] and fn["inputs"] == ["q"] and fn["ops"] == functions[0].counts
     assert "// a reference" in out.files["p2.h"] and "regen" in out.files["p2.c"]
+
+
+def test_python_several_outputs_of_one_and_two_dimensions(planar2):
+    """The stdlib Python module returns each of several outputs as a list (1-D) or as a
+    list of rows (2-D): the mass matrix split into its first row and a 1 x 2 second row."""
+    (fn,), header = planar2
+    split = replace(fn, name="split", output="a", shape=(2,), more_outputs=(("b", (1, 2)),))
+    ns = {}
+    exec(E.emit([fn, split], header, ("python",)).files["p2.py"], ns)
+    q = [0.3, -0.7]
+    m = ns["mass_matrix"](q)
+    assert ns["split"](q) == (m[0], [m[1]])
 
 
 def test_unknown_language_and_clashing_files_are_refused(planar2):

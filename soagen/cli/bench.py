@@ -99,12 +99,6 @@ def _ratio(a, b, spec):
     return f"{a / b:{spec}}x" if a else "-"
 
 
-def _nb(res):
-    from soagen.codegen.throughput import NB
-
-    return NB
-
-
 def _module_table(con, res):
     """The Python module against the batched C over batch sizes, and its per-call overhead."""
     import statistics
@@ -136,17 +130,18 @@ def _report(res, ops_rows, paper_sources, notes, size_name):
     from rich.console import Console
     from rich.table import Table
 
+    from soagen.codegen.throughput import NB
+
     con = Console(width=160)
     per_state = bool(res.batch_ns)
     t = Table(title=f"{res.robot} ({size_name} = {res.nv}): ns per {'state' if per_state else 'call'}, median "
                     f"[C: {' '.join(res.flags)}]")
     cols = [("function", lambda n, c: _label(res, n)), ("C", lambda n, c: _fmt(c))]
     if per_state:
-        nb = _nb(res)
-        cols += [(f"C loop {nb}", lambda n, c: _fmt(res.scalar_loop_ns[n])),
-                 (f"C batch W={res.batch_width}", lambda n, c: _fmt(res.batch_ns[n][nb])),
-                 ("batch x", lambda n, c: f"{res.scalar_loop_ns[n] / res.batch_ns[n][nb]:.1f}x"),
-                 ("Py module", lambda n, c: _fmt(res.module_ns[n][nb]))]
+        cols += [(f"C loop {NB}", lambda n, c: _fmt(res.scalar_loop_ns[n])),
+                 (f"C batch W={res.batch_width}", lambda n, c: _fmt(res.batch_ns[n][NB])),
+                 ("batch x", lambda n, c: f"{res.scalar_loop_ns[n] / res.batch_ns[n][NB]:.1f}x"),
+                 ("Py module", lambda n, c: _fmt(res.module_ns[n][NB]))]
     for title, values in (("JAX", res.jax_ns), ("PyTorch", res.torch_ns)):
         if values:
             cols.append((title, lambda n, c, v=values: _fmt(v.get(n))))
@@ -162,12 +157,12 @@ def _report(res, ops_rows, paper_sources, notes, size_name):
         t.add_row(*[value(n, c) for _, value in cols])
     con.print(t)
     if per_state:
-        con.print(f"C: one state per call (64 states cycled); C loop: the scalar function over the {_nb(res)} "
-                  f"states of one batch call; C batch and Py module: {_nb(res)} states per call (the Python module "
+        con.print(f"C: one state per call (64 states cycled); C loop: the scalar function over the {NB} "
+                  f"states of one batch call; C batch and Py module: {NB} states per call (the Python module "
                   f"built by soagen build, a fresh output array per call), W states per vector; batch x = C loop / "
                   f"C batch, the same states; Pinocchio, generated Py, numpy ref: one state per call.")
         _module_table(con, res)
-    for note in [res.pin_note, *getattr(res, "array_notes", []), *notes]:
+    for note in [res.pin_note, *res.array_notes, *notes]:
         if note:
             con.print(note)
     ops = Table(title="operation counts (generated) vs the papers")

@@ -68,7 +68,7 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
 
         model = load_robot(robot, tip=tip, floating_base=floating_base)
         names = parse_algorithms(algos)
-        check_algorithms(model, names)
+        check_algorithms(names)
         ctx, step = progress_bar(len(names), quiet)
         with ctx:
             result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix, fd_variant=fd_variant,

@@ -124,7 +124,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     langs = parse_langs(lang)
     model = load_robot(robot, tip=tip, floating_base=floating_base)
     names = parse_algorithms(algos)
-    check_algorithms(model, names)
+    check_algorithms(names)
     frame_names = [f.strip() for f in frames.split(",") if f.strip()] if frames else None
     frames_for(model, frame_names)                     # unknown links: one line, before any work
     if prefix is not None:

@@ -18,8 +18,7 @@ closed-chain one :mod:`soagen.closed_chain.codegen`.
 
 Adding a backend is adding a printer, its templates and one :data:`LANGUAGES` entry. A
 template receives the header's fields, ``functions`` (one record per function, see
-:func:`print_function` and :func:`describe`, holding the :class:`Function` itself as ``function``) and
-``language`` (the :class:`Language`). A language that needs more per function than the
+:func:`print_function` and :func:`describe`) and ``language`` (the :class:`Language`). A language that needs more per function than the
 printed statements (a batch variant, another printer's text) computes it in its
 ``extras`` hook, whose entries are added to each printed record."""
 
@@ -230,7 +229,7 @@ def _comment(label):
 def describe(fn: Function) -> dict:
     """The record of one function as the templates see it, without printed code: the
     Function's fields, ``results`` (name, shape, ``shape_text`` of each output),
-    ``counts_text``, ``shape_text``, and the Function itself as ``function``."""
+    ``counts_text``, ``shape_text``."""
     prog = fn.program
     results = [{"name": name, "shape": list(shape), "shape_text": " x ".join(str(s) for s in shape)}
                for name, shape in fn.results]
@@ -238,18 +237,17 @@ def describe(fn: Function) -> dict:
     return {
         "name": fn.name, "summary": fn.summary, "equations": fn.equations, "variant": fn.variant,
         "inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape),
-        "shape_text": results[0]["shape_text"], "counts": c,
-        "temporaries": prog.temporaries,
+        "shape_text": results[0]["shape_text"],
         "counts_text": f"{c['mul']} mul, {c['add']} add, {c['div']} div, {c['trig']} sin/cos, "
                        f"{c['sqrt']} sqrt; {prog.temporaries} temporaries",
-        "results": results, "function": fn,
+        "results": results,
     }
 
 
 def print_function(fn: Function, printer) -> dict:
     """:func:`describe` with the code printed by ``printer``: ``statements`` (comment,
-    target, expr; a comment where a new quantity starts), and per result ``offset`` and
-    ``outputs`` (flat index, row-major index, expr), the first result's also as ``outputs``."""
+    target, expr; a comment where a new quantity starts), and per result ``outputs`` (flat
+    index, row-major index, expr)."""
     prog, rec = fn.program, describe(fn)
     body, last = [], None
     for st in prog.statements:
@@ -262,9 +260,8 @@ def print_function(fn: Function, printer) -> dict:
         res["outputs"] = [{"flat": k, "index": list((k,) if len(shape) == 1 else divmod(k, shape[1])),
                            "expr": printer.doprint(e)}
                           for k, e in enumerate(prog.outputs[start:start + size])]
-        res["offset"] = start
         start += size
-    rec.update(statements=body, outputs=rec["results"][0]["outputs"])
+    rec["statements"] = body
     return rec
 
 

@@ -104,7 +104,7 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
     ``jacobian_<frame>`` etc. ``load_args`` are the command-line words that shaped the
     model (:func:`soagen.cli.options.load_args`), repeated in the regenerate command."""
     prefix = validate_prefix(prefix or default_prefix(robot.name))
-    check_algorithms(robot, algorithms)
+    check_algorithms(algorithms)
     algorithms = [a for a in SPECS if a in set(algorithms)]        # canonical order
     if not algorithms:
         raise SoagenError("no algorithm selected (--algorithms)")

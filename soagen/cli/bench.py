@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from soagen.cli.options import (
+    cflags_option,
     fd_variant_option,
     floating_base_option,
     robot_argument,
@@ -29,8 +30,7 @@ def _fmt(ns):
               help="Timing repeats of the C loop (the median is reported).")
 @click.option("--iterations", type=click.IntRange(1), default=None,
               help="Calls per repeat in the C loop (default: about 20 ms of work).")
-@click.option("--cflags", default="-O3 -march=native -ffp-contract=fast", show_default=True,
-              help="Compiler flags for the generated C.")
+@cflags_option
 @click.option("--no-numpy", is_flag=True, help="Skip timing the generic numpy reference.")
 @click.option("--no-pinocchio", is_flag=True, help="Skip Pinocchio even if installed.")
 @click.option("--no-jax", is_flag=True, help="Skip the JAX output even if jax is installed.")
@@ -59,7 +59,6 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     from soagen.codegen import bench as B
     from soagen.loaders.bundled import resolve
 
-    flags = tuple(cflags.split())
     robot = str(resolve(robot))                 # a bundled robot's name, or the file
     if is_system_file(robot):
         from soagen.cli.options import refuse_robot_options
@@ -70,7 +69,7 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
         ctx, step = progress_bar(2, quiet)
         with ctx:
             res = CB.run_system_bench(robot, with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
-                                      iters=iterations, repeats=repeats, flags=flags, progress=step)
+                                      iters=iterations, repeats=repeats, flags=cflags, progress=step)
         _report(res, CB.ops_rows(res), CB.PAPER, [CB.numpy_note(res)], "n")
         return
     names = parse_algorithms(algos)
@@ -78,7 +77,7 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     with ctx:
         res = B.run_bench(robot, tip=tip, algorithms=names, fd_variant=fd_variant,
                           with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
-                          iters=iterations, repeats=repeats, flags=flags, with_jax=not no_jax,
+                          iters=iterations, repeats=repeats, flags=cflags, with_jax=not no_jax,
                           with_torch=not no_torch, progress=step, floating_base=floating_base)
     rows = []
     refs = {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from soagen.cli.options import (
+    cflags_option,
     fd_variant_option,
     floating_base_option,
     robot_argument,
@@ -25,8 +26,7 @@ from soagen.cli.options import (
 @click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
               help="Comma-separated functions (as for `soagen generate`).")
 @fd_variant_option
-@click.option("--cflags", default="-O3 -march=native -ffp-contract=fast", show_default=True,
-              help="Compiler flags (the default builds for this machine's vector units).")
+@cflags_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags, quiet):
     """Compile the generated dynamics of ROBOT (or of a closed-chain SYSTEM file) into a
@@ -73,7 +73,7 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
         with ctx:
             result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix, fd_variant=fd_variant,
                             batch=True, progress=step, load_args=load_args(tip, floating_base))
-    paths = build_module(result, out_dir, tuple(cflags.split()))
+    paths = build_module(result, out_dir, cflags)
     module = paths[-1]
     click.echo(f"built {module} ({time.perf_counter() - t0:.2f} s): "
                f"{', '.join(f.name for f in result.functions)}")

@@ -204,13 +204,13 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     from soagen.codegen import throughput as T
     from soagen.codegen.compile import load_c, load_python
     from soagen.codegen.extension import compile_extension, load_extension
-    from soagen.codegen.functions import ALGORITHMS
+    from soagen.codegen.functions import ALGORITHMS, TIP_FUNCTIONS
     from soagen.codegen.robot import render
 
     robot = soagen.load(robot_file, tip=tip, floating_base=floating_base)
     names = list(algorithms or ALGORITHMS)
     if robot.tip is None:
-        names = [n for n in names if n not in ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")]
+        names = [n for n in names if n not in TIP_FUNCTIONS]
     arrays = tuple(lang for lang, wanted in (("jax", with_jax), ("torch", with_torch))
                    if wanted and _importable(lang))
     t0, c0 = time.perf_counter(), time.process_time()

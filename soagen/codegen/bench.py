@@ -85,7 +85,7 @@ def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=()
     a closed-chain object's orientation), normalized in the random inputs;
     ``input_size``: the longest input if longer than nq and nv."""
     from soagen.codegen.compile import compiler, run_logged
-    from soagen.codegen.emit import environment, output_offsets, output_size, write
+    from soagen.codegen.emit import environment, output_offsets, output_sizes, write
 
     work = Path(work)
     write(result, work)
@@ -93,10 +93,9 @@ def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=()
     records = result.manifest["functions"]
     fns = []
     for f in result.functions:
-        size, offsets = output_size(records[f.name]), output_offsets(records[f.name])
-        fns.append({"name": f.name, "inputs": f.inputs, "size": size, "offsets": offsets,
-                    "out_sizes": [b - a for a, b in zip(offsets, offsets[1:] + [size])],
-                    "sizes": f.input_sizes(result.header)})
+        sizes = output_sizes(records[f.name])
+        fns.append({"name": f.name, "inputs": f.inputs, "size": sum(sizes), "offsets": output_offsets(records[f.name]),
+                    "out_sizes": sizes, "sizes": f.input_sizes(result.header)})
     nq, nv = result.manifest["nq"], result.manifest["nv"]
     src = environment().get_template("c/bench_main.c.j2").render(
         prefix=prefix, nv=nv, nq=nq, nin=max(nq, nv, input_size), functions=fns,

@@ -277,14 +277,14 @@ def output_shapes(record) -> list:
     return [record["shape"]] + [shape for _, shape in record.get("more_outputs", [])]
 
 
-def output_size(record) -> int:
-    """Entries of all outputs of a manifest record."""
-    return sum(_size(shape) for shape in output_shapes(record))
+def output_sizes(record) -> list:
+    """Entries of each output of a manifest record."""
+    return [_size(shape) for shape in output_shapes(record)]
 
 
 def output_offsets(record) -> list:
     """Where each output starts when all are laid out one after the other."""
-    sizes = [_size(shape) for shape in output_shapes(record)]
+    sizes = output_sizes(record)
     return [sum(sizes[:k]) for k in range(len(sizes))]
 
 

@@ -43,11 +43,8 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
     from soagen import output_dir
     from soagen.cli.generate import parse_algorithms, progress_bar
     from soagen.closed_chain.loader import is_system_file
-    from soagen.codegen.emit import validate_prefix
     from soagen.codegen.extension import build as build_module
 
-    if prefix is not None:
-        validate_prefix(prefix)
     output_dir.check(out_dir)
     langs = ("c", "python_ext")
     t0 = time.perf_counter()

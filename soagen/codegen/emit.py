@@ -300,7 +300,6 @@ def emit(functions, header: Header, langs) -> Emitted:
     return the files (the manifest ``PREFIX_manifest.json`` among them) as text."""
     from soagen import __version__
 
-    validate_prefix(header.prefix)
     unknown = [name for name in langs if name not in LANGUAGES]
     if unknown:
         raise SoagenError(f"unknown language {unknown[0]!r} (choose from {', '.join(LANGUAGES)})")

@@ -59,37 +59,40 @@ class NumpyBackend:
 
 
 class SympyBackend(NumpyBackend):
-    """Numpy object arrays holding SymPy expressions; zeros and ones fold on the spot."""
+    """Numpy object arrays holding SymPy expressions; zeros and ones fold on the spot.
+    The scalars are made by :meth:`scalar`, the hook a backend of other expression nodes
+    (:class:`soagen.codegen.unroll.UnrollBackend`) overrides."""
 
     dtype = object
 
-    def zeros(self, shape):
+    def scalar(self, x):
+        """A Python or numpy number (an int an exact integer, a float a Float) or an
+        expression as a scalar of this backend."""
         import sympy
 
+        return sympy.sympify(x)
+
+    def zeros(self, shape):
         out = np.empty(shape, dtype=object)
-        out.fill(sympy.S.Zero)
+        out.fill(self.scalar(0))
         return out
 
     def eye(self, n):
-        import sympy
-
         out = self.zeros((n, n))
         for i in range(n):
-            out[i, i] = sympy.S.One
+            out[i, i] = self.scalar(1)
         return out
 
     def constant(self, a):
-        """Floats that are integers become exact SymPy integers (so 1.0*x prints as x);
-        entries that are already SymPy expressions pass through."""
-        import sympy
-
+        """Floats that are integers become exact integers (so 1.0*x prints as x); entries
+        that are already expressions pass through."""
         a = np.asarray(a)
         out = np.empty(a.shape, dtype=object)
         for idx, x in np.ndenumerate(a):
             if isinstance(x, (float, np.floating)):
-                out[idx] = sympy.Integer(int(x)) if float(x).is_integer() else sympy.Float(float(x))
+                out[idx] = self.scalar(int(x) if float(x).is_integer() else float(x))
             else:
-                out[idx] = sympy.sympify(x)
+                out[idx] = self.scalar(x)
         return out
 
     def sin(self, x):

@@ -37,3 +37,14 @@ def test_info_bad_file_exit_2_one_line(tmp_path):
     assert result.exit_code == 2
     assert result.output.strip() == f"error: {bad}: link 'a': mass must be zero or positive, got -1"
     assert "Traceback" not in result.output
+
+
+def test_cflags_default_is_the_fast_flags():
+    """--cflags spells out compile.FAST_FLAGS (importing them would load SymPy for --help)."""
+    from soagen.cli.bench import bench
+    from soagen.cli.build import build
+    from soagen.codegen.compile import FAST_FLAGS
+
+    for command in (build, bench):
+        option = next(p for p in command.params if p.name == "cflags")
+        assert tuple(option.default.split()) == FAST_FLAGS, command.name

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from soagen.cli.options import (
+    cflags_option,
     fd_variant_option,
     floating_base_option,
     robot_argument,
@@ -29,8 +30,7 @@ def _fmt(ns):
               help="Timing repeats of the C loop (the median is reported).")
 @click.option("--iterations", type=click.IntRange(1), default=None,
               help="Calls per repeat in the C loop (default: about 20 ms of work).")
-@click.option("--cflags", default="-O3 -march=native -ffp-contract=fast", show_default=True,
-              help="Compiler flags for the generated C.")
+@cflags_option
 @click.option("--no-numpy", is_flag=True, help="Skip timing the generic numpy reference.")
 @click.option("--no-pinocchio", is_flag=True, help="Skip Pinocchio even if installed.")
 @click.option("--no-jax", is_flag=True, help="Skip the JAX output even if jax is installed.")
@@ -59,7 +59,6 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     from soagen.codegen import bench as B
     from soagen.loaders.bundled import resolve
 
-    flags = tuple(cflags.split())
     robot = str(resolve(robot))                 # a bundled robot's name, or the file
     if is_system_file(robot):
         from soagen.cli.options import refuse_robot_options
@@ -70,7 +69,7 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
         ctx, step = progress_bar(2, quiet)
         with ctx:
             res = CB.run_system_bench(robot, with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
-                                      iters=iterations, repeats=repeats, flags=flags, progress=step)
+                                      iters=iterations, repeats=repeats, flags=cflags, progress=step)
         _report(res, CB.ops_rows(res), CB.PAPER, [CB.numpy_note(res)], "n")
         return
     names = parse_algorithms(algos)
@@ -78,7 +77,7 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     with ctx:
         res = B.run_bench(robot, tip=tip, algorithms=names, fd_variant=fd_variant,
                           with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
-                          iters=iterations, repeats=repeats, flags=flags, with_jax=not no_jax,
+                          iters=iterations, repeats=repeats, flags=cflags, with_jax=not no_jax,
                           with_torch=not no_torch, progress=step, floating_base=floating_base)
     rows = []
     refs = {}
@@ -97,12 +96,6 @@ def _label(res, n):
 
 def _ratio(a, b, spec):
     return f"{a / b:{spec}}x" if a else "-"
-
-
-def _nb(res):
-    from soagen.codegen.throughput import NB
-
-    return NB
 
 
 def _module_table(con, res):
@@ -136,17 +129,18 @@ def _report(res, ops_rows, paper_sources, notes, size_name):
     from rich.console import Console
     from rich.table import Table
 
+    from soagen.codegen.throughput import NB
+
     con = Console(width=160)
     per_state = bool(res.batch_ns)
     t = Table(title=f"{res.robot} ({size_name} = {res.nv}): ns per {'state' if per_state else 'call'}, median "
                     f"[C: {' '.join(res.flags)}]")
     cols = [("function", lambda n, c: _label(res, n)), ("C", lambda n, c: _fmt(c))]
     if per_state:
-        nb = _nb(res)
-        cols += [(f"C loop {nb}", lambda n, c: _fmt(res.scalar_loop_ns[n])),
-                 (f"C batch W={res.batch_width}", lambda n, c: _fmt(res.batch_ns[n][nb])),
-                 ("batch x", lambda n, c: f"{res.scalar_loop_ns[n] / res.batch_ns[n][nb]:.1f}x"),
-                 ("Py module", lambda n, c: _fmt(res.module_ns[n][nb]))]
+        cols += [(f"C loop {NB}", lambda n, c: _fmt(res.scalar_loop_ns[n])),
+                 (f"C batch W={res.batch_width}", lambda n, c: _fmt(res.batch_ns[n][NB])),
+                 ("batch x", lambda n, c: f"{res.scalar_loop_ns[n] / res.batch_ns[n][NB]:.1f}x"),
+                 ("Py module", lambda n, c: _fmt(res.module_ns[n][NB]))]
     for title, values in (("JAX", res.jax_ns), ("PyTorch", res.torch_ns)):
         if values:
             cols.append((title, lambda n, c, v=values: _fmt(v.get(n))))
@@ -162,12 +156,12 @@ def _report(res, ops_rows, paper_sources, notes, size_name):
         t.add_row(*[value(n, c) for _, value in cols])
     con.print(t)
     if per_state:
-        con.print(f"C: one state per call (64 states cycled); C loop: the scalar function over the {_nb(res)} "
-                  f"states of one batch call; C batch and Py module: {_nb(res)} states per call (the Python module "
+        con.print(f"C: one state per call (64 states cycled); C loop: the scalar function over the {NB} "
+                  f"states of one batch call; C batch and Py module: {NB} states per call (the Python module "
                   f"built by soagen build, a fresh output array per call), W states per vector; batch x = C loop / "
                   f"C batch, the same states; Pinocchio, generated Py, numpy ref: one state per call.")
         _module_table(con, res)
-    for note in [res.pin_note, *getattr(res, "array_notes", []), *notes]:
+    for note in [res.pin_note, *res.array_notes, *notes]:
         if note:
             con.print(note)
     ops = Table(title="operation counts (generated) vs the papers")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from soagen.cli.options import (
+    cflags_option,
     fd_variant_option,
     floating_base_option,
     robot_argument,
@@ -25,8 +26,7 @@ from soagen.cli.options import (
 @click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
               help="Comma-separated functions (as for `soagen generate`).")
 @fd_variant_option
-@click.option("--cflags", default="-O3 -march=native -ffp-contract=fast", show_default=True,
-              help="Compiler flags (the default builds for this machine's vector units).")
+@cflags_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags, quiet):
     """Compile the generated dynamics of ROBOT (or of a closed-chain SYSTEM file) into a
@@ -43,11 +43,8 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
     from soagen import output_dir
     from soagen.cli.generate import parse_algorithms, progress_bar
     from soagen.closed_chain.loader import is_system_file
-    from soagen.codegen.emit import validate_prefix
     from soagen.codegen.extension import build as build_module
 
-    if prefix is not None:
-        validate_prefix(prefix)
     output_dir.check(out_dir)
     langs = ("c", "python_ext")
     t0 = time.perf_counter()
@@ -62,18 +59,18 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
         with ctx:
             result = render_system(load_system(robot), robot, langs=langs, prefix=prefix, batch=True, progress=step)
     else:
-        from soagen.cli.options import load_robot
+        from soagen.cli.options import load_args, load_robot
         from soagen.codegen.functions import check_algorithms
         from soagen.codegen.robot import render
 
         model = load_robot(robot, tip=tip, floating_base=floating_base)
         names = parse_algorithms(algos)
-        check_algorithms(model, names)
+        check_algorithms(names)
         ctx, step = progress_bar(len(names), quiet)
         with ctx:
             result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix, fd_variant=fd_variant,
-                            batch=True, progress=step)
-    paths = build_module(result, out_dir, tuple(cflags.split()))
+                            batch=True, progress=step, load_args=load_args(tip, floating_base))
+    paths = build_module(result, out_dir, cflags)
     module = paths[-1]
     click.echo(f"built {module} ({time.perf_counter() - t0:.2f} s): "
                f"{', '.join(f.name for f in result.functions)}")

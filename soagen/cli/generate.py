@@ -111,7 +111,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     from soagen import output_dir
     from soagen.cli.options import load_args, load_robot
     from soagen.closed_chain.loader import is_system_file
-    from soagen.codegen.emit import validate_prefix, write
+    from soagen.codegen.emit import write
     from soagen.codegen.functions import check_algorithms
     from soagen.codegen.robot import frames_for, render
 
@@ -124,11 +124,9 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     langs = parse_langs(lang)
     model = load_robot(robot, tip=tip, floating_base=floating_base)
     names = parse_algorithms(algos)
-    check_algorithms(model, names)
+    check_algorithms(names)
     frame_names = [f.strip() for f in frames.split(",") if f.strip()] if frames else None
     frames_for(model, frame_names)                     # unknown links: one line, before any work
-    if prefix is not None:
-        validate_prefix(prefix)
     output_dir.check(out_dir)
     t0 = time.perf_counter()
     ctx, step = progress_bar(len(names), quiet)
@@ -158,9 +156,6 @@ def generate_system(path, lang, out_dir, prefix, quiet, batch, robot_only):
 
     refuse_robot_options(path, robot_only)
     langs = parse_langs(lang)
-    if prefix is not None:
-        from soagen.codegen.emit import validate_prefix
-        validate_prefix(prefix)
     output_dir.check(out_dir)
     t0 = time.perf_counter()
     ctx, step = progress_bar(2, quiet)

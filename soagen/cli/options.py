@@ -20,6 +20,13 @@ fd_variant_option = click.option("--fd-variant", type=click.Choice(("best",) + F
                                  help="Forward dynamics variant of Part I; 'best' keeps the one whose "
                                       "unrolled code has the fewest operations.")
 
+# The default is soagen.codegen.compile.FAST_FLAGS, spelled out: importing it would load
+# SymPy for every --help (tests/test_cli.py checks that the two agree).
+cflags_option = click.option("--cflags", default="-O3 -march=native -ffp-contract=fast", show_default=True,
+                             callback=lambda ctx, param, value: tuple(value.split()),
+                             help="Compiler flags for the generated C (the default builds for this "
+                                  "machine's vector units).")
+
 
 def _remember(ctx, param, value):
     """Keep a robot-file option in the context for :func:`load_robot` (the commands'
@@ -45,7 +52,8 @@ def robot_file_options(command):
     return strict_option(lock_option(command))
 
 
-def _locked():
+def locked():
+    """The joints of the command line's --lock options (repeated or comma-separated)."""
     meta = click.get_current_context().meta
     return [x.strip() for entry in meta.get("soagen.lock", ()) for x in entry.split(",") if x.strip()]
 
@@ -55,7 +63,7 @@ def load_robot(path, tip=None, floating_base=False):
     import soagen
 
     strict = click.get_current_context().meta.get("soagen.strict", False)
-    return soagen.load(path, tip=tip, floating_base=floating_base, strict=strict, lock=_locked())
+    return soagen.load(path, tip=tip, floating_base=floating_base, strict=strict, lock=locked())
 
 
 def load_args(tip=None, floating_base=False):
@@ -65,7 +73,7 @@ def load_args(tip=None, floating_base=False):
 
     words = ["--tip", shlex.quote(tip)] if tip else []
     words += ["--floating-base"] if floating_base else []
-    lock = _locked()
+    lock = locked()
     return tuple(words + (["--lock", shlex.quote(",".join(lock))] if lock else []))
 
 

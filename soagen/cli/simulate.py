@@ -78,10 +78,13 @@ def _backend(backend, code):
     from soagen.errors import SoagenError
 
     if backend == "auto":
-        import os
-        import shutil
-        have_cc = bool(os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc") or shutil.which("clang"))
-        backend = "generated" if have_cc else "numpy"
+        from soagen.codegen.compile import compiler
+
+        try:
+            compiler()
+            backend = "generated"
+        except SoagenError:
+            backend = "numpy"
     if code is not None and backend != "generated":
         raise SoagenError("--code: only with --backend generated")
     return backend
@@ -131,7 +134,7 @@ def _system(path, duration, dt, out, backend, code, controller, speed, seed, met
 
 def _robot(path, duration, dt, out, backend, code, controller, speed, seed, tip, floating_base):
     from soagen import output_dir
-    from soagen.cli.options import load_robot
+    from soagen.cli.options import load_robot, locked
     from soagen.plots import plot_robot_trajectory
     from soagen.simulation import (
         GeneratedRobotDynamics,
@@ -142,8 +145,7 @@ def _robot(path, duration, dt, out, backend, code, controller, speed, seed, tip,
     robot = load_robot(path, tip=tip, floating_base=floating_base)
     dynamics = None
     if backend == "generated":
-        ctx = click.get_current_context().meta
-        options = {"tip": tip, "floating_base": floating_base, "lock": list(ctx.get("soagen.lock", ()))}
+        options = {"tip": tip, "floating_base": floating_base, "lock": locked()}
         dynamics = GeneratedRobotDynamics.for_robot(robot, robot.source, options, code=code,
                                                     announce=_announce(robot.name))
     sim = RobotSimulator(robot, controller, dynamics)

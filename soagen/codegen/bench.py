@@ -85,7 +85,7 @@ def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=()
     a closed-chain object's orientation), normalized in the random inputs;
     ``input_size``: the longest input if longer than nq and nv."""
     from soagen.codegen.compile import compiler, run_logged
-    from soagen.codegen.emit import environment, output_offsets, output_size, write
+    from soagen.codegen.emit import environment, output_offsets, output_sizes, write
 
     work = Path(work)
     write(result, work)
@@ -93,10 +93,9 @@ def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=()
     records = result.manifest["functions"]
     fns = []
     for f in result.functions:
-        size, offsets = output_size(records[f.name]), output_offsets(records[f.name])
-        fns.append({"name": f.name, "inputs": f.inputs, "size": size, "offsets": offsets,
-                    "out_sizes": [b - a for a, b in zip(offsets, offsets[1:] + [size])],
-                    "sizes": f.input_sizes(result.header)})
+        sizes = output_sizes(records[f.name])
+        fns.append({"name": f.name, "inputs": f.inputs, "size": sum(sizes), "offsets": output_offsets(records[f.name]),
+                    "out_sizes": sizes, "sizes": f.input_sizes(result.header)})
     nq, nv = result.manifest["nq"], result.manifest["nv"]
     src = environment().get_template("c/bench_main.c.j2").render(
         prefix=prefix, nv=nv, nq=nq, nin=max(nq, nv, input_size), functions=fns,
@@ -204,13 +203,13 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     from soagen.codegen import throughput as T
     from soagen.codegen.compile import load_c, load_python
     from soagen.codegen.extension import compile_extension, load_extension
-    from soagen.codegen.functions import ALGORITHMS
+    from soagen.codegen.functions import ALGORITHMS, TIP_FUNCTIONS
     from soagen.codegen.robot import render
 
     robot = soagen.load(robot_file, tip=tip, floating_base=floating_base)
     names = list(algorithms or ALGORITHMS)
     if robot.tip is None:
-        names = [n for n in names if n not in ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")]
+        names = [n for n in names if n not in TIP_FUNCTIONS]
     arrays = tuple(lang for lang, wanted in (("jax", with_jax), ("torch", with_torch))
                    if wanted and _importable(lang))
     t0, c0 = time.perf_counter(), time.process_time()

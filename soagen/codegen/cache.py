@@ -52,8 +52,7 @@ def compiled(name, files, options, render, flags=FLAGS, announce=None) -> CLibra
     cache when there, else generated (``announce()`` called first), compiled and stored."""
     root = cache_root()
     entry = root / f"{name}-{key(files, {**options, 'flags': list(flags)})}"
-    manifest_path = entry / "manifest.json"
-    if not manifest_path.is_file():
+    if not entry.is_dir():              # complete when there: renamed into place
         if announce:
             announce()
         result = render()
@@ -62,7 +61,6 @@ def compiled(name, files, options, render, flags=FLAGS, announce=None) -> CLibra
         try:
             write(result, tmp)
             compile_shared(tmp / f"{result.manifest['prefix']}.c", tmp, flags)
-            (tmp / "manifest.json").write_text(json.dumps(result.manifest, indent=2, sort_keys=True))
             try:
                 tmp.rename(entry)
             except OSError:             # another process stored the same entry meanwhile
@@ -70,6 +68,7 @@ def compiled(name, files, options, render, flags=FLAGS, announce=None) -> CLibra
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
+    (manifest_path,) = entry.glob("*_manifest.json")
     manifest = json.loads(manifest_path.read_text())
     return CLibrary(entry / f"lib{manifest['prefix']}.so", manifest)
 

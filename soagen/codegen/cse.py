@@ -196,9 +196,8 @@ def opt_cse(exprs):
     opt_subs = {}
     adds, muls = OrderedSet(), OrderedSet()
     seen = set()
-    stack = []
     for e in exprs:
-        _find_opts(e, seen, opt_subs, adds, muls, stack)
+        _find_opts(e, seen, opt_subs, adds, muls)
     commutative_muls = OrderedSet()
     for m in muls:
         c = cnc(m)
@@ -210,12 +209,12 @@ def opt_cse(exprs):
     return opt_subs
 
 
-def _find_opts(expr, seen, opt_subs, adds, muls, _stack):
+def _find_opts(expr, seen, opt_subs, adds, muls):
     if expr.is_Atom or expr in seen:
         return
     seen.add(expr)
     for a in expr.args:
-        _find_opts(a, seen, opt_subs, adds, muls, _stack)
+        _find_opts(a, seen, opt_subs, adds, muls)
     if could_extract_minus_sign(expr):
         neg = add(*(-i for i in expr.args)) if expr.is_Add else -expr
         if not neg.is_Atom:

@@ -17,9 +17,8 @@ written until :func:`write`. The robot front end is :mod:`soagen.codegen.robot`,
 closed-chain one :mod:`soagen.closed_chain.codegen`.
 
 Adding a backend is adding a printer, its templates and one :data:`LANGUAGES` entry. A
-template receives the header's fields, ``functions`` (one printed record per function,
-see :func:`print_function`, holding the :class:`Function` itself as ``function``) and
-``language`` (the :class:`Language`). A language that needs more per function than the
+template receives the header's fields, ``functions`` (one record per function, see
+:func:`print_function` and :func:`describe`) and ``language`` (the :class:`Language`). A language that needs more per function than the
 printed statements (a batch variant, another printer's text) computes it in its
 ``extras`` hook, whose entries are added to each printed record."""
 
@@ -105,12 +104,13 @@ class Header:
 
 @dataclass(frozen=True)
 class Language:
-    """A backend: ``printer`` prints expressions; each ``(template, file)`` pair renders one
-    template of ``templates/`` into one file (``{prefix}`` in ``file`` is substituted);
+    """A backend: ``printer`` prints expressions (None: the templates use no printed code,
+    only each function's :func:`describe` record); each ``(template, file)`` pair renders
+    one template of ``templates/`` into one file (``{prefix}`` in ``file`` is substituted);
     ``extras(function, printer)`` returns more entries for the function's printed record."""
 
     name: str
-    printer: type
+    printer: type | None
     templates: tuple
     extras: Callable | None = None
 
@@ -127,7 +127,7 @@ LANGUAGES = {lang.name: lang for lang in (
     Language("c_batch", CPrinter, C_FILES, vector_body),  # C + PREFIX_<function>_batch
     Language("python", PyPrinter, (("python/module.py.j2", "{prefix}.py"),)),
     Language("numpy", NumpyPrinter, (("python/module_numpy.py.j2", "{prefix}.py"),)),
-    Language("python_ext", CPrinter, (("c/pymodule.c.j2", "{prefix}_module.c"),)),   # with c_batch
+    Language("python_ext", None, (("c/pymodule.c.j2", "{prefix}_module.c"),)),   # with c_batch
     Language("jax", JaxPrinter, (("jax/module.py.j2", "{prefix}_jax.py"),)),
     Language("torch", TorchPrinter, (("torch/module.py.j2", "{prefix}_torch.py"),)),
 )}
@@ -226,37 +226,43 @@ def _comment(label):
     return f"{label}: {what}" if label[len(s):] else what
 
 
-def print_function(fn: Function, printer) -> dict:
-    """The printed record of one function, as the templates see it: the Function's fields,
-    ``statements`` (comment, target, expr; a comment where a new quantity starts),
-    ``outputs`` (flat index, row-major index, expr), ``counts_text``, ``shape_text``, and
-    the Function itself as ``function``."""
+def describe(fn: Function) -> dict:
+    """The record of one function as the templates see it, without printed code: the
+    Function's fields, ``results`` (name, shape, ``shape_text`` of each output),
+    ``counts_text``, ``shape_text``."""
     prog = fn.program
+    results = [{"name": name, "shape": list(shape), "shape_text": " x ".join(str(s) for s in shape)}
+               for name, shape in fn.results]
+    c = prog.counts
+    return {
+        "name": fn.name, "summary": fn.summary, "equations": fn.equations, "variant": fn.variant,
+        "inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape),
+        "shape_text": results[0]["shape_text"],
+        "counts_text": f"{c['mul']} mul, {c['add']} add, {c['div']} div, {c['trig']} sin/cos, "
+                       f"{c['sqrt']} sqrt; {prog.temporaries} temporaries",
+        "results": results,
+    }
+
+
+def print_function(fn: Function, printer) -> dict:
+    """:func:`describe` with the code printed by ``printer``: ``statements`` (comment,
+    target, expr; a comment where a new quantity starts), and per result ``outputs`` (flat
+    index, row-major index, expr)."""
+    prog, rec = fn.program, describe(fn)
     body, last = [], None
     for st in prog.statements:
         body.append({"comment": _comment(st.label) if st.label != last else None,
                      "target": st.target.name, "expr": printer.doprint(st.expr)})
         last = st.label
-    results, start = [], 0
-    for name, shape in fn.results:
+    start = 0
+    for res, (_, shape) in zip(rec["results"], fn.results):
         size = _size(shape)
-        outs = []
-        for k, e in enumerate(prog.outputs[start:start + size]):
-            idx = (k,) if len(shape) == 1 else divmod(k, shape[1])
-            outs.append({"flat": k, "index": list(idx), "expr": printer.doprint(e)})
-        results.append({"name": name, "shape": list(shape), "shape_text": " x ".join(str(s) for s in shape),
-                        "offset": start, "outputs": outs})
+        res["outputs"] = [{"flat": k, "index": list((k,) if len(shape) == 1 else divmod(k, shape[1])),
+                           "expr": printer.doprint(e)}
+                          for k, e in enumerate(prog.outputs[start:start + size])]
         start += size
-    c = prog.counts
-    return {
-        "name": fn.name, "summary": fn.summary, "equations": fn.equations, "variant": fn.variant,
-        "inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape),
-        "shape_text": results[0]["shape_text"], "counts": c,
-        "temporaries": prog.temporaries,
-        "counts_text": f"{c['mul']} mul, {c['add']} add, {c['div']} div, {c['trig']} sin/cos, "
-                       f"{c['sqrt']} sqrt; {prog.temporaries} temporaries",
-        "statements": body, "outputs": results[0]["outputs"], "results": results, "function": fn,
-    }
+    rec["statements"] = body
+    return rec
 
 
 def _size(shape) -> int:
@@ -271,14 +277,14 @@ def output_shapes(record) -> list:
     return [record["shape"]] + [shape for _, shape in record.get("more_outputs", [])]
 
 
-def output_size(record) -> int:
-    """Entries of all outputs of a manifest record."""
-    return sum(_size(shape) for shape in output_shapes(record))
+def output_sizes(record) -> list:
+    """Entries of each output of a manifest record."""
+    return [_size(shape) for shape in output_shapes(record)]
 
 
 def output_offsets(record) -> list:
     """Where each output starts when all are laid out one after the other."""
-    sizes = [_size(shape) for shape in output_shapes(record)]
+    sizes = output_sizes(record)
     return [sum(sizes[:k]) for k in range(len(sizes))]
 
 
@@ -294,17 +300,16 @@ def emit(functions, header: Header, langs) -> Emitted:
     return the files (the manifest ``PREFIX_manifest.json`` among them) as text."""
     from soagen import __version__
 
-    validate_prefix(header.prefix)
     unknown = [name for name in langs if name not in LANGUAGES]
     if unknown:
         raise SoagenError(f"unknown language {unknown[0]!r} (choose from {', '.join(LANGUAGES)})")
     env, files = environment(), {}
     common = {**asdict(header), "symbolic_params": bool(header.params), "nparams": len(header.params)}
     for lang in (LANGUAGES[name] for name in langs):
-        printer = lang.printer()
+        printer = lang.printer() if lang.printer else None
         records = []
         for fn in functions:
-            rec = print_function(fn, printer)
+            rec = print_function(fn, printer) if printer else describe(fn)
             rec["sizes"] = list(fn.input_sizes(header))
             if lang.extras:
                 rec.update(lang.extras(fn, printer))

@@ -130,13 +130,6 @@ class Expr:
     def could_extract_minus_sign(self):
         return False
 
-    def xreplace(self, rule):
-        """Replace subexpressions (keys of ``rule``) and rebuild with evaluation, like
-        SymPy's ``xreplace``. ``rule`` may map SymPy expressions too."""
-        with use(self.arena):
-            rule = {sympify(k): sympify(v) for k, v in rule.items()}
-            return Replacer(rule)(self)
-
 
 class Replacer:
     """``e.xreplace(rule)`` on many expressions: subtrees shared between the expressions

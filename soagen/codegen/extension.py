@@ -5,14 +5,12 @@ headers of Python and numpy (which ship with them) are needed."""
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
 import shutil
 import sysconfig
 import tempfile
 from pathlib import Path
 
-from soagen.codegen.compile import FAST_FLAGS, compiler, run_logged
+from soagen.codegen.compile import FAST_FLAGS, compiler, load_python, run_logged
 
 
 def module_path(out_dir, prefix) -> Path:
@@ -37,13 +35,7 @@ def compile_extension(out_dir, prefix, flags=FAST_FLAGS) -> Path:
 
 def load_extension(path):
     """Import a built module from its file (not added to sys.modules)."""
-    path = Path(path)
-    name = path.name.split(".")[0]
-    loader = importlib.machinery.ExtensionFileLoader(name, str(path))
-    spec = importlib.util.spec_from_file_location(name, path, loader=loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
+    return load_python(path, Path(path).name.split(".")[0])
 
 
 def build(result, out_dir, flags=FAST_FLAGS) -> list:

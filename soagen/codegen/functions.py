@@ -228,7 +228,7 @@ def generate_function(robot, name, fd_variant="best", frame=None) -> Function:
     return spec.unrolled(robot, progs[best], FD_EQUATIONS[best], best, manifest)
 
 
-def check_algorithms(robot, names):
+def check_algorithms(names):
     """Validate a list of algorithm names (SoagenError on a bad one)."""
     for n in names:
         if n not in SPECS:

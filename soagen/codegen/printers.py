@@ -245,8 +245,7 @@ class CVectorPrinter(CPrinter):
 
     def doprint(self, expr) -> str:
         text = super().doprint(expr)
-        number = expr.is_Number if not isinstance(expr, sympy.Basic) else sympy.sympify(expr).is_Number
-        return f"SOAGEN_SPLAT({text})" if number else text
+        return f"SOAGEN_SPLAT({text})" if expr.is_Number else text
 
     def _pow(self, e):
         base, k = e.args

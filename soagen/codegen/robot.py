@@ -61,8 +61,12 @@ FRAME_CONVENTION = ("Functions named NAME_<frame> are at that link frame of the 
 
 def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames=None,
              load_args=()):
-    cmd = [f"soagen generate {source} --name {prefix}", *load_args]
-    if set(langs) != {"c", "python"}:
+    """The command that writes these files again: ``soagen build`` for the extension
+    module's files (it always writes the C with the batch functions and the module's
+    source), else ``soagen generate``."""
+    build = "python_ext" in langs
+    cmd = [f"soagen {'build' if build else 'generate'} {source} --name {prefix}", *load_args]
+    if not build and set(langs) != {"c", "python"}:
         cmd.append(f"--lang {','.join(langs)}")
     if list(algorithms) != list(ALGORITHMS):
         cmd.append(f"--algorithms {','.join(algorithms)}")
@@ -74,7 +78,7 @@ def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, bat
         cmd.append("--symbolic-params")
     if numpy:
         cmd.append("--numpy")
-    if batch:
+    if batch and not build:
         cmd.append("--batch")
     return " ".join(cmd)
 
@@ -100,7 +104,7 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
     ``jacobian_<frame>`` etc. ``load_args`` are the command-line words that shaped the
     model (:func:`soagen.cli.options.load_args`), repeated in the regenerate command."""
     prefix = validate_prefix(prefix or default_prefix(robot.name))
-    check_algorithms(robot, algorithms)
+    check_algorithms(algorithms)
     algorithms = [a for a in SPECS if a in set(algorithms)]        # canonical order
     if not algorithms:
         raise SoagenError("no algorithm selected (--algorithms)")

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import sympy
 
-from soagen.backend import NumpyBackend
+from soagen.backend import SympyBackend
 from soagen.codegen import expr as E
 from soagen.codegen.cse import cse
 from soagen.errors import SoagenError
@@ -63,7 +63,7 @@ QUANTITIES = {"D": "D(k) = H P H^T", "Dinv": "D^-1(k)", "G": "the gain G(k)", "n
               "qdd": "qdd(k)", "P": "P(k)", "ldl": "an LDL^T factor of D(k)"}
 
 
-class UnrollBackend(NumpyBackend):
+class UnrollBackend(SympyBackend):
     """Numpy object arrays of expression nodes; :meth:`name` introduces recorded
     temporaries. A new backend starts a fresh arena (:mod:`soagen.codegen.expr`): the
     nodes of one unrolled function are interned together and freed with its program."""
@@ -76,33 +76,19 @@ class UnrollBackend(NumpyBackend):
         self._used: set = set()
         self.arena = E.new_arena()
 
-    def zeros(self, shape):
-        out = np.empty(shape, dtype=object)
-        out.fill(E.ZERO)
-        return out
-
-    def eye(self, n):
-        out = self.zeros((n, n))
-        for i in range(n):
-            out[i, i] = E.ONE
-        return out
+    def scalar(self, x):
+        return E.sympify(x)
 
     def constant(self, a):
-        """Model constants: floats that are integers become exact integers (so 1.0*x is
-        x), floats within SNAP of 0 or +-1 are snapped; symbolic entries pass through."""
+        """Model constants as in :class:`~soagen.backend.SympyBackend`, with floats within
+        SNAP of 0 or +-1 snapped first."""
         a = np.asarray(a)
         if a.dtype.kind == "f":
             if not np.isfinite(a).all():
                 raise NonFiniteQuantity("a model constant")
             a = np.where(np.abs(a) < SNAP, 0.0, a)
             a = np.where(np.abs(np.abs(a) - 1.0) < SNAP, np.sign(a), a)
-        out = np.empty(a.shape, dtype=object)
-        for idx, x in np.ndenumerate(a):
-            if isinstance(x, (float, np.floating)):
-                out[idx] = E.sympify(int(x)) if float(x).is_integer() else E.sympify(float(x))
-            else:
-                out[idx] = E.sympify(x)
-        return out
+        return super().constant(a)
 
     def _trig_call(self, fn, x, prefix):
         x = E.sympify(x)
@@ -159,9 +145,6 @@ class UnrollBackend(NumpyBackend):
             for j in range(i, n):
                 out[i, j] = out[j, i] = sum((Li[k][i] * dinv[k] * Li[k][j] for k in range(j, n)), E.ZERO)
         return out
-
-    def solve(self, A, b):
-        return self.inv(A) @ b
 
     def _new(self, expr, name, label):
         if not expr.is_finite:

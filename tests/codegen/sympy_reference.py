@@ -365,5 +365,5 @@ def use_reference(monkeypatch):
     monkeypatch.setattr(functions, "unroll", unroll)
     by_class = {"CPrinter": CPrinter, "PyPrinter": PyPrinter, "NumpyPrinter": NumpyPrinter}
     monkeypatch.setattr(emit, "LANGUAGES", {
-        name: dataclasses.replace(lang, printer=by_class.get(lang.printer.__name__, lang.printer))
+        name: dataclasses.replace(lang, printer=lang.printer and by_class.get(lang.printer.__name__, lang.printer))
         for name, lang in emit.LANGUAGES.items()})

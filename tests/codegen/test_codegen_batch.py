@@ -98,7 +98,6 @@ def test_batch_equals_scalar_puma(tmp_path):
 
 
 @pytest.mark.cc
-@pytest.mark.cc
 def test_batch_with_several_outputs(tmp_path):
     """Functions with several outputs (the derivatives of inverse and forward dynamics):
     each output n x its shape, every batch equal to the scalar function."""
@@ -110,6 +109,7 @@ def test_batch_with_several_outputs(tmp_path):
     _check(robot, res, libs)
 
 
+@pytest.mark.cc
 def test_batch_with_link_parameters_as_inputs(tmp_path):
     """--symbolic-params: params is one more input of NPARAMS per state."""
     robot = soagen.load(ROBOTS / "planar2.yaml")

@@ -147,6 +147,28 @@ def test_cli_build_writes_an_importable_module(tmp_path):
     assert "import p2x" in r.output
 
 
+def test_cli_build_regenerate_command_reproduces_the_files(tmp_path, monkeypatch):
+    """The regenerate command of the built sources is the `soagen build` command with the
+    options that shaped the model (here --tip and --lock); run from the robot file's folder
+    it writes the same sources."""
+    import shlex
+
+    out1, out2 = tmp_path / "a", tmp_path / "b"
+    r = CliRunner().invoke(cli, ["build", str(ROBOTS / "arm6.yaml"), "--lock", "j6",
+                                 "--tip", "wrist2", "--algorithms", "inverse_dynamics", "--name", "a6x",
+                                 "--out", str(out1), "--cflags", "-O0", "-q"])
+    assert r.exit_code == 0, r.output
+    line = next(x for x in (out1 / "a6x.c").read_text().splitlines() if "regenerate with" in x)
+    words = shlex.split(line.split("`")[1])
+    assert words[:3] == ["soagen", "build", "arm6.yaml"]
+    assert "--lock" in words and "--tip" in words, line
+    monkeypatch.chdir(ROBOTS)
+    r = CliRunner().invoke(cli, [*words[1:], "--out", str(out2), "--cflags", "-O0", "-q"])
+    assert r.exit_code == 0, r.output
+    for name in ("a6x.c", "a6x.h", "a6x_module.c"):
+        assert (out2 / name).read_text() == (out1 / name).read_text(), name
+
+
 def test_cli_build_failing_compiler_writes_nothing(tmp_path, monkeypatch):
     cc = tmp_path / "fake-cc"
     cc.write_text("#!/bin/sh\necho 'p2_module.c:1:1: error: no Python here' >&2\nexit 1\n")

@@ -79,6 +79,7 @@ def test_leaf_frames_are_the_end_effectors(rel_path, kw, want):
     assert [f.name for f in leaf_frames(robot)] == want
 
 
+@pytest.mark.cc
 def test_quadruped_without_tip_all_feet(tmp_path):
     """Solo12 on a free base, no --tip: one Jacobian, Jdot qd and J M^-1 J^T per foot, plus
     the tip-independent functions (here inverse dynamics), each right at random states."""
@@ -94,6 +95,7 @@ def test_quadruped_without_tip_all_feet(tmp_path):
     assert "void solo_jacobian_FL_FOOT(const double* q, double* J);" in header
 
 
+@pytest.mark.cc
 def test_panda_with_fingers_named_frames(tmp_path):
     """The Panda with its two prismatic fingers (a tree): by default the finger frames,
     with --frames the hand and link 7."""
@@ -106,6 +108,7 @@ def test_panda_with_fingers_named_frames(tmp_path):
 
 
 @pytest.mark.oracle
+@pytest.mark.cc
 def test_frame_jacobians_against_pinocchio(tmp_path):
     """The generated frame Jacobians of the Panda's hand and fingers against Pinocchio's
     computeFrameJacobian(LOCAL_WORLD_ALIGNED) of the same URDF (an implementation that

@@ -19,7 +19,7 @@ from soagen.errors import RobotFileWarning
 from tests.helpers import rel_err
 
 pin = pytest.importorskip("pinocchio", reason="Pinocchio is the oracle")
-pytestmark = pytest.mark.oracle
+pytestmark = [pytest.mark.oracle, pytest.mark.cc]          # every test here compiles the generated C
 
 from soagen.pinocchio_bridge import Converter, angular_first, symmetrized  # noqa: E402
 

@@ -82,7 +82,8 @@ def run_program(steps):
             b = (sympy.sympify(float(raw)) if isinstance(raw, np.floating) else sympy.sympify(raw), raw)
         else:
             b = pool[j % len(pool)]
-        if (op in ("div", "rdiv") and (b if op == "div" else a)[0] == 0) or (op == "pow" and a[0] == 0 and k < 0):
+        # is_zero, not == 0: SymPy's Float(0.0) != Integer(0), and Float division by it raises
+        if (op in ("div", "rdiv") and (b if op == "div" else a)[0].is_zero) or (op == "pow" and a[0].is_zero and k < 0):
             continue
         want, got = _apply(op, a[0], b[0], k), _apply(op, a[1], b[1], k)
         want = sympy.sympify(want)

@@ -15,7 +15,7 @@ phi^c = I whatever the grasp frame (every method depends on phi^c only through i
 
 Like the arm recursions, a Context runs on a backend ``xp``: on floats for the generic
 methods, on SymPy symbols for the generated closed-chain code
-(:mod:`soagen.closed_chain.codegen`), so the object and grasp terms are written once."""
+(:mod:`soagen.codegen.closed_chain`), so the object and grasp terms are written once."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from soagen.backend import NUMPY
 from soagen.closed_chain.arm import ArmTerms, block
 from soagen.closed_chain.consistent import grasp_errors, world_basis
 from soagen.errors import SoagenError
-from soagen.operators import block_diag
+from soagen.operators.chain import block_diag
 from soagen.spatial import cross, phi_CO, rotation_exp, skew, spatial_inertia
 from soagen.tolerances import CLOSURE, CLOSURE_ACCEPT, RANK
 

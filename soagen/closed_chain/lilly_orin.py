@@ -18,7 +18,7 @@ their constrained directions are reachable.
 
 :func:`table1` runs on the context's backend: on floats it is the generic method, on
 SymPy symbols it is what ``soagen generate SYSTEM`` unrolls
-(:mod:`soagen.closed_chain.codegen`)."""
+(:mod:`soagen.codegen.closed_chain`)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@
 It prints every expression in Python (the templates of ``templates/<language>/`` only loop
 and substitute) and returns the files and the manifest as an :class:`Emitted`; nothing is
 written until :func:`write`. The robot front end is :mod:`soagen.codegen.robot`, the
-closed-chain one :mod:`soagen.closed_chain.codegen`.
+closed-chain one :mod:`soagen.codegen.closed_chain`.
 
 Adding a backend is adding a printer, its templates and one :data:`LANGUAGES` entry. A
 template receives the header's fields, ``functions`` (one record per function, see

@@ -11,7 +11,7 @@ from soagen.codegen.functions import generate_function
 from soagen.codegen.printers import CPrinter, NumpyPrinter, PyPrinter
 from soagen.codegen.unroll import UnrollBackend, count_ops
 from soagen.errors import SoagenError
-from soagen.random_robots import random_chain
+from soagen.loaders.random_robots import random_chain
 
 x, y, z = sympy.symbols("x y z")
 

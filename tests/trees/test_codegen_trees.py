@@ -12,7 +12,7 @@ from soagen.codegen.compile import load_c, load_python
 from soagen.codegen.emit import write
 from soagen.codegen.robot import render
 from soagen.codegen.unroll import LDL, count_ops
-from soagen.random_robots import random_chain
+from soagen.loaders.random_robots import random_chain
 from tests.helpers import rel_err
 
 ALGOS = ["inverse_dynamics", "mass_matrix", "inverse_mass_matrix", "forward_dynamics"]

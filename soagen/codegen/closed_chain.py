@@ -156,8 +156,8 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, batch=F
 
 def generate(system_file, out_dir, **kw):
     """Load a system file, render and write; returns (Emitted, written paths)."""
-    from soagen.closed_chain.loader import load_system
     from soagen.codegen.emit import write
+    from soagen.loaders.closed_chain import load_system
 
     result = render(load_system(system_file), system_file, **kw)
     return result, write(result, out_dir)

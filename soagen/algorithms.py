@@ -20,6 +20,7 @@ from soagen.dynamics import jacobian as jac
 from soagen.dynamics import mass_matrix as crb
 from soagen.dynamics import regressor as reg
 from soagen.dynamics.coriolis import coriolis_matrix as _coriolis
+from soagen.dynamics.elastic import elastic_forces, has_elastic_forces
 from soagen.dynamics.fd_derivatives import fd_derivatives
 from soagen.dynamics.id_derivatives import id_derivatives
 from soagen.dynamics.rne import rne
@@ -42,6 +43,13 @@ def _state(robot, q, qd, xp, gravity=True):
     return prepare(robot, q, qd, xp, gravity)
 
 
+def _rigid(robot, what):
+    """Refuse an algorithm not derived for flexible bodies (docs/flexible.md, Limits)."""
+    if robot.is_flexible:
+        raise SoagenError(f"{robot.name}: {what} is not available for flexible bodies "
+                          "(docs/flexible.md, Limits)")
+
+
 def _tip(robot, f_tip, xp):
     if f_tip is None:
         return None
@@ -51,15 +59,27 @@ def _tip(robot, f_tip, xp):
 
 
 def inverse_dynamics(robot, q, qd, qdd, f_tip=None, xp=NUMPY):
-    """Joint forces T = M qdd + C + J^T f(0) by recursive Newton-Euler (2.24)-(2.30)."""
+    """Joint forces T = M qdd + C + J^T f(0) by recursive Newton-Euler (2.24)-(2.30)
+    (+ the elastic forces of flexible bodies and spring-damper joints, (F.5))."""
     s = _state(robot, q, qd, xp)
-    return np.concatenate(rne(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp, _tip(robot, f_tip, xp)))
+    T = np.concatenate(rne(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp, _tip(robot, f_tip, xp)))
+    return _plus_elastic(robot, s, T, xp)
 
 
 def bias_forces(robot, q, qd, f_tip=None, xp=NUMPY):
-    """C (+ J^T f(0)): Coriolis, centrifugal and gravity forces, RNE with qdd = 0 (3.23)."""
+    """C (+ J^T f(0)): Coriolis, centrifugal and gravity forces, RNE with qdd = 0 (3.23)
+    (+ the elastic forces (F.5))."""
     s = _state(robot, q, qd, xp)
-    return np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp, _tip(robot, f_tip, xp)))
+    T = np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp, _tip(robot, f_tip, xp)))
+    return _plus_elastic(robot, s, T, xp)
+
+
+def _plus_elastic(robot, s, T, xp, sign=1):
+    """T + sign e(q, qd): the elastic forces of flexible bodies and spring-damper joints
+    (:mod:`soagen.dynamics.elastic`); T itself for a robot without them."""
+    if not has_elastic_forces(robot):
+        return T
+    return T + sign * elastic_forces(robot, s.q, s.qd, xp)
 
 
 def mass_matrix(robot, q, xp=NUMPY):
@@ -77,7 +97,8 @@ def forward_dynamics(robot, q, qd, tau, method="fd1", f_tip=None, xp=NUMPY):
     if method not in forward.FD:
         raise SoagenError(f"unknown forward dynamics method {method!r} (choose from {', '.join(FD_METHODS)})")
     s = _state(robot, q, qd, xp)
-    qdd, _ = forward.FD[method](robot, s, _vec(tau, robot.nv, "tau", xp), xp, _tip(robot, f_tip, xp))
+    tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
+    qdd, _ = forward.FD[method](robot, s, tau, xp, _tip(robot, f_tip, xp))
     return np.concatenate(qdd)
 
 
@@ -86,7 +107,8 @@ def link_accelerations(robot, q, qd, tau, f_tip=None, xp=NUMPY):
     (body frames, gravity included as the base acceleration, body order) and the tip
     acceleration alpha(0) = B^T alpha + a(0) without gravity, world-aligned."""
     s = _state(robot, q, qd, xp)
-    qdd, alpha = forward.fd2(robot, s, _vec(tau, robot.nv, "tau", xp), xp, _tip(robot, f_tip, xp))
+    tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
+    qdd, alpha = forward.fd2(robot, s, tau, xp, _tip(robot, f_tip, xp))
     qdd = np.concatenate(qdd)
     return qdd, alpha, jacobian(robot, q, xp) @ qdd + jacobian_dot_qd(robot, q, qd, xp)
 
@@ -143,6 +165,7 @@ def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
     j moves by the body-frame twist H^T e_j (for a quaternion joint q (+) e_j as
     :func:`soagen.quaternion.integrate`, Pinocchio's convention; for revolute and prismatic
     joints simply d/dq) (docs/derivatives.md (D.1), (D.11)-(D.14))."""
+    _rigid(robot, "inverse_dynamics_derivatives")
     s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
     return id_derivatives(robot, s, qd, _vec(qdd, robot.nv, "qdd", xp), xp)
 
@@ -150,6 +173,7 @@ def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
 def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY):
     """(dqdd/dq, dqdd/dqd, dqdd/dtau = M^-1): -M^-1 (dtau/dq, dtau/dqd) at the
     forward-dynamics accelerations, with the one M^-1 of (4.16) (docs/derivatives.md (D.19))."""
+    _rigid(robot, "forward_dynamics_derivatives")
     s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
     return fd_derivatives(robot, s, qd, _vec(tau, robot.nv, "tau", xp), xp)
 
@@ -157,6 +181,7 @@ def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY):
 def coriolis_matrix(robot, q, qd, xp=NUMPY):
     """C(q, qd) with C qd the velocity-dependent bias forces and Mdot - 2C skew-symmetric
     (Christoffel-consistent for 1-dof joints), O(N d) (docs/derivatives.md (D.15)-(D.16))."""
+    _rigid(robot, "coriolis_matrix")
     s, qd = _state(robot, q, qd, xp, gravity=False), _vec(qd, robot.nv, "qd", xp)
     return _coriolis(robot, s, qd, xp)
 
@@ -167,14 +192,25 @@ def mass_matrix_dot(robot, q, qd, xp=NUMPY):
     return C + C.T
 
 
+def energy(robot, q, qd):
+    """(T, U): the kinetic energy 1/2 qd^T M qd and the potential energy (gravity, and
+    the elastic energy of flexible bodies and spring joints) (numpy only)."""
+    from soagen.dynamics.energy import kinetic_energy, potential_energy
+
+    s = _state(robot, q, qd, NUMPY)
+    return kinetic_energy(robot, s), potential_energy(robot, s)
+
+
 def inertial_parameters(robot):
     """pi (10 nb): per body (m, m c_x, m c_y, m c_z, I_xx, I_xy, I_yy, I_xz, I_yz, I_zz),
     inertia about the body origin in the body frame (Pinocchio's order), so tau = Y pi."""
+    _rigid(robot, "inertial_parameters")
     return reg.inertial_parameters(robot)
 
 
 def regressor(robot, q, qd, qdd, xp=NUMPY):
     """Y (nv x 10 nb) with inverse_dynamics(q, qd, qdd) = Y pi (docs/derivatives.md (D.17)-(D.18))."""
+    _rigid(robot, "regressor")
     s = _state(robot, q, qd, xp)
     return reg.regressor(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp)
 
@@ -183,6 +219,7 @@ def base_parameters(robot):
     """The base (identifiable) parameters: unpacks as (K, names) with pi_b = K pi and
     Y = Y_b K; ``.columns`` are the columns of Y that form Y_b, ``.expressions`` the
     regrouping of each base parameter (docs/derivatives.md, "Base parameters")."""
+    _rigid(robot, "base_parameters")
     return base.base_parameters(robot)
 
 

@@ -15,6 +15,13 @@ Numbering and frames (the one internal convention; see docs/conventions.md):
 Fixed joints never reach the model: the loader merges their child into the parent body.
 Multi-dof joints (spherical, free) have ``nq != nv``; their configuration carries a unit
 quaternion ``(x, y, z, w)``.
+
+A flexible body (framework paper Section 4; docs/flexible.md) is a body with ``m``
+deformation (modal) coordinates eta: its coordinates in q and v are its joint's followed
+by eta and eta_dot, its extended velocity is (V(k), eta_dot) in R^(6+m) and its joint map
+the block diagonal (H(k), I_m). Its data (:class:`FlexibleBody`) is the kinetic energy as
+a polynomial in eta, the stiffness and damping, and the nodes where other bodies and
+frames attach (``Body.attach``, ``Frame.node``). A rigid body has ``flex = None``.
 """
 
 from __future__ import annotations
@@ -37,6 +44,13 @@ class Joint:
     kind: str                      # one of JOINT_KINDS
     axis: tuple = (0.0, 0.0, 1.0)  # unit axis in the body frame (revolute, prismatic)
     urdf_type: str = ""            # what the file said (continuous, revolute, floating...)
+    stiffness: float = 0.0         # a spring-damper joint (Swain-Morris C.2, revolute and
+    damping: float = 0.0           # prismatic): T = ... + stiffness (q - rest) + damping qd,
+    rest: float = 0.0              # passive in the unified model (docs/flexible.md)
+
+    @property
+    def elastic(self) -> bool:
+        return self.stiffness != 0.0 or self.damping != 0.0
 
     @property
     def nq(self) -> int:
@@ -96,21 +110,95 @@ def plane_basis(normal):
     return e1, np.cross(n, e1)
 
 
+@dataclass(frozen=True, eq=False)
+class Nodes:
+    """Points of a flexible body in its body frame, undeformed at ``r0`` (n x 3), and
+    how they move with the deformation eta (m): position r0 + Phi eta + 1/2 eta^T G eta,
+    small rotation Psi eta (docs/flexible.md (F.1)). Phi, Psi: n x 3 x m; G: n x 3 x m x m,
+    symmetric in its last two indices (zero in the linear model of Section 4)."""
+
+    r0: np.ndarray
+    Phi: np.ndarray
+    Psi: np.ndarray
+    G: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class MassPoints(Nodes):
+    """The mass distribution of a flexible body: points with mass ``m`` (n) and rotary
+    inertia ``J`` (n x 3 x 3, body axes, about the point), moving as :class:`Nodes`. A
+    beam's are the Gauss points of its elements (exact for the element's fields); a rigid
+    hub is one point that does not move with eta. Kinetic energy sum_p 1/2 V_p^T M_p V_p,
+    the framework paper's T = 1/2 V^f* m V^f with these points as its nodes."""
+
+    m: np.ndarray = None
+    J: np.ndarray = None
+
+
+@dataclass(frozen=True, eq=False)
+class FlexibleBody:
+    """The deformable part of a body: ``modes`` coordinates eta and
+
+    * the extended inertia about O(k), (6+m) square, as a polynomial in eta:
+      Mhat(eta) = sum_a eta^powers[a] coeffs[a] (degree 2 in the linear model, 4 with
+      foreshortening); the kinetic energy is 1/2 Vhat^T Mhat(eta) Vhat, exactly the mass
+      points' (docs/flexible.md (F.3));
+    * the stiffness K and damping C (m x m): generalized forces -K eta - C eta_dot;
+    * ``nodes``: where children and frames attach; ``points``: the mass distribution that
+      M0, M1, M2 were computed from (the dense operator form of Section 4 uses them);
+    * ``frequencies``: the clamped natural frequencies of the retained modes (rad/s)."""
+
+    kind: str                   # "beam" or "modal"
+    modes: int
+    names: tuple                # one name per mode (y1, z1, torsion1, ...)
+    powers: np.ndarray          # monomials: exponents of eta, one row each (row 0: constant)
+    coeffs: np.ndarray          # their (6+m) square coefficients
+    K: np.ndarray
+    C: np.ndarray
+    nodes: Nodes
+    points: MassPoints
+    frequencies: np.ndarray
+    stiffening: bool
+    tip_node: int               # the node whose deflection `soagen simulate` plots
+    summary: str = ""
+    full: object = None         # the unreduced FE model (beams), for pinned frequencies
+
+    @property
+    def M0(self) -> np.ndarray:
+        """Mhat at zero deformation."""
+        return self.coeffs[0]
+
+
 @dataclass(frozen=True)
 class Body:
-    """A rigid body with its inbound joint."""
+    """A rigid or flexible body with its inbound joint."""
 
     name: str
     parent: int                 # -1: attached to the fixed base
     joint_name: str
     joint: Joint
     placement_R: np.ndarray     # joint frame in the parent body frame (rotation)
-    placement_r: np.ndarray     # ... and origin
+    placement_r: np.ndarray     # ... and origin (undeformed, for a flexible parent)
     mass: object
-    com: np.ndarray             # centre of mass in the body frame
+    com: np.ndarray             # centre of mass in the body frame (undeformed)
     inertia: np.ndarray         # inertia about the centre of mass, body frame
     q_index: int = 0
     v_index: int = 0
+    flex: FlexibleBody | None = None
+    attach: int = -1            # node of a flexible parent the joint frame sits on
+
+    @property
+    def m(self) -> int:
+        """Number of deformation coordinates (0 for a rigid body)."""
+        return self.flex.modes if self.flex is not None else 0
+
+    @property
+    def nq(self) -> int:
+        return self.joint.nq + self.m
+
+    @property
+    def nv(self) -> int:
+        return self.joint.nv + self.m
 
 
 @dataclass(frozen=True)
@@ -120,7 +208,8 @@ class Frame:
     name: str
     body: int                   # -1: the fixed base
     R: np.ndarray
-    r: np.ndarray
+    r: np.ndarray               # in the body frame (undeformed, on a flexible body)
+    node: int = -1              # node of a flexible body the frame sits on
 
 
 @dataclass(frozen=True)
@@ -138,8 +227,8 @@ class Robot:
     nv: int = field(init=False)
 
     def __post_init__(self):
-        object.__setattr__(self, "nq", sum(b.joint.nq for b in self.bodies))
-        object.__setattr__(self, "nv", sum(b.joint.nv for b in self.bodies))
+        object.__setattr__(self, "nq", sum(b.nq for b in self.bodies))
+        object.__setattr__(self, "nv", sum(b.nv for b in self.bodies))
 
     @property
     def nb(self) -> int:
@@ -154,6 +243,10 @@ class Robot:
         return all(b.parent == i - 1 for i, b in enumerate(self.bodies))
 
     @property
+    def is_flexible(self) -> bool:
+        return any(b.flex is not None for b in self.bodies)
+
+    @property
     def total_mass(self) -> float:
         return float(sum(b.mass for b in self.bodies))
 
@@ -161,12 +254,24 @@ class Robot:
         return [j for j, b in enumerate(self.bodies) if b.parent == i]
 
     def q_slice(self, i: int) -> slice:
+        """Body i's coordinates in q: its joint's, then its modal coordinates eta."""
         b = self.bodies[i]
-        return slice(b.q_index, b.q_index + b.joint.nq)
+        return slice(b.q_index, b.q_index + b.nq)
 
     def v_slice(self, i: int) -> slice:
+        """Body i's coordinates in v: its joint velocities, then eta_dot."""
         b = self.bodies[i]
-        return slice(b.v_index, b.v_index + b.joint.nv)
+        return slice(b.v_index, b.v_index + b.nv)
+
+    def joint_q(self, i: int, q):
+        """The joint coordinates of body i in q (without eta)."""
+        b = self.bodies[i]
+        return q[b.q_index:b.q_index + b.joint.nq]
+
+    def eta(self, i: int, q):
+        """The modal coordinates eta of body i in q (empty for a rigid body)."""
+        b = self.bodies[i]
+        return q[b.q_index + b.joint.nq:b.q_index + b.nq]
 
     def frame(self, name: str) -> Frame:
         for f in self.frames:
@@ -175,7 +280,8 @@ class Robot:
         raise KeyError(name)
 
     def neutral_configuration(self) -> np.ndarray:
-        return np.concatenate([b.joint.neutral() for b in self.bodies]) if self.bodies else np.zeros(0)
+        return np.concatenate([b.joint.neutral() + [0.0] * b.m for b in self.bodies]) if self.bodies \
+            else np.zeros(0)
 
     def random_configuration(self, rng) -> np.ndarray:
         """A random q: angles and offsets in [-pi, pi], random unit quaternions."""
@@ -186,6 +292,8 @@ class Robot:
                 quat = rng.normal(size=4)
                 x[-4:] = quat / np.linalg.norm(quat)
             parts.append(x)
+            if b.m:                          # modal coordinates: small deformations
+                parts.append(flexible_configuration(b.flex, rng))
         return np.concatenate(parts) if parts else np.zeros(0)
 
 
@@ -194,9 +302,18 @@ def index_bodies(bodies) -> tuple:
     out, iq, iv = [], 0, 0
     for b in bodies:
         out.append(replace(b, q_index=iq, v_index=iv))
-        iq += b.joint.nq
-        iv += b.joint.nv
+        iq += b.nq
+        iv += b.nv
     return tuple(out)
+
+
+def flexible_configuration(flex: FlexibleBody, rng, size=0.1):
+    """Random modal coordinates whose largest node displacement is about ``size`` times
+    the body's extent (the modes are mass-normalized, so eta itself has no length scale)."""
+    eta = rng.normal(size=flex.modes)
+    extent = max(float(np.abs(flex.nodes.r0).max()), 1e-3)
+    disp = float(np.abs(np.einsum("nkm,m->nk", flex.nodes.Phi, eta)).max())
+    return eta * (size * extent / disp) if disp > 0 else eta
 
 
 def symbolic_parameters(robot: Robot) -> Robot:
@@ -205,6 +322,8 @@ def symbolic_parameters(robot: Robot) -> Robot:
     Used to generate code and derivations with the link parameters as inputs."""
     import sympy
 
+    if robot.is_flexible:
+        raise SoagenError(f"{robot.name}: symbolic link parameters are not available for flexible bodies")
     bodies = []
     for i, b in enumerate(robot.bodies, start=1):
         m = sympy.Symbol(f"m{i}", positive=True)
@@ -221,7 +340,8 @@ def check_articulated_inertia(robot: Robot, i: int, P, H, D):
     that no algorithm returns inf or NaN. Numbers only: a symbolic D (object array)
     passes, and so do arrays of other libraries (autodiff tracers). Each joint
     coordinate is scaled by the articulated inertia it moves against (trace of the
-    angular or linear block of P(k)), so the test is unit-free (tolerances.SINGULAR_D):
+    angular or linear block of P(k); a modal coordinate of a flexible body by its diagonal
+    entry of P(k)), so the test is unit-free (tolerances.SINGULAR_D):
     D_n = W^-1/2 D W^-1/2 must have its smallest eigenvalue above SINGULAR_D."""
     if not (isinstance(D, np.ndarray) and D.dtype.kind == "f"):
         return
@@ -234,7 +354,9 @@ def check_articulated_inertia(robot: Robot, i: int, P, H, D):
             return
     else:
         H2 = H * H
-        w = H2[:, :3].sum(axis=1) * ang + H2[:, 3:].sum(axis=1) * lin
+        w = H2[:, :3].sum(axis=1) * ang + H2[:, 3:6].sum(axis=1) * lin
+        if H.shape[1] > 6:                        # modal rows: their own modal mass P(k)_jj
+            w = w + H2[:, 6:] @ P.diagonal()[6:]
         if np.all(w > 0):
             s = 1 / np.sqrt(w)
             try:                                  # lambda_min(D_n) > SINGULAR_D

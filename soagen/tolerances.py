@@ -57,6 +57,20 @@ above 1e-3 at random configurations (a 1 mm thick, 1 m long rod spun about its o
 1e-6); a massless leaf or a point mass on its joint axis gives 0 or round-off (~1e-17).
 Below it M^-1 would amplify round-off by more than 1e12."""
 
+ATTACH_OFFSET = 1e-6
+"""A joint or frame on a flexible link sits on the link's nearest node; farther from it
+than ATTACH_OFFSET times the link's size (its largest node coordinate) is a warning (the
+offset then moves rigidly with the node). A joint placed at a beam's end, written to six
+digits, is within 1e-6 of the end node; a child placed mid-element is a modelling
+choice the user should see."""
+
+MODAL_MASS_MISMATCH = 0.02
+"""Modal data whose mode shapes, weighted by the file's own lumped node masses, give a
+modal mass farther than this (relative, largest entry) from the declared one (the
+identity for mass-normalized modes) get a warning: soagen computes the rigid-elastic
+coupling from those nodes, so the two must describe the same mass. An FE tool's lumped
+mass matrix reproduces its consistent modal mass to a few per mille on a reasonable mesh."""
+
 # =====================================================================================
 # Identification: base inertial parameters (soagen.dynamics.base_parameters)
 # =====================================================================================

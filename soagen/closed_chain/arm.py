@@ -77,7 +77,7 @@ class ArmTerms:
         r = self.robot
         x = [self.xp.zeros(6) for _ in range(r.nb)]
         if f_world is not None:
-            x[r.tip.body] = tip_force_at_body(r, self.s.X, self.Rb6.T @ f_world, self.xp)   # (6.4a)
+            x[r.tip.body] = tip_force_at_body(r, self.s, self.Rb6.T @ f_world, self.xp)   # (6.4a)
         return x
 
     def filter(self, T=None, f_world=None):

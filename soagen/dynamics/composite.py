@@ -9,13 +9,12 @@ property, not that X is symmetric) gives
 
 so the block (k, l), k inboard of l, of phi X phi^T is phi(k, l) r(l): one tip-to-base
 sweep for r, then for each body l a walk towards the base carrying phi(k, l) F. On a tree
-the sum runs over the subtree of k (framework paper (A.1)); the walk visits the ancestors."""
+the sum runs over the subtree of k (framework paper (A.1)); the walk visits the ancestors.
+With flexible bodies phi is the extended phihat of (4.1)-(4.2) (:class:`~soagen.dynamics.sweeps.State`)."""
 
 from __future__ import annotations
 
 import numpy as np
-
-from soagen.spatial import phi_force, phi_matrix
 
 COMPOSITE_INERTIA = "composite rigid-body inertia R(k) (a.44)"
 
@@ -29,7 +28,7 @@ def composite_inertias(robot, s, X, xp, label, note):
         r[i] = xp.name(mirrored(r[i]), f"{label}{i}", symmetric=True, note=note)
         p = robot.bodies[i].parent
         if p >= 0:
-            phi = phi_matrix(*s.X[i])
+            phi = s.phi(i)
             r[p] = r[p] + phi @ r[i] @ phi.T
     return r
 
@@ -46,7 +45,7 @@ def composite_forces(robot, s, x, xp, label, note):
         r[i] = xp.name(r[i], f"{label}{i}", note=note)
         p = robot.bodies[i].parent
         if p >= 0:
-            r[p] = r[p] + phi_force(*s.X[i], r[i])
+            r[p] = r[p] + s.up(i, r[i])
     return r
 
 
@@ -56,6 +55,6 @@ def towards_base(robot, s, l, F, xp, label, note):
     k = l
     yield k, F
     while robot.bodies[k].parent >= 0:
-        F = xp.name(phi_force(*s.X[k], F), f"{label}{robot.bodies[k].parent}_{l}", note=note)
+        F = xp.name(s.up(k, F), f"{label}{robot.bodies[k].parent}_{l}", note=note)
         k = robot.bodies[k].parent
         yield k, F

@@ -22,7 +22,7 @@ def frame_forces_at_bodies(robot, s, xp, frames, f):
     poses = world_poses(robot, s.X)
     x = [xp.zeros(6) for _ in range(robot.nb)]
     for c, fr in enumerate(frames):
-        x[fr.body] = x[fr.body] + frame_force_at_body(poses[fr.body][0], fr, f[6 * c:6 * c + 6], xp)
+        x[fr.body] = x[fr.body] + frame_force_at_body(s, poses[fr.body][0], fr, f[6 * c:6 * c + 6], xp)
     return x
 
 
@@ -30,7 +30,7 @@ def correction(robot, s, xp, frames, f):
     """beta_delta = -M^-1 J^T f (3.12) in O(N) (A.6, corrected)."""
     inn = riccati(robot, s, xp)
     x = frame_forces_at_bodies(robot, s, xp, frames, f)
-    zero = [xp.zeros(b.joint.nv) for b in robot.bodies]
+    zero = [xp.zeros(b.nv) for b in robot.bodies]
     nu = causal_filter(robot, s, inn, zero, xp, x=x)          # nu = -D^-1 H psi B f
     qdd, _ = anticausal_smoother(robot, s, inn, nu, xp)
     return np.concatenate(qdd)

@@ -5,8 +5,6 @@ They act on a vector per body or, for M^-1, on a block of columns (trailing axis
 
 from __future__ import annotations
 
-from soagen.spatial import phi_force, phiT_motion
-
 
 def causal_filter(robot, s, inn, T, xp, x=None, y=None):
     """nu = D^-1 eps with eps = T - H z and z = Psi L T + psi x (+ Psi y), tip to base.
@@ -16,7 +14,7 @@ def causal_filter(robot, s, inn, T, xp, x=None, y=None):
     phi(k+1, k) y(k) when given (FD4's (I - G H) P a term, (5.16)). ``x(k)`` is added at
     body k itself (FD3's M zeta + b, FD4's b, and B f(0))."""
     n = robot.nb
-    z = [x[i] if x is not None else xp.zeros((6,) + T[i].shape[1:]) for i in range(n)]
+    z = [x[i] if x is not None else xp.zeros((6 + robot.bodies[i].m,) + T[i].shape[1:]) for i in range(n)]
     nu = [None] * n
     for i in reversed(range(n)):
         z[i] = xp.name(z[i], f"z{i}", note="z(k) (4.20)")
@@ -27,7 +25,7 @@ def causal_filter(robot, s, inn, T, xp, x=None, y=None):
             carry = z[i] + inn.G[i] @ eps
             if y is not None:
                 carry = carry + y[i]
-            z[p] = z[p] + phi_force(*s.X[i], carry)
+            z[p] = z[p] + s.up(i, carry)
     return nu
 
 
@@ -39,8 +37,8 @@ def anticausal_smoother(robot, s, inn, nu, xp, a=None):
     and lambda(k) then equals the link acceleration alpha(k). Returns (qdd, lambda)."""
     qdd, lam = [None] * robot.nb, [None] * robot.nb
     for i, body in enumerate(robot.bodies):
-        lam_bar = xp.zeros((6,) + nu[i].shape[1:]) if body.parent < 0 \
-            else phiT_motion(*s.X[i], lam[body.parent])
+        lam_bar = xp.zeros((6 + body.m,) + nu[i].shape[1:]) if body.parent < 0 \
+            else s.down(i, lam[body.parent])
         if a is not None:
             lam_bar = lam_bar + a[i]
         qdd[i] = xp.name(nu[i] - inn.G[i].T @ lam_bar, f"qdd{i}", note="joint acceleration qdd(k) (4.22)")

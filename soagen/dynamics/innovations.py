@@ -1,13 +1,14 @@
 """The innovations factorization: P, D, G (and L = phi G) by the Riccati recursion
 (4.4)-(4.6), (a.49), in tree form: P(k) = M(k) + sum over children c of
-psi(k, c) P(c) phi^T(k, c), with psi(k, c) = phi(k, c) - L(c) H(c) (4.7)."""
+psi(k, c) P(c) phi^T(k, c), with psi(k, c) = phi(k, c) - L(c) H(c) (4.7). A flexible body's
+blocks are extended: P(k) is (6+m) square, D(k) = Hhat P Hhat^T gives joint and modal
+accelerations together, phi is phihat (4.1)-(4.2)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from soagen.model import check_articulated_inertia
-from soagen.spatial import phi_matrix
 
 
 @dataclass
@@ -30,6 +31,6 @@ def riccati(robot, s, xp) -> Innovations:
         G[i] = xp.name(PHt @ Dinv[i], f"G{i}", note="Kalman gain G(k) = P H^T D^-1 (5.12)")   # (5.12)
         p = robot.bodies[i].parent
         if p >= 0:
-            phi = phi_matrix(*s.X[i])
+            phi = s.phi(i)
             P[p] = P[p] + phi @ (P[i] - G[i] @ PHt.T) @ phi.T    # (4.5)
     return Innovations(P, D, Dinv, G)

@@ -18,13 +18,13 @@ import numpy as np
 
 from soagen.dynamics.innovations import riccati
 from soagen.dynamics.jacobian import ancestors
-from soagen.dynamics.kinematics import world_poses
+from soagen.dynamics.kinematics import pad, world_poses
 from soagen.spatial import phi_matrix
 
 
 def psi_step(s, inn, i, xp):
     """psi(parent(k), k) = phi(parent, k) (I - G(k) H(k))  (3.2), link frames."""
-    phi = phi_matrix(*s.X[i])
+    phi = s.phi(i)
     return phi - phi @ inn.G[i] @ s.H[i]
 
 
@@ -51,7 +51,7 @@ def inverse_inertia_at_frames(robot, s, xp, frames):
     for f in frames:
         Rb = poses[f.body][0]
         Rw.append(np.block([[Rb, Rb * 0], [Rb * 0, Rb]]))            # body -> world axes
-        chain = {f.body: phi_matrix(xp.eye(3), xp.constant(f.r))}    # B_c (2.13), body axes
+        chain = {f.body: frame_map(robot, s, f, xp)}                   # B_c (2.13), body axes
         k = f.body
         while robot.bodies[k].parent >= 0:
             chain[robot.bodies[k].parent] = psi_step(s, inn, k, xp) @ chain[k]
@@ -70,6 +70,18 @@ def inverse_inertia_at_frames(robot, s, xp, frames):
             Lam[6 * a:6 * a + 6, 6 * b:6 * b + 6] = blk
             Lam[6 * b:6 * b + 6, 6 * a:6 * a + 6] = blk.T
     return Lam
+
+
+def frame_map(robot, s, f, xp):
+    """B_c (2.13): a force at frame f (body axes) as a force at its body's origin, body
+    axes; on a flexible body (6+m) x 6, the node's modal influence giving the modal
+    forces (F.2)."""
+    nf = s.frame_node(f)
+    if nf is None:
+        B = phi_matrix(xp.eye(3), xp.constant(f.r))
+        return pad(B, robot.bodies[f.body].m, xp)
+    B = phi_matrix(xp.eye(3), s.frame_origin(f, nf))
+    return np.concatenate([B, nf.U.T @ B])
 
 
 def op_space_inverse_inertia(robot, s, xp, frame):

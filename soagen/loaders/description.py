@@ -23,7 +23,7 @@ from soagen.loaders import fields
 from soagen.loaders.inertial import body_problems, check_link_data
 from soagen.loaders.solvable import check_invertible
 from soagen.model import Body, Frame, Joint, Robot, index_bodies
-from soagen.tolerances import AXIS_ZERO, SNAP
+from soagen.tolerances import ATTACH_OFFSET, AXIS_ZERO, SNAP
 
 # file joint type -> model joint kind (None: merged into the parent body)
 JOINT_TYPES = {"revolute": "revolute", "continuous": "revolute", "prismatic": "prismatic",
@@ -41,6 +41,7 @@ class LinkSpec:
     com: np.ndarray = field(default_factory=lambda: np.zeros(3))
     inertia: np.ndarray = field(default_factory=lambda: np.zeros((3, 3)))  # about com, link frame
     has_inertial: bool = False
+    flexible: object = None         # a soagen.loaders.flexible.FlexSpec: the link deforms
 
 
 @dataclass
@@ -55,6 +56,9 @@ class JointSpec:
     axis: np.ndarray
     axis2: np.ndarray | None = None     # universal joints: the second axis
     mimic: str | None = None            # URDF <mimic joint=...>: checked, not enforced
+    stiffness: float = 0.0              # a spring-damper joint (Swain-Morris C.2, (C10))
+    damping: float = 0.0
+    rest: float = 0.0
 
 
 @dataclass
@@ -177,9 +181,12 @@ def build(d: Description, tip: str | None = None, strict: bool = False) -> Robot
     check_joints(d, order, notes)
     layout = merge_fixed_joints(d, root, order)
     bodies = make_bodies(d, layout, notes)
+    frames = tuple(Frame(name, b, _frozen(R), _frozen(r)) for name, (b, R, r) in layout.owner.items())
+    tip = resolve_tip(d, order, layout.owner, tip)
+    if any(b.flex is not None for b in bodies):
+        bodies, frames, tip = attach_to_nodes(d, bodies, frames, tip, notes)
     robot = Robot(name=d.name, source=str(d.path), base=root, bodies=index_bodies(bodies),
-                  frames=tuple(Frame(name, b, _frozen(R), _frozen(r)) for name, (b, R, r) in layout.owner.items()),
-                  tip=resolve_tip(d, order, layout.owner, tip), gravity=_frozen(d.gravity))
+                  frames=frames, tip=tip, gravity=_frozen(d.gravity))
     check_invertible(robot, d.path)
     report(d.path, notes, strict)
     return robot
@@ -217,6 +224,9 @@ def merge_fixed_joints(d: Description, root, order) -> Layout:
         R, r = pR @ j.R, pr + pR @ j.r
         kind = JOINT_TYPES[j.type]
         child = links[j.child]
+        if child.flexible is not None and kind is None:
+            raise RobotFileError(d.path, child.where, f"a flexible link is clamped at its inbound joint, which "
+                                 f"must move: joint {j.name!r} is fixed")
         if kind is None:                     # fixed: merge into the parent body
             layout.owner[j.child] = (pb, R, r)
             if pb >= 0:
@@ -246,11 +256,65 @@ def make_bodies(d: Description, layout: Layout, notes) -> list:
         if error:
             raise RobotFileError(d.path, where, error)
         notes += [(where, w) for w in warnings]
+        own = parts[0][0]
+        flex = None
+        if own.flexible is not None:
+            flex, (m, c, I) = _flexible(d, own, parts)
         bodies.append(Body(name=j.child, parent=pb, joint_name=j.name,
-                           joint=Joint(kind, axis, j.type), placement_R=_frozen(R),
+                           joint=_joint(d, j, kind, axis), placement_R=_frozen(R),
                            placement_r=_frozen(r), mass=float(m), com=_frozen(c),
-                           inertia=_frozen(I)))
+                           inertia=_frozen(I), flex=flex))
     return bodies
+
+
+def _joint(d, j, kind, axis):
+    """The joint model, with the spring and damper of a spring-damper joint."""
+    if (j.stiffness or j.damping) and kind not in ("revolute", "prismatic"):
+        raise RobotFileError(d.path, j.where, f"stiffness and damping are for revolute and prismatic joints, "
+                             f"not {j.type}")
+    return Joint(kind, axis, j.type, stiffness=float(j.stiffness), damping=float(j.damping), rest=float(j.rest))
+
+
+def _flexible(d, own, parts):
+    """The FlexibleBody of a body whose link is flexible: its own mass is a rigid hub at
+    the clamp, the links welded to it sit rigidly on their nearest node; and the body's
+    mass properties at zero deformation."""
+    from soagen.loaders.flexible import (
+        deformation,
+        flexible_body,
+        nearest_node,
+        rigid_equivalent,
+    )
+
+    dfm = deformation(d.path, own.flexible)
+    rigid = [(p.mass, com, inertia, -1 if p is own else nearest_node(dfm.nodes, com)[0])
+             for p, com, inertia in parts]
+    flex = flexible_body(d.path, own.flexible, rigid, dfm)
+    return flex, rigid_equivalent(flex)
+
+
+def attach_to_nodes(d, bodies, frames, tip, notes):
+    """Bodies hanging from a flexible body, and frames on one, sit on its nearest node
+    (framework paper (4.2): Q_k(1) on the same element as O_{k-1}). A node farther than
+    ATTACH_OFFSET of the link's size is a warning: the offset is then rigid."""
+    from soagen.loaders.flexible import nearest_node
+
+    def node(body, point, what):
+        flex = bodies[body].flex
+        n, dist = nearest_node(flex.nodes, point)
+        size = float(np.abs(flex.nodes.r0).max()) or 1.0
+        if dist > ATTACH_OFFSET * size:
+            notes.append((f"link {bodies[body].name!r}", f"{what} is {dist:.3g} m from the nearest node of the "
+                          "flexible link: rigidly attached to it"))
+        return n
+
+    bodies = [replace(b, attach=node(b.parent, b.placement_r, f"joint {b.joint_name!r}"))
+              if b.parent >= 0 and bodies[b.parent].flex is not None else b for b in bodies]
+    on_flex = lambda f: f.body >= 0 and bodies[f.body].flex is not None     # noqa: E731
+    frames = tuple(replace(f, node=node(f.body, f.r, f"frame {f.name!r}")) if on_flex(f) else f for f in frames)
+    if tip is not None and on_flex(tip):
+        tip = replace(tip, node=node(tip.body, tip.r, f"tip frame {tip.name!r}"))
+    return bodies, frames, tip
 
 
 def resolve_tip(d: Description, order, owner, tip):

@@ -15,8 +15,10 @@ from soagen.loaders import fields
 from soagen.loaders.description import Description, JointSpec, LinkSpec, TipSpec
 
 TOP_KEYS = {"name", "description", "source", "gravity", "links", "joints", "tip"}
-LINK_KEYS = {"name", "mass", "com", "inertia", "inertial_frame"}
-JOINT_KEYS = {"name", "type", "parent", "child", "xyz", "rpy", "rotation", "axis", "axis2"}
+OVERLAY_KEYS = {"name", "description", "overlay", "flexible", "springs"}
+LINK_KEYS = {"name", "mass", "com", "inertia", "inertial_frame", "flexible"}
+SPRING_KEYS = {"stiffness", "damping", "rest"}
+JOINT_KEYS = {"name", "type", "parent", "child", "xyz", "rpy", "rotation", "axis", "axis2"} | SPRING_KEYS
 TIP_KEYS = {"link", "xyz", "rpy", "rotation"}
 INERTIA_KEYS = fields.INERTIA_KEYS
 
@@ -72,6 +74,8 @@ def parse(path) -> Description:
     doc = read_yaml(path)
     if not isinstance(doc, dict):
         raise RobotFileError(path, "file", "expected a mapping with 'links' and 'joints'")
+    if "overlay" in doc:
+        return parse_overlay(path, doc)
     fields.keys(path, "file", doc, TOP_KEYS, required=("links", "joints"))
     links = [_link(path, i, x) for i, x in enumerate(_list(path, "links", doc["links"]))]
     joints = [_joint(path, i, x) for i, x in enumerate(_list(path, "joints", doc["joints"]))]
@@ -118,6 +122,10 @@ def _link(path, i, d):
             spec.com, spec.inertia = r + R @ spec.com, R @ spec.inertia @ R.T
     elif "inertial_frame" in d:
         raise RobotFileError(path, where, "'inertial_frame' without 'mass' and 'inertia'")
+    if "flexible" in d:
+        from soagen.loaders.flexible import parse_spec
+
+        spec.flexible = parse_spec(path, where, d["flexible"])
     return spec
 
 
@@ -135,7 +143,55 @@ def _joint(path, i, d):
         raise RobotFileError(path, where, f"missing required key 'axis' for a {d['type']} joint")
     axis = fields.vector(path, f"{where}.axis", d.get("axis", [0, 0, 1]), bounded=False)
     axis2 = fields.vector(path, f"{where}.axis2", d["axis2"], bounded=False) if "axis2" in d else None
-    return JointSpec(name, where, d["type"], d["parent"], d["child"], R, r, axis, axis2)
+    return JointSpec(name, where, d["type"], d["parent"], d["child"], R, r, axis, axis2, **_spring(path, where, d))
+
+
+def _spring(path, where, d):
+    """A spring-damper joint's stiffness, damping (>= 0) and rest position."""
+    out = {}
+    for k in ("stiffness", "damping"):
+        if k in d:
+            out[k] = fields.number(path, f"{where}.{k}", d[k])
+            if out[k] < 0:
+                raise RobotFileError(path, f"{where}.{k}", f"cannot be negative, got {out[k]:g}")
+    if "rest" in d:
+        out["rest"] = fields.number(path, f"{where}.rest", d["rest"])
+    return out
+
+
+def parse_overlay(path, doc) -> Description:
+    """An overlay: another robot file (``overlay:``, relative to this one; URDF, YAML,
+    xacro or MJCF) with some links made flexible (``flexible: {LINK: {...}}``) and some
+    joints made spring-damper joints (``springs: {JOINT: {stiffness, damping, rest}}``)."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from soagen.loaders import parse as parse_any
+    from soagen.loaders.flexible import parse_spec
+
+    fields.keys(path, "file", doc, OVERLAY_KEYS, required=("overlay",))
+    if not isinstance(doc["overlay"], str):
+        raise RobotFileError(path, "overlay", "expected the robot file to overlay, as a path")
+    base = Path(path).parent / doc["overlay"]
+    if not base.is_file():
+        raise RobotFileError(path, "overlay", f"no such robot file {doc['overlay']!r}")
+    d = parse_any(base)
+    links = {link.name: link for link in d.links}
+    flexible = doc.get("flexible", {})
+    fields.keys(path, "flexible", flexible, set(links))
+    for name, spec in flexible.items():
+        links[name].flexible = parse_spec(path, f"flexible.{name}", spec)
+    springs = doc.get("springs", {})
+    joints = {j.name: j for j in d.joints}
+    fields.keys(path, "springs", springs, set(joints))
+    for name, sd in springs.items():
+        fields.keys(path, f"springs.{name}", sd, SPRING_KEYS)
+        joints[name].stiffness, joints[name].damping, joints[name].rest = (
+            _spring(path, f"springs.{name}", sd).get(k, 0.0) for k in ("stiffness", "damping", "rest"))
+    name = doc.get("name", f"{d.name}_flexible")
+    if not isinstance(name, str):
+        raise RobotFileError(path, "name", "must be a string")
+    return replace(d, name=name)
 
 
 def _tip(path, d):

@@ -48,14 +48,39 @@ def info(robot, tip, floating_base):
         kind = b.joint.urdf_type if b.joint.urdf_type and b.joint.urdf_type != b.joint.kind \
             else b.joint.kind
         table.add_row(str(i), k, b.name, b.joint_name, kind, axis, parent, f"{b.mass:.4g}",
-                      _span(b.q_index, b.joint.nq), _span(b.v_index, b.joint.nv))
+                      _span(b.q_index, b.nq), _span(b.v_index, b.nv))
     console.print(table)
+    if model.is_flexible:
+        _flexible_info(console, model)
     tip_text = "none (branching tree)" if model.tip is None else \
         f"{model.tip.name} on body {model.bodies[model.tip.body].name}, offset " \
         f"[{' '.join(f'{x:.4g}' for x in model.tip.r)}]"
     console.print(f"topology: {'serial chain' if model.is_chain else 'tree'}, bodies {model.nb}, "
                   f"nq {model.nq}, nv {model.nv}, total moving mass {model.total_mass:.4g} kg")
     console.print(f"gravity: [{' '.join(f'{x:g}' for x in np.asarray(model.gravity))}] m/s^2; tip: {tip_text}")
+
+
+def _flexible_info(console, model):
+    """Each flexible link: its model, its modal coordinates in q, the clamped natural
+    frequencies of the retained modes and the first elastic frequencies with its joint
+    free (pinned, passive): with those modes, and with every FE dof of a beam (the value
+    the truncation approximates; docs/flexible.md "Which modes")."""
+    from rich.table import Table
+
+    from soagen.loaders.flexible import pinned_frequencies
+
+    table = Table(title="flexible links (frequencies in Hz)")
+    for col in ("body", "model", "eta in q", "clamped", "pinned (modes)", "pinned (all FE dofs)"):
+        table.add_column(col)
+    hz = lambda w: "-" if w is None else ", ".join(f"{x / (2 * 3.141592653589793):.4g}" for x in w)   # noqa: E731
+    for b in model.bodies:
+        if b.m:
+            modal, full = pinned_frequencies(b)
+            table.add_row(b.name, b.flex.summary, _span(b.q_index + b.joint.nq, b.m), hz(b.flex.frequencies),
+                          hz(modal), hz(full))
+    console.print(table)
+    console.print("pinned: the link with its joint free (no motor, no spring): one clamped mode per link puts the "
+                  "first pinned frequency about 33% high (docs/flexible.md, \"Which modes\")")
 
 
 def _system_info(path):

@@ -45,15 +45,28 @@ REFERENCES = (
 
 
 def joint_rows(robot):
-    """One header row per joint: index in qd, joint name, type and axis, body."""
+    """One header row per joint: index in qd, joint name, type and axis, body; and one
+    per flexible body's modal coordinates."""
     rows = []
     for b in robot.bodies:
         axis = " ".join(f"{x:g}" for x in b.joint.axis)
         rows.append(f"{b.v_index:3d}  {b.joint_name} ({b.joint.urdf_type or b.joint.kind}, "
                     f"axis {axis}) -> {b.name}")
+        if b.m:
+            start = b.v_index + b.joint.nv
+            span = f"{start}..{start + b.m - 1}" if b.m > 1 else f"{start}"
+            hz = ", ".join(f"{w / (2 * 3.141592653589793):.4g}" for w in b.flex.frequencies)
+            rows.append(f"{span:>3}  modal coordinates eta of {b.name} ({', '.join(b.flex.names)}; "
+                        f"clamped {hz} Hz)")
     return rows
 
 
+FLEXIBLE_CONVENTION = (
+    "Flexible bodies (framework paper Section 4, docs/flexible.md): q and qd hold each flexible",
+    "body's modal coordinates eta and their rates right after its joint's; tau's modal entries are",
+    "generalized modal forces (0 for a free link). inverse_dynamics, bias_forces and",
+    "forward_dynamics include the modal stiffness and damping, -K eta - C eta_dot.",
+)
 FRAME_CONVENTION = ("Functions named NAME_<frame> are at that link frame of the robot file (its origin,",
                     "world-aligned), one per frame.")
 
@@ -105,6 +118,11 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
     prefix = validate_prefix(prefix or default_prefix(robot.name))
     check_algorithms(algorithms)
     algorithms = [a for a in SPECS if a in set(algorithms)]        # canonical order
+    if robot.is_flexible:
+        rigid_only = [a for a in algorithms if a not in ALGORITHMS] + (["--symbolic-params"] if symbolic_params else [])
+        if rigid_only:
+            raise SoagenError(f"{robot.name}: {', '.join(rigid_only)} not available for flexible bodies "
+                              "(docs/flexible.md, Limits)")
     if not algorithms:
         raise SoagenError("no algorithm selected (--algorithms)")
     if fd_variant != "best" and fd_variant not in FD_VARIANTS:
@@ -129,7 +147,8 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
     header = Header(
         prefix=prefix, model=robot.name, kind="robot", source=source, sha256=file_digest(robot_file),
         nq=robot.nq, nv=robot.nv, joints=tuple(joint_rows(robot)),
-        conventions=CONVENTIONS + (FRAME_CONVENTION if at is not None else ()),
+        conventions=CONVENTIONS + (FLEXIBLE_CONVENTION if robot.is_flexible else ())
+        + (FRAME_CONVENTION if at is not None else ()),
         references=REFERENCES,
         command=command,
         tip=robot.tip.name if robot.tip is not None else None,

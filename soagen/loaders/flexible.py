@@ -15,7 +15,7 @@ C = diag(2 zeta omega) complete the body (docs/flexible.md (F.1)-(F.5)).
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -23,7 +23,7 @@ import numpy as np
 from soagen.errors import RobotFileError, RobotFileWarning
 from soagen.loaders import fields
 from soagen.loaders.beam import FAMILIES, Beam, BeamFE, frame_of, generalized_eigh
-from soagen.loaders.invariants import inertia_polynomial
+from soagen.loaders.invariants import inertia_polynomial, zero_inertia
 from soagen.model import FlexibleBody, MassPoints, Nodes
 from soagen.tolerances import MODAL_MASS_MISMATCH
 
@@ -202,7 +202,7 @@ class Deformation:
     names: tuple
     tip_node: int
     summary: str
-    full: object = None                # the BeamFE (pinned frequencies)
+    full: object = None                # the BeamFE of a beam
 
 
 def deformation(path, spec: FlexSpec) -> Deformation:
@@ -320,20 +320,38 @@ def flexible_body(path, spec: FlexSpec, rigid_parts, dfm: Deformation | None = N
     """The body: the deformation of ``spec`` plus ``rigid_parts`` [(mass, com, inertia,
     node or -1)], the link's own rigid mass (a hub, node -1) and welded links."""
     dfm = dfm or deformation(path, spec)
-    extra = [rigid_point(m, c, I, dfm.nodes, n) for m, c, I, n in rigid_parts if m > 0 or np.any(I)]
-    p = dfm.points
-    cols = [list(p.m), list(p.J), list(p.r0), list(p.Phi), list(p.Psi), list(p.G)]
-    for e in extra:
-        for col, x in zip(cols, (e[0], e[1], e[2], e[3], e[4], e[5])):
-            col.append(np.asarray(x, dtype=float))
-    points = MassPoints(r0=np.array(cols[2]), Phi=np.array(cols[3]), Psi=np.array(cols[4]), G=np.array(cols[5]),
-                        m=np.array(cols[0], dtype=float), J=np.array(cols[1]))
+    points = _with_rigid_parts(dfm, rigid_parts)
     m = len(dfm.omega)
     powers, coeffs = inertia_polynomial(points, m)
+    full = None
+    if dfm.full is not None:                     # every mode of the same families: the FE model's own
+        every = _beam_deformation(path, replace(spec, modes=None, stiffening=False, damping=(0.0,)))
+        full = FullOrder(zero_inertia(_with_rigid_parts(every, rigid_parts)), every.K)
     return FlexibleBody(kind="beam" if spec.beam is not None else "modal", modes=m, names=dfm.names,
                         powers=powers, coeffs=coeffs, K=dfm.K, C=dfm.C, nodes=dfm.nodes, points=points,
                         frequencies=dfm.omega, stiffening=spec.stiffening, tip_node=dfm.tip_node,
-                        summary=dfm.summary, full=dfm.full)
+                        summary=dfm.summary, full=full)
+
+
+@dataclass(frozen=True, eq=False)
+class FullOrder:
+    """A beam link with every mode of its families (the FE model's dofs, in modal
+    coordinates), linearized at zero deformation: Mhat(0) and K."""
+
+    M0: np.ndarray
+    K: np.ndarray
+
+
+def _with_rigid_parts(dfm, rigid_parts):
+    """The deformation's mass points plus the rigid parts as points (rigid_point)."""
+    p = dfm.points
+    cols = [list(p.m), list(p.J), list(p.r0), list(p.Phi), list(p.Psi), list(p.G)]
+    for mass, com, inertia, n in rigid_parts:
+        if mass > 0 or np.any(inertia):
+            for col, x in zip(cols, rigid_point(mass, com, inertia, dfm.nodes, n)):
+                col.append(np.asarray(x, dtype=float))
+    return MassPoints(r0=np.array(cols[2]), Phi=np.array(cols[3]), Psi=np.array(cols[4]), G=np.array(cols[5]),
+                      m=np.array(cols[0], dtype=float), J=np.array(cols[1]))
 
 
 def rigid_equivalent(flex: FlexibleBody):
@@ -360,48 +378,29 @@ def nearest_node(nodes: Nodes, point):
 
 def pinned_frequencies(body, count=3):
     """(modal, full): the first elastic natural frequencies (rad/s) of the link on its
-    joint left free (passive, unsprung), its joint the only other coordinate: with the
-    retained clamped modes (what the model simulates) and, for a beam, with every FE dof
-    (the converged value the truncation approximates). None where not defined (a joint
-    other than revolute or prismatic)."""
-    flex = body.flex
+    joint left free (passive, unsprung), the joint its only other coordinate, linearized
+    at rest: with the retained clamped modes (what the model simulates) and, for a beam,
+    with every mode of the same families (the FE model's converged value that the
+    truncation approximates). None where not defined (a joint other than revolute or
+    prismatic)."""
     if body.joint.kind not in ("revolute", "prismatic"):
         return None, None
     h = body.joint.H()[0]
-    M0 = flex.M0
-    mb = np.concatenate([h @ M0[:6, :6] @ h, h @ M0[:6, 6:]])
-    Mlin = np.zeros((1 + flex.modes, 1 + flex.modes))
-    Mlin[0], Mlin[:, 0] = mb, mb
-    Mlin[1:, 1:] = M0[6:, 6:]
-    Klin = np.zeros_like(Mlin)
-    Klin[1:, 1:] = flex.K
-    modal = _elastic(Klin, Mlin, count)
-    full = None
-    if flex.full is not None:
-        fe = flex.full
-        T = rigid_field(fe, h)                     # the joint's rigid motion at the FE nodes
-        free = sorted(i for f in FAMILIES for i in fe.free(f))
-        Mf = np.zeros((1 + len(free), 1 + len(free)))
-        Mf[0, 0] = mb[0]
-        Mf[0, 1:] = Mf[1:, 0] = T @ fe.M[:, free]
-        Mf[1:, 1:] = fe.M[np.ix_(free, free)]
-        keep = [0] + [1 + j for j, i in enumerate(free) if fe.M[i, i] > 0]
-        Kf = np.zeros_like(Mf)
-        Kf[1:, 1:] = fe.K[np.ix_(free, free)]
-        full = _elastic(Kf[np.ix_(keep, keep)], Mf[np.ix_(keep, keep)], count)
-    return modal, full
+    full = body.flex.full
+    return _pinned(body.flex.M0, body.flex.K, h, count), (_pinned(full.M0, full.K, h, count) if full else None)
 
 
-def rigid_field(fe, h):
-    """The nodal vector of the FE model for a unit rigid motion (w, v) = h of the body
-    frame: translations v + w x r_j, rotations w, in the beam frame's dof order."""
-    w, v = h[:3], h[3:]
-    out = np.zeros(len(fe.M))
-    for j, x in enumerate(fe.x):
-        r = x * fe.R[:, 0]
-        out[6 * j:6 * j + 3] = fe.R.T @ (v + np.cross(w, r))
-        out[6 * j + 3:6 * j + 6] = fe.R.T @ w
-    return out
+def _pinned(M0, K, h, count):
+    """Frequencies of (joint, eta) with M = [[h M0 h, h M0_eta], [., M0_eta_eta]] and
+    stiffness diag(0, K): one zero (the joint's rigid motion) dropped."""
+    m = len(K)
+    mb = np.concatenate([[h @ M0[:6, :6] @ h], h @ M0[:6, 6:]])
+    M = np.zeros((1 + m, 1 + m))
+    M[0], M[:, 0] = mb, mb
+    M[1:, 1:] = M0[6:, 6:]
+    Kp = np.zeros_like(M)
+    Kp[1:, 1:] = K
+    return _elastic(Kp, M, count)
 
 
 def _elastic(K, M, count):

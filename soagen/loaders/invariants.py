@@ -39,9 +39,10 @@ def monomials(m, degree):
     return out
 
 
-def point_polynomial(points, m):
+def point_polynomial(points, m, linear_only=False):
     """E_p(eta) of every mass point as {exponents: (P, 6, 6+m) array}: degree 0, 1, and 2
-    when there is foreshortening (E_p's -r~ block holds the quadratic position term)."""
+    when there is foreshortening (E_p's -r~ block holds the quadratic position term);
+    ``linear_only``: the constant term only."""
     P = len(points.m)
     zero = (0,) * m
     E0 = np.zeros((P, 6, 6 + m))
@@ -51,6 +52,8 @@ def point_polynomial(points, m):
     E0[:, 3:, 3:6] = np.eye(3)
     E0[:, 3:, 6:] = points.Phi
     poly = {zero: E0}
+    if linear_only:
+        return poly
     G = points.G
     for i in range(m):
         e = _unit(m, i)
@@ -73,9 +76,7 @@ def inertia_polynomial(points, m):
     sum_p E_p^T M_p E_p; powers[0] is the constant term; monomials whose coefficient is
     zero are left out."""
     E = point_polynomial(points, m)
-    Mp = np.zeros((len(points.m), 6, 6))
-    Mp[:, :3, :3] = points.J
-    Mp[:, 3:, 3:] = points.m[:, None, None] * np.eye(3)
+    Mp = _point_inertias(points)
     acc = {}
     for (a, Ea), (b, Eb) in itertools.product(E.items(), repeat=2):
         term = np.einsum("pki,pkl,plj->ij", Ea, Mp, Eb)
@@ -85,6 +86,13 @@ def inertia_polynomial(points, m):
     powers = [e for e in monomials(m, degree) if e in acc and (not any(e) or np.any(acc[e]))]
     coeffs = np.array([(acc[e] + acc[e].T) / 2 for e in powers])
     return np.array(powers, dtype=int).reshape(len(powers), m), coeffs
+
+
+def zero_inertia(points):
+    """Mhat(0) = sum_p E_p(0)^T M_p E_p(0), without the polynomial (for many modes)."""
+    m = points.Phi.shape[2]
+    E0 = point_polynomial(points, m, linear_only=True)[(0,) * m]
+    return np.einsum("pki,pkl,plj->ij", E0, _point_inertias(points), E0)
 
 
 def exact_inertia(points, eta):
@@ -100,6 +108,14 @@ def exact_inertia(points, eta):
         Mp[:3, :3], Mp[3:, 3:] = J, mp * np.eye(3)
         out += E.T @ Mp @ E
     return out
+
+
+def _point_inertias(points):
+    """M_p = diag(J_p, m_p I) of every point, (P, 6, 6)."""
+    Mp = np.zeros((len(points.m), 6, 6))
+    Mp[:, :3, :3] = points.J
+    Mp[:, 3:, 3:] = points.m[:, None, None] * np.eye(3)
+    return Mp
 
 
 def _unit(m, i):

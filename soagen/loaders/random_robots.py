@@ -48,3 +48,52 @@ def random_chain(n, rng, joint_types=("revolute", "prismatic"), mass_scale=None,
         if parents is None else None
     d = Description("<random>", f"random{n}", links, joints, np.array([0.0, 0.0, -9.81]), tip)
     return build(d)
+
+
+def random_flexible_chain(n, rng, modes=(1, 4), flexible=0.5, stiffening=True, joint_types=("revolute", "prismatic"),
+                          points=5):
+    """A random serial chain of n bodies, each flexible with probability ``flexible``:
+    modal data (:func:`soagen.loaders.flexible.read_modal`) with ``points`` random mass
+    points (lumped masses and rotary inertias) that are also its nodes, plus nodes at the
+    next joint and the tip, random mode shapes (translations and rotations) made
+    mass-normalized for those points, random frequencies, and with ``stiffening`` random
+    foreshortening data; between ``modes[0]`` and ``modes[1]`` modes each."""
+    from soagen.loaders.flexible import FlexSpec
+
+    links = [LinkSpec("base", "link 'base'")]
+    joints = []
+    placements = [(random_rotation(rng), rng.uniform(-0.5, 0.5, 3)) for _ in range(n)]
+    tip_r = rng.uniform(-0.3, 0.3, 3)
+    for i in range(n):
+        link = random_link(rng, f"b{i}")
+        if rng.random() < flexible:
+            after = placements[i + 1][1] if i + 1 < n else tip_r
+            link.flexible = FlexSpec(where=f"link 'b{i}'.flexible", modal=_random_modal(rng, int(rng.integers(
+                modes[0], modes[1] + 1)), points, after, stiffening), stiffening=stiffening)
+        links.append(link)
+        parent = "base" if i == 0 else f"b{i - 1}"
+        axis = np.eye(3)[rng.integers(3)] * rng.choice([-1, 1]) if rng.random() < 0.5 else rng.normal(size=3)
+        joints.append(JointSpec(f"j{i}", f"joint 'j{i}'", str(rng.choice(joint_types)), parent, f"b{i}",
+                                *placements[i], axis))
+    tip = TipSpec(f"b{n - 1}", "tip", random_rotation(rng), tip_r)
+    return build(Description("<random>", f"random_flexible{n}", links, joints, np.array([0.0, 0.0, -9.81]), tip))
+
+
+def _random_modal(rng, m, points, attach, stiffening):
+    """Random modal data whose nodes are ``points`` random points and ``attach``."""
+    nodes = np.vstack([rng.uniform(-0.5, 0.5, (points, 3)), attach])
+    n = len(nodes)
+    mass = np.append(rng.uniform(0.1, 0.5, points), 0.0)
+    inertia = np.array([np.diag(rng.uniform(1e-3, 1e-2, 3)) for _ in range(n)])
+    S = rng.normal(size=(m, n, 6)) * np.array([0.3, 0.3, 0.3, 1.0, 1.0, 1.0])
+    W = np.einsum("n,kl->nkl", mass, np.eye(3))
+    Mm = np.einsum("ank,nkl,bnl->ab", S[:, :, :3], W, S[:, :, :3]) + np.einsum("ank,nkl,bnl->ab", S[:, :, 3:],
+                                                                                 inertia, S[:, :, 3:])
+    Li = np.linalg.inv(np.linalg.cholesky(Mm))
+    S = np.einsum("ab,bnk->ank", Li, S)                       # mass-normalized for these points
+    data = {"nodes": nodes, "mass": mass, "inertia": inertia, "shapes": S,
+            "frequencies": np.sort(rng.uniform(0.5, 5.0, m))}
+    if stiffening:
+        G = rng.normal(size=(n, 3, m, m)) * 0.2
+        data["foreshortening"] = (G + np.swapaxes(G, 2, 3)) / 2
+    return data

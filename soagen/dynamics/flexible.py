@@ -23,64 +23,73 @@ so the child's velocity is the exact derivative of its pose and energy is conser
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from soagen.spatial import cross, force_cross, phiT_motion, skew
 
 
-def monomial_values(powers, eta):
-    """c_a(eta) = prod_i eta_i^powers[a, i] for every row of ``powers``, each built from a
-    lower one by one product."""
-    vals = {}
+def _tables(powers):
+    return _monomial_tables(powers.tobytes(), powers.shape)
 
-    def value(p):
-        if p not in vals:
+
+@lru_cache(maxsize=256)
+def _monomial_tables(data, shape):
+    """For the monomials ``powers`` (rows of exponents, as bytes and shape): ``steps``, how to build
+    every monomial needed from a lower one (parent index, variable; (-1, -1) for 1),
+    ``rows``, where each of ``powers`` is among them, and ``deriv``, for each of
+    ``powers`` and variable i, (index of c_(a - e_i), exponent p_ai) or None."""
+    powers = [tuple(int(x) for x in p) for p in np.frombuffer(data, dtype=int).reshape(shape)]
+    index, steps = {}, []
+
+    def need(p):
+        if p not in index:
             if not any(p):
-                vals[p] = 1
+                step = (-1, -1)
             else:
                 k = max(i for i, e in enumerate(p) if e)
-                vals[p] = value(p[:k] + (p[k] - 1,) + p[k + 1:]) * eta[k]
-        return vals[p]
+                step = (need(p[:k] + (p[k] - 1,) + p[k + 1:]), k)
+            index[p] = len(steps)
+            steps.append(step)
+        return index[p]
 
-    return [value(tuple(int(x) for x in p)) for p in powers], value
+    rows = tuple(need(p) for p in powers)
+    deriv = tuple(tuple((need(p[:i] + (p[i] - 1,) + p[i + 1:]), p[i]) if p[i] else None for i in range(len(p)))
+                  for p in powers)
+    return tuple(steps), rows, deriv
+
+
+def monomials(flex, eta, xp):
+    """(c, D): the monomials c_a(eta) of the body's inertia polynomial, and their
+    derivatives D[a, i] = dc_a/deta_i = p_ai c_(a - e_i), each from a lower one by one product."""
+    steps, rows, deriv = _tables(flex.powers)
+    vals = []
+    for parent, k in steps:
+        vals.append(1 if parent < 0 else vals[parent] * eta[k])
+    c = np.array([vals[r] for r in rows], dtype=xp.dtype)
+    D = np.array([[0 if d is None else d[1] * vals[d[0]] for d in row] for row in deriv], dtype=xp.dtype)
+    return c, D.reshape(len(rows), flex.modes)
 
 
 def inertia(flex, eta, xp):
     """Mhat(eta) = sum_a c_a(eta) coeffs[a], the monomials c_a of eta (F.3)."""
-    c, _ = monomial_values(flex.powers, eta)
-    coeffs = xp.constant(flex.coeffs)
-    M = coeffs[0] * 1
-    for a in range(1, len(c)):
-        M = M + c[a] * coeffs[a]
-    return M
+    c, _ = monomials(flex, eta, xp)
+    return np.tensordot(c, xp.constant(flex.coeffs), 1)
 
 
 def bias(flex, M, Vh, eta, xp):
     """bhat = -Mhat[:, v] (w x v) + Mhat_dot Vhat + (V x* mu, -1/2 Vhat^T dMhat/deta Vhat)
     (F.4): the velocity terms of d/dt dT/dVhat - dT/deta with T = 1/2 Vhat^T Mhat Vhat,
-    mu = (Mhat Vhat)[:6] the body's momentum about O(k). With Mhat = sum_a c_a C_a:
-    Mhat_dot Vhat = sum_a c_a_dot (C_a Vhat) and dT/deta_i = 1/2 sum_a dc_a/deta_i
-    (Vhat^T C_a Vhat), dc_a/deta_i = p_ai c_(a - e_i)."""
+    mu = (Mhat Vhat)[:6] the body's momentum about O(k). With Mhat = sum_a c_a C_a and
+    u_a = C_a Vhat: Mhat_dot Vhat = sum_a (D eta_dot)_a u_a and dT/deta_i =
+    1/2 sum_a D[a, i] (Vhat . u_a)."""
     w, v, etad = Vh[:3], Vh[3:6], Vh[6:]
-    m = flex.modes
-    _, value = monomial_values(flex.powers, eta)
-    coeffs = xp.constant(flex.coeffs)
-    Mdot_V = xp.zeros(len(Vh))
-    dT = [0] * m
-    for a in range(1, len(flex.powers)):
-        p = tuple(int(x) for x in flex.powers[a])
-        u = coeffs[a] @ Vh
-        s = Vh @ u
-        cdot = 0
-        for i in range(m):
-            if p[i]:
-                dc = p[i] * value(p[:i] + (p[i] - 1,) + p[i + 1:])     # dc_a/deta_i
-                cdot = cdot + dc * etad[i]
-                dT[i] = dT[i] + dc * s / 2
-        Mdot_V = Mdot_V + cdot * u
-    b = -M[:, 3:6] @ cross(w, v) + Mdot_V
+    _, D = monomials(flex, eta, xp)
+    U = np.tensordot(xp.constant(flex.coeffs), Vh, 1)              # u_a = C_a Vhat
+    b = -M[:, 3:6] @ cross(w, v) + (D @ etad) @ U
     b[:6] = b[:6] + force_cross(Vh[:6], (M @ Vh)[:6])
-    b[6:] = b[6:] - np.array(dT, dtype=b.dtype)
+    b[6:] = b[6:] - D.T @ (U @ Vh) / 2
     return b
 
 

@@ -464,3 +464,16 @@ def _ro(a):
 
 
 __all__ = ["Beam", "beam_robot", "frame_of"]
+
+
+def rigid_robot(robot):
+    """The same robot with every flexible body rigid (its mass properties at zero
+    deformation, children and frames where the undeformed nodes are): the model a flexible
+    robot must reproduce when its links are very stiff, and whose mass matrix is the
+    joint block of the flexible one at eta = 0."""
+    from soagen.model import index_bodies
+
+    bodies = index_bodies([replace(b, flex=None, attach=-1) for b in robot.bodies])
+    frames = tuple(replace(f, node=-1) for f in robot.frames)
+    tip = replace(robot.tip, node=-1) if robot.tip is not None else None
+    return replace(robot, name=f"{robot.name}_rigid", bodies=bodies, frames=frames, tip=tip)

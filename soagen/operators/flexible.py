@@ -66,9 +66,8 @@ def _link_nodes(robot, i, q, X, poses):
     if child:
         c = child[0]
         cb = robot.bodies[c]
-        if body.flex is None:
-            pos = o + R @ X[c][1]                                # O(k-1), rigid on link k
-            out.append((pos, np.zeros((6, 6)), np.zeros((6, 0))))
+        if body.flex is None:                                    # the joint's placement on link k
+            out.append((o + R @ cb.placement_r, np.zeros((6, 6)), np.zeros((6, 0))))
         else:                                                    # the node (4.2) the child is on
             eta = robot.eta(i, q)
             Rn, rn, theta, cc = flexible.node_pose(body.flex, cb.attach, eta, NUMPY)

@@ -263,15 +263,31 @@ class Robot:
         b = self.bodies[i]
         return slice(b.v_index, b.v_index + b.nv)
 
+    def joint_q_slice(self, i: int) -> slice:
+        """Body i's joint coordinates in q (without its modal coordinates)."""
+        b = self.bodies[i]
+        return slice(b.q_index, b.q_index + b.joint.nq)
+
+    def joint_v_slice(self, i: int) -> slice:
+        b = self.bodies[i]
+        return slice(b.v_index, b.v_index + b.joint.nv)
+
+    def modal_q_slice(self, i: int) -> slice:
+        """Body i's modal coordinates eta in q (empty for a rigid body)."""
+        b = self.bodies[i]
+        return slice(b.q_index + b.joint.nq, b.q_index + b.nq)
+
+    def modal_v_slice(self, i: int) -> slice:
+        b = self.bodies[i]
+        return slice(b.v_index + b.joint.nv, b.v_index + b.nv)
+
     def joint_q(self, i: int, q):
         """The joint coordinates of body i in q (without eta)."""
-        b = self.bodies[i]
-        return q[b.q_index:b.q_index + b.joint.nq]
+        return q[self.joint_q_slice(i)]
 
     def eta(self, i: int, q):
         """The modal coordinates eta of body i in q (empty for a rigid body)."""
-        b = self.bodies[i]
-        return q[b.q_index + b.joint.nq:b.q_index + b.nq]
+        return q[self.modal_q_slice(i)]
 
     def frame(self, name: str) -> Frame:
         for f in self.frames:

@@ -71,7 +71,8 @@ def Omega(robot, q):
     """(b.5) theta_dot = Omega W: the block-diagonal kinematic map, nq x nv."""
     out = np.zeros((robot.nq, robot.nv))
     for i, b in enumerate(robot.bodies):
-        out[robot.q_slice(i), robot.v_slice(i)] = joint_Omega(b.joint, q[robot.q_slice(i)])
+        out[robot.joint_q_slice(i), robot.joint_v_slice(i)] = joint_Omega(b.joint, q[robot.joint_q_slice(i)])
+        out[robot.modal_q_slice(i), robot.modal_v_slice(i)] = np.eye(b.m)     # eta_dot
     return out
 
 
@@ -85,7 +86,7 @@ def normalize(robot, q):
     q = np.array(q, dtype=float)
     for i, b in enumerate(robot.bodies):
         if b.joint.kind in ("spherical", "free"):
-            s = robot.q_slice(i)
+            s = robot.joint_q_slice(i)
             q[s.stop - 4:s.stop] /= np.linalg.norm(q[s.stop - 4:s.stop])
     return q
 
@@ -96,12 +97,13 @@ def integrate(robot, q, v):
 
     Spherical: quat <- quat exp(omega). Free: the SE(3) exponential of the constant body
     twist (omega, v), i.e. p <- p + R V(omega) v, R <- R exp(omega~) (as Pinocchio's
-    ``integrate`` for a free-flyer). 1-dof joints: q + v."""
+    ``integrate`` for a free-flyer). 1-dof joints and modal coordinates: q + v."""
     q = np.array(q, dtype=float)
     v = np.asarray(v, dtype=float)
     out = q.copy()
     for i, b in enumerate(robot.bodies):
-        qs, vs = robot.q_slice(i), robot.v_slice(i)
+        out[robot.modal_q_slice(i)] = q[robot.modal_q_slice(i)] + v[robot.modal_v_slice(i)]
+        qs, vs = robot.joint_q_slice(i), robot.joint_v_slice(i)
         qi, vi = q[qs], v[vs]
         if b.joint.kind == "spherical":
             out[qs] = quaternion_multiply(qi, quaternion_exp(vi))

@@ -16,7 +16,9 @@ BACKENDS = ("auto", "generated", "numpy")
 @click.command()
 @click.argument("model", type=click.Path(dir_okay=False, path_type=str))
 @click.option("--duration", "-T", type=float, default=1.0, show_default=True, help="Simulated time [s].")
-@click.option("--dt", "dt", type=float, default=2e-3, show_default=True, help="RK4 step [s].")
+@click.option("--dt", "dt", type=float, default=None,
+              help="RK4 step [s]; default 2e-3, or for a flexible robot the stable step of its "
+                   "stiffest mode (2.8 / omega_max).")
 @click.option("--out", "-o", "out", type=click.Path(file_okay=False, path_type=str), default="simulation",
               show_default=True, help="Output folder (trajectory.npz/.csv, PNG plots).")
 @click.option("--backend", type=click.Choice(BACKENDS), default="auto", show_default=True,
@@ -53,9 +55,9 @@ def simulate(model, duration, dt, out, backend, code, controller, speed, seed, m
     from soagen.errors import SoagenError
     from soagen.loaders.closed_chain import is_system_file
 
-    if not (duration > 0 and dt > 0):
+    if not (duration > 0 and (dt is None or dt > 0)):
         raise SoagenError("--duration and --dt must be positive")
-    if dt > duration:
+    if dt is not None and dt > duration:
         raise SoagenError(f"--dt {dt:g} is longer than --duration {duration:g}")
     output_dir.check(out)
     backend = _backend(backend, code)
@@ -66,8 +68,8 @@ def simulate(model, duration, dt, out, backend, code, controller, speed, seed, m
         if backend == "generated" and method is not None:
             raise SoagenError("--method: the generated backend is Lilly-Orin Table 1 unrolled; --method is for "
                               "--backend numpy")
-        return _system(model, duration, dt, out, backend, code, controller, speed, seed, method or "rccfd1",
-                       stabilization or "projection")
+        return _system(model, duration, dt or 2e-3, out, backend, code, controller, speed, seed,
+                       method or "rccfd1", stabilization or "projection")
     for name, value in (("--method", method), ("--stabilization", stabilization)):
         if value is not None:
             raise SoagenError(f"{model}: {name}: only for system files")
@@ -142,6 +144,7 @@ def _robot(path, duration, dt, out, backend, code, controller, speed, seed, tip,
     from soagen.simulation.robot_plots import plot_robot_trajectory
 
     robot = load_robot(path, tip=tip, floating_base=floating_base)
+    dt = _step(robot, dt, duration)
     dynamics = None
     if backend == "generated":
         options = {"tip": tip, "floating_base": floating_base, "lock": locked()}
@@ -153,5 +156,48 @@ def _robot(path, duration, dt, out, backend, code, controller, speed, seed, tip,
     paths = write_robot_trajectory(traj, robot, out) + plot_robot_trajectory(traj, robot, out)
     click.echo(f"{robot.name}: {len(traj.t) - 1} steps of {dt:g} s, {backend} backend ({sim.method}), "
                f"{controller} controller: {sim.steps_per_second:,.0f} steps/s")
+    if robot.is_flexible or any(b.joint.elastic for b in robot.bodies):
+        paths += _elastic_report(robot, traj, out, controller)
     for p in paths:
         click.echo(f"wrote {p}")
+
+
+def _step(robot, dt, duration):
+    """--dt, checked against the stable RK4 step of a robot with elastic coordinates; by
+    default 2e-3 s or that step (rounded down to 1, 2 or 5 x 10^k)."""
+    import math
+
+    from soagen.errors import SoagenError
+    from soagen.simulation.robot import stable_step
+
+    limit = stable_step(robot, robot.neutral_configuration())
+    if dt is None:
+        dt = 2e-3
+        if limit is not None and limit < dt:
+            e = 10 ** math.floor(math.log10(limit))
+            dt = max(f * e for f in (1, 2, 5) if f * e <= limit)
+    elif limit is not None and dt > limit:
+        raise SoagenError(f"{robot.name}: --dt {dt:g} s is beyond RK4's stable step {limit:.3g} s for the "
+                          "stiffest elastic mode (2.8 / omega_max); use a smaller --dt")
+    if dt > duration:
+        raise SoagenError(f"--dt {dt:g} is longer than --duration {duration:g}")
+    return dt
+
+
+def _elastic_report(robot, traj, out, controller):
+    """Energy drift, the largest tip deflection of each flexible link, and their plots."""
+    import numpy as np
+
+    from soagen.simulation.robot import energies, tip_deflections
+    from soagen.simulation.robot_plots import plot_flexible
+
+    energy = energies(robot, traj)
+    E = energy.sum(axis=0)
+    drift = np.abs(E - E[0]).max() / max(abs(E[0]), np.abs(energy).max())
+    damped = any(b.m and np.any(b.flex.C) for b in robot.bodies) or any(b.joint.damping for b in robot.bodies)
+    why = "" if controller == "zero" and not damped else \
+        " (not conserved here: " + ("joint torques" if controller != "zero" else "damping") + ")"
+    click.echo(f"energy T + U: start {E[0]:.6g} J, end {E[-1]:.6g} J, largest relative change {drift:.3e}{why}")
+    for name, d in tip_deflections(robot, traj.q).items():
+        click.echo(f"{name}: largest elastic tip deflection {1000 * np.linalg.norm(d, axis=1).max():.3f} mm")
+    return plot_flexible(traj, robot, out, energy) if robot.is_flexible else []

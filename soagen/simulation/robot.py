@@ -118,10 +118,12 @@ class RobotSimulator:
         self.method, self.omega_c = self.dynamics.method, omega_c
         one_dof = [b.joint.nv == 1 for b in robot.bodies]              # revolute, prismatic
         self.vector_space = all(one_dof)
-        self.pd = np.concatenate([np.full(b.joint.nv, d) for b, d in zip(robot.bodies, one_dof)])
-        self.actuated = np.concatenate([np.full(b.joint.nv, b.joint.kind != "free") for b in robot.bodies])
+        # modal coordinates and spring-damper joints are passive: no torque, no PD
+        passive = [b.joint.elastic for b in robot.bodies]
+        self.pd = _per_body(robot, "nv", [d and not p for d, p in zip(one_dof, passive)])
+        self.actuated = _per_body(robot, "nv", [b.joint.kind != "free" and not p for b, p in zip(robot.bodies, passive)])
         self.fixed_base = all(b.joint.kind != "free" for b in robot.bodies)
-        self.pd_q = np.concatenate([np.full(b.joint.nq, d) for b, d in zip(robot.bodies, one_dof)])
+        self.pd_q = _per_body(robot, "nq", [d and not p for d, p in zip(one_dof, passive)])
 
     def initial_state(self, seed=0, spread=0.3, speed=0.5):
         """The neutral configuration with the 1-dof joints moved by ``spread`` N(0, 1) rad
@@ -183,6 +185,53 @@ class RobotSimulator:
         return RobotTrajectory(np.arange(steps + 1) * dt, np.array(qs), np.array(vs), np.array(taus), self.method)
 
 
+def _per_body(robot, size, flags):
+    """A mask over q (size "nq") or v ("nv"): each body's joint entries set to its flag,
+    its modal coordinates False."""
+    return np.concatenate([np.concatenate([np.full(getattr(b.joint, size), f), np.zeros(b.m, dtype=bool)])
+                           for b, f in zip(robot.bodies, flags)])
+
+
+def stable_step(robot, q):
+    """The largest RK4 step for a robot with elastic coordinates (flexible links, spring
+    joints): RK4 is stable for |omega dt| < 2.8, omega the highest frequency of the
+    linearized system at q, sqrt of the largest eigenvalue of M^-1 K. None without them."""
+    from soagen import algorithms as alg
+    from soagen.dynamics.elastic import has_elastic_forces
+
+    if not has_elastic_forces(robot):
+        return None
+    K = np.zeros((robot.nv, robot.nv))
+    for i, b in enumerate(robot.bodies):
+        if b.m:
+            s = robot.modal_v_slice(i)
+            K[s, s] = b.flex.K
+        if b.joint.stiffness:
+            K[b.v_index, b.v_index] = b.joint.stiffness
+    w2 = np.linalg.eigvals(np.linalg.solve(alg.mass_matrix(robot, q), K)).real.max()
+    return 2.8 / np.sqrt(w2) if w2 > 0 else None
+
+
+def energies(robot, traj):
+    """(T, U) at every step of ``traj`` (numpy): kinetic and potential energy (gravity and
+    elastic), whose sum an undamped, unactuated robot conserves."""
+    from soagen import algorithms as alg
+
+    return np.array([alg.energy(robot, q, v) for q, v in zip(traj.q, traj.v)]).T
+
+
+def tip_deflections(robot, Q):
+    """Per flexible body: the elastic displacement of its tip node in its own (hub) frame,
+    Phi eta + eta^T G eta / 2 (steps x 3, m), the deflection the model exists for."""
+    out = {}
+    for i, b in enumerate(robot.bodies):
+        if b.m:
+            n, nodes = b.flex.tip_node, b.flex.nodes
+            eta = Q[:, robot.modal_q_slice(i)]
+            out[b.name] = eta @ nodes.Phi[n].T + np.einsum("ti,kij,tj->tk", eta, nodes.G[n], eta) / 2
+    return out
+
+
 def tip_positions(robot, Q):
     """World position of the tip frame (or of the last body's origin) at each q of Q."""
     from soagen.backend import NUMPY
@@ -191,14 +240,15 @@ def tip_positions(robot, Q):
     out = []
     for q in Q:
         poses = world_poses(robot, link_transforms(robot, q, NUMPY))
-        out.append(frame_pose(robot, poses, robot.tip)[1] if robot.tip is not None else poses[-1][1])
+        out.append(frame_pose(robot, poses, robot.tip, q)[1] if robot.tip is not None else poses[-1][1])
     return np.array(out)
 
 
 def q_names(robot):
     """A name per entry of q: the joint name, with [i] for multi-dof joints."""
-    return [b.joint_name if b.joint.nq == 1 else f"{b.joint_name}[{i}]"
-            for b in robot.bodies for i in range(b.joint.nq)]
+    return [n for b in robot.bodies for n in
+            [b.joint_name if b.joint.nq == 1 else f"{b.joint_name}[{i}]" for i in range(b.joint.nq)]
+            + [f"{b.name}.eta[{m}]" for m in (b.flex.names if b.m else ())]]
 
 
 def write_trajectory_files(out_dir, arrays, columns, rows):

@@ -66,3 +66,40 @@ def plot_robot_trajectory(traj, robot, out_dir):
     ax.grid(alpha=0.3)
     legend_beside(ax)
     return [joints, save(fig, out / "tip_deviation.png")]
+
+
+def plot_flexible(traj, robot, out_dir, energy):
+    """modal_coordinates.png (eta of each flexible body), tip_deflection.png (each flexible
+    link's tip node in its hub frame) and energy.png (T + U relative to its start) in
+    ``out_dir``; returns the written paths."""
+    from soagen.simulation.robot import tip_deflections
+
+    plt, out = pyplot(), Path(out_dir)
+    flex = [(i, b) for i, b in enumerate(robot.bodies) if b.m]
+    fig, axes = plt.subplots(len(flex), 1, figsize=(8, 2.6 * len(flex)), squeeze=False)
+    plot_joint_angles(axes[:, 0], traj.t, [(f"eta of {b.name}", [(m, traj.q[:, robot.modal_q_slice(i)][:, k])
+                                                                for k, m in enumerate(b.flex.names)])
+                                           for i, b in flex])
+    axes[-1, 0].set_xlabel("t [s]")
+    axes[0, 0].set_title(f"{robot.name}: modal coordinates ({traj.method})")
+    modal = save(fig, out / "modal_coordinates.png")
+
+    fig, axes = plt.subplots(len(flex), 1, figsize=(8, 2.6 * len(flex)), squeeze=False)
+    for ax, (name, d) in zip(axes[:, 0], tip_deflections(robot, traj.q).items()):
+        for k, c in enumerate("xyz"):
+            ax.plot(traj.t, d[:, k] * 1000, label=c)
+        ax.set_ylabel(f"{name} tip [mm]")
+        ax.grid(alpha=0.3)
+        legend_beside(ax)
+    axes[-1, 0].set_xlabel("t [s]")
+    axes[0, 0].set_title(f"{robot.name}: elastic tip deflection of each flexible link, in its hub frame")
+    tips = save(fig, out / "tip_deflection.png")
+
+    E = energy.sum(axis=0)
+    fig, ax = plt.subplots(figsize=(8, 3))
+    ax.plot(traj.t, (E - E[0]) / max(abs(E[0]), np.abs(energy).max()), "k")
+    ax.set_xlabel("t [s]")
+    ax.set_ylabel("(E - E(0)) / E(0)")
+    ax.set_title(f"{robot.name}: total energy T + U relative to its start")
+    ax.grid(alpha=0.3)
+    return [modal, tips, save(fig, out / "energy.png")]

@@ -477,3 +477,52 @@ def rigid_robot(robot):
     frames = tuple(replace(f, node=-1) for f in robot.frames)
     tip = replace(robot.tip, node=-1) if robot.tip is not None else None
     return replace(robot, name=f"{robot.name}_rigid", bodies=bodies, frames=frames, tip=tip)
+
+
+def lumped_beam_robot(beams, *, segments=10, joint_axis=(0.0, 0.0, 1.0), gravity=(0.0, -9.81, 0.0),
+                      hub_inertia=0.0, damping=0.0, name="lumped_beams"):
+    """The same chain as :func:`beam_robot` lumped (Swain-Morris Appendix C.2): each beam
+    is ``segments`` rigid segments of length l = L/segments (mass rho A l, inertia
+    rho A l^3/12 about the centre, rho J l about the axis) joined by virtual elastic joints,
+    revolute about ``joint_axis`` with stiffness EI/l (the bending of one segment length
+    around each joint; EIz for the default axis z); the clamp at the hub is an elastic joint
+    of stiffness 2 EI/l (half a segment). Only the bending in the plane normal to the joint
+    axis is represented. The hub (``hub_inertia`` about the axis, on each beam's first,
+    actuated joint) must be positive for the clamp joint to be distinct from the hinge;
+    with hub_inertia = 0 the hinge is the clamp (a pinned beam). ``damping``: viscous
+    damping d = damping * k of each elastic joint (s)."""
+    from soagen.model import Body, Frame, Joint, Robot, index_bodies
+
+    beams = [beams] if isinstance(beams, Beam) else list(beams)
+    axis = np.asarray(joint_axis, dtype=float) / np.linalg.norm(joint_axis)
+    EI = lambda b: b.EIz if np.allclose(axis, [0, 0, 1]) else b.EIy if np.allclose(axis, [0, 1, 0]) else None   # noqa: E731
+    bodies = []
+    z3 = np.zeros(3)
+
+    def add(nm, joint, placement, mass, com, inertia):
+        bodies.append(Body(name=nm, parent=len(bodies) - 1, joint_name=f"{nm}_joint", joint=joint,
+                           placement_R=_ro(np.eye(3)), placement_r=_ro(placement), mass=float(mass), com=_ro(com),
+                           inertia=_ro(inertia)))
+
+    hubI = list(hub_inertia) if isinstance(hub_inertia, (list, tuple)) else [hub_inertia] * len(beams)
+    for k, b in enumerate(beams):
+        if EI(b) is None:
+            raise ValueError("lumped_beam_robot: the joint axis must be y or z (bending with EIy or EIz)")
+        l = b.length / segments
+        start = np.zeros(3) if k == 0 else np.array([beams[k - 1].length / segments, 0.0, 0.0])
+        seg = (b.rhoA * l, np.array([l / 2, 0.0, 0.0]),
+               np.diag([b.rhoJ * l, b.rhoA * l**3 / 12, b.rhoA * l**3 / 12]))
+        hinge = Joint("revolute", tuple(axis), "revolute")
+        if hubI[k] > 0:
+            add(f"hub{k + 1}", hinge, start, 0.0, z3, hubI[k] * np.outer(axis, axis))
+            start, clamp = z3, 2 * EI(b) / l
+        else:
+            clamp = None
+        for j in range(segments):
+            kj = clamp if j == 0 else EI(b) / l
+            joint = hinge if kj is None else Joint("revolute", tuple(axis), "revolute", stiffness=kj,
+                                                   damping=damping * kj)
+            add(f"beam{k + 1}_s{j + 1}", joint, start if j == 0 else np.array([l, 0.0, 0.0]), *seg)
+    tip = Frame("tip", len(bodies) - 1, _ro(np.eye(3)), _ro([beams[-1].length / segments, 0.0, 0.0]))
+    return Robot(name=name, source=name, base="world", bodies=index_bodies(bodies), frames=(tip,), tip=tip,
+                 gravity=_ro(gravity))

@@ -431,7 +431,7 @@ def beam_robot(beams, *, elements=DEFAULT_ELEMENTS, modes=4, shapes=None, stiffe
     This is what docs/flexible.md's benchmarks and the Exudyn comparison build."""
     from soagen.model import Body, Frame, Joint, Robot, index_bodies
 
-    beams = [beams] if isinstance(beams, Beam) else list(beams)
+    beams = [_beam(b) for b in (beams if isinstance(beams, (list, tuple)) else [beams])]
     per = lambda x: list(x) if isinstance(x, (list, tuple)) else [x] * len(beams)   # noqa: E731
     modes_l, hubI, hubm = per(modes), per(hub_inertia), per(hub_mass)
     axis = np.asarray(joint_axis, dtype=float) / np.linalg.norm(joint_axis)
@@ -455,6 +455,12 @@ def beam_robot(beams, *, elements=DEFAULT_ELEMENTS, modes=4, shapes=None, stiffe
     tip = Frame("tip", len(bodies) - 1, _ro(np.eye(3)), _ro([beams[-1].length, 0.0, 0.0]), last.flex.tip_node)
     return Robot(name=name, source=name, base="world", bodies=index_bodies(bodies), frames=(tip,), tip=tip,
                  gravity=_ro(gravity))
+
+
+def _beam(b):
+    """A :class:`Beam` from any object with its fields (another code's beam data)."""
+    return b if isinstance(b, Beam) else Beam(**{k: float(getattr(b, k, 0.0)) for k in
+                                                ("length", "EA", "EIy", "EIz", "GJ", "rhoA", "rhoJ")})
 
 
 def _ro(a):
@@ -493,7 +499,7 @@ def lumped_beam_robot(beams, *, segments=10, joint_axis=(0.0, 0.0, 1.0), gravity
     damping d = damping * k of each elastic joint (s)."""
     from soagen.model import Body, Frame, Joint, Robot, index_bodies
 
-    beams = [beams] if isinstance(beams, Beam) else list(beams)
+    beams = [_beam(b) for b in (beams if isinstance(beams, (list, tuple)) else [beams])]
     axis = np.asarray(joint_axis, dtype=float) / np.linalg.norm(joint_axis)
     EI = lambda b: b.EIz if np.allclose(axis, [0, 0, 1]) else b.EIy if np.allclose(axis, [0, 1, 0]) else None   # noqa: E731
     bodies = []

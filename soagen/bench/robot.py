@@ -254,7 +254,9 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
         ref = _reference_calls(robot)
         for n in names:
             res.numpy_ns[n] = py_time(ref[n], sets, 0.1)
-    if with_pinocchio:
+    if with_pinocchio and robot.is_flexible:
+        res.pin_note = "Pinocchio has no flexible bodies: not timed"
+    elif with_pinocchio:
         res.pin_ns, res.pin_overhead_ns, res.pin_note = _pinocchio(robot_file, robot, names, rng,
                                                                    floating_base=floating_base)
     return res

@@ -93,6 +93,9 @@ def _arm(path, i, d, obj, gravity):
     robot = load(robot_path, tip=d.get("tip"))
     if not robot.is_chain:
         raise RobotFileError(path, f"{where}.robot", "must be a serial chain (one branch from base to tip)")
+    if robot.is_flexible or any(b.joint.elastic for b in robot.bodies):
+        raise RobotFileError(path, f"{where}.robot", "flexible links and spring-damper joints are not supported "
+                             "in closed chains (docs/flexible.md, Limits)")
     bad = [b.joint_name for b in robot.bodies if b.joint.kind not in ("revolute", "prismatic")]
     if bad:
         raise RobotFileError(path, f"{where}.robot", f"joint {bad[0]!r}: only revolute and prismatic joints are supported in arms")

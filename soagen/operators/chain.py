@@ -90,6 +90,8 @@ def chain_operators(robot, q, qd=None) -> ChainOperators:
     """Build the dense operators of a serial chain at configuration q (and velocity qd)."""
     if not robot.is_chain:
         raise SoagenError(f"{robot.name}: the dense operator builder handles serial chains only")
+    if robot.is_flexible:
+        raise SoagenError(f"{robot.name}: flexible bodies: use soagen.operators.flexible (Section 4)")
     N = robot.nb
     X = link_transforms(robot, np.asarray(q, dtype=float), NUMPY)
     poses = world_poses(robot, X)

@@ -55,7 +55,7 @@ def _world6(R):
     return block_diag([R, R])
 
 
-def _link_nodes(robot, i, q, X, poses):
+def _link_nodes(robot, i, q, poses):
     """Body i's nodes: [(world position, 6x6 inertia, 6 x m map)], the attachment node of
     its child first (when it has one)."""
     body = robot.bodies[i]
@@ -94,7 +94,7 @@ def flexible_chain_operators(robot, q) -> FlexibleChainOperators:
     poses = world_poses(robot, X)
     body = lambda k: N - k                                   # noqa: E731  paper k -> body index
     o = {k: poses[body(k)][1] for k in range(1, N + 1)}
-    nodes = {k: _link_nodes(robot, body(k), q, X, poses) for k in range(1, N + 1)}
+    nodes = {k: _link_nodes(robot, body(k), q, poses) for k in range(1, N + 1)}
     n6 = {k: 6 * len(nodes[k]) for k in nodes}
     off = np.cumsum([0] + [n6[k] for k in range(1, N + 1)])
 

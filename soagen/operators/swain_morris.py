@@ -29,6 +29,9 @@ def crf(V):
 
 
 def arms_of(robot):
+    if robot.is_flexible:
+        raise SoagenError(f"{robot.name}: the unified model's operators are for rigid arms (flexible links: "
+                          "soagen.swain_morris.passive)")
     """The m arms: serial chains of bodies hanging from the base body 0 (free joint)."""
     if robot.nb == 0 or robot.bodies[0].joint.kind != "free" or robot.bodies[0].parent != -1:
         raise SoagenError(f"{robot.name}: the unified model needs a free root joint (the base); "

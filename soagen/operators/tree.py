@@ -25,6 +25,7 @@ import numpy as np
 
 from soagen.backend import NUMPY
 from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
+from soagen.errors import SoagenError
 from soagen.operators.chain import block_diag, shift
 from soagen.spatial import cross, spatial_inertia
 
@@ -85,6 +86,8 @@ def branches_of(parent_paper, n):
 
 def tree_operators(robot, q, qd=None, frames=()) -> TreeOperators:
     """Build the dense tree operators at configuration q (and velocity qd)."""
+    if robot.is_flexible:
+        raise SoagenError(f"{robot.name}: flexible bodies: use soagen.operators.flexible (Section 4)")
     n = robot.nb
     X = link_transforms(robot, np.asarray(q, dtype=float), NUMPY)
     poses = world_poses(robot, X)

@@ -31,6 +31,8 @@ class Converter:
     """Index maps between a soagen Robot and a Pinocchio Model of the same file."""
 
     def __init__(self, robot, model):
+        if robot.is_flexible:
+            raise ValueError(f"{robot.name}: Pinocchio has no flexible bodies")
         self.robot, self.model = robot, model
         pin_idx = {name: j for j, name in enumerate(model.names)}
         self.map = []          # (body i, pin joint j, kind, pin nq)

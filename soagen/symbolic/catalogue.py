@@ -907,7 +907,10 @@ COVERAGE: list = [
     (_FW, "(3.1)-(3.3)", ("FW-3.1", "FW-3.2")), (_FW, "(3.4)-(3.6)", ("FW-L1", "FW-L2", "FW-L3")),
     (_FW, "(3.7)-(3.9)", ("FW-L3", "FW-L4", "FW-A.2")), (_FW, "(3.10)", ("FW-3.10",)),
     (_FW, "(3.11)", ("FW-3.11", "FW-3.11-alt")), (_FW, "(3.12)", ("FW-3.12",)), (_FW, "(3.13)", ("FW-3.13",)),
-    (_FW, "(4.1)-(4.3)", "flexible links: kinematics of the nodal displacements (Section 4, outside soagen)"),
+    (_FW, "(4.1)-(4.3)", "flexible links (Section 4): the dense operator form of (4.1)-(4.3) and M^f "
+                         "(soagen.operators.flexible) against the recursions, and B_k C_k = phi(k,k-1), "
+                         "BC = E_phi, BC phi = phi - I, B[I + C phi B] = phi B, checked numerically "
+                         "(tests/flexible/test_flexible_operators.py); their all-N proofs are issue 18 item 6"),
     (_FW, "(A.1)", ("I-a.47-proof",)), (_FW, "(A.2)", ("FW-A.2", "FW-A.2-rec")),
     (_FW, "(A.3)-(A.5)", ("FW-A.3", "FW-L5")), (_FW, "(A.6)", ("FW-A.6",)),
     (_SM, "(B1)-(B2)", ("SM-B1",)), (_SM, "(B3)-(B6)", ("SM-B7", "SM-B8", "SM-B5", "SM-B10")),

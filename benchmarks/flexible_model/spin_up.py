@@ -36,7 +36,7 @@ def run(robot, dt, tip_body):
     mask = np.zeros(robot.nv, dtype=bool)
     mask[0] = True
     t0 = time.perf_counter()
-    t, Q, _ = integrate(Dynamics(robot), np.zeros(robot.nq), np.zeros(robot.nv), DURATION, dt, SAMPLE,
+    t, Q, _ = integrate(Dynamics(robot, prescribed=True), np.zeros(robot.nq), np.zeros(robot.nv), DURATION, dt, SAMPLE,
                         Prescribed(mask, profile))
     out = planar_outputs(robot, Q)
     d = out.tip[:, tip_body] - out.root[:, 0]

@@ -2,20 +2,15 @@
 against the generic recursions (the same code, unrolled on symbols), `soagen simulate`
 with its flexible-body report."""
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from codegen_util import build, compare
 
 from soagen.cli.main import cli
 from soagen.loaders.beam import Beam
 from soagen.loaders.flexible import beam_robot
 from soagen.loaders.random_robots import random_flexible_chain
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "codegen"))
-from codegen_util import build, compare  # noqa: E402
 
 
 @pytest.mark.cc

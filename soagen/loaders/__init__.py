@@ -46,25 +46,28 @@ def load(path, tip: str | None = None, floating_base: bool = False, strict: bool
 
 
 def parse(path: Path):
-    """The description of a robot file, by its suffix."""
+    """The description of a robot file, by its suffix (an overlay YAML reads its base
+    file with this function too)."""
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
-        from soagen.loaders.yaml_format import parse
-    elif suffix == ".urdf":
-        from soagen.loaders.urdf import parse
-    elif suffix == ".xacro":
+        from soagen.loaders import yaml_format
+
+        return yaml_format.parse(path, parse_base=parse)
+    if suffix == ".xacro":
         from soagen.loaders import urdf
         from soagen.loaders.xacro import expand
 
         return urdf.parse(path, expand(path))
-    elif suffix == ".xml":                  # MJCF (<mujoco>), or a URDF saved as .xml (<robot>)
-        from soagen.loaders.urdf import parse
-        if _root_tag(path) == "mujoco":
-            from soagen.loaders.mjcf import parse
-    else:
-        raise RobotFileError(path, "file", f"unknown robot file type {suffix!r} "
-                             f"(expected {', '.join(SUFFIXES)})")
-    return parse(path)
+    if suffix == ".urdf" or (suffix == ".xml" and _root_tag(path) != "mujoco"):   # a URDF saved as .xml
+        from soagen.loaders import urdf
+
+        return urdf.parse(path)
+    if suffix == ".xml":                    # MJCF (<mujoco>)
+        from soagen.loaders import mjcf
+
+        return mjcf.parse(path)
+    raise RobotFileError(path, "file", f"unknown robot file type {suffix!r} "
+                         f"(expected {', '.join(SUFFIXES)})")
 
 
 def _root_tag(path):

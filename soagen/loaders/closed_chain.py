@@ -17,7 +17,7 @@ from soagen.errors import RobotFileError
 from soagen.loaders import fields
 from soagen.loaders.description import LinkSpec
 from soagen.loaders.inertial import check_mass_properties
-from soagen.loaders.yaml_format import read_yaml
+from soagen.loaders.yamlfile import read_yaml
 from soagen.tolerances import GRASP_SPACE
 
 TOP_KEYS = {"name", "description", "source", "type", "gravity", "object", "arms"}

@@ -129,7 +129,7 @@ def read_modal(path, where, value) -> dict:
                 with np.load(file, allow_pickle=False) as z:
                     raw = {k: z[k] for k in z.files}
             else:
-                from soagen.loaders.yaml_format import read_yaml
+                from soagen.loaders.yamlfile import read_yaml
                 raw = read_yaml(file)
         except (OSError, ValueError) as err:
             raise RobotFileError(path, where, f"cannot read modal data: {err}") from None

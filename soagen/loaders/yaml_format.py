@@ -6,13 +6,10 @@ right YAML type (a mass written as the string "1.0" is refused)."""
 
 from __future__ import annotations
 
-import re
-
-import yaml
-
 from soagen.errors import RobotFileError
 from soagen.loaders import fields
 from soagen.loaders.description import Description, JointSpec, LinkSpec, TipSpec
+from soagen.loaders.yamlfile import read_yaml
 
 TOP_KEYS = {"name", "description", "source", "gravity", "links", "joints", "tip"}
 OVERLAY_KEYS = {"name", "description", "overlay", "flexible", "springs"}
@@ -23,59 +20,14 @@ TIP_KEYS = {"link", "xyz", "rpy", "rotation"}
 INERTIA_KEYS = fields.INERTIA_KEYS
 
 
-class UniqueKeyLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing a key that appears twice in one mapping (YAML 1.2
-    requires unique keys; PyYAML keeps the last silently), and reading ``1e-3`` and
-    ``2E5`` as numbers, as YAML 1.2 does (PyYAML's YAML 1.1 rules make them strings)."""
-
-    def construct_mapping(self, node, deep=False):
-        seen = set()
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                continue
-            key = self.construct_object(key_node, deep=True)
-            try:
-                duplicate = key in seen
-            except TypeError:            # an unhashable key: the base class says so
-                continue
-            if duplicate:
-                raise yaml.constructor.ConstructorError(None, None, f"duplicate key {key!r}",
-                                                        key_node.start_mark)
-            seen.add(key)
-        return super().construct_mapping(node, deep)
-
-
-UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
-                                UniqueKeyLoader.construct_mapping)
-UniqueKeyLoader.add_implicit_resolver("tag:yaml.org,2002:float",
-                                      re.compile(r"^[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+$"),
-                                      list("-+0123456789"))
-
-
-def read_yaml(path):
-    """The YAML document of ``path`` (robot or system file); any problem reading or
-    parsing it is a one-line :class:`RobotFileError` with the line number."""
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as err:
-        raise RobotFileError(path, "file", f"cannot read: {err}") from None
-    try:
-        return yaml.load(text, Loader=UniqueKeyLoader)
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f"line {mark.line + 1}" if mark else "file"
-        problem = getattr(err, "problem", None) or str(err).splitlines()[0]
-        raise RobotFileError(path, where, f"malformed YAML: {problem}") from None
-    except (ValueError, RecursionError) as err:     # an integer of over 4300 digits; deep nesting
-        raise RobotFileError(path, "file", f"malformed YAML: {str(err).splitlines()[0][:120]}") from None
-
-
-def parse(path) -> Description:
+def parse(path, parse_base=None) -> Description:
+    """The description of a YAML robot file; an overlay's base file is read with
+    ``parse_base`` (:func:`soagen.loaders.parse`, any format)."""
     doc = read_yaml(path)
     if not isinstance(doc, dict):
         raise RobotFileError(path, "file", "expected a mapping with 'links' and 'joints'")
     if "overlay" in doc:
-        return parse_overlay(path, doc)
+        return parse_overlay(path, doc, parse_base)
     fields.keys(path, "file", doc, TOP_KEYS, required=("links", "joints"))
     links = [_link(path, i, x) for i, x in enumerate(_list(path, "links", doc["links"]))]
     joints = [_joint(path, i, x) for i, x in enumerate(_list(path, "joints", doc["joints"]))]
@@ -159,14 +111,13 @@ def _spring(path, where, d):
     return out
 
 
-def parse_overlay(path, doc) -> Description:
+def parse_overlay(path, doc, parse_base) -> Description:
     """An overlay: another robot file (``overlay:``, relative to this one; URDF, YAML,
     xacro or MJCF) with some links made flexible (``flexible: {LINK: {...}}``) and some
     joints made spring-damper joints (``springs: {JOINT: {stiffness, damping, rest}}``)."""
     from dataclasses import replace
     from pathlib import Path
 
-    from soagen.loaders import parse as parse_any
     from soagen.loaders.flexible import parse_spec
 
     fields.keys(path, "file", doc, OVERLAY_KEYS, required=("overlay",))
@@ -175,7 +126,7 @@ def parse_overlay(path, doc) -> Description:
     base = Path(path).parent / doc["overlay"]
     if not base.is_file():
         raise RobotFileError(path, "overlay", f"no such robot file {doc['overlay']!r}")
-    d = parse_any(base)
+    d = parse_base(base)
     links = {link.name: link for link in d.links}
     flexible = doc.get("flexible", {})
     fields.keys(path, "flexible", flexible, set(links))

@@ -129,6 +129,22 @@ def op_space_inverse_inertia(robot, q, xp=NUMPY, frame=None):
                                         _frame(robot, frame))
 
 
+def node_frame(robot, body, node):
+    """A frame on node ``node`` of flexible body ``body`` (its name or index), for the
+    frame functions (jacobian, jacobian_dot_qd, op_space_inverse_inertia, ...): its
+    Jacobian has the joint columns of the bodies on the path and one column per modal
+    coordinate of each flexible body on it (docs/flexible.md)."""
+    from soagen.model import Frame
+
+    i = body if isinstance(body, int) else next((k for k, b in enumerate(robot.bodies) if b.name == body), None)
+    if i is None or robot.bodies[i].flex is None:
+        raise SoagenError(f"{robot.name}: no flexible body {body!r}")
+    nodes = robot.bodies[i].flex.nodes
+    if not 0 <= node < len(nodes.r0):
+        raise SoagenError(f"{robot.name}: body {robot.bodies[i].name!r} has nodes 0..{len(nodes.r0) - 1}")
+    return Frame(f"{robot.bodies[i].name}.node{node}", i, np.eye(3), nodes.r0[node], node)
+
+
 def _frame(robot, frame):
     if frame is None:
         if robot.tip is None:

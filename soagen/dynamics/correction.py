@@ -20,7 +20,7 @@ from soagen.dynamics.tip import frame_force_at_body
 def frame_forces_at_bodies(robot, s, xp, frames, f):
     """B f: forces f_c at the frames as forces at the body origins, summed per body (2.13)."""
     poses = world_poses(robot, s.X)
-    x = [xp.zeros(6) for _ in range(robot.nb)]
+    x = [xp.zeros(6 + b.m) for b in robot.bodies]
     for c, fr in enumerate(frames):
         x[fr.body] = x[fr.body] + frame_force_at_body(s, poses[fr.body][0], fr, f[6 * c:6 * c + 6], xp)
     return x

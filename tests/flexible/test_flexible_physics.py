@@ -166,3 +166,10 @@ def test_jacobian_and_jdot_qd_against_the_frame_motion(name):
     assert rel_err(A.jacobian_dot_qd(robot, q, qd), Jd) < 1e-7
     Minv = np.linalg.inv(A.mass_matrix(robot, q))
     assert rel_err(A.op_space_inverse_inertia(robot, q), J @ Minv @ J.T) < 1e-10
+    f = rng.normal(size=6)
+    assert rel_err(A.frame_force_correction(robot, q, [robot.tip], f), -Minv @ J.T @ f) < 1e-10
+    k = next(i for i, b in enumerate(robot.bodies) if b.m)             # a node in the middle of a beam
+    node = A.node_frame(robot, k, len(robot.bodies[k].flex.nodes.r0) // 2)
+    _, op = _frame_motion(robot, node, q + h * qd)
+    _, om = _frame_motion(robot, node, q - h * qd)
+    assert rel_err(A.jacobian(robot, q, frame=node)[3:] @ qd, (op - om) / (2 * h)) < 1e-7

@@ -27,9 +27,10 @@ def prove(statement, topology, fmt, nmax, cert_path):
     (block by block, N = 1..NMAX), refuted (numeric counterexample), ill-typed.  Exit
     status 0 proved, 1 refuted or ill-typed, 2 syntax error.
     """
-    from soagen.symbolic.prove import prove as run
 
-    v = run(statement, topology=topology, nmax=nmax, certificate_path=cert_path)
+    from soagen.symbolic.prove import decide
+
+    v = decide(statement, topology=topology, nmax=nmax, certificate_path=cert_path)
     if fmt == "json":
         click.echo(json.dumps(v.json(), indent=2, sort_keys=True))
     else:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen.symbolic.blocks import Identity, IllTyped
+from soagen.symbolic.blocks import IllTyped, ScaledIdentity
 
 
 class Dense:
@@ -27,7 +27,7 @@ class Dense:
         return Dense(c * np.eye(self.a.shape[0]), self.rdims, self.cdims)
 
     def __add__(self, o):
-        if isinstance(o, Identity):
+        if isinstance(o, ScaledIdentity):
             return self if o.c == 0 else self + self._eye(o.c)
         if self.rdims != o.rdims or self.cdims != o.cdims:
             raise IllTyped(f"sum of {len(self.rdims)}x{len(self.cdims)} blocks {self.rdims[:3]}.. "
@@ -51,14 +51,14 @@ class Dense:
     __rmul__ = __mul__
 
     def __matmul__(self, o):
-        if isinstance(o, Identity):
+        if isinstance(o, ScaledIdentity):
             return self * o.c
         if self.cdims != o.rdims:
             raise IllTyped(f"product with inner dimensions {self.cdims[:3]}.. and {o.rdims[:3]}..")
         return Dense(self.a @ o.a, self.rdims, o.cdims)
 
     def __rmatmul__(self, o):
-        if isinstance(o, Identity):
+        if isinstance(o, ScaledIdentity):
             return self * o.c
         return NotImplemented
 

@@ -22,6 +22,7 @@ values from its hypotheses, so operator-form statements can be checked numerical
 from __future__ import annotations
 
 import functools
+from types import MappingProxyType
 
 import numpy as np
 
@@ -274,14 +275,16 @@ def topology_instance(kind: str, n: int, seed: int = 0) -> dict:
 
 
 @functools.lru_cache(maxsize=128)
-def _topology_instance(kind: str, n: int, seed: int) -> dict:
+def _topology_instance(kind: str, n: int, seed: int) -> MappingProxyType:
     rng = np.random.default_rng(seed)
     if kind == "chain":
-        return instance(chain_parents(n), rng)
-    if kind == "tree":
-        return instance(random_tree_parents(n, rng), rng)
-    if kind == "arms":
+        ns = instance(chain_parents(n), rng)
+    elif kind == "tree":
+        ns = instance(random_tree_parents(n, rng), rng)
+    elif kind == "arms":
         m = max(1, n // 2)
         parents, tips = arms_parents([m, max(1, n - m)])
-        return instance(parents, rng, tips=tips)
-    raise ValueError(f"unknown instance kind {kind}")
+        ns = instance(parents, rng, tips=tips)
+    else:
+        raise ValueError(f"unknown instance kind {kind}")
+    return MappingProxyType(ns)

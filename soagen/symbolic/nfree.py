@@ -37,11 +37,12 @@ refutations come with numbers (:mod:`soagen.symbolic.prove`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from soagen.symbolic import statement
-from soagen.symbolic.blocks import BM, Field, Identity, IllTyped, blk2, vcat
+from soagen.symbolic.blocks import BM, Field, IllTyped, ScaledIdentity, blk2, vcat
 from soagen.symbolic.rewriting import (
     Order,
     Rule,
@@ -87,7 +88,7 @@ class Op:
     def _coerce(self, other):
         if isinstance(other, Op):
             return other
-        if isinstance(other, Identity):
+        if isinstance(other, ScaledIdentity):
             other = other.c
         if isinstance(other, int | Fraction):
             return Op(self.alg, {(): Fraction(other)} if other else {}, None)
@@ -423,6 +424,7 @@ class Algebra:
             for r in relations:
                 self.rule(r.id)
         self._extended: dict = {}
+        self.theories: dict = {}          # sorted relation ids -> CompletedTheory (see theory())
 
     # -- building ----------------------------------------------------------------------
     def namespace(self) -> dict:
@@ -438,7 +440,7 @@ class Algebra:
 
     def op(self, text: str) -> Op:
         v = statement.evaluate(statement.parse_expr(text), self.namespace())
-        if isinstance(v, Identity):
+        if isinstance(v, ScaledIdentity):
             return Op(self, {(): Fraction(v.c)} if v.c else {}, None)
         return _as_op(v)
 
@@ -524,7 +526,7 @@ def parse_given(text: str, index: int = 0) -> Gen:
                weight=UNKNOWN_WEIGHT * (index + 1))
 
 
-IDENTITY = Identity(1)
+IDENTITY = ScaledIdentity(1)
 
 
 def _as_op(v) -> Op:
@@ -535,17 +537,13 @@ def _as_op(v) -> Op:
     return v
 
 
-_ALGEBRAS: dict = {}
-
-
+@functools.cache
 def algebra(name: str = "chain") -> Algebra:
-    """The chain/tree operator algebra, or the algebra of a matrix theory (built once)."""
-    if name not in _ALGEBRAS:
-        if name == "chain":
-            _ALGEBRAS[name] = Algebra("chain", GENERATORS, RELATIONS, RANKS_PRIMITIVE, SPACES, MODULES, OPTIONAL)
-        else:
-            _ALGEBRAS[name] = matrix_algebra(name)
-    return _ALGEBRAS[name]
+    """The chain/tree operator algebra, or the algebra of a matrix theory (built once: an
+    algebra does not change after construction; its theories are cached on it)."""
+    if name == "chain":
+        return Algebra("chain", GENERATORS, RELATIONS, RANKS_PRIMITIVE, SPACES, MODULES, OPTIONAL)
+    return matrix_algebra(name)
 
 
 def matrix_algebra(name: str) -> Algebra:
@@ -579,8 +577,8 @@ def _def_type(expr: str, gens: list[Gen]):
 
 # ----------------------------------------------------------------------------- theories
 @dataclass
-class Theory:
-    """A completed rewriting system for one set of relations."""
+class CompletedTheory:
+    """A completed rewriting system for one set of relations of an algebra."""
 
     alg: Algebra
     relation_ids: tuple
@@ -601,13 +599,10 @@ class Theory:
         return self.completion.system.traced_normal_form(p)
 
 
-_THEORIES: dict = {}
-
-
-def theory(alg: Algebra, ids: tuple) -> Theory:
-    """The completed rewriting system for a set of relation ids of `alg` (cached)."""
-    key = (id(alg), tuple(sorted(ids)))
-    hit = _THEORIES.get(key)
+def theory(alg: Algebra, ids: tuple) -> CompletedTheory:
+    """The completed rewriting system for a set of relation ids of `alg` (cached on `alg`)."""
+    key = tuple(sorted(ids))
+    hit = alg.theories.get(key)
     if hit is not None:
         return hit
     rules = []
@@ -615,8 +610,8 @@ def theory(alg: Algebra, ids: tuple) -> Theory:
         lead = alg.order.lead(p)
         c = p[lead]
         rules.append(Rule(lead, {w: -x / c for w, x in p.items() if w != lead}, {((), rid, ()): 1 / c}, rid))
-    th = Theory(alg, tuple(ids), complete(rules, alg.order))
-    _THEORIES[key] = th
+    th = CompletedTheory(alg, tuple(ids), complete(rules, alg.order))
+    alg.theories[key] = th
     return th
 
 
@@ -644,7 +639,7 @@ class Proof:
     """The N-free verdict on a list of checks."""
 
     algebra: Algebra
-    theory: Theory
+    theory: CompletedTheory
     topology: str
     checks: list
 
@@ -653,7 +648,7 @@ class Proof:
         return all(c.proved for c in self.checks)
 
 
-def prove(checks, let=(), algebra_name: str = "chain", topology: str = "chain", given=(), assume=(),
+def prove_checks(checks, let=(), algebra_name: str = "chain", topology: str = "chain", given=(), assume=(),
           traced: bool = True) -> Proof:
     """Prove each (lhs, rhs) of `checks` in the N-free algebra, for every N.
 

@@ -55,7 +55,7 @@ class Verdict:
         return self.result in ("proved-all-n", "proved-up-to-n")
 
 
-def prove(text: str, topology: str = "chain", nmax: int = 4, certificate_path=None) -> Verdict:
+def decide(text: str, topology: str = "chain", nmax: int = 4, certificate_path=None) -> Verdict:
     """Decide `text`; raises :class:`~soagen.symbolic.statement.StatementError` for a
     statement that does not parse or names an unknown operator."""
     t0 = time.perf_counter()
@@ -66,7 +66,7 @@ def prove(text: str, topology: str = "chain", nmax: int = 4, certificate_path=No
         _check_names(node, known)
     v = Verdict(text.strip(), "undecided", 0.0, topology=topology)
     try:
-        proof = nfree.prove([(lhs, rhs)], (), "chain", topology)
+        proof = nfree.prove_checks([(lhs, rhs)], (), "chain", topology)
     except IllTyped as err:
         v.result, v.detail = "ill-typed", str(err)
         v.seconds = time.perf_counter() - t0
@@ -155,10 +155,10 @@ def residual(lhs, rhs, ns) -> float:
 
 def _per_n(lhs, rhs, nmax: int) -> int:
     """Largest n <= nmax with the statement proved by the block engine for N = 1..n."""
-    from soagen.symbolic.verify import _sym_chain_ns
+    from soagen.symbolic.chain import symbolic_chain_namespace
 
     for N in range(1, nmax + 1):
-        ns = _sym_chain_ns(N)
+        ns = symbolic_chain_namespace(N)
         d = statement.evaluate(lhs, ns) - statement.evaluate(rhs, ns)
         if getattr(d, "nonzero_blocks", lambda: [1])():
             return N - 1

@@ -27,22 +27,20 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 
-from soagen.symbolic import instances, matrices, nfree, recursions
-from soagen.symbolic.blocks import I, IllTyped, blk2, vcat
-from soagen.symbolic.catalogue import CATALOGUE, Identity
-from soagen.symbolic.chain import random_chain_ops, symbolic_chain
+from soagen.symbolic import instances, matrices, nfree
+from soagen.symbolic.blocks import IllTyped, blk2, vcat
+from soagen.symbolic.catalogue import CATALOGUE, IdentityRecord
+from soagen.symbolic.chain import (
+    chain_namespace,
+    random_chain_ops,
+    symbolic_chain_namespace,
+)
 from soagen.symbolic.rewriting import format_poly
 from soagen.tolerances import IDENTITY_RESIDUAL
-
-
-def chain_namespace(ops) -> dict:
-    ns = ops.namespace()
-    ns.update(recursions.bind(ops))
-    ns.update(blk2=blk2, vcat=vcat, I=I)
-    return ns
 
 
 def theory_namespace(name: str, seed: int = 0, sizes=None) -> dict:
@@ -79,7 +77,7 @@ def check_symbolic(checks, let, ns) -> CheckResult:
             bad = d.nonzero_blocks()
             if bad:
                 i, j, x = bad[0]
-                return CheckResult(False, f"{lhs} - ({rhs}) has block ({i},{j}) = {format_poly(x.terms, x.th.system.order, 4)}")
+                return CheckResult(False, f"{lhs} - ({rhs}) has block ({i},{j}) = {format_poly(x.terms, x.th.order, 4)}")
     except IllTyped as err:
         return CheckResult(False, f"dimensions do not conform: {err}")
     return CheckResult(True)
@@ -131,33 +129,24 @@ class Outcome:
         return self.proof is not None
 
 
-_SYM_CACHE: dict[int, dict] = {}
-
-
-def _sym_chain_ns(N: int) -> dict:
-    if N not in _SYM_CACHE:
-        _SYM_CACHE[N] = chain_namespace(symbolic_chain(N))
-    return _SYM_CACHE[N]
-
-
-def numeric_ns(rec: Identity, N: int, seed: int = 1):
+def numeric_ns(rec: IdentityRecord, N: int, seed: int = 1):
     """A seeded random instance for a record's theory (built once per theory, N and seed;
     a fresh namespace over operators that are never changed in place)."""
     return dict(_numeric_ns(rec.theory, N, seed))
 
 
 @functools.lru_cache(maxsize=64)
-def _numeric_ns(theory: str, N: int, seed: int) -> dict:
+def _numeric_ns(theory: str, N: int, seed: int) -> MappingProxyType:
     if theory == "chain":
-        return chain_namespace(random_chain_ops(N, seed))
-    return theory_namespace(theory, seed=seed)
+        return MappingProxyType(chain_namespace(random_chain_ops(N, seed)))
+    return MappingProxyType(theory_namespace(theory, seed=seed))
 
 
-def _chain_range(rec: Identity, nmax: int) -> list:
+def _chain_range(rec: IdentityRecord, nmax: int) -> list:
     return list(range(rec.nmin, nmax + 1)) if rec.theory == "chain" else []
 
 
-def operator_checks(rec: Identity, corrected: bool):
+def operator_checks(rec: IdentityRecord, corrected: bool):
     """(checks, let) of the printed or corrected form for the N-free engine."""
     op = rec.operator_corrected if corrected else rec.operator_form
     if op:
@@ -178,18 +167,18 @@ def prove_for_all_n(checks, let, theory: str, given=(), assume=(), traced: bool 
     """The N-free proof of `checks`: with the tree relations first, then the chain ones (a
     matrix theory has only its own); the last attempt when neither proves them."""
     for top in ("tree", "chain") if theory == "chain" else ("chain",):
-        pr = nfree.prove(checks, let, theory, top, given, assume, traced=traced)
+        pr = nfree.prove_checks(checks, let, theory, top, given, assume, traced=traced)
         if pr.proved:
             break
     return pr
 
 
-def all_n_scope(rec: Identity, proof) -> str:
+def all_n_scope(rec: IdentityRecord, proof) -> str:
     """What an all-N proof of `rec` covers: 'all N (trees)', 'all N (chains)' or 'all sizes'."""
     return f"all N ({proof.topology}s)" if rec.theory == "chain" else "all sizes"
 
 
-def prove_all_n(rec: Identity, corrected: bool, traced: bool = True) -> AllN:
+def prove_all_n(rec: IdentityRecord, corrected: bool, traced: bool = True) -> AllN:
     """Prove a form of `rec` for every N (:func:`prove_for_all_n`)."""
     checks, let = operator_checks(rec, corrected)
     if not checks:
@@ -209,13 +198,13 @@ def prove_all_n(rec: Identity, corrected: bool, traced: bool = True) -> AllN:
                                  f"{format_poly(bad.nf, last.algebra.order, 3)}{stopped}")
 
 
-def _first_failure(rec: Identity, Ns, per_n: dict):
+def _first_failure(rec: IdentityRecord, Ns, per_n: dict):
     """Smallest N at which the printed checks fail: (N, detail) or None.  Uses the block
     engine, or numbers when the printed form cannot be written there (symbolic_refutation)."""
     for N in Ns:
         t = time.perf_counter()
         if rec.symbolic_refutation:
-            r = check_symbolic(rec.checks, rec.let, _sym_chain_ns(N))
+            r = check_symbolic(rec.checks, rec.let, symbolic_chain_namespace(N))
         else:
             r = check_numeric(rec.checks, rec.let, numeric_ns(rec, N))
         per_n[N] = per_n.get(N, 0.0) + time.perf_counter() - t
@@ -224,7 +213,7 @@ def _first_failure(rec: Identity, Ns, per_n: dict):
     return None
 
 
-def _failure_beyond(rec: Identity, nmax: int):
+def _failure_beyond(rec: IdentityRecord, nmax: int):
     """A misprint not refuted for N <= nmax: the smallest larger N (<= 8) where numbers refute it."""
     for N in range(max(nmax + 1, rec.nmin), max(nmax, 8) + 1):
         r = check_numeric(rec.checks, rec.let, numeric_ns(rec, N))
@@ -233,7 +222,7 @@ def _failure_beyond(rec: Identity, nmax: int):
     return None
 
 
-def _refute_printed(rec: Identity, nmax: int, per_n: dict, out: Outcome) -> None:
+def _refute_printed(rec: IdentityRecord, nmax: int, per_n: dict, out: Outcome) -> None:
     """Refute a misprint's printed form: ill-typed for every N, or a counterexample."""
     printed = prove_all_n(rec, corrected=False, traced=False)
     if printed.status == "ill-typed":
@@ -274,7 +263,7 @@ def _refute_printed(rec: Identity, nmax: int, per_n: dict, out: Outcome) -> None
                           + f"random numeric instance at N={N}: residual {num.residual:.3e}")
 
 
-def _numeric_check(rec: Identity, numeric_n, out: Outcome) -> None:
+def _numeric_check(rec: IdentityRecord, numeric_n, out: Outcome) -> None:
     """Residual of the valid form on random instances: block checks on chains (N >= nmin);
     the operator form on chains, trees and arms when it was proved with the tree relations."""
     valid = rec.corrected if rec.misprint else rec.checks
@@ -300,7 +289,7 @@ def _numeric_check(rec: Identity, numeric_n, out: Outcome) -> None:
     out.numeric = f"{worst:.1e}" + ("" if not notes else " (" + "; ".join(notes) + ")")
 
 
-def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6), certificates: bool = False) -> Outcome:
+def run_record(rec: IdentityRecord, nmax: int = 4, numeric_n=(1, 3, 6), certificates: bool = False) -> Outcome:
     """Prove (or refute and correct) one catalogue record; see the module docstring."""
     t0 = time.perf_counter()
     Ns = _chain_range(rec, nmax)
@@ -324,7 +313,7 @@ def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6), certificates: 
     valid = rec.corrected if rec.misprint else rec.checks
     for N in Ns:
         t = time.perf_counter()
-        r = check_symbolic(valid, rec.let, _sym_chain_ns(N))
+        r = check_symbolic(valid, rec.let, symbolic_chain_namespace(N))
         per_n[N] = per_n.get(N, 0.0) + time.perf_counter() - t
         if not r.ok:
             what = "the all-N proof and the per-N engine disagree" if out.proof else "not proved"
@@ -352,7 +341,7 @@ def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6), certificates: 
     return out
 
 
-def select(only=None) -> list[Identity]:
+def select(only=None) -> list[IdentityRecord]:
     if not only:
         return list(CATALOGUE)
     ids = {r.id for r in CATALOGUE}

@@ -4,7 +4,7 @@ what the issue requires to be proved for all N is."""
 
 import pytest
 
-from soagen.symbolic.catalogue import BY_ID, CATALOGUE, COVERAGE, Identity
+from soagen.symbolic.catalogue import BY_ID, CATALOGUE, COVERAGE, IdentityRecord
 from soagen.symbolic.verify import check_numeric, run_record, theory_namespace
 
 IDS = [r.id for r in CATALOGUE]
@@ -93,7 +93,7 @@ def test_swain_morris_B9_holds_when_Xb_is_square():
 
 
 def _fake(checks, misprint=False, corrected=(), **kw):
-    return Identity("fake", CATALOGUE[0].source, "test", "test", checks, misprint=misprint,
+    return IdentityRecord("fake", CATALOGUE[0].source, "test", "test", checks, misprint=misprint,
                     corrected=corrected, correction="x" if corrected else "", **kw)
 
 

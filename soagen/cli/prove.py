@@ -8,7 +8,36 @@ import sys
 import click
 
 
-@click.command()
+class _StatementCommand(click.Command):
+    """A statement may begin with a minus sign (`-Phi@Psi = ...`): an argument that starts with
+    `-` but is none of the options (nor an option's value) is the statement, not an unknown option."""
+
+    def parse_args(self, ctx, args):
+        takes_value = {}
+        for p in self.get_params(ctx):
+            for name in p.opts + p.secondary_opts:
+                takes_value[name] = not getattr(p, "is_flag", False)
+        rest, statement, i = [], [], 0
+        while i < len(args):
+            a = args[i]
+            if a == "--":
+                rest += args[i:]
+                break
+            if a in takes_value:
+                rest += args[i:i + 1 + takes_value[a]]
+                i += 1 + takes_value[a]
+                continue
+            if a.startswith("-") and not a.startswith("--") and a not in takes_value and len(a) > 1:
+                statement.append(a)
+            else:
+                rest.append(a)
+            i += 1
+        if statement:
+            rest += (["--"] if "--" not in rest else []) + statement
+        return super().parse_args(ctx, rest)
+
+
+@click.command(cls=_StatementCommand)
 @click.argument("statement")
 @click.option("--topology", type=click.Choice(["chain", "tree"]), default="chain", show_default=True,
               help="Prove for every serial chain, or for every tree (only the relations that hold on trees).")

@@ -3,7 +3,8 @@
 :class:`Dense` wraps a numpy array with its block-row and block-column labels ("6" per
 link, "r<k>" per joint, ...) so that a product or sum that does not conform raises
 :class:`~soagen.symbolic.blocks.IllTyped`, as in the algebra.  It is what the numeric
-cross-checks evaluate statements on (random robots, random instances of any topology).
+cross-checks evaluate statements on (random robots, random instances of any topology), in
+floating point or, with :class:`~soagen.symbolic.exact.Zp` arrays, exactly modulo a prime.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.symbolic.blocks import IllTyped, ScaledIdentity
+from soagen.symbolic.exact import Zp
 
 
 class Dense:
@@ -19,12 +21,13 @@ class Dense:
     __array_ufunc__ = None
 
     def __init__(self, arr, rdims, cdims):
-        self.a, self.rdims, self.cdims = np.asarray(arr, float), list(rdims), list(cdims)
+        self.a = arr if isinstance(arr, Zp) else np.asarray(arr, float)
+        self.rdims, self.cdims = list(rdims), list(cdims)
 
     def _eye(self, c=1.0):
         if self.rdims != self.cdims:
             raise IllTyped(f"I added to a non-square operator {self.rdims} x {self.cdims}")
-        return Dense(c * np.eye(self.a.shape[0]), self.rdims, self.cdims)
+        return Dense(self.a * 0 + c * np.eye(self.a.shape[0]), self.rdims, self.cdims)
 
     def __add__(self, o):
         if isinstance(o, ScaledIdentity):

@@ -327,6 +327,20 @@ RELATIONS: list[Relation] = [
     Relation("composite-B", "Ephi@Bcor_c@Ephi.T", "Bcor_c - Bcor",
              f"{DERIV} (D.9): the composite Coriolis operators by the recursion of (a.44) with X = B (not "
              "symmetric), read as B = B_c - E_phi B_c E_phi^T"),
+    # the shape of a serial chain (chain only, brought in by `soagen prove` when the other relations
+    # do not suffice): S has identity blocks at (k+1, k), k = 1..N-1, so S^T S = diag(I, .., I, 0)
+    # and S S^T = diag(0, I, .., I) are projections commuting with block-diagonal operators
+    Relation("shift-chain", "S@S.T@S", "S",
+             "Part I (5.2): on a serial chain S^T S = diag(I, .., I, 0), so S S^T S = S (and S^T S S^T = S^T)",
+             topologies=("chain",),
+             note="chain only: on a tree S S^T = diag(number of children), and S S^T S != S at a branching"),
+    Relation("shift-chain-phi", "S@Dphi@S.T@S", "S@Dphi",
+             "Part I (5.2), (a.4): E_phi S^T S = E_phi, since S^T S = diag(I, .., I, 0) and Delta_phi is block "
+             "diagonal (on a chain every column of E_phi but the base's is nonzero)", topologies=("chain",),
+             note="chain only: on a tree E_phi S^T S adds the siblings' blocks"),
+    Relation("shift-chain-chi", "S@Dchi@S.T@S", "S@Dchi",
+             "Part I (5.2), Lemma A.1: S Delta_chi S^T S = S Delta_chi, as for E_phi", topologies=("chain",),
+             note="chain only, as shift-chain-phi"),
     Relation("upsilon", "Epsi.T@U@Epsi", "U - H.T@Dinv@H",
              "framework (A.3), Upsilon the block-diagonal solution by the recursion (A.5)", topologies=("chain",),
              note="chain only: on a chain E_psi^T X E_psi is block diagonal for block-diagonal X, so the "
@@ -340,7 +354,8 @@ MODULES = {"chi": ("chi-inv-left", "chi-inv-right"), "Dchi": ("chi-inv-left", "c
            **{sym: DERIVATIVES for sym in ("Mdot", "Bcor", "Sdot", "Psidot", "Psiddot", "fbar", "hbar", "Ccor",
                                             "Mcaldot", "dTdth", "dTdthd")},
            "R": ("composite-R",), "Bcor_c": DERIVATIVES + ("composite-B",)}
-OPTIONAL = {"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composite-B"} | set(DERIVATIVES)
+SHAPE = ("shift-chain", "shift-chain-phi", "shift-chain-chi")
+OPTIONAL = {"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composite-B"} | set(DERIVATIVES) | set(SHAPE)
 
 
 def evaluate_definitions(ns: dict, ids) -> dict:
@@ -649,8 +664,9 @@ class Proof:
 
 
 def prove_checks(checks, let=(), algebra_name: str = "chain", topology: str = "chain", given=(), assume=(),
-          traced: bool = True) -> Proof:
-    """Prove each (lhs, rhs) of `checks` in the N-free algebra, for every N.
+                 traced: bool = True, shape: bool = False) -> Proof:
+    """Prove each (lhs, rhs) of `checks` in the N-free algebra, for every N (`shape`: with
+    the chain-shape relations :data:`SHAPE` too, on a chain).
 
     Raises IllTyped for an ill-typed check and NameError when a check uses something the
     algebra does not have (a block index, a recursion): such statements are for the per-N
@@ -676,7 +692,10 @@ def prove_checks(checks, let=(), algebra_name: str = "chain", topology: str = "c
     for *_, d in items:
         for w in d.poly:
             symbols.update(alg.transpose_of[s] if s not in alg.gens else s for s in w)
-    th = theory(alg, alg.relation_ids(topology, symbols, [a[0] for a in assume]))
+    ids = alg.relation_ids(topology, symbols, [a[0] for a in assume])
+    if shape and topology == "chain":
+        ids += SHAPE
+    th = theory(alg, ids)
     out = []
     for lhs, rhs, blk, d in items:
         if traced:

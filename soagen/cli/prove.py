@@ -52,9 +52,11 @@ def prove(statement, topology, fmt, nmax, cert_path):
     Names as in docs/identities.md (phi psi Phi Psi S Dphi Dpsi Ephi Epsi H M P D Dinv G L K
     Mcal I ...; the derivative operators Mdot Bcor Sdot Psidot Psiddot fbar R Bcor_c hbar
     Ccor Mcaldot dTdth dTdthd of docs/derivatives.md; an unknown name lists all), `.T` transpose, `@` product, `+ - ( )`, integer scalars, `LHS = RHS`.
-    Result: proved-all-n (with a certificate, re-checked independently), proved-up-to-n
-    (block by block, N = 1..NMAX), refuted (numeric counterexample), ill-typed.  Exit
-    status 0 proved, 1 refuted or ill-typed, 2 syntax error.
+    Result and exit status: proved-all-n 0 (with a certificate, re-checked independently);
+    refuted 1 (an exact counterexample: integer instance, checked modulo a prime) and
+    ill-typed 1; a syntax error or unknown name 2; proved-up-to-n 3 (block by block, N =
+    1..NMAX: true there, not derivable for every N); undecided 4 (no counterexample, no
+    proof).  A statement that begins with '-' needs no '--'.
     """
 
     from soagen.symbolic.prove import decide
@@ -63,19 +65,19 @@ def prove(statement, topology, fmt, nmax, cert_path):
     if fmt == "json":
         click.echo(json.dumps(v.json(), indent=2, sort_keys=True))
     else:
-        words = {"proved-all-n": f"proved for every N ({'trees' if topology == 'tree' else 'chains'})",
+        words = {"proved-all-n": f"proved for every N ({'trees' if v.topology == 'tree' else 'chains'})",
                  "proved-up-to-n": f"proved for N = 1..{v.n_max} only",
-                 "refuted": "refuted", "ill-typed": "ill-typed (for every N)", "undecided": "undecided"}
+                 "refuted": "refuted", "ill-typed": "ill-typed (for every N)",
+                 "undecided": f"undecided (no counterexample up to N = {v.n_searched}, no proof)"}
         click.echo(f"statement: {v.statement}")
         click.echo(f"result:    {words[v.result]}")
         if v.counterexample:
             ce = v.counterexample
-            click.echo(f"counterexample: N = {ce['N']} (random {ce.get('topology', 'chain')}), "
-                       f"relative residual {ce['residual']:.3g}")
+            click.echo(f"counterexample: N = {ce['N']} (integer {ce.get('topology', 'chain')}, seed {ce['seed']}), "
+                       f"exact: {ce['exact']}; relative size of the difference {ce['residual']:.3g}")
         if v.detail:
             click.echo(f"detail:    {v.detail}")
         if v.certificate:
             click.echo(f"certificate: {v.certificate}")
         click.echo(f"seconds:   {v.seconds:.3f}")
-    if not v.proved:
-        sys.exit(1)
+    sys.exit(v.exit_code)

@@ -29,6 +29,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from soagen.symbolic.loops import CONDITIONS as CONDITION
+from soagen.symbolic.loops import HYPOTHESES as HYP
+
 P1 = "001_e87345439e27e1df.txt"   # Part I
 P2 = "000_1955e51890d74a28.txt"   # Part II
 FW = "003_c289bb0fa373b503.txt"   # framework paper
@@ -75,13 +78,13 @@ THAT = "H@phi@(M@phi.T@a + b + B@f0)"            # bias torques (3.23)
 # The printed sweeps read as operator equations (framework (2.2)): block k of E_phi x is
 # phi(k,k-1) x(k-1), of E_phi^T x is phi^T(k+1,k) x(k+1), of E_psi x is psi(k,k-1) x(k-1),
 # of K x is L(k-1) x(k-1), of K^T x is L^T(k) x(k+1); B f(0) enters block 1, E g block N.
-ALPHA = ("loop-2.26", "Ephi.T@alpha", "alpha - H.T@thdd - a",
-         "(2.24)-(2.26): alpha(N+1) = 0; alpha(k) = phi^T(k+1,k) alpha(k+1) + H^T(k) thdd(k) + a(k)")
-FORCE = ("loop-2.29", "Ephi@f", "f - M@alpha - b - B@f0",
-         "(2.28)-(2.30): f(k) = phi(k,k-1) f(k-1) + M(k) alpha(k) + b(k), starting from f(0)")
-VEL = ("loop-2.25", "Ephi.T@V", "V - H.T@thd", "(2.25), (3.11): V(N+1) = 0; V(k) = phi^T(k+1,k) V(k+1) + H^T(k) thd(k)")
-FILTER_T = ("loop-A.2-z", "Epsi@zf", "zf - K@T", "(A.2), (4.15): z(0) = 0; z(k) = psi(k,k-1) z(k-1) + K(k,k-1) T(k-1)")
-INNOV = ("loop-4.13", "Ephi@z", "z - K@T", "(4.13): z(0) = 0; z(k) = phi(k,k-1) z(k-1) + L(k-1) eps(k-1), with eps = T")
+# The loops and their readings are data (soagen.symbolic.loops), each reading proved for
+# every N from its loop (soagen.symbolic.blockwise).
+ALPHA = HYP["loop-2.26"]
+FORCE = HYP["loop-2.29"]
+VEL = HYP["loop-2.25"]
+FILTER_T = HYP["loop-A.2-z"]
+INNOV = HYP["loop-4.13"]
 R_VEC, R_STATE = ("alpha : s <- 1", "f : s <- 1"), ("zf : s <- 1", "lam : s <- 1")
 
 CHAIN_HYP = ("serial chain, tip = 1 .. base = N; P by the Riccati recursion (4.4)-(4.6); "
@@ -123,8 +126,7 @@ CATALOGUE: list[IdentityRecord] = [
       "uniform gravity = base acceleration g: alpha = phi^T (H^T thdd + a + E g), E = [0, ..., 0, phi^T(N+1,N)]^T",
       (("rec_alpha(thdd, a, base=g)", "phi.T@(H.T@thdd + a + E@g)"),),
       "alpha(N+1) = g in the sweep (2.26); E read with last block phi^T(N+1,N)", robot=False,
-      given=R_VEC[:1], assume=(("loop-3.21", "Ephi.T@alpha", "alpha - H.T@thdd - a - E@g",
-                               "(2.26) started from alpha(N+1) = g (3.21): g enters block N as E g"),),
+      given=R_VEC[:1], assume=(HYP["loop-3.21"],),
       operator_form=(("alpha", "phi.T@(H.T@thdd + a + E@g)"),),
       note="checks the reading of (3.8): a literal transpose would put phi(N+1,N) in E and fail"),
     IdentityRecord("I-3.17", P1, "Part I (3.16)-(3.17)",
@@ -147,7 +149,7 @@ CATALOGUE: list[IdentityRecord] = [
       (("(H@phi)@M@(H@phi).T", "Mcal"),), "W white with covariance M (4.1)"),
     IdentityRecord("I-4.3", P1, "Part I (4.3)", "z(k) = phi(k,k-1) z(k-1) + w(k), y(k) = H(k) z(k)  computes Y = H phi W",
       (("H@rec_f(y)", "H@phi@y"),), "w written y", robot=False, given=("z : s <- 1",),
-      assume=(("loop-4.3", "Ephi@z", "z - y", "(4.3): z(0) = 0; z(k) = phi(k,k-1) z(k-1) + w(k)"),),
+      assume=(HYP["loop-4.3"],),
       operator_form=(("H@z", "H@phi@y"),)),
     IdentityRecord("I-4.4", P1, "Part I (4.4)",
       "L(1) = Phi(2,1) P(1) H^T(1) D^-1(1)",
@@ -178,8 +180,7 @@ CATALOGUE: list[IdentityRecord] = [
       "eps = (I - H Psi L) y, the inverse of (4.13)",
       (("D@rec_filter(rec_innovations(T))", "T"),), CHAIN_HYP + "; D rec_filter = (4.15)", robot=False,
       given=("z : s <- 1", "zf : s <- 1"),
-      assume=(INNOV, ("loop-4.15", "Epsi@zf", "zf - K@(H@z + T)",
-                      "(4.15): z(k) = [phi(k,k-1) - L(k-1)H(k-1)] z(k-1) + L(k-1) y(k-1), y = H z + eps of (4.13)")),
+      assume=(INNOV, HYP["loop-4.15"]),
       operator_form=(("H@z + T - H@zf", "T"),)),
     IdentityRecord("I-4.20", P1, "Part I (4.19)-(4.20) causal filtering",
       "z(k) = [phi(k,k-1) - L(k-1)H(k-1)] z(k-1) + L(k-1) T'(k-1); eps(k) = T(k) - H(k) z(k); "
@@ -190,17 +191,14 @@ CATALOGUE: list[IdentityRecord] = [
                "accents elsewhere too (Part I (a.50) proof: `P\\phi^T` for P phi~^T)",
       correction="eps(k) = T'(k) - H(k) z(k)  (the bias-free T', as in (4.18))",
       corrected=(("rec_filter(Tp)", f"Dinv@{IHPsiL}@Tp"),), robot=False,
-      given=("zf : s <- 1",), assume=(("loop-4.20", "Epsi@zf", "zf - K@Tp",
-                                       "(4.19)-(4.20): z(0) = 0; z(k) = [phi(k,k-1) - L(k-1)H(k-1)] z(k-1) + L(k-1) T'(k-1)"),),
+      given=("zf : s <- 1",), assume=(HYP["loop-4.20"],),
       operator_form=(("Dinv@(T - H@zf)", f"Dinv@{IHPsiL}@Tp"),),
       operator_corrected=(("Dinv@(Tp - H@zf)", f"Dinv@{IHPsiL}@Tp"),)),
     IdentityRecord("I-4.22", P1, "Part I (4.21)-(4.22) anticausal smoothing",
       "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k); thdd(k) = nu(k) - L^T(k) lambda(k+1) "
       "computes thdd = (I - H Psi L)^T nu",
       (("rec_smooth(T)", f"{IHPsiL}.T@T"),), CHAIN_HYP, robot=False,
-      given=("lam : s <- 1",), assume=(("loop-4.22", "Epsi.T@lam", "lam - H.T@T",
-                                        "(4.21)-(4.22): lambda(N+1) = 0; lambda(k) = psi^T(k+1,k) lambda(k+1) + "
-                                        "H^T(k) nu(k), with nu = T"),),
+      given=("lam : s <- 1",), assume=(HYP["loop-4.22"],),
       operator_form=(("T - K.T@lam", f"{IHPsiL}.T@T"),)),
     IdentityRecord("I-FD1", P1, "Part I Algorithm FD1 (4.17)-(4.18)",
       "thdd = (I - H Psi L)^T D^-1 (I - H Psi L) T', T' = T - H phi [M phi^T a + b + B f(0)] solves (3.20)",
@@ -217,9 +215,8 @@ CATALOGUE: list[IdentityRecord] = [
       "alpha(k) = lambda(k) + zeta(k)  computes alpha of (5.6)",
       (("rec_fd2_alpha(Dinv@(I - H@Psi@L)@Tp, a)", f"psi.T@H.T@Dinv@{IHPsiL}@Tp + phi.T@a"),), CHAIN_HYP,
       robot=False, given=("lam : s <- 1", "zeta : s <- 1"),
-      assume=(("loop-4.22b", "Epsi.T@lam", f"lam - H.T@Dinv@{IHPsiL}@Tp",
-               "(4.22b): lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k), nu = D^-1 (I - H Psi L) T'"),
-              ("loop-4.22b-zeta", "Ephi.T@zeta", "zeta - a", "(4.22b): zeta(N+1) = 0; zeta(k) = phi^T(k+1,k) zeta(k+1) + a(k)")),
+      assume=(HYP["loop-4.22b"],
+              HYP["loop-4.22b-zeta"]),
       operator_form=(("lam + zeta", f"psi.T@H.T@Dinv@{IHPsiL}@Tp + phi.T@a"),)),
     IdentityRecord("I-5.7", P1, "Part I (5.7) with (3.7), (2.27)",
       "alpha(0) = B^T alpha + a(0) = J thdd + B^T phi^T a + a(0), alpha of FD2 (5.6), thdd of FD1",
@@ -254,12 +251,8 @@ CATALOGUE: list[IdentityRecord] = [
       let=(("nu4", f"Dinv@{IHPsiL}@T - Dinv@H@psi_t@P@a - Dinv@H@psi@(b + B@f0)"),
            ("thdd4", f"{IHPsiL}.T@nu4 - L.T@Psi.T@(I - G@H).T@a - G.T@a")), robot=False,
       given=("z : s <- 1", "lam : s <- 1"),
-      assume=(("loop-5.16", "Epsi@z", "z - K@T - Epsi@P@a - b - B@f0",
-               "(5.16): z(0) = f(0), P(0) = 0, T(0) = 0; z(k) = psi(k,k-1) z(k-1) + L(k-1) T(k-1) + "
-               "psi(k,k-1) P(k-1) a(k-1) + b(k)"),
-              ("loop-5.17", "Epsi.T@lam", "lam - H.T@Dinv@(T - H@z) - taub.T@a",
-               "(5.17): lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k) + [I - G(k)H(k)]^T a(k), "
-               "nu = D^-1 (T - H z)")),
+      assume=(HYP["loop-5.16"],
+              HYP["loop-5.17"]),
       operator_form=(("Dinv@(T - H@z) - K.T@lam - G.T@a", "thdd4"),)),
     IdentityRecord("I-FD4-proof", P1, "Part I, proof of FD4 (last display)",
       "(I - H Psi L)^T D^-1 H psi M phi^T = (I - H Psi L)^T D^-1 H phi~ P + L^T Psi^T (I - G H)^T + G^T",
@@ -326,17 +319,14 @@ CATALOGUE: list[IdentityRecord] = [
       "r(0) = 0, r(k+1) = psi(k+1,k) r(k) phi^T(k+1,k) + M(k+1)  =>  psi M phi^T = r + psi~ r + r phi~^T",
       (("psi@M@phi.T", "r + psi_t@r + r@phi_t.T"),), CHAIN_HYP, let=(("r", "rec_r()"),), robot=False,
       given=("r : s <- s",),
-      assume=(("lemma-A1", "M", "r - Epsi@r@Ephi.T",
-               "(a.44): r(0) = 0; r(k+1) = psi(k+1,k) r(k) phi^T(k+1,k) + M(k+1), read as M = r - E_psi r E_phi^T "
-               "(E X E^T is block diagonal for block-diagonal X); M any block-diagonal operator"),),
+      assume=(HYP["lemma-A1"],),
       operator_form=(("psi@M@phi.T", "r + psi_t@r + r@phi_t.T"),), operator_let=()),
     IdentityRecord("I-a.45-gen", P1, "Part I Lemma A.1 (a.45) in its stated generality",
       "for any causal psi with the semigroup property: psi M phi^T = r + psi~ r + r phi~^T",
       (("chi@M@phi.T", "r + chi_t@r + r@phi_t.T"),), "chi(k+1,k) free 6 x 6 blocks; M any block diagonal",
       let=(("r", "rec_r(left='chi')"),), robot=False,
       given=("r : s <- s",),
-      assume=(("lemma-A1-chi", "M", "r - S@Dchi@r@Ephi.T",
-               "(a.44) for a causal chi: r(k+1) = chi(k+1,k) r(k) phi^T(k+1,k) + M(k+1), r(0) = 0; M any block diagonal"),),
+      assume=(HYP["lemma-A1-chi"],),
       operator_form=(("chi@M@phi.T", "r + chi_t@r + r@phi_t.T"),), operator_let=()),
     IdentityRecord("I-a.45-proof", P1, "Part I, proof of Lemma A.1",
       "r(k) = sum_{j=1..k} phi(k,j) M(j) psi^T(k,j) obeys (a.44)",
@@ -351,8 +341,7 @@ CATALOGUE: list[IdentityRecord] = [
       (("phi@M@phi.T", "r + phi_t@r + r@phi_t.T"),), "r(k+1) = phi(k+1,k) r(k) phi^T(k+1,k) + M(k+1)",
       let=(("r", "rec_r(left='phi')"),), robot=False,
       given=("r : s <- s",),
-      assume=(("corollary-A1", "M", "r - Ephi@r@Ephi.T",
-               "Corollary A.1: r(k+1) = phi(k+1,k) r(k) phi^T(k+1,k) + M(k+1), r(0) = 0, as M = r - E_phi r E_phi^T"),),
+      assume=(HYP["corollary-A1"],),
       operator_form=(("phi@M@phi.T", "r + phi_t@r + r@phi_t.T"),), operator_let=()),
     IdentityRecord("I-a.46", P1, "Part I (a.46)", "psi M phi^T = P + psi~ P + P phi~^T",
       (("psi@M@phi.T", "P + psi_t@P + P@phi_t.T"),), CHAIN_HYP),
@@ -425,9 +414,8 @@ CATALOGUE: list[IdentityRecord] = [
                  "-Delta thdd: Delta thdd(k) = -[nu(k) - L^T(k) lambda(k+1)] (or start from z(1) = -phi(1,0) f(0))",
       corrected=(("Mcal@rec_6_4(f0)", "-J.T@f0"),), robot=False,
       given=("z : s <- 1", "lam : s <- 1"),
-      assume=(("loop-6.4", "Epsi@z", "z - B@f0", "(6.4a)-(6.4c): z(1) = phi(1,0) f(0); z(k) = psi(k,k-1) z(k-1)"),
-              ("loop-6.4-lambda", "Epsi.T@lam", "lam - H.T@Dinv@H@z",
-               "(6.4d)-(6.4e): lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k), nu(k) = D^-1(k) H(k) z(k), k = 1..N")),
+      assume=(HYP["loop-6.4"],
+              HYP["loop-6.4-lambda"]),
       operator_corrected=(("Mcal@(K.T@lam - Dinv@H@z)", "-J.T@f0"),)),
     IdentityRecord("II-6.5a", P2, "Part II (6.5a)", "Delta thdd = -(I - H Psi L)^T D^-1 psi B f(0)",
       ((f"Mcal@(-{IHPsiL}.T@Dinv@psi@B@f0)", "-J.T@f0"),), CHAIN_HYP, misprint=True, misprint_kind="paper",
@@ -546,7 +534,8 @@ CATALOGUE: list[IdentityRecord] = [
       "[[H Om^-1 H^T, H Om^-1 J], [J^T Om^-1 H^T, M]] (dW(0), thd) = [H Om^-1 A M^-1(C) A^T Pi J M^-1; "
       "I - J^T Om^-1 J M^-1] T + (G2, G3)",
       (("Kb@vcat(Wd9, qd)", "vcat(H0@Ominv@A@Mcinv@A.T@Pi@J@Minv@T + G2c, (I - J.T@Ominv@J@Minv)@T + G3)"),),
-      "(b.9); G2 with the sign of II-b.11", theory="grasp", misprint=True, misprint_kind="ocr",
+      "(b.9); G2 with the sign of II-b.11; G1 = A Mc^-1 bC + Jdqd + H0d^T W - aC - J M^-1 Cb, a free symbol "
+      "here (the identity holds for every G1)", theory="grasp", misprint=True, misprint_kind="ocr",
       evidence="a dropped dot: the rows of (b.14) are (b.10) and (b.12), which print `J\\ddot{\\theta}` and "
                "`M\\ddot{\\theta}`, and the text below says (b.14) is solved by (b.9e), which gives thdd; (b.14) prints "
                "the unknown as `\\dot{\\theta}`",
@@ -555,8 +544,7 @@ CATALOGUE: list[IdentityRecord] = [
            ("Wd9", "-Xinv@(H0@Ominv@J@Minv@T + H0@Ominv@G1)"),
            ("thdd9", "(Minv - Minv@J.T@Pi@J@Minv)@T - Minv@J.T@Pi@G1 - Minv@Cb"),
            ("G2c", "H0@Ominv@((A@Mcinv@A.T@Pi - I)@G1 - J@Minv@Cb)"),
-           ("G3", "-J.T@Ominv@G1 - Cb"),
-           ("G1", "A@Mcinv@bC + Jdqd + H0d.T@W - aC - J@Minv@Cb")),
+           ("G3", "-J.T@Ominv@G1 - Cb")),
       correction="the unknowns are (dW(0), thdd), not (dW(0), thd)",
       corrected=(("Kb@vcat(Wd9, thdd9)", "vcat(H0@Ominv@A@Mcinv@A.T@Pi@J@Minv@T + G2c, (I - J.T@Ominv@J@Minv)@T + G3)"),)),
     # ------------------------------------------------------------------ framework paper
@@ -568,17 +556,17 @@ CATALOGUE: list[IdentityRecord] = [
       correction="f(k) = phi(k,k-1) f(k-1) + M(k) alpha(k) + b(k)",
       corrected=(("rec_f(y)", "phi@y"),), robot=False,
       given=("fp : s <- 1", "f : s <- 1"),
-      assume=(("loop-2.1-printed", "Dphi@S@fp", "fp - y", "(2.1) as printed: f(0) = 0; f(k) = phi(k+1,k) f(k-1) + y(k)"),
-              ("loop-2.1", "Ephi@f", "f - y", "(2.1) corrected: f(0) = 0; f(k) = phi(k,k-1) f(k-1) + y(k)")),
+      assume=(HYP["loop-2.1-printed"],
+              HYP["loop-2.1"]),
       operator_form=(("fp", "phi@y"),), operator_corrected=(("f", "phi@y"),)),
     IdentityRecord("FW-2.5", FW, "framework (2.2) => (2.5); on a tree (2.8) => (2.11)",
       "V = E_phi^* V + H^* beta, alpha = E_phi^* alpha + H^* beta-dot + a, f = E_phi f + M alpha + b give "
       "V = phi^* H^* beta, alpha = phi^* (H^* beta-dot + a), f = phi (M alpha + b), T = H f = M beta-dot + C",
       (("H@rec_f(M@rec_alpha(thdd, a) + b)", "Mcal@thdd + C"),), "serial chain (2.2) or tree (2.8)", robot=False,
       instance="tree", given=("V : s <- 1",) + R_VEC,
-      assume=(("loop-2.2-V", "Ephi.T@V", "V - H.T@thd", "(2.2), (2.8): V = E_phi^* V + H^* beta"),
-              ("loop-2.2-alpha", "Ephi.T@alpha", "alpha - H.T@thdd - a", "(2.2), (2.8): alpha = E_phi^* alpha + H^* beta-dot + a"),
-              ("loop-2.2-f", "Ephi@f", "f - M@alpha - b", "(2.2), (2.8): f = E_phi f + M alpha + b")),
+      assume=(HYP["loop-2.2-V"],
+              HYP["loop-2.2-alpha"],
+              HYP["loop-2.2-f"]),
       operator_form=(("V", "phi.T@H.T@thd"), ("alpha", "phi.T@(H.T@thdd + a)"), ("f", "phi@(M@alpha + b)"),
                      ("H@f", "Mcal@thdd + C"))),
     IdentityRecord("FW-2.4", FW, "framework (2.2)-(2.4); on a tree (2.9)", "phi = (I - E_phi)^-1",
@@ -611,17 +599,17 @@ CATALOGUE: list[IdentityRecord] = [
       let=(("bP", "MPinv@(TP - JP.T@AP.T@ft)"), ("bS", "MSinv@(TS - JS.T@AS.T@ft)"))),
     IdentityRecord("FW-3.11", FW, "framework (3.11), Step (D)",
       "f~ = [A_P Lambda_P A_P^* + A_S Lambda_S A_S^*]^-1 [(A_P alpha~_P^f + A_S alpha~_S^f) - U] solves (2.17)",
-      (("AP@JP@MPinv@(TP - JP.T@AP.T@ft) + AS@JS@MSinv@(TS - JS.T@AS.T@ft)", "U"),),
+      (("AP@JP@MPinv@(TP - JP.T@AP.T@fsol) + AS@JS@MSinv@(TS - JS.T@AS.T@fsol)", "U"),),
       "alpha~^f = J M^-1 T (steps (A)-(B)); the bracket invertible (Winv)", theory="closure",
-      let=(("ft", "Winv@(AP@JP@MPinv@TP + AS@JS@MSinv@TS - U)"),)),
+      let=(("fsol", "Winv@(AP@JP@MPinv@TP + AS@JS@MSinv@TS - U)"),)),
     IdentityRecord("FW-3.11-alt", FW, "framework Step (D), the alternative form with (A_P Lambda_P A_P^*)^-1",
       "beta_S = [M_S + J_S^* A_S^* X^-1 A_S J_S]^-1 [T_S - J_S^* A_S^* X^-1 (A_P alpha~_P^f - U)], "
       "f~ = X^-1 [(A_P alpha~_P^f + A_S J_S beta_S) - U], X = A_P Lambda_P A_P^*, solve (2.17)",
-      (("MS@bS + JS.T@AS.T@ft", "TS"),
-       ("AP@JP@MPinv@(TP - JP.T@AP.T@ft) + AS@JS@bS", "U")),
+      (("MS@bS + JS.T@AS.T@fsol", "TS"),
+       ("AP@JP@MPinv@(TP - JP.T@AP.T@fsol) + AS@JS@bS", "U")),
       "A_P Lambda_P A_P^* (XPinv) and M_S + J_S^* A_S^* X^-1 A_S J_S (Qinv) invertible", theory="closure",
       let=(("aP", "JP@MPinv@TP"), ("bS", "Qinv@(TS - JS.T@AS.T@XPinv@(AP@aP - U))"),
-           ("ft", "XPinv@(AP@aP + AS@JS@bS - U)"))),
+           ("fsol", "XPinv@(AP@aP + AS@JS@bS - U)"))),
     IdentityRecord("FW-3.13", FW, "framework (3.13)",
       "beta-dot = [I - H psi K]^* D^-1/2 [I - b (A Lambda A^*)^-1 b^*] D^-1/2 [I - H psi K] T, b = H psi B A^*",
       (("Mcal@(I - H@psi@K).T@Dh@(I - bb@Xinv@bb.T)@Dh@(I - H@psi@K)@T",
@@ -646,8 +634,7 @@ CATALOGUE: list[IdentityRecord] = [
       "z(k) = psi(k,k-1) z(k-1) + K(k,k-1) T(k-1); eps(k) = T(k) - H(k) z(k); nu = D^-1 eps; "
       "alpha(k) = psi^*(k+1,k) alpha(k+1) + H^* nu(k); beta(k) = nu(k) - K^*(k+1) alpha(k+1)  computes M^-1 T",
       (("Mcal@rec_smooth(rec_filter(T))", "T"),), CHAIN_HYP + "; K(k+1,k) = phi(k+1,k) G(k) = L(k)", robot=False,
-      given=R_STATE, assume=(FILTER_T, ("loop-A.2-alpha", "Epsi.T@lam", "lam - H.T@Dinv@(T - H@zf)",
-                                        "(A.2): alpha(k) = psi^*(k+1,k) alpha(k+1) + H^*(k) nu(k), nu = D^-1 (T - H z)")),
+      given=R_STATE, assume=(FILTER_T, HYP["loop-A.2-alpha"]),
       operator_form=(("Mcal@(Dinv@(T - H@zf) - K.T@lam)", "T"),)),
     IdentityRecord("FW-A.6", FW, "framework (A.6), serial chain",
       "x = -B A^* f~; z(k) = psi(k,k-1) z(k-1) + K(k,k-1) x(k-1); eps(k) = -H(k) z(k); nu = D^-1 eps; then the "
@@ -660,10 +647,8 @@ CATALOGUE: list[IdentityRecord] = [
                  "not conform) and eps(k) = +H(k) z(k) (with x = -B A^* f~ the printed minus sign is one too many); "
                  "equivalently run (A.2) on T = H phi x",
       corrected=(("Mcal@rec_A6(-(B@f0))", "-J.T@f0"),), robot=False,
-      given=R_STATE, assume=(("loop-A.6", "Epsi@zf", "zf + B@f0",
-                              "(A.6) corrected: z(0) = 0; z(k) = psi(k,k-1) z(k-1) + x(k), x = -B A^* f~ (A^* f~ as f(0))"),
-                             ("loop-A.6-alpha", "Epsi.T@lam", "lam - H.T@Dinv@H@zf",
-                              "(A.6): alpha(k) = psi^*(k+1,k) alpha(k+1) + H^*(k) nu(k), nu = D^-1 H z")),
+      given=R_STATE, assume=(HYP["loop-A.6"],
+                             HYP["loop-A.6-alpha"]),
       operator_corrected=(("Mcal@(Dinv@H@zf - K.T@lam)", "-J.T@f0"),)),
     IdentityRecord("FW-A.3", FW, "framework (A.3) with the Upsilon recursion of (A.5)",
       "H^* D^-1 H = Upsilon - E_psi^* Upsilon E_psi", (("H.T@Dinv@H", "U - Epsi.T@U@Epsi"),), CHAIN_HYP,
@@ -732,8 +717,7 @@ CATALOGUE: list[IdentityRecord] = [
       "= 2 C (C is then the Christoffel matrix)",
       (("H@phi@(M@phi.T@(Psidot + Sdot) + 2*Bcor@phi.T@H.T)", "2*Ccor"),),
       "1-dof joints", let=(("Psidot", "Sdot"),),
-      assume=(("one-dof", "Psidot", "Sdot",
-               "(D.4)-(D.5) for 1-dof joints: V(k) x H^T(k) - V_p(k) x H^T(k) = (H^T thd x H^T)(k) = 0"),),
+      assume=(CONDITION["one-dof"],),
       operator_form=(("dTdthd", "2*Ccor"),), operator_let=(),
       note="with spherical or free joints S_dot != Psi_dot and dT/dtheta_dot != 2C (refuted by soagen prove)"),
     IdentityRecord("D-19", DERIV, "docs/derivatives.md (D.19): derivatives of forward dynamics",

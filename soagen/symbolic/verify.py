@@ -31,14 +31,17 @@ from types import MappingProxyType
 
 import numpy as np
 
-from soagen.symbolic import instances, matrices, nfree
+from soagen.symbolic import block_records, instances, matrices, nfree
 from soagen.symbolic.blocks import IllTyped, blk2, vcat
+from soagen.symbolic.blockwise import BlockProofError
 from soagen.symbolic.catalogue import CATALOGUE, IdentityRecord
 from soagen.symbolic.chain import (
     chain_namespace,
     random_chain_ops,
     symbolic_chain_namespace,
 )
+from soagen.symbolic.indexed import IndexError_
+from soagen.symbolic.loops import CONDITION_SCOPE, LOOPS
 from soagen.symbolic.rewriting import format_poly
 from soagen.tolerances import IDENTITY_RESIDUAL
 
@@ -178,6 +181,13 @@ def all_n_scope(rec: IdentityRecord, proof) -> str:
     return f"all N ({proof.topology}s)" if rec.theory == "chain" else "all sizes"
 
 
+def condition_scope(rec: IdentityRecord, proof) -> str:
+    """The conditions an all-N proof rests on, as they are printed with its scope
+    (', 1-dof joints only'), or ''."""
+    used = proof.theory.relation_ids
+    return "".join(f", {CONDITION_SCOPE[rid]}" for rid, *_ in rec.assume if rid in CONDITION_SCOPE and rid in used)
+
+
 def prove_all_n(rec: IdentityRecord, corrected: bool, traced: bool = True) -> AllN:
     """Prove a form of `rec` for every N (:func:`prove_for_all_n`)."""
     checks, let = operator_checks(rec, corrected)
@@ -271,7 +281,7 @@ def _numeric_check(rec: IdentityRecord, numeric_n, out: Outcome) -> None:
     if rec.theory == "chain":
         for N in [n for n in numeric_n if n >= rec.nmin]:
             runs.append((f" at N={N}", check_numeric(valid, rec.let, numeric_ns(rec, N, seed=7))))
-        if out.proof is not None:
+        if out.proof is not None and not isinstance(out.proof, block_records.BlockRecordProof):
             checks, let = operator_checks(rec, rec.misprint)
             kinds = ("chain", "tree", "arms") if out.topology == "tree" else ("chain",)
             # unknowns are found by probing: keep matrix unknowns (Lemma A.1's r) on small instances
@@ -306,9 +316,16 @@ def run_record(rec: IdentityRecord, nmax: int = 4, numeric_n=(1, 3, 6), certific
     elif alln.status == "proved":
         out.proof, out.rules = alln.proof, alln.proof.theory.size
         out.topology = alln.proof.topology if rec.theory == "chain" else ""
-        out.scope = all_n_scope(rec, alln.proof)
+        out.scope = all_n_scope(rec, alln.proof) + condition_scope(rec, alln.proof)
     elif alln.status == "nonzero":
         out.message = f"not reduced to 0 by the all-N relations: {alln.detail}"
+    elif rec.id in block_records.RECORDS:               # block indices: the index-level proof
+        try:
+            out.proof = block_records.prove_record(rec.id)
+            out.topology, out.scope = "chain", "all N (chains)"
+        except (BlockProofError, IndexError_) as err:
+            out.message = f"the block-level proof fails: {err}"
+        out.seconds_all_n = time.perf_counter() - t
     # 2. the valid form per N (cross-check, or the proof itself)
     valid = rec.corrected if rec.misprint else rec.checks
     for N in Ns:
@@ -333,11 +350,51 @@ def run_record(rec: IdentityRecord, nmax: int = 4, numeric_n=(1, 3, 6), certific
     # 4. numbers
     _numeric_check(rec, numeric_n, out)
     if certificates and out.proof is not None and out.result != "FAILED":
-        from soagen.symbolic.certificate import certificate_text
+        from soagen.symbolic.certificate import block_record_text, certificate_text
 
-        _, let = operator_checks(rec, rec.misprint)
-        out.certificate = certificate_text(rec.id, rec.where, out.proof, let, rec.assume)
+        if isinstance(out.proof, block_records.BlockRecordProof):
+            out.certificate = block_record_text(rec.id, rec.where, out.proof)
+        else:
+            _, let = operator_checks(rec, rec.misprint)
+            out.certificate = certificate_text(rec.id, rec.where, out.proof, let, rec.assume)
     out.seconds = time.perf_counter() - t0
+    return out
+
+
+@dataclass
+class Reading:
+    """The reading of one printed loop (its operator equation), proved block by block."""
+
+    id: str
+    cases: int = 0
+    terms: int = 0
+    seconds: float = 0.0
+    certificate: str = ""
+    error: str = ""
+
+    @property
+    def proved(self) -> bool:
+        return not self.error
+
+
+def prove_readings(certificates: bool = False) -> list[Reading]:
+    """Prove the operator reading of every printed loop of :data:`soagen.symbolic.loops.LOOPS`
+    for every N, block by block from the loop's own equations."""
+    from soagen.symbolic.certificate import reading_text
+
+    out = []
+    for lp in LOOPS:
+        t = time.perf_counter()
+        r = Reading(lp.id)
+        try:
+            cases = block_records.prove_reading(lp.id)
+            r.cases, r.terms = len(cases), sum(len(c.terms) for c in cases)
+            if certificates:
+                r.certificate = reading_text(lp.id, cases)
+        except (BlockProofError, IndexError_) as err:
+            r.error = str(err)
+        r.seconds = time.perf_counter() - t
+        out.append(r)
     return out
 
 

@@ -95,11 +95,13 @@ def test_true_statement_is_proved_for_every_n_with_a_certificate(stmt, tmp_path)
 
 
 def test_true_but_not_all_n_derivable_is_proved_up_to_n():
-    """S^T S S^T = S^T holds on chains (S^T S is a projection) but is not a consequence of the
-    all-N relations; it is proved per N, and refuted on trees, where siblings couple."""
-    v = decide("S.T@S@S.T = S.T", nmax=3)
-    assert v.result == "proved-up-to-n" and v.n_max == 3
-    t = decide("S.T@S@S.T = S.T", topology="tree")
+    """phi S^T S Delta_phi = phi Delta_phi S^T S holds on chains (S^T S = diag(I, .., I, 0) commutes
+    with block-diagonal operators) but is not a consequence of the all-N relations, and phi is not
+    block-sparse, so it cannot be proved block by block either: it is proved per N, and refuted on
+    trees, where S^T S couples siblings."""
+    v = decide("phi@S.T@S@Dphi = phi@Dphi@S.T@S", nmax=3)
+    assert v.result == "proved-up-to-n" and v.n_max == 3 and v.exit_code == 3
+    t = decide("phi@S.T@S@Dphi = phi@Dphi@S.T@S", topology="tree")
     assert t.result == "refuted" and t.counterexample["topology"] == "tree"
 
 
@@ -124,15 +126,17 @@ def test_cli_json_and_exit_codes(tmp_path):
     r = CliRunner().invoke(cli, ["prove", "Phi = Psi@(I + L@H@Psi)", "--format", "json"])
     assert r.exit_code == 1
     data = json.loads(r.stdout)
-    assert set(data) == {"statement", "result", "n_max", "counterexample", "certificate", "seconds"}
+    assert set(data) == {"statement", "result", "n_max", "counterexample", "certificate", "seconds", "exit_code"}
     assert data["result"] == "refuted" and data["counterexample"]["N"] == 4 and data["n_max"] is None
     cert = tmp_path / "a16.txt"
     r = CliRunner().invoke(cli, ["prove", "Phi = Psi@(I + L@H@Phi)", "--format", "json", "--certificate", str(cert)])
     assert r.exit_code == 0
     data = json.loads(r.stdout)
     assert data["result"] == "proved-all-n" and data["certificate"] == str(cert) and cert.is_file()
-    r = CliRunner().invoke(cli, ["prove", "S.T@S@S.T = S.T", "--format", "json", "--nmax", "3"])
-    assert r.exit_code == 0 and json.loads(r.stdout)["n_max"] == 3
+    r = CliRunner().invoke(cli, ["prove", "phi@S.T@S@Dphi = phi@Dphi@S.T@S", "--format", "json", "--nmax", "3"])
+    assert r.exit_code == 3 and json.loads(r.stdout)["n_max"] == 3
+    r = CliRunner().invoke(cli, ["prove", "(Dphi - I)@(Dphi - I) = 0@Dphi", "--format", "json"])
+    assert r.exit_code == 4 and json.loads(r.stdout)["result"] == "undecided"
     r = CliRunner().invoke(cli, ["prove", "Dinv@psi = psi", "--format", "json"])
     assert r.exit_code == 1 and json.loads(r.stdout)["result"] == "ill-typed"
     r = CliRunner().invoke(cli, ["prove", "(I - H@psi@K)@H@phi = H@psi", "--topology", "tree"])

@@ -41,7 +41,9 @@ from soagen.symbolic.rewriting import format_poly
 
 # result -> exit status of `soagen prove` (2 is a syntax error or an unknown name)
 EXIT_CODES = {"proved-all-n": 0, "refuted": 1, "ill-typed": 1, "proved-up-to-n": 3, "undecided": 4}
-N_SEARCH_MIN, N_SEARCH_MAX = 8, 16       # counterexample search: N = 1..max(8, longest word + 1), at most 16
+# counterexample search: every N = 1..max(8, longest word + 1) up to 16, then N = longest word + 1
+# itself if that is larger (a word of k shifts vanishes for N <= k), up to 48
+N_SEARCH_MIN, N_SEARCH_ALL, N_SEARCH_MAX = 8, 16, 48
 SEEDS = (1, 2)
 
 
@@ -188,11 +190,12 @@ def _write(v: Verdict, text: str, path) -> None:
         v.certificate = str(path)
 
 
-def search_range(nf: dict) -> int:
-    """The largest N of the counterexample search: one more than the longest word of the
-    normal form (at least :data:`N_SEARCH_MIN`, at most :data:`N_SEARCH_MAX`)."""
-    longest = max((len(w) for w in nf), default=0)
-    return min(N_SEARCH_MAX, max(N_SEARCH_MIN, longest + 1))
+def search_range(nf: dict) -> list:
+    """The N of the counterexample search, in order: 1 .. max(8, longest word + 1) up to 16,
+    then one more than the longest word of the normal form if that is larger (up to 48)."""
+    top = max((len(w) for w in nf), default=0) + 1
+    out = list(range(1, min(N_SEARCH_ALL, max(N_SEARCH_MIN, top)) + 1))
+    return out + ([min(top, N_SEARCH_MAX)] if top > out[-1] else [])
 
 
 def counterexample(nf: dict, alg, topology: str = "chain", seeds=SEEDS):
@@ -202,8 +205,9 @@ def counterexample(nf: dict, alg, topology: str = "chain", seeds=SEEDS):
     if not nf:
         return None, 0
     kinds = ("chain",) if topology == "chain" else ("chain", "tree", "arms")
-    n_top = search_range(nf)
-    for N in range(1, n_top + 1):
+    Ns = search_range(nf)
+    n_top = Ns[-1]
+    for N in Ns:
         for kind in kinds:
             if kind == "tree" and N < 3 or kind == "arms" and N < 2:
                 continue

@@ -16,7 +16,15 @@ Two kinds of file, both written deterministically (sorted, exact rationals, no t
   in the free algebra (``relation^T`` is the transposed relation).
 
 :mod:`soagen.symbolic.checker` re-parses the claims, expands the sum and compares; it
-shares no code with the engine that found the terms.  Format::
+shares no code with the engine that found the terms.  A block-level certificate
+(:mod:`soagen.symbolic.blockwise`) also declares the printed loops it uses (``loop ID``, the
+state renamed with ``as NAME``), proves lemmas (``lemma NAME: ...`` operator, ``lemma NAME by
+blocks``, ``index-lemma NAME (indices) [bounds]: ...`` directly or with ``induction INDEX
+up|down START`` and ``base terms``/``step terms``), and claims ``by blocks`` (with ``case
+SHIFT LO..HI`` sections), ``index [bounds]``, or ``block R,C [bounds] of OP via LEMMA``; its
+term lines name block-relation instances such as ``psi-semi(k,n,n-1)``, ``sum-last[...]``,
+``loop-4.20.step(k)`` or a lemma.  The axioms of the block level are ``axioms-blocks.txt``
+(:func:`blocks_axioms_text`).  Format of an operator certificate::
 
     soagen certificate 1
     identity I-4.22

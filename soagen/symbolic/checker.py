@@ -1,22 +1,41 @@
 """Independent checker of soagen certificates: parse, expand, compare.  No rewriting.
 
 This module deliberately shares no code with the proof engine (it imports only the
-standard library): it has its own parser for the expression syntax, its own
-noncommutative polynomial arithmetic and its own typing.  Given an axioms file and a
-certificate (formats in :mod:`soagen.symbolic.certificate`) it
+standard library): its own parser of the expression syntax, its own noncommutative
+polynomial arithmetic, typing, index bounds and blocks of operators.  What it trusts:
 
-1. reads the generators (with their types and transposes) and the relations;
-2. for each claim ``lhs = rhs`` of the certificate, computes the polynomial lhs - rhs
-   from the claim text itself (with the certificate's ``let`` bindings) and its type;
-3. expands ``sum_i c_i u_i (rel_i.lhs - rel_i.rhs) v_i`` over the listed terms, checking
-   that every term is a well-typed operator (u_i and v_i are products of generators that
-   conform with the relation), that every relation exists in the axioms, holds on the
-   certificate's topology, and, if it is a record-specific hypothesis, is declared;
-4. compares the two polynomials word by word (exact rationals).
+* the **axioms files**, each pinned by its SHA-256 in :data:`PINNED` (a copy with one more
+  relation is refused): the generators, types and relations of an algebra
+  (``axioms-<name>.txt``) and the block level of a chain (``axioms-blocks.txt``: block
+  families, how each operator is laid out in blocks, the relations between blocks with the
+  index ranges where they hold, the printed loops with their equations and the operator
+  equations they are read as, and the conditions);
+* nothing a certificate declares about itself: an ``assume`` line must be a pinned loop's
+  reading and a ``condition`` line a pinned condition, word for word; a ``let`` may not rebind
+  a generator; a block statement must list each of its blocks once.
 
-If all agree, lhs - rhs is a sum of well-typed operators each of which is zero whenever
-the relations hold, so lhs = rhs holds for every chain length N (for every tree, if the
-topology says so) and every joint dimension: the certificate is a proof.
+Given a certificate it checks, in order, every proof in it:
+
+1. an **operator claim** or lemma ``lhs = rhs``: the polynomial lhs - rhs computed from the
+   text equals ``sum_i c_i u_i (rel_i.lhs - rel_i.rhs) v_i``, every term a well-typed operator
+   of the claim's type, every relation in the axioms (on the certificate's topology), a
+   pinned hypothesis, or a lemma proved above it;
+2. a claim **by blocks**: the words of lhs - rhs (defined symbols replaced by their
+   definitions) are grouped by their shift col - row; for each shift the listed cases tile
+   the rows 1..N where that shift has a block; in each case the block of lhs - rhs (block k
+   of an operator product over the shift structure, each boundary condition decided by the
+   case's bounds) is a sum of block-relation instances, each instance's index conditions
+   following from the bounds;
+3. an **index lemma**: the same, over block letters with symbolic indices and finite sums
+   (split off the first or last term, the empty sum); or by induction over an index: the
+   base at the start, the step with the lemma one index nearer the start (``ih``), the range
+   closed under that step;
+4. a **block claim**: block (r, c) of an operator (or of the right side of an operator
+   lemma it names) equals a polynomial over block letters.
+
+If all agree, every claim is a consequence of the pinned relations and loops for every chain
+length N (for every tree, where the topology says so and no block-level step is used) and
+every joint dimension: the certificate is a proof.
 """
 
 from __future__ import annotations

@@ -110,3 +110,18 @@ def test_block_claims_are_checked_block_by_block():
     bad = text.replace("claim 1 block 1,1:", "claim 1 block 1,2:", 1)
     with pytest.raises(checker.CertificateError):
         checker.check(bad, _axioms("closed"))
+
+
+def test_the_checker_pins_the_axioms_it_is_given():
+    """The pinned hashes are those of the generated axioms files (a changed relation list must be
+    pinned again, on purpose: update PINNED in soagen/symbolic/checker.py)."""
+    import hashlib
+
+    from soagen.symbolic.certificate import axioms_text, blocks_axioms_text
+    from soagen.symbolic.nfree import algebra
+
+    texts = {name: axioms_text(algebra(name)) for name in checker.PINNED if name != "blocks"}
+    texts["blocks"] = blocks_axioms_text()
+    assert {k: hashlib.sha256(t.encode()).hexdigest() for k, t in texts.items()} == checker.PINNED
+    with pytest.raises(checker.CertificateError, match="not the pinned ones"):
+        checker.Axioms(texts["chain"] + "rel evil [relation; chain,tree] : Phi -> Psi | nowhere\n")

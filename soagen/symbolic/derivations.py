@@ -31,23 +31,27 @@ def _fact41():
             Step("\\phi(P - \\mathcal{E}_\\phi P\\mathcal{E}_\\phi^T)\\phi^T",
                  why="(a.49)", expr="phi@(P - Ephi@P@Ephi.T)@phi.T"),
             Step("\\phi P\\phi^T - (\\phi - I)P(\\phi - I)^T",
-                 why="framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$", expr="phi@P@phi.T - (phi - I)@P@(phi - I).T"),
+                 why="framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$",
+                 expr="phi@P@phi.T - (phi - I)@P@(phi - I).T"),
             Step("P + \\tilde\\phi P + P\\tilde\\phi^T", why="expand; (a.3)",
                  expr="P + phi_t@P + P@phi_t.T")),
               let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
         Para("The paper's \"algebraic manipulations show\" that the remainder is the last term of (a.48):"),
         Chain("\\phi\\Theta\\phi^T", lhs_expr="phi@Theta@phi.T", steps=(
-            Step("(\\phi\\mathcal{E}_\\phi) PH^TD^{-1}HP (\\phi\\mathcal{E}_\\phi)^T", why="regroup the definition of $\\Theta$",
+            Step("(\\phi\\mathcal{E}_\\phi) PH^TD^{-1}HP (\\phi\\mathcal{E}_\\phi)^T",
+                 why="regroup the definition of $\\Theta$",
                  expr="(phi@Ephi)@P@H.T@Dinv@H@P@(phi@Ephi).T"),
             Step("(\\phi - I) PH^TD^{-1}HP (\\phi - I)^T",
-                 why="framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$", expr="(phi - I)@P@H.T@Dinv@H@P@(phi - I).T"),
+                 why="framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$",
+                 expr="(phi - I)@P@H.T@Dinv@H@P@(phi - I).T"),
             Step("\\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T", why="(a.3)",
                  expr="phi_t@P@H.T@Dinv@H@P@phi_t.T")),
               let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
         Chain("\\phi M\\phi^T", lhs_expr="phi@M@phi.T", steps=(
             Step("\\phi\\pi\\phi^T + \\phi\\Theta\\phi^T", why="$M = \\pi + \\Theta$",
                  expr="phi@(M - Theta)@phi.T + phi@Theta@phi.T"),
-            Step("P + \\tilde\\phi P + P\\tilde\\phi^T + \\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T", why="the two chains above: (a.48)",
+            Step("P + \\tilde\\phi P + P\\tilde\\phi^T + \\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T",
+                 why="the two chains above: (a.48)",
                  expr="P + phi_t@P + P@phi_t.T + phi_t@P@H.T@Dinv@H@P@phi_t.T")),
               let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
     ]
@@ -72,7 +76,7 @@ def _thm41():
     return "Theorem 4.1: M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L)", [
         Para("Part I (4.16). From Fact 4.1, $\\mathcal{M} = (I + H\\Phi L)D(I + H\\Phi L)^T$ with all three "
              "factors invertible; inverting factor by factor and using Fact 4.2:"),
-        Chain("\\mathcal{M}^{-1}", lhs_expr=None, steps=(
+        Chain("\\mathcal{M}^{-1}", steps=(
             Step("(I + H\\Phi L)^{-T} D^{-1} (I + H\\Phi L)^{-1}",
                  why="Fact 4.1"),
             Step("(I - H\\Psi L)^T D^{-1} (I - H\\Psi L)", why="Fact 4.2"))),
@@ -142,7 +146,8 @@ def _rne():
             check=("rec_rne(thdd, a, b, f0)", "H@phi@(M@phi.T@(H.T@thdd + a) + b + B@f0)"), record="I-3.17"),
         Para("The block $B f(0)$ only enters $k = 1$ as $\\phi(1,0)f(0)$: starting the sweep at $f(0)$ does it. "
              "The framework paper's (2.1) prints $\\phi(k+1,k)f(k-1)$, which is refuted from N = 2 (FW-2.1)."),
-        Rec("the whole RNE is (3.20)", ("T = \\mathcal{M}\\ddot\\theta + C + J^Tf(0)",), check=("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0"), record="I-3.20"),
+        Rec("the whole RNE is (3.20)", ("T = \\mathcal{M}\\ddot\\theta + C + J^Tf(0)",),
+            check=("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0"), record="I-3.20"),
     ]
 
 
@@ -153,7 +158,8 @@ def _fd4():
              "(written $\\mathcal{M}^{-1}$ below; the proof layer uses the factored form)."),
         Chain("\\ddot\\theta", lhs_expr="Minv@(T - H@phi@(M@phi.T@a + b + B@f0))", steps=(
             Step(f"{W}^TD^{{-1}}{W}T - {W}^TD^{{-1}}{W}H\\phi[b + Bf(0)] - {W}^TD^{{-1}}{W}H\\phi M\\phi^Ta",
-                 text="(I - H Psi L)^T D^-1 (I - H Psi L) [T - H phi (b + B f(0)) - H phi M phi^T a]", why="Theorem 4.1",
+                 text="(I - H Psi L)^T D^-1 (I - H Psi L) [T - H phi (b + B f(0)) - H phi M phi^T a]",
+                 why="Theorem 4.1",
                  expr="Minv@T - Minv@H@phi@(b + B@f0) - Minv@H@phi@M@phi.T@a"),
             Step(f"{W}^TD^{{-1}}{W}T - {W}^TD^{{-1}}H\\psi[b + Bf(0)] - {W}^TD^{{-1}}H\\psi M\\phi^Ta",
                  text="... - (I - H Psi L)^T D^-1 H psi [b + B f(0)] - (I - H Psi L)^T D^-1 H psi M phi^T a",
@@ -228,10 +234,11 @@ def _derivatives():
             Step("\\phi M\\phi^T", why="the same, $X = M$", expr="phi@M@phi.T", record="D-merge"),)),
         Para("**dT/dtheta.** In (D.10) the blocks $(i, j)$ with $i$ in the subtree of $j$ form the lower part, "
              "those with $i$ inboard of $j$ reach $j$ through $\\phi(i, j)$: the strictly causal $\\tilde\\phi$."),
-        Chain("\\partial T/\\partial\\theta", lhs_expr=None, steps=(
+        Chain("\\partial T/\\partial\\theta", steps=(
             Step(f"H(R\\phi^T{Pdd} + 2B_c\\phi^T{Pd}) + H\\tilde\\phi(R{Pdd} + 2B_c{Pd} + {fb}H^T)",
                  why="(D.10)", expr=D10),
-            Step(f"H(R\\phi^T + \\tilde\\phi R){Pdd} + 2H(B_c\\phi^T + \\tilde\\phi B_c){Pd} + H\\tilde\\phi{fb}H^T", why="regroup",
+            Step(f"H(R\\phi^T + \\tilde\\phi R){Pdd} + 2H(B_c\\phi^T + \\tilde\\phi B_c){Pd} + H\\tilde\\phi{fb}H^T",
+                 why="regroup",
                  expr="H@(R@phi.T + phi_t@R)@Psiddot + 2*H@(Bcor_c@phi.T + phi_t@Bcor_c)@Psidot + H@phi_t@fbar@H.T"),
             Step(f"H\\phi[M\\phi^T{Pdd} + 2B\\phi^T{Pd}] + H\\tilde\\phi{fb}H^T", why="the merge, twice: (D.11)",
                  expr="dTdth", record="D-11"))),
@@ -244,13 +251,13 @@ def _derivatives():
             check=("rec_walk(Psiddot, 2*Bcor_c, Psidot, fbar@H.T)", "dTdth"), record="D-11"),
         Para("**dT/dtheta_dot** (D.12): no rigid part, and the same merge. The walk with "
              f"$({Pd} + {Sd}, 2B_c, H^T, 0)$ computes it (D-13, per N)."),
-        Chain("\\partial T/\\partial\\dot\\theta", lhs_expr=None, steps=(
+        Chain("\\partial T/\\partial\\dot\\theta", steps=(
             Step(f"H(R\\phi^T({Pd} + {Sd}) + 2B_c\\phi^TH^T) + H\\tilde\\phi(R({Pd} + {Sd}) + 2B_cH^T)",
                  why="(D.12)", expr=D12),
             Step(f"H\\phi[M\\phi^T({Pd} + {Sd}) + 2B\\phi^TH^T]",
                  why="the merge: (D.13)", expr="dTdthd", record="D-13"))),
         Para("**The Coriolis matrix** (D.16), the walk with $(\\dot S, B_c, H^T, 0)$:"),
-        Chain("C", lhs_expr=None, steps=(
+        Chain("C", steps=(
             Step(f"H(R\\phi^T{Sd} + B_c\\phi^TH^T) + H\\tilde\\phi(R{Sd} + B_cH^T)", why="(D.16)", expr=D16),
             Step(f"H\\phi[M\\phi^T{Sd} + B\\phi^TH^T]", why="the merge: (D.15)",
                  expr="Ccor", record="D-15"))),
@@ -283,7 +290,8 @@ def _derivatives():
             Step("\\mathcal{M}\\,d(\\mathcal{M}^{-1})(T - C) - dC",
                  why="$\\mathcal{M}\\mathcal{M}^{-1} = I$", expr="M@dMinv@(T - Cb) - dCb"),
             Step("-d\\mathcal{M}\\,\\mathcal{M}^{-1}(T - C) - dC",
-                 why="$\\mathcal{M}\\,d(\\mathcal{M}^{-1}) = -d\\mathcal{M}\\,\\mathcal{M}^{-1}$", expr="-dM@Minv@(T - Cb) - dCb"),
+                 why="$\\mathcal{M}\\,d(\\mathcal{M}^{-1}) = -d\\mathcal{M}\\,\\mathcal{M}^{-1}$",
+                 expr="-dM@Minv@(T - Cb) - dCb"),
             Step("-(d\\mathcal{M}\\,\\ddot\\theta + dC) = -dT_{ID}", why="(D.19)",
                  expr="-(dM@Minv@(T - Cb) + dCb)", record="D-19")), algebra="fdderiv"),
         Para("so $d\\ddot\\theta = -\\mathcal{M}^{-1}dT_{ID}$: the derivatives of forward dynamics are those of "
@@ -291,7 +299,8 @@ def _derivatives():
              "$\\partial\\ddot\\theta/\\partial T = \\mathcal{M}^{-1}$, with the one $\\mathcal{M}^{-1}$ of Theorem 4.1 "
              "(fd_derivatives.py):"),
         Chain("\\mathcal{M}(I - H\\Psi L)^TD^{-1}(I - H\\Psi L)",
-              lhs_expr="Mcal@(I - H@Psi@L).T@Dinv@(I - H@Psi@L)", steps=(Step("I", why="Theorem 4.1 (4.16)", expr="I", record="I-4.16"),)),
+              lhs_expr="Mcal@(I - H@Psi@L).T@Dinv@(I - H@Psi@L)",
+              steps=(Step("I", why="Theorem 4.1 (4.16)", expr="I", record="I-4.16"),)),
     ]
 
 

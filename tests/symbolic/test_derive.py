@@ -1,6 +1,7 @@
 """`soagen derive`: bundled derivations regenerate byte-identically, steps are checked,
 closed forms agree with the numeric reference and the textbook two-link formulas."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -56,8 +57,6 @@ def test_every_step_is_proved_for_every_n(topic):
 
 @pytest.mark.parametrize("topic", D.bundled_topics())
 def test_text_keeps_spaces_between_symbols(topic, monkeypatch):
-    import re
-
     monkeypatch.chdir(ROOT)
     text = D.render(topic, "text")
     glued = re.findall(r"\b(?:[A-Z][a-z]*){2,}(?:Phi|Psi|phi|psi)\b|\b[A-Z][A-Z]+(?:Phi|Psi|phi|psi)\b", text)
@@ -168,9 +167,53 @@ def test_cli_derive(tmp_path, monkeypatch):
     assert r.exit_code == 0 and "(a.27)" in r.stdout
     r = CliRunner().invoke(cli, ["derive", "theorem-4.1", "--format", "markdown", "--output", str(tmp_path / "t.md")])
     assert r.exit_code == 0 and (tmp_path / "t.md").read_text().startswith("# Theorem 4.1")
+    r = CliRunner().invoke(cli, ["derive", "fact-4.2", "--out", str(tmp_path / "f.txt")])
+    assert r.exit_code == 0 and (tmp_path / "f.txt").read_text().startswith("Fact 4.2")
     r = CliRunner().invoke(cli, ["derive", "--all", str(tmp_path / "d")])
     assert r.exit_code == 0 and sorted(p.name for p in (tmp_path / "d").iterdir()) == \
         sorted(f"{t}.md" for t in D.bundled_topics())
+
+
+def _links(md_path: Path) -> list:
+    return re.findall(r"\]\(([^)]+)\)", md_path.read_text())
+
+
+@pytest.mark.parametrize("topic", D.bundled_topics())
+def test_docs_derivation_links_resolve(topic):
+    links = _links(DOCS / f"{topic}.md")
+    assert all((DOCS / t).is_file() for t in links), links
+
+
+def test_markdown_links_resolve_wherever_it_is_written(tmp_path, monkeypatch):
+    """--out FILE: links relative to FILE's directory; stdout: relative to the current directory."""
+    monkeypatch.chdir(ROOT)
+    out = tmp_path / "some" / "where" / "d.md"
+    r = CliRunner().invoke(cli, ["derive", "derivatives", "--format", "markdown", "--out", str(out)])
+    assert r.exit_code == 0
+    links = _links(out)
+    assert len(links) > 10 and all((out.parent / t).is_file() for t in links), links
+    monkeypatch.chdir(tmp_path)
+    r = CliRunner().invoke(cli, ["derive", "rne", "--format", "markdown"])
+    (tmp_path / "rne.md").write_text(r.stdout)
+    links = _links(tmp_path / "rne.md")
+    assert links and all((tmp_path / t).is_file() for t in links), links
+
+
+def test_markdown_without_the_repository_has_no_dead_links(tmp_path, monkeypatch):
+    """An installed wheel has no docs/certificates: records are named, not linked."""
+    import soagen
+
+    monkeypatch.setattr(soagen, "__file__", str(tmp_path / "site-packages" / "soagen" / "__init__.py"))
+    assert D.certificate_link(tmp_path) is None
+    text = D.render("derivatives", "markdown", links=D.certificate_link(tmp_path))
+    assert "](" not in text and "the marked step is the catalogue record D-merge, proved for" in text
+
+
+def test_cli_derive_help_names_the_formats_and_out():
+    r = CliRunner().invoke(cli, ["derive", "--help"])
+    assert r.exit_code == 0
+    assert "[text|markdown|ipynb]" in r.stdout and "--out, --output FILE" in r.stdout
+    assert "relative to FILE's directory" in " ".join(r.stdout.split())
 
 
 def test_cli_derive_user_errors(tmp_path):

@@ -26,7 +26,7 @@ from soagen.errors import SoagenError
                    "`--all docs/derivations` regenerates the docs.")
 @click.option("--list", "list_", is_flag=True, help="List the topics and exit.")
 def derive(topic, fmt, robot_path, output, all_dir, list_):
-    """Print a derivation step by step, each step checked in the proof layer."""
+    """A derivation step by step (text, Markdown or a notebook), each step proved in the proof layer."""
     from soagen.symbolic import derive as D
 
     if list_:

@@ -50,7 +50,7 @@ def test_every_step_is_proved_for_every_n(topic):
         note = D._verify(item)
         if isinstance(item, D.Chain) and D._chain_pairs(item):
             every = "N" if item.algebra == "chain" else "size"
-            assert note.startswith(f"each equality proved for every {every}"), (topic, item.lhs_text)
+            assert note.startswith(f"each equality proved for every {every}"), (topic, item.lhs_plain)
         if isinstance(item, D.Rec):
             assert item.record and "proved for every N" in note, (topic, item.title)
 

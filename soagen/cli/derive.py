@@ -39,7 +39,7 @@ def derive(topic, fmt, robot_path, output, all_dir, list_):
         out = Path(all_dir)
         fmt, suffix = ("ipynb", ".ipynb") if fmt == "ipynb" else ("markdown", ".md")
         links = D.certificate_link(out)
-        texts = {out / f"{name}{suffix}": D.render(name, fmt, robot_path, links) for name in D.TOPICS}
+        texts = {out / f"{name}{suffix}": _render(name, fmt, robot_path, links) for name in D.TOPICS}
         for path, text in texts.items():
             _write(path, text)
             click.echo(f"wrote {path}", err=True)
@@ -47,11 +47,19 @@ def derive(topic, fmt, robot_path, output, all_dir, list_):
     if not topic:
         raise SoagenError("derive: name a topic (`soagen derive --list`)")
     links = D.certificate_link(Path(output).parent if output else None)
-    text = D.render(topic, fmt, robot_path, links)
+    text = _render(topic, fmt, robot_path, links)
     if output:
         _write(Path(output), text)
     else:
         click.echo(text, nl=False)
+
+
+def _render(topic, fmt, robot_path, links) -> str:
+    if fmt == "ipynb":
+        from soagen.symbolic.notebook import notebook
+        return notebook(topic, robot_path, links)
+    from soagen.symbolic import derive as D
+    return D.render(topic, fmt, robot_path, links)
 
 
 def _write(path: Path, text: str) -> None:

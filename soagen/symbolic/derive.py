@@ -120,14 +120,11 @@ def verified(topic: str):
 
 def render(topic: str, fmt: str = "markdown", robot_path: str | None = None,
            links: str | None = CERTIFICATES_FROM_DOCS) -> str:
-    """A topic as "text", "markdown" or "ipynb" (a notebook's JSON). ``links`` is the
-    prefix of the certificate links as seen from where the output will live (see
-    :func:`certificate_link`; the default suits docs/derivations/)."""
+    """A topic as "text" or "markdown" (the notebook: :mod:`soagen.symbolic.notebook`).
+    ``links`` is the prefix of the certificate links as seen from where the output will
+    live (see :func:`certificate_link`; the default suits docs/derivations/)."""
     if topic not in TOPICS:
         raise SoagenError(f"unknown derivation topic {topic!r}; `soagen derive --list` lists them")
-    if fmt == "ipynb":
-        from soagen.symbolic.notebook import notebook
-        return notebook(topic, robot_path, links)
     if topic == "planar2":
         from soagen.symbolic.closed_form import render_closed_form
         return render_closed_form(robot_path, fmt)

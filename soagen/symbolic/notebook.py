@@ -97,8 +97,9 @@ dCb = d(lambda x: algorithms.bias_forces(robot, x, qd))''', ("M", "T")),
 }
 
 
-def notebook(topic: str, robot_path: str | None, links: str | None) -> str:
-    """The notebook of a topic as JSON text (nbformat 4); ``links`` as in derive.render."""
+def notebook(topic: str, robot_path: str | None = None, links: str | None = None) -> str:
+    """The notebook of a topic as JSON text (nbformat 4); ``links``: the prefix of the
+    certificate links as seen from the notebook (:func:`soagen.symbolic.derive.certificate_link`)."""
     if topic == "planar2":
         cells = _closed_form_cells(robot_path)
     else:

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from soagen.cli.main import cli
 from soagen.symbolic import derive as D
 from soagen.symbolic.nfree import GENERATORS
+from soagen.symbolic.notebook import notebook
 
 nbformat = pytest.importorskip("nbformat", reason="--format ipynb needs nbformat (pip install 'soagen[notebooks]')")
 nbclient = pytest.importorskip("nbclient", reason="executing notebooks needs nbclient (the notebooks extra)")
@@ -107,7 +108,7 @@ def test_notebook_bytes_do_not_depend_on_hash_seed(tmp_path):
                         "--out", str(out)], check=True, env=env, cwd=ROOT)
         texts.append(out.read_bytes())
     assert texts[0] == texts[1]
-    assert D.render("rne", "ipynb", links=None) == D.render("rne", "ipynb", links=None)
+    assert notebook("rne") == notebook("rne")
 
 
 def test_cli_ipynb_errors(tmp_path, monkeypatch):

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from soagen import algorithms as A
 from soagen.cli.main import cli
+from soagen.loaders.random_robots import random_chain
 from soagen.quaternion import integrate
-from soagen.random_robots import random_chain
 from soagen.symbolic import derive as D
 from soagen.symbolic import instances, nfree
 from soagen.symbolic.catalogue import BY_ID
@@ -32,7 +32,7 @@ def state(request):
     robot = random_chain(n, rng, joint_types=kinds)
     q, qd, qdd = robot.random_configuration(rng), rng.normal(size=robot.nv), rng.normal(size=robot.nv)
     ns = robot_namespace(robot, q, qd, rng, qdd=qdd)
-    from soagen.operators import chain_operators
+    from soagen.operators.chain import chain_operators
 
     Pi = chain_operators(robot, q).Pi
     return robot, kinds, (q, qd, qdd), ns, (lambda X: Pi.T @ X.dense() @ Pi)
@@ -72,7 +72,7 @@ def test_D19_with_the_minv_of_theorem_4_1(state):
     tau = rng.normal(size=robot.nv)
     qdd = A.forward_dynamics(robot, q, qd, tau)
     ns = robot_namespace(robot, q, qd, rng, qdd=qdd)
-    from soagen.operators import chain_operators
+    from soagen.operators.chain import chain_operators
 
     Pi = chain_operators(robot, q).Pi
     W = evaluate(parse_expr("(I - H@Psi@L).T@Dinv@(I - H@Psi@L)"), ns).dense()

@@ -8,9 +8,9 @@ checks that they agree. The derivation is proved for every N before the notebook
 change (another seed, more links) and run again.
 
 The code cells use the public numeric instances of the proof layer: the robot is
-:func:`soagen.random_robots.random_chain`, its operators at a random state are
+:func:`soagen.loaders.random_robots.random_chain`, its operators at a random state are
 :func:`soagen.symbolic.numeric.robot_chain_ops` (the papers' operators as N x N arrays of
-blocks built from the world-frame operator builder :func:`soagen.operators.chain_operators`,
+blocks built from the world-frame operator builder :func:`soagen.operators.chain.chain_operators`,
 with the sweeps of :mod:`soagen.symbolic.recursions` bound to them), evaluated in the
 catalogue's own syntax (``@`` a product, ``.T`` a transpose, ``I`` the identity of any
 size). The closed-form topic checks the printed formulas against :mod:`soagen.algorithms`.
@@ -42,7 +42,7 @@ FD_STEP = 1e-6     # central differences of (D.19): truncation ~h^2 and round-of
 SETUP = f'''\
 import numpy as np
 
-from soagen.random_robots import random_chain
+from soagen.loaders.random_robots import random_chain
 from soagen.symbolic.numeric import random_state, robot_chain_ops
 from soagen.symbolic.verify import chain_namespace
 from soagen.tolerances import ROBOT_RESIDUAL

@@ -38,7 +38,7 @@ def main():
     try:
         import pinocchio as pin
 
-        from soagen.pinocchio_bridge import Converter, pin_model_from_robot
+        from soagen.oracles.pinocchio import Converter, pin_model_from_robot
     except ImportError:
         pin = None
     rng = np.random.default_rng(0)

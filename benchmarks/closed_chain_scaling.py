@@ -1,7 +1,7 @@
 """Cost of closed-chain forward dynamics vs the number of arms l and links per arm N.
 
 RCCFD1 (6.11) and Lilly-Orin (Table 1) are O(n) + O(l^3); the dense solve of (2.11) is
-O(n^3) (plus the O(N^2) mass matrices). Random revolute chains (soagen.random_robots)
+O(n^3) (plus the O(N^2) mass matrices). Random revolute chains (soagen.loaders.random_robots)
 rigidly hold one object; the state is random (the cost does not depend on closure). Times
 are the best of ``--repeat`` runs of the generic numpy implementations, so the per-body
 Python overhead is part of the O(n) terms; the dense column also reports the LAPACK solve
@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from soagen.closed_chain import forward_dynamics
-from soagen.closed_chain.random_systems import random_system
+from soagen.loaders.random_systems import random_system
 
 METHODS = ("rccfd1", "lilly_orin", "dense")
 

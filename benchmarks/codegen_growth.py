@@ -37,7 +37,7 @@ def one(n, function):
         from soagen.codegen.robot import render
     except ImportError:                       # soagen before the one emitter (a baseline run)
         from soagen.codegen.emit import render
-    from soagen.random_robots import random_chain
+    from soagen.loaders.random_robots import random_chain
 
     robot = random_chain(n, np.random.default_rng(SEED))
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

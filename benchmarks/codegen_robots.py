@@ -50,7 +50,7 @@ def robot_path(key):
     rel, erd, _, _ = ROBOTS[key]
     if not erd:
         return REPO / rel
-    from soagen.pinocchio_bridge import example_robot_data_dir
+    from soagen.oracles.pinocchio import example_robot_data_dir
 
     d = example_robot_data_dir()
     return None if d is None or not (d / rel).is_file() else d / rel

@@ -22,11 +22,11 @@ from pathlib import Path
 import numpy as np
 
 import soagen
-from soagen.closed_chain import load_system
-from soagen.closed_chain.simulate import GeneratedDynamics, Simulator
+from soagen import load_system
 from soagen.codegen import cache
-from soagen.pinocchio_bridge import example_robot_data_dir
-from soagen.simulation import GeneratedRobotDynamics, RobotSimulator
+from soagen.oracles.pinocchio import example_robot_data_dir
+from soagen.simulation.closed_chain import GeneratedDynamics, Simulator
+from soagen.simulation.robot import GeneratedRobotDynamics, RobotSimulator
 
 REPO = Path(__file__).resolve().parents[1]
 SYSTEMS = ("dual_arm_box", "three_arm_point_contacts", "quadruped_platform")
@@ -40,7 +40,7 @@ class PinocchioClosedChain:
     method = "Pinocchio constraintDynamics"
 
     def __init__(self, system, constraints_from):
-        from soagen.closed_chain import pinocchio_model as pm
+        from soagen.oracles import pinocchio_closed_chain as pm
 
         self.system, self.pm, self.solver = system, pm, pm.Solver(system)
         self.constraints = constraints_from.constraints
@@ -64,7 +64,7 @@ class PinocchioRobot:
     def __init__(self, robot, path):
         import pinocchio as pin
 
-        from soagen.pinocchio_bridge import Converter
+        from soagen.oracles.pinocchio import Converter
 
         self.pin, self.model = pin, pin.buildModelFromUrdf(str(path))
         self.data = self.model.createData()

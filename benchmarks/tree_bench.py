@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from soagen.codegen.bench import run_bench
-from soagen.pinocchio_bridge import example_robot_data_dir
+from soagen.bench.robot import run_bench
+from soagen.oracles.pinocchio import example_robot_data_dir
 
 ROBOTS = {"solo12": "solo_description/robots/solo12.urdf",
           "anymal": "anymal_b_simple_description/robots/anymal.urdf",

@@ -4,8 +4,8 @@
 holds the generic (numpy) algorithms of the papers.
 """
 
-from soagen.closed_chain.loader import load_system
 from soagen.loaders import load
+from soagen.loaders.closed_chain import load_system
 
 __all__ = ["load", "load_system"]
 __version__ = "0.1.0"

@@ -53,8 +53,11 @@ class NumpyBackend:
         """A^-1 b for a small symmetric positive definite system."""
         return np.linalg.solve(A, b)
 
-    def name(self, x, label):
-        """Hook for symbolic backends: return ``x`` (possibly as named temporaries)."""
+    def name(self, x, label, symmetric=False, note=None):
+        """Hook for symbolic backends: return ``x`` (possibly as named temporaries).
+        ``label`` names the quantity (``P3``); ``symmetric`` says that ``x`` is a symmetric
+        matrix (a symbolic backend names its upper triangle only); ``note`` says what it is,
+        with its equation (the generated code's comment). Numbers pass through."""
         return x
 
 

@@ -131,7 +131,7 @@ radians): the remaining error is then below what the dynamics (and the 1e-8-rela
 oracle comparisons) resolve; above it the pose is not determined and is refused."""
 
 # =====================================================================================
-# The Pinocchio oracle (soagen.closed_chain.pinocchio_model)
+# The Pinocchio oracle (soagen.oracles.pinocchio_closed_chain)
 # =====================================================================================
 
 PIN_PROXIMAL_ACCURACY = 1e-14

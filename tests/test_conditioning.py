@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from soagen import algorithms as A
-from soagen.random_robots import random_chain
+from soagen.loaders.random_robots import random_chain
 from tests.helpers import rel_err
 
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from soagen import algorithms as A
 from soagen.cli.main import cli
-from soagen.pinocchio_bridge import Converter, example_robot_data_dir
+from soagen.oracles.pinocchio import Converter, example_robot_data_dir
 from tests.test_pinocchio_oracle import joint_space_errors
 
 pin = pytest.importorskip("pinocchio", reason="the oracle needs the optional 'pin' package (pip install soagen[test])")

@@ -15,7 +15,7 @@ import soagen
 from soagen import algorithms as A
 from soagen.errors import RobotFileError, RobotFileWarning
 from soagen.loaders.description import build
-from soagen.pinocchio_bridge import example_robot_data_dir
+from soagen.oracles.pinocchio import example_robot_data_dir
 from soagen.spatial import quaternion_rotation
 from tests.helpers import rel_err
 
@@ -200,7 +200,7 @@ def test_urdf_compiled_by_mujoco_against_pinocchio(tmp_path, rel):
     if root is None:
         pytest.skip("the optional 'example-robot-data' package is not installed")
     from soagen.loaders.mjcf import parse
-    from soagen.pinocchio_bridge import Converter, symmetrized
+    from soagen.oracles.pinocchio import Converter, symmetrized
 
     tree = ET.parse(root / rel)
     for link in tree.getroot().iter("link"):

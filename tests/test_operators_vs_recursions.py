@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from soagen import algorithms as A
-from soagen.operators import chain_operators
-from soagen.random_robots import random_chain
+from soagen.loaders.random_robots import random_chain
+from soagen.operators.chain import chain_operators
 from tests.helpers import rel_err
 
 CASES = [(1, 0), (2, 1), (3, 2), (7, 3), (20, 4), (50, 5)]

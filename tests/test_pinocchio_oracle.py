@@ -8,14 +8,14 @@ import pytest
 
 import soagen
 from soagen import algorithms as A
-from soagen.pinocchio_bridge import (
+from soagen.loaders.random_robots import random_chain
+from soagen.oracles.pinocchio import (
     Converter,
     angular_first,
     example_robot_data_dir,
     pin_model_from_robot,
     symmetrized,
 )
-from soagen.random_robots import random_chain
 from tests.helpers import rel_err
 
 pin = pytest.importorskip("pinocchio", reason="the oracle needs the optional 'pin' package (pip install soagen[test])")

@@ -13,12 +13,16 @@ import pytest
 from click.testing import CliRunner
 
 import soagen
+from soagen import load_system
 from soagen.cli.main import cli
-from soagen.closed_chain import load_system
-from soagen.closed_chain.plots import orientation_error
-from soagen.closed_chain.simulate import GeneratedDynamics, Simulator
 from soagen.codegen import cache
-from soagen.simulation import GeneratedRobotDynamics, RobotSimulator, tip_positions
+from soagen.simulation.closed_chain import GeneratedDynamics, Simulator
+from soagen.simulation.closed_chain_plots import orientation_error
+from soagen.simulation.robot import (
+    GeneratedRobotDynamics,
+    RobotSimulator,
+    tip_positions,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 SYSTEMS = REPO / "robots" / "systems"
@@ -113,7 +117,7 @@ def test_robot_hold_at_rest_and_the_cache(planar, compiled_code_cache):
 def test_robot_on_a_floating_base_moves_on_its_manifold():
     """A free joint is integrated on SE(3) (unit quaternion kept) and not actuated: started
     at rest, the robot falls as one rigid body, its base by g t^2 / 2, the joints held."""
-    from soagen.pinocchio_bridge import example_robot_data_dir
+    from soagen.oracles.pinocchio import example_robot_data_dir
 
     erd = example_robot_data_dir()
     if erd is None:

@@ -9,7 +9,7 @@ import pytest
 import soagen
 from soagen import algorithms as A
 from soagen.errors import RobotFileError
-from soagen.pinocchio_bridge import example_robot_data_dir
+from soagen.oracles.pinocchio import example_robot_data_dir
 from tests.test_loaders import URDF, write
 
 pytest.importorskip("xacro", reason="xacro files are expanded with the optional 'xacro' package (pip install soagen[xacro])")

@@ -54,15 +54,15 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     Pinocchio's constraintDynamics and the numpy methods (lilly_orin, rccfd1, dense), and
     its operation count against Lilly-Orin Tables 2-3.
     """
+    from soagen.bench import robot as B
     from soagen.cli.generate import parse_algorithms, progress_bar
-    from soagen.closed_chain.loader import is_system_file
-    from soagen.codegen import bench as B
     from soagen.loaders.bundled import resolve
+    from soagen.loaders.closed_chain import is_system_file
 
     robot = str(resolve(robot))                 # a bundled robot's name, or the file
     if is_system_file(robot):
+        from soagen.bench import closed_chain as CB
         from soagen.cli.options import refuse_robot_options
-        from soagen.closed_chain import bench as CB
 
         refuse_robot_options(robot, {"--tip": tip, "--floating-base": floating_base,
                                      "--algorithms": algos != "all", "--fd-variant": fd_variant != "best"})
@@ -129,7 +129,7 @@ def _report(res, ops_rows, paper_sources, notes, size_name):
     from rich.console import Console
     from rich.table import Table
 
-    from soagen.codegen.throughput import NB
+    from soagen.bench.throughput import NB
 
     con = Console(width=160)
     per_state = bool(res.batch_ns)

@@ -42,16 +42,16 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
 
     from soagen import output_dir
     from soagen.cli.generate import parse_algorithms, progress_bar
-    from soagen.closed_chain.loader import is_system_file
     from soagen.codegen.extension import build as build_module
+    from soagen.loaders.closed_chain import is_system_file
 
     output_dir.check(out_dir)
     langs = ("c", "python_ext")
     t0 = time.perf_counter()
     if is_system_file(robot):
         from soagen.cli.options import refuse_robot_options
-        from soagen.closed_chain.codegen import render as render_system
-        from soagen.closed_chain.loader import load_system
+        from soagen.codegen.closed_chain import render as render_system
+        from soagen.loaders.closed_chain import load_system
 
         refuse_robot_options(robot, {"--tip": tip, "--floating-base": floating_base,
                                      "--algorithms": algos != "all", "--fd-variant": fd_variant != "best"})

@@ -110,10 +110,10 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
 
     from soagen import output_dir
     from soagen.cli.options import load_args, load_robot
-    from soagen.closed_chain.loader import is_system_file
     from soagen.codegen.emit import write
     from soagen.codegen.functions import check_algorithms
     from soagen.codegen.robot import frames_for, render
+    from soagen.loaders.closed_chain import is_system_file
 
     if is_system_file(robot):
         return generate_system(robot, lang, out_dir, prefix, quiet, batch,
@@ -152,7 +152,7 @@ def generate_system(path, lang, out_dir, prefix, quiet, batch, robot_only):
 
     from soagen import output_dir
     from soagen.cli.options import refuse_robot_options
-    from soagen.closed_chain.codegen import generate as generate_closed_chain
+    from soagen.codegen.closed_chain import generate as generate_closed_chain
 
     refuse_robot_options(path, robot_only)
     langs = parse_langs(lang)

@@ -31,7 +31,7 @@ def info(robot, tip, floating_base):
     from rich.table import Table
 
     from soagen.cli.options import load_robot, refuse_robot_options
-    from soagen.closed_chain.loader import is_system_file
+    from soagen.loaders.closed_chain import is_system_file
 
     if is_system_file(robot):
         refuse_robot_options(robot, {"--tip": tip, "--floating-base": floating_base})
@@ -62,7 +62,7 @@ def _system_info(path):
     import numpy as np
     from rich.table import Table
 
-    from soagen.closed_chain import load_system
+    from soagen import load_system
 
     s = load_system(path)
     console = _console()

@@ -7,8 +7,8 @@ import click
 
 from soagen.cli.options import floating_base_option, robot_file_options, tip_option
 from soagen.closed_chain.forward import METHODS
-from soagen.closed_chain.simulate import STABILIZATION
-from soagen.simulation import CONTROLLERS
+from soagen.simulation.closed_chain import STABILIZATION
+from soagen.simulation.robot import CONTROLLERS
 
 BACKENDS = ("auto", "generated", "numpy")
 
@@ -50,8 +50,8 @@ def simulate(model, duration, dt, out, backend, code, controller, speed, seed, m
     trajectory.npz, trajectory.csv and plots to OUT, and prints the steps per second.
     """
     from soagen import output_dir
-    from soagen.closed_chain.loader import is_system_file
     from soagen.errors import SoagenError
+    from soagen.loaders.closed_chain import is_system_file
 
     if not (duration > 0 and dt > 0):
         raise SoagenError("--duration and --dt must be positive")
@@ -111,11 +111,10 @@ def _announce(what):
 def _system(path, duration, dt, out, backend, code, controller, speed, seed, method, stabilization):
     import numpy as np
 
-    from soagen import output_dir
-    from soagen.closed_chain import load_system
-    from soagen.closed_chain.plots import plot_trajectory
-    from soagen.closed_chain.simulate import GeneratedDynamics, Simulator
-    from soagen.closed_chain.trajectory_files import write_trajectory
+    from soagen import load_system, output_dir
+    from soagen.simulation.closed_chain import GeneratedDynamics, Simulator
+    from soagen.simulation.closed_chain_files import write_trajectory
+    from soagen.simulation.closed_chain_plots import plot_trajectory
 
     system = load_system(path)
     dynamics = None
@@ -135,12 +134,12 @@ def _system(path, duration, dt, out, backend, code, controller, speed, seed, met
 def _robot(path, duration, dt, out, backend, code, controller, speed, seed, tip, floating_base):
     from soagen import output_dir
     from soagen.cli.options import load_robot, locked
-    from soagen.plots import plot_robot_trajectory
-    from soagen.simulation import (
+    from soagen.simulation.robot import (
         GeneratedRobotDynamics,
         RobotSimulator,
         write_robot_trajectory,
     )
+    from soagen.simulation.robot_plots import plot_robot_trajectory
 
     robot = load_robot(path, tip=tip, floating_base=floating_base)
     dynamics = None

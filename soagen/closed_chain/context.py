@@ -15,7 +15,7 @@ phi^c = I whatever the grasp frame (every method depends on phi^c only through i
 
 Like the arm recursions, a Context runs on a backend ``xp``: on floats for the generic
 methods, on SymPy symbols for the generated closed-chain code
-(:mod:`soagen.closed_chain.codegen`), so the object and grasp terms are written once."""
+(:mod:`soagen.codegen.closed_chain`), so the object and grasp terms are written once."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from soagen.backend import NUMPY
 from soagen.closed_chain.arm import ArmTerms, block
 from soagen.closed_chain.consistent import grasp_errors, world_basis
 from soagen.errors import SoagenError
-from soagen.operators import block_diag
+from soagen.operators.chain import block_diag
 from soagen.spatial import cross, phi_CO, rotation_exp, skew, spatial_inertia
 from soagen.tolerances import CLOSURE, CLOSURE_ACCEPT, RANK
 
@@ -40,7 +40,7 @@ class Context:
         if obj_pose is None:
             obj_pose = object_pose_from_arms(system, self.arms)
         R_C, p_C = obj_pose
-        self.R_C = xp.name(xp.asarray(R_C), "RC")
+        self.R_C = xp.name(xp.asarray(R_C), "RC", note="X(C): orientation of the object frame C in the world")
         self.p_C = None if p_C is None else xp.asarray(p_C)   # not needed by the dynamics
         self.grasp_terms()
         if obj_twist is None:
@@ -54,7 +54,7 @@ class Context:
         for a in self.system.arms:
             g = a.grasp
             l = self.R_C @ xp.constant(g.r)                      # l(C, O_i), world
-            Rg = xp.name(self.R_C @ xp.constant(g.R), "Rg")
+            Rg = xp.name(self.R_C @ xp.constant(g.R), "Rg", note="orientation of a grasp frame in the world")
             self.l_CO.append(l)
             self.A.append(phi_CO(l).T)                           # A_i = phi^T(C, O_i) (2.6)
             self.R_g.append(Rg)
@@ -66,18 +66,22 @@ class Context:
         w = self.V_C[:3]
         p = self.R_C @ xp.constant(o.com)
         I_c = self.R_C @ xp.constant(o.inertia) @ self.R_C.T
-        self.M_C = xp.name(spatial_inertia(o.mass, p, I_c), "MC")              # M(C) (2.4)
+        self.M_C = xp.name(spatial_inertia(o.mass, p, I_c), "MC", symmetric=True,   # M(C) (2.4)
+                           note="I_0 = M(C), the object's spatial inertia about C (Part II (2.4))")
         I_C = self.M_C[:3, :3]
         b = np.concatenate([cross(w, I_C @ w), o.mass * cross(w, cross(w, p))])   # b(C) (2.4)
         # gravity on the object: M(C) (alpha(C) - (0, g)) + b(C) = f(C), folded into b(C)
         g = np.concatenate([xp.zeros(3), xp.constant(self.system.gravity)])
-        self.b_C = xp.name(b - self.M_C @ g, "bC")
+        self.b_C = xp.name(b - self.M_C @ g, "bC",
+                           note="b_0 - g_0 = b(C) with the object's weight (Part II (2.4), Lilly-Orin (43))")
         self.a_C = [np.concatenate([xp.zeros(3), cross(w, cross(w, l))]) for l in self.l_CO]  # a_i(C) (2.5)
         self.W = block(skew(w))
         self.V_minus = [A @ self.V_C for A in self.A]                       # (2.7a)
         self.V_plus = [t.V_tip() for t in self.arms]
         self.dV = [vm - vp for vm, vp in zip(self.V_minus, self.V_plus)]
-        self.gamma = [xp.name(-pc.T @ (self.W @ dv), "gam") for pc, dv in zip(self.phic, self.dV)]
+        self.gamma = [xp.name(-pc.T @ (self.W @ dv), "gam",
+                              note="-alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30))")
+                      for pc, dv in zip(self.phic, self.dV)]
 
     # -- stacked forms (dense helpers) -----------------------------------------------
     def A_stack(self):

@@ -3,9 +3,10 @@ closed-chain method; all return the same :class:`~soagen.closed_chain.result.Res
 
 from __future__ import annotations
 
-from soagen.closed_chain import dense, framework, lilly_orin, nonrigid, rccfd
+from soagen.closed_chain import framework, lilly_orin, nonrigid, rccfd
 from soagen.closed_chain.context import Context
 from soagen.errors import SoagenError
+from soagen.operators import closed_chain as dense
 
 # The methods, in the order the docs and `soagen simulate --method` list them.
 METHODS = {"rccfd1": rccfd.rccfd1, "rccfd2": rccfd.rccfd2, "rccfd3": rccfd.rccfd3, "ccfd": rccfd.ccfd,
@@ -25,7 +26,7 @@ def forward_dynamics(system, q, qd, tau, method="rccfd1", obj_pose=None, obj_twi
     ``obj_twist=(omega, v_C)``. The state must satisfy the closure constraints
     (see :meth:`System.consistent_state`). ``correction`` (one vector per grasp, on its
     constraint space) is added to the acceleration-level closure gamma: Baumgarte
-    stabilization uses it (:mod:`soagen.closed_chain.simulate`)."""
+    stabilization uses it (:mod:`soagen.simulation.closed_chain`)."""
     if method not in METHODS:
         raise SoagenError(f"unknown closed-chain method {method!r} (choose from {', '.join(METHODS)})")
     ctx = Context(system, q, qd, tau, obj_pose, obj_twist)

@@ -19,7 +19,7 @@ import numpy as np
 
 from soagen.closed_chain import solve
 from soagen.closed_chain.result import from_forces
-from soagen.operators import block_diag
+from soagen.operators.chain import block_diag
 
 
 def framework(ctx):

@@ -18,7 +18,7 @@ their constrained directions are reachable.
 
 :func:`table1` runs on the context's backend: on floats it is the generic method, on
 SymPy symbols it is what ``soagen generate SYSTEM`` unrolls
-(:mod:`soagen.closed_chain.codegen`)."""
+(:mod:`soagen.codegen.closed_chain`)."""
 
 from __future__ import annotations
 
@@ -35,18 +35,22 @@ def table1(ctx):
     terms = []
     for k, (t, X, zeta, pc, gam) in enumerate(zip(ctx.arms, ctx.A, ctx.a_C, ctx.phic, ctx.gamma)):
         q_open, x_open = t.free()                                          # Step 1
-        Lam_inv = xp.name(t.Lambda(), f"Lam{k}")
+        Lam_inv = xp.name(t.Lambda(), f"Lam{k}", symmetric=True, note="Lambda(k) (6.10b)")
         S = -gam - pc.T @ (zeta - x_open)                                  # (35)-(36), h_k = 0
-        Mk = xp.inv(xp.name(pc.T @ Lam_inv @ pc, f"Lamc{k}"))              # (37)
-        P = xp.name(pc @ (Mk @ S), f"Pk{k}")                               # (41)
-        R = xp.name(pc @ Mk @ pc.T @ X, f"Rk{k}")                          # (42)
+        Mk = xp.inv(xp.name(pc.T @ Lam_inv @ pc, f"Lamc{k}", symmetric=True,                 # (37)
+                            note="M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37))"))
+        P = xp.name(pc @ (Mk @ S), f"Pk{k}", note="P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))")      # (41)
+        R = xp.name(pc @ Mk @ pc.T @ X, f"Rk{k}",                                                   # (42)
+                    note="R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))")
         K = K + X.T @ R
         rhs = rhs + X.T @ P
         terms.append((q_open, P, R))
-    a0 = xp.name(xp.solve(xp.name(K, "K"), xp.name(rhs, "rhs")), "alphaC")     # (45)
+    K = xp.name(K, "K", symmetric=True, note="I_0 + sum X^T R_k (Lilly-Orin (45))")
+    rhs = xp.name(rhs, "rhs", note="sum X^T P_k - b_0 + g_0 (Lilly-Orin (45))")
+    a0 = xp.name(xp.solve(K, rhs), "alphaC", note="a_0 = alpha(C), the object's acceleration (Lilly-Orin (45))")
     qdd, f = [], []
     for t, (q_open, P, R) in zip(ctx.arms, terms):
-        fk = xp.name(P - R @ a0, "fk")                                     # (47)
+        fk = xp.name(P - R @ a0, "fk", note="f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47))")   # (47)
         qdd.append(q_open + t.delta(fk)[0])                  # (48): - Omega_k f_k = Delta qdd
         f.append(fk)
     return qdd, a0, f

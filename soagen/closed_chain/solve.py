@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen.operators import block_diag
+from soagen.operators.chain import block_diag
 
 
 def omega(ctx):

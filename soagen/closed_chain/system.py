@@ -74,7 +74,7 @@ class HeldObject:
 
 @dataclass(frozen=True)
 class System:
-    """A validated closed-chain system (built by :func:`soagen.closed_chain.load_system`)."""
+    """A validated closed-chain system (built by :func:`soagen.load_system`)."""
 
     name: str
     source: str

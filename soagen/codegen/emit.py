@@ -14,7 +14,7 @@
 It prints every expression in Python (the templates of ``templates/<language>/`` only loop
 and substitute) and returns the files and the manifest as an :class:`Emitted`; nothing is
 written until :func:`write`. The robot front end is :mod:`soagen.codegen.robot`, the
-closed-chain one :mod:`soagen.closed_chain.codegen`.
+closed-chain one :mod:`soagen.codegen.closed_chain`.
 
 Adding a backend is adding a printer, its templates and one :data:`LANGUAGES` entry. A
 template receives the header's fields, ``functions`` (one record per function, see
@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Callable
 
 from soagen import output_dir
+from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.printers import (
     CPrinter,
     CVectorPrinter,
@@ -41,7 +42,7 @@ from soagen.codegen.printers import (
     PyPrinter,
     TorchPrinter,
 )
-from soagen.codegen.unroll import Program, stem
+from soagen.codegen.unroll import Program
 from soagen.errors import SoagenError
 
 
@@ -132,48 +133,6 @@ LANGUAGES = {lang.name: lang for lang in (
     Language("torch", TorchPrinter, (("torch/module.py.j2", "{prefix}_torch.py"),)),
 )}
 
-STEMS = {  # label stem -> what the temporaries are, with the equation
-    "trig": "sin/cos of the joint angles, each computed once",
-    "R": "rotation of body frame k in its parent's frame, phi(k+1,k) (3.1)",
-    "l": "l(k+1,k): origin O(k) in the parent's frame (3.1)",
-    "Rw": "rotation of body frame k in the world frame (product of the phi rotations)",
-    "ow": "origin O(k) in the world frame",
-    "M": "spatial inertia M(k) about O(k) (2.15)",
-    "V": "spatial velocity V(k) (2.25)",
-    "a": "bias acceleration a(k), with -g at the base (2.19), (3.21)",
-    "alpha": "spatial acceleration alpha(k) (2.26)",
-    "f": "spatial force f(k) (2.29)",
-    "Rc": "composite rigid-body inertia R(k) (a.44)",
-    "F": "mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)",
-    "ldl": "LDL^T factors inverting a multi-dof D(k) block",
-    "P": "articulated inertia P(k) (4.5)",
-    "D": "D(k) = H P H^T (4.6)",
-    "Dinv": "D^-1(k)",
-    "G": "Kalman gain G(k) = P H^T D^-1 (5.12)",
-    "z": "z(k) (4.20)",
-    "nu": "nu(k) = D^-1 eps(k) (4.19)",
-    "qdd": "joint acceleration qdd(k) (4.22)",
-    "lam": "lambda(k) (4.21)",
-    "zeta": "zeta(k) = phi^T a (4.22b)",
-    "Lam": "Lambda(k) (6.10b)",
-    "Ups": "Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5)",
-    "out": "shared by the outputs",
-    # closed chains (soagen generate SYSTEM): Lilly-Orin's symbols and equations
-    "RC": "X(C): orientation of the object frame C in the world",
-    "Rg": "orientation of a grasp frame in the world",
-    "MC": "I_0 = M(C), the object's spatial inertia about C (Part II (2.4))",
-    "bC": "b_0 - g_0 = b(C) with the object's weight (Part II (2.4), Lilly-Orin (43))",
-    "gam": "-alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30))",
-    "Lamc": "M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37))",
-    "Pk": "P_k = phi^c M_k S_k (Lilly-Orin (41)-(42))",
-    "Rk": "R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42))",
-    "K": "I_0 + sum X^T R_k (Lilly-Orin (45))",
-    "rhs": "sum X^T P_k - b_0 + g_0 (Lilly-Orin (45))",
-    "alphaC": "a_0 = alpha(C), the object's acceleration (Lilly-Orin (45))",
-    "fk": "f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47))",
-}
-
-
 @dataclass
 class Emitted:
     files: dict            # file name -> text, the manifest included
@@ -220,10 +179,11 @@ def file_digest(path) -> str:
     return hashlib.sha256(Path(path).read_bytes() if path else b"").hexdigest()
 
 
-def _comment(label):
-    s = stem(label)
-    what = STEMS.get(s, s)
-    return f"{label}: {what}" if label[len(s):] else what
+def comment(st) -> str:
+    """A statement's comment: what its quantity is (the note given where it was named),
+    after the quantity's label when the label is indexed (``V3: spatial velocity ...``)."""
+    note = st.note or st.label
+    return f"{st.label}: {note}" if st.label and not st.label.isalpha() else note
 
 
 def describe(fn: Function) -> dict:
@@ -251,9 +211,9 @@ def print_function(fn: Function, printer) -> dict:
     prog, rec = fn.program, describe(fn)
     body, last = [], None
     for st in prog.statements:
-        body.append({"comment": _comment(st.label) if st.label != last else None,
+        body.append({"comment": comment(st) if (st.label, st.note) != last else None,
                      "target": st.target.name, "expr": printer.doprint(st.expr)})
-        last = st.label
+        last = (st.label, st.note)
     start = 0
     for res, (_, shape) in zip(rec["results"], fn.results):
         size = _size(shape)
@@ -297,7 +257,14 @@ def manifest_record(fn: Function) -> dict:
 
 def emit(functions, header: Header, langs) -> Emitted:
     """Print ``functions`` in each language of ``langs`` (names in :data:`LANGUAGES`);
-    return the files (the manifest ``PREFIX_manifest.json`` among them) as text."""
+    return the files (the manifest ``PREFIX_manifest.json`` among them) as text. Printing
+    walks every node once more, so it runs like unrolling: on a deep stack with the cyclic
+    garbage collector paused (:func:`~soagen.codegen.expr.deep`, ``gc_paused``)."""
+    with gc_paused():
+        return deep(_emit, functions, header, langs)
+
+
+def _emit(functions, header, langs):
     from soagen import __version__
 
     unknown = [name for name in langs if name not in LANGUAGES]

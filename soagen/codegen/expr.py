@@ -11,12 +11,14 @@ sin/cos of a symbol. Anything outside that subset is handed to SymPy and convert
 (:func:`to_sympy`, :func:`from_sympy`), so the result is SymPy's in every case; the
 differential tests check this on random expressions.
 
-Nodes are interned in an arena (one per unrolled function, :func:`new_arena`):
+Nodes are interned in an :class:`Arena` (one per unrolled function, owned by its
+:class:`~soagen.codegen.unroll.UnrollBackend` and made current on the building thread by
+:func:`use`):
 structurally equal nodes are the same object, so equality is identity and hashing is by
 address; a canonical sum or product is marked (``canon``), so evaluating its arguments
 again is a table lookup. ``key`` orders nodes exactly like ``sympy.Basic.compare`` (the
 order of a canonical ``Add`` / ``Mul``'s arguments), as nested tuples compared in C. The
-arena frees the nodes nothing else refers to (:meth:`_Arena.sweep`).
+arena frees the nodes nothing else refers to (:meth:`Arena.sweep`).
 
 A division by an exact zero or a float overflow gives :data:`NONFINITE`, which absorbs
 every operation; the unroller refuses it with a clear error (never NaN in generated code).
@@ -28,6 +30,7 @@ import gc
 import math
 import platform
 import sys
+import threading
 from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
@@ -323,11 +326,19 @@ class Fn(Expr):
 # ---------------------------------------------------------------------------------------
 # The arena: interning table and operation cache
 
-class _Arena:
-    __slots__ = ("table", "sym", "terms", "swept")
+_SINGLETONS: dict = {}     # 0, 1, -1, 1/2: in every arena's table (filled below)
+
+
+class Arena:
+    """The interning table and operation caches of one unrolled function. An
+    :class:`~soagen.codegen.unroll.UnrollBackend` owns one; nodes are built in the arena
+    made current by :func:`use` on this thread (never in a process-wide table), so two
+    backends, interleaved or on two threads, never see each other's nodes."""
+
+    __slots__ = ("table", "sym", "terms", "swept", "__weakref__")
 
     def __init__(self):
-        self.table = {}
+        self.table = dict(_SINGLETONS)
         self.sym = {}           # sympy object -> node (conversion cache)
         self.terms = {}         # sum -> its terms in printing order
         self.swept = 0          # table size after the last sweep
@@ -362,42 +373,51 @@ class _Arena:
             self.sweep()
 
 
-_A = _Arena()
+class _NoArena:
+    """The current arena of a thread that has entered none: building a node is an error
+    (nodes must not land in a table that nobody owns)."""
+
+    __slots__ = ()
+
+    @property
+    def table(self):
+        raise RuntimeError("expression nodes are built inside an arena: "
+                           "`with expr.arena():`, `with expr.use(a):` or `with UnrollBackend() as xp:`")
+
+    sym = table
 
 
-def new_arena():
-    """Start a fresh arena and make it the current one (until the next)."""
-    global _A
-    _A = _Arena()
-    _A.table.update(_SINGLETONS)
-    return _A
+class _Current(threading.local):
+    arena = _NoArena()
+
+
+_CURRENT = _Current()      # per thread: the arena new nodes go to (set only by use())
 
 
 @contextmanager
 def arena():
-    """A fresh interning table for one unrolled function (freed with the last node that
-    refers to it). Nodes from different arenas must not be mixed."""
-    a = _Arena()
-    a.table.update(_SINGLETONS)
-    with use(a):
+    """A fresh interning table for a short computation (a test, a conversion, a count),
+    current on this thread for the ``with`` block. Nodes from different arenas must not
+    be mixed."""
+    with use(Arena()) as a:
         yield a
 
 
 @contextmanager
 def use(a):
-    """Make ``a`` (an arena, or None for the current one) the arena new nodes go to."""
-    global _A
-    saved = _A
-    if a is not None:
-        _A = a
+    """Make ``a`` (an :class:`Arena`) the arena new nodes go to on this thread, for the
+    ``with`` block."""
+    saved = _CURRENT.arena
+    _CURRENT.arena = a
     try:
         yield a
     finally:
-        _A = saved
+        _CURRENT.arena = saved
 
 
 def current_arena():
-    return _A
+    """The arena new nodes go to on this thread."""
+    return _CURRENT.arena
 
 
 DEEP_STACK = 1 << 29                 # bytes of stack for deep expressions (virtual; used as touched)
@@ -453,7 +473,8 @@ def _intern(cls, args):
     """The node ``cls(*args)`` (no evaluation), created once per arena. Callers keep
     NONFINITE out of ``args`` (it is never an argument: it absorbs the whole expression)."""
     k = (cls, args)
-    t = _A.table
+    a = _CURRENT.arena
+    t = a.table
     n = t.get(k)
     if n is None:
         n = object.__new__(cls)
@@ -461,7 +482,7 @@ def _intern(cls, args):
         n.key = (_RANK[cls], len(args)) + tuple([a.key for a in args])
         n._skey = None
         n._sym = None
-        n.arena = _A
+        n.arena = a
         n.canon = False
         t[k] = n
     return n
@@ -494,27 +515,27 @@ def _number(v, is_float=False):
             v = v.numerator
         else:
             k = ("r", v)
-            n = _A.table.get(k)
+            t = _CURRENT.arena.table
+            n = t.get(k)
             if n is None:
-                n = _make_num(v, "Half" if v == Fraction(1, 2) else "Rational", (v.numerator, v.denominator))
-                _A.table[k] = n
+                n = t[k] = _make_num(v, "Half" if v == Fraction(1, 2) else "Rational", (v.numerator, v.denominator))
             return n
     v = int(v)
     k = ("i", v)
-    n = _A.table.get(k)
+    t = _CURRENT.arena.table
+    n = t.get(k)
     if n is None:
         name = {0: "Zero", 1: "One", -1: "NegativeOne"}.get(v, "Integer")
-        n = _make_num(v, name, (v, 1))
-        _A.table[k] = n
+        n = t[k] = _make_num(v, name, (v, 1))
     return n
 
 
 def _float_node(v):
     k = ("f", v)
-    n = _A.table.get(k)
+    t = _CURRENT.arena.table
+    n = t.get(k)
     if n is None:
-        n = _make_num(v, "Float", (from_float(v), 53))
-        _A.table[k] = n
+        n = t[k] = _make_num(v, "Float", (from_float(v), 53))
     return n
 
 
@@ -526,7 +547,7 @@ def _make_num(v, clsname, content):
     n.is_Integer = clsname in ("Zero", "One", "NegativeOne", "Integer")
     n.key = (_rank(clsname), len(content)) + content
     n._skey = n._sym = None
-    n.arena = _A
+    n.arena = _CURRENT.arena
     return n
 
 
@@ -534,7 +555,8 @@ def symbol(name, sympy_symbol=None):
     """The symbol ``name`` (with the assumptions of ``sympy_symbol`` when given)."""
     s = sympy_symbol if sympy_symbol is not None else sympy.Symbol(name)
     k = ("s", s)
-    n = _A.table.get(k)
+    a = _CURRENT.arena
+    n = a.table.get(k)
     if n is None:
         n = object.__new__(Sym)
         n.name, n.args = s.name, ()
@@ -542,8 +564,8 @@ def symbol(name, sympy_symbol=None):
         n.key = (_rank("Symbol"), len(content)) + content
         n._skey = None
         n._sym = s
-        n.arena = _A
-        _A.table[k] = n
+        n.arena = a
+        a.table[k] = n
     return n
 
 
@@ -551,9 +573,9 @@ NONFINITE = object.__new__(NonFinite)
 NONFINITE.args, NONFINITE.key, NONFINITE._skey = (), ((-1, ""), 0), None
 NONFINITE.arena = None
 NONFINITE._sym = sympy.zoo
-_A.table.clear()
-ZERO, ONE, NEG_ONE, HALF = _number(0), _number(1), _number(-1), _number(Fraction(1, 2))
-_SINGLETONS = dict(_A.table)
+with use(Arena()) as _boot:             # the numbers every arena shares (arena None)
+    ZERO, ONE, NEG_ONE, HALF = _number(0), _number(1), _number(-1), _number(Fraction(1, 2))
+_SINGLETONS.update(_boot.table)
 for _n in _SINGLETONS.values():
     _n.arena = None
 
@@ -661,7 +683,7 @@ def add(*args):
     args = [a for a in args if a is not ZERO]
     if len(args) < 2:
         return args[0] if args else ZERO
-    n = _A.table.get((Add, tuple(args)))
+    n = _CURRENT.arena.table.get((Add, tuple(args)))
     if n is not None and n.canon:       # a canonical sum is its own evaluation
         return n
     if NONFINITE in args:
@@ -790,7 +812,7 @@ def mul(*args):
                 r = _intern(Mul, (a, b))          # c*x
                 r.canon = True
                 return r
-    n = _A.table.get((Mul, tuple(args)))
+    n = _CURRENT.arena.table.get((Mul, tuple(args)))
     if n is not None and n.canon:       # a canonical product is its own evaluation
         return n
     if NONFINITE in args:
@@ -924,15 +946,16 @@ def _fn(name, x):
     if not x.is_Symbol:
         return _via_sympy(getattr(sympy, name), (x,))
     k = (name, x)
-    n = _A.table.get(k)
+    a = _CURRENT.arena
+    n = a.table.get(k)
     if n is None:
         n = object.__new__(Fn)
         n.name, n.args = name, (x,)
         n.key = (_FN_RANK[name], 1, x.key)
         n._skey = n._sym = None
-        n.arena = _A
+        n.arena = a
         n.canon = False
-        _A.table[k] = n
+        a.table[k] = n
     return n
 
 
@@ -960,7 +983,7 @@ def to_sympy(e):
 
 
 def from_sympy(s):
-    cache = _A.sym
+    cache = _CURRENT.arena.sym
     n = cache.get(s)
     if n is not None:
         return n

@@ -13,8 +13,7 @@ import sympy
 
 from soagen import algorithms
 from soagen.codegen.emit import Function
-from soagen.codegen.expr import deep, gc_paused
-from soagen.codegen.unroll import NonFiniteQuantity, UnrollBackend, unroll
+from soagen.codegen.unroll import unrolled
 from soagen.dynamics.base_parameters import base_parameters
 from soagen.errors import SoagenError
 from soagen.model import symbolic_parameters
@@ -165,19 +164,16 @@ def _flat(outputs):
 
 
 def _unrolled(robot, name, x, variant, frame=None):
-    return deep(_unrolled_here, robot, name, x, variant, frame)
+    return unrolled(lambda xp: _run(robot, name, xp, x, variant, frame),
+                    where=lambda label: f"{robot.name}: {name}: {_joint_of(robot, label)}")
 
 
-def _unrolled_here(robot, name, x, variant, frame):
-    xp = UnrollBackend()
-    try:
-        with gc_paused():
-            return unroll(_run(robot, name, xp, x, variant, frame), xp.defs)
-    except NonFiniteQuantity as err:                   # one line naming what and where
-        k = re.fullmatch(r"[A-Za-z]+(\d+)", err.label)
-        body = robot.bodies[int(k.group(1))] if k and int(k.group(1)) < robot.nb else None
-        at = f"joint {body.joint_name!r} (body {body.name!r}): " if body is not None else ""
-        raise NonFiniteQuantity(err.label, f"{robot.name}: {name}: {at}") from None
+def _joint_of(robot, label):
+    """Where a per-body quantity of the recursions sits: its label ends in the body index
+    (``Dinv3``: body 3), as :mod:`soagen.dynamics` names them."""
+    k = re.fullmatch(r"[A-Za-z]+(\d+)", label)
+    body = robot.bodies[int(k.group(1))] if k and int(k.group(1)) < robot.nb else None
+    return f"joint {body.joint_name!r} (body {body.name!r}): " if body is not None else ""
 
 
 def _total(counts):

@@ -16,7 +16,6 @@ from soagen.codegen.emit import (
     file_digest,
     validate_prefix,
 )
-from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.functions import (
     ALGORITHMS,
     FD_VARIANTS,
@@ -137,8 +136,7 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
         params=param_names(robot) if symbolic_params else (),
         manifest={"symbolic_params": symbolic_params,
                   "python_flavour": "numpy" if "numpy" in langs else "math" if "python" in langs else None})
-    with gc_paused():                  # printing walks every node once more: see gc_paused
-        return deep(emit, functions, header, langs)
+    return emit(functions, header, langs)
 
 
 def batch_langs(langs, batch):

@@ -1,21 +1,23 @@
 """Unrolling: run the generic recursions on symbols for one concrete robot.
 
-The recursions of :mod:`soagen.dynamics` call ``xp.name(array, label)`` on every fresh
-per-body quantity (``V3``, ``P2``, ``f0`` ...). :class:`UnrollBackend` answers that call by
-replacing each non-trivial entry with a fresh temporary symbol (``V3_4``) and recording its
-defining expression in order. Every recorded expression is therefore short (bounded per
+The recursions of :mod:`soagen.dynamics` call ``xp.name(array, label, symmetric=...,
+note=...)`` on every fresh per-body quantity (``V3``, ``P2``, ``f0`` ...): the front end
+that names a quantity says there whether it is symmetric and what it is (the note, with
+its equation, becomes the generated code's comment). :class:`UnrollBackend` answers that
+call by replacing each non-trivial entry with a fresh temporary symbol (``V3_4``) and
+recording its defining expression in order. Every recorded expression is therefore short (bounded per
 body), and the program grows linearly in N for the O(N) algorithms; nothing is ever
 expanded. Structure is exploited on the spot:
 
 * zeros and ones of H, phi and the link rotations fold as exact integers (model constants
   within ``SNAP`` of 0 or +-1, e.g. cos(pi/2) from a URDF rpy, are snapped);
 * sin/cos of each joint variable is computed once (``s_q3``, ``c_q3``);
-* the symmetric quantities (M, Rc, P, D, Dinv, Lam, Ups; closed chains: Lamc, MC, K) are
-  named on the upper triangle only;
+* the quantities named ``symmetric`` (M, P, D, ...) on their upper triangle only;
 * entries that are a number, a symbol or a negated symbol are never named.
 
 :func:`unroll` then drops dead temporaries, runs one common-subexpression pass over the
-short expressions and orders the result into a straight-line :class:`Program`.
+short expressions and orders the result into a straight-line :class:`Program`;
+:func:`unrolled` is the one entry point of every front end (backend, arena, stack, errors).
 
 The arithmetic runs on :mod:`soagen.codegen.expr` nodes (SymPy's canonical forms, built
 without SymPy's evaluation machinery) and the common-subexpression pass is
@@ -40,41 +42,47 @@ from soagen.errors import SoagenError
 from soagen.tolerances import SNAP
 
 _CSE = re.compile(r"^t\d+$")
-SYMMETRIC = ("M", "Rc", "P", "D", "Dinv", "Lam", "Ups", "Lamc", "MC", "K")
-
-
-def stem(label: str) -> str:
-    """The quantity a temporary's label names (the labels of :meth:`UnrollBackend.name`)."""
-    return re.match(r"[A-Za-z]*", label).group(0)    # "Rc3" -> "Rc", "F3_1" -> "F"
+TRIG = "sin/cos of the joint angles, each computed once"
+LDL = "LDL^T factors inverting a multi-dof D(k) block"
+SHARED = "shared by the outputs"
 
 
 class NonFiniteQuantity(SoagenError):
-    """A named quantity (``label``, e.g. ``Dinv3``) or an output is not finite: a
-    division by an exact zero, e.g. D(k) = H P H^T = 0 for a joint that moves no mass."""
+    """A named quantity (``label``, e.g. ``Dinv3``, described by ``note``) or an output is
+    not finite: a division by an exact zero, e.g. D(k) = H P H^T = 0 for a joint that moves
+    no mass. ``where`` is the front end's prefix naming the model and the joint or part."""
 
-    def __init__(self, label, where=""):
-        self.label, self.where = label, where
-        what = f"{label} ({QUANTITIES[stem(label)]})" if stem(label) in QUANTITIES else label
+    def __init__(self, label, where="", note=None):
+        self.label, self.where, self.note = label, where, note
+        what = f"{label} ({note})" if note else label
         super().__init__(f"{where}{what} is not finite (a division by zero: a joint that "
                          f"moves no mass or inertia about its axis?)")
 
 
-QUANTITIES = {"D": "D(k) = H P H^T", "Dinv": "D^-1(k)", "G": "the gain G(k)", "nu": "nu(k)",
-              "qdd": "qdd(k)", "P": "P(k)", "ldl": "an LDL^T factor of D(k)"}
-
-
 class UnrollBackend(SympyBackend):
     """Numpy object arrays of expression nodes; :meth:`name` introduces recorded
-    temporaries. A new backend starts a fresh arena (:mod:`soagen.codegen.expr`): the
-    nodes of one unrolled function are interned together and freed with its program."""
+    temporaries. The backend owns its arena (:class:`soagen.codegen.expr.Arena`): nodes
+    are built in it while the backend is entered (``with UnrollBackend() as xp:``), and
+    freed with the program unrolled from it. Nothing outside the backend decides what it
+    records, so two backends, interleaved or on two threads, give the same programs."""
 
     dtype = object
 
     def __init__(self):
-        self.defs: list[tuple[E.Sym, E.Expr, str]] = []   # (temp, expr, label)
+        self.defs: list[tuple[E.Sym, E.Expr, str, str]] = []   # (temp, expr, label, note)
         self._trig: dict = {}
         self._used: set = set()
-        self.arena = E.new_arena()
+        self.arena = E.Arena()
+        self._entered = []
+
+    def __enter__(self):
+        cm = E.use(self.arena)
+        cm.__enter__()
+        self._entered.append(cm)
+        return self
+
+    def __exit__(self, *exc):
+        return self._entered.pop().__exit__(*exc)
 
     def scalar(self, x):
         return E.sympify(x)
@@ -95,7 +103,7 @@ class UnrollBackend(SympyBackend):
         key = (prefix, x)
         if key not in self._trig:
             base = x.name if x.is_Symbol else f"{len(self._trig)}"
-            self._trig[key] = self._new(fn(x), f"{prefix}_{base}", "trig")
+            self._trig[key] = self._new(fn(x), f"{prefix}_{base}", "", TRIG)
         return self._trig[key]
 
     def sin(self, x):
@@ -126,7 +134,7 @@ class UnrollBackend(SympyBackend):
             return np.array([[E.from_sympy(v) for v in row] for row in Minv.tolist()], dtype=object)
 
         def name(e, tag):
-            return e if _trivial(e) or not e.is_finite else self._new(e, tag, "ldl")
+            return e if _trivial(e) or not e.is_finite else self._new(e, tag, "", LDL)
 
         L = [[E.ZERO] * n for _ in range(n)]
         d = [None] * n
@@ -146,23 +154,28 @@ class UnrollBackend(SympyBackend):
                 out[i, j] = out[j, i] = sum((Li[k][i] * dinv[k] * Li[k][j] for k in range(j, n)), E.ZERO)
         return out
 
-    def _new(self, expr, name, label):
+    def _new(self, expr, name, label, note):
         if not expr.is_finite:
-            raise NonFiniteQuantity(label)
+            raise NonFiniteQuantity(label or name, note=note)
         base, k = name, 1
         while name in self._used:
             k += 1
             name = f"{base}_{k}"
         self._used.add(name)
         sym = E.symbol(name)
-        self.defs.append((sym, expr, label))
+        self.defs.append((sym, expr, label, note))
         return sym
 
-    def name(self, x, label):
+    def name(self, x, label, symmetric=False, note=None):
+        """Each non-trivial entry of ``x`` as a fresh temporary ``label_i_j``, recorded
+        with its expression. ``symmetric``: ``x`` is a symmetric matrix, named on its upper
+        triangle only (the lower entries are the same temporaries). ``note`` says what the
+        quantity is, with its equation (the generated code's comment)."""
         self.arena.maybe_sweep()
         x = np.asarray(x, dtype=object)
+        if symmetric and not (x.ndim == 2 and x.shape[0] == x.shape[1]):
+            raise ValueError(f"{label}: symmetric=True needs a square matrix, not shape {x.shape}")
         out = np.empty(x.shape, dtype=object)
-        symmetric = stem(label) in SYMMETRIC and x.ndim == 2 and x.shape[0] == x.shape[1]
         for idx, e in np.ndenumerate(x):
             if symmetric and idx[0] > idx[1]:
                 out[idx] = out[idx[1], idx[0]]
@@ -170,10 +183,10 @@ class UnrollBackend(SympyBackend):
             e = E.sympify(e)
             if _trivial(e):
                 if not e.is_finite:
-                    raise NonFiniteQuantity(label)
+                    raise NonFiniteQuantity(label, note=note)
                 out[idx] = e
             else:
-                out[idx] = self._new(e, f"{label}_{'_'.join(str(i) for i in idx)}", label)
+                out[idx] = self._new(e, f"{label}_{'_'.join(str(i) for i in idx)}", label, note)
         return out
 
 
@@ -187,7 +200,8 @@ def _trivial(e) -> bool:
 class Statement:
     target: E.Sym
     expr: E.Expr
-    label: str            # the quantity it belongs to (e.g. "V3"), "trig" or "cse"
+    label: str            # the quantity it belongs to (e.g. "V3"); "" for the backend's own
+    note: str | None      # what that quantity is, with its equation (the code's comment)
 
 
 @dataclass
@@ -197,7 +211,6 @@ class Program:
 
     statements: list
     outputs: list
-    out_shape: tuple
     counts: dict = field(default_factory=dict)
     arena: object = None
 
@@ -221,23 +234,42 @@ class Program:
             self.outputs = [rename(e) for e in self.outputs]
 
 
-def unroll(outputs, defs) -> Program:
+def unrolled(build, where=None) -> Program:
+    """The one way every front end (robot, closed chain, ...) unrolls a function:
+    ``build(xp)`` runs generic code on a fresh :class:`UnrollBackend` and returns the
+    outputs, which :func:`unroll` turns into a program. It runs on a thread with a deep
+    stack (:func:`~soagen.codegen.expr.deep`), with the cyclic garbage collector paused
+    (:func:`~soagen.codegen.expr.gc_paused`), in the backend's own arena. A quantity that is
+    not finite raises :class:`NonFiniteQuantity` whose message starts with
+    ``where(label)`` (the front end names the model, the function and the joint)."""
+    def run():
+        with UnrollBackend() as xp, E.gc_paused():
+            try:
+                return unroll(build(xp), xp)
+            except NonFiniteQuantity as err:
+                if where is None:
+                    raise
+                raise NonFiniteQuantity(err.label, where(err.label), err.note) from None
+
+    return E.deep(run)
+
+
+def unroll(outputs, xp) -> Program:
     """Dead-code elimination, one CSE pass, dependency order. ``outputs`` is an array of
-    expressions in the temporaries; ``defs`` the backend's recorded definitions (consumed:
-    the list is emptied, so that the expressions it held can be freed). Runs in the
-    arena the expressions were built in; the nodes the program does not use are freed."""
-    prog = _unroll(np.asarray(outputs, dtype=object), defs)
+    expressions in the temporaries of the entered backend ``xp``, whose recorded
+    definitions are consumed (the list is emptied, so that the expressions it held can be
+    freed). The program keeps the backend's arena; the nodes it does not use are freed."""
+    prog = _unroll(np.asarray(outputs, dtype=object), xp.defs, xp.arena)
     prog.arena.sweep()
     return prog
 
 
-def _unroll(out, defs):
-    shape = out.shape
+def _unroll(out, defs, arena):
     flat = [E.sympify(e) for e in out.reshape(-1)]
     for k, e in enumerate(flat):
         if not e.is_finite:
             raise NonFiniteQuantity(f"output {k}")
-    index = {sym: k for k, (sym, _, _) in enumerate(defs)}
+    index = {d[0]: k for k, d in enumerate(defs)}
     live, seen, stack = set(), set(), list(flat)       # one walk over the DAG: linear
     while stack:
         e = stack.pop()
@@ -250,17 +282,17 @@ def _unroll(out, defs):
             stack.extend(e.args)
     del seen
     kept = [d for d in defs if d[0] in live]
-    exprs = [e for _, e, _ in kept] + flat
+    exprs = [d[1] for d in kept] + flat
     del defs[:]                         # consumed: the expressions are now in ``exprs``
     reps, reduced = cse(exprs, (E.symbol(s.name) for s in sympy.numbered_symbols("t")))
     # A named quantity whose whole expression became a CSE temporary (V1_0 = t0) takes
     # the temporary's place and name, so the code reads V1_0 = ..., not an alias.
     rep_syms = {s for s, _ in reps}
     alias, rep_label = {}, {}
-    for (sym, _, label), e in zip(kept, reduced[:len(kept)]):
+    for (sym, _, label, note), e in zip(kept, reduced[:len(kept)]):
         if e.is_Symbol and _CSE.match(e.name) and e not in alias and e in rep_syms:
             alias[e] = sym
-            rep_label[sym] = label
+            rep_label[sym] = (label, note)
     if alias:
         rename = E.Replacer(alias)             # may merge equal subexpressions: evaluate
         reps = [(alias.get(s, s), rename(v)) for s, v in reps]
@@ -268,7 +300,7 @@ def _unroll(out, defs):
     rep_def = dict(reps)
     emitted, statements = set(), []
 
-    def need(expr, label):
+    def need(expr, label, note):
         """Emit the CSE temporaries ``expr`` uses (depth first, by name), before it."""
         todo = [(expr, iter(sorted(expr.free_symbols, key=_name)), None)]
         while todo:
@@ -282,17 +314,17 @@ def _unroll(out, defs):
                 todo.pop()
                 if target is not None:
                     emitted.add(target)
-                    statements.append(Statement(target, e, rep_label.get(target, label)))
+                    statements.append(Statement(target, e, *rep_label.get(target, (label, note))))
 
-    for (sym, _, label), e in zip(kept, reduced[:len(kept)]):
+    for (sym, _, label, note), e in zip(kept, reduced[:len(kept)]):
         if sym in rep_def:                      # defined above, in place of its temporary
-            need(sym, label)
+            need(sym, label, note)
             continue
-        need(e, label)
-        statements.append(Statement(sym, e, label))
+        need(e, label, note)
+        statements.append(Statement(sym, e, label, note))
     outs = reduced[len(kept):]
     for e in outs:
-        need(e, "out")
+        need(e, "", SHARED)
     # number the remaining CSE temporaries t0, t1, ... in the order they are defined
     renum = {st.target: E.symbol(f"t{k}") for k, st in enumerate(
         [st for st in statements if st.target in rep_syms and _CSE.match(st.target.name)])}
@@ -302,7 +334,7 @@ def _unroll(out, defs):
             st.target = renum.get(st.target, st.target)
             st.expr = rename(st.expr)
         outs = [rename(e) for e in outs]
-    prog = Program(statements, outs, shape, arena=E.current_arena())
+    prog = Program(statements, outs, arena=arena)
     prog.counts = count_program(prog)
     return prog
 

@@ -17,13 +17,16 @@ import numpy as np
 
 from soagen.spatial import phi_force, phi_matrix
 
+COMPOSITE_INERTIA = "composite rigid-body inertia R(k) (a.44)"
 
-def composite_inertias(robot, s, X, xp, label):
+
+def composite_inertias(robot, s, X, xp, label, note):
     """r(k) = X(k) + sum_c phi(k, c) r(c) phi^T(k, c) (a.44) for symmetric 6 x 6 blocks
-    X(k); r(k) is formed from its upper triangle (mirrored), so each entry is computed once."""
+    X(k); r(k) is formed from its upper triangle (mirrored), so each entry is computed once.
+    Named ``label`` with ``note`` (:meth:`soagen.backend.NumpyBackend.name`)."""
     r = list(X)
     for i in reversed(range(robot.nb)):
-        r[i] = xp.name(mirrored(r[i]), f"{label}{i}")
+        r[i] = xp.name(mirrored(r[i]), f"{label}{i}", symmetric=True, note=note)
         p = robot.bodies[i].parent
         if p >= 0:
             phi = phi_matrix(*s.X[i])
@@ -36,23 +39,23 @@ def mirrored(A):
     return np.triu(A) + np.triu(A, 1).T
 
 
-def composite_forces(robot, s, x, xp, label):
+def composite_forces(robot, s, x, xp, label, note):
     """phi x: x(k) + sum_c phi(k, c) x(c), the force-vector form of (a.44) (cf. (2.29))."""
     r = list(x)
     for i in reversed(range(robot.nb)):
-        r[i] = xp.name(r[i], f"{label}{i}")
+        r[i] = xp.name(r[i], f"{label}{i}", note=note)
         p = robot.bodies[i].parent
         if p >= 0:
             r[p] = r[p] + phi_force(*s.X[i], r[i])
     return r
 
 
-def towards_base(robot, s, l, F, xp, label):
+def towards_base(robot, s, l, F, xp, label, note):
     """Yield (k, phi(k, l) F) for k = l and then each ancestor of body l, base-most last;
     F is a force (6-vector or 6 x n block) at O(l) in frame l, the result at O(k) in frame k."""
     k = l
     yield k, F
     while robot.bodies[k].parent >= 0:
-        F = xp.name(phi_force(*s.X[k], F), f"{label}{robot.bodies[k].parent}_{l}")
+        F = xp.name(phi_force(*s.X[k], F), f"{label}{robot.bodies[k].parent}_{l}", note=note)
         k = robot.bodies[k].parent
         yield k, F

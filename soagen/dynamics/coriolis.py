@@ -28,7 +28,7 @@ def coriolis_matrix(robot, s, qd, xp):
         S = j.S[l]
         F = np.concatenate([c.R[l] @ S, c.twice_BT(l, S) / 2,                     # U, W
                             c.R[l] @ j.S_dot[l] + c.twice_B(l, S) / 2], axis=1)    # (D.16)
-        for k, Fk in towards_base(robot, s, l, F, xp, "cF"):
+        for k, Fk in towards_base(robot, s, l, F, xp, "cF", "Coriolis column walk, body k, column l (D.16)"):
             ck = robot.v_slice(k)
             C[cl, ck] = Fk[:, :n].T @ j.S_dot[k] + Fk[:, n:2 * n].T @ j.S[k]      # (D.16)
             if k != l:

@@ -22,6 +22,6 @@ def fd_derivatives(robot, s, qd, tau, xp):
     """(dqdd/dq, dqdd/dqd, dqdd/dtau = M^-1) at (s.q, s.qd, tau), tangent space."""
     Minv = mirrored(inverse_mass_matrix(robot, s, xp))                       # (4.16), symmetric
     T_hat = np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp))           # (3.23)
-    qdd = xp.name(Minv @ (tau - T_hat), "qddfd")                            # (3.22)
+    qdd = xp.name(Minv @ (tau - T_hat), "qddfd", note="qdd = M^-1 (tau - C) (3.22)")   # (3.22)
     dq, dqd = id_derivatives(robot, s, qd, qdd, xp)                             # (D.14)
     return -Minv @ dq, -Minv @ dqd, Minv

@@ -10,7 +10,7 @@ import numpy as np
 from soagen.dynamics.filtering import anticausal_smoother, causal_filter
 from soagen.dynamics.innovations import riccati
 from soagen.dynamics.rne import rne
-from soagen.dynamics.sweeps import anticausal_propagate
+from soagen.dynamics.sweeps import ZETA, anticausal_propagate
 from soagen.dynamics.tip import tip_force_at_body
 
 
@@ -38,14 +38,14 @@ def fd2(robot, s, tau, xp, f_tip=None):
     """FD2 (5.5)-(5.7): FD1 plus the link accelerations alpha = lambda + phi^T a (5.6),
     (4.22b). Returns (qdd, alpha)."""
     qdd, lam = fd1(robot, s, tau, xp, f_tip)
-    zeta = anticausal_propagate(robot, s.X, s.a, xp, "zeta")                  # (4.22b)
+    zeta = anticausal_propagate(robot, s.X, s.a, xp, "zeta", ZETA)            # (4.22b)
     return qdd, [l + z for l, z in zip(lam, zeta)]
 
 
 def fd3(robot, s, tau, xp, f_tip=None):
     """FD3 (5.8)-(5.10): zeta = phi^T a; eps = T - H psi [S L T + M zeta + b + B f(0)];
     qdd = (I - H Psi L)^T D^-1 eps. Three sweeps, no separate bias pass."""
-    zeta = anticausal_propagate(robot, s.X, s.a, xp, "zeta")                  # (5.8)
+    zeta = anticausal_propagate(robot, s.X, s.a, xp, "zeta", ZETA)            # (5.8)
     x = _with_tip_force(robot, s, [s.M[i] @ zeta[i] + s.b(i) for i in range(robot.nb)], f_tip, xp)
     inn = riccati(robot, s, xp)
     nu = causal_filter(robot, s, inn, _split(robot, tau), xp, x=x)            # (5.9)

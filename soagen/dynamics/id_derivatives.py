@@ -41,7 +41,7 @@ def id_derivatives(robot, s, qd, qdd, xp):
                             c.twice_BT(l, S),                                               # W
                             c.R[l] @ Psdd + c.twice_B(l, Psd) + force_cross(S, f[l]),       # Q (D.14)
                             c.R[l] @ (Psd + Sd) + c.twice_B(l, S)], axis=1)                 # Qd
-        for k, Fk in towards_base(robot, s, l, F, xp, "dF"):
+        for k, Fk in towards_base(robot, s, l, F, xp, "dF", "derivative column walk, body k, column l (D.14)"):
             ck = robot.v_slice(k)
             U, W = Fk[:, :n], Fk[:, n:2 * n]
             dq[cl, ck] = U.T @ j.Psi_ddot[k] + W.T @ j.Psi_dot[k]

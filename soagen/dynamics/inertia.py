@@ -9,7 +9,8 @@ from soagen.spatial import cross, spatial_inertia
 
 def link_inertias(robot, xp):
     """M(k) of every body, about O(k) in the body frame (2.15)."""
-    return [xp.name(xp.constant(spatial_inertia(b.mass, np.asarray(b.com), np.asarray(b.inertia))), f"M{i}")
+    return [xp.name(xp.constant(spatial_inertia(b.mass, np.asarray(b.com), np.asarray(b.inertia))), f"M{i}",
+                    symmetric=True, note="spatial inertia M(k) about O(k) (2.15)")
             for i, b in enumerate(robot.bodies)]
 
 

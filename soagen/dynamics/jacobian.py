@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.dynamics.kinematics import frame_pose, world_poses
-from soagen.dynamics.sweeps import anticausal_propagate
+from soagen.dynamics.sweeps import ZETA, anticausal_propagate
 from soagen.spatial import cross, phiT_motion
 
 
@@ -42,7 +42,7 @@ def jacobian_dot_qd(robot, s, xp, frame=None):
     """Jdot qdot = B^T phi^T a + a(0): the tip acceleration at qdd = 0 without gravity
     (``s`` must be prepared with gravity=False)."""
     frame = frame or robot.tip
-    zeta = anticausal_propagate(robot, s.X, s.a, xp, "zeta")
+    zeta = anticausal_propagate(robot, s.X, s.a, xp, "zeta", ZETA)
     k = frame.body
     r = xp.constant(frame.r)
     w = s.V[k][:3]

@@ -21,7 +21,8 @@ def link_transforms(robot, q, xp):
         R0, r0 = xp.constant(body.placement_R), xp.constant(body.placement_r)
         R = R0 @ Rj
         l = r0 + R0 @ rj
-        X.append((xp.name(R, f"R{i}"), xp.name(l, f"l{i}")))
+        X.append((xp.name(R, f"R{i}", note="rotation of body frame k in its parent's frame, phi(k+1,k) (3.1)"),
+                  xp.name(l, f"l{i}", note="l(k+1,k): origin O(k) in the parent's frame (3.1)")))
     return X
 
 
@@ -56,8 +57,8 @@ def velocity_sweep(robot, X, H, qd, xp, gravity=True):
             V_i = phiT_motion(R, l, V_p) + rel               # (2.25)
             a_i = np.concatenate([cross(w, w_r),             # (2.19)
                                   cross(w, cross(w, l_k)) + 2 * cross(w, v_r) + cross(w_r, v_r)])
-        V.append(xp.name(V_i, f"V{i}"))
-        a.append(xp.name(a_i, f"a{i}"))
+        V.append(xp.name(V_i, f"V{i}", note="spatial velocity V(k) (2.25)"))
+        a.append(xp.name(a_i, f"a{i}", note="bias acceleration a(k), with -g at the base (2.19), (3.21)"))
     return V, a
 
 
@@ -82,7 +83,8 @@ def world_poses(robot, X, xp=None):
             Rp, op = poses[body.parent]
             R, l = Rp @ R, op + Rp @ l
             if xp is not None and d % POSE_CHECKPOINT == 0:
-                R, l = xp.name(R, f"Rw{i}"), xp.name(l, f"ow{i}")
+                R = xp.name(R, f"Rw{i}", note="rotation of body frame k in the world frame (product of the phi rotations)")
+                l = xp.name(l, f"ow{i}", note="origin O(k) in the world frame")
         poses.append((R, l))
         depth.append(d)
     return poses

@@ -8,15 +8,21 @@ towards the base (:mod:`soagen.dynamics.composite`)."""
 
 from __future__ import annotations
 
-from soagen.dynamics.composite import composite_inertias, towards_base
+from soagen.dynamics.composite import (
+    COMPOSITE_INERTIA,
+    composite_inertias,
+    towards_base,
+)
+
+COLUMN_WALK = "mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)"
 
 
 def mass_matrix(robot, s, xp):
-    R = composite_inertias(robot, s, s.M, xp, "Rc")             # (a.44) with psi = phi
+    R = composite_inertias(robot, s, s.M, xp, "Rc", COMPOSITE_INERTIA)     # (a.44) with psi = phi
     Mass = xp.zeros((robot.nv, robot.nv))
     for l in range(robot.nb):
         cl = robot.v_slice(l)
-        for k, F in towards_base(robot, s, l, R[l] @ s.H[l].T, xp, "F"):   # phi(k, l) R(l) H^T(l)
+        for k, F in towards_base(robot, s, l, R[l] @ s.H[l].T, xp, "F", COLUMN_WALK):   # phi(k, l) R(l) H^T(l)
             block = s.H[k] @ F
             Mass[robot.v_slice(k), cl] = block
             if k != l:

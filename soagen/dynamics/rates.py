@@ -30,7 +30,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from soagen.dynamics.composite import composite_forces, composite_inertias
+from soagen.dynamics.composite import (
+    COMPOSITE_INERTIA,
+    composite_forces,
+    composite_inertias,
+)
 from soagen.spatial import cross, force_cross, force_cross_matrix, motion_cross
 
 
@@ -54,13 +58,14 @@ def joint_rates(robot, s, qd, xp, A=None, qdd=None):
     for i in range(robot.nb):
         Si, qdi = s.H[i].T, qd[robot.v_slice(i)]
         Vp = s.V[i] - Si @ qdi                                                     # (2.25)
-        Psd = xp.name(motion_cross(Vp, Si), f"Psd{i}")                             # (D.5)
+        Psd = xp.name(motion_cross(Vp, Si), f"Psd{i}", note="Psi_dot(k) = V_p x H^T(k) (D.5)")   # (D.5)
         S.append(Si)
         Psi_dot.append(Psd)
         S_dot.append(Psd + motion_cross(Si @ qdi, Si))                             # (D.4)
         if A is not None:
             Ap = A[i] - Si @ qdd[robot.v_slice(i)] - Psd @ qdi
-            Psi_ddot.append(xp.name(motion_cross(Ap, Si) + motion_cross(Vp, Psd), f"Psdd{i}"))   # (D.6)
+            Psi_ddot.append(xp.name(motion_cross(Ap, Si) + motion_cross(Vp, Psd), f"Psdd{i}",   # (D.6)
+                                    note="Psi_ddot(k) = A_p x H^T(k) + V_p x Psi_dot(k) (D.6)"))
     return JointRates(S, S_dot, Psi_dot, Psi_ddot if A is not None else None)
 
 
@@ -85,6 +90,6 @@ def composite_rates(robot, s, xp) -> CompositeRates:
         XM = force_cross_matrix(s.V[i]) @ s.M[i]                     # V x* M
         Idot.append(XM + XM.T)                                        # V x* M - M V x
         h.append(s.M[i] @ s.V[i])
-    return CompositeRates(composite_inertias(robot, s, s.M, xp, "Rc"),
-                          composite_inertias(robot, s, Idot, xp, "Icd"),
-                          composite_forces(robot, s, h, xp, "hc"))
+    return CompositeRates(composite_inertias(robot, s, s.M, xp, "Rc", COMPOSITE_INERTIA),
+                          composite_inertias(robot, s, Idot, xp, "Icd", "composite inertia rate Idot_c(k) (D.3)"),
+                          composite_forces(robot, s, h, xp, "hc", "composite momentum h_c(k) about O(k) (D.3)"))

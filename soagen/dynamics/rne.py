@@ -22,12 +22,12 @@ def newton_euler(robot, s, qdd, xp, f_tip=None):
     f = [s.M[i] @ alpha[i] + s.b(i) for i in range(robot.nb)]            # (2.29)
     if f_tip is not None:
         f[robot.tip.body] = f[robot.tip.body] + tip_force_at_body(robot, s.X, f_tip, xp)  # B f(0)
-    f = composite_forces(robot, s, f, xp, "f")          # f(k) = phi(k, k-1) f(k-1) + own term
+    f = composite_forces(robot, s, f, xp, "f", "spatial force f(k) (2.29)")          # f(k) = phi(k, k-1) f(k-1) + own term
     return alpha, f, [s.H[i] @ f[i] for i in range(robot.nb)]       # T(k) = H(k) f(k) (2.30)
 
 
 def accelerations(robot, s, qdd, xp):
     """alpha = phi^T (H^T qdd + a) (3.15), base to tip (2.26)."""
     u = [s.H[i].T @ qdd[robot.v_slice(i)] + s.a[i] for i in range(robot.nb)]
-    return anticausal_propagate(robot, s.X, u, xp, "alpha")
+    return anticausal_propagate(robot, s.X, u, xp, "alpha", "spatial acceleration alpha(k) (2.26)")
 

@@ -31,10 +31,14 @@ def prepare(robot, q, qd, xp, gravity=True) -> State:
     return State(X, H, link_inertias(robot, xp), V, a)
 
 
-def anticausal_propagate(robot, X, u, xp, label):
-    """zeta = phi^T u: zeta(k) = phi^T(k+1, k) zeta(k+1) + u(k), base to tip (4.22b)."""
+ZETA = "zeta(k) = phi^T a (4.22b)"
+
+
+def anticausal_propagate(robot, X, u, xp, label, note):
+    """zeta = phi^T u: zeta(k) = phi^T(k+1, k) zeta(k+1) + u(k), base to tip (4.22b);
+    named ``label`` with ``note`` (:meth:`soagen.backend.NumpyBackend.name`)."""
     zeta = []
     for i, body in enumerate(robot.bodies):
         z = u[i] if body.parent < 0 else phiT_motion(*X[i], zeta[body.parent]) + u[i]
-        zeta.append(xp.name(z, f"{label}{i}"))
+        zeta.append(xp.name(z, f"{label}{i}", note=note))
     return zeta

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from soagen.operators.swain_morris import Operators, crf
 from soagen.spatial import phi_matrix
-from soagen.swain_morris.operators import Operators, crf
 
 
 @dataclass

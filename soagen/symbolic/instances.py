@@ -206,7 +206,7 @@ def _rates(ns: dict, parents: dict, rj, put) -> None:
     and, for A_p, alpha = phi^T (H^T thdd + a) less H^T thdd (any motion vector will do),
     fbar from f = phi (M alpha + b); the composites R and B_c by the recursion (a.44) over
     the tree (children first).  The same code runs on floats and on residues modulo a prime."""
-    from soagen.operators import block_diag, rate_blocks
+    from soagen.operators.chain import block_diag, rate_blocks
 
     n = len(parents)
     S_, R_ = ["6"] * n, ns["H"].rdims

@@ -1,6 +1,6 @@
 """Numeric cross-check of the catalogue on random robots (dense operators, N up to 50).
 
-The operators come from :func:`soagen.operators.chain_operators` (the literal, world-frame
+The operators come from :func:`soagen.operators.chain.chain_operators` (the literal, world-frame
 dense builder, written independently of this package), so a residual near 1e-12 here
 means the identity holds for real rigid-body chains and that the builder agrees with
 the algebra.  Expressions are evaluated on :class:`~soagen.symbolic.dense.Dense`, a thin
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen import operators
+from soagen.operators import chain as operators
 from soagen.symbolic.blocks import IllTyped
 from soagen.symbolic.dense import Dense
 from soagen.symbolic.nfree import DERIVATIVES, evaluate_definitions
@@ -23,7 +23,7 @@ from soagen.tolerances import ROBOT_RESIDUAL
 
 def robot_namespace(robot, q, qd, rng, qdd=None) -> dict:
     """Operator namespace of one robot state, from the dense operator builder (with the
-    derivative operators of :func:`soagen.operators.derivative_operators`; thdd random unless qdd is given)."""
+    derivative operators of :func:`soagen.operators.chain.derivative_operators`; thdd random unless qdd is given)."""
     from soagen.symbolic.blocks import I
 
     o = operators.chain_operators(robot, q, qd)
@@ -140,7 +140,7 @@ def cross_check(records, Ns=(1, 2, 5, 10, 25, 50), seed: int = 2026,
 
     Operator-level identities run on the dense operators for every N; recursion-level ones
     (record.robot False) on block operators built from the same robot for N <= block_nmax."""
-    from soagen.random_robots import random_chain
+    from soagen.loaders.random_robots import random_chain
     from soagen.symbolic.chain import chain_namespace
     from soagen.symbolic.verify import check_numeric
 

@@ -134,7 +134,7 @@ def identities_markdown(outcomes: dict | None = None) -> str:
            "soagen verify --certificates docs/certificates   # write the certificates",
            "python -m soagen.symbolic.checker docs/certificates  # re-check them, independently",
            "soagen prove \"Phi = Psi@(I + L@H@Phi)\"   # your own statement (--topology tree, --format json)",
-           "soagen derive --list                   # step-by-step derivations (text or --format markdown)",
+           "soagen derive --list                   # step-by-step derivations (text, --format markdown or --format ipynb)",
            "```", "",
            "Results: `proved for all N (trees)` (only relations that hold on every tree were used, so it holds "
            "for chains too), `proved for all N (chains)` (it needs a chain-only relation, or the block "

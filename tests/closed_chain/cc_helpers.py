@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-import soagen.closed_chain as cc
+import soagen
 
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS = ROOT / "robots" / "systems"
@@ -35,7 +35,7 @@ def variant(tmp_path, base, grasp, name=None):
     doc = system_doc(base)
     for arm in doc["arms"]:
         arm["grasp"] = {"frame": arm["grasp"]["frame"], **grasp}
-    return cc.load_system(write_system(tmp_path, doc, name or f"{base}_{grasp['type']}.yaml"))
+    return soagen.load_system(write_system(tmp_path, doc, name or f"{base}_{grasp['type']}.yaml"))
 
 
 def _rodrigues(a, t):

@@ -11,12 +11,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from cc_helpers import BUNDLED, SYSTEMS, variant  # noqa: E402
 
-import soagen.closed_chain as cc  # noqa: E402
+import soagen  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def bundled():
-    return {name: cc.load_system(SYSTEMS / f"{name}.yaml") for name in BUNDLED}
+    return {name: soagen.load_system(SYSTEMS / f"{name}.yaml") for name in BUNDLED}
 
 
 @pytest.fixture(scope="session")

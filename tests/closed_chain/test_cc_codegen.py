@@ -19,18 +19,19 @@ import numpy as np
 import pytest
 from cc_helpers import ROOT, SYSTEMS, system_doc, write_system
 
+import soagen
 import soagen.closed_chain as cc
 from soagen.backend import NUMPY
-from soagen.closed_chain.codegen import (
+from soagen.closed_chain.context import Context
+from soagen.codegen.closed_chain import (
     closed_chain_fd,
     closure_constraints,
     constraint_count,
     gravity_torques,
     render,
 )
-from soagen.closed_chain.context import Context
-from soagen.closed_chain.random_systems import random_system
 from soagen.dynamics.kinematics import link_transforms, world_poses
+from soagen.loaders.random_systems import random_system
 from soagen.spatial import quaternion_from_rotation, rotation_exp
 from tests.helpers import rel_err
 
@@ -123,7 +124,7 @@ def test_constraint_and_gravity_functions_on_numpy(seed):
     dU = [(_potential_energy(a.robot, qi + h * e) - _potential_energy(a.robot, qi - h * e)) / (2 * h)
           for a, qi in zip(s.arms, s.split(q)) for e in np.eye(a.n)]
     assert rel_err(g, np.array(dU)) < 1e-8
-    closed = cc.load_system(SYSTEMS / "dual_arm_box.yaml")
+    closed = soagen.load_system(SYSTEMS / "dual_arm_box.yaml")
     qc, _, _ = closed.consistent_state(seed)
     ctx = Context(closed, qc, np.zeros(closed.n), np.zeros(closed.n))
     Rc, pc = ctx.R_C, ctx.p_C
@@ -216,7 +217,7 @@ def test_soagen_generate_every_grasp_type(tmp_path):
     manifest, py, lib = _load_generated(tmp_path / "out", "mixed")
     assert manifest["functions"]["closed_chain_forward_dynamics"]["inputs"] == ["q", "qd", "tau", "obj", "corr"]
     assert "def closed_chain_forward_dynamics(q, qd, tau, obj, corr):" in (tmp_path / "out" / "mixed.py").read_text()
-    s = cc.load_system(path)
+    s = soagen.load_system(path)
     for seed in range(2):
         args, ref = _inputs(s, *s.consistent_state(seed, speed=1.0, torque=5.0))
         assert rel_err(py.closed_chain_forward_dynamics(*[list(a) for a in args]), ref) < 1e-10
@@ -255,7 +256,7 @@ def test_soagen_generate_system_file_refuses_robot_options(tmp_path):
 def test_lilly_orin_counts_reproduce_the_papers_worked_example(bundled):
     """Lilly-Orin Table 2 prints N = 6, n_c = 3: 3402 mul / 2772 add per chain, and Table 3
     m = 3: 86 mul / 152 add for a_0; the three-arm point-contact system is that case."""
-    from soagen.closed_chain.bench import lilly_orin_counts
+    from soagen.bench.closed_chain import lilly_orin_counts
 
     assert lilly_orin_counts(bundled["three_arm_point_contacts"]) == (3 * 3402 + 86, 3 * 2772 + 152)
 

@@ -1,5 +1,5 @@
 """The misprints of docs/misprints-closed-chain.md, each checked numerically: the printed
-form is wrong and the corrected form holds. Dense operators of one arm (soagen.operators,
+form is wrong and the corrected form holds. Dense operators of one arm (soagen.operators.chain,
 paper numbering, world frame) at a random state. Printed forms that are not even
 well-typed (a product of non-conforming operators) cannot be evaluated; the docs give the
 dimensions that show it, and the tests check the corrected forms."""
@@ -14,7 +14,7 @@ import soagen
 import soagen.closed_chain as cc
 from soagen import algorithms as alg
 from soagen.closed_chain.context import Context
-from soagen.operators import chain_operators
+from soagen.operators.chain import chain_operators
 from tests.helpers import rel_err
 
 
@@ -105,7 +105,7 @@ def test_b10_b11_sign_and_b14_unknown(variants):
     q, qd, tau = s.consistent_state(1)
     r = cc.forward_dynamics(s, q, qd, tau, method="nonrigid")
     ctx = Context(s, q, qd, tau)
-    from soagen.operators import block_diag
+    from soagen.operators.chain import block_diag
     Minv = block_diag([np.linalg.inv(alg.mass_matrix(t.robot, t.q)) for t in ctx.arms])
     M = np.linalg.inv(Minv)
     J = block_diag([t.Rb6 @ alg.jacobian(t.robot, t.q) for t in ctx.arms])

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.oracle
 
 
 def _pin(system, q, qd, tau):
-    from soagen.closed_chain import pinocchio_model as pm
+    from soagen.oracles import pinocchio_closed_chain as pm
 
     ctx = Context(system, q, qd, tau)
     return pm.constrained_dynamics(system, q, qd, tau, ctx.R_C, ctx.p_C, ctx.V_C, [t.R_tip for t in ctx.arms])

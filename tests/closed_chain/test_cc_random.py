@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import soagen.closed_chain as cc
-from soagen.closed_chain.random_systems import random_system
+from soagen.loaders.random_systems import random_system
 from tests.helpers import rel_err
 
 METHODS = [m for m in cc.METHODS if m != "dense"]

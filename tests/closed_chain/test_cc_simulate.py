@@ -9,7 +9,7 @@ from cc_helpers import SYSTEMS, closure_errors
 from click.testing import CliRunner
 
 from soagen.cli.main import cli
-from soagen.closed_chain.simulate import Simulator, simulate
+from soagen.simulation.closed_chain import Simulator, simulate
 
 
 def test_cli_writes_trajectory_and_plots(tmp_path):

@@ -10,7 +10,7 @@ from soagen import algorithms as A
 from soagen.codegen.compile import load_c, load_python
 from soagen.codegen.emit import write
 from soagen.codegen.robot import render
-from soagen.pinocchio_bridge import example_robot_data_dir
+from soagen.oracles.pinocchio import example_robot_data_dir
 from tests.helpers import rel_err
 
 REPO = Path(__file__).resolve().parents[2]

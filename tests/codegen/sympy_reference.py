@@ -19,15 +19,10 @@ from sympy.printing.c import C99CodePrinter
 from sympy.printing.pycode import PythonCodePrinter
 
 from soagen.backend import SympyBackend
+from soagen.codegen.unroll import LDL, SHARED, TRIG
 
 SNAP = 1e-14
 _CSE = re.compile(r"^t\d+$")
-SYMMETRIC = ("M", "Rc", "P", "D", "Dinv", "Lam", "Ups", "Lamc", "MC", "K")
-
-
-def _stem(label: str) -> str:
-    return re.match(r"[A-Za-z]*", label).group(0)    # "Rc3" -> "Rc", "F3_1" -> "F"
-
 
 class UnrollBackend(SympyBackend):
     """A SymPy backend whose :meth:`name` introduces recorded temporaries."""
@@ -48,7 +43,7 @@ class UnrollBackend(SympyBackend):
         key = (prefix, x)
         if key not in self._trig:
             base = str(x) if isinstance(x, sympy.Symbol) else f"{len(self._trig)}"
-            self._trig[key] = self._new(fn(x), f"{prefix}_{base}", "trig")
+            self._trig[key] = self._new(fn(x), f"{prefix}_{base}", ("", TRIG))
         return self._trig[key]
 
     def sin(self, x):
@@ -65,7 +60,7 @@ class UnrollBackend(SympyBackend):
         n = A.shape[0]
         if n <= 3:
             return super().inv(A)
-        name = lambda e, tag: e if _trivial(sympy.sympify(e)) else self._new(e, tag, "ldl")
+        name = lambda e, tag: e if _trivial(sympy.sympify(e)) else self._new(e, tag, ("", LDL))
         L = [[sympy.S.Zero] * n for _ in range(n)]
         d = [None] * n
         for j in range(n):                                   # A = L diag(d) L^T
@@ -94,10 +89,9 @@ class UnrollBackend(SympyBackend):
         self.defs.append((sym, expr, label))
         return sym
 
-    def name(self, x, label):
+    def name(self, x, label, symmetric=False, note=None):
         x = np.asarray(x, dtype=object)
         out = np.empty(x.shape, dtype=object)
-        symmetric = _stem(label) in SYMMETRIC and x.ndim == 2 and x.shape[0] == x.shape[1]
         for idx, e in np.ndenumerate(x):
             if symmetric and idx[0] > idx[1]:
                 out[idx] = out[idx[1], idx[0]]
@@ -106,7 +100,7 @@ class UnrollBackend(SympyBackend):
             if _trivial(e):
                 out[idx] = e
             else:
-                out[idx] = self._new(e, f"{label}_{'_'.join(str(i) for i in idx)}", label)
+                out[idx] = self._new(e, f"{label}_{'_'.join(str(i) for i in idx)}", (label, note))
         return out
 
 
@@ -120,7 +114,8 @@ def _trivial(e) -> bool:
 class Statement:
     target: sympy.Symbol
     expr: sympy.Expr
-    label: str            # the quantity it belongs to (e.g. "V3"), "trig" or "cse"
+    label: str            # the quantity it belongs to (e.g. "V3"), "" for the backend's own
+    note: str | None
 
 
 @dataclass
@@ -129,7 +124,6 @@ class Program:
 
     statements: list
     outputs: list
-    out_shape: tuple
     counts: dict = field(default_factory=dict)
 
     @property
@@ -149,7 +143,6 @@ def unroll(outputs, defs) -> Program:
     """Dead-code elimination, one CSE pass, dependency order. ``outputs`` is an array of
     expressions in the temporaries; ``defs`` the backend's recorded definitions."""
     out = np.asarray(outputs, dtype=object)
-    shape = out.shape
     flat = [sympy.sympify(e) for e in out.reshape(-1)]
     index = {sym: k for k, (sym, _, _) in enumerate(defs)}
     live = set()
@@ -182,17 +175,17 @@ def unroll(outputs, defs) -> Program:
             if s in rep_def and s not in emitted:
                 need(rep_def[s], label)
                 emitted.add(s)
-                statements.append(Statement(s, rep_def[s], rep_label.get(s, label)))
+                statements.append(Statement(s, rep_def[s], *rep_label.get(s, label)))
 
     for (sym, _, label), e in zip(kept, reduced[:len(kept)]):
         if sym in rep_def:                      # defined above, in place of its temporary
             need(sym, label)
             continue
         need(e, label)
-        statements.append(Statement(sym, e, label))
+        statements.append(Statement(sym, e, *label))
     outs = reduced[len(kept):]
     for e in outs:
-        need(e, "out")
+        need(e, ("", SHARED))
     # number the remaining CSE temporaries t0, t1, ... in the order they are defined
     cse_syms = {s for s, _ in reps}
     renum = {st.target: sympy.Symbol(f"t{k}") for k, st in enumerate(
@@ -202,7 +195,7 @@ def unroll(outputs, defs) -> Program:
             st.target = renum.get(st.target, st.target)
             st.expr = st.expr.xreplace(renum)
         outs = [e.xreplace(renum) for e in outs]
-    prog = Program(statements, outs, shape)
+    prog = Program(statements, outs)
     prog.counts = count_program(prog)
     return prog
 
@@ -354,6 +347,12 @@ class NumpyPrinter(PyPrinter):
 PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter}
 
 
+def unrolled(build, where=None) -> Program:
+    """soagen.codegen.unroll.unrolled on SymPy: build on this backend, then unroll."""
+    xp = UnrollBackend()
+    return unroll(build(xp), xp.defs)
+
+
 def use_reference(monkeypatch):
     """Make the code generator use this reference unroller and these printers (until
     ``monkeypatch`` is undone)."""
@@ -361,8 +360,7 @@ def use_reference(monkeypatch):
 
     from soagen.codegen import emit, functions
 
-    monkeypatch.setattr(functions, "UnrollBackend", UnrollBackend)
-    monkeypatch.setattr(functions, "unroll", unroll)
+    monkeypatch.setattr(functions, "unrolled", unrolled)
     by_class = {"CPrinter": CPrinter, "PyPrinter": PyPrinter, "NumpyPrinter": NumpyPrinter}
     monkeypatch.setattr(emit, "LANGUAGES", {
         name: dataclasses.replace(lang, printer=lang.printer and by_class.get(lang.printer.__name__, lang.printer))

@@ -20,7 +20,7 @@ from soagen.codegen import expr as E
 from soagen.codegen.cse import cse
 from soagen.codegen.printers import CPrinter, NumpyPrinter, PyPrinter
 from soagen.codegen.robot import render
-from soagen.random_robots import random_chain
+from soagen.loaders.random_robots import random_chain
 
 NAMES = ("x", "y", "z", "q_0", "V1_2")
 CONSTS = (0, 1, 2, -1, 3, 0.5, 1.0, -1.0, 2.0, 0.1, 0.3, -0.7, 1e-3, 0.0, np.float64(0.25),
@@ -210,7 +210,7 @@ def test_bundled_symbolic_params_identical_to_sympy_implementation(name, monkeyp
 HASH_PROGRAM = """
 import hashlib, numpy as np
 from soagen.codegen.robot import render
-from soagen.random_robots import random_chain
+from soagen.loaders.random_robots import random_chain
 robot = random_chain(5, np.random.default_rng(8), parents=[-1, 0, 1, 1, 3],
                      kinds=["free", "revolute", "prismatic", "revolute", "spherical"])
 files = render(robot, None, numpy=False).files

@@ -114,7 +114,7 @@ def test_frame_jacobians_against_pinocchio(tmp_path):
     computeFrameJacobian(LOCAL_WORLD_ALIGNED) of the same URDF (an implementation that
     shares nothing with soagen's)."""
     pin = pytest.importorskip("pinocchio", reason="Pinocchio is the oracle")
-    from soagen.pinocchio_bridge import Converter, angular_first, pin_model
+    from soagen.oracles.pinocchio import Converter, angular_first, pin_model
 
     path, robot = _robot(PANDA)
     frames = ["panda_hand", "panda_leftfinger", "panda_rightfinger"]

@@ -82,8 +82,8 @@ def test_regenerate_matches_slow(name, tmp_path):
 def test_regenerate_system_matches(name):
     """Closed-chain systems take 20-40 s each to unroll; their checked-in code is checked
     numerically in the default run (tests/closed_chain/test_cc_codegen.py)."""
-    from soagen.closed_chain import load_system
-    from soagen.closed_chain.codegen import render as render_system
+    from soagen import load_system
+    from soagen.codegen.closed_chain import render as render_system
 
     path = ROBOTS / "systems" / f"{name}.yaml"
     _compare(render_system(load_system(path), path, prefix=name).files, GENERATED / "systems" / name)

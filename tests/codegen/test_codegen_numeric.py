@@ -10,7 +10,7 @@ import pytest
 from codegen_util import ROBOTS, build, compare, erd, random_states, reference
 
 import soagen
-from soagen.random_robots import random_chain
+from soagen.loaders.random_robots import random_chain
 from tests.helpers import rel_err
 
 FAST = ["inverse_dynamics", "mass_matrix", "jacobian"]

@@ -21,7 +21,7 @@ from tests.helpers import rel_err
 pin = pytest.importorskip("pinocchio", reason="Pinocchio is the oracle")
 pytestmark = [pytest.mark.oracle, pytest.mark.cc]          # every test here compiles the generated C
 
-from soagen.pinocchio_bridge import Converter, angular_first, symmetrized  # noqa: E402
+from soagen.oracles.pinocchio import Converter, angular_first, symmetrized  # noqa: E402
 
 
 def _load(rel_path, lock=()):

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import soagen
-from soagen.pinocchio_bridge import example_robot_data_dir
+from soagen.loaders.random_robots import random_chain
+from soagen.oracles.pinocchio import example_robot_data_dir
 from soagen.quaternion import integrate
-from soagen.random_robots import random_chain
 
 ERD = {  # name: (file under example-robot-data/robots, floating base)
     "ur5": ("ur_description/urdf/ur5_robot.urdf", False),

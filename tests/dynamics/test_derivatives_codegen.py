@@ -15,7 +15,7 @@ from soagen.codegen.compile import load_c, load_python
 from soagen.codegen.emit import write
 from soagen.codegen.functions import DERIVATIVES
 from soagen.codegen.robot import render
-from soagen.random_robots import random_chain
+from soagen.loaders.random_robots import random_chain
 from tests.dynamics.deriv_helpers import random_state
 from tests.helpers import rel_err
 

@@ -1,5 +1,5 @@
 """Second kind of evidence for docs/derivatives.md: the operator expressions (D.11),
-(D.13), (D.15), (D.18) evaluated literally on dense world-frame operators (soagen.operators,
+(D.13), (D.15), (D.18) evaluated literally on dense world-frame operators (soagen.operators.chain,
 paper numbering) against the link-frame recursions; Corollary A.1 for a non-symmetric
 middle factor; and each step (D.7)-(D.10), (D.12) of the derivation checked by finite
 differences in world coordinates about the world origin (where a body-fixed motion vector
@@ -16,9 +16,9 @@ from soagen.dynamics.rates import composite_rates, joint_rates, spatial_accelera
 from soagen.dynamics.regressor import body_regressor
 from soagen.dynamics.rne import newton_euler
 from soagen.dynamics.sweeps import prepare
-from soagen.operators import block_diag, chain_operators, derivative_operators
+from soagen.loaders.random_robots import random_chain
+from soagen.operators.chain import block_diag, chain_operators, derivative_operators
 from soagen.quaternion import integrate
-from soagen.random_robots import random_chain
 from soagen.spatial import force_bar_matrix, force_cross, motion_cross, skew
 from tests.dynamics.deriv_helpers import ALL_JOINTS, random_state, random_tree
 from tests.helpers import rel_err

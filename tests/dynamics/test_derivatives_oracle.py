@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from soagen import algorithms as A
-from soagen.pinocchio_bridge import Converter, pin_model, pin_model_from_robot
+from soagen.oracles.pinocchio import Converter, pin_model, pin_model_from_robot
 from tests.dynamics.deriv_helpers import ERD, erd_robot, random_state, random_tree
 from tests.helpers import rel_err
 

@@ -20,10 +20,10 @@ from soagen.dynamics.kinematics import (
     world_poses,
 )
 from soagen.errors import SoagenError
+from soagen.loaders.random_robots import random_chain, random_rotation
 from soagen.model import Frame
-from soagen.random_robots import random_chain, random_rotation
+from soagen.operators.swain_morris import crf, operators
 from soagen.spatial import phi_matrix, quaternion_rotation, spatial_inertia
-from soagen.swain_morris.operators import crf, operators
 from soagen.swain_morris.unified import (
     base_acceleration,
     base_acceleration_26,

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from soagen import algorithms as A
 from soagen.cli.main import cli
+from soagen.loaders.random_robots import random_chain
 from soagen.quaternion import integrate
-from soagen.random_robots import random_chain
 from soagen.symbolic import derive as D
 from soagen.symbolic import instances, nfree
 from soagen.symbolic.catalogue import BY_ID
@@ -33,7 +33,7 @@ def state(request):
     robot = random_chain(n, rng, joint_types=kinds)
     q, qd, qdd = robot.random_configuration(rng), rng.normal(size=robot.nv), rng.normal(size=robot.nv)
     ns = robot_namespace(robot, q, qd, rng, qdd=qdd)
-    from soagen.operators import chain_operators
+    from soagen.operators.chain import chain_operators
 
     Pi = chain_operators(robot, q).Pi
     return robot, kinds, (q, qd, qdd), ns, (lambda X: Pi.T @ X.dense() @ Pi)
@@ -73,7 +73,7 @@ def test_D19_with_the_minv_of_theorem_4_1(state):
     tau = rng.normal(size=robot.nv)
     qdd = A.forward_dynamics(robot, q, qd, tau)
     ns = robot_namespace(robot, q, qd, rng, qdd=qdd)
-    from soagen.operators import chain_operators
+    from soagen.operators.chain import chain_operators
 
     Pi = chain_operators(robot, q).Pi
     W = evaluate(parse_expr("(I - H@Psi@L).T@Dinv@(I - H@Psi@L)"), ns).dense()
@@ -180,7 +180,7 @@ def test_every_step_of_the_derivatives_topic_points_to_a_proved_record():
     assert len(chains) >= 8 and len(recs) >= 3
     named = set()
     for it in chains:
-        assert it.steps[-1].record, it.lhs_text                    # every chain ends in a record
+        assert it.steps[-1].record, it.lhs_plain                    # every chain ends in a record
         named |= {s.record for s in it.steps if s.record}
     named |= {r.record for r in recs}
     assert all(r for r in (it.record for it in recs))

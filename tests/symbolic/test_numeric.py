@@ -24,7 +24,7 @@ def test_catalogue_holds_on_random_robots(joint_types, Ns):
 
 def test_printed_misprints_fail_on_a_robot():
     """The numeric layer is not vacuous: printed misprints give O(1) residuals on a robot."""
-    from soagen.random_robots import random_chain
+    from soagen.loaders.random_robots import random_chain
 
     rng = np.random.default_rng(4)
     robot = random_chain(6, rng)

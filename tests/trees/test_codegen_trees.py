@@ -11,8 +11,8 @@ from soagen import algorithms as A
 from soagen.codegen.compile import load_c, load_python
 from soagen.codegen.emit import write
 from soagen.codegen.robot import render
-from soagen.codegen.unroll import count_ops
-from soagen.random_robots import random_chain
+from soagen.codegen.unroll import LDL, count_ops
+from soagen.loaders.random_robots import random_chain
 from tests.helpers import rel_err
 
 ALGOS = ["inverse_dynamics", "mass_matrix", "inverse_mass_matrix", "forward_dynamics"]
@@ -73,7 +73,7 @@ def test_free_joint_inverse_is_factored():
     bound = n * (n - 1) + sum(2 * j * (n - 1 - j) for j in range(n)) + sum(i - j for i in range(n) for j in range(i))
     c = {"mul": 0, "add": 0, "div": 0, "trig": 0, "sqrt": 0}
     for st in res.functions[0].program.statements:
-        if st.label == "ldl":
+        if st.note == LDL:
             count_ops(st.expr, c)
     assert 0 < c["mul"] <= bound == 105, c
 

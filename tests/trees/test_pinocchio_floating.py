@@ -4,7 +4,7 @@ soagen's generic recursions (RNE, composite-inertia mass matrix, Riccati M^-1 (4
 FD1-FD4) on quadruped and humanoid URDFs with ``floating_base=True``, against Pinocchio's
 RNEA, CRBA, ABA and computeMinverse on ``buildModelFromUrdf(path, JointModelFreeFlyer())``,
 to 1e-9 relative. The state conversion (quaternion order, (omega, v) vs (v, omega)) is in
-soagen.pinocchio_bridge and docs/trees-and-floating-bases.md."""
+soagen.oracles.pinocchio and docs/trees-and-floating-bases.md."""
 
 from __future__ import annotations
 
@@ -14,13 +14,13 @@ from erd import ROBOTS, erd_path
 
 from soagen import algorithms as A
 from soagen.loaders import load
-from soagen.pinocchio_bridge import (
+from soagen.loaders.random_robots import random_chain
+from soagen.oracles.pinocchio import (
     Converter,
     pin_model,
     pin_model_from_robot,
     symmetrized,
 )
-from soagen.random_robots import random_chain
 from tests.helpers import rel_err
 
 TOL = 1e-9

@@ -12,10 +12,10 @@ from soagen import algorithms as A
 from soagen import quaternion as Q
 from soagen.loaders import load
 from soagen.loaders.description import Description, JointSpec, LinkSpec, build
+from soagen.loaders.random_robots import random_chain, random_link, random_rotation
 from soagen.model import Joint, plane_basis
-from soagen.pinocchio_bridge import Converter, pin_model_from_robot, symmetrized
-from soagen.random_robots import random_chain, random_link, random_rotation
-from soagen.tree_operators import tree_operators
+from soagen.operators.tree import tree_operators
+from soagen.oracles.pinocchio import Converter, pin_model_from_robot, symmetrized
 from tests.helpers import rel_err
 
 

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from soagen import quaternion as Q
-from soagen.pinocchio_bridge import Converter, pin_model_from_robot
-from soagen.random_robots import random_chain
+from soagen.loaders.random_robots import random_chain
+from soagen.oracles.pinocchio import Converter, pin_model_from_robot
 from soagen.spatial import quaternion_rotation, skew
 
 

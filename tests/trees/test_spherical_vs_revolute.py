@@ -15,7 +15,7 @@ import numpy as np
 
 from soagen import algorithms as A
 from soagen.loaders.description import Description, JointSpec, LinkSpec, build
-from soagen.random_robots import random_link, random_rotation
+from soagen.loaders.random_robots import random_link, random_rotation
 from soagen.spatial import quaternion_exp, quaternion_multiply
 
 

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from soagen import algorithms as A
-from soagen.operators import chain_operators
-from soagen.random_robots import random_chain
-from soagen.tree_operators import tree_operators
+from soagen.loaders.random_robots import random_chain
+from soagen.operators.chain import chain_operators
+from soagen.operators.tree import tree_operators
 
 TREE = [-1, 0, 1, 1, 3, -1, 5, 2, 2, 6]
 MULTI = ("revolute", "prismatic", "spherical")

@@ -12,8 +12,8 @@ import pytest
 
 from soagen import algorithms as A
 from soagen.loaders.description import Description, JointSpec, LinkSpec, build
-from soagen.pinocchio_bridge import symmetrized
-from soagen.random_robots import random_link, random_rotation
+from soagen.loaders.random_robots import random_link, random_rotation
+from soagen.oracles.pinocchio import symmetrized
 
 
 @pytest.mark.oracle

@@ -1,7 +1,7 @@
 """Plots of a simulated closed-chain trajectory (matplotlib, PNG files): the joint angles
 of each arm, the object's displacement and orientation error from its start, and the
 constraint violation at the position and at the velocity level, each in its units.
-Legends sit beside the axes (:mod:`soagen.plots`)."""
+Legends sit beside the axes (:mod:`soagen.simulation.robot_plots`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from soagen.plots import legend_beside, plot_joint_angles, pyplot, save
+from soagen.simulation.robot_plots import legend_beside, plot_joint_angles, pyplot, save
 from soagen.spatial import quaternion_rotation, rotation_log
 
 

@@ -1,7 +1,7 @@
 """Simulation of one robot (open chain or tree, fixed or floating base): RK4 on (q, v)
 under a joint torque law, on the generic numpy algorithms or on the generated, compiled
 code (``soagen simulate ROBOT``; closed-chain systems are
-:mod:`soagen.closed_chain.simulate`).
+:mod:`soagen.simulation.closed_chain`).
 
 Per stage the forward dynamics qdd(q, v, tau) is evaluated by one of two dynamics with the
 same two operations, forward dynamics and the gravity torques g(q) = C(q, 0) (3.23):

@@ -1,7 +1,7 @@
 """Simulation of a closed-chain system: RK4 on (q, qd, p_C, quat_C, V_C) with constraint
 stabilization, on the generic numpy methods or on the generated, compiled code. The
-trajectory files are written by :mod:`soagen.closed_chain.trajectory_files`, the plots
-drawn by :mod:`soagen.closed_chain.plots`.
+trajectory files are written by :mod:`soagen.simulation.closed_chain_files`, the plots
+drawn by :mod:`soagen.simulation.closed_chain_plots`.
 
 State: arm joints q, qd; the object's position p_C, orientation (unit quaternion x, y, z,
 w) and V(C) = (omega, v_C), world. Derivatives: qdd and alpha(C) from the forward
@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from soagen.backend import NUMPY
-from soagen.closed_chain.codegen import (
+from soagen.codegen.closed_chain import (
     CONSTRAINTS,
     GRAVITY,
     NAME,
@@ -58,7 +58,7 @@ from soagen.closed_chain.consistent import closure_residual, solve_closure, worl
 from soagen.closed_chain.context import Context
 from soagen.closed_chain.forward import forward_dynamics
 from soagen.errors import SoagenError
-from soagen.simulation import CONTROLLERS
+from soagen.simulation.robot import CONTROLLERS
 from soagen.spatial import (
     cross,
     quaternion_from_rotation,

@@ -10,7 +10,7 @@ so each branch is a contiguous run and every ancestor has the larger index); bra
 holds the links ``first_j .. last_j``.
 
 Everything is in the world frame about the joint origins, as in
-:mod:`soagen.operators` (whose helpers this module shares): E_phi has the block
+:mod:`soagen.operators.chain` (whose helpers this module shares): E_phi has the block
 phi(parent(k), k) = [[I, l~], [0, I]] at (parent(k), k) (2.7); phi = (I - E_phi)^-1 (2.9);
 H, M block diagonal; P, D, G, K = E_phi G, tau_bar = I - G H, E_psi = E_phi tau_bar (3.2),
 psi = (I - E_psi)^-1 (3.3), by the Riccati recursion (A.1) written on world-frame blocks;
@@ -25,7 +25,7 @@ import numpy as np
 
 from soagen.backend import NUMPY
 from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
-from soagen.operators import block_diag, shift
+from soagen.operators.chain import block_diag, shift
 from soagen.spatial import cross, spatial_inertia
 
 

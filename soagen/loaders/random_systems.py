@@ -1,4 +1,4 @@
-"""Random closed-chain systems (random serial chains from :mod:`soagen.random_robots`
+"""Random closed-chain systems (random serial chains from :mod:`soagen.loaders.random_robots`
 holding one object) for cross-checks and the scaling benchmark. Their states need not
 close the loops: every method solves the same equations at any state, so agreement is an
 algebraic check; physics checks use the bundled systems and ``consistent_state``."""
@@ -11,14 +11,14 @@ import numpy as np
 
 from soagen.closed_chain.grasps import spaces
 from soagen.closed_chain.system import Arm, Grasp, HeldObject, System
-from soagen.random_robots import random_chain, random_rotation
+from soagen.loaders.random_robots import random_chain, random_rotation
 
 
 def random_system(l, N, rng, joint_types=("revolute",), grasp="rigid", kinds=None):
     """l random N-joint chains on a circle of radius 1 m, each tip grasping a random
     frame of a 5 kg object; ``grasp`` is a grasp type without parameters (rigid, spherical)
     or a function ``rng -> dict(type=..., axis=/normal=...)``; ``kinds`` fixes the joint
-    type of every body (see :func:`soagen.random_robots.random_chain`)."""
+    type of every body (see :func:`soagen.loaders.random_robots.random_chain`)."""
     g = np.array([0, 0, -9.81])
     arms = []
     for i in range(l):

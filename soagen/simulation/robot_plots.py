@@ -1,6 +1,6 @@
 """Plots of simulated trajectories (matplotlib, PNG files): what every figure shares
 (legends beside the axes, never over the curves) and the figures of a robot
-(:func:`plot_robot_trajectory`); closed-chain systems: :mod:`soagen.closed_chain.plots`."""
+(:func:`plot_robot_trajectory`); closed-chain systems: :mod:`soagen.simulation.closed_chain_plots`."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ def plot_joint_angles(ax_rows, t, columns):
 def plot_robot_trajectory(traj, robot, out_dir):
     """joint_angles.png and tip_deviation.png in ``out_dir`` (an existing directory);
     returns the written paths."""
-    from soagen.simulation import q_names, tip_positions
+    from soagen.simulation.robot import q_names, tip_positions
 
     plt, out = pyplot(), Path(out_dir)
     names = q_names(robot)

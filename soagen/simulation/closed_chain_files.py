@@ -1,5 +1,5 @@
 """The files of a simulated closed-chain trajectory: ``trajectory.npz`` (every array of
-the :class:`~soagen.closed_chain.simulate.Trajectory`; ``violation``: per step the max
+the :class:`~soagen.simulation.closed_chain.Trajectory`; ``violation``: per step the max
 closure error [m], [rad] and velocity violation [m/s], [rad/s]) and ``trajectory.csv`` (time, joint
 angles, object pose, constraint violation; one row per step, named columns)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen.simulation import write_trajectory_files
+from soagen.simulation.robot import write_trajectory_files
 
 
 def csv_columns(system):

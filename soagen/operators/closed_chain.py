@@ -14,7 +14,7 @@ import numpy as np
 
 from soagen import algorithms as alg
 from soagen.closed_chain.result import from_forces
-from soagen.operators import block_diag
+from soagen.operators.chain import block_diag
 
 
 def arm_matrices(ctx):

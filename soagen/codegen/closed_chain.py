@@ -112,25 +112,24 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, batch=F
         validate_prefix,
     )
     from soagen.codegen.robot import batch_langs
-    from soagen.codegen.unroll import UnrollBackend, unroll
+    from soagen.codegen.unroll import unrolled
 
     prefix = validate_prefix(prefix or default_prefix(system.name))
     n, m = system.n, constraint_count(system)
     sym = lambda name, size: np.array([sympy.Symbol(f"{name}_{k}") for k in range(size)], dtype=object)
 
-    def unrolled(build):
-        xp = UnrollBackend()
-        out = build(xp)
-        return unroll(out, xp.defs)
+    def where(function):
+        return lambda label: f"{system.name}: {function}: "
 
     if progress:
         progress("forward dynamics")
     fd = unrolled(lambda xp: closed_chain_fd(system, sym("q", n), sym("qd", n), sym("tau", n),
-                                             sym("obj", OBJ_SIZE), sym("corr", m), xp))
+                                             sym("obj", OBJ_SIZE), sym("corr", m), xp), where(NAME))
     if progress:
         progress("constraints, gravity")
-    cons = unrolled(lambda xp: closure_constraints(system, sym("q", n), sym("pose", POSE_SIZE), xp))
-    grav = unrolled(lambda xp: gravity_torques(system, sym("q", n), xp))
+    cons = unrolled(lambda xp: closure_constraints(system, sym("q", n), sym("pose", POSE_SIZE), xp),
+                    where(CONSTRAINTS))
+    grav = unrolled(lambda xp: gravity_torques(system, sym("q", n), xp), where(GRAVITY))
     functions = [
         Function(NAME, ("q", "qd", "tau", "obj", "corr"), "out", (len(fd.outputs),),
                  f"closed-chain forward dynamics of {system.name}: qdd ({n}), alpha(C) (6), "
@@ -157,8 +156,8 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, batch=F
 
 def generate(system_file, out_dir, **kw):
     """Load a system file, render and write; returns (Emitted, written paths)."""
-    from soagen.closed_chain.loader import load_system
     from soagen.codegen.emit import write
+    from soagen.loaders.closed_chain import load_system
 
     result = render(load_system(system_file), system_file, **kw)
     return result, write(result, out_dir)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from soagen.codegen.bench import BenchResult, binding_overhead, py_time, time_c
+from soagen.bench.robot import BenchResult, binding_overhead, py_time, time_c
 from soagen.codegen.compile import FAST_FLAGS
 
 NUMPY_METHODS = ("lilly_orin", "rccfd1", "dense")
@@ -61,7 +61,7 @@ def _pinocchio(system, states, name):
         import pinocchio as pin
     except ImportError:
         return {}, None, "pinocchio not installed (pip install pin)"
-    from soagen.closed_chain import pinocchio_model as pm
+    from soagen.oracles import pinocchio_closed_chain as pm
 
     try:
         solver = pm.Solver(system)
@@ -76,10 +76,10 @@ def _pinocchio(system, states, name):
 
 def run_system_bench(system_file, with_numpy=True, with_pinocchio=True, iters=None, repeats=11,
                      flags=FAST_FLAGS, progress=None, workdir=None) -> SystemBenchResult:
-    from soagen.closed_chain.codegen import NAME, constraint_count, render
     from soagen.closed_chain.forward import forward_dynamics
-    from soagen.closed_chain.loader import load_system
+    from soagen.codegen.closed_chain import NAME, constraint_count, render
     from soagen.codegen.compile import load_python
+    from soagen.loaders.closed_chain import load_system
     from soagen.spatial import quaternion_from_rotation
 
     system = load_system(system_file)

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from soagen.bench.throughput import py_time
 from soagen.codegen.compile import FAST_FLAGS
-from soagen.codegen.throughput import py_time
 
 # The papers' counts for revolute chains, n = number of joints (mul, add).
 PAPER_COUNTS = {
@@ -153,7 +153,7 @@ def _pinocchio(robot_file, robot, names, rng, nsets=64, floating_base=False):
         import pinocchio as pin
     except ImportError:
         return {}, None, "pinocchio not installed (pip install pin)"
-    from soagen.pinocchio_bridge import Converter, pin_model_from_robot
+    from soagen.oracles.pinocchio import Converter, pin_model_from_robot
 
     if Path(robot_file).suffix.lower() == ".urdf":
         model, how = (pin.buildModelFromUrdf(str(robot_file), pin.JointModelFreeFlyer()),
@@ -200,7 +200,7 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     over batch sizes, the JAX and PyTorch outputs (when installed and asked for), the
     generated stdlib Python, the numpy reference and Pinocchio."""
     import soagen
-    from soagen.codegen import throughput as T
+    from soagen.bench import throughput as T
     from soagen.codegen.compile import load_c, load_python
     from soagen.codegen.extension import compile_extension, load_extension
     from soagen.codegen.functions import ALGORITHMS, TIP_FUNCTIONS

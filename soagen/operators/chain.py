@@ -188,7 +188,7 @@ def rate_blocks(M, V, V_p, A_p, HT, f) -> dict:
 
 def derivative_operators(o, thdd) -> dict:
     """The block-diagonal operators of docs/derivatives.md at one state of a chain, dense, in
-    the builder's world frame and paper numbering (o = :func:`soagen.operators.chain_operators`
+    the builder's world frame and paper numbering (o = :func:`soagen.operators.chain.chain_operators`
     with velocities; thdd the joint accelerations in paper order): Mdot, B (D.2), fbar of the
     joint forces f = phi (M alpha + b) (3.17), Sdot, Psidot, Psiddot (D.4)-(D.6) from the
     parent's velocity V_p and spatial acceleration A_p (gravity as the base's, (3.21)), and

@@ -32,8 +32,8 @@ from soagen.symbolic import loops as LP
 from soagen.symbolic import nfree, statement
 from soagen.symbolic.indexed import (
     SINGLE,
+    BlockStatementError,
     Context,
-    IndexError_,
     Ix,
     Letters,
     expand,
@@ -60,20 +60,18 @@ class World:
         fams = dict(LP.FAMILIES)
         self.loops = [LP.BY_ID[i] for i in loops]
         self.equations = {}
-        for lp in self.loops:
+        for lp in self.loops:                  # each state defined once (another loop may read it)
             name = self.rename.get(lp.id, lp.state)
-            fam = LP.loop_family(lp, name)
-            if name in fams and name not in {LP.input_family(t).name for x in self.loops for t in x.inputs}:
-                if fams[name].meaning != "computed by another loop":
-                    raise BlockProofError(f"family {name} defined twice")
-            fams[name] = fam
+            if name in fams and fams[name].meaning != "computed by another loop":
+                raise BlockProofError(f"family {name} defined twice")
+            fams[name] = LP.loop_family(lp, name)
             for eq in lp.equations:
                 lhs = eq.lhs.replace(f"{lp.state}(", f"{name}(")
                 rhs = re.sub(rf"\b{lp.state}\(", f"{name}(", eq.rhs)
                 self.equations[eq.id] = LP.BlockRelation(eq.id, eq.params, eq.where, lhs, rhs, lp.printed)
             for t in lp.inputs:
                 f = LP.input_family(t)
-                fams.setdefault(f.name, f)
+                fams.setdefault(f.name, f)                                  # a state declared later replaces it
         self.families = fams
         self.transpose_of = dict(alg.transpose_of)
         self.op_types = dict(alg.types)
@@ -309,7 +307,7 @@ def shifts(world: World, poly: dict, typ) -> list:
         return [None]
     ds = {word_shift(w, world.patterns, world.transpose_of) for w in poly}
     if None in ds:
-        raise IndexError_("a word of a two-index block statement is not made of shifts and diagonals")
+        raise BlockStatementError("a word of a two-index block statement is not made of shifts and diagonals")
     return sorted(ds) or [0]
 
 
@@ -339,10 +337,10 @@ def case_context(case: Case, base: Context) -> tuple:
     return row, col, ctx
 
 
-def prove_by_blocks(world: World, lhs: str, rhs: str, given=(), labels=(), base: Context | None = None) -> list:
-    """The cases (with their terms) of `lhs = rhs` block by block; `labels` are relation instances
-    (templates in k) every case may use besides the loops' equations at k and what the letters need."""
-    base = base or Context()
+def prove_by_blocks(world: World, lhs: str, rhs: str, given=()) -> list:
+    """The cases (with their terms) of `lhs = rhs` block by block, each from the loops' equations
+    at its row and the definitions and units its letters need."""
+    base = Context()
     p, typ = world.op_poly(f"({lhs}) - ({rhs})", given)
     prim = world.primitive(p)
     if typ is None:
@@ -350,15 +348,15 @@ def prove_by_blocks(world: World, lhs: str, rhs: str, given=(), labels=(), base:
     if typ[0] not in ("s", "j"):
         if typ[1] in ("s", "j"):
             raise BlockProofError("a row of blocks: state its transpose, a column")
-        return [_prove_case(world, prim, Case(None, Ix(None, 0), Ix(None, 0)), labels, base)]
+        return [_prove_case(world, prim, Case(None, Ix(None, 0), Ix(None, 0)), base)]
     out = []
     for d in shifts(world, prim, typ):
         last = None
         for split in case_splits(d):
             try:
-                out += [_prove_case(world, prim, case, labels, base) for case in split]
+                out += [_prove_case(world, prim, case, base) for case in split]
                 break
-            except IndexError_ as err:
+            except BlockStatementError as err:
                 if "does not decide" not in str(err):
                     raise
                 last = err
@@ -367,18 +365,12 @@ def prove_by_blocks(world: World, lhs: str, rhs: str, given=(), labels=(), base:
     return out
 
 
-def _prove_case(world, prim, case, labels, base):
+def _prove_case(world, prim, case, base):
     row, col, ctx = case_context(case, base)
     if ctx.consistent:
         target = world.expand(prim, row, col, ctx)
-        env = {"k": row} if row != SINGLE else {}
-        labs = [_fill(lab, env) for lab in labels] + _loop_labels(world, target, ctx)
-        case.terms = world.terms(target, labs, ctx)
+        case.terms = world.terms(target, _loop_labels(world, target, ctx), ctx)
     return case
-
-
-def _fill(label: str, env: dict) -> str:
-    return re.sub(r"\bk\b", str(env["k"]), label) if env else label
 
 
 def _loop_labels(world: World, target: dict, ctx: Context) -> list:

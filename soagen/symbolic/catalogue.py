@@ -16,12 +16,16 @@ paper or likely damage by the OCR of the scan, ``evidence`` why (quoting the see
 Two engines read the same record (:mod:`soagen.symbolic.verify`): the N-free algebra
 (:mod:`soagen.symbolic.nfree`) proves the checks for every N when they are written with
 whole operators; a check with explicit block indices or a printed recursion
-(``rec_*``, ``block``, ``phi_``) is proved for N = 1..k by the per-N engine.  A printed
-recursion also has an *operator reading*: ``given`` names its state (``"z : s <- 1"``),
-``assume`` states the loop as an operator equation (``(id, lhs, rhs, reading)``, e.g.
-``Epsi@z -> z - K@Tp`` for z(k) = psi(k,k-1) z(k-1) + L(k-1) T'(k-1)), and
+(``rec_*``, ``block``, ``phi_``) is evaluated by the per-N engine for N = 1..k, and the
+statements with block indices are proved for every N by induction over the index
+(:mod:`soagen.symbolic.block_records`).  A printed recursion also has an *operator
+reading*: ``given`` names its state (``"z : s <- 1"``), ``assume`` states the loop as an
+operator equation (``(id, lhs, rhs, reading)`` from the pinned list of
+:mod:`soagen.symbolic.loops`, e.g. ``Epsi@z -> z - K@Tp`` for z(k) = psi(k,k-1) z(k-1) +
+L(k-1) T'(k-1); each reading is proved for every N from its loop, block by block), and
 ``operator_form`` / ``operator_corrected`` are the checks in those terms; the N-free
-engine proves them for every N, the per-N engine checks the printed loop block by block.
+engine proves them for every N.  A condition (``one-dof``: 1-dof joints) is stated the
+same way and printed with the result.
 Adding an identity is adding a record; the parametrized tests pick it up.
 """
 

@@ -37,7 +37,7 @@ Word = tuple
 Poly = dict
 
 
-class IndexError_(ValueError):
+class BlockStatementError(ValueError):
     """A block statement that cannot be read, or a case the context does not decide."""
 
 
@@ -73,7 +73,7 @@ def ix(text) -> Ix:
         return Ix(None, text)
     m = _IX.match(str(text))
     if not m:
-        raise IndexError_(f"bad index {text!r}")
+        raise BlockStatementError(f"bad index {text!r}")
     if m.group(4) is not None:
         return Ix(None, int(m.group(4)))
     c = int(m.group(3) or 0) * (-1 if m.group(2) == "-" else 1)
@@ -142,7 +142,7 @@ def parse_facts(text: str) -> list:
             a, b = part.split("=")
             out += [(str(ix(a)), str(ix(b))), (str(ix(b)), str(ix(a)))]
         else:
-            raise IndexError_(f"bad condition {part!r}")
+            raise BlockStatementError(f"bad condition {part!r}")
     return out
 
 
@@ -204,7 +204,7 @@ class Letters:
         if m:
             var, lo, hi, body = m.groups()
             if var in env or any(var == (x.var if isinstance(x, Ix) else None) for x in env.values()):
-                raise IndexError_(f"bound index {var} captured in {text}")
+                raise BlockStatementError(f"bound index {var} captured in {text}")
             return self.sum_text(var, ix(lo).subst(env), ix(hi).subst(env), self.poly(body, env, compact=True))
         m = _OPQ.match(text)
         if m:
@@ -212,11 +212,11 @@ class Letters:
             return f"[{word}]({ix(idx).subst(env)})" + (t or "")
         m = _FAM.match(text)
         if not m or m.group(1) not in self.families:
-            raise IndexError_(f"unknown block letter {text!r}")
+            raise BlockStatementError(f"unknown block letter {text!r}")
         fam = self.families[m.group(1)]
         args = [ix(a).subst(env) for a in (m.group(2).split(",") if m.group(2) is not None else [])]
         if len(args) != len(fam.params):
-            raise IndexError_(f"{fam.name} takes {len(fam.params)} indices: {text!r}")
+            raise BlockStatementError(f"{fam.name} takes {len(fam.params)} indices: {text!r}")
         t = "^T" if m.group(3) and not fam.symmetric else ""
         return fam.name + (f"({','.join(map(str, args))})" if args else "") + t
 
@@ -293,10 +293,10 @@ class Letters:
             var, lo, hi, body = m.groups()
             types = {self.word_type(w) for w in self.poly(body, compact=True)}
             if len(types) != 1 or None in types:
-                raise IndexError_(f"the body of {letter} is not one typed operator")
+                raise BlockStatementError(f"the body of {letter} is not one typed operator")
             (t,) = types
             if any(re.search(rf"\b{var}\b", s) for s in t):
-                raise IndexError_(f"the type of {letter} depends on its bound index")
+                raise BlockStatementError(f"the type of {letter} depends on its bound index")
             return t
         m = _OPQ.match(letter)
         if m:
@@ -318,7 +318,7 @@ class Letters:
         types = [self.type_of(x) for x in w]
         for (a, b), (c, d) in zip(types, types[1:]):
             if b != c:
-                raise IndexError_(f"{' '.join(w)}: a {a} <- {b} block times a {c} <- {d} block")
+                raise BlockStatementError(f"{' '.join(w)}: a {a} <- {b} block times a {c} <- {d} block")
         return types[0][0], types[-1][1]
 
 
@@ -372,14 +372,14 @@ def _expand_word(w, patterns, letters, row, col, ctx, transpose_of):
             rest = w[pos:]
             dom = letters.op_types[rest[-1]][1]
             if col != SINGLE or dom not in ("1", "6", "e") or cur == SINGLE:
-                raise IndexError_(f"block of {' '.join(w)}: {g} is not block-sparse")
+                raise BlockStatementError(f"block of {' '.join(w)}: {g} is not block-sparse")
             word.append(f"[{'*'.join(rest)}]({cur})")
             return tuple(word)
         nxt, letter, conds = _step(pat, tr, cur)
         for kind, a, b in conds:
             ok = ctx.decide_le(a, b) if kind == "le" else ctx.decide_eq(a, b)
             if ok is None:
-                raise IndexError_(f"block of {' '.join(w)} at {row}: the case does not decide {a} {kind} {b}")
+                raise BlockStatementError(f"block of {' '.join(w)} at {row}: the case does not decide {a} {kind} {b}")
             if not ok:
                 return None
         if letter:
@@ -391,12 +391,12 @@ def _expand_word(w, patterns, letters, row, col, ctx, transpose_of):
         return _fail(w, "ends at a single block, not a block column")
     ok = ctx.decide_eq(cur, col)
     if ok is None:
-        raise IndexError_(f"block of {' '.join(w)}: the case does not decide {cur} = {col}")
+        raise BlockStatementError(f"block of {' '.join(w)}: the case does not decide {cur} = {col}")
     return tuple(word) if ok else None
 
 
 def _fail(w, why):
-    raise IndexError_(f"block of {' '.join(w)}: {why}")
+    raise BlockStatementError(f"block of {' '.join(w)}: {why}")
 
 
 def _step(pat: Pattern, tr: bool, cur):
@@ -417,7 +417,7 @@ def _step(pat: Pattern, tr: bool, cur):
         if not tr:
             return SINGLE, pat.letter, [("eq", cur, at)]
         return at, _t(pat.letter), []
-    raise IndexError_(f"unknown pattern {pat.kind}")
+    raise BlockStatementError(f"unknown pattern {pat.kind}")
 
 
 def _t(letter: str) -> str:

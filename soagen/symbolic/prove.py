@@ -158,7 +158,7 @@ def _by_blocks(v: Verdict, lhs, rhs, path) -> bool:
         blocks_axioms_text,
         by_blocks_text,
     )
-    from soagen.symbolic.indexed import IndexError_
+    from soagen.symbolic.indexed import BlockStatementError
 
     a, b = statement.unparse(lhs), statement.unparse(rhs)
     world = World()
@@ -167,7 +167,7 @@ def _by_blocks(v: Verdict, lhs, rhs, path) -> bool:
         if typ and typ[0] not in ("s", "j") and typ[1] in ("s", "j"):      # a row of blocks: its transpose
             a, b = statement.unparse(("T", lhs)), statement.unparse(("T", rhs))
         cases = prove_by_blocks(world, a, b)
-    except (BlockProofError, IndexError_):
+    except (BlockProofError, BlockStatementError):
         return False
     text = by_blocks_text("statement", v.statement, a, b, cases)
     checker.check(text, checker.Axioms(axioms_text(nfree.algebra("chain"))), checker.Blocks(blocks_axioms_text()))

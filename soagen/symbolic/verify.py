@@ -4,11 +4,12 @@ For each record of :mod:`~soagen.symbolic.catalogue`, with the *valid form* bein
 printed checks, or the corrected ones for a recorded misprint:
 
 1. **all N**: the N-free engine (:mod:`soagen.symbolic.nfree`) proves the valid form
-   with the relations that hold on every tree, else with those of chains; the proof
-   yields a certificate (:mod:`soagen.symbolic.certificate`);
-2. **per N**: the block engine proves the valid form for N = nmin..nmax.  For an
-   operator statement this cross-checks the N-free proof (they must agree); for a
-   statement with block indices or a printed recursion it is the proof, for those N;
+   with the relations that hold on every tree, else with those of chains; a statement
+   with block indices is proved by induction over the index
+   (:mod:`soagen.symbolic.block_records`); the proof yields a certificate
+   (:mod:`soagen.symbolic.certificate`);
+2. **per N**: the block engine proves the valid form for N = nmin..nmax, a cross-check
+   of the all-N proof (they must agree);
 3. **refutation** of a misprint's printed form: ill-typed for every N (the N-free
    typing), or a counterexample: the smallest N where the printed form fails, with the
    residual of a random numeric instance;
@@ -17,9 +18,11 @@ printed checks, or the corrected ones for a recorded misprint:
    solved from its hypotheses.
 
 Outcomes: ``proved`` (scope: all N on trees / on chains, all sizes for an N-independent
-theory, or N = 1..k only), ``misprint`` (printed refuted, correction proved), ``FAILED``
-(a check that should hold does not, a recorded misprint turned out true, the engines
-disagree, or numbers contradict a proof).
+theory, or N = 1..k only; with the condition it rests on, if any), ``misprint`` (printed
+refuted, correction proved), ``FAILED`` (a check that should hold does not, a recorded
+misprint turned out true, the engines disagree, or numbers contradict a proof).
+:func:`prove_readings` proves, for every N, the operator reading of every printed loop
+the records assume (:mod:`soagen.symbolic.loops`).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from soagen.symbolic.chain import (
     random_chain_ops,
     symbolic_chain_namespace,
 )
-from soagen.symbolic.indexed import IndexError_
+from soagen.symbolic.indexed import BlockStatementError
 from soagen.symbolic.loops import CONDITION_SCOPE, LOOPS
 from soagen.symbolic.rewriting import format_poly
 from soagen.tolerances import IDENTITY_RESIDUAL
@@ -323,7 +326,7 @@ def run_record(rec: IdentityRecord, nmax: int = 4, numeric_n=(1, 3, 6), certific
         try:
             out.proof = block_records.prove_record(rec.id)
             out.topology, out.scope = "chain", "all N (chains)"
-        except (BlockProofError, IndexError_) as err:
+        except (BlockProofError, BlockStatementError) as err:
             out.message = f"the block-level proof fails: {err}"
         out.seconds_all_n = time.perf_counter() - t
     # 2. the valid form per N (cross-check, or the proof itself)
@@ -391,7 +394,7 @@ def prove_readings(certificates: bool = False) -> list[Reading]:
             r.cases, r.terms = len(cases), sum(len(c.terms) for c in cases)
             if certificates:
                 r.certificate = reading_text(lp.id, cases)
-        except (BlockProofError, IndexError_) as err:
+        except (BlockProofError, BlockStatementError) as err:
             r.error = str(err)
         r.seconds = time.perf_counter() - t
         out.append(r)

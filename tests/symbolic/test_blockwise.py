@@ -13,7 +13,7 @@ from soagen.symbolic.blockwise import (
     prove_by_blocks,
     prove_lemma,
 )
-from soagen.symbolic.indexed import SINGLE, Context, IndexError_, Ix, ix
+from soagen.symbolic.indexed import SINGLE, BlockStatementError, Context, Ix, ix
 from soagen.symbolic.statement import evaluate, parse_expr
 
 
@@ -49,7 +49,7 @@ def test_block_k_of_an_operator_product_over_the_shift_structure():
     assert _block(w, "E@g", Ix("N"), SINGLE, Context()) == "phi(N+1,N)^T g"          # gravity enters block N
     assert _block(w, "S.T@B", Ix("k"), SINGLE, Context([("1", "k"), ("k", "N-1")])) == "0"   # nothing above the tip
     assert _block(w, "B.T@psi.T@a", SINGLE, SINGLE, Context()) == "phi(1,0)^T [psi^T*a](1)"
-    with pytest.raises(IndexError_, match="does not decide"):
+    with pytest.raises(BlockStatementError, match="does not decide"):
         _block(w, "Ephi@zf", Ix("k"), SINGLE, Context([("1", "k"), ("k", "N")]), g)
 
 

@@ -72,6 +72,7 @@ class BenchResult:
     jax_ns: dict = field(default_factory=dict)       # function -> ns per state (NB states per call)
     torch_ns: dict = field(default_factory=dict)
     array_notes: list = field(default_factory=list)
+    flexible: bool = False          # the papers' counts are for rigid chains: not compared
 
 
 def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=(),
@@ -220,7 +221,7 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     fd = next((f.variant for f in result.functions if f.variant), None)
     quats = quaternion_slots(robot)
     res = BenchResult(robot.name, robot.nv, gen_s, counts, {}, fd_variant=fd, flags=tuple(flags),
-                      generation_cpu_s=gen_cpu)
+                      generation_cpu_s=gen_cpu, flexible=robot.is_flexible)
     prefix = result.manifest["prefix"]
     with tempfile.TemporaryDirectory(prefix="soagen-bench-") as tmp:
         work = Path(workdir or tmp)

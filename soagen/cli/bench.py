@@ -81,7 +81,7 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
                           with_torch=not no_torch, progress=step, floating_base=floating_base)
     rows = []
     refs = {}
-    for n, label, pm, pa, _, _ in B.paper_rows(res.nv, res.counts):
+    for n, label, pm, pa, _, _ in ([] if res.flexible else B.paper_rows(res.nv, res.counts)):
         refs.setdefault(n, []).append((label, pm, pa))
     for n, c in res.counts.items():
         for k, (label, pm, pa) in enumerate(refs.get(n) or [("", "", "")]):

@@ -67,12 +67,12 @@ def main():
     fig, ax = plt.subplots(figsize=(8, 3.8))
     for (label, (t, d, _)), style in zip(curves.items(), ("k-", "C0--", "C3:")):
         ax.plot(t, d, style, label=label)
-    ax.set_ylim(-0.5, 0.2)
+    ax.set_ylim(-0.75, 0.15)
     ax.set_xlabel("t [s]")
     ax.set_ylabel("tip deflection in the hub frame [m]")
     ax.set_title("Kane-Ryan-Banerjee spin-up: L = 10 m, w_s = 6 rad/s, T = 15 s")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="lower left")
+    ax.legend(fontsize=8, loc="lower right")
     out = Path(__file__).resolve().parents[2] / "docs" / "img" / "flexible_spinup.png"
     fig.savefig(out, dpi=100, bbox_inches="tight")
     print(f"wrote {out}")

@@ -64,7 +64,7 @@ def test_bundled_robots_load(name, nv, kinds):
 def test_bundled_robot_by_name_and_not_a_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)                       # outside the checkout
     assert soagen.load("puma560").nv == 6
-    with pytest.raises(RobotFileError, match=r"nowhere: file: no such file \(nor a bundled robot: arm6, "):
+    with pytest.raises(RobotFileError, match=r"nowhere: file: no such file \(nor a bundled robot: arm3_flexlink, arm6, "):
         soagen.load("nowhere")
     with pytest.raises(RobotFileError, match="is a directory, not a robot file"):
         soagen.load(tmp_path)

@@ -142,7 +142,7 @@ def parse_overlay(path, doc, parse_base) -> Description:
     name = doc.get("name", f"{d.name}_flexible")
     if not isinstance(name, str):
         raise RobotFileError(path, "name", "must be a string")
-    return replace(d, name=name)
+    return replace(d, name=name, path=str(path))     # the model's source is the overlay the user loaded
 
 
 def _tip(path, d):

@@ -104,29 +104,30 @@ def evaluate(function: CompiledFunction, *arrays, output=0):
                         meta=np.empty((0,) * (len(lead) + len(shape))))
 
 
-def _gram(block, width):
-    """One chunk's rows [A | b] -> [A | b]^T [A | b] (width x width)."""
-    rows = block.reshape(-1, width)
-    return rows.T @ rows
+def _gram(A, b):
+    """One chunk's [A | b]^T [A | b] ((p+1) x (p+1)), from A (m, ..., p) and b (m, ...)."""
+    A, b = A.reshape(-1, A.shape[-1]), b.reshape(-1)
+    Atb = A.T @ b
+    return np.block([[A.T @ A, Atb[:, None]], [Atb[None, :], np.array([[b @ b]])]])
 
 
 def lstsq(A, b):
-    """x minimising |A x - b| over Dask arrays: ``A`` of shape (..., p) and ``b`` of
-    shape (...), chunked along the first axis (e.g. the base regressor (n, nv, p) and the
+    """x minimising |A x - b| over Dask arrays: ``A`` of shape (n, ..., p) and ``b`` of
+    shape (n, ...), chunked along the first axis (e.g. the base regressor (n, nv, p) and the
     joint forces (n, nv)). Returns x and the residual norm |A x - b| (from the normal
     equations: accurate to about sqrt(eps) |b|). A column of A that depends on the others
-    (``tolerances.NORMAL_EQUATIONS_RANK``) is an error."""
+    (``tolerances.NORMAL_EQUATIONS_RANK``) is an error. Computed on Dask's current
+    scheduler (threads, or a dask.distributed Client's cluster)."""
+    import dask
     import dask.array as da
 
     A, b = da.asarray(A), da.asarray(b)
     if A.shape[:-1] != b.shape or A.ndim < 2:
         raise SoagenError(f"lstsq: A {A.shape} and b {b.shape} do not match (A is (n, ..., p), b is (n, ...))")
     A = A.rechunk({k: -1 for k in range(1, A.ndim)})
-    Ab = da.concatenate([A, b.rechunk(A.chunks[:-1])[..., None]], axis=-1).rechunk({A.ndim - 1: -1})
-    width = A.shape[-1] + 1
-    G = Ab.map_blocks(_gram, width, drop_axis=list(range(1, Ab.ndim - 1)),
-                      chunks=((width,) * Ab.numblocks[0], (width,)), dtype=np.float64)
-    G = G.compute().reshape(-1, width, width).sum(axis=0)        # one (p+1) x (p+1) per chunk
+    b = b.rechunk(A.chunks[:-1])
+    grams = [dask.delayed(_gram)(a, y) for a, y in zip(A.to_delayed().ravel(), b.to_delayed().ravel())]
+    G = dask.delayed(sum)(grams).compute()       # one (p+1) x (p+1) per chunk, added
     return solve_normal_equations(G)
 
 

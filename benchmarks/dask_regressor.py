@@ -13,7 +13,8 @@ accumulated chunk by chunk (soagen.codegen.scale), in three ways on the same wor
 
 The joint forces are the generated inverse dynamics plus Gaussian noise (``--sigma``
 N m), so the identified base parameters approach the model's K pi as n grows. States per
-second for each; ``--big N`` then runs N states (1e8 for docs/scale.md) on the threads
+second for each, and how many cores the run got (a fixed BLAS loop alone against one
+copy per worker at once: on a shared machine fewer than it has); ``--big N`` then runs N states (1e8 for docs/scale.md) on the threads
 and reports time, throughput, peak memory of the process (out of core: the regressor of
 1e8 states would take 173 GB) and the identification error.
 
@@ -75,6 +76,27 @@ def with_dask(Yb, ID, n, chunk, nv, sigma):
     return x, time.perf_counter() - t
 
 
+def _burn(_):
+    """A fixed numpy workload (BLAS, one thread): its seconds."""
+    a = np.random.default_rng(0).random((60_000, 37))
+    t = time.perf_counter()
+    for _ in range(40):
+        a.T @ a
+    return time.perf_counter() - t
+
+
+def free_cores(workers):
+    """How many cores this run gets: ``workers`` x (time of one workload alone) / (time of
+    each of ``workers`` copies run at once in separate processes). 2.0 on an idle 2-core
+    machine; on a shared one, less."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(workers) as pool:
+        alone = min(pool.map(_burn, [0]))
+        together = max(pool.map(_burn, range(workers)))
+    return workers * alone / together
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--n", type=float, default=4e6, help="states for the three-way comparison")
@@ -103,6 +125,7 @@ def main():
         err = np.abs(x - pi_b).max() / np.abs(pi_b).max()
         print(f"| {what} | {states:.0e} | {seconds:.1f} | {states / seconds:,.0f} | {err:.1e} |")
 
+    print(f"cores free for this run (a BLAS loop alone vs {opts.workers} at once): {free_cores(opts.workers):.2f}")
     print("| run | states | s | states/s | max rel. error of pi_b |\n|---|---|---|---|---|")
     report("single process, one thread", *single(Yb, ID, n, opts.chunk, nv, opts.sigma), n)
     with dask.config.set(scheduler="threads", num_workers=opts.workers):
@@ -115,6 +138,7 @@ def main():
         big = int(opts.big)
         with dask.config.set(scheduler="threads", num_workers=opts.workers):
             report(f"dask threads ({opts.workers})", *with_dask(Yb, ID, big, opts.chunk, nv, opts.sigma), big)
+        print(f"cores free after the run: {free_cores(opts.workers):.2f}")
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"peak memory of the process: {rss:.0f} MB (the regressor alone: {big * nv * Yb.shapes[0][1] * 8 / 1e9:.0f} GB)")
 

@@ -6,8 +6,8 @@ so one chunk of states is one call, and threads (Dask's default scheduler) or wo
 processes (``dask.distributed``) evaluate chunks in parallel. Three pieces:
 
 * :class:`CompiledFunction`: one function of a built module, named by the module's file,
-  picklable (it pickles as the file's path and the function's name and loads the module
-  in whichever process calls it: a Dask worker on the same file system); the input sizes
+  picklable (it holds only the file's path, the function's name and the shapes, and loads
+  the module in whichever process calls it: a Dask worker on the same file system); the input sizes
   and output shapes come from the manifest beside the module.
 * :func:`evaluate`: that function over Dask arrays whose leading axes are chunked (the
   last axis, the state vector, whole): a lazy array of shape (..., *output shape),
@@ -56,12 +56,6 @@ class CompiledFunction:
         record = functions[name]
         self.inputs = tuple(record["inputs"])
         self.shapes = tuple(tuple(s) for s in output_shapes(record))
-
-    def __getstate__(self):
-        return {"path": self.path, "name": self.name, "inputs": self.inputs, "shapes": self.shapes}
-
-    def __setstate__(self, state):
-        self.__dict__.update(state)
 
     def __call__(self, *arrays, **kw):
         """The module's function on numpy arrays (the module loaded on first use in this process)."""

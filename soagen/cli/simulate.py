@@ -50,27 +50,22 @@ def simulate(model, duration, dt, out, backend, code, controller, speed, seed, m
     trajectory.npz, trajectory.csv and plots to OUT, and prints the steps per second.
     """
     from soagen import output_dir
+    from soagen.cli.options import model_file
     from soagen.errors import SoagenError
-    from soagen.loaders.closed_chain import is_system_file
 
     if not (duration > 0 and dt > 0):
         raise SoagenError("--duration and --dt must be positive")
     if dt > duration:
         raise SoagenError(f"--dt {dt:g} is longer than --duration {duration:g}")
+    model, system = model_file(model)
     output_dir.check(out)
     backend = _backend(backend, code)
-    if is_system_file(model):
-        from soagen.cli.options import refuse_robot_options
-
-        refuse_robot_options(model, {"--tip": tip, "--floating-base": floating_base})
+    if system:
         if backend == "generated" and method is not None:
             raise SoagenError("--method: the generated backend is Lilly-Orin Table 1 unrolled; --method is for "
                               "--backend numpy")
         return _system(model, duration, dt, out, backend, code, controller, speed, seed, method or "rccfd1",
                        stabilization or "projection")
-    for name, value in (("--method", method), ("--stabilization", stabilization)):
-        if value is not None:
-            raise SoagenError(f"{model}: {name}: only for system files")
     return _robot(model, duration, dt, out, backend, code, controller, speed, seed, tip, floating_base)
 
 
@@ -92,12 +87,12 @@ def _backend(backend, code):
 
 def _integrate(sim, name, duration, dt, seed, speed):
     """sim.run with a progress bar on stderr."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
 
-    bar = Progress(TextColumn("[bold]simulate[/] {task.description}"), BarColumn(),
-                   TextColumn("{task.completed}/{task.total} steps"), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
+    from soagen.cli.options import progress
+
+    bar = progress(TextColumn("[bold]simulate[/] {task.description}"), BarColumn(),
+                   TextColumn("{task.completed}/{task.total} steps"), TimeRemainingColumn())
     task = bar.add_task(name, total=int(round(duration / dt)))
     with bar:
         return sim.run(duration, dt, seed, speed=speed, progress=lambda k, n: bar.update(task, completed=k))

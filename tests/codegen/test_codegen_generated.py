@@ -4,8 +4,9 @@ bytes. To update after an intended change:
 
     SOAGEN_UPDATE_GENERATED=1 pytest tests/codegen/test_codegen_generated.py --runslow
 
-(or `soagen generate robots/NAME.yaml --out generated/NAME` per robot,
-`soagen generate robots/systems/NAME.yaml --out generated/systems/NAME` per system)."""
+(or `soagen generate robots/NAME.yaml --lang c,python --out generated/NAME` per robot,
+`soagen generate robots/systems/NAME.yaml --lang c,python --out generated/systems/NAME`
+per system)."""
 
 import difflib
 import os

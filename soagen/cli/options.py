@@ -122,7 +122,8 @@ def model_file(model):
     path = resolve(model)
     system = is_system_file(path)
     wrong, kind = (ROBOT_ONLY, "robot files, not for a system file") if system else (SYSTEM_ONLY, "system files")
-    used = [_spelling(p) for p in ctx.command.params if p.name in wrong and given(p.name, ctx)]
+    params = {p.name: p for p in ctx.command.params}
+    used = [_spelling(params[name]) for name in wrong if name in params and given(name, ctx)]
     if used:
         raise SoagenError(f"{model}: {', '.join(used)}: only for {kind}")
     return str(path), system

@@ -41,7 +41,7 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
     import time
 
     from soagen import output_dir
-    from soagen.cli.generate import parse_algorithms, progress_bar
+    from soagen.cli.generate import progress_bar, robot_algorithms
     from soagen.cli.options import model_file
     from soagen.codegen.extension import build as build_module
 
@@ -58,12 +58,10 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
             result = render_system(load_system(robot), robot, langs=langs, prefix=prefix, batch=True, progress=step)
     else:
         from soagen.cli.options import load_args, load_robot
-        from soagen.codegen.functions import check_algorithms
         from soagen.codegen.robot import render
 
         model = load_robot(robot, tip=tip, floating_base=floating_base)
-        names = parse_algorithms(algos)
-        check_algorithms(names)
+        names = robot_algorithms(model, algos)
         ctx, step = progress_bar(len(names), quiet)
         with ctx:
             result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix, fd_variant=fd_variant,

@@ -37,6 +37,28 @@ def parse_algorithms(text):
     return list(dict.fromkeys(n for a in names for n in (ALGORITHMS if a == "all" else (a,))))
 
 
+def robot_algorithms(model, text):
+    """The functions --algorithms asks of ``model``, validated: as named; by default (the
+    option not given) those of 'all' the model allows: when its mass matrix is singular,
+    what needs M^-1 is left out with a warning (named explicitly, the generator refuses
+    it)."""
+    import warnings
+
+    from soagen.cli.options import given
+    from soagen.codegen.functions import check_algorithms, without_inverse
+    from soagen.errors import RobotFileWarning
+
+    names = parse_algorithms(text)
+    check_algorithms(names)
+    if given("algos"):
+        return names
+    names, dropped = without_inverse(model, names)
+    if dropped:
+        warnings.warn(RobotFileWarning(model.source, "--algorithms", f"left out {', '.join(dropped)}: they need "
+                                       "M^-1 and the mass matrix is singular (see the joints and the fix above)"))
+    return names
+
+
 def progress_bar(total, quiet):
     """A rich progress bar on stderr (a no-op when quiet); returns (context, step)."""
     import contextlib
@@ -119,7 +141,6 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     from soagen import output_dir
     from soagen.cli.options import load_args, load_robot, model_file
     from soagen.codegen.emit import write
-    from soagen.codegen.functions import check_algorithms
     from soagen.codegen.robot import frames_for, render
 
     robot, system = model_file(robot)
@@ -127,8 +148,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
         return generate_system(robot, lang, out_dir, prefix, quiet, batch)
     langs = parse_langs(lang)
     model = load_robot(robot, tip=tip, floating_base=floating_base)
-    names = parse_algorithms(algos)
-    check_algorithms(names)
+    names = robot_algorithms(model, algos)
     frame_names = [f.strip() for f in frames.split(",") if f.strip()] if frames else None
     frames_for(model, frame_names)                     # unknown links: one line, before any work
     output_dir.check(out_dir)

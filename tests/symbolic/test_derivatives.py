@@ -179,7 +179,7 @@ def test_every_step_of_the_derivatives_topic_points_to_a_proved_record():
     assert len(chains) >= 8 and len(recs) >= 3
     named = set()
     for it in chains:
-        assert it.steps[-1].record, it.lhs_text                    # every chain ends in a record
+        assert it.steps[-1].record, it.lhs_plain                    # every chain ends in a record
         named |= {s.record for s in it.steps if s.record}
     named |= {r.record for r in recs}
     assert all(r for r in (it.record for it in recs))

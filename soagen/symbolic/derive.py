@@ -23,11 +23,11 @@ from pathlib import Path
 
 from soagen.errors import SoagenError
 from soagen.symbolic.catalogue import BY_ID
+from soagen.symbolic.chain import symbolic_chain_namespace
 from soagen.symbolic.derivations import TOPIC_HELP, TOPICS  # noqa: F401 - re-exported
 from soagen.symbolic.plain import markdown_to_plain, tex_to_plain  # noqa: F401 - re-exported
 from soagen.symbolic.steps import Chain, Para, Rec, Step  # noqa: F401 - re-exported
 from soagen.symbolic.verify import (
-    _sym_chain_ns,
     all_n_scope,
     check_symbolic,
     prove_all_n,
@@ -76,7 +76,7 @@ def _verify(item) -> str:
         raise AssertionError(f"derivation step {bad.lhs} = {bad.rhs} is not proved for all N")
     if isinstance(item, Rec):
         for N in CHECK_N:
-            r = check_symbolic((item.check,), item.let, _sym_chain_ns(N))
+            r = check_symbolic((item.check,), item.let, symbolic_chain_namespace(N))
             if not r.ok:
                 raise AssertionError(f"recursion does not compute its operator at N={N}: {r.detail}")
         if item.record:

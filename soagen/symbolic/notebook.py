@@ -44,7 +44,7 @@ import numpy as np
 
 from soagen.loaders.random_robots import random_chain
 from soagen.symbolic.numeric import random_state, robot_chain_ops
-from soagen.symbolic.verify import chain_namespace
+from soagen.symbolic.chain import chain_namespace
 from soagen.tolerances import ROBOT_RESIDUAL
 
 rng = np.random.default_rng({SEED})

@@ -1,6 +1,6 @@
 """The command line's shared options (soagen/cli/options.py): one dispatch between robot
 and system files for every command, options detected by click's parameter source (an
-explicit default counts as given), bundled systems by name, --lang all, --algorithms
+explicit default counts as given), bundled systems by name, --lang all (every language), --algorithms
 all,EXTRA, --out refused before any work, and tables that fit 100 columns."""
 
 from __future__ import annotations
@@ -67,7 +67,8 @@ def test_lang_all_writes_every_language(tmp_path):
     r = run("generate", "planar2", "--algorithms", "mass_matrix", "--out", tmp_path, "-q")
     assert r.exit_code == 0, r.output
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "planar2.c", "planar2.h", "planar2.py", "planar2_jax.py", "planar2_manifest.json", "planar2_torch.py"]
+        "planar2.c", "planar2.h", "planar2.py", "planar2_casadi.py", "planar2_jax.py", "planar2_manifest.json",
+        "planar2_torch.py"]
 
 
 def test_algorithms_all_combines_with_more(tmp_path):

@@ -114,4 +114,4 @@ def test_deterministic_across_hash_seeds(tmp_path):
         subprocess.run([sys.executable, "-m", "soagen.cli.main", "generate", str(ROBOTS / "planar2.yaml"),
                         "--out", str(out), "-q"], check=True, env=env, capture_output=True)
         outs.append({p.name: p.read_bytes() for p in out.iterdir()})
-    assert outs[0] == outs[1] and len(outs[0]) == 6      # --lang all: .c .h .py _jax.py _torch.py manifest
+    assert outs[0] == outs[1] and len(outs[0]) == 7      # --lang all: .c .h .py _jax _torch _casadi manifest

@@ -41,8 +41,12 @@ def test_verify_only_markdown():
 
 
 def test_verify_table_and_list():
-    r = CliRunner().invoke(cli, ["verify", "--only", "I-5.4", "--nmax", "2", "--numeric-nmax", "2"])
+    r = CliRunner().invoke(cli, ["verify", "--only", "I-5.4", "--only", "I-abstract", "--nmax", "2",
+                                 "--numeric-nmax", "2"])
     assert r.exit_code == 0 and "proved" in r.stdout and "all N (trees)" in r.stdout
+    table = r.stdout[:r.stdout.index("I-abstract:")]          # the notes after it are free text
+    assert max(len(line) for line in table.splitlines()) <= 100 and "…" not in table
+    assert "I-abstract " in table and "misprint (error" in table
     r = CliRunner().invoke(cli, ["verify", "--list"])
     assert r.exit_code == 0 and "I-a.50-proof" in r.stdout and "known misprint" in r.stdout
 

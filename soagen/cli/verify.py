@@ -53,7 +53,7 @@ def _summary(rows, outcomes, readings=()) -> str:
     blocks = sum(1 for o in outcomes if o.all_n and not hasattr(o.proof, "algebra"))
     conditional = [o.id for o in outcomes if o.all_n and "only" in o.scope]
     text = (f"{c['all_n']} of {len(rows)} identities proved for all N ({c['top_tree']} with the tree relations, "
-            f"{c['top_chain']} needing a chain, of them {blocks} by block-index induction; the rest N-independent"
+            f"{c['top_chain']} needing a chain, of them {blocks} at block level (block by block or by induction over the block index); the rest N-independent"
             + (f"; under a condition: {', '.join(conditional)}" if conditional else "")
             + f"), {c['up_to_n']} for N = 1..k only; "
             f"{c['misprint']} of them misprints ({c['mis_paper']} errors in the paper, {c['mis_ocr']} likely OCR damage), "

@@ -262,6 +262,10 @@ def _integrate(chain, z0, zd0, times, prescribed=None):
     return sol.t, np.array([z for z, _ in states]), np.array([zd for _, zd in states])
 
 
+def _count(modes):
+    return f"{modes} mode" + ("" if modes == 1 else "s")
+
+
 def simulate(arm, model="stiffened", modes=6):
     """The trajectory of ``arm`` (a :class:`~soagen.oracles.beams.Arm`) with ``modes``
     clamped-free modes per link (an int, or one per link) in the given model
@@ -271,7 +275,7 @@ def simulate(arm, model="stiffened", modes=6):
     z0 = np.zeros(chain.nz)
     z0[chain.theta_index] = arm.theta0
     times, Z, _ = _integrate(chain, z0, np.zeros(chain.nz), arm.times())
-    label = f"floating frame, {model}" + ("" if model == "rigid" else f", {modes} modes")
+    label = f"floating frame, {model}" + ("" if model == "rigid" else f", {_count(modes)}")
     return _trajectory(chain, times, Z, label)
 
 
@@ -289,7 +293,7 @@ def spin_up(spec, model="stiffened", modes=6):
         return tuple(float(v) for v in spec.profile(t))
 
     times, Z, _ = _integrate(chain, np.zeros(chain.nz), np.zeros(chain.nz), times, {0: theta})
-    return _trajectory(chain, times, Z, f"floating frame, {model}, {modes} modes")
+    return _trajectory(chain, times, Z, f"floating frame, {model}, {_count(modes)}")
 
 
 def pinned_frequencies(link, modes):

@@ -95,6 +95,12 @@ class Link:
     hub_mass: float = 0.0
     hub_inertia: float = 0.0
 
+    def __post_init__(self):
+        for name in ("hub_mass", "hub_inertia"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value >= 0):
+                raise ValueError(f"Link.{name} must be non-negative and finite, got {value!r}")
+
 
 @dataclass(frozen=True)
 class Arm:

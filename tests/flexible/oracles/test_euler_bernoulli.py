@@ -63,3 +63,4 @@ def test_frequency_scaling():
     # omega = (beta L)^2 sqrt(EI / (rho A L^4)): a 1 m steel-like beam with EI / rho A = 1
     assert bending_frequencies([1.0, 2.0], 1.0, 3.0, 3.0) == pytest.approx([1.0, 4.0], rel=1e-15)
     assert bending_frequencies([1.0], 2.0, 16.0, 1.0)[0] == pytest.approx(1.0, rel=1e-15)
+

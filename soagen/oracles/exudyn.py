@@ -107,8 +107,7 @@ def _add_hub(mbs, link, root, angle, first_element, gravity):
     """A rigid hub at the joint carrying link.hub_mass (under gravity) and link.hub_inertia,
     clamped to the beam's root (position and rotation about z)."""
     node = mbs.AddNode(NodeRigidBody2D(referenceCoordinates=[root[0], root[1], angle]))
-    body = mbs.AddObject(ObjectRigidBody2D(physicsMass=link.hub_mass,
-                                           physicsInertia=link.hub_inertia, nodeNumber=node))
+    body = mbs.AddObject(ObjectRigidBody2D(mass=link.hub_mass, inertia=link.hub_inertia, nodeNumber=node))
     if gravity and link.hub_mass:
         m = mbs.AddMarker(MarkerBodyMass(bodyNumber=body))
         mbs.AddLoad(LoadMassProportional(markerNumber=m, loadVector=[0, -gravity, 0]))
@@ -134,8 +133,8 @@ def _solve(mbs, duration, step, sample, max_EA, spectral_radius):
     ti.newton.useModifiedNewton = False
     ti.newton.relativeTolerance = 1e-10
     ti.newton.absoluteTolerance = NEWTON_FORCE * max_EA
-    ss.solutionSettings.writeSolutionToFile = False
-    ss.solutionSettings.sensorsWritePeriod = sample
+    ss.solution.file.write = False
+    ss.solution.sensors.writePeriod = sample
     if not mbs.SolveDynamic(ss):
         raise RuntimeError("Exudyn: the dynamic solver failed")
 

@@ -17,12 +17,12 @@ from soagen import load_system
 from soagen.cli.main import cli
 from soagen.codegen import cache
 from soagen.simulation.closed_chain import GeneratedDynamics, Simulator
-from soagen.simulation.closed_chain_plots import orientation_error
 from soagen.simulation.robot import (
     GeneratedRobotDynamics,
     RobotSimulator,
     tip_positions,
 )
+from soagen.simulation.robot_plots import orientation_error
 
 REPO = Path(__file__).resolve().parents[1]
 SYSTEMS = REPO / "robots" / "systems"
@@ -71,6 +71,26 @@ def test_hold_holds_the_object_at_rest(dual_arm):
 
 
 @pytest.mark.cc
+def test_hold_settles_the_objects_position_and_orientation(dual_arm, monkeypatch):
+    """Started with random joint rates, the held object comes back to its start pose in
+    position and orientation (critically damped at w_c = 10 rad/s: about 0.2 degrees,
+    gone within a second). The joint PD alone, scaled by each arm's own inertia, leaves
+    the object's rotation nearly undamped: still degrees off after 1.6 s."""
+    s, lib = dual_arm
+
+    def run():
+        return Simulator(s, dynamics=GeneratedDynamics(s, lib)).run(1.6, 0.004, seed=0)
+
+    tr = run()
+    angle = np.degrees(orientation_error(tr.quat_C))
+    last = tr.t > 1.4
+    assert angle.max() > 0.05 and angle[last].max() < 1e-3, (angle.max(), angle[last].max())
+    assert np.abs(tr.p_C[last] - tr.p_C[0]).max() < 1e-6
+    monkeypatch.setattr(Simulator, "object_pd", lambda self, p, quat, V: np.zeros(6))     # the joint PD only
+    assert np.degrees(orientation_error(run().quat_C))[last].max() > 1.0
+
+
+@pytest.mark.cc
 def test_generated_code_must_fit_the_model(dual_arm, tmp_path):
     from soagen.errors import SoagenError
 
@@ -115,15 +135,16 @@ def test_robot_hold_at_rest_and_the_cache(planar, compiled_code_cache):
 
 
 def test_robot_on_a_floating_base_moves_on_its_manifold():
-    """A free joint is integrated on SE(3) (unit quaternion kept) and not actuated: started
-    at rest, the robot falls as one rigid body, its base by g t^2 / 2, the joints held."""
+    """With base="free" a free joint is integrated on SE(3) (unit quaternion kept) and not
+    actuated: started at rest, the robot falls as one rigid body, its base by g t^2 / 2,
+    the joints held."""
     from soagen.oracles.pinocchio import example_robot_data_dir
 
     erd = example_robot_data_dir()
     if erd is None:
         pytest.skip("example-robot-data not installed (the bundled YAML robots have a massless base)")
     robot = soagen.load(erd / "ur_description/urdf/ur5_robot.urdf", floating_base=True)
-    tr = RobotSimulator(robot, "pd").run(0.1, 0.005, speed=0.0)
+    tr = RobotSimulator(robot, "pd", base="free").run(0.1, 0.005, speed=0.0)
     assert np.allclose(np.linalg.norm(tr.q[:, 3:7], axis=1), 1.0, atol=1e-12)
     assert np.abs(tr.q[:, 7:] - tr.q[0, 7:]).max() < 1e-9 and np.abs(tr.q[:, 3:7] - tr.q[0, 3:7]).max() < 1e-9
     np.testing.assert_allclose(tr.q[-1, :3] - tr.q[0, :3], 0.5 * robot.gravity * 0.1 ** 2, atol=1e-12)

@@ -231,6 +231,34 @@ def check_algorithms(names):
             raise SoagenError(f"unknown algorithm {n!r} (choose from {', '.join(SPECS)})")
 
 
+NEEDS_MINV = ("inverse_mass_matrix", "forward_dynamics", "op_space_inverse_inertia", "forward_dynamics_derivatives")
+"""The functions that invert the mass matrix (D(k)^-1 of Part I (4.16))."""
+
+
+def without_inverse(robot, names):
+    """(kept, left out): ``names`` without the functions that need M^-1 when the robot's
+    mass matrix is singular at a generic configuration, and those."""
+    from soagen.loaders.solvable import singular_mass_matrix
+
+    dropped = [n for n in names if n in NEEDS_MINV]
+    if not dropped or singular_mass_matrix(robot) is None:
+        return list(names), []
+    return [n for n in names if n not in NEEDS_MINV], dropped
+
+
+def refuse_inverse(robot, names):
+    """Refuse, before anything is unrolled, the functions of ``names`` that need M^-1 when
+    the robot's mass matrix is singular: one line naming them, the joints and the fix."""
+    from soagen.loaders.solvable import singular_mass_matrix
+
+    wanted = [n for n in names if n in NEEDS_MINV]
+    found = singular_mass_matrix(robot) if wanted else None
+    if found:
+        element, problem = found
+        raise SoagenError(f"{robot.source}: {element}: {', '.join(wanted)} need{'s' if len(wanted) == 1 else ''} "
+                          f"M^-1, but {problem}")
+
+
 def frame_suffix(name):
     """A frame name as the end of a C/Python identifier (other characters become _)."""
     return re.sub(r"\W", "_", name, flags=re.ASCII)

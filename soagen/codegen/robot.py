@@ -27,6 +27,7 @@ from soagen.codegen.functions import (
     leaf_frames,
     param_names,
     param_symbols,
+    refuse_inverse,
 )
 from soagen.errors import SoagenError
 
@@ -111,6 +112,8 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
         raise SoagenError(f"unknown --fd-variant {fd_variant!r} (choose from best, {', '.join(FD_VARIANTS)})")
     # Multi-dof joints (spherical, free: unit quaternions in q, nq != nv) unroll like the
     # others; q has nq entries, qd/qdd/tau nv (docs/trees-and-floating-bases.md).
+    if not symbolic_params:                # with the parameters as inputs, their values decide
+        refuse_inverse(robot, algorithms)
     model, params = (param_symbols(robot) if symbolic_params else (robot, []))
     at = frames_for(robot, frames)
     functions = []

@@ -119,10 +119,11 @@ joints:
 
 
 def _unchecked(monkeypatch):
-    """The loader refuses a singular mass matrix itself; without that check the model
-    reaches the unroller, which must refuse it on its own (the guard for models built in
-    code, and against any gap in the loader's check)."""
-    monkeypatch.setattr("soagen.loaders.description.check_invertible", lambda robot, path: None)
+    """The loader warns about a singular mass matrix and the generator refuses what needs
+    M^-1 before unrolling; without that check the model reaches the unroller, which must
+    refuse it on its own (the guard for models built in code, and against any gap in the
+    check)."""
+    monkeypatch.setattr("soagen.loaders.solvable.singular_mass_matrix", lambda robot: None)
 
 
 def test_non_finite_quantity_is_one_clear_error(tmp_path, monkeypatch):

@@ -71,3 +71,27 @@ def test_integrate_matches_pinocchio(pin):
                 j = model.idx_qs[c.map[i][1]] + (3 if b.joint.kind == "free" else 0)
                 ours[j:j + 4] *= np.sign(ours[j:j + 4] @ theirs[j:j + 4])
         assert np.allclose(ours, theirs, atol=1e-12)
+
+
+def test_difference_inverts_integrate():
+    """q1 (-) q0 is the velocity that integrate takes from q0 to q1 in unit time, on
+    every joint kind (rotations below pi, where the logarithm is unique)."""
+    rng = np.random.default_rng(6)
+    robot = random_chain(6, rng, joint_types=("spherical", "free", "revolute", "planar", "prismatic"),
+                         parents=[-1, 0, 0, 1, 2, 2])
+    for _ in range(5):
+        q0, v = robot.random_configuration(rng), 0.8 * rng.normal(size=robot.nv) / np.sqrt(3)   # |omega| < pi
+        d = Q.difference(robot, q0, Q.integrate(robot, q0, v))
+        assert np.abs(d - v).max() < 1e-12, np.abs(d - v).max()
+        assert np.abs(Q.difference(robot, q0, q0)).max() == 0.0
+
+
+@pytest.mark.oracle
+def test_difference_matches_pinocchio(pin):
+    robot, rng = tree(4)
+    model = pin_model_from_robot(robot)
+    c = Converter(robot, model)
+    for _ in range(5):
+        q0, q1 = robot.random_configuration(rng), robot.random_configuration(rng)
+        theirs = c.v_from_pin(pin.difference(model, c.q_to_pin(q0), c.q_to_pin(q1)))
+        assert np.abs(Q.difference(robot, q0, q1) - theirs).max() < 1e-12

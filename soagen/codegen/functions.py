@@ -9,7 +9,6 @@ import re
 from dataclasses import dataclass, replace
 
 import numpy as np
-import sympy
 
 from soagen import algorithms
 from soagen.codegen.emit import Function
@@ -107,12 +106,11 @@ FRAME_SUMMARIES = {
 }
 
 
-def input_symbols(robot):
-    """Input vectors as numpy object arrays of symbols ``q_0 ..`` (printed as q[0] ..)."""
-    def vec(name, n):
-        return np.array([sympy.Symbol(f"{name}_{k}") for k in range(n)], dtype=object)
-    return {"q": vec("q", robot.nq), "qd": vec("qd", robot.nv), "qdd": vec("qdd", robot.nv),
-            "tau": vec("tau", robot.nv)}
+def input_symbols(robot, xp):
+    """Input vectors as numpy object arrays of the backend's symbols ``q_0 ..`` (printed as
+    q[0] ..)."""
+    return {"q": xp.symbols("q", robot.nq), "qd": xp.symbols("qd", robot.nv),
+            "qdd": xp.symbols("qdd", robot.nv), "tau": xp.symbols("tau", robot.nv)}
 
 
 def param_symbols(robot):
@@ -163,8 +161,8 @@ def _flat(outputs):
     return np.concatenate([np.asarray(o).reshape(-1) for o in outputs])
 
 
-def _unrolled(robot, name, x, variant, frame=None):
-    return unrolled(lambda xp: _run(robot, name, xp, x, variant, frame),
+def _unrolled(robot, name, variant, frame=None):
+    return unrolled(lambda xp: _run(robot, name, xp, input_symbols(robot, xp), variant, frame),
                     where=lambda label: f"{robot.name}: {name}: {_joint_of(robot, label)}")
 
 
@@ -193,27 +191,26 @@ def generate_function(robot, name, fd_variant="best", frame=None) -> Function:
     (:data:`TIP_FUNCTIONS`) is at the tip, or with ``frame`` (a
     :class:`~soagen.model.Frame`) at that frame, named ``NAME_<frame>``."""
     spec = SPECS[name]
-    x = input_symbols(robot)
     if frame is not None:
         if name not in TIP_FUNCTIONS:
             raise SoagenError(f"{name} does not take a frame")
-        return replace(spec.unrolled(robot, _unrolled(robot, name, x, None, frame)),
+        return replace(spec.unrolled(robot, _unrolled(robot, name, None, frame)),
                        name=f"{name}_{frame_suffix(frame.name)}",
                        summary=FRAME_SUMMARIES[name].format(frame=frame.name),
                        manifest={"function": name, "frame": frame.name})
     if name == "base_regressor":
         bp = base_parameters(robot)
-        return spec.unrolled(robot, _unrolled(robot, name, x, None), manifest={
+        return spec.unrolled(robot, _unrolled(robot, name, None), manifest={
             "base_parameters": list(bp.names), "base_columns": list(bp.columns),
             "regrouping": list(bp.expressions)})
     if name != "forward_dynamics":
-        return spec.unrolled(robot, _unrolled(robot, name, x, None))
+        return spec.unrolled(robot, _unrolled(robot, name, None))
     # "best": FD2's qdd program is FD1's (its extra link accelerations are dead code),
     # so the candidates are FD1, FD3 and FD4.
     variants = ("fd1", "fd3", "fd4") if fd_variant == "best" else (fd_variant,)
     progs = {}
     for v in variants:
-        progs[v] = _unrolled(robot, name, x, v)
+        progs[v] = _unrolled(robot, name, v)
     best = min(variants, key=lambda v: (_total(progs[v].counts), variants.index(v)))
     manifest = {"fd_variant": best}
     if fd_variant == "best":

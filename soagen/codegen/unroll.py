@@ -19,10 +19,10 @@ expanded. Structure is exploited on the spot:
 short expressions and orders the result into a straight-line :class:`Program`;
 :func:`unrolled` is the one entry point of every front end (backend, arena, stack, errors).
 
-The arithmetic runs on :mod:`soagen.codegen.expr` nodes (SymPy's canonical forms, built
-without SymPy's evaluation machinery) and the common-subexpression pass is
+The arithmetic runs on :mod:`soagen.codegen.expr` nodes (SymPy 1.14's canonical forms,
+built without SymPy's evaluation machinery) and the common-subexpression pass is
 :mod:`soagen.codegen.cse` (SymPy's algorithm on those nodes): the program is the one
-SymPy would give, an order of magnitude faster. A quantity that is not finite (a division
+SymPy 1.14 would give, an order of magnitude faster, whatever SymPy is installed. A quantity that is not finite (a division
 by an exact zero, e.g. D(k) = 0 for a joint that moves no inertia) raises
 :class:`NonFiniteQuantity`, which the code generator turns into a one-line error.
 """
@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import count, permutations
 
 import numpy as np
 import sympy
@@ -87,6 +88,10 @@ class UnrollBackend(SympyBackend):
     def scalar(self, x):
         return E.sympify(x)
 
+    def symbols(self, name, n):
+        """An input vector: the symbols ``name_0 .. name_{n-1}`` (printed ``name[k]``)."""
+        return np.array([E.symbol(f"{name}_{k}") for k in range(n)], dtype=object)
+
     def constant(self, a):
         """Model constants as in :class:`~soagen.backend.SympyBackend`, with floats within
         SNAP of 0 or +-1 snapped first."""
@@ -116,22 +121,16 @@ class UnrollBackend(SympyBackend):
         return E.power(E.sympify(x), E.HALF)
 
     def inv(self, A):
-        """D^-1 of a symmetric positive definite joint block. Blocks up to 3 x 3 use
-        SymPy's closed form; larger ones (the 6 x 6 D of a free joint) an LDL^T
-        factorization with every entry named, O(n^3) short expressions instead of a
-        closed-form inverse that grows factorially."""
+        """D^-1 of a symmetric positive definite joint block. Blocks up to 3 x 3 by the
+        closed form adj(A) / det(A) (:func:`adjugate_inverse`); larger ones (the 6 x 6 D of
+        a free joint) an LDL^T factorization with every entry named, O(n^3) short
+        expressions instead of a closed-form inverse that grows factorially. A singular
+        block gives non-finite entries, refused by :meth:`name`."""
         n = A.shape[0]
         if n == 1:
             return np.array([[1 / E.sympify(A[0, 0])]], dtype=object)
         if n <= 3:
-            M = sympy.Matrix([[E.to_sympy(E.sympify(v)) for v in row] for row in A])
-            try:
-                if any(v.has(sympy.zoo, sympy.nan) for v in M):
-                    raise ValueError("not finite")
-                Minv = M.inv()
-            except ValueError:                               # singular: refused by name()
-                return np.full((n, n), E.NONFINITE, dtype=object)
-            return np.array([[E.from_sympy(v) for v in row] for row in Minv.tolist()], dtype=object)
+            return adjugate_inverse(A)
 
         def name(e, tag):
             return e if _trivial(e) or not e.is_finite else self._new(e, tag, "", LDL)
@@ -188,6 +187,33 @@ class UnrollBackend(SympyBackend):
             else:
                 out[idx] = self._new(e, f"{label}_{'_'.join(str(i) for i in idx)}", label, note)
         return out
+
+
+def adjugate_inverse(A):
+    """The inverse of a small square block as adj(A) / det(A), the cofactors and the
+    determinant expanded (Leibniz), one reciprocal of det(A) shared by every entry. For a
+    symmetric block of distinct symbols (a named D(k)) this is, term for term, what SymPy
+    1.14's ``Matrix.inv`` gives; an exactly singular block gives non-finite entries."""
+    n = A.shape[0]
+    a = [[E.sympify(v) for v in row] for row in A]
+    every = tuple(range(n))
+    dinv = E.power(_leibniz(a, every, every, 1), E.NEG_ONE)
+    out = np.empty((n, n), dtype=object)
+    for i in range(n):
+        for j in range(n):                  # adj(A)[i, j] = (-1)^(i+j) minor(j, i)
+            rows, cols = every[:j] + every[j + 1:], every[:i] + every[i + 1:]
+            out[i, j] = E.mul(_leibniz(a, rows, cols, (-1) ** (i + j)), dinv)
+    return out
+
+
+def _leibniz(a, rows, cols, sign):
+    """``sign`` times the determinant of ``a[rows][cols]``, expanded: the sum over the
+    permutations p of sgn(p) a[r0][p0] a[r1][p1] ..., like terms collected."""
+    terms = []
+    for p in permutations(range(len(cols))):
+        inversions = sum(1 for x in range(len(p)) for y in range(x + 1, len(p)) if p[x] > p[y])
+        terms.append(E.mul(E.sympify(sign * (-1) ** inversions), *[a[r][cols[k]] for r, k in zip(rows, p)]))
+    return E.add(*terms)
 
 
 def _trivial(e) -> bool:
@@ -284,7 +310,7 @@ def _unroll(out, defs, arena):
     kept = [d for d in defs if d[0] in live]
     exprs = [d[1] for d in kept] + flat
     del defs[:]                         # consumed: the expressions are now in ``exprs``
-    reps, reduced = cse(exprs, (E.symbol(s.name) for s in sympy.numbered_symbols("t")))
+    reps, reduced = cse(exprs, (E.symbol(f"t{k}") for k in count()))
     # A named quantity whose whole expression became a CSE temporary (V1_0 = t0) takes
     # the temporary's place and name, so the code reads V1_0 = ..., not an alias.
     rep_syms = {s for s, _ in reps}

@@ -32,6 +32,9 @@ class UnrollBackend(SympyBackend):
         self._trig: dict = {}
         self._used: set = set()
 
+    def symbols(self, name, n):
+        return np.array([sympy.Symbol(f"{name}_{k}") for k in range(n)], dtype=object)
+
     def constant(self, a):
         a = np.asarray(a)
         if a.dtype.kind == "f":

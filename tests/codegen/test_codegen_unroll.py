@@ -196,11 +196,11 @@ def test_backends_own_their_arenas_interleaved_and_threaded():
 
     robot = soagen.load("puma560")
     alone = {n: _printed(generate_function(robot, n).program) for n in ("mass_matrix", "inverse_dynamics")}
-    x = input_symbols(robot)
     xp1, xp2 = UnrollBackend(), UnrollBackend()
     with xp1:
-        M = algorithms.mass_matrix(robot, x["q"], xp=xp1)
+        M = algorithms.mass_matrix(robot, input_symbols(robot, xp1)["q"], xp=xp1)
     with xp2:
+        x = input_symbols(robot, xp2)
         tau = algorithms.inverse_dynamics(robot, x["q"], x["qd"], x["qdd"], xp=xp2)
     with xp1:
         assert _printed(unroll(M, xp1)) == alone["mass_matrix"]

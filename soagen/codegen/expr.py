@@ -53,11 +53,8 @@ ORDERING_OF_CLASSES = {"Zero": 0, "One": 1, "Half": 2, "NegativeOne": 5, "Intege
 _UNKNOWN = 69               # len(ordering_of_classes) + 1 in SymPy 1.14
 _REFCOUNTS = platform.python_implementation() == "CPython"
 
-# ``Symbol._hashable_content()`` after the name: the assumptions SymPy (1.12 to 1.14)
-# derives for a plain symbol and for ``real=True`` (sorted ``assumptions0`` items)
+# ``Symbol._hashable_content()`` after the name: the (sorted) assumptions of a plain symbol
 PLAIN = (("commutative", True),)
-REAL = (("commutative", True), ("complex", True), ("extended_real", True), ("finite", True),
-        ("hermitian", True), ("imaginary", False), ("infinite", False), ("real", True))
 
 
 def _rank(clsname):
@@ -585,8 +582,9 @@ def _make_num(v, clsname, content):
 
 def symbol(name, assumptions=PLAIN):
     """The symbol ``name``; ``assumptions``: as SymPy's sorted ``assumptions0`` items
-    (:data:`PLAIN`, :data:`REAL` for ``real=True``, ...), which follow the name in its
-    hashable content (so a symbol with assumptions sorts after every plain one)."""
+    (:data:`PLAIN`; a SymPy symbol's own when converted by :func:`from_sympy`), which
+    follow the name in its hashable content (so a symbol with more assumptions sorts after
+    every plain one)."""
     k = ("s", name, assumptions)
     a = _CURRENT.arena
     n = a.table.get(k)

@@ -250,15 +250,6 @@ class Program:
         self.arena.release()
         self.statements, self.outputs = [], []
 
-    def rename(self, rule):
-        """Substitute symbols (``rule``: symbol -> symbol, SymPy or nodes) everywhere,
-        rebuilding the expressions as SymPy's ``xreplace`` would."""
-        with E.use(self.arena):
-            rename = E.Replacer({E.sympify(k): E.sympify(v) for k, v in rule.items()}, renaming=True)
-            for st in self.statements:
-                st.expr = rename(st.expr)
-            self.outputs = [rename(e) for e in self.outputs]
-
 
 def unrolled(build, where=None) -> Program:
     """The one way every front end (robot, closed chain, ...) unrolls a function:

@@ -136,11 +136,6 @@ class Program:
     def release(self):
         pass
 
-    def rename(self, rule):
-        for st in self.statements:
-            st.expr = st.expr.xreplace(rule)
-        self.outputs = [e.xreplace(rule) for e in self.outputs]
-
 
 def unroll(outputs, defs) -> Program:
     """Dead-code elimination, one CSE pass, dependency order. ``outputs`` is an array of

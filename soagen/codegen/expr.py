@@ -50,7 +50,7 @@ SYMPY_PORTED = "1.14"       # the SymPy release whose canonical forms this modul
 # all of them, by name. Owned here so the order does not move with the installed SymPy.
 ORDERING_OF_CLASSES = {"Zero": 0, "One": 1, "Half": 2, "NegativeOne": 5, "Integer": 7,
                        "Rational": 8, "Float": 9, "Symbol": 13, "Pow": 15, "Mul": 16, "Add": 17}
-_UNKNOWN = 69               # len(ordering_of_classes) + 1 in SymPy 1.14
+UNKNOWN_RANK = 69       # len(ordering_of_classes) + 1 in SymPy 1.14
 _REFCOUNTS = platform.python_implementation() == "CPython"
 
 # ``Symbol._hashable_content()`` after the name: the (sorted) assumptions of a plain symbol
@@ -59,7 +59,7 @@ PLAIN = (("commutative", True),)
 
 def _rank(clsname):
     r = ORDERING_OF_CLASSES.get(clsname)
-    return (r, "") if r is not None else (_UNKNOWN, clsname)
+    return (r, "") if r is not None else (UNKNOWN_RANK, clsname)
 
 
 def mpf(x: float) -> tuple:
@@ -185,7 +185,7 @@ class Replacer:
                 r = e
             elif self.renaming and e.canon:     # number first, the rest in Basic.compare order
                 k = 1 if args[0].is_Number else 0
-                r = _intern(type(e), tuple(args[:k] + sorted(args[k:], key=_key)))
+                r = unevaluated(type(e), tuple(args[:k] + sorted(args[k:], key=_key)))
                 r.canon = True
             else:
                 r = e.func(*args)
@@ -498,9 +498,12 @@ def gc_paused():
             gc.enable()
 
 
-def _intern(cls, args):
-    """The node ``cls(*args)`` (no evaluation), created once per arena. Callers keep
-    NONFINITE out of ``args`` (it is never an argument: it absorbs the whole expression)."""
+def unevaluated(cls, args):
+    """The node ``cls(*args)`` as it is, without evaluation (SymPy's ``evaluate=False``),
+    created once per arena (``cls`` is :class:`Add`, :class:`Mul` or :class:`Pow`, the
+    arguments already canonical). The printers build a denominator ``x**k`` with it.
+    Callers keep NONFINITE out of ``args`` (it is never an argument: it absorbs the whole
+    expression)."""
     k = (cls, args)
     a = _CURRENT.arena
     t = a.table
@@ -523,7 +526,7 @@ def _from_args(cls, args):
         return args[0]
     if not args:
         return ONE if cls is Mul else ZERO
-    return _intern(cls, tuple(args))
+    return unevaluated(cls, tuple(args))
 
 
 _RANK = {Add: _rank("Add"), Mul: _rank("Mul"), Pow: _rank("Pow")}
@@ -797,8 +800,10 @@ def _key(n):
     return n.key
 
 
-def _keep_coeff(coeff, factors):
-    """sympy.core.mul._keep_coeff(coeff, factors) for a Number ``coeff``."""
+def keep_coeff(coeff, factors):
+    """``coeff * factors`` for a number ``coeff`` without distributing it over a sum
+    (``2*(x + y)`` stays a product): SymPy's ``sympy.core.mul._keep_coeff``. The printers
+    use it to take the sign out of a product with a negative coefficient."""
     if factors is ONE:
         return coeff
     if coeff is ONE:
@@ -837,7 +842,7 @@ def mul(*args):
             if a.value == 0:            # 0*x = 0 (SymPy's integer zero)
                 return ZERO
             if b.is_Symbol or b.is_Function or (b.is_Pow and not b.args[0].is_Number):
-                r = _intern(Mul, (a, b))          # c*x
+                r = unevaluated(Mul, (a, b))          # c*x
                 r.canon = True
                 return r
     n = _CURRENT.arena.table.get((Mul, tuple(args)))
@@ -860,7 +865,7 @@ def _mul(seq):
                 if r is not ONE:
                     ar = _num_mul(a, r)
                     return bb if ar is ONE else ar if ar is NONFINITE else _from_args(Mul, (ar, bb))
-                return add(*[_keep_coeff(a, bi) for bi in bb.args])
+                return add(*[keep_coeff(a, bi) for bi in bb.args])
     coeff = ONE
     c_powers = []
     i = 0
@@ -948,7 +953,7 @@ def power(b, e):
         if b.is_Pow and b.args[1].is_Rational:
             return power(b.args[0], _num_mul(b.args[1], e))
     if e.is_Rational and (b.is_Symbol or b.is_Function or b.is_Add):
-        return _intern(Pow, (b, e))         # Add._eval_power: nothing for a symbolic sum
+        return unevaluated(Pow, (b, e))         # Add._eval_power: nothing for a symbolic sum
     raise Unsupported(f"the power {b!r} ** {e!r}")
 
 
@@ -1071,7 +1076,7 @@ def from_sympy(s):
         n = NONFINITE if NONFINITE in args else _from_args(Mul, args)
     elif s.is_Pow:
         b, e = from_sympy(s.args[0]), from_sympy(s.args[1])
-        n = _intern(Pow, (b, e)) if b.is_finite and e.is_finite else NONFINITE
+        n = unevaluated(Pow, (b, e)) if b.is_finite and e.is_finite else NONFINITE
     elif isinstance(s, (sympy.sin, sympy.cos)) and s.args[0].is_Symbol:
         n = _fn(type(s).__name__, from_sympy(s.args[0]))
     elif s in (sympy.zoo, sympy.nan, sympy.oo, -sympy.oo):

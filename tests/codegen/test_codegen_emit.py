@@ -10,7 +10,7 @@ import sympy
 from codegen_util import ROBOTS
 
 import soagen
-from soagen.codegen import emit as E
+from soagen.codegen import emit
 from soagen.codegen.functions import generate_function
 from soagen.codegen.printers import PyPrinter
 from soagen.codegen.unroll import count_ops
@@ -20,8 +20,8 @@ from soagen.errors import SoagenError
 @pytest.fixture(scope="module")
 def planar2():
     robot = soagen.load(ROBOTS / "planar2.yaml")
-    header = E.Header(prefix="p2", model=robot.name, kind="robot", source="planar2.yaml",
-                      sha256=E.file_digest(None), nq=robot.nq, nv=robot.nv, joints=("0  j1", "1  j2"),
+    header = emit.Header(prefix="p2", model=robot.name, kind="robot", source="planar2.yaml",
+                      sha256=emit.file_digest(None), nq=robot.nq, nv=robot.nv, joints=("0  j1", "1  j2"),
                       conventions=("a convention",), references=("a reference",), command="regen")
     return [generate_function(robot, "mass_matrix")], header
 
@@ -38,7 +38,7 @@ def _recount(py_text):
 
 def test_files_and_manifest(planar2):
     functions, header = planar2
-    out = E.emit(functions, header, ("c", "python"))
+    out = emit.emit(functions, header, ("c", "python"))
     assert sorted(out.files) == ["p2.c", "p2.h", "p2.py", "p2_manifest.json"]
     assert out.manifest["robot"] == "planar2" and out.manifest["files"] == ["p2.c", "p2.h", "p2.py"]
     fn = out.manifest["functions"]["mass_matrix"]
@@ -52,7 +52,7 @@ def test_python_several_outputs_of_one_and_two_dimensions(planar2):
     (fn,), header = planar2
     split = replace(fn, name="split", output="a", shape=(2,), more_outputs=(("b", (1, 2)),))
     ns = {}
-    exec(E.emit([fn, split], header, ("python",)).files["p2.py"], ns)
+    exec(emit.emit([fn, split], header, ("python",)).files["p2.py"], ns)
     q = [0.3, -0.7]
     m = ns["mass_matrix"](q)
     assert ns["split"](q) == (m[0], [m[1]])
@@ -61,17 +61,17 @@ def test_python_several_outputs_of_one_and_two_dimensions(planar2):
 def test_unknown_language_and_clashing_files_are_refused(planar2):
     functions, header = planar2
     with pytest.raises(SoagenError, match="unknown language 'fortran'"):
-        E.emit(functions, header, ("c", "fortran"))
+        emit.emit(functions, header, ("c", "fortran"))
     with pytest.raises(SoagenError, match="more than one writes p2.py"):
-        E.emit(functions, header, ("python", "numpy"))
+        emit.emit(functions, header, ("python", "numpy"))
 
 
 def test_a_new_language_is_one_table_entry(planar2, monkeypatch):
     """A language registered in LANGUAGES is emitted, and its extras reach the template."""
     functions, header = planar2
-    extra = E.Language("shout", PyPrinter, (("python/module.py.j2", "{prefix}_shout.py"),),
+    extra = emit.Language("shout", PyPrinter, (("python/module.py.j2", "{prefix}_shout.py"),),
                        extras=lambda fn, printer: {"summary": fn.summary.upper()})
-    monkeypatch.setitem(E.LANGUAGES, "shout", extra)
-    out = E.emit(functions, header, ("shout",))
+    monkeypatch.setitem(emit.LANGUAGES, "shout", extra)
+    out = emit.emit(functions, header, ("shout",))
     assert sorted(out.files) == ["p2_manifest.json", "p2_shout.py"]
     assert "MASS MATRIX M(Q)" in out.files["p2_shout.py"]

@@ -254,7 +254,3 @@ class CVectorPrinter(CPrinter):
         if not (k.is_Integer and abs(k.value) <= MAX_POW):
             raise SoagenError(f"no vector form for {nodes.to_sympy(e)} in the batch code")
         return super()._pow(e)
-
-
-PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter, "jax": JaxPrinter,
-            "torch": TorchPrinter}

@@ -342,9 +342,6 @@ class NumpyPrinter(PyPrinter):
         return super()._print_Pow(expr, rational)
 
 
-PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter}
-
-
 def unrolled(build, where=None) -> Program:
     """soagen.codegen.unroll.unrolled on SymPy: build on this backend, then unroll."""
     xp = UnrollBackend()

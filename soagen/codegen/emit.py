@@ -35,6 +35,7 @@ from typing import Callable
 from soagen import output_dir
 from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.printers import (
+    CasadiPrinter,
     CPrinter,
     CVectorPrinter,
     JaxPrinter,
@@ -131,6 +132,7 @@ LANGUAGES = {lang.name: lang for lang in (
     Language("python_ext", None, (("c/pymodule.c.j2", "{prefix}_module.c"),)),   # with c_batch
     Language("jax", JaxPrinter, (("jax/module.py.j2", "{prefix}_jax.py"),)),
     Language("torch", TorchPrinter, (("torch/module.py.j2", "{prefix}_torch.py"),)),
+    Language("casadi", CasadiPrinter, (("casadi/module.py.j2", "{prefix}_casadi.py"),)),
 )}
 
 @dataclass

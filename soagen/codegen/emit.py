@@ -35,6 +35,7 @@ from typing import Callable
 from soagen import output_dir
 from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.printers import (
+    CasadiPrinter,
     CPrinter,
     CVectorPrinter,
     JaxPrinter,
@@ -131,6 +132,7 @@ LANGUAGES = {lang.name: lang for lang in (
     Language("python_ext", None, (("c/pymodule.c.j2", "{prefix}_module.c"),)),   # with c_batch
     Language("jax", JaxPrinter, (("jax/module.py.j2", "{prefix}_jax.py"),)),
     Language("torch", TorchPrinter, (("torch/module.py.j2", "{prefix}_torch.py"),)),
+    Language("casadi", CasadiPrinter, (("casadi/module.py.j2", "{prefix}_casadi.py"),)),
 )}
 
 @dataclass
@@ -288,19 +290,13 @@ def _emit(functions, header, langs):
             files[name] = env.get_template(template).render(**common, functions=records, language=lang,
                                                             template=template)
     manifest = {
-        "generator": "soagen", "soagen_version": __version__, "sympy_version": _sympy_version(),
+        "generator": "soagen", "soagen_version": __version__,
         header.kind: header.model, "input_file": header.source, "input_sha256": header.sha256,
         "prefix": header.prefix, "nq": header.nq, "nv": header.nv, **header.manifest,
         "files": sorted(files), "functions": {fn.name: manifest_record(fn) for fn in functions},
     }
     files[f"{header.prefix}_manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
     return Emitted(files, list(functions), manifest, header)
-
-
-def _sympy_version():
-    import sympy
-
-    return sympy.__version__
 
 
 def write(result: Emitted, out_dir) -> list:

@@ -26,7 +26,7 @@ from soagen.codegen.functions import (
     generate_function,
     leaf_frames,
     param_names,
-    param_symbols,
+    refuse_inverse,
 )
 from soagen.errors import SoagenError
 
@@ -129,16 +129,16 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
         raise SoagenError(f"unknown --fd-variant {fd_variant!r} (choose from best, {', '.join(FD_VARIANTS)})")
     # Multi-dof joints (spherical, free: unit quaternions in q, nq != nv) unroll like the
     # others; q has nq entries, qd/qdd/tau nv (docs/trees-and-floating-bases.md).
-    model, params = (param_symbols(robot) if symbolic_params else (robot, []))
+    if not symbolic_params:                # with the parameters as inputs, their values decide
+        refuse_inverse(robot, algorithms)
     at = frames_for(robot, frames)
     functions = []
     for a in algorithms:
         if progress:
             progress(a)
         for frame in (at if at is not None and a in TIP_FUNCTIONS else [None]):
-            fn = generate_function(model, a, fd_variant, frame)
+            fn = generate_function(robot, a, fd_variant, frame, symbolic_params)
             if symbolic_params:
-                _rename_params(fn.program, params)
                 fn = replace(fn, inputs=fn.inputs + ("params",))
             functions.append(fn)
     source = Path(robot_file).name if robot_file else robot.name
@@ -161,11 +161,4 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
 def batch_langs(langs, batch):
     """``langs`` with the C replaced by the C with batch functions when ``batch``."""
     return tuple("c_batch" if batch and lang == "c" else lang for lang in langs)
-
-
-def _rename_params(prog, params):
-    """Link-parameter symbols (m1, c1_x, ...) -> params_k, printed as params[k]."""
-    import sympy
-
-    prog.rename({p: sympy.Symbol(f"params_{k}", real=True) for k, p in enumerate(params)})
 

@@ -21,7 +21,7 @@ try:
 except ImportError as err:                     # noqa: F841
     sys.exit(f"the oracles are not available here: {err}")
 
-from soagen.simulation.flexible import simulate_arm
+from soagen.simulation.flexible import simulate_arm, simulate_spin_up
 
 QUICK = "--quick" in sys.argv
 
@@ -47,6 +47,25 @@ def main():
             f = lambda x, s: ", ".join(s.format(v) for v in x)        # noqa: E731
             print(f"{label:32s} {f(e.deflection, '{:.2%}'):>22s} {f(e.hub_angle, '{:.1e}'):>18s} "
                   f"{f(e.tip_rel, '{:.3%}'):>16s}")
+    spin_up()
+
+
+def spin_up():
+    """Kane-Ryan-Banerjee's spin-up: the tip deflection in the hub frame against Exudyn's."""
+    spec = beams.SpinUp()
+    t0 = time.perf_counter()
+    ref = exu.spin_up(spec, elements=8, step=2e-3)
+    d = ref.deflection[:, 0]
+    k = int(np.argmax(np.abs(d)))
+    print(f"\nspin-up: {ref.label} ({time.perf_counter() - t0:.0f} s): peak {d[k]:.4f} m at {ref.t[k]:.2f} s, "
+          f"{d[-1]:+.5f} m at {ref.t[-1]:g} s")
+    print(f"{'soagen model':32s} {'peak (m)':>10s} {'at (s)':>7s} {'at 20 s (m)':>12s} {'max diff / peak':>16s}")
+    for label, kw in [(f"foreshortening, {m} modes", dict(modes=m)) for m in (1, 2, 4, 6)] + \
+                     [("linear (Section 4), 4 modes", dict(modes=4, stiffening=False))]:
+        t, out = simulate_spin_up(spec, **kw)
+        g = out.deflection[:, 0]
+        j = int(np.argmax(np.abs(g)))
+        print(f"{label:32s} {g[j]:10.4f} {t[j]:7.2f} {g[-1]:+12.5f} {np.abs(g - d).max() / abs(d[k]):16.2%}")
 
 
 if __name__ == "__main__":

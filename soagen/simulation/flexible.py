@@ -179,3 +179,24 @@ def simulate_arm(arm, modes=6, elements=10, stiffening=True, dt=None, generated=
         dt = arm.sample / np.ceil(arm.sample / (stable_step(robot, q0) / 10))
     t, Q, _ = integrate(Dynamics(robot, generated), q0, np.zeros(robot.nv), arm.duration, dt, arm.sample)
     return t, planar_outputs(robot, Q)
+
+
+def simulate_spin_up(spec, modes=4, elements=10, stiffening=True, dt=None, generated=True):
+    """(t, PlanarOutputs) of Kane, Ryan and Banerjee's spin-up: ``spec`` has ``beam``, a
+    hub-angle ``profile(t)`` -> (theta, theta_dot, theta_ddot), ``duration`` and ``sample``
+    (as :class:`soagen.oracles.beams.SpinUp`); the beam clamped to a hub on z whose angle
+    is prescribed, in a horizontal plane."""
+    from soagen.loaders.flexible import beam_robot
+    from soagen.simulation.robot import stable_step
+
+    robot = beam_robot(spec.beam, modes=modes, elements=elements, shapes=("y",), stiffening=stiffening,
+                       gravity=(0.0, 0.0, 0.0), hub_inertia=1.0)
+    mask = np.zeros(robot.nv, dtype=bool)
+    mask[0] = True
+    q0 = np.zeros(robot.nq)
+    if dt is None:
+        dt = spec.sample / np.ceil(spec.sample / (stable_step(robot, q0) / 10))
+    profile = lambda t: tuple(float(x) for x in spec.profile(t))        # noqa: E731
+    t, Q, _ = integrate(Dynamics(robot, generated, prescribed=True), q0, np.zeros(robot.nv), spec.duration, dt,
+                        spec.sample, Prescribed(mask, profile))
+    return t, planar_outputs(robot, Q)

@@ -41,6 +41,7 @@ from soagen.codegen.printers import (
     NumpyPrinter,
     PyPrinter,
     TorchPrinter,
+    is_input,
 )
 from soagen.codegen.unroll import Program
 from soagen.errors import SoagenError
@@ -122,10 +123,39 @@ def vector_body(fn: Function, printer) -> dict:
     return {"vector": print_function(fn, CVectorPrinter())}
 
 
+SINCOS = "sin/cos of the joint angles: all at once, W per vector (soagen_sincos)"
+
+
+def gathered_sincos(fn: Function, printer) -> dict:
+    """The scalar C's extra: the sin and cos of the input angles, computed all at once.
+    ``sincos`` lists the angles of the statements ``s_q3 = sin(q[3])``, ``c_q3 =
+    cos(q[3])`` whose argument reads only inputs (printed, each angle once, in order of
+    first use), for each such statement its ``target``, ``which`` (``s`` or ``c``) and
+    ``index`` into the angles, and the set of those ``targets``: the template gathers the
+    angles into one array, calls the vector sin/cos of ``templates/c/_vector.c.j2`` once
+    (``soagen_sincos``, W angles per vector), reads the targets back and skips their
+    statements. None when the function has no such statement."""
+    angles, values = {}, []
+    for st in fn.program.statements:
+        e = st.expr
+        if e.is_Function and e.name in ("sin", "cos") and all(map(is_input, e.free_symbols)):
+            k = angles.setdefault(printer.doprint(e.args[0]), len(angles))
+            values.append({"target": st.target.name, "which": e.name[0], "index": k})
+    if not angles:
+        return {"sincos": None}
+    return {"sincos": {"comment": SINCOS, "angles": list(angles), "values": values,
+                       "targets": {v["target"] for v in values}}}
+
+
+def vector_and_sincos(fn: Function, printer) -> dict:
+    """The batch C's extras: :func:`vector_body` and :func:`gathered_sincos`."""
+    return {**vector_body(fn, printer), **gathered_sincos(fn, printer)}
+
+
 C_FILES = (("c/header.h.j2", "{prefix}.h"), ("c/source.c.j2", "{prefix}.c"))
 LANGUAGES = {lang.name: lang for lang in (
-    Language("c", CPrinter, C_FILES),
-    Language("c_batch", CPrinter, C_FILES, vector_body),  # C + PREFIX_<function>_batch
+    Language("c", CPrinter, C_FILES, gathered_sincos),
+    Language("c_batch", CPrinter, C_FILES, vector_and_sincos),  # C + PREFIX_<function>_batch
     Language("python", PyPrinter, (("python/module.py.j2", "{prefix}.py"),)),
     Language("numpy", NumpyPrinter, (("python/module_numpy.py.j2", "{prefix}.py"),)),
     Language("python_ext", None, (("c/pymodule.c.j2", "{prefix}_module.c"),)),   # with c_batch

@@ -217,7 +217,7 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
                     fd_variant=fd_variant, batch=True, progress=progress)
     gen_s, gen_cpu = time.perf_counter() - t0, time.process_time() - c0
     counts = {f.name: f.counts for f in result.functions}
-    fd = next((f.variant for f in result.functions if f.variant), None)
+    fd = next((f.variant for f in result.functions if f.name == "forward_dynamics"), None)
     quats = quaternion_slots(robot)
     res = BenchResult(robot.name, robot.nv, gen_s, counts, {}, fd_variant=fd, flags=tuple(flags),
                       generation_cpu_s=gen_cpu)

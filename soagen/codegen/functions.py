@@ -96,8 +96,21 @@ ALGORITHMS = tuple(s.name for s in DYNAMICS)
 """What ``--algorithms all`` (the default) generates; the others are generated when named."""
 DERIVATIVES = tuple(s.name for s in DERIVATIVES_AND_IDENTIFICATION)
 FD_VARIANTS = algorithms.FD_METHODS
-FD_EQUATIONS = {"fd1": "Part I (4.17)-(4.22) (FD1)", "fd2": "Part I (5.5)-(5.7) (FD2)",
-                "fd3": "Part I (5.8)-(5.10) (FD3)", "fd4": "Part I (5.13)-(5.17) (FD4)"}
+DENSE = "M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44)"
+VARIANTS = {   # function -> {variant: equations}: under "best", all are unrolled, the cheapest kept
+    "forward_dynamics": {"fd1": "Part I (4.17)-(4.22) (FD1)", "fd3": "Part I (5.8)-(5.10) (FD3)",
+                         "fd4": "Part I (5.13)-(5.17) (FD4)",
+                         "ldl": f"qdd = M^-1 (tau - C), Part I (3.22)-(3.23); {DENSE}"},
+    "inverse_mass_matrix": {"innovations": "Part I (4.4)-(4.6), (4.16), (4.19)-(4.22)",
+                            "ldl": f"M^-1 = L^-1 D^-1 L^-T; {DENSE}"},
+    "op_space_inverse_inertia": {"omega": "Part II (6.10)",
+                                 "ldl": f"J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, J by Part I (3.13); {DENSE}"},
+    "forward_dynamics_derivatives": {"innovations": "docs/derivatives.md (D.19); Part I (4.16), (3.22)-(3.23)",
+                                     "ldl": f"docs/derivatives.md (D.19); {DENSE}"},
+}
+"""FD2's qdd program is FD1's (its extra link accelerations are dead code), so it is no
+candidate; it is generated when named (``--fd-variant fd2``)."""
+FD_EQUATIONS = {**VARIANTS["forward_dynamics"], "fd2": "Part I (5.5)-(5.7) (FD2)"}
 TIP_FUNCTIONS = ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")
 FRAME_SUMMARIES = {
     "jacobian": "Jacobian J(q) of frame {frame}, world-aligned at its origin, angular rows first",
@@ -135,7 +148,7 @@ def _run(robot, name, xp, x, variant, frame=None):
     if name == "bias_forces":
         return algorithms.bias_forces(robot, x["q"], x["qd"], xp=xp)
     if name == "inverse_mass_matrix":
-        return algorithms.inverse_mass_matrix(robot, x["q"], xp=xp)
+        return algorithms.inverse_mass_matrix(robot, x["q"], xp=xp, method=variant)
     if name == "forward_dynamics":
         return algorithms.forward_dynamics(robot, x["q"], x["qd"], x["tau"], method=variant, xp=xp)
     if name == "jacobian":
@@ -143,11 +156,12 @@ def _run(robot, name, xp, x, variant, frame=None):
     if name == "jacobian_dot_qd":
         return algorithms.jacobian_dot_qd(robot, x["q"], x["qd"], xp=xp, frame=frame)
     if name == "op_space_inverse_inertia":
-        return algorithms.op_space_inverse_inertia(robot, x["q"], xp=xp, frame=frame)
+        return algorithms.op_space_inverse_inertia(robot, x["q"], xp=xp, frame=frame, method=variant)
     if name == "inverse_dynamics_derivatives":
         return _flat(algorithms.inverse_dynamics_derivatives(robot, x["q"], x["qd"], x["qdd"], xp=xp))
     if name == "forward_dynamics_derivatives":
-        return _flat(algorithms.forward_dynamics_derivatives(robot, x["q"], x["qd"], x["tau"], xp=xp))
+        return _flat(algorithms.forward_dynamics_derivatives(robot, x["q"], x["qd"], x["tau"], xp=xp,
+                                                             method=variant))
     if name == "coriolis_matrix":
         return algorithms.coriolis_matrix(robot, x["q"], x["qd"], xp=xp)
     if name == "regressor":
@@ -188,40 +202,45 @@ def param_names(robot):
 
 def generate_function(robot, name, fd_variant="best", frame=None) -> Function:
     """Unroll one function for ``robot`` (whose parameters may be numbers or symbols).
-    Forward dynamics records the chosen variant, and with ``best`` every candidate's
-    counts, in its manifest entry (``fd_variant``, ``fd_candidates``). A frame function
-    (:data:`TIP_FUNCTIONS`) is at the tip, or with ``frame`` (a
-    :class:`~soagen.model.Frame`) at that frame, named ``NAME_<frame>``."""
+    A function with several derivations (:data:`VARIANTS`) is unrolled in each and the one
+    with the fewest multiplications + additions + divisions kept (forward dynamics: only
+    ``fd_variant`` unless it is ``best``); its manifest entry records the ``variant`` and
+    every candidate's counts (``candidates``). A frame function (:data:`TIP_FUNCTIONS`)
+    is at the tip, or with ``frame`` (a :class:`~soagen.model.Frame`) at that frame,
+    named ``NAME_<frame>``."""
     spec = SPECS[name]
     x = input_symbols(robot)
-    if frame is not None:
-        if name not in TIP_FUNCTIONS:
-            raise SoagenError(f"{name} does not take a frame")
-        return replace(spec.unrolled(robot, _unrolled(robot, name, x, None, frame)),
-                       name=f"{name}_{frame_suffix(frame.name)}",
-                       summary=FRAME_SUMMARIES[name].format(frame=frame.name),
-                       manifest={"function": name, "frame": frame.name})
+    if frame is not None and name not in TIP_FUNCTIONS:
+        raise SoagenError(f"{name} does not take a frame")
     if name == "base_regressor":
         bp = base_parameters(robot)
         return spec.unrolled(robot, _unrolled(robot, name, x, None), manifest={
             "base_parameters": list(bp.names), "base_columns": list(bp.columns),
             "regrouping": list(bp.expressions)})
-    if name != "forward_dynamics":
-        return spec.unrolled(robot, _unrolled(robot, name, x, None))
-    # "best": FD2's qdd program is FD1's (its extra link accelerations are dead code),
-    # so the candidates are FD1, FD3 and FD4.
-    variants = ("fd1", "fd3", "fd4") if fd_variant == "best" else (fd_variant,)
-    progs = {}
-    for v in variants:
-        progs[v] = _unrolled(robot, name, x, v)
+    fn = _cheapest(robot, spec, x, fd_variant, frame) if name in VARIANTS else \
+        spec.unrolled(robot, _unrolled(robot, name, x, None, frame))
+    if frame is None:
+        return fn
+    return replace(fn, name=f"{name}_{frame_suffix(frame.name)}",
+                   summary=FRAME_SUMMARIES[name].format(frame=frame.name),
+                   manifest={"function": name, "frame": frame.name, **fn.manifest})
+
+
+def _cheapest(robot, spec, x, fd_variant, frame):
+    """The function unrolled in each of its :data:`VARIANTS` (forward dynamics: in
+    ``fd_variant`` alone unless ``best``), the one with the fewest operations kept."""
+    equations = VARIANTS[spec.name]
+    variants = tuple(equations) if spec.name != "forward_dynamics" or fd_variant == "best" else (fd_variant,)
+    progs = {v: _unrolled(robot, spec.name, x, v, frame) for v in variants}
     best = min(variants, key=lambda v: (_total(progs[v].counts), variants.index(v)))
-    manifest = {"fd_variant": best}
-    if fd_variant == "best":
-        manifest["fd_candidates"] = {v: dict(p.counts) for v, p in progs.items()}
+    manifest = {"variant": best}
+    if len(variants) > 1:
+        manifest["candidates"] = {v: dict(p.counts) for v, p in progs.items()}
     for v, p in progs.items():
         if v != best:
             p.release()
-    return spec.unrolled(robot, progs[best], FD_EQUATIONS[best], best, manifest)
+    return spec.unrolled(robot, progs[best], FD_EQUATIONS[best] if spec.name == "forward_dynamics"
+                         else equations[best], best, manifest)
 
 
 def check_algorithms(names):

@@ -17,8 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.dynamics.innovations import riccati
-from soagen.dynamics.jacobian import ancestors
+from soagen.dynamics.jacobian import ancestors, jacobian
 from soagen.dynamics.kinematics import world_poses
+from soagen.dynamics.ldl import ltdl, ltdl_congruence
+from soagen.dynamics.mass_matrix import mass_matrix
 from soagen.spatial import phi_matrix
 
 
@@ -72,7 +74,15 @@ def inverse_inertia_at_frames(robot, s, xp, frames):
     return Lam
 
 
-def op_space_inverse_inertia(robot, s, xp, frame):
+OSIM_METHODS = ("omega", "ldl")
+
+
+def op_space_inverse_inertia(robot, s, xp, frame, method="omega"):
     """J M^-1 J^T = B^T psi^T H^T D^-1 H psi B at one frame: Part II (6.10), whose
-    Lambda(k) is Upsilon(k) on the path to the frame's body; 6 x 6, world-aligned."""
+    Lambda(k) is Upsilon(k) on the path to the frame's body; 6 x 6, world-aligned. With
+    ``method="ldl"``: J (3.13) and M = L^T D L of the composite-inertia mass matrix
+    (3.20), J M^-1 J^T = Y^T D^-1 Y with Y = L^-T J^T."""
+    if method == "ldl":
+        J = jacobian(robot, s, xp, frame)
+        return ltdl_congruence(*ltdl(robot, mass_matrix(robot, s, xp), xp), J.T, xp)
     return inverse_inertia_at_frames(robot, s, xp, [frame])

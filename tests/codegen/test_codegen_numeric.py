@@ -66,7 +66,7 @@ def test_random_chain_all_functions(n, seed, tmp_path):
 def test_each_fd_variant(variant, tmp_path):
     robot = random_chain(2, np.random.default_rng(3))
     manifest, lib, py = build(robot, None, tmp_path, algorithms=["forward_dynamics"], fd_variant=variant)
-    assert manifest["functions"]["forward_dynamics"]["fd_variant"] == variant
+    assert manifest["functions"]["forward_dynamics"]["variant"] == variant
     compare(robot, manifest, lib, py)
 
 

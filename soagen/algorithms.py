@@ -129,11 +129,13 @@ def _frame(robot, frame):
     return frame
 
 
-def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY):
+def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY, method="omega"):
     """Lambda = J M^-1 J^T for several frames of a tree at once, (6 n_C) square,
-    world-aligned: B^T Omega B with the tree Upsilon/Omega recursion (framework (3.10), (A.5))."""
+    world-aligned: B^T Omega B with the tree Upsilon/Omega recursion (framework (3.10), (A.5)),
+    or with ``method="ldl"`` from the stacked J and M = L^T D L (dense, for small N)."""
+    _method(method, omega.OSIM_METHODS, "operational-space inverse inertia")
     frames = [_frame(robot, f) for f in frames]
-    return omega.inverse_inertia_at_frames(robot, _state(robot, q, None, xp, gravity=False), xp, frames)
+    return omega.inverse_inertia_at_frames(robot, _state(robot, q, None, xp, gravity=False), xp, frames, method)
 
 
 def frame_force_correction(robot, q, frames, f, xp=NUMPY):

@@ -36,9 +36,10 @@ def _fmt(ns):
 @click.option("--no-jax", is_flag=True, help="Skip the JAX output even if jax is installed.")
 @click.option("--no-torch", is_flag=True, help="Skip the PyTorch output even if torch is installed "
                                                  "(torch.compile takes a while per function).")
+@click.option("--no-gpu", is_flag=True, help="Skip the GPU section (run when JAX or PyTorch sees a GPU).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cflags, no_numpy, no_pinocchio,
-          no_jax, no_torch, quiet):
+          no_jax, no_torch, no_gpu, quiet):
     """Time the generated code for ROBOT and compare with Pinocchio and numpy.
 
     Generates C for ROBOT (with the --batch functions), compiles it (default -O3
@@ -48,7 +49,9 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     bindings, with their measured overhead), the generated Python and the generic numpy
     reference; then the Python module against the batched C for 1 to 100,000 states per
     call, and the operation counts next to the papers' counts (Lilly-Orin Table 2,
-    Featherstone's RNEA/CRBA/ABA).
+    Featherstone's RNEA/CRBA/ABA). When JAX or PyTorch sees a GPU, a GPU section: states
+    per second of inverse and forward dynamics at 1e3 .. 1e7 states per call against the
+    memory-bandwidth bound; otherwise it says that no GPU is visible.
 
     For a closed-chain system file: the generated closed-chain forward dynamics against
     Pinocchio's constraintDynamics and the numpy methods (lilly_orin, rccfd1, dense), and
@@ -78,7 +81,8 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
         res = B.run_bench(robot, tip=tip, algorithms=names, fd_variant=fd_variant,
                           with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
                           iters=iterations, repeats=repeats, flags=cflags, with_jax=not no_jax,
-                          with_torch=not no_torch, progress=step, floating_base=floating_base)
+                          with_torch=not no_torch, progress=step, floating_base=floating_base,
+                          with_gpu=not no_gpu)
     rows = []
     refs = {}
     for n, label, pm, pa, _, _ in B.paper_rows(res.nv, res.counts):
@@ -124,6 +128,25 @@ def _module_table(con, res):
               f"{ratio:.2f}x the batched C per state (median over functions)")
 
 
+def _gpu_table(con, res):
+    """The GPU section: states per second against the memory-bandwidth bound, or why not."""
+    from rich.table import Table
+
+    if res.gpu is None:
+        if res.gpu_note:
+            con.print(res.gpu_note)
+        return
+    t = Table(title="GPU: states per second (n states per call)")
+    for col in ("library", "device", "function", "n", "states/s", "bandwidth bound", "of bound"):
+        t.add_column(col, justify="left" if col in ("library", "device", "function") else "right")
+    for r in res.gpu.rows:
+        rate = f"{r.states_per_s:.3g}" if r.states_per_s else "out of memory"
+        share = f"{r.states_per_s / r.bound_states_per_s:.0%}" if r.states_per_s else "-"
+        t.add_row(r.library, r.device, r.function, f"{r.n:.0e}", rate, f"{r.bound_states_per_s:.3g}", share)
+    con.print(t)
+    con.print(res.gpu_note)
+
+
 def _report(res, ops_rows, paper_sources, notes, size_name):
     """Print the timing table, the notes and the operation-count table."""
     from rich.console import Console
@@ -164,6 +187,7 @@ def _report(res, ops_rows, paper_sources, notes, size_name):
     for note in [res.pin_note, *res.array_notes, *notes]:
         if note:
             con.print(note)
+    _gpu_table(con, res)
     ops = Table(title="operation counts (generated) vs the papers")
     for col in ("function", "mul", "add", "div", "sin/cos", "paper", "paper mul", "paper add"):
         ops.add_column(col, justify="left" if col in ("function", "paper") else "right")

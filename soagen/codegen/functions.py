@@ -26,21 +26,22 @@ class FunctionSpec:
     name: str
     inputs: tuple          # input argument names, each a vector (q: nq, others: nv)
     output: str            # output argument name
-    shape: str             # "nv", "nv x nv", "6 x nv", "6", "6 x 6", "nv x 10 nb", "nv x b"
+    shape: str             # "nv", "nv x nv", "6 x nv", "6", "6 x 6", "nv x 10 nb", "nv x b", "6 nc x 6 nc"
     summary: str
     equations: str
     more_outputs: tuple = ()   # further (name, shape) outputs, after ``output``
 
-    def dims(self, robot, shape=None) -> tuple:
-        """The concrete shape of ``shape`` (default: the first output's) for ``robot``."""
+    def dims(self, robot, shape=None, nframes=1) -> tuple:
+        """The concrete shape of ``shape`` (default: the first output's) for ``robot``
+        (and ``nframes`` frames)."""
         nv, key = robot.nv, shape or self.shape
         if key == "nv x b":
             return (nv, len(base_parameters(robot).names))
         return {"nv": (nv,), "nv x nv": (nv, nv), "6 x nv": (6, nv), "6": (6,), "6 x 6": (6, 6),
-                "nv x 10 nb": (nv, 10 * robot.nb)}[key]
+                "nv x 10 nb": (nv, 10 * robot.nb), "6 nc x 6 nc": (6 * nframes, 6 * nframes)}[key]
 
-    def unrolled(self, robot, program, equations=None, variant=None, manifest=None) -> Function:
-        return Function(self.name, self.inputs, self.output, self.dims(robot), self.summary,
+    def unrolled(self, robot, program, equations=None, variant=None, manifest=None, nframes=1) -> Function:
+        return Function(self.name, self.inputs, self.output, self.dims(robot, nframes=nframes), self.summary,
                         equations or self.equations, program, variant, manifest or {},
                         tuple((n, self.dims(robot, sh)) for n, sh in self.more_outputs))
 
@@ -70,6 +71,10 @@ DYNAMICS = (
     FunctionSpec("op_space_inverse_inertia", ("q",), "Lambda_inv", "6 x 6",
                  "operational-space inverse inertia J M^-1 J^T at the tip, world-aligned",
                  "Part II (6.10)"),
+    FunctionSpec("op_space_inverse_inertia_frames", ("q",), "Lambda_inv", "6 nc x 6 nc",
+                 "operational-space inverse inertia J M^-1 J^T of the frames {frames} at once (6 x 6 "
+                 "block (a, b) = J_a M^-1 J_b^T, frames in this order), world-aligned",
+                 "framework paper (3.10), (A.5); Part II (6.10)"),
 )
 DERIVATIVES_AND_IDENTIFICATION = (    # docs/derivatives.md; generated when named
     FunctionSpec("inverse_dynamics_derivatives", ("q", "qd", "qdd"), "dtau_dq", "nv x nv",
@@ -105,6 +110,9 @@ VARIANTS = {   # function -> {variant: equations}: under "best", all are unrolle
                             "ldl": f"M^-1 = L^-1 D^-1 L^-T; {DENSE}"},
     "op_space_inverse_inertia": {"omega": "Part II (6.10)",
                                  "ldl": f"J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, J by Part I (3.13); {DENSE}"},
+    "op_space_inverse_inertia_frames": {
+        "omega": "one articulated sweep and the Upsilon recursion, framework paper (3.10), (A.5); Part II (6.10)",
+        "ldl": f"J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, J the frames' Jacobians (3.13) stacked; {DENSE}"},
     "forward_dynamics_derivatives": {"innovations": "docs/derivatives.md (D.19); Part I (4.16), (3.22)-(3.23)",
                                      "ldl": f"docs/derivatives.md (D.19); {DENSE}"},
 }
@@ -112,6 +120,9 @@ VARIANTS = {   # function -> {variant: equations}: under "best", all are unrolle
 candidate; it is generated when named (``--fd-variant fd2``)."""
 FD_EQUATIONS = {**VARIANTS["forward_dynamics"], "fd2": "Part I (5.5)-(5.7) (FD2)"}
 TIP_FUNCTIONS = ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")
+FRAMES_FUNCTIONS = ("op_space_inverse_inertia_frames",)
+"""Functions of several frames at once: generated for two or more frames (a tree
+without a tip, or --frames), skipped otherwise."""
 FRAME_SUMMARIES = {
     "jacobian": "Jacobian J(q) of frame {frame}, world-aligned at its origin, angular rows first",
     "jacobian_dot_qd": "Jdot(q, qd) qd of frame {frame}: its acceleration at qdd = 0 without gravity, "
@@ -157,6 +168,8 @@ def _run(robot, name, xp, x, variant, frame=None):
         return algorithms.jacobian_dot_qd(robot, x["q"], x["qd"], xp=xp, frame=frame)
     if name == "op_space_inverse_inertia":
         return algorithms.op_space_inverse_inertia(robot, x["q"], xp=xp, frame=frame, method=variant)
+    if name == "op_space_inverse_inertia_frames":
+        return algorithms.inverse_inertia_at_frames(robot, x["q"], frame, xp=xp, method=variant)
     if name == "inverse_dynamics_derivatives":
         return _flat(algorithms.inverse_dynamics_derivatives(robot, x["q"], x["qd"], x["qdd"], xp=xp))
     if name == "forward_dynamics_derivatives":
@@ -207,9 +220,17 @@ def generate_function(robot, name, fd_variant="best", frame=None) -> Function:
     ``fd_variant`` unless it is ``best``); its manifest entry records the ``variant`` and
     every candidate's counts (``candidates``). A frame function (:data:`TIP_FUNCTIONS`)
     is at the tip, or with ``frame`` (a :class:`~soagen.model.Frame`) at that frame,
-    named ``NAME_<frame>``."""
+    named ``NAME_<frame>``; a function of several frames (:data:`FRAMES_FUNCTIONS`) takes
+    their list as ``frame``."""
     spec = SPECS[name]
     x = input_symbols(robot)
+    if name in FRAMES_FUNCTIONS:
+        if not frame or len(frame) < 2:
+            raise SoagenError(f"{name} needs two or more frames (a tree without a tip, or --frames)")
+        fn = _cheapest(robot, spec, x, fd_variant, list(frame))
+        names = ", ".join(f.name for f in frame)
+        return replace(fn, shape=(6 * len(frame), 6 * len(frame)), summary=spec.summary.format(frames=names),
+                       manifest={"frames": [f.name for f in frame], **fn.manifest})
     if frame is not None and name not in TIP_FUNCTIONS:
         raise SoagenError(f"{name} does not take a frame")
     if name == "base_regressor":

@@ -19,6 +19,7 @@ from soagen.codegen.emit import (
 from soagen.codegen.functions import (
     ALGORITHMS,
     FD_VARIANTS,
+    FRAMES_FUNCTIONS,
     SPECS,
     TIP_FUNCTIONS,
     check_algorithms,
@@ -117,12 +118,12 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
     for a in algorithms:
         if progress:
             progress(a)
+        if a in FRAMES_FUNCTIONS:
+            if at is not None and len(at) >= 2:
+                functions.append(_with_params(generate_function(model, a, fd_variant, at), params))
+            continue
         for frame in (at if at is not None and a in TIP_FUNCTIONS else [None]):
-            fn = generate_function(model, a, fd_variant, frame)
-            if symbolic_params:
-                _rename_params(fn.program, params)
-                fn = replace(fn, inputs=fn.inputs + ("params",))
-            functions.append(fn)
+            functions.append(_with_params(generate_function(model, a, fd_variant, frame), params))
     source = Path(robot_file).name if robot_file else robot.name
     command = _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames, load_args)
     langs = batch_langs(tuple("numpy" if numpy and lang == "python" else lang for lang in langs), batch)
@@ -142,6 +143,14 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
 def batch_langs(langs, batch):
     """``langs`` with the C replaced by the C with batch functions when ``batch``."""
     return tuple("c_batch" if batch and lang == "c" else lang for lang in langs)
+
+
+def _with_params(fn, params):
+    """``fn`` with the link-parameter symbols renamed to the input ``params`` (if any)."""
+    if not params:
+        return fn
+    _rename_params(fn.program, params)
+    return replace(fn, inputs=fn.inputs + ("params",))
 
 
 def _rename_params(prog, params):

@@ -43,9 +43,18 @@ def upsilon(robot, s, inn, xp):
     return Ups
 
 
-def inverse_inertia_at_frames(robot, s, xp, frames):
+OSIM_METHODS = ("omega", "ldl")
+
+
+def inverse_inertia_at_frames(robot, s, xp, frames, method="omega"):
     """Lambda = B^T Omega B = J M^-1 J^T for several frames at once (6 n_C square,
-    world-aligned, angular rows first, at each frame's origin)."""
+    world-aligned, angular rows first, at each frame's origin), by one articulated sweep
+    and the Upsilon recursion (A.5). With ``method="ldl"``: the frames' Jacobians J (3.13)
+    stacked and M = L^T D L of the composite-inertia mass matrix (3.20),
+    J M^-1 J^T = Y^T D^-1 Y with Y = L^-T J^T."""
+    if method == "ldl":
+        J = np.concatenate([jacobian(robot, s, xp, f) for f in frames], axis=0)
+        return ltdl_congruence(*ltdl(robot, mass_matrix(robot, s, xp), xp), J.T, xp)
     inn = riccati(robot, s, xp)
     Ups = upsilon(robot, s, inn, xp)
     poses = world_poses(robot, s.X, xp)
@@ -74,15 +83,8 @@ def inverse_inertia_at_frames(robot, s, xp, frames):
     return Lam
 
 
-OSIM_METHODS = ("omega", "ldl")
-
-
 def op_space_inverse_inertia(robot, s, xp, frame, method="omega"):
     """J M^-1 J^T = B^T psi^T H^T D^-1 H psi B at one frame: Part II (6.10), whose
-    Lambda(k) is Upsilon(k) on the path to the frame's body; 6 x 6, world-aligned. With
-    ``method="ldl"``: J (3.13) and M = L^T D L of the composite-inertia mass matrix
-    (3.20), J M^-1 J^T = Y^T D^-1 Y with Y = L^-T J^T."""
-    if method == "ldl":
-        J = jacobian(robot, s, xp, frame)
-        return ltdl_congruence(*ltdl(robot, mass_matrix(robot, s, xp), xp), J.T, xp)
-    return inverse_inertia_at_frames(robot, s, xp, [frame])
+    Lambda(k) is Upsilon(k) on the path to the frame's body; 6 x 6, world-aligned (or by
+    ``method="ldl"``, see :func:`inverse_inertia_at_frames`)."""
+    return inverse_inertia_at_frames(robot, s, xp, [frame], method)

@@ -169,6 +169,36 @@ def test_batch_equals_scalar_every_function(tmp_path, name):
     _check(robot, res, libs)
 
 
+@pytest.mark.cc
+def test_scalar_functions_take_all_sin_cos_in_one_call(tmp_path):
+    """The scalar C computes the sin and cos of all its angles with one soagen_sincos call
+    (no libm sin/cos left in the function bodies); compiled with libmvec, with the
+    polynomial and as plain C99 (libm, W = 1) the scalar functions agree to 1e-13, and
+    with the generic reference to 1e-12."""
+    from codegen_util import reference
+
+    path = ROBOTS / "puma560.yaml"
+    robot = soagen.load(path)
+    names = ["inverse_dynamics", "mass_matrix", "jacobian_dot_qd"]
+    res, libs = _build(tmp_path, robot, path, names, configs={k: CONFIGS[k] for k in ("native", "polynomial",
+                                                                                      "scalar-loop")})
+    text = res.files["puma560.c"]
+    for name in names:
+        body = text.split(f"void puma560_{name}(", 1)[1].split("\n}\n", 1)[0]
+        assert body.count("soagen_sincos(soagen_x, soagen_s, soagen_c, ") == 1
+        rest = body.replace("soagen_sincos(", "")
+        assert "sin(" not in rest and "cos(" not in rest
+    assert "const double soagen_x[6] = { q[0], q[1], q[2], q[3], q[4], q[5] };" in text    # Jdot qd: 6 angles
+    x = _states(robot, 20, np.random.default_rng(4))
+    for name, fn in res.manifest["functions"].items():
+        for k in range(20):
+            args = [x[a][k] for a in fn["inputs"]]
+            outs = {cfg: lib(name, *args) for cfg, lib in libs.items()}
+            for cfg, got in outs.items():
+                assert rel_err(got, outs["scalar-loop"]) <= TOL, (name, cfg)
+            assert rel_err(outs["native"], reference(robot, name, {a: v[k] for a, v in x.items()})) <= 1e-12
+
+
 # -- the vector sin/cos ---------------------------------------------------------------------
 
 HARNESS = """#include <math.h>

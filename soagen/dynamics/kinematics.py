@@ -53,10 +53,10 @@ def velocity_sweep(robot, X, H, qd, xp, gravity=True):
         else:
             V_p = V[body.parent]
             w = R.T @ V_p[:3]                                # omega(k+1) in frame k
-            l_k = R.T @ l
             V_i = phiT_motion(R, l, V_p) + rel               # (2.25)
+            # the centripetal term w x (w x l) in the parent's frame, where l is constant
             a_i = np.concatenate([cross(w, w_r),             # (2.19)
-                                  cross(w, cross(w, l_k)) + 2 * cross(w, v_r) + cross(w_r, v_r)])
+                                  R.T @ cross(V_p[:3], cross(V_p[:3], l)) + 2 * cross(w, v_r) + cross(w_r, v_r)])
         V.append(xp.name(V_i, f"V{i}", note="spatial velocity V(k) (2.25)"))
         a.append(xp.name(a_i, f"a{i}", note="bias acceleration a(k), with -g at the base (2.19), (3.21)"))
     return V, a

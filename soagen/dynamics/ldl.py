@@ -39,15 +39,15 @@ def ltdl(robot, M, xp):
     return L, np.array(dinv, dtype=xp.dtype)
 
 
-def ltdl_solve(L, dinv, B, xp):
+def ltdl_solve(L, dinv, B, xp, label="ltdl_x"):
     """M^-1 B for a vector or the columns of a block B: L^T y = B (last coordinate first),
-    then L x = D^-1 y (first coordinate first)."""
-    Y = _back(L, np.reshape(B, (L.shape[0], -1)), xp, "ltdl_y", "y = L^-T b")
+    then L x = D^-1 y (first coordinate first); the rows of x named ``label`` + k."""
+    Y = _back(L, np.reshape(B, (L.shape[0], -1)), xp, f"{label}y", "y = L^-T b")
     n = L.shape[0]
     x = [None] * n
     for k in range(n):
         x[k] = xp.name(dinv[k] * Y[k] - sum((L[k, j] * x[j] for j in range(k)), xp.zeros(Y.shape[1])),
-                       f"ltdl_x{k}", note="x = L^-1 D^-1 y")
+                       f"{label}{k}", note="x = L^-1 D^-1 y")
     return np.reshape(np.array(x, dtype=xp.dtype), np.shape(B))
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Callable
 
 from soagen import output_dir
+from soagen.codegen import expr as E
 from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.printers import (
     CPrinter,
@@ -138,13 +139,21 @@ def gathered_sincos(fn: Function, printer) -> dict:
     angles, values = {}, []
     for st in fn.program.statements:
         e = st.expr
-        if e.is_Function and e.name in ("sin", "cos") and all(map(is_input, e.free_symbols)):
+        which = _trig_name(e)
+        if which in ("sin", "cos") and all(map(is_input, e.free_symbols)):
             k = angles.setdefault(printer.doprint(e.args[0]), len(angles))
-            values.append({"target": st.target.name, "which": e.name[0], "index": k})
+            values.append({"target": st.target.name, "which": which[0], "index": k})
     if not angles:
         return {"sincos": None}
     return {"sincos": {"comment": SINCOS, "angles": list(angles), "values": values,
                        "targets": {v["target"] for v in values}}}
+
+
+def _trig_name(e):
+    """The function name of a call node (or of a SymPy function), else None."""
+    if not e.is_Function:
+        return None
+    return e.name if isinstance(e, E.Expr) else type(e).__name__
 
 
 def vector_and_sincos(fn: Function, printer) -> dict:

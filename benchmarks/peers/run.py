@@ -24,12 +24,12 @@ codes; Solo12 on a free flyer: soagen against Pinocchio only, for the derivative
 4. Pinocchio: the model read by its Python URDF parser is handed to the C++ side joint by
    joint (``pinocchio_peer.cpp``, Pinocchio's own joint types kept). That file is robot
    independent and compiled once per compiler, flags and Pinocchio version, cached in
-   ``CACHE/pinocchio-<hash>.o``: about 5 minutes and 4 GB of memory on a 2-core machine.
+   ``CACHE/pinocchio-<hash>.o``: 5-30 minutes and 5 GB of memory on a 2-core machine.
    The rest (generated C, entries, MuJoCo part) compiles in seconds per robot.
 5. ``harness.c`` reads the inputs (64 random states per convention), writes every
    entry's outputs (checked here against Pinocchio's: relative error, max |a - b| /
-   max |b|), then times ROUNDS rounds of all entries in turn (best and median of the
-   rounds' mean ns per call, so that all see the same load).
+   max |b|), then times ROUNDS rounds of all entries in turn, each entry ~20 us per round
+   (best and median of the rounds' mean ns per call, so that all see the same load).
 
 Build products and generated code stay in CACHE (default /work/cache/peers, or
 $SOAGEN_PEERS_CACHE), never in the repository. Not part of the test suite.
@@ -301,7 +301,7 @@ def pinocchio_object(cache, prefix):
     obj = cache / f"pinocchio-{key}.o"
     if obj.exists():
         return obj
-    log(f"compiling Pinocchio's algorithms once ({src.name} -> {obj}; ~5 min, ~4 GB) ...")
+    log(f"compiling Pinocchio's algorithms once ({src.name} -> {obj}; 5-30 min, 5 GB) ...")
     t0 = time.time()
     tmp = obj.with_suffix(".tmp.o")
     run([cxx, *CFLAGS, "-std=c++17", *PIN_DEFINES, f"-I{prefix / 'include'}", f"-I{prefix / 'include' / 'eigen3'}",
@@ -556,8 +556,9 @@ def main(argv=None):
     ap.add_argument("--peers", default="casadi,mujoco")
     ap.add_argument("--cache", type=Path, default=Path(os.environ.get("SOAGEN_PEERS_CACHE", "/work/cache/peers")))
     ap.add_argument("--baseline", type=Path, default=None, help="a soagen source tree to time as well (older commit)")
-    ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--target-ns", type=float, default=2e6, help="time per entry per round")
+    ap.add_argument("--rounds", type=int, default=201)
+    ap.add_argument("--target-ns", type=float, default=2e4, help="time per entry per round (short rounds: "
+                    "on a loaded machine many run without preemption)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--soagen-flags", default="", help="extra C flags for soagen's code (e.g. -DSOAGEN_NO_LIBMVEC)")
     ap.add_argument("--json", type=Path, default=None)

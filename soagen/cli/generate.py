@@ -12,11 +12,12 @@ from soagen.cli.options import (
     tip_option,
 )
 
-LANGS = {"c": ("c",), "python": ("python",), "jax": ("jax",), "torch": ("torch",), "all": ("c", "python")}
+LANGS = {"c": ("c",), "python": ("python",), "jax": ("jax",), "torch": ("torch",), "casadi": ("casadi",),
+         "all": ("c", "python")}
 
 
 def parse_langs(text):
-    """'c', 'python', 'jax', 'torch', 'all' or a comma-separated list of them."""
+    """'c', 'python', 'jax', 'torch', 'casadi', 'all' or a comma-separated list of them."""
     from soagen.errors import SoagenError
 
     names = [t.strip() for t in text.split(",") if t.strip()]
@@ -66,7 +67,7 @@ def progress_bar(total, quiet):
 @robot_file_options
 @click.option("--lang", metavar="LIST", default="all", show_default=True,
               help="Which files to write, comma-separated: c (PREFIX.h + PREFIX.c), python (PREFIX.py), "
-                   "jax (PREFIX_jax.py), torch (PREFIX_torch.py); all = c,python.")
+                   "jax (PREFIX_jax.py), torch (PREFIX_torch.py), casadi (PREFIX_casadi.py); all = c,python.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=".",
               show_default=True, help="Output directory (created if needed).")
 @click.option("--name", "prefix", metavar="PREFIX", default=None,

@@ -38,7 +38,7 @@ def _result_label(r) -> str:
     return r["result"]
 
 
-def _summary(rows, outcomes) -> str:
+def _summary(rows, outcomes, readings=()) -> str:
     c = Counter()
     for r in rows:
         c[r["result"]] += 1
@@ -50,11 +50,22 @@ def _summary(rows, outcomes) -> str:
             c["mis_" + r["misprint_kind"]] += 1
     sizes = sorted({o.rules for o in outcomes if o.rules})
     engine = sum(o.seconds_all_n for o in outcomes)
-    return (f"{len(rows)} identities: {c['all_n']} proved for all N ({c['top_tree']} with the tree relations, "
-            f"{c['top_chain']} needing a chain, the rest N-independent), {c['up_to_n']} for N = 1..k only; "
+    blocks = sum(1 for o in outcomes if o.all_n and not hasattr(o.proof, "algebra"))
+    conditional = [o.id for o in outcomes if o.all_n and "only" in o.scope]
+    text = (f"{c['all_n']} of {len(rows)} identities proved for all N ({c['top_tree']} with the tree relations, "
+            f"{c['top_chain']} needing a chain, of them {blocks} by block-index induction; the rest N-independent"
+            + (f"; under a condition: {', '.join(conditional)}" if conditional else "")
+            + f"), {c['up_to_n']} for N = 1..k only; "
             f"{c['misprint']} of them misprints ({c['mis_paper']} errors in the paper, {c['mis_ocr']} likely OCR damage), "
             f"{c['FAILED']} failed. All-N engine {engine:.1f} s; completed systems of "
             f"{', '.join(map(str, sizes))} rules.")
+    if readings:
+        ok = sum(r.proved for r in readings)
+        text += (f" Hypothesis readings: {ok} of {len(readings)} printed loops read as operator equations proved for "
+                 f"every N, block by block" + ("" if ok == len(readings) else
+                                               f" (NOT proved: {', '.join(r.id for r in readings if not r.proved)})")
+                 + ".")
+    return text
 
 
 def _markdown(rows) -> str:
@@ -87,10 +98,11 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
     """Prove each identity of the papers for every chain length N.
 
     Reports, per identity: proved for all N (with a certificate; on trees, or needing a
-    chain), proved for N = 1..NMAX only (statements with block indices), misprint (printed
-    form refuted, as an error of the paper or likely OCR damage, corrected form proved),
-    or FAILED; cross-checks numerically on random robots; exits with status 1 if an
-    identity fails.
+    chain; statements with block indices by induction over the index; under a condition
+    if the record has one), misprint (printed form refuted, as an error of the paper or
+    likely OCR damage, corrected form proved), or FAILED; proves the reading of every
+    printed loop as an operator equation for every N; cross-checks numerically on random
+    robots; exits with status 1 if an identity or a reading fails.
     """
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -114,6 +126,7 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
             prog.update(task, description=f"proving {rec.id}")
             outcomes.append(V.run_record(rec, nmax, certificates=bool(cert_dir)))
             prog.advance(task)
+    readings = V.prove_readings(certificates=bool(cert_dir)) if not only else []
     cross = {}
     if numeric_nmax:
         from soagen.symbolic.numeric import cross_check
@@ -132,13 +145,16 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
                 o.message = (o.message + " numeric cross-check on robots failed").strip()
     if cert_dir:
         from soagen.symbolic.certificate import write_certificates
-        written = write_certificates(outcomes, cert_dir)
+        written = write_certificates(outcomes, cert_dir, readings)
         err.print(f"wrote {len(written)} files to {cert_dir}")
     rows = _rows(outcomes, cross, cert_dir)
-    failed = [r for r in rows if r["result"] == "FAILED"]
+    failed = [r for r in rows if r["result"] == "FAILED"] + [r for r in readings if not r.proved]
     if fmt == "json":
-        click.echo(json.dumps({"nmax": nmax, "identities": rows, "failed": [r["id"] for r in failed],
-                               "summary": _summary(rows, outcomes)}, indent=2, sort_keys=True))
+        click.echo(json.dumps({"nmax": nmax, "identities": rows,
+                               "readings": [{"id": r.id, "proved": r.proved, "cases": r.cases, "terms": r.terms,
+                                             "error": r.error} for r in readings],
+                               "failed": [r["id"] if isinstance(r, dict) else r.id for r in failed],
+                               "summary": _summary(rows, outcomes, readings)}, indent=2, sort_keys=True))
     elif fmt == "markdown":
         click.echo(_markdown(rows), nl=False)
     else:
@@ -154,6 +170,6 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
         for r in rows:
             if r["counterexample"] or r["message"]:
                 out.print(f"[bold]{r['id']}[/]: {r['counterexample']} {r['message']}".rstrip(), soft_wrap=True)
-        out.print(_summary(rows, outcomes), soft_wrap=True)
+        out.print(_summary(rows, outcomes, readings), soft_wrap=True)
     if failed:
         sys.exit(1)

@@ -36,6 +36,7 @@ from soagen import output_dir
 from soagen.codegen import expr as E
 from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.printers import (
+    CasadiPrinter,
     CPrinter,
     CVectorPrinter,
     JaxPrinter,
@@ -170,6 +171,7 @@ LANGUAGES = {lang.name: lang for lang in (
     Language("python_ext", None, (("c/pymodule.c.j2", "{prefix}_module.c"),)),   # with c_batch
     Language("jax", JaxPrinter, (("jax/module.py.j2", "{prefix}_jax.py"),)),
     Language("torch", TorchPrinter, (("torch/module.py.j2", "{prefix}_torch.py"),)),
+    Language("casadi", CasadiPrinter, (("casadi/module.py.j2", "{prefix}_casadi.py"),)),
 )}
 
 @dataclass

@@ -21,7 +21,8 @@ SymPy expressions are accepted too (converted first). Porting the printing keeps
 
 Further printers: :class:`NumpyPrinter` (batched numpy, ``q[..., k]``) and its JAX and
 PyTorch variants, which only name their array module; :class:`CVectorPrinter`, the C on
-vectors of W states of the ``--batch`` kernels.
+vectors of W states of the ``--batch`` kernels; :class:`CasadiPrinter`, Python on CasADi
+SX symbols.
 """
 
 from __future__ import annotations
@@ -261,5 +262,14 @@ class CVectorPrinter(CPrinter):
         return super()._pow(e)
 
 
+class CasadiPrinter(PyPrinter):
+    """Python on CasADi SX symbols (``--lang casadi``): the plain Python printing with
+    ``ca.sin``/``ca.cos``/``ca.sqrt``; the inputs ``q[k]`` are entries of SX vectors, so
+    each statement adds nodes to CasADi's expression graph, one per operation."""
+
+    functions = {"sin": "ca.sin", "cos": "ca.cos"}
+    sqrt = "ca.sqrt"
+
+
 PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter, "jax": JaxPrinter,
-            "torch": TorchPrinter}
+            "torch": TorchPrinter, "casadi": CasadiPrinter}

@@ -9,7 +9,15 @@ All-N engine (whole operators, any chain length, trees):
 * :mod:`.checker`     the independent checker (standard library only)
 * :mod:`.instances`   random numeric instances of the algebra: chains, trees, several arms
 * :mod:`.dense`       dense operators with block labels (numeric evaluation of statements)
-* :mod:`.prove`       `soagen prove`: all-N proof, counterexample, per-N fallback
+* :mod:`.prove`       `soagen prove`: all-N proof, exact counterexample, per-N fallback
+* :mod:`.exact`       integer instances modulo a prime: counterexamples rounding cannot fake
+
+Block level for every N (statements with block indices, the readings of printed loops):
+
+* :mod:`.indexed`     indices and their bounds, block letters, sums, the blocks of an operator
+* :mod:`.loops`       the block families, patterns, relations and printed loops (pinned data)
+* :mod:`.blockwise`   proofs block by block and by induction over an index
+* :mod:`.block_records` the catalogue's block-index records and the loops' readings, proved
 
 Per-N block engine (fallback for block-indexed statements, and cross-check):
 

@@ -19,14 +19,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from soagen.symbolic.ncpoly import NCPoly, Theory
+from soagen.symbolic.ncpoly import NCPoly, QuotientAlgebra
 
 
 class IllTyped(Exception):
     """A product or sum of blocks whose dimensions do not conform."""
 
 
-class Identity:
+class ScaledIdentity:
     """c I: the identity (c = 1) or a multiple of it, of whatever size the other operand has.
 
     Every operation keeps the coefficient: (-I) @ X = -X, I + I = 2 I, 0 I + X = X for
@@ -41,28 +41,28 @@ class Identity:
         return "I" if self.c == 1 else f"{self.c} I"
 
     def __mul__(self, k):
-        if isinstance(k, Identity):
-            return Identity(self.c * k.c)
+        if isinstance(k, ScaledIdentity):
+            return ScaledIdentity(self.c * k.c)
         if isinstance(k, int | float | Fraction):
-            return Identity(self.c * k)
+            return ScaledIdentity(self.c * k)
         return NotImplemented
 
     __rmul__ = __mul__
 
     def __neg__(self):
-        return Identity(-self.c)
+        return ScaledIdentity(-self.c)
 
     def __matmul__(self, other):
-        if isinstance(other, Identity):
-            return Identity(self.c * other.c)
+        if isinstance(other, ScaledIdentity):
+            return ScaledIdentity(self.c * other.c)
         return other if self.c == 1 else other * self.c
 
     def __rmatmul__(self, other):
         return other if self.c == 1 else other * self.c
 
     def __add__(self, other):
-        if isinstance(other, Identity):
-            return Identity(self.c + other.c)
+        if isinstance(other, ScaledIdentity):
+            return ScaledIdentity(self.c + other.c)
         return other + self          # the operator adds c I to its diagonal
 
     __radd__ = __add__
@@ -78,7 +78,7 @@ class Identity:
         return self
 
 
-I = Identity(1)
+I = ScaledIdentity(1)
 
 
 class Field:
@@ -92,7 +92,7 @@ class Field:
 
 
 class SymbolicField(Field):
-    def __init__(self, th: Theory):
+    def __init__(self, th: QuotientAlgebra):
         self.th = th
 
     def one(self, dim):
@@ -156,7 +156,7 @@ class BM:
         return m
 
     def __add__(self, other):
-        if isinstance(other, Identity):
+        if isinstance(other, ScaledIdentity):
             return self if other.c == 0 else self + self._eye_like(other.c)
         if self.rdims != other.rdims or self.cdims != other.cdims:
             raise IllTyped(f"sum of {self.rdims}x{self.cdims} and {other.rdims}x{other.cdims}")
@@ -188,7 +188,7 @@ class BM:
     __rmul__ = __mul__
 
     def __matmul__(self, other):
-        if isinstance(other, Identity):
+        if isinstance(other, ScaledIdentity):
             return self if other.c == 1 else self * other.c
         if self.cdims != other.rdims:
             raise IllTyped(f"product of {self.rdims}x{self.cdims} and {other.rdims}x{other.cdims}")
@@ -211,7 +211,7 @@ class BM:
         return out
 
     def __rmatmul__(self, other):
-        if isinstance(other, Identity):
+        if isinstance(other, ScaledIdentity):
             return self if other.c == 1 else self * other.c
         return NotImplemented
 

@@ -24,14 +24,16 @@ normal form decides equality in the algebra these relations generate.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from dataclasses import field as dc_field
+from types import MappingProxyType
 
 import numpy as np
 
 from soagen.symbolic import recursions
-from soagen.symbolic.blocks import BM, I, NumericField, SymbolicField
-from soagen.symbolic.ncpoly import Theory
+from soagen.symbolic.blocks import BM, I, NumericField, SymbolicField, blk2, vcat
+from soagen.symbolic.ncpoly import QuotientAlgebra
 
 
 # ---------------------------------------------------------------------------
@@ -53,13 +55,13 @@ class Primitives:
     vec: dict = dc_field(default_factory=dict)   # name -> {k: block}
     extra: dict = dc_field(default_factory=dict)  # name -> (block, rdim, cdim): free extra matrices
     chi1: dict = dc_field(default_factory=dict)   # k -> chi(k+1,k): a free transition (Lemma A.1 in general)
-    rates: dict = dc_field(default_factory=dict)  # name -> {k: block}: the rates of the derivatives (_RATES)
+    rates: dict = dc_field(default_factory=dict)  # name -> {k: block}: the rates of the derivatives (RATES)
 
 
 # The block-diagonal rates of the derivatives (docs/derivatives.md (D.2)-(D.6)): name -> (column
 # space, meaning).  B(k) is free (not symmetric); Mdot(k) = B(k) + B^T(k), which is (D.2)'s
 # B + B^T = Mdot with Mdot symmetric and (M V) xbar* = B - B^T skew.
-_RATES = {
+RATES = {
     "Bcor": ("s", "body Coriolis operator B(k) (D.2)"),
     "fbar": ("s", "f(k) xbar* (D.2)"),
     "Sdot": ("j", "the axis rate V(k) x H^T(k) (D.4)"),
@@ -68,16 +70,16 @@ _RATES = {
 }
 
 
-def soa_theory(N: int) -> Theory:
+def soa_theory(N: int) -> QuotientAlgebra:
     """Generators and rules for a chain of N links (see module docstring)."""
-    th = Theory(f"SOA chain N={N}")
+    th = QuotientAlgebra(f"SOA chain N={N}")
     for k in range(0, N + 1):
         th.gen(f"phi({k + 1},{k})")
     for k in range(1, N + 1):
         th.gen(f"H({k})")
         th.gen(f"P({k})", symmetric=True)
         th.gen(f"Dinv({k})", symmetric=True)
-        for name in _RATES:
+        for name in RATES:
             th.gen(f"{name}({k})")
     for k in range(1, N + 1):
         Hk, HkT, Pk, Dk = f"H({k})", f"H({k})^T", f"P({k})", f"Dinv({k})"
@@ -85,7 +87,7 @@ def soa_theory(N: int) -> Theory:
     return th
 
 
-_VECTORS = {  # name -> (space, paper meaning)
+VECTORS = {  # name -> (space, paper meaning)
     "a": ("s", "bias accelerations a(k) (2.19)"),
     "b": ("s", "bias forces b(k) (2.23)"),
     "T": ("j", "joint forces T(k)"),
@@ -112,7 +114,7 @@ def symbolic_primitives(N: int, rlabels: dict | None = None) -> Primitives:
             Pm = P[k - 1] - P[k - 1] @ H[k - 1].T @ Dinv[k - 1] @ H[k - 1] @ P[k - 1]
             M[k] = P[k] - phi1[k - 1] @ Pm @ phi1[k - 1].T
     vec = {}
-    for name in _VECTORS:
+    for name in VECTORS:
         vec[name] = {k: th.gen(f"{name}({k})") for k in range(1, N + 1)}
     vec["f0"] = {0: th.gen("f(0)")}
     vec["a0"] = {0: th.gen("a(0)")}
@@ -125,7 +127,7 @@ def symbolic_primitives(N: int, rlabels: dict | None = None) -> Primitives:
     pr = Primitives(N, f, "6", labels, phi1, H, P, Dinv, M, vec)
     pr.extra = extra
     pr.chi1 = {k: th.gen(f"chi({k + 1},{k})") for k in range(0, N + 1)}
-    pr.rates = {name: {k: th.gen(f"{name}({k})") for k in range(1, N + 1)} for name in _RATES}
+    pr.rates = {name: {k: th.gen(f"{name}({k})") for k in range(1, N + 1)} for name in RATES}
     return pr
 
 
@@ -159,7 +161,7 @@ def random_primitives(N: int, rng: np.random.Generator, dofs=None) -> Primitives
             P[k] = phi1[k - 1] @ Pm @ phi1[k - 1].T + M[k]
         Dinv[k] = np.linalg.inv(H[k] @ P[k] @ H[k].T)
     vec = {}
-    for name, (space, _) in _VECTORS.items():
+    for name, (space, _) in VECTORS.items():
         vec[name] = {k: rng.normal(size=(6 if space == "s" else dofs[k - 1], 1)) for k in range(1, N + 1)}
     vec["f0"] = {0: rng.normal(size=(6, 1))}
     vec["a0"] = {0: rng.normal(size=(6, 1))}
@@ -171,7 +173,7 @@ def random_primitives(N: int, rng: np.random.Generator, dofs=None) -> Primitives
                 "apC": (rng.normal(size=(6, 1)), 6, 1)}
     pr.chi1 = {k: rng.normal(size=(6, 6)) for k in range(0, N + 1)}
     pr.rates = {name: {k: rng.normal(size=(6, 6 if space == "s" else dofs[k - 1])) for k in range(1, N + 1)}
-                for name, (space, _) in _RATES.items()}
+                for name, (space, _) in RATES.items()}
     return pr
 
 
@@ -240,7 +242,7 @@ class ChainOps:
 
         # vectors
         one = [1 if isinstance(s, int) else "1"]
-        for name, (space, _) in _VECTORS.items():
+        for name, (space, _) in VECTORS.items():
             rows = S_ if space == "s" else R_
             v = BM.zeros(f, rows, one)
             for k in range(1, N + 1):
@@ -267,14 +269,14 @@ class ChainOps:
             self.Dh = BM.diag(f, R_, R_, [inv_sqrt(self.D[k, k]) for k in range(1, N + 1)])
 
     def _derivative_operators(self) -> None:
-        """The operators of docs/derivatives.md: the rates block by block (_RATES), Mdot = B + B^T,
+        """The operators of docs/derivatives.md: the rates block by block (RATES), Mdot = B + B^T,
         the composites R and B_c by the loop of (a.44) with psi = phi, and the operator forms
         (hbar, the Coriolis matrix, Mdot of the mass matrix, dT/dtheta, dT/dtheta_dot) by the
         algebra's own definitions."""
         from soagen.symbolic.nfree import DERIVATIVES, evaluate_definitions
 
         pr, f, N = self.pr, self.pr.field, self.N
-        for name, (space, _) in _RATES.items():
+        for name, (space, _) in RATES.items():
             cols = self.S_dims if space == "s" else self.R_dims
             setattr(self, name, BM.diag(f, self.S_dims, cols, [pr.rates[name][k] for k in range(1, N + 1)]))
         self.Mdot = self.Bcor + self.Bcor.T                        # (D.2)
@@ -336,3 +338,19 @@ def symbolic_chain(N: int, rlabels: dict | None = None) -> ChainOps:
 
 def random_chain_ops(N: int, seed: int = 0, dofs=None) -> ChainOps:
     return ChainOps(random_primitives(N, np.random.default_rng(seed), dofs))
+
+
+def chain_namespace(ops: ChainOps) -> dict:
+    """The names a catalogue check may use on one chain: the operators, the recursions of
+    :mod:`~soagen.symbolic.recursions` bound to it, blk2, vcat and I."""
+    ns = ops.namespace()
+    ns.update(recursions.bind(ops))
+    ns.update(blk2=blk2, vcat=vcat, I=I)
+    return ns
+
+
+@functools.lru_cache(maxsize=None)
+def symbolic_chain_namespace(N: int) -> MappingProxyType:
+    """:func:`chain_namespace` of the symbolic chain of N links (built once per N; read-only,
+    copy it to bind more names)."""
+    return MappingProxyType(chain_namespace(symbolic_chain(N)))

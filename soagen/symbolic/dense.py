@@ -3,14 +3,16 @@
 :class:`Dense` wraps a numpy array with its block-row and block-column labels ("6" per
 link, "r<k>" per joint, ...) so that a product or sum that does not conform raises
 :class:`~soagen.symbolic.blocks.IllTyped`, as in the algebra.  It is what the numeric
-cross-checks evaluate statements on (random robots, random instances of any topology).
+cross-checks evaluate statements on (random robots, random instances of any topology), in
+floating point or, with :class:`~soagen.symbolic.exact.Zp` arrays, exactly modulo a prime.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from soagen.symbolic.blocks import Identity, IllTyped
+from soagen.symbolic.blocks import IllTyped, ScaledIdentity
+from soagen.symbolic.exact import Zp
 
 
 class Dense:
@@ -19,15 +21,16 @@ class Dense:
     __array_ufunc__ = None
 
     def __init__(self, arr, rdims, cdims):
-        self.a, self.rdims, self.cdims = np.asarray(arr, float), list(rdims), list(cdims)
+        self.a = arr if isinstance(arr, Zp) else np.asarray(arr, float)
+        self.rdims, self.cdims = list(rdims), list(cdims)
 
     def _eye(self, c=1.0):
         if self.rdims != self.cdims:
             raise IllTyped(f"I added to a non-square operator {self.rdims} x {self.cdims}")
-        return Dense(c * np.eye(self.a.shape[0]), self.rdims, self.cdims)
+        return Dense(self.a * 0 + c * np.eye(self.a.shape[0]), self.rdims, self.cdims)
 
     def __add__(self, o):
-        if isinstance(o, Identity):
+        if isinstance(o, ScaledIdentity):
             return self if o.c == 0 else self + self._eye(o.c)
         if self.rdims != o.rdims or self.cdims != o.cdims:
             raise IllTyped(f"sum of {len(self.rdims)}x{len(self.cdims)} blocks {self.rdims[:3]}.. "
@@ -51,14 +54,14 @@ class Dense:
     __rmul__ = __mul__
 
     def __matmul__(self, o):
-        if isinstance(o, Identity):
+        if isinstance(o, ScaledIdentity):
             return self * o.c
         if self.cdims != o.rdims:
             raise IllTyped(f"product with inner dimensions {self.cdims[:3]}.. and {o.rdims[:3]}..")
         return Dense(self.a @ o.a, self.rdims, o.cdims)
 
     def __rmatmul__(self, o):
-        if isinstance(o, Identity):
+        if isinstance(o, ScaledIdentity):
             return self * o.c
         return NotImplemented
 

@@ -13,49 +13,46 @@ def _fact41():
     return "Fact 4.1: M = (I + H Phi L) D (I + H Phi L)^T", [
         Para("Part I (4.11), proved as in Appendix A. Symbols: $\\tilde\\phi = \\phi - I$ (a.3), "
              "$G = PH^TD^{-1}$ (5.12), $D = HPH^T$ (a.1), $L = \\Delta_\\phi G$ (a.12)."),
-        Chain("(I + H\\Phi L) D (I + H\\Phi L)^T", "(I + H Phi L) D (I + H Phi L)^T",
-              "(I + H@Phi@L)@D@(I + H@Phi@L).T", (
-                  Step("(I + H\\tilde\\phi G) D (I + H\\tilde\\phi G)^T", "(I + H phi~ G) D (I + H phi~ G)^T",
-                       "(a.13): $\\tilde\\phi G = \\Phi L$", "(I + H@phi_t@G)@D@(I + H@phi_t@G).T"),
+        Chain("(I + H\\Phi L) D (I + H\\Phi L)^T",
+              lhs_expr="(I + H@Phi@L)@D@(I + H@Phi@L).T", steps=(
+                  Step("(I + H\\tilde\\phi G) D (I + H\\tilde\\phi G)^T",
+                       why="(a.13): $\\tilde\\phi G = \\Phi L$", expr="(I + H@phi_t@G)@D@(I + H@phi_t@G).T"),
                   Step("HPH^T + H\\tilde\\phi PH^T + HP\\tilde\\phi^TH^T + H\\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^TH^T",
-                       "H P H^T + H phi~ P H^T + H P phi~^T H^T + H phi~ P H^T D^-1 H P phi~^T H^T",
-                       "expand; $GD = PH^T$, $GDG^T = PH^TD^{-1}HP$",
-                       "H@P@H.T + H@phi_t@P@H.T + H@P@phi_t.T@H.T + H@phi_t@P@H.T@Dinv@H@P@phi_t.T@H.T"),
-                  Step("H\\left(P + \\tilde\\phi P + P\\tilde\\phi^T + \\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T\\right)H^T",
-                       "H (P + phi~ P + P phi~^T + phi~ P H^T D^-1 H P phi~^T) H^T", "collect",
-                       "H@(P + phi_t@P + P@phi_t.T + phi_t@P@H.T@Dinv@H@P@phi_t.T)@H.T"),
-                  Step("H\\phi M\\phi^TH^T = \\mathcal{M}", "H phi M phi^T H^T = M",
-                       "Identity A.6 (a.48)", "Mcal"))),
+                       why="expand; $GD = PH^T$, $GDG^T = PH^TD^{-1}HP$",
+                       expr="H@P@H.T + H@phi_t@P@H.T + H@P@phi_t.T@H.T + H@phi_t@P@H.T@Dinv@H@P@phi_t.T@H.T"),
+                  Step("H\\left(P + \\tilde\\phi P + P\\tilde\\phi^T + \\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T\\right)H^T", why="collect",
+                       expr="H@(P + phi_t@P + P@phi_t.T + phi_t@P@H.T@Dinv@H@P@phi_t.T)@H.T"),
+                  Step("H\\phi M\\phi^TH^T = \\mathcal{M}",
+                       why="Identity A.6 (a.48)", expr="Mcal"))),
         Para("Identity A.6 (a.48) itself: split $M = \\pi + \\Theta$ with "
              "$\\Theta = \\mathcal{E}_\\phi PH^TD^{-1}HP\\mathcal{E}_\\phi^T$. The Riccati recursion (a.49) says "
-             "$\\pi = P - \\mathcal{E}_\\phi P\\mathcal{E}_\\phi^T$, and Corollary A.1 turns that into:",
-             "Identity A.6 (a.48) itself: split M = pi + Theta with Theta = E_phi P H^T D^-1 H P E_phi^T. The "
-             "Riccati recursion (a.49) says pi = P - E_phi P E_phi^T, and Corollary A.1 turns that into:"),
-        Chain("\\phi\\pi\\phi^T", "phi pi phi^T", "phi@(M - Theta)@phi.T", (
-            Step("\\phi(P - \\mathcal{E}_\\phi P\\mathcal{E}_\\phi^T)\\phi^T", "phi (P - E_phi P E_phi^T) phi^T",
-                 "(a.49)", "phi@(P - Ephi@P@Ephi.T)@phi.T"),
-            Step("\\phi P\\phi^T - (\\phi - I)P(\\phi - I)^T", "phi P phi^T - (phi - I) P (phi - I)^T",
-                 "framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$", "phi@P@phi.T - (phi - I)@P@(phi - I).T"),
-            Step("P + \\tilde\\phi P + P\\tilde\\phi^T", "P + phi~ P + P phi~^T", "expand; (a.3)",
-                 "P + phi_t@P + P@phi_t.T")),
+             "$\\pi = P - \\mathcal{E}_\\phi P\\mathcal{E}_\\phi^T$, and Corollary A.1 turns that into:"),
+        Chain("\\phi\\pi\\phi^T", lhs_expr="phi@(M - Theta)@phi.T", steps=(
+            Step("\\phi(P - \\mathcal{E}_\\phi P\\mathcal{E}_\\phi^T)\\phi^T",
+                 why="(a.49)", expr="phi@(P - Ephi@P@Ephi.T)@phi.T"),
+            Step("\\phi P\\phi^T - (\\phi - I)P(\\phi - I)^T",
+                 why="framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$",
+                 expr="phi@P@phi.T - (phi - I)@P@(phi - I).T"),
+            Step("P + \\tilde\\phi P + P\\tilde\\phi^T", why="expand; (a.3)",
+                 expr="P + phi_t@P + P@phi_t.T")),
               let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
-        Para("The paper's \"algebraic manipulations show\" that the remainder is the last term of (a.48):",
-             "The paper's \"algebraic manipulations show\" that the remainder is the last term of (a.48):"),
-        Chain("\\phi\\Theta\\phi^T", "phi Theta phi^T", "phi@Theta@phi.T", (
+        Para("The paper's \"algebraic manipulations show\" that the remainder is the last term of (a.48):"),
+        Chain("\\phi\\Theta\\phi^T", lhs_expr="phi@Theta@phi.T", steps=(
             Step("(\\phi\\mathcal{E}_\\phi) PH^TD^{-1}HP (\\phi\\mathcal{E}_\\phi)^T",
-                 "(phi E_phi) P H^T D^-1 H P (phi E_phi)^T", "regroup the definition of $\\Theta$",
-                 "(phi@Ephi)@P@H.T@Dinv@H@P@(phi@Ephi).T"),
-            Step("(\\phi - I) PH^TD^{-1}HP (\\phi - I)^T", "(phi - I) P H^T D^-1 H P (phi - I)^T",
-                 "framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$", "(phi - I)@P@H.T@Dinv@H@P@(phi - I).T"),
-            Step("\\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T", "phi~ P H^T D^-1 H P phi~^T", "(a.3)",
-                 "phi_t@P@H.T@Dinv@H@P@phi_t.T")),
+                 why="regroup the definition of $\\Theta$",
+                 expr="(phi@Ephi)@P@H.T@Dinv@H@P@(phi@Ephi).T"),
+            Step("(\\phi - I) PH^TD^{-1}HP (\\phi - I)^T",
+                 why="framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$",
+                 expr="(phi - I)@P@H.T@Dinv@H@P@(phi - I).T"),
+            Step("\\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T", why="(a.3)",
+                 expr="phi_t@P@H.T@Dinv@H@P@phi_t.T")),
               let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
-        Chain("\\phi M\\phi^T", "phi M phi^T", "phi@M@phi.T", (
-            Step("\\phi\\pi\\phi^T + \\phi\\Theta\\phi^T", "phi pi phi^T + phi Theta phi^T", "$M = \\pi + \\Theta$",
-                 "phi@(M - Theta)@phi.T + phi@Theta@phi.T"),
+        Chain("\\phi M\\phi^T", lhs_expr="phi@M@phi.T", steps=(
+            Step("\\phi\\pi\\phi^T + \\phi\\Theta\\phi^T", why="$M = \\pi + \\Theta$",
+                 expr="phi@(M - Theta)@phi.T + phi@Theta@phi.T"),
             Step("P + \\tilde\\phi P + P\\tilde\\phi^T + \\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T",
-                 "P + phi~ P + P phi~^T + phi~ P H^T D^-1 H P phi~^T", "the two chains above: (a.48)",
-                 "P + phi_t@P + P@phi_t.T + phi_t@P@H.T@Dinv@H@P@phi_t.T")),
+                 why="the two chains above: (a.48)",
+                 expr="P + phi_t@P + P@phi_t.T + phi_t@P@H.T@Dinv@H@P@phi_t.T")),
               let=(("Theta", "Ephi@P@H.T@Dinv@H@P@Ephi.T"),)),
     ]
 
@@ -63,12 +60,12 @@ def _fact41():
 def _fact42():
     return "Fact 4.2: (I + H Phi L)^-1 = I - H Psi L", [
         Para("Part I (4.14), Appendix A."),
-        Chain("(I + H\\Phi L)(I - H\\Psi L)", "(I + H Phi L)(I - H Psi L)", "(I + H@Phi@L)@(I - H@Psi@L)", (
-            Step("I + H(\\Phi - \\Psi - \\Phi LH\\Psi)L", "I + H (Phi - Psi - Phi L H Psi) L", "expand",
-                 "I + H@(Phi - Psi - Phi@L@H@Psi)@L"),
-            Step("I + H(\\Phi - \\Psi - \\Psi LH\\Phi)L", "I + H (Phi - Psi - Psi L H Phi) L",
-                 "(a.27): $\\Phi LH\\Psi = \\Psi LH\\Phi$", "I + H@(Phi - Psi - Psi@L@H@Phi)@L"),
-            Step("I", "I", "(a.16): $\\Phi = \\Psi(I + LH\\Phi)$", "I"))),
+        Chain("(I + H\\Phi L)(I - H\\Psi L)", lhs_expr="(I + H@Phi@L)@(I - H@Psi@L)", steps=(
+            Step("I + H(\\Phi - \\Psi - \\Phi LH\\Psi)L", why="expand",
+                 expr="I + H@(Phi - Psi - Phi@L@H@Psi)@L"),
+            Step("I + H(\\Phi - \\Psi - \\Psi LH\\Phi)L",
+                 why="(a.27): $\\Phi LH\\Psi = \\Psi LH\\Phi$", expr="I + H@(Phi - Psi - Psi@L@H@Phi)@L"),
+            Step("I", why="(a.16): $\\Phi = \\Psi(I + LH\\Phi)$", expr="I"))),
         Para("Both factors are lower block-triangular with identity diagonal blocks, so a one-sided "
              "inverse is two-sided; the proof layer also checks $(I - H\\Psi L)(I + H\\Phi L) = I$ "
              "(`soagen verify --only I-4.14`)."),
@@ -78,108 +75,79 @@ def _fact42():
 def _thm41():
     return "Theorem 4.1: M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L)", [
         Para("Part I (4.16). From Fact 4.1, $\\mathcal{M} = (I + H\\Phi L)D(I + H\\Phi L)^T$ with all three "
-             "factors invertible; inverting factor by factor and using Fact 4.2:",
-             "Part I (4.16). From Fact 4.1, M = (I + H Phi L) D (I + H Phi L)^T, all factors invertible; "
-             "invert factor by factor and use Fact 4.2:"),
-        Chain("\\mathcal{M}^{-1}", "M^-1", None, (
-            Step("(I + H\\Phi L)^{-T} D^{-1} (I + H\\Phi L)^{-1}", "(I + H Phi L)^-T D^-1 (I + H Phi L)^-1",
-                 "Fact 4.1"),
-            Step("(I - H\\Psi L)^T D^{-1} (I - H\\Psi L)", "(I - H Psi L)^T D^-1 (I - H Psi L)", "Fact 4.2"))),
-        Para("Check in the proof layer: the product with $\\mathcal{M}$ is the identity.",
-             "Check in the proof layer: the product with M is the identity."),
-        Chain("\\mathcal{M}\\,(I - H\\Psi L)^T D^{-1} (I - H\\Psi L)", "M (I - H Psi L)^T D^-1 (I - H Psi L)",
-              "Mcal@(I - H@Psi@L).T@Dinv@(I - H@Psi@L)", (Step("I", "I", "", "I"),)),
+             "factors invertible; inverting factor by factor and using Fact 4.2:"),
+        Chain("\\mathcal{M}^{-1}", steps=(
+            Step("(I + H\\Phi L)^{-T} D^{-1} (I + H\\Phi L)^{-1}",
+                 why="Fact 4.1"),
+            Step("(I - H\\Psi L)^T D^{-1} (I - H\\Psi L)", why="Fact 4.2"))),
+        Para("Check in the proof layer: the product with $\\mathcal{M}$ is the identity."),
+        Chain("\\mathcal{M}\\,(I - H\\Psi L)^T D^{-1} (I - H\\Psi L)",
+              lhs_expr="Mcal@(I - H@Psi@L).T@Dinv@(I - H@Psi@L)", steps=(Step("I", why="", expr="I"),)),
         Para("The abstract of Part I prints $(I - H\\Phi L)^T D^{-1} (I - H\\Phi L)$; with $\\Phi$ in place of "
-             "$\\Psi$ the product is not the identity from N = 3 on (see docs/misprints.md).",
-             "The abstract of Part I prints (I - H Phi L)^T D^-1 (I - H Phi L); with Phi for Psi the product "
-             "is not the identity from N = 3 on (see docs/misprints.md)."),
+             "$\\Psi$ the product is not the identity from N = 3 on (see docs/misprints.md)."),
     ]
 
 
 def _minv():
     return "From the operator expression of M^-1 to the recursions (4.19)-(4.22)", [
         Para("Start from FD1 (4.18): $\\ddot\\theta = (I - H\\Psi L)^T D^{-1} (I - H\\Psi L) T'$. "
-             "Read the factors right to left; each becomes one sweep or a memoryless step.",
-             "Start from FD1 (4.18): thdd = (I - H Psi L)^T D^-1 (I - H Psi L) T'. Read the factors right "
-             "to left; each becomes one sweep or a memoryless step."),
+             "Read the factors right to left; each becomes one sweep or a memoryless step."),
         Para("**1. Causal factor** $\\epsilon = (I - H\\Psi L)T'$. With $\\Psi = \\psi S$ (5.3), put "
              "$\\hat z = \\psi S L T'$, so $\\epsilon = T' - H\\hat z$. Since $\\psi^{-1} = I - S\\Delta_\\psi$ (a.10), "
-             "$\\hat z = S\\Delta_\\psi \\hat z + SLT'$: block $k$ of $S x$ is $x(k-1)$, hence a tip-to-base sweep.",
-             "1. Causal factor eps = (I - H Psi L) T'. With Psi = psi S (5.3), put z = psi S L T', so "
-             "eps = T' - H z. Since psi^-1 = I - S Delta_psi (a.10), z = S Delta_psi z + S L T': block k of "
-             "S x is x(k-1), hence a tip-to-base sweep."),
-        Chain("\\hat z", "z", "psi@S@L@Tp", (
-            Step("S\\Delta_\\psi\\hat z + SLT'", "S Delta_psi z + S L T'", "(a.10)",
-                 "S@Dpsi@psi@S@L@Tp + S@L@Tp"),)),
+             "$\\hat z = S\\Delta_\\psi \\hat z + SLT'$: block $k$ of $S x$ is $x(k-1)$, hence a tip-to-base sweep."),
+        Chain("\\hat z", lhs_expr="psi@S@L@Tp", steps=(
+            Step("S\\Delta_\\psi\\hat z + SLT'", why="(a.10)",
+                 expr="S@Dpsi@psi@S@L@Tp + S@L@Tp"),)),
         Rec("sweep (4.19)-(4.20)",
             ("\\hat z(0) = 0,\\; T'(0) = 0",
              "\\hat z(k) = [\\phi(k,k-1) - L(k-1)H(k-1)]\\,\\hat z(k-1) + L(k-1)T'(k-1)",
              "\\epsilon(k) = T'(k) - H(k)\\hat z(k),\\quad \\nu(k) = D^{-1}(k)\\epsilon(k)\\qquad k = 1..N"),
-            ("z(0) = 0, T'(0) = 0",
-             "z(k) = [phi(k,k-1) - L(k-1) H(k-1)] z(k-1) + L(k-1) T'(k-1)",
-             "eps(k) = T'(k) - H(k) z(k);  nu(k) = D^-1(k) eps(k)        k = 1..N"),
-            ("rec_filter(Tp)", "Dinv@(I - H@Psi@L)@Tp"), record="I-4.20"),
+            check=("rec_filter(Tp)", "Dinv@(I - H@Psi@L)@Tp"), record="I-4.20"),
         Para("**2. Memoryless factor** $\\nu = D^{-1}\\epsilon$: block by block (inside the same sweep). "
-             "Note (4.20) prints $T(k)$ where $T'(k)$ is meant.",
-             "2. Memoryless factor nu = D^-1 eps: block by block, inside the same sweep. Note (4.20) prints "
-             "T(k) where T'(k) is meant."),
+             "Note (4.20) prints $T(k)$ where $T'(k)$ is meant."),
         Para("**3. Anticausal factor** $\\ddot\\theta = (I - H\\Psi L)^T\\nu = \\nu - L^TS^T\\psi^TH^T\\nu$. "
              "Put $\\lambda = \\psi^TH^T\\nu$; from $\\psi^{-T} = I - \\Delta_\\psi^TS^T$, "
-             "$\\lambda = \\Delta_\\psi^T S^T\\lambda + H^T\\nu$: block $k$ of $S^Tx$ is $x(k+1)$, a base-to-tip sweep.",
-             "3. Anticausal factor thdd = (I - H Psi L)^T nu = nu - L^T S^T psi^T H^T nu. Put "
-             "lambda = psi^T H^T nu; from psi^-T = I - Delta_psi^T S^T, lambda = Delta_psi^T S^T lambda + H^T nu: "
-             "block k of S^T x is x(k+1), a base-to-tip sweep."),
-        Chain("(I - H\\Psi L)^T\\nu", "(I - H Psi L)^T nu", "(I - H@Psi@L).T@T", (
-            Step("\\nu - L^T S^T \\lambda,\\quad \\lambda = \\psi^T H^T \\nu", "nu - L^T S^T lambda, lambda = psi^T H^T nu",
-                 "(5.3)", "T - L.T@S.T@psi.T@H.T@T"),
-            Step("\\nu - L^T S^T (\\Delta_\\psi^T S^T\\lambda + H^T\\nu)", "nu - L^T S^T (Delta_psi^T S^T lambda + H^T nu)",
-                 "(a.10) transposed", "T - L.T@S.T@(Dpsi.T@S.T@psi.T@H.T@T + H.T@T)"))),
+             "$\\lambda = \\Delta_\\psi^T S^T\\lambda + H^T\\nu$: block $k$ of $S^Tx$ is $x(k+1)$, a base-to-tip sweep."),
+        Chain("(I - H\\Psi L)^T\\nu", lhs_expr="(I - H@Psi@L).T@T", steps=(
+            Step("\\nu - L^T S^T \\lambda,\\quad \\lambda = \\psi^T H^T \\nu",
+                 why="(5.3)", expr="T - L.T@S.T@psi.T@H.T@T"),
+            Step("\\nu - L^T S^T (\\Delta_\\psi^T S^T\\lambda + H^T\\nu)",
+                 why="(a.10) transposed", expr="T - L.T@S.T@(Dpsi.T@S.T@psi.T@H.T@T + H.T@T)"))),
         Rec("sweep (4.21)-(4.22)",
             ("\\lambda(N+1) = 0",
              "\\lambda(k) = [\\phi(k+1,k) - L(k)H(k)]^T\\lambda(k+1) + H^T(k)\\nu(k)",
              "\\ddot\\theta(k) = \\nu(k) - L^T(k)\\lambda(k+1)\\qquad k = N..1"),
-            ("lambda(N+1) = 0",
-             "lambda(k) = [phi(k+1,k) - L(k) H(k)]^T lambda(k+1) + H^T(k) nu(k)",
-             "thdd(k) = nu(k) - L^T(k) lambda(k+1)                        k = N..1"),
-            ("rec_smooth(T)", "(I - H@Psi@L).T@T"), record="I-4.22"),
-        Para("Together: $\\ddot\\theta = \\mathcal{M}^{-1}T'$ in two O(N) sweeps (the recursion checked "
-             "against the operator expression above, here on symbols).",
-             "Together: thdd = M^-1 T' in two O(N) sweeps (each recursion checked against its operator "
-             "expression, on symbols)."),
+            check=("rec_smooth(T)", "(I - H@Psi@L).T@T"), record="I-4.22"),
+        Para("Together: $\\ddot\\theta = \\mathcal{M}^{-1}T'$ in two O(N) sweeps (each recursion checked "
+             "against its operator expression, on symbols)."),
         Rec("all of FD1", ("\\ddot\\theta = \\text{(4.21)-(4.22)} \\circ \\text{(4.19)-(4.20)}\\,(T')",),
-            ("thdd = (4.21)-(4.22) applied to (4.19)-(4.20) applied to T'",),
-            ("Mcal@rec_smooth(rec_filter(Tp))", "Tp"), record="FW-A.2-rec"),
+            lines_text=("thdd = (4.21)-(4.22) applied to (4.19)-(4.20) applied to T'",),
+            check=("Mcal@rec_smooth(rec_filter(Tp))", "Tp"), record="FW-A.2-rec"),
     ]
 
 
 def _rne():
     return "The RNE recursions from the operator form (3.17)", [
         Para("(3.17): $f = \\phi(M\\alpha + b + Bf(0))$, $\\alpha = \\phi^T(H^T\\ddot\\theta + a)$, $T = Hf$. "
-             "Use $\\phi^{-1} = I - \\mathcal{E}_\\phi$ (framework (2.4); Part I (a.11): $I - S\\Delta_\\phi$).",
-             "(3.17): f = phi (M alpha + b + B f(0)), alpha = phi^T (H^T thdd + a), T = H f. Use "
-             "phi^-1 = I - E_phi (framework (2.4); Part I (a.11): I - S Delta_phi)."),
-        Chain("\\alpha", "alpha", "phi.T@(H.T@thdd + a)", (
-            Step("\\mathcal{E}_\\phi^T\\alpha + H^T\\ddot\\theta + a", "E_phi^T alpha + H^T thdd + a",
-                 "$\\alpha = \\phi^T y \\iff (I - \\mathcal{E}_\\phi^T)\\alpha = y$",
-                 "Ephi.T@phi.T@(H.T@thdd + a) + H.T@thdd + a"),)),
+             "Use $\\phi^{-1} = I - \\mathcal{E}_\\phi$ (framework (2.4); Part I (a.11): $I - S\\Delta_\\phi$)."),
+        Chain("\\alpha", lhs_expr="phi.T@(H.T@thdd + a)", steps=(
+            Step("\\mathcal{E}_\\phi^T\\alpha + H^T\\ddot\\theta + a",
+                 why="$\\alpha = \\phi^T y \\iff (I - \\mathcal{E}_\\phi^T)\\alpha = y$",
+                 expr="Ephi.T@phi.T@(H.T@thdd + a) + H.T@thdd + a"),)),
         Rec("base-to-tip sweep (2.24)-(2.26)",
             ("\\alpha(N+1) = 0", "\\alpha(k) = \\phi^T(k+1,k)\\alpha(k+1) + H^T(k)\\ddot\\theta(k) + a(k)\\qquad k = N..1"),
-            ("alpha(N+1) = 0", "alpha(k) = phi^T(k+1,k) alpha(k+1) + H^T(k) thdd(k) + a(k)      k = N..1"),
-            ("rec_alpha(thdd, a)", "phi.T@(H.T@thdd + a)"), record="I-3.15"),
-        Chain("f", "f", "phi@(M@alpha + b + B@f0)", (
-            Step("\\mathcal{E}_\\phi f + M\\alpha + b + Bf(0)", "E_phi f + M alpha + b + B f(0)",
-                 "$(I - \\mathcal{E}_\\phi) f = M\\alpha + b + Bf(0)$",
-                 "Ephi@phi@(M@alpha + b + B@f0) + M@alpha + b + B@f0"),), let=(("alpha", "phi.T@(H.T@thdd + a)"),)),
+            check=("rec_alpha(thdd, a)", "phi.T@(H.T@thdd + a)"), record="I-3.15"),
+        Chain("f", lhs_expr="phi@(M@alpha + b + B@f0)", steps=(
+            Step("\\mathcal{E}_\\phi f + M\\alpha + b + Bf(0)",
+                 why="$(I - \\mathcal{E}_\\phi) f = M\\alpha + b + Bf(0)$",
+                 expr="Ephi@phi@(M@alpha + b + B@f0) + M@alpha + b + B@f0"),), let=(("alpha", "phi.T@(H.T@thdd + a)"),)),
         Rec("tip-to-base sweep (2.28)-(2.30)",
             ("f(0) = f_{ext}", "f(k) = \\phi(k,k-1)f(k-1) + M(k)\\alpha(k) + b(k),\\quad T(k) = H(k)f(k)\\qquad k = 1..N"),
-            ("f(0) = f_ext", "f(k) = phi(k,k-1) f(k-1) + M(k) alpha(k) + b(k);  T(k) = H(k) f(k)      k = 1..N"),
-            ("rec_rne(thdd, a, b, f0)", "H@phi@(M@phi.T@(H.T@thdd + a) + b + B@f0)"), record="I-3.17"),
+            check=("rec_rne(thdd, a, b, f0)", "H@phi@(M@phi.T@(H.T@thdd + a) + b + B@f0)"), record="I-3.17"),
         Para("The block $B f(0)$ only enters $k = 1$ as $\\phi(1,0)f(0)$: starting the sweep at $f(0)$ does it. "
-             "The framework paper's (2.1) prints $\\phi(k+1,k)f(k-1)$, which is refuted from N = 2 (FW-2.1).",
-             "B f(0) only enters k = 1 as phi(1,0) f(0): starting the sweep at f(0) does it. The framework "
-             "paper's (2.1) prints phi(k+1,k) f(k-1), refuted from N = 2 (FW-2.1)."),
+             "The framework paper's (2.1) prints $\\phi(k+1,k)f(k-1)$, which is refuted from N = 2 (FW-2.1)."),
         Rec("the whole RNE is (3.20)", ("T = \\mathcal{M}\\ddot\\theta + C + J^Tf(0)",),
-            ("T = M thdd + C + J^T f(0)",), ("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0"), record="I-3.20"),
+            check=("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0"), record="I-3.20"),
     ]
 
 
@@ -187,41 +155,34 @@ def _fd4():
     W = "(I - H\\Psi L)"
     return "Algorithm FD4 (5.13)-(5.17) from (3.19), Theorem 4.1, (a.35) and (a.50)", [
         Para("Part I, Appendix A, proof of FD4. Start from (3.19) with $\\mathcal{M}^{-1}$ of Theorem 4.1 "
-             "(written $\\mathcal{M}^{-1}$ below; the proof layer uses the factored form).",
-             "Part I, Appendix A, proof of FD4. Start from (3.19) with M^-1 of Theorem 4.1."),
-        Chain("\\ddot\\theta", "thdd", "Minv@(T - H@phi@(M@phi.T@a + b + B@f0))", (
+             "(written $\\mathcal{M}^{-1}$ below; the proof layer uses the factored form)."),
+        Chain("\\ddot\\theta", lhs_expr="Minv@(T - H@phi@(M@phi.T@a + b + B@f0))", steps=(
             Step(f"{W}^TD^{{-1}}{W}T - {W}^TD^{{-1}}{W}H\\phi[b + Bf(0)] - {W}^TD^{{-1}}{W}H\\phi M\\phi^Ta",
-                 "(I - H Psi L)^T D^-1 (I - H Psi L) [T - H phi (b + B f(0)) - H phi M phi^T a]", "Theorem 4.1",
-                 "Minv@T - Minv@H@phi@(b + B@f0) - Minv@H@phi@M@phi.T@a"),
+                 text="(I - H Psi L)^T D^-1 (I - H Psi L) [T - H phi (b + B f(0)) - H phi M phi^T a]",
+                 why="Theorem 4.1",
+                 expr="Minv@T - Minv@H@phi@(b + B@f0) - Minv@H@phi@M@phi.T@a"),
             Step(f"{W}^TD^{{-1}}{W}T - {W}^TD^{{-1}}H\\psi[b + Bf(0)] - {W}^TD^{{-1}}H\\psi M\\phi^Ta",
-                 "... - (I - H Psi L)^T D^-1 H psi [b + B f(0)] - (I - H Psi L)^T D^-1 H psi M phi^T a",
-                 "(a.35): $(I - H\\Psi L)H\\phi = H\\psi$",
-                 "Minv@T - W.T@Dinv@H@psi@(b + B@f0) - W.T@Dinv@H@psi@M@phi.T@a"),
+                 text="... - (I - H Psi L)^T D^-1 H psi [b + B f(0)] - (I - H Psi L)^T D^-1 H psi M phi^T a",
+                 why="(a.35): $(I - H\\Psi L)H\\phi = H\\psi$",
+                 expr="Minv@T - W.T@Dinv@H@psi@(b + B@f0) - W.T@Dinv@H@psi@M@phi.T@a"),
             Step(f"{W}^TD^{{-1}}{W}T - {W}^TD^{{-1}}H\\psi[b + Bf(0)] - [{W}^TD^{{-1}}H\\tilde\\psi P + L^T\\Psi^T(I - GH)^T + G^T]a",
-                 "... - [(I - H Psi L)^T D^-1 H psi~ P + L^T Psi^T (I - G H)^T + G^T] a",
-                 "(a.50)",
-                 "Minv@T - W.T@Dinv@H@psi@(b + B@f0) - (W.T@Dinv@H@psi_t@P + L.T@Psi.T@(I - G@H).T + G.T)@a"),
-            Step(f"{W}^T\\nu - L^T\\Psi^T(I - GH)^Ta - G^Ta", "(I - H Psi L)^T nu - L^T Psi^T (I - G H)^T a - G^T a",
-                 "(5.14)-(5.15) with $\\nu = D^{-1}(I - H\\Psi L)T - D^{-1}H\\tilde\\psi Pa - D^{-1}H\\psi[b + Bf(0)]$",
-                 "W.T@nu4 - L.T@Psi.T@(I - G@H).T@a - G.T@a")),
+                 text="... - [(I - H Psi L)^T D^-1 H psi~ P + L^T Psi^T (I - G H)^T + G^T] a",
+                 why="(a.50)",
+                 expr="Minv@T - W.T@Dinv@H@psi@(b + B@f0) - (W.T@Dinv@H@psi_t@P + L.T@Psi.T@(I - G@H).T + G.T)@a"),
+            Step(f"{W}^T\\nu - L^T\\Psi^T(I - GH)^Ta - G^Ta",
+                 why="(5.14)-(5.15) with $\\nu = D^{-1}(I - H\\Psi L)T - D^{-1}H\\tilde\\psi Pa - D^{-1}H\\psi[b + Bf(0)]$",
+                 expr="W.T@nu4 - L.T@Psi.T@(I - G@H).T@a - G.T@a")),
               let=(("W", "(I - H@Psi@L)"), ("Minv", "W.T@Dinv@W"),
                    ("nu4", "Dinv@W@T - Dinv@H@psi_t@P@a - Dinv@H@psi@(b + B@f0)"))),
         Para("The printed proof has $H\\tilde\\phi P$ in the bracket where (a.50) has $H\\tilde\\psi P$; with "
-             "$\\tilde\\phi$ the step fails from N = 2 (I-FD4-proof in docs/misprints.md).",
-             "The printed proof has H phi~ P in the bracket where (a.50) has H psi~ P; with phi~ the step fails "
-             "from N = 2 (I-FD4-proof in docs/misprints.md)."),
+             "$\\tilde\\phi$ the step fails from N = 2 (I-FD4-proof in docs/misprints.md)."),
         Rec("the 3-sweep recursion (5.16)-(5.17)",
             ("z(0) = f(0),\\; P(0) = 0,\\; T(0) = 0",
              "z(k) = \\psi(k,k-1)z(k-1) + L(k-1)T(k-1) + \\psi(k,k-1)P(k-1)a(k-1) + b(k)",
              "\\epsilon(k) = T(k) - H(k)z(k),\\quad \\nu(k) = D^{-1}(k)\\epsilon(k)\\qquad k = 1..N",
              "\\lambda(k) = \\psi^T(k+1,k)\\lambda(k+1) + H^T(k)\\nu(k) + [I - G(k)H(k)]^Ta(k)",
              "\\ddot\\theta(k) = \\nu(k) - L^T(k)\\lambda(k+1) - G^T(k)a(k)\\qquad k = N..1"),
-            ("z(0) = f(0), P(0) = 0, T(0) = 0",
-             "z(k) = psi(k,k-1) z(k-1) + L(k-1) T(k-1) + psi(k,k-1) P(k-1) a(k-1) + b(k)",
-             "eps(k) = T(k) - H(k) z(k);  nu(k) = D^-1(k) eps(k)                       k = 1..N",
-             "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k) + [I - G(k) H(k)]^T a(k)",
-             "thdd(k) = nu(k) - L^T(k) lambda(k+1) - G^T(k) a(k)                       k = N..1"),
-            ("Mcal@rec_fd4(T, a, b, f0)", "T - H@phi@(M@phi.T@a + b + B@f0)"), record="I-FD4-rec"),
+            check=("Mcal@rec_fd4(T, a, b, f0)", "T - H@phi@(M@phi.T@a + b + B@f0)"), record="I-FD4-rec"),
     ]
 
 
@@ -245,142 +206,101 @@ def _derivatives():
              "operator $B$ with $B + B^T = \\dot M$ (relation `coriolis-sym`: $2B = \\dot M + (MV)\\bar\\times^*$, "
              "the last term skew), $\\dot S = V\\times H^T$, $\\dot\\Psi = V_p\\times H^T$, "
              "$\\ddot\\Psi = A_p\\times H^T + V_p\\times\\dot\\Psi$ (D.4)-(D.6), $\\bar f = f\\bar\\times^*$, and the "
-             "composites $R$, $B_c$ of $M$ and $B$:",
-             "docs/derivatives.md perturbs the Newton-Euler operators (the linearization of Jain and Rodriguez, "
-             "\"Linearization of manipulator dynamics using spatial operators\", IEEE Trans. SMC 1993). Its "
-             "rigid-motion steps (D.7)-(D.9), (D.12) need the rules of the cross products, which the algebra "
-             "does not have; they are checked by finite differences (tests/dynamics/test_derivatives_operators.py). "
-             "Every operator step from there on is below, each proved for every N on every tree ((D.19) for "
-             "matrices of every size). The operators, "
-             "all block diagonal: Mdot = diag(V x* M - M V x), the body Coriolis operator B with B + B^T = Mdot "
-             "(relation coriolis-sym: 2B = Mdot + (M V) xbar*, the last term skew), Sdot = V x H^T, "
-             "Psi_dot = V_p x H^T, Psi_ddot = A_p x H^T + V_p x Psi_dot (D.4)-(D.6), fbar = f xbar*, and the "
-             "composites R, B_c of M and B:"),
+             "composites $R$, $B_c$ of $M$ and $B$:"),
         Rec("composite sweeps (a.44) with psi = phi, tip to base",
             ("R(0) = 0,\\; B_c(0) = 0",
              "R(k) = \\phi(k,k-1)R(k-1)\\phi^T(k,k-1) + M(k)",
              "B_c(k) = \\phi(k,k-1)B_c(k-1)\\phi^T(k,k-1) + B(k)\\qquad k = 1..N"),
-            ("R(0) = 0, B_c(0) = 0",
-             "R(k) = phi(k,k-1) R(k-1) phi^T(k,k-1) + M(k)",
-             "B_c(k) = phi(k,k-1) B_c(k-1) phi^T(k,k-1) + B(k)                 k = 1..N"),
-            ("Bcor_c - Ephi@Bcor_c@Ephi.T", "Bcor"), record="D-a.44"),
+            check=("Bcor_c - Ephi@Bcor_c@Ephi.T", "Bcor"), record="D-a.44"),
         Para("Read as operators: $M = R - \\mathcal{E}_\\phi R\\mathcal{E}_\\phi^T$ and "
              "$B = B_c - \\mathcal{E}_\\phi B_c\\mathcal{E}_\\phi^T$ ($\\mathcal{E}_\\phi X\\mathcal{E}_\\phi^T$ "
              "is block diagonal for block-diagonal $X$, on every tree). **Corollary A.1** then holds for "
-             "$X = B$, which is not symmetric:",
-             "Read as operators: M = R - E_phi R E_phi^T and B = B_c - E_phi B_c E_phi^T (E_phi X E_phi^T is "
-             "block diagonal for block-diagonal X, on every tree). Corollary A.1 then holds for X = B, which "
-             "is not symmetric:"),
-        Chain("\\phi B\\phi^T", "phi B phi^T", "phi@Bcor@phi.T", (
-            Step("\\phi(B_c - \\mathcal{E}_\\phi B_c\\mathcal{E}_\\phi^T)\\phi^T", "phi (B_c - E_phi B_c E_phi^T) phi^T",
-                 "(a.44)", "phi@(Bcor_c - Ephi@Bcor_c@Ephi.T)@phi.T", "D-a.44"),
-            Step("\\phi B_c\\phi^T - (\\phi - I)B_c(\\phi - I)^T", "phi B_c phi^T - (phi - I) B_c (phi - I)^T",
-                 "framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$",
-                 "phi@Bcor_c@phi.T - (phi - I)@Bcor_c@(phi - I).T"),
-            Step("B_c + \\tilde\\phi B_c + B_c\\tilde\\phi^T", "B_c + phi~ B_c + B_c phi~^T", "expand; (a.3)",
-                 "Bcor_c + phi_t@Bcor_c + Bcor_c@phi_t.T", "D-corA.1"))),
+             "$X = B$, which is not symmetric:"),
+        Chain("\\phi B\\phi^T", lhs_expr="phi@Bcor@phi.T", steps=(
+            Step("\\phi(B_c - \\mathcal{E}_\\phi B_c\\mathcal{E}_\\phi^T)\\phi^T",
+                 why="(a.44)", expr="phi@(Bcor_c - Ephi@Bcor_c@Ephi.T)@phi.T", record="D-a.44"),
+            Step("\\phi B_c\\phi^T - (\\phi - I)B_c(\\phi - I)^T",
+                 why="framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$",
+                 expr="phi@Bcor_c@phi.T - (phi - I)@Bcor_c@(phi - I).T"),
+            Step("B_c + \\tilde\\phi B_c + B_c\\tilde\\phi^T", why="expand; (a.3)",
+                 expr="Bcor_c + phi_t@Bcor_c + Bcor_c@phi_t.T", record="D-corA.1"))),
         Para("The proof never uses $X = X^T$; with $X = M$ it is $\\phi M\\phi^T = R + \\tilde\\phi R + R\\tilde\\phi^T$. "
-             "Moved around, it is the step that merges the two triangular parts of (D.10), (D.12) and (D.16):",
-             "The proof never uses X = X^T; with X = M it is phi M phi^T = R + phi~ R + R phi~^T. Moved around, "
-             "it is the step that merges the two triangular parts of (D.10), (D.12) and (D.16):"),
-        Chain("B_c\\phi^T + \\tilde\\phi B_c", "B_c phi^T + phi~ B_c", "Bcor_c@phi.T + phi_t@Bcor_c", (
-            Step("B_c + B_c\\tilde\\phi^T + \\tilde\\phi B_c", "B_c + B_c phi~^T + phi~ B_c",
-                 "(a.3): $\\phi = I + \\tilde\\phi$", "Bcor_c + Bcor_c@phi_t.T + phi_t@Bcor_c"),
-            Step("\\phi B\\phi^T", "phi B phi^T", "Corollary A.1 above", "phi@Bcor@phi.T", "D-merge"))),
-        Chain("R\\phi^T + \\tilde\\phi R", "R phi^T + phi~ R", "R@phi.T + phi_t@R", (
-            Step("\\phi M\\phi^T", "phi M phi^T", "the same, $X = M$", "phi@M@phi.T", "D-merge"),)),
+             "Moved around, it is the step that merges the two triangular parts of (D.10), (D.12) and (D.16):"),
+        Chain("B_c\\phi^T + \\tilde\\phi B_c", lhs_expr="Bcor_c@phi.T + phi_t@Bcor_c", steps=(
+            Step("B_c + B_c\\tilde\\phi^T + \\tilde\\phi B_c",
+                 why="(a.3): $\\phi = I + \\tilde\\phi$", expr="Bcor_c + Bcor_c@phi_t.T + phi_t@Bcor_c"),
+            Step("\\phi B\\phi^T", why="Corollary A.1 above", expr="phi@Bcor@phi.T", record="D-merge"))),
+        Chain("R\\phi^T + \\tilde\\phi R", lhs_expr="R@phi.T + phi_t@R", steps=(
+            Step("\\phi M\\phi^T", why="the same, $X = M$", expr="phi@M@phi.T", record="D-merge"),)),
         Para("**dT/dtheta.** In (D.10) the blocks $(i, j)$ with $i$ in the subtree of $j$ form the lower part, "
-             "those with $i$ inboard of $j$ reach $j$ through $\\phi(i, j)$: the strictly causal $\\tilde\\phi$.",
-             "dT/dtheta. In (D.10) the blocks (i, j) with i in the subtree of j form the lower part, those with "
-             "i inboard of j reach j through phi(i, j): the strictly causal phi~."),
-        Chain("\\partial T/\\partial\\theta", "dT/dtheta", None, (
+             "those with $i$ inboard of $j$ reach $j$ through $\\phi(i, j)$: the strictly causal $\\tilde\\phi$."),
+        Chain("\\partial T/\\partial\\theta", steps=(
             Step(f"H(R\\phi^T{Pdd} + 2B_c\\phi^T{Pd}) + H\\tilde\\phi(R{Pdd} + 2B_c{Pd} + {fb}H^T)",
-                 "H (R phi^T Psi_ddot + 2 B_c phi^T Psi_dot) + H phi~ (R Psi_ddot + 2 B_c Psi_dot + fbar H^T)",
-                 "(D.10)", D10),
+                 why="(D.10)", expr=D10),
             Step(f"H(R\\phi^T + \\tilde\\phi R){Pdd} + 2H(B_c\\phi^T + \\tilde\\phi B_c){Pd} + H\\tilde\\phi{fb}H^T",
-                 "H (R phi^T + phi~ R) Psi_ddot + 2 H (B_c phi^T + phi~ B_c) Psi_dot + H phi~ fbar H^T", "regroup",
-                 "H@(R@phi.T + phi_t@R)@Psiddot + 2*H@(Bcor_c@phi.T + phi_t@Bcor_c)@Psidot + H@phi_t@fbar@H.T"),
-            Step(f"H\\phi[M\\phi^T{Pdd} + 2B\\phi^T{Pd}] + H\\tilde\\phi{fb}H^T",
-                 "H phi [M phi^T Psi_ddot + 2 B phi^T Psi_dot] + H phi~ fbar H^T", "the merge, twice: (D.11)",
-                 "dTdth", "D-11"))),
+                 why="regroup",
+                 expr="H@(R@phi.T + phi_t@R)@Psiddot + 2*H@(Bcor_c@phi.T + phi_t@Bcor_c)@Psidot + H@phi_t@fbar@H.T"),
+            Step(f"H\\phi[M\\phi^T{Pdd} + 2B\\phi^T{Pd}] + H\\tilde\\phi{fb}H^T", why="the merge, twice: (D.11)",
+                 expr="dTdth", record="D-11"))),
         Rec("the walk (D.14) computes the blocks of (D.10)",
             (f"U = R(l)H^T(l),\\; W = 2B_c^T(l)H^T(l),\\; Q = R(l){Pdd}(l) + 2B_c(l){Pd}(l) + {fb}(l)H^T(l)"
              "\\qquad l = 1..N",
              "k = l+1..N:\\; (U, W, Q) \\leftarrow \\phi(k,k-1)(U, W, Q),\\; "
              "\\partial T(k)/\\partial\\theta(l) = H(k)Q",
              f"k = l..N:\\; \\partial T(l)/\\partial\\theta(k) = U^T{Pdd}(k) + W^T{Pd}(k)"),
-            ("U = R(l) H^T(l), W = 2 B_c^T(l) H^T(l), Q = R(l) Psi_ddot(l) + 2 B_c(l) Psi_dot(l) + fbar(l) H^T(l)   l = 1..N",
-             "k = l+1..N: (U, W, Q) <- phi(k,k-1) (U, W, Q);  dT(k)/dtheta(l) = H(k) Q",
-             "k = l..N: dT(l)/dtheta(k) = U^T Psi_ddot(k) + W^T Psi_dot(k)"),
-            ("rec_walk(Psiddot, 2*Bcor_c, Psidot, fbar@H.T)", "dTdth"), record="D-11"),
+            check=("rec_walk(Psiddot, 2*Bcor_c, Psidot, fbar@H.T)", "dTdth"), record="D-11"),
         Para("**dT/dtheta_dot** (D.12): no rigid part, and the same merge. The walk with "
-             f"$({Pd} + {Sd}, 2B_c, H^T, 0)$ computes it (D-13, per N).",
-             "dT/dtheta_dot (D.12): no rigid part, and the same merge. The walk with (Psi_dot + Sdot, 2 B_c, "
-             "H^T, 0) computes it (D-13, per N)."),
-        Chain("\\partial T/\\partial\\dot\\theta", "dT/dtheta_dot", None, (
+             f"$({Pd} + {Sd}, 2B_c, H^T, 0)$ computes it (D-13, per N)."),
+        Chain("\\partial T/\\partial\\dot\\theta", steps=(
             Step(f"H(R\\phi^T({Pd} + {Sd}) + 2B_c\\phi^TH^T) + H\\tilde\\phi(R({Pd} + {Sd}) + 2B_cH^T)",
-                 "H (R phi^T (Psi_dot + Sdot) + 2 B_c phi^T H^T) + H phi~ (R (Psi_dot + Sdot) + 2 B_c H^T)",
-                 "(D.12)", D12),
-            Step(f"H\\phi[M\\phi^T({Pd} + {Sd}) + 2B\\phi^TH^T]", "H phi [M phi^T (Psi_dot + Sdot) + 2 B phi^T H^T]",
-                 "the merge: (D.13)", "dTdthd", "D-13"))),
-        Para("**The Coriolis matrix** (D.16), the walk with $(\\dot S, B_c, H^T, 0)$:",
-             "The Coriolis matrix (D.16), the walk with (Sdot, B_c, H^T, 0):"),
-        Chain("C", "C", None, (
-            Step(f"H(R\\phi^T{Sd} + B_c\\phi^TH^T) + H\\tilde\\phi(R{Sd} + B_cH^T)",
-                 "H (R phi^T Sdot + B_c phi^T H^T) + H phi~ (R Sdot + B_c H^T)", "(D.16)", D16),
-            Step(f"H\\phi[M\\phi^T{Sd} + B\\phi^TH^T]", "H phi [M phi^T Sdot + B phi^T H^T]", "the merge: (D.15)",
-                 "Ccor", "D-15"))),
+                 why="(D.12)", expr=D12),
+            Step(f"H\\phi[M\\phi^T({Pd} + {Sd}) + 2B\\phi^TH^T]",
+                 why="the merge: (D.13)", expr="dTdthd", record="D-13"))),
+        Para("**The Coriolis matrix** (D.16), the walk with $(\\dot S, B_c, H^T, 0)$:"),
+        Chain("C", steps=(
+            Step(f"H(R\\phi^T{Sd} + B_c\\phi^TH^T) + H\\tilde\\phi(R{Sd} + B_cH^T)", why="(D.16)", expr=D16),
+            Step(f"H\\phi[M\\phi^T{Sd} + B\\phi^TH^T]", why="the merge: (D.15)",
+                 expr="Ccor", record="D-15"))),
         Rec("the walk (D.16)",
             (f"U = R(l)H^T(l),\\; W = B_c^T(l)H^T(l),\\; Q = R(l){Sd}(l) + B_c(l)H^T(l)\\qquad l = 1..N",
              "k = l+1..N:\\; (U, W, Q) \\leftarrow \\phi(k,k-1)(U, W, Q),\\; C(k, l) = H(k)Q",
              f"k = l..N:\\; C(l, k) = U^T{Sd}(k) + W^TH^T(k)"),
-            ("U = R(l) H^T(l), W = B_c^T(l) H^T(l), Q = R(l) Sdot(l) + B_c(l) H^T(l)   l = 1..N",
-             "k = l+1..N: (U, W, Q) <- phi(k,k-1) (U, W, Q);  C(k, l) = H(k) Q",
-             "k = l..N: C(l, k) = U^T Sdot(k) + W^T H^T(k)"),
-            ("rec_walk(Sdot, Bcor_c, H.T)", "Ccor"), record="D-15"),
+            check=("rec_walk(Sdot, Bcor_c, H.T)", "Ccor"), record="D-15"),
         Para("**Mdot - 2C is skew-symmetric.** With the body Jacobians $J = \\phi^TH^T$ (3.12) and their rates "
              f"$\\dot J = \\phi^T{Sd}$, (D.15) is $C = J^T(M\\dot J + BJ)$ and $\\dot{{\\mathcal{{M}}}}$ follows from "
-             "$\\mathcal{M} = J^TMJ$:",
-             "Mdot - 2C is skew-symmetric. With the body Jacobians J = phi^T H^T (3.12) and their rates "
-             "Jdot = phi^T Sdot, (D.15) is C = J^T (M Jdot + B J) and the rate of the mass matrix follows "
-             "from M = J^T M J:"),
-        Chain("\\dot{\\mathcal{M}}", "d/dt M", "Mcaldot", (
-            Step("\\dot J^TMJ + J^TM\\dot J + J^T\\dot MJ", "Jdot^T M J + J^T M Jdot + J^T Mdot J",
-                 "the product rule", "Jd.T@M@Jb + Jb.T@M@Jd + Jb.T@Mdot@Jb"),
-            Step("C + C^T + J^T(\\dot M - B - B^T)J", "C + C^T + J^T (Mdot - B - B^T) J",
-                 "(D.15)", "Ccor + Ccor.T + Jb.T@(Mdot - Bcor - Bcor.T)@Jb"),
-            Step("C + C^T", "C + C^T", "$B + B^T = \\dot M$", "Ccor + Ccor.T", "D-skew")), let=J_LET),
+             "$\\mathcal{M} = J^TMJ$:"),
+        Chain("\\dot{\\mathcal{M}}", lhs_expr="Mcaldot", steps=(
+            Step("\\dot J^TMJ + J^TM\\dot J + J^T\\dot MJ",
+                 why="the product rule", expr="Jd.T@M@Jb + Jb.T@M@Jd + Jb.T@Mdot@Jb"),
+            Step("C + C^T + J^T(\\dot M - B - B^T)J",
+                 why="(D.15)", expr="Ccor + Ccor.T + Jb.T@(Mdot - Bcor - Bcor.T)@Jb"),
+            Step("C + C^T", why="$B + B^T = \\dot M$", expr="Ccor + Ccor.T", record="D-skew")), let=J_LET),
         Para("so $\\dot{\\mathcal{M}} - 2C = C^T - C$ is skew-symmetric. For revolute and prismatic joints "
              f"$\\dot\\Psi = {Sd}$ (the joint's own rate $H^T\\dot\\theta\\times H^T$ vanishes), and (D.13) is twice C, "
-             "the Christoffel matrix:",
-             "so d/dt M - 2C = C^T - C is skew-symmetric. For revolute and prismatic joints Psi_dot = Sdot (the "
-             "joint's own rate H^T thd x H^T vanishes), and (D.13) is twice C, the Christoffel matrix:"),
-        Chain("\\partial T/\\partial\\dot\\theta", "dT/dtheta_dot",
-              "H@phi@(M@phi.T@(Psidot + Sdot) + 2*Bcor@phi.T@H.T)", (
-                  Step(f"H\\phi[2M\\phi^T{Sd} + 2B\\phi^TH^T]", "H phi [2 M phi^T Sdot + 2 B phi^T H^T]",
-                       f"1-dof joints: ${Pd} = {Sd}$", "H@phi@(2*M@phi.T@Sdot + 2*Bcor@phi.T@H.T)"),
-                  Step("2C", "2C", "(D.15)", "2*Ccor", "D-2C")), let=(("Psidot", "Sdot"),)),
+             "the Christoffel matrix:"),
+        Chain("\\partial T/\\partial\\dot\\theta",
+              lhs_expr="H@phi@(M@phi.T@(Psidot + Sdot) + 2*Bcor@phi.T@H.T)", steps=(
+                  Step(f"H\\phi[2M\\phi^T{Sd} + 2B\\phi^TH^T]",
+                       why=f"1-dof joints: ${Pd} = {Sd}$", expr="H@phi@(2*M@phi.T@Sdot + 2*Bcor@phi.T@H.T)"),
+                  Step("2C", why="(D.15)", expr="2*Ccor", record="D-2C")), let=(("Psidot", "Sdot"),)),
         Para("**Forward dynamics** (D.19). $\\ddot\\theta = \\mathcal{M}^{-1}(T - C)$ solves "
              "$T_{ID}(\\theta, \\dot\\theta, \\ddot\\theta) = T$; differentiate along any direction (a joint position "
-             "or rate), with $d(\\mathcal{M}\\mathcal{M}^{-1}) = 0$:",
-             "Forward dynamics (D.19). thdd = M^-1 (T - C) solves T_ID(theta, thd, thdd) = T; differentiate along "
-             "any direction (a joint position or rate), with d(M M^-1) = 0:"),
-        Chain("\\mathcal{M}\\,d\\ddot\\theta", "M dthdd", "M@(dMinv@(T - Cb) - Minv@dCb)", (
-            Step("\\mathcal{M}\\,d(\\mathcal{M}^{-1})(T - C) - dC", "M d(M^-1) (T - C) - dC",
-                 "$\\mathcal{M}\\mathcal{M}^{-1} = I$", "M@dMinv@(T - Cb) - dCb"),
-            Step("-d\\mathcal{M}\\,\\mathcal{M}^{-1}(T - C) - dC", "-dM M^-1 (T - C) - dC",
-                 "$\\mathcal{M}\\,d(\\mathcal{M}^{-1}) = -d\\mathcal{M}\\,\\mathcal{M}^{-1}$", "-dM@Minv@(T - Cb) - dCb"),
-            Step("-(d\\mathcal{M}\\,\\ddot\\theta + dC) = -dT_{ID}", "-(dM thdd + dC) = -dT_ID", "(D.19)",
-                 "-(dM@Minv@(T - Cb) + dCb)", "D-19")), algebra="fdderiv"),
+             "or rate), with $d(\\mathcal{M}\\mathcal{M}^{-1}) = 0$:"),
+        Chain("\\mathcal{M}\\,d\\ddot\\theta", lhs_expr="M@(dMinv@(T - Cb) - Minv@dCb)", steps=(
+            Step("\\mathcal{M}\\,d(\\mathcal{M}^{-1})(T - C) - dC",
+                 why="$\\mathcal{M}\\mathcal{M}^{-1} = I$", expr="M@dMinv@(T - Cb) - dCb"),
+            Step("-d\\mathcal{M}\\,\\mathcal{M}^{-1}(T - C) - dC",
+                 why="$\\mathcal{M}\\,d(\\mathcal{M}^{-1}) = -d\\mathcal{M}\\,\\mathcal{M}^{-1}$",
+                 expr="-dM@Minv@(T - Cb) - dCb"),
+            Step("-(d\\mathcal{M}\\,\\ddot\\theta + dC) = -dT_{ID}", why="(D.19)",
+                 expr="-(dM@Minv@(T - Cb) + dCb)", record="D-19")), algebra="fdderiv"),
         Para("so $d\\ddot\\theta = -\\mathcal{M}^{-1}dT_{ID}$: the derivatives of forward dynamics are those of "
              "inverse dynamics above, at the forward-dynamics $\\ddot\\theta$, times $-\\mathcal{M}^{-1}$, and "
              "$\\partial\\ddot\\theta/\\partial T = \\mathcal{M}^{-1}$, with the one $\\mathcal{M}^{-1}$ of Theorem 4.1 "
-             "(fd_derivatives.py):",
-             "so dthdd = -M^-1 dT_ID: the derivatives of forward dynamics are those of inverse dynamics above, at "
-             "the forward-dynamics thdd, times -M^-1, and dthdd/dT = M^-1, with the one M^-1 of Theorem 4.1 "
              "(fd_derivatives.py):"),
-        Chain("\\mathcal{M}(I - H\\Psi L)^TD^{-1}(I - H\\Psi L)", "M (I - H Psi L)^T D^-1 (I - H Psi L)",
-              "Mcal@(I - H@Psi@L).T@Dinv@(I - H@Psi@L)", (Step("I", "I", "Theorem 4.1 (4.16)", "I", "I-4.16"),)),
+        Chain("\\mathcal{M}(I - H\\Psi L)^TD^{-1}(I - H\\Psi L)",
+              lhs_expr="Mcal@(I - H@Psi@L).T@Dinv@(I - H@Psi@L)",
+              steps=(Step("I", why="Theorem 4.1 (4.16)", expr="I", record="I-4.16"),)),
     ]
 
 

@@ -22,10 +22,11 @@ values from its hypotheses, so operator-form statements can be checked numerical
 from __future__ import annotations
 
 import functools
+from types import MappingProxyType
 
 import numpy as np
 
-from soagen.symbolic import statement
+from soagen.symbolic import exact, statement
 from soagen.symbolic.blocks import I
 from soagen.symbolic.dense import Dense
 from soagen.symbolic.nfree import RELATIONS, evaluate_definitions
@@ -63,8 +64,38 @@ def _skew(v):
     return np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
 
 
-def instance(parents: dict, rng, dofs=None, tips=(1,)) -> dict:
-    """Namespace of Dense operators for one random instance of the given topology."""
+class Reals:
+    """Random real instances: numpy floats (the numeric cross-checks)."""
+
+    def __init__(self, rng):
+        self.rng = rng
+
+    def normal(self, shape):
+        return self.rng.normal(size=shape)
+
+    def array(self, x):
+        return np.asarray(x, float)
+
+    inv = staticmethod(np.linalg.inv)
+
+
+class Integers(Reals):
+    """Random small-integer instances computed modulo a prime (:mod:`soagen.symbolic.exact`):
+    the same construction, in exact arithmetic."""
+
+    def normal(self, shape):
+        return exact.zp(self.rng.integers(-4, 5, size=shape))
+
+    def array(self, x):
+        return exact.zp(x)
+
+    inv = staticmethod(exact.inv)
+
+
+def instance(parents: dict, rng, dofs=None, tips=(1,), exact_arithmetic: bool = False) -> dict:
+    """Namespace of Dense operators for one random instance of the given topology (in exact
+    arithmetic modulo a prime if asked: :class:`Integers`)."""
+    ar = Integers(rng) if exact_arithmetic else Reals(rng)
     n = len(parents)
     dofs = dofs or [1 + 2 * (k % 3 == 2) for k in range(1, n + 1)]
     S_ = ["6"] * n
@@ -78,41 +109,44 @@ def instance(parents: dict, rng, dofs=None, tips=(1,)) -> dict:
     def rj(k):
         return slice(r0[k - 1], r0[k])
 
+    def zeros(shape):
+        return ar.array(np.zeros(shape))
+
     def rigid():
-        m = np.eye(6)
-        m[:3, 3:] = _skew(rng.normal(size=3))
+        m = ar.array(np.eye(6))
+        m[:3, 3:] = _skew(ar.normal(3))
         return m
 
-    S = np.zeros((6 * n, 6 * n))
-    Dphi = np.zeros((6 * n, 6 * n))
-    Dchi = np.zeros((6 * n, 6 * n))
+    S = zeros((6 * n, 6 * n))
+    Dphi = zeros((6 * n, 6 * n))
+    Dchi = zeros((6 * n, 6 * n))
     for k in range(1, n + 1):
         Dphi[sl(k), sl(k)] = rigid()                  # phi(parent(k), k)
-        Dchi[sl(k), sl(k)] = rng.normal(size=(6, 6))
+        Dchi[sl(k), sl(k)] = ar.normal((6, 6))
         if parents[k] <= n:
             S[sl(parents[k]), sl(k)] = np.eye(6)
-    H = np.zeros((r0[-1], 6 * n))
-    M = np.zeros((6 * n, 6 * n))
+    H = zeros((r0[-1], 6 * n))
+    M = zeros((6 * n, 6 * n))
     for k in range(1, n + 1):
-        H[rj(k), sl(k)] = rng.normal(size=(dofs[k - 1], 6))
-        A = rng.normal(size=(6, 6))
+        H[rj(k), sl(k)] = ar.normal((dofs[k - 1], 6))
+        A = ar.normal((6, 6))
         M[sl(k), sl(k)] = A @ A.T + 6 * np.eye(6)
     # Riccati recursion on the topology, tip to base (children have smaller numbers), (A.1)
-    P = np.zeros_like(M)
-    Dinv = np.zeros((r0[-1], r0[-1]))
+    P = zeros(M.shape)
+    Dinv = zeros((r0[-1], r0[-1]))
     for k in range(1, n + 1):
         Pk = M[sl(k), sl(k)].copy()
         for c in range(1, k):
             if parents[c] == k:
                 Pc, Hc, Dc = P[sl(c), sl(c)], H[rj(c), sl(c)], Dinv[rj(c), rj(c)]
                 phic = Dphi[sl(c), sl(c)]
-                Pk += phic @ (Pc - Pc @ Hc.T @ Dc @ Hc @ Pc) @ phic.T
+                Pk = Pk + phic @ (Pc - Pc @ Hc.T @ Dc @ Hc @ Pc) @ phic.T
         P[sl(k), sl(k)] = Pk
-        Dinv[rj(k), rj(k)] = np.linalg.inv(H[rj(k), sl(k)] @ Pk @ H[rj(k), sl(k)].T)
-    B = np.zeros((6 * n, 6 * len(tips)))
+        Dinv[rj(k), rj(k)] = ar.inv(H[rj(k), sl(k)] @ Pk @ H[rj(k), sl(k)].T)
+    B = zeros((6 * n, 6 * len(tips)))
     for i, t in enumerate(tips):
         B[sl(t), 6 * i:6 * i + 6] = rigid()           # phi(1, 0) of each tip
-    E = np.zeros((6 * n, 6))
+    E = zeros((6 * n, 6))
     for k in range(1, n + 1):
         if parents[k] == n + 1:
             E[sl(k), :] = Dphi[sl(k), sl(k)].T       # phi^T(base, k)
@@ -120,7 +154,7 @@ def instance(parents: dict, rng, dofs=None, tips=(1,)) -> dict:
     ns = {"I": I}
 
     def put(name, x, rd, cd):
-        ns[name] = Dense(x, rd, cd)
+        ns[name] = Dense(ar.array(x), rd, cd)
     put("S", S, S_, S_)
     put("Dphi", Dphi, S_, S_)
     put("Dchi", Dchi, S_, S_)
@@ -131,27 +165,27 @@ def instance(parents: dict, rng, dofs=None, tips=(1,)) -> dict:
     put("B", B, S_, six)
     put("E", E, S_, ["6"])
     for name in ("a", "b", "y"):
-        put(name, rng.normal(size=(6 * n, 1)), S_, one)
+        put(name, ar.normal((6 * n, 1)), S_, one)
     for name in ("T", "Tp", "thd", "thdd"):
-        put(name, rng.normal(size=(r0[-1], 1)), R_, one)
+        put(name, ar.normal((r0[-1], 1)), R_, one)
     for name in ("f0", "a0", "apC"):
-        put(name, rng.normal(size=(6 * len(tips), 1)), six, one)
-    put("g", rng.normal(size=(6, 1)), ["6"], one)
-    put("At", rng.normal(size=(6 * len(tips), 3)), six, ["e"])
-    X = rng.normal(size=(3, 3))
+        put(name, ar.normal((6 * len(tips), 1)), six, one)
+    put("g", ar.normal((6, 1)), ["6"], one)
+    put("At", ar.normal((6 * len(tips), 3)), six, ["e"])
+    X = ar.normal((3, 3))
     put("Xinv", X + X.T, ["e"], ["e"])
-    Om = rng.normal(size=(6 * len(tips), 6 * len(tips)))
+    Om = ar.normal((6 * len(tips), 6 * len(tips)))
     put("Ominv", Om + Om.T, six, six)
     # definitions of the algebra, in order; phi, psi, chi as the inverses they are defined as
     ns.update(evaluate_definitions(ns, _SHIFTS))
     Id = np.eye(6 * n)
-    put("phi", np.linalg.inv(Id - ns["Ephi"].a), S_, S_)
-    put("psi", np.linalg.inv(Id - ns["Epsi"].a), S_, S_)
-    put("chi", np.linalg.inv(Id - S @ Dchi), S_, S_)
+    put("phi", ar.inv(Id - ns["Ephi"].a), S_, S_)
+    put("psi", ar.inv(Id - ns["Epsi"].a), S_, S_)
+    put("chi", ar.inv(Id - S @ Dchi), S_, S_)
     _rates(ns, parents, rj, put)
     _derived(ns)
     # Upsilon by the base-to-tip recursion (A.5), block diagonal
-    U = np.zeros_like(M)
+    U = zeros(M.shape)
     psi1 = ns["Epsi"].a                              # block (parent(k), k) is psi(parent(k), k)
     HDH = H.T @ Dinv @ H
     for k in range(n, 0, -1):
@@ -159,7 +193,7 @@ def instance(parents: dict, rng, dofs=None, tips=(1,)) -> dict:
         p = parents[k]
         if p <= n:
             ps = psi1[sl(p), sl(k)]
-            Uk += ps.T @ U[sl(p), sl(p)] @ ps
+            Uk = Uk + ps.T @ U[sl(p), sl(p)] @ ps
         U[sl(k), sl(k)] = Uk
     put("U", U, S_, S_)
     return ns
@@ -171,7 +205,7 @@ def _rates(ns: dict, parents: dict, rj, put) -> None:
     (D.2), Sdot, Psidot, Psiddot (D.4)-(D.6) with the parent's V_p(k) = V(k) - H^T(k) thd(k)
     and, for A_p, alpha = phi^T (H^T thdd + a) less H^T thdd (any motion vector will do),
     fbar from f = phi (M alpha + b); the composites R and B_c by the recursion (a.44) over
-    the tree (children first)."""
+    the tree (children first).  The same code runs on floats and on residues modulo a prime."""
     from soagen.operators.chain import block_diag, rate_blocks
 
     n = len(parents)
@@ -191,13 +225,13 @@ def _rates(ns: dict, parents: dict, rj, put) -> None:
     for name, blocks in out.items():
         put(name, block_diag(blocks), S_, R_ if name in ("Sdot", "Psidot", "Psiddot") else S_)
     for name, X in (("R", M), ("Bcor_c", ns["Bcor"].a)):
-        r = np.zeros_like(X)
+        r = X * 0
         for k in range(1, n + 1):                            # (a.44) on the tree: children have smaller numbers
             sl = slice(6 * (k - 1), 6 * k)
             r[sl, sl] = X[sl, sl]
             for c in (c for c in range(1, k) if parents[c] == k):
                 sc = slice(6 * (c - 1), 6 * c)
-                r[sl, sl] += Dphi[sc, sc] @ r[sc, sc] @ Dphi[sc, sc].T
+                r[sl, sl] = r[sl, sl] + Dphi[sc, sc] @ r[sc, sc] @ Dphi[sc, sc].T
         put(name, r, S_, S_)
 
 
@@ -265,23 +299,25 @@ def _size(labels) -> int:
     return sum(1 if lab in ("1",) else 3 if lab == "e" else 6 if lab == "6" else int(lab[1:]) for lab in labels)
 
 
-def topology_instance(kind: str, n: int, seed: int = 0) -> dict:
-    """A chain of n links, a random branching tree of n links, or two arms (n links in all).
+def topology_instance(kind: str, n: int, seed: int = 0, exact_arithmetic: bool = False) -> dict:
+    """A chain of n links, a random branching tree of n links, or two arms (n links in all);
+    with `exact_arithmetic`, small integers and everything modulo a prime (:class:`Integers`).
 
     Seeded, so built once per (kind, n, seed) and handed out as a fresh namespace (the
     operators themselves are never changed in place)."""
-    return dict(_topology_instance(kind, n, seed))
+    return dict(_topology_instance(kind, n, seed, exact_arithmetic))
 
 
-@functools.lru_cache(maxsize=128)
-def _topology_instance(kind: str, n: int, seed: int) -> dict:
+@functools.lru_cache(maxsize=256)
+def _topology_instance(kind: str, n: int, seed: int, exact_arithmetic: bool) -> MappingProxyType:
     rng = np.random.default_rng(seed)
     if kind == "chain":
-        return instance(chain_parents(n), rng)
-    if kind == "tree":
-        return instance(random_tree_parents(n, rng), rng)
-    if kind == "arms":
+        parents, tips = chain_parents(n), (1,)
+    elif kind == "tree":
+        parents, tips = random_tree_parents(n, rng), (1,)
+    elif kind == "arms":
         m = max(1, n // 2)
         parents, tips = arms_parents([m, max(1, n - m)])
-        return instance(parents, rng, tips=tips)
-    raise ValueError(f"unknown instance kind {kind}")
+    else:
+        raise ValueError(f"unknown instance kind {kind}")
+    return MappingProxyType(instance(parents, rng, tips=tips, exact_arithmetic=exact_arithmetic))

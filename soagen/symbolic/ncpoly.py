@@ -1,18 +1,19 @@
-"""Noncommutative polynomials modulo a small rewriting system (the proof layer).
+"""Noncommutative polynomials modulo a small rewriting system (the per-N block engine).
 
 An element is a finite sum of words (tuples of generator names) with integer or
-rational coefficients.  A :class:`Theory` holds
+rational coefficients.  A :class:`QuotientAlgebra` holds
 
 * the generators, each with its transpose (transpose is an anti-automorphism:
   ``(x y)^T = y^T x^T``; symmetric generators are their own transpose);
-* a list of rewriting rules ``word -> polynomial``.  Every rule strictly decreases
-  words in a degree-lexicographic order (right-hand sides have shorter words, or words
-  of the same length made of lower-ranked generators), so rewriting terminates; :func:`critical_pairs` checks local confluence
-  of all overlaps, so by Newman's lemma the normal form is unique and two
-  expressions are equal in the quotient algebra iff their normal forms coincide.
+* a list of rewriting rules ``word -> polynomial``, reduced by
+  :class:`soagen.symbolic.rewriting.RewriteSystem` in its weighted degree-lexicographic
+  :class:`~soagen.symbolic.rewriting.Order` (generators ranked in the order they are
+  registered).  Every rule strictly decreases, so rewriting terminates; :func:`critical_pairs`
+  checks local confluence of all overlaps, so by Newman's lemma the normal form is unique
+  and two expressions are equal in the quotient algebra iff their normal forms coincide.
 
-No numbers enter here except the integer coefficients of the words: an identity is
-*proved* (for a fixed chain length N) when ``normal_form(lhs - rhs) == 0``.
+No numbers enter here except the coefficients of the words: an identity is *proved* (for a
+fixed chain length N) when ``normal_form(lhs - rhs) == 0``.
 """
 
 from __future__ import annotations
@@ -20,34 +21,36 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable
 
-from soagen.symbolic.rewriting import RewriteSystem, Rule, check_decreasing, format_poly
+from soagen.symbolic.rewriting import (
+    Order,
+    RewriteSystem,
+    Rule,
+    acc,
+    check_decreasing,
+    format_poly,
+    overlaps,
+    pmul,
+    ptranspose,
+)
 
 Word = tuple  # tuple[str, ...]
 
 
-class DeglexByRank:
-    """Degree-lexicographic order: shorter words first, then by generator rank (then name).
-    A monomial order, so rules that decrease words terminate."""
+class QuotientAlgebra:
+    """Generators with transposes plus a terminating, confluent rewriting system: the free
+    algebra modulo the rules, whose elements are :class:`NCPoly` normal forms.
 
-    def __init__(self, rank: dict):
-        self.rank = rank
+    `ranks` (optional) fixes the order of generators (smallest first) instead of the order
+    of registration."""
 
-    def key(self, w: Word):
-        return (len(w), [(self.rank.get(g, 0), g) for g in w])
-
-    def less(self, u: Word, w: Word) -> bool:
-        return self.key(u) < self.key(w)
-
-
-class Theory:
-    """Generators with transposes plus a terminating, confluent rewriting system (the
-    reduction itself is :class:`soagen.symbolic.rewriting.RewriteSystem`)."""
-
-    def __init__(self, name: str):
+    def __init__(self, name: str, ranks: Iterable[str] = ()):
         self.name = name
         self.transpose_of: dict[str, str] = {}
-        self.rank: dict[str, int] = {}     # generator precedence for the order of equal-length words
-        self.system = RewriteSystem(DeglexByRank(self.rank))
+        self.system = RewriteSystem(Order(list(ranks)))
+
+    @property
+    def order(self) -> Order:
+        return self.system.order
 
     @property
     def rules(self) -> list[tuple[Word, dict]]:
@@ -60,6 +63,7 @@ class Theory:
             t = name if symmetric else (transpose or f"{name}^T")
             self.transpose_of[name] = t
             self.transpose_of[t] = name
+            self.order.extend((name, t))
         return NCPoly(self, {(name,): 1})
 
     def genT(self, name: str) -> "NCPoly":
@@ -81,7 +85,7 @@ class Theory:
             if lt != lhs:
                 todo.append((lt, rhs.T.terms, f"theory {self.name}, transposed"))
         for l_, terms, what in todo:            # all or nothing: check both before adding
-            check_decreasing(self.system.order, l_, terms, what)
+            check_decreasing(self.order, l_, terms, what)
         for l_, terms, what in todo:
             self.system.add(Rule(l_, dict(terms), {}, what))
 
@@ -93,47 +97,42 @@ class Theory:
         return self.system.normal_form(terms)
 
 
-def critical_pairs(th: Theory) -> list[tuple[Word, dict, dict]]:
-    """All overlap ambiguities of the rules whose two reductions disagree.
-
-    For every pair of rules (l1, l2) and every proper overlap (a suffix of l1 equal to
-    a prefix of l2, or l2 inside l1) the overlap word is rewritten both ways; an empty
-    result means the system is locally confluent (hence confluent, as it terminates).
-    """
+def critical_pairs(th: QuotientAlgebra) -> list[tuple[Word, dict, dict]]:
+    """All ambiguities of the rules whose two reductions disagree: overlaps (a suffix of one
+    left side is a prefix of another, :func:`soagen.symbolic.rewriting.overlaps`) and
+    inclusions (one left side inside another).  An empty result means the system is locally
+    confluent (hence confluent, as it terminates)."""
     bad = []
-    for l1, r1 in th.rules:
-        for l2, r2 in th.rules:
-            # suffix of l1 == prefix of l2
-            for k in range(1, min(len(l1), len(l2))):
-                if l1[-k:] == l2[:k]:
-                    w = l1 + l2[k:]
-                    a = th.normal({rw + l2[k:]: c for rw, c in r1.items()})
-                    b = th.normal({l1[:-k] + rw: c for rw, c in r2.items()})
-                    if a != b:
-                        bad.append((w, a, b))
-            # l2 strictly inside l1
+    rules = th.system.rules
+    for r1 in rules:
+        for r2 in rules:
+            for w, s, _ in overlaps(r1, r2):
+                nf = th.normal(s)
+                if nf:
+                    bad.append((w, nf, {}))
+            l1, l2 = r1.lhs, r2.lhs
             if l1 != l2 and len(l2) < len(l1):
                 for i in range(len(l1) - len(l2) + 1):
                     if l1[i:i + len(l2)] == l2:
-                        a = th.normal(dict(r1))
-                        b = th.normal({l1[:i] + rw + l1[i + len(l2):]: c for rw, c in r2.items()})
+                        a = th.normal(r1.rhs)
+                        b = th.normal(pmul(pmul({l1[:i]: 1}, r2.rhs), {l1[i + len(l2):]: 1}))
                         if a != b:
                             bad.append((l1, a, b))
     return bad
 
 
 class NCPoly:
-    """A normal-form element of the quotient algebra of a :class:`Theory`."""
+    """A normal-form element of a :class:`QuotientAlgebra`."""
 
     __slots__ = ("th", "terms")
     __array_ufunc__ = None
 
-    def __init__(self, th: Theory, terms: dict, normalize: bool = True):
+    def __init__(self, th: QuotientAlgebra, terms: dict, normalize: bool = True):
         self.th = th
         self.terms = th.normal(terms) if normalize else terms
 
     @staticmethod
-    def const(th: Theory, c) -> "NCPoly":
+    def const(th: QuotientAlgebra, c) -> "NCPoly":
         return NCPoly(th, {(): c} if c else {}, normalize=False)
 
     def is_zero(self) -> bool:
@@ -145,15 +144,7 @@ class NCPoly:
         return NCPoly.const(self.th, other)
 
     def __add__(self, other):
-        other = self._coerce(other)
-        out = dict(self.terms)
-        for w, c in other.terms.items():
-            v = out.get(w, 0) + c
-            if v:
-                out[w] = v
-            else:
-                out.pop(w, None)
-        return NCPoly(self.th, out, normalize=False)
+        return NCPoly(self.th, acc(dict(self.terms), self._coerce(other).terms), normalize=False)
 
     __radd__ = __add__
 
@@ -161,7 +152,7 @@ class NCPoly:
         return NCPoly(self.th, {w: -c for w, c in self.terms.items()}, normalize=False)
 
     def __sub__(self, other):
-        return self + (-self._coerce(other))
+        return NCPoly(self.th, acc(dict(self.terms), self._coerce(other).terms, -1), normalize=False)
 
     def __rsub__(self, other):
         return self._coerce(other) - self
@@ -180,18 +171,12 @@ class NCPoly:
         red = self.th.reduce_word
         for w1, c1 in self.terms.items():
             for w2, c2 in other.terms.items():
-                for w, c in red(w1 + w2).items():
-                    v = out.get(w, 0) + c1 * c2 * c
-                    if v:
-                        out[w] = v
-                    else:
-                        out.pop(w, None)
+                acc(out, red(w1 + w2), c1 * c2)
         return NCPoly(self.th, out, normalize=False)
 
     @property
     def T(self):
-        tr = self.th.transpose_of
-        return NCPoly(self.th, {tuple(tr[g] for g in reversed(w)): c for w, c in self.terms.items()})
+        return NCPoly(self.th, ptranspose(self.terms, self.th.transpose_of))
 
     def __eq__(self, other):
         other = self._coerce(other)
@@ -204,4 +189,4 @@ class NCPoly:
         return len(self.terms)
 
     def __repr__(self):
-        return format_poly(self.terms, self.th.system.order, 12)
+        return format_poly(self.terms, self.th.order, 12)

@@ -37,11 +37,12 @@ refutations come with numbers (:mod:`soagen.symbolic.prove`).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from soagen.symbolic import statement
-from soagen.symbolic.blocks import BM, Field, Identity, IllTyped, blk2, vcat
+from soagen.symbolic.blocks import BM, Field, IllTyped, ScaledIdentity, blk2, vcat
 from soagen.symbolic.rewriting import (
     Order,
     Rule,
@@ -87,7 +88,7 @@ class Op:
     def _coerce(self, other):
         if isinstance(other, Op):
             return other
-        if isinstance(other, Identity):
+        if isinstance(other, ScaledIdentity):
             other = other.c
         if isinstance(other, int | Fraction):
             return Op(self.alg, {(): Fraction(other)} if other else {}, None)
@@ -326,6 +327,14 @@ RELATIONS: list[Relation] = [
     Relation("composite-B", "Ephi@Bcor_c@Ephi.T", "Bcor_c - Bcor",
              f"{DERIV} (D.9): the composite Coriolis operators by the recursion of (a.44) with X = B (not "
              "symmetric), read as B = B_c - E_phi B_c E_phi^T"),
+    # the shape of a serial chain (chain only, brought in by `soagen prove` when the other relations
+    # do not suffice): S has identity blocks at (k+1, k), k = 1..N-1.  (Its consequences for
+    # block-diagonal factors, e.g. E_phi S^T S = E_phi, make the completion infinite; `soagen
+    # prove` proves those block by block, soagen.symbolic.blockwise.)
+    Relation("shift-chain", "S@S.T@S", "S",
+             "Part I (5.2): on a serial chain S^T S = diag(I, .., I, 0), so S S^T S = S (and S^T S S^T = S^T)",
+             topologies=("chain",),
+             note="chain only: on a tree S S^T = diag(number of children), and S S^T S != S at a branching"),
     Relation("upsilon", "Epsi.T@U@Epsi", "U - H.T@Dinv@H",
              "framework (A.3), Upsilon the block-diagonal solution by the recursion (A.5)", topologies=("chain",),
              note="chain only: on a chain E_psi^T X E_psi is block diagonal for block-diagonal X, so the "
@@ -339,7 +348,8 @@ MODULES = {"chi": ("chi-inv-left", "chi-inv-right"), "Dchi": ("chi-inv-left", "c
            **{sym: DERIVATIVES for sym in ("Mdot", "Bcor", "Sdot", "Psidot", "Psiddot", "fbar", "hbar", "Ccor",
                                             "Mcaldot", "dTdth", "dTdthd")},
            "R": ("composite-R",), "Bcor_c": DERIVATIVES + ("composite-B",)}
-OPTIONAL = {"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composite-B"} | set(DERIVATIVES)
+SHAPE = ("shift-chain",)
+OPTIONAL = {"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composite-B"} | set(DERIVATIVES) | set(SHAPE)
 
 
 def evaluate_definitions(ns: dict, ids) -> dict:
@@ -423,6 +433,7 @@ class Algebra:
             for r in relations:
                 self.rule(r.id)
         self._extended: dict = {}
+        self.theories: dict = {}          # sorted relation ids -> CompletedTheory (see theory())
 
     # -- building ----------------------------------------------------------------------
     def namespace(self) -> dict:
@@ -438,7 +449,7 @@ class Algebra:
 
     def op(self, text: str) -> Op:
         v = statement.evaluate(statement.parse_expr(text), self.namespace())
-        if isinstance(v, Identity):
+        if isinstance(v, ScaledIdentity):
             return Op(self, {(): Fraction(v.c)} if v.c else {}, None)
         return _as_op(v)
 
@@ -524,7 +535,7 @@ def parse_given(text: str, index: int = 0) -> Gen:
                weight=UNKNOWN_WEIGHT * (index + 1))
 
 
-IDENTITY = Identity(1)
+IDENTITY = ScaledIdentity(1)
 
 
 def _as_op(v) -> Op:
@@ -535,17 +546,13 @@ def _as_op(v) -> Op:
     return v
 
 
-_ALGEBRAS: dict = {}
-
-
+@functools.cache
 def algebra(name: str = "chain") -> Algebra:
-    """The chain/tree operator algebra, or the algebra of a matrix theory (built once)."""
-    if name not in _ALGEBRAS:
-        if name == "chain":
-            _ALGEBRAS[name] = Algebra("chain", GENERATORS, RELATIONS, RANKS_PRIMITIVE, SPACES, MODULES, OPTIONAL)
-        else:
-            _ALGEBRAS[name] = matrix_algebra(name)
-    return _ALGEBRAS[name]
+    """The chain/tree operator algebra, or the algebra of a matrix theory (built once: an
+    algebra does not change after construction; its theories are cached on it)."""
+    if name == "chain":
+        return Algebra("chain", GENERATORS, RELATIONS, RANKS_PRIMITIVE, SPACES, MODULES, OPTIONAL)
+    return matrix_algebra(name)
 
 
 def matrix_algebra(name: str) -> Algebra:
@@ -579,8 +586,8 @@ def _def_type(expr: str, gens: list[Gen]):
 
 # ----------------------------------------------------------------------------- theories
 @dataclass
-class Theory:
-    """A completed rewriting system for one set of relations."""
+class CompletedTheory:
+    """A completed rewriting system for one set of relations of an algebra."""
 
     alg: Algebra
     relation_ids: tuple
@@ -601,13 +608,10 @@ class Theory:
         return self.completion.system.traced_normal_form(p)
 
 
-_THEORIES: dict = {}
-
-
-def theory(alg: Algebra, ids: tuple) -> Theory:
-    """The completed rewriting system for a set of relation ids of `alg` (cached)."""
-    key = (id(alg), tuple(sorted(ids)))
-    hit = _THEORIES.get(key)
+def theory(alg: Algebra, ids: tuple) -> CompletedTheory:
+    """The completed rewriting system for a set of relation ids of `alg` (cached on `alg`)."""
+    key = tuple(sorted(ids))
+    hit = alg.theories.get(key)
     if hit is not None:
         return hit
     rules = []
@@ -615,8 +619,8 @@ def theory(alg: Algebra, ids: tuple) -> Theory:
         lead = alg.order.lead(p)
         c = p[lead]
         rules.append(Rule(lead, {w: -x / c for w, x in p.items() if w != lead}, {((), rid, ()): 1 / c}, rid))
-    th = Theory(alg, tuple(ids), complete(rules, alg.order))
-    _THEORIES[key] = th
+    th = CompletedTheory(alg, tuple(ids), complete(rules, alg.order))
+    alg.theories[key] = th
     return th
 
 
@@ -644,7 +648,7 @@ class Proof:
     """The N-free verdict on a list of checks."""
 
     algebra: Algebra
-    theory: Theory
+    theory: CompletedTheory
     topology: str
     checks: list
 
@@ -653,9 +657,10 @@ class Proof:
         return all(c.proved for c in self.checks)
 
 
-def prove(checks, let=(), algebra_name: str = "chain", topology: str = "chain", given=(), assume=(),
-          traced: bool = True) -> Proof:
-    """Prove each (lhs, rhs) of `checks` in the N-free algebra, for every N.
+def prove_checks(checks, let=(), algebra_name: str = "chain", topology: str = "chain", given=(), assume=(),
+                 traced: bool = True, shape: bool = False) -> Proof:
+    """Prove each (lhs, rhs) of `checks` in the N-free algebra, for every N (`shape`: with
+    the chain-shape relations :data:`SHAPE` too, on a chain).
 
     Raises IllTyped for an ill-typed check and NameError when a check uses something the
     algebra does not have (a block index, a recursion): such statements are for the per-N
@@ -681,7 +686,10 @@ def prove(checks, let=(), algebra_name: str = "chain", topology: str = "chain", 
     for *_, d in items:
         for w in d.poly:
             symbols.update(alg.transpose_of[s] if s not in alg.gens else s for s in w)
-    th = theory(alg, alg.relation_ids(topology, symbols, [a[0] for a in assume]))
+    ids = alg.relation_ids(topology, symbols, [a[0] for a in assume])
+    if shape and topology == "chain":
+        ids += SHAPE
+    th = theory(alg, ids)
     out = []
     for lhs, rhs, blk, d in items:
         if traced:

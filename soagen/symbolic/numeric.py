@@ -89,7 +89,7 @@ def robot_chain_ops(robot, q, qd, rng):
     from the builder's own Riccati recursion) come from a real robot state; used for the
     recursion-level identities, which need individual blocks (small N only: block loops)."""
     from soagen.symbolic.blocks import NumericField, split_dense
-    from soagen.symbolic.chain import _RATES, _VECTORS, ChainOps, Primitives
+    from soagen.symbolic.chain import RATES, VECTORS, ChainOps, Primitives
 
     o = operators.chain_operators(robot, q, qd)
     N = o.N
@@ -109,7 +109,7 @@ def robot_chain_ops(robot, q, qd, rng):
                     {k: P[k, k] for k in range(1, N + 1)}, {k: Di[k, k] for k in range(1, N + 1)},
                     {k: M[k, k] for k in range(1, N + 1)})
     a, b = o.a.reshape(-1, 1), o.b.reshape(-1, 1)
-    for name, (space, _) in _VECTORS.items():
+    for name, (space, _) in VECTORS.items():
         if name in ("a", "b"):
             src = a if name == "a" else b
             pr.vec[name] = {k: src[6 * (k - 1):6 * k] for k in range(1, N + 1)}
@@ -123,7 +123,7 @@ def robot_chain_ops(robot, q, qd, rng):
                 "apC": (rng.normal(size=(6, 1)), 6, 1)}
     pr.chi1 = {k: rng.normal(size=(6, 6)) for k in range(0, N + 1)}
     rates = operators.derivative_operators(o, rng.normal(size=sum(nv)))
-    for name, (space, _) in _RATES.items():
+    for name, (space, _) in RATES.items():
         split = blk(rates[name], S6, S6 if space == "s" else R_)
         pr.rates[name] = {k: split[k, k] for k in range(1, N + 1)}
     return ChainOps(pr)
@@ -141,7 +141,8 @@ def cross_check(records, Ns=(1, 2, 5, 10, 25, 50), seed: int = 2026,
     Operator-level identities run on the dense operators for every N; recursion-level ones
     (record.robot False) on block operators built from the same robot for N <= block_nmax."""
     from soagen.loaders.random_robots import random_chain
-    from soagen.symbolic.verify import chain_namespace, check_numeric
+    from soagen.symbolic.chain import chain_namespace
+    from soagen.symbolic.verify import check_numeric
 
     rng = np.random.default_rng(seed)
     out = {r.id: (0.0, None, "") for r in records if r.theory == "chain"}

@@ -120,9 +120,10 @@ def identities_markdown(outcomes: dict | None = None) -> str:
     out = ["# Identity catalogue", "",
            "<!-- generated from soagen/symbolic/catalogue.py by soagen.symbolic.report; do not edit -->", "",
            f"Every identity that `soagen verify` checks: {len(outcomes)} records, {n_all} of them proved for "
-           "every chain length N by the N-free operator algebra, each with a certificate in "
-           "[certificates/](certificates/) that an independent checker re-expands; the others have explicit "
-           f"block indices and are proved block by block for N = 1..{DOCS_NMAX} here (N = 1..7 with "
+           "every chain length N, each with a certificate in [certificates/](certificates/) that an "
+           "independent checker re-expands: by the N-free operator algebra, or, for the statements with "
+           "explicit block indices, by induction over the index with the papers' own telescoping steps. "
+           f"The per-N block engine cross-checks every record for N = 1..{DOCS_NMAX} here (N = 1..7 with "
            "`pytest --runslow`). How an all-N proof works: [all-n-proofs.md](all-n-proofs.md). Misprints, "
            "counterexamples and corrected forms: [misprints.md](misprints.md). Timings: "
            "[verify-timings.md](verify-timings.md).", "",
@@ -133,11 +134,12 @@ def identities_markdown(outcomes: dict | None = None) -> str:
            "soagen verify --certificates docs/certificates   # write the certificates",
            "python -m soagen.symbolic.checker docs/certificates  # re-check them, independently",
            "soagen prove \"Phi = Psi@(I + L@H@Phi)\"   # your own statement (--topology tree, --format json)",
-           "soagen derive --list                   # step-by-step derivations (text or --format markdown)",
+           "soagen derive --list                   # step-by-step derivations (text, --format markdown or --format ipynb)",
            "```", "",
            "Results: `proved for all N (trees)` (only relations that hold on every tree were used, so it holds "
-           "for chains too), `proved for all N (chains)` (it needs a chain-only relation), `proved for all "
-           "sizes` (an N-independent matrix theory), `proved for N = 1..k only` (block indices); `misprint` "
+           "for chains too), `proved for all N (chains)` (it needs a chain-only relation, or the block "
+           "structure of a chain), `proved for all sizes` (an N-independent matrix theory), followed by the "
+           "condition it rests on if any (`1-dof joints only`); `misprint` "
            "(printed form refuted, ill-typed or with a counterexample; corrected form proved), split into "
            "*error in the paper* and *likely OCR damage*; `FAILED` (exit status 1). User errors exit with "
            "status 2.", "",
@@ -148,6 +150,19 @@ def identities_markdown(outcomes: dict | None = None) -> str:
            "completion turns them into a confluent rewriting system. The same list, with generators and "
            "types, is [certificates/axioms-chain.txt](certificates/axioms-chain.txt).", ""]
     out += relations_markdown()
+    out += ["", "## The printed loops and their readings", "",
+            "A record about a printed recursion assumes the loop read as an operator equation (its "
+            "*hypothesis*). Each reading is proved for every N from the loop itself, block by block: block k of "
+            "the operator equation is the loop's line k (the first or last link separately), with the block "
+            "relations of [certificates/axioms-blocks.txt](certificates/axioms-blocks.txt) (semigroup rule, "
+            "psi(k+1,k) = phi(k+1,k) - L(k) H(k), L = phi G, ...). The loops, their equations and readings are "
+            "that file's pinned list: the checker accepts no other hypothesis.", "",
+            "| loop | as printed | read as | certificate |", "|---|---|---|---|"]
+    from soagen.symbolic.loops import LOOPS
+
+    for lp in LOOPS:
+        out.append(f"| {lp.id} | {_esc(lp.printed)} | `{lp.lhs} = {lp.rhs}` | "
+                   f"[reading-{lp.id}](certificates/reading-{lp.id}.txt) |")
     out += ["", "## Names in the check expressions", ""] + NAMES + [""]
     for src, title, intro in PAPERS:
         out += [f"## {title}", "", intro, "",

@@ -129,6 +129,15 @@ class Order:
             self.weights[g] = int(wt)
         self._keys: dict = {}
 
+    def extend(self, gens) -> None:
+        """Rank new generators above all the present ones (weight 1), in the order given; the keys
+        of words already seen do not change."""
+        for g in gens:
+            if g not in self.rank:
+                self.rank[g] = len(self.ranks)
+                self.ranks.append(g)
+                self.weights[g] = 1
+
     def key(self, w: Word) -> tuple:
         k = self._keys.get(w)
         if k is None:
@@ -282,8 +291,10 @@ class Completion:
         return self.system.rules
 
 
-def _overlaps(r1: Rule, r2: Rule):
-    """Overlap words of lhs(r1) . lhs(r2): (word, S-polynomial, trace over the rules)."""
+def overlaps(r1: Rule, r2: Rule):
+    """Overlap words of lhs(r1) . lhs(r2) (a proper suffix of one left side is a prefix of the
+    other): [(word, S-polynomial, trace over the rules)]; the S-polynomial is the difference of
+    the two one-step rewrites of the word."""
     l1, l2 = r1.lhs, r2.lhs
     out = []
     for k in range(1, min(len(l1), len(l2))):
@@ -353,7 +364,7 @@ def complete(relations: list[Rule], order: Order, max_rules: int = 400, max_roun
         cands = []
         for r1 in sysm.rules:
             for r2 in sysm.rules:
-                for w, s, tr in _overlaps(r1, r2):
+                for w, s, tr in overlaps(r1, r2):
                     key = (r1.lhs, tuple(sorted(r1.rhs.items())), r2.lhs, tuple(sorted(r2.rhs.items())), w)
                     if key not in done:
                         cands.append((order.key(w), key, s, tr))

@@ -188,8 +188,12 @@ _PREC = {"add": 1, "sub": 1, "neg": 2, "mul": 3, "T": 4, "name": 5, "int": 5}
 
 
 def _wrap(node, parent: str, left: bool = False) -> str:
+    """Parenthesise a child where the grammar needs it; a negation only stands bare as the
+    first operand of a sum (`-X + Y`), the only place the grammar has a sign."""
     s = unparse(node)
     p, c = _PREC[parent], _PREC[node[0]]
+    if node[0] == "neg" and not (left and parent in ("add", "sub")):
+        return f"({s})"
     if c < p or (c == p and not left and parent in ("sub", "mul")) or (parent == "T" and c < 5):
         return f"({s})"
     return s

@@ -4,11 +4,12 @@ For each record of :mod:`~soagen.symbolic.catalogue`, with the *valid form* bein
 printed checks, or the corrected ones for a recorded misprint:
 
 1. **all N**: the N-free engine (:mod:`soagen.symbolic.nfree`) proves the valid form
-   with the relations that hold on every tree, else with those of chains; the proof
-   yields a certificate (:mod:`soagen.symbolic.certificate`);
-2. **per N**: the block engine proves the valid form for N = nmin..nmax.  For an
-   operator statement this cross-checks the N-free proof (they must agree); for a
-   statement with block indices or a printed recursion it is the proof, for those N;
+   with the relations that hold on every tree, else with those of chains; a statement
+   with block indices is proved by induction over the index
+   (:mod:`soagen.symbolic.block_records`); the proof yields a certificate
+   (:mod:`soagen.symbolic.certificate`);
+2. **per N**: the block engine proves the valid form for N = nmin..nmax, a cross-check
+   of the all-N proof (they must agree);
 3. **refutation** of a misprint's printed form: ill-typed for every N (the N-free
    typing), or a counterexample: the smallest N where the printed form fails, with the
    residual of a random numeric instance;
@@ -17,9 +18,11 @@ printed checks, or the corrected ones for a recorded misprint:
    solved from its hypotheses.
 
 Outcomes: ``proved`` (scope: all N on trees / on chains, all sizes for an N-independent
-theory, or N = 1..k only), ``misprint`` (printed refuted, correction proved), ``FAILED``
-(a check that should hold does not, a recorded misprint turned out true, the engines
-disagree, or numbers contradict a proof).
+theory, or N = 1..k only; with the condition it rests on, if any), ``misprint`` (printed
+refuted, correction proved), ``FAILED`` (a check that should hold does not, a recorded
+misprint turned out true, the engines disagree, or numbers contradict a proof).
+:func:`prove_readings` proves, for every N, the operator reading of every printed loop
+the records assume (:mod:`soagen.symbolic.loops`).
 """
 
 from __future__ import annotations
@@ -27,22 +30,23 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 
-from soagen.symbolic import instances, matrices, nfree, recursions
-from soagen.symbolic.blocks import I, IllTyped, blk2, vcat
-from soagen.symbolic.catalogue import CATALOGUE, Identity
-from soagen.symbolic.chain import random_chain_ops, symbolic_chain
+from soagen.symbolic import block_records, instances, matrices, nfree
+from soagen.symbolic.blocks import IllTyped, blk2, vcat
+from soagen.symbolic.blockwise import BlockProofError
+from soagen.symbolic.catalogue import CATALOGUE, IdentityRecord
+from soagen.symbolic.chain import (
+    chain_namespace,
+    random_chain_ops,
+    symbolic_chain_namespace,
+)
+from soagen.symbolic.indexed import BlockStatementError
+from soagen.symbolic.loops import CONDITION_SCOPE, LOOPS
 from soagen.symbolic.rewriting import format_poly
 from soagen.tolerances import IDENTITY_RESIDUAL
-
-
-def chain_namespace(ops) -> dict:
-    ns = ops.namespace()
-    ns.update(recursions.bind(ops))
-    ns.update(blk2=blk2, vcat=vcat, I=I)
-    return ns
 
 
 def theory_namespace(name: str, seed: int = 0, sizes=None) -> dict:
@@ -79,7 +83,7 @@ def check_symbolic(checks, let, ns) -> CheckResult:
             bad = d.nonzero_blocks()
             if bad:
                 i, j, x = bad[0]
-                return CheckResult(False, f"{lhs} - ({rhs}) has block ({i},{j}) = {format_poly(x.terms, x.th.system.order, 4)}")
+                return CheckResult(False, f"{lhs} - ({rhs}) has block ({i},{j}) = {format_poly(x.terms, x.th.order, 4)}")
     except IllTyped as err:
         return CheckResult(False, f"dimensions do not conform: {err}")
     return CheckResult(True)
@@ -131,33 +135,24 @@ class Outcome:
         return self.proof is not None
 
 
-_SYM_CACHE: dict[int, dict] = {}
-
-
-def _sym_chain_ns(N: int) -> dict:
-    if N not in _SYM_CACHE:
-        _SYM_CACHE[N] = chain_namespace(symbolic_chain(N))
-    return _SYM_CACHE[N]
-
-
-def numeric_ns(rec: Identity, N: int, seed: int = 1):
+def numeric_ns(rec: IdentityRecord, N: int, seed: int = 1):
     """A seeded random instance for a record's theory (built once per theory, N and seed;
     a fresh namespace over operators that are never changed in place)."""
     return dict(_numeric_ns(rec.theory, N, seed))
 
 
 @functools.lru_cache(maxsize=64)
-def _numeric_ns(theory: str, N: int, seed: int) -> dict:
+def _numeric_ns(theory: str, N: int, seed: int) -> MappingProxyType:
     if theory == "chain":
-        return chain_namespace(random_chain_ops(N, seed))
-    return theory_namespace(theory, seed=seed)
+        return MappingProxyType(chain_namespace(random_chain_ops(N, seed)))
+    return MappingProxyType(theory_namespace(theory, seed=seed))
 
 
-def _chain_range(rec: Identity, nmax: int) -> list:
+def _chain_range(rec: IdentityRecord, nmax: int) -> list:
     return list(range(rec.nmin, nmax + 1)) if rec.theory == "chain" else []
 
 
-def operator_checks(rec: Identity, corrected: bool):
+def operator_checks(rec: IdentityRecord, corrected: bool):
     """(checks, let) of the printed or corrected form for the N-free engine."""
     op = rec.operator_corrected if corrected else rec.operator_form
     if op:
@@ -178,18 +173,25 @@ def prove_for_all_n(checks, let, theory: str, given=(), assume=(), traced: bool 
     """The N-free proof of `checks`: with the tree relations first, then the chain ones (a
     matrix theory has only its own); the last attempt when neither proves them."""
     for top in ("tree", "chain") if theory == "chain" else ("chain",):
-        pr = nfree.prove(checks, let, theory, top, given, assume, traced=traced)
+        pr = nfree.prove_checks(checks, let, theory, top, given, assume, traced=traced)
         if pr.proved:
             break
     return pr
 
 
-def all_n_scope(rec: Identity, proof) -> str:
+def all_n_scope(rec: IdentityRecord, proof) -> str:
     """What an all-N proof of `rec` covers: 'all N (trees)', 'all N (chains)' or 'all sizes'."""
     return f"all N ({proof.topology}s)" if rec.theory == "chain" else "all sizes"
 
 
-def prove_all_n(rec: Identity, corrected: bool, traced: bool = True) -> AllN:
+def condition_scope(rec: IdentityRecord, proof) -> str:
+    """The conditions an all-N proof rests on, as they are printed with its scope
+    (', 1-dof joints only'), or ''."""
+    used = proof.theory.relation_ids
+    return "".join(f", {CONDITION_SCOPE[rid]}" for rid, *_ in rec.assume if rid in CONDITION_SCOPE and rid in used)
+
+
+def prove_all_n(rec: IdentityRecord, corrected: bool, traced: bool = True) -> AllN:
     """Prove a form of `rec` for every N (:func:`prove_for_all_n`)."""
     checks, let = operator_checks(rec, corrected)
     if not checks:
@@ -209,13 +211,13 @@ def prove_all_n(rec: Identity, corrected: bool, traced: bool = True) -> AllN:
                                  f"{format_poly(bad.nf, last.algebra.order, 3)}{stopped}")
 
 
-def _first_failure(rec: Identity, Ns, per_n: dict):
+def _first_failure(rec: IdentityRecord, Ns, per_n: dict):
     """Smallest N at which the printed checks fail: (N, detail) or None.  Uses the block
     engine, or numbers when the printed form cannot be written there (symbolic_refutation)."""
     for N in Ns:
         t = time.perf_counter()
         if rec.symbolic_refutation:
-            r = check_symbolic(rec.checks, rec.let, _sym_chain_ns(N))
+            r = check_symbolic(rec.checks, rec.let, symbolic_chain_namespace(N))
         else:
             r = check_numeric(rec.checks, rec.let, numeric_ns(rec, N))
         per_n[N] = per_n.get(N, 0.0) + time.perf_counter() - t
@@ -224,7 +226,7 @@ def _first_failure(rec: Identity, Ns, per_n: dict):
     return None
 
 
-def _failure_beyond(rec: Identity, nmax: int):
+def _failure_beyond(rec: IdentityRecord, nmax: int):
     """A misprint not refuted for N <= nmax: the smallest larger N (<= 8) where numbers refute it."""
     for N in range(max(nmax + 1, rec.nmin), max(nmax, 8) + 1):
         r = check_numeric(rec.checks, rec.let, numeric_ns(rec, N))
@@ -233,7 +235,7 @@ def _failure_beyond(rec: Identity, nmax: int):
     return None
 
 
-def _refute_printed(rec: Identity, nmax: int, per_n: dict, out: Outcome) -> None:
+def _refute_printed(rec: IdentityRecord, nmax: int, per_n: dict, out: Outcome) -> None:
     """Refute a misprint's printed form: ill-typed for every N, or a counterexample."""
     printed = prove_all_n(rec, corrected=False, traced=False)
     if printed.status == "ill-typed":
@@ -274,7 +276,7 @@ def _refute_printed(rec: Identity, nmax: int, per_n: dict, out: Outcome) -> None
                           + f"random numeric instance at N={N}: residual {num.residual:.3e}")
 
 
-def _numeric_check(rec: Identity, numeric_n, out: Outcome) -> None:
+def _numeric_check(rec: IdentityRecord, numeric_n, out: Outcome) -> None:
     """Residual of the valid form on random instances: block checks on chains (N >= nmin);
     the operator form on chains, trees and arms when it was proved with the tree relations."""
     valid = rec.corrected if rec.misprint else rec.checks
@@ -282,7 +284,7 @@ def _numeric_check(rec: Identity, numeric_n, out: Outcome) -> None:
     if rec.theory == "chain":
         for N in [n for n in numeric_n if n >= rec.nmin]:
             runs.append((f" at N={N}", check_numeric(valid, rec.let, numeric_ns(rec, N, seed=7))))
-        if out.proof is not None:
+        if out.proof is not None and not isinstance(out.proof, block_records.BlockRecordProof):
             checks, let = operator_checks(rec, rec.misprint)
             kinds = ("chain", "tree", "arms") if out.topology == "tree" else ("chain",)
             # unknowns are found by probing: keep matrix unknowns (Lemma A.1's r) on small instances
@@ -300,7 +302,7 @@ def _numeric_check(rec: Identity, numeric_n, out: Outcome) -> None:
     out.numeric = f"{worst:.1e}" + ("" if not notes else " (" + "; ".join(notes) + ")")
 
 
-def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6), certificates: bool = False) -> Outcome:
+def run_record(rec: IdentityRecord, nmax: int = 4, numeric_n=(1, 3, 6), certificates: bool = False) -> Outcome:
     """Prove (or refute and correct) one catalogue record; see the module docstring."""
     t0 = time.perf_counter()
     Ns = _chain_range(rec, nmax)
@@ -317,14 +319,21 @@ def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6), certificates: 
     elif alln.status == "proved":
         out.proof, out.rules = alln.proof, alln.proof.theory.size
         out.topology = alln.proof.topology if rec.theory == "chain" else ""
-        out.scope = all_n_scope(rec, alln.proof)
+        out.scope = all_n_scope(rec, alln.proof) + condition_scope(rec, alln.proof)
     elif alln.status == "nonzero":
         out.message = f"not reduced to 0 by the all-N relations: {alln.detail}"
+    elif rec.id in block_records.RECORDS:               # block indices: the index-level proof
+        try:
+            out.proof = block_records.prove_record(rec.id)
+            out.topology, out.scope = "chain", "all N (chains)"
+        except (BlockProofError, BlockStatementError) as err:
+            out.message = f"the block-level proof fails: {err}"
+        out.seconds_all_n = time.perf_counter() - t
     # 2. the valid form per N (cross-check, or the proof itself)
     valid = rec.corrected if rec.misprint else rec.checks
     for N in Ns:
         t = time.perf_counter()
-        r = check_symbolic(valid, rec.let, _sym_chain_ns(N))
+        r = check_symbolic(valid, rec.let, symbolic_chain_namespace(N))
         per_n[N] = per_n.get(N, 0.0) + time.perf_counter() - t
         if not r.ok:
             what = "the all-N proof and the per-N engine disagree" if out.proof else "not proved"
@@ -344,15 +353,55 @@ def run_record(rec: Identity, nmax: int = 4, numeric_n=(1, 3, 6), certificates: 
     # 4. numbers
     _numeric_check(rec, numeric_n, out)
     if certificates and out.proof is not None and out.result != "FAILED":
-        from soagen.symbolic.certificate import certificate_text
+        from soagen.symbolic.certificate import block_record_text, certificate_text
 
-        _, let = operator_checks(rec, rec.misprint)
-        out.certificate = certificate_text(rec.id, rec.where, out.proof, let, rec.assume)
+        if isinstance(out.proof, block_records.BlockRecordProof):
+            out.certificate = block_record_text(rec.id, rec.where, out.proof)
+        else:
+            _, let = operator_checks(rec, rec.misprint)
+            out.certificate = certificate_text(rec.id, rec.where, out.proof, let, rec.assume)
     out.seconds = time.perf_counter() - t0
     return out
 
 
-def select(only=None) -> list[Identity]:
+@dataclass
+class Reading:
+    """The reading of one printed loop (its operator equation), proved block by block."""
+
+    id: str
+    cases: int = 0
+    terms: int = 0
+    seconds: float = 0.0
+    certificate: str = ""
+    error: str = ""
+
+    @property
+    def proved(self) -> bool:
+        return not self.error
+
+
+def prove_readings(certificates: bool = False) -> list[Reading]:
+    """Prove the operator reading of every printed loop of :data:`soagen.symbolic.loops.LOOPS`
+    for every N, block by block from the loop's own equations."""
+    from soagen.symbolic.certificate import reading_text
+
+    out = []
+    for lp in LOOPS:
+        t = time.perf_counter()
+        r = Reading(lp.id)
+        try:
+            cases = block_records.prove_reading(lp.id)
+            r.cases, r.terms = len(cases), sum(len(c.terms) for c in cases)
+            if certificates:
+                r.certificate = reading_text(lp.id, cases)
+        except (BlockProofError, BlockStatementError) as err:
+            r.error = str(err)
+        r.seconds = time.perf_counter() - t
+        out.append(r)
+    return out
+
+
+def select(only=None) -> list[IdentityRecord]:
     if not only:
         return list(CATALOGUE)
     ids = {r.id for r in CATALOGUE}

@@ -9,3 +9,11 @@ def outcomes():
     from soagen.symbolic.report import outcomes_for_docs
 
     return outcomes_for_docs()
+
+
+@pytest.fixture(scope="session")
+def readings():
+    """The readings of every printed loop, proved block by block, with their certificates."""
+    from soagen.symbolic.verify import prove_readings
+
+    return prove_readings(certificates=True)

@@ -4,7 +4,7 @@ what the issue requires to be proved for all N is."""
 
 import pytest
 
-from soagen.symbolic.catalogue import BY_ID, CATALOGUE, COVERAGE, Identity
+from soagen.symbolic.catalogue import BY_ID, CATALOGUE, COVERAGE, IdentityRecord
 from soagen.symbolic.verify import check_numeric, run_record, theory_namespace
 
 IDS = [r.id for r in CATALOGUE]
@@ -39,8 +39,14 @@ def test_what_the_issue_requires_is_proved_for_all_n(outcomes):
     assert {rid for rid in TREES if outcomes[rid].topology != "tree"} == set()
     assert outcomes["FW-L5"].topology == "chain"          # needs the chain-only relation (A.3)
     assert {rid for rid in DERIVATIVES - {"D-19"} if outcomes[rid].topology != "tree"} == set()
-    assert {rid for rid, o in outcomes.items() if not o.all_n} == BLOCK_LEVEL
-    assert all(outcomes[rid].scope.startswith("N = ") for rid in BLOCK_LEVEL)
+    # issue 19: the statements with block indices too, by induction over the index (chains)
+    assert {rid for rid, o in outcomes.items() if not o.all_n} == set()
+    assert all(outcomes[rid].scope == "all N (chains)" for rid in BLOCK_LEVEL)
+    assert all("index-lemma" in outcomes[rid].certificate or " block " in outcomes[rid].certificate
+               or "by blocks" in outcomes[rid].certificate for rid in BLOCK_LEVEL)
+    # issue 19: a conditional record carries its condition
+    assert outcomes["D-2C"].scope == "all N (trees), 1-dof joints only"
+    assert "\ncondition one-dof : Psidot -> Sdot" in outcomes["D-2C"].certificate
 
 
 def test_misprints_split_paper_and_ocr():
@@ -93,7 +99,7 @@ def test_swain_morris_B9_holds_when_Xb_is_square():
 
 
 def _fake(checks, misprint=False, corrected=(), **kw):
-    return Identity("fake", CATALOGUE[0].source, "test", "test", checks, misprint=misprint,
+    return IdentityRecord("fake", CATALOGUE[0].source, "test", "test", checks, misprint=misprint,
                     corrected=corrected, correction="x" if corrected else "", **kw)
 
 

@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CERTS = ROOT / "docs" / "certificates"
 
 
-def test_checked_in_certificates_are_current(outcomes):
-    files = certificate_files(outcomes.values())
+def test_checked_in_certificates_are_current(outcomes, readings):
+    files = certificate_files(outcomes.values(), readings)
     on_disk = {p.name: p.read_text() for p in CERTS.glob("*.txt")}
     assert sorted(on_disk) == sorted(files), "regenerate with: soagen verify --certificates docs/certificates"
     stale = [name for name in files if on_disk[name] != files[name]]
@@ -32,7 +32,7 @@ def test_the_checker_imports_nothing_of_the_engine():
     tree = ast.parse(Path(checker.__file__).read_text())
     mods = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | \
            {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert mods <= {"__future__", "re", "fractions", "pathlib", "sys"}, mods
+    assert mods <= {"__future__", "hashlib", "re", "fractions", "pathlib", "sys"}, mods
 
 
 def _cert(name):
@@ -41,6 +41,10 @@ def _cert(name):
 
 def _axioms(name="chain"):
     return checker.Axioms((CERTS / f"axioms-{name}.txt").read_text())
+
+
+def _blocks():
+    return checker.Blocks((CERTS / "axioms-blocks.txt").read_text())
 
 
 def _first_term(text):
@@ -93,10 +97,10 @@ def test_a_chain_only_relation_is_rejected_in_a_tree_certificate():
 def test_an_undeclared_hypothesis_is_rejected():
     text = _cert("I-a.45.txt")
     assert "assume lemma-A1" in text
-    checker.check(text, _axioms())
+    checker.check(text, _axioms(), _blocks())
     stripped = "\n".join(ln for ln in text.splitlines() if not ln.startswith("assume ")) + "\n"
     with pytest.raises(checker.CertificateError, match="neither in the axioms of chain nor assumed"):
-        checker.check(stripped, _axioms())
+        checker.check(stripped, _axioms(), _blocks())
 
 
 def test_block_claims_are_checked_block_by_block():
@@ -106,3 +110,18 @@ def test_block_claims_are_checked_block_by_block():
     bad = text.replace("claim 1 block 1,1:", "claim 1 block 1,2:", 1)
     with pytest.raises(checker.CertificateError):
         checker.check(bad, _axioms("closed"))
+
+
+def test_the_checker_pins_the_axioms_it_is_given():
+    """The pinned hashes are those of the generated axioms files (a changed relation list must be
+    pinned again, on purpose: update PINNED in soagen/symbolic/checker.py)."""
+    import hashlib
+
+    from soagen.symbolic.certificate import axioms_text, blocks_axioms_text
+    from soagen.symbolic.nfree import algebra
+
+    texts = {name: axioms_text(algebra(name)) for name in checker.PINNED if name != "blocks"}
+    texts["blocks"] = blocks_axioms_text()
+    assert {k: hashlib.sha256(t.encode()).hexdigest() for k, t in texts.items()} == checker.PINNED
+    with pytest.raises(checker.CertificateError, match="not the pinned ones"):
+        checker.Axioms(texts["chain"] + "rel evil [relation; chain,tree] : Phi -> Psi | nowhere\n")

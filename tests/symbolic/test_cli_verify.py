@@ -21,10 +21,13 @@ def test_verify_json_all_identities(tmp_path):
     assert rows["I-abstract"]["counterexample"].startswith("N=")
     assert rows["I-4.16"]["all_n"] and rows["I-4.16"]["scope"] == "all N (trees)"
     assert rows["FW-L5"]["topology"] == "chain"
-    assert not rows["I-a.21"]["all_n"] and rows["I-a.21"]["n_max"] == 2 and rows["I-a.21"]["scope"] == "N = 1..2"
+    assert rows["I-a.21"]["all_n"] and rows["I-a.21"]["scope"] == "all N (chains)"      # by induction over the index
+    assert rows["D-2C"]["scope"] == "all N (trees), 1-dof joints only"
     assert rows["I-4.16"]["certificate"].endswith("I-4.16.txt")
-    assert "proved for all N" in data["summary"]
-    assert len(checker.check_dir(tmp_path / "certs")) == sum(row["all_n"] for row in rows.values())
+    assert "154 of 154 identities proved for all N" in data["summary"]
+    assert len(data["readings"]) == 29 and all(r["proved"] for r in data["readings"])
+    checked = checker.check_dir(tmp_path / "certs")
+    assert len(checked) == sum(row["all_n"] for row in rows.values()) + len(data["readings"])
 
 
 def test_verify_only_markdown():
@@ -55,7 +58,7 @@ def test_verify_certificates_into_a_file_is_a_user_error(tmp_path):
 
 
 def test_verify_exits_nonzero_on_failure(monkeypatch):
-    bad = catalogue.Identity("BAD", catalogue.P1, "test", "Psi = Phi", (("Psi", "Phi"),))
+    bad = catalogue.IdentityRecord("BAD", catalogue.P1, "test", "Psi = Phi", (("Psi", "Phi"),))
     monkeypatch.setattr(catalogue, "CATALOGUE", [bad])
     monkeypatch.setattr(V, "select", lambda only: [bad])
     r = CliRunner().invoke(cli, ["verify", "--nmax", "3", "--numeric-nmax", "0", "--format", "json"])

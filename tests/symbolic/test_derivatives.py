@@ -15,11 +15,12 @@ from soagen.quaternion import integrate
 from soagen.symbolic import derive as D
 from soagen.symbolic import instances, nfree
 from soagen.symbolic.catalogue import BY_ID
+from soagen.symbolic.chain import symbolic_chain_namespace
 from soagen.symbolic.numeric import robot_namespace
-from soagen.symbolic.prove import prove
-from soagen.symbolic.rewriting import _overlaps
+from soagen.symbolic.prove import decide
+from soagen.symbolic.rewriting import overlaps
 from soagen.symbolic.statement import evaluate, parse_expr
-from soagen.symbolic.verify import _sym_chain_ns, check_symbolic
+from soagen.symbolic.verify import check_symbolic
 from tests.helpers import rel_err
 
 ROBOTS = [(5, 0, ("revolute", "prismatic")), (6, 3, ("revolute", "spherical", "free", "prismatic"))]
@@ -113,7 +114,7 @@ def test_the_theory_with_the_derivative_modules_completes():
         sysm = th.completion.system
         for r1 in sysm.rules:
             for r2 in sysm.rules:
-                for _, s, _ in _overlaps(r1, r2):
+                for _, s, _ in overlaps(r1, r2):
                     assert sysm.normal_form(s) == {}, (r1.lhs, r2.lhs)
     base = nfree.theory(alg, alg.relation_ids("tree"))
     assert not {"composite-R", "def-Ccor"} & set(base.relation_ids)   # the papers' theories are unchanged
@@ -128,10 +129,10 @@ def test_a_self_transposed_relation_needs_one_orientation_only():
 def test_the_walk_is_checked_block_by_block():
     """rec_walk computes (D.10) per N; with B_c^T for B_c (the transpose of (D.14)'s W dropped) it does not."""
     for N in (1, 2, 3):
-        ns = _sym_chain_ns(N)
+        ns = symbolic_chain_namespace(N)
         assert check_symbolic((("rec_walk(Psiddot, 2*Bcor_c, Psidot, fbar@H.T)", "dTdth"),), (), ns).ok
         assert check_symbolic((("rec_walk(Sdot, Bcor_c, H.T)", "Ccor"),), (), ns).ok
-    assert not check_symbolic((("rec_walk(Sdot, Bcor_c.T, H.T)", "Ccor"),), (), _sym_chain_ns(2)).ok
+    assert not check_symbolic((("rec_walk(Sdot, Bcor_c.T, H.T)", "Ccor"),), (), symbolic_chain_namespace(2)).ok
 
 
 # (false statement, how it was made from a true one)
@@ -156,14 +157,14 @@ TRUE = ["dTdth = H@(R@phi.T@Psiddot + 2@Bcor_c@phi.T@Psidot) + H@phi_t@(R@Psiddo
 @pytest.mark.parametrize("stmt,how", FALSE, ids=[h for _, h in FALSE])
 def test_false_derivative_identity_is_refuted(stmt, how):
     for topology in ("chain", "tree"):
-        v = prove(stmt, topology=topology)
+        v = decide(stmt, topology=topology)
         assert v.result == "refuted", (stmt, v.detail)
         assert v.counterexample["residual"] > 1e-3 and 1 <= v.counterexample["N"] <= 8
 
 
 @pytest.mark.parametrize("stmt", TRUE)
 def test_true_derivative_identity_is_proved_on_every_tree(stmt):
-    v = prove(stmt, topology="tree")
+    v = decide(stmt, topology="tree")
     assert v.result == "proved-all-n" and "re-checked" in v.detail
 
 
@@ -179,7 +180,7 @@ def test_every_step_of_the_derivatives_topic_points_to_a_proved_record():
     assert len(chains) >= 8 and len(recs) >= 3
     named = set()
     for it in chains:
-        assert it.steps[-1].record, it.lhs_text                    # every chain ends in a record
+        assert it.steps[-1].record, it.lhs_plain                    # every chain ends in a record
         named |= {s.record for s in it.steps if s.record}
     named |= {r.record for r in recs}
     assert all(r for r in (it.record for it in recs))

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from soagen.cli.main import cli
 from soagen.symbolic import checker
-from soagen.symbolic.prove import prove
+from soagen.symbolic.prove import decide
 
 # (false statement, how it was made from a true one)
 FALSE = [
@@ -53,7 +53,7 @@ SURVIVE_SMALL_N = {"Phi = Psi@(I + L@H@Psi)": 4, "S@S@S = 0*S": 4, "Psi@L@H@Psi@
 
 @pytest.mark.parametrize("stmt,how", FALSE, ids=[h for _, h in FALSE])
 def test_false_statement_is_refuted_with_a_counterexample(stmt, how):
-    v = prove(stmt)
+    v = decide(stmt)
     assert v.result == "refuted", (stmt, v.detail)
     ce = v.counterexample
     assert ce["residual"] > 1e-3 and 1 <= ce["N"] <= 8
@@ -70,11 +70,11 @@ def test_enough_false_statements():
 def test_small_n_survivors_do_hold_per_n_below_their_counterexample(stmt):
     """A check for N = 1..3 only would accept these: the block engine proves them there."""
     from soagen.symbolic import statement
-    from soagen.symbolic.verify import _sym_chain_ns
+    from soagen.symbolic.chain import symbolic_chain_namespace
 
     lhs, rhs = statement.parse(stmt)
     for N in range(1, SURVIVE_SMALL_N[stmt]):
-        d = statement.evaluate(lhs, _sym_chain_ns(N)) - statement.evaluate(rhs, _sym_chain_ns(N))
+        d = statement.evaluate(lhs, symbolic_chain_namespace(N)) - statement.evaluate(rhs, symbolic_chain_namespace(N))
         assert d.is_zero(), (stmt, N)
 
 
@@ -88,35 +88,37 @@ def test_true_statement_is_proved_for_every_n_with_a_certificate(stmt, tmp_path)
     from soagen.symbolic.nfree import algebra
 
     path = tmp_path / "c.txt"
-    v = prove(stmt, certificate_path=path)
+    v = decide(stmt, certificate_path=path)
     assert v.result == "proved-all-n" and v.certificate == str(path)
     res = checker.check(path.read_text(), checker.Axioms(axioms_text(algebra())))
     assert res["claims"] == 1
 
 
 def test_true_but_not_all_n_derivable_is_proved_up_to_n():
-    """S^T S S^T = S^T holds on chains (S^T S is a projection) but is not a consequence of the
-    all-N relations; it is proved per N, and refuted on trees, where siblings couple."""
-    v = prove("S.T@S@S.T = S.T", nmax=3)
-    assert v.result == "proved-up-to-n" and v.n_max == 3
-    t = prove("S.T@S@S.T = S.T", topology="tree")
+    """phi S^T S Delta_phi = phi Delta_phi S^T S holds on chains (S^T S = diag(I, .., I, 0) commutes
+    with block-diagonal operators) but is not a consequence of the all-N relations, and phi is not
+    block-sparse, so it cannot be proved block by block either: it is proved per N, and refuted on
+    trees, where S^T S couples siblings."""
+    v = decide("phi@S.T@S@Dphi = phi@Dphi@S.T@S", nmax=3)
+    assert v.result == "proved-up-to-n" and v.n_max == 3 and v.exit_code == 3
+    t = decide("phi@S.T@S@Dphi = phi@Dphi@S.T@S", topology="tree")
     assert t.result == "refuted" and t.counterexample["topology"] == "tree"
 
 
 def test_lemma_5_on_chains_and_trees():
     stmt = "psi.T@H.T@Dinv@H@psi = U + psi_t.T@U + U@psi_t"
-    assert prove(stmt).result == "proved-all-n"
-    tree = prove(stmt, topology="tree")
+    assert decide(stmt).result == "proved-all-n"
+    tree = decide(stmt, topology="tree")
     assert tree.result == "refuted" and tree.counterexample["topology"] == "tree"
     # Lemmas 1-4 hold on every tree
     for lemma in ("Mcal = (I + H@phi@K)@D@(I + H@phi@K).T", "(I + H@phi@K)@(I - H@psi@K) = I",
                   "Mcal@(I - H@psi@K).T@Dinv@(I - H@psi@K) = I", "(I - H@psi@K)@H@phi = H@psi"):
-        assert prove(lemma, topology="tree").result == "proved-all-n", lemma
+        assert decide(lemma, topology="tree").result == "proved-all-n", lemma
 
 
 @pytest.mark.parametrize("stmt", ["Dinv@psi = psi", "H@H = H", "Phi = H", "Mcal + P = Mcal", "D@Dinv = P"])
 def test_ill_typed(stmt):
-    v = prove(stmt)
+    v = decide(stmt)
     assert v.result == "ill-typed" and "operator" in v.detail
 
 
@@ -124,15 +126,17 @@ def test_cli_json_and_exit_codes(tmp_path):
     r = CliRunner().invoke(cli, ["prove", "Phi = Psi@(I + L@H@Psi)", "--format", "json"])
     assert r.exit_code == 1
     data = json.loads(r.stdout)
-    assert set(data) == {"statement", "result", "n_max", "counterexample", "certificate", "seconds"}
+    assert set(data) == {"statement", "result", "n_max", "counterexample", "certificate", "seconds", "exit_code"}
     assert data["result"] == "refuted" and data["counterexample"]["N"] == 4 and data["n_max"] is None
     cert = tmp_path / "a16.txt"
     r = CliRunner().invoke(cli, ["prove", "Phi = Psi@(I + L@H@Phi)", "--format", "json", "--certificate", str(cert)])
     assert r.exit_code == 0
     data = json.loads(r.stdout)
     assert data["result"] == "proved-all-n" and data["certificate"] == str(cert) and cert.is_file()
-    r = CliRunner().invoke(cli, ["prove", "S.T@S@S.T = S.T", "--format", "json", "--nmax", "3"])
-    assert r.exit_code == 0 and json.loads(r.stdout)["n_max"] == 3
+    r = CliRunner().invoke(cli, ["prove", "phi@S.T@S@Dphi = phi@Dphi@S.T@S", "--format", "json", "--nmax", "3"])
+    assert r.exit_code == 3 and json.loads(r.stdout)["n_max"] == 3
+    r = CliRunner().invoke(cli, ["prove", "(Dphi - I)@(Dphi - I) = 0@Dphi", "--format", "json"])
+    assert r.exit_code == 4 and json.loads(r.stdout)["result"] == "undecided"
     r = CliRunner().invoke(cli, ["prove", "Dinv@psi = psi", "--format", "json"])
     assert r.exit_code == 1 and json.loads(r.stdout)["result"] == "ill-typed"
     r = CliRunner().invoke(cli, ["prove", "(I - H@psi@K)@H@phi = H@psi", "--topology", "tree"])

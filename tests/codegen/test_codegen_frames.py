@@ -115,6 +115,7 @@ def test_all_feet_at_once(tmp_path):
             assert rel(got[6 * k:6 * k + 6, 6 * k:6 * k + 6], lib(f"op_space_inverse_inertia_{f}", args["q"])) <= TOL
 
 
+@pytest.mark.slow
 @pytest.mark.oracle
 @pytest.mark.cc
 def test_all_feet_at_once_against_pinocchio(tmp_path):

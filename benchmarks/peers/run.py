@@ -560,7 +560,7 @@ def main(argv=None):
     ap.add_argument("--target-ns", type=float, default=2e4, help="time per entry per round (short rounds: "
                     "on a loaded machine many run without preemption)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--soagen-flags", default="", help="extra C flags for soagen's code (e.g. -DSOAGEN_NO_LIBMVEC)")
+    ap.add_argument("--soagen-flags", default="", help="extra C flags for soagen's code (e.g. -DSOAGEN_USE_LIBMVEC)")
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args(argv)
     args.functions = args.functions.split(",")

@@ -46,10 +46,10 @@
  * -DSOAGEN_NO_VECTOR, W = 1: plain C99, libm's sin and cos one angle at a time, and the
  * batch functions loop over the scalar ones.
  *
- * sin/cos of W angles in the batch kernels: glibc's libmvec (x86-64, glibc >= 2.22,
- * linked by -lm) when the ISA of its variant is enabled; otherwise, or with
- * -DSOAGEN_NO_LIBMVEC, the polynomial soagen_vsincos below, which the scalar functions'
- * soagen_sincos always uses.
+ * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
+ * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
+ * -lm, when the ISA of its variant is enabled).
  * ------------------------------------------------------------------------------------ */
 #ifndef SOAGEN_VECTOR_PRELUDE
 #define SOAGEN_VECTOR_PRELUDE
@@ -75,10 +75,10 @@ typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
 static inline void soagen_load(soagen_vd* v, const double* x, int m)
 {
     for (int k = 0; k < m; k++) {
-        double lanes[SOAGEN_W];
+        soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
         for (int l = 0; l < SOAGEN_W; l++)
-            lanes[l] = x[l * m + k];
-        __builtin_memcpy(&v[k], lanes, sizeof lanes);
+            t[l] = x[l * m + k];
+        v[k] = t;
     }
 }
 
@@ -99,35 +99,6 @@ static inline soagen_vd soagen_vsqrt(soagen_vd x)
     return r;
 }
 
-#if !defined(SOAGEN_NO_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
-    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
-    && ((SOAGEN_W == 8 && defined(__AVX512F__)) || (SOAGEN_W == 4 && defined(__AVX__)) || SOAGEN_W == 2)
-#  define SOAGEN_LIBMVEC 1
-#  if SOAGEN_W == 8
-extern soagen_vd _ZGVeN8v_sin(soagen_vd);
-extern soagen_vd _ZGVeN8v_cos(soagen_vd);
-#    define soagen_vsin _ZGVeN8v_sin
-#    define soagen_vcos _ZGVeN8v_cos
-#  elif SOAGEN_W == 4 && defined(__AVX2__)
-extern soagen_vd _ZGVdN4v_sin(soagen_vd);
-extern soagen_vd _ZGVdN4v_cos(soagen_vd);
-#    define soagen_vsin _ZGVdN4v_sin
-#    define soagen_vcos _ZGVdN4v_cos
-#  elif SOAGEN_W == 4
-extern soagen_vd _ZGVcN4v_sin(soagen_vd);
-extern soagen_vd _ZGVcN4v_cos(soagen_vd);
-#    define soagen_vsin _ZGVcN4v_sin
-#    define soagen_vcos _ZGVcN4v_cos
-#  else
-extern soagen_vd _ZGVbN2v_sin(soagen_vd);
-extern soagen_vd _ZGVbN2v_cos(soagen_vd);
-#    define soagen_vsin _ZGVbN2v_sin
-#    define soagen_vcos _ZGVbN2v_cos
-#  endif
-#else
-#  define SOAGEN_LIBMVEC 0
-#endif
-
 /* sin and cos of W angles at once. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
  * three parts (the first two of 33 bits, so k*P1 and k*P2 are exact for |k| < 2^20);
  * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
@@ -135,7 +106,7 @@ extern soagen_vd _ZGVbN2v_cos(soagen_vd);
  * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
  * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
  * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
-static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
 {
     const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
     const soagen_vd y = x * 0.6366197723675814 + 6755399441055744.0;
@@ -163,7 +134,46 @@ static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
             }
 }
 
-#if !SOAGEN_LIBMVEC
+#if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
+    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
+    && ((SOAGEN_W == 8 && defined(__AVX512F__)) || (SOAGEN_W == 4 && defined(__AVX__)) || SOAGEN_W == 2)
+#  define SOAGEN_LIBMVEC 1
+#  if SOAGEN_W == 8
+extern soagen_vd _ZGVeN8v_sin(soagen_vd);
+extern soagen_vd _ZGVeN8v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVeN8v_sin
+#    define SOAGEN_MVCOS _ZGVeN8v_cos
+#  elif SOAGEN_W == 4 && defined(__AVX2__)
+extern soagen_vd _ZGVdN4v_sin(soagen_vd);
+extern soagen_vd _ZGVdN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVdN4v_sin
+#    define SOAGEN_MVCOS _ZGVdN4v_cos
+#  elif SOAGEN_W == 4
+extern soagen_vd _ZGVcN4v_sin(soagen_vd);
+extern soagen_vd _ZGVcN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVcN4v_sin
+#    define SOAGEN_MVCOS _ZGVcN4v_cos
+#  else
+extern soagen_vd _ZGVbN2v_sin(soagen_vd);
+extern soagen_vd _ZGVbN2v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVbN2v_sin
+#    define SOAGEN_MVCOS _ZGVbN2v_cos
+#  endif
+/* -DSOAGEN_USE_LIBMVEC: glibc's libmvec, two calls (sin, cos) per vector. */
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    *s = SOAGEN_MVSIN(x);
+    *c = SOAGEN_MVCOS(x);
+}
+#else
+#  define SOAGEN_LIBMVEC 0
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    soagen_vsincos_poly(x, s, c);
+}
+#endif
+
+/* One of the two, for a sin or cos whose argument is not an input (rare). */
 static inline soagen_vd soagen_vsin(soagen_vd x)
 {
     soagen_vd s, c;
@@ -177,13 +187,11 @@ static inline soagen_vd soagen_vcos(soagen_vd x)
     soagen_vsincos(x, &s, &c);
     return c;
 }
-#endif
 #endif /* SOAGEN_W > 1 */
 
 /* s[i] = sin(x[i]), c[i] = cos(x[i]) for the n angles of one scalar call: gathered into
- * vectors of W lanes (the last one padded with zeros), one polynomial sin/cos per W
- * angles (soagen_vsincos, both in one pass: measured faster than libmvec's two calls
- * per vector, and independent of the C library), scattered back; W = 1: libm.
+ * vectors of W lanes (the last one padded with zeros), one soagen_vsincos per W angles,
+ * scattered back; W = 1: libm.
  * The lanes are set one by one in registers (a vector loaded from memory just written
  * lane by lane would wait for the stores). */
 static inline void soagen_sincos(const double* x, double* s, double* c, int n)

@@ -121,8 +121,23 @@ class Language:
 
 def vector_body(fn: Function, printer) -> dict:
     """The batch kernels' extra: the function printed on vectors of W states
-    (:class:`~soagen.codegen.printers.CVectorPrinter`) as ``vector``."""
-    return {"vector": print_function(fn, CVectorPrinter())}
+    (:class:`~soagen.codegen.printers.CVectorPrinter`) as ``vector``, with its
+    ``sincos``: per angle (an argument reading inputs only) its printed ``arg`` and the
+    targets ``s`` and ``c`` of its sin and cos statements (a placeholder name for one that
+    the function does not use), which the template computes with one ``soagen_vsincos``
+    call per angle and skips (``targets``); None when there is none."""
+    vp = CVectorPrinter()
+    rec = print_function(fn, vp)
+    angles = {}
+    for st in fn.program.statements:
+        which, arg = _input_trig(st.expr)
+        if which:
+            angles.setdefault(vp.doprint(arg), {})[which[0]] = st.target.name
+    rec["sincos"] = {"comment": "sin and cos of each joint angle in one pass (soagen_vsincos)",
+                     "angles": [{"arg": a, "s": t.get("s", f"soagen_unused_s{k}"), "c": t.get("c", f"soagen_unused_c{k}")}
+                                for k, (a, t) in enumerate(angles.items())],
+                     "targets": {n for t in angles.values() for n in t.values()}} if angles else None
+    return {"vector": rec}
 
 
 SINCOS = "sin/cos of the joint angles: all at once, W per vector (soagen_sincos)"
@@ -139,10 +154,9 @@ def gathered_sincos(fn: Function, printer) -> dict:
     statements. None when the function has no such statement."""
     angles, values = {}, []
     for st in fn.program.statements:
-        e = st.expr
-        which = _trig_name(e)
-        if which in ("sin", "cos") and all(map(is_input, e.free_symbols)):
-            k = angles.setdefault(printer.doprint(e.args[0]), len(angles))
+        which, arg = _input_trig(st.expr)
+        if which:
+            k = angles.setdefault(printer.doprint(arg), len(angles))
             values.append({"target": st.target.name, "which": which[0], "index": k})
     if not angles:
         return {"sincos": None}
@@ -150,11 +164,15 @@ def gathered_sincos(fn: Function, printer) -> dict:
                        "targets": {v["target"] for v in values}}}
 
 
-def _trig_name(e):
-    """The function name of a call node (or of a SymPy function), else None."""
+def _input_trig(e):
+    """("sin" or "cos", argument) when ``e`` is the sin or cos of an expression of inputs
+    only (a node, or a SymPy expression), else (None, None)."""
     if not e.is_Function:
-        return None
-    return e.name if isinstance(e, E.Expr) else type(e).__name__
+        return None, None
+    name = e.name if isinstance(e, E.Expr) else type(e).__name__
+    if name in ("sin", "cos") and all(map(is_input, e.free_symbols)):
+        return name, e.args[0]
+    return None, None
 
 
 def vector_and_sincos(fn: Function, printer) -> dict:

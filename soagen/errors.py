@@ -38,4 +38,5 @@ class SingularMassMatrixError(SoagenError):
     def __init__(self, source: str, joint: str, detail: str):
         self.source, self.joint = source, joint
         super().__init__(f"{source}: joint {joint!r}: the mass matrix is singular here ({detail}): "
-                         "nothing beyond the joint has inertia along its motion")
+                         "nothing beyond the joint has inertia along its motion (to make it a fixed "
+                         f"joint: --lock {joint})")

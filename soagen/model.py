@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from soagen.errors import SingularMassMatrixError, SoagenError
-from soagen.spatial import axis_rotation, quaternion_rotation
+from soagen.spatial import axis_rotation, parallel_axis, quaternion_rotation
 from soagen.tolerances import SINGULAR_D
 
 JOINT_KINDS = ("revolute", "prismatic", "spherical", "free", "planar")
@@ -199,10 +199,62 @@ def index_bodies(bodies) -> tuple:
     return tuple(out)
 
 
+PARAMETERS = ("m", "mx", "my", "mz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
+"""The 10 dynamic parameters pi of a body, Pinocchio's (``Inertia.toDynamicParameters``):
+the mass m, its first moment m c (mx = m c_x ...) and the inertia I about the body origin
+O(k), all in the body frame. The one convention of soagen's parameter vectors: the
+regressor's tau = Y pi and the ``params`` input of ``soagen generate --symbolic-params``."""
+
+
+def pack(m, mc, I):
+    """(m, m c, I about O) -> the 10 parameters in the order of :data:`PARAMETERS`."""
+    return np.array([m, *mc, I[0, 0], I[0, 1], I[1, 1], I[0, 2], I[1, 2], I[2, 2]])
+
+
+def unpack(p):
+    """The 10 parameters -> (m, m c, I about O as a 3 x 3 matrix)."""
+    I = np.array([[p[4], p[5], p[7]], [p[5], p[6], p[8]], [p[7], p[8], p[9]]])
+    return p[0], np.asarray(p[1:4]), I
+
+
+def dynamic_parameters(mass, com, inertia):
+    """pi (:data:`PARAMETERS`) of a body from its mass, centre of mass c and inertia I_c
+    about c (what :class:`Body` stores): (m, m c, I_c - m c~ c~) (2.15); Pinocchio's
+    ``Inertia(mass, com, inertia).toDynamicParameters()``."""
+    c = np.asarray(com)
+    return pack(mass, mass * c, np.asarray(inertia) - parallel_axis(mass, c))
+
+
+def mass_properties(pi):
+    """(mass, centre of mass, inertia about it) from the 10 dynamic parameters pi, the
+    inverse of :func:`dynamic_parameters` (m != 0): c = (m c) / m, I_c = I + m c~ c~;
+    Pinocchio's ``Inertia.FromDynamicParameters``. On the code generator's symbols the
+    dynamics' M(k) (2.15) then gives back pi's own symbols (h / m * m = h, and the same
+    parallel-axis term added and subtracted), so generated code is linear in pi."""
+    m, h, I = unpack(pi)
+    c = h / m
+    return m, c, I + parallel_axis(m, c)
+
+
+def with_parameters(robot: Robot, pi) -> Robot:
+    """A copy of ``robot`` whose bodies have the dynamic parameters ``pi`` (10 per body,
+    body after body, as :func:`soagen.algorithms.inertial_parameters` returns them):
+    numbers, or the code generator's symbols (``--symbolic-params``)."""
+    pi = np.asarray(pi)
+    if pi.shape != (10 * robot.nb,):
+        raise SoagenError(f"{robot.name}: {10 * robot.nb} dynamic parameters needed (10 per body), got shape {pi.shape}")
+    bodies = []
+    for i, b in enumerate(robot.bodies):
+        m, c, I_c = mass_properties(pi[10 * i:10 * i + 10])
+        bodies.append(replace(b, mass=m, com=c, inertia=I_c))
+    return replace(robot, bodies=tuple(bodies))
+
+
 def symbolic_parameters(robot: Robot) -> Robot:
     """A copy of ``robot`` whose mass properties are SymPy symbols, per body ``i`` (1-based
-    in names): ``m{i}``, ``c{i}_x..z`` (centre of mass), ``I{i}_xx..`` (inertia about it).
-    Used to generate code and derivations with the link parameters as inputs."""
+    in names): ``m{i}``, ``c{i}_x..z`` (centre of mass), ``I{i}_xx..`` (inertia about it):
+    the closed forms of ``soagen derive`` in the textbook's terms (lengths to the centre of
+    mass). Generated code takes the dynamic parameters instead (:func:`with_parameters`)."""
     import sympy
 
     bodies = []

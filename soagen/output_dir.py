@@ -10,25 +10,41 @@ from pathlib import Path
 from soagen.errors import SoagenError
 
 
-def _writable(d: Path) -> bool:
-    return os.access(d, os.W_OK | os.X_OK)
+def _writable(d: Path) -> str | None:
+    """None if a new entry can be made in the directory ``d``, else why not. Probed by
+    making and removing a temporary directory: permission bits do not tell (root may write
+    anywhere by them, yet /proc and /sys take no new files; a read-only mount)."""
+    import tempfile
+
+    if not os.access(d, os.W_OK | os.X_OK):
+        return "not writable"
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".soagen-probe-", dir=d))
+    except OSError as err:
+        return f"no new files can be made there: {err.strerror or err}"
+    return None
 
 
 def check(path, option="--out") -> Path:
     """``path`` is a writable directory, or one that can be created (its first existing
-    ancestor is a writable directory); otherwise a SoagenError. Creates nothing."""
+    ancestor is a directory that takes new entries); otherwise a SoagenError. Leaves
+    nothing behind."""
     out = Path(path)
     if out.exists():
-        if not out.is_dir() or not _writable(out):
-            raise SoagenError(f"{option} {out}: not a writable directory")
+        if not out.is_dir():
+            raise SoagenError(f"{option} {out}: not a directory")
+        why = _writable(out)
+        if why:
+            raise SoagenError(f"{option} {out}: not a writable directory ({why})")
         return out
     ancestor = out.absolute().parent
     while not ancestor.exists():
         ancestor = ancestor.parent
     if not ancestor.is_dir():
         raise SoagenError(f"{option} {out}: cannot create directory ({ancestor} is a file)")
-    if not _writable(ancestor):
-        raise SoagenError(f"{option} {out}: cannot create directory ({ancestor} is not writable)")
+    why = _writable(ancestor)
+    if why:
+        raise SoagenError(f"{option} {out}: cannot create directory ({ancestor}: {why})")
     return out
 
 

@@ -110,14 +110,46 @@ def integrate(robot, q, v):
             out[qs.start:qs.start + 3] = qi[0:3] + R @ (_left_jacobian(vi[0:3]) @ vi[3:6])
             out[qs.start + 3:qs.stop] = quaternion_multiply(qi[3:7], quaternion_exp(vi[0:3]))
         elif b.joint.kind == "planar":               # SE(2) exponential of (omega, v1, v2)
-            w, c, s_ = vi[0], np.cos(qi[2]), np.sin(qi[2])
-            if abs(w) < 1e-4:   # sin(w)/w, (1 - cos w)/w by series, exact to w^4/120
-                sw, cw = 1 - w * w / 6, w / 2 - w**3 / 24
-            else:
-                sw, cw = np.sin(w) / w, (1 - np.cos(w)) / w
-            V = np.array([[sw, -cw], [cw, sw]])
-            out[qs.start:qs.start + 2] = qi[0:2] + np.array([[c, -s_], [s_, c]]) @ (V @ vi[1:3])
-            out[qs.start + 2] = qi[2] + w
+            out[qs.start:qs.start + 2] = qi[0:2] + _rotation2(qi[2]) @ (_se2_left_jacobian(vi[0]) @ vi[1:3])
+            out[qs.start + 2] = qi[2] + vi[0]
         else:
             out[qs] = qi + vi
     return normalize(robot, out)
+
+
+def _rotation2(theta):
+    c, s = np.cos(theta), np.sin(theta)
+    return np.array([[c, -s], [s, c]])
+
+
+def _se2_left_jacobian(w):
+    """V(w) of the SE(2) exponential: p = V(w) v for a constant planar twist (w, v)."""
+    if abs(w) < 1e-4:   # sin(w)/w, (1 - cos w)/w by series, exact to w^4/120
+        sw, cw = 1 - w * w / 6, w / 2 - w**3 / 24
+    else:
+        sw, cw = np.sin(w) / w, (1 - np.cos(w)) / w
+    return np.array([[sw, -cw], [cw, sw]])
+
+
+def difference(robot, q0, q1):
+    """q1 (-) q0: the velocity v (nv) that :func:`integrate` takes from q0 to q1 in one
+    unit of time, its inverse: rotations by their logarithm (body frame), a free or
+    planar joint's translation through the inverse of V(omega). The position error of a
+    PD law on the manifold."""
+    from soagen.spatial import rotation_log
+
+    q0, q1 = np.asarray(q0, dtype=float), np.asarray(q1, dtype=float)
+    out = np.zeros(robot.nv)
+    for i, b in enumerate(robot.bodies):
+        a, c, vs = q0[robot.q_slice(i)], q1[robot.q_slice(i)], robot.v_slice(i)
+        if b.joint.kind in ("spherical", "free"):
+            R0 = quaternion_rotation(a[-4:])
+            w = rotation_log(R0.T @ quaternion_rotation(c[-4:]))
+            out[vs] = w if b.joint.kind == "spherical" else \
+                np.concatenate([w, np.linalg.solve(_left_jacobian(w), R0.T @ (c[:3] - a[:3]))])
+        elif b.joint.kind == "planar":
+            w = c[2] - a[2]
+            out[vs] = [w, *np.linalg.solve(_se2_left_jacobian(w), _rotation2(a[2]).T @ (c[:2] - a[:2]))]
+        else:
+            out[vs] = c - a
+    return out

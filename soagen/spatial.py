@@ -187,8 +187,16 @@ def phi_matrix(R, l):
 def spatial_inertia(m, p, I_c):
     """M(k) about O(k) from the mass, the centre of mass p and the inertia about it (2.15)."""
     P = skew(p)
-    I_O = I_c - m * (P @ P)
-    return np.block([[I_O, m * P], [-m * P, m * np.eye(3)]])
+    I_O = I_c - parallel_axis(m, p)
+    return np.block([[I_O, m * P], [-m * P, m * np.eye(3, dtype=int)]])     # m, not 1.0 m, on symbols
+
+
+def parallel_axis(m, p):
+    """m p~ p~: the inertia about the origin is I_c - m p~ p~ (2.15) for a mass m at p
+    (Steiner). One function for both directions of the conversion, so that on symbols the
+    two terms are the same expression and cancel (soagen.model.mass_properties)."""
+    P = skew(p)
+    return m * (P @ P)
 
 
 def motion_cross(V, X):

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OPTIONAL = ("pinocchio", "example_robot_data", "mujoco", "jax", "torch", "xacro", "cffi", "symengine")
+OPTIONAL = ("pinocchio", "example_robot_data", "mujoco", "jax", "torch", "xacro", "cffi", "symengine", "exudyn")
 
 
 def modules():

@@ -264,13 +264,14 @@ CLI_CASES = {
     "URDF masses of 1e308": ("r.urdf", URDF_ALL.replace('value="1.5"', 'value="1e308"')),
     "mimic naming no joint, strict": ("r.urdf", URDF_ALL.replace('mimic joint="b"', 'mimic joint="nope"')),
     "stacked free joints": ("r.urdf", URDF_ALL),
-    "massless moving leaf": ("r.urdf", URDF_ALL.replace('<link name="ee"/>', '<link name="ee"/><link name="f"/>').replace(
+    "massless moving leaf, strict": ("r.urdf", URDF_ALL.replace('<link name="ee"/>', '<link name="ee"/><link name="f"/>').replace(
         "</robot>", '<joint name="fj" type="revolute"><parent link="ee"/><child link="f"/></joint></robot>')),
     "lock naming no joint": ("r.urdf", URDF_ALL),
     "xacro macro left in a URDF": ("r.urdf", URDF_ALL.replace('<robot name="all">', '<robot name="all" xmlns:xacro="http://www.ros.org/wiki/xacro">'
                                                              '<xacro:bad name="x"/>')),
 }
 EXTRA = {"mimic naming no joint, strict": ["--strict"], "stacked free joints": ["--floating-base"],
+         "massless moving leaf, strict": ["--strict"],
          "lock naming no joint": ["--lock", "nope"]}
 
 

@@ -59,16 +59,12 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     """
     from soagen.bench import robot as B
     from soagen.cli.generate import parse_algorithms, progress_bar
-    from soagen.loaders.bundled import resolve
-    from soagen.loaders.closed_chain import is_system_file
+    from soagen.cli.options import model_file
 
-    robot = str(resolve(robot))                 # a bundled robot's name, or the file
-    if is_system_file(robot):
+    robot, system = model_file(robot)           # a bundled robot's or system's name, or the file
+    if system:
         from soagen.bench import closed_chain as CB
-        from soagen.cli.options import refuse_robot_options
 
-        refuse_robot_options(robot, {"--tip": tip, "--floating-base": floating_base,
-                                     "--algorithms": algos != "all", "--fd-variant": fd_variant != "best"})
         ctx, step = progress_bar(2, quiet)
         with ctx:
             res = CB.run_system_bench(robot, with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
@@ -106,20 +102,17 @@ def _module_table(con, res):
     """The Python module against the batched C over batch sizes, and its per-call overhead."""
     import statistics
 
-    from rich.table import Table
+    from soagen.cli.tables import table
 
     sizes = sorted(next(iter(res.module_ns.values())))
-    t = Table(title="Python module / batched C, ns per state, n states per call")
-    t.add_column("function", justify="left")
-    for n in sizes:
-        t.add_column(f"n = {n:,}", justify="right")
-    t.add_column("module call overhead", justify="right")
-    overheads, big = [], max(sizes)
+    overheads, big, rows = [], max(sizes), []
     for name, m in res.module_ns.items():
         c = {**res.batch_ns[name], **res.module_c_ns[name]}
         overheads.append(m[1] - c[1])
-        t.add_row(name, *[f"{_fmt(m[n])} / {_fmt(c[n])}" for n in sizes], f"{_fmt(m[1] - c[1])} ns")
-    con.print(t)
+        rows.append([name, *[f"{_fmt(m[n])} / {_fmt(c[n])}" for n in sizes], f"{_fmt(m[1] - c[1])} ns"])
+    con.print(table("Python module / batched C, ns per state, n states per call",
+                    [("function", "name"), *[(f"n = {n:,}", "number") for n in sizes], ("overhead", "number")],
+                    rows))
     ratio = statistics.median(res.module_ns[n][big] / res.module_c_ns[n][big] for n in res.module_ns)
     pin = f"; Pinocchio's binding overhead {res.pin_overhead_ns:.0f} ns" if res.pin_overhead_ns else ""
     con.print(f"batched C: the C harness for n < {min(next(iter(res.module_c_ns.values())))}, else called through "
@@ -130,55 +123,63 @@ def _module_table(con, res):
 
 def _gpu_table(con, res):
     """The GPU section: states per second against the memory-bandwidth bound, or why not."""
-    from rich.table import Table
+    from soagen.cli.tables import table
 
     if res.gpu is None:
         if res.gpu_note:
             con.print(res.gpu_note)
         return
-    t = Table(title="GPU: states per second (n states per call)")
-    for col in ("library", "device", "function", "n", "states/s", "bandwidth bound", "of bound"):
-        t.add_column(col, justify="left" if col in ("library", "device", "function") else "right")
+    rows = []
     for r in res.gpu.rows:
         rate = f"{r.states_per_s:.3g}" if r.states_per_s else "out of memory"
         share = f"{r.states_per_s / r.bound_states_per_s:.0%}" if r.states_per_s else "-"
-        t.add_row(r.library, r.device, r.function, f"{r.n:.0e}", rate, f"{r.bound_states_per_s:.3g}", share)
-    con.print(t)
+        rows.append([r.library, r.device, r.function, f"{r.n:.0e}", rate, f"{r.bound_states_per_s:.3g}", share])
+    con.print(table("GPU: states per second (n states per call)",
+                    [("library", "name"), ("device", "text"), ("function", "name"), ("n", "number"),
+                     ("states/s", "number"), ("bandwidth bound", "number"), ("of bound", "number")], rows))
     con.print(res.gpu_note)
 
 
-def _report(res, ops_rows, paper_sources, notes, size_name):
-    """Print the timing table, the notes and the operation-count table."""
-    from rich.console import Console
-    from rich.table import Table
-
+def _timing_tables(con, res, size_name):
+    """The generated code's timings, then the peers' (Pinocchio, the generated Python, the
+    numpy reference): two tables, so that each fits 100 columns with whole names."""
     from soagen.bench.throughput import NB
+    from soagen.cli.tables import table
 
-    con = Console(width=160)
     per_state = bool(res.batch_ns)
-    t = Table(title=f"{res.robot} ({size_name} = {res.nv}): ns per {'state' if per_state else 'call'}, median "
-                    f"[C: {' '.join(res.flags)}]")
-    cols = [("function", lambda n, c: _label(res, n)), ("C", lambda n, c: _fmt(c))]
+    pin = {n: res.pin_ns.get(n, ("-", None)) for n in res.c_ns}
+    ours = [("function", "name", lambda n, c: _label(res, n)), ("C", "number", lambda n, c: _fmt(c))]
     if per_state:
-        cols += [(f"C loop {NB}", lambda n, c: _fmt(res.scalar_loop_ns[n])),
-                 (f"C batch W={res.batch_width}", lambda n, c: _fmt(res.batch_ns[n][NB])),
-                 ("batch x", lambda n, c: f"{res.scalar_loop_ns[n] / res.batch_ns[n][NB]:.1f}x"),
-                 ("Py module", lambda n, c: _fmt(res.module_ns[n][NB]))]
+        ours += [(f"C loop {NB}", "number", lambda n, c: _fmt(res.scalar_loop_ns[n])),
+                 (f"C batch W={res.batch_width}", "number", lambda n, c: _fmt(res.batch_ns[n][NB])),
+                 ("batch x", "number", lambda n, c: f"{res.scalar_loop_ns[n] / res.batch_ns[n][NB]:.1f}x"),
+                 ("Py module", "number", lambda n, c: _fmt(res.module_ns[n][NB]))]
     for title, values in (("JAX", res.jax_ns), ("PyTorch", res.torch_ns)):
         if values:
-            cols.append((title, lambda n, c, v=values: _fmt(v.get(n))))
-    cols += [("Pinocchio", lambda n, c: _fmt(res.pin_ns.get(n, ("-", None))[1])),
-             ("Pin. fn", lambda n, c: res.pin_ns.get(n, ("-", None))[0]),
-             ("Pin./C", lambda n, c: _ratio(res.pin_ns.get(n, ("-", None))[1], c, ".1f")),
-             ("generated Py", lambda n, c: _fmt(res.generated_py_ns.get(n))),
-             ("numpy ref", lambda n, c: _fmt(res.numpy_ns.get(n))),
-             ("numpy/C", lambda n, c: _ratio(res.numpy_ns.get(n), c, ".0f"))]
-    for title, _ in cols:
-        t.add_column(title, justify="left" if title in ("function", "Pin. fn") else "right")
-    for n, c in res.c_ns.items():
-        t.add_row(*[value(n, c) for _, value in cols])
-    con.print(t)
-    if per_state:
+            ours.append((title, "number", lambda n, c, v=values: _fmt(v.get(n))))
+    peers = [("function", "name", lambda n, c: _label(res, n)),
+             ("Pinocchio", "number", lambda n, c: _fmt(pin[n][1])),
+             ("Pin./C", "number", lambda n, c: _ratio(pin[n][1], c, ".1f")),
+             ("generated Py", "number", lambda n, c: _fmt(res.generated_py_ns.get(n))),
+             ("numpy ref", "number", lambda n, c: _fmt(res.numpy_ns.get(n))),
+             ("numpy/C", "number", lambda n, c: _ratio(res.numpy_ns.get(n), c, ".0f"))]
+    unit = "state" if per_state else "call"
+    for title, cols in ((f"{res.robot} ({size_name} = {res.nv}): generated code, ns per {unit}, median", ours),
+                        (f"{res.robot}: the peers, ns per call, median; Pin./C, numpy/C: against C", peers)):
+        con.print(table(title, [(h, kind) for h, kind, _ in cols],
+                        [[value(n, c) for _, _, value in cols] for n, c in res.c_ns.items()]))
+    con.print(f"C compiled with {' '.join(res.flags)}; Pinocchio's functions: "
+              + (", ".join(f"{n} = {fn}" for n, (fn, ns) in pin.items() if ns) or "none timed"))
+
+
+def _report(res, ops_rows, paper_sources, notes, size_name):
+    """Print the timing tables, the notes and the operation-count table."""
+    from soagen.bench.throughput import NB
+    from soagen.cli.tables import console, table
+
+    con = console()
+    _timing_tables(con, res, size_name)
+    if res.batch_ns:
         con.print(f"C: one state per call (64 states cycled); C loop: the scalar function over the {NB} "
                   f"states of one batch call; C batch and Py module: {NB} states per call (the Python module "
                   f"built by soagen build, a fresh output array per call), W states per vector; batch x = C loop / "
@@ -188,12 +189,10 @@ def _report(res, ops_rows, paper_sources, notes, size_name):
         if note:
             con.print(note)
     _gpu_table(con, res)
-    ops = Table(title="operation counts (generated) vs the papers")
-    for col in ("function", "mul", "add", "div", "sin/cos", "paper", "paper mul", "paper add"):
-        ops.add_column(col, justify="left" if col in ("function", "paper") else "right")
-    for row in ops_rows:
-        ops.add_row(*[str(x) for x in row])
-    con.print(ops)
+    con.print(table("operation counts (generated) vs the papers",
+                    [("function", "name"), ("mul", "number"), ("add", "number"), ("div", "number"),
+                     ("sin/cos", "number"), ("paper", "text"), ("paper mul", "number"), ("paper add", "number")],
+                    ops_rows))
     con.print(f"paper counts: {paper_sources}")
     n = len(res.counts)
     con.print(f"code generation ({n} function{'s' if n != 1 else ''}): {res.generation_s:.2f} s wall, "

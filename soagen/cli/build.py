@@ -41,31 +41,27 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
     import time
 
     from soagen import output_dir
-    from soagen.cli.generate import parse_algorithms, progress_bar
+    from soagen.cli.generate import progress_bar, robot_algorithms
+    from soagen.cli.options import model_file
     from soagen.codegen.extension import build as build_module
-    from soagen.loaders.closed_chain import is_system_file
 
+    robot, system = model_file(robot)
     output_dir.check(out_dir)
     langs = ("c", "python_ext")
     t0 = time.perf_counter()
-    if is_system_file(robot):
-        from soagen.cli.options import refuse_robot_options
+    if system:
         from soagen.codegen.closed_chain import render as render_system
         from soagen.loaders.closed_chain import load_system
 
-        refuse_robot_options(robot, {"--tip": tip, "--floating-base": floating_base,
-                                     "--algorithms": algos != "all", "--fd-variant": fd_variant != "best"})
         ctx, step = progress_bar(2, quiet)
         with ctx:
             result = render_system(load_system(robot), robot, langs=langs, prefix=prefix, batch=True, progress=step)
     else:
         from soagen.cli.options import load_args, load_robot
-        from soagen.codegen.functions import check_algorithms
         from soagen.codegen.robot import render
 
         model = load_robot(robot, tip=tip, floating_base=floating_base)
-        names = parse_algorithms(algos)
-        check_algorithms(names)
+        names = robot_algorithms(model, algos)
         ctx, step = progress_bar(len(names), quiet)
         with ctx:
             result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix, fd_variant=fd_variant,

@@ -13,7 +13,7 @@ from soagen.cli.options import (
 )
 
 LANGS = {"c": ("c",), "python": ("python",), "jax": ("jax",), "torch": ("torch",), "casadi": ("casadi",),
-         "all": ("c", "python")}
+         "all": ("c", "python", "jax", "torch", "casadi")}
 
 
 def parse_langs(text):
@@ -28,12 +28,35 @@ def parse_langs(text):
 
 
 def parse_algorithms(text):
-    """'all' or a comma-separated list (validated later, against the robot)."""
+    """A comma-separated list of algorithm names, where 'all' stands for the default set
+    (``all,inverse_dynamics_derivatives``: those and one more); validated later, against
+    the robot."""
     from soagen.codegen.functions import ALGORITHMS
 
-    if text in (None, "", "all"):
-        return list(ALGORITHMS)
-    return [a.strip() for a in text.split(",") if a.strip()]
+    names = [a.strip() for a in (text or "all").split(",") if a.strip()] or ["all"]
+    return list(dict.fromkeys(n for a in names for n in (ALGORITHMS if a == "all" else (a,))))
+
+
+def robot_algorithms(model, text):
+    """The functions --algorithms asks of ``model``, validated: as named; by default (the
+    option not given) those of 'all' the model allows: when its mass matrix is singular,
+    what needs M^-1 is left out with a warning (named explicitly, the generator refuses
+    it)."""
+    import warnings
+
+    from soagen.cli.options import given
+    from soagen.codegen.functions import check_algorithms, without_inverse
+    from soagen.errors import RobotFileWarning
+
+    names = parse_algorithms(text)
+    check_algorithms(names)
+    if given("algos"):
+        return names
+    names, dropped = without_inverse(model, names)
+    if dropped:
+        warnings.warn(RobotFileWarning(model.source, "--algorithms", f"left out {', '.join(dropped)}: they need "
+                                       "M^-1 and the mass matrix is singular (see the joints and the fix above)"))
+    return names
 
 
 def progress_bar(total, quiet):
@@ -42,12 +65,12 @@ def progress_bar(total, quiet):
 
     if quiet:
         return contextlib.nullcontext(), (lambda name: None)
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
-    prog = Progress(TextColumn("unrolling {task.description:<26}"), BarColumn(),
-                    TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
-                    console=Console(stderr=True), transient=True)
+    from soagen.cli.options import progress
+
+    prog = progress(TextColumn("unrolling {task.description:<26}"), BarColumn(),
+                    TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn())
     task = prog.add_task("", total=total)
     state = {"started": False}
 
@@ -67,7 +90,8 @@ def progress_bar(total, quiet):
 @robot_file_options
 @click.option("--lang", metavar="LIST", default="all", show_default=True,
               help="Which files to write, comma-separated: c (PREFIX.h + PREFIX.c), python (PREFIX.py), "
-                   "jax (PREFIX_jax.py), torch (PREFIX_torch.py), casadi (PREFIX_casadi.py); all = c,python.")
+                   "jax (PREFIX_jax.py), torch (PREFIX_torch.py), casadi (PREFIX_casadi.py); all: every "
+                   "one of these.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=".",
               show_default=True, help="Output directory (created if needed).")
 @click.option("--name", "prefix", metavar="PREFIX", default=None,
@@ -78,7 +102,8 @@ def progress_bar(total, quiet):
                    "jacobian_dot_qd, op_space_inverse_inertia, op_space_inverse_inertia_frames "
                    "(of all frames at once; two or more frames) ('all': these nine); and, "
                    "when named, inverse_dynamics_derivatives, forward_dynamics_derivatives, "
-                   "coriolis_matrix, regressor, base_regressor (docs/derivatives.md).")
+                   "coriolis_matrix, regressor, base_regressor (docs/derivatives.md); 'all' "
+                   "combines with them: all,regressor.")
 @fd_variant_option
 @click.option("--symbolic-params", is_flag=True,
               help="Keep masses, centres of mass and inertias as inputs (params, 10 per "
@@ -98,9 +123,14 @@ def progress_bar(total, quiet):
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy,
              batch, frames, quiet):
-    """Generate straight-line dynamics code for ROBOT (a .yaml or .urdf file), or the
-    closed-chain forward dynamics of a system file (arms or legs coupled through one
-    object, any grasp types, docs/closed-chains.md).
+    """Generate straight-line dynamics code for ROBOT, or the closed-chain forward
+    dynamics of a system file (arms or legs coupled through one object, any grasp types,
+    docs/closed-chains.md).
+
+    ROBOT is a robot file: YAML (.yaml, docs/robot-format.md), URDF (.urdf), xacro
+    (.urdf.xacro, .xacro) or MJCF (.xml); or the name of a bundled robot (puma560, arm7,
+    ...); or a closed-chain system file (.yaml with arms and an object), or the name of
+    a bundled one (dual_arm_box, ...).
 
     The recursions of the generic implementation are run on symbols for this
     robot, with every intermediate quantity named as it is produced (so the code grows
@@ -111,22 +141,16 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     import time
 
     from soagen import output_dir
-    from soagen.cli.options import load_args, load_robot
+    from soagen.cli.options import load_args, load_robot, model_file
     from soagen.codegen.emit import write
-    from soagen.codegen.functions import check_algorithms
     from soagen.codegen.robot import frames_for, render
-    from soagen.loaders.closed_chain import is_system_file
 
-    if is_system_file(robot):
-        return generate_system(robot, lang, out_dir, prefix, quiet, batch,
-                               robot_only={"--tip": tip, "--floating-base": floating_base,
-                                           "--algorithms": algos != "all", "--fd-variant": fd_variant != "best",
-                                           "--symbolic-params": symbolic_params, "--numpy": use_numpy,
-                                           "--frames": frames})
+    robot, system = model_file(robot)
+    if system:
+        return generate_system(robot, lang, out_dir, prefix, quiet, batch)
     langs = parse_langs(lang)
     model = load_robot(robot, tip=tip, floating_base=floating_base)
-    names = parse_algorithms(algos)
-    check_algorithms(names)
+    names = robot_algorithms(model, algos)
     frame_names = [f.strip() for f in frames.split(",") if f.strip()] if frames else None
     frames_for(model, frame_names)                     # unknown links: one line, before any work
     output_dir.check(out_dir)
@@ -148,15 +172,13 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     click.echo(f"wrote {', '.join(str(p) for p in paths)} ({seconds:.2f} s)")
 
 
-def generate_system(path, lang, out_dir, prefix, quiet, batch, robot_only):
+def generate_system(path, lang, out_dir, prefix, quiet, batch):
     """`soagen generate SYSTEM`: one function, closed_chain_forward_dynamics(q, qd, tau[, obj])."""
     import time
 
     from soagen import output_dir
-    from soagen.cli.options import refuse_robot_options
     from soagen.codegen.closed_chain import generate as generate_closed_chain
 
-    refuse_robot_options(path, robot_only)
     langs = parse_langs(lang)
     output_dir.check(out_dir)
     t0 = time.perf_counter()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 
 from soagen.cli.options import (
@@ -30,11 +32,10 @@ def info(robot, tip, floating_base):
     import numpy as np
     from rich.table import Table
 
-    from soagen.cli.options import load_robot, refuse_robot_options
-    from soagen.loaders.closed_chain import is_system_file
+    from soagen.cli.options import load_robot, model_file
 
-    if is_system_file(robot):
-        refuse_robot_options(robot, {"--tip": tip, "--floating-base": floating_base})
+    robot, system = model_file(robot)
+    if system:
         return _system_info(robot)
     model = load_robot(robot, tip=tip, floating_base=floating_base)
     console = _console()
@@ -56,6 +57,32 @@ def info(robot, tip, floating_base):
     console.print(f"topology: {'serial chain' if model.is_chain else 'tree'}, bodies {model.nb}, "
                   f"nq {model.nq}, nv {model.nv}, total moving mass {model.total_mass:.4g} kg")
     console.print(f"gravity: [{' '.join(f'{x:g}' for x in np.asarray(model.gravity))}] m/s^2; tip: {tip_text}")
+    feet = floating_feet(model)
+    if feet:
+        console.print(f"hint: {len(feet)} limbs hang from the base '{model.base}' and end in feet "
+                      f"({', '.join(f.name for f in feet)}): a floating robot? This model bolts "
+                      f"'{model.base}' to the world; --floating-base adds the free joint.")
+
+
+FOOT = re.compile(r"sole|foot|feet|toe|ankle", re.IGNORECASE)
+
+
+def floating_feet(model):
+    """The feet of a robot that looks floating but was loaded on a fixed base: the
+    foot-like leaf frames (sole, foot, toe, ankle) of two or more limbs that hang from the
+    base (a quadruped's trunk, a humanoid's pelvis); empty otherwise."""
+    from soagen.codegen.functions import leaf_frames
+
+    if any(b.joint.kind == "free" for b in model.bodies):
+        return []
+
+    def limb(i):                       # the body of the limb's first joint, on the base
+        while model.bodies[i].parent >= 0:
+            i = model.bodies[i].parent
+        return i
+
+    feet = [f for f in leaf_frames(model) if FOOT.search(f.name) or FOOT.search(model.bodies[f.body].name)]
+    return feet if len({limb(f.body) for f in feet}) >= 2 else []
 
 
 def _system_info(path):

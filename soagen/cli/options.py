@@ -28,6 +28,17 @@ cflags_option = click.option("--cflags", default="-O3 -march=native -ffp-contrac
                                   "machine's vector units).")
 
 
+def progress(*columns):
+    """A transient rich progress bar on stderr, shown only on a terminal: piped or logged,
+    stderr gets neither the bar nor the blank line rich leaves after it, so an error
+    that follows is the first line."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console(stderr=True)
+    return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
+
+
 def _remember(ctx, param, value):
     """Keep a robot-file option in the context for :func:`load_robot` (the commands'
     signatures stay as they are)."""
@@ -77,14 +88,42 @@ def load_args(tip=None, floating_base=False):
     return tuple(words + (["--lock", shlex.quote(",".join(lock))] if lock else []))
 
 
-def refuse_robot_options(path, robot_only):
-    """A system file takes none of the robot-only options: name those that were given
-    (``robot_only``: option -> its value, truthy when given; --lock and --strict are
-    added from the context) in one error."""
-    from soagen.errors import SoagenError
+# Parameters (click names) that only one kind of model file takes.
+ROBOT_ONLY = ("tip", "floating_base", "lock", "strict", "algos", "fd_variant", "symbolic_params", "use_numpy",
+              "frames", "base")
+SYSTEM_ONLY = ("method", "stabilization")
 
-    meta = click.get_current_context().meta
-    given = dict(robot_only, **{f"--{k}": meta.get(f"soagen.{k}") for k in ("lock", "strict")})
-    used = [name for name, value in given.items() if value]
+
+def given(name, ctx=None) -> bool:
+    """True when the command line (or the environment) gave the parameter ``name``, whatever
+    its value: click's parameter source, not a comparison with the default, so an explicit
+    ``--algorithms all`` counts as given."""
+    from click.core import ParameterSource
+
+    ctx = ctx or click.get_current_context()
+    return ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT,
+                                              ParameterSource.PROMPT)
+
+
+def _spelling(param):
+    return next((o for o in param.opts if o.startswith("--")), param.opts[0])
+
+
+def model_file(model):
+    """The file a MODEL argument names (a path, or the name of a bundled robot or system)
+    and whether it is a closed-chain system file; the options of the command line that
+    only the other kind of file takes are refused, all named in one error. Every command
+    that takes robot and system files dispatches through this."""
+    from soagen.errors import SoagenError
+    from soagen.loaders.bundled import resolve
+    from soagen.loaders.closed_chain import is_system_file
+
+    ctx = click.get_current_context()
+    path = resolve(model)
+    system = is_system_file(path)
+    wrong, kind = (ROBOT_ONLY, "robot files, not for a system file") if system else (SYSTEM_ONLY, "system files")
+    params = {p.name: p for p in ctx.command.params}
+    used = [_spelling(params[name]) for name in wrong if name in params and given(name, ctx)]
     if used:
-        raise SoagenError(f"{path}: {', '.join(used)}: only for robot files, not for a system file")
+        raise SoagenError(f"{model}: {', '.join(used)}: only for {kind}")
+    return str(path), system

@@ -8,7 +8,7 @@ import click
 from soagen.cli.options import floating_base_option, robot_file_options, tip_option
 from soagen.closed_chain.forward import METHODS
 from soagen.simulation.closed_chain import STABILIZATION
-from soagen.simulation.robot import CONTROLLERS
+from soagen.simulation.robot import BASES, CONTROLLERS
 
 BACKENDS = ("auto", "generated", "numpy")
 
@@ -35,10 +35,14 @@ BACKENDS = ("auto", "generated", "numpy")
 @click.option("--stabilization", type=click.Choice(STABILIZATION), default=None,
               help="System files: projection onto the closure after each step (default), Baumgarte "
                    "(w = 50 rad/s), or none.")
+@click.option("--base", type=click.Choice(BASES), default="held", show_default=True,
+              help="A floating robot's base (a free joint at the root, or --floating-base): held at its "
+                   "start pose by a fixture (gravity compensation and PD on the free joint), or free "
+                   "(unactuated: the robot falls).")
 @tip_option
 @floating_base_option
 @robot_file_options
-def simulate(model, duration, dt, out, backend, code, controller, speed, seed, method, stabilization, tip,
+def simulate(model, duration, dt, out, backend, code, controller, speed, seed, method, stabilization, base, tip,
              floating_base):
     """Simulate MODEL: a robot file (open chain or tree) or a closed-chain system file
     (docs/closed-chains.md).
@@ -50,28 +54,23 @@ def simulate(model, duration, dt, out, backend, code, controller, speed, seed, m
     trajectory.npz, trajectory.csv and plots to OUT, and prints the steps per second.
     """
     from soagen import output_dir
+    from soagen.cli.options import model_file
     from soagen.errors import SoagenError
-    from soagen.loaders.closed_chain import is_system_file
 
     if not (duration > 0 and dt > 0):
         raise SoagenError("--duration and --dt must be positive")
     if dt > duration:
         raise SoagenError(f"--dt {dt:g} is longer than --duration {duration:g}")
+    model, system = model_file(model)
     output_dir.check(out)
     backend = _backend(backend, code)
-    if is_system_file(model):
-        from soagen.cli.options import refuse_robot_options
-
-        refuse_robot_options(model, {"--tip": tip, "--floating-base": floating_base})
+    if system:
         if backend == "generated" and method is not None:
             raise SoagenError("--method: the generated backend is Lilly-Orin Table 1 unrolled; --method is for "
                               "--backend numpy")
         return _system(model, duration, dt, out, backend, code, controller, speed, seed, method or "rccfd1",
                        stabilization or "projection")
-    for name, value in (("--method", method), ("--stabilization", stabilization)):
-        if value is not None:
-            raise SoagenError(f"{model}: {name}: only for system files")
-    return _robot(model, duration, dt, out, backend, code, controller, speed, seed, tip, floating_base)
+    return _robot(model, duration, dt, out, backend, code, controller, speed, seed, tip, floating_base, base)
 
 
 def _backend(backend, code):
@@ -92,12 +91,12 @@ def _backend(backend, code):
 
 def _integrate(sim, name, duration, dt, seed, speed):
     """sim.run with a progress bar on stderr."""
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import BarColumn, TextColumn, TimeRemainingColumn
 
-    bar = Progress(TextColumn("[bold]simulate[/] {task.description}"), BarColumn(),
-                   TextColumn("{task.completed}/{task.total} steps"), TimeRemainingColumn(),
-                   console=Console(stderr=True), transient=True)
+    from soagen.cli.options import progress
+
+    bar = progress(TextColumn("[bold]simulate[/] {task.description}"), BarColumn(),
+                   TextColumn("{task.completed}/{task.total} steps"), TimeRemainingColumn())
     task = bar.add_task(name, total=int(round(duration / dt)))
     with bar:
         return sim.run(duration, dt, seed, speed=speed, progress=lambda k, n: bar.update(task, completed=k))
@@ -131,9 +130,10 @@ def _system(path, duration, dt, out, backend, code, controller, speed, seed, met
         click.echo(f"wrote {p}")
 
 
-def _robot(path, duration, dt, out, backend, code, controller, speed, seed, tip, floating_base):
+def _robot(path, duration, dt, out, backend, code, controller, speed, seed, tip, floating_base, base):
     from soagen import output_dir
-    from soagen.cli.options import load_robot, locked
+    from soagen.cli.options import given, load_robot, locked
+    from soagen.errors import SoagenError
     from soagen.simulation.robot import (
         GeneratedRobotDynamics,
         RobotSimulator,
@@ -142,16 +142,19 @@ def _robot(path, duration, dt, out, backend, code, controller, speed, seed, tip,
     from soagen.simulation.robot_plots import plot_robot_trajectory
 
     robot = load_robot(path, tip=tip, floating_base=floating_base)
+    if given("base") and all(b.joint.kind != "free" for b in robot.bodies):
+        raise SoagenError(f"{path}: --base: only for a floating robot (a free joint at the root, or --floating-base)")
     dynamics = None
     if backend == "generated":
         options = {"tip": tip, "floating_base": floating_base, "lock": locked()}
         dynamics = GeneratedRobotDynamics.for_robot(robot, robot.source, options, code=code,
                                                     announce=_announce(robot.name))
-    sim = RobotSimulator(robot, controller, dynamics)
+    sim = RobotSimulator(robot, controller, dynamics, base=base)
     traj = _integrate(sim, robot.name, duration, dt, seed, speed)
     output_dir.create(out)
     paths = write_robot_trajectory(traj, robot, out) + plot_robot_trajectory(traj, robot, out)
+    held = f", base {sim.base}" if sim.base else ""
     click.echo(f"{robot.name}: {len(traj.t) - 1} steps of {dt:g} s, {backend} backend ({sim.method}), "
-               f"{controller} controller: {sim.steps_per_second:,.0f} steps/s")
+               f"{controller} controller{held}: {sim.steps_per_second:,.0f} steps/s")
     for p in paths:
         click.echo(f"wrote {p}")

@@ -53,7 +53,7 @@ def _summary(rows, outcomes, readings=()) -> str:
     blocks = sum(1 for o in outcomes if o.all_n and not hasattr(o.proof, "algebra"))
     conditional = [o.id for o in outcomes if o.all_n and "only" in o.scope]
     text = (f"{c['all_n']} of {len(rows)} identities proved for all N ({c['top_tree']} with the tree relations, "
-            f"{c['top_chain']} needing a chain, of them {blocks} by block-index induction; the rest N-independent"
+            f"{c['top_chain']} needing a chain, of them {blocks} at block level (block by block or by induction over the block index); the rest N-independent"
             + (f"; under a condition: {', '.join(conditional)}" if conditional else "")
             + f"), {c['up_to_n']} for N = 1..k only; "
             f"{c['misprint']} of them misprints ({c['mis_paper']} errors in the paper, {c['mis_ocr']} likely OCR damage), "
@@ -105,9 +105,10 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
     robots; exits with status 1 if an identity or a reading fails.
     """
     from rich.console import Console
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-    from rich.table import Table
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 
+    from soagen.cli.options import progress
+    from soagen.cli.tables import console, table
     from soagen.symbolic import verify as V
     from soagen.symbolic.catalogue import CATALOGUE
     from soagen.tolerances import ROBOT_RESIDUAL
@@ -119,8 +120,8 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
     records = V.select(list(only))
     err = Console(stderr=True)
     outcomes = []
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), console=err, transient=True) as prog:
+    with progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                  TimeElapsedColumn()) as prog:
         task = prog.add_task("proving", total=len(records))
         for rec in records:
             prog.update(task, description=f"proving {rec.id}")
@@ -158,15 +159,13 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
     elif fmt == "markdown":
         click.echo(_markdown(rows), nl=False)
     else:
-        table = Table(title=f"soagen verify (all N; block engine N = 1..{nmax})")
-        for col in ("id", "source", "result", "proved for", "all-N s", "numeric residual"):
-            table.add_column(col, overflow="fold")
-        for r in rows:
-            style = {"proved": "green", "misprint": "yellow", "FAILED": "bold red"}[r["result"]]
-            table.add_row(r["id"], r["source"], f"[{style}]{_result_label(r)}[/]", r["scope"],
-                          f"{r['seconds_all_n']:.3f}", r["numeric"])
-        out = Console(width=200, soft_wrap=False)
-        out.print(table)
+        styles = {"proved": "green", "misprint": "yellow", "FAILED": "bold red"}
+        out = console()
+        out.print(table(f"soagen verify (all N; block engine N = 1..{nmax})",
+                        [("id", "name"), ("source", "text"), ("result", "text"), ("proved for", "text"),
+                         ("all-N s", "number"), ("numeric residual", "text")],
+                        [[r["id"], r["source"], f"[{styles[r['result']]}]{_result_label(r)}[/]", r["scope"],
+                          f"{r['seconds_all_n']:.3f}", r["numeric"]] for r in rows]))
         for r in rows:
             if r["counterexample"] or r["message"]:
                 out.print(f"[bold]{r['id']}[/]: {r['counterexample']} {r['message']}".rstrip(), soft_wrap=True)

@@ -101,8 +101,6 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, batch=F
     """Unroll the three functions for ``system`` and hand them to the emitter; returns the
     :class:`~soagen.codegen.emit.Emitted` files and manifest (nothing written). With
     ``batch`` the C has the ``_batch`` functions too."""
-    import sympy
-
     from soagen.codegen.emit import (
         Function,
         Header,
@@ -116,20 +114,18 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, batch=F
 
     prefix = validate_prefix(prefix or default_prefix(system.name))
     n, m = system.n, constraint_count(system)
-    sym = lambda name, size: np.array([sympy.Symbol(f"{name}_{k}") for k in range(size)], dtype=object)
-
     def where(function):
         return lambda label: f"{system.name}: {function}: "
 
     if progress:
         progress("forward dynamics")
-    fd = unrolled(lambda xp: closed_chain_fd(system, sym("q", n), sym("qd", n), sym("tau", n),
-                                             sym("obj", OBJ_SIZE), sym("corr", m), xp), where(NAME))
+    fd = unrolled(lambda xp: closed_chain_fd(system, xp.symbols("q", n), xp.symbols("qd", n), xp.symbols("tau", n),
+                                             xp.symbols("obj", OBJ_SIZE), xp.symbols("corr", m), xp), where(NAME))
     if progress:
         progress("constraints, gravity")
-    cons = unrolled(lambda xp: closure_constraints(system, sym("q", n), sym("pose", POSE_SIZE), xp),
+    cons = unrolled(lambda xp: closure_constraints(system, xp.symbols("q", n), xp.symbols("pose", POSE_SIZE), xp),
                     where(CONSTRAINTS))
-    grav = unrolled(lambda xp: gravity_torques(system, sym("q", n), xp), where(GRAVITY))
+    grav = unrolled(lambda xp: gravity_torques(system, xp.symbols("q", n), xp), where(GRAVITY))
     functions = [
         Function(NAME, ("q", "qd", "tau", "obj", "corr"), "out", (len(fd.outputs),),
                  f"closed-chain forward dynamics of {system.name}: qdd ({n}), alpha(C) (6), "

@@ -347,19 +347,13 @@ def _emit(functions, header, langs):
             files[name] = env.get_template(template).render(**common, functions=records, language=lang,
                                                             template=template)
     manifest = {
-        "generator": "soagen", "soagen_version": __version__, "sympy_version": _sympy_version(),
+        "generator": "soagen", "soagen_version": __version__,
         header.kind: header.model, "input_file": header.source, "input_sha256": header.sha256,
         "prefix": header.prefix, "nq": header.nq, "nv": header.nv, **header.manifest,
         "files": sorted(files), "functions": {fn.name: manifest_record(fn) for fn in functions},
     }
     files[f"{header.prefix}_manifest.json"] = json.dumps(manifest, indent=2, sort_keys=True) + "\n"
     return Emitted(files, list(functions), manifest, header)
-
-
-def _sympy_version():
-    import sympy
-
-    return sympy.__version__
 
 
 def write(result: Emitted, out_dir) -> list:

@@ -9,16 +9,13 @@ import re
 from dataclasses import dataclass, replace
 
 import numpy as np
-import sympy
 
 from soagen import algorithms
 from soagen.codegen.emit import Function
 from soagen.codegen.unroll import unrolled
 from soagen.dynamics.base_parameters import base_parameters
 from soagen.errors import SoagenError
-from soagen.model import symbolic_parameters
-
-PARAM_NAMES = ("m", "c_x", "c_y", "c_z", "I_xx", "I_yy", "I_zz", "I_xy", "I_xz", "I_yz")
+from soagen.model import PARAMETERS, with_parameters
 
 
 @dataclass(frozen=True)
@@ -131,27 +128,14 @@ FRAME_SUMMARIES = {
 }
 
 
-def input_symbols(robot):
-    """Input vectors as numpy object arrays of symbols ``q_0 ..`` (printed as q[0] ..)."""
-    def vec(name, n):
-        return np.array([sympy.Symbol(f"{name}_{k}") for k in range(n)], dtype=object)
-    return {"q": vec("q", robot.nq), "qd": vec("qd", robot.nv), "qdd": vec("qdd", robot.nv),
-            "tau": vec("tau", robot.nv)}
+def input_symbols(robot, xp):
+    """Input vectors as numpy object arrays of the backend's symbols ``q_0 ..`` (printed as
+    q[0] ..)."""
+    return {"q": xp.symbols("q", robot.nq), "qd": xp.symbols("qd", robot.nv),
+            "qdd": xp.symbols("qdd", robot.nv), "tau": xp.symbols("tau", robot.nv)}
 
 
-def param_symbols(robot):
-    """The robot with symbolic link parameters, and those parameters body by body in
-    :data:`PARAM_NAMES` order, with the names that
-    :func:`soagen.model.symbolic_parameters` gives them."""
-    sym = symbolic_parameters(robot)
-    out = []
-    for b in sym.bodies:
-        I = b.inertia
-        out += [b.mass, *b.com, I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
-    return sym, out
-
-
-def _run(robot, name, xp, x, variant, frame=None):
+def _run(robot, name, xp, x, variant, frame=None, base=None):
     if name == "inverse_dynamics":
         return algorithms.inverse_dynamics(robot, x["q"], x["qd"], x["qdd"], xp=xp)
     if name == "mass_matrix":
@@ -180,8 +164,7 @@ def _run(robot, name, xp, x, variant, frame=None):
     if name == "regressor":
         return algorithms.regressor(robot, x["q"], x["qd"], x["qdd"], xp=xp)
     if name == "base_regressor":
-        return algorithms.base_regressor(robot, x["q"], x["qd"], x["qdd"], xp=xp,
-                                         base_params=base_parameters(robot))
+        return algorithms.base_regressor(robot, x["q"], x["qd"], x["qdd"], xp=xp, base_params=base)
     raise SoagenError(f"unknown algorithm {name!r}")
 
 
@@ -190,9 +173,14 @@ def _flat(outputs):
     return np.concatenate([np.asarray(o).reshape(-1) for o in outputs])
 
 
-def _unrolled(robot, name, x, variant, frame=None):
-    return unrolled(lambda xp: _run(robot, name, xp, x, variant, frame),
-                    where=lambda label: f"{robot.name}: {name}: {_joint_of(robot, label)}")
+def _unrolled(robot, name, variant, frame=None, symbolic_params=False, base=None):
+    """Unroll one function; with ``symbolic_params`` the robot's dynamic parameters are the
+    input ``params`` (10 per body, :data:`soagen.model.PARAMETERS`), symbols in the
+    backend's arena like the other inputs."""
+    def build(xp):
+        model = with_parameters(robot, xp.symbols("params", 10 * robot.nb)) if symbolic_params else robot
+        return _run(model, name, xp, input_symbols(robot, xp), variant, frame, base)
+    return unrolled(build, where=lambda label: f"{robot.name}: {name}: {_joint_of(robot, label)}")
 
 
 def _joint_of(robot, label):
@@ -208,26 +196,25 @@ def _total(counts):
 
 
 def param_names(robot):
-    """What each entry of the ``params`` input is, in :func:`param_symbols` order."""
-    return tuple(f"params[{len(PARAM_NAMES) * i + k}] = {n} of {b.name}"
-                 for i, b in enumerate(robot.bodies) for k, n in enumerate(PARAM_NAMES))
+    """What each entry of the ``params`` input is (:data:`soagen.model.PARAMETERS`)."""
+    return tuple(f"params[{len(PARAMETERS) * i + k}] = {n} of {b.name}"
+                 for i, b in enumerate(robot.bodies) for k, n in enumerate(PARAMETERS))
 
 
-def generate_function(robot, name, fd_variant="best", frame=None) -> Function:
-    """Unroll one function for ``robot`` (whose parameters may be numbers or symbols).
-    A function with several derivations (:data:`VARIANTS`) is unrolled in each and the one
-    with the fewest multiplications + additions + divisions kept (forward dynamics: only
-    ``fd_variant`` unless it is ``best``); its manifest entry records the ``variant`` and
-    every candidate's counts (``candidates``). A frame function (:data:`TIP_FUNCTIONS`)
-    is at the tip, or with ``frame`` (a :class:`~soagen.model.Frame`) at that frame,
-    named ``NAME_<frame>``; a function of several frames (:data:`FRAMES_FUNCTIONS`) takes
-    their list as ``frame``."""
+def generate_function(robot, name, fd_variant="best", frame=None, symbolic_params=False) -> Function:
+    """Unroll one function for ``robot``; with ``symbolic_params`` its dynamic parameters
+    are an input (``params``). A function with several derivations (:data:`VARIANTS`) is
+    unrolled in each and the one with the fewest multiplications + additions + divisions
+    kept (forward dynamics: only ``fd_variant`` unless it is ``best``); its manifest entry
+    records the ``variant`` and every candidate's counts (``candidates``). A frame
+    function (:data:`TIP_FUNCTIONS`) is at the tip, or with ``frame`` (a
+    :class:`~soagen.model.Frame`) at that frame, named ``NAME_<frame>``; a function of
+    several frames (:data:`FRAMES_FUNCTIONS`) takes their list as ``frame``."""
     spec = SPECS[name]
-    x = input_symbols(robot)
     if name in FRAMES_FUNCTIONS:
         if not frame or len(frame) < 2:
             raise SoagenError(f"{name} needs two or more frames (a tree without a tip, or --frames)")
-        fn = _cheapest(robot, spec, x, fd_variant, list(frame))
+        fn = _cheapest(robot, spec, fd_variant, list(frame), symbolic_params)
         names = ", ".join(f.name for f in frame)
         return replace(fn, shape=(6 * len(frame), 6 * len(frame)), summary=spec.summary.format(frames=names),
                        manifest={"frames": [f.name for f in frame], **fn.manifest})
@@ -235,11 +222,11 @@ def generate_function(robot, name, fd_variant="best", frame=None) -> Function:
         raise SoagenError(f"{name} does not take a frame")
     if name == "base_regressor":
         bp = base_parameters(robot)
-        return spec.unrolled(robot, _unrolled(robot, name, x, None), manifest={
+        return spec.unrolled(robot, _unrolled(robot, name, None, None, symbolic_params, bp), manifest={
             "base_parameters": list(bp.names), "base_columns": list(bp.columns),
             "regrouping": list(bp.expressions)})
-    fn = _cheapest(robot, spec, x, fd_variant, frame) if name in VARIANTS else \
-        spec.unrolled(robot, _unrolled(robot, name, x, None, frame))
+    fn = _cheapest(robot, spec, fd_variant, frame, symbolic_params) if name in VARIANTS else \
+        spec.unrolled(robot, _unrolled(robot, name, None, frame, symbolic_params))
     if frame is None:
         return fn
     return replace(fn, name=f"{name}_{frame_suffix(frame.name)}",
@@ -247,12 +234,12 @@ def generate_function(robot, name, fd_variant="best", frame=None) -> Function:
                    manifest={"function": name, "frame": frame.name, **fn.manifest})
 
 
-def _cheapest(robot, spec, x, fd_variant, frame):
+def _cheapest(robot, spec, fd_variant, frame, symbolic_params):
     """The function unrolled in each of its :data:`VARIANTS` (forward dynamics: in
     ``fd_variant`` alone unless ``best``), the one with the fewest operations kept."""
     equations = VARIANTS[spec.name]
     variants = tuple(equations) if spec.name != "forward_dynamics" or fd_variant == "best" else (fd_variant,)
-    progs = {v: _unrolled(robot, spec.name, x, v, frame) for v in variants}
+    progs = {v: _unrolled(robot, spec.name, v, frame, symbolic_params) for v in variants}
     best = min(variants, key=lambda v: (_total(progs[v].counts), variants.index(v)))
     manifest = {"variant": best}
     if len(variants) > 1:
@@ -269,6 +256,36 @@ def check_algorithms(names):
     for n in names:
         if n not in SPECS:
             raise SoagenError(f"unknown algorithm {n!r} (choose from {', '.join(SPECS)})")
+
+
+NEEDS_MINV = ("inverse_mass_matrix", "forward_dynamics", "op_space_inverse_inertia", "op_space_inverse_inertia_frames",
+              "forward_dynamics_derivatives")
+"""The functions that invert the mass matrix (D(k)^-1 of Part I (4.16), or the pivots of
+M = L^T D L)."""
+
+
+def without_inverse(robot, names):
+    """(kept, left out): ``names`` without the functions that need M^-1 when the robot's
+    mass matrix is singular at a generic configuration, and those."""
+    from soagen.loaders.solvable import singular_mass_matrix
+
+    dropped = [n for n in names if n in NEEDS_MINV]
+    if not dropped or singular_mass_matrix(robot) is None:
+        return list(names), []
+    return [n for n in names if n not in NEEDS_MINV], dropped
+
+
+def refuse_inverse(robot, names):
+    """Refuse, before anything is unrolled, the functions of ``names`` that need M^-1 when
+    the robot's mass matrix is singular: one line naming them, the joints and the fix."""
+    from soagen.loaders.solvable import singular_mass_matrix
+
+    wanted = [n for n in names if n in NEEDS_MINV]
+    found = singular_mass_matrix(robot) if wanted else None
+    if found:
+        element, problem = found
+        raise SoagenError(f"{robot.source}: {element}: {', '.join(wanted)} need{'s' if len(wanted) == 1 else ''} "
+                          f"M^-1, but {problem}")
 
 
 def frame_suffix(name):

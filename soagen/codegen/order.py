@@ -2,11 +2,10 @@
 ``as_ordered_terms`` (the order of the terms of a printed sum), ``as_ordered_factors``
 (of a printed product) and the sign rule of ``Add.could_extract_minus_sign`` that the
 common-subexpression pass uses. Ports of ``sympy.core.expr.Expr`` methods (SymPy 1.14);
-numbers inside the keys are SymPy numbers, so ties break exactly as in SymPy."""
+numbers inside the keys compare as SymPy 1.14's numbers do (:class:`KeyNumber`), so ties
+break exactly as in SymPy 1.14 whatever SymPy is installed."""
 
 from __future__ import annotations
-
-import sympy
 
 from soagen.codegen.expr import NEG_ONE, ONE, Add, Mul
 
@@ -14,8 +13,56 @@ _NUMBER = (1, 0, "Number")
 _CLASS = {Add: (3, 1, "Add"), Mul: (3, 0, "Mul")}
 _POW = (3, 2, "Pow")
 _SYMBOL = (2, 0, "Symbol")
-_FUNCTION = {"sin": sympy.sin.class_key(), "cos": sympy.cos.class_key()}
-_ONE_KEY = (_NUMBER, (0, ()), (), sympy.S.One)
+_FUNCTION = {"sin": (4, 20, "sin"), "cos": (4, 21, "cos")}     # Function.class_key()
+
+
+class KeyNumber:
+    """A number inside a sort key, compared as SymPy 1.14 compares its numbers: ``<`` and
+    ``>`` exactly by value; ``==`` by value between two rationals or two floats, but a
+    Float never equals a nonzero Rational (``Float(2.0) != 2`` since SymPy 1.13), so a
+    tuple comparison stops there."""
+
+    __slots__ = ("value", "is_float")
+
+    def __init__(self, value, is_float=False):
+        self.value, self.is_float = value, is_float
+
+    def __eq__(self, other):
+        if not isinstance(other, KeyNumber):
+            return NotImplemented
+        if self.is_float == other.is_float:
+            return self.value == other.value
+        return self.value == 0 and other.value == 0
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __lt__(self, other):
+        return self.value < other.value
+
+    def __gt__(self, other):
+        return self.value > other.value
+
+    def __le__(self, other):
+        return self.value <= other.value
+
+    def __ge__(self, other):
+        return self.value >= other.value
+
+
+_ONE = KeyNumber(1)
+_ONE_KEY = (_NUMBER, (0, ()), (), _ONE)
+
+
+def _atom_str(e):
+    """``str`` of an atom as a power's base: a symbol's name, or SymPy's text of an
+    integer or rational (a float base is never built: its powers evaluate to floats)."""
+    if e.is_Symbol:
+        return e.name
+    if e.is_Float:
+        raise NotImplementedError(f"printing order of a power of the float {e!r}")
+    v = e.value
+    return str(v) if e.is_Integer else f"{v.numerator}/{v.denominator}"
 
 
 def class_key(e):
@@ -40,16 +87,16 @@ def sort_key(e):
 
 def _sort_key(e):
     if e.is_Number:
-        return (_NUMBER, (0, ()), (), e.sympy())
+        return (_NUMBER, (0, ()), (), KeyNumber(e.value, e.is_Float))
     if e.is_Symbol:
-        return (_SYMBOL, (1, (e.name,)), _ONE_KEY, sympy.S.One)
+        return (_SYMBOL, (1, (e.name,)), _ONE_KEY, _ONE)
     coeff, expr = e.as_coeff_Mul()
     if expr.is_Pow:
         expr, exp = expr.as_base_exp()
     else:
         exp = ONE
     if expr.is_Atom:
-        args = (str(expr.name if expr.is_Symbol else expr.sympy()),)
+        args = (_atom_str(expr),)
     else:
         if expr.is_Add:
             args = ordered_terms(expr)
@@ -58,7 +105,7 @@ def _sort_key(e):
         else:
             args = expr.args
         args = tuple(sort_key(a) for a in args)
-    return (class_key(expr), (len(args), args), sort_key(exp), coeff.sympy())
+    return (class_key(expr), (len(args), args), sort_key(exp), KeyNumber(coeff.value, coeff.is_Float))
 
 
 def cnc(e):

@@ -31,7 +31,7 @@ import re
 
 import sympy
 
-from soagen.codegen import expr as E
+from soagen.codegen import expr as nodes
 from soagen.codegen.order import ordered_factors, ordered_terms
 from soagen.errors import SoagenError
 
@@ -72,9 +72,9 @@ class _Printer:
 
     def doprint(self, expr) -> str:
         if isinstance(expr, sympy.Basic):
-            with E.arena():
-                return self._print(E.from_sympy(expr))
-        with E.use(expr.arena):
+            with nodes.arena():
+                return self._print(nodes.from_sympy(expr))
+        with nodes.use(expr.arena):
             return self._print(expr)
 
     def _print(self, e):
@@ -123,7 +123,7 @@ class _Printer:
         prec = precedence(e)
         c, rest = e.as_coeff_Mul()
         if c.is_Number and c.value < 0:
-            e = E._keep_coeff(-c, rest)
+            e = nodes.keep_coeff(-c, rest)
             sign = "-"
         else:
             sign = ""
@@ -131,7 +131,7 @@ class _Printer:
         for item in ordered_factors(e):
             if item.is_Pow and item.args[1].is_Rational and item.args[1].value < 0:
                 k = -item.args[1]
-                b.append(item.args[0] if k is E.ONE else E._intern(E.Pow, (item.args[0], k)))
+                b.append(item.args[0] if k is nodes.ONE else nodes.unevaluated(nodes.Pow, (item.args[0], k)))
             else:
                 a.append(item)
         if len(a) == 1 and sign == "-":
@@ -176,7 +176,7 @@ class CPrinter(_Printer):
     def _mul(self, e):
         c, rest = e.as_coeff_Mul()
         if c.is_Rational and not c.is_Integer:         # (1/2)*x -> 0.5*x, not (0.5)*x
-            e = E.mul(E.sympify(float(c.value)), rest)
+            e = nodes.mul(nodes.sympify(float(c.value)), rest)
         return super()._mul(e)
 
     def _pow(self, e):                                       # C89CodePrinter._print_Pow
@@ -204,9 +204,9 @@ class PyPrinter(_Printer):
         if s is not None:
             return s
         base, k = e.args
-        if k is E.NEG_ONE:
+        if k is nodes.NEG_ONE:
             return f"1.0/{self._print(base)}" if base.is_Atom else f"1.0/({self._print(base)})"
-        if k is E.HALF:
+        if k is nodes.HALF:
             return f"{self.sqrt}({self._print(base)})"
         if k.is_Rational and k.value == -0.5:
             return f"1/{self.sqrt}({self._print(base)})"
@@ -255,10 +255,10 @@ class CVectorPrinter(CPrinter):
 
     def _pow(self, e):
         base, k = e.args
-        if k is E.HALF:
+        if k is nodes.HALF:
             return f"soagen_vsqrt({self._print(base)})"
         if not (k.is_Integer and abs(k.value) <= MAX_POW):
-            raise SoagenError(f"no vector form for {E.to_sympy(e)} in the batch code")
+            raise SoagenError(f"no vector form for {nodes.to_sympy(e)} in the batch code")
         return super()._pow(e)
 
 
@@ -269,7 +269,3 @@ class CasadiPrinter(PyPrinter):
 
     functions = {"sin": "ca.sin", "cos": "ca.cos"}
     sqrt = "ca.sqrt"
-
-
-PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter, "jax": JaxPrinter,
-            "torch": TorchPrinter, "casadi": CasadiPrinter}

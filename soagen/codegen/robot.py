@@ -27,7 +27,7 @@ from soagen.codegen.functions import (
     generate_function,
     leaf_frames,
     param_names,
-    param_symbols,
+    refuse_inverse,
 )
 from soagen.errors import SoagenError
 
@@ -112,7 +112,8 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
         raise SoagenError(f"unknown --fd-variant {fd_variant!r} (choose from best, {', '.join(FD_VARIANTS)})")
     # Multi-dof joints (spherical, free: unit quaternions in q, nq != nv) unroll like the
     # others; q has nq entries, qd/qdd/tau nv (docs/trees-and-floating-bases.md).
-    model, params = (param_symbols(robot) if symbolic_params else (robot, []))
+    if not symbolic_params:                # with the parameters as inputs, their values decide
+        refuse_inverse(robot, algorithms)
     at = frames_for(robot, frames)
     functions = []
     for a in algorithms:
@@ -120,10 +121,12 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
             progress(a)
         if a in FRAMES_FUNCTIONS:
             if at is not None and len(at) >= 2:
-                functions.append(_with_params(generate_function(model, a, fd_variant, at), params))
+                functions.append(_with_params(generate_function(robot, a, fd_variant, at, symbolic_params),
+                                              symbolic_params))
             continue
         for frame in (at if at is not None and a in TIP_FUNCTIONS else [None]):
-            functions.append(_with_params(generate_function(model, a, fd_variant, frame), params))
+            functions.append(_with_params(generate_function(robot, a, fd_variant, frame, symbolic_params),
+                                          symbolic_params))
     source = Path(robot_file).name if robot_file else robot.name
     command = _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames, load_args)
     langs = batch_langs(tuple("numpy" if numpy and lang == "python" else lang for lang in langs), batch)
@@ -145,17 +148,7 @@ def batch_langs(langs, batch):
     return tuple("c_batch" if batch and lang == "c" else lang for lang in langs)
 
 
-def _with_params(fn, params):
-    """``fn`` with the link-parameter symbols renamed to the input ``params`` (if any)."""
-    if not params:
-        return fn
-    _rename_params(fn.program, params)
-    return replace(fn, inputs=fn.inputs + ("params",))
 
-
-def _rename_params(prog, params):
-    """Link-parameter symbols (m1, c1_x, ...) -> params_k, printed as params[k]."""
-    import sympy
-
-    prog.rename({p: sympy.Symbol(f"params_{k}", real=True) for k, p in enumerate(params)})
-
+def _with_params(fn, symbolic_params):
+    """``fn`` taking the link parameters as its last input ``params`` when they are symbolic."""
+    return replace(fn, inputs=fn.inputs + ("params",)) if symbolic_params else fn

@@ -19,10 +19,10 @@ expanded. Structure is exploited on the spot:
 short expressions and orders the result into a straight-line :class:`Program`;
 :func:`unrolled` is the one entry point of every front end (backend, arena, stack, errors).
 
-The arithmetic runs on :mod:`soagen.codegen.expr` nodes (SymPy's canonical forms, built
-without SymPy's evaluation machinery) and the common-subexpression pass is
+The arithmetic runs on :mod:`soagen.codegen.expr` nodes (SymPy 1.14's canonical forms,
+built without SymPy's evaluation machinery) and the common-subexpression pass is
 :mod:`soagen.codegen.cse` (SymPy's algorithm on those nodes): the program is the one
-SymPy would give, an order of magnitude faster. A quantity that is not finite (a division
+SymPy 1.14 would give, an order of magnitude faster, whatever SymPy is installed. A quantity that is not finite (a division
 by an exact zero, e.g. D(k) = 0 for a joint that moves no inertia) raises
 :class:`NonFiniteQuantity`, which the code generator turns into a one-line error.
 """
@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import count, permutations
 
 import numpy as np
 import sympy
 
 from soagen.backend import SympyBackend
-from soagen.codegen import expr as E
+from soagen.codegen import expr as nodes
 from soagen.codegen.cse import cse
 from soagen.errors import SoagenError
 from soagen.tolerances import SNAP
@@ -69,14 +70,14 @@ class UnrollBackend(SympyBackend):
     dtype = object
 
     def __init__(self):
-        self.defs: list[tuple[E.Sym, E.Expr, str, str]] = []   # (temp, expr, label, note)
+        self.defs: list[tuple[nodes.Sym, nodes.Expr, str, str]] = []   # (temp, expr, label, note)
         self._trig: dict = {}
         self._used: set = set()
-        self.arena = E.Arena()
+        self.arena = nodes.Arena()
         self._entered = []
 
     def __enter__(self):
-        cm = E.use(self.arena)
+        cm = nodes.use(self.arena)
         cm.__enter__()
         self._entered.append(cm)
         return self
@@ -85,7 +86,11 @@ class UnrollBackend(SympyBackend):
         return self._entered.pop().__exit__(*exc)
 
     def scalar(self, x):
-        return E.sympify(x)
+        return nodes.sympify(x)
+
+    def symbols(self, name, n):
+        """An input vector: the symbols ``name_0 .. name_{n-1}`` (printed ``name[k]``)."""
+        return np.array([nodes.symbol(f"{name}_{k}") for k in range(n)], dtype=object)
 
     def constant(self, a):
         """Model constants as in :class:`~soagen.backend.SympyBackend`, with floats within
@@ -99,7 +104,7 @@ class UnrollBackend(SympyBackend):
         return super().constant(a)
 
     def _trig_call(self, fn, x, prefix):
-        x = E.sympify(x)
+        x = nodes.sympify(x)
         key = (prefix, x)
         if key not in self._trig:
             base = x.name if x.is_Symbol else f"{len(self._trig)}"
@@ -107,51 +112,45 @@ class UnrollBackend(SympyBackend):
         return self._trig[key]
 
     def sin(self, x):
-        return self._trig_call(E.sin, x, "s")
+        return self._trig_call(nodes.sin, x, "s")
 
     def cos(self, x):
-        return self._trig_call(E.cos, x, "c")
+        return self._trig_call(nodes.cos, x, "c")
 
     def sqrt(self, x):
-        return E.power(E.sympify(x), E.HALF)
+        return nodes.power(nodes.sympify(x), nodes.HALF)
 
     def inv(self, A):
-        """D^-1 of a symmetric positive definite joint block. Blocks up to 3 x 3 use
-        SymPy's closed form; larger ones (the 6 x 6 D of a free joint) an LDL^T
-        factorization with every entry named, O(n^3) short expressions instead of a
-        closed-form inverse that grows factorially."""
+        """D^-1 of a symmetric positive definite joint block. Blocks up to 3 x 3 by the
+        closed form adj(A) / det(A) (:func:`adjugate_inverse`); larger ones (the 6 x 6 D of
+        a free joint) an LDL^T factorization with every entry named, O(n^3) short
+        expressions instead of a closed-form inverse that grows factorially. A singular
+        block gives non-finite entries, refused by :meth:`name`."""
         n = A.shape[0]
         if n == 1:
-            return np.array([[1 / E.sympify(A[0, 0])]], dtype=object)
+            return np.array([[1 / nodes.sympify(A[0, 0])]], dtype=object)
         if n <= 3:
-            M = sympy.Matrix([[E.to_sympy(E.sympify(v)) for v in row] for row in A])
-            try:
-                if any(v.has(sympy.zoo, sympy.nan) for v in M):
-                    raise ValueError("not finite")
-                Minv = M.inv()
-            except ValueError:                               # singular: refused by name()
-                return np.full((n, n), E.NONFINITE, dtype=object)
-            return np.array([[E.from_sympy(v) for v in row] for row in Minv.tolist()], dtype=object)
+            return adjugate_inverse(A)
 
         def name(e, tag):
             return e if _trivial(e) or not e.is_finite else self._new(e, tag, "", LDL)
 
-        L = [[E.ZERO] * n for _ in range(n)]
+        L = [[nodes.ZERO] * n for _ in range(n)]
         d = [None] * n
         for j in range(n):                                   # A = L diag(d) L^T
-            d[j] = name(A[j, j] - sum((L[j][k] ** 2 * d[k] for k in range(j)), E.ZERO), f"ldl_d{j}")
+            d[j] = name(A[j, j] - sum((L[j][k] ** 2 * d[k] for k in range(j)), nodes.ZERO), f"ldl_d{j}")
             for i in range(j + 1, n):
-                L[i][j] = name((A[i, j] - sum((L[i][k] * L[j][k] * d[k] for k in range(j)), E.ZERO))
+                L[i][j] = name((A[i, j] - sum((L[i][k] * L[j][k] * d[k] for k in range(j)), nodes.ZERO))
                                / d[j], f"ldl_L{i}{j}")
         dinv = [name(1 / d[j], f"ldl_di{j}") for j in range(n)]
-        Li = [[E.ONE if i == j else E.ZERO for j in range(n)] for i in range(n)]
+        Li = [[nodes.ONE if i == j else nodes.ZERO for j in range(n)] for i in range(n)]
         for i in range(n):                                   # L^-1, unit lower triangular
             for j in range(i):
-                Li[i][j] = name(-sum((L[i][k] * Li[k][j] for k in range(j, i)), E.ZERO), f"ldl_Li{i}{j}")
+                Li[i][j] = name(-sum((L[i][k] * Li[k][j] for k in range(j, i)), nodes.ZERO), f"ldl_Li{i}{j}")
         out = np.empty((n, n), dtype=object)
         for i in range(n):                                   # A^-1 = L^-T diag(d)^-1 L^-1
             for j in range(i, n):
-                out[i, j] = out[j, i] = sum((Li[k][i] * dinv[k] * Li[k][j] for k in range(j, n)), E.ZERO)
+                out[i, j] = out[j, i] = sum((Li[k][i] * dinv[k] * Li[k][j] for k in range(j, n)), nodes.ZERO)
         return out
 
     def _new(self, expr, name, label, note):
@@ -162,7 +161,7 @@ class UnrollBackend(SympyBackend):
             k += 1
             name = f"{base}_{k}"
         self._used.add(name)
-        sym = E.symbol(name)
+        sym = nodes.symbol(name)
         self.defs.append((sym, expr, label, note))
         return sym
 
@@ -180,7 +179,7 @@ class UnrollBackend(SympyBackend):
             if symmetric and idx[0] > idx[1]:
                 out[idx] = out[idx[1], idx[0]]
                 continue
-            e = E.sympify(e)
+            e = nodes.sympify(e)
             if _trivial(e):
                 if not e.is_finite:
                     raise NonFiniteQuantity(label, note=note)
@@ -190,16 +189,43 @@ class UnrollBackend(SympyBackend):
         return out
 
 
+def adjugate_inverse(A):
+    """The inverse of a small square block as adj(A) / det(A), the cofactors and the
+    determinant expanded (Leibniz), one reciprocal of det(A) shared by every entry. For a
+    symmetric block of distinct symbols (a named D(k)) this is, term for term, what SymPy
+    1.14's ``Matrix.inv`` gives; an exactly singular block gives non-finite entries."""
+    n = A.shape[0]
+    a = [[nodes.sympify(v) for v in row] for row in A]
+    every = tuple(range(n))
+    dinv = nodes.power(_leibniz(a, every, every, 1), nodes.NEG_ONE)
+    out = np.empty((n, n), dtype=object)
+    for i in range(n):
+        for j in range(n):                  # adj(A)[i, j] = (-1)^(i+j) minor(j, i)
+            rows, cols = every[:j] + every[j + 1:], every[:i] + every[i + 1:]
+            out[i, j] = nodes.mul(_leibniz(a, rows, cols, (-1) ** (i + j)), dinv)
+    return out
+
+
+def _leibniz(a, rows, cols, sign):
+    """``sign`` times the determinant of ``a[rows][cols]``, expanded: the sum over the
+    permutations p of sgn(p) a[r0][p0] a[r1][p1] ..., like terms collected."""
+    terms = []
+    for p in permutations(range(len(cols))):
+        inversions = sum(1 for x in range(len(p)) for y in range(x + 1, len(p)) if p[x] > p[y])
+        terms.append(nodes.mul(nodes.sympify(sign * (-1) ** inversions), *[a[r][cols[k]] for r, k in zip(rows, p)]))
+    return nodes.add(*terms)
+
+
 def _trivial(e) -> bool:
     if e.is_Number or e.is_Symbol or e.is_Atom:
         return True
-    return e.is_Mul and len(e.args) == 2 and e.args[0] is E.NEG_ONE and e.args[1].is_Symbol
+    return e.is_Mul and len(e.args) == 2 and e.args[0] is nodes.NEG_ONE and e.args[1].is_Symbol
 
 
 @dataclass
 class Statement:
-    target: E.Sym
-    expr: E.Expr
+    target: nodes.Sym
+    expr: nodes.Expr
     label: str            # the quantity it belongs to (e.g. "V3"); "" for the backend's own
     note: str | None      # what that quantity is, with its equation (the code's comment)
 
@@ -224,15 +250,6 @@ class Program:
         self.arena.release()
         self.statements, self.outputs = [], []
 
-    def rename(self, rule):
-        """Substitute symbols (``rule``: symbol -> symbol, SymPy or nodes) everywhere,
-        rebuilding the expressions as SymPy's ``xreplace`` would."""
-        with E.use(self.arena):
-            rename = E.Replacer({E.sympify(k): E.sympify(v) for k, v in rule.items()}, renaming=True)
-            for st in self.statements:
-                st.expr = rename(st.expr)
-            self.outputs = [rename(e) for e in self.outputs]
-
 
 def unrolled(build, where=None) -> Program:
     """The one way every front end (robot, closed chain, ...) unrolls a function:
@@ -243,7 +260,7 @@ def unrolled(build, where=None) -> Program:
     not finite raises :class:`NonFiniteQuantity` whose message starts with
     ``where(label)`` (the front end names the model, the function and the joint)."""
     def run():
-        with UnrollBackend() as xp, E.gc_paused():
+        with UnrollBackend() as xp, nodes.gc_paused():
             try:
                 return unroll(build(xp), xp)
             except NonFiniteQuantity as err:
@@ -251,7 +268,7 @@ def unrolled(build, where=None) -> Program:
                     raise
                 raise NonFiniteQuantity(err.label, where(err.label), err.note) from None
 
-    return E.deep(run)
+    return nodes.deep(run)
 
 
 def unroll(outputs, xp) -> Program:
@@ -265,7 +282,7 @@ def unroll(outputs, xp) -> Program:
 
 
 def _unroll(out, defs, arena):
-    flat = [E.sympify(e) for e in out.reshape(-1)]
+    flat = [nodes.sympify(e) for e in out.reshape(-1)]
     for k, e in enumerate(flat):
         if not e.is_finite:
             raise NonFiniteQuantity(f"output {k}")
@@ -284,7 +301,7 @@ def _unroll(out, defs, arena):
     kept = [d for d in defs if d[0] in live]
     exprs = [d[1] for d in kept] + flat
     del defs[:]                         # consumed: the expressions are now in ``exprs``
-    reps, reduced = cse(exprs, (E.symbol(s.name) for s in sympy.numbered_symbols("t")))
+    reps, reduced = cse(exprs, (nodes.symbol(f"t{k}") for k in count()))
     # A named quantity whose whole expression became a CSE temporary (V1_0 = t0) takes
     # the temporary's place and name, so the code reads V1_0 = ..., not an alias.
     rep_syms = {s for s, _ in reps}
@@ -294,7 +311,7 @@ def _unroll(out, defs, arena):
             alias[e] = sym
             rep_label[sym] = (label, note)
     if alias:
-        rename = E.Replacer(alias)             # may merge equal subexpressions: evaluate
+        rename = nodes.Replacer(alias)             # may merge equal subexpressions: evaluate
         reps = [(alias.get(s, s), rename(v)) for s, v in reps]
         reduced = [rename(e) for e in reduced]
     rep_def = dict(reps)
@@ -326,10 +343,10 @@ def _unroll(out, defs, arena):
     for e in outs:
         need(e, "", SHARED)
     # number the remaining CSE temporaries t0, t1, ... in the order they are defined
-    renum = {st.target: E.symbol(f"t{k}") for k, st in enumerate(
+    renum = {st.target: nodes.symbol(f"t{k}") for k, st in enumerate(
         [st for st in statements if st.target in rep_syms and _CSE.match(st.target.name)])}
     if renum:
-        rename = E.Replacer(renum, renaming=True)
+        rename = nodes.Replacer(renum, renaming=True)
         for st in statements:
             st.target = renum.get(st.target, st.target)
             st.expr = rename(st.expr)
@@ -352,8 +369,8 @@ def count_ops(expr, c=None):
     """Operation counts of an expression (a node, or a SymPy expression)."""
     c = c if c is not None else {"mul": 0, "add": 0, "div": 0, "trig": 0, "sqrt": 0}
     if isinstance(expr, sympy.Basic):
-        with E.arena():
-            return count_ops(E.from_sympy(expr), c)
+        with nodes.arena():
+            return count_ops(nodes.from_sympy(expr), c)
     stack = [expr]
     while stack:
         e = stack.pop()
@@ -364,7 +381,7 @@ def count_ops(expr, c=None):
         elif e.is_Mul:
             num = [a for a in e.args if not (a.is_Pow and _negative(a.args[1]))]
             den = [a for a in e.args if a.is_Pow and _negative(a.args[1])]
-            factors = [a for a in num if a is not E.NEG_ONE]
+            factors = [a for a in num if a is not nodes.NEG_ONE]
             if factors and factors[0].is_Number and den and all(f.is_Number for f in factors):
                 factors = []
             c["mul"] += max(len(factors) - 1, 0)
@@ -377,7 +394,7 @@ def count_ops(expr, c=None):
                         c["mul"] += -k.value - 1
                     stack.append(d.args[0])
                     if not k.is_Integer:
-                        stack.append(E.power(d.args[0], -k))
+                        stack.append(nodes.power(d.args[0], -k))
                 stack.extend(num)
                 continue
         elif e.is_Pow:
@@ -387,7 +404,7 @@ def count_ops(expr, c=None):
             elif k.is_Integer and k.value < 0:
                 c["div"] += 1
                 c["mul"] += -k.value - 1
-            elif k is E.HALF:
+            elif k is nodes.HALF:
                 c["sqrt"] += 1
             elif k.is_Number and k.value == -0.5 and k.is_Rational:
                 c["sqrt"] += 1

@@ -30,8 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from soagen.backend import NUMPY
-from soagen.dynamics.regressor import PARAMETERS, pack, regressor, unpack
+from soagen.dynamics.regressor import regressor
 from soagen.dynamics.sweeps import prepare
+from soagen.model import PARAMETERS, pack, unpack
 from soagen.spatial import skew
 from soagen.tolerances import BASE_COEFFICIENT_ZERO, BASE_RANK, REGROUP_ZERO
 

@@ -18,29 +18,13 @@ import numpy as np
 
 from soagen.dynamics.composite import towards_base
 from soagen.dynamics.rne import accelerations
+from soagen.model import dynamic_parameters
 from soagen.spatial import cross, skew
-
-PARAMETERS = ("m", "mx", "my", "mz", "Ixx", "Ixy", "Iyy", "Ixz", "Iyz", "Izz")
-
-
-def pack(m, mc, I):
-    """(m, m c, I about O) -> the 10 parameters in the order of PARAMETERS."""
-    return np.array([m, *mc, I[0, 0], I[0, 1], I[1, 1], I[0, 2], I[1, 2], I[2, 2]])
-
-
-def unpack(p):
-    """The 10 parameters -> (m, m c, I about O as a 3 x 3 matrix)."""
-    I = np.array([[p[4], p[5], p[7]], [p[5], p[6], p[8]], [p[7], p[8], p[9]]])
-    return p[0], np.asarray(p[1:4]), I
 
 
 def inertial_parameters(robot):
-    """pi: the 10 nb standard parameters, body after body, in the order of PARAMETERS."""
-    out = []
-    for b in robot.bodies:
-        m, c = b.mass, np.asarray(b.com)
-        out.append(pack(m, m * c, np.asarray(b.inertia) - m * skew(c) @ skew(c)))   # (2.15)
-    return np.concatenate(out)
+    """pi: the 10 nb dynamic parameters (soagen.model.PARAMETERS), body after body."""
+    return np.concatenate([dynamic_parameters(b.mass, b.com, b.inertia) for b in robot.bodies])
 
 
 def _inertia_map(w):

@@ -68,11 +68,13 @@ def parse(path: Path):
 
 
 def _root_tag(path):
-    """The root element's tag of an XML file (None if it is not well-formed XML)."""
+    """The root element's tag of an XML file, read up to its start (None if that is not
+    well-formed XML); whitespace before the XML declaration is skipped, as the parsers do."""
+    import io
     import xml.etree.ElementTree as ET
 
     try:
-        for _, element in ET.iterparse(path, events=("start",)):
+        for _, element in ET.iterparse(io.BytesIO(Path(path).read_bytes().lstrip()), events=("start",)):
             return element.tag
     except (ET.ParseError, OSError):
         return None

@@ -29,10 +29,11 @@ INERTIA_KEYS = ("ixx", "iyy", "izz", "ixy", "ixz", "iyz")
 
 
 def load_system(path) -> System:
-    """Load and validate a closed-chain system file (arms, held object, grasps)."""
-    path = Path(path)
-    if not path.is_file():
-        raise RobotFileError(path, "file", "no such file")
+    """Load and validate a closed-chain system file (arms, held object, grasps), given by
+    its path or, for a bundled one, its name (``load_system("dual_arm_box")``)."""
+    from soagen.loaders.bundled import resolve
+
+    path = resolve(path)
     doc = read_yaml(path)          # one-line errors; duplicate keys refused
     if isinstance(doc, dict) and "links" in doc and "arms" not in doc:
         raise RobotFileError(path, "file", "this is a robot file; a system file names 'arms' and "

@@ -167,7 +167,8 @@ class Layout:
 def build(d: Description, tip: str | None = None, strict: bool = False) -> Robot:
     """Validate a description and build the model (fixed joints merged), in the order a
     reader checks a file: each value, the tree, the merged rigid bodies, the tip, and
-    last whether the mass matrix can be inverted. Warnings (dubious but finite) are
+    last whether the mass matrix can be inverted (a warning: what needs M^-1 is refused
+    later, the rest works). Warnings (dubious but finite) are
     issued as :class:`~soagen.errors.RobotFileWarning` at the end; ``strict=True`` makes
     the first of them an error instead."""
     notes = list(d.notes)
@@ -180,7 +181,7 @@ def build(d: Description, tip: str | None = None, strict: bool = False) -> Robot
     robot = Robot(name=d.name, source=str(d.path), base=root, bodies=index_bodies(bodies),
                   frames=tuple(Frame(name, b, _frozen(R), _frozen(r)) for name, (b, R, r) in layout.owner.items()),
                   tip=resolve_tip(d, order, layout.owner, tip), gravity=_frozen(d.gravity))
-    check_invertible(robot, d.path)
+    check_invertible(robot, notes)
     report(d.path, notes, strict)
     return robot
 

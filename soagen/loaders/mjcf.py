@@ -11,10 +11,13 @@ Mapping (docs/robot-format.md, "MJCF"):
   joints. A body with several joints gets one link per joint, at the joint's anchor,
   in MuJoCo's order (each joint moves the frame the previous ones moved);
 * q equals MuJoCo's qpos (``ref`` offsets are built into the placements), except that
-  quaternions are (x, y, z, w) here and (w, x, y, z) in MuJoCo. Velocities: hinge,
+  quaternions are (x, y, z, w) here and (w, x, y, z) in MuJoCo. A free joint's qpos is
+  its body's world pose, so it sits at the world origin and the body's own
+  ``pos``/``quat``/``euler`` are not a placement (they are MuJoCo's qpos0); Velocities: hinge,
   slide and ball alike (ball: angular velocity in the body frame); a free joint's v is
   (omega, v) in the body frame, MuJoCo's qvel is (v in the world frame, omega in the
   body frame);
+* gravity is the compiled ``opt.gravity``, zero when ``<flag gravity="disable"/>``;
 * what the rigid-body model leaves out is named in a warning: armature (it adds to
   MuJoCo's mass matrix), gravity compensation, equality constraints.
 """
@@ -74,6 +77,8 @@ def parse(path) -> Description:
             axis = np.array(m.jnt_axis[j], dtype=float)
             new = np.zeros(3) if kind == "floating" else np.array(m.jnt_pos[j], dtype=float)
             Rj, rj = R, r + R @ (new - pos)
+            if kind == "floating":          # qpos is the body's world pose (MuJoCo: top-level bodies
+                Rj, rj = np.eye(3), np.zeros(3)     # only); its pos/quat are only MuJoCo's qpos0
             if kind in ("revolute", "prismatic"):       # q = qpos: undo MuJoCo's qpos0 (ref)
                 ref = float(m.qpos0[m.jnt_qposadr[j]])
                 if kind == "revolute":
@@ -116,7 +121,17 @@ def parse(path) -> Description:
         notes.append(("<equality>", f"{m.neq} equality constraints are not modelled (soagen reads the open tree)"))
     model_name = name(mujoco.mjtObj.mjOBJ_MODEL, 0, "")
     model_name = path.stem if model_name in ("", "MuJoCo Model") else model_name
-    return Description(str(path), model_name, links, joints, np.array(m.opt.gravity, dtype=float), notes=notes)
+    return Description(str(path), model_name, links, joints, gravity(m), notes=notes)
+
+
+def gravity(m):
+    """The compiled model's gravity: ``<option gravity>``, or zero where ``<option><flag
+    gravity="disable"/>`` switches it off (MuJoCo keeps the vector and sets a flag)."""
+    import mujoco
+
+    if m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_GRAVITY:
+        return np.zeros(3)
+    return np.array(m.opt.gravity, dtype=float)
 
 
 def _rotation(wxyz):

@@ -11,16 +11,20 @@ its neutral position, or a value given):
 * any other D(k) that is singular at a generic configuration: a point mass on the joint
   axis, a thin rod spun about its own axis, two free joints stacked on a massless link.
 
-A model can still be singular at special configurations (a point mass at the end of a
-stretched arm of massless links); the algorithms refuse those when they meet them
-(:func:`soagen.model.check_articulated_inertia`).
+Such a model still has well-defined inverse dynamics, mass matrix, Jacobians and
+regressor (Pinocchio loads Romeo as it is): the loader warns (:func:`check_invertible`),
+and only what needs M^-1 is refused, by the code generator before it unrolls anything
+(:func:`singular_mass_matrix`) and by the algorithms where they would invert a singular
+D(k) (:func:`soagen.model.check_articulated_inertia`), which also catches the special
+configurations where a model is singular (a point mass at the end of a stretched arm of
+massless links).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from soagen.errors import RobotFileError, SingularMassMatrixError
+from soagen.errors import SingularMassMatrixError
 
 
 def massless_joints(robot) -> list[str]:
@@ -33,9 +37,10 @@ def massless_joints(robot) -> list[str]:
     return [b.joint_name for b, m in zip(robot.bodies, massive) if not m]
 
 
-def check_invertible(robot, path):
-    """Refuse, naming the joints and the fix, a model whose mass matrix is singular at a
-    generic configuration (a fixed-seed random one, so the outcome is reproducible)."""
+def singular_mass_matrix(robot) -> tuple[str, str] | None:
+    """(element, problem) naming the joints and the fix when the mass matrix is singular
+    at a generic configuration (a fixed-seed random one, so the outcome is
+    reproducible); None when it is invertible there."""
     from soagen.backend import NUMPY
     from soagen.dynamics.innovations import riccati
     from soagen.dynamics.sweeps import prepare
@@ -43,14 +48,28 @@ def check_invertible(robot, path):
     names = massless_joints(robot)
     if names:
         what = f"joint {names[0]!r} moves" if len(names) == 1 else f"{len(names)} joints move"
-        raise RobotFileError(path, "joints", f"{what} only massless links (nothing beyond has mass or "
-                             "inertia), so the mass matrix is singular; lock them at their neutral "
-                             f"position: --lock {','.join(names)}")
+        return "joints", (f"{what} only massless links (nothing beyond has mass or inertia), so the mass "
+                          f"matrix is singular; lock them at their neutral position: --lock {','.join(names)}")
     q = robot.random_configuration(np.random.default_rng(0))
     try:
         riccati(robot, prepare(robot, q, np.zeros(robot.nv), NUMPY, gravity=False), NUMPY)
     except SingularMassMatrixError as err:
-        raise RobotFileError(path, f"joint {err.joint!r}", "nothing beyond it has inertia along its "
-                             "motion (a point mass on its axis, a thin rod about its own axis, a "
-                             "free joint on a massless link?), so the mass matrix is singular; give "
-                             f"the link inertia about the axis, or lock the joint: --lock {err.joint}") from None
+        return f"joint {err.joint!r}", ("nothing beyond it has inertia along its motion (a point mass on its "
+                                        "axis, a thin rod about its own axis, a free joint on a massless "
+                                        "link?), so the mass matrix is singular; give the link inertia about "
+                                        f"the axis, or lock the joint: --lock {err.joint}")
+    return None
+
+
+# what the warning adds: the model loads, and what it can and cannot do
+USABLE = ("inverse dynamics, the mass matrix, Jacobians and the regressor work; what needs M^-1 "
+          "(forward dynamics, M^-1, the operational-space inertia) is refused")
+
+
+def check_invertible(robot, notes):
+    """Add a warning to ``notes`` (naming the joints and the fix) when the mass matrix is
+    singular at a generic configuration: the model loads, what needs M^-1 is refused."""
+    found = singular_mass_matrix(robot)
+    if found:
+        element, problem = found
+        notes.append((element, f"{problem} ({USABLE})"))

@@ -7,13 +7,15 @@ the frame of <inertial><origin>. Gravity is URDF's implicit (0, 0, -9.81). Visua
 collision geometry, limits, dynamics, transmissions and simulator extensions are
 ignored. A <mimic> joint is an independent degree of freedom, as in Pinocchio's default
 URDF import, but it must name a joint of the file. An element the model reads
-(<inertial>, <origin>, <axis>, <parent>, ...) given twice is an error, not a silent
-choice of the first. A file with xacro macros is expanded first (:mod:`soagen.loaders.xacro`).
+(<inertial>, <origin>, <axis>, <parent>, ...) given twice is an error when the two
+differ, not a silent choice of the first, and a warning when they are the same.
+Whitespace before the XML declaration is skipped. A file with xacro macros is expanded first (:mod:`soagen.loaders.xacro`).
 """
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 
@@ -25,28 +27,41 @@ from soagen.spatial import rpy_rotation
 XACRO_NAMESPACES = ("{http://www.ros.org/wiki/xacro}", "{http://wiki.ros.org/xacro}")
 
 
+def read_xml(path, text: str | None = None):
+    """The root element of an XML file (``text``: its content when already read).
+    Whitespace before the ``<?xml ...?>`` declaration, which XML forbids but files
+    written by other tools carry (Pinocchio, the simulators and MuJoCo read them), is
+    skipped; error lines stay those of the file."""
+    try:
+        data = text if text is not None else Path(path).read_bytes()
+    except OSError as err:
+        raise RobotFileError(path, "file", f"cannot read: {err}") from None
+    body = data.lstrip()
+    skipped = data[:len(data) - len(body)].count("\n" if isinstance(data, str) else b"\n")
+    try:
+        return ET.fromstring(body)
+    except ET.ParseError as err:
+        line = err.position[0] + skipped if err.position else "?"
+        raise RobotFileError(path, f"line {line}", f"malformed XML: {err.msg if hasattr(err, 'msg') else err}") from None
+
+
 def parse(path, text: str | None = None) -> Description:
     """The description of a URDF file (``text``: its XML when already read, e.g. the
     output of xacro)."""
-    try:
-        root = ET.fromstring(text) if text is not None else ET.parse(path).getroot()
-    except ET.ParseError as err:
-        line = err.position[0] if err.position else "?"
-        raise RobotFileError(path, f"line {line}", f"malformed XML: {err.msg if hasattr(err, 'msg') else err}") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise RobotFileError(path, "file", f"cannot read: {err}") from None
+    root = read_xml(path, text)
     if text is None and uses_xacro(root):
         from soagen.loaders.xacro import expand
 
         return parse(path, expand(path))
     if root.tag != "robot":
         raise RobotFileError(path, f"<{root.tag}>", "the root element must be <robot>")
+    notes = repeated(path, root)
     links = [_link(path, e) for e in root.findall("link")]
     if not links:
         raise RobotFileError(path, "<robot>", "no <link> elements")
     joints = [_joint(path, e) for e in root.findall("joint")]
     return Description(str(path), root.get("name") or path.stem, links, joints,
-                       np.array([0.0, 0.0, -9.81]))
+                       np.array([0.0, 0.0, -9.81]), notes=notes)
 
 
 def uses_xacro(root) -> bool:
@@ -54,14 +69,53 @@ def uses_xacro(root) -> bool:
     return any(e.tag.startswith(XACRO_NAMESPACES) for e in root.iter() if isinstance(e.tag, str))
 
 
+# The elements the model reads, per parent element: each at most once (or repeated with
+# the same values, a warning; different values are an error, never a silent choice).
+READ = {"link": ("inertial",), "inertial": ("mass", "inertia", "origin"),
+        "joint": ("parent", "child", "origin", "axis", "mimic")}
+
+
+def repeated(path, root):
+    """The warnings (where, problem) for elements of :data:`READ` repeated with the same
+    values (some exporters write an <axis> twice); a RobotFileError for a repeat with
+    different values."""
+    notes = []
+
+    def visit(e, where):
+        for tag in READ.get(e.tag, ()):
+            found = e.findall(tag)
+            if len(found) > 1:
+                if len({_values(f) for f in found}) > 1:
+                    raise RobotFileError(path, where, f"<{tag}> given {len(found)} times, with different values")
+                notes.append((where, f"<{tag}> given {len(found)} times (with the same values)"))
+            if found:
+                visit(found[0], f"{where}/{tag}")
+
+    for e in root:
+        if e.tag in ("link", "joint"):
+            visit(e, f"<{e.tag} name={e.get('name')!r}>")
+    return notes
+
+
+def _values(e):
+    """An element's content, for comparing repeats: tag, attributes (numbers as numbers,
+    so "1" equals "1.0"), text and children."""
+    def value(text):
+        try:
+            return tuple(float(x) for x in text.split())
+        except ValueError:
+            return " ".join(text.split())
+    return (e.tag, tuple(sorted((k, value(v)) for k, v in e.attrib.items())), value(e.text or ""),
+            tuple(_values(c) for c in e))
+
+
 def _one(path, where, e, tag, required=False):
-    """The child element ``tag`` of ``e``: at most one (and exactly one if required)."""
-    found = e.findall(tag)
-    if len(found) > 1:
-        raise RobotFileError(path, where, f"<{tag}> given {len(found)} times")
-    if required and not found:
+    """The child element ``tag`` of ``e`` (repeats were checked by :func:`repeated`);
+    exactly one if required."""
+    found = e.find(tag)
+    if required and found is None:
         raise RobotFileError(path, where, f"missing <{tag}>")
-    return found[0] if found else None
+    return found
 
 
 def _attr(path, where, e, name):

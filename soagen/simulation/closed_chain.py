@@ -36,7 +36,15 @@ with the minimum-norm lam that balances the object's weight wrench, -G_X^T lam =
 added as J^T f = G_q^T lam; plus PD about the start with gains scaled by the
 diagonal of each arm's mass matrix there, kp = w_c^2 M_jj, kd = 2 w_c M_jj (w_c = 10
 rad/s), so that light wrist joints do not make the equations stiff for an explicit
-integrator. At rest at a closed state this gives zero accelerations. ``zero``: no torques."""
+integrator; plus PD on the object's pose (position and orientation) about its start,
+F = Lambda(C) (w_c^2 e - 2 w_c V(C)), carried through the grasps like its weight. The
+joint gains alone, scaled by each arm's own inertia, leave the object's motion almost
+undamped (the object's inertia dwarfs a wrist's): the dual-arm box kept oscillating by 4
+degrees. Lambda(C) = M(C) + G_X^T (G_q M^-1 G_q^T)^-1 G_X at the start is the inertia the
+object's motion meets, its own and the arms' it drags along (the closed chain's kinetic
+energy minimized over the arm rates that keep the closure), so every object mode is
+critically damped at w_c. At rest at a closed state this gives zero accelerations.
+``zero``: no torques."""
 
 from __future__ import annotations
 
@@ -64,6 +72,8 @@ from soagen.spatial import (
     quaternion_from_rotation,
     quaternion_rate,
     quaternion_rotation,
+    rotation_log,
+    spatial_inertia,
 )
 from soagen.tolerances import GRASP_SPACE
 
@@ -222,14 +232,37 @@ class Simulator:
         n = self.n
         if self.controller == "zero":
             return np.zeros(n)
-        q, qd, _, quat, _ = unpack(x, n)
+        q, qd, p, quat, V = unpack(x, n)
         Gq, GX = G[:, :n], G[:, n:]
-        W = self.object_weight(quat)
+        W = self.object_weight(quat) - self.object_pd(p, quat, V)     # what the grasps must balance
         try:                                               # GX^T lam = W, minimum norm
             lam = GX @ np.linalg.solve(GX.T @ GX, W)
         except np.linalg.LinAlgError:                      # the grasps leave the object a free motion
             lam = np.linalg.lstsq(GX.T, W, rcond=None)[0]
         return self.dynamics.gravity(q) + Gq.T @ lam + self.kp * (self.q_ref - q) - self.kd * qd
+
+    def object_pd(self, p, quat, V):
+        """The wrench (moment, force) at C, world, that holds the object at its start pose:
+        Lambda(C) (w_c^2 e - 2 w_c V(C)), e = (log(R_ref R^T), p_ref - p)."""
+        R_ref, p_ref = self.pose_ref
+        e = np.concatenate([rotation_log(R_ref @ quaternion_rotation(quat).T), p_ref - p])
+        w = self.omega_c
+        return self.Lambda_C @ (w * w * e - 2 * w * V)
+
+    def held_inertia(self, q, quat, G):
+        """Lambda(C) = M(C) + G_X^T (G_q M^-1 G_q^T)^-1 G_X (world, about C, (omega, v)
+        order): the inertia the object's motion meets at the state, its own and that of
+        the arms it drags along through the grasps."""
+        from soagen import algorithms as alg
+
+        s, n = self.system, self.n
+        Minv = np.zeros((n, n))
+        for k, a, qi in zip(s.offsets(), s.arms, s.split(q)):
+            Minv[k:k + a.n, k:k + a.n] = alg.inverse_mass_matrix(a.robot, qi)
+        Gq, GX = G[:, :n], G[:, n:]
+        R, o = quaternion_rotation(quat), s.obj
+        M_C = spatial_inertia(o.mass, R @ o.com, R @ o.inertia @ R.T)
+        return M_C + GX.T @ np.linalg.pinv(Gq @ Minv @ Gq.T, hermitian=True) @ GX
 
     def derivative(self, x, tau, cG=None):
         """d/dt of the state x under the joint torques tau (``cG``: the constraints at x,
@@ -286,7 +319,10 @@ class Simulator:
         from soagen import algorithms as alg
         m = np.concatenate([np.diag(alg.mass_matrix(a.robot, qi)) for a, qi in zip(s.arms, s.split(q))])
         self.kp, self.kd = self.omega_c ** 2 * m, 2 * self.omega_c * m
-        return np.concatenate([q, qd, ctx.p_C, quaternion_from_rotation(ctx.R_C), ctx.V_C])
+        x = np.concatenate([q, qd, ctx.p_C, quaternion_from_rotation(ctx.R_C), ctx.V_C])
+        self.pose_ref = (ctx.R_C.copy(), ctx.p_C.copy())
+        self.Lambda_C = self.held_inertia(q, unpack(x, s.n)[3], self.constraints(x)[1])
+        return x
 
     def step(self, x, dt, cG):
         """One RK4 step from x (``cG``: the constraints at x) with the torques held over

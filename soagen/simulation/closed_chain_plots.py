@@ -9,8 +9,13 @@ from pathlib import Path
 
 import numpy as np
 
-from soagen.simulation.robot_plots import legend_beside, plot_joint_angles, pyplot, save
-from soagen.spatial import quaternion_rotation, rotation_log
+from soagen.simulation.robot_plots import (
+    legend_beside,
+    orientation_error,
+    plot_joint_angles,
+    pyplot,
+    save,
+)
 
 
 def plot_arm_joint_angles(traj, system, path):
@@ -21,12 +26,6 @@ def plot_arm_joint_angles(traj, system, path):
     axes[-1, 0].set_xlabel("t [s]")
     fig.suptitle(f"{system.name}: joint angles")
     return save(fig, path)
-
-
-def orientation_error(quat):
-    """Angle [rad] of the rotation from the first orientation to each one (steps x 4 quaternions)."""
-    R0 = quaternion_rotation(quat[0])
-    return np.array([np.linalg.norm(rotation_log(R0.T @ quaternion_rotation(q))) for q in quat])
 
 
 def plot_object_pose(traj, system, path):

@@ -14,13 +14,29 @@ velocity, the classical RK4 on the vector-space joints.
 
 Joint torques, computed once per step and held over it (zero-order hold, as a digital
 controller at 1/dt): ``pd`` (the default) holds the start: gravity compensation g(q)
-plus PD about the start on the 1-dof joints, kp = w_c^2 m_j, kd = 2 w_c m_j (w_c = 10
-rad/s; m_j = 1 / (M^-1)_jj at the start, the inertia joint j sees when the others move
-freely, so that no joint's own mode is faster than w_c and light wrist joints do not
-make the equations stiff for the explicit integrator); spherical and planar joints get g(q) and the damping only; a free joint
-is not actuated, and a floating robot gets no gravity compensation (g(q) holds a robot
-on a fixed base; in free fall its shape needs none). ``zero``: no torques (the robot
-falls)."""
+plus PD about the start on every actuated dof a,
+
+    tau_a = M_a (w_c^2 e_a - 2 w_c v_a),   M_a = ((M^-1)_aa)^-1 at the start, w_c = 10 rad/s,
+
+with e = q_ref (-) q the position error on the manifold
+(:func:`soagen.quaternion.difference`: a spherical joint's rotation vector, a free
+joint's body twist). M_a is the inertia the actuated dofs move while the others move
+freely (all of M for a fixed or held base), so every mode of the linearized loop is
+critically damped at w_c: none is faster (light wrist joints do not make the equations
+stiff for the explicit integrator) and none slower (a diagonal of such gains, per joint,
+left a humanoid's hips and base swinging for seconds). ``zero``: no torques (the robot
+falls).
+
+A floating robot (a free joint at the root) has two settings of ``base``:
+
+* ``held`` (the default): a fixture holds the base at its start pose, as a test stand
+  holds a legged robot: the free joint is actuated like the joints, its g(q) the whole
+  robot's weight, so the base stays put while the joints settle;
+* ``free``: the free joint is not actuated and nothing compensates gravity (g(q) would
+  need the missing support; in free fall the shape needs none): the robot falls as one
+  body while the PD holds its joints.
+
+The base starts at rest in both; the random initial rates are the joints'."""
 
 from __future__ import annotations
 
@@ -32,6 +48,7 @@ import numpy as np
 from soagen.errors import SoagenError
 
 CONTROLLERS = ("pd", "zero")
+BASES = ("held", "free")
 
 
 @dataclass
@@ -41,6 +58,7 @@ class RobotTrajectory:
     v: np.ndarray          # steps x nv
     tau: np.ndarray        # steps x nv, the torque held over the step from each state
     method: str
+    base: str | None = None    # a floating robot's base: "held" or "free"; None: fixed base
 
 
 class NumpyRobotDynamics:
@@ -110,39 +128,56 @@ class GeneratedRobotDynamics:
 class RobotSimulator:
     """RK4 for one robot under a torque law; ``run`` returns a :class:`RobotTrajectory`."""
 
-    def __init__(self, robot, controller="pd", dynamics=None, omega_c=10.0):
+    def __init__(self, robot, controller="pd", dynamics=None, omega_c=10.0, base="held"):
         if controller not in CONTROLLERS:
             raise SoagenError(f"unknown controller {controller!r} (choose from {', '.join(CONTROLLERS)})")
+        if base not in BASES:
+            raise SoagenError(f"unknown base setting {base!r} (choose from {', '.join(BASES)})")
         self.robot, self.controller = robot, controller
         self.dynamics = dynamics or NumpyRobotDynamics(robot)
         self.method, self.omega_c = self.dynamics.method, omega_c
-        one_dof = [b.joint.nv == 1 for b in robot.bodies]              # revolute, prismatic
-        self.vector_space = all(one_dof)
-        self.pd = np.concatenate([np.full(b.joint.nv, d) for b, d in zip(robot.bodies, one_dof)])
-        self.actuated = np.concatenate([np.full(b.joint.nv, b.joint.kind != "free") for b in robot.bodies])
-        self.fixed_base = all(b.joint.kind != "free" for b in robot.bodies)
-        self.pd_q = np.concatenate([np.full(b.joint.nq, d) for b, d in zip(robot.bodies, one_dof)])
+        free = [b.joint.kind == "free" for b in robot.bodies]
+        self.base = (base if any(free) else None)
+        held = self.base == "held"
+        self.vector_space = all(b.joint.nv == 1 for b in robot.bodies)     # revolute, prismatic
+        self.actuated = self._per_dof([held or not f for f in free])
+        self.moving = self._per_dof([not f for f in free])             # random initial rates
+        self.compensated = self.base != "free"                         # gravity compensation g(q)
+
+    def _per_dof(self, flags):
+        return np.concatenate([np.full(b.joint.nv, f) for b, f in zip(self.robot.bodies, flags)])
 
     def initial_state(self, seed=0, spread=0.3, speed=0.5):
         """The neutral configuration with the 1-dof joints moved by ``spread`` N(0, 1) rad
-        (or m), random velocities of size ``speed``; the start is also the PD reference."""
+        (or m), random joint velocities of size ``speed``; the start is also the PD
+        reference, and M_a there its gain (see the module doc)."""
         from soagen import algorithms as alg
 
         rng = np.random.default_rng(seed)
         r = self.robot
-        q = r.neutral_configuration() + np.where(self.pd_q, spread * rng.standard_normal(r.nq), 0.0)
-        v = speed * rng.standard_normal(r.nv) * self.actuated
-        self.q_ref = q[self.pd_q]
-        m = 1.0 / np.diag(alg.inverse_mass_matrix(r, q))          # each joint's apparent inertia
-        self.kp, self.kd = self.omega_c ** 2 * m, 2 * self.omega_c * m
+        one_dof = np.concatenate([np.full(b.joint.nq, b.joint.nv == 1) for b in r.bodies])
+        q = r.neutral_configuration() + np.where(one_dof, spread * rng.standard_normal(r.nq), 0.0)
+        v = speed * rng.standard_normal(r.nv) * self.moving
+        a = self.actuated
+        self.q_ref = q
+        self.M_a = np.linalg.inv(alg.inverse_mass_matrix(r, q)[np.ix_(a, a)])
         return q, v
 
     def torque(self, q, v):
         if self.controller == "zero":
             return np.zeros(self.robot.nv)
-        tau = (self.dynamics.gravity(q) if self.fixed_base else np.zeros(self.robot.nv)) - self.kd * v
-        tau[self.pd] += self.kp[self.pd] * (self.q_ref - q[self.pd_q])
-        return tau * self.actuated
+        a, w = self.actuated, self.omega_c
+        tau = self.dynamics.gravity(q) if self.compensated else np.zeros(self.robot.nv)
+        tau[a] += self.M_a @ (w * w * self.error(q)[a] - 2 * w * v[a])
+        return tau * a
+
+    def error(self, q):
+        """q_ref (-) q, per dof: the PD's position error (on the manifold for
+        quaternions: :func:`soagen.quaternion.difference`)."""
+        if self.vector_space:
+            return self.q_ref - q
+        from soagen.quaternion import difference
+        return difference(self.robot, q, self.q_ref)
 
     def moved(self, q, dq):
         """q (+) dq: q + dq on vector-space joints, on the manifold otherwise."""
@@ -180,19 +215,28 @@ class RobotSimulator:
                 progress(k + 1, steps)
         self.steps_per_second = steps / (time.perf_counter() - start)
         taus.append(self.torque(q, v))
-        return RobotTrajectory(np.arange(steps + 1) * dt, np.array(qs), np.array(vs), np.array(taus), self.method)
+        return RobotTrajectory(np.arange(steps + 1) * dt, np.array(qs), np.array(vs), np.array(taus), self.method,
+                               self.base)
 
 
-def tip_positions(robot, Q):
-    """World position of the tip frame (or of the last body's origin) at each q of Q."""
+def frame_positions(robot, Q, frames):
+    """World positions of ``frames`` at each q of Q (steps x frames x 3)."""
     from soagen.backend import NUMPY
     from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
 
     out = []
     for q in Q:
         poses = world_poses(robot, link_transforms(robot, q, NUMPY))
-        out.append(frame_pose(robot, poses, robot.tip)[1] if robot.tip is not None else poses[-1][1])
-    return np.array(out)
+        out.append([frame_pose(robot, poses, f)[1] for f in frames])
+    return np.array(out).reshape(len(Q), len(frames), 3)
+
+
+def tip_positions(robot, Q):
+    """World position of the tip frame (or of the last body's origin) at each q of Q."""
+    from soagen.model import Frame
+
+    tip = robot.tip or Frame(robot.bodies[-1].name, robot.nb - 1, np.eye(3), np.zeros(3))
+    return frame_positions(robot, Q, [tip])[:, 0]
 
 
 def q_names(robot):

@@ -20,6 +20,7 @@ from soagen.symbolic.blockwise import (
     Lemma,
     World,
     find_terms,
+    operator_space,
     prove_by_blocks,
     prove_lemma,
 )
@@ -60,10 +61,11 @@ class BlockClaim:
 
 @dataclass
 class BlocksClaim:
-    """An operator equation proved block by block."""
+    """An operator equation proved block by block (`at_row`: block relations used at each row)."""
 
     lhs: str
     rhs: str
+    at_row: tuple = ()
     cases: list = field(default_factory=list)
 
 
@@ -203,6 +205,8 @@ def _records() -> dict:
         claims=(BlockClaim(".", ".", f"J@{MINV41}@J.T", f"phi(1,0)^T {lam1} phi(1,0)", via="via-U", hints=("ups(1)",)),))
     # framework (A.3) with the Upsilon of the recursion (A.5)
     out["FW-A.3"] = BlockRecordProof("FW-A.3", loops=("loop-A.5",), claims=(BlocksClaim("H.T@Dinv@H", "U - Epsi.T@U@Epsi"),))
+    # framework Section 4: B C = E_phi from B_k C_k = phi(k, k-1) (B block diagonal, C on the first subdiagonal)
+    out["FW-4.BC"] = BlockRecordProof("FW-4.BC", claims=(BlocksClaim("Bf@Cf", "Ephi", at_row=("BC",)),))
     return out
 
 
@@ -252,7 +256,7 @@ def prove_record(rid: str) -> BlockRecordProof:
             blk = world.expand(world.primitive(poly), row, col, ctx)
             cl.terms = world.terms(padd(blk, L.poly(cl.rhs), -1), cl.hints, ctx)
         else:
-            cl.cases = prove_by_blocks(world, cl.lhs, cl.rhs, pr.given)
+            cl.cases = prove_by_blocks(world, cl.lhs, cl.rhs, pr.given, cl.at_row)
     return pr
 
 
@@ -263,7 +267,7 @@ def reading_given(lp: LP.Loop) -> tuple:
     for t in (lp.family,) + lp.inputs:
         f = LP.input_family(t)
         if f.name not in gens:
-            out.append(f"{f.name} : {'s' if f.cod == '6' else 'j'} <- {'s' if f.dom == '6' else '1'}")
+            out.append(f"{f.name} : {operator_space(f.cod)} <- {operator_space(f.dom)}")
     return tuple(dict.fromkeys(out))
 
 

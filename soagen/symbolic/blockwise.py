@@ -31,6 +31,7 @@ from fractions import Fraction
 from soagen.symbolic import loops as LP
 from soagen.symbolic import nfree, statement
 from soagen.symbolic.indexed import (
+    LINK_SPACES,
     SINGLE,
     BlockStatementError,
     Context,
@@ -79,8 +80,7 @@ class World:
         for f in fams.values():
             if f.meaning.startswith("computed by"):
                 self.patterns[f.name] = LP.Pattern("diag" if f.dom == "6" else "vector", f"{f.name}(k)")
-                sp = "s" if f.cod == "6" else "j"
-                dom = "s" if f.dom == "6" else "1"
+                sp, dom = operator_space(f.cod), operator_space(f.dom)
                 self.op_types[f.name], self.op_types[f.name + "^T"] = (sp, dom), (dom, sp)
                 self.transpose_of.setdefault(f.name, f.name + "^T")
                 self.transpose_of.setdefault(f.name + "^T", f.name)
@@ -223,6 +223,12 @@ class World:
         return find_terms(target, inst)
 
 
+def operator_space(block_space: str) -> str:
+    """The operator space whose block at link k is `block_space`: 6 -> s, j(k) -> j, f(k) -> f,
+    u(k) -> u; 1 stays."""
+    return "s" if block_space == "6" else block_space.split("(")[0]
+
+
 def _definitions(alg) -> dict:
     """{generator: polynomial} of the chain algebra's definitions of a symbol."""
     out = {}
@@ -303,7 +309,7 @@ class Case:
 
 def shifts(world: World, poly: dict, typ) -> list:
     """The shifts col - row of the words of a two-index statement ([None] for a vector)."""
-    if typ[1] not in ("s", "j"):
+    if typ[1] not in LINK_SPACES:
         return [None]
     ds = {word_shift(w, world.patterns, world.transpose_of) for w in poly}
     if None in ds:
@@ -337,24 +343,26 @@ def case_context(case: Case, base: Context) -> tuple:
     return row, col, ctx
 
 
-def prove_by_blocks(world: World, lhs: str, rhs: str, given=()) -> list:
+def prove_by_blocks(world: World, lhs: str, rhs: str, given=(), at_row=()) -> list:
     """The cases (with their terms) of `lhs = rhs` block by block, each from the loops' equations
-    at its row and the definitions and units its letters need."""
+    at its row, the block relations named in `at_row` instantiated at its row (where their
+    conditions hold: ``BC`` gives B_k C_k = phi(k, k-1) at row k) and the definitions and units
+    its letters need."""
     base = Context()
     p, typ = world.op_poly(f"({lhs}) - ({rhs})", given)
     prim = world.primitive(p)
     if typ is None:
         raise BlockProofError("a multiple of the identity has no blocks to compare")
-    if typ[0] not in ("s", "j"):
-        if typ[1] in ("s", "j"):
+    if typ[0] not in LINK_SPACES:
+        if typ[1] in LINK_SPACES:
             raise BlockProofError("a row of blocks: state its transpose, a column")
-        return [_prove_case(world, prim, Case(None, Ix(None, 0), Ix(None, 0)), base)]
+        return [_prove_case(world, prim, Case(None, Ix(None, 0), Ix(None, 0)), base, at_row)]
     out = []
     for d in shifts(world, prim, typ):
         last = None
         for split in case_splits(d):
             try:
-                out += [_prove_case(world, prim, case, base) for case in split]
+                out += [_prove_case(world, prim, case, base, at_row) for case in split]
                 break
             except BlockStatementError as err:
                 if "does not decide" not in str(err):
@@ -365,12 +373,24 @@ def prove_by_blocks(world: World, lhs: str, rhs: str, given=()) -> list:
     return out
 
 
-def _prove_case(world, prim, case, base):
+def _prove_case(world, prim, case, base, at_row=()):
     row, col, ctx = case_context(case, base)
     if ctx.consistent:
         target = world.expand(prim, row, col, ctx)
-        case.terms = world.terms(target, _loop_labels(world, target, ctx), ctx)
+        labels = _loop_labels(world, target, ctx) + _row_labels(world, at_row, row, ctx)
+        case.terms = world.terms(target, labels, ctx)
     return case
+
+
+def _row_labels(world: World, names, row, ctx: Context) -> list:
+    """The one-index block relations `names` at the case's row, where their conditions hold."""
+    out = []
+    for name in names:
+        rel = world.relations[name]
+        env = {rel.params[0]: row}
+        if all(ctx.le(ix(a).subst(env), ix(b).subst(env)) for a, b in parse_facts(rel.where)):
+            out.append(f"{name}({row})")
+    return out
 
 
 def _loop_labels(world: World, target: dict, ctx: Context) -> list:

@@ -94,6 +94,23 @@ R_VEC, R_STATE = ("alpha : s <- 1", "f : s <- 1"), ("zf : s <- 1", "lam : s <- 1
 CHAIN_HYP = ("serial chain, tip = 1 .. base = N; P by the Riccati recursion (4.4)-(4.6); "
              "D = H P H^T invertible; L = phi G, G = P H^T D^-1; P, M, D symmetric")
 
+FLEX_HYP = ("serial chain of flexible links (framework Section 4): link k has n_k nodes Q_k(j), node n_k pinned "
+            "at O_k (u_k = h_k u_k^f), link k-1 attached at node Q_k(1); B = diag B_k, C with C_k at (k, k-1), "
+            "h = diag h_k, m = diag m_k (symmetric); B C = E_phi (relation flex-BC, FW-4.BC)")
+# the mass matrix of T = 1/2 (V^f)^* m V^f, V^f = W_u u + W_beta beta (FW-4.3), and the rows of the printed factor
+FLEX_LET = (("Af", "I + Cf@phi@Bf"), ("Wu", "(I + Bf.T@phi.T@Cf.T)@h.T"), ("Wb", "Bf.T@phi.T@H.T"),
+            ("Gu", "h@Af"), ("Gb", "H@Bf@Af"))
+
+
+def _mf_checks(first: str, second: str) -> tuple:
+    """T = 1/2 X^* M^f X with X = (u; beta) and M^f = (G_1; G_2) m (G_1; G_2)^*: its four blocks and
+    the quadratic form, for the block rows G_1, G_2 of the factor (h; HB) [I + C phi B]."""
+    a, b = first, second
+    return (("Wu.T@m@Wu", f"{a}@m@{a}.T"), ("Wu.T@m@Wb", f"{a}@m@{b}.T"), ("Wb.T@m@Wu", f"{b}@m@{a}.T"),
+            ("Wb.T@m@Wb", f"{b}@m@{b}.T"),
+            ("Vf.T@m@Vf", f"u.T@{a}@m@{a}.T@u + u.T@{a}@m@{b}.T@thd + thd.T@{b}@m@{a}.T@u + thd.T@{b}@m@{b}.T@thd"))
+
+
 CATALOGUE: list[IdentityRecord] = [
     # ------------------------------------------------------------------ Part I, section 3
     IdentityRecord("I-3.19", P1, "Part I (3.19), second line",
@@ -661,6 +678,57 @@ CATALOGUE: list[IdentityRecord] = [
       (("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),), CHAIN_HYP, robot=False,
       operator_form=(("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),),
       note="needs the chain-only relation `upsilon` ((A.3) with block-diagonal Upsilon); fails on branching trees"),
+    # ------------------------------------------------------------------ framework Section 4: flexible links
+    IdentityRecord("FW-4.BC", FW, "framework Section 4, after (4.3): B_k C_k = phi(k, k-1) => B C = E_phi",
+      "B_k C_k = phi(k, k-1) => BC = E_phi", (("Bf@Cf", "Ephi"),), FLEX_HYP, robot=False,
+      note="proved block by block from B_k C_k = phi(k, k-1) (B block diagonal, C_k at (k, k-1)); it is the "
+           "relation flex-BC of the all-N algebra, which the other Section 4 records use"),
+    IdentityRecord("FW-4.BCphi", FW, "framework Section 4, after (4.3): BC = E_phi => BC phi = phi - I",
+      "BC phi = phi - I", (("Bf@Cf@phi", "phi - I"),), FLEX_HYP, robot=False),
+    IdentityRecord("FW-4.BI", FW, "framework Section 4, after (4.3): BC phi = phi - I => B[I + C phi B] = phi B",
+      "B [I + C phi B] = phi B", (("Bf@(I + Cf@phi@Bf)", "phi@Bf"),), FLEX_HYP, robot=False),
+    IdentityRecord("FW-4.1", FW, "framework (4.1)-(4.2): the velocity sweep of a chain of flexible links",
+      "V(k) = phi^*(k+1,k) V(k+1) + H^*(k) beta(k) + C^*_{k+1} h^*_k u_{k+1}, thus V = phi^* [H^* beta + C^* h^* u]",
+      (("rec_v41(thd, u, printed=True)", "phi.T@(H.T@thd + Cf.T@h.T@u)"),), FLEX_HYP, misprint=True,
+      misprint_kind="paper",
+      evidence="an index, not a glyph: the first line of (4.1) adds phi^*(Q_{k+1}(1), O_k) u_{k+1}(1), a node of link "
+               "k+1, and the term itself has C_{k+1}^* and u_{k+1}, so h_k^* (a map of link k's dofs) conforms with "
+               "neither unless n_k = n_{k+1}; (4.2) makes the same k-for-k+1 slip (`C_{k+1}^* ... \\in "
+               "\\mathcal{R}^{6 \\times 6n_k}`, for 6 n_{k+1}), and the operator form printed right below, "
+               "C^* h^* u with h block diagonal, pairs h_{k+1} with u_{k+1}",
+      correction="V(k) = phi^*(k+1,k) V(k+1) + H^*(k) beta(k) + C^*_{k+1} h^*_{k+1} u_{k+1}; the operator form "
+                 "V = phi^* [H^* beta + C^* h^* u] holds as printed",
+      corrected=(("rec_v41(thd, u)", "phi.T@(H.T@thd + Cf.T@h.T@u)"),), robot=False,
+      given=("V : s <- 1",), assume=(HYP["loop-FW-4.1"],),
+      operator_corrected=(("V", "phi.T@(H.T@thd + Cf.T@h.T@u)"),),
+      note="u are the rates of the flexible dofs (beta is the joint rate, as in (2.2))"),
+    IdentityRecord("FW-4.3", FW, "framework (4.3): the velocities at the nodes",
+      "V_k^f = B_k^* V(k) + h_k^* u_k => V^f = B^* V + h^* u = B^* phi^* [H^* beta + C^* h^* u] + h^* u "
+      "= B^* phi^* H^* beta + [I + B^* phi^* C^*] h^* u = [I + B^* phi^* C^*] [h^* B^* H^*] X, X = (u; beta)",
+      (("rec_vf(thd, u)", "Bf.T@phi.T@(H.T@thd + Cf.T@h.T@u) + h.T@u"),
+       ("rec_vf(thd, u)", "Bf.T@phi.T@H.T@thd + (I + Bf.T@phi.T@Cf.T)@h.T@u"),
+       ("rec_vf(thd, u)", "(I + Bf.T@phi.T@Cf.T)@(h.T@u + Bf.T@H.T@thd)")), FLEX_HYP, robot=False,
+      given=("V : s <- 1", "Vf : f <- 1"), assume=(HYP["loop-FW-4.1"], HYP["loop-FW-4.3"]),
+      operator_form=(("Vf", "Bf.T@V + h.T@u"), ("Vf", "Bf.T@phi.T@(H.T@thd + Cf.T@h.T@u) + h.T@u"),
+                     ("Vf", "Bf.T@phi.T@H.T@thd + (I + Bf.T@phi.T@Cf.T)@h.T@u"),
+                     ("Vf", "(I + Bf.T@phi.T@Cf.T)@(h.T@u + Bf.T@H.T@thd)")),
+      note="the last step uses B[I + C phi B] = phi B (FW-4.BI); the block row [h^* B^* H^*] times X = (u; beta) is "
+           "written out as h^* u + B^* H^* beta"),
+    IdentityRecord("FW-4.Mf", FW, "framework Section 4 after (4.3): T = 1/2 (V^f)^* m V^f = 1/2 X^* M^f X",
+      "M^f = (HB; h) [I + C phi B] m [I + C phi B]^* (HB; h)^*, with X = (u; beta) of (4.3)",
+      _mf_checks("Gb", "Gu"), FLEX_HYP, misprint=True, misprint_kind="paper",
+      let=FLEX_LET + (("Vf", "rec_vf(thd, u)"),),
+      evidence="the order of two block rows, not a glyph: (4.3) defines X = (u; beta) and writes V^f = [I + B^* "
+               "phi^* C^*][h^* B^* H^*] X with h^* first, whose transpose is (h; HB), while M^f stacks (HB; h): its "
+               "first block row and column belong to beta, so X^* M^f X does not conform",
+      correction="M^f = (h; HB) [I + C phi B] m [I + C phi B]^* (h; HB)^* for X = (u; beta) (equivalently, the "
+                 "printed M^f with X = (beta; u)); its blocks are W_u^* m W_u, W_u^* m W_beta, ... with V^f = W_u u "
+                 "+ W_beta beta, W_u = [I + B^* phi^* C^*] h^*, W_beta = B^* phi^* H^* = [I + B^* phi^* C^*] B^* H^*",
+      corrected=_mf_checks("Gu", "Gb"), robot=False,
+      given=("V : s <- 1", "Vf : f <- 1"), assume=(HYP["loop-FW-4.1"], HYP["loop-FW-4.3"]),
+      operator_form=_mf_checks("Gb", "Gu"), operator_corrected=_mf_checks("Gu", "Gb"), operator_let=FLEX_LET,
+      note="four checks are the blocks of the mass matrix of T (V^f = W_u u + W_beta beta, FW-4.3), the fifth the "
+           "kinetic energy itself, 2 T = (V^f)^* m V^f = X^* M^f X, with V^f from the sweeps (4.1), (4.3)"),
     # ------------------------------------------------------------------ derivatives of the dynamics
     # docs/derivatives.md in operator form (Jain and Rodriguez, "Linearization of manipulator dynamics
     # using spatial operators", IEEE Trans. SMC 1993); the operators and their relations are in
@@ -894,7 +962,10 @@ COVERAGE: list = [
     (_FW, "(3.1)-(3.3)", ("FW-3.1", "FW-3.2")), (_FW, "(3.4)-(3.6)", ("FW-L1", "FW-L2", "FW-L3")),
     (_FW, "(3.7)-(3.9)", ("FW-L3", "FW-L4", "FW-A.2")), (_FW, "(3.10)", ("FW-3.10",)),
     (_FW, "(3.11)", ("FW-3.11", "FW-3.11-alt")), (_FW, "(3.12)", ("FW-3.12",)), (_FW, "(3.13)", ("FW-3.13",)),
-    (_FW, "(4.1)-(4.3)", "flexible links: kinematics of the nodal displacements (Section 4, outside soagen)"),
+    (_FW, "Section 4, text before (4.1)", "definitions of the nodes Q_k(j), the nodal displacements u_k^f, m_k, K_k "
+                                          "and u_k = h_k u_k^f (the typing of h: 'also noted' in docs/misprints.md)"),
+    (_FW, "(4.1)-(4.2)", ("FW-4.1",)), (_FW, "(4.3)", ("FW-4.3", "FW-4.BC", "FW-4.BCphi", "FW-4.BI")),
+    (_FW, "Section 4, T and M^f", ("FW-4.Mf",)),
     (_FW, "(A.1)", ("I-a.47-proof",)), (_FW, "(A.2)", ("FW-A.2", "FW-A.2-rec")),
     (_FW, "(A.3)-(A.5)", ("FW-A.3", "FW-L5")), (_FW, "(A.6)", ("FW-A.6",)),
     (_SM, "(B1)-(B2)", ("SM-B1",)), (_SM, "(B3)-(B6)", ("SM-B7", "SM-B8", "SM-B5", "SM-B10")),

@@ -170,12 +170,14 @@ def blocks_axioms_text() -> str:
 
     out = [AXIOMS_HEADER, "algebra blocks", "",
            "# a serial chain of N >= 1 links, tip = 1 .. base = N; indices are integers, N the number of links",
-           "# block families: name(indices) : codomain <- domain | sym | meaning   (j(k): the joint space of joint k)"]
+           "# block families: name(indices) : codomain <- domain | sym | meaning   (j(k): the joint space of joint k;",
+           "# f(k), u(k): the nodal space and the flexible dofs of link k, framework Section 4)"]
     for f in LP.FAMILIES.values():
         idx = f"({','.join(f.params)})" if f.params else ""
         out.append(f"family {f.name}{idx} : {f.cod} <- {f.dom} | {'sym' if f.symmetric else ''} | {f.meaning}")
     out += ["", "# the operators of the chain algebra in blocks (row k): diag X(k) at (k, k); shift d: identity at",
-            "# (k, k+d); tip: block (1, .); base: block (N, .); vector: block (k, .); single: one block"]
+            "# (k, k+d); lower X(k): X(k) at (k, k-1); tip: block (1, .); base: block (N, .); vector: block (k, .);",
+            "# single: one block"]
     for g, p in LP.PATTERNS.items():
         how = f"shift {p.d}" if p.kind == "shift" else f"{p.kind} {p.letter}"
         out.append(f"pattern {g} : {how} | {LP.PATTERN_SOURCES.get(g, '')}".rstrip(" |"))

@@ -56,6 +56,7 @@ class Primitives:
     extra: dict = dc_field(default_factory=dict)  # name -> (block, rdim, cdim): free extra matrices
     chi1: dict = dc_field(default_factory=dict)   # k -> chi(k+1,k): a free transition (Lemma A.1 in general)
     rates: dict = dc_field(default_factory=dict)  # name -> {k: block}: the rates of the derivatives (RATES)
+    flex: dict = dc_field(default_factory=dict)   # the nodal blocks of flexible links (FLEX), framework Section 4
 
 
 # The block-diagonal rates of the derivatives (docs/derivatives.md (D.2)-(D.6)): name -> (column
@@ -70,8 +71,20 @@ RATES = {
 }
 
 
+# The nodal blocks of flexible links (framework Section 4): name -> meaning.  Per link k the labels
+# "n<k>" (6 n_k, its nodes) and "u<k>" (6 (n_k - 1), its free dofs); Cf(k) exists for k >= 2.
+FLEX = {
+    "Bf": "B_k = [phi(O_k, Q_k(1)) .. phi(O_k, Q_k(n_k))] (4.3)",
+    "Cf": "C_k, C_k^* = [phi^*(Q_k(1), O_{k-1}), 0, .., 0] (4.2), k = 2..N",
+    "h": "h_k = [I, 0]: u_k = h_k u_k^f",
+    "m": "nodal mass matrix m_k (symmetric)",
+    "u": "flexible dof rates u_k",
+}
+
+
 def soa_theory(N: int) -> QuotientAlgebra:
-    """Generators and rules for a chain of N links (see module docstring)."""
+    """Generators and rules for a chain of N links (see module docstring; the flexible links'
+    B_k C_k = phi(k, k-1) of framework Section 4 is a rule too, length-decreasing)."""
     th = QuotientAlgebra(f"SOA chain N={N}")
     for k in range(0, N + 1):
         th.gen(f"phi({k + 1},{k})")
@@ -84,6 +97,14 @@ def soa_theory(N: int) -> QuotientAlgebra:
     for k in range(1, N + 1):
         Hk, HkT, Pk, Dk = f"H({k})", f"H({k})^T", f"P({k})", f"Dinv({k})"
         th.add_rule((Dk, Hk, Pk, HkT), 1)          # D^-1 D = I   (a.1)
+    for k in range(1, N + 1):
+        th.gen(f"Bf({k})")
+        th.gen(f"h({k})")
+        th.gen(f"m({k})", symmetric=True)
+        th.gen(f"u({k})")
+        if k > 1:
+            th.gen(f"Cf({k})")
+            th.add_rule((f"Bf({k})", f"Cf({k})"), th.gen(f"phi({k},{k - 1})"))   # B_k C_k = phi(k, k-1)
     return th
 
 
@@ -128,6 +149,9 @@ def symbolic_primitives(N: int, rlabels: dict | None = None) -> Primitives:
     pr.extra = extra
     pr.chi1 = {k: th.gen(f"chi({k + 1},{k})") for k in range(0, N + 1)}
     pr.rates = {name: {k: th.gen(f"{name}({k})") for k in range(1, N + 1)} for name in RATES}
+    pr.flex = {"nodes": {k: f"n{k}" for k in range(1, N + 1)}, "free": {k: f"u{k}" for k in range(1, N + 1)},
+               **{name: {k: th.gen(f"{name}({k})", symmetric=name == "m") for k in range(1 + (name == "Cf"), N + 1)}
+                  for name in FLEX}}
     return pr
 
 
@@ -174,7 +198,24 @@ def random_primitives(N: int, rng: np.random.Generator, dofs=None) -> Primitives
     pr.chi1 = {k: rng.normal(size=(6, 6)) for k in range(0, N + 1)}
     pr.rates = {name: {k: rng.normal(size=(6, 6 if space == "s" else dofs[k - 1])) for k in range(1, N + 1)}
                 for name, (space, _) in RATES.items()}
+    pr.flex = flexible_blocks(phi1, N, rng)
     return pr
+
+
+def flexible_blocks(phi1: dict, N: int, rng: np.random.Generator) -> dict:
+    """Random numeric nodal blocks of a chain with the steps phi1[k] = phi(k+1, k), from their
+    definitions (:mod:`soagen.symbolic.nodes`): B_k, C_k (child k-1 at node 1), h_k, m_k, u_k."""
+    from soagen.symbolic import nodes
+    from soagen.symbolic.instances import Reals
+
+    ar, ns = Reals(rng), nodes.node_counts(N)
+    r = {k: nodes.offsets(ar, ns[k - 1]) for k in range(1, N + 1)}
+    return {"nodes": {k: 6 * ns[k - 1] for k in r}, "free": {k: 6 * (ns[k - 1] - 1) for k in r},
+            "Bf": {k: nodes.B_block(ar, r[k]) for k in r},
+            "Cf": {k: nodes.C_block(ar, r[k], 1, phi1[k - 1]) for k in r if k > 1},
+            "h": {k: nodes.h_block(ar, ns[k - 1]) for k in r},
+            "m": {k: nodes.m_block(ar, ns[k - 1]) for k in r},
+            "u": {k: rng.normal(size=(6 * (ns[k - 1] - 1), 1)) for k in r}}
 
 
 # ---------------------------------------------------------------------------
@@ -262,6 +303,8 @@ class ChainOps:
             setattr(self, name, BM(f, [r], [c], [[x]]))
         if pr.rates:
             self._derivative_operators()
+        if pr.flex:
+            self._flexible_operators()
         if isinstance(f, NumericField):  # D^-1/2, only needed to evaluate framework (3.13) as printed
             def inv_sqrt(Dk):
                 w, V = np.linalg.eigh(np.linalg.inv(Dk))
@@ -284,6 +327,21 @@ class ChainOps:
         self.Bcor_c = recursions.rec_r(self, "phi", middle=self.Bcor)
         for name, value in evaluate_definitions(self.namespace(), DERIVATIVES).items():
             setattr(self, name, value)
+
+    def _flexible_operators(self) -> None:
+        """The nodal operators of framework Section 4: B = diag B_k (4.3), C with C_k at (k, k-1)
+        (4.1)-(4.2), h = diag h_k, m = diag m_k, the vector u."""
+        fl, f, N = self.pr.flex, self.pr.field, self.N
+        F_ = [fl["nodes"][k] for k in range(1, N + 1)]
+        U_ = [fl["free"][k] for k in range(1, N + 1)]
+        self.F_dims, self.U_dims = F_, U_
+        self.Bf = BM.diag(f, self.S_dims, F_, [fl["Bf"][k] for k in range(1, N + 1)])
+        self.Cf = BM.zeros(f, F_, self.S_dims)
+        for k in range(2, N + 1):
+            self.Cf.b[k - 1][k - 2] = fl["Cf"][k]
+        self.h = BM.diag(f, U_, F_, [fl["h"][k] for k in range(1, N + 1)])
+        self.m = BM.diag(f, F_, F_, [fl["m"][k] for k in range(1, N + 1)])
+        self.u = self.stack(fl["u"], U_)
 
     def _transition(self, one_step: dict, one_s) -> BM:
         """Lower block-triangular operator with blocks x(i,j) = x(i,i-1)...x(j+1,j)."""

@@ -25,11 +25,13 @@ from soagen.errors import SoagenError
 from soagen.symbolic.catalogue import BY_ID
 from soagen.symbolic.chain import symbolic_chain_namespace
 from soagen.symbolic.derivations import TOPIC_HELP, TOPICS  # noqa: F401 - re-exported
+from soagen.symbolic.loops import CONDITION_SCOPE, CONDITIONS
 from soagen.symbolic.plain import markdown_to_plain, tex_to_plain  # noqa: F401 - re-exported
 from soagen.symbolic.steps import Chain, Para, Rec, Step  # noqa: F401 - re-exported
 from soagen.symbolic.verify import (
     all_n_scope,
     check_symbolic,
+    condition_scope,
     prove_all_n,
     prove_for_all_n,
 )
@@ -49,13 +51,20 @@ def _chain_pairs(item: Chain) -> list:
 
 @functools.lru_cache(maxsize=None)
 def _record_scope(rid: str) -> str:
-    """The scope of a catalogue record's proof ('all N (trees)', 'all sizes', ...); raises
-    AssertionError unless the record is proved for every N (or every size)."""
+    """The scope of a catalogue record's proof ('all N (trees)', 'all sizes', ...) with the
+    condition it rests on ('all N (trees), 1-dof joints only'); raises AssertionError unless the
+    record is proved for every N (or every size)."""
     rec = BY_ID[rid]
     out = prove_all_n(rec, corrected=rec.misprint, traced=False)
     if out.status != "proved":
         raise AssertionError(f"the record {rid} is not proved for all N: {out.detail}")
-    return all_n_scope(rec, out.proof)
+    return all_n_scope(rec, out.proof) + condition_scope(rec, out.proof)
+
+
+def _let_conditions(let) -> str:
+    """', 1-dof joints only' when a chain's lets state a pinned condition (Psidot = Sdot), else ''."""
+    return "".join(f", {CONDITION_SCOPE[cid]}" for cid, (_, lhs, rhs, _) in CONDITIONS.items()
+                   if (lhs, rhs) in tuple(let))
 
 
 def _verify(item) -> str:
@@ -71,7 +80,8 @@ def _verify(item) -> str:
         if proof.proved and item.algebra != "chain":
             return "each equality proved for every size (N-independent matrix algebra)"
         if proof.proved:
-            return f"each equality proved for every N, on every {proof.topology} (N-free algebra)"
+            return (f"each equality proved for every N, on every {proof.topology} (N-free algebra)"
+                    + _let_conditions(item.let))
         bad = next(c for c in proof.checks if not c.proved)
         raise AssertionError(f"derivation step {bad.lhs} = {bad.rhs} is not proved for all N")
     if isinstance(item, Rec):

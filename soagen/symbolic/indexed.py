@@ -18,7 +18,8 @@ phi(k, m), L(i), z(k), ... with *symbolic* indices.  This module is their langua
 * :func:`expand` takes an operator polynomial of the chain algebra (:mod:`.nfree`) and a block
   position (k, or k and l = k + d) and writes that block as a polynomial over letters: block k
   of an operator product over the shift structure, where S shifts the index by one, a
-  block-diagonal operator keeps it, B and E pin it to the tip and the base, and each
+  block-diagonal operator keeps it, the C of flexible links shifts it with the letter C_k
+  (pattern ``lower``), B and E pin it to the tip and the base, and each
   boundary condition (k - 1 >= 1, ...) is decided by the context.
 
 Texts are canonical (one spelling per letter), so letters compare as strings.  The checker
@@ -164,8 +165,8 @@ class Family:
 
 
 def _space(s: str, env: dict) -> str:
-    m = re.match(r"^j\((.+)\)$", s)
-    return f"j({ix(m.group(1)).subst(env)})" if m else s
+    m = re.match(r"^([jfu])\((.+)\)$", s)
+    return f"{m.group(1)}({ix(m.group(2)).subst(env)})" if m else s
 
 
 _FAM = re.compile(r"^([A-Za-z_]\w*)(?:\(([^()]*)\))?(\^T)?$")
@@ -322,17 +323,22 @@ class Letters:
         return types[0][0], types[-1][1]
 
 
+LINK_SPACES = ("s", "j", "f", "u")   # spaces stacked over the links: one block per link
+
+
 def _block_space(space: str, at: Ix) -> str:
-    """The space of one block of an operator space: s -> 6, j -> j(k), 6/1/e stay."""
-    return {"s": "6", "j": f"j({at})"}.get(space, space)
+    """The space of one block of an operator space: s -> 6, j -> j(k) (and the nodal f -> f(k),
+    the flexible dofs u -> u(k) of link k), 6/1/e stay."""
+    return "6" if space == "s" else f"{space}({at})" if space in LINK_SPACES else space
 
 
 # ----------------------------------------------------------------------------- blocks of operators
 @dataclass(frozen=True)
 class Pattern:
     """How an operator of the chain algebra is laid out in blocks (k the block row):
-    diag (block (k, k) is the letter), shift (block (k, k + d) is the identity), tip (block
-    (1, .): B), base (block (N, .): E), vector (block (k, .)), single (one block)."""
+    diag (block (k, k) is the letter), shift (block (k, k + d) is the identity), lower (block
+    (k, k - 1) is the letter at k: the C of framework (4.2)), tip (block (1, .): B), base
+    (block (N, .): E), vector (block (k, .)), single (one block)."""
 
     kind: str
     letter: str = ""          # template with k
@@ -408,6 +414,12 @@ def _step(pat: Pattern, tr: bool, cur):
         d = -pat.d if tr else pat.d
         nxt = cur + d
         return nxt, "", [("le", one, nxt), ("le", nxt, N)]
+    if pat.kind == "lower":              # block (k, k-1) is the letter at k; of the transpose, (k, k+1) at k+1
+        if not tr:
+            nxt = cur + -1
+            return nxt, pat.letter, [("le", one, nxt)]
+        nxt = cur + 1
+        return nxt, _t(re.sub(r"\bk\b", "k+1", pat.letter)), [("le", nxt, N)]
     if pat.kind == "vector":
         return SINGLE, pat.letter, []
     if pat.kind == "single":
@@ -425,13 +437,15 @@ def _t(letter: str) -> str:
 
 
 def word_shift(w, patterns, transpose_of) -> int | None:
-    """Column minus row of every nonzero block of a word of diag and shift factors (None if
-    it has another kind of factor)."""
+    """Column minus row of every nonzero block of a word of diag, shift and lower factors (None
+    if it has another kind of factor)."""
     d = 0
     for g in w:
         pat, tr = _pattern(g, patterns, transpose_of)
-        if pat is None or pat.kind not in ("diag", "shift"):
+        if pat is None or pat.kind not in ("diag", "shift", "lower"):
             return None
         if pat.kind == "shift":
             d += -pat.d if tr else pat.d
+        elif pat.kind == "lower":
+            d += 1 if tr else -1
     return d

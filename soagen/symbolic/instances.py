@@ -26,7 +26,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from soagen.symbolic import exact, statement
+from soagen.symbolic import exact, nodes, statement
 from soagen.symbolic.blocks import I
 from soagen.symbolic.dense import Dense
 from soagen.symbolic.nfree import RELATIONS, evaluate_definitions
@@ -196,7 +196,44 @@ def instance(parents: dict, rng, dofs=None, tips=(1,), exact_arithmetic: bool = 
             Uk = Uk + ps.T @ U[sl(p), sl(p)] @ ps
         U[sl(k), sl(k)] = Uk
     put("U", U, S_, S_)
+    _flexible(ns, parents, ar, put)
     return ns
+
+
+def _flexible(ns: dict, parents: dict, ar, put) -> None:
+    """The nodal operators of framework Section 4 from their definitions
+    (:mod:`soagen.symbolic.nodes`): link k has n_k nodes; on a chain the child k-1 is attached at
+    node 1 of link k, as in (4.1)-(4.2); on a tree the first child of a link at node 1, the others
+    at random nodes.  Drawn after everything else, so the rest of the instance does not change."""
+    n = len(parents)
+    counts = nodes.node_counts(n)
+    r = {k: nodes.offsets(ar, counts[k - 1]) for k in range(1, n + 1)}
+    F_ = [f"n{6 * c}" for c in counts]
+    U_ = [f"u{6 * (c - 1)}" for c in counts]
+    f0 = np.concatenate([[0], np.cumsum([6 * c for c in counts])]).astype(int)
+    u0 = np.concatenate([[0], np.cumsum([6 * (c - 1) for c in counts])]).astype(int)
+    Bf = ar.array(np.zeros((6 * n, f0[-1])))
+    Cf = ar.array(np.zeros((f0[-1], 6 * n)))
+    h = ar.array(np.zeros((u0[-1], f0[-1])))
+    m = ar.array(np.zeros((f0[-1], f0[-1])))
+    Dphi = ns["Dphi"].a
+    for k in range(1, n + 1):
+        fk, uk = slice(f0[k - 1], f0[k]), slice(u0[k - 1], u0[k])
+        Bf[6 * (k - 1):6 * k, fk] = nodes.B_block(ar, r[k])
+        h[uk, fk] = nodes.h_block(ar, counts[k - 1])
+        m[fk, fk] = nodes.m_block(ar, counts[k - 1])
+    for p in range(1, n + 1):
+        children = sorted(c for c in parents if parents[c] == p)
+        for i, c in enumerate(children):
+            j = 1 if i == 0 else int(ar.rng.integers(1, counts[p - 1] + 1))
+            phi_pc = Dphi[6 * (c - 1):6 * c, 6 * (c - 1):6 * c]            # phi(parent(c), c)
+            Cf[f0[p - 1]:f0[p], 6 * (c - 1):6 * c] = nodes.C_block(ar, r[p], j, phi_pc)
+    S_ = ["6"] * n
+    put("Bf", Bf, S_, F_)
+    put("Cf", Cf, F_, S_)
+    put("h", h, U_, F_)
+    put("m", m, F_, F_)
+    put("u", ar.normal((u0[-1], 1)), U_, ["1"])
 
 
 def _rates(ns: dict, parents: dict, rj, put) -> None:
@@ -292,7 +329,8 @@ def solve_unknowns(given, assume, ns: dict) -> dict:
 
 
 def _labels(space: str, ns: dict) -> list:
-    return {"s": ns["S"].rdims, "j": ns["H"].rdims, "6": ns["f0"].rdims, "1": ["1"], "e": ["e"]}[space]
+    return {"s": ns["S"].rdims, "j": ns["H"].rdims, "6": ns["f0"].rdims, "1": ["1"], "e": ["e"],
+            "f": ns["Bf"].cdims, "u": ns["h"].rdims}[space]
 
 
 def _size(labels) -> int:

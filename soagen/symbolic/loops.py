@@ -5,11 +5,13 @@ This is what the block-level proofs (:mod:`soagen.symbolic.blockwise`) and the c
 written out as ``docs/certificates/axioms-blocks.txt`` (pinned by its hash in the checker):
 
 * :data:`FAMILIES`: the blocks phi(i, j), psi(i, j), H(k), P(k), D^-1(k), L(k), ... with
-  their types (``j(k)`` is the joint space of joint k, ``6`` one spatial vector);
+  their types (``j(k)`` is the joint space of joint k, ``f(k)`` the nodal space and ``u(k)``
+  the flexible dofs of link k, ``6`` one spatial vector);
 * :data:`PATTERNS`: the operators of the N-free algebra (:mod:`soagen.symbolic.nfree`) in
   blocks: S has identity blocks at (k+1, k) (Part I (5.2)), Delta_phi is diag phi(k+1, k)
   (a.4), H, P, M, D^-1 are block diagonal, B holds phi(1, 0) in block 1 (3.7), E holds
-  phi^T(N+1, N) in block N (3.8), a, T, ... have one block per link;
+  phi^T(N+1, N) in block N (3.8), a, T, ... have one block per link; of flexible links
+  (framework Section 4), B, h, m are block diagonal and C holds C_k at (k, k-1);
 * :data:`RELATIONS`: what holds between blocks for every N, each with its source and the
   range of indices where it holds (the semigroup rule (3.2)-(3.3), psi(k+1, k) = phi(k+1, k)
   - L(k) H(k) (4.7), L(k) = phi(k+1, k) G(k) (4.6), ...);
@@ -82,6 +84,12 @@ FAMILIES = {f.name: f for f in [
     *[_f(v, "a", "6", "1", f"block a of the vector {v} (Part I (2.19)-(2.23), (4.1))") for v in ("a", "b", "y")],
     *[_f(v, "a", "j(a)", "1", f"block a of the joint vector {v}") for v in ("T", "Tp", "thd", "thdd")],
     *[_f(v, "", "6", "1", f"the spatial vector {v}") for v in ("f0", "a0", "g", "apC")],
+    # flexible links (framework Section 4): f(a) the nodal space of link a (6 n_a), u(a) its free dofs
+    _f("Bf", "a", "6", "f(a)", "B_a = [phi(O_a, Q_a(1)) .. phi(O_a, Q_a(n_a))] (framework (4.3))"),
+    _f("Cf", "a", "f(a)", "6", "C_a, C_a^* = [phi^*(Q_a(1), O_{a-1}), 0, .., 0] (framework (4.2))"),
+    _f("h", "a", "u(a)", "f(a)", "h_a: the free nodal dofs of link a, u_a = h_a u_a^f (framework Section 4)"),
+    _f("m", "a", "f(a)", "f(a)", "nodal mass matrix of link a (framework Section 4)", symmetric=True),
+    _f("u", "a", "u(a)", "1", "block a of the flexible dof rates u (framework (4.1))"),
 ]}
 
 PATTERNS = {
@@ -97,6 +105,11 @@ PATTERNS = {
     "E": Pattern("base", "phi(N+1,N)^T"),
     **{v: Pattern("vector", f"{v}(k)") for v in ("a", "b", "y", "T", "Tp", "thd", "thdd")},
     **{v: Pattern("single", v) for v in ("f0", "a0", "g", "apC")},
+    "Bf": Pattern("diag", "Bf(k)"),
+    "Cf": Pattern("lower", "Cf(k)"),
+    "h": Pattern("diag", "h(k)"),
+    "m": Pattern("diag", "m(k)"),
+    "u": Pattern("vector", "u(k)"),
 }
 PATTERN_SOURCES = {
     "S": "Part I (5.2): identity blocks at (k+1, k), k = 1..N-1",
@@ -105,6 +118,10 @@ PATTERN_SOURCES = {
     "B": "Part I (3.7): B = [phi(1, 0), 0, ..., 0]^T",
     "E": "Part I (3.8), (3.21): E = [0, ..., 0, phi^T(N+1, N)]^T (gravity enters block N)",
     "U": "framework (A.5): Upsilon = diag Upsilon(k) (the loop loop-A.5)",
+    "Bf": "framework (4.3): B = diag B_k",
+    "Cf": "framework (4.1)-(4.2): C_2 .. C_N on the first block subdiagonal, C_k at (k, k-1)",
+    "h": "framework Section 4: h = diag h_k",
+    "m": "framework Section 4: m = diag m_k",
 }
 
 T_RANGE = "0 <= b; b <= a; a <= N+1"
@@ -125,6 +142,9 @@ RELATIONS = [
     BlockRelation("L-def", ("a",), "1 <= a; a <= N", "L(a)", "phi(a+1,a) G(a)", "Part I (4.6): L(k) = phi(k+1, k) G(k)"),
     BlockRelation("G-def", ("a",), "1 <= a; a <= N", "G(a)", "P(a) H(a)^T Dinv(a)", "Part I (5.12): G(k) = P(k) H^T(k) D^-1(k)"),
     BlockRelation("D-inv", ("a",), "1 <= a; a <= N", "Dinv(a) H(a) P(a) H(a)^T", "I", "Part I (4.6): D(k) = H(k) P(k) H^T(k) is invertible"),
+    BlockRelation("BC", ("a",), "2 <= a; a <= N", "Bf(a) Cf(a)", "phi(a,a-1)",
+                  "framework Section 4, after (4.3): B_k C_k = phi(k, k-1), i.e. phi(O_k, Q_k(1)) phi(Q_k(1), O_{k-1}) "
+                  "by (4.2)-(4.3) and the semigroup rule"),
     BlockRelation("riccati-tip", (), "", "M(1)", "P(1)", "Part I (4.4)-(4.5): P(1) = M(1), since P(0) = 0"),
     BlockRelation("riccati", ("a",), "2 <= a; a <= N", "M(a)",
                   "P(a) - phi(a,a-1) P(a-1) phi(a,a-1)^T + phi(a,a-1) P(a-1) H(a-1)^T Dinv(a-1) H(a-1) P(a-1) phi(a,a-1)^T",
@@ -258,8 +278,19 @@ LOOPS = [
          "+ H^T(k) D^-1(k) H(k)",
          _down("loop-A.5", "U", "H(k)^T Dinv(k) H(k)", "psi(k+1,k)^T U(k+1) psi(k+1,k) + H(k)^T Dinv(k) H(k)"),
          "Epsi.T@U@Epsi", "U - H.T@Dinv@H", FROM_TOP + "; Upsilon = diag U(k): the relation upsilon, framework (A.3)"),
+    Loop("loop-FW-4.1", "V(k) : 6 <- 1", (),
+         "framework (4.1) corrected (h^*_{k+1}, printed h^*_k: FW-4.1): V(N+1) = 0; "
+         "V(k) = phi^*(k+1,k) V(k+1) + H^*(k) beta(k) + C^*_{k+1} h^*_{k+1} u_{k+1}",
+         _down("loop-FW-4.1", "V", "H(k)^T thd(k)", "phi(k+1,k)^T V(k+1) + H(k)^T thd(k) + Cf(k+1)^T h(k+1)^T u(k+1)"),
+         "Ephi.T@V", "V - H.T@thd - Cf.T@h.T@u",
+         FROM_TOP + "; beta is written thd; C^*_{k+1} h^*_{k+1} u_{k+1} = phi^*(Q_{k+1}(1), O_k) u_{k+1}(1) by (4.2)"),
+    Loop("loop-FW-4.3", "Vf(k) : f(k) <- 1", ("V(k) : 6 <- 1",),
+         "framework (4.3): V_k^f = B_k^* V(k) + h_k^* u_k, the spatial velocities at the n_k nodes of link k",
+         (_eq("loop-FW-4.3", "all", "k", "1 <= k; k <= N", "Vf(k)", "Bf(k)^T V(k) + h(k)^T u(k)"),),
+         "Vf", "Bf.T@V + h.T@u", "V is the state of (4.1)"),
 ]
 BY_ID = {lp.id: lp for lp in LOOPS}
+assert len(BY_ID) == len(LOOPS), "a loop id is used twice"
 HYPOTHESES = {lp.id: lp.hypothesis for lp in LOOPS}
 
 # hypotheses that restrict a statement instead of reading a loop: (id, lhs, rhs, what they mean)

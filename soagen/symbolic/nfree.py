@@ -4,8 +4,10 @@ The papers never fix N.  Part I's Appendix A and the framework paper prove every
 with whole operators and a few defining relations; so does this module.
 
 * **Generators** are whole operators (phi, psi, S, Delta_phi, H, P, D^-1, B, E, the
-  vectors a, b, T, ...), each typed as a map between two spaces: ``s`` (spatial, 6 per
-  link), ``j`` (joint, r_k per joint), ``6`` (one spatial vector: the tip, the base, a
+  vectors a, b, T, ..., and the nodal operators B, C, h, m of flexible links, framework
+  Section 4, named Bf, Cf, h, m), each typed as a map between two spaces: ``s`` (spatial, 6
+  per link), ``j`` (joint, r_k per joint), ``f`` (nodal, 6 n_k per link), ``u`` (the
+  flexible dofs, 6 (n_k - 1) per link), ``6`` (one spatial vector: the tip, the base, a
   contact), ``1`` (a column), ``e`` (closure constraints).  A product or sum that does
   not conform is refused (:class:`~soagen.symbolic.blocks.IllTyped`), so ill-typed
   statements are refuted without numbers.  Transpose is an anti-automorphism; P, D^-1,
@@ -22,7 +24,9 @@ with whole operators and a few defining relations; so does this module.
   (B + B^T = Mdot, and the composite loops (a.44) read as operator equations) and the
   definitions of hbar, the Coriolis matrix, the rate of the mass matrix, dT/dtheta and
   dT/dtheta_dot; like Lemma A.1's chi and Upsilon, they enter a theory only when a
-  statement uses them (:data:`MODULES`), so the papers' theories are unchanged.
+  statement uses them (:data:`MODULES`), so the papers' theories are unchanged.  So does
+  B C = E_phi of flexible links (relation flex-BC, proved block by block from B_k C_k =
+  phi(k, k-1): certificate FW-4.BC).
 * A **theory** (chain or tree topology, plus a record's own hypotheses) is completed to a
   confluent rewriting system (:func:`soagen.symbolic.rewriting.complete`); an identity is
   proved for every N when ``lhs - rhs`` reduces to 0, and the reduction's trace is the
@@ -196,7 +200,9 @@ SPACES = {"s": "spatial, 6 per link (stacked over all N links)",
           "j": "joint, r_k per joint (stacked)",
           "6": "one spatial vector (tip, base or contact frame)",
           "1": "a column (vectors are maps 1 -> space)",
-          "e": "closure constraints (framework (2.16))"}
+          "e": "closure constraints (framework (2.16))",
+          "f": "nodal, 6 n_k per link (the n_k nodes of a flexible link; framework Section 4)",
+          "u": "flexible dofs, 6 (n_k - 1) per link (node n_k is pinned at O_k; framework Section 4)"}
 
 DERIV = "docs/derivatives.md"
 JR93 = "Jain and Rodriguez, Linearization of manipulator dynamics using spatial operators, IEEE Trans. SMC 1993"
@@ -229,6 +235,15 @@ GENERATORS: list[Gen] = [
     Gen("At", "6", "e", "A^* (closure map)", "framework (2.16)", transpose="A"),
     Gen("Xinv", "e", "e", "(A Lambda A^*)^-1, any symmetric", "framework (3.11)", symmetric=True),
     Gen("Ominv", "6", "6", "Omega^-1 of Part II, any symmetric", "Part II (3.2)", symmetric=True),
+    # flexible links (framework Section 4): the nodal operators of a chain of finite-element links
+    Gen("Bf", "s", "f", "B = diag B_k, B_k = [phi(O_k, Q_k(1)) .. phi(O_k, Q_k(n_k))] (6 x 6 n_k)", "framework (4.3)"),
+    Gen("Cf", "f", "s", "C: C_{k+1} at (k+1, k) (first block subdiagonal), C_{k+1}^* = [phi^*(Q_{k+1}(1), O_k), 0, .., 0]",
+        "framework (4.1)-(4.2)"),
+    Gen("h", "u", "f", "h = diag h_k, u_k = h_k u_k^f: the free nodal dofs (node n_k pinned: h_k = [I, 0])",
+        "framework Section 4, text before (4.1)"),
+    Gen("m", "f", "f", "nodal mass matrices, block diagonal m_k (6 n_k x 6 n_k)", "framework Section 4, text before (4.1)",
+        symmetric=True),
+    Gen("u", "u", "1", "flexible dof rates (the u of (4.1)-(4.3))", "framework (4.1)"),
     # the derivatives of the dynamics (docs/derivatives.md (D.2)-(D.16); Jain and Rodriguez 1993)
     Gen("Mdot", "s", "s", "diag Mdot(k) = V x* M - M V x: the rate of a spatial inertia carried by its link",
         f"{DERIV} (D.2); {JR93}", symmetric=True),
@@ -270,8 +285,9 @@ GENERATORS: list[Gen] = [
 
 # The order: primitive generators from smallest to largest; defined symbols follow in the
 # order of their definitions (each a transpose right after its generator).
-RANKS_PRIMITIVE = ["a", "b", "y", "T", "Tp", "thd", "thdd", "f0", "a0", "g", "apC", "At", "Xinv", "Ominv",
-                   "B", "E", "Dinv", "H", "P", "U", "Mdot", "Bcor", "Bcor_c", "R", "fbar", "Sdot", "Psidot", "Psiddot", "Dphi", "Dchi", "S", "phi", "chi", "psi"]
+RANKS_PRIMITIVE = ["a", "b", "y", "T", "Tp", "thd", "thdd", "u", "f0", "a0", "g", "apC", "At", "Xinv", "Ominv",
+                   "B", "E", "Dinv", "H", "P", "U", "m", "h", "Mdot", "Bcor", "Bcor_c", "R", "fbar", "Sdot", "Psidot",
+                   "Psiddot", "Dphi", "Dchi", "S", "phi", "chi", "psi", "Cf", "Bf"]
 
 RELATIONS: list[Relation] = [
     # definitions
@@ -335,6 +351,12 @@ RELATIONS: list[Relation] = [
              "Part I (5.2): on a serial chain S^T S = diag(I, .., I, 0), so S S^T S = S (and S^T S S^T = S^T)",
              topologies=("chain",),
              note="chain only: on a tree S S^T = diag(number of children), and S S^T S != S at a branching"),
+    Relation("flex-BC", "Bf@Cf", "S@Dphi",
+             "framework Section 4, after (4.3): B_k C_k = phi(k, k-1) => B C = E_phi (= S Delta_phi, (2.3)); "
+             "proved block by block from B_k C_k = phi(k, k-1), certificate FW-4.BC",
+             note="B_k C_k = phi(O_k, Q_k(1)) phi(Q_k(1), O_{k-1}) by (4.2)-(4.3) and the semigroup rule; on a tree "
+                  "C has, for each child c of link k, the block C_{k,c} (phi(Q_k(j), O_c) at the node j that c is "
+                  "attached to) at (k, c), and B_k C_{k,c} = phi(k, c) again"),
     Relation("upsilon", "Epsi.T@U@Epsi", "U - H.T@Dinv@H",
              "framework (A.3), Upsilon the block-diagonal solution by the recursion (A.5)", topologies=("chain",),
              note="chain only: on a chain E_psi^T X E_psi is block diagonal for block-diagonal X, so the "
@@ -347,9 +369,9 @@ MODULES = {"chi": ("chi-inv-left", "chi-inv-right"), "Dchi": ("chi-inv-left", "c
            "chi_t": ("chi-inv-left", "chi-inv-right"), "U": ("upsilon",),
            **{sym: DERIVATIVES for sym in ("Mdot", "Bcor", "Sdot", "Psidot", "Psiddot", "fbar", "hbar", "Ccor",
                                             "Mcaldot", "dTdth", "dTdthd")},
-           "R": ("composite-R",), "Bcor_c": DERIVATIVES + ("composite-B",)}
+           "R": ("composite-R",), "Bcor_c": DERIVATIVES + ("composite-B",), "Bf": ("flex-BC",), "Cf": ("flex-BC",)}
 SHAPE = ("shift-chain",)
-OPTIONAL = {"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composite-B"} | set(DERIVATIVES) | set(SHAPE)
+OPTIONAL = {"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composite-B", "flex-BC"} | set(DERIVATIVES) | set(SHAPE)
 
 
 def evaluate_definitions(ns: dict, ids) -> dict:

@@ -89,7 +89,13 @@ def robot_chain_ops(robot, q, qd, rng):
     from the builder's own Riccati recursion) come from a real robot state; used for the
     recursion-level identities, which need individual blocks (small N only: block loops)."""
     from soagen.symbolic.blocks import NumericField, split_dense
-    from soagen.symbolic.chain import RATES, VECTORS, ChainOps, Primitives
+    from soagen.symbolic.chain import (
+        RATES,
+        VECTORS,
+        ChainOps,
+        Primitives,
+        flexible_blocks,
+    )
 
     o = operators.chain_operators(robot, q, qd)
     N = o.N
@@ -126,6 +132,7 @@ def robot_chain_ops(robot, q, qd, rng):
     for name, (space, _) in RATES.items():
         split = blk(rates[name], S6, S6 if space == "s" else R_)
         pr.rates[name] = {k: split[k, k] for k in range(1, N + 1)}
+    pr.flex = flexible_blocks(phi1, N, rng)           # nodes on the robot's links (framework Section 4)
     return ChainOps(pr)
 
 

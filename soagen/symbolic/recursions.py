@@ -9,7 +9,7 @@ refute it.
 
 from __future__ import annotations
 
-from soagen.symbolic.blocks import BM
+from soagen.symbolic.blocks import BM, IllTyped
 
 
 def _add(x, y):
@@ -298,6 +298,30 @@ def rec_walk(o, a: BM, Bb: BM, b: BM, c: BM | None = None) -> BM:
     return out
 
 
+def rec_v41(o, thd: BM, u: BM, printed: bool = False) -> BM:
+    """Framework (4.1): V(N+1) = 0; V(k) = phi^*(k+1,k) V(k+1) + H^*(k) beta(k) + C^*_{k+1} h^*_{k+1} u_{k+1}
+    (the velocity sweep of a chain of flexible links).  printed=True uses h^*_k, as printed."""
+    pr, fl, out, nxt = o.pr, o.pr.flex, {}, None
+    for k in range(o.N, 0, -1):
+        V = _add(_mul(pr.phi1[k].T, nxt), _mul(pr.H[k].T, _col(thd, k)))
+        if k < o.N:
+            j = k if printed else k + 1
+            if fl["free"][j] != fl["free"][k + 1]:     # the blocks are untyped: check that h_j^* u_{k+1} conforms
+                raise IllTyped(f"h^*({j}) u({k + 1}) does not conform: h({j}) has {fl['free'][j]} rows, "
+                               f"u({k + 1}) has {fl['free'][k + 1]}")
+            V = _add(V, _mul(fl["Cf"][k + 1].T, fl["h"][j].T, _col(u, k + 1)))
+        out[k] = nxt = V
+    return o.stack(out, o.S_dims)
+
+
+def rec_vf(o, thd: BM, u: BM) -> BM:
+    """Framework (4.3): V_k^f = B_k^* V(k) + h_k^* u_k, the spatial velocities at the nodes of link k,
+    with V from the sweep (4.1)."""
+    fl, V = o.pr.flex, rec_v41(o, thd, u)
+    out = {k: _add(_mul(fl["Bf"][k].T, _col(V, k)), _mul(fl["h"][k].T, _col(u, k))) for k in range(1, o.N + 1)}
+    return o.stack(out, o.F_dims)
+
+
 def bind(o) -> dict:
     """Namespace entries binding these recursions to one chain instance."""
     def b(fn):
@@ -307,4 +331,5 @@ def bind(o) -> dict:
         "rec_smooth": rec_smooth, "rec_fd4": rec_fd4, "rec_r": rec_r, "sum_r": sum_r,
         "rec_riccati_psi": rec_riccati_psi, "rec_upsilon": rec_upsilon,
         "lambda1_sum": lambda1_sum, "rec_innovations": rec_innovations, "rec_fd2_alpha": rec_fd2_alpha,
-        "rec_6_4": rec_6_4, "telescope": telescope, "rec_A6": rec_A6, "rec_walk": rec_walk}.items()}
+        "rec_6_4": rec_6_4, "telescope": telescope, "rec_A6": rec_A6, "rec_walk": rec_walk,
+        "rec_v41": rec_v41, "rec_vf": rec_vf}.items()}

@@ -41,6 +41,19 @@ OTHER_NOTES = [
     ("Swain-Morris (B8), (B10), (B11)", "M_an, M_n, J_v, M_av, M_v, M_a", "M_ap, M_p, J_p, M_ap, M_p, M_q", "OCR; SM-B8, SM-B11 read them so"),
     ("Swain-Morris (B15)", "J_D = M_h^-1 X_h^T G X Phi, G = M_q (E + ...)^-1", "M_b^-1 X_b^T G X Phi, E = I", "OCR; SM-B14, SM-MIL"),
     ("Swain-Morris Sec. 8.1", "M_o -> inf, V_b -> inf", "M_b -> inf, V_b -> 0", "not an identity"),
+    ("framework Section 4, text before (4.1)", "u_k = h_k u_k^f, where h_k^* = [I, 0] ... h_k in R^{6n_k x 6(n_k-1)}",
+     "h_k in R^{6(n_k-1) x 6n_k}, h_k = [I, 0] (h_k^* = [I, 0]^T): u_k = h_k u_k^f itself, h^* u in (4.1) and (4.3), "
+     "h_k^* u_k in V_k^f and the block row h of M^f's factor (HB; h) all conform only so",
+     "a dimension statement transposed (the authors'); soagen types h as the equations use it, h : u <- f "
+     "(FW-4.1, FW-4.3, FW-4.Mf)"),
+    ("framework (4.2)", "C_{k+1}^* in R^{6 x 6n_k}", "R^{6 x 6n_{k+1}} (one block per node of link k+1)",
+     "dimension statement; the same k for k+1 as in (4.1), FW-4.1"),
+    ("framework Section 4, text before (4.1)", "Q_k(1) is on the same element as Q_{k-1}",
+     "as O_{k-1} (the point where link k-1 is attached)", "OCR (O read as Q)"),
+    ("framework (4.1)-(4.3)", "u, u_{k+1}(1) in the velocity equations (u^f: 'the vector of displacement variables')",
+     "the rates of the flexible dofs", "a dropped dot or the authors' shorthand (beta is the joint rate of (2.2)); "
+     "the identities are linear in u"),
+    ("framework Section 4, after (4.3)", "M' is the mass matrix", "M^f", "OCR"),
 ]
 
 NAMES = [
@@ -70,6 +83,12 @@ NAMES = [
     "docs/derivatives.md (D.9) |",
     "| `Ccor`, `Mcaldot`, `dTdth`, `dTdthd` | the Coriolis matrix C, the rate of the mass matrix, dT/dtheta, "
     "dT/dtheta_dot | docs/derivatives.md (D.11), (D.13), (D.15) |",
+    "| `Bf`, `Cf`, `h`, `m`, `u` | the B, C, h, m and u of flexible links: B = diag B_k, C with C_k at (k, k-1), "
+    "h = diag h_k (u_k = h_k u_k^f), the nodal masses m = diag m_k, the flexible dof rates u (B and C are written Bf, "
+    "Cf: B and C are Part I's tip map and bias) | framework (4.1)-(4.3) |",
+    "| `Af`, `Wu`, `Wb`, `Gu`, `Gb` (lets of FW-4.Mf) | I + C phi B, the columns W_u = [I + B^* phi^* C^*] h^*, "
+    "W_beta = B^* phi^* H^* of V^f, the block rows h [I + C phi B], H B [I + C phi B] of M^f's factor | framework "
+    "Section 4 |",
     "| `dM`, `dMinv`, `dCb` (theory `fdderiv`) | the differentials of M, M^-1 and the bias | docs/derivatives.md "
     "(D.19) |",
     "| `rec_*`, `sum_r`, `telescope`, `lambda1_sum`, `block`, `phi_` | the printed sweeps and single blocks, for the "
@@ -145,7 +164,8 @@ def identities_markdown(outcomes: dict | None = None) -> str:
            "status 2.", "",
            "## The relations of the all-N algebra", "",
            "Generators are whole operators, typed as maps between the spaces s (spatial, 6 per link), j "
-           "(joint, r_k per joint), 6 (one spatial vector), 1 (a column) and e (closure constraints); "
+           "(joint, r_k per joint), f (nodal, 6 n_k per flexible link of n_k nodes), u (the flexible dofs, "
+           "6 (n_k - 1) per link), 6 (one spatial vector), 1 (a column) and e (closure constraints); "
            "transpose is an anti-automorphism. Every rule and its transpose decrease in the order; the "
            "completion turns them into a confluent rewriting system. The same list, with generators and "
            "types, is [certificates/axioms-chain.txt](certificates/axioms-chain.txt).", ""]

@@ -210,7 +210,8 @@ def test_soagen_generate_every_grasp_type(tmp_path):
     for arm, g in zip(doc["arms"], grasps):
         arm["grasp"] = {"frame": arm["grasp"]["frame"], **g}
     path = write_system(tmp_path, doc, "mixed.yaml")
-    r = CliRunner().invoke(cli, ["generate", str(path), "--out", str(tmp_path / "out"), "--name", "mixed", "-q"])
+    r = CliRunner().invoke(cli, ["generate", str(path), "--out", str(tmp_path / "out"), "--name", "mixed", "-q",
+                                 "--lang", "c,python"])
     assert r.exit_code == 0, r.output
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["mixed.c", "mixed.h", "mixed.py",
                                                                     "mixed_manifest.json"]

@@ -15,6 +15,12 @@ from soagen.closed_chain.context import Context
 from soagen.errors import SoagenError
 from tests.helpers import rel_err
 
+TOL = 1e-10
+"""Closed-chain solutions (rccfd, Lilly-Orin, the dense form) and the physics they must
+satisfy: round-off amplified by the conditioning of the coupled system (object inertia
+plus the arms' Lambda), measured <= 2e-12 relative (a sign or term error gives 1e-2 and
+more)."""
+
 METHODS = [m for m in cc.METHODS if m != "dense"]
 ALL = list(BUNDLED) + ["dual_revolute", "three_soft_finger", "three_general", "dual_revolute_x"]
 
@@ -54,12 +60,13 @@ def test_dense_solution_satisfies_the_physics(systems, states, name):
         Rb6 = t.Rb6
         alpha_plus = Rb6 @ (alg.jacobian(arm.robot, t.q) @ r.qdd[i] + alg.jacobian_dot_qd(arm.robot, t.q, t.qd))
         alpha_minus = ctx.A[i] @ r.alpha_C + ctx.a_C[i]
-        np.testing.assert_allclose(ctx.phic[i].T @ (alpha_plus - alpha_minus), ctx.gamma[i], atol=1e-9)
+        closure = ctx.phic[i].T @ (alpha_plus - alpha_minus) - ctx.gamma[i]     # gamma ~ 0: scale by alpha
+        assert np.abs(closure).max() < TOL * np.abs(alpha_plus).max()
         T = alg.inverse_dynamics(arm.robot, t.q, t.qd, r.qdd[i], f_tip=Rb6.T @ r.f0[i])   # (2.10a)
-        np.testing.assert_allclose(T, t.tau, atol=1e-9)
-        np.testing.assert_allclose(ctx.phi[i].T @ r.f0[i], 0, atol=1e-9)                     # (a.7)
+        assert rel_err(T, t.tau) < TOL
+        assert np.abs(ctx.phi[i].T @ r.f0[i]).max(initial=0.0) < TOL * np.abs(r.f0[i]).max()   # (a.7)
     fC = sum(A.T @ f for A, f in zip(ctx.A, r.f0))                                             # (2.9)
-    np.testing.assert_allclose(ctx.M_C @ r.alpha_C + ctx.b_C, fC, atol=1e-9)                   # (2.10c)
+    assert rel_err(ctx.M_C @ r.alpha_C + ctx.b_C, fC) < TOL                   # (2.10c)
 
 
 def test_gravity_only_statics(bundled):
@@ -78,8 +85,8 @@ def test_gravity_only_statics(bundled):
                           for a, qi, t, fi in zip(s.arms, s.split(q), ctx.arms, f)])
     for m in ("rccfd1", "lilly_orin", "dense"):
         r = cc.forward_dynamics(s, q, np.zeros(s.n), tau, method=m)
-        assert np.abs(r.qdd_all).max() < 1e-9 and np.abs(r.alpha_C).max() < 1e-9
-        np.testing.assert_allclose(sum(A.T @ fi for A, fi in zip(ctx.A, r.f0)), W, atol=1e-9)
+        assert np.abs(r.qdd_all).max() < TOL and np.abs(r.alpha_C).max() < TOL
+        assert rel_err(sum(A.T @ fi for A, fi in zip(ctx.A, r.f0)), W) < TOL
 
 
 def test_rccfd1_tip_accelerations(bundled, states):
@@ -89,7 +96,7 @@ def test_rccfd1_tip_accelerations(bundled, states):
     r = cc.forward_dynamics(s, q, qd, tau, method="rccfd1")
     ctx = Context(s, q, qd, tau)
     for i in range(s.l):
-        np.testing.assert_allclose(r.alpha0[i], ctx.A[i] @ r.alpha_C + ctx.a_C[i], atol=1e-9)
+        assert rel_err(r.alpha0[i], ctx.A[i] @ r.alpha_C + ctx.a_C[i]) < TOL
 
 
 @pytest.mark.parametrize("name", ["three_soft_finger", "dual_revolute", "three_general"])
@@ -104,7 +111,7 @@ def test_contact_accelerations_b9f(systems, states, name):
     J = [t.Rb6 @ alg.jacobian(t.robot, t.q) for t in ctx.arms]
     rel_acc = np.concatenate([ctx.A[i] @ r.alpha_C + ctx.a_C[i] - J[i] @ r.qdd[i] - jd[6 * i:6 * i + 6]
                               - ctx.W @ ctx.dV[i] for i in range(s.l)])
-    np.testing.assert_allclose(ctx.Phi() @ r.Wdot, rel_acc, atol=1e-9)
+    assert rel_err(ctx.Phi() @ r.Wdot, rel_acc) < TOL
 
 
 def test_arm_terms_match_the_public_algorithms(bundled, states):
@@ -115,13 +122,13 @@ def test_arm_terms_match_the_public_algorithms(bundled, states):
     for t in Context(s, q, qd, tau).arms:
         J = t.Rb6 @ alg.jacobian(t.robot, t.q)
         Minv = np.linalg.inv(alg.mass_matrix(t.robot, t.q))
-        np.testing.assert_allclose(t.Lambda(), J @ Minv @ J.T, atol=1e-12)
-        np.testing.assert_allclose(t.jdot_qdot(), t.Rb6 @ alg.jacobian_dot_qd(t.robot, t.q, t.qd), atol=1e-12)
-        np.testing.assert_allclose(t.V_tip(), J @ t.qd, atol=1e-12)
+        assert rel_err(t.Lambda(), J @ Minv @ J.T) < 1e-12
+        assert rel_err(t.jdot_qdot(), t.Rb6 @ alg.jacobian_dot_qd(t.robot, t.q, t.qd)) < 1e-12
+        assert rel_err(t.V_tip(), J @ t.qd) < 1e-12
         f = np.arange(6.0) - 2.5
         dq, da = t.delta(f)                                                # (6.4)
-        np.testing.assert_allclose(dq, -Minv @ J.T @ f, atol=1e-10)
-        np.testing.assert_allclose(da, J @ dq, atol=1e-10)
+        assert rel_err(dq, -Minv @ J.T @ f) < 1e-10
+        assert rel_err(da, J @ dq) < 1e-10
 
 
 def test_singular_arm_is_a_clear_error(bundled):

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from soagen.cli.main import cli
 from soagen.simulation.closed_chain import Simulator, simulate
+from tests.helpers import rel_err
 
 
 def test_cli_writes_trajectory_and_plots(tmp_path):
@@ -21,7 +22,7 @@ def test_cli_writes_trajectory_and_plots(tmp_path):
     assert names == ["constraint_violation.png", "joint_angles.png", "object_pose.png",
                      "trajectory.csv", "trajectory.npz"]
     data = np.load(out / "trajectory.npz")
-    assert data["q"].shape == (3, 12) and data["t"][-1] == pytest.approx(0.01)
+    assert data["q"].shape == (3, 12) and data["t"][-1] == pytest.approx(0.01, rel=1e-12)
     assert np.max(data["err_pos"]) < 1e-9
     header = (out / "trajectory.csv").read_text().splitlines()[0]
     assert header.startswith("t,q[left.j1]") and header.endswith("err_pos,err_vel")
@@ -89,10 +90,11 @@ def test_drift_without_stabilization_grows(bundled, runs):
 
 def test_stages_stay_near_the_start(runs):
     """A sanity check on the physics: with the PD hold the arms move by less than 0.2 rad
-    in 0.12 s, and the stabilizations give the same trajectory to 1e-5."""
+    in 0.12 s, and the stabilizations give the same trajectory up to the drift they remove
+    (3e-11 m in the closure error; measured 1.6e-10 relative in q)."""
     p, n = runs["projection"], runs["none"]
     assert np.abs(p.q - p.q[0]).max() < 0.2
-    np.testing.assert_allclose(p.q, n.q, atol=1e-5)
+    assert rel_err(p.q, n.q) < 1e-9
 
 
 def test_revolute_grasp_drift_is_small(variants):

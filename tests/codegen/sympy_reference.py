@@ -32,6 +32,9 @@ class UnrollBackend(SympyBackend):
         self._trig: dict = {}
         self._used: set = set()
 
+    def symbols(self, name, n):
+        return np.array([sympy.Symbol(f"{name}_{k}") for k in range(n)], dtype=object)
+
     def constant(self, a):
         a = np.asarray(a)
         if a.dtype.kind == "f":
@@ -132,11 +135,6 @@ class Program:
 
     def release(self):
         pass
-
-    def rename(self, rule):
-        for st in self.statements:
-            st.expr = st.expr.xreplace(rule)
-        self.outputs = [e.xreplace(rule) for e in self.outputs]
 
 
 def unroll(outputs, defs) -> Program:
@@ -342,9 +340,6 @@ class NumpyPrinter(PyPrinter):
         if expr.exp == sympy.S.Half:
             return f"np.sqrt({self._print(expr.base)})"
         return super()._print_Pow(expr, rational)
-
-
-PRINTERS = {"c": CPrinter, "python": PyPrinter, "numpy": NumpyPrinter}
 
 
 def unrolled(build, where=None) -> Program:

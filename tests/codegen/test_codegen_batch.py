@@ -17,6 +17,7 @@ import pytest
 from codegen_util import ROBOTS, batch_states, erd
 
 import soagen
+from soagen.algorithms import inertial_parameters
 from soagen.codegen.compile import CLibrary, compile_shared, compiler
 from soagen.codegen.emit import environment, output_shapes, write
 from soagen.codegen.robot import render
@@ -115,12 +116,9 @@ def test_batch_with_link_parameters_as_inputs(tmp_path):
     robot = soagen.load(ROBOTS / "planar2.yaml")
     res, libs = _build(tmp_path, robot, ROBOTS / "planar2.yaml", ["inverse_dynamics", "inverse_mass_matrix"],
                        configs={"native": CONFIGS["native"]}, symbolic_params=True)
-    base = []
-    for b in robot.bodies:
-        I = b.inertia
-        base += [b.mass, *b.com, I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
-    rng = np.random.default_rng(3)
-    _check(robot, res, libs, lambda n: {"params": np.array(base) * rng.uniform(0.5, 1.5, size=(n, len(base)))})
+    pi = inertial_parameters(robot)
+    rng = np.random.default_rng(3)          # each body's density scaled: physical parameters
+    _check(robot, res, libs, lambda n: {"params": pi * np.repeat(rng.uniform(0.5, 1.5, size=(n, robot.nb)), 10, axis=1)})
 
 
 @pytest.mark.cc

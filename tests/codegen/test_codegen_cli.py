@@ -24,7 +24,8 @@ def test_generate_all(tmp_path):
     r = run("generate", PLANAR, "--out", str(tmp_path / "out"), "--name", "pl", "-q")
     assert r.exit_code == 0, r.output
     files = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert files == ["pl.c", "pl.h", "pl.py", "pl_manifest.json"]
+    assert files == ["pl.c", "pl.h", "pl.py", "pl_casadi.py", "pl_jax.py", "pl_manifest.json",     # --lang all
+                     "pl_torch.py"]
     h = (tmp_path / "out" / "pl.h").read_text()
     assert "#define pl_NQ 2" in h and "#define pl_NV 2" in h
     assert "void pl_inverse_dynamics(const double* q, const double* qd, const double* qdd, double* tau);" in h
@@ -132,6 +133,8 @@ def test_bench_smoke():
     assert r.exit_code == 0, r.output
     assert "inverse_dynamics" in r.output and "Lilly-Orin" in r.output and "Featherstone" in r.output
     assert "ns per state" in r.output
+    assert max(len(line) for line in r.output.splitlines()) <= 100      # piped: 100 columns
+    assert "…" not in r.output and "forward_dynamics " in r.output       # nothing cut
     from soagen.bench.gpu import visible_gpus
 
     if visible_gpus()[0]:

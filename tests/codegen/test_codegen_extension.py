@@ -193,7 +193,7 @@ def test_bench_reports_every_output_per_state():
     assert r.exit_code == 0, r.output
     text = " ".join(r.output.split())
     assert "ns per state" in text and "C batch W=" in text and "batch x" in text and "Py module" in text
-    assert "n = 100,000" in text and "module call overhead" in text
+    assert "n = 100,000" in text and "Module call overhead" in text
     assert ("JAX" in text) == (importlib.util.find_spec("jax") is not None)
-    row = next(line for line in r.output.splitlines() if line.startswith("│ forward_dynamics"))
-    assert len([c for c in row.split("│") if c.strip()]) >= 6
+    row = next(line for line in r.output.splitlines() if line.strip().startswith("forward_dynamics"))
+    assert len(row.split()) >= 6          # function, C, C loop, C batch, batch x, Py module (, JAX)

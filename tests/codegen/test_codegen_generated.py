@@ -4,8 +4,9 @@ bytes. To update after an intended change:
 
     SOAGEN_UPDATE_GENERATED=1 pytest tests/codegen/test_codegen_generated.py --runslow
 
-(or `soagen generate robots/NAME.yaml --out generated/NAME` per robot,
-`soagen generate robots/systems/NAME.yaml --out generated/systems/NAME` per system)."""
+(or `soagen generate robots/NAME.yaml --lang c,python --out generated/NAME` per robot,
+`soagen generate robots/systems/NAME.yaml --lang c,python --out generated/systems/NAME`
+per system)."""
 
 import difflib
 import os
@@ -113,4 +114,4 @@ def test_deterministic_across_hash_seeds(tmp_path):
         subprocess.run([sys.executable, "-m", "soagen.cli.main", "generate", str(ROBOTS / "planar2.yaml"),
                         "--out", str(out), "-q"], check=True, env=env, capture_output=True)
         outs.append({p.name: p.read_bytes() for p in out.iterdir()})
-    assert outs[0] == outs[1] and len(outs[0]) == 4
+    assert outs[0] == outs[1] and len(outs[0]) == 7      # --lang all: .c .h .py _jax _torch _casadi manifest

@@ -103,26 +103,35 @@ def test_numpy_module_batched(tmp_path):
         assert one.shape == tuple(fn["shape"])
 
 
-def test_symbolic_params(tmp_path):
-    """--symbolic-params: the model's own numbers as params reproduce the generic result."""
-    path = ROBOTS / "planar2.yaml"
-    robot = soagen.load(path)
-    manifest, lib, py = build(robot, path, tmp_path, symbolic_params=True)
-    params = []
-    for b in robot.bodies:
-        I = np.asarray(b.inertia)
-        params += [b.mass, *b.com, I[0, 0], I[1, 1], I[2, 2], I[0, 1], I[0, 2], I[1, 2]]
-    assert manifest["symbolic_params"] and len(params) == 20
-    heavier = np.array(params)
-    heavier[0::10] *= 2.0
+def test_symbolic_params_take_identified_parameters(tmp_path):
+    """--symbolic-params takes the regressor's pi (Pinocchio's dynamic parameters): the
+    model's own pi, and parameters identified by least squares on tau = Y pi from the
+    numeric model's torques (only the base parameters are identifiable, so the estimate is
+    another vector), give the numeric model's dynamics in the generated C and Python; the
+    code has no division by a parameter (linear in pi); another pi gives other dynamics."""
+    from soagen import algorithms as A
+
+    robot = random_chain(4, np.random.default_rng(7))      # unaligned revolute / prismatic axes
+    algorithms = ["inverse_dynamics", "mass_matrix", "forward_dynamics"]
+    manifest, lib, py = build(robot, None, tmp_path, algorithms=algorithms, symbolic_params=True)
+    assert manifest["symbolic_params"] and manifest["functions"]["mass_matrix"]["inputs"] == ["q", "params"]
+    assert manifest["functions"]["inverse_dynamics"]["ops"]["div"] == 0
+    pi = A.inertial_parameters(robot)
+    Y, tau = [], []
+    for s in random_states(robot, 30, seed=5):
+        Y.append(A.regressor(robot, s["q"], s["qd"], s["qdd"]))
+        tau.append(A.inverse_dynamics(robot, s["q"], s["qd"], s["qdd"]))
+    identified = np.linalg.lstsq(np.vstack(Y), np.concatenate(tau), rcond=None)[0]
+    assert rel_err(identified, pi) > 1e-3                   # not the model's own vector
+    other = pi * np.repeat([1.0, 1.3, 0.8, 1.1], 10)        # each body's density scaled
     for args in random_states(robot, 10):
         for name, fn in manifest["functions"].items():
             ins = [args[i] for i in fn["inputs"] if i != "params"]
             want = reference(robot, name, args)
-            assert rel_err(lib(name, *ins, params), want) <= 1e-12, name
-            assert rel_err(np.array(py.__dict__[name](*ins, params), dtype=float), want) <= 1e-12, name
-        # the parameters really are inputs: doubling masses changes the mass matrix
-        assert rel_err(lib("mass_matrix", args["q"], heavier), reference(robot, "mass_matrix", args)) > 1e-3
+            for p in (pi, identified):      # measured <= 6e-15: round-off (the regressor's cond is ~40)
+                assert rel_err(lib(name, *ins, p), want) <= 1e-12, name
+                assert rel_err(np.array(py.__dict__[name](*ins, p), dtype=float), want) <= 1e-12, name
+            assert rel_err(lib(name, *ins, other), want) > 1e-3, name
 
 
 def _urdf(rel_path, tip=None):

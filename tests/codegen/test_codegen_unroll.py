@@ -6,7 +6,7 @@ import sympy
 from codegen_util import ROBOTS
 
 import soagen
-from soagen.codegen import expr as E
+from soagen.codegen import expr as nodes
 from soagen.codegen.functions import generate_function
 from soagen.codegen.printers import CPrinter, NumpyPrinter, PyPrinter
 from soagen.codegen.unroll import UnrollBackend, count_ops
@@ -53,12 +53,12 @@ def test_name_folds_and_symmetry():
 def _folds_and_symmetry(xp):
     a = np.array([[x * y + 1, 0], [x * y + 1 + z, 1]], dtype=object)   # SymPy entries are converted
     out = xp.name(a, "P3", symmetric=True)
-    assert out[0, 1] is E.ZERO and out[0, 0].name == "P3_0_0"
+    assert out[0, 1] is nodes.ZERO and out[0, 0].name == "P3_0_0"
     assert out[1, 0] is out[0, 1]                        # symmetric: lower = upper
     assert [d[0].name for d in xp.defs] == ["P3_0_0"]
-    assert E.to_sympy(xp.defs[0][1]) == x * y + 1
+    assert nodes.to_sympy(xp.defs[0][1]) == x * y + 1
     v = xp.name(np.array([x, -y, 2, x + y], dtype=object), "V1")
-    assert [E.to_sympy(e) for e in v[:3]] == [x, -y, 2] and len(xp.defs) == 2
+    assert [nodes.to_sympy(e) for e in v[:3]] == [x, -y, 2] and len(xp.defs) == 2
 
 
 def test_sin_cos_once_and_snapped_constants():
@@ -70,8 +70,8 @@ def _sin_cos_once_and_snapped_constants(xp):
     q = sympy.Symbol("q_0")
     assert xp.sin(q) is xp.sin(q) and len(xp.defs) == 1
     c = xp.constant(np.array([6.123233995736766e-17, -0.9999999999999999, 0.5]))
-    assert [E.to_sympy(e) for e in c] == [0, -1, sympy.Float(0.5)]
-    assert c[0] is E.ZERO and c[1] is E.NEG_ONE and c[2].clsname == "Float"
+    assert [nodes.to_sympy(e) for e in c] == [0, -1, sympy.Float(0.5)]
+    assert c[0] is nodes.ZERO and c[1] is nodes.NEG_ONE and c[2].clsname == "Float"
 
 
 def test_generated_code_computes_each_sin_once():
@@ -127,10 +127,11 @@ joints:
 
 
 def _unchecked(monkeypatch):
-    """The loader refuses a singular mass matrix itself; without that check the model
-    reaches the unroller, which must refuse it on its own (the guard for models built in
-    code, and against any gap in the loader's check)."""
-    monkeypatch.setattr("soagen.loaders.description.check_invertible", lambda robot, path: None)
+    """The loader warns about a singular mass matrix and the generator refuses what needs
+    M^-1 before unrolling; without that check the model reaches the unroller, which must
+    refuse it on its own (the guard for models built in code, and against any gap in the
+    check)."""
+    monkeypatch.setattr("soagen.loaders.solvable.singular_mass_matrix", lambda robot: None)
 
 
 def test_non_finite_quantity_is_one_clear_error(tmp_path, monkeypatch):
@@ -178,10 +179,10 @@ def test_overflow_and_division_by_zero_are_not_finite():
 
 
 def _overflow_and_division_by_zero(xp):
-    q = E.symbol("q_0")
-    big = E.sympify(1e308)
-    for e in (big * q * big, (big * q) * (big * q), E.add(big * q, big * q, E.ONE), q / E.ZERO, 1 / (q - q)):
-        assert e is E.NONFINITE and (e * q + 2) is E.NONFINITE and -e is E.NONFINITE
+    q = nodes.symbol("q_0")
+    big = nodes.sympify(1e308)
+    for e in (big * q * big, (big * q) * (big * q), nodes.add(big * q, big * q, nodes.ONE), q / nodes.ZERO, 1 / (q - q)):
+        assert e is nodes.NONFINITE and (e * q + 2) is nodes.NONFINITE and -e is nodes.NONFINITE
         with pytest.raises(SoagenError, match="V3_0 .* is not finite|V3 .*is not finite"):
             xp.name(np.array([e, q], dtype=object), "V3")
 
@@ -204,11 +205,11 @@ def test_backends_own_their_arenas_interleaved_and_threaded():
 
     robot = soagen.load("puma560")
     alone = {n: _printed(generate_function(robot, n).program) for n in ("mass_matrix", "inverse_dynamics")}
-    x = input_symbols(robot)
     xp1, xp2 = UnrollBackend(), UnrollBackend()
     with xp1:
-        M = algorithms.mass_matrix(robot, x["q"], xp=xp1)
+        M = algorithms.mass_matrix(robot, input_symbols(robot, xp1)["q"], xp=xp1)
     with xp2:
+        x = input_symbols(robot, xp2)
         tau = algorithms.inverse_dynamics(robot, x["q"], x["qd"], x["qdd"], xp=xp2)
     with xp1:
         assert _printed(unroll(M, xp1)) == alone["mass_matrix"]
@@ -226,7 +227,7 @@ def test_nodes_outside_any_arena_are_refused():
     import threading
 
     errors = []
-    t = threading.Thread(target=lambda: errors.append(pytest.raises(RuntimeError, E.symbol, "x")))
+    t = threading.Thread(target=lambda: errors.append(pytest.raises(RuntimeError, nodes.symbol, "x")))
     t.start()
     t.join()
     assert errors and "inside an arena" in str(errors[0].value)

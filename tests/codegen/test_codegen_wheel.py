@@ -27,6 +27,7 @@ def test_templates_from_installed_wheel(tmp_path, installed_wheel):
     lines = run.stdout.splitlines()
     assert lines[0].startswith(str(site)), f"imported the checkout, not the wheel: {lines[0]}"
     assert lines[1].startswith(str(site)) and lines[1].endswith("templates")
-    assert sorted(p.name for p in (work / "out").iterdir()) == [
-        "planar2.c", "planar2.h", "planar2.py", "planar2_manifest.json"]
+    assert sorted(p.name for p in (work / "out").iterdir()) == [          # --lang all: every template set
+        "planar2.c", "planar2.h", "planar2.py", "planar2_casadi.py", "planar2_jax.py", "planar2_manifest.json",
+        "planar2_torch.py"]
     assert "planar2_inverse_dynamics" in (work / "out" / "planar2.c").read_text()

@@ -24,8 +24,10 @@ def test_verify_json_all_identities(tmp_path):
     assert rows["I-a.21"]["all_n"] and rows["I-a.21"]["scope"] == "all N (chains)"      # by induction over the index
     assert rows["D-2C"]["scope"] == "all N (trees), 1-dof joints only"
     assert rows["I-4.16"]["certificate"].endswith("I-4.16.txt")
-    assert "154 of 154 identities proved for all N" in data["summary"]
-    assert len(data["readings"]) == 29 and all(r["proved"] for r in data["readings"])
+    assert rows["FW-4.BC"]["scope"] == "all N (chains)" and rows["FW-4.Mf"]["result"] == "misprint"
+    assert rows["FW-4.Mf"]["counterexample"].startswith("ill-typed for every N")
+    assert "160 of 160 identities proved for all N" in data["summary"]
+    assert len(data["readings"]) == 31 and all(r["proved"] for r in data["readings"])
     checked = checker.check_dir(tmp_path / "certs")
     assert len(checked) == sum(row["all_n"] for row in rows.values()) + len(data["readings"])
 
@@ -39,8 +41,12 @@ def test_verify_only_markdown():
 
 
 def test_verify_table_and_list():
-    r = CliRunner().invoke(cli, ["verify", "--only", "I-5.4", "--nmax", "2", "--numeric-nmax", "2"])
+    r = CliRunner().invoke(cli, ["verify", "--only", "I-5.4", "--only", "I-abstract", "--nmax", "2",
+                                 "--numeric-nmax", "2"])
     assert r.exit_code == 0 and "proved" in r.stdout and "all N (trees)" in r.stdout
+    table = r.stdout[:r.stdout.index("I-abstract:")]          # the notes after it are free text
+    assert max(len(line) for line in table.splitlines()) <= 100 and "…" not in table
+    assert "I-abstract " in table and "misprint (error" in table
     r = CliRunner().invoke(cli, ["verify", "--list"])
     assert r.exit_code == 0 and "I-a.50-proof" in r.stdout and "known misprint" in r.stdout
 

@@ -61,9 +61,10 @@ def test_false_statement_is_refuted_with_a_counterexample(stmt, how):
         assert ce["N"] == SURVIVE_SMALL_N[stmt]
 
 
-def test_enough_false_statements():
-    assert len(FALSE) >= 25
-    assert len(SURVIVE_SMALL_N) >= 3
+def test_every_small_n_survivor_is_a_refuted_statement():
+    """The statements that survive small N are among those the refutation test runs
+    (each is then refuted exactly at its N), not a list checked only for its length."""
+    assert SURVIVE_SMALL_N and set(SURVIVE_SMALL_N) <= {s for s, _ in FALSE}
 
 
 @pytest.mark.parametrize("stmt", list(SURVIVE_SMALL_N))

@@ -9,6 +9,10 @@ from soagen import quaternion as Q
 from soagen.loaders.random_robots import random_chain
 from soagen.oracles.pinocchio import Converter, pin_model_from_robot
 from soagen.spatial import quaternion_rotation, skew
+from tests.helpers import rel_err
+
+TOL = 1e-13     # Pinocchio's integrate (another formula): round-off, measured <= 4e-16
+FD = 1e-8       # central differences, h = 1e-6: truncation ~1e-12, round-off ~1e-10
 
 
 def unit(rng):
@@ -21,7 +25,7 @@ def test_pi_is_a_left_inverse_of_Lambda():
     rng = np.random.default_rng(0)
     for _ in range(20):
         q = unit(rng)
-        assert np.allclose(Q.pi(q) @ Q.Lambda(q), np.eye(3), atol=1e-14)
+        assert rel_err(Q.pi(q) @ Q.Lambda(q), np.eye(3)) < 1e-14      # entries O(1): a few ulp
         assert abs(q @ Q.Lambda(q) @ rng.normal(size=3)) < 1e-14      # unit length kept
 
 
@@ -32,7 +36,7 @@ def test_Lambda_gives_the_body_angular_velocity():
     h = 1e-6
     qd = Q.Lambda(q) @ w
     Rdot = (quaternion_rotation(q + h * qd) - quaternion_rotation(q - h * qd)) / (2 * h)
-    assert np.allclose(quaternion_rotation(q).T @ Rdot, skew(w), atol=1e-8)
+    assert rel_err(quaternion_rotation(q).T @ Rdot, skew(w)) < FD
 
 
 def tree(seed):
@@ -70,4 +74,28 @@ def test_integrate_matches_pinocchio(pin):
             if b.joint.kind in ("spherical", "free"):
                 j = model.idx_qs[c.map[i][1]] + (3 if b.joint.kind == "free" else 0)
                 ours[j:j + 4] *= np.sign(ours[j:j + 4] @ theirs[j:j + 4])
-        assert np.allclose(ours, theirs, atol=1e-12)
+        assert rel_err(ours, theirs) < TOL
+
+
+def test_difference_inverts_integrate():
+    """q1 (-) q0 is the velocity that integrate takes from q0 to q1 in unit time, on
+    every joint kind (rotations below pi, where the logarithm is unique)."""
+    rng = np.random.default_rng(6)
+    robot = random_chain(6, rng, joint_types=("spherical", "free", "revolute", "planar", "prismatic"),
+                         parents=[-1, 0, 0, 1, 2, 2])
+    for _ in range(5):
+        q0, v = robot.random_configuration(rng), 0.8 * rng.normal(size=robot.nv) / np.sqrt(3)   # |omega| < pi
+        d = Q.difference(robot, q0, Q.integrate(robot, q0, v))
+        assert np.abs(d - v).max() < 1e-12, np.abs(d - v).max()
+        assert np.abs(Q.difference(robot, q0, q0)).max() == 0.0
+
+
+@pytest.mark.oracle
+def test_difference_matches_pinocchio(pin):
+    robot, rng = tree(4)
+    model = pin_model_from_robot(robot)
+    c = Converter(robot, model)
+    for _ in range(5):
+        q0, q1 = robot.random_configuration(rng), robot.random_configuration(rng)
+        theirs = c.v_from_pin(pin.difference(model, c.q_to_pin(q0), c.q_to_pin(q1)))
+        assert np.abs(Q.difference(robot, q0, q1) - theirs).max() < 1e-12

@@ -954,7 +954,7 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl (fewest operations).
+ * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
  * Operations: 459 mul, 348 add, 6 div, 12 sin/cos, 0 sqrt; 265 temporaries. */
 void arm7_inverse_mass_matrix(const double* q, double* Minv)
 {
@@ -1354,7 +1354,7 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
- * qdd = M^-1 (tau - C), Part I (3.22)-(3.23); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl (fewest operations).
+ * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
  * Operations: 826 mul, 655 add, 6 div, 12 sin/cos, 0 sqrt; 389 temporaries. */
 void arm7_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
@@ -2192,7 +2192,7 @@ void arm7_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, J by Part I (3.13); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl (fewest operations).
+ * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
  * Operations: 812 mul, 584 add, 6 div, 14 sin/cos, 0 sqrt; 372 temporaries. */
 void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {

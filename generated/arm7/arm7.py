@@ -777,7 +777,7 @@ def inverse_mass_matrix(q):
     """M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
 
     Returns Minv (7 x 7, a list of rows).
-    M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl.
+    Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl.
     Operations: 459 mul, 348 add, 6 div, 12 sin/cos, 0 sqrt; 265 temporaries.
     """
     # Inputs: q
@@ -1177,7 +1177,7 @@ def forward_dynamics(q, qd, tau):
     """joint accelerations qdd = M^-1 (tau - C).
 
     Returns qdd (7).
-    qdd = M^-1 (tau - C), Part I (3.22)-(3.23); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl.
+    Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl.
     Operations: 826 mul, 655 add, 6 div, 12 sin/cos, 0 sqrt; 389 temporaries.
     """
     # Inputs: q, qd, tau
@@ -2012,7 +2012,7 @@ def op_space_inverse_inertia(q):
     """operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
 
     Returns Lambda_inv (6 x 6, a list of rows).
-    J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, J by Part I (3.13); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl.
+    Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl.
     Operations: 812 mul, 584 add, 6 div, 14 sin/cos, 0 sqrt; 372 temporaries.
     """
     # Inputs: q

@@ -149,7 +149,7 @@ def inverse_mass_matrix(q):
     """M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
 
     Returns Minv (2 x 2, a list of rows).
-    M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl.
+    Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl.
     Operations: 7 mul, 4 add, 1 div, 1 sin/cos, 0 sqrt; 7 temporaries.
     """
     # Inputs: q
@@ -183,7 +183,7 @@ def forward_dynamics(q, qd, tau):
     """joint accelerations qdd = M^-1 (tau - C).
 
     Returns qdd (2).
-    qdd = M^-1 (tau - C), Part I (3.22)-(3.23); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl.
+    Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl.
     Operations: 25 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 25 temporaries.
     """
     # Inputs: q, qd, tau
@@ -317,7 +317,7 @@ def op_space_inverse_inertia(q):
     """operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
 
     Returns Lambda_inv (6 x 6, a list of rows).
-    J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, J by Part I (3.13); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl.
+    Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl.
     Operations: 30 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 22 temporaries.
     """
     # Inputs: q

@@ -55,11 +55,11 @@ void puma560_mass_matrix(const double* q, double* M);
 void puma560_bias_forces(const double* q, const double* qd, double* C);
 
 /* M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Minv: 6 x 6, row-major. M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44). */
+ * Minv: 6 x 6, row-major. Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void puma560_inverse_mass_matrix(const double* q, double* Minv);
 
 /* joint accelerations qdd = M^-1 (tau - C).
- * qdd: 6. qdd = M^-1 (tau - C), Part I (3.22)-(3.23); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44). */
+ * qdd: 6. Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void puma560_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd);
 
 /* tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -71,7 +71,7 @@ void puma560_jacobian(const double* q, double* J);
 void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd);
 
 /* operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Lambda_inv: 6 x 6, row-major. J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, J by Part I (3.13); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44). */
+ * Lambda_inv: 6 x 6, row-major. Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv);
 
 #ifdef __cplusplus

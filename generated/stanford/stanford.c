@@ -677,7 +677,7 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl (fewest operations).
+ * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
  * Operations: 175 mul, 110 add, 5 div, 8 sin/cos, 0 sqrt; 120 temporaries. */
 void stanford_inverse_mass_matrix(const double* q, double* Minv)
 {
@@ -894,7 +894,7 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
- * qdd = M^-1 (tau - C), Part I (3.22)-(3.23); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl (fewest operations).
+ * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
  * Operations: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 205 temporaries. */
 void stanford_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
@@ -1413,7 +1413,7 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, J by Part I (3.13); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl (fewest operations).
+ * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
  * Operations: 433 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 195 temporaries. */
 void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {

@@ -503,7 +503,7 @@ def inverse_mass_matrix(q):
     """M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
 
     Returns Minv (6 x 6, a list of rows).
-    M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl.
+    Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl.
     Operations: 175 mul, 110 add, 5 div, 8 sin/cos, 0 sqrt; 120 temporaries.
     """
     # Inputs: q
@@ -721,7 +721,7 @@ def forward_dynamics(q, qd, tau):
     """joint accelerations qdd = M^-1 (tau - C).
 
     Returns qdd (6).
-    qdd = M^-1 (tau - C), Part I (3.22)-(3.23); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl.
+    Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl.
     Operations: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 205 temporaries.
     """
     # Inputs: q, qd, tau
@@ -1240,7 +1240,7 @@ def op_space_inverse_inertia(q):
     """operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
 
     Returns Lambda_inv (6 x 6, a list of rows).
-    J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, J by Part I (3.13); M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44); variant ldl.
+    Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl.
     Operations: 433 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 195 temporaries.
     """
     # Inputs: q

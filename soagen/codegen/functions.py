@@ -98,20 +98,20 @@ ALGORITHMS = tuple(s.name for s in DYNAMICS)
 """What ``--algorithms all`` (the default) generates; the others are generated when named."""
 DERIVATIVES = tuple(s.name for s in DERIVATIVES_AND_IDENTIFICATION)
 FD_VARIANTS = algorithms.FD_METHODS
-DENSE = "M = L^T D L of the composite-inertia mass matrix, Part I (3.20), (a.44)"
+DENSE = "M = L^T D L of the composite-inertia mass matrix (3.20), (a.44)"
 VARIANTS = {   # function -> {variant: equations}: under "best", all are unrolled, the cheapest kept
     "forward_dynamics": {"fd1": "Part I (4.17)-(4.22) (FD1)", "fd3": "Part I (5.8)-(5.10) (FD3)",
                          "fd4": "Part I (5.13)-(5.17) (FD4)",
-                         "ldl": f"qdd = M^-1 (tau - C), Part I (3.22)-(3.23); {DENSE}"},
+                         "ldl": f"Part I (3.22)-(3.23): qdd = M^-1 (tau - C); {DENSE}"},
     "inverse_mass_matrix": {"innovations": "Part I (4.4)-(4.6), (4.16), (4.19)-(4.22)",
-                            "ldl": f"M^-1 = L^-1 D^-1 L^-T; {DENSE}"},
+                            "ldl": f"Part I: M^-1 = L^-1 D^-1 L^-T; {DENSE}"},
     "op_space_inverse_inertia": {"omega": "Part II (6.10)",
-                                 "ldl": f"J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, J by Part I (3.13); {DENSE}"},
+                                 "ldl": f"Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; {DENSE}"},
     "op_space_inverse_inertia_frames": {
         "omega": "one articulated sweep and the Upsilon recursion, framework paper (3.10), (A.5); Part II (6.10)",
-        "ldl": f"J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, J the frames' Jacobians (3.13) stacked; {DENSE}"},
+        "ldl": f"Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, the frames' J stacked; {DENSE}"},
     "forward_dynamics_derivatives": {"innovations": "docs/derivatives.md (D.19); Part I (4.16), (3.22)-(3.23)",
-                                     "ldl": f"docs/derivatives.md (D.19); {DENSE}"},
+                                     "ldl": f"docs/derivatives.md (D.19); Part I {DENSE}"},
 }
 """FD2's qdd program is FD1's (its extra link accelerations are dead code), so it is no
 candidate; it is generated when named (``--fd-variant fd2``)."""

@@ -112,17 +112,20 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
         raise SoagenError(f"unknown --fd-variant {fd_variant!r} (choose from best, {', '.join(FD_VARIANTS)})")
     # Multi-dof joints (spherical, free: unit quaternions in q, nq != nv) unroll like the
     # others; q has nq entries, qd/qdd/tau nv (docs/trees-and-floating-bases.md).
-    if not symbolic_params:                # with the parameters as inputs, their values decide
-        refuse_inverse(robot, algorithms)
     at = frames_for(robot, frames)
+    if at is None or len(at) < 2:          # one frame at most: no function of several frames
+        algorithms_run = [a for a in algorithms if a not in FRAMES_FUNCTIONS]
+    else:
+        algorithms_run = algorithms
+    if not symbolic_params:                # with the parameters as inputs, their values decide
+        refuse_inverse(robot, algorithms_run)
     functions = []
-    for a in algorithms:
+    for a in algorithms_run:
         if progress:
             progress(a)
         if a in FRAMES_FUNCTIONS:
-            if at is not None and len(at) >= 2:
-                functions.append(_with_params(generate_function(robot, a, fd_variant, at, symbolic_params),
-                                              symbolic_params))
+            functions.append(_with_params(generate_function(robot, a, fd_variant, at, symbolic_params),
+                                          symbolic_params))
             continue
         for frame in (at if at is not None and a in TIP_FUNCTIONS else [None]):
             functions.append(_with_params(generate_function(robot, a, fd_variant, frame, symbolic_params),

@@ -87,15 +87,22 @@ def mass_matrix(robot, q, xp=NUMPY):
     return crb.mass_matrix(robot, _state(robot, q, None, xp, gravity=False), xp)
 
 
-def inverse_mass_matrix(robot, q, xp=NUMPY):
-    """M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) (4.16), O(N^2)."""
-    return forward.inverse_mass_matrix(robot, _state(robot, q, None, xp, gravity=False), xp)
+def inverse_mass_matrix(robot, q, xp=NUMPY, method="innovations"):
+    """M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) (4.16), O(N^2); ``method="ldl"``: from
+    M = L^T D L of the composite-inertia mass matrix (dense, for small N)."""
+    _method(method, forward.MINV_METHODS, "inverse mass matrix")
+    return forward.inverse_mass_matrix(robot, _state(robot, q, None, xp, gravity=False), xp, method)
+
+
+def _method(method, known, what):
+    if method not in known:
+        raise SoagenError(f"unknown {what} method {method!r} (choose from {', '.join(known)})")
 
 
 def forward_dynamics(robot, q, qd, tau, method="fd1", f_tip=None, xp=NUMPY):
-    """Joint accelerations qdd from T = M qdd + C + J^T f(0), by FD1-FD4 of Part I."""
-    if method not in forward.FD:
-        raise SoagenError(f"unknown forward dynamics method {method!r} (choose from {', '.join(FD_METHODS)})")
+    """Joint accelerations qdd from T = M qdd + C + J^T f(0), by FD1-FD4 of Part I or
+    ``method="ldl"``, M^-1 (T - C) with M = L^T D L (dense, for small N)."""
+    _method(method, FD_METHODS, "forward dynamics")
     s = _state(robot, q, qd, xp)
     tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
     qdd, _ = forward.FD[method](robot, s, tau, xp, _tip(robot, f_tip, xp))
@@ -123,10 +130,12 @@ def jacobian_dot_qd(robot, q, qd, xp=NUMPY, frame=None):
     return jac.jacobian_dot_qd(robot, _state(robot, q, qd, xp, gravity=False), xp, _frame(robot, frame))
 
 
-def op_space_inverse_inertia(robot, q, xp=NUMPY, frame=None):
-    """J M^-1 J^T by the O(N) recursion (6.10) of Part II (6 x 6, world-aligned)."""
+def op_space_inverse_inertia(robot, q, xp=NUMPY, frame=None, method="omega"):
+    """J M^-1 J^T by the O(N) recursion (6.10) of Part II (6 x 6, world-aligned), or with
+    ``method="ldl"`` from J and M = L^T D L (dense, for small N)."""
+    _method(method, omega.OSIM_METHODS, "operational-space inverse inertia")
     return omega.op_space_inverse_inertia(robot, _state(robot, q, None, xp, gravity=False), xp,
-                                        _frame(robot, frame))
+                                        _frame(robot, frame), method)
 
 
 def node_frame(robot, body, node):
@@ -158,11 +167,13 @@ def _frame(robot, frame):
     return frame
 
 
-def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY):
+def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY, method="omega"):
     """Lambda = J M^-1 J^T for several frames of a tree at once, (6 n_C) square,
-    world-aligned: B^T Omega B with the tree Upsilon/Omega recursion (framework (3.10), (A.5))."""
+    world-aligned: B^T Omega B with the tree Upsilon/Omega recursion (framework (3.10), (A.5)),
+    or with ``method="ldl"`` from the stacked J and M = L^T D L (dense, for small N)."""
+    _method(method, omega.OSIM_METHODS, "operational-space inverse inertia")
     frames = [_frame(robot, f) for f in frames]
-    return omega.inverse_inertia_at_frames(robot, _state(robot, q, None, xp, gravity=False), xp, frames)
+    return omega.inverse_inertia_at_frames(robot, _state(robot, q, None, xp, gravity=False), xp, frames, method)
 
 
 def frame_force_correction(robot, q, frames, f, xp=NUMPY):
@@ -186,12 +197,14 @@ def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
     return id_derivatives(robot, s, qd, _vec(qdd, robot.nv, "qdd", xp), xp)
 
 
-def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY):
+def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY, method="innovations"):
     """(dqdd/dq, dqdd/dqd, dqdd/dtau = M^-1): -M^-1 (dtau/dq, dtau/dqd) at the
-    forward-dynamics accelerations, with the one M^-1 of (4.16) (docs/derivatives.md (D.19))."""
+    forward-dynamics accelerations, with the one M^-1 of (4.16) (docs/derivatives.md (D.19)),
+    or of M = L^T D L with ``method="ldl"``."""
     _rigid(robot, "forward_dynamics_derivatives")
+    _method(method, forward.MINV_METHODS, "inverse mass matrix")
     s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
-    return fd_derivatives(robot, s, qd, _vec(tau, robot.nv, "tau", xp), xp)
+    return fd_derivatives(robot, s, qd, _vec(tau, robot.nv, "tau", xp), xp, method)
 
 
 def coriolis_matrix(robot, q, qd, xp=NUMPY):

@@ -1,8 +1,8 @@
-"""soagen's flexible links against the independent references of soagen.oracles (helper
-"flexoracle"'s work: Exudyn ANCF cable elements, converged meshes, and a floating-frame
-model written from the equations), on its cases (soagen.oracles.beams: a flexible
+"""soagen's flexible links against the independent references of soagen.oracles (Exudyn
+ANCF cable elements, converged meshes, and a floating-frame model written from the
+equations), on its cases (soagen.oracles.beams: a flexible
 pendulum and a two-link flexible arm of aluminium strips falling under gravity,
-rho A g L^3 / EI = 0.5): issue 24's criteria (elastic tip deflection within 5% of its peak,
+rho A g L^3 / EI = 0.5): the criteria of docs/flexible.md (elastic tip deflection within 5% of its peak,
 hub angles within 1e-3 rad, tip within 0.05% of the reach, every 0.01 s over 1 s).
 
     python benchmarks/flexible_model/against_oracles.py [--quick]

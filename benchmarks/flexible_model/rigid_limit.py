@@ -1,4 +1,4 @@
-"""Very stiff links reproduce the rigid trajectory (issue 18; docs/flexible.md): the
+"""Very stiff links reproduce the rigid trajectory (docs/flexible.md): the
 two-link flexible arm of steel strips with EI x 1e8 (frequencies x 1e4), released from
 rest at 0.4 and 0.3 rad under gravity, against the rigid arm with the same total link
 inertias (rigid_robot), 1 s, RK4 on the generated C.

@@ -28,15 +28,195 @@
 //   inverse_dynamics: 1331 mul, 913 add, 1 div, 4 sin/cos, 0 sqrt; 479 temporaries
 //   mass_matrix: 750 mul, 553 add, 1 div, 4 sin/cos, 0 sqrt; 319 temporaries
 //   bias_forces: 1236 mul, 822 add, 1 div, 4 sin/cos, 0 sqrt; 463 temporaries
-//   inverse_mass_matrix: 1265 mul, 947 add, 7 div, 4 sin/cos, 0 sqrt; 479 temporaries
-//   forward_dynamics: 1977 mul, 1399 add, 7 div, 4 sin/cos, 0 sqrt; 745 temporaries
+//   inverse_mass_matrix: 966 mul, 700 add, 7 div, 4 sin/cos, 0 sqrt; 413 temporaries
+//   forward_dynamics: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 740 temporaries
 //   jacobian: 197 mul, 111 add, 1 div, 6 sin/cos, 0 sqrt; 83 temporaries
 //   jacobian_dot_qd: 320 mul, 202 add, 1 div, 6 sin/cos, 0 sqrt; 144 temporaries
-//   op_space_inverse_inertia: 1636 mul, 1219 add, 7 div, 6 sin/cos, 0 sqrt; 533 temporaries
+//   op_space_inverse_inertia: 1337 mul, 943 add, 7 div, 6 sin/cos, 0 sqrt; 490 temporaries
 
 #include <math.h>
 
 #include "arm3_flexlink.h"
+
+/* ------------------------------------------------------------------------------------
+ * Vector support: W lanes at a time on the compiler's vector types, for the sin/cos of
+ * the scalar functions (all joint angles of one call at once, soagen_sincos) and for the
+ * batch functions (soagen generate --batch: W states at a time). W follows the compiler's
+ * target macros: 8 with AVX-512F, 4 with AVX, 2 otherwise (SSE2, NEON); -DSOAGEN_WIDTH=W
+ * forces one (1, 2, 4 or 8). Without GCC/Clang vector extensions, or with
+ * -DSOAGEN_NO_VECTOR, W = 1: plain C99, libm's sin and cos one angle at a time, and the
+ * batch functions loop over the scalar ones.
+ *
+ * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
+ * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
+ * -lm, when the ISA of its variant is enabled).
+ * ------------------------------------------------------------------------------------ */
+#ifndef SOAGEN_VECTOR_PRELUDE
+#define SOAGEN_VECTOR_PRELUDE
+
+#if defined(SOAGEN_WIDTH)
+#  define SOAGEN_W SOAGEN_WIDTH
+#elif defined(SOAGEN_NO_VECTOR) || !defined(__GNUC__)
+#  define SOAGEN_W 1
+#elif defined(__AVX512F__)
+#  define SOAGEN_W 8
+#elif defined(__AVX__)
+#  define SOAGEN_W 4
+#else
+#  define SOAGEN_W 2
+#endif
+
+#if SOAGEN_W > 1
+typedef double soagen_vd __attribute__((vector_size(8 * SOAGEN_W)));
+typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
+#define SOAGEN_SPLAT(x) ((soagen_vd){0} + (x))
+
+/* state-major (n, m) rows <-> m vectors of W states */
+static inline void soagen_load(soagen_vd* v, const double* x, int m)
+{
+    for (int k = 0; k < m; k++) {
+        soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
+        for (int l = 0; l < SOAGEN_W; l++)
+            t[l] = x[l * m + k];
+        v[k] = t;
+    }
+}
+
+static inline void soagen_store(double* x, const soagen_vd* v, int m)
+{
+    for (int k = 0; k < m; k++)
+        for (int l = 0; l < SOAGEN_W; l++)
+            x[l * m + k] = v[k][l];
+}
+
+static inline soagen_vd soagen_vsqrt(soagen_vd x)
+{
+    double lanes[SOAGEN_W];
+    soagen_vd r;
+    for (int l = 0; l < SOAGEN_W; l++)
+        lanes[l] = sqrt(x[l]);
+    __builtin_memcpy(&r, lanes, sizeof lanes);
+    return r;
+}
+
+/* sin and cos of W angles at once. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
+ * three parts (the first two of 33 bits, so k*P1 and k*P2 are exact for |k| < 2^20);
+ * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
+ * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
+ * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
+ * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
+ * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
+static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
+    const soagen_vd y = x * 0.6366197723675814 + 6755399441055744.0;
+    const soagen_vd k = y - 6755399441055744.0;
+    const soagen_vu n = (soagen_vu)y;
+    const soagen_vd r = ((x - k * P1) - k * P2) - k * P3;
+    const soagen_vd z = r * r;
+    const soagen_vd ps = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03
+        + z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06
+        + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+    const soagen_vd pc = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
+        + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
+        + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    const soagen_vu odd = -(n & 1), bs = (soagen_vu)ps, bc = (soagen_vu)pc;
+    *s = (soagen_vd)(((bs & ~odd) | (bc & odd)) ^ ((n & 2) << 62));        /* q: s, c, -s, -c */
+    *c = (soagen_vd)(((bc & ~odd) | (bs & odd)) ^ (((n + 1) & 2) << 62));  /* q: c, -s, -c, s */
+    int large = 0;
+    for (int l = 0; l < SOAGEN_W; l++)
+        large |= !(x[l] >= -823549.6654 && x[l] <= 823549.6654);
+    if (large)
+        for (int l = 0; l < SOAGEN_W; l++)
+            if (!(x[l] >= -823549.6654 && x[l] <= 823549.6654)) {
+                (*s)[l] = sin(x[l]);
+                (*c)[l] = cos(x[l]);
+            }
+}
+
+#if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
+    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
+    && ((SOAGEN_W == 8 && defined(__AVX512F__)) || (SOAGEN_W == 4 && defined(__AVX__)) || SOAGEN_W == 2)
+#  define SOAGEN_LIBMVEC 1
+#  if SOAGEN_W == 8
+extern soagen_vd _ZGVeN8v_sin(soagen_vd);
+extern soagen_vd _ZGVeN8v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVeN8v_sin
+#    define SOAGEN_MVCOS _ZGVeN8v_cos
+#  elif SOAGEN_W == 4 && defined(__AVX2__)
+extern soagen_vd _ZGVdN4v_sin(soagen_vd);
+extern soagen_vd _ZGVdN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVdN4v_sin
+#    define SOAGEN_MVCOS _ZGVdN4v_cos
+#  elif SOAGEN_W == 4
+extern soagen_vd _ZGVcN4v_sin(soagen_vd);
+extern soagen_vd _ZGVcN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVcN4v_sin
+#    define SOAGEN_MVCOS _ZGVcN4v_cos
+#  else
+extern soagen_vd _ZGVbN2v_sin(soagen_vd);
+extern soagen_vd _ZGVbN2v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVbN2v_sin
+#    define SOAGEN_MVCOS _ZGVbN2v_cos
+#  endif
+/* -DSOAGEN_USE_LIBMVEC: glibc's libmvec, two calls (sin, cos) per vector. */
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    *s = SOAGEN_MVSIN(x);
+    *c = SOAGEN_MVCOS(x);
+}
+#else
+#  define SOAGEN_LIBMVEC 0
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    soagen_vsincos_poly(x, s, c);
+}
+#endif
+
+/* One of the two, for a sin or cos whose argument is not an input (rare). */
+static inline soagen_vd soagen_vsin(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return s;
+}
+
+static inline soagen_vd soagen_vcos(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return c;
+}
+#endif /* SOAGEN_W > 1 */
+
+/* s[i] = sin(x[i]), c[i] = cos(x[i]) for the n angles of one scalar call: gathered into
+ * vectors of W lanes (the last one padded with zeros), one soagen_vsincos per W angles,
+ * scattered back; W = 1: libm.
+ * The lanes are set one by one in registers (a vector loaded from memory just written
+ * lane by lane would wait for the stores). */
+static inline void soagen_sincos(const double* x, double* s, double* c, int n)
+{
+#if SOAGEN_W > 1
+    for (int i = 0; i < n; i += SOAGEN_W) {
+        soagen_vd v = SOAGEN_SPLAT(0.0);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++)
+            v[l] = x[i + l];
+        soagen_vd vs, vc;
+        soagen_vsincos(v, &vs, &vc);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++) {
+            s[i + l] = vs[l];
+            c[i + l] = vc[l];
+        }
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        s[i] = sin(x[i]);
+        c[i] = cos(x[i]);
+    }
+#endif
+}
+#endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
@@ -49,11 +229,14 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     (void)qdd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[1], q[6] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_6 = soagen_c[1];
+    const double s_q_6 = soagen_s[1];
     /* Rn2: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 7.375696227562646*q[3] + 25.6207646923378*q[5];
     const double t1 = 7.375696227562646*q[2] + 25.6207646923378*q[4];
@@ -564,11 +747,14 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[1], q[6] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_6 = soagen_c[1];
+    const double s_q_6 = soagen_s[1];
     /* Rn2: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 7.375696227562646*q[3] + 25.6207646923378*q[5];
     const double t1 = 7.375696227562646*q[2] + 25.6207646923378*q[4];
@@ -963,11 +1149,14 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[1], q[6] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_6 = soagen_c[1];
+    const double s_q_6 = soagen_s[1];
     /* Rn2: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 7.375696227562646*q[3] + 25.6207646923378*q[5];
     const double t1 = 7.375696227562646*q[2] + 25.6207646923378*q[4];
@@ -1454,19 +1643,22 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Part I (4.4)-(4.6), (4.16), (4.19)-(4.22).
- * Operations: 1265 mul, 947 add, 7 div, 4 sin/cos, 0 sqrt; 479 temporaries. */
+ * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 966 mul, 700 add, 7 div, 4 sin/cos, 0 sqrt; 413 temporaries. */
 void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[1], q[6] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_6 = soagen_c[1];
+    const double s_q_6 = soagen_s[1];
     /* Rn2: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 7.375696227562646*q[3] + 25.6207646923378*q[5];
     const double t1 = 7.375696227562646*q[2] + 25.6207646923378*q[4];
@@ -1583,439 +1775,395 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double M1_8_8 = 43.908786699875336*t13 + 1038.802611305487*t15 + 318.5646632168913*t37 + 1.0;
     const double M1_8_9 = q[4]*t34 + q[5]*t33 + 1038.802611305487*t23 + 43.908786699875336*t25;
     const double M1_9_9 = 43.908786699875336*t14 + 1038.802611305487*t16 + 318.5646632168913*t38 + 1.0;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t49 = 0.065*R2_0_2;
-    const double t50 = Rn2_2_1*rn2_1;
-    const double t51 = Rn2_1_1*rn2_2;
-    const double t52 = t49 + 0.24*t50 - 0.24*t51;
-    const double t53 = R2_1_2*rn2_2;
-    const double t54 = R2_2_2*rn2_1;
-    const double t55 = 2.7755575615628914e-17*t53 - 2.7755575615628914e-17*t54;
-    const double t56 = R2_1_0*rn2_2;
-    const double t57 = R2_2_0*rn2_1 - t56;
-    const double t58 = 1.2*R2_2_0*rn2_1 - 1.2*t56;
-    const double t59 = R2_2_2*rn2_1 - t53;
-    const double t60 = 0.313846153846154*R2_2_2*rn2_1 - 0.313846153846154*t53;
-    const double t61 = Rn2_2_1*rn2_1 - t51;
-    const double t62 = 0.24*R2_0_2;
-    const double t63 = 1.2*t50 - 1.2*t51 + t62;
-    const double P1_0_0 = M1_0_0 + 0.001*R2_0_0*R2_0_0 + R2_0_2*t52 + Rn2_0_1*t55 + t57*t58 + t59*t60 + t61*t63;
-    const double t64 = R2_0_0*rn2_2;
-    const double t65 = R2_2_0*rn2_0;
-    const double t66 = t64 - t65;
-    const double t67 = R2_0_2*rn2_2;
-    const double t68 = R2_2_2*rn2_0;
-    const double t69 = t67 - t68;
-    const double t70 = Rn2_0_1*rn2_2;
-    const double t71 = Rn2_2_1*rn2_0;
-    const double t72 = t70 - t71;
-    const double t73 = 0.001*R2_0_0;
-    const double P1_0_1 = M1_0_1 + R2_1_0*t73 + R2_1_2*t52 + Rn2_1_1*t55 + t58*t66 + t60*t69 + t63*t72;
-    const double t74 = R2_0_0*rn2_1;
-    const double t75 = R2_1_0*rn2_0 - t74;
-    const double t76 = R2_0_2*rn2_1;
-    const double t77 = R2_1_2*rn2_0 - t76;
-    const double t78 = Rn2_0_1*rn2_1;
-    const double t79 = Rn2_1_1*rn2_0 - t78;
-    const double P1_0_2 = M1_0_2 + R2_2_0*t73 + R2_2_2*t52 + Rn2_2_1*t55 + t58*t75 + t60*t77 + t63*t79;
-    const double t80 = U2_0_0*t57;
-    const double t81 = U2_2_0*t75;
-    const double t82 = R2_0_0*U2_3_0;
-    const double t83 = R2_1_0*U2_4_0;
-    const double t84 = R2_2_0*U2_5_0;
-    const double t85 = t80 + t81 + t82 + t83 + t84;
-    const double t86 = Rn2_0_1*U2_3_0;
-    const double t87 = Rn2_1_1*U2_4_0;
-    const double t88 = Rn2_2_1*U2_5_0;
-    const double t89 = U2_0_0*t61;
-    const double t90 = U2_2_0*t79;
-    const double t91 = t86 + t87 + t88 + t89 + t90;
-    const double t92 = R2_0_0*U2_0_0;
-    const double t93 = R2_2_0*U2_2_0;
-    const double t94 = t92 + t93;
-    const double t95 = R2_2_2*U2_2_0;
-    const double t96 = R2_0_2*U2_0_0 + t95;
-    const double t97 = Rn2_0_1*U2_0_0 + Rn2_2_1*U2_2_0;
-    const double t98 = R2_0_2*U2_3_0;
-    const double t99 = R2_1_2*U2_4_0;
-    const double t100 = R2_2_2*U2_5_0;
-    const double t101 = U2_0_0*t59;
-    const double t102 = U2_2_0*t77;
-    const double t103 = t100 + t101 + t102 + t98 + t99;
-    const double P1_0_6 = q[3] + t103*t60 + t52*t96 + t55*t97 + t58*t85 + t63*t91 + t73*t94;
-    const double t104 = R2_1_2*U2_1_1;
-    const double t105 = R2_0_2*U2_0_1 + t104;
-    const double t106 = Rn2_0_1*U2_0_1 + Rn2_1_1*U2_1_1;
-    const double t107 = R2_0_2*U2_3_1;
-    const double t108 = R2_1_2*U2_4_1;
-    const double t109 = R2_2_2*U2_5_1;
-    const double t110 = U2_0_1*t59;
-    const double t111 = U2_1_1*t69;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t49 = R2_1_2*rn2_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = -0.24*R2_2_2*rn2_1 + 0.065*Rn2_0_1 + 0.24*t49;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t50 = 0.065*R2_0_2;
+    const double t51 = Rn2_2_1*rn2_1;
+    const double t52 = Rn2_1_1*rn2_2;
+    const double t53 = t50 + 0.24*t51 - 0.24*t52;
+    const double t54 = R2_1_0*rn2_2;
+    const double t55 = R2_2_0*rn2_1 - t54;
+    const double t56 = 1.2*R2_2_0*rn2_1 - 1.2*t54;
+    const double t57 = R2_2_2*rn2_1 - t49;
+    const double t58 = 0.24*Rn2_0_1;
+    const double t59 = 1.2*R2_2_2*rn2_1 - 1.2*t49 - t58;
+    const double t60 = Rn2_2_1*rn2_1 - t52;
+    const double t61 = 0.24*R2_0_2;
+    const double t62 = 1.2*t51 - 1.2*t52 + t61;
+    const double Rc1_0_0 = F1_2_0_0*Rn2_0_1 + M1_0_0 + 0.001*R2_0_0*R2_0_0 + R2_0_2*t53 + t55*t56 + t57*t59 + t60*t62;
+    const double t63 = R2_0_0*rn2_2;
+    const double t64 = R2_2_0*rn2_0;
+    const double t65 = t63 - t64;
+    const double t66 = R2_2_2*rn2_0;
+    const double t67 = R2_0_2*rn2_2 - t66;
+    const double t68 = Rn2_0_1*rn2_2;
+    const double t69 = Rn2_2_1*rn2_0;
+    const double t70 = t68 - t69;
+    const double t71 = 0.001*R2_0_0;
+    const double Rc1_0_1 = F1_2_0_0*Rn2_1_1 + M1_0_1 + R2_1_0*t71 + R2_1_2*t53 + t56*t65 + t59*t67 + t62*t70;
+    const double t72 = R2_0_0*rn2_1;
+    const double t73 = R2_1_0*rn2_0 - t72;
+    const double t74 = R2_0_2*rn2_1;
+    const double t75 = R2_1_2*rn2_0 - t74;
+    const double t76 = Rn2_0_1*rn2_1;
+    const double t77 = Rn2_1_1*rn2_0 - t76;
+    const double Rc1_0_2 = F1_2_0_0*Rn2_2_1 + M1_0_2 + R2_2_0*t71 + R2_2_2*t53 + t56*t73 + t59*t75 + t62*t77;
+    const double t78 = U2_0_0*t60;
+    const double t79 = U2_2_0*t77;
+    const double t80 = Rn2_0_1*U2_3_0;
+    const double t81 = Rn2_1_1*U2_4_0;
+    const double t82 = Rn2_2_1*U2_5_0;
+    const double t83 = t78 + t79 + t80 + t81 + t82;
+    const double t84 = R2_0_2*U2_3_0;
+    const double t85 = R2_1_2*U2_4_0;
+    const double t86 = R2_2_2*U2_5_0;
+    const double t87 = U2_0_0*t57;
+    const double t88 = U2_2_0*t75;
+    const double t89 = t84 + t85 + t86 + t87 + t88;
+    const double t90 = R2_0_0*U2_0_0;
+    const double t91 = R2_2_0*U2_2_0;
+    const double t92 = t90 + t91;
+    const double t93 = R2_2_2*U2_2_0;
+    const double t94 = R2_0_2*U2_0_0 + t93;
+    const double t95 = Rn2_2_1*U2_2_0;
+    const double t96 = Rn2_0_1*U2_0_0 + t95;
+    const double t97 = R2_0_0*U2_3_0;
+    const double t98 = R2_1_0*U2_4_0;
+    const double t99 = R2_2_0*U2_5_0;
+    const double t100 = U2_0_0*t55;
+    const double t101 = U2_2_0*t73;
+    const double t102 = t100 + t101 + t97 + t98 + t99;
+    const double Rc1_0_6 = F1_2_0_0*t96 + q[3] + t102*t56 + t53*t94 + t59*t89 + t62*t83 + t71*t92;
+    const double t103 = R2_1_2*U2_1_1;
+    const double t104 = R2_0_2*U2_0_1 + t103;
+    const double t105 = Rn2_1_1*U2_1_1;
+    const double t106 = Rn2_0_1*U2_0_1 + t105;
+    const double t107 = R2_0_0*U2_3_1;
+    const double t108 = R2_1_0*U2_4_1;
+    const double t109 = R2_2_0*U2_5_1;
+    const double t110 = U2_0_1*t55;
+    const double t111 = U2_1_1*t65;
     const double t112 = t107 + t108 + t109 + t110 + t111;
-    const double t113 = R2_0_0*U2_3_1;
-    const double t114 = R2_1_0*U2_4_1;
-    const double t115 = R2_2_0*U2_5_1;
-    const double t116 = U2_0_1*t57;
-    const double t117 = U2_1_1*t66;
+    const double t113 = Rn2_0_1*U2_3_1;
+    const double t114 = Rn2_1_1*U2_4_1;
+    const double t115 = Rn2_2_1*U2_5_1;
+    const double t116 = U2_0_1*t60;
+    const double t117 = U2_1_1*t70;
     const double t118 = t113 + t114 + t115 + t116 + t117;
-    const double t119 = Rn2_0_1*U2_3_1;
-    const double t120 = Rn2_1_1*U2_4_1;
-    const double t121 = Rn2_2_1*U2_5_1;
-    const double t122 = U2_0_1*t61;
-    const double t123 = U2_1_1*t72;
+    const double t119 = R2_0_2*U2_3_1;
+    const double t120 = R2_1_2*U2_4_1;
+    const double t121 = R2_2_2*U2_5_1;
+    const double t122 = U2_0_1*t57;
+    const double t123 = U2_1_1*t67;
     const double t124 = t119 + t120 + t121 + t122 + t123;
     const double t125 = R2_0_0*U2_0_1;
     const double t126 = R2_1_0*U2_1_1;
     const double t127 = t125 + t126;
-    const double P1_0_7 = -q[2] + t105*t52 + t106*t55 + t112*t60 + t118*t58 + t124*t63 + t127*t73;
+    const double Rc1_0_7 = F1_2_0_0*t106 - q[2] + t104*t53 + t112*t56 + t118*t62 + t124*t59 + t127*t71;
     const double t128 = R2_2_2*U2_2_2;
     const double t129 = R2_0_2*U2_0_2 + t128;
-    const double t130 = Rn2_0_1*U2_0_2 + Rn2_2_1*U2_2_2;
-    const double t131 = R2_0_2*U2_3_2;
-    const double t132 = R2_1_2*U2_4_2;
-    const double t133 = R2_2_2*U2_5_2;
-    const double t134 = U2_0_2*t59;
-    const double t135 = U2_2_2*t77;
-    const double t136 = t131 + t132 + t133 + t134 + t135;
-    const double t137 = R2_0_0*U2_3_2;
-    const double t138 = R2_1_0*U2_4_2;
-    const double t139 = R2_2_0*U2_5_2;
-    const double t140 = U2_0_2*t57;
-    const double t141 = U2_2_2*t75;
-    const double t142 = t137 + t138 + t139 + t140 + t141;
-    const double t143 = Rn2_0_1*U2_3_2;
-    const double t144 = Rn2_1_1*U2_4_2;
-    const double t145 = Rn2_2_1*U2_5_2;
-    const double t146 = U2_0_2*t61;
-    const double t147 = U2_2_2*t79;
-    const double t148 = t143 + t144 + t145 + t146 + t147;
-    const double t149 = R2_0_0*U2_0_2;
-    const double t150 = R2_2_0*U2_2_2;
-    const double t151 = t149 + t150;
-    const double P1_0_8 = q[5] + t129*t52 + t130*t55 + t136*t60 + t142*t58 + t148*t63 + t151*t73;
-    const double t152 = R2_1_2*U2_1_3;
-    const double t153 = R2_0_2*U2_0_3 + t152;
-    const double t154 = Rn2_0_1*U2_0_3 + Rn2_1_1*U2_1_3;
-    const double t155 = R2_0_2*U2_3_3;
-    const double t156 = R2_1_2*U2_4_3;
-    const double t157 = R2_2_2*U2_5_3;
-    const double t158 = U2_0_3*t59;
-    const double t159 = U2_1_3*t69;
-    const double t160 = t155 + t156 + t157 + t158 + t159;
-    const double t161 = R2_0_0*U2_3_3;
-    const double t162 = R2_1_0*U2_4_3;
-    const double t163 = R2_2_0*U2_5_3;
-    const double t164 = U2_0_3*t57;
-    const double t165 = U2_1_3*t66;
-    const double t166 = t161 + t162 + t163 + t164 + t165;
-    const double t167 = Rn2_0_1*U2_3_3;
-    const double t168 = Rn2_1_1*U2_4_3;
-    const double t169 = Rn2_2_1*U2_5_3;
-    const double t170 = U2_0_3*t61;
-    const double t171 = U2_1_3*t72;
-    const double t172 = t167 + t168 + t169 + t170 + t171;
-    const double t173 = R2_0_0*U2_0_3;
-    const double t174 = R2_1_0*U2_1_3;
-    const double t175 = t173 + t174;
-    const double P1_0_9 = -q[4] + t153*t52 + t154*t55 + t160*t60 + t166*t58 + t172*t63 + t175*t73;
-    const double t176 = 0.065*R2_1_2 + 0.24*t70 - 0.24*t71;
-    const double t177 = 2.7755575615628914e-17*R2_2_2*rn2_0 - 2.7755575615628914e-17*t67;
-    const double t178 = 1.2*t64 - 1.2*t65;
-    const double t179 = 0.313846153846154*t67 - 0.313846153846154*t68;
-    const double t180 = 0.24*R2_1_2 + 1.2*t70 - 1.2*t71;
-    const double P1_1_1 = M1_1_1 + 0.001*R2_1_0*R2_1_0 + R2_1_2*t176 + Rn2_1_1*t177 + t178*t66 + t179*t69 + t180*t72;
-    const double t181 = 0.001*R2_1_0;
-    const double P1_1_2 = M1_1_2 + R2_2_0*t181 + R2_2_2*t176 + Rn2_2_1*t177 + t178*t75 + t179*t77 + t180*t79;
-    const double P1_1_6 = M1_1_6 + t103*t179 + t176*t96 + t177*t97 + t178*t85 + t180*t91 + t181*t94;
-    const double P1_1_7 = M1_1_7 + t105*t176 + t106*t177 + t112*t179 + t118*t178 + t124*t180 + t127*t181;
-    const double P1_1_8 = M1_1_8 + t129*t176 + t130*t177 + t136*t179 + t142*t178 + t148*t180 + t151*t181;
-    const double P1_1_9 = M1_1_9 + t153*t176 + t154*t177 + t160*t179 + t166*t178 + t172*t180 + t175*t181;
-    const double t182 = Rn2_1_1*rn2_0;
-    const double t183 = 0.065*R2_2_2 + 0.24*t182 - 0.24*t78;
-    const double t184 = R2_1_2*rn2_0;
-    const double t185 = -2.7755575615628914e-17*t184 + 2.7755575615628914e-17*t76;
-    const double t186 = 1.2*R2_1_0*rn2_0 - 1.2*t74;
-    const double t187 = 0.313846153846154*R2_1_2*rn2_0 - 0.313846153846154*t76;
-    const double t188 = 0.24*R2_2_2 + 1.2*t182 - 1.2*t78;
-    const double P1_2_2 = M1_2_2 + 0.001*R2_2_0*R2_2_0 + R2_2_2*t183 + Rn2_2_1*t185 + t186*t75 + t187*t77 + t188*t79;
-    const double t189 = 0.001*R2_2_0;
-    const double P1_2_6 = M1_2_6 + t103*t187 + t183*t96 + t185*t97 + t186*t85 + t188*t91 + t189*t94;
-    const double P1_2_7 = M1_2_7 + t105*t183 + t106*t185 + t112*t187 + t118*t186 + t124*t188 + t127*t189;
-    const double P1_2_8 = M1_2_8 + t129*t183 + t130*t185 + t136*t187 + t142*t186 + t148*t188 + t151*t189;
-    const double P1_2_9 = M1_2_9 + t153*t183 + t154*t185 + t160*t187 + t166*t186 + t172*t188 + t175*t189;
-    const double t190 = 0.001*t92 + 0.001*t93;
-    const double t191 = U2_0_0*t49 + 0.24*t86 + 0.24*t87 + 0.24*t88 + 0.24*t89 + 0.24*t90 + 0.065*t95;
-    const double t192 = -2.7755575615628914e-17*t100 - 2.7755575615628914e-17*t101 - 2.7755575615628914e-17*t102 - 2.7755575615628914e-17*t98 - 2.7755575615628914e-17*t99;
-    const double t193 = 1.2*t80 + 1.2*t81 + 1.2*t82 + 1.2*t83 + 1.2*t84;
-    const double t194 = 0.313846153846154*t100 + 0.313846153846154*t101 + 0.313846153846154*t102 + 0.313846153846154*t98 + 0.313846153846154*t99;
-    const double t195 = U2_0_0*t62 + 1.2*t86 + 1.2*t87 + 1.2*t88 + 1.2*t89 + 1.2*t90 + 0.24*t95;
-    const double P1_6_6 = M1_6_6 + t103*t194 + t190*t94 + t191*t96 + t192*t97 + t193*t85 + t195*t91;
-    const double P1_6_7 = M1_6_7 + t105*t191 + t106*t192 + t112*t194 + t118*t193 + t124*t195 + t127*t190;
-    const double P1_6_8 = M1_6_8 + t129*t191 + t130*t192 + t136*t194 + t142*t193 + t148*t195 + t151*t190;
-    const double P1_6_9 = M1_6_9 + t153*t191 + t154*t192 + t160*t194 + t166*t193 + t172*t195 + t175*t190;
+    const double t130 = Rn2_2_1*U2_2_2;
+    const double t131 = Rn2_0_1*U2_0_2 + t130;
+    const double t132 = R2_0_0*U2_3_2;
+    const double t133 = R2_1_0*U2_4_2;
+    const double t134 = R2_2_0*U2_5_2;
+    const double t135 = U2_0_2*t55;
+    const double t136 = U2_2_2*t73;
+    const double t137 = t132 + t133 + t134 + t135 + t136;
+    const double t138 = Rn2_0_1*U2_3_2;
+    const double t139 = Rn2_1_1*U2_4_2;
+    const double t140 = Rn2_2_1*U2_5_2;
+    const double t141 = U2_0_2*t60;
+    const double t142 = U2_2_2*t77;
+    const double t143 = t138 + t139 + t140 + t141 + t142;
+    const double t144 = R2_0_2*U2_3_2;
+    const double t145 = R2_1_2*U2_4_2;
+    const double t146 = R2_2_2*U2_5_2;
+    const double t147 = U2_0_2*t57;
+    const double t148 = U2_2_2*t75;
+    const double t149 = t144 + t145 + t146 + t147 + t148;
+    const double t150 = R2_0_0*U2_0_2;
+    const double t151 = R2_2_0*U2_2_2;
+    const double t152 = t150 + t151;
+    const double Rc1_0_8 = F1_2_0_0*t131 + q[5] + t129*t53 + t137*t56 + t143*t62 + t149*t59 + t152*t71;
+    const double t153 = R2_1_2*U2_1_3;
+    const double t154 = R2_0_2*U2_0_3 + t153;
+    const double t155 = Rn2_1_1*U2_1_3;
+    const double t156 = Rn2_0_1*U2_0_3 + t155;
+    const double t157 = R2_0_0*U2_3_3;
+    const double t158 = R2_1_0*U2_4_3;
+    const double t159 = R2_2_0*U2_5_3;
+    const double t160 = U2_0_3*t55;
+    const double t161 = U2_1_3*t65;
+    const double t162 = t157 + t158 + t159 + t160 + t161;
+    const double t163 = Rn2_0_1*U2_3_3;
+    const double t164 = Rn2_1_1*U2_4_3;
+    const double t165 = Rn2_2_1*U2_5_3;
+    const double t166 = U2_0_3*t60;
+    const double t167 = U2_1_3*t70;
+    const double t168 = t163 + t164 + t165 + t166 + t167;
+    const double t169 = R2_0_2*U2_3_3;
+    const double t170 = R2_1_2*U2_4_3;
+    const double t171 = R2_2_2*U2_5_3;
+    const double t172 = U2_0_3*t57;
+    const double t173 = U2_1_3*t67;
+    const double t174 = t169 + t170 + t171 + t172 + t173;
+    const double t175 = R2_0_0*U2_0_3;
+    const double t176 = R2_1_0*U2_1_3;
+    const double t177 = t175 + t176;
+    const double Rc1_0_9 = F1_2_0_0*t156 - q[4] + t154*t53 + t162*t56 + t168*t62 + t174*t59 + t177*t71;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = 0.065*Rn2_1_1 - rn2_2*t61 + 0.24*t66;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t178 = 0.065*R2_1_2 + rn2_2*t58 - 0.24*t69;
+    const double t179 = 1.2*t63 - 1.2*t64;
+    const double t180 = 1.2*R2_0_2*rn2_2 - 0.24*Rn2_1_1 - 1.2*t66;
+    const double t181 = 0.24*R2_1_2 + 1.2*t68 - 1.2*t69;
+    const double Rc1_1_1 = F1_2_1_0*Rn2_1_1 + M1_1_1 + 0.001*R2_1_0*R2_1_0 + R2_1_2*t178 + t179*t65 + t180*t67 + t181*t70;
+    const double t182 = 0.001*R2_1_0;
+    const double Rc1_1_2 = F1_2_1_0*Rn2_2_1 + M1_1_2 + R2_2_0*t182 + R2_2_2*t178 + t179*t73 + t180*t75 + t181*t77;
+    const double Rc1_1_6 = F1_2_1_0*t96 + M1_1_6 + t102*t179 + t178*t94 + t180*t89 + t181*t83 + t182*t92;
+    const double Rc1_1_7 = F1_2_1_0*t106 + M1_1_7 + t104*t178 + t112*t179 + t118*t181 + t124*t180 + t127*t182;
+    const double Rc1_1_8 = F1_2_1_0*t131 + M1_1_8 + t129*t178 + t137*t179 + t143*t181 + t149*t180 + t152*t182;
+    const double Rc1_1_9 = F1_2_1_0*t156 + M1_1_9 + t154*t178 + t162*t179 + t168*t181 + t174*t180 + t177*t182;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = -0.24*R2_1_2*rn2_0 + 0.065*Rn2_2_1 + rn2_1*t61;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t183 = Rn2_1_1*rn2_0;
+    const double t184 = 0.065*R2_2_2 - rn2_1*t58 + 0.24*t183;
+    const double t185 = 1.2*R2_1_0*rn2_0 - 1.2*t72;
+    const double t186 = 1.2*R2_1_2*rn2_0 - 0.24*Rn2_2_1 - 1.2*t74;
+    const double t187 = 0.24*R2_2_2 + 1.2*t183 - 1.2*t76;
+    const double Rc1_2_2 = F1_2_2_0*Rn2_2_1 + M1_2_2 + 0.001*R2_2_0*R2_2_0 + R2_2_2*t184 + t185*t73 + t186*t75 + t187*t77;
+    const double t188 = 0.001*R2_2_0;
+    const double Rc1_2_6 = F1_2_2_0*t96 + M1_2_6 + t102*t185 + t184*t94 + t186*t89 + t187*t83 + t188*t92;
+    const double Rc1_2_7 = F1_2_2_0*t106 + M1_2_7 + t104*t184 + t112*t185 + t118*t187 + t124*t186 + t127*t188;
+    const double Rc1_2_8 = F1_2_2_0*t131 + M1_2_8 + t129*t184 + t137*t185 + t143*t187 + t149*t186 + t152*t188;
+    const double Rc1_2_9 = F1_2_2_0*t156 + M1_2_9 + t154*t184 + t162*t185 + t168*t187 + t174*t186 + t177*t188;
+    const double t189 = 0.001*t90 + 0.001*t91;
+    const double t190 = U2_0_0*t50 + U2_3_0*t58 + 0.24*t78 + 0.24*t79 + 0.24*t81 + 0.24*t82 + 0.065*t93;
+    const double t191 = U2_3_0*t61 + 0.24*t85 + 0.24*t86;
+    const double t192 = 0.065*Rn2_0_1*U2_0_0 + 0.065*Rn2_2_1*U2_2_0 - t191 - 0.24*t87 - 0.24*t88;
+    const double t193 = 1.2*t100 + 1.2*t101 + 1.2*t97 + 1.2*t98 + 1.2*t99;
+    const double t194 = -U2_0_0*t58 + 1.2*t84 + 1.2*t85 + 1.2*t86 + 1.2*t87 + 1.2*t88 - 0.24*t95;
+    const double t195 = U2_0_0*t61 + 1.2*t78 + 1.2*t79 + 1.2*t80 + 1.2*t81 + 1.2*t82 + 0.24*t93;
+    const double Rc1_6_6 = M1_6_6 + t102*t193 + t189*t92 + t190*t94 + t192*t96 + t194*t89 + t195*t83;
+    const double Rc1_6_7 = M1_6_7 + t104*t190 + t106*t192 + t112*t193 + t118*t195 + t124*t194 + t127*t189;
+    const double Rc1_6_8 = M1_6_8 + t129*t190 + t131*t192 + t137*t193 + t143*t195 + t149*t194 + t152*t189;
+    const double Rc1_6_9 = M1_6_9 + t154*t190 + t156*t192 + t162*t193 + t168*t195 + t174*t194 + t177*t189;
     const double t196 = 0.001*t125 + 0.001*t126;
-    const double t197 = U2_0_1*t49 + 0.065*t104 + 0.24*t119 + 0.24*t120 + 0.24*t121 + 0.24*t122 + 0.24*t123;
-    const double t198 = -2.7755575615628914e-17*t107 - 2.7755575615628914e-17*t108 - 2.7755575615628914e-17*t109 - 2.7755575615628914e-17*t110 - 2.7755575615628914e-17*t111;
-    const double t199 = 1.2*t113 + 1.2*t114 + 1.2*t115 + 1.2*t116 + 1.2*t117;
-    const double t200 = 0.313846153846154*t107 + 0.313846153846154*t108 + 0.313846153846154*t109 + 0.313846153846154*t110 + 0.313846153846154*t111;
-    const double t201 = U2_0_1*t62 + 0.24*t104 + 1.2*t119 + 1.2*t120 + 1.2*t121 + 1.2*t122 + 1.2*t123;
-    const double P1_7_7 = M1_7_7 + t105*t197 + t106*t198 + t112*t200 + t118*t199 + t124*t201 + t127*t196;
-    const double P1_7_8 = M1_7_8 + t129*t197 + t130*t198 + t136*t200 + t142*t199 + t148*t201 + t151*t196;
-    const double P1_7_9 = M1_7_9 + t153*t197 + t154*t198 + t160*t200 + t166*t199 + t172*t201 + t175*t196;
-    const double t202 = 0.001*t149 + 0.001*t150;
-    const double t203 = U2_0_2*t49 + 0.065*t128 + 0.24*t143 + 0.24*t144 + 0.24*t145 + 0.24*t146 + 0.24*t147;
-    const double t204 = -2.7755575615628914e-17*t131 - 2.7755575615628914e-17*t132 - 2.7755575615628914e-17*t133 - 2.7755575615628914e-17*t134 - 2.7755575615628914e-17*t135;
-    const double t205 = 1.2*t137 + 1.2*t138 + 1.2*t139 + 1.2*t140 + 1.2*t141;
-    const double t206 = 0.313846153846154*t131 + 0.313846153846154*t132 + 0.313846153846154*t133 + 0.313846153846154*t134 + 0.313846153846154*t135;
-    const double t207 = U2_0_2*t62 + 0.24*t128 + 1.2*t143 + 1.2*t144 + 1.2*t145 + 1.2*t146 + 1.2*t147;
-    const double P1_8_8 = M1_8_8 + t129*t203 + t130*t204 + t136*t206 + t142*t205 + t148*t207 + t151*t202;
-    const double P1_8_9 = M1_8_9 + t153*t203 + t154*t204 + t160*t206 + t166*t205 + t172*t207 + t175*t202;
-    const double P1_9_9 = M1_9_9 + t153*(U2_0_3*t49 + 0.065*t152 + 0.24*t167 + 0.24*t168 + 0.24*t169 + 0.24*t170 + 0.24*t171) + t154*(-2.7755575615628914e-17*t155 - 2.7755575615628914e-17*t156 - 2.7755575615628914e-17*t157 - 2.7755575615628914e-17*t158 - 2.7755575615628914e-17*t159) + t160*(0.313846153846154*t155 + 0.313846153846154*t156 + 0.313846153846154*t157 + 0.313846153846154*t158 + 0.313846153846154*t159) + t166*(1.2*t161 + 1.2*t162 + 1.2*t163 + 1.2*t164 + 1.2*t165) + t172*(U2_0_3*t62 + 0.24*t152 + 1.2*t167 + 1.2*t168 + 1.2*t169 + 1.2*t170 + 1.2*t171) + t175*(0.001*t173 + 0.001*t174);
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0 = 1.0/P1_1_1;
-    const double ldl_L10 = P1_1_6*ldl_di0;
-    const double ldl_L20 = P1_1_7*ldl_di0;
-    const double ldl_L30 = P1_1_8*ldl_di0;
-    const double ldl_L40 = P1_1_9*ldl_di0;
-    const double t208 = ldl_L10*ldl_L10;
-    const double ldl_d1 = -P1_1_1*t208 + P1_6_6;
-    const double ldl_di1 = 1.0/ldl_d1;
-    const double t209 = P1_1_1*ldl_L10;
-    const double ldl_L21 = ldl_di1*(P1_6_7 - ldl_L20*t209);
-    const double ldl_L31 = ldl_di1*(P1_6_8 - ldl_L30*t209);
-    const double ldl_L41 = ldl_di1*(P1_6_9 - ldl_L40*t209);
-    const double t210 = ldl_L21*ldl_L21;
-    const double ldl_d2 = -P1_1_1*ldl_L20*ldl_L20 + P1_7_7 - ldl_d1*t210;
-    const double ldl_di2 = 1.0/ldl_d2;
-    const double t211 = P1_1_1*ldl_L20;
-    const double t212 = ldl_L21*ldl_d1;
-    const double ldl_L32 = ldl_di2*(P1_7_8 - ldl_L30*t211 - ldl_L31*t212);
-    const double ldl_L42 = ldl_di2*(P1_7_9 - ldl_L40*t211 - ldl_L41*t212);
-    const double t213 = ldl_L32*ldl_L32;
-    const double ldl_d3 = -P1_1_1*ldl_L30*ldl_L30 + P1_8_8 - ldl_L31*ldl_L31*ldl_d1 - ldl_d2*t213;
-    const double ldl_di3 = 1.0/ldl_d3;
-    const double ldl_L43 = ldl_di3*(-P1_1_1*ldl_L30*ldl_L40 + P1_8_9 - ldl_L31*ldl_L41*ldl_d1 - ldl_L32*ldl_L42*ldl_d2);
-    const double t214 = ldl_L43*ldl_L43;
-    const double ldl_d4 = -P1_1_1*ldl_L40*ldl_L40 + P1_9_9 - ldl_L41*ldl_L41*ldl_d1 - ldl_L42*ldl_L42*ldl_d2 - ldl_d3*t214;
-    const double ldl_di4 = 1.0/ldl_d4;
-    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double ldl_Li30 = ldl_L10*ldl_L31 - ldl_L30 - ldl_L32*ldl_Li20;
-    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
-    const double ldl_Li40 = ldl_L10*ldl_L41 - ldl_L40 - ldl_L42*ldl_Li20 - ldl_L43*ldl_Li30;
-    const double ldl_Li41 = ldl_L21*ldl_L42 - ldl_L41 - ldl_L43*ldl_Li31;
-    const double ldl_Li42 = ldl_L32*ldl_L43 - ldl_L42;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_Li40*ldl_Li40*ldl_di4 + ldl_di0 + ldl_di1*t208;
-    const double t215 = ldl_Li20*ldl_di2;
-    const double Dinv1_0_1 = -ldl_L10*ldl_di1 - ldl_L21*t215 + ldl_Li30*ldl_Li31*ldl_di3 + ldl_Li40*ldl_Li41*ldl_di4;
-    const double Dinv1_0_4 = ldl_Li40*ldl_di4;
-    const double Dinv1_0_2 = Dinv1_0_4*ldl_Li42 - ldl_L32*ldl_Li30*ldl_di3 + t215;
-    const double Dinv1_0_3 = -Dinv1_0_4*ldl_L43 + ldl_Li30*ldl_di3;
-    const double Dinv1_1_1 = ldl_Li31*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li41*ldl_di4 + ldl_di1 + ldl_di2*t210;
-    const double Dinv1_1_2 = -ldl_L21*ldl_di2 - ldl_L32*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li42*ldl_di4;
-    const double Dinv1_1_4 = ldl_Li41*ldl_di4;
-    const double Dinv1_1_3 = -Dinv1_1_4*ldl_L43 + ldl_Li31*ldl_di3;
-    const double Dinv1_2_2 = ldl_Li42*ldl_Li42*ldl_di4 + ldl_di2 + ldl_di3*t213;
-    const double Dinv1_2_4 = ldl_Li42*ldl_di4;
-    const double Dinv1_2_3 = -Dinv1_2_4*ldl_L43 - ldl_L32*ldl_di3;
-    const double Dinv1_3_3 = ldl_di3 + ldl_di4*t214;
-    const double Dinv1_3_4 = -ldl_L43*ldl_di4;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_1 + Dinv1_0_1*P1_0_6 + Dinv1_0_2*P1_0_7 + Dinv1_0_3*P1_0_8 + Dinv1_0_4*P1_0_9;
-    const double G1_0_1 = Dinv1_0_1*P1_0_1 + Dinv1_1_1*P1_0_6 + Dinv1_1_2*P1_0_7 + Dinv1_1_3*P1_0_8 + Dinv1_1_4*P1_0_9;
-    const double G1_0_2 = Dinv1_0_2*P1_0_1 + Dinv1_1_2*P1_0_6 + Dinv1_2_2*P1_0_7 + Dinv1_2_3*P1_0_8 + Dinv1_2_4*P1_0_9;
-    const double G1_0_3 = Dinv1_0_3*P1_0_1 + Dinv1_1_3*P1_0_6 + Dinv1_2_3*P1_0_7 + Dinv1_3_3*P1_0_8 + Dinv1_3_4*P1_0_9;
-    const double G1_0_4 = Dinv1_0_4*P1_0_1 + Dinv1_1_4*P1_0_6 + Dinv1_2_4*P1_0_7 + Dinv1_3_4*P1_0_8 + P1_0_9*ldl_di4;
-    const double G1_2_0 = Dinv1_0_0*P1_1_2 + Dinv1_0_1*P1_2_6 + Dinv1_0_2*P1_2_7 + Dinv1_0_3*P1_2_8 + Dinv1_0_4*P1_2_9;
-    const double G1_2_1 = Dinv1_0_1*P1_1_2 + Dinv1_1_1*P1_2_6 + Dinv1_1_2*P1_2_7 + Dinv1_1_3*P1_2_8 + Dinv1_1_4*P1_2_9;
-    const double G1_2_2 = Dinv1_0_2*P1_1_2 + Dinv1_1_2*P1_2_6 + Dinv1_2_2*P1_2_7 + Dinv1_2_3*P1_2_8 + Dinv1_2_4*P1_2_9;
-    const double G1_2_3 = Dinv1_0_3*P1_1_2 + Dinv1_1_3*P1_2_6 + Dinv1_2_3*P1_2_7 + Dinv1_3_3*P1_2_8 + Dinv1_3_4*P1_2_9;
-    const double G1_2_4 = Dinv1_0_4*P1_1_2 + Dinv1_1_4*P1_2_6 + Dinv1_2_4*P1_2_7 + Dinv1_3_4*P1_2_8 + P1_2_9*ldl_di4;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t216 = -P1_0_2;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 - G1_2_1*P1_2_6 - G1_2_2*P1_2_7 - G1_2_3*P1_2_8 - G1_2_4*P1_2_9 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - G1_0_1*P1_2_6 - G1_0_2*P1_2_7 - G1_0_3*P1_2_8 - G1_0_4*P1_2_9 - t216)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - G1_2_1*P1_0_6 - G1_2_2*P1_0_7 - G1_2_3*P1_0_8 - G1_2_4*P1_0_9 - t216) - s_q_1*(-G1_0_0*P1_0_1 - G1_0_1*P1_0_6 - G1_0_2*P1_0_7 - G1_0_3*P1_0_8 - G1_0_4*P1_0_9 + P1_0_0)) + 0.004;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z1: z(k) (4.20) */
-    const double t217 = 1.0*Rn2_0_1;
-    const double z1_0_6 = t217 + 3.6923076923076916*t53 - 3.6923076923076916*t54;
-    const double t218 = 1.0*Rn2_1_1;
-    const double z1_1_6 = t218 - 3.6923076923076916*t67 + 3.6923076923076916*t68;
-    const double t219 = 1.0*Rn2_2_1;
-    const double z1_2_6 = -3.6923076923076916*t184 + t219 + 3.6923076923076916*t76;
-    const double z1_6_6 = U2_0_0*z1_0_6 + U2_2_0*z1_2_6 - 3.6923076923076916*t100 - 3.6923076923076916*t98 - 3.6923076923076916*t99;
-    const double z1_7_6 = U2_0_1*z1_0_6 + U2_1_1*z1_1_6 - 3.6923076923076916*t107 - 3.6923076923076916*t108 - 3.6923076923076916*t109;
-    const double z1_8_6 = U2_0_2*z1_0_6 + U2_2_2*z1_2_6 - 3.6923076923076916*t131 - 3.6923076923076916*t132 - 3.6923076923076916*t133;
-    const double z1_9_6 = U2_0_3*z1_0_6 + U2_1_3*z1_1_6 - 3.6923076923076916*t155 - 3.6923076923076916*t156 - 3.6923076923076916*t157;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_6 = -Dinv1_0_0*z1_1_6 - Dinv1_0_1*z1_6_6 - Dinv1_0_2*z1_7_6 - Dinv1_0_3*z1_8_6 - Dinv1_0_4*z1_9_6;
-    const double nu1_1_6 = -Dinv1_0_1*z1_1_6 - Dinv1_1_1*z1_6_6 - Dinv1_1_2*z1_7_6 - Dinv1_1_3*z1_8_6 - Dinv1_1_4*z1_9_6;
-    const double nu1_2_6 = -Dinv1_0_2*z1_1_6 - Dinv1_1_2*z1_6_6 - Dinv1_2_2*z1_7_6 - Dinv1_2_3*z1_8_6 - Dinv1_2_4*z1_9_6;
-    const double nu1_3_6 = -Dinv1_0_3*z1_1_6 - Dinv1_1_3*z1_6_6 - Dinv1_2_3*z1_7_6 - Dinv1_3_3*z1_8_6 - Dinv1_3_4*z1_9_6;
-    const double nu1_4_6 = -Dinv1_0_4*z1_1_6 - Dinv1_1_4*z1_6_6 - Dinv1_2_4*z1_7_6 - Dinv1_3_4*z1_8_6 - ldl_di4*z1_9_6;
-    /* z0: z(k) (4.20) */
-    const double t220 = G1_0_0*s_q_1;
-    const double z0_2_1 = G1_2_0*c_q_1 - t220;
-    const double t221 = G1_0_1*s_q_1;
-    const double z0_2_2 = G1_2_1*c_q_1 - t221;
-    const double t222 = G1_0_2*s_q_1;
-    const double z0_2_3 = G1_2_2*c_q_1 - t222;
-    const double t223 = G1_0_3*s_q_1;
-    const double z0_2_4 = G1_2_3*c_q_1 - t223;
-    const double t224 = G1_0_4*s_q_1;
-    const double z0_2_5 = G1_2_4*c_q_1 - t224;
-    const double z0_2_6 = c_q_1*(-G1_2_0*z1_1_6 - G1_2_1*z1_6_6 - G1_2_2*z1_7_6 - G1_2_3*z1_8_6 - G1_2_4*z1_9_6 + z1_2_6) - s_q_1*(-G1_0_0*z1_1_6 - G1_0_1*z1_6_6 - G1_0_2*z1_7_6 - G1_0_3*z1_8_6 - G1_0_4*z1_9_6 + z1_0_6);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_1 = -Dinv0_0_0*z0_2_1;
-    const double nu0_0_2 = -Dinv0_0_0*z0_2_2;
-    const double nu0_0_3 = -Dinv0_0_0*z0_2_3;
-    const double nu0_0_4 = -Dinv0_0_0*z0_2_4;
-    const double nu0_0_5 = -Dinv0_0_0*z0_2_5;
-    const double nu0_0_6 = -Dinv0_0_0*z0_2_6;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t225 = G1_2_0*c_q_1;
-    const double qdd1_0_0 = Dinv0_0_0*t220 - Dinv0_0_0*t225;
-    const double qdd1_0_1 = Dinv1_0_0 + nu0_0_1*t220 - nu0_0_1*t225;
-    const double qdd1_0_2 = Dinv1_0_1 + nu0_0_2*t220 - nu0_0_2*t225;
-    const double qdd1_0_3 = Dinv1_0_2 + nu0_0_3*t220 - nu0_0_3*t225;
-    const double qdd1_0_4 = Dinv1_0_3 + nu0_0_4*t220 - nu0_0_4*t225;
-    const double qdd1_0_5 = Dinv1_0_4 + nu0_0_5*t220 - nu0_0_5*t225;
-    const double qdd1_0_6 = nu0_0_6*t220 - nu0_0_6*t225 + nu1_0_6;
-    const double t226 = G1_2_1*c_q_1;
-    const double qdd1_1_0 = Dinv0_0_0*t221 - Dinv0_0_0*t226;
-    const double qdd1_1_1 = Dinv1_0_1 + nu0_0_1*t221 - nu0_0_1*t226;
-    const double qdd1_1_2 = Dinv1_1_1 + nu0_0_2*t221 - nu0_0_2*t226;
-    const double qdd1_1_3 = Dinv1_1_2 + nu0_0_3*t221 - nu0_0_3*t226;
-    const double qdd1_1_4 = Dinv1_1_3 + nu0_0_4*t221 - nu0_0_4*t226;
-    const double qdd1_1_5 = Dinv1_1_4 + nu0_0_5*t221 - nu0_0_5*t226;
-    const double qdd1_1_6 = nu0_0_6*t221 - nu0_0_6*t226 + nu1_1_6;
-    const double t227 = G1_2_2*c_q_1;
-    const double qdd1_2_0 = Dinv0_0_0*t222 - Dinv0_0_0*t227;
-    const double qdd1_2_1 = Dinv1_0_2 + nu0_0_1*t222 - nu0_0_1*t227;
-    const double qdd1_2_2 = Dinv1_1_2 + nu0_0_2*t222 - nu0_0_2*t227;
-    const double qdd1_2_3 = Dinv1_2_2 + nu0_0_3*t222 - nu0_0_3*t227;
-    const double qdd1_2_4 = Dinv1_2_3 + nu0_0_4*t222 - nu0_0_4*t227;
-    const double qdd1_2_5 = Dinv1_2_4 + nu0_0_5*t222 - nu0_0_5*t227;
-    const double qdd1_2_6 = nu0_0_6*t222 - nu0_0_6*t227 + nu1_2_6;
-    const double t228 = G1_2_3*c_q_1;
-    const double qdd1_3_0 = Dinv0_0_0*t223 - Dinv0_0_0*t228;
-    const double qdd1_3_1 = Dinv1_0_3 + nu0_0_1*t223 - nu0_0_1*t228;
-    const double qdd1_3_2 = Dinv1_1_3 + nu0_0_2*t223 - nu0_0_2*t228;
-    const double qdd1_3_3 = Dinv1_2_3 + nu0_0_3*t223 - nu0_0_3*t228;
-    const double qdd1_3_4 = Dinv1_3_3 + nu0_0_4*t223 - nu0_0_4*t228;
-    const double qdd1_3_5 = Dinv1_3_4 + nu0_0_5*t223 - nu0_0_5*t228;
-    const double qdd1_3_6 = nu0_0_6*t223 - nu0_0_6*t228 + nu1_3_6;
-    const double t229 = G1_2_4*c_q_1;
-    const double qdd1_4_0 = Dinv0_0_0*t224 - Dinv0_0_0*t229;
-    const double qdd1_4_1 = Dinv1_0_4 + nu0_0_1*t224 - nu0_0_1*t229;
-    const double qdd1_4_2 = Dinv1_1_4 + nu0_0_2*t224 - nu0_0_2*t229;
-    const double qdd1_4_3 = Dinv1_2_4 + nu0_0_3*t224 - nu0_0_3*t229;
-    const double qdd1_4_4 = Dinv1_3_4 + nu0_0_4*t224 - nu0_0_4*t229;
-    const double qdd1_4_5 = ldl_di4 + nu0_0_5*t224 - nu0_0_5*t229;
-    const double qdd1_4_6 = nu0_0_6*t224 - nu0_0_6*t229 + nu1_4_6;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0_0 = -Dinv0_0_0*s_q_1;
-    const double lam1_0_1 = -nu0_0_1*s_q_1;
-    const double lam1_0_2 = -nu0_0_2*s_q_1;
-    const double lam1_0_3 = -nu0_0_3*s_q_1;
-    const double lam1_0_4 = -nu0_0_4*s_q_1;
-    const double lam1_0_5 = -nu0_0_5*s_q_1;
-    const double lam1_0_6 = -nu0_0_6*s_q_1;
-    const double lam1_2_0 = Dinv0_0_0*c_q_1;
-    const double lam1_2_1 = c_q_1*nu0_0_1;
-    const double lam1_2_2 = c_q_1*nu0_0_2;
-    const double lam1_2_3 = c_q_1*nu0_0_3;
-    const double lam1_2_4 = c_q_1*nu0_0_4;
-    const double lam1_2_5 = c_q_1*nu0_0_5;
-    const double lam1_2_6 = c_q_1*nu0_0_6;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t230 = U2_1_1*qdd1_2_0 + U2_1_3*qdd1_4_0 + qdd1_0_0;
-    const double t231 = U2_2_0*qdd1_1_0 + U2_2_2*qdd1_3_0 + lam1_2_0;
-    const double t232 = 3.6923076923076916*R2_0_2;
-    const double t233 = U2_0_0*qdd1_1_0 + U2_0_1*qdd1_2_0 + U2_0_2*qdd1_3_0 + U2_0_3*qdd1_4_0 + lam1_0_0;
-    const double t234 = 3.6923076923076916*R2_1_2;
-    const double t235 = 3.6923076923076916*R2_2_2;
-    const double qdd2_0_0 = -t217*t233 - t218*t230 - t219*t231 + t232*(U2_3_0*qdd1_1_0 + U2_3_1*qdd1_2_0 + U2_3_2*qdd1_3_0 + U2_3_3*qdd1_4_0 - rn2_1*t231 + rn2_2*t230) + t234*(U2_4_0*qdd1_1_0 + U2_4_1*qdd1_2_0 + U2_4_2*qdd1_3_0 + U2_4_3*qdd1_4_0 + rn2_0*t231 - rn2_2*t233) + t235*(U2_5_0*qdd1_1_0 + U2_5_1*qdd1_2_0 + U2_5_2*qdd1_3_0 + U2_5_3*qdd1_4_0 - rn2_0*t230 + rn2_1*t233);
-    const double t236 = U2_1_1*qdd1_2_1 + U2_1_3*qdd1_4_1 + qdd1_0_1;
-    const double t237 = U2_2_0*qdd1_1_1 + U2_2_2*qdd1_3_1 + lam1_2_1;
-    const double t238 = U2_0_0*qdd1_1_1 + U2_0_1*qdd1_2_1 + U2_0_2*qdd1_3_1 + U2_0_3*qdd1_4_1 + lam1_0_1;
-    const double qdd2_0_1 = -t217*t238 - t218*t236 - t219*t237 + t232*(U2_3_0*qdd1_1_1 + U2_3_1*qdd1_2_1 + U2_3_2*qdd1_3_1 + U2_3_3*qdd1_4_1 - rn2_1*t237 + rn2_2*t236) + t234*(U2_4_0*qdd1_1_1 + U2_4_1*qdd1_2_1 + U2_4_2*qdd1_3_1 + U2_4_3*qdd1_4_1 + rn2_0*t237 - rn2_2*t238) + t235*(U2_5_0*qdd1_1_1 + U2_5_1*qdd1_2_1 + U2_5_2*qdd1_3_1 + U2_5_3*qdd1_4_1 - rn2_0*t236 + rn2_1*t238);
-    const double t239 = U2_1_1*qdd1_2_2 + U2_1_3*qdd1_4_2 + qdd1_0_2;
-    const double t240 = U2_2_0*qdd1_1_2 + U2_2_2*qdd1_3_2 + lam1_2_2;
-    const double t241 = U2_0_0*qdd1_1_2 + U2_0_1*qdd1_2_2 + U2_0_2*qdd1_3_2 + U2_0_3*qdd1_4_2 + lam1_0_2;
-    const double qdd2_0_2 = -t217*t241 - t218*t239 - t219*t240 + t232*(U2_3_0*qdd1_1_2 + U2_3_1*qdd1_2_2 + U2_3_2*qdd1_3_2 + U2_3_3*qdd1_4_2 - rn2_1*t240 + rn2_2*t239) + t234*(U2_4_0*qdd1_1_2 + U2_4_1*qdd1_2_2 + U2_4_2*qdd1_3_2 + U2_4_3*qdd1_4_2 + rn2_0*t240 - rn2_2*t241) + t235*(U2_5_0*qdd1_1_2 + U2_5_1*qdd1_2_2 + U2_5_2*qdd1_3_2 + U2_5_3*qdd1_4_2 - rn2_0*t239 + rn2_1*t241);
-    const double t242 = U2_1_1*qdd1_2_3 + U2_1_3*qdd1_4_3 + qdd1_0_3;
-    const double t243 = U2_2_0*qdd1_1_3 + U2_2_2*qdd1_3_3 + lam1_2_3;
-    const double t244 = U2_0_0*qdd1_1_3 + U2_0_1*qdd1_2_3 + U2_0_2*qdd1_3_3 + U2_0_3*qdd1_4_3 + lam1_0_3;
-    const double qdd2_0_3 = -t217*t244 - t218*t242 - t219*t243 + t232*(U2_3_0*qdd1_1_3 + U2_3_1*qdd1_2_3 + U2_3_2*qdd1_3_3 + U2_3_3*qdd1_4_3 - rn2_1*t243 + rn2_2*t242) + t234*(U2_4_0*qdd1_1_3 + U2_4_1*qdd1_2_3 + U2_4_2*qdd1_3_3 + U2_4_3*qdd1_4_3 + rn2_0*t243 - rn2_2*t244) + t235*(U2_5_0*qdd1_1_3 + U2_5_1*qdd1_2_3 + U2_5_2*qdd1_3_3 + U2_5_3*qdd1_4_3 - rn2_0*t242 + rn2_1*t244);
-    const double t245 = U2_1_1*qdd1_2_4 + U2_1_3*qdd1_4_4 + qdd1_0_4;
-    const double t246 = U2_2_0*qdd1_1_4 + U2_2_2*qdd1_3_4 + lam1_2_4;
-    const double t247 = U2_0_0*qdd1_1_4 + U2_0_1*qdd1_2_4 + U2_0_2*qdd1_3_4 + U2_0_3*qdd1_4_4 + lam1_0_4;
-    const double qdd2_0_4 = -t217*t247 - t218*t245 - t219*t246 + t232*(U2_3_0*qdd1_1_4 + U2_3_1*qdd1_2_4 + U2_3_2*qdd1_3_4 + U2_3_3*qdd1_4_4 - rn2_1*t246 + rn2_2*t245) + t234*(U2_4_0*qdd1_1_4 + U2_4_1*qdd1_2_4 + U2_4_2*qdd1_3_4 + U2_4_3*qdd1_4_4 + rn2_0*t246 - rn2_2*t247) + t235*(U2_5_0*qdd1_1_4 + U2_5_1*qdd1_2_4 + U2_5_2*qdd1_3_4 + U2_5_3*qdd1_4_4 - rn2_0*t245 + rn2_1*t247);
-    const double t248 = U2_1_1*qdd1_2_5 + U2_1_3*qdd1_4_5 + qdd1_0_5;
-    const double t249 = U2_2_0*qdd1_1_5 + U2_2_2*qdd1_3_5 + lam1_2_5;
-    const double t250 = U2_0_0*qdd1_1_5 + U2_0_1*qdd1_2_5 + U2_0_2*qdd1_3_5 + U2_0_3*qdd1_4_5 + lam1_0_5;
-    const double qdd2_0_5 = -t217*t250 - t218*t248 - t219*t249 + t232*(U2_3_0*qdd1_1_5 + U2_3_1*qdd1_2_5 + U2_3_2*qdd1_3_5 + U2_3_3*qdd1_4_5 - rn2_1*t249 + rn2_2*t248) + t234*(U2_4_0*qdd1_1_5 + U2_4_1*qdd1_2_5 + U2_4_2*qdd1_3_5 + U2_4_3*qdd1_4_5 + rn2_0*t249 - rn2_2*t250) + t235*(U2_5_0*qdd1_1_5 + U2_5_1*qdd1_2_5 + U2_5_2*qdd1_3_5 + U2_5_3*qdd1_4_5 - rn2_0*t248 + rn2_1*t250);
-    const double t251 = U2_1_1*qdd1_2_6 + U2_1_3*qdd1_4_6 + qdd1_0_6;
-    const double t252 = U2_2_0*qdd1_1_6 + U2_2_2*qdd1_3_6 + lam1_2_6;
-    const double t253 = U2_0_0*qdd1_1_6 + U2_0_1*qdd1_2_6 + U2_0_2*qdd1_3_6 + U2_0_3*qdd1_4_6 + lam1_0_6;
-    const double qdd2_0_6 = -t217*t253 - t218*t251 - t219*t252 + t232*(U2_3_0*qdd1_1_6 + U2_3_1*qdd1_2_6 + U2_3_2*qdd1_3_6 + U2_3_3*qdd1_4_6 - rn2_1*t252 + rn2_2*t251) + t234*(U2_4_0*qdd1_1_6 + U2_4_1*qdd1_2_6 + U2_4_2*qdd1_3_6 + U2_4_3*qdd1_4_6 + rn2_0*t252 - rn2_2*t253) + t235*(U2_5_0*qdd1_1_6 + U2_5_1*qdd1_2_6 + U2_5_2*qdd1_3_6 + U2_5_3*qdd1_4_6 - rn2_0*t251 + rn2_1*t253) + 15.384615384615383;
+    const double t197 = U2_0_1*t50 + U2_3_1*t58 + 0.065*t103 + 0.24*t114 + 0.24*t115 + 0.24*t116 + 0.24*t117;
+    const double t198 = U2_3_1*t61 + 0.24*t120 + 0.24*t121;
+    const double t199 = 0.065*Rn2_0_1*U2_0_1 + 0.065*Rn2_1_1*U2_1_1 - 0.24*t122 - 0.24*t123 - t198;
+    const double t200 = 1.2*t107 + 1.2*t108 + 1.2*t109 + 1.2*t110 + 1.2*t111;
+    const double t201 = -U2_0_1*t58 - 0.24*t105 + 1.2*t119 + 1.2*t120 + 1.2*t121 + 1.2*t122 + 1.2*t123;
+    const double t202 = U2_0_1*t61 + 0.24*t103 + 1.2*t113 + 1.2*t114 + 1.2*t115 + 1.2*t116 + 1.2*t117;
+    const double Rc1_7_7 = M1_7_7 + t104*t197 + t106*t199 + t112*t200 + t118*t202 + t124*t201 + t127*t196;
+    const double Rc1_7_8 = M1_7_8 + t129*t197 + t131*t199 + t137*t200 + t143*t202 + t149*t201 + t152*t196;
+    const double Rc1_7_9 = M1_7_9 + t154*t197 + t156*t199 + t162*t200 + t168*t202 + t174*t201 + t177*t196;
+    const double t203 = 0.001*t150 + 0.001*t151;
+    const double t204 = U2_0_2*t50 + U2_3_2*t58 + 0.065*t128 + 0.24*t139 + 0.24*t140 + 0.24*t141 + 0.24*t142;
+    const double t205 = U2_3_2*t61 + 0.24*t145 + 0.24*t146;
+    const double t206 = 0.065*Rn2_0_1*U2_0_2 + 0.065*Rn2_2_1*U2_2_2 - 0.24*t147 - 0.24*t148 - t205;
+    const double t207 = 1.2*t132 + 1.2*t133 + 1.2*t134 + 1.2*t135 + 1.2*t136;
+    const double t208 = -U2_0_2*t58 - 0.24*t130 + 1.2*t144 + 1.2*t145 + 1.2*t146 + 1.2*t147 + 1.2*t148;
+    const double t209 = U2_0_2*t61 + 0.24*t128 + 1.2*t138 + 1.2*t139 + 1.2*t140 + 1.2*t141 + 1.2*t142;
+    const double Rc1_8_8 = M1_8_8 + t129*t204 + t131*t206 + t137*t207 + t143*t209 + t149*t208 + t152*t203;
+    const double Rc1_8_9 = M1_8_9 + t154*t204 + t156*t206 + t162*t207 + t168*t209 + t174*t208 + t177*t203;
+    const double t210 = U2_3_3*t61 + 0.24*t170 + 0.24*t171;
+    const double Rc1_9_9 = M1_9_9 + t154*(U2_0_3*t50 + U2_3_3*t58 + 0.065*t153 + 0.24*t164 + 0.24*t165 + 0.24*t166 + 0.24*t167) + t156*(0.065*Rn2_0_1*U2_0_3 + 0.065*Rn2_1_1*U2_1_3 - 0.24*t172 - 0.24*t173 - t210) + t162*(1.2*t157 + 1.2*t158 + 1.2*t159 + 1.2*t160 + 1.2*t161) + t168*(U2_0_3*t61 + 0.24*t153 + 1.2*t163 + 1.2*t164 + 1.2*t165 + 1.2*t166 + 1.2*t167) + t174*(-U2_0_3*t58 - 0.24*t155 + 1.2*t169 + 1.2*t170 + 1.2*t171 + 1.2*t172 + 1.2*t173) + t177*(0.001*t175 + 0.001*t176);
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 0.004;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
+    const double F0_1_2_1 = -Rc1_0_6*s_q_1 + Rc1_2_6*c_q_1;
+    const double F0_1_2_2 = -Rc1_0_7*s_q_1 + Rc1_2_7*c_q_1;
+    const double F0_1_2_3 = -Rc1_0_8*s_q_1 + Rc1_2_8*c_q_1;
+    const double F0_1_2_4 = -Rc1_0_9*s_q_1 + Rc1_2_9*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_6_0 = F1_2_0_0*U2_0_0 + F1_2_2_0*U2_2_0 - t191;
+    const double F1_2_7_0 = F1_2_0_0*U2_0_1 + F1_2_1_0*U2_1_1 - t198;
+    const double F1_2_8_0 = F1_2_0_0*U2_0_2 + F1_2_2_0*U2_2_2 - t205;
+    const double F1_2_9_0 = F1_2_0_0*U2_0_3 + F1_2_1_0*U2_1_3 - t210;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1 + F1_2_2_0*c_q_1;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = 15.384615384615383*F0_2_2_0;
+    const double ltdl_L6_1 = 15.384615384615383*F1_2_1_0;
+    const double ltdl_L6_2 = 15.384615384615383*F1_2_6_0;
+    const double ltdl_L6_3 = 15.384615384615383*F1_2_7_0;
+    const double ltdl_L6_4 = 15.384615384615383*F1_2_8_0;
+    const double ltdl_L6_5 = 15.384615384615383*F1_2_9_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_1_2_4 - F1_2_9_0*ltdl_L6_0;
+    const double ltdl_A5_1 = -F1_2_9_0*ltdl_L6_1 + Rc1_1_9;
+    const double ltdl_A5_2 = -F1_2_9_0*ltdl_L6_2 + Rc1_6_9;
+    const double ltdl_A5_3 = -F1_2_9_0*ltdl_L6_3 + Rc1_7_9;
+    const double ltdl_A5_4 = -F1_2_9_0*ltdl_L6_4 + Rc1_8_9;
+    const double ltdl_A5_5 = -F1_2_9_0*ltdl_L6_5 + Rc1_9_9;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
+    const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = F0_1_2_3 - F1_2_8_0*ltdl_L6_0 - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_1 = -F1_2_8_0*ltdl_L6_1 + Rc1_1_8 - ltdl_A5_4*ltdl_L5_1;
+    const double ltdl_A4_2 = -F1_2_8_0*ltdl_L6_2 + Rc1_6_8 - ltdl_A5_4*ltdl_L5_2;
+    const double ltdl_A4_3 = -F1_2_8_0*ltdl_L6_3 + Rc1_7_8 - ltdl_A5_4*ltdl_L5_3;
+    const double ltdl_A4_4 = -F1_2_8_0*ltdl_L6_4 + Rc1_8_8 - ltdl_A5_4*ltdl_L5_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_1_2_2 - F1_2_7_0*ltdl_L6_0 - ltdl_A4_3*ltdl_L4_0 - ltdl_A5_3*ltdl_L5_0;
+    const double ltdl_A3_1 = -F1_2_7_0*ltdl_L6_1 + Rc1_1_7 - ltdl_A4_3*ltdl_L4_1 - ltdl_A5_3*ltdl_L5_1;
+    const double ltdl_A3_2 = -F1_2_7_0*ltdl_L6_2 + Rc1_6_7 - ltdl_A4_3*ltdl_L4_2 - ltdl_A5_3*ltdl_L5_2;
+    const double ltdl_A3_3 = -F1_2_7_0*ltdl_L6_3 + Rc1_7_7 - ltdl_A4_3*ltdl_L4_3 - ltdl_A5_3*ltdl_L5_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_1_2_1 - F1_2_6_0*ltdl_L6_0 - ltdl_A3_2*ltdl_L3_0 - ltdl_A4_2*ltdl_L4_0 - ltdl_A5_2*ltdl_L5_0;
+    const double ltdl_A2_1 = -F1_2_6_0*ltdl_L6_1 + Rc1_1_6 - ltdl_A3_2*ltdl_L3_1 - ltdl_A4_2*ltdl_L4_1 - ltdl_A5_2*ltdl_L5_1;
+    const double ltdl_A2_2 = -F1_2_6_0*ltdl_L6_2 + Rc1_6_6 - ltdl_A3_2*ltdl_L3_2 - ltdl_A4_2*ltdl_L4_2 - ltdl_A5_2*ltdl_L5_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_2_1_0*ltdl_L6_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - ltdl_A4_1*ltdl_L4_0 - ltdl_A5_1*ltdl_L5_0;
+    const double ltdl_A1_1 = -F1_2_1_0*ltdl_L6_1 + Rc1_1_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - ltdl_A4_1*ltdl_L4_1 - ltdl_A5_1*ltdl_L5_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_2_2_0*ltdl_L6_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0 - ltdl_A4_0*ltdl_L4_0 - ltdl_A5_0*ltdl_L5_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y4: Y = L^-T B */
+    const double ltdl_Y4_6 = ltdl_L5_4*ltdl_L6_5 - ltdl_L6_4;
+    /* ltdl_Y3: Y = L^-T B */
+    const double ltdl_Y3_5 = ltdl_L4_3*ltdl_L5_4 - ltdl_L5_3;
+    const double ltdl_Y3_6 = -ltdl_L4_3*ltdl_Y4_6 + ltdl_L5_3*ltdl_L6_5 - ltdl_L6_3;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_4 = ltdl_L3_2*ltdl_L4_3 - ltdl_L4_2;
+    const double ltdl_Y2_5 = -ltdl_L3_2*ltdl_Y3_5 + ltdl_L4_2*ltdl_L5_4 - ltdl_L5_2;
+    const double ltdl_Y2_6 = -ltdl_L3_2*ltdl_Y3_6 - ltdl_L4_2*ltdl_Y4_6 + ltdl_L5_2*ltdl_L6_5 - ltdl_L6_2;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_3 = ltdl_L2_1*ltdl_L3_2 - ltdl_L3_1;
+    const double ltdl_Y1_4 = -ltdl_L2_1*ltdl_Y2_4 + ltdl_L3_1*ltdl_L4_3 - ltdl_L4_1;
+    const double ltdl_Y1_5 = -ltdl_L2_1*ltdl_Y2_5 - ltdl_L3_1*ltdl_Y3_5 + ltdl_L4_1*ltdl_L5_4 - ltdl_L5_1;
+    const double ltdl_Y1_6 = -ltdl_L2_1*ltdl_Y2_6 - ltdl_L3_1*ltdl_Y3_6 - ltdl_L4_1*ltdl_Y4_6 + ltdl_L5_1*ltdl_L6_5 - ltdl_L6_1;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_2 = ltdl_L1_0*ltdl_L2_1 - ltdl_L2_0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 + ltdl_L2_0*ltdl_L3_2 - ltdl_L3_0;
+    const double ltdl_Y0_4 = -ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 + ltdl_L3_0*ltdl_L4_3 - ltdl_L4_0;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 - ltdl_L3_0*ltdl_Y3_5 + ltdl_L4_0*ltdl_L5_4 - ltdl_L5_0;
+    const double ltdl_Y0_6 = -ltdl_L1_0*ltdl_Y1_6 - ltdl_L2_0*ltdl_Y2_6 - ltdl_L3_0*ltdl_Y3_6 - ltdl_L4_0*ltdl_Y4_6 + ltdl_L5_0*ltdl_L6_5 - ltdl_L6_0;
+    /* shared by the outputs */
+    const double t211 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t212 = -t211;
+    const double t213 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t214 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t215 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t216 = ltdl_Y0_5*ltdl_dinv0_0;
+    const double t217 = ltdl_Y0_6*ltdl_dinv0_0;
+    const double t218 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t219 = -ltdl_Y0_2*t211 - t218;
+    const double t220 = -ltdl_Y0_3*t211 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t221 = -ltdl_Y0_4*t211 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t222 = -ltdl_Y0_5*t211 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t223 = -ltdl_Y0_6*t211 + ltdl_Y1_6*ltdl_dinv1_0;
+    const double t224 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t225 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 - ltdl_Y1_3*t218 - t224;
+    const double t226 = ltdl_Y2_4*ltdl_dinv2_0;
+    const double t227 = ltdl_Y0_4*t213 - ltdl_Y1_4*t218 + t226;
+    const double t228 = ltdl_Y2_5*ltdl_dinv2_0;
+    const double t229 = ltdl_Y0_5*t213 - ltdl_Y1_5*t218 + t228;
+    const double t230 = ltdl_Y0_6*t213 - ltdl_Y1_6*t218 + ltdl_Y2_6*ltdl_dinv2_0;
+    const double t231 = ltdl_L4_3*ltdl_dinv3_0;
+    const double t232 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 - ltdl_Y2_4*t224 - t231;
+    const double t233 = ltdl_Y3_5*ltdl_dinv3_0;
+    const double t234 = ltdl_Y1_3*ltdl_dinv1_0;
+    const double t235 = ltdl_Y0_5*t214 + ltdl_Y1_5*t234 - ltdl_Y2_5*t224 + t233;
+    const double t236 = ltdl_Y0_6*t214 + ltdl_Y1_6*t234 - ltdl_Y2_6*t224 + ltdl_Y3_6*ltdl_dinv3_0;
+    const double t237 = ltdl_L5_4*ltdl_dinv4_0;
+    const double t238 = ltdl_Y1_4*ltdl_dinv1_0;
+    const double t239 = ltdl_Y0_5*t215 + ltdl_Y1_5*t238 + ltdl_Y2_5*t226 - ltdl_Y3_5*t231 - t237;
+    const double t240 = ltdl_Y0_6*t215 + ltdl_Y1_6*t238 + ltdl_Y2_6*t226 - ltdl_Y3_6*t231 + ltdl_Y4_6*ltdl_dinv4_0;
+    const double t241 = -ltdl_L6_5*ltdl_dinv5_0 + ltdl_Y0_6*t216 + ltdl_Y1_5*ltdl_Y1_6*ltdl_dinv1_0 + ltdl_Y2_6*t228 + ltdl_Y3_6*t233 - ltdl_Y4_6*t237;
 
     /* Outputs: Minv (7 x 7) */
-    Minv[0] = Dinv0_0_0;
-    Minv[1] = nu0_0_1;
-    Minv[2] = nu0_0_2;
-    Minv[3] = nu0_0_3;
-    Minv[4] = nu0_0_4;
-    Minv[5] = nu0_0_5;
-    Minv[6] = nu0_0_6;
-    Minv[7] = qdd1_0_0;
-    Minv[8] = qdd1_0_1;
-    Minv[9] = qdd1_0_2;
-    Minv[10] = qdd1_0_3;
-    Minv[11] = qdd1_0_4;
-    Minv[12] = qdd1_0_5;
-    Minv[13] = qdd1_0_6;
-    Minv[14] = qdd1_1_0;
-    Minv[15] = qdd1_1_1;
-    Minv[16] = qdd1_1_2;
-    Minv[17] = qdd1_1_3;
-    Minv[18] = qdd1_1_4;
-    Minv[19] = qdd1_1_5;
-    Minv[20] = qdd1_1_6;
-    Minv[21] = qdd1_2_0;
-    Minv[22] = qdd1_2_1;
-    Minv[23] = qdd1_2_2;
-    Minv[24] = qdd1_2_3;
-    Minv[25] = qdd1_2_4;
-    Minv[26] = qdd1_2_5;
-    Minv[27] = qdd1_2_6;
-    Minv[28] = qdd1_3_0;
-    Minv[29] = qdd1_3_1;
-    Minv[30] = qdd1_3_2;
-    Minv[31] = qdd1_3_3;
-    Minv[32] = qdd1_3_4;
-    Minv[33] = qdd1_3_5;
-    Minv[34] = qdd1_3_6;
-    Minv[35] = qdd1_4_0;
-    Minv[36] = qdd1_4_1;
-    Minv[37] = qdd1_4_2;
-    Minv[38] = qdd1_4_3;
-    Minv[39] = qdd1_4_4;
-    Minv[40] = qdd1_4_5;
-    Minv[41] = qdd1_4_6;
-    Minv[42] = qdd2_0_0;
-    Minv[43] = qdd2_0_1;
-    Minv[44] = qdd2_0_2;
-    Minv[45] = qdd2_0_3;
-    Minv[46] = qdd2_0_4;
-    Minv[47] = qdd2_0_5;
-    Minv[48] = qdd2_0_6;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[1] = t212;
+    Minv[2] = t213;
+    Minv[3] = t214;
+    Minv[4] = t215;
+    Minv[5] = t216;
+    Minv[6] = t217;
+    Minv[7] = t212;
+    Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[9] = t219;
+    Minv[10] = t220;
+    Minv[11] = t221;
+    Minv[12] = t222;
+    Minv[13] = t223;
+    Minv[14] = t213;
+    Minv[15] = t219;
+    Minv[16] = ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_dinv2_0;
+    Minv[17] = t225;
+    Minv[18] = t227;
+    Minv[19] = t229;
+    Minv[20] = t230;
+    Minv[21] = t214;
+    Minv[22] = t220;
+    Minv[23] = t225;
+    Minv[24] = ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_dinv3_0;
+    Minv[25] = t232;
+    Minv[26] = t235;
+    Minv[27] = t236;
+    Minv[28] = t215;
+    Minv[29] = t221;
+    Minv[30] = t227;
+    Minv[31] = t232;
+    Minv[32] = ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_dinv4_0;
+    Minv[33] = t239;
+    Minv[34] = t240;
+    Minv[35] = t216;
+    Minv[36] = t222;
+    Minv[37] = t229;
+    Minv[38] = t235;
+    Minv[39] = t239;
+    Minv[40] = ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_dinv5_0;
+    Minv[41] = t241;
+    Minv[42] = t217;
+    Minv[43] = t223;
+    Minv[44] = t230;
+    Minv[45] = t236;
+    Minv[46] = t240;
+    Minv[47] = t241;
+    Minv[48] = ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + ltdl_Y0_6*ltdl_Y0_6*ltdl_dinv0_0 + ltdl_Y1_6*ltdl_Y1_6*ltdl_dinv1_0 + ltdl_Y2_6*ltdl_Y2_6*ltdl_dinv2_0 + ltdl_Y3_6*ltdl_Y3_6*ltdl_dinv3_0 + ltdl_Y4_6*ltdl_Y4_6*ltdl_dinv4_0 + 15.384615384615383;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
- * Part I (5.8)-(5.10) (FD3); variant fd3 (fewest operations).
- * Operations: 1977 mul, 1399 add, 7 div, 4 sin/cos, 0 sqrt; 745 temporaries. */
+ * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 740 temporaries. */
 void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -2024,11 +2172,14 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     (void)tau;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[1], q[6] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_6 = soagen_c[1];
+    const double s_q_6 = soagen_s[1];
     /* Rn2: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 7.375696227562646*q[3] + 25.6207646923378*q[5];
     const double t1 = 7.375696227562646*q[2] + 25.6207646923378*q[4];
@@ -2228,19 +2379,19 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double M1_8_8 = 43.908786699875336*t65 + 1038.802611305487*t67 + 318.5646632168913*t92 + 1.0;
     const double M1_8_9 = q[4]*t89 + q[5]*t98 + 1038.802611305487*t77 + 43.908786699875336*t79;
     const double M1_9_9 = 43.908786699875336*t66 + 1038.802611305487*t68 + 318.5646632168913*t93 + 1.0;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3 = -9.81*s_q_1;
-    const double zeta1_5 = 9.81*c_q_1;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_0 = R2_0_0*a1_0 + R2_2_0*a1_2 + a2_0;
-    const double zeta2_1 = Rn2_0_1*a1_0 + Rn2_2_1*a1_2 + a2_1;
-    const double zeta2_2 = R2_0_2*a1_0 + R2_2_2*a1_2 + a2_2;
-    const double t107 = -a1_2*rn2_1 + zeta1_3;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    const double alpha1_5 = 9.81*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_0 = R2_0_0*a1_0 + R2_2_0*a1_2 + a2_0;
+    const double alpha2_1 = Rn2_0_1*a1_0 + Rn2_2_1*a1_2 + a2_1;
+    const double alpha2_2 = R2_0_2*a1_0 + R2_2_2*a1_2 + a2_2;
+    const double t107 = -a1_2*rn2_1 + alpha1_3;
     const double t108 = -a1_0*rn2_2 + a1_2*rn2_0;
-    const double t109 = a1_0*rn2_1 + zeta1_5;
-    const double zeta2_3 = R2_0_0*t107 + R2_1_0*t108 + R2_2_0*t109 + a2_3;
-    const double zeta2_4 = Rn2_0_1*t107 + Rn2_1_1*t108 + Rn2_2_1*t109 + a2_4;
-    const double zeta2_5 = R2_0_2*t107 + R2_1_2*t108 + R2_2_2*t109 + a2_5;
+    const double t109 = a1_0*rn2_1 + alpha1_5;
+    const double alpha2_3 = R2_0_0*t107 + R2_1_0*t108 + R2_2_0*t109 + a2_3;
+    const double alpha2_4 = Rn2_0_1*t107 + Rn2_1_1*t108 + Rn2_2_1*t109 + a2_4;
+    const double alpha2_5 = R2_0_2*t107 + R2_1_2*t108 + R2_2_2*t109 + a2_5;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
     const double t110 = M1_0_2*V1_0 + M1_1_2*qd[1] + M1_2_2*V1_2 + M1_2_6*qd[2] + M1_2_7*qd[3] + M1_2_8*qd[4] + M1_2_9*qd[5];
     const double t111 = -0.21231758877851237*qd[1] - qd[3];
@@ -2489,324 +2640,349 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double b1_8 = 4.007982231475662*V1_0*V1_2*q[2]*q[3] + 5.208677514113347*V1_0*V1_2*q[2]*q[5] + 31.11524860645524*V1_0*V1_2*q[3]*q[4] + 5.715615815502488*V1_0*V1_2*q[4]*q[5] - 0.01693960217336407*V1_0*qd[1] + 1.5*V1_0*qd[5] - 4.292195834814363*V1_0*t174 - 8.573423723253732*V1_0*t176 + 2.0*q[2]*qd[2]*t271 - q[3]*t347 + 2.0*q[4]*qd[4]*t337 - q[4]*t301*t66 - q[4]*t345*t68 - q[4]*(V1_2*t263 - qd[1]*t232 - qd[1]*t233 + qd[1]*t234 + qd[2]*t306 + qd[4]*t337 + t266) - t113*t272 - t119*t314 - t12*t322 - t149*t197 - t18*t342 - t18*t348 + t184*t290 + t188*t321 + t189*t278 + t192*t284 + t200*t340 - t244*t309 - t252*t310 - t285*t9 - t300*t74 - t303*t9 - t304*t9 - t308*t72 - t308*t76 - 41.532603634681934*t315 - t343*t69 - t344*t70 - t346*t75;
     const double t349 = t127 + t339;
     const double b1_9 = 5.208677514113347*V1_0*V1_2*q[2]*q[4] + 41.532603634681934*V1_0*V1_2*q[3]*q[5] + 0.28421360333870066*V1_0*V1_2*t65 + 4.292195834814363*V1_0*V1_2*t66 + 2.857807907751244*V1_0*V1_2*t67 + 8.573423723253732*V1_0*V1_2*t68 + 0.01693960217336407*V1_0*V1_2 - q[2]*t347 + 2.0*q[3]*qd[3]*t317 + 2.0*q[5]*qd[5]*t349 - q[5]*t301*t65 - q[5]*t345*t67 - q[5]*(-V1_2*t262 - V1_2*t264 + V1_2*t265 + qd[1]*t235 + qd[3]*t329 + qd[5]*t349 + t266) - qd[4]*t326 - t114*t272 - t119*t192 - t119*t335 - t12*t325 - t12*t327 - t12*t328 - t131*t333 - t15*t342 - t15*t348 - t182*t330 + t184*t292 + t188*t319 + t189*t280 + t197*t324 + t200*t341 - t201*t331 - t293*t9 - t300*t86 - t320*t334 - t332*t338 - t343*t81 - t344*t82 - t346*t87;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t350 = 0.065*R2_0_2;
-    const double t351 = Rn2_2_1*rn2_1;
-    const double t352 = Rn2_1_1*rn2_2;
-    const double t353 = t350 + 0.24*t351 - 0.24*t352;
-    const double t354 = R2_1_2*rn2_2;
-    const double t355 = -2.7755575615628914e-17*R2_2_2*rn2_1 + 2.7755575615628914e-17*t354;
-    const double t356 = R2_1_0*rn2_2;
-    const double t357 = R2_2_0*rn2_1 - t356;
-    const double t358 = 1.2*R2_2_0*rn2_1 - 1.2*t356;
-    const double t359 = R2_2_2*rn2_1 - t354;
-    const double t360 = 0.313846153846154*R2_2_2*rn2_1 - 0.313846153846154*t354;
-    const double t361 = Rn2_2_1*rn2_1 - t352;
-    const double t362 = 0.24*R2_0_2;
-    const double t363 = 1.2*t351 - 1.2*t352 + t362;
-    const double P1_0_0 = M1_0_0 + 0.001*R2_0_0*R2_0_0 + R2_0_2*t353 + Rn2_0_1*t355 + t357*t358 + t359*t360 + t361*t363;
-    const double t364 = R2_0_0*rn2_2;
-    const double t365 = R2_2_0*rn2_0;
-    const double t366 = t364 - t365;
-    const double t367 = R2_0_2*rn2_2;
-    const double t368 = R2_2_2*rn2_0;
-    const double t369 = t367 - t368;
-    const double t370 = Rn2_0_1*rn2_2;
-    const double t371 = Rn2_2_1*rn2_0;
-    const double t372 = t370 - t371;
-    const double t373 = 0.001*R2_0_0;
-    const double P1_0_1 = M1_0_1 + R2_1_0*t373 + R2_1_2*t353 + Rn2_1_1*t355 + t358*t366 + t360*t369 + t363*t372;
-    const double t374 = R2_0_0*rn2_1;
-    const double t375 = R2_1_0*rn2_0 - t374;
-    const double t376 = R2_0_2*rn2_1;
-    const double t377 = R2_1_2*rn2_0 - t376;
-    const double t378 = Rn2_0_1*rn2_1;
-    const double t379 = Rn2_1_1*rn2_0 - t378;
-    const double P1_0_2 = M1_0_2 + R2_2_0*t373 + R2_2_2*t353 + Rn2_2_1*t355 + t358*t375 + t360*t377 + t363*t379;
-    const double t380 = R2_2_2*U2_2_0;
-    const double t381 = R2_0_2*U2_0_0 + t380;
-    const double t382 = Rn2_0_1*U2_0_0 + Rn2_2_1*U2_2_0;
-    const double t383 = R2_0_2*U2_3_0;
-    const double t384 = R2_1_2*U2_4_0;
-    const double t385 = R2_2_2*U2_5_0;
-    const double t386 = U2_0_0*t359;
-    const double t387 = U2_2_0*t377;
-    const double t388 = t383 + t384 + t385 + t386 + t387;
-    const double t389 = R2_0_0*U2_3_0;
-    const double t390 = R2_1_0*U2_4_0;
-    const double t391 = R2_2_0*U2_5_0;
-    const double t392 = U2_0_0*t357;
-    const double t393 = U2_2_0*t375;
-    const double t394 = t389 + t390 + t391 + t392 + t393;
-    const double t395 = Rn2_0_1*U2_3_0;
-    const double t396 = Rn2_1_1*U2_4_0;
-    const double t397 = Rn2_2_1*U2_5_0;
-    const double t398 = U2_0_0*t361;
-    const double t399 = U2_2_0*t379;
-    const double t400 = t395 + t396 + t397 + t398 + t399;
-    const double t401 = R2_0_0*U2_0_0;
-    const double t402 = R2_2_0*U2_2_0;
-    const double t403 = t401 + t402;
-    const double P1_0_6 = q[3] + t353*t381 + t355*t382 + t358*t394 + t360*t388 + t363*t400 + t373*t403;
-    const double t404 = R2_1_2*U2_1_1;
-    const double t405 = R2_0_2*U2_0_1 + t404;
-    const double t406 = Rn2_0_1*U2_0_1 + Rn2_1_1*U2_1_1;
-    const double t407 = R2_0_2*U2_3_1;
-    const double t408 = R2_1_2*U2_4_1;
-    const double t409 = R2_2_2*U2_5_1;
-    const double t410 = U2_0_1*t359;
-    const double t411 = U2_1_1*t369;
-    const double t412 = t407 + t408 + t409 + t410 + t411;
-    const double t413 = R2_0_0*U2_3_1;
-    const double t414 = R2_1_0*U2_4_1;
-    const double t415 = R2_2_0*U2_5_1;
-    const double t416 = U2_0_1*t357;
-    const double t417 = U2_1_1*t366;
-    const double t418 = t413 + t414 + t415 + t416 + t417;
-    const double t419 = Rn2_0_1*U2_3_1;
-    const double t420 = Rn2_1_1*U2_4_1;
-    const double t421 = Rn2_2_1*U2_5_1;
-    const double t422 = U2_0_1*t361;
-    const double t423 = U2_1_1*t372;
-    const double t424 = t419 + t420 + t421 + t422 + t423;
-    const double t425 = R2_0_0*U2_0_1;
-    const double t426 = R2_1_0*U2_1_1;
-    const double t427 = t425 + t426;
-    const double P1_0_7 = -q[2] + t353*t405 + t355*t406 + t358*t418 + t360*t412 + t363*t424 + t373*t427;
-    const double t428 = R2_2_2*U2_2_2;
-    const double t429 = R2_0_2*U2_0_2 + t428;
-    const double t430 = Rn2_0_1*U2_0_2 + Rn2_2_1*U2_2_2;
-    const double t431 = R2_0_2*U2_3_2;
-    const double t432 = R2_1_2*U2_4_2;
-    const double t433 = R2_2_2*U2_5_2;
-    const double t434 = U2_0_2*t359;
-    const double t435 = U2_2_2*t377;
-    const double t436 = t431 + t432 + t433 + t434 + t435;
-    const double t437 = R2_0_0*U2_3_2;
-    const double t438 = R2_1_0*U2_4_2;
-    const double t439 = R2_2_0*U2_5_2;
-    const double t440 = U2_0_2*t357;
-    const double t441 = U2_2_2*t375;
-    const double t442 = t437 + t438 + t439 + t440 + t441;
-    const double t443 = Rn2_0_1*U2_3_2;
-    const double t444 = Rn2_1_1*U2_4_2;
-    const double t445 = Rn2_2_1*U2_5_2;
-    const double t446 = U2_0_2*t361;
-    const double t447 = U2_2_2*t379;
-    const double t448 = t443 + t444 + t445 + t446 + t447;
-    const double t449 = R2_0_0*U2_0_2;
-    const double t450 = R2_2_0*U2_2_2;
-    const double t451 = t449 + t450;
-    const double P1_0_8 = q[5] + t353*t429 + t355*t430 + t358*t442 + t360*t436 + t363*t448 + t373*t451;
-    const double t452 = R2_1_2*U2_1_3;
-    const double t453 = R2_0_2*U2_0_3 + t452;
-    const double t454 = Rn2_0_1*U2_0_3 + Rn2_1_1*U2_1_3;
-    const double t455 = R2_0_2*U2_3_3;
-    const double t456 = R2_1_2*U2_4_3;
-    const double t457 = R2_2_2*U2_5_3;
-    const double t458 = U2_0_3*t359;
-    const double t459 = U2_1_3*t369;
-    const double t460 = t455 + t456 + t457 + t458 + t459;
-    const double t461 = R2_0_0*U2_3_3;
-    const double t462 = R2_1_0*U2_4_3;
-    const double t463 = R2_2_0*U2_5_3;
-    const double t464 = U2_0_3*t357;
-    const double t465 = U2_1_3*t366;
-    const double t466 = t461 + t462 + t463 + t464 + t465;
-    const double t467 = Rn2_0_1*U2_3_3;
-    const double t468 = Rn2_1_1*U2_4_3;
-    const double t469 = Rn2_2_1*U2_5_3;
-    const double t470 = U2_0_3*t361;
-    const double t471 = U2_1_3*t372;
-    const double t472 = t467 + t468 + t469 + t470 + t471;
-    const double t473 = R2_0_0*U2_0_3;
-    const double t474 = R2_1_0*U2_1_3;
-    const double t475 = t473 + t474;
-    const double P1_0_9 = -q[4] + t353*t453 + t355*t454 + t358*t466 + t360*t460 + t363*t472 + t373*t475;
-    const double t476 = 0.065*R2_1_2 + 0.24*t370 - 0.24*t371;
-    const double t477 = 2.7755575615628914e-17*R2_2_2*rn2_0 - 2.7755575615628914e-17*t367;
-    const double t478 = 1.2*t364 - 1.2*t365;
-    const double t479 = 0.313846153846154*t367 - 0.313846153846154*t368;
-    const double t480 = 0.24*R2_1_2 + 1.2*t370 - 1.2*t371;
-    const double P1_1_1 = M1_1_1 + 0.001*R2_1_0*R2_1_0 + R2_1_2*t476 + Rn2_1_1*t477 + t366*t478 + t369*t479 + t372*t480;
-    const double t481 = 0.001*R2_1_0;
-    const double P1_1_2 = M1_1_2 + R2_2_0*t481 + R2_2_2*t476 + Rn2_2_1*t477 + t375*t478 + t377*t479 + t379*t480;
-    const double P1_1_6 = M1_1_6 + t381*t476 + t382*t477 + t388*t479 + t394*t478 + t400*t480 + t403*t481;
-    const double P1_1_7 = M1_1_7 + t405*t476 + t406*t477 + t412*t479 + t418*t478 + t424*t480 + t427*t481;
-    const double P1_1_8 = M1_1_8 + t429*t476 + t430*t477 + t436*t479 + t442*t478 + t448*t480 + t451*t481;
-    const double P1_1_9 = M1_1_9 + t453*t476 + t454*t477 + t460*t479 + t466*t478 + t472*t480 + t475*t481;
-    const double t482 = Rn2_1_1*rn2_0;
-    const double t483 = 0.065*R2_2_2 - 0.24*t378 + 0.24*t482;
-    const double t484 = -2.7755575615628914e-17*R2_1_2*rn2_0 + 2.7755575615628914e-17*t376;
-    const double t485 = 1.2*R2_1_0*rn2_0 - 1.2*t374;
-    const double t486 = 0.313846153846154*R2_1_2*rn2_0 - 0.313846153846154*t376;
-    const double t487 = 0.24*R2_2_2 - 1.2*t378 + 1.2*t482;
-    const double P1_2_2 = M1_2_2 + 0.001*R2_2_0*R2_2_0 + R2_2_2*t483 + Rn2_2_1*t484 + t375*t485 + t377*t486 + t379*t487;
-    const double t488 = 0.001*R2_2_0;
-    const double P1_2_6 = M1_2_6 + t381*t483 + t382*t484 + t388*t486 + t394*t485 + t400*t487 + t403*t488;
-    const double P1_2_7 = M1_2_7 + t405*t483 + t406*t484 + t412*t486 + t418*t485 + t424*t487 + t427*t488;
-    const double P1_2_8 = M1_2_8 + t429*t483 + t430*t484 + t436*t486 + t442*t485 + t448*t487 + t451*t488;
-    const double P1_2_9 = M1_2_9 + t453*t483 + t454*t484 + t460*t486 + t466*t485 + t472*t487 + t475*t488;
-    const double t489 = 0.001*t401 + 0.001*t402;
-    const double t490 = U2_0_0*t350 + 0.065*t380 + 0.24*t395 + 0.24*t396 + 0.24*t397 + 0.24*t398 + 0.24*t399;
-    const double t491 = -2.7755575615628914e-17*t383 - 2.7755575615628914e-17*t384 - 2.7755575615628914e-17*t385 - 2.7755575615628914e-17*t386 - 2.7755575615628914e-17*t387;
-    const double t492 = 1.2*t389 + 1.2*t390 + 1.2*t391 + 1.2*t392 + 1.2*t393;
-    const double t493 = 0.313846153846154*t383 + 0.313846153846154*t384 + 0.313846153846154*t385 + 0.313846153846154*t386 + 0.313846153846154*t387;
-    const double t494 = U2_0_0*t362 + 0.24*t380 + 1.2*t395 + 1.2*t396 + 1.2*t397 + 1.2*t398 + 1.2*t399;
-    const double P1_6_6 = M1_6_6 + t381*t490 + t382*t491 + t388*t493 + t394*t492 + t400*t494 + t403*t489;
-    const double P1_6_7 = M1_6_7 + t405*t490 + t406*t491 + t412*t493 + t418*t492 + t424*t494 + t427*t489;
-    const double P1_6_8 = M1_6_8 + t429*t490 + t430*t491 + t436*t493 + t442*t492 + t448*t494 + t451*t489;
-    const double P1_6_9 = M1_6_9 + t453*t490 + t454*t491 + t460*t493 + t466*t492 + t472*t494 + t475*t489;
-    const double t495 = 0.001*t425 + 0.001*t426;
-    const double t496 = U2_0_1*t350 + 0.065*t404 + 0.24*t419 + 0.24*t420 + 0.24*t421 + 0.24*t422 + 0.24*t423;
-    const double t497 = -2.7755575615628914e-17*t407 - 2.7755575615628914e-17*t408 - 2.7755575615628914e-17*t409 - 2.7755575615628914e-17*t410 - 2.7755575615628914e-17*t411;
-    const double t498 = 1.2*t413 + 1.2*t414 + 1.2*t415 + 1.2*t416 + 1.2*t417;
-    const double t499 = 0.313846153846154*t407 + 0.313846153846154*t408 + 0.313846153846154*t409 + 0.313846153846154*t410 + 0.313846153846154*t411;
-    const double t500 = U2_0_1*t362 + 0.24*t404 + 1.2*t419 + 1.2*t420 + 1.2*t421 + 1.2*t422 + 1.2*t423;
-    const double P1_7_7 = M1_7_7 + t405*t496 + t406*t497 + t412*t499 + t418*t498 + t424*t500 + t427*t495;
-    const double P1_7_8 = M1_7_8 + t429*t496 + t430*t497 + t436*t499 + t442*t498 + t448*t500 + t451*t495;
-    const double P1_7_9 = M1_7_9 + t453*t496 + t454*t497 + t460*t499 + t466*t498 + t472*t500 + t475*t495;
-    const double t501 = 0.001*t449 + 0.001*t450;
-    const double t502 = U2_0_2*t350 + 0.065*t428 + 0.24*t443 + 0.24*t444 + 0.24*t445 + 0.24*t446 + 0.24*t447;
-    const double t503 = -2.7755575615628914e-17*t431 - 2.7755575615628914e-17*t432 - 2.7755575615628914e-17*t433 - 2.7755575615628914e-17*t434 - 2.7755575615628914e-17*t435;
-    const double t504 = 1.2*t437 + 1.2*t438 + 1.2*t439 + 1.2*t440 + 1.2*t441;
-    const double t505 = 0.313846153846154*t431 + 0.313846153846154*t432 + 0.313846153846154*t433 + 0.313846153846154*t434 + 0.313846153846154*t435;
-    const double t506 = U2_0_2*t362 + 0.24*t428 + 1.2*t443 + 1.2*t444 + 1.2*t445 + 1.2*t446 + 1.2*t447;
-    const double P1_8_8 = M1_8_8 + t429*t502 + t430*t503 + t436*t505 + t442*t504 + t448*t506 + t451*t501;
-    const double P1_8_9 = M1_8_9 + t453*t502 + t454*t503 + t460*t505 + t466*t504 + t472*t506 + t475*t501;
-    const double P1_9_9 = M1_9_9 + t453*(U2_0_3*t350 + 0.065*t452 + 0.24*t467 + 0.24*t468 + 0.24*t469 + 0.24*t470 + 0.24*t471) + t454*(-2.7755575615628914e-17*t455 - 2.7755575615628914e-17*t456 - 2.7755575615628914e-17*t457 - 2.7755575615628914e-17*t458 - 2.7755575615628914e-17*t459) + t460*(0.313846153846154*t455 + 0.313846153846154*t456 + 0.313846153846154*t457 + 0.313846153846154*t458 + 0.313846153846154*t459) + t466*(1.2*t461 + 1.2*t462 + 1.2*t463 + 1.2*t464 + 1.2*t465) + t472*(U2_0_3*t362 + 0.24*t452 + 1.2*t467 + 1.2*t468 + 1.2*t469 + 1.2*t470 + 1.2*t471) + t475*(0.001*t473 + 0.001*t474);
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0 = 1.0/P1_1_1;
-    const double ldl_L10 = P1_1_6*ldl_di0;
-    const double ldl_L20 = P1_1_7*ldl_di0;
-    const double ldl_L30 = P1_1_8*ldl_di0;
-    const double ldl_L40 = P1_1_9*ldl_di0;
-    const double t507 = ldl_L10*ldl_L10;
-    const double ldl_d1 = -P1_1_1*t507 + P1_6_6;
-    const double ldl_di1 = 1.0/ldl_d1;
-    const double t508 = P1_1_1*ldl_L10;
-    const double ldl_L21 = ldl_di1*(P1_6_7 - ldl_L20*t508);
-    const double ldl_L31 = ldl_di1*(P1_6_8 - ldl_L30*t508);
-    const double ldl_L41 = ldl_di1*(P1_6_9 - ldl_L40*t508);
-    const double t509 = ldl_L21*ldl_L21;
-    const double ldl_d2 = -P1_1_1*ldl_L20*ldl_L20 + P1_7_7 - ldl_d1*t509;
-    const double ldl_di2 = 1.0/ldl_d2;
-    const double t510 = P1_1_1*ldl_L20;
-    const double t511 = ldl_L21*ldl_d1;
-    const double ldl_L32 = ldl_di2*(P1_7_8 - ldl_L30*t510 - ldl_L31*t511);
-    const double ldl_L42 = ldl_di2*(P1_7_9 - ldl_L40*t510 - ldl_L41*t511);
-    const double t512 = ldl_L32*ldl_L32;
-    const double ldl_d3 = -P1_1_1*ldl_L30*ldl_L30 + P1_8_8 - ldl_L31*ldl_L31*ldl_d1 - ldl_d2*t512;
-    const double ldl_di3 = 1.0/ldl_d3;
-    const double ldl_L43 = ldl_di3*(-P1_1_1*ldl_L30*ldl_L40 + P1_8_9 - ldl_L31*ldl_L41*ldl_d1 - ldl_L32*ldl_L42*ldl_d2);
-    const double t513 = ldl_L43*ldl_L43;
-    const double ldl_d4 = -P1_1_1*ldl_L40*ldl_L40 + P1_9_9 - ldl_L41*ldl_L41*ldl_d1 - ldl_L42*ldl_L42*ldl_d2 - ldl_d3*t513;
-    const double ldl_di4 = 1.0/ldl_d4;
-    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double ldl_Li30 = ldl_L10*ldl_L31 - ldl_L30 - ldl_L32*ldl_Li20;
-    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
-    const double ldl_Li40 = ldl_L10*ldl_L41 - ldl_L40 - ldl_L42*ldl_Li20 - ldl_L43*ldl_Li30;
-    const double ldl_Li41 = ldl_L21*ldl_L42 - ldl_L41 - ldl_L43*ldl_Li31;
-    const double ldl_Li42 = ldl_L32*ldl_L43 - ldl_L42;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_Li40*ldl_Li40*ldl_di4 + ldl_di0 + ldl_di1*t507;
-    const double t514 = ldl_Li20*ldl_di2;
-    const double Dinv1_0_1 = -ldl_L10*ldl_di1 - ldl_L21*t514 + ldl_Li30*ldl_Li31*ldl_di3 + ldl_Li40*ldl_Li41*ldl_di4;
-    const double Dinv1_0_4 = ldl_Li40*ldl_di4;
-    const double Dinv1_0_2 = Dinv1_0_4*ldl_Li42 - ldl_L32*ldl_Li30*ldl_di3 + t514;
-    const double Dinv1_0_3 = -Dinv1_0_4*ldl_L43 + ldl_Li30*ldl_di3;
-    const double Dinv1_1_1 = ldl_Li31*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li41*ldl_di4 + ldl_di1 + ldl_di2*t509;
-    const double Dinv1_1_2 = -ldl_L21*ldl_di2 - ldl_L32*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li42*ldl_di4;
-    const double Dinv1_1_4 = ldl_Li41*ldl_di4;
-    const double Dinv1_1_3 = -Dinv1_1_4*ldl_L43 + ldl_Li31*ldl_di3;
-    const double Dinv1_2_2 = ldl_Li42*ldl_Li42*ldl_di4 + ldl_di2 + ldl_di3*t512;
-    const double Dinv1_2_4 = ldl_Li42*ldl_di4;
-    const double Dinv1_2_3 = -Dinv1_2_4*ldl_L43 - ldl_L32*ldl_di3;
-    const double Dinv1_3_3 = ldl_di3 + ldl_di4*t513;
-    const double Dinv1_3_4 = -ldl_L43*ldl_di4;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_1 + Dinv1_0_1*P1_0_6 + Dinv1_0_2*P1_0_7 + Dinv1_0_3*P1_0_8 + Dinv1_0_4*P1_0_9;
-    const double G1_0_1 = Dinv1_0_1*P1_0_1 + Dinv1_1_1*P1_0_6 + Dinv1_1_2*P1_0_7 + Dinv1_1_3*P1_0_8 + Dinv1_1_4*P1_0_9;
-    const double G1_0_2 = Dinv1_0_2*P1_0_1 + Dinv1_1_2*P1_0_6 + Dinv1_2_2*P1_0_7 + Dinv1_2_3*P1_0_8 + Dinv1_2_4*P1_0_9;
-    const double G1_0_3 = Dinv1_0_3*P1_0_1 + Dinv1_1_3*P1_0_6 + Dinv1_2_3*P1_0_7 + Dinv1_3_3*P1_0_8 + Dinv1_3_4*P1_0_9;
-    const double G1_0_4 = Dinv1_0_4*P1_0_1 + Dinv1_1_4*P1_0_6 + Dinv1_2_4*P1_0_7 + Dinv1_3_4*P1_0_8 + P1_0_9*ldl_di4;
-    const double G1_2_0 = Dinv1_0_0*P1_1_2 + Dinv1_0_1*P1_2_6 + Dinv1_0_2*P1_2_7 + Dinv1_0_3*P1_2_8 + Dinv1_0_4*P1_2_9;
-    const double G1_2_1 = Dinv1_0_1*P1_1_2 + Dinv1_1_1*P1_2_6 + Dinv1_1_2*P1_2_7 + Dinv1_1_3*P1_2_8 + Dinv1_1_4*P1_2_9;
-    const double G1_2_2 = Dinv1_0_2*P1_1_2 + Dinv1_1_2*P1_2_6 + Dinv1_2_2*P1_2_7 + Dinv1_2_3*P1_2_8 + Dinv1_2_4*P1_2_9;
-    const double G1_2_3 = Dinv1_0_3*P1_1_2 + Dinv1_1_3*P1_2_6 + Dinv1_2_3*P1_2_7 + Dinv1_3_3*P1_2_8 + Dinv1_3_4*P1_2_9;
-    const double G1_2_4 = Dinv1_0_4*P1_1_2 + Dinv1_1_4*P1_2_6 + Dinv1_2_4*P1_2_7 + Dinv1_3_4*P1_2_8 + P1_2_9*ldl_di4;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t515 = -P1_0_2;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 - G1_2_1*P1_2_6 - G1_2_2*P1_2_7 - G1_2_3*P1_2_8 - G1_2_4*P1_2_9 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - G1_0_1*P1_2_6 - G1_0_2*P1_2_7 - G1_0_3*P1_2_8 - G1_0_4*P1_2_9 - t515)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - G1_2_1*P1_0_6 - G1_2_2*P1_0_7 - G1_2_3*P1_0_8 - G1_2_4*P1_0_9 - t515) - s_q_1*(-G1_0_0*P1_0_1 - G1_0_1*P1_0_6 - G1_0_2*P1_0_7 - G1_0_3*P1_0_8 - G1_0_4*P1_0_9 + P1_0_0)) + 0.004;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z2: z(k) (4.20) */
-    const double z2_0 = 0.001*zeta2_0;
-    const double t516 = 0.064*V2_0;
-    const double z2_1 = -V2_2*t516 + 0.065*zeta2_1 - 0.24*zeta2_5;
-    const double z2_2 = V2_1*t516 + 0.065*zeta2_2 + 0.24*zeta2_4;
-    const double z2_3 = -0.24*V2_1*V2_1 - 0.24*V2_2*V2_2 + 1.2*zeta2_3;
-    const double t517 = 0.24*V2_0;
-    const double z2_4 = V2_1*t517 + 0.24*zeta2_2 + 1.2*zeta2_4;
-    const double z2_5 = V2_2*t517 - 0.24*zeta2_1 + 1.2*zeta2_5;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0 = 15.384615384615383*tau[6] - 15.384615384615383*z2_1;
-    /* z1: z(k) (4.20) */
-    const double t518 = -3.6923076923076916*tau[6] + 3.6923076923076916*z2_1 + z2_5;
-    const double t519 = R2_2_0*z2_3 + R2_2_2*t518 + Rn2_2_1*z2_4;
-    const double t520 = R2_1_0*z2_3 + R2_1_2*t518 + Rn2_1_1*z2_4;
-    const double t521 = 1.0*tau[6];
-    const double t522 = R2_0_0*z2_0 + R2_0_2*z2_2 + Rn2_0_1*t521 + rn2_1*t519 - rn2_2*t520;
-    const double z1_0 = M1_0_0*a1_0 + M1_0_2*a1_2 + M1_0_5*zeta1_5 + b1_0 + t522;
-    const double t523 = R2_0_0*z2_3 + R2_0_2*t518 + Rn2_0_1*z2_4;
-    const double t524 = R2_1_0*z2_0 + R2_1_2*z2_2 + Rn2_1_1*t521 - rn2_0*t519 + rn2_2*t523;
-    const double z1_1 = M1_0_1*a1_0 + M1_1_2*a1_2 + M1_1_3*zeta1_3 + M1_1_5*zeta1_5 + b1_1 + t524;
-    const double t525 = R2_2_0*z2_0 + R2_2_2*z2_2 + Rn2_2_1*t521 + rn2_0*t520 - rn2_1*t523;
-    const double z1_2 = M1_0_2*a1_0 + M1_2_2*a1_2 + M1_2_3*zeta1_3 + b1_2 + t525;
-    const double z1_6 = M1_2_6*a1_2 + M1_3_6*zeta1_3 + U2_0_0*t522 + U2_2_0*t525 + U2_3_0*t523 + U2_4_0*t520 + U2_5_0*t519 + a1_0*q[3] + b1_6;
-    const double z1_7 = M1_2_7*a1_2 + M1_3_7*zeta1_3 + U2_0_1*t522 + U2_1_1*t524 + U2_3_1*t523 + U2_4_1*t520 + U2_5_1*t519 - a1_0*q[2] + b1_7 - 0.4870938686021786*zeta1_5;
-    const double z1_8 = M1_2_8*a1_2 + M1_3_8*zeta1_3 + U2_0_2*t522 + U2_2_2*t525 + U2_3_2*t523 + U2_4_2*t520 + U2_5_2*t519 + a1_0*q[5] + b1_8;
-    const double z1_9 = M1_2_9*a1_2 + M1_3_9*zeta1_3 + U2_0_3*t522 + U2_1_3*t524 + U2_3_3*t523 + U2_4_3*t520 + U2_5_3*t519 - a1_0*q[4] + b1_9 + 0.26994787318551317*zeta1_5;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t526 = tau[1] - z1_1;
-    const double t527 = -442190.88503949804*q[2] - 13.29948698318094*qd[2] + tau[2] - z1_6;
-    const double t528 = -442190.88503949804*q[3] - 13.29948698318094*qd[3] + tau[3] - z1_7;
-    const double t529 = -17369286.887526195*q[4] - 83.35295288716817*qd[4] + tau[4] - z1_8;
-    const double t530 = -17369286.887526195*q[5] - 83.35295288716817*qd[5] + tau[5] - z1_9;
-    const double nu1_0 = Dinv1_0_0*t526 + Dinv1_0_1*t527 + Dinv1_0_2*t528 + Dinv1_0_3*t529 + Dinv1_0_4*t530;
-    const double nu1_1 = Dinv1_0_1*t526 + Dinv1_1_1*t527 + Dinv1_1_2*t528 + Dinv1_1_3*t529 + Dinv1_1_4*t530;
-    const double nu1_2 = Dinv1_0_2*t526 + Dinv1_1_2*t527 + Dinv1_2_2*t528 + Dinv1_2_3*t529 + Dinv1_2_4*t530;
-    const double nu1_3 = Dinv1_0_3*t526 + Dinv1_1_3*t527 + Dinv1_2_3*t528 + Dinv1_3_3*t529 + Dinv1_3_4*t530;
-    const double nu1_4 = Dinv1_0_4*t526 + Dinv1_1_4*t527 + Dinv1_2_4*t528 + Dinv1_3_4*t529 + ldl_di4*t530;
-    /* z0: z(k) (4.20) */
-    const double z0_2 = c_q_1*(G1_2_0*t526 + G1_2_1*t527 + G1_2_2*t528 + G1_2_3*t529 + G1_2_4*t530 + z1_2) - s_q_1*(G1_0_0*t526 + G1_0_1*t527 + G1_0_2*t528 + G1_0_3*t529 + G1_0_4*t530 + z1_0);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0 = Dinv0_0_0*(tau[0] - z0_2);
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_2 = c_q_1*nu0_0;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t531 = nu0_0*s_q_1;
-    const double qdd1_0 = G1_0_0*t531 - G1_2_0*lam1_2 + nu1_0;
-    const double qdd1_1 = G1_0_1*t531 - G1_2_1*lam1_2 + nu1_1;
-    const double qdd1_2 = G1_0_2*t531 - G1_2_2*lam1_2 + nu1_2;
-    const double qdd1_3 = G1_0_3*t531 - G1_2_3*lam1_2 + nu1_3;
-    const double qdd1_4 = G1_0_4*t531 - G1_2_4*lam1_2 + nu1_4;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0 = -t531;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t532 = U2_1_1*qdd1_2 + U2_1_3*qdd1_4 + qdd1_0;
-    const double t533 = U2_2_0*qdd1_1 + U2_2_2*qdd1_3 + lam1_2;
-    const double t534 = U2_0_0*qdd1_1 + U2_0_1*qdd1_2 + U2_0_2*qdd1_3 + U2_0_3*qdd1_4 + lam1_0;
-    const double qdd2_0 = 3.6923076923076916*R2_0_2*(U2_3_0*qdd1_1 + U2_3_1*qdd1_2 + U2_3_2*qdd1_3 + U2_3_3*qdd1_4 - rn2_1*t533 + rn2_2*t532) + 3.6923076923076916*R2_1_2*(U2_4_0*qdd1_1 + U2_4_1*qdd1_2 + U2_4_2*qdd1_3 + U2_4_3*qdd1_4 + rn2_0*t533 - rn2_2*t534) + 3.6923076923076916*R2_2_2*(U2_5_0*qdd1_1 + U2_5_1*qdd1_2 + U2_5_2*qdd1_3 + U2_5_3*qdd1_4 - rn2_0*t532 + rn2_1*t534) - 1.0*Rn2_0_1*t534 - 1.0*Rn2_1_1*t532 - 1.0*Rn2_2_1*t533 + nu2_0;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = 0.001*alpha2_0;
+    const double t350 = 0.064*V2_0;
+    const double f2_1 = -V2_2*t350 + 0.065*alpha2_1 - 0.24*alpha2_5;
+    const double f2_2 = V2_1*t350 + 0.065*alpha2_2 + 0.24*alpha2_4;
+    const double f2_3 = -0.24*V2_1*V2_1 - 0.24*V2_2*V2_2 + 1.2*alpha2_3;
+    const double t351 = 0.24*V2_0;
+    const double f2_4 = V2_1*t351 + 0.24*alpha2_2 + 1.2*alpha2_4;
+    const double f2_5 = V2_2*t351 - 0.24*alpha2_1 + 1.2*alpha2_5;
+    /* f1: spatial force f(k) (2.29) */
+    const double t352 = R2_2_0*f2_3 + R2_2_2*f2_5 + Rn2_2_1*f2_4;
+    const double t353 = R2_1_0*f2_3 + R2_1_2*f2_5 + Rn2_1_1*f2_4;
+    const double t354 = R2_0_0*f2_0 + R2_0_2*f2_2 + Rn2_0_1*f2_1 + rn2_1*t352 - rn2_2*t353;
+    const double f1_0 = M1_0_0*a1_0 + M1_0_2*a1_2 + M1_0_5*alpha1_5 + b1_0 + t354;
+    const double t355 = R2_0_0*f2_3 + R2_0_2*f2_5 + Rn2_0_1*f2_4;
+    const double t356 = R2_1_0*f2_0 + R2_1_2*f2_2 + Rn2_1_1*f2_1 - rn2_0*t352 + rn2_2*t355;
+    const double f1_1 = M1_0_1*a1_0 + M1_1_2*a1_2 + M1_1_3*alpha1_3 + M1_1_5*alpha1_5 + b1_1 + t356;
+    const double t357 = R2_2_0*f2_0 + R2_2_2*f2_2 + Rn2_2_1*f2_1 + rn2_0*t353 - rn2_1*t355;
+    const double f1_2 = M1_0_2*a1_0 + M1_2_2*a1_2 + M1_2_3*alpha1_3 + b1_2 + t357;
+    const double f1_6 = M1_2_6*a1_2 + M1_3_6*alpha1_3 + U2_0_0*t354 + U2_2_0*t357 + U2_3_0*t355 + U2_4_0*t353 + U2_5_0*t352 + a1_0*q[3] + b1_6;
+    const double f1_7 = M1_2_7*a1_2 + M1_3_7*alpha1_3 + U2_0_1*t354 + U2_1_1*t356 + U2_3_1*t355 + U2_4_1*t353 + U2_5_1*t352 - a1_0*q[2] - 0.4870938686021786*alpha1_5 + b1_7;
+    const double f1_8 = M1_2_8*a1_2 + M1_3_8*alpha1_3 + U2_0_2*t354 + U2_2_2*t357 + U2_3_2*t355 + U2_4_2*t353 + U2_5_2*t352 + a1_0*q[5] + b1_8;
+    const double f1_9 = M1_2_9*a1_2 + M1_3_9*alpha1_3 + U2_0_3*t354 + U2_1_3*t356 + U2_3_3*t355 + U2_4_3*t353 + U2_5_3*t352 - a1_0*q[4] + 0.26994787318551317*alpha1_5 + b1_9;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = c_q_1*f1_2 - f1_0*s_q_1;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t358 = R2_1_2*rn2_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = -0.24*R2_2_2*rn2_1 + 0.065*Rn2_0_1 + 0.24*t358;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t359 = 0.065*R2_0_2;
+    const double t360 = Rn2_2_1*rn2_1;
+    const double t361 = Rn2_1_1*rn2_2;
+    const double t362 = t359 + 0.24*t360 - 0.24*t361;
+    const double t363 = R2_1_0*rn2_2;
+    const double t364 = R2_2_0*rn2_1 - t363;
+    const double t365 = 1.2*R2_2_0*rn2_1 - 1.2*t363;
+    const double t366 = R2_2_2*rn2_1 - t358;
+    const double t367 = 0.24*Rn2_0_1;
+    const double t368 = 1.2*R2_2_2*rn2_1 - 1.2*t358 - t367;
+    const double t369 = Rn2_2_1*rn2_1 - t361;
+    const double t370 = 0.24*R2_0_2;
+    const double t371 = 1.2*t360 - 1.2*t361 + t370;
+    const double Rc1_0_0 = F1_2_0_0*Rn2_0_1 + M1_0_0 + 0.001*R2_0_0*R2_0_0 + R2_0_2*t362 + t364*t365 + t366*t368 + t369*t371;
+    const double t372 = R2_0_0*rn2_2;
+    const double t373 = R2_2_0*rn2_0;
+    const double t374 = t372 - t373;
+    const double t375 = R2_2_2*rn2_0;
+    const double t376 = R2_0_2*rn2_2 - t375;
+    const double t377 = Rn2_0_1*rn2_2;
+    const double t378 = Rn2_2_1*rn2_0;
+    const double t379 = t377 - t378;
+    const double t380 = 0.001*R2_0_0;
+    const double Rc1_0_1 = F1_2_0_0*Rn2_1_1 + M1_0_1 + R2_1_0*t380 + R2_1_2*t362 + t365*t374 + t368*t376 + t371*t379;
+    const double t381 = R2_0_0*rn2_1;
+    const double t382 = R2_1_0*rn2_0 - t381;
+    const double t383 = R2_0_2*rn2_1;
+    const double t384 = R2_1_2*rn2_0 - t383;
+    const double t385 = Rn2_0_1*rn2_1;
+    const double t386 = Rn2_1_1*rn2_0 - t385;
+    const double Rc1_0_2 = F1_2_0_0*Rn2_2_1 + M1_0_2 + R2_2_0*t380 + R2_2_2*t362 + t365*t382 + t368*t384 + t371*t386;
+    const double t387 = R2_2_2*U2_2_0;
+    const double t388 = R2_0_2*U2_0_0 + t387;
+    const double t389 = Rn2_2_1*U2_2_0;
+    const double t390 = Rn2_0_1*U2_0_0 + t389;
+    const double t391 = R2_0_0*U2_3_0;
+    const double t392 = R2_1_0*U2_4_0;
+    const double t393 = R2_2_0*U2_5_0;
+    const double t394 = U2_0_0*t364;
+    const double t395 = U2_2_0*t382;
+    const double t396 = t391 + t392 + t393 + t394 + t395;
+    const double t397 = Rn2_0_1*U2_3_0;
+    const double t398 = Rn2_1_1*U2_4_0;
+    const double t399 = Rn2_2_1*U2_5_0;
+    const double t400 = U2_0_0*t369;
+    const double t401 = U2_2_0*t386;
+    const double t402 = t397 + t398 + t399 + t400 + t401;
+    const double t403 = R2_0_2*U2_3_0;
+    const double t404 = R2_1_2*U2_4_0;
+    const double t405 = R2_2_2*U2_5_0;
+    const double t406 = U2_0_0*t366;
+    const double t407 = U2_2_0*t384;
+    const double t408 = t403 + t404 + t405 + t406 + t407;
+    const double t409 = R2_0_0*U2_0_0;
+    const double t410 = R2_2_0*U2_2_0;
+    const double t411 = t409 + t410;
+    const double Rc1_0_6 = F1_2_0_0*t390 + q[3] + t362*t388 + t365*t396 + t368*t408 + t371*t402 + t380*t411;
+    const double t412 = R2_1_2*U2_1_1;
+    const double t413 = R2_0_2*U2_0_1 + t412;
+    const double t414 = Rn2_1_1*U2_1_1;
+    const double t415 = Rn2_0_1*U2_0_1 + t414;
+    const double t416 = R2_0_0*U2_3_1;
+    const double t417 = R2_1_0*U2_4_1;
+    const double t418 = R2_2_0*U2_5_1;
+    const double t419 = U2_0_1*t364;
+    const double t420 = U2_1_1*t374;
+    const double t421 = t416 + t417 + t418 + t419 + t420;
+    const double t422 = Rn2_0_1*U2_3_1;
+    const double t423 = Rn2_1_1*U2_4_1;
+    const double t424 = Rn2_2_1*U2_5_1;
+    const double t425 = U2_0_1*t369;
+    const double t426 = U2_1_1*t379;
+    const double t427 = t422 + t423 + t424 + t425 + t426;
+    const double t428 = R2_0_2*U2_3_1;
+    const double t429 = R2_1_2*U2_4_1;
+    const double t430 = R2_2_2*U2_5_1;
+    const double t431 = U2_0_1*t366;
+    const double t432 = U2_1_1*t376;
+    const double t433 = t428 + t429 + t430 + t431 + t432;
+    const double t434 = R2_0_0*U2_0_1;
+    const double t435 = R2_1_0*U2_1_1;
+    const double t436 = t434 + t435;
+    const double Rc1_0_7 = F1_2_0_0*t415 - q[2] + t362*t413 + t365*t421 + t368*t433 + t371*t427 + t380*t436;
+    const double t437 = R2_2_2*U2_2_2;
+    const double t438 = R2_0_2*U2_0_2 + t437;
+    const double t439 = Rn2_2_1*U2_2_2;
+    const double t440 = Rn2_0_1*U2_0_2 + t439;
+    const double t441 = R2_0_0*U2_3_2;
+    const double t442 = R2_1_0*U2_4_2;
+    const double t443 = R2_2_0*U2_5_2;
+    const double t444 = U2_0_2*t364;
+    const double t445 = U2_2_2*t382;
+    const double t446 = t441 + t442 + t443 + t444 + t445;
+    const double t447 = Rn2_0_1*U2_3_2;
+    const double t448 = Rn2_1_1*U2_4_2;
+    const double t449 = Rn2_2_1*U2_5_2;
+    const double t450 = U2_0_2*t369;
+    const double t451 = U2_2_2*t386;
+    const double t452 = t447 + t448 + t449 + t450 + t451;
+    const double t453 = R2_0_2*U2_3_2;
+    const double t454 = R2_1_2*U2_4_2;
+    const double t455 = R2_2_2*U2_5_2;
+    const double t456 = U2_0_2*t366;
+    const double t457 = U2_2_2*t384;
+    const double t458 = t453 + t454 + t455 + t456 + t457;
+    const double t459 = R2_0_0*U2_0_2;
+    const double t460 = R2_2_0*U2_2_2;
+    const double t461 = t459 + t460;
+    const double Rc1_0_8 = F1_2_0_0*t440 + q[5] + t362*t438 + t365*t446 + t368*t458 + t371*t452 + t380*t461;
+    const double t462 = R2_1_2*U2_1_3;
+    const double t463 = R2_0_2*U2_0_3 + t462;
+    const double t464 = Rn2_1_1*U2_1_3;
+    const double t465 = Rn2_0_1*U2_0_3 + t464;
+    const double t466 = R2_0_0*U2_3_3;
+    const double t467 = R2_1_0*U2_4_3;
+    const double t468 = R2_2_0*U2_5_3;
+    const double t469 = U2_0_3*t364;
+    const double t470 = U2_1_3*t374;
+    const double t471 = t466 + t467 + t468 + t469 + t470;
+    const double t472 = Rn2_0_1*U2_3_3;
+    const double t473 = Rn2_1_1*U2_4_3;
+    const double t474 = Rn2_2_1*U2_5_3;
+    const double t475 = U2_0_3*t369;
+    const double t476 = U2_1_3*t379;
+    const double t477 = t472 + t473 + t474 + t475 + t476;
+    const double t478 = R2_0_2*U2_3_3;
+    const double t479 = R2_1_2*U2_4_3;
+    const double t480 = R2_2_2*U2_5_3;
+    const double t481 = U2_0_3*t366;
+    const double t482 = U2_1_3*t376;
+    const double t483 = t478 + t479 + t480 + t481 + t482;
+    const double t484 = R2_0_0*U2_0_3;
+    const double t485 = R2_1_0*U2_1_3;
+    const double t486 = t484 + t485;
+    const double Rc1_0_9 = F1_2_0_0*t465 - q[4] + t362*t463 + t365*t471 + t368*t483 + t371*t477 + t380*t486;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = 0.065*Rn2_1_1 - rn2_2*t370 + 0.24*t375;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t487 = 0.065*R2_1_2 + rn2_2*t367 - 0.24*t378;
+    const double t488 = 1.2*t372 - 1.2*t373;
+    const double t489 = 1.2*R2_0_2*rn2_2 - 0.24*Rn2_1_1 - 1.2*t375;
+    const double t490 = 0.24*R2_1_2 + 1.2*t377 - 1.2*t378;
+    const double Rc1_1_1 = F1_2_1_0*Rn2_1_1 + M1_1_1 + 0.001*R2_1_0*R2_1_0 + R2_1_2*t487 + t374*t488 + t376*t489 + t379*t490;
+    const double t491 = 0.001*R2_1_0;
+    const double Rc1_1_2 = F1_2_1_0*Rn2_2_1 + M1_1_2 + R2_2_0*t491 + R2_2_2*t487 + t382*t488 + t384*t489 + t386*t490;
+    const double Rc1_1_6 = F1_2_1_0*t390 + M1_1_6 + t388*t487 + t396*t488 + t402*t490 + t408*t489 + t411*t491;
+    const double Rc1_1_7 = F1_2_1_0*t415 + M1_1_7 + t413*t487 + t421*t488 + t427*t490 + t433*t489 + t436*t491;
+    const double Rc1_1_8 = F1_2_1_0*t440 + M1_1_8 + t438*t487 + t446*t488 + t452*t490 + t458*t489 + t461*t491;
+    const double Rc1_1_9 = F1_2_1_0*t465 + M1_1_9 + t463*t487 + t471*t488 + t477*t490 + t483*t489 + t486*t491;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = -0.24*R2_1_2*rn2_0 + 0.065*Rn2_2_1 + rn2_1*t370;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t492 = Rn2_1_1*rn2_0;
+    const double t493 = 0.065*R2_2_2 - rn2_1*t367 + 0.24*t492;
+    const double t494 = 1.2*R2_1_0*rn2_0 - 1.2*t381;
+    const double t495 = 1.2*R2_1_2*rn2_0 - 0.24*Rn2_2_1 - 1.2*t383;
+    const double t496 = 0.24*R2_2_2 - 1.2*t385 + 1.2*t492;
+    const double Rc1_2_2 = F1_2_2_0*Rn2_2_1 + M1_2_2 + 0.001*R2_2_0*R2_2_0 + R2_2_2*t493 + t382*t494 + t384*t495 + t386*t496;
+    const double t497 = 0.001*R2_2_0;
+    const double Rc1_2_6 = F1_2_2_0*t390 + M1_2_6 + t388*t493 + t396*t494 + t402*t496 + t408*t495 + t411*t497;
+    const double Rc1_2_7 = F1_2_2_0*t415 + M1_2_7 + t413*t493 + t421*t494 + t427*t496 + t433*t495 + t436*t497;
+    const double Rc1_2_8 = F1_2_2_0*t440 + M1_2_8 + t438*t493 + t446*t494 + t452*t496 + t458*t495 + t461*t497;
+    const double Rc1_2_9 = F1_2_2_0*t465 + M1_2_9 + t463*t493 + t471*t494 + t477*t496 + t483*t495 + t486*t497;
+    const double t498 = 0.001*t409 + 0.001*t410;
+    const double t499 = U2_0_0*t359 + U2_3_0*t367 + 0.065*t387 + 0.24*t398 + 0.24*t399 + 0.24*t400 + 0.24*t401;
+    const double t500 = U2_3_0*t370 + 0.24*t404 + 0.24*t405;
+    const double t501 = 0.065*Rn2_0_1*U2_0_0 + 0.065*Rn2_2_1*U2_2_0 - 0.24*t406 - 0.24*t407 - t500;
+    const double t502 = 1.2*t391 + 1.2*t392 + 1.2*t393 + 1.2*t394 + 1.2*t395;
+    const double t503 = -U2_0_0*t367 - 0.24*t389 + 1.2*t403 + 1.2*t404 + 1.2*t405 + 1.2*t406 + 1.2*t407;
+    const double t504 = U2_0_0*t370 + 0.24*t387 + 1.2*t397 + 1.2*t398 + 1.2*t399 + 1.2*t400 + 1.2*t401;
+    const double Rc1_6_6 = M1_6_6 + t388*t499 + t390*t501 + t396*t502 + t402*t504 + t408*t503 + t411*t498;
+    const double Rc1_6_7 = M1_6_7 + t413*t499 + t415*t501 + t421*t502 + t427*t504 + t433*t503 + t436*t498;
+    const double Rc1_6_8 = M1_6_8 + t438*t499 + t440*t501 + t446*t502 + t452*t504 + t458*t503 + t461*t498;
+    const double Rc1_6_9 = M1_6_9 + t463*t499 + t465*t501 + t471*t502 + t477*t504 + t483*t503 + t486*t498;
+    const double t505 = 0.001*t434 + 0.001*t435;
+    const double t506 = U2_0_1*t359 + U2_3_1*t367 + 0.065*t412 + 0.24*t423 + 0.24*t424 + 0.24*t425 + 0.24*t426;
+    const double t507 = U2_3_1*t370 + 0.24*t429 + 0.24*t430;
+    const double t508 = 0.065*Rn2_0_1*U2_0_1 + 0.065*Rn2_1_1*U2_1_1 - 0.24*t431 - 0.24*t432 - t507;
+    const double t509 = 1.2*t416 + 1.2*t417 + 1.2*t418 + 1.2*t419 + 1.2*t420;
+    const double t510 = -U2_0_1*t367 - 0.24*t414 + 1.2*t428 + 1.2*t429 + 1.2*t430 + 1.2*t431 + 1.2*t432;
+    const double t511 = U2_0_1*t370 + 0.24*t412 + 1.2*t422 + 1.2*t423 + 1.2*t424 + 1.2*t425 + 1.2*t426;
+    const double Rc1_7_7 = M1_7_7 + t413*t506 + t415*t508 + t421*t509 + t427*t511 + t433*t510 + t436*t505;
+    const double Rc1_7_8 = M1_7_8 + t438*t506 + t440*t508 + t446*t509 + t452*t511 + t458*t510 + t461*t505;
+    const double Rc1_7_9 = M1_7_9 + t463*t506 + t465*t508 + t471*t509 + t477*t511 + t483*t510 + t486*t505;
+    const double t512 = 0.001*t459 + 0.001*t460;
+    const double t513 = U2_0_2*t359 + U2_3_2*t367 + 0.065*t437 + 0.24*t448 + 0.24*t449 + 0.24*t450 + 0.24*t451;
+    const double t514 = U2_3_2*t370 + 0.24*t454 + 0.24*t455;
+    const double t515 = 0.065*Rn2_0_1*U2_0_2 + 0.065*Rn2_2_1*U2_2_2 - 0.24*t456 - 0.24*t457 - t514;
+    const double t516 = 1.2*t441 + 1.2*t442 + 1.2*t443 + 1.2*t444 + 1.2*t445;
+    const double t517 = -U2_0_2*t367 - 0.24*t439 + 1.2*t453 + 1.2*t454 + 1.2*t455 + 1.2*t456 + 1.2*t457;
+    const double t518 = U2_0_2*t370 + 0.24*t437 + 1.2*t447 + 1.2*t448 + 1.2*t449 + 1.2*t450 + 1.2*t451;
+    const double Rc1_8_8 = M1_8_8 + t438*t513 + t440*t515 + t446*t516 + t452*t518 + t458*t517 + t461*t512;
+    const double Rc1_8_9 = M1_8_9 + t463*t513 + t465*t515 + t471*t516 + t477*t518 + t483*t517 + t486*t512;
+    const double t519 = U2_3_3*t370 + 0.24*t479 + 0.24*t480;
+    const double Rc1_9_9 = M1_9_9 + t463*(U2_0_3*t359 + U2_3_3*t367 + 0.065*t462 + 0.24*t473 + 0.24*t474 + 0.24*t475 + 0.24*t476) + t465*(0.065*Rn2_0_1*U2_0_3 + 0.065*Rn2_1_1*U2_1_3 - 0.24*t481 - 0.24*t482 - t519) + t471*(1.2*t466 + 1.2*t467 + 1.2*t468 + 1.2*t469 + 1.2*t470) + t477*(U2_0_3*t370 + 0.24*t462 + 1.2*t472 + 1.2*t473 + 1.2*t474 + 1.2*t475 + 1.2*t476) + t483*(-U2_0_3*t367 - 0.24*t464 + 1.2*t478 + 1.2*t479 + 1.2*t480 + 1.2*t481 + 1.2*t482) + t486*(0.001*t484 + 0.001*t485);
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 0.004;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
+    const double F0_1_2_1 = -Rc1_0_6*s_q_1 + Rc1_2_6*c_q_1;
+    const double F0_1_2_2 = -Rc1_0_7*s_q_1 + Rc1_2_7*c_q_1;
+    const double F0_1_2_3 = -Rc1_0_8*s_q_1 + Rc1_2_8*c_q_1;
+    const double F0_1_2_4 = -Rc1_0_9*s_q_1 + Rc1_2_9*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_6_0 = F1_2_0_0*U2_0_0 + F1_2_2_0*U2_2_0 - t500;
+    const double F1_2_7_0 = F1_2_0_0*U2_0_1 + F1_2_1_0*U2_1_1 - t507;
+    const double F1_2_8_0 = F1_2_0_0*U2_0_2 + F1_2_2_0*U2_2_2 - t514;
+    const double F1_2_9_0 = F1_2_0_0*U2_0_3 + F1_2_1_0*U2_1_3 - t519;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1 + F1_2_2_0*c_q_1;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = 15.384615384615383*F0_2_2_0;
+    const double ltdl_L6_1 = 15.384615384615383*F1_2_1_0;
+    const double ltdl_L6_2 = 15.384615384615383*F1_2_6_0;
+    const double ltdl_L6_3 = 15.384615384615383*F1_2_7_0;
+    const double ltdl_L6_4 = 15.384615384615383*F1_2_8_0;
+    const double ltdl_L6_5 = 15.384615384615383*F1_2_9_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_1_2_4 - F1_2_9_0*ltdl_L6_0;
+    const double ltdl_A5_1 = -F1_2_9_0*ltdl_L6_1 + Rc1_1_9;
+    const double ltdl_A5_2 = -F1_2_9_0*ltdl_L6_2 + Rc1_6_9;
+    const double ltdl_A5_3 = -F1_2_9_0*ltdl_L6_3 + Rc1_7_9;
+    const double ltdl_A5_4 = -F1_2_9_0*ltdl_L6_4 + Rc1_8_9;
+    const double ltdl_A5_5 = -F1_2_9_0*ltdl_L6_5 + Rc1_9_9;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
+    const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = F0_1_2_3 - F1_2_8_0*ltdl_L6_0 - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_1 = -F1_2_8_0*ltdl_L6_1 + Rc1_1_8 - ltdl_A5_4*ltdl_L5_1;
+    const double ltdl_A4_2 = -F1_2_8_0*ltdl_L6_2 + Rc1_6_8 - ltdl_A5_4*ltdl_L5_2;
+    const double ltdl_A4_3 = -F1_2_8_0*ltdl_L6_3 + Rc1_7_8 - ltdl_A5_4*ltdl_L5_3;
+    const double ltdl_A4_4 = -F1_2_8_0*ltdl_L6_4 + Rc1_8_8 - ltdl_A5_4*ltdl_L5_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_1_2_2 - F1_2_7_0*ltdl_L6_0 - ltdl_A4_3*ltdl_L4_0 - ltdl_A5_3*ltdl_L5_0;
+    const double ltdl_A3_1 = -F1_2_7_0*ltdl_L6_1 + Rc1_1_7 - ltdl_A4_3*ltdl_L4_1 - ltdl_A5_3*ltdl_L5_1;
+    const double ltdl_A3_2 = -F1_2_7_0*ltdl_L6_2 + Rc1_6_7 - ltdl_A4_3*ltdl_L4_2 - ltdl_A5_3*ltdl_L5_2;
+    const double ltdl_A3_3 = -F1_2_7_0*ltdl_L6_3 + Rc1_7_7 - ltdl_A4_3*ltdl_L4_3 - ltdl_A5_3*ltdl_L5_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_1_2_1 - F1_2_6_0*ltdl_L6_0 - ltdl_A3_2*ltdl_L3_0 - ltdl_A4_2*ltdl_L4_0 - ltdl_A5_2*ltdl_L5_0;
+    const double ltdl_A2_1 = -F1_2_6_0*ltdl_L6_1 + Rc1_1_6 - ltdl_A3_2*ltdl_L3_1 - ltdl_A4_2*ltdl_L4_1 - ltdl_A5_2*ltdl_L5_1;
+    const double ltdl_A2_2 = -F1_2_6_0*ltdl_L6_2 + Rc1_6_6 - ltdl_A3_2*ltdl_L3_2 - ltdl_A4_2*ltdl_L4_2 - ltdl_A5_2*ltdl_L5_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_2_1_0*ltdl_L6_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - ltdl_A4_1*ltdl_L4_0 - ltdl_A5_1*ltdl_L5_0;
+    const double ltdl_A1_1 = -F1_2_1_0*ltdl_L6_1 + Rc1_1_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - ltdl_A4_1*ltdl_L4_1 - ltdl_A5_1*ltdl_L5_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_2_2_0*ltdl_L6_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0 - ltdl_A4_0*ltdl_L4_0 - ltdl_A5_0*ltdl_L5_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_xy6: y = L^-T b */
+    const double ltdl_xy6_0 = -f2_1 + tau[6];
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = -f1_9 - ltdl_L6_5*ltdl_xy6_0 - 17369286.887526195*q[5] - 83.35295288716817*qd[5] + tau[5];
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = -f1_8 - ltdl_L5_4*ltdl_xy5_0 - ltdl_L6_4*ltdl_xy6_0 - 17369286.887526195*q[4] - 83.35295288716817*qd[4] + tau[4];
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = -f1_7 - ltdl_L4_3*ltdl_xy4_0 - ltdl_L5_3*ltdl_xy5_0 - ltdl_L6_3*ltdl_xy6_0 - 442190.88503949804*q[3] - 13.29948698318094*qd[3] + tau[3];
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = -f1_6 - ltdl_L3_2*ltdl_xy3_0 - ltdl_L4_2*ltdl_xy4_0 - ltdl_L5_2*ltdl_xy5_0 - ltdl_L6_2*ltdl_xy6_0 - 442190.88503949804*q[2] - 13.29948698318094*qd[2] + tau[2];
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = -f1_1 - ltdl_L2_1*ltdl_xy2_0 - ltdl_L3_1*ltdl_xy3_0 - ltdl_L4_1*ltdl_xy4_0 - ltdl_L5_1*ltdl_xy5_0 - ltdl_L6_1*ltdl_xy6_0 + tau[1];
+    /* ltdl_xy0: y = L^-T b */
+    const double ltdl_xy0_0 = -f0_2 - ltdl_L1_0*ltdl_xy1_0 - ltdl_L2_0*ltdl_xy2_0 - ltdl_L3_0*ltdl_xy3_0 - ltdl_L4_0*ltdl_xy4_0 - ltdl_L5_0*ltdl_xy5_0 - ltdl_L6_0*ltdl_xy6_0 + tau[0];
+    /* ltdl_x0: x = L^-1 D^-1 y */
+    const double ltdl_x0_0 = ltdl_dinv0_0*ltdl_xy0_0;
+    /* ltdl_x1: x = L^-1 D^-1 y */
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
+    /* ltdl_x2: x = L^-1 D^-1 y */
+    const double ltdl_x2_0 = -ltdl_L2_0*ltdl_x0_0 - ltdl_L2_1*ltdl_x1_0 + ltdl_dinv2_0*ltdl_xy2_0;
+    /* ltdl_x3: x = L^-1 D^-1 y */
+    const double ltdl_x3_0 = -ltdl_L3_0*ltdl_x0_0 - ltdl_L3_1*ltdl_x1_0 - ltdl_L3_2*ltdl_x2_0 + ltdl_dinv3_0*ltdl_xy3_0;
+    /* ltdl_x4: x = L^-1 D^-1 y */
+    const double ltdl_x4_0 = -ltdl_L4_0*ltdl_x0_0 - ltdl_L4_1*ltdl_x1_0 - ltdl_L4_2*ltdl_x2_0 - ltdl_L4_3*ltdl_x3_0 + ltdl_dinv4_0*ltdl_xy4_0;
+    /* ltdl_x5: x = L^-1 D^-1 y */
+    const double ltdl_x5_0 = -ltdl_L5_0*ltdl_x0_0 - ltdl_L5_1*ltdl_x1_0 - ltdl_L5_2*ltdl_x2_0 - ltdl_L5_3*ltdl_x3_0 - ltdl_L5_4*ltdl_x4_0 + ltdl_dinv5_0*ltdl_xy5_0;
+    /* ltdl_x6: x = L^-1 D^-1 y */
+    const double ltdl_x6_0 = -ltdl_L6_0*ltdl_x0_0 - ltdl_L6_1*ltdl_x1_0 - ltdl_L6_2*ltdl_x2_0 - ltdl_L6_3*ltdl_x3_0 - ltdl_L6_4*ltdl_x4_0 - ltdl_L6_5*ltdl_x5_0 + 15.384615384615383*ltdl_xy6_0;
 
     /* Outputs: qdd (7) */
-    qdd[0] = nu0_0;
-    qdd[1] = qdd1_0;
-    qdd[2] = qdd1_1;
-    qdd[3] = qdd1_2;
-    qdd[4] = qdd1_3;
-    qdd[5] = qdd1_4;
-    qdd[6] = qdd2_0;
+    qdd[0] = ltdl_x0_0;
+    qdd[1] = ltdl_x1_0;
+    qdd[2] = ltdl_x2_0;
+    qdd[3] = ltdl_x3_0;
+    qdd[4] = ltdl_x4_0;
+    qdd[5] = ltdl_x5_0;
+    qdd[6] = ltdl_x6_0;
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -2818,13 +2994,16 @@ void arm3_flexlink_jacobian(const double* q, double* J)
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[3] = { q[0], q[1], q[6] };
+    double soagen_s[3], soagen_c[3];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 3);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_6 = soagen_c[2];
+    const double s_q_6 = soagen_s[2];
     /* Rn2: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 7.375696227562646*q[3] + 25.6207646923378*q[5];
     const double t1 = 7.375696227562646*q[2] + 25.6207646923378*q[4];
@@ -2963,13 +3142,16 @@ void arm3_flexlink_jacobian_dot_qd(const double* q, const double* qd, double* Jd
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[3] = { q[0], q[1], q[6] };
+    double soagen_s[3], soagen_c[3];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 3);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_6 = soagen_c[2];
+    const double s_q_6 = soagen_s[2];
     /* Rn2: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 7.375696227562646*q[3] + 25.6207646923378*q[5];
     const double t1 = 7.375696227562646*q[2] + 25.6207646923378*q[4];
@@ -3129,21 +3311,24 @@ void arm3_flexlink_jacobian_dot_qd(const double* q, const double* qd, double* Jd
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Part II (6.10).
- * Operations: 1636 mul, 1219 add, 7 div, 6 sin/cos, 0 sqrt; 533 temporaries. */
+ * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 1337 mul, 943 add, 7 div, 6 sin/cos, 0 sqrt; 490 temporaries. */
 void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[3] = { q[0], q[1], q[6] };
+    double soagen_s[3], soagen_c[3];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 3);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_6 = soagen_c[2];
+    const double s_q_6 = soagen_s[2];
     /* Rn2: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 7.375696227562646*q[3] + 25.6207646923378*q[5];
     const double t1 = 7.375696227562646*q[2] + 25.6207646923378*q[4];
@@ -3260,467 +3445,452 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double M1_8_8 = 43.908786699875336*t13 + 1038.802611305487*t15 + 318.5646632168913*t37 + 1.0;
     const double M1_8_9 = q[4]*t34 + q[5]*t33 + 1038.802611305487*t23 + 43.908786699875336*t25;
     const double M1_9_9 = 43.908786699875336*t14 + 1038.802611305487*t16 + 318.5646632168913*t38 + 1.0;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t49 = 0.065*R2_0_2;
-    const double t50 = Rn2_2_1*rn2_1;
-    const double t51 = Rn2_1_1*rn2_2;
-    const double t52 = t49 + 0.24*t50 - 0.24*t51;
-    const double t53 = R2_1_2*rn2_2;
-    const double t54 = -2.7755575615628914e-17*R2_2_2*rn2_1 + 2.7755575615628914e-17*t53;
-    const double t55 = R2_1_0*rn2_2;
-    const double t56 = R2_2_0*rn2_1 - t55;
-    const double t57 = 1.2*R2_2_0*rn2_1 - 1.2*t55;
-    const double t58 = R2_2_2*rn2_1 - t53;
-    const double t59 = 0.313846153846154*R2_2_2*rn2_1 - 0.313846153846154*t53;
-    const double t60 = Rn2_2_1*rn2_1 - t51;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t49 = R2_1_2*rn2_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = -0.24*R2_2_2*rn2_1 + 0.065*Rn2_0_1 + 0.24*t49;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t50 = 0.065*R2_0_2;
+    const double t51 = Rn2_2_1*rn2_1;
+    const double t52 = Rn2_1_1*rn2_2;
+    const double t53 = t50 + 0.24*t51 - 0.24*t52;
+    const double t54 = R2_1_0*rn2_2;
+    const double t55 = R2_2_0*rn2_1 - t54;
+    const double t56 = 1.2*R2_2_0*rn2_1 - 1.2*t54;
+    const double t57 = R2_2_2*rn2_1 - t49;
+    const double t58 = 0.24*Rn2_0_1;
+    const double t59 = 1.2*R2_2_2*rn2_1 - 1.2*t49 - t58;
+    const double t60 = Rn2_2_1*rn2_1 - t52;
     const double t61 = 0.24*R2_0_2;
-    const double t62 = 1.2*t50 - 1.2*t51 + t61;
-    const double P1_0_0 = M1_0_0 + 0.001*R2_0_0*R2_0_0 + R2_0_2*t52 + Rn2_0_1*t54 + t56*t57 + t58*t59 + t60*t62;
+    const double t62 = 1.2*t51 - 1.2*t52 + t61;
+    const double Rc1_0_0 = F1_2_0_0*Rn2_0_1 + M1_0_0 + 0.001*R2_0_0*R2_0_0 + R2_0_2*t53 + t55*t56 + t57*t59 + t60*t62;
     const double t63 = R2_0_0*rn2_2;
     const double t64 = R2_2_0*rn2_0;
     const double t65 = t63 - t64;
-    const double t66 = R2_0_2*rn2_2;
-    const double t67 = R2_2_2*rn2_0;
-    const double t68 = t66 - t67;
-    const double t69 = Rn2_0_1*rn2_2;
-    const double t70 = Rn2_2_1*rn2_0;
-    const double t71 = t69 - t70;
-    const double t72 = 0.001*R2_0_0;
-    const double P1_0_1 = M1_0_1 + R2_1_0*t72 + R2_1_2*t52 + Rn2_1_1*t54 + t57*t65 + t59*t68 + t62*t71;
-    const double t73 = R2_0_0*rn2_1;
-    const double t74 = R2_1_0*rn2_0 - t73;
-    const double t75 = R2_0_2*rn2_1;
-    const double t76 = R2_1_2*rn2_0 - t75;
-    const double t77 = Rn2_0_1*rn2_1;
-    const double t78 = Rn2_1_1*rn2_0 - t77;
-    const double P1_0_2 = M1_0_2 + R2_2_0*t72 + R2_2_2*t52 + Rn2_2_1*t54 + t57*t74 + t59*t76 + t62*t78;
-    const double t79 = U2_2_0*t74;
-    const double t80 = R2_0_0*U2_3_0;
-    const double t81 = R2_1_0*U2_4_0;
-    const double t82 = R2_2_0*U2_5_0;
-    const double t83 = U2_0_0*t56;
-    const double t84 = t79 + t80 + t81 + t82 + t83;
-    const double t85 = Rn2_0_1*U2_3_0;
-    const double t86 = Rn2_1_1*U2_4_0;
-    const double t87 = Rn2_2_1*U2_5_0;
-    const double t88 = U2_0_0*t60;
-    const double t89 = U2_2_0*t78;
-    const double t90 = t85 + t86 + t87 + t88 + t89;
-    const double t91 = R2_0_0*U2_0_0;
-    const double t92 = R2_2_0*U2_2_0;
-    const double t93 = t91 + t92;
-    const double t94 = R2_2_2*U2_2_0;
-    const double t95 = R2_0_2*U2_0_0 + t94;
-    const double t96 = Rn2_0_1*U2_0_0 + Rn2_2_1*U2_2_0;
-    const double t97 = R2_0_2*U2_3_0;
-    const double t98 = R2_1_2*U2_4_0;
-    const double t99 = R2_2_2*U2_5_0;
-    const double t100 = U2_0_0*t58;
-    const double t101 = U2_2_0*t76;
+    const double t66 = R2_2_2*rn2_0;
+    const double t67 = R2_0_2*rn2_2 - t66;
+    const double t68 = Rn2_0_1*rn2_2;
+    const double t69 = Rn2_2_1*rn2_0;
+    const double t70 = t68 - t69;
+    const double t71 = 0.001*R2_0_0;
+    const double Rc1_0_1 = F1_2_0_0*Rn2_1_1 + M1_0_1 + R2_1_0*t71 + R2_1_2*t53 + t56*t65 + t59*t67 + t62*t70;
+    const double t72 = R2_0_0*rn2_1;
+    const double t73 = R2_1_0*rn2_0 - t72;
+    const double t74 = R2_0_2*rn2_1;
+    const double t75 = R2_1_2*rn2_0 - t74;
+    const double t76 = Rn2_0_1*rn2_1;
+    const double t77 = Rn2_1_1*rn2_0 - t76;
+    const double Rc1_0_2 = F1_2_0_0*Rn2_2_1 + M1_0_2 + R2_2_0*t71 + R2_2_2*t53 + t56*t73 + t59*t75 + t62*t77;
+    const double t78 = U2_0_0*t60;
+    const double t79 = U2_2_0*t77;
+    const double t80 = Rn2_0_1*U2_3_0;
+    const double t81 = Rn2_1_1*U2_4_0;
+    const double t82 = Rn2_2_1*U2_5_0;
+    const double t83 = t78 + t79 + t80 + t81 + t82;
+    const double t84 = R2_0_2*U2_3_0;
+    const double t85 = R2_1_2*U2_4_0;
+    const double t86 = R2_2_2*U2_5_0;
+    const double t87 = U2_0_0*t57;
+    const double t88 = U2_2_0*t75;
+    const double t89 = t84 + t85 + t86 + t87 + t88;
+    const double t90 = R2_0_0*U2_0_0;
+    const double t91 = R2_2_0*U2_2_0;
+    const double t92 = t90 + t91;
+    const double t93 = R2_2_2*U2_2_0;
+    const double t94 = R2_0_2*U2_0_0 + t93;
+    const double t95 = Rn2_2_1*U2_2_0;
+    const double t96 = Rn2_0_1*U2_0_0 + t95;
+    const double t97 = R2_0_0*U2_3_0;
+    const double t98 = R2_1_0*U2_4_0;
+    const double t99 = R2_2_0*U2_5_0;
+    const double t100 = U2_0_0*t55;
+    const double t101 = U2_2_0*t73;
     const double t102 = t100 + t101 + t97 + t98 + t99;
-    const double P1_0_6 = q[3] + t102*t59 + t52*t95 + t54*t96 + t57*t84 + t62*t90 + t72*t93;
+    const double Rc1_0_6 = F1_2_0_0*t96 + q[3] + t102*t56 + t53*t94 + t59*t89 + t62*t83 + t71*t92;
     const double t103 = R2_1_2*U2_1_1;
     const double t104 = R2_0_2*U2_0_1 + t103;
-    const double t105 = Rn2_0_1*U2_0_1 + Rn2_1_1*U2_1_1;
-    const double t106 = R2_0_2*U2_3_1;
-    const double t107 = R2_1_2*U2_4_1;
-    const double t108 = R2_2_2*U2_5_1;
-    const double t109 = U2_0_1*t58;
-    const double t110 = U2_1_1*t68;
-    const double t111 = t106 + t107 + t108 + t109 + t110;
-    const double t112 = R2_0_0*U2_3_1;
-    const double t113 = R2_1_0*U2_4_1;
-    const double t114 = R2_2_0*U2_5_1;
-    const double t115 = U2_0_1*t56;
-    const double t116 = U2_1_1*t65;
-    const double t117 = t112 + t113 + t114 + t115 + t116;
-    const double t118 = Rn2_0_1*U2_3_1;
-    const double t119 = Rn2_1_1*U2_4_1;
-    const double t120 = Rn2_2_1*U2_5_1;
-    const double t121 = U2_0_1*t60;
-    const double t122 = U2_1_1*t71;
-    const double t123 = t118 + t119 + t120 + t121 + t122;
-    const double t124 = R2_0_0*U2_0_1;
-    const double t125 = R2_1_0*U2_1_1;
-    const double t126 = t124 + t125;
-    const double P1_0_7 = -q[2] + t104*t52 + t105*t54 + t111*t59 + t117*t57 + t123*t62 + t126*t72;
-    const double t127 = R2_2_2*U2_2_2;
-    const double t128 = R2_0_2*U2_0_2 + t127;
-    const double t129 = Rn2_0_1*U2_0_2 + Rn2_2_1*U2_2_2;
-    const double t130 = R2_0_2*U2_3_2;
-    const double t131 = R2_1_2*U2_4_2;
-    const double t132 = R2_2_2*U2_5_2;
-    const double t133 = U2_0_2*t58;
-    const double t134 = U2_2_2*t76;
-    const double t135 = t130 + t131 + t132 + t133 + t134;
-    const double t136 = R2_0_0*U2_3_2;
-    const double t137 = R2_1_0*U2_4_2;
-    const double t138 = R2_2_0*U2_5_2;
-    const double t139 = U2_0_2*t56;
-    const double t140 = U2_2_2*t74;
-    const double t141 = t136 + t137 + t138 + t139 + t140;
-    const double t142 = Rn2_0_1*U2_3_2;
-    const double t143 = Rn2_1_1*U2_4_2;
-    const double t144 = Rn2_2_1*U2_5_2;
-    const double t145 = U2_0_2*t60;
-    const double t146 = U2_2_2*t78;
-    const double t147 = t142 + t143 + t144 + t145 + t146;
-    const double t148 = R2_0_0*U2_0_2;
-    const double t149 = R2_2_0*U2_2_2;
-    const double t150 = t148 + t149;
-    const double P1_0_8 = q[5] + t128*t52 + t129*t54 + t135*t59 + t141*t57 + t147*t62 + t150*t72;
-    const double t151 = R2_1_2*U2_1_3;
-    const double t152 = R2_0_2*U2_0_3 + t151;
-    const double t153 = Rn2_0_1*U2_0_3 + Rn2_1_1*U2_1_3;
-    const double t154 = R2_0_2*U2_3_3;
-    const double t155 = R2_1_2*U2_4_3;
-    const double t156 = R2_2_2*U2_5_3;
-    const double t157 = U2_0_3*t58;
-    const double t158 = U2_1_3*t68;
-    const double t159 = t154 + t155 + t156 + t157 + t158;
-    const double t160 = R2_0_0*U2_3_3;
-    const double t161 = R2_1_0*U2_4_3;
-    const double t162 = R2_2_0*U2_5_3;
-    const double t163 = U2_0_3*t56;
-    const double t164 = U2_1_3*t65;
-    const double t165 = t160 + t161 + t162 + t163 + t164;
-    const double t166 = Rn2_0_1*U2_3_3;
-    const double t167 = Rn2_1_1*U2_4_3;
-    const double t168 = Rn2_2_1*U2_5_3;
-    const double t169 = U2_0_3*t60;
-    const double t170 = U2_1_3*t71;
-    const double t171 = t166 + t167 + t168 + t169 + t170;
-    const double t172 = R2_0_0*U2_0_3;
-    const double t173 = R2_1_0*U2_1_3;
-    const double t174 = t172 + t173;
-    const double P1_0_9 = -q[4] + t152*t52 + t153*t54 + t159*t59 + t165*t57 + t171*t62 + t174*t72;
-    const double t175 = 0.065*R2_1_2 + 0.24*t69 - 0.24*t70;
-    const double t176 = 2.7755575615628914e-17*R2_2_2*rn2_0 - 2.7755575615628914e-17*t66;
-    const double t177 = 1.2*t63 - 1.2*t64;
-    const double t178 = 0.313846153846154*t66 - 0.313846153846154*t67;
-    const double t179 = 0.24*R2_1_2 + 1.2*t69 - 1.2*t70;
-    const double P1_1_1 = M1_1_1 + 0.001*R2_1_0*R2_1_0 + R2_1_2*t175 + Rn2_1_1*t176 + t177*t65 + t178*t68 + t179*t71;
-    const double t180 = 0.001*R2_1_0;
-    const double P1_1_2 = M1_1_2 + R2_2_0*t180 + R2_2_2*t175 + Rn2_2_1*t176 + t177*t74 + t178*t76 + t179*t78;
-    const double P1_1_6 = M1_1_6 + t102*t178 + t175*t95 + t176*t96 + t177*t84 + t179*t90 + t180*t93;
-    const double P1_1_7 = M1_1_7 + t104*t175 + t105*t176 + t111*t178 + t117*t177 + t123*t179 + t126*t180;
-    const double P1_1_8 = M1_1_8 + t128*t175 + t129*t176 + t135*t178 + t141*t177 + t147*t179 + t150*t180;
-    const double P1_1_9 = M1_1_9 + t152*t175 + t153*t176 + t159*t178 + t165*t177 + t171*t179 + t174*t180;
-    const double t181 = Rn2_1_1*rn2_0;
-    const double t182 = 0.065*R2_2_2 + 0.24*t181 - 0.24*t77;
-    const double t183 = -2.7755575615628914e-17*R2_1_2*rn2_0 + 2.7755575615628914e-17*t75;
-    const double t184 = 1.2*R2_1_0*rn2_0 - 1.2*t73;
-    const double t185 = 0.313846153846154*R2_1_2*rn2_0 - 0.313846153846154*t75;
-    const double t186 = 0.24*R2_2_2 + 1.2*t181 - 1.2*t77;
-    const double P1_2_2 = M1_2_2 + 0.001*R2_2_0*R2_2_0 + R2_2_2*t182 + Rn2_2_1*t183 + t184*t74 + t185*t76 + t186*t78;
-    const double t187 = 0.001*R2_2_0;
-    const double P1_2_6 = M1_2_6 + t102*t185 + t182*t95 + t183*t96 + t184*t84 + t186*t90 + t187*t93;
-    const double P1_2_7 = M1_2_7 + t104*t182 + t105*t183 + t111*t185 + t117*t184 + t123*t186 + t126*t187;
-    const double P1_2_8 = M1_2_8 + t128*t182 + t129*t183 + t135*t185 + t141*t184 + t147*t186 + t150*t187;
-    const double P1_2_9 = M1_2_9 + t152*t182 + t153*t183 + t159*t185 + t165*t184 + t171*t186 + t174*t187;
-    const double t188 = 0.001*t91 + 0.001*t92;
-    const double t189 = U2_0_0*t49 + 0.24*t85 + 0.24*t86 + 0.24*t87 + 0.24*t88 + 0.24*t89 + 0.065*t94;
-    const double t190 = -2.7755575615628914e-17*t100 - 2.7755575615628914e-17*t101 - 2.7755575615628914e-17*t97 - 2.7755575615628914e-17*t98 - 2.7755575615628914e-17*t99;
-    const double t191 = 1.2*t79 + 1.2*t80 + 1.2*t81 + 1.2*t82 + 1.2*t83;
-    const double t192 = 0.313846153846154*t100 + 0.313846153846154*t101 + 0.313846153846154*t97 + 0.313846153846154*t98 + 0.313846153846154*t99;
-    const double t193 = U2_0_0*t61 + 1.2*t85 + 1.2*t86 + 1.2*t87 + 1.2*t88 + 1.2*t89 + 0.24*t94;
-    const double P1_6_6 = M1_6_6 + t102*t192 + t188*t93 + t189*t95 + t190*t96 + t191*t84 + t193*t90;
-    const double P1_6_7 = M1_6_7 + t104*t189 + t105*t190 + t111*t192 + t117*t191 + t123*t193 + t126*t188;
-    const double P1_6_8 = M1_6_8 + t128*t189 + t129*t190 + t135*t192 + t141*t191 + t147*t193 + t150*t188;
-    const double P1_6_9 = M1_6_9 + t152*t189 + t153*t190 + t159*t192 + t165*t191 + t171*t193 + t174*t188;
-    const double t194 = 0.001*t124 + 0.001*t125;
-    const double t195 = U2_0_1*t49 + 0.065*t103 + 0.24*t118 + 0.24*t119 + 0.24*t120 + 0.24*t121 + 0.24*t122;
-    const double t196 = -2.7755575615628914e-17*t106 - 2.7755575615628914e-17*t107 - 2.7755575615628914e-17*t108 - 2.7755575615628914e-17*t109 - 2.7755575615628914e-17*t110;
-    const double t197 = 1.2*t112 + 1.2*t113 + 1.2*t114 + 1.2*t115 + 1.2*t116;
-    const double t198 = 0.313846153846154*t106 + 0.313846153846154*t107 + 0.313846153846154*t108 + 0.313846153846154*t109 + 0.313846153846154*t110;
-    const double t199 = U2_0_1*t61 + 0.24*t103 + 1.2*t118 + 1.2*t119 + 1.2*t120 + 1.2*t121 + 1.2*t122;
-    const double P1_7_7 = M1_7_7 + t104*t195 + t105*t196 + t111*t198 + t117*t197 + t123*t199 + t126*t194;
-    const double P1_7_8 = M1_7_8 + t128*t195 + t129*t196 + t135*t198 + t141*t197 + t147*t199 + t150*t194;
-    const double P1_7_9 = M1_7_9 + t152*t195 + t153*t196 + t159*t198 + t165*t197 + t171*t199 + t174*t194;
-    const double t200 = 0.001*t148 + 0.001*t149;
-    const double t201 = U2_0_2*t49 + 0.065*t127 + 0.24*t142 + 0.24*t143 + 0.24*t144 + 0.24*t145 + 0.24*t146;
-    const double t202 = -2.7755575615628914e-17*t130 - 2.7755575615628914e-17*t131 - 2.7755575615628914e-17*t132 - 2.7755575615628914e-17*t133 - 2.7755575615628914e-17*t134;
-    const double t203 = 1.2*t136 + 1.2*t137 + 1.2*t138 + 1.2*t139 + 1.2*t140;
-    const double t204 = 0.313846153846154*t130 + 0.313846153846154*t131 + 0.313846153846154*t132 + 0.313846153846154*t133 + 0.313846153846154*t134;
-    const double t205 = U2_0_2*t61 + 0.24*t127 + 1.2*t142 + 1.2*t143 + 1.2*t144 + 1.2*t145 + 1.2*t146;
-    const double P1_8_8 = M1_8_8 + t128*t201 + t129*t202 + t135*t204 + t141*t203 + t147*t205 + t150*t200;
-    const double P1_8_9 = M1_8_9 + t152*t201 + t153*t202 + t159*t204 + t165*t203 + t171*t205 + t174*t200;
-    const double P1_9_9 = M1_9_9 + t152*(U2_0_3*t49 + 0.065*t151 + 0.24*t166 + 0.24*t167 + 0.24*t168 + 0.24*t169 + 0.24*t170) + t153*(-2.7755575615628914e-17*t154 - 2.7755575615628914e-17*t155 - 2.7755575615628914e-17*t156 - 2.7755575615628914e-17*t157 - 2.7755575615628914e-17*t158) + t159*(0.313846153846154*t154 + 0.313846153846154*t155 + 0.313846153846154*t156 + 0.313846153846154*t157 + 0.313846153846154*t158) + t165*(1.2*t160 + 1.2*t161 + 1.2*t162 + 1.2*t163 + 1.2*t164) + t171*(U2_0_3*t61 + 0.24*t151 + 1.2*t166 + 1.2*t167 + 1.2*t168 + 1.2*t169 + 1.2*t170) + t174*(0.001*t172 + 0.001*t173);
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0 = 1.0/P1_1_1;
-    const double ldl_L10 = P1_1_6*ldl_di0;
-    const double ldl_L20 = P1_1_7*ldl_di0;
-    const double ldl_L30 = P1_1_8*ldl_di0;
-    const double ldl_L40 = P1_1_9*ldl_di0;
-    const double t206 = ldl_L10*ldl_L10;
-    const double ldl_d1 = -P1_1_1*t206 + P1_6_6;
-    const double ldl_di1 = 1.0/ldl_d1;
-    const double t207 = P1_1_1*ldl_L10;
-    const double ldl_L21 = ldl_di1*(P1_6_7 - ldl_L20*t207);
-    const double ldl_L31 = ldl_di1*(P1_6_8 - ldl_L30*t207);
-    const double ldl_L41 = ldl_di1*(P1_6_9 - ldl_L40*t207);
-    const double t208 = ldl_L21*ldl_L21;
-    const double ldl_d2 = -P1_1_1*ldl_L20*ldl_L20 + P1_7_7 - ldl_d1*t208;
-    const double ldl_di2 = 1.0/ldl_d2;
-    const double t209 = P1_1_1*ldl_L20;
-    const double t210 = ldl_L21*ldl_d1;
-    const double ldl_L32 = ldl_di2*(P1_7_8 - ldl_L30*t209 - ldl_L31*t210);
-    const double ldl_L42 = ldl_di2*(P1_7_9 - ldl_L40*t209 - ldl_L41*t210);
-    const double t211 = ldl_L32*ldl_L32;
-    const double ldl_d3 = -P1_1_1*ldl_L30*ldl_L30 + P1_8_8 - ldl_L31*ldl_L31*ldl_d1 - ldl_d2*t211;
-    const double ldl_di3 = 1.0/ldl_d3;
-    const double ldl_L43 = ldl_di3*(-P1_1_1*ldl_L30*ldl_L40 + P1_8_9 - ldl_L31*ldl_L41*ldl_d1 - ldl_L32*ldl_L42*ldl_d2);
-    const double t212 = ldl_L43*ldl_L43;
-    const double ldl_d4 = -P1_1_1*ldl_L40*ldl_L40 + P1_9_9 - ldl_L41*ldl_L41*ldl_d1 - ldl_L42*ldl_L42*ldl_d2 - ldl_d3*t212;
-    const double ldl_di4 = 1.0/ldl_d4;
-    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double ldl_Li30 = ldl_L10*ldl_L31 - ldl_L30 - ldl_L32*ldl_Li20;
-    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
-    const double ldl_Li40 = ldl_L10*ldl_L41 - ldl_L40 - ldl_L42*ldl_Li20 - ldl_L43*ldl_Li30;
-    const double ldl_Li41 = ldl_L21*ldl_L42 - ldl_L41 - ldl_L43*ldl_Li31;
-    const double ldl_Li42 = ldl_L32*ldl_L43 - ldl_L42;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_Li40*ldl_Li40*ldl_di4 + ldl_di0 + ldl_di1*t206;
-    const double t213 = ldl_Li20*ldl_di2;
-    const double Dinv1_0_1 = -ldl_L10*ldl_di1 - ldl_L21*t213 + ldl_Li30*ldl_Li31*ldl_di3 + ldl_Li40*ldl_Li41*ldl_di4;
-    const double Dinv1_0_4 = ldl_Li40*ldl_di4;
-    const double Dinv1_0_2 = Dinv1_0_4*ldl_Li42 - ldl_L32*ldl_Li30*ldl_di3 + t213;
-    const double Dinv1_0_3 = -Dinv1_0_4*ldl_L43 + ldl_Li30*ldl_di3;
-    const double Dinv1_1_1 = ldl_Li31*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li41*ldl_di4 + ldl_di1 + ldl_di2*t208;
-    const double Dinv1_1_2 = -ldl_L21*ldl_di2 - ldl_L32*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li42*ldl_di4;
-    const double Dinv1_1_4 = ldl_Li41*ldl_di4;
-    const double Dinv1_1_3 = -Dinv1_1_4*ldl_L43 + ldl_Li31*ldl_di3;
-    const double Dinv1_2_2 = ldl_Li42*ldl_Li42*ldl_di4 + ldl_di2 + ldl_di3*t211;
-    const double Dinv1_2_4 = ldl_Li42*ldl_di4;
-    const double Dinv1_2_3 = -Dinv1_2_4*ldl_L43 - ldl_L32*ldl_di3;
-    const double Dinv1_3_3 = ldl_di3 + ldl_di4*t212;
-    const double Dinv1_3_4 = -ldl_L43*ldl_di4;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_1 + Dinv1_0_1*P1_0_6 + Dinv1_0_2*P1_0_7 + Dinv1_0_3*P1_0_8 + Dinv1_0_4*P1_0_9;
-    const double G1_0_1 = Dinv1_0_1*P1_0_1 + Dinv1_1_1*P1_0_6 + Dinv1_1_2*P1_0_7 + Dinv1_1_3*P1_0_8 + Dinv1_1_4*P1_0_9;
-    const double G1_0_2 = Dinv1_0_2*P1_0_1 + Dinv1_1_2*P1_0_6 + Dinv1_2_2*P1_0_7 + Dinv1_2_3*P1_0_8 + Dinv1_2_4*P1_0_9;
-    const double G1_0_3 = Dinv1_0_3*P1_0_1 + Dinv1_1_3*P1_0_6 + Dinv1_2_3*P1_0_7 + Dinv1_3_3*P1_0_8 + Dinv1_3_4*P1_0_9;
-    const double G1_0_4 = Dinv1_0_4*P1_0_1 + Dinv1_1_4*P1_0_6 + Dinv1_2_4*P1_0_7 + Dinv1_3_4*P1_0_8 + P1_0_9*ldl_di4;
-    const double G1_2_0 = Dinv1_0_0*P1_1_2 + Dinv1_0_1*P1_2_6 + Dinv1_0_2*P1_2_7 + Dinv1_0_3*P1_2_8 + Dinv1_0_4*P1_2_9;
-    const double G1_2_1 = Dinv1_0_1*P1_1_2 + Dinv1_1_1*P1_2_6 + Dinv1_1_2*P1_2_7 + Dinv1_1_3*P1_2_8 + Dinv1_1_4*P1_2_9;
-    const double G1_2_2 = Dinv1_0_2*P1_1_2 + Dinv1_1_2*P1_2_6 + Dinv1_2_2*P1_2_7 + Dinv1_2_3*P1_2_8 + Dinv1_2_4*P1_2_9;
-    const double G1_2_3 = Dinv1_0_3*P1_1_2 + Dinv1_1_3*P1_2_6 + Dinv1_2_3*P1_2_7 + Dinv1_3_3*P1_2_8 + Dinv1_3_4*P1_2_9;
-    const double G1_2_4 = Dinv1_0_4*P1_1_2 + Dinv1_1_4*P1_2_6 + Dinv1_2_4*P1_2_7 + Dinv1_3_4*P1_2_8 + P1_2_9*ldl_di4;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t214 = -P1_0_2;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 - G1_2_1*P1_2_6 - G1_2_2*P1_2_7 - G1_2_3*P1_2_8 - G1_2_4*P1_2_9 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - G1_0_1*P1_2_6 - G1_0_2*P1_2_7 - G1_0_3*P1_2_8 - G1_0_4*P1_2_9 - t214)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - G1_2_1*P1_0_6 - G1_2_2*P1_0_7 - G1_2_3*P1_0_8 - G1_2_4*P1_0_9 - t214) - s_q_1*(-G1_0_0*P1_0_1 - G1_0_1*P1_0_6 - G1_0_2*P1_0_7 - G1_0_3*P1_0_8 - G1_0_4*P1_0_9 + P1_0_0)) + 0.004;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_0_0 = Dinv0_0_0*s_q_1*s_q_1;
-    const double t215 = G1_0_0*s_q_1 - G1_2_0*c_q_1;
-    const double t216 = Dinv0_0_0*s_q_1;
-    const double Ups1_0_1 = -t215*t216;
-    const double Ups1_0_2 = -c_q_1*t216;
-    const double t217 = G1_0_1*s_q_1 - G1_2_1*c_q_1;
-    const double Ups1_0_6 = -t216*t217;
-    const double t218 = G1_0_2*s_q_1 - G1_2_2*c_q_1;
-    const double Ups1_0_7 = -t216*t218;
-    const double t219 = G1_0_3*s_q_1 - G1_2_3*c_q_1;
-    const double Ups1_0_8 = -t216*t219;
-    const double t220 = G1_0_4*s_q_1 - G1_2_4*c_q_1;
-    const double Ups1_0_9 = -t216*t220;
-    const double Ups1_1_1 = Dinv0_0_0*t215*t215 + Dinv1_0_0;
-    const double t221 = Dinv0_0_0*t215;
-    const double Ups1_1_2 = c_q_1*t221;
-    const double Ups1_1_6 = Dinv1_0_1 + t217*t221;
-    const double Ups1_1_7 = Dinv1_0_2 + t218*t221;
-    const double Ups1_1_8 = Dinv1_0_3 + t219*t221;
-    const double Ups1_1_9 = Dinv1_0_4 + t220*t221;
-    const double Ups1_2_2 = Dinv0_0_0*c_q_1*c_q_1;
-    const double t222 = Dinv0_0_0*c_q_1;
-    const double Ups1_2_6 = t217*t222;
-    const double Ups1_2_7 = t218*t222;
-    const double Ups1_2_8 = t219*t222;
-    const double Ups1_2_9 = t220*t222;
-    const double Ups1_6_6 = Dinv0_0_0*t217*t217 + Dinv1_1_1;
-    const double t223 = Dinv0_0_0*t217;
-    const double Ups1_6_7 = Dinv1_1_2 + t218*t223;
-    const double Ups1_6_8 = Dinv1_1_3 + t219*t223;
-    const double Ups1_6_9 = Dinv1_1_4 + t220*t223;
-    const double Ups1_7_7 = Dinv0_0_0*t218*t218 + Dinv1_2_2;
-    const double t224 = Dinv0_0_0*t218;
-    const double Ups1_7_8 = Dinv1_2_3 + t219*t224;
-    const double Ups1_7_9 = Dinv1_2_4 + t220*t224;
-    const double Ups1_8_8 = Dinv0_0_0*t219*t219 + Dinv1_3_3;
-    const double Ups1_8_9 = Dinv0_0_0*t219*t220 + Dinv1_3_4;
-    const double Ups1_9_9 = Dinv0_0_0*t220*t220 + ldl_di4;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t225 = R2_0_0*Ups1_0_0 + R2_1_0*Ups1_0_1 + R2_2_0*Ups1_0_2 + Ups1_0_6*t93 + Ups1_0_7*t126 + Ups1_0_8*t150 + Ups1_0_9*t174;
-    const double t226 = R2_0_0*Ups1_0_1 + R2_1_0*Ups1_1_1 + R2_2_0*Ups1_1_2 + Ups1_1_6*t93 + Ups1_1_7*t126 + Ups1_1_8*t150 + Ups1_1_9*t174;
-    const double t227 = R2_0_0*Ups1_0_2 + R2_1_0*Ups1_1_2 + R2_2_0*Ups1_2_2 + Ups1_2_6*t93 + Ups1_2_7*t126 + Ups1_2_8*t150 + Ups1_2_9*t174;
-    const double t228 = R2_0_0*Ups1_0_6 + R2_1_0*Ups1_1_6 + R2_2_0*Ups1_2_6 + Ups1_6_6*t93 + Ups1_6_7*t126 + Ups1_6_8*t150 + Ups1_6_9*t174;
-    const double t229 = R2_0_0*Ups1_0_7 + R2_1_0*Ups1_1_7 + R2_2_0*Ups1_2_7 + Ups1_6_7*t93 + Ups1_7_7*t126 + Ups1_7_8*t150 + Ups1_7_9*t174;
-    const double t230 = R2_0_0*Ups1_0_8 + R2_1_0*Ups1_1_8 + R2_2_0*Ups1_2_8 + Ups1_6_8*t93 + Ups1_7_8*t126 + Ups1_8_8*t150 + Ups1_8_9*t174;
-    const double t231 = R2_0_0*Ups1_0_9 + R2_1_0*Ups1_1_9 + R2_2_0*Ups1_2_9 + Ups1_6_9*t93 + Ups1_7_9*t126 + Ups1_8_9*t150 + Ups1_9_9*t174;
-    const double Ups2_0_0 = R2_0_0*t225 + R2_1_0*t226 + R2_2_0*t227 + t126*t229 + t150*t230 + t174*t231 + t228*t93;
-    const double t232 = 3.6923076923076916*t66 - 3.6923076923076916*t67;
-    const double t233 = 3.6923076923076916*R2_1_2*rn2_0 - 3.6923076923076916*t75;
-    const double t234 = 3.6923076923076916*R2_2_2*rn2_1 - 3.6923076923076916*t53;
-    const double t235 = 3.6923076923076916*t100 + 3.6923076923076916*t101 + 3.6923076923076916*t97 + 3.6923076923076916*t98 + 3.6923076923076916*t99;
-    const double t236 = 3.6923076923076916*t106 + 3.6923076923076916*t107 + 3.6923076923076916*t108 + 3.6923076923076916*t109 + 3.6923076923076916*t110;
-    const double t237 = 3.6923076923076916*t130 + 3.6923076923076916*t131 + 3.6923076923076916*t132 + 3.6923076923076916*t133 + 3.6923076923076916*t134;
-    const double t238 = 3.6923076923076916*t154 + 3.6923076923076916*t155 + 3.6923076923076916*t156 + 3.6923076923076916*t157 + 3.6923076923076916*t158;
-    const double Ups2_0_1 = t225*t234 + t226*t232 + t227*t233 + t228*t235 + t229*t236 + t230*t237 + t231*t238;
-    const double Ups2_0_2 = R2_0_2*t225 + R2_1_2*t226 + R2_2_2*t227 + t104*t229 + t128*t230 + t152*t231 + t228*t95;
-    const double Ups2_0_3 = t117*t229 + t141*t230 + t165*t231 + t225*t56 + t226*t65 + t227*t74 + t228*t84;
-    const double Ups2_0_4 = t123*t229 + t147*t230 + t171*t231 + t225*t60 + t226*t71 + t227*t78 + t228*t90;
-    const double Ups2_0_5 = t102*t228 + t111*t229 + t135*t230 + t159*t231 + t225*t58 + t226*t68 + t227*t76;
-    const double t239 = Ups1_0_1*t234 + Ups1_1_1*t232 + Ups1_1_2*t233 + Ups1_1_6*t235 + Ups1_1_7*t236 + Ups1_1_8*t237 + Ups1_1_9*t238;
-    const double t240 = Ups1_0_2*t234 + Ups1_1_2*t232 + Ups1_2_2*t233 + Ups1_2_6*t235 + Ups1_2_7*t236 + Ups1_2_8*t237 + Ups1_2_9*t238;
-    const double t241 = Ups1_0_0*t234 + Ups1_0_1*t232 + Ups1_0_2*t233 + Ups1_0_6*t235 + Ups1_0_7*t236 + Ups1_0_8*t237 + Ups1_0_9*t238;
-    const double t242 = Ups1_0_6*t234 + Ups1_1_6*t232 + Ups1_2_6*t233 + Ups1_6_6*t235 + Ups1_6_7*t236 + Ups1_6_8*t237 + Ups1_6_9*t238;
-    const double t243 = Ups1_0_7*t234 + Ups1_1_7*t232 + Ups1_2_7*t233 + Ups1_6_7*t235 + Ups1_7_7*t236 + Ups1_7_8*t237 + Ups1_7_9*t238;
-    const double t244 = Ups1_0_8*t234 + Ups1_1_8*t232 + Ups1_2_8*t233 + Ups1_6_8*t235 + Ups1_7_8*t236 + Ups1_8_8*t237 + Ups1_8_9*t238;
-    const double t245 = Ups1_0_9*t234 + Ups1_1_9*t232 + Ups1_2_9*t233 + Ups1_6_9*t235 + Ups1_7_9*t236 + Ups1_8_9*t237 + Ups1_9_9*t238;
-    const double Ups2_1_1 = t232*t239 + t233*t240 + t234*t241 + t235*t242 + t236*t243 + t237*t244 + t238*t245 + 15.384615384615383;
-    const double Ups2_1_2 = R2_0_2*t241 + R2_1_2*t239 + R2_2_2*t240 + t104*t243 + t128*t244 + t152*t245 + t242*t95;
-    const double Ups2_1_3 = t117*t243 + t141*t244 + t165*t245 + t239*t65 + t240*t74 + t241*t56 + t242*t84;
-    const double Ups2_1_4 = t123*t243 + t147*t244 + t171*t245 + t239*t71 + t240*t78 + t241*t60 + t242*t90;
-    const double Ups2_1_5 = t102*t242 + t111*t243 + t135*t244 + t159*t245 + t239*t68 + t240*t76 + t241*t58;
-    const double t246 = R2_0_2*Ups1_0_0 + R2_1_2*Ups1_0_1 + R2_2_2*Ups1_0_2 + Ups1_0_6*t95 + Ups1_0_7*t104 + Ups1_0_8*t128 + Ups1_0_9*t152;
-    const double t247 = R2_0_2*Ups1_0_1 + R2_1_2*Ups1_1_1 + R2_2_2*Ups1_1_2 + Ups1_1_6*t95 + Ups1_1_7*t104 + Ups1_1_8*t128 + Ups1_1_9*t152;
-    const double t248 = R2_0_2*Ups1_0_2 + R2_1_2*Ups1_1_2 + R2_2_2*Ups1_2_2 + Ups1_2_6*t95 + Ups1_2_7*t104 + Ups1_2_8*t128 + Ups1_2_9*t152;
-    const double t249 = R2_0_2*Ups1_0_6 + R2_1_2*Ups1_1_6 + R2_2_2*Ups1_2_6 + Ups1_6_6*t95 + Ups1_6_7*t104 + Ups1_6_8*t128 + Ups1_6_9*t152;
-    const double t250 = R2_0_2*Ups1_0_7 + R2_1_2*Ups1_1_7 + R2_2_2*Ups1_2_7 + Ups1_6_7*t95 + Ups1_7_7*t104 + Ups1_7_8*t128 + Ups1_7_9*t152;
-    const double t251 = R2_0_2*Ups1_0_8 + R2_1_2*Ups1_1_8 + R2_2_2*Ups1_2_8 + Ups1_6_8*t95 + Ups1_7_8*t104 + Ups1_8_8*t128 + Ups1_8_9*t152;
-    const double t252 = R2_0_2*Ups1_0_9 + R2_1_2*Ups1_1_9 + R2_2_2*Ups1_2_9 + Ups1_6_9*t95 + Ups1_7_9*t104 + Ups1_8_9*t128 + Ups1_9_9*t152;
-    const double Ups2_2_2 = R2_0_2*t246 + R2_1_2*t247 + R2_2_2*t248 + t104*t250 + t128*t251 + t152*t252 + t249*t95;
-    const double Ups2_2_3 = t117*t250 + t141*t251 + t165*t252 + t246*t56 + t247*t65 + t248*t74 + t249*t84;
-    const double Ups2_2_4 = t123*t250 + t147*t251 + t171*t252 + t246*t60 + t247*t71 + t248*t78 + t249*t90;
-    const double Ups2_2_5 = t102*t249 + t111*t250 + t135*t251 + t159*t252 + t246*t58 + t247*t68 + t248*t76;
-    const double t253 = Ups1_0_1*t56 + Ups1_1_1*t65 + Ups1_1_2*t74 + Ups1_1_6*t84 + Ups1_1_7*t117 + Ups1_1_8*t141 + Ups1_1_9*t165;
-    const double t254 = Ups1_0_2*t56 + Ups1_1_2*t65 + Ups1_2_2*t74 + Ups1_2_6*t84 + Ups1_2_7*t117 + Ups1_2_8*t141 + Ups1_2_9*t165;
-    const double t255 = Ups1_0_0*t56 + Ups1_0_1*t65 + Ups1_0_2*t74 + Ups1_0_6*t84 + Ups1_0_7*t117 + Ups1_0_8*t141 + Ups1_0_9*t165;
-    const double t256 = Ups1_0_6*t56 + Ups1_1_6*t65 + Ups1_2_6*t74 + Ups1_6_6*t84 + Ups1_6_7*t117 + Ups1_6_8*t141 + Ups1_6_9*t165;
-    const double t257 = Ups1_0_7*t56 + Ups1_1_7*t65 + Ups1_2_7*t74 + Ups1_6_7*t84 + Ups1_7_7*t117 + Ups1_7_8*t141 + Ups1_7_9*t165;
-    const double t258 = Ups1_0_8*t56 + Ups1_1_8*t65 + Ups1_2_8*t74 + Ups1_6_8*t84 + Ups1_7_8*t117 + Ups1_8_8*t141 + Ups1_8_9*t165;
-    const double t259 = Ups1_0_9*t56 + Ups1_1_9*t65 + Ups1_2_9*t74 + Ups1_6_9*t84 + Ups1_7_9*t117 + Ups1_8_9*t141 + Ups1_9_9*t165;
-    const double Ups2_3_3 = t117*t257 + t141*t258 + t165*t259 + t253*t65 + t254*t74 + t255*t56 + t256*t84;
-    const double Ups2_3_4 = t123*t257 + t147*t258 + t171*t259 + t253*t71 + t254*t78 + t255*t60 + t256*t90;
-    const double Ups2_3_5 = t102*t256 + t111*t257 + t135*t258 + t159*t259 + t253*t68 + t254*t76 + t255*t58;
-    const double t260 = Ups1_0_1*t60 + Ups1_1_1*t71 + Ups1_1_2*t78 + Ups1_1_6*t90 + Ups1_1_7*t123 + Ups1_1_8*t147 + Ups1_1_9*t171;
-    const double t261 = Ups1_0_2*t60 + Ups1_1_2*t71 + Ups1_2_2*t78 + Ups1_2_6*t90 + Ups1_2_7*t123 + Ups1_2_8*t147 + Ups1_2_9*t171;
-    const double t262 = Ups1_0_0*t60 + Ups1_0_1*t71 + Ups1_0_2*t78 + Ups1_0_6*t90 + Ups1_0_7*t123 + Ups1_0_8*t147 + Ups1_0_9*t171;
-    const double t263 = Ups1_0_6*t60 + Ups1_1_6*t71 + Ups1_2_6*t78 + Ups1_6_6*t90 + Ups1_6_7*t123 + Ups1_6_8*t147 + Ups1_6_9*t171;
-    const double t264 = Ups1_0_7*t60 + Ups1_1_7*t71 + Ups1_2_7*t78 + Ups1_6_7*t90 + Ups1_7_7*t123 + Ups1_7_8*t147 + Ups1_7_9*t171;
-    const double t265 = Ups1_0_8*t60 + Ups1_1_8*t71 + Ups1_2_8*t78 + Ups1_6_8*t90 + Ups1_7_8*t123 + Ups1_8_8*t147 + Ups1_8_9*t171;
-    const double t266 = Ups1_0_9*t60 + Ups1_1_9*t71 + Ups1_2_9*t78 + Ups1_6_9*t90 + Ups1_7_9*t123 + Ups1_8_9*t147 + Ups1_9_9*t171;
-    const double Ups2_4_4 = t123*t264 + t147*t265 + t171*t266 + t260*t71 + t261*t78 + t262*t60 + t263*t90;
-    const double Ups2_4_5 = t102*t263 + t111*t264 + t135*t265 + t159*t266 + t260*t68 + t261*t76 + t262*t58;
-    const double Ups2_5_5 = t102*(Ups1_0_6*t58 + Ups1_1_6*t68 + Ups1_2_6*t76 + Ups1_6_6*t102 + Ups1_6_7*t111 + Ups1_6_8*t135 + Ups1_6_9*t159) + t111*(Ups1_0_7*t58 + Ups1_1_7*t68 + Ups1_2_7*t76 + Ups1_6_7*t102 + Ups1_7_7*t111 + Ups1_7_8*t135 + Ups1_7_9*t159) + t135*(Ups1_0_8*t58 + Ups1_1_8*t68 + Ups1_2_8*t76 + Ups1_6_8*t102 + Ups1_7_8*t111 + Ups1_8_8*t135 + Ups1_8_9*t159) + t159*(Ups1_0_9*t58 + Ups1_1_9*t68 + Ups1_2_9*t76 + Ups1_6_9*t102 + Ups1_7_9*t111 + Ups1_8_9*t135 + Ups1_9_9*t159) + t58*(Ups1_0_0*t58 + Ups1_0_1*t68 + Ups1_0_2*t76 + Ups1_0_6*t102 + Ups1_0_7*t111 + Ups1_0_8*t135 + Ups1_0_9*t159) + t68*(Ups1_0_1*t58 + Ups1_1_1*t68 + Ups1_1_2*t76 + Ups1_1_6*t102 + Ups1_1_7*t111 + Ups1_1_8*t135 + Ups1_1_9*t159) + t76*(Ups1_0_2*t58 + Ups1_1_2*t68 + Ups1_2_2*t76 + Ups1_2_6*t102 + Ups1_2_7*t111 + Ups1_2_8*t135 + Ups1_2_9*t159);
+    const double t105 = Rn2_1_1*U2_1_1;
+    const double t106 = Rn2_0_1*U2_0_1 + t105;
+    const double t107 = R2_0_0*U2_3_1;
+    const double t108 = R2_1_0*U2_4_1;
+    const double t109 = R2_2_0*U2_5_1;
+    const double t110 = U2_0_1*t55;
+    const double t111 = U2_1_1*t65;
+    const double t112 = t107 + t108 + t109 + t110 + t111;
+    const double t113 = Rn2_0_1*U2_3_1;
+    const double t114 = Rn2_1_1*U2_4_1;
+    const double t115 = Rn2_2_1*U2_5_1;
+    const double t116 = U2_0_1*t60;
+    const double t117 = U2_1_1*t70;
+    const double t118 = t113 + t114 + t115 + t116 + t117;
+    const double t119 = R2_0_2*U2_3_1;
+    const double t120 = R2_1_2*U2_4_1;
+    const double t121 = R2_2_2*U2_5_1;
+    const double t122 = U2_0_1*t57;
+    const double t123 = U2_1_1*t67;
+    const double t124 = t119 + t120 + t121 + t122 + t123;
+    const double t125 = R2_0_0*U2_0_1;
+    const double t126 = R2_1_0*U2_1_1;
+    const double t127 = t125 + t126;
+    const double Rc1_0_7 = F1_2_0_0*t106 - q[2] + t104*t53 + t112*t56 + t118*t62 + t124*t59 + t127*t71;
+    const double t128 = R2_2_2*U2_2_2;
+    const double t129 = R2_0_2*U2_0_2 + t128;
+    const double t130 = Rn2_2_1*U2_2_2;
+    const double t131 = Rn2_0_1*U2_0_2 + t130;
+    const double t132 = R2_0_0*U2_3_2;
+    const double t133 = R2_1_0*U2_4_2;
+    const double t134 = R2_2_0*U2_5_2;
+    const double t135 = U2_0_2*t55;
+    const double t136 = U2_2_2*t73;
+    const double t137 = t132 + t133 + t134 + t135 + t136;
+    const double t138 = Rn2_0_1*U2_3_2;
+    const double t139 = Rn2_1_1*U2_4_2;
+    const double t140 = Rn2_2_1*U2_5_2;
+    const double t141 = U2_0_2*t60;
+    const double t142 = U2_2_2*t77;
+    const double t143 = t138 + t139 + t140 + t141 + t142;
+    const double t144 = R2_0_2*U2_3_2;
+    const double t145 = R2_1_2*U2_4_2;
+    const double t146 = R2_2_2*U2_5_2;
+    const double t147 = U2_0_2*t57;
+    const double t148 = U2_2_2*t75;
+    const double t149 = t144 + t145 + t146 + t147 + t148;
+    const double t150 = R2_0_0*U2_0_2;
+    const double t151 = R2_2_0*U2_2_2;
+    const double t152 = t150 + t151;
+    const double Rc1_0_8 = F1_2_0_0*t131 + q[5] + t129*t53 + t137*t56 + t143*t62 + t149*t59 + t152*t71;
+    const double t153 = R2_1_2*U2_1_3;
+    const double t154 = R2_0_2*U2_0_3 + t153;
+    const double t155 = Rn2_1_1*U2_1_3;
+    const double t156 = Rn2_0_1*U2_0_3 + t155;
+    const double t157 = R2_0_0*U2_3_3;
+    const double t158 = R2_1_0*U2_4_3;
+    const double t159 = R2_2_0*U2_5_3;
+    const double t160 = U2_0_3*t55;
+    const double t161 = U2_1_3*t65;
+    const double t162 = t157 + t158 + t159 + t160 + t161;
+    const double t163 = Rn2_0_1*U2_3_3;
+    const double t164 = Rn2_1_1*U2_4_3;
+    const double t165 = Rn2_2_1*U2_5_3;
+    const double t166 = U2_0_3*t60;
+    const double t167 = U2_1_3*t70;
+    const double t168 = t163 + t164 + t165 + t166 + t167;
+    const double t169 = R2_0_2*U2_3_3;
+    const double t170 = R2_1_2*U2_4_3;
+    const double t171 = R2_2_2*U2_5_3;
+    const double t172 = U2_0_3*t57;
+    const double t173 = U2_1_3*t67;
+    const double t174 = t169 + t170 + t171 + t172 + t173;
+    const double t175 = R2_0_0*U2_0_3;
+    const double t176 = R2_1_0*U2_1_3;
+    const double t177 = t175 + t176;
+    const double Rc1_0_9 = F1_2_0_0*t156 - q[4] + t154*t53 + t162*t56 + t168*t62 + t174*t59 + t177*t71;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = 0.065*Rn2_1_1 - rn2_2*t61 + 0.24*t66;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t178 = 0.065*R2_1_2 + rn2_2*t58 - 0.24*t69;
+    const double t179 = 1.2*t63 - 1.2*t64;
+    const double t180 = 1.2*R2_0_2*rn2_2 - 0.24*Rn2_1_1 - 1.2*t66;
+    const double t181 = 0.24*R2_1_2 + 1.2*t68 - 1.2*t69;
+    const double Rc1_1_1 = F1_2_1_0*Rn2_1_1 + M1_1_1 + 0.001*R2_1_0*R2_1_0 + R2_1_2*t178 + t179*t65 + t180*t67 + t181*t70;
+    const double t182 = 0.001*R2_1_0;
+    const double Rc1_1_2 = F1_2_1_0*Rn2_2_1 + M1_1_2 + R2_2_0*t182 + R2_2_2*t178 + t179*t73 + t180*t75 + t181*t77;
+    const double Rc1_1_6 = F1_2_1_0*t96 + M1_1_6 + t102*t179 + t178*t94 + t180*t89 + t181*t83 + t182*t92;
+    const double Rc1_1_7 = F1_2_1_0*t106 + M1_1_7 + t104*t178 + t112*t179 + t118*t181 + t124*t180 + t127*t182;
+    const double Rc1_1_8 = F1_2_1_0*t131 + M1_1_8 + t129*t178 + t137*t179 + t143*t181 + t149*t180 + t152*t182;
+    const double Rc1_1_9 = F1_2_1_0*t156 + M1_1_9 + t154*t178 + t162*t179 + t168*t181 + t174*t180 + t177*t182;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = -0.24*R2_1_2*rn2_0 + 0.065*Rn2_2_1 + rn2_1*t61;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t183 = Rn2_1_1*rn2_0;
+    const double t184 = 0.065*R2_2_2 - rn2_1*t58 + 0.24*t183;
+    const double t185 = 1.2*R2_1_0*rn2_0 - 1.2*t72;
+    const double t186 = 1.2*R2_1_2*rn2_0 - 0.24*Rn2_2_1 - 1.2*t74;
+    const double t187 = 0.24*R2_2_2 + 1.2*t183 - 1.2*t76;
+    const double Rc1_2_2 = F1_2_2_0*Rn2_2_1 + M1_2_2 + 0.001*R2_2_0*R2_2_0 + R2_2_2*t184 + t185*t73 + t186*t75 + t187*t77;
+    const double t188 = 0.001*R2_2_0;
+    const double Rc1_2_6 = F1_2_2_0*t96 + M1_2_6 + t102*t185 + t184*t94 + t186*t89 + t187*t83 + t188*t92;
+    const double Rc1_2_7 = F1_2_2_0*t106 + M1_2_7 + t104*t184 + t112*t185 + t118*t187 + t124*t186 + t127*t188;
+    const double Rc1_2_8 = F1_2_2_0*t131 + M1_2_8 + t129*t184 + t137*t185 + t143*t187 + t149*t186 + t152*t188;
+    const double Rc1_2_9 = F1_2_2_0*t156 + M1_2_9 + t154*t184 + t162*t185 + t168*t187 + t174*t186 + t177*t188;
+    const double t189 = 0.001*t90 + 0.001*t91;
+    const double t190 = U2_0_0*t50 + U2_3_0*t58 + 0.24*t78 + 0.24*t79 + 0.24*t81 + 0.24*t82 + 0.065*t93;
+    const double t191 = U2_3_0*t61 + 0.24*t85 + 0.24*t86;
+    const double t192 = 0.065*Rn2_0_1*U2_0_0 + 0.065*Rn2_2_1*U2_2_0 - t191 - 0.24*t87 - 0.24*t88;
+    const double t193 = 1.2*t100 + 1.2*t101 + 1.2*t97 + 1.2*t98 + 1.2*t99;
+    const double t194 = -U2_0_0*t58 + 1.2*t84 + 1.2*t85 + 1.2*t86 + 1.2*t87 + 1.2*t88 - 0.24*t95;
+    const double t195 = U2_0_0*t61 + 1.2*t78 + 1.2*t79 + 1.2*t80 + 1.2*t81 + 1.2*t82 + 0.24*t93;
+    const double Rc1_6_6 = M1_6_6 + t102*t193 + t189*t92 + t190*t94 + t192*t96 + t194*t89 + t195*t83;
+    const double Rc1_6_7 = M1_6_7 + t104*t190 + t106*t192 + t112*t193 + t118*t195 + t124*t194 + t127*t189;
+    const double Rc1_6_8 = M1_6_8 + t129*t190 + t131*t192 + t137*t193 + t143*t195 + t149*t194 + t152*t189;
+    const double Rc1_6_9 = M1_6_9 + t154*t190 + t156*t192 + t162*t193 + t168*t195 + t174*t194 + t177*t189;
+    const double t196 = 0.001*t125 + 0.001*t126;
+    const double t197 = U2_0_1*t50 + U2_3_1*t58 + 0.065*t103 + 0.24*t114 + 0.24*t115 + 0.24*t116 + 0.24*t117;
+    const double t198 = U2_3_1*t61 + 0.24*t120 + 0.24*t121;
+    const double t199 = 0.065*Rn2_0_1*U2_0_1 + 0.065*Rn2_1_1*U2_1_1 - 0.24*t122 - 0.24*t123 - t198;
+    const double t200 = 1.2*t107 + 1.2*t108 + 1.2*t109 + 1.2*t110 + 1.2*t111;
+    const double t201 = -U2_0_1*t58 - 0.24*t105 + 1.2*t119 + 1.2*t120 + 1.2*t121 + 1.2*t122 + 1.2*t123;
+    const double t202 = U2_0_1*t61 + 0.24*t103 + 1.2*t113 + 1.2*t114 + 1.2*t115 + 1.2*t116 + 1.2*t117;
+    const double Rc1_7_7 = M1_7_7 + t104*t197 + t106*t199 + t112*t200 + t118*t202 + t124*t201 + t127*t196;
+    const double Rc1_7_8 = M1_7_8 + t129*t197 + t131*t199 + t137*t200 + t143*t202 + t149*t201 + t152*t196;
+    const double Rc1_7_9 = M1_7_9 + t154*t197 + t156*t199 + t162*t200 + t168*t202 + t174*t201 + t177*t196;
+    const double t203 = 0.001*t150 + 0.001*t151;
+    const double t204 = U2_0_2*t50 + U2_3_2*t58 + 0.065*t128 + 0.24*t139 + 0.24*t140 + 0.24*t141 + 0.24*t142;
+    const double t205 = U2_3_2*t61 + 0.24*t145 + 0.24*t146;
+    const double t206 = 0.065*Rn2_0_1*U2_0_2 + 0.065*Rn2_2_1*U2_2_2 - 0.24*t147 - 0.24*t148 - t205;
+    const double t207 = 1.2*t132 + 1.2*t133 + 1.2*t134 + 1.2*t135 + 1.2*t136;
+    const double t208 = -U2_0_2*t58 - 0.24*t130 + 1.2*t144 + 1.2*t145 + 1.2*t146 + 1.2*t147 + 1.2*t148;
+    const double t209 = U2_0_2*t61 + 0.24*t128 + 1.2*t138 + 1.2*t139 + 1.2*t140 + 1.2*t141 + 1.2*t142;
+    const double Rc1_8_8 = M1_8_8 + t129*t204 + t131*t206 + t137*t207 + t143*t209 + t149*t208 + t152*t203;
+    const double Rc1_8_9 = M1_8_9 + t154*t204 + t156*t206 + t162*t207 + t168*t209 + t174*t208 + t177*t203;
+    const double t210 = U2_3_3*t61 + 0.24*t170 + 0.24*t171;
+    const double Rc1_9_9 = M1_9_9 + t154*(U2_0_3*t50 + U2_3_3*t58 + 0.065*t153 + 0.24*t164 + 0.24*t165 + 0.24*t166 + 0.24*t167) + t156*(0.065*Rn2_0_1*U2_0_3 + 0.065*Rn2_1_1*U2_1_3 - 0.24*t172 - 0.24*t173 - t210) + t162*(1.2*t157 + 1.2*t158 + 1.2*t159 + 1.2*t160 + 1.2*t161) + t168*(U2_0_3*t61 + 0.24*t153 + 1.2*t163 + 1.2*t164 + 1.2*t165 + 1.2*t166 + 1.2*t167) + t174*(-U2_0_3*t58 - 0.24*t155 + 1.2*t169 + 1.2*t170 + 1.2*t171 + 1.2*t172 + 1.2*t173) + t177*(0.001*t175 + 0.001*t176);
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 0.004;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
+    const double F0_1_2_1 = -Rc1_0_6*s_q_1 + Rc1_2_6*c_q_1;
+    const double F0_1_2_2 = -Rc1_0_7*s_q_1 + Rc1_2_7*c_q_1;
+    const double F0_1_2_3 = -Rc1_0_8*s_q_1 + Rc1_2_8*c_q_1;
+    const double F0_1_2_4 = -Rc1_0_9*s_q_1 + Rc1_2_9*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_6_0 = F1_2_0_0*U2_0_0 + F1_2_2_0*U2_2_0 - t191;
+    const double F1_2_7_0 = F1_2_0_0*U2_0_1 + F1_2_1_0*U2_1_1 - t198;
+    const double F1_2_8_0 = F1_2_0_0*U2_0_2 + F1_2_2_0*U2_2_2 - t205;
+    const double F1_2_9_0 = F1_2_0_0*U2_0_3 + F1_2_1_0*U2_1_3 - t210;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1 + F1_2_2_0*c_q_1;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = 15.384615384615383*F0_2_2_0;
+    const double ltdl_L6_1 = 15.384615384615383*F1_2_1_0;
+    const double ltdl_L6_2 = 15.384615384615383*F1_2_6_0;
+    const double ltdl_L6_3 = 15.384615384615383*F1_2_7_0;
+    const double ltdl_L6_4 = 15.384615384615383*F1_2_8_0;
+    const double ltdl_L6_5 = 15.384615384615383*F1_2_9_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_1_2_4 - F1_2_9_0*ltdl_L6_0;
+    const double ltdl_A5_1 = -F1_2_9_0*ltdl_L6_1 + Rc1_1_9;
+    const double ltdl_A5_2 = -F1_2_9_0*ltdl_L6_2 + Rc1_6_9;
+    const double ltdl_A5_3 = -F1_2_9_0*ltdl_L6_3 + Rc1_7_9;
+    const double ltdl_A5_4 = -F1_2_9_0*ltdl_L6_4 + Rc1_8_9;
+    const double ltdl_A5_5 = -F1_2_9_0*ltdl_L6_5 + Rc1_9_9;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
+    const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = F0_1_2_3 - F1_2_8_0*ltdl_L6_0 - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_1 = -F1_2_8_0*ltdl_L6_1 + Rc1_1_8 - ltdl_A5_4*ltdl_L5_1;
+    const double ltdl_A4_2 = -F1_2_8_0*ltdl_L6_2 + Rc1_6_8 - ltdl_A5_4*ltdl_L5_2;
+    const double ltdl_A4_3 = -F1_2_8_0*ltdl_L6_3 + Rc1_7_8 - ltdl_A5_4*ltdl_L5_3;
+    const double ltdl_A4_4 = -F1_2_8_0*ltdl_L6_4 + Rc1_8_8 - ltdl_A5_4*ltdl_L5_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_1_2_2 - F1_2_7_0*ltdl_L6_0 - ltdl_A4_3*ltdl_L4_0 - ltdl_A5_3*ltdl_L5_0;
+    const double ltdl_A3_1 = -F1_2_7_0*ltdl_L6_1 + Rc1_1_7 - ltdl_A4_3*ltdl_L4_1 - ltdl_A5_3*ltdl_L5_1;
+    const double ltdl_A3_2 = -F1_2_7_0*ltdl_L6_2 + Rc1_6_7 - ltdl_A4_3*ltdl_L4_2 - ltdl_A5_3*ltdl_L5_2;
+    const double ltdl_A3_3 = -F1_2_7_0*ltdl_L6_3 + Rc1_7_7 - ltdl_A4_3*ltdl_L4_3 - ltdl_A5_3*ltdl_L5_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_1_2_1 - F1_2_6_0*ltdl_L6_0 - ltdl_A3_2*ltdl_L3_0 - ltdl_A4_2*ltdl_L4_0 - ltdl_A5_2*ltdl_L5_0;
+    const double ltdl_A2_1 = -F1_2_6_0*ltdl_L6_1 + Rc1_1_6 - ltdl_A3_2*ltdl_L3_1 - ltdl_A4_2*ltdl_L4_1 - ltdl_A5_2*ltdl_L5_1;
+    const double ltdl_A2_2 = -F1_2_6_0*ltdl_L6_2 + Rc1_6_6 - ltdl_A3_2*ltdl_L3_2 - ltdl_A4_2*ltdl_L4_2 - ltdl_A5_2*ltdl_L5_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_2_1_0*ltdl_L6_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - ltdl_A4_1*ltdl_L4_0 - ltdl_A5_1*ltdl_L5_0;
+    const double ltdl_A1_1 = -F1_2_1_0*ltdl_L6_1 + Rc1_1_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - ltdl_A4_1*ltdl_L4_1 - ltdl_A5_1*ltdl_L5_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_2_2_0*ltdl_L6_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0 - ltdl_A4_0*ltdl_L4_0 - ltdl_A5_0*ltdl_L5_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y6: Y = L^-T B */
+    const double t211 = Rn2_0_1*c_q_1;
+    const double t212 = Rn2_2_1*s_q_1;
+    const double ltdl_Y6_0 = -Rn2_1_1*s_q_0 + c_q_0*t211 + c_q_0*t212;
+    const double ltdl_Y6_1 = Rn2_1_1*c_q_0 + s_q_0*t211 + s_q_0*t212;
+    const double ltdl_Y6_2 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
+    const double t213 = 0.4*s_q_1;
+    const double t214 = R2_0_0*t213 - 0.4*R2_2_0*c_q_1;
+    const double t215 = -t214;
+    const double t216 = 0.4*R2_1_0;
+    const double t217 = 0.4*R2_0_0*c_q_1;
+    const double t218 = R2_2_0*t213;
+    const double t219 = c_q_0*t216 + s_q_0*t217 + s_q_0*t218;
+    const double ltdl_Y6_3 = ltdl_Y6_1*t215 - ltdl_Y6_2*t219;
+    const double t220 = s_q_0*t216;
+    const double t221 = c_q_0*t217 + c_q_0*t218 - t220;
+    const double ltdl_Y6_4 = -ltdl_Y6_0*t215 + ltdl_Y6_2*t221;
+    const double ltdl_Y6_5 = ltdl_Y6_0*t219 - ltdl_Y6_1*t221;
+    /* ltdl_Y5: Y = L^-T B */
+    const double t222 = U2_1_3*s_q_0;
+    const double ltdl_Y5_0 = U2_0_3*c_q_0*c_q_1 - ltdl_L6_5*ltdl_Y6_0 - t222;
+    const double t223 = U2_0_3*c_q_1;
+    const double t224 = U2_1_3*c_q_0 + s_q_0*t223;
+    const double ltdl_Y5_1 = -ltdl_L6_5*ltdl_Y6_1 + t224;
+    const double t225 = U2_0_3*s_q_1;
+    const double ltdl_Y5_2 = -ltdl_L6_5*ltdl_Y6_2 - t225;
+    const double t226 = c_q_1*rn2_2 - rn2_0*s_q_1 - t214;
+    const double t227 = c_q_1*s_q_0;
+    const double t228 = s_q_0*s_q_1;
+    const double t229 = c_q_0*rn2_1 + rn2_0*t227 + rn2_2*t228 + t219;
+    const double t230 = c_q_0*c_q_1;
+    const double t231 = c_q_0*s_q_1;
+    const double ltdl_Y5_3 = U2_3_3*t230 - U2_4_3*s_q_0 + U2_5_3*t231 - ltdl_L6_5*ltdl_Y6_3 + t224*t226 + t225*t229;
+    const double t232 = c_q_0*t223 - t222;
+    const double t233 = rn2_1*s_q_0;
+    const double t234 = rn2_0*t230 + rn2_2*t231 + t221 - t233;
+    const double ltdl_Y5_4 = U2_3_3*c_q_1*s_q_0 + U2_4_3*c_q_0 + U2_5_3*s_q_0*s_q_1 - ltdl_L6_5*ltdl_Y6_4 - t225*t234 - t226*t232;
+    const double ltdl_Y5_5 = -U2_3_3*s_q_1 + U2_5_3*c_q_1 - ltdl_L6_5*ltdl_Y6_5 - t224*t234 + t229*t232;
+    /* ltdl_Y4: Y = L^-T B */
+    const double t235 = U2_0_2*t230 + U2_2_2*t231;
+    const double ltdl_Y4_0 = -ltdl_L5_4*ltdl_Y5_0 - ltdl_L6_4*ltdl_Y6_0 + t235;
+    const double t236 = U2_0_2*t227 + U2_2_2*t228;
+    const double ltdl_Y4_1 = -ltdl_L5_4*ltdl_Y5_1 - ltdl_L6_4*ltdl_Y6_1 + t236;
+    const double t237 = U2_0_2*s_q_1 - U2_2_2*c_q_1;
+    const double ltdl_Y4_2 = -ltdl_L5_4*ltdl_Y5_2 - ltdl_L6_4*ltdl_Y6_2 - t237;
+    const double t238 = -t237;
+    const double ltdl_Y4_3 = U2_3_2*c_q_0*c_q_1 - U2_4_2*s_q_0 + U2_5_2*c_q_0*s_q_1 - ltdl_L5_4*ltdl_Y5_3 - ltdl_L6_4*ltdl_Y6_3 + t226*t236 - t229*t238;
+    const double ltdl_Y4_4 = U2_3_2*t227 + U2_4_2*c_q_0 + U2_5_2*t228 - ltdl_L5_4*ltdl_Y5_4 - ltdl_L6_4*ltdl_Y6_4 - t226*t235 + t234*t238;
+    const double ltdl_Y4_5 = -U2_3_2*s_q_1 + U2_5_2*c_q_1 - ltdl_L5_4*ltdl_Y5_5 - ltdl_L6_4*ltdl_Y6_5 + t229*t235 - t234*t236;
+    /* ltdl_Y3: Y = L^-T B */
+    const double t239 = U2_1_1*s_q_0;
+    const double ltdl_Y3_0 = U2_0_1*c_q_0*c_q_1 - ltdl_L4_3*ltdl_Y4_0 - ltdl_L5_3*ltdl_Y5_0 - ltdl_L6_3*ltdl_Y6_0 - t239;
+    const double ltdl_Y3_1 = U2_0_1*c_q_1*s_q_0 + U2_1_1*c_q_0 - ltdl_L4_3*ltdl_Y4_1 - ltdl_L5_3*ltdl_Y5_1 - ltdl_L6_3*ltdl_Y6_1;
+    const double t240 = U2_0_1*s_q_1;
+    const double ltdl_Y3_2 = -ltdl_L4_3*ltdl_Y4_2 - ltdl_L5_3*ltdl_Y5_2 - ltdl_L6_3*ltdl_Y6_2 - t240;
+    const double t241 = U2_0_1*t227 + U2_1_1*c_q_0;
+    const double ltdl_Y3_3 = U2_3_1*t230 - U2_4_1*s_q_0 + U2_5_1*t231 - ltdl_L4_3*ltdl_Y4_3 - ltdl_L5_3*ltdl_Y5_3 - ltdl_L6_3*ltdl_Y6_3 + t226*t241 + t229*t240;
+    const double t242 = U2_0_1*t230 - t239;
+    const double ltdl_Y3_4 = U2_3_1*c_q_1*s_q_0 + U2_4_1*c_q_0 + U2_5_1*s_q_0*s_q_1 - ltdl_L4_3*ltdl_Y4_4 - ltdl_L5_3*ltdl_Y5_4 - ltdl_L6_3*ltdl_Y6_4 - t226*t242 - t234*t240;
+    const double ltdl_Y3_5 = -U2_3_1*s_q_1 + U2_5_1*c_q_1 - ltdl_L4_3*ltdl_Y4_5 - ltdl_L5_3*ltdl_Y5_5 - ltdl_L6_3*ltdl_Y6_5 + t229*t242 - t234*t241;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_0 = U2_0_0*c_q_0*c_q_1 + U2_2_0*c_q_0*s_q_1 - ltdl_L3_2*ltdl_Y3_0 - ltdl_L4_2*ltdl_Y4_0 - ltdl_L5_2*ltdl_Y5_0 - ltdl_L6_2*ltdl_Y6_0;
+    const double ltdl_Y2_1 = U2_0_0*c_q_1*s_q_0 + U2_2_0*s_q_0*s_q_1 - ltdl_L3_2*ltdl_Y3_1 - ltdl_L4_2*ltdl_Y4_1 - ltdl_L5_2*ltdl_Y5_1 - ltdl_L6_2*ltdl_Y6_1;
+    const double t243 = U2_0_0*s_q_1 - U2_2_0*c_q_1;
+    const double ltdl_Y2_2 = -ltdl_L3_2*ltdl_Y3_2 - ltdl_L4_2*ltdl_Y4_2 - ltdl_L5_2*ltdl_Y5_2 - ltdl_L6_2*ltdl_Y6_2 - t243;
+    const double t244 = -t243;
+    const double t245 = U2_0_0*t227 + U2_2_0*t228;
+    const double ltdl_Y2_3 = U2_3_0*c_q_0*c_q_1 - U2_4_0*s_q_0 + U2_5_0*c_q_0*s_q_1 - ltdl_L3_2*ltdl_Y3_3 - ltdl_L4_2*ltdl_Y4_3 - ltdl_L5_2*ltdl_Y5_3 - ltdl_L6_2*ltdl_Y6_3 + t226*t245 - t229*t244;
+    const double t246 = U2_0_0*t230 + U2_2_0*t231;
+    const double ltdl_Y2_4 = U2_3_0*c_q_1*s_q_0 + U2_4_0*c_q_0 + U2_5_0*s_q_0*s_q_1 - ltdl_L3_2*ltdl_Y3_4 - ltdl_L4_2*ltdl_Y4_4 - ltdl_L5_2*ltdl_Y5_4 - ltdl_L6_2*ltdl_Y6_4 - t226*t246 + t234*t244;
+    const double ltdl_Y2_5 = -U2_3_0*s_q_1 + U2_5_0*c_q_1 - ltdl_L3_2*ltdl_Y3_5 - ltdl_L4_2*ltdl_Y4_5 - ltdl_L5_2*ltdl_Y5_5 - ltdl_L6_2*ltdl_Y6_5 + t229*t246 - t234*t245;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_0 = -ltdl_L2_1*ltdl_Y2_0 - ltdl_L3_1*ltdl_Y3_0 - ltdl_L4_1*ltdl_Y4_0 - ltdl_L5_1*ltdl_Y5_0 - ltdl_L6_1*ltdl_Y6_0 - s_q_0;
+    const double ltdl_Y1_1 = c_q_0 - ltdl_L2_1*ltdl_Y2_1 - ltdl_L3_1*ltdl_Y3_1 - ltdl_L4_1*ltdl_Y4_1 - ltdl_L5_1*ltdl_Y5_1 - ltdl_L6_1*ltdl_Y6_1;
+    const double ltdl_Y1_2 = -ltdl_L2_1*ltdl_Y2_2 - ltdl_L3_1*ltdl_Y3_2 - ltdl_L4_1*ltdl_Y4_2 - ltdl_L5_1*ltdl_Y5_2 - ltdl_L6_1*ltdl_Y6_2;
+    const double ltdl_Y1_3 = c_q_0*t226 - ltdl_L2_1*ltdl_Y2_3 - ltdl_L3_1*ltdl_Y3_3 - ltdl_L4_1*ltdl_Y4_3 - ltdl_L5_1*ltdl_Y5_3 - ltdl_L6_1*ltdl_Y6_3;
+    const double ltdl_Y1_4 = -ltdl_L2_1*ltdl_Y2_4 - ltdl_L3_1*ltdl_Y3_4 - ltdl_L4_1*ltdl_Y4_4 - ltdl_L5_1*ltdl_Y5_4 - ltdl_L6_1*ltdl_Y6_4 + s_q_0*t226;
+    const double ltdl_Y1_5 = -c_q_0*t234 - ltdl_L2_1*ltdl_Y2_5 - ltdl_L3_1*ltdl_Y3_5 - ltdl_L4_1*ltdl_Y4_5 - ltdl_L5_1*ltdl_Y5_5 - ltdl_L6_1*ltdl_Y6_5 - s_q_0*t229;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_0 = -ltdl_L1_0*ltdl_Y1_0 - ltdl_L2_0*ltdl_Y2_0 - ltdl_L3_0*ltdl_Y3_0 - ltdl_L4_0*ltdl_Y4_0 - ltdl_L5_0*ltdl_Y5_0 - ltdl_L6_0*ltdl_Y6_0;
+    const double ltdl_Y0_1 = -ltdl_L1_0*ltdl_Y1_1 - ltdl_L2_0*ltdl_Y2_1 - ltdl_L3_0*ltdl_Y3_1 - ltdl_L4_0*ltdl_Y4_1 - ltdl_L5_0*ltdl_Y5_1 - ltdl_L6_0*ltdl_Y6_1;
+    const double ltdl_Y0_2 = -ltdl_L1_0*ltdl_Y1_2 - ltdl_L2_0*ltdl_Y2_2 - ltdl_L3_0*ltdl_Y3_2 - ltdl_L4_0*ltdl_Y4_2 - ltdl_L5_0*ltdl_Y5_2 - ltdl_L6_0*ltdl_Y6_2 + 1.0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 - ltdl_L2_0*ltdl_Y2_3 - ltdl_L3_0*ltdl_Y3_3 - ltdl_L4_0*ltdl_Y4_3 - ltdl_L5_0*ltdl_Y5_3 - ltdl_L6_0*ltdl_Y6_3 - t229;
+    const double ltdl_Y0_4 = 0.4*R2_0_0*c_q_0*c_q_1 + 0.4*R2_2_0*c_q_0*s_q_1 + c_q_0*c_q_1*rn2_0 + c_q_0*rn2_2*s_q_1 - ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 - ltdl_L3_0*ltdl_Y3_4 - ltdl_L4_0*ltdl_Y4_4 - ltdl_L5_0*ltdl_Y5_4 - ltdl_L6_0*ltdl_Y6_4 - t220 - t233;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 - ltdl_L3_0*ltdl_Y3_5 - ltdl_L4_0*ltdl_Y4_5 - ltdl_L5_0*ltdl_Y5_5 - ltdl_L6_0*ltdl_Y6_5;
     /* shared by the outputs */
-    const double t267 = c_q_0*c_q_1;
-    const double t268 = c_q_0*s_q_1;
-    const double t269 = R2_0_0*t267 - R2_1_0*s_q_0 + R2_2_0*t268;
-    const double t270 = Rn2_0_1*t267 - Rn2_1_1*s_q_0 + Rn2_2_1*t268;
-    const double t271 = R2_0_2*t267 - R2_1_2*s_q_0 + R2_2_2*t268;
-    const double t272 = Ups2_0_0*t269 + Ups2_0_1*t270 + Ups2_0_2*t271;
-    const double t273 = Ups2_0_1*t269 + Ups2_1_1*t270 + Ups2_1_2*t271;
-    const double t274 = Ups2_0_2*t269 + Ups2_1_2*t270 + Ups2_2_2*t271;
-    const double t275 = c_q_1*s_q_0;
-    const double t276 = s_q_0*s_q_1;
-    const double t277 = R2_0_0*t275 + R2_1_0*c_q_0 + R2_2_0*t276;
-    const double t278 = Rn2_0_1*t275 + Rn2_1_1*c_q_0 + Rn2_2_1*t276;
-    const double t279 = R2_0_2*t275 + R2_1_2*c_q_0 + R2_2_2*t276;
-    const double t280 = Ups2_0_0*t277 + Ups2_0_1*t278 + Ups2_0_2*t279;
-    const double t281 = Ups2_0_1*t277 + Ups2_1_1*t278 + Ups2_1_2*t279;
-    const double t282 = Ups2_0_2*t277 + Ups2_1_2*t278 + Ups2_2_2*t279;
-    const double t283 = -R2_0_0*s_q_1 + R2_2_0*c_q_1;
-    const double t284 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
-    const double t285 = -R2_0_2*s_q_1 + R2_2_2*c_q_1;
-    const double t286 = Ups2_0_0*t283 + Ups2_0_1*t284 + Ups2_0_2*t285;
-    const double t287 = Ups2_0_1*t283 + Ups2_1_1*t284 + Ups2_1_2*t285;
-    const double t288 = Ups2_0_2*t283 + Ups2_1_2*t284 + Ups2_2_2*t285;
-    const double t289 = Ups2_0_3*t269;
-    const double t290 = 0.4*Ups2_0_2 + Ups2_0_4;
-    const double t291 = -0.4*Ups2_0_1 + Ups2_0_5;
-    const double t292 = t270*t290 + t271*t291 + t289;
-    const double t293 = 0.4*Ups2_1_2;
-    const double t294 = Ups2_1_4 + t293;
-    const double t295 = t270*t294;
-    const double t296 = -0.4*Ups2_1_1 + Ups2_1_5;
-    const double t297 = Ups2_1_3*t269 + t271*t296 + t295;
-    const double t298 = 0.4*Ups2_2_2 + Ups2_2_4;
-    const double t299 = Ups2_2_5 - t293;
-    const double t300 = t271*t299;
-    const double t301 = Ups2_2_3*t269 + t270*t298 + t300;
-    const double t302 = Ups2_0_3*t277;
-    const double t303 = t278*t290 + t279*t291 + t302;
-    const double t304 = t278*t294;
-    const double t305 = Ups2_1_3*t277 + t279*t296 + t304;
-    const double t306 = t279*t299;
-    const double t307 = Ups2_2_3*t277 + t278*t298 + t306;
-    const double t308 = Ups2_0_3*t283;
-    const double t309 = t284*t290 + t285*t291 + t308;
-    const double t310 = t284*t294;
-    const double t311 = Ups2_1_3*t283 + t285*t296 + t310;
-    const double t312 = t285*t299;
-    const double t313 = Ups2_2_3*t283 + t284*t298 + t312;
-    const double t314 = Ups2_1_3*t270 + Ups2_2_3*t271 + t289;
-    const double t315 = t269*t290 + t271*t298 + t295;
-    const double t316 = t269*t291 + t270*t296 + t300;
-    const double t317 = Ups2_1_3*t278 + Ups2_2_3*t279 + t302;
-    const double t318 = t277*t290 + t279*t298 + t304;
-    const double t319 = t277*t291 + t278*t296 + t306;
-    const double t320 = Ups2_1_3*t284 + Ups2_2_3*t285 + t308;
-    const double t321 = t283*t290 + t285*t298 + t310;
-    const double t322 = t283*t291 + t284*t296 + t312;
-    const double t323 = 0.4*Ups2_2_3 + Ups2_3_4;
-    const double t324 = -0.4*Ups2_1_3 + Ups2_3_5;
-    const double t325 = Ups2_3_3*t269 + t270*t323 + t271*t324;
-    const double t326 = 0.16000000000000003*Ups2_2_2 + 0.8*Ups2_2_4 + Ups2_4_4;
-    const double t327 = -0.16000000000000003*Ups2_1_2 - 0.4*Ups2_1_4 + 0.4*Ups2_2_5 + Ups2_4_5;
-    const double t328 = t269*t323 + t270*t326 + t271*t327;
-    const double t329 = 0.16000000000000003*Ups2_1_1 - 0.8*Ups2_1_5 + Ups2_5_5;
-    const double t330 = t269*t324 + t270*t327 + t271*t329;
-    const double t331 = Ups2_3_3*t277 + t278*t323 + t279*t324;
-    const double t332 = t277*t323 + t278*t326 + t279*t327;
-    const double t333 = t277*t324 + t278*t327 + t279*t329;
-    const double t334 = Ups2_3_3*t283 + t284*t323 + t285*t324;
-    const double t335 = t283*t323 + t284*t326 + t285*t327;
-    const double t336 = t283*t324 + t284*t327 + t285*t329;
+    const double t247 = 15.384615384615383*ltdl_Y6_0;
+    const double t248 = ltdl_Y0_0*ltdl_dinv0_0;
+    const double t249 = ltdl_Y1_0*ltdl_dinv1_0;
+    const double t250 = ltdl_Y2_0*ltdl_dinv2_0;
+    const double t251 = ltdl_Y3_0*ltdl_dinv3_0;
+    const double t252 = ltdl_Y4_0*ltdl_dinv4_0;
+    const double t253 = ltdl_Y5_0*ltdl_dinv5_0;
+    const double t254 = ltdl_Y0_1*t248 + ltdl_Y1_1*t249 + ltdl_Y2_1*t250 + ltdl_Y3_1*t251 + ltdl_Y4_1*t252 + ltdl_Y5_1*t253 + ltdl_Y6_1*t247;
+    const double t255 = ltdl_Y0_2*t248 + ltdl_Y1_2*t249 + ltdl_Y2_2*t250 + ltdl_Y3_2*t251 + ltdl_Y4_2*t252 + ltdl_Y5_2*t253 + ltdl_Y6_2*t247;
+    const double t256 = ltdl_Y0_3*t248 + ltdl_Y1_3*t249 + ltdl_Y2_3*t250 + ltdl_Y3_3*t251 + ltdl_Y4_3*t252 + ltdl_Y5_3*t253 + ltdl_Y6_3*t247;
+    const double t257 = ltdl_Y0_4*t248 + ltdl_Y1_4*t249 + ltdl_Y2_4*t250 + ltdl_Y3_4*t251 + ltdl_Y4_4*t252 + ltdl_Y5_4*t253 + ltdl_Y6_4*t247;
+    const double t258 = ltdl_Y0_5*t248 + ltdl_Y1_5*t249 + ltdl_Y2_5*t250 + ltdl_Y3_5*t251 + ltdl_Y4_5*t252 + ltdl_Y5_5*t253 + ltdl_Y6_5*t247;
+    const double t259 = 15.384615384615383*ltdl_Y6_1;
+    const double t260 = ltdl_Y0_1*ltdl_dinv0_0;
+    const double t261 = ltdl_Y1_1*ltdl_dinv1_0;
+    const double t262 = ltdl_Y2_1*ltdl_dinv2_0;
+    const double t263 = ltdl_Y3_1*ltdl_dinv3_0;
+    const double t264 = ltdl_Y4_1*ltdl_dinv4_0;
+    const double t265 = ltdl_Y5_1*ltdl_dinv5_0;
+    const double t266 = ltdl_Y0_2*t260 + ltdl_Y1_2*t261 + ltdl_Y2_2*t262 + ltdl_Y3_2*t263 + ltdl_Y4_2*t264 + ltdl_Y5_2*t265 + ltdl_Y6_2*t259;
+    const double t267 = ltdl_Y0_3*t260 + ltdl_Y1_3*t261 + ltdl_Y2_3*t262 + ltdl_Y3_3*t263 + ltdl_Y4_3*t264 + ltdl_Y5_3*t265 + ltdl_Y6_3*t259;
+    const double t268 = ltdl_Y0_4*t260 + ltdl_Y1_4*t261 + ltdl_Y2_4*t262 + ltdl_Y3_4*t263 + ltdl_Y4_4*t264 + ltdl_Y5_4*t265 + ltdl_Y6_4*t259;
+    const double t269 = ltdl_Y0_5*t260 + ltdl_Y1_5*t261 + ltdl_Y2_5*t262 + ltdl_Y3_5*t263 + ltdl_Y4_5*t264 + ltdl_Y5_5*t265 + ltdl_Y6_5*t259;
+    const double t270 = 15.384615384615383*ltdl_Y6_2;
+    const double t271 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t272 = ltdl_Y1_2*ltdl_dinv1_0;
+    const double t273 = ltdl_Y2_2*ltdl_dinv2_0;
+    const double t274 = ltdl_Y3_2*ltdl_dinv3_0;
+    const double t275 = ltdl_Y4_2*ltdl_dinv4_0;
+    const double t276 = ltdl_Y5_2*ltdl_dinv5_0;
+    const double t277 = ltdl_Y0_3*t271 + ltdl_Y1_3*t272 + ltdl_Y2_3*t273 + ltdl_Y3_3*t274 + ltdl_Y4_3*t275 + ltdl_Y5_3*t276 + ltdl_Y6_3*t270;
+    const double t278 = ltdl_Y0_4*t271 + ltdl_Y1_4*t272 + ltdl_Y2_4*t273 + ltdl_Y3_4*t274 + ltdl_Y4_4*t275 + ltdl_Y5_4*t276 + ltdl_Y6_4*t270;
+    const double t279 = ltdl_Y0_5*t271 + ltdl_Y1_5*t272 + ltdl_Y2_5*t273 + ltdl_Y3_5*t274 + ltdl_Y4_5*t275 + ltdl_Y5_5*t276 + ltdl_Y6_5*t270;
+    const double t280 = 15.384615384615383*ltdl_Y6_3;
+    const double t281 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t282 = ltdl_Y1_3*ltdl_dinv1_0;
+    const double t283 = ltdl_Y2_3*ltdl_dinv2_0;
+    const double t284 = ltdl_Y3_3*ltdl_dinv3_0;
+    const double t285 = ltdl_Y4_3*ltdl_dinv4_0;
+    const double t286 = ltdl_Y5_3*ltdl_dinv5_0;
+    const double t287 = ltdl_Y0_4*t281 + ltdl_Y1_4*t282 + ltdl_Y2_4*t283 + ltdl_Y3_4*t284 + ltdl_Y4_4*t285 + ltdl_Y5_4*t286 + ltdl_Y6_4*t280;
+    const double t288 = ltdl_Y0_5*t281 + ltdl_Y1_5*t282 + ltdl_Y2_5*t283 + ltdl_Y3_5*t284 + ltdl_Y4_5*t285 + ltdl_Y5_5*t286 + ltdl_Y6_5*t280;
+    const double t289 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + ltdl_Y5_4*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_4*ltdl_Y6_5;
 
     /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = t269*t272 + t270*t273 + t271*t274;
-    Lambda_inv[1] = t269*t280 + t270*t281 + t271*t282;
-    Lambda_inv[2] = t269*t286 + t270*t287 + t271*t288;
-    Lambda_inv[3] = t269*t292 + t270*t297 + t271*t301;
-    Lambda_inv[4] = t269*t303 + t270*t305 + t271*t307;
-    Lambda_inv[5] = t269*t309 + t270*t311 + t271*t313;
-    Lambda_inv[6] = t272*t277 + t273*t278 + t274*t279;
-    Lambda_inv[7] = t277*t280 + t278*t281 + t279*t282;
-    Lambda_inv[8] = t277*t286 + t278*t287 + t279*t288;
-    Lambda_inv[9] = t277*t292 + t278*t297 + t279*t301;
-    Lambda_inv[10] = t277*t303 + t278*t305 + t279*t307;
-    Lambda_inv[11] = t277*t309 + t278*t311 + t279*t313;
-    Lambda_inv[12] = t272*t283 + t273*t284 + t274*t285;
-    Lambda_inv[13] = t280*t283 + t281*t284 + t282*t285;
-    Lambda_inv[14] = t283*t286 + t284*t287 + t285*t288;
-    Lambda_inv[15] = t283*t292 + t284*t297 + t285*t301;
-    Lambda_inv[16] = t283*t303 + t284*t305 + t285*t307;
-    Lambda_inv[17] = t283*t309 + t284*t311 + t285*t313;
-    Lambda_inv[18] = t269*t314 + t270*t315 + t271*t316;
-    Lambda_inv[19] = t269*t317 + t270*t318 + t271*t319;
-    Lambda_inv[20] = t269*t320 + t270*t321 + t271*t322;
-    Lambda_inv[21] = t269*t325 + t270*t328 + t271*t330;
-    Lambda_inv[22] = t269*t331 + t270*t332 + t271*t333;
-    Lambda_inv[23] = t269*t334 + t270*t335 + t271*t336;
-    Lambda_inv[24] = t277*t314 + t278*t315 + t279*t316;
-    Lambda_inv[25] = t277*t317 + t278*t318 + t279*t319;
-    Lambda_inv[26] = t277*t320 + t278*t321 + t279*t322;
-    Lambda_inv[27] = t277*t325 + t278*t328 + t279*t330;
-    Lambda_inv[28] = t277*t331 + t278*t332 + t279*t333;
-    Lambda_inv[29] = t277*t334 + t278*t335 + t279*t336;
-    Lambda_inv[30] = t283*t314 + t284*t315 + t285*t316;
-    Lambda_inv[31] = t283*t317 + t284*t318 + t285*t319;
-    Lambda_inv[32] = t283*t320 + t284*t321 + t285*t322;
-    Lambda_inv[33] = t283*t325 + t284*t328 + t285*t330;
-    Lambda_inv[34] = t283*t331 + t284*t332 + t285*t333;
-    Lambda_inv[35] = t283*t334 + t284*t335 + t285*t336;
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + ltdl_Y5_0*ltdl_Y5_0*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_0*ltdl_Y6_0;
+    Lambda_inv[1] = t254;
+    Lambda_inv[2] = t255;
+    Lambda_inv[3] = t256;
+    Lambda_inv[4] = t257;
+    Lambda_inv[5] = t258;
+    Lambda_inv[6] = t254;
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + ltdl_Y5_1*ltdl_Y5_1*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_1*ltdl_Y6_1;
+    Lambda_inv[8] = t266;
+    Lambda_inv[9] = t267;
+    Lambda_inv[10] = t268;
+    Lambda_inv[11] = t269;
+    Lambda_inv[12] = t255;
+    Lambda_inv[13] = t266;
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + ltdl_Y5_2*ltdl_Y5_2*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_2*ltdl_Y6_2;
+    Lambda_inv[15] = t277;
+    Lambda_inv[16] = t278;
+    Lambda_inv[17] = t279;
+    Lambda_inv[18] = t256;
+    Lambda_inv[19] = t267;
+    Lambda_inv[20] = t277;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + ltdl_Y5_3*ltdl_Y5_3*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_3*ltdl_Y6_3;
+    Lambda_inv[22] = t287;
+    Lambda_inv[23] = t288;
+    Lambda_inv[24] = t257;
+    Lambda_inv[25] = t268;
+    Lambda_inv[26] = t278;
+    Lambda_inv[27] = t287;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + ltdl_Y5_4*ltdl_Y5_4*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_4*ltdl_Y6_4;
+    Lambda_inv[29] = t289;
+    Lambda_inv[30] = t258;
+    Lambda_inv[31] = t269;
+    Lambda_inv[32] = t279;
+    Lambda_inv[33] = t288;
+    Lambda_inv[34] = t289;
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + ltdl_Y5_5*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_5*ltdl_Y6_5;
 }

@@ -28,11 +28,11 @@
 //   inverse_dynamics: 1331 mul, 913 add, 1 div, 4 sin/cos, 0 sqrt; 479 temporaries
 //   mass_matrix: 750 mul, 553 add, 1 div, 4 sin/cos, 0 sqrt; 319 temporaries
 //   bias_forces: 1236 mul, 822 add, 1 div, 4 sin/cos, 0 sqrt; 463 temporaries
-//   inverse_mass_matrix: 1265 mul, 947 add, 7 div, 4 sin/cos, 0 sqrt; 479 temporaries
-//   forward_dynamics: 1977 mul, 1399 add, 7 div, 4 sin/cos, 0 sqrt; 745 temporaries
+//   inverse_mass_matrix: 966 mul, 700 add, 7 div, 4 sin/cos, 0 sqrt; 413 temporaries
+//   forward_dynamics: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 740 temporaries
 //   jacobian: 197 mul, 111 add, 1 div, 6 sin/cos, 0 sqrt; 83 temporaries
 //   jacobian_dot_qd: 320 mul, 202 add, 1 div, 6 sin/cos, 0 sqrt; 144 temporaries
-//   op_space_inverse_inertia: 1636 mul, 1219 add, 7 div, 6 sin/cos, 0 sqrt; 533 temporaries
+//   op_space_inverse_inertia: 1337 mul, 943 add, 7 div, 6 sin/cos, 0 sqrt; 490 temporaries
 
 #ifndef ARM3_FLEXLINK_H
 #define ARM3_FLEXLINK_H
@@ -57,11 +57,11 @@ void arm3_flexlink_mass_matrix(const double* q, double* M);
 void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C);
 
 /* M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Minv: 7 x 7, row-major. Part I (4.4)-(4.6), (4.16), (4.19)-(4.22). */
+ * Minv: 7 x 7, row-major. Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv);
 
 /* joint accelerations qdd = M^-1 (tau - C).
- * qdd: 7. Part I (5.8)-(5.10) (FD3). */
+ * qdd: 7. Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd);
 
 /* tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -73,7 +73,7 @@ void arm3_flexlink_jacobian(const double* q, double* J);
 void arm3_flexlink_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd);
 
 /* operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Lambda_inv: 6 x 6, row-major. Part II (6.10). */
+ * Lambda_inv: 6 x 6, row-major. Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv);
 
 #ifdef __cplusplus

@@ -23,22 +23,202 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 248 mul, 169 add, 0 div, 10 sin/cos, 0 sqrt; 145 temporaries
-//   mass_matrix: 188 mul, 122 add, 0 div, 10 sin/cos, 0 sqrt; 125 temporaries
-//   bias_forces: 238 mul, 155 add, 0 div, 10 sin/cos, 0 sqrt; 137 temporaries
-//   inverse_mass_matrix: 552 mul, 355 add, 5 div, 10 sin/cos, 0 sqrt; 309 temporaries
-//   forward_dynamics: 512 mul, 354 add, 5 div, 10 sin/cos, 0 sqrt; 287 temporaries
+//   inverse_dynamics: 246 mul, 167 add, 0 div, 10 sin/cos, 0 sqrt; 147 temporaries
+//   mass_matrix: 104 mul, 61 add, 0 div, 10 sin/cos, 0 sqrt; 84 temporaries
+//   bias_forces: 236 mul, 153 add, 0 div, 10 sin/cos, 0 sqrt; 139 temporaries
+//   inverse_mass_matrix: 217 mul, 130 add, 5 div, 10 sin/cos, 0 sqrt; 141 temporaries
+//   forward_dynamics: 406 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 253 temporaries
 //   jacobian: 84 mul, 45 add, 0 div, 10 sin/cos, 0 sqrt; 54 temporaries
-//   jacobian_dot_qd: 177 mul, 101 add, 0 div, 12 sin/cos, 0 sqrt; 121 temporaries
-//   op_space_inverse_inertia: 854 mul, 568 add, 5 div, 12 sin/cos, 0 sqrt; 435 temporaries
+//   jacobian_dot_qd: 177 mul, 99 add, 0 div, 12 sin/cos, 0 sqrt; 119 temporaries
+//   op_space_inverse_inertia: 505 mul, 316 add, 5 div, 12 sin/cos, 0 sqrt; 231 temporaries
 
 #include <math.h>
 
 #include "arm6.h"
 
+/* ------------------------------------------------------------------------------------
+ * Vector support: W lanes at a time on the compiler's vector types, for the sin/cos of
+ * the scalar functions (all joint angles of one call at once, soagen_sincos) and for the
+ * batch functions (soagen generate --batch: W states at a time). W follows the compiler's
+ * target macros: 8 with AVX-512F, 4 with AVX, 2 otherwise (SSE2, NEON); -DSOAGEN_WIDTH=W
+ * forces one (1, 2, 4 or 8). Without GCC/Clang vector extensions, or with
+ * -DSOAGEN_NO_VECTOR, W = 1: plain C99, libm's sin and cos one angle at a time, and the
+ * batch functions loop over the scalar ones.
+ *
+ * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
+ * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
+ * -lm, when the ISA of its variant is enabled).
+ * ------------------------------------------------------------------------------------ */
+#ifndef SOAGEN_VECTOR_PRELUDE
+#define SOAGEN_VECTOR_PRELUDE
+
+#if defined(SOAGEN_WIDTH)
+#  define SOAGEN_W SOAGEN_WIDTH
+#elif defined(SOAGEN_NO_VECTOR) || !defined(__GNUC__)
+#  define SOAGEN_W 1
+#elif defined(__AVX512F__)
+#  define SOAGEN_W 8
+#elif defined(__AVX__)
+#  define SOAGEN_W 4
+#else
+#  define SOAGEN_W 2
+#endif
+
+#if SOAGEN_W > 1
+typedef double soagen_vd __attribute__((vector_size(8 * SOAGEN_W)));
+typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
+#define SOAGEN_SPLAT(x) ((soagen_vd){0} + (x))
+
+/* state-major (n, m) rows <-> m vectors of W states */
+static inline void soagen_load(soagen_vd* v, const double* x, int m)
+{
+    for (int k = 0; k < m; k++) {
+        soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
+        for (int l = 0; l < SOAGEN_W; l++)
+            t[l] = x[l * m + k];
+        v[k] = t;
+    }
+}
+
+static inline void soagen_store(double* x, const soagen_vd* v, int m)
+{
+    for (int k = 0; k < m; k++)
+        for (int l = 0; l < SOAGEN_W; l++)
+            x[l * m + k] = v[k][l];
+}
+
+static inline soagen_vd soagen_vsqrt(soagen_vd x)
+{
+    double lanes[SOAGEN_W];
+    soagen_vd r;
+    for (int l = 0; l < SOAGEN_W; l++)
+        lanes[l] = sqrt(x[l]);
+    __builtin_memcpy(&r, lanes, sizeof lanes);
+    return r;
+}
+
+/* sin and cos of W angles at once. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
+ * three parts (the first two of 33 bits, so k*P1 and k*P2 are exact for |k| < 2^20);
+ * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
+ * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
+ * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
+ * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
+ * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
+static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
+    const soagen_vd y = x * 0.6366197723675814 + 6755399441055744.0;
+    const soagen_vd k = y - 6755399441055744.0;
+    const soagen_vu n = (soagen_vu)y;
+    const soagen_vd r = ((x - k * P1) - k * P2) - k * P3;
+    const soagen_vd z = r * r;
+    const soagen_vd ps = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03
+        + z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06
+        + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+    const soagen_vd pc = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
+        + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
+        + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    const soagen_vu odd = -(n & 1), bs = (soagen_vu)ps, bc = (soagen_vu)pc;
+    *s = (soagen_vd)(((bs & ~odd) | (bc & odd)) ^ ((n & 2) << 62));        /* q: s, c, -s, -c */
+    *c = (soagen_vd)(((bc & ~odd) | (bs & odd)) ^ (((n + 1) & 2) << 62));  /* q: c, -s, -c, s */
+    int large = 0;
+    for (int l = 0; l < SOAGEN_W; l++)
+        large |= !(x[l] >= -823549.6654 && x[l] <= 823549.6654);
+    if (large)
+        for (int l = 0; l < SOAGEN_W; l++)
+            if (!(x[l] >= -823549.6654 && x[l] <= 823549.6654)) {
+                (*s)[l] = sin(x[l]);
+                (*c)[l] = cos(x[l]);
+            }
+}
+
+#if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
+    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
+    && ((SOAGEN_W == 8 && defined(__AVX512F__)) || (SOAGEN_W == 4 && defined(__AVX__)) || SOAGEN_W == 2)
+#  define SOAGEN_LIBMVEC 1
+#  if SOAGEN_W == 8
+extern soagen_vd _ZGVeN8v_sin(soagen_vd);
+extern soagen_vd _ZGVeN8v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVeN8v_sin
+#    define SOAGEN_MVCOS _ZGVeN8v_cos
+#  elif SOAGEN_W == 4 && defined(__AVX2__)
+extern soagen_vd _ZGVdN4v_sin(soagen_vd);
+extern soagen_vd _ZGVdN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVdN4v_sin
+#    define SOAGEN_MVCOS _ZGVdN4v_cos
+#  elif SOAGEN_W == 4
+extern soagen_vd _ZGVcN4v_sin(soagen_vd);
+extern soagen_vd _ZGVcN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVcN4v_sin
+#    define SOAGEN_MVCOS _ZGVcN4v_cos
+#  else
+extern soagen_vd _ZGVbN2v_sin(soagen_vd);
+extern soagen_vd _ZGVbN2v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVbN2v_sin
+#    define SOAGEN_MVCOS _ZGVbN2v_cos
+#  endif
+/* -DSOAGEN_USE_LIBMVEC: glibc's libmvec, two calls (sin, cos) per vector. */
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    *s = SOAGEN_MVSIN(x);
+    *c = SOAGEN_MVCOS(x);
+}
+#else
+#  define SOAGEN_LIBMVEC 0
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    soagen_vsincos_poly(x, s, c);
+}
+#endif
+
+/* One of the two, for a sin or cos whose argument is not an input (rare). */
+static inline soagen_vd soagen_vsin(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return s;
+}
+
+static inline soagen_vd soagen_vcos(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return c;
+}
+#endif /* SOAGEN_W > 1 */
+
+/* s[i] = sin(x[i]), c[i] = cos(x[i]) for the n angles of one scalar call: gathered into
+ * vectors of W lanes (the last one padded with zeros), one soagen_vsincos per W angles,
+ * scattered back; W = 1: libm.
+ * The lanes are set one by one in registers (a vector loaded from memory just written
+ * lane by lane would wait for the stores). */
+static inline void soagen_sincos(const double* x, double* s, double* c, int n)
+{
+#if SOAGEN_W > 1
+    for (int i = 0; i < n; i += SOAGEN_W) {
+        soagen_vd v = SOAGEN_SPLAT(0.0);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++)
+            v[l] = x[i + l];
+        soagen_vd vs, vc;
+        soagen_vsincos(v, &vs, &vc);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++) {
+            s[i + l] = vs[l];
+            c[i + l] = vc[l];
+        }
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        s[i] = sin(x[i]);
+        c[i] = cos(x[i]);
+    }
+#endif
+}
+#endif /* SOAGEN_VECTOR_PRELUDE */
+
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
- * Operations: 248 mul, 169 add, 0 div, 10 sin/cos, 0 sqrt; 145 temporaries. */
+ * Operations: 246 mul, 167 add, 0 div, 10 sin/cos, 0 sqrt; 147 temporaries. */
 void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd, double* tau)
 {
     /* Inputs */
@@ -47,17 +227,20 @@ void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     (void)qdd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -66,19 +249,19 @@ void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double a1_0 = -V1_2*qd[1];
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = V1_0*c_q_2 - V1_2*s_q_2;
+    const double t1 = V1_0*c_q_2;
+    const double t2 = V1_2*s_q_2;
+    const double V2_0 = t1 - t2;
     const double V2_1 = qd[1] + qd[2];
     const double V2_2 = V1_0*s_q_2 + V1_2*c_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = -V2_2*qd[2];
     const double a2_2 = V2_0*qd[2];
-    const double t1 = 0.45*s_q_2;
-    const double t2 = 0.45*c_q_2;
-    const double t3 = -V2_0*t2 - V2_2*t1;
-    const double t4 = qd[1]*qd[1];
-    const double a2_3 = -V2_2*t3 + t1*t4;
-    const double a2_4 = -V2_0*qd[1]*t1 + V2_2*qd[1]*t2;
-    const double a2_5 = V2_0*t3 - t2*t4;
+    const double t3 = -0.45*V1_0*V1_0 - 0.45*qd[1]*qd[1];
+    const double a2_3 = 0.45*V1_2*t1 - s_q_2*t3;
+    const double t4 = V1_2*qd[1];
+    const double a2_4 = 0.45*t4;
+    const double a2_5 = 0.45*V1_0*t2 + c_q_2*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = V2_0 + qd[3];
     const double t5 = V2_1*c_q_3;
@@ -89,40 +272,44 @@ void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_1 = V3_2*qd[3];
     const double a3_2 = -V3_1*qd[3];
-    const double t8 = -0.2*t5 - 0.2*t6;
-    const double t9 = 0.2*V2_2*c_q_3 - 0.2*t7;
-    const double a3_3 = V3_1*t8 - V3_2*t9;
-    const double a3_4 = -V2_0*t8;
-    const double a3_5 = V2_0*t9;
+    const double t8 = V2_1*V2_1;
+    const double t9 = V2_2*V2_2;
+    const double a3_3 = -0.2*t8 - 0.2*t9;
+    const double t10 = 0.2*V2_0;
+    const double a3_4 = t10*t5 + t10*t6;
+    const double a3_5 = 0.2*V2_0*V2_2*c_q_3 - t10*t7;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double t11 = V3_0*c_q_4;
+    const double t12 = V3_2*s_q_4;
+    const double V4_0 = t11 - t12;
     const double V4_1 = V3_1 + qd[4];
     const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -V4_2*qd[4];
     const double a4_2 = V4_0*qd[4];
-    const double t10 = 0.2*c_q_4;
-    const double t11 = 0.2*s_q_4;
-    const double t12 = -V4_0*t11 + V4_2*t10;
     const double t13 = V3_1*V3_1;
-    const double a4_3 = -V4_2*t12 - t10*t13;
-    const double a4_4 = V3_1*V4_0*t10 + V3_1*V4_2*t11;
-    const double a4_5 = V4_0*t12 - t11*t13;
+    const double t14 = V3_2*V3_2;
+    const double t15 = -0.2*t13 - 0.2*t14;
+    const double a4_3 = -0.2*V3_0*t12 + c_q_4*t15;
+    const double t16 = V3_0*V3_1;
+    const double a4_4 = 0.2*t16;
+    const double a4_5 = 0.2*V3_2*t11 + s_q_4*t15;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double t14 = V4_1*c_q_5;
-    const double t15 = V4_2*s_q_5;
-    const double V5_1 = t14 + t15;
-    const double t16 = V4_1*s_q_5;
-    const double V5_2 = V4_2*c_q_5 - t16;
+    const double t17 = V4_1*c_q_5;
+    const double t18 = V4_2*s_q_5;
+    const double V5_1 = t17 + t18;
+    const double t19 = V4_1*s_q_5;
+    const double V5_2 = V4_2*c_q_5 - t19;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = V5_2*qd[5];
     const double a5_2 = -V5_1*qd[5];
-    const double t17 = -0.08*t14 - 0.08*t15;
-    const double t18 = 0.08*V4_2*c_q_5 - 0.08*t16;
-    const double a5_3 = V5_1*t17 - V5_2*t18;
-    const double a5_4 = -V4_0*t17;
-    const double a5_5 = V4_0*t18;
+    const double t20 = V4_1*V4_1;
+    const double t21 = V4_2*V4_2;
+    const double a5_3 = -0.08*t20 - 0.08*t21;
+    const double t22 = 0.08*V4_0;
+    const double a5_4 = t17*t22 + t18*t22;
+    const double a5_5 = 0.08*V4_0*V4_2*c_q_5 - t19*t22;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
     const double alpha1_2 = a1_2 + c_q_1*qdd[0];
@@ -132,85 +319,83 @@ void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double alpha2_0 = a2_0 + alpha1_0*c_q_2 - alpha1_2*s_q_2;
     const double alpha2_1 = qdd[1] + qdd[2];
     const double alpha2_2 = a2_2 + alpha1_0*s_q_2 + alpha1_2*c_q_2;
-    const double t19 = alpha1_3 + 0.45*qdd[1];
-    const double alpha2_3 = a2_3 - alpha1_5*s_q_2 + c_q_2*t19;
+    const double t23 = alpha1_3 + 0.45*qdd[1];
+    const double alpha2_3 = a2_3 - alpha1_5*s_q_2 + c_q_2*t23;
     const double alpha2_4 = a2_4 - 0.45*alpha1_0;
-    const double alpha2_5 = a2_5 + alpha1_5*c_q_2 + s_q_2*t19;
+    const double alpha2_5 = a2_5 + alpha1_5*c_q_2 + s_q_2*t23;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = alpha2_0 + qdd[3];
     const double alpha3_1 = a3_1 + alpha2_1*c_q_3 + alpha2_2*s_q_3;
     const double alpha3_2 = a3_2 - alpha2_1*s_q_3 + alpha2_2*c_q_3;
     const double alpha3_3 = a3_3 + alpha2_3;
-    const double t20 = 0.2*alpha2_2 + alpha2_4;
-    const double t21 = -0.2*alpha2_1 + alpha2_5;
-    const double alpha3_4 = a3_4 + c_q_3*t20 + s_q_3*t21;
-    const double alpha3_5 = a3_5 + c_q_3*t21 - s_q_3*t20;
+    const double t24 = 0.2*alpha2_2 + alpha2_4;
+    const double t25 = -0.2*alpha2_1 + alpha2_5;
+    const double alpha3_4 = a3_4 + c_q_3*t24 + s_q_3*t25;
+    const double alpha3_5 = a3_5 + c_q_3*t25 - s_q_3*t24;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + alpha3_0*c_q_4 - alpha3_2*s_q_4;
     const double alpha4_1 = alpha3_1 + qdd[4];
     const double alpha4_2 = a4_2 + alpha3_0*s_q_4 + alpha3_2*c_q_4;
-    const double t22 = -0.2*alpha3_1 + alpha3_5;
-    const double alpha4_3 = a4_3 + alpha3_3*c_q_4 - s_q_4*t22;
+    const double t26 = -0.2*alpha3_1 + alpha3_5;
+    const double alpha4_3 = a4_3 + alpha3_3*c_q_4 - s_q_4*t26;
     const double alpha4_4 = a4_4 + 0.2*alpha3_2 + alpha3_4;
-    const double alpha4_5 = a4_5 + alpha3_3*s_q_4 + c_q_4*t22;
+    const double alpha4_5 = a4_5 + alpha3_3*s_q_4 + c_q_4*t26;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = alpha4_0 + qdd[5];
     const double alpha5_1 = a5_1 + alpha4_1*c_q_5 + alpha4_2*s_q_5;
     const double alpha5_2 = a5_2 - alpha4_1*s_q_5 + alpha4_2*c_q_5;
     const double alpha5_3 = a5_3 + alpha4_3;
-    const double t23 = 0.08*alpha4_2 + alpha4_4;
-    const double t24 = -0.08*alpha4_1 + alpha4_5;
-    const double alpha5_4 = a5_4 + c_q_5*t23 + s_q_5*t24;
-    const double alpha5_5 = a5_5 + c_q_5*t24 - s_q_5*t23;
+    const double t27 = 0.08*alpha4_2 + alpha4_4;
+    const double t28 = -0.08*alpha4_1 + alpha4_5;
+    const double alpha5_4 = a5_4 + c_q_5*t27 + s_q_5*t28;
+    const double alpha5_5 = a5_5 + c_q_5*t28 - s_q_5*t27;
     /* f5: spatial force f(k) (2.29) */
     const double f5_0 = 0.0002*alpha5_0;
-    const double t25 = 0.00022*V5_0;
-    const double f5_1 = -V5_2*t25 + 0.00042*alpha5_1 - 0.009*alpha5_5;
-    const double f5_2 = V5_1*t25 + 0.00042*alpha5_2 + 0.009*alpha5_4;
+    const double t29 = 0.00022*V5_0;
+    const double f5_1 = -V5_2*t29 + 0.00042*alpha5_1 - 0.009*alpha5_5;
+    const double f5_2 = V5_1*t29 + 0.00042*alpha5_2 + 0.009*alpha5_4;
     const double f5_3 = -0.009*V5_1*V5_1 - 0.009*V5_2*V5_2 + 0.3*alpha5_3;
-    const double t26 = 0.009*V5_0;
-    const double f5_4 = V5_1*t26 + 0.009*alpha5_2 + 0.3*alpha5_4;
-    const double f5_5 = V5_2*t26 - 0.009*alpha5_1 + 0.3*alpha5_5;
+    const double t30 = 0.009*V5_0;
+    const double f5_4 = V5_1*t30 + 0.009*alpha5_2 + 0.3*alpha5_4;
+    const double f5_5 = V5_2*t30 - 0.009*alpha5_1 + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
     const double f4_0 = 0.0006*alpha4_0 + f5_0;
-    const double t27 = 0.0014800000000000004*V4_0;
-    const double t28 = c_q_5*f5_5;
-    const double t29 = f5_4*s_q_5;
-    const double f4_1 = -V4_2*t27 + 0.0020800000000000003*alpha4_1 - 0.032*alpha4_5 + c_q_5*f5_1 - f5_2*s_q_5 - 0.08*t28 - 0.08*t29;
-    const double t30 = c_q_5*f5_4;
-    const double t31 = f5_5*s_q_5;
-    const double f4_2 = V4_1*t27 + 0.0020800000000000003*alpha4_2 + 0.032*alpha4_4 + c_q_5*f5_2 + f5_1*s_q_5 + 0.08*t30 - 0.08*t31;
-    const double f4_3 = -0.032*V4_1*V4_1 - 0.032*V4_2*V4_2 + 0.8*alpha4_3 + f5_3;
-    const double t32 = 0.032*V4_0;
-    const double f4_4 = V4_1*t32 + 0.032*alpha4_2 + 0.8*alpha4_4 + t30 - t31;
-    const double f4_5 = V4_2*t32 - 0.032*alpha4_1 + 0.8*alpha4_5 + t28 + t29;
+    const double t31 = 0.0014800000000000004*V4_0;
+    const double t32 = c_q_5*f5_5;
+    const double t33 = f5_4*s_q_5;
+    const double f4_1 = -V4_2*t31 + 0.0020800000000000003*alpha4_1 - 0.032*alpha4_5 + c_q_5*f5_1 - f5_2*s_q_5 - 0.08*t32 - 0.08*t33;
+    const double t34 = c_q_5*f5_4;
+    const double t35 = f5_5*s_q_5;
+    const double f4_2 = V4_1*t31 + 0.0020800000000000003*alpha4_2 + 0.032*alpha4_4 + c_q_5*f5_2 + f5_1*s_q_5 + 0.08*t34 - 0.08*t35;
+    const double f4_3 = 0.8*alpha4_3 + f5_3 - 0.032*t20 - 0.032*t21;
+    const double t36 = 0.032*V4_0;
+    const double f4_4 = V4_1*t36 + 0.032*alpha4_2 + 0.8*alpha4_4 + t34 - t35;
+    const double f4_5 = V4_2*t36 - 0.032*alpha4_1 + 0.8*alpha4_5 + t32 + t33;
     /* f3: spatial force f(k) (2.29) */
     const double f3_0 = 0.0015*alpha3_0 + c_q_4*f4_0 + f4_2*s_q_4;
-    const double t33 = c_q_4*f4_5;
-    const double t34 = 0.015300000000000003*V3_0;
-    const double f3_1 = -V3_2*t34 + 0.016800000000000002*alpha3_1 - 0.12*alpha3_5 + f4_1 + 0.2*f4_3*s_q_4 - 0.2*t33;
-    const double f3_2 = V3_1*t34 + 0.016800000000000002*alpha3_2 + 0.12*alpha3_4 + c_q_4*f4_2 - f4_0*s_q_4 + 0.2*f4_4;
-    const double f3_3 = -0.12*V3_2*V3_2 + 1.2*alpha3_3 + c_q_4*f4_3 + f4_5*s_q_4 - 0.12*t13;
-    const double t35 = 0.12*V3_0;
-    const double f3_4 = V3_1*t35 + 0.12*alpha3_2 + 1.2*alpha3_4 + f4_4;
-    const double f3_5 = V3_2*t35 - 0.12*alpha3_1 + 1.2*alpha3_5 - f4_3*s_q_4 + t33;
+    const double t37 = c_q_4*f4_5;
+    const double t38 = V3_0*V3_2;
+    const double f3_1 = 0.016800000000000002*alpha3_1 - 0.12*alpha3_5 + f4_1 + 0.2*f4_3*s_q_4 - 0.2*t37 - 0.015300000000000003*t38;
+    const double f3_2 = 0.016800000000000002*alpha3_2 + 0.12*alpha3_4 + c_q_4*f4_2 - f4_0*s_q_4 + 0.2*f4_4 + 0.015300000000000003*t16;
+    const double f3_3 = 1.2*alpha3_3 + c_q_4*f4_3 + f4_5*s_q_4 - 0.12*t13 - 0.12*t14;
+    const double f3_4 = 0.12*alpha3_2 + 1.2*alpha3_4 + f4_4 + 0.12*t16;
+    const double f3_5 = -0.12*alpha3_1 + 1.2*alpha3_5 - f4_3*s_q_4 + t37 + 0.12*t38;
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = 0.004*alpha2_0 + f3_0;
-    const double t36 = 0.038500000000000006*V2_0;
-    const double t37 = c_q_3*f3_5;
-    const double t38 = f3_4*s_q_3;
-    const double f2_1 = -V2_2*t36 + 0.04250000000000001*alpha2_1 - 0.30000000000000004*alpha2_5 + c_q_3*f3_1 - f3_2*s_q_3 - 0.2*t37 - 0.2*t38;
-    const double t39 = c_q_3*f3_4;
-    const double t40 = f3_5*s_q_3;
-    const double f2_2 = V2_1*t36 + 0.04250000000000001*alpha2_2 + 0.30000000000000004*alpha2_4 + c_q_3*f3_2 + f3_1*s_q_3 + 0.2*t39 - 0.2*t40;
-    const double f2_3 = -0.30000000000000004*V2_1*V2_1 - 0.30000000000000004*V2_2*V2_2 + 3.0*alpha2_3 + f3_3;
-    const double t41 = 0.30000000000000004*V2_0;
-    const double f2_4 = V2_1*t41 + 0.30000000000000004*alpha2_2 + 3.0*alpha2_4 + t39 - t40;
-    const double f2_5 = V2_2*t41 - 0.30000000000000004*alpha2_1 + 3.0*alpha2_5 + t37 + t38;
+    const double t39 = 0.038500000000000006*V2_0;
+    const double t40 = c_q_3*f3_5;
+    const double t41 = f3_4*s_q_3;
+    const double f2_1 = -V2_2*t39 + 0.04250000000000001*alpha2_1 - 0.30000000000000004*alpha2_5 + c_q_3*f3_1 - f3_2*s_q_3 - 0.2*t40 - 0.2*t41;
+    const double t42 = c_q_3*f3_4;
+    const double t43 = f3_5*s_q_3;
+    const double f2_2 = V2_1*t39 + 0.04250000000000001*alpha2_2 + 0.30000000000000004*alpha2_4 + c_q_3*f3_2 + f3_1*s_q_3 + 0.2*t42 - 0.2*t43;
+    const double f2_3 = 3.0*alpha2_3 + f3_3 - 0.30000000000000004*t8 - 0.30000000000000004*t9;
+    const double t44 = 0.30000000000000004*V2_0;
+    const double f2_4 = V2_1*t44 + 0.30000000000000004*alpha2_2 + 3.0*alpha2_4 + t42 - t43;
+    const double f2_5 = V2_2*t44 - 0.30000000000000004*alpha2_1 + 3.0*alpha2_5 + t40 + t41;
     /* f1: spatial force f(k) (2.29) */
-    const double t42 = 0.40175*V1_2;
-    const double f1_0 = 0.41375*alpha1_0 + c_q_2*f2_0 + f2_2*s_q_2 - 0.45*f2_4 - qd[1]*t42;
-    const double f1_1 = V1_0*t42 + 1.35*alpha1_3 + f2_1 + f2_3*t2 + f2_5*t1 + 0.41375*qdd[1];
+    const double f1_0 = 0.41375*alpha1_0 + c_q_2*f2_0 + f2_2*s_q_2 - 0.45*f2_4 - 0.40175*t4;
+    const double f1_1 = 0.40175*V1_0*V1_2 + 1.35*alpha1_3 + 0.45*c_q_2*f2_3 + f2_1 + 0.45*f2_5*s_q_2 + 0.41375*qdd[1];
     const double f1_2 = 0.012*alpha1_2 + c_q_2*f2_2 - f2_0*s_q_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - f1_0*s_q_1 + 0.018*qdd[0];
@@ -226,150 +411,108 @@ void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 188 mul, 122 add, 0 div, 10 sin/cos, 0 sqrt; 125 temporaries. */
+ * Operations: 104 mul, 61 add, 0 div, 10 sin/cos, 0 sqrt; 84 temporaries. */
 void arm6_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double t0 = c_q_5*c_q_5;
-    const double t1 = s_q_5*s_q_5;
-    const double Rc4_1_1 = 0.00378*t0 + 0.00378*t1 + 0.0020800000000000003;
-    const double Rc4_2_4 = 0.033*t0 + 0.033*t1 + 0.032;
-    const double Rc4_1_5 = -Rc4_2_4;
+    const double Rc4_1_1 = 0.00042*c_q_5*c_q_5 + 0.00042*s_q_5*s_q_5 + 0.00544;
     const double Rc4_2_2 = Rc4_1_1;
-    const double Rc4_4_4 = 0.3*t0 + 0.3*t1 + 0.8;
-    const double Rc4_5_5 = Rc4_4_4;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t0 = 0.065*c_q_4;
+    const double Rch3_0 = t0 + 0.34;
+    const double Rch3_2 = -0.065*s_q_4;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t2 = c_q_4*c_q_4;
-    const double t3 = s_q_4*s_q_4;
-    const double Rc3_0_0 = Rc4_2_2*t3 + 0.0007999999999999999*t2 + 0.0015;
-    const double Rc3_0_4 = Rc4_2_4*s_q_4;
-    const double t4 = c_q_4*s_q_4;
-    const double t5 = Rc4_2_2*c_q_4;
-    const double Rc3_0_2 = 0.2*Rc3_0_4 + s_q_4*t5 - 0.0007999999999999999*t4;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_5_0 = Rc4_1_5*c_q_4;
-    const double F3_4_1_0 = -0.2*F3_4_5_0 + Rc4_1_1;
-    /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t6 = Rc4_1_5 - 0.2*Rc4_5_5*c_q_4;
-    const double Rc3_1_1 = F3_4_1_0 - 0.2*c_q_4*t6 + 0.04400000000000001*t3 + 0.016800000000000002;
-    const double Rc3_1_3 = s_q_4*t6 + 0.22000000000000003*t4;
-    const double Rc3_1_5 = c_q_4*t6 - 0.22000000000000003*t3 - 0.12;
-    const double t7 = 0.2*Rc4_2_4;
-    const double Rc3_2_2 = 0.04000000000000001*Rc4_4_4 + c_q_4*t7 + c_q_4*(t5 + t7) + 0.0007999999999999999*t3 + 0.016800000000000002;
-    const double Rc3_2_4 = Rc4_2_4*c_q_4 + 0.2*Rc4_4_4 + 0.12;
-    const double Rc3_3_3 = Rc4_5_5*t3 + 1.1*t2 + 1.2;
-    const double Rc3_3_5 = Rc4_5_5*t4 - 1.1*t4;
-    const double Rc3_4_4 = Rc4_4_4 + 1.2;
-    const double Rc3_5_5 = Rc4_5_5*t2 + 1.1*t3 + 1.2;
+    const double t1 = c_q_4*c_q_4;
+    const double t2 = s_q_4*s_q_4;
+    const double Rc3_0_0 = Rc4_2_2*t2 + 0.0008*t1 + 0.0015;
+    const double t3 = c_q_4*s_q_4;
+    const double Rc3_0_2 = Rc4_2_2*t3 + 0.013000000000000001*s_q_4 - 0.0008*t3;
+    const double t4 = 0.026000000000000002*c_q_4 + 0.060800000000000014;
+    const double Rc3_1_1 = Rc4_1_1 + t4;
+    const double Rc3_2_2 = Rc4_2_2*t1 + 0.0008*t2 + t4;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = Rch3_0 + 0.76;
+    const double Rch2_1 = -Rch3_2*s_q_3;
+    const double Rch2_2 = Rch3_2*c_q_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double Rc2_0_0 = Rc3_0_0 + 0.004;
-    const double Rc2_0_5 = Rc3_0_4*s_q_3;
-    const double Rc2_0_1 = -0.2*Rc2_0_5 - Rc3_0_2*s_q_3;
-    const double Rc2_0_4 = Rc3_0_4*c_q_3;
-    const double Rc2_0_2 = 0.2*Rc2_0_4 + Rc3_0_2*c_q_3;
-    const double t8 = Rc3_2_4*s_q_3;
-    const double t9 = -Rc3_2_2*s_q_3 - 0.2*t8;
-    const double t10 = Rc3_1_5*c_q_3;
-    const double t11 = Rc3_1_1*c_q_3 - 0.2*t10;
-    const double t12 = 0.2*c_q_3;
-    const double t13 = -Rc3_5_5*t12 + t10;
-    const double t14 = c_q_3*t13;
-    const double t15 = 0.2*s_q_3;
-    const double t16 = -Rc3_4_4*t15 - t8;
-    const double t17 = s_q_3*t16;
-    const double Rc2_1_1 = c_q_3*t11 - s_q_3*t9 - 0.2*t14 - 0.2*t17 + 0.04250000000000001;
-    const double t18 = c_q_3*t16;
-    const double t19 = s_q_3*t13;
-    const double Rc2_1_2 = c_q_3*t9 + s_q_3*t11 + 0.2*t18 - 0.2*t19;
-    const double Rc2_3_5 = Rc3_3_5*c_q_3;
-    const double Rc2_1_3 = -0.2*Rc2_3_5 + Rc3_1_3*c_q_3;
-    const double Rc2_1_4 = t18 - t19;
-    const double Rc2_1_5 = t14 + t17 - 0.30000000000000004;
-    const double t20 = Rc3_2_4*c_q_3;
-    const double t21 = Rc3_1_5*s_q_3;
-    const double t22 = Rc3_4_4*t12 + t20;
-    const double t23 = c_q_3*t22;
-    const double t24 = -Rc3_5_5*t15 + t21;
-    const double t25 = s_q_3*t24;
-    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 + 0.2*t20) + s_q_3*(Rc3_1_1*s_q_3 - 0.2*t21) + 0.2*t23 - 0.2*t25 + 0.04250000000000001;
-    const double t26 = Rc3_3_5*s_q_3;
-    const double Rc2_2_3 = Rc3_1_3*s_q_3 - 0.2*t26;
-    const double Rc2_2_4 = t23 - t25 + 0.30000000000000004;
-    const double Rc2_2_5 = c_q_3*t24 + s_q_3*t22;
-    const double Rc2_3_3 = Rc3_3_3 + 3.0;
-    const double Rc2_3_4 = -t26;
-    const double t27 = c_q_3*c_q_3;
-    const double t28 = s_q_3*s_q_3;
-    const double Rc2_4_4 = Rc3_4_4*t27 + Rc3_5_5*t28 + 3.0;
-    const double t29 = c_q_3*s_q_3;
-    const double Rc2_4_5 = Rc3_4_4*t29 - Rc3_5_5*t29;
-    const double Rc2_5_5 = Rc3_4_4*t28 + Rc3_5_5*t27 + 3.0;
+    const double Rc2_0_1 = -Rc3_0_2*s_q_3 + 0.2*Rch3_2*s_q_3;
+    const double Rc2_0_2 = Rc3_0_2*c_q_3 - 0.2*Rch2_2;
+    const double t5 = c_q_3*c_q_3;
+    const double t6 = s_q_3*s_q_3;
+    const double t7 = 0.4*Rch3_0 + 0.1345;
+    const double Rc2_1_1 = Rc3_1_1*t5 + Rc3_2_2*t6 + t7;
+    const double t8 = c_q_3*s_q_3;
+    const double Rc2_1_2 = Rc3_1_1*t8 - Rc3_2_2*t8;
+    const double Rc2_2_2 = Rc3_1_1*t6 + Rc3_2_2*t5 + t7;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t30 = 0.45*Rc2_0_4;
-    const double t31 = Rc2_0_2*s_q_2;
-    const double t32 = Rc2_0_0*c_q_2 - t30 + t31;
-    const double t33 = 0.45*Rc2_2_4;
-    const double t34 = Rc2_0_2*c_q_2 + Rc2_2_2*s_q_2 - t33;
-    const double Rc1_0_0 = 0.2025*Rc2_4_4 - c_q_2*t30 + c_q_2*t32 - s_q_2*t33 + s_q_2*t34 + 0.41375;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = Rc2_0_1*c_q_2 + Rc2_1_2*s_q_2 - 0.45*Rc2_1_4;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t35 = 0.45*c_q_2;
-    const double t36 = Rc2_2_5*s_q_2;
-    const double t37 = 0.45*s_q_2;
-    const double Rc1_0_1 = F1_2_0_0 + t35*(Rc2_2_3*s_q_2 - 0.45*Rc2_3_4) + t37*(Rc2_0_5*c_q_2 - 0.45*Rc2_4_5 + t36);
-    const double Rc1_0_2 = c_q_2*t34 - s_q_2*t32;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc2_1_1 + Rc2_1_3*t35 + Rc2_1_5*t37;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_1 = F1_2_1_0 + t35*(Rc2_1_3 + Rc2_3_3*t35 + Rc2_3_5*t37) + t37*(Rc2_1_5 + Rc2_3_5*t35 + Rc2_5_5*t37) + 0.41375;
-    const double Rc1_1_2 = c_q_2*(Rc2_1_2 + Rc2_2_3*t35 + 0.45*t36) - s_q_2*(Rc2_0_1 + Rc2_0_5*t37);
-    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 - t31) - s_q_2*(-Rc2_0_0*s_q_2 + Rc2_0_2*c_q_2) + 0.012;
+    const double t9 = Rc2_0_2*s_q_2;
+    const double t10 = Rc2_0_0*c_q_2 + t9;
+    const double t11 = Rc2_0_2*c_q_2 + Rc2_2_2*s_q_2;
+    const double t12 = Rch2_2*c_q_2;
+    const double t13 = Rch2_0*s_q_2;
+    const double t14 = 0.9*t12 - 0.9*t13 + 1.487;
+    const double Rc1_0_0 = c_q_2*t10 + s_q_2*t11 + t14;
+    const double Rc1_0_1 = Rc2_0_1*c_q_2 + Rc2_1_2*s_q_2;
+    const double t15 = 0.45*c_q_2;
+    const double t16 = 0.45*s_q_2;
+    const double Rc1_0_2 = -Rch2_0*t15 - Rch2_2*t16 + c_q_2*t11 - s_q_2*t10;
+    const double Rc1_1_1 = Rc2_1_1 + t14;
+    const double t17 = Rc2_0_1*s_q_2 - Rc2_1_2*c_q_2;
+    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
+    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 - t9) - s_q_2*(-Rc2_0_0*s_q_2 + Rc2_0_2*c_q_2) + 0.012;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 0.018;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = -Rc2_0_1*s_q_2 + Rc2_1_2*c_q_2;
+    const double F1_2_0_0 = Rc1_0_1;
+    const double F1_2_1_0 = Rc2_1_1 + 0.45*t12 - 0.45*t13;
+    const double F1_2_2_0 = -t17;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -F1_2_0_0*s_q_1 + F1_2_2_0*c_q_1;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_1_0 = Rc2_0_1;
     const double F2_3_2_0 = Rc2_0_2;
-    const double F2_3_4_0 = Rc2_0_4;
-    const double F2_3_5_0 = Rc2_0_5;
+    const double F2_3_4_0 = -Rch2_2;
+    const double F2_3_5_0 = Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_0_0 = F2_3_2_0*s_q_2 - 0.45*F2_3_4_0 + Rc3_0_0*c_q_2;
-    const double F1_3_1_0 = F2_3_1_0 + F2_3_5_0*t37;
+    const double F1_3_1_0 = F2_3_1_0 + F2_3_5_0*t16;
     const double F1_3_2_0 = F2_3_2_0*c_q_2 - Rc3_0_0*s_q_2;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -F1_3_0_0*s_q_1 + F1_3_2_0*c_q_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_3_0 = Rc4_1_5*s_q_4;
+    const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
+    const double F3_4_3_0 = Rch3_2;
+    const double F3_4_5_0 = -t0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_5_0 = F3_4_5_0*c_q_3;
     const double F2_4_1_0 = -0.2*F2_4_5_0 + F3_4_1_0*c_q_3;
-    const double t38 = F3_4_5_0*s_q_3;
-    const double F2_4_2_0 = F3_4_1_0*s_q_3 - 0.2*t38;
-    const double F2_4_4_0 = -t38;
+    const double t18 = F3_4_5_0*s_q_3;
+    const double F2_4_2_0 = F3_4_1_0*s_q_3 - 0.2*t18;
+    const double F2_4_4_0 = -t18;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = F2_4_2_0*s_q_2 - 0.45*F2_4_4_0;
-    const double F1_4_1_0 = F2_4_1_0 + F2_4_5_0*t37 + F3_4_3_0*t35;
+    const double F1_4_1_0 = F2_4_1_0 + F2_4_5_0*t16 + F3_4_3_0*t15;
     const double F1_4_2_0 = F2_4_2_0*c_q_2;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = -F1_4_0_0*s_q_1 + F1_4_2_0*c_q_1;
@@ -426,7 +569,7 @@ void arm6_mass_matrix(const double* q, double* M)
 
 /* bias_forces: Coriolis, centrifugal and gravity forces C(q, qd) (RNE with qdd = 0).
  * Part I (3.23).
- * Operations: 238 mul, 155 add, 0 div, 10 sin/cos, 0 sqrt; 137 temporaries. */
+ * Operations: 236 mul, 153 add, 0 div, 10 sin/cos, 0 sqrt; 139 temporaries. */
 void arm6_bias_forces(const double* q, const double* qd, double* C)
 {
     /* Inputs */
@@ -434,17 +577,20 @@ void arm6_bias_forces(const double* q, const double* qd, double* C)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -453,19 +599,19 @@ void arm6_bias_forces(const double* q, const double* qd, double* C)
     const double a1_0 = -V1_2*qd[1];
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = V1_0*c_q_2 - V1_2*s_q_2;
+    const double t1 = V1_0*c_q_2;
+    const double t2 = V1_2*s_q_2;
+    const double V2_0 = t1 - t2;
     const double V2_1 = qd[1] + qd[2];
     const double V2_2 = V1_0*s_q_2 + V1_2*c_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = -V2_2*qd[2];
     const double a2_2 = V2_0*qd[2];
-    const double t1 = 0.45*s_q_2;
-    const double t2 = 0.45*c_q_2;
-    const double t3 = -V2_0*t2 - V2_2*t1;
-    const double t4 = qd[1]*qd[1];
-    const double a2_3 = -V2_2*t3 + t1*t4;
-    const double a2_4 = -V2_0*qd[1]*t1 + V2_2*qd[1]*t2;
-    const double a2_5 = V2_0*t3 - t2*t4;
+    const double t3 = -0.45*V1_0*V1_0 - 0.45*qd[1]*qd[1];
+    const double a2_3 = 0.45*V1_2*t1 - s_q_2*t3;
+    const double t4 = V1_2*qd[1];
+    const double a2_4 = 0.45*t4;
+    const double a2_5 = 0.45*V1_0*t2 + c_q_2*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = V2_0 + qd[3];
     const double t5 = V2_1*c_q_3;
@@ -476,40 +622,44 @@ void arm6_bias_forces(const double* q, const double* qd, double* C)
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_1 = V3_2*qd[3];
     const double a3_2 = -V3_1*qd[3];
-    const double t8 = -0.2*t5 - 0.2*t6;
-    const double t9 = 0.2*V2_2*c_q_3 - 0.2*t7;
-    const double a3_3 = V3_1*t8 - V3_2*t9;
-    const double a3_4 = -V2_0*t8;
-    const double a3_5 = V2_0*t9;
+    const double t8 = V2_1*V2_1;
+    const double t9 = V2_2*V2_2;
+    const double a3_3 = -0.2*t8 - 0.2*t9;
+    const double t10 = 0.2*V2_0;
+    const double a3_4 = t10*t5 + t10*t6;
+    const double a3_5 = 0.2*V2_0*V2_2*c_q_3 - t10*t7;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double t11 = V3_0*c_q_4;
+    const double t12 = V3_2*s_q_4;
+    const double V4_0 = t11 - t12;
     const double V4_1 = V3_1 + qd[4];
     const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -V4_2*qd[4];
     const double a4_2 = V4_0*qd[4];
-    const double t10 = 0.2*c_q_4;
-    const double t11 = 0.2*s_q_4;
-    const double t12 = -V4_0*t11 + V4_2*t10;
     const double t13 = V3_1*V3_1;
-    const double a4_3 = -V4_2*t12 - t10*t13;
-    const double a4_4 = V3_1*V4_0*t10 + V3_1*V4_2*t11;
-    const double a4_5 = V4_0*t12 - t11*t13;
+    const double t14 = V3_2*V3_2;
+    const double t15 = -0.2*t13 - 0.2*t14;
+    const double a4_3 = -0.2*V3_0*t12 + c_q_4*t15;
+    const double t16 = V3_0*V3_1;
+    const double a4_4 = 0.2*t16;
+    const double a4_5 = 0.2*V3_2*t11 + s_q_4*t15;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double t14 = V4_1*c_q_5;
-    const double t15 = V4_2*s_q_5;
-    const double V5_1 = t14 + t15;
-    const double t16 = V4_1*s_q_5;
-    const double V5_2 = V4_2*c_q_5 - t16;
+    const double t17 = V4_1*c_q_5;
+    const double t18 = V4_2*s_q_5;
+    const double V5_1 = t17 + t18;
+    const double t19 = V4_1*s_q_5;
+    const double V5_2 = V4_2*c_q_5 - t19;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = V5_2*qd[5];
     const double a5_2 = -V5_1*qd[5];
-    const double t17 = -0.08*t14 - 0.08*t15;
-    const double t18 = 0.08*V4_2*c_q_5 - 0.08*t16;
-    const double a5_3 = V5_1*t17 - V5_2*t18;
-    const double a5_4 = -V4_0*t17;
-    const double a5_5 = V4_0*t18;
+    const double t20 = V4_1*V4_1;
+    const double t21 = V4_2*V4_2;
+    const double a5_3 = -0.08*t20 - 0.08*t21;
+    const double t22 = 0.08*V4_0;
+    const double a5_4 = t17*t22 + t18*t22;
+    const double a5_5 = 0.08*V4_0*V4_2*c_q_5 - t19*t22;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
@@ -523,73 +673,71 @@ void arm6_bias_forces(const double* q, const double* qd, double* C)
     const double alpha3_1 = a3_1 + alpha2_2*s_q_3;
     const double alpha3_2 = a3_2 + alpha2_2*c_q_3;
     const double alpha3_3 = a3_3 + alpha2_3;
-    const double t19 = 0.2*alpha2_2 + alpha2_4;
-    const double alpha3_4 = a3_4 + alpha2_5*s_q_3 + c_q_3*t19;
-    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 - s_q_3*t19;
+    const double t23 = 0.2*alpha2_2 + alpha2_4;
+    const double alpha3_4 = a3_4 + alpha2_5*s_q_3 + c_q_3*t23;
+    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 - s_q_3*t23;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + alpha2_0*c_q_4 - alpha3_2*s_q_4;
     const double alpha4_2 = a4_2 + alpha2_0*s_q_4 + alpha3_2*c_q_4;
-    const double t20 = -0.2*alpha3_1 + alpha3_5;
-    const double alpha4_3 = a4_3 + alpha3_3*c_q_4 - s_q_4*t20;
+    const double t24 = -0.2*alpha3_1 + alpha3_5;
+    const double alpha4_3 = a4_3 + alpha3_3*c_q_4 - s_q_4*t24;
     const double alpha4_4 = a4_4 + 0.2*alpha3_2 + alpha3_4;
-    const double alpha4_5 = a4_5 + alpha3_3*s_q_4 + c_q_4*t20;
+    const double alpha4_5 = a4_5 + alpha3_3*s_q_4 + c_q_4*t24;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1 = a5_1 + alpha3_1*c_q_5 + alpha4_2*s_q_5;
     const double alpha5_2 = a5_2 - alpha3_1*s_q_5 + alpha4_2*c_q_5;
     const double alpha5_3 = a5_3 + alpha4_3;
-    const double t21 = 0.08*alpha4_2 + alpha4_4;
-    const double t22 = -0.08*alpha3_1 + alpha4_5;
-    const double alpha5_4 = a5_4 + c_q_5*t21 + s_q_5*t22;
-    const double alpha5_5 = a5_5 + c_q_5*t22 - s_q_5*t21;
+    const double t25 = 0.08*alpha4_2 + alpha4_4;
+    const double t26 = -0.08*alpha3_1 + alpha4_5;
+    const double alpha5_4 = a5_4 + c_q_5*t25 + s_q_5*t26;
+    const double alpha5_5 = a5_5 + c_q_5*t26 - s_q_5*t25;
     /* f5: spatial force f(k) (2.29) */
     const double f5_0 = 0.0002*alpha4_0;
-    const double t23 = 0.00022*V5_0;
-    const double f5_1 = -V5_2*t23 + 0.00042*alpha5_1 - 0.009*alpha5_5;
-    const double f5_2 = V5_1*t23 + 0.00042*alpha5_2 + 0.009*alpha5_4;
+    const double t27 = 0.00022*V5_0;
+    const double f5_1 = -V5_2*t27 + 0.00042*alpha5_1 - 0.009*alpha5_5;
+    const double f5_2 = V5_1*t27 + 0.00042*alpha5_2 + 0.009*alpha5_4;
     const double f5_3 = -0.009*V5_1*V5_1 - 0.009*V5_2*V5_2 + 0.3*alpha5_3;
-    const double t24 = 0.009*V5_0;
-    const double f5_4 = V5_1*t24 + 0.009*alpha5_2 + 0.3*alpha5_4;
-    const double f5_5 = V5_2*t24 - 0.009*alpha5_1 + 0.3*alpha5_5;
+    const double t28 = 0.009*V5_0;
+    const double f5_4 = V5_1*t28 + 0.009*alpha5_2 + 0.3*alpha5_4;
+    const double f5_5 = V5_2*t28 - 0.009*alpha5_1 + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
     const double f4_0 = 0.0006*alpha4_0 + f5_0;
-    const double t25 = 0.0014800000000000004*V4_0;
-    const double t26 = c_q_5*f5_5;
-    const double t27 = f5_4*s_q_5;
-    const double f4_1 = -V4_2*t25 + 0.0020800000000000003*alpha3_1 - 0.032*alpha4_5 + c_q_5*f5_1 - f5_2*s_q_5 - 0.08*t26 - 0.08*t27;
-    const double t28 = c_q_5*f5_4;
-    const double t29 = f5_5*s_q_5;
-    const double f4_2 = V4_1*t25 + 0.0020800000000000003*alpha4_2 + 0.032*alpha4_4 + c_q_5*f5_2 + f5_1*s_q_5 + 0.08*t28 - 0.08*t29;
-    const double f4_3 = -0.032*V4_1*V4_1 - 0.032*V4_2*V4_2 + 0.8*alpha4_3 + f5_3;
-    const double t30 = 0.032*V4_0;
-    const double f4_4 = V4_1*t30 + 0.032*alpha4_2 + 0.8*alpha4_4 + t28 - t29;
-    const double f4_5 = V4_2*t30 - 0.032*alpha3_1 + 0.8*alpha4_5 + t26 + t27;
+    const double t29 = 0.0014800000000000004*V4_0;
+    const double t30 = c_q_5*f5_5;
+    const double t31 = f5_4*s_q_5;
+    const double f4_1 = -V4_2*t29 + 0.0020800000000000003*alpha3_1 - 0.032*alpha4_5 + c_q_5*f5_1 - f5_2*s_q_5 - 0.08*t30 - 0.08*t31;
+    const double t32 = c_q_5*f5_4;
+    const double t33 = f5_5*s_q_5;
+    const double f4_2 = V4_1*t29 + 0.0020800000000000003*alpha4_2 + 0.032*alpha4_4 + c_q_5*f5_2 + f5_1*s_q_5 + 0.08*t32 - 0.08*t33;
+    const double f4_3 = 0.8*alpha4_3 + f5_3 - 0.032*t20 - 0.032*t21;
+    const double t34 = 0.032*V4_0;
+    const double f4_4 = V4_1*t34 + 0.032*alpha4_2 + 0.8*alpha4_4 + t32 - t33;
+    const double f4_5 = V4_2*t34 - 0.032*alpha3_1 + 0.8*alpha4_5 + t30 + t31;
     /* f3: spatial force f(k) (2.29) */
     const double f3_0 = 0.0015*alpha2_0 + c_q_4*f4_0 + f4_2*s_q_4;
-    const double t31 = c_q_4*f4_5;
-    const double t32 = 0.015300000000000003*V3_0;
-    const double f3_1 = -V3_2*t32 + 0.016800000000000002*alpha3_1 - 0.12*alpha3_5 + f4_1 + 0.2*f4_3*s_q_4 - 0.2*t31;
-    const double f3_2 = V3_1*t32 + 0.016800000000000002*alpha3_2 + 0.12*alpha3_4 + c_q_4*f4_2 - f4_0*s_q_4 + 0.2*f4_4;
-    const double f3_3 = -0.12*V3_2*V3_2 + 1.2*alpha3_3 + c_q_4*f4_3 + f4_5*s_q_4 - 0.12*t13;
-    const double t33 = 0.12*V3_0;
-    const double f3_4 = V3_1*t33 + 0.12*alpha3_2 + 1.2*alpha3_4 + f4_4;
-    const double f3_5 = V3_2*t33 - 0.12*alpha3_1 + 1.2*alpha3_5 - f4_3*s_q_4 + t31;
+    const double t35 = c_q_4*f4_5;
+    const double t36 = V3_0*V3_2;
+    const double f3_1 = 0.016800000000000002*alpha3_1 - 0.12*alpha3_5 + f4_1 + 0.2*f4_3*s_q_4 - 0.2*t35 - 0.015300000000000003*t36;
+    const double f3_2 = 0.016800000000000002*alpha3_2 + 0.12*alpha3_4 + c_q_4*f4_2 - f4_0*s_q_4 + 0.2*f4_4 + 0.015300000000000003*t16;
+    const double f3_3 = 1.2*alpha3_3 + c_q_4*f4_3 + f4_5*s_q_4 - 0.12*t13 - 0.12*t14;
+    const double f3_4 = 0.12*alpha3_2 + 1.2*alpha3_4 + f4_4 + 0.12*t16;
+    const double f3_5 = -0.12*alpha3_1 + 1.2*alpha3_5 - f4_3*s_q_4 + t35 + 0.12*t36;
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = 0.004*alpha2_0 + f3_0;
-    const double t34 = 0.038500000000000006*V2_0;
-    const double t35 = c_q_3*f3_5;
-    const double t36 = f3_4*s_q_3;
-    const double f2_1 = -V2_2*t34 - 0.30000000000000004*alpha2_5 + c_q_3*f3_1 - f3_2*s_q_3 - 0.2*t35 - 0.2*t36;
-    const double t37 = c_q_3*f3_4;
-    const double t38 = f3_5*s_q_3;
-    const double f2_2 = V2_1*t34 + 0.04250000000000001*alpha2_2 + 0.30000000000000004*alpha2_4 + c_q_3*f3_2 + f3_1*s_q_3 + 0.2*t37 - 0.2*t38;
-    const double f2_3 = -0.30000000000000004*V2_1*V2_1 - 0.30000000000000004*V2_2*V2_2 + 3.0*alpha2_3 + f3_3;
-    const double t39 = 0.30000000000000004*V2_0;
-    const double f2_4 = V2_1*t39 + 0.30000000000000004*alpha2_2 + 3.0*alpha2_4 + t37 - t38;
-    const double f2_5 = V2_2*t39 + 3.0*alpha2_5 + t35 + t36;
+    const double t37 = 0.038500000000000006*V2_0;
+    const double t38 = c_q_3*f3_5;
+    const double t39 = f3_4*s_q_3;
+    const double f2_1 = -V2_2*t37 - 0.30000000000000004*alpha2_5 + c_q_3*f3_1 - f3_2*s_q_3 - 0.2*t38 - 0.2*t39;
+    const double t40 = c_q_3*f3_4;
+    const double t41 = f3_5*s_q_3;
+    const double f2_2 = V2_1*t37 + 0.04250000000000001*alpha2_2 + 0.30000000000000004*alpha2_4 + c_q_3*f3_2 + f3_1*s_q_3 + 0.2*t40 - 0.2*t41;
+    const double f2_3 = 3.0*alpha2_3 + f3_3 - 0.30000000000000004*t8 - 0.30000000000000004*t9;
+    const double t42 = 0.30000000000000004*V2_0;
+    const double f2_4 = V2_1*t42 + 0.30000000000000004*alpha2_2 + 3.0*alpha2_4 + t40 - t41;
+    const double f2_5 = V2_2*t42 + 3.0*alpha2_5 + t38 + t39;
     /* f1: spatial force f(k) (2.29) */
-    const double t40 = 0.40175*V1_2;
-    const double f1_0 = 0.41375*a1_0 + c_q_2*f2_0 + f2_2*s_q_2 - 0.45*f2_4 - qd[1]*t40;
-    const double f1_1 = V1_0*t40 + 1.35*alpha1_3 + f2_1 + f2_3*t2 + f2_5*t1;
+    const double f1_0 = 0.41375*a1_0 + c_q_2*f2_0 + f2_2*s_q_2 - 0.45*f2_4 - 0.40175*t4;
+    const double f1_1 = 0.40175*V1_0*V1_2 + 1.35*alpha1_3 + 0.45*c_q_2*f2_3 + f2_1 + 0.45*f2_5*s_q_2;
     const double f1_2 = 0.012*a1_2 + c_q_2*f2_2 - f2_0*s_q_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - f1_0*s_q_1;
@@ -604,420 +752,241 @@ void arm6_bias_forces(const double* q, const double* qd, double* C)
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Part I (4.4)-(4.6), (4.16), (4.19)-(4.22).
- * Operations: 552 mul, 355 add, 5 div, 10 sin/cos, 0 sqrt; 309 temporaries. */
+ * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 217 mul, 130 add, 5 div, 10 sin/cos, 0 sqrt; 141 temporaries. */
 void arm6_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t0 = c_q_5*c_q_5;
-    const double t1 = s_q_5*s_q_5;
-    const double P4_1_1 = 0.00378*t0 + 0.00378*t1 + 0.0020800000000000003;
-    const double P4_2_4 = 0.033*t0 + 0.033*t1 + 0.032;
-    const double P4_1_5 = -P4_2_4;
-    const double P4_2_2 = P4_1_1;
-    const double P4_4_4 = 0.3*t0 + 0.3*t1 + 0.8;
-    const double P4_5_5 = P4_4_4;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_1_1;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0 = Dinv4_0_0*P4_1_1;
-    const double G4_5_0 = Dinv4_0_0*P4_1_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t2 = c_q_4*c_q_4;
-    const double t3 = s_q_4*s_q_4;
-    const double P3_0_0 = P4_2_2*t3 + 0.0006*t2 + 0.0015;
-    const double P3_0_4 = P4_2_4*s_q_4;
-    const double t4 = c_q_4*s_q_4;
-    const double t5 = P4_2_2*c_q_4;
-    const double P3_0_2 = 0.2*P3_0_4 + s_q_4*t5 - 0.0006*t4;
-    const double t6 = -P4_1_5;
-    const double t7 = 0.2*c_q_4;
-    const double t8 = -G4_5_0*P4_1_5 + P4_5_5;
-    const double t9 = -G4_1_0*P4_1_5 - t6 - t7*t8;
-    const double P3_1_1 = -G4_1_0*P4_1_1 + P4_1_1 - 0.2*c_q_4*t9 + 0.04400000000000001*t3 - t7*(-G4_5_0*P4_1_1 - t6) + 0.016800000000000002;
-    const double P3_1_3 = s_q_4*t9 + 0.22000000000000003*t4;
-    const double P3_1_5 = c_q_4*t9 - 0.22000000000000003*t3 - 0.12;
-    const double t10 = 0.2*P4_2_4;
-    const double P3_2_2 = 0.04000000000000001*P4_4_4 + c_q_4*t10 + c_q_4*(t10 + t5) + 0.0006*t3 + 0.016800000000000002;
-    const double P3_2_4 = P4_2_4*c_q_4 + 0.2*P4_4_4 + 0.12;
-    const double P3_3_3 = 1.1*t2 + t3*t8 + 1.2;
-    const double P3_3_5 = t4*t8 - 1.1*t4;
-    const double P3_4_4 = P4_4_4 + 1.2;
-    const double P3_5_5 = t2*t8 + 1.1*t3 + 1.2;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_0_0;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_0;
-    const double G3_2_0 = Dinv3_0_0*P3_0_2;
-    const double G3_4_0 = Dinv3_0_0*P3_0_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_0_0 = -G3_0_0*P3_0_0 + P3_0_0 + 0.004;
-    const double t11 = -G3_0_0*P3_0_4 + P3_0_4;
-    const double P2_0_5 = s_q_3*t11;
-    const double t12 = -G3_0_0*P3_0_2 + P3_0_2;
-    const double P2_0_1 = -0.2*P2_0_5 - s_q_3*t12;
-    const double P2_0_4 = c_q_3*t11;
-    const double P2_0_2 = 0.2*P2_0_4 + c_q_3*t12;
-    const double t13 = -G3_2_0*P3_0_2 + P3_2_2;
-    const double t14 = -P3_2_4;
-    const double t15 = -G3_4_0*P3_0_2 - t14;
-    const double t16 = 0.2*s_q_3;
-    const double t17 = -s_q_3*t13 - t15*t16;
-    const double t18 = P3_1_5*c_q_3;
-    const double t19 = P3_1_1*c_q_3 - 0.2*t18;
-    const double t20 = 0.2*c_q_3;
-    const double t21 = -P3_5_5*t20 + t18;
-    const double t22 = c_q_3*t21;
-    const double t23 = -G3_2_0*P3_0_4 - t14;
-    const double t24 = -G3_4_0*P3_0_4 + P3_4_4;
-    const double t25 = -s_q_3*t23 - t16*t24;
-    const double t26 = s_q_3*t25;
-    const double P2_1_1 = c_q_3*t19 - s_q_3*t17 - 0.2*t22 - 0.2*t26 + 0.04250000000000001;
-    const double t27 = c_q_3*t25;
-    const double t28 = s_q_3*t21;
-    const double P2_1_2 = c_q_3*t17 + s_q_3*t19 + 0.2*t27 - 0.2*t28;
-    const double P2_3_5 = P3_3_5*c_q_3;
-    const double P2_1_3 = -0.2*P2_3_5 + P3_1_3*c_q_3;
-    const double P2_1_4 = t27 - t28;
-    const double P2_1_5 = t22 + t26 - 0.30000000000000004;
-    const double t29 = P3_1_5*s_q_3;
-    const double t30 = c_q_3*t23 + t20*t24;
-    const double t31 = c_q_3*t30;
-    const double t32 = -P3_5_5*t16 + t29;
-    const double t33 = s_q_3*t32;
-    const double P2_2_2 = c_q_3*(c_q_3*t13 + t15*t20) + s_q_3*(P3_1_1*s_q_3 - 0.2*t29) + 0.2*t31 - 0.2*t33 + 0.04250000000000001;
-    const double t34 = P3_3_5*s_q_3;
-    const double P2_2_3 = P3_1_3*s_q_3 - 0.2*t34;
-    const double P2_2_4 = t31 - t33 + 0.30000000000000004;
-    const double P2_2_5 = c_q_3*t32 + s_q_3*t30;
-    const double P2_3_3 = P3_3_3 + 3.0;
-    const double P2_3_4 = -t34;
-    const double t35 = s_q_3*s_q_3;
-    const double t36 = c_q_3*c_q_3;
-    const double P2_4_4 = P3_5_5*t35 + t24*t36 + 3.0;
-    const double P2_4_5 = -P3_5_5*c_q_3*s_q_3 + c_q_3*s_q_3*t24;
-    const double P2_5_5 = P3_5_5*t36 + t24*t35 + 3.0;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_1_1;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_1;
-    const double G2_1_0 = Dinv2_0_0*P2_1_1;
-    const double G2_2_0 = Dinv2_0_0*P2_1_2;
-    const double G2_3_0 = Dinv2_0_0*P2_1_3;
-    const double G2_4_0 = Dinv2_0_0*P2_1_4;
-    const double G2_5_0 = Dinv2_0_0*P2_1_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t37 = -G2_0_0*P2_0_1 + P2_0_0;
-    const double t38 = -P2_0_2;
-    const double t39 = -G2_2_0*P2_0_1 - t38;
-    const double t40 = 0.45*G2_4_0;
-    const double t41 = P2_0_1*t40 - 0.45*P2_0_4 + c_q_2*t37 + s_q_2*t39;
-    const double t42 = -G2_0_0*P2_1_2 - t38;
-    const double t43 = -G2_2_0*P2_1_2 + P2_2_2;
-    const double t44 = P2_1_2*t40 - 0.45*P2_2_4 + c_q_2*t42 + s_q_2*t43;
-    const double t45 = 0.45*c_q_2;
-    const double t46 = 0.45*s_q_2;
-    const double P1_0_0 = -0.2025*G2_4_0*P2_1_4 + 0.2025*P2_4_4 + c_q_2*t41 + s_q_2*t44 - t45*(-G2_0_0*P2_1_4 + P2_0_4) - t46*(-G2_2_0*P2_1_4 + P2_2_4) + 0.41375;
-    const double t47 = -P2_0_1;
-    const double t48 = -P2_2_3;
-    const double t49 = G2_0_0*c_q_2;
-    const double t50 = -P2_0_5;
-    const double t51 = -P2_2_5;
-    const double P1_0_1 = P2_1_1*t40 - 0.45*P2_1_4 + c_q_2*(-G2_0_0*P2_1_1 - t47) + s_q_2*(-G2_2_0*P2_1_1 + P2_1_2) + t45*(0.45*G2_4_0*P2_1_3 - P2_1_3*t49 - 0.45*P2_3_4 + s_q_2*(-G2_2_0*P2_1_3 - t48)) + t46*(P2_1_5*t40 - 0.45*P2_4_5 + c_q_2*(-G2_0_0*P2_1_5 - t50) + s_q_2*(-G2_2_0*P2_1_5 - t51));
-    const double P1_0_2 = c_q_2*t44 - s_q_2*t41;
-    const double t52 = -P2_3_5;
-    const double P1_1_1 = -G2_1_0*P2_1_1 + P2_1_1 + t45*(-G2_3_0*P2_1_1 + P2_1_3) + t45*(-G2_1_0*P2_1_3 + P2_1_3 + t45*(-G2_3_0*P2_1_3 + P2_3_3) + t46*(-G2_5_0*P2_1_3 - t52)) + t46*(-G2_5_0*P2_1_1 + P2_1_5) + t46*(-G2_1_0*P2_1_5 + P2_1_5 + t45*(-G2_3_0*P2_1_5 - t52) + t46*(-G2_5_0*P2_1_5 + P2_5_5)) + 0.41375;
-    const double t53 = G2_3_0*t45;
-    const double P1_1_2 = c_q_2*(-G2_1_0*P2_1_2 + P2_1_2 + t45*(-G2_3_0*P2_1_2 - t48) + t46*(-G2_5_0*P2_1_2 - t51)) - s_q_2*(-G2_1_0*P2_0_1 - P2_0_1*t53 + 0.45*s_q_2*(-G2_5_0*P2_0_1 - t50) - t47);
-    const double P1_2_2 = c_q_2*(c_q_2*t43 - s_q_2*t42) - s_q_2*(c_q_2*t39 - s_q_2*t37) + 0.012;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_1_1;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_1;
-    const double G1_2_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t54 = -P1_0_2;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - t54)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - t54) - s_q_1*(-G1_0_0*P1_0_1 + P1_0_0)) + 0.018;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z3: z(k) (4.20) */
-    const double z3_0_5 = 1.0*c_q_4;
-    const double z3_5_4 = G4_5_0*c_q_4;
-    const double z3_1_4 = G4_1_0 - 0.2*z3_5_4;
-    const double z3_2_5 = -1.0*s_q_4;
-    const double z3_3_4 = G4_5_0*s_q_4;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_5 = -Dinv3_0_0*z3_0_5;
-    /* z2: z(k) (4.20) */
-    const double z2_0_5 = -G3_0_0*z3_0_5 + z3_0_5;
-    const double z2_5_3 = G3_4_0*s_q_3;
-    const double t55 = 0.2*z2_5_3;
-    const double z2_1_3 = -G3_2_0*s_q_3 - t55;
-    const double z2_5_4 = c_q_3*z3_5_4;
-    const double z2_1_4 = c_q_3*z3_1_4 - 0.2*z2_5_4;
-    const double t56 = -G3_2_0*z3_0_5 + z3_2_5;
-    const double z2_1_5 = -s_q_3*t56 + t55*z3_0_5;
-    const double z2_4_3 = G3_4_0*c_q_3;
-    const double t57 = 0.2*z2_4_3;
-    const double z2_2_3 = G3_2_0*c_q_3 + t57;
-    const double t58 = s_q_3*z3_5_4;
-    const double z2_2_4 = s_q_3*z3_1_4 - 0.2*t58;
-    const double z2_2_5 = c_q_3*t56 - t57*z3_0_5;
-    const double z2_4_4 = -t58;
-    const double z2_4_5 = -z2_4_3*z3_0_5;
-    const double z2_5_5 = -z2_5_3*z3_0_5;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_3 = -Dinv2_0_0*z2_1_3;
-    const double nu2_0_4 = -Dinv2_0_0*z2_1_4;
-    const double nu2_0_5 = -Dinv2_0_0*z2_1_5;
-    /* z1: z(k) (4.20) */
-    const double z1_0_2 = G2_2_0*s_q_2 - t40 + t49;
-    const double t59 = -G2_0_0*z2_1_3 + G3_0_0;
-    const double t60 = -G2_2_0*z2_1_3 + z2_2_3;
-    const double z1_0_3 = c_q_2*t59 + s_q_2*t60 + t40*z2_1_3 - 0.45*z2_4_3;
-    const double t61 = -G2_2_0*z2_1_4 + z2_2_4;
-    const double z1_0_4 = 0.45*G2_4_0*z2_1_4 + s_q_2*t61 - t49*z2_1_4 - 0.45*z2_4_4;
-    const double t62 = -G2_0_0*z2_1_5 + z2_0_5;
-    const double t63 = -G2_2_0*z2_1_5 + z2_2_5;
-    const double z1_0_5 = c_q_2*t62 + s_q_2*t63 + t40*z2_1_5 - 0.45*z2_4_5;
-    const double t64 = G2_5_0*t46;
-    const double z1_1_2 = G2_1_0 + t53 + t64;
-    const double z1_1_3 = -G2_1_0*z2_1_3 + 0.45*s_q_2*(-G2_5_0*z2_1_3 + z2_5_3) - t53*z2_1_3 + z2_1_3;
-    const double z1_1_4 = -G2_1_0*z2_1_4 + t45*(-G2_3_0*z2_1_4 + z3_3_4) + t46*(-G2_5_0*z2_1_4 + z2_5_4) + z2_1_4;
-    const double z1_1_5 = -G2_1_0*z2_1_5 + 0.45*s_q_2*(-G2_5_0*z2_1_5 + z2_5_5) - t53*z2_1_5 + z2_1_5;
-    const double t65 = G2_0_0*s_q_2;
-    const double z1_2_2 = G2_2_0*c_q_2 - t65;
-    const double z1_2_3 = c_q_2*t60 - s_q_2*t59;
-    const double z1_2_4 = c_q_2*t61 + t65*z2_1_4;
-    const double z1_2_5 = c_q_2*t63 - s_q_2*t62;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_2 = -Dinv1_0_0*z1_1_2;
-    const double nu1_0_3 = -Dinv1_0_0*z1_1_3;
-    const double nu1_0_4 = -Dinv1_0_0*z1_1_4;
-    const double nu1_0_5 = -Dinv1_0_0*z1_1_5;
-    /* z0: z(k) (4.20) */
-    const double t66 = G1_0_0*s_q_1;
-    const double z0_2_1 = G1_2_0*c_q_1 - t66;
-    const double z0_2_2 = c_q_1*(-G1_2_0*z1_1_2 + z1_2_2) - s_q_1*(-G1_0_0*z1_1_2 + z1_0_2);
-    const double z0_2_3 = c_q_1*(-G1_2_0*z1_1_3 + z1_2_3) - s_q_1*(-G1_0_0*z1_1_3 + z1_0_3);
-    const double z0_2_4 = c_q_1*(-G1_2_0*z1_1_4 + z1_2_4) - s_q_1*(-G1_0_0*z1_1_4 + z1_0_4);
-    const double z0_2_5 = c_q_1*(-G1_2_0*z1_1_5 + z1_2_5) - s_q_1*(-G1_0_0*z1_1_5 + z1_0_5);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_1 = -Dinv0_0_0*z0_2_1;
-    const double nu0_0_2 = -Dinv0_0_0*z0_2_2;
-    const double nu0_0_3 = -Dinv0_0_0*z0_2_3;
-    const double nu0_0_4 = -Dinv0_0_0*z0_2_4;
-    const double nu0_0_5 = -Dinv0_0_0*z0_2_5;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t67 = G1_2_0*c_q_1;
-    const double qdd1_0_0 = Dinv0_0_0*t66 - Dinv0_0_0*t67;
-    const double qdd1_0_1 = Dinv1_0_0 + nu0_0_1*t66 - nu0_0_1*t67;
-    const double qdd1_0_2 = nu0_0_2*t66 - nu0_0_2*t67 + nu1_0_2;
-    const double qdd1_0_3 = nu0_0_3*t66 - nu0_0_3*t67 + nu1_0_3;
-    const double qdd1_0_4 = nu0_0_4*t66 - nu0_0_4*t67 + nu1_0_4;
-    const double qdd1_0_5 = nu0_0_5*t66 - nu0_0_5*t67 + nu1_0_5;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0_0 = -Dinv0_0_0*s_q_1;
-    const double lam1_0_1 = -nu0_0_1*s_q_1;
-    const double lam1_0_2 = -nu0_0_2*s_q_1;
-    const double lam1_0_3 = -nu0_0_3*s_q_1;
-    const double lam1_0_4 = -nu0_0_4*s_q_1;
-    const double lam1_0_5 = -nu0_0_5*s_q_1;
-    const double lam1_2_0 = Dinv0_0_0*c_q_1;
-    const double lam1_2_1 = c_q_1*nu0_0_1;
-    const double lam1_2_2 = c_q_1*nu0_0_2;
-    const double lam1_2_3 = c_q_1*nu0_0_3;
-    const double lam1_2_4 = c_q_1*nu0_0_4;
-    const double lam1_2_5 = c_q_1*nu0_0_5;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_0 = c_q_2*lam1_0_0 - lam1_2_0*s_q_2;
-    const double lam2_2_0 = c_q_2*lam1_2_0 + lam1_0_0*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_0 = -G2_0_0*lam2_0_0 - G2_1_0*qdd1_0_0 - G2_2_0*lam2_2_0 + 0.45*G2_4_0*lam1_0_0 - qdd1_0_0*t53 - qdd1_0_0*t64;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_1 = c_q_2*lam1_0_1 - lam1_2_1*s_q_2;
-    const double lam2_2_1 = c_q_2*lam1_2_1 + lam1_0_1*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_1 = -G2_0_0*lam2_0_1 - G2_1_0*qdd1_0_1 - G2_2_0*lam2_2_1 + 0.45*G2_4_0*lam1_0_1 - qdd1_0_1*t53 - qdd1_0_1*t64;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_2 = c_q_2*lam1_0_2 - lam1_2_2*s_q_2;
-    const double lam2_2_2 = c_q_2*lam1_2_2 + lam1_0_2*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_2 = Dinv2_0_0 - G2_0_0*lam2_0_2 - G2_1_0*qdd1_0_2 - G2_2_0*lam2_2_2 + 0.45*G2_4_0*lam1_0_2 - qdd1_0_2*t53 - qdd1_0_2*t64;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_3 = c_q_2*lam1_0_3 - lam1_2_3*s_q_2;
-    const double lam2_2_3 = c_q_2*lam1_2_3 + lam1_0_3*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_3 = -G2_0_0*lam2_0_3 - G2_1_0*qdd1_0_3 - G2_2_0*lam2_2_3 + 0.45*G2_4_0*lam1_0_3 + nu2_0_3 - qdd1_0_3*t53 - qdd1_0_3*t64;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_4 = c_q_2*lam1_0_4 - lam1_2_4*s_q_2;
-    const double lam2_2_4 = c_q_2*lam1_2_4 + lam1_0_4*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_4 = -G2_0_0*lam2_0_4 - G2_1_0*qdd1_0_4 - G2_2_0*lam2_2_4 + 0.45*G2_4_0*lam1_0_4 + nu2_0_4 - qdd1_0_4*t53 - qdd1_0_4*t64;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_5 = c_q_2*lam1_0_5 - lam1_2_5*s_q_2;
-    const double lam2_2_5 = c_q_2*lam1_2_5 + lam1_0_5*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_5 = -G2_0_0*lam2_0_5 - G2_1_0*qdd1_0_5 - G2_2_0*lam2_2_5 + 0.45*G2_4_0*lam1_0_5 + nu2_0_5 - qdd1_0_5*t53 - qdd1_0_5*t64;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_0 = qdd1_0_0 + qdd2_0_0;
-    const double lam2_1_1 = qdd1_0_1 + qdd2_0_1;
-    const double lam2_1_2 = qdd1_0_2 + qdd2_0_2;
-    const double lam2_1_3 = qdd1_0_3 + qdd2_0_3;
-    const double lam2_1_4 = qdd1_0_4 + qdd2_0_4;
-    const double lam2_1_5 = qdd1_0_5 + qdd2_0_5;
-    const double lam2_3_0 = qdd1_0_0*t45;
-    const double lam2_3_1 = qdd1_0_1*t45;
-    const double lam2_3_2 = qdd1_0_2*t45;
-    const double lam2_3_3 = qdd1_0_3*t45;
-    const double lam2_3_4 = qdd1_0_4*t45;
-    const double lam2_3_5 = qdd1_0_5*t45;
-    const double lam2_4_0 = -0.45*lam1_0_0;
-    const double lam2_4_1 = -0.45*lam1_0_1;
-    const double lam2_4_2 = -0.45*lam1_0_2;
-    const double lam2_4_3 = -0.45*lam1_0_3;
-    const double lam2_4_4 = -0.45*lam1_0_4;
-    const double lam2_4_5 = -0.45*lam1_0_5;
-    const double lam2_5_0 = qdd1_0_0*t46;
-    const double lam2_5_1 = qdd1_0_1*t46;
-    const double lam2_5_2 = qdd1_0_2*t46;
-    const double lam2_5_3 = qdd1_0_3*t46;
-    const double lam2_5_4 = qdd1_0_4*t46;
-    const double lam2_5_5 = qdd1_0_5*t46;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_2_0 = c_q_3*lam2_2_0 - lam2_1_0*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t68 = 0.2*lam2_2_0 + lam2_4_0;
-    const double t69 = -0.2*lam2_1_0 + lam2_5_0;
-    const double qdd3_0_0 = -G3_0_0*lam2_0_0 - G3_2_0*lam3_2_0 - G3_4_0*(c_q_3*t68 + s_q_3*t69);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_2_1 = c_q_3*lam2_2_1 - lam2_1_1*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t70 = 0.2*lam2_2_1 + lam2_4_1;
-    const double t71 = -0.2*lam2_1_1 + lam2_5_1;
-    const double qdd3_0_1 = -G3_0_0*lam2_0_1 - G3_2_0*lam3_2_1 - G3_4_0*(c_q_3*t70 + s_q_3*t71);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_2_2 = c_q_3*lam2_2_2 - lam2_1_2*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t72 = 0.2*lam2_2_2 + lam2_4_2;
-    const double t73 = -0.2*lam2_1_2 + lam2_5_2;
-    const double qdd3_0_2 = -G3_0_0*lam2_0_2 - G3_2_0*lam3_2_2 - G3_4_0*(c_q_3*t72 + s_q_3*t73);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_2_3 = c_q_3*lam2_2_3 - lam2_1_3*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t74 = 0.2*lam2_2_3 + lam2_4_3;
-    const double t75 = -0.2*lam2_1_3 + lam2_5_3;
-    const double qdd3_0_3 = Dinv3_0_0 - G3_0_0*lam2_0_3 - G3_2_0*lam3_2_3 - G3_4_0*(c_q_3*t74 + s_q_3*t75);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_2_4 = c_q_3*lam2_2_4 - lam2_1_4*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t76 = 0.2*lam2_2_4 + lam2_4_4;
-    const double t77 = -0.2*lam2_1_4 + lam2_5_4;
-    const double qdd3_0_4 = -G3_0_0*lam2_0_4 - G3_2_0*lam3_2_4 - G3_4_0*(c_q_3*t76 + s_q_3*t77);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_2_5 = c_q_3*lam2_2_5 - lam2_1_5*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t78 = 0.2*lam2_2_5 + lam2_4_5;
-    const double t79 = -0.2*lam2_1_5 + lam2_5_5;
-    const double qdd3_0_5 = -G3_0_0*lam2_0_5 - G3_2_0*lam3_2_5 - G3_4_0*(c_q_3*t78 + s_q_3*t79) + nu3_0_5;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_0 = lam2_0_0 + qdd3_0_0;
-    const double lam3_0_1 = lam2_0_1 + qdd3_0_1;
-    const double lam3_0_2 = lam2_0_2 + qdd3_0_2;
-    const double lam3_0_3 = lam2_0_3 + qdd3_0_3;
-    const double lam3_0_4 = lam2_0_4 + qdd3_0_4;
-    const double lam3_0_5 = lam2_0_5 + qdd3_0_5;
-    const double lam3_1_0 = c_q_3*lam2_1_0 + lam2_2_0*s_q_3;
-    const double lam3_1_1 = c_q_3*lam2_1_1 + lam2_2_1*s_q_3;
-    const double lam3_1_2 = c_q_3*lam2_1_2 + lam2_2_2*s_q_3;
-    const double lam3_1_3 = c_q_3*lam2_1_3 + lam2_2_3*s_q_3;
-    const double lam3_1_4 = c_q_3*lam2_1_4 + lam2_2_4*s_q_3;
-    const double lam3_1_5 = c_q_3*lam2_1_5 + lam2_2_5*s_q_3;
-    const double lam3_5_0 = c_q_3*t69 - s_q_3*t68;
-    const double lam3_5_1 = c_q_3*t71 - s_q_3*t70;
-    const double lam3_5_2 = c_q_3*t73 - s_q_3*t72;
-    const double lam3_5_3 = c_q_3*t75 - s_q_3*t74;
-    const double lam3_5_4 = c_q_3*t77 - s_q_3*t76;
-    const double lam3_5_5 = c_q_3*t79 - s_q_3*t78;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_0 = -G4_1_0*lam3_1_0 - G4_5_0*(c_q_4*(-0.2*lam3_1_0 + lam3_5_0) + lam2_3_0*s_q_4);
-    const double qdd4_0_1 = -G4_1_0*lam3_1_1 - G4_5_0*(c_q_4*(-0.2*lam3_1_1 + lam3_5_1) + lam2_3_1*s_q_4);
-    const double qdd4_0_2 = -G4_1_0*lam3_1_2 - G4_5_0*(c_q_4*(-0.2*lam3_1_2 + lam3_5_2) + lam2_3_2*s_q_4);
-    const double qdd4_0_3 = -G4_1_0*lam3_1_3 - G4_5_0*(c_q_4*(-0.2*lam3_1_3 + lam3_5_3) + lam2_3_3*s_q_4);
-    const double qdd4_0_4 = Dinv4_0_0 - G4_1_0*lam3_1_4 - G4_5_0*(c_q_4*(-0.2*lam3_1_4 + lam3_5_4) + lam2_3_4*s_q_4);
-    const double qdd4_0_5 = -G4_1_0*lam3_1_5 - G4_5_0*(c_q_4*(-0.2*lam3_1_5 + lam3_5_5) + lam2_3_5*s_q_4);
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0_0 = c_q_4*lam3_0_0 - lam3_2_0*s_q_4;
-    const double lam4_0_1 = c_q_4*lam3_0_1 - lam3_2_1*s_q_4;
-    const double lam4_0_2 = c_q_4*lam3_0_2 - lam3_2_2*s_q_4;
-    const double lam4_0_3 = c_q_4*lam3_0_3 - lam3_2_3*s_q_4;
-    const double lam4_0_4 = c_q_4*lam3_0_4 - lam3_2_4*s_q_4;
-    const double lam4_0_5 = c_q_4*lam3_0_5 - lam3_2_5*s_q_4;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_0 = -1.0*lam4_0_0;
-    const double qdd5_0_1 = -1.0*lam4_0_1;
-    const double qdd5_0_2 = -1.0*lam4_0_2;
-    const double qdd5_0_3 = -1.0*lam4_0_3;
-    const double qdd5_0_4 = -1.0*lam4_0_4;
-    const double qdd5_0_5 = 5000.0 - 1.0*lam4_0_5;
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_1_1 = 0.00042*c_q_5*c_q_5 + 0.00042*s_q_5*s_q_5 + 0.00544;
+    const double Rc4_2_2 = Rc4_1_1;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t0 = 0.065*c_q_4;
+    const double Rch3_0 = t0 + 0.34;
+    const double Rch3_2 = -0.065*s_q_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t1 = c_q_4*c_q_4;
+    const double t2 = s_q_4*s_q_4;
+    const double Rc3_0_0 = Rc4_2_2*t2 + 0.0008*t1 + 0.0015;
+    const double t3 = c_q_4*s_q_4;
+    const double Rc3_0_2 = Rc4_2_2*t3 + 0.013000000000000001*s_q_4 - 0.0008*t3;
+    const double t4 = 0.026000000000000002*c_q_4 + 0.060800000000000014;
+    const double Rc3_1_1 = Rc4_1_1 + t4;
+    const double Rc3_2_2 = Rc4_2_2*t1 + 0.0008*t2 + t4;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = Rch3_0 + 0.76;
+    const double Rch2_1 = -Rch3_2*s_q_3;
+    const double Rch2_2 = Rch3_2*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_0 = Rc3_0_0 + 0.004;
+    const double Rc2_0_1 = -Rc3_0_2*s_q_3 + 0.2*Rch3_2*s_q_3;
+    const double Rc2_0_2 = Rc3_0_2*c_q_3 - 0.2*Rch2_2;
+    const double t5 = c_q_3*c_q_3;
+    const double t6 = s_q_3*s_q_3;
+    const double t7 = 0.4*Rch3_0 + 0.1345;
+    const double Rc2_1_1 = Rc3_1_1*t5 + Rc3_2_2*t6 + t7;
+    const double t8 = c_q_3*s_q_3;
+    const double Rc2_1_2 = Rc3_1_1*t8 - Rc3_2_2*t8;
+    const double Rc2_2_2 = Rc3_1_1*t6 + Rc3_2_2*t5 + t7;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t9 = Rc2_0_2*s_q_2;
+    const double t10 = Rc2_0_0*c_q_2 + t9;
+    const double t11 = Rc2_0_2*c_q_2 + Rc2_2_2*s_q_2;
+    const double t12 = Rch2_2*c_q_2;
+    const double t13 = Rch2_0*s_q_2;
+    const double t14 = 0.9*t12 - 0.9*t13 + 1.487;
+    const double Rc1_0_0 = c_q_2*t10 + s_q_2*t11 + t14;
+    const double Rc1_0_1 = Rc2_0_1*c_q_2 + Rc2_1_2*s_q_2;
+    const double t15 = 0.45*c_q_2;
+    const double t16 = 0.45*s_q_2;
+    const double Rc1_0_2 = -Rch2_0*t15 - Rch2_2*t16 + c_q_2*t11 - s_q_2*t10;
+    const double Rc1_1_1 = Rc2_1_1 + t14;
+    const double t17 = Rc2_0_1*s_q_2 - Rc2_1_2*c_q_2;
+    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
+    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 - t9) - s_q_2*(-Rc2_0_0*s_q_2 + Rc2_0_2*c_q_2) + 0.012;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 0.018;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc1_0_1;
+    const double F1_2_1_0 = Rc2_1_1 + 0.45*t12 - 0.45*t13;
+    const double F1_2_2_0 = -t17;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1 + F1_2_2_0*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc2_0_1;
+    const double F2_3_2_0 = Rc2_0_2;
+    const double F2_3_4_0 = -Rch2_2;
+    const double F2_3_5_0 = Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_2_0*s_q_2 - 0.45*F2_3_4_0 + Rc3_0_0*c_q_2;
+    const double F1_3_1_0 = F2_3_1_0 + F2_3_5_0*t16;
+    const double F1_3_2_0 = F2_3_2_0*c_q_2 - Rc3_0_0*s_q_2;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -F1_3_0_0*s_q_1 + F1_3_2_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
+    const double F3_4_3_0 = Rch3_2;
+    const double F3_4_5_0 = -t0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_5_0 = F3_4_5_0*c_q_3;
+    const double F2_4_1_0 = -0.2*F2_4_5_0 + F3_4_1_0*c_q_3;
+    const double t18 = F3_4_5_0*s_q_3;
+    const double F2_4_2_0 = F3_4_1_0*s_q_3 - 0.2*t18;
+    const double F2_4_4_0 = -t18;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_2_0*s_q_2 - 0.45*F2_4_4_0;
+    const double F1_4_1_0 = F2_4_1_0 + F2_4_5_0*t16 + F3_4_3_0*t15;
+    const double F1_4_2_0 = F2_4_2_0*c_q_2;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -F1_4_0_0*s_q_1 + F1_4_2_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = 0.0002*c_q_4;
+    const double F3_5_2_0 = -0.0002*s_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = -F3_5_2_0*s_q_3;
+    const double F2_5_2_0 = F3_5_2_0*c_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = F2_5_2_0*s_q_2 + F3_5_0_0*c_q_2;
+    const double F1_5_2_0 = F2_5_2_0*c_q_2 - F3_5_0_0*s_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -F1_5_0_0*s_q_1 + F1_5_2_0*c_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 5000.0*F0_5_2_0;
+    const double ltdl_L5_1 = 5000.0*F2_5_1_0;
+    const double ltdl_L5_2 = ltdl_L5_1;
+    const double ltdl_L5_3 = 5000.0*F3_5_0_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F2_4_1_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_0_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_1_0 - F3_5_0_0*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_5_0_0*ltdl_L5_3 + Rc3_0_0;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t19 = F2_5_1_0*ltdl_L5_0;
+    const double ltdl_A2_0 = F0_2_2_0 - F2_4_1_0*ltdl_L4_0 - ltdl_A3_2*ltdl_L3_0 - t19;
+    const double t20 = F2_5_1_0*ltdl_L5_1;
+    const double ltdl_A2_1 = F1_2_1_0 - F2_4_1_0*ltdl_L4_1 - ltdl_A3_2*ltdl_L3_1 - t20;
+    const double ltdl_A2_2 = -F2_4_1_0*ltdl_L4_2 - F2_5_1_0*ltdl_L5_2 + Rc2_1_1 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_1_0*ltdl_L4_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - t19;
+    const double ltdl_A1_1 = -F1_4_1_0*ltdl_L4_1 + Rc1_1_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - t20;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_5 = ltdl_L3_2*ltdl_L5_3 - ltdl_L5_2;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_3 = ltdl_L2_1*ltdl_L3_2 - ltdl_L3_1;
+    const double ltdl_Y1_4 = ltdl_L2_1*ltdl_L4_2 - ltdl_L4_1;
+    const double ltdl_Y1_5 = -ltdl_L2_1*ltdl_Y2_5 + ltdl_L3_1*ltdl_L5_3 - ltdl_L5_1;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_2 = ltdl_L1_0*ltdl_L2_1 - ltdl_L2_0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 + ltdl_L2_0*ltdl_L3_2 - ltdl_L3_0;
+    const double ltdl_Y0_4 = -ltdl_L1_0*ltdl_Y1_4 + ltdl_L2_0*ltdl_L4_2 - ltdl_L4_0;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 + ltdl_L3_0*ltdl_L5_3 - ltdl_L5_0;
+    /* shared by the outputs */
+    const double t21 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t22 = -t21;
+    const double t23 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t24 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t25 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t26 = ltdl_Y0_5*ltdl_dinv0_0;
+    const double t27 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t28 = -ltdl_Y0_2*t21 - t27;
+    const double t29 = -ltdl_Y0_3*t21 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t30 = -ltdl_Y0_4*t21 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t31 = -ltdl_Y0_5*t21 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t32 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t33 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 - ltdl_Y1_3*t27 - t32;
+    const double t34 = ltdl_L4_2*ltdl_dinv2_0;
+    const double t35 = ltdl_Y0_2*ltdl_Y0_4*ltdl_dinv0_0 - ltdl_Y1_4*t27 - t34;
+    const double t36 = ltdl_Y0_5*t23 - ltdl_Y1_5*t27 + ltdl_Y2_5*ltdl_dinv2_0;
+    const double t37 = ltdl_L4_2*t32 + ltdl_Y0_4*t24 + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0;
+    const double t38 = -ltdl_L5_3*ltdl_dinv3_0 + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t32;
+    const double t39 = ltdl_Y0_5*t25 + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t34;
 
     /* Outputs: Minv (6 x 6) */
-    Minv[0] = Dinv0_0_0;
-    Minv[1] = nu0_0_1;
-    Minv[2] = nu0_0_2;
-    Minv[3] = nu0_0_3;
-    Minv[4] = nu0_0_4;
-    Minv[5] = nu0_0_5;
-    Minv[6] = qdd1_0_0;
-    Minv[7] = qdd1_0_1;
-    Minv[8] = qdd1_0_2;
-    Minv[9] = qdd1_0_3;
-    Minv[10] = qdd1_0_4;
-    Minv[11] = qdd1_0_5;
-    Minv[12] = qdd2_0_0;
-    Minv[13] = qdd2_0_1;
-    Minv[14] = qdd2_0_2;
-    Minv[15] = qdd2_0_3;
-    Minv[16] = qdd2_0_4;
-    Minv[17] = qdd2_0_5;
-    Minv[18] = qdd3_0_0;
-    Minv[19] = qdd3_0_1;
-    Minv[20] = qdd3_0_2;
-    Minv[21] = qdd3_0_3;
-    Minv[22] = qdd3_0_4;
-    Minv[23] = qdd3_0_5;
-    Minv[24] = qdd4_0_0;
-    Minv[25] = qdd4_0_1;
-    Minv[26] = qdd4_0_2;
-    Minv[27] = qdd4_0_3;
-    Minv[28] = qdd4_0_4;
-    Minv[29] = qdd4_0_5;
-    Minv[30] = qdd5_0_0;
-    Minv[31] = qdd5_0_1;
-    Minv[32] = qdd5_0_2;
-    Minv[33] = qdd5_0_3;
-    Minv[34] = qdd5_0_4;
-    Minv[35] = qdd5_0_5;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[1] = t22;
+    Minv[2] = t23;
+    Minv[3] = t24;
+    Minv[4] = t25;
+    Minv[5] = t26;
+    Minv[6] = t22;
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[8] = t28;
+    Minv[9] = t29;
+    Minv[10] = t30;
+    Minv[11] = t31;
+    Minv[12] = t23;
+    Minv[13] = t28;
+    Minv[14] = ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_dinv2_0;
+    Minv[15] = t33;
+    Minv[16] = t35;
+    Minv[17] = t36;
+    Minv[18] = t24;
+    Minv[19] = t29;
+    Minv[20] = t33;
+    Minv[21] = ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_dinv3_0;
+    Minv[22] = t37;
+    Minv[23] = t38;
+    Minv[24] = t25;
+    Minv[25] = t30;
+    Minv[26] = t35;
+    Minv[27] = t37;
+    Minv[28] = ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_dinv4_0;
+    Minv[29] = t39;
+    Minv[30] = t26;
+    Minv[31] = t31;
+    Minv[32] = t36;
+    Minv[33] = t38;
+    Minv[34] = t39;
+    Minv[35] = ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + 5000.0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
- * Part I (5.8)-(5.10) (FD3); variant fd3 (fewest operations).
- * Operations: 512 mul, 354 add, 5 div, 10 sin/cos, 0 sqrt; 287 temporaries. */
+ * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 406 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 253 temporaries. */
 void arm6_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -1026,17 +995,20 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     (void)tau;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -1045,19 +1017,19 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double a1_0 = -V1_2*qd[1];
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = V1_0*c_q_2 - V1_2*s_q_2;
+    const double t1 = V1_0*c_q_2;
+    const double t2 = V1_2*s_q_2;
+    const double V2_0 = t1 - t2;
     const double V2_1 = qd[1] + qd[2];
     const double V2_2 = V1_0*s_q_2 + V1_2*c_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = -V2_2*qd[2];
     const double a2_2 = V2_0*qd[2];
-    const double t1 = 0.45*s_q_2;
-    const double t2 = 0.45*c_q_2;
-    const double t3 = -V2_0*t2 - V2_2*t1;
-    const double t4 = qd[1]*qd[1];
-    const double a2_3 = -V2_2*t3 + t1*t4;
-    const double a2_4 = -V2_0*qd[1]*t1 + V2_2*qd[1]*t2;
-    const double a2_5 = V2_0*t3 - t2*t4;
+    const double t3 = -0.45*V1_0*V1_0 - 0.45*qd[1]*qd[1];
+    const double a2_3 = 0.45*V1_2*t1 - s_q_2*t3;
+    const double t4 = V1_2*qd[1];
+    const double a2_4 = 0.45*t4;
+    const double a2_5 = 0.45*V1_0*t2 + c_q_2*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = V2_0 + qd[3];
     const double t5 = V2_1*c_q_3;
@@ -1068,313 +1040,294 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_1 = V3_2*qd[3];
     const double a3_2 = -V3_1*qd[3];
-    const double t8 = -0.2*t5 - 0.2*t6;
-    const double t9 = 0.2*V2_2*c_q_3 - 0.2*t7;
-    const double a3_3 = V3_1*t8 - V3_2*t9;
-    const double a3_4 = -V2_0*t8;
-    const double a3_5 = V2_0*t9;
+    const double t8 = V2_1*V2_1;
+    const double t9 = V2_2*V2_2;
+    const double a3_3 = -0.2*t8 - 0.2*t9;
+    const double t10 = 0.2*V2_0;
+    const double a3_4 = t10*t5 + t10*t6;
+    const double a3_5 = 0.2*V2_0*V2_2*c_q_3 - t10*t7;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double t11 = V3_0*c_q_4;
+    const double t12 = V3_2*s_q_4;
+    const double V4_0 = t11 - t12;
     const double V4_1 = V3_1 + qd[4];
     const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -V4_2*qd[4];
     const double a4_2 = V4_0*qd[4];
-    const double t10 = 0.2*c_q_4;
-    const double t11 = 0.2*s_q_4;
-    const double t12 = -V4_0*t11 + V4_2*t10;
     const double t13 = V3_1*V3_1;
-    const double a4_3 = -V4_2*t12 - t10*t13;
-    const double a4_4 = V3_1*V4_0*t10 + V3_1*V4_2*t11;
-    const double a4_5 = V4_0*t12 - t11*t13;
+    const double t14 = V3_2*V3_2;
+    const double t15 = -0.2*t13 - 0.2*t14;
+    const double a4_3 = -0.2*V3_0*t12 + c_q_4*t15;
+    const double t16 = V3_0*V3_1;
+    const double a4_4 = 0.2*t16;
+    const double a4_5 = 0.2*V3_2*t11 + s_q_4*t15;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double t14 = V4_1*c_q_5;
-    const double t15 = V4_2*s_q_5;
-    const double V5_1 = t14 + t15;
-    const double t16 = V4_1*s_q_5;
-    const double V5_2 = V4_2*c_q_5 - t16;
+    const double t17 = V4_1*c_q_5;
+    const double t18 = V4_2*s_q_5;
+    const double V5_1 = t17 + t18;
+    const double t19 = V4_1*s_q_5;
+    const double V5_2 = V4_2*c_q_5 - t19;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = V5_2*qd[5];
     const double a5_2 = -V5_1*qd[5];
-    const double t17 = -0.08*t14 - 0.08*t15;
-    const double t18 = 0.08*V4_2*c_q_5 - 0.08*t16;
-    const double a5_3 = V5_1*t17 - V5_2*t18;
-    const double a5_4 = -V4_0*t17;
-    const double a5_5 = V4_0*t18;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3 = -9.81*s_q_1;
-    const double zeta1_5 = 9.81*c_q_1;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_0 = a1_0*c_q_2 - a1_2*s_q_2 + a2_0;
-    const double zeta2_2 = a1_0*s_q_2 + a1_2*c_q_2 + a2_2;
-    const double zeta2_3 = a2_3 + c_q_2*zeta1_3 - s_q_2*zeta1_5;
-    const double zeta2_4 = -0.45*a1_0 + a2_4;
-    const double zeta2_5 = a2_5 + c_q_2*zeta1_5 + s_q_2*zeta1_3;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_1 = a3_1 + s_q_3*zeta2_2;
-    const double zeta3_2 = a3_2 + c_q_3*zeta2_2;
-    const double zeta3_3 = a3_3 + zeta2_3;
-    const double t19 = 0.2*zeta2_2 + zeta2_4;
-    const double zeta3_4 = a3_4 + c_q_3*t19 + s_q_3*zeta2_5;
-    const double zeta3_5 = a3_5 + c_q_3*zeta2_5 - s_q_3*t19;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0 = a4_0 + c_q_4*zeta2_0 - s_q_4*zeta3_2;
-    const double zeta4_2 = a4_2 + c_q_4*zeta3_2 + s_q_4*zeta2_0;
-    const double t20 = -0.2*zeta3_1 + zeta3_5;
-    const double zeta4_3 = a4_3 + c_q_4*zeta3_3 - s_q_4*t20;
-    const double zeta4_4 = a4_4 + 0.2*zeta3_2 + zeta3_4;
-    const double zeta4_5 = a4_5 + c_q_4*t20 + s_q_4*zeta3_3;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1 = a5_1 + c_q_5*zeta3_1 + s_q_5*zeta4_2;
-    const double zeta5_2 = a5_2 + c_q_5*zeta4_2 - s_q_5*zeta3_1;
-    const double zeta5_3 = a5_3 + zeta4_3;
-    const double t21 = 0.08*zeta4_2 + zeta4_4;
-    const double t22 = -0.08*zeta3_1 + zeta4_5;
-    const double zeta5_4 = a5_4 + c_q_5*t21 + s_q_5*t22;
-    const double zeta5_5 = a5_5 + c_q_5*t22 - s_q_5*t21;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t23 = c_q_5*c_q_5;
-    const double t24 = s_q_5*s_q_5;
-    const double P4_1_1 = 0.00378*t23 + 0.00378*t24 + 0.0020800000000000003;
-    const double P4_2_4 = 0.033*t23 + 0.033*t24 + 0.032;
-    const double P4_1_5 = -P4_2_4;
-    const double P4_2_2 = P4_1_1;
-    const double P4_4_4 = 0.3*t23 + 0.3*t24 + 0.8;
-    const double P4_5_5 = P4_4_4;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_1_1;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0 = Dinv4_0_0*P4_1_1;
-    const double G4_5_0 = Dinv4_0_0*P4_1_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t25 = c_q_4*c_q_4;
-    const double t26 = s_q_4*s_q_4;
-    const double P3_0_0 = P4_2_2*t26 + 0.0006*t25 + 0.0015;
-    const double P3_0_4 = P4_2_4*s_q_4;
-    const double t27 = c_q_4*s_q_4;
-    const double t28 = P4_2_2*c_q_4;
-    const double P3_0_2 = 0.2*P3_0_4 + s_q_4*t28 - 0.0006*t27;
-    const double t29 = -P4_1_5;
-    const double t30 = -G4_5_0*P4_1_5 + P4_5_5;
-    const double t31 = -G4_1_0*P4_1_5 - t10*t30 - t29;
-    const double P3_1_1 = -G4_1_0*P4_1_1 + P4_1_1 - 0.2*c_q_4*t31 - t10*(-G4_5_0*P4_1_1 - t29) + 0.04400000000000001*t26 + 0.016800000000000002;
-    const double P3_1_3 = s_q_4*t31 + 0.22000000000000003*t27;
-    const double P3_1_5 = c_q_4*t31 - 0.22000000000000003*t26 - 0.12;
-    const double t32 = 0.2*P4_2_4;
-    const double P3_2_2 = 0.04000000000000001*P4_4_4 + c_q_4*t32 + c_q_4*(t28 + t32) + 0.0006*t26 + 0.016800000000000002;
-    const double P3_2_4 = P4_2_4*c_q_4 + 0.2*P4_4_4 + 0.12;
-    const double P3_3_3 = 1.1*t25 + t26*t30 + 1.2;
-    const double P3_3_5 = t27*t30 - 1.1*t27;
-    const double P3_4_4 = P4_4_4 + 1.2;
-    const double P3_5_5 = t25*t30 + 1.1*t26 + 1.2;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_0_0;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_0;
-    const double G3_2_0 = Dinv3_0_0*P3_0_2;
-    const double G3_4_0 = Dinv3_0_0*P3_0_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_0_0 = -G3_0_0*P3_0_0 + P3_0_0 + 0.004;
-    const double t33 = -G3_0_0*P3_0_4 + P3_0_4;
-    const double P2_0_5 = s_q_3*t33;
-    const double t34 = -G3_0_0*P3_0_2 + P3_0_2;
-    const double P2_0_1 = -0.2*P2_0_5 - s_q_3*t34;
-    const double P2_0_4 = c_q_3*t33;
-    const double P2_0_2 = 0.2*P2_0_4 + c_q_3*t34;
-    const double t35 = -G3_2_0*P3_0_2 + P3_2_2;
-    const double t36 = -P3_2_4;
-    const double t37 = -G3_4_0*P3_0_2 - t36;
-    const double t38 = 0.2*s_q_3;
-    const double t39 = -s_q_3*t35 - t37*t38;
-    const double t40 = P3_1_5*c_q_3;
-    const double t41 = P3_1_1*c_q_3 - 0.2*t40;
-    const double t42 = 0.2*c_q_3;
-    const double t43 = -P3_5_5*t42 + t40;
-    const double t44 = c_q_3*t43;
-    const double t45 = -G3_2_0*P3_0_4 - t36;
-    const double t46 = -G3_4_0*P3_0_4 + P3_4_4;
-    const double t47 = -s_q_3*t45 - t38*t46;
-    const double t48 = s_q_3*t47;
-    const double P2_1_1 = c_q_3*t41 - s_q_3*t39 - 0.2*t44 - 0.2*t48 + 0.04250000000000001;
-    const double t49 = c_q_3*t47;
-    const double t50 = s_q_3*t43;
-    const double P2_1_2 = c_q_3*t39 + s_q_3*t41 + 0.2*t49 - 0.2*t50;
-    const double P2_3_5 = P3_3_5*c_q_3;
-    const double P2_1_3 = -0.2*P2_3_5 + P3_1_3*c_q_3;
-    const double P2_1_4 = t49 - t50;
-    const double P2_1_5 = t44 + t48 - 0.30000000000000004;
-    const double t51 = P3_1_5*s_q_3;
-    const double t52 = c_q_3*t45 + t42*t46;
-    const double t53 = c_q_3*t52;
-    const double t54 = -P3_5_5*t38 + t51;
-    const double t55 = s_q_3*t54;
-    const double P2_2_2 = c_q_3*(c_q_3*t35 + t37*t42) + s_q_3*(P3_1_1*s_q_3 - 0.2*t51) + 0.2*t53 - 0.2*t55 + 0.04250000000000001;
-    const double t56 = P3_3_5*s_q_3;
-    const double P2_2_3 = P3_1_3*s_q_3 - 0.2*t56;
-    const double P2_2_4 = t53 - t55 + 0.30000000000000004;
-    const double P2_2_5 = c_q_3*t54 + s_q_3*t52;
-    const double P2_3_3 = P3_3_3 + 3.0;
-    const double P2_3_4 = -t56;
-    const double t57 = s_q_3*s_q_3;
-    const double t58 = c_q_3*c_q_3;
-    const double P2_4_4 = P3_5_5*t57 + t46*t58 + 3.0;
-    const double P2_4_5 = -P3_5_5*c_q_3*s_q_3 + c_q_3*s_q_3*t46;
-    const double P2_5_5 = P3_5_5*t58 + t46*t57 + 3.0;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_1_1;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_1;
-    const double G2_1_0 = Dinv2_0_0*P2_1_1;
-    const double G2_2_0 = Dinv2_0_0*P2_1_2;
-    const double G2_3_0 = Dinv2_0_0*P2_1_3;
-    const double G2_4_0 = Dinv2_0_0*P2_1_4;
-    const double G2_5_0 = Dinv2_0_0*P2_1_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t59 = -G2_0_0*P2_0_1 + P2_0_0;
-    const double t60 = -P2_0_2;
-    const double t61 = -G2_2_0*P2_0_1 - t60;
-    const double t62 = 0.45*G2_4_0;
-    const double t63 = P2_0_1*t62 - 0.45*P2_0_4 + c_q_2*t59 + s_q_2*t61;
-    const double t64 = -G2_0_0*P2_1_2 - t60;
-    const double t65 = -G2_2_0*P2_1_2 + P2_2_2;
-    const double t66 = P2_1_2*t62 - 0.45*P2_2_4 + c_q_2*t64 + s_q_2*t65;
-    const double P1_0_0 = -0.2025*G2_4_0*P2_1_4 + 0.2025*P2_4_4 + c_q_2*t63 + s_q_2*t66 - t1*(-G2_2_0*P2_1_4 + P2_2_4) - t2*(-G2_0_0*P2_1_4 + P2_0_4) + 0.41375;
-    const double t67 = -P2_0_1;
-    const double t68 = -P2_2_3;
-    const double t69 = -P2_0_5;
-    const double t70 = -P2_2_5;
-    const double P1_0_1 = P2_1_1*t62 - 0.45*P2_1_4 + c_q_2*(-G2_0_0*P2_1_1 - t67) + s_q_2*(-G2_2_0*P2_1_1 + P2_1_2) + t1*(P2_1_5*t62 - 0.45*P2_4_5 + c_q_2*(-G2_0_0*P2_1_5 - t69) + s_q_2*(-G2_2_0*P2_1_5 - t70)) + t2*(-G2_0_0*P2_1_3*c_q_2 + 0.45*G2_4_0*P2_1_3 - 0.45*P2_3_4 + s_q_2*(-G2_2_0*P2_1_3 - t68));
-    const double P1_0_2 = c_q_2*t66 - s_q_2*t63;
-    const double t71 = -P2_3_5;
-    const double P1_1_1 = -G2_1_0*P2_1_1 + P2_1_1 + t1*(-G2_5_0*P2_1_1 + P2_1_5) + t1*(-G2_1_0*P2_1_5 + P2_1_5 + t1*(-G2_5_0*P2_1_5 + P2_5_5) + t2*(-G2_3_0*P2_1_5 - t71)) + t2*(-G2_3_0*P2_1_1 + P2_1_3) + t2*(-G2_1_0*P2_1_3 + P2_1_3 + t1*(-G2_5_0*P2_1_3 - t71) + t2*(-G2_3_0*P2_1_3 + P2_3_3)) + 0.41375;
-    const double P1_1_2 = c_q_2*(-G2_1_0*P2_1_2 + P2_1_2 + t1*(-G2_5_0*P2_1_2 - t70) + t2*(-G2_3_0*P2_1_2 - t68)) - s_q_2*(-G2_1_0*P2_0_1 - G2_3_0*P2_0_1*t2 + 0.45*s_q_2*(-G2_5_0*P2_0_1 - t69) - t67);
-    const double P1_2_2 = c_q_2*(c_q_2*t65 - s_q_2*t64) - s_q_2*(c_q_2*t61 - s_q_2*t59) + 0.012;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_1_1;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_1;
-    const double G1_2_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t72 = -P1_0_2;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - t72)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - t72) - s_q_1*(-G1_0_0*P1_0_1 + P1_0_0)) + 0.018;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z5: z(k) (4.20) */
-    const double z5_0 = 0.0002*zeta4_0;
-    const double t73 = 0.00022*V5_0;
-    const double z5_1 = -V5_2*t73 + 0.00042*zeta5_1 - 0.009*zeta5_5;
-    const double z5_2 = V5_1*t73 + 0.00042*zeta5_2 + 0.009*zeta5_4;
-    const double z5_3 = -0.009*V5_1*V5_1 - 0.009*V5_2*V5_2 + 0.3*zeta5_3;
-    const double t74 = 0.009*V5_0;
-    const double z5_4 = V5_1*t74 + 0.009*zeta5_2 + 0.3*zeta5_4;
-    const double z5_5 = V5_2*t74 - 0.009*zeta5_1 + 0.3*zeta5_5;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu5_0 = 5000.0*tau[5] - 5000.0*z5_0;
-    /* z4: z(k) (4.20) */
-    const double z4_0 = 1.0*tau[5] + 0.0006*zeta4_0;
-    const double t75 = 0.0014800000000000004*V4_0;
-    const double t76 = c_q_5*z5_5;
-    const double t77 = s_q_5*z5_4;
-    const double z4_1 = -V4_2*t75 + c_q_5*z5_1 - s_q_5*z5_2 - 0.08*t76 - 0.08*t77 + 0.0020800000000000003*zeta3_1 - 0.032*zeta4_5;
-    const double t78 = c_q_5*z5_4;
-    const double t79 = s_q_5*z5_5;
-    const double z4_2 = V4_1*t75 + c_q_5*z5_2 + s_q_5*z5_1 + 0.08*t78 - 0.08*t79 + 0.0020800000000000003*zeta4_2 + 0.032*zeta4_4;
-    const double z4_3 = -0.032*V4_1*V4_1 - 0.032*V4_2*V4_2 + z5_3 + 0.8*zeta4_3;
-    const double t80 = 0.032*V4_0;
-    const double z4_4 = V4_1*t80 + t78 - t79 + 0.032*zeta4_2 + 0.8*zeta4_4;
-    const double z4_5 = V4_2*t80 + t76 + t77 - 0.032*zeta3_1 + 0.8*zeta4_5;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t81 = tau[4] - z4_1;
-    const double nu4_0 = Dinv4_0_0*t81;
-    /* z3: z(k) (4.20) */
-    const double z3_0 = c_q_4*z4_0 + s_q_4*z4_2 + 0.0015*zeta2_0;
-    const double t82 = G4_5_0*t81 + z4_5;
-    const double t83 = c_q_4*t82;
-    const double t84 = 0.015300000000000003*V3_0;
-    const double t85 = s_q_4*z4_3;
-    const double z3_1 = G4_1_0*t81 - V3_2*t84 - 0.2*t83 + 0.2*t85 + z4_1 + 0.016800000000000002*zeta3_1 - 0.12*zeta3_5;
-    const double z3_2 = V3_1*t84 + c_q_4*z4_2 - s_q_4*z4_0 + 0.2*z4_4 + 0.016800000000000002*zeta3_2 + 0.12*zeta3_4;
-    const double z3_3 = -0.12*V3_2*V3_2 + c_q_4*z4_3 + s_q_4*t82 - 0.12*t13 + 1.2*zeta3_3;
-    const double t86 = 0.12*V3_0;
-    const double z3_4 = V3_1*t86 + z4_4 + 0.12*zeta3_2 + 1.2*zeta3_4;
-    const double z3_5 = V3_2*t86 + t83 - t85 - 0.12*zeta3_1 + 1.2*zeta3_5;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t87 = tau[3] - z3_0;
-    const double nu3_0 = Dinv3_0_0*t87;
-    /* z2: z(k) (4.20) */
-    const double z2_0 = G3_0_0*t87 + z3_0 + 0.004*zeta2_0;
-    const double t88 = G3_2_0*t87 + z3_2;
-    const double t89 = 0.038500000000000006*V2_0;
-    const double t90 = c_q_3*z3_5;
-    const double t91 = G3_4_0*t87 + z3_4;
-    const double t92 = s_q_3*t91;
-    const double z2_1 = -V2_2*t89 + c_q_3*z3_1 - s_q_3*t88 - 0.2*t90 - 0.2*t92 - 0.30000000000000004*zeta2_5;
-    const double t93 = c_q_3*t91;
-    const double t94 = s_q_3*z3_5;
-    const double z2_2 = V2_1*t89 + c_q_3*t88 + s_q_3*z3_1 + 0.2*t93 - 0.2*t94 + 0.04250000000000001*zeta2_2 + 0.30000000000000004*zeta2_4;
-    const double z2_3 = -0.30000000000000004*V2_1*V2_1 - 0.30000000000000004*V2_2*V2_2 + z3_3 + 3.0*zeta2_3;
-    const double t95 = 0.30000000000000004*V2_0;
-    const double z2_4 = V2_1*t95 + t93 - t94 + 0.30000000000000004*zeta2_2 + 3.0*zeta2_4;
-    const double z2_5 = V2_2*t95 + t90 + t92 + 3.0*zeta2_5;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t96 = tau[2] - z2_1;
-    const double nu2_0 = Dinv2_0_0*t96;
-    /* z1: z(k) (4.20) */
-    const double t97 = G2_0_0*t96 + z2_0;
-    const double t98 = G2_2_0*t96 + z2_2;
-    const double t99 = 0.40175*V1_2;
-    const double z1_0 = 0.41375*a1_0 + c_q_2*t97 - qd[1]*t99 + s_q_2*t98 - t62*t96 - 0.45*z2_4;
-    const double z1_1 = G2_1_0*t96 + V1_0*t99 + t1*(G2_5_0*t96 + z2_5) + t2*(G2_3_0*t96 + z2_3) + z2_1 + 1.35*zeta1_3;
-    const double z1_2 = 0.012*a1_2 + c_q_2*t98 - s_q_2*t97;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t100 = tau[1] - z1_1;
-    const double nu1_0 = Dinv1_0_0*t100;
-    /* z0: z(k) (4.20) */
-    const double z0_2 = c_q_1*(G1_2_0*t100 + z1_2) - s_q_1*(G1_0_0*t100 + z1_0);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0 = Dinv0_0_0*(tau[0] - z0_2);
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_2 = c_q_1*nu0_0;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t101 = nu0_0*s_q_1;
-    const double qdd1_0 = G1_0_0*t101 - G1_2_0*lam1_2 + nu1_0;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0 = -t101;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0 = c_q_2*lam1_0 - lam1_2*s_q_2;
-    const double lam2_2 = c_q_2*lam1_2 + lam1_0*s_q_2;
-    const double lam2_3 = qdd1_0*t2;
-    const double lam2_5 = qdd1_0*t1;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0 = -G2_0_0*lam2_0 - G2_1_0*qdd1_0 - G2_2_0*lam2_2 - G2_3_0*lam2_3 + 0.45*G2_4_0*lam1_0 - G2_5_0*lam2_5 + nu2_0;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1 = qdd1_0 + qdd2_0;
-    const double lam2_4 = -0.45*lam1_0;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_2 = c_q_3*lam2_2 - lam2_1*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t102 = 0.2*lam2_2 + lam2_4;
-    const double t103 = -0.2*lam2_1 + lam2_5;
-    const double qdd3_0 = -G3_0_0*lam2_0 - G3_2_0*lam3_2 - G3_4_0*(c_q_3*t102 + s_q_3*t103) + nu3_0;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0 = lam2_0 + qdd3_0;
-    const double lam3_1 = c_q_3*lam2_1 + lam2_2*s_q_3;
-    const double lam3_5 = c_q_3*t103 - s_q_3*t102;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0 = -G4_1_0*lam3_1 - G4_5_0*(c_q_4*(-0.2*lam3_1 + lam3_5) + lam2_3*s_q_4) + nu4_0;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0 = c_q_4*lam3_0 - lam3_2*s_q_4;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0 = -1.0*lam4_0 + nu5_0;
+    const double t20 = V4_1*V4_1;
+    const double t21 = V4_2*V4_2;
+    const double a5_3 = -0.08*t20 - 0.08*t21;
+    const double t22 = 0.08*V4_0;
+    const double a5_4 = t17*t22 + t18*t22;
+    const double a5_5 = 0.08*V4_0*V4_2*c_q_5 - t19*t22;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    const double alpha1_5 = 9.81*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_0 = a1_0*c_q_2 - a1_2*s_q_2 + a2_0;
+    const double alpha2_2 = a1_0*s_q_2 + a1_2*c_q_2 + a2_2;
+    const double alpha2_3 = a2_3 + alpha1_3*c_q_2 - alpha1_5*s_q_2;
+    const double alpha2_4 = -0.45*a1_0 + a2_4;
+    const double alpha2_5 = a2_5 + alpha1_3*s_q_2 + alpha1_5*c_q_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_1 = a3_1 + alpha2_2*s_q_3;
+    const double alpha3_2 = a3_2 + alpha2_2*c_q_3;
+    const double alpha3_3 = a3_3 + alpha2_3;
+    const double t23 = 0.2*alpha2_2 + alpha2_4;
+    const double alpha3_4 = a3_4 + alpha2_5*s_q_3 + c_q_3*t23;
+    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 - s_q_3*t23;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = a4_0 + alpha2_0*c_q_4 - alpha3_2*s_q_4;
+    const double alpha4_2 = a4_2 + alpha2_0*s_q_4 + alpha3_2*c_q_4;
+    const double t24 = -0.2*alpha3_1 + alpha3_5;
+    const double alpha4_3 = a4_3 + alpha3_3*c_q_4 - s_q_4*t24;
+    const double alpha4_4 = a4_4 + 0.2*alpha3_2 + alpha3_4;
+    const double alpha4_5 = a4_5 + alpha3_3*s_q_4 + c_q_4*t24;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1 = a5_1 + alpha3_1*c_q_5 + alpha4_2*s_q_5;
+    const double alpha5_2 = a5_2 - alpha3_1*s_q_5 + alpha4_2*c_q_5;
+    const double alpha5_3 = a5_3 + alpha4_3;
+    const double t25 = 0.08*alpha4_2 + alpha4_4;
+    const double t26 = -0.08*alpha3_1 + alpha4_5;
+    const double alpha5_4 = a5_4 + c_q_5*t25 + s_q_5*t26;
+    const double alpha5_5 = a5_5 + c_q_5*t26 - s_q_5*t25;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_0 = 0.0002*alpha4_0;
+    const double t27 = 0.00022*V5_0;
+    const double f5_1 = -V5_2*t27 + 0.00042*alpha5_1 - 0.009*alpha5_5;
+    const double f5_2 = V5_1*t27 + 0.00042*alpha5_2 + 0.009*alpha5_4;
+    const double f5_3 = -0.009*V5_1*V5_1 - 0.009*V5_2*V5_2 + 0.3*alpha5_3;
+    const double t28 = 0.009*V5_0;
+    const double f5_4 = V5_1*t28 + 0.009*alpha5_2 + 0.3*alpha5_4;
+    const double f5_5 = V5_2*t28 - 0.009*alpha5_1 + 0.3*alpha5_5;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_0 = 0.0006*alpha4_0 + f5_0;
+    const double t29 = 0.0014800000000000004*V4_0;
+    const double t30 = c_q_5*f5_5;
+    const double t31 = f5_4*s_q_5;
+    const double f4_1 = -V4_2*t29 + 0.0020800000000000003*alpha3_1 - 0.032*alpha4_5 + c_q_5*f5_1 - f5_2*s_q_5 - 0.08*t30 - 0.08*t31;
+    const double t32 = c_q_5*f5_4;
+    const double t33 = f5_5*s_q_5;
+    const double f4_2 = V4_1*t29 + 0.0020800000000000003*alpha4_2 + 0.032*alpha4_4 + c_q_5*f5_2 + f5_1*s_q_5 + 0.08*t32 - 0.08*t33;
+    const double f4_3 = 0.8*alpha4_3 + f5_3 - 0.032*t20 - 0.032*t21;
+    const double t34 = 0.032*V4_0;
+    const double f4_4 = V4_1*t34 + 0.032*alpha4_2 + 0.8*alpha4_4 + t32 - t33;
+    const double f4_5 = V4_2*t34 - 0.032*alpha3_1 + 0.8*alpha4_5 + t30 + t31;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_0 = 0.0015*alpha2_0 + c_q_4*f4_0 + f4_2*s_q_4;
+    const double t35 = c_q_4*f4_5;
+    const double t36 = V3_0*V3_2;
+    const double f3_1 = 0.016800000000000002*alpha3_1 - 0.12*alpha3_5 + f4_1 + 0.2*f4_3*s_q_4 - 0.2*t35 - 0.015300000000000003*t36;
+    const double f3_2 = 0.016800000000000002*alpha3_2 + 0.12*alpha3_4 + c_q_4*f4_2 - f4_0*s_q_4 + 0.2*f4_4 + 0.015300000000000003*t16;
+    const double f3_3 = 1.2*alpha3_3 + c_q_4*f4_3 + f4_5*s_q_4 - 0.12*t13 - 0.12*t14;
+    const double f3_4 = 0.12*alpha3_2 + 1.2*alpha3_4 + f4_4 + 0.12*t16;
+    const double f3_5 = -0.12*alpha3_1 + 1.2*alpha3_5 - f4_3*s_q_4 + t35 + 0.12*t36;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = 0.004*alpha2_0 + f3_0;
+    const double t37 = 0.038500000000000006*V2_0;
+    const double t38 = c_q_3*f3_5;
+    const double t39 = f3_4*s_q_3;
+    const double f2_1 = -V2_2*t37 - 0.30000000000000004*alpha2_5 + c_q_3*f3_1 - f3_2*s_q_3 - 0.2*t38 - 0.2*t39;
+    const double t40 = c_q_3*f3_4;
+    const double t41 = f3_5*s_q_3;
+    const double f2_2 = V2_1*t37 + 0.04250000000000001*alpha2_2 + 0.30000000000000004*alpha2_4 + c_q_3*f3_2 + f3_1*s_q_3 + 0.2*t40 - 0.2*t41;
+    const double f2_3 = 3.0*alpha2_3 + f3_3 - 0.30000000000000004*t8 - 0.30000000000000004*t9;
+    const double t42 = 0.30000000000000004*V2_0;
+    const double f2_4 = V2_1*t42 + 0.30000000000000004*alpha2_2 + 3.0*alpha2_4 + t40 - t41;
+    const double f2_5 = V2_2*t42 + 3.0*alpha2_5 + t38 + t39;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_0 = 0.41375*a1_0 + c_q_2*f2_0 + f2_2*s_q_2 - 0.45*f2_4 - 0.40175*t4;
+    const double t43 = 0.45*c_q_2;
+    const double t44 = 0.45*s_q_2;
+    const double f1_1 = 0.40175*V1_0*V1_2 + 1.35*alpha1_3 + f2_1 + f2_3*t43 + f2_5*t44;
+    const double f1_2 = 0.012*a1_2 + c_q_2*f2_2 - f2_0*s_q_2;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = c_q_1*f1_2 - f1_0*s_q_1;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_1_1 = 0.00042*c_q_5*c_q_5 + 0.00042*s_q_5*s_q_5 + 0.00544;
+    const double Rc4_2_2 = Rc4_1_1;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t45 = 0.065*c_q_4;
+    const double Rch3_0 = t45 + 0.34;
+    const double Rch3_2 = -0.065*s_q_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t46 = c_q_4*c_q_4;
+    const double t47 = s_q_4*s_q_4;
+    const double Rc3_0_0 = Rc4_2_2*t47 + 0.0008*t46 + 0.0015;
+    const double t48 = c_q_4*s_q_4;
+    const double Rc3_0_2 = Rc4_2_2*t48 + 0.013000000000000001*s_q_4 - 0.0008*t48;
+    const double t49 = 0.026000000000000002*c_q_4 + 0.060800000000000014;
+    const double Rc3_1_1 = Rc4_1_1 + t49;
+    const double Rc3_2_2 = Rc4_2_2*t46 + 0.0008*t47 + t49;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = Rch3_0 + 0.76;
+    const double Rch2_1 = -Rch3_2*s_q_3;
+    const double Rch2_2 = Rch3_2*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_0 = Rc3_0_0 + 0.004;
+    const double Rc2_0_1 = -Rc3_0_2*s_q_3 + 0.2*Rch3_2*s_q_3;
+    const double Rc2_0_2 = Rc3_0_2*c_q_3 - 0.2*Rch2_2;
+    const double t50 = c_q_3*c_q_3;
+    const double t51 = s_q_3*s_q_3;
+    const double t52 = 0.4*Rch3_0 + 0.1345;
+    const double Rc2_1_1 = Rc3_1_1*t50 + Rc3_2_2*t51 + t52;
+    const double t53 = c_q_3*s_q_3;
+    const double Rc2_1_2 = Rc3_1_1*t53 - Rc3_2_2*t53;
+    const double Rc2_2_2 = Rc3_1_1*t51 + Rc3_2_2*t50 + t52;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t54 = Rc2_0_2*s_q_2;
+    const double t55 = Rc2_0_0*c_q_2 + t54;
+    const double t56 = Rc2_0_2*c_q_2 + Rc2_2_2*s_q_2;
+    const double t57 = -0.9*Rch2_0*s_q_2 + 0.9*Rch2_2*c_q_2 + 1.487;
+    const double Rc1_0_0 = c_q_2*t55 + s_q_2*t56 + t57;
+    const double Rc1_0_1 = Rc2_0_1*c_q_2 + Rc2_1_2*s_q_2;
+    const double Rc1_0_2 = -Rch2_0*t43 - Rch2_2*t44 + c_q_2*t56 - s_q_2*t55;
+    const double Rc1_1_1 = Rc2_1_1 + t57;
+    const double t58 = Rc2_0_1*s_q_2 - Rc2_1_2*c_q_2;
+    const double Rc1_1_2 = -0.45*Rch2_1 - t58;
+    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 - t54) - s_q_2*(-Rc2_0_0*s_q_2 + Rc2_0_2*c_q_2) + 0.012;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 0.018;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc1_0_1;
+    const double F1_2_1_0 = Rc2_1_1 - Rch2_0*t44 + Rch2_2*t43;
+    const double F1_2_2_0 = -t58;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1 + F1_2_2_0*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc2_0_1;
+    const double F2_3_2_0 = Rc2_0_2;
+    const double F2_3_4_0 = -Rch2_2;
+    const double F2_3_5_0 = Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_2_0*s_q_2 - 0.45*F2_3_4_0 + Rc3_0_0*c_q_2;
+    const double F1_3_1_0 = F2_3_1_0 + F2_3_5_0*t44;
+    const double F1_3_2_0 = F2_3_2_0*c_q_2 - Rc3_0_0*s_q_2;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -F1_3_0_0*s_q_1 + F1_3_2_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
+    const double F3_4_3_0 = Rch3_2;
+    const double F3_4_5_0 = -t45;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_5_0 = F3_4_5_0*c_q_3;
+    const double F2_4_1_0 = -0.2*F2_4_5_0 + F3_4_1_0*c_q_3;
+    const double t59 = F3_4_5_0*s_q_3;
+    const double F2_4_2_0 = F3_4_1_0*s_q_3 - 0.2*t59;
+    const double F2_4_4_0 = -t59;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_2_0*s_q_2 - 0.45*F2_4_4_0;
+    const double F1_4_1_0 = F2_4_1_0 + F2_4_5_0*t44 + F3_4_3_0*t43;
+    const double F1_4_2_0 = F2_4_2_0*c_q_2;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -F1_4_0_0*s_q_1 + F1_4_2_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = 0.0002*c_q_4;
+    const double F3_5_2_0 = -0.0002*s_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = -F3_5_2_0*s_q_3;
+    const double F2_5_2_0 = F3_5_2_0*c_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = F2_5_2_0*s_q_2 + F3_5_0_0*c_q_2;
+    const double F1_5_2_0 = F2_5_2_0*c_q_2 - F3_5_0_0*s_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -F1_5_0_0*s_q_1 + F1_5_2_0*c_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 5000.0*F0_5_2_0;
+    const double ltdl_L5_1 = 5000.0*F2_5_1_0;
+    const double ltdl_L5_2 = ltdl_L5_1;
+    const double ltdl_L5_3 = 5000.0*F3_5_0_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F2_4_1_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_0_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_1_0 - F3_5_0_0*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_5_0_0*ltdl_L5_3 + Rc3_0_0;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t60 = F2_5_1_0*ltdl_L5_0;
+    const double ltdl_A2_0 = F0_2_2_0 - F2_4_1_0*ltdl_L4_0 - ltdl_A3_2*ltdl_L3_0 - t60;
+    const double t61 = F2_5_1_0*ltdl_L5_1;
+    const double ltdl_A2_1 = F1_2_1_0 - F2_4_1_0*ltdl_L4_1 - ltdl_A3_2*ltdl_L3_1 - t61;
+    const double ltdl_A2_2 = -F2_4_1_0*ltdl_L4_2 - F2_5_1_0*ltdl_L5_2 + Rc2_1_1 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_1_0*ltdl_L4_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - t60;
+    const double ltdl_A1_1 = -F1_4_1_0*ltdl_L4_1 + Rc1_1_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - t61;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = -f5_0 + tau[5];
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = -f4_1 + tau[4];
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = -f3_0 - ltdl_L5_3*ltdl_xy5_0 + tau[3];
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = -f2_1 - ltdl_L3_2*ltdl_xy3_0 - ltdl_L4_2*ltdl_xy4_0 - ltdl_L5_2*ltdl_xy5_0 + tau[2];
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = -f1_1 - ltdl_L2_1*ltdl_xy2_0 - ltdl_L3_1*ltdl_xy3_0 - ltdl_L4_1*ltdl_xy4_0 - ltdl_L5_1*ltdl_xy5_0 + tau[1];
+    /* ltdl_xy0: y = L^-T b */
+    const double ltdl_xy0_0 = -f0_2 - ltdl_L1_0*ltdl_xy1_0 - ltdl_L2_0*ltdl_xy2_0 - ltdl_L3_0*ltdl_xy3_0 - ltdl_L4_0*ltdl_xy4_0 - ltdl_L5_0*ltdl_xy5_0 + tau[0];
+    /* ltdl_x0: x = L^-1 D^-1 y */
+    const double ltdl_x0_0 = ltdl_dinv0_0*ltdl_xy0_0;
+    /* ltdl_x1: x = L^-1 D^-1 y */
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
+    /* ltdl_x2: x = L^-1 D^-1 y */
+    const double ltdl_x2_0 = -ltdl_L2_0*ltdl_x0_0 - ltdl_L2_1*ltdl_x1_0 + ltdl_dinv2_0*ltdl_xy2_0;
+    /* ltdl_x3: x = L^-1 D^-1 y */
+    const double ltdl_x3_0 = -ltdl_L3_0*ltdl_x0_0 - ltdl_L3_1*ltdl_x1_0 - ltdl_L3_2*ltdl_x2_0 + ltdl_dinv3_0*ltdl_xy3_0;
+    /* ltdl_x4: x = L^-1 D^-1 y */
+    const double ltdl_x4_0 = -ltdl_L4_0*ltdl_x0_0 - ltdl_L4_1*ltdl_x1_0 - ltdl_L4_2*ltdl_x2_0 + ltdl_dinv4_0*ltdl_xy4_0;
+    /* ltdl_x5: x = L^-1 D^-1 y */
+    const double ltdl_x5_0 = -ltdl_L5_0*ltdl_x0_0 - ltdl_L5_1*ltdl_x1_0 - ltdl_L5_2*ltdl_x2_0 - ltdl_L5_3*ltdl_x3_0 + 5000.0*ltdl_xy5_0;
 
     /* Outputs: qdd (6) */
-    qdd[0] = nu0_0;
-    qdd[1] = qdd1_0;
-    qdd[2] = qdd2_0;
-    qdd[3] = qdd3_0;
-    qdd[4] = qdd4_0;
-    qdd[5] = qdd5_0;
+    qdd[0] = ltdl_x0_0;
+    qdd[1] = ltdl_x1_0;
+    qdd[2] = ltdl_x2_0;
+    qdd[3] = ltdl_x3_0;
+    qdd[4] = ltdl_x4_0;
+    qdd[5] = ltdl_x5_0;
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -1386,17 +1339,20 @@ void arm6_jacobian(const double* q, double* J)
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[0], q[1], q[2], q[3], q[4] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
     /* shared by the outputs */
     const double t0 = -s_q_0;
     const double t1 = c_q_1*c_q_2;
@@ -1484,7 +1440,7 @@ void arm6_jacobian(const double* q, double* J)
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
  * Part I Sec. 3 below (3.17).
- * Operations: 177 mul, 101 add, 0 div, 12 sin/cos, 0 sqrt; 121 temporaries. */
+ * Operations: 177 mul, 99 add, 0 div, 12 sin/cos, 0 sqrt; 119 temporaries. */
 void arm6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 {
     /* Inputs */
@@ -1492,19 +1448,22 @@ void arm6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[0], q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
+    const double c_q_5 = soagen_c[5];
+    const double s_q_5 = soagen_s[5];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -1513,19 +1472,19 @@ void arm6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double a1_0 = -V1_2*qd[1];
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = V1_0*c_q_2 - V1_2*s_q_2;
+    const double t1 = V1_0*c_q_2;
+    const double t2 = V1_2*s_q_2;
+    const double V2_0 = t1 - t2;
     const double V2_1 = qd[1] + qd[2];
     const double V2_2 = V1_0*s_q_2 + V1_2*c_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = -V2_2*qd[2];
     const double a2_2 = V2_0*qd[2];
-    const double t1 = 0.45*s_q_2;
-    const double t2 = 0.45*c_q_2;
-    const double t3 = -V2_0*t2 - V2_2*t1;
-    const double t4 = qd[1]*qd[1];
-    const double a2_3 = -V2_2*t3 + t1*t4;
-    const double a2_4 = -V2_0*qd[1]*t1 + V2_2*qd[1]*t2;
-    const double a2_5 = V2_0*t3 - t2*t4;
+    const double t3 = -0.45*V1_0*V1_0 - 0.45*qd[1]*qd[1];
+    const double t4 = 0.45*V1_2;
+    const double a2_3 = -s_q_2*t3 + t1*t4;
+    const double a2_4 = qd[1]*t4;
+    const double a2_5 = 0.45*V1_0*t2 + c_q_2*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = V2_0 + qd[3];
     const double t5 = V2_1*c_q_3;
@@ -1536,40 +1495,38 @@ void arm6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_1 = V3_2*qd[3];
     const double a3_2 = -V3_1*qd[3];
-    const double t8 = -0.2*t5 - 0.2*t6;
-    const double t9 = 0.2*V2_2*c_q_3 - 0.2*t7;
-    const double a3_3 = V3_1*t8 - V3_2*t9;
-    const double a3_4 = -V2_0*t8;
-    const double a3_5 = V2_0*t9;
+    const double a3_3 = -0.2*V2_1*V2_1 - 0.2*V2_2*V2_2;
+    const double t8 = 0.2*V2_0;
+    const double a3_4 = t5*t8 + t6*t8;
+    const double a3_5 = 0.2*V2_0*V2_2*c_q_3 - t7*t8;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double t9 = V3_0*c_q_4;
+    const double t10 = V3_2*s_q_4;
+    const double V4_0 = -t10 + t9;
     const double V4_1 = V3_1 + qd[4];
     const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -V4_2*qd[4];
     const double a4_2 = V4_0*qd[4];
-    const double t10 = 0.2*c_q_4;
-    const double t11 = 0.2*s_q_4;
-    const double t12 = -V4_0*t11 + V4_2*t10;
-    const double t13 = V3_1*V3_1;
-    const double a4_3 = -V4_2*t12 - t10*t13;
-    const double a4_4 = V3_1*V4_0*t10 + V3_1*V4_2*t11;
-    const double a4_5 = V4_0*t12 - t11*t13;
+    const double t11 = -0.2*V3_1*V3_1 - 0.2*V3_2*V3_2;
+    const double t12 = 0.2*V3_0;
+    const double a4_3 = c_q_4*t11 - t10*t12;
+    const double a4_4 = V3_1*t12;
+    const double a4_5 = 0.2*V3_2*t9 + s_q_4*t11;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double t14 = V4_1*c_q_5;
-    const double t15 = V4_2*s_q_5;
-    const double V5_1 = t14 + t15;
-    const double t16 = V4_1*s_q_5;
-    const double V5_2 = V4_2*c_q_5 - t16;
+    const double t13 = V4_1*c_q_5;
+    const double t14 = V4_2*s_q_5;
+    const double V5_1 = t13 + t14;
+    const double t15 = V4_1*s_q_5;
+    const double V5_2 = V4_2*c_q_5 - t15;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = V5_2*qd[5];
     const double a5_2 = -V5_1*qd[5];
-    const double t17 = -0.08*t14 - 0.08*t15;
-    const double t18 = 0.08*V4_2*c_q_5 - 0.08*t16;
-    const double a5_3 = V5_1*t17 - V5_2*t18;
-    const double a5_4 = -V4_0*t17;
-    const double a5_5 = V4_0*t18;
+    const double a5_3 = -0.08*V4_1*V4_1 - 0.08*V4_2*V4_2;
+    const double t16 = 0.08*V4_0;
+    const double a5_4 = t13*t16 + t14*t16;
+    const double a5_5 = 0.08*V4_0*V4_2*c_q_5 - t15*t16;
     /* zeta2: zeta(k) = phi^T a (4.22b) */
     const double zeta2_0 = a1_0*c_q_2 - a1_2*s_q_2 + a2_0;
     const double zeta2_2 = a1_0*s_q_2 + a1_2*c_q_2 + a2_2;
@@ -1578,568 +1535,389 @@ void arm6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double zeta3_1 = a3_1 + s_q_3*zeta2_2;
     const double zeta3_2 = a3_2 + c_q_3*zeta2_2;
     const double zeta3_3 = a2_3 + a3_3;
-    const double t19 = 0.2*zeta2_2 + zeta2_4;
-    const double zeta3_4 = a2_5*s_q_3 + a3_4 + c_q_3*t19;
-    const double zeta3_5 = a2_5*c_q_3 + a3_5 - s_q_3*t19;
+    const double t17 = 0.2*zeta2_2 + zeta2_4;
+    const double zeta3_4 = a2_5*s_q_3 + a3_4 + c_q_3*t17;
+    const double zeta3_5 = a2_5*c_q_3 + a3_5 - s_q_3*t17;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
     const double zeta4_0 = a4_0 + c_q_4*zeta2_0 - s_q_4*zeta3_2;
     const double zeta4_2 = a4_2 + c_q_4*zeta3_2 + s_q_4*zeta2_0;
-    const double t20 = -0.2*zeta3_1 + zeta3_5;
-    const double zeta4_3 = a4_3 + c_q_4*zeta3_3 - s_q_4*t20;
+    const double t18 = -0.2*zeta3_1 + zeta3_5;
+    const double zeta4_3 = a4_3 + c_q_4*zeta3_3 - s_q_4*t18;
     const double zeta4_4 = a4_4 + 0.2*zeta3_2 + zeta3_4;
-    const double zeta4_5 = a4_5 + c_q_4*t20 + s_q_4*zeta3_3;
+    const double zeta4_5 = a4_5 + c_q_4*t18 + s_q_4*zeta3_3;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_1 = a5_1 + c_q_5*zeta3_1 + s_q_5*zeta4_2;
     const double zeta5_2 = a5_2 + c_q_5*zeta4_2 - s_q_5*zeta3_1;
     const double zeta5_3 = a5_3 + zeta4_3;
-    const double t21 = 0.08*zeta4_2 + zeta4_4;
-    const double t22 = -0.08*zeta3_1 + zeta4_5;
-    const double zeta5_4 = a5_4 + c_q_5*t21 + s_q_5*t22;
-    const double zeta5_5 = a5_5 + c_q_5*t22 - s_q_5*t21;
+    const double t19 = 0.08*zeta4_2 + zeta4_4;
+    const double t20 = -0.08*zeta3_1 + zeta4_5;
+    const double zeta5_4 = a5_4 + c_q_5*t19 + s_q_5*t20;
+    const double zeta5_5 = a5_5 + c_q_5*t20 - s_q_5*t19;
     /* shared by the outputs */
-    const double t23 = c_q_1*c_q_2;
-    const double t24 = s_q_1*s_q_2;
-    const double t25 = c_q_0*t23 - c_q_0*t24;
-    const double t26 = c_q_1*s_q_2;
-    const double t27 = c_q_2*s_q_1;
-    const double t28 = c_q_0*t26 + c_q_0*t27;
-    const double t29 = c_q_3*t28 + s_q_0*s_q_3;
-    const double t30 = c_q_4*t25 - s_q_4*t29;
-    const double t31 = -c_q_3*s_q_0 + s_q_3*t28;
-    const double t32 = c_q_4*t29 + s_q_4*t25;
-    const double t33 = c_q_5*t31 + s_q_5*t32;
-    const double t34 = c_q_5*t32 - s_q_5*t31;
-    const double t35 = s_q_0*t23 - s_q_0*t24;
-    const double t36 = s_q_0*t26 + s_q_0*t27;
-    const double t37 = -c_q_0*s_q_3 + c_q_3*t36;
-    const double t38 = c_q_4*t35 - s_q_4*t37;
-    const double t39 = c_q_0*c_q_3 + s_q_3*t36;
-    const double t40 = c_q_4*t37 + s_q_4*t35;
-    const double t41 = c_q_5*t39 + s_q_5*t40;
-    const double t42 = c_q_5*t40 - s_q_5*t39;
-    const double t43 = -t26 - t27;
-    const double t44 = t23 - t24;
-    const double t45 = c_q_3*t44;
-    const double t46 = c_q_4*t43 - s_q_4*t45;
-    const double t47 = c_q_4*t45 + s_q_4*t43;
-    const double t48 = s_q_3*t44;
-    const double t49 = c_q_5*t48 + s_q_5*t47;
-    const double t50 = c_q_5*t47 - s_q_5*t48;
-    const double t51 = -0.06*V5_1*V5_1 - 0.06*V5_2*V5_2 + zeta5_3;
-    const double t52 = 0.06*V5_0;
-    const double t53 = V5_2*t52 - 0.06*zeta5_1 + zeta5_5;
-    const double t54 = V5_1*t52 + 0.06*zeta5_2 + zeta5_4;
+    const double t21 = c_q_1*c_q_2;
+    const double t22 = s_q_1*s_q_2;
+    const double t23 = c_q_0*t21 - c_q_0*t22;
+    const double t24 = c_q_1*s_q_2;
+    const double t25 = c_q_2*s_q_1;
+    const double t26 = c_q_0*t24 + c_q_0*t25;
+    const double t27 = c_q_3*t26 + s_q_0*s_q_3;
+    const double t28 = c_q_4*t23 - s_q_4*t27;
+    const double t29 = -c_q_3*s_q_0 + s_q_3*t26;
+    const double t30 = c_q_4*t27 + s_q_4*t23;
+    const double t31 = c_q_5*t29 + s_q_5*t30;
+    const double t32 = c_q_5*t30 - s_q_5*t29;
+    const double t33 = s_q_0*t21 - s_q_0*t22;
+    const double t34 = s_q_0*t24 + s_q_0*t25;
+    const double t35 = -c_q_0*s_q_3 + c_q_3*t34;
+    const double t36 = c_q_4*t33 - s_q_4*t35;
+    const double t37 = c_q_0*c_q_3 + s_q_3*t34;
+    const double t38 = c_q_4*t35 + s_q_4*t33;
+    const double t39 = c_q_5*t37 + s_q_5*t38;
+    const double t40 = c_q_5*t38 - s_q_5*t37;
+    const double t41 = -t24 - t25;
+    const double t42 = t21 - t22;
+    const double t43 = c_q_3*t42;
+    const double t44 = c_q_4*t41 - s_q_4*t43;
+    const double t45 = c_q_4*t43 + s_q_4*t41;
+    const double t46 = s_q_3*t42;
+    const double t47 = c_q_5*t46 + s_q_5*t45;
+    const double t48 = c_q_5*t45 - s_q_5*t46;
+    const double t49 = -0.06*V5_1*V5_1 - 0.06*V5_2*V5_2 + zeta5_3;
+    const double t50 = 0.06*V5_0;
+    const double t51 = V5_2*t50 - 0.06*zeta5_1 + zeta5_5;
+    const double t52 = V5_1*t50 + 0.06*zeta5_2 + zeta5_4;
 
     /* Outputs: Jdqd (6) */
-    Jdqd[0] = t30*zeta4_0 + t33*zeta5_1 + t34*zeta5_2;
-    Jdqd[1] = t38*zeta4_0 + t41*zeta5_1 + t42*zeta5_2;
-    Jdqd[2] = t46*zeta4_0 + t49*zeta5_1 + t50*zeta5_2;
-    Jdqd[3] = t30*t51 + t33*t54 + t34*t53;
-    Jdqd[4] = t38*t51 + t41*t54 + t42*t53;
-    Jdqd[5] = t46*t51 + t49*t54 + t50*t53;
+    Jdqd[0] = t28*zeta4_0 + t31*zeta5_1 + t32*zeta5_2;
+    Jdqd[1] = t36*zeta4_0 + t39*zeta5_1 + t40*zeta5_2;
+    Jdqd[2] = t44*zeta4_0 + t47*zeta5_1 + t48*zeta5_2;
+    Jdqd[3] = t28*t49 + t31*t52 + t32*t51;
+    Jdqd[4] = t36*t49 + t39*t52 + t40*t51;
+    Jdqd[5] = t44*t49 + t47*t52 + t48*t51;
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Part II (6.10).
- * Operations: 854 mul, 568 add, 5 div, 12 sin/cos, 0 sqrt; 435 temporaries. */
+ * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 505 mul, 316 add, 5 div, 12 sin/cos, 0 sqrt; 231 temporaries. */
 void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t0 = c_q_5*c_q_5;
-    const double t1 = s_q_5*s_q_5;
-    const double P4_1_1 = 0.00378*t0 + 0.00378*t1 + 0.0020800000000000003;
-    const double P4_2_4 = 0.033*t0 + 0.033*t1 + 0.032;
-    const double P4_1_5 = -P4_2_4;
-    const double P4_2_2 = P4_1_1;
-    const double P4_4_4 = 0.3*t0 + 0.3*t1 + 0.8;
-    const double P4_5_5 = P4_4_4;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_1_1;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0 = Dinv4_0_0*P4_1_1;
-    const double G4_5_0 = Dinv4_0_0*P4_1_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t2 = c_q_4*c_q_4;
-    const double t3 = s_q_4*s_q_4;
-    const double P3_0_0 = P4_2_2*t3 + 0.0006*t2 + 0.0015;
-    const double P3_0_4 = P4_2_4*s_q_4;
-    const double t4 = c_q_4*s_q_4;
-    const double t5 = P4_2_2*c_q_4;
-    const double P3_0_2 = 0.2*P3_0_4 + s_q_4*t5 - 0.0006*t4;
-    const double t6 = -P4_1_5;
-    const double t7 = 0.2*c_q_4;
-    const double t8 = -G4_5_0*P4_1_5 + P4_5_5;
-    const double t9 = -G4_1_0*P4_1_5 - t6 - t7*t8;
-    const double P3_1_1 = -G4_1_0*P4_1_1 + P4_1_1 - 0.2*c_q_4*t9 + 0.04400000000000001*t3 - t7*(-G4_5_0*P4_1_1 - t6) + 0.016800000000000002;
-    const double P3_1_3 = s_q_4*t9 + 0.22000000000000003*t4;
-    const double P3_1_5 = c_q_4*t9 - 0.22000000000000003*t3 - 0.12;
-    const double t10 = 0.2*P4_2_4;
-    const double P3_2_2 = 0.04000000000000001*P4_4_4 + c_q_4*t10 + c_q_4*(t10 + t5) + 0.0006*t3 + 0.016800000000000002;
-    const double P3_2_4 = P4_2_4*c_q_4 + 0.2*P4_4_4 + 0.12;
-    const double P3_3_3 = 1.1*t2 + t3*t8 + 1.2;
-    const double P3_3_5 = t4*t8 - 1.1*t4;
-    const double P3_4_4 = P4_4_4 + 1.2;
-    const double P3_5_5 = t2*t8 + 1.1*t3 + 1.2;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_0_0;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_0;
-    const double G3_2_0 = Dinv3_0_0*P3_0_2;
-    const double G3_4_0 = Dinv3_0_0*P3_0_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_0_0 = -G3_0_0*P3_0_0 + P3_0_0 + 0.004;
-    const double t11 = -G3_0_0*P3_0_4 + P3_0_4;
-    const double P2_0_5 = s_q_3*t11;
-    const double t12 = -G3_0_0*P3_0_2 + P3_0_2;
-    const double P2_0_1 = -0.2*P2_0_5 - s_q_3*t12;
-    const double P2_0_4 = c_q_3*t11;
-    const double P2_0_2 = 0.2*P2_0_4 + c_q_3*t12;
-    const double t13 = -G3_2_0*P3_0_2 + P3_2_2;
-    const double t14 = -P3_2_4;
-    const double t15 = -G3_4_0*P3_0_2 - t14;
-    const double t16 = 0.2*s_q_3;
-    const double t17 = -s_q_3*t13 - t15*t16;
-    const double t18 = P3_1_5*c_q_3;
-    const double t19 = P3_1_1*c_q_3 - 0.2*t18;
-    const double t20 = 0.2*c_q_3;
-    const double t21 = -P3_5_5*t20 + t18;
-    const double t22 = c_q_3*t21;
-    const double t23 = -G3_2_0*P3_0_4 - t14;
-    const double t24 = -G3_4_0*P3_0_4 + P3_4_4;
-    const double t25 = -s_q_3*t23 - t16*t24;
-    const double t26 = s_q_3*t25;
-    const double P2_1_1 = c_q_3*t19 - s_q_3*t17 - 0.2*t22 - 0.2*t26 + 0.04250000000000001;
-    const double t27 = c_q_3*t25;
-    const double t28 = s_q_3*t21;
-    const double P2_1_2 = c_q_3*t17 + s_q_3*t19 + 0.2*t27 - 0.2*t28;
-    const double P2_3_5 = P3_3_5*c_q_3;
-    const double P2_1_3 = -0.2*P2_3_5 + P3_1_3*c_q_3;
-    const double P2_1_4 = t27 - t28;
-    const double P2_1_5 = t22 + t26 - 0.30000000000000004;
-    const double t29 = P3_1_5*s_q_3;
-    const double t30 = c_q_3*t23 + t20*t24;
-    const double t31 = c_q_3*t30;
-    const double t32 = -P3_5_5*t16 + t29;
-    const double t33 = s_q_3*t32;
-    const double P2_2_2 = c_q_3*(c_q_3*t13 + t15*t20) + s_q_3*(P3_1_1*s_q_3 - 0.2*t29) + 0.2*t31 - 0.2*t33 + 0.04250000000000001;
-    const double t34 = P3_3_5*s_q_3;
-    const double P2_2_3 = P3_1_3*s_q_3 - 0.2*t34;
-    const double P2_2_4 = t31 - t33 + 0.30000000000000004;
-    const double P2_2_5 = c_q_3*t32 + s_q_3*t30;
-    const double P2_3_3 = P3_3_3 + 3.0;
-    const double P2_3_4 = -t34;
-    const double t35 = s_q_3*s_q_3;
-    const double t36 = c_q_3*c_q_3;
-    const double P2_4_4 = P3_5_5*t35 + t24*t36 + 3.0;
-    const double P2_4_5 = -P3_5_5*c_q_3*s_q_3 + c_q_3*s_q_3*t24;
-    const double P2_5_5 = P3_5_5*t36 + t24*t35 + 3.0;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_1_1;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_1;
-    const double G2_1_0 = Dinv2_0_0*P2_1_1;
-    const double G2_2_0 = Dinv2_0_0*P2_1_2;
-    const double G2_3_0 = Dinv2_0_0*P2_1_3;
-    const double G2_4_0 = Dinv2_0_0*P2_1_4;
-    const double G2_5_0 = Dinv2_0_0*P2_1_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t37 = -G2_0_0*P2_0_1 + P2_0_0;
-    const double t38 = -P2_0_2;
-    const double t39 = -G2_2_0*P2_0_1 - t38;
-    const double t40 = 0.45*G2_4_0;
-    const double t41 = P2_0_1*t40 - 0.45*P2_0_4 + c_q_2*t37 + s_q_2*t39;
-    const double t42 = -G2_0_0*P2_1_2 - t38;
-    const double t43 = -G2_2_0*P2_1_2 + P2_2_2;
-    const double t44 = P2_1_2*t40 - 0.45*P2_2_4 + c_q_2*t42 + s_q_2*t43;
-    const double t45 = 0.45*c_q_2;
-    const double t46 = 0.45*s_q_2;
-    const double P1_0_0 = -0.2025*G2_4_0*P2_1_4 + 0.2025*P2_4_4 + c_q_2*t41 + s_q_2*t44 - t45*(-G2_0_0*P2_1_4 + P2_0_4) - t46*(-G2_2_0*P2_1_4 + P2_2_4) + 0.41375;
-    const double t47 = -P2_0_1;
-    const double t48 = -P2_2_3;
-    const double t49 = G2_0_0*c_q_2;
-    const double t50 = -P2_0_5;
-    const double t51 = -P2_2_5;
-    const double P1_0_1 = P2_1_1*t40 - 0.45*P2_1_4 + c_q_2*(-G2_0_0*P2_1_1 - t47) + s_q_2*(-G2_2_0*P2_1_1 + P2_1_2) + t45*(0.45*G2_4_0*P2_1_3 - P2_1_3*t49 - 0.45*P2_3_4 + s_q_2*(-G2_2_0*P2_1_3 - t48)) + t46*(P2_1_5*t40 - 0.45*P2_4_5 + c_q_2*(-G2_0_0*P2_1_5 - t50) + s_q_2*(-G2_2_0*P2_1_5 - t51));
-    const double P1_0_2 = c_q_2*t44 - s_q_2*t41;
-    const double t52 = -P2_3_5;
-    const double P1_1_1 = -G2_1_0*P2_1_1 + P2_1_1 + t45*(-G2_3_0*P2_1_1 + P2_1_3) + t45*(-G2_1_0*P2_1_3 + P2_1_3 + t45*(-G2_3_0*P2_1_3 + P2_3_3) + t46*(-G2_5_0*P2_1_3 - t52)) + t46*(-G2_5_0*P2_1_1 + P2_1_5) + t46*(-G2_1_0*P2_1_5 + P2_1_5 + t45*(-G2_3_0*P2_1_5 - t52) + t46*(-G2_5_0*P2_1_5 + P2_5_5)) + 0.41375;
-    const double t53 = G2_3_0*t45;
-    const double P1_1_2 = c_q_2*(-G2_1_0*P2_1_2 + P2_1_2 + t45*(-G2_3_0*P2_1_2 - t48) + t46*(-G2_5_0*P2_1_2 - t51)) - s_q_2*(-G2_1_0*P2_0_1 - P2_0_1*t53 + 0.45*s_q_2*(-G2_5_0*P2_0_1 - t50) - t47);
-    const double P1_2_2 = c_q_2*(c_q_2*t43 - s_q_2*t42) - s_q_2*(c_q_2*t39 - s_q_2*t37) + 0.012;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_1_1;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_1;
-    const double G1_2_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t54 = -P1_0_2;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - t54)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - t54) - s_q_1*(-G1_0_0*P1_0_1 + P1_0_0)) + 0.018;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_0_0 = Dinv0_0_0*s_q_1*s_q_1;
-    const double t55 = G1_0_0*s_q_1 - G1_2_0*c_q_1;
-    const double t56 = Dinv0_0_0*s_q_1;
-    const double Ups1_0_1 = -t55*t56;
-    const double Ups1_0_2 = -c_q_1*t56;
-    const double Ups1_1_1 = Dinv0_0_0*t55*t55 + Dinv1_0_0;
-    const double Ups1_1_2 = Dinv0_0_0*c_q_1*t55;
-    const double Ups1_2_2 = Dinv0_0_0*c_q_1*c_q_1;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t57 = Ups1_0_0*c_q_2;
-    const double t58 = Ups1_0_2*s_q_2;
-    const double t59 = t57 - t58;
-    const double t60 = Ups1_0_2*c_q_2;
-    const double t61 = -Ups1_2_2*s_q_2 + t60;
-    const double Ups2_0_0 = c_q_2*t59 - s_q_2*t61;
-    const double t62 = G2_0_0*s_q_2 - G2_2_0*c_q_2;
-    const double t63 = -G2_2_0*s_q_2 + 0.45*G2_4_0 - t49;
-    const double t64 = Ups1_0_1*c_q_2;
-    const double t65 = -Ups1_1_2*s_q_2 + t64;
-    const double t66 = -G2_1_0 - G2_5_0*t46 - t53 + 1.0;
-    const double Ups2_0_1 = t59*t63 + t61*t62 + t65*t66;
-    const double Ups2_0_2 = c_q_2*t61 + s_q_2*t59;
-    const double Ups2_0_3 = t45*t65;
-    const double Ups2_0_4 = 0.45*Ups1_0_2*s_q_2 - 0.45*t57;
-    const double Ups2_0_5 = t46*t65;
-    const double t67 = Ups1_0_2*t63 + Ups1_1_2*t66 + Ups1_2_2*t62;
-    const double t68 = Ups1_0_0*t63;
-    const double t69 = Ups1_0_1*t66;
-    const double t70 = Ups1_0_2*t62;
-    const double t71 = t68 + t69 + t70;
-    const double t72 = Ups1_0_1*t63 + Ups1_1_1*t66 + Ups1_1_2*t62;
-    const double Ups2_1_1 = Dinv2_0_0 + t62*t67 + t63*t71 + t66*t72;
-    const double Ups2_1_2 = c_q_2*t67 + s_q_2*t71;
-    const double Ups2_1_3 = t45*t72;
-    const double Ups2_1_4 = -0.45*t68 - 0.45*t69 - 0.45*t70;
-    const double Ups2_1_5 = t46*t72;
-    const double t73 = Ups1_0_0*s_q_2;
-    const double Ups2_2_2 = c_q_2*(Ups1_2_2*c_q_2 + t58) + s_q_2*(t60 + t73);
-    const double t74 = Ups1_0_1*s_q_2;
-    const double t75 = Ups1_1_2*c_q_2 + t74;
-    const double Ups2_2_3 = t45*t75;
-    const double Ups2_2_4 = -0.45*t60 - 0.45*t73;
-    const double Ups2_2_5 = t46*t75;
-    const double t76 = 0.2025*Ups1_1_1;
-    const double Ups2_3_3 = c_q_2*c_q_2*t76;
-    const double Ups2_3_4 = -0.2025*t64;
-    const double Ups2_3_5 = c_q_2*s_q_2*t76;
-    const double Ups2_4_4 = 0.2025*Ups1_0_0;
-    const double Ups2_4_5 = -0.2025*t74;
-    const double Ups2_5_5 = s_q_2*s_q_2*t76;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t77 = 1.0 - G3_0_0;
-    const double t78 = G3_2_0*s_q_3 + G3_4_0*t16;
-    const double t79 = -G3_2_0*c_q_3 - G3_4_0*t20;
-    const double t80 = Ups2_4_5*c_q_3;
-    const double t81 = Ups2_5_5*s_q_3;
-    const double t82 = -G3_4_0*t80 - G3_4_0*t81 + Ups2_0_5*t77 + Ups2_1_5*t78 + Ups2_2_5*t79;
-    const double t83 = s_q_3*t82;
-    const double t84 = Ups2_1_4*c_q_3;
-    const double t85 = Ups2_1_5*s_q_3;
-    const double t86 = -G3_4_0*t84 - G3_4_0*t85 + Ups2_0_1*t77 + Ups2_1_1*t78 + Ups2_1_2*t79;
-    const double t87 = Ups2_2_4*c_q_3;
-    const double t88 = Ups2_2_5*s_q_3;
-    const double t89 = -G3_4_0*t87 - G3_4_0*t88 + Ups2_0_2*t77 + Ups2_1_2*t78 + Ups2_2_2*t79;
-    const double t90 = Ups2_4_4*c_q_3;
-    const double t91 = Ups2_4_5*s_q_3;
-    const double t92 = -G3_4_0*t90 - G3_4_0*t91 + Ups2_0_4*t77 + Ups2_1_4*t78 + Ups2_2_4*t79;
-    const double t93 = c_q_3*t92;
-    const double Ups3_0_0 = Dinv3_0_0 - G3_4_0*t83 - G3_4_0*t93 + t77*(-G3_4_0*Ups2_0_4*c_q_3 - G3_4_0*Ups2_0_5*s_q_3 + Ups2_0_0*t77 + Ups2_0_1*t78 + Ups2_0_2*t79) + t78*t86 + t79*t89;
-    const double t94 = c_q_3*t86;
-    const double t95 = s_q_3*t89;
-    const double Ups3_0_1 = t94 + t95;
-    const double t96 = c_q_3*t89;
-    const double t97 = s_q_3*t86;
-    const double Ups3_0_2 = t96 - t97;
-    const double t98 = Ups2_3_4*c_q_3;
-    const double t99 = Ups2_3_5*s_q_3;
-    const double Ups3_0_3 = -G3_4_0*t98 - G3_4_0*t99 + Ups2_0_3*t77 + Ups2_1_3*t78 + Ups2_2_3*t79;
-    const double Ups3_0_4 = t83 + t93 + 0.2*t96 - 0.2*t97;
-    const double Ups3_0_5 = c_q_3*t82 - s_q_3*t92 - 0.2*t94 - 0.2*t95;
-    const double t100 = Ups2_1_1*c_q_3;
-    const double t101 = Ups2_1_2*s_q_3;
-    const double t102 = t100 + t101;
-    const double t103 = c_q_3*t102;
-    const double t104 = Ups2_1_2*c_q_3;
-    const double t105 = Ups2_2_2*s_q_3;
-    const double t106 = t104 + t105;
-    const double t107 = s_q_3*t106;
-    const double Ups3_1_1 = t103 + t107;
-    const double t108 = c_q_3*t106;
-    const double t109 = s_q_3*t102;
-    const double Ups3_1_2 = t108 - t109;
-    const double t110 = Ups2_1_3*c_q_3;
-    const double t111 = Ups2_2_3*s_q_3;
-    const double Ups3_1_3 = t110 + t111;
-    const double t112 = Ups2_2_4*s_q_3;
-    const double t113 = t112 + t84;
-    const double t114 = Ups2_1_5*c_q_3;
-    const double t115 = t114 + t88;
-    const double Ups3_1_4 = c_q_3*t113 + s_q_3*t115 + 0.2*t108 - 0.2*t109;
-    const double Ups3_1_5 = c_q_3*t115 - s_q_3*t113 - 0.2*t103 - 0.2*t107;
-    const double t116 = Ups2_2_2*c_q_3 - t101;
-    const double t117 = c_q_3*t116;
-    const double t118 = Ups2_1_1*s_q_3;
-    const double t119 = Ups2_1_2*c_q_3 - t118;
-    const double t120 = s_q_3*t119;
-    const double Ups3_2_2 = t117 - t120;
-    const double t121 = Ups2_1_3*s_q_3;
-    const double Ups3_2_3 = Ups2_2_3*c_q_3 - t121;
-    const double t122 = Ups2_1_4*s_q_3;
-    const double t123 = Ups2_2_4*c_q_3 - t122;
-    const double t124 = -Ups2_2_5*c_q_3;
-    const double t125 = -t124 - t85;
-    const double Ups3_2_4 = c_q_3*t123 + s_q_3*t125 + 0.2*t117 - 0.2*t120;
-    const double Ups3_2_5 = c_q_3*t125 - s_q_3*t123 - t116*t16 - t119*t20;
-    const double Ups3_3_4 = 0.2*Ups2_2_3*c_q_3 - 0.2*t121 + t98 + t99;
-    const double Ups3_3_5 = -Ups2_3_4*s_q_3 + Ups2_3_5*c_q_3 - 0.2*t110 - 0.2*t111;
-    const double t126 = -0.2*t122 + 0.2*t87 + t90 + t91;
-    const double t127 = 0.2*Ups2_2_5*c_q_3 + t80 + t81 - 0.2*t85;
-    const double t128 = 0.2*t101;
-    const double t129 = 0.2*Ups2_2_2*c_q_3 - t128 + t87 + t88;
-    const double t130 = 0.2*t104;
-    const double t131 = -0.2*t118 + t130 + t84 + t85;
-    const double Ups3_4_4 = c_q_3*t126 + s_q_3*t127 + t129*t20 - t131*t16;
-    const double Ups3_4_5 = c_q_3*t127 - s_q_3*t126 - t129*t16 - t131*t20;
-    const double Ups3_5_5 = c_q_3*(Ups2_5_5*c_q_3 - 0.2*t114 - 0.2*t88 - t91) - s_q_3*(-Ups2_4_4*s_q_3 + Ups2_4_5*c_q_3 - 0.2*t112 - 0.2*t84) - t16*(-0.2*t105 - t112 - t124 - t130) - t20*(Ups2_1_5*c_q_3 - 0.2*t100 - t122 - t128);
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t132 = -G4_1_0 + G4_5_0*t7 + 1.0;
-    const double t133 = Ups3_1_3*s_q_4;
-    const double t134 = Ups3_1_5*c_q_4;
-    const double t135 = -G4_5_0*t133 - G4_5_0*t134 + Ups3_1_1*t132;
-    const double t136 = Ups3_3_5*s_q_4;
-    const double t137 = Ups3_5_5*c_q_4;
-    const double t138 = -G4_5_0*t136 - G4_5_0*t137 + Ups3_1_5*t132;
-    const double t139 = c_q_4*t138;
-    const double t140 = Ups2_3_3*s_q_4;
-    const double t141 = Ups3_3_5*c_q_4;
-    const double t142 = -G4_5_0*t140 - G4_5_0*t141 + Ups3_1_3*t132;
-    const double t143 = s_q_4*t142;
-    const double Ups4_1_1 = Dinv4_0_0 - G4_5_0*t139 - G4_5_0*t143 + t132*t135;
-    const double t144 = G4_5_0*s_q_4;
-    const double t145 = Ups3_2_5*c_q_4;
-    const double t146 = G4_5_0*t145;
-    const double t147 = Ups3_0_3*s_q_4;
-    const double t148 = G4_5_0*c_q_4;
-    const double Ups4_1_2 = c_q_4*(Ups3_1_2*t132 - Ups3_2_3*t144 - t146) + s_q_4*(-G4_5_0*t147 + Ups3_0_1*t132 - Ups3_0_5*t148);
-    const double t149 = 0.2*s_q_4;
-    const double Ups4_1_3 = c_q_4*t142 - s_q_4*t138 + t135*t149;
-    const double t150 = 0.2*Ups3_2_3;
-    const double Ups4_1_4 = 0.2*Ups3_1_2*t132 + Ups3_1_4*t132 - Ups3_3_4*t144 - Ups3_4_5*t148 - t144*t150 - 0.2*t146;
-    const double Ups4_1_5 = -t135*t7 + t139 + t143;
-    const double t151 = Ups3_0_2*s_q_4;
-    const double t152 = Ups3_2_2*c_q_4;
-    const double Ups4_2_2 = c_q_4*(t151 + t152) + s_q_4*(Ups3_0_0*s_q_4 + Ups3_0_2*c_q_4);
-    const double t153 = Ups3_2_3*c_q_4;
-    const double t154 = t147 + t153;
-    const double t155 = Ups3_0_5*s_q_4 + t145;
-    const double t156 = Ups3_0_1*s_q_4 + Ups3_1_2*c_q_4;
-    const double Ups4_2_3 = c_q_4*t154 - s_q_4*t155 + t149*t156;
-    const double Ups4_2_4 = Ups3_0_4*s_q_4 + Ups3_2_4*c_q_4 + 0.2*t151 + 0.2*t152;
-    const double Ups4_2_5 = c_q_4*t155 + s_q_4*t154 - t156*t7;
-    const double t157 = Ups2_3_3*c_q_4 + 0.2*t133 - t136;
-    const double t158 = Ups3_1_5*s_q_4;
-    const double t159 = -Ups3_5_5*s_q_4 + t141 + 0.2*t158;
-    const double t160 = Ups3_1_3*c_q_4;
-    const double t161 = Ups3_1_1*t149 - t158 + t160;
-    const double Ups4_3_3 = c_q_4*t157 - s_q_4*t159 + t149*t161;
-    const double t162 = 0.2*Ups3_2_5;
-    const double Ups4_3_4 = 0.04000000000000001*Ups3_1_2*s_q_4 + Ups3_1_4*t149 + Ups3_3_4*c_q_4 - Ups3_4_5*s_q_4 - s_q_4*t162 + 0.2*t153;
-    const double Ups4_3_5 = c_q_4*t159 + s_q_4*t157 - t161*t7;
-    const double Ups4_4_4 = 0.04000000000000001*Ups3_2_2 + 0.4*Ups3_2_4 + Ups3_4_4;
-    const double Ups4_4_5 = c_q_4*(Ups3_4_5 + t162) + s_q_4*(Ups3_3_4 + t150) - t7*(0.2*Ups3_1_2 + Ups3_1_4);
-    const double Ups4_5_5 = c_q_4*(-0.2*t134 + t136 + t137) + s_q_4*(t140 + t141 - 0.2*t160) - t7*(-Ups3_1_1*t7 + t133 + t134);
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t163 = Ups4_1_1*c_q_5;
-    const double t164 = Ups4_1_2*s_q_5;
-    const double t165 = t163 + t164;
-    const double t166 = c_q_5*t165;
-    const double t167 = Ups4_1_2*c_q_5;
-    const double t168 = Ups4_2_2*s_q_5;
-    const double t169 = t167 + t168;
-    const double t170 = s_q_5*t169;
-    const double Ups5_1_1 = t166 + t170;
-    const double t171 = c_q_5*t169;
-    const double t172 = s_q_5*t165;
-    const double Ups5_1_2 = t171 - t172;
-    const double t173 = Ups4_1_3*c_q_5;
-    const double t174 = Ups4_2_3*s_q_5;
-    const double Ups5_1_3 = t173 + t174;
-    const double t175 = Ups4_1_4*c_q_5;
-    const double t176 = Ups4_2_4*s_q_5;
-    const double t177 = t175 + t176;
-    const double t178 = Ups4_1_5*c_q_5;
-    const double t179 = Ups4_2_5*s_q_5;
-    const double t180 = t178 + t179;
-    const double Ups5_1_4 = c_q_5*t177 + s_q_5*t180 + 0.08*t171 - 0.08*t172;
-    const double Ups5_1_5 = c_q_5*t180 - s_q_5*t177 - 0.08*t166 - 0.08*t170;
-    const double t181 = Ups4_2_2*c_q_5 - t164;
-    const double t182 = c_q_5*t181;
-    const double t183 = Ups4_1_1*s_q_5;
-    const double t184 = Ups4_1_2*c_q_5 - t183;
-    const double t185 = s_q_5*t184;
-    const double Ups5_2_2 = t182 - t185;
-    const double t186 = Ups4_1_3*s_q_5;
-    const double Ups5_2_3 = Ups4_2_3*c_q_5 - t186;
-    const double t187 = Ups4_1_4*s_q_5;
-    const double t188 = Ups4_2_4*c_q_5 - t187;
-    const double t189 = Ups4_1_5*s_q_5;
-    const double t190 = -Ups4_2_5*c_q_5;
-    const double t191 = -t189 - t190;
-    const double Ups5_2_4 = c_q_5*t188 + s_q_5*t191 + 0.08*t182 - 0.08*t185;
-    const double t192 = 0.08*c_q_5;
-    const double t193 = 0.08*s_q_5;
-    const double Ups5_2_5 = c_q_5*t191 - s_q_5*t188 - t181*t193 - t184*t192;
-    const double Ups5_3_4 = 0.08*Ups4_2_3*c_q_5 + Ups4_3_4*c_q_5 + Ups4_3_5*s_q_5 - 0.08*t186;
-    const double Ups5_3_5 = -Ups4_3_4*s_q_5 + Ups4_3_5*c_q_5 - 0.08*t173 - 0.08*t174;
-    const double t194 = Ups4_4_5*s_q_5;
-    const double t195 = Ups4_2_4*c_q_5;
-    const double t196 = Ups4_4_4*c_q_5 - 0.08*t187 + t194 + 0.08*t195;
-    const double t197 = 0.08*Ups4_2_5*c_q_5 + Ups4_4_5*c_q_5 + Ups4_5_5*s_q_5 - 0.08*t189;
-    const double t198 = 0.08*t164;
-    const double t199 = 0.08*Ups4_2_2*c_q_5 + t179 + t195 - t198;
-    const double t200 = 0.08*t167;
-    const double t201 = t175 - 0.08*t183 + t189 + t200;
-    const double Ups5_4_4 = c_q_5*t196 + s_q_5*t197 + t192*t199 - t193*t201;
-    const double Ups5_4_5 = c_q_5*t197 - s_q_5*t196 - t192*t201 - t193*t199;
-    const double Ups5_5_5 = c_q_5*(Ups4_5_5*c_q_5 - 0.08*t178 - 0.08*t179 - t194) - s_q_5*(-Ups4_4_4*s_q_5 + Ups4_4_5*c_q_5 - 0.08*t175 - 0.08*t176) - t192*(Ups4_1_5*c_q_5 - 0.08*t163 - t187 - t198) - t193*(-0.08*t168 - t176 - t190 - t200);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[0], q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
+    const double c_q_5 = soagen_c[5];
+    const double s_q_5 = soagen_s[5];
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_1_1 = 0.00042*c_q_5*c_q_5 + 0.00042*s_q_5*s_q_5 + 0.00544;
+    const double Rc4_2_2 = Rc4_1_1;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t0 = 0.065*c_q_4;
+    const double Rch3_0 = t0 + 0.34;
+    const double Rch3_2 = -0.065*s_q_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t1 = c_q_4*c_q_4;
+    const double t2 = s_q_4*s_q_4;
+    const double Rc3_0_0 = Rc4_2_2*t2 + 0.0008*t1 + 0.0015;
+    const double t3 = c_q_4*s_q_4;
+    const double Rc3_0_2 = Rc4_2_2*t3 + 0.013000000000000001*s_q_4 - 0.0008*t3;
+    const double t4 = 0.026000000000000002*c_q_4 + 0.060800000000000014;
+    const double Rc3_1_1 = Rc4_1_1 + t4;
+    const double Rc3_2_2 = Rc4_2_2*t1 + 0.0008*t2 + t4;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = Rch3_0 + 0.76;
+    const double Rch2_1 = -Rch3_2*s_q_3;
+    const double Rch2_2 = Rch3_2*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_0 = Rc3_0_0 + 0.004;
+    const double Rc2_0_1 = -Rc3_0_2*s_q_3 + 0.2*Rch3_2*s_q_3;
+    const double Rc2_0_2 = Rc3_0_2*c_q_3 - 0.2*Rch2_2;
+    const double t5 = c_q_3*c_q_3;
+    const double t6 = s_q_3*s_q_3;
+    const double t7 = 0.4*Rch3_0 + 0.1345;
+    const double Rc2_1_1 = Rc3_1_1*t5 + Rc3_2_2*t6 + t7;
+    const double t8 = c_q_3*s_q_3;
+    const double Rc2_1_2 = Rc3_1_1*t8 - Rc3_2_2*t8;
+    const double Rc2_2_2 = Rc3_1_1*t6 + Rc3_2_2*t5 + t7;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t9 = Rc2_0_2*s_q_2;
+    const double t10 = Rc2_0_0*c_q_2 + t9;
+    const double t11 = Rc2_0_2*c_q_2 + Rc2_2_2*s_q_2;
+    const double t12 = Rch2_2*c_q_2;
+    const double t13 = Rch2_0*s_q_2;
+    const double t14 = 0.9*t12 - 0.9*t13 + 1.487;
+    const double Rc1_0_0 = c_q_2*t10 + s_q_2*t11 + t14;
+    const double Rc1_0_1 = Rc2_0_1*c_q_2 + Rc2_1_2*s_q_2;
+    const double t15 = 0.45*c_q_2;
+    const double t16 = 0.45*s_q_2;
+    const double Rc1_0_2 = -Rch2_0*t15 - Rch2_2*t16 + c_q_2*t11 - s_q_2*t10;
+    const double Rc1_1_1 = Rc2_1_1 + t14;
+    const double t17 = Rc2_0_1*s_q_2 - Rc2_1_2*c_q_2;
+    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
+    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 - t9) - s_q_2*(-Rc2_0_0*s_q_2 + Rc2_0_2*c_q_2) + 0.012;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 0.018;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc1_0_1;
+    const double F1_2_1_0 = Rc2_1_1 + 0.45*t12 - 0.45*t13;
+    const double F1_2_2_0 = -t17;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1 + F1_2_2_0*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc2_0_1;
+    const double F2_3_2_0 = Rc2_0_2;
+    const double F2_3_4_0 = -Rch2_2;
+    const double F2_3_5_0 = Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_2_0*s_q_2 - 0.45*F2_3_4_0 + Rc3_0_0*c_q_2;
+    const double F1_3_1_0 = F2_3_1_0 + F2_3_5_0*t16;
+    const double F1_3_2_0 = F2_3_2_0*c_q_2 - Rc3_0_0*s_q_2;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -F1_3_0_0*s_q_1 + F1_3_2_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
+    const double F3_4_3_0 = Rch3_2;
+    const double F3_4_5_0 = -t0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_5_0 = F3_4_5_0*c_q_3;
+    const double F2_4_1_0 = -0.2*F2_4_5_0 + F3_4_1_0*c_q_3;
+    const double t18 = F3_4_5_0*s_q_3;
+    const double F2_4_2_0 = F3_4_1_0*s_q_3 - 0.2*t18;
+    const double F2_4_4_0 = -t18;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_2_0*s_q_2 - 0.45*F2_4_4_0;
+    const double F1_4_1_0 = F2_4_1_0 + F2_4_5_0*t16 + F3_4_3_0*t15;
+    const double F1_4_2_0 = F2_4_2_0*c_q_2;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -F1_4_0_0*s_q_1 + F1_4_2_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = 0.0002*c_q_4;
+    const double F3_5_2_0 = -0.0002*s_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = -F3_5_2_0*s_q_3;
+    const double F2_5_2_0 = F3_5_2_0*c_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = F2_5_2_0*s_q_2 + F3_5_0_0*c_q_2;
+    const double F1_5_2_0 = F2_5_2_0*c_q_2 - F3_5_0_0*s_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -F1_5_0_0*s_q_1 + F1_5_2_0*c_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 5000.0*F0_5_2_0;
+    const double ltdl_L5_1 = 5000.0*F2_5_1_0;
+    const double ltdl_L5_2 = ltdl_L5_1;
+    const double ltdl_L5_3 = 5000.0*F3_5_0_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F2_4_1_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_0_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_1_0 - F3_5_0_0*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_5_0_0*ltdl_L5_3 + Rc3_0_0;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t19 = F2_5_1_0*ltdl_L5_0;
+    const double ltdl_A2_0 = F0_2_2_0 - F2_4_1_0*ltdl_L4_0 - ltdl_A3_2*ltdl_L3_0 - t19;
+    const double t20 = F2_5_1_0*ltdl_L5_1;
+    const double ltdl_A2_1 = F1_2_1_0 - F2_4_1_0*ltdl_L4_1 - ltdl_A3_2*ltdl_L3_1 - t20;
+    const double ltdl_A2_2 = -F2_4_1_0*ltdl_L4_2 - F2_5_1_0*ltdl_L5_2 + Rc2_1_1 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_1_0*ltdl_L4_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - t19;
+    const double ltdl_A1_1 = -F1_4_1_0*ltdl_L4_1 + Rc1_1_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - t20;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y5: Y = L^-T B */
+    const double t21 = c_q_1*c_q_2;
+    const double t22 = c_q_0*t21;
+    const double t23 = s_q_1*s_q_2;
+    const double t24 = c_q_0*t23;
+    const double t25 = t22 - t24;
+    const double t26 = c_q_4*t25;
+    const double t27 = c_q_1*s_q_2;
+    const double t28 = c_q_2*s_q_1;
+    const double t29 = c_q_0*t27 + c_q_0*t28;
+    const double t30 = s_q_4*(c_q_3*t29 + s_q_0*s_q_3);
+    const double ltdl_Y5_0 = t26 - t30;
+    const double t31 = s_q_0*t21;
+    const double t32 = s_q_0*t23;
+    const double t33 = t31 - t32;
+    const double t34 = c_q_4*t33;
+    const double t35 = s_q_0*t27 + s_q_0*t28;
+    const double t36 = s_q_4*(-c_q_0*s_q_3 + c_q_3*t35);
+    const double ltdl_Y5_1 = t34 - t36;
+    const double t37 = t27 + t28;
+    const double t38 = -t37;
+    const double t39 = t21 - t23;
+    const double t40 = c_q_3*s_q_4*t39;
+    const double ltdl_Y5_2 = c_q_4*t38 - t40;
+    const double t41 = 0.06000000000000001*t34 - 0.06000000000000001*t36;
+    const double t42 = 0.06000000000000001*c_q_4*t38 - 0.06000000000000001*t40;
+    const double ltdl_Y5_3 = ltdl_Y5_1*t42 - ltdl_Y5_2*t41;
+    const double t43 = 0.06000000000000001*t26 - 0.06000000000000001*t30;
+    const double ltdl_Y5_4 = -ltdl_Y5_0*t42 + ltdl_Y5_2*t43;
+    const double ltdl_Y5_5 = ltdl_Y5_0*t41 - ltdl_Y5_1*t43;
+    /* ltdl_Y4: Y = L^-T B */
+    const double ltdl_Y4_0 = -c_q_3*s_q_0 + s_q_3*t29;
+    const double ltdl_Y4_1 = c_q_0*c_q_3 + s_q_3*t35;
+    const double ltdl_Y4_2 = s_q_3*t39;
+    const double t44 = -0.14*c_q_4*t38 + 0.14*t40;
+    const double t45 = -t44;
+    const double t46 = 0.14*t34 - 0.14*t36;
+    const double ltdl_Y4_3 = ltdl_Y4_1*t45 - ltdl_Y4_2*t46;
+    const double t47 = 0.14*t30;
+    const double t48 = 0.14*t26 - t47;
+    const double ltdl_Y4_4 = -ltdl_Y4_0*t45 + ltdl_Y4_2*t48;
+    const double ltdl_Y4_5 = ltdl_Y4_0*t46 - ltdl_Y4_1*t48;
+    /* ltdl_Y3: Y = L^-T B */
+    const double ltdl_Y3_0 = c_q_0*c_q_1*c_q_2 - ltdl_L5_3*ltdl_Y5_0 - t24;
+    const double ltdl_Y3_1 = c_q_1*c_q_2*s_q_0 - ltdl_L5_3*ltdl_Y5_1 - t32;
+    const double ltdl_Y3_2 = -ltdl_L5_3*ltdl_Y5_2 - t37;
+    const double t49 = 0.2*t31 - 0.2*t32 + t46;
+    const double t50 = -0.2*t27 - 0.2*t28 - t44;
+    const double ltdl_Y3_3 = -ltdl_L5_3*ltdl_Y5_3 + t33*t50 - t38*t49;
+    const double t51 = 0.2*t22 - 0.2*t24 + t48;
+    const double ltdl_Y3_4 = -ltdl_L5_3*ltdl_Y5_4 - t25*t50 + t38*t51;
+    const double ltdl_Y3_5 = -ltdl_L5_3*ltdl_Y5_5 + t25*t49 - t33*t51;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_0 = -ltdl_L3_2*ltdl_Y3_0 - ltdl_L4_2*ltdl_Y4_0 - ltdl_L5_2*ltdl_Y5_0 - s_q_0;
+    const double t52 = -c_q_0;
+    const double ltdl_Y2_1 = -ltdl_L3_2*ltdl_Y3_1 - ltdl_L4_2*ltdl_Y4_1 - ltdl_L5_2*ltdl_Y5_1 - t52;
+    const double ltdl_Y2_2 = -ltdl_L3_2*ltdl_Y3_2 - ltdl_L4_2*ltdl_Y4_2 - ltdl_L5_2*ltdl_Y5_2;
+    const double t53 = 0.4*t27 + 0.4*t28 + t44;
+    const double t54 = -t53;
+    const double ltdl_Y2_3 = c_q_0*t54 - ltdl_L3_2*ltdl_Y3_3 - ltdl_L4_2*ltdl_Y4_3 - ltdl_L5_2*ltdl_Y5_3;
+    const double ltdl_Y2_4 = -ltdl_L3_2*ltdl_Y3_4 - ltdl_L4_2*ltdl_Y4_4 - ltdl_L5_2*ltdl_Y5_4 + s_q_0*t54;
+    const double t55 = 0.4*t24;
+    const double t56 = 0.4*t22 + t48 - t55;
+    const double t57 = 0.4*t31 - 0.4*t32 + t46;
+    const double ltdl_Y2_5 = -c_q_0*t56 - ltdl_L3_2*ltdl_Y3_5 - ltdl_L4_2*ltdl_Y4_5 - ltdl_L5_2*ltdl_Y5_5 - s_q_0*t57;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_0 = -ltdl_L2_1*ltdl_Y2_0 - ltdl_L3_1*ltdl_Y3_0 - ltdl_L4_1*ltdl_Y4_0 - ltdl_L5_1*ltdl_Y5_0 - s_q_0;
+    const double ltdl_Y1_1 = -ltdl_L2_1*ltdl_Y2_1 - ltdl_L3_1*ltdl_Y3_1 - ltdl_L4_1*ltdl_Y4_1 - ltdl_L5_1*ltdl_Y5_1 - t52;
+    const double ltdl_Y1_2 = -ltdl_L2_1*ltdl_Y2_2 - ltdl_L3_1*ltdl_Y3_2 - ltdl_L4_1*ltdl_Y4_2 - ltdl_L5_1*ltdl_Y5_2;
+    const double t58 = 0.45*c_q_1 - t53;
+    const double ltdl_Y1_3 = c_q_0*t58 - ltdl_L2_1*ltdl_Y2_3 - ltdl_L3_1*ltdl_Y3_3 - ltdl_L4_1*ltdl_Y4_3 - ltdl_L5_1*ltdl_Y5_3;
+    const double ltdl_Y1_4 = -ltdl_L2_1*ltdl_Y2_4 - ltdl_L3_1*ltdl_Y3_4 - ltdl_L4_1*ltdl_Y4_4 - ltdl_L5_1*ltdl_Y5_4 + s_q_0*t58;
+    const double t59 = 0.45*s_q_1;
+    const double t60 = s_q_0*t59 + t57;
+    const double ltdl_Y1_5 = -c_q_0*(c_q_0*t59 + t56) - ltdl_L2_1*ltdl_Y2_5 - ltdl_L3_1*ltdl_Y3_5 - ltdl_L4_1*ltdl_Y4_5 - ltdl_L5_1*ltdl_Y5_5 - s_q_0*t60;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_0 = -ltdl_L1_0*ltdl_Y1_0 - ltdl_L2_0*ltdl_Y2_0 - ltdl_L3_0*ltdl_Y3_0 - ltdl_L4_0*ltdl_Y4_0 - ltdl_L5_0*ltdl_Y5_0;
+    const double ltdl_Y0_1 = -ltdl_L1_0*ltdl_Y1_1 - ltdl_L2_0*ltdl_Y2_1 - ltdl_L3_0*ltdl_Y3_1 - ltdl_L4_0*ltdl_Y4_1 - ltdl_L5_0*ltdl_Y5_1;
+    const double ltdl_Y0_2 = -ltdl_L1_0*ltdl_Y1_2 - ltdl_L2_0*ltdl_Y2_2 - ltdl_L3_0*ltdl_Y3_2 - ltdl_L4_0*ltdl_Y4_2 - ltdl_L5_0*ltdl_Y5_2 + 1.0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 - ltdl_L2_0*ltdl_Y2_3 - ltdl_L3_0*ltdl_Y3_3 - ltdl_L4_0*ltdl_Y4_3 - ltdl_L5_0*ltdl_Y5_3 - t60;
+    const double ltdl_Y0_4 = 0.4*c_q_0*c_q_1*c_q_2 + 0.45*c_q_0*s_q_1 + 0.14*c_q_4*t25 - ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 - ltdl_L3_0*ltdl_Y3_4 - ltdl_L4_0*ltdl_Y4_4 - ltdl_L5_0*ltdl_Y5_4 - t47 - t55;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 - ltdl_L3_0*ltdl_Y3_5 - ltdl_L4_0*ltdl_Y4_5 - ltdl_L5_0*ltdl_Y5_5;
     /* shared by the outputs */
-    const double t202 = c_q_1*s_q_2;
-    const double t203 = c_q_2*s_q_1;
-    const double t204 = c_q_0*t202 + c_q_0*t203;
-    const double t205 = -c_q_3*s_q_0 + s_q_3*t204;
-    const double t206 = c_q_3*t204 + s_q_0*s_q_3;
-    const double t207 = c_q_1*c_q_2;
-    const double t208 = s_q_1*s_q_2;
-    const double t209 = c_q_0*t207 - c_q_0*t208;
-    const double t210 = c_q_4*t206 + s_q_4*t209;
-    const double t211 = c_q_5*t205 + s_q_5*t210;
-    const double t212 = c_q_5*t210 - s_q_5*t205;
-    const double t213 = Ups5_1_1*t211 + Ups5_1_2*t212;
-    const double t214 = Ups5_1_2*t211 + Ups5_2_2*t212;
-    const double t215 = c_q_4*t209;
-    const double t216 = s_q_4*t206;
-    const double t217 = t215 - t216;
-    const double t218 = 5000.0*t215 - 5000.0*t216;
-    const double t219 = s_q_0*t202 + s_q_0*t203;
-    const double t220 = c_q_0*c_q_3 + s_q_3*t219;
-    const double t221 = -c_q_0*s_q_3 + c_q_3*t219;
-    const double t222 = s_q_0*t207 - s_q_0*t208;
-    const double t223 = c_q_4*t221 + s_q_4*t222;
-    const double t224 = c_q_5*t220 + s_q_5*t223;
-    const double t225 = c_q_5*t223 - s_q_5*t220;
-    const double t226 = Ups5_1_1*t224 + Ups5_1_2*t225;
-    const double t227 = Ups5_1_2*t224 + Ups5_2_2*t225;
-    const double t228 = c_q_4*t222;
-    const double t229 = s_q_4*t221;
-    const double t230 = 5000.0*t228 - 5000.0*t229;
-    const double t231 = -t202 - t203;
-    const double t232 = t207 - t208;
-    const double t233 = c_q_3*t232;
-    const double t234 = c_q_4*t233 + s_q_4*t231;
-    const double t235 = s_q_3*t232;
-    const double t236 = c_q_5*t235 + s_q_5*t234;
-    const double t237 = c_q_5*t234 - s_q_5*t235;
-    const double t238 = Ups5_1_1*t236 + Ups5_1_2*t237;
-    const double t239 = Ups5_1_2*t236 + Ups5_2_2*t237;
-    const double t240 = s_q_4*t233;
-    const double t241 = 5000.0*c_q_4*t231 - 5000.0*t240;
-    const double t242 = 0.06*Ups5_2_2 + Ups5_2_4;
-    const double t243 = 0.06*Ups5_1_2;
-    const double t244 = Ups5_2_5 - t243;
-    const double t245 = t212*t244;
-    const double t246 = Ups5_2_3*t217 + t211*t242 + t245;
-    const double t247 = Ups5_1_4 + t243;
-    const double t248 = t211*t247;
-    const double t249 = -0.06*Ups5_1_1 + Ups5_1_5;
-    const double t250 = Ups5_1_3*t217 + t212*t249 + t248;
-    const double t251 = t228 - t229;
-    const double t252 = t225*t244;
-    const double t253 = Ups5_2_3*t251 + t224*t242 + t252;
-    const double t254 = t224*t247;
-    const double t255 = Ups5_1_3*t251 + t225*t249 + t254;
-    const double t256 = c_q_4*t231 - t240;
-    const double t257 = t237*t244;
-    const double t258 = Ups5_2_3*t256 + t236*t242 + t257;
-    const double t259 = t236*t247;
-    const double t260 = Ups5_1_3*t256 + t237*t249 + t259;
-    const double t261 = Ups5_1_3*t211 + Ups5_2_3*t212;
-    const double t262 = t211*t249 + t245;
-    const double t263 = t212*t242 + t248;
-    const double t264 = Ups5_1_3*t224 + Ups5_2_3*t225;
-    const double t265 = t224*t249 + t252;
-    const double t266 = t225*t242 + t254;
-    const double t267 = Ups5_1_3*t236 + Ups5_2_3*t237;
-    const double t268 = t236*t249 + t257;
-    const double t269 = t237*t242 + t259;
-    const double t270 = 0.06*Ups5_2_3 + Ups5_3_4;
-    const double t271 = -0.06*Ups5_1_3 + Ups5_3_5;
-    const double t272 = Ups4_3_3*t217 + t211*t270 + t212*t271;
-    const double t273 = 0.0036*Ups5_1_1 - 0.12*Ups5_1_5 + Ups5_5_5;
-    const double t274 = -0.0036*Ups5_1_2 - 0.06*Ups5_1_4 + 0.06*Ups5_2_5 + Ups5_4_5;
-    const double t275 = t211*t274 + t212*t273 + t217*t271;
-    const double t276 = 0.0036*Ups5_2_2 + 0.12*Ups5_2_4 + Ups5_4_4;
-    const double t277 = t211*t276 + t212*t274 + t217*t270;
-    const double t278 = Ups4_3_3*t251 + t224*t270 + t225*t271;
-    const double t279 = t224*t274 + t225*t273 + t251*t271;
-    const double t280 = t224*t276 + t225*t274 + t251*t270;
-    const double t281 = Ups4_3_3*t256 + t236*t270 + t237*t271;
-    const double t282 = t236*t274 + t237*t273 + t256*t271;
-    const double t283 = t236*t276 + t237*t274 + t256*t270;
+    const double t61 = 5000.0*ltdl_Y5_0;
+    const double t62 = ltdl_Y0_0*ltdl_dinv0_0;
+    const double t63 = ltdl_Y1_0*ltdl_dinv1_0;
+    const double t64 = ltdl_Y2_0*ltdl_dinv2_0;
+    const double t65 = ltdl_Y3_0*ltdl_dinv3_0;
+    const double t66 = ltdl_Y4_0*ltdl_dinv4_0;
+    const double t67 = ltdl_Y0_1*t62 + ltdl_Y1_1*t63 + ltdl_Y2_1*t64 + ltdl_Y3_1*t65 + ltdl_Y4_1*t66 + ltdl_Y5_1*t61;
+    const double t68 = ltdl_Y0_2*t62 + ltdl_Y1_2*t63 + ltdl_Y2_2*t64 + ltdl_Y3_2*t65 + ltdl_Y4_2*t66 + ltdl_Y5_2*t61;
+    const double t69 = ltdl_Y0_3*t62 + ltdl_Y1_3*t63 + ltdl_Y2_3*t64 + ltdl_Y3_3*t65 + ltdl_Y4_3*t66 + ltdl_Y5_3*t61;
+    const double t70 = ltdl_Y0_4*t62 + ltdl_Y1_4*t63 + ltdl_Y2_4*t64 + ltdl_Y3_4*t65 + ltdl_Y4_4*t66 + ltdl_Y5_4*t61;
+    const double t71 = ltdl_Y0_5*t62 + ltdl_Y1_5*t63 + ltdl_Y2_5*t64 + ltdl_Y3_5*t65 + ltdl_Y4_5*t66 + ltdl_Y5_5*t61;
+    const double t72 = 5000.0*ltdl_Y5_1;
+    const double t73 = ltdl_Y0_1*ltdl_dinv0_0;
+    const double t74 = ltdl_Y1_1*ltdl_dinv1_0;
+    const double t75 = ltdl_Y2_1*ltdl_dinv2_0;
+    const double t76 = ltdl_Y3_1*ltdl_dinv3_0;
+    const double t77 = ltdl_Y4_1*ltdl_dinv4_0;
+    const double t78 = ltdl_Y0_2*t73 + ltdl_Y1_2*t74 + ltdl_Y2_2*t75 + ltdl_Y3_2*t76 + ltdl_Y4_2*t77 + ltdl_Y5_2*t72;
+    const double t79 = ltdl_Y0_3*t73 + ltdl_Y1_3*t74 + ltdl_Y2_3*t75 + ltdl_Y3_3*t76 + ltdl_Y4_3*t77 + ltdl_Y5_3*t72;
+    const double t80 = ltdl_Y0_4*t73 + ltdl_Y1_4*t74 + ltdl_Y2_4*t75 + ltdl_Y3_4*t76 + ltdl_Y4_4*t77 + ltdl_Y5_4*t72;
+    const double t81 = ltdl_Y0_5*t73 + ltdl_Y1_5*t74 + ltdl_Y2_5*t75 + ltdl_Y3_5*t76 + ltdl_Y4_5*t77 + ltdl_Y5_5*t72;
+    const double t82 = ltdl_Y2_2*ltdl_dinv2_0;
+    const double t83 = ltdl_Y3_2*ltdl_dinv3_0;
+    const double t84 = ltdl_Y4_2*ltdl_dinv4_0;
+    const double t85 = 5000.0*ltdl_Y5_2;
+    const double t86 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t87 = ltdl_Y1_2*ltdl_dinv1_0;
+    const double t88 = ltdl_Y0_3*t86 + ltdl_Y1_3*t87 + ltdl_Y2_3*t82 + ltdl_Y3_3*t83 + ltdl_Y4_3*t84 + ltdl_Y5_3*t85;
+    const double t89 = ltdl_Y0_4*t86 + ltdl_Y1_4*t87 + ltdl_Y2_4*t82 + ltdl_Y3_4*t83 + ltdl_Y4_4*t84 + ltdl_Y5_4*t85;
+    const double t90 = ltdl_Y0_5*t86 + ltdl_Y1_5*t87 + ltdl_Y2_5*t82 + ltdl_Y3_5*t83 + ltdl_Y4_5*t84 + ltdl_Y5_5*t85;
+    const double t91 = 5000.0*ltdl_Y5_3;
+    const double t92 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t93 = ltdl_Y1_3*ltdl_dinv1_0;
+    const double t94 = ltdl_Y2_3*ltdl_dinv2_0;
+    const double t95 = ltdl_Y3_3*ltdl_dinv3_0;
+    const double t96 = ltdl_Y4_3*ltdl_dinv4_0;
+    const double t97 = ltdl_Y0_4*t92 + ltdl_Y1_4*t93 + ltdl_Y2_4*t94 + ltdl_Y3_4*t95 + ltdl_Y4_4*t96 + ltdl_Y5_4*t91;
+    const double t98 = ltdl_Y0_5*t92 + ltdl_Y1_5*t93 + ltdl_Y2_5*t94 + ltdl_Y3_5*t95 + ltdl_Y4_5*t96 + ltdl_Y5_5*t91;
+    const double t99 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + 5000.0*ltdl_Y5_4*ltdl_Y5_5;
 
     /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = t211*t213 + t212*t214 + t217*t218;
-    Lambda_inv[1] = t211*t226 + t212*t227 + t217*t230;
-    Lambda_inv[2] = t211*t238 + t212*t239 + t217*t241;
-    Lambda_inv[3] = t211*t250 + t212*t246;
-    Lambda_inv[4] = t211*t255 + t212*t253;
-    Lambda_inv[5] = t211*t260 + t212*t258;
-    Lambda_inv[6] = t213*t224 + t214*t225 + t218*t251;
-    Lambda_inv[7] = t224*t226 + t225*t227 + t230*t251;
-    Lambda_inv[8] = t224*t238 + t225*t239 + t241*t251;
-    Lambda_inv[9] = t224*t250 + t225*t246;
-    Lambda_inv[10] = t224*t255 + t225*t253;
-    Lambda_inv[11] = t224*t260 + t225*t258;
-    Lambda_inv[12] = t213*t236 + t214*t237 + t218*t256;
-    Lambda_inv[13] = t226*t236 + t227*t237 + t230*t256;
-    Lambda_inv[14] = t236*t238 + t237*t239 + t241*t256;
-    Lambda_inv[15] = t236*t250 + t237*t246;
-    Lambda_inv[16] = t236*t255 + t237*t253;
-    Lambda_inv[17] = t236*t260 + t237*t258;
-    Lambda_inv[18] = t211*t263 + t212*t262 + t217*t261;
-    Lambda_inv[19] = t211*t266 + t212*t265 + t217*t264;
-    Lambda_inv[20] = t211*t269 + t212*t268 + t217*t267;
-    Lambda_inv[21] = t211*t277 + t212*t275 + t217*t272;
-    Lambda_inv[22] = t211*t280 + t212*t279 + t217*t278;
-    Lambda_inv[23] = t211*t283 + t212*t282 + t217*t281;
-    Lambda_inv[24] = t224*t263 + t225*t262 + t251*t261;
-    Lambda_inv[25] = t224*t266 + t225*t265 + t251*t264;
-    Lambda_inv[26] = t224*t269 + t225*t268 + t251*t267;
-    Lambda_inv[27] = t224*t277 + t225*t275 + t251*t272;
-    Lambda_inv[28] = t224*t280 + t225*t279 + t251*t278;
-    Lambda_inv[29] = t224*t283 + t225*t282 + t251*t281;
-    Lambda_inv[30] = t236*t263 + t237*t262 + t256*t261;
-    Lambda_inv[31] = t236*t266 + t237*t265 + t256*t264;
-    Lambda_inv[32] = t236*t269 + t237*t268 + t256*t267;
-    Lambda_inv[33] = t236*t277 + t237*t275 + t256*t272;
-    Lambda_inv[34] = t236*t280 + t237*t279 + t256*t278;
-    Lambda_inv[35] = t236*t283 + t237*t282 + t256*t281;
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 5000.0*ltdl_Y5_0*ltdl_Y5_0;
+    Lambda_inv[1] = t67;
+    Lambda_inv[2] = t68;
+    Lambda_inv[3] = t69;
+    Lambda_inv[4] = t70;
+    Lambda_inv[5] = t71;
+    Lambda_inv[6] = t67;
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 5000.0*ltdl_Y5_1*ltdl_Y5_1;
+    Lambda_inv[8] = t78;
+    Lambda_inv[9] = t79;
+    Lambda_inv[10] = t80;
+    Lambda_inv[11] = t81;
+    Lambda_inv[12] = t68;
+    Lambda_inv[13] = t78;
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 5000.0*ltdl_Y5_2*ltdl_Y5_2;
+    Lambda_inv[15] = t88;
+    Lambda_inv[16] = t89;
+    Lambda_inv[17] = t90;
+    Lambda_inv[18] = t69;
+    Lambda_inv[19] = t79;
+    Lambda_inv[20] = t88;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + 5000.0*ltdl_Y5_3*ltdl_Y5_3;
+    Lambda_inv[22] = t97;
+    Lambda_inv[23] = t98;
+    Lambda_inv[24] = t70;
+    Lambda_inv[25] = t80;
+    Lambda_inv[26] = t89;
+    Lambda_inv[27] = t97;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + 5000.0*ltdl_Y5_4*ltdl_Y5_4;
+    Lambda_inv[29] = t99;
+    Lambda_inv[30] = t71;
+    Lambda_inv[31] = t81;
+    Lambda_inv[32] = t90;
+    Lambda_inv[33] = t98;
+    Lambda_inv[34] = t99;
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + 5000.0*ltdl_Y5_5*ltdl_Y5_5;
 }

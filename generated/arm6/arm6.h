@@ -23,14 +23,14 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 248 mul, 169 add, 0 div, 10 sin/cos, 0 sqrt; 145 temporaries
-//   mass_matrix: 188 mul, 122 add, 0 div, 10 sin/cos, 0 sqrt; 125 temporaries
-//   bias_forces: 238 mul, 155 add, 0 div, 10 sin/cos, 0 sqrt; 137 temporaries
-//   inverse_mass_matrix: 552 mul, 355 add, 5 div, 10 sin/cos, 0 sqrt; 309 temporaries
-//   forward_dynamics: 512 mul, 354 add, 5 div, 10 sin/cos, 0 sqrt; 287 temporaries
+//   inverse_dynamics: 246 mul, 167 add, 0 div, 10 sin/cos, 0 sqrt; 147 temporaries
+//   mass_matrix: 104 mul, 61 add, 0 div, 10 sin/cos, 0 sqrt; 84 temporaries
+//   bias_forces: 236 mul, 153 add, 0 div, 10 sin/cos, 0 sqrt; 139 temporaries
+//   inverse_mass_matrix: 217 mul, 130 add, 5 div, 10 sin/cos, 0 sqrt; 141 temporaries
+//   forward_dynamics: 406 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 253 temporaries
 //   jacobian: 84 mul, 45 add, 0 div, 10 sin/cos, 0 sqrt; 54 temporaries
-//   jacobian_dot_qd: 177 mul, 101 add, 0 div, 12 sin/cos, 0 sqrt; 121 temporaries
-//   op_space_inverse_inertia: 854 mul, 568 add, 5 div, 12 sin/cos, 0 sqrt; 435 temporaries
+//   jacobian_dot_qd: 177 mul, 99 add, 0 div, 12 sin/cos, 0 sqrt; 119 temporaries
+//   op_space_inverse_inertia: 505 mul, 316 add, 5 div, 12 sin/cos, 0 sqrt; 231 temporaries
 
 #ifndef ARM6_H
 #define ARM6_H
@@ -55,11 +55,11 @@ void arm6_mass_matrix(const double* q, double* M);
 void arm6_bias_forces(const double* q, const double* qd, double* C);
 
 /* M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Minv: 6 x 6, row-major. Part I (4.4)-(4.6), (4.16), (4.19)-(4.22). */
+ * Minv: 6 x 6, row-major. Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void arm6_inverse_mass_matrix(const double* q, double* Minv);
 
 /* joint accelerations qdd = M^-1 (tau - C).
- * qdd: 6. Part I (5.8)-(5.10) (FD3). */
+ * qdd: 6. Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void arm6_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd);
 
 /* tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -71,7 +71,7 @@ void arm6_jacobian(const double* q, double* J);
 void arm6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd);
 
 /* operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Lambda_inv: 6 x 6, row-major. Part II (6.10). */
+ * Lambda_inv: 6 x 6, row-major. Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv);
 
 #ifdef __cplusplus

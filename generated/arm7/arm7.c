@@ -24,22 +24,202 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 478 mul, 367 add, 0 div, 12 sin/cos, 0 sqrt; 185 temporaries
-//   mass_matrix: 442 mul, 350 add, 0 div, 12 sin/cos, 0 sqrt; 251 temporaries
-//   bias_forces: 468 mul, 353 add, 0 div, 12 sin/cos, 0 sqrt; 178 temporaries
-//   inverse_mass_matrix: 1339 mul, 1023 add, 6 div, 12 sin/cos, 0 sqrt; 713 temporaries
-//   forward_dynamics: 1158 mul, 902 add, 6 div, 12 sin/cos, 0 sqrt; 538 temporaries
+//   inverse_dynamics: 473 mul, 363 add, 0 div, 12 sin/cos, 0 sqrt; 180 temporaries
+//   mass_matrix: 243 mul, 201 add, 0 div, 12 sin/cos, 0 sqrt; 171 temporaries
+//   bias_forces: 463 mul, 349 add, 0 div, 12 sin/cos, 0 sqrt; 173 temporaries
+//   inverse_mass_matrix: 459 mul, 348 add, 6 div, 12 sin/cos, 0 sqrt; 265 temporaries
+//   forward_dynamics: 826 mul, 655 add, 6 div, 12 sin/cos, 0 sqrt; 389 temporaries
 //   jacobian: 119 mul, 67 add, 0 div, 12 sin/cos, 0 sqrt; 77 temporaries
-//   jacobian_dot_qd: 219 mul, 125 add, 0 div, 14 sin/cos, 0 sqrt; 147 temporaries
-//   op_space_inverse_inertia: 1564 mul, 1131 add, 6 div, 14 sin/cos, 0 sqrt; 693 temporaries
+//   jacobian_dot_qd: 212 mul, 121 add, 0 div, 14 sin/cos, 0 sqrt; 142 temporaries
+//   op_space_inverse_inertia: 812 mul, 584 add, 6 div, 14 sin/cos, 0 sqrt; 372 temporaries
 
 #include <math.h>
 
 #include "arm7.h"
 
+/* ------------------------------------------------------------------------------------
+ * Vector support: W lanes at a time on the compiler's vector types, for the sin/cos of
+ * the scalar functions (all joint angles of one call at once, soagen_sincos) and for the
+ * batch functions (soagen generate --batch: W states at a time). W follows the compiler's
+ * target macros: 8 with AVX-512F, 4 with AVX, 2 otherwise (SSE2, NEON); -DSOAGEN_WIDTH=W
+ * forces one (1, 2, 4 or 8). Without GCC/Clang vector extensions, or with
+ * -DSOAGEN_NO_VECTOR, W = 1: plain C99, libm's sin and cos one angle at a time, and the
+ * batch functions loop over the scalar ones.
+ *
+ * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
+ * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
+ * -lm, when the ISA of its variant is enabled).
+ * ------------------------------------------------------------------------------------ */
+#ifndef SOAGEN_VECTOR_PRELUDE
+#define SOAGEN_VECTOR_PRELUDE
+
+#if defined(SOAGEN_WIDTH)
+#  define SOAGEN_W SOAGEN_WIDTH
+#elif defined(SOAGEN_NO_VECTOR) || !defined(__GNUC__)
+#  define SOAGEN_W 1
+#elif defined(__AVX512F__)
+#  define SOAGEN_W 8
+#elif defined(__AVX__)
+#  define SOAGEN_W 4
+#else
+#  define SOAGEN_W 2
+#endif
+
+#if SOAGEN_W > 1
+typedef double soagen_vd __attribute__((vector_size(8 * SOAGEN_W)));
+typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
+#define SOAGEN_SPLAT(x) ((soagen_vd){0} + (x))
+
+/* state-major (n, m) rows <-> m vectors of W states */
+static inline void soagen_load(soagen_vd* v, const double* x, int m)
+{
+    for (int k = 0; k < m; k++) {
+        soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
+        for (int l = 0; l < SOAGEN_W; l++)
+            t[l] = x[l * m + k];
+        v[k] = t;
+    }
+}
+
+static inline void soagen_store(double* x, const soagen_vd* v, int m)
+{
+    for (int k = 0; k < m; k++)
+        for (int l = 0; l < SOAGEN_W; l++)
+            x[l * m + k] = v[k][l];
+}
+
+static inline soagen_vd soagen_vsqrt(soagen_vd x)
+{
+    double lanes[SOAGEN_W];
+    soagen_vd r;
+    for (int l = 0; l < SOAGEN_W; l++)
+        lanes[l] = sqrt(x[l]);
+    __builtin_memcpy(&r, lanes, sizeof lanes);
+    return r;
+}
+
+/* sin and cos of W angles at once. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
+ * three parts (the first two of 33 bits, so k*P1 and k*P2 are exact for |k| < 2^20);
+ * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
+ * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
+ * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
+ * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
+ * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
+static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
+    const soagen_vd y = x * 0.6366197723675814 + 6755399441055744.0;
+    const soagen_vd k = y - 6755399441055744.0;
+    const soagen_vu n = (soagen_vu)y;
+    const soagen_vd r = ((x - k * P1) - k * P2) - k * P3;
+    const soagen_vd z = r * r;
+    const soagen_vd ps = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03
+        + z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06
+        + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+    const soagen_vd pc = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
+        + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
+        + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    const soagen_vu odd = -(n & 1), bs = (soagen_vu)ps, bc = (soagen_vu)pc;
+    *s = (soagen_vd)(((bs & ~odd) | (bc & odd)) ^ ((n & 2) << 62));        /* q: s, c, -s, -c */
+    *c = (soagen_vd)(((bc & ~odd) | (bs & odd)) ^ (((n + 1) & 2) << 62));  /* q: c, -s, -c, s */
+    int large = 0;
+    for (int l = 0; l < SOAGEN_W; l++)
+        large |= !(x[l] >= -823549.6654 && x[l] <= 823549.6654);
+    if (large)
+        for (int l = 0; l < SOAGEN_W; l++)
+            if (!(x[l] >= -823549.6654 && x[l] <= 823549.6654)) {
+                (*s)[l] = sin(x[l]);
+                (*c)[l] = cos(x[l]);
+            }
+}
+
+#if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
+    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
+    && ((SOAGEN_W == 8 && defined(__AVX512F__)) || (SOAGEN_W == 4 && defined(__AVX__)) || SOAGEN_W == 2)
+#  define SOAGEN_LIBMVEC 1
+#  if SOAGEN_W == 8
+extern soagen_vd _ZGVeN8v_sin(soagen_vd);
+extern soagen_vd _ZGVeN8v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVeN8v_sin
+#    define SOAGEN_MVCOS _ZGVeN8v_cos
+#  elif SOAGEN_W == 4 && defined(__AVX2__)
+extern soagen_vd _ZGVdN4v_sin(soagen_vd);
+extern soagen_vd _ZGVdN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVdN4v_sin
+#    define SOAGEN_MVCOS _ZGVdN4v_cos
+#  elif SOAGEN_W == 4
+extern soagen_vd _ZGVcN4v_sin(soagen_vd);
+extern soagen_vd _ZGVcN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVcN4v_sin
+#    define SOAGEN_MVCOS _ZGVcN4v_cos
+#  else
+extern soagen_vd _ZGVbN2v_sin(soagen_vd);
+extern soagen_vd _ZGVbN2v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVbN2v_sin
+#    define SOAGEN_MVCOS _ZGVbN2v_cos
+#  endif
+/* -DSOAGEN_USE_LIBMVEC: glibc's libmvec, two calls (sin, cos) per vector. */
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    *s = SOAGEN_MVSIN(x);
+    *c = SOAGEN_MVCOS(x);
+}
+#else
+#  define SOAGEN_LIBMVEC 0
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    soagen_vsincos_poly(x, s, c);
+}
+#endif
+
+/* One of the two, for a sin or cos whose argument is not an input (rare). */
+static inline soagen_vd soagen_vsin(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return s;
+}
+
+static inline soagen_vd soagen_vcos(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return c;
+}
+#endif /* SOAGEN_W > 1 */
+
+/* s[i] = sin(x[i]), c[i] = cos(x[i]) for the n angles of one scalar call: gathered into
+ * vectors of W lanes (the last one padded with zeros), one soagen_vsincos per W angles,
+ * scattered back; W = 1: libm.
+ * The lanes are set one by one in registers (a vector loaded from memory just written
+ * lane by lane would wait for the stores). */
+static inline void soagen_sincos(const double* x, double* s, double* c, int n)
+{
+#if SOAGEN_W > 1
+    for (int i = 0; i < n; i += SOAGEN_W) {
+        soagen_vd v = SOAGEN_SPLAT(0.0);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++)
+            v[l] = x[i + l];
+        soagen_vd vs, vc;
+        soagen_vsincos(v, &vs, &vc);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++) {
+            s[i + l] = vs[l];
+            c[i + l] = vc[l];
+        }
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        s[i] = sin(x[i]);
+        c[i] = cos(x[i]);
+    }
+#endif
+}
+#endif /* SOAGEN_VECTOR_PRELUDE */
+
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
- * Operations: 478 mul, 367 add, 0 div, 12 sin/cos, 0 sqrt; 185 temporaries. */
+ * Operations: 473 mul, 363 add, 0 div, 12 sin/cos, 0 sqrt; 180 temporaries. */
 void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd, double* tau)
 {
     /* Inputs */
@@ -48,19 +228,22 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     (void)qdd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[1], q[2], q[3], q[4], q[5], q[6] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
+    const double c_q_6 = soagen_c[5];
+    const double s_q_6 = soagen_s[5];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -79,43 +262,38 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = V2_1*qd[2];
     const double a2_1 = -V2_0*qd[2];
-    const double t5 = -0.316*t2 - 0.316*t3;
-    const double a2_3 = V1_1*t5;
-    const double t6 = 0.316*c_q_2*qd[1] - 0.316*t4;
-    const double a2_4 = -V1_1*t6;
-    const double a2_5 = V2_0*t5 - V2_1*t6;
+    const double t5 = 0.316*V1_1;
+    const double a2_3 = -t2*t5 - t3*t5;
+    const double a2_4 = -c_q_2*qd[1]*t5 + t4*t5;
+    const double a2_5 = -0.316*V1_0*V1_0 - 0.316*qd[1]*qd[1];
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V2_0*c_q_3 + V2_2*s_q_3;
+    const double t6 = V2_0*c_q_3;
+    const double t7 = V2_2*s_q_3;
+    const double V3_0 = t6 + t7;
     const double V3_1 = -V2_0*s_q_3 + V2_2*c_q_3;
     const double V3_2 = -V2_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
-    const double t7 = 0.0825*c_q_3;
-    const double t8 = 0.0825*s_q_3;
-    const double t9 = -V3_0*t8 - V3_1*t7;
-    const double t10 = V2_1*V2_1;
-    const double a3_3 = V3_1*t9 - t10*t7;
-    const double a3_4 = -V3_0*t9 + t10*t8;
-    const double a3_5 = -V2_1*V3_0*t7 + 0.0825*V2_1*V3_1*s_q_3;
+    const double t8 = -0.0825*V2_1*V2_1 - 0.0825*V2_2*V2_2;
+    const double t9 = 0.0825*V2_0;
+    const double a3_3 = c_q_3*t8 + t7*t9;
+    const double a3_4 = 0.0825*V2_2*t6 - s_q_3*t8;
+    const double a3_5 = -V2_1*t9;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t11 = V3_0*c_q_4;
-    const double V4_0 = -V3_2*s_q_4 + t11;
-    const double t12 = V3_0*s_q_4;
-    const double t13 = V3_2*c_q_4;
-    const double V4_1 = -t12 - t13;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
     const double V4_2 = V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = V4_1*qd[4];
     const double a4_1 = -V4_0*qd[4];
-    const double t14 = 0.0825*c_q_4;
-    const double t15 = -V3_1*t14 + 0.384*V3_2*s_q_4 - 0.384*t11;
-    const double t16 = 0.0825*s_q_4;
-    const double t17 = V4_0*t16 + V4_1*t14;
-    const double a4_3 = -V3_1*t15 + V4_1*t17;
-    const double t18 = -V3_1*t16 - 0.384*t12 - 0.384*t13;
-    const double a4_4 = V3_1*t18 - V4_0*t17;
-    const double a4_5 = V4_0*t15 - V4_1*t18;
+    const double t10 = V3_2*V3_2;
+    const double t11 = 0.384*V3_0 + 0.0825*V3_1;
+    const double t12 = V3_1*t11 + 0.0825*t10;
+    const double t13 = -0.0825*V3_0*V3_2 + 0.384*V3_1*V3_2;
+    const double a4_3 = c_q_4*t12 - s_q_4*t13;
+    const double a4_4 = -c_q_4*t13 - s_q_4*t12;
+    const double a4_5 = -V3_0*t11 - 0.384*t10;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0*c_q_5 + V4_2*s_q_5;
     const double V5_1 = -V4_0*s_q_5 + V4_2*c_q_5;
@@ -124,50 +302,50 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double a5_0 = V5_1*qd[5];
     const double a5_1 = -V5_0*qd[5];
     /* V6: spatial velocity V(k) (2.25) */
-    const double V6_0 = V5_0*c_q_6 + V5_2*s_q_6;
+    const double t14 = V5_0*c_q_6;
+    const double t15 = V5_2*s_q_6;
+    const double V6_0 = t14 + t15;
     const double V6_1 = -V5_0*s_q_6 + V5_2*c_q_6;
     const double V6_2 = -V5_1 + qd[6];
     /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a6_0 = V6_1*qd[6];
     const double a6_1 = -V6_0*qd[6];
-    const double t19 = 0.088*c_q_6;
-    const double t20 = 0.088*s_q_6;
-    const double t21 = -V6_0*t20 - V6_1*t19;
-    const double t22 = V5_1*V5_1;
-    const double a6_3 = V6_1*t21 - t19*t22;
-    const double a6_4 = -V6_0*t21 + t20*t22;
-    const double a6_5 = -V5_1*V6_0*t19 + 0.088*V5_1*V6_1*s_q_6;
+    const double t16 = -0.088*V5_1*V5_1 - 0.088*V5_2*V5_2;
+    const double t17 = 0.088*V5_0;
+    const double a6_3 = c_q_6*t16 + t15*t17;
+    const double a6_4 = 0.088*V5_2*t14 - s_q_6*t16;
+    const double a6_5 = -V5_1*t17;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
     const double alpha1_1 = a1_1 - c_q_1*qdd[0];
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_4 = -9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double t23 = alpha1_0*c_q_2;
-    const double alpha2_0 = a2_0 + qdd[1]*s_q_2 + t23;
-    const double t24 = alpha1_0*s_q_2;
-    const double alpha2_1 = a2_1 + c_q_2*qdd[1] - t24;
+    const double t18 = alpha1_0*c_q_2;
+    const double alpha2_0 = a2_0 + qdd[1]*s_q_2 + t18;
+    const double t19 = alpha1_0*s_q_2;
+    const double alpha2_1 = a2_1 + c_q_2*qdd[1] - t19;
     const double alpha2_2 = -alpha1_1 + qdd[2];
-    const double t25 = alpha1_3 + 0.316*qdd[1];
-    const double alpha2_3 = a2_3 + c_q_2*t25 - 0.316*t24;
-    const double alpha2_4 = a2_4 - s_q_2*t25 - 0.316*t23;
+    const double t20 = alpha1_3 + 0.316*qdd[1];
+    const double alpha2_3 = a2_3 + c_q_2*t20 - 0.316*t19;
+    const double alpha2_4 = a2_4 - s_q_2*t20 - 0.316*t18;
     const double alpha2_5 = a2_5 - alpha1_4;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = a3_0 + alpha2_0*c_q_3 + alpha2_2*s_q_3;
     const double alpha3_1 = a3_1 - alpha2_0*s_q_3 + alpha2_2*c_q_3;
     const double alpha3_2 = -alpha2_1 + qdd[3];
-    const double t26 = -0.0825*alpha2_1 + alpha2_5;
-    const double alpha3_3 = a3_3 + alpha2_3*c_q_3 + s_q_3*t26;
-    const double alpha3_4 = a3_4 - alpha2_3*s_q_3 + c_q_3*t26;
+    const double t21 = -0.0825*alpha2_1 + alpha2_5;
+    const double alpha3_3 = a3_3 + alpha2_3*c_q_3 + s_q_3*t21;
+    const double alpha3_4 = a3_4 - alpha2_3*s_q_3 + c_q_3*t21;
     const double alpha3_5 = a3_5 - 0.0825*alpha2_2 - alpha2_4;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + alpha3_0*c_q_4 - alpha3_2*s_q_4;
     const double alpha4_1 = a4_1 - alpha3_0*s_q_4 - alpha3_2*c_q_4;
     const double alpha4_2 = alpha3_1 + qdd[4];
-    const double t27 = -0.384*alpha3_2 + alpha3_3;
-    const double t28 = 0.384*alpha3_0 + 0.0825*alpha3_1 + alpha3_5;
-    const double alpha4_3 = a4_3 + c_q_4*t27 - s_q_4*t28;
-    const double alpha4_4 = a4_4 - c_q_4*t28 - s_q_4*t27;
+    const double t22 = -0.384*alpha3_2 + alpha3_3;
+    const double t23 = 0.384*alpha3_0 + 0.0825*alpha3_1 + alpha3_5;
+    const double alpha4_3 = a4_3 + c_q_4*t22 - s_q_4*t23;
+    const double alpha4_4 = a4_4 - c_q_4*t23 - s_q_4*t22;
     const double alpha4_5 = a4_5 - 0.0825*alpha3_2 + alpha3_4;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = a5_0 + alpha4_0*c_q_5 + alpha4_2*s_q_5;
@@ -179,84 +357,84 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double alpha6_0 = a6_0 + alpha5_0*c_q_6 + alpha5_2*s_q_6;
     const double alpha6_1 = a6_1 - alpha5_0*s_q_6 + alpha5_2*c_q_6;
     const double alpha6_2 = -alpha5_1 + qdd[6];
-    const double t29 = -alpha4_4 - 0.088*alpha5_1;
-    const double alpha6_3 = a6_3 + alpha5_3*c_q_6 + s_q_6*t29;
-    const double alpha6_4 = a6_4 - alpha5_3*s_q_6 + c_q_6*t29;
+    const double t24 = -alpha4_4 - 0.088*alpha5_1;
+    const double alpha6_3 = a6_3 + alpha5_3*c_q_6 + s_q_6*t24;
+    const double alpha6_4 = a6_4 - alpha5_3*s_q_6 + c_q_6*t24;
     const double alpha6_5 = a6_5 - 0.088*alpha5_2 - alpha5_4;
     /* f6: spatial force f(k) (2.29) */
-    const double t30 = -0.0009653051699191116*V6_0 - 0.001255536598272898*V6_1 + 0.006684151967360946*V6_2;
-    const double t31 = 0.0003913912816842479*V6_0 + 0.029212399412428355*V6_1 - 0.001255536598272898*V6_2;
-    const double f6_0 = V6_1*t30 - V6_2*t31 + 0.03163334319094959*alpha6_0 + 0.0003913912816842479*alpha6_1 - 0.0009653051699191116*alpha6_2 - 0.150277948634*alpha6_4 + 0.0020344399586617965*alpha6_5;
-    const double t32 = 0.03163334319094959*V6_0 + 0.0003913912816842479*V6_1 - 0.0009653051699191116*V6_2;
-    const double f6_1 = -V6_0*t30 + V6_2*t32 + 0.0003913912816842479*alpha6_0 + 0.029212399412428355*alpha6_1 - 0.001255536598272898*alpha6_2 + 0.150277948634*alpha6_3 - 0.002573605371338202*alpha6_5;
-    const double f6_2 = V6_0*t31 - V6_1*t32 - 0.0009653051699191116*alpha6_0 - 0.001255536598272898*alpha6_1 + 0.006684151967360946*alpha6_2 - 0.0020344399586617965*alpha6_3 + 0.002573605371338202*alpha6_4;
-    const double t33 = 0.0020344399586617965*V6_0 - 0.002573605371338202*V6_1;
-    const double t34 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
-    const double f6_3 = V6_1*t33 - V6_2*t34 + 0.150277948634*alpha6_1 - 0.0020344399586617965*alpha6_2 + 1.4955219999999998*alpha6_3;
-    const double t35 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
-    const double f6_4 = -V6_0*t33 + V6_2*t35 - 0.150277948634*alpha6_0 + 0.002573605371338202*alpha6_2 + 1.4955219999999998*alpha6_4;
-    const double f6_5 = V6_0*t34 - V6_1*t35 + 0.0020344399586617965*alpha6_0 - 0.002573605371338202*alpha6_1 + 1.4955219999999998*alpha6_5;
+    const double t25 = -0.0009653051699191116*V6_0 - 0.001255536598272898*V6_1 + 0.006684151967360946*V6_2;
+    const double t26 = 0.0003913912816842479*V6_0 + 0.029212399412428355*V6_1 - 0.001255536598272898*V6_2;
+    const double f6_0 = V6_1*t25 - V6_2*t26 + 0.03163334319094959*alpha6_0 + 0.0003913912816842479*alpha6_1 - 0.0009653051699191116*alpha6_2 - 0.150277948634*alpha6_4 + 0.0020344399586617965*alpha6_5;
+    const double t27 = 0.03163334319094959*V6_0 + 0.0003913912816842479*V6_1 - 0.0009653051699191116*V6_2;
+    const double f6_1 = -V6_0*t25 + V6_2*t27 + 0.0003913912816842479*alpha6_0 + 0.029212399412428355*alpha6_1 - 0.001255536598272898*alpha6_2 + 0.150277948634*alpha6_3 - 0.002573605371338202*alpha6_5;
+    const double f6_2 = V6_0*t26 - V6_1*t27 - 0.0009653051699191116*alpha6_0 - 0.001255536598272898*alpha6_1 + 0.006684151967360946*alpha6_2 - 0.0020344399586617965*alpha6_3 + 0.002573605371338202*alpha6_4;
+    const double t28 = 0.0020344399586617965*V6_0 - 0.002573605371338202*V6_1;
+    const double t29 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
+    const double f6_3 = V6_1*t28 - V6_2*t29 + 0.150277948634*alpha6_1 - 0.0020344399586617965*alpha6_2 + 1.4955219999999998*alpha6_3;
+    const double t30 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
+    const double f6_4 = -V6_0*t28 + V6_2*t30 - 0.150277948634*alpha6_0 + 0.002573605371338202*alpha6_2 + 1.4955219999999998*alpha6_4;
+    const double f6_5 = V6_0*t29 - V6_1*t30 + 0.0020344399586617965*alpha6_0 - 0.002573605371338202*alpha6_1 + 1.4955219999999998*alpha6_5;
     /* f5: spatial force f(k) (2.29) */
-    const double t36 = -0.0001037589172186847*V5_0 + 9.3569097314605e-05*V5_1 + 0.01179456023023895*V5_2;
-    const double t37 = 0.001524110902883315*V5_0 + 0.010567766133106952*V5_1 + 9.3569097314605e-05*V5_2;
-    const double f5_0 = V5_1*t36 - V5_2*t37 + 0.023526756935*alpha4_4 + 0.00248046035817079*alpha5_0 + 0.001524110902883315*alpha5_1 - 0.0001037589172186847*alpha5_2 + 0.017527158935000002*alpha5_4 + c_q_6*f6_0 - f6_1*s_q_6;
-    const double t38 = 0.00248046035817079*V5_0 + 0.001524110902883315*V5_1 - 0.0001037589172186847*V5_2;
-    const double f5_1 = -V5_0*t36 + V5_2*t38 + 0.10024161669500001*alpha4_4 + 0.001524110902883315*alpha5_0 + 0.010567766133106952*alpha5_1 + 9.3569097314605e-05*alpha5_2 - 0.017527158935000002*alpha5_3 - 0.088*c_q_6*f6_4 - f6_2 - 0.088*f6_3*s_q_6;
-    const double f5_2 = V5_0*t37 - V5_1*t38 - 0.0001037589172186847*alpha5_0 + 9.3569097314605e-05*alpha5_1 + 0.01179456023023895*alpha5_2 + 0.023526756935*alpha5_3 + 0.10024161669500001*alpha5_4 + c_q_6*f6_1 + f6_0*s_q_6 - 0.088*f6_5;
-    const double t39 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
-    const double t40 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
-    const double f5_3 = V5_1*t39 - V5_2*t40 - 0.017527158935000002*alpha5_1 + 0.023526756935*alpha5_2 + 1.666555*alpha5_3 + c_q_6*f6_3 - f6_4*s_q_6;
-    const double t41 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
-    const double f5_4 = -V5_0*t39 + V5_2*t41 + 0.017527158935000002*alpha5_0 + 0.10024161669500001*alpha5_2 + 1.666555*alpha5_4 - f6_5;
-    const double f5_5 = V5_0*t40 - V5_1*t41 - 1.666555*alpha4_4 - 0.023526756935*alpha5_0 - 0.10024161669500001*alpha5_1 + c_q_6*f6_4 + f6_3*s_q_6;
+    const double t31 = -0.0001037589172186847*V5_0 + 9.3569097314605e-05*V5_1 + 0.01179456023023895*V5_2;
+    const double t32 = 0.001524110902883315*V5_0 + 0.010567766133106952*V5_1 + 9.3569097314605e-05*V5_2;
+    const double f5_0 = V5_1*t31 - V5_2*t32 + 0.023526756935*alpha4_4 + 0.00248046035817079*alpha5_0 + 0.001524110902883315*alpha5_1 - 0.0001037589172186847*alpha5_2 + 0.017527158935000002*alpha5_4 + c_q_6*f6_0 - f6_1*s_q_6;
+    const double t33 = 0.00248046035817079*V5_0 + 0.001524110902883315*V5_1 - 0.0001037589172186847*V5_2;
+    const double f5_1 = -V5_0*t31 + V5_2*t33 + 0.10024161669500001*alpha4_4 + 0.001524110902883315*alpha5_0 + 0.010567766133106952*alpha5_1 + 9.3569097314605e-05*alpha5_2 - 0.017527158935000002*alpha5_3 - 0.088*c_q_6*f6_4 - f6_2 - 0.088*f6_3*s_q_6;
+    const double f5_2 = V5_0*t32 - V5_1*t33 - 0.0001037589172186847*alpha5_0 + 9.3569097314605e-05*alpha5_1 + 0.01179456023023895*alpha5_2 + 0.023526756935*alpha5_3 + 0.10024161669500001*alpha5_4 + c_q_6*f6_1 + f6_0*s_q_6 - 0.088*f6_5;
+    const double t34 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
+    const double t35 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
+    const double f5_3 = V5_1*t34 - V5_2*t35 - 0.017527158935000002*alpha5_1 + 0.023526756935*alpha5_2 + 1.666555*alpha5_3 + c_q_6*f6_3 - f6_4*s_q_6;
+    const double t36 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
+    const double f5_4 = -V5_0*t34 + V5_2*t36 + 0.017527158935000002*alpha5_0 + 0.10024161669500001*alpha5_2 + 1.666555*alpha5_4 - f6_5;
+    const double f5_5 = V5_0*t35 - V5_1*t36 - 1.666555*alpha4_4 - 0.023526756935*alpha5_0 - 0.10024161669500001*alpha5_1 + c_q_6*f6_4 + f6_3*s_q_6;
     /* f4: spatial force f(k) (2.29) */
-    const double t42 = -0.004600245517563105*V4_0 + 0.0021640520520981297*V4_1 + 0.010869510762828563*V4_2;
-    const double t43 = -0.0015152444733270301*V4_0 + 0.03146037232526039*V4_1 + 0.0021640520520981297*V4_2;
-    const double f4_0 = V4_1*t42 - V4_2*t43 + 0.03942757095803552*alpha4_0 - 0.0015152444733270301*alpha4_1 - 0.004600245517563105*alpha4_2 + 0.047121686402*alpha4_4 + 0.05034347249*alpha4_5 + c_q_5*f5_0 - f5_1*s_q_5;
-    const double t44 = 0.03942757095803552*V4_0 - 0.0015152444733270301*V4_1 - 0.004600245517563105*V4_2;
-    const double f4_1 = -V4_0*t42 + V4_2*t44 - 0.0015152444733270301*alpha4_0 + 0.03146037232526039*alpha4_1 + 0.0021640520520981297*alpha4_2 - 0.047121686402*alpha4_3 + 0.014653732538*alpha4_5 - f5_2;
-    const double f4_2 = V4_0*t43 - V4_1*t44 - 0.004600245517563105*alpha4_0 + 0.0021640520520981297*alpha4_1 + 0.010869510762828563*alpha4_2 - 0.05034347249*alpha4_3 - 0.014653732538*alpha4_4 + c_q_5*f5_1 + f5_0*s_q_5;
-    const double t45 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
-    const double t46 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
-    const double f4_3 = V4_1*t46 - V4_2*t45 - 0.047121686402*alpha4_1 - 0.05034347249*alpha4_2 + 1.225946*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
-    const double t47 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
-    const double f4_4 = -V4_0*t46 + V4_2*t47 + 0.047121686402*alpha4_0 - 0.014653732538*alpha4_2 + 1.225946*alpha4_4 - f5_5;
-    const double f4_5 = V4_0*t45 - V4_1*t47 + 0.05034347249*alpha4_0 + 0.014653732538*alpha4_1 + 1.225946*alpha4_5 + c_q_5*f5_4 + f5_3*s_q_5;
+    const double t37 = -0.004600245517563105*V4_0 + 0.0021640520520981297*V4_1 + 0.010869510762828563*V4_2;
+    const double t38 = -0.0015152444733270301*V4_0 + 0.03146037232526039*V4_1 + 0.0021640520520981297*V4_2;
+    const double f4_0 = V4_1*t37 - V4_2*t38 + 0.03942757095803552*alpha4_0 - 0.0015152444733270301*alpha4_1 - 0.004600245517563105*alpha4_2 + 0.047121686402*alpha4_4 + 0.05034347249*alpha4_5 + c_q_5*f5_0 - f5_1*s_q_5;
+    const double t39 = 0.03942757095803552*V4_0 - 0.0015152444733270301*V4_1 - 0.004600245517563105*V4_2;
+    const double f4_1 = -V4_0*t37 + V4_2*t39 - 0.0015152444733270301*alpha4_0 + 0.03146037232526039*alpha4_1 + 0.0021640520520981297*alpha4_2 - 0.047121686402*alpha4_3 + 0.014653732538*alpha4_5 - f5_2;
+    const double f4_2 = V4_0*t38 - V4_1*t39 - 0.004600245517563105*alpha4_0 + 0.0021640520520981297*alpha4_1 + 0.010869510762828563*alpha4_2 - 0.05034347249*alpha4_3 - 0.014653732538*alpha4_4 + c_q_5*f5_1 + f5_0*s_q_5;
+    const double t40 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
+    const double t41 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
+    const double f4_3 = V4_1*t41 - V4_2*t40 - 0.047121686402*alpha4_1 - 0.05034347249*alpha4_2 + 1.225946*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
+    const double t42 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
+    const double f4_4 = -V4_0*t41 + V4_2*t42 + 0.047121686402*alpha4_0 - 0.014653732538*alpha4_2 + 1.225946*alpha4_4 - f5_5;
+    const double f4_5 = V4_0*t40 - V4_1*t42 + 0.05034347249*alpha4_0 + 0.014653732538*alpha4_1 + 1.225946*alpha4_5 + c_q_5*f5_4 + f5_3*s_q_5;
     /* f3: spatial force f(k) (2.29) */
-    const double t48 = 0.0039053550262761003*V3_0 - 0.0016444875773692705*V3_1 + 0.0775861490525396*V3_2;
-    const double t49 = 0.02771584317362585*V3_0 + 0.03239943042445132*V3_1 - 0.0016444875773692705*V3_2;
-    const double t50 = c_q_4*f4_4;
-    const double t51 = f4_3*s_q_4;
-    const double f3_0 = V3_1*t48 - V3_2*t49 + 0.06767727025085991*alpha3_0 + 0.02771584317362585*alpha3_1 + 0.0039053550262761003*alpha3_2 - 0.09850206933*alpha3_4 + 0.374644408005*alpha3_5 + c_q_4*f4_0 - f4_1*s_q_4 - 0.384*t50 - 0.384*t51;
-    const double t52 = 0.06767727025085991*V3_0 + 0.02771584317362585*V3_1 + 0.0039053550262761003*V3_2;
-    const double f3_1 = -V3_0*t48 + V3_2*t52 + 0.02771584317362585*alpha3_0 + 0.03239943042445132*alpha3_1 - 0.0016444875773692705*alpha3_2 + 0.09850206933*alpha3_3 + 0.19076837715*alpha3_5 + f4_2 - 0.0825*t50 - 0.0825*t51;
-    const double t53 = c_q_4*f4_3;
-    const double f3_2 = V3_0*t49 - V3_1*t52 + 0.0039053550262761003*alpha3_0 - 0.0016444875773692705*alpha3_1 + 0.0775861490525396*alpha3_2 - 0.374644408005*alpha3_3 - 0.19076837715*alpha3_4 - c_q_4*f4_1 - f4_0*s_q_4 + 0.384*f4_4*s_q_4 - 0.0825*f4_5 - 0.384*t53;
-    const double t54 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
-    const double t55 = -0.09850206933*V3_0 - 0.19076837715*V3_2;
-    const double f3_3 = V3_1*t54 - V3_2*t55 + 0.09850206933*alpha3_1 - 0.374644408005*alpha3_2 + 3.587895*alpha3_3 - f4_4*s_q_4 + t53;
-    const double t56 = 0.09850206933*V3_1 - 0.374644408005*V3_2;
-    const double f3_4 = -V3_0*t54 + V3_2*t56 - 0.09850206933*alpha3_0 - 0.19076837715*alpha3_2 + 3.587895*alpha3_4 + f4_5;
-    const double f3_5 = V3_0*t55 - V3_1*t56 + 0.374644408005*alpha3_0 + 0.19076837715*alpha3_1 + 3.587895*alpha3_5 - t50 - t51;
+    const double t43 = 0.0039053550262761003*V3_0 - 0.0016444875773692705*V3_1 + 0.0775861490525396*V3_2;
+    const double t44 = 0.02771584317362585*V3_0 + 0.03239943042445132*V3_1 - 0.0016444875773692705*V3_2;
+    const double t45 = c_q_4*f4_4;
+    const double t46 = f4_3*s_q_4;
+    const double f3_0 = V3_1*t43 - V3_2*t44 + 0.06767727025085991*alpha3_0 + 0.02771584317362585*alpha3_1 + 0.0039053550262761003*alpha3_2 - 0.09850206933*alpha3_4 + 0.374644408005*alpha3_5 + c_q_4*f4_0 - f4_1*s_q_4 - 0.384*t45 - 0.384*t46;
+    const double t47 = 0.06767727025085991*V3_0 + 0.02771584317362585*V3_1 + 0.0039053550262761003*V3_2;
+    const double f3_1 = -V3_0*t43 + V3_2*t47 + 0.02771584317362585*alpha3_0 + 0.03239943042445132*alpha3_1 - 0.0016444875773692705*alpha3_2 + 0.09850206933*alpha3_3 + 0.19076837715*alpha3_5 + f4_2 - 0.0825*t45 - 0.0825*t46;
+    const double t48 = c_q_4*f4_3;
+    const double f3_2 = V3_0*t44 - V3_1*t47 + 0.0039053550262761003*alpha3_0 - 0.0016444875773692705*alpha3_1 + 0.0775861490525396*alpha3_2 - 0.374644408005*alpha3_3 - 0.19076837715*alpha3_4 - c_q_4*f4_1 - f4_0*s_q_4 + 0.384*f4_4*s_q_4 - 0.0825*f4_5 - 0.384*t48;
+    const double t49 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
+    const double t50 = -0.09850206933*V3_0 - 0.19076837715*V3_2;
+    const double f3_3 = V3_1*t49 - V3_2*t50 + 0.09850206933*alpha3_1 - 0.374644408005*alpha3_2 + 3.587895*alpha3_3 - f4_4*s_q_4 + t48;
+    const double t51 = 0.09850206933*V3_1 - 0.374644408005*V3_2;
+    const double f3_4 = -V3_0*t49 + V3_2*t51 - 0.09850206933*alpha3_0 - 0.19076837715*alpha3_2 + 3.587895*alpha3_4 + f4_5;
+    const double f3_5 = V3_0*t50 - V3_1*t51 + 0.374644408005*alpha3_0 + 0.19076837715*alpha3_1 + 3.587895*alpha3_5 - t45 - t46;
     /* f2: spatial force f(k) (2.29) */
-    const double t57 = -0.005487648106562256*V2_0 - 0.004377257121839581*V2_1 + 0.01824920229252011*V2_2;
-    const double t58 = -0.008248333140675744*V2_0 + 0.05287838199960611*V2_1 - 0.004377257121839581*V2_2;
-    const double f2_0 = V2_1*t57 - V2_2*t58 + 0.05649492601407083*alpha2_0 - 0.008248333140675744*alpha2_1 - 0.005487648106562256*alpha2_2 + 0.214708623208*alpha2_4 + 0.126729164208*alpha2_5 + c_q_3*f3_0 - f3_1*s_q_3;
-    const double t59 = 0.05649492601407083*V2_0 - 0.008248333140675744*V2_1 - 0.005487648106562256*V2_2;
-    const double f2_1 = -V2_0*t57 + V2_2*t59 - 0.008248333140675744*alpha2_0 + 0.05287838199960611*alpha2_1 - 0.004377257121839581*alpha2_2 - 0.214708623208*alpha2_3 - 0.088844724872*alpha2_5 - f3_2 - f3_3*t8 - f3_4*t7;
-    const double f2_2 = V2_0*t58 - V2_1*t59 - 0.005487648106562256*alpha2_0 - 0.004377257121839581*alpha2_1 + 0.01824920229252011*alpha2_2 - 0.126729164208*alpha2_3 + 0.088844724872*alpha2_4 + c_q_3*f3_1 + f3_0*s_q_3 - 0.0825*f3_5;
-    const double t60 = 0.126729164208*V2_0 - 0.088844724872*V2_1;
-    const double f2_3 = V2_1*t60 - V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2) - 0.214708623208*alpha2_1 - 0.126729164208*alpha2_2 + 3.228604*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3;
-    const double f2_4 = -V2_0*t60 + V2_2*(-0.214708623208*V2_1 - 0.126729164208*V2_2) + 0.214708623208*alpha2_0 + 0.088844724872*alpha2_2 + 3.228604*alpha2_4 - f3_5;
+    const double t52 = -0.005487648106562256*V2_0 - 0.004377257121839581*V2_1 + 0.01824920229252011*V2_2;
+    const double t53 = -0.008248333140675744*V2_0 + 0.05287838199960611*V2_1 - 0.004377257121839581*V2_2;
+    const double f2_0 = V2_1*t52 - V2_2*t53 + 0.05649492601407083*alpha2_0 - 0.008248333140675744*alpha2_1 - 0.005487648106562256*alpha2_2 + 0.214708623208*alpha2_4 + 0.126729164208*alpha2_5 + c_q_3*f3_0 - f3_1*s_q_3;
+    const double t54 = 0.05649492601407083*V2_0 - 0.008248333140675744*V2_1 - 0.005487648106562256*V2_2;
+    const double f2_1 = -V2_0*t52 + V2_2*t54 - 0.008248333140675744*alpha2_0 + 0.05287838199960611*alpha2_1 - 0.004377257121839581*alpha2_2 - 0.214708623208*alpha2_3 - 0.088844724872*alpha2_5 - 0.0825*c_q_3*f3_4 - f3_2 - 0.0825*f3_3*s_q_3;
+    const double f2_2 = V2_0*t53 - V2_1*t54 - 0.005487648106562256*alpha2_0 - 0.004377257121839581*alpha2_1 + 0.01824920229252011*alpha2_2 - 0.126729164208*alpha2_3 + 0.088844724872*alpha2_4 + c_q_3*f3_1 + f3_0*s_q_3 - 0.0825*f3_5;
+    const double t55 = 0.126729164208*V2_0 - 0.088844724872*V2_1;
+    const double f2_3 = V2_1*t55 - V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2) - 0.214708623208*alpha2_1 - 0.126729164208*alpha2_2 + 3.228604*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3;
+    const double f2_4 = -V2_0*t55 + V2_2*(-0.214708623208*V2_1 - 0.126729164208*V2_2) + 0.214708623208*alpha2_0 + 0.088844724872*alpha2_2 + 3.228604*alpha2_4 - f3_5;
     /* f1: spatial force f(k) (2.29) */
-    const double t61 = -0.00398335888393552*V1_0 + 0.028124284712194955*V1_1 + 0.0007689361029463999*qd[1];
-    const double t62 = 0.01026110182100817*V1_0 + 0.0007689361029463999*V1_1 + 0.026534991901690206*qd[1];
-    const double t63 = 0.316*c_q_2;
-    const double t64 = 0.316*s_q_2;
-    const double f1_0 = V1_1*t62 + 0.00850351162402155*alpha1_0 - 0.00398335888393552*alpha1_1 - 0.0022610063699999997*alpha1_4 + c_q_2*f2_0 - f2_1*s_q_2 - f2_3*t64 - f2_4*t63 - qd[1]*t61 + 0.01026110182100817*qdd[1];
-    const double t65 = 0.00850351162402155*V1_0 - 0.00398335888393552*V1_1 + 0.01026110182100817*qd[1];
-    const double f1_1 = -V1_0*t62 - 0.00398335888393552*alpha1_0 + 0.028124284712194955*alpha1_1 + 0.0022610063699999997*alpha1_3 - f2_2 + qd[1]*t65 + 0.0007689361029463999*qdd[1];
-    const double f1_2 = V1_0*t61 - V1_1*t65 + 0.01026110182100817*alpha1_0 + 0.0007689361029463999*alpha1_1 + 0.018579714719999998*alpha1_3 - 0.002031994566*alpha1_4 + c_q_2*f2_1 + f2_0*s_q_2 + f2_3*t63 - f2_4*t64 + 0.026534991901690206*qdd[1];
+    const double t56 = -0.00398335888393552*V1_0 + 0.028124284712194955*V1_1 + 0.0007689361029463999*qd[1];
+    const double t57 = 0.01026110182100817*V1_0 + 0.0007689361029463999*V1_1 + 0.026534991901690206*qd[1];
+    const double t58 = 0.316*c_q_2;
+    const double t59 = 0.316*s_q_2;
+    const double f1_0 = V1_1*t57 + 0.00850351162402155*alpha1_0 - 0.00398335888393552*alpha1_1 - 0.0022610063699999997*alpha1_4 + c_q_2*f2_0 - f2_1*s_q_2 - f2_3*t59 - f2_4*t58 - qd[1]*t56 + 0.01026110182100817*qdd[1];
+    const double t60 = 0.00850351162402155*V1_0 - 0.00398335888393552*V1_1 + 0.01026110182100817*qd[1];
+    const double f1_1 = -V1_0*t57 - 0.00398335888393552*alpha1_0 + 0.028124284712194955*alpha1_1 + 0.0022610063699999997*alpha1_3 - f2_2 + qd[1]*t60 + 0.0007689361029463999*qdd[1];
+    const double f1_2 = V1_0*t56 - V1_1*t60 + 0.01026110182100817*alpha1_0 + 0.0007689361029463999*alpha1_1 + 0.018579714719999998*alpha1_3 - 0.002031994566*alpha1_4 + c_q_2*f2_1 + f2_0*s_q_2 + f2_3*t58 - f2_4*t59 + 0.026534991901690206*qdd[1];
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = -c_q_1*f1_1 - f1_0*s_q_1 + 0.009213163777211224*qdd[0];
 
@@ -272,303 +450,231 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 442 mul, 350 add, 0 div, 12 sin/cos, 0 sqrt; 251 temporaries. */
+ * Operations: 243 mul, 201 add, 0 div, 12 sin/cos, 0 sqrt; 171 temporaries. */
 void arm7_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
-    /* Rc5: composite rigid-body inertia R(k) (a.44) */
-    const double t0 = 0.0003913912816842479*s_q_6;
-    const double t1 = 0.03163334319094959*c_q_6 - t0;
-    const double t2 = 0.0003913912816842479*c_q_6;
-    const double t3 = -0.029212399412428355*s_q_6 + t2;
-    const double Rc5_0_0 = c_q_6*t1 - s_q_6*t3 + 0.00248046035817079;
-    const double t4 = c_q_6*c_q_6;
-    const double t5 = s_q_6*s_q_6;
-    const double t6 = 0.0009653051699191116*c_q_6 - 0.001255536598272898*s_q_6;
-    const double Rc5_0_1 = 0.013224459479792*t4 + 0.013224459479792*t5 + t6 + 0.001524110902883315;
-    const double Rc5_0_2 = c_q_6*t3 - 0.00017903071636223808*c_q_6 + s_q_6*t1 - 0.00022647727267776177*s_q_6 - 0.0001037589172186847;
-    const double t7 = 0.0020344399586617965*c_q_6 + 0.002573605371338202*s_q_6;
-    const double Rc5_0_4 = 0.017527158935000002 - t7;
-    const double Rc5_2_3 = 0.150277948634*t4 + 0.150277948634*t5 + 0.023526756935;
-    const double Rc5_0_5 = -Rc5_2_3;
-    const double t8 = 0.00022647727267776177*c_q_6;
-    const double t9 = -0.13160593599999998*c_q_6 - 0.002573605371338202;
-    const double t10 = c_q_6*t9;
-    const double t11 = 0.0020344399586617965 - 0.13160593599999998*s_q_6;
-    const double t12 = s_q_6*t11;
-    const double t13 = 0.00017903071636223808*s_q_6;
-    const double Rc5_1_1 = -0.088*t10 - 0.088*t12 - t13 + t8 + 0.017251918100467896;
-    const double Rc5_1_2 = c_q_6*(0.001255536598272898 - 0.013224459479792*s_q_6) + s_q_6*(0.013224459479792*c_q_6 + 0.0009653051699191116) + 9.3569097314605e-05;
-    const double Rc5_1_3 = c_q_6*t11 - s_q_6*t9 - 0.017527158935000002;
-    const double Rc5_1_5 = t10 + t12 - 0.10024161669500001;
-    const double t14 = -t13 + t8;
-    const double Rc5_2_2 = c_q_6*(0.029212399412428355*c_q_6 + t0 + 0.00022647727267776177) + s_q_6*(0.03163334319094959*s_q_6 + t2 - 0.00017903071636223808) + t14 + 0.02337588259823895;
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[1], q[2], q[3], q[4], q[5], q[6] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
+    const double c_q_6 = soagen_c[5];
+    const double s_q_6 = soagen_s[5];
     /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
+    /* Rch5: composite rigid-body inertia R(k) (a.44) */
+    const double Rch5_0 = F5_6_5_0 + 0.231847552695;
+    const double t0 = 0.0020344399586617965*c_q_6 + 0.002573605371338202*s_q_6;
+    const double Rch5_2 = t0 - 0.017527158935000002;
     /* Rc5: composite rigid-body inertia R(k) (a.44) */
-    const double Rc5_2_4 = F5_6_5_0 + 0.231847552695;
-    const double Rc5_3_3 = 1.4955219999999998*t4 + 1.4955219999999998*t5 + 1.666555;
-    const double Rc5_5_5 = Rc5_3_3;
+    const double t1 = 0.0003913912816842479*s_q_6;
+    const double t2 = 0.03163334319094959*c_q_6 - t1;
+    const double t3 = 0.0003913912816842479*c_q_6;
+    const double t4 = -0.029212399412428355*s_q_6 + t3;
+    const double Rc5_0_0 = c_q_6*t2 - s_q_6*t4 + 0.00248046035817079;
+    const double t5 = 0.0009653051699191116*c_q_6 - 0.001255536598272898*s_q_6;
+    const double Rc5_0_1 = t5 + 0.014748570382675316;
+    const double Rc5_0_2 = c_q_6*t4 - 0.00017903071636223808*c_q_6 + s_q_6*t2 - 0.00022647727267776177*s_q_6 - 0.0001037589172186847;
+    const double t6 = 0.00045295454535552353*c_q_6 - 0.00035806143272447616*s_q_6;
+    const double Rc5_1_1 = t6 + 0.028833240468467896;
+    const double t7 = 0.001255536598272898*c_q_6 + 0.0009653051699191116*s_q_6;
+    const double Rc5_1_2 = t7 + 9.3569097314605e-05;
+    const double Rc5_2_2 = c_q_6*(0.029212399412428355*c_q_6 + t1) + s_q_6*(0.03163334319094959*s_q_6 + t3) + t6 + 0.023375882598238945;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_5_0 = Rch5_0*c_q_5 + 0.17380470556900002*s_q_5;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_0 = F4_5_5_0 - 0.014653732538;
+    const double Rch4_1 = 0.05034347249 - Rch5_2;
+    const double t8 = 0.17380470556900002*c_q_5;
+    const double t9 = Rch5_0*s_q_5;
+    const double Rch4_2 = -t8 + t9 - 0.047121686402;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double t15 = Rc5_0_1*s_q_5;
-    const double t16 = Rc5_0_0*c_q_5 - t15;
-    const double t17 = Rc5_0_1*c_q_5;
-    const double t18 = -Rc5_1_1*s_q_5 + t17;
-    const double Rc4_0_0 = c_q_5*t16 - s_q_5*t18 + 0.03942757095803552;
+    const double t10 = Rc5_0_1*s_q_5;
+    const double t11 = Rc5_0_0*c_q_5 - t10;
+    const double t12 = Rc5_0_1*c_q_5;
+    const double t13 = -Rc5_1_1*s_q_5 + t12;
+    const double Rc4_0_0 = c_q_5*t11 - s_q_5*t13 + 0.03942757095803552;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_0_0 = Rc5_0_2*c_q_5 - Rc5_1_2*s_q_5;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
-    const double Rc4_0_2 = c_q_5*t18 + s_q_5*t16 - 0.004600245517563105;
-    const double t19 = c_q_5*s_q_5;
-    const double Rc4_2_5 = Rc5_0_4*t19 + Rc5_1_3*t19;
-    const double Rc4_0_3 = -Rc4_2_5;
-    const double Rc4_0_4 = -Rc5_0_5*c_q_5 + Rc5_1_5*s_q_5 + 0.047121686402;
-    const double t20 = c_q_5*c_q_5;
-    const double t21 = s_q_5*s_q_5;
-    const double Rc4_0_5 = Rc5_0_4*t20 - Rc5_1_3*t21 + 0.05034347249;
+    const double Rc4_0_2 = c_q_5*t13 + s_q_5*t11 - 0.004600245517563105;
     const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_2_0 = Rc5_0_2*s_q_5 + Rc5_1_2*c_q_5;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_3_0 = Rc5_2_3*c_q_5 - Rc5_2_4*s_q_5;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_1_3 = -F4_5_3_0 - 0.047121686402;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_5_0 = Rc5_2_3*s_q_5 + Rc5_2_4*c_q_5;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_1_5 = 0.014653732538 - F4_5_5_0;
-    const double Rc4_2_2 = c_q_5*(Rc5_1_1*c_q_5 + t15) + s_q_5*(Rc5_0_0*s_q_5 + t17) + 0.010869510762828563;
-    const double Rc4_2_3 = -Rc5_0_4*t21 + Rc5_1_3*t20 - 0.05034347249;
-    const double Rc4_2_4 = -Rc5_0_5*s_q_5 - Rc5_1_5*c_q_5 - 0.014653732538;
-    const double Rc4_3_3 = Rc5_3_3*t20 + 3.162077*t21 + 1.225946;
-    const double Rc4_3_5 = Rc5_3_3*t19 - 3.162077*t19;
-    const double Rc4_4_4 = Rc5_5_5 + 1.225946;
-    const double Rc4_5_5 = Rc5_3_3*t21 + 3.162077*t20 + 1.225946;
+    const double Rc4_2_2 = c_q_5*(Rc5_1_1*c_q_5 + t10) + s_q_5*(Rc5_0_0*s_q_5 + t12) + 0.010869510762828563;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t14 = Rch4_1*s_q_4;
+    const double t15 = Rch4_0*c_q_4;
+    const double Rch3_0 = -t14 + t15 - 0.5527802746500001;
+    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
+    const double t16 = Rch4_0*s_q_4;
+    const double t17 = Rch4_1*c_q_4;
+    const double t18 = t16 + t17;
+    const double Rch3_2 = 0.09850206933 - t18;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t22 = Rc4_0_1*c_q_4;
-    const double t23 = Rc4_1_3*s_q_4;
-    const double t24 = -Rc4_1_1*s_q_4 + t22 - 0.384*t23;
-    const double t25 = Rc4_0_1*s_q_4;
-    const double t26 = Rc4_0_3*s_q_4;
-    const double t27 = Rc4_0_4*c_q_4;
-    const double t28 = Rc4_0_0*c_q_4 - t25 - 0.384*t26 - 0.384*t27;
-    const double t29 = Rc4_4_4*c_q_4;
-    const double t30 = t27 - 0.384*t29;
-    const double t31 = c_q_4*t30;
-    const double t32 = Rc4_3_3*s_q_4;
-    const double t33 = Rc4_0_3*c_q_4 - t23 - 0.384*t32;
-    const double t34 = s_q_4*t33;
-    const double Rc3_0_0 = c_q_4*t28 - s_q_4*t24 - 0.384*t31 - 0.384*t34 + 0.06767727025085991;
-    const double t35 = Rc4_2_3*s_q_4;
-    const double t36 = Rc4_2_4*c_q_4;
-    const double t37 = -Rc4_0_2*c_q_4 + Rc4_1_2*s_q_4 + 0.384*t35 + 0.384*t36;
-    const double Rc3_0_1 = -0.0825*t31 - 0.0825*t34 - t37 + 0.02771584317362585;
-    const double t38 = c_q_4*t33;
-    const double Rc3_0_2 = -0.0825*Rc4_0_5*c_q_4 + 0.0825*Rc4_1_5*s_q_4 + 0.03168*Rc4_3_5*s_q_4 - c_q_4*t24 - s_q_4*t28 + 0.384*s_q_4*t30 - 0.384*t38 + 0.0039053550262761003;
-    const double Rc3_0_3 = -s_q_4*t30 + t38;
-    const double t39 = Rc4_3_5*s_q_4;
-    const double Rc3_0_4 = Rc4_0_5*c_q_4 - Rc4_1_5*s_q_4 - 0.384*t39 - 0.09850206933;
-    const double Rc3_0_5 = -t31 - t34 + 0.374644408005;
-    const double t40 = Rc4_2_4 - 0.0825*t29;
-    const double t41 = c_q_4*t40;
-    const double t42 = Rc4_2_3 - 0.0825*t32;
-    const double t43 = s_q_4*t42;
-    const double t44 = -Rc4_2_2 + 0.0825*t35 + 0.0825*t36;
-    const double Rc3_1_1 = -0.0825*t41 - 0.0825*t43 - t44 + 0.03239943042445132;
-    const double t45 = 0.0825*Rc4_2_5;
-    const double t46 = c_q_4*t42;
-    const double Rc3_1_2 = 0.006806250000000001*Rc4_3_5*s_q_4 - c_q_4*(Rc4_1_2 - 0.0825*t23) + 0.384*s_q_4*t40 - s_q_4*(Rc4_0_2 - 0.0825*t26 - 0.0825*t27) - t45 - 0.384*t46 - 0.0016444875773692705;
-    const double Rc3_1_3 = -s_q_4*t40 + t46 + 0.09850206933;
-    const double t47 = 0.0825*Rc4_3_5;
-    const double Rc3_1_4 = Rc4_2_5 - s_q_4*t47;
-    const double Rc3_1_5 = -t41 - t43 + 0.19076837715;
-    const double Rc3_3_4 = Rc4_3_5*c_q_4;
-    const double t48 = 0.0825*Rc4_1_5;
-    const double t49 = Rc4_1_3*c_q_4;
-    const double t50 = 0.0825*Rc4_0_5;
-    const double t51 = -Rc4_0_4*s_q_4 + 0.384*Rc4_4_4*s_q_4;
-    const double t52 = s_q_4*t51;
-    const double t53 = -0.384*Rc4_3_3*c_q_4 - t26 - t47 - t49;
-    const double Rc3_2_2 = 0.03168*Rc3_3_4 + 0.006806250000000001*Rc4_5_5 + c_q_4*t48 - 0.384*c_q_4*t53 - c_q_4*(-Rc4_1_1*c_q_4 - t25 - t48 - 0.384*t49) + s_q_4*t50 - s_q_4*(-Rc4_0_0*s_q_4 - 0.384*Rc4_0_3*c_q_4 + 0.384*Rc4_0_4*s_q_4 - t22 - t50) + 0.384*t52 + 0.0775861490525396;
-    const double Rc3_2_3 = c_q_4*t53 - t52 - 0.374644408005;
-    const double Rc3_2_4 = -0.384*Rc3_3_4 - Rc4_0_5*s_q_4 - Rc4_1_5*c_q_4 - 0.0825*Rc4_5_5 - 0.19076837715;
-    const double Rc3_2_5 = -c_q_4*t51 - s_q_4*t53;
-    const double t54 = c_q_4*c_q_4;
-    const double t55 = s_q_4*s_q_4;
-    const double Rc3_3_3 = Rc4_3_3*t54 + Rc4_4_4*t55 + 3.587895;
-    const double Rc3_3_5 = Rc4_4_4*c_q_4*s_q_4 - c_q_4*t32;
-    const double Rc3_4_4 = Rc4_5_5 + 3.587895;
-    const double Rc3_4_5 = -t39;
-    const double Rc3_5_5 = Rc4_3_3*t55 + Rc4_4_4*t54 + 3.587895;
+    const double t19 = Rc4_0_1*s_q_4;
+    const double t20 = Rc4_0_0*c_q_4 - t19;
+    const double t21 = Rc4_0_1*c_q_4;
+    const double t22 = -Rc4_1_1*s_q_4 + t21;
+    const double Rc3_0_0 = 0.768*Rch4_2 + c_q_4*t20 - s_q_4*t22 + 0.71471758973886;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = Rc4_0_2*c_q_4 - Rc4_1_2*s_q_4 + 0.384*t14 - 0.384*t15;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_0_1 = F3_4_0_0 + 0.0825*Rch4_2 + 0.16672841181362585;
+    const double Rc3_0_2 = -c_q_4*t22 - s_q_4*t20 - 0.0825*t16 - 0.0825*t17 + 0.0039053550262761003;
+    const double t23 = 0.165*t15;
+    const double Rc3_1_1 = Rc4_2_2 + 0.165*t14 - t23 + 0.06226541196820139;
+    const double t24 = Rc4_0_2*s_q_4 + Rc4_1_2*c_q_4 - 0.384*Rch4_0*s_q_4 - 0.384*Rch4_1*c_q_4;
+    const double Rc3_1_2 = -t24 - 0.0016444875773692705;
+    const double Rc3_2_2 = 0.165*Rch4_1*s_q_4 + 0.768*Rch4_2 - c_q_4*(-Rc4_1_1*c_q_4 - t19) - s_q_4*(-Rc4_0_0*s_q_4 - t21) - t23 + 0.7544924500842897;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t25 = Rch3_0*c_q_3;
+    const double t26 = Rch3_1*s_q_3;
+    const double Rch2_0 = t25 - t26 + 0.7468579598720001;
+    const double Rch2_1 = 0.126729164208 - Rch3_2;
+    const double t27 = Rch3_0*s_q_3;
+    const double t28 = Rch3_1*c_q_3;
+    const double t29 = t27 + t28;
+    const double Rch2_2 = t29 - 0.214708623208;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t56 = Rc3_0_1*s_q_3;
-    const double t57 = Rc3_0_0*c_q_3 - t56;
-    const double t58 = Rc3_0_1*c_q_3;
-    const double t59 = -Rc3_1_1*s_q_3 + t58;
-    const double Rc2_0_0 = c_q_3*t57 - s_q_3*t59 + 0.05649492601407083;
+    const double t30 = Rc3_0_1*s_q_3;
+    const double t31 = Rc3_0_0*c_q_3 - t30;
+    const double t32 = Rc3_0_1*c_q_3;
+    const double t33 = -Rc3_1_1*s_q_3 + t32;
+    const double Rc2_0_0 = c_q_3*t31 - s_q_3*t33 + 0.05649492601407083;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = Rc3_0_2*c_q_3 - Rc3_1_2*s_q_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t60 = Rc3_0_4*c_q_3;
-    const double t61 = -Rc3_1_4*s_q_3 + t60;
-    const double t62 = 0.0825*c_q_3;
-    const double t63 = Rc3_1_3*s_q_3;
-    const double t64 = Rc3_0_3*c_q_3 - t63;
-    const double t65 = 0.0825*s_q_3;
-    const double Rc2_0_1 = -F2_3_0_0 - t61*t62 - t64*t65 - 0.008248333140675744;
-    const double t66 = Rc3_1_5*s_q_3;
-    const double t67 = Rc3_0_5*c_q_3;
-    const double Rc2_0_2 = c_q_3*t59 + s_q_3*t57 + 0.0825*t66 - 0.0825*t67 - 0.005487648106562256;
-    const double Rc2_0_3 = c_q_3*t64 - s_q_3*t61;
-    const double Rc2_0_4 = t66 - t67 + 0.214708623208;
-    const double t68 = Rc3_3_4*s_q_3;
-    const double t69 = -Rc3_2_4 - Rc3_4_4*t62 - 0.0825*t68;
-    const double t70 = Rc3_3_4*c_q_3;
-    const double t71 = -Rc3_2_3 - Rc3_3_3*t65 - 0.0825*t70;
-    const double t72 = Rc3_2_2 + Rc3_2_3*t65 + Rc3_2_4*t62;
-    const double Rc2_1_1 = -t62*t69 - t65*t71 + t72 + 0.05287838199960611;
-    const double t73 = 0.0825*Rc3_2_5;
-    const double t74 = Rc3_1_4*c_q_3;
-    const double t75 = Rc3_0_3*s_q_3;
-    const double Rc2_1_2 = 0.006806250000000001*Rc3_3_5*s_q_3 + 0.006806250000000001*Rc3_4_5*c_q_3 + c_q_3*(-Rc3_1_2 - 0.0825*t63 - 0.0825*t74) + s_q_3*(-Rc3_0_2 - 0.0825*t60 - 0.0825*t75) + t73 - 0.004377257121839581;
-    const double Rc2_1_3 = c_q_3*t71 - s_q_3*t69 - 0.214708623208;
-    const double t76 = 0.0825*Rc3_3_5;
-    const double t77 = 0.0825*Rc3_4_5;
-    const double Rc2_1_4 = Rc3_2_5 + c_q_3*t77 + s_q_3*t76;
-    const double t78 = 0.0825*Rc3_1_5;
-    const double t79 = 0.0825*Rc3_0_5;
-    const double Rc2_2_2 = 0.006806250000000001*Rc3_5_5 - c_q_3*t78 + c_q_3*(Rc3_1_1*c_q_3 + t56 - t78) - s_q_3*t79 + s_q_3*(Rc3_0_0*s_q_3 + t58 - t79) + 0.01824920229252011;
-    const double Rc2_2_3 = c_q_3*(Rc3_1_3*c_q_3 + t75 - t76) - s_q_3*(Rc3_0_4*s_q_3 + t74 - t77) - 0.126729164208;
-    const double Rc2_2_4 = -Rc3_0_5*s_q_3 - Rc3_1_5*c_q_3 + 0.0825*Rc3_5_5 + 0.088844724872;
-    const double Rc2_3_3 = c_q_3*(Rc3_3_3*c_q_3 - t68) - s_q_3*(-Rc3_4_4*s_q_3 + t70) + 3.228604;
-    const double Rc2_3_4 = -Rc3_3_5*c_q_3 + Rc3_4_5*s_q_3;
-    const double Rc2_4_4 = Rc3_5_5 + 3.228604;
+    const double Rc2_0_1 = -F2_3_0_0 + 0.0825*Rch3_2 - 0.008248333140675744;
+    const double Rc2_0_2 = c_q_3*t33 + s_q_3*t31 - 0.0825*t27 - 0.0825*t28 - 0.005487648106562256;
+    const double t34 = 0.165*t25 - 0.165*t26;
+    const double Rc2_1_1 = Rc3_2_2 + t34 + 0.10716447388710612;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = Rc3_0_2*s_q_3 + Rc3_1_2*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
+    const double Rc2_2_2 = c_q_3*(Rc3_1_1*c_q_3 + t30) + s_q_3*(Rc3_0_0*s_q_3 + t32) + t34 + 0.07253529418002011;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t80 = Rc2_1_4*s_q_2;
-    const double t81 = 0.316*s_q_2;
-    const double t82 = Rc2_3_4*t81;
-    const double t83 = 0.316*c_q_2;
-    const double t84 = Rc2_0_4*c_q_2 - Rc2_4_4*t83 - t80 - t82;
-    const double t85 = Rc2_3_4*t83;
-    const double t86 = Rc2_1_3*s_q_2;
-    const double t87 = Rc2_0_3*c_q_2 - Rc2_3_3*t81 - t85 - t86;
-    const double t88 = Rc2_1_4*c_q_2;
-    const double t89 = Rc2_0_1*c_q_2 - Rc2_1_1*s_q_2 - 0.316*t86 - 0.316*t88;
-    const double t90 = Rc2_0_1*s_q_2;
-    const double t91 = Rc2_0_3*s_q_2;
-    const double t92 = Rc2_0_0*c_q_2 - 0.316*Rc2_0_4*c_q_2 - t90 - 0.316*t91;
-    const double Rc1_0_0 = c_q_2*t92 - s_q_2*t89 - t81*t87 - t83*t84 + 0.00850351162402155;
-    const double t93 = -Rc2_0_2*c_q_2 + Rc2_1_2*s_q_2 + Rc2_2_3*t81 + Rc2_2_4*t83;
-    const double Rc1_0_1 = t93 - 0.00398335888393552;
-    const double Rc1_0_2 = c_q_2*t89 + s_q_2*t92 - t81*t84 + t83*t87 + 0.01026110182100817;
-    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
+    const double t35 = 0.632*Rch2_2;
+    const double t36 = Rc2_0_1*s_q_2;
+    const double t37 = Rc2_0_0*c_q_2 - t36;
+    const double t38 = Rc2_0_1*c_q_2;
+    const double t39 = -Rc2_1_1*s_q_2 + t38;
+    const double Rc1_0_0 = c_q_2*t37 - s_q_2*t39 + t35 + 1.1273422604560217;
+    const double t40 = 0.316*Rch2_1;
+    const double t41 = 0.316*Rch2_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = Rc2_0_2*s_q_2 + Rc2_1_2*c_q_2 + Rc2_2_3*t83 - Rc2_2_4*t81;
+    const double F1_2_0_0 = Rc2_0_2*c_q_2 - Rc2_1_2*s_q_2 - c_q_2*t41 + s_q_2*t40;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_2 = 0.0007689361029463999 - F1_2_2_0;
-    const double t94 = Rc2_1_3*c_q_2;
-    const double t95 = Rc2_0_4*s_q_2;
-    const double Rc1_2_2 = c_q_2*(Rc2_1_1*c_q_2 - 0.316*t80 + t90 + 0.316*t94) + s_q_2*(Rc2_0_0*s_q_2 + Rc2_0_1*c_q_2 + 0.316*Rc2_0_3*c_q_2 - 0.316*t95) - t81*(-Rc2_4_4*t81 + t85 + t88 + t95) + t83*(Rc2_3_3*t83 - t82 + t91 + t94) + 0.026534991901690206;
+    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
+    const double Rc1_0_2 = c_q_2*t39 + s_q_2*t37 + 0.01026110182100817;
+    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
+    const double t42 = Rc2_0_2*s_q_2;
+    const double t43 = Rc2_1_2*c_q_2;
+    const double t44 = s_q_2*t41;
+    const double t45 = c_q_2*t40;
+    const double Rc1_1_2 = -t42 - t43 + t44 + t45 + 0.0007689361029463999;
+    const double Rc1_2_2 = c_q_2*(Rc2_1_1*c_q_2 + t36) + s_q_2*(Rc2_0_0*s_q_2 + t38) + t35 + 1.1453737407336904;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = -c_q_1*(-Rc1_0_1*s_q_1 - Rc1_1_1*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 - Rc1_0_1*c_q_1) + 0.009213163777211224;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = -t93;
+    const double F1_2_2_0 = t42 + t43 - t44 - t45;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -F1_2_0_0*s_q_1 + Rc2_2_2*c_q_1;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = -t72;
-    const double F2_3_2_0 = Rc3_0_2*s_q_3 + Rc3_1_2*c_q_3 - t73;
-    const double F2_3_3_0 = Rc3_2_3*c_q_3 - Rc3_2_4*s_q_3;
+    const double F2_3_1_0 = -Rc3_2_2 + 0.0825*Rch3_1*s_q_3 - 0.0825*t25;
+    const double F2_3_3_0 = -t29;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = F2_3_0_0*c_q_2 - F2_3_1_0*s_q_2 - F2_3_3_0*t81 + Rc3_2_5*t83;
-    const double F1_3_2_0 = F2_3_0_0*s_q_2 + F2_3_1_0*c_q_2 + F2_3_3_0*t83 + Rc3_2_5*t81;
+    const double t46 = 0.316*F2_3_3_0;
+    const double F1_3_0_0 = F2_3_0_0*c_q_2 - F2_3_1_0*s_q_2 - s_q_2*t46;
+    const double F1_3_2_0 = F2_3_0_0*s_q_2 + F2_3_1_0*c_q_2 + c_q_2*t46;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -F1_3_0_0*s_q_1 + F2_3_2_0*c_q_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_0_0 = -t37;
-    const double F3_4_1_0 = -t44;
-    const double t96 = Rc4_2_3*c_q_4;
-    const double F3_4_2_0 = -Rc4_0_2*s_q_4 - Rc4_1_2*c_q_4 + 0.384*Rc4_2_4*s_q_4 - t45 - 0.384*t96;
-    const double F3_4_3_0 = -Rc4_2_4*s_q_4 + t96;
-    const double F3_4_5_0 = -t35 - t36;
+    const double F3_4_1_0 = Rc4_2_2 + 0.0825*t14 - 0.0825*t15;
+    const double F3_4_2_0 = -t24;
+    const double F3_4_3_0 = -t18;
+    const double F3_4_5_0 = t14 - t15;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = F3_4_0_0*c_q_3 - F3_4_1_0*s_q_3;
-    const double F2_4_1_0 = -F3_4_2_0 - F3_4_3_0*t65 - c_q_3*t45;
+    const double t47 = 0.0825*s_q_3;
+    const double F2_4_1_0 = -F3_4_2_0 - F3_4_3_0*t47;
     const double F2_4_2_0 = F3_4_0_0*s_q_3 + F3_4_1_0*c_q_3 - 0.0825*F3_4_5_0;
-    const double F2_4_3_0 = F3_4_3_0*c_q_3 - Rc4_2_5*s_q_3;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_0_0 = F2_4_0_0*c_q_2 - F2_4_1_0*s_q_2 - F2_4_3_0*t81 + F3_4_5_0*t83;
-    const double F1_4_2_0 = F2_4_0_0*s_q_2 + F2_4_1_0*c_q_2 + F2_4_3_0*t83 + F3_4_5_0*t81;
+    const double t48 = 0.316*c_q_2;
+    const double t49 = 0.316*s_q_2;
+    const double F1_4_0_0 = F2_4_0_0*c_q_2 - F2_4_1_0*s_q_2 - F2_4_3_0*t49 + F3_4_5_0*t48;
+    const double F1_4_2_0 = F2_4_0_0*s_q_2 + F2_4_1_0*c_q_2 + F2_4_3_0*t48 + F3_4_5_0*t49;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = -F1_4_0_0*s_q_1 + F2_4_2_0*c_q_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_3_0 = t8 - t9;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t97 = F4_5_3_0*s_q_4;
-    const double F3_5_0_0 = F4_5_0_0*c_q_4 + Rc5_2_2*s_q_4 - 0.384*t97;
-    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t97;
+    const double t50 = F4_5_3_0*s_q_4;
+    const double F3_5_0_0 = F4_5_0_0*c_q_4 + Rc5_2_2*s_q_4 - 0.384*t50;
+    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t50;
     const double F3_5_3_0 = F4_5_3_0*c_q_4;
-    const double t98 = 0.0825*F4_5_5_0;
-    const double F3_5_2_0 = -0.384*F3_5_3_0 - F4_5_0_0*s_q_4 + Rc5_2_2*c_q_4 - t98;
-    const double F3_5_5_0 = -t97;
+    const double t51 = 0.0825*F4_5_5_0;
+    const double F3_5_2_0 = -0.384*F3_5_3_0 - F4_5_0_0*s_q_4 + Rc5_2_2*c_q_4 - t51;
+    const double F3_5_5_0 = -t50;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = F3_5_0_0*c_q_3 - F3_5_1_0*s_q_3;
-    const double F2_5_1_0 = -F3_5_2_0 - F3_5_3_0*t65 - c_q_3*t98;
+    const double F2_5_1_0 = -F3_5_2_0 - F3_5_3_0*t47 - c_q_3*t51;
     const double F2_5_2_0 = F3_5_0_0*s_q_3 + F3_5_1_0*c_q_3 - 0.0825*F3_5_5_0;
     const double F2_5_3_0 = F3_5_3_0*c_q_3 - F4_5_5_0*s_q_3;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_5_0_0 = F2_5_0_0*c_q_2 - F2_5_1_0*s_q_2 - F2_5_3_0*t81 + F3_5_5_0*t83;
-    const double F1_5_2_0 = F2_5_0_0*s_q_2 + F2_5_1_0*c_q_2 + F2_5_3_0*t83 + F3_5_5_0*t81;
+    const double F1_5_0_0 = F2_5_0_0*c_q_2 - F2_5_1_0*s_q_2 - F2_5_3_0*t49 + F3_5_5_0*t48;
+    const double F1_5_2_0 = F2_5_0_0*s_q_2 + F2_5_1_0*c_q_2 + F2_5_3_0*t48 + F3_5_5_0*t49;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -F1_5_0_0*s_q_1 + F2_5_2_0*c_q_1;
     /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F5_6_0_0 = -t6;
-    const double F5_6_1_0 = -t14 - 0.006684151967360946;
-    const double F5_6_2_0 = -0.001255536598272898*c_q_6 - 0.0009653051699191116*s_q_6;
-    const double F5_6_3_0 = -t7;
+    const double F5_6_0_0 = -t5;
+    const double F5_6_1_0 = -0.00022647727267776177*c_q_6 + 0.00017903071636223808*s_q_6 - 0.006684151967360946;
+    const double F5_6_2_0 = -t7;
+    const double F5_6_3_0 = -t0;
     /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_6_0_0 = F5_6_0_0*c_q_5 - F5_6_1_0*s_q_5;
     const double F4_6_2_0 = F5_6_0_0*s_q_5 + F5_6_1_0*c_q_5;
     const double F4_6_3_0 = F5_6_3_0*c_q_5;
     const double F4_6_5_0 = F5_6_3_0*s_q_5;
     /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t99 = F5_6_5_0*c_q_4;
-    const double t100 = F4_6_3_0*s_q_4;
-    const double F3_6_0_0 = F4_6_0_0*c_q_4 + F5_6_2_0*s_q_4 - 0.384*t100 + 0.384*t99;
-    const double F3_6_1_0 = F4_6_2_0 - 0.0825*t100 + 0.0825*t99;
-    const double t101 = 0.0825*F4_6_5_0;
-    const double t102 = F4_6_3_0*c_q_4;
-    const double t103 = F5_6_5_0*s_q_4;
-    const double F3_6_2_0 = -F4_6_0_0*s_q_4 + F5_6_2_0*c_q_4 - t101 - 0.384*t102 - 0.384*t103;
-    const double F3_6_3_0 = t102 + t103;
-    const double F3_6_5_0 = F5_6_5_0*c_q_4 - t100;
+    const double t52 = F5_6_5_0*c_q_4;
+    const double t53 = F4_6_3_0*s_q_4;
+    const double F3_6_0_0 = F4_6_0_0*c_q_4 + F5_6_2_0*s_q_4 + 0.384*t52 - 0.384*t53;
+    const double F3_6_1_0 = F4_6_2_0 + 0.0825*t52 - 0.0825*t53;
+    const double t54 = 0.0825*F4_6_5_0;
+    const double t55 = F4_6_3_0*c_q_4;
+    const double t56 = F5_6_5_0*s_q_4;
+    const double F3_6_2_0 = -F4_6_0_0*s_q_4 + F5_6_2_0*c_q_4 - t54 - 0.384*t55 - 0.384*t56;
+    const double F3_6_3_0 = t55 + t56;
+    const double F3_6_5_0 = F5_6_5_0*c_q_4 - t53;
     /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_6_0_0 = F3_6_0_0*c_q_3 - F3_6_1_0*s_q_3;
-    const double F2_6_1_0 = -F3_6_2_0 - F3_6_3_0*t65 - c_q_3*t101;
+    const double F2_6_1_0 = -F3_6_2_0 - F3_6_3_0*t47 - c_q_3*t54;
     const double F2_6_2_0 = F3_6_0_0*s_q_3 + F3_6_1_0*c_q_3 - 0.0825*F3_6_5_0;
     const double F2_6_3_0 = F3_6_3_0*c_q_3 - F4_6_5_0*s_q_3;
     /* F1_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_6_0_0 = F2_6_0_0*c_q_2 - F2_6_1_0*s_q_2 - F2_6_3_0*t81 + F3_6_5_0*t83;
-    const double F1_6_2_0 = F2_6_0_0*s_q_2 + F2_6_1_0*c_q_2 + F2_6_3_0*t83 + F3_6_5_0*t81;
+    const double F1_6_0_0 = F2_6_0_0*c_q_2 - F2_6_1_0*s_q_2 - F2_6_3_0*t49 + F3_6_5_0*t48;
+    const double F1_6_2_0 = F2_6_0_0*s_q_2 + F2_6_1_0*c_q_2 + F2_6_3_0*t48 + F3_6_5_0*t49;
     /* F0_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_6_2_0 = -F1_6_0_0*s_q_1 + F2_6_2_0*c_q_1;
 
@@ -626,7 +732,7 @@ void arm7_mass_matrix(const double* q, double* M)
 
 /* bias_forces: Coriolis, centrifugal and gravity forces C(q, qd) (RNE with qdd = 0).
  * Part I (3.23).
- * Operations: 468 mul, 353 add, 0 div, 12 sin/cos, 0 sqrt; 178 temporaries. */
+ * Operations: 463 mul, 349 add, 0 div, 12 sin/cos, 0 sqrt; 173 temporaries. */
 void arm7_bias_forces(const double* q, const double* qd, double* C)
 {
     /* Inputs */
@@ -634,19 +740,22 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[1], q[2], q[3], q[4], q[5], q[6] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
+    const double c_q_6 = soagen_c[5];
+    const double s_q_6 = soagen_s[5];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -665,43 +774,38 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = V2_1*qd[2];
     const double a2_1 = -V2_0*qd[2];
-    const double t5 = -0.316*t2 - 0.316*t3;
-    const double a2_3 = V1_1*t5;
-    const double t6 = 0.316*c_q_2*qd[1] - 0.316*t4;
-    const double a2_4 = -V1_1*t6;
-    const double a2_5 = V2_0*t5 - V2_1*t6;
+    const double t5 = 0.316*V1_1;
+    const double a2_3 = -t2*t5 - t3*t5;
+    const double a2_4 = -c_q_2*qd[1]*t5 + t4*t5;
+    const double a2_5 = -0.316*V1_0*V1_0 - 0.316*qd[1]*qd[1];
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V2_0*c_q_3 + V2_2*s_q_3;
+    const double t6 = V2_0*c_q_3;
+    const double t7 = V2_2*s_q_3;
+    const double V3_0 = t6 + t7;
     const double V3_1 = -V2_0*s_q_3 + V2_2*c_q_3;
     const double V3_2 = -V2_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
-    const double t7 = 0.0825*c_q_3;
-    const double t8 = 0.0825*s_q_3;
-    const double t9 = -V3_0*t8 - V3_1*t7;
-    const double t10 = V2_1*V2_1;
-    const double a3_3 = V3_1*t9 - t10*t7;
-    const double a3_4 = -V3_0*t9 + t10*t8;
-    const double a3_5 = -V2_1*V3_0*t7 + 0.0825*V2_1*V3_1*s_q_3;
+    const double t8 = -0.0825*V2_1*V2_1 - 0.0825*V2_2*V2_2;
+    const double t9 = 0.0825*V2_0;
+    const double a3_3 = c_q_3*t8 + t7*t9;
+    const double a3_4 = 0.0825*V2_2*t6 - s_q_3*t8;
+    const double a3_5 = -V2_1*t9;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t11 = V3_0*c_q_4;
-    const double V4_0 = -V3_2*s_q_4 + t11;
-    const double t12 = V3_0*s_q_4;
-    const double t13 = V3_2*c_q_4;
-    const double V4_1 = -t12 - t13;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
     const double V4_2 = V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = V4_1*qd[4];
     const double a4_1 = -V4_0*qd[4];
-    const double t14 = 0.0825*c_q_4;
-    const double t15 = -V3_1*t14 + 0.384*V3_2*s_q_4 - 0.384*t11;
-    const double t16 = 0.0825*s_q_4;
-    const double t17 = V4_0*t16 + V4_1*t14;
-    const double a4_3 = -V3_1*t15 + V4_1*t17;
-    const double t18 = -V3_1*t16 - 0.384*t12 - 0.384*t13;
-    const double a4_4 = V3_1*t18 - V4_0*t17;
-    const double a4_5 = V4_0*t15 - V4_1*t18;
+    const double t10 = V3_2*V3_2;
+    const double t11 = 0.384*V3_0 + 0.0825*V3_1;
+    const double t12 = V3_1*t11 + 0.0825*t10;
+    const double t13 = -0.0825*V3_0*V3_2 + 0.384*V3_1*V3_2;
+    const double a4_3 = c_q_4*t12 - s_q_4*t13;
+    const double a4_4 = -c_q_4*t13 - s_q_4*t12;
+    const double a4_5 = -V3_0*t11 - 0.384*t10;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0*c_q_5 + V4_2*s_q_5;
     const double V5_1 = -V4_0*s_q_5 + V4_2*c_q_5;
@@ -710,46 +814,46 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     const double a5_0 = V5_1*qd[5];
     const double a5_1 = -V5_0*qd[5];
     /* V6: spatial velocity V(k) (2.25) */
-    const double V6_0 = V5_0*c_q_6 + V5_2*s_q_6;
+    const double t14 = V5_0*c_q_6;
+    const double t15 = V5_2*s_q_6;
+    const double V6_0 = t14 + t15;
     const double V6_1 = -V5_0*s_q_6 + V5_2*c_q_6;
     const double V6_2 = -V5_1 + qd[6];
     /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a6_0 = V6_1*qd[6];
     const double a6_1 = -V6_0*qd[6];
-    const double t19 = 0.088*c_q_6;
-    const double t20 = 0.088*s_q_6;
-    const double t21 = -V6_0*t20 - V6_1*t19;
-    const double t22 = V5_1*V5_1;
-    const double a6_3 = V6_1*t21 - t19*t22;
-    const double a6_4 = -V6_0*t21 + t20*t22;
-    const double a6_5 = -V5_1*V6_0*t19 + 0.088*V5_1*V6_1*s_q_6;
+    const double t16 = -0.088*V5_1*V5_1 - 0.088*V5_2*V5_2;
+    const double t17 = 0.088*V5_0;
+    const double a6_3 = c_q_6*t16 + t15*t17;
+    const double a6_4 = 0.088*V5_2*t14 - s_q_6*t16;
+    const double a6_5 = -V5_1*t17;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_4 = -9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double t23 = a1_0*c_q_2;
-    const double alpha2_0 = a2_0 + t23;
-    const double t24 = a1_0*s_q_2;
-    const double alpha2_1 = a2_1 - t24;
-    const double alpha2_3 = a2_3 + alpha1_3*c_q_2 - 0.316*t24;
-    const double alpha2_4 = a2_4 - alpha1_3*s_q_2 - 0.316*t23;
+    const double t18 = a1_0*c_q_2;
+    const double alpha2_0 = a2_0 + t18;
+    const double t19 = a1_0*s_q_2;
+    const double alpha2_1 = a2_1 - t19;
+    const double alpha2_3 = a2_3 + alpha1_3*c_q_2 - 0.316*t19;
+    const double alpha2_4 = a2_4 - alpha1_3*s_q_2 - 0.316*t18;
     const double alpha2_5 = a2_5 - alpha1_4;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = -a1_1*s_q_3 + a3_0 + alpha2_0*c_q_3;
     const double alpha3_1 = -a1_1*c_q_3 + a3_1 - alpha2_0*s_q_3;
-    const double t25 = 0.0825*alpha2_1;
-    const double t26 = alpha2_5 - t25;
-    const double alpha3_3 = a3_3 + alpha2_3*c_q_3 + s_q_3*t26;
-    const double alpha3_4 = a3_4 - alpha2_3*s_q_3 + c_q_3*t26;
+    const double t20 = 0.0825*alpha2_1;
+    const double t21 = alpha2_5 - t20;
+    const double alpha3_3 = a3_3 + alpha2_3*c_q_3 + s_q_3*t21;
+    const double alpha3_4 = a3_4 - alpha2_3*s_q_3 + c_q_3*t21;
     const double alpha3_5 = 0.0825*a1_1 + a3_5 - alpha2_4;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + alpha2_1*s_q_4 + alpha3_0*c_q_4;
     const double alpha4_1 = a4_1 + alpha2_1*c_q_4 - alpha3_0*s_q_4;
-    const double t27 = 0.384*alpha2_1 + alpha3_3;
-    const double t28 = 0.384*alpha3_0 + 0.0825*alpha3_1 + alpha3_5;
-    const double alpha4_3 = a4_3 + c_q_4*t27 - s_q_4*t28;
-    const double alpha4_4 = a4_4 - c_q_4*t28 - s_q_4*t27;
-    const double alpha4_5 = a4_5 + alpha3_4 + t25;
+    const double t22 = 0.384*alpha2_1 + alpha3_3;
+    const double t23 = 0.384*alpha3_0 + 0.0825*alpha3_1 + alpha3_5;
+    const double alpha4_3 = a4_3 + c_q_4*t22 - s_q_4*t23;
+    const double alpha4_4 = a4_4 - c_q_4*t23 - s_q_4*t22;
+    const double alpha4_5 = a4_5 + alpha3_4 + t20;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = a5_0 + alpha3_1*s_q_5 + alpha4_0*c_q_5;
     const double alpha5_1 = a5_1 + alpha3_1*c_q_5 - alpha4_0*s_q_5;
@@ -758,84 +862,84 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     /* alpha6: spatial acceleration alpha(k) (2.26) */
     const double alpha6_0 = a6_0 - alpha4_1*s_q_6 + alpha5_0*c_q_6;
     const double alpha6_1 = a6_1 - alpha4_1*c_q_6 - alpha5_0*s_q_6;
-    const double t29 = -alpha4_4 - 0.088*alpha5_1;
-    const double alpha6_3 = a6_3 + alpha5_3*c_q_6 + s_q_6*t29;
-    const double alpha6_4 = a6_4 - alpha5_3*s_q_6 + c_q_6*t29;
+    const double t24 = -alpha4_4 - 0.088*alpha5_1;
+    const double alpha6_3 = a6_3 + alpha5_3*c_q_6 + s_q_6*t24;
+    const double alpha6_4 = a6_4 - alpha5_3*s_q_6 + c_q_6*t24;
     const double alpha6_5 = a6_5 + 0.088*alpha4_1 - alpha5_4;
     /* f6: spatial force f(k) (2.29) */
-    const double t30 = -0.0009653051699191116*V6_0 - 0.001255536598272898*V6_1 + 0.006684151967360946*V6_2;
-    const double t31 = 0.0003913912816842479*V6_0 + 0.029212399412428355*V6_1 - 0.001255536598272898*V6_2;
-    const double f6_0 = V6_1*t30 - V6_2*t31 + 0.0009653051699191116*alpha5_1 + 0.03163334319094959*alpha6_0 + 0.0003913912816842479*alpha6_1 - 0.150277948634*alpha6_4 + 0.0020344399586617965*alpha6_5;
-    const double t32 = 0.03163334319094959*V6_0 + 0.0003913912816842479*V6_1 - 0.0009653051699191116*V6_2;
-    const double f6_1 = -V6_0*t30 + V6_2*t32 + 0.001255536598272898*alpha5_1 + 0.0003913912816842479*alpha6_0 + 0.029212399412428355*alpha6_1 + 0.150277948634*alpha6_3 - 0.002573605371338202*alpha6_5;
-    const double f6_2 = V6_0*t31 - V6_1*t32 - 0.006684151967360946*alpha5_1 - 0.0009653051699191116*alpha6_0 - 0.001255536598272898*alpha6_1 - 0.0020344399586617965*alpha6_3 + 0.002573605371338202*alpha6_4;
-    const double t33 = 0.0020344399586617965*V6_0 - 0.002573605371338202*V6_1;
-    const double t34 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
-    const double f6_3 = V6_1*t33 - V6_2*t34 + 0.0020344399586617965*alpha5_1 + 0.150277948634*alpha6_1 + 1.4955219999999998*alpha6_3;
-    const double t35 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
-    const double f6_4 = -V6_0*t33 + V6_2*t35 - 0.002573605371338202*alpha5_1 - 0.150277948634*alpha6_0 + 1.4955219999999998*alpha6_4;
-    const double f6_5 = V6_0*t34 - V6_1*t35 + 0.0020344399586617965*alpha6_0 - 0.002573605371338202*alpha6_1 + 1.4955219999999998*alpha6_5;
+    const double t25 = -0.0009653051699191116*V6_0 - 0.001255536598272898*V6_1 + 0.006684151967360946*V6_2;
+    const double t26 = 0.0003913912816842479*V6_0 + 0.029212399412428355*V6_1 - 0.001255536598272898*V6_2;
+    const double f6_0 = V6_1*t25 - V6_2*t26 + 0.0009653051699191116*alpha5_1 + 0.03163334319094959*alpha6_0 + 0.0003913912816842479*alpha6_1 - 0.150277948634*alpha6_4 + 0.0020344399586617965*alpha6_5;
+    const double t27 = 0.03163334319094959*V6_0 + 0.0003913912816842479*V6_1 - 0.0009653051699191116*V6_2;
+    const double f6_1 = -V6_0*t25 + V6_2*t27 + 0.001255536598272898*alpha5_1 + 0.0003913912816842479*alpha6_0 + 0.029212399412428355*alpha6_1 + 0.150277948634*alpha6_3 - 0.002573605371338202*alpha6_5;
+    const double f6_2 = V6_0*t26 - V6_1*t27 - 0.006684151967360946*alpha5_1 - 0.0009653051699191116*alpha6_0 - 0.001255536598272898*alpha6_1 - 0.0020344399586617965*alpha6_3 + 0.002573605371338202*alpha6_4;
+    const double t28 = 0.0020344399586617965*V6_0 - 0.002573605371338202*V6_1;
+    const double t29 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
+    const double f6_3 = V6_1*t28 - V6_2*t29 + 0.0020344399586617965*alpha5_1 + 0.150277948634*alpha6_1 + 1.4955219999999998*alpha6_3;
+    const double t30 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
+    const double f6_4 = -V6_0*t28 + V6_2*t30 - 0.002573605371338202*alpha5_1 - 0.150277948634*alpha6_0 + 1.4955219999999998*alpha6_4;
+    const double f6_5 = V6_0*t29 - V6_1*t30 + 0.0020344399586617965*alpha6_0 - 0.002573605371338202*alpha6_1 + 1.4955219999999998*alpha6_5;
     /* f5: spatial force f(k) (2.29) */
-    const double t36 = -0.0001037589172186847*V5_0 + 9.3569097314605e-05*V5_1 + 0.01179456023023895*V5_2;
-    const double t37 = 0.001524110902883315*V5_0 + 0.010567766133106952*V5_1 + 9.3569097314605e-05*V5_2;
-    const double f5_0 = V5_1*t36 - V5_2*t37 + 0.0001037589172186847*alpha4_1 + 0.023526756935*alpha4_4 + 0.00248046035817079*alpha5_0 + 0.001524110902883315*alpha5_1 + 0.017527158935000002*alpha5_4 + c_q_6*f6_0 - f6_1*s_q_6;
-    const double t38 = 0.00248046035817079*V5_0 + 0.001524110902883315*V5_1 - 0.0001037589172186847*V5_2;
-    const double f5_1 = -V5_0*t36 + V5_2*t38 - 9.3569097314605e-05*alpha4_1 + 0.10024161669500001*alpha4_4 + 0.001524110902883315*alpha5_0 + 0.010567766133106952*alpha5_1 - 0.017527158935000002*alpha5_3 - 0.088*c_q_6*f6_4 - f6_2 - 0.088*f6_3*s_q_6;
-    const double f5_2 = V5_0*t37 - V5_1*t38 - 0.01179456023023895*alpha4_1 - 0.0001037589172186847*alpha5_0 + 9.3569097314605e-05*alpha5_1 + 0.023526756935*alpha5_3 + 0.10024161669500001*alpha5_4 + c_q_6*f6_1 + f6_0*s_q_6 - 0.088*f6_5;
-    const double t39 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
-    const double t40 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
-    const double f5_3 = V5_1*t40 - V5_2*t39 - 0.023526756935*alpha4_1 - 0.017527158935000002*alpha5_1 + 1.666555*alpha5_3 + c_q_6*f6_3 - f6_4*s_q_6;
-    const double t41 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
-    const double f5_4 = -V5_0*t40 + V5_2*t41 - 0.10024161669500001*alpha4_1 + 0.017527158935000002*alpha5_0 + 1.666555*alpha5_4 - f6_5;
-    const double f5_5 = V5_0*t39 - V5_1*t41 - 1.666555*alpha4_4 - 0.023526756935*alpha5_0 - 0.10024161669500001*alpha5_1 + c_q_6*f6_4 + f6_3*s_q_6;
+    const double t31 = -0.0001037589172186847*V5_0 + 9.3569097314605e-05*V5_1 + 0.01179456023023895*V5_2;
+    const double t32 = 0.001524110902883315*V5_0 + 0.010567766133106952*V5_1 + 9.3569097314605e-05*V5_2;
+    const double f5_0 = V5_1*t31 - V5_2*t32 + 0.0001037589172186847*alpha4_1 + 0.023526756935*alpha4_4 + 0.00248046035817079*alpha5_0 + 0.001524110902883315*alpha5_1 + 0.017527158935000002*alpha5_4 + c_q_6*f6_0 - f6_1*s_q_6;
+    const double t33 = 0.00248046035817079*V5_0 + 0.001524110902883315*V5_1 - 0.0001037589172186847*V5_2;
+    const double f5_1 = -V5_0*t31 + V5_2*t33 - 9.3569097314605e-05*alpha4_1 + 0.10024161669500001*alpha4_4 + 0.001524110902883315*alpha5_0 + 0.010567766133106952*alpha5_1 - 0.017527158935000002*alpha5_3 - 0.088*c_q_6*f6_4 - f6_2 - 0.088*f6_3*s_q_6;
+    const double f5_2 = V5_0*t32 - V5_1*t33 - 0.01179456023023895*alpha4_1 - 0.0001037589172186847*alpha5_0 + 9.3569097314605e-05*alpha5_1 + 0.023526756935*alpha5_3 + 0.10024161669500001*alpha5_4 + c_q_6*f6_1 + f6_0*s_q_6 - 0.088*f6_5;
+    const double t34 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
+    const double t35 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
+    const double f5_3 = V5_1*t35 - V5_2*t34 - 0.023526756935*alpha4_1 - 0.017527158935000002*alpha5_1 + 1.666555*alpha5_3 + c_q_6*f6_3 - f6_4*s_q_6;
+    const double t36 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
+    const double f5_4 = -V5_0*t35 + V5_2*t36 - 0.10024161669500001*alpha4_1 + 0.017527158935000002*alpha5_0 + 1.666555*alpha5_4 - f6_5;
+    const double f5_5 = V5_0*t34 - V5_1*t36 - 1.666555*alpha4_4 - 0.023526756935*alpha5_0 - 0.10024161669500001*alpha5_1 + c_q_6*f6_4 + f6_3*s_q_6;
     /* f4: spatial force f(k) (2.29) */
-    const double t42 = -0.004600245517563105*V4_0 + 0.0021640520520981297*V4_1 + 0.010869510762828563*V4_2;
-    const double t43 = -0.0015152444733270301*V4_0 + 0.03146037232526039*V4_1 + 0.0021640520520981297*V4_2;
-    const double f4_0 = V4_1*t42 - V4_2*t43 - 0.004600245517563105*alpha3_1 + 0.03942757095803552*alpha4_0 - 0.0015152444733270301*alpha4_1 + 0.047121686402*alpha4_4 + 0.05034347249*alpha4_5 + c_q_5*f5_0 - f5_1*s_q_5;
-    const double t44 = 0.03942757095803552*V4_0 - 0.0015152444733270301*V4_1 - 0.004600245517563105*V4_2;
-    const double f4_1 = -V4_0*t42 + V4_2*t44 + 0.0021640520520981297*alpha3_1 - 0.0015152444733270301*alpha4_0 + 0.03146037232526039*alpha4_1 - 0.047121686402*alpha4_3 + 0.014653732538*alpha4_5 - f5_2;
-    const double f4_2 = V4_0*t43 - V4_1*t44 + 0.010869510762828563*alpha3_1 - 0.004600245517563105*alpha4_0 + 0.0021640520520981297*alpha4_1 - 0.05034347249*alpha4_3 - 0.014653732538*alpha4_4 + c_q_5*f5_1 + f5_0*s_q_5;
-    const double t45 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
-    const double t46 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
-    const double f4_3 = V4_1*t46 - V4_2*t45 - 0.05034347249*alpha3_1 - 0.047121686402*alpha4_1 + 1.225946*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
-    const double t47 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
-    const double f4_4 = -V4_0*t46 + V4_2*t47 - 0.014653732538*alpha3_1 + 0.047121686402*alpha4_0 + 1.225946*alpha4_4 - f5_5;
-    const double f4_5 = V4_0*t45 - V4_1*t47 + 0.05034347249*alpha4_0 + 0.014653732538*alpha4_1 + 1.225946*alpha4_5 + c_q_5*f5_4 + f5_3*s_q_5;
+    const double t37 = -0.004600245517563105*V4_0 + 0.0021640520520981297*V4_1 + 0.010869510762828563*V4_2;
+    const double t38 = -0.0015152444733270301*V4_0 + 0.03146037232526039*V4_1 + 0.0021640520520981297*V4_2;
+    const double f4_0 = V4_1*t37 - V4_2*t38 - 0.004600245517563105*alpha3_1 + 0.03942757095803552*alpha4_0 - 0.0015152444733270301*alpha4_1 + 0.047121686402*alpha4_4 + 0.05034347249*alpha4_5 + c_q_5*f5_0 - f5_1*s_q_5;
+    const double t39 = 0.03942757095803552*V4_0 - 0.0015152444733270301*V4_1 - 0.004600245517563105*V4_2;
+    const double f4_1 = -V4_0*t37 + V4_2*t39 + 0.0021640520520981297*alpha3_1 - 0.0015152444733270301*alpha4_0 + 0.03146037232526039*alpha4_1 - 0.047121686402*alpha4_3 + 0.014653732538*alpha4_5 - f5_2;
+    const double f4_2 = V4_0*t38 - V4_1*t39 + 0.010869510762828563*alpha3_1 - 0.004600245517563105*alpha4_0 + 0.0021640520520981297*alpha4_1 - 0.05034347249*alpha4_3 - 0.014653732538*alpha4_4 + c_q_5*f5_1 + f5_0*s_q_5;
+    const double t40 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
+    const double t41 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
+    const double f4_3 = V4_1*t41 - V4_2*t40 - 0.05034347249*alpha3_1 - 0.047121686402*alpha4_1 + 1.225946*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
+    const double t42 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
+    const double f4_4 = -V4_0*t41 + V4_2*t42 - 0.014653732538*alpha3_1 + 0.047121686402*alpha4_0 + 1.225946*alpha4_4 - f5_5;
+    const double f4_5 = V4_0*t40 - V4_1*t42 + 0.05034347249*alpha4_0 + 0.014653732538*alpha4_1 + 1.225946*alpha4_5 + c_q_5*f5_4 + f5_3*s_q_5;
     /* f3: spatial force f(k) (2.29) */
-    const double t48 = 0.02771584317362585*V3_0 + 0.03239943042445132*V3_1 - 0.0016444875773692705*V3_2;
-    const double t49 = 0.0039053550262761003*V3_0 - 0.0016444875773692705*V3_1 + 0.0775861490525396*V3_2;
-    const double t50 = c_q_4*f4_4;
-    const double t51 = f4_3*s_q_4;
-    const double f3_0 = V3_1*t49 - V3_2*t48 - 0.0039053550262761003*alpha2_1 + 0.06767727025085991*alpha3_0 + 0.02771584317362585*alpha3_1 - 0.09850206933*alpha3_4 + 0.374644408005*alpha3_5 + c_q_4*f4_0 - f4_1*s_q_4 - 0.384*t50 - 0.384*t51;
-    const double t52 = 0.06767727025085991*V3_0 + 0.02771584317362585*V3_1 + 0.0039053550262761003*V3_2;
-    const double f3_1 = -V3_0*t49 + V3_2*t52 + 0.0016444875773692705*alpha2_1 + 0.02771584317362585*alpha3_0 + 0.03239943042445132*alpha3_1 + 0.09850206933*alpha3_3 + 0.19076837715*alpha3_5 + f4_2 - 0.0825*t50 - 0.0825*t51;
-    const double t53 = c_q_4*f4_3;
-    const double f3_2 = V3_0*t48 - V3_1*t52 - 0.0775861490525396*alpha2_1 + 0.0039053550262761003*alpha3_0 - 0.0016444875773692705*alpha3_1 - 0.374644408005*alpha3_3 - 0.19076837715*alpha3_4 - c_q_4*f4_1 - f4_0*s_q_4 + 0.384*f4_4*s_q_4 - 0.0825*f4_5 - 0.384*t53;
-    const double t54 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
-    const double t55 = -0.09850206933*V3_0 - 0.19076837715*V3_2;
-    const double f3_3 = V3_1*t54 - V3_2*t55 + 0.374644408005*alpha2_1 + 0.09850206933*alpha3_1 + 3.587895*alpha3_3 - f4_4*s_q_4 + t53;
-    const double t56 = 0.09850206933*V3_1 - 0.374644408005*V3_2;
-    const double f3_4 = -V3_0*t54 + V3_2*t56 + 0.19076837715*alpha2_1 - 0.09850206933*alpha3_0 + 3.587895*alpha3_4 + f4_5;
-    const double f3_5 = V3_0*t55 - V3_1*t56 + 0.374644408005*alpha3_0 + 0.19076837715*alpha3_1 + 3.587895*alpha3_5 - t50 - t51;
+    const double t43 = 0.02771584317362585*V3_0 + 0.03239943042445132*V3_1 - 0.0016444875773692705*V3_2;
+    const double t44 = 0.0039053550262761003*V3_0 - 0.0016444875773692705*V3_1 + 0.0775861490525396*V3_2;
+    const double t45 = c_q_4*f4_4;
+    const double t46 = f4_3*s_q_4;
+    const double f3_0 = V3_1*t44 - V3_2*t43 - 0.0039053550262761003*alpha2_1 + 0.06767727025085991*alpha3_0 + 0.02771584317362585*alpha3_1 - 0.09850206933*alpha3_4 + 0.374644408005*alpha3_5 + c_q_4*f4_0 - f4_1*s_q_4 - 0.384*t45 - 0.384*t46;
+    const double t47 = 0.06767727025085991*V3_0 + 0.02771584317362585*V3_1 + 0.0039053550262761003*V3_2;
+    const double f3_1 = -V3_0*t44 + V3_2*t47 + 0.0016444875773692705*alpha2_1 + 0.02771584317362585*alpha3_0 + 0.03239943042445132*alpha3_1 + 0.09850206933*alpha3_3 + 0.19076837715*alpha3_5 + f4_2 - 0.0825*t45 - 0.0825*t46;
+    const double t48 = c_q_4*f4_3;
+    const double f3_2 = V3_0*t43 - V3_1*t47 - 0.0775861490525396*alpha2_1 + 0.0039053550262761003*alpha3_0 - 0.0016444875773692705*alpha3_1 - 0.374644408005*alpha3_3 - 0.19076837715*alpha3_4 - c_q_4*f4_1 - f4_0*s_q_4 + 0.384*f4_4*s_q_4 - 0.0825*f4_5 - 0.384*t48;
+    const double t49 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
+    const double t50 = -0.09850206933*V3_0 - 0.19076837715*V3_2;
+    const double f3_3 = V3_1*t49 - V3_2*t50 + 0.374644408005*alpha2_1 + 0.09850206933*alpha3_1 + 3.587895*alpha3_3 - f4_4*s_q_4 + t48;
+    const double t51 = 0.09850206933*V3_1 - 0.374644408005*V3_2;
+    const double f3_4 = -V3_0*t49 + V3_2*t51 + 0.19076837715*alpha2_1 - 0.09850206933*alpha3_0 + 3.587895*alpha3_4 + f4_5;
+    const double f3_5 = V3_0*t50 - V3_1*t51 + 0.374644408005*alpha3_0 + 0.19076837715*alpha3_1 + 3.587895*alpha3_5 - t45 - t46;
     /* f2: spatial force f(k) (2.29) */
-    const double t57 = -0.005487648106562256*V2_0 - 0.004377257121839581*V2_1 + 0.01824920229252011*V2_2;
-    const double t58 = -0.008248333140675744*V2_0 + 0.05287838199960611*V2_1 - 0.004377257121839581*V2_2;
-    const double f2_0 = V2_1*t57 - V2_2*t58 + 0.005487648106562256*a1_1 + 0.05649492601407083*alpha2_0 - 0.008248333140675744*alpha2_1 + 0.214708623208*alpha2_4 + 0.126729164208*alpha2_5 + c_q_3*f3_0 - f3_1*s_q_3;
-    const double t59 = 0.05649492601407083*V2_0 - 0.008248333140675744*V2_1 - 0.005487648106562256*V2_2;
-    const double f2_1 = -V2_0*t57 + V2_2*t59 + 0.004377257121839581*a1_1 - 0.008248333140675744*alpha2_0 + 0.05287838199960611*alpha2_1 - 0.214708623208*alpha2_3 - 0.088844724872*alpha2_5 - f3_2 - f3_3*t8 - f3_4*t7;
-    const double f2_2 = V2_0*t58 - V2_1*t59 - 0.01824920229252011*a1_1 - 0.005487648106562256*alpha2_0 - 0.004377257121839581*alpha2_1 - 0.126729164208*alpha2_3 + 0.088844724872*alpha2_4 + c_q_3*f3_1 + f3_0*s_q_3 - 0.0825*f3_5;
-    const double t60 = 0.126729164208*V2_0 - 0.088844724872*V2_1;
-    const double f2_3 = V2_1*t60 - V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2) + 0.126729164208*a1_1 - 0.214708623208*alpha2_1 + 3.228604*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3;
-    const double f2_4 = -V2_0*t60 + V2_2*(-0.214708623208*V2_1 - 0.126729164208*V2_2) - 0.088844724872*a1_1 + 0.214708623208*alpha2_0 + 3.228604*alpha2_4 - f3_5;
+    const double t52 = -0.005487648106562256*V2_0 - 0.004377257121839581*V2_1 + 0.01824920229252011*V2_2;
+    const double t53 = -0.008248333140675744*V2_0 + 0.05287838199960611*V2_1 - 0.004377257121839581*V2_2;
+    const double f2_0 = V2_1*t52 - V2_2*t53 + 0.005487648106562256*a1_1 + 0.05649492601407083*alpha2_0 - 0.008248333140675744*alpha2_1 + 0.214708623208*alpha2_4 + 0.126729164208*alpha2_5 + c_q_3*f3_0 - f3_1*s_q_3;
+    const double t54 = 0.05649492601407083*V2_0 - 0.008248333140675744*V2_1 - 0.005487648106562256*V2_2;
+    const double f2_1 = -V2_0*t52 + V2_2*t54 + 0.004377257121839581*a1_1 - 0.008248333140675744*alpha2_0 + 0.05287838199960611*alpha2_1 - 0.214708623208*alpha2_3 - 0.088844724872*alpha2_5 - 0.0825*c_q_3*f3_4 - f3_2 - 0.0825*f3_3*s_q_3;
+    const double f2_2 = V2_0*t53 - V2_1*t54 - 0.01824920229252011*a1_1 - 0.005487648106562256*alpha2_0 - 0.004377257121839581*alpha2_1 - 0.126729164208*alpha2_3 + 0.088844724872*alpha2_4 + c_q_3*f3_1 + f3_0*s_q_3 - 0.0825*f3_5;
+    const double t55 = 0.126729164208*V2_0 - 0.088844724872*V2_1;
+    const double f2_3 = V2_1*t55 - V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2) + 0.126729164208*a1_1 - 0.214708623208*alpha2_1 + 3.228604*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3;
+    const double f2_4 = -V2_0*t55 + V2_2*(-0.214708623208*V2_1 - 0.126729164208*V2_2) - 0.088844724872*a1_1 + 0.214708623208*alpha2_0 + 3.228604*alpha2_4 - f3_5;
     /* f1: spatial force f(k) (2.29) */
-    const double t61 = -0.00398335888393552*V1_0 + 0.028124284712194955*V1_1 + 0.0007689361029463999*qd[1];
-    const double t62 = 0.01026110182100817*V1_0 + 0.0007689361029463999*V1_1 + 0.026534991901690206*qd[1];
-    const double t63 = 0.316*c_q_2;
-    const double t64 = 0.316*s_q_2;
-    const double f1_0 = V1_1*t62 + 0.00850351162402155*a1_0 - 0.00398335888393552*a1_1 - 0.0022610063699999997*alpha1_4 + c_q_2*f2_0 - f2_1*s_q_2 - f2_3*t64 - f2_4*t63 - qd[1]*t61;
-    const double t65 = 0.00850351162402155*V1_0 - 0.00398335888393552*V1_1 + 0.01026110182100817*qd[1];
-    const double f1_1 = -V1_0*t62 - 0.00398335888393552*a1_0 + 0.028124284712194955*a1_1 + 0.0022610063699999997*alpha1_3 - f2_2 + qd[1]*t65;
-    const double f1_2 = V1_0*t61 - V1_1*t65 + 0.01026110182100817*a1_0 + 0.0007689361029463999*a1_1 + 0.018579714719999998*alpha1_3 - 0.002031994566*alpha1_4 + c_q_2*f2_1 + f2_0*s_q_2 + f2_3*t63 - f2_4*t64;
+    const double t56 = -0.00398335888393552*V1_0 + 0.028124284712194955*V1_1 + 0.0007689361029463999*qd[1];
+    const double t57 = 0.01026110182100817*V1_0 + 0.0007689361029463999*V1_1 + 0.026534991901690206*qd[1];
+    const double t58 = 0.316*c_q_2;
+    const double t59 = 0.316*s_q_2;
+    const double f1_0 = V1_1*t57 + 0.00850351162402155*a1_0 - 0.00398335888393552*a1_1 - 0.0022610063699999997*alpha1_4 + c_q_2*f2_0 - f2_1*s_q_2 - f2_3*t59 - f2_4*t58 - qd[1]*t56;
+    const double t60 = 0.00850351162402155*V1_0 - 0.00398335888393552*V1_1 + 0.01026110182100817*qd[1];
+    const double f1_1 = -V1_0*t57 - 0.00398335888393552*a1_0 + 0.028124284712194955*a1_1 + 0.0022610063699999997*alpha1_3 - f2_2 + qd[1]*t60;
+    const double f1_2 = V1_0*t56 - V1_1*t60 + 0.01026110182100817*a1_0 + 0.0007689361029463999*a1_1 + 0.018579714719999998*alpha1_3 - 0.002031994566*alpha1_4 + c_q_2*f2_1 + f2_0*s_q_2 + f2_3*t58 - f2_4*t59;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = -c_q_1*f1_1 - f1_0*s_q_1;
 
@@ -850,905 +954,408 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Part I (4.4)-(4.6), (4.16), (4.19)-(4.22).
- * Operations: 1339 mul, 1023 add, 6 div, 12 sin/cos, 0 sqrt; 713 temporaries. */
+ * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 459 mul, 348 add, 6 div, 12 sin/cos, 0 sqrt; 265 temporaries. */
 void arm7_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
-    /* P5: articulated inertia P(k) (4.5) */
-    const double t0 = 0.00021007045366393606*s_q_6;
-    const double t1 = 0.03149393671491155*c_q_6 - t0;
-    const double t2 = 0.00021007045366393606*c_q_6;
-    const double t3 = -0.028976562142824045*s_q_6 + t2;
-    const double P5_0_0 = c_q_6*t1 - s_q_6*t3 + 0.00248046035817079;
-    const double t4 = -0.14990627626891684*c_q_6 - 0.00048342044720186053*s_q_6;
-    const double t5 = c_q_6*t4;
-    const double t6 = -0.0002938077140639324*c_q_6 - 0.14989580384771126*s_q_6;
-    const double t7 = s_q_6*t6;
-    const double P5_0_1 = -0.088*t5 - 0.088*t7 + 0.001524110902883315;
-    const double P5_0_2 = c_q_6*t3 - 0.00017903071636223808*c_q_6 + s_q_6*t1 - 0.00022647727267776177*s_q_6 - 0.0001037589172186847;
-    const double P5_0_3 = c_q_6*t6 - s_q_6*t4;
-    const double P5_0_4 = -0.0020344399586617965*c_q_6 - 0.002573605371338202*s_q_6 + 0.017527158935000002;
-    const double P5_0_5 = t5 + t7 - 0.023526756935;
-    const double t8 = -6.89323665162416e-05*c_q_6 - 0.13155144483268755*s_q_6;
-    const double t9 = s_q_6*t8;
-    const double t10 = -0.13151873524090657*c_q_6 - 6.893236651624159e-05*s_q_6;
-    const double t11 = c_q_6*t10;
-    const double P5_1_1 = -0.088*t11 - 0.088*t9 + 0.010567766133106952;
-    const double P5_1_2 = c_q_6*(-4.254099935376373e-05*c_q_6 - 0.01319083073859859*s_q_6) + s_q_6*(0.013191752311664681*c_q_6 + 2.585507883762605e-05*s_q_6) + 9.3569097314605e-05;
-    const double P5_1_3 = c_q_6*t8 - s_q_6*t10 - 0.017527158935000002;
-    const double P5_1_5 = t11 + t9 - 0.10024161669500001;
-    const double P5_2_2 = c_q_6*(0.028976562142824045*c_q_6 + t0 + 0.00022647727267776177) + 0.00022647727267776177*c_q_6 + s_q_6*(0.03149393671491155*s_q_6 + t2 - 0.00017903071636223808) - 0.00017903071636223808*s_q_6 + 0.02337588259823895;
-    const double t12 = 0.14989580384771126*c_q_6 - 0.0002938077140639324*s_q_6;
-    const double t13 = 0.00048342044720186053*c_q_6 - 0.14990627626891684*s_q_6;
-    const double P5_2_3 = c_q_6*t12 - s_q_6*t13 + 0.023526756935;
-    const double P5_2_4 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6 + 0.231847552695;
-    const double P5_2_5 = c_q_6*t13 + s_q_6*t12;
-    const double t14 = 1.4949027821896312*c_q_6 - 0.0007833223467754727*s_q_6;
-    const double t15 = 0.0007833223467754726*c_q_6 - 1.4945310822830293*s_q_6;
-    const double P5_3_3 = c_q_6*t14 - s_q_6*t15 + 1.666555;
-    const double P5_3_5 = c_q_6*t15 + s_q_6*t14;
-    const double P5_5_5 = c_q_6*(1.4945310822830293*c_q_6 + 0.0007833223467754726*s_q_6) + s_q_6*(0.0007833223467754727*c_q_6 + 1.4949027821896312*s_q_6) + 1.666555;
-    /* Dinv5: D^-1(k) */
-    const double Dinv5_0_0 = 1.0/P5_2_2;
-    /* G5: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G5_0_0 = Dinv5_0_0*P5_0_2;
-    const double G5_1_0 = Dinv5_0_0*P5_1_2;
-    const double G5_2_0 = Dinv5_0_0*P5_2_2;
-    const double G5_3_0 = Dinv5_0_0*P5_2_3;
-    const double G5_4_0 = Dinv5_0_0*P5_2_4;
-    const double G5_5_0 = Dinv5_0_0*P5_2_5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t16 = -G5_0_0*P5_0_2 + P5_0_0;
-    const double t17 = -P5_0_1;
-    const double t18 = -G5_1_0*P5_0_2 - t17;
-    const double t19 = c_q_5*t16 - s_q_5*t18;
-    const double t20 = -G5_0_0*P5_1_2 - t17;
-    const double t21 = -G5_1_0*P5_1_2 + P5_1_1;
-    const double t22 = c_q_5*t20 - s_q_5*t21;
-    const double P4_0_0 = c_q_5*t19 - s_q_5*t22 + 0.03942757095803552;
-    const double t23 = -P5_0_2;
-    const double t24 = -P5_1_2;
-    const double P4_0_1 = -c_q_5*(-G5_0_0*P5_2_2 - t23) + s_q_5*(-G5_1_0*P5_2_2 - t24) - 0.0015152444733270301;
-    const double P4_0_2 = c_q_5*t22 + s_q_5*t19 - 0.004600245517563105;
-    const double t25 = -G5_0_0*P5_2_3 + P5_0_3;
-    const double t26 = -G5_1_0*P5_2_3 + P5_1_3;
-    const double t27 = c_q_5*t25 - s_q_5*t26;
-    const double t28 = -G5_0_0*P5_2_4 + P5_0_4;
-    const double t29 = G5_1_0*s_q_5;
-    const double t30 = P5_2_4*t29 + c_q_5*t28;
-    const double P4_0_3 = c_q_5*t27 - s_q_5*t30;
-    const double t31 = -G5_1_0*P5_2_5 + P5_1_5;
-    const double t32 = -G5_0_0*P5_2_5 + P5_0_5;
-    const double P4_0_4 = -c_q_5*t32 + s_q_5*t31 + 0.047121686402;
-    const double P4_0_5 = c_q_5*t30 + s_q_5*t27 + 0.05034347249;
-    const double P4_1_1 = -G5_2_0*P5_2_2 + P5_2_2 + 0.03146037232526039;
-    const double P4_1_2 = c_q_5*(G5_2_0*P5_1_2 + t24) + s_q_5*(G5_2_0*P5_0_2 + t23) + 0.0021640520520981297;
-    const double t33 = G5_2_0*P5_2_4 - P5_2_4;
-    const double t34 = G5_2_0*P5_2_3 - P5_2_3;
-    const double P4_1_3 = c_q_5*t34 - s_q_5*t33 - 0.047121686402;
-    const double P4_1_4 = -G5_2_0*P5_2_5 + P5_2_5;
-    const double P4_1_5 = c_q_5*t33 + s_q_5*t34 + 0.014653732538;
-    const double P4_2_2 = c_q_5*(c_q_5*t21 + s_q_5*t20) + s_q_5*(c_q_5*t18 + s_q_5*t16) + 0.010869510762828563;
-    const double t35 = G5_1_0*c_q_5;
-    const double t36 = -P5_2_4*t35 + s_q_5*t28;
-    const double t37 = c_q_5*t26 + s_q_5*t25;
-    const double P4_2_3 = c_q_5*t37 - s_q_5*t36 - 0.05034347249;
-    const double P4_2_4 = -c_q_5*t31 - s_q_5*t32 - 0.014653732538;
-    const double P4_2_5 = c_q_5*t36 + s_q_5*t37;
-    const double t38 = -G5_3_0*P5_2_3 + P5_3_3;
-    const double t39 = G5_4_0*s_q_5;
-    const double t40 = P5_2_3*t39 + c_q_5*t38;
-    const double t41 = -G5_4_0*P5_2_4 + 3.162077;
-    const double t42 = G5_3_0*c_q_5;
-    const double t43 = -P5_2_4*t42 - s_q_5*t41;
-    const double P4_3_3 = c_q_5*t40 - s_q_5*t43 + 1.225946;
-    const double t44 = -P5_3_5;
-    const double P4_3_4 = -P5_2_5*t39 - c_q_5*(-G5_3_0*P5_2_5 - t44);
-    const double P4_3_5 = c_q_5*t43 + s_q_5*t40;
-    const double P4_4_4 = -G5_5_0*P5_2_5 + P5_5_5 + 1.225946;
-    const double P4_4_5 = G5_5_0*P5_2_4*c_q_5 + s_q_5*(G5_5_0*P5_2_3 + t44);
-    const double t45 = G5_3_0*s_q_5;
-    const double t46 = G5_4_0*c_q_5;
-    const double P4_5_5 = c_q_5*(-P5_2_4*t45 + c_q_5*t41) + s_q_5*(-P5_2_3*t46 + s_q_5*t38) + 1.225946;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_2_2;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_0_0 = Dinv4_0_0*P4_0_2;
-    const double G4_1_0 = Dinv4_0_0*P4_1_2;
-    const double G4_2_0 = Dinv4_0_0*P4_2_2;
-    const double G4_3_0 = Dinv4_0_0*P4_2_3;
-    const double G4_4_0 = Dinv4_0_0*P4_2_4;
-    const double G4_5_0 = Dinv4_0_0*P4_2_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t47 = -G4_1_0*P4_1_2 + P4_1_1;
-    const double t48 = -P4_0_1;
-    const double t49 = -G4_0_0*P4_1_2 - t48;
-    const double t50 = -P4_1_4;
-    const double t51 = -G4_4_0*P4_1_2 - t50;
-    const double t52 = 0.384*c_q_4;
-    const double t53 = -P4_1_3;
-    const double t54 = -G4_3_0*P4_1_2 - t53;
-    const double t55 = 0.384*s_q_4;
-    const double t56 = c_q_4*t49 - s_q_4*t47 - t51*t52 - t54*t55;
-    const double t57 = -G4_1_0*P4_0_2 - t48;
-    const double t58 = -G4_0_0*P4_0_2 + P4_0_0;
-    const double t59 = -P4_0_4;
-    const double t60 = -G4_4_0*P4_0_2 - t59;
-    const double t61 = -P4_0_3;
-    const double t62 = -G4_3_0*P4_0_2 - t61;
-    const double t63 = c_q_4*t58 - s_q_4*t57 - t52*t60 - t55*t62;
-    const double t64 = -G4_1_0*P4_2_4 - t50;
-    const double t65 = -G4_0_0*P4_2_4 - t59;
-    const double t66 = -G4_4_0*P4_2_4 + P4_4_4;
-    const double t67 = c_q_4*t66;
-    const double t68 = -P4_3_4;
-    const double t69 = -G4_3_0*P4_2_4 - t68;
-    const double t70 = s_q_4*t69;
-    const double t71 = c_q_4*t65 - s_q_4*t64 - 0.384*t67 - 0.384*t70;
-    const double t72 = c_q_4*t71;
-    const double t73 = -G4_1_0*P4_2_3 - t53;
-    const double t74 = -G4_0_0*P4_2_3 - t61;
-    const double t75 = -G4_4_0*P4_2_3 - t68;
-    const double t76 = c_q_4*t75;
-    const double t77 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double t78 = s_q_4*t77;
-    const double t79 = c_q_4*t74 - s_q_4*t73 - 0.384*t76 - 0.384*t78;
-    const double t80 = s_q_4*t79;
-    const double P3_0_0 = c_q_4*t63 - s_q_4*t56 - 0.384*t72 - 0.384*t80 + 0.06767727025085991;
-    const double t81 = -P4_1_2;
-    const double t82 = -P4_0_2;
-    const double t83 = -P4_2_4;
-    const double t84 = -G4_4_0*P4_2_2 - t83;
-    const double t85 = -P4_2_3;
-    const double t86 = -G4_3_0*P4_2_2 - t85;
-    const double P3_0_1 = c_q_4*(-G4_0_0*P4_2_2 - t82) - s_q_4*(-G4_1_0*P4_2_2 - t81) - t52*t84 - t55*t86 - 0.0825*t72 - 0.0825*t80 + 0.02771584317362585;
-    const double t87 = -P4_4_5;
-    const double t88 = -G4_4_0*P4_2_5 - t87;
-    const double t89 = c_q_4*t88;
-    const double t90 = -P4_3_5;
-    const double t91 = -G4_3_0*P4_2_5 - t90;
-    const double t92 = s_q_4*t91;
-    const double t93 = s_q_4*t71;
-    const double t94 = -G4_1_0*P4_2_5 + P4_1_5;
-    const double t95 = s_q_4*t94;
-    const double t96 = c_q_4*t79;
-    const double t97 = -G4_0_0*P4_2_5 + P4_0_5;
-    const double P3_0_2 = -c_q_4*t56 - 0.0825*c_q_4*t97 - s_q_4*t63 + 0.03168*t89 + 0.03168*t92 + 0.384*t93 + 0.0825*t95 - 0.384*t96 + 0.0039053550262761003;
-    const double P3_0_3 = -t93 + t96;
-    const double P3_0_4 = c_q_4*t97 - t52*t88 - t55*t91 - t95 - 0.09850206933;
-    const double P3_0_5 = -t72 - t80 + 0.374644408005;
-    const double t98 = -G4_2_0*P4_2_4 - 0.0825*t67 - 0.0825*t70 - t83;
-    const double t99 = c_q_4*t98;
-    const double t100 = 0.0825*s_q_4;
-    const double t101 = -G4_2_0*P4_2_3 - 0.0825*t76 - 0.0825*t78 - t85;
-    const double t102 = s_q_4*t101;
-    const double t103 = 0.0825*c_q_4;
-    const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 - t100*t86 - 0.0825*t102 - t103*t84 - 0.0825*t99 + 0.03239943042445132;
-    const double t104 = c_q_4*t101;
-    const double P3_1_2 = 0.0825*G4_2_0*P4_2_5 - 0.0825*P4_2_5 + 0.006806250000000001*c_q_4*t88 - c_q_4*(-G4_2_0*P4_1_2 - t100*t54 - t103*t51 - t81) + 0.006806250000000001*s_q_4*t91 + 0.384*s_q_4*t98 - s_q_4*(-G4_2_0*P4_0_2 - t100*t62 - t103*t60 - t82) - 0.384*t104 - 0.0016444875773692705;
-    const double P3_1_3 = -s_q_4*t98 + t104 + 0.09850206933;
-    const double P3_1_4 = -G4_2_0*P4_2_5 + P4_2_5 - 0.0825*t89 - 0.0825*t92;
-    const double P3_1_5 = -t102 - t99 + 0.19076837715;
-    const double t105 = c_q_4*t91;
-    const double t106 = c_q_4*t69;
-    const double t107 = 0.0825*G4_5_0*P4_2_4 - 0.0825*P4_4_5 - c_q_4*t64 - s_q_4*t65 + 0.384*s_q_4*t66 - 0.384*t106;
-    const double t108 = s_q_4*t107;
-    const double t109 = c_q_4*t94;
-    const double t110 = s_q_4*t97;
-    const double t111 = s_q_4*t88;
-    const double t112 = c_q_4*t77;
-    const double t113 = 0.0825*G4_5_0*P4_2_3 - 0.0825*P4_3_5 - c_q_4*t73 - s_q_4*t74 + 0.384*s_q_4*t75 - 0.384*t112;
-    const double t114 = G4_5_0*P4_2_5;
-    const double P3_2_2 = 0.006806250000000001*P4_5_5 - 0.384*c_q_4*t113 - c_q_4*(0.0825*G4_5_0*P4_1_2 - 0.0825*P4_1_5 - c_q_4*t47 - s_q_4*t49 + 0.384*s_q_4*t51 - t52*t54) - s_q_4*(0.0825*G4_5_0*P4_0_2 - 0.0825*P4_0_5 - c_q_4*t57 - s_q_4*t58 + 0.384*s_q_4*t60 - t52*t62) + 0.03168*t105 + 0.384*t108 + 0.0825*t109 + 0.0825*t110 - 0.03168*t111 - 0.006806250000000001*t114 + 0.0775861490525396;
-    const double P3_2_3 = c_q_4*t113 - t108 - 0.374644408005;
-    const double P3_2_4 = 0.0825*G4_5_0*P4_2_5 - 0.0825*P4_5_5 + 0.384*s_q_4*t88 - 0.384*t105 - t109 - t110 - 0.19076837715;
-    const double P3_2_5 = -c_q_4*t107 - s_q_4*t113;
-    const double t115 = -s_q_4*t75 + t112;
-    const double t116 = -s_q_4*t66 + t106;
-    const double P3_3_3 = c_q_4*t115 - s_q_4*t116 + 3.587895;
-    const double P3_3_4 = t105 - t111;
-    const double P3_3_5 = -c_q_4*t116 - s_q_4*t115;
-    const double P3_4_4 = P4_5_5 - t114 + 3.587895;
-    const double P3_4_5 = -c_q_4*(-G4_5_0*P4_2_4 - t87) - s_q_4*(-G4_5_0*P4_2_3 - t90);
-    const double P3_5_5 = -c_q_4*(-t67 - t70) - s_q_4*(-t76 - t78) + 3.587895;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_2_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_2;
-    const double G3_1_0 = Dinv3_0_0*P3_1_2;
-    const double G3_2_0 = Dinv3_0_0*P3_2_2;
-    const double G3_3_0 = Dinv3_0_0*P3_2_3;
-    const double G3_4_0 = Dinv3_0_0*P3_2_4;
-    const double G3_5_0 = Dinv3_0_0*P3_2_5;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t117 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t118 = -P3_0_1;
-    const double t119 = -G3_1_0*P3_0_2 - t118;
-    const double t120 = c_q_3*t117 - s_q_3*t119;
-    const double t121 = -G3_0_0*P3_1_2 - t118;
-    const double t122 = -G3_1_0*P3_1_2 + P3_1_1;
-    const double t123 = c_q_3*t121 - s_q_3*t122;
-    const double P2_0_0 = c_q_3*t120 - s_q_3*t123 + 0.05649492601407083;
-    const double t124 = -P3_0_4;
-    const double t125 = -G3_0_0*P3_2_4 - t124;
-    const double t126 = -P3_1_4;
-    const double t127 = -G3_1_0*P3_2_4 - t126;
-    const double t128 = c_q_3*t125 - s_q_3*t127;
-    const double t129 = 0.0825*c_q_3;
-    const double t130 = -P3_0_3;
-    const double t131 = -G3_0_0*P3_2_3 - t130;
-    const double t132 = -P3_1_3;
-    const double t133 = -G3_1_0*P3_2_3 - t132;
-    const double t134 = c_q_3*t131 - s_q_3*t133;
-    const double t135 = 0.0825*s_q_3;
-    const double P2_0_1 = -c_q_3*(-G3_0_0*P3_2_2 + P3_0_2) + s_q_3*(-G3_1_0*P3_2_2 + P3_1_2) - t128*t129 - t134*t135 - 0.008248333140675744;
-    const double t136 = -G3_1_0*P3_2_5 + P3_1_5;
-    const double t137 = s_q_3*t136;
-    const double t138 = -G3_0_0*P3_2_5 + P3_0_5;
-    const double t139 = c_q_3*t138;
-    const double P2_0_2 = c_q_3*t123 + s_q_3*t120 + 0.0825*t137 - 0.0825*t139 - 0.005487648106562256;
-    const double P2_0_3 = c_q_3*t134 - s_q_3*t128;
-    const double P2_0_4 = t137 - t139 + 0.214708623208;
-    const double t140 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t141 = -P3_3_4;
-    const double t142 = -G3_3_0*P3_2_4 - t141;
-    const double t143 = G3_2_0*P3_2_4 - P3_2_4 - t129*t140 - t135*t142;
-    const double t144 = -G3_4_0*P3_2_3 - t141;
-    const double t145 = -G3_3_0*P3_2_3 + P3_3_3;
-    const double t146 = G3_2_0*P3_2_3 - P3_2_3 - t129*t144 - t135*t145;
-    const double P2_1_1 = -G3_2_0*P3_2_2 + P3_2_2 - t129*t143 + t129*(-G3_4_0*P3_2_2 + P3_2_4) - t135*t146 + t135*(-G3_3_0*P3_2_2 + P3_2_3) + 0.05287838199960611;
-    const double t147 = 0.0825*P3_2_5;
-    const double t148 = -G3_4_0*P3_2_5 + P3_4_5;
-    const double t149 = -G3_3_0*P3_2_5 + P3_3_5;
-    const double P2_1_2 = -G3_2_0*t147 + 0.006806250000000001*c_q_3*t148 + c_q_3*(G3_2_0*P3_1_2 - P3_1_2 - t129*(-G3_4_0*P3_1_2 - t126) - t135*(-G3_3_0*P3_1_2 - t132)) + 0.006806250000000001*s_q_3*t149 + s_q_3*(G3_2_0*P3_0_2 - P3_0_2 - t129*(-G3_4_0*P3_0_2 - t124) - t135*(-G3_3_0*P3_0_2 - t130)) + t147 - 0.004377257121839581;
-    const double P2_1_3 = c_q_3*t146 - s_q_3*t143 - 0.214708623208;
-    const double P2_1_4 = -G3_2_0*P3_2_5 + P3_2_5 + t129*t148 + t135*t149;
-    const double t150 = 0.0825*G3_5_0;
-    const double t151 = c_q_3*t136;
-    const double t152 = s_q_3*t138;
-    const double t153 = G3_5_0*P3_2_5;
-    const double P2_2_2 = 0.006806250000000001*P3_5_5 + c_q_3*(P3_1_2*t150 - 0.0825*P3_1_5 + c_q_3*t122 + s_q_3*t121) + s_q_3*(P3_0_2*t150 - 0.0825*P3_0_5 + c_q_3*t119 + s_q_3*t117) - 0.0825*t151 - 0.0825*t152 - 0.006806250000000001*t153 + 0.01824920229252011;
-    const double P2_2_3 = c_q_3*(P3_2_3*t150 - 0.0825*P3_3_5 + c_q_3*t133 + s_q_3*t131) - s_q_3*(P3_2_4*t150 - 0.0825*P3_4_5 + c_q_3*t127 + s_q_3*t125) - 0.126729164208;
-    const double P2_2_4 = -G3_5_0*t147 + 0.0825*P3_5_5 - t151 - t152 + 0.088844724872;
-    const double P2_3_3 = c_q_3*(c_q_3*t145 - s_q_3*t144) - s_q_3*(c_q_3*t142 - s_q_3*t140) + 3.228604;
-    const double P2_3_4 = -c_q_3*t149 + s_q_3*t148;
-    const double P2_4_4 = P3_5_5 - t153 + 3.228604;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_2_2;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_2;
-    const double G2_1_0 = Dinv2_0_0*P2_1_2;
-    const double G2_2_0 = Dinv2_0_0*P2_2_2;
-    const double G2_3_0 = Dinv2_0_0*P2_2_3;
-    const double G2_4_0 = Dinv2_0_0*P2_2_4;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t154 = 0.316*c_q_2;
-    const double t155 = 0.316*s_q_2;
-    const double t156 = -G2_1_0*P2_1_2 + P2_1_1;
-    const double t157 = -P2_0_1;
-    const double t158 = -G2_0_0*P2_1_2 - t157;
-    const double t159 = -P2_1_4;
-    const double t160 = -G2_4_0*P2_1_2 - t159;
-    const double t161 = -P2_1_3;
-    const double t162 = -G2_3_0*P2_1_2 - t161;
-    const double t163 = c_q_2*t158 - s_q_2*t156 - t154*t160 - t155*t162;
-    const double t164 = -G2_1_0*P2_0_2 - t157;
-    const double t165 = -G2_0_0*P2_0_2 + P2_0_0;
-    const double t166 = -P2_0_4;
-    const double t167 = -G2_4_0*P2_0_2 - t166;
-    const double t168 = -P2_0_3;
-    const double t169 = -G2_3_0*P2_0_2 - t168;
-    const double t170 = c_q_2*t165 - s_q_2*t164 - t154*t167 - t155*t169;
-    const double t171 = -G2_1_0*P2_2_4 - t159;
-    const double t172 = -G2_0_0*P2_2_4 - t166;
-    const double t173 = -G2_4_0*P2_2_4 + P2_4_4;
-    const double t174 = -P2_3_4;
-    const double t175 = -G2_3_0*P2_2_4 - t174;
-    const double t176 = c_q_2*t172 - s_q_2*t171 - t154*t173 - t155*t175;
-    const double t177 = -G2_1_0*P2_2_3 - t161;
-    const double t178 = -G2_0_0*P2_2_3 - t168;
-    const double t179 = -G2_4_0*P2_2_3 - t174;
-    const double t180 = -G2_3_0*P2_2_3 + P2_3_3;
-    const double t181 = c_q_2*t178 - s_q_2*t177 - t154*t179 - t155*t180;
-    const double P1_0_0 = c_q_2*t170 - s_q_2*t163 - t154*t176 - t155*t181 + 0.00850351162402155;
-    const double t182 = -P2_1_2;
-    const double t183 = -P2_0_2;
-    const double t184 = -P2_2_4;
-    const double t185 = -P2_2_3;
-    const double P1_0_1 = -c_q_2*(-G2_0_0*P2_2_2 - t183) + s_q_2*(-G2_1_0*P2_2_2 - t182) + t154*(-G2_4_0*P2_2_2 - t184) + t155*(-G2_3_0*P2_2_2 - t185) - 0.00398335888393552;
-    const double P1_0_2 = c_q_2*t163 + s_q_2*t170 + t154*t181 - t155*t176 + 0.01026110182100817;
-    const double P1_1_1 = -G2_2_0*P2_2_2 + P2_2_2 + 0.028124284712194955;
-    const double P1_1_2 = c_q_2*(G2_2_0*P2_1_2 + t182) + s_q_2*(G2_2_0*P2_0_2 + t183) + t154*(G2_2_0*P2_2_3 + t185) - t155*(G2_2_0*P2_2_4 + t184) + 0.0007689361029463999;
-    const double P1_2_2 = c_q_2*(c_q_2*t156 + s_q_2*t158 + t154*t162 - t155*t160) + s_q_2*(c_q_2*t164 + s_q_2*t165 + t154*t169 - t155*t167) + t154*(c_q_2*t177 + s_q_2*t178 + t154*t180 - t155*t179) - t155*(c_q_2*t171 + s_q_2*t172 + t154*t175 - t155*t173) + 0.026534991901690206;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_2_2;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_2;
-    const double G1_1_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t186 = -P1_0_1;
-    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t186)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t186) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.009213163777211224;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z5: z(k) (4.20) */
-    const double t187 = 0.14441699928917623*c_q_6;
-    const double z5_0_6 = 0.18783782960108433*s_q_6 - t187;
-    const double z5_1_6 = -0.03388272346045718*c_q_6 + 0.026784357572427163*s_q_6 - 1.0;
-    const double t188 = 0.14441699928917623*s_q_6;
-    const double t189 = 0.18783782960108433*c_q_6;
-    const double z5_2_6 = -t188 - t189;
-    const double t190 = 0.3850309484142862*s_q_6;
-    const double t191 = 0.3043676996866723*c_q_6;
-    const double z5_3_6 = -t190 - t191;
-    const double t192 = 0.3850309484142862*c_q_6;
-    const double t193 = 0.3043676996866723*s_q_6;
-    const double z5_5_6 = t192 - t193;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu5_0_6 = -Dinv5_0_0*z5_2_6;
-    /* z4: z(k) (4.20) */
-    const double z4_0_5 = G5_0_0*c_q_5 - t29;
-    const double t194 = -G5_0_0*z5_2_6 + z5_0_6;
-    const double t195 = -G5_1_0*z5_2_6 + z5_1_6;
-    const double z4_0_6 = c_q_5*t194 - s_q_5*t195;
-    const double z4_1_6 = G5_2_0*z5_2_6 - z5_2_6;
-    const double z4_2_5 = G5_0_0*s_q_5 + t35;
-    const double z4_2_6 = c_q_5*t195 + s_q_5*t194;
-    const double z4_3_5 = -t39 + t42;
-    const double t196 = -G5_3_0*z5_2_6 + z5_3_6;
-    const double z4_3_6 = c_q_5*t196 + t39*z5_2_6;
-    const double z4_4_6 = G5_5_0*z5_2_6 - z5_5_6;
-    const double z4_5_5 = t45 + t46;
-    const double z4_5_6 = s_q_5*t196 - t46*z5_2_6;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0_5 = -Dinv4_0_0*z4_2_5;
-    const double nu4_0_6 = -Dinv4_0_0*z4_2_6;
-    /* z3: z(k) (4.20) */
-    const double t197 = G4_3_0*s_q_4;
-    const double t198 = G4_4_0*c_q_4;
-    const double z3_0_4 = G4_0_0*c_q_4 - G4_1_0*s_q_4 - 0.384*t197 - 0.384*t198;
-    const double t199 = -G4_1_0*z4_2_5 - G5_2_0;
-    const double t200 = -G4_0_0*z4_2_5 + z4_0_5;
-    const double t201 = -G4_4_0*z4_2_5 - G5_5_0;
-    const double t202 = c_q_4*t201;
-    const double t203 = -G4_3_0*z4_2_5 + z4_3_5;
-    const double t204 = s_q_4*t203;
-    const double z3_0_5 = c_q_4*t200 - s_q_4*t199 - 0.384*t202 - 0.384*t204;
-    const double t205 = -G4_1_0*z4_2_6 + z4_1_6;
-    const double t206 = -G4_0_0*z4_2_6 + z4_0_6;
-    const double t207 = -G4_4_0*z4_2_6 + z4_4_6;
-    const double t208 = c_q_4*t207;
-    const double t209 = -G4_3_0*z4_2_6 + z4_3_6;
-    const double t210 = s_q_4*t209;
-    const double z3_0_6 = c_q_4*t206 - s_q_4*t205 - 0.384*t208 - 0.384*t210;
-    const double z3_1_4 = G4_2_0 - 0.0825*t197 - 0.0825*t198;
-    const double z3_1_5 = -G4_2_0*z4_2_5 - 0.0825*t202 - 0.0825*t204 + z4_2_5;
-    const double z3_1_6 = -G4_2_0*z4_2_6 - 0.0825*t208 - 0.0825*t210 + z4_2_6;
-    const double t211 = G4_3_0*c_q_4;
-    const double z3_2_4 = -G4_0_0*s_q_4 - G4_1_0*c_q_4 + 0.384*G4_4_0*s_q_4 - 0.0825*G4_5_0 - 0.384*t211;
-    const double t212 = c_q_4*t203;
-    const double z3_2_5 = 0.0825*G4_5_0*z4_2_5 - c_q_4*t199 - s_q_4*t200 + 0.384*s_q_4*t201 - 0.384*t212 - 0.0825*z4_5_5;
-    const double t213 = c_q_4*t209;
-    const double z3_2_6 = 0.0825*G4_5_0*z4_2_6 - c_q_4*t205 - s_q_4*t206 + 0.384*s_q_4*t207 - 0.384*t213 - 0.0825*z4_5_6;
-    const double z3_3_4 = -G4_4_0*s_q_4 + t211;
-    const double z3_3_5 = -s_q_4*t201 + t212;
-    const double z3_3_6 = -s_q_4*t207 + t213;
-    const double z3_4_5 = -G4_5_0*z4_2_5 + z4_5_5;
-    const double z3_4_6 = -G4_5_0*z4_2_6 + z4_5_6;
-    const double z3_5_4 = -t197 - t198;
-    const double z3_5_5 = -t202 - t204;
-    const double z3_5_6 = -t208 - t210;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_4 = -Dinv3_0_0*z3_2_4;
-    const double nu3_0_5 = -Dinv3_0_0*z3_2_5;
-    const double nu3_0_6 = -Dinv3_0_0*z3_2_6;
-    /* z2: z(k) (4.20) */
-    const double z2_0_3 = G3_0_0*c_q_3 - G3_1_0*s_q_3;
-    const double t214 = -G3_0_0*z3_2_4 + z3_0_4;
-    const double t215 = -G3_1_0*z3_2_4 + z3_1_4;
-    const double z2_0_4 = c_q_3*t214 - s_q_3*t215;
-    const double t216 = -G3_0_0*z3_2_5 + z3_0_5;
-    const double t217 = -G3_1_0*z3_2_5 + z3_1_5;
-    const double z2_0_5 = c_q_3*t216 - s_q_3*t217;
-    const double t218 = -G3_0_0*z3_2_6 + z3_0_6;
-    const double t219 = -G3_1_0*z3_2_6 + z3_1_6;
-    const double z2_0_6 = c_q_3*t218 - s_q_3*t219;
-    const double z2_1_3 = -G3_2_0 - G3_3_0*t135 - G3_4_0*t129;
-    const double t220 = -G3_4_0*z3_2_4 + G4_5_0;
-    const double t221 = -G3_3_0*z3_2_4 + z3_3_4;
-    const double z2_1_4 = G3_2_0*z3_2_4 - t129*t220 - t135*t221 - z3_2_4;
-    const double t222 = -G3_4_0*z3_2_5 + z3_4_5;
-    const double t223 = -G3_3_0*z3_2_5 + z3_3_5;
-    const double z2_1_5 = G3_2_0*z3_2_5 - t129*t222 - t135*t223 - z3_2_5;
-    const double t224 = -G3_4_0*z3_2_6 + z3_4_6;
-    const double t225 = -G3_3_0*z3_2_6 + z3_3_6;
-    const double z2_1_6 = G3_2_0*z3_2_6 - t129*t224 - t135*t225 - z3_2_6;
-    const double z2_2_3 = G3_0_0*s_q_3 + G3_1_0*c_q_3 - t150;
-    const double z2_2_4 = c_q_3*t215 + s_q_3*t214 + t150*z3_2_4 - 0.0825*z3_5_4;
-    const double z2_2_5 = c_q_3*t217 + s_q_3*t216 + t150*z3_2_5 - 0.0825*z3_5_5;
-    const double z2_2_6 = c_q_3*t219 + s_q_3*t218 + t150*z3_2_6 - 0.0825*z3_5_6;
-    const double z2_3_3 = G3_3_0*c_q_3 - G3_4_0*s_q_3;
-    const double z2_3_4 = c_q_3*t221 - s_q_3*t220;
-    const double z2_3_5 = c_q_3*t223 - s_q_3*t222;
-    const double z2_3_6 = c_q_3*t225 - s_q_3*t224;
-    const double z2_4_4 = G3_5_0*z3_2_4 - z3_5_4;
-    const double z2_4_5 = G3_5_0*z3_2_5 - z3_5_5;
-    const double z2_4_6 = G3_5_0*z3_2_6 - z3_5_6;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_3 = -Dinv2_0_0*z2_2_3;
-    const double nu2_0_4 = -Dinv2_0_0*z2_2_4;
-    const double nu2_0_5 = -Dinv2_0_0*z2_2_5;
-    const double nu2_0_6 = -Dinv2_0_0*z2_2_6;
-    /* z1: z(k) (4.20) */
-    const double z1_0_2 = G2_0_0*c_q_2 - G2_1_0*s_q_2 - G2_3_0*t155 - G2_4_0*t154;
-    const double t226 = -G2_1_0*z2_2_3 + z2_1_3;
-    const double t227 = -G2_0_0*z2_2_3 + z2_0_3;
-    const double t228 = -G2_4_0*z2_2_3 - G3_5_0;
-    const double t229 = -G2_3_0*z2_2_3 + z2_3_3;
-    const double z1_0_3 = c_q_2*t227 - s_q_2*t226 - t154*t228 - t155*t229;
-    const double t230 = -G2_1_0*z2_2_4 + z2_1_4;
-    const double t231 = -G2_0_0*z2_2_4 + z2_0_4;
-    const double t232 = -G2_4_0*z2_2_4 + z2_4_4;
-    const double t233 = -G2_3_0*z2_2_4 + z2_3_4;
-    const double z1_0_4 = c_q_2*t231 - s_q_2*t230 - t154*t232 - t155*t233;
-    const double t234 = -G2_1_0*z2_2_5 + z2_1_5;
-    const double t235 = -G2_0_0*z2_2_5 + z2_0_5;
-    const double t236 = -G2_4_0*z2_2_5 + z2_4_5;
-    const double t237 = -G2_3_0*z2_2_5 + z2_3_5;
-    const double z1_0_5 = c_q_2*t235 - s_q_2*t234 - t154*t236 - t155*t237;
-    const double t238 = -G2_1_0*z2_2_6 + z2_1_6;
-    const double t239 = -G2_0_0*z2_2_6 + z2_0_6;
-    const double t240 = -G2_4_0*z2_2_6 + z2_4_6;
-    const double t241 = -G2_3_0*z2_2_6 + z2_3_6;
-    const double z1_0_6 = c_q_2*t239 - s_q_2*t238 - t154*t240 - t155*t241;
-    const double z1_1_3 = G2_2_0*z2_2_3 - z2_2_3;
-    const double z1_1_4 = G2_2_0*z2_2_4 - z2_2_4;
-    const double z1_1_5 = G2_2_0*z2_2_5 - z2_2_5;
-    const double z1_1_6 = G2_2_0*z2_2_6 - z2_2_6;
-    const double z1_2_2 = G2_0_0*s_q_2 + G2_1_0*c_q_2 + G2_3_0*t154 - G2_4_0*t155;
-    const double z1_2_3 = c_q_2*t226 + s_q_2*t227 + t154*t229 - t155*t228;
-    const double z1_2_4 = c_q_2*t230 + s_q_2*t231 + t154*t233 - t155*t232;
-    const double z1_2_5 = c_q_2*t234 + s_q_2*t235 + t154*t237 - t155*t236;
-    const double z1_2_6 = c_q_2*t238 + s_q_2*t239 + t154*t241 - t155*t240;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_2 = -Dinv1_0_0*z1_2_2;
-    const double nu1_0_3 = -Dinv1_0_0*z1_2_3;
-    const double nu1_0_4 = -Dinv1_0_0*z1_2_4;
-    const double nu1_0_5 = -Dinv1_0_0*z1_2_5;
-    const double nu1_0_6 = -Dinv1_0_0*z1_2_6;
-    /* z0: z(k) (4.20) */
-    const double t242 = G1_0_0*s_q_1;
-    const double t243 = G1_1_0*c_q_1;
-    const double z0_2_1 = -t242 - t243;
-    const double z0_2_2 = -c_q_1*(-G1_1_0*z1_2_2 - G2_2_0) - s_q_1*(-G1_0_0*z1_2_2 + z1_0_2);
-    const double z0_2_3 = -c_q_1*(-G1_1_0*z1_2_3 + z1_1_3) - s_q_1*(-G1_0_0*z1_2_3 + z1_0_3);
-    const double z0_2_4 = -c_q_1*(-G1_1_0*z1_2_4 + z1_1_4) - s_q_1*(-G1_0_0*z1_2_4 + z1_0_4);
-    const double z0_2_5 = -c_q_1*(-G1_1_0*z1_2_5 + z1_1_5) - s_q_1*(-G1_0_0*z1_2_5 + z1_0_5);
-    const double z0_2_6 = -c_q_1*(-G1_1_0*z1_2_6 + z1_1_6) - s_q_1*(-G1_0_0*z1_2_6 + z1_0_6);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_1 = -Dinv0_0_0*z0_2_1;
-    const double nu0_0_2 = -Dinv0_0_0*z0_2_2;
-    const double nu0_0_3 = -Dinv0_0_0*z0_2_3;
-    const double nu0_0_4 = -Dinv0_0_0*z0_2_4;
-    const double nu0_0_5 = -Dinv0_0_0*z0_2_5;
-    const double nu0_0_6 = -Dinv0_0_0*z0_2_6;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double qdd1_0_0 = Dinv0_0_0*t242 + Dinv0_0_0*t243;
-    const double qdd1_0_1 = Dinv1_0_0 + nu0_0_1*t242 + nu0_0_1*t243;
-    const double qdd1_0_2 = nu0_0_2*t242 + nu0_0_2*t243 + nu1_0_2;
-    const double qdd1_0_3 = nu0_0_3*t242 + nu0_0_3*t243 + nu1_0_3;
-    const double qdd1_0_4 = nu0_0_4*t242 + nu0_0_4*t243 + nu1_0_4;
-    const double qdd1_0_5 = nu0_0_5*t242 + nu0_0_5*t243 + nu1_0_5;
-    const double qdd1_0_6 = nu0_0_6*t242 + nu0_0_6*t243 + nu1_0_6;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0_0 = -Dinv0_0_0*s_q_1;
-    const double lam1_0_1 = -nu0_0_1*s_q_1;
-    const double lam1_0_2 = -nu0_0_2*s_q_1;
-    const double lam1_0_3 = -nu0_0_3*s_q_1;
-    const double lam1_0_4 = -nu0_0_4*s_q_1;
-    const double lam1_0_5 = -nu0_0_5*s_q_1;
-    const double lam1_0_6 = -nu0_0_6*s_q_1;
-    const double lam1_1_0 = -Dinv0_0_0*c_q_1;
-    const double lam1_1_1 = -c_q_1*nu0_0_1;
-    const double lam1_1_2 = -c_q_1*nu0_0_2;
-    const double lam1_1_3 = -c_q_1*nu0_0_3;
-    const double lam1_1_4 = -c_q_1*nu0_0_4;
-    const double lam1_1_5 = -c_q_1*nu0_0_5;
-    const double lam1_1_6 = -c_q_1*nu0_0_6;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t244 = c_q_2*lam1_0_0;
-    const double t245 = qdd1_0_0*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_0 = t244 + t245;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t246 = c_q_2*qdd1_0_0;
-    const double t247 = lam1_0_0*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_0 = t246 - t247;
-    const double lam2_3_0 = 0.316*t246 - 0.316*t247;
-    const double lam2_4_0 = -0.316*t244 - 0.316*t245;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_0 = -G2_0_0*lam2_0_0 - G2_1_0*lam2_1_0 + G2_2_0*lam1_1_0 - G2_3_0*lam2_3_0 - G2_4_0*lam2_4_0;
-    const double t248 = c_q_2*lam1_0_1;
-    const double t249 = qdd1_0_1*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_1 = t248 + t249;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t250 = c_q_2*qdd1_0_1;
-    const double t251 = lam1_0_1*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_1 = t250 - t251;
-    const double lam2_3_1 = 0.316*t250 - 0.316*t251;
-    const double lam2_4_1 = -0.316*t248 - 0.316*t249;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_1 = -G2_0_0*lam2_0_1 - G2_1_0*lam2_1_1 + G2_2_0*lam1_1_1 - G2_3_0*lam2_3_1 - G2_4_0*lam2_4_1;
-    const double t252 = c_q_2*lam1_0_2;
-    const double t253 = qdd1_0_2*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_2 = t252 + t253;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t254 = c_q_2*qdd1_0_2;
-    const double t255 = lam1_0_2*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_2 = t254 - t255;
-    const double lam2_3_2 = 0.316*t254 - 0.316*t255;
-    const double lam2_4_2 = -0.316*t252 - 0.316*t253;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_2 = Dinv2_0_0 - G2_0_0*lam2_0_2 - G2_1_0*lam2_1_2 + G2_2_0*lam1_1_2 - G2_3_0*lam2_3_2 - G2_4_0*lam2_4_2;
-    const double t256 = c_q_2*lam1_0_3;
-    const double t257 = qdd1_0_3*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_3 = t256 + t257;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t258 = c_q_2*qdd1_0_3;
-    const double t259 = lam1_0_3*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_3 = t258 - t259;
-    const double lam2_3_3 = 0.316*t258 - 0.316*t259;
-    const double lam2_4_3 = -0.316*t256 - 0.316*t257;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_3 = -G2_0_0*lam2_0_3 - G2_1_0*lam2_1_3 + G2_2_0*lam1_1_3 - G2_3_0*lam2_3_3 - G2_4_0*lam2_4_3 + nu2_0_3;
-    const double t260 = c_q_2*lam1_0_4;
-    const double t261 = qdd1_0_4*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_4 = t260 + t261;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t262 = c_q_2*qdd1_0_4;
-    const double t263 = lam1_0_4*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_4 = t262 - t263;
-    const double lam2_3_4 = 0.316*t262 - 0.316*t263;
-    const double lam2_4_4 = -0.316*t260 - 0.316*t261;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_4 = -G2_0_0*lam2_0_4 - G2_1_0*lam2_1_4 + G2_2_0*lam1_1_4 - G2_3_0*lam2_3_4 - G2_4_0*lam2_4_4 + nu2_0_4;
-    const double t264 = c_q_2*lam1_0_5;
-    const double t265 = qdd1_0_5*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_5 = t264 + t265;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t266 = c_q_2*qdd1_0_5;
-    const double t267 = lam1_0_5*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_5 = t266 - t267;
-    const double lam2_3_5 = 0.316*t266 - 0.316*t267;
-    const double lam2_4_5 = -0.316*t264 - 0.316*t265;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_5 = -G2_0_0*lam2_0_5 - G2_1_0*lam2_1_5 + G2_2_0*lam1_1_5 - G2_3_0*lam2_3_5 - G2_4_0*lam2_4_5 + nu2_0_5;
-    const double t268 = c_q_2*lam1_0_6;
-    const double t269 = qdd1_0_6*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_6 = t268 + t269;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t270 = c_q_2*qdd1_0_6;
-    const double t271 = lam1_0_6*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_6 = t270 - t271;
-    const double lam2_3_6 = 0.316*t270 - 0.316*t271;
-    const double lam2_4_6 = -0.316*t268 - 0.316*t269;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_6 = -G2_0_0*lam2_0_6 - G2_1_0*lam2_1_6 + G2_2_0*lam1_1_6 - G2_3_0*lam2_3_6 - G2_4_0*lam2_4_6 + nu2_0_6;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_2_0 = -lam1_1_0 + qdd2_0_0;
-    const double lam2_2_1 = -lam1_1_1 + qdd2_0_1;
-    const double lam2_2_2 = -lam1_1_2 + qdd2_0_2;
-    const double lam2_2_3 = -lam1_1_3 + qdd2_0_3;
-    const double lam2_2_4 = -lam1_1_4 + qdd2_0_4;
-    const double lam2_2_5 = -lam1_1_5 + qdd2_0_5;
-    const double lam2_2_6 = -lam1_1_6 + qdd2_0_6;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_0 = c_q_3*lam2_0_0 + lam2_2_0*s_q_3;
-    const double lam3_1_0 = c_q_3*lam2_2_0 - lam2_0_0*s_q_3;
-    const double lam3_3_0 = c_q_3*lam2_3_0 - lam2_1_0*t135;
-    const double lam3_4_0 = -lam2_1_0*t129 - lam2_3_0*s_q_3;
-    const double lam3_5_0 = -0.0825*lam2_2_0 - lam2_4_0;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_0 = -G3_0_0*lam3_0_0 - G3_1_0*lam3_1_0 + G3_2_0*lam2_1_0 - G3_3_0*lam3_3_0 - G3_4_0*lam3_4_0 - G3_5_0*lam3_5_0;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_1 = c_q_3*lam2_0_1 + lam2_2_1*s_q_3;
-    const double lam3_1_1 = c_q_3*lam2_2_1 - lam2_0_1*s_q_3;
-    const double lam3_3_1 = c_q_3*lam2_3_1 - lam2_1_1*t135;
-    const double lam3_4_1 = -lam2_1_1*t129 - lam2_3_1*s_q_3;
-    const double lam3_5_1 = -0.0825*lam2_2_1 - lam2_4_1;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_1 = -G3_0_0*lam3_0_1 - G3_1_0*lam3_1_1 + G3_2_0*lam2_1_1 - G3_3_0*lam3_3_1 - G3_4_0*lam3_4_1 - G3_5_0*lam3_5_1;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_2 = c_q_3*lam2_0_2 + lam2_2_2*s_q_3;
-    const double lam3_1_2 = c_q_3*lam2_2_2 - lam2_0_2*s_q_3;
-    const double lam3_3_2 = c_q_3*lam2_3_2 - lam2_1_2*t135;
-    const double lam3_4_2 = -lam2_1_2*t129 - lam2_3_2*s_q_3;
-    const double lam3_5_2 = -0.0825*lam2_2_2 - lam2_4_2;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_2 = -G3_0_0*lam3_0_2 - G3_1_0*lam3_1_2 + G3_2_0*lam2_1_2 - G3_3_0*lam3_3_2 - G3_4_0*lam3_4_2 - G3_5_0*lam3_5_2;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_3 = c_q_3*lam2_0_3 + lam2_2_3*s_q_3;
-    const double lam3_1_3 = c_q_3*lam2_2_3 - lam2_0_3*s_q_3;
-    const double lam3_3_3 = c_q_3*lam2_3_3 - lam2_1_3*t135;
-    const double lam3_4_3 = -lam2_1_3*t129 - lam2_3_3*s_q_3;
-    const double lam3_5_3 = -0.0825*lam2_2_3 - lam2_4_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_3 = Dinv3_0_0 - G3_0_0*lam3_0_3 - G3_1_0*lam3_1_3 + G3_2_0*lam2_1_3 - G3_3_0*lam3_3_3 - G3_4_0*lam3_4_3 - G3_5_0*lam3_5_3;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_4 = c_q_3*lam2_0_4 + lam2_2_4*s_q_3;
-    const double lam3_1_4 = c_q_3*lam2_2_4 - lam2_0_4*s_q_3;
-    const double lam3_3_4 = c_q_3*lam2_3_4 - lam2_1_4*t135;
-    const double lam3_4_4 = -lam2_1_4*t129 - lam2_3_4*s_q_3;
-    const double lam3_5_4 = -0.0825*lam2_2_4 - lam2_4_4;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_4 = -G3_0_0*lam3_0_4 - G3_1_0*lam3_1_4 + G3_2_0*lam2_1_4 - G3_3_0*lam3_3_4 - G3_4_0*lam3_4_4 - G3_5_0*lam3_5_4 + nu3_0_4;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_5 = c_q_3*lam2_0_5 + lam2_2_5*s_q_3;
-    const double lam3_1_5 = c_q_3*lam2_2_5 - lam2_0_5*s_q_3;
-    const double lam3_3_5 = c_q_3*lam2_3_5 - lam2_1_5*t135;
-    const double lam3_4_5 = -lam2_1_5*t129 - lam2_3_5*s_q_3;
-    const double lam3_5_5 = -0.0825*lam2_2_5 - lam2_4_5;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_5 = -G3_0_0*lam3_0_5 - G3_1_0*lam3_1_5 + G3_2_0*lam2_1_5 - G3_3_0*lam3_3_5 - G3_4_0*lam3_4_5 - G3_5_0*lam3_5_5 + nu3_0_5;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_6 = c_q_3*lam2_0_6 + lam2_2_6*s_q_3;
-    const double lam3_1_6 = c_q_3*lam2_2_6 - lam2_0_6*s_q_3;
-    const double lam3_3_6 = c_q_3*lam2_3_6 - lam2_1_6*t135;
-    const double lam3_4_6 = -lam2_1_6*t129 - lam2_3_6*s_q_3;
-    const double lam3_5_6 = -0.0825*lam2_2_6 - lam2_4_6;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_6 = -G3_0_0*lam3_0_6 - G3_1_0*lam3_1_6 + G3_2_0*lam2_1_6 - G3_3_0*lam3_3_6 - G3_4_0*lam3_4_6 - G3_5_0*lam3_5_6 + nu3_0_6;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_2_0 = -lam2_1_0 + qdd3_0_0;
-    const double lam3_2_1 = -lam2_1_1 + qdd3_0_1;
-    const double lam3_2_2 = -lam2_1_2 + qdd3_0_2;
-    const double lam3_2_3 = -lam2_1_3 + qdd3_0_3;
-    const double lam3_2_4 = -lam2_1_4 + qdd3_0_4;
-    const double lam3_2_5 = -lam2_1_5 + qdd3_0_5;
-    const double lam3_2_6 = -lam2_1_6 + qdd3_0_6;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0_0 = c_q_4*lam3_0_0 - lam3_2_0*s_q_4;
-    const double lam4_1_0 = -c_q_4*lam3_2_0 - lam3_0_0*s_q_4;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t272 = -0.384*lam3_2_0 + lam3_3_0;
-    const double t273 = 0.384*lam3_0_0 + 0.0825*lam3_1_0 + lam3_5_0;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_3_0 = c_q_4*t272 - s_q_4*t273;
-    const double lam4_4_0 = -c_q_4*t273 - s_q_4*t272;
-    const double lam4_5_0 = -0.0825*lam3_2_0 + lam3_4_0;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_0 = -G4_0_0*lam4_0_0 - G4_1_0*lam4_1_0 - G4_2_0*lam3_1_0 - G4_3_0*lam4_3_0 - G4_4_0*lam4_4_0 - G4_5_0*lam4_5_0;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0_1 = c_q_4*lam3_0_1 - lam3_2_1*s_q_4;
-    const double lam4_1_1 = -c_q_4*lam3_2_1 - lam3_0_1*s_q_4;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t274 = -0.384*lam3_2_1 + lam3_3_1;
-    const double t275 = 0.384*lam3_0_1 + 0.0825*lam3_1_1 + lam3_5_1;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_3_1 = c_q_4*t274 - s_q_4*t275;
-    const double lam4_4_1 = -c_q_4*t275 - s_q_4*t274;
-    const double lam4_5_1 = -0.0825*lam3_2_1 + lam3_4_1;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_1 = -G4_0_0*lam4_0_1 - G4_1_0*lam4_1_1 - G4_2_0*lam3_1_1 - G4_3_0*lam4_3_1 - G4_4_0*lam4_4_1 - G4_5_0*lam4_5_1;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0_2 = c_q_4*lam3_0_2 - lam3_2_2*s_q_4;
-    const double lam4_1_2 = -c_q_4*lam3_2_2 - lam3_0_2*s_q_4;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t276 = -0.384*lam3_2_2 + lam3_3_2;
-    const double t277 = 0.384*lam3_0_2 + 0.0825*lam3_1_2 + lam3_5_2;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_3_2 = c_q_4*t276 - s_q_4*t277;
-    const double lam4_4_2 = -c_q_4*t277 - s_q_4*t276;
-    const double lam4_5_2 = -0.0825*lam3_2_2 + lam3_4_2;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_2 = -G4_0_0*lam4_0_2 - G4_1_0*lam4_1_2 - G4_2_0*lam3_1_2 - G4_3_0*lam4_3_2 - G4_4_0*lam4_4_2 - G4_5_0*lam4_5_2;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0_3 = c_q_4*lam3_0_3 - lam3_2_3*s_q_4;
-    const double lam4_1_3 = -c_q_4*lam3_2_3 - lam3_0_3*s_q_4;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t278 = -0.384*lam3_2_3 + lam3_3_3;
-    const double t279 = 0.384*lam3_0_3 + 0.0825*lam3_1_3 + lam3_5_3;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_3_3 = c_q_4*t278 - s_q_4*t279;
-    const double lam4_4_3 = -c_q_4*t279 - s_q_4*t278;
-    const double lam4_5_3 = -0.0825*lam3_2_3 + lam3_4_3;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_3 = -G4_0_0*lam4_0_3 - G4_1_0*lam4_1_3 - G4_2_0*lam3_1_3 - G4_3_0*lam4_3_3 - G4_4_0*lam4_4_3 - G4_5_0*lam4_5_3;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0_4 = c_q_4*lam3_0_4 - lam3_2_4*s_q_4;
-    const double lam4_1_4 = -c_q_4*lam3_2_4 - lam3_0_4*s_q_4;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t280 = -0.384*lam3_2_4 + lam3_3_4;
-    const double t281 = 0.384*lam3_0_4 + 0.0825*lam3_1_4 + lam3_5_4;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_3_4 = c_q_4*t280 - s_q_4*t281;
-    const double lam4_4_4 = -c_q_4*t281 - s_q_4*t280;
-    const double lam4_5_4 = -0.0825*lam3_2_4 + lam3_4_4;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_4 = Dinv4_0_0 - G4_0_0*lam4_0_4 - G4_1_0*lam4_1_4 - G4_2_0*lam3_1_4 - G4_3_0*lam4_3_4 - G4_4_0*lam4_4_4 - G4_5_0*lam4_5_4;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0_5 = c_q_4*lam3_0_5 - lam3_2_5*s_q_4;
-    const double lam4_1_5 = -c_q_4*lam3_2_5 - lam3_0_5*s_q_4;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t282 = -0.384*lam3_2_5 + lam3_3_5;
-    const double t283 = 0.384*lam3_0_5 + 0.0825*lam3_1_5 + lam3_5_5;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_3_5 = c_q_4*t282 - s_q_4*t283;
-    const double lam4_4_5 = -c_q_4*t283 - s_q_4*t282;
-    const double lam4_5_5 = -0.0825*lam3_2_5 + lam3_4_5;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_5 = -G4_0_0*lam4_0_5 - G4_1_0*lam4_1_5 - G4_2_0*lam3_1_5 - G4_3_0*lam4_3_5 - G4_4_0*lam4_4_5 - G4_5_0*lam4_5_5 + nu4_0_5;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0_6 = c_q_4*lam3_0_6 - lam3_2_6*s_q_4;
-    const double lam4_1_6 = -c_q_4*lam3_2_6 - lam3_0_6*s_q_4;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t284 = -0.384*lam3_2_6 + lam3_3_6;
-    const double t285 = 0.384*lam3_0_6 + 0.0825*lam3_1_6 + lam3_5_6;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_3_6 = c_q_4*t284 - s_q_4*t285;
-    const double lam4_4_6 = -c_q_4*t285 - s_q_4*t284;
-    const double lam4_5_6 = -0.0825*lam3_2_6 + lam3_4_6;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_6 = -G4_0_0*lam4_0_6 - G4_1_0*lam4_1_6 - G4_2_0*lam3_1_6 - G4_3_0*lam4_3_6 - G4_4_0*lam4_4_6 - G4_5_0*lam4_5_6 + nu4_0_6;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_2_0 = lam3_1_0 + qdd4_0_0;
-    const double lam4_2_1 = lam3_1_1 + qdd4_0_1;
-    const double lam4_2_2 = lam3_1_2 + qdd4_0_2;
-    const double lam4_2_3 = lam3_1_3 + qdd4_0_3;
-    const double lam4_2_4 = lam3_1_4 + qdd4_0_4;
-    const double lam4_2_5 = lam3_1_5 + qdd4_0_5;
-    const double lam4_2_6 = lam3_1_6 + qdd4_0_6;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_0_0 = c_q_5*lam4_0_0 + lam4_2_0*s_q_5;
-    const double lam5_1_0 = c_q_5*lam4_2_0 - lam4_0_0*s_q_5;
-    const double lam5_3_0 = c_q_5*lam4_3_0 + lam4_5_0*s_q_5;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_0 = -G5_0_0*lam5_0_0 - G5_1_0*lam5_1_0 + G5_2_0*lam4_1_0 - G5_3_0*lam5_3_0 - G5_4_0*(c_q_5*lam4_5_0 - lam4_3_0*s_q_5) + G5_5_0*lam4_4_0;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_0_1 = c_q_5*lam4_0_1 + lam4_2_1*s_q_5;
-    const double lam5_1_1 = c_q_5*lam4_2_1 - lam4_0_1*s_q_5;
-    const double lam5_3_1 = c_q_5*lam4_3_1 + lam4_5_1*s_q_5;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_1 = -G5_0_0*lam5_0_1 - G5_1_0*lam5_1_1 + G5_2_0*lam4_1_1 - G5_3_0*lam5_3_1 - G5_4_0*(c_q_5*lam4_5_1 - lam4_3_1*s_q_5) + G5_5_0*lam4_4_1;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_0_2 = c_q_5*lam4_0_2 + lam4_2_2*s_q_5;
-    const double lam5_1_2 = c_q_5*lam4_2_2 - lam4_0_2*s_q_5;
-    const double lam5_3_2 = c_q_5*lam4_3_2 + lam4_5_2*s_q_5;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_2 = -G5_0_0*lam5_0_2 - G5_1_0*lam5_1_2 + G5_2_0*lam4_1_2 - G5_3_0*lam5_3_2 - G5_4_0*(c_q_5*lam4_5_2 - lam4_3_2*s_q_5) + G5_5_0*lam4_4_2;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_0_3 = c_q_5*lam4_0_3 + lam4_2_3*s_q_5;
-    const double lam5_1_3 = c_q_5*lam4_2_3 - lam4_0_3*s_q_5;
-    const double lam5_3_3 = c_q_5*lam4_3_3 + lam4_5_3*s_q_5;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_3 = -G5_0_0*lam5_0_3 - G5_1_0*lam5_1_3 + G5_2_0*lam4_1_3 - G5_3_0*lam5_3_3 - G5_4_0*(c_q_5*lam4_5_3 - lam4_3_3*s_q_5) + G5_5_0*lam4_4_3;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_0_4 = c_q_5*lam4_0_4 + lam4_2_4*s_q_5;
-    const double lam5_1_4 = c_q_5*lam4_2_4 - lam4_0_4*s_q_5;
-    const double lam5_3_4 = c_q_5*lam4_3_4 + lam4_5_4*s_q_5;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_4 = -G5_0_0*lam5_0_4 - G5_1_0*lam5_1_4 + G5_2_0*lam4_1_4 - G5_3_0*lam5_3_4 - G5_4_0*(c_q_5*lam4_5_4 - lam4_3_4*s_q_5) + G5_5_0*lam4_4_4;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_0_5 = c_q_5*lam4_0_5 + lam4_2_5*s_q_5;
-    const double lam5_1_5 = c_q_5*lam4_2_5 - lam4_0_5*s_q_5;
-    const double lam5_3_5 = c_q_5*lam4_3_5 + lam4_5_5*s_q_5;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_5 = Dinv5_0_0 - G5_0_0*lam5_0_5 - G5_1_0*lam5_1_5 + G5_2_0*lam4_1_5 - G5_3_0*lam5_3_5 - G5_4_0*(c_q_5*lam4_5_5 - lam4_3_5*s_q_5) + G5_5_0*lam4_4_5;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_0_6 = c_q_5*lam4_0_6 + lam4_2_6*s_q_5;
-    const double lam5_1_6 = c_q_5*lam4_2_6 - lam4_0_6*s_q_5;
-    const double lam5_3_6 = c_q_5*lam4_3_6 + lam4_5_6*s_q_5;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_6 = -G5_0_0*lam5_0_6 - G5_1_0*lam5_1_6 + G5_2_0*lam4_1_6 - G5_3_0*lam5_3_6 - G5_4_0*(c_q_5*lam4_5_6 - lam4_3_6*s_q_5) + G5_5_0*lam4_4_6 + nu5_0_6;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_2_0 = -lam4_1_0 + qdd5_0_0;
-    const double lam5_2_1 = -lam4_1_1 + qdd5_0_1;
-    const double lam5_2_2 = -lam4_1_2 + qdd5_0_2;
-    const double lam5_2_3 = -lam4_1_3 + qdd5_0_3;
-    const double lam5_2_4 = -lam4_1_4 + qdd5_0_4;
-    const double lam5_2_5 = -lam4_1_5 + qdd5_0_5;
-    const double lam5_2_6 = -lam4_1_6 + qdd5_0_6;
-    /* qdd6: joint acceleration qdd(k) (4.22) */
-    const double t286 = -lam4_4_0 - 0.088*lam5_1_0;
-    const double t287 = 0.18783782960108433*s_q_6;
-    const double qdd6_0_0 = lam5_0_0*t187 - lam5_0_0*t287 + 1.0*lam5_1_0 + lam5_2_0*t188 + lam5_2_0*t189 + lam5_3_0*t190 + lam5_3_0*t191 - t192*t286 + t193*t286;
-    const double t288 = -lam4_4_1 - 0.088*lam5_1_1;
-    const double qdd6_0_1 = lam5_0_1*t187 - lam5_0_1*t287 + 1.0*lam5_1_1 + lam5_2_1*t188 + lam5_2_1*t189 + lam5_3_1*t190 + lam5_3_1*t191 - t192*t288 + t193*t288;
-    const double t289 = -lam4_4_2 - 0.088*lam5_1_2;
-    const double qdd6_0_2 = lam5_0_2*t187 - lam5_0_2*t287 + 1.0*lam5_1_2 + lam5_2_2*t188 + lam5_2_2*t189 + lam5_3_2*t190 + lam5_3_2*t191 - t192*t289 + t193*t289;
-    const double t290 = -lam4_4_3 - 0.088*lam5_1_3;
-    const double qdd6_0_3 = lam5_0_3*t187 - lam5_0_3*t287 + 1.0*lam5_1_3 + lam5_2_3*t188 + lam5_2_3*t189 + lam5_3_3*t190 + lam5_3_3*t191 - t192*t290 + t193*t290;
-    const double t291 = -lam4_4_4 - 0.088*lam5_1_4;
-    const double qdd6_0_4 = lam5_0_4*t187 - lam5_0_4*t287 + 1.0*lam5_1_4 + lam5_2_4*t188 + lam5_2_4*t189 + lam5_3_4*t190 + lam5_3_4*t191 - t192*t291 + t193*t291;
-    const double t292 = -lam4_4_5 - 0.088*lam5_1_5;
-    const double qdd6_0_5 = lam5_0_5*t187 - lam5_0_5*t287 + 1.0*lam5_1_5 + lam5_2_5*t188 + lam5_2_5*t189 + lam5_3_5*t190 + lam5_3_5*t191 - t192*t292 + t193*t292;
-    const double t293 = -lam4_4_6 - 0.088*lam5_1_6;
-    const double qdd6_0_6 = lam5_0_6*t187 - lam5_0_6*t287 + 1.0*lam5_1_6 + lam5_2_6*t188 + lam5_2_6*t189 + lam5_3_6*t190 + lam5_3_6*t191 - t192*t293 + t193*t293 + 149.60760989322966;
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[1], q[2], q[3], q[4], q[5], q[6] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
+    const double c_q_6 = soagen_c[5];
+    const double s_q_6 = soagen_s[5];
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
+    /* Rch5: composite rigid-body inertia R(k) (a.44) */
+    const double Rch5_0 = F5_6_5_0 + 0.231847552695;
+    const double t0 = 0.0020344399586617965*c_q_6 + 0.002573605371338202*s_q_6;
+    const double Rch5_2 = t0 - 0.017527158935000002;
+    /* Rc5: composite rigid-body inertia R(k) (a.44) */
+    const double t1 = 0.0003913912816842479*s_q_6;
+    const double t2 = 0.03163334319094959*c_q_6 - t1;
+    const double t3 = 0.0003913912816842479*c_q_6;
+    const double t4 = -0.029212399412428355*s_q_6 + t3;
+    const double Rc5_0_0 = c_q_6*t2 - s_q_6*t4 + 0.00248046035817079;
+    const double t5 = 0.0009653051699191116*c_q_6 - 0.001255536598272898*s_q_6;
+    const double Rc5_0_1 = t5 + 0.014748570382675316;
+    const double Rc5_0_2 = c_q_6*t4 - 0.00017903071636223808*c_q_6 + s_q_6*t2 - 0.00022647727267776177*s_q_6 - 0.0001037589172186847;
+    const double t6 = 0.00045295454535552353*c_q_6 - 0.00035806143272447616*s_q_6;
+    const double Rc5_1_1 = t6 + 0.028833240468467896;
+    const double t7 = 0.001255536598272898*c_q_6 + 0.0009653051699191116*s_q_6;
+    const double Rc5_1_2 = t7 + 9.3569097314605e-05;
+    const double Rc5_2_2 = c_q_6*(0.029212399412428355*c_q_6 + t1) + s_q_6*(0.03163334319094959*s_q_6 + t3) + t6 + 0.023375882598238945;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_5_0 = Rch5_0*c_q_5 + 0.17380470556900002*s_q_5;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_0 = F4_5_5_0 - 0.014653732538;
+    const double Rch4_1 = 0.05034347249 - Rch5_2;
+    const double t8 = 0.17380470556900002*c_q_5;
+    const double t9 = Rch5_0*s_q_5;
+    const double Rch4_2 = -t8 + t9 - 0.047121686402;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t10 = Rc5_0_1*s_q_5;
+    const double t11 = Rc5_0_0*c_q_5 - t10;
+    const double t12 = Rc5_0_1*c_q_5;
+    const double t13 = -Rc5_1_1*s_q_5 + t12;
+    const double Rc4_0_0 = c_q_5*t11 - s_q_5*t13 + 0.03942757095803552;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = Rc5_0_2*c_q_5 - Rc5_1_2*s_q_5;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
+    const double Rc4_0_2 = c_q_5*t13 + s_q_5*t11 - 0.004600245517563105;
+    const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_2_0 = Rc5_0_2*s_q_5 + Rc5_1_2*c_q_5;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
+    const double Rc4_2_2 = c_q_5*(Rc5_1_1*c_q_5 + t10) + s_q_5*(Rc5_0_0*s_q_5 + t12) + 0.010869510762828563;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t14 = Rch4_1*s_q_4;
+    const double t15 = Rch4_0*c_q_4;
+    const double Rch3_0 = -t14 + t15 - 0.5527802746500001;
+    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
+    const double t16 = Rch4_0*s_q_4;
+    const double t17 = Rch4_1*c_q_4;
+    const double t18 = t16 + t17;
+    const double Rch3_2 = 0.09850206933 - t18;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t19 = Rc4_0_1*s_q_4;
+    const double t20 = Rc4_0_0*c_q_4 - t19;
+    const double t21 = Rc4_0_1*c_q_4;
+    const double t22 = -Rc4_1_1*s_q_4 + t21;
+    const double Rc3_0_0 = 0.768*Rch4_2 + c_q_4*t20 - s_q_4*t22 + 0.71471758973886;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = Rc4_0_2*c_q_4 - Rc4_1_2*s_q_4 + 0.384*t14 - 0.384*t15;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_0_1 = F3_4_0_0 + 0.0825*Rch4_2 + 0.16672841181362585;
+    const double Rc3_0_2 = -c_q_4*t22 - s_q_4*t20 - 0.0825*t16 - 0.0825*t17 + 0.0039053550262761003;
+    const double t23 = 0.165*t15;
+    const double Rc3_1_1 = Rc4_2_2 + 0.165*t14 - t23 + 0.06226541196820139;
+    const double t24 = Rc4_0_2*s_q_4 + Rc4_1_2*c_q_4 - 0.384*Rch4_0*s_q_4 - 0.384*Rch4_1*c_q_4;
+    const double Rc3_1_2 = -t24 - 0.0016444875773692705;
+    const double Rc3_2_2 = 0.165*Rch4_1*s_q_4 + 0.768*Rch4_2 - c_q_4*(-Rc4_1_1*c_q_4 - t19) - s_q_4*(-Rc4_0_0*s_q_4 - t21) - t23 + 0.7544924500842897;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t25 = Rch3_0*c_q_3;
+    const double t26 = Rch3_1*s_q_3;
+    const double Rch2_0 = t25 - t26 + 0.7468579598720001;
+    const double Rch2_1 = 0.126729164208 - Rch3_2;
+    const double t27 = Rch3_0*s_q_3;
+    const double t28 = Rch3_1*c_q_3;
+    const double t29 = t27 + t28;
+    const double Rch2_2 = t29 - 0.214708623208;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t30 = Rc3_0_1*s_q_3;
+    const double t31 = Rc3_0_0*c_q_3 - t30;
+    const double t32 = Rc3_0_1*c_q_3;
+    const double t33 = -Rc3_1_1*s_q_3 + t32;
+    const double Rc2_0_0 = c_q_3*t31 - s_q_3*t33 + 0.05649492601407083;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc3_0_2*c_q_3 - Rc3_1_2*s_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = -F2_3_0_0 + 0.0825*Rch3_2 - 0.008248333140675744;
+    const double Rc2_0_2 = c_q_3*t33 + s_q_3*t31 - 0.0825*t27 - 0.0825*t28 - 0.005487648106562256;
+    const double t34 = 0.165*t25 - 0.165*t26;
+    const double Rc2_1_1 = Rc3_2_2 + t34 + 0.10716447388710612;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = Rc3_0_2*s_q_3 + Rc3_1_2*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
+    const double Rc2_2_2 = c_q_3*(Rc3_1_1*c_q_3 + t30) + s_q_3*(Rc3_0_0*s_q_3 + t32) + t34 + 0.07253529418002011;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t35 = 0.632*Rch2_2;
+    const double t36 = Rc2_0_1*s_q_2;
+    const double t37 = Rc2_0_0*c_q_2 - t36;
+    const double t38 = Rc2_0_1*c_q_2;
+    const double t39 = -Rc2_1_1*s_q_2 + t38;
+    const double Rc1_0_0 = c_q_2*t37 - s_q_2*t39 + t35 + 1.1273422604560217;
+    const double t40 = 0.316*Rch2_1;
+    const double t41 = 0.316*Rch2_0;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc2_0_2*c_q_2 - Rc2_1_2*s_q_2 - c_q_2*t41 + s_q_2*t40;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
+    const double Rc1_0_2 = c_q_2*t39 + s_q_2*t37 + 0.01026110182100817;
+    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
+    const double t42 = Rc2_0_2*s_q_2;
+    const double t43 = Rc2_1_2*c_q_2;
+    const double t44 = s_q_2*t41;
+    const double t45 = c_q_2*t40;
+    const double Rc1_1_2 = -t42 - t43 + t44 + t45 + 0.0007689361029463999;
+    const double Rc1_2_2 = c_q_2*(Rc2_1_1*c_q_2 + t36) + s_q_2*(Rc2_0_0*s_q_2 + t38) + t35 + 1.1453737407336904;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = -c_q_1*(-Rc1_0_1*s_q_1 - Rc1_1_1*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 - Rc1_0_1*c_q_1) + 0.009213163777211224;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = t42 + t43 - t44 - t45;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1 + Rc2_2_2*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = -Rc3_2_2 + 0.0825*Rch3_1*s_q_3 - 0.0825*t25;
+    const double F2_3_3_0 = -t29;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t46 = 0.316*F2_3_3_0;
+    const double F1_3_0_0 = F2_3_0_0*c_q_2 - F2_3_1_0*s_q_2 - s_q_2*t46;
+    const double F1_3_2_0 = F2_3_0_0*s_q_2 + F2_3_1_0*c_q_2 + c_q_2*t46;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -F1_3_0_0*s_q_1 + F2_3_2_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = Rc4_2_2 + 0.0825*t14 - 0.0825*t15;
+    const double F3_4_2_0 = -t24;
+    const double F3_4_3_0 = -t18;
+    const double F3_4_5_0 = t14 - t15;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = F3_4_0_0*c_q_3 - F3_4_1_0*s_q_3;
+    const double t47 = 0.0825*s_q_3;
+    const double F2_4_1_0 = -F3_4_2_0 - F3_4_3_0*t47;
+    const double F2_4_2_0 = F3_4_0_0*s_q_3 + F3_4_1_0*c_q_3 - 0.0825*F3_4_5_0;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t48 = 0.316*c_q_2;
+    const double t49 = 0.316*s_q_2;
+    const double F1_4_0_0 = F2_4_0_0*c_q_2 - F2_4_1_0*s_q_2 - F2_4_3_0*t49 + F3_4_5_0*t48;
+    const double F1_4_2_0 = F2_4_0_0*s_q_2 + F2_4_1_0*c_q_2 + F2_4_3_0*t48 + F3_4_5_0*t49;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -F1_4_0_0*s_q_1 + F2_4_2_0*c_q_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_3_0 = t8 - t9;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t50 = F4_5_3_0*s_q_4;
+    const double F3_5_0_0 = F4_5_0_0*c_q_4 + Rc5_2_2*s_q_4 - 0.384*t50;
+    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t50;
+    const double F3_5_3_0 = F4_5_3_0*c_q_4;
+    const double t51 = 0.0825*F4_5_5_0;
+    const double F3_5_2_0 = -0.384*F3_5_3_0 - F4_5_0_0*s_q_4 + Rc5_2_2*c_q_4 - t51;
+    const double F3_5_5_0 = -t50;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3 - F3_5_1_0*s_q_3;
+    const double F2_5_1_0 = -F3_5_2_0 - F3_5_3_0*t47 - c_q_3*t51;
+    const double F2_5_2_0 = F3_5_0_0*s_q_3 + F3_5_1_0*c_q_3 - 0.0825*F3_5_5_0;
+    const double F2_5_3_0 = F3_5_3_0*c_q_3 - F4_5_5_0*s_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = F2_5_0_0*c_q_2 - F2_5_1_0*s_q_2 - F2_5_3_0*t49 + F3_5_5_0*t48;
+    const double F1_5_2_0 = F2_5_0_0*s_q_2 + F2_5_1_0*c_q_2 + F2_5_3_0*t48 + F3_5_5_0*t49;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -F1_5_0_0*s_q_1 + F2_5_2_0*c_q_1;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_0_0 = -t5;
+    const double F5_6_1_0 = -0.00022647727267776177*c_q_6 + 0.00017903071636223808*s_q_6 - 0.006684151967360946;
+    const double F5_6_2_0 = -t7;
+    const double F5_6_3_0 = -t0;
+    /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_6_0_0 = F5_6_0_0*c_q_5 - F5_6_1_0*s_q_5;
+    const double F4_6_2_0 = F5_6_0_0*s_q_5 + F5_6_1_0*c_q_5;
+    const double F4_6_3_0 = F5_6_3_0*c_q_5;
+    const double F4_6_5_0 = F5_6_3_0*s_q_5;
+    /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t52 = F5_6_5_0*c_q_4;
+    const double t53 = F4_6_3_0*s_q_4;
+    const double F3_6_0_0 = F4_6_0_0*c_q_4 + F5_6_2_0*s_q_4 + 0.384*t52 - 0.384*t53;
+    const double F3_6_1_0 = F4_6_2_0 + 0.0825*t52 - 0.0825*t53;
+    const double t54 = 0.0825*F4_6_5_0;
+    const double t55 = F4_6_3_0*c_q_4;
+    const double t56 = F5_6_5_0*s_q_4;
+    const double F3_6_2_0 = -F4_6_0_0*s_q_4 + F5_6_2_0*c_q_4 - t54 - 0.384*t55 - 0.384*t56;
+    const double F3_6_3_0 = t55 + t56;
+    const double F3_6_5_0 = F5_6_5_0*c_q_4 - t53;
+    /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_6_0_0 = F3_6_0_0*c_q_3 - F3_6_1_0*s_q_3;
+    const double F2_6_1_0 = -F3_6_2_0 - F3_6_3_0*t47 - c_q_3*t54;
+    const double F2_6_2_0 = F3_6_0_0*s_q_3 + F3_6_1_0*c_q_3 - 0.0825*F3_6_5_0;
+    const double F2_6_3_0 = F3_6_3_0*c_q_3 - F4_6_5_0*s_q_3;
+    /* F1_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_6_0_0 = F2_6_0_0*c_q_2 - F2_6_1_0*s_q_2 - F2_6_3_0*t49 + F3_6_5_0*t48;
+    const double F1_6_2_0 = F2_6_0_0*s_q_2 + F2_6_1_0*c_q_2 + F2_6_3_0*t48 + F3_6_5_0*t49;
+    /* F0_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_6_2_0 = -F1_6_0_0*s_q_1 + F2_6_2_0*c_q_1;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = 149.60760989322966*F0_6_2_0;
+    const double ltdl_L6_1 = 149.60760989322966*F1_6_2_0;
+    const double ltdl_L6_2 = 149.60760989322966*F2_6_2_0;
+    const double ltdl_L6_3 = 149.60760989322966*F3_6_2_0;
+    const double ltdl_L6_4 = 149.60760989322966*F4_6_2_0;
+    const double ltdl_L6_5 = 149.60760989322966*F5_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_5_2_0 - F5_6_2_0*ltdl_L6_0;
+    const double ltdl_A5_1 = F1_5_2_0 - F5_6_2_0*ltdl_L6_1;
+    const double ltdl_A5_2 = F2_5_2_0 - F5_6_2_0*ltdl_L6_2;
+    const double ltdl_A5_3 = F3_5_2_0 - F5_6_2_0*ltdl_L6_3;
+    const double ltdl_A5_4 = F4_5_2_0 - F5_6_2_0*ltdl_L6_4;
+    const double ltdl_A5_5 = -F5_6_2_0*ltdl_L6_5 + Rc5_2_2;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
+    const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = F0_4_2_0 - F4_6_2_0*ltdl_L6_0 - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_1 = F1_4_2_0 - F4_6_2_0*ltdl_L6_1 - ltdl_A5_4*ltdl_L5_1;
+    const double ltdl_A4_2 = F2_4_2_0 - F4_6_2_0*ltdl_L6_2 - ltdl_A5_4*ltdl_L5_2;
+    const double ltdl_A4_3 = F3_4_2_0 - F4_6_2_0*ltdl_L6_3 - ltdl_A5_4*ltdl_L5_3;
+    const double ltdl_A4_4 = -F4_6_2_0*ltdl_L6_4 + Rc4_2_2 - ltdl_A5_4*ltdl_L5_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_6_2_0*ltdl_L6_0 - ltdl_A4_3*ltdl_L4_0 - ltdl_A5_3*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_2_0 - F3_6_2_0*ltdl_L6_1 - ltdl_A4_3*ltdl_L4_1 - ltdl_A5_3*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_2_0 - F3_6_2_0*ltdl_L6_2 - ltdl_A4_3*ltdl_L4_2 - ltdl_A5_3*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_6_2_0*ltdl_L6_3 + Rc3_2_2 - ltdl_A4_3*ltdl_L4_3 - ltdl_A5_3*ltdl_L5_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F2_6_2_0*ltdl_L6_0 - ltdl_A3_2*ltdl_L3_0 - ltdl_A4_2*ltdl_L4_0 - ltdl_A5_2*ltdl_L5_0;
+    const double ltdl_A2_1 = F1_2_2_0 - F2_6_2_0*ltdl_L6_1 - ltdl_A3_2*ltdl_L3_1 - ltdl_A4_2*ltdl_L4_1 - ltdl_A5_2*ltdl_L5_1;
+    const double ltdl_A2_2 = -F2_6_2_0*ltdl_L6_2 + Rc2_2_2 - ltdl_A3_2*ltdl_L3_2 - ltdl_A4_2*ltdl_L4_2 - ltdl_A5_2*ltdl_L5_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_6_2_0*ltdl_L6_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - ltdl_A4_1*ltdl_L4_0 - ltdl_A5_1*ltdl_L5_0;
+    const double ltdl_A1_1 = -F1_6_2_0*ltdl_L6_1 + Rc1_2_2 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - ltdl_A4_1*ltdl_L4_1 - ltdl_A5_1*ltdl_L5_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_6_2_0*ltdl_L6_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0 - ltdl_A4_0*ltdl_L4_0 - ltdl_A5_0*ltdl_L5_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y4: Y = L^-T B */
+    const double ltdl_Y4_6 = ltdl_L5_4*ltdl_L6_5 - ltdl_L6_4;
+    /* ltdl_Y3: Y = L^-T B */
+    const double ltdl_Y3_5 = ltdl_L4_3*ltdl_L5_4 - ltdl_L5_3;
+    const double ltdl_Y3_6 = -ltdl_L4_3*ltdl_Y4_6 + ltdl_L5_3*ltdl_L6_5 - ltdl_L6_3;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_4 = ltdl_L3_2*ltdl_L4_3 - ltdl_L4_2;
+    const double ltdl_Y2_5 = -ltdl_L3_2*ltdl_Y3_5 + ltdl_L4_2*ltdl_L5_4 - ltdl_L5_2;
+    const double ltdl_Y2_6 = -ltdl_L3_2*ltdl_Y3_6 - ltdl_L4_2*ltdl_Y4_6 + ltdl_L5_2*ltdl_L6_5 - ltdl_L6_2;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_3 = ltdl_L2_1*ltdl_L3_2 - ltdl_L3_1;
+    const double ltdl_Y1_4 = -ltdl_L2_1*ltdl_Y2_4 + ltdl_L3_1*ltdl_L4_3 - ltdl_L4_1;
+    const double ltdl_Y1_5 = -ltdl_L2_1*ltdl_Y2_5 - ltdl_L3_1*ltdl_Y3_5 + ltdl_L4_1*ltdl_L5_4 - ltdl_L5_1;
+    const double ltdl_Y1_6 = -ltdl_L2_1*ltdl_Y2_6 - ltdl_L3_1*ltdl_Y3_6 - ltdl_L4_1*ltdl_Y4_6 + ltdl_L5_1*ltdl_L6_5 - ltdl_L6_1;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_2 = ltdl_L1_0*ltdl_L2_1 - ltdl_L2_0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 + ltdl_L2_0*ltdl_L3_2 - ltdl_L3_0;
+    const double ltdl_Y0_4 = -ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 + ltdl_L3_0*ltdl_L4_3 - ltdl_L4_0;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 - ltdl_L3_0*ltdl_Y3_5 + ltdl_L4_0*ltdl_L5_4 - ltdl_L5_0;
+    const double ltdl_Y0_6 = -ltdl_L1_0*ltdl_Y1_6 - ltdl_L2_0*ltdl_Y2_6 - ltdl_L3_0*ltdl_Y3_6 - ltdl_L4_0*ltdl_Y4_6 + ltdl_L5_0*ltdl_L6_5 - ltdl_L6_0;
+    /* shared by the outputs */
+    const double t57 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t58 = -t57;
+    const double t59 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t60 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t61 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t62 = ltdl_Y0_5*ltdl_dinv0_0;
+    const double t63 = ltdl_Y0_6*ltdl_dinv0_0;
+    const double t64 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t65 = -ltdl_Y0_2*t57 - t64;
+    const double t66 = -ltdl_Y0_3*t57 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t67 = -ltdl_Y0_4*t57 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t68 = -ltdl_Y0_5*t57 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t69 = -ltdl_Y0_6*t57 + ltdl_Y1_6*ltdl_dinv1_0;
+    const double t70 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t71 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 - ltdl_Y1_3*t64 - t70;
+    const double t72 = ltdl_Y2_4*ltdl_dinv2_0;
+    const double t73 = ltdl_Y0_4*t59 - ltdl_Y1_4*t64 + t72;
+    const double t74 = ltdl_Y2_5*ltdl_dinv2_0;
+    const double t75 = ltdl_Y0_5*t59 - ltdl_Y1_5*t64 + t74;
+    const double t76 = ltdl_Y0_6*t59 - ltdl_Y1_6*t64 + ltdl_Y2_6*ltdl_dinv2_0;
+    const double t77 = ltdl_L4_3*ltdl_dinv3_0;
+    const double t78 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 - ltdl_Y2_4*t70 - t77;
+    const double t79 = ltdl_Y3_5*ltdl_dinv3_0;
+    const double t80 = ltdl_Y1_3*ltdl_dinv1_0;
+    const double t81 = ltdl_Y0_5*t60 + ltdl_Y1_5*t80 - ltdl_Y2_5*t70 + t79;
+    const double t82 = ltdl_Y0_6*t60 + ltdl_Y1_6*t80 - ltdl_Y2_6*t70 + ltdl_Y3_6*ltdl_dinv3_0;
+    const double t83 = ltdl_L5_4*ltdl_dinv4_0;
+    const double t84 = ltdl_Y1_4*ltdl_dinv1_0;
+    const double t85 = ltdl_Y0_5*t61 + ltdl_Y1_5*t84 + ltdl_Y2_5*t72 - ltdl_Y3_5*t77 - t83;
+    const double t86 = ltdl_Y0_6*t61 + ltdl_Y1_6*t84 + ltdl_Y2_6*t72 - ltdl_Y3_6*t77 + ltdl_Y4_6*ltdl_dinv4_0;
+    const double t87 = -ltdl_L6_5*ltdl_dinv5_0 + ltdl_Y0_6*t62 + ltdl_Y1_5*ltdl_Y1_6*ltdl_dinv1_0 + ltdl_Y2_6*t74 + ltdl_Y3_6*t79 - ltdl_Y4_6*t83;
 
     /* Outputs: Minv (7 x 7) */
-    Minv[0] = Dinv0_0_0;
-    Minv[1] = nu0_0_1;
-    Minv[2] = nu0_0_2;
-    Minv[3] = nu0_0_3;
-    Minv[4] = nu0_0_4;
-    Minv[5] = nu0_0_5;
-    Minv[6] = nu0_0_6;
-    Minv[7] = qdd1_0_0;
-    Minv[8] = qdd1_0_1;
-    Minv[9] = qdd1_0_2;
-    Minv[10] = qdd1_0_3;
-    Minv[11] = qdd1_0_4;
-    Minv[12] = qdd1_0_5;
-    Minv[13] = qdd1_0_6;
-    Minv[14] = qdd2_0_0;
-    Minv[15] = qdd2_0_1;
-    Minv[16] = qdd2_0_2;
-    Minv[17] = qdd2_0_3;
-    Minv[18] = qdd2_0_4;
-    Minv[19] = qdd2_0_5;
-    Minv[20] = qdd2_0_6;
-    Minv[21] = qdd3_0_0;
-    Minv[22] = qdd3_0_1;
-    Minv[23] = qdd3_0_2;
-    Minv[24] = qdd3_0_3;
-    Minv[25] = qdd3_0_4;
-    Minv[26] = qdd3_0_5;
-    Minv[27] = qdd3_0_6;
-    Minv[28] = qdd4_0_0;
-    Minv[29] = qdd4_0_1;
-    Minv[30] = qdd4_0_2;
-    Minv[31] = qdd4_0_3;
-    Minv[32] = qdd4_0_4;
-    Minv[33] = qdd4_0_5;
-    Minv[34] = qdd4_0_6;
-    Minv[35] = qdd5_0_0;
-    Minv[36] = qdd5_0_1;
-    Minv[37] = qdd5_0_2;
-    Minv[38] = qdd5_0_3;
-    Minv[39] = qdd5_0_4;
-    Minv[40] = qdd5_0_5;
-    Minv[41] = qdd5_0_6;
-    Minv[42] = qdd6_0_0;
-    Minv[43] = qdd6_0_1;
-    Minv[44] = qdd6_0_2;
-    Minv[45] = qdd6_0_3;
-    Minv[46] = qdd6_0_4;
-    Minv[47] = qdd6_0_5;
-    Minv[48] = qdd6_0_6;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[1] = t58;
+    Minv[2] = t59;
+    Minv[3] = t60;
+    Minv[4] = t61;
+    Minv[5] = t62;
+    Minv[6] = t63;
+    Minv[7] = t58;
+    Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[9] = t65;
+    Minv[10] = t66;
+    Minv[11] = t67;
+    Minv[12] = t68;
+    Minv[13] = t69;
+    Minv[14] = t59;
+    Minv[15] = t65;
+    Minv[16] = ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_dinv2_0;
+    Minv[17] = t71;
+    Minv[18] = t73;
+    Minv[19] = t75;
+    Minv[20] = t76;
+    Minv[21] = t60;
+    Minv[22] = t66;
+    Minv[23] = t71;
+    Minv[24] = ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_dinv3_0;
+    Minv[25] = t78;
+    Minv[26] = t81;
+    Minv[27] = t82;
+    Minv[28] = t61;
+    Minv[29] = t67;
+    Minv[30] = t73;
+    Minv[31] = t78;
+    Minv[32] = ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_dinv4_0;
+    Minv[33] = t85;
+    Minv[34] = t86;
+    Minv[35] = t62;
+    Minv[36] = t68;
+    Minv[37] = t75;
+    Minv[38] = t81;
+    Minv[39] = t85;
+    Minv[40] = ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_dinv5_0;
+    Minv[41] = t87;
+    Minv[42] = t63;
+    Minv[43] = t69;
+    Minv[44] = t76;
+    Minv[45] = t82;
+    Minv[46] = t86;
+    Minv[47] = t87;
+    Minv[48] = ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + ltdl_Y0_6*ltdl_Y0_6*ltdl_dinv0_0 + ltdl_Y1_6*ltdl_Y1_6*ltdl_dinv1_0 + ltdl_Y2_6*ltdl_Y2_6*ltdl_dinv2_0 + ltdl_Y3_6*ltdl_Y3_6*ltdl_dinv3_0 + ltdl_Y4_6*ltdl_Y4_6*ltdl_dinv4_0 + 149.60760989322966;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
- * Part I (5.8)-(5.10) (FD3); variant fd3 (fewest operations).
- * Operations: 1158 mul, 902 add, 6 div, 12 sin/cos, 0 sqrt; 538 temporaries. */
+ * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 826 mul, 655 add, 6 div, 12 sin/cos, 0 sqrt; 389 temporaries. */
 void arm7_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -1757,19 +1364,22 @@ void arm7_forward_dynamics(const double* q, const double* qd, const double* tau,
     (void)tau;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[1], q[2], q[3], q[4], q[5], q[6] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
+    const double c_q_6 = soagen_c[5];
+    const double s_q_6 = soagen_s[5];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -1788,43 +1398,38 @@ void arm7_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = V2_1*qd[2];
     const double a2_1 = -V2_0*qd[2];
-    const double t5 = -0.316*t2 - 0.316*t3;
-    const double a2_3 = V1_1*t5;
-    const double t6 = 0.316*c_q_2*qd[1] - 0.316*t4;
-    const double a2_4 = -V1_1*t6;
-    const double a2_5 = V2_0*t5 - V2_1*t6;
+    const double t5 = 0.316*V1_1;
+    const double a2_3 = -t2*t5 - t3*t5;
+    const double a2_4 = -c_q_2*qd[1]*t5 + t4*t5;
+    const double a2_5 = -0.316*V1_0*V1_0 - 0.316*qd[1]*qd[1];
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V2_0*c_q_3 + V2_2*s_q_3;
+    const double t6 = V2_0*c_q_3;
+    const double t7 = V2_2*s_q_3;
+    const double V3_0 = t6 + t7;
     const double V3_1 = -V2_0*s_q_3 + V2_2*c_q_3;
     const double V3_2 = -V2_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
-    const double t7 = 0.0825*c_q_3;
-    const double t8 = 0.0825*s_q_3;
-    const double t9 = -V3_0*t8 - V3_1*t7;
-    const double t10 = V2_1*V2_1;
-    const double a3_3 = V3_1*t9 - t10*t7;
-    const double a3_4 = -V3_0*t9 + t10*t8;
-    const double a3_5 = -V2_1*V3_0*t7 + 0.0825*V2_1*V3_1*s_q_3;
+    const double t8 = -0.0825*V2_1*V2_1 - 0.0825*V2_2*V2_2;
+    const double t9 = 0.0825*V2_0;
+    const double a3_3 = c_q_3*t8 + t7*t9;
+    const double a3_4 = 0.0825*V2_2*t6 - s_q_3*t8;
+    const double a3_5 = -V2_1*t9;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t11 = V3_0*c_q_4;
-    const double V4_0 = -V3_2*s_q_4 + t11;
-    const double t12 = V3_0*s_q_4;
-    const double t13 = V3_2*c_q_4;
-    const double V4_1 = -t12 - t13;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
     const double V4_2 = V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = V4_1*qd[4];
     const double a4_1 = -V4_0*qd[4];
-    const double t14 = 0.0825*c_q_4;
-    const double t15 = -V3_1*t14 + 0.384*V3_2*s_q_4 - 0.384*t11;
-    const double t16 = 0.0825*s_q_4;
-    const double t17 = V4_0*t16 + V4_1*t14;
-    const double a4_3 = -V3_1*t15 + V4_1*t17;
-    const double t18 = -V3_1*t16 - 0.384*t12 - 0.384*t13;
-    const double a4_4 = V3_1*t18 - V4_0*t17;
-    const double a4_5 = V4_0*t15 - V4_1*t18;
+    const double t10 = V3_2*V3_2;
+    const double t11 = 0.384*V3_0 + 0.0825*V3_1;
+    const double t12 = V3_1*t11 + 0.0825*t10;
+    const double t13 = -0.0825*V3_0*V3_2 + 0.384*V3_1*V3_2;
+    const double a4_3 = c_q_4*t12 - s_q_4*t13;
+    const double a4_4 = -c_q_4*t13 - s_q_4*t12;
+    const double a4_5 = -V3_0*t11 - 0.384*t10;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0*c_q_5 + V4_2*s_q_5;
     const double V5_1 = -V4_0*s_q_5 + V4_2*c_q_5;
@@ -1833,547 +1438,436 @@ void arm7_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double a5_0 = V5_1*qd[5];
     const double a5_1 = -V5_0*qd[5];
     /* V6: spatial velocity V(k) (2.25) */
-    const double V6_0 = V5_0*c_q_6 + V5_2*s_q_6;
+    const double t14 = V5_0*c_q_6;
+    const double t15 = V5_2*s_q_6;
+    const double V6_0 = t14 + t15;
     const double V6_1 = -V5_0*s_q_6 + V5_2*c_q_6;
     const double V6_2 = -V5_1 + qd[6];
     /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a6_0 = V6_1*qd[6];
     const double a6_1 = -V6_0*qd[6];
-    const double t19 = 0.088*c_q_6;
-    const double t20 = 0.088*s_q_6;
-    const double t21 = -V6_0*t20 - V6_1*t19;
-    const double t22 = V5_1*V5_1;
-    const double a6_3 = V6_1*t21 - t19*t22;
-    const double a6_4 = -V6_0*t21 + t20*t22;
-    const double a6_5 = -V5_1*V6_0*t19 + 0.088*V5_1*V6_1*s_q_6;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3 = -9.81*s_q_1;
-    const double zeta1_4 = -9.81*c_q_1;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double t23 = a1_0*c_q_2;
-    const double zeta2_0 = a2_0 + t23;
-    const double t24 = a1_0*s_q_2;
-    const double zeta2_1 = a2_1 - t24;
-    const double zeta2_3 = a2_3 + c_q_2*zeta1_3 - 0.316*t24;
-    const double zeta2_4 = a2_4 - s_q_2*zeta1_3 - 0.316*t23;
-    const double zeta2_5 = a2_5 - zeta1_4;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0 = -a1_1*s_q_3 + a3_0 + c_q_3*zeta2_0;
-    const double zeta3_1 = -a1_1*c_q_3 + a3_1 - s_q_3*zeta2_0;
-    const double t25 = 0.0825*zeta2_1;
-    const double t26 = -t25 + zeta2_5;
-    const double zeta3_3 = a3_3 + c_q_3*zeta2_3 + s_q_3*t26;
-    const double zeta3_4 = a3_4 + c_q_3*t26 - s_q_3*zeta2_3;
-    const double zeta3_5 = 0.0825*a1_1 + a3_5 - zeta2_4;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0 = a4_0 + c_q_4*zeta3_0 + s_q_4*zeta2_1;
-    const double zeta4_1 = a4_1 + c_q_4*zeta2_1 - s_q_4*zeta3_0;
-    const double t27 = 0.384*zeta2_1 + zeta3_3;
-    const double t28 = 0.384*zeta3_0 + 0.0825*zeta3_1 + zeta3_5;
-    const double zeta4_3 = a4_3 + c_q_4*t27 - s_q_4*t28;
-    const double zeta4_4 = a4_4 - c_q_4*t28 - s_q_4*t27;
-    const double zeta4_5 = a4_5 + t25 + zeta3_4;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_0 = a5_0 + c_q_5*zeta4_0 + s_q_5*zeta3_1;
-    const double zeta5_1 = a5_1 + c_q_5*zeta3_1 - s_q_5*zeta4_0;
-    const double zeta5_3 = c_q_5*zeta4_3 + s_q_5*zeta4_5;
-    const double zeta5_4 = c_q_5*zeta4_5 - s_q_5*zeta4_3;
-    /* zeta6: zeta(k) = phi^T a (4.22b) */
-    const double zeta6_0 = a6_0 + c_q_6*zeta5_0 - s_q_6*zeta4_1;
-    const double zeta6_1 = a6_1 - c_q_6*zeta4_1 - s_q_6*zeta5_0;
-    const double t29 = -zeta4_4 - 0.088*zeta5_1;
-    const double zeta6_3 = a6_3 + c_q_6*zeta5_3 + s_q_6*t29;
-    const double zeta6_4 = a6_4 + c_q_6*t29 - s_q_6*zeta5_3;
-    const double zeta6_5 = a6_5 + 0.088*zeta4_1 - zeta5_4;
-    /* P5: articulated inertia P(k) (4.5) */
-    const double t30 = 0.00021007045366393606*s_q_6;
-    const double t31 = 0.03149393671491155*c_q_6 - t30;
-    const double t32 = 0.00021007045366393606*c_q_6;
-    const double t33 = -0.028976562142824045*s_q_6 + t32;
-    const double P5_0_0 = c_q_6*t31 - s_q_6*t33 + 0.00248046035817079;
-    const double t34 = -0.14990627626891684*c_q_6 - 0.00048342044720186053*s_q_6;
-    const double t35 = c_q_6*t34;
-    const double t36 = -0.0002938077140639324*c_q_6 - 0.14989580384771126*s_q_6;
-    const double t37 = s_q_6*t36;
-    const double P5_0_1 = -0.088*t35 - 0.088*t37 + 0.001524110902883315;
-    const double P5_0_2 = c_q_6*t33 - 0.00017903071636223808*c_q_6 + s_q_6*t31 - 0.00022647727267776177*s_q_6 - 0.0001037589172186847;
-    const double P5_0_3 = c_q_6*t36 - s_q_6*t34;
-    const double P5_0_4 = -0.0020344399586617965*c_q_6 - 0.002573605371338202*s_q_6 + 0.017527158935000002;
-    const double P5_0_5 = t35 + t37 - 0.023526756935;
-    const double t38 = -0.13151873524090657*c_q_6 - 6.893236651624159e-05*s_q_6;
-    const double t39 = c_q_6*t38;
-    const double t40 = -6.89323665162416e-05*c_q_6 - 0.13155144483268755*s_q_6;
-    const double t41 = s_q_6*t40;
-    const double P5_1_1 = -0.088*t39 - 0.088*t41 + 0.010567766133106952;
-    const double P5_1_2 = c_q_6*(-4.254099935376373e-05*c_q_6 - 0.01319083073859859*s_q_6) + s_q_6*(0.013191752311664681*c_q_6 + 2.585507883762605e-05*s_q_6) + 9.3569097314605e-05;
-    const double P5_1_3 = c_q_6*t40 - s_q_6*t38 - 0.017527158935000002;
-    const double P5_1_5 = t39 + t41 - 0.10024161669500001;
-    const double P5_2_2 = c_q_6*(0.028976562142824045*c_q_6 + t30 + 0.00022647727267776177) + 0.00022647727267776177*c_q_6 + s_q_6*(0.03149393671491155*s_q_6 + t32 - 0.00017903071636223808) - 0.00017903071636223808*s_q_6 + 0.02337588259823895;
-    const double t42 = 0.14989580384771126*c_q_6 - 0.0002938077140639324*s_q_6;
-    const double t43 = 0.00048342044720186053*c_q_6 - 0.14990627626891684*s_q_6;
-    const double P5_2_3 = c_q_6*t42 - s_q_6*t43 + 0.023526756935;
-    const double P5_2_4 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6 + 0.231847552695;
-    const double P5_2_5 = c_q_6*t43 + s_q_6*t42;
-    const double t44 = 1.4949027821896312*c_q_6 - 0.0007833223467754727*s_q_6;
-    const double t45 = 0.0007833223467754726*c_q_6 - 1.4945310822830293*s_q_6;
-    const double P5_3_3 = c_q_6*t44 - s_q_6*t45 + 1.666555;
-    const double P5_3_5 = c_q_6*t45 + s_q_6*t44;
-    const double P5_5_5 = c_q_6*(1.4945310822830293*c_q_6 + 0.0007833223467754726*s_q_6) + s_q_6*(0.0007833223467754727*c_q_6 + 1.4949027821896312*s_q_6) + 1.666555;
-    /* Dinv5: D^-1(k) */
-    const double Dinv5_0_0 = 1.0/P5_2_2;
-    /* G5: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G5_0_0 = Dinv5_0_0*P5_0_2;
-    const double G5_1_0 = Dinv5_0_0*P5_1_2;
-    const double G5_2_0 = Dinv5_0_0*P5_2_2;
-    const double G5_3_0 = Dinv5_0_0*P5_2_3;
-    const double G5_4_0 = Dinv5_0_0*P5_2_4;
-    const double G5_5_0 = Dinv5_0_0*P5_2_5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t46 = -G5_0_0*P5_0_2 + P5_0_0;
-    const double t47 = -P5_0_1;
-    const double t48 = -G5_1_0*P5_0_2 - t47;
-    const double t49 = c_q_5*t46 - s_q_5*t48;
-    const double t50 = -G5_0_0*P5_1_2 - t47;
-    const double t51 = -G5_1_0*P5_1_2 + P5_1_1;
-    const double t52 = c_q_5*t50 - s_q_5*t51;
-    const double P4_0_0 = c_q_5*t49 - s_q_5*t52 + 0.03942757095803552;
-    const double t53 = -P5_0_2;
-    const double t54 = -P5_1_2;
-    const double P4_0_1 = -c_q_5*(-G5_0_0*P5_2_2 - t53) + s_q_5*(-G5_1_0*P5_2_2 - t54) - 0.0015152444733270301;
-    const double P4_0_2 = c_q_5*t52 + s_q_5*t49 - 0.004600245517563105;
-    const double t55 = -G5_0_0*P5_2_3 + P5_0_3;
-    const double t56 = -G5_1_0*P5_2_3 + P5_1_3;
-    const double t57 = c_q_5*t55 - s_q_5*t56;
-    const double t58 = -G5_0_0*P5_2_4 + P5_0_4;
-    const double t59 = G5_1_0*P5_2_4;
-    const double t60 = c_q_5*t58 + s_q_5*t59;
-    const double P4_0_3 = c_q_5*t57 - s_q_5*t60;
-    const double t61 = -G5_1_0*P5_2_5 + P5_1_5;
-    const double t62 = -G5_0_0*P5_2_5 + P5_0_5;
-    const double P4_0_4 = -c_q_5*t62 + s_q_5*t61 + 0.047121686402;
-    const double P4_0_5 = c_q_5*t60 + s_q_5*t57 + 0.05034347249;
-    const double P4_1_1 = -G5_2_0*P5_2_2 + P5_2_2 + 0.03146037232526039;
-    const double P4_1_2 = c_q_5*(G5_2_0*P5_1_2 + t54) + s_q_5*(G5_2_0*P5_0_2 + t53) + 0.0021640520520981297;
-    const double t63 = G5_2_0*P5_2_4 - P5_2_4;
-    const double t64 = G5_2_0*P5_2_3 - P5_2_3;
-    const double P4_1_3 = c_q_5*t64 - s_q_5*t63 - 0.047121686402;
-    const double P4_1_4 = -G5_2_0*P5_2_5 + P5_2_5;
-    const double P4_1_5 = c_q_5*t63 + s_q_5*t64 + 0.014653732538;
-    const double P4_2_2 = c_q_5*(c_q_5*t51 + s_q_5*t50) + s_q_5*(c_q_5*t48 + s_q_5*t46) + 0.010869510762828563;
-    const double t65 = -c_q_5*t59 + s_q_5*t58;
-    const double t66 = c_q_5*t56 + s_q_5*t55;
-    const double P4_2_3 = c_q_5*t66 - s_q_5*t65 - 0.05034347249;
-    const double P4_2_4 = -c_q_5*t61 - s_q_5*t62 - 0.014653732538;
-    const double P4_2_5 = c_q_5*t65 + s_q_5*t66;
-    const double t67 = -G5_3_0*P5_2_3 + P5_3_3;
-    const double t68 = G5_4_0*s_q_5;
-    const double t69 = P5_2_3*t68 + c_q_5*t67;
-    const double t70 = -G5_4_0*P5_2_4 + 3.162077;
-    const double t71 = P5_2_4*c_q_5;
-    const double t72 = -G5_3_0*t71 - s_q_5*t70;
-    const double P4_3_3 = c_q_5*t69 - s_q_5*t72 + 1.225946;
-    const double t73 = -P5_3_5;
-    const double P4_3_4 = -P5_2_5*t68 - c_q_5*(-G5_3_0*P5_2_5 - t73);
-    const double P4_3_5 = c_q_5*t72 + s_q_5*t69;
-    const double P4_4_4 = -G5_5_0*P5_2_5 + P5_5_5 + 1.225946;
-    const double P4_4_5 = G5_5_0*t71 + s_q_5*(G5_5_0*P5_2_3 + t73);
-    const double P4_5_5 = c_q_5*(-G5_3_0*P5_2_4*s_q_5 + c_q_5*t70) + s_q_5*(-G5_4_0*P5_2_3*c_q_5 + s_q_5*t67) + 1.225946;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_2_2;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_0_0 = Dinv4_0_0*P4_0_2;
-    const double G4_1_0 = Dinv4_0_0*P4_1_2;
-    const double G4_2_0 = Dinv4_0_0*P4_2_2;
-    const double G4_3_0 = Dinv4_0_0*P4_2_3;
-    const double G4_4_0 = Dinv4_0_0*P4_2_4;
-    const double G4_5_0 = Dinv4_0_0*P4_2_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t74 = 0.384*c_q_4;
-    const double t75 = 0.384*s_q_4;
-    const double t76 = -P4_0_1;
-    const double t77 = -G4_1_0*P4_0_2 - t76;
-    const double t78 = -G4_0_0*P4_0_2 + P4_0_0;
-    const double t79 = -P4_0_4;
-    const double t80 = -G4_4_0*P4_0_2 - t79;
-    const double t81 = -P4_0_3;
-    const double t82 = -G4_3_0*P4_0_2 - t81;
-    const double t83 = c_q_4*t78 - s_q_4*t77 - t74*t80 - t75*t82;
-    const double t84 = -P4_1_4;
-    const double t85 = -G4_1_0*P4_2_4 - t84;
-    const double t86 = -G4_0_0*P4_2_4 - t79;
-    const double t87 = -G4_4_0*P4_2_4 + P4_4_4;
-    const double t88 = c_q_4*t87;
-    const double t89 = -P4_3_4;
-    const double t90 = -G4_3_0*P4_2_4 - t89;
-    const double t91 = s_q_4*t90;
-    const double t92 = c_q_4*t86 - s_q_4*t85 - 0.384*t88 - 0.384*t91;
-    const double t93 = c_q_4*t92;
-    const double t94 = -P4_1_3;
-    const double t95 = -G4_1_0*P4_2_3 - t94;
-    const double t96 = -G4_0_0*P4_2_3 - t81;
-    const double t97 = -G4_4_0*P4_2_3 - t89;
-    const double t98 = c_q_4*t97;
-    const double t99 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double t100 = s_q_4*t99;
-    const double t101 = c_q_4*t96 - s_q_4*t95 - 0.384*t100 - 0.384*t98;
-    const double t102 = s_q_4*t101;
-    const double t103 = -G4_1_0*P4_1_2 + P4_1_1;
-    const double t104 = -G4_0_0*P4_1_2 - t76;
-    const double t105 = -G4_4_0*P4_1_2 - t84;
-    const double t106 = -G4_3_0*P4_1_2 - t94;
-    const double t107 = c_q_4*t104 - s_q_4*t103 - t105*t74 - t106*t75;
-    const double P3_0_0 = c_q_4*t83 - s_q_4*t107 - 0.384*t102 - 0.384*t93 + 0.06767727025085991;
-    const double t108 = -P4_1_2;
-    const double t109 = -P4_0_2;
-    const double t110 = -P4_2_4;
-    const double t111 = -G4_4_0*P4_2_2 - t110;
-    const double t112 = -P4_2_3;
-    const double t113 = -G4_3_0*P4_2_2 - t112;
-    const double P3_0_1 = c_q_4*(-G4_0_0*P4_2_2 - t109) - s_q_4*(-G4_1_0*P4_2_2 - t108) - 0.0825*t102 - t111*t74 - t113*t75 - 0.0825*t93 + 0.02771584317362585;
-    const double t114 = -P4_4_5;
-    const double t115 = -G4_4_0*P4_2_5 - t114;
-    const double t116 = -P4_3_5;
-    const double t117 = -G4_3_0*P4_2_5 - t116;
-    const double t118 = s_q_4*t92;
-    const double t119 = -G4_1_0*P4_2_5 + P4_1_5;
-    const double t120 = s_q_4*t119;
-    const double t121 = c_q_4*t101;
-    const double t122 = -G4_0_0*P4_2_5 + P4_0_5;
-    const double P3_0_2 = -c_q_4*t107 + 0.03168*c_q_4*t115 - 0.0825*c_q_4*t122 + 0.03168*s_q_4*t117 - s_q_4*t83 + 0.384*t118 + 0.0825*t120 - 0.384*t121 + 0.0039053550262761003;
-    const double P3_0_3 = -t118 + t121;
-    const double P3_0_4 = c_q_4*t122 - t115*t74 - t117*t75 - t120 - 0.09850206933;
-    const double P3_0_5 = -t102 - t93 + 0.374644408005;
-    const double t123 = -G4_2_0*P4_2_4 - t110 - 0.0825*t88 - 0.0825*t91;
-    const double t124 = c_q_4*t123;
-    const double t125 = -G4_2_0*P4_2_3 - 0.0825*t100 - t112 - 0.0825*t98;
-    const double t126 = s_q_4*t125;
-    const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 - t111*t14 - t113*t16 - 0.0825*t124 - 0.0825*t126 + 0.03239943042445132;
-    const double t127 = c_q_4*t125;
-    const double P3_1_2 = 0.0825*G4_2_0*P4_2_5 - 0.0825*P4_2_5 + 0.006806250000000001*c_q_4*t115 - c_q_4*(-G4_2_0*P4_1_2 - t105*t14 - t106*t16 - t108) + 0.006806250000000001*s_q_4*t117 + 0.384*s_q_4*t123 - s_q_4*(-G4_2_0*P4_0_2 - t109 - t14*t80 - t16*t82) - 0.384*t127 - 0.0016444875773692705;
-    const double P3_1_3 = -s_q_4*t123 + t127 + 0.09850206933;
-    const double P3_1_4 = -G4_2_0*P4_2_5 + P4_2_5 - t115*t14 - t117*t16;
-    const double P3_1_5 = -t124 - t126 + 0.19076837715;
-    const double t128 = c_q_4*t117;
-    const double t129 = c_q_4*t90;
-    const double t130 = 0.0825*G4_5_0*P4_2_4 - 0.0825*P4_4_5 - c_q_4*t85 - s_q_4*t86 + 0.384*s_q_4*t87 - 0.384*t129;
-    const double t131 = s_q_4*t130;
-    const double t132 = c_q_4*t119;
-    const double t133 = s_q_4*t122;
-    const double t134 = s_q_4*t115;
-    const double t135 = c_q_4*t99;
-    const double t136 = 0.0825*G4_5_0*P4_2_3 - 0.0825*P4_3_5 - c_q_4*t95 - s_q_4*t96 + 0.384*s_q_4*t97 - 0.384*t135;
-    const double t137 = G4_5_0*P4_2_5;
-    const double P3_2_2 = 0.006806250000000001*P4_5_5 - 0.384*c_q_4*t136 - c_q_4*(0.0825*G4_5_0*P4_1_2 - 0.0825*P4_1_5 - c_q_4*t103 - s_q_4*t104 + 0.384*s_q_4*t105 - t106*t74) - s_q_4*(0.0825*G4_5_0*P4_0_2 - 0.0825*P4_0_5 - c_q_4*t77 - s_q_4*t78 + 0.384*s_q_4*t80 - t74*t82) + 0.03168*t128 + 0.384*t131 + 0.0825*t132 + 0.0825*t133 - 0.03168*t134 - 0.006806250000000001*t137 + 0.0775861490525396;
-    const double P3_2_3 = c_q_4*t136 - t131 - 0.374644408005;
-    const double P3_2_4 = 0.0825*G4_5_0*P4_2_5 - 0.0825*P4_5_5 + 0.384*s_q_4*t115 - 0.384*t128 - t132 - t133 - 0.19076837715;
-    const double P3_2_5 = -c_q_4*t130 - s_q_4*t136;
-    const double t138 = -s_q_4*t97 + t135;
-    const double t139 = -s_q_4*t87 + t129;
-    const double P3_3_3 = c_q_4*t138 - s_q_4*t139 + 3.587895;
-    const double P3_3_4 = t128 - t134;
-    const double P3_3_5 = -c_q_4*t139 - s_q_4*t138;
-    const double P3_4_4 = P4_5_5 - t137 + 3.587895;
-    const double P3_4_5 = -c_q_4*(-G4_5_0*P4_2_4 - t114) - s_q_4*(-G4_5_0*P4_2_3 - t116);
-    const double P3_5_5 = -c_q_4*(-t88 - t91) - s_q_4*(-t100 - t98) + 3.587895;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_2_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_2;
-    const double G3_1_0 = Dinv3_0_0*P3_1_2;
-    const double G3_2_0 = Dinv3_0_0*P3_2_2;
-    const double G3_3_0 = Dinv3_0_0*P3_2_3;
-    const double G3_4_0 = Dinv3_0_0*P3_2_4;
-    const double G3_5_0 = Dinv3_0_0*P3_2_5;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t140 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t141 = -P3_0_1;
-    const double t142 = -G3_1_0*P3_0_2 - t141;
-    const double t143 = c_q_3*t140 - s_q_3*t142;
-    const double t144 = -G3_0_0*P3_1_2 - t141;
-    const double t145 = -G3_1_0*P3_1_2 + P3_1_1;
-    const double t146 = c_q_3*t144 - s_q_3*t145;
-    const double P2_0_0 = c_q_3*t143 - s_q_3*t146 + 0.05649492601407083;
-    const double t147 = -P3_0_4;
-    const double t148 = -G3_0_0*P3_2_4 - t147;
-    const double t149 = -P3_1_4;
-    const double t150 = -G3_1_0*P3_2_4 - t149;
-    const double t151 = c_q_3*t148 - s_q_3*t150;
-    const double t152 = -P3_0_3;
-    const double t153 = -G3_0_0*P3_2_3 - t152;
-    const double t154 = -P3_1_3;
-    const double t155 = -G3_1_0*P3_2_3 - t154;
-    const double t156 = c_q_3*t153 - s_q_3*t155;
-    const double P2_0_1 = -c_q_3*(-G3_0_0*P3_2_2 + P3_0_2) + s_q_3*(-G3_1_0*P3_2_2 + P3_1_2) - t151*t7 - t156*t8 - 0.008248333140675744;
-    const double t157 = -G3_1_0*P3_2_5 + P3_1_5;
-    const double t158 = s_q_3*t157;
-    const double t159 = -G3_0_0*P3_2_5 + P3_0_5;
-    const double t160 = c_q_3*t159;
-    const double P2_0_2 = c_q_3*t146 + s_q_3*t143 + 0.0825*t158 - 0.0825*t160 - 0.005487648106562256;
-    const double P2_0_3 = c_q_3*t156 - s_q_3*t151;
-    const double P2_0_4 = t158 - t160 + 0.214708623208;
-    const double t161 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t162 = -P3_3_4;
-    const double t163 = -G3_3_0*P3_2_4 - t162;
-    const double t164 = G3_2_0*P3_2_4 - P3_2_4 - t161*t7 - t163*t8;
-    const double t165 = -G3_4_0*P3_2_3 - t162;
-    const double t166 = -G3_3_0*P3_2_3 + P3_3_3;
-    const double t167 = G3_2_0*P3_2_3 - P3_2_3 - t165*t7 - t166*t8;
-    const double P2_1_1 = -G3_2_0*P3_2_2 + P3_2_2 - t164*t7 - t167*t8 + t7*(-G3_4_0*P3_2_2 + P3_2_4) + t8*(-G3_3_0*P3_2_2 + P3_2_3) + 0.05287838199960611;
-    const double t168 = 0.0825*P3_2_5;
-    const double t169 = -G3_4_0*P3_2_5 + P3_4_5;
-    const double t170 = -G3_3_0*P3_2_5 + P3_3_5;
-    const double P2_1_2 = -G3_2_0*t168 + 0.006806250000000001*c_q_3*t169 + c_q_3*(G3_2_0*P3_1_2 - P3_1_2 - t7*(-G3_4_0*P3_1_2 - t149) - t8*(-G3_3_0*P3_1_2 - t154)) + 0.006806250000000001*s_q_3*t170 + s_q_3*(G3_2_0*P3_0_2 - P3_0_2 - t7*(-G3_4_0*P3_0_2 - t147) - t8*(-G3_3_0*P3_0_2 - t152)) + t168 - 0.004377257121839581;
-    const double P2_1_3 = c_q_3*t167 - s_q_3*t164 - 0.214708623208;
-    const double P2_1_4 = -G3_2_0*P3_2_5 + P3_2_5 + t169*t7 + t170*t8;
-    const double t171 = 0.0825*G3_5_0;
-    const double t172 = c_q_3*t157;
-    const double t173 = s_q_3*t159;
-    const double t174 = G3_5_0*P3_2_5;
-    const double P2_2_2 = 0.006806250000000001*P3_5_5 + c_q_3*(P3_1_2*t171 - 0.0825*P3_1_5 + c_q_3*t145 + s_q_3*t144) + s_q_3*(P3_0_2*t171 - 0.0825*P3_0_5 + c_q_3*t142 + s_q_3*t140) - 0.0825*t172 - 0.0825*t173 - 0.006806250000000001*t174 + 0.01824920229252011;
-    const double P2_2_3 = c_q_3*(P3_2_3*t171 - 0.0825*P3_3_5 + c_q_3*t155 + s_q_3*t153) - s_q_3*(P3_2_4*t171 - 0.0825*P3_4_5 + c_q_3*t150 + s_q_3*t148) - 0.126729164208;
-    const double P2_2_4 = -G3_5_0*t168 + 0.0825*P3_5_5 - t172 - t173 + 0.088844724872;
-    const double P2_3_3 = c_q_3*(c_q_3*t166 - s_q_3*t165) - s_q_3*(c_q_3*t163 - s_q_3*t161) + 3.228604;
-    const double P2_3_4 = -c_q_3*t170 + s_q_3*t169;
-    const double P2_4_4 = P3_5_5 - t174 + 3.228604;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_2_2;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_2;
-    const double G2_1_0 = Dinv2_0_0*P2_1_2;
-    const double G2_2_0 = Dinv2_0_0*P2_2_2;
-    const double G2_3_0 = Dinv2_0_0*P2_2_3;
-    const double G2_4_0 = Dinv2_0_0*P2_2_4;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t175 = 0.316*c_q_2;
-    const double t176 = 0.316*s_q_2;
-    const double t177 = -G2_1_0*P2_1_2 + P2_1_1;
-    const double t178 = -P2_0_1;
-    const double t179 = -G2_0_0*P2_1_2 - t178;
-    const double t180 = -P2_1_4;
-    const double t181 = -G2_4_0*P2_1_2 - t180;
-    const double t182 = -P2_1_3;
-    const double t183 = -G2_3_0*P2_1_2 - t182;
-    const double t184 = c_q_2*t179 - s_q_2*t177 - t175*t181 - t176*t183;
-    const double t185 = -G2_1_0*P2_0_2 - t178;
-    const double t186 = -G2_0_0*P2_0_2 + P2_0_0;
-    const double t187 = -P2_0_4;
-    const double t188 = -G2_4_0*P2_0_2 - t187;
-    const double t189 = -P2_0_3;
-    const double t190 = -G2_3_0*P2_0_2 - t189;
-    const double t191 = c_q_2*t186 - s_q_2*t185 - t175*t188 - t176*t190;
-    const double t192 = -G2_1_0*P2_2_4 - t180;
-    const double t193 = -G2_0_0*P2_2_4 - t187;
-    const double t194 = -G2_4_0*P2_2_4 + P2_4_4;
-    const double t195 = -P2_3_4;
-    const double t196 = -G2_3_0*P2_2_4 - t195;
-    const double t197 = c_q_2*t193 - s_q_2*t192 - t175*t194 - t176*t196;
-    const double t198 = -G2_1_0*P2_2_3 - t182;
-    const double t199 = -G2_0_0*P2_2_3 - t189;
-    const double t200 = -G2_4_0*P2_2_3 - t195;
-    const double t201 = -G2_3_0*P2_2_3 + P2_3_3;
-    const double t202 = c_q_2*t199 - s_q_2*t198 - t175*t200 - t176*t201;
-    const double P1_0_0 = c_q_2*t191 - s_q_2*t184 - t175*t197 - t176*t202 + 0.00850351162402155;
-    const double t203 = -P2_1_2;
-    const double t204 = -P2_0_2;
-    const double t205 = -P2_2_4;
-    const double t206 = -P2_2_3;
-    const double P1_0_1 = -c_q_2*(-G2_0_0*P2_2_2 - t204) + s_q_2*(-G2_1_0*P2_2_2 - t203) + t175*(-G2_4_0*P2_2_2 - t205) + t176*(-G2_3_0*P2_2_2 - t206) - 0.00398335888393552;
-    const double P1_0_2 = c_q_2*t184 + s_q_2*t191 + t175*t202 - t176*t197 + 0.01026110182100817;
-    const double P1_1_1 = -G2_2_0*P2_2_2 + P2_2_2 + 0.028124284712194955;
-    const double P1_1_2 = c_q_2*(G2_2_0*P2_1_2 + t203) + s_q_2*(G2_2_0*P2_0_2 + t204) + t175*(G2_2_0*P2_2_3 + t206) - t176*(G2_2_0*P2_2_4 + t205) + 0.0007689361029463999;
-    const double P1_2_2 = c_q_2*(c_q_2*t177 + s_q_2*t179 + t175*t183 - t176*t181) + s_q_2*(c_q_2*t185 + s_q_2*t186 + t175*t190 - t176*t188) + t175*(c_q_2*t198 + s_q_2*t199 + t175*t201 - t176*t200) - t176*(c_q_2*t192 + s_q_2*t193 + t175*t196 - t176*t194) + 0.026534991901690206;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_2_2;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_2;
-    const double G1_1_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t207 = -P1_0_1;
-    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t207)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t207) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.009213163777211224;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z6: z(k) (4.20) */
-    const double t208 = -0.0009653051699191116*V6_0 - 0.001255536598272898*V6_1 + 0.006684151967360946*V6_2;
-    const double t209 = 0.0003913912816842479*V6_0 + 0.029212399412428355*V6_1 - 0.001255536598272898*V6_2;
-    const double z6_0 = V6_1*t208 - V6_2*t209 + 0.0009653051699191116*zeta5_1 + 0.03163334319094959*zeta6_0 + 0.0003913912816842479*zeta6_1 - 0.150277948634*zeta6_4 + 0.0020344399586617965*zeta6_5;
-    const double t210 = 0.03163334319094959*V6_0 + 0.0003913912816842479*V6_1 - 0.0009653051699191116*V6_2;
-    const double z6_1 = -V6_0*t208 + V6_2*t210 + 0.001255536598272898*zeta5_1 + 0.0003913912816842479*zeta6_0 + 0.029212399412428355*zeta6_1 + 0.150277948634*zeta6_3 - 0.002573605371338202*zeta6_5;
-    const double z6_2 = V6_0*t209 - V6_1*t210 - 0.006684151967360946*zeta5_1 - 0.0009653051699191116*zeta6_0 - 0.001255536598272898*zeta6_1 - 0.0020344399586617965*zeta6_3 + 0.002573605371338202*zeta6_4;
-    const double t211 = 0.0020344399586617965*V6_0 - 0.002573605371338202*V6_1;
-    const double t212 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
-    const double z6_3 = V6_1*t211 - V6_2*t212 + 0.0020344399586617965*zeta5_1 + 0.150277948634*zeta6_1 + 1.4955219999999998*zeta6_3;
-    const double t213 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
-    const double z6_4 = -V6_0*t211 + V6_2*t213 - 0.002573605371338202*zeta5_1 - 0.150277948634*zeta6_0 + 1.4955219999999998*zeta6_4;
-    const double z6_5 = V6_0*t212 - V6_1*t213 + 0.0020344399586617965*zeta6_0 - 0.002573605371338202*zeta6_1 + 1.4955219999999998*zeta6_5;
-    /* nu6: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu6_0 = 149.60760989322966*tau[6] - 149.60760989322966*z6_2;
-    /* z5: z(k) (4.20) */
-    const double t214 = -0.0001037589172186847*V5_0 + 9.3569097314605e-05*V5_1 + 0.01179456023023895*V5_2;
-    const double t215 = -0.14441699928917623*tau[6] + z6_0 + 0.14441699928917623*z6_2;
-    const double t216 = 0.001524110902883315*V5_0 + 0.010567766133106952*V5_1 + 9.3569097314605e-05*V5_2;
-    const double t217 = -0.18783782960108433*tau[6] + z6_1 + 0.18783782960108433*z6_2;
-    const double z5_0 = V5_1*t214 - V5_2*t216 + c_q_6*t215 - s_q_6*t217 + 0.0001037589172186847*zeta4_1 + 0.023526756935*zeta4_4 + 0.00248046035817079*zeta5_0 + 0.001524110902883315*zeta5_1 + 0.017527158935000002*zeta5_4;
-    const double t218 = 0.00248046035817079*V5_0 + 0.001524110902883315*V5_1 - 0.0001037589172186847*V5_2;
-    const double t219 = 0.3850309484142862*tau[6] - 0.3850309484142862*z6_2 + z6_4;
-    const double t220 = -0.3043676996866723*tau[6] + 0.3043676996866723*z6_2 + z6_3;
-    const double z5_1 = -V5_0*t214 + V5_2*t218 - 0.088*c_q_6*t219 - 0.088*s_q_6*t220 - 1.0*tau[6] - 9.3569097314605e-05*zeta4_1 + 0.10024161669500001*zeta4_4 + 0.001524110902883315*zeta5_0 + 0.010567766133106952*zeta5_1 - 0.017527158935000002*zeta5_3;
-    const double z5_2 = V5_0*t216 - V5_1*t218 + c_q_6*t217 + s_q_6*t215 - 0.088*z6_5 - 0.01179456023023895*zeta4_1 - 0.0001037589172186847*zeta5_0 + 9.3569097314605e-05*zeta5_1 + 0.023526756935*zeta5_3 + 0.10024161669500001*zeta5_4;
-    const double t221 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
-    const double t222 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
-    const double z5_3 = V5_1*t222 - V5_2*t221 + c_q_6*t220 - s_q_6*t219 - 0.023526756935*zeta4_1 - 0.017527158935000002*zeta5_1 + 1.666555*zeta5_3;
-    const double t223 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
-    const double z5_4 = -V5_0*t222 + V5_2*t223 - z6_5 - 0.10024161669500001*zeta4_1 + 0.017527158935000002*zeta5_0 + 1.666555*zeta5_4;
-    const double z5_5 = V5_0*t221 - V5_1*t223 + c_q_6*t219 + s_q_6*t220 - 1.666555*zeta4_4 - 0.023526756935*zeta5_0 - 0.10024161669500001*zeta5_1;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
-    const double t224 = tau[5] - z5_2;
-    const double nu5_0 = Dinv5_0_0*t224;
-    /* z4: z(k) (4.20) */
-    const double t225 = -0.004600245517563105*V4_0 + 0.0021640520520981297*V4_1 + 0.010869510762828563*V4_2;
-    const double t226 = G5_0_0*t224 + z5_0;
-    const double t227 = -0.0015152444733270301*V4_0 + 0.03146037232526039*V4_1 + 0.0021640520520981297*V4_2;
-    const double t228 = G5_1_0*t224 + z5_1;
-    const double z4_0 = V4_1*t225 - V4_2*t227 + c_q_5*t226 - s_q_5*t228 - 0.004600245517563105*zeta3_1 + 0.03942757095803552*zeta4_0 - 0.0015152444733270301*zeta4_1 + 0.047121686402*zeta4_4 + 0.05034347249*zeta4_5;
-    const double t229 = 0.03942757095803552*V4_0 - 0.0015152444733270301*V4_1 - 0.004600245517563105*V4_2;
-    const double z4_1 = -G5_2_0*t224 - V4_0*t225 + V4_2*t229 - z5_2 + 0.0021640520520981297*zeta3_1 - 0.0015152444733270301*zeta4_0 + 0.03146037232526039*zeta4_1 - 0.047121686402*zeta4_3 + 0.014653732538*zeta4_5;
-    const double z4_2 = V4_0*t227 - V4_1*t229 + c_q_5*t228 + s_q_5*t226 + 0.010869510762828563*zeta3_1 - 0.004600245517563105*zeta4_0 + 0.0021640520520981297*zeta4_1 - 0.05034347249*zeta4_3 - 0.014653732538*zeta4_4;
-    const double t230 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
-    const double t231 = G5_4_0*t224 + z5_4;
-    const double t232 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
-    const double t233 = G5_3_0*t224 + z5_3;
-    const double z4_3 = V4_1*t232 - V4_2*t230 + c_q_5*t233 - s_q_5*t231 - 0.05034347249*zeta3_1 - 0.047121686402*zeta4_1 + 1.225946*zeta4_3;
-    const double t234 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
-    const double z4_4 = -G5_5_0*t224 - V4_0*t232 + V4_2*t234 - z5_5 - 0.014653732538*zeta3_1 + 0.047121686402*zeta4_0 + 1.225946*zeta4_4;
-    const double z4_5 = V4_0*t230 - V4_1*t234 + c_q_5*t231 + s_q_5*t233 + 0.05034347249*zeta4_0 + 0.014653732538*zeta4_1 + 1.225946*zeta4_5;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t235 = tau[4] - z4_2;
-    const double nu4_0 = Dinv4_0_0*t235;
-    /* z3: z(k) (4.20) */
-    const double t236 = 0.02771584317362585*V3_0 + 0.03239943042445132*V3_1 - 0.0016444875773692705*V3_2;
-    const double t237 = G4_1_0*t235 + z4_1;
-    const double t238 = 0.0039053550262761003*V3_0 - 0.0016444875773692705*V3_1 + 0.0775861490525396*V3_2;
-    const double t239 = G4_0_0*t235 + z4_0;
-    const double t240 = G4_4_0*t235 + z4_4;
-    const double t241 = c_q_4*t240;
-    const double t242 = G4_3_0*t235 + z4_3;
-    const double t243 = s_q_4*t242;
-    const double z3_0 = V3_1*t238 - V3_2*t236 + c_q_4*t239 - s_q_4*t237 - 0.384*t241 - 0.384*t243 - 0.0039053550262761003*zeta2_1 + 0.06767727025085991*zeta3_0 + 0.02771584317362585*zeta3_1 - 0.09850206933*zeta3_4 + 0.374644408005*zeta3_5;
-    const double t244 = 0.06767727025085991*V3_0 + 0.02771584317362585*V3_1 + 0.0039053550262761003*V3_2;
-    const double z3_1 = G4_2_0*t235 - V3_0*t238 + V3_2*t244 - 0.0825*t241 - 0.0825*t243 + z4_2 + 0.0016444875773692705*zeta2_1 + 0.02771584317362585*zeta3_0 + 0.03239943042445132*zeta3_1 + 0.09850206933*zeta3_3 + 0.19076837715*zeta3_5;
-    const double t245 = c_q_4*t242;
-    const double t246 = G4_5_0*t235;
-    const double z3_2 = V3_0*t236 - V3_1*t244 - c_q_4*t237 - s_q_4*t239 + 0.384*s_q_4*t240 - 0.384*t245 - 0.0825*t246 - 0.0825*z4_5 - 0.0775861490525396*zeta2_1 + 0.0039053550262761003*zeta3_0 - 0.0016444875773692705*zeta3_1 - 0.374644408005*zeta3_3 - 0.19076837715*zeta3_4;
-    const double t247 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
-    const double t248 = -0.09850206933*V3_0 - 0.19076837715*V3_2;
-    const double z3_3 = V3_1*t247 - V3_2*t248 - s_q_4*t240 + t245 + 0.374644408005*zeta2_1 + 0.09850206933*zeta3_1 + 3.587895*zeta3_3;
-    const double t249 = 0.09850206933*V3_1 - 0.374644408005*V3_2;
-    const double z3_4 = -V3_0*t247 + V3_2*t249 + t246 + z4_5 + 0.19076837715*zeta2_1 - 0.09850206933*zeta3_0 + 3.587895*zeta3_4;
-    const double z3_5 = V3_0*t248 - V3_1*t249 - t241 - t243 + 0.374644408005*zeta3_0 + 0.19076837715*zeta3_1 + 3.587895*zeta3_5;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t250 = tau[3] - z3_2;
-    const double nu3_0 = Dinv3_0_0*t250;
-    /* z2: z(k) (4.20) */
-    const double t251 = -0.005487648106562256*V2_0 - 0.004377257121839581*V2_1 + 0.01824920229252011*V2_2;
-    const double t252 = G3_0_0*t250 + z3_0;
-    const double t253 = -0.008248333140675744*V2_0 + 0.05287838199960611*V2_1 - 0.004377257121839581*V2_2;
-    const double t254 = G3_1_0*t250 + z3_1;
-    const double z2_0 = V2_1*t251 - V2_2*t253 + 0.005487648106562256*a1_1 + c_q_3*t252 - s_q_3*t254 + 0.05649492601407083*zeta2_0 - 0.008248333140675744*zeta2_1 + 0.214708623208*zeta2_4 + 0.126729164208*zeta2_5;
-    const double t255 = 0.05649492601407083*V2_0 - 0.008248333140675744*V2_1 - 0.005487648106562256*V2_2;
-    const double t256 = G3_4_0*t250 + z3_4;
-    const double t257 = G3_3_0*t250 + z3_3;
-    const double z2_1 = -G3_2_0*t250 - V2_0*t251 + V2_2*t255 + 0.004377257121839581*a1_1 - t256*t7 - t257*t8 - z3_2 - 0.008248333140675744*zeta2_0 + 0.05287838199960611*zeta2_1 - 0.214708623208*zeta2_3 - 0.088844724872*zeta2_5;
-    const double t258 = G3_5_0*t250;
-    const double z2_2 = V2_0*t253 - V2_1*t255 - 0.01824920229252011*a1_1 + c_q_3*t254 + s_q_3*t252 - 0.0825*t258 - 0.0825*z3_5 - 0.005487648106562256*zeta2_0 - 0.004377257121839581*zeta2_1 - 0.126729164208*zeta2_3 + 0.088844724872*zeta2_4;
-    const double t259 = 0.126729164208*V2_0 - 0.088844724872*V2_1;
-    const double z2_3 = V2_1*t259 - V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2) + 0.126729164208*a1_1 + c_q_3*t257 - s_q_3*t256 - 0.214708623208*zeta2_1 + 3.228604*zeta2_3;
-    const double z2_4 = -V2_0*t259 + V2_2*(-0.214708623208*V2_1 - 0.126729164208*V2_2) - 0.088844724872*a1_1 - t258 - z3_5 + 0.214708623208*zeta2_0 + 3.228604*zeta2_4;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t260 = tau[2] - z2_2;
-    const double nu2_0 = Dinv2_0_0*t260;
-    /* z1: z(k) (4.20) */
-    const double t261 = -0.00398335888393552*V1_0 + 0.028124284712194955*V1_1 + 0.0007689361029463999*qd[1];
-    const double t262 = G2_1_0*t260 + z2_1;
-    const double t263 = 0.01026110182100817*V1_0 + 0.0007689361029463999*V1_1 + 0.026534991901690206*qd[1];
-    const double t264 = G2_0_0*t260 + z2_0;
-    const double t265 = G2_4_0*t260 + z2_4;
-    const double t266 = G2_3_0*t260 + z2_3;
-    const double z1_0 = V1_1*t263 + 0.00850351162402155*a1_0 - 0.00398335888393552*a1_1 + c_q_2*t264 - qd[1]*t261 - s_q_2*t262 - t175*t265 - t176*t266 - 0.0022610063699999997*zeta1_4;
-    const double t267 = 0.00850351162402155*V1_0 - 0.00398335888393552*V1_1 + 0.01026110182100817*qd[1];
-    const double z1_1 = -G2_2_0*t260 - V1_0*t263 - 0.00398335888393552*a1_0 + 0.028124284712194955*a1_1 + qd[1]*t267 - z2_2 + 0.0022610063699999997*zeta1_3;
-    const double z1_2 = V1_0*t261 - V1_1*t267 + 0.01026110182100817*a1_0 + 0.0007689361029463999*a1_1 + c_q_2*t262 + s_q_2*t264 + t175*t266 - t176*t265 + 0.018579714719999998*zeta1_3 - 0.002031994566*zeta1_4;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t268 = tau[1] - z1_2;
-    const double nu1_0 = Dinv1_0_0*t268;
-    /* z0: z(k) (4.20) */
-    const double z0_2 = -c_q_1*(G1_1_0*t268 + z1_1) - s_q_1*(G1_0_0*t268 + z1_0);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0 = Dinv0_0_0*(tau[0] - z0_2);
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t269 = nu0_0*s_q_1;
-    const double t270 = c_q_1*nu0_0;
-    const double qdd1_0 = G1_0_0*t269 + G1_1_0*t270 + nu1_0;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0 = -t269;
-    const double lam1_1 = -t270;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t271 = c_q_2*lam1_0;
-    const double t272 = qdd1_0*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0 = t271 + t272;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t273 = c_q_2*qdd1_0;
-    const double t274 = lam1_0*s_q_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1 = t273 - t274;
-    const double lam2_3 = 0.316*t273 - 0.316*t274;
-    const double lam2_4 = -0.316*t271 - 0.316*t272;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0 = -G2_0_0*lam2_0 - G2_1_0*lam2_1 + G2_2_0*lam1_1 - G2_3_0*lam2_3 - G2_4_0*lam2_4 + nu2_0;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_2 = -lam1_1 + qdd2_0;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0 = c_q_3*lam2_0 + lam2_2*s_q_3;
-    const double lam3_1 = c_q_3*lam2_2 - lam2_0*s_q_3;
-    const double lam3_3 = c_q_3*lam2_3 - lam2_1*t8;
-    const double lam3_4 = -lam2_1*t7 - lam2_3*s_q_3;
-    const double lam3_5 = -0.0825*lam2_2 - lam2_4;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0 = -G3_0_0*lam3_0 - G3_1_0*lam3_1 + G3_2_0*lam2_1 - G3_3_0*lam3_3 - G3_4_0*lam3_4 - G3_5_0*lam3_5 + nu3_0;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_2 = -lam2_1 + qdd3_0;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0 = c_q_4*lam3_0 - lam3_2*s_q_4;
-    const double lam4_1 = -c_q_4*lam3_2 - lam3_0*s_q_4;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t275 = -0.384*lam3_2 + lam3_3;
-    const double t276 = 0.384*lam3_0 + 0.0825*lam3_1 + lam3_5;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_3 = c_q_4*t275 - s_q_4*t276;
-    const double lam4_4 = -c_q_4*t276 - s_q_4*t275;
-    const double lam4_5 = -0.0825*lam3_2 + lam3_4;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0 = -G4_0_0*lam4_0 - G4_1_0*lam4_1 - G4_2_0*lam3_1 - G4_3_0*lam4_3 - G4_4_0*lam4_4 - G4_5_0*lam4_5 + nu4_0;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_2 = lam3_1 + qdd4_0;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_0 = c_q_5*lam4_0 + lam4_2*s_q_5;
-    const double lam5_1 = c_q_5*lam4_2 - lam4_0*s_q_5;
-    const double lam5_3 = c_q_5*lam4_3 + lam4_5*s_q_5;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0 = -G5_0_0*lam5_0 - G5_1_0*lam5_1 + G5_2_0*lam4_1 - G5_3_0*lam5_3 - G5_4_0*(c_q_5*lam4_5 - lam4_3*s_q_5) + G5_5_0*lam4_4 + nu5_0;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_2 = -lam4_1 + qdd5_0;
-    /* qdd6: joint acceleration qdd(k) (4.22) */
-    const double t277 = -lam4_4 - 0.088*lam5_1;
-    const double qdd6_0 = 0.14441699928917623*c_q_6*lam5_0 + 0.18783782960108433*c_q_6*lam5_2 + 0.3043676996866723*c_q_6*lam5_3 - 0.3850309484142862*c_q_6*t277 - 0.18783782960108433*lam5_0*s_q_6 + 1.0*lam5_1 + 0.14441699928917623*lam5_2*s_q_6 + 0.3850309484142862*lam5_3*s_q_6 + nu6_0 + 0.3043676996866723*s_q_6*t277;
+    const double t16 = -0.088*V5_1*V5_1 - 0.088*V5_2*V5_2;
+    const double t17 = 0.088*V5_0;
+    const double a6_3 = c_q_6*t16 + t15*t17;
+    const double a6_4 = 0.088*V5_2*t14 - s_q_6*t16;
+    const double a6_5 = -V5_1*t17;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    const double alpha1_4 = -9.81*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double t18 = a1_0*c_q_2;
+    const double alpha2_0 = a2_0 + t18;
+    const double t19 = a1_0*s_q_2;
+    const double alpha2_1 = a2_1 - t19;
+    const double alpha2_3 = a2_3 + alpha1_3*c_q_2 - 0.316*t19;
+    const double alpha2_4 = a2_4 - alpha1_3*s_q_2 - 0.316*t18;
+    const double alpha2_5 = a2_5 - alpha1_4;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = -a1_1*s_q_3 + a3_0 + alpha2_0*c_q_3;
+    const double alpha3_1 = -a1_1*c_q_3 + a3_1 - alpha2_0*s_q_3;
+    const double t20 = 0.0825*alpha2_1;
+    const double t21 = alpha2_5 - t20;
+    const double alpha3_3 = a3_3 + alpha2_3*c_q_3 + s_q_3*t21;
+    const double alpha3_4 = a3_4 - alpha2_3*s_q_3 + c_q_3*t21;
+    const double alpha3_5 = 0.0825*a1_1 + a3_5 - alpha2_4;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = a4_0 + alpha2_1*s_q_4 + alpha3_0*c_q_4;
+    const double alpha4_1 = a4_1 + alpha2_1*c_q_4 - alpha3_0*s_q_4;
+    const double t22 = 0.384*alpha2_1 + alpha3_3;
+    const double t23 = 0.384*alpha3_0 + 0.0825*alpha3_1 + alpha3_5;
+    const double alpha4_3 = a4_3 + c_q_4*t22 - s_q_4*t23;
+    const double alpha4_4 = a4_4 - c_q_4*t23 - s_q_4*t22;
+    const double alpha4_5 = a4_5 + alpha3_4 + t20;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_0 = a5_0 + alpha3_1*s_q_5 + alpha4_0*c_q_5;
+    const double alpha5_1 = a5_1 + alpha3_1*c_q_5 - alpha4_0*s_q_5;
+    const double alpha5_3 = alpha4_3*c_q_5 + alpha4_5*s_q_5;
+    const double alpha5_4 = -alpha4_3*s_q_5 + alpha4_5*c_q_5;
+    /* alpha6: spatial acceleration alpha(k) (2.26) */
+    const double alpha6_0 = a6_0 - alpha4_1*s_q_6 + alpha5_0*c_q_6;
+    const double alpha6_1 = a6_1 - alpha4_1*c_q_6 - alpha5_0*s_q_6;
+    const double t24 = -alpha4_4 - 0.088*alpha5_1;
+    const double alpha6_3 = a6_3 + alpha5_3*c_q_6 + s_q_6*t24;
+    const double alpha6_4 = a6_4 - alpha5_3*s_q_6 + c_q_6*t24;
+    const double alpha6_5 = a6_5 + 0.088*alpha4_1 - alpha5_4;
+    /* f6: spatial force f(k) (2.29) */
+    const double t25 = -0.0009653051699191116*V6_0 - 0.001255536598272898*V6_1 + 0.006684151967360946*V6_2;
+    const double t26 = 0.0003913912816842479*V6_0 + 0.029212399412428355*V6_1 - 0.001255536598272898*V6_2;
+    const double f6_0 = V6_1*t25 - V6_2*t26 + 0.0009653051699191116*alpha5_1 + 0.03163334319094959*alpha6_0 + 0.0003913912816842479*alpha6_1 - 0.150277948634*alpha6_4 + 0.0020344399586617965*alpha6_5;
+    const double t27 = 0.03163334319094959*V6_0 + 0.0003913912816842479*V6_1 - 0.0009653051699191116*V6_2;
+    const double f6_1 = -V6_0*t25 + V6_2*t27 + 0.001255536598272898*alpha5_1 + 0.0003913912816842479*alpha6_0 + 0.029212399412428355*alpha6_1 + 0.150277948634*alpha6_3 - 0.002573605371338202*alpha6_5;
+    const double f6_2 = V6_0*t26 - V6_1*t27 - 0.006684151967360946*alpha5_1 - 0.0009653051699191116*alpha6_0 - 0.001255536598272898*alpha6_1 - 0.0020344399586617965*alpha6_3 + 0.002573605371338202*alpha6_4;
+    const double t28 = 0.0020344399586617965*V6_0 - 0.002573605371338202*V6_1;
+    const double t29 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
+    const double f6_3 = V6_1*t28 - V6_2*t29 + 0.0020344399586617965*alpha5_1 + 0.150277948634*alpha6_1 + 1.4955219999999998*alpha6_3;
+    const double t30 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
+    const double f6_4 = -V6_0*t28 + V6_2*t30 - 0.002573605371338202*alpha5_1 - 0.150277948634*alpha6_0 + 1.4955219999999998*alpha6_4;
+    const double f6_5 = V6_0*t29 - V6_1*t30 + 0.0020344399586617965*alpha6_0 - 0.002573605371338202*alpha6_1 + 1.4955219999999998*alpha6_5;
+    /* f5: spatial force f(k) (2.29) */
+    const double t31 = -0.0001037589172186847*V5_0 + 9.3569097314605e-05*V5_1 + 0.01179456023023895*V5_2;
+    const double t32 = 0.001524110902883315*V5_0 + 0.010567766133106952*V5_1 + 9.3569097314605e-05*V5_2;
+    const double f5_0 = V5_1*t31 - V5_2*t32 + 0.0001037589172186847*alpha4_1 + 0.023526756935*alpha4_4 + 0.00248046035817079*alpha5_0 + 0.001524110902883315*alpha5_1 + 0.017527158935000002*alpha5_4 + c_q_6*f6_0 - f6_1*s_q_6;
+    const double t33 = 0.00248046035817079*V5_0 + 0.001524110902883315*V5_1 - 0.0001037589172186847*V5_2;
+    const double f5_1 = -V5_0*t31 + V5_2*t33 - 9.3569097314605e-05*alpha4_1 + 0.10024161669500001*alpha4_4 + 0.001524110902883315*alpha5_0 + 0.010567766133106952*alpha5_1 - 0.017527158935000002*alpha5_3 - 0.088*c_q_6*f6_4 - f6_2 - 0.088*f6_3*s_q_6;
+    const double f5_2 = V5_0*t32 - V5_1*t33 - 0.01179456023023895*alpha4_1 - 0.0001037589172186847*alpha5_0 + 9.3569097314605e-05*alpha5_1 + 0.023526756935*alpha5_3 + 0.10024161669500001*alpha5_4 + c_q_6*f6_1 + f6_0*s_q_6 - 0.088*f6_5;
+    const double t34 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
+    const double t35 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
+    const double f5_3 = V5_1*t35 - V5_2*t34 - 0.023526756935*alpha4_1 - 0.017527158935000002*alpha5_1 + 1.666555*alpha5_3 + c_q_6*f6_3 - f6_4*s_q_6;
+    const double t36 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
+    const double f5_4 = -V5_0*t35 + V5_2*t36 - 0.10024161669500001*alpha4_1 + 0.017527158935000002*alpha5_0 + 1.666555*alpha5_4 - f6_5;
+    const double f5_5 = V5_0*t34 - V5_1*t36 - 1.666555*alpha4_4 - 0.023526756935*alpha5_0 - 0.10024161669500001*alpha5_1 + c_q_6*f6_4 + f6_3*s_q_6;
+    /* f4: spatial force f(k) (2.29) */
+    const double t37 = -0.004600245517563105*V4_0 + 0.0021640520520981297*V4_1 + 0.010869510762828563*V4_2;
+    const double t38 = -0.0015152444733270301*V4_0 + 0.03146037232526039*V4_1 + 0.0021640520520981297*V4_2;
+    const double f4_0 = V4_1*t37 - V4_2*t38 - 0.004600245517563105*alpha3_1 + 0.03942757095803552*alpha4_0 - 0.0015152444733270301*alpha4_1 + 0.047121686402*alpha4_4 + 0.05034347249*alpha4_5 + c_q_5*f5_0 - f5_1*s_q_5;
+    const double t39 = 0.03942757095803552*V4_0 - 0.0015152444733270301*V4_1 - 0.004600245517563105*V4_2;
+    const double f4_1 = -V4_0*t37 + V4_2*t39 + 0.0021640520520981297*alpha3_1 - 0.0015152444733270301*alpha4_0 + 0.03146037232526039*alpha4_1 - 0.047121686402*alpha4_3 + 0.014653732538*alpha4_5 - f5_2;
+    const double f4_2 = V4_0*t38 - V4_1*t39 + 0.010869510762828563*alpha3_1 - 0.004600245517563105*alpha4_0 + 0.0021640520520981297*alpha4_1 - 0.05034347249*alpha4_3 - 0.014653732538*alpha4_4 + c_q_5*f5_1 + f5_0*s_q_5;
+    const double t40 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
+    const double t41 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
+    const double f4_3 = V4_1*t41 - V4_2*t40 - 0.05034347249*alpha3_1 - 0.047121686402*alpha4_1 + 1.225946*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
+    const double t42 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
+    const double f4_4 = -V4_0*t41 + V4_2*t42 - 0.014653732538*alpha3_1 + 0.047121686402*alpha4_0 + 1.225946*alpha4_4 - f5_5;
+    const double f4_5 = V4_0*t40 - V4_1*t42 + 0.05034347249*alpha4_0 + 0.014653732538*alpha4_1 + 1.225946*alpha4_5 + c_q_5*f5_4 + f5_3*s_q_5;
+    /* f3: spatial force f(k) (2.29) */
+    const double t43 = 0.02771584317362585*V3_0 + 0.03239943042445132*V3_1 - 0.0016444875773692705*V3_2;
+    const double t44 = 0.0039053550262761003*V3_0 - 0.0016444875773692705*V3_1 + 0.0775861490525396*V3_2;
+    const double t45 = c_q_4*f4_4;
+    const double t46 = f4_3*s_q_4;
+    const double f3_0 = V3_1*t44 - V3_2*t43 - 0.0039053550262761003*alpha2_1 + 0.06767727025085991*alpha3_0 + 0.02771584317362585*alpha3_1 - 0.09850206933*alpha3_4 + 0.374644408005*alpha3_5 + c_q_4*f4_0 - f4_1*s_q_4 - 0.384*t45 - 0.384*t46;
+    const double t47 = 0.06767727025085991*V3_0 + 0.02771584317362585*V3_1 + 0.0039053550262761003*V3_2;
+    const double f3_1 = -V3_0*t44 + V3_2*t47 + 0.0016444875773692705*alpha2_1 + 0.02771584317362585*alpha3_0 + 0.03239943042445132*alpha3_1 + 0.09850206933*alpha3_3 + 0.19076837715*alpha3_5 + f4_2 - 0.0825*t45 - 0.0825*t46;
+    const double t48 = c_q_4*f4_3;
+    const double f3_2 = V3_0*t43 - V3_1*t47 - 0.0775861490525396*alpha2_1 + 0.0039053550262761003*alpha3_0 - 0.0016444875773692705*alpha3_1 - 0.374644408005*alpha3_3 - 0.19076837715*alpha3_4 - c_q_4*f4_1 - f4_0*s_q_4 + 0.384*f4_4*s_q_4 - 0.0825*f4_5 - 0.384*t48;
+    const double t49 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
+    const double t50 = -0.09850206933*V3_0 - 0.19076837715*V3_2;
+    const double f3_3 = V3_1*t49 - V3_2*t50 + 0.374644408005*alpha2_1 + 0.09850206933*alpha3_1 + 3.587895*alpha3_3 - f4_4*s_q_4 + t48;
+    const double t51 = 0.09850206933*V3_1 - 0.374644408005*V3_2;
+    const double f3_4 = -V3_0*t49 + V3_2*t51 + 0.19076837715*alpha2_1 - 0.09850206933*alpha3_0 + 3.587895*alpha3_4 + f4_5;
+    const double f3_5 = V3_0*t50 - V3_1*t51 + 0.374644408005*alpha3_0 + 0.19076837715*alpha3_1 + 3.587895*alpha3_5 - t45 - t46;
+    /* f2: spatial force f(k) (2.29) */
+    const double t52 = -0.005487648106562256*V2_0 - 0.004377257121839581*V2_1 + 0.01824920229252011*V2_2;
+    const double t53 = -0.008248333140675744*V2_0 + 0.05287838199960611*V2_1 - 0.004377257121839581*V2_2;
+    const double f2_0 = V2_1*t52 - V2_2*t53 + 0.005487648106562256*a1_1 + 0.05649492601407083*alpha2_0 - 0.008248333140675744*alpha2_1 + 0.214708623208*alpha2_4 + 0.126729164208*alpha2_5 + c_q_3*f3_0 - f3_1*s_q_3;
+    const double t54 = 0.05649492601407083*V2_0 - 0.008248333140675744*V2_1 - 0.005487648106562256*V2_2;
+    const double t55 = 0.0825*s_q_3;
+    const double f2_1 = -V2_0*t52 + V2_2*t54 + 0.004377257121839581*a1_1 - 0.008248333140675744*alpha2_0 + 0.05287838199960611*alpha2_1 - 0.214708623208*alpha2_3 - 0.088844724872*alpha2_5 - 0.0825*c_q_3*f3_4 - f3_2 - f3_3*t55;
+    const double f2_2 = V2_0*t53 - V2_1*t54 - 0.01824920229252011*a1_1 - 0.005487648106562256*alpha2_0 - 0.004377257121839581*alpha2_1 - 0.126729164208*alpha2_3 + 0.088844724872*alpha2_4 + c_q_3*f3_1 + f3_0*s_q_3 - 0.0825*f3_5;
+    const double t56 = 0.126729164208*V2_0 - 0.088844724872*V2_1;
+    const double f2_3 = V2_1*t56 - V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2) + 0.126729164208*a1_1 - 0.214708623208*alpha2_1 + 3.228604*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3;
+    const double f2_4 = -V2_0*t56 + V2_2*(-0.214708623208*V2_1 - 0.126729164208*V2_2) - 0.088844724872*a1_1 + 0.214708623208*alpha2_0 + 3.228604*alpha2_4 - f3_5;
+    /* f1: spatial force f(k) (2.29) */
+    const double t57 = -0.00398335888393552*V1_0 + 0.028124284712194955*V1_1 + 0.0007689361029463999*qd[1];
+    const double t58 = 0.01026110182100817*V1_0 + 0.0007689361029463999*V1_1 + 0.026534991901690206*qd[1];
+    const double t59 = 0.316*c_q_2;
+    const double t60 = 0.316*s_q_2;
+    const double f1_0 = V1_1*t58 + 0.00850351162402155*a1_0 - 0.00398335888393552*a1_1 - 0.0022610063699999997*alpha1_4 + c_q_2*f2_0 - f2_1*s_q_2 - f2_3*t60 - f2_4*t59 - qd[1]*t57;
+    const double t61 = 0.00850351162402155*V1_0 - 0.00398335888393552*V1_1 + 0.01026110182100817*qd[1];
+    const double f1_1 = -V1_0*t58 - 0.00398335888393552*a1_0 + 0.028124284712194955*a1_1 + 0.0022610063699999997*alpha1_3 - f2_2 + qd[1]*t61;
+    const double f1_2 = V1_0*t57 - V1_1*t61 + 0.01026110182100817*a1_0 + 0.0007689361029463999*a1_1 + 0.018579714719999998*alpha1_3 - 0.002031994566*alpha1_4 + c_q_2*f2_1 + f2_0*s_q_2 + f2_3*t59 - f2_4*t60;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = -c_q_1*f1_1 - f1_0*s_q_1;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
+    /* Rch5: composite rigid-body inertia R(k) (a.44) */
+    const double Rch5_0 = F5_6_5_0 + 0.231847552695;
+    const double t62 = 0.0020344399586617965*c_q_6 + 0.002573605371338202*s_q_6;
+    const double Rch5_2 = t62 - 0.017527158935000002;
+    /* Rc5: composite rigid-body inertia R(k) (a.44) */
+    const double t63 = 0.0003913912816842479*s_q_6;
+    const double t64 = 0.03163334319094959*c_q_6 - t63;
+    const double t65 = 0.0003913912816842479*c_q_6;
+    const double t66 = -0.029212399412428355*s_q_6 + t65;
+    const double Rc5_0_0 = c_q_6*t64 - s_q_6*t66 + 0.00248046035817079;
+    const double t67 = 0.0009653051699191116*c_q_6 - 0.001255536598272898*s_q_6;
+    const double Rc5_0_1 = t67 + 0.014748570382675316;
+    const double Rc5_0_2 = c_q_6*t66 - 0.00017903071636223808*c_q_6 + s_q_6*t64 - 0.00022647727267776177*s_q_6 - 0.0001037589172186847;
+    const double t68 = 0.00045295454535552353*c_q_6 - 0.00035806143272447616*s_q_6;
+    const double Rc5_1_1 = t68 + 0.028833240468467896;
+    const double t69 = 0.001255536598272898*c_q_6 + 0.0009653051699191116*s_q_6;
+    const double Rc5_1_2 = t69 + 9.3569097314605e-05;
+    const double Rc5_2_2 = c_q_6*(0.029212399412428355*c_q_6 + t63) + s_q_6*(0.03163334319094959*s_q_6 + t65) + t68 + 0.023375882598238945;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_5_0 = Rch5_0*c_q_5 + 0.17380470556900002*s_q_5;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_0 = F4_5_5_0 - 0.014653732538;
+    const double Rch4_1 = 0.05034347249 - Rch5_2;
+    const double t70 = 0.17380470556900002*c_q_5;
+    const double t71 = Rch5_0*s_q_5;
+    const double Rch4_2 = -t70 + t71 - 0.047121686402;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t72 = Rc5_0_1*s_q_5;
+    const double t73 = Rc5_0_0*c_q_5 - t72;
+    const double t74 = Rc5_0_1*c_q_5;
+    const double t75 = -Rc5_1_1*s_q_5 + t74;
+    const double Rc4_0_0 = c_q_5*t73 - s_q_5*t75 + 0.03942757095803552;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = Rc5_0_2*c_q_5 - Rc5_1_2*s_q_5;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
+    const double Rc4_0_2 = c_q_5*t75 + s_q_5*t73 - 0.004600245517563105;
+    const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_2_0 = Rc5_0_2*s_q_5 + Rc5_1_2*c_q_5;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
+    const double Rc4_2_2 = c_q_5*(Rc5_1_1*c_q_5 + t72) + s_q_5*(Rc5_0_0*s_q_5 + t74) + 0.010869510762828563;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t76 = Rch4_1*s_q_4;
+    const double t77 = Rch4_0*c_q_4;
+    const double Rch3_0 = -t76 + t77 - 0.5527802746500001;
+    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
+    const double t78 = Rch4_0*s_q_4;
+    const double t79 = Rch4_1*c_q_4;
+    const double t80 = t78 + t79;
+    const double Rch3_2 = 0.09850206933 - t80;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t81 = Rc4_0_1*s_q_4;
+    const double t82 = Rc4_0_0*c_q_4 - t81;
+    const double t83 = Rc4_0_1*c_q_4;
+    const double t84 = -Rc4_1_1*s_q_4 + t83;
+    const double Rc3_0_0 = 0.768*Rch4_2 + c_q_4*t82 - s_q_4*t84 + 0.71471758973886;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = Rc4_0_2*c_q_4 - Rc4_1_2*s_q_4 + 0.384*t76 - 0.384*t77;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_0_1 = F3_4_0_0 + 0.0825*Rch4_2 + 0.16672841181362585;
+    const double Rc3_0_2 = -c_q_4*t84 - s_q_4*t82 - 0.0825*t78 - 0.0825*t79 + 0.0039053550262761003;
+    const double t85 = 0.165*t77;
+    const double Rc3_1_1 = Rc4_2_2 + 0.165*t76 - t85 + 0.06226541196820139;
+    const double t86 = Rc4_0_2*s_q_4 + Rc4_1_2*c_q_4 - 0.384*Rch4_0*s_q_4 - 0.384*Rch4_1*c_q_4;
+    const double Rc3_1_2 = -t86 - 0.0016444875773692705;
+    const double Rc3_2_2 = 0.165*Rch4_1*s_q_4 + 0.768*Rch4_2 - c_q_4*(-Rc4_1_1*c_q_4 - t81) - s_q_4*(-Rc4_0_0*s_q_4 - t83) - t85 + 0.7544924500842897;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t87 = Rch3_0*c_q_3;
+    const double t88 = Rch3_1*s_q_3;
+    const double Rch2_0 = t87 - t88 + 0.7468579598720001;
+    const double Rch2_1 = 0.126729164208 - Rch3_2;
+    const double t89 = Rch3_0*s_q_3;
+    const double t90 = Rch3_1*c_q_3;
+    const double t91 = t89 + t90;
+    const double Rch2_2 = t91 - 0.214708623208;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t92 = Rc3_0_1*s_q_3;
+    const double t93 = Rc3_0_0*c_q_3 - t92;
+    const double t94 = Rc3_0_1*c_q_3;
+    const double t95 = -Rc3_1_1*s_q_3 + t94;
+    const double Rc2_0_0 = c_q_3*t93 - s_q_3*t95 + 0.05649492601407083;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc3_0_2*c_q_3 - Rc3_1_2*s_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = -F2_3_0_0 + 0.0825*Rch3_2 - 0.008248333140675744;
+    const double Rc2_0_2 = c_q_3*t95 + s_q_3*t93 - 0.0825*t89 - 0.0825*t90 - 0.005487648106562256;
+    const double t96 = 0.165*t87 - 0.165*t88;
+    const double Rc2_1_1 = Rc3_2_2 + t96 + 0.10716447388710612;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = Rc3_0_2*s_q_3 + Rc3_1_2*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
+    const double Rc2_2_2 = c_q_3*(Rc3_1_1*c_q_3 + t92) + s_q_3*(Rc3_0_0*s_q_3 + t94) + t96 + 0.07253529418002011;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t97 = 0.632*Rch2_2;
+    const double t98 = Rc2_0_1*s_q_2;
+    const double t99 = Rc2_0_0*c_q_2 - t98;
+    const double t100 = Rc2_0_1*c_q_2;
+    const double t101 = -Rc2_1_1*s_q_2 + t100;
+    const double Rc1_0_0 = c_q_2*t99 - s_q_2*t101 + t97 + 1.1273422604560217;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc2_0_2*c_q_2 - Rc2_1_2*s_q_2 - Rch2_0*t59 + Rch2_1*t60;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
+    const double Rc1_0_2 = c_q_2*t101 + s_q_2*t99 + 0.01026110182100817;
+    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
+    const double t102 = Rc2_0_2*s_q_2;
+    const double t103 = Rc2_1_2*c_q_2;
+    const double t104 = Rch2_0*t60;
+    const double t105 = Rch2_1*t59;
+    const double Rc1_1_2 = -t102 - t103 + t104 + t105 + 0.0007689361029463999;
+    const double Rc1_2_2 = c_q_2*(Rc2_1_1*c_q_2 + t98) + s_q_2*(Rc2_0_0*s_q_2 + t100) + t97 + 1.1453737407336904;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = -c_q_1*(-Rc1_0_1*s_q_1 - Rc1_1_1*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 - Rc1_0_1*c_q_1) + 0.009213163777211224;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = t102 + t103 - t104 - t105;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1 + Rc2_2_2*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = -Rc3_2_2 + 0.0825*Rch3_1*s_q_3 - 0.0825*t87;
+    const double F2_3_3_0 = -t91;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_0_0*c_q_2 - F2_3_1_0*s_q_2 - F2_3_3_0*t60;
+    const double F1_3_2_0 = F2_3_0_0*s_q_2 + F2_3_1_0*c_q_2 + F2_3_3_0*t59;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -F1_3_0_0*s_q_1 + F2_3_2_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = Rc4_2_2 + 0.0825*t76 - 0.0825*t77;
+    const double F3_4_2_0 = -t86;
+    const double F3_4_3_0 = -t80;
+    const double F3_4_5_0 = t76 - t77;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = F3_4_0_0*c_q_3 - F3_4_1_0*s_q_3;
+    const double F2_4_1_0 = -F3_4_2_0 - F3_4_3_0*t55;
+    const double F2_4_2_0 = F3_4_0_0*s_q_3 + F3_4_1_0*c_q_3 - 0.0825*F3_4_5_0;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_0_0*c_q_2 - F2_4_1_0*s_q_2 - F2_4_3_0*t60 + F3_4_5_0*t59;
+    const double F1_4_2_0 = F2_4_0_0*s_q_2 + F2_4_1_0*c_q_2 + F2_4_3_0*t59 + F3_4_5_0*t60;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -F1_4_0_0*s_q_1 + F2_4_2_0*c_q_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_3_0 = t70 - t71;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t106 = F4_5_3_0*s_q_4;
+    const double F3_5_0_0 = F4_5_0_0*c_q_4 + Rc5_2_2*s_q_4 - 0.384*t106;
+    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t106;
+    const double F3_5_3_0 = F4_5_3_0*c_q_4;
+    const double t107 = 0.0825*F4_5_5_0;
+    const double F3_5_2_0 = -0.384*F3_5_3_0 - F4_5_0_0*s_q_4 + Rc5_2_2*c_q_4 - t107;
+    const double F3_5_5_0 = -t106;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3 - F3_5_1_0*s_q_3;
+    const double F2_5_1_0 = -F3_5_2_0 - F3_5_3_0*t55 - c_q_3*t107;
+    const double F2_5_2_0 = F3_5_0_0*s_q_3 + F3_5_1_0*c_q_3 - 0.0825*F3_5_5_0;
+    const double F2_5_3_0 = F3_5_3_0*c_q_3 - F4_5_5_0*s_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = F2_5_0_0*c_q_2 - F2_5_1_0*s_q_2 - F2_5_3_0*t60 + F3_5_5_0*t59;
+    const double F1_5_2_0 = F2_5_0_0*s_q_2 + F2_5_1_0*c_q_2 + F2_5_3_0*t59 + F3_5_5_0*t60;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -F1_5_0_0*s_q_1 + F2_5_2_0*c_q_1;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_0_0 = -t67;
+    const double F5_6_1_0 = -0.00022647727267776177*c_q_6 + 0.00017903071636223808*s_q_6 - 0.006684151967360946;
+    const double F5_6_2_0 = -t69;
+    const double F5_6_3_0 = -t62;
+    /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_6_0_0 = F5_6_0_0*c_q_5 - F5_6_1_0*s_q_5;
+    const double F4_6_2_0 = F5_6_0_0*s_q_5 + F5_6_1_0*c_q_5;
+    const double F4_6_3_0 = F5_6_3_0*c_q_5;
+    const double F4_6_5_0 = F5_6_3_0*s_q_5;
+    /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t108 = F5_6_5_0*c_q_4;
+    const double t109 = F4_6_3_0*s_q_4;
+    const double F3_6_0_0 = F4_6_0_0*c_q_4 + F5_6_2_0*s_q_4 + 0.384*t108 - 0.384*t109;
+    const double F3_6_1_0 = F4_6_2_0 + 0.0825*t108 - 0.0825*t109;
+    const double t110 = 0.0825*F4_6_5_0;
+    const double t111 = F4_6_3_0*c_q_4;
+    const double t112 = F5_6_5_0*s_q_4;
+    const double F3_6_2_0 = -F4_6_0_0*s_q_4 + F5_6_2_0*c_q_4 - t110 - 0.384*t111 - 0.384*t112;
+    const double F3_6_3_0 = t111 + t112;
+    const double F3_6_5_0 = F5_6_5_0*c_q_4 - t109;
+    /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_6_0_0 = F3_6_0_0*c_q_3 - F3_6_1_0*s_q_3;
+    const double F2_6_1_0 = -F3_6_2_0 - F3_6_3_0*t55 - c_q_3*t110;
+    const double F2_6_2_0 = F3_6_0_0*s_q_3 + F3_6_1_0*c_q_3 - 0.0825*F3_6_5_0;
+    const double F2_6_3_0 = F3_6_3_0*c_q_3 - F4_6_5_0*s_q_3;
+    /* F1_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_6_0_0 = F2_6_0_0*c_q_2 - F2_6_1_0*s_q_2 - F2_6_3_0*t60 + F3_6_5_0*t59;
+    const double F1_6_2_0 = F2_6_0_0*s_q_2 + F2_6_1_0*c_q_2 + F2_6_3_0*t59 + F3_6_5_0*t60;
+    /* F0_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_6_2_0 = -F1_6_0_0*s_q_1 + F2_6_2_0*c_q_1;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = 149.60760989322966*F0_6_2_0;
+    const double ltdl_L6_1 = 149.60760989322966*F1_6_2_0;
+    const double ltdl_L6_2 = 149.60760989322966*F2_6_2_0;
+    const double ltdl_L6_3 = 149.60760989322966*F3_6_2_0;
+    const double ltdl_L6_4 = 149.60760989322966*F4_6_2_0;
+    const double ltdl_L6_5 = 149.60760989322966*F5_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_5_2_0 - F5_6_2_0*ltdl_L6_0;
+    const double ltdl_A5_1 = F1_5_2_0 - F5_6_2_0*ltdl_L6_1;
+    const double ltdl_A5_2 = F2_5_2_0 - F5_6_2_0*ltdl_L6_2;
+    const double ltdl_A5_3 = F3_5_2_0 - F5_6_2_0*ltdl_L6_3;
+    const double ltdl_A5_4 = F4_5_2_0 - F5_6_2_0*ltdl_L6_4;
+    const double ltdl_A5_5 = -F5_6_2_0*ltdl_L6_5 + Rc5_2_2;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
+    const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = F0_4_2_0 - F4_6_2_0*ltdl_L6_0 - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_1 = F1_4_2_0 - F4_6_2_0*ltdl_L6_1 - ltdl_A5_4*ltdl_L5_1;
+    const double ltdl_A4_2 = F2_4_2_0 - F4_6_2_0*ltdl_L6_2 - ltdl_A5_4*ltdl_L5_2;
+    const double ltdl_A4_3 = F3_4_2_0 - F4_6_2_0*ltdl_L6_3 - ltdl_A5_4*ltdl_L5_3;
+    const double ltdl_A4_4 = -F4_6_2_0*ltdl_L6_4 + Rc4_2_2 - ltdl_A5_4*ltdl_L5_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_6_2_0*ltdl_L6_0 - ltdl_A4_3*ltdl_L4_0 - ltdl_A5_3*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_2_0 - F3_6_2_0*ltdl_L6_1 - ltdl_A4_3*ltdl_L4_1 - ltdl_A5_3*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_2_0 - F3_6_2_0*ltdl_L6_2 - ltdl_A4_3*ltdl_L4_2 - ltdl_A5_3*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_6_2_0*ltdl_L6_3 + Rc3_2_2 - ltdl_A4_3*ltdl_L4_3 - ltdl_A5_3*ltdl_L5_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F2_6_2_0*ltdl_L6_0 - ltdl_A3_2*ltdl_L3_0 - ltdl_A4_2*ltdl_L4_0 - ltdl_A5_2*ltdl_L5_0;
+    const double ltdl_A2_1 = F1_2_2_0 - F2_6_2_0*ltdl_L6_1 - ltdl_A3_2*ltdl_L3_1 - ltdl_A4_2*ltdl_L4_1 - ltdl_A5_2*ltdl_L5_1;
+    const double ltdl_A2_2 = -F2_6_2_0*ltdl_L6_2 + Rc2_2_2 - ltdl_A3_2*ltdl_L3_2 - ltdl_A4_2*ltdl_L4_2 - ltdl_A5_2*ltdl_L5_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_6_2_0*ltdl_L6_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - ltdl_A4_1*ltdl_L4_0 - ltdl_A5_1*ltdl_L5_0;
+    const double ltdl_A1_1 = -F1_6_2_0*ltdl_L6_1 + Rc1_2_2 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - ltdl_A4_1*ltdl_L4_1 - ltdl_A5_1*ltdl_L5_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_6_2_0*ltdl_L6_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0 - ltdl_A4_0*ltdl_L4_0 - ltdl_A5_0*ltdl_L5_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_xy6: y = L^-T b */
+    const double ltdl_xy6_0 = -f6_2 + tau[6];
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = -f5_2 - ltdl_L6_5*ltdl_xy6_0 + tau[5];
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = -f4_2 - ltdl_L5_4*ltdl_xy5_0 - ltdl_L6_4*ltdl_xy6_0 + tau[4];
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = -f3_2 - ltdl_L4_3*ltdl_xy4_0 - ltdl_L5_3*ltdl_xy5_0 - ltdl_L6_3*ltdl_xy6_0 + tau[3];
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = -f2_2 - ltdl_L3_2*ltdl_xy3_0 - ltdl_L4_2*ltdl_xy4_0 - ltdl_L5_2*ltdl_xy5_0 - ltdl_L6_2*ltdl_xy6_0 + tau[2];
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = -f1_2 - ltdl_L2_1*ltdl_xy2_0 - ltdl_L3_1*ltdl_xy3_0 - ltdl_L4_1*ltdl_xy4_0 - ltdl_L5_1*ltdl_xy5_0 - ltdl_L6_1*ltdl_xy6_0 + tau[1];
+    /* ltdl_xy0: y = L^-T b */
+    const double ltdl_xy0_0 = -f0_2 - ltdl_L1_0*ltdl_xy1_0 - ltdl_L2_0*ltdl_xy2_0 - ltdl_L3_0*ltdl_xy3_0 - ltdl_L4_0*ltdl_xy4_0 - ltdl_L5_0*ltdl_xy5_0 - ltdl_L6_0*ltdl_xy6_0 + tau[0];
+    /* ltdl_x0: x = L^-1 D^-1 y */
+    const double ltdl_x0_0 = ltdl_dinv0_0*ltdl_xy0_0;
+    /* ltdl_x1: x = L^-1 D^-1 y */
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
+    /* ltdl_x2: x = L^-1 D^-1 y */
+    const double ltdl_x2_0 = -ltdl_L2_0*ltdl_x0_0 - ltdl_L2_1*ltdl_x1_0 + ltdl_dinv2_0*ltdl_xy2_0;
+    /* ltdl_x3: x = L^-1 D^-1 y */
+    const double ltdl_x3_0 = -ltdl_L3_0*ltdl_x0_0 - ltdl_L3_1*ltdl_x1_0 - ltdl_L3_2*ltdl_x2_0 + ltdl_dinv3_0*ltdl_xy3_0;
+    /* ltdl_x4: x = L^-1 D^-1 y */
+    const double ltdl_x4_0 = -ltdl_L4_0*ltdl_x0_0 - ltdl_L4_1*ltdl_x1_0 - ltdl_L4_2*ltdl_x2_0 - ltdl_L4_3*ltdl_x3_0 + ltdl_dinv4_0*ltdl_xy4_0;
+    /* ltdl_x5: x = L^-1 D^-1 y */
+    const double ltdl_x5_0 = -ltdl_L5_0*ltdl_x0_0 - ltdl_L5_1*ltdl_x1_0 - ltdl_L5_2*ltdl_x2_0 - ltdl_L5_3*ltdl_x3_0 - ltdl_L5_4*ltdl_x4_0 + ltdl_dinv5_0*ltdl_xy5_0;
+    /* ltdl_x6: x = L^-1 D^-1 y */
+    const double ltdl_x6_0 = -ltdl_L6_0*ltdl_x0_0 - ltdl_L6_1*ltdl_x1_0 - ltdl_L6_2*ltdl_x2_0 - ltdl_L6_3*ltdl_x3_0 - ltdl_L6_4*ltdl_x4_0 - ltdl_L6_5*ltdl_x5_0 + 149.60760989322966*ltdl_xy6_0;
 
     /* Outputs: qdd (7) */
-    qdd[0] = nu0_0;
-    qdd[1] = qdd1_0;
-    qdd[2] = qdd2_0;
-    qdd[3] = qdd3_0;
-    qdd[4] = qdd4_0;
-    qdd[5] = qdd5_0;
-    qdd[6] = qdd6_0;
+    qdd[0] = ltdl_x0_0;
+    qdd[1] = ltdl_x1_0;
+    qdd[2] = ltdl_x2_0;
+    qdd[3] = ltdl_x3_0;
+    qdd[4] = ltdl_x4_0;
+    qdd[5] = ltdl_x5_0;
+    qdd[6] = ltdl_x6_0;
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -2385,19 +1879,22 @@ void arm7_jacobian(const double* q, double* J)
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[0], q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
+    const double c_q_5 = soagen_c[5];
+    const double s_q_5 = soagen_s[5];
     /* shared by the outputs */
     const double t0 = c_q_0*s_q_1;
     const double t1 = c_q_2*s_q_0;
@@ -2512,7 +2009,7 @@ void arm7_jacobian(const double* q, double* J)
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
  * Part I Sec. 3 below (3.17).
- * Operations: 219 mul, 125 add, 0 div, 14 sin/cos, 0 sqrt; 147 temporaries. */
+ * Operations: 212 mul, 121 add, 0 div, 14 sin/cos, 0 sqrt; 142 temporaries. */
 void arm7_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 {
     /* Inputs */
@@ -2520,21 +2017,24 @@ void arm7_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[7] = { q[0], q[1], q[2], q[3], q[4], q[5], q[6] };
+    double soagen_s[7], soagen_c[7];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 7);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
+    const double c_q_5 = soagen_c[5];
+    const double s_q_5 = soagen_s[5];
+    const double c_q_6 = soagen_c[6];
+    const double s_q_6 = soagen_s[6];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -2553,43 +2053,38 @@ void arm7_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = V2_1*qd[2];
     const double a2_1 = -V2_0*qd[2];
-    const double t5 = -0.316*t2 - 0.316*t3;
-    const double a2_3 = V1_1*t5;
-    const double t6 = 0.316*c_q_2*qd[1] - 0.316*t4;
-    const double a2_4 = -V1_1*t6;
-    const double a2_5 = V2_0*t5 - V2_1*t6;
+    const double t5 = 0.316*V1_1;
+    const double a2_3 = -t2*t5 - t3*t5;
+    const double a2_4 = -c_q_2*qd[1]*t5 + t4*t5;
+    const double a2_5 = -0.316*V1_0*V1_0 - 0.316*qd[1]*qd[1];
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V2_0*c_q_3 + V2_2*s_q_3;
+    const double t6 = V2_0*c_q_3;
+    const double t7 = V2_2*s_q_3;
+    const double V3_0 = t6 + t7;
     const double V3_1 = -V2_0*s_q_3 + V2_2*c_q_3;
     const double V3_2 = -V2_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
-    const double t7 = 0.0825*c_q_3;
-    const double t8 = 0.0825*s_q_3;
-    const double t9 = -V3_0*t8 - V3_1*t7;
-    const double t10 = V2_1*V2_1;
-    const double a3_3 = V3_1*t9 - t10*t7;
-    const double a3_4 = -V3_0*t9 + t10*t8;
-    const double a3_5 = -V2_1*V3_0*t7 + 0.0825*V2_1*V3_1*s_q_3;
+    const double t8 = -0.0825*V2_1*V2_1 - 0.0825*V2_2*V2_2;
+    const double t9 = 0.0825*V2_0;
+    const double a3_3 = c_q_3*t8 + t7*t9;
+    const double a3_4 = 0.0825*V2_2*t6 - s_q_3*t8;
+    const double a3_5 = -V2_1*t9;
     /* V4: spatial velocity V(k) (2.25) */
-    const double t11 = V3_0*c_q_4;
-    const double V4_0 = -V3_2*s_q_4 + t11;
-    const double t12 = V3_0*s_q_4;
-    const double t13 = V3_2*c_q_4;
-    const double V4_1 = -t12 - t13;
+    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
     const double V4_2 = V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = V4_1*qd[4];
     const double a4_1 = -V4_0*qd[4];
-    const double t14 = 0.0825*c_q_4;
-    const double t15 = -V3_1*t14 + 0.384*V3_2*s_q_4 - 0.384*t11;
-    const double t16 = 0.0825*s_q_4;
-    const double t17 = V4_0*t16 + V4_1*t14;
-    const double a4_3 = -V3_1*t15 + V4_1*t17;
-    const double t18 = -V3_1*t16 - 0.384*t12 - 0.384*t13;
-    const double a4_4 = V3_1*t18 - V4_0*t17;
-    const double a4_5 = V4_0*t15 - V4_1*t18;
+    const double t10 = V3_2*V3_2;
+    const double t11 = 0.384*V3_0 + 0.0825*V3_1;
+    const double t12 = V3_1*t11 + 0.0825*t10;
+    const double t13 = -0.0825*V3_0*V3_2 + 0.384*V3_1*V3_2;
+    const double a4_3 = c_q_4*t12 - s_q_4*t13;
+    const double a4_4 = -c_q_4*t13 - s_q_4*t12;
+    const double a4_5 = -V3_0*t11 - 0.384*t10;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0*c_q_5 + V4_2*s_q_5;
     const double V5_1 = -V4_0*s_q_5 + V4_2*c_q_5;
@@ -2598,42 +2093,42 @@ void arm7_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double a5_0 = V5_1*qd[5];
     const double a5_1 = -V5_0*qd[5];
     /* V6: spatial velocity V(k) (2.25) */
-    const double V6_0 = V5_0*c_q_6 + V5_2*s_q_6;
+    const double t14 = V5_0*c_q_6;
+    const double t15 = V5_2*s_q_6;
+    const double V6_0 = t14 + t15;
     const double V6_1 = -V5_0*s_q_6 + V5_2*c_q_6;
     const double V6_2 = -V5_1 + qd[6];
     /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a6_0 = V6_1*qd[6];
     const double a6_1 = -V6_0*qd[6];
-    const double t19 = 0.088*c_q_6;
-    const double t20 = 0.088*s_q_6;
-    const double t21 = -V6_0*t20 - V6_1*t19;
-    const double t22 = V5_1*V5_1;
-    const double a6_3 = V6_1*t21 - t19*t22;
-    const double a6_4 = -V6_0*t21 + t20*t22;
-    const double a6_5 = -V5_1*V6_0*t19 + 0.088*V5_1*V6_1*s_q_6;
+    const double t16 = -0.088*V5_1*V5_1 - 0.088*V5_2*V5_2;
+    const double t17 = 0.088*V5_0;
+    const double a6_3 = c_q_6*t16 + t15*t17;
+    const double a6_4 = 0.088*V5_2*t14 - s_q_6*t16;
+    const double a6_5 = -V5_1*t17;
     /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double t23 = a1_0*c_q_2;
-    const double zeta2_0 = a2_0 + t23;
-    const double t24 = a1_0*s_q_2;
-    const double zeta2_1 = a2_1 - t24;
-    const double zeta2_3 = a2_3 - 0.316*t24;
-    const double zeta2_4 = a2_4 - 0.316*t23;
+    const double t18 = a1_0*c_q_2;
+    const double zeta2_0 = a2_0 + t18;
+    const double t19 = a1_0*s_q_2;
+    const double zeta2_1 = a2_1 - t19;
+    const double zeta2_3 = a2_3 - 0.316*t19;
+    const double zeta2_4 = a2_4 - 0.316*t18;
     /* zeta3: zeta(k) = phi^T a (4.22b) */
     const double zeta3_0 = -a1_1*s_q_3 + a3_0 + c_q_3*zeta2_0;
     const double zeta3_1 = -a1_1*c_q_3 + a3_1 - s_q_3*zeta2_0;
-    const double t25 = 0.0825*zeta2_1;
-    const double t26 = a2_5 - t25;
-    const double zeta3_3 = a3_3 + c_q_3*zeta2_3 + s_q_3*t26;
-    const double zeta3_4 = a3_4 + c_q_3*t26 - s_q_3*zeta2_3;
+    const double t20 = 0.0825*zeta2_1;
+    const double t21 = a2_5 - t20;
+    const double zeta3_3 = a3_3 + c_q_3*zeta2_3 + s_q_3*t21;
+    const double zeta3_4 = a3_4 + c_q_3*t21 - s_q_3*zeta2_3;
     const double zeta3_5 = 0.0825*a1_1 + a3_5 - zeta2_4;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
     const double zeta4_0 = a4_0 + c_q_4*zeta3_0 + s_q_4*zeta2_1;
     const double zeta4_1 = a4_1 + c_q_4*zeta2_1 - s_q_4*zeta3_0;
-    const double t27 = 0.384*zeta2_1 + zeta3_3;
-    const double t28 = 0.384*zeta3_0 + 0.0825*zeta3_1 + zeta3_5;
-    const double zeta4_3 = a4_3 + c_q_4*t27 - s_q_4*t28;
-    const double zeta4_4 = a4_4 - c_q_4*t28 - s_q_4*t27;
-    const double zeta4_5 = a4_5 + t25 + zeta3_4;
+    const double t22 = 0.384*zeta2_1 + zeta3_3;
+    const double t23 = 0.384*zeta3_0 + 0.0825*zeta3_1 + zeta3_5;
+    const double zeta4_3 = a4_3 + c_q_4*t22 - s_q_4*t23;
+    const double zeta4_4 = a4_4 - c_q_4*t23 - s_q_4*t22;
+    const double zeta4_5 = a4_5 + t20 + zeta3_4;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_0 = a5_0 + c_q_5*zeta4_0 + s_q_5*zeta3_1;
     const double zeta5_1 = a5_1 + c_q_5*zeta3_1 - s_q_5*zeta4_0;
@@ -2642,823 +2137,552 @@ void arm7_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     /* zeta6: zeta(k) = phi^T a (4.22b) */
     const double zeta6_0 = a6_0 + c_q_6*zeta5_0 - s_q_6*zeta4_1;
     const double zeta6_1 = a6_1 - c_q_6*zeta4_1 - s_q_6*zeta5_0;
-    const double t29 = -zeta4_4 - 0.088*zeta5_1;
-    const double zeta6_3 = a6_3 + c_q_6*zeta5_3 + s_q_6*t29;
-    const double zeta6_4 = a6_4 + c_q_6*t29 - s_q_6*zeta5_3;
+    const double t24 = -zeta4_4 - 0.088*zeta5_1;
+    const double zeta6_3 = a6_3 + c_q_6*zeta5_3 + s_q_6*t24;
+    const double zeta6_4 = a6_4 + c_q_6*t24 - s_q_6*zeta5_3;
     const double zeta6_5 = a6_5 + 0.088*zeta4_1 - zeta5_4;
     /* shared by the outputs */
-    const double t30 = c_q_0*c_q_2;
-    const double t31 = c_q_1*t30 - s_q_0*s_q_2;
-    const double t32 = c_q_0*s_q_1;
-    const double t33 = c_q_3*t31 + s_q_3*t32;
-    const double t34 = c_q_2*s_q_0;
-    const double t35 = c_q_0*s_q_2;
-    const double t36 = c_q_1*t35 + t34;
-    const double t37 = c_q_4*t33 - s_q_4*t36;
-    const double t38 = c_q_3*t32 - s_q_3*t31;
-    const double t39 = c_q_5*t37 + s_q_5*t38;
-    const double t40 = c_q_4*t36 + s_q_4*t33;
-    const double t41 = c_q_6*t39 + s_q_6*t40;
-    const double t42 = c_q_6*t40 - s_q_6*t39;
-    const double t43 = -c_q_5*t38 + s_q_5*t37;
-    const double t44 = c_q_1*t34 + t35;
-    const double t45 = s_q_0*s_q_1;
-    const double t46 = c_q_3*t44 + s_q_3*t45;
-    const double t47 = c_q_1*s_q_0*s_q_2 - t30;
-    const double t48 = c_q_4*t46 - s_q_4*t47;
-    const double t49 = c_q_3*t45 - s_q_3*t44;
-    const double t50 = c_q_5*t48 + s_q_5*t49;
-    const double t51 = c_q_4*t47 + s_q_4*t46;
-    const double t52 = c_q_6*t50 + s_q_6*t51;
-    const double t53 = c_q_6*t51 - s_q_6*t50;
-    const double t54 = -c_q_5*t49 + s_q_5*t48;
-    const double t55 = c_q_2*s_q_1;
-    const double t56 = c_q_1*s_q_3 - c_q_3*t55;
-    const double t57 = s_q_1*s_q_2;
-    const double t58 = c_q_4*t56 + s_q_4*t57;
-    const double t59 = c_q_1*c_q_3 + s_q_3*t55;
-    const double t60 = c_q_5*t58 + s_q_5*t59;
-    const double t61 = -c_q_4*t57 + s_q_4*t56;
-    const double t62 = c_q_6*t60 + s_q_6*t61;
-    const double t63 = c_q_6*t61 - s_q_6*t60;
-    const double t64 = -c_q_5*t59 + s_q_5*t58;
-    const double t65 = 0.2104*V6_2;
-    const double t66 = V6_1*t65 - 0.2104*zeta6_0 + zeta6_4;
-    const double t67 = V6_0*t65 + 0.2104*zeta6_1 + zeta6_3;
-    const double t68 = -0.2104*V6_0*V6_0 - 0.2104*V6_1*V6_1 + zeta6_5;
+    const double t25 = c_q_0*c_q_2;
+    const double t26 = c_q_1*t25 - s_q_0*s_q_2;
+    const double t27 = c_q_0*s_q_1;
+    const double t28 = c_q_3*t26 + s_q_3*t27;
+    const double t29 = c_q_2*s_q_0;
+    const double t30 = c_q_0*s_q_2;
+    const double t31 = c_q_1*t30 + t29;
+    const double t32 = c_q_4*t28 - s_q_4*t31;
+    const double t33 = c_q_3*t27 - s_q_3*t26;
+    const double t34 = c_q_5*t32 + s_q_5*t33;
+    const double t35 = c_q_4*t31 + s_q_4*t28;
+    const double t36 = c_q_6*t34 + s_q_6*t35;
+    const double t37 = c_q_6*t35 - s_q_6*t34;
+    const double t38 = -c_q_5*t33 + s_q_5*t32;
+    const double t39 = c_q_1*t29 + t30;
+    const double t40 = s_q_0*s_q_1;
+    const double t41 = c_q_3*t39 + s_q_3*t40;
+    const double t42 = c_q_1*s_q_0*s_q_2 - t25;
+    const double t43 = c_q_4*t41 - s_q_4*t42;
+    const double t44 = c_q_3*t40 - s_q_3*t39;
+    const double t45 = c_q_5*t43 + s_q_5*t44;
+    const double t46 = c_q_4*t42 + s_q_4*t41;
+    const double t47 = c_q_6*t45 + s_q_6*t46;
+    const double t48 = c_q_6*t46 - s_q_6*t45;
+    const double t49 = -c_q_5*t44 + s_q_5*t43;
+    const double t50 = c_q_2*s_q_1;
+    const double t51 = c_q_1*s_q_3 - c_q_3*t50;
+    const double t52 = s_q_1*s_q_2;
+    const double t53 = c_q_4*t51 + s_q_4*t52;
+    const double t54 = c_q_1*c_q_3 + s_q_3*t50;
+    const double t55 = c_q_5*t53 + s_q_5*t54;
+    const double t56 = -c_q_4*t52 + s_q_4*t51;
+    const double t57 = c_q_6*t55 + s_q_6*t56;
+    const double t58 = c_q_6*t56 - s_q_6*t55;
+    const double t59 = -c_q_5*t54 + s_q_5*t53;
+    const double t60 = 0.2104*V6_2;
+    const double t61 = V6_1*t60 - 0.2104*zeta6_0 + zeta6_4;
+    const double t62 = V6_0*t60 + 0.2104*zeta6_1 + zeta6_3;
+    const double t63 = -0.2104*V6_0*V6_0 - 0.2104*V6_1*V6_1 + zeta6_5;
 
     /* Outputs: Jdqd (6) */
-    Jdqd[0] = t41*zeta6_0 + t42*zeta6_1 - t43*zeta5_1;
-    Jdqd[1] = t52*zeta6_0 + t53*zeta6_1 - t54*zeta5_1;
-    Jdqd[2] = t62*zeta6_0 + t63*zeta6_1 - t64*zeta5_1;
-    Jdqd[3] = t41*t67 + t42*t66 + t43*t68;
-    Jdqd[4] = t52*t67 + t53*t66 + t54*t68;
-    Jdqd[5] = t62*t67 + t63*t66 + t64*t68;
+    Jdqd[0] = t36*zeta6_0 + t37*zeta6_1 - t38*zeta5_1;
+    Jdqd[1] = t47*zeta6_0 + t48*zeta6_1 - t49*zeta5_1;
+    Jdqd[2] = t57*zeta6_0 + t58*zeta6_1 - t59*zeta5_1;
+    Jdqd[3] = t36*t62 + t37*t61 + t38*t63;
+    Jdqd[4] = t47*t62 + t48*t61 + t49*t63;
+    Jdqd[5] = t57*t62 + t58*t61 + t59*t63;
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Part II (6.10).
- * Operations: 1564 mul, 1131 add, 6 div, 14 sin/cos, 0 sqrt; 693 temporaries. */
+ * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 812 mul, 584 add, 6 div, 14 sin/cos, 0 sqrt; 372 temporaries. */
 void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    const double c_q_6 = cos(q[6]);
-    const double s_q_6 = sin(q[6]);
-    /* P5: articulated inertia P(k) (4.5) */
-    const double t0 = 0.00021007045366393606*s_q_6;
-    const double t1 = 0.03149393671491155*c_q_6 - t0;
-    const double t2 = 0.00021007045366393606*c_q_6;
-    const double t3 = -0.028976562142824045*s_q_6 + t2;
-    const double P5_0_0 = c_q_6*t1 - s_q_6*t3 + 0.00248046035817079;
-    const double t4 = -0.14990627626891684*c_q_6 - 0.00048342044720186053*s_q_6;
-    const double t5 = c_q_6*t4;
-    const double t6 = -0.0002938077140639324*c_q_6 - 0.14989580384771126*s_q_6;
-    const double t7 = s_q_6*t6;
-    const double P5_0_1 = -0.088*t5 - 0.088*t7 + 0.001524110902883315;
-    const double P5_0_2 = c_q_6*t3 - 0.00017903071636223808*c_q_6 + s_q_6*t1 - 0.00022647727267776177*s_q_6 - 0.0001037589172186847;
-    const double P5_0_3 = c_q_6*t6 - s_q_6*t4;
-    const double P5_0_4 = -0.0020344399586617965*c_q_6 - 0.002573605371338202*s_q_6 + 0.017527158935000002;
-    const double P5_0_5 = t5 + t7 - 0.023526756935;
-    const double t8 = -6.89323665162416e-05*c_q_6 - 0.13155144483268755*s_q_6;
-    const double t9 = s_q_6*t8;
-    const double t10 = -0.13151873524090657*c_q_6 - 6.893236651624159e-05*s_q_6;
-    const double t11 = c_q_6*t10;
-    const double P5_1_1 = -0.088*t11 - 0.088*t9 + 0.010567766133106952;
-    const double P5_1_2 = c_q_6*(-4.254099935376373e-05*c_q_6 - 0.01319083073859859*s_q_6) + s_q_6*(0.013191752311664681*c_q_6 + 2.585507883762605e-05*s_q_6) + 9.3569097314605e-05;
-    const double P5_1_3 = c_q_6*t8 - s_q_6*t10 - 0.017527158935000002;
-    const double P5_1_5 = t11 + t9 - 0.10024161669500001;
-    const double P5_2_2 = c_q_6*(0.028976562142824045*c_q_6 + t0 + 0.00022647727267776177) + 0.00022647727267776177*c_q_6 + s_q_6*(0.03149393671491155*s_q_6 + t2 - 0.00017903071636223808) - 0.00017903071636223808*s_q_6 + 0.02337588259823895;
-    const double t12 = 0.14989580384771126*c_q_6 - 0.0002938077140639324*s_q_6;
-    const double t13 = 0.00048342044720186053*c_q_6 - 0.14990627626891684*s_q_6;
-    const double P5_2_3 = c_q_6*t12 - s_q_6*t13 + 0.023526756935;
-    const double P5_2_4 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6 + 0.231847552695;
-    const double P5_2_5 = c_q_6*t13 + s_q_6*t12;
-    const double t14 = 1.4949027821896312*c_q_6 - 0.0007833223467754727*s_q_6;
-    const double t15 = 0.0007833223467754726*c_q_6 - 1.4945310822830293*s_q_6;
-    const double P5_3_3 = c_q_6*t14 - s_q_6*t15 + 1.666555;
-    const double P5_3_5 = c_q_6*t15 + s_q_6*t14;
-    const double P5_5_5 = c_q_6*(1.4945310822830293*c_q_6 + 0.0007833223467754726*s_q_6) + s_q_6*(0.0007833223467754727*c_q_6 + 1.4949027821896312*s_q_6) + 1.666555;
-    /* Dinv5: D^-1(k) */
-    const double Dinv5_0_0 = 1.0/P5_2_2;
-    /* G5: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G5_0_0 = Dinv5_0_0*P5_0_2;
-    const double G5_1_0 = Dinv5_0_0*P5_1_2;
-    const double G5_2_0 = Dinv5_0_0*P5_2_2;
-    const double G5_3_0 = Dinv5_0_0*P5_2_3;
-    const double G5_4_0 = Dinv5_0_0*P5_2_4;
-    const double G5_5_0 = Dinv5_0_0*P5_2_5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t16 = -G5_0_0*P5_0_2 + P5_0_0;
-    const double t17 = -P5_0_1;
-    const double t18 = -G5_1_0*P5_0_2 - t17;
-    const double t19 = c_q_5*t16 - s_q_5*t18;
-    const double t20 = -G5_0_0*P5_1_2 - t17;
-    const double t21 = -G5_1_0*P5_1_2 + P5_1_1;
-    const double t22 = c_q_5*t20 - s_q_5*t21;
-    const double P4_0_0 = c_q_5*t19 - s_q_5*t22 + 0.03942757095803552;
-    const double t23 = -P5_0_2;
-    const double t24 = -P5_1_2;
-    const double P4_0_1 = -c_q_5*(-G5_0_0*P5_2_2 - t23) + s_q_5*(-G5_1_0*P5_2_2 - t24) - 0.0015152444733270301;
-    const double P4_0_2 = c_q_5*t22 + s_q_5*t19 - 0.004600245517563105;
-    const double t25 = -G5_0_0*P5_2_3 + P5_0_3;
-    const double t26 = -G5_1_0*P5_2_3 + P5_1_3;
-    const double t27 = c_q_5*t25 - s_q_5*t26;
-    const double t28 = -G5_0_0*P5_2_4 + P5_0_4;
-    const double t29 = G5_1_0*P5_2_4*s_q_5 + c_q_5*t28;
-    const double P4_0_3 = c_q_5*t27 - s_q_5*t29;
-    const double t30 = -G5_1_0*P5_2_5 + P5_1_5;
-    const double t31 = -G5_0_0*P5_2_5 + P5_0_5;
-    const double P4_0_4 = -c_q_5*t31 + s_q_5*t30 + 0.047121686402;
-    const double P4_0_5 = c_q_5*t29 + s_q_5*t27 + 0.05034347249;
-    const double P4_1_1 = -G5_2_0*P5_2_2 + P5_2_2 + 0.03146037232526039;
-    const double P4_1_2 = c_q_5*(G5_2_0*P5_1_2 + t24) + s_q_5*(G5_2_0*P5_0_2 + t23) + 0.0021640520520981297;
-    const double t32 = G5_2_0*P5_2_4 - P5_2_4;
-    const double t33 = G5_2_0*P5_2_3 - P5_2_3;
-    const double P4_1_3 = c_q_5*t33 - s_q_5*t32 - 0.047121686402;
-    const double P4_1_4 = -G5_2_0*P5_2_5 + P5_2_5;
-    const double P4_1_5 = c_q_5*t32 + s_q_5*t33 + 0.014653732538;
-    const double P4_2_2 = c_q_5*(c_q_5*t21 + s_q_5*t20) + s_q_5*(c_q_5*t18 + s_q_5*t16) + 0.010869510762828563;
-    const double t34 = G5_1_0*c_q_5;
-    const double t35 = -P5_2_4*t34 + s_q_5*t28;
-    const double t36 = c_q_5*t26 + s_q_5*t25;
-    const double P4_2_3 = c_q_5*t36 - s_q_5*t35 - 0.05034347249;
-    const double P4_2_4 = -c_q_5*t30 - s_q_5*t31 - 0.014653732538;
-    const double P4_2_5 = c_q_5*t35 + s_q_5*t36;
-    const double t37 = -G5_3_0*P5_2_3 + P5_3_3;
-    const double t38 = G5_4_0*s_q_5;
-    const double t39 = P5_2_3*t38 + c_q_5*t37;
-    const double t40 = -G5_4_0*P5_2_4 + 3.162077;
-    const double t41 = G5_3_0*c_q_5;
-    const double t42 = -P5_2_4*t41 - s_q_5*t40;
-    const double P4_3_3 = c_q_5*t39 - s_q_5*t42 + 1.225946;
-    const double t43 = -P5_3_5;
-    const double P4_3_4 = -P5_2_5*t38 - c_q_5*(-G5_3_0*P5_2_5 - t43);
-    const double P4_3_5 = c_q_5*t42 + s_q_5*t39;
-    const double P4_4_4 = -G5_5_0*P5_2_5 + P5_5_5 + 1.225946;
-    const double P4_4_5 = G5_5_0*P5_2_4*c_q_5 + s_q_5*(G5_5_0*P5_2_3 + t43);
-    const double t44 = G5_3_0*s_q_5;
-    const double t45 = G5_4_0*c_q_5;
-    const double P4_5_5 = c_q_5*(-P5_2_4*t44 + c_q_5*t40) + s_q_5*(-P5_2_3*t45 + s_q_5*t37) + 1.225946;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_2_2;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_0_0 = Dinv4_0_0*P4_0_2;
-    const double G4_1_0 = Dinv4_0_0*P4_1_2;
-    const double G4_2_0 = Dinv4_0_0*P4_2_2;
-    const double G4_3_0 = Dinv4_0_0*P4_2_3;
-    const double G4_4_0 = Dinv4_0_0*P4_2_4;
-    const double G4_5_0 = Dinv4_0_0*P4_2_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t46 = -G4_1_0*P4_1_2 + P4_1_1;
-    const double t47 = -P4_0_1;
-    const double t48 = -G4_0_0*P4_1_2 - t47;
-    const double t49 = -P4_1_4;
-    const double t50 = -G4_4_0*P4_1_2 - t49;
-    const double t51 = 0.384*c_q_4;
-    const double t52 = -P4_1_3;
-    const double t53 = -G4_3_0*P4_1_2 - t52;
-    const double t54 = 0.384*s_q_4;
-    const double t55 = c_q_4*t48 - s_q_4*t46 - t50*t51 - t53*t54;
-    const double t56 = -G4_1_0*P4_0_2 - t47;
-    const double t57 = -G4_0_0*P4_0_2 + P4_0_0;
-    const double t58 = -P4_0_4;
-    const double t59 = -G4_4_0*P4_0_2 - t58;
-    const double t60 = -P4_0_3;
-    const double t61 = -G4_3_0*P4_0_2 - t60;
-    const double t62 = c_q_4*t57 - s_q_4*t56 - t51*t59 - t54*t61;
-    const double t63 = -G4_1_0*P4_2_4 - t49;
-    const double t64 = -G4_0_0*P4_2_4 - t58;
-    const double t65 = -G4_4_0*P4_2_4 + P4_4_4;
-    const double t66 = c_q_4*t65;
-    const double t67 = -P4_3_4;
-    const double t68 = -G4_3_0*P4_2_4 - t67;
-    const double t69 = s_q_4*t68;
-    const double t70 = c_q_4*t64 - s_q_4*t63 - 0.384*t66 - 0.384*t69;
-    const double t71 = c_q_4*t70;
-    const double t72 = -G4_1_0*P4_2_3 - t52;
-    const double t73 = -G4_0_0*P4_2_3 - t60;
-    const double t74 = -G4_4_0*P4_2_3 - t67;
-    const double t75 = c_q_4*t74;
-    const double t76 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double t77 = s_q_4*t76;
-    const double t78 = c_q_4*t73 - s_q_4*t72 - 0.384*t75 - 0.384*t77;
-    const double t79 = s_q_4*t78;
-    const double P3_0_0 = c_q_4*t62 - s_q_4*t55 - 0.384*t71 - 0.384*t79 + 0.06767727025085991;
-    const double t80 = -P4_1_2;
-    const double t81 = -P4_0_2;
-    const double t82 = -P4_2_4;
-    const double t83 = -G4_4_0*P4_2_2 - t82;
-    const double t84 = -P4_2_3;
-    const double t85 = -G4_3_0*P4_2_2 - t84;
-    const double P3_0_1 = c_q_4*(-G4_0_0*P4_2_2 - t81) - s_q_4*(-G4_1_0*P4_2_2 - t80) - t51*t83 - t54*t85 - 0.0825*t71 - 0.0825*t79 + 0.02771584317362585;
-    const double t86 = -P4_4_5;
-    const double t87 = -G4_4_0*P4_2_5 - t86;
-    const double t88 = c_q_4*t87;
-    const double t89 = -P4_3_5;
-    const double t90 = -G4_3_0*P4_2_5 - t89;
-    const double t91 = s_q_4*t90;
-    const double t92 = s_q_4*t70;
-    const double t93 = -G4_1_0*P4_2_5 + P4_1_5;
-    const double t94 = s_q_4*t93;
-    const double t95 = c_q_4*t78;
-    const double t96 = -G4_0_0*P4_2_5 + P4_0_5;
-    const double P3_0_2 = -c_q_4*t55 - 0.0825*c_q_4*t96 - s_q_4*t62 + 0.03168*t88 + 0.03168*t91 + 0.384*t92 + 0.0825*t94 - 0.384*t95 + 0.0039053550262761003;
-    const double P3_0_3 = -t92 + t95;
-    const double P3_0_4 = c_q_4*t96 - t51*t87 - t54*t90 - t94 - 0.09850206933;
-    const double P3_0_5 = -t71 - t79 + 0.374644408005;
-    const double t97 = 0.0825*s_q_4;
-    const double t98 = -G4_2_0*P4_2_3 - 0.0825*t75 - 0.0825*t77 - t84;
-    const double t99 = s_q_4*t98;
-    const double t100 = 0.0825*c_q_4;
-    const double t101 = -G4_2_0*P4_2_4 - 0.0825*t66 - 0.0825*t69 - t82;
-    const double t102 = c_q_4*t101;
-    const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 - t100*t83 - 0.0825*t102 - t85*t97 - 0.0825*t99 + 0.03239943042445132;
-    const double t103 = c_q_4*t98;
-    const double P3_1_2 = 0.0825*G4_2_0*P4_2_5 - 0.0825*P4_2_5 + 0.006806250000000001*c_q_4*t87 - c_q_4*(-G4_2_0*P4_1_2 - t100*t50 - t53*t97 - t80) + 0.384*s_q_4*t101 + 0.006806250000000001*s_q_4*t90 - s_q_4*(-G4_2_0*P4_0_2 - t100*t59 - t61*t97 - t81) - 0.384*t103 - 0.0016444875773692705;
-    const double P3_1_3 = -s_q_4*t101 + t103 + 0.09850206933;
-    const double P3_1_4 = -G4_2_0*P4_2_5 + P4_2_5 - 0.0825*t88 - 0.0825*t91;
-    const double P3_1_5 = -t102 - t99 + 0.19076837715;
-    const double t104 = c_q_4*t90;
-    const double t105 = c_q_4*t68;
-    const double t106 = 0.0825*G4_5_0*P4_2_4 - 0.0825*P4_4_5 - c_q_4*t63 - s_q_4*t64 + 0.384*s_q_4*t65 - 0.384*t105;
-    const double t107 = s_q_4*t106;
-    const double t108 = c_q_4*t93;
-    const double t109 = s_q_4*t96;
-    const double t110 = s_q_4*t87;
-    const double t111 = c_q_4*t76;
-    const double t112 = 0.0825*G4_5_0*P4_2_3 - 0.0825*P4_3_5 - c_q_4*t72 - s_q_4*t73 + 0.384*s_q_4*t74 - 0.384*t111;
-    const double t113 = G4_5_0*P4_2_5;
-    const double P3_2_2 = 0.006806250000000001*P4_5_5 - 0.384*c_q_4*t112 - c_q_4*(0.0825*G4_5_0*P4_1_2 - 0.0825*P4_1_5 - c_q_4*t46 - s_q_4*t48 + 0.384*s_q_4*t50 - t51*t53) - s_q_4*(0.0825*G4_5_0*P4_0_2 - 0.0825*P4_0_5 - c_q_4*t56 - s_q_4*t57 + 0.384*s_q_4*t59 - t51*t61) + 0.03168*t104 + 0.384*t107 + 0.0825*t108 + 0.0825*t109 - 0.03168*t110 - 0.006806250000000001*t113 + 0.0775861490525396;
-    const double P3_2_3 = c_q_4*t112 - t107 - 0.374644408005;
-    const double P3_2_4 = 0.0825*G4_5_0*P4_2_5 - 0.0825*P4_5_5 + 0.384*s_q_4*t87 - 0.384*t104 - t108 - t109 - 0.19076837715;
-    const double P3_2_5 = -c_q_4*t106 - s_q_4*t112;
-    const double t114 = -s_q_4*t74 + t111;
-    const double t115 = -s_q_4*t65 + t105;
-    const double P3_3_3 = c_q_4*t114 - s_q_4*t115 + 3.587895;
-    const double P3_3_4 = t104 - t110;
-    const double P3_3_5 = -c_q_4*t115 - s_q_4*t114;
-    const double P3_4_4 = P4_5_5 - t113 + 3.587895;
-    const double P3_4_5 = -c_q_4*(-G4_5_0*P4_2_4 - t86) - s_q_4*(-G4_5_0*P4_2_3 - t89);
-    const double P3_5_5 = -c_q_4*(-t66 - t69) - s_q_4*(-t75 - t77) + 3.587895;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_2_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_2;
-    const double G3_1_0 = Dinv3_0_0*P3_1_2;
-    const double G3_2_0 = Dinv3_0_0*P3_2_2;
-    const double G3_3_0 = Dinv3_0_0*P3_2_3;
-    const double G3_4_0 = Dinv3_0_0*P3_2_4;
-    const double G3_5_0 = Dinv3_0_0*P3_2_5;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t116 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t117 = -P3_0_1;
-    const double t118 = -G3_1_0*P3_0_2 - t117;
-    const double t119 = c_q_3*t116 - s_q_3*t118;
-    const double t120 = -G3_0_0*P3_1_2 - t117;
-    const double t121 = -G3_1_0*P3_1_2 + P3_1_1;
-    const double t122 = c_q_3*t120 - s_q_3*t121;
-    const double P2_0_0 = c_q_3*t119 - s_q_3*t122 + 0.05649492601407083;
-    const double t123 = -P3_0_4;
-    const double t124 = -G3_0_0*P3_2_4 - t123;
-    const double t125 = -P3_1_4;
-    const double t126 = -G3_1_0*P3_2_4 - t125;
-    const double t127 = c_q_3*t124 - s_q_3*t126;
-    const double t128 = 0.0825*c_q_3;
-    const double t129 = -P3_0_3;
-    const double t130 = -G3_0_0*P3_2_3 - t129;
-    const double t131 = -P3_1_3;
-    const double t132 = -G3_1_0*P3_2_3 - t131;
-    const double t133 = c_q_3*t130 - s_q_3*t132;
-    const double t134 = 0.0825*s_q_3;
-    const double P2_0_1 = -c_q_3*(-G3_0_0*P3_2_2 + P3_0_2) + s_q_3*(-G3_1_0*P3_2_2 + P3_1_2) - t127*t128 - t133*t134 - 0.008248333140675744;
-    const double t135 = -G3_1_0*P3_2_5 + P3_1_5;
-    const double t136 = s_q_3*t135;
-    const double t137 = -G3_0_0*P3_2_5 + P3_0_5;
-    const double t138 = c_q_3*t137;
-    const double P2_0_2 = c_q_3*t122 + s_q_3*t119 + 0.0825*t136 - 0.0825*t138 - 0.005487648106562256;
-    const double P2_0_3 = c_q_3*t133 - s_q_3*t127;
-    const double P2_0_4 = t136 - t138 + 0.214708623208;
-    const double t139 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t140 = -P3_3_4;
-    const double t141 = -G3_3_0*P3_2_4 - t140;
-    const double t142 = G3_2_0*P3_2_4 - P3_2_4 - t128*t139 - t134*t141;
-    const double t143 = -G3_4_0*P3_2_3 - t140;
-    const double t144 = -G3_3_0*P3_2_3 + P3_3_3;
-    const double t145 = G3_2_0*P3_2_3 - P3_2_3 - t128*t143 - t134*t144;
-    const double P2_1_1 = -G3_2_0*P3_2_2 + P3_2_2 - t128*t142 + t128*(-G3_4_0*P3_2_2 + P3_2_4) - t134*t145 + t134*(-G3_3_0*P3_2_2 + P3_2_3) + 0.05287838199960611;
-    const double t146 = 0.0825*P3_2_5;
-    const double t147 = -G3_4_0*P3_2_5 + P3_4_5;
-    const double t148 = -G3_3_0*P3_2_5 + P3_3_5;
-    const double P2_1_2 = -G3_2_0*t146 + 0.006806250000000001*c_q_3*t147 + c_q_3*(G3_2_0*P3_1_2 - P3_1_2 - t128*(-G3_4_0*P3_1_2 - t125) - t134*(-G3_3_0*P3_1_2 - t131)) + 0.006806250000000001*s_q_3*t148 + s_q_3*(G3_2_0*P3_0_2 - P3_0_2 - t128*(-G3_4_0*P3_0_2 - t123) - t134*(-G3_3_0*P3_0_2 - t129)) + t146 - 0.004377257121839581;
-    const double P2_1_3 = c_q_3*t145 - s_q_3*t142 - 0.214708623208;
-    const double P2_1_4 = -G3_2_0*P3_2_5 + P3_2_5 + t128*t147 + t134*t148;
-    const double t149 = 0.0825*G3_5_0;
-    const double t150 = c_q_3*t135;
-    const double t151 = s_q_3*t137;
-    const double t152 = G3_5_0*P3_2_5;
-    const double P2_2_2 = 0.006806250000000001*P3_5_5 + c_q_3*(P3_1_2*t149 - 0.0825*P3_1_5 + c_q_3*t121 + s_q_3*t120) + s_q_3*(P3_0_2*t149 - 0.0825*P3_0_5 + c_q_3*t118 + s_q_3*t116) - 0.0825*t150 - 0.0825*t151 - 0.006806250000000001*t152 + 0.01824920229252011;
-    const double P2_2_3 = c_q_3*(P3_2_3*t149 - 0.0825*P3_3_5 + c_q_3*t132 + s_q_3*t130) - s_q_3*(P3_2_4*t149 - 0.0825*P3_4_5 + c_q_3*t126 + s_q_3*t124) - 0.126729164208;
-    const double P2_2_4 = -G3_5_0*t146 + 0.0825*P3_5_5 - t150 - t151 + 0.088844724872;
-    const double P2_3_3 = c_q_3*(c_q_3*t144 - s_q_3*t143) - s_q_3*(c_q_3*t141 - s_q_3*t139) + 3.228604;
-    const double P2_3_4 = -c_q_3*t148 + s_q_3*t147;
-    const double P2_4_4 = P3_5_5 - t152 + 3.228604;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_2_2;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_2;
-    const double G2_1_0 = Dinv2_0_0*P2_1_2;
-    const double G2_2_0 = Dinv2_0_0*P2_2_2;
-    const double G2_3_0 = Dinv2_0_0*P2_2_3;
-    const double G2_4_0 = Dinv2_0_0*P2_2_4;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t153 = 0.316*c_q_2;
-    const double t154 = 0.316*s_q_2;
-    const double t155 = -G2_1_0*P2_1_2 + P2_1_1;
-    const double t156 = -P2_0_1;
-    const double t157 = -G2_0_0*P2_1_2 - t156;
-    const double t158 = -P2_1_4;
-    const double t159 = -G2_4_0*P2_1_2 - t158;
-    const double t160 = -P2_1_3;
-    const double t161 = -G2_3_0*P2_1_2 - t160;
-    const double t162 = c_q_2*t157 - s_q_2*t155 - t153*t159 - t154*t161;
-    const double t163 = -G2_1_0*P2_0_2 - t156;
-    const double t164 = -G2_0_0*P2_0_2 + P2_0_0;
-    const double t165 = -P2_0_4;
-    const double t166 = -G2_4_0*P2_0_2 - t165;
-    const double t167 = -P2_0_3;
-    const double t168 = -G2_3_0*P2_0_2 - t167;
-    const double t169 = c_q_2*t164 - s_q_2*t163 - t153*t166 - t154*t168;
-    const double t170 = -G2_1_0*P2_2_4 - t158;
-    const double t171 = -G2_0_0*P2_2_4 - t165;
-    const double t172 = -G2_4_0*P2_2_4 + P2_4_4;
-    const double t173 = -P2_3_4;
-    const double t174 = -G2_3_0*P2_2_4 - t173;
-    const double t175 = c_q_2*t171 - s_q_2*t170 - t153*t172 - t154*t174;
-    const double t176 = -G2_1_0*P2_2_3 - t160;
-    const double t177 = -G2_0_0*P2_2_3 - t167;
-    const double t178 = -G2_4_0*P2_2_3 - t173;
-    const double t179 = -G2_3_0*P2_2_3 + P2_3_3;
-    const double t180 = c_q_2*t177 - s_q_2*t176 - t153*t178 - t154*t179;
-    const double P1_0_0 = c_q_2*t169 - s_q_2*t162 - t153*t175 - t154*t180 + 0.00850351162402155;
-    const double t181 = -P2_1_2;
-    const double t182 = -P2_0_2;
-    const double t183 = -P2_2_4;
-    const double t184 = -P2_2_3;
-    const double P1_0_1 = -c_q_2*(-G2_0_0*P2_2_2 - t182) + s_q_2*(-G2_1_0*P2_2_2 - t181) + t153*(-G2_4_0*P2_2_2 - t183) + t154*(-G2_3_0*P2_2_2 - t184) - 0.00398335888393552;
-    const double P1_0_2 = c_q_2*t162 + s_q_2*t169 + t153*t180 - t154*t175 + 0.01026110182100817;
-    const double P1_1_1 = -G2_2_0*P2_2_2 + P2_2_2 + 0.028124284712194955;
-    const double P1_1_2 = c_q_2*(G2_2_0*P2_1_2 + t181) + s_q_2*(G2_2_0*P2_0_2 + t182) + t153*(G2_2_0*P2_2_3 + t184) - t154*(G2_2_0*P2_2_4 + t183) + 0.0007689361029463999;
-    const double P1_2_2 = c_q_2*(c_q_2*t155 + s_q_2*t157 + t153*t161 - t154*t159) + s_q_2*(c_q_2*t163 + s_q_2*t164 + t153*t168 - t154*t166) + t153*(c_q_2*t176 + s_q_2*t177 + t153*t179 - t154*t178) - t154*(c_q_2*t170 + s_q_2*t171 + t153*t174 - t154*t172) + 0.026534991901690206;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_2_2;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_2;
-    const double G1_1_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t185 = -P1_0_1;
-    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t185)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t185) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.009213163777211224;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_0_0 = Dinv0_0_0*s_q_1*s_q_1;
-    const double t186 = Dinv0_0_0*s_q_1;
-    const double Ups1_0_1 = c_q_1*t186;
-    const double t187 = G1_0_0*s_q_1 + G1_1_0*c_q_1;
-    const double Ups1_0_2 = -t186*t187;
-    const double Ups1_1_1 = Dinv0_0_0*c_q_1*c_q_1;
-    const double Ups1_1_2 = -Dinv0_0_0*c_q_1*t187;
-    const double Ups1_2_2 = Dinv0_0_0*t187*t187 + Dinv1_0_0;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t188 = Ups1_0_0*c_q_2;
-    const double t189 = Ups1_0_2*s_q_2;
-    const double t190 = t188 + t189;
-    const double t191 = c_q_2*t190;
-    const double t192 = Ups1_0_2*c_q_2;
-    const double t193 = Ups1_2_2*s_q_2;
-    const double t194 = t192 + t193;
-    const double t195 = s_q_2*t194;
-    const double Ups2_0_0 = t191 + t195;
-    const double t196 = c_q_2*t194;
-    const double t197 = s_q_2*t190;
-    const double Ups2_0_1 = t196 - t197;
-    const double t198 = G2_2_0 - 1.0;
-    const double t199 = -G2_0_0*c_q_2 + G2_1_0*s_q_2 + G2_3_0*t154 + G2_4_0*t153;
-    const double t200 = -G2_0_0*s_q_2 - G2_1_0*c_q_2 - G2_3_0*t153 + 0.316*G2_4_0*s_q_2;
-    const double Ups2_0_2 = t190*t199 + t194*t200 + t198*(Ups1_0_1*c_q_2 + Ups1_1_2*s_q_2);
-    const double Ups2_0_3 = 0.316*t196 - 0.316*t197;
-    const double Ups2_0_4 = -0.316*t191 - 0.316*t195;
-    const double t201 = Ups1_2_2*c_q_2 - t189;
-    const double t202 = c_q_2*t201;
-    const double t203 = Ups1_0_0*s_q_2;
-    const double t204 = Ups1_0_2*c_q_2 - t203;
-    const double t205 = s_q_2*t204;
-    const double Ups2_1_1 = t202 - t205;
-    const double Ups2_1_2 = t198*(-Ups1_0_1*s_q_2 + Ups1_1_2*c_q_2) + t199*t204 + t200*t201;
-    const double Ups2_1_3 = 0.316*t202 - 0.316*t205;
-    const double Ups2_1_4 = -t153*t204 - t154*t201;
-    const double t206 = Ups1_0_0*t199 + Ups1_0_1*t198 + Ups1_0_2*t200;
-    const double t207 = Ups1_0_2*t199 + Ups1_1_2*t198 + Ups1_2_2*t200;
-    const double Ups2_2_2 = Dinv2_0_0 + t198*(Ups1_0_1*t199 + Ups1_1_1*t198 + Ups1_1_2*t200) + t199*t206 + t200*t207;
-    const double Ups2_2_3 = t153*t207 - t154*t206;
-    const double Ups2_2_4 = -t153*t206 - t154*t207;
-    const double t208 = 0.316*t189;
-    const double t209 = 0.316*Ups1_2_2*c_q_2 - t208;
-    const double t210 = 0.316*t192;
-    const double t211 = -0.316*t203 + t210;
-    const double Ups2_3_3 = t153*t209 - t154*t211;
-    const double Ups2_3_4 = -t153*t211 - t154*t209;
-    const double Ups2_4_4 = -t153*(-0.316*t188 - t208) - t154*(-0.316*t193 - t210);
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t212 = Ups2_0_2*s_q_3;
-    const double t213 = Ups2_0_0*c_q_3 + t212;
-    const double t214 = Ups2_0_2*c_q_3;
-    const double t215 = Ups2_2_2*s_q_3;
-    const double t216 = t214 + t215;
-    const double Ups3_0_0 = c_q_3*t213 + s_q_3*t216;
-    const double Ups3_0_1 = c_q_3*t216 - s_q_3*t213;
-    const double t217 = Ups2_0_4*c_q_3 + Ups2_2_4*s_q_3;
-    const double t218 = -G3_0_0*c_q_3 + G3_1_0*s_q_3;
-    const double t219 = -G3_3_0*c_q_3 + G3_4_0*s_q_3;
-    const double t220 = Ups2_2_3*s_q_3;
-    const double t221 = Ups2_0_3*c_q_3 + t220;
-    const double t222 = Ups2_1_2*s_q_3;
-    const double t223 = Ups2_0_1*c_q_3 + t222;
-    const double t224 = G3_2_0 + G3_3_0*t134 + G3_4_0*t128 - 1.0;
-    const double t225 = -G3_0_0*s_q_3 - G3_1_0*c_q_3 + 0.0825*G3_5_0;
-    const double Ups3_0_2 = G3_5_0*t217 + t213*t218 + t216*t225 + t219*t221 + t223*t224;
-    const double Ups3_0_3 = c_q_3*t221 - t134*t223;
-    const double Ups3_0_4 = -s_q_3*t221 - t128*t223;
-    const double Ups3_0_5 = -0.0825*t214 - 0.0825*t215 - t217;
-    const double t226 = Ups2_2_2*c_q_3 - t212;
-    const double t227 = -Ups2_0_0*s_q_3 + Ups2_0_2*c_q_3;
-    const double Ups3_1_1 = c_q_3*t226 - s_q_3*t227;
-    const double t228 = Ups2_0_4*s_q_3 - Ups2_2_4*c_q_3;
-    const double t229 = -Ups2_0_3*s_q_3 + Ups2_2_3*c_q_3;
-    const double t230 = -Ups2_0_1*s_q_3 + Ups2_1_2*c_q_3;
-    const double Ups3_1_2 = -G3_5_0*t228 + t218*t227 + t219*t229 + t224*t230 + t225*t226;
-    const double Ups3_1_3 = c_q_3*t229 - t134*t230;
-    const double Ups3_1_4 = -s_q_3*t229 - t128*t230;
-    const double Ups3_1_5 = -0.0825*Ups2_2_2*c_q_3 + 0.0825*t212 + t228;
-    const double t231 = G3_5_0*Ups2_4_4 + Ups2_0_4*t218 + Ups2_1_4*t224 + Ups2_2_4*t225 + Ups2_3_4*t219;
-    const double t232 = G3_5_0*Ups2_3_4 + Ups2_0_3*t218 + Ups2_1_3*t224 + Ups2_2_3*t225 + Ups2_3_3*t219;
-    const double t233 = Ups2_0_2*t218;
-    const double t234 = Ups2_1_2*t224;
-    const double t235 = Ups2_2_2*t225;
-    const double t236 = Ups2_2_3*t219;
-    const double t237 = G3_5_0*Ups2_1_4 + Ups2_0_1*t218 + Ups2_1_1*t224 + Ups2_1_2*t225 + Ups2_1_3*t219;
-    const double Ups3_2_2 = Dinv3_0_0 + G3_5_0*t231 + t218*(G3_5_0*Ups2_0_4 + Ups2_0_0*t218 + Ups2_0_1*t224 + Ups2_0_2*t225 + Ups2_0_3*t219) + t219*t232 + t224*t237 + t225*(G3_5_0*Ups2_2_4 + t233 + t234 + t235 + t236);
-    const double Ups3_2_3 = c_q_3*t232 - t134*t237;
-    const double Ups3_2_4 = -s_q_3*t232 - t128*t237;
-    const double Ups3_2_5 = -Ups2_2_4*t149 - t231 - 0.0825*t233 - 0.0825*t234 - 0.0825*t235 - 0.0825*t236;
-    const double t238 = Ups2_1_3*s_q_3;
-    const double t239 = Ups2_3_3*c_q_3 - 0.0825*t238;
-    const double t240 = -Ups2_1_1*t134 + Ups2_1_3*c_q_3;
-    const double Ups3_3_3 = c_q_3*t239 - t134*t240;
-    const double Ups3_3_4 = -s_q_3*t239 - t128*t240;
-    const double Ups3_3_5 = Ups2_1_4*t134 - 0.0825*Ups2_2_3*c_q_3 - Ups2_3_4*c_q_3 + 0.006806250000000001*t222;
-    const double Ups3_4_4 = -s_q_3*(-0.0825*Ups2_1_3*c_q_3 - Ups2_3_3*s_q_3) - t128*(-Ups2_1_1*t128 - t238);
-    const double Ups3_4_5 = 0.006806250000000001*Ups2_1_2*c_q_3 + Ups2_1_4*t128 + Ups2_3_4*s_q_3 + 0.0825*t220;
-    const double Ups3_5_5 = 0.006806250000000001*Ups2_2_2 + 0.165*Ups2_2_4 + Ups2_4_4;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t241 = Ups3_0_0*c_q_4;
-    const double t242 = Ups3_0_2*s_q_4;
-    const double t243 = t241 - t242;
-    const double t244 = c_q_4*t243;
-    const double t245 = Ups3_0_2*c_q_4;
-    const double t246 = Ups3_2_2*s_q_4;
-    const double t247 = t245 - t246;
-    const double Ups4_0_0 = -s_q_4*t247 + t244;
-    const double t248 = c_q_4*t247;
-    const double t249 = s_q_4*t243;
-    const double Ups4_0_1 = -t248 - t249;
-    const double t250 = G4_3_0*s_q_4;
-    const double t251 = G4_4_0*c_q_4;
-    const double t252 = t250 + t251;
-    const double t253 = Ups3_0_5*c_q_4;
-    const double t254 = Ups3_2_5*s_q_4;
-    const double t255 = t253 - t254;
-    const double t256 = G4_3_0*c_q_4;
-    const double t257 = G4_4_0*s_q_4 - t256;
-    const double t258 = Ups3_0_3*c_q_4;
-    const double t259 = Ups3_2_3*s_q_4;
-    const double t260 = t258 - t259;
-    const double t261 = -G4_0_0*c_q_4 + G4_1_0*s_q_4 + 0.384*t250 + 0.384*t251;
-    const double t262 = Ups3_0_1*c_q_4;
-    const double t263 = Ups3_1_2*s_q_4;
-    const double t264 = t262 - t263;
-    const double t265 = -G4_2_0 + 0.0825*t250 + 0.0825*t251 + 1.0;
-    const double t266 = 0.0825*G4_5_0;
-    const double t267 = G4_0_0*s_q_4 + G4_1_0*c_q_4 - 0.384*G4_4_0*s_q_4 + 0.384*t256 + t266;
-    const double t268 = Ups3_0_4*c_q_4;
-    const double t269 = Ups3_2_4*s_q_4;
-    const double Ups4_0_2 = -G4_5_0*(t268 - t269) + t243*t261 + t247*t267 + t252*t255 + t257*t260 + t264*t265;
-    const double Ups4_0_3 = c_q_4*t260 - s_q_4*t255 - 0.384*t248 - 0.384*t249 - t264*t97;
-    const double Ups4_0_4 = -c_q_4*t255 + 0.384*s_q_4*t247 - s_q_4*t260 - t100*t264 - 0.384*t244;
-    const double Ups4_0_5 = Ups3_0_4*c_q_4 + 0.0825*Ups3_2_2*s_q_4 - 0.0825*t245 - t269;
-    const double t270 = Ups3_2_2*c_q_4;
-    const double t271 = -t242 - t270;
-    const double t272 = c_q_4*t271;
-    const double t273 = Ups3_0_0*s_q_4;
-    const double t274 = -t245 - t273;
-    const double t275 = s_q_4*t274;
-    const double Ups4_1_1 = -t272 - t275;
-    const double t276 = Ups3_0_5*s_q_4;
-    const double t277 = Ups3_2_5*c_q_4;
-    const double t278 = -t276 - t277;
-    const double t279 = Ups3_0_3*s_q_4;
-    const double t280 = Ups3_2_3*c_q_4;
-    const double t281 = -t279 - t280;
-    const double t282 = Ups3_0_1*s_q_4;
-    const double t283 = Ups3_1_2*c_q_4;
-    const double t284 = -t282 - t283;
-    const double t285 = Ups3_0_4*s_q_4;
-    const double t286 = Ups3_2_4*c_q_4;
-    const double Ups4_1_2 = -G4_5_0*(-t285 - t286) + t252*t278 + t257*t281 + t261*t274 + t265*t284 + t267*t271;
-    const double Ups4_1_3 = c_q_4*t281 - s_q_4*t278 - 0.384*t272 - 0.384*t275 - t284*t97;
-    const double Ups4_1_4 = -c_q_4*t278 + 0.384*s_q_4*t271 - s_q_4*t281 - t100*t284 - t274*t51;
-    const double Ups4_1_5 = 0.0825*t242 + 0.0825*t270 - t285 - t286;
-    const double t287 = -G4_5_0*Ups3_4_5 + Ups3_0_5*t261 + Ups3_1_5*t265 + Ups3_2_5*t267 + Ups3_3_5*t257 + Ups3_5_5*t252;
-    const double t288 = -G4_5_0*Ups3_3_4 + Ups3_0_3*t261 + Ups3_1_3*t265 + Ups3_2_3*t267 + Ups3_3_3*t257 + Ups3_3_5*t252;
-    const double t289 = -G4_5_0*Ups3_1_4 + Ups3_0_1*t261 + Ups3_1_1*t265 + Ups3_1_2*t267 + Ups3_1_3*t257 + Ups3_1_5*t252;
-    const double t290 = -G4_5_0*Ups3_0_4 + Ups3_0_0*t261 + Ups3_0_1*t265 + Ups3_0_2*t267 + Ups3_0_3*t257 + Ups3_0_5*t252;
-    const double t291 = Ups3_0_2*t261;
-    const double t292 = Ups3_1_2*t265;
-    const double t293 = Ups3_2_2*t267;
-    const double t294 = Ups3_2_3*t257;
-    const double t295 = Ups3_2_5*t252;
-    const double t296 = -G4_5_0*Ups3_2_4 + t291 + t292 + t293 + t294 + t295;
-    const double t297 = -G4_5_0*Ups3_4_4 + Ups3_0_4*t261 + Ups3_1_4*t265 + Ups3_2_4*t267 + Ups3_3_4*t257 + Ups3_4_5*t252;
-    const double Ups4_2_2 = Dinv4_0_0 - G4_5_0*t297 + t252*t287 + t257*t288 + t261*t290 + t265*t289 + t267*t296;
-    const double Ups4_2_3 = c_q_4*t288 - s_q_4*t287 - t289*t97 - t290*t54 - t296*t51;
-    const double Ups4_2_4 = -c_q_4*t287 - s_q_4*t288 + 0.384*s_q_4*t296 - t100*t289 - t290*t51;
-    const double Ups4_2_5 = Ups3_2_4*t266 - 0.0825*t291 - 0.0825*t292 - 0.0825*t293 - 0.0825*t294 - 0.0825*t295 + t297;
-    const double t298 = Ups3_3_5*c_q_4;
-    const double t299 = Ups3_1_5*s_q_4;
-    const double t300 = -Ups3_5_5*s_q_4 - 0.384*t276 - 0.384*t277 + t298 - 0.0825*t299;
-    const double t301 = Ups3_3_5*s_q_4;
-    const double t302 = Ups3_1_3*s_q_4;
-    const double t303 = Ups3_3_3*c_q_4 - 0.384*t279 - 0.384*t280 - t301 - 0.0825*t302;
-    const double t304 = 0.384*t242;
-    const double t305 = -t254 - 0.0825*t263 - 0.384*t270 + t280 - t304;
-    const double t306 = 0.384*t245;
-    const double t307 = Ups3_0_3*c_q_4 - 0.384*t273 - t276 - 0.0825*t282 - t306;
-    const double t308 = -Ups3_1_1*t97 + Ups3_1_3*c_q_4 - 0.384*t282 - 0.384*t283 - t299;
-    const double Ups4_3_3 = c_q_4*t303 - s_q_4*t300 - t305*t51 - t307*t54 - t308*t97;
-    const double Ups4_3_4 = -c_q_4*t300 - s_q_4*t303 + 0.384*s_q_4*t305 - t100*t308 - t307*t51;
-    const double Ups4_3_5 = -Ups3_1_4*t97 + Ups3_3_4*c_q_4 - Ups3_4_5*s_q_4 + 0.03168*t242 + 0.0825*t254 + 0.006806250000000001*t263 + 0.03168*t270 - 0.0825*t280 - 0.384*t285 - 0.384*t286;
-    const double t309 = Ups3_1_5*c_q_4;
-    const double Ups4_4_4 = -c_q_4*(0.384*Ups3_2_5*s_q_4 - Ups3_5_5*c_q_4 - 0.384*t253 - t301 - 0.0825*t309) - s_q_4*(-0.0825*Ups3_1_3*c_q_4 + 0.384*Ups3_2_3*s_q_4 - Ups3_3_3*s_q_4 - 0.384*t258 - t298) + 0.384*s_q_4*(0.384*Ups3_2_2*s_q_4 - t259 - t277 - 0.0825*t283 - t306) - t100*(-Ups3_1_1*t100 + 0.384*Ups3_1_2*s_q_4 - 0.384*t262 - t302 - t309) - t51*(-0.384*t241 - t253 - 0.0825*t262 - t279 + t304);
-    const double Ups4_4_5 = -Ups3_1_4*t100 - Ups3_3_4*s_q_4 - Ups3_4_5*c_q_4 + 0.03168*t245 - 0.03168*t246 + 0.0825*t259 - 0.384*t268 + 0.384*t269 + 0.0825*t277 + 0.006806250000000001*t283;
-    const double Ups4_5_5 = 0.006806250000000001*Ups3_2_2 - 0.165*Ups3_2_4 + Ups3_4_4;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t310 = Ups4_0_2*s_q_5;
-    const double t311 = Ups4_0_0*c_q_5 + t310;
-    const double t312 = Ups4_0_2*c_q_5 + Ups4_2_2*s_q_5;
-    const double Ups5_0_0 = c_q_5*t311 + s_q_5*t312;
-    const double Ups5_0_1 = c_q_5*t312 - s_q_5*t311;
-    const double t313 = Ups4_0_4*c_q_5 + Ups4_2_4*s_q_5;
-    const double t314 = G5_2_0 - 1.0;
-    const double t315 = -G5_0_0*c_q_5 + G5_1_0*s_q_5;
-    const double t316 = G5_4_0*s_q_5 - t41;
-    const double t317 = Ups4_0_3*c_q_5 + Ups4_2_3*s_q_5;
-    const double t318 = -G5_0_0*s_q_5 - t34;
-    const double t319 = Ups4_0_5*c_q_5 + Ups4_2_5*s_q_5;
-    const double t320 = -t44 - t45;
-    const double Ups5_0_2 = G5_5_0*t313 + t311*t315 + t312*t318 + t314*(Ups4_0_1*c_q_5 + Ups4_1_2*s_q_5) + t316*t317 + t319*t320;
-    const double Ups5_0_3 = c_q_5*t317 + s_q_5*t319;
-    const double Ups5_0_4 = c_q_5*t319 - s_q_5*t317;
-    const double Ups5_0_5 = -t313;
-    const double t321 = Ups4_2_2*c_q_5 - t310;
-    const double t322 = -Ups4_0_0*s_q_5 + Ups4_0_2*c_q_5;
-    const double Ups5_1_1 = c_q_5*t321 - s_q_5*t322;
-    const double Ups5_1_5 = Ups4_0_4*s_q_5 - Ups4_2_4*c_q_5;
-    const double t323 = -Ups4_0_3*s_q_5 + Ups4_2_3*c_q_5;
-    const double t324 = -Ups4_0_5*s_q_5 + Ups4_2_5*c_q_5;
-    const double Ups5_1_2 = -G5_5_0*Ups5_1_5 + t314*(-Ups4_0_1*s_q_5 + Ups4_1_2*c_q_5) + t315*t322 + t316*t323 + t318*t321 + t320*t324;
-    const double Ups5_1_3 = c_q_5*t323 + s_q_5*t324;
-    const double Ups5_1_4 = c_q_5*t324 - s_q_5*t323;
-    const double t325 = G5_5_0*Ups4_4_4 + Ups4_0_4*t315 + Ups4_1_4*t314 + Ups4_2_4*t318 + Ups4_3_4*t316 + Ups4_4_5*t320;
-    const double t326 = G5_5_0*Ups4_3_4 + Ups4_0_3*t315 + Ups4_1_3*t314 + Ups4_2_3*t318 + Ups4_3_3*t316 + Ups4_3_5*t320;
-    const double t327 = G5_5_0*Ups4_4_5 + Ups4_0_5*t315 + Ups4_1_5*t314 + Ups4_2_5*t318 + Ups4_3_5*t316 + Ups4_5_5*t320;
-    const double Ups5_2_2 = Dinv5_0_0 + G5_5_0*t325 + t314*(G5_5_0*Ups4_1_4 + Ups4_0_1*t315 + Ups4_1_1*t314 + Ups4_1_2*t318 + Ups4_1_3*t316 + Ups4_1_5*t320) + t315*(G5_5_0*Ups4_0_4 + Ups4_0_0*t315 + Ups4_0_1*t314 + Ups4_0_2*t318 + Ups4_0_3*t316 + Ups4_0_5*t320) + t316*t326 + t318*(G5_5_0*Ups4_2_4 + Ups4_0_2*t315 + Ups4_1_2*t314 + Ups4_2_2*t318 + Ups4_2_3*t316 + Ups4_2_5*t320) + t320*t327;
-    const double Ups5_2_3 = c_q_5*t326 + s_q_5*t327;
-    const double Ups5_2_4 = c_q_5*t327 - s_q_5*t326;
-    const double Ups5_2_5 = -t325;
-    const double t328 = Ups4_3_5*s_q_5;
-    const double t329 = Ups4_3_3*c_q_5 + t328;
-    const double t330 = Ups4_3_5*c_q_5 + Ups4_5_5*s_q_5;
-    const double Ups5_3_3 = c_q_5*t329 + s_q_5*t330;
-    const double Ups5_3_4 = c_q_5*t330 - s_q_5*t329;
-    const double Ups5_3_5 = -Ups4_3_4*c_q_5 - Ups4_4_5*s_q_5;
-    const double Ups5_4_4 = c_q_5*(Ups4_5_5*c_q_5 - t328) - s_q_5*(-Ups4_3_3*s_q_5 + Ups4_3_5*c_q_5);
-    const double Ups5_4_5 = Ups4_3_4*s_q_5 - Ups4_4_5*c_q_5;
-    /* Ups6: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t331 = Ups5_0_2*s_q_6;
-    const double t332 = Ups5_0_0*c_q_6 + t331;
-    const double t333 = Ups5_0_2*c_q_6;
-    const double t334 = Ups5_2_2*s_q_6;
-    const double t335 = t333 + t334;
-    const double Ups6_0_0 = c_q_6*t332 + s_q_6*t335;
-    const double Ups6_0_1 = c_q_6*t335 - s_q_6*t332;
-    const double t336 = 0.3043676996866723*c_q_6 + 0.3850309484142862*s_q_6;
-    const double t337 = Ups5_2_3*s_q_6;
-    const double t338 = Ups5_0_3*c_q_6 + t337;
-    const double t339 = 0.14441699928917623*c_q_6 - 0.18783782960108433*s_q_6;
-    const double t340 = 0.18783782960108433*c_q_6 + 0.14441699928917623*s_q_6;
-    const double t341 = -0.3850309484142862*c_q_6 + 0.3043676996866723*s_q_6;
-    const double t342 = Ups5_2_5*s_q_6;
-    const double t343 = Ups5_0_5*c_q_6 + t342;
-    const double t344 = 0.03388272346045718*c_q_6 - 0.026784357572427163*s_q_6;
-    const double t345 = Ups5_0_1*c_q_6 + Ups5_1_2*s_q_6;
-    const double Ups6_0_2 = t332*t339 + t335*t340 + t336*t338 + t341*t343 + t344*t345;
-    const double t346 = 0.088*t345;
-    const double Ups6_0_3 = c_q_6*t338 + s_q_6*t343 - s_q_6*t346;
-    const double Ups6_0_4 = c_q_6*t343 - c_q_6*t346 - s_q_6*t338;
-    const double Ups6_0_5 = -Ups5_0_4*c_q_6 - Ups5_2_4*s_q_6 - 0.088*t333 - 0.088*t334;
-    const double t347 = Ups5_2_2*c_q_6 - t331;
-    const double t348 = -Ups5_0_0*s_q_6 + Ups5_0_2*c_q_6;
-    const double Ups6_1_1 = c_q_6*t347 - s_q_6*t348;
-    const double t349 = -Ups5_0_3*s_q_6 + Ups5_2_3*c_q_6;
-    const double t350 = -Ups5_0_5*s_q_6 + Ups5_2_5*c_q_6;
-    const double t351 = -Ups5_0_1*s_q_6 + Ups5_1_2*c_q_6;
-    const double Ups6_1_2 = t336*t349 + t339*t348 + t340*t347 + t341*t350 + t344*t351;
-    const double t352 = 0.088*t351;
-    const double Ups6_1_3 = c_q_6*t349 + s_q_6*t350 - s_q_6*t352;
-    const double Ups6_1_4 = c_q_6*t350 - c_q_6*t352 - s_q_6*t349;
-    const double Ups6_1_5 = Ups5_0_4*s_q_6 - 0.088*Ups5_2_2*c_q_6 - Ups5_2_4*c_q_6 + 0.088*t331;
-    const double t353 = Ups5_0_3*t339 + Ups5_1_3*t344 + Ups5_2_3*t340 + Ups5_3_3*t336 + Ups5_3_5*t341;
-    const double t354 = Ups5_0_2*t339;
-    const double t355 = Ups5_1_2*t344;
-    const double t356 = Ups5_2_2*t340;
-    const double t357 = Ups5_2_3*t336;
-    const double t358 = Ups5_2_5*t341;
-    const double t359 = Ups4_4_4*t341 + Ups5_0_5*t339 + Ups5_1_5*t344 + Ups5_2_5*t340 + Ups5_3_5*t336;
-    const double t360 = Ups5_0_1*t339 + Ups5_1_1*t344 + Ups5_1_2*t340 + Ups5_1_3*t336 + Ups5_1_5*t341;
-    const double Ups6_2_2 = t336*t353 + t339*(Ups5_0_0*t339 + Ups5_0_1*t344 + Ups5_0_2*t340 + Ups5_0_3*t336 + Ups5_0_5*t341) + t340*(t354 + t355 + t356 + t357 + t358) + t341*t359 + t344*t360 + 149.60760989322966;
-    const double t361 = 0.088*t360;
-    const double Ups6_2_3 = c_q_6*t353 + s_q_6*t359 - s_q_6*t361;
-    const double Ups6_2_4 = c_q_6*t359 - c_q_6*t361 - s_q_6*t353;
-    const double Ups6_2_5 = -Ups5_0_4*t339 - Ups5_1_4*t344 - Ups5_2_4*t340 - Ups5_3_4*t336 - Ups5_4_5*t341 - 0.088*t354 - 0.088*t355 - 0.088*t356 - 0.088*t357 - 0.088*t358;
-    const double t362 = Ups5_3_5*s_q_6;
-    const double t363 = Ups5_1_3*s_q_6;
-    const double t364 = Ups5_3_3*c_q_6 + t362 - 0.088*t363;
-    const double t365 = Ups5_1_5*s_q_6;
-    const double t366 = Ups4_4_4*s_q_6 + Ups5_3_5*c_q_6 - 0.088*t365;
-    const double t367 = 0.088*s_q_6;
-    const double t368 = Ups5_1_3*c_q_6;
-    const double t369 = -Ups5_1_1*t367 + t365 + t368;
-    const double Ups6_3_3 = c_q_6*t364 + s_q_6*t366 - t367*t369;
-    const double t370 = 0.088*c_q_6;
-    const double Ups6_3_4 = c_q_6*t366 - s_q_6*t364 - t369*t370;
-    const double Ups6_3_5 = 0.007743999999999999*Ups5_1_2*s_q_6 + 0.088*Ups5_1_4*s_q_6 - 0.088*Ups5_2_3*c_q_6 - Ups5_3_4*c_q_6 - Ups5_4_5*s_q_6 - 0.088*t342;
-    const double Ups6_4_4 = c_q_6*(Ups4_4_4*c_q_6 - 0.088*Ups5_1_5*c_q_6 - t362) - s_q_6*(-Ups5_3_3*s_q_6 + Ups5_3_5*c_q_6 - 0.088*t368) - t370*(-Ups5_1_1*t370 + Ups5_1_5*c_q_6 - t363);
-    const double Ups6_4_5 = 0.007743999999999999*Ups5_1_2*c_q_6 + Ups5_1_4*t370 - 0.088*Ups5_2_5*c_q_6 + Ups5_3_4*s_q_6 - Ups5_4_5*c_q_6 + 0.088*t337;
-    const double Ups6_5_5 = 0.007743999999999999*Ups5_2_2 + 0.176*Ups5_2_4 + Ups5_4_4;
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[7] = { q[0], q[1], q[2], q[3], q[4], q[5], q[6] };
+    double soagen_s[7], soagen_c[7];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 7);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
+    const double c_q_5 = soagen_c[5];
+    const double s_q_5 = soagen_s[5];
+    const double c_q_6 = soagen_c[6];
+    const double s_q_6 = soagen_s[6];
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
+    /* Rch5: composite rigid-body inertia R(k) (a.44) */
+    const double Rch5_0 = F5_6_5_0 + 0.231847552695;
+    const double t0 = 0.0020344399586617965*c_q_6 + 0.002573605371338202*s_q_6;
+    const double Rch5_2 = t0 - 0.017527158935000002;
+    /* Rc5: composite rigid-body inertia R(k) (a.44) */
+    const double t1 = 0.0003913912816842479*s_q_6;
+    const double t2 = 0.03163334319094959*c_q_6 - t1;
+    const double t3 = 0.0003913912816842479*c_q_6;
+    const double t4 = -0.029212399412428355*s_q_6 + t3;
+    const double Rc5_0_0 = c_q_6*t2 - s_q_6*t4 + 0.00248046035817079;
+    const double t5 = 0.0009653051699191116*c_q_6 - 0.001255536598272898*s_q_6;
+    const double Rc5_0_1 = t5 + 0.014748570382675316;
+    const double Rc5_0_2 = c_q_6*t4 - 0.00017903071636223808*c_q_6 + s_q_6*t2 - 0.00022647727267776177*s_q_6 - 0.0001037589172186847;
+    const double t6 = 0.00045295454535552353*c_q_6 - 0.00035806143272447616*s_q_6;
+    const double Rc5_1_1 = t6 + 0.028833240468467896;
+    const double t7 = 0.001255536598272898*c_q_6 + 0.0009653051699191116*s_q_6;
+    const double Rc5_1_2 = t7 + 9.3569097314605e-05;
+    const double Rc5_2_2 = c_q_6*(0.029212399412428355*c_q_6 + t1) + s_q_6*(0.03163334319094959*s_q_6 + t3) + t6 + 0.023375882598238945;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_5_0 = Rch5_0*c_q_5 + 0.17380470556900002*s_q_5;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_0 = F4_5_5_0 - 0.014653732538;
+    const double Rch4_1 = 0.05034347249 - Rch5_2;
+    const double t8 = 0.17380470556900002*c_q_5;
+    const double t9 = Rch5_0*s_q_5;
+    const double Rch4_2 = -t8 + t9 - 0.047121686402;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t10 = Rc5_0_1*s_q_5;
+    const double t11 = Rc5_0_0*c_q_5 - t10;
+    const double t12 = Rc5_0_1*c_q_5;
+    const double t13 = -Rc5_1_1*s_q_5 + t12;
+    const double Rc4_0_0 = c_q_5*t11 - s_q_5*t13 + 0.03942757095803552;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = Rc5_0_2*c_q_5 - Rc5_1_2*s_q_5;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
+    const double Rc4_0_2 = c_q_5*t13 + s_q_5*t11 - 0.004600245517563105;
+    const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_2_0 = Rc5_0_2*s_q_5 + Rc5_1_2*c_q_5;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
+    const double Rc4_2_2 = c_q_5*(Rc5_1_1*c_q_5 + t10) + s_q_5*(Rc5_0_0*s_q_5 + t12) + 0.010869510762828563;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t14 = Rch4_1*s_q_4;
+    const double t15 = Rch4_0*c_q_4;
+    const double Rch3_0 = -t14 + t15 - 0.5527802746500001;
+    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
+    const double t16 = Rch4_0*s_q_4;
+    const double t17 = Rch4_1*c_q_4;
+    const double t18 = t16 + t17;
+    const double Rch3_2 = 0.09850206933 - t18;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t19 = Rc4_0_1*s_q_4;
+    const double t20 = Rc4_0_0*c_q_4 - t19;
+    const double t21 = Rc4_0_1*c_q_4;
+    const double t22 = -Rc4_1_1*s_q_4 + t21;
+    const double Rc3_0_0 = 0.768*Rch4_2 + c_q_4*t20 - s_q_4*t22 + 0.71471758973886;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = Rc4_0_2*c_q_4 - Rc4_1_2*s_q_4 + 0.384*t14 - 0.384*t15;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_0_1 = F3_4_0_0 + 0.0825*Rch4_2 + 0.16672841181362585;
+    const double Rc3_0_2 = -c_q_4*t22 - s_q_4*t20 - 0.0825*t16 - 0.0825*t17 + 0.0039053550262761003;
+    const double t23 = 0.165*t15;
+    const double Rc3_1_1 = Rc4_2_2 + 0.165*t14 - t23 + 0.06226541196820139;
+    const double t24 = Rc4_0_2*s_q_4 + Rc4_1_2*c_q_4 - 0.384*Rch4_0*s_q_4 - 0.384*Rch4_1*c_q_4;
+    const double Rc3_1_2 = -t24 - 0.0016444875773692705;
+    const double Rc3_2_2 = 0.165*Rch4_1*s_q_4 + 0.768*Rch4_2 - c_q_4*(-Rc4_1_1*c_q_4 - t19) - s_q_4*(-Rc4_0_0*s_q_4 - t21) - t23 + 0.7544924500842897;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t25 = Rch3_0*c_q_3;
+    const double t26 = Rch3_1*s_q_3;
+    const double Rch2_0 = t25 - t26 + 0.7468579598720001;
+    const double Rch2_1 = 0.126729164208 - Rch3_2;
+    const double t27 = Rch3_0*s_q_3;
+    const double t28 = Rch3_1*c_q_3;
+    const double t29 = t27 + t28;
+    const double Rch2_2 = t29 - 0.214708623208;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t30 = Rc3_0_1*s_q_3;
+    const double t31 = Rc3_0_0*c_q_3 - t30;
+    const double t32 = Rc3_0_1*c_q_3;
+    const double t33 = -Rc3_1_1*s_q_3 + t32;
+    const double Rc2_0_0 = c_q_3*t31 - s_q_3*t33 + 0.05649492601407083;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc3_0_2*c_q_3 - Rc3_1_2*s_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = -F2_3_0_0 + 0.0825*Rch3_2 - 0.008248333140675744;
+    const double Rc2_0_2 = c_q_3*t33 + s_q_3*t31 - 0.0825*t27 - 0.0825*t28 - 0.005487648106562256;
+    const double t34 = 0.165*t25 - 0.165*t26;
+    const double Rc2_1_1 = Rc3_2_2 + t34 + 0.10716447388710612;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = Rc3_0_2*s_q_3 + Rc3_1_2*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
+    const double Rc2_2_2 = c_q_3*(Rc3_1_1*c_q_3 + t30) + s_q_3*(Rc3_0_0*s_q_3 + t32) + t34 + 0.07253529418002011;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t35 = 0.632*Rch2_2;
+    const double t36 = Rc2_0_1*s_q_2;
+    const double t37 = Rc2_0_0*c_q_2 - t36;
+    const double t38 = Rc2_0_1*c_q_2;
+    const double t39 = -Rc2_1_1*s_q_2 + t38;
+    const double Rc1_0_0 = c_q_2*t37 - s_q_2*t39 + t35 + 1.1273422604560217;
+    const double t40 = 0.316*Rch2_1;
+    const double t41 = 0.316*Rch2_0;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc2_0_2*c_q_2 - Rc2_1_2*s_q_2 - c_q_2*t41 + s_q_2*t40;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
+    const double Rc1_0_2 = c_q_2*t39 + s_q_2*t37 + 0.01026110182100817;
+    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
+    const double t42 = Rc2_0_2*s_q_2;
+    const double t43 = Rc2_1_2*c_q_2;
+    const double t44 = s_q_2*t41;
+    const double t45 = c_q_2*t40;
+    const double Rc1_1_2 = -t42 - t43 + t44 + t45 + 0.0007689361029463999;
+    const double Rc1_2_2 = c_q_2*(Rc2_1_1*c_q_2 + t36) + s_q_2*(Rc2_0_0*s_q_2 + t38) + t35 + 1.1453737407336904;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = -c_q_1*(-Rc1_0_1*s_q_1 - Rc1_1_1*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 - Rc1_0_1*c_q_1) + 0.009213163777211224;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = t42 + t43 - t44 - t45;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1 + Rc2_2_2*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = -Rc3_2_2 + 0.0825*Rch3_1*s_q_3 - 0.0825*t25;
+    const double F2_3_3_0 = -t29;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t46 = 0.316*F2_3_3_0;
+    const double F1_3_0_0 = F2_3_0_0*c_q_2 - F2_3_1_0*s_q_2 - s_q_2*t46;
+    const double F1_3_2_0 = F2_3_0_0*s_q_2 + F2_3_1_0*c_q_2 + c_q_2*t46;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -F1_3_0_0*s_q_1 + F2_3_2_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = Rc4_2_2 + 0.0825*t14 - 0.0825*t15;
+    const double F3_4_2_0 = -t24;
+    const double F3_4_3_0 = -t18;
+    const double F3_4_5_0 = t14 - t15;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = F3_4_0_0*c_q_3 - F3_4_1_0*s_q_3;
+    const double t47 = 0.0825*s_q_3;
+    const double F2_4_1_0 = -F3_4_2_0 - F3_4_3_0*t47;
+    const double F2_4_2_0 = F3_4_0_0*s_q_3 + F3_4_1_0*c_q_3 - 0.0825*F3_4_5_0;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t48 = 0.316*c_q_2;
+    const double t49 = 0.316*s_q_2;
+    const double F1_4_0_0 = F2_4_0_0*c_q_2 - F2_4_1_0*s_q_2 - F2_4_3_0*t49 + F3_4_5_0*t48;
+    const double F1_4_2_0 = F2_4_0_0*s_q_2 + F2_4_1_0*c_q_2 + F2_4_3_0*t48 + F3_4_5_0*t49;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -F1_4_0_0*s_q_1 + F2_4_2_0*c_q_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_3_0 = t8 - t9;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t50 = F4_5_3_0*s_q_4;
+    const double F3_5_0_0 = F4_5_0_0*c_q_4 + Rc5_2_2*s_q_4 - 0.384*t50;
+    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t50;
+    const double F3_5_3_0 = F4_5_3_0*c_q_4;
+    const double t51 = 0.0825*F4_5_5_0;
+    const double F3_5_2_0 = -0.384*F3_5_3_0 - F4_5_0_0*s_q_4 + Rc5_2_2*c_q_4 - t51;
+    const double F3_5_5_0 = -t50;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3 - F3_5_1_0*s_q_3;
+    const double F2_5_1_0 = -F3_5_2_0 - F3_5_3_0*t47 - c_q_3*t51;
+    const double F2_5_2_0 = F3_5_0_0*s_q_3 + F3_5_1_0*c_q_3 - 0.0825*F3_5_5_0;
+    const double F2_5_3_0 = F3_5_3_0*c_q_3 - F4_5_5_0*s_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = F2_5_0_0*c_q_2 - F2_5_1_0*s_q_2 - F2_5_3_0*t49 + F3_5_5_0*t48;
+    const double F1_5_2_0 = F2_5_0_0*s_q_2 + F2_5_1_0*c_q_2 + F2_5_3_0*t48 + F3_5_5_0*t49;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -F1_5_0_0*s_q_1 + F2_5_2_0*c_q_1;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_0_0 = -t5;
+    const double F5_6_1_0 = -0.00022647727267776177*c_q_6 + 0.00017903071636223808*s_q_6 - 0.006684151967360946;
+    const double F5_6_2_0 = -t7;
+    const double F5_6_3_0 = -t0;
+    /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_6_0_0 = F5_6_0_0*c_q_5 - F5_6_1_0*s_q_5;
+    const double F4_6_2_0 = F5_6_0_0*s_q_5 + F5_6_1_0*c_q_5;
+    const double F4_6_3_0 = F5_6_3_0*c_q_5;
+    const double F4_6_5_0 = F5_6_3_0*s_q_5;
+    /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t52 = F5_6_5_0*c_q_4;
+    const double t53 = F4_6_3_0*s_q_4;
+    const double F3_6_0_0 = F4_6_0_0*c_q_4 + F5_6_2_0*s_q_4 + 0.384*t52 - 0.384*t53;
+    const double F3_6_1_0 = F4_6_2_0 + 0.0825*t52 - 0.0825*t53;
+    const double t54 = 0.0825*F4_6_5_0;
+    const double t55 = F4_6_3_0*c_q_4;
+    const double t56 = F5_6_5_0*s_q_4;
+    const double F3_6_2_0 = -F4_6_0_0*s_q_4 + F5_6_2_0*c_q_4 - t54 - 0.384*t55 - 0.384*t56;
+    const double F3_6_3_0 = t55 + t56;
+    const double F3_6_5_0 = F5_6_5_0*c_q_4 - t53;
+    /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_6_0_0 = F3_6_0_0*c_q_3 - F3_6_1_0*s_q_3;
+    const double F2_6_1_0 = -F3_6_2_0 - F3_6_3_0*t47 - c_q_3*t54;
+    const double F2_6_2_0 = F3_6_0_0*s_q_3 + F3_6_1_0*c_q_3 - 0.0825*F3_6_5_0;
+    const double F2_6_3_0 = F3_6_3_0*c_q_3 - F4_6_5_0*s_q_3;
+    /* F1_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_6_0_0 = F2_6_0_0*c_q_2 - F2_6_1_0*s_q_2 - F2_6_3_0*t49 + F3_6_5_0*t48;
+    const double F1_6_2_0 = F2_6_0_0*s_q_2 + F2_6_1_0*c_q_2 + F2_6_3_0*t48 + F3_6_5_0*t49;
+    /* F0_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_6_2_0 = -F1_6_0_0*s_q_1 + F2_6_2_0*c_q_1;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = 149.60760989322966*F0_6_2_0;
+    const double ltdl_L6_1 = 149.60760989322966*F1_6_2_0;
+    const double ltdl_L6_2 = 149.60760989322966*F2_6_2_0;
+    const double ltdl_L6_3 = 149.60760989322966*F3_6_2_0;
+    const double ltdl_L6_4 = 149.60760989322966*F4_6_2_0;
+    const double ltdl_L6_5 = 149.60760989322966*F5_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_5_2_0 - F5_6_2_0*ltdl_L6_0;
+    const double ltdl_A5_1 = F1_5_2_0 - F5_6_2_0*ltdl_L6_1;
+    const double ltdl_A5_2 = F2_5_2_0 - F5_6_2_0*ltdl_L6_2;
+    const double ltdl_A5_3 = F3_5_2_0 - F5_6_2_0*ltdl_L6_3;
+    const double ltdl_A5_4 = F4_5_2_0 - F5_6_2_0*ltdl_L6_4;
+    const double ltdl_A5_5 = -F5_6_2_0*ltdl_L6_5 + Rc5_2_2;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
+    const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = F0_4_2_0 - F4_6_2_0*ltdl_L6_0 - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_1 = F1_4_2_0 - F4_6_2_0*ltdl_L6_1 - ltdl_A5_4*ltdl_L5_1;
+    const double ltdl_A4_2 = F2_4_2_0 - F4_6_2_0*ltdl_L6_2 - ltdl_A5_4*ltdl_L5_2;
+    const double ltdl_A4_3 = F3_4_2_0 - F4_6_2_0*ltdl_L6_3 - ltdl_A5_4*ltdl_L5_3;
+    const double ltdl_A4_4 = -F4_6_2_0*ltdl_L6_4 + Rc4_2_2 - ltdl_A5_4*ltdl_L5_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_6_2_0*ltdl_L6_0 - ltdl_A4_3*ltdl_L4_0 - ltdl_A5_3*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_2_0 - F3_6_2_0*ltdl_L6_1 - ltdl_A4_3*ltdl_L4_1 - ltdl_A5_3*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_2_0 - F3_6_2_0*ltdl_L6_2 - ltdl_A4_3*ltdl_L4_2 - ltdl_A5_3*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_6_2_0*ltdl_L6_3 + Rc3_2_2 - ltdl_A4_3*ltdl_L4_3 - ltdl_A5_3*ltdl_L5_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F2_6_2_0*ltdl_L6_0 - ltdl_A3_2*ltdl_L3_0 - ltdl_A4_2*ltdl_L4_0 - ltdl_A5_2*ltdl_L5_0;
+    const double ltdl_A2_1 = F1_2_2_0 - F2_6_2_0*ltdl_L6_1 - ltdl_A3_2*ltdl_L3_1 - ltdl_A4_2*ltdl_L4_1 - ltdl_A5_2*ltdl_L5_1;
+    const double ltdl_A2_2 = -F2_6_2_0*ltdl_L6_2 + Rc2_2_2 - ltdl_A3_2*ltdl_L3_2 - ltdl_A4_2*ltdl_L4_2 - ltdl_A5_2*ltdl_L5_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_6_2_0*ltdl_L6_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - ltdl_A4_1*ltdl_L4_0 - ltdl_A5_1*ltdl_L5_0;
+    const double ltdl_A1_1 = -F1_6_2_0*ltdl_L6_1 + Rc1_2_2 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - ltdl_A4_1*ltdl_L4_1 - ltdl_A5_1*ltdl_L5_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_6_2_0*ltdl_L6_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0 - ltdl_A4_0*ltdl_L4_0 - ltdl_A5_0*ltdl_L5_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y6: Y = L^-T B */
+    const double t57 = s_q_0*s_q_2;
+    const double t58 = c_q_0*c_q_2;
+    const double t59 = c_q_1*t58;
+    const double t60 = -t57 + t59;
+    const double t61 = s_q_3*t60;
+    const double t62 = c_q_0*s_q_1;
+    const double t63 = c_q_3*t62;
+    const double t64 = -t61 + t63;
+    const double t65 = c_q_5*t64;
+    const double t66 = c_q_3*t60;
+    const double t67 = s_q_3*t62 + t66;
+    const double t68 = c_q_2*s_q_0;
+    const double t69 = c_q_0*s_q_2;
+    const double t70 = c_q_1*t69 + t68;
+    const double t71 = c_q_4*t67 - s_q_4*t70;
+    const double ltdl_Y6_0 = s_q_5*t71 - t65;
+    const double t72 = c_q_1*t68;
+    const double t73 = t69 + t72;
+    const double t74 = s_q_3*t73;
+    const double t75 = s_q_0*s_q_1;
+    const double t76 = c_q_3*t75;
+    const double t77 = -t74 + t76;
+    const double t78 = c_q_5*t77;
+    const double t79 = c_q_3*t73;
+    const double t80 = s_q_3*t75 + t79;
+    const double t81 = -c_q_1*s_q_0*s_q_2 + t58;
+    const double t82 = -t81;
+    const double t83 = c_q_4*t80 - s_q_4*t82;
+    const double ltdl_Y6_1 = s_q_5*t83 - t78;
+    const double t84 = c_q_1*s_q_3;
+    const double t85 = c_q_2*s_q_1;
+    const double t86 = c_q_3*t85;
+    const double t87 = t84 - t86;
+    const double t88 = s_q_1*s_q_2;
+    const double t89 = c_q_4*t87 + s_q_4*t88;
+    const double t90 = c_q_1*c_q_3;
+    const double t91 = s_q_3*t85;
+    const double t92 = t90 + t91;
+    const double t93 = c_q_5*t92;
+    const double ltdl_Y6_2 = s_q_5*t89 - t93;
+    const double t94 = 0.2104*t78;
+    const double t95 = 0.2104*s_q_5*t83;
+    const double t96 = -t94 + t95;
+    const double t97 = 0.2104*t93;
+    const double t98 = 0.2104*s_q_5*t89 - t97;
+    const double ltdl_Y6_3 = ltdl_Y6_1*t98 - ltdl_Y6_2*t96;
+    const double t99 = 0.2104*t65;
+    const double t100 = -0.2104*s_q_5*t71 + t99;
+    const double t101 = -t100;
+    const double ltdl_Y6_4 = -ltdl_Y6_0*t98 + ltdl_Y6_2*t101;
+    const double ltdl_Y6_5 = ltdl_Y6_0*t96 - ltdl_Y6_1*t101;
+    /* ltdl_Y5: Y = L^-T B */
+    const double t102 = c_q_4*t70 + s_q_4*t67;
+    const double ltdl_Y5_0 = -ltdl_L6_5*ltdl_Y6_0 + t102;
+    const double t103 = c_q_4*t82 + s_q_4*t80;
+    const double ltdl_Y5_1 = -ltdl_L6_5*ltdl_Y6_1 + t103;
+    const double t104 = c_q_4*t88 - s_q_4*t87;
+    const double ltdl_Y5_2 = -ltdl_L6_5*ltdl_Y6_2 - t104;
+    const double t105 = -t104;
+    const double t106 = 0.088*c_q_5;
+    const double t107 = 0.088*s_q_5;
+    const double t108 = t106*t83 + t107*t77 - t94 + t95;
+    const double t109 = 0.2104*s_q_5*t89 + t106*t89 + t107*t92 - t97;
+    const double ltdl_Y5_3 = -ltdl_L6_5*ltdl_Y6_3 + t103*t109 - t105*t108;
+    const double t110 = 0.2104*s_q_5*t71 + t106*t71 + t107*t64 - t99;
+    const double ltdl_Y5_4 = -ltdl_L6_5*ltdl_Y6_4 - t102*t109 + t105*t110;
+    const double ltdl_Y5_5 = -ltdl_L6_5*ltdl_Y6_5 + t102*t108 - t103*t110;
+    /* ltdl_Y4: Y = L^-T B */
+    const double ltdl_Y4_0 = c_q_0*c_q_3*s_q_1 - ltdl_L5_4*ltdl_Y5_0 - ltdl_L6_4*ltdl_Y6_0 - t61;
+    const double ltdl_Y4_1 = c_q_3*s_q_0*s_q_1 - ltdl_L5_4*ltdl_Y5_1 - ltdl_L6_4*ltdl_Y6_1 - t74;
+    const double ltdl_Y4_2 = -ltdl_L5_4*ltdl_Y5_2 - ltdl_L6_4*ltdl_Y6_2 + t92;
+    const double ltdl_Y4_3 = -ltdl_L5_4*ltdl_Y5_3 - ltdl_L6_4*ltdl_Y6_3 - t108*t92 + t109*t77;
+    const double ltdl_Y4_4 = -ltdl_L5_4*ltdl_Y5_4 - ltdl_L6_4*ltdl_Y6_4 - t109*t64 + t110*t92;
+    const double ltdl_Y4_5 = -ltdl_L5_4*ltdl_Y5_5 - ltdl_L6_4*ltdl_Y6_5 + t108*t64 - t110*t77;
+    /* ltdl_Y3: Y = L^-T B */
+    const double ltdl_Y3_0 = c_q_0*c_q_1*s_q_2 + c_q_2*s_q_0 - ltdl_L4_3*ltdl_Y4_0 - ltdl_L5_3*ltdl_Y5_0 - ltdl_L6_3*ltdl_Y6_0;
+    const double ltdl_Y3_1 = -ltdl_L4_3*ltdl_Y4_1 - ltdl_L5_3*ltdl_Y5_1 - ltdl_L6_3*ltdl_Y6_1 - t81;
+    const double ltdl_Y3_2 = -ltdl_L4_3*ltdl_Y4_2 - ltdl_L5_3*ltdl_Y5_2 - ltdl_L6_3*ltdl_Y6_2 - t88;
+    const double t111 = t109 - 0.0825*t84 + 0.0825*t86 + 0.384*t90 + 0.384*t91;
+    const double t112 = t108 - t47*t75 - 0.384*t74 + 0.384*t76 - 0.0825*t79;
+    const double ltdl_Y3_3 = -ltdl_L4_3*ltdl_Y4_3 - ltdl_L5_3*ltdl_Y5_3 - ltdl_L6_3*ltdl_Y6_3 + s_q_1*s_q_2*t112 + t111*t82;
+    const double t113 = 0.384*t61;
+    const double t114 = 0.0825*t66;
+    const double t115 = t47*t62;
+    const double t116 = t110 - t113 - t114 - t115 + 0.384*t63;
+    const double ltdl_Y3_4 = -ltdl_L4_3*ltdl_Y4_4 - ltdl_L5_3*ltdl_Y5_4 - ltdl_L6_3*ltdl_Y6_4 - t111*t70 - t116*t88;
+    const double ltdl_Y3_5 = -ltdl_L4_3*ltdl_Y4_5 - ltdl_L5_3*ltdl_Y5_5 - ltdl_L6_3*ltdl_Y6_5 + t112*t70 - t116*t82;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_0 = c_q_0*s_q_1 - ltdl_L3_2*ltdl_Y3_0 - ltdl_L4_2*ltdl_Y4_0 - ltdl_L5_2*ltdl_Y5_0 - ltdl_L6_2*ltdl_Y6_0;
+    const double ltdl_Y2_1 = -ltdl_L3_2*ltdl_Y3_1 - ltdl_L4_2*ltdl_Y4_1 - ltdl_L5_2*ltdl_Y5_1 - ltdl_L6_2*ltdl_Y6_1 + s_q_0*s_q_1;
+    const double ltdl_Y2_2 = c_q_1 - ltdl_L3_2*ltdl_Y3_2 - ltdl_L4_2*ltdl_Y4_2 - ltdl_L5_2*ltdl_Y5_2 - ltdl_L6_2*ltdl_Y6_2;
+    const double t117 = t112 + 0.0825*t69 + 0.0825*t72;
+    const double t118 = t111 - 0.0825*t85;
+    const double ltdl_Y2_3 = -c_q_1*t117 - ltdl_L3_2*ltdl_Y3_3 - ltdl_L4_2*ltdl_Y4_3 - ltdl_L5_2*ltdl_Y5_3 - ltdl_L6_2*ltdl_Y6_3 + s_q_0*s_q_1*t118;
+    const double t119 = 0.0825*t57;
+    const double t120 = t116 - t119 + 0.0825*t59;
+    const double ltdl_Y2_4 = c_q_1*t120 - ltdl_L3_2*ltdl_Y3_4 - ltdl_L4_2*ltdl_Y4_4 - ltdl_L5_2*ltdl_Y5_4 - ltdl_L6_2*ltdl_Y6_4 - t118*t62;
+    const double ltdl_Y2_5 = c_q_0*s_q_1*t117 - ltdl_L3_2*ltdl_Y3_5 - ltdl_L4_2*ltdl_Y4_5 - ltdl_L5_2*ltdl_Y5_5 - ltdl_L6_2*ltdl_Y6_5 - t120*t75;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_0 = -ltdl_L2_1*ltdl_Y2_0 - ltdl_L3_1*ltdl_Y3_0 - ltdl_L4_1*ltdl_Y4_0 - ltdl_L5_1*ltdl_Y5_0 - ltdl_L6_1*ltdl_Y6_0 - s_q_0;
+    const double ltdl_Y1_1 = c_q_0 - ltdl_L2_1*ltdl_Y2_1 - ltdl_L3_1*ltdl_Y3_1 - ltdl_L4_1*ltdl_Y4_1 - ltdl_L5_1*ltdl_Y5_1 - ltdl_L6_1*ltdl_Y6_1;
+    const double ltdl_Y1_2 = -ltdl_L2_1*ltdl_Y2_2 - ltdl_L3_1*ltdl_Y3_2 - ltdl_L4_1*ltdl_Y4_2 - ltdl_L5_1*ltdl_Y5_2 - ltdl_L6_1*ltdl_Y6_2;
+    const double t121 = 0.316*c_q_1 + t118;
+    const double ltdl_Y1_3 = c_q_0*t121 - ltdl_L2_1*ltdl_Y2_3 - ltdl_L3_1*ltdl_Y3_3 - ltdl_L4_1*ltdl_Y4_3 - ltdl_L5_1*ltdl_Y5_3 - ltdl_L6_1*ltdl_Y6_3;
+    const double ltdl_Y1_4 = -ltdl_L2_1*ltdl_Y2_4 - ltdl_L3_1*ltdl_Y3_4 - ltdl_L4_1*ltdl_Y4_4 - ltdl_L5_1*ltdl_Y5_4 - ltdl_L6_1*ltdl_Y6_4 + s_q_0*t121;
+    const double t122 = t117 + 0.316*t75;
+    const double ltdl_Y1_5 = -c_q_0*(t120 + 0.316*t62) - ltdl_L2_1*ltdl_Y2_5 - ltdl_L3_1*ltdl_Y3_5 - ltdl_L4_1*ltdl_Y4_5 - ltdl_L5_1*ltdl_Y5_5 - ltdl_L6_1*ltdl_Y6_5 - s_q_0*t122;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_0 = -ltdl_L1_0*ltdl_Y1_0 - ltdl_L2_0*ltdl_Y2_0 - ltdl_L3_0*ltdl_Y3_0 - ltdl_L4_0*ltdl_Y4_0 - ltdl_L5_0*ltdl_Y5_0 - ltdl_L6_0*ltdl_Y6_0;
+    const double ltdl_Y0_1 = -ltdl_L1_0*ltdl_Y1_1 - ltdl_L2_0*ltdl_Y2_1 - ltdl_L3_0*ltdl_Y3_1 - ltdl_L4_0*ltdl_Y4_1 - ltdl_L5_0*ltdl_Y5_1 - ltdl_L6_0*ltdl_Y6_1;
+    const double ltdl_Y0_2 = -ltdl_L1_0*ltdl_Y1_2 - ltdl_L2_0*ltdl_Y2_2 - ltdl_L3_0*ltdl_Y3_2 - ltdl_L4_0*ltdl_Y4_2 - ltdl_L5_0*ltdl_Y5_2 - ltdl_L6_0*ltdl_Y6_2 + 1.0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 - ltdl_L2_0*ltdl_Y2_3 - ltdl_L3_0*ltdl_Y3_3 - ltdl_L4_0*ltdl_Y4_3 - ltdl_L5_0*ltdl_Y5_3 - ltdl_L6_0*ltdl_Y6_3 - t122;
+    const double ltdl_Y0_4 = 0.0825*c_q_0*c_q_1*c_q_2 + 0.384*c_q_0*c_q_3*s_q_1 + 0.316*c_q_0*s_q_1 + 0.088*c_q_5*t71 - ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 - ltdl_L3_0*ltdl_Y3_4 - ltdl_L4_0*ltdl_Y4_4 - ltdl_L5_0*ltdl_Y5_4 - ltdl_L6_0*ltdl_Y6_4 + 0.088*s_q_5*t64 - t100 - t113 - t114 - t115 - t119;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 - ltdl_L3_0*ltdl_Y3_5 - ltdl_L4_0*ltdl_Y4_5 - ltdl_L5_0*ltdl_Y5_5 - ltdl_L6_0*ltdl_Y6_5;
     /* shared by the outputs */
-    const double t371 = c_q_2*s_q_0;
-    const double t372 = c_q_0*s_q_2;
-    const double t373 = c_q_1*t372 + t371;
-    const double t374 = c_q_0*c_q_2;
-    const double t375 = c_q_1*t374 - s_q_0*s_q_2;
-    const double t376 = c_q_0*s_q_1;
-    const double t377 = c_q_3*t375 + s_q_3*t376;
-    const double t378 = c_q_4*t373 + s_q_4*t377;
-    const double t379 = c_q_4*t377 - s_q_4*t373;
-    const double t380 = c_q_3*t376 - s_q_3*t375;
-    const double t381 = c_q_5*t379 + s_q_5*t380;
-    const double t382 = c_q_6*t378 - s_q_6*t381;
-    const double t383 = c_q_6*t381 + s_q_6*t378;
-    const double t384 = -c_q_5*t380 + s_q_5*t379;
-    const double t385 = Ups6_0_1*t383 + Ups6_1_1*t382 + Ups6_1_2*t384;
-    const double t386 = Ups6_0_0*t383 + Ups6_0_1*t382 + Ups6_0_2*t384;
-    const double t387 = Ups6_0_2*t383 + Ups6_1_2*t382 + Ups6_2_2*t384;
-    const double t388 = c_q_1*t371 + t372;
-    const double t389 = s_q_0*s_q_1;
-    const double t390 = c_q_3*t388 + s_q_3*t389;
-    const double t391 = c_q_1*s_q_0*s_q_2 - t374;
-    const double t392 = c_q_4*t390 - s_q_4*t391;
-    const double t393 = c_q_3*t389 - s_q_3*t388;
-    const double t394 = c_q_5*t392 + s_q_5*t393;
-    const double t395 = c_q_4*t391 + s_q_4*t390;
-    const double t396 = c_q_6*t394 + s_q_6*t395;
-    const double t397 = c_q_6*t395 - s_q_6*t394;
-    const double t398 = -c_q_5*t393 + s_q_5*t392;
-    const double t399 = Ups6_0_1*t396 + Ups6_1_1*t397 + Ups6_1_2*t398;
-    const double t400 = Ups6_0_0*t396 + Ups6_0_1*t397 + Ups6_0_2*t398;
-    const double t401 = Ups6_0_2*t396 + Ups6_1_2*t397 + Ups6_2_2*t398;
-    const double t402 = c_q_2*s_q_1;
-    const double t403 = c_q_1*s_q_3 - c_q_3*t402;
-    const double t404 = s_q_1*s_q_2;
-    const double t405 = c_q_4*t403 + s_q_4*t404;
-    const double t406 = c_q_1*c_q_3 + s_q_3*t402;
-    const double t407 = c_q_5*t405 + s_q_5*t406;
-    const double t408 = -c_q_4*t404 + s_q_4*t403;
-    const double t409 = c_q_6*t407 + s_q_6*t408;
-    const double t410 = c_q_6*t408 - s_q_6*t407;
-    const double t411 = -c_q_5*t406 + s_q_5*t405;
-    const double t412 = Ups6_0_1*t409 + Ups6_1_1*t410 + Ups6_1_2*t411;
-    const double t413 = Ups6_0_0*t409 + Ups6_0_1*t410 + Ups6_0_2*t411;
-    const double t414 = Ups6_0_2*t409 + Ups6_1_2*t410 + Ups6_2_2*t411;
-    const double t415 = 0.2104*Ups6_1_1 + Ups6_1_3;
-    const double t416 = 0.2104*Ups6_0_1;
-    const double t417 = Ups6_1_4 - t416;
-    const double t418 = t382*t417;
-    const double t419 = Ups6_1_5*t384 + t383*t415 + t418;
-    const double t420 = Ups6_0_3 + t416;
-    const double t421 = t383*t420;
-    const double t422 = -0.2104*Ups6_0_0 + Ups6_0_4;
-    const double t423 = Ups6_0_5*t384 + t382*t422 + t421;
-    const double t424 = Ups6_2_5*t384;
-    const double t425 = 0.2104*Ups6_1_2 + Ups6_2_3;
-    const double t426 = -0.2104*Ups6_0_2 + Ups6_2_4;
-    const double t427 = t382*t426 + t383*t425 + t424;
-    const double t428 = t397*t417;
-    const double t429 = Ups6_1_5*t398 + t396*t415 + t428;
-    const double t430 = t396*t420;
-    const double t431 = Ups6_0_5*t398 + t397*t422 + t430;
-    const double t432 = Ups6_2_5*t398;
-    const double t433 = t396*t425 + t397*t426 + t432;
-    const double t434 = t410*t417;
-    const double t435 = Ups6_1_5*t411 + t409*t415 + t434;
-    const double t436 = t409*t420;
-    const double t437 = Ups6_0_5*t411 + t410*t422 + t436;
-    const double t438 = Ups6_2_5*t411;
-    const double t439 = t409*t425 + t410*t426 + t438;
-    const double t440 = t383*t422 + t384*t426 + t418;
-    const double t441 = t382*t415 + t384*t425 + t421;
-    const double t442 = Ups6_0_5*t383 + Ups6_1_5*t382 + t424;
-    const double t443 = t396*t422 + t398*t426 + t428;
-    const double t444 = t397*t415 + t398*t425 + t430;
-    const double t445 = Ups6_0_5*t396 + Ups6_1_5*t397 + t432;
-    const double t446 = t409*t422 + t411*t426 + t434;
-    const double t447 = t410*t415 + t411*t425 + t436;
-    const double t448 = Ups6_0_5*t409 + Ups6_1_5*t410 + t438;
-    const double t449 = -0.2104*Ups6_0_5 + Ups6_4_5;
-    const double t450 = 0.04426816*Ups6_0_0 - 0.4208*Ups6_0_4 + Ups6_4_4;
-    const double t451 = -0.04426816*Ups6_0_1 - 0.2104*Ups6_0_3 + 0.2104*Ups6_1_4 + Ups6_3_4;
-    const double t452 = t382*t450 + t383*t451 + t384*t449;
-    const double t453 = 0.2104*Ups6_1_5 + Ups6_3_5;
-    const double t454 = 0.04426816*Ups6_1_1 + 0.4208*Ups6_1_3 + Ups6_3_3;
-    const double t455 = t382*t451 + t383*t454 + t384*t453;
-    const double t456 = Ups6_5_5*t384 + t382*t449 + t383*t453;
-    const double t457 = t396*t451 + t397*t450 + t398*t449;
-    const double t458 = t396*t454 + t397*t451 + t398*t453;
-    const double t459 = Ups6_5_5*t398 + t396*t453 + t397*t449;
-    const double t460 = t409*t451 + t410*t450 + t411*t449;
-    const double t461 = t409*t454 + t410*t451 + t411*t453;
-    const double t462 = Ups6_5_5*t411 + t409*t453 + t410*t449;
+    const double t123 = 149.60760989322966*ltdl_Y6_0;
+    const double t124 = ltdl_Y0_0*ltdl_dinv0_0;
+    const double t125 = ltdl_Y1_0*ltdl_dinv1_0;
+    const double t126 = ltdl_Y2_0*ltdl_dinv2_0;
+    const double t127 = ltdl_Y3_0*ltdl_dinv3_0;
+    const double t128 = ltdl_Y4_0*ltdl_dinv4_0;
+    const double t129 = ltdl_Y5_0*ltdl_dinv5_0;
+    const double t130 = ltdl_Y0_1*t124 + ltdl_Y1_1*t125 + ltdl_Y2_1*t126 + ltdl_Y3_1*t127 + ltdl_Y4_1*t128 + ltdl_Y5_1*t129 + ltdl_Y6_1*t123;
+    const double t131 = ltdl_Y0_2*t124 + ltdl_Y1_2*t125 + ltdl_Y2_2*t126 + ltdl_Y3_2*t127 + ltdl_Y4_2*t128 + ltdl_Y5_2*t129 + ltdl_Y6_2*t123;
+    const double t132 = ltdl_Y0_3*t124 + ltdl_Y1_3*t125 + ltdl_Y2_3*t126 + ltdl_Y3_3*t127 + ltdl_Y4_3*t128 + ltdl_Y5_3*t129 + ltdl_Y6_3*t123;
+    const double t133 = ltdl_Y0_4*t124 + ltdl_Y1_4*t125 + ltdl_Y2_4*t126 + ltdl_Y3_4*t127 + ltdl_Y4_4*t128 + ltdl_Y5_4*t129 + ltdl_Y6_4*t123;
+    const double t134 = ltdl_Y0_5*t124 + ltdl_Y1_5*t125 + ltdl_Y2_5*t126 + ltdl_Y3_5*t127 + ltdl_Y4_5*t128 + ltdl_Y5_5*t129 + ltdl_Y6_5*t123;
+    const double t135 = 149.60760989322966*ltdl_Y6_1;
+    const double t136 = ltdl_Y0_1*ltdl_dinv0_0;
+    const double t137 = ltdl_Y1_1*ltdl_dinv1_0;
+    const double t138 = ltdl_Y2_1*ltdl_dinv2_0;
+    const double t139 = ltdl_Y3_1*ltdl_dinv3_0;
+    const double t140 = ltdl_Y4_1*ltdl_dinv4_0;
+    const double t141 = ltdl_Y5_1*ltdl_dinv5_0;
+    const double t142 = ltdl_Y0_2*t136 + ltdl_Y1_2*t137 + ltdl_Y2_2*t138 + ltdl_Y3_2*t139 + ltdl_Y4_2*t140 + ltdl_Y5_2*t141 + ltdl_Y6_2*t135;
+    const double t143 = ltdl_Y0_3*t136 + ltdl_Y1_3*t137 + ltdl_Y2_3*t138 + ltdl_Y3_3*t139 + ltdl_Y4_3*t140 + ltdl_Y5_3*t141 + ltdl_Y6_3*t135;
+    const double t144 = ltdl_Y0_4*t136 + ltdl_Y1_4*t137 + ltdl_Y2_4*t138 + ltdl_Y3_4*t139 + ltdl_Y4_4*t140 + ltdl_Y5_4*t141 + ltdl_Y6_4*t135;
+    const double t145 = ltdl_Y0_5*t136 + ltdl_Y1_5*t137 + ltdl_Y2_5*t138 + ltdl_Y3_5*t139 + ltdl_Y4_5*t140 + ltdl_Y5_5*t141 + ltdl_Y6_5*t135;
+    const double t146 = 149.60760989322966*ltdl_Y6_2;
+    const double t147 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t148 = ltdl_Y1_2*ltdl_dinv1_0;
+    const double t149 = ltdl_Y2_2*ltdl_dinv2_0;
+    const double t150 = ltdl_Y3_2*ltdl_dinv3_0;
+    const double t151 = ltdl_Y4_2*ltdl_dinv4_0;
+    const double t152 = ltdl_Y5_2*ltdl_dinv5_0;
+    const double t153 = ltdl_Y0_3*t147 + ltdl_Y1_3*t148 + ltdl_Y2_3*t149 + ltdl_Y3_3*t150 + ltdl_Y4_3*t151 + ltdl_Y5_3*t152 + ltdl_Y6_3*t146;
+    const double t154 = ltdl_Y0_4*t147 + ltdl_Y1_4*t148 + ltdl_Y2_4*t149 + ltdl_Y3_4*t150 + ltdl_Y4_4*t151 + ltdl_Y5_4*t152 + ltdl_Y6_4*t146;
+    const double t155 = ltdl_Y0_5*t147 + ltdl_Y1_5*t148 + ltdl_Y2_5*t149 + ltdl_Y3_5*t150 + ltdl_Y4_5*t151 + ltdl_Y5_5*t152 + ltdl_Y6_5*t146;
+    const double t156 = 149.60760989322966*ltdl_Y6_3;
+    const double t157 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t158 = ltdl_Y1_3*ltdl_dinv1_0;
+    const double t159 = ltdl_Y2_3*ltdl_dinv2_0;
+    const double t160 = ltdl_Y3_3*ltdl_dinv3_0;
+    const double t161 = ltdl_Y4_3*ltdl_dinv4_0;
+    const double t162 = ltdl_Y5_3*ltdl_dinv5_0;
+    const double t163 = ltdl_Y0_4*t157 + ltdl_Y1_4*t158 + ltdl_Y2_4*t159 + ltdl_Y3_4*t160 + ltdl_Y4_4*t161 + ltdl_Y5_4*t162 + ltdl_Y6_4*t156;
+    const double t164 = ltdl_Y0_5*t157 + ltdl_Y1_5*t158 + ltdl_Y2_5*t159 + ltdl_Y3_5*t160 + ltdl_Y4_5*t161 + ltdl_Y5_5*t162 + ltdl_Y6_5*t156;
+    const double t165 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + ltdl_Y5_4*ltdl_Y5_5*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_4*ltdl_Y6_5;
 
     /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = t382*t385 + t383*t386 + t384*t387;
-    Lambda_inv[1] = t382*t399 + t383*t400 + t384*t401;
-    Lambda_inv[2] = t382*t412 + t383*t413 + t384*t414;
-    Lambda_inv[3] = t382*t419 + t383*t423 + t384*t427;
-    Lambda_inv[4] = t382*t429 + t383*t431 + t384*t433;
-    Lambda_inv[5] = t382*t435 + t383*t437 + t384*t439;
-    Lambda_inv[6] = t385*t397 + t386*t396 + t387*t398;
-    Lambda_inv[7] = t396*t400 + t397*t399 + t398*t401;
-    Lambda_inv[8] = t396*t413 + t397*t412 + t398*t414;
-    Lambda_inv[9] = t396*t423 + t397*t419 + t398*t427;
-    Lambda_inv[10] = t396*t431 + t397*t429 + t398*t433;
-    Lambda_inv[11] = t396*t437 + t397*t435 + t398*t439;
-    Lambda_inv[12] = t385*t410 + t386*t409 + t387*t411;
-    Lambda_inv[13] = t399*t410 + t400*t409 + t401*t411;
-    Lambda_inv[14] = t409*t413 + t410*t412 + t411*t414;
-    Lambda_inv[15] = t409*t423 + t410*t419 + t411*t427;
-    Lambda_inv[16] = t409*t431 + t410*t429 + t411*t433;
-    Lambda_inv[17] = t409*t437 + t410*t435 + t411*t439;
-    Lambda_inv[18] = t382*t440 + t383*t441 + t384*t442;
-    Lambda_inv[19] = t382*t443 + t383*t444 + t384*t445;
-    Lambda_inv[20] = t382*t446 + t383*t447 + t384*t448;
-    Lambda_inv[21] = t382*t452 + t383*t455 + t384*t456;
-    Lambda_inv[22] = t382*t457 + t383*t458 + t384*t459;
-    Lambda_inv[23] = t382*t460 + t383*t461 + t384*t462;
-    Lambda_inv[24] = t396*t441 + t397*t440 + t398*t442;
-    Lambda_inv[25] = t396*t444 + t397*t443 + t398*t445;
-    Lambda_inv[26] = t396*t447 + t397*t446 + t398*t448;
-    Lambda_inv[27] = t396*t455 + t397*t452 + t398*t456;
-    Lambda_inv[28] = t396*t458 + t397*t457 + t398*t459;
-    Lambda_inv[29] = t396*t461 + t397*t460 + t398*t462;
-    Lambda_inv[30] = t409*t441 + t410*t440 + t411*t442;
-    Lambda_inv[31] = t409*t444 + t410*t443 + t411*t445;
-    Lambda_inv[32] = t409*t447 + t410*t446 + t411*t448;
-    Lambda_inv[33] = t409*t455 + t410*t452 + t411*t456;
-    Lambda_inv[34] = t409*t458 + t410*t457 + t411*t459;
-    Lambda_inv[35] = t409*t461 + t410*t460 + t411*t462;
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + ltdl_Y5_0*ltdl_Y5_0*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_0*ltdl_Y6_0;
+    Lambda_inv[1] = t130;
+    Lambda_inv[2] = t131;
+    Lambda_inv[3] = t132;
+    Lambda_inv[4] = t133;
+    Lambda_inv[5] = t134;
+    Lambda_inv[6] = t130;
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + ltdl_Y5_1*ltdl_Y5_1*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_1*ltdl_Y6_1;
+    Lambda_inv[8] = t142;
+    Lambda_inv[9] = t143;
+    Lambda_inv[10] = t144;
+    Lambda_inv[11] = t145;
+    Lambda_inv[12] = t131;
+    Lambda_inv[13] = t142;
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + ltdl_Y5_2*ltdl_Y5_2*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_2*ltdl_Y6_2;
+    Lambda_inv[15] = t153;
+    Lambda_inv[16] = t154;
+    Lambda_inv[17] = t155;
+    Lambda_inv[18] = t132;
+    Lambda_inv[19] = t143;
+    Lambda_inv[20] = t153;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + ltdl_Y5_3*ltdl_Y5_3*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_3*ltdl_Y6_3;
+    Lambda_inv[22] = t163;
+    Lambda_inv[23] = t164;
+    Lambda_inv[24] = t133;
+    Lambda_inv[25] = t144;
+    Lambda_inv[26] = t154;
+    Lambda_inv[27] = t163;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + ltdl_Y5_4*ltdl_Y5_4*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_4*ltdl_Y6_4;
+    Lambda_inv[29] = t165;
+    Lambda_inv[30] = t134;
+    Lambda_inv[31] = t145;
+    Lambda_inv[32] = t155;
+    Lambda_inv[33] = t164;
+    Lambda_inv[34] = t165;
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + ltdl_Y5_5*ltdl_Y5_5*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_5*ltdl_Y6_5;
 }

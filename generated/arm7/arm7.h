@@ -24,14 +24,14 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 478 mul, 367 add, 0 div, 12 sin/cos, 0 sqrt; 185 temporaries
-//   mass_matrix: 442 mul, 350 add, 0 div, 12 sin/cos, 0 sqrt; 251 temporaries
-//   bias_forces: 468 mul, 353 add, 0 div, 12 sin/cos, 0 sqrt; 178 temporaries
-//   inverse_mass_matrix: 1339 mul, 1023 add, 6 div, 12 sin/cos, 0 sqrt; 713 temporaries
-//   forward_dynamics: 1158 mul, 902 add, 6 div, 12 sin/cos, 0 sqrt; 538 temporaries
+//   inverse_dynamics: 473 mul, 363 add, 0 div, 12 sin/cos, 0 sqrt; 180 temporaries
+//   mass_matrix: 243 mul, 201 add, 0 div, 12 sin/cos, 0 sqrt; 171 temporaries
+//   bias_forces: 463 mul, 349 add, 0 div, 12 sin/cos, 0 sqrt; 173 temporaries
+//   inverse_mass_matrix: 459 mul, 348 add, 6 div, 12 sin/cos, 0 sqrt; 265 temporaries
+//   forward_dynamics: 826 mul, 655 add, 6 div, 12 sin/cos, 0 sqrt; 389 temporaries
 //   jacobian: 119 mul, 67 add, 0 div, 12 sin/cos, 0 sqrt; 77 temporaries
-//   jacobian_dot_qd: 219 mul, 125 add, 0 div, 14 sin/cos, 0 sqrt; 147 temporaries
-//   op_space_inverse_inertia: 1564 mul, 1131 add, 6 div, 14 sin/cos, 0 sqrt; 693 temporaries
+//   jacobian_dot_qd: 212 mul, 121 add, 0 div, 14 sin/cos, 0 sqrt; 142 temporaries
+//   op_space_inverse_inertia: 812 mul, 584 add, 6 div, 14 sin/cos, 0 sqrt; 372 temporaries
 
 #ifndef ARM7_H
 #define ARM7_H
@@ -56,11 +56,11 @@ void arm7_mass_matrix(const double* q, double* M);
 void arm7_bias_forces(const double* q, const double* qd, double* C);
 
 /* M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Minv: 7 x 7, row-major. Part I (4.4)-(4.6), (4.16), (4.19)-(4.22). */
+ * Minv: 7 x 7, row-major. Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void arm7_inverse_mass_matrix(const double* q, double* Minv);
 
 /* joint accelerations qdd = M^-1 (tau - C).
- * qdd: 7. Part I (5.8)-(5.10) (FD3). */
+ * qdd: 7. Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void arm7_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd);
 
 /* tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -72,7 +72,7 @@ void arm7_jacobian(const double* q, double* J);
 void arm7_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd);
 
 /* operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Lambda_inv: 6 x 6, row-major. Part II (6.10). */
+ * Lambda_inv: 6 x 6, row-major. Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv);
 
 #ifdef __cplusplus

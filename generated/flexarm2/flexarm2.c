@@ -28,15 +28,195 @@
 //   inverse_dynamics: 1144 mul, 765 add, 1 div, 4 sin/cos, 0 sqrt; 300 temporaries
 //   mass_matrix: 435 mul, 300 add, 1 div, 2 sin/cos, 0 sqrt; 141 temporaries
 //   bias_forces: 965 mul, 610 add, 1 div, 4 sin/cos, 0 sqrt; 274 temporaries
-//   inverse_mass_matrix: 894 mul, 638 add, 9 div, 2 sin/cos, 0 sqrt; 305 temporaries
-//   forward_dynamics: 1441 mul, 981 add, 9 div, 4 sin/cos, 0 sqrt; 440 temporaries
+//   inverse_mass_matrix: 750 mul, 524 add, 9 div, 2 sin/cos, 0 sqrt; 269 temporaries
+//   forward_dynamics: 1427 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 447 temporaries
 //   jacobian: 134 mul, 79 add, 2 div, 4 sin/cos, 0 sqrt; 51 temporaries
 //   jacobian_dot_qd: 226 mul, 135 add, 2 div, 4 sin/cos, 0 sqrt; 84 temporaries
-//   op_space_inverse_inertia: 950 mul, 704 add, 10 div, 4 sin/cos, 0 sqrt; 295 temporaries
+//   op_space_inverse_inertia: 809 mul, 567 add, 10 div, 4 sin/cos, 0 sqrt; 266 temporaries
 
 #include <math.h>
 
 #include "flexarm2.h"
+
+/* ------------------------------------------------------------------------------------
+ * Vector support: W lanes at a time on the compiler's vector types, for the sin/cos of
+ * the scalar functions (all joint angles of one call at once, soagen_sincos) and for the
+ * batch functions (soagen generate --batch: W states at a time). W follows the compiler's
+ * target macros: 8 with AVX-512F, 4 with AVX, 2 otherwise (SSE2, NEON); -DSOAGEN_WIDTH=W
+ * forces one (1, 2, 4 or 8). Without GCC/Clang vector extensions, or with
+ * -DSOAGEN_NO_VECTOR, W = 1: plain C99, libm's sin and cos one angle at a time, and the
+ * batch functions loop over the scalar ones.
+ *
+ * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
+ * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
+ * -lm, when the ISA of its variant is enabled).
+ * ------------------------------------------------------------------------------------ */
+#ifndef SOAGEN_VECTOR_PRELUDE
+#define SOAGEN_VECTOR_PRELUDE
+
+#if defined(SOAGEN_WIDTH)
+#  define SOAGEN_W SOAGEN_WIDTH
+#elif defined(SOAGEN_NO_VECTOR) || !defined(__GNUC__)
+#  define SOAGEN_W 1
+#elif defined(__AVX512F__)
+#  define SOAGEN_W 8
+#elif defined(__AVX__)
+#  define SOAGEN_W 4
+#else
+#  define SOAGEN_W 2
+#endif
+
+#if SOAGEN_W > 1
+typedef double soagen_vd __attribute__((vector_size(8 * SOAGEN_W)));
+typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
+#define SOAGEN_SPLAT(x) ((soagen_vd){0} + (x))
+
+/* state-major (n, m) rows <-> m vectors of W states */
+static inline void soagen_load(soagen_vd* v, const double* x, int m)
+{
+    for (int k = 0; k < m; k++) {
+        soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
+        for (int l = 0; l < SOAGEN_W; l++)
+            t[l] = x[l * m + k];
+        v[k] = t;
+    }
+}
+
+static inline void soagen_store(double* x, const soagen_vd* v, int m)
+{
+    for (int k = 0; k < m; k++)
+        for (int l = 0; l < SOAGEN_W; l++)
+            x[l * m + k] = v[k][l];
+}
+
+static inline soagen_vd soagen_vsqrt(soagen_vd x)
+{
+    double lanes[SOAGEN_W];
+    soagen_vd r;
+    for (int l = 0; l < SOAGEN_W; l++)
+        lanes[l] = sqrt(x[l]);
+    __builtin_memcpy(&r, lanes, sizeof lanes);
+    return r;
+}
+
+/* sin and cos of W angles at once. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
+ * three parts (the first two of 33 bits, so k*P1 and k*P2 are exact for |k| < 2^20);
+ * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
+ * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
+ * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
+ * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
+ * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
+static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
+    const soagen_vd y = x * 0.6366197723675814 + 6755399441055744.0;
+    const soagen_vd k = y - 6755399441055744.0;
+    const soagen_vu n = (soagen_vu)y;
+    const soagen_vd r = ((x - k * P1) - k * P2) - k * P3;
+    const soagen_vd z = r * r;
+    const soagen_vd ps = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03
+        + z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06
+        + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+    const soagen_vd pc = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
+        + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
+        + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    const soagen_vu odd = -(n & 1), bs = (soagen_vu)ps, bc = (soagen_vu)pc;
+    *s = (soagen_vd)(((bs & ~odd) | (bc & odd)) ^ ((n & 2) << 62));        /* q: s, c, -s, -c */
+    *c = (soagen_vd)(((bc & ~odd) | (bs & odd)) ^ (((n + 1) & 2) << 62));  /* q: c, -s, -c, s */
+    int large = 0;
+    for (int l = 0; l < SOAGEN_W; l++)
+        large |= !(x[l] >= -823549.6654 && x[l] <= 823549.6654);
+    if (large)
+        for (int l = 0; l < SOAGEN_W; l++)
+            if (!(x[l] >= -823549.6654 && x[l] <= 823549.6654)) {
+                (*s)[l] = sin(x[l]);
+                (*c)[l] = cos(x[l]);
+            }
+}
+
+#if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
+    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
+    && ((SOAGEN_W == 8 && defined(__AVX512F__)) || (SOAGEN_W == 4 && defined(__AVX__)) || SOAGEN_W == 2)
+#  define SOAGEN_LIBMVEC 1
+#  if SOAGEN_W == 8
+extern soagen_vd _ZGVeN8v_sin(soagen_vd);
+extern soagen_vd _ZGVeN8v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVeN8v_sin
+#    define SOAGEN_MVCOS _ZGVeN8v_cos
+#  elif SOAGEN_W == 4 && defined(__AVX2__)
+extern soagen_vd _ZGVdN4v_sin(soagen_vd);
+extern soagen_vd _ZGVdN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVdN4v_sin
+#    define SOAGEN_MVCOS _ZGVdN4v_cos
+#  elif SOAGEN_W == 4
+extern soagen_vd _ZGVcN4v_sin(soagen_vd);
+extern soagen_vd _ZGVcN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVcN4v_sin
+#    define SOAGEN_MVCOS _ZGVcN4v_cos
+#  else
+extern soagen_vd _ZGVbN2v_sin(soagen_vd);
+extern soagen_vd _ZGVbN2v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVbN2v_sin
+#    define SOAGEN_MVCOS _ZGVbN2v_cos
+#  endif
+/* -DSOAGEN_USE_LIBMVEC: glibc's libmvec, two calls (sin, cos) per vector. */
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    *s = SOAGEN_MVSIN(x);
+    *c = SOAGEN_MVCOS(x);
+}
+#else
+#  define SOAGEN_LIBMVEC 0
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    soagen_vsincos_poly(x, s, c);
+}
+#endif
+
+/* One of the two, for a sin or cos whose argument is not an input (rare). */
+static inline soagen_vd soagen_vsin(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return s;
+}
+
+static inline soagen_vd soagen_vcos(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return c;
+}
+#endif /* SOAGEN_W > 1 */
+
+/* s[i] = sin(x[i]), c[i] = cos(x[i]) for the n angles of one scalar call: gathered into
+ * vectors of W lanes (the last one padded with zeros), one soagen_vsincos per W angles,
+ * scattered back; W = 1: libm.
+ * The lanes are set one by one in registers (a vector loaded from memory just written
+ * lane by lane would wait for the stores). */
+static inline void soagen_sincos(const double* x, double* s, double* c, int n)
+{
+#if SOAGEN_W > 1
+    for (int i = 0; i < n; i += SOAGEN_W) {
+        soagen_vd v = SOAGEN_SPLAT(0.0);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++)
+            v[l] = x[i + l];
+        soagen_vd vs, vc;
+        soagen_vsincos(v, &vs, &vc);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++) {
+            s[i + l] = vs[l];
+            c[i + l] = vc[l];
+        }
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        s[i] = sin(x[i]);
+        c[i] = cos(x[i]);
+    }
+#endif
+}
+#endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
@@ -49,11 +229,14 @@ void flexarm2_inverse_dynamics(const double* q, const double* qd, const double* 
     (void)qdd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[4] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_4 = soagen_c[1];
+    const double s_q_4 = soagen_s[1];
     /* Rn1: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3];
     const double t1 = 1.0/(0.25*t0*t0 + 1.0);
@@ -385,9 +568,12 @@ void flexarm2_mass_matrix(const double* q, double* M)
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[1] = { q[4] };
+    double soagen_s[1], soagen_c[1];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
+    const double c_q_4 = soagen_c[0];
+    const double s_q_4 = soagen_s[0];
     /* Rn1: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3];
     const double t1 = 1.0/(0.25*t0*t0 + 1.0);
@@ -613,11 +799,14 @@ void flexarm2_bias_forces(const double* q, const double* qd, double* C)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[4] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_4 = soagen_c[1];
+    const double s_q_4 = soagen_s[1];
     /* Rn1: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3];
     const double t1 = 1.0/(0.25*t0*t0 + 1.0);
@@ -915,17 +1104,20 @@ void flexarm2_bias_forces(const double* q, const double* qd, double* C)
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Part I (4.4)-(4.6), (4.16), (4.19)-(4.22).
- * Operations: 894 mul, 638 add, 9 div, 2 sin/cos, 0 sqrt; 305 temporaries. */
+ * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 750 mul, 524 add, 9 div, 2 sin/cos, 0 sqrt; 269 temporaries. */
 void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[1] = { q[4] };
+    double soagen_s[1], soagen_c[1];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
+    const double c_q_4 = soagen_c[0];
+    const double s_q_4 = soagen_s[0];
     /* Rn1: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3];
     const double t1 = 1.0/(0.25*t0*t0 + 1.0);
@@ -1000,321 +1192,307 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double M1_7_7 = 12.988044162693718*t14 + 307.2731915421549*t15 + 94.98753596910882*t16 + 103.39347905582443*t19 + 53.0359496748208*t20 + 94.2300418520411*t22 + 1.0;
     const double M1_7_8 = 1.2623422212082915*t14 + 51.696739527912214*t15 + 62.99353121063385*t16 + 879.9216983661049*t19 + 124.19847143020884*t20 + 8.26310148571168*t22;
     const double M1_8_8 = 14.616595291331832*t14 + 94.98753596910882*t15 + 2122.77646084099*t16 + 125.9870624212677*t19 - 155.86093521499987*t20 + 43.390871589980996*t22 + 1.0;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0 = 1.0/M1_2_2;
-    const double ldl_L10 = M1_2_6*ldl_di0;
-    const double ldl_L20 = M1_2_7*ldl_di0;
-    const double ldl_L30 = M1_2_8*ldl_di0;
-    const double t24 = ldl_L10*ldl_L10;
-    const double ldl_d1 = -M1_2_2*t24 + M1_6_6;
-    const double ldl_di1 = 1.0/ldl_d1;
-    const double t25 = M1_2_2*ldl_L10;
-    const double ldl_L21 = ldl_di1*(M1_6_7 - ldl_L20*t25);
-    const double ldl_L31 = ldl_di1*(M1_6_8 - ldl_L30*t25);
-    const double t26 = ldl_L21*ldl_L21;
-    const double ldl_d2 = -M1_2_2*ldl_L20*ldl_L20 + M1_7_7 - ldl_d1*t26;
-    const double ldl_di2 = 1.0/ldl_d2;
-    const double ldl_L32 = ldl_di2*(-M1_2_2*ldl_L20*ldl_L30 + M1_7_8 - ldl_L21*ldl_L31*ldl_d1);
-    const double t27 = ldl_L32*ldl_L32;
-    const double ldl_d3 = -M1_2_2*ldl_L30*ldl_L30 + M1_8_8 - ldl_L31*ldl_L31*ldl_d1 - ldl_d2*t27;
-    const double ldl_di3 = 1.0/ldl_d3;
-    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double ldl_Li30 = ldl_L10*ldl_L31 - ldl_L30 - ldl_L32*ldl_Li20;
-    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_di0 + ldl_di1*t24;
-    const double Dinv1_0_1 = -ldl_L10*ldl_di1 - ldl_L21*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li31*ldl_di3;
-    const double Dinv1_0_3 = ldl_Li30*ldl_di3;
-    const double Dinv1_0_2 = -Dinv1_0_3*ldl_L32 + ldl_Li20*ldl_di2;
-    const double Dinv1_1_1 = ldl_Li31*ldl_Li31*ldl_di3 + ldl_di1 + ldl_di2*t26;
-    const double Dinv1_1_3 = ldl_Li31*ldl_di3;
-    const double Dinv1_1_2 = -Dinv1_1_3*ldl_L32 - ldl_L21*ldl_di2;
-    const double Dinv1_2_2 = ldl_di2 + ldl_di3*t27;
-    const double Dinv1_2_3 = -ldl_L32*ldl_di3;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_2_0 = Dinv1_0_0*M1_2_2 + Dinv1_0_1*M1_2_6 + Dinv1_0_2*M1_2_7 + Dinv1_0_3*M1_2_8;
-    const double G1_2_1 = Dinv1_0_1*M1_2_2 + Dinv1_1_1*M1_2_6 + Dinv1_1_2*M1_2_7 + Dinv1_1_3*M1_2_8;
-    const double G1_2_2 = Dinv1_0_2*M1_2_2 + Dinv1_1_2*M1_2_6 + Dinv1_2_2*M1_2_7 + Dinv1_2_3*M1_2_8;
-    const double G1_2_3 = Dinv1_0_3*M1_2_2 + Dinv1_1_3*M1_2_6 + Dinv1_2_3*M1_2_7 + M1_2_8*ldl_di3;
-    const double G1_3_0 = Dinv1_0_0*M1_2_3 + Dinv1_0_1*M1_3_6 + Dinv1_0_2*M1_3_7 + Dinv1_0_3*M1_3_8;
-    const double G1_3_1 = Dinv1_0_1*M1_2_3 + Dinv1_1_1*M1_3_6 + Dinv1_1_2*M1_3_7 + Dinv1_1_3*M1_3_8;
-    const double G1_3_2 = Dinv1_0_2*M1_2_3 + Dinv1_1_2*M1_3_6 + Dinv1_2_2*M1_3_7 + Dinv1_2_3*M1_3_8;
-    const double G1_3_3 = Dinv1_0_3*M1_2_3 + Dinv1_1_3*M1_3_6 + Dinv1_2_3*M1_3_7 + M1_3_8*ldl_di3;
-    const double G1_4_0 = Dinv1_0_0*M1_2_4 + 0.5373628524647152*Dinv1_0_1 - 0.2978075675834001*Dinv1_0_2 + 0.17460851082327838*Dinv1_0_3;
-    const double G1_4_1 = Dinv1_0_1*M1_2_4 + 0.5373628524647152*Dinv1_1_1 - 0.2978075675834001*Dinv1_1_2 + 0.17460851082327838*Dinv1_1_3;
-    const double G1_4_2 = Dinv1_0_2*M1_2_4 + 0.5373628524647152*Dinv1_1_2 - 0.2978075675834001*Dinv1_2_2 + 0.17460851082327838*Dinv1_2_3;
-    const double G1_4_3 = Dinv1_0_3*M1_2_4 + 0.5373628524647152*Dinv1_1_3 - 0.2978075675834001*Dinv1_2_3 + 0.17460851082327838*ldl_di3;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t28 = -R1_0_0*rn1_1 + R1_1_0*rn1_0;
-    const double t29 = -M1_2_3;
-    const double t30 = -G1_3_0*M1_2_2 - G1_3_1*M1_2_6 - G1_3_2*M1_2_7 - G1_3_3*M1_2_8 - t29;
-    const double t31 = -R1_0_1*rn1_1 + R1_1_1*rn1_0;
-    const double t32 = -G1_3_0*M1_2_3 - G1_3_1*M1_3_6 - G1_3_2*M1_3_7 - G1_3_3*M1_3_8 + 0.6709999999999997;
-    const double t33 = -G1_4_0*M1_2_3 - G1_4_1*M1_3_6 - G1_4_2*M1_3_7 - G1_4_3*M1_3_8;
-    const double t34 = G1_2_0*M1_2_3 + G1_2_1*M1_3_6 + G1_2_2*M1_3_7 + G1_2_3*M1_3_8 + t29;
-    const double t35 = t28*t32 + t31*t33 - t34;
-    const double t36 = -M1_2_4;
-    const double t37 = -G1_4_0*M1_2_2 - G1_4_1*M1_2_6 - G1_4_2*M1_2_7 - G1_4_3*M1_2_8 - t36;
-    const double t38 = 0.5373628524647152*G1_2_1;
-    const double t39 = 0.17460851082327838*G1_2_3;
-    const double t40 = -G1_3_0*M1_2_4 - 0.5373628524647152*G1_3_1 + 0.2978075675834001*G1_3_2 - 0.17460851082327838*G1_3_3;
-    const double t41 = -G1_4_0*M1_2_4 - 0.5373628524647152*G1_4_1 + 0.2978075675834001*G1_4_2 - 0.17460851082327838*G1_4_3 + 0.6709999999999997;
-    const double t42 = G1_2_0*M1_2_4;
-    const double t43 = 0.2978075675834001*G1_2_2 + M1_2_4 + t28*t40 + t31*t41 - t38 - t39 - t42;
-    const double t44 = G1_2_0*M1_2_2;
-    const double t45 = G1_2_1*M1_2_6;
-    const double t46 = G1_2_2*M1_2_7;
-    const double t47 = G1_2_3*M1_2_8;
-    const double P0_2_2 = M0_2_2 + M1_2_2 + t28*t30 + t28*t35 + t31*t37 + t31*t43 - t44 - t45 - t46 - t47;
-    const double t48 = -M1_2_2 + t44 + t45 + t46 + t47;
-    const double t49 = t28*t30 + t31*t37 - t48;
-    const double t50 = R1_0_0*U1_3_0 + R1_1_0*U1_4_0 + U1_2_0*t28;
-    const double t51 = R1_0_1*U1_3_0 + R1_1_1*U1_4_0 + U1_2_0*t31;
-    const double P0_2_6 = M0_2_6 + U1_2_0*t49 + t35*t50 + t43*t51;
-    const double t52 = R1_0_0*U1_3_1 + R1_1_0*U1_4_1 + U1_2_1*t28;
-    const double t53 = R1_0_1*U1_3_1 + R1_1_1*U1_4_1 + U1_2_1*t31;
-    const double P0_2_7 = M0_2_7 + U1_2_1*t49 + t35*t52 + t43*t53;
-    const double t54 = R1_0_0*U1_3_2 + R1_1_0*U1_4_2 + U1_2_2*t28;
-    const double t55 = R1_0_1*U1_3_2 + R1_1_1*U1_4_2 + U1_2_2*t31;
-    const double P0_2_8 = M0_2_8 + U1_2_2*t49 + t35*t54 + t43*t55;
-    const double t56 = -t48;
-    const double t57 = U1_2_0*t56 + t30*t50 + t37*t51;
-    const double t58 = -t34;
-    const double t59 = U1_2_0*t58 + t32*t50 + t33*t51;
-    const double t60 = 0.2978075675834001*G1_2_2 - t36 - t38 - t39 - t42;
-    const double t61 = U1_2_0*t60 + t40*t50 + t41*t51;
-    const double P0_6_6 = M0_6_6 + U1_2_0*t57 + t50*t59 + t51*t61;
-    const double P0_6_7 = M0_6_7 + U1_2_1*t57 + t52*t59 + t53*t61;
-    const double P0_6_8 = M0_6_8 + U1_2_2*t57 + t54*t59 + t55*t61;
-    const double t62 = U1_2_1*t56 + t30*t52 + t37*t53;
-    const double t63 = U1_2_1*t58 + t32*t52 + t33*t53;
-    const double t64 = U1_2_1*t60 + t40*t52 + t41*t53;
-    const double P0_7_7 = M0_7_7 + U1_2_1*t62 + t52*t63 + t53*t64;
-    const double P0_7_8 = M0_7_8 + U1_2_2*t62 + t54*t63 + t55*t64;
-    const double P0_8_8 = M0_8_8 + U1_2_2*(U1_2_2*t56 + t30*t54 + t37*t55) + t54*(U1_2_2*t58 + t32*t54 + t33*t55) + t55*(U1_2_2*t60 + t40*t54 + t41*t55);
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0_2 = 1.0/P0_2_2;
-    const double ldl_L10_2 = P0_2_6*ldl_di0_2;
-    const double ldl_L20_2 = P0_2_7*ldl_di0_2;
-    const double ldl_L30_2 = P0_2_8*ldl_di0_2;
-    const double t65 = ldl_L10_2*ldl_L10_2;
-    const double ldl_d1_2 = -P0_2_2*t65 + P0_6_6;
-    const double ldl_di1_2 = 1.0/ldl_d1_2;
-    const double t66 = P0_2_2*ldl_L10_2;
-    const double ldl_L21_2 = ldl_di1_2*(P0_6_7 - ldl_L20_2*t66);
-    const double ldl_L31_2 = ldl_di1_2*(P0_6_8 - ldl_L30_2*t66);
-    const double t67 = ldl_L21_2*ldl_L21_2;
-    const double ldl_d2_2 = -P0_2_2*ldl_L20_2*ldl_L20_2 + P0_7_7 - ldl_d1_2*t67;
-    const double ldl_di2_2 = 1.0/ldl_d2_2;
-    const double ldl_L32_2 = ldl_di2_2*(-P0_2_2*ldl_L20_2*ldl_L30_2 + P0_7_8 - ldl_L21_2*ldl_L31_2*ldl_d1_2);
-    const double t68 = ldl_L32_2*ldl_L32_2;
-    const double ldl_d3_2 = -P0_2_2*ldl_L30_2*ldl_L30_2 + P0_8_8 - ldl_L31_2*ldl_L31_2*ldl_d1_2 - ldl_d2_2*t68;
-    const double ldl_di3_2 = 1.0/ldl_d3_2;
-    const double ldl_Li20_2 = ldl_L10_2*ldl_L21_2 - ldl_L20_2;
-    const double ldl_Li30_2 = ldl_L10_2*ldl_L31_2 - ldl_L30_2 - ldl_L32_2*ldl_Li20_2;
-    const double ldl_Li31_2 = ldl_L21_2*ldl_L32_2 - ldl_L31_2;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = ldl_Li20_2*ldl_Li20_2*ldl_di2_2 + ldl_Li30_2*ldl_Li30_2*ldl_di3_2 + ldl_di0_2 + ldl_di1_2*t65;
-    const double Dinv0_0_1 = -ldl_L10_2*ldl_di1_2 - ldl_L21_2*ldl_Li20_2*ldl_di2_2 + ldl_Li30_2*ldl_Li31_2*ldl_di3_2;
-    const double Dinv0_0_3 = ldl_Li30_2*ldl_di3_2;
-    const double Dinv0_0_2 = -Dinv0_0_3*ldl_L32_2 + ldl_Li20_2*ldl_di2_2;
-    const double Dinv0_1_1 = ldl_Li31_2*ldl_Li31_2*ldl_di3_2 + ldl_di1_2 + ldl_di2_2*t67;
-    const double Dinv0_1_3 = ldl_Li31_2*ldl_di3_2;
-    const double Dinv0_1_2 = -Dinv0_1_3*ldl_L32_2 - ldl_L21_2*ldl_di2_2;
-    const double Dinv0_2_2 = ldl_di2_2 + ldl_di3_2*t68;
-    const double Dinv0_2_3 = -ldl_L32_2*ldl_di3_2;
-    /* z0: z(k) (4.20) */
-    const double t69 = G1_3_0*R1_1_0 + G1_4_0*R1_1_1;
-    const double t70 = G1_3_0*R1_0_0 + G1_4_0*R1_0_1;
-    const double z0_2_4 = G1_2_0 + rn1_0*t69 - rn1_1*t70;
-    const double t71 = G1_3_1*R1_1_0 + G1_4_1*R1_1_1;
-    const double t72 = G1_3_1*R1_0_0 + G1_4_1*R1_0_1;
-    const double z0_2_5 = G1_2_1 + rn1_0*t71 - rn1_1*t72;
-    const double t73 = G1_3_2*R1_1_0 + G1_4_2*R1_1_1;
-    const double t74 = G1_3_2*R1_0_0 + G1_4_2*R1_0_1;
-    const double z0_2_6 = G1_2_2 + rn1_0*t73 - rn1_1*t74;
-    const double t75 = G1_3_3*R1_1_0 + G1_4_3*R1_1_1;
-    const double t76 = G1_3_3*R1_0_0 + G1_4_3*R1_0_1;
-    const double z0_2_7 = G1_2_3 + rn1_0*t75 - rn1_1*t76;
-    const double z0_6_4 = U1_2_0*z0_2_4 + U1_3_0*t70 + U1_4_0*t69;
-    const double z0_6_5 = U1_2_0*z0_2_5 + U1_3_0*t72 + U1_4_0*t71;
-    const double z0_6_6 = U1_2_0*z0_2_6 + U1_3_0*t74 + U1_4_0*t73;
-    const double z0_6_7 = U1_2_0*z0_2_7 + U1_3_0*t76 + U1_4_0*t75;
-    const double z0_7_4 = U1_2_1*z0_2_4 + U1_3_1*t70 + U1_4_1*t69;
-    const double z0_7_5 = U1_2_1*z0_2_5 + U1_3_1*t72 + U1_4_1*t71;
-    const double z0_7_6 = U1_2_1*z0_2_6 + U1_3_1*t74 + U1_4_1*t73;
-    const double z0_7_7 = U1_2_1*z0_2_7 + U1_3_1*t76 + U1_4_1*t75;
-    const double z0_8_4 = U1_2_2*z0_2_4 + U1_3_2*t70 + U1_4_2*t69;
-    const double z0_8_5 = U1_2_2*z0_2_5 + U1_3_2*t72 + U1_4_2*t71;
-    const double z0_8_6 = U1_2_2*z0_2_6 + U1_3_2*t74 + U1_4_2*t73;
-    const double z0_8_7 = U1_2_2*z0_2_7 + U1_3_2*t76 + U1_4_2*t75;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_4 = -Dinv0_0_0*z0_2_4 - Dinv0_0_1*z0_6_4 - Dinv0_0_2*z0_7_4 - Dinv0_0_3*z0_8_4;
-    const double nu0_0_5 = -Dinv0_0_0*z0_2_5 - Dinv0_0_1*z0_6_5 - Dinv0_0_2*z0_7_5 - Dinv0_0_3*z0_8_5;
-    const double nu0_0_6 = -Dinv0_0_0*z0_2_6 - Dinv0_0_1*z0_6_6 - Dinv0_0_2*z0_7_6 - Dinv0_0_3*z0_8_6;
-    const double nu0_0_7 = -Dinv0_0_0*z0_2_7 - Dinv0_0_1*z0_6_7 - Dinv0_0_2*z0_7_7 - Dinv0_0_3*z0_8_7;
-    const double nu0_1_4 = -Dinv0_0_1*z0_2_4 - Dinv0_1_1*z0_6_4 - Dinv0_1_2*z0_7_4 - Dinv0_1_3*z0_8_4;
-    const double nu0_1_5 = -Dinv0_0_1*z0_2_5 - Dinv0_1_1*z0_6_5 - Dinv0_1_2*z0_7_5 - Dinv0_1_3*z0_8_5;
-    const double nu0_1_6 = -Dinv0_0_1*z0_2_6 - Dinv0_1_1*z0_6_6 - Dinv0_1_2*z0_7_6 - Dinv0_1_3*z0_8_6;
-    const double nu0_1_7 = -Dinv0_0_1*z0_2_7 - Dinv0_1_1*z0_6_7 - Dinv0_1_2*z0_7_7 - Dinv0_1_3*z0_8_7;
-    const double nu0_2_4 = -Dinv0_0_2*z0_2_4 - Dinv0_1_2*z0_6_4 - Dinv0_2_2*z0_7_4 - Dinv0_2_3*z0_8_4;
-    const double nu0_2_5 = -Dinv0_0_2*z0_2_5 - Dinv0_1_2*z0_6_5 - Dinv0_2_2*z0_7_5 - Dinv0_2_3*z0_8_5;
-    const double nu0_2_6 = -Dinv0_0_2*z0_2_6 - Dinv0_1_2*z0_6_6 - Dinv0_2_2*z0_7_6 - Dinv0_2_3*z0_8_6;
-    const double nu0_2_7 = -Dinv0_0_2*z0_2_7 - Dinv0_1_2*z0_6_7 - Dinv0_2_2*z0_7_7 - Dinv0_2_3*z0_8_7;
-    const double nu0_3_4 = -Dinv0_0_3*z0_2_4 - Dinv0_1_3*z0_6_4 - Dinv0_2_3*z0_7_4 - ldl_di3_2*z0_8_4;
-    const double nu0_3_5 = -Dinv0_0_3*z0_2_5 - Dinv0_1_3*z0_6_5 - Dinv0_2_3*z0_7_5 - ldl_di3_2*z0_8_5;
-    const double nu0_3_6 = -Dinv0_0_3*z0_2_6 - Dinv0_1_3*z0_6_6 - Dinv0_2_3*z0_7_6 - ldl_di3_2*z0_8_6;
-    const double nu0_3_7 = -Dinv0_0_3*z0_2_7 - Dinv0_1_3*z0_6_7 - Dinv0_2_3*z0_7_7 - ldl_di3_2*z0_8_7;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t77 = Dinv0_0_0 + Dinv0_0_1*U1_2_0 + Dinv0_0_2*U1_2_1 + Dinv0_0_3*U1_2_2;
-    const double t78 = Dinv0_0_1*U1_3_0 + Dinv0_0_2*U1_3_1 + Dinv0_0_3*U1_3_2 - rn1_1*t77;
-    const double t79 = Dinv0_0_1*U1_4_0 + Dinv0_0_2*U1_4_1 + Dinv0_0_3*U1_4_2 + rn1_0*t77;
-    const double t80 = R1_0_1*t78 + R1_1_1*t79;
-    const double t81 = R1_0_0*t78 + R1_1_0*t79;
-    const double qdd1_0_0 = -G1_2_0*t77 - G1_3_0*t81 - G1_4_0*t80;
-    const double t82 = Dinv0_0_1 + Dinv0_1_1*U1_2_0 + Dinv0_1_2*U1_2_1 + Dinv0_1_3*U1_2_2;
-    const double t83 = Dinv0_1_1*U1_3_0 + Dinv0_1_2*U1_3_1 + Dinv0_1_3*U1_3_2 - rn1_1*t82;
-    const double t84 = Dinv0_1_1*U1_4_0 + Dinv0_1_2*U1_4_1 + Dinv0_1_3*U1_4_2 + rn1_0*t82;
-    const double t85 = R1_0_0*t83 + R1_1_0*t84;
-    const double t86 = R1_0_1*t83 + R1_1_1*t84;
-    const double qdd1_0_1 = -G1_2_0*t82 - G1_3_0*t85 - G1_4_0*t86;
-    const double t87 = Dinv0_0_2 + Dinv0_1_2*U1_2_0 + Dinv0_2_2*U1_2_1 + Dinv0_2_3*U1_2_2;
-    const double t88 = Dinv0_1_2*U1_3_0 + Dinv0_2_2*U1_3_1 + Dinv0_2_3*U1_3_2 - rn1_1*t87;
-    const double t89 = Dinv0_1_2*U1_4_0 + Dinv0_2_2*U1_4_1 + Dinv0_2_3*U1_4_2 + rn1_0*t87;
-    const double t90 = R1_0_0*t88 + R1_1_0*t89;
-    const double t91 = R1_0_1*t88 + R1_1_1*t89;
-    const double qdd1_0_2 = -G1_2_0*t87 - G1_3_0*t90 - G1_4_0*t91;
-    const double t92 = Dinv0_0_3 + Dinv0_1_3*U1_2_0 + Dinv0_2_3*U1_2_1 + U1_2_2*ldl_di3_2;
-    const double t93 = Dinv0_1_3*U1_3_0 + Dinv0_2_3*U1_3_1 + U1_3_2*ldl_di3_2 - rn1_1*t92;
-    const double t94 = Dinv0_1_3*U1_4_0 + Dinv0_2_3*U1_4_1 + U1_4_2*ldl_di3_2 + rn1_0*t92;
-    const double t95 = R1_0_0*t93 + R1_1_0*t94;
-    const double t96 = R1_0_1*t93 + R1_1_1*t94;
-    const double qdd1_0_3 = -G1_2_0*t92 - G1_3_0*t95 - G1_4_0*t96;
-    const double t97 = U1_2_0*nu0_1_4 + U1_2_1*nu0_2_4 + U1_2_2*nu0_3_4 + nu0_0_4;
-    const double t98 = U1_3_0*nu0_1_4 + U1_3_1*nu0_2_4 + U1_3_2*nu0_3_4 - rn1_1*t97;
-    const double t99 = U1_4_0*nu0_1_4 + U1_4_1*nu0_2_4 + U1_4_2*nu0_3_4 + rn1_0*t97;
-    const double t100 = R1_0_0*t98 + R1_1_0*t99;
-    const double t101 = R1_0_1*t98 + R1_1_1*t99;
-    const double qdd1_0_4 = Dinv1_0_0 - G1_2_0*t97 - G1_3_0*t100 - G1_4_0*t101;
-    const double t102 = -Dinv1_0_1;
-    const double t103 = U1_2_0*nu0_1_5 + U1_2_1*nu0_2_5 + U1_2_2*nu0_3_5 + nu0_0_5;
-    const double t104 = U1_3_0*nu0_1_5 + U1_3_1*nu0_2_5 + U1_3_2*nu0_3_5 - rn1_1*t103;
-    const double t105 = U1_4_0*nu0_1_5 + U1_4_1*nu0_2_5 + U1_4_2*nu0_3_5 + rn1_0*t103;
-    const double t106 = R1_0_0*t104 + R1_1_0*t105;
-    const double t107 = R1_0_1*t104 + R1_1_1*t105;
-    const double qdd1_0_5 = -G1_2_0*t103 - G1_3_0*t106 - G1_4_0*t107 - t102;
-    const double t108 = -Dinv1_0_2;
-    const double t109 = U1_2_0*nu0_1_6 + U1_2_1*nu0_2_6 + U1_2_2*nu0_3_6 + nu0_0_6;
-    const double t110 = U1_3_0*nu0_1_6 + U1_3_1*nu0_2_6 + U1_3_2*nu0_3_6 - rn1_1*t109;
-    const double t111 = U1_4_0*nu0_1_6 + U1_4_1*nu0_2_6 + U1_4_2*nu0_3_6 + rn1_0*t109;
-    const double t112 = R1_0_0*t110 + R1_1_0*t111;
-    const double t113 = R1_0_1*t110 + R1_1_1*t111;
-    const double qdd1_0_6 = -G1_2_0*t109 - G1_3_0*t112 - G1_4_0*t113 - t108;
-    const double t114 = -Dinv1_0_3;
-    const double t115 = U1_2_0*nu0_1_7 + U1_2_1*nu0_2_7 + U1_2_2*nu0_3_7 + nu0_0_7;
-    const double t116 = U1_3_0*nu0_1_7 + U1_3_1*nu0_2_7 + U1_3_2*nu0_3_7 - rn1_1*t115;
-    const double t117 = U1_4_0*nu0_1_7 + U1_4_1*nu0_2_7 + U1_4_2*nu0_3_7 + rn1_0*t115;
-    const double t118 = R1_0_0*t116 + R1_1_0*t117;
-    const double t119 = R1_0_1*t116 + R1_1_1*t117;
-    const double qdd1_0_7 = -G1_2_0*t115 - G1_3_0*t118 - G1_4_0*t119 - t114;
-    const double qdd1_1_0 = -G1_2_1*t77 - G1_3_1*t81 - G1_4_1*t80;
-    const double qdd1_1_1 = -G1_2_1*t82 - G1_3_1*t85 - G1_4_1*t86;
-    const double qdd1_1_2 = -G1_2_1*t87 - G1_3_1*t90 - G1_4_1*t91;
-    const double qdd1_1_3 = -G1_2_1*t92 - G1_3_1*t95 - G1_4_1*t96;
-    const double qdd1_1_4 = -G1_2_1*t97 - G1_3_1*t100 - G1_4_1*t101 - t102;
-    const double qdd1_1_5 = Dinv1_1_1 - G1_2_1*t103 - G1_3_1*t106 - G1_4_1*t107;
-    const double t120 = -Dinv1_1_2;
-    const double qdd1_1_6 = -G1_2_1*t109 - G1_3_1*t112 - G1_4_1*t113 - t120;
-    const double t121 = -Dinv1_1_3;
-    const double qdd1_1_7 = -G1_2_1*t115 - G1_3_1*t118 - G1_4_1*t119 - t121;
-    const double qdd1_2_0 = -G1_2_2*t77 - G1_3_2*t81 - G1_4_2*t80;
-    const double qdd1_2_1 = -G1_2_2*t82 - G1_3_2*t85 - G1_4_2*t86;
-    const double qdd1_2_2 = -G1_2_2*t87 - G1_3_2*t90 - G1_4_2*t91;
-    const double qdd1_2_3 = -G1_2_2*t92 - G1_3_2*t95 - G1_4_2*t96;
-    const double qdd1_2_4 = -G1_2_2*t97 - G1_3_2*t100 - G1_4_2*t101 - t108;
-    const double qdd1_2_5 = -G1_2_2*t103 - G1_3_2*t106 - G1_4_2*t107 - t120;
-    const double qdd1_2_6 = Dinv1_2_2 - G1_2_2*t109 - G1_3_2*t112 - G1_4_2*t113;
-    const double t122 = -Dinv1_2_3;
-    const double qdd1_2_7 = -G1_2_2*t115 - G1_3_2*t118 - G1_4_2*t119 - t122;
-    const double qdd1_3_0 = -G1_2_3*t77 - G1_3_3*t81 - G1_4_3*t80;
-    const double qdd1_3_1 = -G1_2_3*t82 - G1_3_3*t85 - G1_4_3*t86;
-    const double qdd1_3_2 = -G1_2_3*t87 - G1_3_3*t90 - G1_4_3*t91;
-    const double qdd1_3_3 = -G1_2_3*t92 - G1_3_3*t95 - G1_4_3*t96;
-    const double qdd1_3_4 = -G1_2_3*t97 - G1_3_3*t100 - G1_4_3*t101 - t114;
-    const double qdd1_3_5 = -G1_2_3*t103 - G1_3_3*t106 - G1_4_3*t107 - t121;
-    const double qdd1_3_6 = -G1_2_3*t109 - G1_3_3*t112 - G1_4_3*t113 - t122;
-    const double qdd1_3_7 = -G1_2_3*t115 - G1_3_3*t118 - G1_4_3*t119 + ldl_di3;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double t24 = R1_0_0*rn1_1;
+    const double t25 = R1_1_0*rn1_0 - t24;
+    const double t26 = M1_2_3 + 0.6709999999999997*R1_1_0*rn1_0 - 0.6709999999999997*t24;
+    const double t27 = R1_0_1*rn1_1;
+    const double t28 = R1_1_1*rn1_0 - t27;
+    const double t29 = M1_2_4 + 0.6709999999999997*R1_1_1*rn1_0 - 0.6709999999999997*t27;
+    const double t30 = M1_2_2 + M1_2_3*t25 + M1_2_4*t28;
+    const double Rc0_2_2 = M0_2_2 + t25*t26 + t28*t29 + t30;
+    const double t31 = R1_0_0*U1_3_0;
+    const double t32 = R1_1_0*U1_4_0;
+    const double t33 = U1_2_0*t25;
+    const double t34 = t31 + t32 + t33;
+    const double t35 = R1_0_1*U1_3_0;
+    const double t36 = R1_1_1*U1_4_0;
+    const double t37 = U1_2_0*t28;
+    const double t38 = t35 + t36 + t37;
+    const double Rc0_2_6 = M0_2_6 + U1_2_0*t30 + t26*t34 + t29*t38;
+    const double t39 = R1_0_0*U1_3_1;
+    const double t40 = R1_1_0*U1_4_1;
+    const double t41 = U1_2_1*t25;
+    const double t42 = t39 + t40 + t41;
+    const double t43 = R1_0_1*U1_3_1;
+    const double t44 = R1_1_1*U1_4_1;
+    const double t45 = U1_2_1*t28;
+    const double t46 = t43 + t44 + t45;
+    const double Rc0_2_7 = M0_2_7 + U1_2_1*t30 + t26*t42 + t29*t46;
+    const double t47 = R1_0_0*U1_3_2;
+    const double t48 = R1_1_0*U1_4_2;
+    const double t49 = U1_2_2*t25;
+    const double t50 = t47 + t48 + t49;
+    const double t51 = R1_0_1*U1_3_2;
+    const double t52 = R1_1_1*U1_4_2;
+    const double t53 = U1_2_2*t28;
+    const double t54 = t51 + t52 + t53;
+    const double Rc0_2_8 = M0_2_8 + U1_2_2*t30 + t26*t50 + t29*t54;
+    const double t55 = M1_2_2*U1_2_0 + M1_2_3*t34 + M1_2_4*t38;
+    const double t56 = M1_2_3*U1_2_0 + 0.6709999999999997*t31 + 0.6709999999999997*t32 + 0.6709999999999997*t33;
+    const double t57 = M1_2_4*U1_2_0 + 0.6709999999999997*t35 + 0.6709999999999997*t36 + 0.6709999999999997*t37;
+    const double Rc0_6_6 = M0_6_6 + U1_2_0*t55 + t34*t56 + t38*t57;
+    const double Rc0_6_7 = M0_6_7 + U1_2_1*t55 + t42*t56 + t46*t57;
+    const double Rc0_6_8 = M0_6_8 + U1_2_2*t55 + t50*t56 + t54*t57;
+    const double t58 = M1_2_2*U1_2_1 + M1_2_3*t42 + M1_2_4*t46;
+    const double t59 = M1_2_3*U1_2_1 + 0.6709999999999997*t39 + 0.6709999999999997*t40 + 0.6709999999999997*t41;
+    const double t60 = M1_2_4*U1_2_1 + 0.6709999999999997*t43 + 0.6709999999999997*t44 + 0.6709999999999997*t45;
+    const double Rc0_7_7 = M0_7_7 + U1_2_1*t58 + t42*t59 + t46*t60;
+    const double Rc0_7_8 = M0_7_8 + U1_2_2*t58 + t50*t59 + t54*t60;
+    const double Rc0_8_8 = M0_8_8 + U1_2_2*(M1_2_2*U1_2_2 + M1_2_3*t50 + M1_2_4*t54) + t50*(M1_2_3*U1_2_2 + 0.6709999999999997*t47 + 0.6709999999999997*t48 + 0.6709999999999997*t49) + t54*(M1_2_4*U1_2_2 + 0.6709999999999997*t51 + 0.6709999999999997*t52 + 0.6709999999999997*t53);
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t61 = M1_2_3*R1_1_0 + M1_2_4*R1_1_1;
+    const double t62 = M1_2_3*R1_0_0 + M1_2_4*R1_0_1;
+    const double F0_1_2_0 = M1_2_2 + rn1_0*t61 - rn1_1*t62;
+    const double t63 = M1_3_6*R1_1_0 + 0.5373628524647152*R1_1_1;
+    const double t64 = M1_3_6*R1_0_0 + 0.5373628524647152*R1_0_1;
+    const double F0_1_2_1 = M1_2_6 + rn1_0*t63 - rn1_1*t64;
+    const double t65 = M1_3_7*R1_1_0 - 0.2978075675834001*R1_1_1;
+    const double t66 = M1_3_7*R1_0_0 - 0.2978075675834001*R1_0_1;
+    const double F0_1_2_2 = M1_2_7 + rn1_0*t65 - rn1_1*t66;
+    const double t67 = M1_3_8*R1_1_0 + 0.17460851082327838*R1_1_1;
+    const double t68 = M1_3_8*R1_0_0 + 0.17460851082327838*R1_0_1;
+    const double F0_1_2_3 = M1_2_8 + rn1_0*t67 - rn1_1*t68;
+    const double F0_1_6_0 = F0_1_2_0*U1_2_0 + U1_3_0*t62 + U1_4_0*t61;
+    const double F0_1_6_1 = F0_1_2_1*U1_2_0 + U1_3_0*t64 + U1_4_0*t63;
+    const double F0_1_6_2 = F0_1_2_2*U1_2_0 + U1_3_0*t66 + U1_4_0*t65;
+    const double F0_1_6_3 = F0_1_2_3*U1_2_0 + U1_3_0*t68 + U1_4_0*t67;
+    const double F0_1_7_0 = F0_1_2_0*U1_2_1 + U1_3_1*t62 + U1_4_1*t61;
+    const double F0_1_7_1 = F0_1_2_1*U1_2_1 + U1_3_1*t64 + U1_4_1*t63;
+    const double F0_1_7_2 = F0_1_2_2*U1_2_1 + U1_3_1*t66 + U1_4_1*t65;
+    const double F0_1_7_3 = F0_1_2_3*U1_2_1 + U1_3_1*t68 + U1_4_1*t67;
+    const double F0_1_8_0 = F0_1_2_0*U1_2_2 + U1_3_2*t62 + U1_4_2*t61;
+    const double F0_1_8_1 = F0_1_2_1*U1_2_2 + U1_3_2*t64 + U1_4_2*t63;
+    const double F0_1_8_2 = F0_1_2_2*U1_2_2 + U1_3_2*t66 + U1_4_2*t65;
+    const double F0_1_8_3 = F0_1_2_3*U1_2_2 + U1_3_2*t68 + U1_4_2*t67;
+    /* ltdl_dinv7: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv7_0 = 1.0/M1_8_8;
+    /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L7_0 = F0_1_2_3*ltdl_dinv7_0;
+    const double ltdl_L7_1 = F0_1_6_3*ltdl_dinv7_0;
+    const double ltdl_L7_2 = F0_1_7_3*ltdl_dinv7_0;
+    const double ltdl_L7_3 = F0_1_8_3*ltdl_dinv7_0;
+    const double ltdl_L7_4 = M1_2_8*ltdl_dinv7_0;
+    const double ltdl_L7_5 = M1_6_8*ltdl_dinv7_0;
+    const double ltdl_L7_6 = M1_7_8*ltdl_dinv7_0;
+    /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A6_0 = F0_1_2_2 - M1_7_8*ltdl_L7_0;
+    const double ltdl_A6_1 = F0_1_6_2 - M1_7_8*ltdl_L7_1;
+    const double ltdl_A6_2 = F0_1_7_2 - M1_7_8*ltdl_L7_2;
+    const double ltdl_A6_3 = F0_1_8_2 - M1_7_8*ltdl_L7_3;
+    const double ltdl_A6_4 = M1_2_7 - M1_7_8*ltdl_L7_4;
+    const double ltdl_A6_5 = M1_6_7 - M1_7_8*ltdl_L7_5;
+    const double ltdl_A6_6 = M1_7_7 - M1_7_8*ltdl_L7_6;
+    /* ltdl_dinv6: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv6_0 = 1.0/ltdl_A6_6;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = ltdl_A6_0*ltdl_dinv6_0;
+    const double ltdl_L6_1 = ltdl_A6_1*ltdl_dinv6_0;
+    const double ltdl_L6_2 = ltdl_A6_2*ltdl_dinv6_0;
+    const double ltdl_L6_3 = ltdl_A6_3*ltdl_dinv6_0;
+    const double ltdl_L6_4 = ltdl_A6_4*ltdl_dinv6_0;
+    const double ltdl_L6_5 = ltdl_A6_5*ltdl_dinv6_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_1_2_1 - M1_6_8*ltdl_L7_0 - ltdl_A6_5*ltdl_L6_0;
+    const double ltdl_A5_1 = F0_1_6_1 - M1_6_8*ltdl_L7_1 - ltdl_A6_5*ltdl_L6_1;
+    const double ltdl_A5_2 = F0_1_7_1 - M1_6_8*ltdl_L7_2 - ltdl_A6_5*ltdl_L6_2;
+    const double ltdl_A5_3 = F0_1_8_1 - M1_6_8*ltdl_L7_3 - ltdl_A6_5*ltdl_L6_3;
+    const double ltdl_A5_4 = M1_2_6 - M1_6_8*ltdl_L7_4 - ltdl_A6_5*ltdl_L6_4;
+    const double ltdl_A5_5 = M1_6_6 - M1_6_8*ltdl_L7_5 - ltdl_A6_5*ltdl_L6_5;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
+    const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = F0_1_2_0 - M1_2_8*ltdl_L7_0 - ltdl_A5_4*ltdl_L5_0 - ltdl_A6_4*ltdl_L6_0;
+    const double ltdl_A4_1 = F0_1_6_0 - M1_2_8*ltdl_L7_1 - ltdl_A5_4*ltdl_L5_1 - ltdl_A6_4*ltdl_L6_1;
+    const double ltdl_A4_2 = F0_1_7_0 - M1_2_8*ltdl_L7_2 - ltdl_A5_4*ltdl_L5_2 - ltdl_A6_4*ltdl_L6_2;
+    const double ltdl_A4_3 = F0_1_8_0 - M1_2_8*ltdl_L7_3 - ltdl_A5_4*ltdl_L5_3 - ltdl_A6_4*ltdl_L6_3;
+    const double ltdl_A4_4 = M1_2_2 - M1_2_8*ltdl_L7_4 - ltdl_A5_4*ltdl_L5_4 - ltdl_A6_4*ltdl_L6_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = -F0_1_8_3*ltdl_L7_0 + Rc0_2_8 - ltdl_A4_3*ltdl_L4_0 - ltdl_A5_3*ltdl_L5_0 - ltdl_A6_3*ltdl_L6_0;
+    const double ltdl_A3_1 = -F0_1_8_3*ltdl_L7_1 + Rc0_6_8 - ltdl_A4_3*ltdl_L4_1 - ltdl_A5_3*ltdl_L5_1 - ltdl_A6_3*ltdl_L6_1;
+    const double ltdl_A3_2 = -F0_1_8_3*ltdl_L7_2 + Rc0_7_8 - ltdl_A4_3*ltdl_L4_2 - ltdl_A5_3*ltdl_L5_2 - ltdl_A6_3*ltdl_L6_2;
+    const double ltdl_A3_3 = -F0_1_8_3*ltdl_L7_3 + Rc0_8_8 - ltdl_A4_3*ltdl_L4_3 - ltdl_A5_3*ltdl_L5_3 - ltdl_A6_3*ltdl_L6_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = -F0_1_7_3*ltdl_L7_0 + Rc0_2_7 - ltdl_A3_2*ltdl_L3_0 - ltdl_A4_2*ltdl_L4_0 - ltdl_A5_2*ltdl_L5_0 - ltdl_A6_2*ltdl_L6_0;
+    const double ltdl_A2_1 = -F0_1_7_3*ltdl_L7_1 + Rc0_6_7 - ltdl_A3_2*ltdl_L3_1 - ltdl_A4_2*ltdl_L4_1 - ltdl_A5_2*ltdl_L5_1 - ltdl_A6_2*ltdl_L6_1;
+    const double ltdl_A2_2 = -F0_1_7_3*ltdl_L7_2 + Rc0_7_7 - ltdl_A3_2*ltdl_L3_2 - ltdl_A4_2*ltdl_L4_2 - ltdl_A5_2*ltdl_L5_2 - ltdl_A6_2*ltdl_L6_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = -F0_1_6_3*ltdl_L7_0 + Rc0_2_6 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - ltdl_A4_1*ltdl_L4_0 - ltdl_A5_1*ltdl_L5_0 - ltdl_A6_1*ltdl_L6_0;
+    const double ltdl_A1_1 = -F0_1_6_3*ltdl_L7_1 + Rc0_6_6 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - ltdl_A4_1*ltdl_L4_1 - ltdl_A5_1*ltdl_L5_1 - ltdl_A6_1*ltdl_L6_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_1_2_3*ltdl_L7_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0 - ltdl_A4_0*ltdl_L4_0 - ltdl_A5_0*ltdl_L5_0 - ltdl_A6_0*ltdl_L6_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y5: Y = L^-T B */
+    const double ltdl_Y5_7 = ltdl_L6_5*ltdl_L7_6 - ltdl_L7_5;
+    /* ltdl_Y4: Y = L^-T B */
+    const double ltdl_Y4_6 = ltdl_L5_4*ltdl_L6_5 - ltdl_L6_4;
+    const double ltdl_Y4_7 = -ltdl_L5_4*ltdl_Y5_7 + ltdl_L6_4*ltdl_L7_6 - ltdl_L7_4;
+    /* ltdl_Y3: Y = L^-T B */
+    const double ltdl_Y3_5 = ltdl_L4_3*ltdl_L5_4 - ltdl_L5_3;
+    const double ltdl_Y3_6 = -ltdl_L4_3*ltdl_Y4_6 + ltdl_L5_3*ltdl_L6_5 - ltdl_L6_3;
+    const double ltdl_Y3_7 = -ltdl_L4_3*ltdl_Y4_7 - ltdl_L5_3*ltdl_Y5_7 + ltdl_L6_3*ltdl_L7_6 - ltdl_L7_3;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_4 = ltdl_L3_2*ltdl_L4_3 - ltdl_L4_2;
+    const double ltdl_Y2_5 = -ltdl_L3_2*ltdl_Y3_5 + ltdl_L4_2*ltdl_L5_4 - ltdl_L5_2;
+    const double ltdl_Y2_6 = -ltdl_L3_2*ltdl_Y3_6 - ltdl_L4_2*ltdl_Y4_6 + ltdl_L5_2*ltdl_L6_5 - ltdl_L6_2;
+    const double ltdl_Y2_7 = -ltdl_L3_2*ltdl_Y3_7 - ltdl_L4_2*ltdl_Y4_7 - ltdl_L5_2*ltdl_Y5_7 + ltdl_L6_2*ltdl_L7_6 - ltdl_L7_2;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_3 = ltdl_L2_1*ltdl_L3_2 - ltdl_L3_1;
+    const double ltdl_Y1_4 = -ltdl_L2_1*ltdl_Y2_4 + ltdl_L3_1*ltdl_L4_3 - ltdl_L4_1;
+    const double ltdl_Y1_5 = -ltdl_L2_1*ltdl_Y2_5 - ltdl_L3_1*ltdl_Y3_5 + ltdl_L4_1*ltdl_L5_4 - ltdl_L5_1;
+    const double ltdl_Y1_6 = -ltdl_L2_1*ltdl_Y2_6 - ltdl_L3_1*ltdl_Y3_6 - ltdl_L4_1*ltdl_Y4_6 + ltdl_L5_1*ltdl_L6_5 - ltdl_L6_1;
+    const double ltdl_Y1_7 = -ltdl_L2_1*ltdl_Y2_7 - ltdl_L3_1*ltdl_Y3_7 - ltdl_L4_1*ltdl_Y4_7 - ltdl_L5_1*ltdl_Y5_7 + ltdl_L6_1*ltdl_L7_6 - ltdl_L7_1;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_2 = ltdl_L1_0*ltdl_L2_1 - ltdl_L2_0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 + ltdl_L2_0*ltdl_L3_2 - ltdl_L3_0;
+    const double ltdl_Y0_4 = -ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 + ltdl_L3_0*ltdl_L4_3 - ltdl_L4_0;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 - ltdl_L3_0*ltdl_Y3_5 + ltdl_L4_0*ltdl_L5_4 - ltdl_L5_0;
+    const double ltdl_Y0_6 = -ltdl_L1_0*ltdl_Y1_6 - ltdl_L2_0*ltdl_Y2_6 - ltdl_L3_0*ltdl_Y3_6 - ltdl_L4_0*ltdl_Y4_6 + ltdl_L5_0*ltdl_L6_5 - ltdl_L6_0;
+    const double ltdl_Y0_7 = -ltdl_L1_0*ltdl_Y1_7 - ltdl_L2_0*ltdl_Y2_7 - ltdl_L3_0*ltdl_Y3_7 - ltdl_L4_0*ltdl_Y4_7 - ltdl_L5_0*ltdl_Y5_7 + ltdl_L6_0*ltdl_L7_6 - ltdl_L7_0;
+    /* shared by the outputs */
+    const double t69 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t70 = -t69;
+    const double t71 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t72 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t73 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t74 = ltdl_Y0_5*ltdl_dinv0_0;
+    const double t75 = ltdl_Y0_6*ltdl_dinv0_0;
+    const double t76 = ltdl_Y0_7*ltdl_dinv0_0;
+    const double t77 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t78 = -ltdl_Y0_2*t69 - t77;
+    const double t79 = -ltdl_Y0_3*t69 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t80 = -ltdl_Y0_4*t69 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t81 = -ltdl_Y0_5*t69 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t82 = -ltdl_Y0_6*t69 + ltdl_Y1_6*ltdl_dinv1_0;
+    const double t83 = -ltdl_Y0_7*t69 + ltdl_Y1_7*ltdl_dinv1_0;
+    const double t84 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t85 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 - ltdl_Y1_3*t77 - t84;
+    const double t86 = ltdl_Y2_4*ltdl_dinv2_0;
+    const double t87 = ltdl_Y0_4*t71 - ltdl_Y1_4*t77 + t86;
+    const double t88 = ltdl_Y2_5*ltdl_dinv2_0;
+    const double t89 = ltdl_Y0_5*t71 - ltdl_Y1_5*t77 + t88;
+    const double t90 = ltdl_Y2_6*ltdl_dinv2_0;
+    const double t91 = ltdl_Y0_6*t71 - ltdl_Y1_6*t77 + t90;
+    const double t92 = ltdl_Y0_7*t71 - ltdl_Y1_7*t77 + ltdl_Y2_7*ltdl_dinv2_0;
+    const double t93 = ltdl_L4_3*ltdl_dinv3_0;
+    const double t94 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 - ltdl_Y2_4*t84 - t93;
+    const double t95 = ltdl_Y3_5*ltdl_dinv3_0;
+    const double t96 = ltdl_Y1_3*ltdl_dinv1_0;
+    const double t97 = ltdl_Y0_5*t72 + ltdl_Y1_5*t96 - ltdl_Y2_5*t84 + t95;
+    const double t98 = ltdl_Y3_6*ltdl_dinv3_0;
+    const double t99 = ltdl_Y0_6*t72 + ltdl_Y1_6*t96 - ltdl_Y2_6*t84 + t98;
+    const double t100 = ltdl_Y0_7*t72 + ltdl_Y1_7*t96 - ltdl_Y2_7*t84 + ltdl_Y3_7*ltdl_dinv3_0;
+    const double t101 = ltdl_L5_4*ltdl_dinv4_0;
+    const double t102 = ltdl_Y1_4*ltdl_dinv1_0;
+    const double t103 = ltdl_Y0_5*t73 + ltdl_Y1_5*t102 + ltdl_Y2_5*t86 - ltdl_Y3_5*t93 - t101;
+    const double t104 = ltdl_Y4_6*ltdl_dinv4_0;
+    const double t105 = ltdl_Y0_6*t73 + ltdl_Y1_6*t102 + ltdl_Y2_6*t86 - ltdl_Y3_6*t93 + t104;
+    const double t106 = ltdl_Y0_7*t73 + ltdl_Y1_7*t102 + ltdl_Y2_7*t86 - ltdl_Y3_7*t93 + ltdl_Y4_7*ltdl_dinv4_0;
+    const double t107 = ltdl_L6_5*ltdl_dinv5_0;
+    const double t108 = ltdl_Y1_5*ltdl_dinv1_0;
+    const double t109 = ltdl_Y0_6*t74 + ltdl_Y1_6*t108 + ltdl_Y2_6*t88 + ltdl_Y3_6*t95 - ltdl_Y4_6*t101 - t107;
+    const double t110 = ltdl_Y0_7*t74 + ltdl_Y1_7*t108 + ltdl_Y2_7*t88 + ltdl_Y3_7*t95 - ltdl_Y4_7*t101 + ltdl_Y5_7*ltdl_dinv5_0;
+    const double t111 = -ltdl_L7_6*ltdl_dinv6_0 + ltdl_Y0_7*t75 + ltdl_Y1_6*ltdl_Y1_7*ltdl_dinv1_0 + ltdl_Y2_7*t90 + ltdl_Y3_7*t98 + ltdl_Y4_7*t104 - ltdl_Y5_7*t107;
 
     /* Outputs: Minv (8 x 8) */
-    Minv[0] = Dinv0_0_0;
-    Minv[1] = Dinv0_0_1;
-    Minv[2] = Dinv0_0_2;
-    Minv[3] = Dinv0_0_3;
-    Minv[4] = nu0_0_4;
-    Minv[5] = nu0_0_5;
-    Minv[6] = nu0_0_6;
-    Minv[7] = nu0_0_7;
-    Minv[8] = Dinv0_0_1;
-    Minv[9] = Dinv0_1_1;
-    Minv[10] = Dinv0_1_2;
-    Minv[11] = Dinv0_1_3;
-    Minv[12] = nu0_1_4;
-    Minv[13] = nu0_1_5;
-    Minv[14] = nu0_1_6;
-    Minv[15] = nu0_1_7;
-    Minv[16] = Dinv0_0_2;
-    Minv[17] = Dinv0_1_2;
-    Minv[18] = Dinv0_2_2;
-    Minv[19] = Dinv0_2_3;
-    Minv[20] = nu0_2_4;
-    Minv[21] = nu0_2_5;
-    Minv[22] = nu0_2_6;
-    Minv[23] = nu0_2_7;
-    Minv[24] = Dinv0_0_3;
-    Minv[25] = Dinv0_1_3;
-    Minv[26] = Dinv0_2_3;
-    Minv[27] = ldl_di3_2;
-    Minv[28] = nu0_3_4;
-    Minv[29] = nu0_3_5;
-    Minv[30] = nu0_3_6;
-    Minv[31] = nu0_3_7;
-    Minv[32] = qdd1_0_0;
-    Minv[33] = qdd1_0_1;
-    Minv[34] = qdd1_0_2;
-    Minv[35] = qdd1_0_3;
-    Minv[36] = qdd1_0_4;
-    Minv[37] = qdd1_0_5;
-    Minv[38] = qdd1_0_6;
-    Minv[39] = qdd1_0_7;
-    Minv[40] = qdd1_1_0;
-    Minv[41] = qdd1_1_1;
-    Minv[42] = qdd1_1_2;
-    Minv[43] = qdd1_1_3;
-    Minv[44] = qdd1_1_4;
-    Minv[45] = qdd1_1_5;
-    Minv[46] = qdd1_1_6;
-    Minv[47] = qdd1_1_7;
-    Minv[48] = qdd1_2_0;
-    Minv[49] = qdd1_2_1;
-    Minv[50] = qdd1_2_2;
-    Minv[51] = qdd1_2_3;
-    Minv[52] = qdd1_2_4;
-    Minv[53] = qdd1_2_5;
-    Minv[54] = qdd1_2_6;
-    Minv[55] = qdd1_2_7;
-    Minv[56] = qdd1_3_0;
-    Minv[57] = qdd1_3_1;
-    Minv[58] = qdd1_3_2;
-    Minv[59] = qdd1_3_3;
-    Minv[60] = qdd1_3_4;
-    Minv[61] = qdd1_3_5;
-    Minv[62] = qdd1_3_6;
-    Minv[63] = qdd1_3_7;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[1] = t70;
+    Minv[2] = t71;
+    Minv[3] = t72;
+    Minv[4] = t73;
+    Minv[5] = t74;
+    Minv[6] = t75;
+    Minv[7] = t76;
+    Minv[8] = t70;
+    Minv[9] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[10] = t78;
+    Minv[11] = t79;
+    Minv[12] = t80;
+    Minv[13] = t81;
+    Minv[14] = t82;
+    Minv[15] = t83;
+    Minv[16] = t71;
+    Minv[17] = t78;
+    Minv[18] = ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_dinv2_0;
+    Minv[19] = t85;
+    Minv[20] = t87;
+    Minv[21] = t89;
+    Minv[22] = t91;
+    Minv[23] = t92;
+    Minv[24] = t72;
+    Minv[25] = t79;
+    Minv[26] = t85;
+    Minv[27] = ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_dinv3_0;
+    Minv[28] = t94;
+    Minv[29] = t97;
+    Minv[30] = t99;
+    Minv[31] = t100;
+    Minv[32] = t73;
+    Minv[33] = t80;
+    Minv[34] = t87;
+    Minv[35] = t94;
+    Minv[36] = ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_dinv4_0;
+    Minv[37] = t103;
+    Minv[38] = t105;
+    Minv[39] = t106;
+    Minv[40] = t74;
+    Minv[41] = t81;
+    Minv[42] = t89;
+    Minv[43] = t97;
+    Minv[44] = t103;
+    Minv[45] = ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_dinv5_0;
+    Minv[46] = t109;
+    Minv[47] = t110;
+    Minv[48] = t75;
+    Minv[49] = t82;
+    Minv[50] = t91;
+    Minv[51] = t99;
+    Minv[52] = t105;
+    Minv[53] = t109;
+    Minv[54] = ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + ltdl_Y0_6*ltdl_Y0_6*ltdl_dinv0_0 + ltdl_Y1_6*ltdl_Y1_6*ltdl_dinv1_0 + ltdl_Y2_6*ltdl_Y2_6*ltdl_dinv2_0 + ltdl_Y3_6*ltdl_Y3_6*ltdl_dinv3_0 + ltdl_Y4_6*ltdl_Y4_6*ltdl_dinv4_0 + ltdl_dinv6_0;
+    Minv[55] = t111;
+    Minv[56] = t76;
+    Minv[57] = t83;
+    Minv[58] = t92;
+    Minv[59] = t100;
+    Minv[60] = t106;
+    Minv[61] = t110;
+    Minv[62] = t111;
+    Minv[63] = ltdl_L7_6*ltdl_L7_6*ltdl_dinv6_0 + ltdl_Y0_7*ltdl_Y0_7*ltdl_dinv0_0 + ltdl_Y1_7*ltdl_Y1_7*ltdl_dinv1_0 + ltdl_Y2_7*ltdl_Y2_7*ltdl_dinv2_0 + ltdl_Y3_7*ltdl_Y3_7*ltdl_dinv3_0 + ltdl_Y4_7*ltdl_Y4_7*ltdl_dinv4_0 + ltdl_Y5_7*ltdl_Y5_7*ltdl_dinv5_0 + ltdl_dinv7_0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
- * Part I (5.8)-(5.10) (FD3); variant fd3 (fewest operations).
- * Operations: 1441 mul, 981 add, 9 div, 4 sin/cos, 0 sqrt; 440 temporaries. */
+ * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 1427 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 447 temporaries. */
 void flexarm2_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -1323,11 +1501,14 @@ void flexarm2_forward_dynamics(const double* q, const double* qd, const double* 
     (void)tau;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[4] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_4 = soagen_c[1];
+    const double s_q_4 = soagen_s[1];
     /* Rn1: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3];
     const double t1 = 1.0/(0.25*t0*t0 + 1.0);
@@ -1452,9 +1633,9 @@ void flexarm2_forward_dynamics(const double* q, const double* qd, const double* 
     const double M1_7_7 = 12.988044162693718*t41 + 307.2731915421549*t42 + 94.98753596910882*t43 + 103.39347905582443*t46 + 53.0359496748208*t47 + 94.2300418520411*t52 + 1.0;
     const double M1_7_8 = 1.2623422212082915*t41 + 51.696739527912214*t42 + 62.99353121063385*t43 + 879.9216983661049*t46 + 124.19847143020884*t47 + 8.26310148571168*t52;
     const double M1_8_8 = 14.616595291331832*t41 + 94.98753596910882*t42 + 2122.77646084099*t43 + 125.9870624212677*t46 - 155.86093521499987*t47 + 43.390871589980996*t52 + 1.0;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3 = R1_0_0*a0_3 + R1_1_0*a0_4 + a1_3;
-    const double zeta1_4 = R1_0_1*a0_3 + R1_1_1*a0_4 + a1_4;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = R1_0_0*a0_3 + R1_1_0*a0_4 + a1_3;
+    const double alpha1_4 = R1_0_1*a0_3 + R1_1_1*a0_4 + a1_4;
     /* b0: bias force bhat(k) of the flexible body (F.4) */
     const double t58 = q[1]*qd[2];
     const double t59 = q[2]*qd[1];
@@ -1619,184 +1800,222 @@ void flexarm2_forward_dynamics(const double* q, const double* qd, const double* 
     const double b1_7 = M1_3_7*V1_2*V1_4 + 0.14890378379170005*V1_2*V1_3 + 0.9450878414300312*V1_3*qd[7] + 2.0*q[5]*qd[5]*t169 - q[5]*t177 + 2.0*q[6]*qd[6]*t199 - q[6]*(-V1_2*t158 + V1_2*t159 + qd[5]*t191 + qd[6]*t199 + qd[7]*t200) + 2.0*q[7]*qd[7]*t205 + t130*t173 + t135*t180 + t140*t201 - t166*t171 - t183*t203 - 153.63659577107745*t187 - 0.21115944647278245*t188 - 4.323569641843129*t189 - 3.817375222552255*t190 - 77.54510929186833*t194 - t195*t51 - 39.712202784308396*t196 - t197*t198 - 31.496765605316924*t204 - 3.7918383161728277*t206 - 70.67253138903082*t207 - 34.78107632312208*t208;
     const double t209 = 1.5545556292888538*V1_2 - 77.93046760749993*qd[5] + 62.99353121063385*qd[6] + t162;
     const double b1_8 = M1_3_8*V1_2*V1_4 + 0.5360329560888155*V1_3*qd[5] + 0.9450878414300312*V1_3*qd[6] - 12.476026541717399*V1_3*qd[7] + 2.0*q[5]*qd[5]*t170 - 0.5*q[5]*t182 + 116.8957014112499*q[5]*t186*t43 + 2.0*q[6]*qd[6]*t200 - 0.5*q[6]*t203 + 2.0*q[7]*qd[7]*t209 - q[7]*(-V1_2*t160 + V1_2*t161 + qd[5]*t192 + qd[6]*t205 + qd[7]*t209) + t130*t176 + t135*t181 + t140*t202 - t167*t171 - 0.08730425541163919*t185 + 2.8263257893771945*t186*t48 - 25.848369763956107*t187 - 487.45461716760684*t194 - 94.49029681595077*t195*t43 - 3.7918383161728277*t196 - 1061.388230420495*t204 - 85.63225982942761*t206 - 17.39053816156104*t207 - 145.89390722519934*t208;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0 = 1.0/M1_2_2;
-    const double ldl_L10 = M1_2_6*ldl_di0;
-    const double ldl_L20 = M1_2_7*ldl_di0;
-    const double ldl_L30 = M1_2_8*ldl_di0;
-    const double t210 = ldl_L10*ldl_L10;
-    const double ldl_d1 = -M1_2_2*t210 + M1_6_6;
-    const double ldl_di1 = 1.0/ldl_d1;
-    const double t211 = M1_2_2*ldl_L10;
-    const double ldl_L21 = ldl_di1*(M1_6_7 - ldl_L20*t211);
-    const double ldl_L31 = ldl_di1*(M1_6_8 - ldl_L30*t211);
-    const double t212 = ldl_L21*ldl_L21;
-    const double ldl_d2 = -M1_2_2*ldl_L20*ldl_L20 + M1_7_7 - ldl_d1*t212;
-    const double ldl_di2 = 1.0/ldl_d2;
-    const double ldl_L32 = ldl_di2*(-M1_2_2*ldl_L20*ldl_L30 + M1_7_8 - ldl_L21*ldl_L31*ldl_d1);
-    const double t213 = ldl_L32*ldl_L32;
-    const double ldl_d3 = -M1_2_2*ldl_L30*ldl_L30 + M1_8_8 - ldl_L31*ldl_L31*ldl_d1 - ldl_d2*t213;
-    const double ldl_di3 = 1.0/ldl_d3;
-    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double ldl_Li30 = ldl_L10*ldl_L31 - ldl_L30 - ldl_L32*ldl_Li20;
-    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_di0 + ldl_di1*t210;
-    const double Dinv1_0_1 = -ldl_L10*ldl_di1 - ldl_L21*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li31*ldl_di3;
-    const double Dinv1_0_3 = ldl_Li30*ldl_di3;
-    const double Dinv1_0_2 = -Dinv1_0_3*ldl_L32 + ldl_Li20*ldl_di2;
-    const double Dinv1_1_1 = ldl_Li31*ldl_Li31*ldl_di3 + ldl_di1 + ldl_di2*t212;
-    const double Dinv1_1_3 = ldl_Li31*ldl_di3;
-    const double Dinv1_1_2 = -Dinv1_1_3*ldl_L32 - ldl_L21*ldl_di2;
-    const double Dinv1_2_2 = ldl_di2 + ldl_di3*t213;
-    const double Dinv1_2_3 = -ldl_L32*ldl_di3;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_2_0 = Dinv1_0_0*M1_2_2 + Dinv1_0_1*M1_2_6 + Dinv1_0_2*M1_2_7 + Dinv1_0_3*M1_2_8;
-    const double G1_2_1 = Dinv1_0_1*M1_2_2 + Dinv1_1_1*M1_2_6 + Dinv1_1_2*M1_2_7 + Dinv1_1_3*M1_2_8;
-    const double G1_2_2 = Dinv1_0_2*M1_2_2 + Dinv1_1_2*M1_2_6 + Dinv1_2_2*M1_2_7 + Dinv1_2_3*M1_2_8;
-    const double G1_2_3 = Dinv1_0_3*M1_2_2 + Dinv1_1_3*M1_2_6 + Dinv1_2_3*M1_2_7 + M1_2_8*ldl_di3;
-    const double G1_3_0 = Dinv1_0_0*M1_2_3 + Dinv1_0_1*M1_3_6 + Dinv1_0_2*M1_3_7 + Dinv1_0_3*M1_3_8;
-    const double G1_3_1 = Dinv1_0_1*M1_2_3 + Dinv1_1_1*M1_3_6 + Dinv1_1_2*M1_3_7 + Dinv1_1_3*M1_3_8;
-    const double G1_3_2 = Dinv1_0_2*M1_2_3 + Dinv1_1_2*M1_3_6 + Dinv1_2_2*M1_3_7 + Dinv1_2_3*M1_3_8;
-    const double G1_3_3 = Dinv1_0_3*M1_2_3 + Dinv1_1_3*M1_3_6 + Dinv1_2_3*M1_3_7 + M1_3_8*ldl_di3;
-    const double G1_4_0 = Dinv1_0_0*M1_2_4 + 0.5373628524647152*Dinv1_0_1 - 0.2978075675834001*Dinv1_0_2 + 0.17460851082327838*Dinv1_0_3;
-    const double G1_4_1 = Dinv1_0_1*M1_2_4 + 0.5373628524647152*Dinv1_1_1 - 0.2978075675834001*Dinv1_1_2 + 0.17460851082327838*Dinv1_1_3;
-    const double G1_4_2 = Dinv1_0_2*M1_2_4 + 0.5373628524647152*Dinv1_1_2 - 0.2978075675834001*Dinv1_2_2 + 0.17460851082327838*Dinv1_2_3;
-    const double G1_4_3 = Dinv1_0_3*M1_2_4 + 0.5373628524647152*Dinv1_1_3 - 0.2978075675834001*Dinv1_2_3 + 0.17460851082327838*ldl_di3;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t214 = -R1_0_0*rn1_1 + R1_1_0*rn1_0;
-    const double t215 = -M1_2_3;
-    const double t216 = -G1_3_0*M1_2_2 - G1_3_1*M1_2_6 - G1_3_2*M1_2_7 - G1_3_3*M1_2_8 - t215;
-    const double t217 = -R1_0_1*rn1_1 + R1_1_1*rn1_0;
-    const double t218 = -G1_3_0*M1_2_3 - G1_3_1*M1_3_6 - G1_3_2*M1_3_7 - G1_3_3*M1_3_8 + 0.6709999999999997;
-    const double t219 = -G1_4_0*M1_2_3 - G1_4_1*M1_3_6 - G1_4_2*M1_3_7 - G1_4_3*M1_3_8;
-    const double t220 = G1_2_0*M1_2_3 + G1_2_1*M1_3_6 + G1_2_2*M1_3_7 + G1_2_3*M1_3_8 + t215;
-    const double t221 = t214*t218 + t217*t219 - t220;
-    const double t222 = -M1_2_4;
-    const double t223 = -G1_4_0*M1_2_2 - G1_4_1*M1_2_6 - G1_4_2*M1_2_7 - G1_4_3*M1_2_8 - t222;
-    const double t224 = 0.5373628524647152*G1_2_1;
-    const double t225 = 0.17460851082327838*G1_2_3;
-    const double t226 = -G1_3_0*M1_2_4 - 0.5373628524647152*G1_3_1 + 0.2978075675834001*G1_3_2 - 0.17460851082327838*G1_3_3;
-    const double t227 = -G1_4_0*M1_2_4 - 0.5373628524647152*G1_4_1 + 0.2978075675834001*G1_4_2 - 0.17460851082327838*G1_4_3 + 0.6709999999999997;
-    const double t228 = G1_2_0*M1_2_4;
-    const double t229 = 0.2978075675834001*G1_2_2 + M1_2_4 + t214*t226 + t217*t227 - t224 - t225 - t228;
-    const double t230 = G1_2_0*M1_2_2;
-    const double t231 = G1_2_1*M1_2_6;
-    const double t232 = G1_2_2*M1_2_7;
-    const double t233 = G1_2_3*M1_2_8;
-    const double P0_2_2 = M0_2_2 + M1_2_2 + t214*t216 + t214*t221 + t217*t223 + t217*t229 - t230 - t231 - t232 - t233;
-    const double t234 = -M1_2_2 + t230 + t231 + t232 + t233;
-    const double t235 = t214*t216 + t217*t223 - t234;
-    const double t236 = R1_0_0*U1_3_0 + R1_1_0*U1_4_0 + U1_2_0*t214;
-    const double t237 = R1_0_1*U1_3_0 + R1_1_1*U1_4_0 + U1_2_0*t217;
-    const double P0_2_6 = M0_2_6 + U1_2_0*t235 + t221*t236 + t229*t237;
-    const double t238 = R1_0_0*U1_3_1 + R1_1_0*U1_4_1 + U1_2_1*t214;
-    const double t239 = R1_0_1*U1_3_1 + R1_1_1*U1_4_1 + U1_2_1*t217;
-    const double P0_2_7 = M0_2_7 + U1_2_1*t235 + t221*t238 + t229*t239;
-    const double t240 = R1_0_0*U1_3_2 + R1_1_0*U1_4_2 + U1_2_2*t214;
-    const double t241 = R1_0_1*U1_3_2 + R1_1_1*U1_4_2 + U1_2_2*t217;
-    const double P0_2_8 = M0_2_8 + U1_2_2*t235 + t221*t240 + t229*t241;
-    const double t242 = -t234;
-    const double t243 = U1_2_0*t242 + t216*t236 + t223*t237;
-    const double t244 = -t220;
-    const double t245 = U1_2_0*t244 + t218*t236 + t219*t237;
-    const double t246 = 0.2978075675834001*G1_2_2 - t222 - t224 - t225 - t228;
-    const double t247 = U1_2_0*t246 + t226*t236 + t227*t237;
-    const double P0_6_6 = M0_6_6 + U1_2_0*t243 + t236*t245 + t237*t247;
-    const double P0_6_7 = M0_6_7 + U1_2_1*t243 + t238*t245 + t239*t247;
-    const double P0_6_8 = M0_6_8 + U1_2_2*t243 + t240*t245 + t241*t247;
-    const double t248 = U1_2_1*t242 + t216*t238 + t223*t239;
-    const double t249 = U1_2_1*t244 + t218*t238 + t219*t239;
-    const double t250 = U1_2_1*t246 + t226*t238 + t227*t239;
-    const double P0_7_7 = M0_7_7 + U1_2_1*t248 + t238*t249 + t239*t250;
-    const double P0_7_8 = M0_7_8 + U1_2_2*t248 + t240*t249 + t241*t250;
-    const double P0_8_8 = M0_8_8 + U1_2_2*(U1_2_2*t242 + t216*t240 + t223*t241) + t240*(U1_2_2*t244 + t218*t240 + t219*t241) + t241*(U1_2_2*t246 + t226*t240 + t227*t241);
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0_2 = 1.0/P0_2_2;
-    const double ldl_L10_2 = P0_2_6*ldl_di0_2;
-    const double ldl_L20_2 = P0_2_7*ldl_di0_2;
-    const double ldl_L30_2 = P0_2_8*ldl_di0_2;
-    const double t251 = ldl_L10_2*ldl_L10_2;
-    const double ldl_d1_2 = -P0_2_2*t251 + P0_6_6;
-    const double ldl_di1_2 = 1.0/ldl_d1_2;
-    const double t252 = P0_2_2*ldl_L10_2;
-    const double ldl_L21_2 = ldl_di1_2*(P0_6_7 - ldl_L20_2*t252);
-    const double ldl_L31_2 = ldl_di1_2*(P0_6_8 - ldl_L30_2*t252);
-    const double t253 = ldl_L21_2*ldl_L21_2;
-    const double ldl_d2_2 = -P0_2_2*ldl_L20_2*ldl_L20_2 + P0_7_7 - ldl_d1_2*t253;
-    const double ldl_di2_2 = 1.0/ldl_d2_2;
-    const double ldl_L32_2 = ldl_di2_2*(-P0_2_2*ldl_L20_2*ldl_L30_2 + P0_7_8 - ldl_L21_2*ldl_L31_2*ldl_d1_2);
-    const double t254 = ldl_L32_2*ldl_L32_2;
-    const double ldl_d3_2 = -P0_2_2*ldl_L30_2*ldl_L30_2 + P0_8_8 - ldl_L31_2*ldl_L31_2*ldl_d1_2 - ldl_d2_2*t254;
-    const double ldl_di3_2 = 1.0/ldl_d3_2;
-    const double ldl_Li20_2 = ldl_L10_2*ldl_L21_2 - ldl_L20_2;
-    const double ldl_Li30_2 = ldl_L10_2*ldl_L31_2 - ldl_L30_2 - ldl_L32_2*ldl_Li20_2;
-    const double ldl_Li31_2 = ldl_L21_2*ldl_L32_2 - ldl_L31_2;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = ldl_Li20_2*ldl_Li20_2*ldl_di2_2 + ldl_Li30_2*ldl_Li30_2*ldl_di3_2 + ldl_di0_2 + ldl_di1_2*t251;
-    const double Dinv0_0_1 = -ldl_L10_2*ldl_di1_2 - ldl_L21_2*ldl_Li20_2*ldl_di2_2 + ldl_Li30_2*ldl_Li31_2*ldl_di3_2;
-    const double Dinv0_0_3 = ldl_Li30_2*ldl_di3_2;
-    const double Dinv0_0_2 = -Dinv0_0_3*ldl_L32_2 + ldl_Li20_2*ldl_di2_2;
-    const double Dinv0_1_1 = ldl_Li31_2*ldl_Li31_2*ldl_di3_2 + ldl_di1_2 + ldl_di2_2*t253;
-    const double Dinv0_1_3 = ldl_Li31_2*ldl_di3_2;
-    const double Dinv0_1_2 = -Dinv0_1_3*ldl_L32_2 - ldl_L21_2*ldl_di2_2;
-    const double Dinv0_2_2 = ldl_di2_2 + ldl_di3_2*t254;
-    const double Dinv0_2_3 = -ldl_L32_2*ldl_di3_2;
-    /* z1: z(k) (4.20) */
-    const double z1_2 = M1_2_2*a1_2 + M1_2_3*zeta1_3 + M1_2_4*zeta1_4 + b1_2;
-    const double z1_3 = M1_2_3*a1_2 + b1_3 + 0.6709999999999997*zeta1_3;
-    const double z1_4 = M1_2_4*a1_2 + b1_4 + 0.6709999999999997*zeta1_4;
-    const double z1_6 = M1_2_6*a1_2 + M1_3_6*zeta1_3 + b1_6 + 0.5373628524647152*zeta1_4;
-    const double z1_7 = M1_2_7*a1_2 + M1_3_7*zeta1_3 + b1_7 - 0.2978075675834001*zeta1_4;
-    const double z1_8 = M1_2_8*a1_2 + M1_3_8*zeta1_3 + b1_8 + 0.17460851082327838*zeta1_4;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t255 = tau[4] - z1_2;
-    const double t256 = -248.03510324205143*q[5] + tau[5] - z1_6;
-    const double t257 = -9741.945988566902*q[6] + tau[6] - z1_7;
-    const double t258 = -76412.27589666349*q[7] + tau[7] - z1_8;
-    const double nu1_0 = Dinv1_0_0*t255 + Dinv1_0_1*t256 + Dinv1_0_2*t257 + Dinv1_0_3*t258;
-    const double nu1_1 = Dinv1_0_1*t255 + Dinv1_1_1*t256 + Dinv1_1_2*t257 + Dinv1_1_3*t258;
-    const double nu1_2 = Dinv1_0_2*t255 + Dinv1_1_2*t256 + Dinv1_2_2*t257 + Dinv1_2_3*t258;
-    const double nu1_3 = Dinv1_0_3*t255 + Dinv1_1_3*t256 + Dinv1_2_3*t257 + ldl_di3*t258;
-    /* z0: z(k) (4.20) */
-    const double t259 = G1_3_0*t255 + G1_3_1*t256 + G1_3_2*t257 + G1_3_3*t258 + z1_3;
-    const double t260 = G1_4_0*t255 + G1_4_1*t256 + G1_4_2*t257 + G1_4_3*t258 + z1_4;
-    const double t261 = R1_1_0*t259 + R1_1_1*t260;
-    const double t262 = R1_0_0*t259 + R1_0_1*t260;
-    const double t263 = G1_2_0*t255 + G1_2_1*t256 + G1_2_2*t257 + G1_2_3*t258 + rn1_0*t261 - rn1_1*t262 + z1_2;
-    const double z0_2 = M0_2_3*a0_3 + M0_2_4*a0_4 + b0_2 + t263;
-    const double z0_6 = M0_3_6*a0_3 + U1_2_0*t263 + U1_3_0*t262 + U1_4_0*t261 + 1.9944659766590953*a0_4 + b0_6;
-    const double z0_7 = M0_3_7*a0_3 + U1_2_1*t263 + U1_3_1*t262 + U1_4_1*t261 + 1.159389117625662*a0_4 + b0_7;
-    const double z0_8 = M0_3_8*a0_3 + U1_2_2*t263 + U1_3_2*t262 + U1_4_2*t261 + 1.6324403105028171*a0_4 + b0_8;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double t264 = tau[0] - z0_2;
-    const double t265 = -248.03510324205143*q[1] + tau[1] - z0_6;
-    const double t266 = -9741.945988566902*q[2] + tau[2] - z0_7;
-    const double t267 = -76412.27589666349*q[3] + tau[3] - z0_8;
-    const double nu0_0 = Dinv0_0_0*t264 + Dinv0_0_1*t265 + Dinv0_0_2*t266 + Dinv0_0_3*t267;
-    const double nu0_1 = Dinv0_0_1*t264 + Dinv0_1_1*t265 + Dinv0_1_2*t266 + Dinv0_1_3*t267;
-    const double nu0_2 = Dinv0_0_2*t264 + Dinv0_1_2*t265 + Dinv0_2_2*t266 + Dinv0_2_3*t267;
-    const double nu0_3 = Dinv0_0_3*t264 + Dinv0_1_3*t265 + Dinv0_2_3*t266 + ldl_di3_2*t267;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t268 = U1_2_0*nu0_1 + U1_2_1*nu0_2 + U1_2_2*nu0_3 + nu0_0;
-    const double t269 = U1_3_0*nu0_1 + U1_3_1*nu0_2 + U1_3_2*nu0_3 - rn1_1*t268;
-    const double t270 = U1_4_0*nu0_1 + U1_4_1*nu0_2 + U1_4_2*nu0_3 + rn1_0*t268;
-    const double t271 = R1_0_0*t269 + R1_1_0*t270;
-    const double t272 = R1_0_1*t269 + R1_1_1*t270;
-    const double qdd1_0 = -G1_2_0*t268 - G1_3_0*t271 - G1_4_0*t272 + nu1_0;
-    const double qdd1_1 = -G1_2_1*t268 - G1_3_1*t271 - G1_4_1*t272 + nu1_1;
-    const double qdd1_2 = -G1_2_2*t268 - G1_3_2*t271 - G1_4_2*t272 + nu1_2;
-    const double qdd1_3 = -G1_2_3*t268 - G1_3_3*t271 - G1_4_3*t272 + nu1_3;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_2 = M1_2_2*a1_2 + M1_2_3*alpha1_3 + M1_2_4*alpha1_4 + b1_2;
+    const double f1_3 = M1_2_3*a1_2 + 0.6709999999999997*alpha1_3 + b1_3;
+    const double f1_4 = M1_2_4*a1_2 + 0.6709999999999997*alpha1_4 + b1_4;
+    const double f1_6 = M1_2_6*a1_2 + M1_3_6*alpha1_3 + 0.5373628524647152*alpha1_4 + b1_6;
+    const double f1_7 = M1_2_7*a1_2 + M1_3_7*alpha1_3 - 0.2978075675834001*alpha1_4 + b1_7;
+    const double f1_8 = M1_2_8*a1_2 + M1_3_8*alpha1_3 + 0.17460851082327838*alpha1_4 + b1_8;
+    /* f0: spatial force f(k) (2.29) */
+    const double t210 = R1_1_0*f1_3 + R1_1_1*f1_4;
+    const double t211 = R1_0_0*f1_3 + R1_0_1*f1_4;
+    const double t212 = f1_2 + rn1_0*t210 - rn1_1*t211;
+    const double f0_2 = M0_2_3*a0_3 + M0_2_4*a0_4 + b0_2 + t212;
+    const double f0_6 = M0_3_6*a0_3 + U1_2_0*t212 + U1_3_0*t211 + U1_4_0*t210 + 1.9944659766590953*a0_4 + b0_6;
+    const double f0_7 = M0_3_7*a0_3 + U1_2_1*t212 + U1_3_1*t211 + U1_4_1*t210 + 1.159389117625662*a0_4 + b0_7;
+    const double f0_8 = M0_3_8*a0_3 + U1_2_2*t212 + U1_3_2*t211 + U1_4_2*t210 + 1.6324403105028171*a0_4 + b0_8;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double t213 = R1_0_0*rn1_1;
+    const double t214 = R1_1_0*rn1_0 - t213;
+    const double t215 = M1_2_3 + 0.6709999999999997*R1_1_0*rn1_0 - 0.6709999999999997*t213;
+    const double t216 = R1_0_1*rn1_1;
+    const double t217 = R1_1_1*rn1_0 - t216;
+    const double t218 = M1_2_4 + 0.6709999999999997*R1_1_1*rn1_0 - 0.6709999999999997*t216;
+    const double t219 = M1_2_2 + M1_2_3*t214 + M1_2_4*t217;
+    const double Rc0_2_2 = M0_2_2 + t214*t215 + t217*t218 + t219;
+    const double t220 = R1_0_0*U1_3_0;
+    const double t221 = R1_1_0*U1_4_0;
+    const double t222 = U1_2_0*t214;
+    const double t223 = t220 + t221 + t222;
+    const double t224 = R1_0_1*U1_3_0;
+    const double t225 = R1_1_1*U1_4_0;
+    const double t226 = U1_2_0*t217;
+    const double t227 = t224 + t225 + t226;
+    const double Rc0_2_6 = M0_2_6 + U1_2_0*t219 + t215*t223 + t218*t227;
+    const double t228 = R1_0_0*U1_3_1;
+    const double t229 = R1_1_0*U1_4_1;
+    const double t230 = U1_2_1*t214;
+    const double t231 = t228 + t229 + t230;
+    const double t232 = R1_0_1*U1_3_1;
+    const double t233 = R1_1_1*U1_4_1;
+    const double t234 = U1_2_1*t217;
+    const double t235 = t232 + t233 + t234;
+    const double Rc0_2_7 = M0_2_7 + U1_2_1*t219 + t215*t231 + t218*t235;
+    const double t236 = R1_0_0*U1_3_2;
+    const double t237 = R1_1_0*U1_4_2;
+    const double t238 = U1_2_2*t214;
+    const double t239 = t236 + t237 + t238;
+    const double t240 = R1_0_1*U1_3_2;
+    const double t241 = R1_1_1*U1_4_2;
+    const double t242 = U1_2_2*t217;
+    const double t243 = t240 + t241 + t242;
+    const double Rc0_2_8 = M0_2_8 + U1_2_2*t219 + t215*t239 + t218*t243;
+    const double t244 = M1_2_2*U1_2_0 + M1_2_3*t223 + M1_2_4*t227;
+    const double t245 = M1_2_3*U1_2_0 + 0.6709999999999997*t220 + 0.6709999999999997*t221 + 0.6709999999999997*t222;
+    const double t246 = M1_2_4*U1_2_0 + 0.6709999999999997*t224 + 0.6709999999999997*t225 + 0.6709999999999997*t226;
+    const double Rc0_6_6 = M0_6_6 + U1_2_0*t244 + t223*t245 + t227*t246;
+    const double Rc0_6_7 = M0_6_7 + U1_2_1*t244 + t231*t245 + t235*t246;
+    const double Rc0_6_8 = M0_6_8 + U1_2_2*t244 + t239*t245 + t243*t246;
+    const double t247 = M1_2_2*U1_2_1 + M1_2_3*t231 + M1_2_4*t235;
+    const double t248 = M1_2_3*U1_2_1 + 0.6709999999999997*t228 + 0.6709999999999997*t229 + 0.6709999999999997*t230;
+    const double t249 = M1_2_4*U1_2_1 + 0.6709999999999997*t232 + 0.6709999999999997*t233 + 0.6709999999999997*t234;
+    const double Rc0_7_7 = M0_7_7 + U1_2_1*t247 + t231*t248 + t235*t249;
+    const double Rc0_7_8 = M0_7_8 + U1_2_2*t247 + t239*t248 + t243*t249;
+    const double Rc0_8_8 = M0_8_8 + U1_2_2*(M1_2_2*U1_2_2 + M1_2_3*t239 + M1_2_4*t243) + t239*(M1_2_3*U1_2_2 + 0.6709999999999997*t236 + 0.6709999999999997*t237 + 0.6709999999999997*t238) + t243*(M1_2_4*U1_2_2 + 0.6709999999999997*t240 + 0.6709999999999997*t241 + 0.6709999999999997*t242);
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t250 = M1_2_3*R1_1_0 + M1_2_4*R1_1_1;
+    const double t251 = M1_2_3*R1_0_0 + M1_2_4*R1_0_1;
+    const double F0_1_2_0 = M1_2_2 + rn1_0*t250 - rn1_1*t251;
+    const double t252 = M1_3_6*R1_1_0 + 0.5373628524647152*R1_1_1;
+    const double t253 = M1_3_6*R1_0_0 + 0.5373628524647152*R1_0_1;
+    const double F0_1_2_1 = M1_2_6 + rn1_0*t252 - rn1_1*t253;
+    const double t254 = M1_3_7*R1_1_0 - 0.2978075675834001*R1_1_1;
+    const double t255 = M1_3_7*R1_0_0 - 0.2978075675834001*R1_0_1;
+    const double F0_1_2_2 = M1_2_7 + rn1_0*t254 - rn1_1*t255;
+    const double t256 = M1_3_8*R1_1_0 + 0.17460851082327838*R1_1_1;
+    const double t257 = M1_3_8*R1_0_0 + 0.17460851082327838*R1_0_1;
+    const double F0_1_2_3 = M1_2_8 + rn1_0*t256 - rn1_1*t257;
+    const double F0_1_6_0 = F0_1_2_0*U1_2_0 + U1_3_0*t251 + U1_4_0*t250;
+    const double F0_1_6_1 = F0_1_2_1*U1_2_0 + U1_3_0*t253 + U1_4_0*t252;
+    const double F0_1_6_2 = F0_1_2_2*U1_2_0 + U1_3_0*t255 + U1_4_0*t254;
+    const double F0_1_6_3 = F0_1_2_3*U1_2_0 + U1_3_0*t257 + U1_4_0*t256;
+    const double F0_1_7_0 = F0_1_2_0*U1_2_1 + U1_3_1*t251 + U1_4_1*t250;
+    const double F0_1_7_1 = F0_1_2_1*U1_2_1 + U1_3_1*t253 + U1_4_1*t252;
+    const double F0_1_7_2 = F0_1_2_2*U1_2_1 + U1_3_1*t255 + U1_4_1*t254;
+    const double F0_1_7_3 = F0_1_2_3*U1_2_1 + U1_3_1*t257 + U1_4_1*t256;
+    const double F0_1_8_0 = F0_1_2_0*U1_2_2 + U1_3_2*t251 + U1_4_2*t250;
+    const double F0_1_8_1 = F0_1_2_1*U1_2_2 + U1_3_2*t253 + U1_4_2*t252;
+    const double F0_1_8_2 = F0_1_2_2*U1_2_2 + U1_3_2*t255 + U1_4_2*t254;
+    const double F0_1_8_3 = F0_1_2_3*U1_2_2 + U1_3_2*t257 + U1_4_2*t256;
+    /* ltdl_dinv7: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv7_0 = 1.0/M1_8_8;
+    /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L7_0 = F0_1_2_3*ltdl_dinv7_0;
+    const double ltdl_L7_1 = F0_1_6_3*ltdl_dinv7_0;
+    const double ltdl_L7_2 = F0_1_7_3*ltdl_dinv7_0;
+    const double ltdl_L7_3 = F0_1_8_3*ltdl_dinv7_0;
+    const double ltdl_L7_4 = M1_2_8*ltdl_dinv7_0;
+    const double ltdl_L7_5 = M1_6_8*ltdl_dinv7_0;
+    const double ltdl_L7_6 = M1_7_8*ltdl_dinv7_0;
+    /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A6_0 = F0_1_2_2 - M1_7_8*ltdl_L7_0;
+    const double ltdl_A6_1 = F0_1_6_2 - M1_7_8*ltdl_L7_1;
+    const double ltdl_A6_2 = F0_1_7_2 - M1_7_8*ltdl_L7_2;
+    const double ltdl_A6_3 = F0_1_8_2 - M1_7_8*ltdl_L7_3;
+    const double ltdl_A6_4 = M1_2_7 - M1_7_8*ltdl_L7_4;
+    const double ltdl_A6_5 = M1_6_7 - M1_7_8*ltdl_L7_5;
+    const double ltdl_A6_6 = M1_7_7 - M1_7_8*ltdl_L7_6;
+    /* ltdl_dinv6: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv6_0 = 1.0/ltdl_A6_6;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = ltdl_A6_0*ltdl_dinv6_0;
+    const double ltdl_L6_1 = ltdl_A6_1*ltdl_dinv6_0;
+    const double ltdl_L6_2 = ltdl_A6_2*ltdl_dinv6_0;
+    const double ltdl_L6_3 = ltdl_A6_3*ltdl_dinv6_0;
+    const double ltdl_L6_4 = ltdl_A6_4*ltdl_dinv6_0;
+    const double ltdl_L6_5 = ltdl_A6_5*ltdl_dinv6_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_1_2_1 - M1_6_8*ltdl_L7_0 - ltdl_A6_5*ltdl_L6_0;
+    const double ltdl_A5_1 = F0_1_6_1 - M1_6_8*ltdl_L7_1 - ltdl_A6_5*ltdl_L6_1;
+    const double ltdl_A5_2 = F0_1_7_1 - M1_6_8*ltdl_L7_2 - ltdl_A6_5*ltdl_L6_2;
+    const double ltdl_A5_3 = F0_1_8_1 - M1_6_8*ltdl_L7_3 - ltdl_A6_5*ltdl_L6_3;
+    const double ltdl_A5_4 = M1_2_6 - M1_6_8*ltdl_L7_4 - ltdl_A6_5*ltdl_L6_4;
+    const double ltdl_A5_5 = M1_6_6 - M1_6_8*ltdl_L7_5 - ltdl_A6_5*ltdl_L6_5;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
+    const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = F0_1_2_0 - M1_2_8*ltdl_L7_0 - ltdl_A5_4*ltdl_L5_0 - ltdl_A6_4*ltdl_L6_0;
+    const double ltdl_A4_1 = F0_1_6_0 - M1_2_8*ltdl_L7_1 - ltdl_A5_4*ltdl_L5_1 - ltdl_A6_4*ltdl_L6_1;
+    const double ltdl_A4_2 = F0_1_7_0 - M1_2_8*ltdl_L7_2 - ltdl_A5_4*ltdl_L5_2 - ltdl_A6_4*ltdl_L6_2;
+    const double ltdl_A4_3 = F0_1_8_0 - M1_2_8*ltdl_L7_3 - ltdl_A5_4*ltdl_L5_3 - ltdl_A6_4*ltdl_L6_3;
+    const double ltdl_A4_4 = M1_2_2 - M1_2_8*ltdl_L7_4 - ltdl_A5_4*ltdl_L5_4 - ltdl_A6_4*ltdl_L6_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = -F0_1_8_3*ltdl_L7_0 + Rc0_2_8 - ltdl_A4_3*ltdl_L4_0 - ltdl_A5_3*ltdl_L5_0 - ltdl_A6_3*ltdl_L6_0;
+    const double ltdl_A3_1 = -F0_1_8_3*ltdl_L7_1 + Rc0_6_8 - ltdl_A4_3*ltdl_L4_1 - ltdl_A5_3*ltdl_L5_1 - ltdl_A6_3*ltdl_L6_1;
+    const double ltdl_A3_2 = -F0_1_8_3*ltdl_L7_2 + Rc0_7_8 - ltdl_A4_3*ltdl_L4_2 - ltdl_A5_3*ltdl_L5_2 - ltdl_A6_3*ltdl_L6_2;
+    const double ltdl_A3_3 = -F0_1_8_3*ltdl_L7_3 + Rc0_8_8 - ltdl_A4_3*ltdl_L4_3 - ltdl_A5_3*ltdl_L5_3 - ltdl_A6_3*ltdl_L6_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = -F0_1_7_3*ltdl_L7_0 + Rc0_2_7 - ltdl_A3_2*ltdl_L3_0 - ltdl_A4_2*ltdl_L4_0 - ltdl_A5_2*ltdl_L5_0 - ltdl_A6_2*ltdl_L6_0;
+    const double ltdl_A2_1 = -F0_1_7_3*ltdl_L7_1 + Rc0_6_7 - ltdl_A3_2*ltdl_L3_1 - ltdl_A4_2*ltdl_L4_1 - ltdl_A5_2*ltdl_L5_1 - ltdl_A6_2*ltdl_L6_1;
+    const double ltdl_A2_2 = -F0_1_7_3*ltdl_L7_2 + Rc0_7_7 - ltdl_A3_2*ltdl_L3_2 - ltdl_A4_2*ltdl_L4_2 - ltdl_A5_2*ltdl_L5_2 - ltdl_A6_2*ltdl_L6_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = -F0_1_6_3*ltdl_L7_0 + Rc0_2_6 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - ltdl_A4_1*ltdl_L4_0 - ltdl_A5_1*ltdl_L5_0 - ltdl_A6_1*ltdl_L6_0;
+    const double ltdl_A1_1 = -F0_1_6_3*ltdl_L7_1 + Rc0_6_6 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - ltdl_A4_1*ltdl_L4_1 - ltdl_A5_1*ltdl_L5_1 - ltdl_A6_1*ltdl_L6_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_1_2_3*ltdl_L7_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0 - ltdl_A4_0*ltdl_L4_0 - ltdl_A5_0*ltdl_L5_0 - ltdl_A6_0*ltdl_L6_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_xy7: y = L^-T b */
+    const double ltdl_xy7_0 = -f1_8 - 76412.27589666349*q[7] + tau[7];
+    /* ltdl_xy6: y = L^-T b */
+    const double ltdl_xy6_0 = -f1_7 - ltdl_L7_6*ltdl_xy7_0 - 9741.945988566902*q[6] + tau[6];
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = -f1_6 - ltdl_L6_5*ltdl_xy6_0 - ltdl_L7_5*ltdl_xy7_0 - 248.03510324205143*q[5] + tau[5];
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = -f1_2 - ltdl_L5_4*ltdl_xy5_0 - ltdl_L6_4*ltdl_xy6_0 - ltdl_L7_4*ltdl_xy7_0 + tau[4];
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = -f0_8 - ltdl_L4_3*ltdl_xy4_0 - ltdl_L5_3*ltdl_xy5_0 - ltdl_L6_3*ltdl_xy6_0 - ltdl_L7_3*ltdl_xy7_0 - 76412.27589666349*q[3] + tau[3];
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = -f0_7 - ltdl_L3_2*ltdl_xy3_0 - ltdl_L4_2*ltdl_xy4_0 - ltdl_L5_2*ltdl_xy5_0 - ltdl_L6_2*ltdl_xy6_0 - ltdl_L7_2*ltdl_xy7_0 - 9741.945988566902*q[2] + tau[2];
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = -f0_6 - ltdl_L2_1*ltdl_xy2_0 - ltdl_L3_1*ltdl_xy3_0 - ltdl_L4_1*ltdl_xy4_0 - ltdl_L5_1*ltdl_xy5_0 - ltdl_L6_1*ltdl_xy6_0 - ltdl_L7_1*ltdl_xy7_0 - 248.03510324205143*q[1] + tau[1];
+    /* ltdl_xy0: y = L^-T b */
+    const double ltdl_xy0_0 = -f0_2 - ltdl_L1_0*ltdl_xy1_0 - ltdl_L2_0*ltdl_xy2_0 - ltdl_L3_0*ltdl_xy3_0 - ltdl_L4_0*ltdl_xy4_0 - ltdl_L5_0*ltdl_xy5_0 - ltdl_L6_0*ltdl_xy6_0 - ltdl_L7_0*ltdl_xy7_0 + tau[0];
+    /* ltdl_x0: x = L^-1 D^-1 y */
+    const double ltdl_x0_0 = ltdl_dinv0_0*ltdl_xy0_0;
+    /* ltdl_x1: x = L^-1 D^-1 y */
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
+    /* ltdl_x2: x = L^-1 D^-1 y */
+    const double ltdl_x2_0 = -ltdl_L2_0*ltdl_x0_0 - ltdl_L2_1*ltdl_x1_0 + ltdl_dinv2_0*ltdl_xy2_0;
+    /* ltdl_x3: x = L^-1 D^-1 y */
+    const double ltdl_x3_0 = -ltdl_L3_0*ltdl_x0_0 - ltdl_L3_1*ltdl_x1_0 - ltdl_L3_2*ltdl_x2_0 + ltdl_dinv3_0*ltdl_xy3_0;
+    /* ltdl_x4: x = L^-1 D^-1 y */
+    const double ltdl_x4_0 = -ltdl_L4_0*ltdl_x0_0 - ltdl_L4_1*ltdl_x1_0 - ltdl_L4_2*ltdl_x2_0 - ltdl_L4_3*ltdl_x3_0 + ltdl_dinv4_0*ltdl_xy4_0;
+    /* ltdl_x5: x = L^-1 D^-1 y */
+    const double ltdl_x5_0 = -ltdl_L5_0*ltdl_x0_0 - ltdl_L5_1*ltdl_x1_0 - ltdl_L5_2*ltdl_x2_0 - ltdl_L5_3*ltdl_x3_0 - ltdl_L5_4*ltdl_x4_0 + ltdl_dinv5_0*ltdl_xy5_0;
+    /* ltdl_x6: x = L^-1 D^-1 y */
+    const double ltdl_x6_0 = -ltdl_L6_0*ltdl_x0_0 - ltdl_L6_1*ltdl_x1_0 - ltdl_L6_2*ltdl_x2_0 - ltdl_L6_3*ltdl_x3_0 - ltdl_L6_4*ltdl_x4_0 - ltdl_L6_5*ltdl_x5_0 + ltdl_dinv6_0*ltdl_xy6_0;
+    /* ltdl_x7: x = L^-1 D^-1 y */
+    const double ltdl_x7_0 = -ltdl_L7_0*ltdl_x0_0 - ltdl_L7_1*ltdl_x1_0 - ltdl_L7_2*ltdl_x2_0 - ltdl_L7_3*ltdl_x3_0 - ltdl_L7_4*ltdl_x4_0 - ltdl_L7_5*ltdl_x5_0 - ltdl_L7_6*ltdl_x6_0 + ltdl_dinv7_0*ltdl_xy7_0;
 
     /* Outputs: qdd (8) */
-    qdd[0] = nu0_0;
-    qdd[1] = nu0_1;
-    qdd[2] = nu0_2;
-    qdd[3] = nu0_3;
-    qdd[4] = qdd1_0;
-    qdd[5] = qdd1_1;
-    qdd[6] = qdd1_2;
-    qdd[7] = qdd1_3;
+    qdd[0] = ltdl_x0_0;
+    qdd[1] = ltdl_x1_0;
+    qdd[2] = ltdl_x2_0;
+    qdd[3] = ltdl_x3_0;
+    qdd[4] = ltdl_x4_0;
+    qdd[5] = ltdl_x5_0;
+    qdd[6] = ltdl_x6_0;
+    qdd[7] = ltdl_x7_0;
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -1808,11 +2027,14 @@ void flexarm2_jacobian(const double* q, double* J)
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[4] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_4 = soagen_c[1];
+    const double s_q_4 = soagen_s[1];
     /* Rn1: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3];
     const double t1 = 1.0/(0.25*t0*t0 + 1.0);
@@ -1929,11 +2151,14 @@ void flexarm2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[4] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_4 = soagen_c[1];
+    const double s_q_4 = soagen_s[1];
     /* Rn1: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3];
     const double t1 = 1.0/(0.25*t0*t0 + 1.0);
@@ -2035,19 +2260,22 @@ void flexarm2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Part II (6.10).
- * Operations: 950 mul, 704 add, 10 div, 4 sin/cos, 0 sqrt; 295 temporaries. */
+ * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 809 mul, 567 add, 10 div, 4 sin/cos, 0 sqrt; 266 temporaries. */
 void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[4] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_4 = soagen_c[1];
+    const double s_q_4 = soagen_s[1];
     /* Rn1: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3];
     const double t1 = 1.0/(0.25*t0*t0 + 1.0);
@@ -2122,239 +2350,235 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double M1_7_7 = 12.988044162693718*t14 + 307.2731915421549*t15 + 94.98753596910882*t16 + 103.39347905582443*t19 + 53.0359496748208*t20 + 94.2300418520411*t22 + 1.0;
     const double M1_7_8 = 1.2623422212082915*t14 + 51.696739527912214*t15 + 62.99353121063385*t16 + 879.9216983661049*t19 + 124.19847143020884*t20 + 8.26310148571168*t22;
     const double M1_8_8 = 14.616595291331832*t14 + 94.98753596910882*t15 + 2122.77646084099*t16 + 125.9870624212677*t19 - 155.86093521499987*t20 + 43.390871589980996*t22 + 1.0;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0 = 1.0/M1_2_2;
-    const double ldl_L10 = M1_2_6*ldl_di0;
-    const double ldl_L20 = M1_2_7*ldl_di0;
-    const double ldl_L30 = M1_2_8*ldl_di0;
-    const double t24 = ldl_L10*ldl_L10;
-    const double ldl_d1 = -M1_2_2*t24 + M1_6_6;
-    const double ldl_di1 = 1.0/ldl_d1;
-    const double t25 = M1_2_2*ldl_L10;
-    const double ldl_L21 = ldl_di1*(M1_6_7 - ldl_L20*t25);
-    const double ldl_L31 = ldl_di1*(M1_6_8 - ldl_L30*t25);
-    const double t26 = ldl_L21*ldl_L21;
-    const double ldl_d2 = -M1_2_2*ldl_L20*ldl_L20 + M1_7_7 - ldl_d1*t26;
-    const double ldl_di2 = 1.0/ldl_d2;
-    const double ldl_L32 = ldl_di2*(-M1_2_2*ldl_L20*ldl_L30 + M1_7_8 - ldl_L21*ldl_L31*ldl_d1);
-    const double t27 = ldl_L32*ldl_L32;
-    const double ldl_d3 = -M1_2_2*ldl_L30*ldl_L30 + M1_8_8 - ldl_L31*ldl_L31*ldl_d1 - ldl_d2*t27;
-    const double ldl_di3 = 1.0/ldl_d3;
-    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double ldl_Li30 = ldl_L10*ldl_L31 - ldl_L30 - ldl_L32*ldl_Li20;
-    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_di0 + ldl_di1*t24;
-    const double Dinv1_0_1 = -ldl_L10*ldl_di1 - ldl_L21*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li31*ldl_di3;
-    const double Dinv1_0_3 = ldl_Li30*ldl_di3;
-    const double Dinv1_0_2 = -Dinv1_0_3*ldl_L32 + ldl_Li20*ldl_di2;
-    const double Dinv1_1_1 = ldl_Li31*ldl_Li31*ldl_di3 + ldl_di1 + ldl_di2*t26;
-    const double Dinv1_1_3 = ldl_Li31*ldl_di3;
-    const double Dinv1_1_2 = -Dinv1_1_3*ldl_L32 - ldl_L21*ldl_di2;
-    const double Dinv1_2_2 = ldl_di2 + ldl_di3*t27;
-    const double Dinv1_2_3 = -ldl_L32*ldl_di3;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_2_0 = Dinv1_0_0*M1_2_2 + Dinv1_0_1*M1_2_6 + Dinv1_0_2*M1_2_7 + Dinv1_0_3*M1_2_8;
-    const double G1_2_1 = Dinv1_0_1*M1_2_2 + Dinv1_1_1*M1_2_6 + Dinv1_1_2*M1_2_7 + Dinv1_1_3*M1_2_8;
-    const double G1_2_2 = Dinv1_0_2*M1_2_2 + Dinv1_1_2*M1_2_6 + Dinv1_2_2*M1_2_7 + Dinv1_2_3*M1_2_8;
-    const double G1_2_3 = Dinv1_0_3*M1_2_2 + Dinv1_1_3*M1_2_6 + Dinv1_2_3*M1_2_7 + M1_2_8*ldl_di3;
-    const double G1_3_0 = Dinv1_0_0*M1_2_3 + Dinv1_0_1*M1_3_6 + Dinv1_0_2*M1_3_7 + Dinv1_0_3*M1_3_8;
-    const double G1_3_1 = Dinv1_0_1*M1_2_3 + Dinv1_1_1*M1_3_6 + Dinv1_1_2*M1_3_7 + Dinv1_1_3*M1_3_8;
-    const double G1_3_2 = Dinv1_0_2*M1_2_3 + Dinv1_1_2*M1_3_6 + Dinv1_2_2*M1_3_7 + Dinv1_2_3*M1_3_8;
-    const double G1_3_3 = Dinv1_0_3*M1_2_3 + Dinv1_1_3*M1_3_6 + Dinv1_2_3*M1_3_7 + M1_3_8*ldl_di3;
-    const double G1_4_0 = Dinv1_0_0*M1_2_4 + 0.5373628524647152*Dinv1_0_1 - 0.2978075675834001*Dinv1_0_2 + 0.17460851082327838*Dinv1_0_3;
-    const double G1_4_1 = Dinv1_0_1*M1_2_4 + 0.5373628524647152*Dinv1_1_1 - 0.2978075675834001*Dinv1_1_2 + 0.17460851082327838*Dinv1_1_3;
-    const double G1_4_2 = Dinv1_0_2*M1_2_4 + 0.5373628524647152*Dinv1_1_2 - 0.2978075675834001*Dinv1_2_2 + 0.17460851082327838*Dinv1_2_3;
-    const double G1_4_3 = Dinv1_0_3*M1_2_4 + 0.5373628524647152*Dinv1_1_3 - 0.2978075675834001*Dinv1_2_3 + 0.17460851082327838*ldl_di3;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t28 = -R1_0_0*rn1_1 + R1_1_0*rn1_0;
-    const double t29 = -M1_2_3;
-    const double t30 = -G1_3_0*M1_2_2 - G1_3_1*M1_2_6 - G1_3_2*M1_2_7 - G1_3_3*M1_2_8 - t29;
-    const double t31 = -R1_0_1*rn1_1 + R1_1_1*rn1_0;
-    const double t32 = -G1_3_0*M1_2_3 - G1_3_1*M1_3_6 - G1_3_2*M1_3_7 - G1_3_3*M1_3_8 + 0.6709999999999997;
-    const double t33 = -G1_4_0*M1_2_3 - G1_4_1*M1_3_6 - G1_4_2*M1_3_7 - G1_4_3*M1_3_8;
-    const double t34 = G1_2_0*M1_2_3 + G1_2_1*M1_3_6 + G1_2_2*M1_3_7 + G1_2_3*M1_3_8 + t29;
-    const double t35 = t28*t32 + t31*t33 - t34;
-    const double t36 = -M1_2_4;
-    const double t37 = -G1_4_0*M1_2_2 - G1_4_1*M1_2_6 - G1_4_2*M1_2_7 - G1_4_3*M1_2_8 - t36;
-    const double t38 = 0.5373628524647152*G1_2_1;
-    const double t39 = 0.17460851082327838*G1_2_3;
-    const double t40 = -G1_3_0*M1_2_4 - 0.5373628524647152*G1_3_1 + 0.2978075675834001*G1_3_2 - 0.17460851082327838*G1_3_3;
-    const double t41 = -G1_4_0*M1_2_4 - 0.5373628524647152*G1_4_1 + 0.2978075675834001*G1_4_2 - 0.17460851082327838*G1_4_3 + 0.6709999999999997;
-    const double t42 = G1_2_0*M1_2_4;
-    const double t43 = 0.2978075675834001*G1_2_2 + M1_2_4 + t28*t40 + t31*t41 - t38 - t39 - t42;
-    const double t44 = G1_2_0*M1_2_2;
-    const double t45 = G1_2_1*M1_2_6;
-    const double t46 = G1_2_2*M1_2_7;
-    const double t47 = G1_2_3*M1_2_8;
-    const double P0_2_2 = M0_2_2 + M1_2_2 + t28*t30 + t28*t35 + t31*t37 + t31*t43 - t44 - t45 - t46 - t47;
-    const double t48 = -M1_2_2 + t44 + t45 + t46 + t47;
-    const double t49 = t28*t30 + t31*t37 - t48;
-    const double t50 = R1_0_0*U1_3_0 + R1_1_0*U1_4_0 + U1_2_0*t28;
-    const double t51 = R1_0_1*U1_3_0 + R1_1_1*U1_4_0 + U1_2_0*t31;
-    const double P0_2_6 = M0_2_6 + U1_2_0*t49 + t35*t50 + t43*t51;
-    const double t52 = R1_0_0*U1_3_1 + R1_1_0*U1_4_1 + U1_2_1*t28;
-    const double t53 = R1_0_1*U1_3_1 + R1_1_1*U1_4_1 + U1_2_1*t31;
-    const double P0_2_7 = M0_2_7 + U1_2_1*t49 + t35*t52 + t43*t53;
-    const double t54 = R1_0_0*U1_3_2 + R1_1_0*U1_4_2 + U1_2_2*t28;
-    const double t55 = R1_0_1*U1_3_2 + R1_1_1*U1_4_2 + U1_2_2*t31;
-    const double P0_2_8 = M0_2_8 + U1_2_2*t49 + t35*t54 + t43*t55;
-    const double t56 = -t48;
-    const double t57 = U1_2_0*t56 + t30*t50 + t37*t51;
-    const double t58 = -t34;
-    const double t59 = U1_2_0*t58 + t32*t50 + t33*t51;
-    const double t60 = 0.2978075675834001*G1_2_2 - t36 - t38 - t39 - t42;
-    const double t61 = U1_2_0*t60 + t40*t50 + t41*t51;
-    const double P0_6_6 = M0_6_6 + U1_2_0*t57 + t50*t59 + t51*t61;
-    const double P0_6_7 = M0_6_7 + U1_2_1*t57 + t52*t59 + t53*t61;
-    const double P0_6_8 = M0_6_8 + U1_2_2*t57 + t54*t59 + t55*t61;
-    const double t62 = U1_2_1*t56 + t30*t52 + t37*t53;
-    const double t63 = U1_2_1*t58 + t32*t52 + t33*t53;
-    const double t64 = U1_2_1*t60 + t40*t52 + t41*t53;
-    const double P0_7_7 = M0_7_7 + U1_2_1*t62 + t52*t63 + t53*t64;
-    const double P0_7_8 = M0_7_8 + U1_2_2*t62 + t54*t63 + t55*t64;
-    const double P0_8_8 = M0_8_8 + U1_2_2*(U1_2_2*t56 + t30*t54 + t37*t55) + t54*(U1_2_2*t58 + t32*t54 + t33*t55) + t55*(U1_2_2*t60 + t40*t54 + t41*t55);
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0_2 = 1.0/P0_2_2;
-    const double ldl_L10_2 = P0_2_6*ldl_di0_2;
-    const double ldl_L20_2 = P0_2_7*ldl_di0_2;
-    const double ldl_L30_2 = P0_2_8*ldl_di0_2;
-    const double t65 = ldl_L10_2*ldl_L10_2;
-    const double ldl_d1_2 = -P0_2_2*t65 + P0_6_6;
-    const double ldl_di1_2 = 1.0/ldl_d1_2;
-    const double t66 = P0_2_2*ldl_L10_2;
-    const double ldl_L21_2 = ldl_di1_2*(P0_6_7 - ldl_L20_2*t66);
-    const double ldl_L31_2 = ldl_di1_2*(P0_6_8 - ldl_L30_2*t66);
-    const double t67 = ldl_L21_2*ldl_L21_2;
-    const double ldl_d2_2 = -P0_2_2*ldl_L20_2*ldl_L20_2 + P0_7_7 - ldl_d1_2*t67;
-    const double ldl_di2_2 = 1.0/ldl_d2_2;
-    const double ldl_L32_2 = ldl_di2_2*(-P0_2_2*ldl_L20_2*ldl_L30_2 + P0_7_8 - ldl_L21_2*ldl_L31_2*ldl_d1_2);
-    const double t68 = ldl_L32_2*ldl_L32_2;
-    const double ldl_d3_2 = -P0_2_2*ldl_L30_2*ldl_L30_2 + P0_8_8 - ldl_L31_2*ldl_L31_2*ldl_d1_2 - ldl_d2_2*t68;
-    const double ldl_di3_2 = 1.0/ldl_d3_2;
-    const double ldl_Li20_2 = ldl_L10_2*ldl_L21_2 - ldl_L20_2;
-    const double ldl_Li30_2 = ldl_L10_2*ldl_L31_2 - ldl_L30_2 - ldl_L32_2*ldl_Li20_2;
-    const double ldl_Li31_2 = ldl_L21_2*ldl_L32_2 - ldl_L31_2;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = ldl_Li20_2*ldl_Li20_2*ldl_di2_2 + ldl_Li30_2*ldl_Li30_2*ldl_di3_2 + ldl_di0_2 + ldl_di1_2*t65;
-    const double Dinv0_0_1 = -ldl_L10_2*ldl_di1_2 - ldl_L21_2*ldl_Li20_2*ldl_di2_2 + ldl_Li30_2*ldl_Li31_2*ldl_di3_2;
-    const double Dinv0_0_3 = ldl_Li30_2*ldl_di3_2;
-    const double Dinv0_0_2 = -Dinv0_0_3*ldl_L32_2 + ldl_Li20_2*ldl_di2_2;
-    const double Dinv0_1_1 = ldl_Li31_2*ldl_Li31_2*ldl_di3_2 + ldl_di1_2 + ldl_di2_2*t67;
-    const double Dinv0_1_3 = ldl_Li31_2*ldl_di3_2;
-    const double Dinv0_1_2 = -Dinv0_1_3*ldl_L32_2 - ldl_L21_2*ldl_di2_2;
-    const double Dinv0_2_2 = ldl_di2_2 + ldl_di3_2*t68;
-    const double Dinv0_2_3 = -ldl_L32_2*ldl_di3_2;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t69 = -G1_2_0 - G1_3_0*t28 - G1_4_0*t31 + 1.0;
-    const double t70 = -G1_2_0*U1_2_0 - G1_3_0*t50 - G1_4_0*t51 + U1_2_0;
-    const double t71 = -G1_2_0*U1_2_1 - G1_3_0*t52 - G1_4_0*t53 + U1_2_1;
-    const double t72 = -G1_2_0*U1_2_2 - G1_3_0*t54 - G1_4_0*t55 + U1_2_2;
-    const double t73 = Dinv0_0_0*t69 + Dinv0_0_1*t70 + Dinv0_0_2*t71 + Dinv0_0_3*t72;
-    const double t74 = Dinv0_0_1*t69 + Dinv0_1_1*t70 + Dinv0_1_2*t71 + Dinv0_1_3*t72;
-    const double t75 = Dinv0_0_2*t69 + Dinv0_1_2*t70 + Dinv0_2_2*t71 + Dinv0_2_3*t72;
-    const double t76 = Dinv0_0_3*t69 + Dinv0_1_3*t70 + Dinv0_2_3*t71 + ldl_di3_2*t72;
-    const double Ups1_2_2 = Dinv1_0_0 + t69*t73 + t70*t74 + t71*t75 + t72*t76;
-    const double Ups1_2_3 = t28*t73 + t50*t74 + t52*t75 + t54*t76;
-    const double Ups1_2_4 = t31*t73 + t51*t74 + t53*t75 + t55*t76;
-    const double t77 = -G1_2_1 - G1_3_1*t28 - G1_4_1*t31;
-    const double t78 = -G1_2_1*U1_2_0 - G1_3_1*t50 - G1_4_1*t51;
-    const double t79 = -G1_2_1*U1_2_1 - G1_3_1*t52 - G1_4_1*t53;
-    const double t80 = -G1_2_1*U1_2_2 - G1_3_1*t54 - G1_4_1*t55;
-    const double Ups1_2_6 = Dinv1_0_1 + t73*t77 + t74*t78 + t75*t79 + t76*t80;
-    const double t81 = -G1_2_2 - G1_3_2*t28 - G1_4_2*t31;
-    const double t82 = -G1_2_2*U1_2_0 - G1_3_2*t50 - G1_4_2*t51;
-    const double t83 = -G1_2_2*U1_2_1 - G1_3_2*t52 - G1_4_2*t53;
-    const double t84 = -G1_2_2*U1_2_2 - G1_3_2*t54 - G1_4_2*t55;
-    const double Ups1_2_7 = Dinv1_0_2 + t73*t81 + t74*t82 + t75*t83 + t76*t84;
-    const double t85 = -G1_2_3 - G1_3_3*t28 - G1_4_3*t31;
-    const double t86 = -G1_2_3*U1_2_0 - G1_3_3*t50 - G1_4_3*t51;
-    const double t87 = -G1_2_3*U1_2_1 - G1_3_3*t52 - G1_4_3*t53;
-    const double t88 = -G1_2_3*U1_2_2 - G1_3_3*t54 - G1_4_3*t55;
-    const double Ups1_2_8 = Dinv1_0_3 + t73*t85 + t74*t86 + t75*t87 + t76*t88;
-    const double t89 = Dinv0_0_0*t28 + Dinv0_0_1*t50 + Dinv0_0_2*t52 + Dinv0_0_3*t54;
-    const double t90 = Dinv0_0_1*t28 + Dinv0_1_1*t50 + Dinv0_1_2*t52 + Dinv0_1_3*t54;
-    const double t91 = Dinv0_0_2*t28 + Dinv0_1_2*t50 + Dinv0_2_2*t52 + Dinv0_2_3*t54;
-    const double t92 = Dinv0_0_3*t28 + Dinv0_1_3*t50 + Dinv0_2_3*t52 + ldl_di3_2*t54;
-    const double Ups1_3_3 = t28*t89 + t50*t90 + t52*t91 + t54*t92;
-    const double Ups1_3_4 = t31*t89 + t51*t90 + t53*t91 + t55*t92;
-    const double Ups1_3_6 = t77*t89 + t78*t90 + t79*t91 + t80*t92;
-    const double Ups1_3_7 = t81*t89 + t82*t90 + t83*t91 + t84*t92;
-    const double Ups1_3_8 = t85*t89 + t86*t90 + t87*t91 + t88*t92;
-    const double t93 = Dinv0_0_0*t31 + Dinv0_0_1*t51 + Dinv0_0_2*t53 + Dinv0_0_3*t55;
-    const double t94 = Dinv0_0_1*t31 + Dinv0_1_1*t51 + Dinv0_1_2*t53 + Dinv0_1_3*t55;
-    const double t95 = Dinv0_0_2*t31 + Dinv0_1_2*t51 + Dinv0_2_2*t53 + Dinv0_2_3*t55;
-    const double t96 = Dinv0_0_3*t31 + Dinv0_1_3*t51 + Dinv0_2_3*t53 + ldl_di3_2*t55;
-    const double Ups1_4_4 = t31*t93 + t51*t94 + t53*t95 + t55*t96;
-    const double Ups1_4_6 = t77*t93 + t78*t94 + t79*t95 + t80*t96;
-    const double Ups1_4_7 = t81*t93 + t82*t94 + t83*t95 + t84*t96;
-    const double Ups1_4_8 = t85*t93 + t86*t94 + t87*t95 + t88*t96;
-    const double t97 = Dinv0_0_0*t77 + Dinv0_0_1*t78 + Dinv0_0_2*t79 + Dinv0_0_3*t80;
-    const double t98 = Dinv0_0_1*t77 + Dinv0_1_1*t78 + Dinv0_1_2*t79 + Dinv0_1_3*t80;
-    const double t99 = Dinv0_0_2*t77 + Dinv0_1_2*t78 + Dinv0_2_2*t79 + Dinv0_2_3*t80;
-    const double t100 = Dinv0_0_3*t77 + Dinv0_1_3*t78 + Dinv0_2_3*t79 + ldl_di3_2*t80;
-    const double Ups1_6_6 = Dinv1_1_1 + t100*t80 + t77*t97 + t78*t98 + t79*t99;
-    const double Ups1_6_7 = Dinv1_1_2 + t100*t84 + t81*t97 + t82*t98 + t83*t99;
-    const double Ups1_6_8 = Dinv1_1_3 + t100*t88 + t85*t97 + t86*t98 + t87*t99;
-    const double t101 = Dinv0_0_0*t81 + Dinv0_0_1*t82 + Dinv0_0_2*t83 + Dinv0_0_3*t84;
-    const double t102 = Dinv0_0_1*t81 + Dinv0_1_1*t82 + Dinv0_1_2*t83 + Dinv0_1_3*t84;
-    const double t103 = Dinv0_0_2*t81 + Dinv0_1_2*t82 + Dinv0_2_2*t83 + Dinv0_2_3*t84;
-    const double t104 = Dinv0_0_3*t81 + Dinv0_1_3*t82 + Dinv0_2_3*t83 + ldl_di3_2*t84;
-    const double Ups1_7_7 = Dinv1_2_2 + t101*t81 + t102*t82 + t103*t83 + t104*t84;
-    const double Ups1_7_8 = Dinv1_2_3 + t101*t85 + t102*t86 + t103*t87 + t104*t88;
-    const double Ups1_8_8 = ldl_di3 + t85*(Dinv0_0_0*t85 + Dinv0_0_1*t86 + Dinv0_0_2*t87 + Dinv0_0_3*t88) + t86*(Dinv0_0_1*t85 + Dinv0_1_1*t86 + Dinv0_1_2*t87 + Dinv0_1_3*t88) + t87*(Dinv0_0_2*t85 + Dinv0_1_2*t86 + Dinv0_2_2*t87 + Dinv0_2_3*t88) + t88*(Dinv0_0_3*t85 + Dinv0_1_3*t86 + Dinv0_2_3*t87 + ldl_di3_2*t88);
     /* rnf1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
-    const double t105 = 9.867934579285455*q[5] + 15.669360775846018*q[6] + 8.374419901676326*q[7];
-    const double t106 = 15.669360775846018*q[5] + 68.83211932799779*q[6] + 47.48188343339703*q[7];
-    const double t107 = 8.374419901676326*q[5] + 47.48188343339703*q[6] + 164.1842561269586*q[7];
-    const double rnf1_0 = -0.5*q[5]*t105 - 0.5*q[6]*t106 - 0.5*q[7]*t107 + 1.0;
+    const double t24 = 9.867934579285455*q[5] + 15.669360775846018*q[6] + 8.374419901676326*q[7];
+    const double t25 = 15.669360775846018*q[5] + 68.83211932799779*q[6] + 47.48188343339703*q[7];
+    const double t26 = 8.374419901676326*q[5] + 47.48188343339703*q[6] + 164.1842561269586*q[7];
+    const double rnf1_0 = -0.5*q[5]*t24 - 0.5*q[6]*t25 - 0.5*q[7]*t26 + 1.0;
     const double rnf1_1 = 2.9142062483887603*q[5] + 2.9143933704181246*q[6] + 2.9156635993590774*q[7];
     /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double t108 = 1.0/(0.25*(4.0114208910613*q[5] + 13.933079243493596*q[6] + 22.8844580678444*q[7])*(4.0114208910613*q[5] + 13.933079243493596*q[6] + 22.8844580678444*q[7]) + 1.0);
-    const double Uf1_2_0 = 4.0114208910613*t108;
-    const double Uf1_2_1 = 13.933079243493596*t108;
-    const double Uf1_2_2 = 22.8844580678444*t108;
-    const double Uf1_3_0 = 4.0114208910613*rnf1_1*t108 - t105;
-    const double Uf1_3_1 = 13.933079243493596*rnf1_1*t108 - t106;
-    const double Uf1_3_2 = 22.8844580678444*rnf1_1*t108 - t107;
+    const double t27 = 1.0/(0.25*(4.0114208910613*q[5] + 13.933079243493596*q[6] + 22.8844580678444*q[7])*(4.0114208910613*q[5] + 13.933079243493596*q[6] + 22.8844580678444*q[7]) + 1.0);
+    const double Uf1_2_0 = 4.0114208910613*t27;
+    const double Uf1_2_1 = 13.933079243493596*t27;
+    const double Uf1_2_2 = 22.8844580678444*t27;
+    const double Uf1_3_0 = 4.0114208910613*rnf1_1*t27 - t24;
+    const double Uf1_3_1 = 13.933079243493596*rnf1_1*t27 - t25;
+    const double Uf1_3_2 = 22.8844580678444*rnf1_1*t27 - t26;
     const double Uf1_4_0 = -Uf1_2_0*rnf1_0 + 2.9142062483887603;
     const double Uf1_4_1 = -Uf1_2_1*rnf1_0 + 2.9143933704181246;
     const double Uf1_4_2 = -Uf1_2_2*rnf1_0 + 2.9156635993590774;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double t28 = R1_0_0*rn1_1;
+    const double t29 = R1_1_0*rn1_0 - t28;
+    const double t30 = M1_2_3 + 0.6709999999999997*R1_1_0*rn1_0 - 0.6709999999999997*t28;
+    const double t31 = R1_0_1*rn1_1;
+    const double t32 = R1_1_1*rn1_0 - t31;
+    const double t33 = M1_2_4 + 0.6709999999999997*R1_1_1*rn1_0 - 0.6709999999999997*t31;
+    const double t34 = M1_2_2 + M1_2_3*t29 + M1_2_4*t32;
+    const double Rc0_2_2 = M0_2_2 + t29*t30 + t32*t33 + t34;
+    const double t35 = R1_0_0*U1_3_0;
+    const double t36 = R1_1_0*U1_4_0;
+    const double t37 = U1_2_0*t29;
+    const double t38 = t35 + t36 + t37;
+    const double t39 = R1_0_1*U1_3_0;
+    const double t40 = R1_1_1*U1_4_0;
+    const double t41 = U1_2_0*t32;
+    const double t42 = t39 + t40 + t41;
+    const double Rc0_2_6 = M0_2_6 + U1_2_0*t34 + t30*t38 + t33*t42;
+    const double t43 = R1_0_0*U1_3_1;
+    const double t44 = R1_1_0*U1_4_1;
+    const double t45 = U1_2_1*t29;
+    const double t46 = t43 + t44 + t45;
+    const double t47 = R1_0_1*U1_3_1;
+    const double t48 = R1_1_1*U1_4_1;
+    const double t49 = U1_2_1*t32;
+    const double t50 = t47 + t48 + t49;
+    const double Rc0_2_7 = M0_2_7 + U1_2_1*t34 + t30*t46 + t33*t50;
+    const double t51 = R1_0_0*U1_3_2;
+    const double t52 = R1_1_0*U1_4_2;
+    const double t53 = U1_2_2*t29;
+    const double t54 = t51 + t52 + t53;
+    const double t55 = R1_0_1*U1_3_2;
+    const double t56 = R1_1_1*U1_4_2;
+    const double t57 = U1_2_2*t32;
+    const double t58 = t55 + t56 + t57;
+    const double Rc0_2_8 = M0_2_8 + U1_2_2*t34 + t30*t54 + t33*t58;
+    const double t59 = M1_2_2*U1_2_0 + M1_2_3*t38 + M1_2_4*t42;
+    const double t60 = M1_2_3*U1_2_0 + 0.6709999999999997*t35 + 0.6709999999999997*t36 + 0.6709999999999997*t37;
+    const double t61 = M1_2_4*U1_2_0 + 0.6709999999999997*t39 + 0.6709999999999997*t40 + 0.6709999999999997*t41;
+    const double Rc0_6_6 = M0_6_6 + U1_2_0*t59 + t38*t60 + t42*t61;
+    const double Rc0_6_7 = M0_6_7 + U1_2_1*t59 + t46*t60 + t50*t61;
+    const double Rc0_6_8 = M0_6_8 + U1_2_2*t59 + t54*t60 + t58*t61;
+    const double t62 = M1_2_2*U1_2_1 + M1_2_3*t46 + M1_2_4*t50;
+    const double t63 = M1_2_3*U1_2_1 + 0.6709999999999997*t43 + 0.6709999999999997*t44 + 0.6709999999999997*t45;
+    const double t64 = M1_2_4*U1_2_1 + 0.6709999999999997*t47 + 0.6709999999999997*t48 + 0.6709999999999997*t49;
+    const double Rc0_7_7 = M0_7_7 + U1_2_1*t62 + t46*t63 + t50*t64;
+    const double Rc0_7_8 = M0_7_8 + U1_2_2*t62 + t54*t63 + t58*t64;
+    const double Rc0_8_8 = M0_8_8 + U1_2_2*(M1_2_2*U1_2_2 + M1_2_3*t54 + M1_2_4*t58) + t54*(M1_2_3*U1_2_2 + 0.6709999999999997*t51 + 0.6709999999999997*t52 + 0.6709999999999997*t53) + t58*(M1_2_4*U1_2_2 + 0.6709999999999997*t55 + 0.6709999999999997*t56 + 0.6709999999999997*t57);
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t65 = M1_2_3*R1_1_0 + M1_2_4*R1_1_1;
+    const double t66 = M1_2_3*R1_0_0 + M1_2_4*R1_0_1;
+    const double F0_1_2_0 = M1_2_2 + rn1_0*t65 - rn1_1*t66;
+    const double t67 = M1_3_6*R1_1_0 + 0.5373628524647152*R1_1_1;
+    const double t68 = M1_3_6*R1_0_0 + 0.5373628524647152*R1_0_1;
+    const double F0_1_2_1 = M1_2_6 + rn1_0*t67 - rn1_1*t68;
+    const double t69 = M1_3_7*R1_1_0 - 0.2978075675834001*R1_1_1;
+    const double t70 = M1_3_7*R1_0_0 - 0.2978075675834001*R1_0_1;
+    const double F0_1_2_2 = M1_2_7 + rn1_0*t69 - rn1_1*t70;
+    const double t71 = M1_3_8*R1_1_0 + 0.17460851082327838*R1_1_1;
+    const double t72 = M1_3_8*R1_0_0 + 0.17460851082327838*R1_0_1;
+    const double F0_1_2_3 = M1_2_8 + rn1_0*t71 - rn1_1*t72;
+    const double F0_1_6_0 = F0_1_2_0*U1_2_0 + U1_3_0*t66 + U1_4_0*t65;
+    const double F0_1_6_1 = F0_1_2_1*U1_2_0 + U1_3_0*t68 + U1_4_0*t67;
+    const double F0_1_6_2 = F0_1_2_2*U1_2_0 + U1_3_0*t70 + U1_4_0*t69;
+    const double F0_1_6_3 = F0_1_2_3*U1_2_0 + U1_3_0*t72 + U1_4_0*t71;
+    const double F0_1_7_0 = F0_1_2_0*U1_2_1 + U1_3_1*t66 + U1_4_1*t65;
+    const double F0_1_7_1 = F0_1_2_1*U1_2_1 + U1_3_1*t68 + U1_4_1*t67;
+    const double F0_1_7_2 = F0_1_2_2*U1_2_1 + U1_3_1*t70 + U1_4_1*t69;
+    const double F0_1_7_3 = F0_1_2_3*U1_2_1 + U1_3_1*t72 + U1_4_1*t71;
+    const double F0_1_8_0 = F0_1_2_0*U1_2_2 + U1_3_2*t66 + U1_4_2*t65;
+    const double F0_1_8_1 = F0_1_2_1*U1_2_2 + U1_3_2*t68 + U1_4_2*t67;
+    const double F0_1_8_2 = F0_1_2_2*U1_2_2 + U1_3_2*t70 + U1_4_2*t69;
+    const double F0_1_8_3 = F0_1_2_3*U1_2_2 + U1_3_2*t72 + U1_4_2*t71;
+    /* ltdl_dinv7: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv7_0 = 1.0/M1_8_8;
+    /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L7_0 = F0_1_2_3*ltdl_dinv7_0;
+    const double ltdl_L7_1 = F0_1_6_3*ltdl_dinv7_0;
+    const double ltdl_L7_2 = F0_1_7_3*ltdl_dinv7_0;
+    const double ltdl_L7_3 = F0_1_8_3*ltdl_dinv7_0;
+    const double ltdl_L7_4 = M1_2_8*ltdl_dinv7_0;
+    const double ltdl_L7_5 = M1_6_8*ltdl_dinv7_0;
+    const double ltdl_L7_6 = M1_7_8*ltdl_dinv7_0;
+    /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A6_0 = F0_1_2_2 - M1_7_8*ltdl_L7_0;
+    const double ltdl_A6_1 = F0_1_6_2 - M1_7_8*ltdl_L7_1;
+    const double ltdl_A6_2 = F0_1_7_2 - M1_7_8*ltdl_L7_2;
+    const double ltdl_A6_3 = F0_1_8_2 - M1_7_8*ltdl_L7_3;
+    const double ltdl_A6_4 = M1_2_7 - M1_7_8*ltdl_L7_4;
+    const double ltdl_A6_5 = M1_6_7 - M1_7_8*ltdl_L7_5;
+    const double ltdl_A6_6 = M1_7_7 - M1_7_8*ltdl_L7_6;
+    /* ltdl_dinv6: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv6_0 = 1.0/ltdl_A6_6;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = ltdl_A6_0*ltdl_dinv6_0;
+    const double ltdl_L6_1 = ltdl_A6_1*ltdl_dinv6_0;
+    const double ltdl_L6_2 = ltdl_A6_2*ltdl_dinv6_0;
+    const double ltdl_L6_3 = ltdl_A6_3*ltdl_dinv6_0;
+    const double ltdl_L6_4 = ltdl_A6_4*ltdl_dinv6_0;
+    const double ltdl_L6_5 = ltdl_A6_5*ltdl_dinv6_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_1_2_1 - M1_6_8*ltdl_L7_0 - ltdl_A6_5*ltdl_L6_0;
+    const double ltdl_A5_1 = F0_1_6_1 - M1_6_8*ltdl_L7_1 - ltdl_A6_5*ltdl_L6_1;
+    const double ltdl_A5_2 = F0_1_7_1 - M1_6_8*ltdl_L7_2 - ltdl_A6_5*ltdl_L6_2;
+    const double ltdl_A5_3 = F0_1_8_1 - M1_6_8*ltdl_L7_3 - ltdl_A6_5*ltdl_L6_3;
+    const double ltdl_A5_4 = M1_2_6 - M1_6_8*ltdl_L7_4 - ltdl_A6_5*ltdl_L6_4;
+    const double ltdl_A5_5 = M1_6_6 - M1_6_8*ltdl_L7_5 - ltdl_A6_5*ltdl_L6_5;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
+    const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = F0_1_2_0 - M1_2_8*ltdl_L7_0 - ltdl_A5_4*ltdl_L5_0 - ltdl_A6_4*ltdl_L6_0;
+    const double ltdl_A4_1 = F0_1_6_0 - M1_2_8*ltdl_L7_1 - ltdl_A5_4*ltdl_L5_1 - ltdl_A6_4*ltdl_L6_1;
+    const double ltdl_A4_2 = F0_1_7_0 - M1_2_8*ltdl_L7_2 - ltdl_A5_4*ltdl_L5_2 - ltdl_A6_4*ltdl_L6_2;
+    const double ltdl_A4_3 = F0_1_8_0 - M1_2_8*ltdl_L7_3 - ltdl_A5_4*ltdl_L5_3 - ltdl_A6_4*ltdl_L6_3;
+    const double ltdl_A4_4 = M1_2_2 - M1_2_8*ltdl_L7_4 - ltdl_A5_4*ltdl_L5_4 - ltdl_A6_4*ltdl_L6_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = -F0_1_8_3*ltdl_L7_0 + Rc0_2_8 - ltdl_A4_3*ltdl_L4_0 - ltdl_A5_3*ltdl_L5_0 - ltdl_A6_3*ltdl_L6_0;
+    const double ltdl_A3_1 = -F0_1_8_3*ltdl_L7_1 + Rc0_6_8 - ltdl_A4_3*ltdl_L4_1 - ltdl_A5_3*ltdl_L5_1 - ltdl_A6_3*ltdl_L6_1;
+    const double ltdl_A3_2 = -F0_1_8_3*ltdl_L7_2 + Rc0_7_8 - ltdl_A4_3*ltdl_L4_2 - ltdl_A5_3*ltdl_L5_2 - ltdl_A6_3*ltdl_L6_2;
+    const double ltdl_A3_3 = -F0_1_8_3*ltdl_L7_3 + Rc0_8_8 - ltdl_A4_3*ltdl_L4_3 - ltdl_A5_3*ltdl_L5_3 - ltdl_A6_3*ltdl_L6_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = -F0_1_7_3*ltdl_L7_0 + Rc0_2_7 - ltdl_A3_2*ltdl_L3_0 - ltdl_A4_2*ltdl_L4_0 - ltdl_A5_2*ltdl_L5_0 - ltdl_A6_2*ltdl_L6_0;
+    const double ltdl_A2_1 = -F0_1_7_3*ltdl_L7_1 + Rc0_6_7 - ltdl_A3_2*ltdl_L3_1 - ltdl_A4_2*ltdl_L4_1 - ltdl_A5_2*ltdl_L5_1 - ltdl_A6_2*ltdl_L6_1;
+    const double ltdl_A2_2 = -F0_1_7_3*ltdl_L7_2 + Rc0_7_7 - ltdl_A3_2*ltdl_L3_2 - ltdl_A4_2*ltdl_L4_2 - ltdl_A5_2*ltdl_L5_2 - ltdl_A6_2*ltdl_L6_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = -F0_1_6_3*ltdl_L7_0 + Rc0_2_6 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - ltdl_A4_1*ltdl_L4_0 - ltdl_A5_1*ltdl_L5_0 - ltdl_A6_1*ltdl_L6_0;
+    const double ltdl_A1_1 = -F0_1_6_3*ltdl_L7_1 + Rc0_6_6 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - ltdl_A4_1*ltdl_L4_1 - ltdl_A5_1*ltdl_L5_1 - ltdl_A6_1*ltdl_L6_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_1_2_3*ltdl_L7_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0 - ltdl_A4_0*ltdl_L4_0 - ltdl_A5_0*ltdl_L5_0 - ltdl_A6_0*ltdl_L6_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y7: Y = L^-T B */
+    const double t73 = R1_0_0*c_q_0 - R1_1_0*s_q_0;
+    const double t74 = R1_0_1*c_q_0 - R1_1_1*s_q_0;
+    const double t75 = R1_0_0*s_q_0 + R1_1_0*c_q_0;
+    const double t76 = R1_0_1*s_q_0 + R1_1_1*c_q_0;
+    const double t77 = rnf1_0*t75 + rnf1_1*t76;
+    const double ltdl_Y7_3 = -Uf1_2_2*t77 + Uf1_3_2*t73 + Uf1_4_2*t74;
+    const double t78 = rnf1_0*t73 + rnf1_1*t74;
+    const double ltdl_Y7_4 = Uf1_2_2*t78 + Uf1_3_2*t75 + Uf1_4_2*t76;
+    /* ltdl_Y6: Y = L^-T B */
+    const double ltdl_Y6_2 = Uf1_2_1 - Uf1_2_2*ltdl_L7_6;
+    const double ltdl_Y6_3 = -Uf1_2_1*t77 + Uf1_3_1*t73 + Uf1_4_1*t74 - ltdl_L7_6*ltdl_Y7_3;
+    const double ltdl_Y6_4 = Uf1_2_1*t78 + Uf1_3_1*t75 + Uf1_4_1*t76 - ltdl_L7_6*ltdl_Y7_4;
+    /* ltdl_Y5: Y = L^-T B */
+    const double ltdl_Y5_2 = Uf1_2_0 - Uf1_2_2*ltdl_L7_5 - ltdl_L6_5*ltdl_Y6_2;
+    const double ltdl_Y5_3 = -Uf1_2_0*t77 + Uf1_3_0*t73 + Uf1_4_0*t74 - ltdl_L6_5*ltdl_Y6_3 - ltdl_L7_5*ltdl_Y7_3;
+    const double ltdl_Y5_4 = Uf1_2_0*t78 + Uf1_3_0*t75 + Uf1_4_0*t76 - ltdl_L6_5*ltdl_Y6_4 - ltdl_L7_5*ltdl_Y7_4;
+    /* ltdl_Y4: Y = L^-T B */
+    const double ltdl_Y4_2 = -Uf1_2_2*ltdl_L7_4 - ltdl_L5_4*ltdl_Y5_2 - ltdl_L6_4*ltdl_Y6_2 + 1.0;
+    const double ltdl_Y4_3 = -ltdl_L5_4*ltdl_Y5_3 - ltdl_L6_4*ltdl_Y6_3 - ltdl_L7_4*ltdl_Y7_3 - t77;
+    const double t79 = -rnf1_0*t73 - rnf1_1*t74;
+    const double ltdl_Y4_4 = -ltdl_L5_4*ltdl_Y5_4 - ltdl_L6_4*ltdl_Y6_4 - ltdl_L7_4*ltdl_Y7_4 - t79;
+    /* ltdl_Y3: Y = L^-T B */
+    const double ltdl_Y3_2 = U1_2_2 - Uf1_2_2*ltdl_L7_3 - ltdl_L4_3*ltdl_Y4_2 - ltdl_L5_3*ltdl_Y5_2 - ltdl_L6_3*ltdl_Y6_2;
+    const double t80 = c_q_0*rn1_1 + rn1_0*s_q_0 + t77;
+    const double ltdl_Y3_3 = -U1_2_2*t80 + U1_3_2*c_q_0 - U1_4_2*s_q_0 - ltdl_L4_3*ltdl_Y4_3 - ltdl_L5_3*ltdl_Y5_3 - ltdl_L6_3*ltdl_Y6_3 - ltdl_L7_3*ltdl_Y7_3;
+    const double t81 = rn1_1*s_q_0;
+    const double t82 = c_q_0*rn1_0 + t78 - t81;
+    const double ltdl_Y3_4 = U1_2_2*t82 + U1_3_2*s_q_0 + U1_4_2*c_q_0 - ltdl_L4_3*ltdl_Y4_4 - ltdl_L5_3*ltdl_Y5_4 - ltdl_L6_3*ltdl_Y6_4 - ltdl_L7_3*ltdl_Y7_4;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_2 = U1_2_1 - Uf1_2_2*ltdl_L7_2 - ltdl_L3_2*ltdl_Y3_2 - ltdl_L4_2*ltdl_Y4_2 - ltdl_L5_2*ltdl_Y5_2 - ltdl_L6_2*ltdl_Y6_2;
+    const double ltdl_Y2_3 = -U1_2_1*t80 + U1_3_1*c_q_0 - U1_4_1*s_q_0 - ltdl_L3_2*ltdl_Y3_3 - ltdl_L4_2*ltdl_Y4_3 - ltdl_L5_2*ltdl_Y5_3 - ltdl_L6_2*ltdl_Y6_3 - ltdl_L7_2*ltdl_Y7_3;
+    const double ltdl_Y2_4 = U1_2_1*t82 + U1_3_1*s_q_0 + U1_4_1*c_q_0 - ltdl_L3_2*ltdl_Y3_4 - ltdl_L4_2*ltdl_Y4_4 - ltdl_L5_2*ltdl_Y5_4 - ltdl_L6_2*ltdl_Y6_4 - ltdl_L7_2*ltdl_Y7_4;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_2 = U1_2_0 - Uf1_2_2*ltdl_L7_1 - ltdl_L2_1*ltdl_Y2_2 - ltdl_L3_1*ltdl_Y3_2 - ltdl_L4_1*ltdl_Y4_2 - ltdl_L5_1*ltdl_Y5_2 - ltdl_L6_1*ltdl_Y6_2;
+    const double ltdl_Y1_3 = -U1_2_0*t80 + U1_3_0*c_q_0 - U1_4_0*s_q_0 - ltdl_L2_1*ltdl_Y2_3 - ltdl_L3_1*ltdl_Y3_3 - ltdl_L4_1*ltdl_Y4_3 - ltdl_L5_1*ltdl_Y5_3 - ltdl_L6_1*ltdl_Y6_3 - ltdl_L7_1*ltdl_Y7_3;
+    const double ltdl_Y1_4 = U1_2_0*t82 + U1_3_0*s_q_0 + U1_4_0*c_q_0 - ltdl_L2_1*ltdl_Y2_4 - ltdl_L3_1*ltdl_Y3_4 - ltdl_L4_1*ltdl_Y4_4 - ltdl_L5_1*ltdl_Y5_4 - ltdl_L6_1*ltdl_Y6_4 - ltdl_L7_1*ltdl_Y7_4;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_2 = -Uf1_2_2*ltdl_L7_0 - ltdl_L1_0*ltdl_Y1_2 - ltdl_L2_0*ltdl_Y2_2 - ltdl_L3_0*ltdl_Y3_2 - ltdl_L4_0*ltdl_Y4_2 - ltdl_L5_0*ltdl_Y5_2 - ltdl_L6_0*ltdl_Y6_2 + 1.0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 - ltdl_L2_0*ltdl_Y2_3 - ltdl_L3_0*ltdl_Y3_3 - ltdl_L4_0*ltdl_Y4_3 - ltdl_L5_0*ltdl_Y5_3 - ltdl_L6_0*ltdl_Y6_3 - ltdl_L7_0*ltdl_Y7_3 - t80;
+    const double ltdl_Y0_4 = c_q_0*rn1_0 - ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 - ltdl_L3_0*ltdl_Y3_4 - ltdl_L4_0*ltdl_Y4_4 - ltdl_L5_0*ltdl_Y5_4 - ltdl_L6_0*ltdl_Y6_4 - ltdl_L7_0*ltdl_Y7_4 - t79 - t81;
     /* shared by the outputs */
-    const double t109 = Uf1_2_0*Ups1_6_6 + Uf1_2_1*Ups1_6_7 + Uf1_2_2*Ups1_6_8 + Ups1_2_6;
-    const double t110 = Uf1_2_0*Ups1_6_7 + Uf1_2_1*Ups1_7_7 + Uf1_2_2*Ups1_7_8 + Ups1_2_7;
-    const double t111 = Uf1_2_0*Ups1_6_8 + Uf1_2_1*Ups1_7_8 + Uf1_2_2*Ups1_8_8 + Ups1_2_8;
-    const double t112 = Uf1_2_0*Ups1_2_6 + Uf1_2_1*Ups1_2_7 + Uf1_2_2*Ups1_2_8 + Ups1_2_2;
-    const double t113 = R1_0_0*c_q_0 - R1_1_0*s_q_0;
-    const double t114 = -Uf1_2_0*rnf1_1 + Uf1_3_0;
-    const double t115 = -Uf1_2_1*rnf1_1 + Uf1_3_1;
-    const double t116 = -Uf1_2_2*rnf1_1 + Uf1_3_2;
-    const double t117 = -Ups1_2_6*rnf1_1 + Ups1_3_6 + Ups1_6_6*t114 + Ups1_6_7*t115 + Ups1_6_8*t116;
-    const double t118 = -Ups1_2_7*rnf1_1 + Ups1_3_7 + Ups1_6_7*t114 + Ups1_7_7*t115 + Ups1_7_8*t116;
-    const double t119 = -Ups1_2_8*rnf1_1 + Ups1_3_8 + Ups1_6_8*t114 + Ups1_7_8*t115 + Ups1_8_8*t116;
-    const double t120 = -Ups1_2_2*rnf1_1 + Ups1_2_3 + Ups1_2_6*t114 + Ups1_2_7*t115 + Ups1_2_8*t116;
-    const double t121 = Uf1_2_0*t117 + Uf1_2_1*t118 + Uf1_2_2*t119 + t120;
-    const double t122 = R1_0_1*c_q_0 - R1_1_1*s_q_0;
-    const double t123 = Uf1_2_0*rnf1_0 + Uf1_4_0;
-    const double t124 = Uf1_2_1*rnf1_0 + Uf1_4_1;
-    const double t125 = Uf1_2_2*rnf1_0 + Uf1_4_2;
-    const double t126 = Ups1_2_6*rnf1_0 + Ups1_4_6 + Ups1_6_6*t123 + Ups1_6_7*t124 + Ups1_6_8*t125;
-    const double t127 = Ups1_2_7*rnf1_0 + Ups1_4_7 + Ups1_6_7*t123 + Ups1_7_7*t124 + Ups1_7_8*t125;
-    const double t128 = Ups1_2_8*rnf1_0 + Ups1_4_8 + Ups1_6_8*t123 + Ups1_7_8*t124 + Ups1_8_8*t125;
-    const double t129 = Ups1_2_2*rnf1_0 + Ups1_2_4 + Ups1_2_6*t123 + Ups1_2_7*t124 + Ups1_2_8*t125;
-    const double t130 = Uf1_2_0*t126 + Uf1_2_1*t127 + Uf1_2_2*t128 + t129;
-    const double t131 = R1_0_0*s_q_0 + R1_1_0*c_q_0;
-    const double t132 = R1_0_1*s_q_0 + R1_1_1*c_q_0;
-    const double t133 = Uf1_2_0*Ups1_3_6 + Uf1_2_1*Ups1_3_7 + Uf1_2_2*Ups1_3_8 + Ups1_2_3 - rnf1_1*t112 + t109*t114 + t110*t115 + t111*t116;
-    const double t134 = Uf1_2_0*Ups1_4_6 + Uf1_2_1*Ups1_4_7 + Uf1_2_2*Ups1_4_8 + Ups1_2_4 + rnf1_0*t112 + t109*t123 + t110*t124 + t111*t125;
-    const double t135 = -Ups1_2_3*rnf1_1 + Ups1_3_3 + Ups1_3_6*t114 + Ups1_3_7*t115 + Ups1_3_8*t116 - rnf1_1*t120 + t114*t117 + t115*t118 + t116*t119;
-    const double t136 = Ups1_2_3*rnf1_0 + Ups1_3_4 + Ups1_3_6*t123 + Ups1_3_7*t124 + Ups1_3_8*t125 - rnf1_1*t129 + t114*t126 + t115*t127 + t116*t128;
-    const double t137 = t113*t135 + t122*t136;
-    const double t138 = -Ups1_2_4*rnf1_1 + Ups1_3_4 + Ups1_4_6*t114 + Ups1_4_7*t115 + Ups1_4_8*t116 + rnf1_0*t120 + t117*t123 + t118*t124 + t119*t125;
-    const double t139 = Ups1_2_4*rnf1_0 + Ups1_4_4 + Ups1_4_6*t123 + Ups1_4_7*t124 + Ups1_4_8*t125 + rnf1_0*t129 + t123*t126 + t124*t127 + t125*t128;
-    const double t140 = t113*t138 + t122*t139;
-    const double t141 = t131*t135 + t132*t136;
-    const double t142 = t131*t138 + t132*t139;
+    const double t83 = ltdl_Y2_2*ltdl_dinv2_0;
+    const double t84 = ltdl_Y3_2*ltdl_dinv3_0;
+    const double t85 = ltdl_Y4_2*ltdl_dinv4_0;
+    const double t86 = ltdl_Y5_2*ltdl_dinv5_0;
+    const double t87 = ltdl_Y6_2*ltdl_dinv6_0;
+    const double t88 = Uf1_2_2*ltdl_dinv7_0;
+    const double t89 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t90 = ltdl_Y1_2*ltdl_dinv1_0;
+    const double t91 = ltdl_Y0_3*t89 + ltdl_Y1_3*t90 + ltdl_Y2_3*t83 + ltdl_Y3_3*t84 + ltdl_Y4_3*t85 + ltdl_Y5_3*t86 + ltdl_Y6_3*t87 + ltdl_Y7_3*t88;
+    const double t92 = ltdl_Y0_4*t89 + ltdl_Y1_4*t90 + ltdl_Y2_4*t83 + ltdl_Y3_4*t84 + ltdl_Y4_4*t85 + ltdl_Y5_4*t86 + ltdl_Y6_4*t87 + ltdl_Y7_4*t88;
+    const double t93 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_3*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_4*ltdl_dinv3_0 + ltdl_Y4_3*ltdl_Y4_4*ltdl_dinv4_0 + ltdl_Y5_3*ltdl_Y5_4*ltdl_dinv5_0 + ltdl_Y6_3*ltdl_Y6_4*ltdl_dinv6_0 + ltdl_Y7_3*ltdl_Y7_4*ltdl_dinv7_0;
 
     /* Outputs: Lambda_inv (6 x 6) */
     Lambda_inv[0] = 0.0;
@@ -2371,21 +2595,21 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[11] = 0.0;
     Lambda_inv[12] = 0.0;
     Lambda_inv[13] = 0.0;
-    Lambda_inv[14] = Uf1_2_0*t109 + Uf1_2_1*t110 + Uf1_2_2*t111 + t112;
-    Lambda_inv[15] = t113*t121 + t122*t130;
-    Lambda_inv[16] = t121*t131 + t130*t132;
+    Lambda_inv[14] = Uf1_2_2*Uf1_2_2*ltdl_dinv7_0 + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + ltdl_Y5_2*ltdl_Y5_2*ltdl_dinv5_0 + ltdl_Y6_2*ltdl_Y6_2*ltdl_dinv6_0;
+    Lambda_inv[15] = t91;
+    Lambda_inv[16] = t92;
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[20] = t113*t133 + t122*t134;
-    Lambda_inv[21] = t113*t137 + t122*t140;
-    Lambda_inv[22] = t113*t141 + t122*t142;
+    Lambda_inv[20] = t91;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + ltdl_Y5_3*ltdl_Y5_3*ltdl_dinv5_0 + ltdl_Y6_3*ltdl_Y6_3*ltdl_dinv6_0 + ltdl_Y7_3*ltdl_Y7_3*ltdl_dinv7_0;
+    Lambda_inv[22] = t93;
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[26] = t131*t133 + t132*t134;
-    Lambda_inv[27] = t131*t137 + t132*t140;
-    Lambda_inv[28] = t131*t141 + t132*t142;
+    Lambda_inv[26] = t92;
+    Lambda_inv[27] = t93;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + ltdl_Y5_4*ltdl_Y5_4*ltdl_dinv5_0 + ltdl_Y6_4*ltdl_Y6_4*ltdl_dinv6_0 + ltdl_Y7_4*ltdl_Y7_4*ltdl_dinv7_0;
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

@@ -28,11 +28,11 @@
 //   inverse_dynamics: 1144 mul, 765 add, 1 div, 4 sin/cos, 0 sqrt; 300 temporaries
 //   mass_matrix: 435 mul, 300 add, 1 div, 2 sin/cos, 0 sqrt; 141 temporaries
 //   bias_forces: 965 mul, 610 add, 1 div, 4 sin/cos, 0 sqrt; 274 temporaries
-//   inverse_mass_matrix: 894 mul, 638 add, 9 div, 2 sin/cos, 0 sqrt; 305 temporaries
-//   forward_dynamics: 1441 mul, 981 add, 9 div, 4 sin/cos, 0 sqrt; 440 temporaries
+//   inverse_mass_matrix: 750 mul, 524 add, 9 div, 2 sin/cos, 0 sqrt; 269 temporaries
+//   forward_dynamics: 1427 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 447 temporaries
 //   jacobian: 134 mul, 79 add, 2 div, 4 sin/cos, 0 sqrt; 51 temporaries
 //   jacobian_dot_qd: 226 mul, 135 add, 2 div, 4 sin/cos, 0 sqrt; 84 temporaries
-//   op_space_inverse_inertia: 950 mul, 704 add, 10 div, 4 sin/cos, 0 sqrt; 295 temporaries
+//   op_space_inverse_inertia: 809 mul, 567 add, 10 div, 4 sin/cos, 0 sqrt; 266 temporaries
 
 #ifndef FLEXARM2_H
 #define FLEXARM2_H
@@ -57,11 +57,11 @@ void flexarm2_mass_matrix(const double* q, double* M);
 void flexarm2_bias_forces(const double* q, const double* qd, double* C);
 
 /* M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Minv: 8 x 8, row-major. Part I (4.4)-(4.6), (4.16), (4.19)-(4.22). */
+ * Minv: 8 x 8, row-major. Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void flexarm2_inverse_mass_matrix(const double* q, double* Minv);
 
 /* joint accelerations qdd = M^-1 (tau - C).
- * qdd: 8. Part I (5.8)-(5.10) (FD3). */
+ * qdd: 8. Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void flexarm2_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd);
 
 /* tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -73,7 +73,7 @@ void flexarm2_jacobian(const double* q, double* J);
 void flexarm2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd);
 
 /* operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Lambda_inv: 6 x 6, row-major. Part II (6.10). */
+ * Lambda_inv: 6 x 6, row-major. Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv);
 
 #ifdef __cplusplus

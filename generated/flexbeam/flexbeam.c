@@ -26,15 +26,195 @@
 //   inverse_dynamics: 1044 mul, 710 add, 0 div, 2 sin/cos, 0 sqrt; 190 temporaries
 //   mass_matrix: 246 mul, 179 add, 0 div, 0 sin/cos, 0 sqrt; 29 temporaries
 //   bias_forces: 788 mul, 506 add, 0 div, 2 sin/cos, 0 sqrt; 167 temporaries
-//   inverse_mass_matrix: 343 mul, 229 add, 5 div, 0 sin/cos, 0 sqrt; 76 temporaries
-//   forward_dynamics: 1141 mul, 760 add, 5 div, 2 sin/cos, 0 sqrt; 247 temporaries
+//   inverse_mass_matrix: 329 mul, 229 add, 5 div, 0 sin/cos, 0 sqrt; 73 temporaries
+//   forward_dynamics: 1074 mul, 730 add, 5 div, 2 sin/cos, 0 sqrt; 225 temporaries
 //   jacobian: 78 mul, 49 add, 1 div, 2 sin/cos, 0 sqrt; 23 temporaries
 //   jacobian_dot_qd: 137 mul, 86 add, 1 div, 2 sin/cos, 0 sqrt; 41 temporaries
-//   op_space_inverse_inertia: 537 mul, 376 add, 6 div, 2 sin/cos, 0 sqrt; 132 temporaries
+//   op_space_inverse_inertia: 440 mul, 303 add, 6 div, 2 sin/cos, 0 sqrt; 100 temporaries
 
 #include <math.h>
 
 #include "flexbeam.h"
+
+/* ------------------------------------------------------------------------------------
+ * Vector support: W lanes at a time on the compiler's vector types, for the sin/cos of
+ * the scalar functions (all joint angles of one call at once, soagen_sincos) and for the
+ * batch functions (soagen generate --batch: W states at a time). W follows the compiler's
+ * target macros: 8 with AVX-512F, 4 with AVX, 2 otherwise (SSE2, NEON); -DSOAGEN_WIDTH=W
+ * forces one (1, 2, 4 or 8). Without GCC/Clang vector extensions, or with
+ * -DSOAGEN_NO_VECTOR, W = 1: plain C99, libm's sin and cos one angle at a time, and the
+ * batch functions loop over the scalar ones.
+ *
+ * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
+ * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
+ * -lm, when the ISA of its variant is enabled).
+ * ------------------------------------------------------------------------------------ */
+#ifndef SOAGEN_VECTOR_PRELUDE
+#define SOAGEN_VECTOR_PRELUDE
+
+#if defined(SOAGEN_WIDTH)
+#  define SOAGEN_W SOAGEN_WIDTH
+#elif defined(SOAGEN_NO_VECTOR) || !defined(__GNUC__)
+#  define SOAGEN_W 1
+#elif defined(__AVX512F__)
+#  define SOAGEN_W 8
+#elif defined(__AVX__)
+#  define SOAGEN_W 4
+#else
+#  define SOAGEN_W 2
+#endif
+
+#if SOAGEN_W > 1
+typedef double soagen_vd __attribute__((vector_size(8 * SOAGEN_W)));
+typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
+#define SOAGEN_SPLAT(x) ((soagen_vd){0} + (x))
+
+/* state-major (n, m) rows <-> m vectors of W states */
+static inline void soagen_load(soagen_vd* v, const double* x, int m)
+{
+    for (int k = 0; k < m; k++) {
+        soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
+        for (int l = 0; l < SOAGEN_W; l++)
+            t[l] = x[l * m + k];
+        v[k] = t;
+    }
+}
+
+static inline void soagen_store(double* x, const soagen_vd* v, int m)
+{
+    for (int k = 0; k < m; k++)
+        for (int l = 0; l < SOAGEN_W; l++)
+            x[l * m + k] = v[k][l];
+}
+
+static inline soagen_vd soagen_vsqrt(soagen_vd x)
+{
+    double lanes[SOAGEN_W];
+    soagen_vd r;
+    for (int l = 0; l < SOAGEN_W; l++)
+        lanes[l] = sqrt(x[l]);
+    __builtin_memcpy(&r, lanes, sizeof lanes);
+    return r;
+}
+
+/* sin and cos of W angles at once. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
+ * three parts (the first two of 33 bits, so k*P1 and k*P2 are exact for |k| < 2^20);
+ * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
+ * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
+ * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
+ * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
+ * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
+static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
+    const soagen_vd y = x * 0.6366197723675814 + 6755399441055744.0;
+    const soagen_vd k = y - 6755399441055744.0;
+    const soagen_vu n = (soagen_vu)y;
+    const soagen_vd r = ((x - k * P1) - k * P2) - k * P3;
+    const soagen_vd z = r * r;
+    const soagen_vd ps = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03
+        + z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06
+        + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+    const soagen_vd pc = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
+        + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
+        + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    const soagen_vu odd = -(n & 1), bs = (soagen_vu)ps, bc = (soagen_vu)pc;
+    *s = (soagen_vd)(((bs & ~odd) | (bc & odd)) ^ ((n & 2) << 62));        /* q: s, c, -s, -c */
+    *c = (soagen_vd)(((bc & ~odd) | (bs & odd)) ^ (((n + 1) & 2) << 62));  /* q: c, -s, -c, s */
+    int large = 0;
+    for (int l = 0; l < SOAGEN_W; l++)
+        large |= !(x[l] >= -823549.6654 && x[l] <= 823549.6654);
+    if (large)
+        for (int l = 0; l < SOAGEN_W; l++)
+            if (!(x[l] >= -823549.6654 && x[l] <= 823549.6654)) {
+                (*s)[l] = sin(x[l]);
+                (*c)[l] = cos(x[l]);
+            }
+}
+
+#if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
+    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
+    && ((SOAGEN_W == 8 && defined(__AVX512F__)) || (SOAGEN_W == 4 && defined(__AVX__)) || SOAGEN_W == 2)
+#  define SOAGEN_LIBMVEC 1
+#  if SOAGEN_W == 8
+extern soagen_vd _ZGVeN8v_sin(soagen_vd);
+extern soagen_vd _ZGVeN8v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVeN8v_sin
+#    define SOAGEN_MVCOS _ZGVeN8v_cos
+#  elif SOAGEN_W == 4 && defined(__AVX2__)
+extern soagen_vd _ZGVdN4v_sin(soagen_vd);
+extern soagen_vd _ZGVdN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVdN4v_sin
+#    define SOAGEN_MVCOS _ZGVdN4v_cos
+#  elif SOAGEN_W == 4
+extern soagen_vd _ZGVcN4v_sin(soagen_vd);
+extern soagen_vd _ZGVcN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVcN4v_sin
+#    define SOAGEN_MVCOS _ZGVcN4v_cos
+#  else
+extern soagen_vd _ZGVbN2v_sin(soagen_vd);
+extern soagen_vd _ZGVbN2v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVbN2v_sin
+#    define SOAGEN_MVCOS _ZGVbN2v_cos
+#  endif
+/* -DSOAGEN_USE_LIBMVEC: glibc's libmvec, two calls (sin, cos) per vector. */
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    *s = SOAGEN_MVSIN(x);
+    *c = SOAGEN_MVCOS(x);
+}
+#else
+#  define SOAGEN_LIBMVEC 0
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    soagen_vsincos_poly(x, s, c);
+}
+#endif
+
+/* One of the two, for a sin or cos whose argument is not an input (rare). */
+static inline soagen_vd soagen_vsin(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return s;
+}
+
+static inline soagen_vd soagen_vcos(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return c;
+}
+#endif /* SOAGEN_W > 1 */
+
+/* s[i] = sin(x[i]), c[i] = cos(x[i]) for the n angles of one scalar call: gathered into
+ * vectors of W lanes (the last one padded with zeros), one soagen_vsincos per W angles,
+ * scattered back; W = 1: libm.
+ * The lanes are set one by one in registers (a vector loaded from memory just written
+ * lane by lane would wait for the stores). */
+static inline void soagen_sincos(const double* x, double* s, double* c, int n)
+{
+#if SOAGEN_W > 1
+    for (int i = 0; i < n; i += SOAGEN_W) {
+        soagen_vd v = SOAGEN_SPLAT(0.0);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++)
+            v[l] = x[i + l];
+        soagen_vd vs, vc;
+        soagen_vsincos(v, &vs, &vc);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++) {
+            s[i + l] = vs[l];
+            c[i + l] = vc[l];
+        }
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        s[i] = sin(x[i]);
+        c[i] = cos(x[i]);
+    }
+#endif
+}
+#endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
@@ -47,9 +227,12 @@ void flexbeam_inverse_dynamics(const double* q, const double* qd, const double* 
     (void)qdd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[1] = { q[0] };
+    double soagen_s[1], soagen_c[1];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
     /* a0: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a0_3 = 9.81*s_q_0;
     const double a0_4 = 9.81*c_q_0;
@@ -329,9 +512,12 @@ void flexbeam_bias_forces(const double* q, const double* qd, double* C)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[1] = { q[0] };
+    double soagen_s[1], soagen_c[1];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
     /* a0: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a0_3 = 9.81*s_q_0;
     const double a0_4 = 9.81*c_q_0;
@@ -511,8 +697,8 @@ void flexbeam_bias_forces(const double* q, const double* qd, double* C)
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Part I (4.4)-(4.6), (4.16), (4.19)-(4.22).
- * Operations: 343 mul, 229 add, 5 div, 0 sin/cos, 0 sqrt; 76 temporaries. */
+ * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 329 mul, 229 add, 5 div, 0 sin/cos, 0 sqrt; 73 temporaries. */
 void flexbeam_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
@@ -549,87 +735,99 @@ void flexbeam_inverse_mass_matrix(const double* q, double* Minv)
     const double M0_8_8 = 14.616595291331832*t0 + 2122.77646084099*t1 + 336.9004048161003*t11 - 155.8609352149998*t12 - 427.99326212769904*t3 + 43.390871589981*t4 + 97.12073787230199*t5 + 94.98753596910883*t6 + 417.0245807456202*t7 + 125.98706242126764*t9 + 1.0;
     const double M0_8_9 = 0.9284412916905755*t0 - 213.99663106384952*t1 + 193.8857047900218*t11 + 117.9991827380404*t12 + 4613.757280255906*t3 + 48.08882510094114*t4 - 181.2438004371995*t5 + 52.54289795164213*t6 - 560.7019500267784*t7 - 118.56049771330302*t9;
     const double M0_9_9 = 12.55735481840967*t0 + 417.0245807456202*t1 - 1271.2505498290425*t11 - 24.206764082081783*t12 - 1121.4039000535568*t3 + 14.414740927357172*t4 + 271.16859345031423*t5 + 139.80218279458848*t6 + 8439.453862210323*t7 + 269.3508347726125*t9 + 1.0;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0 = 1.0/M0_2_2;
-    const double ldl_L10 = M0_2_6*ldl_di0;
-    const double ldl_L20 = M0_2_7*ldl_di0;
-    const double ldl_L30 = M0_2_8*ldl_di0;
-    const double ldl_L40 = M0_2_9*ldl_di0;
-    const double t14 = ldl_L10*ldl_L10;
-    const double ldl_d1 = -M0_2_2*t14 + M0_6_6;
-    const double ldl_di1 = 1.0/ldl_d1;
-    const double t15 = M0_2_2*ldl_L10;
-    const double ldl_L21 = ldl_di1*(M0_6_7 - ldl_L20*t15);
-    const double ldl_L31 = ldl_di1*(M0_6_8 - ldl_L30*t15);
-    const double ldl_L41 = ldl_di1*(M0_6_9 - ldl_L40*t15);
-    const double t16 = ldl_L21*ldl_L21;
-    const double ldl_d2 = -M0_2_2*ldl_L20*ldl_L20 + M0_7_7 - ldl_d1*t16;
-    const double ldl_di2 = 1.0/ldl_d2;
-    const double t17 = M0_2_2*ldl_L20;
-    const double t18 = ldl_L21*ldl_d1;
-    const double ldl_L32 = ldl_di2*(M0_7_8 - ldl_L30*t17 - ldl_L31*t18);
-    const double ldl_L42 = ldl_di2*(M0_7_9 - ldl_L40*t17 - ldl_L41*t18);
-    const double t19 = ldl_L32*ldl_L32;
-    const double ldl_d3 = -M0_2_2*ldl_L30*ldl_L30 + M0_8_8 - ldl_L31*ldl_L31*ldl_d1 - ldl_d2*t19;
-    const double ldl_di3 = 1.0/ldl_d3;
-    const double ldl_L43 = ldl_di3*(-M0_2_2*ldl_L30*ldl_L40 + M0_8_9 - ldl_L31*ldl_L41*ldl_d1 - ldl_L32*ldl_L42*ldl_d2);
-    const double t20 = ldl_L43*ldl_L43;
-    const double ldl_d4 = -M0_2_2*ldl_L40*ldl_L40 + M0_9_9 - ldl_L41*ldl_L41*ldl_d1 - ldl_L42*ldl_L42*ldl_d2 - ldl_d3*t20;
-    const double ldl_di4 = 1.0/ldl_d4;
-    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double ldl_Li30 = ldl_L10*ldl_L31 - ldl_L30 - ldl_L32*ldl_Li20;
-    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
-    const double ldl_Li40 = ldl_L10*ldl_L41 - ldl_L40 - ldl_L42*ldl_Li20 - ldl_L43*ldl_Li30;
-    const double ldl_Li41 = ldl_L21*ldl_L42 - ldl_L41 - ldl_L43*ldl_Li31;
-    const double ldl_Li42 = ldl_L32*ldl_L43 - ldl_L42;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_Li40*ldl_Li40*ldl_di4 + ldl_di0 + ldl_di1*t14;
-    const double t21 = ldl_Li20*ldl_di2;
-    const double Dinv0_0_1 = -ldl_L10*ldl_di1 - ldl_L21*t21 + ldl_Li30*ldl_Li31*ldl_di3 + ldl_Li40*ldl_Li41*ldl_di4;
-    const double Dinv0_0_4 = ldl_Li40*ldl_di4;
-    const double Dinv0_0_2 = Dinv0_0_4*ldl_Li42 - ldl_L32*ldl_Li30*ldl_di3 + t21;
-    const double Dinv0_0_3 = -Dinv0_0_4*ldl_L43 + ldl_Li30*ldl_di3;
-    const double Dinv0_1_1 = ldl_Li31*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li41*ldl_di4 + ldl_di1 + ldl_di2*t16;
-    const double Dinv0_1_2 = -ldl_L21*ldl_di2 - ldl_L32*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li42*ldl_di4;
-    const double Dinv0_1_4 = ldl_Li41*ldl_di4;
-    const double Dinv0_1_3 = -Dinv0_1_4*ldl_L43 + ldl_Li31*ldl_di3;
-    const double Dinv0_2_2 = ldl_Li42*ldl_Li42*ldl_di4 + ldl_di2 + ldl_di3*t19;
-    const double Dinv0_2_4 = ldl_Li42*ldl_di4;
-    const double Dinv0_2_3 = -Dinv0_2_4*ldl_L43 - ldl_L32*ldl_di3;
-    const double Dinv0_3_3 = ldl_di3 + ldl_di4*t20;
-    const double Dinv0_3_4 = -ldl_L43*ldl_di4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/M0_9_9;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = M0_2_9*ltdl_dinv4_0;
+    const double ltdl_L4_1 = M0_6_9*ltdl_dinv4_0;
+    const double ltdl_L4_2 = M0_7_9*ltdl_dinv4_0;
+    const double ltdl_L4_3 = M0_8_9*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = M0_2_8 - M0_8_9*ltdl_L4_0;
+    const double ltdl_A3_1 = M0_6_8 - M0_8_9*ltdl_L4_1;
+    const double ltdl_A3_2 = M0_7_8 - M0_8_9*ltdl_L4_2;
+    const double ltdl_A3_3 = M0_8_8 - M0_8_9*ltdl_L4_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = M0_2_7 - M0_7_9*ltdl_L4_0 - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = M0_6_7 - M0_7_9*ltdl_L4_1 - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = M0_7_7 - M0_7_9*ltdl_L4_2 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = M0_2_6 - M0_6_9*ltdl_L4_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0;
+    const double ltdl_A1_1 = M0_6_6 - M0_6_9*ltdl_L4_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = M0_2_2 - M0_2_9*ltdl_L4_0 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_4 = ltdl_L3_2*ltdl_L4_3 - ltdl_L4_2;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_3 = ltdl_L2_1*ltdl_L3_2 - ltdl_L3_1;
+    const double ltdl_Y1_4 = -ltdl_L2_1*ltdl_Y2_4 + ltdl_L3_1*ltdl_L4_3 - ltdl_L4_1;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_2 = ltdl_L1_0*ltdl_L2_1 - ltdl_L2_0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 + ltdl_L2_0*ltdl_L3_2 - ltdl_L3_0;
+    const double ltdl_Y0_4 = -ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 + ltdl_L3_0*ltdl_L4_3 - ltdl_L4_0;
+    /* shared by the outputs */
+    const double t14 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t15 = -t14;
+    const double t16 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t17 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t18 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t19 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t20 = -ltdl_Y0_2*t14 - t19;
+    const double t21 = -ltdl_Y0_3*t14 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t22 = -ltdl_Y0_4*t14 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t23 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t24 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 - ltdl_Y1_3*t19 - t23;
+    const double t25 = ltdl_Y0_4*t16 - ltdl_Y1_4*t19 + ltdl_Y2_4*ltdl_dinv2_0;
+    const double t26 = -ltdl_L4_3*ltdl_dinv3_0 + ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 - ltdl_Y2_4*t23;
 
     /* Outputs: Minv (5 x 5) */
-    Minv[0] = Dinv0_0_0;
-    Minv[1] = Dinv0_0_1;
-    Minv[2] = Dinv0_0_2;
-    Minv[3] = Dinv0_0_3;
-    Minv[4] = Dinv0_0_4;
-    Minv[5] = Dinv0_0_1;
-    Minv[6] = Dinv0_1_1;
-    Minv[7] = Dinv0_1_2;
-    Minv[8] = Dinv0_1_3;
-    Minv[9] = Dinv0_1_4;
-    Minv[10] = Dinv0_0_2;
-    Minv[11] = Dinv0_1_2;
-    Minv[12] = Dinv0_2_2;
-    Minv[13] = Dinv0_2_3;
-    Minv[14] = Dinv0_2_4;
-    Minv[15] = Dinv0_0_3;
-    Minv[16] = Dinv0_1_3;
-    Minv[17] = Dinv0_2_3;
-    Minv[18] = Dinv0_3_3;
-    Minv[19] = Dinv0_3_4;
-    Minv[20] = Dinv0_0_4;
-    Minv[21] = Dinv0_1_4;
-    Minv[22] = Dinv0_2_4;
-    Minv[23] = Dinv0_3_4;
-    Minv[24] = ldl_di4;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[1] = t15;
+    Minv[2] = t16;
+    Minv[3] = t17;
+    Minv[4] = t18;
+    Minv[5] = t15;
+    Minv[6] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[7] = t20;
+    Minv[8] = t21;
+    Minv[9] = t22;
+    Minv[10] = t16;
+    Minv[11] = t20;
+    Minv[12] = ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_dinv2_0;
+    Minv[13] = t24;
+    Minv[14] = t25;
+    Minv[15] = t17;
+    Minv[16] = t21;
+    Minv[17] = t24;
+    Minv[18] = ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_dinv3_0;
+    Minv[19] = t26;
+    Minv[20] = t18;
+    Minv[21] = t22;
+    Minv[22] = t25;
+    Minv[23] = t26;
+    Minv[24] = ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_dinv4_0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
- * Part I (4.17)-(4.22) (FD1); variant fd1 (fewest operations).
- * Operations: 1141 mul, 760 add, 5 div, 2 sin/cos, 0 sqrt; 247 temporaries. */
+ * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 1074 mul, 730 add, 5 div, 2 sin/cos, 0 sqrt; 225 temporaries. */
 void flexbeam_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -638,9 +836,12 @@ void flexbeam_forward_dynamics(const double* q, const double* qd, const double* 
     (void)tau;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[1] = { q[0] };
+    double soagen_s[1], soagen_c[1];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
     /* a0: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a0_3 = 9.81*s_q_0;
     const double a0_4 = 9.81*c_q_0;
@@ -833,73 +1034,71 @@ void flexbeam_forward_dynamics(const double* q, const double* qd, const double* 
     const double f0_7 = M0_3_7*a0_3 - 0.29780756758340016*a0_4 + b0_7;
     const double f0_8 = M0_3_8*a0_3 + 0.17460851082327838*a0_4 + b0_8;
     const double f0_9 = M0_3_9*a0_3 - 0.12482536140124101*a0_4 + b0_9;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0 = 1.0/M0_2_2;
-    const double ldl_L10 = M0_2_6*ldl_di0;
-    const double ldl_L20 = M0_2_7*ldl_di0;
-    const double ldl_L30 = M0_2_8*ldl_di0;
-    const double ldl_L40 = M0_2_9*ldl_di0;
-    const double t155 = ldl_L10*ldl_L10;
-    const double ldl_d1 = -M0_2_2*t155 + M0_6_6;
-    const double ldl_di1 = 1.0/ldl_d1;
-    const double t156 = M0_2_2*ldl_L10;
-    const double ldl_L21 = ldl_di1*(M0_6_7 - ldl_L20*t156);
-    const double ldl_L31 = ldl_di1*(M0_6_8 - ldl_L30*t156);
-    const double ldl_L41 = ldl_di1*(M0_6_9 - ldl_L40*t156);
-    const double t157 = ldl_L21*ldl_L21;
-    const double ldl_d2 = -M0_2_2*ldl_L20*ldl_L20 + M0_7_7 - ldl_d1*t157;
-    const double ldl_di2 = 1.0/ldl_d2;
-    const double t158 = M0_2_2*ldl_L20;
-    const double t159 = ldl_L21*ldl_d1;
-    const double ldl_L32 = ldl_di2*(M0_7_8 - ldl_L30*t158 - ldl_L31*t159);
-    const double ldl_L42 = ldl_di2*(M0_7_9 - ldl_L40*t158 - ldl_L41*t159);
-    const double t160 = ldl_L32*ldl_L32;
-    const double ldl_d3 = -M0_2_2*ldl_L30*ldl_L30 + M0_8_8 - ldl_L31*ldl_L31*ldl_d1 - ldl_d2*t160;
-    const double ldl_di3 = 1.0/ldl_d3;
-    const double ldl_L43 = ldl_di3*(-M0_2_2*ldl_L30*ldl_L40 + M0_8_9 - ldl_L31*ldl_L41*ldl_d1 - ldl_L32*ldl_L42*ldl_d2);
-    const double t161 = ldl_L43*ldl_L43;
-    const double ldl_d4 = -M0_2_2*ldl_L40*ldl_L40 + M0_9_9 - ldl_L41*ldl_L41*ldl_d1 - ldl_L42*ldl_L42*ldl_d2 - ldl_d3*t161;
-    const double ldl_di4 = 1.0/ldl_d4;
-    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double ldl_Li30 = ldl_L10*ldl_L31 - ldl_L30 - ldl_L32*ldl_Li20;
-    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
-    const double ldl_Li40 = ldl_L10*ldl_L41 - ldl_L40 - ldl_L42*ldl_Li20 - ldl_L43*ldl_Li30;
-    const double ldl_Li41 = ldl_L21*ldl_L42 - ldl_L41 - ldl_L43*ldl_Li31;
-    const double ldl_Li42 = ldl_L32*ldl_L43 - ldl_L42;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_Li40*ldl_Li40*ldl_di4 + ldl_di0 + ldl_di1*t155;
-    const double t162 = ldl_Li20*ldl_di2;
-    const double Dinv0_0_1 = -ldl_L10*ldl_di1 - ldl_L21*t162 + ldl_Li30*ldl_Li31*ldl_di3 + ldl_Li40*ldl_Li41*ldl_di4;
-    const double Dinv0_0_4 = ldl_Li40*ldl_di4;
-    const double Dinv0_0_2 = Dinv0_0_4*ldl_Li42 - ldl_L32*ldl_Li30*ldl_di3 + t162;
-    const double Dinv0_0_3 = -Dinv0_0_4*ldl_L43 + ldl_Li30*ldl_di3;
-    const double Dinv0_1_1 = ldl_Li31*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li41*ldl_di4 + ldl_di1 + ldl_di2*t157;
-    const double Dinv0_1_2 = -ldl_L21*ldl_di2 - ldl_L32*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li42*ldl_di4;
-    const double Dinv0_1_4 = ldl_Li41*ldl_di4;
-    const double Dinv0_1_3 = -Dinv0_1_4*ldl_L43 + ldl_Li31*ldl_di3;
-    const double Dinv0_2_2 = ldl_Li42*ldl_Li42*ldl_di4 + ldl_di2 + ldl_di3*t160;
-    const double Dinv0_2_4 = ldl_Li42*ldl_di4;
-    const double Dinv0_2_3 = -Dinv0_2_4*ldl_L43 - ldl_L32*ldl_di3;
-    const double Dinv0_3_3 = ldl_di3 + ldl_di4*t161;
-    const double Dinv0_3_4 = -ldl_L43*ldl_di4;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double t163 = -f0_2 + tau[0];
-    const double t164 = -f0_6 - 248.03510324205143*q[1] + tau[1];
-    const double t165 = -f0_7 - 9741.945988566902*q[2] + tau[2];
-    const double t166 = -f0_8 - 76412.27589666349*q[3] + tau[3];
-    const double t167 = -f0_9 - 293835.72738526954*q[4] + tau[4];
-    const double nu0_0 = Dinv0_0_0*t163 + Dinv0_0_1*t164 + Dinv0_0_2*t165 + Dinv0_0_3*t166 + Dinv0_0_4*t167;
-    const double nu0_1 = Dinv0_0_1*t163 + Dinv0_1_1*t164 + Dinv0_1_2*t165 + Dinv0_1_3*t166 + Dinv0_1_4*t167;
-    const double nu0_2 = Dinv0_0_2*t163 + Dinv0_1_2*t164 + Dinv0_2_2*t165 + Dinv0_2_3*t166 + Dinv0_2_4*t167;
-    const double nu0_3 = Dinv0_0_3*t163 + Dinv0_1_3*t164 + Dinv0_2_3*t165 + Dinv0_3_3*t166 + Dinv0_3_4*t167;
-    const double nu0_4 = Dinv0_0_4*t163 + Dinv0_1_4*t164 + Dinv0_2_4*t165 + Dinv0_3_4*t166 + ldl_di4*t167;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/M0_9_9;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = M0_2_9*ltdl_dinv4_0;
+    const double ltdl_L4_1 = M0_6_9*ltdl_dinv4_0;
+    const double ltdl_L4_2 = M0_7_9*ltdl_dinv4_0;
+    const double ltdl_L4_3 = M0_8_9*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = M0_2_8 - M0_8_9*ltdl_L4_0;
+    const double ltdl_A3_1 = M0_6_8 - M0_8_9*ltdl_L4_1;
+    const double ltdl_A3_2 = M0_7_8 - M0_8_9*ltdl_L4_2;
+    const double ltdl_A3_3 = M0_8_8 - M0_8_9*ltdl_L4_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = M0_2_7 - M0_7_9*ltdl_L4_0 - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = M0_6_7 - M0_7_9*ltdl_L4_1 - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = M0_7_7 - M0_7_9*ltdl_L4_2 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = M0_2_6 - M0_6_9*ltdl_L4_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0;
+    const double ltdl_A1_1 = M0_6_6 - M0_6_9*ltdl_L4_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = M0_2_2 - M0_2_9*ltdl_L4_0 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = -f0_9 - 293835.72738526954*q[4] + tau[4];
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = -f0_8 - ltdl_L4_3*ltdl_xy4_0 - 76412.27589666349*q[3] + tau[3];
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = -f0_7 - ltdl_L3_2*ltdl_xy3_0 - ltdl_L4_2*ltdl_xy4_0 - 9741.945988566902*q[2] + tau[2];
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = -f0_6 - ltdl_L2_1*ltdl_xy2_0 - ltdl_L3_1*ltdl_xy3_0 - ltdl_L4_1*ltdl_xy4_0 - 248.03510324205143*q[1] + tau[1];
+    /* ltdl_xy0: y = L^-T b */
+    const double ltdl_xy0_0 = -f0_2 - ltdl_L1_0*ltdl_xy1_0 - ltdl_L2_0*ltdl_xy2_0 - ltdl_L3_0*ltdl_xy3_0 - ltdl_L4_0*ltdl_xy4_0 + tau[0];
+    /* ltdl_x0: x = L^-1 D^-1 y */
+    const double ltdl_x0_0 = ltdl_dinv0_0*ltdl_xy0_0;
+    /* ltdl_x1: x = L^-1 D^-1 y */
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
+    /* ltdl_x2: x = L^-1 D^-1 y */
+    const double ltdl_x2_0 = -ltdl_L2_0*ltdl_x0_0 - ltdl_L2_1*ltdl_x1_0 + ltdl_dinv2_0*ltdl_xy2_0;
+    /* ltdl_x3: x = L^-1 D^-1 y */
+    const double ltdl_x3_0 = -ltdl_L3_0*ltdl_x0_0 - ltdl_L3_1*ltdl_x1_0 - ltdl_L3_2*ltdl_x2_0 + ltdl_dinv3_0*ltdl_xy3_0;
+    /* ltdl_x4: x = L^-1 D^-1 y */
+    const double ltdl_x4_0 = -ltdl_L4_0*ltdl_x0_0 - ltdl_L4_1*ltdl_x1_0 - ltdl_L4_2*ltdl_x2_0 - ltdl_L4_3*ltdl_x3_0 + ltdl_dinv4_0*ltdl_xy4_0;
 
     /* Outputs: qdd (5) */
-    qdd[0] = nu0_0;
-    qdd[1] = nu0_1;
-    qdd[2] = nu0_2;
-    qdd[3] = nu0_3;
-    qdd[4] = nu0_4;
+    qdd[0] = ltdl_x0_0;
+    qdd[1] = ltdl_x1_0;
+    qdd[2] = ltdl_x2_0;
+    qdd[3] = ltdl_x3_0;
+    qdd[4] = ltdl_x4_0;
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -911,9 +1110,12 @@ void flexbeam_jacobian(const double* q, double* J)
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[1] = { q[0] };
+    double soagen_s[1], soagen_c[1];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
     /* rnf0: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double t0 = 9.86793457928545*q[1] + 15.669360775846013*q[2] + 8.37441990167632*q[3] + 14.020207444810197*q[4];
     const double t1 = 15.669360775846013*q[1] + 68.83211932799779*q[2] + 47.48188343339704*q[3] + 28.919624038015172*q[4];
@@ -982,9 +1184,12 @@ void flexbeam_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[1] = { q[0] };
+    double soagen_s[1], soagen_c[1];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
     /* Rnf0: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3] + 32.10755780408215*q[4];
     const double t1 = 1.0/(0.25*t0*t0 + 1.0);
@@ -1039,17 +1244,20 @@ void flexbeam_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Part II (6.10).
- * Operations: 537 mul, 376 add, 6 div, 2 sin/cos, 0 sqrt; 132 temporaries. */
+ * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 440 mul, 303 add, 6 div, 2 sin/cos, 0 sqrt; 100 temporaries. */
 void flexbeam_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[1] = { q[0] };
+    double soagen_s[1], soagen_c[1];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double t0 = q[1]*q[1];
     const double t1 = q[3]*q[3];
@@ -1080,112 +1288,96 @@ void flexbeam_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double M0_8_8 = 14.616595291331832*t0 + 2122.77646084099*t1 + 336.9004048161003*t11 - 155.8609352149998*t12 - 427.99326212769904*t3 + 43.390871589981*t4 + 97.12073787230199*t5 + 94.98753596910883*t6 + 417.0245807456202*t7 + 125.98706242126764*t9 + 1.0;
     const double M0_8_9 = 0.9284412916905755*t0 - 213.99663106384952*t1 + 193.8857047900218*t11 + 117.9991827380404*t12 + 4613.757280255906*t3 + 48.08882510094114*t4 - 181.2438004371995*t5 + 52.54289795164213*t6 - 560.7019500267784*t7 - 118.56049771330302*t9;
     const double M0_9_9 = 12.55735481840967*t0 + 417.0245807456202*t1 - 1271.2505498290425*t11 - 24.206764082081783*t12 - 1121.4039000535568*t3 + 14.414740927357172*t4 + 271.16859345031423*t5 + 139.80218279458848*t6 + 8439.453862210323*t7 + 269.3508347726125*t9 + 1.0;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0 = 1.0/M0_2_2;
-    const double ldl_L10 = M0_2_6*ldl_di0;
-    const double ldl_L20 = M0_2_7*ldl_di0;
-    const double ldl_L30 = M0_2_8*ldl_di0;
-    const double ldl_L40 = M0_2_9*ldl_di0;
-    const double t14 = ldl_L10*ldl_L10;
-    const double ldl_d1 = -M0_2_2*t14 + M0_6_6;
-    const double ldl_di1 = 1.0/ldl_d1;
-    const double t15 = M0_2_2*ldl_L10;
-    const double ldl_L21 = ldl_di1*(M0_6_7 - ldl_L20*t15);
-    const double ldl_L31 = ldl_di1*(M0_6_8 - ldl_L30*t15);
-    const double ldl_L41 = ldl_di1*(M0_6_9 - ldl_L40*t15);
-    const double t16 = ldl_L21*ldl_L21;
-    const double ldl_d2 = -M0_2_2*ldl_L20*ldl_L20 + M0_7_7 - ldl_d1*t16;
-    const double ldl_di2 = 1.0/ldl_d2;
-    const double t17 = M0_2_2*ldl_L20;
-    const double t18 = ldl_L21*ldl_d1;
-    const double ldl_L32 = ldl_di2*(M0_7_8 - ldl_L30*t17 - ldl_L31*t18);
-    const double ldl_L42 = ldl_di2*(M0_7_9 - ldl_L40*t17 - ldl_L41*t18);
-    const double t19 = ldl_L32*ldl_L32;
-    const double ldl_d3 = -M0_2_2*ldl_L30*ldl_L30 + M0_8_8 - ldl_L31*ldl_L31*ldl_d1 - ldl_d2*t19;
-    const double ldl_di3 = 1.0/ldl_d3;
-    const double ldl_L43 = ldl_di3*(-M0_2_2*ldl_L30*ldl_L40 + M0_8_9 - ldl_L31*ldl_L41*ldl_d1 - ldl_L32*ldl_L42*ldl_d2);
-    const double t20 = ldl_L43*ldl_L43;
-    const double ldl_d4 = -M0_2_2*ldl_L40*ldl_L40 + M0_9_9 - ldl_L41*ldl_L41*ldl_d1 - ldl_L42*ldl_L42*ldl_d2 - ldl_d3*t20;
-    const double ldl_di4 = 1.0/ldl_d4;
-    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double ldl_Li30 = ldl_L10*ldl_L31 - ldl_L30 - ldl_L32*ldl_Li20;
-    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
-    const double ldl_Li40 = ldl_L10*ldl_L41 - ldl_L40 - ldl_L42*ldl_Li20 - ldl_L43*ldl_Li30;
-    const double ldl_Li41 = ldl_L21*ldl_L42 - ldl_L41 - ldl_L43*ldl_Li31;
-    const double ldl_Li42 = ldl_L32*ldl_L43 - ldl_L42;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = ldl_Li20*ldl_Li20*ldl_di2 + ldl_Li30*ldl_Li30*ldl_di3 + ldl_Li40*ldl_Li40*ldl_di4 + ldl_di0 + ldl_di1*t14;
-    const double t21 = ldl_Li20*ldl_di2;
-    const double Dinv0_0_1 = -ldl_L10*ldl_di1 - ldl_L21*t21 + ldl_Li30*ldl_Li31*ldl_di3 + ldl_Li40*ldl_Li41*ldl_di4;
-    const double Dinv0_0_4 = ldl_Li40*ldl_di4;
-    const double Dinv0_0_2 = Dinv0_0_4*ldl_Li42 - ldl_L32*ldl_Li30*ldl_di3 + t21;
-    const double Dinv0_0_3 = -Dinv0_0_4*ldl_L43 + ldl_Li30*ldl_di3;
-    const double Dinv0_1_1 = ldl_Li31*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li41*ldl_di4 + ldl_di1 + ldl_di2*t16;
-    const double Dinv0_1_2 = -ldl_L21*ldl_di2 - ldl_L32*ldl_Li31*ldl_di3 + ldl_Li41*ldl_Li42*ldl_di4;
-    const double Dinv0_1_4 = ldl_Li41*ldl_di4;
-    const double Dinv0_1_3 = -Dinv0_1_4*ldl_L43 + ldl_Li31*ldl_di3;
-    const double Dinv0_2_2 = ldl_Li42*ldl_Li42*ldl_di4 + ldl_di2 + ldl_di3*t19;
-    const double Dinv0_2_4 = ldl_Li42*ldl_di4;
-    const double Dinv0_2_3 = -Dinv0_2_4*ldl_L43 - ldl_L32*ldl_di3;
-    const double Dinv0_3_3 = ldl_di3 + ldl_di4*t20;
-    const double Dinv0_3_4 = -ldl_L43*ldl_di4;
     /* rnf0: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
-    const double t22 = 9.86793457928545*q[1] + 15.669360775846013*q[2] + 8.37441990167632*q[3] + 14.020207444810197*q[4];
-    const double t23 = 15.669360775846013*q[1] + 68.83211932799779*q[2] + 47.48188343339704*q[3] + 28.919624038015172*q[4];
-    const double t24 = 8.37441990167632*q[1] + 47.48188343339704*q[2] + 164.1842561269586*q[3] + 75.85140982676431*q[4];
-    const double t25 = 14.020207444810197*q[1] + 28.919624038015172*q[2] + 75.85140982676431*q[3] + 303.75744192505897*q[4];
-    const double rnf0_0 = -0.5*q[1]*t22 - 0.5*q[2]*t23 - 0.5*q[3]*t24 - 0.5*q[4]*t25 + 1.0;
+    const double t14 = 9.86793457928545*q[1] + 15.669360775846013*q[2] + 8.37441990167632*q[3] + 14.020207444810197*q[4];
+    const double t15 = 15.669360775846013*q[1] + 68.83211932799779*q[2] + 47.48188343339704*q[3] + 28.919624038015172*q[4];
+    const double t16 = 8.37441990167632*q[1] + 47.48188343339704*q[2] + 164.1842561269586*q[3] + 75.85140982676431*q[4];
+    const double t17 = 14.020207444810197*q[1] + 28.919624038015172*q[2] + 75.85140982676431*q[3] + 303.75744192505897*q[4];
+    const double rnf0_0 = -0.5*q[1]*t14 - 0.5*q[2]*t15 - 0.5*q[3]*t16 - 0.5*q[4]*t17 + 1.0;
     const double rnf0_1 = 2.9142062483887603*q[1] + 2.9143933704181246*q[2] + 2.9156635993590774*q[3] + 2.9195772523733172*q[4];
     /* Uf0: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double t26 = 1.0/(0.25*(4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3] + 32.10755780408215*q[4])*(4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3] + 32.10755780408215*q[4]) + 1.0);
-    const double Uf0_2_0 = 4.0114208910613*t26;
-    const double Uf0_2_1 = 13.933079243493596*t26;
-    const double Uf0_2_2 = 22.8844580678444*t26;
-    const double Uf0_2_3 = 32.10755780408215*t26;
-    const double Uf0_3_0 = 4.0114208910613*rnf0_1*t26 - t22;
-    const double Uf0_3_1 = 13.933079243493596*rnf0_1*t26 - t23;
-    const double Uf0_3_2 = 22.8844580678444*rnf0_1*t26 - t24;
-    const double Uf0_3_3 = 32.10755780408215*rnf0_1*t26 - t25;
+    const double t18 = 1.0/(0.25*(4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3] + 32.10755780408215*q[4])*(4.0114208910613*q[1] + 13.933079243493596*q[2] + 22.8844580678444*q[3] + 32.10755780408215*q[4]) + 1.0);
+    const double Uf0_2_0 = 4.0114208910613*t18;
+    const double Uf0_2_1 = 13.933079243493596*t18;
+    const double Uf0_2_2 = 22.8844580678444*t18;
+    const double Uf0_2_3 = 32.10755780408215*t18;
+    const double Uf0_3_0 = 4.0114208910613*rnf0_1*t18 - t14;
+    const double Uf0_3_1 = 13.933079243493596*rnf0_1*t18 - t15;
+    const double Uf0_3_2 = 22.8844580678444*rnf0_1*t18 - t16;
+    const double Uf0_3_3 = 32.10755780408215*rnf0_1*t18 - t17;
     const double Uf0_4_0 = -Uf0_2_0*rnf0_0 + 2.9142062483887603;
     const double Uf0_4_1 = -Uf0_2_1*rnf0_0 + 2.9143933704181246;
     const double Uf0_4_2 = -Uf0_2_2*rnf0_0 + 2.9156635993590774;
     const double Uf0_4_3 = -Uf0_2_3*rnf0_0 + 2.9195772523733172;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/M0_9_9;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = M0_2_9*ltdl_dinv4_0;
+    const double ltdl_L4_1 = M0_6_9*ltdl_dinv4_0;
+    const double ltdl_L4_2 = M0_7_9*ltdl_dinv4_0;
+    const double ltdl_L4_3 = M0_8_9*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = M0_2_8 - M0_8_9*ltdl_L4_0;
+    const double ltdl_A3_1 = M0_6_8 - M0_8_9*ltdl_L4_1;
+    const double ltdl_A3_2 = M0_7_8 - M0_8_9*ltdl_L4_2;
+    const double ltdl_A3_3 = M0_8_8 - M0_8_9*ltdl_L4_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = M0_2_7 - M0_7_9*ltdl_L4_0 - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = M0_6_7 - M0_7_9*ltdl_L4_1 - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = M0_7_7 - M0_7_9*ltdl_L4_2 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = M0_2_6 - M0_6_9*ltdl_L4_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0;
+    const double ltdl_A1_1 = M0_6_6 - M0_6_9*ltdl_L4_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = M0_2_2 - M0_2_9*ltdl_L4_0 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y4: Y = L^-T B */
+    const double t19 = c_q_0*rnf0_1 + rnf0_0*s_q_0;
+    const double ltdl_Y4_3 = -Uf0_2_3*t19 + Uf0_3_3*c_q_0 - Uf0_4_3*s_q_0;
+    const double t20 = rnf0_1*s_q_0;
+    const double t21 = c_q_0*rnf0_0 - t20;
+    const double ltdl_Y4_4 = Uf0_2_3*t21 + Uf0_3_3*s_q_0 + Uf0_4_3*c_q_0;
+    /* ltdl_Y3: Y = L^-T B */
+    const double ltdl_Y3_2 = Uf0_2_2 - Uf0_2_3*ltdl_L4_3;
+    const double ltdl_Y3_3 = -Uf0_2_2*t19 + Uf0_3_2*c_q_0 - Uf0_4_2*s_q_0 - ltdl_L4_3*ltdl_Y4_3;
+    const double ltdl_Y3_4 = Uf0_2_2*t21 + Uf0_3_2*s_q_0 + Uf0_4_2*c_q_0 - ltdl_L4_3*ltdl_Y4_4;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_2 = Uf0_2_1 - Uf0_2_3*ltdl_L4_2 - ltdl_L3_2*ltdl_Y3_2;
+    const double ltdl_Y2_3 = -Uf0_2_1*t19 + Uf0_3_1*c_q_0 - Uf0_4_1*s_q_0 - ltdl_L3_2*ltdl_Y3_3 - ltdl_L4_2*ltdl_Y4_3;
+    const double ltdl_Y2_4 = Uf0_2_1*t21 + Uf0_3_1*s_q_0 + Uf0_4_1*c_q_0 - ltdl_L3_2*ltdl_Y3_4 - ltdl_L4_2*ltdl_Y4_4;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_2 = Uf0_2_0 - Uf0_2_3*ltdl_L4_1 - ltdl_L2_1*ltdl_Y2_2 - ltdl_L3_1*ltdl_Y3_2;
+    const double ltdl_Y1_3 = -Uf0_2_0*t19 + Uf0_3_0*c_q_0 - Uf0_4_0*s_q_0 - ltdl_L2_1*ltdl_Y2_3 - ltdl_L3_1*ltdl_Y3_3 - ltdl_L4_1*ltdl_Y4_3;
+    const double ltdl_Y1_4 = Uf0_2_0*t21 + Uf0_3_0*s_q_0 + Uf0_4_0*c_q_0 - ltdl_L2_1*ltdl_Y2_4 - ltdl_L3_1*ltdl_Y3_4 - ltdl_L4_1*ltdl_Y4_4;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_2 = -Uf0_2_3*ltdl_L4_0 - ltdl_L1_0*ltdl_Y1_2 - ltdl_L2_0*ltdl_Y2_2 - ltdl_L3_0*ltdl_Y3_2 + 1.0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 - ltdl_L2_0*ltdl_Y2_3 - ltdl_L3_0*ltdl_Y3_3 - ltdl_L4_0*ltdl_Y4_3 - t19;
+    const double ltdl_Y0_4 = c_q_0*rnf0_0 - ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 - ltdl_L3_0*ltdl_Y3_4 - ltdl_L4_0*ltdl_Y4_4 - t20;
     /* shared by the outputs */
-    const double t27 = Dinv0_0_1 + Dinv0_1_1*Uf0_2_0 + Dinv0_1_2*Uf0_2_1 + Dinv0_1_3*Uf0_2_2 + Dinv0_1_4*Uf0_2_3;
-    const double t28 = Dinv0_0_2 + Dinv0_1_2*Uf0_2_0 + Dinv0_2_2*Uf0_2_1 + Dinv0_2_3*Uf0_2_2 + Dinv0_2_4*Uf0_2_3;
-    const double t29 = Dinv0_0_3 + Dinv0_1_3*Uf0_2_0 + Dinv0_2_3*Uf0_2_1 + Dinv0_3_3*Uf0_2_2 + Dinv0_3_4*Uf0_2_3;
-    const double t30 = Dinv0_0_4 + Dinv0_1_4*Uf0_2_0 + Dinv0_2_4*Uf0_2_1 + Dinv0_3_4*Uf0_2_2 + Uf0_2_3*ldl_di4;
-    const double t31 = Dinv0_0_0 + Dinv0_0_1*Uf0_2_0 + Dinv0_0_2*Uf0_2_1 + Dinv0_0_3*Uf0_2_2 + Dinv0_0_4*Uf0_2_3;
-    const double t32 = -Uf0_2_0*rnf0_1 + Uf0_3_0;
-    const double t33 = -Uf0_2_1*rnf0_1 + Uf0_3_1;
-    const double t34 = -Uf0_2_2*rnf0_1 + Uf0_3_2;
-    const double t35 = -Uf0_2_3*rnf0_1 + Uf0_3_3;
-    const double t36 = -Dinv0_0_1*rnf0_1 + Dinv0_1_1*t32 + Dinv0_1_2*t33 + Dinv0_1_3*t34 + Dinv0_1_4*t35;
-    const double t37 = -Dinv0_0_2*rnf0_1 + Dinv0_1_2*t32 + Dinv0_2_2*t33 + Dinv0_2_3*t34 + Dinv0_2_4*t35;
-    const double t38 = -Dinv0_0_3*rnf0_1 + Dinv0_1_3*t32 + Dinv0_2_3*t33 + Dinv0_3_3*t34 + Dinv0_3_4*t35;
-    const double t39 = -Dinv0_0_4*rnf0_1 + Dinv0_1_4*t32 + Dinv0_2_4*t33 + Dinv0_3_4*t34 + ldl_di4*t35;
-    const double t40 = -Dinv0_0_0*rnf0_1 + Dinv0_0_1*t32 + Dinv0_0_2*t33 + Dinv0_0_3*t34 + Dinv0_0_4*t35;
-    const double t41 = Uf0_2_0*t36 + Uf0_2_1*t37 + Uf0_2_2*t38 + Uf0_2_3*t39 + t40;
-    const double t42 = Uf0_2_0*rnf0_0 + Uf0_4_0;
-    const double t43 = Uf0_2_1*rnf0_0 + Uf0_4_1;
-    const double t44 = Uf0_2_2*rnf0_0 + Uf0_4_2;
-    const double t45 = Uf0_2_3*rnf0_0 + Uf0_4_3;
-    const double t46 = Dinv0_0_1*rnf0_0 + Dinv0_1_1*t42 + Dinv0_1_2*t43 + Dinv0_1_3*t44 + Dinv0_1_4*t45;
-    const double t47 = Dinv0_0_2*rnf0_0 + Dinv0_1_2*t42 + Dinv0_2_2*t43 + Dinv0_2_3*t44 + Dinv0_2_4*t45;
-    const double t48 = Dinv0_0_3*rnf0_0 + Dinv0_1_3*t42 + Dinv0_2_3*t43 + Dinv0_3_3*t44 + Dinv0_3_4*t45;
-    const double t49 = Dinv0_0_4*rnf0_0 + Dinv0_1_4*t42 + Dinv0_2_4*t43 + Dinv0_3_4*t44 + ldl_di4*t45;
-    const double t50 = Dinv0_0_0*rnf0_0 + Dinv0_0_1*t42 + Dinv0_0_2*t43 + Dinv0_0_3*t44 + Dinv0_0_4*t45;
-    const double t51 = Uf0_2_0*t46 + Uf0_2_1*t47 + Uf0_2_2*t48 + Uf0_2_3*t49 + t50;
-    const double t52 = -rnf0_1*t31 + t27*t32 + t28*t33 + t29*t34 + t30*t35;
-    const double t53 = rnf0_0*t31 + t27*t42 + t28*t43 + t29*t44 + t30*t45;
-    const double t54 = -rnf0_1*t40 + t32*t36 + t33*t37 + t34*t38 + t35*t39;
-    const double t55 = -rnf0_1*t50 + t32*t46 + t33*t47 + t34*t48 + t35*t49;
-    const double t56 = c_q_0*t54 - s_q_0*t55;
-    const double t57 = rnf0_0*t40 + t36*t42 + t37*t43 + t38*t44 + t39*t45;
-    const double t58 = rnf0_0*t50 + t42*t46 + t43*t47 + t44*t48 + t45*t49;
-    const double t59 = c_q_0*t57 - s_q_0*t58;
-    const double t60 = c_q_0*t55 + s_q_0*t54;
-    const double t61 = c_q_0*t58 + s_q_0*t57;
+    const double t22 = Uf0_2_3*ltdl_dinv4_0;
+    const double t23 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t24 = ltdl_Y1_2*ltdl_dinv1_0;
+    const double t25 = ltdl_Y2_2*ltdl_dinv2_0;
+    const double t26 = ltdl_Y3_2*ltdl_dinv3_0;
+    const double t27 = ltdl_Y0_3*t23 + ltdl_Y1_3*t24 + ltdl_Y2_3*t25 + ltdl_Y3_3*t26 + ltdl_Y4_3*t22;
+    const double t28 = ltdl_Y0_4*t23 + ltdl_Y1_4*t24 + ltdl_Y2_4*t25 + ltdl_Y3_4*t26 + ltdl_Y4_4*t22;
+    const double t29 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_3*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_4*ltdl_dinv3_0 + ltdl_Y4_3*ltdl_Y4_4*ltdl_dinv4_0;
 
     /* Outputs: Lambda_inv (6 x 6) */
     Lambda_inv[0] = 0.0;
@@ -1202,21 +1394,21 @@ void flexbeam_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[11] = 0.0;
     Lambda_inv[12] = 0.0;
     Lambda_inv[13] = 0.0;
-    Lambda_inv[14] = Uf0_2_0*t27 + Uf0_2_1*t28 + Uf0_2_2*t29 + Uf0_2_3*t30 + t31;
-    Lambda_inv[15] = c_q_0*t41 - s_q_0*t51;
-    Lambda_inv[16] = c_q_0*t51 + s_q_0*t41;
+    Lambda_inv[14] = Uf0_2_3*Uf0_2_3*ltdl_dinv4_0 + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0;
+    Lambda_inv[15] = t27;
+    Lambda_inv[16] = t28;
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[20] = c_q_0*t52 - s_q_0*t53;
-    Lambda_inv[21] = c_q_0*t56 - s_q_0*t59;
-    Lambda_inv[22] = c_q_0*t60 - s_q_0*t61;
+    Lambda_inv[20] = t27;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0;
+    Lambda_inv[22] = t29;
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[26] = c_q_0*t53 + s_q_0*t52;
-    Lambda_inv[27] = c_q_0*t59 + s_q_0*t56;
-    Lambda_inv[28] = c_q_0*t61 + s_q_0*t60;
+    Lambda_inv[26] = t28;
+    Lambda_inv[27] = t29;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0;
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

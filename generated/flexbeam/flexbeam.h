@@ -26,11 +26,11 @@
 //   inverse_dynamics: 1044 mul, 710 add, 0 div, 2 sin/cos, 0 sqrt; 190 temporaries
 //   mass_matrix: 246 mul, 179 add, 0 div, 0 sin/cos, 0 sqrt; 29 temporaries
 //   bias_forces: 788 mul, 506 add, 0 div, 2 sin/cos, 0 sqrt; 167 temporaries
-//   inverse_mass_matrix: 343 mul, 229 add, 5 div, 0 sin/cos, 0 sqrt; 76 temporaries
-//   forward_dynamics: 1141 mul, 760 add, 5 div, 2 sin/cos, 0 sqrt; 247 temporaries
+//   inverse_mass_matrix: 329 mul, 229 add, 5 div, 0 sin/cos, 0 sqrt; 73 temporaries
+//   forward_dynamics: 1074 mul, 730 add, 5 div, 2 sin/cos, 0 sqrt; 225 temporaries
 //   jacobian: 78 mul, 49 add, 1 div, 2 sin/cos, 0 sqrt; 23 temporaries
 //   jacobian_dot_qd: 137 mul, 86 add, 1 div, 2 sin/cos, 0 sqrt; 41 temporaries
-//   op_space_inverse_inertia: 537 mul, 376 add, 6 div, 2 sin/cos, 0 sqrt; 132 temporaries
+//   op_space_inverse_inertia: 440 mul, 303 add, 6 div, 2 sin/cos, 0 sqrt; 100 temporaries
 
 #ifndef FLEXBEAM_H
 #define FLEXBEAM_H
@@ -55,11 +55,11 @@ void flexbeam_mass_matrix(const double* q, double* M);
 void flexbeam_bias_forces(const double* q, const double* qd, double* C);
 
 /* M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Minv: 5 x 5, row-major. Part I (4.4)-(4.6), (4.16), (4.19)-(4.22). */
+ * Minv: 5 x 5, row-major. Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void flexbeam_inverse_mass_matrix(const double* q, double* Minv);
 
 /* joint accelerations qdd = M^-1 (tau - C).
- * qdd: 5. Part I (4.17)-(4.22) (FD1). */
+ * qdd: 5. Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void flexbeam_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd);
 
 /* tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -71,7 +71,7 @@ void flexbeam_jacobian(const double* q, double* J);
 void flexbeam_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd);
 
 /* operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Lambda_inv: 6 x 6, row-major. Part II (6.10). */
+ * Lambda_inv: 6 x 6, row-major. Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void flexbeam_op_space_inverse_inertia(const double* q, double* Lambda_inv);
 
 #ifdef __cplusplus

@@ -23,22 +23,202 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 121 temporaries
-//   mass_matrix: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 119 temporaries
-//   bias_forces: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 118 temporaries
-//   inverse_mass_matrix: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 312 temporaries
-//   forward_dynamics: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 266 temporaries
+//   inverse_dynamics: 208 mul, 139 add, 0 div, 10 sin/cos, 0 sqrt; 122 temporaries
+//   mass_matrix: 120 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 94 temporaries
+//   bias_forces: 199 mul, 129 add, 0 div, 10 sin/cos, 0 sqrt; 119 temporaries
+//   inverse_mass_matrix: 248 mul, 155 add, 5 div, 10 sin/cos, 0 sqrt; 152 temporaries
+//   forward_dynamics: 395 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 242 temporaries
 //   jacobian: 94 mul, 50 add, 0 div, 12 sin/cos, 0 sqrt; 62 temporaries
-//   jacobian_dot_qd: 171 mul, 95 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
-//   op_space_inverse_inertia: 872 mul, 569 add, 5 div, 12 sin/cos, 0 sqrt; 403 temporaries
+//   jacobian_dot_qd: 165 mul, 92 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
+//   op_space_inverse_inertia: 541 mul, 342 add, 5 div, 12 sin/cos, 0 sqrt; 241 temporaries
 
 #include <math.h>
 
 #include "leg6.h"
 
+/* ------------------------------------------------------------------------------------
+ * Vector support: W lanes at a time on the compiler's vector types, for the sin/cos of
+ * the scalar functions (all joint angles of one call at once, soagen_sincos) and for the
+ * batch functions (soagen generate --batch: W states at a time). W follows the compiler's
+ * target macros: 8 with AVX-512F, 4 with AVX, 2 otherwise (SSE2, NEON); -DSOAGEN_WIDTH=W
+ * forces one (1, 2, 4 or 8). Without GCC/Clang vector extensions, or with
+ * -DSOAGEN_NO_VECTOR, W = 1: plain C99, libm's sin and cos one angle at a time, and the
+ * batch functions loop over the scalar ones.
+ *
+ * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
+ * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
+ * -lm, when the ISA of its variant is enabled).
+ * ------------------------------------------------------------------------------------ */
+#ifndef SOAGEN_VECTOR_PRELUDE
+#define SOAGEN_VECTOR_PRELUDE
+
+#if defined(SOAGEN_WIDTH)
+#  define SOAGEN_W SOAGEN_WIDTH
+#elif defined(SOAGEN_NO_VECTOR) || !defined(__GNUC__)
+#  define SOAGEN_W 1
+#elif defined(__AVX512F__)
+#  define SOAGEN_W 8
+#elif defined(__AVX__)
+#  define SOAGEN_W 4
+#else
+#  define SOAGEN_W 2
+#endif
+
+#if SOAGEN_W > 1
+typedef double soagen_vd __attribute__((vector_size(8 * SOAGEN_W)));
+typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
+#define SOAGEN_SPLAT(x) ((soagen_vd){0} + (x))
+
+/* state-major (n, m) rows <-> m vectors of W states */
+static inline void soagen_load(soagen_vd* v, const double* x, int m)
+{
+    for (int k = 0; k < m; k++) {
+        soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
+        for (int l = 0; l < SOAGEN_W; l++)
+            t[l] = x[l * m + k];
+        v[k] = t;
+    }
+}
+
+static inline void soagen_store(double* x, const soagen_vd* v, int m)
+{
+    for (int k = 0; k < m; k++)
+        for (int l = 0; l < SOAGEN_W; l++)
+            x[l * m + k] = v[k][l];
+}
+
+static inline soagen_vd soagen_vsqrt(soagen_vd x)
+{
+    double lanes[SOAGEN_W];
+    soagen_vd r;
+    for (int l = 0; l < SOAGEN_W; l++)
+        lanes[l] = sqrt(x[l]);
+    __builtin_memcpy(&r, lanes, sizeof lanes);
+    return r;
+}
+
+/* sin and cos of W angles at once. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
+ * three parts (the first two of 33 bits, so k*P1 and k*P2 are exact for |k| < 2^20);
+ * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
+ * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
+ * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
+ * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
+ * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
+static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
+    const soagen_vd y = x * 0.6366197723675814 + 6755399441055744.0;
+    const soagen_vd k = y - 6755399441055744.0;
+    const soagen_vu n = (soagen_vu)y;
+    const soagen_vd r = ((x - k * P1) - k * P2) - k * P3;
+    const soagen_vd z = r * r;
+    const soagen_vd ps = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03
+        + z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06
+        + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+    const soagen_vd pc = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
+        + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
+        + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    const soagen_vu odd = -(n & 1), bs = (soagen_vu)ps, bc = (soagen_vu)pc;
+    *s = (soagen_vd)(((bs & ~odd) | (bc & odd)) ^ ((n & 2) << 62));        /* q: s, c, -s, -c */
+    *c = (soagen_vd)(((bc & ~odd) | (bs & odd)) ^ (((n + 1) & 2) << 62));  /* q: c, -s, -c, s */
+    int large = 0;
+    for (int l = 0; l < SOAGEN_W; l++)
+        large |= !(x[l] >= -823549.6654 && x[l] <= 823549.6654);
+    if (large)
+        for (int l = 0; l < SOAGEN_W; l++)
+            if (!(x[l] >= -823549.6654 && x[l] <= 823549.6654)) {
+                (*s)[l] = sin(x[l]);
+                (*c)[l] = cos(x[l]);
+            }
+}
+
+#if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
+    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
+    && ((SOAGEN_W == 8 && defined(__AVX512F__)) || (SOAGEN_W == 4 && defined(__AVX__)) || SOAGEN_W == 2)
+#  define SOAGEN_LIBMVEC 1
+#  if SOAGEN_W == 8
+extern soagen_vd _ZGVeN8v_sin(soagen_vd);
+extern soagen_vd _ZGVeN8v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVeN8v_sin
+#    define SOAGEN_MVCOS _ZGVeN8v_cos
+#  elif SOAGEN_W == 4 && defined(__AVX2__)
+extern soagen_vd _ZGVdN4v_sin(soagen_vd);
+extern soagen_vd _ZGVdN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVdN4v_sin
+#    define SOAGEN_MVCOS _ZGVdN4v_cos
+#  elif SOAGEN_W == 4
+extern soagen_vd _ZGVcN4v_sin(soagen_vd);
+extern soagen_vd _ZGVcN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVcN4v_sin
+#    define SOAGEN_MVCOS _ZGVcN4v_cos
+#  else
+extern soagen_vd _ZGVbN2v_sin(soagen_vd);
+extern soagen_vd _ZGVbN2v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVbN2v_sin
+#    define SOAGEN_MVCOS _ZGVbN2v_cos
+#  endif
+/* -DSOAGEN_USE_LIBMVEC: glibc's libmvec, two calls (sin, cos) per vector. */
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    *s = SOAGEN_MVSIN(x);
+    *c = SOAGEN_MVCOS(x);
+}
+#else
+#  define SOAGEN_LIBMVEC 0
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    soagen_vsincos_poly(x, s, c);
+}
+#endif
+
+/* One of the two, for a sin or cos whose argument is not an input (rare). */
+static inline soagen_vd soagen_vsin(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return s;
+}
+
+static inline soagen_vd soagen_vcos(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return c;
+}
+#endif /* SOAGEN_W > 1 */
+
+/* s[i] = sin(x[i]), c[i] = cos(x[i]) for the n angles of one scalar call: gathered into
+ * vectors of W lanes (the last one padded with zeros), one soagen_vsincos per W angles,
+ * scattered back; W = 1: libm.
+ * The lanes are set one by one in registers (a vector loaded from memory just written
+ * lane by lane would wait for the stores). */
+static inline void soagen_sincos(const double* x, double* s, double* c, int n)
+{
+#if SOAGEN_W > 1
+    for (int i = 0; i < n; i += SOAGEN_W) {
+        soagen_vd v = SOAGEN_SPLAT(0.0);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++)
+            v[l] = x[i + l];
+        soagen_vd vs, vc;
+        soagen_vsincos(v, &vs, &vc);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++) {
+            s[i + l] = vs[l];
+            c[i + l] = vc[l];
+        }
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        s[i] = sin(x[i]);
+        c[i] = cos(x[i]);
+    }
+#endif
+}
+#endif /* SOAGEN_VECTOR_PRELUDE */
+
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
- * Operations: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 121 temporaries. */
+ * Operations: 208 mul, 139 add, 0 div, 10 sin/cos, 0 sqrt; 122 temporaries. */
 void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd, double* tau)
 {
     /* Inputs */
@@ -47,17 +227,20 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     (void)qdd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -73,47 +256,51 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double a2_1 = V2_2*qd[2];
     const double a2_2 = -V2_1*qd[2];
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
+    const double t1 = V2_0*c_q_3;
+    const double t2 = V2_2*s_q_3;
+    const double V3_0 = t1 - t2;
     const double V3_1 = V2_1 + qd[3];
     const double V3_2 = V2_0*s_q_3 + V2_2*c_q_3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = -V3_2*qd[3];
     const double a3_2 = V3_0*qd[3];
-    const double t1 = 0.4*s_q_3;
-    const double t2 = 0.4*c_q_3;
-    const double t3 = -V3_0*t2 - V3_2*t1;
-    const double t4 = V2_1*V2_1;
-    const double a3_3 = -V3_2*t3 + t1*t4;
-    const double a3_4 = -V2_1*V3_0*t1 + V2_1*V3_2*t2;
-    const double a3_5 = V3_0*t3 - t2*t4;
+    const double t3 = -0.4*V2_0*V2_0 - 0.4*V2_1*V2_1;
+    const double a3_3 = 0.4*V2_2*t1 - s_q_3*t3;
+    const double t4 = V2_1*V2_2;
+    const double a3_4 = 0.4*t4;
+    const double a3_5 = 0.4*V2_0*t2 + c_q_3*t3;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double t5 = V3_0*c_q_4;
+    const double t6 = V3_2*s_q_4;
+    const double V4_0 = t5 - t6;
     const double V4_1 = V3_1 + qd[4];
     const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -V4_2*qd[4];
     const double a4_2 = V4_0*qd[4];
-    const double t5 = 0.4*s_q_4;
-    const double t6 = 0.4*c_q_4;
-    const double t7 = -V4_0*t6 - V4_2*t5;
+    const double t7 = V3_0*V3_0;
     const double t8 = V3_1*V3_1;
-    const double a4_3 = -V4_2*t7 + t5*t8;
-    const double a4_4 = -V3_1*V4_0*t5 + V3_1*V4_2*t6;
-    const double a4_5 = V4_0*t7 - t6*t8;
+    const double t9 = -0.4*t7 - 0.4*t8;
+    const double a4_3 = 0.4*V3_2*t5 - s_q_4*t9;
+    const double t10 = V3_1*V3_2;
+    const double a4_4 = 0.4*t10;
+    const double a4_5 = 0.4*V3_0*t6 + c_q_4*t9;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double V5_1 = V4_1*c_q_5 + V4_2*s_q_5;
+    const double t11 = V4_1*c_q_5;
+    const double t12 = V4_2*s_q_5;
+    const double V5_1 = t11 + t12;
     const double V5_2 = -V4_1*s_q_5 + V4_2*c_q_5;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = V5_2*qd[5];
     const double a5_2 = -V5_1*qd[5];
-    const double t9 = 0.05*c_q_5;
-    const double t10 = 0.05*s_q_5;
-    const double a5_3 = V4_0*V5_1*t10 + V4_0*V5_2*t9;
-    const double t11 = V5_1*t9 - V5_2*t10;
-    const double t12 = V4_0*V4_0;
-    const double a5_4 = V5_2*t11 - t10*t12;
-    const double a5_5 = -V5_1*t11 - t12*t9;
+    const double t13 = V4_0*V4_2;
+    const double a5_3 = 0.05*t13;
+    const double t14 = V4_0*V4_0;
+    const double t15 = V4_1*V4_1;
+    const double t16 = -0.05*t14 - 0.05*t15;
+    const double a5_4 = 0.05*V4_2*t11 + s_q_5*t16;
+    const double a5_5 = -0.05*V4_1*t12 + c_q_5*t16;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
     const double alpha1_2 = a1_2 + c_q_1*qdd[0];
@@ -129,60 +316,57 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double alpha3_0 = a3_0 + alpha2_0*c_q_3 - alpha2_2*s_q_3;
     const double alpha3_1 = alpha2_1 + qdd[3];
     const double alpha3_2 = a3_2 + alpha2_0*s_q_3 + alpha2_2*c_q_3;
-    const double t13 = alpha1_3 + 0.4*alpha2_1;
-    const double alpha3_3 = a3_3 - alpha2_5*s_q_3 + c_q_3*t13;
+    const double t17 = alpha1_3 + 0.4*alpha2_1;
+    const double alpha3_3 = a3_3 - alpha2_5*s_q_3 + c_q_3*t17;
     const double alpha3_4 = a3_4 - 0.4*alpha2_0 + alpha2_4;
-    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 + s_q_3*t13;
+    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 + s_q_3*t17;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + alpha3_0*c_q_4 - alpha3_2*s_q_4;
     const double alpha4_1 = alpha3_1 + qdd[4];
     const double alpha4_2 = a4_2 + alpha3_0*s_q_4 + alpha3_2*c_q_4;
-    const double t14 = 0.4*alpha3_1 + alpha3_3;
-    const double alpha4_3 = a4_3 - alpha3_5*s_q_4 + c_q_4*t14;
+    const double t18 = 0.4*alpha3_1 + alpha3_3;
+    const double alpha4_3 = a4_3 - alpha3_5*s_q_4 + c_q_4*t18;
     const double alpha4_4 = a4_4 - 0.4*alpha3_0 + alpha3_4;
-    const double alpha4_5 = a4_5 + alpha3_5*c_q_4 + s_q_4*t14;
+    const double alpha4_5 = a4_5 + alpha3_5*c_q_4 + s_q_4*t18;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = alpha4_0 + qdd[5];
     const double alpha5_1 = a5_1 + alpha4_1*c_q_5 + alpha4_2*s_q_5;
     const double alpha5_2 = a5_2 - alpha4_1*s_q_5 + alpha4_2*c_q_5;
     const double alpha5_3 = a5_3 + 0.05*alpha4_1 + alpha4_3;
-    const double t15 = -0.05*alpha4_0 + alpha4_4;
-    const double alpha5_4 = a5_4 + alpha4_5*s_q_5 + c_q_5*t15;
-    const double alpha5_5 = a5_5 + alpha4_5*c_q_5 - s_q_5*t15;
+    const double t19 = -0.05*alpha4_0 + alpha4_4;
+    const double alpha5_4 = a5_4 + alpha4_5*s_q_5 + c_q_5*t19;
+    const double alpha5_5 = a5_5 + alpha4_5*c_q_5 - s_q_5*t19;
     /* f5: spatial force f(k) (2.29) */
-    const double t16 = 0.00018250000000000002*V5_2;
-    const double f5_0 = -V5_1*t16 + 0.0003175*alpha5_0 - 0.0075*alpha5_4;
-    const double f5_1 = V5_0*t16 + 0.0003175*alpha5_1 + 0.0075*alpha5_3;
+    const double t20 = 0.00018250000000000002*V5_2;
+    const double f5_0 = -V5_1*t20 + 0.0003175*alpha5_0 - 0.0075*alpha5_4;
+    const double f5_1 = V5_0*t20 + 0.0003175*alpha5_1 + 0.0075*alpha5_3;
     const double f5_2 = 0.000135*alpha5_2;
-    const double t17 = 0.0075*V5_2;
-    const double f5_3 = V5_0*t17 + 0.0075*alpha5_1 + 0.3*alpha5_3;
-    const double f5_4 = V5_1*t17 - 0.0075*alpha5_0 + 0.3*alpha5_4;
+    const double t21 = 0.0075*V5_2;
+    const double f5_3 = V5_0*t21 + 0.0075*alpha5_1 + 0.3*alpha5_3;
+    const double f5_4 = V5_1*t21 - 0.0075*alpha5_0 + 0.3*alpha5_4;
     const double f5_5 = -0.0075*V5_0*V5_0 - 0.0075*V5_1*V5_1 + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
-    const double t18 = c_q_5*f5_4;
-    const double t19 = 0.00018250000000000002*V4_2;
-    const double f4_0 = -V4_1*t19 + 0.0003175*alpha4_0 - 0.0075*alpha4_4 + f5_0 + 0.05*f5_5*s_q_5 - 0.05*t18;
-    const double f4_1 = V4_0*t19 + 0.0003175*alpha4_1 + 0.0075*alpha4_3 + c_q_5*f5_1 - f5_2*s_q_5 + 0.05*f5_3;
+    const double t22 = c_q_5*f5_4;
+    const double t23 = V4_1*V4_2;
+    const double f4_0 = 0.0003175*alpha4_0 - 0.0075*alpha4_4 + f5_0 + 0.05*f5_5*s_q_5 - 0.05*t22 - 0.00018250000000000002*t23;
+    const double f4_1 = 0.0003175*alpha4_1 + 0.0075*alpha4_3 + c_q_5*f5_1 - f5_2*s_q_5 + 0.05*f5_3 + 0.00018250000000000002*t13;
     const double f4_2 = 0.000135*alpha4_2 + c_q_5*f5_2 + f5_1*s_q_5;
-    const double t20 = 0.0075*V4_2;
-    const double f4_3 = V4_0*t20 + 0.0075*alpha4_1 + 0.3*alpha4_3 + f5_3;
-    const double f4_4 = V4_1*t20 - 0.0075*alpha4_0 + 0.3*alpha4_4 - f5_5*s_q_5 + t18;
-    const double f4_5 = -0.0075*V4_1*V4_1 + 0.3*alpha4_5 + c_q_5*f5_5 + f5_4*s_q_5 - 0.0075*t12;
+    const double f4_3 = 0.0075*alpha4_1 + 0.3*alpha4_3 + f5_3 + 0.0075*t13;
+    const double f4_4 = -0.0075*alpha4_0 + 0.3*alpha4_4 - f5_5*s_q_5 + t22 + 0.0075*t23;
+    const double f4_5 = 0.3*alpha4_5 + c_q_5*f5_5 + f5_4*s_q_5 - 0.0075*t14 - 0.0075*t15;
     /* f3: spatial force f(k) (2.29) */
-    const double t21 = 0.13277500000000003*V3_2;
-    const double f3_0 = -V3_1*t21 + 0.13390000000000002*alpha3_0 - 0.5*alpha3_4 + c_q_4*f4_0 + f4_2*s_q_4 - 0.4*f4_4;
-    const double t22 = c_q_4*f4_3;
-    const double t23 = f4_5*s_q_4;
-    const double f3_1 = V3_0*t21 + 0.13390000000000002*alpha3_1 + 0.5*alpha3_3 + f4_1 + 0.4*t22 + 0.4*t23;
+    const double f3_0 = 0.13390000000000002*alpha3_0 - 0.5*alpha3_4 + c_q_4*f4_0 + f4_2*s_q_4 - 0.4*f4_4 - 0.13277500000000003*t10;
+    const double t24 = V3_0*V3_2;
+    const double t25 = c_q_4*f4_3;
+    const double t26 = f4_5*s_q_4;
+    const double f3_1 = 0.13390000000000002*alpha3_1 + 0.5*alpha3_3 + f4_1 + 0.13277500000000003*t24 + 0.4*t25 + 0.4*t26;
     const double f3_2 = 0.001125*alpha3_2 + c_q_4*f4_2 - f4_0*s_q_4;
-    const double t24 = 0.5*V3_2;
-    const double f3_3 = V3_0*t24 + 0.5*alpha3_1 + 2.5*alpha3_3 + t22 + t23;
-    const double f3_4 = V3_1*t24 - 0.5*alpha3_0 + 2.5*alpha3_4 + f4_4;
-    const double f3_5 = -0.5*V3_0*V3_0 + 2.5*alpha3_5 + c_q_4*f4_5 - f4_3*s_q_4 - 0.5*t8;
+    const double f3_3 = 0.5*alpha3_1 + 2.5*alpha3_3 + 0.5*t24 + t25 + t26;
+    const double f3_4 = -0.5*alpha3_0 + 2.5*alpha3_4 + f4_4 + 0.5*t10;
+    const double f3_5 = 2.5*alpha3_5 + c_q_4*f4_5 - f4_3*s_q_4 - 0.5*t7 - 0.5*t8;
     /* f2: spatial force f(k) (2.29) */
-    const double t25 = 0.07962500000000003*V2_2;
-    const double f2_0 = -V2_1*t25 + 0.08030000000000002*alpha2_0 - 0.30000000000000004*alpha2_4 + c_q_3*f3_0 + f3_2*s_q_3 - 0.4*f3_4;
-    const double f2_1 = V2_0*t25 + 0.30000000000000004*alpha1_3 + 0.08030000000000002*alpha2_1 + f3_1 + f3_3*t2 + f3_5*t1;
+    const double f2_0 = 0.08030000000000002*alpha2_0 - 0.30000000000000004*alpha2_4 + c_q_3*f3_0 + f3_2*s_q_3 - 0.4*f3_4 - 0.07962500000000003*t4;
+    const double f2_1 = 0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3 + 0.08030000000000002*alpha2_1 + 0.4*c_q_3*f3_3 + f3_1 + 0.4*f3_5*s_q_3;
     const double f2_2 = 0.000675*alpha2_2 + c_q_3*f3_2 - f3_0*s_q_3;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*alpha1_0 + f2_0;
@@ -202,113 +386,86 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 119 temporaries. */
+ * Operations: 120 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 94 temporaries. */
 void leg6_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_1 = -0.0075*s_q_5;
+    const double t0 = 0.0075*c_q_5;
+    const double Rch4_2 = t0 + 0.0225;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double t0 = 0.000375*c_q_5;
-    const double t1 = s_q_5*s_q_5;
-    const double t2 = 0.015*c_q_5;
-    const double t3 = -t2 - 0.0075;
-    const double Rc4_0_0 = -0.05*c_q_5*t3 + t0 + 0.00075*t1 + 0.000635;
-    const double Rc4_0_4 = c_q_5*t3 - 0.015*t1 - 0.0075;
-    const double Rc4_0_5 = s_q_5*t2 + s_q_5*t3;
-    const double t4 = 0.0003175*c_q_5 + 0.000375;
-    const double Rc4_1_1 = c_q_5*t4 + t0 + 0.000135*t1 + 0.0010675;
-    const double Rc4_1_2 = -0.000135*c_q_5*s_q_5 + s_q_5*t4;
-    const double t5 = 0.0075*c_q_5;
-    const double Rc4_1_3 = t5 + 0.0225;
-    const double t6 = c_q_5*c_q_5;
-    const double Rc4_2_2 = 0.0003175*t1 + 0.000135*t6 + 0.000135;
-    const double Rc4_2_3 = 0.0075*s_q_5;
-    const double Rc4_4_4 = 0.3*t1 + 0.3*t6 + 0.3;
-    const double Rc4_5_5 = Rc4_4_4;
-    /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t7 = 0.4*Rc4_0_4;
-    const double t8 = Rc4_0_0*c_q_4 - t7;
-    const double t9 = s_q_4*s_q_4;
-    const double Rc3_0_0 = Rc4_2_2*t9 + 0.16000000000000003*Rc4_4_4 - c_q_4*t7 + c_q_4*t8 + 0.13390000000000002;
+    const double t1 = 0.00075*c_q_5;
+    const double Rc4_0_0 = t1 + 0.0013850000000000002;
+    const double t2 = s_q_5*s_q_5;
+    const double t3 = c_q_5*c_q_5;
+    const double Rc4_1_1 = t1 + 0.000135*t2 + 0.0003175*t3 + 0.0010675;
+    const double Rc4_1_2 = 0.00018250000000000002*c_q_5*s_q_5 + 0.000375*s_q_5;
+    const double Rc4_2_2 = 0.0003175*t2 + 0.000135*t3 + 0.000135;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = Rch4_2*s_q_4;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_0_0 = Rc4_1_2*s_q_4;
+    const double F3_4_3_0 = Rch4_2*c_q_4;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = F3_4_3_0 + 0.74;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t10 = c_q_4*s_q_4;
-    const double t11 = Rc4_0_5*t10;
-    const double t12 = Rc4_2_3*t10;
-    const double Rc3_0_1 = F3_4_0_0 + 0.4*t11 + 0.4*t12;
-    const double Rc3_0_2 = Rc4_2_2*t10 - s_q_4*t8;
-    const double Rc3_0_3 = t11 + t12;
-    const double Rc3_0_4 = Rc4_0_4*c_q_4 - 0.4*Rc4_4_4 - 0.5;
-    const double t13 = c_q_4*c_q_4;
-    const double Rc3_0_5 = Rc4_0_5*t13 - Rc4_2_3*t9;
+    const double t4 = c_q_4*c_q_4;
+    const double t5 = s_q_4*s_q_4;
+    const double t6 = 0.8*F3_4_3_0 + 0.22990000000000005;
+    const double Rc3_0_0 = Rc4_0_0*t4 + Rc4_2_2*t5 + t6;
+    const double Rc3_0_1 = Rc4_1_2*s_q_4;
+    const double Rc3_0_2 = -Rc4_0_0*c_q_4*s_q_4 + Rc4_2_2*c_q_4*s_q_4 - 0.4*Rch3_0;
+    const double Rc3_1_1 = Rc4_1_1 + t6;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_3_0 = Rc4_1_3*c_q_4;
-    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
+    const double F3_4_2_0 = Rc4_1_2*c_q_4;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t14 = Rc4_5_5*t9;
-    const double t15 = Rc4_1_3 + 0.24*c_q_4;
-    const double t16 = c_q_4*t15;
-    const double Rc3_1_1 = F3_4_1_0 + 0.16000000000000003*t14 + 0.4*t16 + 0.13390000000000002;
-    const double t17 = Rc4_0_5*t9;
-    const double Rc3_1_2 = c_q_4*(Rc4_1_2 + 0.4*Rc4_2_3*c_q_4) - 0.4*t17;
-    const double Rc3_1_3 = 0.4*t14 + t16 + 0.5;
-    const double t18 = Rc4_5_5*t10;
-    const double Rc3_1_5 = -s_q_4*t15 + 0.4*t18;
-    const double Rc3_2_2 = Rc4_0_0*t9 + Rc4_2_2*t13 + 0.001125;
-    const double Rc3_2_3 = Rc4_2_3*t13 - t17;
-    const double Rc3_2_4 = -Rc4_0_4*s_q_4;
-    const double Rc3_2_5 = -Rc3_0_3;
-    const double Rc3_3_3 = 0.6*t13 + t14 + 2.5;
-    const double Rc3_3_5 = -0.6*t10 + t18;
-    const double Rc3_4_4 = Rc4_4_4 + 2.5;
-    const double Rc3_5_5 = Rc4_5_5*t13 + 0.6*t9 + 2.5;
+    const double t7 = 0.4*Rch4_1;
+    const double Rc3_1_2 = F3_4_2_0 - t7;
+    const double Rc3_2_2 = Rc4_0_0*t5 + Rc4_2_2*t4 + 0.001125;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t19 = 0.4*Rc3_0_4;
-    const double t20 = Rc3_0_2*s_q_3;
-    const double t21 = Rc3_0_0*c_q_3 - t19 + t20;
-    const double t22 = 0.4*Rc3_2_4;
-    const double t23 = Rc3_0_2*c_q_3 + Rc3_2_2*s_q_3 - t22;
-    const double Rc2_0_0 = 0.16000000000000003*Rc3_4_4 - c_q_3*t19 + c_q_3*t21 - s_q_3*t22 + s_q_3*t23 + 0.08030000000000002;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = Rc3_0_1*c_q_3 + Rc3_1_2*s_q_3;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t24 = Rc3_0_3*c_q_3;
-    const double t25 = 0.4*c_q_3;
-    const double t26 = Rc3_2_5*s_q_3;
-    const double t27 = 0.4*s_q_3;
-    const double Rc2_0_1 = F2_3_0_0 + t25*(Rc3_2_3*s_q_3 + t24) + t27*(Rc3_0_5*c_q_3 + t26);
-    const double Rc2_0_2 = c_q_3*t23 - s_q_3*t21;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc3_1_1 + Rc3_1_3*t25 + Rc3_1_5*t27;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_1_1 = F2_3_1_0 + t25*(Rc3_1_3 + Rc3_3_3*t25 + Rc3_3_5*t27) + t27*(Rc3_1_5 + Rc3_3_5*t25 + Rc3_5_5*t27) + 0.08030000000000002;
-    const double Rc2_1_2 = c_q_3*(Rc3_1_2 + Rc3_2_3*t25 + 0.4*t26) - s_q_3*(Rc3_0_1 + Rc3_0_5*t27 + 0.4*t24);
-    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 - t20) - s_q_3*(-Rc3_0_0*s_q_3 + Rc3_0_2*c_q_3) + 0.000675;
+    const double t8 = Rc3_0_2*s_q_3;
+    const double t9 = Rc3_0_0*c_q_3 + t8;
+    const double t10 = Rc3_0_2*c_q_3 + Rc3_2_2*s_q_3;
+    const double t11 = Rch3_2*c_q_3;
+    const double t12 = Rch3_0*s_q_3;
+    const double t13 = 0.8*t11 - 0.8*t12 + 0.5763000000000001;
+    const double Rc2_0_0 = c_q_3*t9 + s_q_3*t10 + t13;
+    const double Rc2_0_1 = Rc3_0_1*c_q_3 + Rc3_1_2*s_q_3;
+    const double t14 = 0.4*c_q_3;
+    const double t15 = 0.4*s_q_3;
+    const double Rc2_0_2 = -Rch3_0*t14 - Rch3_2*t15 + c_q_3*t10 - s_q_3*t9;
+    const double Rc2_1_1 = Rc3_1_1 + t13;
+    const double t16 = Rc3_0_1*s_q_3 - Rc3_1_2*c_q_3;
+    const double Rc2_1_2 = -t16 - t7;
+    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 - t8) - s_q_3*(-Rc3_0_0*s_q_3 + Rc3_0_2*c_q_3) + 0.000675;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_0_0 = Rc2_0_0 + 2e-05;
     const double Rc1_0_1 = Rc2_0_1*c_q_2 - Rc2_0_2*s_q_2;
     const double Rc1_0_2 = Rc2_0_1*s_q_2 + Rc2_0_2*c_q_2;
-    const double t28 = Rc2_1_2*s_q_2;
-    const double t29 = Rc2_1_1*c_q_2 - t28;
-    const double t30 = Rc2_1_2*c_q_2;
-    const double t31 = -Rc2_2_2*s_q_2 + t30;
-    const double Rc1_1_1 = c_q_2*t29 - s_q_2*t31 + 2e-05;
-    const double Rc1_1_2 = c_q_2*t31 + s_q_2*t29;
-    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 + t28) + s_q_2*(Rc2_1_1*s_q_2 + t30) + 2e-05;
+    const double t17 = Rc2_1_2*s_q_2;
+    const double t18 = Rc2_1_1*c_q_2 - t17;
+    const double t19 = Rc2_1_2*c_q_2;
+    const double t20 = -Rc2_2_2*s_q_2 + t19;
+    const double Rc1_1_1 = c_q_2*t18 - s_q_2*t20 + 2e-05;
+    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
+    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 + t17) + s_q_2*(Rc2_1_1*s_q_2 + t19) + 2e-05;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 2e-05;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -319,18 +476,21 @@ void leg6_mass_matrix(const double* q, double* M)
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = F1_2_2_0*c_q_1 - Rc2_0_0*s_q_1;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = -Rc3_0_1*s_q_3 + Rc3_1_2*c_q_3;
+    const double F2_3_0_0 = Rc2_0_1;
+    const double F2_3_1_0 = Rc3_1_1 + 0.4*t11 - 0.4*t12;
+    const double F2_3_2_0 = -t16;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_1_0 = F2_3_1_0*c_q_2 - F2_3_2_0*s_q_2;
     const double F1_3_2_0 = F2_3_1_0*s_q_2 + F2_3_2_0*c_q_2;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = F1_3_2_0*c_q_1 - F2_3_0_0*s_q_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_2_0 = Rc4_1_2*c_q_4;
-    const double F3_4_5_0 = -Rc4_1_3*s_q_4;
+    const double F3_4_0_0 = Rc3_0_1;
+    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
+    const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = F3_4_0_0*c_q_3 + F3_4_2_0*s_q_3;
-    const double F2_4_1_0 = F3_4_1_0 + F3_4_3_0*t25 + F3_4_5_0*t27;
+    const double F2_4_1_0 = F3_4_1_0 + F3_4_3_0*t14 + F3_4_5_0*t15;
     const double F2_4_2_0 = -F3_4_0_0*s_q_3 + F3_4_2_0*c_q_3;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = F2_4_1_0*c_q_2 - F2_4_2_0*s_q_2;
@@ -338,19 +498,19 @@ void leg6_mass_matrix(const double* q, double* M)
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = F1_4_2_0*c_q_1 - F2_4_0_0*s_q_1;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = t0 + 0.0003175;
-    const double F4_5_4_0 = -t5;
-    const double F4_5_5_0 = -Rc4_2_3;
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
+    const double F4_5_4_0 = -t0;
+    const double F4_5_5_0 = Rch4_1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t32 = -0.4*F4_5_4_0;
-    const double F3_5_0_0 = F4_5_0_0*c_q_4 + t32;
+    const double t21 = -0.4*F4_5_4_0;
+    const double F3_5_0_0 = F4_5_0_0*c_q_4 + t21;
     const double F3_5_3_0 = F4_5_5_0*s_q_4;
     const double F3_5_1_0 = 0.4*F3_5_3_0;
     const double F3_5_2_0 = -F4_5_0_0*s_q_4;
     const double F3_5_5_0 = F4_5_5_0*c_q_4;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = F3_5_0_0*c_q_3 + F3_5_2_0*s_q_3 + t32;
-    const double F2_5_1_0 = F3_5_1_0 + F3_5_3_0*t25 + F3_5_5_0*t27;
+    const double F2_5_0_0 = F3_5_0_0*c_q_3 + F3_5_2_0*s_q_3 + t21;
+    const double F2_5_1_0 = F3_5_1_0 + F3_5_3_0*t14 + F3_5_5_0*t15;
     const double F2_5_2_0 = -F3_5_0_0*s_q_3 + F3_5_2_0*c_q_3;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_1_0 = F2_5_1_0*c_q_2 - F2_5_2_0*s_q_2;
@@ -399,7 +559,7 @@ void leg6_mass_matrix(const double* q, double* M)
 
 /* bias_forces: Coriolis, centrifugal and gravity forces C(q, qd) (RNE with qdd = 0).
  * Part I (3.23).
- * Operations: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 118 temporaries. */
+ * Operations: 199 mul, 129 add, 0 div, 10 sin/cos, 0 sqrt; 119 temporaries. */
 void leg6_bias_forces(const double* q, const double* qd, double* C)
 {
     /* Inputs */
@@ -407,17 +567,20 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -433,47 +596,51 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     const double a2_1 = V2_2*qd[2];
     const double a2_2 = -V2_1*qd[2];
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
+    const double t1 = V2_0*c_q_3;
+    const double t2 = V2_2*s_q_3;
+    const double V3_0 = t1 - t2;
     const double V3_1 = V2_1 + qd[3];
     const double V3_2 = V2_0*s_q_3 + V2_2*c_q_3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = -V3_2*qd[3];
     const double a3_2 = V3_0*qd[3];
-    const double t1 = 0.4*s_q_3;
-    const double t2 = 0.4*c_q_3;
-    const double t3 = -V3_0*t2 - V3_2*t1;
-    const double t4 = V2_1*V2_1;
-    const double a3_3 = -V3_2*t3 + t1*t4;
-    const double a3_4 = -V2_1*V3_0*t1 + V2_1*V3_2*t2;
-    const double a3_5 = V3_0*t3 - t2*t4;
+    const double t3 = -0.4*V2_0*V2_0 - 0.4*V2_1*V2_1;
+    const double a3_3 = 0.4*V2_2*t1 - s_q_3*t3;
+    const double t4 = V2_1*V2_2;
+    const double a3_4 = 0.4*t4;
+    const double a3_5 = 0.4*V2_0*t2 + c_q_3*t3;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double t5 = V3_0*c_q_4;
+    const double t6 = V3_2*s_q_4;
+    const double V4_0 = t5 - t6;
     const double V4_1 = V3_1 + qd[4];
     const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -V4_2*qd[4];
     const double a4_2 = V4_0*qd[4];
-    const double t5 = 0.4*s_q_4;
-    const double t6 = 0.4*c_q_4;
-    const double t7 = -V4_0*t6 - V4_2*t5;
+    const double t7 = V3_0*V3_0;
     const double t8 = V3_1*V3_1;
-    const double a4_3 = -V4_2*t7 + t5*t8;
-    const double a4_4 = -V3_1*V4_0*t5 + V3_1*V4_2*t6;
-    const double a4_5 = V4_0*t7 - t6*t8;
+    const double t9 = -0.4*t7 - 0.4*t8;
+    const double a4_3 = 0.4*V3_2*t5 - s_q_4*t9;
+    const double t10 = V3_1*V3_2;
+    const double a4_4 = 0.4*t10;
+    const double a4_5 = 0.4*V3_0*t6 + c_q_4*t9;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double V5_1 = V4_1*c_q_5 + V4_2*s_q_5;
+    const double t11 = V4_1*c_q_5;
+    const double t12 = V4_2*s_q_5;
+    const double V5_1 = t11 + t12;
     const double V5_2 = -V4_1*s_q_5 + V4_2*c_q_5;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = V5_2*qd[5];
     const double a5_2 = -V5_1*qd[5];
-    const double t9 = 0.05*c_q_5;
-    const double t10 = 0.05*s_q_5;
-    const double a5_3 = V4_0*V5_1*t10 + V4_0*V5_2*t9;
-    const double t11 = V5_1*t9 - V5_2*t10;
-    const double t12 = V4_0*V4_0;
-    const double a5_4 = V5_2*t11 - t10*t12;
-    const double a5_5 = -V5_1*t11 - t12*t9;
+    const double t13 = V4_0*V4_2;
+    const double a5_3 = 0.05*t13;
+    const double t14 = V4_0*V4_0;
+    const double t15 = V4_1*V4_1;
+    const double t16 = -0.05*t14 - 0.05*t15;
+    const double a5_4 = 0.05*V4_2*t11 + s_q_5*t16;
+    const double a5_5 = -0.05*V4_1*t12 + c_q_5*t16;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
@@ -485,61 +652,58 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = a1_0*c_q_3 + a3_0 - alpha2_2*s_q_3;
     const double alpha3_2 = a1_0*s_q_3 + a3_2 + alpha2_2*c_q_3;
-    const double t13 = 0.4*alpha2_1;
-    const double t14 = alpha1_3 + t13;
-    const double alpha3_3 = a3_3 - alpha2_5*s_q_3 + c_q_3*t14;
+    const double t17 = 0.4*alpha2_1;
+    const double t18 = alpha1_3 + t17;
+    const double alpha3_3 = a3_3 - alpha2_5*s_q_3 + c_q_3*t18;
     const double alpha3_4 = -0.4*a1_0 + a3_4 + alpha2_4;
-    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 + s_q_3*t14;
+    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 + s_q_3*t18;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + alpha3_0*c_q_4 - alpha3_2*s_q_4;
     const double alpha4_2 = a4_2 + alpha3_0*s_q_4 + alpha3_2*c_q_4;
-    const double t15 = alpha3_3 + t13;
-    const double alpha4_3 = a4_3 - alpha3_5*s_q_4 + c_q_4*t15;
+    const double t19 = alpha3_3 + t17;
+    const double alpha4_3 = a4_3 - alpha3_5*s_q_4 + c_q_4*t19;
     const double alpha4_4 = a4_4 - 0.4*alpha3_0 + alpha3_4;
-    const double alpha4_5 = a4_5 + alpha3_5*c_q_4 + s_q_4*t15;
+    const double alpha4_5 = a4_5 + alpha3_5*c_q_4 + s_q_4*t19;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1 = a5_1 + alpha2_1*c_q_5 + alpha4_2*s_q_5;
     const double alpha5_2 = a5_2 - alpha2_1*s_q_5 + alpha4_2*c_q_5;
     const double alpha5_3 = a5_3 + 0.05*alpha2_1 + alpha4_3;
-    const double t16 = -0.05*alpha4_0 + alpha4_4;
-    const double alpha5_4 = a5_4 + alpha4_5*s_q_5 + c_q_5*t16;
-    const double alpha5_5 = a5_5 + alpha4_5*c_q_5 - s_q_5*t16;
+    const double t20 = -0.05*alpha4_0 + alpha4_4;
+    const double alpha5_4 = a5_4 + alpha4_5*s_q_5 + c_q_5*t20;
+    const double alpha5_5 = a5_5 + alpha4_5*c_q_5 - s_q_5*t20;
     /* f5: spatial force f(k) (2.29) */
-    const double t17 = -0.0003175*alpha4_0;
-    const double t18 = 0.00018250000000000002*V5_2;
-    const double f5_0 = -V5_1*t18 - 0.0075*alpha5_4 - t17;
-    const double f5_1 = V5_0*t18 + 0.0003175*alpha5_1 + 0.0075*alpha5_3;
+    const double t21 = -0.0003175*alpha4_0;
+    const double t22 = 0.00018250000000000002*V5_2;
+    const double f5_0 = -V5_1*t22 - 0.0075*alpha5_4 - t21;
+    const double f5_1 = V5_0*t22 + 0.0003175*alpha5_1 + 0.0075*alpha5_3;
     const double f5_2 = 0.000135*alpha5_2;
-    const double t19 = 0.0075*V5_2;
-    const double f5_3 = V5_0*t19 + 0.0075*alpha5_1 + 0.3*alpha5_3;
-    const double t20 = -0.0075*alpha4_0;
-    const double f5_4 = V5_1*t19 + 0.3*alpha5_4 + t20;
+    const double t23 = 0.0075*V5_2;
+    const double f5_3 = V5_0*t23 + 0.0075*alpha5_1 + 0.3*alpha5_3;
+    const double t24 = -0.0075*alpha4_0;
+    const double f5_4 = V5_1*t23 + 0.3*alpha5_4 + t24;
     const double f5_5 = -0.0075*V5_0*V5_0 - 0.0075*V5_1*V5_1 + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
-    const double t21 = c_q_5*f5_4;
-    const double t22 = 0.00018250000000000002*V4_2;
-    const double f4_0 = -V4_1*t22 - 0.0075*alpha4_4 + f5_0 + 0.05*f5_5*s_q_5 - t17 - 0.05*t21;
-    const double f4_1 = V4_0*t22 + 0.0003175*alpha2_1 + 0.0075*alpha4_3 + c_q_5*f5_1 - f5_2*s_q_5 + 0.05*f5_3;
+    const double t25 = c_q_5*f5_4;
+    const double t26 = V4_1*V4_2;
+    const double f4_0 = -0.0075*alpha4_4 + f5_0 + 0.05*f5_5*s_q_5 - t21 - 0.05*t25 - 0.00018250000000000002*t26;
+    const double f4_1 = 0.0003175*alpha2_1 + 0.0075*alpha4_3 + c_q_5*f5_1 - f5_2*s_q_5 + 0.05*f5_3 + 0.00018250000000000002*t13;
     const double f4_2 = 0.000135*alpha4_2 + c_q_5*f5_2 + f5_1*s_q_5;
-    const double t23 = 0.0075*V4_2;
-    const double f4_3 = V4_0*t23 + 0.0075*alpha2_1 + 0.3*alpha4_3 + f5_3;
-    const double f4_4 = V4_1*t23 + 0.3*alpha4_4 - f5_5*s_q_5 + t20 + t21;
-    const double f4_5 = -0.0075*V4_1*V4_1 + 0.3*alpha4_5 + c_q_5*f5_5 + f5_4*s_q_5 - 0.0075*t12;
+    const double f4_3 = 0.0075*alpha2_1 + 0.3*alpha4_3 + f5_3 + 0.0075*t13;
+    const double f4_4 = 0.3*alpha4_4 - f5_5*s_q_5 + t24 + t25 + 0.0075*t26;
+    const double f4_5 = 0.3*alpha4_5 + c_q_5*f5_5 + f5_4*s_q_5 - 0.0075*t14 - 0.0075*t15;
     /* f3: spatial force f(k) (2.29) */
-    const double t24 = 0.13277500000000003*V3_2;
-    const double f3_0 = -V3_1*t24 + 0.13390000000000002*alpha3_0 - 0.5*alpha3_4 + c_q_4*f4_0 + f4_2*s_q_4 - 0.4*f4_4;
-    const double t25 = c_q_4*f4_3;
-    const double t26 = f4_5*s_q_4;
-    const double f3_1 = V3_0*t24 + 0.13390000000000002*alpha2_1 + 0.5*alpha3_3 + f4_1 + 0.4*t25 + 0.4*t26;
+    const double f3_0 = 0.13390000000000002*alpha3_0 - 0.5*alpha3_4 + c_q_4*f4_0 + f4_2*s_q_4 - 0.4*f4_4 - 0.13277500000000003*t10;
+    const double t27 = V3_0*V3_2;
+    const double t28 = c_q_4*f4_3;
+    const double t29 = f4_5*s_q_4;
+    const double f3_1 = 0.13390000000000002*alpha2_1 + 0.5*alpha3_3 + f4_1 + 0.13277500000000003*t27 + 0.4*t28 + 0.4*t29;
     const double f3_2 = 0.001125*alpha3_2 + c_q_4*f4_2 - f4_0*s_q_4;
-    const double t27 = 0.5*V3_2;
-    const double f3_3 = V3_0*t27 + 0.5*alpha2_1 + 2.5*alpha3_3 + t25 + t26;
-    const double f3_4 = V3_1*t27 - 0.5*alpha3_0 + 2.5*alpha3_4 + f4_4;
-    const double f3_5 = -0.5*V3_0*V3_0 + 2.5*alpha3_5 + c_q_4*f4_5 - f4_3*s_q_4 - 0.5*t8;
+    const double f3_3 = 0.5*alpha2_1 + 2.5*alpha3_3 + 0.5*t27 + t28 + t29;
+    const double f3_4 = -0.5*alpha3_0 + 2.5*alpha3_4 + f4_4 + 0.5*t10;
+    const double f3_5 = 2.5*alpha3_5 + c_q_4*f4_5 - f4_3*s_q_4 - 0.5*t7 - 0.5*t8;
     /* f2: spatial force f(k) (2.29) */
-    const double t28 = 0.07962500000000003*V2_2;
-    const double f2_0 = -V2_1*t28 + 0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4 + c_q_3*f3_0 + f3_2*s_q_3 - 0.4*f3_4;
-    const double f2_1 = V2_0*t28 + 0.30000000000000004*alpha1_3 + 0.08030000000000002*alpha2_1 + f3_1 + f3_3*t2 + f3_5*t1;
+    const double f2_0 = 0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4 + c_q_3*f3_0 + f3_2*s_q_3 - 0.4*f3_4 - 0.07962500000000003*t4;
+    const double f2_1 = 0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3 + 0.08030000000000002*alpha2_1 + 0.4*c_q_3*f3_3 + f3_1 + 0.4*f3_5*s_q_3;
     const double f2_2 = 0.000675*alpha2_2 + c_q_3*f3_2 - f3_0*s_q_3;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*a1_0 + f2_0;
@@ -558,424 +722,257 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Part I (4.4)-(4.6), (4.16), (4.19)-(4.22).
- * Operations: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 312 temporaries. */
+ * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 248 mul, 155 add, 5 div, 10 sin/cos, 0 sqrt; 152 temporaries. */
 void leg6_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t0 = s_q_5*s_q_5;
-    const double t1 = c_q_5*c_q_5;
-    const double P4_0_0 = 0.00075*t0 + 0.0003070866141732284*t1 + 0.0003175;
-    const double P4_0_4 = -0.015*t0 - 0.006141732283464568*t1 - 0.0075;
-    const double t2 = c_q_5*s_q_5;
-    const double P4_0_5 = 0.008858267716535431*t2;
-    const double t3 = 0.0003175*c_q_5 + 0.000375;
-    const double P4_1_1 = c_q_5*t3 + 0.000375*c_q_5 + 0.000135*t0 + 0.0010675;
-    const double P4_1_2 = s_q_5*t3 - 0.000135*t2;
-    const double P4_1_3 = 0.0075*c_q_5 + 0.0225;
-    const double P4_2_2 = 0.0003175*t0 + 0.000135*t1 + 0.000135;
-    const double P4_2_3 = 0.0075*s_q_5;
-    const double P4_4_4 = 0.3*t0 + 0.12283464566929136*t1 + 0.3;
-    const double P4_4_5 = -0.17716535433070862*t2;
-    const double P4_5_5 = 0.12283464566929136*t0 + 0.3*t1 + 0.3;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_1_1;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0 = Dinv4_0_0*P4_1_1;
-    const double G4_2_0 = Dinv4_0_0*P4_1_2;
-    const double G4_3_0 = Dinv4_0_0*P4_1_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t4 = 0.4*P4_0_4;
-    const double t5 = P4_0_0*c_q_4 - t4;
-    const double t6 = s_q_4*s_q_4;
-    const double t7 = -G4_2_0*P4_1_2 + P4_2_2;
-    const double P3_0_0 = 0.16000000000000003*P4_4_4 - c_q_4*t4 + c_q_4*t5 + t6*t7 + 0.13390000000000002;
-    const double t8 = 0.4*P4_4_5;
-    const double t9 = P4_0_5*c_q_4;
-    const double t10 = -t8 + t9;
-    const double t11 = s_q_4*t10;
-    const double t12 = -P4_2_3;
-    const double t13 = -G4_2_0*P4_1_3 - t12;
-    const double t14 = c_q_4*s_q_4;
-    const double t15 = t13*t14;
-    const double P3_0_1 = s_q_4*(-G4_2_0*P4_1_1 + P4_1_2) + 0.4*t11 + 0.4*t15;
-    const double P3_0_2 = -s_q_4*t5 + t14*t7;
-    const double P3_0_3 = t11 + t15;
-    const double P3_0_4 = P4_0_4*c_q_4 - 0.4*P4_4_4 - 0.5;
-    const double P3_0_5 = c_q_4*t10 - t13*t6;
-    const double t16 = P4_5_5*t6;
-    const double t17 = 0.4*c_q_4;
-    const double t18 = -G4_3_0*P4_1_3 + 0.6;
-    const double t19 = -G4_1_0*P4_1_3 + P4_1_3 + t17*t18;
-    const double t20 = c_q_4*t19;
-    const double P3_1_1 = -G4_1_0*P4_1_1 + P4_1_1 + 0.16000000000000003*t16 + t17*(-G4_3_0*P4_1_1 + P4_1_3) + 0.4*t20 + 0.13390000000000002;
-    const double t21 = P4_0_5*t6;
-    const double P3_1_2 = c_q_4*(-G4_1_0*P4_1_2 + P4_1_2 + t17*(-G4_3_0*P4_1_2 - t12)) - 0.4*t21;
-    const double P3_1_3 = 0.4*t16 + t20 + 0.5;
-    const double P3_1_4 = s_q_4*t8;
-    const double t22 = P4_5_5*t14;
-    const double P3_1_5 = -s_q_4*t19 + 0.4*t22;
-    const double t23 = c_q_4*c_q_4;
-    const double P3_2_2 = P4_0_0*t6 + t23*t7 + 0.001125;
-    const double P3_2_3 = t13*t23 - t21;
-    const double P3_2_4 = -P4_0_4*s_q_4;
-    const double P3_2_5 = -s_q_4*t9 - t15;
-    const double P3_3_3 = t16 + t18*t23 + 2.5;
-    const double P3_3_4 = P4_4_5*s_q_4;
-    const double P3_3_5 = -t14*t18 + t22;
-    const double P3_4_4 = P4_4_4 + 2.5;
-    const double P3_4_5 = P4_4_5*c_q_4;
-    const double P3_5_5 = P4_5_5*t23 + t18*t6 + 2.5;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_1_1;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_1;
-    const double G3_1_0 = Dinv3_0_0*P3_1_1;
-    const double G3_2_0 = Dinv3_0_0*P3_1_2;
-    const double G3_3_0 = Dinv3_0_0*P3_1_3;
-    const double G3_4_0 = Dinv3_0_0*P3_1_4;
-    const double G3_5_0 = Dinv3_0_0*P3_1_5;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t24 = -G3_0_0*P3_0_1 + P3_0_0;
-    const double t25 = -P3_0_2;
-    const double t26 = -G3_2_0*P3_0_1 - t25;
-    const double t27 = 0.4*G3_4_0;
-    const double t28 = P3_0_1*t27 - 0.4*P3_0_4 + c_q_3*t24 + s_q_3*t26;
-    const double t29 = -G3_0_0*P3_1_2 - t25;
-    const double t30 = -G3_2_0*P3_1_2 + P3_2_2;
-    const double t31 = P3_1_2*t27 - 0.4*P3_2_4 + c_q_3*t29 + s_q_3*t30;
-    const double t32 = 0.4*c_q_3;
-    const double t33 = 0.4*s_q_3;
-    const double P2_0_0 = -0.16000000000000003*G3_4_0*P3_1_4 + 0.16000000000000003*P3_4_4 + c_q_3*t28 + s_q_3*t31 - t32*(-G3_0_0*P3_1_4 + P3_0_4) - t33*(-G3_2_0*P3_1_4 + P3_2_4) + 0.08030000000000002;
-    const double t34 = -P3_0_3;
-    const double t35 = -P3_2_3;
-    const double t36 = -P3_0_5;
-    const double t37 = -P3_2_5;
-    const double P2_0_1 = P3_1_1*t27 - 0.4*P3_1_4 + c_q_3*(-G3_0_0*P3_1_1 + P3_0_1) + s_q_3*(-G3_2_0*P3_1_1 + P3_1_2) + t32*(P3_1_3*t27 - 0.4*P3_3_4 + c_q_3*(-G3_0_0*P3_1_3 - t34) + s_q_3*(-G3_2_0*P3_1_3 - t35)) + t33*(P3_1_5*t27 - 0.4*P3_4_5 + c_q_3*(-G3_0_0*P3_1_5 - t36) + s_q_3*(-G3_2_0*P3_1_5 - t37));
-    const double P2_0_2 = c_q_3*t31 - s_q_3*t28;
-    const double t38 = -P3_3_5;
-    const double P2_1_1 = -G3_1_0*P3_1_1 + P3_1_1 + t32*(-G3_3_0*P3_1_1 + P3_1_3) + t32*(-G3_1_0*P3_1_3 + P3_1_3 + t32*(-G3_3_0*P3_1_3 + P3_3_3) + t33*(-G3_5_0*P3_1_3 - t38)) + t33*(-G3_5_0*P3_1_1 + P3_1_5) + t33*(-G3_1_0*P3_1_5 + P3_1_5 + t32*(-G3_3_0*P3_1_5 - t38) + t33*(-G3_5_0*P3_1_5 + P3_5_5)) + 0.08030000000000002;
-    const double P2_1_2 = c_q_3*(-G3_1_0*P3_1_2 + P3_1_2 + t32*(-G3_3_0*P3_1_2 - t35) + t33*(-G3_5_0*P3_1_2 - t37)) - s_q_3*(-G3_1_0*P3_0_1 + P3_0_1 + t32*(-G3_3_0*P3_0_1 - t34) + t33*(-G3_5_0*P3_0_1 - t36));
-    const double P2_2_2 = c_q_3*(c_q_3*t30 - s_q_3*t29) - s_q_3*(c_q_3*t26 - s_q_3*t24) + 0.000675;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_0_0;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_0;
-    const double G2_1_0 = Dinv2_0_0*P2_0_1;
-    const double G2_2_0 = Dinv2_0_0*P2_0_2;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_0_0 = -G2_0_0*P2_0_0 + P2_0_0 + 2e-05;
-    const double t39 = -G2_0_0*P2_0_1 + P2_0_1;
-    const double t40 = -G2_0_0*P2_0_2 + P2_0_2;
-    const double P1_0_1 = c_q_2*t39 - s_q_2*t40;
-    const double P1_0_2 = c_q_2*t40 + s_q_2*t39;
-    const double t41 = -G2_1_0*P2_0_1 + P2_1_1;
-    const double t42 = -P2_1_2;
-    const double t43 = -G2_2_0*P2_0_1 - t42;
-    const double t44 = c_q_2*t41 - s_q_2*t43;
-    const double t45 = -G2_1_0*P2_0_2 - t42;
-    const double t46 = -G2_2_0*P2_0_2 + P2_2_2;
-    const double t47 = c_q_2*t45 - s_q_2*t46;
-    const double P1_1_1 = c_q_2*t44 - s_q_2*t47 + 2e-05;
-    const double P1_1_2 = c_q_2*t47 + s_q_2*t44;
-    const double P1_2_2 = c_q_2*(c_q_2*t46 + s_q_2*t45) + s_q_2*(c_q_2*t43 + s_q_2*t41) + 2e-05;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_1_1;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_1;
-    const double G1_2_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t48 = -P1_0_2;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - t48)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - t48) - s_q_1*(-G1_0_0*P1_0_1 + P1_0_0)) + 2e-05;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z4: z(k) (4.20) */
-    const double z4_0_5 = 1.1811023622047243*c_q_5 + 1.0;
-    const double t49 = 23.622047244094485*c_q_5;
-    const double z4_4_5 = -t49;
-    const double t50 = 23.622047244094485*s_q_5;
-    const double z4_5_5 = -t50;
-    /* z3: z(k) (4.20) */
-    const double z3_0_4 = G4_2_0*s_q_4;
-    const double t51 = -0.4*z4_4_5;
-    const double z3_0_5 = c_q_4*z4_0_5 + t51;
-    const double z3_3_4 = G4_3_0*c_q_4;
-    const double z3_1_4 = G4_1_0 + 0.4*z3_3_4;
-    const double z3_3_5 = s_q_4*z4_5_5;
-    const double z3_1_5 = 0.4*z3_3_5;
-    const double z3_2_4 = G4_2_0*c_q_4;
-    const double z3_2_5 = -s_q_4*z4_0_5;
-    const double z3_5_4 = -G4_3_0*s_q_4;
-    const double z3_5_5 = c_q_4*z4_5_5;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_4 = -Dinv3_0_0*z3_1_4;
-    const double nu3_0_5 = -Dinv3_0_0*z3_1_5;
-    /* z2: z(k) (4.20) */
-    const double z2_0_3 = G3_0_0*c_q_3 + G3_2_0*s_q_3 - t27;
-    const double t52 = -G3_0_0*z3_1_4 + z3_0_4;
-    const double t53 = -G3_2_0*z3_1_4 + z3_2_4;
-    const double z2_0_4 = c_q_3*t52 + s_q_3*t53 + t27*z3_1_4;
-    const double t54 = -G3_0_0*z3_1_5 + z3_0_5;
-    const double t55 = -G3_2_0*z3_1_5 + z3_2_5;
-    const double z2_0_5 = c_q_3*t54 + s_q_3*t55 + t27*z3_1_5 + t51;
-    const double t56 = G3_3_0*t32;
-    const double t57 = G3_5_0*t33;
-    const double z2_1_3 = G3_1_0 + t56 + t57;
-    const double z2_1_4 = -G3_1_0*z3_1_4 + t32*(-G3_3_0*z3_1_4 + z3_3_4) + t33*(-G3_5_0*z3_1_4 + z3_5_4) + z3_1_4;
-    const double z2_1_5 = -G3_1_0*z3_1_5 + t32*(-G3_3_0*z3_1_5 + z3_3_5) + t33*(-G3_5_0*z3_1_5 + z3_5_5) + z3_1_5;
-    const double z2_2_3 = -G3_0_0*s_q_3 + G3_2_0*c_q_3;
-    const double z2_2_4 = c_q_3*t53 - s_q_3*t52;
-    const double z2_2_5 = c_q_3*t55 - s_q_3*t54;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_3 = -Dinv2_0_0*z2_0_3;
-    const double nu2_0_4 = -Dinv2_0_0*z2_0_4;
-    const double nu2_0_5 = -Dinv2_0_0*z2_0_5;
-    /* z1: z(k) (4.20) */
-    const double z1_0_3 = -G2_0_0*z2_0_3 + z2_0_3;
-    const double z1_0_4 = -G2_0_0*z2_0_4 + z2_0_4;
-    const double z1_0_5 = -G2_0_0*z2_0_5 + z2_0_5;
-    const double z1_1_2 = G2_1_0*c_q_2 - G2_2_0*s_q_2;
-    const double t58 = -G2_1_0*z2_0_3 + z2_1_3;
-    const double t59 = -G2_2_0*z2_0_3 + z2_2_3;
-    const double z1_1_3 = c_q_2*t58 - s_q_2*t59;
-    const double t60 = -G2_1_0*z2_0_4 + z2_1_4;
-    const double t61 = -G2_2_0*z2_0_4 + z2_2_4;
-    const double z1_1_4 = c_q_2*t60 - s_q_2*t61;
-    const double t62 = -G2_1_0*z2_0_5 + z2_1_5;
-    const double t63 = -G2_2_0*z2_0_5 + z2_2_5;
-    const double z1_1_5 = c_q_2*t62 - s_q_2*t63;
-    const double z1_2_2 = G2_1_0*s_q_2 + G2_2_0*c_q_2;
-    const double z1_2_3 = c_q_2*t59 + s_q_2*t58;
-    const double z1_2_4 = c_q_2*t61 + s_q_2*t60;
-    const double z1_2_5 = c_q_2*t63 + s_q_2*t62;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_2 = -Dinv1_0_0*z1_1_2;
-    const double nu1_0_3 = -Dinv1_0_0*z1_1_3;
-    const double nu1_0_4 = -Dinv1_0_0*z1_1_4;
-    const double nu1_0_5 = -Dinv1_0_0*z1_1_5;
-    /* z0: z(k) (4.20) */
-    const double t64 = G1_0_0*s_q_1;
-    const double z0_2_1 = G1_2_0*c_q_1 - t64;
-    const double z0_2_2 = c_q_1*(-G1_2_0*z1_1_2 + z1_2_2) - s_q_1*(-G1_0_0*z1_1_2 + G2_0_0);
-    const double z0_2_3 = c_q_1*(-G1_2_0*z1_1_3 + z1_2_3) - s_q_1*(-G1_0_0*z1_1_3 + z1_0_3);
-    const double z0_2_4 = c_q_1*(-G1_2_0*z1_1_4 + z1_2_4) - s_q_1*(-G1_0_0*z1_1_4 + z1_0_4);
-    const double z0_2_5 = c_q_1*(-G1_2_0*z1_1_5 + z1_2_5) - s_q_1*(-G1_0_0*z1_1_5 + z1_0_5);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_1 = -Dinv0_0_0*z0_2_1;
-    const double nu0_0_2 = -Dinv0_0_0*z0_2_2;
-    const double nu0_0_3 = -Dinv0_0_0*z0_2_3;
-    const double nu0_0_4 = -Dinv0_0_0*z0_2_4;
-    const double nu0_0_5 = -Dinv0_0_0*z0_2_5;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t65 = G1_2_0*c_q_1;
-    const double qdd1_0_0 = Dinv0_0_0*t64 - Dinv0_0_0*t65;
-    const double qdd1_0_1 = Dinv1_0_0 + nu0_0_1*t64 - nu0_0_1*t65;
-    const double qdd1_0_2 = nu0_0_2*t64 - nu0_0_2*t65 + nu1_0_2;
-    const double qdd1_0_3 = nu0_0_3*t64 - nu0_0_3*t65 + nu1_0_3;
-    const double qdd1_0_4 = nu0_0_4*t64 - nu0_0_4*t65 + nu1_0_4;
-    const double qdd1_0_5 = nu0_0_5*t64 - nu0_0_5*t65 + nu1_0_5;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0_0 = -Dinv0_0_0*s_q_1;
-    const double lam1_0_1 = -nu0_0_1*s_q_1;
-    const double lam1_0_2 = -nu0_0_2*s_q_1;
-    const double lam1_0_3 = -nu0_0_3*s_q_1;
-    const double lam1_0_4 = -nu0_0_4*s_q_1;
-    const double lam1_0_5 = -nu0_0_5*s_q_1;
-    const double lam1_2_0 = Dinv0_0_0*c_q_1;
-    const double lam1_2_1 = c_q_1*nu0_0_1;
-    const double lam1_2_2 = c_q_1*nu0_0_2;
-    const double lam1_2_3 = c_q_1*nu0_0_3;
-    const double lam1_2_4 = c_q_1*nu0_0_4;
-    const double lam1_2_5 = c_q_1*nu0_0_5;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_0 = c_q_2*qdd1_0_0 + lam1_2_0*s_q_2;
-    const double lam2_2_0 = c_q_2*lam1_2_0 - qdd1_0_0*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_0 = -G2_0_0*lam1_0_0 - G2_1_0*lam2_1_0 - G2_2_0*lam2_2_0;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_1 = c_q_2*qdd1_0_1 + lam1_2_1*s_q_2;
-    const double lam2_2_1 = c_q_2*lam1_2_1 - qdd1_0_1*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_1 = -G2_0_0*lam1_0_1 - G2_1_0*lam2_1_1 - G2_2_0*lam2_2_1;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_2 = c_q_2*qdd1_0_2 + lam1_2_2*s_q_2;
-    const double lam2_2_2 = c_q_2*lam1_2_2 - qdd1_0_2*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_2 = Dinv2_0_0 - G2_0_0*lam1_0_2 - G2_1_0*lam2_1_2 - G2_2_0*lam2_2_2;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_3 = c_q_2*qdd1_0_3 + lam1_2_3*s_q_2;
-    const double lam2_2_3 = c_q_2*lam1_2_3 - qdd1_0_3*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_3 = -G2_0_0*lam1_0_3 - G2_1_0*lam2_1_3 - G2_2_0*lam2_2_3 + nu2_0_3;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_4 = c_q_2*qdd1_0_4 + lam1_2_4*s_q_2;
-    const double lam2_2_4 = c_q_2*lam1_2_4 - qdd1_0_4*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_4 = -G2_0_0*lam1_0_4 - G2_1_0*lam2_1_4 - G2_2_0*lam2_2_4 + nu2_0_4;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_5 = c_q_2*qdd1_0_5 + lam1_2_5*s_q_2;
-    const double lam2_2_5 = c_q_2*lam1_2_5 - qdd1_0_5*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_5 = -G2_0_0*lam1_0_5 - G2_1_0*lam2_1_5 - G2_2_0*lam2_2_5 + nu2_0_5;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_0 = lam1_0_0 + qdd2_0_0;
-    const double lam2_0_1 = lam1_0_1 + qdd2_0_1;
-    const double lam2_0_2 = lam1_0_2 + qdd2_0_2;
-    const double lam2_0_3 = lam1_0_3 + qdd2_0_3;
-    const double lam2_0_4 = lam1_0_4 + qdd2_0_4;
-    const double lam2_0_5 = lam1_0_5 + qdd2_0_5;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_0 = c_q_3*lam2_0_0 - lam2_2_0*s_q_3;
-    const double lam3_2_0 = c_q_3*lam2_2_0 + lam2_0_0*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_0 = -G3_0_0*lam3_0_0 - G3_1_0*lam2_1_0 - G3_2_0*lam3_2_0 + 0.4*G3_4_0*lam2_0_0 - lam2_1_0*t56 - lam2_1_0*t57;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_1 = c_q_3*lam2_0_1 - lam2_2_1*s_q_3;
-    const double lam3_2_1 = c_q_3*lam2_2_1 + lam2_0_1*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_1 = -G3_0_0*lam3_0_1 - G3_1_0*lam2_1_1 - G3_2_0*lam3_2_1 + 0.4*G3_4_0*lam2_0_1 - lam2_1_1*t56 - lam2_1_1*t57;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_2 = c_q_3*lam2_0_2 - lam2_2_2*s_q_3;
-    const double lam3_2_2 = c_q_3*lam2_2_2 + lam2_0_2*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_2 = -G3_0_0*lam3_0_2 - G3_1_0*lam2_1_2 - G3_2_0*lam3_2_2 + 0.4*G3_4_0*lam2_0_2 - lam2_1_2*t56 - lam2_1_2*t57;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_3 = c_q_3*lam2_0_3 - lam2_2_3*s_q_3;
-    const double lam3_2_3 = c_q_3*lam2_2_3 + lam2_0_3*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_3 = Dinv3_0_0 - G3_0_0*lam3_0_3 - G3_1_0*lam2_1_3 - G3_2_0*lam3_2_3 + 0.4*G3_4_0*lam2_0_3 - lam2_1_3*t56 - lam2_1_3*t57;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_4 = c_q_3*lam2_0_4 - lam2_2_4*s_q_3;
-    const double lam3_2_4 = c_q_3*lam2_2_4 + lam2_0_4*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_4 = -G3_0_0*lam3_0_4 - G3_1_0*lam2_1_4 - G3_2_0*lam3_2_4 + 0.4*G3_4_0*lam2_0_4 - lam2_1_4*t56 - lam2_1_4*t57 + nu3_0_4;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_5 = c_q_3*lam2_0_5 - lam2_2_5*s_q_3;
-    const double lam3_2_5 = c_q_3*lam2_2_5 + lam2_0_5*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_5 = -G3_0_0*lam3_0_5 - G3_1_0*lam2_1_5 - G3_2_0*lam3_2_5 + 0.4*G3_4_0*lam2_0_5 - lam2_1_5*t56 - lam2_1_5*t57 + nu3_0_5;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_1_0 = lam2_1_0 + qdd3_0_0;
-    const double lam3_1_1 = lam2_1_1 + qdd3_0_1;
-    const double lam3_1_2 = lam2_1_2 + qdd3_0_2;
-    const double lam3_1_3 = lam2_1_3 + qdd3_0_3;
-    const double lam3_1_4 = lam2_1_4 + qdd3_0_4;
-    const double lam3_1_5 = lam2_1_5 + qdd3_0_5;
-    const double lam3_3_0 = lam2_1_0*t32;
-    const double lam3_3_1 = lam2_1_1*t32;
-    const double lam3_3_2 = lam2_1_2*t32;
-    const double lam3_3_3 = lam2_1_3*t32;
-    const double lam3_3_4 = lam2_1_4*t32;
-    const double lam3_3_5 = lam2_1_5*t32;
-    const double lam3_4_0 = -0.4*lam2_0_0;
-    const double lam3_4_1 = -0.4*lam2_0_1;
-    const double lam3_4_2 = -0.4*lam2_0_2;
-    const double lam3_4_3 = -0.4*lam2_0_3;
-    const double lam3_4_4 = -0.4*lam2_0_4;
-    const double lam3_4_5 = -0.4*lam2_0_5;
-    const double lam3_5_0 = lam2_1_0*t33;
-    const double lam3_5_1 = lam2_1_1*t33;
-    const double lam3_5_2 = lam2_1_2*t33;
-    const double lam3_5_3 = lam2_1_3*t33;
-    const double lam3_5_4 = lam2_1_4*t33;
-    const double lam3_5_5 = lam2_1_5*t33;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t66 = 0.4*lam3_1_0 + lam3_3_0;
-    const double qdd4_0_0 = -G4_1_0*lam3_1_0 - G4_2_0*(c_q_4*lam3_2_0 + lam3_0_0*s_q_4) - G4_3_0*(c_q_4*t66 - lam3_5_0*s_q_4);
-    const double t67 = 0.4*lam3_1_1 + lam3_3_1;
-    const double qdd4_0_1 = -G4_1_0*lam3_1_1 - G4_2_0*(c_q_4*lam3_2_1 + lam3_0_1*s_q_4) - G4_3_0*(c_q_4*t67 - lam3_5_1*s_q_4);
-    const double t68 = 0.4*lam3_1_2 + lam3_3_2;
-    const double qdd4_0_2 = -G4_1_0*lam3_1_2 - G4_2_0*(c_q_4*lam3_2_2 + lam3_0_2*s_q_4) - G4_3_0*(c_q_4*t68 - lam3_5_2*s_q_4);
-    const double t69 = 0.4*lam3_1_3 + lam3_3_3;
-    const double qdd4_0_3 = -G4_1_0*lam3_1_3 - G4_2_0*(c_q_4*lam3_2_3 + lam3_0_3*s_q_4) - G4_3_0*(c_q_4*t69 - lam3_5_3*s_q_4);
-    const double t70 = 0.4*lam3_1_4 + lam3_3_4;
-    const double qdd4_0_4 = Dinv4_0_0 - G4_1_0*lam3_1_4 - G4_2_0*(c_q_4*lam3_2_4 + lam3_0_4*s_q_4) - G4_3_0*(c_q_4*t70 - lam3_5_4*s_q_4);
-    const double t71 = 0.4*lam3_1_5 + lam3_3_5;
-    const double qdd4_0_5 = -G4_1_0*lam3_1_5 - G4_2_0*(c_q_4*lam3_2_5 + lam3_0_5*s_q_4) - G4_3_0*(c_q_4*t71 - lam3_5_5*s_q_4);
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0_0 = c_q_4*lam3_0_0 - lam3_2_0*s_q_4;
-    const double lam4_0_1 = c_q_4*lam3_0_1 - lam3_2_1*s_q_4;
-    const double lam4_0_2 = c_q_4*lam3_0_2 - lam3_2_2*s_q_4;
-    const double lam4_0_3 = c_q_4*lam3_0_3 - lam3_2_3*s_q_4;
-    const double lam4_0_4 = c_q_4*lam3_0_4 - lam3_2_4*s_q_4;
-    const double lam4_0_5 = c_q_4*lam3_0_5 - lam3_2_5*s_q_4;
-    const double lam4_4_0 = -0.4*lam3_0_0 + lam3_4_0;
-    const double lam4_4_1 = -0.4*lam3_0_1 + lam3_4_1;
-    const double lam4_4_2 = -0.4*lam3_0_2 + lam3_4_2;
-    const double lam4_4_3 = -0.4*lam3_0_3 + lam3_4_3;
-    const double lam4_4_4 = -0.4*lam3_0_4 + lam3_4_4;
-    const double lam4_4_5 = -0.4*lam3_0_5 + lam3_4_5;
-    const double lam4_5_0 = c_q_4*lam3_5_0 + s_q_4*t66;
-    const double lam4_5_1 = c_q_4*lam3_5_1 + s_q_4*t67;
-    const double lam4_5_2 = c_q_4*lam3_5_2 + s_q_4*t68;
-    const double lam4_5_3 = c_q_4*lam3_5_3 + s_q_4*t69;
-    const double lam4_5_4 = c_q_4*lam3_5_4 + s_q_4*t70;
-    const double lam4_5_5 = c_q_4*lam3_5_5 + s_q_4*t71;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_0 = -1.0*lam4_0_0 + lam4_5_0*t50 + t49*(-0.05*lam4_0_0 + lam4_4_0);
-    const double qdd5_0_1 = -1.0*lam4_0_1 + lam4_5_1*t50 + t49*(-0.05*lam4_0_1 + lam4_4_1);
-    const double qdd5_0_2 = -1.0*lam4_0_2 + lam4_5_2*t50 + t49*(-0.05*lam4_0_2 + lam4_4_2);
-    const double qdd5_0_3 = -1.0*lam4_0_3 + lam4_5_3*t50 + t49*(-0.05*lam4_0_3 + lam4_4_3);
-    const double qdd5_0_4 = -1.0*lam4_0_4 + lam4_5_4*t50 + t49*(-0.05*lam4_0_4 + lam4_4_4);
-    const double qdd5_0_5 = -1.0*lam4_0_5 + lam4_5_5*t50 + t49*(-0.05*lam4_0_5 + lam4_4_5) + 3149.606299212598;
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_1 = -0.0075*s_q_5;
+    const double t0 = 0.0075*c_q_5;
+    const double Rch4_2 = t0 + 0.0225;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t1 = 0.00075*c_q_5;
+    const double Rc4_0_0 = t1 + 0.0013850000000000002;
+    const double t2 = s_q_5*s_q_5;
+    const double t3 = c_q_5*c_q_5;
+    const double Rc4_1_1 = t1 + 0.000135*t2 + 0.0003175*t3 + 0.0010675;
+    const double Rc4_1_2 = 0.00018250000000000002*c_q_5*s_q_5 + 0.000375*s_q_5;
+    const double Rc4_2_2 = 0.0003175*t2 + 0.000135*t3 + 0.000135;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = Rch4_2*s_q_4;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = Rch4_2*c_q_4;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = F3_4_3_0 + 0.74;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t4 = c_q_4*c_q_4;
+    const double t5 = s_q_4*s_q_4;
+    const double t6 = 0.8*F3_4_3_0 + 0.22990000000000005;
+    const double Rc3_0_0 = Rc4_0_0*t4 + Rc4_2_2*t5 + t6;
+    const double Rc3_0_1 = Rc4_1_2*s_q_4;
+    const double Rc3_0_2 = -Rc4_0_0*c_q_4*s_q_4 + Rc4_2_2*c_q_4*s_q_4 - 0.4*Rch3_0;
+    const double Rc3_1_1 = Rc4_1_1 + t6;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_2_0 = Rc4_1_2*c_q_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t7 = 0.4*Rch4_1;
+    const double Rc3_1_2 = F3_4_2_0 - t7;
+    const double Rc3_2_2 = Rc4_0_0*t5 + Rc4_2_2*t4 + 0.001125;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t8 = Rc3_0_2*s_q_3;
+    const double t9 = Rc3_0_0*c_q_3 + t8;
+    const double t10 = Rc3_0_2*c_q_3 + Rc3_2_2*s_q_3;
+    const double t11 = Rch3_2*c_q_3;
+    const double t12 = Rch3_0*s_q_3;
+    const double t13 = 0.8*t11 - 0.8*t12 + 0.5763000000000001;
+    const double Rc2_0_0 = c_q_3*t9 + s_q_3*t10 + t13;
+    const double Rc2_0_1 = Rc3_0_1*c_q_3 + Rc3_1_2*s_q_3;
+    const double t14 = 0.4*c_q_3;
+    const double t15 = 0.4*s_q_3;
+    const double Rc2_0_2 = -Rch3_0*t14 - Rch3_2*t15 + c_q_3*t10 - s_q_3*t9;
+    const double Rc2_1_1 = Rc3_1_1 + t13;
+    const double t16 = Rc3_0_1*s_q_3 - Rc3_1_2*c_q_3;
+    const double Rc2_1_2 = -t16 - t7;
+    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 - t8) - s_q_3*(-Rc3_0_0*s_q_3 + Rc3_0_2*c_q_3) + 0.000675;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
+    const double Rc1_0_1 = Rc2_0_1*c_q_2 - Rc2_0_2*s_q_2;
+    const double Rc1_0_2 = Rc2_0_1*s_q_2 + Rc2_0_2*c_q_2;
+    const double t17 = Rc2_1_2*s_q_2;
+    const double t18 = Rc2_1_1*c_q_2 - t17;
+    const double t19 = Rc2_1_2*c_q_2;
+    const double t20 = -Rc2_2_2*s_q_2 + t19;
+    const double Rc1_1_1 = c_q_2*t18 - s_q_2*t20 + 2e-05;
+    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
+    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 + t17) + s_q_2*(Rc2_1_1*s_q_2 + t19) + 2e-05;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 2e-05;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc1_0_1;
+    const double F1_2_2_0 = Rc1_0_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = F1_2_2_0*c_q_1 - Rc2_0_0*s_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc2_0_1;
+    const double F2_3_1_0 = Rc3_1_1 + 0.4*t11 - 0.4*t12;
+    const double F2_3_2_0 = -t16;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = F2_3_1_0*c_q_2 - F2_3_2_0*s_q_2;
+    const double F1_3_2_0 = F2_3_1_0*s_q_2 + F2_3_2_0*c_q_2;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = F1_3_2_0*c_q_1 - F2_3_0_0*s_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = Rc3_0_1;
+    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
+    const double F3_4_5_0 = -Rch3_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = F3_4_0_0*c_q_3 + F3_4_2_0*s_q_3;
+    const double F2_4_1_0 = F3_4_1_0 + F3_4_3_0*t14 + F3_4_5_0*t15;
+    const double F2_4_2_0 = -F3_4_0_0*s_q_3 + F3_4_2_0*c_q_3;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_1_0 = F2_4_1_0*c_q_2 - F2_4_2_0*s_q_2;
+    const double F1_4_2_0 = F2_4_1_0*s_q_2 + F2_4_2_0*c_q_2;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = F1_4_2_0*c_q_1 - F2_4_0_0*s_q_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
+    const double F4_5_4_0 = -t0;
+    const double F4_5_5_0 = Rch4_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t21 = -0.4*F4_5_4_0;
+    const double F3_5_0_0 = F4_5_0_0*c_q_4 + t21;
+    const double F3_5_3_0 = F4_5_5_0*s_q_4;
+    const double F3_5_1_0 = 0.4*F3_5_3_0;
+    const double F3_5_2_0 = -F4_5_0_0*s_q_4;
+    const double F3_5_5_0 = F4_5_5_0*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3 + F3_5_2_0*s_q_3 + t21;
+    const double F2_5_1_0 = F3_5_1_0 + F3_5_3_0*t14 + F3_5_5_0*t15;
+    const double F2_5_2_0 = -F3_5_0_0*s_q_3 + F3_5_2_0*c_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_1_0 = F2_5_1_0*c_q_2 - F2_5_2_0*s_q_2;
+    const double F1_5_2_0 = F2_5_1_0*s_q_2 + F2_5_2_0*c_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = F1_5_2_0*c_q_1 - F2_5_0_0*s_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
+    const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
+    const double ltdl_L5_2 = 3149.606299212598*F2_5_0_0;
+    const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F2_4_0_0*ltdl_dinv4_0;
+    const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_4_1_0*ltdl_L4_0 - F3_5_1_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_1_0 - F3_4_1_0*ltdl_L4_1 - F3_5_1_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_0_0 - F3_4_1_0*ltdl_L4_2 - F3_5_1_0*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_4_1_0*ltdl_L4_3 - F3_5_1_0*ltdl_L5_3 + Rc3_1_1;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0 - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = F1_2_1_0 - F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1 - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = -F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2 + Rc2_0_0 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0;
+    const double ltdl_A1_1 = -F1_4_1_0*ltdl_L4_1 - F1_5_1_0*ltdl_L5_1 + Rc1_1_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_4 = ltdl_L3_2*ltdl_L4_3 - ltdl_L4_2;
+    const double ltdl_Y2_5 = ltdl_L3_2*ltdl_L5_3 - ltdl_L5_2;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_3 = ltdl_L2_1*ltdl_L3_2 - ltdl_L3_1;
+    const double ltdl_Y1_4 = -ltdl_L2_1*ltdl_Y2_4 + ltdl_L3_1*ltdl_L4_3 - ltdl_L4_1;
+    const double ltdl_Y1_5 = -ltdl_L2_1*ltdl_Y2_5 + ltdl_L3_1*ltdl_L5_3 - ltdl_L5_1;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_2 = ltdl_L1_0*ltdl_L2_1 - ltdl_L2_0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 + ltdl_L2_0*ltdl_L3_2 - ltdl_L3_0;
+    const double ltdl_Y0_4 = -ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 + ltdl_L3_0*ltdl_L4_3 - ltdl_L4_0;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 + ltdl_L3_0*ltdl_L5_3 - ltdl_L5_0;
+    /* shared by the outputs */
+    const double t22 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t23 = -t22;
+    const double t24 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t25 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t26 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t27 = ltdl_Y0_5*ltdl_dinv0_0;
+    const double t28 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t29 = -ltdl_Y0_2*t22 - t28;
+    const double t30 = -ltdl_Y0_3*t22 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t31 = -ltdl_Y0_4*t22 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t32 = -ltdl_Y0_5*t22 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t33 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t34 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 - ltdl_Y1_3*t28 - t33;
+    const double t35 = ltdl_Y2_4*ltdl_dinv2_0;
+    const double t36 = ltdl_Y0_4*t24 - ltdl_Y1_4*t28 + t35;
+    const double t37 = ltdl_Y0_5*t24 - ltdl_Y1_5*t28 + ltdl_Y2_5*ltdl_dinv2_0;
+    const double t38 = ltdl_L4_3*ltdl_dinv3_0;
+    const double t39 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 - ltdl_Y2_4*t33 - t38;
+    const double t40 = -ltdl_L5_3*ltdl_dinv3_0 + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t33;
+    const double t41 = ltdl_L5_3*t38 + ltdl_Y0_5*t26 + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*t35;
 
     /* Outputs: Minv (6 x 6) */
-    Minv[0] = Dinv0_0_0;
-    Minv[1] = nu0_0_1;
-    Minv[2] = nu0_0_2;
-    Minv[3] = nu0_0_3;
-    Minv[4] = nu0_0_4;
-    Minv[5] = nu0_0_5;
-    Minv[6] = qdd1_0_0;
-    Minv[7] = qdd1_0_1;
-    Minv[8] = qdd1_0_2;
-    Minv[9] = qdd1_0_3;
-    Minv[10] = qdd1_0_4;
-    Minv[11] = qdd1_0_5;
-    Minv[12] = qdd2_0_0;
-    Minv[13] = qdd2_0_1;
-    Minv[14] = qdd2_0_2;
-    Minv[15] = qdd2_0_3;
-    Minv[16] = qdd2_0_4;
-    Minv[17] = qdd2_0_5;
-    Minv[18] = qdd3_0_0;
-    Minv[19] = qdd3_0_1;
-    Minv[20] = qdd3_0_2;
-    Minv[21] = qdd3_0_3;
-    Minv[22] = qdd3_0_4;
-    Minv[23] = qdd3_0_5;
-    Minv[24] = qdd4_0_0;
-    Minv[25] = qdd4_0_1;
-    Minv[26] = qdd4_0_2;
-    Minv[27] = qdd4_0_3;
-    Minv[28] = qdd4_0_4;
-    Minv[29] = qdd4_0_5;
-    Minv[30] = qdd5_0_0;
-    Minv[31] = qdd5_0_1;
-    Minv[32] = qdd5_0_2;
-    Minv[33] = qdd5_0_3;
-    Minv[34] = qdd5_0_4;
-    Minv[35] = qdd5_0_5;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[1] = t23;
+    Minv[2] = t24;
+    Minv[3] = t25;
+    Minv[4] = t26;
+    Minv[5] = t27;
+    Minv[6] = t23;
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[8] = t29;
+    Minv[9] = t30;
+    Minv[10] = t31;
+    Minv[11] = t32;
+    Minv[12] = t24;
+    Minv[13] = t29;
+    Minv[14] = ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_dinv2_0;
+    Minv[15] = t34;
+    Minv[16] = t36;
+    Minv[17] = t37;
+    Minv[18] = t25;
+    Minv[19] = t30;
+    Minv[20] = t34;
+    Minv[21] = ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_dinv3_0;
+    Minv[22] = t39;
+    Minv[23] = t40;
+    Minv[24] = t26;
+    Minv[25] = t31;
+    Minv[26] = t36;
+    Minv[27] = t39;
+    Minv[28] = ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_dinv4_0;
+    Minv[29] = t41;
+    Minv[30] = t27;
+    Minv[31] = t32;
+    Minv[32] = t37;
+    Minv[33] = t40;
+    Minv[34] = t41;
+    Minv[35] = ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + 3149.606299212598;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
- * Part I (5.8)-(5.10) (FD3); variant fd3 (fewest operations).
- * Operations: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 266 temporaries. */
+ * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 395 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 242 temporaries. */
 void leg6_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -984,17 +981,20 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     (void)tau;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -1010,308 +1010,304 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double a2_1 = V2_2*qd[2];
     const double a2_2 = -V2_1*qd[2];
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
+    const double t1 = V2_0*c_q_3;
+    const double t2 = V2_2*s_q_3;
+    const double V3_0 = t1 - t2;
     const double V3_1 = V2_1 + qd[3];
     const double V3_2 = V2_0*s_q_3 + V2_2*c_q_3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = -V3_2*qd[3];
     const double a3_2 = V3_0*qd[3];
-    const double t1 = 0.4*s_q_3;
-    const double t2 = 0.4*c_q_3;
-    const double t3 = -V3_0*t2 - V3_2*t1;
-    const double t4 = V2_1*V2_1;
-    const double a3_3 = -V3_2*t3 + t1*t4;
-    const double a3_4 = -V2_1*V3_0*t1 + V2_1*V3_2*t2;
-    const double a3_5 = V3_0*t3 - t2*t4;
+    const double t3 = -0.4*V2_0*V2_0 - 0.4*V2_1*V2_1;
+    const double a3_3 = 0.4*V2_2*t1 - s_q_3*t3;
+    const double t4 = V2_1*V2_2;
+    const double a3_4 = 0.4*t4;
+    const double a3_5 = 0.4*V2_0*t2 + c_q_3*t3;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double t5 = V3_0*c_q_4;
+    const double t6 = V3_2*s_q_4;
+    const double V4_0 = t5 - t6;
     const double V4_1 = V3_1 + qd[4];
     const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -V4_2*qd[4];
     const double a4_2 = V4_0*qd[4];
-    const double t5 = 0.4*s_q_4;
-    const double t6 = 0.4*c_q_4;
-    const double t7 = -V4_0*t6 - V4_2*t5;
+    const double t7 = V3_0*V3_0;
     const double t8 = V3_1*V3_1;
-    const double a4_3 = -V4_2*t7 + t5*t8;
-    const double a4_4 = -V3_1*V4_0*t5 + V3_1*V4_2*t6;
-    const double a4_5 = V4_0*t7 - t6*t8;
+    const double t9 = -0.4*t7 - 0.4*t8;
+    const double a4_3 = 0.4*V3_2*t5 - s_q_4*t9;
+    const double t10 = V3_1*V3_2;
+    const double a4_4 = 0.4*t10;
+    const double a4_5 = 0.4*V3_0*t6 + c_q_4*t9;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double V5_1 = V4_1*c_q_5 + V4_2*s_q_5;
+    const double t11 = V4_1*c_q_5;
+    const double t12 = V4_2*s_q_5;
+    const double V5_1 = t11 + t12;
     const double V5_2 = -V4_1*s_q_5 + V4_2*c_q_5;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = V5_2*qd[5];
     const double a5_2 = -V5_1*qd[5];
-    const double t9 = 0.05*c_q_5;
-    const double t10 = 0.05*s_q_5;
-    const double a5_3 = V4_0*V5_1*t10 + V4_0*V5_2*t9;
-    const double t11 = V5_1*t9 - V5_2*t10;
-    const double t12 = V4_0*V4_0;
-    const double a5_4 = V5_2*t11 - t10*t12;
-    const double a5_5 = -V5_1*t11 - t12*t9;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3 = -9.81*s_q_1;
-    const double zeta1_5 = 9.81*c_q_1;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_1 = a1_2*s_q_2 + a2_1;
-    const double zeta2_2 = a1_2*c_q_2 + a2_2;
-    const double zeta2_4 = s_q_2*zeta1_5;
-    const double zeta2_5 = c_q_2*zeta1_5;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0 = a1_0*c_q_3 + a3_0 - s_q_3*zeta2_2;
-    const double zeta3_2 = a1_0*s_q_3 + a3_2 + c_q_3*zeta2_2;
-    const double t13 = 0.4*zeta2_1;
-    const double t14 = t13 + zeta1_3;
-    const double zeta3_3 = a3_3 + c_q_3*t14 - s_q_3*zeta2_5;
-    const double zeta3_4 = -0.4*a1_0 + a3_4 + zeta2_4;
-    const double zeta3_5 = a3_5 + c_q_3*zeta2_5 + s_q_3*t14;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0 = a4_0 + c_q_4*zeta3_0 - s_q_4*zeta3_2;
-    const double zeta4_2 = a4_2 + c_q_4*zeta3_2 + s_q_4*zeta3_0;
-    const double t15 = t13 + zeta3_3;
-    const double zeta4_3 = a4_3 + c_q_4*t15 - s_q_4*zeta3_5;
-    const double zeta4_4 = a4_4 - 0.4*zeta3_0 + zeta3_4;
-    const double zeta4_5 = a4_5 + c_q_4*zeta3_5 + s_q_4*t15;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1 = a5_1 + c_q_5*zeta2_1 + s_q_5*zeta4_2;
-    const double zeta5_2 = a5_2 + c_q_5*zeta4_2 - s_q_5*zeta2_1;
-    const double zeta5_3 = a5_3 + 0.05*zeta2_1 + zeta4_3;
-    const double t16 = -0.05*zeta4_0 + zeta4_4;
-    const double zeta5_4 = a5_4 + c_q_5*t16 + s_q_5*zeta4_5;
-    const double zeta5_5 = a5_5 + c_q_5*zeta4_5 - s_q_5*t16;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t17 = s_q_5*s_q_5;
-    const double t18 = c_q_5*c_q_5;
-    const double P4_0_0 = 0.00075*t17 + 0.0003070866141732284*t18 + 0.0003175;
-    const double P4_0_4 = -0.015*t17 - 0.006141732283464568*t18 - 0.0075;
-    const double t19 = c_q_5*s_q_5;
-    const double P4_0_5 = 0.008858267716535431*t19;
-    const double t20 = 0.0003175*c_q_5 + 0.000375;
-    const double P4_1_1 = c_q_5*t20 + 0.000375*c_q_5 + 0.000135*t17 + 0.0010675;
-    const double P4_1_2 = s_q_5*t20 - 0.000135*t19;
-    const double P4_1_3 = 0.0075*c_q_5 + 0.0225;
-    const double P4_2_2 = 0.0003175*t17 + 0.000135*t18 + 0.000135;
-    const double P4_2_3 = 0.0075*s_q_5;
-    const double P4_4_4 = 0.3*t17 + 0.12283464566929136*t18 + 0.3;
-    const double P4_4_5 = -0.17716535433070862*t19;
-    const double P4_5_5 = 0.12283464566929136*t17 + 0.3*t18 + 0.3;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_1_1;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0 = Dinv4_0_0*P4_1_1;
-    const double G4_2_0 = Dinv4_0_0*P4_1_2;
-    const double G4_3_0 = Dinv4_0_0*P4_1_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t21 = 0.4*P4_0_4;
-    const double t22 = P4_0_0*c_q_4 - t21;
-    const double t23 = s_q_4*s_q_4;
-    const double t24 = -G4_2_0*P4_1_2 + P4_2_2;
-    const double P3_0_0 = 0.16000000000000003*P4_4_4 - c_q_4*t21 + c_q_4*t22 + t23*t24 + 0.13390000000000002;
-    const double t25 = 0.4*P4_4_5;
-    const double t26 = P4_0_5*c_q_4;
-    const double t27 = -t25 + t26;
-    const double t28 = s_q_4*t27;
-    const double t29 = -P4_2_3;
-    const double t30 = -G4_2_0*P4_1_3 - t29;
-    const double t31 = s_q_4*t6;
-    const double P3_0_1 = s_q_4*(-G4_2_0*P4_1_1 + P4_1_2) + 0.4*t28 + t30*t31;
-    const double t32 = c_q_4*s_q_4;
-    const double P3_0_2 = -s_q_4*t22 + t24*t32;
-    const double t33 = t30*t32;
-    const double P3_0_3 = t28 + t33;
-    const double P3_0_4 = P4_0_4*c_q_4 - 0.4*P4_4_4 - 0.5;
-    const double P3_0_5 = c_q_4*t27 - t23*t30;
-    const double t34 = P4_5_5*t23;
-    const double t35 = -G4_3_0*P4_1_3 + 0.6;
-    const double t36 = -G4_1_0*P4_1_3 + P4_1_3 + t35*t6;
-    const double t37 = c_q_4*t36;
-    const double P3_1_1 = -G4_1_0*P4_1_1 + P4_1_1 + 0.16000000000000003*t34 + 0.4*t37 + t6*(-G4_3_0*P4_1_1 + P4_1_3) + 0.13390000000000002;
-    const double t38 = P4_0_5*t23;
-    const double P3_1_2 = c_q_4*(-G4_1_0*P4_1_2 + P4_1_2 + t6*(-G4_3_0*P4_1_2 - t29)) - 0.4*t38;
-    const double P3_1_3 = 0.4*t34 + t37 + 0.5;
-    const double P3_1_4 = s_q_4*t25;
-    const double P3_1_5 = P4_5_5*t31 - s_q_4*t36;
-    const double t39 = c_q_4*c_q_4;
-    const double P3_2_2 = P4_0_0*t23 + t24*t39 + 0.001125;
-    const double P3_2_3 = t30*t39 - t38;
-    const double P3_2_4 = -P4_0_4*s_q_4;
-    const double P3_2_5 = -s_q_4*t26 - t33;
-    const double P3_3_3 = t34 + t35*t39 + 2.5;
-    const double P3_3_4 = P4_4_5*s_q_4;
-    const double P3_3_5 = P4_5_5*t32 - t32*t35;
-    const double P3_4_4 = P4_4_4 + 2.5;
-    const double P3_4_5 = P4_4_5*c_q_4;
-    const double P3_5_5 = P4_5_5*t39 + t23*t35 + 2.5;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_1_1;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_1;
-    const double G3_1_0 = Dinv3_0_0*P3_1_1;
-    const double G3_2_0 = Dinv3_0_0*P3_1_2;
-    const double G3_3_0 = Dinv3_0_0*P3_1_3;
-    const double G3_4_0 = Dinv3_0_0*P3_1_4;
-    const double G3_5_0 = Dinv3_0_0*P3_1_5;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t40 = -G3_0_0*P3_0_1 + P3_0_0;
-    const double t41 = -P3_0_2;
-    const double t42 = -G3_2_0*P3_0_1 - t41;
-    const double t43 = 0.4*G3_4_0;
-    const double t44 = P3_0_1*t43 - 0.4*P3_0_4 + c_q_3*t40 + s_q_3*t42;
-    const double t45 = -G3_0_0*P3_1_2 - t41;
-    const double t46 = -G3_2_0*P3_1_2 + P3_2_2;
-    const double t47 = P3_1_2*t43 - 0.4*P3_2_4 + c_q_3*t45 + s_q_3*t46;
-    const double P2_0_0 = -0.16000000000000003*G3_4_0*P3_1_4 + 0.16000000000000003*P3_4_4 + c_q_3*t44 + s_q_3*t47 - t1*(-G3_2_0*P3_1_4 + P3_2_4) - t2*(-G3_0_0*P3_1_4 + P3_0_4) + 0.08030000000000002;
-    const double t48 = -P3_0_3;
-    const double t49 = -P3_2_3;
-    const double t50 = -P3_0_5;
-    const double t51 = -P3_2_5;
-    const double P2_0_1 = P3_1_1*t43 - 0.4*P3_1_4 + c_q_3*(-G3_0_0*P3_1_1 + P3_0_1) + s_q_3*(-G3_2_0*P3_1_1 + P3_1_2) + t1*(P3_1_5*t43 - 0.4*P3_4_5 + c_q_3*(-G3_0_0*P3_1_5 - t50) + s_q_3*(-G3_2_0*P3_1_5 - t51)) + t2*(P3_1_3*t43 - 0.4*P3_3_4 + c_q_3*(-G3_0_0*P3_1_3 - t48) + s_q_3*(-G3_2_0*P3_1_3 - t49));
-    const double P2_0_2 = c_q_3*t47 - s_q_3*t44;
-    const double t52 = -P3_3_5;
-    const double P2_1_1 = -G3_1_0*P3_1_1 + P3_1_1 + t1*(-G3_5_0*P3_1_1 + P3_1_5) + t1*(-G3_1_0*P3_1_5 + P3_1_5 + t1*(-G3_5_0*P3_1_5 + P3_5_5) + t2*(-G3_3_0*P3_1_5 - t52)) + t2*(-G3_3_0*P3_1_1 + P3_1_3) + t2*(-G3_1_0*P3_1_3 + P3_1_3 + t1*(-G3_5_0*P3_1_3 - t52) + t2*(-G3_3_0*P3_1_3 + P3_3_3)) + 0.08030000000000002;
-    const double P2_1_2 = c_q_3*(-G3_1_0*P3_1_2 + P3_1_2 + t1*(-G3_5_0*P3_1_2 - t51) + t2*(-G3_3_0*P3_1_2 - t49)) - s_q_3*(-G3_1_0*P3_0_1 + P3_0_1 + t1*(-G3_5_0*P3_0_1 - t50) + t2*(-G3_3_0*P3_0_1 - t48));
-    const double P2_2_2 = c_q_3*(c_q_3*t46 - s_q_3*t45) - s_q_3*(c_q_3*t42 - s_q_3*t40) + 0.000675;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_0_0;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_0;
-    const double G2_1_0 = Dinv2_0_0*P2_0_1;
-    const double G2_2_0 = Dinv2_0_0*P2_0_2;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_0_0 = -G2_0_0*P2_0_0 + P2_0_0 + 2e-05;
-    const double t53 = -G2_0_0*P2_0_1 + P2_0_1;
-    const double t54 = -G2_0_0*P2_0_2 + P2_0_2;
-    const double P1_0_1 = c_q_2*t53 - s_q_2*t54;
-    const double P1_0_2 = c_q_2*t54 + s_q_2*t53;
-    const double t55 = -G2_1_0*P2_0_1 + P2_1_1;
-    const double t56 = -P2_1_2;
-    const double t57 = -G2_2_0*P2_0_1 - t56;
-    const double t58 = c_q_2*t55 - s_q_2*t57;
-    const double t59 = -G2_1_0*P2_0_2 - t56;
-    const double t60 = -G2_2_0*P2_0_2 + P2_2_2;
-    const double t61 = c_q_2*t59 - s_q_2*t60;
-    const double P1_1_1 = c_q_2*t58 - s_q_2*t61 + 2e-05;
-    const double P1_1_2 = c_q_2*t61 + s_q_2*t58;
-    const double P1_2_2 = c_q_2*(c_q_2*t60 + s_q_2*t59) + s_q_2*(c_q_2*t57 + s_q_2*t55) + 2e-05;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_1_1;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_1;
-    const double G1_2_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t62 = -P1_0_2;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - t62)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - t62) - s_q_1*(-G1_0_0*P1_0_1 + P1_0_0)) + 2e-05;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z5: z(k) (4.20) */
-    const double t63 = -0.0003175*zeta4_0;
-    const double t64 = 0.00018250000000000002*V5_2;
-    const double z5_0 = -V5_1*t64 - t63 - 0.0075*zeta5_4;
-    const double z5_1 = V5_0*t64 + 0.0003175*zeta5_1 + 0.0075*zeta5_3;
-    const double z5_2 = 0.000135*zeta5_2;
-    const double t65 = 0.0075*V5_2;
-    const double z5_3 = V5_0*t65 + 0.0075*zeta5_1 + 0.3*zeta5_3;
-    const double t66 = -0.0075*zeta4_0;
-    const double z5_4 = V5_1*t65 + t66 + 0.3*zeta5_4;
-    const double z5_5 = -0.0075*V5_0*V5_0 - 0.0075*V5_1*V5_1 + 0.3*zeta5_5;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu5_0 = 3149.606299212598*tau[5] - 3149.606299212598*z5_0;
-    /* z4: z(k) (4.20) */
-    const double t67 = -23.622047244094485*tau[5] + 23.622047244094485*z5_0 + z5_4;
-    const double t68 = c_q_5*t67;
-    const double t69 = 0.00018250000000000002*V4_2;
-    const double z4_0 = -V4_1*t69 + 0.05*s_q_5*z5_5 - t63 - 0.05*t68 + 1.0*tau[5] - 0.0075*zeta4_4;
-    const double z4_1 = V4_0*t69 + c_q_5*z5_1 - s_q_5*z5_2 + 0.05*z5_3 + 0.0003175*zeta2_1 + 0.0075*zeta4_3;
-    const double z4_2 = c_q_5*z5_2 + s_q_5*z5_1 + 0.000135*zeta4_2;
-    const double t70 = 0.0075*V4_2;
-    const double z4_3 = V4_0*t70 + z5_3 + 0.0075*zeta2_1 + 0.3*zeta4_3;
-    const double z4_4 = V4_1*t70 - s_q_5*z5_5 + t66 + t68 + 0.3*zeta4_4;
-    const double z4_5 = -0.0075*V4_1*V4_1 + c_q_5*z5_5 + s_q_5*t67 - 0.0075*t12 + 0.3*zeta4_5;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t71 = tau[4] - z4_1;
-    const double nu4_0 = Dinv4_0_0*t71;
-    /* z3: z(k) (4.20) */
-    const double t72 = G4_2_0*t71 + z4_2;
-    const double t73 = 0.13277500000000003*V3_2;
-    const double z3_0 = -V3_1*t73 + c_q_4*z4_0 + s_q_4*t72 - 0.4*z4_4 + 0.13390000000000002*zeta3_0 - 0.5*zeta3_4;
-    const double t74 = G4_3_0*t71 + z4_3;
-    const double t75 = c_q_4*t74;
-    const double t76 = s_q_4*z4_5;
-    const double z3_1 = G4_1_0*t71 + V3_0*t73 + 0.4*t75 + 0.4*t76 + z4_1 + 0.13390000000000002*zeta2_1 + 0.5*zeta3_3;
-    const double z3_2 = c_q_4*t72 - s_q_4*z4_0 + 0.001125*zeta3_2;
-    const double t77 = 0.5*V3_2;
-    const double z3_3 = V3_0*t77 + t75 + t76 + 0.5*zeta2_1 + 2.5*zeta3_3;
-    const double z3_4 = V3_1*t77 + z4_4 - 0.5*zeta3_0 + 2.5*zeta3_4;
-    const double z3_5 = -0.5*V3_0*V3_0 + c_q_4*z4_5 - s_q_4*t74 - 0.5*t8 + 2.5*zeta3_5;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t78 = tau[3] - z3_1;
-    const double nu3_0 = Dinv3_0_0*t78;
-    /* z2: z(k) (4.20) */
-    const double t79 = G3_0_0*t78 + z3_0;
-    const double t80 = G3_2_0*t78 + z3_2;
-    const double t81 = 0.07962500000000003*V2_2;
-    const double z2_0 = -V2_1*t81 + 0.08030000000000002*a1_0 + c_q_3*t79 + s_q_3*t80 - t43*t78 - 0.4*z3_4 - 0.30000000000000004*zeta2_4;
-    const double z2_1 = G3_1_0*t78 + V2_0*t81 + t1*(G3_5_0*t78 + z3_5) + t2*(G3_3_0*t78 + z3_3) + z3_1 + 0.30000000000000004*zeta1_3 + 0.08030000000000002*zeta2_1;
-    const double z2_2 = c_q_3*t80 - s_q_3*t79 + 0.000675*zeta2_2;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t82 = tau[2] - z2_0;
-    const double nu2_0 = Dinv2_0_0*t82;
-    /* z1: z(k) (4.20) */
-    const double z1_0 = G2_0_0*t82 + 2e-05*a1_0 + z2_0;
-    const double t83 = G2_1_0*t82 + z2_1;
-    const double t84 = G2_2_0*t82 + z2_2;
-    const double z1_1 = c_q_2*t83 - s_q_2*t84;
-    const double z1_2 = 2e-05*a1_2 + c_q_2*t84 + s_q_2*t83;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t85 = tau[1] - z1_1;
-    const double nu1_0 = Dinv1_0_0*t85;
-    /* z0: z(k) (4.20) */
-    const double z0_2 = c_q_1*(G1_2_0*t85 + z1_2) - s_q_1*(G1_0_0*t85 + z1_0);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0 = Dinv0_0_0*(tau[0] - z0_2);
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_2 = c_q_1*nu0_0;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t86 = nu0_0*s_q_1;
-    const double qdd1_0 = G1_0_0*t86 - G1_2_0*lam1_2 + nu1_0;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0 = -t86;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1 = c_q_2*qdd1_0 + lam1_2*s_q_2;
-    const double lam2_2 = c_q_2*lam1_2 - qdd1_0*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0 = -G2_0_0*lam1_0 - G2_1_0*lam2_1 - G2_2_0*lam2_2 + nu2_0;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0 = lam1_0 + qdd2_0;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0 = c_q_3*lam2_0 - lam2_2*s_q_3;
-    const double lam3_2 = c_q_3*lam2_2 + lam2_0*s_q_3;
-    const double lam3_3 = lam2_1*t2;
-    const double lam3_5 = lam2_1*t1;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0 = -G3_0_0*lam3_0 - G3_1_0*lam2_1 - G3_2_0*lam3_2 - G3_3_0*lam3_3 + 0.4*G3_4_0*lam2_0 - G3_5_0*lam3_5 + nu3_0;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_1 = lam2_1 + qdd3_0;
-    const double lam3_4 = -0.4*lam2_0;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t87 = 0.4*lam3_1 + lam3_3;
-    const double qdd4_0 = -G4_1_0*lam3_1 - G4_2_0*(c_q_4*lam3_2 + lam3_0*s_q_4) - G4_3_0*(c_q_4*t87 - lam3_5*s_q_4) + nu4_0;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_0 = c_q_4*lam3_0 - lam3_2*s_q_4;
-    const double lam4_4 = -0.4*lam3_0 + lam3_4;
-    const double lam4_5 = c_q_4*lam3_5 + s_q_4*t87;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0 = 23.622047244094485*c_q_5*(-0.05*lam4_0 + lam4_4) - 1.0*lam4_0 + 23.622047244094485*lam4_5*s_q_5 + nu5_0;
+    const double t13 = V4_0*V4_2;
+    const double a5_3 = 0.05*t13;
+    const double t14 = V4_0*V4_0;
+    const double t15 = V4_1*V4_1;
+    const double t16 = -0.05*t14 - 0.05*t15;
+    const double a5_4 = 0.05*V4_2*t11 + s_q_5*t16;
+    const double a5_5 = -0.05*V4_1*t12 + c_q_5*t16;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    const double alpha1_5 = 9.81*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1 = a1_2*s_q_2 + a2_1;
+    const double alpha2_2 = a1_2*c_q_2 + a2_2;
+    const double alpha2_4 = alpha1_5*s_q_2;
+    const double alpha2_5 = alpha1_5*c_q_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = a1_0*c_q_3 + a3_0 - alpha2_2*s_q_3;
+    const double alpha3_2 = a1_0*s_q_3 + a3_2 + alpha2_2*c_q_3;
+    const double t17 = 0.4*alpha2_1;
+    const double t18 = alpha1_3 + t17;
+    const double alpha3_3 = a3_3 - alpha2_5*s_q_3 + c_q_3*t18;
+    const double alpha3_4 = -0.4*a1_0 + a3_4 + alpha2_4;
+    const double alpha3_5 = a3_5 + alpha2_5*c_q_3 + s_q_3*t18;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = a4_0 + alpha3_0*c_q_4 - alpha3_2*s_q_4;
+    const double alpha4_2 = a4_2 + alpha3_0*s_q_4 + alpha3_2*c_q_4;
+    const double t19 = alpha3_3 + t17;
+    const double alpha4_3 = a4_3 - alpha3_5*s_q_4 + c_q_4*t19;
+    const double alpha4_4 = a4_4 - 0.4*alpha3_0 + alpha3_4;
+    const double alpha4_5 = a4_5 + alpha3_5*c_q_4 + s_q_4*t19;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1 = a5_1 + alpha2_1*c_q_5 + alpha4_2*s_q_5;
+    const double alpha5_2 = a5_2 - alpha2_1*s_q_5 + alpha4_2*c_q_5;
+    const double alpha5_3 = a5_3 + 0.05*alpha2_1 + alpha4_3;
+    const double t20 = -0.05*alpha4_0 + alpha4_4;
+    const double alpha5_4 = a5_4 + alpha4_5*s_q_5 + c_q_5*t20;
+    const double alpha5_5 = a5_5 + alpha4_5*c_q_5 - s_q_5*t20;
+    /* f5: spatial force f(k) (2.29) */
+    const double t21 = -0.0003175*alpha4_0;
+    const double t22 = 0.00018250000000000002*V5_2;
+    const double f5_0 = -V5_1*t22 - 0.0075*alpha5_4 - t21;
+    const double f5_1 = V5_0*t22 + 0.0003175*alpha5_1 + 0.0075*alpha5_3;
+    const double f5_2 = 0.000135*alpha5_2;
+    const double t23 = 0.0075*V5_2;
+    const double f5_3 = V5_0*t23 + 0.0075*alpha5_1 + 0.3*alpha5_3;
+    const double t24 = -0.0075*alpha4_0;
+    const double f5_4 = V5_1*t23 + 0.3*alpha5_4 + t24;
+    const double f5_5 = -0.0075*V5_0*V5_0 - 0.0075*V5_1*V5_1 + 0.3*alpha5_5;
+    /* f4: spatial force f(k) (2.29) */
+    const double t25 = c_q_5*f5_4;
+    const double t26 = V4_1*V4_2;
+    const double f4_0 = -0.0075*alpha4_4 + f5_0 + 0.05*f5_5*s_q_5 - t21 - 0.05*t25 - 0.00018250000000000002*t26;
+    const double f4_1 = 0.0003175*alpha2_1 + 0.0075*alpha4_3 + c_q_5*f5_1 - f5_2*s_q_5 + 0.05*f5_3 + 0.00018250000000000002*t13;
+    const double f4_2 = 0.000135*alpha4_2 + c_q_5*f5_2 + f5_1*s_q_5;
+    const double f4_3 = 0.0075*alpha2_1 + 0.3*alpha4_3 + f5_3 + 0.0075*t13;
+    const double f4_4 = 0.3*alpha4_4 - f5_5*s_q_5 + t24 + t25 + 0.0075*t26;
+    const double f4_5 = 0.3*alpha4_5 + c_q_5*f5_5 + f5_4*s_q_5 - 0.0075*t14 - 0.0075*t15;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_0 = 0.13390000000000002*alpha3_0 - 0.5*alpha3_4 + c_q_4*f4_0 + f4_2*s_q_4 - 0.4*f4_4 - 0.13277500000000003*t10;
+    const double t27 = V3_0*V3_2;
+    const double t28 = c_q_4*f4_3;
+    const double t29 = f4_5*s_q_4;
+    const double f3_1 = 0.13390000000000002*alpha2_1 + 0.5*alpha3_3 + f4_1 + 0.13277500000000003*t27 + 0.4*t28 + 0.4*t29;
+    const double f3_2 = 0.001125*alpha3_2 + c_q_4*f4_2 - f4_0*s_q_4;
+    const double f3_3 = 0.5*alpha2_1 + 2.5*alpha3_3 + 0.5*t27 + t28 + t29;
+    const double f3_4 = -0.5*alpha3_0 + 2.5*alpha3_4 + f4_4 + 0.5*t10;
+    const double f3_5 = 2.5*alpha3_5 + c_q_4*f4_5 - f4_3*s_q_4 - 0.5*t7 - 0.5*t8;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = 0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4 + c_q_3*f3_0 + f3_2*s_q_3 - 0.4*f3_4 - 0.07962500000000003*t4;
+    const double t30 = 0.4*c_q_3;
+    const double t31 = 0.4*s_q_3;
+    const double f2_1 = 0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3 + 0.08030000000000002*alpha2_1 + f3_1 + f3_3*t30 + f3_5*t31;
+    const double f2_2 = 0.000675*alpha2_2 + c_q_3*f3_2 - f3_0*s_q_3;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_0 = 2e-05*a1_0 + f2_0;
+    const double f1_1 = c_q_2*f2_1 - f2_2*s_q_2;
+    const double f1_2 = 2e-05*a1_2 + c_q_2*f2_2 + f2_1*s_q_2;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = c_q_1*f1_2 - f1_0*s_q_1;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_1 = -0.0075*s_q_5;
+    const double t32 = 0.0075*c_q_5;
+    const double Rch4_2 = t32 + 0.0225;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t33 = 0.00075*c_q_5;
+    const double Rc4_0_0 = t33 + 0.0013850000000000002;
+    const double t34 = s_q_5*s_q_5;
+    const double t35 = c_q_5*c_q_5;
+    const double Rc4_1_1 = t33 + 0.000135*t34 + 0.0003175*t35 + 0.0010675;
+    const double Rc4_1_2 = 0.00018250000000000002*c_q_5*s_q_5 + 0.000375*s_q_5;
+    const double Rc4_2_2 = 0.0003175*t34 + 0.000135*t35 + 0.000135;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = Rch4_2*s_q_4;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = Rch4_2*c_q_4;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = F3_4_3_0 + 0.74;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t36 = c_q_4*c_q_4;
+    const double t37 = s_q_4*s_q_4;
+    const double t38 = 0.8*F3_4_3_0 + 0.22990000000000005;
+    const double Rc3_0_0 = Rc4_0_0*t36 + Rc4_2_2*t37 + t38;
+    const double Rc3_0_1 = Rc4_1_2*s_q_4;
+    const double Rc3_0_2 = -Rc4_0_0*c_q_4*s_q_4 + Rc4_2_2*c_q_4*s_q_4 - 0.4*Rch3_0;
+    const double Rc3_1_1 = Rc4_1_1 + t38;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_2_0 = Rc4_1_2*c_q_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t39 = 0.4*Rch4_1;
+    const double Rc3_1_2 = F3_4_2_0 - t39;
+    const double Rc3_2_2 = Rc4_0_0*t37 + Rc4_2_2*t36 + 0.001125;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t40 = Rc3_0_2*s_q_3;
+    const double t41 = Rc3_0_0*c_q_3 + t40;
+    const double t42 = Rc3_0_2*c_q_3 + Rc3_2_2*s_q_3;
+    const double t43 = -0.8*Rch3_0*s_q_3 + 0.8*Rch3_2*c_q_3 + 0.5763000000000001;
+    const double Rc2_0_0 = c_q_3*t41 + s_q_3*t42 + t43;
+    const double Rc2_0_1 = Rc3_0_1*c_q_3 + Rc3_1_2*s_q_3;
+    const double Rc2_0_2 = -Rch3_0*t30 - Rch3_2*t31 + c_q_3*t42 - s_q_3*t41;
+    const double Rc2_1_1 = Rc3_1_1 + t43;
+    const double t44 = Rc3_0_1*s_q_3 - Rc3_1_2*c_q_3;
+    const double Rc2_1_2 = -t39 - t44;
+    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 - t40) - s_q_3*(-Rc3_0_0*s_q_3 + Rc3_0_2*c_q_3) + 0.000675;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
+    const double Rc1_0_1 = Rc2_0_1*c_q_2 - Rc2_0_2*s_q_2;
+    const double Rc1_0_2 = Rc2_0_1*s_q_2 + Rc2_0_2*c_q_2;
+    const double t45 = Rc2_1_2*s_q_2;
+    const double t46 = Rc2_1_1*c_q_2 - t45;
+    const double t47 = Rc2_1_2*c_q_2;
+    const double t48 = -Rc2_2_2*s_q_2 + t47;
+    const double Rc1_1_1 = c_q_2*t46 - s_q_2*t48 + 2e-05;
+    const double Rc1_1_2 = c_q_2*t48 + s_q_2*t46;
+    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 + t45) + s_q_2*(Rc2_1_1*s_q_2 + t47) + 2e-05;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 2e-05;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc1_0_1;
+    const double F1_2_2_0 = Rc1_0_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = F1_2_2_0*c_q_1 - Rc2_0_0*s_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc2_0_1;
+    const double F2_3_1_0 = Rc3_1_1 - Rch3_0*t31 + Rch3_2*t30;
+    const double F2_3_2_0 = -t44;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = F2_3_1_0*c_q_2 - F2_3_2_0*s_q_2;
+    const double F1_3_2_0 = F2_3_1_0*s_q_2 + F2_3_2_0*c_q_2;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = F1_3_2_0*c_q_1 - F2_3_0_0*s_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = Rc3_0_1;
+    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
+    const double F3_4_5_0 = -Rch3_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = F3_4_0_0*c_q_3 + F3_4_2_0*s_q_3;
+    const double F2_4_1_0 = F3_4_1_0 + F3_4_3_0*t30 + F3_4_5_0*t31;
+    const double F2_4_2_0 = -F3_4_0_0*s_q_3 + F3_4_2_0*c_q_3;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_1_0 = F2_4_1_0*c_q_2 - F2_4_2_0*s_q_2;
+    const double F1_4_2_0 = F2_4_1_0*s_q_2 + F2_4_2_0*c_q_2;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = F1_4_2_0*c_q_1 - F2_4_0_0*s_q_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
+    const double F4_5_4_0 = -t32;
+    const double F4_5_5_0 = Rch4_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t49 = -0.4*F4_5_4_0;
+    const double F3_5_0_0 = F4_5_0_0*c_q_4 + t49;
+    const double F3_5_3_0 = F4_5_5_0*s_q_4;
+    const double F3_5_1_0 = 0.4*F3_5_3_0;
+    const double F3_5_2_0 = -F4_5_0_0*s_q_4;
+    const double F3_5_5_0 = F4_5_5_0*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3 + F3_5_2_0*s_q_3 + t49;
+    const double F2_5_1_0 = F3_5_1_0 + F3_5_3_0*t30 + F3_5_5_0*t31;
+    const double F2_5_2_0 = -F3_5_0_0*s_q_3 + F3_5_2_0*c_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_1_0 = F2_5_1_0*c_q_2 - F2_5_2_0*s_q_2;
+    const double F1_5_2_0 = F2_5_1_0*s_q_2 + F2_5_2_0*c_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = F1_5_2_0*c_q_1 - F2_5_0_0*s_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
+    const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
+    const double ltdl_L5_2 = 3149.606299212598*F2_5_0_0;
+    const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F2_4_0_0*ltdl_dinv4_0;
+    const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_4_1_0*ltdl_L4_0 - F3_5_1_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_1_0 - F3_4_1_0*ltdl_L4_1 - F3_5_1_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_0_0 - F3_4_1_0*ltdl_L4_2 - F3_5_1_0*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_4_1_0*ltdl_L4_3 - F3_5_1_0*ltdl_L5_3 + Rc3_1_1;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0 - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = F1_2_1_0 - F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1 - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = -F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2 + Rc2_0_0 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0;
+    const double ltdl_A1_1 = -F1_4_1_0*ltdl_L4_1 - F1_5_1_0*ltdl_L5_1 + Rc1_1_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = -f5_0 + tau[5];
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = -f4_1 + tau[4];
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = -f3_1 - ltdl_L4_3*ltdl_xy4_0 - ltdl_L5_3*ltdl_xy5_0 + tau[3];
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = -f2_0 - ltdl_L3_2*ltdl_xy3_0 - ltdl_L4_2*ltdl_xy4_0 - ltdl_L5_2*ltdl_xy5_0 + tau[2];
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = -f1_1 - ltdl_L2_1*ltdl_xy2_0 - ltdl_L3_1*ltdl_xy3_0 - ltdl_L4_1*ltdl_xy4_0 - ltdl_L5_1*ltdl_xy5_0 + tau[1];
+    /* ltdl_xy0: y = L^-T b */
+    const double ltdl_xy0_0 = -f0_2 - ltdl_L1_0*ltdl_xy1_0 - ltdl_L2_0*ltdl_xy2_0 - ltdl_L3_0*ltdl_xy3_0 - ltdl_L4_0*ltdl_xy4_0 - ltdl_L5_0*ltdl_xy5_0 + tau[0];
+    /* ltdl_x0: x = L^-1 D^-1 y */
+    const double ltdl_x0_0 = ltdl_dinv0_0*ltdl_xy0_0;
+    /* ltdl_x1: x = L^-1 D^-1 y */
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
+    /* ltdl_x2: x = L^-1 D^-1 y */
+    const double ltdl_x2_0 = -ltdl_L2_0*ltdl_x0_0 - ltdl_L2_1*ltdl_x1_0 + ltdl_dinv2_0*ltdl_xy2_0;
+    /* ltdl_x3: x = L^-1 D^-1 y */
+    const double ltdl_x3_0 = -ltdl_L3_0*ltdl_x0_0 - ltdl_L3_1*ltdl_x1_0 - ltdl_L3_2*ltdl_x2_0 + ltdl_dinv3_0*ltdl_xy3_0;
+    /* ltdl_x4: x = L^-1 D^-1 y */
+    const double ltdl_x4_0 = -ltdl_L4_0*ltdl_x0_0 - ltdl_L4_1*ltdl_x1_0 - ltdl_L4_2*ltdl_x2_0 - ltdl_L4_3*ltdl_x3_0 + ltdl_dinv4_0*ltdl_xy4_0;
+    /* ltdl_x5: x = L^-1 D^-1 y */
+    const double ltdl_x5_0 = -ltdl_L5_0*ltdl_x0_0 - ltdl_L5_1*ltdl_x1_0 - ltdl_L5_2*ltdl_x2_0 - ltdl_L5_3*ltdl_x3_0 + 3149.606299212598*ltdl_xy5_0;
 
     /* Outputs: qdd (6) */
-    qdd[0] = nu0_0;
-    qdd[1] = qdd1_0;
-    qdd[2] = qdd2_0;
-    qdd[3] = qdd3_0;
-    qdd[4] = qdd4_0;
-    qdd[5] = qdd5_0;
+    qdd[0] = ltdl_x0_0;
+    qdd[1] = ltdl_x1_0;
+    qdd[2] = ltdl_x2_0;
+    qdd[3] = ltdl_x3_0;
+    qdd[4] = ltdl_x4_0;
+    qdd[5] = ltdl_x5_0;
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -1323,19 +1319,22 @@ void leg6_jacobian(const double* q, double* J)
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[0], q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
+    const double c_q_5 = soagen_c[5];
+    const double s_q_5 = soagen_s[5];
     /* shared by the outputs */
     const double t0 = c_q_0*c_q_1;
     const double t1 = c_q_2*s_q_0;
@@ -1429,7 +1428,7 @@ void leg6_jacobian(const double* q, double* J)
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
  * Part I Sec. 3 below (3.17).
- * Operations: 171 mul, 95 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries. */
+ * Operations: 165 mul, 92 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries. */
 void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 {
     /* Inputs */
@@ -1437,19 +1436,22 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[0], q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
+    const double c_q_5 = soagen_c[5];
+    const double s_q_5 = soagen_s[5];
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -1465,47 +1467,47 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double a2_1 = V2_2*qd[2];
     const double a2_2 = -V2_1*qd[2];
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
+    const double t1 = V2_0*c_q_3;
+    const double t2 = V2_2*s_q_3;
+    const double V3_0 = t1 - t2;
     const double V3_1 = V2_1 + qd[3];
     const double V3_2 = V2_0*s_q_3 + V2_2*c_q_3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = -V3_2*qd[3];
     const double a3_2 = V3_0*qd[3];
-    const double t1 = 0.4*s_q_3;
-    const double t2 = 0.4*c_q_3;
-    const double t3 = -V3_0*t2 - V3_2*t1;
-    const double t4 = V2_1*V2_1;
-    const double a3_3 = -V3_2*t3 + t1*t4;
-    const double a3_4 = -V2_1*V3_0*t1 + V2_1*V3_2*t2;
-    const double a3_5 = V3_0*t3 - t2*t4;
+    const double t3 = -0.4*V2_0*V2_0 - 0.4*V2_1*V2_1;
+    const double t4 = 0.4*V2_2;
+    const double a3_3 = -s_q_3*t3 + t1*t4;
+    const double a3_4 = V2_1*t4;
+    const double a3_5 = 0.4*V2_0*t2 + c_q_3*t3;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
+    const double t5 = V3_0*c_q_4;
+    const double t6 = V3_2*s_q_4;
+    const double V4_0 = t5 - t6;
     const double V4_1 = V3_1 + qd[4];
     const double V4_2 = V3_0*s_q_4 + V3_2*c_q_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -V4_2*qd[4];
     const double a4_2 = V4_0*qd[4];
-    const double t5 = 0.4*s_q_4;
-    const double t6 = 0.4*c_q_4;
-    const double t7 = -V4_0*t6 - V4_2*t5;
-    const double t8 = V3_1*V3_1;
-    const double a4_3 = -V4_2*t7 + t5*t8;
-    const double a4_4 = -V3_1*V4_0*t5 + V3_1*V4_2*t6;
-    const double a4_5 = V4_0*t7 - t6*t8;
+    const double t7 = -0.4*V3_0*V3_0 - 0.4*V3_1*V3_1;
+    const double t8 = 0.4*V3_2;
+    const double a4_3 = -s_q_4*t7 + t5*t8;
+    const double a4_4 = V3_1*t8;
+    const double a4_5 = 0.4*V3_0*t6 + c_q_4*t7;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
-    const double V5_1 = V4_1*c_q_5 + V4_2*s_q_5;
+    const double t9 = V4_1*c_q_5;
+    const double t10 = V4_2*s_q_5;
+    const double V5_1 = t10 + t9;
     const double V5_2 = -V4_1*s_q_5 + V4_2*c_q_5;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = V5_2*qd[5];
     const double a5_2 = -V5_1*qd[5];
-    const double t9 = 0.05*c_q_5;
-    const double t10 = 0.05*s_q_5;
-    const double a5_3 = V4_0*V5_1*t10 + V4_0*V5_2*t9;
-    const double t11 = V5_1*t9 - V5_2*t10;
-    const double t12 = V4_0*V4_0;
-    const double a5_4 = V5_2*t11 - t10*t12;
-    const double a5_5 = -V5_1*t11 - t12*t9;
+    const double t11 = 0.05*V4_2;
+    const double a5_3 = V4_0*t11;
+    const double t12 = -0.05*V4_0*V4_0 - 0.05*V4_1*V4_1;
+    const double a5_4 = s_q_5*t12 + t11*t9;
+    const double a5_5 = -0.05*V4_1*t10 + c_q_5*t12;
     /* zeta2: zeta(k) = phi^T a (4.22b) */
     const double zeta2_1 = a1_2*s_q_2 + a2_1;
     const double zeta2_2 = a1_2*c_q_2 + a2_2;
@@ -1576,474 +1578,348 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Part II (6.10).
- * Operations: 872 mul, 569 add, 5 div, 12 sin/cos, 0 sqrt; 403 temporaries. */
+ * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 541 mul, 342 add, 5 div, 12 sin/cos, 0 sqrt; 241 temporaries. */
 void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t0 = s_q_5*s_q_5;
-    const double t1 = c_q_5*c_q_5;
-    const double P4_0_0 = 0.00075*t0 + 0.0003070866141732284*t1 + 0.0003175;
-    const double P4_0_4 = -0.015*t0 - 0.006141732283464568*t1 - 0.0075;
-    const double t2 = c_q_5*s_q_5;
-    const double P4_0_5 = 0.008858267716535431*t2;
-    const double t3 = 0.0003175*c_q_5 + 0.000375;
-    const double P4_1_1 = c_q_5*t3 + 0.000375*c_q_5 + 0.000135*t0 + 0.0010675;
-    const double P4_1_2 = s_q_5*t3 - 0.000135*t2;
-    const double P4_1_3 = 0.0075*c_q_5 + 0.0225;
-    const double P4_2_2 = 0.0003175*t0 + 0.000135*t1 + 0.000135;
-    const double P4_2_3 = 0.0075*s_q_5;
-    const double P4_4_4 = 0.3*t0 + 0.12283464566929136*t1 + 0.3;
-    const double P4_4_5 = -0.17716535433070862*t2;
-    const double P4_5_5 = 0.12283464566929136*t0 + 0.3*t1 + 0.3;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_1_1;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0 = Dinv4_0_0*P4_1_1;
-    const double G4_2_0 = Dinv4_0_0*P4_1_2;
-    const double G4_3_0 = Dinv4_0_0*P4_1_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t4 = 0.4*P4_0_4;
-    const double t5 = P4_0_0*c_q_4 - t4;
-    const double t6 = s_q_4*s_q_4;
-    const double t7 = -G4_2_0*P4_1_2 + P4_2_2;
-    const double P3_0_0 = 0.16000000000000003*P4_4_4 - c_q_4*t4 + c_q_4*t5 + t6*t7 + 0.13390000000000002;
-    const double t8 = 0.4*P4_4_5;
-    const double t9 = P4_0_5*c_q_4;
-    const double t10 = -t8 + t9;
-    const double t11 = s_q_4*t10;
-    const double t12 = -P4_2_3;
-    const double t13 = -G4_2_0*P4_1_3 - t12;
-    const double t14 = c_q_4*s_q_4;
-    const double t15 = t13*t14;
-    const double P3_0_1 = s_q_4*(-G4_2_0*P4_1_1 + P4_1_2) + 0.4*t11 + 0.4*t15;
-    const double P3_0_2 = -s_q_4*t5 + t14*t7;
-    const double P3_0_3 = t11 + t15;
-    const double P3_0_4 = P4_0_4*c_q_4 - 0.4*P4_4_4 - 0.5;
-    const double P3_0_5 = c_q_4*t10 - t13*t6;
-    const double t16 = P4_5_5*t6;
-    const double t17 = 0.4*c_q_4;
-    const double t18 = -G4_3_0*P4_1_3 + 0.6;
-    const double t19 = -G4_1_0*P4_1_3 + P4_1_3 + t17*t18;
-    const double t20 = c_q_4*t19;
-    const double P3_1_1 = -G4_1_0*P4_1_1 + P4_1_1 + 0.16000000000000003*t16 + t17*(-G4_3_0*P4_1_1 + P4_1_3) + 0.4*t20 + 0.13390000000000002;
-    const double t21 = P4_0_5*t6;
-    const double P3_1_2 = c_q_4*(-G4_1_0*P4_1_2 + P4_1_2 + t17*(-G4_3_0*P4_1_2 - t12)) - 0.4*t21;
-    const double P3_1_3 = 0.4*t16 + t20 + 0.5;
-    const double P3_1_4 = s_q_4*t8;
-    const double t22 = P4_5_5*t14;
-    const double P3_1_5 = -s_q_4*t19 + 0.4*t22;
-    const double t23 = c_q_4*c_q_4;
-    const double P3_2_2 = P4_0_0*t6 + t23*t7 + 0.001125;
-    const double P3_2_3 = t13*t23 - t21;
-    const double P3_2_4 = -P4_0_4*s_q_4;
-    const double P3_2_5 = -s_q_4*t9 - t15;
-    const double P3_3_3 = t16 + t18*t23 + 2.5;
-    const double P3_3_4 = P4_4_5*s_q_4;
-    const double P3_3_5 = -t14*t18 + t22;
-    const double P3_4_4 = P4_4_4 + 2.5;
-    const double P3_4_5 = P4_4_5*c_q_4;
-    const double P3_5_5 = P4_5_5*t23 + t18*t6 + 2.5;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_1_1;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_1;
-    const double G3_1_0 = Dinv3_0_0*P3_1_1;
-    const double G3_2_0 = Dinv3_0_0*P3_1_2;
-    const double G3_3_0 = Dinv3_0_0*P3_1_3;
-    const double G3_4_0 = Dinv3_0_0*P3_1_4;
-    const double G3_5_0 = Dinv3_0_0*P3_1_5;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t24 = -G3_0_0*P3_0_1 + P3_0_0;
-    const double t25 = -P3_0_2;
-    const double t26 = -G3_2_0*P3_0_1 - t25;
-    const double t27 = 0.4*G3_4_0;
-    const double t28 = P3_0_1*t27 - 0.4*P3_0_4 + c_q_3*t24 + s_q_3*t26;
-    const double t29 = -G3_0_0*P3_1_2 - t25;
-    const double t30 = -G3_2_0*P3_1_2 + P3_2_2;
-    const double t31 = P3_1_2*t27 - 0.4*P3_2_4 + c_q_3*t29 + s_q_3*t30;
-    const double t32 = 0.4*c_q_3;
-    const double t33 = 0.4*s_q_3;
-    const double P2_0_0 = -0.16000000000000003*G3_4_0*P3_1_4 + 0.16000000000000003*P3_4_4 + c_q_3*t28 + s_q_3*t31 - t32*(-G3_0_0*P3_1_4 + P3_0_4) - t33*(-G3_2_0*P3_1_4 + P3_2_4) + 0.08030000000000002;
-    const double t34 = -P3_0_3;
-    const double t35 = -P3_2_3;
-    const double t36 = -P3_0_5;
-    const double t37 = -P3_2_5;
-    const double P2_0_1 = P3_1_1*t27 - 0.4*P3_1_4 + c_q_3*(-G3_0_0*P3_1_1 + P3_0_1) + s_q_3*(-G3_2_0*P3_1_1 + P3_1_2) + t32*(P3_1_3*t27 - 0.4*P3_3_4 + c_q_3*(-G3_0_0*P3_1_3 - t34) + s_q_3*(-G3_2_0*P3_1_3 - t35)) + t33*(P3_1_5*t27 - 0.4*P3_4_5 + c_q_3*(-G3_0_0*P3_1_5 - t36) + s_q_3*(-G3_2_0*P3_1_5 - t37));
-    const double P2_0_2 = c_q_3*t31 - s_q_3*t28;
-    const double t38 = -P3_3_5;
-    const double P2_1_1 = -G3_1_0*P3_1_1 + P3_1_1 + t32*(-G3_3_0*P3_1_1 + P3_1_3) + t32*(-G3_1_0*P3_1_3 + P3_1_3 + t32*(-G3_3_0*P3_1_3 + P3_3_3) + t33*(-G3_5_0*P3_1_3 - t38)) + t33*(-G3_5_0*P3_1_1 + P3_1_5) + t33*(-G3_1_0*P3_1_5 + P3_1_5 + t32*(-G3_3_0*P3_1_5 - t38) + t33*(-G3_5_0*P3_1_5 + P3_5_5)) + 0.08030000000000002;
-    const double P2_1_2 = c_q_3*(-G3_1_0*P3_1_2 + P3_1_2 + t32*(-G3_3_0*P3_1_2 - t35) + t33*(-G3_5_0*P3_1_2 - t37)) - s_q_3*(-G3_1_0*P3_0_1 + P3_0_1 + t32*(-G3_3_0*P3_0_1 - t34) + t33*(-G3_5_0*P3_0_1 - t36));
-    const double P2_2_2 = c_q_3*(c_q_3*t30 - s_q_3*t29) - s_q_3*(c_q_3*t26 - s_q_3*t24) + 0.000675;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_0_0;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_0;
-    const double G2_1_0 = Dinv2_0_0*P2_0_1;
-    const double G2_2_0 = Dinv2_0_0*P2_0_2;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_0_0 = -G2_0_0*P2_0_0 + P2_0_0 + 2e-05;
-    const double t39 = -G2_0_0*P2_0_1 + P2_0_1;
-    const double t40 = -G2_0_0*P2_0_2 + P2_0_2;
-    const double P1_0_1 = c_q_2*t39 - s_q_2*t40;
-    const double P1_0_2 = c_q_2*t40 + s_q_2*t39;
-    const double t41 = -G2_1_0*P2_0_1 + P2_1_1;
-    const double t42 = -P2_1_2;
-    const double t43 = -G2_2_0*P2_0_1 - t42;
-    const double t44 = c_q_2*t41 - s_q_2*t43;
-    const double t45 = -G2_1_0*P2_0_2 - t42;
-    const double t46 = -G2_2_0*P2_0_2 + P2_2_2;
-    const double t47 = c_q_2*t45 - s_q_2*t46;
-    const double P1_1_1 = c_q_2*t44 - s_q_2*t47 + 2e-05;
-    const double P1_1_2 = c_q_2*t47 + s_q_2*t44;
-    const double P1_2_2 = c_q_2*(c_q_2*t46 + s_q_2*t45) + s_q_2*(c_q_2*t43 + s_q_2*t41) + 2e-05;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_1_1;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_1;
-    const double G1_2_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t48 = -P1_0_2;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - t48)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - t48) - s_q_1*(-G1_0_0*P1_0_1 + P1_0_0)) + 2e-05;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_0_0 = Dinv0_0_0*s_q_1*s_q_1;
-    const double t49 = G1_0_0*s_q_1 - G1_2_0*c_q_1;
-    const double t50 = Dinv0_0_0*s_q_1;
-    const double Ups1_0_1 = -t49*t50;
-    const double Ups1_0_2 = -c_q_1*t50;
-    const double Ups1_1_1 = Dinv0_0_0*t49*t49 + Dinv1_0_0;
-    const double Ups1_1_2 = Dinv0_0_0*c_q_1*t49;
-    const double Ups1_2_2 = Dinv0_0_0*c_q_1*c_q_1;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t51 = 1.0 - G2_0_0;
-    const double t52 = -G2_1_0*c_q_2 + G2_2_0*s_q_2;
-    const double t53 = -G2_1_0*s_q_2 - G2_2_0*c_q_2;
-    const double t54 = Ups1_0_1*t51 + Ups1_1_1*t52 + Ups1_1_2*t53;
-    const double t55 = Ups1_0_2*t51 + Ups1_1_2*t52 + Ups1_2_2*t53;
-    const double Ups2_0_0 = Dinv2_0_0 + t51*(Ups1_0_0*t51 + Ups1_0_1*t52 + Ups1_0_2*t53) + t52*t54 + t53*t55;
-    const double Ups2_0_1 = c_q_2*t54 + s_q_2*t55;
-    const double Ups2_0_2 = c_q_2*t55 - s_q_2*t54;
-    const double t56 = Ups1_1_2*s_q_2;
-    const double t57 = Ups1_1_1*c_q_2 + t56;
-    const double t58 = Ups1_1_2*c_q_2 + Ups1_2_2*s_q_2;
-    const double Ups2_1_1 = c_q_2*t57 + s_q_2*t58;
-    const double Ups2_1_2 = c_q_2*t58 - s_q_2*t57;
-    const double Ups2_2_2 = c_q_2*(Ups1_2_2*c_q_2 - t56) - s_q_2*(-Ups1_1_1*s_q_2 + Ups1_1_2*c_q_2);
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t59 = Ups2_0_0*c_q_3;
-    const double t60 = Ups2_0_2*s_q_3;
-    const double t61 = t59 - t60;
-    const double t62 = Ups2_0_2*c_q_3;
-    const double t63 = -Ups2_2_2*s_q_3 + t62;
-    const double Ups3_0_0 = c_q_3*t61 - s_q_3*t63;
-    const double t64 = G3_0_0*s_q_3 - G3_2_0*c_q_3;
-    const double t65 = -G3_0_0*c_q_3 - G3_2_0*s_q_3 + 0.4*G3_4_0;
-    const double t66 = Ups2_0_1*c_q_3;
-    const double t67 = -Ups2_1_2*s_q_3 + t66;
-    const double t68 = -G3_1_0 - G3_3_0*t32 - G3_5_0*t33 + 1.0;
-    const double Ups3_0_1 = t61*t65 + t63*t64 + t67*t68;
-    const double Ups3_0_2 = c_q_3*t63 + s_q_3*t61;
-    const double Ups3_0_3 = t32*t67;
-    const double Ups3_0_4 = 0.4*Ups2_0_2*s_q_3 - 0.4*t59;
-    const double Ups3_0_5 = t33*t67;
-    const double t69 = Ups2_0_2*t65 + Ups2_1_2*t68 + Ups2_2_2*t64;
-    const double t70 = Ups2_0_0*t65;
-    const double t71 = Ups2_0_1*t68;
-    const double t72 = Ups2_0_2*t64;
-    const double t73 = t70 + t71 + t72;
-    const double t74 = Ups2_0_1*t65 + Ups2_1_1*t68 + Ups2_1_2*t64;
-    const double Ups3_1_1 = Dinv3_0_0 + t64*t69 + t65*t73 + t68*t74;
-    const double Ups3_1_2 = c_q_3*t69 + s_q_3*t73;
-    const double Ups3_1_3 = t32*t74;
-    const double Ups3_1_4 = -0.4*t70 - 0.4*t71 - 0.4*t72;
-    const double Ups3_1_5 = t33*t74;
-    const double t75 = Ups2_0_0*s_q_3;
-    const double Ups3_2_2 = c_q_3*(Ups2_2_2*c_q_3 + t60) + s_q_3*(t62 + t75);
-    const double t76 = Ups2_0_1*s_q_3;
-    const double t77 = Ups2_1_2*c_q_3 + t76;
-    const double Ups3_2_3 = t32*t77;
-    const double Ups3_2_4 = -0.4*t62 - 0.4*t75;
-    const double Ups3_2_5 = t33*t77;
-    const double t78 = 0.16000000000000003*Ups2_1_1;
-    const double Ups3_3_3 = c_q_3*c_q_3*t78;
-    const double Ups3_3_4 = -0.16000000000000003*t66;
-    const double Ups3_3_5 = c_q_3*s_q_3*t78;
-    const double Ups3_4_4 = 0.16000000000000003*Ups2_0_0;
-    const double Ups3_4_5 = -0.16000000000000003*t76;
-    const double Ups3_5_5 = s_q_3*s_q_3*t78;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t79 = Ups3_0_0*c_q_4;
-    const double t80 = Ups3_0_2*s_q_4;
-    const double t81 = t79 - t80;
-    const double t82 = Ups3_0_2*c_q_4;
-    const double t83 = -Ups3_2_2*s_q_4 + t82;
-    const double Ups4_0_0 = c_q_4*t81 - s_q_4*t83;
-    const double t84 = Ups3_0_1*c_q_4;
-    const double t85 = -Ups3_1_2*s_q_4 + t84;
-    const double t86 = -G4_1_0 - G4_3_0*t17 + 1.0;
-    const double t87 = c_q_4*t83;
-    const double t88 = s_q_4*t81;
-    const double t89 = Ups3_0_3*c_q_4;
-    const double t90 = -Ups3_2_3*s_q_4 + t89;
-    const double t91 = c_q_4*t90;
-    const double t92 = Ups3_0_5*c_q_4 - Ups3_2_5*s_q_4;
-    const double Ups4_0_1 = -G4_2_0*t87 - G4_2_0*t88 + G4_3_0*s_q_4*t92 - G4_3_0*t91 + t85*t86;
-    const double Ups4_0_2 = t87 + t88;
-    const double Ups4_0_3 = -s_q_4*t92 + t17*t85 + t91;
-    const double Ups4_0_4 = 0.4*Ups3_0_2*s_q_4 + Ups3_0_4*c_q_4 - Ups3_2_4*s_q_4 - 0.4*t79;
-    const double t93 = 0.4*s_q_4;
-    const double Ups4_0_5 = c_q_4*t92 + s_q_4*t90 + t85*t93;
-    const double t94 = Ups3_3_5*c_q_4;
-    const double t95 = Ups3_0_5*s_q_4;
-    const double t96 = Ups3_2_5*c_q_4;
-    const double t97 = -G4_2_0*t95 - G4_2_0*t96 + G4_3_0*Ups3_5_5*s_q_4 - G4_3_0*t94 + Ups3_1_5*t86;
-    const double t98 = s_q_4*t97;
-    const double t99 = Ups3_2_2*c_q_4;
-    const double t100 = Ups3_2_3*c_q_4;
-    const double t101 = c_q_4*(-G4_2_0*t80 - G4_2_0*t99 + G4_3_0*Ups3_2_5*s_q_4 - G4_3_0*t100 + Ups3_1_2*t86);
-    const double t102 = Ups3_0_0*s_q_4;
-    const double t103 = G4_2_0*t102;
-    const double t104 = G4_2_0*t82;
-    const double t105 = G4_3_0*t89;
-    const double t106 = s_q_4*(G4_3_0*Ups3_0_5*s_q_4 + Ups3_0_1*t86 - t103 - t104 - t105);
-    const double t107 = Ups3_0_3*s_q_4;
-    const double t108 = Ups3_3_3*c_q_4;
-    const double t109 = -G4_2_0*t100 - G4_2_0*t107 + G4_3_0*Ups3_3_5*s_q_4 - G4_3_0*t108 + Ups3_1_3*t86;
-    const double t110 = c_q_4*t109;
-    const double t111 = Ups3_0_1*s_q_4;
-    const double t112 = Ups3_1_2*c_q_4;
-    const double t113 = Ups3_1_3*c_q_4;
-    const double t114 = -G4_2_0*t111 - G4_2_0*t112 + G4_3_0*Ups3_1_5*s_q_4 - G4_3_0*t113 + Ups3_1_1*t86;
-    const double Ups4_1_1 = Dinv4_0_0 - G4_2_0*t101 - G4_2_0*t106 - G4_3_0*t110 + G4_3_0*t98 + t114*t86;
-    const double Ups4_1_2 = t101 + t106;
-    const double Ups4_1_3 = t110 + t114*t17 - t98;
-    const double t115 = Ups3_4_5*s_q_4;
-    const double Ups4_1_4 = -G4_2_0*Ups3_0_4*s_q_4 - G4_2_0*Ups3_2_4*c_q_4 - G4_3_0*Ups3_3_4*c_q_4 + G4_3_0*t115 - 0.4*G4_3_0*t95 - 0.4*Ups3_0_1*t86 + Ups3_1_4*t86 + 0.4*t103 + 0.4*t104 + 0.4*t105;
-    const double Ups4_1_5 = c_q_4*t97 + s_q_4*t109 + t114*t93;
-    const double Ups4_2_2 = c_q_4*(t80 + t99) + s_q_4*(t102 + t82);
-    const double t116 = t100 + t107;
-    const double t117 = t95 + t96;
-    const double t118 = t111 + t112;
-    const double Ups4_2_3 = c_q_4*t116 - s_q_4*t117 + t118*t17;
-    const double Ups4_2_4 = Ups3_0_4*s_q_4 + Ups3_2_4*c_q_4 - 0.4*t102 - 0.4*t82;
-    const double Ups4_2_5 = c_q_4*t117 + s_q_4*t116 + t118*t93;
-    const double t119 = Ups3_3_5*s_q_4;
-    const double t120 = t108 + 0.4*t113 - t119;
-    const double t121 = Ups3_1_5*c_q_4;
-    const double t122 = -Ups3_5_5*s_q_4 + 0.4*t121 + t94;
-    const double t123 = Ups3_1_5*s_q_4;
-    const double t124 = Ups3_1_1*t17 + t113 - t123;
-    const double Ups4_3_3 = c_q_4*t120 - s_q_4*t122 + t124*t17;
-    const double Ups4_3_4 = 0.4*Ups3_0_5*s_q_4 + 0.4*Ups3_1_4*c_q_4 + Ups3_3_4*c_q_4 - t115 - 0.16000000000000003*t84 - 0.4*t89;
-    const double Ups4_3_5 = c_q_4*t122 + s_q_4*t120 + t124*t93;
-    const double Ups4_4_4 = 0.16000000000000003*Ups3_0_0 - 0.8*Ups3_0_4 + Ups3_4_4;
-    const double Ups4_4_5 = c_q_4*(-0.4*Ups3_0_5 + Ups3_4_5) + s_q_4*(-0.4*Ups3_0_3 + Ups3_3_4) + t93*(-0.4*Ups3_0_1 + Ups3_1_4);
-    const double t125 = Ups3_1_3*s_q_4;
-    const double Ups4_5_5 = c_q_4*(Ups3_5_5*c_q_4 + t119 + 0.4*t123) + s_q_4*(Ups3_3_3*s_q_4 + 0.4*t125 + t94) + t93*(Ups3_1_1*t93 + t121 + t125);
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t126 = Ups4_4_4*c_q_5;
-    const double t127 = Ups4_4_5*s_q_5;
-    const double t128 = Ups4_0_4*c_q_5;
-    const double t129 = 23.622047244094485*t126 + 23.622047244094485*t127 - 1.1811023622047243*t128;
-    const double t130 = c_q_5*t129;
-    const double t131 = Ups4_4_5*c_q_5;
-    const double t132 = Ups4_5_5*s_q_5;
-    const double t133 = Ups4_0_5*c_q_5;
-    const double t134 = 23.622047244094485*t131 + 23.622047244094485*t132 - 1.1811023622047243*t133;
-    const double t135 = s_q_5*t134;
-    const double t136 = 1.1811023622047243*c_q_5;
-    const double t137 = Ups4_0_5*s_q_5;
-    const double t138 = -Ups4_0_0*t136 + 23.622047244094485*t128 + 23.622047244094485*t137;
-    const double Ups5_0_0 = 23.622047244094485*t130 + 23.622047244094485*t135 - t136*t138 + 3149.606299212598;
-    const double t139 = Ups4_1_4*c_q_5;
-    const double t140 = Ups4_1_5*s_q_5;
-    const double t141 = Ups4_0_1*c_q_5;
-    const double t142 = 23.622047244094485*t139 + 23.622047244094485*t140 - 1.1811023622047243*t141;
-    const double t143 = Ups4_2_5*s_q_5;
-    const double t144 = -1.1811023622047243*Ups4_0_2*c_q_5 + 23.622047244094485*Ups4_2_4*c_q_5 + 23.622047244094485*t143;
-    const double Ups5_0_1 = c_q_5*t142 + s_q_5*t144;
-    const double Ups5_0_2 = c_q_5*t144 - s_q_5*t142;
-    const double Ups5_0_3 = -Ups4_0_3*t136 + 23.622047244094485*Ups4_3_4*c_q_5 + 23.622047244094485*Ups4_3_5*s_q_5 + 1.1811023622047243*t139 + 1.1811023622047243*t140 - 0.05905511811023622*t141;
-    const double t145 = 0.05*t138;
-    const double Ups5_0_4 = -c_q_5*t145 + t130 + t135;
-    const double Ups5_0_5 = c_q_5*t134 - s_q_5*t129 + s_q_5*t145;
-    const double t146 = Ups4_1_1*c_q_5;
-    const double t147 = Ups4_1_2*s_q_5;
-    const double t148 = t146 + t147;
-    const double t149 = Ups4_1_2*c_q_5 + Ups4_2_2*s_q_5;
-    const double Ups5_1_1 = c_q_5*t148 + s_q_5*t149;
-    const double Ups5_1_2 = c_q_5*t149 - s_q_5*t148;
-    const double Ups5_1_3 = Ups4_1_3*c_q_5 + Ups4_2_3*s_q_5 + 0.05*t146 + 0.05*t147;
-    const double t150 = Ups4_2_4*s_q_5 + t139;
-    const double t151 = Ups4_1_5*c_q_5 + t143;
-    const double t152 = 0.05*Ups4_0_2*s_q_5 + 0.05*t141;
-    const double Ups5_1_4 = c_q_5*t150 - c_q_5*t152 + s_q_5*t151;
-    const double Ups5_1_5 = c_q_5*t151 - s_q_5*t150 + s_q_5*t152;
-    const double t153 = Ups4_1_1*s_q_5;
-    const double Ups5_2_2 = c_q_5*(Ups4_2_2*c_q_5 - t147) - s_q_5*(Ups4_1_2*c_q_5 - t153);
-    const double Ups5_2_3 = 0.05*Ups4_1_2*c_q_5 - Ups4_1_3*s_q_5 + Ups4_2_3*c_q_5 - 0.05*t153;
-    const double t154 = -Ups4_1_4*s_q_5 + Ups4_2_4*c_q_5;
-    const double t155 = Ups4_2_5*c_q_5 - t140;
-    const double t156 = -0.05*Ups4_0_1*s_q_5 + 0.05*Ups4_0_2*c_q_5;
-    const double Ups5_2_4 = c_q_5*t154 - c_q_5*t156 + s_q_5*t155;
-    const double Ups5_2_5 = c_q_5*t155 - s_q_5*t154 + s_q_5*t156;
-    const double Ups5_3_3 = 0.0025000000000000005*Ups4_1_1 + 0.1*Ups4_1_3 + Ups4_3_3;
-    const double t157 = 0.05*Ups4_1_4 + Ups4_3_4;
-    const double t158 = 0.05*Ups4_1_5 + Ups4_3_5;
-    const double t159 = 0.0025000000000000005*Ups4_0_1 + 0.05*Ups4_0_3;
-    const double Ups5_3_4 = c_q_5*t157 - c_q_5*t159 + s_q_5*t158;
-    const double Ups5_3_5 = c_q_5*t158 - s_q_5*t157 + s_q_5*t159;
-    const double t160 = t126 + t127 - 0.05*t128;
-    const double t161 = t131 + t132 - 0.05*t133;
-    const double t162 = 0.05*c_q_5;
-    const double t163 = -Ups4_0_0*t162 + t128 + t137;
-    const double Ups5_4_4 = c_q_5*t160 + s_q_5*t161 - t162*t163;
-    const double t164 = 0.05*s_q_5;
-    const double Ups5_4_5 = c_q_5*t161 - s_q_5*t160 + t163*t164;
-    const double t165 = Ups4_0_4*s_q_5;
-    const double Ups5_5_5 = c_q_5*(Ups4_5_5*c_q_5 - t127 + 0.05*t137) - s_q_5*(-Ups4_4_4*s_q_5 + t131 + 0.05*t165) + t164*(Ups4_0_0*t164 + t133 - t165);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[0], q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
+    const double c_q_5 = soagen_c[5];
+    const double s_q_5 = soagen_s[5];
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_1 = -0.0075*s_q_5;
+    const double t0 = 0.0075*c_q_5;
+    const double Rch4_2 = t0 + 0.0225;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t1 = 0.00075*c_q_5;
+    const double Rc4_0_0 = t1 + 0.0013850000000000002;
+    const double t2 = s_q_5*s_q_5;
+    const double t3 = c_q_5*c_q_5;
+    const double Rc4_1_1 = t1 + 0.000135*t2 + 0.0003175*t3 + 0.0010675;
+    const double Rc4_1_2 = 0.00018250000000000002*c_q_5*s_q_5 + 0.000375*s_q_5;
+    const double Rc4_2_2 = 0.0003175*t2 + 0.000135*t3 + 0.000135;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = Rch4_2*s_q_4;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = Rch4_2*c_q_4;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = F3_4_3_0 + 0.74;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t4 = c_q_4*c_q_4;
+    const double t5 = s_q_4*s_q_4;
+    const double t6 = 0.8*F3_4_3_0 + 0.22990000000000005;
+    const double Rc3_0_0 = Rc4_0_0*t4 + Rc4_2_2*t5 + t6;
+    const double Rc3_0_1 = Rc4_1_2*s_q_4;
+    const double Rc3_0_2 = -Rc4_0_0*c_q_4*s_q_4 + Rc4_2_2*c_q_4*s_q_4 - 0.4*Rch3_0;
+    const double Rc3_1_1 = Rc4_1_1 + t6;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_2_0 = Rc4_1_2*c_q_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t7 = 0.4*Rch4_1;
+    const double Rc3_1_2 = F3_4_2_0 - t7;
+    const double Rc3_2_2 = Rc4_0_0*t5 + Rc4_2_2*t4 + 0.001125;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t8 = Rc3_0_2*s_q_3;
+    const double t9 = Rc3_0_0*c_q_3 + t8;
+    const double t10 = Rc3_0_2*c_q_3 + Rc3_2_2*s_q_3;
+    const double t11 = Rch3_2*c_q_3;
+    const double t12 = Rch3_0*s_q_3;
+    const double t13 = 0.8*t11 - 0.8*t12 + 0.5763000000000001;
+    const double Rc2_0_0 = c_q_3*t9 + s_q_3*t10 + t13;
+    const double Rc2_0_1 = Rc3_0_1*c_q_3 + Rc3_1_2*s_q_3;
+    const double t14 = 0.4*c_q_3;
+    const double t15 = 0.4*s_q_3;
+    const double Rc2_0_2 = -Rch3_0*t14 - Rch3_2*t15 + c_q_3*t10 - s_q_3*t9;
+    const double Rc2_1_1 = Rc3_1_1 + t13;
+    const double t16 = Rc3_0_1*s_q_3 - Rc3_1_2*c_q_3;
+    const double Rc2_1_2 = -t16 - t7;
+    const double Rc2_2_2 = c_q_3*(Rc3_2_2*c_q_3 - t8) - s_q_3*(-Rc3_0_0*s_q_3 + Rc3_0_2*c_q_3) + 0.000675;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
+    const double Rc1_0_1 = Rc2_0_1*c_q_2 - Rc2_0_2*s_q_2;
+    const double Rc1_0_2 = Rc2_0_1*s_q_2 + Rc2_0_2*c_q_2;
+    const double t17 = Rc2_1_2*s_q_2;
+    const double t18 = Rc2_1_1*c_q_2 - t17;
+    const double t19 = Rc2_1_2*c_q_2;
+    const double t20 = -Rc2_2_2*s_q_2 + t19;
+    const double Rc1_1_1 = c_q_2*t18 - s_q_2*t20 + 2e-05;
+    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
+    const double Rc1_2_2 = c_q_2*(Rc2_2_2*c_q_2 + t17) + s_q_2*(Rc2_1_1*s_q_2 + t19) + 2e-05;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(-Rc1_0_2*s_q_1 + Rc1_2_2*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 + Rc1_0_2*c_q_1) + 2e-05;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_1*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc1_0_1;
+    const double F1_2_2_0 = Rc1_0_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = F1_2_2_0*c_q_1 - Rc2_0_0*s_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc2_0_1;
+    const double F2_3_1_0 = Rc3_1_1 + 0.4*t11 - 0.4*t12;
+    const double F2_3_2_0 = -t16;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = F2_3_1_0*c_q_2 - F2_3_2_0*s_q_2;
+    const double F1_3_2_0 = F2_3_1_0*s_q_2 + F2_3_2_0*c_q_2;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = F1_3_2_0*c_q_1 - F2_3_0_0*s_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = Rc3_0_1;
+    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
+    const double F3_4_5_0 = -Rch3_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = F3_4_0_0*c_q_3 + F3_4_2_0*s_q_3;
+    const double F2_4_1_0 = F3_4_1_0 + F3_4_3_0*t14 + F3_4_5_0*t15;
+    const double F2_4_2_0 = -F3_4_0_0*s_q_3 + F3_4_2_0*c_q_3;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_1_0 = F2_4_1_0*c_q_2 - F2_4_2_0*s_q_2;
+    const double F1_4_2_0 = F2_4_1_0*s_q_2 + F2_4_2_0*c_q_2;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = F1_4_2_0*c_q_1 - F2_4_0_0*s_q_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
+    const double F4_5_4_0 = -t0;
+    const double F4_5_5_0 = Rch4_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t21 = -0.4*F4_5_4_0;
+    const double F3_5_0_0 = F4_5_0_0*c_q_4 + t21;
+    const double F3_5_3_0 = F4_5_5_0*s_q_4;
+    const double F3_5_1_0 = 0.4*F3_5_3_0;
+    const double F3_5_2_0 = -F4_5_0_0*s_q_4;
+    const double F3_5_5_0 = F4_5_5_0*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3 + F3_5_2_0*s_q_3 + t21;
+    const double F2_5_1_0 = F3_5_1_0 + F3_5_3_0*t14 + F3_5_5_0*t15;
+    const double F2_5_2_0 = -F3_5_0_0*s_q_3 + F3_5_2_0*c_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_1_0 = F2_5_1_0*c_q_2 - F2_5_2_0*s_q_2;
+    const double F1_5_2_0 = F2_5_1_0*s_q_2 + F2_5_2_0*c_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = F1_5_2_0*c_q_1 - F2_5_0_0*s_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
+    const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
+    const double ltdl_L5_2 = 3149.606299212598*F2_5_0_0;
+    const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F2_4_0_0*ltdl_dinv4_0;
+    const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_4_1_0*ltdl_L4_0 - F3_5_1_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_1_0 - F3_4_1_0*ltdl_L4_1 - F3_5_1_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_0_0 - F3_4_1_0*ltdl_L4_2 - F3_5_1_0*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_4_1_0*ltdl_L4_3 - F3_5_1_0*ltdl_L5_3 + Rc3_1_1;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0 - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = F1_2_1_0 - F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1 - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = -F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2 + Rc2_0_0 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0;
+    const double ltdl_A1_1 = -F1_4_1_0*ltdl_L4_1 - F1_5_1_0*ltdl_L5_1 + Rc1_1_1 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y5: Y = L^-T B */
+    const double t22 = s_q_0*s_q_2;
+    const double t23 = c_q_0*c_q_2;
+    const double t24 = s_q_1*t23;
+    const double t25 = t22 + t24;
+    const double t26 = c_q_0*c_q_1;
+    const double t27 = c_q_3*t26 - s_q_3*t25;
+    const double t28 = c_q_3*t25;
+    const double t29 = s_q_3*t26 + t28;
+    const double ltdl_Y5_0 = c_q_4*t27 - s_q_4*t29;
+    const double t30 = c_q_0*s_q_2;
+    const double t31 = c_q_2*s_q_0*s_q_1 - t30;
+    const double t32 = c_q_1*s_q_0;
+    const double t33 = c_q_3*t32 - s_q_3*t31;
+    const double t34 = c_q_3*t31;
+    const double t35 = s_q_3*t32 + t34;
+    const double ltdl_Y5_1 = c_q_4*t33 - s_q_4*t35;
+    const double t36 = c_q_1*c_q_2;
+    const double t37 = -c_q_3*s_q_1 - s_q_3*t36;
+    const double t38 = s_q_1*s_q_3;
+    const double t39 = c_q_3*t36 - t38;
+    const double ltdl_Y5_2 = c_q_4*t37 - s_q_4*t39;
+    /* ltdl_Y4: Y = L^-T B */
+    const double ltdl_Y4_1 = s_q_1*t22 + t23;
+    /* ltdl_Y5: Y = L^-T B */
+    const double t40 = c_q_4*t35;
+    const double t41 = s_q_4*t33;
+    const double t42 = 0.05*c_q_5;
+    const double t43 = 0.05*s_q_5;
+    const double t44 = -ltdl_Y4_1*t43 + t42*(t40 + t41);
+    const double t45 = c_q_4*t39;
+    const double t46 = s_q_4*t37;
+    const double t47 = t45 + t46;
+    /* ltdl_Y4: Y = L^-T B */
+    const double ltdl_Y4_2 = c_q_1*s_q_2;
+    /* ltdl_Y5: Y = L^-T B */
+    const double t48 = ltdl_Y4_2*t43;
+    const double t49 = 0.05*c_q_5*t47 - t48;
+    const double ltdl_Y5_3 = ltdl_Y5_1*t49 - ltdl_Y5_2*t44;
+    const double t50 = c_q_2*s_q_0;
+    /* ltdl_Y4: Y = L^-T B */
+    const double ltdl_Y4_0 = s_q_1*t30 - t50;
+    /* ltdl_Y5: Y = L^-T B */
+    const double t51 = c_q_4*t29;
+    const double t52 = s_q_4*t27;
+    const double t53 = -ltdl_Y4_0*t43 + t42*(t51 + t52);
+    const double ltdl_Y5_4 = -ltdl_Y5_0*t49 + ltdl_Y5_2*t53;
+    const double ltdl_Y5_5 = ltdl_Y5_0*t44 - ltdl_Y5_1*t53;
+    /* ltdl_Y4: Y = L^-T B */
+    const double t54 = t42*t47 + 0.05*t45 + 0.05*t46 - t48;
+    const double t55 = 0.05*t40 + 0.05*t41 + t44;
+    const double ltdl_Y4_3 = ltdl_Y4_1*t54 - ltdl_Y4_2*t55;
+    const double t56 = 0.05*t51 + 0.05*t52 + t53;
+    const double ltdl_Y4_4 = -ltdl_Y4_0*t54 + ltdl_Y4_2*t56;
+    const double ltdl_Y4_5 = ltdl_Y4_0*t55 - ltdl_Y4_1*t56;
+    /* ltdl_Y3: Y = L^-T B */
+    const double ltdl_Y3_0 = c_q_0*s_q_1*s_q_2 - ltdl_L4_3*ltdl_Y4_0 - ltdl_L5_3*ltdl_Y5_0 - t50;
+    const double ltdl_Y3_1 = -ltdl_L4_3*ltdl_Y4_1 - ltdl_L5_3*ltdl_Y5_1 + ltdl_Y4_1;
+    const double ltdl_Y3_2 = c_q_1*s_q_2 - ltdl_L4_3*ltdl_Y4_2 - ltdl_L5_3*ltdl_Y5_2;
+    const double t57 = t14*t36 - 0.4*t38 + t54;
+    const double t58 = t15*t32 + 0.4*t34 + t55;
+    const double ltdl_Y3_3 = -ltdl_L4_3*ltdl_Y4_3 - ltdl_L5_3*ltdl_Y5_3 + ltdl_Y4_1*t57 - ltdl_Y4_2*t58;
+    const double t59 = t15*t26 + 0.4*t28 + t56;
+    const double ltdl_Y3_4 = c_q_1*s_q_2*t59 - ltdl_L4_3*ltdl_Y4_4 - ltdl_L5_3*ltdl_Y5_4 - ltdl_Y4_0*t57;
+    const double ltdl_Y3_5 = -ltdl_L4_3*ltdl_Y4_5 - ltdl_L5_3*ltdl_Y5_5 + ltdl_Y4_0*t58 - ltdl_Y4_1*t59;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_0 = c_q_0*c_q_1 - ltdl_L3_2*ltdl_Y3_0 - ltdl_L4_2*ltdl_Y4_0 - ltdl_L5_2*ltdl_Y5_0;
+    const double ltdl_Y2_1 = c_q_1*s_q_0 - ltdl_L3_2*ltdl_Y3_1 - ltdl_L4_2*ltdl_Y4_1 - ltdl_L5_2*ltdl_Y5_1;
+    const double ltdl_Y2_2 = -ltdl_L3_2*ltdl_Y3_2 - ltdl_L4_2*ltdl_Y4_2 - ltdl_L5_2*ltdl_Y5_2 - s_q_1;
+    const double t60 = 0.4*s_q_1*t50 - 0.4*t30 + t58;
+    const double t61 = 0.4*t36 + t57;
+    const double ltdl_Y2_3 = c_q_1*s_q_0*t61 - ltdl_L3_2*ltdl_Y3_3 - ltdl_L4_2*ltdl_Y4_3 - ltdl_L5_2*ltdl_Y5_3 + s_q_1*t60;
+    const double t62 = 0.4*t22 + 0.4*t24 + t59;
+    const double ltdl_Y2_4 = -ltdl_L3_2*ltdl_Y3_4 - ltdl_L4_2*ltdl_Y4_4 - ltdl_L5_2*ltdl_Y5_4 - s_q_1*t62 - t26*t61;
+    const double ltdl_Y2_5 = c_q_0*c_q_1*t60 - ltdl_L3_2*ltdl_Y3_5 - ltdl_L4_2*ltdl_Y4_5 - ltdl_L5_2*ltdl_Y5_5 - t32*t62;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_0 = -ltdl_L2_1*ltdl_Y2_0 - ltdl_L3_1*ltdl_Y3_0 - ltdl_L4_1*ltdl_Y4_0 - ltdl_L5_1*ltdl_Y5_0 - s_q_0;
+    const double ltdl_Y1_1 = c_q_0 - ltdl_L2_1*ltdl_Y2_1 - ltdl_L3_1*ltdl_Y3_1 - ltdl_L4_1*ltdl_Y4_1 - ltdl_L5_1*ltdl_Y5_1;
+    const double ltdl_Y1_2 = -ltdl_L2_1*ltdl_Y2_2 - ltdl_L3_1*ltdl_Y3_2 - ltdl_L4_1*ltdl_Y4_2 - ltdl_L5_1*ltdl_Y5_2;
+    const double ltdl_Y1_3 = c_q_0*t61 - ltdl_L2_1*ltdl_Y2_3 - ltdl_L3_1*ltdl_Y3_3 - ltdl_L4_1*ltdl_Y4_3 - ltdl_L5_1*ltdl_Y5_3;
+    const double ltdl_Y1_4 = -ltdl_L2_1*ltdl_Y2_4 - ltdl_L3_1*ltdl_Y3_4 - ltdl_L4_1*ltdl_Y4_4 - ltdl_L5_1*ltdl_Y5_4 + s_q_0*t61;
+    const double ltdl_Y1_5 = -c_q_0*t62 - ltdl_L2_1*ltdl_Y2_5 - ltdl_L3_1*ltdl_Y3_5 - ltdl_L4_1*ltdl_Y4_5 - ltdl_L5_1*ltdl_Y5_5 - s_q_0*t60;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_0 = -ltdl_L1_0*ltdl_Y1_0 - ltdl_L2_0*ltdl_Y2_0 - ltdl_L3_0*ltdl_Y3_0 - ltdl_L4_0*ltdl_Y4_0 - ltdl_L5_0*ltdl_Y5_0;
+    const double ltdl_Y0_1 = -ltdl_L1_0*ltdl_Y1_1 - ltdl_L2_0*ltdl_Y2_1 - ltdl_L3_0*ltdl_Y3_1 - ltdl_L4_0*ltdl_Y4_1 - ltdl_L5_0*ltdl_Y5_1;
+    const double ltdl_Y0_2 = -ltdl_L1_0*ltdl_Y1_2 - ltdl_L2_0*ltdl_Y2_2 - ltdl_L3_0*ltdl_Y3_2 - ltdl_L4_0*ltdl_Y4_2 - ltdl_L5_0*ltdl_Y5_2 + 1.0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 - ltdl_L2_0*ltdl_Y2_3 - ltdl_L3_0*ltdl_Y3_3 - ltdl_L4_0*ltdl_Y4_3 - ltdl_L5_0*ltdl_Y5_3 - t60;
+    const double ltdl_Y0_4 = -ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 - ltdl_L3_0*ltdl_Y3_4 - ltdl_L4_0*ltdl_Y4_4 - ltdl_L5_0*ltdl_Y5_4 + t62;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 - ltdl_L3_0*ltdl_Y3_5 - ltdl_L4_0*ltdl_Y4_5 - ltdl_L5_0*ltdl_Y5_5;
     /* shared by the outputs */
-    const double t166 = s_q_0*s_q_2;
-    const double t167 = c_q_0*c_q_2;
-    const double t168 = s_q_1*t167 + t166;
-    const double t169 = c_q_0*c_q_1;
-    const double t170 = c_q_3*t169 - s_q_3*t168;
-    const double t171 = c_q_3*t168 + s_q_3*t169;
-    const double t172 = c_q_4*t170 - s_q_4*t171;
-    const double t173 = c_q_0*s_q_2;
-    const double t174 = -c_q_2*s_q_0 + s_q_1*t173;
-    const double t175 = c_q_4*t171 + s_q_4*t170;
-    const double t176 = c_q_5*t174 + s_q_5*t175;
-    const double t177 = c_q_5*t175 - s_q_5*t174;
-    const double t178 = Ups5_0_0*t172 + Ups5_0_1*t176 + Ups5_0_2*t177;
-    const double t179 = Ups5_0_2*t172 + Ups5_1_2*t176 + Ups5_2_2*t177;
-    const double t180 = Ups5_0_1*t172 + Ups5_1_1*t176 + Ups5_1_2*t177;
-    const double t181 = c_q_2*s_q_0*s_q_1 - t173;
-    const double t182 = c_q_1*s_q_0;
-    const double t183 = c_q_3*t182 - s_q_3*t181;
-    const double t184 = c_q_3*t181 + s_q_3*t182;
-    const double t185 = c_q_4*t183 - s_q_4*t184;
-    const double t186 = s_q_1*t166 + t167;
-    const double t187 = c_q_4*t184 + s_q_4*t183;
-    const double t188 = c_q_5*t186 + s_q_5*t187;
-    const double t189 = c_q_5*t187 - s_q_5*t186;
-    const double t190 = Ups5_0_0*t185 + Ups5_0_1*t188 + Ups5_0_2*t189;
-    const double t191 = Ups5_0_2*t185 + Ups5_1_2*t188 + Ups5_2_2*t189;
-    const double t192 = Ups5_0_1*t185 + Ups5_1_1*t188 + Ups5_1_2*t189;
-    const double t193 = c_q_1*c_q_2;
-    const double t194 = -c_q_3*s_q_1 - s_q_3*t193;
-    const double t195 = c_q_3*t193 - s_q_1*s_q_3;
-    const double t196 = c_q_4*t194 - s_q_4*t195;
-    const double t197 = c_q_4*t195 + s_q_4*t194;
-    const double t198 = c_q_1*s_q_2;
-    const double t199 = c_q_5*t198 + s_q_5*t197;
-    const double t200 = c_q_5*t197 - s_q_5*t198;
-    const double t201 = Ups5_0_0*t196 + Ups5_0_1*t199 + Ups5_0_2*t200;
-    const double t202 = Ups5_0_2*t196 + Ups5_1_2*t199 + Ups5_2_2*t200;
-    const double t203 = Ups5_0_1*t196 + Ups5_1_1*t199 + Ups5_1_2*t200;
-    const double t204 = 0.05*Ups5_0_1;
-    const double t205 = Ups5_0_3 + t204;
-    const double t206 = t172*t205;
-    const double t207 = -0.05*Ups5_0_0 + Ups5_0_4;
-    const double t208 = Ups5_0_5*t177 + t176*t207 + t206;
-    const double t209 = Ups5_2_5*t177;
-    const double t210 = 0.05*Ups5_1_2 + Ups5_2_3;
-    const double t211 = -0.05*Ups5_0_2 + Ups5_2_4;
-    const double t212 = t172*t210 + t176*t211 + t209;
-    const double t213 = 0.05*Ups5_1_1 + Ups5_1_3;
-    const double t214 = Ups5_1_4 - t204;
-    const double t215 = t176*t214;
-    const double t216 = Ups5_1_5*t177 + t172*t213 + t215;
-    const double t217 = t185*t205;
-    const double t218 = Ups5_0_5*t189 + t188*t207 + t217;
-    const double t219 = Ups5_2_5*t189;
-    const double t220 = t185*t210 + t188*t211 + t219;
-    const double t221 = t188*t214;
-    const double t222 = Ups5_1_5*t189 + t185*t213 + t221;
-    const double t223 = t196*t205;
-    const double t224 = Ups5_0_5*t200 + t199*t207 + t223;
-    const double t225 = Ups5_2_5*t200;
-    const double t226 = t196*t210 + t199*t211 + t225;
-    const double t227 = t199*t214;
-    const double t228 = Ups5_1_5*t200 + t196*t213 + t227;
-    const double t229 = t176*t213 + t177*t210 + t206;
-    const double t230 = Ups5_0_5*t172 + Ups5_1_5*t176 + t209;
-    const double t231 = t172*t207 + t177*t211 + t215;
-    const double t232 = t188*t213 + t189*t210 + t217;
-    const double t233 = Ups5_0_5*t185 + Ups5_1_5*t188 + t219;
-    const double t234 = t185*t207 + t189*t211 + t221;
-    const double t235 = t199*t213 + t200*t210 + t223;
-    const double t236 = Ups5_0_5*t196 + Ups5_1_5*t199 + t225;
-    const double t237 = t196*t207 + t200*t211 + t227;
-    const double t238 = 0.05*Ups5_1_5 + Ups5_3_5;
-    const double t239 = 0.0025000000000000005*Ups5_1_1 + 0.1*Ups5_1_3 + Ups5_3_3;
-    const double t240 = -0.0025000000000000005*Ups5_0_1 - 0.05*Ups5_0_3 + 0.05*Ups5_1_4 + Ups5_3_4;
-    const double t241 = t172*t239 + t176*t240 + t177*t238;
-    const double t242 = -0.05*Ups5_0_5 + Ups5_4_5;
-    const double t243 = Ups5_5_5*t177 + t172*t238 + t176*t242;
-    const double t244 = 0.0025000000000000005*Ups5_0_0 - 0.1*Ups5_0_4 + Ups5_4_4;
-    const double t245 = t172*t240 + t176*t244 + t177*t242;
-    const double t246 = t185*t239 + t188*t240 + t189*t238;
-    const double t247 = Ups5_5_5*t189 + t185*t238 + t188*t242;
-    const double t248 = t185*t240 + t188*t244 + t189*t242;
-    const double t249 = t196*t239 + t199*t240 + t200*t238;
-    const double t250 = Ups5_5_5*t200 + t196*t238 + t199*t242;
-    const double t251 = t196*t240 + t199*t244 + t200*t242;
+    const double t63 = 3149.606299212598*ltdl_Y5_0;
+    const double t64 = ltdl_Y0_0*ltdl_dinv0_0;
+    const double t65 = ltdl_Y1_0*ltdl_dinv1_0;
+    const double t66 = ltdl_Y2_0*ltdl_dinv2_0;
+    const double t67 = ltdl_Y3_0*ltdl_dinv3_0;
+    const double t68 = ltdl_Y4_0*ltdl_dinv4_0;
+    const double t69 = ltdl_Y0_1*t64 + ltdl_Y1_1*t65 + ltdl_Y2_1*t66 + ltdl_Y3_1*t67 + ltdl_Y4_1*t68 + ltdl_Y5_1*t63;
+    const double t70 = ltdl_Y0_2*t64 + ltdl_Y1_2*t65 + ltdl_Y2_2*t66 + ltdl_Y3_2*t67 + ltdl_Y4_2*t68 + ltdl_Y5_2*t63;
+    const double t71 = ltdl_Y0_3*t64 + ltdl_Y1_3*t65 + ltdl_Y2_3*t66 + ltdl_Y3_3*t67 + ltdl_Y4_3*t68 + ltdl_Y5_3*t63;
+    const double t72 = ltdl_Y0_4*t64 + ltdl_Y1_4*t65 + ltdl_Y2_4*t66 + ltdl_Y3_4*t67 + ltdl_Y4_4*t68 + ltdl_Y5_4*t63;
+    const double t73 = ltdl_Y0_5*t64 + ltdl_Y1_5*t65 + ltdl_Y2_5*t66 + ltdl_Y3_5*t67 + ltdl_Y4_5*t68 + ltdl_Y5_5*t63;
+    const double t74 = 3149.606299212598*ltdl_Y5_1;
+    const double t75 = ltdl_Y0_1*ltdl_dinv0_0;
+    const double t76 = ltdl_Y1_1*ltdl_dinv1_0;
+    const double t77 = ltdl_Y2_1*ltdl_dinv2_0;
+    const double t78 = ltdl_Y3_1*ltdl_dinv3_0;
+    const double t79 = ltdl_Y4_1*ltdl_dinv4_0;
+    const double t80 = ltdl_Y0_2*t75 + ltdl_Y1_2*t76 + ltdl_Y2_2*t77 + ltdl_Y3_2*t78 + ltdl_Y4_2*t79 + ltdl_Y5_2*t74;
+    const double t81 = ltdl_Y0_3*t75 + ltdl_Y1_3*t76 + ltdl_Y2_3*t77 + ltdl_Y3_3*t78 + ltdl_Y4_3*t79 + ltdl_Y5_3*t74;
+    const double t82 = ltdl_Y0_4*t75 + ltdl_Y1_4*t76 + ltdl_Y2_4*t77 + ltdl_Y3_4*t78 + ltdl_Y4_4*t79 + ltdl_Y5_4*t74;
+    const double t83 = ltdl_Y0_5*t75 + ltdl_Y1_5*t76 + ltdl_Y2_5*t77 + ltdl_Y3_5*t78 + ltdl_Y4_5*t79 + ltdl_Y5_5*t74;
+    const double t84 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t85 = ltdl_Y1_2*ltdl_dinv1_0;
+    const double t86 = ltdl_Y2_2*ltdl_dinv2_0;
+    const double t87 = ltdl_Y3_2*ltdl_dinv3_0;
+    const double t88 = ltdl_Y4_2*ltdl_dinv4_0;
+    const double t89 = 3149.606299212598*ltdl_Y5_2;
+    const double t90 = ltdl_Y0_3*t84 + ltdl_Y1_3*t85 + ltdl_Y2_3*t86 + ltdl_Y3_3*t87 + ltdl_Y4_3*t88 + ltdl_Y5_3*t89;
+    const double t91 = ltdl_Y0_4*t84 + ltdl_Y1_4*t85 + ltdl_Y2_4*t86 + ltdl_Y3_4*t87 + ltdl_Y4_4*t88 + ltdl_Y5_4*t89;
+    const double t92 = ltdl_Y0_5*t84 + ltdl_Y1_5*t85 + ltdl_Y2_5*t86 + ltdl_Y3_5*t87 + ltdl_Y4_5*t88 + ltdl_Y5_5*t89;
+    const double t93 = 3149.606299212598*ltdl_Y5_3;
+    const double t94 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t95 = ltdl_Y1_3*ltdl_dinv1_0;
+    const double t96 = ltdl_Y2_3*ltdl_dinv2_0;
+    const double t97 = ltdl_Y3_3*ltdl_dinv3_0;
+    const double t98 = ltdl_Y4_3*ltdl_dinv4_0;
+    const double t99 = ltdl_Y0_4*t94 + ltdl_Y1_4*t95 + ltdl_Y2_4*t96 + ltdl_Y3_4*t97 + ltdl_Y4_4*t98 + ltdl_Y5_4*t93;
+    const double t100 = ltdl_Y0_5*t94 + ltdl_Y1_5*t95 + ltdl_Y2_5*t96 + ltdl_Y3_5*t97 + ltdl_Y4_5*t98 + ltdl_Y5_5*t93;
+    const double t101 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_4*ltdl_Y5_5;
 
     /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = t172*t178 + t176*t180 + t177*t179;
-    Lambda_inv[1] = t172*t190 + t176*t192 + t177*t191;
-    Lambda_inv[2] = t172*t201 + t176*t203 + t177*t202;
-    Lambda_inv[3] = t172*t208 + t176*t216 + t177*t212;
-    Lambda_inv[4] = t172*t218 + t176*t222 + t177*t220;
-    Lambda_inv[5] = t172*t224 + t176*t228 + t177*t226;
-    Lambda_inv[6] = t178*t185 + t179*t189 + t180*t188;
-    Lambda_inv[7] = t185*t190 + t188*t192 + t189*t191;
-    Lambda_inv[8] = t185*t201 + t188*t203 + t189*t202;
-    Lambda_inv[9] = t185*t208 + t188*t216 + t189*t212;
-    Lambda_inv[10] = t185*t218 + t188*t222 + t189*t220;
-    Lambda_inv[11] = t185*t224 + t188*t228 + t189*t226;
-    Lambda_inv[12] = t178*t196 + t179*t200 + t180*t199;
-    Lambda_inv[13] = t190*t196 + t191*t200 + t192*t199;
-    Lambda_inv[14] = t196*t201 + t199*t203 + t200*t202;
-    Lambda_inv[15] = t196*t208 + t199*t216 + t200*t212;
-    Lambda_inv[16] = t196*t218 + t199*t222 + t200*t220;
-    Lambda_inv[17] = t196*t224 + t199*t228 + t200*t226;
-    Lambda_inv[18] = t172*t229 + t176*t231 + t177*t230;
-    Lambda_inv[19] = t172*t232 + t176*t234 + t177*t233;
-    Lambda_inv[20] = t172*t235 + t176*t237 + t177*t236;
-    Lambda_inv[21] = t172*t241 + t176*t245 + t177*t243;
-    Lambda_inv[22] = t172*t246 + t176*t248 + t177*t247;
-    Lambda_inv[23] = t172*t249 + t176*t251 + t177*t250;
-    Lambda_inv[24] = t185*t229 + t188*t231 + t189*t230;
-    Lambda_inv[25] = t185*t232 + t188*t234 + t189*t233;
-    Lambda_inv[26] = t185*t235 + t188*t237 + t189*t236;
-    Lambda_inv[27] = t185*t241 + t188*t245 + t189*t243;
-    Lambda_inv[28] = t185*t246 + t188*t248 + t189*t247;
-    Lambda_inv[29] = t185*t249 + t188*t251 + t189*t250;
-    Lambda_inv[30] = t196*t229 + t199*t231 + t200*t230;
-    Lambda_inv[31] = t196*t232 + t199*t234 + t200*t233;
-    Lambda_inv[32] = t196*t235 + t199*t237 + t200*t236;
-    Lambda_inv[33] = t196*t241 + t199*t245 + t200*t243;
-    Lambda_inv[34] = t196*t246 + t199*t248 + t200*t247;
-    Lambda_inv[35] = t196*t249 + t199*t251 + t200*t250;
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_0*ltdl_Y5_0;
+    Lambda_inv[1] = t69;
+    Lambda_inv[2] = t70;
+    Lambda_inv[3] = t71;
+    Lambda_inv[4] = t72;
+    Lambda_inv[5] = t73;
+    Lambda_inv[6] = t69;
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_1*ltdl_Y5_1;
+    Lambda_inv[8] = t80;
+    Lambda_inv[9] = t81;
+    Lambda_inv[10] = t82;
+    Lambda_inv[11] = t83;
+    Lambda_inv[12] = t70;
+    Lambda_inv[13] = t80;
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_2*ltdl_Y5_2;
+    Lambda_inv[15] = t90;
+    Lambda_inv[16] = t91;
+    Lambda_inv[17] = t92;
+    Lambda_inv[18] = t71;
+    Lambda_inv[19] = t81;
+    Lambda_inv[20] = t90;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_3*ltdl_Y5_3;
+    Lambda_inv[22] = t99;
+    Lambda_inv[23] = t100;
+    Lambda_inv[24] = t72;
+    Lambda_inv[25] = t82;
+    Lambda_inv[26] = t91;
+    Lambda_inv[27] = t99;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_4*ltdl_Y5_4;
+    Lambda_inv[29] = t101;
+    Lambda_inv[30] = t73;
+    Lambda_inv[31] = t83;
+    Lambda_inv[32] = t92;
+    Lambda_inv[33] = t100;
+    Lambda_inv[34] = t101;
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_5*ltdl_Y5_5;
 }

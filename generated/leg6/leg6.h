@@ -23,14 +23,14 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 213 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 121 temporaries
-//   mass_matrix: 175 mul, 120 add, 0 div, 10 sin/cos, 0 sqrt; 119 temporaries
-//   bias_forces: 204 mul, 132 add, 0 div, 10 sin/cos, 0 sqrt; 118 temporaries
-//   inverse_mass_matrix: 565 mul, 377 add, 5 div, 10 sin/cos, 0 sqrt; 312 temporaries
-//   forward_dynamics: 481 mul, 338 add, 5 div, 10 sin/cos, 0 sqrt; 266 temporaries
+//   inverse_dynamics: 208 mul, 139 add, 0 div, 10 sin/cos, 0 sqrt; 122 temporaries
+//   mass_matrix: 120 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 94 temporaries
+//   bias_forces: 199 mul, 129 add, 0 div, 10 sin/cos, 0 sqrt; 119 temporaries
+//   inverse_mass_matrix: 248 mul, 155 add, 5 div, 10 sin/cos, 0 sqrt; 152 temporaries
+//   forward_dynamics: 395 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 242 temporaries
 //   jacobian: 94 mul, 50 add, 0 div, 12 sin/cos, 0 sqrt; 62 temporaries
-//   jacobian_dot_qd: 171 mul, 95 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
-//   op_space_inverse_inertia: 872 mul, 569 add, 5 div, 12 sin/cos, 0 sqrt; 403 temporaries
+//   jacobian_dot_qd: 165 mul, 92 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
+//   op_space_inverse_inertia: 541 mul, 342 add, 5 div, 12 sin/cos, 0 sqrt; 241 temporaries
 
 #ifndef LEG6_H
 #define LEG6_H
@@ -55,11 +55,11 @@ void leg6_mass_matrix(const double* q, double* M);
 void leg6_bias_forces(const double* q, const double* qd, double* C);
 
 /* M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Minv: 6 x 6, row-major. Part I (4.4)-(4.6), (4.16), (4.19)-(4.22). */
+ * Minv: 6 x 6, row-major. Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void leg6_inverse_mass_matrix(const double* q, double* Minv);
 
 /* joint accelerations qdd = M^-1 (tau - C).
- * qdd: 6. Part I (5.8)-(5.10) (FD3). */
+ * qdd: 6. Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void leg6_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd);
 
 /* tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -71,7 +71,7 @@ void leg6_jacobian(const double* q, double* J);
 void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd);
 
 /* operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Lambda_inv: 6 x 6, row-major. Part II (6.10). */
+ * Lambda_inv: 6 x 6, row-major. Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv);
 
 #ifdef __cplusplus

@@ -20,17 +20,197 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 20 mul, 14 add, 0 div, 4 sin/cos, 0 sqrt; 18 temporaries
-//   mass_matrix: 5 mul, 5 add, 0 div, 2 sin/cos, 0 sqrt; 5 temporaries
+//   mass_matrix: 2 mul, 2 add, 0 div, 1 sin/cos, 0 sqrt; 3 temporaries
 //   bias_forces: 17 mul, 9 add, 0 div, 4 sin/cos, 0 sqrt; 16 temporaries
-//   inverse_mass_matrix: 10 mul, 6 add, 1 div, 2 sin/cos, 0 sqrt; 9 temporaries
-//   forward_dynamics: 30 mul, 17 add, 1 div, 4 sin/cos, 0 sqrt; 21 temporaries
+//   inverse_mass_matrix: 7 mul, 4 add, 1 div, 1 sin/cos, 0 sqrt; 7 temporaries
+//   forward_dynamics: 25 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 25 temporaries
 //   jacobian: 6 mul, 4 add, 0 div, 4 sin/cos, 0 sqrt; 8 temporaries
 //   jacobian_dot_qd: 13 mul, 6 add, 0 div, 4 sin/cos, 0 sqrt; 11 temporaries
-//   op_space_inverse_inertia: 38 mul, 19 add, 1 div, 4 sin/cos, 0 sqrt; 27 temporaries
+//   op_space_inverse_inertia: 30 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 22 temporaries
 
 #include <math.h>
 
 #include "planar2.h"
+
+/* ------------------------------------------------------------------------------------
+ * Vector support: W lanes at a time on the compiler's vector types, for the sin/cos of
+ * the scalar functions (all joint angles of one call at once, soagen_sincos) and for the
+ * batch functions (soagen generate --batch: W states at a time). W follows the compiler's
+ * target macros: 8 with AVX-512F, 4 with AVX, 2 otherwise (SSE2, NEON); -DSOAGEN_WIDTH=W
+ * forces one (1, 2, 4 or 8). Without GCC/Clang vector extensions, or with
+ * -DSOAGEN_NO_VECTOR, W = 1: plain C99, libm's sin and cos one angle at a time, and the
+ * batch functions loop over the scalar ones.
+ *
+ * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
+ * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
+ * -lm, when the ISA of its variant is enabled).
+ * ------------------------------------------------------------------------------------ */
+#ifndef SOAGEN_VECTOR_PRELUDE
+#define SOAGEN_VECTOR_PRELUDE
+
+#if defined(SOAGEN_WIDTH)
+#  define SOAGEN_W SOAGEN_WIDTH
+#elif defined(SOAGEN_NO_VECTOR) || !defined(__GNUC__)
+#  define SOAGEN_W 1
+#elif defined(__AVX512F__)
+#  define SOAGEN_W 8
+#elif defined(__AVX__)
+#  define SOAGEN_W 4
+#else
+#  define SOAGEN_W 2
+#endif
+
+#if SOAGEN_W > 1
+typedef double soagen_vd __attribute__((vector_size(8 * SOAGEN_W)));
+typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
+#define SOAGEN_SPLAT(x) ((soagen_vd){0} + (x))
+
+/* state-major (n, m) rows <-> m vectors of W states */
+static inline void soagen_load(soagen_vd* v, const double* x, int m)
+{
+    for (int k = 0; k < m; k++) {
+        soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
+        for (int l = 0; l < SOAGEN_W; l++)
+            t[l] = x[l * m + k];
+        v[k] = t;
+    }
+}
+
+static inline void soagen_store(double* x, const soagen_vd* v, int m)
+{
+    for (int k = 0; k < m; k++)
+        for (int l = 0; l < SOAGEN_W; l++)
+            x[l * m + k] = v[k][l];
+}
+
+static inline soagen_vd soagen_vsqrt(soagen_vd x)
+{
+    double lanes[SOAGEN_W];
+    soagen_vd r;
+    for (int l = 0; l < SOAGEN_W; l++)
+        lanes[l] = sqrt(x[l]);
+    __builtin_memcpy(&r, lanes, sizeof lanes);
+    return r;
+}
+
+/* sin and cos of W angles at once. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
+ * three parts (the first two of 33 bits, so k*P1 and k*P2 are exact for |k| < 2^20);
+ * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
+ * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
+ * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
+ * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
+ * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
+static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
+    const soagen_vd y = x * 0.6366197723675814 + 6755399441055744.0;
+    const soagen_vd k = y - 6755399441055744.0;
+    const soagen_vu n = (soagen_vu)y;
+    const soagen_vd r = ((x - k * P1) - k * P2) - k * P3;
+    const soagen_vd z = r * r;
+    const soagen_vd ps = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03
+        + z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06
+        + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+    const soagen_vd pc = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
+        + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
+        + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    const soagen_vu odd = -(n & 1), bs = (soagen_vu)ps, bc = (soagen_vu)pc;
+    *s = (soagen_vd)(((bs & ~odd) | (bc & odd)) ^ ((n & 2) << 62));        /* q: s, c, -s, -c */
+    *c = (soagen_vd)(((bc & ~odd) | (bs & odd)) ^ (((n + 1) & 2) << 62));  /* q: c, -s, -c, s */
+    int large = 0;
+    for (int l = 0; l < SOAGEN_W; l++)
+        large |= !(x[l] >= -823549.6654 && x[l] <= 823549.6654);
+    if (large)
+        for (int l = 0; l < SOAGEN_W; l++)
+            if (!(x[l] >= -823549.6654 && x[l] <= 823549.6654)) {
+                (*s)[l] = sin(x[l]);
+                (*c)[l] = cos(x[l]);
+            }
+}
+
+#if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
+    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
+    && ((SOAGEN_W == 8 && defined(__AVX512F__)) || (SOAGEN_W == 4 && defined(__AVX__)) || SOAGEN_W == 2)
+#  define SOAGEN_LIBMVEC 1
+#  if SOAGEN_W == 8
+extern soagen_vd _ZGVeN8v_sin(soagen_vd);
+extern soagen_vd _ZGVeN8v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVeN8v_sin
+#    define SOAGEN_MVCOS _ZGVeN8v_cos
+#  elif SOAGEN_W == 4 && defined(__AVX2__)
+extern soagen_vd _ZGVdN4v_sin(soagen_vd);
+extern soagen_vd _ZGVdN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVdN4v_sin
+#    define SOAGEN_MVCOS _ZGVdN4v_cos
+#  elif SOAGEN_W == 4
+extern soagen_vd _ZGVcN4v_sin(soagen_vd);
+extern soagen_vd _ZGVcN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVcN4v_sin
+#    define SOAGEN_MVCOS _ZGVcN4v_cos
+#  else
+extern soagen_vd _ZGVbN2v_sin(soagen_vd);
+extern soagen_vd _ZGVbN2v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVbN2v_sin
+#    define SOAGEN_MVCOS _ZGVbN2v_cos
+#  endif
+/* -DSOAGEN_USE_LIBMVEC: glibc's libmvec, two calls (sin, cos) per vector. */
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    *s = SOAGEN_MVSIN(x);
+    *c = SOAGEN_MVCOS(x);
+}
+#else
+#  define SOAGEN_LIBMVEC 0
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    soagen_vsincos_poly(x, s, c);
+}
+#endif
+
+/* One of the two, for a sin or cos whose argument is not an input (rare). */
+static inline soagen_vd soagen_vsin(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return s;
+}
+
+static inline soagen_vd soagen_vcos(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return c;
+}
+#endif /* SOAGEN_W > 1 */
+
+/* s[i] = sin(x[i]), c[i] = cos(x[i]) for the n angles of one scalar call: gathered into
+ * vectors of W lanes (the last one padded with zeros), one soagen_vsincos per W angles,
+ * scattered back; W = 1: libm.
+ * The lanes are set one by one in registers (a vector loaded from memory just written
+ * lane by lane would wait for the stores). */
+static inline void soagen_sincos(const double* x, double* s, double* c, int n)
+{
+#if SOAGEN_W > 1
+    for (int i = 0; i < n; i += SOAGEN_W) {
+        soagen_vd v = SOAGEN_SPLAT(0.0);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++)
+            v[l] = x[i + l];
+        soagen_vd vs, vc;
+        soagen_vsincos(v, &vs, &vc);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++) {
+            s[i + l] = vs[l];
+            c[i + l] = vc[l];
+        }
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        s[i] = sin(x[i]);
+        c[i] = cos(x[i]);
+    }
+#endif
+}
+#endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
@@ -43,11 +223,14 @@ void planar2_inverse_dynamics(const double* q, const double* qd, const double* q
     (void)qdd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[1] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
     /* a0: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a0_3 = 9.81*s_q_0;
     const double a0_4 = 9.81*c_q_0;
@@ -76,21 +259,22 @@ void planar2_inverse_dynamics(const double* q, const double* qd, const double* q
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 5 mul, 5 add, 0 div, 2 sin/cos, 0 sqrt; 5 temporaries. */
+ * Operations: 2 mul, 2 add, 0 div, 1 sin/cos, 0 sqrt; 3 temporaries. */
 void planar2_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[1] = { q[1] };
+    double soagen_s[1], soagen_c[1];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
+    const double c_q_1 = soagen_c[0];
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t0 = 0.27999999999999997*c_q_1;
-    const double Rc0_2_2 = c_q_1*(0.7*c_q_1 + 0.27999999999999997) + 0.7*s_q_1*s_q_1 + t0 + 0.48266666666666597;
+    const double Rc0_2_2 = 0.5599999999999999*c_q_1 + 1.1826666666666659;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = t0 + 0.14933333333333298;
+    const double F0_1_2_0 = 0.27999999999999997*c_q_1 + 0.14933333333333298;
 
     /* Outputs: M (2 x 2) */
     M[0] = Rc0_2_2;
@@ -109,11 +293,14 @@ void planar2_bias_forces(const double* q, const double* qd, double* C)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[1] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
     /* a0: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a0_3 = 9.81*s_q_0;
     const double a0_4 = 9.81*c_q_0;
@@ -139,40 +326,42 @@ void planar2_bias_forces(const double* q, const double* qd, double* C)
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Part I (4.4)-(4.6), (4.16), (4.19)-(4.22).
- * Operations: 10 mul, 6 add, 1 div, 2 sin/cos, 0 sqrt; 9 temporaries. */
+ * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 7 mul, 4 add, 1 div, 1 sin/cos, 0 sqrt; 7 temporaries. */
 void planar2_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2 = 0.17499999999999882*c_q_1*c_q_1 + 0.7*s_q_1*s_q_1 + 0.333333333333333;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z0: z(k) (4.20) */
-    const double t0 = 1.8750000000000042*c_q_1;
-    const double z0_2_1 = t0 + 1.0;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_1 = -Dinv0_0_0*z0_2_1;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double qdd1_0_0 = -Dinv0_0_0*t0 - 1.0*Dinv0_0_0;
-    const double qdd1_0_1 = -nu0_0_1*t0 - 1.0*nu0_0_1 + 6.696428571428587;
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[1] = { q[1] };
+    double soagen_s[1], soagen_c[1];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
+    const double c_q_1 = soagen_c[0];
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = 0.5599999999999999*c_q_1 + 1.1826666666666659;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = 0.27999999999999997*c_q_1 + 0.14933333333333298;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = 6.696428571428587*F0_1_2_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_1_2_0*ltdl_L1_0 + Rc0_2_2;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* shared by the outputs */
+    const double t0 = -ltdl_L1_0*ltdl_dinv0_0;
 
     /* Outputs: Minv (2 x 2) */
-    Minv[0] = Dinv0_0_0;
-    Minv[1] = nu0_0_1;
-    Minv[2] = qdd1_0_0;
-    Minv[3] = qdd1_0_1;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[1] = t0;
+    Minv[2] = t0;
+    Minv[3] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + 6.696428571428587;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
- * Part I (5.8)-(5.10) (FD3); variant fd3 (fewest operations).
- * Operations: 30 mul, 17 add, 1 div, 4 sin/cos, 0 sqrt; 21 temporaries. */
+ * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 25 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 25 temporaries. */
 void planar2_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -181,11 +370,14 @@ void planar2_forward_dynamics(const double* q, const double* qd, const double* t
     (void)tau;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[1] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
     /* a0: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a0_3 = 9.81*s_q_0;
     const double a0_4 = 9.81*c_q_0;
@@ -195,29 +387,37 @@ void planar2_forward_dynamics(const double* q, const double* qd, const double* t
     const double t0 = qd[0]*qd[0];
     const double a1_3 = -c_q_1*t0;
     const double a1_4 = s_q_1*t0;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3 = a0_3*c_q_1 + a0_4*s_q_1 + a1_3;
-    const double zeta1_4 = -a0_3*s_q_1 + a0_4*c_q_1 + a1_4;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2 = 0.17499999999999882*c_q_1*c_q_1 + 0.7*s_q_1*s_q_1 + 0.333333333333333;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z1: z(k) (4.20) */
-    const double z1_2 = 0.27999999999999997*zeta1_4;
-    const double z1_3 = -0.27999999999999997*V1_2*V1_2 + 0.7*zeta1_3;
-    const double z1_4 = 0.7*zeta1_4;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0 = 6.696428571428587*tau[1] - 6.696428571428587*z1_2;
-    /* z0: z(k) (4.20) */
-    const double z0_2 = 0.5*a0_4 + c_q_1*(1.8750000000000042*tau[1] - 1.8750000000000042*z1_2 + z1_4) + s_q_1*z1_3 + 1.0*tau[1];
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0 = Dinv0_0_0*(tau[0] - z0_2);
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double qdd1_0 = -1.8750000000000042*c_q_1*nu0_0 - 1.0*nu0_0 + nu1_0;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = a0_3*c_q_1 + a0_4*s_q_1 + a1_3;
+    const double alpha1_4 = -a0_3*s_q_1 + a0_4*c_q_1 + a1_4;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_2 = 0.27999999999999997*alpha1_4;
+    const double f1_3 = -0.27999999999999997*V1_2*V1_2 + 0.7*alpha1_3;
+    const double f1_4 = 0.7*alpha1_4;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = 0.5*a0_4 + c_q_1*f1_4 + f1_2 + f1_3*s_q_1;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = 0.5599999999999999*c_q_1 + 1.1826666666666659;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = 0.27999999999999997*c_q_1 + 0.14933333333333298;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = 6.696428571428587*F0_1_2_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_1_2_0*ltdl_L1_0 + Rc0_2_2;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = -f1_2 + tau[1];
+    /* ltdl_xy0: y = L^-T b */
+    const double ltdl_xy0_0 = -f0_2 - ltdl_L1_0*ltdl_xy1_0 + tau[0];
+    /* ltdl_x0: x = L^-1 D^-1 y */
+    const double ltdl_x0_0 = ltdl_dinv0_0*ltdl_xy0_0;
+    /* ltdl_x1: x = L^-1 D^-1 y */
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + 6.696428571428587*ltdl_xy1_0;
 
     /* Outputs: qdd (2) */
-    qdd[0] = nu0_0;
-    qdd[1] = qdd1_0;
+    qdd[0] = ltdl_x0_0;
+    qdd[1] = ltdl_x1_0;
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -229,11 +429,14 @@ void planar2_jacobian(const double* q, double* J)
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[1] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
     /* shared by the outputs */
     const double t0 = 0.8*c_q_0;
     const double t1 = 0.8*s_q_0;
@@ -265,11 +468,14 @@ void planar2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[1] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
     /* V1: spatial velocity V(k) (2.25) */
     const double V1_2 = qd[0] + qd[1];
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
@@ -291,46 +497,48 @@ void planar2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Part II (6.10).
- * Operations: 38 mul, 19 add, 1 div, 4 sin/cos, 0 sqrt; 27 temporaries. */
+ * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 30 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 22 temporaries. */
 void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t0 = c_q_1*c_q_1;
-    const double t1 = s_q_1*s_q_1;
-    const double P0_2_2 = 0.17499999999999882*t0 + 0.7*t1 + 0.333333333333333;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_4_4 = Dinv0_0_0*t0;
-    const double Ups1_2_2 = 3.515625000000016*Ups1_4_4 + 6.696428571428587;
-    const double Ups1_3_4 = Dinv0_0_0*c_q_1*s_q_1;
-    const double Ups1_2_3 = -1.8750000000000042*Ups1_3_4;
-    const double Ups1_2_4 = -1.8750000000000042*Ups1_4_4;
-    const double Ups1_3_3 = Dinv0_0_0*t1;
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[2] = { q[0], q[1] };
+    double soagen_s[2], soagen_c[2];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 2);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = 0.5599999999999999*c_q_1 + 1.1826666666666659;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = 0.27999999999999997*c_q_1 + 0.14933333333333298;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = 6.696428571428587*F0_1_2_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_1_2_0*ltdl_L1_0 + Rc0_2_2;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y1: Y = L^-T B */
+    const double t0 = 0.8*c_q_0;
+    const double t1 = 0.8*s_q_0;
+    const double t2 = c_q_1*t1 + s_q_1*t0;
+    const double ltdl_Y1_3 = -t2;
+    const double ltdl_Y1_4 = c_q_1*t0 - s_q_1*t1;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_2 = 1.0 - ltdl_L1_0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 - s_q_0 - t2;
+    const double ltdl_Y0_4 = c_q_0 - ltdl_L1_0*ltdl_Y1_4 + ltdl_Y1_4;
     /* shared by the outputs */
-    const double t2 = c_q_0*c_q_1 - s_q_0*s_q_1;
-    const double t3 = 0.8*Ups1_2_2 + Ups1_2_4;
-    const double t4 = c_q_0*s_q_1 + c_q_1*s_q_0;
-    const double t5 = -t4;
-    const double t6 = Ups1_2_3*t2 + t3*t5;
-    const double t7 = Ups1_2_3*t4 + t2*t3;
-    const double t8 = 0.8*Ups1_2_3 + Ups1_3_4;
-    const double t9 = Ups1_3_3*t2 + t5*t8;
-    const double t10 = t2*t8;
-    const double t11 = 0.6400000000000001*Ups1_2_2 + 1.6*Ups1_2_4 + Ups1_4_4;
-    const double t12 = t10 + t11*t5;
-    const double t13 = Ups1_3_3*t4 + t10;
-    const double t14 = t11*t2 + t4*t8;
+    const double t3 = 6.696428571428587*ltdl_Y1_3;
+    const double t4 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t5 = ltdl_Y0_3*t4 + t3;
+    const double t6 = ltdl_Y0_4*t4 + 6.696428571428587*ltdl_Y1_4;
+    const double t7 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*t3;
 
     /* Outputs: Lambda_inv (6 x 6) */
     Lambda_inv[0] = 0.0;
@@ -347,21 +555,21 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[11] = 0.0;
     Lambda_inv[12] = 0.0;
     Lambda_inv[13] = 0.0;
-    Lambda_inv[14] = Ups1_2_2;
-    Lambda_inv[15] = t6;
-    Lambda_inv[16] = t7;
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + 6.696428571428587;
+    Lambda_inv[15] = t5;
+    Lambda_inv[16] = t6;
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[20] = t6;
-    Lambda_inv[21] = t12*t5 + t2*t9;
-    Lambda_inv[22] = t13*t2 + t14*t5;
+    Lambda_inv[20] = t5;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_3*ltdl_Y1_3;
+    Lambda_inv[22] = t7;
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[26] = t7;
-    Lambda_inv[27] = t12*t2 + t4*t9;
-    Lambda_inv[28] = t13*t4 + t14*t2;
+    Lambda_inv[26] = t6;
+    Lambda_inv[27] = t7;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_4*ltdl_Y1_4;
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

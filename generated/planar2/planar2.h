@@ -20,13 +20,13 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 20 mul, 14 add, 0 div, 4 sin/cos, 0 sqrt; 18 temporaries
-//   mass_matrix: 5 mul, 5 add, 0 div, 2 sin/cos, 0 sqrt; 5 temporaries
+//   mass_matrix: 2 mul, 2 add, 0 div, 1 sin/cos, 0 sqrt; 3 temporaries
 //   bias_forces: 17 mul, 9 add, 0 div, 4 sin/cos, 0 sqrt; 16 temporaries
-//   inverse_mass_matrix: 10 mul, 6 add, 1 div, 2 sin/cos, 0 sqrt; 9 temporaries
-//   forward_dynamics: 30 mul, 17 add, 1 div, 4 sin/cos, 0 sqrt; 21 temporaries
+//   inverse_mass_matrix: 7 mul, 4 add, 1 div, 1 sin/cos, 0 sqrt; 7 temporaries
+//   forward_dynamics: 25 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 25 temporaries
 //   jacobian: 6 mul, 4 add, 0 div, 4 sin/cos, 0 sqrt; 8 temporaries
 //   jacobian_dot_qd: 13 mul, 6 add, 0 div, 4 sin/cos, 0 sqrt; 11 temporaries
-//   op_space_inverse_inertia: 38 mul, 19 add, 1 div, 4 sin/cos, 0 sqrt; 27 temporaries
+//   op_space_inverse_inertia: 30 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 22 temporaries
 
 #ifndef PLANAR2_H
 #define PLANAR2_H
@@ -51,11 +51,11 @@ void planar2_mass_matrix(const double* q, double* M);
 void planar2_bias_forces(const double* q, const double* qd, double* C);
 
 /* M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Minv: 2 x 2, row-major. Part I (4.4)-(4.6), (4.16), (4.19)-(4.22). */
+ * Minv: 2 x 2, row-major. Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void planar2_inverse_mass_matrix(const double* q, double* Minv);
 
 /* joint accelerations qdd = M^-1 (tau - C).
- * qdd: 2. Part I (5.8)-(5.10) (FD3). */
+ * qdd: 2. Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void planar2_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd);
 
 /* tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -67,7 +67,7 @@ void planar2_jacobian(const double* q, double* J);
 void planar2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd);
 
 /* operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Lambda_inv: 6 x 6, row-major. Part II (6.10). */
+ * Lambda_inv: 6 x 6, row-major. Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv);
 
 #ifdef __cplusplus

@@ -23,22 +23,202 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 270 mul, 190 add, 0 div, 10 sin/cos, 0 sqrt; 133 temporaries
-//   mass_matrix: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 126 temporaries
-//   bias_forces: 257 mul, 173 add, 0 div, 10 sin/cos, 0 sqrt; 126 temporaries
-//   inverse_mass_matrix: 573 mul, 381 add, 5 div, 10 sin/cos, 0 sqrt; 319 temporaries
-//   forward_dynamics: 534 mul, 385 add, 5 div, 10 sin/cos, 0 sqrt; 273 temporaries
+//   inverse_dynamics: 265 mul, 188 add, 0 div, 10 sin/cos, 0 sqrt; 135 temporaries
+//   mass_matrix: 116 mul, 81 add, 0 div, 10 sin/cos, 0 sqrt; 90 temporaries
+//   bias_forces: 252 mul, 171 add, 0 div, 10 sin/cos, 0 sqrt; 128 temporaries
+//   inverse_mass_matrix: 229 mul, 150 add, 5 div, 10 sin/cos, 0 sqrt; 147 temporaries
+//   forward_dynamics: 432 mul, 310 add, 5 div, 10 sin/cos, 0 sqrt; 249 temporaries
 //   jacobian: 64 mul, 36 add, 0 div, 10 sin/cos, 0 sqrt; 43 temporaries
-//   jacobian_dot_qd: 165 mul, 91 add, 0 div, 12 sin/cos, 0 sqrt; 102 temporaries
-//   op_space_inverse_inertia: 914 mul, 600 add, 5 div, 12 sin/cos, 0 sqrt; 423 temporaries
+//   jacobian_dot_qd: 161 mul, 89 add, 0 div, 12 sin/cos, 0 sqrt; 101 temporaries
+//   op_space_inverse_inertia: 426 mul, 277 add, 5 div, 12 sin/cos, 0 sqrt; 225 temporaries
 
 #include <math.h>
 
 #include "puma560.h"
 
+/* ------------------------------------------------------------------------------------
+ * Vector support: W lanes at a time on the compiler's vector types, for the sin/cos of
+ * the scalar functions (all joint angles of one call at once, soagen_sincos) and for the
+ * batch functions (soagen generate --batch: W states at a time). W follows the compiler's
+ * target macros: 8 with AVX-512F, 4 with AVX, 2 otherwise (SSE2, NEON); -DSOAGEN_WIDTH=W
+ * forces one (1, 2, 4 or 8). Without GCC/Clang vector extensions, or with
+ * -DSOAGEN_NO_VECTOR, W = 1: plain C99, libm's sin and cos one angle at a time, and the
+ * batch functions loop over the scalar ones.
+ *
+ * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
+ * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
+ * -lm, when the ISA of its variant is enabled).
+ * ------------------------------------------------------------------------------------ */
+#ifndef SOAGEN_VECTOR_PRELUDE
+#define SOAGEN_VECTOR_PRELUDE
+
+#if defined(SOAGEN_WIDTH)
+#  define SOAGEN_W SOAGEN_WIDTH
+#elif defined(SOAGEN_NO_VECTOR) || !defined(__GNUC__)
+#  define SOAGEN_W 1
+#elif defined(__AVX512F__)
+#  define SOAGEN_W 8
+#elif defined(__AVX__)
+#  define SOAGEN_W 4
+#else
+#  define SOAGEN_W 2
+#endif
+
+#if SOAGEN_W > 1
+typedef double soagen_vd __attribute__((vector_size(8 * SOAGEN_W)));
+typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
+#define SOAGEN_SPLAT(x) ((soagen_vd){0} + (x))
+
+/* state-major (n, m) rows <-> m vectors of W states */
+static inline void soagen_load(soagen_vd* v, const double* x, int m)
+{
+    for (int k = 0; k < m; k++) {
+        soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
+        for (int l = 0; l < SOAGEN_W; l++)
+            t[l] = x[l * m + k];
+        v[k] = t;
+    }
+}
+
+static inline void soagen_store(double* x, const soagen_vd* v, int m)
+{
+    for (int k = 0; k < m; k++)
+        for (int l = 0; l < SOAGEN_W; l++)
+            x[l * m + k] = v[k][l];
+}
+
+static inline soagen_vd soagen_vsqrt(soagen_vd x)
+{
+    double lanes[SOAGEN_W];
+    soagen_vd r;
+    for (int l = 0; l < SOAGEN_W; l++)
+        lanes[l] = sqrt(x[l]);
+    __builtin_memcpy(&r, lanes, sizeof lanes);
+    return r;
+}
+
+/* sin and cos of W angles at once. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
+ * three parts (the first two of 33 bits, so k*P1 and k*P2 are exact for |k| < 2^20);
+ * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
+ * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
+ * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
+ * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
+ * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
+static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
+    const soagen_vd y = x * 0.6366197723675814 + 6755399441055744.0;
+    const soagen_vd k = y - 6755399441055744.0;
+    const soagen_vu n = (soagen_vu)y;
+    const soagen_vd r = ((x - k * P1) - k * P2) - k * P3;
+    const soagen_vd z = r * r;
+    const soagen_vd ps = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03
+        + z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06
+        + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+    const soagen_vd pc = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
+        + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
+        + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    const soagen_vu odd = -(n & 1), bs = (soagen_vu)ps, bc = (soagen_vu)pc;
+    *s = (soagen_vd)(((bs & ~odd) | (bc & odd)) ^ ((n & 2) << 62));        /* q: s, c, -s, -c */
+    *c = (soagen_vd)(((bc & ~odd) | (bs & odd)) ^ (((n + 1) & 2) << 62));  /* q: c, -s, -c, s */
+    int large = 0;
+    for (int l = 0; l < SOAGEN_W; l++)
+        large |= !(x[l] >= -823549.6654 && x[l] <= 823549.6654);
+    if (large)
+        for (int l = 0; l < SOAGEN_W; l++)
+            if (!(x[l] >= -823549.6654 && x[l] <= 823549.6654)) {
+                (*s)[l] = sin(x[l]);
+                (*c)[l] = cos(x[l]);
+            }
+}
+
+#if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
+    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
+    && ((SOAGEN_W == 8 && defined(__AVX512F__)) || (SOAGEN_W == 4 && defined(__AVX__)) || SOAGEN_W == 2)
+#  define SOAGEN_LIBMVEC 1
+#  if SOAGEN_W == 8
+extern soagen_vd _ZGVeN8v_sin(soagen_vd);
+extern soagen_vd _ZGVeN8v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVeN8v_sin
+#    define SOAGEN_MVCOS _ZGVeN8v_cos
+#  elif SOAGEN_W == 4 && defined(__AVX2__)
+extern soagen_vd _ZGVdN4v_sin(soagen_vd);
+extern soagen_vd _ZGVdN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVdN4v_sin
+#    define SOAGEN_MVCOS _ZGVdN4v_cos
+#  elif SOAGEN_W == 4
+extern soagen_vd _ZGVcN4v_sin(soagen_vd);
+extern soagen_vd _ZGVcN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVcN4v_sin
+#    define SOAGEN_MVCOS _ZGVcN4v_cos
+#  else
+extern soagen_vd _ZGVbN2v_sin(soagen_vd);
+extern soagen_vd _ZGVbN2v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVbN2v_sin
+#    define SOAGEN_MVCOS _ZGVbN2v_cos
+#  endif
+/* -DSOAGEN_USE_LIBMVEC: glibc's libmvec, two calls (sin, cos) per vector. */
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    *s = SOAGEN_MVSIN(x);
+    *c = SOAGEN_MVCOS(x);
+}
+#else
+#  define SOAGEN_LIBMVEC 0
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    soagen_vsincos_poly(x, s, c);
+}
+#endif
+
+/* One of the two, for a sin or cos whose argument is not an input (rare). */
+static inline soagen_vd soagen_vsin(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return s;
+}
+
+static inline soagen_vd soagen_vcos(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return c;
+}
+#endif /* SOAGEN_W > 1 */
+
+/* s[i] = sin(x[i]), c[i] = cos(x[i]) for the n angles of one scalar call: gathered into
+ * vectors of W lanes (the last one padded with zeros), one soagen_vsincos per W angles,
+ * scattered back; W = 1: libm.
+ * The lanes are set one by one in registers (a vector loaded from memory just written
+ * lane by lane would wait for the stores). */
+static inline void soagen_sincos(const double* x, double* s, double* c, int n)
+{
+#if SOAGEN_W > 1
+    for (int i = 0; i < n; i += SOAGEN_W) {
+        soagen_vd v = SOAGEN_SPLAT(0.0);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++)
+            v[l] = x[i + l];
+        soagen_vd vs, vc;
+        soagen_vsincos(v, &vs, &vc);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++) {
+            s[i + l] = vs[l];
+            c[i + l] = vc[l];
+        }
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        s[i] = sin(x[i]);
+        c[i] = cos(x[i]);
+    }
+#endif
+}
+#endif /* SOAGEN_VECTOR_PRELUDE */
+
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
- * Operations: 270 mul, 190 add, 0 div, 10 sin/cos, 0 sqrt; 133 temporaries. */
+ * Operations: 265 mul, 188 add, 0 div, 10 sin/cos, 0 sqrt; 135 temporaries. */
 void puma560_inverse_dynamics(const double* q, const double* qd, const double* qdd, double* tau)
 {
     /* Inputs */
@@ -47,17 +227,20 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     (void)qdd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* V1: spatial velocity V(k) (2.25) */
     const double V1_0 = qd[0]*s_q_1;
     const double V1_1 = c_q_1*qd[0];
@@ -65,19 +248,19 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double a1_0 = V1_1*qd[1];
     const double a1_1 = -V1_0*qd[1];
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = V1_0*c_q_2 + V1_1*s_q_2;
+    const double t0 = V1_0*c_q_2;
+    const double t1 = V1_1*s_q_2;
+    const double V2_0 = t0 + t1;
     const double V2_1 = -V1_0*s_q_2 + V1_1*c_q_2;
     const double V2_2 = qd[1] + qd[2];
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = V2_1*qd[2];
     const double a2_1 = -V2_0*qd[2];
-    const double t0 = 0.4318*c_q_2;
-    const double t1 = 0.4318*s_q_2;
-    const double t2 = -V2_0*t1 - V2_1*t0;
-    const double t3 = qd[1]*qd[1];
-    const double a2_3 = V2_1*t2 - t0*t3;
-    const double a2_4 = -V2_0*t2 + t1*t3;
-    const double a2_5 = V2_0*qd[1]*t0 - V2_1*qd[1]*t1;
+    const double t2 = -0.4318*V1_1*V1_1 - 0.4318*qd[1]*qd[1];
+    const double t3 = 0.4318*V1_0;
+    const double a2_3 = c_q_2*t2 + t1*t3;
+    const double a2_4 = 0.4318*V1_1*t0 - s_q_2*t2;
+    const double a2_5 = qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
     const double V3_1 = -V2_0*s_q_3 - V2_2*c_q_3;
@@ -86,30 +269,29 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
     const double t4 = V2_1*V2_1;
-    const double t5 = 0.0203*c_q_3;
-    const double t6 = 0.15005*s_q_3;
-    const double t7 = t5 - t6;
-    const double t8 = 0.0203*s_q_3;
-    const double t9 = 0.15005*c_q_3;
-    const double t10 = -t8 - t9;
-    const double t11 = V3_0*t10 - V3_1*t7;
-    const double a3_3 = V3_1*t11 - t4*t7;
-    const double a3_4 = -V3_0*t11 - t10*t4;
-    const double a3_5 = V2_1*V3_0*t7 + V2_1*V3_1*t10;
+    const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
+    const double t6 = -V2_2*t5 - 0.0203*t4;
+    const double t7 = V2_0*t5 - 0.15005*t4;
+    const double a3_3 = c_q_3*t6 - s_q_3*t7;
+    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
+    const double t8 = V2_0*V2_1;
+    const double a3_5 = 0.15005*V2_1*V2_2 + 0.0203*t8;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 + V3_2*s_q_4;
+    const double t9 = V3_0*c_q_4;
+    const double t10 = V3_2*s_q_4;
+    const double V4_0 = t10 + t9;
     const double V4_1 = -V3_0*s_q_4 + V3_2*c_q_4;
     const double V4_2 = -V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = V4_1*qd[4];
     const double a4_1 = -V4_0*qd[4];
-    const double t12 = 0.4318*s_q_4;
-    const double t13 = 0.4318*c_q_4;
-    const double t14 = V4_0*t13 - V4_1*t12;
-    const double t15 = V3_1*V3_1;
-    const double a4_3 = V4_1*t14 - t12*t15;
-    const double a4_4 = -V4_0*t14 - t13*t15;
-    const double a4_5 = -V3_1*V4_0*t12 - V3_1*V4_1*t13;
+    const double t11 = V3_0*V3_0;
+    const double t12 = V3_1*V3_1;
+    const double t13 = -0.4318*t11 - 0.4318*t12;
+    const double a4_3 = 0.4318*V3_2*t9 + s_q_4*t13;
+    const double a4_4 = -0.4318*V3_0*t10 + c_q_4*t13;
+    const double t14 = V3_1*V3_2;
+    const double a4_5 = -0.4318*t14;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0*c_q_5 - V4_2*s_q_5;
     const double V5_1 = -V4_0*s_q_5 - V4_2*c_q_5;
@@ -126,26 +308,26 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double alpha2_0 = a2_0 + alpha1_0*c_q_2 + alpha1_1*s_q_2;
     const double alpha2_1 = a2_1 - alpha1_0*s_q_2 + alpha1_1*c_q_2;
     const double alpha2_2 = qdd[1] + qdd[2];
-    const double t16 = alpha1_4 + 0.4318*qdd[1];
-    const double alpha2_3 = a2_3 + alpha1_3*c_q_2 + s_q_2*t16;
-    const double alpha2_4 = a2_4 - alpha1_3*s_q_2 + c_q_2*t16;
+    const double t15 = alpha1_4 + 0.4318*qdd[1];
+    const double alpha2_3 = a2_3 + alpha1_3*c_q_2 + s_q_2*t15;
+    const double alpha2_4 = a2_4 - alpha1_3*s_q_2 + c_q_2*t15;
     const double alpha2_5 = a2_5 - 0.4318*alpha1_1;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = a3_0 + alpha2_0*c_q_3 - alpha2_2*s_q_3;
     const double alpha3_1 = a3_1 - alpha2_0*s_q_3 - alpha2_2*c_q_3;
     const double alpha3_2 = alpha2_1 + qdd[3];
-    const double t17 = 0.15005*alpha2_1 + alpha2_3;
-    const double t18 = -0.0203*alpha2_1 + alpha2_5;
-    const double alpha3_3 = a3_3 + c_q_3*t17 - s_q_3*t18;
-    const double alpha3_4 = a3_4 - c_q_3*t18 - s_q_3*t17;
+    const double t16 = 0.15005*alpha2_1 + alpha2_3;
+    const double t17 = -0.0203*alpha2_1 + alpha2_5;
+    const double alpha3_3 = a3_3 + c_q_3*t16 - s_q_3*t17;
+    const double alpha3_4 = a3_4 - c_q_3*t17 - s_q_3*t16;
     const double alpha3_5 = a3_5 - 0.15005*alpha2_0 + 0.0203*alpha2_2 + alpha2_4;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + alpha3_0*c_q_4 + alpha3_2*s_q_4;
     const double alpha4_1 = a4_1 - alpha3_0*s_q_4 + alpha3_2*c_q_4;
     const double alpha4_2 = -alpha3_1 + qdd[4];
-    const double t19 = 0.4318*alpha3_1 + alpha3_3;
-    const double alpha4_3 = a4_3 + alpha3_5*s_q_4 + c_q_4*t19;
-    const double alpha4_4 = a4_4 + alpha3_5*c_q_4 - s_q_4*t19;
+    const double t18 = 0.4318*alpha3_1 + alpha3_3;
+    const double alpha4_3 = a4_3 + alpha3_5*s_q_4 + c_q_4*t18;
+    const double alpha4_4 = a4_4 + alpha3_5*c_q_4 - s_q_4*t18;
     const double alpha4_5 = a4_5 + 0.4318*alpha3_0 - alpha3_4;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = a5_0 + alpha4_0*c_q_5 - alpha4_2*s_q_5;
@@ -154,52 +336,55 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double alpha5_3 = alpha4_3*c_q_5 - alpha4_5*s_q_5;
     const double alpha5_4 = -alpha4_3*s_q_5 - alpha4_5*c_q_5;
     /* f5: spatial force f(k) (2.29) */
-    const double t20 = 0.00020216*V5_2;
-    const double f5_0 = -V5_1*t20 + 0.00024216*alpha5_0 - 0.0028799999999999997*alpha5_4;
-    const double f5_1 = V5_0*t20 + 0.00024216*alpha5_1 + 0.0028799999999999997*alpha5_3;
+    const double t19 = 0.00020216*V5_2;
+    const double f5_0 = -V5_1*t19 + 0.00024216*alpha5_0 - 0.0028799999999999997*alpha5_4;
+    const double f5_1 = V5_0*t19 + 0.00024216*alpha5_1 + 0.0028799999999999997*alpha5_3;
     const double f5_2 = 4e-05*alpha5_2;
-    const double t21 = 0.0028799999999999997*V5_2;
-    const double f5_3 = V5_0*t21 + 0.0028799999999999997*alpha5_1 + 0.09*alpha5_3;
-    const double f5_4 = V5_1*t21 - 0.0028799999999999997*alpha5_0 + 0.09*alpha5_4;
+    const double t20 = 0.0028799999999999997*V5_2;
+    const double f5_3 = V5_0*t20 + 0.0028799999999999997*alpha5_1 + 0.09*alpha5_3;
+    const double f5_4 = V5_1*t20 - 0.0028799999999999997*alpha5_0 + 0.09*alpha5_4;
     const double f5_5 = -0.0028799999999999997*V5_0*V5_0 - 0.0028799999999999997*V5_1*V5_1 + 0.09*alpha4_4;
     /* f4: spatial force f(k) (2.29) */
-    const double t22 = 0.00010000000000000005*V4_2;
-    const double f4_0 = V4_1*t22 + 0.0003*alpha4_0 + c_q_5*f5_0 - f5_1*s_q_5;
-    const double f4_1 = -V4_0*t22 + 0.0003*alpha4_1 + f5_2;
+    const double t21 = 0.00010000000000000005*V4_2;
+    const double f4_0 = V4_1*t21 + 0.0003*alpha4_0 + c_q_5*f5_0 - f5_1*s_q_5;
+    const double f4_1 = -V4_0*t21 + 0.0003*alpha4_1 + f5_2;
     const double f4_2 = 0.0004*alpha4_2 - c_q_5*f5_1 - f5_0*s_q_5;
     const double f4_3 = 0.34*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
     const double f4_4 = 0.34*alpha4_4 + f5_5;
     const double f4_5 = 0.34*alpha4_5 - c_q_5*f5_4 - f5_3*s_q_5;
     /* f3: spatial force f(k) (2.29) */
-    const double t23 = 0.1671409248*V3_2;
-    const double f3_0 = -V3_1*t23 + 0.1684409248*alpha3_0 - 0.369656*alpha3_4 + c_q_4*f4_0 - f4_1*s_q_4 + 0.4318*f4_5;
-    const double t24 = c_q_4*f4_3;
-    const double t25 = f4_4*s_q_4;
-    const double f3_1 = V3_0*t23 + 0.1684409248*alpha3_1 + 0.369656*alpha3_3 - f4_2 + 0.4318*t24 - 0.4318*t25;
+    const double f3_0 = 0.1684409248*alpha3_0 - 0.369656*alpha3_4 + c_q_4*f4_0 - f4_1*s_q_4 + 0.4318*f4_5 - 0.1671409248*t14;
+    const double t22 = V3_0*V3_2;
+    const double t23 = c_q_4*f4_3;
+    const double t24 = f4_4*s_q_4;
+    const double f3_1 = 0.1684409248*alpha3_1 + 0.369656*alpha3_3 - f4_2 + 0.1671409248*t22 + 0.4318*t23 - 0.4318*t24;
     const double f3_2 = 0.0013*alpha3_2 + c_q_4*f4_1 + f4_0*s_q_4;
-    const double t26 = 0.369656*V3_2;
-    const double f3_3 = V3_0*t26 + 0.369656*alpha3_1 + 0.82*alpha3_3 + t24 - t25;
-    const double f3_4 = V3_1*t26 - 0.369656*alpha3_0 + 0.82*alpha3_4 - f4_5;
-    const double f3_5 = -0.369656*V3_0*V3_0 + 0.82*alpha3_5 + c_q_4*f4_4 + f4_3*s_q_4 - 0.369656*t15;
+    const double f3_3 = 0.369656*alpha3_1 + 0.82*alpha3_3 + 0.369656*t22 + t23 - t24;
+    const double f3_4 = -0.369656*alpha3_0 + 0.82*alpha3_4 - f4_5 + 0.369656*t14;
+    const double f3_5 = 0.82*alpha3_5 + c_q_4*f4_4 + f4_3*s_q_4 - 0.369656*t11 - 0.369656*t12;
     /* f2: spatial force f(k) (2.29) */
-    const double t27 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
-    const double t28 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
-    const double f2_0 = V2_1*t27 - V2_2*t28 + 0.218857068*alpha2_0 - 0.78792*alpha2_4 + 0.336*alpha2_5 + c_q_3*f3_0 - f3_1*s_q_3 - 0.15005*f3_5;
-    const double t29 = 0.218857068*V2_0;
-    const double f2_1 = -V2_0*t27 + V2_2*t29 + 0.14933706799999996*alpha2_1 - 0.0551544*alpha2_2 + 0.78792*alpha2_3 + f3_2 + f3_3*t8 + f3_3*t9 + f3_4*t5 - f3_4*t6;
-    const double f2_2 = V2_0*t28 - V2_1*t29 - 0.0551544*alpha2_1 + 0.10951999999999999*alpha2_2 - 0.336*alpha2_3 - c_q_3*f3_1 - f3_0*s_q_3 + 0.0203*f3_5;
-    const double f2_3 = 0.336*V2_0*V2_1 + 0.78792*V2_0*V2_2 + 0.78792*alpha2_1 - 0.336*alpha2_2 + 4.8*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3;
-    const double t30 = V2_0*V2_0;
-    const double t31 = 0.78792*V2_1 - 0.336*V2_2;
-    const double f2_4 = V2_2*t31 - 0.78792*alpha2_0 + 4.8*alpha2_4 + f3_5 - 0.336*t30;
-    const double f2_5 = -V2_1*t31 + 0.336*alpha2_0 + 4.8*alpha2_5 - c_q_3*f3_4 - f3_3*s_q_3 - 0.78792*t30;
+    const double t25 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
+    const double t26 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
+    const double f2_0 = V2_1*t25 - V2_2*t26 + 0.218857068*alpha2_0 - 0.78792*alpha2_4 + 0.336*alpha2_5 + c_q_3*f3_0 - f3_1*s_q_3 - 0.15005*f3_5;
+    const double t27 = c_q_3*f3_4;
+    const double t28 = f3_3*s_q_3;
+    const double t29 = V2_0*V2_2;
+    const double t30 = c_q_3*f3_3;
+    const double t31 = f3_4*s_q_3;
+    const double f2_1 = -V2_0*t25 + 0.14933706799999996*alpha2_1 - 0.0551544*alpha2_2 + 0.78792*alpha2_3 + f3_2 + 0.0203*t27 + 0.0203*t28 + 0.218857068*t29 + 0.15005*t30 - 0.15005*t31;
+    const double f2_2 = V2_0*t26 - 0.0551544*alpha2_1 + 0.10951999999999999*alpha2_2 - 0.336*alpha2_3 - c_q_3*f3_1 - f3_0*s_q_3 + 0.0203*f3_5 - 0.218857068*t8;
+    const double f2_3 = 0.78792*alpha2_1 - 0.336*alpha2_2 + 4.8*alpha2_3 + 0.78792*t29 + t30 - t31 + 0.336*t8;
+    const double t32 = V2_0*V2_0;
+    const double t33 = 0.78792*V2_1 - 0.336*V2_2;
+    const double f2_4 = V2_2*t33 - 0.78792*alpha2_0 + 4.8*alpha2_4 + f3_5 - 0.336*t32;
+    const double f2_5 = -V2_1*t33 + 0.336*alpha2_0 + 4.8*alpha2_5 - t27 - t28 - 0.78792*t32;
     /* f1: spatial force f(k) (2.29) */
-    const double t32 = -0.0070992*V1_0 + 1.50501635*V1_1 - 0.023751*qd[1];
-    const double t33 = -0.269178*V1_0 - 0.023751*V1_1 + 0.6200840000000001*qd[1];
-    const double f1_0 = V1_1*t33 + 1.03118515*alpha1_0 - 0.0070992*alpha1_1 - 3.9585*alpha1_4 + c_q_2*f2_0 - f2_1*s_q_2 - qd[1]*t32 - 0.269178*qdd[1];
-    const double t34 = 1.03118515*V1_0 - 0.0070992*V1_1 - 0.269178*qd[1];
-    const double f1_1 = -V1_0*t33 - 0.0070992*alpha1_0 + 1.50501635*alpha1_1 + 3.9585*alpha1_3 + c_q_2*f2_1 + f2_0*s_q_2 - 0.4318*f2_5 + qd[1]*t34 - 0.023751*qdd[1];
-    const double f1_2 = V1_0*t32 - V1_1*t34 - 0.269178*alpha1_0 - 0.023751*alpha1_1 - 0.10439999999999999*alpha1_3 + 1.1832*alpha1_4 + f2_2 + f2_3*t1 + f2_4*t0 + 0.6200840000000001*qdd[1];
+    const double t34 = -0.0070992*V1_0 + 1.50501635*V1_1 - 0.023751*qd[1];
+    const double t35 = -0.269178*V1_0 - 0.023751*V1_1 + 0.6200840000000001*qd[1];
+    const double f1_0 = V1_1*t35 + 1.03118515*alpha1_0 - 0.0070992*alpha1_1 - 3.9585*alpha1_4 + c_q_2*f2_0 - f2_1*s_q_2 - qd[1]*t34 - 0.269178*qdd[1];
+    const double t36 = 1.03118515*V1_0 - 0.0070992*V1_1 - 0.269178*qd[1];
+    const double f1_1 = -V1_0*t35 - 0.0070992*alpha1_0 + 1.50501635*alpha1_1 + 3.9585*alpha1_3 + c_q_2*f2_1 + f2_0*s_q_2 - 0.4318*f2_5 + qd[1]*t36 - 0.023751*qdd[1];
+    const double f1_2 = V1_0*t34 - V1_1*t36 - 0.269178*alpha1_0 - 0.023751*alpha1_1 - 0.10439999999999999*alpha1_3 + 1.1832*alpha1_4 + 0.4318*c_q_2*f2_4 + f2_2 + 0.4318*f2_3*s_q_2 + 0.6200840000000001*qdd[1];
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_1 + f1_0*s_q_1 + 0.35*qdd[0];
 
@@ -214,155 +399,119 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 126 temporaries. */
+ * Operations: 116 mul, 81 add, 0 div, 10 sin/cos, 0 sqrt; 90 temporaries. */
 void puma560_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double t0 = c_q_5*c_q_5;
-    const double t1 = s_q_5*s_q_5;
-    const double t2 = 0.00024216*t0 + 0.00024216*t1;
-    const double Rc4_0_0 = t2 + 0.0003;
-    const double Rc4_0_5 = 0.0028799999999999997*t0 + 0.0028799999999999997*t1;
-    const double Rc4_2_2 = t2 + 0.0004;
-    const double Rc4_2_3 = -Rc4_0_5;
-    const double Rc4_3_3 = 0.09*t0 + 0.09*t1 + 0.34;
-    const double Rc4_5_5 = Rc4_3_3;
+    const double t0 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
+    const double Rc4_0_0 = t0 + 0.0003;
+    const double Rc4_2_2 = t0 + 0.0004;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = -0.0028799999999999997*s_q_4;
+    const double t1 = 0.0028799999999999997*c_q_4;
+    const double Rch3_2 = t1 + 0.55533;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t3 = s_q_4*s_q_4;
-    const double t4 = 0.4318*Rc4_0_5;
-    const double t5 = Rc4_0_0*c_q_4 + t4;
-    const double Rc3_0_0 = 0.18645124000000002*Rc4_5_5 + c_q_4*t4 + c_q_4*t5 + 0.00033999999999999997*t3 + 0.1684409248;
-    const double t6 = c_q_4*s_q_4;
-    const double Rc3_0_2 = s_q_4*t5 - 0.00033999999999999997*t6;
-    const double Rc3_0_4 = -Rc4_0_5*c_q_4 - 0.4318*Rc4_5_5 - 0.369656;
-    const double t7 = -Rc4_2_3 + 0.4318*Rc4_3_3*c_q_4;
-    const double t8 = c_q_4*t7;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_3_0 = Rc4_2_3*c_q_4;
-    /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t9 = -0.4318*F3_4_3_0 + Rc4_2_2;
-    const double Rc3_1_1 = 0.08017403320000002*t3 + 0.4318*t8 + t9 + 0.1684409248;
-    const double Rc3_1_3 = 0.18567400000000003*t3 + t8 + 0.369656;
-    const double Rc3_1_5 = s_q_4*t7 - 0.18567400000000003*t6;
-    const double t10 = c_q_4*c_q_4;
-    const double Rc3_2_2 = Rc4_0_0*t3 + 0.00033999999999999997*t10 + 0.0013;
-    const double Rc3_2_4 = -Rc4_0_5*s_q_4;
-    const double Rc3_3_3 = Rc4_3_3*t10 + 0.43000000000000005*t3 + 0.82;
-    const double Rc3_3_5 = Rc4_3_3*t6 - 0.43000000000000005*t6;
-    const double Rc3_4_4 = Rc4_5_5 + 0.82;
-    const double Rc3_5_5 = Rc4_3_3*t3 + 0.43000000000000005*t10 + 0.82;
+    const double t2 = s_q_4*s_q_4;
+    const double t3 = c_q_4*c_q_4;
+    const double t4 = 0.0024871679999999997*c_q_4 + 0.24861495800000002;
+    const double Rc3_0_0 = Rc4_0_0*t3 + 0.00033999999999999997*t2 + t4;
+    const double t5 = c_q_4*s_q_4;
+    const double Rc3_0_2 = Rc4_0_0*t5 + 0.0012435839999999998*s_q_4 - 0.00033999999999999997*t5;
+    const double Rc3_1_1 = Rc4_2_2 + t4;
+    const double Rc3_2_2 = Rc4_0_0*t2 + 0.00033999999999999997*t3 + 0.0013;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t6 = Rch3_0*c_q_3;
+    const double Rch2_0 = t6 + 0.025374999999999998;
+    const double Rch2_1 = Rch3_2 + 0.336;
+    const double t7 = Rch3_0*s_q_3;
+    const double Rch2_2 = 0.9754824999999999 - t7;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t11 = c_q_3*c_q_3;
-    const double t12 = 0.15005*Rc3_1_5;
-    const double t13 = -Rc3_1_1*s_q_3 - t12;
-    const double Rc2_0_0 = Rc3_0_0*t11 + 0.022515002499999996*Rc3_5_5 + s_q_3*t12 - s_q_3*t13 + 0.218857068;
+    const double t8 = s_q_3*s_q_3;
+    const double t9 = -0.3001*t7;
+    const double t10 = c_q_3*c_q_3;
+    const double Rc2_0_0 = Rc3_0_0*t10 + Rc3_1_1*t8 + t9 + 0.247000821125;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = Rc3_0_2*c_q_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t14 = 0.0203*s_q_3;
-    const double t15 = 0.15005*c_q_3;
-    const double t16 = t14 + t15;
-    const double t17 = -Rc3_1_3*s_q_3 - 0.15005*Rc3_3_5;
-    const double t18 = 0.0203*c_q_3;
-    const double t19 = 0.15005*s_q_3;
-    const double t20 = t18 - t19;
-    const double t21 = Rc3_0_4*t20;
-    const double Rc2_0_1 = F2_3_0_0 + c_q_3*t21 + t16*t17;
-    const double t22 = c_q_3*s_q_3;
-    const double Rc2_0_2 = -Rc3_0_0*t22 - Rc3_1_5*t14 - 0.0030460149999999996*Rc3_5_5 - c_q_3*t13;
-    const double t23 = Rc3_0_4*t22;
-    const double Rc2_0_3 = c_q_3*t17 - t23;
-    const double Rc2_0_4 = -Rc3_1_5*s_q_3 - 0.15005*Rc3_5_5 - 0.78792;
-    const double Rc2_0_5 = -Rc3_0_4*t11 - s_q_3*t17 + 0.336;
-    const double t24 = Rc3_2_4 + Rc3_4_4*t20;
-    const double Rc2_1_1 = Rc3_2_2 + Rc3_2_4*t20 + Rc3_3_3*t16*t16 + t20*t24 + 0.14933706799999996;
-    const double t25 = Rc3_1_3*c_q_3;
-    const double Rc2_1_2 = 0.0203*Rc3_3_5*t16 - s_q_3*(Rc3_0_2 + t21) - t16*t25 - 0.0551544;
-    const double t26 = Rc3_3_3*t16;
-    const double Rc2_1_3 = c_q_3*t26 - s_q_3*t24 + 0.78792;
-    const double Rc2_1_4 = Rc3_3_5*t16;
-    const double Rc2_1_5 = -c_q_3*t24 - s_q_3*t26;
-    const double t27 = s_q_3*s_q_3;
-    const double Rc2_2_2 = Rc3_0_0*t27 - Rc3_1_5*t18 + 0.00041208999999999994*Rc3_5_5 - c_q_3*(-Rc3_1_1*c_q_3 + 0.0203*Rc3_1_5) + 0.10951999999999999;
-    const double t28 = 0.0203*Rc3_3_5 - t25;
-    const double Rc2_2_3 = Rc3_0_4*t27 + c_q_3*t28 - 0.336;
-    const double Rc2_2_4 = -Rc3_1_5*c_q_3 + 0.0203*Rc3_5_5;
-    const double Rc2_2_5 = -s_q_3*t28 + t23;
-    const double Rc2_3_3 = Rc3_3_3*t11 + Rc3_4_4*t27 + 4.8;
-    const double Rc2_3_4 = Rc3_3_5*c_q_3;
-    const double Rc2_3_5 = -Rc3_3_3*t22 + Rc3_4_4*c_q_3*s_q_3;
-    const double Rc2_4_4 = Rc3_5_5 + 4.8;
-    const double Rc2_4_5 = -Rc3_3_5*s_q_3;
-    const double Rc2_5_5 = Rc3_3_3*t27 + Rc3_4_4*t11 + 4.8;
+    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
+    const double Rc2_0_2 = -Rc3_0_0*c_q_3*s_q_3 + Rc3_1_1*c_q_3*s_q_3 + 0.0203*Rch3_0*s_q_3 - 0.15005*t6 - 0.0038075187499999994;
+    const double t11 = 0.0406*t6;
+    const double Rc2_1_1 = Rc3_2_2 + t11 + t9 + 0.17799593362499996;
+    const double t12 = Rc3_0_2*s_q_3;
+    const double Rc2_1_2 = -0.15005*Rch3_2 - t12 - 0.0551544;
+    const double Rc2_2_2 = Rc3_0_0*t8 + Rc3_1_1*t10 + t11 + 0.11003511249999999;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t29 = Rc2_0_1*s_q_2;
-    const double t30 = Rc2_0_0*c_q_2 - t29;
-    const double t31 = Rc2_0_1*c_q_2;
-    const double t32 = -Rc2_1_1*s_q_2 + t31;
-    const double Rc1_0_0 = c_q_2*t30 - s_q_2*t32 + 1.03118515;
-    const double t33 = 0.4318*Rc2_1_5;
-    const double t34 = 0.4318*Rc2_0_5;
-    const double Rc1_0_1 = c_q_2*t32 - c_q_2*t34 + s_q_2*t30 + s_q_2*t33 - 0.0070992;
+    const double t13 = Rc2_0_1*s_q_2;
+    const double t14 = Rc2_0_0*c_q_2 - t13;
+    const double t15 = Rc2_0_1*c_q_2;
+    const double t16 = -Rc2_1_1*s_q_2 + t15;
+    const double Rc1_0_0 = c_q_2*t14 - s_q_2*t16 + 1.03118515;
+    const double t17 = 0.4318*Rch2_0;
+    const double t18 = 0.4318*Rch2_1;
+    const double Rc1_0_1 = c_q_2*t16 - c_q_2*t18 + s_q_2*t14 - s_q_2*t17 - 0.0070992;
+    const double t19 = Rc2_1_2*s_q_2;
+    const double Rc1_0_2 = Rc2_0_2*c_q_2 - 0.4318*Rch2_2 - t19 - 0.269178;
+    const double t20 = 0.8636*Rch2_0*c_q_2 - 0.8636*Rch2_1*s_q_2;
+    const double Rc1_1_1 = c_q_2*(Rc2_1_1*c_q_2 + t13) + s_q_2*(Rc2_0_0*s_q_2 + t15) + t20 + 2.633046352;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = Rc2_0_2*c_q_2 - Rc2_1_2*s_q_2;
+    const double F1_2_1_0 = Rc2_0_2*s_q_2 + Rc2_1_2*c_q_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t35 = 0.4318*c_q_2;
-    const double t36 = 0.4318*s_q_2;
-    const double Rc1_0_2 = F1_2_0_0 + t35*(Rc2_0_4*c_q_2 - Rc2_1_4*s_q_2) + t36*(Rc2_0_3*c_q_2 - Rc2_1_3*s_q_2) - 0.269178;
-    const double Rc1_1_1 = 0.18645124000000002*Rc2_5_5 - c_q_2*t33 + c_q_2*(Rc2_1_1*c_q_2 + t29 - t33) - s_q_2*t34 + s_q_2*(Rc2_0_0*s_q_2 + t31 - t34) + 1.50501635;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc2_0_2*s_q_2 + Rc2_1_2*c_q_2 - 0.4318*Rc2_2_5;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_2 = F1_2_1_0 + t35*(Rc2_0_4*s_q_2 + Rc2_1_4*c_q_2 - 0.4318*Rc2_4_5) + t36*(Rc2_0_3*s_q_2 + Rc2_1_3*c_q_2 - 0.4318*Rc2_3_5) - 0.023751;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = Rc2_2_2 + Rc2_2_3*t36 + Rc2_2_4*t35;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_2_2 = F1_2_2_0 + t35*(Rc2_2_4 + Rc2_3_4*t36 + Rc2_4_4*t35) + t36*(Rc2_2_3 + Rc2_3_3*t36 + Rc2_3_4*t35) + 0.6200840000000001;
+    const double Rc1_1_2 = F1_2_1_0 - 0.023751;
+    const double Rc1_2_2 = Rc2_2_2 + t20 + 1.7481140020000001;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(Rc1_0_1*s_q_1 + Rc1_1_1*c_q_1) + s_q_1*(Rc1_0_0*s_q_1 + Rc1_0_1*c_q_1) + 0.35;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = Rc1_0_2*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc2_0_2*c_q_2 - t19;
+    const double F1_2_2_0 = Rc2_2_2 + c_q_2*t17 - s_q_2*t18;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = F1_2_0_0*s_q_1 + F1_2_1_0*c_q_1;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc3_2_2 + Rc3_2_4*t18 - Rc3_2_4*t19;
-    const double F2_3_2_0 = -Rc3_0_2*s_q_3;
-    const double F2_3_3_0 = -Rc3_2_4*s_q_3;
-    const double F2_3_5_0 = -Rc3_2_4*c_q_3;
+    const double F2_3_1_0 = Rc3_2_2 + 0.0203*t6 - 0.15005*t7;
+    const double F2_3_2_0 = -t12;
+    const double F2_3_3_0 = -t7;
+    const double F2_3_5_0 = -t6;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_0_0 = F2_3_0_0*c_q_2 - F2_3_1_0*s_q_2;
     const double F1_3_1_0 = F2_3_0_0*s_q_2 + F2_3_1_0*c_q_2 - 0.4318*F2_3_5_0;
-    const double F1_3_2_0 = F2_3_2_0 + F2_3_3_0*t36;
+    const double t21 = 0.4318*s_q_2;
+    const double F1_3_2_0 = F2_3_2_0 + F2_3_3_0*t21;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = F1_3_0_0*s_q_1 + F1_3_1_0*c_q_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_1_0 = -t9;
-    const double F3_4_5_0 = Rc4_2_3*s_q_4;
+    const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
+    const double F3_4_3_0 = -t1;
+    const double F3_4_5_0 = Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = -F3_4_1_0*s_q_3 - 0.15005*F3_4_5_0;
-    const double F2_4_1_0 = F3_4_3_0*t14 + F3_4_3_0*t15;
-    const double F2_4_2_0 = -F3_4_1_0*c_q_3 + 0.0203*F3_4_5_0;
     const double F2_4_3_0 = F3_4_3_0*c_q_3;
-    const double F2_4_5_0 = -F3_4_3_0*s_q_3;
+    const double t22 = F3_4_3_0*s_q_3;
+    const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
+    const double F2_4_2_0 = -F3_4_1_0*c_q_3 + 0.0203*F3_4_5_0;
+    const double F2_4_5_0 = -t22;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = F2_4_0_0*c_q_2 - F2_4_1_0*s_q_2;
     const double F1_4_1_0 = F2_4_0_0*s_q_2 + F2_4_1_0*c_q_2 - 0.4318*F2_4_5_0;
-    const double F1_4_2_0 = F2_4_2_0 + F2_4_3_0*t36 + F3_4_5_0*t35;
+    const double F1_4_2_0 = F2_4_2_0 + F2_4_3_0*t21 + 0.4318*F3_4_5_0*c_q_2;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = F1_4_0_0*s_q_1 + F1_4_1_0*c_q_1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -418,7 +567,7 @@ void puma560_mass_matrix(const double* q, double* M)
 
 /* bias_forces: Coriolis, centrifugal and gravity forces C(q, qd) (RNE with qdd = 0).
  * Part I (3.23).
- * Operations: 257 mul, 173 add, 0 div, 10 sin/cos, 0 sqrt; 126 temporaries. */
+ * Operations: 252 mul, 171 add, 0 div, 10 sin/cos, 0 sqrt; 128 temporaries. */
 void puma560_bias_forces(const double* q, const double* qd, double* C)
 {
     /* Inputs */
@@ -426,17 +575,20 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* V1: spatial velocity V(k) (2.25) */
     const double V1_0 = qd[0]*s_q_1;
     const double V1_1 = c_q_1*qd[0];
@@ -444,19 +596,19 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double a1_0 = V1_1*qd[1];
     const double a1_1 = -V1_0*qd[1];
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = V1_0*c_q_2 + V1_1*s_q_2;
+    const double t0 = V1_0*c_q_2;
+    const double t1 = V1_1*s_q_2;
+    const double V2_0 = t0 + t1;
     const double V2_1 = -V1_0*s_q_2 + V1_1*c_q_2;
     const double V2_2 = qd[1] + qd[2];
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = V2_1*qd[2];
     const double a2_1 = -V2_0*qd[2];
-    const double t0 = 0.4318*c_q_2;
-    const double t1 = 0.4318*s_q_2;
-    const double t2 = -V2_0*t1 - V2_1*t0;
-    const double t3 = qd[1]*qd[1];
-    const double a2_3 = V2_1*t2 - t0*t3;
-    const double a2_4 = -V2_0*t2 + t1*t3;
-    const double a2_5 = V2_0*qd[1]*t0 - V2_1*qd[1]*t1;
+    const double t2 = -0.4318*V1_1*V1_1 - 0.4318*qd[1]*qd[1];
+    const double t3 = 0.4318*V1_0;
+    const double a2_3 = c_q_2*t2 + t1*t3;
+    const double a2_4 = 0.4318*V1_1*t0 - s_q_2*t2;
+    const double a2_5 = qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
     const double V3_1 = -V2_0*s_q_3 - V2_2*c_q_3;
@@ -465,30 +617,29 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
     const double t4 = V2_1*V2_1;
-    const double t5 = 0.0203*c_q_3;
-    const double t6 = 0.15005*s_q_3;
-    const double t7 = t5 - t6;
-    const double t8 = 0.0203*s_q_3;
-    const double t9 = 0.15005*c_q_3;
-    const double t10 = -t8 - t9;
-    const double t11 = V3_0*t10 - V3_1*t7;
-    const double a3_3 = V3_1*t11 - t4*t7;
-    const double a3_4 = -V3_0*t11 - t10*t4;
-    const double a3_5 = V2_1*V3_0*t7 + V2_1*V3_1*t10;
+    const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
+    const double t6 = -V2_2*t5 - 0.0203*t4;
+    const double t7 = V2_0*t5 - 0.15005*t4;
+    const double a3_3 = c_q_3*t6 - s_q_3*t7;
+    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
+    const double t8 = V2_0*V2_1;
+    const double a3_5 = 0.15005*V2_1*V2_2 + 0.0203*t8;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 + V3_2*s_q_4;
+    const double t9 = V3_0*c_q_4;
+    const double t10 = V3_2*s_q_4;
+    const double V4_0 = t10 + t9;
     const double V4_1 = -V3_0*s_q_4 + V3_2*c_q_4;
     const double V4_2 = -V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = V4_1*qd[4];
     const double a4_1 = -V4_0*qd[4];
-    const double t12 = 0.4318*s_q_4;
-    const double t13 = 0.4318*c_q_4;
-    const double t14 = V4_0*t13 - V4_1*t12;
-    const double t15 = V3_1*V3_1;
-    const double a4_3 = V4_1*t14 - t12*t15;
-    const double a4_4 = -V4_0*t14 - t13*t15;
-    const double a4_5 = -V3_1*V4_0*t12 - V3_1*V4_1*t13;
+    const double t11 = V3_0*V3_0;
+    const double t12 = V3_1*V3_1;
+    const double t13 = -0.4318*t11 - 0.4318*t12;
+    const double a4_3 = 0.4318*V3_2*t9 + s_q_4*t13;
+    const double a4_4 = -0.4318*V3_0*t10 + c_q_4*t13;
+    const double t14 = V3_1*V3_2;
+    const double a4_5 = -0.4318*t14;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0*c_q_5 - V4_2*s_q_5;
     const double V5_1 = -V4_0*s_q_5 - V4_2*c_q_5;
@@ -508,17 +659,17 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = a3_0 + alpha2_0*c_q_3;
     const double alpha3_1 = a3_1 - alpha2_0*s_q_3;
-    const double t16 = 0.15005*alpha2_1 + alpha2_3;
-    const double t17 = -0.0203*alpha2_1 + alpha2_5;
-    const double alpha3_3 = a3_3 + c_q_3*t16 - s_q_3*t17;
-    const double alpha3_4 = a3_4 - c_q_3*t17 - s_q_3*t16;
+    const double t15 = 0.15005*alpha2_1 + alpha2_3;
+    const double t16 = -0.0203*alpha2_1 + alpha2_5;
+    const double alpha3_3 = a3_3 + c_q_3*t15 - s_q_3*t16;
+    const double alpha3_4 = a3_4 - c_q_3*t16 - s_q_3*t15;
     const double alpha3_5 = a3_5 - 0.15005*alpha2_0 + alpha2_4;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + alpha2_1*s_q_4 + alpha3_0*c_q_4;
     const double alpha4_1 = a4_1 + alpha2_1*c_q_4 - alpha3_0*s_q_4;
-    const double t18 = 0.4318*alpha3_1 + alpha3_3;
-    const double alpha4_3 = a4_3 + alpha3_5*s_q_4 + c_q_4*t18;
-    const double alpha4_4 = a4_4 + alpha3_5*c_q_4 - s_q_4*t18;
+    const double t17 = 0.4318*alpha3_1 + alpha3_3;
+    const double alpha4_3 = a4_3 + alpha3_5*s_q_4 + c_q_4*t17;
+    const double alpha4_4 = a4_4 + alpha3_5*c_q_4 - s_q_4*t17;
     const double alpha4_5 = a4_5 + 0.4318*alpha3_0 - alpha3_4;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = a5_0 + alpha3_1*s_q_5 + alpha4_0*c_q_5;
@@ -526,52 +677,55 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double alpha5_3 = alpha4_3*c_q_5 - alpha4_5*s_q_5;
     const double alpha5_4 = -alpha4_3*s_q_5 - alpha4_5*c_q_5;
     /* f5: spatial force f(k) (2.29) */
-    const double t19 = 0.00020216*V5_2;
-    const double f5_0 = -V5_1*t19 + 0.00024216*alpha5_0 - 0.0028799999999999997*alpha5_4;
-    const double f5_1 = V5_0*t19 + 0.00024216*alpha5_1 + 0.0028799999999999997*alpha5_3;
+    const double t18 = 0.00020216*V5_2;
+    const double f5_0 = -V5_1*t18 + 0.00024216*alpha5_0 - 0.0028799999999999997*alpha5_4;
+    const double f5_1 = V5_0*t18 + 0.00024216*alpha5_1 + 0.0028799999999999997*alpha5_3;
     const double f5_2 = 4e-05*alpha4_1;
-    const double t20 = 0.0028799999999999997*V5_2;
-    const double f5_3 = V5_0*t20 + 0.0028799999999999997*alpha5_1 + 0.09*alpha5_3;
-    const double f5_4 = V5_1*t20 - 0.0028799999999999997*alpha5_0 + 0.09*alpha5_4;
+    const double t19 = 0.0028799999999999997*V5_2;
+    const double f5_3 = V5_0*t19 + 0.0028799999999999997*alpha5_1 + 0.09*alpha5_3;
+    const double f5_4 = V5_1*t19 - 0.0028799999999999997*alpha5_0 + 0.09*alpha5_4;
     const double f5_5 = -0.0028799999999999997*V5_0*V5_0 - 0.0028799999999999997*V5_1*V5_1 + 0.09*alpha4_4;
     /* f4: spatial force f(k) (2.29) */
-    const double t21 = 0.00010000000000000005*V4_2;
-    const double f4_0 = V4_1*t21 + 0.0003*alpha4_0 + c_q_5*f5_0 - f5_1*s_q_5;
-    const double f4_1 = -V4_0*t21 + 0.0003*alpha4_1 + f5_2;
+    const double t20 = 0.00010000000000000005*V4_2;
+    const double f4_0 = V4_1*t20 + 0.0003*alpha4_0 + c_q_5*f5_0 - f5_1*s_q_5;
+    const double f4_1 = -V4_0*t20 + 0.0003*alpha4_1 + f5_2;
     const double f4_2 = -0.0004*alpha3_1 - c_q_5*f5_1 - f5_0*s_q_5;
     const double f4_3 = 0.34*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
     const double f4_4 = 0.34*alpha4_4 + f5_5;
     const double f4_5 = 0.34*alpha4_5 - c_q_5*f5_4 - f5_3*s_q_5;
     /* f3: spatial force f(k) (2.29) */
-    const double t22 = 0.1671409248*V3_2;
-    const double f3_0 = -V3_1*t22 + 0.1684409248*alpha3_0 - 0.369656*alpha3_4 + c_q_4*f4_0 - f4_1*s_q_4 + 0.4318*f4_5;
-    const double t23 = c_q_4*f4_3;
-    const double t24 = f4_4*s_q_4;
-    const double f3_1 = V3_0*t22 + 0.1684409248*alpha3_1 + 0.369656*alpha3_3 - f4_2 + 0.4318*t23 - 0.4318*t24;
+    const double f3_0 = 0.1684409248*alpha3_0 - 0.369656*alpha3_4 + c_q_4*f4_0 - f4_1*s_q_4 + 0.4318*f4_5 - 0.1671409248*t14;
+    const double t21 = V3_0*V3_2;
+    const double t22 = c_q_4*f4_3;
+    const double t23 = f4_4*s_q_4;
+    const double f3_1 = 0.1684409248*alpha3_1 + 0.369656*alpha3_3 - f4_2 + 0.1671409248*t21 + 0.4318*t22 - 0.4318*t23;
     const double f3_2 = 0.0013*alpha2_1 + c_q_4*f4_1 + f4_0*s_q_4;
-    const double t25 = 0.369656*V3_2;
-    const double f3_3 = V3_0*t25 + 0.369656*alpha3_1 + 0.82*alpha3_3 + t23 - t24;
-    const double f3_4 = V3_1*t25 - 0.369656*alpha3_0 + 0.82*alpha3_4 - f4_5;
-    const double f3_5 = -0.369656*V3_0*V3_0 + 0.82*alpha3_5 + c_q_4*f4_4 + f4_3*s_q_4 - 0.369656*t15;
+    const double f3_3 = 0.369656*alpha3_1 + 0.82*alpha3_3 + 0.369656*t21 + t22 - t23;
+    const double f3_4 = -0.369656*alpha3_0 + 0.82*alpha3_4 - f4_5 + 0.369656*t14;
+    const double f3_5 = 0.82*alpha3_5 + c_q_4*f4_4 + f4_3*s_q_4 - 0.369656*t11 - 0.369656*t12;
     /* f2: spatial force f(k) (2.29) */
-    const double t26 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
-    const double t27 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
-    const double f2_0 = V2_1*t26 - V2_2*t27 + 0.218857068*alpha2_0 - 0.78792*alpha2_4 + 0.336*alpha2_5 + c_q_3*f3_0 - f3_1*s_q_3 - 0.15005*f3_5;
-    const double t28 = 0.218857068*V2_0;
-    const double f2_1 = -V2_0*t26 + V2_2*t28 + 0.14933706799999996*alpha2_1 + 0.78792*alpha2_3 + f3_2 + f3_3*t8 + f3_3*t9 + f3_4*t5 - f3_4*t6;
-    const double f2_2 = V2_0*t27 - V2_1*t28 - 0.0551544*alpha2_1 - 0.336*alpha2_3 - c_q_3*f3_1 - f3_0*s_q_3 + 0.0203*f3_5;
-    const double f2_3 = 0.336*V2_0*V2_1 + 0.78792*V2_0*V2_2 + 0.78792*alpha2_1 + 4.8*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3;
-    const double t29 = V2_0*V2_0;
-    const double t30 = 0.78792*V2_1 - 0.336*V2_2;
-    const double f2_4 = V2_2*t30 - 0.78792*alpha2_0 + 4.8*alpha2_4 + f3_5 - 0.336*t29;
-    const double f2_5 = -V2_1*t30 + 0.336*alpha2_0 + 4.8*alpha2_5 - c_q_3*f3_4 - f3_3*s_q_3 - 0.78792*t29;
+    const double t24 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
+    const double t25 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
+    const double f2_0 = V2_1*t24 - V2_2*t25 + 0.218857068*alpha2_0 - 0.78792*alpha2_4 + 0.336*alpha2_5 + c_q_3*f3_0 - f3_1*s_q_3 - 0.15005*f3_5;
+    const double t26 = c_q_3*f3_4;
+    const double t27 = f3_3*s_q_3;
+    const double t28 = V2_0*V2_2;
+    const double t29 = c_q_3*f3_3;
+    const double t30 = f3_4*s_q_3;
+    const double f2_1 = -V2_0*t24 + 0.14933706799999996*alpha2_1 + 0.78792*alpha2_3 + f3_2 + 0.0203*t26 + 0.0203*t27 + 0.218857068*t28 + 0.15005*t29 - 0.15005*t30;
+    const double f2_2 = V2_0*t25 - 0.0551544*alpha2_1 - 0.336*alpha2_3 - c_q_3*f3_1 - f3_0*s_q_3 + 0.0203*f3_5 - 0.218857068*t8;
+    const double f2_3 = 0.78792*alpha2_1 + 4.8*alpha2_3 + 0.78792*t28 + t29 - t30 + 0.336*t8;
+    const double t31 = V2_0*V2_0;
+    const double t32 = 0.78792*V2_1 - 0.336*V2_2;
+    const double f2_4 = V2_2*t32 - 0.78792*alpha2_0 + 4.8*alpha2_4 + f3_5 - 0.336*t31;
+    const double f2_5 = -V2_1*t32 + 0.336*alpha2_0 + 4.8*alpha2_5 - t26 - t27 - 0.78792*t31;
     /* f1: spatial force f(k) (2.29) */
-    const double t31 = -0.0070992*V1_0 + 1.50501635*V1_1 - 0.023751*qd[1];
-    const double t32 = -0.269178*V1_0 - 0.023751*V1_1 + 0.6200840000000001*qd[1];
-    const double f1_0 = V1_1*t32 + 1.03118515*a1_0 - 0.0070992*a1_1 - 3.9585*alpha1_4 + c_q_2*f2_0 - f2_1*s_q_2 - qd[1]*t31;
-    const double t33 = 1.03118515*V1_0 - 0.0070992*V1_1 - 0.269178*qd[1];
-    const double f1_1 = -V1_0*t32 - 0.0070992*a1_0 + 1.50501635*a1_1 + 3.9585*alpha1_3 + c_q_2*f2_1 + f2_0*s_q_2 - 0.4318*f2_5 + qd[1]*t33;
-    const double f1_2 = V1_0*t31 - V1_1*t33 - 0.269178*a1_0 - 0.023751*a1_1 - 0.10439999999999999*alpha1_3 + 1.1832*alpha1_4 + f2_2 + f2_3*t1 + f2_4*t0;
+    const double t33 = -0.0070992*V1_0 + 1.50501635*V1_1 - 0.023751*qd[1];
+    const double t34 = -0.269178*V1_0 - 0.023751*V1_1 + 0.6200840000000001*qd[1];
+    const double f1_0 = V1_1*t34 + 1.03118515*a1_0 - 0.0070992*a1_1 - 3.9585*alpha1_4 + c_q_2*f2_0 - f2_1*s_q_2 - qd[1]*t33;
+    const double t35 = 1.03118515*V1_0 - 0.0070992*V1_1 - 0.269178*qd[1];
+    const double f1_1 = -V1_0*t34 - 0.0070992*a1_0 + 1.50501635*a1_1 + 3.9585*alpha1_3 + c_q_2*f2_1 + f2_0*s_q_2 - 0.4318*f2_5 + qd[1]*t35;
+    const double f1_2 = V1_0*t33 - V1_1*t35 - 0.269178*a1_0 - 0.023751*a1_1 - 0.10439999999999999*alpha1_3 + 1.1832*alpha1_4 + 0.4318*c_q_2*f2_4 + f2_2 + 0.4318*f2_3*s_q_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_1 + f1_0*s_q_1;
 
@@ -585,430 +739,251 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Part I (4.4)-(4.6), (4.16), (4.19)-(4.22).
- * Operations: 573 mul, 381 add, 5 div, 10 sin/cos, 0 sqrt; 319 temporaries. */
+ * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 229 mul, 150 add, 5 div, 10 sin/cos, 0 sqrt; 147 temporaries. */
 void puma560_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t0 = c_q_5*c_q_5;
-    const double t1 = s_q_5*s_q_5;
-    const double t2 = 0.00024216*t0 + 0.00024216*t1;
-    const double P4_0_0 = t2 + 0.0003;
-    const double P4_0_5 = 0.0028799999999999997*t0 + 0.0028799999999999997*t1;
-    const double P4_2_2 = t2 + 0.0004;
-    const double P4_2_3 = -P4_0_5;
-    const double P4_3_3 = 0.09*t0 + 0.09*t1 + 0.34;
-    const double P4_5_5 = P4_3_3;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_2_2;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_2_0 = Dinv4_0_0*P4_2_2;
-    const double G4_3_0 = Dinv4_0_0*P4_2_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t3 = s_q_4*s_q_4;
-    const double t4 = 0.4318*P4_0_5;
-    const double t5 = P4_0_0*c_q_4 + t4;
-    const double P3_0_0 = 0.18645124000000002*P4_5_5 + c_q_4*t4 + c_q_4*t5 + 0.0003*t3 + 0.1684409248;
-    const double t6 = c_q_4*s_q_4;
-    const double P3_0_2 = s_q_4*t5 - 0.0003*t6;
-    const double P3_0_4 = -P4_0_5*c_q_4 - 0.4318*P4_5_5 - 0.369656;
-    const double t7 = 0.4318*c_q_4;
-    const double t8 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double t9 = -P4_2_3;
-    const double t10 = G4_2_0*P4_2_3 + t7*t8 + t9;
-    const double t11 = c_q_4*t10;
-    const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 + 0.4318*t11 + 0.08017403320000002*t3 - t7*(-G4_3_0*P4_2_2 - t9) + 0.1684409248;
-    const double P3_1_3 = t11 + 0.18567400000000003*t3 + 0.369656;
-    const double P3_1_5 = s_q_4*t10 - 0.18567400000000003*t6;
-    const double t12 = c_q_4*c_q_4;
-    const double P3_2_2 = P4_0_0*t3 + 0.0003*t12 + 0.0013;
-    const double P3_2_4 = -P4_0_5*s_q_4;
-    const double P3_3_3 = t12*t8 + 0.43000000000000005*t3 + 0.82;
-    const double P3_3_5 = t6*t8 - 0.43000000000000005*t6;
-    const double P3_4_4 = P4_5_5 + 0.82;
-    const double P3_5_5 = 0.43000000000000005*t12 + t3*t8 + 0.82;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_2_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_2;
-    const double G3_2_0 = Dinv3_0_0*P3_2_2;
-    const double G3_4_0 = Dinv3_0_0*P3_2_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t13 = c_q_3*c_q_3;
-    const double t14 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t15 = 0.15005*P3_1_5;
-    const double t16 = -P3_1_1*s_q_3 - t15;
-    const double P2_0_0 = 0.022515002499999996*P3_5_5 + s_q_3*t15 - s_q_3*t16 + t13*t14 + 0.218857068;
-    const double t17 = 0.0203*s_q_3;
-    const double t18 = 0.15005*c_q_3;
-    const double t19 = t17 + t18;
-    const double t20 = -P3_1_3*s_q_3 - 0.15005*P3_3_5;
-    const double t21 = 0.0203*c_q_3;
-    const double t22 = 0.15005*s_q_3;
-    const double t23 = t21 - t22;
-    const double t24 = -P3_0_4;
-    const double t25 = -G3_0_0*P3_2_4 - t24;
-    const double t26 = c_q_3*t25;
-    const double P2_0_1 = c_q_3*(-G3_0_0*P3_2_2 + P3_0_2) + t19*t20 + t23*t26;
-    const double t27 = c_q_3*s_q_3;
-    const double P2_0_2 = -P3_1_5*t17 - 0.0030460149999999996*P3_5_5 - c_q_3*t16 - t14*t27;
-    const double t28 = s_q_3*t26;
-    const double P2_0_3 = c_q_3*t20 - t28;
-    const double P2_0_4 = -P3_1_5*s_q_3 - 0.15005*P3_5_5 - 0.78792;
-    const double P2_0_5 = -s_q_3*t20 - t13*t25 + 0.336;
-    const double t29 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t30 = -G3_2_0*P3_2_4 + P3_2_4 + t23*t29;
-    const double P2_1_1 = -G3_2_0*P3_2_2 + P3_2_2 + P3_3_3*t19*t19 + t23*t30 + t23*(-G3_4_0*P3_2_2 + P3_2_4) + 0.14933706799999996;
-    const double t31 = P3_1_3*c_q_3;
-    const double P2_1_2 = 0.0203*P3_3_5*t19 - s_q_3*(-G3_2_0*P3_0_2 + P3_0_2 + t23*(-G3_4_0*P3_0_2 - t24)) - t19*t31 - 0.0551544;
-    const double t32 = P3_3_3*t19;
-    const double P2_1_3 = c_q_3*t32 - s_q_3*t30 + 0.78792;
-    const double P2_1_4 = P3_3_5*t19;
-    const double P2_1_5 = -c_q_3*t30 - s_q_3*t32;
-    const double t33 = s_q_3*s_q_3;
-    const double P2_2_2 = -P3_1_5*t21 + 0.00041208999999999994*P3_5_5 - c_q_3*(-P3_1_1*c_q_3 + 0.0203*P3_1_5) + t14*t33 + 0.10951999999999999;
-    const double t34 = 0.0203*P3_3_5 - t31;
-    const double P2_2_3 = c_q_3*t34 + t25*t33 - 0.336;
-    const double P2_2_4 = -P3_1_5*c_q_3 + 0.0203*P3_5_5;
-    const double P2_2_5 = -s_q_3*t34 + t28;
-    const double P2_3_3 = P3_3_3*t13 + t29*t33 + 4.8;
-    const double P2_3_4 = P3_3_5*c_q_3;
-    const double P2_3_5 = -P3_3_3*t27 + c_q_3*s_q_3*t29;
-    const double P2_4_4 = P3_5_5 + 4.8;
-    const double P2_4_5 = -P3_3_5*s_q_3;
-    const double P2_5_5 = P3_3_3*t33 + t13*t29 + 4.8;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_2_2;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_2;
-    const double G2_1_0 = Dinv2_0_0*P2_1_2;
-    const double G2_2_0 = Dinv2_0_0*P2_2_2;
-    const double G2_3_0 = Dinv2_0_0*P2_2_3;
-    const double G2_4_0 = Dinv2_0_0*P2_2_4;
-    const double G2_5_0 = Dinv2_0_0*P2_2_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t35 = -G2_0_0*P2_0_2 + P2_0_0;
-    const double t36 = -P2_0_1;
-    const double t37 = -G2_1_0*P2_0_2 - t36;
-    const double t38 = c_q_2*t35 - s_q_2*t37;
-    const double t39 = -G2_0_0*P2_1_2 - t36;
-    const double t40 = -G2_1_0*P2_1_2 + P2_1_1;
-    const double t41 = c_q_2*t39 - s_q_2*t40;
-    const double P1_0_0 = c_q_2*t38 - s_q_2*t41 + 1.03118515;
-    const double t42 = -G2_1_0*P2_2_5 + P2_1_5;
-    const double t43 = 0.4318*s_q_2;
-    const double t44 = -G2_0_0*P2_2_5 + P2_0_5;
-    const double t45 = 0.4318*c_q_2;
-    const double P1_0_1 = c_q_2*t41 + s_q_2*t38 + t42*t43 - t44*t45 - 0.0070992;
-    const double t46 = -G2_0_0*P2_2_2 + P2_0_2;
-    const double t47 = -G2_1_0*P2_2_2 + P2_1_2;
-    const double t48 = -G2_0_0*P2_2_4 + P2_0_4;
-    const double t49 = -G2_1_0*P2_2_4 + P2_1_4;
-    const double t50 = -G2_0_0*P2_2_3 + P2_0_3;
-    const double t51 = -G2_1_0*P2_2_3 + P2_1_3;
-    const double P1_0_2 = c_q_2*t46 - s_q_2*t47 + t43*(c_q_2*t50 - s_q_2*t51) + t45*(c_q_2*t48 - s_q_2*t49) - 0.269178;
-    const double t52 = 0.4318*G2_5_0;
-    const double P1_1_1 = -0.18645124000000002*G2_5_0*P2_2_5 + 0.18645124000000002*P2_5_5 + c_q_2*(P2_1_2*t52 - 0.4318*P2_1_5 + c_q_2*t40 + s_q_2*t39) + s_q_2*(P2_0_2*t52 - 0.4318*P2_0_5 + c_q_2*t37 + s_q_2*t35) - t42*t45 - t43*t44 + 1.50501635;
-    const double P1_1_2 = P2_2_2*t52 - 0.4318*P2_2_5 + c_q_2*t47 + s_q_2*t46 + t43*(P2_2_3*t52 - 0.4318*P2_3_5 + c_q_2*t51 + s_q_2*t50) + t45*(P2_2_4*t52 - 0.4318*P2_4_5 + c_q_2*t49 + s_q_2*t48) - 0.023751;
-    const double t53 = -P2_3_4;
-    const double P1_2_2 = -G2_2_0*P2_2_2 + P2_2_2 + t43*(-G2_3_0*P2_2_2 + P2_2_3) + t43*(-G2_2_0*P2_2_3 + P2_2_3 + t43*(-G2_3_0*P2_2_3 + P2_3_3) + t45*(-G2_4_0*P2_2_3 - t53)) + t45*(-G2_4_0*P2_2_2 + P2_2_4) + t45*(-G2_2_0*P2_2_4 + P2_2_4 + t43*(-G2_3_0*P2_2_4 - t53) + t45*(-G2_4_0*P2_2_4 + P2_4_4)) + 0.6200840000000001;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_2_2;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_2;
-    const double G1_1_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t54 = -P1_0_1;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) + s_q_1*(-G1_0_0*P1_1_2 - t54)) + s_q_1*(c_q_1*(-G1_1_0*P1_0_2 - t54) + s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.35;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z3: z(k) (4.20) */
-    const double z3_0_5 = -0.9999999999999999*s_q_4;
-    const double z3_1_4 = -G4_2_0 + 0.4318*G4_3_0*c_q_4;
-    const double z3_2_5 = 0.9999999999999999*c_q_4;
-    const double z3_3_4 = G4_3_0*c_q_4;
-    const double z3_5_4 = G4_3_0*s_q_4;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_5 = -Dinv3_0_0*z3_2_5;
-    /* z2: z(k) (4.20) */
-    const double z2_0_3 = G3_0_0*c_q_3;
-    const double z2_0_4 = -s_q_3*z3_1_4 - 0.15005*z3_5_4;
-    const double t55 = -G3_0_0*z3_2_5 + z3_0_5;
-    const double z2_0_5 = c_q_3*t55;
-    const double t56 = G3_4_0*t21;
-    const double z2_1_3 = G3_2_0 - G3_4_0*t22 + t56;
-    const double z2_1_4 = t17*z3_3_4 + t18*z3_3_4;
-    const double z2_1_5 = -G3_2_0*z3_2_5 + 0.15005*G3_4_0*s_q_3*z3_2_5 - t56*z3_2_5 + z3_2_5;
-    const double z2_2_3 = -G3_0_0*s_q_3;
-    const double z2_2_4 = -c_q_3*z3_1_4 + 0.0203*z3_5_4;
-    const double z2_2_5 = -s_q_3*t55;
-    const double t57 = G3_4_0*s_q_3;
-    const double z2_3_3 = -t57;
-    const double z2_3_4 = c_q_3*z3_3_4;
-    const double z2_3_5 = t57*z3_2_5;
-    const double t58 = G3_4_0*c_q_3;
-    const double z2_5_3 = -t58;
-    const double z2_5_4 = -s_q_3*z3_3_4;
-    const double z2_5_5 = t58*z3_2_5;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_3 = -Dinv2_0_0*z2_2_3;
-    const double nu2_0_4 = -Dinv2_0_0*z2_2_4;
-    const double nu2_0_5 = -Dinv2_0_0*z2_2_5;
-    /* z1: z(k) (4.20) */
-    const double z1_0_2 = G2_0_0*c_q_2 - G2_1_0*s_q_2;
-    const double t59 = -G2_0_0*z2_2_3 + z2_0_3;
-    const double t60 = -G2_1_0*z2_2_3 + z2_1_3;
-    const double z1_0_3 = c_q_2*t59 - s_q_2*t60;
-    const double t61 = -G2_0_0*z2_2_4 + z2_0_4;
-    const double t62 = -G2_1_0*z2_2_4 + z2_1_4;
-    const double z1_0_4 = c_q_2*t61 - s_q_2*t62;
-    const double t63 = -G2_0_0*z2_2_5 + z2_0_5;
-    const double t64 = -G2_1_0*z2_2_5 + z2_1_5;
-    const double z1_0_5 = c_q_2*t63 - s_q_2*t64;
-    const double z1_1_2 = G2_0_0*s_q_2 + G2_1_0*c_q_2 - t52;
-    const double z1_1_3 = c_q_2*t60 + s_q_2*t59 + t52*z2_2_3 - 0.4318*z2_5_3;
-    const double z1_1_4 = c_q_2*t62 + s_q_2*t61 + t52*z2_2_4 - 0.4318*z2_5_4;
-    const double z1_1_5 = c_q_2*t64 + s_q_2*t63 + t52*z2_2_5 - 0.4318*z2_5_5;
-    const double t65 = G2_3_0*t43;
-    const double t66 = G2_4_0*t45;
-    const double z1_2_2 = G2_2_0 + t65 + t66;
-    const double z1_2_3 = -G2_2_0*z2_2_3 + 0.4318*s_q_2*(-G2_3_0*z2_2_3 + z2_3_3) - t66*z2_2_3 + z2_2_3;
-    const double z1_2_4 = -G2_2_0*z2_2_4 + t43*(-G2_3_0*z2_2_4 + z2_3_4) + t45*(-G2_4_0*z2_2_4 + z3_5_4) + z2_2_4;
-    const double z1_2_5 = -G2_2_0*z2_2_5 + 0.4318*s_q_2*(-G2_3_0*z2_2_5 + z2_3_5) - t66*z2_2_5 + z2_2_5;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_2 = -Dinv1_0_0*z1_2_2;
-    const double nu1_0_3 = -Dinv1_0_0*z1_2_3;
-    const double nu1_0_4 = -Dinv1_0_0*z1_2_4;
-    const double nu1_0_5 = -Dinv1_0_0*z1_2_5;
-    /* z0: z(k) (4.20) */
-    const double t67 = G1_0_0*s_q_1;
-    const double t68 = G1_1_0*c_q_1;
-    const double z0_2_1 = t67 + t68;
-    const double z0_2_2 = c_q_1*(-G1_1_0*z1_2_2 + z1_1_2) + s_q_1*(-G1_0_0*z1_2_2 + z1_0_2);
-    const double z0_2_3 = c_q_1*(-G1_1_0*z1_2_3 + z1_1_3) + s_q_1*(-G1_0_0*z1_2_3 + z1_0_3);
-    const double z0_2_4 = c_q_1*(-G1_1_0*z1_2_4 + z1_1_4) + s_q_1*(-G1_0_0*z1_2_4 + z1_0_4);
-    const double z0_2_5 = c_q_1*(-G1_1_0*z1_2_5 + z1_1_5) + s_q_1*(-G1_0_0*z1_2_5 + z1_0_5);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_1 = -Dinv0_0_0*z0_2_1;
-    const double nu0_0_2 = -Dinv0_0_0*z0_2_2;
-    const double nu0_0_3 = -Dinv0_0_0*z0_2_3;
-    const double nu0_0_4 = -Dinv0_0_0*z0_2_4;
-    const double nu0_0_5 = -Dinv0_0_0*z0_2_5;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double qdd1_0_0 = -Dinv0_0_0*t67 - Dinv0_0_0*t68;
-    const double qdd1_0_1 = Dinv1_0_0 - nu0_0_1*t67 - nu0_0_1*t68;
-    const double qdd1_0_2 = -nu0_0_2*t67 - nu0_0_2*t68 + nu1_0_2;
-    const double qdd1_0_3 = -nu0_0_3*t67 - nu0_0_3*t68 + nu1_0_3;
-    const double qdd1_0_4 = -nu0_0_4*t67 - nu0_0_4*t68 + nu1_0_4;
-    const double qdd1_0_5 = -nu0_0_5*t67 - nu0_0_5*t68 + nu1_0_5;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0_0 = Dinv0_0_0*s_q_1;
-    const double lam1_0_1 = nu0_0_1*s_q_1;
-    const double lam1_0_2 = nu0_0_2*s_q_1;
-    const double lam1_0_3 = nu0_0_3*s_q_1;
-    const double lam1_0_4 = nu0_0_4*s_q_1;
-    const double lam1_0_5 = nu0_0_5*s_q_1;
-    const double lam1_1_0 = Dinv0_0_0*c_q_1;
-    const double lam1_1_1 = c_q_1*nu0_0_1;
-    const double lam1_1_2 = c_q_1*nu0_0_2;
-    const double lam1_1_3 = c_q_1*nu0_0_3;
-    const double lam1_1_4 = c_q_1*nu0_0_4;
-    const double lam1_1_5 = c_q_1*nu0_0_5;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_0 = c_q_2*lam1_0_0 + lam1_1_0*s_q_2;
-    const double lam2_1_0 = c_q_2*lam1_1_0 - lam1_0_0*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_0 = -G2_0_0*lam2_0_0 - G2_1_0*lam2_1_0 - G2_2_0*qdd1_0_0 + 0.4318*G2_5_0*lam1_1_0 - qdd1_0_0*t65 - qdd1_0_0*t66;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_1 = c_q_2*lam1_0_1 + lam1_1_1*s_q_2;
-    const double lam2_1_1 = c_q_2*lam1_1_1 - lam1_0_1*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_1 = -G2_0_0*lam2_0_1 - G2_1_0*lam2_1_1 - G2_2_0*qdd1_0_1 + 0.4318*G2_5_0*lam1_1_1 - qdd1_0_1*t65 - qdd1_0_1*t66;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_2 = c_q_2*lam1_0_2 + lam1_1_2*s_q_2;
-    const double lam2_1_2 = c_q_2*lam1_1_2 - lam1_0_2*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_2 = Dinv2_0_0 - G2_0_0*lam2_0_2 - G2_1_0*lam2_1_2 - G2_2_0*qdd1_0_2 + 0.4318*G2_5_0*lam1_1_2 - qdd1_0_2*t65 - qdd1_0_2*t66;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_3 = c_q_2*lam1_0_3 + lam1_1_3*s_q_2;
-    const double lam2_1_3 = c_q_2*lam1_1_3 - lam1_0_3*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_3 = -G2_0_0*lam2_0_3 - G2_1_0*lam2_1_3 - G2_2_0*qdd1_0_3 + 0.4318*G2_5_0*lam1_1_3 + nu2_0_3 - qdd1_0_3*t65 - qdd1_0_3*t66;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_4 = c_q_2*lam1_0_4 + lam1_1_4*s_q_2;
-    const double lam2_1_4 = c_q_2*lam1_1_4 - lam1_0_4*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_4 = -G2_0_0*lam2_0_4 - G2_1_0*lam2_1_4 - G2_2_0*qdd1_0_4 + 0.4318*G2_5_0*lam1_1_4 + nu2_0_4 - qdd1_0_4*t65 - qdd1_0_4*t66;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_5 = c_q_2*lam1_0_5 + lam1_1_5*s_q_2;
-    const double lam2_1_5 = c_q_2*lam1_1_5 - lam1_0_5*s_q_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_5 = -G2_0_0*lam2_0_5 - G2_1_0*lam2_1_5 - G2_2_0*qdd1_0_5 + 0.4318*G2_5_0*lam1_1_5 + nu2_0_5 - qdd1_0_5*t65 - qdd1_0_5*t66;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_2_0 = qdd1_0_0 + qdd2_0_0;
-    const double lam2_2_1 = qdd1_0_1 + qdd2_0_1;
-    const double lam2_2_2 = qdd1_0_2 + qdd2_0_2;
-    const double lam2_2_3 = qdd1_0_3 + qdd2_0_3;
-    const double lam2_2_4 = qdd1_0_4 + qdd2_0_4;
-    const double lam2_2_5 = qdd1_0_5 + qdd2_0_5;
-    const double lam2_3_0 = qdd1_0_0*t43;
-    const double lam2_3_1 = qdd1_0_1*t43;
-    const double lam2_3_2 = qdd1_0_2*t43;
-    const double lam2_3_3 = qdd1_0_3*t43;
-    const double lam2_3_4 = qdd1_0_4*t43;
-    const double lam2_3_5 = qdd1_0_5*t43;
-    const double lam2_4_0 = qdd1_0_0*t45;
-    const double lam2_4_1 = qdd1_0_1*t45;
-    const double lam2_4_2 = qdd1_0_2*t45;
-    const double lam2_4_3 = qdd1_0_3*t45;
-    const double lam2_4_4 = qdd1_0_4*t45;
-    const double lam2_4_5 = qdd1_0_5*t45;
-    const double lam2_5_0 = -0.4318*lam1_1_0;
-    const double lam2_5_1 = -0.4318*lam1_1_1;
-    const double lam2_5_2 = -0.4318*lam1_1_2;
-    const double lam2_5_3 = -0.4318*lam1_1_3;
-    const double lam2_5_4 = -0.4318*lam1_1_4;
-    const double lam2_5_5 = -0.4318*lam1_1_5;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_0 = c_q_3*lam2_0_0 - lam2_2_0*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t69 = -0.0203*lam2_1_0 + lam2_5_0;
-    const double t70 = 0.15005*lam2_1_0 + lam2_3_0;
-    const double qdd3_0_0 = -G3_0_0*lam3_0_0 - G3_2_0*lam2_1_0 - G3_4_0*(-c_q_3*t69 - s_q_3*t70);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_1 = c_q_3*lam2_0_1 - lam2_2_1*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t71 = -0.0203*lam2_1_1 + lam2_5_1;
-    const double t72 = 0.15005*lam2_1_1 + lam2_3_1;
-    const double qdd3_0_1 = -G3_0_0*lam3_0_1 - G3_2_0*lam2_1_1 - G3_4_0*(-c_q_3*t71 - s_q_3*t72);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_2 = c_q_3*lam2_0_2 - lam2_2_2*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t73 = -0.0203*lam2_1_2 + lam2_5_2;
-    const double t74 = 0.15005*lam2_1_2 + lam2_3_2;
-    const double qdd3_0_2 = -G3_0_0*lam3_0_2 - G3_2_0*lam2_1_2 - G3_4_0*(-c_q_3*t73 - s_q_3*t74);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_3 = c_q_3*lam2_0_3 - lam2_2_3*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t75 = -0.0203*lam2_1_3 + lam2_5_3;
-    const double t76 = 0.15005*lam2_1_3 + lam2_3_3;
-    const double qdd3_0_3 = Dinv3_0_0 - G3_0_0*lam3_0_3 - G3_2_0*lam2_1_3 - G3_4_0*(-c_q_3*t75 - s_q_3*t76);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_4 = c_q_3*lam2_0_4 - lam2_2_4*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t77 = -0.0203*lam2_1_4 + lam2_5_4;
-    const double t78 = 0.15005*lam2_1_4 + lam2_3_4;
-    const double qdd3_0_4 = -G3_0_0*lam3_0_4 - G3_2_0*lam2_1_4 - G3_4_0*(-c_q_3*t77 - s_q_3*t78);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_5 = c_q_3*lam2_0_5 - lam2_2_5*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t79 = 0.15005*lam2_1_5 + lam2_3_5;
-    const double t80 = -0.0203*lam2_1_5 + lam2_5_5;
-    const double qdd3_0_5 = -G3_0_0*lam3_0_5 - G3_2_0*lam2_1_5 - G3_4_0*(-c_q_3*t80 - s_q_3*t79) + nu3_0_5;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_1_0 = -c_q_3*lam2_2_0 - lam2_0_0*s_q_3;
-    const double lam3_1_1 = -c_q_3*lam2_2_1 - lam2_0_1*s_q_3;
-    const double lam3_1_2 = -c_q_3*lam2_2_2 - lam2_0_2*s_q_3;
-    const double lam3_1_3 = -c_q_3*lam2_2_3 - lam2_0_3*s_q_3;
-    const double lam3_1_4 = -c_q_3*lam2_2_4 - lam2_0_4*s_q_3;
-    const double lam3_1_5 = -c_q_3*lam2_2_5 - lam2_0_5*s_q_3;
-    const double lam3_2_0 = lam2_1_0 + qdd3_0_0;
-    const double lam3_2_1 = lam2_1_1 + qdd3_0_1;
-    const double lam3_2_2 = lam2_1_2 + qdd3_0_2;
-    const double lam3_2_3 = lam2_1_3 + qdd3_0_3;
-    const double lam3_2_4 = lam2_1_4 + qdd3_0_4;
-    const double lam3_2_5 = lam2_1_5 + qdd3_0_5;
-    const double lam3_3_0 = c_q_3*t70 - s_q_3*t69;
-    const double lam3_3_1 = c_q_3*t72 - s_q_3*t71;
-    const double lam3_3_2 = c_q_3*t74 - s_q_3*t73;
-    const double lam3_3_3 = c_q_3*t76 - s_q_3*t75;
-    const double lam3_3_4 = c_q_3*t78 - s_q_3*t77;
-    const double lam3_3_5 = c_q_3*t79 - s_q_3*t80;
-    const double lam3_5_0 = -0.15005*lam2_0_0 + 0.0203*lam2_2_0 + lam2_4_0;
-    const double lam3_5_1 = -0.15005*lam2_0_1 + 0.0203*lam2_2_1 + lam2_4_1;
-    const double lam3_5_2 = -0.15005*lam2_0_2 + 0.0203*lam2_2_2 + lam2_4_2;
-    const double lam3_5_3 = -0.15005*lam2_0_3 + 0.0203*lam2_2_3 + lam2_4_3;
-    const double lam3_5_4 = -0.15005*lam2_0_4 + 0.0203*lam2_2_4 + lam2_4_4;
-    const double lam3_5_5 = -0.15005*lam2_0_5 + 0.0203*lam2_2_5 + lam2_4_5;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_0 = G4_2_0*lam3_1_0 - G4_3_0*(c_q_4*(0.4318*lam3_1_0 + lam3_3_0) + lam3_5_0*s_q_4);
-    const double qdd4_0_1 = G4_2_0*lam3_1_1 - G4_3_0*(c_q_4*(0.4318*lam3_1_1 + lam3_3_1) + lam3_5_1*s_q_4);
-    const double qdd4_0_2 = G4_2_0*lam3_1_2 - G4_3_0*(c_q_4*(0.4318*lam3_1_2 + lam3_3_2) + lam3_5_2*s_q_4);
-    const double qdd4_0_3 = G4_2_0*lam3_1_3 - G4_3_0*(c_q_4*(0.4318*lam3_1_3 + lam3_3_3) + lam3_5_3*s_q_4);
-    const double qdd4_0_4 = Dinv4_0_0 + G4_2_0*lam3_1_4 - G4_3_0*(c_q_4*(0.4318*lam3_1_4 + lam3_3_4) + lam3_5_4*s_q_4);
-    const double qdd4_0_5 = G4_2_0*lam3_1_5 - G4_3_0*(c_q_4*(0.4318*lam3_1_5 + lam3_3_5) + lam3_5_5*s_q_4);
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_1_0 = c_q_4*lam3_2_0 - lam3_0_0*s_q_4;
-    const double lam4_1_1 = c_q_4*lam3_2_1 - lam3_0_1*s_q_4;
-    const double lam4_1_2 = c_q_4*lam3_2_2 - lam3_0_2*s_q_4;
-    const double lam4_1_3 = c_q_4*lam3_2_3 - lam3_0_3*s_q_4;
-    const double lam4_1_4 = c_q_4*lam3_2_4 - lam3_0_4*s_q_4;
-    const double lam4_1_5 = c_q_4*lam3_2_5 - lam3_0_5*s_q_4;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_0 = -0.9999999999999999*lam4_1_0;
-    const double qdd5_0_1 = -0.9999999999999999*lam4_1_1;
-    const double qdd5_0_2 = -0.9999999999999999*lam4_1_2;
-    const double qdd5_0_3 = -0.9999999999999999*lam4_1_3;
-    const double qdd5_0_4 = -0.9999999999999999*lam4_1_4;
-    const double qdd5_0_5 = 24999.999999999996 - 0.9999999999999999*lam4_1_5;
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t0 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
+    const double Rc4_0_0 = t0 + 0.0003;
+    const double Rc4_2_2 = t0 + 0.0004;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = -0.0028799999999999997*s_q_4;
+    const double t1 = 0.0028799999999999997*c_q_4;
+    const double Rch3_2 = t1 + 0.55533;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t2 = s_q_4*s_q_4;
+    const double t3 = c_q_4*c_q_4;
+    const double t4 = 0.0024871679999999997*c_q_4 + 0.24861495800000002;
+    const double Rc3_0_0 = Rc4_0_0*t3 + 0.00033999999999999997*t2 + t4;
+    const double t5 = c_q_4*s_q_4;
+    const double Rc3_0_2 = Rc4_0_0*t5 + 0.0012435839999999998*s_q_4 - 0.00033999999999999997*t5;
+    const double Rc3_1_1 = Rc4_2_2 + t4;
+    const double Rc3_2_2 = Rc4_0_0*t2 + 0.00033999999999999997*t3 + 0.0013;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t6 = Rch3_0*c_q_3;
+    const double Rch2_0 = t6 + 0.025374999999999998;
+    const double Rch2_1 = Rch3_2 + 0.336;
+    const double t7 = Rch3_0*s_q_3;
+    const double Rch2_2 = 0.9754824999999999 - t7;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t8 = s_q_3*s_q_3;
+    const double t9 = -0.3001*t7;
+    const double t10 = c_q_3*c_q_3;
+    const double Rc2_0_0 = Rc3_0_0*t10 + Rc3_1_1*t8 + t9 + 0.247000821125;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc3_0_2*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
+    const double Rc2_0_2 = -Rc3_0_0*c_q_3*s_q_3 + Rc3_1_1*c_q_3*s_q_3 + 0.0203*Rch3_0*s_q_3 - 0.15005*t6 - 0.0038075187499999994;
+    const double t11 = 0.0406*t6;
+    const double Rc2_1_1 = Rc3_2_2 + t11 + t9 + 0.17799593362499996;
+    const double t12 = Rc3_0_2*s_q_3;
+    const double Rc2_1_2 = -0.15005*Rch3_2 - t12 - 0.0551544;
+    const double Rc2_2_2 = Rc3_0_0*t8 + Rc3_1_1*t10 + t11 + 0.11003511249999999;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t13 = Rc2_0_1*s_q_2;
+    const double t14 = Rc2_0_0*c_q_2 - t13;
+    const double t15 = Rc2_0_1*c_q_2;
+    const double t16 = -Rc2_1_1*s_q_2 + t15;
+    const double Rc1_0_0 = c_q_2*t14 - s_q_2*t16 + 1.03118515;
+    const double t17 = 0.4318*Rch2_0;
+    const double t18 = 0.4318*Rch2_1;
+    const double Rc1_0_1 = c_q_2*t16 - c_q_2*t18 + s_q_2*t14 - s_q_2*t17 - 0.0070992;
+    const double t19 = Rc2_1_2*s_q_2;
+    const double Rc1_0_2 = Rc2_0_2*c_q_2 - 0.4318*Rch2_2 - t19 - 0.269178;
+    const double t20 = 0.8636*Rch2_0*c_q_2 - 0.8636*Rch2_1*s_q_2;
+    const double Rc1_1_1 = c_q_2*(Rc2_1_1*c_q_2 + t13) + s_q_2*(Rc2_0_0*s_q_2 + t15) + t20 + 2.633046352;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc2_0_2*s_q_2 + Rc2_1_2*c_q_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = F1_2_1_0 - 0.023751;
+    const double Rc1_2_2 = Rc2_2_2 + t20 + 1.7481140020000001;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(Rc1_0_1*s_q_1 + Rc1_1_1*c_q_1) + s_q_1*(Rc1_0_0*s_q_1 + Rc1_0_1*c_q_1) + 0.35;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = Rc1_0_2*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc2_0_2*c_q_2 - t19;
+    const double F1_2_2_0 = Rc2_2_2 + c_q_2*t17 - s_q_2*t18;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = F1_2_0_0*s_q_1 + F1_2_1_0*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc3_2_2 + 0.0203*t6 - 0.15005*t7;
+    const double F2_3_2_0 = -t12;
+    const double F2_3_3_0 = -t7;
+    const double F2_3_5_0 = -t6;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_0_0*c_q_2 - F2_3_1_0*s_q_2;
+    const double F1_3_1_0 = F2_3_0_0*s_q_2 + F2_3_1_0*c_q_2 - 0.4318*F2_3_5_0;
+    const double t21 = 0.4318*s_q_2;
+    const double F1_3_2_0 = F2_3_2_0 + F2_3_3_0*t21;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = F1_3_0_0*s_q_1 + F1_3_1_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
+    const double F3_4_3_0 = -t1;
+    const double F3_4_5_0 = Rch3_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -F3_4_1_0*s_q_3 - 0.15005*F3_4_5_0;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
+    const double t22 = F3_4_3_0*s_q_3;
+    const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
+    const double F2_4_2_0 = -F3_4_1_0*c_q_3 + 0.0203*F3_4_5_0;
+    const double F2_4_5_0 = -t22;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_0_0*c_q_2 - F2_4_1_0*s_q_2;
+    const double F1_4_1_0 = F2_4_0_0*s_q_2 + F2_4_1_0*c_q_2 - 0.4318*F2_4_5_0;
+    const double F1_4_2_0 = F2_4_2_0 + F2_4_3_0*t21 + 0.4318*F3_4_5_0*c_q_2;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = F1_4_0_0*s_q_1 + F1_4_1_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = -4e-05*s_q_4;
+    const double F3_5_2_0 = 4e-05*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3;
+    const double F2_5_2_0 = -F3_5_0_0*s_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = F2_5_0_0*c_q_2 - F3_5_2_0*s_q_2;
+    const double F1_5_1_0 = F2_5_0_0*s_q_2 + F3_5_2_0*c_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = F1_5_0_0*s_q_1 + F1_5_1_0*c_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 24999.999999999996*F0_5_2_0;
+    const double ltdl_L5_1 = 24999.999999999996*F2_5_2_0;
+    const double ltdl_L5_2 = ltdl_L5_1;
+    const double ltdl_L5_3 = 24999.999999999996*F3_5_2_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F2_4_2_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_2_0 - F3_5_2_0*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_5_2_0*ltdl_L5_3 + Rc3_2_2;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t23 = F2_5_2_0*ltdl_L5_0;
+    const double ltdl_A2_0 = F0_2_2_0 - F2_4_2_0*ltdl_L4_0 - ltdl_A3_2*ltdl_L3_0 - t23;
+    const double t24 = F2_5_2_0*ltdl_L5_1;
+    const double ltdl_A2_1 = F1_2_2_0 - F2_4_2_0*ltdl_L4_1 - ltdl_A3_2*ltdl_L3_1 - t24;
+    const double ltdl_A2_2 = -F2_4_2_0*ltdl_L4_2 - F2_5_2_0*ltdl_L5_2 + Rc2_2_2 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_2_0*ltdl_L4_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - t23;
+    const double ltdl_A1_1 = -F1_4_2_0*ltdl_L4_1 + Rc1_2_2 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - t24;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_5 = ltdl_L3_2*ltdl_L5_3 - ltdl_L5_2;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_3 = ltdl_L2_1*ltdl_L3_2 - ltdl_L3_1;
+    const double ltdl_Y1_4 = ltdl_L2_1*ltdl_L4_2 - ltdl_L4_1;
+    const double ltdl_Y1_5 = -ltdl_L2_1*ltdl_Y2_5 + ltdl_L3_1*ltdl_L5_3 - ltdl_L5_1;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_2 = ltdl_L1_0*ltdl_L2_1 - ltdl_L2_0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 + ltdl_L2_0*ltdl_L3_2 - ltdl_L3_0;
+    const double ltdl_Y0_4 = -ltdl_L1_0*ltdl_Y1_4 + ltdl_L2_0*ltdl_L4_2 - ltdl_L4_0;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 + ltdl_L3_0*ltdl_L5_3 - ltdl_L5_0;
+    /* shared by the outputs */
+    const double t25 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t26 = -t25;
+    const double t27 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t28 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t29 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t30 = ltdl_Y0_5*ltdl_dinv0_0;
+    const double t31 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t32 = -ltdl_Y0_2*t25 - t31;
+    const double t33 = -ltdl_Y0_3*t25 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t34 = -ltdl_Y0_4*t25 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t35 = -ltdl_Y0_5*t25 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t36 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t37 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 - ltdl_Y1_3*t31 - t36;
+    const double t38 = ltdl_L4_2*ltdl_dinv2_0;
+    const double t39 = ltdl_Y0_2*ltdl_Y0_4*ltdl_dinv0_0 - ltdl_Y1_4*t31 - t38;
+    const double t40 = ltdl_Y0_5*t27 - ltdl_Y1_5*t31 + ltdl_Y2_5*ltdl_dinv2_0;
+    const double t41 = ltdl_L4_2*t36 + ltdl_Y0_4*t28 + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0;
+    const double t42 = -ltdl_L5_3*ltdl_dinv3_0 + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t36;
+    const double t43 = ltdl_Y0_5*t29 + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t38;
 
     /* Outputs: Minv (6 x 6) */
-    Minv[0] = Dinv0_0_0;
-    Minv[1] = nu0_0_1;
-    Minv[2] = nu0_0_2;
-    Minv[3] = nu0_0_3;
-    Minv[4] = nu0_0_4;
-    Minv[5] = nu0_0_5;
-    Minv[6] = qdd1_0_0;
-    Minv[7] = qdd1_0_1;
-    Minv[8] = qdd1_0_2;
-    Minv[9] = qdd1_0_3;
-    Minv[10] = qdd1_0_4;
-    Minv[11] = qdd1_0_5;
-    Minv[12] = qdd2_0_0;
-    Minv[13] = qdd2_0_1;
-    Minv[14] = qdd2_0_2;
-    Minv[15] = qdd2_0_3;
-    Minv[16] = qdd2_0_4;
-    Minv[17] = qdd2_0_5;
-    Minv[18] = qdd3_0_0;
-    Minv[19] = qdd3_0_1;
-    Minv[20] = qdd3_0_2;
-    Minv[21] = qdd3_0_3;
-    Minv[22] = qdd3_0_4;
-    Minv[23] = qdd3_0_5;
-    Minv[24] = qdd4_0_0;
-    Minv[25] = qdd4_0_1;
-    Minv[26] = qdd4_0_2;
-    Minv[27] = qdd4_0_3;
-    Minv[28] = qdd4_0_4;
-    Minv[29] = qdd4_0_5;
-    Minv[30] = qdd5_0_0;
-    Minv[31] = qdd5_0_1;
-    Minv[32] = qdd5_0_2;
-    Minv[33] = qdd5_0_3;
-    Minv[34] = qdd5_0_4;
-    Minv[35] = qdd5_0_5;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[1] = t26;
+    Minv[2] = t27;
+    Minv[3] = t28;
+    Minv[4] = t29;
+    Minv[5] = t30;
+    Minv[6] = t26;
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[8] = t32;
+    Minv[9] = t33;
+    Minv[10] = t34;
+    Minv[11] = t35;
+    Minv[12] = t27;
+    Minv[13] = t32;
+    Minv[14] = ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_dinv2_0;
+    Minv[15] = t37;
+    Minv[16] = t39;
+    Minv[17] = t40;
+    Minv[18] = t28;
+    Minv[19] = t33;
+    Minv[20] = t37;
+    Minv[21] = ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_dinv3_0;
+    Minv[22] = t41;
+    Minv[23] = t42;
+    Minv[24] = t29;
+    Minv[25] = t34;
+    Minv[26] = t39;
+    Minv[27] = t41;
+    Minv[28] = ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_dinv4_0;
+    Minv[29] = t43;
+    Minv[30] = t30;
+    Minv[31] = t35;
+    Minv[32] = t40;
+    Minv[33] = t42;
+    Minv[34] = t43;
+    Minv[35] = ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + 24999.999999999996;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
- * Part I (5.8)-(5.10) (FD3); variant fd3 (fewest operations).
- * Operations: 534 mul, 385 add, 5 div, 10 sin/cos, 0 sqrt; 273 temporaries. */
+ * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 432 mul, 310 add, 5 div, 10 sin/cos, 0 sqrt; 249 temporaries. */
 void puma560_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -1017,17 +992,20 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     (void)tau;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_2 = soagen_c[1];
+    const double s_q_2 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* V1: spatial velocity V(k) (2.25) */
     const double V1_0 = qd[0]*s_q_1;
     const double V1_1 = c_q_1*qd[0];
@@ -1035,19 +1013,19 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double a1_0 = V1_1*qd[1];
     const double a1_1 = -V1_0*qd[1];
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = V1_0*c_q_2 + V1_1*s_q_2;
+    const double t0 = V1_0*c_q_2;
+    const double t1 = V1_1*s_q_2;
+    const double V2_0 = t0 + t1;
     const double V2_1 = -V1_0*s_q_2 + V1_1*c_q_2;
     const double V2_2 = qd[1] + qd[2];
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = V2_1*qd[2];
     const double a2_1 = -V2_0*qd[2];
-    const double t0 = 0.4318*c_q_2;
-    const double t1 = 0.4318*s_q_2;
-    const double t2 = -V2_0*t1 - V2_1*t0;
-    const double t3 = qd[1]*qd[1];
-    const double a2_3 = V2_1*t2 - t0*t3;
-    const double a2_4 = -V2_0*t2 + t1*t3;
-    const double a2_5 = V2_0*qd[1]*t0 - V2_1*qd[1]*t1;
+    const double t2 = -0.4318*V1_1*V1_1 - 0.4318*qd[1]*qd[1];
+    const double t3 = 0.4318*V1_0;
+    const double a2_3 = c_q_2*t2 + t1*t3;
+    const double a2_4 = 0.4318*V1_1*t0 - s_q_2*t2;
+    const double a2_5 = qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
     const double V3_1 = -V2_0*s_q_3 - V2_2*c_q_3;
@@ -1056,31 +1034,29 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
     const double t4 = V2_1*V2_1;
-    const double t5 = 0.0203*c_q_3;
-    const double t6 = 0.15005*s_q_3;
-    const double t7 = t5 - t6;
-    const double t8 = 0.0203*s_q_3;
-    const double t9 = 0.15005*c_q_3;
-    const double t10 = t8 + t9;
-    const double t11 = -t10;
-    const double t12 = V3_0*t11 - V3_1*t7;
-    const double a3_3 = V3_1*t12 - t4*t7;
-    const double a3_4 = -V3_0*t12 - t11*t4;
-    const double a3_5 = V2_1*V3_0*t7 + V2_1*V3_1*t11;
+    const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
+    const double t6 = -V2_2*t5 - 0.0203*t4;
+    const double t7 = V2_0*t5 - 0.15005*t4;
+    const double a3_3 = c_q_3*t6 - s_q_3*t7;
+    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
+    const double t8 = V2_0*V2_1;
+    const double a3_5 = 0.15005*V2_1*V2_2 + 0.0203*t8;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 + V3_2*s_q_4;
+    const double t9 = V3_0*c_q_4;
+    const double t10 = V3_2*s_q_4;
+    const double V4_0 = t10 + t9;
     const double V4_1 = -V3_0*s_q_4 + V3_2*c_q_4;
     const double V4_2 = -V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = V4_1*qd[4];
     const double a4_1 = -V4_0*qd[4];
-    const double t13 = 0.4318*s_q_4;
-    const double t14 = 0.4318*c_q_4;
-    const double t15 = V4_0*t14 - V4_1*t13;
-    const double t16 = V3_1*V3_1;
-    const double a4_3 = V4_1*t15 - t13*t16;
-    const double a4_4 = -V4_0*t15 - t14*t16;
-    const double a4_5 = -V3_1*V4_0*t13 - V3_1*V4_1*t14;
+    const double t11 = V3_0*V3_0;
+    const double t12 = V3_1*V3_1;
+    const double t13 = -0.4318*t11 - 0.4318*t12;
+    const double a4_3 = 0.4318*V3_2*t9 + s_q_4*t13;
+    const double a4_4 = -0.4318*V3_0*t10 + c_q_4*t13;
+    const double t14 = V3_1*V3_2;
+    const double a4_5 = -0.4318*t14;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0*c_q_5 - V4_2*s_q_5;
     const double V5_1 = -V4_0*s_q_5 - V4_2*c_q_5;
@@ -1088,269 +1064,267 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_0 = V5_1*qd[5];
     const double a5_1 = -V5_0*qd[5];
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3 = 9.81*s_q_1;
-    const double zeta1_4 = 9.81*c_q_1;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_0 = a1_0*c_q_2 + a1_1*s_q_2 + a2_0;
-    const double zeta2_1 = -a1_0*s_q_2 + a1_1*c_q_2 + a2_1;
-    const double zeta2_3 = a2_3 + c_q_2*zeta1_3 + s_q_2*zeta1_4;
-    const double zeta2_4 = a2_4 + c_q_2*zeta1_4 - s_q_2*zeta1_3;
-    const double zeta2_5 = -0.4318*a1_1 + a2_5;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0 = a3_0 + c_q_3*zeta2_0;
-    const double zeta3_1 = a3_1 - s_q_3*zeta2_0;
-    const double t17 = 0.15005*zeta2_1 + zeta2_3;
-    const double t18 = -0.0203*zeta2_1 + zeta2_5;
-    const double zeta3_3 = a3_3 + c_q_3*t17 - s_q_3*t18;
-    const double zeta3_4 = a3_4 - c_q_3*t18 - s_q_3*t17;
-    const double zeta3_5 = a3_5 - 0.15005*zeta2_0 + zeta2_4;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0 = a4_0 + c_q_4*zeta3_0 + s_q_4*zeta2_1;
-    const double zeta4_1 = a4_1 + c_q_4*zeta2_1 - s_q_4*zeta3_0;
-    const double t19 = 0.4318*zeta3_1 + zeta3_3;
-    const double zeta4_3 = a4_3 + c_q_4*t19 + s_q_4*zeta3_5;
-    const double zeta4_4 = a4_4 + c_q_4*zeta3_5 - s_q_4*t19;
-    const double zeta4_5 = a4_5 + 0.4318*zeta3_0 - zeta3_4;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_0 = a5_0 + c_q_5*zeta4_0 + s_q_5*zeta3_1;
-    const double zeta5_1 = a5_1 + c_q_5*zeta3_1 - s_q_5*zeta4_0;
-    const double zeta5_3 = c_q_5*zeta4_3 - s_q_5*zeta4_5;
-    const double zeta5_4 = -c_q_5*zeta4_5 - s_q_5*zeta4_3;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t20 = c_q_5*c_q_5;
-    const double t21 = s_q_5*s_q_5;
-    const double t22 = 0.00024216*t20 + 0.00024216*t21;
-    const double P4_0_0 = t22 + 0.0003;
-    const double P4_0_5 = 0.0028799999999999997*t20 + 0.0028799999999999997*t21;
-    const double P4_2_2 = t22 + 0.0004;
-    const double P4_2_3 = -P4_0_5;
-    const double P4_3_3 = 0.09*t20 + 0.09*t21 + 0.34;
-    const double P4_5_5 = P4_3_3;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_2_2;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_2_0 = Dinv4_0_0*P4_2_2;
-    const double G4_3_0 = Dinv4_0_0*P4_2_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t23 = s_q_4*s_q_4;
-    const double t24 = 0.4318*P4_0_5;
-    const double t25 = P4_0_0*c_q_4 + t24;
-    const double P3_0_0 = 0.18645124000000002*P4_5_5 + c_q_4*t24 + c_q_4*t25 + 0.0003*t23 + 0.1684409248;
-    const double t26 = c_q_4*s_q_4;
-    const double P3_0_2 = s_q_4*t25 - 0.0003*t26;
-    const double P3_0_4 = -P4_0_5*c_q_4 - 0.4318*P4_5_5 - 0.369656;
-    const double t27 = -P4_2_3;
-    const double t28 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double t29 = G4_2_0*P4_2_3 + t14*t28 + t27;
-    const double t30 = c_q_4*t29;
-    const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 - t14*(-G4_3_0*P4_2_2 - t27) + 0.08017403320000002*t23 + 0.4318*t30 + 0.1684409248;
-    const double P3_1_3 = 0.18567400000000003*t23 + t30 + 0.369656;
-    const double P3_1_5 = s_q_4*t29 - 0.18567400000000003*t26;
-    const double t31 = c_q_4*c_q_4;
-    const double P3_2_2 = P4_0_0*t23 + 0.0003*t31 + 0.0013;
-    const double P3_2_4 = -P4_0_5*s_q_4;
-    const double P3_3_3 = 0.43000000000000005*t23 + t28*t31 + 0.82;
-    const double P3_3_5 = t26*t28 - 0.43000000000000005*t26;
-    const double P3_4_4 = P4_5_5 + 0.82;
-    const double P3_5_5 = t23*t28 + 0.43000000000000005*t31 + 0.82;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_2_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_2;
-    const double G3_2_0 = Dinv3_0_0*P3_2_2;
-    const double G3_4_0 = Dinv3_0_0*P3_2_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t32 = c_q_3*c_q_3;
-    const double t33 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t34 = -P3_1_1*s_q_3 - 0.15005*P3_1_5;
-    const double P2_0_0 = P3_1_5*t6 + 0.022515002499999996*P3_5_5 - s_q_3*t34 + t32*t33 + 0.218857068;
-    const double t35 = -P3_1_3*s_q_3 - 0.15005*P3_3_5;
-    const double t36 = -P3_0_4;
-    const double t37 = -G3_0_0*P3_2_4 - t36;
-    const double t38 = c_q_3*t37;
-    const double P2_0_1 = c_q_3*(-G3_0_0*P3_2_2 + P3_0_2) + t10*t35 + t38*t7;
-    const double t39 = c_q_3*s_q_3;
-    const double P2_0_2 = -P3_1_5*t8 - 0.0030460149999999996*P3_5_5 - c_q_3*t34 - t33*t39;
-    const double t40 = s_q_3*t38;
-    const double P2_0_3 = c_q_3*t35 - t40;
-    const double P2_0_4 = -P3_1_5*s_q_3 - 0.15005*P3_5_5 - 0.78792;
-    const double P2_0_5 = -s_q_3*t35 - t32*t37 + 0.336;
-    const double t41 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t42 = -G3_2_0*P3_2_4 + P3_2_4 + t41*t7;
-    const double P2_1_1 = -G3_2_0*P3_2_2 + P3_2_2 + P3_3_3*t10*t10 + t42*t7 + t7*(-G3_4_0*P3_2_2 + P3_2_4) + 0.14933706799999996;
-    const double t43 = P3_1_3*c_q_3;
-    const double P2_1_2 = 0.0203*P3_3_5*t10 - s_q_3*(-G3_2_0*P3_0_2 + P3_0_2 + t7*(-G3_4_0*P3_0_2 - t36)) - t10*t43 - 0.0551544;
-    const double t44 = P3_3_3*t10;
-    const double P2_1_3 = c_q_3*t44 - s_q_3*t42 + 0.78792;
-    const double P2_1_4 = P3_3_5*t10;
-    const double P2_1_5 = -c_q_3*t42 - s_q_3*t44;
-    const double t45 = s_q_3*s_q_3;
-    const double P2_2_2 = -P3_1_5*t5 + 0.00041208999999999994*P3_5_5 - c_q_3*(-P3_1_1*c_q_3 + 0.0203*P3_1_5) + t33*t45 + 0.10951999999999999;
-    const double t46 = 0.0203*P3_3_5 - t43;
-    const double P2_2_3 = c_q_3*t46 + t37*t45 - 0.336;
-    const double P2_2_4 = -P3_1_5*c_q_3 + 0.0203*P3_5_5;
-    const double P2_2_5 = -s_q_3*t46 + t40;
-    const double P2_3_3 = P3_3_3*t32 + t41*t45 + 4.8;
-    const double P2_3_4 = P3_3_5*c_q_3;
-    const double P2_3_5 = -P3_3_3*t39 + c_q_3*s_q_3*t41;
-    const double P2_4_4 = P3_5_5 + 4.8;
-    const double P2_4_5 = -P3_3_5*s_q_3;
-    const double P2_5_5 = P3_3_3*t45 + t32*t41 + 4.8;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_2_2;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_2;
-    const double G2_1_0 = Dinv2_0_0*P2_1_2;
-    const double G2_2_0 = Dinv2_0_0*P2_2_2;
-    const double G2_3_0 = Dinv2_0_0*P2_2_3;
-    const double G2_4_0 = Dinv2_0_0*P2_2_4;
-    const double G2_5_0 = Dinv2_0_0*P2_2_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t47 = -G2_0_0*P2_0_2 + P2_0_0;
-    const double t48 = -P2_0_1;
-    const double t49 = -G2_1_0*P2_0_2 - t48;
-    const double t50 = c_q_2*t47 - s_q_2*t49;
-    const double t51 = -G2_0_0*P2_1_2 - t48;
-    const double t52 = -G2_1_0*P2_1_2 + P2_1_1;
-    const double t53 = c_q_2*t51 - s_q_2*t52;
-    const double P1_0_0 = c_q_2*t50 - s_q_2*t53 + 1.03118515;
-    const double t54 = -G2_1_0*P2_2_5 + P2_1_5;
-    const double t55 = -G2_0_0*P2_2_5 + P2_0_5;
-    const double P1_0_1 = c_q_2*t53 + s_q_2*t50 - t0*t55 + t1*t54 - 0.0070992;
-    const double t56 = -G2_0_0*P2_2_2 + P2_0_2;
-    const double t57 = -G2_1_0*P2_2_2 + P2_1_2;
-    const double t58 = -G2_0_0*P2_2_4 + P2_0_4;
-    const double t59 = -G2_1_0*P2_2_4 + P2_1_4;
-    const double t60 = -G2_0_0*P2_2_3 + P2_0_3;
-    const double t61 = -G2_1_0*P2_2_3 + P2_1_3;
-    const double P1_0_2 = c_q_2*t56 - s_q_2*t57 + t0*(c_q_2*t58 - s_q_2*t59) + t1*(c_q_2*t60 - s_q_2*t61) - 0.269178;
-    const double t62 = 0.4318*G2_5_0;
-    const double P1_1_1 = -0.18645124000000002*G2_5_0*P2_2_5 + 0.18645124000000002*P2_5_5 + c_q_2*(P2_1_2*t62 - 0.4318*P2_1_5 + c_q_2*t52 + s_q_2*t51) + s_q_2*(P2_0_2*t62 - 0.4318*P2_0_5 + c_q_2*t49 + s_q_2*t47) - t0*t54 - t1*t55 + 1.50501635;
-    const double P1_1_2 = P2_2_2*t62 - 0.4318*P2_2_5 + c_q_2*t57 + s_q_2*t56 + t0*(P2_2_4*t62 - 0.4318*P2_4_5 + c_q_2*t59 + s_q_2*t58) + t1*(P2_2_3*t62 - 0.4318*P2_3_5 + c_q_2*t61 + s_q_2*t60) - 0.023751;
-    const double t63 = -P2_3_4;
-    const double P1_2_2 = -G2_2_0*P2_2_2 + P2_2_2 + t0*(-G2_4_0*P2_2_2 + P2_2_4) + t0*(-G2_2_0*P2_2_4 + P2_2_4 + t0*(-G2_4_0*P2_2_4 + P2_4_4) + t1*(-G2_3_0*P2_2_4 - t63)) + t1*(-G2_3_0*P2_2_2 + P2_2_3) + t1*(-G2_2_0*P2_2_3 + P2_2_3 + t0*(-G2_4_0*P2_2_3 - t63) + t1*(-G2_3_0*P2_2_3 + P2_3_3)) + 0.6200840000000001;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_2_2;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_2;
-    const double G1_1_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t64 = -P1_0_1;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) + s_q_1*(-G1_0_0*P1_1_2 - t64)) + s_q_1*(c_q_1*(-G1_1_0*P1_0_2 - t64) + s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.35;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z5: z(k) (4.20) */
-    const double t65 = 0.00020216*V5_2;
-    const double z5_0 = -V5_1*t65 + 0.00024216*zeta5_0 - 0.0028799999999999997*zeta5_4;
-    const double z5_1 = V5_0*t65 + 0.00024216*zeta5_1 + 0.0028799999999999997*zeta5_3;
-    const double z5_2 = 4e-05*zeta4_1;
-    const double t66 = 0.0028799999999999997*V5_2;
-    const double z5_3 = V5_0*t66 + 0.0028799999999999997*zeta5_1 + 0.09*zeta5_3;
-    const double z5_4 = V5_1*t66 - 0.0028799999999999997*zeta5_0 + 0.09*zeta5_4;
-    const double z5_5 = -0.0028799999999999997*V5_0*V5_0 - 0.0028799999999999997*V5_1*V5_1 + 0.09*zeta4_4;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu5_0 = 24999.999999999996*tau[5] - 24999.999999999996*z5_2;
-    /* z4: z(k) (4.20) */
-    const double t67 = 0.00010000000000000005*V4_2;
-    const double z4_0 = V4_1*t67 + c_q_5*z5_0 - s_q_5*z5_1 + 0.0003*zeta4_0;
-    const double z4_1 = -V4_0*t67 + 0.9999999999999999*tau[5] + 1.1102230246251565e-16*z5_2 + 0.0003*zeta4_1;
-    const double z4_2 = -c_q_5*z5_1 - s_q_5*z5_0 - 0.0004*zeta3_1;
-    const double z4_3 = c_q_5*z5_3 - s_q_5*z5_4 + 0.34*zeta4_3;
-    const double z4_4 = z5_5 + 0.34*zeta4_4;
-    const double z4_5 = -c_q_5*z5_4 - s_q_5*z5_3 + 0.34*zeta4_5;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t68 = -z4_2;
-    const double t69 = t68 + tau[4];
-    const double nu4_0 = Dinv4_0_0*t69;
-    /* z3: z(k) (4.20) */
-    const double t70 = 0.1671409248*V3_2;
-    const double z3_0 = -V3_1*t70 + c_q_4*z4_0 - s_q_4*z4_1 + 0.4318*z4_5 + 0.1684409248*zeta3_0 - 0.369656*zeta3_4;
-    const double t71 = G4_3_0*t69 + z4_3;
-    const double t72 = c_q_4*t71;
-    const double t73 = s_q_4*z4_4;
-    const double z3_1 = -G4_2_0*t69 + V3_0*t70 + t68 + 0.4318*t72 - 0.4318*t73 + 0.1684409248*zeta3_1 + 0.369656*zeta3_3;
-    const double z3_2 = c_q_4*z4_1 + s_q_4*z4_0 + 0.0013*zeta2_1;
-    const double t74 = 0.369656*V3_2;
-    const double z3_3 = V3_0*t74 + t72 - t73 + 0.369656*zeta3_1 + 0.82*zeta3_3;
-    const double z3_4 = V3_1*t74 - z4_5 - 0.369656*zeta3_0 + 0.82*zeta3_4;
-    const double z3_5 = -0.369656*V3_0*V3_0 + c_q_4*z4_4 + s_q_4*t71 - 0.369656*t16 + 0.82*zeta3_5;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t75 = tau[3] - z3_2;
-    const double nu3_0 = Dinv3_0_0*t75;
-    /* z2: z(k) (4.20) */
-    const double t76 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
-    const double t77 = G3_0_0*t75 + z3_0;
-    const double t78 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
-    const double z2_0 = V2_1*t76 - V2_2*t78 + c_q_3*t77 - s_q_3*z3_1 - 0.15005*z3_5 + 0.218857068*zeta2_0 - 0.78792*zeta2_4 + 0.336*zeta2_5;
-    const double t79 = G3_4_0*t75 + z3_4;
-    const double t80 = 0.218857068*V2_0;
-    const double z2_1 = G3_2_0*t75 - V2_0*t76 + V2_2*t80 + t5*t79 - t6*t79 + t8*z3_3 + t9*z3_3 + z3_2 + 0.14933706799999996*zeta2_1 + 0.78792*zeta2_3;
-    const double z2_2 = V2_0*t78 - V2_1*t80 - c_q_3*z3_1 - s_q_3*t77 + 0.0203*z3_5 - 0.0551544*zeta2_1 - 0.336*zeta2_3;
-    const double z2_3 = 0.336*V2_0*V2_1 + 0.78792*V2_0*V2_2 + c_q_3*z3_3 - s_q_3*t79 + 0.78792*zeta2_1 + 4.8*zeta2_3;
-    const double t81 = V2_0*V2_0;
-    const double t82 = 0.78792*V2_1 - 0.336*V2_2;
-    const double z2_4 = V2_2*t82 - 0.336*t81 + z3_5 - 0.78792*zeta2_0 + 4.8*zeta2_4;
-    const double z2_5 = -V2_1*t82 - c_q_3*t79 - s_q_3*z3_3 - 0.78792*t81 + 0.336*zeta2_0 + 4.8*zeta2_5;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t83 = tau[2] - z2_2;
-    const double nu2_0 = Dinv2_0_0*t83;
-    /* z1: z(k) (4.20) */
-    const double t84 = -0.0070992*V1_0 + 1.50501635*V1_1 - 0.023751*qd[1];
-    const double t85 = G2_1_0*t83 + z2_1;
-    const double t86 = -0.269178*V1_0 - 0.023751*V1_1 + 0.6200840000000001*qd[1];
-    const double t87 = G2_0_0*t83 + z2_0;
-    const double z1_0 = V1_1*t86 + 1.03118515*a1_0 - 0.0070992*a1_1 + c_q_2*t87 - qd[1]*t84 - s_q_2*t85 - 3.9585*zeta1_4;
-    const double t88 = 1.03118515*V1_0 - 0.0070992*V1_1 - 0.269178*qd[1];
-    const double z1_1 = -V1_0*t86 - 0.0070992*a1_0 + 1.50501635*a1_1 + c_q_2*t85 + qd[1]*t88 + s_q_2*t87 - t62*t83 - 0.4318*z2_5 + 3.9585*zeta1_3;
-    const double z1_2 = G2_2_0*t83 + V1_0*t84 - V1_1*t88 - 0.269178*a1_0 - 0.023751*a1_1 + t0*(G2_4_0*t83 + z2_4) + t1*(G2_3_0*t83 + z2_3) + z2_2 - 0.10439999999999999*zeta1_3 + 1.1832*zeta1_4;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t89 = tau[1] - z1_2;
-    const double nu1_0 = Dinv1_0_0*t89;
-    /* z0: z(k) (4.20) */
-    const double z0_2 = c_q_1*(G1_1_0*t89 + z1_1) + s_q_1*(G1_0_0*t89 + z1_0);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0 = Dinv0_0_0*(tau[0] - z0_2);
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0 = nu0_0*s_q_1;
-    const double lam1_1 = c_q_1*nu0_0;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double qdd1_0 = -G1_0_0*lam1_0 - G1_1_0*lam1_1 + nu1_0;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0 = c_q_2*lam1_0 + lam1_1*s_q_2;
-    const double lam2_1 = c_q_2*lam1_1 - lam1_0*s_q_2;
-    const double lam2_3 = qdd1_0*t1;
-    const double lam2_4 = qdd1_0*t0;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0 = -G2_0_0*lam2_0 - G2_1_0*lam2_1 - G2_2_0*qdd1_0 - G2_3_0*lam2_3 - G2_4_0*lam2_4 + 0.4318*G2_5_0*lam1_1 + nu2_0;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_2 = qdd1_0 + qdd2_0;
-    const double lam2_5 = -0.4318*lam1_1;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0 = c_q_3*lam2_0 - lam2_2*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t90 = -0.0203*lam2_1 + lam2_5;
-    const double t91 = 0.15005*lam2_1 + lam2_3;
-    const double qdd3_0 = -G3_0_0*lam3_0 - G3_2_0*lam2_1 - G3_4_0*(-c_q_3*t90 - s_q_3*t91) + nu3_0;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_1 = -c_q_3*lam2_2 - lam2_0*s_q_3;
-    const double lam3_2 = lam2_1 + qdd3_0;
-    const double lam3_3 = c_q_3*t91 - s_q_3*t90;
-    const double lam3_5 = -0.15005*lam2_0 + 0.0203*lam2_2 + lam2_4;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0 = G4_2_0*lam3_1 - G4_3_0*(c_q_4*(0.4318*lam3_1 + lam3_3) + lam3_5*s_q_4) + nu4_0;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_1 = c_q_4*lam3_2 - lam3_0*s_q_4;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0 = -0.9999999999999999*lam4_1 + nu5_0;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = 9.81*s_q_1;
+    const double alpha1_4 = 9.81*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_0 = a1_0*c_q_2 + a1_1*s_q_2 + a2_0;
+    const double alpha2_1 = -a1_0*s_q_2 + a1_1*c_q_2 + a2_1;
+    const double alpha2_3 = a2_3 + alpha1_3*c_q_2 + alpha1_4*s_q_2;
+    const double alpha2_4 = a2_4 - alpha1_3*s_q_2 + alpha1_4*c_q_2;
+    const double alpha2_5 = -0.4318*a1_1 + a2_5;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = a3_0 + alpha2_0*c_q_3;
+    const double alpha3_1 = a3_1 - alpha2_0*s_q_3;
+    const double t15 = 0.15005*alpha2_1 + alpha2_3;
+    const double t16 = -0.0203*alpha2_1 + alpha2_5;
+    const double alpha3_3 = a3_3 + c_q_3*t15 - s_q_3*t16;
+    const double alpha3_4 = a3_4 - c_q_3*t16 - s_q_3*t15;
+    const double alpha3_5 = a3_5 - 0.15005*alpha2_0 + alpha2_4;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = a4_0 + alpha2_1*s_q_4 + alpha3_0*c_q_4;
+    const double alpha4_1 = a4_1 + alpha2_1*c_q_4 - alpha3_0*s_q_4;
+    const double t17 = 0.4318*alpha3_1 + alpha3_3;
+    const double alpha4_3 = a4_3 + alpha3_5*s_q_4 + c_q_4*t17;
+    const double alpha4_4 = a4_4 + alpha3_5*c_q_4 - s_q_4*t17;
+    const double alpha4_5 = a4_5 + 0.4318*alpha3_0 - alpha3_4;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_0 = a5_0 + alpha3_1*s_q_5 + alpha4_0*c_q_5;
+    const double alpha5_1 = a5_1 + alpha3_1*c_q_5 - alpha4_0*s_q_5;
+    const double alpha5_3 = alpha4_3*c_q_5 - alpha4_5*s_q_5;
+    const double alpha5_4 = -alpha4_3*s_q_5 - alpha4_5*c_q_5;
+    /* f5: spatial force f(k) (2.29) */
+    const double t18 = 0.00020216*V5_2;
+    const double f5_0 = -V5_1*t18 + 0.00024216*alpha5_0 - 0.0028799999999999997*alpha5_4;
+    const double f5_1 = V5_0*t18 + 0.00024216*alpha5_1 + 0.0028799999999999997*alpha5_3;
+    const double f5_2 = 4e-05*alpha4_1;
+    const double t19 = 0.0028799999999999997*V5_2;
+    const double f5_3 = V5_0*t19 + 0.0028799999999999997*alpha5_1 + 0.09*alpha5_3;
+    const double f5_4 = V5_1*t19 - 0.0028799999999999997*alpha5_0 + 0.09*alpha5_4;
+    const double f5_5 = -0.0028799999999999997*V5_0*V5_0 - 0.0028799999999999997*V5_1*V5_1 + 0.09*alpha4_4;
+    /* f4: spatial force f(k) (2.29) */
+    const double t20 = 0.00010000000000000005*V4_2;
+    const double f4_0 = V4_1*t20 + 0.0003*alpha4_0 + c_q_5*f5_0 - f5_1*s_q_5;
+    const double f4_1 = -V4_0*t20 + 0.0003*alpha4_1 + f5_2;
+    const double f4_2 = -0.0004*alpha3_1 - c_q_5*f5_1 - f5_0*s_q_5;
+    const double f4_3 = 0.34*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
+    const double f4_4 = 0.34*alpha4_4 + f5_5;
+    const double f4_5 = 0.34*alpha4_5 - c_q_5*f5_4 - f5_3*s_q_5;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_0 = 0.1684409248*alpha3_0 - 0.369656*alpha3_4 + c_q_4*f4_0 - f4_1*s_q_4 + 0.4318*f4_5 - 0.1671409248*t14;
+    const double t21 = V3_0*V3_2;
+    const double t22 = c_q_4*f4_3;
+    const double t23 = f4_4*s_q_4;
+    const double f3_1 = 0.1684409248*alpha3_1 + 0.369656*alpha3_3 - f4_2 + 0.1671409248*t21 + 0.4318*t22 - 0.4318*t23;
+    const double f3_2 = 0.0013*alpha2_1 + c_q_4*f4_1 + f4_0*s_q_4;
+    const double f3_3 = 0.369656*alpha3_1 + 0.82*alpha3_3 + 0.369656*t21 + t22 - t23;
+    const double f3_4 = -0.369656*alpha3_0 + 0.82*alpha3_4 - f4_5 + 0.369656*t14;
+    const double f3_5 = 0.82*alpha3_5 + c_q_4*f4_4 + f4_3*s_q_4 - 0.369656*t11 - 0.369656*t12;
+    /* f2: spatial force f(k) (2.29) */
+    const double t24 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
+    const double t25 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
+    const double f2_0 = V2_1*t24 - V2_2*t25 + 0.218857068*alpha2_0 - 0.78792*alpha2_4 + 0.336*alpha2_5 + c_q_3*f3_0 - f3_1*s_q_3 - 0.15005*f3_5;
+    const double t26 = c_q_3*f3_4;
+    const double t27 = f3_3*s_q_3;
+    const double t28 = V2_0*V2_2;
+    const double t29 = c_q_3*f3_3;
+    const double t30 = f3_4*s_q_3;
+    const double f2_1 = -V2_0*t24 + 0.14933706799999996*alpha2_1 + 0.78792*alpha2_3 + f3_2 + 0.0203*t26 + 0.0203*t27 + 0.218857068*t28 + 0.15005*t29 - 0.15005*t30;
+    const double f2_2 = V2_0*t25 - 0.0551544*alpha2_1 - 0.336*alpha2_3 - c_q_3*f3_1 - f3_0*s_q_3 + 0.0203*f3_5 - 0.218857068*t8;
+    const double f2_3 = 0.78792*alpha2_1 + 4.8*alpha2_3 + 0.78792*t28 + t29 - t30 + 0.336*t8;
+    const double t31 = V2_0*V2_0;
+    const double t32 = 0.78792*V2_1 - 0.336*V2_2;
+    const double f2_4 = V2_2*t32 - 0.78792*alpha2_0 + 4.8*alpha2_4 + f3_5 - 0.336*t31;
+    const double f2_5 = -V2_1*t32 + 0.336*alpha2_0 + 4.8*alpha2_5 - t26 - t27 - 0.78792*t31;
+    /* f1: spatial force f(k) (2.29) */
+    const double t33 = -0.0070992*V1_0 + 1.50501635*V1_1 - 0.023751*qd[1];
+    const double t34 = -0.269178*V1_0 - 0.023751*V1_1 + 0.6200840000000001*qd[1];
+    const double f1_0 = V1_1*t34 + 1.03118515*a1_0 - 0.0070992*a1_1 - 3.9585*alpha1_4 + c_q_2*f2_0 - f2_1*s_q_2 - qd[1]*t33;
+    const double t35 = 1.03118515*V1_0 - 0.0070992*V1_1 - 0.269178*qd[1];
+    const double f1_1 = -V1_0*t34 - 0.0070992*a1_0 + 1.50501635*a1_1 + 3.9585*alpha1_3 + c_q_2*f2_1 + f2_0*s_q_2 - 0.4318*f2_5 + qd[1]*t35;
+    const double t36 = 0.4318*c_q_2;
+    const double t37 = 0.4318*s_q_2;
+    const double f1_2 = V1_0*t33 - V1_1*t35 - 0.269178*a1_0 - 0.023751*a1_1 - 0.10439999999999999*alpha1_3 + 1.1832*alpha1_4 + f2_2 + f2_3*t37 + f2_4*t36;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = c_q_1*f1_1 + f1_0*s_q_1;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t38 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
+    const double Rc4_0_0 = t38 + 0.0003;
+    const double Rc4_2_2 = t38 + 0.0004;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = -0.0028799999999999997*s_q_4;
+    const double t39 = 0.0028799999999999997*c_q_4;
+    const double Rch3_2 = t39 + 0.55533;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t40 = s_q_4*s_q_4;
+    const double t41 = c_q_4*c_q_4;
+    const double t42 = 0.0024871679999999997*c_q_4 + 0.24861495800000002;
+    const double Rc3_0_0 = Rc4_0_0*t41 + 0.00033999999999999997*t40 + t42;
+    const double t43 = c_q_4*s_q_4;
+    const double Rc3_0_2 = Rc4_0_0*t43 + 0.0012435839999999998*s_q_4 - 0.00033999999999999997*t43;
+    const double Rc3_1_1 = Rc4_2_2 + t42;
+    const double Rc3_2_2 = Rc4_0_0*t40 + 0.00033999999999999997*t41 + 0.0013;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t44 = Rch3_0*c_q_3;
+    const double Rch2_0 = t44 + 0.025374999999999998;
+    const double Rch2_1 = Rch3_2 + 0.336;
+    const double t45 = Rch3_0*s_q_3;
+    const double Rch2_2 = 0.9754824999999999 - t45;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t46 = c_q_3*c_q_3;
+    const double t47 = s_q_3*s_q_3;
+    const double t48 = -0.3001*t45;
+    const double Rc2_0_0 = Rc3_0_0*t46 + Rc3_1_1*t47 + t48 + 0.247000821125;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc3_0_2*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
+    const double Rc2_0_2 = -Rc3_0_0*c_q_3*s_q_3 + Rc3_1_1*c_q_3*s_q_3 + 0.0203*Rch3_0*s_q_3 - 0.15005*t44 - 0.0038075187499999994;
+    const double t49 = 0.0406*t44;
+    const double Rc2_1_1 = Rc3_2_2 + t48 + t49 + 0.17799593362499996;
+    const double t50 = Rc3_0_2*s_q_3;
+    const double Rc2_1_2 = -0.15005*Rch3_2 - t50 - 0.0551544;
+    const double Rc2_2_2 = Rc3_0_0*t47 + Rc3_1_1*t46 + t49 + 0.11003511249999999;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t51 = Rc2_0_1*s_q_2;
+    const double t52 = Rc2_0_0*c_q_2 - t51;
+    const double t53 = Rc2_0_1*c_q_2;
+    const double t54 = -Rc2_1_1*s_q_2 + t53;
+    const double Rc1_0_0 = c_q_2*t52 - s_q_2*t54 + 1.03118515;
+    const double Rc1_0_1 = -Rch2_0*t37 - Rch2_1*t36 + c_q_2*t54 + s_q_2*t52 - 0.0070992;
+    const double t55 = Rc2_1_2*s_q_2;
+    const double Rc1_0_2 = Rc2_0_2*c_q_2 - 0.4318*Rch2_2 - t55 - 0.269178;
+    const double t56 = 0.8636*Rch2_0*c_q_2 - 0.8636*Rch2_1*s_q_2;
+    const double Rc1_1_1 = c_q_2*(Rc2_1_1*c_q_2 + t51) + s_q_2*(Rc2_0_0*s_q_2 + t53) + t56 + 2.633046352;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc2_0_2*s_q_2 + Rc2_1_2*c_q_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = F1_2_1_0 - 0.023751;
+    const double Rc1_2_2 = Rc2_2_2 + t56 + 1.7481140020000001;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(Rc1_0_1*s_q_1 + Rc1_1_1*c_q_1) + s_q_1*(Rc1_0_0*s_q_1 + Rc1_0_1*c_q_1) + 0.35;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = Rc1_0_2*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc2_0_2*c_q_2 - t55;
+    const double F1_2_2_0 = Rc2_2_2 + Rch2_0*t36 - Rch2_1*t37;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = F1_2_0_0*s_q_1 + F1_2_1_0*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc3_2_2 + 0.0203*t44 - 0.15005*t45;
+    const double F2_3_2_0 = -t50;
+    const double F2_3_3_0 = -t45;
+    const double F2_3_5_0 = -t44;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_0_0*c_q_2 - F2_3_1_0*s_q_2;
+    const double F1_3_1_0 = F2_3_0_0*s_q_2 + F2_3_1_0*c_q_2 - 0.4318*F2_3_5_0;
+    const double F1_3_2_0 = F2_3_2_0 + F2_3_3_0*t37;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = F1_3_0_0*s_q_1 + F1_3_1_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
+    const double F3_4_3_0 = -t39;
+    const double F3_4_5_0 = Rch3_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -F3_4_1_0*s_q_3 - 0.15005*F3_4_5_0;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
+    const double t57 = F3_4_3_0*s_q_3;
+    const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t57;
+    const double F2_4_2_0 = -F3_4_1_0*c_q_3 + 0.0203*F3_4_5_0;
+    const double F2_4_5_0 = -t57;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_0_0*c_q_2 - F2_4_1_0*s_q_2;
+    const double F1_4_1_0 = F2_4_0_0*s_q_2 + F2_4_1_0*c_q_2 - 0.4318*F2_4_5_0;
+    const double F1_4_2_0 = F2_4_2_0 + F2_4_3_0*t37 + F3_4_5_0*t36;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = F1_4_0_0*s_q_1 + F1_4_1_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = -4e-05*s_q_4;
+    const double F3_5_2_0 = 4e-05*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3;
+    const double F2_5_2_0 = -F3_5_0_0*s_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = F2_5_0_0*c_q_2 - F3_5_2_0*s_q_2;
+    const double F1_5_1_0 = F2_5_0_0*s_q_2 + F3_5_2_0*c_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = F1_5_0_0*s_q_1 + F1_5_1_0*c_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 24999.999999999996*F0_5_2_0;
+    const double ltdl_L5_1 = 24999.999999999996*F2_5_2_0;
+    const double ltdl_L5_2 = ltdl_L5_1;
+    const double ltdl_L5_3 = 24999.999999999996*F3_5_2_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F2_4_2_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_2_0 - F3_5_2_0*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_5_2_0*ltdl_L5_3 + Rc3_2_2;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t58 = F2_5_2_0*ltdl_L5_0;
+    const double ltdl_A2_0 = F0_2_2_0 - F2_4_2_0*ltdl_L4_0 - ltdl_A3_2*ltdl_L3_0 - t58;
+    const double t59 = F2_5_2_0*ltdl_L5_1;
+    const double ltdl_A2_1 = F1_2_2_0 - F2_4_2_0*ltdl_L4_1 - ltdl_A3_2*ltdl_L3_1 - t59;
+    const double ltdl_A2_2 = -F2_4_2_0*ltdl_L4_2 - F2_5_2_0*ltdl_L5_2 + Rc2_2_2 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_2_0*ltdl_L4_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - t58;
+    const double ltdl_A1_1 = -F1_4_2_0*ltdl_L4_1 + Rc1_2_2 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - t59;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = -f5_2 + tau[5];
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = -f4_2 + tau[4];
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = -f3_2 - ltdl_L5_3*ltdl_xy5_0 + tau[3];
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = -f2_2 - ltdl_L3_2*ltdl_xy3_0 - ltdl_L4_2*ltdl_xy4_0 - ltdl_L5_2*ltdl_xy5_0 + tau[2];
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = -f1_2 - ltdl_L2_1*ltdl_xy2_0 - ltdl_L3_1*ltdl_xy3_0 - ltdl_L4_1*ltdl_xy4_0 - ltdl_L5_1*ltdl_xy5_0 + tau[1];
+    /* ltdl_xy0: y = L^-T b */
+    const double ltdl_xy0_0 = -f0_2 - ltdl_L1_0*ltdl_xy1_0 - ltdl_L2_0*ltdl_xy2_0 - ltdl_L3_0*ltdl_xy3_0 - ltdl_L4_0*ltdl_xy4_0 - ltdl_L5_0*ltdl_xy5_0 + tau[0];
+    /* ltdl_x0: x = L^-1 D^-1 y */
+    const double ltdl_x0_0 = ltdl_dinv0_0*ltdl_xy0_0;
+    /* ltdl_x1: x = L^-1 D^-1 y */
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
+    /* ltdl_x2: x = L^-1 D^-1 y */
+    const double ltdl_x2_0 = -ltdl_L2_0*ltdl_x0_0 - ltdl_L2_1*ltdl_x1_0 + ltdl_dinv2_0*ltdl_xy2_0;
+    /* ltdl_x3: x = L^-1 D^-1 y */
+    const double ltdl_x3_0 = -ltdl_L3_0*ltdl_x0_0 - ltdl_L3_1*ltdl_x1_0 - ltdl_L3_2*ltdl_x2_0 + ltdl_dinv3_0*ltdl_xy3_0;
+    /* ltdl_x4: x = L^-1 D^-1 y */
+    const double ltdl_x4_0 = -ltdl_L4_0*ltdl_x0_0 - ltdl_L4_1*ltdl_x1_0 - ltdl_L4_2*ltdl_x2_0 + ltdl_dinv4_0*ltdl_xy4_0;
+    /* ltdl_x5: x = L^-1 D^-1 y */
+    const double ltdl_x5_0 = -ltdl_L5_0*ltdl_x0_0 - ltdl_L5_1*ltdl_x1_0 - ltdl_L5_2*ltdl_x2_0 - ltdl_L5_3*ltdl_x3_0 + 24999.999999999996*ltdl_xy5_0;
 
     /* Outputs: qdd (6) */
-    qdd[0] = nu0_0;
-    qdd[1] = qdd1_0;
-    qdd[2] = qdd2_0;
-    qdd[3] = qdd3_0;
-    qdd[4] = qdd4_0;
-    qdd[5] = qdd5_0;
+    qdd[0] = ltdl_x0_0;
+    qdd[1] = ltdl_x1_0;
+    qdd[2] = ltdl_x2_0;
+    qdd[3] = ltdl_x3_0;
+    qdd[4] = ltdl_x4_0;
+    qdd[5] = ltdl_x5_0;
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -1362,17 +1336,20 @@ void puma560_jacobian(const double* q, double* J)
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[0], q[1], q[2], q[3], q[4] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
     /* shared by the outputs */
     const double t0 = c_q_1*s_q_2;
     const double t1 = c_q_0*t0;
@@ -1449,7 +1426,7 @@ void puma560_jacobian(const double* q, double* J)
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
  * Part I Sec. 3 below (3.17).
- * Operations: 165 mul, 91 add, 0 div, 12 sin/cos, 0 sqrt; 102 temporaries. */
+ * Operations: 161 mul, 89 add, 0 div, 12 sin/cos, 0 sqrt; 101 temporaries. */
 void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 {
     /* Inputs */
@@ -1457,19 +1434,22 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[0], q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
+    const double c_q_5 = soagen_c[5];
+    const double s_q_5 = soagen_s[5];
     /* V1: spatial velocity V(k) (2.25) */
     const double V1_0 = qd[0]*s_q_1;
     const double V1_1 = c_q_1*qd[0];
@@ -1477,19 +1457,19 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double a1_0 = V1_1*qd[1];
     const double a1_1 = -V1_0*qd[1];
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = V1_0*c_q_2 + V1_1*s_q_2;
+    const double t0 = V1_0*c_q_2;
+    const double t1 = V1_1*s_q_2;
+    const double V2_0 = t0 + t1;
     const double V2_1 = -V1_0*s_q_2 + V1_1*c_q_2;
     const double V2_2 = qd[1] + qd[2];
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = V2_1*qd[2];
     const double a2_1 = -V2_0*qd[2];
-    const double t0 = 0.4318*c_q_2;
-    const double t1 = 0.4318*s_q_2;
-    const double t2 = -V2_0*t1 - V2_1*t0;
-    const double t3 = qd[1]*qd[1];
-    const double a2_3 = V2_1*t2 - t0*t3;
-    const double a2_4 = -V2_0*t2 + t1*t3;
-    const double a2_5 = V2_0*qd[1]*t0 - V2_1*qd[1]*t1;
+    const double t2 = -0.4318*V1_1*V1_1 - 0.4318*qd[1]*qd[1];
+    const double t3 = 0.4318*V1_0;
+    const double a2_3 = c_q_2*t2 + t1*t3;
+    const double a2_4 = 0.4318*V1_1*t0 - s_q_2*t2;
+    const double a2_5 = qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = V2_0*c_q_3 - V2_2*s_q_3;
     const double V3_1 = -V2_0*s_q_3 - V2_2*c_q_3;
@@ -1498,26 +1478,25 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
     const double t4 = V2_1*V2_1;
-    const double t5 = 0.0203*c_q_3 - 0.15005*s_q_3;
-    const double t6 = -0.15005*c_q_3 - 0.0203*s_q_3;
-    const double t7 = V3_0*t6 - V3_1*t5;
-    const double a3_3 = V3_1*t7 - t4*t5;
-    const double a3_4 = -V3_0*t7 - t4*t6;
-    const double a3_5 = V2_1*V3_0*t5 + V2_1*V3_1*t6;
+    const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
+    const double t6 = -V2_2*t5 - 0.0203*t4;
+    const double t7 = V2_0*t5 - 0.15005*t4;
+    const double a3_3 = c_q_3*t6 - s_q_3*t7;
+    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
+    const double a3_5 = 0.0203*V2_0*V2_1 + 0.15005*V2_1*V2_2;
     /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = V3_0*c_q_4 + V3_2*s_q_4;
+    const double t8 = V3_0*c_q_4;
+    const double t9 = V3_2*s_q_4;
+    const double V4_0 = t8 + t9;
     const double V4_2 = -V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t8 = -V3_0*s_q_4 + V3_2*c_q_4;
-    const double a4_0 = qd[4]*t8;
+    const double a4_0 = qd[4]*(-V3_0*s_q_4 + V3_2*c_q_4);
     const double a4_1 = -V4_0*qd[4];
-    const double t9 = 0.4318*s_q_4;
-    const double t10 = 0.4318*c_q_4;
-    const double t11 = V4_0*t10 - t8*t9;
-    const double t12 = V3_1*V3_1;
-    const double a4_3 = t11*t8 - t12*t9;
-    const double a4_4 = -V4_0*t11 - t10*t12;
-    const double a4_5 = -V3_1*V4_0*t9 - V3_1*t10*t8;
+    const double t10 = -0.4318*V3_0*V3_0 - 0.4318*V3_1*V3_1;
+    const double t11 = 0.4318*V3_2;
+    const double a4_3 = s_q_4*t10 + t11*t8;
+    const double a4_4 = -0.4318*V3_0*t9 + c_q_4*t10;
+    const double a4_5 = -V3_1*t11;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_0 = qd[5]*(-V4_0*s_q_5 - V4_2*c_q_5);
     const double a5_1 = -qd[5]*(V4_0*c_q_5 - V4_2*s_q_5);
@@ -1528,17 +1507,17 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     /* zeta3: zeta(k) = phi^T a (4.22b) */
     const double zeta3_0 = a3_0 + c_q_3*zeta2_0;
     const double zeta3_1 = a3_1 - s_q_3*zeta2_0;
-    const double t13 = a2_3 + 0.15005*zeta2_1;
-    const double t14 = -0.0203*zeta2_1 + zeta2_5;
-    const double zeta3_3 = a3_3 + c_q_3*t13 - s_q_3*t14;
-    const double zeta3_4 = a3_4 - c_q_3*t14 - s_q_3*t13;
+    const double t12 = a2_3 + 0.15005*zeta2_1;
+    const double t13 = -0.0203*zeta2_1 + zeta2_5;
+    const double zeta3_3 = a3_3 + c_q_3*t12 - s_q_3*t13;
+    const double zeta3_4 = a3_4 - c_q_3*t13 - s_q_3*t12;
     const double zeta3_5 = a2_4 + a3_5 - 0.15005*zeta2_0;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
     const double zeta4_0 = a4_0 + c_q_4*zeta3_0 + s_q_4*zeta2_1;
     const double zeta4_1 = a4_1 + c_q_4*zeta2_1 - s_q_4*zeta3_0;
-    const double t15 = 0.4318*zeta3_1 + zeta3_3;
-    const double zeta4_3 = a4_3 + c_q_4*t15 + s_q_4*zeta3_5;
-    const double zeta4_4 = a4_4 + c_q_4*zeta3_5 - s_q_4*t15;
+    const double t14 = 0.4318*zeta3_1 + zeta3_3;
+    const double zeta4_3 = a4_3 + c_q_4*t14 + s_q_4*zeta3_5;
+    const double zeta4_4 = a4_4 + c_q_4*zeta3_5 - s_q_4*t14;
     const double zeta4_5 = a4_5 + 0.4318*zeta3_0 - zeta3_4;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_0 = a5_0 + c_q_5*zeta4_0 + s_q_5*zeta3_1;
@@ -1546,533 +1525,364 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double zeta5_3 = c_q_5*zeta4_3 - s_q_5*zeta4_5;
     const double zeta5_4 = -c_q_5*zeta4_5 - s_q_5*zeta4_3;
     /* shared by the outputs */
-    const double t16 = c_q_1*s_q_2;
-    const double t17 = c_q_2*s_q_1;
-    const double t18 = -c_q_0*t16 - c_q_0*t17;
-    const double t19 = c_q_1*c_q_2;
-    const double t20 = s_q_1*s_q_2;
-    const double t21 = c_q_0*t19 - c_q_0*t20;
-    const double t22 = c_q_3*t21 - s_q_0*s_q_3;
-    const double t23 = c_q_4*t18 - s_q_4*t22;
-    const double t24 = c_q_4*t22 + s_q_4*t18;
-    const double t25 = c_q_3*s_q_0 + s_q_3*t21;
-    const double t26 = c_q_5*t24 - s_q_5*t25;
-    const double t27 = -c_q_5*t25 - s_q_5*t24;
-    const double t28 = -s_q_0*t16 - s_q_0*t17;
-    const double t29 = s_q_0*t19 - s_q_0*t20;
-    const double t30 = c_q_0*s_q_3 + c_q_3*t29;
-    const double t31 = c_q_4*t28 - s_q_4*t30;
-    const double t32 = c_q_4*t30 + s_q_4*t28;
-    const double t33 = -c_q_0*c_q_3 + s_q_3*t29;
-    const double t34 = c_q_5*t32 - s_q_5*t33;
-    const double t35 = -c_q_5*t33 - s_q_5*t32;
-    const double t36 = t19 - t20;
-    const double t37 = t16 + t17;
-    const double t38 = c_q_3*t37;
-    const double t39 = c_q_4*t36 - s_q_4*t38;
-    const double t40 = c_q_4*t38 + s_q_4*t36;
-    const double t41 = s_q_3*t37;
-    const double t42 = c_q_5*t40 - s_q_5*t41;
-    const double t43 = -c_q_5*t41 - s_q_5*t40;
+    const double t15 = c_q_1*s_q_2;
+    const double t16 = c_q_2*s_q_1;
+    const double t17 = -c_q_0*t15 - c_q_0*t16;
+    const double t18 = c_q_1*c_q_2;
+    const double t19 = s_q_1*s_q_2;
+    const double t20 = c_q_0*t18 - c_q_0*t19;
+    const double t21 = c_q_3*t20 - s_q_0*s_q_3;
+    const double t22 = c_q_4*t17 - s_q_4*t21;
+    const double t23 = c_q_4*t21 + s_q_4*t17;
+    const double t24 = c_q_3*s_q_0 + s_q_3*t20;
+    const double t25 = c_q_5*t23 - s_q_5*t24;
+    const double t26 = -c_q_5*t24 - s_q_5*t23;
+    const double t27 = -s_q_0*t15 - s_q_0*t16;
+    const double t28 = s_q_0*t18 - s_q_0*t19;
+    const double t29 = c_q_0*s_q_3 + c_q_3*t28;
+    const double t30 = c_q_4*t27 - s_q_4*t29;
+    const double t31 = c_q_4*t29 + s_q_4*t27;
+    const double t32 = -c_q_0*c_q_3 + s_q_3*t28;
+    const double t33 = c_q_5*t31 - s_q_5*t32;
+    const double t34 = -c_q_5*t32 - s_q_5*t31;
+    const double t35 = t18 - t19;
+    const double t36 = t15 + t16;
+    const double t37 = c_q_3*t36;
+    const double t38 = c_q_4*t35 - s_q_4*t37;
+    const double t39 = c_q_4*t37 + s_q_4*t35;
+    const double t40 = s_q_3*t36;
+    const double t41 = c_q_5*t39 - s_q_5*t40;
+    const double t42 = -c_q_5*t40 - s_q_5*t39;
 
     /* Outputs: Jdqd (6) */
-    Jdqd[0] = t23*zeta4_1 + t26*zeta5_0 + t27*zeta5_1;
-    Jdqd[1] = t31*zeta4_1 + t34*zeta5_0 + t35*zeta5_1;
-    Jdqd[2] = t39*zeta4_1 + t42*zeta5_0 + t43*zeta5_1;
-    Jdqd[3] = t23*zeta4_4 + t26*zeta5_3 + t27*zeta5_4;
-    Jdqd[4] = t31*zeta4_4 + t34*zeta5_3 + t35*zeta5_4;
-    Jdqd[5] = t39*zeta4_4 + t42*zeta5_3 + t43*zeta5_4;
+    Jdqd[0] = t22*zeta4_1 + t25*zeta5_0 + t26*zeta5_1;
+    Jdqd[1] = t30*zeta4_1 + t33*zeta5_0 + t34*zeta5_1;
+    Jdqd[2] = t38*zeta4_1 + t41*zeta5_0 + t42*zeta5_1;
+    Jdqd[3] = t22*zeta4_4 + t25*zeta5_3 + t26*zeta5_4;
+    Jdqd[4] = t30*zeta4_4 + t33*zeta5_3 + t34*zeta5_4;
+    Jdqd[5] = t38*zeta4_4 + t41*zeta5_3 + t42*zeta5_4;
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Part II (6.10).
- * Operations: 914 mul, 600 add, 5 div, 12 sin/cos, 0 sqrt; 423 temporaries. */
+ * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 426 mul, 277 add, 5 div, 12 sin/cos, 0 sqrt; 225 temporaries. */
 void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
-    const double c_q_2 = cos(q[2]);
-    const double s_q_2 = sin(q[2]);
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t0 = c_q_5*c_q_5;
-    const double t1 = s_q_5*s_q_5;
-    const double t2 = 0.00024216*t0 + 0.00024216*t1;
-    const double P4_0_0 = t2 + 0.0003;
-    const double P4_0_5 = 0.0028799999999999997*t0 + 0.0028799999999999997*t1;
-    const double P4_2_2 = t2 + 0.0004;
-    const double P4_2_3 = -P4_0_5;
-    const double P4_3_3 = 0.09*t0 + 0.09*t1 + 0.34;
-    const double P4_5_5 = P4_3_3;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_2_2;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_2_0 = Dinv4_0_0*P4_2_2;
-    const double G4_3_0 = Dinv4_0_0*P4_2_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t3 = s_q_4*s_q_4;
-    const double t4 = 0.4318*P4_0_5;
-    const double t5 = P4_0_0*c_q_4 + t4;
-    const double P3_0_0 = 0.18645124000000002*P4_5_5 + c_q_4*t4 + c_q_4*t5 + 0.0003*t3 + 0.1684409248;
-    const double t6 = c_q_4*s_q_4;
-    const double P3_0_2 = s_q_4*t5 - 0.0003*t6;
-    const double P3_0_4 = -P4_0_5*c_q_4 - 0.4318*P4_5_5 - 0.369656;
-    const double t7 = 0.4318*c_q_4;
-    const double t8 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double t9 = -P4_2_3;
-    const double t10 = G4_2_0*P4_2_3 + t7*t8 + t9;
-    const double t11 = c_q_4*t10;
-    const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 + 0.4318*t11 + 0.08017403320000002*t3 - t7*(-G4_3_0*P4_2_2 - t9) + 0.1684409248;
-    const double P3_1_3 = t11 + 0.18567400000000003*t3 + 0.369656;
-    const double P3_1_5 = s_q_4*t10 - 0.18567400000000003*t6;
-    const double t12 = c_q_4*c_q_4;
-    const double P3_2_2 = P4_0_0*t3 + 0.0003*t12 + 0.0013;
-    const double P3_2_4 = -P4_0_5*s_q_4;
-    const double P3_3_3 = t12*t8 + 0.43000000000000005*t3 + 0.82;
-    const double P3_3_5 = t6*t8 - 0.43000000000000005*t6;
-    const double P3_4_4 = P4_5_5 + 0.82;
-    const double P3_5_5 = 0.43000000000000005*t12 + t3*t8 + 0.82;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_2_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_2;
-    const double G3_2_0 = Dinv3_0_0*P3_2_2;
-    const double G3_4_0 = Dinv3_0_0*P3_2_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t13 = c_q_3*c_q_3;
-    const double t14 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t15 = 0.15005*P3_1_5;
-    const double t16 = -P3_1_1*s_q_3 - t15;
-    const double P2_0_0 = 0.022515002499999996*P3_5_5 + s_q_3*t15 - s_q_3*t16 + t13*t14 + 0.218857068;
-    const double t17 = 0.0203*s_q_3;
-    const double t18 = 0.15005*c_q_3;
-    const double t19 = t17 + t18;
-    const double t20 = -P3_1_3*s_q_3 - 0.15005*P3_3_5;
-    const double t21 = 0.0203*c_q_3;
-    const double t22 = 0.15005*s_q_3;
-    const double t23 = t21 - t22;
-    const double t24 = -P3_0_4;
-    const double t25 = -G3_0_0*P3_2_4 - t24;
-    const double t26 = c_q_3*t25;
-    const double P2_0_1 = c_q_3*(-G3_0_0*P3_2_2 + P3_0_2) + t19*t20 + t23*t26;
-    const double t27 = c_q_3*s_q_3;
-    const double P2_0_2 = -P3_1_5*t17 - 0.0030460149999999996*P3_5_5 - c_q_3*t16 - t14*t27;
-    const double t28 = s_q_3*t26;
-    const double P2_0_3 = c_q_3*t20 - t28;
-    const double P2_0_4 = -P3_1_5*s_q_3 - 0.15005*P3_5_5 - 0.78792;
-    const double P2_0_5 = -s_q_3*t20 - t13*t25 + 0.336;
-    const double t29 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t30 = -G3_2_0*P3_2_4 + P3_2_4 + t23*t29;
-    const double P2_1_1 = -G3_2_0*P3_2_2 + P3_2_2 + P3_3_3*t19*t19 + t23*t30 + t23*(-G3_4_0*P3_2_2 + P3_2_4) + 0.14933706799999996;
-    const double t31 = P3_1_3*c_q_3;
-    const double P2_1_2 = 0.0203*P3_3_5*t19 - s_q_3*(-G3_2_0*P3_0_2 + P3_0_2 + t23*(-G3_4_0*P3_0_2 - t24)) - t19*t31 - 0.0551544;
-    const double t32 = P3_3_3*t19;
-    const double P2_1_3 = c_q_3*t32 - s_q_3*t30 + 0.78792;
-    const double P2_1_4 = P3_3_5*t19;
-    const double P2_1_5 = -c_q_3*t30 - s_q_3*t32;
-    const double t33 = s_q_3*s_q_3;
-    const double P2_2_2 = -P3_1_5*t21 + 0.00041208999999999994*P3_5_5 - c_q_3*(-P3_1_1*c_q_3 + 0.0203*P3_1_5) + t14*t33 + 0.10951999999999999;
-    const double t34 = 0.0203*P3_3_5 - t31;
-    const double P2_2_3 = c_q_3*t34 + t25*t33 - 0.336;
-    const double P2_2_4 = -P3_1_5*c_q_3 + 0.0203*P3_5_5;
-    const double P2_2_5 = -s_q_3*t34 + t28;
-    const double P2_3_3 = P3_3_3*t13 + t29*t33 + 4.8;
-    const double P2_3_4 = P3_3_5*c_q_3;
-    const double P2_3_5 = -P3_3_3*t27 + c_q_3*s_q_3*t29;
-    const double P2_4_4 = P3_5_5 + 4.8;
-    const double P2_4_5 = -P3_3_5*s_q_3;
-    const double P2_5_5 = P3_3_3*t33 + t13*t29 + 4.8;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_2_2;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_2;
-    const double G2_1_0 = Dinv2_0_0*P2_1_2;
-    const double G2_2_0 = Dinv2_0_0*P2_2_2;
-    const double G2_3_0 = Dinv2_0_0*P2_2_3;
-    const double G2_4_0 = Dinv2_0_0*P2_2_4;
-    const double G2_5_0 = Dinv2_0_0*P2_2_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t35 = -G2_0_0*P2_0_2 + P2_0_0;
-    const double t36 = -P2_0_1;
-    const double t37 = -G2_1_0*P2_0_2 - t36;
-    const double t38 = c_q_2*t35 - s_q_2*t37;
-    const double t39 = -G2_0_0*P2_1_2 - t36;
-    const double t40 = -G2_1_0*P2_1_2 + P2_1_1;
-    const double t41 = c_q_2*t39 - s_q_2*t40;
-    const double P1_0_0 = c_q_2*t38 - s_q_2*t41 + 1.03118515;
-    const double t42 = -G2_1_0*P2_2_5 + P2_1_5;
-    const double t43 = 0.4318*s_q_2;
-    const double t44 = -G2_0_0*P2_2_5 + P2_0_5;
-    const double t45 = 0.4318*c_q_2;
-    const double P1_0_1 = c_q_2*t41 + s_q_2*t38 + t42*t43 - t44*t45 - 0.0070992;
-    const double t46 = -G2_0_0*P2_2_2 + P2_0_2;
-    const double t47 = -G2_1_0*P2_2_2 + P2_1_2;
-    const double t48 = -G2_0_0*P2_2_4 + P2_0_4;
-    const double t49 = -G2_1_0*P2_2_4 + P2_1_4;
-    const double t50 = -G2_0_0*P2_2_3 + P2_0_3;
-    const double t51 = -G2_1_0*P2_2_3 + P2_1_3;
-    const double P1_0_2 = c_q_2*t46 - s_q_2*t47 + t43*(c_q_2*t50 - s_q_2*t51) + t45*(c_q_2*t48 - s_q_2*t49) - 0.269178;
-    const double t52 = 0.4318*G2_5_0;
-    const double P1_1_1 = -0.18645124000000002*G2_5_0*P2_2_5 + 0.18645124000000002*P2_5_5 + c_q_2*(P2_1_2*t52 - 0.4318*P2_1_5 + c_q_2*t40 + s_q_2*t39) + s_q_2*(P2_0_2*t52 - 0.4318*P2_0_5 + c_q_2*t37 + s_q_2*t35) - t42*t45 - t43*t44 + 1.50501635;
-    const double P1_1_2 = P2_2_2*t52 - 0.4318*P2_2_5 + c_q_2*t47 + s_q_2*t46 + t43*(P2_2_3*t52 - 0.4318*P2_3_5 + c_q_2*t51 + s_q_2*t50) + t45*(P2_2_4*t52 - 0.4318*P2_4_5 + c_q_2*t49 + s_q_2*t48) - 0.023751;
-    const double t53 = -P2_3_4;
-    const double P1_2_2 = -G2_2_0*P2_2_2 + P2_2_2 + t43*(-G2_3_0*P2_2_2 + P2_2_3) + t43*(-G2_2_0*P2_2_3 + P2_2_3 + t43*(-G2_3_0*P2_2_3 + P2_3_3) + t45*(-G2_4_0*P2_2_3 - t53)) + t45*(-G2_4_0*P2_2_2 + P2_2_4) + t45*(-G2_2_0*P2_2_4 + P2_2_4 + t43*(-G2_3_0*P2_2_4 - t53) + t45*(-G2_4_0*P2_2_4 + P2_4_4)) + 0.6200840000000001;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_2_2;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_2;
-    const double G1_1_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t54 = -P1_0_1;
-    const double P0_2_2 = c_q_1*(c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) + s_q_1*(-G1_0_0*P1_1_2 - t54)) + s_q_1*(c_q_1*(-G1_1_0*P1_0_2 - t54) + s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.35;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_0_0 = Dinv0_0_0*s_q_1*s_q_1;
-    const double t55 = Dinv0_0_0*s_q_1;
-    const double Ups1_0_1 = c_q_1*t55;
-    const double t56 = -G1_0_0*s_q_1 - G1_1_0*c_q_1;
-    const double Ups1_0_2 = t55*t56;
-    const double Ups1_1_1 = Dinv0_0_0*c_q_1*c_q_1;
-    const double Ups1_1_2 = Dinv0_0_0*c_q_1*t56;
-    const double Ups1_2_2 = Dinv0_0_0*t56*t56 + Dinv1_0_0;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t57 = Ups1_0_1*s_q_2;
-    const double t58 = Ups1_0_0*c_q_2 + t57;
-    const double t59 = Ups1_0_1*c_q_2;
-    const double t60 = Ups1_1_1*s_q_2;
-    const double t61 = t59 + t60;
-    const double Ups2_0_0 = c_q_2*t58 + s_q_2*t61;
-    const double Ups2_0_1 = c_q_2*t61 - s_q_2*t58;
-    const double t62 = -G2_0_0*c_q_2 + G2_1_0*s_q_2;
-    const double t63 = -G2_0_0*s_q_2 - G2_1_0*c_q_2 + 0.4318*G2_5_0;
-    const double t64 = Ups1_1_2*s_q_2;
-    const double t65 = Ups1_0_2*c_q_2 + t64;
-    const double t66 = -G2_2_0 - G2_3_0*t43 - G2_4_0*t45 + 1.0;
-    const double Ups2_0_2 = t58*t62 + t61*t63 + t65*t66;
-    const double Ups2_0_3 = t43*t65;
-    const double Ups2_0_4 = t45*t65;
-    const double Ups2_0_5 = -0.4318*t59 - 0.4318*t60;
-    const double t67 = Ups1_1_1*c_q_2 - t57;
-    const double t68 = -Ups1_0_0*s_q_2 + Ups1_0_1*c_q_2;
-    const double Ups2_1_1 = c_q_2*t67 - s_q_2*t68;
-    const double t69 = -Ups1_0_2*s_q_2 + Ups1_1_2*c_q_2;
-    const double Ups2_1_2 = t62*t68 + t63*t67 + t66*t69;
-    const double Ups2_1_3 = t43*t69;
-    const double Ups2_1_4 = t45*t69;
-    const double Ups2_1_5 = -0.4318*Ups1_1_1*c_q_2 + 0.4318*t57;
-    const double t70 = Ups1_0_1*t62;
-    const double t71 = Ups1_1_1*t63;
-    const double t72 = Ups1_1_2*t66;
-    const double t73 = Ups1_0_2*t62 + Ups1_1_2*t63 + Ups1_2_2*t66;
-    const double Ups2_2_2 = Dinv2_0_0 + t62*(Ups1_0_0*t62 + Ups1_0_1*t63 + Ups1_0_2*t66) + t63*(t70 + t71 + t72) + t66*t73;
-    const double Ups2_2_3 = t43*t73;
-    const double Ups2_2_4 = t45*t73;
-    const double Ups2_2_5 = -0.4318*t70 - 0.4318*t71 - 0.4318*t72;
-    const double t74 = 0.18645124000000002*Ups1_2_2;
-    const double Ups2_3_3 = s_q_2*s_q_2*t74;
-    const double Ups2_3_4 = c_q_2*s_q_2*t74;
-    const double Ups2_3_5 = -0.18645124000000002*t64;
-    const double Ups2_4_4 = c_q_2*c_q_2*t74;
-    const double Ups2_4_5 = -0.18645124000000002*Ups1_1_2*c_q_2;
-    const double Ups2_5_5 = 0.18645124000000002*Ups1_1_1;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t75 = Ups2_0_0*c_q_3;
-    const double t76 = Ups2_0_2*s_q_3;
-    const double t77 = t75 - t76;
-    const double t78 = c_q_3*t77;
-    const double t79 = Ups2_0_2*c_q_3;
-    const double t80 = Ups2_2_2*s_q_3;
-    const double t81 = t79 - t80;
-    const double t82 = s_q_3*t81;
-    const double Ups3_0_0 = t78 - t82;
-    const double Ups3_0_1 = -c_q_3*t81 - s_q_3*t77;
-    const double t83 = Ups2_0_1*c_q_3;
-    const double t84 = Ups2_1_2*s_q_3;
-    const double t85 = t83 - t84;
-    const double t86 = -G3_2_0 - G3_4_0*t23 + 1.0;
-    const double t87 = Ups2_0_5*c_q_3;
-    const double t88 = Ups2_2_5*s_q_3;
-    const double t89 = t87 - t88;
-    const double t90 = c_q_3*t89;
-    const double t91 = Ups2_0_3*c_q_3;
-    const double t92 = Ups2_2_3*s_q_3;
-    const double t93 = t91 - t92;
-    const double t94 = s_q_3*t93;
-    const double Ups3_0_2 = -G3_0_0*t78 + G3_0_0*t82 + G3_4_0*t90 + G3_4_0*t94 + t85*t86;
-    const double Ups3_0_3 = c_q_3*t93 - s_q_3*t89 + t19*t85;
-    const double Ups3_0_4 = t23*t85 - t90 - t94;
-    const double t95 = Ups2_2_4*s_q_3;
-    const double t96 = Ups2_2_2*t17;
-    const double t97 = Ups2_0_0*t18;
-    const double Ups3_0_5 = 0.0203*Ups2_0_2*c_q_3 + 0.15005*Ups2_0_2*s_q_3 + Ups2_0_4*c_q_3 - t95 - t96 - t97;
-    const double t98 = -Ups2_2_2*c_q_3 - t76;
-    const double t99 = -Ups2_0_0*s_q_3 - t79;
-    const double Ups3_1_1 = -c_q_3*t98 - s_q_3*t99;
-    const double t100 = -Ups2_0_1*s_q_3 - Ups2_1_2*c_q_3;
-    const double t101 = G3_0_0*s_q_3;
-    const double t102 = Ups2_2_5*c_q_3;
-    const double t103 = -Ups2_0_5*s_q_3 - t102;
-    const double t104 = c_q_3*t103;
-    const double t105 = Ups2_0_3*s_q_3;
-    const double t106 = -Ups2_2_3*c_q_3 - t105;
-    const double t107 = s_q_3*t106;
-    const double t108 = G3_0_0*c_q_3;
-    const double Ups3_1_2 = G3_4_0*t104 + G3_4_0*t107 + t100*t86 + t101*t98 - t108*t99;
-    const double Ups3_1_3 = c_q_3*t106 - s_q_3*t103 + t100*t19;
-    const double Ups3_1_4 = t100*t23 - t104 - t107;
-    const double Ups3_1_5 = 0.15005*Ups2_0_0*s_q_3 + 0.15005*Ups2_0_2*c_q_3 - Ups2_0_2*t17 - Ups2_0_4*s_q_3 - Ups2_2_2*t21 - Ups2_2_4*c_q_3;
-    const double t109 = Ups2_1_3*s_q_3;
-    const double t110 = Ups2_1_5*c_q_3;
-    const double t111 = -G3_0_0*t83 + G3_0_0*t84 + G3_4_0*t109 + G3_4_0*t110 + Ups2_1_1*t86;
-    const double t112 = Ups2_1_2*t86;
-    const double t113 = Ups2_3_5*s_q_3;
-    const double t114 = Ups2_5_5*c_q_3;
-    const double t115 = -G3_0_0*t87 + G3_0_0*t88 + G3_4_0*t113 + G3_4_0*t114 + Ups2_1_5*t86;
-    const double t116 = c_q_3*t115;
-    const double t117 = Ups2_3_3*s_q_3;
-    const double t118 = Ups2_3_5*c_q_3;
-    const double t119 = -G3_0_0*t91 + G3_0_0*t92 + G3_4_0*t117 + G3_4_0*t118 + Ups2_1_3*t86;
-    const double t120 = s_q_3*t119;
-    const double t121 = Ups2_0_1*t86;
-    const double Ups3_2_2 = Dinv3_0_0 + G3_4_0*t116 + G3_4_0*t120 + t101*(-G3_0_0*t79 + G3_0_0*t80 + G3_4_0*t102 + G3_4_0*t92 + t112) - t108*(-G3_0_0*t75 + G3_0_0*t76 + G3_4_0*t105 + G3_4_0*t87 + t121) + t111*t86;
-    const double Ups3_2_3 = c_q_3*t119 - s_q_3*t115 + t111*t19;
-    const double Ups3_2_4 = t111*t23 - t116 - t120;
-    const double t122 = Ups2_3_4*s_q_3;
-    const double t123 = Ups2_4_5*c_q_3;
-    const double t124 = Ups2_2_3*t17;
-    const double t125 = Ups2_2_5*t21;
-    const double Ups3_2_5 = -G3_0_0*Ups2_0_2*t21 - G3_0_0*Ups2_0_2*t22 - G3_0_0*Ups2_0_4*c_q_3 + G3_0_0*t95 + G3_0_0*t96 + G3_0_0*t97 - G3_4_0*Ups2_0_3*t22 - G3_4_0*Ups2_0_5*t18 + G3_4_0*t122 + G3_4_0*t123 + G3_4_0*t124 + G3_4_0*t125 + Ups2_1_4*t86 + 0.0203*t112 - 0.15005*t121;
-    const double t126 = Ups2_1_3*t19 + Ups2_3_3*c_q_3 - t113;
-    const double t127 = Ups2_1_1*t19 + Ups2_1_3*c_q_3 - Ups2_1_5*s_q_3;
-    const double t128 = Ups2_1_5*t19 - Ups2_5_5*s_q_3 + t118;
-    const double Ups3_3_3 = c_q_3*t126 - s_q_3*t128 + t127*t19;
-    const double Ups3_3_4 = -c_q_3*t128 - s_q_3*t126 + t127*t23;
-    const double t129 = 0.15005*Ups2_0_1;
-    const double Ups3_3_5 = -Ups2_0_3*t18 + Ups2_0_5*t22 + 0.0203*Ups2_1_2*t19 + Ups2_1_4*t19 + Ups2_2_3*t21 - Ups2_2_5*t17 + Ups2_3_4*c_q_3 - Ups2_4_5*s_q_3 - t129*t19;
-    const double Ups3_4_4 = -c_q_3*(Ups2_1_5*t23 - t113 - t114) - s_q_3*(Ups2_1_3*t23 - t117 - t118) + t23*(Ups2_1_1*t23 - t109 - t110);
-    const double Ups3_4_5 = 0.15005*Ups2_0_3*s_q_3 + 0.15005*Ups2_0_5*c_q_3 + 0.0203*Ups2_1_2*t23 + Ups2_1_4*t23 - t122 - t123 - t124 - t125 - t129*t23;
-    const double Ups3_5_5 = 0.022515002499999996*Ups2_0_0 - 0.006092029999999999*Ups2_0_2 - 0.3001*Ups2_0_4 + 0.00041208999999999994*Ups2_2_2 + 0.0406*Ups2_2_4 + Ups2_4_4;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t130 = Ups3_0_0*c_q_4;
-    const double t131 = Ups3_0_2*s_q_4;
-    const double t132 = t130 + t131;
-    const double t133 = Ups3_0_2*c_q_4 + Ups3_2_2*s_q_4;
-    const double Ups4_0_0 = c_q_4*t132 + s_q_4*t133;
-    const double Ups4_0_1 = c_q_4*t133 - s_q_4*t132;
-    const double t134 = Ups3_0_1*c_q_4;
-    const double t135 = Ups3_1_2*s_q_4 + t134;
-    const double t136 = G4_2_0 - G4_3_0*t7 - 1.0;
-    const double t137 = Ups3_0_3*c_q_4;
-    const double t138 = Ups3_2_3*s_q_4 + t137;
-    const double t139 = c_q_4*t138;
-    const double t140 = Ups3_0_5*c_q_4 + Ups3_2_5*s_q_4;
-    const double t141 = s_q_4*t140;
-    const double Ups4_0_2 = -G4_3_0*t139 - G4_3_0*t141 + t135*t136;
-    const double Ups4_0_3 = t135*t7 + t139 + t141;
-    const double t142 = 0.4318*s_q_4;
-    const double Ups4_0_4 = c_q_4*t140 - s_q_4*t138 - t135*t142;
-    const double Ups4_0_5 = -Ups3_0_4*c_q_4 - Ups3_2_4*s_q_4 + 0.4318*t130 + 0.4318*t131;
-    const double t143 = Ups3_0_0*s_q_4;
-    const double Ups4_1_1 = c_q_4*(Ups3_2_2*c_q_4 - t131) - s_q_4*(Ups3_0_2*c_q_4 - t143);
-    const double t144 = Ups3_0_1*s_q_4;
-    const double t145 = Ups3_1_2*c_q_4 - t144;
-    const double t146 = Ups3_0_3*s_q_4;
-    const double t147 = Ups3_2_3*c_q_4 - t146;
-    const double t148 = c_q_4*t147;
-    const double t149 = Ups3_0_5*s_q_4;
-    const double t150 = Ups3_2_5*c_q_4 - t149;
-    const double t151 = s_q_4*t150;
-    const double Ups4_1_2 = -G4_3_0*t148 - G4_3_0*t151 + t136*t145;
-    const double Ups4_1_3 = t145*t7 + t148 + t151;
-    const double Ups4_1_4 = c_q_4*t150 - s_q_4*t147 - t142*t145;
-    const double Ups4_1_5 = 0.4318*Ups3_0_2*c_q_4 + Ups3_0_4*s_q_4 - Ups3_2_4*c_q_4 - 0.4318*t143;
-    const double t152 = Ups3_1_3*c_q_4;
-    const double t153 = Ups3_1_5*s_q_4;
-    const double t154 = -G4_3_0*t152 - G4_3_0*t153 + Ups3_1_1*t136;
-    const double t155 = Ups3_3_3*c_q_4;
-    const double t156 = Ups3_3_5*s_q_4;
-    const double t157 = -G4_3_0*t155 - G4_3_0*t156 + Ups3_1_3*t136;
-    const double t158 = c_q_4*t157;
-    const double t159 = Ups3_3_5*c_q_4;
-    const double t160 = Ups3_5_5*s_q_4;
-    const double t161 = -G4_3_0*t159 - G4_3_0*t160 + Ups3_1_5*t136;
-    const double t162 = s_q_4*t161;
-    const double Ups4_2_2 = Dinv4_0_0 - G4_3_0*t158 - G4_3_0*t162 + t136*t154;
-    const double Ups4_2_3 = t154*t7 + t158 + t162;
-    const double Ups4_2_4 = c_q_4*t161 - s_q_4*t157 - t142*t154;
-    const double t163 = 0.4318*t137;
-    const double t164 = 0.4318*t149;
-    const double Ups4_2_5 = G4_3_0*Ups3_3_4*c_q_4 + G4_3_0*Ups3_4_5*s_q_4 - G4_3_0*t163 - G4_3_0*t164 + 0.4318*Ups3_0_1*t136 - Ups3_1_4*t136;
-    const double t165 = 0.4318*t152 + t155 + t156;
-    const double t166 = 0.4318*Ups3_1_5*c_q_4 + t159 + t160;
-    const double t167 = Ups3_1_1*t7 + t152 + t153;
-    const double Ups4_3_3 = c_q_4*t165 + s_q_4*t166 + t167*t7;
-    const double Ups4_3_4 = c_q_4*t166 - s_q_4*t165 - t142*t167;
-    const double Ups4_3_5 = -Ups3_1_4*t7 - Ups3_3_4*c_q_4 - Ups3_4_5*s_q_4 + 0.18645124000000002*t134 + t163 + t164;
-    const double t168 = Ups3_1_3*s_q_4;
-    const double Ups4_4_4 = c_q_4*(Ups3_5_5*c_q_4 - 0.4318*t153 - t156) - s_q_4*(-Ups3_3_3*s_q_4 + Ups3_3_5*c_q_4 - 0.4318*t168) - t142*(-Ups3_1_1*t142 + Ups3_1_5*c_q_4 - t168);
-    const double Ups4_4_5 = 0.4318*Ups3_0_5*c_q_4 + 0.4318*Ups3_1_4*s_q_4 + Ups3_3_4*s_q_4 - Ups3_4_5*c_q_4 - 0.18645124000000002*t144 - 0.4318*t146;
-    const double Ups4_5_5 = 0.18645124000000002*Ups3_0_0 - 0.8636*Ups3_0_4 + Ups3_4_4;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t169 = Ups4_0_2*s_q_5;
-    const double t170 = Ups4_0_0*c_q_5 - t169;
-    const double t171 = Ups4_0_2*c_q_5;
-    const double t172 = -Ups4_2_2*s_q_5 + t171;
-    const double Ups5_0_0 = c_q_5*t170 - s_q_5*t172;
-    const double Ups5_0_1 = -c_q_5*t172 - s_q_5*t170;
-    const double t173 = 1.1102230246251565e-16*Ups4_0_1;
-    const double t174 = 1.1102230246251565e-16*Ups4_1_2;
-    const double Ups5_0_2 = c_q_5*t173 - s_q_5*t174;
-    const double t175 = Ups4_0_3*c_q_5 - Ups4_2_3*s_q_5;
-    const double t176 = Ups4_0_5*c_q_5 - Ups4_2_5*s_q_5;
-    const double Ups5_0_3 = c_q_5*t175 - s_q_5*t176;
-    const double Ups5_0_4 = -c_q_5*t176 - s_q_5*t175;
-    const double Ups5_0_5 = Ups4_0_4*c_q_5 - Ups4_2_4*s_q_5;
-    const double Ups5_1_1 = -c_q_5*(-Ups4_2_2*c_q_5 - t169) - s_q_5*(-Ups4_0_0*s_q_5 - t171);
-    const double Ups5_1_2 = -c_q_5*t174 - s_q_5*t173;
-    const double t177 = -Ups4_0_3*s_q_5 - Ups4_2_3*c_q_5;
-    const double t178 = -Ups4_0_5*s_q_5 - Ups4_2_5*c_q_5;
-    const double Ups5_1_3 = c_q_5*t177 - s_q_5*t178;
-    const double Ups5_1_4 = -c_q_5*t178 - s_q_5*t177;
-    const double Ups5_1_5 = -Ups4_0_4*s_q_5 - Ups4_2_4*c_q_5;
-    const double Ups5_2_2 = 1.232595164407831e-32*Ups4_1_1 + 24999.999999999996;
-    const double t179 = 1.1102230246251565e-16*Ups4_1_3;
-    const double t180 = 1.1102230246251565e-16*Ups4_1_5;
-    const double Ups5_2_3 = c_q_5*t179 - s_q_5*t180;
-    const double Ups5_2_4 = -c_q_5*t180 - s_q_5*t179;
-    const double Ups5_2_5 = 1.1102230246251565e-16*Ups4_1_4;
-    const double t181 = Ups4_3_5*s_q_5;
-    const double t182 = Ups4_3_3*c_q_5 - t181;
-    const double t183 = Ups4_3_5*c_q_5;
-    const double t184 = -Ups4_5_5*s_q_5 + t183;
-    const double Ups5_3_3 = c_q_5*t182 - s_q_5*t184;
-    const double Ups5_3_4 = -c_q_5*t184 - s_q_5*t182;
-    const double Ups5_3_5 = Ups4_3_4*c_q_5 - Ups4_4_5*s_q_5;
-    const double Ups5_4_4 = -c_q_5*(-Ups4_5_5*c_q_5 - t181) - s_q_5*(-Ups4_3_3*s_q_5 - t183);
-    const double Ups5_4_5 = -Ups4_3_4*s_q_5 - Ups4_4_5*c_q_5;
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[6] = { q[0], q[1], q[2], q[3], q[4], q[5] };
+    double soagen_s[6], soagen_c[6];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 6);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_2 = soagen_c[2];
+    const double s_q_2 = soagen_s[2];
+    const double c_q_3 = soagen_c[3];
+    const double s_q_3 = soagen_s[3];
+    const double c_q_4 = soagen_c[4];
+    const double s_q_4 = soagen_s[4];
+    const double c_q_5 = soagen_c[5];
+    const double s_q_5 = soagen_s[5];
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t0 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
+    const double Rc4_0_0 = t0 + 0.0003;
+    const double Rc4_2_2 = t0 + 0.0004;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = -0.0028799999999999997*s_q_4;
+    const double t1 = 0.0028799999999999997*c_q_4;
+    const double Rch3_2 = t1 + 0.55533;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t2 = s_q_4*s_q_4;
+    const double t3 = c_q_4*c_q_4;
+    const double t4 = 0.0024871679999999997*c_q_4 + 0.24861495800000002;
+    const double Rc3_0_0 = Rc4_0_0*t3 + 0.00033999999999999997*t2 + t4;
+    const double t5 = c_q_4*s_q_4;
+    const double Rc3_0_2 = Rc4_0_0*t5 + 0.0012435839999999998*s_q_4 - 0.00033999999999999997*t5;
+    const double Rc3_1_1 = Rc4_2_2 + t4;
+    const double Rc3_2_2 = Rc4_0_0*t2 + 0.00033999999999999997*t3 + 0.0013;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t6 = Rch3_0*c_q_3;
+    const double Rch2_0 = t6 + 0.025374999999999998;
+    const double Rch2_1 = Rch3_2 + 0.336;
+    const double t7 = Rch3_0*s_q_3;
+    const double Rch2_2 = 0.9754824999999999 - t7;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t8 = s_q_3*s_q_3;
+    const double t9 = -0.3001*t7;
+    const double t10 = c_q_3*c_q_3;
+    const double Rc2_0_0 = Rc3_0_0*t10 + Rc3_1_1*t8 + t9 + 0.247000821125;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc3_0_2*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
+    const double Rc2_0_2 = -Rc3_0_0*c_q_3*s_q_3 + Rc3_1_1*c_q_3*s_q_3 + 0.0203*Rch3_0*s_q_3 - 0.15005*t6 - 0.0038075187499999994;
+    const double t11 = 0.0406*t6;
+    const double Rc2_1_1 = Rc3_2_2 + t11 + t9 + 0.17799593362499996;
+    const double t12 = Rc3_0_2*s_q_3;
+    const double Rc2_1_2 = -0.15005*Rch3_2 - t12 - 0.0551544;
+    const double Rc2_2_2 = Rc3_0_0*t8 + Rc3_1_1*t10 + t11 + 0.11003511249999999;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t13 = Rc2_0_1*s_q_2;
+    const double t14 = Rc2_0_0*c_q_2 - t13;
+    const double t15 = Rc2_0_1*c_q_2;
+    const double t16 = -Rc2_1_1*s_q_2 + t15;
+    const double Rc1_0_0 = c_q_2*t14 - s_q_2*t16 + 1.03118515;
+    const double t17 = 0.4318*Rch2_0;
+    const double t18 = 0.4318*Rch2_1;
+    const double Rc1_0_1 = c_q_2*t16 - c_q_2*t18 + s_q_2*t14 - s_q_2*t17 - 0.0070992;
+    const double t19 = Rc2_1_2*s_q_2;
+    const double Rc1_0_2 = Rc2_0_2*c_q_2 - 0.4318*Rch2_2 - t19 - 0.269178;
+    const double t20 = 0.8636*Rch2_0*c_q_2 - 0.8636*Rch2_1*s_q_2;
+    const double Rc1_1_1 = c_q_2*(Rc2_1_1*c_q_2 + t13) + s_q_2*(Rc2_0_0*s_q_2 + t15) + t20 + 2.633046352;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc2_0_2*s_q_2 + Rc2_1_2*c_q_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = F1_2_1_0 - 0.023751;
+    const double Rc1_2_2 = Rc2_2_2 + t20 + 1.7481140020000001;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(Rc1_0_1*s_q_1 + Rc1_1_1*c_q_1) + s_q_1*(Rc1_0_0*s_q_1 + Rc1_0_1*c_q_1) + 0.35;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = Rc1_0_2*s_q_1 + Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc2_0_2*c_q_2 - t19;
+    const double F1_2_2_0 = Rc2_2_2 + c_q_2*t17 - s_q_2*t18;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = F1_2_0_0*s_q_1 + F1_2_1_0*c_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc3_2_2 + 0.0203*t6 - 0.15005*t7;
+    const double F2_3_2_0 = -t12;
+    const double F2_3_3_0 = -t7;
+    const double F2_3_5_0 = -t6;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_0_0*c_q_2 - F2_3_1_0*s_q_2;
+    const double F1_3_1_0 = F2_3_0_0*s_q_2 + F2_3_1_0*c_q_2 - 0.4318*F2_3_5_0;
+    const double t21 = 0.4318*s_q_2;
+    const double F1_3_2_0 = F2_3_2_0 + F2_3_3_0*t21;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = F1_3_0_0*s_q_1 + F1_3_1_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
+    const double F3_4_3_0 = -t1;
+    const double F3_4_5_0 = Rch3_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -F3_4_1_0*s_q_3 - 0.15005*F3_4_5_0;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
+    const double t22 = F3_4_3_0*s_q_3;
+    const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
+    const double F2_4_2_0 = -F3_4_1_0*c_q_3 + 0.0203*F3_4_5_0;
+    const double F2_4_5_0 = -t22;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_0_0*c_q_2 - F2_4_1_0*s_q_2;
+    const double F1_4_1_0 = F2_4_0_0*s_q_2 + F2_4_1_0*c_q_2 - 0.4318*F2_4_5_0;
+    const double F1_4_2_0 = F2_4_2_0 + F2_4_3_0*t21 + 0.4318*F3_4_5_0*c_q_2;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = F1_4_0_0*s_q_1 + F1_4_1_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = -4e-05*s_q_4;
+    const double F3_5_2_0 = 4e-05*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3;
+    const double F2_5_2_0 = -F3_5_0_0*s_q_3;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = F2_5_0_0*c_q_2 - F3_5_2_0*s_q_2;
+    const double F1_5_1_0 = F2_5_0_0*s_q_2 + F3_5_2_0*c_q_2;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = F1_5_0_0*s_q_1 + F1_5_1_0*c_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 24999.999999999996*F0_5_2_0;
+    const double ltdl_L5_1 = 24999.999999999996*F2_5_2_0;
+    const double ltdl_L5_2 = ltdl_L5_1;
+    const double ltdl_L5_3 = 24999.999999999996*F3_5_2_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F2_4_2_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_2_0 - F3_5_2_0*ltdl_L5_2;
+    const double ltdl_A3_3 = -F3_5_2_0*ltdl_L5_3 + Rc3_2_2;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t23 = F2_5_2_0*ltdl_L5_0;
+    const double ltdl_A2_0 = F0_2_2_0 - F2_4_2_0*ltdl_L4_0 - ltdl_A3_2*ltdl_L3_0 - t23;
+    const double t24 = F2_5_2_0*ltdl_L5_1;
+    const double ltdl_A2_1 = F1_2_2_0 - F2_4_2_0*ltdl_L4_1 - ltdl_A3_2*ltdl_L3_1 - t24;
+    const double ltdl_A2_2 = -F2_4_2_0*ltdl_L4_2 - F2_5_2_0*ltdl_L5_2 + Rc2_2_2 - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_2_0*ltdl_L4_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0 - t23;
+    const double ltdl_A1_1 = -F1_4_2_0*ltdl_L4_1 + Rc1_2_2 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1 - t24;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y5: Y = L^-T B */
+    const double t25 = c_q_1*s_q_2;
+    const double t26 = c_q_0*t25;
+    const double t27 = c_q_2*s_q_1;
+    const double t28 = c_q_0*t27;
+    const double t29 = t26 + t28;
+    const double t30 = -t29;
+    const double t31 = c_q_1*c_q_2;
+    const double t32 = c_q_0*t31;
+    const double t33 = s_q_1*s_q_2;
+    const double t34 = c_q_0*t33;
+    const double t35 = t32 - t34;
+    const double ltdl_Y5_0 = c_q_4*t30 - s_q_4*(c_q_3*t35 - s_q_0*s_q_3);
+    const double t36 = s_q_0*t25;
+    const double t37 = s_q_0*t27;
+    const double t38 = t36 + t37;
+    const double t39 = -t38;
+    const double t40 = s_q_0*t31;
+    const double t41 = s_q_0*t33;
+    const double t42 = t40 - t41;
+    const double ltdl_Y5_1 = c_q_4*t39 - s_q_4*(c_q_0*s_q_3 + c_q_3*t42);
+    const double t43 = t31 - t33;
+    const double t44 = t25 + t27;
+    const double ltdl_Y5_2 = -c_q_3*s_q_4*t44 + c_q_4*t43;
+    /* ltdl_Y4: Y = L^-T B */
+    const double ltdl_Y4_0 = c_q_3*s_q_0 + s_q_3*t35;
+    const double ltdl_Y4_1 = -c_q_0*c_q_3 + s_q_3*t42;
+    const double ltdl_Y4_2 = s_q_3*t44;
+    /* ltdl_Y3: Y = L^-T B */
+    const double ltdl_Y3_0 = -ltdl_L5_3*ltdl_Y5_0 - t29;
+    const double ltdl_Y3_1 = -ltdl_L5_3*ltdl_Y5_1 - t38;
+    const double ltdl_Y3_2 = c_q_1*c_q_2 - ltdl_L5_3*ltdl_Y5_2 - t33;
+    const double t45 = 0.4318*t31 - 0.4318*t33;
+    const double t46 = 0.4318*t36;
+    const double t47 = 0.4318*t37;
+    const double t48 = t46 + t47;
+    const double t49 = -t48;
+    const double ltdl_Y3_3 = t39*t45 - t43*t49;
+    const double t50 = 0.4318*t26;
+    const double t51 = 0.4318*t28;
+    const double t52 = t50 + t51;
+    const double t53 = -t52;
+    const double ltdl_Y3_4 = -t30*t45 + t43*t53;
+    const double ltdl_Y3_5 = t30*t49 - t39*t53;
+    /* ltdl_Y2: Y = L^-T B */
+    const double t54 = -s_q_0;
+    const double ltdl_Y2_0 = -ltdl_L3_2*ltdl_Y3_0 - ltdl_L4_2*ltdl_Y4_0 - ltdl_L5_2*ltdl_Y5_0 - t54;
+    const double ltdl_Y2_1 = -c_q_0 - ltdl_L3_2*ltdl_Y3_1 - ltdl_L4_2*ltdl_Y4_1 - ltdl_L5_2*ltdl_Y5_1;
+    const double ltdl_Y2_2 = -ltdl_L3_2*ltdl_Y3_2 - ltdl_L4_2*ltdl_Y4_2 - ltdl_L5_2*ltdl_Y5_2;
+    const double t55 = 0.0203*t25 + 0.0203*t27 + t45;
+    const double ltdl_Y2_3 = -c_q_0*t55 - ltdl_L3_2*ltdl_Y3_3;
+    const double ltdl_Y2_4 = -ltdl_L3_2*ltdl_Y3_4 - s_q_0*t55;
+    const double t56 = 0.0203*t34;
+    const double t57 = -0.0203*c_q_0*c_q_1*c_q_2 - 0.15005*s_q_0 + t52 + t56;
+    const double t58 = 0.15005*c_q_0;
+    const double t59 = 0.0203*t41;
+    const double t60 = 0.0203*t40;
+    const double t61 = t48 + t58 + t59 - t60;
+    const double ltdl_Y2_5 = -c_q_0*t57 - ltdl_L3_2*ltdl_Y3_5 - s_q_0*t61;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_0 = -ltdl_L2_1*ltdl_Y2_0 - ltdl_L3_1*ltdl_Y3_0 - ltdl_L4_1*ltdl_Y4_0 - ltdl_L5_1*ltdl_Y5_0 - t54;
+    const double ltdl_Y1_1 = -c_q_0 - ltdl_L2_1*ltdl_Y2_1 - ltdl_L3_1*ltdl_Y3_1 - ltdl_L4_1*ltdl_Y4_1 - ltdl_L5_1*ltdl_Y5_1;
+    const double ltdl_Y1_2 = -ltdl_L2_1*ltdl_Y2_2 - ltdl_L3_1*ltdl_Y3_2 - ltdl_L4_1*ltdl_Y4_2 - ltdl_L5_1*ltdl_Y5_2;
+    const double t62 = 0.4318*s_q_1 + t55;
+    const double ltdl_Y1_3 = -c_q_0*t62 - ltdl_L2_1*ltdl_Y2_3 - ltdl_L3_1*ltdl_Y3_3;
+    const double ltdl_Y1_4 = -ltdl_L2_1*ltdl_Y2_4 - ltdl_L3_1*ltdl_Y3_4 - s_q_0*t62;
+    const double t63 = 0.4318*c_q_1;
+    const double t64 = s_q_0*t63;
+    const double ltdl_Y1_5 = c_q_0*(c_q_0*t63 + 0.15005*s_q_0 + 0.0203*t32 - t50 - t51 - t56) - ltdl_L2_1*ltdl_Y2_5 - ltdl_L3_1*ltdl_Y3_5 + s_q_0*(-t61 + t64);
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_0 = -ltdl_L1_0*ltdl_Y1_0 - ltdl_L2_0*ltdl_Y2_0 - ltdl_L3_0*ltdl_Y3_0 - ltdl_L4_0*ltdl_Y4_0 - ltdl_L5_0*ltdl_Y5_0;
+    const double ltdl_Y0_1 = -ltdl_L1_0*ltdl_Y1_1 - ltdl_L2_0*ltdl_Y2_1 - ltdl_L3_0*ltdl_Y3_1 - ltdl_L4_0*ltdl_Y4_1 - ltdl_L5_0*ltdl_Y5_1;
+    const double ltdl_Y0_2 = -ltdl_L1_0*ltdl_Y1_2 - ltdl_L2_0*ltdl_Y2_2 - ltdl_L3_0*ltdl_Y3_2 - ltdl_L4_0*ltdl_Y4_2 - ltdl_L5_0*ltdl_Y5_2 + 1.0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 - ltdl_L2_0*ltdl_Y2_3 - ltdl_L3_0*ltdl_Y3_3 + t46 + t47 + t58 + t59 - t60 - t64;
+    const double ltdl_Y0_4 = 0.4318*c_q_0*c_q_1 - ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 - ltdl_L3_0*ltdl_Y3_4 - t57;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 - ltdl_L3_0*ltdl_Y3_5;
     /* shared by the outputs */
-    const double t185 = c_q_1*s_q_2;
-    const double t186 = c_q_2*s_q_1;
-    const double t187 = -c_q_0*t185 - c_q_0*t186;
-    const double t188 = c_q_1*c_q_2;
-    const double t189 = s_q_1*s_q_2;
-    const double t190 = c_q_0*t188 - c_q_0*t189;
-    const double t191 = c_q_3*t190 - s_q_0*s_q_3;
-    const double t192 = c_q_4*t187 - s_q_4*t191;
-    const double t193 = c_q_4*t191 + s_q_4*t187;
-    const double t194 = c_q_3*s_q_0 + s_q_3*t190;
-    const double t195 = c_q_5*t193 - s_q_5*t194;
-    const double t196 = -c_q_5*t194 - s_q_5*t193;
-    const double t197 = Ups5_0_2*t195 + Ups5_1_2*t196 + Ups5_2_2*t192;
-    const double t198 = Ups5_0_0*t195 + Ups5_0_1*t196 + Ups5_0_2*t192;
-    const double t199 = Ups5_0_1*t195 + Ups5_1_1*t196 + Ups5_1_2*t192;
-    const double t200 = s_q_0*t188 - s_q_0*t189;
-    const double t201 = c_q_0*s_q_3 + c_q_3*t200;
-    const double t202 = -s_q_0*t185 - s_q_0*t186;
-    const double t203 = c_q_4*t201 + s_q_4*t202;
-    const double t204 = -c_q_0*c_q_3 + s_q_3*t200;
-    const double t205 = c_q_5*t203 - s_q_5*t204;
-    const double t206 = -c_q_5*t204 - s_q_5*t203;
-    const double t207 = c_q_4*t202 - s_q_4*t201;
-    const double t208 = Ups5_0_2*t205 + Ups5_1_2*t206 + Ups5_2_2*t207;
-    const double t209 = Ups5_0_0*t205 + Ups5_0_1*t206 + Ups5_0_2*t207;
-    const double t210 = Ups5_0_1*t205 + Ups5_1_1*t206 + Ups5_1_2*t207;
-    const double t211 = t188 - t189;
-    const double t212 = t185 + t186;
-    const double t213 = c_q_3*t212;
-    const double t214 = c_q_4*t213 + s_q_4*t211;
-    const double t215 = s_q_3*t212;
-    const double t216 = c_q_5*t214 - s_q_5*t215;
-    const double t217 = -c_q_5*t215 - s_q_5*t214;
-    const double t218 = c_q_4*t211 - s_q_4*t213;
-    const double t219 = Ups5_0_2*t216 + Ups5_1_2*t217 + Ups5_2_2*t218;
-    const double t220 = Ups5_0_0*t216 + Ups5_0_1*t217 + Ups5_0_2*t218;
-    const double t221 = Ups5_0_1*t216 + Ups5_1_1*t217 + Ups5_1_2*t218;
-    const double t222 = Ups5_2_5*t192;
-    const double t223 = Ups5_2_3*t195 + Ups5_2_4*t196 + t222;
-    const double t224 = Ups5_0_3*t195;
-    const double t225 = Ups5_0_4*t196 + Ups5_0_5*t192 + t224;
-    const double t226 = Ups5_1_4*t196;
-    const double t227 = Ups5_1_3*t195 + Ups5_1_5*t192 + t226;
-    const double t228 = Ups5_2_5*t207;
-    const double t229 = Ups5_2_3*t205 + Ups5_2_4*t206 + t228;
-    const double t230 = Ups5_0_3*t205;
-    const double t231 = Ups5_0_4*t206 + Ups5_0_5*t207 + t230;
-    const double t232 = Ups5_1_4*t206;
-    const double t233 = Ups5_1_3*t205 + Ups5_1_5*t207 + t232;
-    const double t234 = Ups5_2_5*t218;
-    const double t235 = Ups5_2_3*t216 + Ups5_2_4*t217 + t234;
-    const double t236 = Ups5_0_3*t216;
-    const double t237 = Ups5_0_4*t217 + Ups5_0_5*t218 + t236;
-    const double t238 = Ups5_1_4*t217;
-    const double t239 = Ups5_1_3*t216 + Ups5_1_5*t218 + t238;
-    const double t240 = Ups5_0_5*t195 + Ups5_1_5*t196 + t222;
-    const double t241 = Ups5_1_3*t196 + Ups5_2_3*t192 + t224;
-    const double t242 = Ups5_0_4*t195 + Ups5_2_4*t192 + t226;
-    const double t243 = Ups5_0_5*t205 + Ups5_1_5*t206 + t228;
-    const double t244 = Ups5_1_3*t206 + Ups5_2_3*t207 + t230;
-    const double t245 = Ups5_0_4*t205 + Ups5_2_4*t207 + t232;
-    const double t246 = Ups5_0_5*t216 + Ups5_1_5*t217 + t234;
-    const double t247 = Ups5_1_3*t217 + Ups5_2_3*t218 + t236;
-    const double t248 = Ups5_0_4*t216 + Ups5_2_4*t218 + t238;
-    const double t249 = Ups4_4_4*t192 + Ups5_3_5*t195 + Ups5_4_5*t196;
-    const double t250 = Ups5_3_3*t195 + Ups5_3_4*t196 + Ups5_3_5*t192;
-    const double t251 = Ups5_3_4*t195 + Ups5_4_4*t196 + Ups5_4_5*t192;
-    const double t252 = Ups4_4_4*t207 + Ups5_3_5*t205 + Ups5_4_5*t206;
-    const double t253 = Ups5_3_3*t205 + Ups5_3_4*t206 + Ups5_3_5*t207;
-    const double t254 = Ups5_3_4*t205 + Ups5_4_4*t206 + Ups5_4_5*t207;
-    const double t255 = Ups4_4_4*t218 + Ups5_3_5*t216 + Ups5_4_5*t217;
-    const double t256 = Ups5_3_3*t216 + Ups5_3_4*t217 + Ups5_3_5*t218;
-    const double t257 = Ups5_3_4*t216 + Ups5_4_4*t217 + Ups5_4_5*t218;
+    const double t65 = 24999.999999999996*ltdl_Y5_0;
+    const double t66 = ltdl_Y0_0*ltdl_dinv0_0;
+    const double t67 = ltdl_Y1_0*ltdl_dinv1_0;
+    const double t68 = ltdl_Y2_0*ltdl_dinv2_0;
+    const double t69 = ltdl_Y3_0*ltdl_dinv3_0;
+    const double t70 = ltdl_Y4_0*ltdl_dinv4_0;
+    const double t71 = ltdl_Y0_1*t66 + ltdl_Y1_1*t67 + ltdl_Y2_1*t68 + ltdl_Y3_1*t69 + ltdl_Y4_1*t70 + ltdl_Y5_1*t65;
+    const double t72 = ltdl_Y0_2*t66 + ltdl_Y1_2*t67 + ltdl_Y2_2*t68 + ltdl_Y3_2*t69 + ltdl_Y4_2*t70 + ltdl_Y5_2*t65;
+    const double t73 = ltdl_Y0_3*t66 + ltdl_Y1_3*t67 + ltdl_Y2_3*t68 + ltdl_Y3_3*t69;
+    const double t74 = ltdl_Y0_4*t66 + ltdl_Y1_4*t67 + ltdl_Y2_4*t68 + ltdl_Y3_4*t69;
+    const double t75 = ltdl_Y0_5*t66 + ltdl_Y1_5*t67 + ltdl_Y2_5*t68 + ltdl_Y3_5*t69;
+    const double t76 = ltdl_Y0_1*ltdl_dinv0_0;
+    const double t77 = ltdl_Y1_1*ltdl_dinv1_0;
+    const double t78 = ltdl_Y2_1*ltdl_dinv2_0;
+    const double t79 = ltdl_Y3_1*ltdl_dinv3_0;
+    const double t80 = ltdl_Y0_2*t76 + ltdl_Y1_2*t77 + ltdl_Y2_2*t78 + ltdl_Y3_2*t79 + ltdl_Y4_1*ltdl_Y4_2*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_1*ltdl_Y5_2;
+    const double t81 = ltdl_Y0_3*t76 + ltdl_Y1_3*t77 + ltdl_Y2_3*t78 + ltdl_Y3_3*t79;
+    const double t82 = ltdl_Y0_4*t76 + ltdl_Y1_4*t77 + ltdl_Y2_4*t78 + ltdl_Y3_4*t79;
+    const double t83 = ltdl_Y0_5*t76 + ltdl_Y1_5*t77 + ltdl_Y2_5*t78 + ltdl_Y3_5*t79;
+    const double t84 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t85 = ltdl_Y1_2*ltdl_dinv1_0;
+    const double t86 = ltdl_Y2_2*ltdl_dinv2_0;
+    const double t87 = ltdl_Y3_2*ltdl_dinv3_0;
+    const double t88 = ltdl_Y0_3*t84 + ltdl_Y1_3*t85 + ltdl_Y2_3*t86 + ltdl_Y3_3*t87;
+    const double t89 = ltdl_Y0_4*t84 + ltdl_Y1_4*t85 + ltdl_Y2_4*t86 + ltdl_Y3_4*t87;
+    const double t90 = ltdl_Y0_5*t84 + ltdl_Y1_5*t85 + ltdl_Y2_5*t86 + ltdl_Y3_5*t87;
+    const double t91 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t92 = ltdl_Y1_3*ltdl_dinv1_0;
+    const double t93 = ltdl_Y2_3*ltdl_dinv2_0;
+    const double t94 = ltdl_Y3_3*ltdl_dinv3_0;
+    const double t95 = ltdl_Y0_4*t91 + ltdl_Y1_4*t92 + ltdl_Y2_4*t93 + ltdl_Y3_4*t94;
+    const double t96 = ltdl_Y0_5*t91 + ltdl_Y1_5*t92 + ltdl_Y2_5*t93 + ltdl_Y3_5*t94;
+    const double t97 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0;
 
     /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = t192*t197 + t195*t198 + t196*t199;
-    Lambda_inv[1] = t192*t208 + t195*t209 + t196*t210;
-    Lambda_inv[2] = t192*t219 + t195*t220 + t196*t221;
-    Lambda_inv[3] = t192*t223 + t195*t225 + t196*t227;
-    Lambda_inv[4] = t192*t229 + t195*t231 + t196*t233;
-    Lambda_inv[5] = t192*t235 + t195*t237 + t196*t239;
-    Lambda_inv[6] = t197*t207 + t198*t205 + t199*t206;
-    Lambda_inv[7] = t205*t209 + t206*t210 + t207*t208;
-    Lambda_inv[8] = t205*t220 + t206*t221 + t207*t219;
-    Lambda_inv[9] = t205*t225 + t206*t227 + t207*t223;
-    Lambda_inv[10] = t205*t231 + t206*t233 + t207*t229;
-    Lambda_inv[11] = t205*t237 + t206*t239 + t207*t235;
-    Lambda_inv[12] = t197*t218 + t198*t216 + t199*t217;
-    Lambda_inv[13] = t208*t218 + t209*t216 + t210*t217;
-    Lambda_inv[14] = t216*t220 + t217*t221 + t218*t219;
-    Lambda_inv[15] = t216*t225 + t217*t227 + t218*t223;
-    Lambda_inv[16] = t216*t231 + t217*t233 + t218*t229;
-    Lambda_inv[17] = t216*t237 + t217*t239 + t218*t235;
-    Lambda_inv[18] = t192*t240 + t195*t241 + t196*t242;
-    Lambda_inv[19] = t192*t243 + t195*t244 + t196*t245;
-    Lambda_inv[20] = t192*t246 + t195*t247 + t196*t248;
-    Lambda_inv[21] = t192*t249 + t195*t250 + t196*t251;
-    Lambda_inv[22] = t192*t252 + t195*t253 + t196*t254;
-    Lambda_inv[23] = t192*t255 + t195*t256 + t196*t257;
-    Lambda_inv[24] = t205*t241 + t206*t242 + t207*t240;
-    Lambda_inv[25] = t205*t244 + t206*t245 + t207*t243;
-    Lambda_inv[26] = t205*t247 + t206*t248 + t207*t246;
-    Lambda_inv[27] = t205*t250 + t206*t251 + t207*t249;
-    Lambda_inv[28] = t205*t253 + t206*t254 + t207*t252;
-    Lambda_inv[29] = t205*t256 + t206*t257 + t207*t255;
-    Lambda_inv[30] = t216*t241 + t217*t242 + t218*t240;
-    Lambda_inv[31] = t216*t244 + t217*t245 + t218*t243;
-    Lambda_inv[32] = t216*t247 + t217*t248 + t218*t246;
-    Lambda_inv[33] = t216*t250 + t217*t251 + t218*t249;
-    Lambda_inv[34] = t216*t253 + t217*t254 + t218*t252;
-    Lambda_inv[35] = t216*t256 + t217*t257 + t218*t255;
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_0*ltdl_Y5_0;
+    Lambda_inv[1] = t71;
+    Lambda_inv[2] = t72;
+    Lambda_inv[3] = t73;
+    Lambda_inv[4] = t74;
+    Lambda_inv[5] = t75;
+    Lambda_inv[6] = t71;
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_1*ltdl_Y5_1;
+    Lambda_inv[8] = t80;
+    Lambda_inv[9] = t81;
+    Lambda_inv[10] = t82;
+    Lambda_inv[11] = t83;
+    Lambda_inv[12] = t72;
+    Lambda_inv[13] = t80;
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_2*ltdl_Y5_2;
+    Lambda_inv[15] = t88;
+    Lambda_inv[16] = t89;
+    Lambda_inv[17] = t90;
+    Lambda_inv[18] = t73;
+    Lambda_inv[19] = t81;
+    Lambda_inv[20] = t88;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0;
+    Lambda_inv[22] = t95;
+    Lambda_inv[23] = t96;
+    Lambda_inv[24] = t74;
+    Lambda_inv[25] = t82;
+    Lambda_inv[26] = t89;
+    Lambda_inv[27] = t95;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0;
+    Lambda_inv[29] = t97;
+    Lambda_inv[30] = t75;
+    Lambda_inv[31] = t83;
+    Lambda_inv[32] = t90;
+    Lambda_inv[33] = t96;
+    Lambda_inv[34] = t97;
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0;
 }

@@ -23,14 +23,14 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 270 mul, 190 add, 0 div, 10 sin/cos, 0 sqrt; 133 temporaries
-//   mass_matrix: 205 mul, 142 add, 0 div, 10 sin/cos, 0 sqrt; 126 temporaries
-//   bias_forces: 257 mul, 173 add, 0 div, 10 sin/cos, 0 sqrt; 126 temporaries
-//   inverse_mass_matrix: 573 mul, 381 add, 5 div, 10 sin/cos, 0 sqrt; 319 temporaries
-//   forward_dynamics: 534 mul, 385 add, 5 div, 10 sin/cos, 0 sqrt; 273 temporaries
+//   inverse_dynamics: 265 mul, 188 add, 0 div, 10 sin/cos, 0 sqrt; 135 temporaries
+//   mass_matrix: 116 mul, 81 add, 0 div, 10 sin/cos, 0 sqrt; 90 temporaries
+//   bias_forces: 252 mul, 171 add, 0 div, 10 sin/cos, 0 sqrt; 128 temporaries
+//   inverse_mass_matrix: 229 mul, 150 add, 5 div, 10 sin/cos, 0 sqrt; 147 temporaries
+//   forward_dynamics: 432 mul, 310 add, 5 div, 10 sin/cos, 0 sqrt; 249 temporaries
 //   jacobian: 64 mul, 36 add, 0 div, 10 sin/cos, 0 sqrt; 43 temporaries
-//   jacobian_dot_qd: 165 mul, 91 add, 0 div, 12 sin/cos, 0 sqrt; 102 temporaries
-//   op_space_inverse_inertia: 914 mul, 600 add, 5 div, 12 sin/cos, 0 sqrt; 423 temporaries
+//   jacobian_dot_qd: 161 mul, 89 add, 0 div, 12 sin/cos, 0 sqrt; 101 temporaries
+//   op_space_inverse_inertia: 426 mul, 277 add, 5 div, 12 sin/cos, 0 sqrt; 225 temporaries
 
 #ifndef PUMA560_H
 #define PUMA560_H
@@ -55,11 +55,11 @@ void puma560_mass_matrix(const double* q, double* M);
 void puma560_bias_forces(const double* q, const double* qd, double* C);
 
 /* M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Minv: 6 x 6, row-major. Part I (4.4)-(4.6), (4.16), (4.19)-(4.22). */
+ * Minv: 6 x 6, row-major. Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void puma560_inverse_mass_matrix(const double* q, double* Minv);
 
 /* joint accelerations qdd = M^-1 (tau - C).
- * qdd: 6. Part I (5.8)-(5.10) (FD3). */
+ * qdd: 6. Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void puma560_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd);
 
 /* tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -71,7 +71,7 @@ void puma560_jacobian(const double* q, double* J);
 void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd);
 
 /* operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Lambda_inv: 6 x 6, row-major. Part II (6.10). */
+ * Lambda_inv: 6 x 6, row-major. Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv);
 
 #ifdef __cplusplus

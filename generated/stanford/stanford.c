@@ -23,22 +23,202 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 109 temporaries
-//   mass_matrix: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries
-//   bias_forces: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries
-//   inverse_mass_matrix: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 285 temporaries
-//   forward_dynamics: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 259 temporaries
+//   inverse_dynamics: 238 mul, 170 add, 0 div, 8 sin/cos, 0 sqrt; 109 temporaries
+//   mass_matrix: 83 mul, 60 add, 0 div, 8 sin/cos, 0 sqrt; 73 temporaries
+//   bias_forces: 226 mul, 156 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries
+//   inverse_mass_matrix: 175 mul, 110 add, 5 div, 8 sin/cos, 0 sqrt; 120 temporaries
+//   forward_dynamics: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 205 temporaries
 //   jacobian: 57 mul, 26 add, 0 div, 8 sin/cos, 0 sqrt; 33 temporaries
-//   jacobian_dot_qd: 142 mul, 77 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
-//   op_space_inverse_inertia: 750 mul, 500 add, 5 div, 10 sin/cos, 0 sqrt; 362 temporaries
+//   jacobian_dot_qd: 138 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
+//   op_space_inverse_inertia: 433 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 195 temporaries
 
 #include <math.h>
 
 #include "stanford.h"
 
+/* ------------------------------------------------------------------------------------
+ * Vector support: W lanes at a time on the compiler's vector types, for the sin/cos of
+ * the scalar functions (all joint angles of one call at once, soagen_sincos) and for the
+ * batch functions (soagen generate --batch: W states at a time). W follows the compiler's
+ * target macros: 8 with AVX-512F, 4 with AVX, 2 otherwise (SSE2, NEON); -DSOAGEN_WIDTH=W
+ * forces one (1, 2, 4 or 8). Without GCC/Clang vector extensions, or with
+ * -DSOAGEN_NO_VECTOR, W = 1: plain C99, libm's sin and cos one angle at a time, and the
+ * batch functions loop over the scalar ones.
+ *
+ * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
+ * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
+ * -lm, when the ISA of its variant is enabled).
+ * ------------------------------------------------------------------------------------ */
+#ifndef SOAGEN_VECTOR_PRELUDE
+#define SOAGEN_VECTOR_PRELUDE
+
+#if defined(SOAGEN_WIDTH)
+#  define SOAGEN_W SOAGEN_WIDTH
+#elif defined(SOAGEN_NO_VECTOR) || !defined(__GNUC__)
+#  define SOAGEN_W 1
+#elif defined(__AVX512F__)
+#  define SOAGEN_W 8
+#elif defined(__AVX__)
+#  define SOAGEN_W 4
+#else
+#  define SOAGEN_W 2
+#endif
+
+#if SOAGEN_W > 1
+typedef double soagen_vd __attribute__((vector_size(8 * SOAGEN_W)));
+typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
+#define SOAGEN_SPLAT(x) ((soagen_vd){0} + (x))
+
+/* state-major (n, m) rows <-> m vectors of W states */
+static inline void soagen_load(soagen_vd* v, const double* x, int m)
+{
+    for (int k = 0; k < m; k++) {
+        soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
+        for (int l = 0; l < SOAGEN_W; l++)
+            t[l] = x[l * m + k];
+        v[k] = t;
+    }
+}
+
+static inline void soagen_store(double* x, const soagen_vd* v, int m)
+{
+    for (int k = 0; k < m; k++)
+        for (int l = 0; l < SOAGEN_W; l++)
+            x[l * m + k] = v[k][l];
+}
+
+static inline soagen_vd soagen_vsqrt(soagen_vd x)
+{
+    double lanes[SOAGEN_W];
+    soagen_vd r;
+    for (int l = 0; l < SOAGEN_W; l++)
+        lanes[l] = sqrt(x[l]);
+    __builtin_memcpy(&r, lanes, sizeof lanes);
+    return r;
+}
+
+/* sin and cos of W angles at once. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
+ * three parts (the first two of 33 bits, so k*P1 and k*P2 are exact for |k| < 2^20);
+ * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
+ * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
+ * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
+ * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
+ * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
+static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
+    const soagen_vd y = x * 0.6366197723675814 + 6755399441055744.0;
+    const soagen_vd k = y - 6755399441055744.0;
+    const soagen_vu n = (soagen_vu)y;
+    const soagen_vd r = ((x - k * P1) - k * P2) - k * P3;
+    const soagen_vd z = r * r;
+    const soagen_vd ps = r + r * z * (-1.66666666666666324348e-01 + z * (8.33333333332248946124e-03
+        + z * (-1.98412698298579493134e-04 + z * (2.75573137070700676789e-06
+        + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)))));
+    const soagen_vd pc = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
+        + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
+        + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
+    const soagen_vu odd = -(n & 1), bs = (soagen_vu)ps, bc = (soagen_vu)pc;
+    *s = (soagen_vd)(((bs & ~odd) | (bc & odd)) ^ ((n & 2) << 62));        /* q: s, c, -s, -c */
+    *c = (soagen_vd)(((bc & ~odd) | (bs & odd)) ^ (((n + 1) & 2) << 62));  /* q: c, -s, -c, s */
+    int large = 0;
+    for (int l = 0; l < SOAGEN_W; l++)
+        large |= !(x[l] >= -823549.6654 && x[l] <= 823549.6654);
+    if (large)
+        for (int l = 0; l < SOAGEN_W; l++)
+            if (!(x[l] >= -823549.6654 && x[l] <= 823549.6654)) {
+                (*s)[l] = sin(x[l]);
+                (*c)[l] = cos(x[l]);
+            }
+}
+
+#if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
+    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
+    && ((SOAGEN_W == 8 && defined(__AVX512F__)) || (SOAGEN_W == 4 && defined(__AVX__)) || SOAGEN_W == 2)
+#  define SOAGEN_LIBMVEC 1
+#  if SOAGEN_W == 8
+extern soagen_vd _ZGVeN8v_sin(soagen_vd);
+extern soagen_vd _ZGVeN8v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVeN8v_sin
+#    define SOAGEN_MVCOS _ZGVeN8v_cos
+#  elif SOAGEN_W == 4 && defined(__AVX2__)
+extern soagen_vd _ZGVdN4v_sin(soagen_vd);
+extern soagen_vd _ZGVdN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVdN4v_sin
+#    define SOAGEN_MVCOS _ZGVdN4v_cos
+#  elif SOAGEN_W == 4
+extern soagen_vd _ZGVcN4v_sin(soagen_vd);
+extern soagen_vd _ZGVcN4v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVcN4v_sin
+#    define SOAGEN_MVCOS _ZGVcN4v_cos
+#  else
+extern soagen_vd _ZGVbN2v_sin(soagen_vd);
+extern soagen_vd _ZGVbN2v_cos(soagen_vd);
+#    define SOAGEN_MVSIN _ZGVbN2v_sin
+#    define SOAGEN_MVCOS _ZGVbN2v_cos
+#  endif
+/* -DSOAGEN_USE_LIBMVEC: glibc's libmvec, two calls (sin, cos) per vector. */
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    *s = SOAGEN_MVSIN(x);
+    *c = SOAGEN_MVCOS(x);
+}
+#else
+#  define SOAGEN_LIBMVEC 0
+static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    soagen_vsincos_poly(x, s, c);
+}
+#endif
+
+/* One of the two, for a sin or cos whose argument is not an input (rare). */
+static inline soagen_vd soagen_vsin(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return s;
+}
+
+static inline soagen_vd soagen_vcos(soagen_vd x)
+{
+    soagen_vd s, c;
+    soagen_vsincos(x, &s, &c);
+    return c;
+}
+#endif /* SOAGEN_W > 1 */
+
+/* s[i] = sin(x[i]), c[i] = cos(x[i]) for the n angles of one scalar call: gathered into
+ * vectors of W lanes (the last one padded with zeros), one soagen_vsincos per W angles,
+ * scattered back; W = 1: libm.
+ * The lanes are set one by one in registers (a vector loaded from memory just written
+ * lane by lane would wait for the stores). */
+static inline void soagen_sincos(const double* x, double* s, double* c, int n)
+{
+#if SOAGEN_W > 1
+    for (int i = 0; i < n; i += SOAGEN_W) {
+        soagen_vd v = SOAGEN_SPLAT(0.0);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++)
+            v[l] = x[i + l];
+        soagen_vd vs, vc;
+        soagen_vsincos(v, &vs, &vc);
+        for (int l = 0; l < SOAGEN_W && i + l < n; l++) {
+            s[i + l] = vs[l];
+            c[i + l] = vc[l];
+        }
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        s[i] = sin(x[i]);
+        c[i] = cos(x[i]);
+    }
+#endif
+}
+#endif /* SOAGEN_VECTOR_PRELUDE */
+
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
- * Operations: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 109 temporaries. */
+ * Operations: 238 mul, 170 add, 0 div, 8 sin/cos, 0 sqrt; 109 temporaries. */
 void stanford_inverse_dynamics(const double* q, const double* qd, const double* qdd, double* tau)
 {
     /* Inputs */
@@ -47,18 +227,20 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
     (void)qdd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[4] = { q[1], q[3], q[4], q[5] };
+    double soagen_s[4], soagen_c[4];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 4);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_3 = soagen_c[1];
+    const double s_q_3 = soagen_s[1];
+    const double c_q_4 = soagen_c[2];
+    const double s_q_4 = soagen_s[2];
+    const double c_q_5 = soagen_c[3];
+    const double s_q_5 = soagen_s[3];
     /* l2: l(k+1,k): origin O(k) in the parent's frame (3.1) */
     const double l2_1 = -1.0*q[2];
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -77,19 +259,19 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
     const double a2_4 = l2_1*t6 + qd[1]*t4 + 0.154*t5;
     const double a2_5 = l2_1*t2 - qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V1_0*s_q_3 - c_q_3*qd[1];
+    const double t7 = V1_0*s_q_3;
+    const double t8 = c_q_3*qd[1];
+    const double V3_0 = t7 - t8;
     const double V3_1 = V1_0*c_q_3 + qd[1]*s_q_3;
     const double V3_2 = -V1_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
-    const double t7 = 0.0203*s_q_3;
-    const double t8 = 0.0203*c_q_3;
-    const double t9 = -V3_0*t7 - V3_1*t8;
-    const double t10 = V1_1*V1_1;
-    const double a3_3 = V3_1*t9 - t10*t8;
-    const double a3_4 = -V3_0*t9 + t10*t7;
-    const double a3_5 = -V1_1*V3_0*t8 + 0.0203*V1_1*V3_1*s_q_3;
+    const double t9 = -0.0203*V1_1*V1_1 - 0.0203*t2;
+    const double a3_3 = c_q_3*t9 - 0.0203*qd[1]*t7;
+    const double a3_4 = -0.0203*V1_0*t8 - s_q_3*t9;
+    const double t10 = V1_1*qd[1];
+    const double a3_5 = 0.0203*t10;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
     const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
@@ -174,7 +356,7 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
     const double f2_4 = -0.08627499999999999*alpha1_1 + 4.25*alpha2_4 + c_q_3*f3_4 + f3_3*s_q_3 - 27.39975*qdd[1] - 0.08627499999999999*t5 + 27.39975*t6;
     const double f2_5 = -0.08627499999999999*alpha1_0 + 4.25*alpha2_5 + f3_5 - qd[1]*t23 + 27.39975*t2;
     /* f1: spatial force f(k) (2.29) */
-    const double f1_0 = -4.140100000000001*V1_1*qd[1] + 4.166100000000001*alpha1_0 + 4.509*alpha1_4 + f2_1 - f2_3*l2_1 + 0.154*f2_5;
+    const double f1_0 = 4.166100000000001*alpha1_0 + 4.509*alpha1_4 + f2_1 - f2_3*l2_1 + 0.154*f2_5 - 4.140100000000001*t10;
     const double f1_1 = 4.158100000000001*alpha1_1 - 4.509*alpha1_3 - f2_2 + 0.154*f2_4 + 4.148100000000001*t5;
     const double f1_2 = -f2_0 - f2_4*l2_1 + 0.018*qdd[1] - 0.008000000000000007*t6;
     /* f0: spatial force f(k) (2.29) */
@@ -191,128 +373,87 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries. */
+ * Operations: 83 mul, 60 add, 0 div, 8 sin/cos, 0 sqrt; 73 temporaries. */
 void stanford_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[4] = { q[1], q[3], q[4], q[5] };
+    double soagen_s[4], soagen_c[4];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 4);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_3 = soagen_c[1];
+    const double s_q_3 = soagen_s[1];
+    const double c_q_4 = soagen_c[2];
+    const double s_q_4 = soagen_s[2];
+    const double c_q_5 = soagen_c[3];
+    const double s_q_5 = soagen_s[3];
     /* l2: l(k+1,k): origin O(k) in the parent's frame (3.1) */
     const double l2_1 = -1.0*q[2];
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double t0 = c_q_5*c_q_5;
-    const double t1 = s_q_5*s_q_5;
-    const double Rc4_0_0 = 1.6967593900000002*t0 + 1.6967593900000002*t1 + 0.20482427999999994;
-    const double Rc4_2_3 = 0.9266700000000001*t0 + 0.9266700000000001*t1 + 0.35657999999999995;
-    const double Rc4_0_5 = -Rc4_2_3;
+    const double Rc4_0_0 = 1.6967593900000002*c_q_5*c_q_5 + 1.6967593900000002*s_q_5*s_q_5 + 0.20482427999999994;
     const double Rc4_2_2 = Rc4_0_0;
-    const double Rc4_3_3 = 0.51*t0 + 0.51*t1 + 0.63;
-    const double Rc4_5_5 = Rc4_3_3;
-    /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t2 = s_q_4*s_q_4;
-    const double t3 = c_q_4*c_q_4;
-    const double Rc3_0_0 = Rc4_0_0*t3 + 0.0007*t2 + 0.014290399999999998;
-    const double t4 = c_q_4*s_q_4;
-    const double Rc3_0_2 = -Rc4_0_0*t4 + 0.0007*c_q_4*s_q_4;
-    const double Rc3_0_4 = Rc4_0_5*c_q_4 + 0.09936;
-    const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = 1.28325*s_q_4;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_3_0 = Rc4_2_3*c_q_4;
+    const double F3_4_3_0 = 1.28325*c_q_4;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = F3_4_3_0 - 0.09936;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double Rc3_1_3 = F3_4_3_0 - 0.09936;
-    const double Rc3_1_5 = -Rc4_2_3*s_q_4;
-    const double Rc3_2_2 = Rc4_0_0*t2 + 0.0007*t3 + 0.00414928;
-    const double Rc3_2_4 = -Rc4_0_5*s_q_4;
-    const double Rc3_3_3 = Rc4_3_3*t3 + 1.1400000000000001*t2 + 1.08;
-    const double Rc3_3_5 = -Rc4_3_3*t4 + 1.1400000000000001*c_q_4*s_q_4;
-    const double Rc3_4_4 = Rc4_5_5 + 1.08;
-    const double Rc3_5_5 = Rc4_3_3*t2 + 1.1400000000000001*t3 + 1.08;
+    const double t0 = s_q_4*s_q_4;
+    const double t1 = c_q_4*c_q_4;
+    const double Rc3_0_0 = Rc4_0_0*t1 + 0.0007*t0 + 0.014290399999999998;
+    const double Rc3_0_2 = -Rc4_0_0*c_q_4*s_q_4 + 0.0007*c_q_4*s_q_4;
+    const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
+    const double Rc3_2_2 = Rc4_0_0*t0 + 0.0007*t1 + 0.00414928;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t2 = Rch3_0*c_q_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_4_0 = 0.05832*s_q_3 + t2;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = F2_3_4_0 + 0.13134099999999999;
+    const double t3 = Rch3_0*s_q_3;
+    const double Rch2_1 = -0.05832*c_q_3 + t3;
+    const double Rch2_2 = Rch3_2 - 27.39975;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t4 = s_q_3*s_q_3;
     const double t5 = c_q_3*c_q_3;
-    const double t6 = s_q_3*s_q_3;
-    const double Rc2_0_0 = Rc3_0_0*t5 + Rc3_1_1*t6 + 179.15618824999999;
-    const double t7 = Rc3_1_5*s_q_3;
-    const double t8 = Rc3_0_0*s_q_3;
-    const double t9 = Rc3_1_1*c_q_3;
-    const double Rc2_0_1 = c_q_3*t8 + 0.0011838959999999998*c_q_3 - s_q_3*t9 + 0.0203*t7;
+    const double Rc2_0_0 = Rc3_0_0*t5 + Rc3_1_1*t4 + 179.15618824999999;
+    const double t6 = c_q_3*s_q_3;
+    const double Rc2_0_1 = Rc3_0_0*t6 - Rc3_1_1*t6 + 0.0011838959999999998*c_q_3 - 0.0203*t3;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = Rc3_0_2*c_q_3 + 0.00536544*s_q_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t10 = Rc3_0_4*t5;
-    const double t11 = Rc3_1_3*t6;
-    const double Rc2_0_2 = F2_3_0_0 + 0.0203*t10 - 0.0203*t11 + 0.5562149249999999;
-    const double t12 = c_q_3*s_q_3;
-    const double t13 = Rc3_0_4*t12;
-    const double t14 = Rc3_1_3*c_q_3;
-    const double Rc2_0_3 = -s_q_3*t14 - t13;
-    const double Rc2_0_4 = t10 - t11 + 27.39975;
-    const double t15 = 0.05832*c_q_3;
-    const double Rc2_0_5 = -t15 - t7;
-    const double t16 = 0.0011838959999999998*s_q_3;
-    const double t17 = 0.0203*Rc3_1_5;
-    const double Rc2_1_1 = 0.00041208999999999994*Rc3_5_5 - c_q_3*t17 + c_q_3*(-t17 + t9) + s_q_3*(t8 + 0.0011838959999999998) + t16 + 179.1579396325;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc3_0_2*s_q_3 - 0.00536544*c_q_3;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t18 = 0.0203*Rc3_3_5;
-    const double t19 = t14 - t18;
-    const double t20 = s_q_3*t19;
-    const double Rc2_1_2 = F2_3_1_0 + 0.0203*t13 + 0.0203*t20;
-    const double Rc2_1_3 = -Rc3_0_4*t6 + c_q_3*t19 - 27.39975;
-    const double Rc2_1_4 = t13 + t20;
-    const double t21 = 0.05832*s_q_3;
-    const double Rc2_1_5 = Rc3_1_5*c_q_3 - 0.0203*Rc3_5_5 - t21 - 0.08627499999999999;
-    const double t22 = Rc3_2_4*c_q_3;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = Rc3_2_2 + t16 + 0.0203*t22;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t23 = Rc3_2_4 + 0.0203*Rc3_4_4*c_q_3;
-    const double t24 = c_q_3*t23;
-    const double t25 = 0.0203*Rc3_3_3*s_q_3 + 0.05832;
-    const double t26 = s_q_3*t25;
-    const double Rc2_2_2 = F2_3_2_0 + 0.0203*t24 + 0.0203*t26 + 0.0077513825;
-    const double Rc2_2_3 = c_q_3*t25 - s_q_3*t23;
-    const double Rc2_2_4 = t24 + t26 + 0.08627499999999999;
-    const double Rc2_2_5 = s_q_3*t18;
-    const double Rc2_3_3 = Rc3_3_3*t5 + Rc3_4_4*t6 + 4.25;
-    const double Rc2_3_4 = Rc3_3_3*t12 - Rc3_4_4*t12;
-    const double Rc2_3_5 = Rc3_3_5*c_q_3;
-    const double Rc2_4_4 = Rc3_3_3*t6 + Rc3_4_4*t5 + 4.25;
-    const double Rc2_4_5 = Rc3_3_5*s_q_3;
-    const double Rc2_5_5 = Rc3_5_5 + 4.25;
+    const double Rc2_0_2 = F2_3_0_0 - 0.0203*Rch3_2 + 0.5562149249999999;
+    const double t7 = 0.0023677919999999996*s_q_3 + 0.0406*t2;
+    const double Rc2_1_1 = Rc3_0_0*t4 + Rc3_1_1*t5 + t7 + 179.1588544723;
+    const double Rc2_1_2 = Rc3_0_2*s_q_3 - 0.00536544*c_q_3;
+    const double Rc2_2_2 = Rc3_2_2 + t7 + 0.0086662223;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t27 = 0.154*Rc2_3_5;
-    const double Rc1_0_0 = Rc2_1_1 - Rc2_1_3*l2_1 + 0.308*Rc2_1_5 + 0.023716*Rc2_5_5 - l2_1*t27 - l2_1*(Rc2_1_3 - Rc2_3_3*l2_1 + t27) + 4.166100000000001;
-    const double t28 = Rc2_3_4*l2_1;
-    const double Rc1_0_1 = -Rc2_1_2 + 0.154*Rc2_1_4 + Rc2_2_3*l2_1 - 0.154*Rc2_2_5 + 0.023716*Rc2_4_5 - 0.154*t28;
-    const double Rc1_0_2 = -Rc2_0_1 + Rc2_0_3*l2_1 - 0.154*Rc2_0_5 - l2_1*(Rc2_1_4 + 0.154*Rc2_4_5 - t28);
-    const double Rc1_1_1 = Rc2_2_2 - 0.308*Rc2_2_4 + 0.023716*Rc2_4_4 + 4.158100000000001;
-    const double Rc1_1_2 = Rc2_0_2 - 0.154*Rc2_0_4 - l2_1*(-Rc2_2_4 + 0.154*Rc2_4_4);
-    const double Rc1_2_2 = Rc2_0_0 + Rc2_0_4*l2_1 - l2_1*(-Rc2_0_4 - Rc2_4_4*l2_1) + 0.018;
+    const double t8 = -0.308*Rch2_0;
+    const double t9 = -2.0*Rch2_2*l2_1 + 6.470000000000001*l2_1*l2_1;
+    const double Rc1_0_0 = Rc2_1_1 + t8 + t9 + 4.319542520000001;
+    const double Rc1_0_1 = -Rc2_1_2 - Rch2_1*l2_1;
+    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
+    const double Rc1_1_1 = Rc2_2_2 + t8 + 4.3115425200000015;
+    const double Rc1_1_2 = Rc2_0_2 + Rch2_0*l2_1 + 0.154*Rch2_2 - 0.99638*l2_1;
+    const double Rc1_2_2 = Rc2_0_0 + t9 + 0.018;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = -c_q_1*(-Rc1_0_1*s_q_1 - Rc1_1_1*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 - Rc1_0_1*c_q_1) + 0.3684332225;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = Rc2_1_5 - Rc2_3_5*l2_1 + 0.154*Rc2_5_5;
-    const double F1_2_1_0 = -Rc2_2_5 + 0.154*Rc2_4_5;
-    const double F1_2_2_0 = -Rc2_0_5 - Rc2_4_5*l2_1;
+    const double F1_2_0_0 = 0.99638 - Rch2_0;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -F1_2_0_0*s_q_1 - F1_2_1_0*c_q_1;
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_3_0 = -Rc3_2_4*s_q_3 + t15;
-    const double F2_3_4_0 = t21 + t22;
+    const double F2_3_1_0 = Rc2_1_2;
+    const double F2_3_2_0 = Rc3_2_2 + 0.0011838959999999998*s_q_3 + 0.0203*t2;
+    const double F2_3_3_0 = -Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_0_0 = F2_3_1_0 - F2_3_3_0*l2_1;
     const double F1_3_1_0 = -F2_3_2_0 + 0.154*F2_3_4_0;
@@ -320,7 +461,7 @@ void stanford_mass_matrix(const double* q, double* M)
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -F1_3_0_0*s_q_1 - F1_3_1_0*c_q_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_5_0 = Rc3_1_5;
+    const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = -Rc4_2_2*s_q_3;
     const double F2_4_1_0 = -0.0203*F3_4_5_0 + Rc4_2_2*c_q_3;
@@ -342,7 +483,8 @@ void stanford_mass_matrix(const double* q, double* M)
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -F2_5_1_0*s_q_1 + F3_5_2_0*c_q_1;
     /* shared by the outputs */
-    const double t29 = -F2_5_0_0;
+    const double t10 = -Rch2_1;
+    const double t11 = -F2_5_0_0;
 
     /* Outputs: M (6 x 6) */
     M[0] = Rc0_2_2;
@@ -353,13 +495,13 @@ void stanford_mass_matrix(const double* q, double* M)
     M[5] = F0_5_2_0;
     M[6] = F0_1_2_0;
     M[7] = Rc1_2_2;
-    M[8] = F1_2_2_0;
+    M[8] = t10;
     M[9] = F1_3_2_0;
     M[10] = F1_4_2_0;
-    M[11] = t29;
+    M[11] = t11;
     M[12] = F0_2_2_0;
-    M[13] = F1_2_2_0;
-    M[14] = Rc2_5_5;
+    M[13] = t10;
+    M[14] = 6.470000000000001;
     M[15] = 0.0;
     M[16] = F3_4_5_0;
     M[17] = 0.0;
@@ -376,7 +518,7 @@ void stanford_mass_matrix(const double* q, double* M)
     M[28] = Rc4_2_2;
     M[29] = 0.0;
     M[30] = F0_5_2_0;
-    M[31] = t29;
+    M[31] = t11;
     M[32] = 0.0;
     M[33] = F3_5_2_0;
     M[34] = 0.0;
@@ -385,7 +527,7 @@ void stanford_mass_matrix(const double* q, double* M)
 
 /* bias_forces: Coriolis, centrifugal and gravity forces C(q, qd) (RNE with qdd = 0).
  * Part I (3.23).
- * Operations: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries. */
+ * Operations: 226 mul, 156 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries. */
 void stanford_bias_forces(const double* q, const double* qd, double* C)
 {
     /* Inputs */
@@ -393,18 +535,20 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[4] = { q[1], q[3], q[4], q[5] };
+    double soagen_s[4], soagen_c[4];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 4);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_3 = soagen_c[1];
+    const double s_q_3 = soagen_s[1];
+    const double c_q_4 = soagen_c[2];
+    const double s_q_4 = soagen_s[2];
+    const double c_q_5 = soagen_c[3];
+    const double s_q_5 = soagen_s[3];
     /* l2: l(k+1,k): origin O(k) in the parent's frame (3.1) */
     const double l2_1 = -1.0*q[2];
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -423,19 +567,19 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
     const double a2_4 = l2_1*t6 + qd[1]*t4 + 0.154*t5;
     const double a2_5 = l2_1*t2 - qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V1_0*s_q_3 - c_q_3*qd[1];
+    const double t7 = V1_0*s_q_3;
+    const double t8 = c_q_3*qd[1];
+    const double V3_0 = t7 - t8;
     const double V3_1 = V1_0*c_q_3 + qd[1]*s_q_3;
     const double V3_2 = -V1_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
-    const double t7 = 0.0203*s_q_3;
-    const double t8 = 0.0203*c_q_3;
-    const double t9 = -V3_0*t7 - V3_1*t8;
-    const double t10 = V1_1*V1_1;
-    const double a3_3 = V3_1*t9 - t10*t8;
-    const double a3_4 = -V3_0*t9 + t10*t7;
-    const double a3_5 = -V1_1*V3_0*t8 + 0.0203*V1_1*V3_1*s_q_3;
+    const double t9 = -0.0203*V1_1*V1_1 - 0.0203*t2;
+    const double a3_3 = c_q_3*t9 - 0.0203*qd[1]*t7;
+    const double a3_4 = -0.0203*V1_0*t8 - s_q_3*t9;
+    const double t10 = V1_1*qd[1];
+    const double a3_5 = 0.0203*t10;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
     const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
@@ -517,7 +661,7 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
     const double f2_4 = -0.08627499999999999*a1_1 + 4.25*alpha2_4 + t23 + t24 - 0.08627499999999999*t5 + 27.39975*t6;
     const double f2_5 = -0.08627499999999999*a1_0 + 4.25*alpha2_5 + f3_5 - qd[1]*t25 + 27.39975*t2;
     /* f1: spatial force f(k) (2.29) */
-    const double f1_0 = -4.140100000000001*V1_1*qd[1] + 4.166100000000001*a1_0 + 4.509*alpha1_4 + f2_1 - f2_3*l2_1 + 0.154*f2_5;
+    const double f1_0 = 4.166100000000001*a1_0 + 4.509*alpha1_4 + f2_1 - f2_3*l2_1 + 0.154*f2_5 - 4.140100000000001*t10;
     const double f1_1 = 4.158100000000001*a1_1 - 4.509*alpha1_3 - f2_2 + 0.154*f2_4 + 4.148100000000001*t5;
     const double f1_2 = -f2_0 - f2_4*l2_1 - 0.008000000000000007*t6;
     /* f0: spatial force f(k) (2.29) */
@@ -533,410 +677,225 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Part I (4.4)-(4.6), (4.16), (4.19)-(4.22).
- * Operations: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 285 temporaries. */
+ * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 175 mul, 110 add, 5 div, 8 sin/cos, 0 sqrt; 120 temporaries. */
 void stanford_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[4] = { q[1], q[3], q[4], q[5] };
+    double soagen_s[4], soagen_c[4];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 4);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_3 = soagen_c[1];
+    const double s_q_3 = soagen_s[1];
+    const double c_q_4 = soagen_c[2];
+    const double s_q_4 = soagen_s[2];
+    const double c_q_5 = soagen_c[3];
+    const double s_q_5 = soagen_s[3];
     /* l2: l(k+1,k): origin O(k) in the parent's frame (3.1) */
     const double l2_1 = -1.0*q[2];
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t0 = c_q_5*c_q_5;
-    const double t1 = s_q_5*s_q_5;
-    const double P4_0_0 = 1.6967593900000002*t0 + 1.6967593900000002*t1 + 0.20482427999999994;
-    const double P4_2_3 = 0.9266700000000001*t0 + 0.9266700000000001*t1 + 0.35657999999999995;
-    const double P4_0_5 = -P4_2_3;
-    const double P4_2_2 = P4_0_0;
-    const double P4_3_3 = 0.51*t0 + 0.51*t1 + 0.63;
-    const double P4_5_5 = P4_3_3;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_2_2;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_2_0 = Dinv4_0_0*P4_2_2;
-    const double G4_3_0 = Dinv4_0_0*P4_2_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t2 = s_q_4*s_q_4;
-    const double t3 = c_q_4*c_q_4;
-    const double P3_0_0 = P4_0_0*t3 + 0.0004*t2 + 0.014290399999999998;
-    const double t4 = c_q_4*s_q_4;
-    const double P3_0_2 = -P4_0_0*t4 + 0.0004*c_q_4*s_q_4;
-    const double P3_0_4 = P4_0_5*c_q_4 + 0.09936;
-    const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 + 0.01014112;
-    const double t5 = -G4_2_0*P4_2_3 + P4_2_3;
-    const double P3_1_3 = c_q_4*t5 - 0.09936;
-    const double P3_1_5 = -s_q_4*t5;
-    const double P3_2_2 = P4_0_0*t2 + 0.0004*t3 + 0.00414928;
-    const double P3_2_4 = -P4_0_5*s_q_4;
-    const double t6 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double P3_3_3 = 1.1400000000000001*t2 + t3*t6 + 1.08;
-    const double P3_3_5 = 1.1400000000000001*c_q_4*s_q_4 - t4*t6;
-    const double P3_4_4 = P4_5_5 + 1.08;
-    const double P3_5_5 = t2*t6 + 1.1400000000000001*t3 + 1.08;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_2_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_2;
-    const double G3_1_0 = -0.00536544*Dinv3_0_0;
-    const double G3_2_0 = Dinv3_0_0*P3_2_2;
-    const double G3_3_0 = 0.05832*Dinv3_0_0;
-    const double G3_4_0 = Dinv3_0_0*P3_2_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t7 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t8 = G3_1_0*s_q_3;
-    const double t9 = P3_0_2*t8 + c_q_3*t7;
-    const double t10 = 0.00536544*G3_1_0 + P3_1_1;
-    const double t11 = G3_0_0*c_q_3;
-    const double t12 = -s_q_3*t10 + 0.00536544*t11;
-    const double P2_0_0 = c_q_3*t9 - s_q_3*t12 + 179.15618824999999;
-    const double t13 = 0.0011838959999999998*c_q_3;
-    const double t14 = P3_1_5*s_q_3;
-    const double P2_0_1 = c_q_3*t12 + s_q_3*t9 + t13 + 0.0203*t14;
-    const double t15 = -G3_0_0*P3_2_2 + P3_0_2;
-    const double t16 = -G3_1_0*P3_2_2 - 0.00536544;
-    const double t17 = -G3_0_0*P3_2_4 + P3_0_4;
-    const double t18 = P3_2_4*t8 + c_q_3*t17;
-    const double t19 = c_q_3*t18;
-    const double t20 = -0.05832*G3_1_0 + P3_1_3;
-    const double t21 = 0.05832*c_q_3;
-    const double t22 = -G3_0_0*t21 - s_q_3*t20;
-    const double t23 = s_q_3*t22;
-    const double P2_0_2 = c_q_3*t15 - s_q_3*t16 + 0.0203*t19 + 0.0203*t23 + 0.5562149249999999;
-    const double P2_0_3 = c_q_3*t22 - s_q_3*t18;
-    const double P2_0_4 = t19 + t23 + 27.39975;
-    const double P2_0_5 = -t14 - t21;
-    const double t24 = 0.0203*P3_1_5;
-    const double t25 = G3_0_0*s_q_3;
-    const double t26 = G3_1_0*c_q_3;
-    const double P2_1_1 = 0.00041208999999999994*P3_5_5 - c_q_3*t24 + c_q_3*(c_q_3*t10 - t24 + 0.00536544*t25) + s_q_3*(-P3_0_2*t26 + s_q_3*t7 + 0.0011838959999999998) + 0.0011838959999999998*s_q_3 + 179.1579396325;
-    const double t27 = -P3_2_4*t26 + s_q_3*t17;
-    const double t28 = c_q_3*t27;
-    const double t29 = 0.0203*P3_3_5;
-    const double t30 = 0.05832*s_q_3;
-    const double t31 = -G3_0_0*t30 + c_q_3*t20 - t29;
-    const double t32 = s_q_3*t31;
-    const double P2_1_2 = c_q_3*t16 + s_q_3*t15 + 0.0203*t28 + 0.0203*t32;
-    const double P2_1_3 = c_q_3*t31 - s_q_3*t27 - 27.39975;
-    const double P2_1_4 = t28 + t32;
-    const double P2_1_5 = P3_1_5*c_q_3 - 0.0203*P3_5_5 - t30 - 0.08627499999999999;
-    const double t33 = -P3_2_4;
-    const double t34 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t35 = G3_3_0*s_q_3;
-    const double t36 = P3_2_4*t35;
-    const double t37 = -G3_2_0*P3_2_4 + 0.0203*c_q_3*t34 - t33 - 0.0203*t36;
-    const double t38 = c_q_3*t37;
-    const double t39 = -0.05832*G3_3_0 + P3_3_3;
-    const double t40 = -0.05832*G3_2_0 - G3_4_0*t13 + 0.0203*s_q_3*t39 + 0.05832;
-    const double t41 = s_q_3*t40;
-    const double P2_2_2 = -G3_2_0*P3_2_2 + P3_2_2 + 0.0203*c_q_3*(-G3_4_0*P3_2_2 - t33) + 0.0203*s_q_3*(-G3_3_0*P3_2_2 + 0.05832) + 0.0203*t38 + 0.0203*t41 + 0.0077513825;
-    const double P2_2_3 = c_q_3*t40 - s_q_3*t37;
-    const double P2_2_4 = t38 + t41 + 0.08627499999999999;
-    const double P2_2_5 = s_q_3*t29;
-    const double t42 = G3_4_0*t30 + c_q_3*t39;
-    const double t43 = G3_3_0*c_q_3;
-    const double t44 = -P3_2_4*t43 - s_q_3*t34;
-    const double P2_3_3 = c_q_3*t42 - s_q_3*t44 + 4.25;
-    const double P2_3_4 = c_q_3*t44 + s_q_3*t42;
-    const double P2_3_5 = P3_3_5*c_q_3;
-    const double P2_4_4 = c_q_3*(c_q_3*t34 - t36) + s_q_3*(-G3_4_0*t21 + s_q_3*t39) + 4.25;
-    const double P2_4_5 = P3_3_5*s_q_3;
-    const double P2_5_5 = P3_5_5 + 4.25;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_5_5;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_5;
-    const double G2_1_0 = Dinv2_0_0*P2_1_5;
-    const double G2_2_0 = Dinv2_0_0*P2_2_5;
-    const double G2_3_0 = Dinv2_0_0*P2_3_5;
-    const double G2_4_0 = Dinv2_0_0*P2_4_5;
-    const double G2_5_0 = Dinv2_0_0*P2_5_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t45 = -P2_1_3;
-    const double t46 = 0.154*G2_5_0;
-    const double P1_0_0 = -G2_1_0*P2_1_5 - 0.154*G2_1_0*P2_5_5 - 0.023716*G2_5_0*P2_5_5 + P2_1_1 - P2_1_5*t46 + 0.308*P2_1_5 + 0.023716*P2_5_5 - l2_1*(-G2_3_0*P2_1_5 - t45) - 0.154*l2_1*(-G2_3_0*P2_5_5 + P2_3_5) - l2_1*(-G2_1_0*P2_3_5 - 0.154*G2_5_0*P2_3_5 + 0.154*P2_3_5 - l2_1*(-G2_3_0*P2_3_5 + P2_3_3) - t45) + 4.166100000000001;
-    const double t47 = 0.023716*P2_4_5;
-    const double t48 = 0.154*P2_2_5;
-    const double t49 = 0.154*P2_4_5;
-    const double t50 = l2_1*(-G2_3_0*P2_4_5 + P2_3_4);
-    const double P1_0_1 = G2_1_0*P2_2_5 - G2_1_0*t49 - G2_5_0*t47 + G2_5_0*t48 - P2_1_2 + 0.154*P2_1_4 + l2_1*(-G2_3_0*P2_2_5 + P2_2_3) + t47 - t48 - 0.154*t50;
-    const double t51 = 0.154*P2_0_5;
-    const double P1_0_2 = G2_1_0*P2_0_5 + G2_5_0*t51 - P2_0_1 + l2_1*(-G2_3_0*P2_0_5 + P2_0_3) - l2_1*(-G2_1_0*P2_4_5 - G2_5_0*t49 + P2_1_4 + 0.154*P2_4_5 - t50) - t51;
-    const double P1_1_1 = -G2_2_0*P2_2_5 + G2_2_0*t49 - G2_4_0*t47 + G2_4_0*t48 + P2_2_2 - 0.308*P2_2_4 + 0.023716*P2_4_4 + 4.158100000000001;
-    const double P1_1_2 = -G2_2_0*P2_0_5 + 0.154*G2_4_0*P2_0_5 + P2_0_2 - 0.154*P2_0_4 - l2_1*(G2_2_0*P2_4_5 - G2_4_0*t49 - P2_2_4 + 0.154*P2_4_4);
-    const double P1_2_2 = -G2_0_0*P2_0_5 + P2_0_0 + l2_1*(-G2_4_0*P2_0_5 + P2_0_4) - l2_1*(G2_0_0*P2_4_5 - P2_0_4 - l2_1*(-G2_4_0*P2_4_5 + P2_4_4)) + 0.018;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_2_2;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_2;
-    const double G1_1_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t52 = -P1_0_1;
-    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t52)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t52) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.3684332225;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z3: z(k) (4.20) */
-    const double z3_0_5 = 1.0*s_q_4;
-    const double z3_2_5 = 1.0*c_q_4;
-    const double z3_3_4 = G4_3_0*c_q_4;
-    const double z3_5_4 = -G4_3_0*s_q_4;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_5 = -Dinv3_0_0*z3_2_5;
-    /* z2: z(k) (4.20) */
-    const double z2_0_3 = t11 - t8;
-    const double z2_0_4 = -G4_2_0*s_q_3;
-    const double t53 = -G3_0_0*z3_2_5 + z3_0_5;
-    const double z2_0_5 = c_q_3*t53 + t8*z3_2_5;
-    const double z2_1_3 = t25 + t26;
-    const double z2_1_4 = G4_2_0*c_q_3 - 0.0203*z3_5_4;
-    const double z2_1_5 = s_q_3*t53 - t26*z3_2_5;
-    const double t54 = 0.0203*t35;
-    const double t55 = G3_4_0*c_q_3;
-    const double t56 = 0.0203*t55;
-    const double z2_2_3 = G3_2_0 + t54 + t56;
-    const double z2_4_4 = s_q_3*z3_3_4;
-    const double z2_2_4 = 0.0203*z2_4_4;
-    const double z2_2_5 = -G3_2_0*z3_2_5 - t54*z3_2_5 - t56*z3_2_5 + z3_2_5;
-    const double z2_3_3 = -G3_4_0*s_q_3 + t43;
-    const double z2_3_4 = c_q_3*z3_3_4;
-    const double z2_3_5 = G3_4_0*s_q_3*z3_2_5 - t43*z3_2_5;
-    const double z2_4_3 = t35 + t55;
-    const double z2_4_5 = -t35*z3_2_5 - t55*z3_2_5;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_4 = -Dinv2_0_0*z3_5_4;
-    /* z1: z(k) (4.20) */
-    const double t57 = G2_3_0*l2_1;
-    const double z1_0_2 = G2_1_0 + t46 - t57;
-    const double z1_0_3 = -l2_1*z2_3_3 + z2_1_3;
-    const double t58 = 0.154*z3_5_4;
-    const double z1_0_4 = -G2_1_0*z3_5_4 + l2_1*(G2_3_0*z3_5_4 - z2_3_4) - t46*z3_5_4 + t58 + z2_1_4;
-    const double z1_0_5 = -l2_1*z2_3_5 + z2_1_5;
-    const double z1_1_2 = -G2_2_0 + 0.154*G2_4_0;
-    const double z1_1_3 = -z2_2_3 + 0.154*z2_4_3;
-    const double z1_1_4 = G2_2_0*z3_5_4 - G2_4_0*t58 - z2_2_4 + 0.154*z2_4_4;
-    const double z1_1_5 = -z2_2_5 + 0.154*z2_4_5;
-    const double z1_2_2 = -G2_0_0 - G2_4_0*l2_1;
-    const double z1_2_3 = -l2_1*z2_4_3 - z2_0_3;
-    const double z1_2_4 = G2_0_0*z3_5_4 - l2_1*(-G2_4_0*z3_5_4 + z2_4_4) - z2_0_4;
-    const double z1_2_5 = -l2_1*z2_4_5 - z2_0_5;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_2 = -Dinv1_0_0*z1_2_2;
-    const double nu1_0_3 = -Dinv1_0_0*z1_2_3;
-    const double nu1_0_4 = -Dinv1_0_0*z1_2_4;
-    const double nu1_0_5 = -Dinv1_0_0*z1_2_5;
-    /* z0: z(k) (4.20) */
-    const double t59 = G1_0_0*s_q_1;
-    const double t60 = G1_1_0*c_q_1;
-    const double z0_2_1 = -t59 - t60;
-    const double z0_2_2 = -c_q_1*(-G1_1_0*z1_2_2 + z1_1_2) - s_q_1*(-G1_0_0*z1_2_2 + z1_0_2);
-    const double z0_2_3 = -c_q_1*(-G1_1_0*z1_2_3 + z1_1_3) - s_q_1*(-G1_0_0*z1_2_3 + z1_0_3);
-    const double z0_2_4 = -c_q_1*(-G1_1_0*z1_2_4 + z1_1_4) - s_q_1*(-G1_0_0*z1_2_4 + z1_0_4);
-    const double z0_2_5 = -c_q_1*(-G1_1_0*z1_2_5 + z1_1_5) - s_q_1*(-G1_0_0*z1_2_5 + z1_0_5);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_1 = -Dinv0_0_0*z0_2_1;
-    const double nu0_0_2 = -Dinv0_0_0*z0_2_2;
-    const double nu0_0_3 = -Dinv0_0_0*z0_2_3;
-    const double nu0_0_4 = -Dinv0_0_0*z0_2_4;
-    const double nu0_0_5 = -Dinv0_0_0*z0_2_5;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double qdd1_0_0 = Dinv0_0_0*t59 + Dinv0_0_0*t60;
-    const double qdd1_0_1 = Dinv1_0_0 + nu0_0_1*t59 + nu0_0_1*t60;
-    const double qdd1_0_2 = nu0_0_2*t59 + nu0_0_2*t60 + nu1_0_2;
-    const double qdd1_0_3 = nu0_0_3*t59 + nu0_0_3*t60 + nu1_0_3;
-    const double qdd1_0_4 = nu0_0_4*t59 + nu0_0_4*t60 + nu1_0_4;
-    const double qdd1_0_5 = nu0_0_5*t59 + nu0_0_5*t60 + nu1_0_5;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0_0 = -Dinv0_0_0*s_q_1;
-    const double lam1_0_1 = -nu0_0_1*s_q_1;
-    const double lam1_0_2 = -nu0_0_2*s_q_1;
-    const double lam1_0_3 = -nu0_0_3*s_q_1;
-    const double lam1_0_4 = -nu0_0_4*s_q_1;
-    const double lam1_0_5 = -nu0_0_5*s_q_1;
-    const double lam1_1_0 = -Dinv0_0_0*c_q_1;
-    const double lam1_1_1 = -c_q_1*nu0_0_1;
-    const double lam1_1_2 = -c_q_1*nu0_0_2;
-    const double lam1_1_3 = -c_q_1*nu0_0_3;
-    const double lam1_1_4 = -c_q_1*nu0_0_4;
-    const double lam1_1_5 = -c_q_1*nu0_0_5;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_4_0 = -l2_1*qdd1_0_0 + 0.154*lam1_1_0;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_0 = G2_0_0*qdd1_0_0 - G2_1_0*lam1_0_0 + G2_2_0*lam1_1_0 - G2_4_0*lam2_4_0 - lam1_0_0*t46 + lam1_0_0*t57;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_4_1 = -l2_1*qdd1_0_1 + 0.154*lam1_1_1;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_1 = G2_0_0*qdd1_0_1 - G2_1_0*lam1_0_1 + G2_2_0*lam1_1_1 - G2_4_0*lam2_4_1 - lam1_0_1*t46 + lam1_0_1*t57;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_4_2 = -l2_1*qdd1_0_2 + 0.154*lam1_1_2;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_2 = Dinv2_0_0 + G2_0_0*qdd1_0_2 - G2_1_0*lam1_0_2 + G2_2_0*lam1_1_2 - G2_4_0*lam2_4_2 - lam1_0_2*t46 + lam1_0_2*t57;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_4_3 = -l2_1*qdd1_0_3 + 0.154*lam1_1_3;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_3 = G2_0_0*qdd1_0_3 - G2_1_0*lam1_0_3 + G2_2_0*lam1_1_3 - G2_4_0*lam2_4_3 - lam1_0_3*t46 + lam1_0_3*t57;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_4_4 = -l2_1*qdd1_0_4 + 0.154*lam1_1_4;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_4 = G2_0_0*qdd1_0_4 - G2_1_0*lam1_0_4 + G2_2_0*lam1_1_4 - G2_4_0*lam2_4_4 - lam1_0_4*t46 + lam1_0_4*t57 + nu2_0_4;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_4_5 = -l2_1*qdd1_0_5 + 0.154*lam1_1_5;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_5 = G2_0_0*qdd1_0_5 - G2_1_0*lam1_0_5 + G2_2_0*lam1_1_5 - G2_4_0*lam2_4_5 - lam1_0_5*t46 + lam1_0_5*t57;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_3_0 = -l2_1*lam1_0_0;
-    const double lam2_3_1 = -l2_1*lam1_0_1;
-    const double lam2_3_2 = -l2_1*lam1_0_2;
-    const double lam2_3_3 = -l2_1*lam1_0_3;
-    const double lam2_3_4 = -l2_1*lam1_0_4;
-    const double lam2_3_5 = -l2_1*lam1_0_5;
-    const double lam2_5_0 = 0.154*lam1_0_0 + qdd2_0_0;
-    const double lam2_5_1 = 0.154*lam1_0_1 + qdd2_0_1;
-    const double lam2_5_2 = 0.154*lam1_0_2 + qdd2_0_2;
-    const double lam2_5_3 = 0.154*lam1_0_3 + qdd2_0_3;
-    const double lam2_5_4 = 0.154*lam1_0_4 + qdd2_0_4;
-    const double lam2_5_5 = 0.154*lam1_0_5 + qdd2_0_5;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_0 = -c_q_3*qdd1_0_0 + lam1_0_0*s_q_3;
-    const double lam3_1_0 = c_q_3*lam1_0_0 + qdd1_0_0*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t61 = -0.0203*lam1_1_0 + lam2_4_0;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_3_0 = c_q_3*lam2_3_0 + s_q_3*t61;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_0 = -G3_0_0*lam3_0_0 - G3_1_0*lam3_1_0 + G3_2_0*lam1_1_0 - G3_3_0*lam3_3_0 - G3_4_0*(c_q_3*t61 - lam2_3_0*s_q_3);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_1 = -c_q_3*qdd1_0_1 + lam1_0_1*s_q_3;
-    const double lam3_1_1 = c_q_3*lam1_0_1 + qdd1_0_1*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t62 = -0.0203*lam1_1_1 + lam2_4_1;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_3_1 = c_q_3*lam2_3_1 + s_q_3*t62;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_1 = -G3_0_0*lam3_0_1 - G3_1_0*lam3_1_1 + G3_2_0*lam1_1_1 - G3_3_0*lam3_3_1 - G3_4_0*(c_q_3*t62 - lam2_3_1*s_q_3);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_2 = -c_q_3*qdd1_0_2 + lam1_0_2*s_q_3;
-    const double lam3_1_2 = c_q_3*lam1_0_2 + qdd1_0_2*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t63 = -0.0203*lam1_1_2 + lam2_4_2;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_3_2 = c_q_3*lam2_3_2 + s_q_3*t63;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_2 = -G3_0_0*lam3_0_2 - G3_1_0*lam3_1_2 + G3_2_0*lam1_1_2 - G3_3_0*lam3_3_2 - G3_4_0*(c_q_3*t63 - lam2_3_2*s_q_3);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_3 = -c_q_3*qdd1_0_3 + lam1_0_3*s_q_3;
-    const double lam3_1_3 = c_q_3*lam1_0_3 + qdd1_0_3*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t64 = -0.0203*lam1_1_3 + lam2_4_3;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_3_3 = c_q_3*lam2_3_3 + s_q_3*t64;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_3 = Dinv3_0_0 - G3_0_0*lam3_0_3 - G3_1_0*lam3_1_3 + G3_2_0*lam1_1_3 - G3_3_0*lam3_3_3 - G3_4_0*(c_q_3*t64 - lam2_3_3*s_q_3);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_4 = -c_q_3*qdd1_0_4 + lam1_0_4*s_q_3;
-    const double lam3_1_4 = c_q_3*lam1_0_4 + qdd1_0_4*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t65 = -0.0203*lam1_1_4 + lam2_4_4;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_3_4 = c_q_3*lam2_3_4 + s_q_3*t65;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_4 = -G3_0_0*lam3_0_4 - G3_1_0*lam3_1_4 + G3_2_0*lam1_1_4 - G3_3_0*lam3_3_4 - G3_4_0*(c_q_3*t65 - lam2_3_4*s_q_3);
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_5 = -c_q_3*qdd1_0_5 + lam1_0_5*s_q_3;
-    const double lam3_1_5 = c_q_3*lam1_0_5 + qdd1_0_5*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t66 = -0.0203*lam1_1_5 + lam2_4_5;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_3_5 = c_q_3*lam2_3_5 + s_q_3*t66;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_5 = -G3_0_0*lam3_0_5 - G3_1_0*lam3_1_5 + G3_2_0*lam1_1_5 - G3_3_0*lam3_3_5 - G3_4_0*(c_q_3*t66 - lam2_3_5*s_q_3) + nu3_0_5;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_2_0 = -lam1_1_0 + qdd3_0_0;
-    const double lam3_2_1 = -lam1_1_1 + qdd3_0_1;
-    const double lam3_2_2 = -lam1_1_2 + qdd3_0_2;
-    const double lam3_2_3 = -lam1_1_3 + qdd3_0_3;
-    const double lam3_2_4 = -lam1_1_4 + qdd3_0_4;
-    const double lam3_2_5 = -lam1_1_5 + qdd3_0_5;
-    const double lam3_5_0 = -0.0203*lam1_0_0 + lam2_5_0;
-    const double lam3_5_1 = -0.0203*lam1_0_1 + lam2_5_1;
-    const double lam3_5_2 = -0.0203*lam1_0_2 + lam2_5_2;
-    const double lam3_5_3 = -0.0203*lam1_0_3 + lam2_5_3;
-    const double lam3_5_4 = -0.0203*lam1_0_4 + lam2_5_4;
-    const double lam3_5_5 = -0.0203*lam1_0_5 + lam2_5_5;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_0 = -G4_2_0*lam3_1_0 - G4_3_0*(c_q_4*lam3_3_0 - lam3_5_0*s_q_4);
-    const double qdd4_0_1 = -G4_2_0*lam3_1_1 - G4_3_0*(c_q_4*lam3_3_1 - lam3_5_1*s_q_4);
-    const double qdd4_0_2 = -G4_2_0*lam3_1_2 - G4_3_0*(c_q_4*lam3_3_2 - lam3_5_2*s_q_4);
-    const double qdd4_0_3 = -G4_2_0*lam3_1_3 - G4_3_0*(c_q_4*lam3_3_3 - lam3_5_3*s_q_4);
-    const double qdd4_0_4 = Dinv4_0_0 - G4_2_0*lam3_1_4 - G4_3_0*(c_q_4*lam3_3_4 - lam3_5_4*s_q_4);
-    const double qdd4_0_5 = -G4_2_0*lam3_1_5 - G4_3_0*(c_q_4*lam3_3_5 - lam3_5_5*s_q_4);
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_1_0 = -c_q_4*lam3_2_0 - lam3_0_0*s_q_4;
-    const double lam4_1_1 = -c_q_4*lam3_2_1 - lam3_0_1*s_q_4;
-    const double lam4_1_2 = -c_q_4*lam3_2_2 - lam3_0_2*s_q_4;
-    const double lam4_1_3 = -c_q_4*lam3_2_3 - lam3_0_3*s_q_4;
-    const double lam4_1_4 = -c_q_4*lam3_2_4 - lam3_0_4*s_q_4;
-    const double lam4_1_5 = -c_q_4*lam3_2_5 - lam3_0_5*s_q_4;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_0 = 1.0*lam4_1_0;
-    const double qdd5_0_1 = 1.0*lam4_1_1;
-    const double qdd5_0_2 = 1.0*lam4_1_2;
-    const double qdd5_0_3 = 1.0*lam4_1_3;
-    const double qdd5_0_4 = 1.0*lam4_1_4;
-    const double qdd5_0_5 = 1.0*lam4_1_5 + 3333.3333333333335;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_0 = 1.6967593900000002*c_q_5*c_q_5 + 1.6967593900000002*s_q_5*s_q_5 + 0.20482427999999994;
+    const double Rc4_2_2 = Rc4_0_0;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = 1.28325*s_q_4;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = 1.28325*c_q_4;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = F3_4_3_0 - 0.09936;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t0 = s_q_4*s_q_4;
+    const double t1 = c_q_4*c_q_4;
+    const double Rc3_0_0 = Rc4_0_0*t1 + 0.0007*t0 + 0.014290399999999998;
+    const double Rc3_0_2 = -Rc4_0_0*c_q_4*s_q_4 + 0.0007*c_q_4*s_q_4;
+    const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
+    const double Rc3_2_2 = Rc4_0_0*t0 + 0.0007*t1 + 0.00414928;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t2 = Rch3_0*c_q_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_4_0 = 0.05832*s_q_3 + t2;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = F2_3_4_0 + 0.13134099999999999;
+    const double t3 = Rch3_0*s_q_3;
+    const double Rch2_1 = -0.05832*c_q_3 + t3;
+    const double Rch2_2 = Rch3_2 - 27.39975;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t4 = s_q_3*s_q_3;
+    const double t5 = c_q_3*c_q_3;
+    const double Rc2_0_0 = Rc3_0_0*t5 + Rc3_1_1*t4 + 179.15618824999999;
+    const double t6 = c_q_3*s_q_3;
+    const double Rc2_0_1 = Rc3_0_0*t6 - Rc3_1_1*t6 + 0.0011838959999999998*c_q_3 - 0.0203*t3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc3_0_2*c_q_3 + 0.00536544*s_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_2 = F2_3_0_0 - 0.0203*Rch3_2 + 0.5562149249999999;
+    const double t7 = 0.0023677919999999996*s_q_3 + 0.0406*t2;
+    const double Rc2_1_1 = Rc3_0_0*t4 + Rc3_1_1*t5 + t7 + 179.1588544723;
+    const double Rc2_1_2 = Rc3_0_2*s_q_3 - 0.00536544*c_q_3;
+    const double Rc2_2_2 = Rc3_2_2 + t7 + 0.0086662223;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t8 = -0.308*Rch2_0;
+    const double t9 = -2.0*Rch2_2*l2_1 + 6.470000000000001*l2_1*l2_1;
+    const double Rc1_0_0 = Rc2_1_1 + t8 + t9 + 4.319542520000001;
+    const double Rc1_0_1 = -Rc2_1_2 - Rch2_1*l2_1;
+    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
+    const double Rc1_1_1 = Rc2_2_2 + t8 + 4.3115425200000015;
+    const double Rc1_1_2 = Rc2_0_2 + Rch2_0*l2_1 + 0.154*Rch2_2 - 0.99638*l2_1;
+    const double Rc1_2_2 = Rc2_0_0 + t9 + 0.018;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = -c_q_1*(-Rc1_0_1*s_q_1 - Rc1_1_1*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 - Rc1_0_1*c_q_1) + 0.3684332225;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = 0.99638 - Rch2_0;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc2_1_2;
+    const double F2_3_2_0 = Rc3_2_2 + 0.0011838959999999998*s_q_3 + 0.0203*t2;
+    const double F2_3_3_0 = -Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_1_0 - F2_3_3_0*l2_1;
+    const double F1_3_1_0 = -F2_3_2_0 + 0.154*F2_3_4_0;
+    const double F1_3_2_0 = -F2_3_0_0 - F2_3_4_0*l2_1;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -F1_3_0_0*s_q_1 - F1_3_1_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = -Rch3_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -Rc4_2_2*s_q_3;
+    const double F2_4_1_0 = -0.0203*F3_4_5_0 + Rc4_2_2*c_q_3;
+    const double F2_4_4_0 = F3_4_3_0*s_q_3;
+    const double F2_4_2_0 = 0.0203*F2_4_4_0;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_1_0 - F2_4_3_0*l2_1 + 0.154*F3_4_5_0;
+    const double F1_4_1_0 = -F2_4_2_0 + 0.154*F2_4_4_0;
+    const double F1_4_2_0 = -F2_4_0_0 - F2_4_4_0*l2_1;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -F1_4_0_0*s_q_1 - F1_4_1_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = 0.0003*s_q_4;
+    const double F3_5_2_0 = 0.0003*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3;
+    const double F2_5_1_0 = F3_5_0_0*s_q_3;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -F2_5_1_0*s_q_1 + F3_5_2_0*c_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3333.3333333333335*F0_5_2_0;
+    const double ltdl_L5_1 = -3333.3333333333335*F2_5_0_0;
+    const double ltdl_L5_3 = 3333.3333333333335*F3_5_2_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F3_4_5_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    const double ltdl_A3_3 = -F3_5_2_0*ltdl_L5_3 + Rc3_2_2;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F3_4_5_0*ltdl_L4_0;
+    const double ltdl_A2_1 = -F3_4_5_0*ltdl_L4_1 - Rch2_1;
+    const double ltdl_A2_2 = -F3_4_5_0*ltdl_L4_2 + 6.470000000000001;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_2_0*ltdl_L4_0 + F2_5_0_0*ltdl_L5_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0;
+    const double ltdl_A1_1 = -F1_4_2_0*ltdl_L4_1 + F2_5_0_0*ltdl_L5_1 + Rc1_2_2 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_4 = ltdl_L2_1*ltdl_L4_2 - ltdl_L4_1;
+    const double ltdl_Y1_5 = ltdl_L3_1*ltdl_L5_3 - ltdl_L5_1;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_2 = ltdl_L1_0*ltdl_L2_1 - ltdl_L2_0;
+    const double ltdl_Y0_3 = ltdl_L1_0*ltdl_L3_1 - ltdl_L3_0;
+    const double ltdl_Y0_4 = -ltdl_L1_0*ltdl_Y1_4 + ltdl_L2_0*ltdl_L4_2 - ltdl_L4_0;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 + ltdl_L3_0*ltdl_L5_3 - ltdl_L5_0;
+    /* shared by the outputs */
+    const double t10 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t11 = -t10;
+    const double t12 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t13 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t14 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t15 = ltdl_Y0_5*ltdl_dinv0_0;
+    const double t16 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t17 = -ltdl_Y0_2*t10 - t16;
+    const double t18 = ltdl_L3_1*ltdl_dinv1_0;
+    const double t19 = -ltdl_Y0_3*t10 - t18;
+    const double t20 = -ltdl_Y0_4*t10 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t21 = -ltdl_Y0_5*t10 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t22 = ltdl_L3_1*t16 + ltdl_Y0_3*t12;
+    const double t23 = -ltdl_L4_2*ltdl_dinv2_0 + ltdl_Y0_2*ltdl_Y0_4*ltdl_dinv0_0 - ltdl_Y1_4*t16;
+    const double t24 = ltdl_Y0_2*ltdl_Y0_5*ltdl_dinv0_0 - ltdl_Y1_5*t16;
+    const double t25 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 - ltdl_Y1_4*t18;
+    const double t26 = -ltdl_L5_3*ltdl_dinv3_0 + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0 - ltdl_Y1_5*t18;
+    const double t27 = ltdl_Y0_5*t14 + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0;
 
     /* Outputs: Minv (6 x 6) */
-    Minv[0] = Dinv0_0_0;
-    Minv[1] = nu0_0_1;
-    Minv[2] = nu0_0_2;
-    Minv[3] = nu0_0_3;
-    Minv[4] = nu0_0_4;
-    Minv[5] = nu0_0_5;
-    Minv[6] = qdd1_0_0;
-    Minv[7] = qdd1_0_1;
-    Minv[8] = qdd1_0_2;
-    Minv[9] = qdd1_0_3;
-    Minv[10] = qdd1_0_4;
-    Minv[11] = qdd1_0_5;
-    Minv[12] = qdd2_0_0;
-    Minv[13] = qdd2_0_1;
-    Minv[14] = qdd2_0_2;
-    Minv[15] = qdd2_0_3;
-    Minv[16] = qdd2_0_4;
-    Minv[17] = qdd2_0_5;
-    Minv[18] = qdd3_0_0;
-    Minv[19] = qdd3_0_1;
-    Minv[20] = qdd3_0_2;
-    Minv[21] = qdd3_0_3;
-    Minv[22] = qdd3_0_4;
-    Minv[23] = qdd3_0_5;
-    Minv[24] = qdd4_0_0;
-    Minv[25] = qdd4_0_1;
-    Minv[26] = qdd4_0_2;
-    Minv[27] = qdd4_0_3;
-    Minv[28] = qdd4_0_4;
-    Minv[29] = qdd4_0_5;
-    Minv[30] = qdd5_0_0;
-    Minv[31] = qdd5_0_1;
-    Minv[32] = qdd5_0_2;
-    Minv[33] = qdd5_0_3;
-    Minv[34] = qdd5_0_4;
-    Minv[35] = qdd5_0_5;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[1] = t11;
+    Minv[2] = t12;
+    Minv[3] = t13;
+    Minv[4] = t14;
+    Minv[5] = t15;
+    Minv[6] = t11;
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[8] = t17;
+    Minv[9] = t19;
+    Minv[10] = t20;
+    Minv[11] = t21;
+    Minv[12] = t12;
+    Minv[13] = t17;
+    Minv[14] = ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_dinv2_0;
+    Minv[15] = t22;
+    Minv[16] = t23;
+    Minv[17] = t24;
+    Minv[18] = t13;
+    Minv[19] = t19;
+    Minv[20] = t22;
+    Minv[21] = ltdl_L3_1*ltdl_L3_1*ltdl_dinv1_0 + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_dinv3_0;
+    Minv[22] = t25;
+    Minv[23] = t26;
+    Minv[24] = t14;
+    Minv[25] = t20;
+    Minv[26] = t23;
+    Minv[27] = t25;
+    Minv[28] = ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_dinv4_0;
+    Minv[29] = t27;
+    Minv[30] = t15;
+    Minv[31] = t21;
+    Minv[32] = t24;
+    Minv[33] = t26;
+    Minv[34] = t27;
+    Minv[35] = ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + 3333.3333333333335;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
- * Part I (5.8)-(5.10) (FD3); variant fd3 (fewest operations).
- * Operations: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 259 temporaries. */
+ * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 205 temporaries. */
 void stanford_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -945,18 +904,20 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     (void)tau;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[4] = { q[1], q[3], q[4], q[5] };
+    double soagen_s[4], soagen_c[4];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 4);
+    const double c_q_1 = soagen_c[0];
+    const double s_q_1 = soagen_s[0];
+    const double c_q_3 = soagen_c[1];
+    const double s_q_3 = soagen_s[1];
+    const double c_q_4 = soagen_c[2];
+    const double s_q_4 = soagen_s[2];
+    const double c_q_5 = soagen_c[3];
+    const double s_q_5 = soagen_s[3];
     /* l2: l(k+1,k): origin O(k) in the parent's frame (3.1) */
     const double l2_1 = -1.0*q[2];
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -975,19 +936,19 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double a2_4 = l2_1*t6 + qd[1]*t4 + 0.154*t5;
     const double a2_5 = l2_1*t2 - qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V1_0*s_q_3 - c_q_3*qd[1];
+    const double t7 = V1_0*s_q_3;
+    const double t8 = c_q_3*qd[1];
+    const double V3_0 = t7 - t8;
     const double V3_1 = V1_0*c_q_3 + qd[1]*s_q_3;
     const double V3_2 = -V1_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
-    const double t7 = 0.0203*s_q_3;
-    const double t8 = 0.0203*c_q_3;
-    const double t9 = -V3_0*t7 - V3_1*t8;
-    const double t10 = V1_1*V1_1;
-    const double a3_3 = V3_1*t9 - t10*t8;
-    const double a3_4 = -V3_0*t9 + t10*t7;
-    const double a3_5 = -V1_1*V3_0*t8 + 0.0203*V1_1*V3_1*s_q_3;
+    const double t9 = -0.0203*V1_1*V1_1 - 0.0203*t2;
+    const double a3_3 = c_q_3*t9 - 0.0203*qd[1]*t7;
+    const double a3_4 = -0.0203*V1_0*t8 - s_q_3*t9;
+    const double t10 = V1_1*qd[1];
+    const double a3_5 = 0.0203*t10;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
     const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
@@ -1002,272 +963,237 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_0 = V5_1*qd[5];
     const double a5_1 = -V5_0*qd[5];
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3 = -9.81*s_q_1;
-    const double zeta1_4 = -9.81*c_q_1;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_3 = -a1_0*l2_1 + a2_3;
-    const double zeta2_4 = 0.154*a1_1 + a2_4 + zeta1_3;
-    const double zeta2_5 = 0.154*a1_0 + a2_5 - zeta1_4;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0 = a1_0*s_q_3 + a3_0;
-    const double zeta3_1 = a1_0*c_q_3 + a3_1;
-    const double t11 = -0.0203*a1_1 + zeta2_4;
-    const double zeta3_3 = a3_3 + c_q_3*zeta2_3 + s_q_3*t11;
-    const double zeta3_4 = a3_4 + c_q_3*t11 - s_q_3*zeta2_3;
-    const double zeta3_5 = -0.0203*a1_0 + a3_5 + zeta2_5;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0 = a1_1*s_q_4 + a4_0 + c_q_4*zeta3_0;
-    const double zeta4_1 = a1_1*c_q_4 + a4_1 - s_q_4*zeta3_0;
-    const double zeta4_3 = c_q_4*zeta3_3 - s_q_4*zeta3_5;
-    const double zeta4_4 = -c_q_4*zeta3_5 - s_q_4*zeta3_3;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_0 = a5_0 + c_q_5*zeta4_0 + s_q_5*zeta3_1;
-    const double zeta5_1 = a5_1 + c_q_5*zeta3_1 - s_q_5*zeta4_0;
-    const double zeta5_3 = c_q_5*zeta4_3 + s_q_5*zeta3_4;
-    const double zeta5_4 = c_q_5*zeta3_4 - s_q_5*zeta4_3;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t12 = c_q_5*c_q_5;
-    const double t13 = s_q_5*s_q_5;
-    const double P4_0_0 = 1.6967593900000002*t12 + 1.6967593900000002*t13 + 0.20482427999999994;
-    const double P4_2_3 = 0.9266700000000001*t12 + 0.9266700000000001*t13 + 0.35657999999999995;
-    const double P4_0_5 = -P4_2_3;
-    const double P4_2_2 = P4_0_0;
-    const double P4_3_3 = 0.51*t12 + 0.51*t13 + 0.63;
-    const double P4_5_5 = P4_3_3;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_2_2;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_2_0 = Dinv4_0_0*P4_2_2;
-    const double G4_3_0 = Dinv4_0_0*P4_2_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t14 = s_q_4*s_q_4;
-    const double t15 = c_q_4*c_q_4;
-    const double P3_0_0 = P4_0_0*t15 + 0.0004*t14 + 0.014290399999999998;
-    const double t16 = c_q_4*s_q_4;
-    const double P3_0_2 = -P4_0_0*t16 + 0.0004*c_q_4*s_q_4;
-    const double P3_0_4 = P4_0_5*c_q_4 + 0.09936;
-    const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 + 0.01014112;
-    const double t17 = -G4_2_0*P4_2_3 + P4_2_3;
-    const double P3_1_3 = c_q_4*t17 - 0.09936;
-    const double P3_1_5 = -s_q_4*t17;
-    const double P3_2_2 = P4_0_0*t14 + 0.0004*t15 + 0.00414928;
-    const double P3_2_4 = -P4_0_5*s_q_4;
-    const double t18 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double P3_3_3 = 1.1400000000000001*t14 + t15*t18 + 1.08;
-    const double P3_3_5 = 1.1400000000000001*c_q_4*s_q_4 - t16*t18;
-    const double P3_4_4 = P4_5_5 + 1.08;
-    const double P3_5_5 = t14*t18 + 1.1400000000000001*t15 + 1.08;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_2_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_2;
-    const double G3_1_0 = -0.00536544*Dinv3_0_0;
-    const double G3_2_0 = Dinv3_0_0*P3_2_2;
-    const double G3_3_0 = 0.05832*Dinv3_0_0;
-    const double G3_4_0 = Dinv3_0_0*P3_2_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t19 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t20 = G3_1_0*s_q_3;
-    const double t21 = P3_0_2*t20 + c_q_3*t19;
-    const double t22 = 0.00536544*G3_1_0 + P3_1_1;
-    const double t23 = 0.00536544*G3_0_0;
-    const double t24 = c_q_3*t23 - s_q_3*t22;
-    const double P2_0_0 = c_q_3*t21 - s_q_3*t24 + 179.15618824999999;
-    const double t25 = 0.0011838959999999998*c_q_3;
-    const double t26 = P3_1_5*s_q_3;
-    const double P2_0_1 = c_q_3*t24 + s_q_3*t21 + t25 + 0.0203*t26;
-    const double t27 = -G3_0_0*P3_2_2 + P3_0_2;
-    const double t28 = -G3_1_0*P3_2_2 - 0.00536544;
-    const double t29 = -G3_0_0*P3_2_4 + P3_0_4;
-    const double t30 = P3_2_4*t20 + c_q_3*t29;
-    const double t31 = c_q_3*t30;
-    const double t32 = -0.05832*G3_1_0 + P3_1_3;
-    const double t33 = 0.05832*c_q_3;
-    const double t34 = -G3_0_0*t33 - s_q_3*t32;
-    const double t35 = s_q_3*t34;
-    const double P2_0_2 = c_q_3*t27 - s_q_3*t28 + 0.0203*t31 + 0.0203*t35 + 0.5562149249999999;
-    const double P2_0_3 = c_q_3*t34 - s_q_3*t30;
-    const double P2_0_4 = t31 + t35 + 27.39975;
-    const double P2_0_5 = -t26 - t33;
-    const double t36 = 0.0203*P3_1_5;
-    const double t37 = G3_1_0*c_q_3;
-    const double P2_1_1 = 0.00041208999999999994*P3_5_5 - c_q_3*t36 + c_q_3*(c_q_3*t22 + s_q_3*t23 - t36) + s_q_3*(-P3_0_2*t37 + s_q_3*t19 + 0.0011838959999999998) + 0.0011838959999999998*s_q_3 + 179.1579396325;
-    const double t38 = -P3_2_4*t37 + s_q_3*t29;
-    const double t39 = c_q_3*t38;
-    const double t40 = 0.0203*P3_3_5;
-    const double t41 = 0.05832*s_q_3;
-    const double t42 = -G3_0_0*t41 + c_q_3*t32 - t40;
-    const double t43 = s_q_3*t42;
-    const double P2_1_2 = c_q_3*t28 + s_q_3*t27 + 0.0203*t39 + 0.0203*t43;
-    const double P2_1_3 = c_q_3*t42 - s_q_3*t38 - 27.39975;
-    const double P2_1_4 = t39 + t43;
-    const double P2_1_5 = P3_1_5*c_q_3 - 0.0203*P3_5_5 - t41 - 0.08627499999999999;
-    const double t44 = -P3_2_4;
-    const double t45 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t46 = G3_3_0*P3_2_4;
-    const double t47 = -G3_2_0*P3_2_4 + 0.0203*c_q_3*t45 - t44 - t46*t7;
-    const double t48 = c_q_3*t47;
-    const double t49 = -0.05832*G3_3_0 + P3_3_3;
-    const double t50 = -0.05832*G3_2_0 - G3_4_0*t25 + 0.0203*s_q_3*t49 + 0.05832;
-    const double t51 = s_q_3*t50;
-    const double P2_2_2 = -G3_2_0*P3_2_2 + P3_2_2 + 0.0203*t48 + 0.0203*t51 + t7*(-G3_3_0*P3_2_2 + 0.05832) + t8*(-G3_4_0*P3_2_2 - t44) + 0.0077513825;
-    const double P2_2_3 = c_q_3*t50 - s_q_3*t47;
-    const double P2_2_4 = t48 + t51 + 0.08627499999999999;
-    const double P2_2_5 = s_q_3*t40;
-    const double t52 = G3_4_0*t41 + c_q_3*t49;
-    const double t53 = -c_q_3*t46 - s_q_3*t45;
-    const double P2_3_3 = c_q_3*t52 - s_q_3*t53 + 4.25;
-    const double P2_3_4 = c_q_3*t53 + s_q_3*t52;
-    const double P2_3_5 = P3_3_5*c_q_3;
-    const double P2_4_4 = c_q_3*(c_q_3*t45 - s_q_3*t46) + s_q_3*(-G3_4_0*t33 + s_q_3*t49) + 4.25;
-    const double P2_4_5 = P3_3_5*s_q_3;
-    const double P2_5_5 = P3_5_5 + 4.25;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_5_5;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_5;
-    const double G2_1_0 = Dinv2_0_0*P2_1_5;
-    const double G2_2_0 = Dinv2_0_0*P2_2_5;
-    const double G2_3_0 = Dinv2_0_0*P2_3_5;
-    const double G2_4_0 = Dinv2_0_0*P2_4_5;
-    const double G2_5_0 = Dinv2_0_0*P2_5_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t54 = -P2_1_3;
-    const double t55 = 0.154*G2_5_0;
-    const double P1_0_0 = -G2_1_0*P2_1_5 - 0.154*G2_1_0*P2_5_5 - 0.023716*G2_5_0*P2_5_5 + P2_1_1 - P2_1_5*t55 + 0.308*P2_1_5 + 0.023716*P2_5_5 - l2_1*(-G2_3_0*P2_1_5 - t54) - 0.154*l2_1*(-G2_3_0*P2_5_5 + P2_3_5) - l2_1*(-G2_1_0*P2_3_5 - 0.154*G2_5_0*P2_3_5 + 0.154*P2_3_5 - l2_1*(-G2_3_0*P2_3_5 + P2_3_3) - t54) + 4.166100000000001;
-    const double t56 = 0.023716*P2_4_5;
-    const double t57 = 0.154*P2_2_5;
-    const double t58 = 0.154*P2_4_5;
-    const double t59 = l2_1*(-G2_3_0*P2_4_5 + P2_3_4);
-    const double P1_0_1 = G2_1_0*P2_2_5 - G2_1_0*t58 - G2_5_0*t56 + G2_5_0*t57 - P2_1_2 + 0.154*P2_1_4 + l2_1*(-G2_3_0*P2_2_5 + P2_2_3) + t56 - t57 - 0.154*t59;
-    const double t60 = 0.154*P2_0_5;
-    const double P1_0_2 = G2_1_0*P2_0_5 + G2_5_0*t60 - P2_0_1 + l2_1*(-G2_3_0*P2_0_5 + P2_0_3) - l2_1*(-G2_1_0*P2_4_5 - G2_5_0*t58 + P2_1_4 + 0.154*P2_4_5 - t59) - t60;
-    const double P1_1_1 = -G2_2_0*P2_2_5 + G2_2_0*t58 - G2_4_0*t56 + G2_4_0*t57 + P2_2_2 - 0.308*P2_2_4 + 0.023716*P2_4_4 + 4.158100000000001;
-    const double P1_1_2 = -G2_2_0*P2_0_5 + 0.154*G2_4_0*P2_0_5 + P2_0_2 - 0.154*P2_0_4 - l2_1*(G2_2_0*P2_4_5 - G2_4_0*t58 - P2_2_4 + 0.154*P2_4_4);
-    const double P1_2_2 = -G2_0_0*P2_0_5 + P2_0_0 + l2_1*(-G2_4_0*P2_0_5 + P2_0_4) - l2_1*(G2_0_0*P2_4_5 - P2_0_4 - l2_1*(-G2_4_0*P2_4_5 + P2_4_4)) + 0.018;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_2_2;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_2;
-    const double G1_1_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t61 = -P1_0_1;
-    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t61)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t61) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.3684332225;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* z5: z(k) (4.20) */
-    const double t62 = 1.6964593900000002*V5_2;
-    const double z5_0 = -V5_1*t62 + 1.6967593900000002*zeta5_0 - 0.9266700000000001*zeta5_4;
-    const double z5_1 = V5_0*t62 + 1.6967593900000002*zeta5_1 + 0.9266700000000001*zeta5_3;
-    const double z5_2 = -0.0003*zeta4_1;
-    const double t63 = 0.9266700000000001*V5_2;
-    const double z5_3 = V5_0*t63 + 0.9266700000000001*zeta5_1 + 0.51*zeta5_3;
-    const double z5_4 = V5_1*t63 - 0.9266700000000001*zeta5_0 + 0.51*zeta5_4;
-    const double z5_5 = -0.9266700000000001*V5_0*V5_0 - 0.9266700000000001*V5_1*V5_1 - 0.51*zeta4_4;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu5_0 = 3333.3333333333335*tau[5] - 3333.3333333333335*z5_2;
-    /* z4: z(k) (4.20) */
-    const double t64 = 0.20442427999999993*V4_1;
-    const double z4_0 = V4_2*t64 + c_q_5*z5_0 - s_q_5*z5_1 - 0.35657999999999995*zeta3_4 + 0.20482427999999994*zeta4_0;
-    const double z4_1 = -1.0*tau[5] + 0.0004*zeta4_1;
-    const double z4_2 = -V4_0*t64 + c_q_5*z5_1 + s_q_5*z5_0 + 0.20482427999999994*zeta3_1 + 0.35657999999999995*zeta4_3;
-    const double t65 = 0.35657999999999995*V4_1;
-    const double z4_3 = -V4_0*t65 + c_q_5*z5_3 - s_q_5*z5_4 + 0.35657999999999995*zeta3_1 + 0.63*zeta4_3;
-    const double z4_4 = 0.35657999999999995*V4_0*V4_0 + 0.35657999999999995*V4_2*V4_2 - z5_5 + 0.63*zeta4_4;
-    const double z4_5 = -V4_2*t65 + c_q_5*z5_4 + s_q_5*z5_3 + 0.63*zeta3_4 - 0.35657999999999995*zeta4_0;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t66 = tau[4] - z4_2;
-    const double nu4_0 = Dinv4_0_0*t66;
-    /* z3: z(k) (4.20) */
-    const double t67 = -0.00536544*V3_1 + 0.00414928*V3_2;
-    const double t68 = 0.01014112*V3_1 - 0.00536544*V3_2;
-    const double z3_0 = V3_1*t67 - V3_2*t68 + c_q_4*z4_0 - s_q_4*z4_1 + 0.014290399999999998*zeta3_0 + 0.09936*zeta3_4 - 0.05832*zeta3_5;
-    const double t69 = 0.014290399999999998*V3_0;
-    const double z3_1 = G4_2_0*t66 - V3_0*t67 + V3_2*t69 + 0.00536544*a1_1 + z4_2 + 0.01014112*zeta3_1 - 0.09936*zeta3_3;
-    const double z3_2 = V3_0*t68 - V3_1*t69 - 0.00414928*a1_1 - c_q_4*z4_1 - s_q_4*z4_0 - 0.00536544*zeta3_1 + 0.05832*zeta3_3;
-    const double t70 = G4_3_0*t66 + z4_3;
-    const double z3_3 = -0.05832*V3_0*V3_1 - 0.09936*V3_0*V3_2 - 0.05832*a1_1 + c_q_4*t70 - s_q_4*z4_4 - 0.09936*zeta3_1 + 1.08*zeta3_3;
-    const double t71 = V3_0*V3_0;
-    const double t72 = -0.09936*V3_1 + 0.05832*V3_2;
-    const double z3_4 = V3_2*t72 + 0.05832*t71 + z4_5 + 0.09936*zeta3_0 + 1.08*zeta3_4;
-    const double z3_5 = -V3_1*t72 - c_q_4*z4_4 - s_q_4*t70 + 0.09936*t71 - 0.05832*zeta3_0 + 1.08*zeta3_5;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t73 = tau[3] - z3_2;
-    const double nu3_0 = Dinv3_0_0*t73;
-    /* z2: z(k) (4.20) */
-    const double t74 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
-    const double t75 = G3_0_0*t73 + z3_0;
-    const double t76 = G3_1_0*t73 + z3_1;
-    const double z2_0 = V1_0*t74 - 0.5562149249999999*a1_1 + c_q_3*t75 - s_q_3*t76 + 179.1579396325*t6 + 27.39975*zeta2_4;
-    const double t77 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
-    const double z2_1 = -V1_1*t77 + 179.1579396325*a1_0 + c_q_3*t76 + qd[1]*t74 + s_q_3*t75 - 0.0203*z3_5 - 27.39975*zeta2_3 - 0.08627499999999999*zeta2_5;
-    const double t78 = G3_4_0*t73 + z3_4;
-    const double t79 = c_q_3*t78;
-    const double t80 = G3_3_0*t73 + z3_3;
-    const double t81 = s_q_3*t80;
-    const double z2_2 = G3_2_0*t73 - V1_0*t77 - 0.0077513825*a1_1 - 179.1579396325*t5 + 0.0203*t79 + 0.0203*t81 + z3_2 + 0.08627499999999999*zeta2_4;
-    const double t82 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
-    const double z2_3 = V1_1*t82 - 27.39975*a1_0 + c_q_3*t80 - s_q_3*t78 - 0.08627499999999999*t2 + 4.25*zeta2_3;
-    const double z2_4 = -0.08627499999999999*a1_1 - 0.08627499999999999*t5 + 27.39975*t6 + t79 + t81 + 4.25*zeta2_4;
-    const double z2_5 = -0.08627499999999999*a1_0 - qd[1]*t82 + 27.39975*t2 + z3_5 + 4.25*zeta2_5;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t83 = tau[2] - z2_5;
-    const double nu2_0 = Dinv2_0_0*t83;
-    /* z1: z(k) (4.20) */
-    const double z1_0 = G2_1_0*t83 - 4.140100000000001*V1_1*qd[1] + 4.166100000000001*a1_0 + l2_1*(-G2_3_0*t83 - z2_3) + t55*t83 + z2_1 + 0.154*z2_5 + 4.509*zeta1_4;
-    const double t84 = G2_4_0*t83;
-    const double z1_1 = -G2_2_0*t83 + 4.158100000000001*a1_1 + 4.148100000000001*t5 + 0.154*t84 - z2_2 + 0.154*z2_4 - 4.509*zeta1_3;
-    const double z1_2 = -G2_0_0*t83 - l2_1*(t84 + z2_4) - 0.008000000000000007*t6 - z2_0;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t85 = tau[1] - z1_2;
-    const double nu1_0 = Dinv1_0_0*t85;
-    /* z0: z(k) (4.20) */
-    const double z0_2 = -c_q_1*(G1_1_0*t85 + z1_1) - s_q_1*(G1_0_0*t85 + z1_0);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0 = Dinv0_0_0*(tau[0] - z0_2);
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t86 = nu0_0*s_q_1;
-    const double t87 = c_q_1*nu0_0;
-    const double qdd1_0 = G1_0_0*t86 + G1_1_0*t87 + nu1_0;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0 = -t86;
-    const double lam1_1 = -t87;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_4 = -l2_1*qdd1_0 + 0.154*lam1_1;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double t88 = 0.154*lam1_0;
-    const double t89 = l2_1*lam1_0;
-    const double qdd2_0 = G2_0_0*qdd1_0 - G2_1_0*lam1_0 + G2_2_0*lam1_1 + G2_3_0*t89 - G2_4_0*lam2_4 - G2_5_0*t88 + nu2_0;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_3 = -t89;
-    const double lam2_5 = qdd2_0 + t88;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0 = -c_q_3*qdd1_0 + lam1_0*s_q_3;
-    const double lam3_1 = c_q_3*lam1_0 + qdd1_0*s_q_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t90 = -0.0203*lam1_1 + lam2_4;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_3 = c_q_3*lam2_3 + s_q_3*t90;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0 = -G3_0_0*lam3_0 - G3_1_0*lam3_1 + G3_2_0*lam1_1 - G3_3_0*lam3_3 - G3_4_0*(c_q_3*t90 - lam2_3*s_q_3) + nu3_0;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_2 = -lam1_1 + qdd3_0;
-    const double lam3_5 = -0.0203*lam1_0 + lam2_5;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0 = -G4_2_0*lam3_1 - G4_3_0*(c_q_4*lam3_3 - lam3_5*s_q_4) + nu4_0;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_1 = -c_q_4*lam3_2 - lam3_0*s_q_4;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0 = 1.0*lam4_1 + nu5_0;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    const double alpha1_4 = -9.81*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_3 = -a1_0*l2_1 + a2_3;
+    const double alpha2_4 = 0.154*a1_1 + a2_4 + alpha1_3;
+    const double alpha2_5 = 0.154*a1_0 + a2_5 - alpha1_4;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = a1_0*s_q_3 + a3_0;
+    const double alpha3_1 = a1_0*c_q_3 + a3_1;
+    const double t11 = -0.0203*a1_1 + alpha2_4;
+    const double alpha3_3 = a3_3 + alpha2_3*c_q_3 + s_q_3*t11;
+    const double alpha3_4 = a3_4 - alpha2_3*s_q_3 + c_q_3*t11;
+    const double alpha3_5 = -0.0203*a1_0 + a3_5 + alpha2_5;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = a1_1*s_q_4 + a4_0 + alpha3_0*c_q_4;
+    const double alpha4_1 = a1_1*c_q_4 + a4_1 - alpha3_0*s_q_4;
+    const double alpha4_3 = alpha3_3*c_q_4 - alpha3_5*s_q_4;
+    const double alpha4_4 = -alpha3_3*s_q_4 - alpha3_5*c_q_4;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_0 = a5_0 + alpha3_1*s_q_5 + alpha4_0*c_q_5;
+    const double alpha5_1 = a5_1 + alpha3_1*c_q_5 - alpha4_0*s_q_5;
+    const double alpha5_3 = alpha3_4*s_q_5 + alpha4_3*c_q_5;
+    const double alpha5_4 = alpha3_4*c_q_5 - alpha4_3*s_q_5;
+    /* f5: spatial force f(k) (2.29) */
+    const double t12 = 1.6964593900000002*V5_2;
+    const double f5_0 = -V5_1*t12 + 1.6967593900000002*alpha5_0 - 0.9266700000000001*alpha5_4;
+    const double f5_1 = V5_0*t12 + 1.6967593900000002*alpha5_1 + 0.9266700000000001*alpha5_3;
+    const double f5_2 = -0.0003*alpha4_1;
+    const double t13 = 0.9266700000000001*V5_2;
+    const double f5_3 = V5_0*t13 + 0.9266700000000001*alpha5_1 + 0.51*alpha5_3;
+    const double f5_4 = V5_1*t13 - 0.9266700000000001*alpha5_0 + 0.51*alpha5_4;
+    const double f5_5 = -0.9266700000000001*V5_0*V5_0 - 0.9266700000000001*V5_1*V5_1 - 0.51*alpha4_4;
+    /* f4: spatial force f(k) (2.29) */
+    const double t14 = 0.20442427999999993*V4_1;
+    const double f4_0 = V4_2*t14 - 0.35657999999999995*alpha3_4 + 0.20482427999999994*alpha4_0 + c_q_5*f5_0 - f5_1*s_q_5;
+    const double f4_1 = 0.0004*alpha4_1 - f5_2;
+    const double f4_2 = -V4_0*t14 + 0.20482427999999994*alpha3_1 + 0.35657999999999995*alpha4_3 + c_q_5*f5_1 + f5_0*s_q_5;
+    const double t15 = 0.35657999999999995*V4_1;
+    const double f4_3 = -V4_0*t15 + 0.35657999999999995*alpha3_1 + 0.63*alpha4_3 + c_q_5*f5_3 - f5_4*s_q_5;
+    const double f4_4 = 0.35657999999999995*V4_0*V4_0 + 0.35657999999999995*V4_2*V4_2 + 0.63*alpha4_4 - f5_5;
+    const double f4_5 = -V4_2*t15 + 0.63*alpha3_4 - 0.35657999999999995*alpha4_0 + c_q_5*f5_4 + f5_3*s_q_5;
+    /* f3: spatial force f(k) (2.29) */
+    const double t16 = -0.00536544*V3_1 + 0.00414928*V3_2;
+    const double t17 = 0.01014112*V3_1 - 0.00536544*V3_2;
+    const double f3_0 = V3_1*t16 - V3_2*t17 + 0.014290399999999998*alpha3_0 + 0.09936*alpha3_4 - 0.05832*alpha3_5 + c_q_4*f4_0 - f4_1*s_q_4;
+    const double t18 = 0.014290399999999998*V3_0;
+    const double f3_1 = -V3_0*t16 + V3_2*t18 + 0.00536544*a1_1 + 0.01014112*alpha3_1 - 0.09936*alpha3_3 + f4_2;
+    const double f3_2 = V3_0*t17 - V3_1*t18 - 0.00414928*a1_1 - 0.00536544*alpha3_1 + 0.05832*alpha3_3 - c_q_4*f4_1 - f4_0*s_q_4;
+    const double f3_3 = -0.05832*V3_0*V3_1 - 0.09936*V3_0*V3_2 - 0.05832*a1_1 - 0.09936*alpha3_1 + 1.08*alpha3_3 + c_q_4*f4_3 - f4_4*s_q_4;
+    const double t19 = V3_0*V3_0;
+    const double t20 = -0.09936*V3_1 + 0.05832*V3_2;
+    const double f3_4 = V3_2*t20 + 0.09936*alpha3_0 + 1.08*alpha3_4 + f4_5 + 0.05832*t19;
+    const double f3_5 = -V3_1*t20 - 0.05832*alpha3_0 + 1.08*alpha3_5 - c_q_4*f4_4 - f4_3*s_q_4 + 0.09936*t19;
+    /* f2: spatial force f(k) (2.29) */
+    const double t21 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
+    const double f2_0 = V1_0*t21 - 0.5562149249999999*a1_1 + 27.39975*alpha2_4 + c_q_3*f3_0 - f3_1*s_q_3 + 179.1579396325*t6;
+    const double t22 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
+    const double f2_1 = -V1_1*t22 + 179.1579396325*a1_0 - 27.39975*alpha2_3 - 0.08627499999999999*alpha2_5 + c_q_3*f3_1 + f3_0*s_q_3 - 0.0203*f3_5 + qd[1]*t21;
+    const double t23 = c_q_3*f3_4;
+    const double t24 = f3_3*s_q_3;
+    const double f2_2 = -V1_0*t22 - 0.0077513825*a1_1 + 0.08627499999999999*alpha2_4 + f3_2 + 0.0203*t23 + 0.0203*t24 - 179.1579396325*t5;
+    const double t25 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
+    const double f2_3 = V1_1*t25 - 27.39975*a1_0 + 4.25*alpha2_3 + c_q_3*f3_3 - f3_4*s_q_3 - 0.08627499999999999*t2;
+    const double f2_4 = -0.08627499999999999*a1_1 + 4.25*alpha2_4 + t23 + t24 - 0.08627499999999999*t5 + 27.39975*t6;
+    const double f2_5 = -0.08627499999999999*a1_0 + 4.25*alpha2_5 + f3_5 - qd[1]*t25 + 27.39975*t2;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_0 = 4.166100000000001*a1_0 + 4.509*alpha1_4 + f2_1 - f2_3*l2_1 + 0.154*f2_5 - 4.140100000000001*t10;
+    const double f1_1 = 4.158100000000001*a1_1 - 4.509*alpha1_3 - f2_2 + 0.154*f2_4 + 4.148100000000001*t5;
+    const double f1_2 = -f2_0 - f2_4*l2_1 - 0.008000000000000007*t6;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = -c_q_1*f1_1 - f1_0*s_q_1;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_0 = 1.6967593900000002*c_q_5*c_q_5 + 1.6967593900000002*s_q_5*s_q_5 + 0.20482427999999994;
+    const double Rc4_2_2 = Rc4_0_0;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = 1.28325*s_q_4;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = 1.28325*c_q_4;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = F3_4_3_0 - 0.09936;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t26 = s_q_4*s_q_4;
+    const double t27 = c_q_4*c_q_4;
+    const double Rc3_0_0 = Rc4_0_0*t27 + 0.0007*t26 + 0.014290399999999998;
+    const double Rc3_0_2 = -Rc4_0_0*c_q_4*s_q_4 + 0.0007*c_q_4*s_q_4;
+    const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
+    const double Rc3_2_2 = Rc4_0_0*t26 + 0.0007*t27 + 0.00414928;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t28 = Rch3_0*c_q_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_4_0 = 0.05832*s_q_3 + t28;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = F2_3_4_0 + 0.13134099999999999;
+    const double t29 = Rch3_0*s_q_3;
+    const double Rch2_1 = -0.05832*c_q_3 + t29;
+    const double Rch2_2 = Rch3_2 - 27.39975;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t30 = c_q_3*c_q_3;
+    const double t31 = s_q_3*s_q_3;
+    const double Rc2_0_0 = Rc3_0_0*t30 + Rc3_1_1*t31 + 179.15618824999999;
+    const double t32 = c_q_3*s_q_3;
+    const double Rc2_0_1 = Rc3_0_0*t32 - Rc3_1_1*t32 + 0.0011838959999999998*c_q_3 - 0.0203*t29;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc3_0_2*c_q_3 + 0.00536544*s_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_2 = F2_3_0_0 - 0.0203*Rch3_2 + 0.5562149249999999;
+    const double t33 = 0.0023677919999999996*s_q_3 + 0.0406*t28;
+    const double Rc2_1_1 = Rc3_0_0*t31 + Rc3_1_1*t30 + t33 + 179.1588544723;
+    const double Rc2_1_2 = Rc3_0_2*s_q_3 - 0.00536544*c_q_3;
+    const double Rc2_2_2 = Rc3_2_2 + t33 + 0.0086662223;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t34 = -0.308*Rch2_0;
+    const double t35 = -2.0*Rch2_2*l2_1 + 6.470000000000001*l2_1*l2_1;
+    const double Rc1_0_0 = Rc2_1_1 + t34 + t35 + 4.319542520000001;
+    const double Rc1_0_1 = -Rc2_1_2 - Rch2_1*l2_1;
+    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
+    const double Rc1_1_1 = Rc2_2_2 + t34 + 4.3115425200000015;
+    const double Rc1_1_2 = Rc2_0_2 + Rch2_0*l2_1 + 0.154*Rch2_2 - 0.99638*l2_1;
+    const double Rc1_2_2 = Rc2_0_0 + t35 + 0.018;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = -c_q_1*(-Rc1_0_1*s_q_1 - Rc1_1_1*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 - Rc1_0_1*c_q_1) + 0.3684332225;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = 0.99638 - Rch2_0;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc2_1_2;
+    const double F2_3_2_0 = Rc3_2_2 + 0.0011838959999999998*s_q_3 + 0.0203*t28;
+    const double F2_3_3_0 = -Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_1_0 - F2_3_3_0*l2_1;
+    const double F1_3_1_0 = -F2_3_2_0 + 0.154*F2_3_4_0;
+    const double F1_3_2_0 = -F2_3_0_0 - F2_3_4_0*l2_1;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -F1_3_0_0*s_q_1 - F1_3_1_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = -Rch3_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -Rc4_2_2*s_q_3;
+    const double F2_4_1_0 = -0.0203*F3_4_5_0 + Rc4_2_2*c_q_3;
+    const double F2_4_4_0 = F3_4_3_0*s_q_3;
+    const double F2_4_2_0 = 0.0203*F2_4_4_0;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_1_0 - F2_4_3_0*l2_1 + 0.154*F3_4_5_0;
+    const double F1_4_1_0 = -F2_4_2_0 + 0.154*F2_4_4_0;
+    const double F1_4_2_0 = -F2_4_0_0 - F2_4_4_0*l2_1;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -F1_4_0_0*s_q_1 - F1_4_1_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = 0.0003*s_q_4;
+    const double F3_5_2_0 = 0.0003*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3;
+    const double F2_5_1_0 = F3_5_0_0*s_q_3;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -F2_5_1_0*s_q_1 + F3_5_2_0*c_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3333.3333333333335*F0_5_2_0;
+    const double ltdl_L5_1 = -3333.3333333333335*F2_5_0_0;
+    const double ltdl_L5_3 = 3333.3333333333335*F3_5_2_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F3_4_5_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    const double ltdl_A3_3 = -F3_5_2_0*ltdl_L5_3 + Rc3_2_2;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F3_4_5_0*ltdl_L4_0;
+    const double ltdl_A2_1 = -F3_4_5_0*ltdl_L4_1 - Rch2_1;
+    const double ltdl_A2_2 = -F3_4_5_0*ltdl_L4_2 + 6.470000000000001;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_2_0*ltdl_L4_0 + F2_5_0_0*ltdl_L5_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0;
+    const double ltdl_A1_1 = -F1_4_2_0*ltdl_L4_1 + F2_5_0_0*ltdl_L5_1 + Rc1_2_2 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = -f5_2 + tau[5];
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = -f4_2 + tau[4];
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = -f3_2 - ltdl_L5_3*ltdl_xy5_0 + tau[3];
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = -f2_5 - ltdl_L4_2*ltdl_xy4_0 + tau[2];
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = -f1_2 - ltdl_L2_1*ltdl_xy2_0 - ltdl_L3_1*ltdl_xy3_0 - ltdl_L4_1*ltdl_xy4_0 - ltdl_L5_1*ltdl_xy5_0 + tau[1];
+    /* ltdl_xy0: y = L^-T b */
+    const double ltdl_xy0_0 = -f0_2 - ltdl_L1_0*ltdl_xy1_0 - ltdl_L2_0*ltdl_xy2_0 - ltdl_L3_0*ltdl_xy3_0 - ltdl_L4_0*ltdl_xy4_0 - ltdl_L5_0*ltdl_xy5_0 + tau[0];
+    /* ltdl_x0: x = L^-1 D^-1 y */
+    const double ltdl_x0_0 = ltdl_dinv0_0*ltdl_xy0_0;
+    /* ltdl_x1: x = L^-1 D^-1 y */
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
+    /* ltdl_x2: x = L^-1 D^-1 y */
+    const double ltdl_x2_0 = -ltdl_L2_0*ltdl_x0_0 - ltdl_L2_1*ltdl_x1_0 + ltdl_dinv2_0*ltdl_xy2_0;
+    /* ltdl_x3: x = L^-1 D^-1 y */
+    const double ltdl_x3_0 = -ltdl_L3_0*ltdl_x0_0 - ltdl_L3_1*ltdl_x1_0 + ltdl_dinv3_0*ltdl_xy3_0;
+    /* ltdl_x4: x = L^-1 D^-1 y */
+    const double ltdl_x4_0 = -ltdl_L4_0*ltdl_x0_0 - ltdl_L4_1*ltdl_x1_0 - ltdl_L4_2*ltdl_x2_0 + ltdl_dinv4_0*ltdl_xy4_0;
+    /* ltdl_x5: x = L^-1 D^-1 y */
+    const double ltdl_x5_0 = -ltdl_L5_0*ltdl_x0_0 - ltdl_L5_1*ltdl_x1_0 - ltdl_L5_3*ltdl_x3_0 + 3333.3333333333335*ltdl_xy5_0;
 
     /* Outputs: qdd (6) */
-    qdd[0] = nu0_0;
-    qdd[1] = qdd1_0;
-    qdd[2] = qdd2_0;
-    qdd[3] = qdd3_0;
-    qdd[4] = qdd4_0;
-    qdd[5] = qdd5_0;
+    qdd[0] = ltdl_x0_0;
+    qdd[1] = ltdl_x1_0;
+    qdd[2] = ltdl_x2_0;
+    qdd[3] = ltdl_x3_0;
+    qdd[4] = ltdl_x4_0;
+    qdd[5] = ltdl_x5_0;
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -1279,18 +1205,20 @@ void stanford_jacobian(const double* q, double* J)
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[4] = { q[0], q[1], q[3], q[4] };
+    double soagen_s[4], soagen_c[4];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 4);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
     /* l2: l(k+1,k): origin O(k) in the parent's frame (3.1) */
     const double l2_1 = -1.0*q[2];
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
     /* shared by the outputs */
     const double t0 = c_q_0*s_q_1;
     const double t1 = c_q_0*c_q_3;
@@ -1358,7 +1286,7 @@ void stanford_jacobian(const double* q, double* J)
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
  * Part I Sec. 3 below (3.17).
- * Operations: 142 mul, 77 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries. */
+ * Operations: 138 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries. */
 void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 {
     /* Inputs */
@@ -1366,20 +1294,22 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     (void)qd;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[0], q[1], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* l2: l(k+1,k): origin O(k) in the parent's frame (3.1) */
     const double l2_1 = -1.0*q[2];
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
     /* V1: spatial velocity V(k) (2.25) */
     const double t0 = qd[0]*s_q_1;
     const double V1_0 = -t0;
@@ -1396,19 +1326,19 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double a2_4 = V1_0*V1_1*l2_1 + 0.154*V1_0*qd[1] + qd[1]*t4;
     const double a2_5 = l2_1*t2 - qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
-    const double V3_0 = V1_0*s_q_3 - c_q_3*qd[1];
+    const double t5 = V1_0*s_q_3;
+    const double t6 = c_q_3*qd[1];
+    const double V3_0 = t5 - t6;
     const double V3_1 = V1_0*c_q_3 + qd[1]*s_q_3;
     const double V3_2 = -V1_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = V3_1*qd[3];
     const double a3_1 = -V3_0*qd[3];
-    const double t5 = V1_1*V1_1;
-    const double t6 = 0.0203*c_q_3;
-    const double t7 = 0.0203*s_q_3;
-    const double t8 = -V3_0*t7 - V3_1*t6;
-    const double a3_3 = V3_1*t8 - t5*t6;
-    const double a3_4 = -V3_0*t8 + t5*t7;
-    const double a3_5 = -V1_1*V3_0*t6 + 0.0203*V1_1*V3_1*s_q_3;
+    const double t7 = 0.0203*qd[1];
+    const double t8 = -0.0203*V1_1*V1_1 - 0.0203*t2;
+    const double a3_3 = c_q_3*t8 - t5*t7;
+    const double a3_4 = -0.0203*V1_0*t6 - s_q_3*t8;
+    const double a3_5 = V1_1*t7;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = V3_0*c_q_4 - V3_2*s_q_4;
     const double V4_1 = -V3_0*s_q_4 - V3_2*c_q_4;
@@ -1483,435 +1413,297 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Part II (6.10).
- * Operations: 750 mul, 500 add, 5 div, 10 sin/cos, 0 sqrt; 362 temporaries. */
+ * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
+ * Operations: 433 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 195 temporaries. */
 void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
     (void)q;
 
     /* Intermediate terms */
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_0 = cos(q[0]);
-    const double s_q_0 = sin(q[0]);
-    const double c_q_1 = cos(q[1]);
-    const double s_q_1 = sin(q[1]);
+    /* sin/cos of the joint angles: all at once, W per vector (soagen_sincos) */
+    const double soagen_x[5] = { q[0], q[1], q[3], q[4], q[5] };
+    double soagen_s[5], soagen_c[5];
+    soagen_sincos(soagen_x, soagen_s, soagen_c, 5);
+    const double c_q_0 = soagen_c[0];
+    const double s_q_0 = soagen_s[0];
+    const double c_q_1 = soagen_c[1];
+    const double s_q_1 = soagen_s[1];
+    const double c_q_3 = soagen_c[2];
+    const double s_q_3 = soagen_s[2];
+    const double c_q_4 = soagen_c[3];
+    const double s_q_4 = soagen_s[3];
+    const double c_q_5 = soagen_c[4];
+    const double s_q_5 = soagen_s[4];
     /* l2: l(k+1,k): origin O(k) in the parent's frame (3.1) */
     const double l2_1 = -1.0*q[2];
-    /* sin/cos of the joint angles, each computed once */
-    const double c_q_3 = cos(q[3]);
-    const double s_q_3 = sin(q[3]);
-    const double c_q_4 = cos(q[4]);
-    const double s_q_4 = sin(q[4]);
-    const double c_q_5 = cos(q[5]);
-    const double s_q_5 = sin(q[5]);
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t0 = c_q_5*c_q_5;
-    const double t1 = s_q_5*s_q_5;
-    const double P4_0_0 = 1.6967593900000002*t0 + 1.6967593900000002*t1 + 0.20482427999999994;
-    const double P4_2_3 = 0.9266700000000001*t0 + 0.9266700000000001*t1 + 0.35657999999999995;
-    const double P4_0_5 = -P4_2_3;
-    const double P4_2_2 = P4_0_0;
-    const double P4_3_3 = 0.51*t0 + 0.51*t1 + 0.63;
-    const double P4_5_5 = P4_3_3;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0 = 1.0/P4_2_2;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_2_0 = Dinv4_0_0*P4_2_2;
-    const double G4_3_0 = Dinv4_0_0*P4_2_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t2 = s_q_4*s_q_4;
-    const double t3 = c_q_4*c_q_4;
-    const double P3_0_0 = P4_0_0*t3 + 0.0004*t2 + 0.014290399999999998;
-    const double t4 = c_q_4*s_q_4;
-    const double P3_0_2 = -P4_0_0*t4 + 0.0004*c_q_4*s_q_4;
-    const double P3_0_4 = P4_0_5*c_q_4 + 0.09936;
-    const double P3_1_1 = -G4_2_0*P4_2_2 + P4_2_2 + 0.01014112;
-    const double t5 = -G4_2_0*P4_2_3 + P4_2_3;
-    const double P3_1_3 = c_q_4*t5 - 0.09936;
-    const double P3_1_5 = -s_q_4*t5;
-    const double P3_2_2 = P4_0_0*t2 + 0.0004*t3 + 0.00414928;
-    const double P3_2_4 = -P4_0_5*s_q_4;
-    const double t6 = -G4_3_0*P4_2_3 + P4_3_3;
-    const double P3_3_3 = 1.1400000000000001*t2 + t3*t6 + 1.08;
-    const double P3_3_5 = 1.1400000000000001*c_q_4*s_q_4 - t4*t6;
-    const double P3_4_4 = P4_5_5 + 1.08;
-    const double P3_5_5 = t2*t6 + 1.1400000000000001*t3 + 1.08;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0 = 1.0/P3_2_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0 = Dinv3_0_0*P3_0_2;
-    const double G3_1_0 = -0.00536544*Dinv3_0_0;
-    const double G3_2_0 = Dinv3_0_0*P3_2_2;
-    const double G3_3_0 = 0.05832*Dinv3_0_0;
-    const double G3_4_0 = Dinv3_0_0*P3_2_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t7 = -G3_0_0*P3_0_2 + P3_0_0;
-    const double t8 = G3_1_0*s_q_3;
-    const double t9 = P3_0_2*t8 + c_q_3*t7;
-    const double t10 = 0.00536544*G3_1_0 + P3_1_1;
-    const double t11 = G3_0_0*c_q_3;
-    const double t12 = -s_q_3*t10 + 0.00536544*t11;
-    const double P2_0_0 = c_q_3*t9 - s_q_3*t12 + 179.15618824999999;
-    const double t13 = 0.0011838959999999998*c_q_3;
-    const double t14 = P3_1_5*s_q_3;
-    const double P2_0_1 = c_q_3*t12 + s_q_3*t9 + t13 + 0.0203*t14;
-    const double t15 = -G3_0_0*P3_2_2 + P3_0_2;
-    const double t16 = -G3_1_0*P3_2_2 - 0.00536544;
-    const double t17 = -G3_0_0*P3_2_4 + P3_0_4;
-    const double t18 = P3_2_4*t8 + c_q_3*t17;
-    const double t19 = c_q_3*t18;
-    const double t20 = -0.05832*G3_1_0 + P3_1_3;
-    const double t21 = 0.05832*c_q_3;
-    const double t22 = -G3_0_0*t21 - s_q_3*t20;
-    const double t23 = s_q_3*t22;
-    const double P2_0_2 = c_q_3*t15 - s_q_3*t16 + 0.0203*t19 + 0.0203*t23 + 0.5562149249999999;
-    const double P2_0_3 = c_q_3*t22 - s_q_3*t18;
-    const double P2_0_4 = t19 + t23 + 27.39975;
-    const double P2_0_5 = -t14 - t21;
-    const double t24 = 0.0203*P3_1_5;
-    const double t25 = G3_0_0*s_q_3;
-    const double t26 = G3_1_0*c_q_3;
-    const double P2_1_1 = 0.00041208999999999994*P3_5_5 - c_q_3*t24 + c_q_3*(c_q_3*t10 - t24 + 0.00536544*t25) + s_q_3*(-P3_0_2*t26 + s_q_3*t7 + 0.0011838959999999998) + 0.0011838959999999998*s_q_3 + 179.1579396325;
-    const double t27 = -P3_2_4*t26 + s_q_3*t17;
-    const double t28 = c_q_3*t27;
-    const double t29 = 0.0203*P3_3_5;
-    const double t30 = 0.05832*s_q_3;
-    const double t31 = -G3_0_0*t30 + c_q_3*t20 - t29;
-    const double t32 = s_q_3*t31;
-    const double P2_1_2 = c_q_3*t16 + s_q_3*t15 + 0.0203*t28 + 0.0203*t32;
-    const double P2_1_3 = c_q_3*t31 - s_q_3*t27 - 27.39975;
-    const double P2_1_4 = t28 + t32;
-    const double P2_1_5 = P3_1_5*c_q_3 - 0.0203*P3_5_5 - t30 - 0.08627499999999999;
-    const double t33 = -P3_2_4;
-    const double t34 = 0.0203*c_q_3;
-    const double t35 = -G3_4_0*P3_2_4 + P3_4_4;
-    const double t36 = G3_3_0*s_q_3;
-    const double t37 = P3_2_4*t36;
-    const double t38 = -G3_2_0*P3_2_4 + 0.0203*c_q_3*t35 - t33 - 0.0203*t37;
-    const double t39 = c_q_3*t38;
-    const double t40 = 0.0203*s_q_3;
-    const double t41 = -0.05832*G3_3_0 + P3_3_3;
-    const double t42 = -0.05832*G3_2_0 - G3_4_0*t13 + 0.0203*s_q_3*t41 + 0.05832;
-    const double t43 = s_q_3*t42;
-    const double P2_2_2 = -G3_2_0*P3_2_2 + P3_2_2 + t34*(-G3_4_0*P3_2_2 - t33) + 0.0203*t39 + t40*(-G3_3_0*P3_2_2 + 0.05832) + 0.0203*t43 + 0.0077513825;
-    const double P2_2_3 = c_q_3*t42 - s_q_3*t38;
-    const double P2_2_4 = t39 + t43 + 0.08627499999999999;
-    const double P2_2_5 = s_q_3*t29;
-    const double t44 = G3_4_0*t30 + c_q_3*t41;
-    const double t45 = G3_3_0*c_q_3;
-    const double t46 = -P3_2_4*t45 - s_q_3*t35;
-    const double P2_3_3 = c_q_3*t44 - s_q_3*t46 + 4.25;
-    const double P2_3_4 = c_q_3*t46 + s_q_3*t44;
-    const double P2_3_5 = P3_3_5*c_q_3;
-    const double P2_4_4 = c_q_3*(c_q_3*t35 - t37) + s_q_3*(-G3_4_0*t21 + s_q_3*t41) + 4.25;
-    const double P2_4_5 = P3_3_5*s_q_3;
-    const double P2_5_5 = P3_5_5 + 4.25;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0 = 1.0/P2_5_5;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0 = Dinv2_0_0*P2_0_5;
-    const double G2_1_0 = Dinv2_0_0*P2_1_5;
-    const double G2_2_0 = Dinv2_0_0*P2_2_5;
-    const double G2_3_0 = Dinv2_0_0*P2_3_5;
-    const double G2_4_0 = Dinv2_0_0*P2_4_5;
-    const double G2_5_0 = Dinv2_0_0*P2_5_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t47 = -P2_1_3;
-    const double t48 = 0.154*G2_5_0;
-    const double P1_0_0 = -G2_1_0*P2_1_5 - 0.154*G2_1_0*P2_5_5 - 0.023716*G2_5_0*P2_5_5 + P2_1_1 - P2_1_5*t48 + 0.308*P2_1_5 + 0.023716*P2_5_5 - l2_1*(-G2_3_0*P2_1_5 - t47) - 0.154*l2_1*(-G2_3_0*P2_5_5 + P2_3_5) - l2_1*(-G2_1_0*P2_3_5 - 0.154*G2_5_0*P2_3_5 + 0.154*P2_3_5 - l2_1*(-G2_3_0*P2_3_5 + P2_3_3) - t47) + 4.166100000000001;
-    const double t49 = 0.023716*P2_4_5;
-    const double t50 = 0.154*P2_2_5;
-    const double t51 = 0.154*P2_4_5;
-    const double t52 = l2_1*(-G2_3_0*P2_4_5 + P2_3_4);
-    const double P1_0_1 = G2_1_0*P2_2_5 - G2_1_0*t51 - G2_5_0*t49 + G2_5_0*t50 - P2_1_2 + 0.154*P2_1_4 + l2_1*(-G2_3_0*P2_2_5 + P2_2_3) + t49 - t50 - 0.154*t52;
-    const double t53 = 0.154*P2_0_5;
-    const double P1_0_2 = G2_1_0*P2_0_5 + G2_5_0*t53 - P2_0_1 + l2_1*(-G2_3_0*P2_0_5 + P2_0_3) - l2_1*(-G2_1_0*P2_4_5 - G2_5_0*t51 + P2_1_4 + 0.154*P2_4_5 - t52) - t53;
-    const double P1_1_1 = -G2_2_0*P2_2_5 + G2_2_0*t51 - G2_4_0*t49 + G2_4_0*t50 + P2_2_2 - 0.308*P2_2_4 + 0.023716*P2_4_4 + 4.158100000000001;
-    const double P1_1_2 = -G2_2_0*P2_0_5 + 0.154*G2_4_0*P2_0_5 + P2_0_2 - 0.154*P2_0_4 - l2_1*(G2_2_0*P2_4_5 - G2_4_0*t51 - P2_2_4 + 0.154*P2_4_4);
-    const double P1_2_2 = -G2_0_0*P2_0_5 + P2_0_0 + l2_1*(-G2_4_0*P2_0_5 + P2_0_4) - l2_1*(G2_0_0*P2_4_5 - P2_0_4 - l2_1*(-G2_4_0*P2_4_5 + P2_4_4)) + 0.018;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0 = 1.0/P1_2_2;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0 = Dinv1_0_0*P1_0_2;
-    const double G1_1_0 = Dinv1_0_0*P1_1_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t54 = -P1_0_1;
-    const double P0_2_2 = -c_q_1*(-c_q_1*(-G1_1_0*P1_1_2 + P1_1_1) - s_q_1*(-G1_0_0*P1_1_2 - t54)) - s_q_1*(-c_q_1*(-G1_1_0*P1_0_2 - t54) - s_q_1*(-G1_0_0*P1_0_2 + P1_0_0)) + 0.3684332225;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_0_0 = Dinv0_0_0*s_q_1*s_q_1;
-    const double t55 = Dinv0_0_0*s_q_1;
-    const double Ups1_0_1 = c_q_1*t55;
-    const double t56 = G1_0_0*s_q_1 + G1_1_0*c_q_1;
-    const double Ups1_0_2 = -t55*t56;
-    const double Ups1_1_1 = Dinv0_0_0*c_q_1*c_q_1;
-    const double Ups1_1_2 = -Dinv0_0_0*c_q_1*t56;
-    const double Ups1_2_2 = Dinv0_0_0*t56*t56 + Dinv1_0_0;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups2_0_3 = Ups1_0_2*l2_1;
-    const double t57 = 0.154*Ups1_1_2;
-    const double t58 = -Ups1_2_2*l2_1 + t57;
-    const double Ups2_0_4 = -t58;
-    const double t59 = -G2_1_0 + G2_3_0*l2_1 - t48 + 0.154;
-    const double t60 = G2_2_0 - 0.154*G2_4_0;
-    const double t61 = G2_0_0 + G2_4_0*l2_1;
-    const double t62 = Ups1_0_2*t59 + Ups1_1_2*t60 + Ups1_2_2*t61;
-    const double Ups2_0_5 = -t62;
-    const double t63 = Ups1_0_0*l2_1;
-    const double Ups2_1_3 = -t63;
-    const double t64 = 0.154*Ups1_0_1;
-    const double Ups2_1_4 = -Ups2_0_3 + t64;
-    const double t65 = Ups1_0_1*t60;
-    const double Ups2_1_5 = Ups1_0_0*t59 + Ups1_0_2*t61 + t65;
-    const double Ups2_2_3 = Ups1_0_1*l2_1;
-    const double t66 = 0.154*Ups1_1_1 - Ups1_1_2*l2_1;
-    const double Ups2_2_4 = -t66;
-    const double t67 = Ups1_0_1*t59 + Ups1_1_1*t60 + Ups1_1_2*t61;
-    const double Ups2_2_5 = -t67;
-    const double t68 = l2_1*l2_1;
-    const double Ups2_3_3 = Ups1_0_0*t68;
-    const double Ups2_3_4 = Ups1_0_2*t68 - l2_1*t64;
-    const double Ups2_3_5 = -Ups2_0_3*t61 - l2_1*t65 - t59*t63;
-    const double Ups2_4_4 = 0.023716*Ups1_1_1 - l2_1*t57 - l2_1*t58;
-    const double Ups2_4_5 = Ups2_1_4*t59 + t58*t61 + t60*t66;
-    const double Ups2_5_5 = Dinv2_0_0 + Ups2_1_5*t59 + t60*t67 + t61*t62;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t69 = Ups1_0_2*s_q_3;
-    const double t70 = Ups1_2_2*c_q_3 - t69;
-    const double t71 = Ups1_0_0*s_q_3;
-    const double t72 = Ups1_0_2*c_q_3;
-    const double t73 = t71 - t72;
-    const double Ups3_0_0 = c_q_3*t70 + s_q_3*t73;
-    const double Ups3_0_1 = c_q_3*t73 - s_q_3*t70;
-    const double t74 = G3_1_0*s_q_3 - t11;
-    const double t75 = G3_4_0*s_q_3 - t45;
-    const double t76 = Ups2_1_3*s_q_3;
-    const double t77 = Ups2_0_3*c_q_3 + t76;
-    const double t78 = -t25 - t26;
-    const double t79 = Ups1_0_1*s_q_3;
-    const double t80 = Ups1_1_2*c_q_3 - t79;
-    const double t81 = G3_4_0*c_q_3;
-    const double t82 = -G3_2_0 - 0.0203*t36 - 0.0203*t81 + 1.0;
-    const double t83 = Ups2_1_4*s_q_3;
-    const double t84 = Ups2_0_4*c_q_3 + t83;
-    const double t85 = -t36 - t81;
-    const double Ups3_0_2 = t70*t74 + t73*t78 + t75*t77 + t80*t82 + t84*t85;
-    const double Ups3_0_3 = c_q_3*t77 + s_q_3*t84 + t40*t80;
-    const double Ups3_0_4 = c_q_3*t84 - s_q_3*t77 + t34*t80;
-    const double Ups3_0_5 = Ups2_0_5*c_q_3 + Ups2_1_5*s_q_3 - 0.0203*t71 + 0.0203*t72;
-    const double t86 = Ups1_0_0*c_q_3;
-    const double t87 = t69 + t86;
-    const double t88 = -Ups1_2_2*s_q_3 - t72;
-    const double Ups3_1_1 = c_q_3*t87 - s_q_3*t88;
-    const double t89 = -Ups2_0_3*s_q_3 + Ups2_1_3*c_q_3;
-    const double t90 = -Ups2_0_4*s_q_3 + Ups2_1_4*c_q_3;
-    const double t91 = Ups1_0_1*c_q_3;
-    const double t92 = -Ups1_1_2*s_q_3 - t91;
-    const double Ups3_1_2 = t74*t88 + t75*t89 + t78*t87 + t82*t92 + t85*t90;
-    const double Ups3_1_3 = c_q_3*t89 + s_q_3*t90 + t40*t92;
-    const double Ups3_1_4 = c_q_3*t90 - s_q_3*t89 + t34*t92;
-    const double Ups3_1_5 = -Ups2_0_5*s_q_3 + Ups2_1_5*c_q_3 - 0.0203*t69 - 0.0203*t86;
-    const double t93 = Ups1_0_0*t78;
-    const double t94 = Ups2_1_3*t75;
-    const double t95 = Ups2_1_4*t85;
-    const double t96 = Ups1_0_1*t82;
-    const double t97 = Ups1_0_2*t74;
-    const double t98 = Ups2_0_4*t74 + Ups2_1_4*t78 + Ups2_2_4*t82 + Ups2_3_4*t75 + Ups2_4_4*t85;
-    const double t99 = -Ups1_0_1*t78 + Ups1_1_1*t82 + Ups1_1_2*t74 + Ups2_2_3*t75 + Ups2_2_4*t85;
-    const double t100 = Ups2_0_3*t74 + Ups2_1_3*t78 + Ups2_2_3*t82 + Ups2_3_3*t75 + Ups2_3_4*t85;
-    const double Ups3_2_2 = Dinv3_0_0 + t100*t75 + t74*(-Ups1_0_2*t78 + Ups1_1_2*t82 + Ups1_2_2*t74 + Ups2_0_3*t75 + Ups2_0_4*t85) + t78*(t93 + t94 + t95 - t96 - t97) + t82*t99 + t85*t98;
-    const double Ups3_2_3 = c_q_3*t100 + s_q_3*t98 + t40*t99;
-    const double Ups3_2_4 = c_q_3*t98 - s_q_3*t100 + t34*t99;
-    const double Ups3_2_5 = Ups2_0_5*t74 + Ups2_1_5*t78 + Ups2_2_5*t82 + Ups2_3_5*t75 + Ups2_4_5*t85 - 0.0203*t93 - 0.0203*t94 - 0.0203*t95 + 0.0203*t96 + 0.0203*t97;
-    const double t101 = Ups2_3_4*s_q_3;
-    const double t102 = Ups2_2_3*s_q_3;
-    const double t103 = Ups2_3_3*c_q_3 + t101 + 0.0203*t102;
-    const double t104 = Ups2_3_4*c_q_3;
-    const double t105 = Ups2_2_4*s_q_3;
-    const double t106 = Ups2_4_4*s_q_3 + t104 + 0.0203*t105;
-    const double t107 = Ups2_2_3*c_q_3;
-    const double t108 = Ups1_1_1*t40 + t105 + t107;
-    const double Ups3_3_3 = c_q_3*t103 + s_q_3*t106 + t108*t40;
-    const double Ups3_3_4 = c_q_3*t106 - s_q_3*t103 + t108*t34;
-    const double Ups3_3_5 = -0.0203*Ups2_1_3*c_q_3 + Ups2_2_5*t40 + Ups2_3_5*c_q_3 + Ups2_4_5*s_q_3 + 0.00041208999999999994*t79 - 0.0203*t83;
-    const double t109 = Ups2_2_4*c_q_3;
-    const double Ups3_4_4 = c_q_3*(Ups2_4_4*c_q_3 - t101 + 0.0203*t109) - s_q_3*(-Ups2_3_3*s_q_3 + t104 + 0.0203*t107) + t34*(Ups1_1_1*t34 - t102 + t109);
-    const double Ups3_4_5 = -0.0203*Ups2_1_4*c_q_3 + Ups2_2_5*t34 - Ups2_3_5*s_q_3 + Ups2_4_5*c_q_3 + 0.0203*t76 + 0.00041208999999999994*t91;
-    const double Ups3_5_5 = 0.00041208999999999994*Ups1_0_0 - 0.0406*Ups2_1_5 + Ups2_5_5;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups4_0_0 = c_q_4*(Ups3_0_0*c_q_4 - Ups3_0_2*s_q_4) - s_q_4*(Ups3_0_2*c_q_4 - Ups3_2_2*s_q_4);
-    const double t110 = 1.0 - G4_2_0;
-    const double t111 = Ups3_0_5*c_q_4 - Ups3_2_5*s_q_4;
-    const double t112 = s_q_4*t111;
-    const double t113 = Ups3_0_3*c_q_4 - Ups3_2_3*s_q_4;
-    const double t114 = c_q_4*t113;
-    const double Ups4_0_2 = G4_3_0*t112 - G4_3_0*t114 + t110*(Ups3_0_1*c_q_4 - Ups3_1_2*s_q_4);
-    const double Ups4_0_3 = -t112 + t114;
-    const double Ups4_0_4 = -c_q_4*t111 - s_q_4*t113;
-    const double Ups4_0_5 = Ups3_0_4*c_q_4 - Ups3_2_4*s_q_4;
-    const double t115 = Ups3_5_5*s_q_4;
-    const double t116 = Ups3_3_5*c_q_4;
-    const double t117 = G4_3_0*t115 - G4_3_0*t116 + Ups3_1_5*t110;
-    const double t118 = s_q_4*t117;
-    const double t119 = Ups3_3_5*s_q_4;
-    const double t120 = Ups3_3_3*c_q_4;
-    const double t121 = G4_3_0*t119 - G4_3_0*t120 + Ups3_1_3*t110;
-    const double t122 = c_q_4*t121;
-    const double Ups4_2_2 = Dinv4_0_0 + G4_3_0*t118 - G4_3_0*t122 + t110*(-G4_3_0*Ups3_1_3*c_q_4 + G4_3_0*Ups3_1_5*s_q_4 + Ups3_1_1*t110);
-    const double Ups4_2_3 = -t118 + t122;
-    const double Ups4_2_4 = -c_q_4*t117 - s_q_4*t121;
-    const double t123 = Ups3_4_5*s_q_4;
-    const double t124 = Ups3_3_4*c_q_4;
-    const double Ups4_2_5 = G4_3_0*t123 - G4_3_0*t124 + Ups3_1_4*t110;
-    const double t125 = -t119 + t120;
-    const double t126 = -t115 + t116;
-    const double Ups4_3_3 = c_q_4*t125 - s_q_4*t126;
-    const double Ups4_3_4 = -c_q_4*t126 - s_q_4*t125;
-    const double Ups4_3_5 = -t123 + t124;
-    const double Ups4_4_4 = -c_q_4*(-Ups3_5_5*c_q_4 - t119) - s_q_4*(-Ups3_3_3*s_q_4 - t116);
-    const double Ups4_4_5 = -Ups3_3_4*s_q_4 - Ups3_4_5*c_q_4;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t127 = Ups4_0_2*s_q_5;
-    const double t128 = Ups4_0_0*c_q_5 + t127;
-    const double t129 = Ups4_0_2*c_q_5 + Ups4_2_2*s_q_5;
-    const double Ups5_0_0 = c_q_5*t128 + s_q_5*t129;
-    const double Ups5_0_1 = c_q_5*t129 - s_q_5*t128;
-    const double t130 = Ups4_0_3*c_q_5 + Ups4_2_3*s_q_5;
-    const double t131 = Ups4_0_5*c_q_5 + Ups4_2_5*s_q_5;
-    const double Ups5_0_3 = c_q_5*t130 + s_q_5*t131;
-    const double Ups5_0_4 = c_q_5*t131 - s_q_5*t130;
-    const double Ups5_0_5 = -Ups4_0_4*c_q_5 - Ups4_2_4*s_q_5;
-    const double Ups5_1_1 = c_q_5*(Ups4_2_2*c_q_5 - t127) - s_q_5*(-Ups4_0_0*s_q_5 + Ups4_0_2*c_q_5);
-    const double t132 = -Ups4_0_3*s_q_5 + Ups4_2_3*c_q_5;
-    const double t133 = -Ups4_0_5*s_q_5 + Ups4_2_5*c_q_5;
-    const double Ups5_1_3 = c_q_5*t132 + s_q_5*t133;
-    const double Ups5_1_4 = c_q_5*t133 - s_q_5*t132;
-    const double Ups5_1_5 = Ups4_0_4*s_q_5 - Ups4_2_4*c_q_5;
-    const double t134 = Ups4_3_5*s_q_5;
-    const double t135 = Ups4_3_3*c_q_5 + t134;
-    const double t136 = Ups3_4_4*s_q_5 + Ups4_3_5*c_q_5;
-    const double Ups5_3_3 = c_q_5*t135 + s_q_5*t136;
-    const double Ups5_3_4 = c_q_5*t136 - s_q_5*t135;
-    const double Ups5_3_5 = -Ups4_3_4*c_q_5 - Ups4_4_5*s_q_5;
-    const double Ups5_4_4 = c_q_5*(Ups3_4_4*c_q_5 - t134) - s_q_5*(-Ups4_3_3*s_q_5 + Ups4_3_5*c_q_5);
-    const double Ups5_4_5 = Ups4_3_4*s_q_5 - Ups4_4_5*c_q_5;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_0 = 1.6967593900000002*c_q_5*c_q_5 + 1.6967593900000002*s_q_5*s_q_5 + 0.20482427999999994;
+    const double Rc4_2_2 = Rc4_0_0;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = 1.28325*s_q_4;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = 1.28325*c_q_4;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = F3_4_3_0 - 0.09936;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t0 = s_q_4*s_q_4;
+    const double t1 = c_q_4*c_q_4;
+    const double Rc3_0_0 = Rc4_0_0*t1 + 0.0007*t0 + 0.014290399999999998;
+    const double Rc3_0_2 = -Rc4_0_0*c_q_4*s_q_4 + 0.0007*c_q_4*s_q_4;
+    const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
+    const double Rc3_2_2 = Rc4_0_0*t0 + 0.0007*t1 + 0.00414928;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t2 = Rch3_0*c_q_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_4_0 = 0.05832*s_q_3 + t2;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = F2_3_4_0 + 0.13134099999999999;
+    const double t3 = Rch3_0*s_q_3;
+    const double Rch2_1 = -0.05832*c_q_3 + t3;
+    const double Rch2_2 = Rch3_2 - 27.39975;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t4 = s_q_3*s_q_3;
+    const double t5 = c_q_3*c_q_3;
+    const double Rc2_0_0 = Rc3_0_0*t5 + Rc3_1_1*t4 + 179.15618824999999;
+    const double t6 = c_q_3*s_q_3;
+    const double Rc2_0_1 = Rc3_0_0*t6 - Rc3_1_1*t6 + 0.0011838959999999998*c_q_3 - 0.0203*t3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc3_0_2*c_q_3 + 0.00536544*s_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_2 = F2_3_0_0 - 0.0203*Rch3_2 + 0.5562149249999999;
+    const double t7 = 0.0023677919999999996*s_q_3 + 0.0406*t2;
+    const double Rc2_1_1 = Rc3_0_0*t4 + Rc3_1_1*t5 + t7 + 179.1588544723;
+    const double Rc2_1_2 = Rc3_0_2*s_q_3 - 0.00536544*c_q_3;
+    const double Rc2_2_2 = Rc3_2_2 + t7 + 0.0086662223;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t8 = -0.308*Rch2_0;
+    const double t9 = -2.0*Rch2_2*l2_1 + 6.470000000000001*l2_1*l2_1;
+    const double Rc1_0_0 = Rc2_1_1 + t8 + t9 + 4.319542520000001;
+    const double Rc1_0_1 = -Rc2_1_2 - Rch2_1*l2_1;
+    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
+    const double Rc1_1_1 = Rc2_2_2 + t8 + 4.3115425200000015;
+    const double Rc1_1_2 = Rc2_0_2 + Rch2_0*l2_1 + 0.154*Rch2_2 - 0.99638*l2_1;
+    const double Rc1_2_2 = Rc2_0_0 + t9 + 0.018;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = -c_q_1*(-Rc1_0_1*s_q_1 - Rc1_1_1*c_q_1) - s_q_1*(-Rc1_0_0*s_q_1 - Rc1_0_1*c_q_1) + 0.3684332225;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -Rc1_0_2*s_q_1 - Rc1_1_2*c_q_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = 0.99638 - Rch2_0;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -F1_2_0_0*s_q_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc2_1_2;
+    const double F2_3_2_0 = Rc3_2_2 + 0.0011838959999999998*s_q_3 + 0.0203*t2;
+    const double F2_3_3_0 = -Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_1_0 - F2_3_3_0*l2_1;
+    const double F1_3_1_0 = -F2_3_2_0 + 0.154*F2_3_4_0;
+    const double F1_3_2_0 = -F2_3_0_0 - F2_3_4_0*l2_1;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -F1_3_0_0*s_q_1 - F1_3_1_0*c_q_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = -Rch3_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -Rc4_2_2*s_q_3;
+    const double F2_4_1_0 = -0.0203*F3_4_5_0 + Rc4_2_2*c_q_3;
+    const double F2_4_4_0 = F3_4_3_0*s_q_3;
+    const double F2_4_2_0 = 0.0203*F2_4_4_0;
+    const double F2_4_3_0 = F3_4_3_0*c_q_3;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = F2_4_1_0 - F2_4_3_0*l2_1 + 0.154*F3_4_5_0;
+    const double F1_4_1_0 = -F2_4_2_0 + 0.154*F2_4_4_0;
+    const double F1_4_2_0 = -F2_4_0_0 - F2_4_4_0*l2_1;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -F1_4_0_0*s_q_1 - F1_4_1_0*c_q_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = 0.0003*s_q_4;
+    const double F3_5_2_0 = 0.0003*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = F3_5_0_0*c_q_3;
+    const double F2_5_1_0 = F3_5_0_0*s_q_3;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -F2_5_1_0*s_q_1 + F3_5_2_0*c_q_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3333.3333333333335*F0_5_2_0;
+    const double ltdl_L5_1 = -3333.3333333333335*F2_5_0_0;
+    const double ltdl_L5_3 = 3333.3333333333335*F3_5_2_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    const double ltdl_L4_2 = F3_4_5_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    const double ltdl_A3_3 = -F3_5_2_0*ltdl_L5_3 + Rc3_2_2;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F3_4_5_0*ltdl_L4_0;
+    const double ltdl_A2_1 = -F3_4_5_0*ltdl_L4_1 - Rch2_1;
+    const double ltdl_A2_2 = -F3_4_5_0*ltdl_L4_2 + 6.470000000000001;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = F0_1_2_0 - F1_4_2_0*ltdl_L4_0 + F2_5_0_0*ltdl_L5_0 - ltdl_A2_1*ltdl_L2_0 - ltdl_A3_1*ltdl_L3_0;
+    const double ltdl_A1_1 = -F1_4_2_0*ltdl_L4_1 + F2_5_0_0*ltdl_L5_1 + Rc1_2_2 - ltdl_A2_1*ltdl_L2_1 - ltdl_A3_1*ltdl_L3_1;
+    /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = -F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0 + Rc0_2_2 - ltdl_A1_0*ltdl_L1_0 - ltdl_A2_0*ltdl_L2_0 - ltdl_A3_0*ltdl_L3_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* ltdl_Y5: Y = L^-T B */
+    const double t10 = c_q_3*s_q_0;
+    const double t11 = c_q_0*s_q_3;
+    const double t12 = c_q_1*t11 + t10;
+    const double t13 = s_q_4*t12;
+    const double t14 = c_q_0*s_q_1;
+    const double t15 = c_q_4*t14;
+    const double ltdl_Y5_0 = t13 + t15;
+    const double t16 = c_q_0*c_q_3;
+    const double t17 = s_q_4*(c_q_1*s_q_0*s_q_3 - t16);
+    const double t18 = s_q_0*s_q_1;
+    const double t19 = c_q_4*t18;
+    const double ltdl_Y5_1 = t17 + t19;
+    const double t20 = c_q_1*c_q_4;
+    const double t21 = s_q_1*s_q_3*s_q_4;
+    const double ltdl_Y5_2 = t20 - t21;
+    const double t22 = 0.263*t21;
+    const double t23 = 0.263*t20 - t22;
+    const double t24 = 0.263*t17 + 0.263*t19;
+    const double ltdl_Y5_3 = ltdl_Y5_1*t23 - ltdl_Y5_2*t24;
+    const double t25 = 0.263*t13 + 0.263*t15;
+    const double ltdl_Y5_4 = -ltdl_Y5_0*t23 + ltdl_Y5_2*t25;
+    const double ltdl_Y5_5 = ltdl_Y5_0*t24 - ltdl_Y5_1*t25;
+    /* ltdl_Y4: Y = L^-T B */
+    const double ltdl_Y4_0 = c_q_1*t16 - s_q_0*s_q_3;
+    const double ltdl_Y4_1 = c_q_1*t10 + t11;
+    const double t26 = c_q_3*s_q_1;
+    const double ltdl_Y4_2 = -t26;
+    const double ltdl_Y4_3 = ltdl_Y4_1*t23 + t24*t26;
+    const double ltdl_Y4_4 = -ltdl_Y4_0*t23 - t25*t26;
+    const double ltdl_Y4_5 = ltdl_Y4_0*t24 - ltdl_Y4_1*t25;
+    /* ltdl_Y3: Y = L^-T B */
+    const double ltdl_Y3_0 = -ltdl_L5_3*ltdl_Y5_0 + t14;
+    const double t27 = -s_q_0*s_q_1;
+    const double ltdl_Y3_1 = -ltdl_L5_3*ltdl_Y5_1 - t27;
+    const double ltdl_Y3_2 = c_q_1 - ltdl_L5_3*ltdl_Y5_2;
+    const double ltdl_Y3_3 = -c_q_1*t24 - ltdl_L5_3*ltdl_Y5_3 + s_q_0*s_q_1*t23;
+    const double ltdl_Y3_4 = c_q_1*t25 - ltdl_L5_3*ltdl_Y5_4 - t14*t23;
+    const double ltdl_Y3_5 = c_q_0*s_q_1*t24 - ltdl_L5_3*ltdl_Y5_5 - t18*t25;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_0 = -ltdl_L4_2*ltdl_Y4_0;
+    const double ltdl_Y2_1 = -ltdl_L4_2*ltdl_Y4_1;
+    const double ltdl_Y2_2 = -ltdl_L4_2*ltdl_Y4_2;
+    const double ltdl_Y2_3 = -ltdl_L4_2*ltdl_Y4_3 + t14;
+    const double ltdl_Y2_4 = -ltdl_L4_2*ltdl_Y4_4 - t27;
+    const double ltdl_Y2_5 = c_q_1 - ltdl_L4_2*ltdl_Y4_5;
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_0 = -ltdl_L2_1*ltdl_Y2_0 - ltdl_L3_1*ltdl_Y3_0 - ltdl_L4_1*ltdl_Y4_0 - ltdl_L5_1*ltdl_Y5_0 - s_q_0;
+    const double ltdl_Y1_1 = c_q_0 - ltdl_L2_1*ltdl_Y2_1 - ltdl_L3_1*ltdl_Y3_1 - ltdl_L4_1*ltdl_Y4_1 - ltdl_L5_1*ltdl_Y5_1;
+    const double ltdl_Y1_2 = -ltdl_L2_1*ltdl_Y2_2 - ltdl_L3_1*ltdl_Y3_2 - ltdl_L4_1*ltdl_Y4_2 - ltdl_L5_1*ltdl_Y5_2;
+    const double t28 = 0.263*c_q_1*c_q_4 - c_q_1*l2_1 - t22;
+    const double ltdl_Y1_3 = c_q_0*t28 - ltdl_L2_1*ltdl_Y2_3 - ltdl_L3_1*ltdl_Y3_3 - ltdl_L4_1*ltdl_Y4_3 - ltdl_L5_1*ltdl_Y5_3;
+    const double ltdl_Y1_4 = -ltdl_L2_1*ltdl_Y2_4 - ltdl_L3_1*ltdl_Y3_4 - ltdl_L4_1*ltdl_Y4_4 - ltdl_L5_1*ltdl_Y5_4 + s_q_0*t28;
+    const double t29 = 0.13369999999999999*s_q_0;
+    const double t30 = l2_1*t14;
+    const double t31 = 0.13369999999999999*c_q_0 - l2_1*t18 + t24;
+    const double ltdl_Y1_5 = -c_q_0*(t25 - t29 - t30) - ltdl_L2_1*ltdl_Y2_5 - ltdl_L3_1*ltdl_Y3_5 - ltdl_L4_1*ltdl_Y4_5 - ltdl_L5_1*ltdl_Y5_5 - s_q_0*t31;
+    /* ltdl_Y0: Y = L^-T B */
+    const double ltdl_Y0_0 = -ltdl_L1_0*ltdl_Y1_0 - ltdl_L2_0*ltdl_Y2_0 - ltdl_L3_0*ltdl_Y3_0 - ltdl_L4_0*ltdl_Y4_0 - ltdl_L5_0*ltdl_Y5_0;
+    const double ltdl_Y0_1 = -ltdl_L1_0*ltdl_Y1_1 - ltdl_L2_0*ltdl_Y2_1 - ltdl_L3_0*ltdl_Y3_1 - ltdl_L4_0*ltdl_Y4_1 - ltdl_L5_0*ltdl_Y5_1;
+    const double ltdl_Y0_2 = -ltdl_L1_0*ltdl_Y1_2 - ltdl_L2_0*ltdl_Y2_2 - ltdl_L3_0*ltdl_Y3_2 - ltdl_L4_0*ltdl_Y4_2 - ltdl_L5_0*ltdl_Y5_2 + 1.0;
+    const double ltdl_Y0_3 = -ltdl_L1_0*ltdl_Y1_3 - ltdl_L2_0*ltdl_Y2_3 - ltdl_L3_0*ltdl_Y3_3 - ltdl_L4_0*ltdl_Y4_3 - ltdl_L5_0*ltdl_Y5_3 - t31;
+    const double ltdl_Y0_4 = 0.263*c_q_0*c_q_4*s_q_1 - ltdl_L1_0*ltdl_Y1_4 - ltdl_L2_0*ltdl_Y2_4 - ltdl_L3_0*ltdl_Y3_4 - ltdl_L4_0*ltdl_Y4_4 - ltdl_L5_0*ltdl_Y5_4 + 0.263*s_q_4*t12 - t29 - t30;
+    const double ltdl_Y0_5 = -ltdl_L1_0*ltdl_Y1_5 - ltdl_L2_0*ltdl_Y2_5 - ltdl_L3_0*ltdl_Y3_5 - ltdl_L4_0*ltdl_Y4_5 - ltdl_L5_0*ltdl_Y5_5;
     /* shared by the outputs */
-    const double t137 = c_q_3*s_q_0;
-    const double t138 = c_q_0*s_q_3;
-    const double t139 = c_q_1*t138 + t137;
-    const double t140 = c_q_0*s_q_1;
-    const double t141 = c_q_4*t139 - s_q_4*t140;
-    const double t142 = c_q_0*c_q_3;
-    const double t143 = c_q_1*t142 - s_q_0*s_q_3;
-    const double t144 = c_q_5*t141 + s_q_5*t143;
-    const double t145 = c_q_5*t143 - s_q_5*t141;
-    const double t146 = Ups5_0_0*t144 + Ups5_0_1*t145;
-    const double t147 = Ups5_0_1*t144 + Ups5_1_1*t145;
-    const double t148 = s_q_4*t139;
-    const double t149 = c_q_4*t140;
-    const double t150 = t148 + t149;
-    const double t151 = 3333.3333333333335*t148 + 3333.3333333333335*t149;
-    const double t152 = c_q_1*s_q_0*s_q_3 - t142;
-    const double t153 = s_q_0*s_q_1;
-    const double t154 = c_q_4*t152 - s_q_4*t153;
-    const double t155 = c_q_1*t137 + t138;
-    const double t156 = c_q_5*t154 + s_q_5*t155;
-    const double t157 = c_q_5*t155 - s_q_5*t154;
-    const double t158 = Ups5_0_0*t156 + Ups5_0_1*t157;
-    const double t159 = Ups5_0_1*t156 + Ups5_1_1*t157;
-    const double t160 = s_q_4*t152;
-    const double t161 = c_q_4*t153;
-    const double t162 = 3333.3333333333335*t160 + 3333.3333333333335*t161;
-    const double t163 = s_q_1*s_q_3;
-    const double t164 = -c_q_1*s_q_4 - c_q_4*t163;
-    const double t165 = c_q_3*s_q_1;
-    const double t166 = c_q_5*t164 - s_q_5*t165;
-    const double t167 = -c_q_5*t165 - s_q_5*t164;
-    const double t168 = Ups5_0_0*t166 + Ups5_0_1*t167;
-    const double t169 = Ups5_0_1*t166 + Ups5_1_1*t167;
-    const double t170 = c_q_1*c_q_4;
-    const double t171 = s_q_4*t163;
-    const double t172 = 3333.3333333333335*t170 - 3333.3333333333335*t171;
-    const double t173 = 0.263*Ups5_0_1;
-    const double t174 = Ups5_0_3 + t173;
-    const double t175 = t144*t174;
-    const double t176 = -0.263*Ups5_0_0 + Ups5_0_4;
-    const double t177 = Ups5_0_5*t150 + t145*t176 + t175;
-    const double t178 = 0.263*Ups5_1_1 + Ups5_1_3;
-    const double t179 = Ups5_1_4 - t173;
-    const double t180 = t145*t179;
-    const double t181 = Ups5_1_5*t150 + t144*t178 + t180;
-    const double t182 = t160 + t161;
-    const double t183 = t156*t174;
-    const double t184 = Ups5_0_5*t182 + t157*t176 + t183;
-    const double t185 = t157*t179;
-    const double t186 = Ups5_1_5*t182 + t156*t178 + t185;
-    const double t187 = t170 - t171;
-    const double t188 = t166*t174;
-    const double t189 = Ups5_0_5*t187 + t167*t176 + t188;
-    const double t190 = t167*t179;
-    const double t191 = Ups5_1_5*t187 + t166*t178 + t190;
-    const double t192 = Ups5_0_5*t144 + Ups5_1_5*t145;
-    const double t193 = t145*t178 + t175;
-    const double t194 = t144*t176 + t180;
-    const double t195 = Ups5_0_5*t156 + Ups5_1_5*t157;
-    const double t196 = t157*t178 + t183;
-    const double t197 = t156*t176 + t185;
-    const double t198 = Ups5_0_5*t166 + Ups5_1_5*t167;
-    const double t199 = t167*t178 + t188;
-    const double t200 = t166*t176 + t190;
-    const double t201 = 0.263*Ups5_1_5 + Ups5_3_5;
-    const double t202 = 0.06916900000000001*Ups5_1_1 + 0.526*Ups5_1_3 + Ups5_3_3;
-    const double t203 = -0.06916900000000001*Ups5_0_1 - 0.263*Ups5_0_3 + 0.263*Ups5_1_4 + Ups5_3_4;
-    const double t204 = t144*t202 + t145*t203 + t150*t201;
-    const double t205 = -0.263*Ups5_0_5 + Ups5_4_5;
-    const double t206 = 0.06916900000000001*Ups5_0_0 - 0.526*Ups5_0_4 + Ups5_4_4;
-    const double t207 = t144*t203 + t145*t206 + t150*t205;
-    const double t208 = Ups4_4_4*t150 + t144*t201 + t145*t205;
-    const double t209 = t156*t202 + t157*t203 + t182*t201;
-    const double t210 = t156*t203 + t157*t206 + t182*t205;
-    const double t211 = Ups4_4_4*t182 + t156*t201 + t157*t205;
-    const double t212 = t166*t202 + t167*t203 + t187*t201;
-    const double t213 = t166*t203 + t167*t206 + t187*t205;
-    const double t214 = Ups4_4_4*t187 + t166*t201 + t167*t205;
+    const double t32 = 3333.3333333333335*ltdl_Y5_0;
+    const double t33 = ltdl_Y0_0*ltdl_dinv0_0;
+    const double t34 = ltdl_Y1_0*ltdl_dinv1_0;
+    const double t35 = ltdl_Y2_0*ltdl_dinv2_0;
+    const double t36 = ltdl_Y3_0*ltdl_dinv3_0;
+    const double t37 = ltdl_Y4_0*ltdl_dinv4_0;
+    const double t38 = ltdl_Y0_1*t33 + ltdl_Y1_1*t34 + ltdl_Y2_1*t35 + ltdl_Y3_1*t36 + ltdl_Y4_1*t37 + ltdl_Y5_1*t32;
+    const double t39 = ltdl_Y0_2*t33 + ltdl_Y1_2*t34 + ltdl_Y2_2*t35 + ltdl_Y3_2*t36 + ltdl_Y4_2*t37 + ltdl_Y5_2*t32;
+    const double t40 = ltdl_Y0_3*t33 + ltdl_Y1_3*t34 + ltdl_Y2_3*t35 + ltdl_Y3_3*t36 + ltdl_Y4_3*t37 + ltdl_Y5_3*t32;
+    const double t41 = ltdl_Y0_4*t33 + ltdl_Y1_4*t34 + ltdl_Y2_4*t35 + ltdl_Y3_4*t36 + ltdl_Y4_4*t37 + ltdl_Y5_4*t32;
+    const double t42 = ltdl_Y0_5*t33 + ltdl_Y1_5*t34 + ltdl_Y2_5*t35 + ltdl_Y3_5*t36 + ltdl_Y4_5*t37 + ltdl_Y5_5*t32;
+    const double t43 = 3333.3333333333335*ltdl_Y5_1;
+    const double t44 = ltdl_Y0_1*ltdl_dinv0_0;
+    const double t45 = ltdl_Y1_1*ltdl_dinv1_0;
+    const double t46 = ltdl_Y2_1*ltdl_dinv2_0;
+    const double t47 = ltdl_Y3_1*ltdl_dinv3_0;
+    const double t48 = ltdl_Y4_1*ltdl_dinv4_0;
+    const double t49 = ltdl_Y0_2*t44 + ltdl_Y1_2*t45 + ltdl_Y2_2*t46 + ltdl_Y3_2*t47 + ltdl_Y4_2*t48 + ltdl_Y5_2*t43;
+    const double t50 = ltdl_Y0_3*t44 + ltdl_Y1_3*t45 + ltdl_Y2_3*t46 + ltdl_Y3_3*t47 + ltdl_Y4_3*t48 + ltdl_Y5_3*t43;
+    const double t51 = ltdl_Y0_4*t44 + ltdl_Y1_4*t45 + ltdl_Y2_4*t46 + ltdl_Y3_4*t47 + ltdl_Y4_4*t48 + ltdl_Y5_4*t43;
+    const double t52 = ltdl_Y0_5*t44 + ltdl_Y1_5*t45 + ltdl_Y2_5*t46 + ltdl_Y3_5*t47 + ltdl_Y4_5*t48 + ltdl_Y5_5*t43;
+    const double t53 = 3333.3333333333335*ltdl_Y5_2;
+    const double t54 = ltdl_Y0_2*ltdl_dinv0_0;
+    const double t55 = ltdl_Y1_2*ltdl_dinv1_0;
+    const double t56 = ltdl_Y2_2*ltdl_dinv2_0;
+    const double t57 = ltdl_Y3_2*ltdl_dinv3_0;
+    const double t58 = ltdl_Y4_2*ltdl_dinv4_0;
+    const double t59 = ltdl_Y0_3*t54 + ltdl_Y1_3*t55 + ltdl_Y2_3*t56 + ltdl_Y3_3*t57 + ltdl_Y4_3*t58 + ltdl_Y5_3*t53;
+    const double t60 = ltdl_Y0_4*t54 + ltdl_Y1_4*t55 + ltdl_Y2_4*t56 + ltdl_Y3_4*t57 + ltdl_Y4_4*t58 + ltdl_Y5_4*t53;
+    const double t61 = ltdl_Y0_5*t54 + ltdl_Y1_5*t55 + ltdl_Y2_5*t56 + ltdl_Y3_5*t57 + ltdl_Y4_5*t58 + ltdl_Y5_5*t53;
+    const double t62 = 3333.3333333333335*ltdl_Y5_3;
+    const double t63 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t64 = ltdl_Y1_3*ltdl_dinv1_0;
+    const double t65 = ltdl_Y2_3*ltdl_dinv2_0;
+    const double t66 = ltdl_Y3_3*ltdl_dinv3_0;
+    const double t67 = ltdl_Y4_3*ltdl_dinv4_0;
+    const double t68 = ltdl_Y0_4*t63 + ltdl_Y1_4*t64 + ltdl_Y2_4*t65 + ltdl_Y3_4*t66 + ltdl_Y4_4*t67 + ltdl_Y5_4*t62;
+    const double t69 = ltdl_Y0_5*t63 + ltdl_Y1_5*t64 + ltdl_Y2_5*t65 + ltdl_Y3_5*t66 + ltdl_Y4_5*t67 + ltdl_Y5_5*t62;
+    const double t70 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_4*ltdl_Y5_5;
 
     /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = t144*t146 + t145*t147 + t150*t151;
-    Lambda_inv[1] = t144*t158 + t145*t159 + t150*t162;
-    Lambda_inv[2] = t144*t168 + t145*t169 + t150*t172;
-    Lambda_inv[3] = t144*t177 + t145*t181;
-    Lambda_inv[4] = t144*t184 + t145*t186;
-    Lambda_inv[5] = t144*t189 + t145*t191;
-    Lambda_inv[6] = t146*t156 + t147*t157 + t151*t182;
-    Lambda_inv[7] = t156*t158 + t157*t159 + t162*t182;
-    Lambda_inv[8] = t156*t168 + t157*t169 + t172*t182;
-    Lambda_inv[9] = t156*t177 + t157*t181;
-    Lambda_inv[10] = t156*t184 + t157*t186;
-    Lambda_inv[11] = t156*t189 + t157*t191;
-    Lambda_inv[12] = t146*t166 + t147*t167 + t151*t187;
-    Lambda_inv[13] = t158*t166 + t159*t167 + t162*t187;
-    Lambda_inv[14] = t166*t168 + t167*t169 + t172*t187;
-    Lambda_inv[15] = t166*t177 + t167*t181;
-    Lambda_inv[16] = t166*t184 + t167*t186;
-    Lambda_inv[17] = t166*t189 + t167*t191;
-    Lambda_inv[18] = t144*t193 + t145*t194 + t150*t192;
-    Lambda_inv[19] = t144*t196 + t145*t197 + t150*t195;
-    Lambda_inv[20] = t144*t199 + t145*t200 + t150*t198;
-    Lambda_inv[21] = t144*t204 + t145*t207 + t150*t208;
-    Lambda_inv[22] = t144*t209 + t145*t210 + t150*t211;
-    Lambda_inv[23] = t144*t212 + t145*t213 + t150*t214;
-    Lambda_inv[24] = t156*t193 + t157*t194 + t182*t192;
-    Lambda_inv[25] = t156*t196 + t157*t197 + t182*t195;
-    Lambda_inv[26] = t156*t199 + t157*t200 + t182*t198;
-    Lambda_inv[27] = t156*t204 + t157*t207 + t182*t208;
-    Lambda_inv[28] = t156*t209 + t157*t210 + t182*t211;
-    Lambda_inv[29] = t156*t212 + t157*t213 + t182*t214;
-    Lambda_inv[30] = t166*t193 + t167*t194 + t187*t192;
-    Lambda_inv[31] = t166*t196 + t167*t197 + t187*t195;
-    Lambda_inv[32] = t166*t199 + t167*t200 + t187*t198;
-    Lambda_inv[33] = t166*t204 + t167*t207 + t187*t208;
-    Lambda_inv[34] = t166*t209 + t167*t210 + t187*t211;
-    Lambda_inv[35] = t166*t212 + t167*t213 + t187*t214;
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_0*ltdl_Y5_0;
+    Lambda_inv[1] = t38;
+    Lambda_inv[2] = t39;
+    Lambda_inv[3] = t40;
+    Lambda_inv[4] = t41;
+    Lambda_inv[5] = t42;
+    Lambda_inv[6] = t38;
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_1*ltdl_Y5_1;
+    Lambda_inv[8] = t49;
+    Lambda_inv[9] = t50;
+    Lambda_inv[10] = t51;
+    Lambda_inv[11] = t52;
+    Lambda_inv[12] = t39;
+    Lambda_inv[13] = t49;
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_2*ltdl_Y5_2;
+    Lambda_inv[15] = t59;
+    Lambda_inv[16] = t60;
+    Lambda_inv[17] = t61;
+    Lambda_inv[18] = t40;
+    Lambda_inv[19] = t50;
+    Lambda_inv[20] = t59;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_3*ltdl_Y5_3;
+    Lambda_inv[22] = t68;
+    Lambda_inv[23] = t69;
+    Lambda_inv[24] = t41;
+    Lambda_inv[25] = t51;
+    Lambda_inv[26] = t60;
+    Lambda_inv[27] = t68;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_4*ltdl_Y5_4;
+    Lambda_inv[29] = t70;
+    Lambda_inv[30] = t42;
+    Lambda_inv[31] = t52;
+    Lambda_inv[32] = t61;
+    Lambda_inv[33] = t69;
+    Lambda_inv[34] = t70;
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_5*ltdl_Y5_5;
 }

@@ -23,14 +23,14 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 242 mul, 171 add, 0 div, 8 sin/cos, 0 sqrt; 109 temporaries
-//   mass_matrix: 153 mul, 117 add, 0 div, 8 sin/cos, 0 sqrt; 115 temporaries
-//   bias_forces: 230 mul, 157 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries
-//   inverse_mass_matrix: 516 mul, 356 add, 5 div, 8 sin/cos, 0 sqrt; 285 temporaries
-//   forward_dynamics: 509 mul, 370 add, 5 div, 8 sin/cos, 0 sqrt; 259 temporaries
+//   inverse_dynamics: 238 mul, 170 add, 0 div, 8 sin/cos, 0 sqrt; 109 temporaries
+//   mass_matrix: 83 mul, 60 add, 0 div, 8 sin/cos, 0 sqrt; 73 temporaries
+//   bias_forces: 226 mul, 156 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries
+//   inverse_mass_matrix: 175 mul, 110 add, 5 div, 8 sin/cos, 0 sqrt; 120 temporaries
+//   forward_dynamics: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 205 temporaries
 //   jacobian: 57 mul, 26 add, 0 div, 8 sin/cos, 0 sqrt; 33 temporaries
-//   jacobian_dot_qd: 142 mul, 77 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
-//   op_space_inverse_inertia: 750 mul, 500 add, 5 div, 10 sin/cos, 0 sqrt; 362 temporaries
+//   jacobian_dot_qd: 138 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
+//   op_space_inverse_inertia: 433 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 195 temporaries
 
 #ifndef STANFORD_H
 #define STANFORD_H
@@ -55,11 +55,11 @@ void stanford_mass_matrix(const double* q, double* M);
 void stanford_bias_forces(const double* q, const double* qd, double* C);
 
 /* M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
- * Minv: 6 x 6, row-major. Part I (4.4)-(4.6), (4.16), (4.19)-(4.22). */
+ * Minv: 6 x 6, row-major. Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void stanford_inverse_mass_matrix(const double* q, double* Minv);
 
 /* joint accelerations qdd = M^-1 (tau - C).
- * qdd: 6. Part I (5.8)-(5.10) (FD3). */
+ * qdd: 6. Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void stanford_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd);
 
 /* tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -71,7 +71,7 @@ void stanford_jacobian(const double* q, double* J);
 void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd);
 
 /* operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
- * Lambda_inv: 6 x 6, row-major. Part II (6.10). */
+ * Lambda_inv: 6 x 6, row-major. Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44). */
 void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv);
 
 #ifdef __cplusplus

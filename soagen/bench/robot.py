@@ -72,7 +72,9 @@ class BenchResult:
     jax_ns: dict = field(default_factory=dict)       # function -> ns per state (NB states per call)
     torch_ns: dict = field(default_factory=dict)
     array_notes: list = field(default_factory=list)
-    flexible: bool = False          # the papers' counts are for rigid chains: not compared
+    flexible: bool = False                           # the papers' counts are for rigid chains: not compared
+    gpu: object = None                               # soagen.bench.gpu.GpuResult, when a GPU is visible
+    gpu_note: str = ""
 
 
 def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=(),
@@ -196,19 +198,21 @@ def binding_overhead(pin, how):
 
 def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_numpy=True,
               with_pinocchio=True, iters=None, repeats=11, flags=FAST_FLAGS,
-              progress=None, workdir=None, floating_base=False, with_jax=True, with_torch=True) -> BenchResult:
+              progress=None, workdir=None, floating_base=False, with_jax=True, with_torch=True,
+              with_gpu=True) -> BenchResult:
     """Everything in one run: the scalar and batched C (C loops), the compiled Python module
     over batch sizes, the JAX and PyTorch outputs (when installed and asked for), the
-    generated stdlib Python, the numpy reference and Pinocchio."""
+    generated stdlib Python, the numpy reference and Pinocchio; and with ``with_gpu`` the
+    GPU section (:mod:`soagen.bench.gpu`) when JAX or PyTorch sees a GPU."""
     import soagen
     from soagen.bench import throughput as T
     from soagen.codegen.compile import load_c, load_python
     from soagen.codegen.extension import compile_extension, load_extension
-    from soagen.codegen.functions import ALGORITHMS, TIP_FUNCTIONS
+    from soagen.codegen.functions import ALGORITHMS, FRAMES_FUNCTIONS, TIP_FUNCTIONS
     from soagen.codegen.robot import render
 
     robot = soagen.load(robot_file, tip=tip, floating_base=floating_base)
-    names = list(algorithms or ALGORITHMS)
+    names = [n for n in algorithms or ALGORITHMS if n not in FRAMES_FUNCTIONS]
     if robot.tip is None:
         names = [n for n in names if n not in TIP_FUNCTIONS]
     arrays = tuple(lang for lang, wanted in (("jax", with_jax), ("torch", with_torch))
@@ -218,7 +222,7 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
                     fd_variant=fd_variant, batch=True, progress=progress)
     gen_s, gen_cpu = time.perf_counter() - t0, time.process_time() - c0
     counts = {f.name: f.counts for f in result.functions}
-    fd = next((f.variant for f in result.functions if f.variant), None)
+    fd = next((f.variant for f in result.functions if f.name == "forward_dynamics"), None)
     quats = quaternion_slots(robot)
     res = BenchResult(robot.name, robot.nv, gen_s, counts, {}, fd_variant=fd, flags=tuple(flags),
                       generation_cpu_s=gen_cpu, flexible=robot.is_flexible)
@@ -260,7 +264,29 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     elif with_pinocchio:
         res.pin_ns, res.pin_overhead_ns, res.pin_note = _pinocchio(robot_file, robot, names, rng,
                                                                    floating_base=floating_base)
+    if with_gpu:
+        res.gpu, res.gpu_note = gpu_section(robot, robot_file, quats)
     return res
+
+
+def gpu_section(robot, robot_file, quats, devices=None, sizes=None):
+    """(GpuResult or None, note): inverse and forward dynamics on every GPU that JAX or
+    PyTorch sees (``devices``: these instead, e.g. a CPU device in a test), or None and the
+    sentence that says that no GPU is visible."""
+    from soagen.bench import gpu
+    from soagen.codegen.emit import write
+    from soagen.codegen.robot import render
+
+    if devices is None:
+        devices, said = gpu.visible_gpus()
+        if not devices:
+            return None, f"GPU: no GPU is visible ({said}); the GPU section is skipped."
+    langs = tuple(sorted({d.library for d in devices}))
+    result = render(robot, robot_file, algorithms=list(gpu.FUNCTIONS), langs=langs)
+    with tempfile.TemporaryDirectory(prefix="soagen-gpu-") as tmp:
+        write(result, tmp)
+        out = gpu.run_gpu(result, Path(tmp), devices, sizes or gpu.SIZES, quats)
+    return out, out.note
 
 
 def _importable(name):

@@ -36,9 +36,10 @@ def _fmt(ns):
 @click.option("--no-jax", is_flag=True, help="Skip the JAX output even if jax is installed.")
 @click.option("--no-torch", is_flag=True, help="Skip the PyTorch output even if torch is installed "
                                                  "(torch.compile takes a while per function).")
+@click.option("--no-gpu", is_flag=True, help="Skip the GPU section (run when JAX or PyTorch sees a GPU).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cflags, no_numpy, no_pinocchio,
-          no_jax, no_torch, quiet):
+          no_jax, no_torch, no_gpu, quiet):
     """Time the generated code for ROBOT and compare with Pinocchio and numpy.
 
     Generates C for ROBOT (with the --batch functions), compiles it (default -O3
@@ -48,7 +49,9 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     bindings, with their measured overhead), the generated Python and the generic numpy
     reference; then the Python module against the batched C for 1 to 100,000 states per
     call, and the operation counts next to the papers' counts (Lilly-Orin Table 2,
-    Featherstone's RNEA/CRBA/ABA).
+    Featherstone's RNEA/CRBA/ABA). When JAX or PyTorch sees a GPU, a GPU section: states
+    per second of inverse and forward dynamics at 1e3 .. 1e7 states per call against the
+    memory-bandwidth bound; otherwise it says that no GPU is visible.
 
     For a closed-chain system file: the generated closed-chain forward dynamics against
     Pinocchio's constraintDynamics and the numpy methods (lilly_orin, rccfd1, dense), and
@@ -74,7 +77,8 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
         res = B.run_bench(robot, tip=tip, algorithms=names, fd_variant=fd_variant,
                           with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
                           iters=iterations, repeats=repeats, flags=cflags, with_jax=not no_jax,
-                          with_torch=not no_torch, progress=step, floating_base=floating_base)
+                          with_torch=not no_torch, progress=step, floating_base=floating_base,
+                          with_gpu=not no_gpu)
     rows = []
     refs = {}
     for n, label, pm, pa, _, _ in ([] if res.flexible else B.paper_rows(res.nv, res.counts)):
@@ -115,6 +119,25 @@ def _module_table(con, res):
               f"ctypes alternately with the module (same machine load). Module call overhead (n = 1, module - "
               f"batched C): median {statistics.median(overheads):.0f} ns{pin}; at n = {big:,} the module takes "
               f"{ratio:.2f}x the batched C per state (median over functions)")
+
+
+def _gpu_table(con, res):
+    """The GPU section: states per second against the memory-bandwidth bound, or why not."""
+    from soagen.cli.tables import table
+
+    if res.gpu is None:
+        if res.gpu_note:
+            con.print(res.gpu_note)
+        return
+    rows = []
+    for r in res.gpu.rows:
+        rate = f"{r.states_per_s:.3g}" if r.states_per_s else "out of memory"
+        share = f"{r.states_per_s / r.bound_states_per_s:.0%}" if r.states_per_s else "-"
+        rows.append([r.library, r.device, r.function, f"{r.n:.0e}", rate, f"{r.bound_states_per_s:.3g}", share])
+    con.print(table("GPU: states per second (n states per call)",
+                    [("library", "name"), ("device", "text"), ("function", "name"), ("n", "number"),
+                     ("states/s", "number"), ("bandwidth bound", "number"), ("of bound", "number")], rows))
+    con.print(res.gpu_note)
 
 
 def _timing_tables(con, res, size_name):
@@ -165,6 +188,7 @@ def _report(res, ops_rows, paper_sources, notes, size_name):
     for note in [res.pin_note, *res.array_notes, *notes]:
         if note:
             con.print(note)
+    _gpu_table(con, res)
     con.print(table("operation counts (generated) vs the papers",
                     [("function", "name"), ("mul", "number"), ("add", "number"), ("div", "number"),
                      ("sin/cos", "number"), ("paper", "text"), ("paper mul", "number"), ("paper add", "number")],

@@ -99,7 +99,8 @@ def progress_bar(total, quiet):
 @click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
               help="Comma-separated functions to generate: inverse_dynamics, mass_matrix, "
                    "bias_forces, inverse_mass_matrix, forward_dynamics, jacobian, "
-                   "jacobian_dot_qd, op_space_inverse_inertia ('all': these eight); and, "
+                   "jacobian_dot_qd, op_space_inverse_inertia, op_space_inverse_inertia_frames "
+                   "(of all frames at once; two or more frames) ('all': these nine); and, "
                    "when named, inverse_dynamics_derivatives, forward_dynamics_derivatives, "
                    "coriolis_matrix, regressor, base_regressor (docs/derivatives.md); 'all' "
                    "combines with them: all,regressor.")

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Callable
 
 from soagen import output_dir
+from soagen.codegen import expr as E
 from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.printers import (
     CasadiPrinter,
@@ -42,6 +43,7 @@ from soagen.codegen.printers import (
     NumpyPrinter,
     PyPrinter,
     TorchPrinter,
+    is_input,
 )
 from soagen.codegen.unroll import Program
 from soagen.errors import SoagenError
@@ -119,14 +121,69 @@ class Language:
 
 def vector_body(fn: Function, printer) -> dict:
     """The batch kernels' extra: the function printed on vectors of W states
-    (:class:`~soagen.codegen.printers.CVectorPrinter`) as ``vector``."""
-    return {"vector": print_function(fn, CVectorPrinter())}
+    (:class:`~soagen.codegen.printers.CVectorPrinter`) as ``vector``, with its
+    ``sincos``: per angle (an argument reading inputs only) its printed ``arg`` and the
+    targets ``s`` and ``c`` of its sin and cos statements (a placeholder name for one that
+    the function does not use), which the template computes with one ``soagen_vsincos``
+    call per angle and skips (``targets``); None when there is none."""
+    vp = CVectorPrinter()
+    rec = print_function(fn, vp)
+    angles = {}
+    for st in fn.program.statements:
+        which, arg = _input_trig(st.expr)
+        if which:
+            angles.setdefault(vp.doprint(arg), {})[which[0]] = st.target.name
+    rec["sincos"] = {"comment": "sin and cos of each joint angle in one pass (soagen_vsincos)",
+                     "angles": [{"arg": a, "s": t.get("s", f"soagen_unused_s{k}"), "c": t.get("c", f"soagen_unused_c{k}")}
+                                for k, (a, t) in enumerate(angles.items())],
+                     "targets": {n for t in angles.values() for n in t.values()}} if angles else None
+    return {"vector": rec}
+
+
+SINCOS = "sin/cos of the joint angles: all at once, W per vector (soagen_sincos)"
+
+
+def gathered_sincos(fn: Function, printer) -> dict:
+    """The scalar C's extra: the sin and cos of the input angles, computed all at once.
+    ``sincos`` lists the angles of the statements ``s_q3 = sin(q[3])``, ``c_q3 =
+    cos(q[3])`` whose argument reads only inputs (printed, each angle once, in order of
+    first use), for each such statement its ``target``, ``which`` (``s`` or ``c``) and
+    ``index`` into the angles, and the set of those ``targets``: the template gathers the
+    angles into one array, calls the vector sin/cos of ``templates/c/_vector.c.j2`` once
+    (``soagen_sincos``, W angles per vector), reads the targets back and skips their
+    statements. None when the function has no such statement."""
+    angles, values = {}, []
+    for st in fn.program.statements:
+        which, arg = _input_trig(st.expr)
+        if which:
+            k = angles.setdefault(printer.doprint(arg), len(angles))
+            values.append({"target": st.target.name, "which": which[0], "index": k})
+    if not angles:
+        return {"sincos": None}
+    return {"sincos": {"comment": SINCOS, "angles": list(angles), "values": values,
+                       "targets": {v["target"] for v in values}}}
+
+
+def _input_trig(e):
+    """("sin" or "cos", argument) when ``e`` is the sin or cos of an expression of inputs
+    only (a node, or a SymPy expression), else (None, None)."""
+    if not e.is_Function:
+        return None, None
+    name = e.name if isinstance(e, E.Expr) else type(e).__name__
+    if name in ("sin", "cos") and all(map(is_input, e.free_symbols)):
+        return name, e.args[0]
+    return None, None
+
+
+def vector_and_sincos(fn: Function, printer) -> dict:
+    """The batch C's extras: :func:`vector_body` and :func:`gathered_sincos`."""
+    return {**vector_body(fn, printer), **gathered_sincos(fn, printer)}
 
 
 C_FILES = (("c/header.h.j2", "{prefix}.h"), ("c/source.c.j2", "{prefix}.c"))
 LANGUAGES = {lang.name: lang for lang in (
-    Language("c", CPrinter, C_FILES),
-    Language("c_batch", CPrinter, C_FILES, vector_body),  # C + PREFIX_<function>_batch
+    Language("c", CPrinter, C_FILES, gathered_sincos),
+    Language("c_batch", CPrinter, C_FILES, vector_and_sincos),  # C + PREFIX_<function>_batch
     Language("python", PyPrinter, (("python/module.py.j2", "{prefix}.py"),)),
     Language("numpy", NumpyPrinter, (("python/module_numpy.py.j2", "{prefix}.py"),)),
     Language("python_ext", None, (("c/pymodule.c.j2", "{prefix}_module.c"),)),   # with c_batch

@@ -23,21 +23,22 @@ class FunctionSpec:
     name: str
     inputs: tuple          # input argument names, each a vector (q: nq, others: nv)
     output: str            # output argument name
-    shape: str             # "nv", "nv x nv", "6 x nv", "6", "6 x 6", "nv x 10 nb", "nv x b"
+    shape: str             # "nv", "nv x nv", "6 x nv", "6", "6 x 6", "nv x 10 nb", "nv x b", "6 nc x 6 nc"
     summary: str
     equations: str
     more_outputs: tuple = ()   # further (name, shape) outputs, after ``output``
 
-    def dims(self, robot, shape=None) -> tuple:
-        """The concrete shape of ``shape`` (default: the first output's) for ``robot``."""
+    def dims(self, robot, shape=None, nframes=1) -> tuple:
+        """The concrete shape of ``shape`` (default: the first output's) for ``robot``
+        (and ``nframes`` frames)."""
         nv, key = robot.nv, shape or self.shape
         if key == "nv x b":
             return (nv, len(base_parameters(robot).names))
         return {"nv": (nv,), "nv x nv": (nv, nv), "6 x nv": (6, nv), "6": (6,), "6 x 6": (6, 6),
-                "nv x 10 nb": (nv, 10 * robot.nb)}[key]
+                "nv x 10 nb": (nv, 10 * robot.nb), "6 nc x 6 nc": (6 * nframes, 6 * nframes)}[key]
 
-    def unrolled(self, robot, program, equations=None, variant=None, manifest=None) -> Function:
-        return Function(self.name, self.inputs, self.output, self.dims(robot), self.summary,
+    def unrolled(self, robot, program, equations=None, variant=None, manifest=None, nframes=1) -> Function:
+        return Function(self.name, self.inputs, self.output, self.dims(robot, nframes=nframes), self.summary,
                         equations or self.equations, program, variant, manifest or {},
                         tuple((n, self.dims(robot, sh)) for n, sh in self.more_outputs))
 
@@ -67,6 +68,10 @@ DYNAMICS = (
     FunctionSpec("op_space_inverse_inertia", ("q",), "Lambda_inv", "6 x 6",
                  "operational-space inverse inertia J M^-1 J^T at the tip, world-aligned",
                  "Part II (6.10)"),
+    FunctionSpec("op_space_inverse_inertia_frames", ("q",), "Lambda_inv", "6 nc x 6 nc",
+                 "operational-space inverse inertia J M^-1 J^T of the frames {frames} at once (6 x 6 "
+                 "block (a, b) = J_a M^-1 J_b^T, frames in this order), world-aligned",
+                 "framework paper (3.10), (A.5); Part II (6.10)"),
 )
 DERIVATIVES_AND_IDENTIFICATION = (    # docs/derivatives.md; generated when named
     FunctionSpec("inverse_dynamics_derivatives", ("q", "qd", "qdd"), "dtau_dq", "nv x nv",
@@ -93,9 +98,28 @@ ALGORITHMS = tuple(s.name for s in DYNAMICS)
 """What ``--algorithms all`` (the default) generates; the others are generated when named."""
 DERIVATIVES = tuple(s.name for s in DERIVATIVES_AND_IDENTIFICATION)
 FD_VARIANTS = algorithms.FD_METHODS
-FD_EQUATIONS = {"fd1": "Part I (4.17)-(4.22) (FD1)", "fd2": "Part I (5.5)-(5.7) (FD2)",
-                "fd3": "Part I (5.8)-(5.10) (FD3)", "fd4": "Part I (5.13)-(5.17) (FD4)"}
+DENSE = "M = L^T D L of the composite-inertia mass matrix (3.20), (a.44)"
+VARIANTS = {   # function -> {variant: equations}: under "best", all are unrolled, the cheapest kept
+    "forward_dynamics": {"fd1": "Part I (4.17)-(4.22) (FD1)", "fd3": "Part I (5.8)-(5.10) (FD3)",
+                         "fd4": "Part I (5.13)-(5.17) (FD4)",
+                         "ldl": f"Part I (3.22)-(3.23): qdd = M^-1 (tau - C); {DENSE}"},
+    "inverse_mass_matrix": {"innovations": "Part I (4.4)-(4.6), (4.16), (4.19)-(4.22)",
+                            "ldl": f"Part I: M^-1 = L^-1 D^-1 L^-T; {DENSE}"},
+    "op_space_inverse_inertia": {"omega": "Part II (6.10)",
+                                 "ldl": f"Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; {DENSE}"},
+    "op_space_inverse_inertia_frames": {
+        "omega": "one articulated sweep and the Upsilon recursion, framework paper (3.10), (A.5); Part II (6.10)",
+        "ldl": f"Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T, the frames' J stacked; {DENSE}"},
+    "forward_dynamics_derivatives": {"innovations": "docs/derivatives.md (D.19); Part I (4.16), (3.22)-(3.23)",
+                                     "ldl": f"docs/derivatives.md (D.19); Part I {DENSE}"},
+}
+"""FD2's qdd program is FD1's (its extra link accelerations are dead code), so it is no
+candidate; it is generated when named (``--fd-variant fd2``)."""
+FD_EQUATIONS = {**VARIANTS["forward_dynamics"], "fd2": "Part I (5.5)-(5.7) (FD2)"}
 TIP_FUNCTIONS = ("jacobian", "jacobian_dot_qd", "op_space_inverse_inertia")
+FRAMES_FUNCTIONS = ("op_space_inverse_inertia_frames",)
+"""Functions of several frames at once: generated for two or more frames (a tree
+without a tip, or --frames), skipped otherwise."""
 FRAME_SUMMARIES = {
     "jacobian": "Jacobian J(q) of frame {frame}, world-aligned at its origin, angular rows first",
     "jacobian_dot_qd": "Jdot(q, qd) qd of frame {frame}: its acceleration at qdd = 0 without gravity, "
@@ -119,7 +143,7 @@ def _run(robot, name, xp, x, variant, frame=None, base=None):
     if name == "bias_forces":
         return algorithms.bias_forces(robot, x["q"], x["qd"], xp=xp)
     if name == "inverse_mass_matrix":
-        return algorithms.inverse_mass_matrix(robot, x["q"], xp=xp)
+        return algorithms.inverse_mass_matrix(robot, x["q"], xp=xp, method=variant)
     if name == "forward_dynamics":
         return algorithms.forward_dynamics(robot, x["q"], x["qd"], x["tau"], method=variant, xp=xp)
     if name == "jacobian":
@@ -127,11 +151,14 @@ def _run(robot, name, xp, x, variant, frame=None, base=None):
     if name == "jacobian_dot_qd":
         return algorithms.jacobian_dot_qd(robot, x["q"], x["qd"], xp=xp, frame=frame)
     if name == "op_space_inverse_inertia":
-        return algorithms.op_space_inverse_inertia(robot, x["q"], xp=xp, frame=frame)
+        return algorithms.op_space_inverse_inertia(robot, x["q"], xp=xp, frame=frame, method=variant)
+    if name == "op_space_inverse_inertia_frames":
+        return algorithms.inverse_inertia_at_frames(robot, x["q"], frame, xp=xp, method=variant)
     if name == "inverse_dynamics_derivatives":
         return _flat(algorithms.inverse_dynamics_derivatives(robot, x["q"], x["qd"], x["qdd"], xp=xp))
     if name == "forward_dynamics_derivatives":
-        return _flat(algorithms.forward_dynamics_derivatives(robot, x["q"], x["qd"], x["tau"], xp=xp))
+        return _flat(algorithms.forward_dynamics_derivatives(robot, x["q"], x["qd"], x["tau"], xp=xp,
+                                                             method=variant))
     if name == "coriolis_matrix":
         return algorithms.coriolis_matrix(robot, x["q"], x["qd"], xp=xp)
     if name == "regressor":
@@ -176,39 +203,52 @@ def param_names(robot):
 
 def generate_function(robot, name, fd_variant="best", frame=None, symbolic_params=False) -> Function:
     """Unroll one function for ``robot``; with ``symbolic_params`` its dynamic parameters
-    are an input (``params``). Forward dynamics records the chosen variant, and with
-    ``best`` every candidate's counts, in its manifest entry (``fd_variant``,
-    ``fd_candidates``). A frame function (:data:`TIP_FUNCTIONS`) is at the tip, or with
-    ``frame`` (a :class:`~soagen.model.Frame`) at that frame, named ``NAME_<frame>``."""
+    are an input (``params``). A function with several derivations (:data:`VARIANTS`) is
+    unrolled in each and the one with the fewest multiplications + additions + divisions
+    kept (forward dynamics: only ``fd_variant`` unless it is ``best``); its manifest entry
+    records the ``variant`` and every candidate's counts (``candidates``). A frame
+    function (:data:`TIP_FUNCTIONS`) is at the tip, or with ``frame`` (a
+    :class:`~soagen.model.Frame`) at that frame, named ``NAME_<frame>``; a function of
+    several frames (:data:`FRAMES_FUNCTIONS`) takes their list as ``frame``."""
     spec = SPECS[name]
-    if frame is not None:
-        if name not in TIP_FUNCTIONS:
-            raise SoagenError(f"{name} does not take a frame")
-        return replace(spec.unrolled(robot, _unrolled(robot, name, None, frame, symbolic_params)),
-                       name=f"{name}_{frame_suffix(frame.name)}",
-                       summary=FRAME_SUMMARIES[name].format(frame=frame.name),
-                       manifest={"function": name, "frame": frame.name})
+    if name in FRAMES_FUNCTIONS:
+        if not frame or len(frame) < 2:
+            raise SoagenError(f"{name} needs two or more frames (a tree without a tip, or --frames)")
+        fn = _cheapest(robot, spec, fd_variant, list(frame), symbolic_params)
+        names = ", ".join(f.name for f in frame)
+        return replace(fn, shape=(6 * len(frame), 6 * len(frame)), summary=spec.summary.format(frames=names),
+                       manifest={"frames": [f.name for f in frame], **fn.manifest})
+    if frame is not None and name not in TIP_FUNCTIONS:
+        raise SoagenError(f"{name} does not take a frame")
     if name == "base_regressor":
         bp = base_parameters(robot)
         return spec.unrolled(robot, _unrolled(robot, name, None, None, symbolic_params, bp), manifest={
             "base_parameters": list(bp.names), "base_columns": list(bp.columns),
             "regrouping": list(bp.expressions)})
-    if name != "forward_dynamics":
-        return spec.unrolled(robot, _unrolled(robot, name, None, None, symbolic_params))
-    # "best": FD2's qdd program is FD1's (its extra link accelerations are dead code),
-    # so the candidates are FD1, FD3 and FD4.
-    variants = ("fd1", "fd3", "fd4") if fd_variant == "best" else (fd_variant,)
-    progs = {}
-    for v in variants:
-        progs[v] = _unrolled(robot, name, v, None, symbolic_params)
+    fn = _cheapest(robot, spec, fd_variant, frame, symbolic_params) if name in VARIANTS else \
+        spec.unrolled(robot, _unrolled(robot, name, None, frame, symbolic_params))
+    if frame is None:
+        return fn
+    return replace(fn, name=f"{name}_{frame_suffix(frame.name)}",
+                   summary=FRAME_SUMMARIES[name].format(frame=frame.name),
+                   manifest={"function": name, "frame": frame.name, **fn.manifest})
+
+
+def _cheapest(robot, spec, fd_variant, frame, symbolic_params):
+    """The function unrolled in each of its :data:`VARIANTS` (forward dynamics: in
+    ``fd_variant`` alone unless ``best``), the one with the fewest operations kept."""
+    equations = VARIANTS[spec.name]
+    variants = tuple(equations) if spec.name != "forward_dynamics" or fd_variant == "best" else (fd_variant,)
+    progs = {v: _unrolled(robot, spec.name, v, frame, symbolic_params) for v in variants}
     best = min(variants, key=lambda v: (_total(progs[v].counts), variants.index(v)))
-    manifest = {"fd_variant": best}
-    if fd_variant == "best":
-        manifest["fd_candidates"] = {v: dict(p.counts) for v, p in progs.items()}
+    manifest = {"variant": best}
+    if len(variants) > 1:
+        manifest["candidates"] = {v: dict(p.counts) for v, p in progs.items()}
     for v, p in progs.items():
         if v != best:
             p.release()
-    return spec.unrolled(robot, progs[best], FD_EQUATIONS[best], best, manifest)
+    return spec.unrolled(robot, progs[best], FD_EQUATIONS[best] if spec.name == "forward_dynamics"
+                         else equations[best], best, manifest)
 
 
 def check_algorithms(names):
@@ -218,8 +258,10 @@ def check_algorithms(names):
             raise SoagenError(f"unknown algorithm {n!r} (choose from {', '.join(SPECS)})")
 
 
-NEEDS_MINV = ("inverse_mass_matrix", "forward_dynamics", "op_space_inverse_inertia", "forward_dynamics_derivatives")
-"""The functions that invert the mass matrix (D(k)^-1 of Part I (4.16))."""
+NEEDS_MINV = ("inverse_mass_matrix", "forward_dynamics", "op_space_inverse_inertia", "op_space_inverse_inertia_frames",
+              "forward_dynamics_derivatives")
+"""The functions that invert the mass matrix (D(k)^-1 of Part I (4.16), or the pivots of
+M = L^T D L)."""
 
 
 def without_inverse(robot, names):

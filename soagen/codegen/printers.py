@@ -40,6 +40,11 @@ MAX_POW = 8
 ADD, MUL, POW, FUNC, ATOM = 40, 50, 60, 70, 1000
 
 
+def is_input(symbol) -> bool:
+    """Whether a symbol is an input entry (``q_3``, printed ``q[3]``), not a temporary."""
+    return bool(_INPUT.match(symbol.name))
+
+
 def _float(x) -> str:
     return repr(float(x))
 

@@ -19,6 +19,7 @@ from soagen.codegen.emit import (
 from soagen.codegen.functions import (
     ALGORITHMS,
     FD_VARIANTS,
+    FRAMES_FUNCTIONS,
     SPECS,
     TIP_FUNCTIONS,
     check_algorithms,
@@ -129,18 +130,24 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
         raise SoagenError(f"unknown --fd-variant {fd_variant!r} (choose from best, {', '.join(FD_VARIANTS)})")
     # Multi-dof joints (spherical, free: unit quaternions in q, nq != nv) unroll like the
     # others; q has nq entries, qd/qdd/tau nv (docs/trees-and-floating-bases.md).
-    if not symbolic_params:                # with the parameters as inputs, their values decide
-        refuse_inverse(robot, algorithms)
     at = frames_for(robot, frames)
+    if at is None or len(at) < 2:          # one frame at most: no function of several frames
+        algorithms_run = [a for a in algorithms if a not in FRAMES_FUNCTIONS]
+    else:
+        algorithms_run = algorithms
+    if not symbolic_params:                # with the parameters as inputs, their values decide
+        refuse_inverse(robot, algorithms_run)
     functions = []
-    for a in algorithms:
+    for a in algorithms_run:
         if progress:
             progress(a)
+        if a in FRAMES_FUNCTIONS:
+            functions.append(_with_params(generate_function(robot, a, fd_variant, at, symbolic_params),
+                                          symbolic_params))
+            continue
         for frame in (at if at is not None and a in TIP_FUNCTIONS else [None]):
-            fn = generate_function(robot, a, fd_variant, frame, symbolic_params)
-            if symbolic_params:
-                fn = replace(fn, inputs=fn.inputs + ("params",))
-            functions.append(fn)
+            functions.append(_with_params(generate_function(robot, a, fd_variant, frame, symbolic_params),
+                                          symbolic_params))
     source = Path(robot_file).name if robot_file else robot.name
     command = _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames, load_args)
     langs = batch_langs(tuple("numpy" if numpy and lang == "python" else lang for lang in langs), batch)
@@ -162,3 +169,8 @@ def batch_langs(langs, batch):
     """``langs`` with the C replaced by the C with batch functions when ``batch``."""
     return tuple("c_batch" if batch and lang == "c" else lang for lang in langs)
 
+
+
+def _with_params(fn, symbolic_params):
+    """``fn`` taking the link parameters as its last input ``params`` when they are symbolic."""
+    return replace(fn, inputs=fn.inputs + ("params",)) if symbolic_params else fn

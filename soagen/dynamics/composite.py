@@ -10,27 +10,58 @@ property, not that X is symmetric) gives
 so the block (k, l), k inboard of l, of phi X phi^T is phi(k, l) r(l): one tip-to-base
 sweep for r, then for each body l a walk towards the base carrying phi(k, l) F. On a tree
 the sum runs over the subtree of k (framework paper (A.1)); the walk visits the ancestors.
-With flexible bodies phi is the extended phihat of (4.1)-(4.2) (:class:`~soagen.dynamics.sweeps.State`)."""
+For X = M (and its rate) the r(k) of an all-rigid subtree is a spatial inertia of 10
+parameters, named and shifted as such (:func:`~soagen.dynamics.inertia.phi_inertia`).
+With flexible bodies phi is the extended phihat of (4.1)-(4.2) (:class:`~soagen.dynamics.sweeps.State`),
+and r(k) of a subtree holding one is a full (6 + m) x (6 + m) block."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from soagen.dynamics.inertia import inertia_parameters, phi_inertia, rigid_inertia
+
 COMPOSITE_INERTIA = "composite rigid-body inertia R(k) (a.44)"
 
 
 def composite_inertias(robot, s, X, xp, label, note):
-    """r(k) = X(k) + sum_c phi(k, c) r(c) phi^T(k, c) (a.44) for symmetric 6 x 6 blocks
-    X(k); r(k) is formed from its upper triangle (mirrored), so each entry is computed once.
-    Named ``label`` with ``note`` (:meth:`soagen.backend.NumpyBackend.name`)."""
+    """r(k) = X(k) + sum_c phi(k, c) r(c) phi^T(k, c) (a.44) for spatial inertias X(k)
+    (or their rates): each r(k) of an all-rigid subtree is named by its 10 parameters,
+    ``label`` + k (I_O, upper triangle), ``label`` + ``h`` + k and ``label`` + ``m`` + k,
+    with ``note`` (:meth:`soagen.backend.NumpyBackend.name`), and shifted to a rigid
+    parent by them; any other r(k) is named by its upper triangle and shifted by phihat."""
+    rigid = rigid_subtrees(robot)
     r = list(X)
     for i in reversed(range(robot.nb)):
-        r[i] = xp.name(mirrored(r[i]), f"{label}{i}", symmetric=True, note=note)
+        if rigid[i]:
+            r[i] = named_inertia(r[i], xp, label, i, note)
+        else:
+            r[i] = xp.name(mirrored(r[i]), f"{label}{i}", symmetric=True, note=note)
         p = robot.bodies[i].parent
-        if p >= 0:
+        if p >= 0 and rigid[i] and s.node_of(i) is None:
+            r[p] = r[p] + phi_inertia(*s.X[i], r[i])
+        elif p >= 0:
             phi = s.phi(i)
             r[p] = r[p] + phi @ r[i] @ phi.T
     return r
+
+
+def rigid_subtrees(robot):
+    """Per body: whether it and every body outboard of it are rigid."""
+    rigid = [b.flex is None for b in robot.bodies]
+    for i in reversed(range(robot.nb)):
+        p = robot.bodies[i].parent
+        if p >= 0 and not rigid[i]:
+            rigid[p] = False
+    return rigid
+
+
+def named_inertia(M, xp, label, i, note):
+    """The spatial inertia M rebuilt from its named 10 parameters (m, h, I_O)."""
+    m, h, I_O = inertia_parameters(M)
+    return rigid_inertia(xp.name(np.array([m]), f"{label}m{i}", note=note)[0],
+                         xp.name(h, f"{label}h{i}", note=note),
+                         xp.name(mirrored(I_O), f"{label}{i}", symmetric=True, note=note))
 
 
 def mirrored(A):

@@ -4,9 +4,10 @@ qdd = M^-1 (T - C) solves T_ID(q, qd, qdd) = T, so at the solution
 d qdd = -M^-1 (dT_ID/dq dq + dT_ID/dqd dqd) + M^-1 dT: the derivatives of inverse dynamics
 (id_derivatives.py) evaluated at the forward-dynamics accelerations, multiplied by the one
 M^-1 that the innovations factorization (4.16) gives; the same M^-1 also gives qdd
-(3.22)-(3.23), so the Riccati sweep (4.4)-(4.6) runs once. M^-1 is read from its upper
-triangle (the smoother's lower-triangle entries then feed nothing and drop out of
-generated code)."""
+(3.22)-(3.23), so the Riccati sweep (4.4)-(4.6) runs once (or, with ``method="ldl"``,
+M = L^T D L of the composite-inertia mass matrix, :mod:`soagen.dynamics.ldl`). M^-1 is
+read from its upper triangle (the lower-triangle entries then feed nothing and drop out
+of generated code)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,27 @@ import numpy as np
 from soagen.dynamics.composite import mirrored
 from soagen.dynamics.forward import inverse_mass_matrix
 from soagen.dynamics.id_derivatives import id_derivatives
+from soagen.dynamics.ldl import ltdl, ltdl_congruence, ltdl_solve
+from soagen.dynamics.mass_matrix import mass_matrix
 from soagen.dynamics.rne import rne
 
 
-def fd_derivatives(robot, s, qd, tau, xp):
-    """(dqdd/dq, dqdd/dqd, dqdd/dtau = M^-1) at (s.q, s.qd, tau), tangent space."""
-    Minv = mirrored(inverse_mass_matrix(robot, s, xp))                       # (4.16), symmetric
+def fd_derivatives(robot, s, qd, tau, xp, method="innovations"):
+    """(dqdd/dq, dqdd/dqd, dqdd/dtau = M^-1) at (s.q, s.qd, tau), tangent space. With
+    ``method="ldl"`` the products with M^-1 are solves with the factors of M = L^T D L,
+    which keep a tree's sparsity (on a chain they cost the same as the products)."""
+    if method == "ldl":
+        L, dinv = ltdl(robot, mass_matrix(robot, s, xp), xp)
+        Minv = mirrored(ltdl_congruence(L, dinv, xp.eye(robot.nv), xp))
+
+        def solve(B, label):
+            return ltdl_solve(L, dinv, B, xp, label)
+    else:
+        Minv = mirrored(inverse_mass_matrix(robot, s, xp))                   # (4.16), symmetric
+
+        def solve(B, label):
+            return Minv @ B
     T_hat = np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp))           # (3.23)
-    qdd = xp.name(Minv @ (tau - T_hat), "qddfd", note="qdd = M^-1 (tau - C) (3.22)")   # (3.22)
+    qdd = xp.name(solve(tau - T_hat, "ltdl_qdd"), "qddfd", note="qdd = M^-1 (tau - C) (3.22)")   # (3.22)
     dq, dqd = id_derivatives(robot, s, qd, qdd, xp)                             # (D.14)
-    return -Minv @ dq, -Minv @ dqd, Minv
+    return -solve(dq, "ltdl_dq"), -solve(dqd, "ltdl_dqd"), Minv

@@ -1,7 +1,9 @@
 """Forward dynamics FD1-FD4 of Part I and the explicit inverse M^-1 (4.16).
 
 All four share the Riccati sweep and the filter/smoother pair; they differ in how the
-bias terms enter, which is the point of Sections 4-5 of Part I."""
+bias terms enter, which is the point of Sections 4-5 of Part I. The dense route through
+M itself, qdd = M^-1 (tau - C) with M = L^T D L (:mod:`soagen.dynamics.ldl`), is the
+fifth method and the second form of M^-1: cheaper for small N."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import numpy as np
 
 from soagen.dynamics.filtering import anticausal_smoother, causal_filter
 from soagen.dynamics.innovations import riccati
+from soagen.dynamics.ldl import ltdl, ltdl_congruence, ltdl_solve
+from soagen.dynamics.mass_matrix import mass_matrix
 from soagen.dynamics.rne import rne
 from soagen.dynamics.sweeps import ZETA, anticausal_propagate
 from soagen.dynamics.tip import tip_force_at_body
@@ -63,12 +67,24 @@ def fd4(robot, s, tau, xp, f_tip=None):
     return anticausal_smoother(robot, s, inn, nu, xp, a=s.a)                  # (5.17)
 
 
-FD = {"fd1": fd1, "fd2": fd2, "fd3": fd3, "fd4": fd4}
+def fd_ldl(robot, s, tau, xp, f_tip=None):
+    """qdd = M^-1 (tau - C) (3.22)-(3.23): C by RNE at qdd = 0 (+ J^T f(0)), M by
+    composite inertias (3.20), solved with M = L^T D L. Returns (qdd, None)."""
+    C = np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp, f_tip))               # (3.23)
+    qdd = ltdl_solve(*ltdl(robot, mass_matrix(robot, s, xp), xp), tau - C, xp)
+    return _split(robot, qdd), None
 
 
-def inverse_mass_matrix(robot, s, xp):
+FD = {"fd1": fd1, "fd2": fd2, "fd3": fd3, "fd4": fd4, "ldl": fd_ldl}
+MINV_METHODS = ("innovations", "ldl")
+
+
+def inverse_mass_matrix(robot, s, xp, method="innovations"):
     """M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) (4.16), applied to the identity: the
-    filter and smoother on all nv columns at once, O(N^2)."""
+    filter and smoother on all nv columns at once, O(N^2); or with ``method="ldl"`` from
+    M = L^T D L of the composite-inertia mass matrix (3.20), M^-1 = L^-1 D^-1 L^-T."""
+    if method == "ldl":
+        return ltdl_congruence(*ltdl(robot, mass_matrix(robot, s, xp), xp), xp.eye(robot.nv), xp)
     eye = xp.eye(robot.nv)
     inn = riccati(robot, s, xp)
     nu = causal_filter(robot, s, inn, _split(robot, eye), xp)

@@ -128,10 +128,11 @@ def velocity_sweep(robot, X, H, qd, xp, gravity=True, att=None):
         elif att is None or att[i] is None:
             V_p = V[body.parent]
             w = R.T @ V_p[:3]                                # omega(k+1) in frame k
-            l_k = R.T @ l
-            V_i = pad(phiT_motion(R, l, V_p), body.m, xp) + rel               # (2.25)
-            a_i = pad(np.concatenate([cross(w, w_r),             # (2.19)
-                                      cross(w, cross(w, l_k)) + 2 * cross(w, v_r) + cross(w_r, v_r)]), body.m, xp)
+            V_i = pad(phiT_motion(R, l, V_p), body.m, xp) + rel                 # (2.25)
+            # the centripetal term w x (w x l) in the parent's frame, where l is constant
+            a_i = pad(np.concatenate([cross(w, w_r),                             # (2.19)
+                                      R.T @ cross(V_p[:3], cross(V_p[:3], l)) + 2 * cross(w, v_r)
+                                      + cross(w_r, v_r)]), body.m, xp)
         else:                                                # on a flexible parent's node (4.1), (F.6)
             A, V_p = att[i], V[body.parent]
             etad = V_p[6:]

@@ -17,8 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.dynamics.innovations import riccati
-from soagen.dynamics.jacobian import ancestors
+from soagen.dynamics.jacobian import ancestors, jacobian
 from soagen.dynamics.kinematics import pad, world_poses
+from soagen.dynamics.ldl import ltdl, ltdl_congruence
+from soagen.dynamics.mass_matrix import mass_matrix
 from soagen.spatial import phi_matrix
 
 
@@ -41,9 +43,18 @@ def upsilon(robot, s, inn, xp):
     return Ups
 
 
-def inverse_inertia_at_frames(robot, s, xp, frames):
+OSIM_METHODS = ("omega", "ldl")
+
+
+def inverse_inertia_at_frames(robot, s, xp, frames, method="omega"):
     """Lambda = B^T Omega B = J M^-1 J^T for several frames at once (6 n_C square,
-    world-aligned, angular rows first, at each frame's origin)."""
+    world-aligned, angular rows first, at each frame's origin), by one articulated sweep
+    and the Upsilon recursion (A.5). With ``method="ldl"``: the frames' Jacobians J (3.13)
+    stacked and M = L^T D L of the composite-inertia mass matrix (3.20),
+    J M^-1 J^T = Y^T D^-1 Y with Y = L^-T J^T."""
+    if method == "ldl":
+        J = np.concatenate([jacobian(robot, s, xp, f) for f in frames], axis=0)
+        return ltdl_congruence(*ltdl(robot, mass_matrix(robot, s, xp), xp), J.T, xp)
     inn = riccati(robot, s, xp)
     Ups = upsilon(robot, s, inn, xp)
     poses = world_poses(robot, s.X, xp)
@@ -84,7 +95,8 @@ def frame_map(robot, s, f, xp):
     return np.concatenate([B, nf.U.T @ B])
 
 
-def op_space_inverse_inertia(robot, s, xp, frame):
+def op_space_inverse_inertia(robot, s, xp, frame, method="omega"):
     """J M^-1 J^T = B^T psi^T H^T D^-1 H psi B at one frame: Part II (6.10), whose
-    Lambda(k) is Upsilon(k) on the path to the frame's body; 6 x 6, world-aligned."""
-    return inverse_inertia_at_frames(robot, s, xp, [frame])
+    Lambda(k) is Upsilon(k) on the path to the frame's body; 6 x 6, world-aligned (or by
+    ``method="ldl"``, see :func:`inverse_inertia_at_frames`)."""
+    return inverse_inertia_at_frames(robot, s, xp, [frame], method)

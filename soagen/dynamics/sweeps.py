@@ -53,16 +53,20 @@ class State:
             self._b[i] = self.xp.name(bh, f"b{i}", note="bias force bhat(k) of the flexible body (F.4)")
         return self._b[i]
 
+    def node_of(self, i):
+        """The NodeFrame of the flexible parent's node body k sits on, or None."""
+        return self.att[i] if self.att else None
+
     def up(self, i, f):
         """phihat(parent, k) f: a force (or 6+m rows) at body k, as a force at its parent."""
         m = self.robot.bodies[i].m
         g = phi_force(*self.X[i], f[:6] if m else f)
-        A = self.att[i] if self.att else None
+        A = self.node_of(i)
         return g if A is None else np.concatenate([g, A.U.T @ g])
 
     def down(self, i, x):
         """phihat^T(parent, k) x: a velocity (or acceleration) of the parent, seen at body k."""
-        A = self.att[i] if self.att else None
+        A = self.node_of(i)
         y = x if A is None else x[:6] + A.U @ x[6:]
         return pad(phiT_motion(*self.X[i], y), self.robot.bodies[i].m, self.xp)
 
@@ -83,7 +87,7 @@ class State:
     def phi(self, i):
         """phihat(parent, k) as a (6 + m_parent) x (6 + m_k) matrix (link frames)."""
         P = phi_matrix(*self.X[i])
-        A = self.att[i] if self.att else None
+        A = self.node_of(i)
         if A is not None:
             P = np.concatenate([P, A.U.T @ P])
         m = self.robot.bodies[i].m

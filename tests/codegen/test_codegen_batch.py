@@ -3,7 +3,7 @@ types, equals the scalar function state by state; the vector sin/cos polynomial 
 40-digit references.
 
 Every vector path is compiled and run where this machine can: the default (W from the
-target, libmvec's sin/cos on glibc x86-64), the polynomial sin/cos (-DSOAGEN_NO_LIBMVEC),
+target, the polynomial sin/cos), libmvec's sin/cos (-DSOAGEN_USE_LIBMVEC, glibc x86-64),
 W = 2 (-mno-avx on x86-64) and the plain C99 loop (-DSOAGEN_NO_VECTOR)."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from tests.helpers import rel_err
 X86 = platform.machine() in ("x86_64", "AMD64")
 CONFIGS = {  # name -> extra compiler flags
     "native": ("-march=native",),
-    "polynomial": ("-march=native", "-DSOAGEN_NO_LIBMVEC"),
+    "libmvec": ("-march=native", "-DSOAGEN_USE_LIBMVEC"),
     "scalar-loop": ("-DSOAGEN_NO_VECTOR",),
     **({"sse2": ("-mno-avx",)} if X86 else {}),
 }
@@ -163,8 +163,38 @@ def test_batch_equals_scalar_every_function(tmp_path, name):
             pytest.skip("example-robot-data not installed")
         kw = {"floating_base": True, "tip": "panda_hand"} if name == "panda_floating" else {}
     robot = soagen.load(path, **kw)
-    res, libs = _build(tmp_path, robot, path, None, configs={k: CONFIGS[k] for k in ("native", "polynomial")})
+    res, libs = _build(tmp_path, robot, path, None, configs={k: CONFIGS[k] for k in ("native", "libmvec")})
     _check(robot, res, libs)
+
+
+@pytest.mark.cc
+def test_scalar_functions_take_all_sin_cos_in_one_call(tmp_path):
+    """The scalar C computes the sin and cos of all its angles with one soagen_sincos call
+    (no libm sin/cos left in the function bodies); compiled with the polynomial, with
+    libmvec and as plain C99 (libm, W = 1) the scalar functions agree to 1e-13, and with
+    the generic reference to 1e-12."""
+    from codegen_util import reference
+
+    path = ROBOTS / "puma560.yaml"
+    robot = soagen.load(path)
+    names = ["inverse_dynamics", "mass_matrix", "jacobian_dot_qd"]
+    res, libs = _build(tmp_path, robot, path, names, configs={k: CONFIGS[k] for k in ("native", "libmvec",
+                                                                                      "scalar-loop")})
+    text = res.files["puma560.c"]
+    for name in names:
+        body = text.split(f"void puma560_{name}(", 1)[1].split("\n}\n", 1)[0]
+        assert body.count("soagen_sincos(soagen_x, soagen_s, soagen_c, ") == 1
+        rest = body.replace("soagen_sincos(", "")
+        assert "sin(" not in rest and "cos(" not in rest
+    assert "const double soagen_x[6] = { q[0], q[1], q[2], q[3], q[4], q[5] };" in text    # Jdot qd: 6 angles
+    x = _states(robot, 20, np.random.default_rng(4))
+    for name, fn in res.manifest["functions"].items():
+        for k in range(20):
+            args = [x[a][k] for a in fn["inputs"]]
+            outs = {cfg: lib(name, *args) for cfg, lib in libs.items()}
+            for cfg, got in outs.items():
+                assert rel_err(got, outs["scalar-loop"]) <= TOL, (name, cfg)
+            assert rel_err(outs["native"], reference(robot, name, {a: v[k] for a, v in x.items()})) <= 1e-12
 
 
 # -- the vector sin/cos ---------------------------------------------------------------------
@@ -201,7 +231,7 @@ def polynomial_sincos(tmp_path_factory):
     src = tmp / "sincos.c"
     src.write_text(HARNESS.format(prelude=environment().get_template("c/_vector.c.j2").render()))
     exe = tmp / "sincos"
-    subprocess.run([compiler(), "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", "-DSOAGEN_NO_LIBMVEC",
+    subprocess.run([compiler(), "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror",
                     "-o", str(exe), str(src), "-lm"], check=True)
 
     def run(x):

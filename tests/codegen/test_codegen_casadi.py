@@ -20,7 +20,7 @@ from codegen_util import ROBOTS, erd, random_states, reference
 import soagen
 from soagen.codegen.compile import compiler, load_c, load_python, run_logged
 from soagen.codegen.emit import write
-from soagen.codegen.functions import ALGORITHMS, DERIVATIVES
+from soagen.codegen.functions import ALGORITHMS, DERIVATIVES, FRAMES_FUNCTIONS
 from soagen.codegen.robot import render
 from tests.helpers import rel_err
 
@@ -75,7 +75,8 @@ def test_casadi_matches_the_c_and_the_reference(tmp_path):
     robot = soagen.load(ROBOTS / "puma560.yaml")
     manifest, mod = _generate(tmp_path, "puma", robot, ROBOTS / "puma560.yaml", ALGORITHMS)
     _agree_with_c(robot, manifest, mod, load_c(tmp_path, "puma", manifest))
-    assert mod.NQ == robot.nq and set(mod.__all__) == {"NQ", "NV", *ALGORITHMS}
+    single = [a for a in ALGORITHMS if a not in FRAMES_FUNCTIONS]        # one frame: the tip
+    assert mod.NQ == robot.nq and set(mod.__all__) == {"NQ", "NV", *single}
     assert mod.jacobian.name() == "puma_jacobian" and mod.jacobian.name_in() == ["q"]
     with pytest.raises(AttributeError, match="no attribute 'mass'"):
         mod.mass

@@ -4,11 +4,13 @@ errors (exit 2, one line, nothing written)."""
 import json
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 from codegen_util import ROBOTS, erd
 
+import soagen
 from soagen.cli.main import cli
 
 PLANAR = str(ROBOTS / "planar2.yaml")
@@ -133,6 +135,37 @@ def test_bench_smoke():
     assert "ns per state" in r.output
     assert max(len(line) for line in r.output.splitlines()) <= 100      # piped: 100 columns
     assert "…" not in r.output and "forward_dynamics " in r.output       # nothing cut
+    from soagen.bench.gpu import visible_gpus
+
+    if visible_gpus()[0]:
+        assert "GPU: states per second" in r.output
+    else:                                   # this machine: the section says why it is skipped
+        assert "GPU: no GPU is visible (JAX" in r.output and "the GPU section is skipped" in r.output
+    quiet = run("bench", PLANAR, "--no-numpy", "--no-pinocchio", "--no-jax", "--no-torch", "--no-gpu",
+                "--repeats", "1", "--iterations", "200", "--algorithms", "inverse_dynamics", "--cflags", "-O2", "-q")
+    assert quiet.exit_code == 0 and "GPU" not in quiet.output
+
+
+def test_gpu_section_code_path_on_the_cpu():
+    """The GPU section's timing code, run on JAX's CPU device (the path a GPU takes): one
+    row per function and size, positive rates, and the bound = copy bandwidth / bytes in and
+    out per state (UR5-sized planar2: q, qd, qdd/tau and tau/qdd of 2 entries: 64 bytes)."""
+    jax = pytest.importorskip("jax", reason="JAX (test extra) runs the section's code path on its CPU device")
+    from soagen.bench.gpu import GpuDevice, bytes_per_state
+    from soagen.bench.robot import gpu_section
+
+    robot = soagen.load(PLANAR)
+    res, note = gpu_section(robot, PLANAR, (), devices=[GpuDevice("jax", "cpu", jax.devices("cpu")[0])],
+                            sizes=(10, 1000))
+    assert [(r.function, r.n) for r in res.rows] == [("inverse_dynamics", 10), ("inverse_dynamics", 1000),
+                                                     ("forward_dynamics", 10), ("forward_dynamics", 1000)]
+    assert all(r.states_per_s > 0 for r in res.rows)
+    bw = res.bandwidth["cpu"]
+    assert bw > 0 and all(r.bound_states_per_s == bw / 64 for r in res.rows)
+    assert "copy bandwidth" in note
+    from soagen.codegen.functions import generate_function
+
+    assert bytes_per_state(generate_function(robot, "inverse_dynamics"), SimpleNamespace(nq=2, nv=2, params=())) == 64
 
 
 @pytest.mark.cc

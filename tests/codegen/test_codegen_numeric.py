@@ -62,11 +62,29 @@ def test_random_chain_all_functions(n, seed, tmp_path):
     compare(robot, *build(robot, None, tmp_path), states=30)
 
 
-@pytest.mark.parametrize("variant", ["fd1", "fd2", "fd3", "fd4"])
+@pytest.mark.parametrize("variant", ["fd1", "fd2", "fd3", "fd4", "ldl"])
 def test_each_fd_variant(variant, tmp_path):
     robot = random_chain(2, np.random.default_rng(3))
     manifest, lib, py = build(robot, None, tmp_path, algorithms=["forward_dynamics"], fd_variant=variant)
-    assert manifest["functions"]["forward_dynamics"]["fd_variant"] == variant
+    assert manifest["functions"]["forward_dynamics"]["variant"] == variant
+    compare(robot, manifest, lib, py)
+
+
+def test_the_cheapest_variant_is_kept(tmp_path):
+    """Functions with several derivations: every candidate's counts in the manifest, the
+    kept one has the fewest mul + add + div and its counts are the function's; the code is
+    right. PUMA 560: the dense route through M wins for M^-1 and J M^-1 J^T at 6 dof."""
+    path = ROBOTS / "puma560.yaml"
+    robot = soagen.load(path)
+    names = ["inverse_mass_matrix", "op_space_inverse_inertia", "forward_dynamics"]
+    manifest, lib, py = build(robot, path, tmp_path, algorithms=names)
+    for name in names:
+        rec = manifest["functions"][name]
+        cand = rec["candidates"]
+        assert rec["variant"] == min(cand, key=lambda v: cand[v]["mul"] + cand[v]["add"] + cand[v]["div"])
+        assert rec["ops"] == cand[rec["variant"]]
+    assert set(manifest["functions"]["forward_dynamics"]["candidates"]) == {"fd1", "fd3", "fd4", "ldl"}
+    assert manifest["functions"]["inverse_mass_matrix"]["variant"] == "ldl"
     compare(robot, manifest, lib, py)
 
 

@@ -75,11 +75,19 @@ def _sin_cos_once_and_snapped_constants(xp):
 
 
 def test_generated_code_computes_each_sin_once():
+    """Each angle's sin and cos once: the C gathers the angles for one vector call, the
+    Python calls math.sin / math.cos once per angle."""
     text = (ROBOTS.parent / "generated" / "puma560" / "puma560.c").read_text()
     fn = text.split("void puma560_inverse_dynamics(")[1].split("\n}\n")[0]
-    assert "sin(q[1])" in fn
+    gather = fn.split("const double soagen_x[", 1)[1].split(";", 1)[0]
+    assert fn.count("soagen_sincos(") == 1 and "q[1]" in gather
     for k in range(6):
-        assert fn.count(f"sin(q[{k}])") <= 1 and fn.count(f"cos(q[{k}])") <= 1
+        assert gather.count(f"q[{k}]") <= 1 and fn.count(f"sin(q[{k}])") == 0
+    py = (ROBOTS.parent / "generated" / "puma560" / "puma560.py").read_text()
+    fn = py.split("def inverse_dynamics(")[1].split("\ndef ")[0]
+    assert "math.sin(q[1])" in fn
+    for k in range(6):
+        assert fn.count(f"math.sin(q[{k}])") <= 1 and fn.count(f"math.cos(q[{k}])") <= 1
 
 
 def test_growth_is_linear_for_rne():

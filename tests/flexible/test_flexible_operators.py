@@ -135,3 +135,35 @@ def test_mass_points_reproduce_the_nodal_fe_form_at_zero_deformation():
     for stiffening in (False, True):                          # the foreshortening is second order
         robot = beam_robot(b, modes=5, elements=4, stiffening=stiffening)
         assert rel_err(robot.bodies[0].flex.M0, want) < 1e-12
+
+
+@pytest.mark.parametrize("n,stiffening,seed", CHAINS[2::4])
+def test_the_proofs_instances_build_the_same_B_and_C(n, stiffening, seed):
+    """The all-N engine proves the Section 4 records on instances built from the paper's
+    definitions (soagen.symbolic.nodes); those definitions, given this chain's node
+    offsets, reproduce the B and C of the dense operator form block by block: the
+    proved statements are about the operators the recursions are tested against."""
+    from soagen.dynamics.kinematics import link_transforms, world_poses
+    from soagen.symbolic import nodes
+    from soagen.symbolic.instances import Reals
+
+    robot, rng = _chain(n, stiffening, seed)
+    q = robot.random_configuration(rng)
+    ops = flexible_chain_operators(robot, q)
+    poses = world_poses(robot, link_transforms(robot, q, A.NUMPY))
+    origin = {k: poses[n - k][1] for k in range(1, n + 1)}             # paper k: link 1 = the tip
+    ar = Reals(rng)
+    offsets = {k: [p - origin[k] for p in ops.nodes[k - 1]] for k in range(1, n + 1)}
+    B = np.zeros_like(ops.B)
+    C = np.zeros_like(ops.C)
+    col = 0
+    for k in range(1, n + 1):
+        Bk = nodes.B_block(ar, offsets[k])
+        B[6 * (k - 1):6 * k, col:col + Bk.shape[1]] = Bk
+        if k > 1:                                     # link k-1 hangs from node 1 of link k (4.2)
+            phi_kc = nodes.shift(ar, origin[k - 1] - origin[k])
+            C[col:col + Bk.shape[1], 6 * (k - 2):6 * (k - 1)] = nodes.C_block(ar, offsets[k], 1, phi_kc)
+        col += Bk.shape[1]
+    assert col == ops.B.shape[1]
+    assert rel_err(B, ops.B) < 1e-14
+    assert rel_err(C, ops.C) < 1e-14

@@ -1,0 +1,79 @@
+"""The dense route from the mass matrix: M = L^T D L, and with it M^-1, qdd = M^-1 (tau - C)
+and B^T M^-1 B (J M^-1 J^T).
+
+Part I factors M^-1 without forming M: (4.16), M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L),
+O(N) per column. Once M itself is cheap (composite inertias (a.44), O(N d)), a dense
+factorization of it costs O(N d^2) on a tree of depth d (O(N^3) on a chain) and wins for
+small N: which route is cheaper for a robot is decided by the code generator on exact
+operation counts. Here M = L^T D L with L unit lower triangular, eliminated from the
+last coordinate towards the first (Featherstone's LTDL): on a tree numbered base first,
+the entries M(i, j) that are zero (neither coordinate's body an ancestor of the other's)
+stay zero in L, so symbolic zeros fold and the fill-in is nil."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from soagen.errors import SingularMassMatrixError
+from soagen.tolerances import SINGULAR_D
+
+LTDL = "L^T D L factorization of the mass matrix: row k of L (k = last coordinate first)"
+PIVOT = "L^T D L factorization: 1/D(k)"
+
+
+def ltdl(robot, M, xp):
+    """(L, dinv): M = L^T D L, L unit lower triangular (a numpy array of the backend's
+    scalars), dinv[k] = 1 / D(k). Row k is final once the coordinates after it are
+    eliminated; it is then named and divided by its pivot, and its outer product
+    subtracted from the rows before it."""
+    n = M.shape[0]
+    A = np.array(M, dtype=xp.dtype, copy=True)
+    L, dinv = xp.eye(n), [None] * n
+    for k in reversed(range(n)):
+        row = xp.name(A[k, :k + 1], f"ltdl_A{k}", note=LTDL)
+        _check_pivot(robot, k, row[k], M[k, k])
+        dinv[k] = xp.name(np.array([1 / row[k]]), f"ltdl_dinv{k}", note=PIVOT)[0]
+        L[k, :k] = xp.name(row[:k] * dinv[k], f"ltdl_L{k}", note=LTDL)
+        for i in range(k):
+            A[i, :i + 1] = A[i, :i + 1] - row[i] * L[k, :i + 1]
+    return L, np.array(dinv, dtype=xp.dtype)
+
+
+def ltdl_solve(L, dinv, B, xp, label="ltdl_x"):
+    """M^-1 B for a vector or the columns of a block B: L^T y = B (last coordinate first),
+    then L x = D^-1 y (first coordinate first); the rows of x named ``label`` + k."""
+    Y = _back(L, np.reshape(B, (L.shape[0], -1)), xp, f"{label}y", "y = L^-T b")
+    n = L.shape[0]
+    x = [None] * n
+    for k in range(n):
+        x[k] = xp.name(dinv[k] * Y[k] - sum((L[k, j] * x[j] for j in range(k)), xp.zeros(Y.shape[1])),
+                       f"{label}{k}", note="x = L^-1 D^-1 y")
+    return np.reshape(np.array(x, dtype=xp.dtype), np.shape(B))
+
+
+def ltdl_congruence(L, dinv, B, xp):
+    """B^T M^-1 B = Y^T D^-1 Y with Y = L^-T B (symmetric; B is n x m): M^-1 itself for
+    B = I, the operational-space inverse inertia J M^-1 J^T for B = J^T."""
+    Y = _back(L, B, xp, "ltdl_Y", "Y = L^-T B")
+    return (Y.T * dinv) @ Y
+
+
+def _back(L, B, xp, label, note):
+    """Y = L^-T B (B: n x m), from the last row up: Y(k) = B(k) - sum_{i > k} L(i, k) Y(i)."""
+    n = L.shape[0]
+    Y = [None] * n
+    for k in reversed(range(n)):
+        Y[k] = xp.name(B[k] - sum((L[i, k] * Y[i] for i in range(k + 1, n)), xp.zeros(B.shape[1])),
+                       f"{label}{k}", note=note)
+    return np.array(Y, dtype=xp.dtype)
+
+
+def _check_pivot(robot, k, d, m_kk):
+    """Refuse a numerically singular M: a pivot D(k) not above SINGULAR_D times the
+    diagonal entry M(k, k) it came from (numbers only; a symbolic pivot passes)."""
+    if not isinstance(d, (float, np.floating)):
+        return
+    if not d > SINGULAR_D * abs(float(m_kk)):
+        body = next(b for b in robot.bodies if b.v_index <= k < b.v_index + b.joint.nv)
+        raise SingularMassMatrixError(robot.source, body.joint_name,
+                                      f"L^T D L pivot {d:.3g} against M(k, k) = {float(m_kk):.3g}")

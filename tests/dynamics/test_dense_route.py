@@ -1,0 +1,114 @@
+"""The dense route through the mass matrix (soagen/dynamics/ldl.py) and the 10-parameter
+shift of spatial inertias (soagen/dynamics/inertia.py), against independent forms: the
+6 x 6 congruence phi M phi^T written out, numpy's inverse and solve of the composite
+mass matrix, and the papers' O(N) recursions (innovations (4.16), FD1, the Upsilon
+recursion of J M^-1 J^T). (Pinocchio checks method="ldl" of forward dynamics with the
+other FD methods in tests/test_pinocchio_oracle.py.)"""
+
+import numpy as np
+import pytest
+
+from soagen import algorithms as A
+from soagen.backend import NUMPY
+from soagen.dynamics.inertia import inertia_parameters, phi_inertia
+from soagen.dynamics.ldl import ltdl
+from soagen.dynamics.sweeps import prepare
+from soagen.errors import SingularMassMatrixError
+from soagen.loaders.random_robots import random_chain, random_rotation
+from soagen.spatial import force_cross_matrix, phi_matrix, spatial_inertia
+from tests.helpers import rel_err
+
+# A free base, a branching tree with every joint kind, and a chain.
+TREES = {
+    "free-tree": ([-1, 0, 1, 0, 3, 3, 5], ["free", "revolute", "prismatic", "revolute", "spherical",
+                                           "revolute", "prismatic"]),
+    "fixed-tree": ([-1, 0, 0, 1, 2, 2], None),
+    "chain": (None, None),
+}
+TOL = 1e-12   # inverses of well-conditioned random robots: observed below 1e-14
+
+
+def _robot(name, seed=0):
+    parents, kinds = TREES[name]
+    rng = np.random.default_rng(seed)
+    n = len(parents) if parents else 6
+    return random_chain(n, rng, parents=parents, kinds=kinds), rng
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_phi_inertia_is_the_congruence(seed):
+    """The 10-parameter shift equals [[R, l~ R], [0, R]] M [..]^T for a rigid-body inertia
+    and for its rate (V x* M - M V x, whose m is 0)."""
+    rng = np.random.default_rng(seed)
+    R, l = random_rotation(rng), rng.normal(size=3)
+    A_ = rng.normal(size=(3, 3))
+    M = spatial_inertia(rng.uniform(0.1, 5), rng.normal(size=3), A_ @ A_.T + np.eye(3))
+    XM = force_cross_matrix(rng.normal(size=6)) @ M
+    phi = phi_matrix(R, l)
+    for X in (M, XM + XM.T):
+        assert rel_err(phi_inertia(R, l, X), phi @ X @ phi.T) < 1e-14
+    m, h, I_O = inertia_parameters(XM + XM.T)
+    assert m == 0.0 and np.allclose(I_O, (XM + XM.T)[:3, :3])
+
+
+@pytest.mark.parametrize("name", TREES)
+def test_ltdl_reconstructs_M_without_fill_in(name):
+    """M = L^T D L, L unit lower triangular, with L(k, i) = 0 wherever M(k, i) is zero for
+    every configuration (no common path to the base: the tree's sparsity is kept)."""
+    robot, rng = _robot(name)
+    q = robot.random_configuration(rng)
+    M = A.mass_matrix(robot, q)
+    L, dinv = ltdl(robot, M, NUMPY)
+    assert np.allclose(np.diag(L), 1) and np.all(np.triu(L, 1) == 0)
+    assert rel_err(L.T @ np.diag(1 / dinv) @ L, M) < TOL
+    coupled = np.zeros((robot.nv, robot.nv), dtype=bool)
+    for i, b in enumerate(robot.bodies):
+        k = i
+        while k >= 0:                                   # body i and its ancestors couple
+            coupled[robot.v_slice(i), robot.v_slice(k)] = True
+            k = robot.bodies[k].parent
+    assert np.all(L[~coupled] == 0)
+    if name == "fixed-tree":
+        assert not coupled.all()                        # the test has zeros to keep
+
+
+@pytest.mark.parametrize("name", TREES)
+def test_ldl_methods_against_the_recursions_and_numpy(name):
+    robot, rng = _robot(name, seed=3)
+    for _ in range(3):
+        q = robot.random_configuration(rng)
+        qd, tau = rng.normal(size=robot.nv), rng.normal(size=robot.nv)
+        M = A.mass_matrix(robot, q)
+        Minv = A.inverse_mass_matrix(robot, q, method="ldl")
+        assert rel_err(Minv, np.linalg.inv(M)) < TOL
+        assert rel_err(Minv, A.inverse_mass_matrix(robot, q)) < TOL                     # (4.16)
+        qdd = A.forward_dynamics(robot, q, qd, tau, method="ldl")
+        assert rel_err(qdd, np.linalg.solve(M, tau - A.bias_forces(robot, q, qd))) < TOL
+        assert rel_err(qdd, A.forward_dynamics(robot, q, qd, tau, method="fd1")) < TOL
+        frames = [f for f in robot.frames if f.body >= 0][-3:]
+        assert rel_err(A.inverse_inertia_at_frames(robot, q, frames, method="ldl"),
+                       A.inverse_inertia_at_frames(robot, q, frames)) < TOL
+        dense = [A.forward_dynamics_derivatives(robot, q, qd, tau, method=m) for m in ("ldl", "innovations")]
+        for a, b in zip(*dense):
+            assert rel_err(a, b) < 1e-10          # derivatives: larger terms, same bound as elsewhere
+
+
+def test_ldl_refuses_a_singular_mass_matrix():
+    """A massless leaf on a revolute joint: the pivot of its coordinate is zero, refused
+    by name (not inf or NaN)."""
+    robot, rng = _robot("chain", seed=1)
+    from dataclasses import replace
+
+    last = robot.bodies[-1]
+    massless = replace(robot, bodies=robot.bodies[:-1] + (replace(last, mass=0.0, inertia=np.zeros((3, 3))),))
+    s = prepare(massless, massless.random_configuration(rng), np.zeros(massless.nv), NUMPY, gravity=False)
+    from soagen.dynamics.mass_matrix import mass_matrix
+
+    with pytest.raises(SingularMassMatrixError, match=repr(last.joint_name)):
+        ltdl(massless, mass_matrix(massless, s, NUMPY), NUMPY)
+
+
+def test_unknown_method_is_one_line():
+    robot, rng = _robot("chain")
+    with pytest.raises(Exception, match="unknown inverse mass matrix method 'lu'"):
+        A.inverse_mass_matrix(robot, robot.random_configuration(rng), method="lu")

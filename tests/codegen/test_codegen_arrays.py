@@ -37,12 +37,12 @@ class _Modules(dict):
 
 @pytest.fixture(scope="module")
 def modules(tmp_path_factory):
-    """planar2 or PUMA 560 in both languages, generated on first use:
+    """planar2, flexbeam or PUMA 560 in both languages, generated on first use:
     {robot: (model, manifest, {lang: module path})}."""
     return _Modules(tmp_path_factory)
 
 
-ROBOT_NAMES = ["planar2", pytest.param("puma560", marks=pytest.mark.slow)]
+ROBOT_NAMES = ["planar2", "flexbeam", pytest.param("puma560", marks=pytest.mark.slow)]   # flexbeam: modal q
 
 
 def _states(robot, shape, seed=0):

@@ -205,3 +205,15 @@ def test_docs_mpc_example(tmp_path, monkeypatch, capsys):
     assert np.all(np.abs(U) <= ns["tau_max"][:, None] + 1e-6)
     q_goal, q_now = ns["q_goal"], ns["x_now"][:nv]
     assert np.linalg.norm(q_now - q_goal) < 0.5 * np.linalg.norm(q_goal)
+
+
+@pytest.mark.cc
+def test_casadi_of_a_flexible_robot(tmp_path):
+    """flexbeam (a beam with 4 modes and foreshortening): the modal coordinates are part of
+    q in the CasADi Functions as in the C, and both agree with the generic recursions."""
+    _casadi()
+    robot = soagen.load(ROBOTS / "flexbeam.yaml")
+    algorithms = ["inverse_dynamics", "mass_matrix", "forward_dynamics", "jacobian"]
+    manifest, mod = _generate(tmp_path, "fb", robot, ROBOTS / "flexbeam.yaml", algorithms)
+    assert mod.NQ == robot.nq == 5
+    _agree_with_c(robot, manifest, mod, load_c(tmp_path, "fb", manifest), states=3)

@@ -46,9 +46,11 @@
  * batch functions loop over the scalar ones.
  *
  * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
- * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
- * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
- * -lm, when the ISA of its variant is enabled).
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass,
+ * and libm for the rare lanes it does not cover (soagen_vsincos_fixup; the batch kernels
+ * test those lanes once for all their angles, soagen_vsincos_deferred); with
+ * -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by -lm,
+ * when the ISA of its variant is enabled).
  * ------------------------------------------------------------------------------------ */
 #ifndef SOAGEN_VECTOR_PRELUDE
 #define SOAGEN_VECTOR_PRELUDE
@@ -68,6 +70,7 @@
 #if SOAGEN_W > 1
 typedef double soagen_vd __attribute__((vector_size(8 * SOAGEN_W)));
 typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
+typedef long long soagen_vi __attribute__((vector_size(8 * SOAGEN_W)));
 /* the same vector at any double's address, for whole-vector loads and stores of rows */
 typedef double soagen_vdu __attribute__((vector_size(8 * SOAGEN_W), aligned(8), may_alias));
 #define SOAGEN_SPLAT(x) ((soagen_vd){0} + (x))
@@ -207,8 +210,9 @@ static inline soagen_vd soagen_vsqrt(soagen_vd x)
  * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
  * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
  * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
- * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
- * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
+ * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with
+ * |x| > 2^19 pi/2, inf or nan (soagen_vlarge) need libm's sin/cos (soagen_vsincos_fixup).
+ * Needs IEEE double arithmetic as written: not for -ffast-math. */
 static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
 {
     const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
@@ -223,17 +227,28 @@ static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
     const soagen_vd pc = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
         + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
         + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
-    const soagen_vu bs = (soagen_vu)ps, bc = (soagen_vu)pc, swap = (bs ^ bc) & -(n & 1);
-    *s = (soagen_vd)(bs ^ swap ^ ((n & 2) << 62));          /* q: s, c, -s, -c */
-    *c = (soagen_vd)(bc ^ swap ^ (((n + 1) & 2) << 62));    /* q: c, -s, -c, s */
-    /* |x| > 823549.6654 or nan, as the bits of |x| against those of 823549.6654 */
-    const soagen_vu large = (soagen_vu)(((soagen_vu)x & 0x7fffffffffffffffULL) > 0x412921fb54af4f0eULL);
-    if (soagen_any(large))
-        for (int l = 0; l < SOAGEN_W; l++)
-            if (!(x[l] >= -823549.6654 && x[l] <= 823549.6654)) {
-                (*s)[l] = sin(x[l]);
-                (*c)[l] = cos(x[l]);
-            }
+    const soagen_vu bs = (soagen_vu)ps, bc = (soagen_vu)pc, odd = n & 1, swap = (bs ^ bc) & -odd;
+    const soagen_vu sign = (n & 2) << 62;
+    *s = (soagen_vd)(bs ^ swap ^ sign);                   /* q: s, c, -s, -c */
+    *c = (soagen_vd)(bc ^ swap ^ sign ^ (odd << 63));     /* q: c, -s, -c, s */
+}
+
+/* The lanes (all ones) that the polynomial does not cover: |x| > 823549.6654 or nan, as
+ * the bits of |x| against those of 823549.6654 (one compare for all lanes). */
+static inline soagen_vu soagen_vlarge(soagen_vd x)
+{
+    return (soagen_vu)((soagen_vi)((soagen_vu)x & 0x7fffffffffffffffULL) > 0x412921fb54af4f0eLL);
+}
+
+/* Those lanes from libm's sin and cos. */
+static inline void soagen_vsincos_fixup(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    const soagen_vu large = soagen_vlarge(x);
+    for (int l = 0; l < SOAGEN_W; l++)
+        if (large[l]) {
+            (*s)[l] = sin(x[l]);
+            (*c)[l] = cos(x[l]);
+        }
 }
 
 #if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
@@ -267,11 +282,29 @@ static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
     *s = SOAGEN_MVSIN(x);
     *c = SOAGEN_MVCOS(x);
 }
+
+/* libmvec covers every lane: nothing deferred. */
+static inline void soagen_vsincos_deferred(soagen_vd x, soagen_vd* s, soagen_vd* c, soagen_vu* large)
+{
+    (void)large;
+    soagen_vsincos(x, s, c);
+}
 #else
 #  define SOAGEN_LIBMVEC 0
 static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
 {
     soagen_vsincos_poly(x, s, c);
+    if (soagen_any(soagen_vlarge(x)))
+        soagen_vsincos_fixup(x, s, c);
+}
+
+/* The batch kernels' form: the polynomial on every lane, the lanes it does not cover
+ * collected in *large for one soagen_any over all of a kernel's angles, after which the
+ * kernel calls soagen_vsincos_fixup on each angle (rare). */
+static inline void soagen_vsincos_deferred(soagen_vd x, soagen_vd* s, soagen_vd* c, soagen_vu* large)
+{
+    soagen_vsincos_poly(x, s, c);
+    *large |= soagen_vlarge(x);
 }
 #endif
 

@@ -104,6 +104,22 @@ def test_batch_equals_scalar_puma(tmp_path):
 
 
 @pytest.mark.cc
+def test_batch_angles_beyond_the_polynomial(tmp_path):
+    """Angles beyond 2^19 pi/2 in some lanes (libm's sin and cos for those lanes, tested
+    once over all of a kernel's angles): the batch still equals the scalar function."""
+    robot = soagen.load(ROBOTS / "puma560.yaml")
+    res, libs = _build(tmp_path, robot, ROBOTS / "puma560.yaml", ["inverse_dynamics", "jacobian"])
+    rng = np.random.default_rng(11)
+
+    def large_angles(n):
+        q = _states(robot, n, rng)["q"]
+        q[::3, 1] = 1e6 + np.arange(len(q[::3]))
+        q[1::5, 4] = -3e7
+        return {"q": q}
+    _check(robot, res, libs, large_angles)
+
+
+@pytest.mark.cc
 def test_batch_with_several_outputs(tmp_path):
     """Functions with several outputs (the derivatives of inverse and forward dynamics):
     each output n x its shape, every batch equal to the scalar function."""

@@ -30,27 +30,29 @@ def info(robot, tip, floating_base):
     arms, their joints in q, grasps and constraint counts, and the held object.
     """
     import numpy as np
-    from rich.table import Table
 
+    from soagen.cli import tables
     from soagen.cli.options import load_robot, model_file
 
     robot, system = model_file(robot)
     if system:
         return _system_info(robot)
     model = load_robot(robot, tip=tip, floating_base=floating_base)
-    console = _console()
-    table = Table(title=f"{model.name}  ({model.source})")
-    for col in ("#", "k", "body", "joint", "type", "axis", "parent", "mass (kg)", "q", "v"):
-        table.add_column(col, justify="right" if col in ("#", "k", "mass (kg)") else "left")
+    console = tables.console()
+    rows = []
     for i, b in enumerate(model.bodies):
         parent = model.bodies[b.parent].name if b.parent >= 0 else model.base
         axis = " ".join(f"{x:g}" for x in b.joint.axis) if b.joint.kind in ("revolute", "prismatic") else "-"
         k = str(model.nb - i) if model.is_chain else "-"
         kind = b.joint.urdf_type if b.joint.urdf_type and b.joint.urdf_type != b.joint.kind \
             else b.joint.kind
-        table.add_row(str(i), k, b.name, b.joint_name, kind, axis, parent, f"{b.mass:.4g}",
-                      _span(b.q_index, b.nq), _span(b.v_index, b.nv))
-    console.print(table)
+        rows.append([i, k, b.name, b.joint_name, kind, axis, parent, f"{b.mass:.4g}",
+                     _span(b.q_index, b.nq), _span(b.v_index, b.nv)])
+    table = tables.table(f"{model.name}  ({model.source})",
+                         [("#", "number"), ("k", "number"), ("body", "name"), ("joint", "name"),
+                          ("type", "name"), ("axis", "name"), ("parent", "name"), ("mass (kg)", "number"),
+                          ("q", "name"), ("v", "name")], rows)
+    tables.show(console, table)
     if model.is_flexible:
         _flexible_info(console, model)
     tip_text = "none (branching tree)" if model.tip is None else \
@@ -92,41 +94,42 @@ def _flexible_info(console, model):
     frequencies of the retained modes and the first elastic frequencies with its joint
     free (pinned, passive): with those modes, and with every FE dof of a beam (the value
     the truncation approximates; docs/flexible.md "Which modes")."""
-    from rich.table import Table
-
+    from soagen.cli import tables
     from soagen.loaders.flexible import pinned_frequencies
 
-    table = Table(title="flexible links (frequencies in Hz)")
-    for col in ("body", "model", "eta in q", "clamped", "pinned (modes)", "pinned (all FE dofs)"):
-        table.add_column(col)
     hz = lambda w: "-" if w is None else ", ".join(f"{x / (2 * 3.141592653589793):.4g}" for x in w)   # noqa: E731
+    rows = []
     for b in model.bodies:
         if b.m:
             modal, full = pinned_frequencies(b)
-            table.add_row(b.name, b.flex.summary, _span(b.q_index + b.joint.nq, b.m), hz(b.flex.frequencies),
-                          hz(modal), hz(full))
-    console.print(table)
+            rows.append([b.name, b.flex.summary, _span(b.q_index + b.joint.nq, b.m), hz(b.flex.frequencies),
+                         hz(modal), hz(full)])
+    table = tables.table("flexible links (frequencies in Hz)",
+                         [("body", "name"), ("model", "text"), ("eta in q", "name"), ("clamped", "text"),
+                          ("pinned (modes)", "text"), ("pinned (all FE dofs)", "text")], rows)
+    tables.show(console, table)
     console.print("pinned: the link with its joint free (no motor, no spring): one clamped mode per link puts the "
                   "first pinned frequency about 33% high (docs/flexible.md, \"Which modes\")")
 
 
 def _system_info(path):
     import numpy as np
-    from rich.table import Table
 
     from soagen import load_system
+    from soagen.cli import tables
 
     s = load_system(path)
-    console = _console()
-    table = Table(title=f"{s.name}  ({s.source})")
-    for col in ("arm", "robot", "joints", "q", "base at", "grasp", "n_c"):
-        table.add_column(col, justify="right" if col in ("joints", "n_c") else "left")
+    console = tables.console()
+    rows = []
     for a, o in zip(s.arms, s.offsets()):
         g = a.grasp
         holonomic = "" if g.holonomic.shape[1] == g.n_c else f" ({g.holonomic.shape[1]} in position)"
-        table.add_row(a.name, a.robot.name, str(a.n), _span(o, a.n), ",".join(f"{x:.3g}" for x in a.base_r),
-                      f"{g.kind} at {g.frame}", f"{g.n_c}{holonomic}")
-    console.print(table)
+        rows.append([a.name, a.robot.name, a.n, _span(o, a.n), ",".join(f"{x:.3g}" for x in a.base_r),
+                     f"{g.kind} at {g.frame}", f"{g.n_c}{holonomic}"])
+    table = tables.table(f"{s.name}  ({s.source})",
+                         [("arm", "name"), ("robot", "name"), ("joints", "number"), ("q", "name"),
+                          ("base at", "name"), ("grasp", "text"), ("n_c", "name")], rows)
+    tables.show(console, table)
     kind = "Type 0: arms holding an object" if s.kind == 0 else "Type 1: legs carrying a body"
     m = sum(a.grasp.n_c for a in s.arms)
     console.print(f"{kind} (Lilly-Orin); l = {s.l} arms, n = {s.n} arm joints, {m} grasp "
@@ -135,15 +138,6 @@ def _system_info(path):
     console.print(f"object {o.name!r}: mass {o.mass:.4g} kg, centre of mass "
                   f"[{' '.join(f'{x:.4g}' for x in o.com)}] in frame C; "
                   f"gravity [{' '.join(f'{x:g}' for x in np.asarray(s.gravity))}] m/s^2")
-
-
-def _console():
-    """Rich's console; piped or redirected, as wide as the table needs (rich would cut
-    it at 80 columns)."""
-    from rich.console import Console
-
-    console = Console()
-    return console if console.is_terminal else Console(width=1000)
 
 
 def _span(start, n):

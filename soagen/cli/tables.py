@@ -20,6 +20,17 @@ def console():
     return con if con.is_terminal else Console(width=WIDTH)
 
 
+def show(con, renderable):
+    """Print ``renderable``; piped, a table whose unwrappable columns need more than
+    WIDTH is printed at its natural width, nothing wrapped (rich would cut it)."""
+    from rich.console import Console
+    from rich.measure import Measurement
+
+    need = Measurement.get(con, con.options.update_width(10_000), renderable)
+    wide = not con.is_terminal and need.minimum > con.width
+    (Console(width=need.maximum) if wide else con).print(renderable)
+
+
 def table(title, columns, rows):
     """A table: ``columns`` as (header, kind) with kind in :data:`KINDS`, ``rows`` as
     lists of strings. Name columns get the width of their longest entry."""

@@ -1,4 +1,4 @@
-"""What flexible links cost (issues 18 and 24; docs/flexible.md, "Cost"), measured in
+"""What flexible links cost (docs/flexible.md, "Cost"), measured in
 one run on a shared 2-core machine (noisy: compare ratios within the run):
 
 * forward dynamics of the two-link flexible arm with 4 modes per link (steel strips,

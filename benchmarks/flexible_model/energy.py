@@ -1,5 +1,5 @@
-"""Energy conservation of the undamped flexible pendulum (issues 18 and 24;
-docs/flexible.md, "Energy"): the bundled steel strip without a hub, pinned on a passive
+"""Energy conservation of the undamped flexible pendulum (docs/flexible.md,
+"Energy"): the bundled steel strip without a hub, pinned on a passive
 joint, 4 modes, released horizontal, RK4 on the generated C. The linear model over 10 s
 and the stiffened one over 10 s at dt = 5e-5 s (RK4's own energy error ~ (omega dt)^5,
 highest pinned frequency 125 Hz), and the stiffened one over 1 s at dt = 1e-5 s.

@@ -14,6 +14,7 @@ from soagen import algorithms
 from soagen.codegen.emit import Function
 from soagen.codegen.unroll import unrolled
 from soagen.dynamics.base_parameters import base_parameters
+from soagen.dynamics.ldl import ltdl_multiplications
 from soagen.errors import SoagenError
 from soagen.model import PARAMETERS, with_parameters
 
@@ -236,14 +237,30 @@ def generate_function(robot, name, fd_variant="best", frame=None, symbolic_param
 
 def _cheapest(robot, spec, fd_variant, frame, symbolic_params):
     """The function unrolled in each of its :data:`VARIANTS` (forward dynamics: in
-    ``fd_variant`` alone unless ``best``), the one with the fewest operations kept."""
+    ``fd_variant`` alone unless ``best``), the one with the fewest operations kept. The
+    dense route (``ldl``, O(n^3) on a chain) is unrolled last, and not at all when its
+    factorization alone, counted on the pattern of M, exceeds the cheapest O(N) variant
+    (a long chain: its unrolling would cost more than all the rest); the manifest says
+    so (``skipped``)."""
     equations = VARIANTS[spec.name]
     variants = tuple(equations) if spec.name != "forward_dynamics" or fd_variant == "best" else (fd_variant,)
-    progs = {v: _unrolled(robot, spec.name, v, frame, symbolic_params) for v in variants}
+    progs = {v: _unrolled(robot, spec.name, v, frame, symbolic_params) for v in variants if v != "ldl"}
+    skipped = {}
+    if "ldl" in variants:
+        dense = 2 * ltdl_multiplications(robot)       # the factorization's mul + add alone
+        fewest = min((_total(p.counts) for p in progs.values()), default=None)
+        if fewest is not None and dense > fewest:
+            skipped["ldl"] = f"not unrolled: its L^T D L alone takes about {dense} operations on the " \
+                             f"pattern of M, the cheapest variant {fewest} in all"
+        else:
+            progs["ldl"] = _unrolled(robot, spec.name, "ldl", frame, symbolic_params)
+    variants = tuple(v for v in variants if v in progs)
     best = min(variants, key=lambda v: (_total(progs[v].counts), variants.index(v)))
     manifest = {"variant": best}
-    if len(variants) > 1:
-        manifest["candidates"] = {v: dict(p.counts) for v, p in progs.items()}
+    if len(variants) > 1 or skipped:
+        manifest["candidates"] = {v: dict(progs[v].counts) for v in variants}
+    if skipped:
+        manifest["skipped"] = skipped
     for v, p in progs.items():
         if v != best:
             p.release()

@@ -45,7 +45,7 @@ class FlexSpec:
     modes: int | None = None           # None: all the model has
     shapes: tuple | None = None        # beam families to keep (None: all the data support)
     damping: tuple = (0.0,)            # modal damping ratios (one for all, or one per mode)
-    stiffening: bool = True            # foreshortening (issue 24); False: the linear model
+    stiffening: bool = True            # foreshortening (beyond the papers); False: the linear Section 4 model
 
 
 # ---------------------------------------------------------------------------------------

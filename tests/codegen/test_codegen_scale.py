@@ -73,7 +73,7 @@ def test_identification_on_a_local_cluster(puma):
 
     robot, path = puma
     Yb, ID = scale.CompiledFunction(path, "base_regressor"), scale.CompiledFunction(path, "inverse_dynamics")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as client:
         rng = da.random.default_rng(7)
         n, chunk = 40_000, 5_000

@@ -11,7 +11,7 @@ import pytest
 from soagen import algorithms as A
 from soagen.backend import NUMPY
 from soagen.dynamics.inertia import inertia_parameters, phi_inertia
-from soagen.dynamics.ldl import ltdl
+from soagen.dynamics.ldl import ltdl, ltdl_multiplications
 from soagen.dynamics.sweeps import prepare
 from soagen.errors import SingularMassMatrixError
 from soagen.loaders.random_robots import random_chain, random_rotation
@@ -70,6 +70,76 @@ def test_ltdl_reconstructs_M_without_fill_in(name):
     assert np.all(L[~coupled] == 0)
     if name == "fixed-tree":
         assert not coupled.all()                        # the test has zeros to keep
+
+
+class _Counted:
+    """A nonzero scalar whose products are counted (a product with an exact 0 or 1 folds)."""
+
+    products = 0
+
+    def __mul__(self, other):
+        if isinstance(other, np.ndarray):
+            return NotImplemented                       # numpy multiplies element by element
+        if isinstance(other, int) and other in (0, 1):
+            return other * 0 if other == 0 else self
+        _Counted.products += 1
+        return _Counted()
+
+    __rmul__ = __mul__
+
+    def __sub__(self, other):
+        return _Counted()
+
+    __rsub__ = __truediv__ = __rtruediv__ = __sub__
+
+
+class _CountingBackend:
+    dtype = object
+
+    def name(self, x, *args, **kwargs):
+        return x
+
+    def eye(self, n):
+        return np.eye(n, dtype=int).astype(object)
+
+    def zeros(self, shape):
+        return np.zeros(shape, dtype=int).astype(object)
+
+
+@pytest.mark.parametrize("name", TREES)
+def test_ltdl_multiplications_counts_the_factorization(name):
+    """The estimate that decides whether the code generator unrolls the dense route equals
+    the products ltdl forms on a mass matrix with a nonzero entry wherever the tree couples
+    two coordinates (counted by a scalar type, not by the formula)."""
+    robot, _ = _robot(name)
+    M = np.zeros((robot.nv, robot.nv), dtype=int).astype(object)
+    for i in range(robot.nb):
+        k = i
+        while k >= 0:
+            for a in range(robot.bodies[i].v_index, robot.bodies[i].v_index + robot.bodies[i].nv):
+                for b in range(robot.bodies[k].v_index, robot.bodies[k].v_index + robot.bodies[k].nv):
+                    M[a, b] = M[b, a] = _Counted()
+            k = robot.bodies[k].parent
+    _Counted.products = 0
+    ltdl(robot, M, _CountingBackend())
+    assert _Counted.products == ltdl_multiplications(robot) > 0
+
+
+def test_the_generator_skips_the_dense_route_of_a_long_chain():
+    """Unrolled, the dense route costs O(n^3) on a chain: for 15 flexible links with 2
+    modes each (n = 45) its factorization alone outweighs the O(N) forward dynamics, so
+    it is not unrolled (and the manifest says so); for 6 rigid links it is unrolled and
+    kept."""
+    from soagen.codegen.functions import generate_function
+    from soagen.loaders.beam import Beam
+    from soagen.loaders.flexible import beam_robot
+
+    long = beam_robot([Beam(length=1.0, EIz=9.45, rhoA=0.471)] * 15, modes=2, shapes=("y",))
+    fn = generate_function(long, "forward_dynamics")
+    assert "ldl" in fn.manifest["skipped"] and "ldl" not in fn.manifest["candidates"]
+    assert fn.manifest["variant"] in ("fd1", "fd3", "fd4")
+    short = generate_function(_robot("chain")[0], "forward_dynamics")
+    assert "skipped" not in short.manifest and "ldl" in short.manifest["candidates"]
 
 
 @pytest.mark.parametrize("name", TREES)

@@ -126,15 +126,15 @@ def test_ltdl_multiplications_counts_the_factorization(name):
 
 
 def test_the_generator_skips_the_dense_route_of_a_long_chain():
-    """Unrolled, the dense route costs O(n^3) on a chain: for 15 flexible links with 2
-    modes each (n = 45) its factorization alone outweighs the O(N) forward dynamics, so
+    """Unrolled, the dense route costs O(n^3) on a chain: for 12 flexible links with 2
+    modes each (n = 36) its factorization alone outweighs the O(N) forward dynamics, so
     it is not unrolled (and the manifest says so); for 6 rigid links it is unrolled and
     kept."""
     from soagen.codegen.functions import generate_function
     from soagen.loaders.beam import Beam
     from soagen.loaders.flexible import beam_robot
 
-    long = beam_robot([Beam(length=1.0, EIz=9.45, rhoA=0.471)] * 15, modes=2, shapes=("y",))
+    long = beam_robot([Beam(length=1.0, EIz=9.45, rhoA=0.471)] * 12, modes=2, shapes=("y",))
     fn = generate_function(long, "forward_dynamics")
     assert "ldl" in fn.manifest["skipped"] and "ldl" not in fn.manifest["candidates"]
     assert fn.manifest["variant"] in ("fd1", "fd3", "fd4")

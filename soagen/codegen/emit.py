@@ -124,8 +124,9 @@ def vector_body(fn: Function, printer) -> dict:
     (:class:`~soagen.codegen.printers.CVectorPrinter`) as ``vector``, with its
     ``sincos``: per angle (an argument reading inputs only) its printed ``arg`` and the
     targets ``s`` and ``c`` of its sin and cos statements (a placeholder name for one that
-    the function does not use), which the template computes with one ``soagen_vsincos``
-    call per angle and skips (``targets``); None when there is none."""
+    the function does not use), which the template computes with one
+    ``soagen_vsincos_deferred`` call per angle (the lanes beyond the polynomial's range
+    tested once for all of them) and skips (``targets``); None when there is none."""
     vp = CVectorPrinter()
     rec = print_function(fn, vp)
     angles = {}
@@ -133,7 +134,7 @@ def vector_body(fn: Function, printer) -> dict:
         which, arg = _input_trig(st.expr)
         if which:
             angles.setdefault(vp.doprint(arg), {})[which[0]] = st.target.name
-    rec["sincos"] = {"comment": "sin and cos of each joint angle in one pass (soagen_vsincos)",
+    rec["sincos"] = {"comment": "sin and cos of each joint angle in one pass (soagen_vsincos_deferred)",
                      "angles": [{"arg": a, "s": t.get("s", f"soagen_unused_s{k}"), "c": t.get("c", f"soagen_unused_c{k}")}
                                 for k, (a, t) in enumerate(angles.items())],
                      "targets": {n for t in angles.values() for n in t.values()}} if angles else None

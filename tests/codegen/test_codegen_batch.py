@@ -4,7 +4,8 @@ types, equals the scalar function state by state; the vector sin/cos polynomial 
 
 Every vector path is compiled and run where this machine can: the default (W from the
 target, the polynomial sin/cos), libmvec's sin/cos (-DSOAGEN_USE_LIBMVEC, glibc x86-64),
-W = 2 (-mno-avx on x86-64) and the plain C99 loop (-DSOAGEN_NO_VECTOR)."""
+W = 2 (-mno-avx on x86-64), W = 8 forced (-DSOAGEN_WIDTH=8 on x86-64) and the plain C99
+loop (-DSOAGEN_NO_VECTOR)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,10 @@ CONFIGS = {  # name -> extra compiler flags
     "libmvec": ("-march=native", "-DSOAGEN_USE_LIBMVEC"),
     "scalar-loop": ("-DSOAGEN_NO_VECTOR",),
     **({"sse2": ("-mno-avx",)} if X86 else {}),
+    # W = 8 on any x86-64 target (the 8 x 8 transposes and lane folds; without AVX-512 GCC
+    # splits the vectors and warns that their ABI would change, which does not matter here:
+    # the vector functions are internal)
+    **({"w8": ("-march=native", "-DSOAGEN_WIDTH=8", "-Wno-psabi")} if X86 else {}),
 }
 TOL = 1e-13
 
@@ -96,6 +101,22 @@ def test_batch_equals_scalar_puma(tmp_path):
     res, libs = _build(tmp_path, robot, ROBOTS / "puma560.yaml",
                        ["inverse_dynamics", "mass_matrix", "forward_dynamics", "jacobian"], fd_variant="fd3")
     _check(robot, res, libs)
+
+
+@pytest.mark.cc
+def test_batch_angles_beyond_the_polynomial(tmp_path):
+    """Angles beyond 2^19 pi/2 in some lanes (libm's sin and cos for those lanes, tested
+    once over all of a kernel's angles): the batch still equals the scalar function."""
+    robot = soagen.load(ROBOTS / "puma560.yaml")
+    res, libs = _build(tmp_path, robot, ROBOTS / "puma560.yaml", ["inverse_dynamics", "jacobian"])
+    rng = np.random.default_rng(11)
+
+    def large_angles(n):
+        q = _states(robot, n, rng)["q"]
+        q[::3, 1] = 1e6 + np.arange(len(q[::3]))
+        q[1::5, 4] = -3e7
+        return {"q": q}
+    _check(robot, res, libs, large_angles)
 
 
 @pytest.mark.cc
@@ -224,14 +245,12 @@ int main(int argc, char** argv)
 """
 
 
-@pytest.fixture(scope="module")
-def polynomial_sincos(tmp_path_factory):
+def _sincos_program(tmp, flags=()):
     """The polynomial vector sin/cos of the batch code, compiled into a small program."""
-    tmp = tmp_path_factory.mktemp("sincos")
     src = tmp / "sincos.c"
     src.write_text(HARNESS.format(prelude=environment().get_template("c/_vector.c.j2").render()))
     exe = tmp / "sincos"
-    subprocess.run([compiler(), "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror",
+    subprocess.run([compiler(), "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", *flags,
                     "-o", str(exe), str(src), "-lm"], check=True)
 
     def run(x):
@@ -242,6 +261,11 @@ def polynomial_sincos(tmp_path_factory):
         assert libmvec == 0
         return sc[:, 0], sc[:, 1], W
     return run
+
+
+@pytest.fixture(scope="module")
+def polynomial_sincos(tmp_path_factory):
+    return _sincos_program(tmp_path_factory.mktemp("sincos"))
 
 
 @pytest.mark.cc
@@ -267,11 +291,16 @@ def test_polynomial_sincos_error_bound(polynomial_sincos):
 
 
 @pytest.mark.cc
-def test_polynomial_sincos_large_and_special_lanes(polynomial_sincos):
+@pytest.mark.parametrize("flags", [(), ("-march=native",), ("-DSOAGEN_WIDTH=8", "-Wno-psabi")],
+                         ids=["default", "native", "w8"])
+def test_polynomial_sincos_large_and_special_lanes(tmp_path, flags):
     """Beyond 2^19 pi/2 a lane takes libm's sin/cos; inf and nan give nan; the lanes of one
-    vector do not disturb each other."""
-    x = np.array([0.5, 1e6, -3e7, 1e300, np.inf, -np.inf, np.nan, -0.0] * 2)
-    s, c, _ = polynomial_sincos(x)
+    vector do not disturb each other (W = 2, 4 or 8: the test of all lanes at once)."""
+    if flags and not X86:
+        pytest.skip("the W = 4 / 8 builds are checked on x86-64")
+    x = np.array([0.5, 1e6, -3e7, 1e300, np.inf, -np.inf, np.nan, -0.0, 0.25, 0.5, -1.0, 2.0, 3.0, -4.0, 1e-9,
+                  823549.6, -823549.6, 823549.7, 0.1, 0.2, 0.3, 0.4, 0.5, -np.nan])
+    s, c, _ = _sincos_program(tmp_path, flags)(x)
     finite = np.isfinite(x)
     np.testing.assert_allclose(s[finite], np.sin(x[finite]), rtol=0, atol=2.3e-16)
     np.testing.assert_allclose(c[finite], np.cos(x[finite]), rtol=0, atol=2.3e-16)

@@ -61,9 +61,11 @@
  * batch functions loop over the scalar ones.
  *
  * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
- * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass;
- * with -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by
- * -lm, when the ISA of its variant is enabled).
+ * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass,
+ * and libm for the rare lanes it does not cover (soagen_vsincos_fixup; the batch kernels
+ * test those lanes once for all their angles, soagen_vsincos_deferred); with
+ * -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by -lm,
+ * when the ISA of its variant is enabled).
  * ------------------------------------------------------------------------------------ */
 #ifndef SOAGEN_VECTOR_PRELUDE
 #define SOAGEN_VECTOR_PRELUDE
@@ -83,24 +85,129 @@
 #if SOAGEN_W > 1
 typedef double soagen_vd __attribute__((vector_size(8 * SOAGEN_W)));
 typedef unsigned long long soagen_vu __attribute__((vector_size(8 * SOAGEN_W)));
+typedef long long soagen_vi __attribute__((vector_size(8 * SOAGEN_W)));
+/* the same vector at any double's address, for whole-vector loads and stores of rows */
+typedef double soagen_vdu __attribute__((vector_size(8 * SOAGEN_W), aligned(8), may_alias));
 #define SOAGEN_SPLAT(x) ((soagen_vd){0} + (x))
 
-/* state-major (n, m) rows <-> m vectors of W states */
+/* A W x W transpose in registers: a[i] holds entries j = 0..W-1 of row i on entry and
+ * entry i of rows j = 0..W-1 on return. log2(W) butterfly stages of W two-vector shuffles
+ * (stage b pairs rows i and i + b and interleaves their lanes in blocks of b), instead of
+ * W^2 lane inserts or extracts. */
+#if defined(__has_builtin)
+#  if __has_builtin(__builtin_shufflevector)
+#    define SOAGEN_SHUFFLEVECTOR 1
+#  endif
+#endif
+#if defined(SOAGEN_SHUFFLEVECTOR)
+#  define SOAGEN_SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#else
+#  define SOAGEN_SHUF(a, b, ...) __builtin_shuffle(a, b, (soagen_vu){__VA_ARGS__})
+#endif
+#if SOAGEN_W == 2
+#  define SOAGEN_LO1 0, 2
+#  define SOAGEN_HI1 1, 3
+#elif SOAGEN_W == 4
+#  define SOAGEN_LO1 0, 4, 2, 6
+#  define SOAGEN_HI1 1, 5, 3, 7
+#  define SOAGEN_LO2 0, 1, 4, 5
+#  define SOAGEN_HI2 2, 3, 6, 7
+#elif SOAGEN_W == 8
+#  define SOAGEN_LO1 0, 8, 2, 10, 4, 12, 6, 14
+#  define SOAGEN_HI1 1, 9, 3, 11, 5, 13, 7, 15
+#  define SOAGEN_LO2 0, 1, 8, 9, 4, 5, 12, 13
+#  define SOAGEN_HI2 2, 3, 10, 11, 6, 7, 14, 15
+#  define SOAGEN_LO4 0, 1, 2, 3, 8, 9, 10, 11
+#  define SOAGEN_HI4 4, 5, 6, 7, 12, 13, 14, 15
+#endif
+#define SOAGEN_STAGE(a, b, LO, HI) \
+    for (int i = 0; i < SOAGEN_W; i++) \
+        if (!(i & (b))) { \
+            const soagen_vd lo = SOAGEN_SHUF(a[i], a[i + (b)], LO); \
+            a[i + (b)] = SOAGEN_SHUF(a[i], a[i + (b)], HI); \
+            a[i] = lo; \
+        }
+
+static inline void soagen_transpose(soagen_vd* a)
+{
+    SOAGEN_STAGE(a, 1, SOAGEN_LO1, SOAGEN_HI1)
+#if SOAGEN_W >= 4
+    SOAGEN_STAGE(a, 2, SOAGEN_LO2, SOAGEN_HI2)
+#endif
+#if SOAGEN_W >= 8
+    SOAGEN_STAGE(a, 4, SOAGEN_LO4, SOAGEN_HI4)
+#endif
+}
+
+/* state-major (n, m) rows <-> m vectors of W states: W entries at a time by whole-vector
+ * loads (stores) of the W rows and a transpose in registers; the last m mod W entries by
+ * the block of the last W entries (overlapping the one before: the entries in both are
+ * loaded or stored twice, with the same values), or lane by lane when m < W. */
+static inline void soagen_load_block(soagen_vd* v, const double* x, int m, int k)
+{
+    soagen_vd a[SOAGEN_W];
+    for (int l = 0; l < SOAGEN_W; l++)
+        a[l] = *(const soagen_vdu*)(x + l * m + k);
+    soagen_transpose(a);
+    for (int l = 0; l < SOAGEN_W; l++)
+        v[k + l] = a[l];
+}
+
+static inline void soagen_store_block(double* x, const soagen_vd* v, int m, int k)
+{
+    soagen_vd a[SOAGEN_W];
+    for (int l = 0; l < SOAGEN_W; l++)
+        a[l] = v[k + l];
+    soagen_transpose(a);
+    for (int l = 0; l < SOAGEN_W; l++)
+        *(soagen_vdu*)(x + l * m + k) = a[l];
+}
+
 static inline void soagen_load(soagen_vd* v, const double* x, int m)
 {
-    for (int k = 0; k < m; k++) {
-        soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
-        for (int l = 0; l < SOAGEN_W; l++)
-            t[l] = x[l * m + k];
-        v[k] = t;
+    if (m < SOAGEN_W) {
+        for (int k = 0; k < m; k++) {
+            soagen_vd t = SOAGEN_SPLAT(0.0);      /* lanes set in a register, stored whole */
+            for (int l = 0; l < SOAGEN_W; l++)
+                t[l] = x[l * m + k];
+            v[k] = t;
+        }
+        return;
     }
+    for (int k = 0; k + SOAGEN_W <= m; k += SOAGEN_W)
+        soagen_load_block(v, x, m, k);
+    if (m % SOAGEN_W)
+        soagen_load_block(v, x, m, m - SOAGEN_W);
 }
 
 static inline void soagen_store(double* x, const soagen_vd* v, int m)
 {
-    for (int k = 0; k < m; k++)
-        for (int l = 0; l < SOAGEN_W; l++)
-            x[l * m + k] = v[k][l];
+    if (m < SOAGEN_W) {
+        for (int k = 0; k < m; k++)
+            for (int l = 0; l < SOAGEN_W; l++)
+                x[l * m + k] = v[k][l];
+        return;
+    }
+    for (int k = 0; k + SOAGEN_W <= m; k += SOAGEN_W)
+        soagen_store_block(x, v, m, k);
+    if (m % SOAGEN_W)
+        soagen_store_block(x, v, m, m - SOAGEN_W);
+}
+
+/* Whether some lane of b is nonzero: the lanes OR-folded in log2(W) shuffles. */
+static inline int soagen_any(soagen_vu b)
+{
+#if SOAGEN_W == 2
+    b |= SOAGEN_SHUF(b, b, 1, 0);
+#elif SOAGEN_W == 4
+    b |= SOAGEN_SHUF(b, b, 2, 3, 0, 1);
+    b |= SOAGEN_SHUF(b, b, 1, 0, 3, 2);
+#elif SOAGEN_W == 8
+    b |= SOAGEN_SHUF(b, b, 4, 5, 6, 7, 0, 1, 2, 3);
+    b |= SOAGEN_SHUF(b, b, 2, 3, 0, 1, 6, 7, 4, 5);
+    b |= SOAGEN_SHUF(b, b, 1, 0, 3, 2, 5, 4, 7, 6);
+#endif
+    return b[0] != 0;
 }
 
 static inline soagen_vd soagen_vsqrt(soagen_vd x)
@@ -118,8 +225,9 @@ static inline soagen_vd soagen_vsqrt(soagen_vd x)
  * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
  * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
  * [-pi/4, pi/4]). Measured against 40-digit references: at most 2.03 ulp (1.49 on
- * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with |x| > 2^19 pi/2, inf or nan
- * take libm's sin/cos. Needs IEEE double arithmetic as written: not for -ffast-math. */
+ * [-pi, pi]) for |x| <= 1e5 (tests/codegen/test_codegen_batch.py asserts 2.5). Lanes with
+ * |x| > 2^19 pi/2, inf or nan (soagen_vlarge) need libm's sin/cos (soagen_vsincos_fixup).
+ * Needs IEEE double arithmetic as written: not for -ffast-math. */
 static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
 {
     const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
@@ -134,18 +242,28 @@ static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
     const soagen_vd pc = 1.0 - 0.5 * z + z * z * (4.16666666666666019037e-02 + z * (-1.38888888888741095749e-03
         + z * (2.48015872894767294178e-05 + z * (-2.75573143513906633035e-07
         + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11)))));
-    const soagen_vu odd = -(n & 1), bs = (soagen_vu)ps, bc = (soagen_vu)pc;
-    *s = (soagen_vd)(((bs & ~odd) | (bc & odd)) ^ ((n & 2) << 62));        /* q: s, c, -s, -c */
-    *c = (soagen_vd)(((bc & ~odd) | (bs & odd)) ^ (((n + 1) & 2) << 62));  /* q: c, -s, -c, s */
-    int large = 0;
+    const soagen_vu bs = (soagen_vu)ps, bc = (soagen_vu)pc, odd = n & 1, swap = (bs ^ bc) & -odd;
+    const soagen_vu sign = (n & 2) << 62;
+    *s = (soagen_vd)(bs ^ swap ^ sign);                   /* q: s, c, -s, -c */
+    *c = (soagen_vd)(bc ^ swap ^ sign ^ (odd << 63));     /* q: c, -s, -c, s */
+}
+
+/* The lanes (all ones) that the polynomial does not cover: |x| > 823549.6654 or nan, as
+ * the bits of |x| against those of 823549.6654 (one compare for all lanes). */
+static inline soagen_vu soagen_vlarge(soagen_vd x)
+{
+    return (soagen_vu)((soagen_vi)((soagen_vu)x & 0x7fffffffffffffffULL) > 0x412921fb54af4f0eLL);
+}
+
+/* Those lanes from libm's sin and cos. */
+static inline void soagen_vsincos_fixup(soagen_vd x, soagen_vd* s, soagen_vd* c)
+{
+    const soagen_vu large = soagen_vlarge(x);
     for (int l = 0; l < SOAGEN_W; l++)
-        large |= !(x[l] >= -823549.6654 && x[l] <= 823549.6654);
-    if (large)
-        for (int l = 0; l < SOAGEN_W; l++)
-            if (!(x[l] >= -823549.6654 && x[l] <= 823549.6654)) {
-                (*s)[l] = sin(x[l]);
-                (*c)[l] = cos(x[l]);
-            }
+        if (large[l]) {
+            (*s)[l] = sin(x[l]);
+            (*c)[l] = cos(x[l]);
+        }
 }
 
 #if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
@@ -179,11 +297,29 @@ static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
     *s = SOAGEN_MVSIN(x);
     *c = SOAGEN_MVCOS(x);
 }
+
+/* libmvec covers every lane: nothing deferred. */
+static inline void soagen_vsincos_deferred(soagen_vd x, soagen_vd* s, soagen_vd* c, soagen_vu* large)
+{
+    (void)large;
+    soagen_vsincos(x, s, c);
+}
 #else
 #  define SOAGEN_LIBMVEC 0
 static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
 {
     soagen_vsincos_poly(x, s, c);
+    if (soagen_any(soagen_vlarge(x)))
+        soagen_vsincos_fixup(x, s, c);
+}
+
+/* The batch kernels' form: the polynomial on every lane, the lanes it does not cover
+ * collected in *large for one soagen_any over all of a kernel's angles, after which the
+ * kernel calls soagen_vsincos_fixup on each angle (rare). */
+static inline void soagen_vsincos_deferred(soagen_vd x, soagen_vd* s, soagen_vd* c, soagen_vu* large)
+{
+    soagen_vsincos_poly(x, s, c);
+    *large |= soagen_vlarge(x);
 }
 #endif
 

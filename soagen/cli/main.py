@@ -21,11 +21,11 @@ from soagen.errors import RobotFileWarning, SoagenError
 
 # command name -> (module in soagen.cli, function name, one-line help for `soagen --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "derive": ("derive", "derive", "Print step-by-step derivations (Markdown/LaTeX or text): Facts 4.1-4.2, Theorem 4.1, sweeps, closed forms."),
+    "derive": ("derive", "derive", "Print step-by-step derivations (text, Markdown/LaTeX or a notebook): Facts 4.1-4.2, Theorem 4.1, sweeps, closed forms."),
     "verify": ("verify", "verify", "Prove the papers' operator identities for every N (with certificates) and report misprints."),
     "prove": ("prove", "prove", "Prove or refute an operator identity you type, for every chain length N."),
-    "info": ("info", "info", "Print a robot model: bodies, joints, dofs, total mass."),
-    "generate": ("generate", "generate", "Generate straight-line C (scalar and batched), Python, JAX and PyTorch dynamics code."),
+    "info": ("info", "info", "Print a robot model: bodies, joints, dofs, total mass, flexible links' frequencies."),
+    "generate": ("generate", "generate", "Generate straight-line C (scalar and batched), Python, JAX, PyTorch and CasADi dynamics code."),
     "build": ("build", "build", "Compile the generated C into a Python module (numpy in/out, batched, SIMD)."),
     "bench": ("bench", "bench", "Time generated C against Pinocchio and numpy; operation counts vs the papers."),
     "simulate": ("simulate", "simulate", "Simulate a robot or a closed-chain system on the generated code: RK4, hold controller, plots."),

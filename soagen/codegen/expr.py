@@ -444,11 +444,6 @@ def use(a):
         _CURRENT.arena = saved
 
 
-def current_arena():
-    """The arena new nodes go to on this thread."""
-    return _CURRENT.arena
-
-
 DEEP_STACK = 1 << 29                 # bytes of stack for deep expressions (virtual; used as touched)
 DEEP_RECURSION = 200_000
 

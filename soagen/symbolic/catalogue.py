@@ -69,10 +69,6 @@ class IdentityRecord:
     misprint_kind: str = ""            # "paper" (error of the authors) or "ocr" (likely OCR damage)
     evidence: str = ""                 # why, quoting the seed text
 
-    @property
-    def n_independent(self) -> bool:
-        return self.theory != "chain"
-
 
 # common sub-expressions (Part I notation)
 IHPsiL = "(I - H@Psi@L)"

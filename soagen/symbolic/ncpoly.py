@@ -66,10 +66,6 @@ class QuotientAlgebra:
             self.order.extend((name, t))
         return NCPoly(self, {(name,): 1})
 
-    def genT(self, name: str) -> "NCPoly":
-        """The transpose of a registered generator."""
-        return NCPoly(self, {(self.transpose_of[name],): 1})
-
     # -- rules --------------------------------------------------------------
     def add_rule(self, lhs: Iterable[str], rhs: "NCPoly | int", with_transpose: bool = True):
         """Add `lhs -> rhs` (and, by default, its transpose `lhs^T -> rhs^T`).

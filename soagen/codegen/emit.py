@@ -37,11 +37,11 @@ from soagen.codegen import expr as E
 from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.printers import (
     CasadiPrinter,
-    CPrinter,
     CVectorPrinter,
     JaxPrinter,
     NumpyPrinter,
     PyPrinter,
+    ScheduledCPrinter,
     TorchPrinter,
     is_input,
 )
@@ -183,8 +183,8 @@ def vector_and_sincos(fn: Function, printer) -> dict:
 
 C_FILES = (("c/header.h.j2", "{prefix}.h"), ("c/source.c.j2", "{prefix}.c"))
 LANGUAGES = {lang.name: lang for lang in (
-    Language("c", CPrinter, C_FILES, gathered_sincos),
-    Language("c_batch", CPrinter, C_FILES, vector_and_sincos),  # C + PREFIX_<function>_batch
+    Language("c", ScheduledCPrinter, C_FILES, gathered_sincos),
+    Language("c_batch", ScheduledCPrinter, C_FILES, vector_and_sincos),  # C + PREFIX_<function>_batch
     Language("python", PyPrinter, (("python/module.py.j2", "{prefix}.py"),)),
     Language("numpy", NumpyPrinter, (("python/module_numpy.py.j2", "{prefix}.py"),)),
     Language("python_ext", None, (("c/pymodule.c.j2", "{prefix}_module.c"),)),   # with c_batch
@@ -270,9 +270,10 @@ def print_function(fn: Function, printer) -> dict:
     index, row-major index, expr)."""
     prog, rec = fn.program, describe(fn)
     body, last = [], None
+    printer.start_function()
     for st in prog.statements:
         body.append({"comment": comment(st) if (st.label, st.note) != last else None,
-                     "target": st.target.name, "expr": printer.doprint(st.expr)})
+                     "target": st.target.name, "expr": printer.statement(st.target.name, st.expr)})
         last = (st.label, st.note)
     start = 0
     for res, (_, shape) in zip(rec["results"], fn.results):

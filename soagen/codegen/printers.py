@@ -32,6 +32,7 @@ import re
 import sympy
 
 from soagen.codegen import expr as nodes
+from soagen.codegen import schedule
 from soagen.codegen.order import ordered_factors, ordered_terms
 from soagen.errors import SoagenError
 
@@ -76,6 +77,17 @@ class _Printer:
                 return self._print(nodes.from_sympy(expr))
         with nodes.use(expr.arena):
             return self._print(expr)
+
+    def start_function(self):
+        """A new function's statements follow (a printer that tracks them starts over)."""
+
+    def statement(self, target: str, expr) -> str:
+        """The right-hand side of ``target = expr`` (statements come in order)."""
+        return self.doprint(expr)
+
+    def factors(self, e):
+        """The order in which a product's factors are printed (and multiplied)."""
+        return ordered_factors(e)
 
     def _print(self, e):
         if e.is_Symbol:
@@ -128,7 +140,7 @@ class _Printer:
         else:
             sign = ""
         a, b = [], []
-        for item in ordered_factors(e):
+        for item in self.factors(e):
             if item.is_Pow and item.args[1].is_Rational and item.args[1].value < 0:
                 k = -item.args[1]
                 b.append(item.args[0] if k is nodes.ONE else nodes.unevaluated(nodes.Pow, (item.args[0], k)))
@@ -193,6 +205,107 @@ class CPrinter(_Printer):
         return f"pow({self._print(base)}, {self._print(k)})"
 
 
+class ScheduledCPrinter(CPrinter):
+    """The C printing with latency-aware association (:mod:`soagen.codegen.schedule`):
+    each sum is printed as the tree that makes its value ready earliest, each product
+    multiplies its factors in order of readiness. It tracks when each temporary of the
+    current function is ready, so statements are printed in order, through
+    :meth:`statement`, after :meth:`start_function`."""
+
+    def __init__(self):
+        self.start_function()
+
+    def start_function(self):
+        self.ready, self._memo = {}, {}
+
+    def statement(self, target, expr):
+        if isinstance(expr, sympy.Basic):
+            with nodes.arena():
+                return self.statement(target, nodes.from_sympy(expr))
+        text = self.doprint(expr)
+        with nodes.use(expr.arena):
+            self.ready[target] = self.ready_of(expr)
+        return text
+
+    def ready_of(self, e) -> float:
+        """When ``e``'s value is ready, as printed (cycles of the model)."""
+        if e.is_Symbol:
+            return self.ready.get(e.name, 0.0)
+        if e.is_Number:
+            return 0.0
+        r = self._memo.get(e)
+        if r is None:
+            r = self._memo[e] = self._ready(e)
+        return r
+
+    def _ready(self, e):
+        if e.is_Add:
+            return self._sum(e)[0]
+        if e.is_Mul:
+            num = [f for f in self.factors(e) if not _denominator(f)]
+            den = [f for f in e.args if _denominator(f)]
+            r = self._operands(num) + schedule.MUL if len(num) > 1 else self.ready_of(num[0]) if num else 0.0
+            if den:
+                r = max([r] + [self.ready_of(f.args[0]) + schedule.MUL * (abs(f.args[1].value) - 1)
+                               for f in den]) + schedule.DIV
+            return r
+        if e.is_Pow:
+            base, k = e.args
+            if k.is_Integer:
+                r = self.ready_of(base) + schedule.MUL * (abs(k.value) - 1)
+                return r + (schedule.DIV if k.value < 0 else 0)
+            return self.ready_of(base) + (schedule.SQRT if k is nodes.HALF else schedule.TRIG)
+        return self.ready_of(e.args[0]) + schedule.TRIG          # sin, cos
+
+    def _operands(self, factors):
+        """When the operands of a product's last multiply are ready (factors in order)."""
+        acc = self.ready_of(factors[0])
+        for f in factors[1:-1]:
+            acc = max(acc, self.ready_of(f)) + schedule.MUL
+        return max(acc, self.ready_of(factors[-1]))
+
+    def factors(self, e):
+        """The coefficient first, then the factors in order of readiness (stable)."""
+        return sorted(ordered_factors(e), key=lambda f: (not f.is_Number, self.ready_of(f)))
+
+    def _add(self, e):
+        _, text, sign = self._sum(e)
+        return text if sign > 0 else f"-({text})"
+
+    def _sum(self, e):
+        """(ready, text, sign) of a sum, associated by :func:`schedule.associate`."""
+        key = ("sum", e)
+        done = self._memo.get(key)
+        if done is not None:
+            return done
+        values, products = [], []
+        for k, term in enumerate(ordered_terms(e)):
+            c, rest = term.as_coeff_Mul()
+            sign = 1
+            if c.is_Number and c.value < 0:
+                sign, term = -1, nodes.keep_coeff(-c, rest)
+            text = self._print(term)
+            if _fusable(term):
+                num = self.factors(term) if term.is_Mul else [term.args[0]] * int(term.args[1].value)
+                products.append((self._operands(num), k, text, sign))
+            else:
+                values.append((self.ready_of(term), k, text, sign))
+        done = self._memo[key] = schedule.associate(values, products)
+        return done
+
+
+def _denominator(f):
+    return f.is_Pow and f.args[1].is_Rational and f.args[1].value < 0
+
+
+def _fusable(term):
+    """A product whose last multiply can fuse into the add (no division, no function of
+    the product: ``x*y``, ``2.0*x*y``, ``x*x``)."""
+    if term.is_Mul:
+        return not any(_denominator(f) for f in term.args)
+    return term.is_Pow and term.args[1].is_Integer and 2 <= term.args[1].value <= MAX_POW
+
+
 class PyPrinter(_Printer):
     """Python with the stdlib ``math`` module."""
 
@@ -241,7 +354,7 @@ class TorchPrinter(NumpyPrinter):
     xp = "torch"
 
 
-class CVectorPrinter(CPrinter):
+class CVectorPrinter(ScheduledCPrinter):
     """C on vectors of W states (``soagen_vd``, the batch kernels of ``--batch``): the
     inputs ``q[k]`` are vectors there, so the text is the scalar one except for sin, cos
     and sqrt (the vector functions of ``templates/c/_vector.c.j2``) and bare numbers

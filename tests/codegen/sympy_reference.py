@@ -270,6 +270,12 @@ def _float(x) -> str:
 class _Common:
     index_format = "{name}[{k}]"
 
+    def start_function(self):
+        """The emitter's per-function hook (nothing to track here)."""
+
+    def statement(self, target, expr):
+        return self.doprint(expr)
+
     def _print_Symbol(self, expr):
         m = _INPUT.match(expr.name)
         if m:
@@ -350,13 +356,28 @@ def unrolled(build, where=None) -> Program:
 
 def use_reference(monkeypatch):
     """Make the code generator use this reference unroller and these printers (until
-    ``monkeypatch`` is undone)."""
+    ``monkeypatch`` is undone). The C is printed in SymPy's order: the latency-aware
+    association of the scheduled printer is compared with the plain port by
+    :func:`unscheduled`, and tested on its own in test_codegen_schedule.py."""
     import dataclasses
 
     from soagen.codegen import emit, functions
 
     monkeypatch.setattr(functions, "unrolled", unrolled)
-    by_class = {"CPrinter": CPrinter, "PyPrinter": PyPrinter, "NumpyPrinter": NumpyPrinter}
+    by_class = {"CPrinter": CPrinter, "ScheduledCPrinter": CPrinter, "PyPrinter": PyPrinter,
+                "NumpyPrinter": NumpyPrinter}
     monkeypatch.setattr(emit, "LANGUAGES", {
         name: dataclasses.replace(lang, printer=lang.printer and by_class.get(lang.printer.__name__, lang.printer))
         for name, lang in emit.LANGUAGES.items()})
+
+
+def unscheduled(monkeypatch):
+    """Make the current code generator print its C in SymPy's order (the plain
+    ``CPrinter`` port instead of ``ScheduledCPrinter``), to compare with the reference."""
+    import dataclasses
+
+    from soagen.codegen import emit, printers
+
+    monkeypatch.setattr(emit, "LANGUAGES", {
+        name: dataclasses.replace(lang, printer=printers.CPrinter) if lang.printer is printers.ScheduledCPrinter
+        else lang for name, lang in emit.LANGUAGES.items()})

@@ -183,8 +183,12 @@ def test_denominator_product_parenthesized():
 
 
 def _files(robot, monkeypatch, reference, **kw):
+    """The generated files, by the SymPy-based reference or the current implementation
+    (its C in SymPy's order, as the reference prints it)."""
     if reference:
         ref.use_reference(monkeypatch)
+    else:
+        ref.unscheduled(monkeypatch)
     try:
         return render(robot, None, **kw).files
     finally:

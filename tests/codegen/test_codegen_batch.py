@@ -270,8 +270,8 @@ def polynomial_sincos(tmp_path_factory):
 
 @pytest.mark.cc
 def test_polynomial_sincos_error_bound(polynomial_sincos):
-    """The stated bound: at most 2.5 ulp and 2.2e-16 absolute for |x| <= 1e5 (measured: 2.03
-    ulp, 1.8e-16), checked against mpmath at 40 digits on angles of every scale and next to
+    """The stated bound: at most 2.5 ulp and 2.2e-16 absolute for |x| <= 1e5 (measured on
+    150,000 angles: 2.29 ulp, 1.9e-16), checked against mpmath at 40 digits on angles of every scale and next to
     every multiple of pi/2 up to 2000 (where the reduction cancels)."""
     mp = pytest.importorskip("mpmath", reason="mpmath (a SymPy dependency) gives the reference")
     rng = np.random.default_rng(5)

@@ -289,15 +289,23 @@ def run(cmd, what, **kw):
     return r
 
 
+def cpu_identity():
+    """What -march=native compiles for: the CPU's model and feature flags (not the host
+    name, which changes with every container of the same machine)."""
+    info = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else platform.processor()
+    keep = [line for line in info.splitlines() if line.split(":")[0].strip() in ("model name", "flags")]
+    return "\n".join(sorted(set(keep))) or platform.machine()
+
+
 def pinocchio_object(cache, prefix):
-    """pinocchio_peer.cpp compiled once per source, flags, compiler and Pinocchio version."""
+    """pinocchio_peer.cpp compiled once per source, flags, compiler, Pinocchio version and CPU."""
     import pinocchio
 
     src = HERE / "pinocchio_peer.cpp"
     cxx = shutil.which("g++") or shutil.which("c++")
     version = run([cxx, "--version"], "g++ --version").stdout.splitlines()[0]
     key = hashlib.sha256("\n".join([src.read_text(), " ".join(CFLAGS + PIN_DEFINES), version,
-                                    pinocchio.__version__, str(prefix), platform.node()]).encode()).hexdigest()[:16]
+                                    pinocchio.__version__, str(prefix), cpu_identity()]).encode()).hexdigest()[:16]
     obj = cache / f"pinocchio-{key}.o"
     if obj.exists():
         return obj

@@ -19,10 +19,11 @@ gathered), with these overrides of SymPy's output, each for a reason:
 SymPy expressions are accepted too (converted first). Porting the printing keeps
 ``soagen generate`` fast; the tests check the output against SymPy's printers.
 
-Further printers: :class:`NumpyPrinter` (batched numpy, ``q[..., k]``) and its JAX and
-PyTorch variants, which only name their array module; :class:`CVectorPrinter`, the C on
-vectors of W states of the ``--batch`` kernels; :class:`CasadiPrinter`, Python on CasADi
-SX symbols.
+Further printers: :class:`ScheduledCPrinter`, the C as generated (the same text with each
+sum associated by readiness, :mod:`soagen.codegen.schedule`); :class:`NumpyPrinter`
+(batched numpy, ``q[..., k]``) and its JAX and PyTorch variants, which only name their
+array module; :class:`CVectorPrinter`, the C on vectors of W states of the ``--batch``
+kernels; :class:`CasadiPrinter`, Python on CasADi SX symbols.
 """
 
 from __future__ import annotations

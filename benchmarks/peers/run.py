@@ -23,7 +23,7 @@ codes; Solo12 on a free flyer: soagen against Pinocchio only, for the derivative
    bodies); its pipeline stages as listed in ``mujoco_peer.c``.
 4. Pinocchio: the model read by its Python URDF parser is handed to the C++ side joint by
    joint (``pinocchio_peer.cpp``, Pinocchio's own joint types kept). That file is robot
-   independent and compiled once per compiler, flags and Pinocchio version, cached in
+   independent and compiled once per compiler, flags, Pinocchio version and CPU, cached in
    ``CACHE/pinocchio-<hash>.o``: 5-30 minutes and 5 GB of memory on a 2-core machine.
    The rest (generated C, entries, MuJoCo part) compiles in seconds per robot.
 5. ``harness.c`` reads the inputs (64 random states per convention), writes every

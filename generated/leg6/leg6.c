@@ -387,8 +387,8 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double a1_0 = -qd[1]*V1_2;
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = qd[2] + V1_0;
-    const double V2_1 = qd[1]*c_q_2 + s_q_2*V1_2;
+    const double V2_0 = V1_0 + qd[2];
+    const double V2_1 = s_q_2*V1_2 + qd[1]*c_q_2;
     const double V2_2 = c_q_2*V1_2 - qd[1]*s_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_1 = qd[2]*V2_2;
@@ -397,34 +397,34 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double t1 = c_q_3*V2_0;
     const double t2 = s_q_3*V2_2;
     const double V3_0 = t1 - t2;
-    const double V3_1 = qd[3] + V2_1;
+    const double V3_1 = V2_1 + qd[3];
     const double V3_2 = c_q_3*V2_2 + s_q_3*V2_0;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = -qd[3]*V3_2;
     const double a3_2 = qd[3]*V3_0;
     const double t3 = -0.4*V2_1*V2_1 - 0.4*V2_0*V2_0;
-    const double a3_3 = 0.4*V2_2*t1 - s_q_3*t3;
+    const double a3_3 = -s_q_3*t3 + 0.4*V2_2*t1;
     const double t4 = V2_1*V2_2;
     const double a3_4 = 0.4*t4;
-    const double a3_5 = 0.4*V2_0*t2 + c_q_3*t3;
+    const double a3_5 = c_q_3*t3 + 0.4*V2_0*t2;
     /* V4: spatial velocity V(k) (2.25) */
     const double t5 = c_q_4*V3_0;
     const double t6 = s_q_4*V3_2;
     const double V4_0 = t5 - t6;
-    const double V4_1 = qd[4] + V3_1;
-    const double V4_2 = c_q_4*V3_2 + s_q_4*V3_0;
+    const double V4_1 = V3_1 + qd[4];
+    const double V4_2 = s_q_4*V3_0 + c_q_4*V3_2;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -qd[4]*V4_2;
     const double a4_2 = qd[4]*V4_0;
     const double t7 = V3_0*V3_0;
     const double t8 = V3_1*V3_1;
-    const double t9 = -0.4*t8 - 0.4*t7;
-    const double a4_3 = 0.4*V3_2*t5 - s_q_4*t9;
+    const double t9 = -0.4*t7 - 0.4*t8;
+    const double a4_3 = -s_q_4*t9 + 0.4*V3_2*t5;
     const double t10 = V3_1*V3_2;
     const double a4_4 = 0.4*t10;
-    const double a4_5 = 0.4*V3_0*t6 + c_q_4*t9;
+    const double a4_5 = c_q_4*t9 + 0.4*V3_0*t6;
     /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = qd[5] + V4_0;
+    const double V5_0 = V4_0 + qd[5];
     const double t11 = c_q_5*V4_1;
     const double t12 = s_q_5*V4_2;
     const double V5_1 = t11 + t12;
@@ -436,8 +436,8 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double a5_3 = 0.05*t13;
     const double t14 = V4_0*V4_0;
     const double t15 = V4_1*V4_1;
-    const double t16 = -0.05*t15 - 0.05*t14;
-    const double a5_4 = 0.05*t11*V4_2 + s_q_5*t16;
+    const double t16 = -0.05*t14 - 0.05*t15;
+    const double a5_4 = s_q_5*t16 + 0.05*t11*V4_2;
     const double a5_5 = c_q_5*t16 - 0.05*V4_1*t12;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
@@ -445,29 +445,29 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_0 = qdd[2] + alpha1_0;
+    const double alpha2_0 = alpha1_0 + qdd[2];
     const double alpha2_1 = (a2_1 + qdd[1]*c_q_2) + s_q_2*alpha1_2;
     const double alpha2_2 = (a2_2 - qdd[1]*s_q_2) + c_q_2*alpha1_2;
     const double alpha2_4 = s_q_2*alpha1_5;
     const double alpha2_5 = c_q_2*alpha1_5;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = (a3_0 + c_q_3*alpha2_0) - s_q_3*alpha2_2;
-    const double alpha3_1 = qdd[3] + alpha2_1;
+    const double alpha3_1 = alpha2_1 + qdd[3];
     const double alpha3_2 = (a3_2 + s_q_3*alpha2_0) + c_q_3*alpha2_2;
     const double t17 = alpha1_3 + 0.4*alpha2_1;
     const double alpha3_3 = (a3_3 - s_q_3*alpha2_5) + c_q_3*t17;
-    const double alpha3_4 = (alpha2_4 + a3_4) - 0.4*alpha2_0;
+    const double alpha3_4 = (a3_4 + alpha2_4) - 0.4*alpha2_0;
     const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) + s_q_3*t17;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
-    const double alpha4_1 = qdd[4] + alpha3_1;
+    const double alpha4_1 = alpha3_1 + qdd[4];
     const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
-    const double t18 = alpha3_3 + 0.4*alpha3_1;
+    const double t18 = 0.4*alpha3_1 + alpha3_3;
     const double alpha4_3 = (a4_3 - s_q_4*alpha3_5) + c_q_4*t18;
     const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
     const double alpha4_5 = (a4_5 + c_q_4*alpha3_5) + s_q_4*t18;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_0 = qdd[5] + alpha4_0;
+    const double alpha5_0 = alpha4_0 + qdd[5];
     const double alpha5_1 = (a5_1 + c_q_5*alpha4_1) + s_q_5*alpha4_2;
     const double alpha5_2 = (a5_2 - s_q_5*alpha4_1) + c_q_5*alpha4_2;
     const double alpha5_3 = (a5_3 + 0.05*alpha4_1) + alpha4_3;
@@ -477,41 +477,41 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     /* f5: spatial force f(k) (2.29) */
     const double t20 = 0.00018250000000000002*V5_2;
     const double f5_0 = (0.0003175*alpha5_0 - V5_1*t20) - 0.0075*alpha5_4;
-    const double f5_1 = (V5_0*t20 + 0.0003175*alpha5_1) + 0.0075*alpha5_3;
+    const double f5_1 = (0.0003175*alpha5_1 + V5_0*t20) + 0.0075*alpha5_3;
     const double f5_2 = 0.000135*alpha5_2;
     const double t21 = 0.0075*V5_2;
-    const double f5_3 = (V5_0*t21 + 0.0075*alpha5_1) + 0.3*alpha5_3;
-    const double f5_4 = (V5_1*t21 - 0.0075*alpha5_0) + 0.3*alpha5_4;
-    const double f5_5 = (-0.0075*V5_0*V5_0 - 0.0075*V5_1*V5_1) + 0.3*alpha5_5;
+    const double f5_3 = (0.0075*alpha5_1 + V5_0*t21) + 0.3*alpha5_3;
+    const double f5_4 = (-0.0075*alpha5_0 + V5_1*t21) + 0.3*alpha5_4;
+    const double f5_5 = (-0.0075*V5_1*V5_1 - 0.0075*V5_0*V5_0) + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
     const double t22 = c_q_5*f5_4;
     const double t23 = V4_1*V4_2;
-    const double f4_0 = ((((-0.00018250000000000002*t23 - 0.0075*alpha4_4) + 0.0003175*alpha4_0) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t22;
+    const double f4_0 = (((0.0003175*alpha4_0 + (-0.0075*alpha4_4 - 0.00018250000000000002*t23)) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t22;
     const double f4_1 = ((((0.0003175*alpha4_1 + 0.00018250000000000002*t13) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
-    const double f4_2 = (0.000135*alpha4_2 + c_q_5*f5_2) + s_q_5*f5_1;
+    const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
     const double f4_3 = ((0.0075*alpha4_1 + 0.0075*t13) + 0.3*alpha4_3) + f5_3;
-    const double f4_4 = t22 + (((0.0075*t23 + 0.3*alpha4_4) - 0.0075*alpha4_0) - s_q_5*f5_5);
-    const double f4_5 = (((-0.0075*t15 - 0.0075*t14) + 0.3*alpha4_5) + c_q_5*f5_5) + s_q_5*f5_4;
+    const double f4_4 = (((0.3*alpha4_4 + 0.0075*t23) - 0.0075*alpha4_0) - s_q_5*f5_5) + t22;
+    const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t14 - 0.0075*t15)) + c_q_5*f5_5) + s_q_5*f5_4;
     /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = ((((-0.13277500000000003*t10 - 0.5*alpha3_4) + 0.13390000000000002*alpha3_0) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
-    const double t24 = V3_2*V3_0;
+    const double f3_0 = (((0.13390000000000002*alpha3_0 + (-0.5*alpha3_4 - 0.13277500000000003*t10)) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
+    const double t24 = V3_0*V3_2;
     const double t25 = c_q_4*f4_3;
     const double t26 = s_q_4*f4_5;
-    const double f3_1 = (f4_1 + (((0.13277500000000003*t24 + 0.13390000000000002*alpha3_1) + 0.5*alpha3_3) + 0.4*t25)) + 0.4*t26;
-    const double f3_2 = (0.001125*alpha3_2 + c_q_4*f4_2) - s_q_4*f4_0;
-    const double f3_3 = (((0.5*t24 + 0.5*alpha3_1) + 2.5*alpha3_3) + t25) + t26;
-    const double f3_4 = ((0.5*t10 + 2.5*alpha3_4) - 0.5*alpha3_0) + f4_4;
-    const double f3_5 = (((-0.5*t8 - 0.5*t7) + 2.5*alpha3_5) - s_q_4*f4_3) + c_q_4*f4_5;
+    const double f3_1 = ((((0.13390000000000002*alpha3_1 + 0.13277500000000003*t24) + 0.5*alpha3_3) + 0.4*t25) + f4_1) + 0.4*t26;
+    const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
+    const double f3_3 = (((0.5*alpha3_1 + 0.5*t24) + 2.5*alpha3_3) + t25) + t26;
+    const double f3_4 = ((2.5*alpha3_4 + 0.5*t10) - 0.5*alpha3_0) + f4_4;
+    const double f3_5 = ((2.5*alpha3_5 + (-0.5*t7 - 0.5*t8)) - s_q_4*f4_3) + c_q_4*f4_5;
     /* f2: spatial force f(k) (2.29) */
-    const double f2_0 = ((((-0.30000000000000004*alpha2_4 - 0.07962500000000003*t4) + 0.08030000000000002*alpha2_0) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
-    const double f2_1 = (f3_1 + (((0.30000000000000004*alpha1_3 + 0.07962500000000003*V2_2*V2_0) + 0.08030000000000002*alpha2_1) + 0.4*s_q_3*f3_5)) + 0.4*c_q_3*f3_3;
-    const double f2_2 = (0.000675*alpha2_2 + c_q_3*f3_2) - s_q_3*f3_0;
+    const double f2_0 = (((0.08030000000000002*alpha2_0 + (-0.07962500000000003*t4 - 0.30000000000000004*alpha2_4)) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
+    const double f2_1 = ((((0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + 0.4*s_q_3*f3_5) + f3_1) + 0.4*c_q_3*f3_3;
+    const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
     /* f1: spatial force f(k) (2.29) */
-    const double f1_0 = f2_0 + 2e-05*alpha1_0;
-    const double f1_1 = (2e-05*qdd[1] + c_q_2*f2_1) - s_q_2*f2_2;
-    const double f1_2 = (2e-05*alpha1_2 + c_q_2*f2_2) + s_q_2*f2_1;
+    const double f1_0 = 2e-05*alpha1_0 + f2_0;
+    const double f1_1 = (c_q_2*f2_1 + 2e-05*qdd[1]) - s_q_2*f2_2;
+    const double f1_2 = (c_q_2*f2_2 + 2e-05*alpha1_2) + s_q_2*f2_1;
     /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = (2e-05*qdd[0] - s_q_1*f1_0) + c_q_1*f1_2;
+    const double f0_2 = c_q_1*f1_2 + (-s_q_1*f1_0 + 2e-05*qdd[0]);
 
     /* Outputs: tau (6) */
     tau[0] = f0_2;
@@ -548,64 +548,64 @@ void leg6_mass_matrix(const double* q, double* M)
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
     const double Rch4_1 = -0.0075*s_q_5;
     const double t0 = 0.0075*c_q_5;
-    const double Rch4_2 = 0.0225 + t0;
+    const double Rch4_2 = t0 + 0.0225;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t1 = 0.00075*c_q_5;
-    const double Rc4_0_0 = 0.0013850000000000002 + t1;
+    const double Rc4_0_0 = t1 + 0.0013850000000000002;
     const double t2 = s_q_5*s_q_5;
     const double t3 = c_q_5*c_q_5;
-    const double Rc4_1_1 = ((0.0010675 + t1) + 0.000135*t2) + 0.0003175*t3;
-    const double Rc4_1_2 = 0.000375*s_q_5 + 0.00018250000000000002*c_q_5*s_q_5;
-    const double Rc4_2_2 = (0.000135 + 0.0003175*t2) + 0.000135*t3;
+    const double Rc4_1_1 = ((t1 + 0.0010675) + 0.000135*t2) + 0.0003175*t3;
+    const double Rc4_1_2 = 0.00018250000000000002*c_q_5*s_q_5 + 0.000375*s_q_5;
+    const double Rc4_2_2 = (0.0003175*t2 + 0.000135) + 0.000135*t3;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = s_q_4*Rch4_2;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_3_0 = c_q_4*Rch4_2;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
-    const double Rch3_2 = 0.74 + F3_4_3_0;
+    const double Rch3_2 = F3_4_3_0 + 0.74;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t4 = c_q_4*c_q_4;
     const double t5 = s_q_4*s_q_4;
-    const double t6 = 0.22990000000000005 + 0.8*F3_4_3_0;
-    const double Rc3_0_0 = t6 + (t4*Rc4_0_0 + t5*Rc4_2_2);
+    const double t6 = 0.8*F3_4_3_0 + 0.22990000000000005;
+    const double Rc3_0_0 = (t5*Rc4_2_2 + t4*Rc4_0_0) + t6;
     const double Rc3_0_1 = s_q_4*Rc4_1_2;
-    const double Rc3_0_2 = (-c_q_4*s_q_4*Rc4_0_0 - 0.4*Rch3_0) + c_q_4*s_q_4*Rc4_2_2;
-    const double Rc3_1_1 = t6 + Rc4_1_1;
+    const double Rc3_0_2 = (-0.4*Rch3_0 - c_q_4*s_q_4*Rc4_0_0) + c_q_4*s_q_4*Rc4_2_2;
+    const double Rc3_1_1 = Rc4_1_1 + t6;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_2_0 = c_q_4*Rc4_1_2;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t7 = 0.4*Rch4_1;
     const double Rc3_1_2 = F3_4_2_0 - t7;
-    const double Rc3_2_2 = (0.001125 + t5*Rc4_0_0) + t4*Rc4_2_2;
+    const double Rc3_2_2 = (t5*Rc4_0_0 + 0.001125) + t4*Rc4_2_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t8 = s_q_3*Rc3_0_2;
-    const double t9 = t8 + c_q_3*Rc3_0_0;
-    const double t10 = s_q_3*Rc3_2_2 + c_q_3*Rc3_0_2;
+    const double t9 = c_q_3*Rc3_0_0 + t8;
+    const double t10 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
     const double t11 = c_q_3*Rch3_2;
     const double t12 = s_q_3*Rch3_0;
-    const double t13 = (0.5763000000000001 - 0.8*t12) + 0.8*t11;
-    const double Rc2_0_0 = (t13 + s_q_3*t10) + c_q_3*t9;
-    const double Rc2_0_1 = c_q_3*Rc3_0_1 + s_q_3*Rc3_1_2;
+    const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
+    const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
+    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
     const double t14 = 0.4*c_q_3;
     const double t15 = 0.4*s_q_3;
-    const double Rc2_0_2 = ((-t14*Rch3_0 - t15*Rch3_2) + c_q_3*t10) - s_q_3*t9;
+    const double Rc2_0_2 = ((-t15*Rch3_2 - t14*Rch3_0) + c_q_3*t10) - s_q_3*t9;
     const double Rc2_1_1 = Rc3_1_1 + t13;
-    const double t16 = s_q_3*Rc3_0_1 - c_q_3*Rc3_1_2;
-    const double Rc2_1_2 = -t7 - t16;
-    const double Rc2_2_2 = (0.000675 + c_q_3*(c_q_3*Rc3_2_2 - t8)) - s_q_3*(c_q_3*Rc3_0_2 - s_q_3*Rc3_0_0);
+    const double t16 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
+    const double Rc2_1_2 = -t16 - t7;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t8) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_0 = 2e-05 + Rc2_0_0;
-    const double Rc1_0_1 = c_q_2*Rc2_0_1 - s_q_2*Rc2_0_2;
-    const double Rc1_0_2 = s_q_2*Rc2_0_1 + c_q_2*Rc2_0_2;
+    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
+    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
+    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
     const double t17 = s_q_2*Rc2_1_2;
     const double t18 = c_q_2*Rc2_1_1 - t17;
     const double t19 = c_q_2*Rc2_1_2;
     const double t20 = t19 - s_q_2*Rc2_2_2;
-    const double Rc1_1_1 = (2e-05 + c_q_2*t18) - s_q_2*t20;
-    const double Rc1_1_2 = s_q_2*t18 + c_q_2*t20;
-    const double Rc1_2_2 = (2e-05 + s_q_2*(t19 + s_q_2*Rc2_1_1)) + c_q_2*(t17 + c_q_2*Rc2_2_2);
+    const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
+    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0)) + c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2);
+    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -619,37 +619,37 @@ void leg6_mass_matrix(const double* q, double* M)
     const double F2_3_2_0 = -t16;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
-    const double F1_3_2_0 = c_q_2*F2_3_2_0 + s_q_2*F2_3_1_0;
+    const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_0_0 = Rc3_0_1;
-    const double F3_4_1_0 = Rc4_1_1 + 0.4*F3_4_3_0;
+    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
-    const double F2_4_1_0 = (t14*F3_4_3_0 + t15*F3_4_5_0) + F3_4_1_0;
-    const double F2_4_2_0 = c_q_3*F3_4_2_0 - s_q_3*F3_4_0_0;
+    const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
+    const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
-    const double F1_4_2_0 = c_q_2*F2_4_2_0 + s_q_2*F2_4_1_0;
+    const double F1_4_2_0 = s_q_2*F2_4_1_0 + c_q_2*F2_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = c_q_1*F1_4_2_0 - s_q_1*F2_4_0_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = 0.0003175 + 0.000375*c_q_5;
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
     const double F4_5_4_0 = -t0;
     const double F4_5_5_0 = Rch4_1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double t21 = -0.4*F4_5_4_0;
-    const double F3_5_0_0 = t21 + c_q_4*F4_5_0_0;
+    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t21;
     const double F3_5_3_0 = s_q_4*F4_5_5_0;
     const double F3_5_1_0 = 0.4*F3_5_3_0;
     const double F3_5_2_0 = -s_q_4*F4_5_0_0;
     const double F3_5_5_0 = c_q_4*F4_5_5_0;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = (t21 + s_q_3*F3_5_2_0) + c_q_3*F3_5_0_0;
-    const double F2_5_1_0 = (F3_5_1_0 + t14*F3_5_3_0) + t15*F3_5_5_0;
-    const double F2_5_2_0 = c_q_3*F3_5_2_0 - s_q_3*F3_5_0_0;
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t21);
+    const double F2_5_1_0 = (t14*F3_5_3_0 + t15*F3_5_5_0) + F3_5_1_0;
+    const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_1_0 = c_q_2*F2_5_1_0 - s_q_2*F2_5_2_0;
     const double F1_5_2_0 = s_q_2*F2_5_1_0 + c_q_2*F2_5_2_0;
@@ -727,8 +727,8 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     const double a1_0 = -qd[1]*V1_2;
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = qd[2] + V1_0;
-    const double V2_1 = qd[1]*c_q_2 + s_q_2*V1_2;
+    const double V2_0 = V1_0 + qd[2];
+    const double V2_1 = s_q_2*V1_2 + qd[1]*c_q_2;
     const double V2_2 = c_q_2*V1_2 - qd[1]*s_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_1 = qd[2]*V2_2;
@@ -737,34 +737,34 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     const double t1 = c_q_3*V2_0;
     const double t2 = s_q_3*V2_2;
     const double V3_0 = t1 - t2;
-    const double V3_1 = qd[3] + V2_1;
+    const double V3_1 = V2_1 + qd[3];
     const double V3_2 = c_q_3*V2_2 + s_q_3*V2_0;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = -qd[3]*V3_2;
     const double a3_2 = qd[3]*V3_0;
     const double t3 = -0.4*V2_1*V2_1 - 0.4*V2_0*V2_0;
-    const double a3_3 = 0.4*V2_2*t1 - s_q_3*t3;
+    const double a3_3 = -s_q_3*t3 + 0.4*V2_2*t1;
     const double t4 = V2_1*V2_2;
     const double a3_4 = 0.4*t4;
-    const double a3_5 = 0.4*V2_0*t2 + c_q_3*t3;
+    const double a3_5 = c_q_3*t3 + 0.4*V2_0*t2;
     /* V4: spatial velocity V(k) (2.25) */
     const double t5 = c_q_4*V3_0;
     const double t6 = s_q_4*V3_2;
     const double V4_0 = t5 - t6;
-    const double V4_1 = qd[4] + V3_1;
-    const double V4_2 = c_q_4*V3_2 + s_q_4*V3_0;
+    const double V4_1 = V3_1 + qd[4];
+    const double V4_2 = s_q_4*V3_0 + c_q_4*V3_2;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -qd[4]*V4_2;
     const double a4_2 = qd[4]*V4_0;
     const double t7 = V3_0*V3_0;
     const double t8 = V3_1*V3_1;
-    const double t9 = -0.4*t8 - 0.4*t7;
-    const double a4_3 = 0.4*V3_2*t5 - s_q_4*t9;
+    const double t9 = -0.4*t7 - 0.4*t8;
+    const double a4_3 = -s_q_4*t9 + 0.4*V3_2*t5;
     const double t10 = V3_1*V3_2;
     const double a4_4 = 0.4*t10;
-    const double a4_5 = 0.4*V3_0*t6 + c_q_4*t9;
+    const double a4_5 = c_q_4*t9 + 0.4*V3_0*t6;
     /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = qd[5] + V4_0;
+    const double V5_0 = V4_0 + qd[5];
     const double t11 = c_q_5*V4_1;
     const double t12 = s_q_5*V4_2;
     const double V5_1 = t11 + t12;
@@ -776,77 +776,77 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     const double a5_3 = 0.05*t13;
     const double t14 = V4_0*V4_0;
     const double t15 = V4_1*V4_1;
-    const double t16 = -0.05*t15 - 0.05*t14;
-    const double a5_4 = 0.05*t11*V4_2 + s_q_5*t16;
+    const double t16 = -0.05*t14 - 0.05*t15;
+    const double a5_4 = s_q_5*t16 + 0.05*t11*V4_2;
     const double a5_5 = c_q_5*t16 - 0.05*V4_1*t12;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_1 = a2_1 + s_q_2*a1_2;
-    const double alpha2_2 = a2_2 + c_q_2*a1_2;
+    const double alpha2_1 = s_q_2*a1_2 + a2_1;
+    const double alpha2_2 = c_q_2*a1_2 + a2_2;
     const double alpha2_4 = s_q_2*alpha1_5;
     const double alpha2_5 = c_q_2*alpha1_5;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = a3_0 + (c_q_3*a1_0 - s_q_3*alpha2_2);
-    const double alpha3_2 = (s_q_3*a1_0 + c_q_3*alpha2_2) + a3_2;
+    const double alpha3_0 = (-s_q_3*alpha2_2 + c_q_3*a1_0) + a3_0;
+    const double alpha3_2 = (c_q_3*alpha2_2 + s_q_3*a1_0) + a3_2;
     const double t17 = 0.4*alpha2_1;
     const double t18 = alpha1_3 + t17;
-    const double alpha3_3 = a3_3 + (c_q_3*t18 - s_q_3*alpha2_5);
+    const double alpha3_3 = (a3_3 - s_q_3*alpha2_5) + c_q_3*t18;
     const double alpha3_4 = (alpha2_4 - 0.4*a1_0) + a3_4;
-    const double alpha3_5 = a3_5 + (c_q_3*alpha2_5 + s_q_3*t18);
+    const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) + s_q_3*t18;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
     const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
-    const double t19 = t17 + alpha3_3;
+    const double t19 = alpha3_3 + t17;
     const double alpha4_3 = (a4_3 - s_q_4*alpha3_5) + c_q_4*t19;
-    const double alpha4_4 = (alpha3_4 + a4_4) - 0.4*alpha3_0;
+    const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
     const double alpha4_5 = (a4_5 + c_q_4*alpha3_5) + s_q_4*t19;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1 = (a5_1 + c_q_5*alpha2_1) + s_q_5*alpha4_2;
     const double alpha5_2 = (a5_2 - s_q_5*alpha2_1) + c_q_5*alpha4_2;
     const double alpha5_3 = (a5_3 + 0.05*alpha2_1) + alpha4_3;
     const double t20 = alpha4_4 - 0.05*alpha4_0;
-    const double alpha5_4 = (a5_4 + s_q_5*alpha4_5) + c_q_5*t20;
-    const double alpha5_5 = (a5_5 + c_q_5*alpha4_5) - s_q_5*t20;
+    const double alpha5_4 = (a5_4 + c_q_5*t20) + s_q_5*alpha4_5;
+    const double alpha5_5 = (a5_5 - s_q_5*t20) + c_q_5*alpha4_5;
     /* f5: spatial force f(k) (2.29) */
     const double t21 = -0.0003175*alpha4_0;
     const double t22 = 0.00018250000000000002*V5_2;
-    const double f5_0 = (-t21 - V5_1*t22) - 0.0075*alpha5_4;
-    const double f5_1 = (V5_0*t22 + 0.0003175*alpha5_1) + 0.0075*alpha5_3;
+    const double f5_0 = (-V5_1*t22 - t21) - 0.0075*alpha5_4;
+    const double f5_1 = (0.0003175*alpha5_1 + V5_0*t22) + 0.0075*alpha5_3;
     const double f5_2 = 0.000135*alpha5_2;
     const double t23 = 0.0075*V5_2;
-    const double f5_3 = (V5_0*t23 + 0.0075*alpha5_1) + 0.3*alpha5_3;
+    const double f5_3 = (0.0075*alpha5_1 + V5_0*t23) + 0.3*alpha5_3;
     const double t24 = -0.0075*alpha4_0;
-    const double f5_4 = (t24 + V5_1*t23) + 0.3*alpha5_4;
-    const double f5_5 = (-0.0075*V5_0*V5_0 - 0.0075*V5_1*V5_1) + 0.3*alpha5_5;
+    const double f5_4 = (V5_1*t23 + t24) + 0.3*alpha5_4;
+    const double f5_5 = (-0.0075*V5_1*V5_1 - 0.0075*V5_0*V5_0) + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
     const double t25 = c_q_5*f5_4;
     const double t26 = V4_1*V4_2;
-    const double f4_0 = ((((-0.00018250000000000002*t26 - 0.0075*alpha4_4) - t21) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t25;
-    const double f4_1 = ((((0.0003175*alpha2_1 + 0.00018250000000000002*t13) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
-    const double f4_2 = (0.000135*alpha4_2 + c_q_5*f5_2) + s_q_5*f5_1;
-    const double f4_3 = ((0.0075*alpha2_1 + 0.0075*t13) + 0.3*alpha4_3) + f5_3;
-    const double f4_4 = t25 + (((0.0075*t26 + 0.3*alpha4_4) + t24) - s_q_5*f5_5);
-    const double f4_5 = (((-0.0075*t15 - 0.0075*t14) + 0.3*alpha4_5) + c_q_5*f5_5) + s_q_5*f5_4;
+    const double f4_0 = ((((-0.0075*alpha4_4 - 0.00018250000000000002*t26) - t21) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t25;
+    const double f4_1 = ((((0.00018250000000000002*t13 + 0.0003175*alpha2_1) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
+    const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
+    const double f4_3 = ((0.0075*t13 + 0.0075*alpha2_1) + 0.3*alpha4_3) + f5_3;
+    const double f4_4 = (((0.3*alpha4_4 + 0.0075*t26) + t24) - s_q_5*f5_5) + t25;
+    const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t14 - 0.0075*t15)) + c_q_5*f5_5) + s_q_5*f5_4;
     /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = ((((-0.5*alpha3_4 - 0.13277500000000003*t10) + 0.13390000000000002*alpha3_0) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
-    const double t27 = V3_2*V3_0;
+    const double f3_0 = (((0.13390000000000002*alpha3_0 + (-0.5*alpha3_4 - 0.13277500000000003*t10)) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
+    const double t27 = V3_0*V3_2;
     const double t28 = c_q_4*f4_3;
     const double t29 = s_q_4*f4_5;
-    const double f3_1 = (f4_1 + (((0.13390000000000002*alpha2_1 + 0.13277500000000003*t27) + 0.5*alpha3_3) + 0.4*t28)) + 0.4*t29;
-    const double f3_2 = (0.001125*alpha3_2 + c_q_4*f4_2) - s_q_4*f4_0;
-    const double f3_3 = (((0.5*alpha2_1 + 0.5*t27) + 2.5*alpha3_3) + t28) + t29;
+    const double f3_1 = ((((0.13277500000000003*t27 + 0.13390000000000002*alpha2_1) + 0.5*alpha3_3) + 0.4*t28) + f4_1) + 0.4*t29;
+    const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
+    const double f3_3 = (((0.5*t27 + 0.5*alpha2_1) + 2.5*alpha3_3) + t28) + t29;
     const double f3_4 = ((2.5*alpha3_4 + 0.5*t10) - 0.5*alpha3_0) + f4_4;
-    const double f3_5 = (((-0.5*t8 - 0.5*t7) + 2.5*alpha3_5) - s_q_4*f4_3) + c_q_4*f4_5;
+    const double f3_5 = ((2.5*alpha3_5 + (-0.5*t7 - 0.5*t8)) - s_q_4*f4_3) + c_q_4*f4_5;
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = ((((0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4) - 0.07962500000000003*t4) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
-    const double f2_1 = (f3_1 + (((0.30000000000000004*alpha1_3 + 0.07962500000000003*V2_2*V2_0) + 0.08030000000000002*alpha2_1) + 0.4*s_q_3*f3_5)) + 0.4*c_q_3*f3_3;
-    const double f2_2 = (0.000675*alpha2_2 + c_q_3*f3_2) - s_q_3*f3_0;
+    const double f2_1 = ((((0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + 0.4*s_q_3*f3_5) + f3_1) + 0.4*c_q_3*f3_3;
+    const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
     /* f1: spatial force f(k) (2.29) */
-    const double f1_0 = f2_0 + 2e-05*a1_0;
+    const double f1_0 = 2e-05*a1_0 + f2_0;
     const double f1_1 = c_q_2*f2_1 - s_q_2*f2_2;
-    const double f1_2 = (2e-05*a1_2 + c_q_2*f2_2) + s_q_2*f2_1;
+    const double f1_2 = (c_q_2*f2_2 + 2e-05*a1_2) + s_q_2*f2_1;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
 
@@ -885,64 +885,64 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
     const double Rch4_1 = -0.0075*s_q_5;
     const double t0 = 0.0075*c_q_5;
-    const double Rch4_2 = 0.0225 + t0;
+    const double Rch4_2 = t0 + 0.0225;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t1 = 0.00075*c_q_5;
-    const double Rc4_0_0 = 0.0013850000000000002 + t1;
+    const double Rc4_0_0 = t1 + 0.0013850000000000002;
     const double t2 = s_q_5*s_q_5;
     const double t3 = c_q_5*c_q_5;
-    const double Rc4_1_1 = ((0.0010675 + t1) + 0.000135*t2) + 0.0003175*t3;
-    const double Rc4_1_2 = 0.000375*s_q_5 + 0.00018250000000000002*c_q_5*s_q_5;
-    const double Rc4_2_2 = (0.000135 + 0.0003175*t2) + 0.000135*t3;
+    const double Rc4_1_1 = ((t1 + 0.0010675) + 0.000135*t2) + 0.0003175*t3;
+    const double Rc4_1_2 = 0.00018250000000000002*c_q_5*s_q_5 + 0.000375*s_q_5;
+    const double Rc4_2_2 = (0.0003175*t2 + 0.000135) + 0.000135*t3;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = s_q_4*Rch4_2;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_3_0 = c_q_4*Rch4_2;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
-    const double Rch3_2 = 0.74 + F3_4_3_0;
+    const double Rch3_2 = F3_4_3_0 + 0.74;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t4 = c_q_4*c_q_4;
     const double t5 = s_q_4*s_q_4;
-    const double t6 = 0.22990000000000005 + 0.8*F3_4_3_0;
-    const double Rc3_0_0 = t6 + (t4*Rc4_0_0 + t5*Rc4_2_2);
+    const double t6 = 0.8*F3_4_3_0 + 0.22990000000000005;
+    const double Rc3_0_0 = (t5*Rc4_2_2 + t4*Rc4_0_0) + t6;
     const double Rc3_0_1 = s_q_4*Rc4_1_2;
-    const double Rc3_0_2 = (-c_q_4*s_q_4*Rc4_0_0 - 0.4*Rch3_0) + c_q_4*s_q_4*Rc4_2_2;
-    const double Rc3_1_1 = t6 + Rc4_1_1;
+    const double Rc3_0_2 = (-0.4*Rch3_0 - c_q_4*s_q_4*Rc4_0_0) + c_q_4*s_q_4*Rc4_2_2;
+    const double Rc3_1_1 = Rc4_1_1 + t6;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_2_0 = c_q_4*Rc4_1_2;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t7 = 0.4*Rch4_1;
     const double Rc3_1_2 = F3_4_2_0 - t7;
-    const double Rc3_2_2 = (0.001125 + t5*Rc4_0_0) + t4*Rc4_2_2;
+    const double Rc3_2_2 = (t5*Rc4_0_0 + 0.001125) + t4*Rc4_2_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t8 = s_q_3*Rc3_0_2;
-    const double t9 = t8 + c_q_3*Rc3_0_0;
-    const double t10 = s_q_3*Rc3_2_2 + c_q_3*Rc3_0_2;
+    const double t9 = c_q_3*Rc3_0_0 + t8;
+    const double t10 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
     const double t11 = c_q_3*Rch3_2;
     const double t12 = s_q_3*Rch3_0;
-    const double t13 = (0.5763000000000001 - 0.8*t12) + 0.8*t11;
-    const double Rc2_0_0 = (t13 + s_q_3*t10) + c_q_3*t9;
-    const double Rc2_0_1 = c_q_3*Rc3_0_1 + s_q_3*Rc3_1_2;
+    const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
+    const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
+    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
     const double t14 = 0.4*c_q_3;
     const double t15 = 0.4*s_q_3;
-    const double Rc2_0_2 = ((-t14*Rch3_0 - t15*Rch3_2) + c_q_3*t10) - s_q_3*t9;
+    const double Rc2_0_2 = ((-t15*Rch3_2 - t14*Rch3_0) + c_q_3*t10) - s_q_3*t9;
     const double Rc2_1_1 = Rc3_1_1 + t13;
-    const double t16 = s_q_3*Rc3_0_1 - c_q_3*Rc3_1_2;
-    const double Rc2_1_2 = -t7 - t16;
-    const double Rc2_2_2 = (0.000675 + c_q_3*(c_q_3*Rc3_2_2 - t8)) - s_q_3*(c_q_3*Rc3_0_2 - s_q_3*Rc3_0_0);
+    const double t16 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
+    const double Rc2_1_2 = -t16 - t7;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t8) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_0 = 2e-05 + Rc2_0_0;
-    const double Rc1_0_1 = c_q_2*Rc2_0_1 - s_q_2*Rc2_0_2;
-    const double Rc1_0_2 = s_q_2*Rc2_0_1 + c_q_2*Rc2_0_2;
+    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
+    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
+    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
     const double t17 = s_q_2*Rc2_1_2;
     const double t18 = c_q_2*Rc2_1_1 - t17;
     const double t19 = c_q_2*Rc2_1_2;
     const double t20 = t19 - s_q_2*Rc2_2_2;
-    const double Rc1_1_1 = (2e-05 + c_q_2*t18) - s_q_2*t20;
-    const double Rc1_1_2 = s_q_2*t18 + c_q_2*t20;
-    const double Rc1_2_2 = (2e-05 + s_q_2*(t19 + s_q_2*Rc2_1_1)) + c_q_2*(t17 + c_q_2*Rc2_2_2);
+    const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
+    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0)) + c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2);
+    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -956,37 +956,37 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double F2_3_2_0 = -t16;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
-    const double F1_3_2_0 = c_q_2*F2_3_2_0 + s_q_2*F2_3_1_0;
+    const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_0_0 = Rc3_0_1;
-    const double F3_4_1_0 = Rc4_1_1 + 0.4*F3_4_3_0;
+    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
-    const double F2_4_1_0 = (t14*F3_4_3_0 + t15*F3_4_5_0) + F3_4_1_0;
-    const double F2_4_2_0 = c_q_3*F3_4_2_0 - s_q_3*F3_4_0_0;
+    const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
+    const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
-    const double F1_4_2_0 = c_q_2*F2_4_2_0 + s_q_2*F2_4_1_0;
+    const double F1_4_2_0 = s_q_2*F2_4_1_0 + c_q_2*F2_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = c_q_1*F1_4_2_0 - s_q_1*F2_4_0_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = 0.0003175 + 0.000375*c_q_5;
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
     const double F4_5_4_0 = -t0;
     const double F4_5_5_0 = Rch4_1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double t21 = -0.4*F4_5_4_0;
-    const double F3_5_0_0 = t21 + c_q_4*F4_5_0_0;
+    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t21;
     const double F3_5_3_0 = s_q_4*F4_5_5_0;
     const double F3_5_1_0 = 0.4*F3_5_3_0;
     const double F3_5_2_0 = -s_q_4*F4_5_0_0;
     const double F3_5_5_0 = c_q_4*F4_5_5_0;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = (t21 + s_q_3*F3_5_2_0) + c_q_3*F3_5_0_0;
-    const double F2_5_1_0 = (F3_5_1_0 + t14*F3_5_3_0) + t15*F3_5_5_0;
-    const double F2_5_2_0 = c_q_3*F3_5_2_0 - s_q_3*F3_5_0_0;
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t21);
+    const double F2_5_1_0 = (t14*F3_5_3_0 + t15*F3_5_5_0) + F3_5_1_0;
+    const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_1_0 = c_q_2*F2_5_1_0 - s_q_2*F2_5_2_0;
     const double F1_5_2_0 = s_q_2*F2_5_1_0 + c_q_2*F2_5_2_0;
@@ -1016,23 +1016,23 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_5_0_0*ltdl_L5_0 - F2_4_0_0*ltdl_L4_0)) - ltdl_A3_2*ltdl_L3_0;
-    const double ltdl_A2_1 = (F1_2_1_0 + (-F2_5_0_0*ltdl_L5_1 - F2_4_0_0*ltdl_L4_1)) - ltdl_A3_2*ltdl_L3_1;
-    const double ltdl_A2_2 = ((Rc2_0_0 - F2_5_0_0*ltdl_L5_2) - F2_4_0_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = (F1_2_1_0 + (-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1)) - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = ((-F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2) + Rc2_0_0) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = (((-F1_5_1_0*ltdl_L5_0 - F1_4_1_0*ltdl_L4_0) + F0_1_2_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
-    const double ltdl_A1_1 = (((-F1_5_1_0*ltdl_L5_1 - F1_4_1_0*ltdl_L4_1) + Rc1_1_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_1 = (((-F1_4_1_0*ltdl_L4_1 - F1_5_1_0*ltdl_L5_1) + Rc1_1_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = ((((-F0_5_2_0*ltdl_L5_0 - F0_4_2_0*ltdl_L4_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_Y2: Y = L^-T B */
@@ -1055,19 +1055,19 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double t26 = ltdl_Y0_4*ltdl_dinv0_0;
     const double t27 = ltdl_Y0_5*ltdl_dinv0_0;
     const double t28 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t29 = -t28 - ltdl_Y0_2*t22;
-    const double t30 = ltdl_Y1_3*ltdl_dinv1_0 - ltdl_Y0_3*t22;
-    const double t31 = ltdl_Y1_4*ltdl_dinv1_0 - ltdl_Y0_4*t22;
-    const double t32 = ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y0_5*t22;
+    const double t29 = -ltdl_Y0_2*t22 - t28;
+    const double t30 = -ltdl_Y0_3*t22 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t31 = -ltdl_Y0_4*t22 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t32 = -ltdl_Y0_5*t22 + ltdl_Y1_5*ltdl_dinv1_0;
     const double t33 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t34 = (-t33 - ltdl_Y1_3*t28) + ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0;
+    const double t34 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t28 - t33);
     const double t35 = ltdl_Y2_4*ltdl_dinv2_0;
-    const double t36 = (t35 - ltdl_Y1_4*t28) + ltdl_Y0_4*t24;
-    const double t37 = (ltdl_Y2_5*ltdl_dinv2_0 - ltdl_Y1_5*t28) + ltdl_Y0_5*t24;
+    const double t36 = ltdl_Y0_4*t24 + (t35 - ltdl_Y1_4*t28);
+    const double t37 = ltdl_Y0_5*t24 + (-ltdl_Y1_5*t28 + ltdl_Y2_5*ltdl_dinv2_0);
     const double t38 = ltdl_L4_3*ltdl_dinv3_0;
-    const double t39 = ((-t38 - ltdl_Y2_4*t33) + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0;
-    const double t40 = ((-ltdl_L5_3*ltdl_dinv3_0 - ltdl_Y2_5*t33) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
-    const double t41 = ((ltdl_L5_3*t38 + ltdl_Y2_5*t35) + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*t26;
+    const double t39 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t33 - t38));
+    const double t40 = ((-ltdl_Y2_5*t33 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
+    const double t41 = ((ltdl_Y2_5*t35 + ltdl_L5_3*t38) + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*t26;
 
     /* Outputs: Minv (6 x 6) */
     Minv[0] = ltdl_dinv0_0;
@@ -1077,35 +1077,35 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     Minv[4] = t26;
     Minv[5] = t27;
     Minv[6] = t23;
-    Minv[7] = ltdl_dinv1_0 + ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0;
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
     Minv[8] = t29;
     Minv[9] = t30;
     Minv[10] = t31;
     Minv[11] = t32;
     Minv[12] = t24;
     Minv[13] = t29;
-    Minv[14] = (ltdl_dinv2_0 + ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
     Minv[15] = t34;
     Minv[16] = t36;
     Minv[17] = t37;
     Minv[18] = t25;
     Minv[19] = t30;
     Minv[20] = t34;
-    Minv[21] = ((ltdl_dinv3_0 + ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
     Minv[22] = t39;
     Minv[23] = t40;
     Minv[24] = t26;
     Minv[25] = t31;
     Minv[26] = t36;
     Minv[27] = t39;
-    Minv[28] = (((ltdl_dinv4_0 + ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[28] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[29] = t41;
     Minv[30] = t27;
     Minv[31] = t32;
     Minv[32] = t37;
     Minv[33] = t40;
     Minv[34] = t41;
-    Minv[35] = (((3149.606299212598 + ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3149.606299212598) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -1141,8 +1141,8 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double a1_0 = -qd[1]*V1_2;
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = qd[2] + V1_0;
-    const double V2_1 = qd[1]*c_q_2 + s_q_2*V1_2;
+    const double V2_0 = V1_0 + qd[2];
+    const double V2_1 = s_q_2*V1_2 + qd[1]*c_q_2;
     const double V2_2 = c_q_2*V1_2 - qd[1]*s_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_1 = qd[2]*V2_2;
@@ -1151,34 +1151,34 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double t1 = c_q_3*V2_0;
     const double t2 = s_q_3*V2_2;
     const double V3_0 = t1 - t2;
-    const double V3_1 = qd[3] + V2_1;
+    const double V3_1 = V2_1 + qd[3];
     const double V3_2 = c_q_3*V2_2 + s_q_3*V2_0;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = -qd[3]*V3_2;
     const double a3_2 = qd[3]*V3_0;
     const double t3 = -0.4*V2_1*V2_1 - 0.4*V2_0*V2_0;
-    const double a3_3 = 0.4*V2_2*t1 - s_q_3*t3;
+    const double a3_3 = -s_q_3*t3 + 0.4*V2_2*t1;
     const double t4 = V2_1*V2_2;
     const double a3_4 = 0.4*t4;
-    const double a3_5 = 0.4*V2_0*t2 + c_q_3*t3;
+    const double a3_5 = c_q_3*t3 + 0.4*V2_0*t2;
     /* V4: spatial velocity V(k) (2.25) */
     const double t5 = c_q_4*V3_0;
     const double t6 = s_q_4*V3_2;
     const double V4_0 = t5 - t6;
-    const double V4_1 = qd[4] + V3_1;
-    const double V4_2 = c_q_4*V3_2 + s_q_4*V3_0;
+    const double V4_1 = V3_1 + qd[4];
+    const double V4_2 = s_q_4*V3_0 + c_q_4*V3_2;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -qd[4]*V4_2;
     const double a4_2 = qd[4]*V4_0;
     const double t7 = V3_0*V3_0;
     const double t8 = V3_1*V3_1;
-    const double t9 = -0.4*t8 - 0.4*t7;
-    const double a4_3 = 0.4*V3_2*t5 - s_q_4*t9;
+    const double t9 = -0.4*t7 - 0.4*t8;
+    const double a4_3 = -s_q_4*t9 + 0.4*V3_2*t5;
     const double t10 = V3_1*V3_2;
     const double a4_4 = 0.4*t10;
-    const double a4_5 = 0.4*V3_0*t6 + c_q_4*t9;
+    const double a4_5 = c_q_4*t9 + 0.4*V3_0*t6;
     /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = qd[5] + V4_0;
+    const double V5_0 = V4_0 + qd[5];
     const double t11 = c_q_5*V4_1;
     const double t12 = s_q_5*V4_2;
     const double V5_1 = t11 + t12;
@@ -1190,138 +1190,138 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double a5_3 = 0.05*t13;
     const double t14 = V4_0*V4_0;
     const double t15 = V4_1*V4_1;
-    const double t16 = -0.05*t15 - 0.05*t14;
-    const double a5_4 = 0.05*t11*V4_2 + s_q_5*t16;
+    const double t16 = -0.05*t14 - 0.05*t15;
+    const double a5_4 = s_q_5*t16 + 0.05*t11*V4_2;
     const double a5_5 = c_q_5*t16 - 0.05*V4_1*t12;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_1 = a2_1 + s_q_2*a1_2;
-    const double alpha2_2 = a2_2 + c_q_2*a1_2;
+    const double alpha2_1 = s_q_2*a1_2 + a2_1;
+    const double alpha2_2 = c_q_2*a1_2 + a2_2;
     const double alpha2_4 = s_q_2*alpha1_5;
     const double alpha2_5 = c_q_2*alpha1_5;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = a3_0 + (c_q_3*a1_0 - s_q_3*alpha2_2);
-    const double alpha3_2 = (s_q_3*a1_0 + c_q_3*alpha2_2) + a3_2;
+    const double alpha3_0 = (-s_q_3*alpha2_2 + c_q_3*a1_0) + a3_0;
+    const double alpha3_2 = (c_q_3*alpha2_2 + s_q_3*a1_0) + a3_2;
     const double t17 = 0.4*alpha2_1;
     const double t18 = alpha1_3 + t17;
-    const double alpha3_3 = a3_3 + (c_q_3*t18 - s_q_3*alpha2_5);
+    const double alpha3_3 = (a3_3 - s_q_3*alpha2_5) + c_q_3*t18;
     const double alpha3_4 = (alpha2_4 - 0.4*a1_0) + a3_4;
-    const double alpha3_5 = a3_5 + (c_q_3*alpha2_5 + s_q_3*t18);
+    const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) + s_q_3*t18;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
     const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
-    const double t19 = t17 + alpha3_3;
+    const double t19 = alpha3_3 + t17;
     const double alpha4_3 = (a4_3 - s_q_4*alpha3_5) + c_q_4*t19;
-    const double alpha4_4 = (alpha3_4 + a4_4) - 0.4*alpha3_0;
+    const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
     const double alpha4_5 = (a4_5 + c_q_4*alpha3_5) + s_q_4*t19;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1 = (a5_1 + c_q_5*alpha2_1) + s_q_5*alpha4_2;
     const double alpha5_2 = (a5_2 - s_q_5*alpha2_1) + c_q_5*alpha4_2;
     const double alpha5_3 = (a5_3 + 0.05*alpha2_1) + alpha4_3;
     const double t20 = alpha4_4 - 0.05*alpha4_0;
-    const double alpha5_4 = (a5_4 + s_q_5*alpha4_5) + c_q_5*t20;
-    const double alpha5_5 = (a5_5 + c_q_5*alpha4_5) - s_q_5*t20;
+    const double alpha5_4 = (a5_4 + c_q_5*t20) + s_q_5*alpha4_5;
+    const double alpha5_5 = (a5_5 - s_q_5*t20) + c_q_5*alpha4_5;
     /* f5: spatial force f(k) (2.29) */
     const double t21 = -0.0003175*alpha4_0;
     const double t22 = 0.00018250000000000002*V5_2;
-    const double f5_0 = (-t21 - V5_1*t22) - 0.0075*alpha5_4;
-    const double f5_1 = (V5_0*t22 + 0.0003175*alpha5_1) + 0.0075*alpha5_3;
+    const double f5_0 = (-V5_1*t22 - t21) - 0.0075*alpha5_4;
+    const double f5_1 = (0.0003175*alpha5_1 + V5_0*t22) + 0.0075*alpha5_3;
     const double f5_2 = 0.000135*alpha5_2;
     const double t23 = 0.0075*V5_2;
-    const double f5_3 = (V5_0*t23 + 0.0075*alpha5_1) + 0.3*alpha5_3;
+    const double f5_3 = (0.0075*alpha5_1 + V5_0*t23) + 0.3*alpha5_3;
     const double t24 = -0.0075*alpha4_0;
-    const double f5_4 = (t24 + V5_1*t23) + 0.3*alpha5_4;
-    const double f5_5 = (-0.0075*V5_0*V5_0 - 0.0075*V5_1*V5_1) + 0.3*alpha5_5;
+    const double f5_4 = (V5_1*t23 + t24) + 0.3*alpha5_4;
+    const double f5_5 = (-0.0075*V5_1*V5_1 - 0.0075*V5_0*V5_0) + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
     const double t25 = c_q_5*f5_4;
     const double t26 = V4_1*V4_2;
-    const double f4_0 = ((((-0.00018250000000000002*t26 - 0.0075*alpha4_4) - t21) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t25;
-    const double f4_1 = ((((0.0003175*alpha2_1 + 0.00018250000000000002*t13) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
-    const double f4_2 = (0.000135*alpha4_2 + c_q_5*f5_2) + s_q_5*f5_1;
-    const double f4_3 = ((0.0075*alpha2_1 + 0.0075*t13) + 0.3*alpha4_3) + f5_3;
-    const double f4_4 = t25 + (((0.0075*t26 + 0.3*alpha4_4) + t24) - s_q_5*f5_5);
-    const double f4_5 = (((-0.0075*t15 - 0.0075*t14) + 0.3*alpha4_5) + c_q_5*f5_5) + s_q_5*f5_4;
+    const double f4_0 = ((((-0.0075*alpha4_4 - 0.00018250000000000002*t26) - t21) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t25;
+    const double f4_1 = ((((0.00018250000000000002*t13 + 0.0003175*alpha2_1) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
+    const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
+    const double f4_3 = ((0.0075*t13 + 0.0075*alpha2_1) + 0.3*alpha4_3) + f5_3;
+    const double f4_4 = (((0.3*alpha4_4 + 0.0075*t26) + t24) - s_q_5*f5_5) + t25;
+    const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t14 - 0.0075*t15)) + c_q_5*f5_5) + s_q_5*f5_4;
     /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = ((((-0.5*alpha3_4 - 0.13277500000000003*t10) + 0.13390000000000002*alpha3_0) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
-    const double t27 = V3_2*V3_0;
+    const double f3_0 = (((0.13390000000000002*alpha3_0 + (-0.5*alpha3_4 - 0.13277500000000003*t10)) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
+    const double t27 = V3_0*V3_2;
     const double t28 = c_q_4*f4_3;
     const double t29 = s_q_4*f4_5;
-    const double f3_1 = (f4_1 + (((0.13390000000000002*alpha2_1 + 0.13277500000000003*t27) + 0.5*alpha3_3) + 0.4*t28)) + 0.4*t29;
-    const double f3_2 = (0.001125*alpha3_2 + c_q_4*f4_2) - s_q_4*f4_0;
-    const double f3_3 = (((0.5*alpha2_1 + 0.5*t27) + 2.5*alpha3_3) + t28) + t29;
+    const double f3_1 = ((((0.13277500000000003*t27 + 0.13390000000000002*alpha2_1) + 0.5*alpha3_3) + 0.4*t28) + f4_1) + 0.4*t29;
+    const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
+    const double f3_3 = (((0.5*t27 + 0.5*alpha2_1) + 2.5*alpha3_3) + t28) + t29;
     const double f3_4 = ((2.5*alpha3_4 + 0.5*t10) - 0.5*alpha3_0) + f4_4;
-    const double f3_5 = (((-0.5*t8 - 0.5*t7) + 2.5*alpha3_5) - s_q_4*f4_3) + c_q_4*f4_5;
+    const double f3_5 = ((2.5*alpha3_5 + (-0.5*t7 - 0.5*t8)) - s_q_4*f4_3) + c_q_4*f4_5;
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = ((((0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4) - 0.07962500000000003*t4) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
     const double t30 = 0.4*c_q_3;
     const double t31 = 0.4*s_q_3;
-    const double f2_1 = (f3_1 + (((0.30000000000000004*alpha1_3 + 0.07962500000000003*V2_2*V2_0) + 0.08030000000000002*alpha2_1) + t31*f3_5)) + t30*f3_3;
-    const double f2_2 = (0.000675*alpha2_2 + c_q_3*f3_2) - s_q_3*f3_0;
+    const double f2_1 = ((((0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + t31*f3_5) + f3_1) + t30*f3_3;
+    const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
     /* f1: spatial force f(k) (2.29) */
-    const double f1_0 = f2_0 + 2e-05*a1_0;
+    const double f1_0 = 2e-05*a1_0 + f2_0;
     const double f1_1 = c_q_2*f2_1 - s_q_2*f2_2;
-    const double f1_2 = (2e-05*a1_2 + c_q_2*f2_2) + s_q_2*f2_1;
+    const double f1_2 = (c_q_2*f2_2 + 2e-05*a1_2) + s_q_2*f2_1;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
     const double Rch4_1 = -0.0075*s_q_5;
     const double t32 = 0.0075*c_q_5;
-    const double Rch4_2 = 0.0225 + t32;
+    const double Rch4_2 = t32 + 0.0225;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t33 = 0.00075*c_q_5;
-    const double Rc4_0_0 = 0.0013850000000000002 + t33;
+    const double Rc4_0_0 = t33 + 0.0013850000000000002;
     const double t34 = s_q_5*s_q_5;
     const double t35 = c_q_5*c_q_5;
-    const double Rc4_1_1 = ((0.0010675 + t33) + 0.000135*t34) + 0.0003175*t35;
-    const double Rc4_1_2 = 0.000375*s_q_5 + 0.00018250000000000002*c_q_5*s_q_5;
-    const double Rc4_2_2 = (0.000135 + 0.0003175*t34) + 0.000135*t35;
+    const double Rc4_1_1 = ((t33 + 0.0010675) + 0.000135*t34) + 0.0003175*t35;
+    const double Rc4_1_2 = 0.00018250000000000002*c_q_5*s_q_5 + 0.000375*s_q_5;
+    const double Rc4_2_2 = (0.0003175*t34 + 0.000135) + 0.000135*t35;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = s_q_4*Rch4_2;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_3_0 = c_q_4*Rch4_2;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
-    const double Rch3_2 = 0.74 + F3_4_3_0;
+    const double Rch3_2 = F3_4_3_0 + 0.74;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t36 = c_q_4*c_q_4;
     const double t37 = s_q_4*s_q_4;
-    const double t38 = 0.22990000000000005 + 0.8*F3_4_3_0;
-    const double Rc3_0_0 = t38 + (t36*Rc4_0_0 + t37*Rc4_2_2);
+    const double t38 = 0.8*F3_4_3_0 + 0.22990000000000005;
+    const double Rc3_0_0 = (t37*Rc4_2_2 + t36*Rc4_0_0) + t38;
     const double Rc3_0_1 = s_q_4*Rc4_1_2;
-    const double Rc3_0_2 = (-c_q_4*s_q_4*Rc4_0_0 - 0.4*Rch3_0) + c_q_4*s_q_4*Rc4_2_2;
-    const double Rc3_1_1 = t38 + Rc4_1_1;
+    const double Rc3_0_2 = (-0.4*Rch3_0 - c_q_4*s_q_4*Rc4_0_0) + c_q_4*s_q_4*Rc4_2_2;
+    const double Rc3_1_1 = Rc4_1_1 + t38;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_2_0 = c_q_4*Rc4_1_2;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t39 = 0.4*Rch4_1;
     const double Rc3_1_2 = F3_4_2_0 - t39;
-    const double Rc3_2_2 = (0.001125 + t37*Rc4_0_0) + t36*Rc4_2_2;
+    const double Rc3_2_2 = (t37*Rc4_0_0 + 0.001125) + t36*Rc4_2_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t40 = s_q_3*Rc3_0_2;
-    const double t41 = t40 + c_q_3*Rc3_0_0;
-    const double t42 = s_q_3*Rc3_2_2 + c_q_3*Rc3_0_2;
+    const double t41 = c_q_3*Rc3_0_0 + t40;
+    const double t42 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
     const double t43 = (0.5763000000000001 - 0.8*s_q_3*Rch3_0) + 0.8*c_q_3*Rch3_2;
-    const double Rc2_0_0 = (t43 + s_q_3*t42) + c_q_3*t41;
-    const double Rc2_0_1 = c_q_3*Rc3_0_1 + s_q_3*Rc3_1_2;
-    const double Rc2_0_2 = ((-t30*Rch3_0 - t31*Rch3_2) + c_q_3*t42) - s_q_3*t41;
+    const double Rc2_0_0 = c_q_3*t41 + (s_q_3*t42 + t43);
+    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
+    const double Rc2_0_2 = ((-t31*Rch3_2 - t30*Rch3_0) + c_q_3*t42) - s_q_3*t41;
     const double Rc2_1_1 = Rc3_1_1 + t43;
-    const double t44 = s_q_3*Rc3_0_1 - c_q_3*Rc3_1_2;
+    const double t44 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
     const double Rc2_1_2 = -t39 - t44;
-    const double Rc2_2_2 = (0.000675 + c_q_3*(c_q_3*Rc3_2_2 - t40)) - s_q_3*(c_q_3*Rc3_0_2 - s_q_3*Rc3_0_0);
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t40) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_0 = 2e-05 + Rc2_0_0;
-    const double Rc1_0_1 = c_q_2*Rc2_0_1 - s_q_2*Rc2_0_2;
-    const double Rc1_0_2 = s_q_2*Rc2_0_1 + c_q_2*Rc2_0_2;
+    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
+    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
+    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
     const double t45 = s_q_2*Rc2_1_2;
     const double t46 = c_q_2*Rc2_1_1 - t45;
     const double t47 = c_q_2*Rc2_1_2;
     const double t48 = t47 - s_q_2*Rc2_2_2;
-    const double Rc1_1_1 = (2e-05 + c_q_2*t46) - s_q_2*t48;
-    const double Rc1_1_2 = s_q_2*t46 + c_q_2*t48;
-    const double Rc1_2_2 = (2e-05 + s_q_2*(t47 + s_q_2*Rc2_1_1)) + c_q_2*(t45 + c_q_2*Rc2_2_2);
+    const double Rc1_1_1 = (c_q_2*t46 + 2e-05) - s_q_2*t48;
+    const double Rc1_1_2 = c_q_2*t48 + s_q_2*t46;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t45) + (s_q_2*(s_q_2*Rc2_1_1 + t47) + 2e-05);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0)) + c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2);
+    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1331,7 +1331,7 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = Rc2_0_1;
-    const double F2_3_1_0 = (t30*Rch3_2 - t31*Rch3_0) + Rc3_1_1;
+    const double F2_3_1_0 = Rc3_1_1 + (t30*Rch3_2 - t31*Rch3_0);
     const double F2_3_2_0 = -t44;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
@@ -1340,32 +1340,32 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_0_0 = Rc3_0_1;
-    const double F3_4_1_0 = Rc4_1_1 + 0.4*F3_4_3_0;
+    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
-    const double F2_4_1_0 = (t30*F3_4_3_0 + t31*F3_4_5_0) + F3_4_1_0;
-    const double F2_4_2_0 = c_q_3*F3_4_2_0 - s_q_3*F3_4_0_0;
+    const double F2_4_1_0 = F3_4_1_0 + (t30*F3_4_3_0 + t31*F3_4_5_0);
+    const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
-    const double F1_4_2_0 = c_q_2*F2_4_2_0 + s_q_2*F2_4_1_0;
+    const double F1_4_2_0 = s_q_2*F2_4_1_0 + c_q_2*F2_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = c_q_1*F1_4_2_0 - s_q_1*F2_4_0_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = 0.0003175 + 0.000375*c_q_5;
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
     const double F4_5_4_0 = -t32;
     const double F4_5_5_0 = Rch4_1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double t49 = -0.4*F4_5_4_0;
-    const double F3_5_0_0 = t49 + c_q_4*F4_5_0_0;
+    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t49;
     const double F3_5_3_0 = s_q_4*F4_5_5_0;
     const double F3_5_1_0 = 0.4*F3_5_3_0;
     const double F3_5_2_0 = -s_q_4*F4_5_0_0;
     const double F3_5_5_0 = c_q_4*F4_5_5_0;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = (t49 + s_q_3*F3_5_2_0) + c_q_3*F3_5_0_0;
-    const double F2_5_1_0 = (F3_5_1_0 + t30*F3_5_3_0) + t31*F3_5_5_0;
-    const double F2_5_2_0 = c_q_3*F3_5_2_0 - s_q_3*F3_5_0_0;
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t49);
+    const double F2_5_1_0 = (t30*F3_5_3_0 + t31*F3_5_5_0) + F3_5_1_0;
+    const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_1_0 = c_q_2*F2_5_1_0 - s_q_2*F2_5_2_0;
     const double F1_5_2_0 = s_q_2*F2_5_1_0 + c_q_2*F2_5_2_0;
@@ -1395,23 +1395,23 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_5_0_0*ltdl_L5_0 - F2_4_0_0*ltdl_L4_0)) - ltdl_A3_2*ltdl_L3_0;
-    const double ltdl_A2_1 = (F1_2_1_0 + (-F2_5_0_0*ltdl_L5_1 - F2_4_0_0*ltdl_L4_1)) - ltdl_A3_2*ltdl_L3_1;
-    const double ltdl_A2_2 = ((Rc2_0_0 - F2_5_0_0*ltdl_L5_2) - F2_4_0_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = (F1_2_1_0 + (-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1)) - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = ((-F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2) + Rc2_0_0) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = (((-F1_5_1_0*ltdl_L5_0 - F1_4_1_0*ltdl_L4_0) + F0_1_2_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
-    const double ltdl_A1_1 = (((-F1_5_1_0*ltdl_L5_1 - F1_4_1_0*ltdl_L4_1) + Rc1_1_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_1 = (((-F1_4_1_0*ltdl_L4_1 - F1_5_1_0*ltdl_L5_1) + Rc1_1_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = ((((-F0_5_2_0*ltdl_L5_0 - F0_4_2_0*ltdl_L4_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_xy5: y = L^-T b */
@@ -1429,15 +1429,15 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* ltdl_x0: x = L^-1 D^-1 y */
     const double ltdl_x0_0 = ltdl_xy0_0*ltdl_dinv0_0;
     /* ltdl_x1: x = L^-1 D^-1 y */
-    const double ltdl_x1_0 = ltdl_xy1_0*ltdl_dinv1_0 - ltdl_L1_0*ltdl_x0_0;
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_xy1_0*ltdl_dinv1_0;
     /* ltdl_x2: x = L^-1 D^-1 y */
-    const double ltdl_x2_0 = (ltdl_dinv2_0*ltdl_xy2_0 - ltdl_L2_0*ltdl_x0_0) - ltdl_L2_1*ltdl_x1_0;
+    const double ltdl_x2_0 = (-ltdl_L2_0*ltdl_x0_0 + ltdl_dinv2_0*ltdl_xy2_0) - ltdl_L2_1*ltdl_x1_0;
     /* ltdl_x3: x = L^-1 D^-1 y */
-    const double ltdl_x3_0 = ((ltdl_dinv3_0*ltdl_xy3_0 - ltdl_L3_0*ltdl_x0_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
+    const double ltdl_x3_0 = ((-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
     /* ltdl_x4: x = L^-1 D^-1 y */
-    const double ltdl_x4_0 = (((ltdl_dinv4_0*ltdl_xy4_0 - ltdl_L4_0*ltdl_x0_0) - ltdl_L4_1*ltdl_x1_0) - ltdl_L4_2*ltdl_x2_0) - ltdl_L4_3*ltdl_x3_0;
+    const double ltdl_x4_0 = (((-ltdl_L4_0*ltdl_x0_0 + ltdl_dinv4_0*ltdl_xy4_0) - ltdl_L4_1*ltdl_x1_0) - ltdl_L4_2*ltdl_x2_0) - ltdl_L4_3*ltdl_x3_0;
     /* ltdl_x5: x = L^-1 D^-1 y */
-    const double ltdl_x5_0 = (((3149.606299212598*ltdl_xy5_0 - ltdl_L5_0*ltdl_x0_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
+    const double ltdl_x5_0 = (((-ltdl_L5_0*ltdl_x0_0 + 3149.606299212598*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
 
     /* Outputs: qdd (6) */
     qdd[0] = ltdl_x0_0;
@@ -1485,45 +1485,45 @@ void leg6_jacobian(const double* q, double* J)
     const double t8 = t5 + t7;
     const double t9 = c_q_3*t8;
     const double t10 = t4 + t9;
-    const double t11 = c_q_3*t0 - s_q_3*t8;
-    const double t12 = c_q_4*t11 - s_q_4*t10;
+    const double t11 = -s_q_3*t8 + c_q_3*t0;
+    const double t12 = -s_q_4*t10 + c_q_4*t11;
     const double t13 = c_q_1*s_q_0;
-    const double t14 = t6 + s_q_1*t5;
+    const double t14 = s_q_1*t5 + t6;
     const double t15 = c_q_2*s_q_0*s_q_1 - t2;
-    const double t16 = c_q_3*t13 - s_q_3*t15;
+    const double t16 = -s_q_3*t15 + c_q_3*t13;
     const double t17 = c_q_3*t15;
     const double t18 = s_q_3*t13;
-    const double t19 = t18 + t17;
-    const double t20 = c_q_4*t16 - s_q_4*t19;
+    const double t19 = t17 + t18;
+    const double t20 = -s_q_4*t19 + c_q_4*t16;
     const double t21 = c_q_1*s_q_2;
     const double t22 = c_q_1*c_q_2;
-    const double t23 = -c_q_3*s_q_1 - s_q_3*t22;
+    const double t23 = -s_q_3*t22 - c_q_3*s_q_1;
     const double t24 = s_q_1*s_q_3;
     const double t25 = c_q_3*t22;
     const double t26 = t25 - t24;
-    const double t27 = c_q_4*t23 - s_q_4*t26;
+    const double t27 = -s_q_4*t26 + c_q_4*t23;
     const double t28 = c_q_4*t19;
     const double t29 = s_q_4*t16;
     const double t30 = 0.05*c_q_5;
     const double t31 = 0.05*s_q_5;
-    const double t32 = t30*(t29 + t28) - t31*t14;
-    const double t33 = (0.05*t29 + 0.05*t28) + t32;
-    const double t34 = (0.4*t18 + 0.4*t17) + t33;
-    const double t35 = (0.4*s_q_1*t1 - 0.4*c_q_0*s_q_2) + t34;
+    const double t32 = t30*(t28 + t29) - t31*t14;
+    const double t33 = (0.05*t28 + 0.05*t29) + t32;
+    const double t34 = (0.4*t17 + 0.4*t18) + t33;
+    const double t35 = (-0.4*c_q_0*s_q_2 + 0.4*s_q_1*t1) + t34;
     const double t36 = c_q_4*t26;
     const double t37 = s_q_4*t23;
-    const double t38 = t37 + t36;
+    const double t38 = t36 + t37;
     const double t39 = t21*t31;
-    const double t40 = ((0.05*t37 - t39) + 0.05*t36) + t30*t38;
+    const double t40 = t30*t38 + (0.05*t36 + (0.05*t37 - t39));
     const double t41 = (0.4*t25 - 0.4*t24) + t40;
-    const double t42 = t41 + 0.4*t22;
+    const double t42 = 0.4*t22 + t41;
     const double t43 = 0.05*c_q_5*t38 - t39;
     const double t44 = c_q_4*t10;
     const double t45 = s_q_4*t11;
-    const double t46 = t30*(t45 + t44) - t31*t3;
-    const double t47 = (0.05*t45 + 0.05*t44) + t46;
-    const double t48 = (0.4*t4 + 0.4*t9) + t47;
-    const double t49 = (0.4*t5 + 0.4*t7) + t48;
+    const double t46 = t30*(t44 + t45) - t31*t3;
+    const double t47 = (0.05*t44 + 0.05*t45) + t46;
+    const double t48 = (0.4*t9 + 0.4*t4) + t47;
+    const double t49 = t48 + (0.4*t7 + 0.4*t5);
 
     /* Outputs: J (6 x 6) */
     J[0] = 0.0;
@@ -1546,22 +1546,22 @@ void leg6_jacobian(const double* q, double* J)
     J[17] = t27;
     J[18] = -t35;
     J[19] = c_q_0*t42;
-    J[20] = t13*t42 + s_q_1*t35;
-    J[21] = t14*t41 - t21*t34;
-    J[22] = t14*t40 - t21*t33;
-    J[23] = t20*t43 - t27*t32;
+    J[20] = s_q_1*t35 + t13*t42;
+    J[21] = -t21*t34 + t14*t41;
+    J[22] = -t21*t33 + t14*t40;
+    J[23] = -t27*t32 + t20*t43;
     J[24] = t49;
     J[25] = s_q_0*t42;
-    J[26] = -t0*t42 - s_q_1*t49;
+    J[26] = -s_q_1*t49 - t0*t42;
     J[27] = t21*t48 - t3*t41;
     J[28] = t21*t47 - t3*t40;
     J[29] = t27*t46 - t43*t12;
     J[30] = 0.0;
-    J[31] = -s_q_0*t35 - c_q_0*t49;
-    J[32] = t0*t35 - t13*t49;
-    J[33] = t3*t34 - t14*t48;
-    J[34] = t3*t33 - t14*t47;
-    J[35] = t12*t32 - t20*t46;
+    J[31] = -c_q_0*t49 - s_q_0*t35;
+    J[32] = -t13*t49 + t0*t35;
+    J[33] = -t14*t48 + t3*t34;
+    J[34] = -t14*t47 + t3*t33;
+    J[35] = -t20*t46 + t12*t32;
 }
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
@@ -1598,8 +1598,8 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double a1_0 = -qd[1]*V1_2;
     const double a1_2 = -qd[1]*t0;
     /* V2: spatial velocity V(k) (2.25) */
-    const double V2_0 = qd[2] + V1_0;
-    const double V2_1 = qd[1]*c_q_2 + s_q_2*V1_2;
+    const double V2_0 = V1_0 + qd[2];
+    const double V2_1 = s_q_2*V1_2 + qd[1]*c_q_2;
     const double V2_2 = c_q_2*V1_2 - qd[1]*s_q_2;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_1 = qd[2]*V2_2;
@@ -1608,50 +1608,50 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t1 = c_q_3*V2_0;
     const double t2 = s_q_3*V2_2;
     const double V3_0 = t1 - t2;
-    const double V3_1 = qd[3] + V2_1;
+    const double V3_1 = V2_1 + qd[3];
     const double V3_2 = c_q_3*V2_2 + s_q_3*V2_0;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = -qd[3]*V3_2;
     const double a3_2 = qd[3]*V3_0;
     const double t3 = -0.4*V2_1*V2_1 - 0.4*V2_0*V2_0;
     const double t4 = 0.4*V2_2;
-    const double a3_3 = t4*t1 - s_q_3*t3;
+    const double a3_3 = -s_q_3*t3 + t1*t4;
     const double a3_4 = V2_1*t4;
-    const double a3_5 = 0.4*V2_0*t2 + c_q_3*t3;
+    const double a3_5 = c_q_3*t3 + 0.4*V2_0*t2;
     /* V4: spatial velocity V(k) (2.25) */
     const double t5 = c_q_4*V3_0;
     const double t6 = s_q_4*V3_2;
     const double V4_0 = t5 - t6;
-    const double V4_1 = qd[4] + V3_1;
-    const double V4_2 = c_q_4*V3_2 + s_q_4*V3_0;
+    const double V4_1 = V3_1 + qd[4];
+    const double V4_2 = s_q_4*V3_0 + c_q_4*V3_2;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -qd[4]*V4_2;
     const double a4_2 = qd[4]*V4_0;
-    const double t7 = -0.4*V3_1*V3_1 - 0.4*V3_0*V3_0;
+    const double t7 = -0.4*V3_0*V3_0 - 0.4*V3_1*V3_1;
     const double t8 = 0.4*V3_2;
-    const double a4_3 = t8*t5 - s_q_4*t7;
+    const double a4_3 = -s_q_4*t7 + t5*t8;
     const double a4_4 = V3_1*t8;
-    const double a4_5 = 0.4*V3_0*t6 + c_q_4*t7;
+    const double a4_5 = c_q_4*t7 + 0.4*V3_0*t6;
     /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = qd[5] + V4_0;
+    const double V5_0 = V4_0 + qd[5];
     const double t9 = c_q_5*V4_1;
     const double t10 = s_q_5*V4_2;
-    const double V5_1 = t9 + t10;
+    const double V5_1 = t10 + t9;
     const double V5_2 = c_q_5*V4_2 - s_q_5*V4_1;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = qd[5]*V5_2;
     const double a5_2 = -qd[5]*V5_1;
     const double t11 = 0.05*V4_2;
     const double a5_3 = V4_0*t11;
-    const double t12 = -0.05*V4_1*V4_1 - 0.05*V4_0*V4_0;
-    const double a5_4 = t9*t11 + s_q_5*t12;
+    const double t12 = -0.05*V4_0*V4_0 - 0.05*V4_1*V4_1;
+    const double a5_4 = s_q_5*t12 + t9*t11;
     const double a5_5 = c_q_5*t12 - 0.05*V4_1*t10;
     /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_1 = a2_1 + s_q_2*a1_2;
-    const double zeta2_2 = a2_2 + c_q_2*a1_2;
+    const double zeta2_1 = s_q_2*a1_2 + a2_1;
+    const double zeta2_2 = c_q_2*a1_2 + a2_2;
     /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0 = a3_0 + (c_q_3*a1_0 - s_q_3*zeta2_2);
-    const double zeta3_2 = (s_q_3*a1_0 + c_q_3*zeta2_2) + a3_2;
+    const double zeta3_0 = (-s_q_3*zeta2_2 + c_q_3*a1_0) + a3_0;
+    const double zeta3_2 = (c_q_3*zeta2_2 + s_q_3*a1_0) + a3_2;
     const double t13 = 0.4*zeta2_1;
     const double zeta3_3 = a3_3 + c_q_3*t13;
     const double zeta3_4 = a3_4 - 0.4*a1_0;
@@ -1661,7 +1661,7 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double zeta4_2 = (a4_2 + c_q_4*zeta3_2) + s_q_4*zeta3_0;
     const double t14 = t13 + zeta3_3;
     const double zeta4_3 = (a4_3 - s_q_4*zeta3_5) + c_q_4*t14;
-    const double zeta4_4 = (zeta3_4 + a4_4) - 0.4*zeta3_0;
+    const double zeta4_4 = (a4_4 + zeta3_4) - 0.4*zeta3_0;
     const double zeta4_5 = (a4_5 + c_q_4*zeta3_5) + s_q_4*t14;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_1 = (a5_1 + c_q_5*zeta2_1) + s_q_5*zeta4_2;
@@ -1674,45 +1674,45 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     /* shared by the outputs */
     const double t17 = s_q_0*s_q_2;
     const double t18 = c_q_0*c_q_2;
-    const double t19 = t17 + s_q_1*t18;
+    const double t19 = s_q_1*t18 + t17;
     const double t20 = c_q_0*c_q_1;
-    const double t21 = c_q_3*t20 - s_q_3*t19;
-    const double t22 = s_q_3*t20 + c_q_3*t19;
+    const double t21 = -s_q_3*t19 + c_q_3*t20;
+    const double t22 = c_q_3*t19 + s_q_3*t20;
     const double t23 = c_q_4*t21 - s_q_4*t22;
     const double t24 = c_q_0*s_q_2;
     const double t25 = s_q_1*t24 - c_q_2*s_q_0;
     const double t26 = c_q_4*t22 + s_q_4*t21;
-    const double t27 = c_q_5*t25 + s_q_5*t26;
+    const double t27 = s_q_5*t26 + c_q_5*t25;
     const double t28 = c_q_5*t26 - s_q_5*t25;
     const double t29 = c_q_2*s_q_0*s_q_1 - t24;
     const double t30 = c_q_1*s_q_0;
-    const double t31 = c_q_3*t30 - s_q_3*t29;
-    const double t32 = s_q_3*t30 + c_q_3*t29;
+    const double t31 = -s_q_3*t29 + c_q_3*t30;
+    const double t32 = c_q_3*t29 + s_q_3*t30;
     const double t33 = c_q_4*t31 - s_q_4*t32;
-    const double t34 = t18 + s_q_1*t17;
+    const double t34 = s_q_1*t17 + t18;
     const double t35 = c_q_4*t32 + s_q_4*t31;
-    const double t36 = c_q_5*t34 + s_q_5*t35;
+    const double t36 = s_q_5*t35 + c_q_5*t34;
     const double t37 = c_q_5*t35 - s_q_5*t34;
     const double t38 = c_q_1*c_q_2;
-    const double t39 = -c_q_3*s_q_1 - s_q_3*t38;
+    const double t39 = -s_q_3*t38 - c_q_3*s_q_1;
     const double t40 = c_q_3*t38 - s_q_1*s_q_3;
     const double t41 = c_q_4*t39 - s_q_4*t40;
     const double t42 = c_q_4*t40 + s_q_4*t39;
     const double t43 = c_q_1*s_q_2;
-    const double t44 = c_q_5*t43 + s_q_5*t42;
+    const double t44 = s_q_5*t42 + c_q_5*t43;
     const double t45 = c_q_5*t42 - s_q_5*t43;
     const double t46 = 0.05*V5_2;
-    const double t47 = zeta5_3 + (V5_0*t46 + 0.05*zeta5_1);
-    const double t48 = (-0.05*V5_0*V5_0 - 0.05*V5_1*V5_1) + zeta5_5;
+    const double t47 = (0.05*zeta5_1 + V5_0*t46) + zeta5_3;
+    const double t48 = (-0.05*V5_1*V5_1 - 0.05*V5_0*V5_0) + zeta5_5;
     const double t49 = (V5_1*t46 - t15) + zeta5_4;
 
     /* Outputs: Jdqd (6) */
-    Jdqd[0] = (t23*zeta4_0 + t27*zeta5_1) + t28*zeta5_2;
-    Jdqd[1] = (t33*zeta4_0 + t36*zeta5_1) + t37*zeta5_2;
-    Jdqd[2] = (t41*zeta4_0 + t44*zeta5_1) + t45*zeta5_2;
-    Jdqd[3] = (t23*t47 + t27*t49) + t28*t48;
-    Jdqd[4] = (t33*t47 + t36*t49) + t37*t48;
-    Jdqd[5] = (t41*t47 + t44*t49) + t45*t48;
+    Jdqd[0] = (t27*zeta5_1 + t23*zeta4_0) + t28*zeta5_2;
+    Jdqd[1] = (t36*zeta5_1 + t33*zeta4_0) + t37*zeta5_2;
+    Jdqd[2] = (t44*zeta5_1 + t41*zeta4_0) + t45*zeta5_2;
+    Jdqd[3] = (t27*t49 + t23*t47) + t28*t48;
+    Jdqd[4] = (t36*t49 + t33*t47) + t37*t48;
+    Jdqd[5] = (t44*t49 + t41*t47) + t45*t48;
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
@@ -1743,64 +1743,64 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
     const double Rch4_1 = -0.0075*s_q_5;
     const double t0 = 0.0075*c_q_5;
-    const double Rch4_2 = 0.0225 + t0;
+    const double Rch4_2 = t0 + 0.0225;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t1 = 0.00075*c_q_5;
-    const double Rc4_0_0 = 0.0013850000000000002 + t1;
+    const double Rc4_0_0 = t1 + 0.0013850000000000002;
     const double t2 = s_q_5*s_q_5;
     const double t3 = c_q_5*c_q_5;
-    const double Rc4_1_1 = ((0.0010675 + t1) + 0.000135*t2) + 0.0003175*t3;
-    const double Rc4_1_2 = 0.000375*s_q_5 + 0.00018250000000000002*c_q_5*s_q_5;
-    const double Rc4_2_2 = (0.000135 + 0.0003175*t2) + 0.000135*t3;
+    const double Rc4_1_1 = ((t1 + 0.0010675) + 0.000135*t2) + 0.0003175*t3;
+    const double Rc4_1_2 = 0.00018250000000000002*c_q_5*s_q_5 + 0.000375*s_q_5;
+    const double Rc4_2_2 = (0.0003175*t2 + 0.000135) + 0.000135*t3;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = s_q_4*Rch4_2;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_3_0 = c_q_4*Rch4_2;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
-    const double Rch3_2 = 0.74 + F3_4_3_0;
+    const double Rch3_2 = F3_4_3_0 + 0.74;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t4 = c_q_4*c_q_4;
     const double t5 = s_q_4*s_q_4;
-    const double t6 = 0.22990000000000005 + 0.8*F3_4_3_0;
-    const double Rc3_0_0 = t6 + (t4*Rc4_0_0 + t5*Rc4_2_2);
+    const double t6 = 0.8*F3_4_3_0 + 0.22990000000000005;
+    const double Rc3_0_0 = (t5*Rc4_2_2 + t4*Rc4_0_0) + t6;
     const double Rc3_0_1 = s_q_4*Rc4_1_2;
-    const double Rc3_0_2 = (-c_q_4*s_q_4*Rc4_0_0 - 0.4*Rch3_0) + c_q_4*s_q_4*Rc4_2_2;
-    const double Rc3_1_1 = t6 + Rc4_1_1;
+    const double Rc3_0_2 = (-0.4*Rch3_0 - c_q_4*s_q_4*Rc4_0_0) + c_q_4*s_q_4*Rc4_2_2;
+    const double Rc3_1_1 = Rc4_1_1 + t6;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_2_0 = c_q_4*Rc4_1_2;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t7 = 0.4*Rch4_1;
     const double Rc3_1_2 = F3_4_2_0 - t7;
-    const double Rc3_2_2 = (0.001125 + t5*Rc4_0_0) + t4*Rc4_2_2;
+    const double Rc3_2_2 = (t5*Rc4_0_0 + 0.001125) + t4*Rc4_2_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t8 = s_q_3*Rc3_0_2;
-    const double t9 = t8 + c_q_3*Rc3_0_0;
-    const double t10 = s_q_3*Rc3_2_2 + c_q_3*Rc3_0_2;
+    const double t9 = c_q_3*Rc3_0_0 + t8;
+    const double t10 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
     const double t11 = c_q_3*Rch3_2;
     const double t12 = s_q_3*Rch3_0;
-    const double t13 = (0.5763000000000001 - 0.8*t12) + 0.8*t11;
-    const double Rc2_0_0 = (t13 + s_q_3*t10) + c_q_3*t9;
-    const double Rc2_0_1 = c_q_3*Rc3_0_1 + s_q_3*Rc3_1_2;
+    const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
+    const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
+    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
     const double t14 = 0.4*c_q_3;
     const double t15 = 0.4*s_q_3;
-    const double Rc2_0_2 = ((-t14*Rch3_0 - t15*Rch3_2) + c_q_3*t10) - s_q_3*t9;
+    const double Rc2_0_2 = ((-t15*Rch3_2 - t14*Rch3_0) + c_q_3*t10) - s_q_3*t9;
     const double Rc2_1_1 = Rc3_1_1 + t13;
-    const double t16 = s_q_3*Rc3_0_1 - c_q_3*Rc3_1_2;
-    const double Rc2_1_2 = -t7 - t16;
-    const double Rc2_2_2 = (0.000675 + c_q_3*(c_q_3*Rc3_2_2 - t8)) - s_q_3*(c_q_3*Rc3_0_2 - s_q_3*Rc3_0_0);
+    const double t16 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
+    const double Rc2_1_2 = -t16 - t7;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t8) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_0 = 2e-05 + Rc2_0_0;
-    const double Rc1_0_1 = c_q_2*Rc2_0_1 - s_q_2*Rc2_0_2;
-    const double Rc1_0_2 = s_q_2*Rc2_0_1 + c_q_2*Rc2_0_2;
+    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
+    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
+    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
     const double t17 = s_q_2*Rc2_1_2;
     const double t18 = c_q_2*Rc2_1_1 - t17;
     const double t19 = c_q_2*Rc2_1_2;
     const double t20 = t19 - s_q_2*Rc2_2_2;
-    const double Rc1_1_1 = (2e-05 + c_q_2*t18) - s_q_2*t20;
-    const double Rc1_1_2 = s_q_2*t18 + c_q_2*t20;
-    const double Rc1_2_2 = (2e-05 + s_q_2*(t19 + s_q_2*Rc2_1_1)) + c_q_2*(t17 + c_q_2*Rc2_2_2);
+    const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
+    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0)) + c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2);
+    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1814,37 +1814,37 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double F2_3_2_0 = -t16;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
-    const double F1_3_2_0 = c_q_2*F2_3_2_0 + s_q_2*F2_3_1_0;
+    const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_0_0 = Rc3_0_1;
-    const double F3_4_1_0 = Rc4_1_1 + 0.4*F3_4_3_0;
+    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
-    const double F2_4_1_0 = (t14*F3_4_3_0 + t15*F3_4_5_0) + F3_4_1_0;
-    const double F2_4_2_0 = c_q_3*F3_4_2_0 - s_q_3*F3_4_0_0;
+    const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
+    const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
-    const double F1_4_2_0 = c_q_2*F2_4_2_0 + s_q_2*F2_4_1_0;
+    const double F1_4_2_0 = s_q_2*F2_4_1_0 + c_q_2*F2_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = c_q_1*F1_4_2_0 - s_q_1*F2_4_0_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = 0.0003175 + 0.000375*c_q_5;
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
     const double F4_5_4_0 = -t0;
     const double F4_5_5_0 = Rch4_1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double t21 = -0.4*F4_5_4_0;
-    const double F3_5_0_0 = t21 + c_q_4*F4_5_0_0;
+    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t21;
     const double F3_5_3_0 = s_q_4*F4_5_5_0;
     const double F3_5_1_0 = 0.4*F3_5_3_0;
     const double F3_5_2_0 = -s_q_4*F4_5_0_0;
     const double F3_5_5_0 = c_q_4*F4_5_5_0;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = (t21 + s_q_3*F3_5_2_0) + c_q_3*F3_5_0_0;
-    const double F2_5_1_0 = (F3_5_1_0 + t14*F3_5_3_0) + t15*F3_5_5_0;
-    const double F2_5_2_0 = c_q_3*F3_5_2_0 - s_q_3*F3_5_0_0;
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t21);
+    const double F2_5_1_0 = (t14*F3_5_3_0 + t15*F3_5_5_0) + F3_5_1_0;
+    const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_1_0 = c_q_2*F2_5_1_0 - s_q_2*F2_5_2_0;
     const double F1_5_2_0 = s_q_2*F2_5_1_0 + c_q_2*F2_5_2_0;
@@ -1874,23 +1874,23 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_5_0_0*ltdl_L5_0 - F2_4_0_0*ltdl_L4_0)) - ltdl_A3_2*ltdl_L3_0;
-    const double ltdl_A2_1 = (F1_2_1_0 + (-F2_5_0_0*ltdl_L5_1 - F2_4_0_0*ltdl_L4_1)) - ltdl_A3_2*ltdl_L3_1;
-    const double ltdl_A2_2 = ((Rc2_0_0 - F2_5_0_0*ltdl_L5_2) - F2_4_0_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = (F1_2_1_0 + (-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1)) - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = ((-F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2) + Rc2_0_0) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = (((-F1_5_1_0*ltdl_L5_0 - F1_4_1_0*ltdl_L4_0) + F0_1_2_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
-    const double ltdl_A1_1 = (((-F1_5_1_0*ltdl_L5_1 - F1_4_1_0*ltdl_L4_1) + Rc1_1_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_1 = (((-F1_4_1_0*ltdl_L4_1 - F1_5_1_0*ltdl_L5_1) + Rc1_1_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = ((((-F0_5_2_0*ltdl_L5_0 - F0_4_2_0*ltdl_L4_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_Y5: Y = L^-T B */
@@ -1899,30 +1899,30 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t24 = s_q_1*t23;
     const double t25 = t22 + t24;
     const double t26 = c_q_0*c_q_1;
-    const double t27 = c_q_3*t26 - s_q_3*t25;
+    const double t27 = -s_q_3*t25 + c_q_3*t26;
     const double t28 = c_q_3*t25;
-    const double t29 = t28 + s_q_3*t26;
-    const double ltdl_Y5_0 = c_q_4*t27 - s_q_4*t29;
+    const double t29 = s_q_3*t26 + t28;
+    const double ltdl_Y5_0 = -s_q_4*t29 + c_q_4*t27;
     const double t30 = c_q_0*s_q_2;
     const double t31 = c_q_2*s_q_0*s_q_1 - t30;
     const double t32 = c_q_1*s_q_0;
-    const double t33 = c_q_3*t32 - s_q_3*t31;
+    const double t33 = -s_q_3*t31 + c_q_3*t32;
     const double t34 = c_q_3*t31;
-    const double t35 = t34 + s_q_3*t32;
-    const double ltdl_Y5_1 = c_q_4*t33 - s_q_4*t35;
+    const double t35 = s_q_3*t32 + t34;
+    const double ltdl_Y5_1 = -s_q_4*t35 + c_q_4*t33;
     const double t36 = c_q_1*c_q_2;
-    const double t37 = -c_q_3*s_q_1 - s_q_3*t36;
+    const double t37 = -s_q_3*t36 - c_q_3*s_q_1;
     const double t38 = s_q_1*s_q_3;
     const double t39 = c_q_3*t36 - t38;
     const double ltdl_Y5_2 = c_q_4*t37 - s_q_4*t39;
     /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_1 = t23 + s_q_1*t22;
+    const double ltdl_Y4_1 = s_q_1*t22 + t23;
     /* ltdl_Y5: Y = L^-T B */
     const double t40 = c_q_4*t35;
     const double t41 = s_q_4*t33;
     const double t42 = 0.05*c_q_5;
     const double t43 = 0.05*s_q_5;
-    const double t44 = t42*(t41 + t40) - t43*ltdl_Y4_1;
+    const double t44 = t42*(t40 + t41) - t43*ltdl_Y4_1;
     const double t45 = c_q_4*t39;
     const double t46 = s_q_4*t37;
     const double t47 = t45 + t46;
@@ -1931,57 +1931,57 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y5: Y = L^-T B */
     const double t48 = ltdl_Y4_2*t43;
     const double t49 = 0.05*c_q_5*t47 - t48;
-    const double ltdl_Y5_3 = t49*ltdl_Y5_1 - ltdl_Y5_2*t44;
+    const double ltdl_Y5_3 = -ltdl_Y5_2*t44 + t49*ltdl_Y5_1;
     const double t50 = c_q_2*s_q_0;
     /* ltdl_Y4: Y = L^-T B */
     const double ltdl_Y4_0 = s_q_1*t30 - t50;
     /* ltdl_Y5: Y = L^-T B */
     const double t51 = c_q_4*t29;
     const double t52 = s_q_4*t27;
-    const double t53 = t42*(t52 + t51) - t43*ltdl_Y4_0;
+    const double t53 = t42*(t51 + t52) - t43*ltdl_Y4_0;
     const double ltdl_Y5_4 = ltdl_Y5_2*t53 - t49*ltdl_Y5_0;
-    const double ltdl_Y5_5 = ltdl_Y5_0*t44 - ltdl_Y5_1*t53;
+    const double ltdl_Y5_5 = -ltdl_Y5_1*t53 + ltdl_Y5_0*t44;
     /* ltdl_Y4: Y = L^-T B */
-    const double t54 = (0.05*t45 - t48) + (0.05*t46 + t42*t47);
-    const double t55 = (0.05*t41 + 0.05*t40) + t44;
-    const double ltdl_Y4_3 = ltdl_Y4_1*t54 - ltdl_Y4_2*t55;
-    const double t56 = (0.05*t52 + 0.05*t51) + t53;
+    const double t54 = (t42*t47 + 0.05*t46) + (0.05*t45 - t48);
+    const double t55 = (0.05*t40 + 0.05*t41) + t44;
+    const double ltdl_Y4_3 = -ltdl_Y4_2*t55 + ltdl_Y4_1*t54;
+    const double t56 = (0.05*t51 + 0.05*t52) + t53;
     const double ltdl_Y4_4 = ltdl_Y4_2*t56 - ltdl_Y4_0*t54;
-    const double ltdl_Y4_5 = ltdl_Y4_0*t55 - ltdl_Y4_1*t56;
+    const double ltdl_Y4_5 = -ltdl_Y4_1*t56 + ltdl_Y4_0*t55;
     /* ltdl_Y3: Y = L^-T B */
     const double ltdl_Y3_0 = ((c_q_0*s_q_1*s_q_2 - t50) - ltdl_L5_3*ltdl_Y5_0) - ltdl_Y4_0*ltdl_L4_3;
     const double ltdl_Y3_1 = (ltdl_Y4_1 - ltdl_L5_3*ltdl_Y5_1) - ltdl_Y4_1*ltdl_L4_3;
-    const double ltdl_Y3_2 = (c_q_1*s_q_2 - ltdl_L5_3*ltdl_Y5_2) - ltdl_Y4_2*ltdl_L4_3;
+    const double ltdl_Y3_2 = (-ltdl_L5_3*ltdl_Y5_2 + c_q_1*s_q_2) - ltdl_Y4_2*ltdl_L4_3;
     const double t57 = (t14*t36 - 0.4*t38) + t54;
-    const double t58 = (t15*t32 + 0.4*t34) + t55;
-    const double ltdl_Y3_3 = ((ltdl_Y4_1*t57 - ltdl_L5_3*ltdl_Y5_3) - ltdl_Y4_2*t58) - ltdl_L4_3*ltdl_Y4_3;
-    const double t59 = (t15*t26 + 0.4*t28) + t56;
-    const double ltdl_Y3_4 = ((-ltdl_Y4_0*t57 - ltdl_L5_3*ltdl_Y5_4) + c_q_1*s_q_2*t59) - ltdl_L4_3*ltdl_Y4_4;
-    const double ltdl_Y3_5 = (ltdl_Y4_0*t58 - ltdl_L5_3*ltdl_Y5_5) + (-ltdl_Y4_1*t59 - ltdl_L4_3*ltdl_Y4_5);
+    const double t58 = (0.4*t34 + t15*t32) + t55;
+    const double ltdl_Y3_3 = ((-ltdl_L5_3*ltdl_Y5_3 + ltdl_Y4_1*t57) - ltdl_L4_3*ltdl_Y4_3) - ltdl_Y4_2*t58;
+    const double t59 = (0.4*t28 + t15*t26) + t56;
+    const double ltdl_Y3_4 = (c_q_1*s_q_2*t59 + (-ltdl_L5_3*ltdl_Y5_4 - ltdl_Y4_0*t57)) - ltdl_L4_3*ltdl_Y4_4;
+    const double ltdl_Y3_5 = (-ltdl_L4_3*ltdl_Y4_5 - ltdl_Y4_1*t59) + (-ltdl_L5_3*ltdl_Y5_5 + ltdl_Y4_0*t58);
     /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_0 = ((c_q_0*c_q_1 - ltdl_L5_2*ltdl_Y5_0) - ltdl_Y4_0*ltdl_L4_2) - ltdl_Y3_0*ltdl_L3_2;
-    const double ltdl_Y2_1 = ((c_q_1*s_q_0 - ltdl_Y5_1*ltdl_L5_2) - ltdl_Y4_1*ltdl_L4_2) - ltdl_Y3_1*ltdl_L3_2;
-    const double ltdl_Y2_2 = ((-s_q_1 - ltdl_Y5_2*ltdl_L5_2) - ltdl_Y4_2*ltdl_L4_2) - ltdl_Y3_2*ltdl_L3_2;
+    const double ltdl_Y2_0 = ((-ltdl_L5_2*ltdl_Y5_0 + c_q_0*c_q_1) - ltdl_Y4_0*ltdl_L4_2) - ltdl_Y3_0*ltdl_L3_2;
+    const double ltdl_Y2_1 = ((-ltdl_L5_2*ltdl_Y5_1 + c_q_1*s_q_0) - ltdl_Y4_1*ltdl_L4_2) - ltdl_Y3_1*ltdl_L3_2;
+    const double ltdl_Y2_2 = ((-ltdl_Y5_2*ltdl_L5_2 - s_q_1) - ltdl_Y4_2*ltdl_L4_2) - ltdl_Y3_2*ltdl_L3_2;
     const double t60 = (0.4*s_q_1*t50 - 0.4*t30) + t58;
-    const double t61 = t57 + 0.4*t36;
-    const double ltdl_Y2_3 = (((c_q_1*s_q_0*t61 - ltdl_L5_2*ltdl_Y5_3) - ltdl_L4_2*ltdl_Y4_3) + s_q_1*t60) - ltdl_Y3_3*ltdl_L3_2;
-    const double t62 = (0.4*t22 + 0.4*t24) + t59;
-    const double ltdl_Y2_4 = (((-t26*t61 - ltdl_L5_2*ltdl_Y5_4) - ltdl_L4_2*ltdl_Y4_4) - s_q_1*t62) - ltdl_Y3_4*ltdl_L3_2;
-    const double ltdl_Y2_5 = ((c_q_0*c_q_1*t60 - ltdl_L5_2*ltdl_Y5_5) + (-ltdl_L4_2*ltdl_Y4_5 - t32*t62)) - ltdl_Y3_5*ltdl_L3_2;
+    const double t61 = 0.4*t36 + t57;
+    const double ltdl_Y2_3 = (((-ltdl_L5_2*ltdl_Y5_3 + c_q_1*s_q_0*t61) - ltdl_L4_2*ltdl_Y4_3) + s_q_1*t60) - ltdl_Y3_3*ltdl_L3_2;
+    const double t62 = (0.4*t24 + 0.4*t22) + t59;
+    const double ltdl_Y2_4 = (((-ltdl_L5_2*ltdl_Y5_4 - t26*t61) - ltdl_L4_2*ltdl_Y4_4) - s_q_1*t62) - ltdl_Y3_4*ltdl_L3_2;
+    const double ltdl_Y2_5 = ((c_q_0*c_q_1*t60 - ltdl_L5_2*ltdl_Y5_5) + (-t32*t62 - ltdl_L4_2*ltdl_Y4_5)) - ltdl_Y3_5*ltdl_L3_2;
     /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_0 = (((-s_q_0 - ltdl_Y5_0*ltdl_L5_1) - ltdl_Y4_0*ltdl_L4_1) - ltdl_Y3_0*ltdl_L3_1) - ltdl_Y2_0*ltdl_L2_1;
+    const double ltdl_Y1_0 = (((-ltdl_Y5_0*ltdl_L5_1 - s_q_0) - ltdl_Y4_0*ltdl_L4_1) - ltdl_Y3_0*ltdl_L3_1) - ltdl_Y2_0*ltdl_L2_1;
     const double ltdl_Y1_1 = (((c_q_0 - ltdl_Y5_1*ltdl_L5_1) - ltdl_Y4_1*ltdl_L4_1) - ltdl_Y3_1*ltdl_L3_1) - ltdl_Y2_1*ltdl_L2_1;
-    const double ltdl_Y1_2 = ((-ltdl_Y5_2*ltdl_L5_1 - ltdl_Y4_2*ltdl_L4_1) - ltdl_Y3_2*ltdl_L3_1) - ltdl_Y2_2*ltdl_L2_1;
-    const double ltdl_Y1_3 = (((c_q_0*t61 - ltdl_L5_1*ltdl_Y5_3) - ltdl_L4_1*ltdl_Y4_3) - ltdl_Y3_3*ltdl_L3_1) - ltdl_Y2_3*ltdl_L2_1;
-    const double ltdl_Y1_4 = (((s_q_0*t61 - ltdl_L5_1*ltdl_Y5_4) - ltdl_L4_1*ltdl_Y4_4) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = (((-ltdl_L5_1*ltdl_Y5_5 - s_q_0*t60) + (-ltdl_L4_1*ltdl_Y4_5 - c_q_0*t62)) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
+    const double ltdl_Y1_2 = ((-ltdl_Y4_2*ltdl_L4_1 - ltdl_Y5_2*ltdl_L5_1) - ltdl_Y3_2*ltdl_L3_1) - ltdl_Y2_2*ltdl_L2_1;
+    const double ltdl_Y1_3 = (((-ltdl_L5_1*ltdl_Y5_3 + c_q_0*t61) - ltdl_L4_1*ltdl_Y4_3) - ltdl_Y3_3*ltdl_L3_1) - ltdl_Y2_3*ltdl_L2_1;
+    const double ltdl_Y1_4 = (((-ltdl_L5_1*ltdl_Y5_4 + s_q_0*t61) - ltdl_L4_1*ltdl_Y4_4) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = (((-c_q_0*t62 - s_q_0*t60) + (-ltdl_L4_1*ltdl_Y4_5 - ltdl_L5_1*ltdl_Y5_5)) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_0 = (((-ltdl_Y5_0*ltdl_L5_0 - ltdl_Y4_0*ltdl_L4_0) - ltdl_Y3_0*ltdl_L3_0) - ltdl_Y2_0*ltdl_L2_0) - ltdl_Y1_0*ltdl_L1_0;
-    const double ltdl_Y0_1 = (((-ltdl_Y5_1*ltdl_L5_0 - ltdl_Y4_1*ltdl_L4_0) - ltdl_Y3_1*ltdl_L3_0) - ltdl_Y2_1*ltdl_L2_0) - ltdl_Y1_1*ltdl_L1_0;
+    const double ltdl_Y0_0 = (((-ltdl_Y4_0*ltdl_L4_0 - ltdl_Y5_0*ltdl_L5_0) - ltdl_Y3_0*ltdl_L3_0) - ltdl_Y2_0*ltdl_L2_0) - ltdl_Y1_0*ltdl_L1_0;
+    const double ltdl_Y0_1 = (((-ltdl_Y4_1*ltdl_L4_0 - ltdl_Y5_1*ltdl_L5_0) - ltdl_Y3_1*ltdl_L3_0) - ltdl_Y2_1*ltdl_L2_0) - ltdl_Y1_1*ltdl_L1_0;
     const double ltdl_Y0_2 = ((((1.0 - ltdl_Y5_2*ltdl_L5_0) - ltdl_Y4_2*ltdl_L4_0) - ltdl_Y3_2*ltdl_L3_0) - ltdl_Y2_2*ltdl_L2_0) - ltdl_Y1_2*ltdl_L1_0;
-    const double ltdl_Y0_3 = ((((-t60 - ltdl_Y5_3*ltdl_L5_0) - ltdl_Y4_3*ltdl_L4_0) - ltdl_Y3_3*ltdl_L3_0) - ltdl_Y2_3*ltdl_L2_0) - ltdl_Y1_3*ltdl_L1_0;
-    const double ltdl_Y0_4 = (((t62 + (-ltdl_Y5_4*ltdl_L5_0 - ltdl_L4_0*ltdl_Y4_4)) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = (((-ltdl_L5_0*ltdl_Y5_5 - ltdl_L4_0*ltdl_Y4_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    const double ltdl_Y0_3 = ((((-ltdl_Y4_3*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_3) - t60) - ltdl_Y3_3*ltdl_L3_0) - ltdl_Y2_3*ltdl_L2_0) - ltdl_Y1_3*ltdl_L1_0;
+    const double ltdl_Y0_4 = ((((-ltdl_L4_0*ltdl_Y4_4 - ltdl_L5_0*ltdl_Y5_4) + t62) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = (((-ltdl_L4_0*ltdl_Y4_5 - ltdl_L5_0*ltdl_Y5_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t63 = 3149.606299212598*ltdl_Y5_0;
     const double t64 = ltdl_Y0_0*ltdl_dinv0_0;
@@ -1989,75 +1989,75 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t66 = ltdl_Y2_0*ltdl_dinv2_0;
     const double t67 = ltdl_Y3_0*ltdl_dinv3_0;
     const double t68 = ltdl_Y4_0*ltdl_dinv4_0;
-    const double t69 = ((((ltdl_Y5_1*t63 + ltdl_Y4_1*t68) + ltdl_Y3_1*t67) + ltdl_Y2_1*t66) + ltdl_Y1_1*t65) + ltdl_Y0_1*t64;
-    const double t70 = ((((ltdl_Y5_2*t63 + ltdl_Y4_2*t68) + ltdl_Y3_2*t67) + ltdl_Y2_2*t66) + ltdl_Y1_2*t65) + ltdl_Y0_2*t64;
-    const double t71 = ((((t63*ltdl_Y5_3 + t68*ltdl_Y4_3) + ltdl_Y3_3*t67) + ltdl_Y2_3*t66) + ltdl_Y1_3*t65) + ltdl_Y0_3*t64;
-    const double t72 = ((((t63*ltdl_Y5_4 + t68*ltdl_Y4_4) + ltdl_Y3_4*t67) + ltdl_Y2_4*t66) + ltdl_Y1_4*t65) + ltdl_Y0_4*t64;
-    const double t73 = ((((t63*ltdl_Y5_5 + t68*ltdl_Y4_5) + ltdl_Y3_5*t67) + ltdl_Y2_5*t66) + ltdl_Y1_5*t65) + ltdl_Y0_5*t64;
+    const double t69 = ltdl_Y0_1*t64 + (ltdl_Y1_1*t65 + (ltdl_Y2_1*t66 + (ltdl_Y3_1*t67 + (ltdl_Y4_1*t68 + ltdl_Y5_1*t63))));
+    const double t70 = ltdl_Y0_2*t64 + (ltdl_Y1_2*t65 + (ltdl_Y2_2*t66 + (ltdl_Y3_2*t67 + (ltdl_Y4_2*t68 + ltdl_Y5_2*t63))));
+    const double t71 = ltdl_Y0_3*t64 + (ltdl_Y1_3*t65 + (ltdl_Y2_3*t66 + (ltdl_Y3_3*t67 + (t68*ltdl_Y4_3 + t63*ltdl_Y5_3))));
+    const double t72 = ltdl_Y0_4*t64 + (ltdl_Y1_4*t65 + (ltdl_Y2_4*t66 + (ltdl_Y3_4*t67 + (t68*ltdl_Y4_4 + t63*ltdl_Y5_4))));
+    const double t73 = ltdl_Y0_5*t64 + (ltdl_Y1_5*t65 + (ltdl_Y2_5*t66 + (ltdl_Y3_5*t67 + (t68*ltdl_Y4_5 + t63*ltdl_Y5_5))));
     const double t74 = 3149.606299212598*ltdl_Y5_1;
     const double t75 = ltdl_Y0_1*ltdl_dinv0_0;
     const double t76 = ltdl_Y1_1*ltdl_dinv1_0;
     const double t77 = ltdl_Y2_1*ltdl_dinv2_0;
     const double t78 = ltdl_Y3_1*ltdl_dinv3_0;
     const double t79 = ltdl_Y4_1*ltdl_dinv4_0;
-    const double t80 = ((((ltdl_Y5_2*t74 + ltdl_Y4_2*t79) + ltdl_Y3_2*t78) + ltdl_Y2_2*t77) + ltdl_Y1_2*t76) + ltdl_Y0_2*t75;
-    const double t81 = ((((t74*ltdl_Y5_3 + t79*ltdl_Y4_3) + ltdl_Y3_3*t78) + ltdl_Y2_3*t77) + ltdl_Y1_3*t76) + ltdl_Y0_3*t75;
-    const double t82 = ((((t74*ltdl_Y5_4 + t79*ltdl_Y4_4) + ltdl_Y3_4*t78) + ltdl_Y2_4*t77) + ltdl_Y1_4*t76) + ltdl_Y0_4*t75;
-    const double t83 = ((((t74*ltdl_Y5_5 + t79*ltdl_Y4_5) + ltdl_Y3_5*t78) + ltdl_Y2_5*t77) + ltdl_Y1_5*t76) + ltdl_Y0_5*t75;
+    const double t80 = ltdl_Y0_2*t75 + (ltdl_Y1_2*t76 + (ltdl_Y2_2*t77 + (ltdl_Y3_2*t78 + (ltdl_Y4_2*t79 + ltdl_Y5_2*t74))));
+    const double t81 = ltdl_Y0_3*t75 + (ltdl_Y1_3*t76 + (ltdl_Y2_3*t77 + (ltdl_Y3_3*t78 + (t79*ltdl_Y4_3 + t74*ltdl_Y5_3))));
+    const double t82 = ltdl_Y0_4*t75 + (ltdl_Y1_4*t76 + (ltdl_Y2_4*t77 + (ltdl_Y3_4*t78 + (t79*ltdl_Y4_4 + t74*ltdl_Y5_4))));
+    const double t83 = ltdl_Y0_5*t75 + (ltdl_Y1_5*t76 + (ltdl_Y2_5*t77 + (ltdl_Y3_5*t78 + (t79*ltdl_Y4_5 + t74*ltdl_Y5_5))));
     const double t84 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t85 = ltdl_Y1_2*ltdl_dinv1_0;
     const double t86 = ltdl_Y2_2*ltdl_dinv2_0;
     const double t87 = ltdl_Y3_2*ltdl_dinv3_0;
     const double t88 = ltdl_Y4_2*ltdl_dinv4_0;
     const double t89 = 3149.606299212598*ltdl_Y5_2;
-    const double t90 = ((((t89*ltdl_Y5_3 + t88*ltdl_Y4_3) + ltdl_Y3_3*t87) + ltdl_Y2_3*t86) + ltdl_Y1_3*t85) + ltdl_Y0_3*t84;
-    const double t91 = ((((t89*ltdl_Y5_4 + t88*ltdl_Y4_4) + ltdl_Y3_4*t87) + ltdl_Y2_4*t86) + ltdl_Y1_4*t85) + ltdl_Y0_4*t84;
-    const double t92 = ((((t89*ltdl_Y5_5 + t88*ltdl_Y4_5) + ltdl_Y3_5*t87) + ltdl_Y2_5*t86) + ltdl_Y1_5*t85) + ltdl_Y0_5*t84;
+    const double t90 = ltdl_Y0_3*t84 + (ltdl_Y1_3*t85 + (ltdl_Y2_3*t86 + (ltdl_Y3_3*t87 + (t88*ltdl_Y4_3 + t89*ltdl_Y5_3))));
+    const double t91 = ltdl_Y0_4*t84 + (ltdl_Y1_4*t85 + (ltdl_Y2_4*t86 + (ltdl_Y3_4*t87 + (t88*ltdl_Y4_4 + t89*ltdl_Y5_4))));
+    const double t92 = ltdl_Y0_5*t84 + (ltdl_Y1_5*t85 + (ltdl_Y2_5*t86 + (ltdl_Y3_5*t87 + (t88*ltdl_Y4_5 + t89*ltdl_Y5_5))));
     const double t93 = 3149.606299212598*ltdl_Y5_3;
     const double t94 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t95 = ltdl_Y1_3*ltdl_dinv1_0;
     const double t96 = ltdl_Y2_3*ltdl_dinv2_0;
     const double t97 = ltdl_Y3_3*ltdl_dinv3_0;
     const double t98 = ltdl_dinv4_0*ltdl_Y4_3;
-    const double t99 = ((((ltdl_Y5_4*t93 + ltdl_Y4_4*t98) + ltdl_Y3_4*t97) + ltdl_Y2_4*t96) + ltdl_Y1_4*t95) + ltdl_Y0_4*t94;
-    const double t100 = ((((ltdl_Y5_5*t93 + ltdl_Y4_5*t98) + ltdl_Y3_5*t97) + ltdl_Y2_5*t96) + ltdl_Y1_5*t95) + ltdl_Y0_5*t94;
-    const double t101 = ((((3149.606299212598*ltdl_Y5_4*ltdl_Y5_5 + ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_5) + ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0) + ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0;
+    const double t99 = ltdl_Y0_4*t94 + (ltdl_Y1_4*t95 + (ltdl_Y2_4*t96 + (ltdl_Y3_4*t97 + (ltdl_Y4_4*t98 + ltdl_Y5_4*t93))));
+    const double t100 = ltdl_Y0_5*t94 + (ltdl_Y1_5*t95 + (ltdl_Y2_5*t96 + (ltdl_Y3_5*t97 + (ltdl_Y4_5*t98 + ltdl_Y5_5*t93))));
+    const double t101 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_5 + 3149.606299212598*ltdl_Y5_4*ltdl_Y5_5))));
 
     /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = ((((3149.606299212598*ltdl_Y5_0*ltdl_Y5_0 + ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0) + ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0) + ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0) + ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0) + ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0;
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_0*ltdl_Y5_0))));
     Lambda_inv[1] = t69;
     Lambda_inv[2] = t70;
     Lambda_inv[3] = t71;
     Lambda_inv[4] = t72;
     Lambda_inv[5] = t73;
     Lambda_inv[6] = t69;
-    Lambda_inv[7] = ((((3149.606299212598*ltdl_Y5_1*ltdl_Y5_1 + ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0) + ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0) + ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0) + ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0) + ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0;
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_1*ltdl_Y5_1))));
     Lambda_inv[8] = t80;
     Lambda_inv[9] = t81;
     Lambda_inv[10] = t82;
     Lambda_inv[11] = t83;
     Lambda_inv[12] = t70;
     Lambda_inv[13] = t80;
-    Lambda_inv[14] = ((((3149.606299212598*ltdl_Y5_2*ltdl_Y5_2 + ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0) + ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0) + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0) + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_2*ltdl_Y5_2))));
     Lambda_inv[15] = t90;
     Lambda_inv[16] = t91;
     Lambda_inv[17] = t92;
     Lambda_inv[18] = t71;
     Lambda_inv[19] = t81;
     Lambda_inv[20] = t90;
-    Lambda_inv[21] = ((((3149.606299212598*ltdl_Y5_3*ltdl_Y5_3 + ltdl_dinv4_0*ltdl_Y4_3*ltdl_Y4_3) + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0) + ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_3*ltdl_Y4_3 + 3149.606299212598*ltdl_Y5_3*ltdl_Y5_3))));
     Lambda_inv[22] = t99;
     Lambda_inv[23] = t100;
     Lambda_inv[24] = t72;
     Lambda_inv[25] = t82;
     Lambda_inv[26] = t91;
     Lambda_inv[27] = t99;
-    Lambda_inv[28] = ((((3149.606299212598*ltdl_Y5_4*ltdl_Y5_4 + ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_4) + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_4 + 3149.606299212598*ltdl_Y5_4*ltdl_Y5_4))));
     Lambda_inv[29] = t101;
     Lambda_inv[30] = t73;
     Lambda_inv[31] = t83;
     Lambda_inv[32] = t92;
     Lambda_inv[33] = t100;
     Lambda_inv[34] = t101;
-    Lambda_inv[35] = ((((3149.606299212598*ltdl_Y5_5*ltdl_Y5_5 + ltdl_dinv4_0*ltdl_Y4_5*ltdl_Y4_5) + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_5*ltdl_Y4_5 + 3149.606299212598*ltdl_Y5_5*ltdl_Y5_5))));
 }

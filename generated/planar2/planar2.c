@@ -380,15 +380,15 @@ void planar2_inverse_dynamics(const double* q, const double* qd, const double* q
     const double a1_4 = t0*s_q_1;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_2 = qdd[0] + qdd[1];
-    const double t1 = qdd[0] + a0_4;
-    const double alpha1_3 = (a1_3 + c_q_1*a0_3) + s_q_1*t1;
+    const double t1 = a0_4 + qdd[0];
+    const double alpha1_3 = (c_q_1*a0_3 + a1_3) + s_q_1*t1;
     const double alpha1_4 = (a1_4 - s_q_1*a0_3) + c_q_1*t1;
     /* f1: spatial force f(k) (2.29) */
-    const double f1_2 = 0.14933333333333298*alpha1_2 + 0.27999999999999997*alpha1_4;
+    const double f1_2 = 0.27999999999999997*alpha1_4 + 0.14933333333333298*alpha1_2;
     const double f1_3 = 0.7*alpha1_3 - 0.27999999999999997*V1_2*V1_2;
-    const double f1_4 = 0.27999999999999997*alpha1_2 + 0.7*alpha1_4;
+    const double f1_4 = 0.7*alpha1_4 + 0.27999999999999997*alpha1_2;
     /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = (((0.333333333333333*qdd[0] + 0.5*a0_4) + f1_2) + c_q_1*f1_4) + s_q_1*f1_3;
+    const double f0_2 = (((0.5*a0_4 + 0.333333333333333*qdd[0]) + f1_2) + c_q_1*f1_4) + s_q_1*f1_3;
 
     /* Outputs: tau (2) */
     tau[0] = f0_2;
@@ -410,9 +410,9 @@ void planar2_mass_matrix(const double* q, double* M)
     soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
     const double c_q_1 = soagen_c[0];
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = 1.1826666666666659 + 0.5599999999999999*c_q_1;
+    const double Rc0_2_2 = 0.5599999999999999*c_q_1 + 1.1826666666666659;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = 0.14933333333333298 + 0.27999999999999997*c_q_1;
+    const double F0_1_2_0 = 0.27999999999999997*c_q_1 + 0.14933333333333298;
 
     /* Outputs: M (2 x 2) */
     M[0] = Rc0_2_2;
@@ -449,14 +449,14 @@ void planar2_bias_forces(const double* q, const double* qd, double* C)
     const double a1_3 = -t0*c_q_1;
     const double a1_4 = t0*s_q_1;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_3 = (a1_3 + c_q_1*a0_3) + s_q_1*a0_4;
+    const double alpha1_3 = (c_q_1*a0_3 + a1_3) + s_q_1*a0_4;
     const double alpha1_4 = (a1_4 - s_q_1*a0_3) + c_q_1*a0_4;
     /* f1: spatial force f(k) (2.29) */
     const double f1_2 = 0.27999999999999997*alpha1_4;
     const double f1_3 = 0.7*alpha1_3 - 0.27999999999999997*V1_2*V1_2;
     const double f1_4 = 0.7*alpha1_4;
     /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = (f1_2 + 0.5*a0_4) + (c_q_1*f1_4 + s_q_1*f1_3);
+    const double f0_2 = (0.5*a0_4 + f1_2) + (s_q_1*f1_3 + c_q_1*f1_4);
 
     /* Outputs: C (2) */
     C[0] = f0_2;
@@ -478,9 +478,9 @@ void planar2_inverse_mass_matrix(const double* q, double* Minv)
     soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
     const double c_q_1 = soagen_c[0];
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = 1.1826666666666659 + 0.5599999999999999*c_q_1;
+    const double Rc0_2_2 = 0.5599999999999999*c_q_1 + 1.1826666666666659;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = 0.14933333333333298 + 0.27999999999999997*c_q_1;
+    const double F0_1_2_0 = 0.27999999999999997*c_q_1 + 0.14933333333333298;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = 6.696428571428587*F0_1_2_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -494,7 +494,7 @@ void planar2_inverse_mass_matrix(const double* q, double* Minv)
     Minv[0] = ltdl_dinv0_0;
     Minv[1] = t0;
     Minv[2] = t0;
-    Minv[3] = 6.696428571428587 + ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0;
+    Minv[3] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + 6.696428571428587;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -526,18 +526,18 @@ void planar2_forward_dynamics(const double* q, const double* qd, const double* t
     const double a1_3 = -t0*c_q_1;
     const double a1_4 = t0*s_q_1;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_3 = (a1_3 + c_q_1*a0_3) + s_q_1*a0_4;
+    const double alpha1_3 = (c_q_1*a0_3 + a1_3) + s_q_1*a0_4;
     const double alpha1_4 = (a1_4 - s_q_1*a0_3) + c_q_1*a0_4;
     /* f1: spatial force f(k) (2.29) */
     const double f1_2 = 0.27999999999999997*alpha1_4;
     const double f1_3 = 0.7*alpha1_3 - 0.27999999999999997*V1_2*V1_2;
     const double f1_4 = 0.7*alpha1_4;
     /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = (f1_2 + 0.5*a0_4) + (c_q_1*f1_4 + s_q_1*f1_3);
+    const double f0_2 = (0.5*a0_4 + f1_2) + (s_q_1*f1_3 + c_q_1*f1_4);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = 1.1826666666666659 + 0.5599999999999999*c_q_1;
+    const double Rc0_2_2 = 0.5599999999999999*c_q_1 + 1.1826666666666659;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = 0.14933333333333298 + 0.27999999999999997*c_q_1;
+    const double F0_1_2_0 = 0.27999999999999997*c_q_1 + 0.14933333333333298;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = 6.696428571428587*F0_1_2_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -551,7 +551,7 @@ void planar2_forward_dynamics(const double* q, const double* qd, const double* t
     /* ltdl_x0: x = L^-1 D^-1 y */
     const double ltdl_x0_0 = ltdl_dinv0_0*ltdl_xy0_0;
     /* ltdl_x1: x = L^-1 D^-1 y */
-    const double ltdl_x1_0 = 6.696428571428587*ltdl_xy1_0 - ltdl_L1_0*ltdl_x0_0;
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + 6.696428571428587*ltdl_xy1_0;
 
     /* Outputs: qdd (2) */
     qdd[0] = ltdl_x0_0;
@@ -629,7 +629,7 @@ void planar2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     Jdqd[0] = 0.0;
     Jdqd[1] = 0.0;
     Jdqd[2] = 0.0;
-    Jdqd[3] = t2*t3 - a1_4*t1;
+    Jdqd[3] = -a1_4*t1 + t2*t3;
     Jdqd[4] = a1_4*t3 + t1*t2;
     Jdqd[5] = 0.0;
 }
@@ -652,9 +652,9 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double c_q_1 = soagen_c[1];
     const double s_q_1 = soagen_s[1];
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = 1.1826666666666659 + 0.5599999999999999*c_q_1;
+    const double Rc0_2_2 = 0.5599999999999999*c_q_1 + 1.1826666666666659;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = 0.14933333333333298 + 0.27999999999999997*c_q_1;
+    const double F0_1_2_0 = 0.27999999999999997*c_q_1 + 0.14933333333333298;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = 6.696428571428587*F0_1_2_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -674,9 +674,9 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* shared by the outputs */
     const double t3 = 6.696428571428587*ltdl_Y1_3;
     const double t4 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t5 = t3 + ltdl_Y0_3*t4;
-    const double t6 = 6.696428571428587*ltdl_Y1_4 + ltdl_Y0_4*t4;
-    const double t7 = ltdl_Y1_4*t3 + ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0;
+    const double t5 = ltdl_Y0_3*t4 + t3;
+    const double t6 = ltdl_Y0_4*t4 + 6.696428571428587*ltdl_Y1_4;
+    const double t7 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*t3;
 
     /* Outputs: Lambda_inv (6 x 6) */
     Lambda_inv[0] = 0.0;
@@ -693,21 +693,21 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[11] = 0.0;
     Lambda_inv[12] = 0.0;
     Lambda_inv[13] = 0.0;
-    Lambda_inv[14] = 6.696428571428587 + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + 6.696428571428587;
     Lambda_inv[15] = t5;
     Lambda_inv[16] = t6;
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
     Lambda_inv[20] = t5;
-    Lambda_inv[21] = 6.696428571428587*ltdl_Y1_3*ltdl_Y1_3 + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_3*ltdl_Y1_3;
     Lambda_inv[22] = t7;
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
     Lambda_inv[26] = t6;
     Lambda_inv[27] = t7;
-    Lambda_inv[28] = 6.696428571428587*ltdl_Y1_4*ltdl_Y1_4 + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_4*ltdl_Y1_4;
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

@@ -389,36 +389,36 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double t0 = c_q_2*V1_0;
     const double t1 = s_q_2*V1_1;
     const double V2_0 = t0 + t1;
-    const double V2_1 = c_q_2*V1_1 - s_q_2*V1_0;
+    const double V2_1 = -s_q_2*V1_0 + c_q_2*V1_1;
     const double V2_2 = qd[1] + qd[2];
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = qd[2]*V2_1;
     const double a2_1 = -qd[2]*V2_0;
-    const double t2 = -0.4318*qd[1]*qd[1] - 0.4318*V1_1*V1_1;
+    const double t2 = -0.4318*V1_1*V1_1 - 0.4318*qd[1]*qd[1];
     const double t3 = 0.4318*V1_0;
-    const double a2_3 = t1*t3 + c_q_2*t2;
-    const double a2_4 = 0.4318*V1_1*t0 - s_q_2*t2;
+    const double a2_3 = c_q_2*t2 + t1*t3;
+    const double a2_4 = -s_q_2*t2 + 0.4318*V1_1*t0;
     const double a2_5 = qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = c_q_3*V2_0 - V2_2*s_q_3;
-    const double V3_1 = -V2_2*c_q_3 - s_q_3*V2_0;
-    const double V3_2 = qd[3] + V2_1;
+    const double V3_1 = -s_q_3*V2_0 - V2_2*c_q_3;
+    const double V3_2 = V2_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = qd[3]*V3_1;
     const double a3_1 = -qd[3]*V3_0;
     const double t4 = V2_1*V2_1;
-    const double t5 = 0.0203*V2_2 - 0.15005*V2_0;
+    const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
     const double t6 = -V2_2*t5 - 0.0203*t4;
     const double t7 = V2_0*t5 - 0.15005*t4;
     const double a3_3 = c_q_3*t6 - s_q_3*t7;
     const double a3_4 = -c_q_3*t7 - s_q_3*t6;
     const double t8 = V2_0*V2_1;
-    const double a3_5 = 0.15005*V2_2*V2_1 + 0.0203*t8;
+    const double a3_5 = 0.0203*t8 + 0.15005*V2_2*V2_1;
     /* V4: spatial velocity V(k) (2.25) */
     const double t9 = c_q_4*V3_0;
     const double t10 = s_q_4*V3_2;
     const double V4_0 = t10 + t9;
-    const double V4_1 = c_q_4*V3_2 - s_q_4*V3_0;
+    const double V4_1 = -s_q_4*V3_0 + c_q_4*V3_2;
     const double V4_2 = qd[4] - V3_1;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = qd[4]*V4_1;
@@ -426,14 +426,14 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double t11 = V3_0*V3_0;
     const double t12 = V3_1*V3_1;
     const double t13 = -0.4318*t11 - 0.4318*t12;
-    const double a4_3 = 0.4318*V3_2*t9 + s_q_4*t13;
+    const double a4_3 = s_q_4*t13 + 0.4318*V3_2*t9;
     const double a4_4 = c_q_4*t13 - 0.4318*V3_0*t10;
     const double t14 = V3_1*V3_2;
     const double a4_5 = -0.4318*t14;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = c_q_5*V4_0 - s_q_5*V4_2;
-    const double V5_1 = -c_q_5*V4_2 - s_q_5*V4_0;
-    const double V5_2 = qd[5] + V4_1;
+    const double V5_1 = -s_q_5*V4_0 - c_q_5*V4_2;
+    const double V5_2 = V4_1 + qd[5];
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_0 = qd[5]*V5_1;
     const double a5_1 = -qd[5]*V5_0;
@@ -443,88 +443,88 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double alpha1_3 = 9.81*s_q_1;
     const double alpha1_4 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_0 = (a2_0 + c_q_2*alpha1_0) + s_q_2*alpha1_1;
+    const double alpha2_0 = (c_q_2*alpha1_0 + s_q_2*alpha1_1) + a2_0;
     const double alpha2_1 = (a2_1 - s_q_2*alpha1_0) + c_q_2*alpha1_1;
     const double alpha2_2 = qdd[1] + qdd[2];
     const double t15 = alpha1_4 + 0.4318*qdd[1];
-    const double alpha2_3 = (c_q_2*alpha1_3 + s_q_2*t15) + a2_3;
-    const double alpha2_4 = (c_q_2*t15 - s_q_2*alpha1_3) + a2_4;
+    const double alpha2_3 = a2_3 + (s_q_2*t15 + c_q_2*alpha1_3);
+    const double alpha2_4 = a2_4 + (c_q_2*t15 - s_q_2*alpha1_3);
     const double alpha2_5 = a2_5 - 0.4318*alpha1_1;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = (a3_0 - alpha2_2*s_q_3) + c_q_3*alpha2_0;
     const double alpha3_1 = (a3_1 - alpha2_2*c_q_3) - s_q_3*alpha2_0;
-    const double alpha3_2 = qdd[3] + alpha2_1;
-    const double t16 = alpha2_3 + 0.15005*alpha2_1;
+    const double alpha3_2 = alpha2_1 + qdd[3];
+    const double t16 = 0.15005*alpha2_1 + alpha2_3;
     const double t17 = alpha2_5 - 0.0203*alpha2_1;
-    const double alpha3_3 = (a3_3 + c_q_3*t16) - s_q_3*t17;
-    const double alpha3_4 = (a3_4 - c_q_3*t17) - s_q_3*t16;
+    const double alpha3_3 = (c_q_3*t16 - s_q_3*t17) + a3_3;
+    const double alpha3_4 = (-c_q_3*t17 - s_q_3*t16) + a3_4;
     const double alpha3_5 = ((a3_5 + alpha2_4) + 0.0203*alpha2_2) - 0.15005*alpha2_0;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = (a4_0 + s_q_4*alpha3_2) + c_q_4*alpha3_0;
     const double alpha4_1 = (a4_1 + c_q_4*alpha3_2) - s_q_4*alpha3_0;
     const double alpha4_2 = qdd[4] - alpha3_1;
-    const double t18 = alpha3_3 + 0.4318*alpha3_1;
+    const double t18 = 0.4318*alpha3_1 + alpha3_3;
     const double alpha4_3 = (a4_3 + s_q_4*alpha3_5) + c_q_4*t18;
     const double alpha4_4 = (a4_4 + c_q_4*alpha3_5) - s_q_4*t18;
     const double alpha4_5 = (a4_5 + 0.4318*alpha3_0) - alpha3_4;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = (a5_0 - s_q_5*alpha4_2) + c_q_5*alpha4_0;
     const double alpha5_1 = (a5_1 - c_q_5*alpha4_2) - s_q_5*alpha4_0;
-    const double alpha5_2 = qdd[5] + alpha4_1;
+    const double alpha5_2 = alpha4_1 + qdd[5];
     const double alpha5_3 = c_q_5*alpha4_3 - s_q_5*alpha4_5;
-    const double alpha5_4 = -c_q_5*alpha4_5 - s_q_5*alpha4_3;
+    const double alpha5_4 = -s_q_5*alpha4_3 - c_q_5*alpha4_5;
     /* f5: spatial force f(k) (2.29) */
     const double t19 = 0.00020216*V5_2;
     const double f5_0 = (0.00024216*alpha5_0 - V5_1*t19) - 0.0028799999999999997*alpha5_4;
-    const double f5_1 = (V5_0*t19 + 0.00024216*alpha5_1) + 0.0028799999999999997*alpha5_3;
+    const double f5_1 = (0.00024216*alpha5_1 + V5_0*t19) + 0.0028799999999999997*alpha5_3;
     const double f5_2 = 4e-05*alpha5_2;
     const double t20 = 0.0028799999999999997*V5_2;
-    const double f5_3 = (V5_0*t20 + 0.0028799999999999997*alpha5_1) + 0.09*alpha5_3;
-    const double f5_4 = (V5_1*t20 - 0.0028799999999999997*alpha5_0) + 0.09*alpha5_4;
+    const double f5_3 = (0.0028799999999999997*alpha5_1 + V5_0*t20) + 0.09*alpha5_3;
+    const double f5_4 = (-0.0028799999999999997*alpha5_0 + V5_1*t20) + 0.09*alpha5_4;
     const double f5_5 = (-0.0028799999999999997*V5_0*V5_0 - 0.0028799999999999997*V5_1*V5_1) + 0.09*alpha4_4;
     /* f4: spatial force f(k) (2.29) */
     const double t21 = 0.00010000000000000005*V4_2;
-    const double f4_0 = ((t21*V4_1 + 0.0003*alpha4_0) + c_q_5*f5_0) - s_q_5*f5_1;
+    const double f4_0 = ((0.0003*alpha4_0 + t21*V4_1) + c_q_5*f5_0) - s_q_5*f5_1;
     const double f4_1 = (0.0003*alpha4_1 - V4_0*t21) + f5_2;
-    const double f4_2 = (0.0004*alpha4_2 - c_q_5*f5_1) - s_q_5*f5_0;
-    const double f4_3 = (0.34*alpha4_3 + c_q_5*f5_3) - s_q_5*f5_4;
-    const double f4_4 = f5_5 + 0.34*alpha4_4;
-    const double f4_5 = (0.34*alpha4_5 - c_q_5*f5_4) - s_q_5*f5_3;
+    const double f4_2 = (-c_q_5*f5_1 + 0.0004*alpha4_2) - s_q_5*f5_0;
+    const double f4_3 = (c_q_5*f5_3 + 0.34*alpha4_3) - s_q_5*f5_4;
+    const double f4_4 = 0.34*alpha4_4 + f5_5;
+    const double f4_5 = (-c_q_5*f5_4 + 0.34*alpha4_5) - s_q_5*f5_3;
     /* f3: spatial force f(k) (2.29) */
     const double f3_0 = ((((0.1684409248*alpha3_0 - 0.1671409248*t14) - 0.369656*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0) + 0.4318*f4_5;
     const double t22 = V3_0*V3_2;
     const double t23 = c_q_4*f4_3;
     const double t24 = s_q_4*f4_4;
-    const double f3_1 = ((((0.1671409248*t22 + 0.1684409248*alpha3_1) + 0.369656*alpha3_3) - 0.4318*t24) - f4_2) + 0.4318*t23;
-    const double f3_2 = (0.0013*alpha3_2 + c_q_4*f4_1) + s_q_4*f4_0;
-    const double f3_3 = (((0.369656*t22 + 0.369656*alpha3_1) + 0.82*alpha3_3) - t24) + t23;
-    const double f3_4 = ((0.369656*t14 - 0.369656*alpha3_0) + 0.82*alpha3_4) - f4_5;
-    const double f3_5 = (((-0.369656*t11 - 0.369656*t12) + 0.82*alpha3_5) + c_q_4*f4_4) + s_q_4*f4_3;
+    const double f3_1 = ((((0.1684409248*alpha3_1 + 0.1671409248*t22) + 0.369656*alpha3_3) - 0.4318*t24) - f4_2) + 0.4318*t23;
+    const double f3_2 = (c_q_4*f4_1 + 0.0013*alpha3_2) + s_q_4*f4_0;
+    const double f3_3 = (((0.369656*alpha3_1 + 0.369656*t22) + 0.82*alpha3_3) - t24) + t23;
+    const double f3_4 = ((-0.369656*alpha3_0 + 0.369656*t14) + 0.82*alpha3_4) - f4_5;
+    const double f3_5 = ((0.82*alpha3_5 + (-0.369656*t11 - 0.369656*t12)) + c_q_4*f4_4) + s_q_4*f4_3;
     /* f2: spatial force f(k) (2.29) */
-    const double t25 = 0.10951999999999999*V2_2 - 0.0551544*V2_1;
+    const double t25 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
     const double t26 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
-    const double f2_0 = (((((V2_1*t25 - V2_2*t26) + (0.336*alpha2_5 - 0.78792*alpha2_4)) + 0.218857068*alpha2_0) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
+    const double f2_0 = (((((V2_1*t25 - V2_2*t26) + (-0.78792*alpha2_4 + 0.336*alpha2_5)) + 0.218857068*alpha2_0) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
     const double t27 = c_q_3*f3_4;
     const double t28 = s_q_3*f3_3;
     const double t29 = V2_2*V2_0;
     const double t30 = c_q_3*f3_3;
     const double t31 = s_q_3*f3_4;
-    const double f2_1 = (0.0203*t28 - 0.15005*t31) + (((((((0.218857068*t29 - 0.0551544*alpha2_2) - V2_0*t25) + 0.78792*alpha2_3) + 0.14933706799999996*alpha2_1) + f3_2) + 0.0203*t27) + 0.15005*t30);
-    const double f2_2 = (((((0.10951999999999999*alpha2_2 - 0.218857068*t8) + V2_0*t26) + (-0.336*alpha2_3 - 0.0551544*alpha2_1)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
-    const double f2_3 = (((((0.78792*t29 - 0.336*alpha2_2) + 0.336*t8) + 4.8*alpha2_3) + 0.78792*alpha2_1) - t31) + t30;
+    const double f2_1 = (((((((0.218857068*t29 - 0.0551544*alpha2_2) - V2_0*t25) + 0.78792*alpha2_3) + 0.14933706799999996*alpha2_1) + f3_2) + 0.0203*t27) + 0.15005*t30) + (0.0203*t28 - 0.15005*t31);
+    const double f2_2 = ((((V2_0*t26 + (-0.218857068*t8 + 0.10951999999999999*alpha2_2)) + (-0.0551544*alpha2_1 - 0.336*alpha2_3)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
+    const double f2_3 = (((0.78792*alpha2_1 + ((0.78792*t29 - 0.336*alpha2_2) + 0.336*t8)) + 4.8*alpha2_3) - t31) + t30;
     const double t32 = V2_0*V2_0;
     const double t33 = 0.78792*V2_1 - 0.336*V2_2;
     const double f2_4 = (((V2_2*t33 - 0.336*t32) + 4.8*alpha2_4) - 0.78792*alpha2_0) + f3_5;
-    const double f2_5 = ((((-0.78792*t32 - V2_1*t33) + 4.8*alpha2_5) + 0.336*alpha2_0) - t27) - t28;
+    const double f2_5 = ((((-V2_1*t33 - 0.78792*t32) + 4.8*alpha2_5) + 0.336*alpha2_0) - t27) - t28;
     /* f1: spatial force f(k) (2.29) */
-    const double t34 = (-0.023751*qd[1] - 0.0070992*V1_0) + 1.50501635*V1_1;
-    const double t35 = (0.6200840000000001*qd[1] - 0.269178*V1_0) - 0.023751*V1_1;
-    const double f1_0 = (((V1_1*t35 - 0.0070992*alpha1_1) + (((-0.269178*qdd[1] - 3.9585*alpha1_4) + 1.03118515*alpha1_0) - qd[1]*t34)) + c_q_2*f2_0) - s_q_2*f2_1;
+    const double t34 = (-0.0070992*V1_0 - 0.023751*qd[1]) + 1.50501635*V1_1;
+    const double t35 = (-0.269178*V1_0 + 0.6200840000000001*qd[1]) - 0.023751*V1_1;
+    const double f1_0 = (((V1_1*t35 - 0.0070992*alpha1_1) + ((1.03118515*alpha1_0 + (-3.9585*alpha1_4 - 0.269178*qdd[1])) - qd[1]*t34)) + c_q_2*f2_0) - s_q_2*f2_1;
     const double t36 = (1.03118515*V1_0 - 0.269178*qd[1]) - 0.0070992*V1_1;
-    const double f1_1 = ((((1.50501635*alpha1_1 - V1_0*t35) + (((3.9585*alpha1_3 - 0.023751*qdd[1]) - 0.0070992*alpha1_0) + qd[1]*t36)) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
-    const double f1_2 = ((((V1_0*t34 - 0.023751*alpha1_1) + ((((0.6200840000000001*qdd[1] - 0.10439999999999999*alpha1_3) + 1.1832*alpha1_4) - 0.269178*alpha1_0) - V1_1*t36)) + 0.4318*c_q_2*f2_4) + 0.4318*s_q_2*f2_3) + f2_2;
+    const double f1_1 = ((((-V1_0*t35 + 1.50501635*alpha1_1) + (((3.9585*alpha1_3 - 0.023751*qdd[1]) - 0.0070992*alpha1_0) + qd[1]*t36)) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
+    const double f1_2 = (((((V1_0*t34 + ((-0.10439999999999999*alpha1_3 + 0.6200840000000001*qdd[1]) + 1.1832*alpha1_4)) - 0.023751*alpha1_1) + (-V1_1*t36 - 0.269178*alpha1_0)) + 0.4318*c_q_2*f2_4) + 0.4318*s_q_2*f2_3) + f2_2;
     /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = (0.35*qdd[0] + c_q_1*f1_1) + s_q_1*f1_0;
+    const double f0_2 = (c_q_1*f1_1 + 0.35*qdd[0]) + s_q_1*f1_0;
 
     /* Outputs: tau (6) */
     tau[0] = f0_2;
@@ -560,71 +560,71 @@ void puma560_mass_matrix(const double* q, double* M)
     const double s_q_5 = soagen_s[4];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t0 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
-    const double Rc4_0_0 = 0.0003 + t0;
-    const double Rc4_2_2 = 0.0004 + t0;
+    const double Rc4_0_0 = t0 + 0.0003;
+    const double Rc4_2_2 = t0 + 0.0004;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = -0.0028799999999999997*s_q_4;
     const double t1 = 0.0028799999999999997*c_q_4;
-    const double Rch3_2 = 0.55533 + t1;
+    const double Rch3_2 = t1 + 0.55533;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t2 = s_q_4*s_q_4;
     const double t3 = c_q_4*c_q_4;
-    const double t4 = 0.24861495800000002 + 0.0024871679999999997*c_q_4;
-    const double Rc3_0_0 = (t4 + 0.00033999999999999997*t2) + t3*Rc4_0_0;
+    const double t4 = 0.0024871679999999997*c_q_4 + 0.24861495800000002;
+    const double Rc3_0_0 = t3*Rc4_0_0 + (0.00033999999999999997*t2 + t4);
     const double t5 = c_q_4*s_q_4;
-    const double Rc3_0_2 = (0.0012435839999999998*s_q_4 - 0.00033999999999999997*t5) + t5*Rc4_0_0;
-    const double Rc3_1_1 = t4 + Rc4_2_2;
-    const double Rc3_2_2 = (0.0013 + 0.00033999999999999997*t3) + t2*Rc4_0_0;
+    const double Rc3_0_2 = t5*Rc4_0_0 + (-0.00033999999999999997*t5 + 0.0012435839999999998*s_q_4);
+    const double Rc3_1_1 = Rc4_2_2 + t4;
+    const double Rc3_2_2 = t2*Rc4_0_0 + (0.00033999999999999997*t3 + 0.0013);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double t6 = c_q_3*Rch3_0;
-    const double Rch2_0 = 0.025374999999999998 + t6;
-    const double Rch2_1 = 0.336 + Rch3_2;
+    const double Rch2_0 = t6 + 0.025374999999999998;
+    const double Rch2_1 = Rch3_2 + 0.336;
     const double t7 = s_q_3*Rch3_0;
     const double Rch2_2 = 0.9754824999999999 - t7;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t8 = s_q_3*s_q_3;
     const double t9 = -0.3001*t7;
     const double t10 = c_q_3*c_q_3;
-    const double Rc2_0_0 = ((0.247000821125 + t9) + t8*Rc3_1_1) + t10*Rc3_0_0;
+    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = c_q_3*Rc3_0_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
-    const double Rc2_0_2 = (((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6) + c_q_3*s_q_3*Rc3_1_1) - c_q_3*s_q_3*Rc3_0_0;
+    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
     const double t11 = 0.0406*t6;
-    const double Rc2_1_1 = (t9 + (0.17799593362499996 + t11)) + Rc3_2_2;
+    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
     const double t12 = s_q_3*Rc3_0_2;
-    const double Rc2_1_2 = (-0.0551544 - 0.15005*Rch3_2) - t12;
-    const double Rc2_2_2 = ((0.11003511249999999 + t11) + t10*Rc3_1_1) + t8*Rc3_0_0;
+    const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t12;
+    const double Rc2_2_2 = t8*Rc3_0_0 + (t10*Rc3_1_1 + (t11 + 0.11003511249999999));
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t13 = s_q_2*Rc2_0_1;
     const double t14 = c_q_2*Rc2_0_0 - t13;
     const double t15 = c_q_2*Rc2_0_1;
     const double t16 = t15 - s_q_2*Rc2_1_1;
-    const double Rc1_0_0 = (1.03118515 + c_q_2*t14) - s_q_2*t16;
+    const double Rc1_0_0 = (c_q_2*t14 + 1.03118515) - s_q_2*t16;
     const double t17 = 0.4318*Rch2_0;
     const double t18 = 0.4318*Rch2_1;
-    const double Rc1_0_1 = (((-0.0070992 - c_q_2*t18) - s_q_2*t17) + c_q_2*t16) + s_q_2*t14;
+    const double Rc1_0_1 = (c_q_2*t16 + ((-c_q_2*t18 - 0.0070992) - s_q_2*t17)) + s_q_2*t14;
     const double t19 = s_q_2*Rc2_1_2;
-    const double Rc1_0_2 = ((-0.269178 - 0.4318*Rch2_2) + c_q_2*Rc2_0_2) - t19;
+    const double Rc1_0_2 = (c_q_2*Rc2_0_2 + (-0.4318*Rch2_2 - 0.269178)) - t19;
     const double t20 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
-    const double Rc1_1_1 = ((2.633046352 + t20) + c_q_2*(t13 + c_q_2*Rc2_1_1)) + s_q_2*(t15 + s_q_2*Rc2_0_0);
+    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t13) + (t20 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t15);
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = c_q_2*Rc2_1_2 + s_q_2*Rc2_0_2;
+    const double F1_2_1_0 = s_q_2*Rc2_0_2 + c_q_2*Rc2_1_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_1_2 = F1_2_1_0 - 0.023751;
-    const double Rc1_2_2 = (1.7481140020000001 + t20) + Rc2_2_2;
+    const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.35 + c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1)) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
+    const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = s_q_1*Rc1_0_2 + c_q_1*Rc1_1_2;
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 + s_q_1*Rc1_0_2;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = c_q_2*Rc2_0_2 - t19;
-    const double F1_2_2_0 = (c_q_2*t17 - s_q_2*t18) + Rc2_2_2;
+    const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = (0.0203*t6 - 0.15005*t7) + Rc3_2_2;
+    const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
     const double F2_3_2_0 = -t12;
     const double F2_3_3_0 = -t7;
     const double F2_3_5_0 = -t6;
@@ -634,22 +634,22 @@ void puma560_mass_matrix(const double* q, double* M)
     const double t21 = 0.4318*s_q_2;
     const double F1_3_2_0 = F2_3_2_0 + t21*F2_3_3_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = s_q_1*F1_3_0_0 + c_q_1*F1_3_1_0;
+    const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
     const double F3_4_3_0 = -t1;
     const double F3_4_5_0 = Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -0.15005*F3_4_5_0 - s_q_3*F3_4_1_0;
+    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     const double t22 = s_q_3*F3_4_3_0;
     const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
-    const double F2_4_2_0 = 0.0203*F3_4_5_0 - c_q_3*F3_4_1_0;
+    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
     const double F2_4_5_0 = -t22;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
-    const double F1_4_1_0 = (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0) + s_q_2*F2_4_0_0;
-    const double F1_4_2_0 = (0.4318*c_q_2*F3_4_5_0 + t21*F2_4_3_0) + F2_4_2_0;
+    const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
+    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*F3_4_5_0);
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -660,7 +660,7 @@ void puma560_mass_matrix(const double* q, double* M)
     const double F2_5_2_0 = -s_q_3*F3_5_0_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = c_q_2*F2_5_0_0 - s_q_2*F3_5_2_0;
-    const double F1_5_1_0 = c_q_2*F3_5_2_0 + s_q_2*F2_5_0_0;
+    const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = s_q_1*F1_5_0_0 + c_q_1*F1_5_1_0;
 
@@ -737,36 +737,36 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double t0 = c_q_2*V1_0;
     const double t1 = s_q_2*V1_1;
     const double V2_0 = t0 + t1;
-    const double V2_1 = c_q_2*V1_1 - s_q_2*V1_0;
+    const double V2_1 = -s_q_2*V1_0 + c_q_2*V1_1;
     const double V2_2 = qd[1] + qd[2];
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = qd[2]*V2_1;
     const double a2_1 = -qd[2]*V2_0;
-    const double t2 = -0.4318*qd[1]*qd[1] - 0.4318*V1_1*V1_1;
+    const double t2 = -0.4318*V1_1*V1_1 - 0.4318*qd[1]*qd[1];
     const double t3 = 0.4318*V1_0;
-    const double a2_3 = t1*t3 + c_q_2*t2;
-    const double a2_4 = 0.4318*V1_1*t0 - s_q_2*t2;
+    const double a2_3 = c_q_2*t2 + t1*t3;
+    const double a2_4 = -s_q_2*t2 + 0.4318*V1_1*t0;
     const double a2_5 = qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = c_q_3*V2_0 - V2_2*s_q_3;
-    const double V3_1 = -V2_2*c_q_3 - s_q_3*V2_0;
-    const double V3_2 = qd[3] + V2_1;
+    const double V3_1 = -s_q_3*V2_0 - V2_2*c_q_3;
+    const double V3_2 = V2_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = qd[3]*V3_1;
     const double a3_1 = -qd[3]*V3_0;
     const double t4 = V2_1*V2_1;
-    const double t5 = 0.0203*V2_2 - 0.15005*V2_0;
+    const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
     const double t6 = -V2_2*t5 - 0.0203*t4;
     const double t7 = V2_0*t5 - 0.15005*t4;
     const double a3_3 = c_q_3*t6 - s_q_3*t7;
     const double a3_4 = -c_q_3*t7 - s_q_3*t6;
     const double t8 = V2_0*V2_1;
-    const double a3_5 = 0.15005*V2_2*V2_1 + 0.0203*t8;
+    const double a3_5 = 0.0203*t8 + 0.15005*V2_2*V2_1;
     /* V4: spatial velocity V(k) (2.25) */
     const double t9 = c_q_4*V3_0;
     const double t10 = s_q_4*V3_2;
     const double V4_0 = t10 + t9;
-    const double V4_1 = c_q_4*V3_2 - s_q_4*V3_0;
+    const double V4_1 = -s_q_4*V3_0 + c_q_4*V3_2;
     const double V4_2 = qd[4] - V3_1;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = qd[4]*V4_1;
@@ -774,14 +774,14 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double t11 = V3_0*V3_0;
     const double t12 = V3_1*V3_1;
     const double t13 = -0.4318*t11 - 0.4318*t12;
-    const double a4_3 = 0.4318*V3_2*t9 + s_q_4*t13;
+    const double a4_3 = s_q_4*t13 + 0.4318*V3_2*t9;
     const double a4_4 = c_q_4*t13 - 0.4318*V3_0*t10;
     const double t14 = V3_1*V3_2;
     const double a4_5 = -0.4318*t14;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = c_q_5*V4_0 - s_q_5*V4_2;
-    const double V5_1 = -c_q_5*V4_2 - s_q_5*V4_0;
-    const double V5_2 = qd[5] + V4_1;
+    const double V5_1 = -s_q_5*V4_0 - c_q_5*V4_2;
+    const double V5_2 = V4_1 + qd[5];
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_0 = qd[5]*V5_1;
     const double a5_1 = -qd[5]*V5_0;
@@ -790,22 +790,22 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double alpha1_4 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double alpha2_0 = (c_q_2*a1_0 + s_q_2*a1_1) + a2_0;
-    const double alpha2_1 = a2_1 + (c_q_2*a1_1 - s_q_2*a1_0);
-    const double alpha2_3 = (c_q_2*alpha1_3 + s_q_2*alpha1_4) + a2_3;
-    const double alpha2_4 = (c_q_2*alpha1_4 - s_q_2*alpha1_3) + a2_4;
+    const double alpha2_1 = (-s_q_2*a1_0 + c_q_2*a1_1) + a2_1;
+    const double alpha2_3 = a2_3 + (c_q_2*alpha1_3 + s_q_2*alpha1_4);
+    const double alpha2_4 = a2_4 + (-s_q_2*alpha1_3 + c_q_2*alpha1_4);
     const double alpha2_5 = a2_5 - 0.4318*a1_1;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = a3_0 + c_q_3*alpha2_0;
     const double alpha3_1 = a3_1 - s_q_3*alpha2_0;
-    const double t15 = alpha2_3 + 0.15005*alpha2_1;
+    const double t15 = 0.15005*alpha2_1 + alpha2_3;
     const double t16 = alpha2_5 - 0.0203*alpha2_1;
     const double alpha3_3 = a3_3 + (c_q_3*t15 - s_q_3*t16);
-    const double alpha3_4 = a3_4 + (-c_q_3*t16 - s_q_3*t15);
+    const double alpha3_4 = a3_4 + (-s_q_3*t15 - c_q_3*t16);
     const double alpha3_5 = (a3_5 + alpha2_4) - 0.15005*alpha2_0;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = a4_0 + (s_q_4*alpha2_1 + c_q_4*alpha3_0);
-    const double alpha4_1 = a4_1 + (c_q_4*alpha2_1 - s_q_4*alpha3_0);
-    const double t17 = alpha3_3 + 0.4318*alpha3_1;
+    const double alpha4_0 = a4_0 + (c_q_4*alpha3_0 + s_q_4*alpha2_1);
+    const double alpha4_1 = a4_1 + (-s_q_4*alpha3_0 + c_q_4*alpha2_1);
+    const double t17 = 0.4318*alpha3_1 + alpha3_3;
     const double alpha4_3 = (a4_3 + s_q_4*alpha3_5) + c_q_4*t17;
     const double alpha4_4 = (a4_4 + c_q_4*alpha3_5) - s_q_4*t17;
     const double alpha4_5 = (a4_5 + 0.4318*alpha3_0) - alpha3_4;
@@ -813,57 +813,57 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double alpha5_0 = (a5_0 + s_q_5*alpha3_1) + c_q_5*alpha4_0;
     const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
     const double alpha5_3 = c_q_5*alpha4_3 - s_q_5*alpha4_5;
-    const double alpha5_4 = -c_q_5*alpha4_5 - s_q_5*alpha4_3;
+    const double alpha5_4 = -s_q_5*alpha4_3 - c_q_5*alpha4_5;
     /* f5: spatial force f(k) (2.29) */
     const double t18 = 0.00020216*V5_2;
     const double f5_0 = (0.00024216*alpha5_0 - V5_1*t18) - 0.0028799999999999997*alpha5_4;
-    const double f5_1 = (V5_0*t18 + 0.00024216*alpha5_1) + 0.0028799999999999997*alpha5_3;
+    const double f5_1 = (0.00024216*alpha5_1 + V5_0*t18) + 0.0028799999999999997*alpha5_3;
     const double f5_2 = 4e-05*alpha4_1;
     const double t19 = 0.0028799999999999997*V5_2;
-    const double f5_3 = (V5_0*t19 + 0.0028799999999999997*alpha5_1) + 0.09*alpha5_3;
-    const double f5_4 = (V5_1*t19 - 0.0028799999999999997*alpha5_0) + 0.09*alpha5_4;
+    const double f5_3 = (0.0028799999999999997*alpha5_1 + V5_0*t19) + 0.09*alpha5_3;
+    const double f5_4 = (-0.0028799999999999997*alpha5_0 + V5_1*t19) + 0.09*alpha5_4;
     const double f5_5 = (-0.0028799999999999997*V5_0*V5_0 - 0.0028799999999999997*V5_1*V5_1) + 0.09*alpha4_4;
     /* f4: spatial force f(k) (2.29) */
     const double t20 = 0.00010000000000000005*V4_2;
-    const double f4_0 = ((t20*V4_1 + 0.0003*alpha4_0) + c_q_5*f5_0) - s_q_5*f5_1;
-    const double f4_1 = f5_2 + (0.0003*alpha4_1 - V4_0*t20);
-    const double f4_2 = (-0.0004*alpha3_1 - c_q_5*f5_1) - s_q_5*f5_0;
-    const double f4_3 = (0.34*alpha4_3 + c_q_5*f5_3) - s_q_5*f5_4;
-    const double f4_4 = f5_5 + 0.34*alpha4_4;
-    const double f4_5 = (0.34*alpha4_5 - c_q_5*f5_4) - s_q_5*f5_3;
+    const double f4_0 = ((0.0003*alpha4_0 + t20*V4_1) + c_q_5*f5_0) - s_q_5*f5_1;
+    const double f4_1 = (0.0003*alpha4_1 - V4_0*t20) + f5_2;
+    const double f4_2 = (-c_q_5*f5_1 - 0.0004*alpha3_1) - s_q_5*f5_0;
+    const double f4_3 = (c_q_5*f5_3 + 0.34*alpha4_3) - s_q_5*f5_4;
+    const double f4_4 = 0.34*alpha4_4 + f5_5;
+    const double f4_5 = (-c_q_5*f5_4 + 0.34*alpha4_5) - s_q_5*f5_3;
     /* f3: spatial force f(k) (2.29) */
     const double f3_0 = ((((0.1684409248*alpha3_0 - 0.1671409248*t14) - 0.369656*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0) + 0.4318*f4_5;
     const double t21 = V3_0*V3_2;
     const double t22 = c_q_4*f4_3;
     const double t23 = s_q_4*f4_4;
-    const double f3_1 = ((((0.1671409248*t21 + 0.1684409248*alpha3_1) + 0.369656*alpha3_3) - 0.4318*t23) - f4_2) + 0.4318*t22;
-    const double f3_2 = (0.0013*alpha2_1 + c_q_4*f4_1) + s_q_4*f4_0;
-    const double f3_3 = (((0.369656*t21 + 0.369656*alpha3_1) + 0.82*alpha3_3) - t23) + t22;
-    const double f3_4 = ((0.369656*t14 - 0.369656*alpha3_0) + 0.82*alpha3_4) - f4_5;
-    const double f3_5 = (((-0.369656*t11 - 0.369656*t12) + 0.82*alpha3_5) + c_q_4*f4_4) + s_q_4*f4_3;
+    const double f3_1 = ((((0.1684409248*alpha3_1 + 0.1671409248*t21) + 0.369656*alpha3_3) - 0.4318*t23) - f4_2) + 0.4318*t22;
+    const double f3_2 = (c_q_4*f4_1 + 0.0013*alpha2_1) + s_q_4*f4_0;
+    const double f3_3 = (((0.369656*alpha3_1 + 0.369656*t21) + 0.82*alpha3_3) - t23) + t22;
+    const double f3_4 = ((-0.369656*alpha3_0 + 0.369656*t14) + 0.82*alpha3_4) - f4_5;
+    const double f3_5 = ((0.82*alpha3_5 + (-0.369656*t11 - 0.369656*t12)) + c_q_4*f4_4) + s_q_4*f4_3;
     /* f2: spatial force f(k) (2.29) */
-    const double t24 = 0.10951999999999999*V2_2 - 0.0551544*V2_1;
+    const double t24 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
     const double t25 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
-    const double f2_0 = (((((0.336*alpha2_5 + V2_1*t24) + (0.218857068*alpha2_0 - V2_2*t25)) - 0.78792*alpha2_4) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
+    const double f2_0 = (((((V2_1*t24 + 0.336*alpha2_5) - 0.78792*alpha2_4) + (0.218857068*alpha2_0 - V2_2*t25)) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
     const double t26 = c_q_3*f3_4;
     const double t27 = s_q_3*f3_3;
     const double t28 = V2_2*V2_0;
     const double t29 = c_q_3*f3_3;
     const double t30 = s_q_3*f3_4;
-    const double f2_1 = (0.0203*t27 - 0.15005*t30) + ((((((0.218857068*t28 - V2_0*t24) + 0.14933706799999996*alpha2_1) + 0.78792*alpha2_3) + f3_2) + 0.0203*t26) + 0.15005*t29);
-    const double f2_2 = ((((V2_0*t25 - 0.218857068*t8) + (-0.0551544*alpha2_1 - 0.336*alpha2_3)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
-    const double f2_3 = ((((0.78792*t28 + 0.336*t8) + 0.78792*alpha2_1) + 4.8*alpha2_3) - t30) + t29;
+    const double f2_1 = ((((((-V2_0*t24 + 0.218857068*t28) + 0.14933706799999996*alpha2_1) + 0.78792*alpha2_3) + f3_2) + 0.0203*t26) + 0.15005*t29) + (0.0203*t27 - 0.15005*t30);
+    const double f2_2 = ((((V2_0*t25 - 0.218857068*t8) + (-0.336*alpha2_3 - 0.0551544*alpha2_1)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
+    const double f2_3 = (((0.78792*alpha2_1 + (0.336*t8 + 0.78792*t28)) + 4.8*alpha2_3) - t30) + t29;
     const double t31 = V2_0*V2_0;
     const double t32 = 0.78792*V2_1 - 0.336*V2_2;
     const double f2_4 = (((V2_2*t32 - 0.336*t31) - 0.78792*alpha2_0) + 4.8*alpha2_4) + f3_5;
-    const double f2_5 = (((4.8*alpha2_5 - 0.78792*t31) + (0.336*alpha2_0 - V2_1*t32)) - t26) - t27;
+    const double f2_5 = (((-V2_1*t32 - 0.78792*t31) + (0.336*alpha2_0 + 4.8*alpha2_5)) - t26) - t27;
     /* f1: spatial force f(k) (2.29) */
-    const double t33 = (-0.023751*qd[1] - 0.0070992*V1_0) + 1.50501635*V1_1;
-    const double t34 = (0.6200840000000001*qd[1] - 0.269178*V1_0) - 0.023751*V1_1;
-    const double f1_0 = (((((1.03118515*a1_0 - 3.9585*alpha1_4) - 0.0070992*a1_1) + V1_1*t34) - qd[1]*t33) + c_q_2*f2_0) - s_q_2*f2_1;
+    const double t33 = (-0.0070992*V1_0 - 0.023751*qd[1]) + 1.50501635*V1_1;
+    const double t34 = (-0.269178*V1_0 + 0.6200840000000001*qd[1]) - 0.023751*V1_1;
+    const double f1_0 = (((V1_1*t34 + ((1.03118515*a1_0 - 3.9585*alpha1_4) - 0.0070992*a1_1)) - qd[1]*t33) + c_q_2*f2_0) - s_q_2*f2_1;
     const double t35 = (1.03118515*V1_0 - 0.269178*qd[1]) - 0.0070992*V1_1;
-    const double f1_1 = ((((((3.9585*alpha1_3 - 0.0070992*a1_0) + 1.50501635*a1_1) - V1_0*t34) + qd[1]*t35) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
-    const double f1_2 = (((((1.1832*alpha1_4 - 0.10439999999999999*alpha1_3) + V1_0*t33) + ((-0.269178*a1_0 - 0.023751*a1_1) - V1_1*t35)) + 0.4318*c_q_2*f2_4) + 0.4318*s_q_2*f2_3) + f2_2;
+    const double f1_1 = ((((((-0.0070992*a1_0 + 3.9585*alpha1_3) + 1.50501635*a1_1) - V1_0*t34) + qd[1]*t35) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
+    const double f1_2 = ((((V1_0*t33 + ((-0.269178*a1_0 - 0.10439999999999999*alpha1_3) + (-0.023751*a1_1 + 1.1832*alpha1_4))) - V1_1*t35) + 0.4318*c_q_2*f2_4) + 0.4318*s_q_2*f2_3) + f2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_1 + s_q_1*f1_0;
 
@@ -901,71 +901,71 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double s_q_5 = soagen_s[4];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t0 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
-    const double Rc4_0_0 = 0.0003 + t0;
-    const double Rc4_2_2 = 0.0004 + t0;
+    const double Rc4_0_0 = t0 + 0.0003;
+    const double Rc4_2_2 = t0 + 0.0004;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = -0.0028799999999999997*s_q_4;
     const double t1 = 0.0028799999999999997*c_q_4;
-    const double Rch3_2 = 0.55533 + t1;
+    const double Rch3_2 = t1 + 0.55533;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t2 = s_q_4*s_q_4;
     const double t3 = c_q_4*c_q_4;
-    const double t4 = 0.24861495800000002 + 0.0024871679999999997*c_q_4;
-    const double Rc3_0_0 = (t4 + 0.00033999999999999997*t2) + t3*Rc4_0_0;
+    const double t4 = 0.0024871679999999997*c_q_4 + 0.24861495800000002;
+    const double Rc3_0_0 = t3*Rc4_0_0 + (0.00033999999999999997*t2 + t4);
     const double t5 = c_q_4*s_q_4;
-    const double Rc3_0_2 = (0.0012435839999999998*s_q_4 - 0.00033999999999999997*t5) + t5*Rc4_0_0;
-    const double Rc3_1_1 = t4 + Rc4_2_2;
-    const double Rc3_2_2 = (0.0013 + 0.00033999999999999997*t3) + t2*Rc4_0_0;
+    const double Rc3_0_2 = t5*Rc4_0_0 + (-0.00033999999999999997*t5 + 0.0012435839999999998*s_q_4);
+    const double Rc3_1_1 = Rc4_2_2 + t4;
+    const double Rc3_2_2 = t2*Rc4_0_0 + (0.00033999999999999997*t3 + 0.0013);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double t6 = c_q_3*Rch3_0;
-    const double Rch2_0 = 0.025374999999999998 + t6;
-    const double Rch2_1 = 0.336 + Rch3_2;
+    const double Rch2_0 = t6 + 0.025374999999999998;
+    const double Rch2_1 = Rch3_2 + 0.336;
     const double t7 = s_q_3*Rch3_0;
     const double Rch2_2 = 0.9754824999999999 - t7;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t8 = s_q_3*s_q_3;
     const double t9 = -0.3001*t7;
     const double t10 = c_q_3*c_q_3;
-    const double Rc2_0_0 = ((0.247000821125 + t9) + t8*Rc3_1_1) + t10*Rc3_0_0;
+    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = c_q_3*Rc3_0_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
-    const double Rc2_0_2 = (((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6) + c_q_3*s_q_3*Rc3_1_1) - c_q_3*s_q_3*Rc3_0_0;
+    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
     const double t11 = 0.0406*t6;
-    const double Rc2_1_1 = (t9 + (0.17799593362499996 + t11)) + Rc3_2_2;
+    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
     const double t12 = s_q_3*Rc3_0_2;
-    const double Rc2_1_2 = (-0.0551544 - 0.15005*Rch3_2) - t12;
-    const double Rc2_2_2 = ((0.11003511249999999 + t11) + t10*Rc3_1_1) + t8*Rc3_0_0;
+    const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t12;
+    const double Rc2_2_2 = t8*Rc3_0_0 + (t10*Rc3_1_1 + (t11 + 0.11003511249999999));
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t13 = s_q_2*Rc2_0_1;
     const double t14 = c_q_2*Rc2_0_0 - t13;
     const double t15 = c_q_2*Rc2_0_1;
     const double t16 = t15 - s_q_2*Rc2_1_1;
-    const double Rc1_0_0 = (1.03118515 + c_q_2*t14) - s_q_2*t16;
+    const double Rc1_0_0 = (c_q_2*t14 + 1.03118515) - s_q_2*t16;
     const double t17 = 0.4318*Rch2_0;
     const double t18 = 0.4318*Rch2_1;
-    const double Rc1_0_1 = (((-0.0070992 - c_q_2*t18) - s_q_2*t17) + c_q_2*t16) + s_q_2*t14;
+    const double Rc1_0_1 = (c_q_2*t16 + ((-c_q_2*t18 - 0.0070992) - s_q_2*t17)) + s_q_2*t14;
     const double t19 = s_q_2*Rc2_1_2;
-    const double Rc1_0_2 = ((-0.269178 - 0.4318*Rch2_2) + c_q_2*Rc2_0_2) - t19;
+    const double Rc1_0_2 = (c_q_2*Rc2_0_2 + (-0.4318*Rch2_2 - 0.269178)) - t19;
     const double t20 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
-    const double Rc1_1_1 = ((2.633046352 + t20) + c_q_2*(t13 + c_q_2*Rc2_1_1)) + s_q_2*(t15 + s_q_2*Rc2_0_0);
+    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t13) + (t20 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t15);
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = c_q_2*Rc2_1_2 + s_q_2*Rc2_0_2;
+    const double F1_2_1_0 = s_q_2*Rc2_0_2 + c_q_2*Rc2_1_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_1_2 = F1_2_1_0 - 0.023751;
-    const double Rc1_2_2 = (1.7481140020000001 + t20) + Rc2_2_2;
+    const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.35 + c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1)) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
+    const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = s_q_1*Rc1_0_2 + c_q_1*Rc1_1_2;
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 + s_q_1*Rc1_0_2;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = c_q_2*Rc2_0_2 - t19;
-    const double F1_2_2_0 = (c_q_2*t17 - s_q_2*t18) + Rc2_2_2;
+    const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = (0.0203*t6 - 0.15005*t7) + Rc3_2_2;
+    const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
     const double F2_3_2_0 = -t12;
     const double F2_3_3_0 = -t7;
     const double F2_3_5_0 = -t6;
@@ -975,22 +975,22 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double t21 = 0.4318*s_q_2;
     const double F1_3_2_0 = F2_3_2_0 + t21*F2_3_3_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = s_q_1*F1_3_0_0 + c_q_1*F1_3_1_0;
+    const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
     const double F3_4_3_0 = -t1;
     const double F3_4_5_0 = Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -0.15005*F3_4_5_0 - s_q_3*F3_4_1_0;
+    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     const double t22 = s_q_3*F3_4_3_0;
     const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
-    const double F2_4_2_0 = 0.0203*F3_4_5_0 - c_q_3*F3_4_1_0;
+    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
     const double F2_4_5_0 = -t22;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
-    const double F1_4_1_0 = (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0) + s_q_2*F2_4_0_0;
-    const double F1_4_2_0 = (0.4318*c_q_2*F3_4_5_0 + t21*F2_4_3_0) + F2_4_2_0;
+    const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
+    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*F3_4_5_0);
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1001,7 +1001,7 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double F2_5_2_0 = -s_q_3*F3_5_0_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = c_q_2*F2_5_0_0 - s_q_2*F3_5_2_0;
-    const double F1_5_1_0 = c_q_2*F3_5_2_0 + s_q_2*F2_5_0_0;
+    const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = s_q_1*F1_5_0_0 + c_q_1*F1_5_1_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1028,7 +1028,7 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double t23 = F2_5_2_0*ltdl_L5_0;
-    const double ltdl_A2_0 = (F0_2_2_0 + (-t23 - F2_4_2_0*ltdl_L4_0)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_2*ltdl_L3_0;
     const double t24 = F2_5_2_0*ltdl_L5_1;
     const double ltdl_A2_1 = ((F1_2_2_0 - t24) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((Rc2_2_2 - F2_5_2_0*ltdl_L5_2) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
@@ -1038,14 +1038,14 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-t23 - F1_4_2_0*ltdl_L4_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((Rc1_2_2 - t24) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = ((((-F0_5_2_0*ltdl_L5_0 - F0_4_2_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_Y2: Y = L^-T B */
@@ -1067,18 +1067,18 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double t29 = ltdl_Y0_4*ltdl_dinv0_0;
     const double t30 = ltdl_Y0_5*ltdl_dinv0_0;
     const double t31 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t32 = -t31 - ltdl_Y0_2*t25;
-    const double t33 = ltdl_Y1_3*ltdl_dinv1_0 - ltdl_Y0_3*t25;
-    const double t34 = ltdl_Y1_4*ltdl_dinv1_0 - ltdl_Y0_4*t25;
-    const double t35 = ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y0_5*t25;
+    const double t32 = -ltdl_Y0_2*t25 - t31;
+    const double t33 = -ltdl_Y0_3*t25 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t34 = -ltdl_Y0_4*t25 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t35 = -ltdl_Y0_5*t25 + ltdl_Y1_5*ltdl_dinv1_0;
     const double t36 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t37 = (-t36 - ltdl_Y1_3*t31) + ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0;
+    const double t37 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t31 - t36);
     const double t38 = ltdl_L4_2*ltdl_dinv2_0;
-    const double t39 = (-t38 - ltdl_Y1_4*t31) + ltdl_Y0_2*ltdl_Y0_4*ltdl_dinv0_0;
-    const double t40 = (ltdl_Y2_5*ltdl_dinv2_0 - ltdl_Y1_5*t31) + ltdl_Y0_5*t27;
-    const double t41 = (ltdl_L4_2*t36 + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*t28;
-    const double t42 = ((-ltdl_L5_3*ltdl_dinv3_0 - ltdl_Y2_5*t36) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
-    const double t43 = (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t38) + ltdl_Y0_5*t29;
+    const double t39 = ltdl_Y0_2*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t31 - t38);
+    const double t40 = ltdl_Y0_5*t27 + (-ltdl_Y1_5*t31 + ltdl_Y2_5*ltdl_dinv2_0);
+    const double t41 = (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t36) + ltdl_Y0_4*t28;
+    const double t42 = ((-ltdl_Y2_5*t36 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
+    const double t43 = ltdl_Y0_5*t29 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t38);
 
     /* Outputs: Minv (6 x 6) */
     Minv[0] = ltdl_dinv0_0;
@@ -1088,35 +1088,35 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     Minv[4] = t29;
     Minv[5] = t30;
     Minv[6] = t26;
-    Minv[7] = ltdl_dinv1_0 + ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0;
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
     Minv[8] = t32;
     Minv[9] = t33;
     Minv[10] = t34;
     Minv[11] = t35;
     Minv[12] = t27;
     Minv[13] = t32;
-    Minv[14] = (ltdl_dinv2_0 + ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
     Minv[15] = t37;
     Minv[16] = t39;
     Minv[17] = t40;
     Minv[18] = t28;
     Minv[19] = t33;
     Minv[20] = t37;
-    Minv[21] = ((ltdl_dinv3_0 + ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
     Minv[22] = t41;
     Minv[23] = t42;
     Minv[24] = t29;
     Minv[25] = t34;
     Minv[26] = t39;
     Minv[27] = t41;
-    Minv[28] = ((ltdl_dinv4_0 + ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[29] = t43;
     Minv[30] = t30;
     Minv[31] = t35;
     Minv[32] = t40;
     Minv[33] = t42;
     Minv[34] = t43;
-    Minv[35] = (((24999.999999999996 + ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 24999.999999999996) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -1154,36 +1154,36 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double t0 = c_q_2*V1_0;
     const double t1 = s_q_2*V1_1;
     const double V2_0 = t0 + t1;
-    const double V2_1 = c_q_2*V1_1 - s_q_2*V1_0;
+    const double V2_1 = -s_q_2*V1_0 + c_q_2*V1_1;
     const double V2_2 = qd[1] + qd[2];
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = qd[2]*V2_1;
     const double a2_1 = -qd[2]*V2_0;
-    const double t2 = -0.4318*qd[1]*qd[1] - 0.4318*V1_1*V1_1;
+    const double t2 = -0.4318*V1_1*V1_1 - 0.4318*qd[1]*qd[1];
     const double t3 = 0.4318*V1_0;
-    const double a2_3 = t1*t3 + c_q_2*t2;
-    const double a2_4 = 0.4318*V1_1*t0 - s_q_2*t2;
+    const double a2_3 = c_q_2*t2 + t1*t3;
+    const double a2_4 = -s_q_2*t2 + 0.4318*V1_1*t0;
     const double a2_5 = qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = c_q_3*V2_0 - V2_2*s_q_3;
-    const double V3_1 = -V2_2*c_q_3 - s_q_3*V2_0;
-    const double V3_2 = qd[3] + V2_1;
+    const double V3_1 = -s_q_3*V2_0 - V2_2*c_q_3;
+    const double V3_2 = V2_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = qd[3]*V3_1;
     const double a3_1 = -qd[3]*V3_0;
     const double t4 = V2_1*V2_1;
-    const double t5 = 0.0203*V2_2 - 0.15005*V2_0;
+    const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
     const double t6 = -V2_2*t5 - 0.0203*t4;
     const double t7 = V2_0*t5 - 0.15005*t4;
     const double a3_3 = c_q_3*t6 - s_q_3*t7;
     const double a3_4 = -c_q_3*t7 - s_q_3*t6;
     const double t8 = V2_0*V2_1;
-    const double a3_5 = 0.15005*V2_2*V2_1 + 0.0203*t8;
+    const double a3_5 = 0.0203*t8 + 0.15005*V2_2*V2_1;
     /* V4: spatial velocity V(k) (2.25) */
     const double t9 = c_q_4*V3_0;
     const double t10 = s_q_4*V3_2;
     const double V4_0 = t10 + t9;
-    const double V4_1 = c_q_4*V3_2 - s_q_4*V3_0;
+    const double V4_1 = -s_q_4*V3_0 + c_q_4*V3_2;
     const double V4_2 = qd[4] - V3_1;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = qd[4]*V4_1;
@@ -1191,14 +1191,14 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double t11 = V3_0*V3_0;
     const double t12 = V3_1*V3_1;
     const double t13 = -0.4318*t11 - 0.4318*t12;
-    const double a4_3 = 0.4318*V3_2*t9 + s_q_4*t13;
+    const double a4_3 = s_q_4*t13 + 0.4318*V3_2*t9;
     const double a4_4 = c_q_4*t13 - 0.4318*V3_0*t10;
     const double t14 = V3_1*V3_2;
     const double a4_5 = -0.4318*t14;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = c_q_5*V4_0 - s_q_5*V4_2;
-    const double V5_1 = -c_q_5*V4_2 - s_q_5*V4_0;
-    const double V5_2 = qd[5] + V4_1;
+    const double V5_1 = -s_q_5*V4_0 - c_q_5*V4_2;
+    const double V5_2 = V4_1 + qd[5];
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_0 = qd[5]*V5_1;
     const double a5_1 = -qd[5]*V5_0;
@@ -1207,22 +1207,22 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double alpha1_4 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double alpha2_0 = (c_q_2*a1_0 + s_q_2*a1_1) + a2_0;
-    const double alpha2_1 = a2_1 + (c_q_2*a1_1 - s_q_2*a1_0);
-    const double alpha2_3 = (c_q_2*alpha1_3 + s_q_2*alpha1_4) + a2_3;
-    const double alpha2_4 = (c_q_2*alpha1_4 - s_q_2*alpha1_3) + a2_4;
+    const double alpha2_1 = (-s_q_2*a1_0 + c_q_2*a1_1) + a2_1;
+    const double alpha2_3 = a2_3 + (c_q_2*alpha1_3 + s_q_2*alpha1_4);
+    const double alpha2_4 = a2_4 + (-s_q_2*alpha1_3 + c_q_2*alpha1_4);
     const double alpha2_5 = a2_5 - 0.4318*a1_1;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = a3_0 + c_q_3*alpha2_0;
     const double alpha3_1 = a3_1 - s_q_3*alpha2_0;
-    const double t15 = alpha2_3 + 0.15005*alpha2_1;
+    const double t15 = 0.15005*alpha2_1 + alpha2_3;
     const double t16 = alpha2_5 - 0.0203*alpha2_1;
     const double alpha3_3 = a3_3 + (c_q_3*t15 - s_q_3*t16);
-    const double alpha3_4 = a3_4 + (-c_q_3*t16 - s_q_3*t15);
+    const double alpha3_4 = a3_4 + (-s_q_3*t15 - c_q_3*t16);
     const double alpha3_5 = (a3_5 + alpha2_4) - 0.15005*alpha2_0;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = a4_0 + (s_q_4*alpha2_1 + c_q_4*alpha3_0);
-    const double alpha4_1 = a4_1 + (c_q_4*alpha2_1 - s_q_4*alpha3_0);
-    const double t17 = alpha3_3 + 0.4318*alpha3_1;
+    const double alpha4_0 = a4_0 + (c_q_4*alpha3_0 + s_q_4*alpha2_1);
+    const double alpha4_1 = a4_1 + (-s_q_4*alpha3_0 + c_q_4*alpha2_1);
+    const double t17 = 0.4318*alpha3_1 + alpha3_3;
     const double alpha4_3 = (a4_3 + s_q_4*alpha3_5) + c_q_4*t17;
     const double alpha4_4 = (a4_4 + c_q_4*alpha3_5) - s_q_4*t17;
     const double alpha4_5 = (a4_5 + 0.4318*alpha3_0) - alpha3_4;
@@ -1230,126 +1230,126 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double alpha5_0 = (a5_0 + s_q_5*alpha3_1) + c_q_5*alpha4_0;
     const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
     const double alpha5_3 = c_q_5*alpha4_3 - s_q_5*alpha4_5;
-    const double alpha5_4 = -c_q_5*alpha4_5 - s_q_5*alpha4_3;
+    const double alpha5_4 = -s_q_5*alpha4_3 - c_q_5*alpha4_5;
     /* f5: spatial force f(k) (2.29) */
     const double t18 = 0.00020216*V5_2;
     const double f5_0 = (0.00024216*alpha5_0 - V5_1*t18) - 0.0028799999999999997*alpha5_4;
-    const double f5_1 = (V5_0*t18 + 0.00024216*alpha5_1) + 0.0028799999999999997*alpha5_3;
+    const double f5_1 = (0.00024216*alpha5_1 + V5_0*t18) + 0.0028799999999999997*alpha5_3;
     const double f5_2 = 4e-05*alpha4_1;
     const double t19 = 0.0028799999999999997*V5_2;
-    const double f5_3 = (V5_0*t19 + 0.0028799999999999997*alpha5_1) + 0.09*alpha5_3;
-    const double f5_4 = (V5_1*t19 - 0.0028799999999999997*alpha5_0) + 0.09*alpha5_4;
+    const double f5_3 = (0.0028799999999999997*alpha5_1 + V5_0*t19) + 0.09*alpha5_3;
+    const double f5_4 = (-0.0028799999999999997*alpha5_0 + V5_1*t19) + 0.09*alpha5_4;
     const double f5_5 = (-0.0028799999999999997*V5_0*V5_0 - 0.0028799999999999997*V5_1*V5_1) + 0.09*alpha4_4;
     /* f4: spatial force f(k) (2.29) */
     const double t20 = 0.00010000000000000005*V4_2;
-    const double f4_0 = ((t20*V4_1 + 0.0003*alpha4_0) + c_q_5*f5_0) - s_q_5*f5_1;
-    const double f4_1 = f5_2 + (0.0003*alpha4_1 - V4_0*t20);
-    const double f4_2 = (-0.0004*alpha3_1 - c_q_5*f5_1) - s_q_5*f5_0;
-    const double f4_3 = (0.34*alpha4_3 + c_q_5*f5_3) - s_q_5*f5_4;
-    const double f4_4 = f5_5 + 0.34*alpha4_4;
-    const double f4_5 = (0.34*alpha4_5 - c_q_5*f5_4) - s_q_5*f5_3;
+    const double f4_0 = ((0.0003*alpha4_0 + t20*V4_1) + c_q_5*f5_0) - s_q_5*f5_1;
+    const double f4_1 = (0.0003*alpha4_1 - V4_0*t20) + f5_2;
+    const double f4_2 = (-c_q_5*f5_1 - 0.0004*alpha3_1) - s_q_5*f5_0;
+    const double f4_3 = (c_q_5*f5_3 + 0.34*alpha4_3) - s_q_5*f5_4;
+    const double f4_4 = 0.34*alpha4_4 + f5_5;
+    const double f4_5 = (-c_q_5*f5_4 + 0.34*alpha4_5) - s_q_5*f5_3;
     /* f3: spatial force f(k) (2.29) */
     const double f3_0 = ((((0.1684409248*alpha3_0 - 0.1671409248*t14) - 0.369656*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0) + 0.4318*f4_5;
     const double t21 = V3_0*V3_2;
     const double t22 = c_q_4*f4_3;
     const double t23 = s_q_4*f4_4;
-    const double f3_1 = ((((0.1671409248*t21 + 0.1684409248*alpha3_1) + 0.369656*alpha3_3) - 0.4318*t23) - f4_2) + 0.4318*t22;
-    const double f3_2 = (0.0013*alpha2_1 + c_q_4*f4_1) + s_q_4*f4_0;
-    const double f3_3 = (((0.369656*t21 + 0.369656*alpha3_1) + 0.82*alpha3_3) - t23) + t22;
-    const double f3_4 = ((0.369656*t14 - 0.369656*alpha3_0) + 0.82*alpha3_4) - f4_5;
-    const double f3_5 = (((-0.369656*t11 - 0.369656*t12) + 0.82*alpha3_5) + c_q_4*f4_4) + s_q_4*f4_3;
+    const double f3_1 = ((((0.1684409248*alpha3_1 + 0.1671409248*t21) + 0.369656*alpha3_3) - 0.4318*t23) - f4_2) + 0.4318*t22;
+    const double f3_2 = (c_q_4*f4_1 + 0.0013*alpha2_1) + s_q_4*f4_0;
+    const double f3_3 = (((0.369656*alpha3_1 + 0.369656*t21) + 0.82*alpha3_3) - t23) + t22;
+    const double f3_4 = ((-0.369656*alpha3_0 + 0.369656*t14) + 0.82*alpha3_4) - f4_5;
+    const double f3_5 = ((0.82*alpha3_5 + (-0.369656*t11 - 0.369656*t12)) + c_q_4*f4_4) + s_q_4*f4_3;
     /* f2: spatial force f(k) (2.29) */
-    const double t24 = 0.10951999999999999*V2_2 - 0.0551544*V2_1;
+    const double t24 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
     const double t25 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
-    const double f2_0 = (((((0.336*alpha2_5 + V2_1*t24) + (0.218857068*alpha2_0 - V2_2*t25)) - 0.78792*alpha2_4) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
+    const double f2_0 = (((((V2_1*t24 + 0.336*alpha2_5) - 0.78792*alpha2_4) + (0.218857068*alpha2_0 - V2_2*t25)) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
     const double t26 = c_q_3*f3_4;
     const double t27 = s_q_3*f3_3;
     const double t28 = V2_2*V2_0;
     const double t29 = c_q_3*f3_3;
     const double t30 = s_q_3*f3_4;
-    const double f2_1 = (0.0203*t27 - 0.15005*t30) + ((((((0.218857068*t28 - V2_0*t24) + 0.14933706799999996*alpha2_1) + 0.78792*alpha2_3) + f3_2) + 0.0203*t26) + 0.15005*t29);
-    const double f2_2 = ((((V2_0*t25 - 0.218857068*t8) + (-0.0551544*alpha2_1 - 0.336*alpha2_3)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
-    const double f2_3 = ((((0.78792*t28 + 0.336*t8) + 0.78792*alpha2_1) + 4.8*alpha2_3) - t30) + t29;
+    const double f2_1 = ((((((-V2_0*t24 + 0.218857068*t28) + 0.14933706799999996*alpha2_1) + 0.78792*alpha2_3) + f3_2) + 0.0203*t26) + 0.15005*t29) + (0.0203*t27 - 0.15005*t30);
+    const double f2_2 = ((((V2_0*t25 - 0.218857068*t8) + (-0.336*alpha2_3 - 0.0551544*alpha2_1)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
+    const double f2_3 = (((0.78792*alpha2_1 + (0.336*t8 + 0.78792*t28)) + 4.8*alpha2_3) - t30) + t29;
     const double t31 = V2_0*V2_0;
     const double t32 = 0.78792*V2_1 - 0.336*V2_2;
     const double f2_4 = (((V2_2*t32 - 0.336*t31) - 0.78792*alpha2_0) + 4.8*alpha2_4) + f3_5;
-    const double f2_5 = (((4.8*alpha2_5 - 0.78792*t31) + (0.336*alpha2_0 - V2_1*t32)) - t26) - t27;
+    const double f2_5 = (((-V2_1*t32 - 0.78792*t31) + (0.336*alpha2_0 + 4.8*alpha2_5)) - t26) - t27;
     /* f1: spatial force f(k) (2.29) */
-    const double t33 = (-0.023751*qd[1] - 0.0070992*V1_0) + 1.50501635*V1_1;
-    const double t34 = (0.6200840000000001*qd[1] - 0.269178*V1_0) - 0.023751*V1_1;
-    const double f1_0 = (((((1.03118515*a1_0 - 3.9585*alpha1_4) - 0.0070992*a1_1) + V1_1*t34) - qd[1]*t33) + c_q_2*f2_0) - s_q_2*f2_1;
+    const double t33 = (-0.0070992*V1_0 - 0.023751*qd[1]) + 1.50501635*V1_1;
+    const double t34 = (-0.269178*V1_0 + 0.6200840000000001*qd[1]) - 0.023751*V1_1;
+    const double f1_0 = (((V1_1*t34 + ((1.03118515*a1_0 - 3.9585*alpha1_4) - 0.0070992*a1_1)) - qd[1]*t33) + c_q_2*f2_0) - s_q_2*f2_1;
     const double t35 = (1.03118515*V1_0 - 0.269178*qd[1]) - 0.0070992*V1_1;
-    const double f1_1 = ((((((3.9585*alpha1_3 - 0.0070992*a1_0) + 1.50501635*a1_1) - V1_0*t34) + qd[1]*t35) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
+    const double f1_1 = ((((((-0.0070992*a1_0 + 3.9585*alpha1_3) + 1.50501635*a1_1) - V1_0*t34) + qd[1]*t35) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
     const double t36 = 0.4318*c_q_2;
     const double t37 = 0.4318*s_q_2;
-    const double f1_2 = (((((1.1832*alpha1_4 - 0.10439999999999999*alpha1_3) + V1_0*t33) + ((-0.269178*a1_0 - 0.023751*a1_1) - V1_1*t35)) + t36*f2_4) + t37*f2_3) + f2_2;
+    const double f1_2 = ((((V1_0*t33 + ((-0.269178*a1_0 - 0.10439999999999999*alpha1_3) + (-0.023751*a1_1 + 1.1832*alpha1_4))) - V1_1*t35) + t36*f2_4) + t37*f2_3) + f2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_1 + s_q_1*f1_0;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t38 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
-    const double Rc4_0_0 = 0.0003 + t38;
-    const double Rc4_2_2 = 0.0004 + t38;
+    const double Rc4_0_0 = t38 + 0.0003;
+    const double Rc4_2_2 = t38 + 0.0004;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = -0.0028799999999999997*s_q_4;
     const double t39 = 0.0028799999999999997*c_q_4;
-    const double Rch3_2 = 0.55533 + t39;
+    const double Rch3_2 = t39 + 0.55533;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t40 = s_q_4*s_q_4;
     const double t41 = c_q_4*c_q_4;
-    const double t42 = 0.24861495800000002 + 0.0024871679999999997*c_q_4;
-    const double Rc3_0_0 = (t42 + 0.00033999999999999997*t40) + t41*Rc4_0_0;
+    const double t42 = 0.0024871679999999997*c_q_4 + 0.24861495800000002;
+    const double Rc3_0_0 = t41*Rc4_0_0 + (0.00033999999999999997*t40 + t42);
     const double t43 = c_q_4*s_q_4;
-    const double Rc3_0_2 = (0.0012435839999999998*s_q_4 - 0.00033999999999999997*t43) + t43*Rc4_0_0;
-    const double Rc3_1_1 = t42 + Rc4_2_2;
-    const double Rc3_2_2 = (0.0013 + 0.00033999999999999997*t41) + t40*Rc4_0_0;
+    const double Rc3_0_2 = t43*Rc4_0_0 + (-0.00033999999999999997*t43 + 0.0012435839999999998*s_q_4);
+    const double Rc3_1_1 = Rc4_2_2 + t42;
+    const double Rc3_2_2 = t40*Rc4_0_0 + (0.00033999999999999997*t41 + 0.0013);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double t44 = c_q_3*Rch3_0;
-    const double Rch2_0 = 0.025374999999999998 + t44;
-    const double Rch2_1 = 0.336 + Rch3_2;
+    const double Rch2_0 = t44 + 0.025374999999999998;
+    const double Rch2_1 = Rch3_2 + 0.336;
     const double t45 = s_q_3*Rch3_0;
     const double Rch2_2 = 0.9754824999999999 - t45;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t46 = c_q_3*c_q_3;
     const double t47 = s_q_3*s_q_3;
     const double t48 = -0.3001*t45;
-    const double Rc2_0_0 = ((0.247000821125 + t48) + t47*Rc3_1_1) + t46*Rc3_0_0;
+    const double Rc2_0_0 = t46*Rc3_0_0 + (t47*Rc3_1_1 + (t48 + 0.247000821125));
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = c_q_3*Rc3_0_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
-    const double Rc2_0_2 = (((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t44) + c_q_3*s_q_3*Rc3_1_1) - c_q_3*s_q_3*Rc3_0_0;
+    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t44)) - c_q_3*s_q_3*Rc3_0_0;
     const double t49 = 0.0406*t44;
-    const double Rc2_1_1 = (t49 + (0.17799593362499996 + t48)) + Rc3_2_2;
+    const double Rc2_1_1 = Rc3_2_2 + ((t48 + 0.17799593362499996) + t49);
     const double t50 = s_q_3*Rc3_0_2;
-    const double Rc2_1_2 = (-0.0551544 - 0.15005*Rch3_2) - t50;
-    const double Rc2_2_2 = ((0.11003511249999999 + t49) + t46*Rc3_1_1) + t47*Rc3_0_0;
+    const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t50;
+    const double Rc2_2_2 = t47*Rc3_0_0 + (t46*Rc3_1_1 + (t49 + 0.11003511249999999));
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t51 = s_q_2*Rc2_0_1;
     const double t52 = c_q_2*Rc2_0_0 - t51;
     const double t53 = c_q_2*Rc2_0_1;
     const double t54 = t53 - s_q_2*Rc2_1_1;
-    const double Rc1_0_0 = (1.03118515 + c_q_2*t52) - s_q_2*t54;
-    const double Rc1_0_1 = (((-0.0070992 - t37*Rch2_0) - t36*Rch2_1) + c_q_2*t54) + s_q_2*t52;
+    const double Rc1_0_0 = (c_q_2*t52 + 1.03118515) - s_q_2*t54;
+    const double Rc1_0_1 = (((-t37*Rch2_0 - 0.0070992) - t36*Rch2_1) + c_q_2*t54) + s_q_2*t52;
     const double t55 = s_q_2*Rc2_1_2;
-    const double Rc1_0_2 = ((-0.269178 - 0.4318*Rch2_2) + c_q_2*Rc2_0_2) - t55;
+    const double Rc1_0_2 = (c_q_2*Rc2_0_2 + (-0.4318*Rch2_2 - 0.269178)) - t55;
     const double t56 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
-    const double Rc1_1_1 = ((2.633046352 + t56) + c_q_2*(t51 + c_q_2*Rc2_1_1)) + s_q_2*(t53 + s_q_2*Rc2_0_0);
+    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t51) + (t56 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t53);
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = c_q_2*Rc2_1_2 + s_q_2*Rc2_0_2;
+    const double F1_2_1_0 = s_q_2*Rc2_0_2 + c_q_2*Rc2_1_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_1_2 = F1_2_1_0 - 0.023751;
-    const double Rc1_2_2 = (1.7481140020000001 + t56) + Rc2_2_2;
+    const double Rc1_2_2 = Rc2_2_2 + (t56 + 1.7481140020000001);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.35 + c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1)) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
+    const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = s_q_1*Rc1_0_2 + c_q_1*Rc1_1_2;
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 + s_q_1*Rc1_0_2;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = c_q_2*Rc2_0_2 - t55;
-    const double F1_2_2_0 = (t36*Rch2_0 - t37*Rch2_1) + Rc2_2_2;
+    const double F1_2_2_0 = Rc2_2_2 + (t36*Rch2_0 - t37*Rch2_1);
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = (0.0203*t44 - 0.15005*t45) + Rc3_2_2;
+    const double F2_3_1_0 = Rc3_2_2 + (0.0203*t44 - 0.15005*t45);
     const double F2_3_2_0 = -t50;
     const double F2_3_3_0 = -t45;
     const double F2_3_5_0 = -t44;
@@ -1358,22 +1358,22 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double F1_3_1_0 = (s_q_2*F2_3_0_0 - 0.4318*F2_3_5_0) + c_q_2*F2_3_1_0;
     const double F1_3_2_0 = F2_3_2_0 + t37*F2_3_3_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = s_q_1*F1_3_0_0 + c_q_1*F1_3_1_0;
+    const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
     const double F3_4_3_0 = -t39;
     const double F3_4_5_0 = Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -0.15005*F3_4_5_0 - s_q_3*F3_4_1_0;
+    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     const double t57 = s_q_3*F3_4_3_0;
     const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t57;
-    const double F2_4_2_0 = 0.0203*F3_4_5_0 - c_q_3*F3_4_1_0;
+    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
     const double F2_4_5_0 = -t57;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
-    const double F1_4_1_0 = (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0) + s_q_2*F2_4_0_0;
-    const double F1_4_2_0 = (F3_4_5_0*t36 + t37*F2_4_3_0) + F2_4_2_0;
+    const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
+    const double F1_4_2_0 = F2_4_2_0 + (t37*F2_4_3_0 + F3_4_5_0*t36);
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1384,7 +1384,7 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double F2_5_2_0 = -s_q_3*F3_5_0_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = c_q_2*F2_5_0_0 - s_q_2*F3_5_2_0;
-    const double F1_5_1_0 = c_q_2*F3_5_2_0 + s_q_2*F2_5_0_0;
+    const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = s_q_1*F1_5_0_0 + c_q_1*F1_5_1_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1411,7 +1411,7 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double t58 = F2_5_2_0*ltdl_L5_0;
-    const double ltdl_A2_0 = (F0_2_2_0 + (-t58 - F2_4_2_0*ltdl_L4_0)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t58)) - ltdl_A3_2*ltdl_L3_0;
     const double t59 = F2_5_2_0*ltdl_L5_1;
     const double ltdl_A2_1 = ((F1_2_2_0 - t59) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((Rc2_2_2 - F2_5_2_0*ltdl_L5_2) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
@@ -1421,14 +1421,14 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-t58 - F1_4_2_0*ltdl_L4_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t58)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((Rc1_2_2 - t59) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = ((((-F0_5_2_0*ltdl_L5_0 - F0_4_2_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_xy5: y = L^-T b */
@@ -1446,15 +1446,15 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     /* ltdl_x0: x = L^-1 D^-1 y */
     const double ltdl_x0_0 = ltdl_xy0_0*ltdl_dinv0_0;
     /* ltdl_x1: x = L^-1 D^-1 y */
-    const double ltdl_x1_0 = ltdl_dinv1_0*ltdl_xy1_0 - ltdl_L1_0*ltdl_x0_0;
+    const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
     /* ltdl_x2: x = L^-1 D^-1 y */
-    const double ltdl_x2_0 = (ltdl_dinv2_0*ltdl_xy2_0 - ltdl_L2_0*ltdl_x0_0) - ltdl_L2_1*ltdl_x1_0;
+    const double ltdl_x2_0 = (-ltdl_L2_0*ltdl_x0_0 + ltdl_dinv2_0*ltdl_xy2_0) - ltdl_L2_1*ltdl_x1_0;
     /* ltdl_x3: x = L^-1 D^-1 y */
-    const double ltdl_x3_0 = ((ltdl_dinv3_0*ltdl_xy3_0 - ltdl_L3_0*ltdl_x0_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
+    const double ltdl_x3_0 = ((-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
     /* ltdl_x4: x = L^-1 D^-1 y */
-    const double ltdl_x4_0 = ((ltdl_dinv4_0*ltdl_xy4_0 - ltdl_L4_0*ltdl_x0_0) - ltdl_L4_1*ltdl_x1_0) - ltdl_L4_2*ltdl_x2_0;
+    const double ltdl_x4_0 = ((-ltdl_L4_0*ltdl_x0_0 + ltdl_dinv4_0*ltdl_xy4_0) - ltdl_L4_1*ltdl_x1_0) - ltdl_L4_2*ltdl_x2_0;
     /* ltdl_x5: x = L^-1 D^-1 y */
-    const double ltdl_x5_0 = (((24999.999999999996*ltdl_xy5_0 - ltdl_L5_0*ltdl_x0_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
+    const double ltdl_x5_0 = (((-ltdl_L5_0*ltdl_x0_0 + 24999.999999999996*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
 
     /* Outputs: qdd (6) */
     qdd[0] = ltdl_x0_0;
@@ -1510,16 +1510,16 @@ void puma560_jacobian(const double* q, double* J)
     const double t18 = t0 + t2;
     const double t19 = 0.4318*c_q_1;
     const double t20 = 0.4318*t11 + 0.4318*t12;
-    const double t21 = t20 + ((0.15005*c_q_0 - 0.0203*t14) + 0.0203*t15);
+    const double t21 = ((-0.0203*t14 + 0.15005*c_q_0) + 0.0203*t15) + t20;
     const double t22 = t21 - s_q_0*t19;
     const double t23 = 0.4318*t5 - 0.4318*t7;
     const double t24 = (0.0203*t0 + 0.0203*t2) + t23;
-    const double t25 = t24 + 0.4318*s_q_1;
+    const double t25 = 0.4318*s_q_1 + t24;
     const double t26 = -t20;
     const double t27 = 0.0203*t8;
     const double t28 = 0.4318*t1;
     const double t29 = 0.4318*t3;
-    const double t30 = (-t27 - t28) + (((0.15005*s_q_0 + c_q_0*t19) + 0.0203*t6) - t29);
+    const double t30 = (((c_q_0*t19 + 0.15005*s_q_0) + 0.0203*t6) - t29) + (-t27 - t28);
     const double t31 = t28 + t29;
     const double t32 = -t31;
 
@@ -1528,24 +1528,24 @@ void puma560_jacobian(const double* q, double* J)
     J[1] = s_q_0;
     J[2] = s_q_0;
     J[3] = t4;
-    J[4] = c_q_3*s_q_0 + s_q_3*t9;
-    J[5] = c_q_4*t4 - s_q_4*(c_q_3*t9 - s_q_0*s_q_3);
+    J[4] = s_q_3*t9 + c_q_3*s_q_0;
+    J[5] = -s_q_4*(c_q_3*t9 - s_q_0*s_q_3) + c_q_4*t4;
     J[6] = 0.0;
     J[7] = t10;
     J[8] = t10;
     J[9] = t13;
     J[10] = s_q_3*t16 - c_q_0*c_q_3;
-    J[11] = c_q_4*t13 - s_q_4*(c_q_0*s_q_3 + c_q_3*t16);
+    J[11] = -s_q_4*(c_q_3*t16 + c_q_0*s_q_3) + c_q_4*t13;
     J[12] = 1.0;
     J[13] = 0.0;
     J[14] = 0.0;
     J[15] = t17;
     J[16] = s_q_3*t18;
-    J[17] = c_q_4*t17 - c_q_3*s_q_4*t18;
+    J[17] = -c_q_3*s_q_4*t18 + c_q_4*t17;
     J[18] = t22;
     J[19] = -c_q_0*t25;
     J[20] = -c_q_0*t24;
-    J[21] = t13*t23 - t17*t26;
+    J[21] = -t17*t26 + t13*t23;
     J[22] = 0.0;
     J[23] = 0.0;
     J[24] = t30;
@@ -1555,8 +1555,8 @@ void puma560_jacobian(const double* q, double* J)
     J[28] = 0.0;
     J[29] = 0.0;
     J[30] = 0.0;
-    J[31] = c_q_0*t30 - s_q_0*t22;
-    J[32] = c_q_0*(((0.15005*s_q_0 + 0.0203*c_q_0*c_q_1*c_q_2) - t27) - t31) - s_q_0*t21;
+    J[31] = -s_q_0*t22 + c_q_0*t30;
+    J[32] = -s_q_0*t21 + c_q_0*(((0.0203*c_q_0*c_q_1*c_q_2 + 0.15005*s_q_0) - t27) - t31);
     J[33] = t4*t26 - t13*t32;
     J[34] = 0.0;
     J[35] = 0.0;
@@ -1598,49 +1598,49 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t0 = c_q_2*V1_0;
     const double t1 = s_q_2*V1_1;
     const double V2_0 = t0 + t1;
-    const double V2_1 = c_q_2*V1_1 - s_q_2*V1_0;
+    const double V2_1 = -s_q_2*V1_0 + c_q_2*V1_1;
     const double V2_2 = qd[1] + qd[2];
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_0 = qd[2]*V2_1;
     const double a2_1 = -qd[2]*V2_0;
-    const double t2 = -0.4318*qd[1]*qd[1] - 0.4318*V1_1*V1_1;
+    const double t2 = -0.4318*V1_1*V1_1 - 0.4318*qd[1]*qd[1];
     const double t3 = 0.4318*V1_0;
-    const double a2_3 = t1*t3 + c_q_2*t2;
-    const double a2_4 = 0.4318*V1_1*t0 - s_q_2*t2;
+    const double a2_3 = c_q_2*t2 + t1*t3;
+    const double a2_4 = -s_q_2*t2 + 0.4318*V1_1*t0;
     const double a2_5 = qd[1]*t3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0 = c_q_3*V2_0 - V2_2*s_q_3;
-    const double V3_1 = -V2_2*c_q_3 - s_q_3*V2_0;
-    const double V3_2 = qd[3] + V2_1;
+    const double V3_1 = -s_q_3*V2_0 - V2_2*c_q_3;
+    const double V3_2 = V2_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = qd[3]*V3_1;
     const double a3_1 = -qd[3]*V3_0;
     const double t4 = V2_1*V2_1;
-    const double t5 = 0.0203*V2_2 - 0.15005*V2_0;
+    const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
     const double t6 = -V2_2*t5 - 0.0203*t4;
     const double t7 = V2_0*t5 - 0.15005*t4;
     const double a3_3 = c_q_3*t6 - s_q_3*t7;
     const double a3_4 = -c_q_3*t7 - s_q_3*t6;
-    const double a3_5 = 0.15005*V2_2*V2_1 + 0.0203*V2_0*V2_1;
+    const double a3_5 = 0.0203*V2_0*V2_1 + 0.15005*V2_2*V2_1;
     /* V4: spatial velocity V(k) (2.25) */
     const double t8 = c_q_4*V3_0;
     const double t9 = s_q_4*V3_2;
     const double V4_0 = t8 + t9;
     const double V4_2 = qd[4] - V3_1;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*(c_q_4*V3_2 - s_q_4*V3_0);
+    const double a4_0 = qd[4]*(-s_q_4*V3_0 + c_q_4*V3_2);
     const double a4_1 = -qd[4]*V4_0;
     const double t10 = -0.4318*V3_0*V3_0 - 0.4318*V3_1*V3_1;
     const double t11 = 0.4318*V3_2;
-    const double a4_3 = t11*t8 + s_q_4*t10;
+    const double a4_3 = s_q_4*t10 + t11*t8;
     const double a4_4 = c_q_4*t10 - 0.4318*V3_0*t9;
     const double a4_5 = -V3_1*t11;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*(-c_q_5*V4_2 - s_q_5*V4_0);
+    const double a5_0 = qd[5]*(-s_q_5*V4_0 - c_q_5*V4_2);
     const double a5_1 = -qd[5]*(c_q_5*V4_0 - s_q_5*V4_2);
     /* zeta2: zeta(k) = phi^T a (4.22b) */
     const double zeta2_0 = (c_q_2*a1_0 + s_q_2*a1_1) + a2_0;
-    const double zeta2_1 = a2_1 + (c_q_2*a1_1 - s_q_2*a1_0);
+    const double zeta2_1 = (-s_q_2*a1_0 + c_q_2*a1_1) + a2_1;
     const double zeta2_5 = a2_5 - 0.4318*a1_1;
     /* zeta3: zeta(k) = phi^T a (4.22b) */
     const double zeta3_0 = a3_0 + c_q_3*zeta2_0;
@@ -1649,11 +1649,11 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t13 = zeta2_5 - 0.0203*zeta2_1;
     const double zeta3_3 = a3_3 + (c_q_3*t12 - s_q_3*t13);
     const double zeta3_4 = a3_4 + (-c_q_3*t13 - s_q_3*t12);
-    const double zeta3_5 = (a2_4 + a3_5) - 0.15005*zeta2_0;
+    const double zeta3_5 = (a2_4 - 0.15005*zeta2_0) + a3_5;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0 = a4_0 + (s_q_4*zeta2_1 + c_q_4*zeta3_0);
-    const double zeta4_1 = a4_1 + (c_q_4*zeta2_1 - s_q_4*zeta3_0);
-    const double t14 = zeta3_3 + 0.4318*zeta3_1;
+    const double zeta4_0 = a4_0 + (c_q_4*zeta3_0 + s_q_4*zeta2_1);
+    const double zeta4_1 = a4_1 + (-s_q_4*zeta3_0 + c_q_4*zeta2_1);
+    const double t14 = 0.4318*zeta3_1 + zeta3_3;
     const double zeta4_3 = (a4_3 + s_q_4*zeta3_5) + c_q_4*t14;
     const double zeta4_4 = (a4_4 + c_q_4*zeta3_5) - s_q_4*t14;
     const double zeta4_5 = (a4_5 + 0.4318*zeta3_0) - zeta3_4;
@@ -1661,7 +1661,7 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double zeta5_0 = (a5_0 + s_q_5*zeta3_1) + c_q_5*zeta4_0;
     const double zeta5_1 = (a5_1 + c_q_5*zeta3_1) - s_q_5*zeta4_0;
     const double zeta5_3 = c_q_5*zeta4_3 - s_q_5*zeta4_5;
-    const double zeta5_4 = -c_q_5*zeta4_5 - s_q_5*zeta4_3;
+    const double zeta5_4 = -s_q_5*zeta4_3 - c_q_5*zeta4_5;
     /* shared by the outputs */
     const double t15 = c_q_1*s_q_2;
     const double t16 = c_q_2*s_q_1;
@@ -1670,35 +1670,35 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t19 = s_q_1*s_q_2;
     const double t20 = c_q_0*t18 - c_q_0*t19;
     const double t21 = c_q_3*t20 - s_q_0*s_q_3;
-    const double t22 = c_q_4*t17 - s_q_4*t21;
-    const double t23 = s_q_4*t17 + c_q_4*t21;
-    const double t24 = c_q_3*s_q_0 + s_q_3*t20;
+    const double t22 = -s_q_4*t21 + c_q_4*t17;
+    const double t23 = c_q_4*t21 + s_q_4*t17;
+    const double t24 = s_q_3*t20 + c_q_3*s_q_0;
     const double t25 = c_q_5*t23 - s_q_5*t24;
-    const double t26 = -c_q_5*t24 - s_q_5*t23;
+    const double t26 = -s_q_5*t23 - c_q_5*t24;
     const double t27 = -s_q_0*t15 - s_q_0*t16;
     const double t28 = s_q_0*t18 - s_q_0*t19;
-    const double t29 = c_q_0*s_q_3 + c_q_3*t28;
-    const double t30 = c_q_4*t27 - s_q_4*t29;
-    const double t31 = s_q_4*t27 + c_q_4*t29;
+    const double t29 = c_q_3*t28 + c_q_0*s_q_3;
+    const double t30 = -s_q_4*t29 + c_q_4*t27;
+    const double t31 = c_q_4*t29 + s_q_4*t27;
     const double t32 = s_q_3*t28 - c_q_0*c_q_3;
     const double t33 = c_q_5*t31 - s_q_5*t32;
-    const double t34 = -c_q_5*t32 - s_q_5*t31;
+    const double t34 = -s_q_5*t31 - c_q_5*t32;
     const double t35 = t18 - t19;
     const double t36 = t15 + t16;
     const double t37 = c_q_3*t36;
-    const double t38 = c_q_4*t35 - s_q_4*t37;
-    const double t39 = s_q_4*t35 + c_q_4*t37;
+    const double t38 = -s_q_4*t37 + c_q_4*t35;
+    const double t39 = c_q_4*t37 + s_q_4*t35;
     const double t40 = s_q_3*t36;
     const double t41 = c_q_5*t39 - s_q_5*t40;
-    const double t42 = -c_q_5*t40 - s_q_5*t39;
+    const double t42 = -s_q_5*t39 - c_q_5*t40;
 
     /* Outputs: Jdqd (6) */
-    Jdqd[0] = (t22*zeta4_1 + t25*zeta5_0) + t26*zeta5_1;
-    Jdqd[1] = (t30*zeta4_1 + t33*zeta5_0) + t34*zeta5_1;
-    Jdqd[2] = (t38*zeta4_1 + t41*zeta5_0) + t42*zeta5_1;
-    Jdqd[3] = (t22*zeta4_4 + t25*zeta5_3) + t26*zeta5_4;
-    Jdqd[4] = (t30*zeta4_4 + t33*zeta5_3) + t34*zeta5_4;
-    Jdqd[5] = (t38*zeta4_4 + t41*zeta5_3) + t42*zeta5_4;
+    Jdqd[0] = (t25*zeta5_0 + t22*zeta4_1) + t26*zeta5_1;
+    Jdqd[1] = (t33*zeta5_0 + t30*zeta4_1) + t34*zeta5_1;
+    Jdqd[2] = (t41*zeta5_0 + t38*zeta4_1) + t42*zeta5_1;
+    Jdqd[3] = (t25*zeta5_3 + t22*zeta4_4) + t26*zeta5_4;
+    Jdqd[4] = (t33*zeta5_3 + t30*zeta4_4) + t34*zeta5_4;
+    Jdqd[5] = (t41*zeta5_3 + t38*zeta4_4) + t42*zeta5_4;
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
@@ -1728,71 +1728,71 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double s_q_5 = soagen_s[5];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t0 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
-    const double Rc4_0_0 = 0.0003 + t0;
-    const double Rc4_2_2 = 0.0004 + t0;
+    const double Rc4_0_0 = t0 + 0.0003;
+    const double Rc4_2_2 = t0 + 0.0004;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = -0.0028799999999999997*s_q_4;
     const double t1 = 0.0028799999999999997*c_q_4;
-    const double Rch3_2 = 0.55533 + t1;
+    const double Rch3_2 = t1 + 0.55533;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t2 = s_q_4*s_q_4;
     const double t3 = c_q_4*c_q_4;
-    const double t4 = 0.24861495800000002 + 0.0024871679999999997*c_q_4;
-    const double Rc3_0_0 = (t4 + 0.00033999999999999997*t2) + t3*Rc4_0_0;
+    const double t4 = 0.0024871679999999997*c_q_4 + 0.24861495800000002;
+    const double Rc3_0_0 = t3*Rc4_0_0 + (0.00033999999999999997*t2 + t4);
     const double t5 = c_q_4*s_q_4;
-    const double Rc3_0_2 = (0.0012435839999999998*s_q_4 - 0.00033999999999999997*t5) + t5*Rc4_0_0;
-    const double Rc3_1_1 = t4 + Rc4_2_2;
-    const double Rc3_2_2 = (0.0013 + 0.00033999999999999997*t3) + t2*Rc4_0_0;
+    const double Rc3_0_2 = t5*Rc4_0_0 + (-0.00033999999999999997*t5 + 0.0012435839999999998*s_q_4);
+    const double Rc3_1_1 = Rc4_2_2 + t4;
+    const double Rc3_2_2 = t2*Rc4_0_0 + (0.00033999999999999997*t3 + 0.0013);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double t6 = c_q_3*Rch3_0;
-    const double Rch2_0 = 0.025374999999999998 + t6;
-    const double Rch2_1 = 0.336 + Rch3_2;
+    const double Rch2_0 = t6 + 0.025374999999999998;
+    const double Rch2_1 = Rch3_2 + 0.336;
     const double t7 = s_q_3*Rch3_0;
     const double Rch2_2 = 0.9754824999999999 - t7;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t8 = s_q_3*s_q_3;
     const double t9 = -0.3001*t7;
     const double t10 = c_q_3*c_q_3;
-    const double Rc2_0_0 = ((0.247000821125 + t9) + t8*Rc3_1_1) + t10*Rc3_0_0;
+    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = c_q_3*Rc3_0_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
-    const double Rc2_0_2 = (((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6) + c_q_3*s_q_3*Rc3_1_1) - c_q_3*s_q_3*Rc3_0_0;
+    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
     const double t11 = 0.0406*t6;
-    const double Rc2_1_1 = (t9 + (0.17799593362499996 + t11)) + Rc3_2_2;
+    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
     const double t12 = s_q_3*Rc3_0_2;
-    const double Rc2_1_2 = (-0.0551544 - 0.15005*Rch3_2) - t12;
-    const double Rc2_2_2 = ((0.11003511249999999 + t11) + t10*Rc3_1_1) + t8*Rc3_0_0;
+    const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t12;
+    const double Rc2_2_2 = t8*Rc3_0_0 + (t10*Rc3_1_1 + (t11 + 0.11003511249999999));
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t13 = s_q_2*Rc2_0_1;
     const double t14 = c_q_2*Rc2_0_0 - t13;
     const double t15 = c_q_2*Rc2_0_1;
     const double t16 = t15 - s_q_2*Rc2_1_1;
-    const double Rc1_0_0 = (1.03118515 + c_q_2*t14) - s_q_2*t16;
+    const double Rc1_0_0 = (c_q_2*t14 + 1.03118515) - s_q_2*t16;
     const double t17 = 0.4318*Rch2_0;
     const double t18 = 0.4318*Rch2_1;
-    const double Rc1_0_1 = (((-0.0070992 - c_q_2*t18) - s_q_2*t17) + c_q_2*t16) + s_q_2*t14;
+    const double Rc1_0_1 = (c_q_2*t16 + ((-c_q_2*t18 - 0.0070992) - s_q_2*t17)) + s_q_2*t14;
     const double t19 = s_q_2*Rc2_1_2;
-    const double Rc1_0_2 = ((-0.269178 - 0.4318*Rch2_2) + c_q_2*Rc2_0_2) - t19;
+    const double Rc1_0_2 = (c_q_2*Rc2_0_2 + (-0.4318*Rch2_2 - 0.269178)) - t19;
     const double t20 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
-    const double Rc1_1_1 = ((2.633046352 + t20) + c_q_2*(t13 + c_q_2*Rc2_1_1)) + s_q_2*(t15 + s_q_2*Rc2_0_0);
+    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t13) + (t20 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t15);
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = c_q_2*Rc2_1_2 + s_q_2*Rc2_0_2;
+    const double F1_2_1_0 = s_q_2*Rc2_0_2 + c_q_2*Rc2_1_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_1_2 = F1_2_1_0 - 0.023751;
-    const double Rc1_2_2 = (1.7481140020000001 + t20) + Rc2_2_2;
+    const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.35 + c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1)) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
+    const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = s_q_1*Rc1_0_2 + c_q_1*Rc1_1_2;
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 + s_q_1*Rc1_0_2;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = c_q_2*Rc2_0_2 - t19;
-    const double F1_2_2_0 = (c_q_2*t17 - s_q_2*t18) + Rc2_2_2;
+    const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = (0.0203*t6 - 0.15005*t7) + Rc3_2_2;
+    const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
     const double F2_3_2_0 = -t12;
     const double F2_3_3_0 = -t7;
     const double F2_3_5_0 = -t6;
@@ -1802,22 +1802,22 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t21 = 0.4318*s_q_2;
     const double F1_3_2_0 = F2_3_2_0 + t21*F2_3_3_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = s_q_1*F1_3_0_0 + c_q_1*F1_3_1_0;
+    const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
     const double F3_4_3_0 = -t1;
     const double F3_4_5_0 = Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -0.15005*F3_4_5_0 - s_q_3*F3_4_1_0;
+    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     const double t22 = s_q_3*F3_4_3_0;
     const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
-    const double F2_4_2_0 = 0.0203*F3_4_5_0 - c_q_3*F3_4_1_0;
+    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
     const double F2_4_5_0 = -t22;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
-    const double F1_4_1_0 = (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0) + s_q_2*F2_4_0_0;
-    const double F1_4_2_0 = (0.4318*c_q_2*F3_4_5_0 + t21*F2_4_3_0) + F2_4_2_0;
+    const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
+    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*F3_4_5_0);
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1828,7 +1828,7 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double F2_5_2_0 = -s_q_3*F3_5_0_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = c_q_2*F2_5_0_0 - s_q_2*F3_5_2_0;
-    const double F1_5_1_0 = c_q_2*F3_5_2_0 + s_q_2*F2_5_0_0;
+    const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = s_q_1*F1_5_0_0 + c_q_1*F1_5_1_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1855,7 +1855,7 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double t23 = F2_5_2_0*ltdl_L5_0;
-    const double ltdl_A2_0 = (F0_2_2_0 + (-t23 - F2_4_2_0*ltdl_L4_0)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_2*ltdl_L3_0;
     const double t24 = F2_5_2_0*ltdl_L5_1;
     const double ltdl_A2_1 = ((F1_2_2_0 - t24) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((Rc2_2_2 - F2_5_2_0*ltdl_L5_2) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
@@ -1865,14 +1865,14 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-t23 - F1_4_2_0*ltdl_L4_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((Rc1_2_2 - t24) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = ((((-F0_5_2_0*ltdl_L5_0 - F0_4_2_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_Y5: Y = L^-T B */
@@ -1887,7 +1887,7 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t33 = s_q_1*s_q_2;
     const double t34 = c_q_0*t33;
     const double t35 = t32 - t34;
-    const double ltdl_Y5_0 = c_q_4*t30 - s_q_4*(c_q_3*t35 - s_q_0*s_q_3);
+    const double ltdl_Y5_0 = -s_q_4*(c_q_3*t35 - s_q_0*s_q_3) + c_q_4*t30;
     const double t36 = s_q_0*t25;
     const double t37 = s_q_0*t27;
     const double t38 = t36 + t37;
@@ -1895,62 +1895,62 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t40 = s_q_0*t31;
     const double t41 = s_q_0*t33;
     const double t42 = t40 - t41;
-    const double ltdl_Y5_1 = c_q_4*t39 - s_q_4*(c_q_0*s_q_3 + c_q_3*t42);
+    const double ltdl_Y5_1 = -s_q_4*(c_q_3*t42 + c_q_0*s_q_3) + c_q_4*t39;
     const double t43 = t31 - t33;
     const double t44 = t25 + t27;
-    const double ltdl_Y5_2 = c_q_4*t43 - c_q_3*s_q_4*t44;
+    const double ltdl_Y5_2 = -c_q_3*s_q_4*t44 + c_q_4*t43;
     /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_0 = c_q_3*s_q_0 + s_q_3*t35;
+    const double ltdl_Y4_0 = s_q_3*t35 + c_q_3*s_q_0;
     const double ltdl_Y4_1 = s_q_3*t42 - c_q_0*c_q_3;
     const double ltdl_Y4_2 = s_q_3*t44;
     /* ltdl_Y3: Y = L^-T B */
-    const double ltdl_Y3_0 = -t29 - ltdl_L5_3*ltdl_Y5_0;
-    const double ltdl_Y3_1 = -t38 - ltdl_L5_3*ltdl_Y5_1;
+    const double ltdl_Y3_0 = -ltdl_L5_3*ltdl_Y5_0 - t29;
+    const double ltdl_Y3_1 = -ltdl_L5_3*ltdl_Y5_1 - t38;
     const double ltdl_Y3_2 = (c_q_1*c_q_2 - t33) - ltdl_L5_3*ltdl_Y5_2;
     const double t45 = 0.4318*t31 - 0.4318*t33;
     const double t46 = 0.4318*t36;
     const double t47 = 0.4318*t37;
     const double t48 = t46 + t47;
     const double t49 = -t48;
-    const double ltdl_Y3_3 = t45*t39 - t43*t49;
+    const double ltdl_Y3_3 = -t43*t49 + t39*t45;
     const double t50 = 0.4318*t26;
     const double t51 = 0.4318*t28;
     const double t52 = t50 + t51;
     const double t53 = -t52;
-    const double ltdl_Y3_4 = t43*t53 - t45*t30;
+    const double ltdl_Y3_4 = t43*t53 - t30*t45;
     const double ltdl_Y3_5 = t30*t49 - t39*t53;
     /* ltdl_Y2: Y = L^-T B */
     const double t54 = -s_q_0;
-    const double ltdl_Y2_0 = ((-t54 - ltdl_L5_2*ltdl_Y5_0) - ltdl_Y4_0*ltdl_L4_2) - ltdl_Y3_0*ltdl_L3_2;
+    const double ltdl_Y2_0 = ((-ltdl_L5_2*ltdl_Y5_0 - t54) - ltdl_Y4_0*ltdl_L4_2) - ltdl_Y3_0*ltdl_L3_2;
     const double ltdl_Y2_1 = ((-c_q_0 - ltdl_L5_2*ltdl_Y5_1) - ltdl_Y4_1*ltdl_L4_2) - ltdl_Y3_1*ltdl_L3_2;
-    const double ltdl_Y2_2 = (-ltdl_L5_2*ltdl_Y5_2 - ltdl_Y4_2*ltdl_L4_2) - ltdl_Y3_2*ltdl_L3_2;
+    const double ltdl_Y2_2 = (-ltdl_Y4_2*ltdl_L4_2 - ltdl_L5_2*ltdl_Y5_2) - ltdl_Y3_2*ltdl_L3_2;
     const double t55 = (0.0203*t25 + 0.0203*t27) + t45;
-    const double ltdl_Y2_3 = -c_q_0*t55 - ltdl_Y3_3*ltdl_L3_2;
-    const double ltdl_Y2_4 = -s_q_0*t55 - ltdl_Y3_4*ltdl_L3_2;
+    const double ltdl_Y2_3 = -ltdl_Y3_3*ltdl_L3_2 - c_q_0*t55;
+    const double ltdl_Y2_4 = -ltdl_Y3_4*ltdl_L3_2 - s_q_0*t55;
     const double t56 = 0.0203*t34;
-    const double t57 = t52 + (t56 + (-0.15005*s_q_0 - 0.0203*c_q_0*c_q_1*c_q_2));
+    const double t57 = ((-0.0203*c_q_0*c_q_1*c_q_2 - 0.15005*s_q_0) + t56) + t52;
     const double t58 = 0.15005*c_q_0;
     const double t59 = 0.0203*t41;
     const double t60 = 0.0203*t40;
-    const double t61 = (t58 + t59) + (t48 - t60);
-    const double ltdl_Y2_5 = (-c_q_0*t57 - s_q_0*t61) - ltdl_Y3_5*ltdl_L3_2;
+    const double t61 = (t48 - t60) + (t58 + t59);
+    const double ltdl_Y2_5 = (-s_q_0*t61 - c_q_0*t57) - ltdl_Y3_5*ltdl_L3_2;
     /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_0 = (((-t54 - ltdl_L5_1*ltdl_Y5_0) - ltdl_Y4_0*ltdl_L4_1) - ltdl_Y3_0*ltdl_L3_1) - ltdl_Y2_0*ltdl_L2_1;
+    const double ltdl_Y1_0 = (((-ltdl_L5_1*ltdl_Y5_0 - t54) - ltdl_Y4_0*ltdl_L4_1) - ltdl_Y3_0*ltdl_L3_1) - ltdl_Y2_0*ltdl_L2_1;
     const double ltdl_Y1_1 = (((-c_q_0 - ltdl_L5_1*ltdl_Y5_1) - ltdl_Y4_1*ltdl_L4_1) - ltdl_Y3_1*ltdl_L3_1) - ltdl_Y2_1*ltdl_L2_1;
-    const double ltdl_Y1_2 = ((-ltdl_L5_1*ltdl_Y5_2 - ltdl_Y4_2*ltdl_L4_1) - ltdl_Y3_2*ltdl_L3_1) - ltdl_Y2_2*ltdl_L2_1;
-    const double t62 = t55 + 0.4318*s_q_1;
-    const double ltdl_Y1_3 = (-c_q_0*t62 - ltdl_Y3_3*ltdl_L3_1) - ltdl_Y2_3*ltdl_L2_1;
-    const double ltdl_Y1_4 = (-s_q_0*t62 - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_2 = ((-ltdl_Y4_2*ltdl_L4_1 - ltdl_L5_1*ltdl_Y5_2) - ltdl_Y3_2*ltdl_L3_1) - ltdl_Y2_2*ltdl_L2_1;
+    const double t62 = 0.4318*s_q_1 + t55;
+    const double ltdl_Y1_3 = (-ltdl_Y3_3*ltdl_L3_1 - c_q_0*t62) - ltdl_Y2_3*ltdl_L2_1;
+    const double ltdl_Y1_4 = (-ltdl_Y3_4*ltdl_L3_1 - s_q_0*t62) - ltdl_Y2_4*ltdl_L2_1;
     const double t63 = 0.4318*c_q_1;
     const double t64 = s_q_0*t63;
-    const double ltdl_Y1_5 = ((c_q_0*((-t50 - t51) + (((0.15005*s_q_0 + c_q_0*t63) + 0.0203*t32) - t56)) + s_q_0*(t64 - t61)) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
+    const double ltdl_Y1_5 = ((s_q_0*(t64 - t61) + c_q_0*((((c_q_0*t63 + 0.15005*s_q_0) + 0.0203*t32) - t56) + (-t50 - t51))) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_0 = (((-ltdl_Y5_0*ltdl_L5_0 - ltdl_Y4_0*ltdl_L4_0) - ltdl_Y3_0*ltdl_L3_0) - ltdl_Y2_0*ltdl_L2_0) - ltdl_Y1_0*ltdl_L1_0;
-    const double ltdl_Y0_1 = (((-ltdl_Y5_1*ltdl_L5_0 - ltdl_Y4_1*ltdl_L4_0) - ltdl_Y3_1*ltdl_L3_0) - ltdl_Y2_1*ltdl_L2_0) - ltdl_Y1_1*ltdl_L1_0;
+    const double ltdl_Y0_0 = (((-ltdl_Y4_0*ltdl_L4_0 - ltdl_Y5_0*ltdl_L5_0) - ltdl_Y3_0*ltdl_L3_0) - ltdl_Y2_0*ltdl_L2_0) - ltdl_Y1_0*ltdl_L1_0;
+    const double ltdl_Y0_1 = (((-ltdl_Y4_1*ltdl_L4_0 - ltdl_Y5_1*ltdl_L5_0) - ltdl_Y3_1*ltdl_L3_0) - ltdl_Y2_1*ltdl_L2_0) - ltdl_Y1_1*ltdl_L1_0;
     const double ltdl_Y0_2 = ((((1.0 - ltdl_Y5_2*ltdl_L5_0) - ltdl_Y4_2*ltdl_L4_0) - ltdl_Y3_2*ltdl_L3_0) - ltdl_Y2_2*ltdl_L2_0) - ltdl_Y1_2*ltdl_L1_0;
-    const double ltdl_Y0_3 = (((((t58 - t64) + t59) + ((t46 + t47) - t60)) - ltdl_Y3_3*ltdl_L3_0) - ltdl_Y2_3*ltdl_L2_0) - ltdl_Y1_3*ltdl_L1_0;
+    const double ltdl_Y0_3 = (((((t46 + t47) - t60) + ((t58 - t64) + t59)) - ltdl_Y3_3*ltdl_L3_0) - ltdl_Y2_3*ltdl_L2_0) - ltdl_Y1_3*ltdl_L1_0;
     const double ltdl_Y0_4 = (((0.4318*c_q_0*c_q_1 - t57) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = (-ltdl_Y3_5*ltdl_L3_0 - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    const double ltdl_Y0_5 = (-ltdl_Y2_5*ltdl_L2_0 - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t65 = 24999.999999999996*ltdl_Y5_0;
     const double t66 = ltdl_Y0_0*ltdl_dinv0_0;
@@ -1958,69 +1958,69 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t68 = ltdl_Y2_0*ltdl_dinv2_0;
     const double t69 = ltdl_Y3_0*ltdl_dinv3_0;
     const double t70 = ltdl_Y4_0*ltdl_dinv4_0;
-    const double t71 = ((((ltdl_Y5_1*t65 + ltdl_Y4_1*t70) + ltdl_Y3_1*t69) + ltdl_Y2_1*t68) + ltdl_Y1_1*t67) + ltdl_Y0_1*t66;
-    const double t72 = ((((ltdl_Y5_2*t65 + ltdl_Y4_2*t70) + ltdl_Y3_2*t69) + ltdl_Y2_2*t68) + ltdl_Y1_2*t67) + ltdl_Y0_2*t66;
-    const double t73 = ((ltdl_Y3_3*t69 + ltdl_Y2_3*t68) + ltdl_Y1_3*t67) + ltdl_Y0_3*t66;
-    const double t74 = ((ltdl_Y3_4*t69 + ltdl_Y2_4*t68) + ltdl_Y1_4*t67) + ltdl_Y0_4*t66;
-    const double t75 = ((ltdl_Y3_5*t69 + ltdl_Y2_5*t68) + ltdl_Y1_5*t67) + ltdl_Y0_5*t66;
+    const double t71 = ltdl_Y0_1*t66 + (ltdl_Y1_1*t67 + (ltdl_Y2_1*t68 + (ltdl_Y3_1*t69 + (ltdl_Y4_1*t70 + ltdl_Y5_1*t65))));
+    const double t72 = ltdl_Y0_2*t66 + (ltdl_Y1_2*t67 + (ltdl_Y2_2*t68 + (ltdl_Y3_2*t69 + (ltdl_Y4_2*t70 + ltdl_Y5_2*t65))));
+    const double t73 = ltdl_Y0_3*t66 + (ltdl_Y1_3*t67 + (ltdl_Y2_3*t68 + ltdl_Y3_3*t69));
+    const double t74 = ltdl_Y0_4*t66 + (ltdl_Y1_4*t67 + (ltdl_Y2_4*t68 + ltdl_Y3_4*t69));
+    const double t75 = ltdl_Y0_5*t66 + (ltdl_Y1_5*t67 + (ltdl_Y2_5*t68 + ltdl_Y3_5*t69));
     const double t76 = ltdl_Y0_1*ltdl_dinv0_0;
     const double t77 = ltdl_Y1_1*ltdl_dinv1_0;
     const double t78 = ltdl_Y2_1*ltdl_dinv2_0;
     const double t79 = ltdl_Y3_1*ltdl_dinv3_0;
-    const double t80 = ((((24999.999999999996*ltdl_Y5_2*ltdl_Y5_1 + ltdl_Y4_2*ltdl_Y4_1*ltdl_dinv4_0) + ltdl_Y3_2*t79) + ltdl_Y2_2*t78) + ltdl_Y1_2*t77) + ltdl_Y0_2*t76;
-    const double t81 = ((ltdl_Y3_3*t79 + ltdl_Y2_3*t78) + ltdl_Y1_3*t77) + ltdl_Y0_3*t76;
-    const double t82 = ((ltdl_Y3_4*t79 + ltdl_Y2_4*t78) + ltdl_Y1_4*t77) + ltdl_Y0_4*t76;
-    const double t83 = ((ltdl_Y3_5*t79 + ltdl_Y2_5*t78) + ltdl_Y1_5*t77) + ltdl_Y0_5*t76;
+    const double t80 = ltdl_Y0_2*t76 + (ltdl_Y1_2*t77 + (ltdl_Y2_2*t78 + (ltdl_Y3_2*t79 + (ltdl_Y4_2*ltdl_Y4_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_2*ltdl_Y5_1))));
+    const double t81 = ltdl_Y0_3*t76 + (ltdl_Y1_3*t77 + (ltdl_Y2_3*t78 + ltdl_Y3_3*t79));
+    const double t82 = ltdl_Y0_4*t76 + (ltdl_Y1_4*t77 + (ltdl_Y2_4*t78 + ltdl_Y3_4*t79));
+    const double t83 = ltdl_Y0_5*t76 + (ltdl_Y1_5*t77 + (ltdl_Y2_5*t78 + ltdl_Y3_5*t79));
     const double t84 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t85 = ltdl_Y1_2*ltdl_dinv1_0;
     const double t86 = ltdl_Y2_2*ltdl_dinv2_0;
     const double t87 = ltdl_Y3_2*ltdl_dinv3_0;
-    const double t88 = ((ltdl_Y3_3*t87 + ltdl_Y2_3*t86) + ltdl_Y1_3*t85) + ltdl_Y0_3*t84;
-    const double t89 = ((ltdl_Y3_4*t87 + ltdl_Y2_4*t86) + ltdl_Y1_4*t85) + ltdl_Y0_4*t84;
-    const double t90 = ((ltdl_Y3_5*t87 + ltdl_Y2_5*t86) + ltdl_Y1_5*t85) + ltdl_Y0_5*t84;
+    const double t88 = ltdl_Y0_3*t84 + (ltdl_Y1_3*t85 + (ltdl_Y2_3*t86 + ltdl_Y3_3*t87));
+    const double t89 = ltdl_Y0_4*t84 + (ltdl_Y1_4*t85 + (ltdl_Y2_4*t86 + ltdl_Y3_4*t87));
+    const double t90 = ltdl_Y0_5*t84 + (ltdl_Y1_5*t85 + (ltdl_Y2_5*t86 + ltdl_Y3_5*t87));
     const double t91 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t92 = ltdl_Y1_3*ltdl_dinv1_0;
     const double t93 = ltdl_Y2_3*ltdl_dinv2_0;
     const double t94 = ltdl_Y3_3*ltdl_dinv3_0;
-    const double t95 = ((ltdl_Y3_4*t94 + ltdl_Y2_4*t93) + ltdl_Y1_4*t92) + ltdl_Y0_4*t91;
-    const double t96 = ((ltdl_Y3_5*t94 + ltdl_Y2_5*t93) + ltdl_Y1_5*t92) + ltdl_Y0_5*t91;
-    const double t97 = ((ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0;
+    const double t95 = ltdl_Y0_4*t91 + (ltdl_Y1_4*t92 + (ltdl_Y2_4*t93 + ltdl_Y3_4*t94));
+    const double t96 = ltdl_Y0_5*t91 + (ltdl_Y1_5*t92 + (ltdl_Y2_5*t93 + ltdl_Y3_5*t94));
+    const double t97 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0));
 
     /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = ((((24999.999999999996*ltdl_Y5_0*ltdl_Y5_0 + ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0) + ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0) + ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0) + ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0) + ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0;
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_0*ltdl_Y5_0))));
     Lambda_inv[1] = t71;
     Lambda_inv[2] = t72;
     Lambda_inv[3] = t73;
     Lambda_inv[4] = t74;
     Lambda_inv[5] = t75;
     Lambda_inv[6] = t71;
-    Lambda_inv[7] = ((((24999.999999999996*ltdl_Y5_1*ltdl_Y5_1 + ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0) + ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0) + ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0) + ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0) + ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0;
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_1*ltdl_Y5_1))));
     Lambda_inv[8] = t80;
     Lambda_inv[9] = t81;
     Lambda_inv[10] = t82;
     Lambda_inv[11] = t83;
     Lambda_inv[12] = t72;
     Lambda_inv[13] = t80;
-    Lambda_inv[14] = ((((24999.999999999996*ltdl_Y5_2*ltdl_Y5_2 + ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0) + ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0) + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0) + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_2*ltdl_Y5_2))));
     Lambda_inv[15] = t88;
     Lambda_inv[16] = t89;
     Lambda_inv[17] = t90;
     Lambda_inv[18] = t73;
     Lambda_inv[19] = t81;
     Lambda_inv[20] = t88;
-    Lambda_inv[21] = ((ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0));
     Lambda_inv[22] = t95;
     Lambda_inv[23] = t96;
     Lambda_inv[24] = t74;
     Lambda_inv[25] = t82;
     Lambda_inv[26] = t89;
     Lambda_inv[27] = t95;
-    Lambda_inv[28] = ((ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0));
     Lambda_inv[29] = t97;
     Lambda_inv[30] = t75;
     Lambda_inv[31] = t83;
     Lambda_inv[32] = t90;
     Lambda_inv[33] = t96;
     Lambda_inv[34] = t97;
-    Lambda_inv[35] = ((ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0));
 }

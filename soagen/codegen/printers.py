@@ -243,7 +243,7 @@ class ScheduledCPrinter(CPrinter):
         if e.is_Add:
             return self._sum(e)[0]
         if e.is_Mul:
-            num = [f for f in self.factors(e) if not _denominator(f)]
+            num = [f for f in self.factors(e) if not _denominator(f) and f is not nodes.NEG_ONE]   # -1: a sign
             den = [f for f in e.args if _denominator(f)]
             r = self._operands(num) + schedule.MUL if len(num) > 1 else self.ready_of(num[0]) if num else 0.0
             if den:
@@ -259,7 +259,11 @@ class ScheduledCPrinter(CPrinter):
         return self.ready_of(e.args[0]) + schedule.TRIG          # sin, cos
 
     def _operands(self, factors):
-        """When the operands of a product's last multiply are ready (factors in order)."""
+        """When the operands of a product's last multiply are ready (factors in order; a
+        small power prints as repeated factors, ``x*x``, and multiplies as such)."""
+        factors = [g for f in factors for g in (
+            [f.args[0]] * int(f.args[1].value) if f.is_Pow and f.args[1].is_Integer and 2 <= f.args[1].value <= MAX_POW
+            else [f])]
         acc = self.ready_of(factors[0])
         for f in factors[1:-1]:
             acc = max(acc, self.ready_of(f)) + schedule.MUL
@@ -279,7 +283,7 @@ class ScheduledCPrinter(CPrinter):
         done = self._memo.get(key)
         if done is not None:
             return done
-        values, products = [], []
+        terms = []
         for k, term in enumerate(ordered_terms(e)):
             c, rest = term.as_coeff_Mul()
             sign = 1
@@ -288,10 +292,10 @@ class ScheduledCPrinter(CPrinter):
             text = self._print(term)
             if _fusable(term):
                 num = self.factors(term) if term.is_Mul else [term.args[0]] * int(term.args[1].value)
-                products.append((self._operands(num), k, text, sign))
+                terms.append(schedule.Term.product(self._operands(num), k, text, sign))
             else:
-                values.append((self.ready_of(term), k, text, sign))
-        done = self._memo[key] = schedule.associate(values, products)
+                terms.append(schedule.Term(self.ready_of(term), k, text, sign))
+        done = self._memo[key] = schedule.associate(terms)
         return done
 
 

@@ -20,7 +20,7 @@ latest one last.
 
 The operations and their count are unchanged; only the rounding of the sums changes
 (a different association). The same association is printed for the scalar and the
-batch C, which therefore still agree bit for bit. The model only orders; nothing in the
+batch C (they agree to rounding, mostly bit for bit). The model only orders; nothing in the
 generated code depends on its numbers being exact for a given core."""
 
 from __future__ import annotations

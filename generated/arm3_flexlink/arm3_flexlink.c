@@ -857,7 +857,9 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t358 = (R2_0_0*f2_3 + R2_0_2*f2_5) + Rn2_0_1*f2_4;
     const double t359 = (((R2_1_2*f2_2 + R2_1_0*f2_0) + Rn2_1_1*f2_1) - rn2_0*t355) + rn2_2*t358;
     const double f1_1 = (((M1_0_1*alpha1_0 + (((qdd[1]*M1_1_1 + ((qdd[2]*M1_1_6 + qdd[4]*M1_1_8) + (qdd[3]*M1_1_7 + qdd[5]*M1_1_9))) + M1_1_3*alpha1_3) + M1_1_5*alpha1_5)) + M1_1_2*alpha1_2) + b1_1) + t359;
+    tau[1] = f1_1;
     const double t360 = (((R2_2_2*f2_2 + R2_2_0*f2_0) + Rn2_2_1*f2_1) + rn2_0*t356) - rn2_1*t358;
+    tau[6] = f2_1;
     const double f1_2 = (((M1_0_2*alpha1_0 + ((((qdd[3]*M1_2_7 + qdd[1]*M1_1_2) + qdd[4]*M1_2_8) + (qdd[2]*M1_2_6 + qdd[5]*M1_2_9)) + M1_2_3*alpha1_3)) + M1_2_2*alpha1_2) + b1_2) + t360;
     const double f1_6 = ((((((((((qdd[1]*M1_1_6 + qdd[2]*M1_6_6) + (qdd[3]*M1_6_7 + qdd[4]*M1_6_8)) + qdd[5]*M1_6_9) + M1_3_6*alpha1_3) + M1_2_6*alpha1_2) + q[3]*alpha1_0) + b1_6) + U2_3_0*t358) + (U2_4_0*t356 + U2_5_0*t355)) + U2_0_0*t357) + U2_2_0*t360;
     const double f1_7 = (((((((((((qdd[1]*M1_1_7 + qdd[4]*M1_7_8) + (qdd[2]*M1_6_7 + qdd[3]*M1_7_7)) + qdd[5]*M1_7_9) + M1_3_7*alpha1_3) - 0.4870938686021786*alpha1_5) + M1_2_7*alpha1_2) - q[2]*alpha1_0) + b1_7) + U2_3_1*t358) + (U2_4_1*t356 + U2_5_1*t355)) + U2_0_1*t357) + U2_1_1*t359;
@@ -865,15 +867,13 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double f1_9 = (((((((((((qdd[1]*M1_1_9 + qdd[4]*M1_8_9) + (qdd[2]*M1_6_9 + qdd[3]*M1_7_9)) + qdd[5]*M1_9_9) + M1_3_9*alpha1_3) + 0.26994787318551317*alpha1_5) + M1_2_9*alpha1_2) - q[4]*alpha1_0) + b1_9) + U2_3_3*t358) + (U2_4_3*t356 + U2_5_3*t355)) + U2_0_3*t357) + U2_1_3*t359;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = (c_q_1*f1_2 + 0.004*qdd[0]) - s_q_1*f1_0;
-
-    /* Outputs: tau (7) */
     tau[0] = f0_2;
-    tau[1] = f1_1;
+
+    /* Outputs: tau (7): the entries not stored where computed */
     tau[2] = f1_6 + (442190.88503949804*q[2] + 13.29948698318094*qd[2]);
     tau[3] = f1_7 + (442190.88503949804*q[3] + 13.29948698318094*qd[3]);
     tau[4] = f1_8 + (17369286.887526195*q[4] + 83.35295288716817*qd[4]);
     tau[5] = f1_9 + (17369286.887526195*q[5] + 83.35295288716817*qd[5]);
-    tau[6] = f2_1;
 }
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
@@ -1157,12 +1157,21 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t180 = (1.2*rn2_2*R2_0_2 - 0.24*Rn2_1_1) - 1.2*t66;
     const double t181 = 0.24*R2_1_2 + (-1.2*t69 + 1.2*t68);
     const double Rc1_1_1 = (Rn2_1_1*F1_2_1_0 + ((M1_1_1 + 0.001*R2_1_0*R2_1_0) + R2_1_2*t178)) + (t65*t179 + (t67*t180 + t70*t181));
+    M[8] = Rc1_1_1;
     const double t182 = 0.001*R2_1_0;
     const double Rc1_1_2 = (Rn2_2_1*F1_2_1_0 + ((M1_1_2 + R2_2_0*t182) + R2_2_2*t178)) + (t73*t179 + (t75*t180 + t77*t181));
     const double Rc1_1_6 = (((t96*F1_2_1_0 + t181*t83) + ((M1_1_6 + t182*t92) + t178*t94)) + t179*t102) + t180*t89;
+    M[9] = Rc1_1_6;
+    M[15] = Rc1_1_6;
     const double Rc1_1_7 = (((t106*F1_2_1_0 + t181*t118) + ((M1_1_7 + t182*t127) + t178*t104)) + t179*t112) + t180*t124;
+    M[10] = Rc1_1_7;
+    M[22] = Rc1_1_7;
     const double Rc1_1_8 = (((t131*F1_2_1_0 + t181*t143) + ((M1_1_8 + t182*t152) + t178*t129)) + t179*t137) + t180*t149;
+    M[11] = Rc1_1_8;
+    M[29] = Rc1_1_8;
     const double Rc1_1_9 = (((t156*F1_2_1_0 + t181*t168) + ((M1_1_9 + t182*t177) + t178*t154)) + t179*t162) + t180*t174;
+    M[12] = Rc1_1_9;
+    M[36] = Rc1_1_9;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t61;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
@@ -1185,9 +1194,16 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t194 = ((((-0.24*t95 - U2_0_0*t58) + 1.2*t84) + (1.2*t85 + 1.2*t86)) + 1.2*t87) + 1.2*t88;
     const double t195 = (U2_0_0*t61 + (1.2*t79 + (1.2*t82 + 1.2*t80))) + ((1.2*t78 + 1.2*t81) + 0.24*t93);
     const double Rc1_6_6 = ((((M1_6_6 + t92*t189) + t94*t190) + (t102*t193 + t83*t195)) + t96*t192) + t89*t194;
+    M[16] = Rc1_6_6;
     const double Rc1_6_7 = ((((M1_6_7 + t127*t189) + t104*t190) + (t112*t193 + t118*t195)) + t106*t192) + t124*t194;
+    M[17] = Rc1_6_7;
+    M[23] = Rc1_6_7;
     const double Rc1_6_8 = ((((M1_6_8 + t152*t189) + t129*t190) + (t137*t193 + t143*t195)) + t131*t192) + t149*t194;
+    M[18] = Rc1_6_8;
+    M[30] = Rc1_6_8;
     const double Rc1_6_9 = ((((M1_6_9 + t177*t189) + t154*t190) + (t162*t193 + t168*t195)) + t156*t192) + t174*t194;
+    M[19] = Rc1_6_9;
+    M[37] = Rc1_6_9;
     const double t196 = 0.001*t125 + 0.001*t126;
     const double t197 = (U2_0_1*t50 + 0.24*t116) + ((((0.24*t114 + t58*U2_3_1) + 0.24*t115) + 0.24*t117) + 0.065*t103);
     const double t198 = (U2_3_1*t61 + 0.24*t120) + 0.24*t121;
@@ -1196,8 +1212,13 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t201 = ((((-0.24*t105 - U2_0_1*t58) + 1.2*t119) + (1.2*t120 + 1.2*t121)) + 1.2*t122) + 1.2*t123;
     const double t202 = (U2_0_1*t61 + ((1.2*t113 + 1.2*t114) + 1.2*t115)) + (0.24*t103 + (1.2*t116 + 1.2*t117));
     const double Rc1_7_7 = ((((M1_7_7 + t127*t196) + t104*t197) + (t112*t200 + t118*t202)) + t106*t199) + t124*t201;
+    M[24] = Rc1_7_7;
     const double Rc1_7_8 = ((((M1_7_8 + t152*t196) + t129*t197) + (t137*t200 + t143*t202)) + t131*t199) + t149*t201;
+    M[25] = Rc1_7_8;
+    M[31] = Rc1_7_8;
     const double Rc1_7_9 = ((((M1_7_9 + t177*t196) + t154*t197) + (t162*t200 + t168*t202)) + t156*t199) + t174*t201;
+    M[26] = Rc1_7_9;
+    M[38] = Rc1_7_9;
     const double t203 = 0.001*t150 + 0.001*t151;
     const double t204 = (U2_0_2*t50 + ((0.24*t140 + U2_3_2*t58) + 0.24*t139)) + (0.065*t128 + (0.24*t141 + 0.24*t142));
     const double t205 = (U2_3_2*t61 + 0.24*t145) + 0.24*t146;
@@ -1206,74 +1227,53 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t208 = ((((-0.24*t130 - U2_0_2*t58) + 1.2*t144) + (1.2*t145 + 1.2*t146)) + 1.2*t147) + 1.2*t148;
     const double t209 = (U2_0_2*t61 + ((1.2*t140 + 1.2*t138) + 1.2*t139)) + (0.24*t128 + (1.2*t141 + 1.2*t142));
     const double Rc1_8_8 = ((((M1_8_8 + t152*t203) + t129*t204) + t143*t209) + t137*t207) + (t131*t206 + t149*t208);
+    M[32] = Rc1_8_8;
     const double Rc1_8_9 = ((((M1_8_9 + t177*t203) + t154*t204) + t168*t209) + t162*t207) + (t156*t206 + t174*t208);
+    M[33] = Rc1_8_9;
+    M[39] = Rc1_8_9;
     const double t210 = (U2_3_3*t61 + 0.24*t170) + 0.24*t171;
     const double Rc1_9_9 = ((((M1_9_9 + t177*(0.001*t175 + 0.001*t176)) + t154*((U2_0_3*t50 + 0.24*t166) + ((((0.24*t164 + t58*U2_3_3) + 0.24*t165) + 0.24*t167) + 0.065*t153))) + (t162*(((1.2*t157 + 1.2*t158) + 1.2*t160) + (1.2*t161 + 1.2*t159)) + t168*((U2_0_3*t61 + ((1.2*t163 + 1.2*t164) + 1.2*t165)) + (0.24*t153 + (1.2*t166 + 1.2*t167))))) + t156*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t172) - t210) - 0.24*t173)) + t174*(((((-0.24*t155 - U2_0_3*t58) + 1.2*t169) + (1.2*t170 + 1.2*t171)) + 1.2*t172) + 1.2*t173);
+    M[40] = Rc1_9_9;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
+    M[0] = Rc0_2_2;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = -s_q_1*Rc1_0_1 + c_q_1*Rc1_1_2;
+    M[1] = F0_1_2_0;
+    M[7] = F0_1_2_0;
     const double F0_1_2_1 = -s_q_1*Rc1_0_6 + c_q_1*Rc1_2_6;
+    M[2] = F0_1_2_1;
+    M[14] = F0_1_2_1;
     const double F0_1_2_2 = -s_q_1*Rc1_0_7 + c_q_1*Rc1_2_7;
+    M[3] = F0_1_2_2;
+    M[21] = F0_1_2_2;
     const double F0_1_2_3 = -s_q_1*Rc1_0_8 + c_q_1*Rc1_2_8;
+    M[4] = F0_1_2_3;
+    M[28] = F0_1_2_3;
     const double F0_1_2_4 = -s_q_1*Rc1_0_9 + c_q_1*Rc1_2_9;
+    M[5] = F0_1_2_4;
+    M[35] = F0_1_2_4;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
+    M[20] = F1_2_6_0;
+    M[44] = F1_2_6_0;
     const double F1_2_7_0 = (U2_1_1*F1_2_1_0 + U2_0_1*F1_2_0_0) - t198;
+    M[27] = F1_2_7_0;
+    M[45] = F1_2_7_0;
     const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t205;
+    M[34] = F1_2_8_0;
+    M[46] = F1_2_8_0;
     const double F1_2_9_0 = (U2_1_3*F1_2_1_0 + U2_0_3*F1_2_0_0) - t210;
+    M[13] = F1_2_1_0;
+    M[41] = F1_2_9_0;
+    M[43] = F1_2_1_0;
+    M[47] = F1_2_9_0;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
-
-    /* Outputs: M (7 x 7) */
-    M[0] = Rc0_2_2;
-    M[1] = F0_1_2_0;
-    M[2] = F0_1_2_1;
-    M[3] = F0_1_2_2;
-    M[4] = F0_1_2_3;
-    M[5] = F0_1_2_4;
     M[6] = F0_2_2_0;
-    M[7] = F0_1_2_0;
-    M[8] = Rc1_1_1;
-    M[9] = Rc1_1_6;
-    M[10] = Rc1_1_7;
-    M[11] = Rc1_1_8;
-    M[12] = Rc1_1_9;
-    M[13] = F1_2_1_0;
-    M[14] = F0_1_2_1;
-    M[15] = Rc1_1_6;
-    M[16] = Rc1_6_6;
-    M[17] = Rc1_6_7;
-    M[18] = Rc1_6_8;
-    M[19] = Rc1_6_9;
-    M[20] = F1_2_6_0;
-    M[21] = F0_1_2_2;
-    M[22] = Rc1_1_7;
-    M[23] = Rc1_6_7;
-    M[24] = Rc1_7_7;
-    M[25] = Rc1_7_8;
-    M[26] = Rc1_7_9;
-    M[27] = F1_2_7_0;
-    M[28] = F0_1_2_3;
-    M[29] = Rc1_1_8;
-    M[30] = Rc1_6_8;
-    M[31] = Rc1_7_8;
-    M[32] = Rc1_8_8;
-    M[33] = Rc1_8_9;
-    M[34] = F1_2_8_0;
-    M[35] = F0_1_2_4;
-    M[36] = Rc1_1_9;
-    M[37] = Rc1_6_9;
-    M[38] = Rc1_7_9;
-    M[39] = Rc1_8_9;
-    M[40] = Rc1_9_9;
-    M[41] = F1_2_9_0;
     M[42] = F0_2_2_0;
-    M[43] = F1_2_1_0;
-    M[44] = F1_2_6_0;
-    M[45] = F1_2_7_0;
-    M[46] = F1_2_8_0;
-    M[47] = F1_2_9_0;
+
+    /* Outputs: M (7 x 7): the entries not stored where computed */
     M[48] = 0.065;
 }
 
@@ -1761,7 +1761,9 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t354 = (R2_0_0*f2_3 + R2_0_2*f2_5) + Rn2_0_1*f2_4;
     const double t355 = (((R2_1_2*f2_2 + R2_1_0*f2_0) + Rn2_1_1*f2_1) - rn2_0*t351) + rn2_2*t354;
     const double f1_1 = (((M1_0_1*a1_0 + M1_1_3*alpha1_3) + (M1_1_2*a1_2 + M1_1_5*alpha1_5)) + b1_1) + t355;
+    C[1] = f1_1;
     const double t356 = (((R2_2_2*f2_2 + R2_2_0*f2_0) + Rn2_2_1*f2_1) + rn2_0*t352) - rn2_1*t354;
+    C[6] = f2_1;
     const double f1_2 = (((M1_0_2*a1_0 + M1_2_3*alpha1_3) + M1_2_2*a1_2) + b1_2) + t356;
     const double f1_6 = ((((((M1_2_6*a1_2 + M1_3_6*alpha1_3) + q[3]*a1_0) + b1_6) + U2_3_0*t354) + (U2_4_0*t352 + U2_5_0*t351)) + U2_0_0*t353) + U2_2_0*t356;
     const double f1_7 = ((((((M1_2_7*a1_2 + M1_3_7*alpha1_3) + (-q[2]*a1_0 - 0.4870938686021786*alpha1_5)) + b1_7) + U2_3_1*t354) + (U2_4_1*t352 + U2_5_1*t351)) + U2_0_1*t353) + U2_1_1*t355;
@@ -1769,15 +1771,13 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double f1_9 = ((((((M1_2_9*a1_2 + M1_3_9*alpha1_3) + (-q[4]*a1_0 + 0.26994787318551317*alpha1_5)) + b1_9) + U2_3_3*t354) + (U2_4_3*t352 + U2_5_3*t351)) + U2_0_3*t353) + U2_1_3*t355;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
-
-    /* Outputs: C (7) */
     C[0] = f0_2;
-    C[1] = f1_1;
+
+    /* Outputs: C (7): the entries not stored where computed */
     C[2] = f1_6 + (442190.88503949804*q[2] + 13.29948698318094*qd[2]);
     C[3] = f1_7 + (442190.88503949804*q[3] + 13.29948698318094*qd[3]);
     C[4] = f1_8 + (17369286.887526195*q[4] + 83.35295288716817*qd[4]);
     C[5] = f1_9 + (17369286.887526195*q[5] + 83.35295288716817*qd[5]);
-    C[6] = f2_1;
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
@@ -2217,85 +2217,85 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     /* shared by the outputs */
     const double t211 = ltdl_L1_0*ltdl_dinv0_0;
     const double t212 = -t211;
+    Minv[1] = t212;
+    Minv[7] = t212;
     const double t213 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t214 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t215 = ltdl_Y0_4*ltdl_dinv0_0;
     const double t216 = ltdl_Y0_5*ltdl_dinv0_0;
     const double t217 = ltdl_Y0_6*ltdl_dinv0_0;
+    Minv[6] = t217;
+    Minv[42] = t217;
     const double t218 = ltdl_L2_1*ltdl_dinv1_0;
     const double t219 = -ltdl_Y0_2*t211 - t218;
+    Minv[9] = t219;
+    Minv[15] = t219;
     const double t220 = -ltdl_Y0_3*t211 + ltdl_Y1_3*ltdl_dinv1_0;
+    Minv[10] = t220;
+    Minv[22] = t220;
     const double t221 = -ltdl_Y0_4*t211 + ltdl_Y1_4*ltdl_dinv1_0;
+    Minv[11] = t221;
+    Minv[29] = t221;
     const double t222 = -ltdl_Y0_5*t211 + ltdl_Y1_5*ltdl_dinv1_0;
+    Minv[12] = t222;
+    Minv[36] = t222;
     const double t223 = -ltdl_Y0_6*t211 + ltdl_Y1_6*ltdl_dinv1_0;
+    Minv[13] = t223;
+    Minv[43] = t223;
     const double t224 = ltdl_L3_2*ltdl_dinv2_0;
     const double t225 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t218 - t224);
+    Minv[17] = t225;
+    Minv[23] = t225;
     const double t226 = ltdl_Y2_4*ltdl_dinv2_0;
     const double t227 = ltdl_Y0_4*t213 + (t226 - ltdl_Y1_4*t218);
+    Minv[18] = t227;
+    Minv[30] = t227;
     const double t228 = ltdl_Y2_5*ltdl_dinv2_0;
     const double t229 = ltdl_Y0_5*t213 + (t228 - ltdl_Y1_5*t218);
+    Minv[19] = t229;
+    Minv[37] = t229;
     const double t230 = ltdl_Y0_6*t213 + (-ltdl_Y1_6*t218 + ltdl_Y2_6*ltdl_dinv2_0);
+    Minv[2] = t213;
+    Minv[14] = t213;
+    Minv[20] = t230;
+    Minv[44] = t230;
     const double t231 = ltdl_L4_3*ltdl_dinv3_0;
     const double t232 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t224 - t231));
+    Minv[0] = ltdl_dinv0_0;
+    Minv[25] = t232;
+    Minv[31] = t232;
     const double t233 = ltdl_Y3_5*ltdl_dinv3_0;
     const double t234 = ltdl_Y1_3*ltdl_dinv1_0;
     const double t235 = ltdl_Y0_5*t214 + (ltdl_Y1_5*t234 + (t233 - ltdl_Y2_5*t224));
+    Minv[26] = t235;
+    Minv[38] = t235;
     const double t236 = ltdl_Y0_6*t214 + (ltdl_Y1_6*t234 + (-ltdl_Y2_6*t224 + ltdl_Y3_6*ltdl_dinv3_0));
+    Minv[3] = t214;
+    Minv[21] = t214;
+    Minv[27] = t236;
+    Minv[45] = t236;
     const double t237 = ltdl_L5_4*ltdl_dinv4_0;
     const double t238 = ltdl_Y1_4*ltdl_dinv1_0;
     const double t239 = ltdl_Y0_5*t215 + (ltdl_Y1_5*t238 + (ltdl_Y2_5*t226 + (-ltdl_Y3_5*t231 - t237)));
-    const double t240 = ltdl_Y0_6*t215 + (ltdl_Y1_6*t238 + (ltdl_Y2_6*t226 + (-ltdl_Y3_6*t231 + ltdl_Y4_6*ltdl_dinv4_0)));
-    const double t241 = ((((-ltdl_Y4_6*t237 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3_6*t233) + ltdl_Y2_6*t228) + ltdl_Y1_5*ltdl_Y1_6*ltdl_dinv1_0) + ltdl_Y0_6*t216;
-
-    /* Outputs: Minv (7 x 7) */
-    Minv[0] = ltdl_dinv0_0;
-    Minv[1] = t212;
-    Minv[2] = t213;
-    Minv[3] = t214;
-    Minv[4] = t215;
-    Minv[5] = t216;
-    Minv[6] = t217;
-    Minv[7] = t212;
-    Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[9] = t219;
-    Minv[10] = t220;
-    Minv[11] = t221;
-    Minv[12] = t222;
-    Minv[13] = t223;
-    Minv[14] = t213;
-    Minv[15] = t219;
-    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[17] = t225;
-    Minv[18] = t227;
-    Minv[19] = t229;
-    Minv[20] = t230;
-    Minv[21] = t214;
-    Minv[22] = t220;
-    Minv[23] = t225;
-    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
-    Minv[25] = t232;
-    Minv[26] = t235;
-    Minv[27] = t236;
-    Minv[28] = t215;
-    Minv[29] = t221;
-    Minv[30] = t227;
-    Minv[31] = t232;
-    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[33] = t239;
-    Minv[34] = t240;
-    Minv[35] = t216;
-    Minv[36] = t222;
-    Minv[37] = t229;
-    Minv[38] = t235;
     Minv[39] = t239;
-    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[41] = t241;
-    Minv[42] = t217;
-    Minv[43] = t223;
-    Minv[44] = t230;
-    Minv[45] = t236;
+    const double t240 = ltdl_Y0_6*t215 + (ltdl_Y1_6*t238 + (ltdl_Y2_6*t226 + (-ltdl_Y3_6*t231 + ltdl_Y4_6*ltdl_dinv4_0)));
+    Minv[4] = t215;
+    Minv[28] = t215;
+    Minv[34] = t240;
     Minv[46] = t240;
+    const double t241 = ((((-ltdl_Y4_6*t237 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3_6*t233) + ltdl_Y2_6*t228) + ltdl_Y1_5*ltdl_Y1_6*ltdl_dinv1_0) + ltdl_Y0_6*t216;
+    Minv[5] = t216;
+    Minv[35] = t216;
+    Minv[41] = t241;
     Minv[47] = t241;
+
+    /* Outputs: Minv (7 x 7): the entries not stored where computed */
+    Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
     Minv[48] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + 15.384615384615383) + ltdl_Y4_6*ltdl_Y4_6*ltdl_dinv4_0) + ltdl_Y3_6*ltdl_Y3_6*ltdl_dinv3_0) + ltdl_Y2_6*ltdl_Y2_6*ltdl_dinv2_0) + ltdl_Y1_6*ltdl_Y1_6*ltdl_dinv1_0) + ltdl_Y0_6*ltdl_Y0_6*ltdl_dinv0_0;
 }
 
@@ -3112,8 +3112,6 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double ltdl_x5_0 = ((((-ltdl_L5_0*ltdl_x0_0 + ltdl_dinv5_0*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0) - ltdl_L5_4*ltdl_x4_0;
     /* ltdl_x6: x = L^-1 D^-1 y */
     const double ltdl_x6_0 = (((((-ltdl_L6_0*ltdl_x0_0 + 15.384615384615383*ltdl_xy6_0) - ltdl_L6_1*ltdl_x1_0) - ltdl_L6_2*ltdl_x2_0) - ltdl_L6_3*ltdl_x3_0) - ltdl_L6_4*ltdl_x4_0) - ltdl_L6_5*ltdl_x5_0;
-
-    /* Outputs: qdd (7) */
     qdd[0] = ltdl_x0_0;
     qdd[1] = ltdl_x1_0;
     qdd[2] = ltdl_x2_0;
@@ -3121,6 +3119,8 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     qdd[4] = ltdl_x4_0;
     qdd[5] = ltdl_x5_0;
     qdd[6] = ltdl_x6_0;
+
+    /* Outputs: qdd (7), each stored as soon as computed */
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -3198,55 +3198,56 @@ void arm3_flexlink_jacobian(const double* q, double* J)
     const double t13 = c_q_0*c_q_1;
     const double t14 = c_q_0*s_q_1;
     const double t15 = U2_0_0*t13 + U2_2_0*t14;
+    J[2] = t15;
     const double t16 = U2_0_1*t13 - U2_1_1*s_q_0;
+    J[3] = t16;
     const double t17 = U2_0_2*t13 + U2_2_2*t14;
+    J[4] = t17;
     const double t18 = U2_0_3*t13 - U2_1_3*s_q_0;
+    J[5] = t18;
     const double t19 = (Rn2_0_1*t13 - Rn2_1_1*s_q_0) + Rn2_2_1*t14;
+    J[6] = t19;
     const double t20 = c_q_1*s_q_0;
     const double t21 = s_q_0*s_q_1;
     const double t22 = U2_0_0*t20 + U2_2_0*t21;
+    J[9] = t22;
     const double t23 = U2_0_1*t20 + U2_1_1*c_q_0;
+    J[10] = t23;
     const double t24 = U2_0_2*t20 + U2_2_2*t21;
+    J[11] = t24;
     const double t25 = U2_0_3*t20 + U2_1_3*c_q_0;
+    J[12] = t25;
     const double t26 = (Rn2_0_1*t20 + Rn2_1_1*c_q_0) + Rn2_2_1*t21;
+    J[13] = t26;
     const double t27 = -U2_0_0*s_q_1 + U2_2_0*c_q_1;
+    J[16] = t27;
     const double t28 = U2_0_1*s_q_1;
     const double t29 = -U2_0_2*s_q_1 + U2_2_2*c_q_1;
+    J[18] = t29;
     const double t30 = U2_0_3*s_q_1;
     const double t31 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
+    J[20] = t31;
     const double t32 = 0.4*R2_1_0;
     const double t33 = 0.4*R2_0_0;
     const double t34 = 0.4*R2_2_0;
     const double t35 = (c_q_0*t32 + t20*t33) + t21*t34;
     const double t36 = ((rn2_0*t20 + rn2_1*c_q_0) + rn2_2*t21) + t35;
+    J[8] = c_q_0;
     const double t37 = s_q_1*t33 - 0.4*c_q_1*R2_2_0;
     const double t38 = (rn2_2*c_q_1 - rn2_0*s_q_1) - t37;
     const double t39 = -t37;
     const double t40 = (-s_q_0*t32 + t13*t33) + t14*t34;
     const double t41 = ((rn2_0*t13 - rn2_1*s_q_0) + rn2_2*t14) + t40;
+    J[28] = t41;
 
-    /* Outputs: J (6 x 7) */
+    /* Outputs: J (6 x 7): the entries not stored where computed */
     J[0] = 0.0;
     J[1] = -s_q_0;
-    J[2] = t15;
-    J[3] = t16;
-    J[4] = t17;
-    J[5] = t18;
-    J[6] = t19;
     J[7] = 0.0;
-    J[8] = c_q_0;
-    J[9] = t22;
-    J[10] = t23;
-    J[11] = t24;
-    J[12] = t25;
-    J[13] = t26;
     J[14] = 1.0;
     J[15] = 0.0;
-    J[16] = t27;
     J[17] = -t28;
-    J[18] = t29;
     J[19] = -t30;
-    J[20] = t31;
     J[21] = -t36;
     J[22] = c_q_0*t38;
     J[23] = (((U2_3_0*t13 - s_q_0*U2_4_0) + U2_5_0*t14) + t22*t38) - t27*t36;
@@ -3254,7 +3255,6 @@ void arm3_flexlink_jacobian(const double* q, double* J)
     J[25] = (((U2_3_2*t13 - s_q_0*U2_4_2) + U2_5_2*t14) + t24*t38) - t29*t36;
     J[26] = (((U2_3_3*t13 - U2_4_3*s_q_0) + U2_5_3*t14) + t25*t38) + t30*t36;
     J[27] = -t31*t35 + t26*t39;
-    J[28] = t41;
     J[29] = s_q_0*t38;
     J[30] = (((U2_3_0*t20 + c_q_0*U2_4_0) + U2_5_0*t21) - t15*t38) + t27*t41;
     J[31] = (((U2_3_1*t20 + U2_4_1*c_q_0) + U2_5_1*t21) - t16*t38) - t28*t41;
@@ -3958,10 +3958,20 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t252 = ltdl_Y4_0*ltdl_dinv4_0;
     const double t253 = ltdl_Y5_0*ltdl_dinv5_0;
     const double t254 = ltdl_Y0_1*t248 + (ltdl_Y1_1*t249 + (ltdl_Y2_1*t250 + (ltdl_Y3_1*t251 + (ltdl_Y4_1*t252 + (ltdl_Y5_1*t253 + ltdl_Y6_1*t247)))));
+    Lambda_inv[1] = t254;
+    Lambda_inv[6] = t254;
     const double t255 = ltdl_Y0_2*t248 + (ltdl_Y1_2*t249 + (ltdl_Y2_2*t250 + (ltdl_Y3_2*t251 + (ltdl_Y4_2*t252 + (ltdl_Y5_2*t253 + ltdl_Y6_2*t247)))));
+    Lambda_inv[2] = t255;
+    Lambda_inv[12] = t255;
     const double t256 = ltdl_Y0_3*t248 + (ltdl_Y1_3*t249 + (ltdl_Y2_3*t250 + (ltdl_Y3_3*t251 + (ltdl_Y4_3*t252 + (ltdl_Y5_3*t253 + t247*ltdl_Y6_3)))));
+    Lambda_inv[3] = t256;
+    Lambda_inv[18] = t256;
     const double t257 = ltdl_Y0_4*t248 + (ltdl_Y1_4*t249 + (ltdl_Y2_4*t250 + (ltdl_Y3_4*t251 + (ltdl_Y4_4*t252 + (ltdl_Y5_4*t253 + t247*ltdl_Y6_4)))));
+    Lambda_inv[4] = t257;
+    Lambda_inv[24] = t257;
     const double t258 = ltdl_Y0_5*t248 + (ltdl_Y1_5*t249 + (ltdl_Y2_5*t250 + (ltdl_Y3_5*t251 + (ltdl_Y4_5*t252 + (ltdl_Y5_5*t253 + t247*ltdl_Y6_5)))));
+    Lambda_inv[5] = t258;
+    Lambda_inv[30] = t258;
     const double t259 = 15.384615384615383*ltdl_Y6_1;
     const double t260 = ltdl_Y0_1*ltdl_dinv0_0;
     const double t261 = ltdl_Y1_1*ltdl_dinv1_0;
@@ -3970,9 +3980,17 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t264 = ltdl_Y4_1*ltdl_dinv4_0;
     const double t265 = ltdl_Y5_1*ltdl_dinv5_0;
     const double t266 = ltdl_Y0_2*t260 + (ltdl_Y1_2*t261 + (ltdl_Y2_2*t262 + (ltdl_Y3_2*t263 + (ltdl_Y4_2*t264 + (ltdl_Y5_2*t265 + ltdl_Y6_2*t259)))));
+    Lambda_inv[8] = t266;
+    Lambda_inv[13] = t266;
     const double t267 = ltdl_Y0_3*t260 + (ltdl_Y1_3*t261 + (ltdl_Y2_3*t262 + (ltdl_Y3_3*t263 + (ltdl_Y4_3*t264 + (ltdl_Y5_3*t265 + t259*ltdl_Y6_3)))));
+    Lambda_inv[9] = t267;
+    Lambda_inv[19] = t267;
     const double t268 = ltdl_Y0_4*t260 + (ltdl_Y1_4*t261 + (ltdl_Y2_4*t262 + (ltdl_Y3_4*t263 + (ltdl_Y4_4*t264 + (ltdl_Y5_4*t265 + t259*ltdl_Y6_4)))));
+    Lambda_inv[10] = t268;
+    Lambda_inv[25] = t268;
     const double t269 = ltdl_Y0_5*t260 + (ltdl_Y1_5*t261 + (ltdl_Y2_5*t262 + (ltdl_Y3_5*t263 + (ltdl_Y4_5*t264 + (ltdl_Y5_5*t265 + t259*ltdl_Y6_5)))));
+    Lambda_inv[11] = t269;
+    Lambda_inv[31] = t269;
     const double t270 = 15.384615384615383*ltdl_Y6_2;
     const double t271 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t272 = ltdl_Y1_2*ltdl_dinv1_0;
@@ -3981,8 +3999,14 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t275 = ltdl_Y4_2*ltdl_dinv4_0;
     const double t276 = ltdl_Y5_2*ltdl_dinv5_0;
     const double t277 = ltdl_Y0_3*t271 + (ltdl_Y1_3*t272 + (ltdl_Y2_3*t273 + (ltdl_Y3_3*t274 + (ltdl_Y4_3*t275 + (ltdl_Y5_3*t276 + t270*ltdl_Y6_3)))));
+    Lambda_inv[15] = t277;
+    Lambda_inv[20] = t277;
     const double t278 = ltdl_Y0_4*t271 + (ltdl_Y1_4*t272 + (ltdl_Y2_4*t273 + (ltdl_Y3_4*t274 + (ltdl_Y4_4*t275 + (ltdl_Y5_4*t276 + t270*ltdl_Y6_4)))));
+    Lambda_inv[16] = t278;
+    Lambda_inv[26] = t278;
     const double t279 = ltdl_Y0_5*t271 + (ltdl_Y1_5*t272 + (ltdl_Y2_5*t273 + (ltdl_Y3_5*t274 + (ltdl_Y4_5*t275 + (ltdl_Y5_5*t276 + t270*ltdl_Y6_5)))));
+    Lambda_inv[17] = t279;
+    Lambda_inv[32] = t279;
     const double t280 = 15.384615384615383*ltdl_Y6_3;
     const double t281 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t282 = ltdl_Y1_3*ltdl_dinv1_0;
@@ -3991,44 +4015,20 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t285 = ltdl_Y4_3*ltdl_dinv4_0;
     const double t286 = ltdl_Y5_3*ltdl_dinv5_0;
     const double t287 = ltdl_Y0_4*t281 + (ltdl_Y1_4*t282 + (ltdl_Y2_4*t283 + (ltdl_Y3_4*t284 + (ltdl_Y4_4*t285 + (ltdl_Y5_4*t286 + ltdl_Y6_4*t280)))));
-    const double t288 = ltdl_Y0_5*t281 + (ltdl_Y1_5*t282 + (ltdl_Y2_5*t283 + (ltdl_Y3_5*t284 + (ltdl_Y4_5*t285 + (ltdl_Y5_5*t286 + ltdl_Y6_5*t280)))));
-    const double t289 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_4*ltdl_Y6_5)))));
-
-    /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + (ltdl_Y5_0*ltdl_Y5_0*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_0*ltdl_Y6_0)))));
-    Lambda_inv[1] = t254;
-    Lambda_inv[2] = t255;
-    Lambda_inv[3] = t256;
-    Lambda_inv[4] = t257;
-    Lambda_inv[5] = t258;
-    Lambda_inv[6] = t254;
-    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + (ltdl_Y5_1*ltdl_Y5_1*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_1*ltdl_Y6_1)))));
-    Lambda_inv[8] = t266;
-    Lambda_inv[9] = t267;
-    Lambda_inv[10] = t268;
-    Lambda_inv[11] = t269;
-    Lambda_inv[12] = t255;
-    Lambda_inv[13] = t266;
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + (ltdl_Y5_2*ltdl_Y5_2*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_2*ltdl_Y6_2)))));
-    Lambda_inv[15] = t277;
-    Lambda_inv[16] = t278;
-    Lambda_inv[17] = t279;
-    Lambda_inv[18] = t256;
-    Lambda_inv[19] = t267;
-    Lambda_inv[20] = t277;
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + (ltdl_Y5_3*ltdl_Y5_3*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_3*ltdl_Y6_3)))));
     Lambda_inv[22] = t287;
-    Lambda_inv[23] = t288;
-    Lambda_inv[24] = t257;
-    Lambda_inv[25] = t268;
-    Lambda_inv[26] = t278;
     Lambda_inv[27] = t287;
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_4*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_4*ltdl_Y6_4)))));
-    Lambda_inv[29] = t289;
-    Lambda_inv[30] = t258;
-    Lambda_inv[31] = t269;
-    Lambda_inv[32] = t279;
+    const double t288 = ltdl_Y0_5*t281 + (ltdl_Y1_5*t282 + (ltdl_Y2_5*t283 + (ltdl_Y3_5*t284 + (ltdl_Y4_5*t285 + (ltdl_Y5_5*t286 + ltdl_Y6_5*t280)))));
+    Lambda_inv[23] = t288;
     Lambda_inv[33] = t288;
+    const double t289 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_4*ltdl_Y6_5)))));
+    Lambda_inv[29] = t289;
     Lambda_inv[34] = t289;
+
+    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + (ltdl_Y5_0*ltdl_Y5_0*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_0*ltdl_Y6_0)))));
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + (ltdl_Y5_1*ltdl_Y5_1*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_1*ltdl_Y6_1)))));
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + (ltdl_Y5_2*ltdl_Y5_2*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_2*ltdl_Y6_2)))));
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + (ltdl_Y5_3*ltdl_Y5_3*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_3*ltdl_Y6_3)))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_4*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_4*ltdl_Y6_4)))));
     Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_5*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_5*ltdl_Y6_5)))));
 }

@@ -498,6 +498,7 @@ void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double f5_5 = (-0.009*alpha5_1 + V5_2*t30) + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
     const double f4_0 = 0.0006*alpha4_0 + f5_0;
+    tau[5] = f5_0;
     const double t31 = 0.0014800000000000004*V4_0;
     const double t32 = c_q_5*f5_5;
     const double t33 = s_q_5*f5_4;
@@ -514,12 +515,14 @@ void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double t37 = c_q_4*f4_5;
     const double t38 = V3_0*V3_2;
     const double f3_1 = ((((0.016800000000000002*alpha3_1 - 0.015300000000000003*t38) - 0.12*alpha3_5) + 0.2*s_q_4*f4_3) + f4_1) - 0.2*t37;
+    tau[4] = f4_1;
     const double f3_2 = ((((0.016800000000000002*alpha3_2 + 0.015300000000000003*t16) + 0.12*alpha3_4) - s_q_4*f4_0) + 0.2*f4_4) + c_q_4*f4_2;
     const double f3_3 = (((1.2*alpha3_3 - 0.12*t14) - 0.12*t13) + c_q_4*f4_3) + s_q_4*f4_5;
     const double f3_4 = ((0.12*alpha3_2 + 0.12*t16) + 1.2*alpha3_4) + f4_4;
     const double f3_5 = (((-0.12*alpha3_1 + 0.12*t38) + 1.2*alpha3_5) - s_q_4*f4_3) + t37;
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = 0.004*alpha2_0 + f3_0;
+    tau[3] = f3_0;
     const double t39 = 0.038500000000000006*V2_0;
     const double t40 = c_q_3*f3_5;
     const double t41 = s_q_3*f3_4;
@@ -534,17 +537,14 @@ void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = (((0.41375*alpha1_0 - 0.40175*t4) + c_q_2*f2_0) - 0.45*f2_4) + s_q_2*f2_2;
     const double f1_1 = (((0.40175*V1_0*V1_2 + (1.35*alpha1_3 + 0.41375*qdd[1])) + 0.45*c_q_2*f2_3) + 0.45*s_q_2*f2_5) + f2_1;
+    tau[1] = f1_1;
+    tau[2] = f2_1;
     const double f1_2 = (-s_q_2*f2_0 + 0.012*alpha1_2) + c_q_2*f2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = (c_q_1*f1_2 + 0.018*qdd[0]) - s_q_1*f1_0;
-
-    /* Outputs: tau (6) */
     tau[0] = f0_2;
-    tau[1] = f1_1;
-    tau[2] = f2_1;
-    tau[3] = f3_0;
-    tau[4] = f4_1;
-    tau[5] = f5_0;
+
+    /* Outputs: tau (6), each stored as soon as computed */
 }
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
@@ -614,19 +614,28 @@ void arm6_mass_matrix(const double* q, double* M)
     const double t16 = 0.45*s_q_2;
     const double Rc1_0_2 = ((-t15*Rch2_0 - t16*Rch2_2) + c_q_2*t11) - s_q_2*t10;
     const double Rc1_1_1 = Rc2_1_1 + t14;
+    M[7] = Rc1_1_1;
     const double t17 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
     const double Rc1_1_2 = -0.45*Rch2_1 - t17;
     const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t9) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
+    M[0] = Rc0_2_2;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    M[1] = F0_1_2_0;
+    M[6] = F0_1_2_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = Rc1_0_1;
     const double F1_2_1_0 = Rc2_1_1 + (-0.45*t13 + 0.45*t12);
+    M[8] = F1_2_1_0;
+    M[13] = F1_2_1_0;
+    M[14] = Rc2_1_1;
     const double F1_2_2_0 = -t17;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    M[2] = F0_2_2_0;
+    M[12] = F0_2_2_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_1_0 = Rc2_0_1;
     const double F2_3_2_0 = Rc2_0_2;
@@ -635,11 +644,19 @@ void arm6_mass_matrix(const double* q, double* M)
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_0_0 = s_q_2*F2_3_2_0 + (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0);
     const double F1_3_1_0 = F2_3_1_0 + t16*F2_3_5_0;
+    M[9] = F1_3_1_0;
+    M[15] = F2_3_1_0;
+    M[19] = F1_3_1_0;
+    M[20] = F2_3_1_0;
     const double F1_3_2_0 = c_q_2*F2_3_2_0 - s_q_2*Rc3_0_0;
+    M[21] = Rc3_0_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F1_3_2_0;
+    M[3] = F0_3_2_0;
+    M[18] = F0_3_2_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
+    M[28] = Rc4_1_1;
     const double F3_4_3_0 = Rch3_2;
     const double F3_4_5_0 = -t0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -651,56 +668,39 @@ void arm6_mass_matrix(const double* q, double* M)
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = s_q_2*F2_4_2_0 - 0.45*F2_4_4_0;
     const double F1_4_1_0 = F2_4_1_0 + (t16*F2_4_5_0 + F3_4_3_0*t15);
+    M[10] = F1_4_1_0;
+    M[16] = F2_4_1_0;
+    M[25] = F1_4_1_0;
+    M[26] = F2_4_1_0;
     const double F1_4_2_0 = c_q_2*F2_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F1_4_2_0;
+    M[4] = F0_4_2_0;
+    M[24] = F0_4_2_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_0_0 = 0.0002*c_q_4;
     const double F3_5_2_0 = -0.0002*s_q_4;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_1_0 = -s_q_3*F3_5_2_0;
+    M[11] = F2_5_1_0;
+    M[17] = F2_5_1_0;
+    M[31] = F2_5_1_0;
+    M[32] = F2_5_1_0;
     const double F2_5_2_0 = c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = s_q_2*F2_5_2_0 + c_q_2*F3_5_0_0;
     const double F1_5_2_0 = c_q_2*F2_5_2_0 - s_q_2*F3_5_0_0;
+    M[23] = F3_5_0_0;
+    M[33] = F3_5_0_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F1_5_2_0;
-
-    /* Outputs: M (6 x 6) */
-    M[0] = Rc0_2_2;
-    M[1] = F0_1_2_0;
-    M[2] = F0_2_2_0;
-    M[3] = F0_3_2_0;
-    M[4] = F0_4_2_0;
     M[5] = F0_5_2_0;
-    M[6] = F0_1_2_0;
-    M[7] = Rc1_1_1;
-    M[8] = F1_2_1_0;
-    M[9] = F1_3_1_0;
-    M[10] = F1_4_1_0;
-    M[11] = F2_5_1_0;
-    M[12] = F0_2_2_0;
-    M[13] = F1_2_1_0;
-    M[14] = Rc2_1_1;
-    M[15] = F2_3_1_0;
-    M[16] = F2_4_1_0;
-    M[17] = F2_5_1_0;
-    M[18] = F0_3_2_0;
-    M[19] = F1_3_1_0;
-    M[20] = F2_3_1_0;
-    M[21] = Rc3_0_0;
-    M[22] = 0.0;
-    M[23] = F3_5_0_0;
-    M[24] = F0_4_2_0;
-    M[25] = F1_4_1_0;
-    M[26] = F2_4_1_0;
-    M[27] = 0.0;
-    M[28] = Rc4_1_1;
-    M[29] = 0.0;
     M[30] = F0_5_2_0;
-    M[31] = F2_5_1_0;
-    M[32] = F2_5_1_0;
-    M[33] = F3_5_0_0;
+
+    /* Outputs: M (6 x 6): the entries not stored where computed */
+    M[22] = 0.0;
+    M[27] = 0.0;
+    M[29] = 0.0;
     M[34] = 0.0;
     M[35] = 0.0002;
 }
@@ -840,6 +840,7 @@ void arm6_bias_forces(const double* q, const double* qd, double* C)
     const double f5_5 = (-0.009*alpha5_1 + V5_2*t28) + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
     const double f4_0 = 0.0006*alpha4_0 + f5_0;
+    C[5] = f5_0;
     const double t29 = 0.0014800000000000004*V4_0;
     const double t30 = c_q_5*f5_5;
     const double t31 = s_q_5*f5_4;
@@ -856,12 +857,14 @@ void arm6_bias_forces(const double* q, const double* qd, double* C)
     const double t35 = c_q_4*f4_5;
     const double t36 = V3_0*V3_2;
     const double f3_1 = ((((0.016800000000000002*alpha3_1 - 0.015300000000000003*t36) - 0.12*alpha3_5) + 0.2*s_q_4*f4_3) + f4_1) - 0.2*t35;
+    C[4] = f4_1;
     const double f3_2 = ((((0.016800000000000002*alpha3_2 + 0.015300000000000003*t16) + 0.12*alpha3_4) - s_q_4*f4_0) + 0.2*f4_4) + c_q_4*f4_2;
     const double f3_3 = (((1.2*alpha3_3 - 0.12*t14) - 0.12*t13) + c_q_4*f4_3) + s_q_4*f4_5;
     const double f3_4 = ((0.12*alpha3_2 + 0.12*t16) + 1.2*alpha3_4) + f4_4;
     const double f3_5 = (((-0.12*alpha3_1 + 0.12*t36) + 1.2*alpha3_5) - s_q_4*f4_3) + t35;
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = 0.004*alpha2_0 + f3_0;
+    C[3] = f3_0;
     const double t37 = 0.038500000000000006*V2_0;
     const double t38 = c_q_3*f3_5;
     const double t39 = s_q_3*f3_4;
@@ -876,17 +879,14 @@ void arm6_bias_forces(const double* q, const double* qd, double* C)
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = (((0.41375*a1_0 - 0.40175*t4) + c_q_2*f2_0) - 0.45*f2_4) + s_q_2*f2_2;
     const double f1_1 = (((0.40175*V1_0*V1_2 + 1.35*alpha1_3) + 0.45*c_q_2*f2_3) + 0.45*s_q_2*f2_5) + f2_1;
+    C[1] = f1_1;
+    C[2] = f2_1;
     const double f1_2 = (-s_q_2*f2_0 + 0.012*a1_2) + c_q_2*f2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
-
-    /* Outputs: C (6) */
     C[0] = f0_2;
-    C[1] = f1_1;
-    C[2] = f2_1;
-    C[3] = f3_0;
-    C[4] = f4_1;
-    C[5] = f5_0;
+
+    /* Outputs: C (6), each stored as soon as computed */
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
@@ -1065,60 +1065,60 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     /* shared by the outputs */
     const double t21 = ltdl_L1_0*ltdl_dinv0_0;
     const double t22 = -t21;
+    Minv[1] = t22;
+    Minv[6] = t22;
     const double t23 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t24 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t25 = ltdl_Y0_4*ltdl_dinv0_0;
     const double t26 = ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[5] = t26;
+    Minv[30] = t26;
     const double t27 = ltdl_L2_1*ltdl_dinv1_0;
     const double t28 = -ltdl_Y0_2*t21 - t27;
+    Minv[8] = t28;
+    Minv[13] = t28;
     const double t29 = -ltdl_Y0_3*t21 + ltdl_Y1_3*ltdl_dinv1_0;
+    Minv[9] = t29;
+    Minv[19] = t29;
     const double t30 = -ltdl_Y0_4*t21 + ltdl_Y1_4*ltdl_dinv1_0;
+    Minv[10] = t30;
+    Minv[25] = t30;
     const double t31 = -ltdl_Y0_5*t21 + ltdl_Y1_5*ltdl_dinv1_0;
+    Minv[11] = t31;
+    Minv[31] = t31;
     const double t32 = ltdl_L3_2*ltdl_dinv2_0;
     const double t33 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t27 - t32);
+    Minv[15] = t33;
+    Minv[20] = t33;
     const double t34 = ltdl_L4_2*ltdl_dinv2_0;
     const double t35 = ltdl_Y0_2*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t27 - t34);
-    const double t36 = ltdl_Y0_5*t23 + (-ltdl_Y1_5*t27 + ltdl_Y2_5*ltdl_dinv2_0);
-    const double t37 = (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t32) + ltdl_Y0_4*t24;
-    const double t38 = ((-ltdl_Y2_5*t32 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
-    const double t39 = ltdl_Y0_5*t25 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t34);
-
-    /* Outputs: Minv (6 x 6) */
-    Minv[0] = ltdl_dinv0_0;
-    Minv[1] = t22;
-    Minv[2] = t23;
-    Minv[3] = t24;
-    Minv[4] = t25;
-    Minv[5] = t26;
-    Minv[6] = t22;
-    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[8] = t28;
-    Minv[9] = t29;
-    Minv[10] = t30;
-    Minv[11] = t31;
-    Minv[12] = t23;
-    Minv[13] = t28;
-    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[15] = t33;
     Minv[16] = t35;
-    Minv[17] = t36;
-    Minv[18] = t24;
-    Minv[19] = t29;
-    Minv[20] = t33;
-    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
-    Minv[22] = t37;
-    Minv[23] = t38;
-    Minv[24] = t25;
-    Minv[25] = t30;
     Minv[26] = t35;
-    Minv[27] = t37;
-    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[29] = t39;
-    Minv[30] = t26;
-    Minv[31] = t31;
+    const double t36 = ltdl_Y0_5*t23 + (-ltdl_Y1_5*t27 + ltdl_Y2_5*ltdl_dinv2_0);
+    Minv[2] = t23;
+    Minv[12] = t23;
+    Minv[17] = t36;
     Minv[32] = t36;
+    const double t37 = (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t32) + ltdl_Y0_4*t24;
+    Minv[3] = t24;
+    Minv[18] = t24;
+    Minv[22] = t37;
+    Minv[27] = t37;
+    const double t38 = ((-ltdl_Y2_5*t32 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[23] = t38;
     Minv[33] = t38;
+    const double t39 = ltdl_Y0_5*t25 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t34);
+    Minv[4] = t25;
+    Minv[24] = t25;
+    Minv[29] = t39;
     Minv[34] = t39;
+
+    /* Outputs: Minv (6 x 6): the entries not stored where computed */
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 5000.0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
 
@@ -1456,16 +1456,16 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double ltdl_x3_0 = ((-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
     /* ltdl_x4: x = L^-1 D^-1 y */
     const double ltdl_x4_0 = ((-ltdl_L4_0*ltdl_x0_0 + ltdl_dinv4_0*ltdl_xy4_0) - ltdl_L4_1*ltdl_x1_0) - ltdl_L4_2*ltdl_x2_0;
+    qdd[4] = ltdl_x4_0;
     /* ltdl_x5: x = L^-1 D^-1 y */
     const double ltdl_x5_0 = (((-ltdl_L5_0*ltdl_x0_0 + 5000.0*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
-
-    /* Outputs: qdd (6) */
     qdd[0] = ltdl_x0_0;
     qdd[1] = ltdl_x1_0;
     qdd[2] = ltdl_x2_0;
     qdd[3] = ltdl_x3_0;
-    qdd[4] = ltdl_x4_0;
     qdd[5] = ltdl_x5_0;
+
+    /* Outputs: qdd (6), each stored as soon as computed */
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -1493,6 +1493,8 @@ void arm6_jacobian(const double* q, double* J)
     const double s_q_4 = soagen_s[4];
     /* shared by the outputs */
     const double t0 = -s_q_0;
+    J[1] = t0;
+    J[2] = t0;
     const double t1 = c_q_1*c_q_2;
     const double t2 = c_q_0*t1;
     const double t3 = s_q_1*s_q_2;
@@ -1502,22 +1504,30 @@ void arm6_jacobian(const double* q, double* J)
     const double t7 = c_q_2*s_q_1;
     const double t8 = c_q_0*t6 + c_q_0*t7;
     const double t9 = s_q_3*t8 - c_q_3*s_q_0;
+    J[4] = t9;
     const double t10 = c_q_4*t5;
+    J[3] = t5;
     const double t11 = s_q_4*(c_q_3*t8 + s_q_0*s_q_3);
     const double t12 = t10 - t11;
+    J[5] = t12;
     const double t13 = s_q_0*t1;
     const double t14 = s_q_0*t3;
     const double t15 = t13 - t14;
     const double t16 = s_q_0*t6 + s_q_0*t7;
     const double t17 = s_q_3*t16 + c_q_0*c_q_3;
+    J[10] = t17;
     const double t18 = c_q_4*t15;
+    J[9] = t15;
     const double t19 = s_q_4*(c_q_3*t16 - c_q_0*s_q_3);
     const double t20 = t18 - t19;
+    J[11] = t20;
     const double t21 = -t6 - t7;
     const double t22 = t1 - t3;
     const double t23 = s_q_3*t22;
+    J[16] = t23;
     const double t24 = c_q_3*s_q_4*t22;
     const double t25 = c_q_4*t21 - t24;
+    J[17] = t25;
     const double t26 = 0.45*s_q_1;
     const double t27 = -0.14*t19 + 0.14*t18;
     const double t28 = (0.4*t13 - 0.4*t14) + t27;
@@ -1531,38 +1541,28 @@ void arm6_jacobian(const double* q, double* J)
     const double t36 = -t30;
     const double t37 = -0.06000000000000001*t19 + 0.06000000000000001*t18;
     const double t38 = -0.06000000000000001*t24 + 0.06000000000000001*c_q_4*t21;
+    J[15] = t21;
     const double t39 = -0.14*t11 + 0.14*t10;
     const double t40 = (0.4*t2 - 0.4*t4) + t39;
     const double t41 = c_q_0*t26 + t40;
+    J[7] = c_q_0;
+    J[8] = c_q_0;
+    J[24] = t41;
     const double t42 = (0.2*t2 - 0.2*t4) + t39;
     const double t43 = -0.06000000000000001*t11 + 0.06000000000000001*t10;
 
-    /* Outputs: J (6 x 6) */
+    /* Outputs: J (6 x 6): the entries not stored where computed */
     J[0] = 0.0;
-    J[1] = t0;
-    J[2] = t0;
-    J[3] = t5;
-    J[4] = t9;
-    J[5] = t12;
     J[6] = 0.0;
-    J[7] = c_q_0;
-    J[8] = c_q_0;
-    J[9] = t15;
-    J[10] = t17;
-    J[11] = t20;
     J[12] = 1.0;
     J[13] = 0.0;
     J[14] = 0.0;
-    J[15] = t21;
-    J[16] = t23;
-    J[17] = t25;
     J[18] = -t29;
     J[19] = c_q_0*t32;
     J[20] = c_q_0*t33;
     J[21] = -t21*t34 + t15*t35;
     J[22] = -t23*t27 + t36*t17;
     J[23] = -t25*t37 + t38*t20;
-    J[24] = t41;
     J[25] = s_q_0*t32;
     J[26] = s_q_0*t33;
     J[27] = t21*t42 - t5*t35;
@@ -1988,10 +1988,20 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t65 = ltdl_Y3_0*ltdl_dinv3_0;
     const double t66 = ltdl_Y4_0*ltdl_dinv4_0;
     const double t67 = ltdl_Y0_1*t62 + (ltdl_Y1_1*t63 + (ltdl_Y2_1*t64 + (ltdl_Y3_1*t65 + (ltdl_Y4_1*t66 + ltdl_Y5_1*t61))));
+    Lambda_inv[1] = t67;
+    Lambda_inv[6] = t67;
     const double t68 = ltdl_Y0_2*t62 + (ltdl_Y1_2*t63 + (ltdl_Y2_2*t64 + (ltdl_Y3_2*t65 + (ltdl_Y4_2*t66 + ltdl_Y5_2*t61))));
+    Lambda_inv[2] = t68;
+    Lambda_inv[12] = t68;
     const double t69 = ltdl_Y0_3*t62 + (ltdl_Y1_3*t63 + (ltdl_Y2_3*t64 + (ltdl_Y3_3*t65 + (ltdl_Y4_3*t66 + t61*ltdl_Y5_3))));
+    Lambda_inv[3] = t69;
+    Lambda_inv[18] = t69;
     const double t70 = ltdl_Y0_4*t62 + (ltdl_Y1_4*t63 + (ltdl_Y2_4*t64 + (ltdl_Y3_4*t65 + (t66*ltdl_Y4_4 + t61*ltdl_Y5_4))));
+    Lambda_inv[4] = t70;
+    Lambda_inv[24] = t70;
     const double t71 = ltdl_Y0_5*t62 + (ltdl_Y1_5*t63 + (ltdl_Y2_5*t64 + (ltdl_Y3_5*t65 + (t66*ltdl_Y4_5 + t61*ltdl_Y5_5))));
+    Lambda_inv[5] = t71;
+    Lambda_inv[30] = t71;
     const double t72 = 5000.0*ltdl_Y5_1;
     const double t73 = ltdl_Y0_1*ltdl_dinv0_0;
     const double t74 = ltdl_Y1_1*ltdl_dinv1_0;
@@ -1999,9 +2009,17 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t76 = ltdl_Y3_1*ltdl_dinv3_0;
     const double t77 = ltdl_Y4_1*ltdl_dinv4_0;
     const double t78 = ltdl_Y0_2*t73 + (ltdl_Y1_2*t74 + (ltdl_Y2_2*t75 + (ltdl_Y3_2*t76 + (ltdl_Y4_2*t77 + ltdl_Y5_2*t72))));
+    Lambda_inv[8] = t78;
+    Lambda_inv[13] = t78;
     const double t79 = ltdl_Y0_3*t73 + (ltdl_Y1_3*t74 + (ltdl_Y2_3*t75 + (ltdl_Y3_3*t76 + (ltdl_Y4_3*t77 + t72*ltdl_Y5_3))));
+    Lambda_inv[9] = t79;
+    Lambda_inv[19] = t79;
     const double t80 = ltdl_Y0_4*t73 + (ltdl_Y1_4*t74 + (ltdl_Y2_4*t75 + (ltdl_Y3_4*t76 + (t77*ltdl_Y4_4 + t72*ltdl_Y5_4))));
+    Lambda_inv[10] = t80;
+    Lambda_inv[25] = t80;
     const double t81 = ltdl_Y0_5*t73 + (ltdl_Y1_5*t74 + (ltdl_Y2_5*t75 + (ltdl_Y3_5*t76 + (t77*ltdl_Y4_5 + t72*ltdl_Y5_5))));
+    Lambda_inv[11] = t81;
+    Lambda_inv[31] = t81;
     const double t82 = ltdl_Y2_2*ltdl_dinv2_0;
     const double t83 = ltdl_Y3_2*ltdl_dinv3_0;
     const double t84 = ltdl_Y4_2*ltdl_dinv4_0;
@@ -2009,8 +2027,14 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t86 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t87 = ltdl_Y1_2*ltdl_dinv1_0;
     const double t88 = ltdl_Y0_3*t86 + (ltdl_Y1_3*t87 + (ltdl_Y2_3*t82 + (ltdl_Y3_3*t83 + (ltdl_Y4_3*t84 + t85*ltdl_Y5_3))));
+    Lambda_inv[15] = t88;
+    Lambda_inv[20] = t88;
     const double t89 = ltdl_Y0_4*t86 + (ltdl_Y1_4*t87 + (ltdl_Y2_4*t82 + (ltdl_Y3_4*t83 + (t84*ltdl_Y4_4 + t85*ltdl_Y5_4))));
+    Lambda_inv[16] = t89;
+    Lambda_inv[26] = t89;
     const double t90 = ltdl_Y0_5*t86 + (ltdl_Y1_5*t87 + (ltdl_Y2_5*t82 + (ltdl_Y3_5*t83 + (t84*ltdl_Y4_5 + t85*ltdl_Y5_5))));
+    Lambda_inv[17] = t90;
+    Lambda_inv[32] = t90;
     const double t91 = 5000.0*ltdl_Y5_3;
     const double t92 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t93 = ltdl_Y1_3*ltdl_dinv1_0;
@@ -2018,44 +2042,20 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t95 = ltdl_Y3_3*ltdl_dinv3_0;
     const double t96 = ltdl_dinv4_0*ltdl_Y4_3;
     const double t97 = ltdl_Y0_4*t92 + (ltdl_Y1_4*t93 + (ltdl_Y2_4*t94 + (ltdl_Y3_4*t95 + (ltdl_Y5_4*t91 + ltdl_Y4_4*t96))));
-    const double t98 = ltdl_Y0_5*t92 + (ltdl_Y1_5*t93 + (ltdl_Y2_5*t94 + (ltdl_Y3_5*t95 + (ltdl_Y5_5*t91 + ltdl_Y4_5*t96))));
-    const double t99 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_4*ltdl_Y3_5 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_5 + 5000.0*ltdl_Y5_4*ltdl_Y5_5))));
-
-    /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 5000.0*ltdl_Y5_0*ltdl_Y5_0))));
-    Lambda_inv[1] = t67;
-    Lambda_inv[2] = t68;
-    Lambda_inv[3] = t69;
-    Lambda_inv[4] = t70;
-    Lambda_inv[5] = t71;
-    Lambda_inv[6] = t67;
-    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 5000.0*ltdl_Y5_1*ltdl_Y5_1))));
-    Lambda_inv[8] = t78;
-    Lambda_inv[9] = t79;
-    Lambda_inv[10] = t80;
-    Lambda_inv[11] = t81;
-    Lambda_inv[12] = t68;
-    Lambda_inv[13] = t78;
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 5000.0*ltdl_Y5_2*ltdl_Y5_2))));
-    Lambda_inv[15] = t88;
-    Lambda_inv[16] = t89;
-    Lambda_inv[17] = t90;
-    Lambda_inv[18] = t69;
-    Lambda_inv[19] = t79;
-    Lambda_inv[20] = t88;
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_3*ltdl_Y3_3 + (5000.0*ltdl_Y5_3*ltdl_Y5_3 + ltdl_dinv4_0*ltdl_Y4_3*ltdl_Y4_3))));
     Lambda_inv[22] = t97;
-    Lambda_inv[23] = t98;
-    Lambda_inv[24] = t70;
-    Lambda_inv[25] = t80;
-    Lambda_inv[26] = t89;
     Lambda_inv[27] = t97;
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_4*ltdl_Y3_4 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_4 + 5000.0*ltdl_Y5_4*ltdl_Y5_4))));
-    Lambda_inv[29] = t99;
-    Lambda_inv[30] = t71;
-    Lambda_inv[31] = t81;
-    Lambda_inv[32] = t90;
+    const double t98 = ltdl_Y0_5*t92 + (ltdl_Y1_5*t93 + (ltdl_Y2_5*t94 + (ltdl_Y3_5*t95 + (ltdl_Y5_5*t91 + ltdl_Y4_5*t96))));
+    Lambda_inv[23] = t98;
     Lambda_inv[33] = t98;
+    const double t99 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_4*ltdl_Y3_5 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_5 + 5000.0*ltdl_Y5_4*ltdl_Y5_5))));
+    Lambda_inv[29] = t99;
     Lambda_inv[34] = t99;
+
+    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 5000.0*ltdl_Y5_0*ltdl_Y5_0))));
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 5000.0*ltdl_Y5_1*ltdl_Y5_1))));
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 5000.0*ltdl_Y5_2*ltdl_Y5_2))));
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_3*ltdl_Y3_3 + (5000.0*ltdl_Y5_3*ltdl_Y5_3 + ltdl_dinv4_0*ltdl_Y4_3*ltdl_Y4_3))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_4*ltdl_Y3_4 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_4 + 5000.0*ltdl_Y5_4*ltdl_Y5_4))));
     Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_5*ltdl_Y3_5 + (ltdl_dinv4_0*ltdl_Y4_5*ltdl_Y4_5 + 5000.0*ltdl_Y5_5*ltdl_Y5_5))));
 }

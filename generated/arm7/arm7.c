@@ -518,6 +518,7 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double f5_0 = (((((V5_1*t31 - V5_2*t32) + (0.00248046035817079*alpha5_0 - 0.0001037589172186847*alpha5_2)) + (0.023526756935*alpha4_4 + 0.001524110902883315*alpha5_1)) + 0.017527158935000002*alpha5_4) + c_q_6*f6_0) - s_q_6*f6_1;
     const double t33 = (0.00248046035817079*V5_0 - 0.0001037589172186847*V5_2) + 0.001524110902883315*V5_1;
     const double f5_1 = ((((((-V5_0*t31 + V5_2*t33) + (0.001524110902883315*alpha5_0 + 9.3569097314605e-05*alpha5_2)) + (0.10024161669500001*alpha4_4 + 0.010567766133106952*alpha5_1)) - 0.017527158935000002*alpha5_3) - 0.088*c_q_6*f6_4) - f6_2) - 0.088*s_q_6*f6_3;
+    tau[6] = f6_2;
     const double f5_2 = ((((((V5_0*t32 - V5_1*t33) + (-0.0001037589172186847*alpha5_0 + 0.01179456023023895*alpha5_2)) + 9.3569097314605e-05*alpha5_1) + (0.023526756935*alpha5_3 + 0.10024161669500001*alpha5_4)) - 0.088*f6_5) + c_q_6*f6_1) + s_q_6*f6_0;
     const double t34 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
     const double t35 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
@@ -531,6 +532,7 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double f4_0 = (((((V4_1*t37 - V4_2*t38) + (0.03942757095803552*alpha4_0 - 0.004600245517563105*alpha4_2)) + (0.05034347249*alpha4_5 - 0.0015152444733270301*alpha4_1)) + 0.047121686402*alpha4_4) + c_q_5*f5_0) - s_q_5*f5_1;
     const double t39 = (0.03942757095803552*V4_0 - 0.004600245517563105*V4_2) - 0.0015152444733270301*V4_1;
     const double f4_1 = ((((-V4_0*t37 + V4_2*t39) + (-0.0015152444733270301*alpha4_0 + 0.0021640520520981297*alpha4_2)) + (0.014653732538*alpha4_5 + 0.03146037232526039*alpha4_1)) - 0.047121686402*alpha4_3) - f5_2;
+    tau[5] = f5_2;
     const double f4_2 = ((((((V4_0*t38 - V4_1*t39) + 0.0021640520520981297*alpha4_1) + (-0.004600245517563105*alpha4_0 + 0.010869510762828563*alpha4_2)) - 0.05034347249*alpha4_3) - 0.014653732538*alpha4_4) + s_q_5*f5_0) + c_q_5*f5_1;
     const double t40 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
     const double t41 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
@@ -546,6 +548,7 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double f3_0 = (((((V3_1*t43 + 0.0039053550262761003*alpha3_2) - 0.09850206933*alpha3_4) + ((-V3_2*t44 + 0.06767727025085991*alpha3_0) + (0.02771584317362585*alpha3_1 + 0.374644408005*alpha3_5))) - s_q_4*f4_1) - 0.384*t45) + (c_q_4*f4_0 - 0.384*t46);
     const double t47 = (0.06767727025085991*V3_0 + 0.02771584317362585*V3_1) + 0.0039053550262761003*V3_2;
     const double f3_1 = (((((-V3_0*t43 - 0.0016444875773692705*alpha3_2) + 0.09850206933*alpha3_3) + ((V3_2*t47 + 0.02771584317362585*alpha3_0) + (0.03239943042445132*alpha3_1 + 0.19076837715*alpha3_5))) - 0.0825*t45) + f4_2) - 0.0825*t46;
+    tau[4] = f4_2;
     const double t48 = c_q_4*f4_3;
     const double f3_2 = (((((((V3_0*t44 + 0.0775861490525396*alpha3_2) - 0.0016444875773692705*alpha3_1) - 0.19076837715*alpha3_4) + ((-V3_1*t47 + 0.0039053550262761003*alpha3_0) - 0.374644408005*alpha3_3)) + 0.384*s_q_4*f4_4) - 0.0825*f4_5) + (-0.384*t48 - c_q_4*f4_1)) - s_q_4*f4_0;
     const double t49 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
@@ -560,6 +563,7 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double f2_0 = ((((V2_1*t52 - V2_2*t53) + (0.05649492601407083*alpha2_0 + (-0.005487648106562256*alpha2_2 + 0.126729164208*alpha2_5))) + (0.214708623208*alpha2_4 - 0.008248333140675744*alpha2_1)) + c_q_3*f3_0) - s_q_3*f3_1;
     const double t54 = (0.05649492601407083*V2_0 - 0.005487648106562256*V2_2) - 0.008248333140675744*V2_1;
     const double f2_1 = (((((-V2_0*t52 + V2_2*t54) + ((-0.004377257121839581*alpha2_2 - 0.088844724872*alpha2_5) - 0.008248333140675744*alpha2_0)) + (-0.214708623208*alpha2_3 + 0.05287838199960611*alpha2_1)) - 0.0825*c_q_3*f3_4) - 0.0825*s_q_3*f3_3) - f3_2;
+    tau[3] = f3_2;
     const double f2_2 = ((((((V2_0*t53 + 0.01824920229252011*alpha2_2) - 0.005487648106562256*alpha2_0) + (-0.004377257121839581*alpha2_1 - V2_1*t54)) + (-0.126729164208*alpha2_3 + 0.088844724872*alpha2_4)) - 0.0825*f3_5) + c_q_3*f3_1) + s_q_3*f3_0;
     const double t55 = -0.088844724872*V2_1 + 0.126729164208*V2_0;
     const double f2_3 = ((((V2_1*t55 - V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2)) + 3.228604*alpha2_3) + (-0.214708623208*alpha2_1 - 0.126729164208*alpha2_2)) - s_q_3*f3_4) + c_q_3*f3_3;
@@ -572,18 +576,14 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double f1_0 = (((((V1_1*t57 - 0.00398335888393552*alpha1_1) + ((0.00850351162402155*alpha1_0 + (-0.0022610063699999997*alpha1_4 + 0.01026110182100817*qdd[1])) - qd[1]*t56)) - t59*f2_3) - t58*f2_4) - s_q_2*f2_1) + c_q_2*f2_0;
     const double t60 = (0.00850351162402155*V1_0 + 0.01026110182100817*qd[1]) - 0.00398335888393552*V1_1;
     const double f1_1 = ((-V1_0*t57 + 0.028124284712194955*alpha1_1) + (((0.0022610063699999997*alpha1_3 + 0.0007689361029463999*qdd[1]) - 0.00398335888393552*alpha1_0) + qd[1]*t60)) - f2_2;
+    tau[2] = f2_2;
     const double f1_2 = ((((((V1_0*t56 + ((0.018579714719999998*alpha1_3 + 0.026534991901690206*qdd[1]) - 0.002031994566*alpha1_4)) + 0.0007689361029463999*alpha1_1) + (-V1_1*t60 + 0.01026110182100817*alpha1_0)) + t58*f2_3) - t59*f2_4) + c_q_2*f2_1) + s_q_2*f2_0;
+    tau[1] = f1_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = (-c_q_1*f1_1 + 0.009213163777211224*qdd[0]) - s_q_1*f1_0;
-
-    /* Outputs: tau (7) */
     tau[0] = f0_2;
-    tau[1] = f1_2;
-    tau[2] = f2_2;
-    tau[3] = f3_2;
-    tau[4] = f4_2;
-    tau[5] = f5_2;
-    tau[6] = f6_2;
+
+    /* Outputs: tau (7), each stored as soon as computed */
 }
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
@@ -729,25 +729,42 @@ void arm7_mass_matrix(const double* q, double* M)
     const double t45 = c_q_2*t40;
     const double Rc1_1_2 = (((t44 + 0.0007689361029463999) + t45) - t43) - t42;
     const double Rc1_2_2 = (c_q_2*(c_q_2*Rc2_1_1 + t36) + (t35 + 1.1453737407336904)) + s_q_2*(s_q_2*Rc2_0_0 + t38);
+    M[8] = Rc1_2_2;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (0.009213163777211224 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
+    M[0] = Rc0_2_2;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
+    M[1] = F0_1_2_0;
+    M[7] = F0_1_2_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_2_0 = t42 + (t43 + (-t44 - t45));
+    M[9] = F1_2_2_0;
+    M[15] = F1_2_2_0;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*Rc2_2_2;
+    M[2] = F0_2_2_0;
+    M[14] = F0_2_2_0;
+    M[16] = Rc2_2_2;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_1_0 = (-0.0825*t25 + 0.0825*s_q_3*Rch3_1) - Rc3_2_2;
+    M[24] = Rc3_2_2;
     const double F2_3_3_0 = -t29;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double t46 = 0.316*F2_3_3_0;
     const double F1_3_0_0 = c_q_2*F2_3_0_0 + (-s_q_2*F2_3_1_0 - s_q_2*t46);
     const double F1_3_2_0 = s_q_2*F2_3_0_0 + (c_q_2*F2_3_1_0 + c_q_2*t46);
+    M[10] = F1_3_2_0;
+    M[22] = F1_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F2_3_2_0;
+    M[3] = F0_3_2_0;
+    M[17] = F2_3_2_0;
+    M[21] = F0_3_2_0;
+    M[23] = F2_3_2_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = Rc4_2_2 + (-0.0825*t15 + 0.0825*t14);
+    M[32] = Rc4_2_2;
     const double F3_4_2_0 = -t24;
     const double F3_4_3_0 = -t18;
     const double F3_4_5_0 = t14 - t15;
@@ -755,6 +772,8 @@ void arm7_mass_matrix(const double* q, double* M)
     const double F2_4_0_0 = c_q_3*F3_4_0_0 - s_q_3*F3_4_1_0;
     const double t47 = 0.0825*s_q_3;
     const double F2_4_1_0 = -F3_4_2_0 - t47*F3_4_3_0;
+    M[25] = F3_4_2_0;
+    M[31] = F3_4_2_0;
     const double F2_4_2_0 = s_q_3*F3_4_0_0 + (c_q_3*F3_4_1_0 - 0.0825*F3_4_5_0);
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -762,28 +781,45 @@ void arm7_mass_matrix(const double* q, double* M)
     const double t49 = 0.316*s_q_2;
     const double F1_4_0_0 = c_q_2*F2_4_0_0 + ((-t49*F2_4_3_0 + t48*F3_4_5_0) - s_q_2*F2_4_1_0);
     const double F1_4_2_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 + (t48*F2_4_3_0 + t49*F3_4_5_0));
+    M[11] = F1_4_2_0;
+    M[29] = F1_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F2_4_2_0;
+    M[4] = F0_4_2_0;
+    M[18] = F2_4_2_0;
+    M[28] = F0_4_2_0;
+    M[30] = F2_4_2_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_3_0 = t8 - t9;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double t50 = s_q_4*F4_5_3_0;
     const double F3_5_0_0 = (c_q_4*F4_5_0_0 + s_q_4*Rc5_2_2) - 0.384*t50;
     const double F3_5_1_0 = F4_5_2_0 - 0.0825*t50;
+    M[33] = F4_5_2_0;
+    M[39] = F4_5_2_0;
     const double F3_5_3_0 = c_q_4*F4_5_3_0;
     const double t51 = 0.0825*F4_5_5_0;
     const double F3_5_2_0 = ((c_q_4*Rc5_2_2 - t51) - 0.384*F3_5_3_0) - s_q_4*F4_5_0_0;
+    M[40] = Rc5_2_2;
     const double F3_5_5_0 = -t50;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = c_q_3*F3_5_0_0 - s_q_3*F3_5_1_0;
     const double F2_5_1_0 = (-t47*F3_5_3_0 - c_q_3*t51) - F3_5_2_0;
+    M[26] = F3_5_2_0;
+    M[38] = F3_5_2_0;
     const double F2_5_2_0 = s_q_3*F3_5_0_0 + (c_q_3*F3_5_1_0 - 0.0825*F3_5_5_0);
     const double F2_5_3_0 = c_q_3*F3_5_3_0 - s_q_3*F4_5_5_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = (c_q_2*F2_5_0_0 + (-t49*F2_5_3_0 + t48*F3_5_5_0)) - s_q_2*F2_5_1_0;
     const double F1_5_2_0 = (s_q_2*F2_5_0_0 + (t48*F2_5_3_0 + t49*F3_5_5_0)) + c_q_2*F2_5_1_0;
+    M[12] = F1_5_2_0;
+    M[36] = F1_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F2_5_2_0;
+    M[5] = F0_5_2_0;
+    M[19] = F2_5_2_0;
+    M[35] = F0_5_2_0;
+    M[37] = F2_5_2_0;
     /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F5_6_0_0 = -t5;
     const double F5_6_1_0 = (-0.00022647727267776177*c_q_6 - 0.006684151967360946) + 0.00017903071636223808*s_q_6;
@@ -799,72 +835,36 @@ void arm7_mass_matrix(const double* q, double* M)
     const double t53 = s_q_4*F4_6_3_0;
     const double F3_6_0_0 = (c_q_4*F4_6_0_0 + (0.384*t52 + s_q_4*F5_6_2_0)) - 0.384*t53;
     const double F3_6_1_0 = F4_6_2_0 + (-0.0825*t53 + 0.0825*t52);
+    M[34] = F4_6_2_0;
+    M[46] = F4_6_2_0;
     const double t54 = 0.0825*F4_6_5_0;
     const double t55 = c_q_4*F4_6_3_0;
     const double t56 = s_q_4*F5_6_5_0;
     const double F3_6_2_0 = (-s_q_4*F4_6_0_0 - 0.384*t55) + ((-0.384*t56 + c_q_4*F5_6_2_0) - t54);
+    M[41] = F5_6_2_0;
+    M[47] = F5_6_2_0;
     const double F3_6_3_0 = t55 + t56;
     const double F3_6_5_0 = c_q_4*F5_6_5_0 - t53;
     /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_6_0_0 = c_q_3*F3_6_0_0 - s_q_3*F3_6_1_0;
     const double F2_6_1_0 = (-t47*F3_6_3_0 - c_q_3*t54) - F3_6_2_0;
+    M[27] = F3_6_2_0;
+    M[45] = F3_6_2_0;
     const double F2_6_2_0 = s_q_3*F3_6_0_0 + (c_q_3*F3_6_1_0 - 0.0825*F3_6_5_0);
     const double F2_6_3_0 = c_q_3*F3_6_3_0 - s_q_3*F4_6_5_0;
     /* F1_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_6_0_0 = c_q_2*F2_6_0_0 + ((-t49*F2_6_3_0 + t48*F3_6_5_0) - s_q_2*F2_6_1_0);
     const double F1_6_2_0 = s_q_2*F2_6_0_0 + (c_q_2*F2_6_1_0 + (t48*F2_6_3_0 + t49*F3_6_5_0));
+    M[13] = F1_6_2_0;
+    M[43] = F1_6_2_0;
     /* F0_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_6_2_0 = -s_q_1*F1_6_0_0 + c_q_1*F2_6_2_0;
-
-    /* Outputs: M (7 x 7) */
-    M[0] = Rc0_2_2;
-    M[1] = F0_1_2_0;
-    M[2] = F0_2_2_0;
-    M[3] = F0_3_2_0;
-    M[4] = F0_4_2_0;
-    M[5] = F0_5_2_0;
     M[6] = F0_6_2_0;
-    M[7] = F0_1_2_0;
-    M[8] = Rc1_2_2;
-    M[9] = F1_2_2_0;
-    M[10] = F1_3_2_0;
-    M[11] = F1_4_2_0;
-    M[12] = F1_5_2_0;
-    M[13] = F1_6_2_0;
-    M[14] = F0_2_2_0;
-    M[15] = F1_2_2_0;
-    M[16] = Rc2_2_2;
-    M[17] = F2_3_2_0;
-    M[18] = F2_4_2_0;
-    M[19] = F2_5_2_0;
     M[20] = F2_6_2_0;
-    M[21] = F0_3_2_0;
-    M[22] = F1_3_2_0;
-    M[23] = F2_3_2_0;
-    M[24] = Rc3_2_2;
-    M[25] = F3_4_2_0;
-    M[26] = F3_5_2_0;
-    M[27] = F3_6_2_0;
-    M[28] = F0_4_2_0;
-    M[29] = F1_4_2_0;
-    M[30] = F2_4_2_0;
-    M[31] = F3_4_2_0;
-    M[32] = Rc4_2_2;
-    M[33] = F4_5_2_0;
-    M[34] = F4_6_2_0;
-    M[35] = F0_5_2_0;
-    M[36] = F1_5_2_0;
-    M[37] = F2_5_2_0;
-    M[38] = F3_5_2_0;
-    M[39] = F4_5_2_0;
-    M[40] = Rc5_2_2;
-    M[41] = F5_6_2_0;
     M[42] = F0_6_2_0;
-    M[43] = F1_6_2_0;
     M[44] = F2_6_2_0;
-    M[45] = F3_6_2_0;
-    M[46] = F4_6_2_0;
-    M[47] = F5_6_2_0;
+
+    /* Outputs: M (7 x 7): the entries not stored where computed */
     M[48] = 0.006684151967360946;
 }
 
@@ -1023,6 +1023,7 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     const double f5_0 = (((((V5_1*t31 + 0.0001037589172186847*alpha4_1) + 0.001524110902883315*alpha5_1) + (0.00248046035817079*alpha5_0 - V5_2*t32)) + (0.017527158935000002*alpha5_4 + 0.023526756935*alpha4_4)) + c_q_6*f6_0) - s_q_6*f6_1;
     const double t33 = (0.00248046035817079*V5_0 - 0.0001037589172186847*V5_2) + 0.001524110902883315*V5_1;
     const double f5_1 = ((((((-V5_0*t31 - 9.3569097314605e-05*alpha4_1) + 0.010567766133106952*alpha5_1) + (0.001524110902883315*alpha5_0 + V5_2*t33)) + (-0.017527158935000002*alpha5_3 + 0.10024161669500001*alpha4_4)) - 0.088*c_q_6*f6_4) - f6_2) - 0.088*s_q_6*f6_3;
+    C[6] = f6_2;
     const double f5_2 = (((((((V5_0*t32 - 0.01179456023023895*alpha4_1) + 9.3569097314605e-05*alpha5_1) + (-0.0001037589172186847*alpha5_0 - V5_1*t33)) + 0.023526756935*alpha5_3) + 0.10024161669500001*alpha5_4) - 0.088*f6_5) + c_q_6*f6_1) + s_q_6*f6_0;
     const double t34 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
     const double t35 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
@@ -1036,6 +1037,7 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     const double f4_0 = ((((((V4_1*t37 - 0.004600245517563105*alpha3_1) - 0.0015152444733270301*alpha4_1) + (0.03942757095803552*alpha4_0 - V4_2*t38)) + 0.05034347249*alpha4_5) + 0.047121686402*alpha4_4) + c_q_5*f5_0) - s_q_5*f5_1;
     const double t39 = (0.03942757095803552*V4_0 - 0.004600245517563105*V4_2) - 0.0015152444733270301*V4_1;
     const double f4_1 = (((((-V4_0*t37 + 0.0021640520520981297*alpha3_1) + 0.03146037232526039*alpha4_1) + (-0.0015152444733270301*alpha4_0 + V4_2*t39)) + 0.014653732538*alpha4_5) - 0.047121686402*alpha4_3) - f5_2;
+    C[5] = f5_2;
     const double f4_2 = ((((((V4_0*t38 + 0.010869510762828563*alpha3_1) + 0.0021640520520981297*alpha4_1) + (-0.004600245517563105*alpha4_0 - V4_1*t39)) - 0.05034347249*alpha4_3) - 0.014653732538*alpha4_4) + s_q_5*f5_0) + c_q_5*f5_1;
     const double t40 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
     const double t41 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
@@ -1051,6 +1053,7 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     const double f3_0 = (((((V3_1*t44 + (0.374644408005*alpha3_5 - 0.0039053550262761003*alpha2_1)) + (-V3_2*t43 + 0.02771584317362585*alpha3_1)) + (-0.09850206933*alpha3_4 + 0.06767727025085991*alpha3_0)) - s_q_4*f4_1) - 0.384*t45) + (c_q_4*f4_0 - 0.384*t46);
     const double t47 = (0.06767727025085991*V3_0 + 0.02771584317362585*V3_1) + 0.0039053550262761003*V3_2;
     const double f3_1 = ((((((0.19076837715*alpha3_5 + 0.0016444875773692705*alpha2_1) - V3_0*t44) + (V3_2*t47 + 0.03239943042445132*alpha3_1)) + (0.09850206933*alpha3_3 + 0.02771584317362585*alpha3_0)) - 0.0825*t45) + f4_2) - 0.0825*t46;
+    C[4] = f4_2;
     const double t48 = c_q_4*f4_3;
     const double f3_2 = ((((((V3_0*t43 - V3_1*t47) + ((-0.0016444875773692705*alpha3_1 - 0.0775861490525396*alpha2_1) + 0.0039053550262761003*alpha3_0)) + (-0.374644408005*alpha3_3 - 0.19076837715*alpha3_4)) + 0.384*s_q_4*f4_4) - 0.0825*f4_5) + (-0.384*t48 - c_q_4*f4_1)) - s_q_4*f4_0;
     const double t49 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
@@ -1065,6 +1068,7 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     const double f2_0 = ((((V2_1*t52 + (0.126729164208*alpha2_5 + 0.005487648106562256*a1_1)) + (-V2_2*t53 - 0.008248333140675744*alpha2_1)) + (0.05649492601407083*alpha2_0 + 0.214708623208*alpha2_4)) + c_q_3*f3_0) - s_q_3*f3_1;
     const double t54 = (0.05649492601407083*V2_0 - 0.005487648106562256*V2_2) - 0.008248333140675744*V2_1;
     const double f2_1 = ((((((-0.088844724872*alpha2_5 + 0.004377257121839581*a1_1) - V2_0*t52) + (V2_2*t54 + 0.05287838199960611*alpha2_1)) + (-0.008248333140675744*alpha2_0 - 0.214708623208*alpha2_3)) - 0.0825*c_q_3*f3_4) - 0.0825*s_q_3*f3_3) - f3_2;
+    C[3] = f3_2;
     const double f2_2 = (((((V2_0*t53 + (-0.004377257121839581*alpha2_1 - 0.01824920229252011*a1_1)) + (-V2_1*t54 - 0.005487648106562256*alpha2_0)) + (-0.126729164208*alpha2_3 + 0.088844724872*alpha2_4)) - 0.0825*f3_5) + c_q_3*f3_1) + s_q_3*f3_0;
     const double t55 = -0.088844724872*V2_1 + 0.126729164208*V2_0;
     const double f2_3 = (((V2_1*t55 + (-V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2) + 0.126729164208*a1_1)) + (3.228604*alpha2_3 - 0.214708623208*alpha2_1)) - s_q_3*f3_4) + c_q_3*f3_3;
@@ -1077,18 +1081,14 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     const double f1_0 = (((((V1_1*t57 + ((0.00850351162402155*a1_0 - 0.0022610063699999997*alpha1_4) - 0.00398335888393552*a1_1)) - qd[1]*t56) - t59*f2_3) - t58*f2_4) - s_q_2*f2_1) + c_q_2*f2_0;
     const double t60 = (0.00850351162402155*V1_0 + 0.01026110182100817*qd[1]) - 0.00398335888393552*V1_1;
     const double f1_1 = ((((-0.00398335888393552*a1_0 + 0.0022610063699999997*alpha1_3) + 0.028124284712194955*a1_1) - V1_0*t57) + qd[1]*t60) - f2_2;
+    C[2] = f2_2;
     const double f1_2 = (((((V1_0*t56 + ((0.01026110182100817*a1_0 + 0.018579714719999998*alpha1_3) + (0.0007689361029463999*a1_1 - 0.002031994566*alpha1_4))) - V1_1*t60) + t58*f2_3) - t59*f2_4) + c_q_2*f2_1) + s_q_2*f2_0;
+    C[1] = f1_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = -s_q_1*f1_0 - c_q_1*f1_1;
-
-    /* Outputs: C (7) */
     C[0] = f0_2;
-    C[1] = f1_2;
-    C[2] = f2_2;
-    C[3] = f3_2;
-    C[4] = f4_2;
-    C[5] = f5_2;
-    C[6] = f6_2;
+
+    /* Outputs: C (7), each stored as soon as computed */
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
@@ -1409,85 +1409,85 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     /* shared by the outputs */
     const double t57 = ltdl_L1_0*ltdl_dinv0_0;
     const double t58 = -t57;
+    Minv[1] = t58;
+    Minv[7] = t58;
     const double t59 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t60 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t61 = ltdl_Y0_4*ltdl_dinv0_0;
     const double t62 = ltdl_Y0_5*ltdl_dinv0_0;
     const double t63 = ltdl_Y0_6*ltdl_dinv0_0;
+    Minv[6] = t63;
+    Minv[42] = t63;
     const double t64 = ltdl_L2_1*ltdl_dinv1_0;
     const double t65 = -ltdl_Y0_2*t57 - t64;
+    Minv[9] = t65;
+    Minv[15] = t65;
     const double t66 = -ltdl_Y0_3*t57 + ltdl_Y1_3*ltdl_dinv1_0;
+    Minv[10] = t66;
+    Minv[22] = t66;
     const double t67 = -ltdl_Y0_4*t57 + ltdl_Y1_4*ltdl_dinv1_0;
+    Minv[11] = t67;
+    Minv[29] = t67;
     const double t68 = -ltdl_Y0_5*t57 + ltdl_Y1_5*ltdl_dinv1_0;
+    Minv[12] = t68;
+    Minv[36] = t68;
     const double t69 = -ltdl_Y0_6*t57 + ltdl_Y1_6*ltdl_dinv1_0;
+    Minv[13] = t69;
+    Minv[43] = t69;
     const double t70 = ltdl_L3_2*ltdl_dinv2_0;
     const double t71 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t64 - t70);
+    Minv[17] = t71;
+    Minv[23] = t71;
     const double t72 = ltdl_Y2_4*ltdl_dinv2_0;
     const double t73 = ltdl_Y0_4*t59 + (t72 - ltdl_Y1_4*t64);
+    Minv[18] = t73;
+    Minv[30] = t73;
     const double t74 = ltdl_Y2_5*ltdl_dinv2_0;
     const double t75 = ltdl_Y0_5*t59 + (t74 - ltdl_Y1_5*t64);
+    Minv[19] = t75;
+    Minv[37] = t75;
     const double t76 = ltdl_Y0_6*t59 + (-ltdl_Y1_6*t64 + ltdl_Y2_6*ltdl_dinv2_0);
+    Minv[2] = t59;
+    Minv[14] = t59;
+    Minv[20] = t76;
+    Minv[44] = t76;
     const double t77 = ltdl_L4_3*ltdl_dinv3_0;
     const double t78 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t70 - t77));
+    Minv[0] = ltdl_dinv0_0;
+    Minv[25] = t78;
+    Minv[31] = t78;
     const double t79 = ltdl_Y3_5*ltdl_dinv3_0;
     const double t80 = ltdl_Y1_3*ltdl_dinv1_0;
     const double t81 = ltdl_Y0_5*t60 + (ltdl_Y1_5*t80 + (t79 - ltdl_Y2_5*t70));
+    Minv[26] = t81;
+    Minv[38] = t81;
     const double t82 = ltdl_Y0_6*t60 + (ltdl_Y1_6*t80 + (-ltdl_Y2_6*t70 + ltdl_Y3_6*ltdl_dinv3_0));
+    Minv[3] = t60;
+    Minv[21] = t60;
+    Minv[27] = t82;
+    Minv[45] = t82;
     const double t83 = ltdl_L5_4*ltdl_dinv4_0;
     const double t84 = ltdl_Y1_4*ltdl_dinv1_0;
     const double t85 = ltdl_Y0_5*t61 + (ltdl_Y1_5*t84 + (ltdl_Y2_5*t72 + (-ltdl_Y3_5*t77 - t83)));
-    const double t86 = ltdl_Y0_6*t61 + (ltdl_Y1_6*t84 + (ltdl_Y2_6*t72 + (-ltdl_Y3_6*t77 + ltdl_Y4_6*ltdl_dinv4_0)));
-    const double t87 = ((((-ltdl_Y4_6*t83 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3_6*t79) + ltdl_Y2_6*t74) + ltdl_Y1_5*ltdl_Y1_6*ltdl_dinv1_0) + ltdl_Y0_6*t62;
-
-    /* Outputs: Minv (7 x 7) */
-    Minv[0] = ltdl_dinv0_0;
-    Minv[1] = t58;
-    Minv[2] = t59;
-    Minv[3] = t60;
-    Minv[4] = t61;
-    Minv[5] = t62;
-    Minv[6] = t63;
-    Minv[7] = t58;
-    Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[9] = t65;
-    Minv[10] = t66;
-    Minv[11] = t67;
-    Minv[12] = t68;
-    Minv[13] = t69;
-    Minv[14] = t59;
-    Minv[15] = t65;
-    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[17] = t71;
-    Minv[18] = t73;
-    Minv[19] = t75;
-    Minv[20] = t76;
-    Minv[21] = t60;
-    Minv[22] = t66;
-    Minv[23] = t71;
-    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
-    Minv[25] = t78;
-    Minv[26] = t81;
-    Minv[27] = t82;
-    Minv[28] = t61;
-    Minv[29] = t67;
-    Minv[30] = t73;
-    Minv[31] = t78;
-    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[33] = t85;
-    Minv[34] = t86;
-    Minv[35] = t62;
-    Minv[36] = t68;
-    Minv[37] = t75;
-    Minv[38] = t81;
     Minv[39] = t85;
-    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[41] = t87;
-    Minv[42] = t63;
-    Minv[43] = t69;
-    Minv[44] = t76;
-    Minv[45] = t82;
+    const double t86 = ltdl_Y0_6*t61 + (ltdl_Y1_6*t84 + (ltdl_Y2_6*t72 + (-ltdl_Y3_6*t77 + ltdl_Y4_6*ltdl_dinv4_0)));
+    Minv[4] = t61;
+    Minv[28] = t61;
+    Minv[34] = t86;
     Minv[46] = t86;
+    const double t87 = ((((-ltdl_Y4_6*t83 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3_6*t79) + ltdl_Y2_6*t74) + ltdl_Y1_5*ltdl_Y1_6*ltdl_dinv1_0) + ltdl_Y0_6*t62;
+    Minv[5] = t62;
+    Minv[35] = t62;
+    Minv[41] = t87;
     Minv[47] = t87;
+
+    /* Outputs: Minv (7 x 7): the entries not stored where computed */
+    Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
     Minv[48] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + 149.60760989322966) + ltdl_Y4_6*ltdl_Y4_6*ltdl_dinv4_0) + ltdl_Y3_6*ltdl_Y3_6*ltdl_dinv3_0) + ltdl_Y2_6*ltdl_Y2_6*ltdl_dinv2_0) + ltdl_Y1_6*ltdl_Y1_6*ltdl_dinv1_0) + ltdl_Y0_6*ltdl_Y0_6*ltdl_dinv0_0;
 }
 
@@ -1997,8 +1997,6 @@ void arm7_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double ltdl_x5_0 = ((((-ltdl_L5_0*ltdl_x0_0 + ltdl_dinv5_0*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0) - ltdl_L5_4*ltdl_x4_0;
     /* ltdl_x6: x = L^-1 D^-1 y */
     const double ltdl_x6_0 = (((((-ltdl_L6_0*ltdl_x0_0 + 149.60760989322966*ltdl_xy6_0) - ltdl_L6_1*ltdl_x1_0) - ltdl_L6_2*ltdl_x2_0) - ltdl_L6_3*ltdl_x3_0) - ltdl_L6_4*ltdl_x4_0) - ltdl_L6_5*ltdl_x5_0;
-
-    /* Outputs: qdd (7) */
     qdd[0] = ltdl_x0_0;
     qdd[1] = ltdl_x1_0;
     qdd[2] = ltdl_x2_0;
@@ -2006,6 +2004,8 @@ void arm7_forward_dynamics(const double* q, const double* qd, const double* tau,
     qdd[4] = ltdl_x4_0;
     qdd[5] = ltdl_x5_0;
     qdd[6] = ltdl_x6_0;
+
+    /* Outputs: qdd (7), each stored as soon as computed */
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -2040,6 +2040,7 @@ void arm7_jacobian(const double* q, double* J)
     const double t3 = c_q_1*t2 + t1;
     const double t4 = s_q_0*s_q_2;
     const double t5 = c_q_0*c_q_2;
+    J[8] = c_q_0;
     const double t6 = c_q_1*t5;
     const double t7 = t6 - t4;
     const double t8 = s_q_3*t7;
@@ -2049,9 +2050,12 @@ void arm7_jacobian(const double* q, double* J)
     const double t12 = s_q_3*t0;
     const double t13 = t11 + t12;
     const double t14 = s_q_4*t13 + c_q_4*t3;
+    J[5] = t14;
     const double t15 = c_q_5*t10;
     const double t16 = c_q_4*t13 - s_q_4*t3;
+    J[3] = t3;
     const double t17 = s_q_5*t16 - t15;
+    J[6] = t17;
     const double t18 = s_q_0*s_q_1;
     const double t19 = c_q_1*s_q_0*s_q_2 - t5;
     const double t20 = c_q_1*t1;
@@ -2063,9 +2067,12 @@ void arm7_jacobian(const double* q, double* J)
     const double t26 = s_q_3*t18;
     const double t27 = t25 + t26;
     const double t28 = s_q_4*t27 + c_q_4*t19;
+    J[12] = t28;
     const double t29 = c_q_5*t24;
     const double t30 = c_q_4*t27 - s_q_4*t19;
+    J[10] = t19;
     const double t31 = s_q_5*t30 - t29;
+    J[13] = t31;
     const double t32 = s_q_1*s_q_2;
     const double t33 = c_q_1*c_q_3;
     const double t34 = c_q_2*s_q_1;
@@ -2075,53 +2082,47 @@ void arm7_jacobian(const double* q, double* J)
     const double t38 = c_q_3*t34;
     const double t39 = t37 - t38;
     const double t40 = s_q_4*t39 - c_q_4*t32;
+    J[19] = t40;
     const double t41 = c_q_5*t36;
     const double t42 = c_q_4*t39 + s_q_4*t32;
     const double t43 = s_q_5*t42 - t41;
+    J[20] = t43;
     const double t44 = 0.088*c_q_5;
     const double t45 = 0.088*s_q_5;
     const double t46 = 0.2104*s_q_5*t30;
     const double t47 = 0.2104*t29;
     const double t48 = (t44*t30 + t45*t24) + (t46 - t47);
+    J[11] = t24;
     const double t49 = (((0.384*t23 - 0.0825*t26) - 0.384*t22) - 0.0825*t25) + t48;
     const double t50 = (0.0825*t20 + 0.0825*t2) + t49;
     const double t51 = 0.316*t18 + t50;
+    J[9] = t18;
     const double t52 = 0.2104*t41;
     const double t53 = (0.2104*s_q_5*t42 + t45*t36) + (t44*t42 - t52);
+    J[18] = t36;
     const double t54 = ((0.384*t33 - 0.0825*t37) + (0.384*t35 + 0.0825*t38)) + t53;
     const double t55 = t54 - 0.0825*t34;
     const double t56 = 0.316*c_q_1 + t55;
+    J[16] = c_q_1;
     const double t57 = t46 - t47;
     const double t58 = 0.2104*s_q_5*t42 - t52;
     const double t59 = 0.2104*t15;
     const double t60 = (0.2104*s_q_5*t16 + t45*t10) + (t44*t16 - t59);
+    J[4] = t10;
     const double t61 = (((-0.0825*t12 + 0.384*t9) - 0.0825*t11) - 0.384*t8) + t60;
     const double t62 = (0.0825*t6 - 0.0825*t4) + t61;
     const double t63 = 0.316*t0 + t62;
+    J[2] = t0;
+    J[28] = t63;
     const double t64 = 0.2104*s_q_5*t16 - t59;
 
-    /* Outputs: J (6 x 7) */
+    /* Outputs: J (6 x 7): the entries not stored where computed */
     J[0] = 0.0;
     J[1] = -s_q_0;
-    J[2] = t0;
-    J[3] = t3;
-    J[4] = t10;
-    J[5] = t14;
-    J[6] = t17;
     J[7] = 0.0;
-    J[8] = c_q_0;
-    J[9] = t18;
-    J[10] = t19;
-    J[11] = t24;
-    J[12] = t28;
-    J[13] = t31;
     J[14] = 1.0;
     J[15] = 0.0;
-    J[16] = c_q_1;
     J[17] = -t32;
-    J[18] = t36;
-    J[19] = t40;
-    J[20] = t43;
     J[21] = -t51;
     J[22] = c_q_0*t56;
     J[23] = -c_q_1*t50 + s_q_0*s_q_1*t55;
@@ -2129,7 +2130,6 @@ void arm7_jacobian(const double* q, double* J)
     J[25] = -t36*t48 + t24*t53;
     J[26] = -t40*t48 + t28*t53;
     J[27] = -t43*t57 + t58*t31;
-    J[28] = t63;
     J[29] = s_q_0*t56;
     J[30] = c_q_1*t62 - t0*t55;
     J[31] = -t32*t61 - t3*t54;
@@ -2750,10 +2750,20 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t128 = ltdl_Y4_0*ltdl_dinv4_0;
     const double t129 = ltdl_Y5_0*ltdl_dinv5_0;
     const double t130 = ltdl_Y0_1*t124 + (ltdl_Y1_1*t125 + (ltdl_Y2_1*t126 + (ltdl_Y3_1*t127 + (ltdl_Y4_1*t128 + (ltdl_Y5_1*t129 + ltdl_Y6_1*t123)))));
+    Lambda_inv[1] = t130;
+    Lambda_inv[6] = t130;
     const double t131 = ltdl_Y0_2*t124 + (ltdl_Y1_2*t125 + (ltdl_Y2_2*t126 + (ltdl_Y3_2*t127 + (ltdl_Y4_2*t128 + (ltdl_Y5_2*t129 + ltdl_Y6_2*t123)))));
+    Lambda_inv[2] = t131;
+    Lambda_inv[12] = t131;
     const double t132 = ltdl_Y0_3*t124 + (ltdl_Y1_3*t125 + (ltdl_Y2_3*t126 + (ltdl_Y3_3*t127 + (ltdl_Y4_3*t128 + (ltdl_Y5_3*t129 + t123*ltdl_Y6_3)))));
+    Lambda_inv[3] = t132;
+    Lambda_inv[18] = t132;
     const double t133 = ltdl_Y0_4*t124 + (ltdl_Y1_4*t125 + (ltdl_Y2_4*t126 + (ltdl_Y3_4*t127 + (ltdl_Y4_4*t128 + (ltdl_Y5_4*t129 + t123*ltdl_Y6_4)))));
+    Lambda_inv[4] = t133;
+    Lambda_inv[24] = t133;
     const double t134 = ltdl_Y0_5*t124 + (ltdl_Y1_5*t125 + (ltdl_Y2_5*t126 + (ltdl_Y3_5*t127 + (ltdl_Y4_5*t128 + (t129*ltdl_Y5_5 + t123*ltdl_Y6_5)))));
+    Lambda_inv[5] = t134;
+    Lambda_inv[30] = t134;
     const double t135 = 149.60760989322966*ltdl_Y6_1;
     const double t136 = ltdl_Y0_1*ltdl_dinv0_0;
     const double t137 = ltdl_Y1_1*ltdl_dinv1_0;
@@ -2762,9 +2772,17 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t140 = ltdl_Y4_1*ltdl_dinv4_0;
     const double t141 = ltdl_Y5_1*ltdl_dinv5_0;
     const double t142 = ltdl_Y0_2*t136 + (ltdl_Y1_2*t137 + (ltdl_Y2_2*t138 + (ltdl_Y3_2*t139 + (ltdl_Y4_2*t140 + (ltdl_Y5_2*t141 + ltdl_Y6_2*t135)))));
+    Lambda_inv[8] = t142;
+    Lambda_inv[13] = t142;
     const double t143 = ltdl_Y0_3*t136 + (ltdl_Y1_3*t137 + (ltdl_Y2_3*t138 + (ltdl_Y3_3*t139 + (ltdl_Y4_3*t140 + (ltdl_Y5_3*t141 + t135*ltdl_Y6_3)))));
+    Lambda_inv[9] = t143;
+    Lambda_inv[19] = t143;
     const double t144 = ltdl_Y0_4*t136 + (ltdl_Y1_4*t137 + (ltdl_Y2_4*t138 + (ltdl_Y3_4*t139 + (ltdl_Y4_4*t140 + (ltdl_Y5_4*t141 + t135*ltdl_Y6_4)))));
+    Lambda_inv[10] = t144;
+    Lambda_inv[25] = t144;
     const double t145 = ltdl_Y0_5*t136 + (ltdl_Y1_5*t137 + (ltdl_Y2_5*t138 + (ltdl_Y3_5*t139 + (ltdl_Y4_5*t140 + (t141*ltdl_Y5_5 + t135*ltdl_Y6_5)))));
+    Lambda_inv[11] = t145;
+    Lambda_inv[31] = t145;
     const double t146 = 149.60760989322966*ltdl_Y6_2;
     const double t147 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t148 = ltdl_Y1_2*ltdl_dinv1_0;
@@ -2773,8 +2791,14 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t151 = ltdl_Y4_2*ltdl_dinv4_0;
     const double t152 = ltdl_Y5_2*ltdl_dinv5_0;
     const double t153 = ltdl_Y0_3*t147 + (ltdl_Y1_3*t148 + (ltdl_Y2_3*t149 + (ltdl_Y3_3*t150 + (ltdl_Y4_3*t151 + (ltdl_Y5_3*t152 + t146*ltdl_Y6_3)))));
+    Lambda_inv[15] = t153;
+    Lambda_inv[20] = t153;
     const double t154 = ltdl_Y0_4*t147 + (ltdl_Y1_4*t148 + (ltdl_Y2_4*t149 + (ltdl_Y3_4*t150 + (ltdl_Y4_4*t151 + (ltdl_Y5_4*t152 + t146*ltdl_Y6_4)))));
+    Lambda_inv[16] = t154;
+    Lambda_inv[26] = t154;
     const double t155 = ltdl_Y0_5*t147 + (ltdl_Y1_5*t148 + (ltdl_Y2_5*t149 + (ltdl_Y3_5*t150 + (ltdl_Y4_5*t151 + (t152*ltdl_Y5_5 + t146*ltdl_Y6_5)))));
+    Lambda_inv[17] = t155;
+    Lambda_inv[32] = t155;
     const double t156 = 149.60760989322966*ltdl_Y6_3;
     const double t157 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t158 = ltdl_Y1_3*ltdl_dinv1_0;
@@ -2783,44 +2807,20 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t161 = ltdl_Y4_3*ltdl_dinv4_0;
     const double t162 = ltdl_dinv5_0*ltdl_Y5_3;
     const double t163 = ltdl_Y0_4*t157 + (ltdl_Y1_4*t158 + (ltdl_Y2_4*t159 + (ltdl_Y3_4*t160 + (ltdl_Y4_4*t161 + (ltdl_Y5_4*t162 + ltdl_Y6_4*t156)))));
-    const double t164 = ltdl_Y0_5*t157 + (ltdl_Y1_5*t158 + (ltdl_Y2_5*t159 + (ltdl_Y3_5*t160 + (ltdl_Y4_5*t161 + (ltdl_Y5_5*t162 + ltdl_Y6_5*t156)))));
-    const double t165 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_4*ltdl_Y6_5)))));
-
-    /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + (ltdl_Y5_0*ltdl_Y5_0*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_0*ltdl_Y6_0)))));
-    Lambda_inv[1] = t130;
-    Lambda_inv[2] = t131;
-    Lambda_inv[3] = t132;
-    Lambda_inv[4] = t133;
-    Lambda_inv[5] = t134;
-    Lambda_inv[6] = t130;
-    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + (ltdl_Y5_1*ltdl_Y5_1*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_1*ltdl_Y6_1)))));
-    Lambda_inv[8] = t142;
-    Lambda_inv[9] = t143;
-    Lambda_inv[10] = t144;
-    Lambda_inv[11] = t145;
-    Lambda_inv[12] = t131;
-    Lambda_inv[13] = t142;
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + (ltdl_Y5_2*ltdl_Y5_2*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_2*ltdl_Y6_2)))));
-    Lambda_inv[15] = t153;
-    Lambda_inv[16] = t154;
-    Lambda_inv[17] = t155;
-    Lambda_inv[18] = t132;
-    Lambda_inv[19] = t143;
-    Lambda_inv[20] = t153;
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_3*ltdl_Y5_3 + 149.60760989322966*ltdl_Y6_3*ltdl_Y6_3)))));
     Lambda_inv[22] = t163;
-    Lambda_inv[23] = t164;
-    Lambda_inv[24] = t133;
-    Lambda_inv[25] = t144;
-    Lambda_inv[26] = t154;
     Lambda_inv[27] = t163;
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + 149.60760989322966*ltdl_Y6_4*ltdl_Y6_4)))));
-    Lambda_inv[29] = t165;
-    Lambda_inv[30] = t134;
-    Lambda_inv[31] = t145;
-    Lambda_inv[32] = t155;
+    const double t164 = ltdl_Y0_5*t157 + (ltdl_Y1_5*t158 + (ltdl_Y2_5*t159 + (ltdl_Y3_5*t160 + (ltdl_Y4_5*t161 + (ltdl_Y5_5*t162 + ltdl_Y6_5*t156)))));
+    Lambda_inv[23] = t164;
     Lambda_inv[33] = t164;
+    const double t165 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_4*ltdl_Y6_5)))));
+    Lambda_inv[29] = t165;
     Lambda_inv[34] = t165;
+
+    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + (ltdl_Y5_0*ltdl_Y5_0*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_0*ltdl_Y6_0)))));
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + (ltdl_Y5_1*ltdl_Y5_1*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_1*ltdl_Y6_1)))));
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + (ltdl_Y5_2*ltdl_Y5_2*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_2*ltdl_Y6_2)))));
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_3*ltdl_Y5_3 + 149.60760989322966*ltdl_Y6_3*ltdl_Y6_3)))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + 149.60760989322966*ltdl_Y6_4*ltdl_Y6_4)))));
     Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_5*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_5*ltdl_Y6_5)))));
 }

@@ -487,6 +487,7 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double t22 = c_q_5*f5_4;
     const double t23 = V4_1*V4_2;
     const double f4_0 = (((0.0003175*alpha4_0 + (-0.0075*alpha4_4 - 0.00018250000000000002*t23)) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t22;
+    tau[5] = f5_0;
     const double f4_1 = ((((0.0003175*alpha4_1 + 0.00018250000000000002*t13) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
     const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
     const double f4_3 = ((0.0075*alpha4_1 + 0.0075*t13) + 0.3*alpha4_3) + f5_3;
@@ -498,6 +499,7 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double t25 = c_q_4*f4_3;
     const double t26 = s_q_4*f4_5;
     const double f3_1 = ((((0.13390000000000002*alpha3_1 + 0.13277500000000003*t24) + 0.5*alpha3_3) + 0.4*t25) + f4_1) + 0.4*t26;
+    tau[4] = f4_1;
     const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
     const double f3_3 = (((0.5*alpha3_1 + 0.5*t24) + 2.5*alpha3_3) + t25) + t26;
     const double f3_4 = ((2.5*alpha3_4 + 0.5*t10) - 0.5*alpha3_0) + f4_4;
@@ -505,21 +507,19 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = (((0.08030000000000002*alpha2_0 + (-0.07962500000000003*t4 - 0.30000000000000004*alpha2_4)) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
     const double f2_1 = ((((0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + 0.4*s_q_3*f3_5) + f3_1) + 0.4*c_q_3*f3_3;
+    tau[3] = f3_1;
     const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*alpha1_0 + f2_0;
+    tau[2] = f2_0;
     const double f1_1 = (c_q_2*f2_1 + 2e-05*qdd[1]) - s_q_2*f2_2;
+    tau[1] = f1_1;
     const double f1_2 = (c_q_2*f2_2 + 2e-05*alpha1_2) + s_q_2*f2_1;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 + (-s_q_1*f1_0 + 2e-05*qdd[0]);
-
-    /* Outputs: tau (6) */
     tau[0] = f0_2;
-    tau[1] = f1_1;
-    tau[2] = f2_0;
-    tau[3] = f3_1;
-    tau[4] = f4_1;
-    tau[5] = f5_0;
+
+    /* Outputs: tau (6), each stored as soon as computed */
 }
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
@@ -602,39 +602,64 @@ void leg6_mass_matrix(const double* q, double* M)
     const double t19 = c_q_2*Rc2_1_2;
     const double t20 = t19 - s_q_2*Rc2_2_2;
     const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
+    M[7] = Rc1_1_1;
     const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
     const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
+    M[0] = Rc0_2_2;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    M[1] = F0_1_2_0;
+    M[6] = F0_1_2_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_1_0 = Rc1_0_1;
+    M[8] = F1_2_1_0;
+    M[13] = F1_2_1_0;
     const double F1_2_2_0 = Rc1_0_2;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
+    M[2] = F0_2_2_0;
+    M[12] = F0_2_2_0;
+    M[14] = Rc2_0_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = Rc2_0_1;
     const double F2_3_1_0 = Rc3_1_1 + (0.4*t11 - 0.4*t12);
+    M[21] = Rc3_1_1;
     const double F2_3_2_0 = -t16;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
+    M[9] = F1_3_1_0;
+    M[19] = F1_3_1_0;
     const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
+    M[3] = F0_3_2_0;
+    M[15] = F2_3_0_0;
+    M[18] = F0_3_2_0;
+    M[20] = F2_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_0_0 = Rc3_0_1;
     const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
+    M[28] = Rc4_1_1;
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
     const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
+    M[22] = F3_4_1_0;
+    M[27] = F3_4_1_0;
     const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
+    M[10] = F1_4_1_0;
+    M[25] = F1_4_1_0;
     const double F1_4_2_0 = s_q_2*F2_4_1_0 + c_q_2*F2_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = c_q_1*F1_4_2_0 - s_q_1*F2_4_0_0;
+    M[4] = F0_4_2_0;
+    M[16] = F2_4_0_0;
+    M[24] = F0_4_2_0;
+    M[26] = F2_4_0_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
     const double F4_5_4_0 = -t0;
@@ -649,48 +674,23 @@ void leg6_mass_matrix(const double* q, double* M)
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t21);
     const double F2_5_1_0 = (t14*F3_5_3_0 + t15*F3_5_5_0) + F3_5_1_0;
+    M[23] = F3_5_1_0;
+    M[33] = F3_5_1_0;
     const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_1_0 = c_q_2*F2_5_1_0 - s_q_2*F2_5_2_0;
+    M[11] = F1_5_1_0;
+    M[31] = F1_5_1_0;
     const double F1_5_2_0 = s_q_2*F2_5_1_0 + c_q_2*F2_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = c_q_1*F1_5_2_0 - s_q_1*F2_5_0_0;
-
-    /* Outputs: M (6 x 6) */
-    M[0] = Rc0_2_2;
-    M[1] = F0_1_2_0;
-    M[2] = F0_2_2_0;
-    M[3] = F0_3_2_0;
-    M[4] = F0_4_2_0;
     M[5] = F0_5_2_0;
-    M[6] = F0_1_2_0;
-    M[7] = Rc1_1_1;
-    M[8] = F1_2_1_0;
-    M[9] = F1_3_1_0;
-    M[10] = F1_4_1_0;
-    M[11] = F1_5_1_0;
-    M[12] = F0_2_2_0;
-    M[13] = F1_2_1_0;
-    M[14] = Rc2_0_0;
-    M[15] = F2_3_0_0;
-    M[16] = F2_4_0_0;
     M[17] = F2_5_0_0;
-    M[18] = F0_3_2_0;
-    M[19] = F1_3_1_0;
-    M[20] = F2_3_0_0;
-    M[21] = Rc3_1_1;
-    M[22] = F3_4_1_0;
-    M[23] = F3_5_1_0;
-    M[24] = F0_4_2_0;
-    M[25] = F1_4_1_0;
-    M[26] = F2_4_0_0;
-    M[27] = F3_4_1_0;
-    M[28] = Rc4_1_1;
-    M[29] = 0.0;
     M[30] = F0_5_2_0;
-    M[31] = F1_5_1_0;
     M[32] = F2_5_0_0;
-    M[33] = F3_5_1_0;
+
+    /* Outputs: M (6 x 6): the entries not stored where computed */
+    M[29] = 0.0;
     M[34] = 0.0;
     M[35] = 0.0003175;
 }
@@ -824,6 +824,7 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     const double t25 = c_q_5*f5_4;
     const double t26 = V4_1*V4_2;
     const double f4_0 = ((((-0.0075*alpha4_4 - 0.00018250000000000002*t26) - t21) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t25;
+    C[5] = f5_0;
     const double f4_1 = ((((0.00018250000000000002*t13 + 0.0003175*alpha2_1) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
     const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
     const double f4_3 = ((0.0075*t13 + 0.0075*alpha2_1) + 0.3*alpha4_3) + f5_3;
@@ -835,6 +836,7 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     const double t28 = c_q_4*f4_3;
     const double t29 = s_q_4*f4_5;
     const double f3_1 = ((((0.13277500000000003*t27 + 0.13390000000000002*alpha2_1) + 0.5*alpha3_3) + 0.4*t28) + f4_1) + 0.4*t29;
+    C[4] = f4_1;
     const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
     const double f3_3 = (((0.5*t27 + 0.5*alpha2_1) + 2.5*alpha3_3) + t28) + t29;
     const double f3_4 = ((2.5*alpha3_4 + 0.5*t10) - 0.5*alpha3_0) + f4_4;
@@ -842,21 +844,19 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = ((((0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4) - 0.07962500000000003*t4) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
     const double f2_1 = ((((0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + 0.4*s_q_3*f3_5) + f3_1) + 0.4*c_q_3*f3_3;
+    C[3] = f3_1;
     const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*a1_0 + f2_0;
+    C[2] = f2_0;
     const double f1_1 = c_q_2*f2_1 - s_q_2*f2_2;
+    C[1] = f1_1;
     const double f1_2 = (c_q_2*f2_2 + 2e-05*a1_2) + s_q_2*f2_1;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
-
-    /* Outputs: C (6) */
     C[0] = f0_2;
-    C[1] = f1_1;
-    C[2] = f2_0;
-    C[3] = f3_1;
-    C[4] = f4_1;
-    C[5] = f5_0;
+
+    /* Outputs: C (6), each stored as soon as computed */
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
@@ -1050,61 +1050,61 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     /* shared by the outputs */
     const double t22 = ltdl_L1_0*ltdl_dinv0_0;
     const double t23 = -t22;
+    Minv[1] = t23;
+    Minv[6] = t23;
     const double t24 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t25 = ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[3] = t25;
+    Minv[18] = t25;
     const double t26 = ltdl_Y0_4*ltdl_dinv0_0;
     const double t27 = ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[5] = t27;
+    Minv[30] = t27;
     const double t28 = ltdl_L2_1*ltdl_dinv1_0;
     const double t29 = -ltdl_Y0_2*t22 - t28;
+    Minv[8] = t29;
+    Minv[13] = t29;
     const double t30 = -ltdl_Y0_3*t22 + ltdl_Y1_3*ltdl_dinv1_0;
+    Minv[9] = t30;
+    Minv[19] = t30;
     const double t31 = -ltdl_Y0_4*t22 + ltdl_Y1_4*ltdl_dinv1_0;
+    Minv[10] = t31;
+    Minv[25] = t31;
     const double t32 = -ltdl_Y0_5*t22 + ltdl_Y1_5*ltdl_dinv1_0;
+    Minv[11] = t32;
+    Minv[31] = t32;
     const double t33 = ltdl_L3_2*ltdl_dinv2_0;
     const double t34 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t28 - t33);
+    Minv[15] = t34;
+    Minv[20] = t34;
     const double t35 = ltdl_Y2_4*ltdl_dinv2_0;
     const double t36 = ltdl_Y0_4*t24 + (t35 - ltdl_Y1_4*t28);
+    Minv[16] = t36;
+    Minv[26] = t36;
     const double t37 = ltdl_Y0_5*t24 + (-ltdl_Y1_5*t28 + ltdl_Y2_5*ltdl_dinv2_0);
+    Minv[2] = t24;
+    Minv[12] = t24;
+    Minv[17] = t37;
+    Minv[32] = t37;
     const double t38 = ltdl_L4_3*ltdl_dinv3_0;
     const double t39 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t33 - t38));
-    const double t40 = ((-ltdl_Y2_5*t33 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
-    const double t41 = ((ltdl_Y2_5*t35 + ltdl_L5_3*t38) + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*t26;
-
-    /* Outputs: Minv (6 x 6) */
-    Minv[0] = ltdl_dinv0_0;
-    Minv[1] = t23;
-    Minv[2] = t24;
-    Minv[3] = t25;
-    Minv[4] = t26;
-    Minv[5] = t27;
-    Minv[6] = t23;
-    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[8] = t29;
-    Minv[9] = t30;
-    Minv[10] = t31;
-    Minv[11] = t32;
-    Minv[12] = t24;
-    Minv[13] = t29;
-    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[15] = t34;
-    Minv[16] = t36;
-    Minv[17] = t37;
-    Minv[18] = t25;
-    Minv[19] = t30;
-    Minv[20] = t34;
-    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
     Minv[22] = t39;
-    Minv[23] = t40;
-    Minv[24] = t26;
-    Minv[25] = t31;
-    Minv[26] = t36;
     Minv[27] = t39;
-    Minv[28] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[29] = t41;
-    Minv[30] = t27;
-    Minv[31] = t32;
-    Minv[32] = t37;
+    const double t40 = ((-ltdl_Y2_5*t33 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[23] = t40;
     Minv[33] = t40;
+    const double t41 = ((ltdl_Y2_5*t35 + ltdl_L5_3*t38) + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*t26;
+    Minv[4] = t26;
+    Minv[24] = t26;
+    Minv[29] = t41;
     Minv[34] = t41;
+
+    /* Outputs: Minv (6 x 6): the entries not stored where computed */
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[28] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3149.606299212598) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
 
@@ -1436,16 +1436,16 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double ltdl_x3_0 = ((-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
     /* ltdl_x4: x = L^-1 D^-1 y */
     const double ltdl_x4_0 = (((-ltdl_L4_0*ltdl_x0_0 + ltdl_dinv4_0*ltdl_xy4_0) - ltdl_L4_1*ltdl_x1_0) - ltdl_L4_2*ltdl_x2_0) - ltdl_L4_3*ltdl_x3_0;
+    qdd[4] = ltdl_x4_0;
     /* ltdl_x5: x = L^-1 D^-1 y */
     const double ltdl_x5_0 = (((-ltdl_L5_0*ltdl_x0_0 + 3149.606299212598*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
-
-    /* Outputs: qdd (6) */
     qdd[0] = ltdl_x0_0;
     qdd[1] = ltdl_x1_0;
     qdd[2] = ltdl_x2_0;
     qdd[3] = ltdl_x3_0;
-    qdd[4] = ltdl_x4_0;
     qdd[5] = ltdl_x5_0;
+
+    /* Outputs: qdd (6), each stored as soon as computed */
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -1486,15 +1486,19 @@ void leg6_jacobian(const double* q, double* J)
     const double t9 = c_q_3*t8;
     const double t10 = t4 + t9;
     const double t11 = -s_q_3*t8 + c_q_3*t0;
+    J[2] = t0;
     const double t12 = -s_q_4*t10 + c_q_4*t11;
+    J[5] = t12;
     const double t13 = c_q_1*s_q_0;
     const double t14 = s_q_1*t5 + t6;
     const double t15 = c_q_2*s_q_0*s_q_1 - t2;
     const double t16 = -s_q_3*t15 + c_q_3*t13;
     const double t17 = c_q_3*t15;
     const double t18 = s_q_3*t13;
+    J[8] = t13;
     const double t19 = t17 + t18;
     const double t20 = -s_q_4*t19 + c_q_4*t16;
+    J[11] = t20;
     const double t21 = c_q_1*s_q_2;
     const double t22 = c_q_1*c_q_2;
     const double t23 = -s_q_3*t22 - c_q_3*s_q_1;
@@ -1502,18 +1506,24 @@ void leg6_jacobian(const double* q, double* J)
     const double t25 = c_q_3*t22;
     const double t26 = t25 - t24;
     const double t27 = -s_q_4*t26 + c_q_4*t23;
+    J[17] = t27;
     const double t28 = c_q_4*t19;
     const double t29 = s_q_4*t16;
     const double t30 = 0.05*c_q_5;
     const double t31 = 0.05*s_q_5;
     const double t32 = t30*(t28 + t29) - t31*t14;
+    J[9] = t14;
+    J[10] = t14;
     const double t33 = (0.05*t28 + 0.05*t29) + t32;
     const double t34 = (0.4*t17 + 0.4*t18) + t33;
     const double t35 = (-0.4*c_q_0*s_q_2 + 0.4*s_q_1*t1) + t34;
+    J[7] = c_q_0;
     const double t36 = c_q_4*t26;
     const double t37 = s_q_4*t23;
     const double t38 = t36 + t37;
     const double t39 = t21*t31;
+    J[15] = t21;
+    J[16] = t21;
     const double t40 = t30*t38 + (0.05*t36 + (0.05*t37 - t39));
     const double t41 = (0.4*t25 - 0.4*t24) + t40;
     const double t42 = 0.4*t22 + t41;
@@ -1521,36 +1531,26 @@ void leg6_jacobian(const double* q, double* J)
     const double t44 = c_q_4*t10;
     const double t45 = s_q_4*t11;
     const double t46 = t30*(t44 + t45) - t31*t3;
+    J[3] = t3;
+    J[4] = t3;
     const double t47 = (0.05*t44 + 0.05*t45) + t46;
     const double t48 = (0.4*t9 + 0.4*t4) + t47;
     const double t49 = t48 + (0.4*t7 + 0.4*t5);
+    J[24] = t49;
 
-    /* Outputs: J (6 x 6) */
+    /* Outputs: J (6 x 6): the entries not stored where computed */
     J[0] = 0.0;
     J[1] = -s_q_0;
-    J[2] = t0;
-    J[3] = t3;
-    J[4] = t3;
-    J[5] = t12;
     J[6] = 0.0;
-    J[7] = c_q_0;
-    J[8] = t13;
-    J[9] = t14;
-    J[10] = t14;
-    J[11] = t20;
     J[12] = 1.0;
     J[13] = 0.0;
     J[14] = -s_q_1;
-    J[15] = t21;
-    J[16] = t21;
-    J[17] = t27;
     J[18] = -t35;
     J[19] = c_q_0*t42;
     J[20] = s_q_1*t35 + t13*t42;
     J[21] = -t21*t34 + t14*t41;
     J[22] = -t21*t33 + t14*t40;
     J[23] = -t27*t32 + t20*t43;
-    J[24] = t49;
     J[25] = s_q_0*t42;
     J[26] = -s_q_1*t49 - t0*t42;
     J[27] = t21*t48 - t3*t41;
@@ -1990,10 +1990,20 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t67 = ltdl_Y3_0*ltdl_dinv3_0;
     const double t68 = ltdl_Y4_0*ltdl_dinv4_0;
     const double t69 = ltdl_Y0_1*t64 + (ltdl_Y1_1*t65 + (ltdl_Y2_1*t66 + (ltdl_Y3_1*t67 + (ltdl_Y4_1*t68 + ltdl_Y5_1*t63))));
+    Lambda_inv[1] = t69;
+    Lambda_inv[6] = t69;
     const double t70 = ltdl_Y0_2*t64 + (ltdl_Y1_2*t65 + (ltdl_Y2_2*t66 + (ltdl_Y3_2*t67 + (ltdl_Y4_2*t68 + ltdl_Y5_2*t63))));
+    Lambda_inv[2] = t70;
+    Lambda_inv[12] = t70;
     const double t71 = ltdl_Y0_3*t64 + (ltdl_Y1_3*t65 + (ltdl_Y2_3*t66 + (ltdl_Y3_3*t67 + (t68*ltdl_Y4_3 + t63*ltdl_Y5_3))));
+    Lambda_inv[3] = t71;
+    Lambda_inv[18] = t71;
     const double t72 = ltdl_Y0_4*t64 + (ltdl_Y1_4*t65 + (ltdl_Y2_4*t66 + (ltdl_Y3_4*t67 + (t68*ltdl_Y4_4 + t63*ltdl_Y5_4))));
+    Lambda_inv[4] = t72;
+    Lambda_inv[24] = t72;
     const double t73 = ltdl_Y0_5*t64 + (ltdl_Y1_5*t65 + (ltdl_Y2_5*t66 + (ltdl_Y3_5*t67 + (t68*ltdl_Y4_5 + t63*ltdl_Y5_5))));
+    Lambda_inv[5] = t73;
+    Lambda_inv[30] = t73;
     const double t74 = 3149.606299212598*ltdl_Y5_1;
     const double t75 = ltdl_Y0_1*ltdl_dinv0_0;
     const double t76 = ltdl_Y1_1*ltdl_dinv1_0;
@@ -2001,9 +2011,17 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t78 = ltdl_Y3_1*ltdl_dinv3_0;
     const double t79 = ltdl_Y4_1*ltdl_dinv4_0;
     const double t80 = ltdl_Y0_2*t75 + (ltdl_Y1_2*t76 + (ltdl_Y2_2*t77 + (ltdl_Y3_2*t78 + (ltdl_Y4_2*t79 + ltdl_Y5_2*t74))));
+    Lambda_inv[8] = t80;
+    Lambda_inv[13] = t80;
     const double t81 = ltdl_Y0_3*t75 + (ltdl_Y1_3*t76 + (ltdl_Y2_3*t77 + (ltdl_Y3_3*t78 + (t79*ltdl_Y4_3 + t74*ltdl_Y5_3))));
+    Lambda_inv[9] = t81;
+    Lambda_inv[19] = t81;
     const double t82 = ltdl_Y0_4*t75 + (ltdl_Y1_4*t76 + (ltdl_Y2_4*t77 + (ltdl_Y3_4*t78 + (t79*ltdl_Y4_4 + t74*ltdl_Y5_4))));
+    Lambda_inv[10] = t82;
+    Lambda_inv[25] = t82;
     const double t83 = ltdl_Y0_5*t75 + (ltdl_Y1_5*t76 + (ltdl_Y2_5*t77 + (ltdl_Y3_5*t78 + (t79*ltdl_Y4_5 + t74*ltdl_Y5_5))));
+    Lambda_inv[11] = t83;
+    Lambda_inv[31] = t83;
     const double t84 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t85 = ltdl_Y1_2*ltdl_dinv1_0;
     const double t86 = ltdl_Y2_2*ltdl_dinv2_0;
@@ -2011,8 +2029,14 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t88 = ltdl_Y4_2*ltdl_dinv4_0;
     const double t89 = 3149.606299212598*ltdl_Y5_2;
     const double t90 = ltdl_Y0_3*t84 + (ltdl_Y1_3*t85 + (ltdl_Y2_3*t86 + (ltdl_Y3_3*t87 + (t88*ltdl_Y4_3 + t89*ltdl_Y5_3))));
+    Lambda_inv[15] = t90;
+    Lambda_inv[20] = t90;
     const double t91 = ltdl_Y0_4*t84 + (ltdl_Y1_4*t85 + (ltdl_Y2_4*t86 + (ltdl_Y3_4*t87 + (t88*ltdl_Y4_4 + t89*ltdl_Y5_4))));
+    Lambda_inv[16] = t91;
+    Lambda_inv[26] = t91;
     const double t92 = ltdl_Y0_5*t84 + (ltdl_Y1_5*t85 + (ltdl_Y2_5*t86 + (ltdl_Y3_5*t87 + (t88*ltdl_Y4_5 + t89*ltdl_Y5_5))));
+    Lambda_inv[17] = t92;
+    Lambda_inv[32] = t92;
     const double t93 = 3149.606299212598*ltdl_Y5_3;
     const double t94 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t95 = ltdl_Y1_3*ltdl_dinv1_0;
@@ -2020,44 +2044,20 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t97 = ltdl_Y3_3*ltdl_dinv3_0;
     const double t98 = ltdl_dinv4_0*ltdl_Y4_3;
     const double t99 = ltdl_Y0_4*t94 + (ltdl_Y1_4*t95 + (ltdl_Y2_4*t96 + (ltdl_Y3_4*t97 + (ltdl_Y4_4*t98 + ltdl_Y5_4*t93))));
-    const double t100 = ltdl_Y0_5*t94 + (ltdl_Y1_5*t95 + (ltdl_Y2_5*t96 + (ltdl_Y3_5*t97 + (ltdl_Y4_5*t98 + ltdl_Y5_5*t93))));
-    const double t101 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_5 + 3149.606299212598*ltdl_Y5_4*ltdl_Y5_5))));
-
-    /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_0*ltdl_Y5_0))));
-    Lambda_inv[1] = t69;
-    Lambda_inv[2] = t70;
-    Lambda_inv[3] = t71;
-    Lambda_inv[4] = t72;
-    Lambda_inv[5] = t73;
-    Lambda_inv[6] = t69;
-    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_1*ltdl_Y5_1))));
-    Lambda_inv[8] = t80;
-    Lambda_inv[9] = t81;
-    Lambda_inv[10] = t82;
-    Lambda_inv[11] = t83;
-    Lambda_inv[12] = t70;
-    Lambda_inv[13] = t80;
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_2*ltdl_Y5_2))));
-    Lambda_inv[15] = t90;
-    Lambda_inv[16] = t91;
-    Lambda_inv[17] = t92;
-    Lambda_inv[18] = t71;
-    Lambda_inv[19] = t81;
-    Lambda_inv[20] = t90;
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_3*ltdl_Y4_3 + 3149.606299212598*ltdl_Y5_3*ltdl_Y5_3))));
     Lambda_inv[22] = t99;
-    Lambda_inv[23] = t100;
-    Lambda_inv[24] = t72;
-    Lambda_inv[25] = t82;
-    Lambda_inv[26] = t91;
     Lambda_inv[27] = t99;
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_4 + 3149.606299212598*ltdl_Y5_4*ltdl_Y5_4))));
-    Lambda_inv[29] = t101;
-    Lambda_inv[30] = t73;
-    Lambda_inv[31] = t83;
-    Lambda_inv[32] = t92;
+    const double t100 = ltdl_Y0_5*t94 + (ltdl_Y1_5*t95 + (ltdl_Y2_5*t96 + (ltdl_Y3_5*t97 + (ltdl_Y4_5*t98 + ltdl_Y5_5*t93))));
+    Lambda_inv[23] = t100;
     Lambda_inv[33] = t100;
+    const double t101 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_5 + 3149.606299212598*ltdl_Y5_4*ltdl_Y5_5))));
+    Lambda_inv[29] = t101;
     Lambda_inv[34] = t101;
+
+    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_0*ltdl_Y5_0))));
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_1*ltdl_Y5_1))));
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_2*ltdl_Y5_2))));
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_3*ltdl_Y4_3 + 3149.606299212598*ltdl_Y5_3*ltdl_Y5_3))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_4 + 3149.606299212598*ltdl_Y5_4*ltdl_Y5_4))));
     Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_5*ltdl_Y4_5 + 3149.606299212598*ltdl_Y5_5*ltdl_Y5_5))));
 }

@@ -389,10 +389,10 @@ void planar2_inverse_dynamics(const double* q, const double* qd, const double* q
     const double f1_4 = 0.7*alpha1_4 + 0.27999999999999997*alpha1_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = (((0.5*a0_4 + 0.333333333333333*qdd[0]) + f1_2) + c_q_1*f1_4) + s_q_1*f1_3;
-
-    /* Outputs: tau (2) */
     tau[0] = f0_2;
     tau[1] = f1_2;
+
+    /* Outputs: tau (2), each stored as soon as computed */
 }
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
@@ -411,13 +411,13 @@ void planar2_mass_matrix(const double* q, double* M)
     const double c_q_1 = soagen_c[0];
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = 0.5599999999999999*c_q_1 + 1.1826666666666659;
+    M[0] = Rc0_2_2;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = 0.27999999999999997*c_q_1 + 0.14933333333333298;
-
-    /* Outputs: M (2 x 2) */
-    M[0] = Rc0_2_2;
     M[1] = F0_1_2_0;
     M[2] = F0_1_2_0;
+
+    /* Outputs: M (2 x 2): the entries not stored where computed */
     M[3] = 0.14933333333333298;
 }
 
@@ -457,10 +457,10 @@ void planar2_bias_forces(const double* q, const double* qd, double* C)
     const double f1_4 = 0.7*alpha1_4;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = (0.5*a0_4 + f1_2) + (s_q_1*f1_3 + c_q_1*f1_4);
-
-    /* Outputs: C (2) */
     C[0] = f0_2;
     C[1] = f1_2;
+
+    /* Outputs: C (2), each stored as soon as computed */
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
@@ -489,11 +489,11 @@ void planar2_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* shared by the outputs */
     const double t0 = -ltdl_L1_0*ltdl_dinv0_0;
-
-    /* Outputs: Minv (2 x 2) */
     Minv[0] = ltdl_dinv0_0;
     Minv[1] = t0;
     Minv[2] = t0;
+
+    /* Outputs: Minv (2 x 2): the entries not stored where computed */
     Minv[3] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + 6.696428571428587;
 }
 
@@ -552,10 +552,10 @@ void planar2_forward_dynamics(const double* q, const double* qd, const double* t
     const double ltdl_x0_0 = ltdl_dinv0_0*ltdl_xy0_0;
     /* ltdl_x1: x = L^-1 D^-1 y */
     const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + 6.696428571428587*ltdl_xy1_0;
-
-    /* Outputs: qdd (2) */
     qdd[0] = ltdl_x0_0;
     qdd[1] = ltdl_x1_0;
+
+    /* Outputs: qdd (2), each stored as soon as computed */
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -580,8 +580,9 @@ void planar2_jacobian(const double* q, double* J)
     const double t1 = 0.8*s_q_0;
     const double t2 = c_q_1*t1 + s_q_1*t0;
     const double t3 = c_q_1*t0 - s_q_1*t1;
+    J[9] = t3;
 
-    /* Outputs: J (6 x 2) */
+    /* Outputs: J (6 x 2): the entries not stored where computed */
     J[0] = 0.0;
     J[1] = 0.0;
     J[2] = 0.0;
@@ -591,7 +592,6 @@ void planar2_jacobian(const double* q, double* J)
     J[6] = -s_q_0 - t2;
     J[7] = -t2;
     J[8] = c_q_0 + t3;
-    J[9] = t3;
     J[10] = 0.0;
     J[11] = 0.0;
 }
@@ -675,10 +675,16 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t3 = 6.696428571428587*ltdl_Y1_3;
     const double t4 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t5 = ltdl_Y0_3*t4 + t3;
+    Lambda_inv[15] = t5;
+    Lambda_inv[20] = t5;
     const double t6 = ltdl_Y0_4*t4 + 6.696428571428587*ltdl_Y1_4;
+    Lambda_inv[16] = t6;
+    Lambda_inv[26] = t6;
     const double t7 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*t3;
+    Lambda_inv[22] = t7;
+    Lambda_inv[27] = t7;
 
-    /* Outputs: Lambda_inv (6 x 6) */
+    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
     Lambda_inv[0] = 0.0;
     Lambda_inv[1] = 0.0;
     Lambda_inv[2] = 0.0;
@@ -694,19 +700,13 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[12] = 0.0;
     Lambda_inv[13] = 0.0;
     Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + 6.696428571428587;
-    Lambda_inv[15] = t5;
-    Lambda_inv[16] = t6;
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[20] = t5;
     Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_3*ltdl_Y1_3;
-    Lambda_inv[22] = t7;
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[26] = t6;
-    Lambda_inv[27] = t7;
     Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_4*ltdl_Y1_4;
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;

@@ -486,6 +486,7 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double t21 = 0.00010000000000000005*V4_2;
     const double f4_0 = ((0.0003*alpha4_0 + t21*V4_1) + c_q_5*f5_0) - s_q_5*f5_1;
     const double f4_1 = (0.0003*alpha4_1 - V4_0*t21) + f5_2;
+    tau[5] = f5_2;
     const double f4_2 = (-c_q_5*f5_1 + 0.0004*alpha4_2) - s_q_5*f5_0;
     const double f4_3 = (c_q_5*f5_3 + 0.34*alpha4_3) - s_q_5*f5_4;
     const double f4_4 = 0.34*alpha4_4 + f5_5;
@@ -496,6 +497,7 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double t23 = c_q_4*f4_3;
     const double t24 = s_q_4*f4_4;
     const double f3_1 = ((((0.1684409248*alpha3_1 + 0.1671409248*t22) + 0.369656*alpha3_3) - 0.4318*t24) - f4_2) + 0.4318*t23;
+    tau[4] = f4_2;
     const double f3_2 = (c_q_4*f4_1 + 0.0013*alpha3_2) + s_q_4*f4_0;
     const double f3_3 = (((0.369656*alpha3_1 + 0.369656*t22) + 0.82*alpha3_3) - t24) + t23;
     const double f3_4 = ((-0.369656*alpha3_0 + 0.369656*t14) + 0.82*alpha3_4) - f4_5;
@@ -510,6 +512,7 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double t30 = c_q_3*f3_3;
     const double t31 = s_q_3*f3_4;
     const double f2_1 = (((((((0.218857068*t29 - 0.0551544*alpha2_2) - V2_0*t25) + 0.78792*alpha2_3) + 0.14933706799999996*alpha2_1) + f3_2) + 0.0203*t27) + 0.15005*t30) + (0.0203*t28 - 0.15005*t31);
+    tau[3] = f3_2;
     const double f2_2 = ((((V2_0*t26 + (-0.218857068*t8 + 0.10951999999999999*alpha2_2)) + (-0.0551544*alpha2_1 - 0.336*alpha2_3)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
     const double f2_3 = (((0.78792*alpha2_1 + ((0.78792*t29 - 0.336*alpha2_2) + 0.336*t8)) + 4.8*alpha2_3) - t31) + t30;
     const double t32 = V2_0*V2_0;
@@ -523,16 +526,13 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double t36 = (1.03118515*V1_0 - 0.269178*qd[1]) - 0.0070992*V1_1;
     const double f1_1 = ((((-V1_0*t35 + 1.50501635*alpha1_1) + (((3.9585*alpha1_3 - 0.023751*qdd[1]) - 0.0070992*alpha1_0) + qd[1]*t36)) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
     const double f1_2 = (((((V1_0*t34 + ((-0.10439999999999999*alpha1_3 + 0.6200840000000001*qdd[1]) + 1.1832*alpha1_4)) - 0.023751*alpha1_1) + (-V1_1*t36 - 0.269178*alpha1_0)) + 0.4318*c_q_2*f2_4) + 0.4318*s_q_2*f2_3) + f2_2;
-    /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = (c_q_1*f1_1 + 0.35*qdd[0]) + s_q_1*f1_0;
-
-    /* Outputs: tau (6) */
-    tau[0] = f0_2;
     tau[1] = f1_2;
     tau[2] = f2_2;
-    tau[3] = f3_2;
-    tau[4] = f4_2;
-    tau[5] = f5_2;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = (c_q_1*f1_1 + 0.35*qdd[0]) + s_q_1*f1_0;
+    tau[0] = f0_2;
+
+    /* Outputs: tau (6), each stored as soon as computed */
 }
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
@@ -614,17 +614,27 @@ void puma560_mass_matrix(const double* q, double* M)
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_1_2 = F1_2_1_0 - 0.023751;
     const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
+    M[7] = Rc1_2_2;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
+    M[0] = Rc0_2_2;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = c_q_1*Rc1_1_2 + s_q_1*Rc1_0_2;
+    M[1] = F0_1_2_0;
+    M[6] = F0_1_2_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = c_q_2*Rc2_0_2 - t19;
     const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
+    M[8] = F1_2_2_0;
+    M[13] = F1_2_2_0;
+    M[14] = Rc2_2_2;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
+    M[2] = F0_2_2_0;
+    M[12] = F0_2_2_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
+    M[21] = Rc3_2_2;
     const double F2_3_2_0 = -t12;
     const double F2_3_3_0 = -t7;
     const double F2_3_5_0 = -t6;
@@ -633,10 +643,17 @@ void puma560_mass_matrix(const double* q, double* M)
     const double F1_3_1_0 = (s_q_2*F2_3_0_0 - 0.4318*F2_3_5_0) + c_q_2*F2_3_1_0;
     const double t21 = 0.4318*s_q_2;
     const double F1_3_2_0 = F2_3_2_0 + t21*F2_3_3_0;
+    M[9] = F1_3_2_0;
+    M[15] = F2_3_2_0;
+    M[19] = F1_3_2_0;
+    M[20] = F2_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
+    M[3] = F0_3_2_0;
+    M[18] = F0_3_2_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
+    M[28] = Rc4_2_2;
     const double F3_4_3_0 = -t1;
     const double F3_4_5_0 = Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -650,55 +667,38 @@ void puma560_mass_matrix(const double* q, double* M)
     const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
     const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
     const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*F3_4_5_0);
+    M[10] = F1_4_2_0;
+    M[16] = F2_4_2_0;
+    M[25] = F1_4_2_0;
+    M[26] = F2_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
+    M[4] = F0_4_2_0;
+    M[24] = F0_4_2_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_0_0 = -4e-05*s_q_4;
     const double F3_5_2_0 = 4e-05*c_q_4;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = c_q_3*F3_5_0_0;
     const double F2_5_2_0 = -s_q_3*F3_5_0_0;
+    M[11] = F2_5_2_0;
+    M[17] = F2_5_2_0;
+    M[31] = F2_5_2_0;
+    M[32] = F2_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = c_q_2*F2_5_0_0 - s_q_2*F3_5_2_0;
     const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
+    M[23] = F3_5_2_0;
+    M[33] = F3_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = s_q_1*F1_5_0_0 + c_q_1*F1_5_1_0;
-
-    /* Outputs: M (6 x 6) */
-    M[0] = Rc0_2_2;
-    M[1] = F0_1_2_0;
-    M[2] = F0_2_2_0;
-    M[3] = F0_3_2_0;
-    M[4] = F0_4_2_0;
     M[5] = F0_5_2_0;
-    M[6] = F0_1_2_0;
-    M[7] = Rc1_2_2;
-    M[8] = F1_2_2_0;
-    M[9] = F1_3_2_0;
-    M[10] = F1_4_2_0;
-    M[11] = F2_5_2_0;
-    M[12] = F0_2_2_0;
-    M[13] = F1_2_2_0;
-    M[14] = Rc2_2_2;
-    M[15] = F2_3_2_0;
-    M[16] = F2_4_2_0;
-    M[17] = F2_5_2_0;
-    M[18] = F0_3_2_0;
-    M[19] = F1_3_2_0;
-    M[20] = F2_3_2_0;
-    M[21] = Rc3_2_2;
-    M[22] = 0.0;
-    M[23] = F3_5_2_0;
-    M[24] = F0_4_2_0;
-    M[25] = F1_4_2_0;
-    M[26] = F2_4_2_0;
-    M[27] = 0.0;
-    M[28] = Rc4_2_2;
-    M[29] = 0.0;
     M[30] = F0_5_2_0;
-    M[31] = F2_5_2_0;
-    M[32] = F2_5_2_0;
-    M[33] = F3_5_2_0;
+
+    /* Outputs: M (6 x 6): the entries not stored where computed */
+    M[22] = 0.0;
+    M[27] = 0.0;
+    M[29] = 0.0;
     M[34] = 0.0;
     M[35] = 4e-05;
 }
@@ -827,6 +827,7 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double t20 = 0.00010000000000000005*V4_2;
     const double f4_0 = ((0.0003*alpha4_0 + t20*V4_1) + c_q_5*f5_0) - s_q_5*f5_1;
     const double f4_1 = (0.0003*alpha4_1 - V4_0*t20) + f5_2;
+    C[5] = f5_2;
     const double f4_2 = (-c_q_5*f5_1 - 0.0004*alpha3_1) - s_q_5*f5_0;
     const double f4_3 = (c_q_5*f5_3 + 0.34*alpha4_3) - s_q_5*f5_4;
     const double f4_4 = 0.34*alpha4_4 + f5_5;
@@ -837,6 +838,7 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double t22 = c_q_4*f4_3;
     const double t23 = s_q_4*f4_4;
     const double f3_1 = ((((0.1684409248*alpha3_1 + 0.1671409248*t21) + 0.369656*alpha3_3) - 0.4318*t23) - f4_2) + 0.4318*t22;
+    C[4] = f4_2;
     const double f3_2 = (c_q_4*f4_1 + 0.0013*alpha2_1) + s_q_4*f4_0;
     const double f3_3 = (((0.369656*alpha3_1 + 0.369656*t21) + 0.82*alpha3_3) - t23) + t22;
     const double f3_4 = ((-0.369656*alpha3_0 + 0.369656*t14) + 0.82*alpha3_4) - f4_5;
@@ -851,6 +853,7 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double t29 = c_q_3*f3_3;
     const double t30 = s_q_3*f3_4;
     const double f2_1 = ((((((-V2_0*t24 + 0.218857068*t28) + 0.14933706799999996*alpha2_1) + 0.78792*alpha2_3) + f3_2) + 0.0203*t26) + 0.15005*t29) + (0.0203*t27 - 0.15005*t30);
+    C[3] = f3_2;
     const double f2_2 = ((((V2_0*t25 - 0.218857068*t8) + (-0.336*alpha2_3 - 0.0551544*alpha2_1)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
     const double f2_3 = (((0.78792*alpha2_1 + (0.336*t8 + 0.78792*t28)) + 4.8*alpha2_3) - t30) + t29;
     const double t31 = V2_0*V2_0;
@@ -864,16 +867,13 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double t35 = (1.03118515*V1_0 - 0.269178*qd[1]) - 0.0070992*V1_1;
     const double f1_1 = ((((((-0.0070992*a1_0 + 3.9585*alpha1_3) + 1.50501635*a1_1) - V1_0*t34) + qd[1]*t35) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
     const double f1_2 = ((((V1_0*t33 + ((-0.269178*a1_0 - 0.10439999999999999*alpha1_3) + (-0.023751*a1_1 + 1.1832*alpha1_4))) - V1_1*t35) + 0.4318*c_q_2*f2_4) + 0.4318*s_q_2*f2_3) + f2_2;
-    /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = c_q_1*f1_1 + s_q_1*f1_0;
-
-    /* Outputs: C (6) */
-    C[0] = f0_2;
     C[1] = f1_2;
     C[2] = f2_2;
-    C[3] = f3_2;
-    C[4] = f4_2;
-    C[5] = f5_2;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = c_q_1*f1_1 + s_q_1*f1_0;
+    C[0] = f0_2;
+
+    /* Outputs: C (6), each stored as soon as computed */
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
@@ -1062,60 +1062,60 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     /* shared by the outputs */
     const double t25 = ltdl_L1_0*ltdl_dinv0_0;
     const double t26 = -t25;
+    Minv[1] = t26;
+    Minv[6] = t26;
     const double t27 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t28 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t29 = ltdl_Y0_4*ltdl_dinv0_0;
     const double t30 = ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[5] = t30;
+    Minv[30] = t30;
     const double t31 = ltdl_L2_1*ltdl_dinv1_0;
     const double t32 = -ltdl_Y0_2*t25 - t31;
+    Minv[8] = t32;
+    Minv[13] = t32;
     const double t33 = -ltdl_Y0_3*t25 + ltdl_Y1_3*ltdl_dinv1_0;
+    Minv[9] = t33;
+    Minv[19] = t33;
     const double t34 = -ltdl_Y0_4*t25 + ltdl_Y1_4*ltdl_dinv1_0;
+    Minv[10] = t34;
+    Minv[25] = t34;
     const double t35 = -ltdl_Y0_5*t25 + ltdl_Y1_5*ltdl_dinv1_0;
+    Minv[11] = t35;
+    Minv[31] = t35;
     const double t36 = ltdl_L3_2*ltdl_dinv2_0;
     const double t37 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t31 - t36);
+    Minv[15] = t37;
+    Minv[20] = t37;
     const double t38 = ltdl_L4_2*ltdl_dinv2_0;
     const double t39 = ltdl_Y0_2*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t31 - t38);
-    const double t40 = ltdl_Y0_5*t27 + (-ltdl_Y1_5*t31 + ltdl_Y2_5*ltdl_dinv2_0);
-    const double t41 = (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t36) + ltdl_Y0_4*t28;
-    const double t42 = ((-ltdl_Y2_5*t36 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
-    const double t43 = ltdl_Y0_5*t29 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t38);
-
-    /* Outputs: Minv (6 x 6) */
-    Minv[0] = ltdl_dinv0_0;
-    Minv[1] = t26;
-    Minv[2] = t27;
-    Minv[3] = t28;
-    Minv[4] = t29;
-    Minv[5] = t30;
-    Minv[6] = t26;
-    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[8] = t32;
-    Minv[9] = t33;
-    Minv[10] = t34;
-    Minv[11] = t35;
-    Minv[12] = t27;
-    Minv[13] = t32;
-    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[15] = t37;
     Minv[16] = t39;
-    Minv[17] = t40;
-    Minv[18] = t28;
-    Minv[19] = t33;
-    Minv[20] = t37;
-    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
-    Minv[22] = t41;
-    Minv[23] = t42;
-    Minv[24] = t29;
-    Minv[25] = t34;
     Minv[26] = t39;
-    Minv[27] = t41;
-    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[29] = t43;
-    Minv[30] = t30;
-    Minv[31] = t35;
+    const double t40 = ltdl_Y0_5*t27 + (-ltdl_Y1_5*t31 + ltdl_Y2_5*ltdl_dinv2_0);
+    Minv[2] = t27;
+    Minv[12] = t27;
+    Minv[17] = t40;
     Minv[32] = t40;
+    const double t41 = (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t36) + ltdl_Y0_4*t28;
+    Minv[3] = t28;
+    Minv[18] = t28;
+    Minv[22] = t41;
+    Minv[27] = t41;
+    const double t42 = ((-ltdl_Y2_5*t36 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[23] = t42;
     Minv[33] = t42;
+    const double t43 = ltdl_Y0_5*t29 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t38);
+    Minv[4] = t29;
+    Minv[24] = t29;
+    Minv[29] = t43;
     Minv[34] = t43;
+
+    /* Outputs: Minv (6 x 6): the entries not stored where computed */
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 24999.999999999996) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
 
@@ -1453,16 +1453,16 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double ltdl_x3_0 = ((-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
     /* ltdl_x4: x = L^-1 D^-1 y */
     const double ltdl_x4_0 = ((-ltdl_L4_0*ltdl_x0_0 + ltdl_dinv4_0*ltdl_xy4_0) - ltdl_L4_1*ltdl_x1_0) - ltdl_L4_2*ltdl_x2_0;
+    qdd[4] = ltdl_x4_0;
     /* ltdl_x5: x = L^-1 D^-1 y */
     const double ltdl_x5_0 = (((-ltdl_L5_0*ltdl_x0_0 + 24999.999999999996*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
-
-    /* Outputs: qdd (6) */
     qdd[0] = ltdl_x0_0;
     qdd[1] = ltdl_x1_0;
     qdd[2] = ltdl_x2_0;
     qdd[3] = ltdl_x3_0;
-    qdd[4] = ltdl_x4_0;
     qdd[5] = ltdl_x5_0;
+
+    /* Outputs: qdd (6), each stored as soon as computed */
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -1494,24 +1494,30 @@ void puma560_jacobian(const double* q, double* J)
     const double t2 = c_q_2*s_q_1;
     const double t3 = c_q_0*t2;
     const double t4 = -t1 - t3;
+    J[3] = t4;
     const double t5 = c_q_1*c_q_2;
     const double t6 = c_q_0*t5;
     const double t7 = s_q_1*s_q_2;
     const double t8 = c_q_0*t7;
     const double t9 = t6 - t8;
     const double t10 = -c_q_0;
+    J[7] = t10;
+    J[8] = t10;
     const double t11 = s_q_0*t0;
     const double t12 = s_q_0*t2;
     const double t13 = -t11 - t12;
+    J[9] = t13;
     const double t14 = s_q_0*t5;
     const double t15 = s_q_0*t7;
     const double t16 = t14 - t15;
     const double t17 = t5 - t7;
+    J[15] = t17;
     const double t18 = t0 + t2;
     const double t19 = 0.4318*c_q_1;
     const double t20 = 0.4318*t11 + 0.4318*t12;
     const double t21 = ((-0.0203*t14 + 0.15005*c_q_0) + 0.0203*t15) + t20;
     const double t22 = t21 - s_q_0*t19;
+    J[18] = t22;
     const double t23 = 0.4318*t5 - 0.4318*t7;
     const double t24 = (0.0203*t0 + 0.0203*t2) + t23;
     const double t25 = 0.4318*s_q_1 + t24;
@@ -1520,35 +1526,29 @@ void puma560_jacobian(const double* q, double* J)
     const double t28 = 0.4318*t1;
     const double t29 = 0.4318*t3;
     const double t30 = (((c_q_0*t19 + 0.15005*s_q_0) + 0.0203*t6) - t29) + (-t27 - t28);
+    J[1] = s_q_0;
+    J[2] = s_q_0;
+    J[24] = t30;
     const double t31 = t28 + t29;
     const double t32 = -t31;
 
-    /* Outputs: J (6 x 6) */
+    /* Outputs: J (6 x 6): the entries not stored where computed */
     J[0] = 0.0;
-    J[1] = s_q_0;
-    J[2] = s_q_0;
-    J[3] = t4;
     J[4] = s_q_3*t9 + c_q_3*s_q_0;
     J[5] = -s_q_4*(c_q_3*t9 - s_q_0*s_q_3) + c_q_4*t4;
     J[6] = 0.0;
-    J[7] = t10;
-    J[8] = t10;
-    J[9] = t13;
     J[10] = s_q_3*t16 - c_q_0*c_q_3;
     J[11] = -s_q_4*(c_q_3*t16 + c_q_0*s_q_3) + c_q_4*t13;
     J[12] = 1.0;
     J[13] = 0.0;
     J[14] = 0.0;
-    J[15] = t17;
     J[16] = s_q_3*t18;
     J[17] = -c_q_3*s_q_4*t18 + c_q_4*t17;
-    J[18] = t22;
     J[19] = -c_q_0*t25;
     J[20] = -c_q_0*t24;
     J[21] = -t17*t26 + t13*t23;
     J[22] = 0.0;
     J[23] = 0.0;
-    J[24] = t30;
     J[25] = -s_q_0*t25;
     J[26] = -s_q_0*t24;
     J[27] = t17*t32 - t4*t23;
@@ -1959,68 +1959,68 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t69 = ltdl_Y3_0*ltdl_dinv3_0;
     const double t70 = ltdl_Y4_0*ltdl_dinv4_0;
     const double t71 = ltdl_Y0_1*t66 + (ltdl_Y1_1*t67 + (ltdl_Y2_1*t68 + (ltdl_Y3_1*t69 + (ltdl_Y4_1*t70 + ltdl_Y5_1*t65))));
+    Lambda_inv[1] = t71;
+    Lambda_inv[6] = t71;
     const double t72 = ltdl_Y0_2*t66 + (ltdl_Y1_2*t67 + (ltdl_Y2_2*t68 + (ltdl_Y3_2*t69 + (ltdl_Y4_2*t70 + ltdl_Y5_2*t65))));
+    Lambda_inv[2] = t72;
+    Lambda_inv[12] = t72;
     const double t73 = ltdl_Y0_3*t66 + (ltdl_Y1_3*t67 + (ltdl_Y2_3*t68 + ltdl_Y3_3*t69));
+    Lambda_inv[3] = t73;
+    Lambda_inv[18] = t73;
     const double t74 = ltdl_Y0_4*t66 + (ltdl_Y1_4*t67 + (ltdl_Y2_4*t68 + ltdl_Y3_4*t69));
+    Lambda_inv[4] = t74;
+    Lambda_inv[24] = t74;
     const double t75 = ltdl_Y0_5*t66 + (ltdl_Y1_5*t67 + (ltdl_Y2_5*t68 + ltdl_Y3_5*t69));
+    Lambda_inv[5] = t75;
+    Lambda_inv[30] = t75;
     const double t76 = ltdl_Y0_1*ltdl_dinv0_0;
     const double t77 = ltdl_Y1_1*ltdl_dinv1_0;
     const double t78 = ltdl_Y2_1*ltdl_dinv2_0;
     const double t79 = ltdl_Y3_1*ltdl_dinv3_0;
     const double t80 = ltdl_Y0_2*t76 + (ltdl_Y1_2*t77 + (ltdl_Y2_2*t78 + (ltdl_Y3_2*t79 + (ltdl_Y4_2*ltdl_Y4_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_2*ltdl_Y5_1))));
+    Lambda_inv[8] = t80;
+    Lambda_inv[13] = t80;
     const double t81 = ltdl_Y0_3*t76 + (ltdl_Y1_3*t77 + (ltdl_Y2_3*t78 + ltdl_Y3_3*t79));
+    Lambda_inv[9] = t81;
+    Lambda_inv[19] = t81;
     const double t82 = ltdl_Y0_4*t76 + (ltdl_Y1_4*t77 + (ltdl_Y2_4*t78 + ltdl_Y3_4*t79));
+    Lambda_inv[10] = t82;
+    Lambda_inv[25] = t82;
     const double t83 = ltdl_Y0_5*t76 + (ltdl_Y1_5*t77 + (ltdl_Y2_5*t78 + ltdl_Y3_5*t79));
+    Lambda_inv[11] = t83;
+    Lambda_inv[31] = t83;
     const double t84 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t85 = ltdl_Y1_2*ltdl_dinv1_0;
     const double t86 = ltdl_Y2_2*ltdl_dinv2_0;
     const double t87 = ltdl_Y3_2*ltdl_dinv3_0;
     const double t88 = ltdl_Y0_3*t84 + (ltdl_Y1_3*t85 + (ltdl_Y2_3*t86 + ltdl_Y3_3*t87));
+    Lambda_inv[15] = t88;
+    Lambda_inv[20] = t88;
     const double t89 = ltdl_Y0_4*t84 + (ltdl_Y1_4*t85 + (ltdl_Y2_4*t86 + ltdl_Y3_4*t87));
+    Lambda_inv[16] = t89;
+    Lambda_inv[26] = t89;
     const double t90 = ltdl_Y0_5*t84 + (ltdl_Y1_5*t85 + (ltdl_Y2_5*t86 + ltdl_Y3_5*t87));
+    Lambda_inv[17] = t90;
+    Lambda_inv[32] = t90;
     const double t91 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t92 = ltdl_Y1_3*ltdl_dinv1_0;
     const double t93 = ltdl_Y2_3*ltdl_dinv2_0;
     const double t94 = ltdl_Y3_3*ltdl_dinv3_0;
     const double t95 = ltdl_Y0_4*t91 + (ltdl_Y1_4*t92 + (ltdl_Y2_4*t93 + ltdl_Y3_4*t94));
-    const double t96 = ltdl_Y0_5*t91 + (ltdl_Y1_5*t92 + (ltdl_Y2_5*t93 + ltdl_Y3_5*t94));
-    const double t97 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0));
-
-    /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_0*ltdl_Y5_0))));
-    Lambda_inv[1] = t71;
-    Lambda_inv[2] = t72;
-    Lambda_inv[3] = t73;
-    Lambda_inv[4] = t74;
-    Lambda_inv[5] = t75;
-    Lambda_inv[6] = t71;
-    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_1*ltdl_Y5_1))));
-    Lambda_inv[8] = t80;
-    Lambda_inv[9] = t81;
-    Lambda_inv[10] = t82;
-    Lambda_inv[11] = t83;
-    Lambda_inv[12] = t72;
-    Lambda_inv[13] = t80;
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_2*ltdl_Y5_2))));
-    Lambda_inv[15] = t88;
-    Lambda_inv[16] = t89;
-    Lambda_inv[17] = t90;
-    Lambda_inv[18] = t73;
-    Lambda_inv[19] = t81;
-    Lambda_inv[20] = t88;
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0));
     Lambda_inv[22] = t95;
-    Lambda_inv[23] = t96;
-    Lambda_inv[24] = t74;
-    Lambda_inv[25] = t82;
-    Lambda_inv[26] = t89;
     Lambda_inv[27] = t95;
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0));
-    Lambda_inv[29] = t97;
-    Lambda_inv[30] = t75;
-    Lambda_inv[31] = t83;
-    Lambda_inv[32] = t90;
+    const double t96 = ltdl_Y0_5*t91 + (ltdl_Y1_5*t92 + (ltdl_Y2_5*t93 + ltdl_Y3_5*t94));
+    Lambda_inv[23] = t96;
     Lambda_inv[33] = t96;
+    const double t97 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0));
+    Lambda_inv[29] = t97;
     Lambda_inv[34] = t97;
+
+    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_0*ltdl_Y5_0))));
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_1*ltdl_Y5_1))));
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_2*ltdl_Y5_2))));
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0));
     Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0));
 }

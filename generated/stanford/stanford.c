@@ -466,6 +466,7 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
     const double t14 = 0.20442427999999993*V4_1;
     const double f4_0 = (((0.20482427999999994*alpha4_0 + V4_2*t14) - 0.35657999999999995*alpha3_4) + c_q_5*f5_0) - s_q_5*f5_1;
     const double f4_1 = 0.0004*alpha4_1 - f5_2;
+    tau[5] = f5_2;
     const double f4_2 = (((0.20482427999999994*alpha4_2 - V4_0*t14) + 0.35657999999999995*alpha4_3) + c_q_5*f5_1) + s_q_5*f5_0;
     const double t15 = 0.35657999999999995*V4_1;
     const double f4_3 = (((0.35657999999999995*alpha4_2 - V4_0*t15) + 0.63*alpha4_3) + c_q_5*f5_3) - s_q_5*f5_4;
@@ -477,6 +478,7 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
     const double f3_0 = (((((V3_1*t16 - V3_2*t17) + 0.014290399999999998*alpha3_0) - 0.05832*alpha3_5) + 0.09936*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0;
     const double t18 = 0.014290399999999998*V3_0;
     const double f3_1 = (((-V3_0*t16 + V3_2*t18) + (0.01014112*alpha3_1 - 0.00536544*alpha3_2)) - 0.09936*alpha3_3) + f4_2;
+    tau[4] = f4_2;
     const double f3_2 = ((((V3_0*t17 - V3_1*t18) + (-0.00536544*alpha3_1 + 0.00414928*alpha3_2)) + 0.05832*alpha3_3) - c_q_4*f4_1) - s_q_4*f4_0;
     const double f3_3 = (((((-0.05832*V3_1*V3_0 - 0.09936*V3_2*V3_0) + 0.05832*alpha3_2) - 0.09936*alpha3_1) + 1.08*alpha3_3) - s_q_4*f4_4) + c_q_4*f4_3;
     const double t19 = V3_0*V3_0;
@@ -489,24 +491,22 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
     const double t22 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
     const double f2_1 = ((((((-V1_1*t22 + qd[1]*t21) + 179.1579396325*alpha1_0) - 0.08627499999999999*alpha2_5) - 27.39975*alpha2_3) + c_q_3*f3_1) + s_q_3*f3_0) - 0.0203*f3_5;
     const double f2_2 = (((((-179.1579396325*t5 - 0.5562149249999999*qdd[1]) - V1_0*t22) - 0.0077513825*alpha1_1) + 0.08627499999999999*alpha2_4) + f3_2) + (0.0203*s_q_3*f3_3 + 0.0203*c_q_3*f3_4);
+    tau[3] = f3_2;
     const double t23 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
     const double f2_3 = ((((V1_1*t23 - 0.08627499999999999*t2) - 27.39975*alpha1_0) + 4.25*alpha2_3) - s_q_3*f3_4) + c_q_3*f3_3;
     const double f2_4 = ((((-0.08627499999999999*alpha1_1 + 27.39975*t6) + (-0.08627499999999999*t5 - 27.39975*qdd[1])) + 4.25*alpha2_4) + c_q_3*f3_4) + s_q_3*f3_3;
     const double f2_5 = (((-qd[1]*t23 + 27.39975*t2) - 0.08627499999999999*alpha1_0) + 4.25*alpha2_5) + f3_5;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = (((4.166100000000001*alpha1_0 + (-4.140100000000001*t10 + 4.509*alpha1_4)) + 0.154*f2_5) - l2_1*f2_3) + f2_1;
+    tau[2] = f2_5;
     const double f1_1 = ((4.158100000000001*alpha1_1 + (4.148100000000001*t5 - 4.509*alpha1_3)) + 0.154*f2_4) - f2_2;
     const double f1_2 = ((-0.008000000000000007*t6 + 0.018*qdd[1]) - f2_0) - l2_1*f2_4;
+    tau[1] = f1_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = (-c_q_1*f1_1 + 0.3684332225*qdd[0]) - s_q_1*f1_0;
-
-    /* Outputs: tau (6) */
     tau[0] = f0_2;
-    tau[1] = f1_2;
-    tau[2] = f2_5;
-    tau[3] = f3_2;
-    tau[4] = f4_2;
-    tau[5] = f5_2;
+
+    /* Outputs: tau (6), each stored as soon as computed */
 }
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
@@ -580,38 +580,56 @@ void stanford_mass_matrix(const double* q, double* M)
     const double Rc1_1_1 = Rc2_2_2 + (t8 + 4.3115425200000015);
     const double Rc1_1_2 = Rc2_0_2 + (l2_1*Rch2_0 + (0.154*Rch2_2 - 0.99638*l2_1));
     const double Rc1_2_2 = Rc2_0_0 + (t9 + 0.018);
+    M[7] = Rc1_2_2;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (0.3684332225 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
+    M[0] = Rc0_2_2;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
+    M[1] = F0_1_2_0;
+    M[6] = F0_1_2_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = 0.99638 - Rch2_0;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -s_q_1*F1_2_0_0;
+    M[2] = F0_2_2_0;
+    M[12] = F0_2_2_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_1_0 = Rc2_1_2;
     const double F2_3_2_0 = Rc3_2_2 + (0.0203*t2 + 0.0011838959999999998*s_q_3);
+    M[21] = Rc3_2_2;
     const double F2_3_3_0 = -Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
     const double F1_3_1_0 = 0.154*F2_3_4_0 - F2_3_2_0;
     const double F1_3_2_0 = -F2_3_0_0 - l2_1*F2_3_4_0;
+    M[9] = F1_3_2_0;
+    M[19] = F1_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
+    M[3] = F0_3_2_0;
+    M[18] = F0_3_2_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = -s_q_3*Rc4_2_2;
     const double F2_4_1_0 = c_q_3*Rc4_2_2 - 0.0203*F3_4_5_0;
+    M[28] = Rc4_2_2;
     const double F2_4_4_0 = s_q_3*F3_4_3_0;
     const double F2_4_2_0 = 0.0203*F2_4_4_0;
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = F2_4_1_0 + (-l2_1*F2_4_3_0 + 0.154*F3_4_5_0);
+    M[16] = F3_4_5_0;
+    M[26] = F3_4_5_0;
     const double F1_4_1_0 = 0.154*F2_4_4_0 - F2_4_2_0;
     const double F1_4_2_0 = -F2_4_0_0 - l2_1*F2_4_4_0;
+    M[10] = F1_4_2_0;
+    M[25] = F1_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = -s_q_1*F1_4_0_0 - c_q_1*F1_4_1_0;
+    M[4] = F0_4_2_0;
+    M[24] = F0_4_2_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_0_0 = 0.0003*s_q_4;
     const double F3_5_2_0 = 0.0003*c_q_4;
@@ -620,45 +638,27 @@ void stanford_mass_matrix(const double* q, double* M)
     const double F2_5_1_0 = s_q_3*F3_5_0_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F2_5_1_0 + c_q_1*F3_5_2_0;
+    M[5] = F0_5_2_0;
+    M[23] = F3_5_2_0;
+    M[30] = F0_5_2_0;
+    M[33] = F3_5_2_0;
     /* shared by the outputs */
     const double t10 = -Rch2_1;
-    const double t11 = -F2_5_0_0;
-
-    /* Outputs: M (6 x 6) */
-    M[0] = Rc0_2_2;
-    M[1] = F0_1_2_0;
-    M[2] = F0_2_2_0;
-    M[3] = F0_3_2_0;
-    M[4] = F0_4_2_0;
-    M[5] = F0_5_2_0;
-    M[6] = F0_1_2_0;
-    M[7] = Rc1_2_2;
     M[8] = t10;
-    M[9] = F1_3_2_0;
-    M[10] = F1_4_2_0;
-    M[11] = t11;
-    M[12] = F0_2_2_0;
     M[13] = t10;
+    const double t11 = -F2_5_0_0;
+    M[11] = t11;
+    M[31] = t11;
+
+    /* Outputs: M (6 x 6): the entries not stored where computed */
     M[14] = 6.470000000000001;
     M[15] = 0.0;
-    M[16] = F3_4_5_0;
     M[17] = 0.0;
-    M[18] = F0_3_2_0;
-    M[19] = F1_3_2_0;
     M[20] = 0.0;
-    M[21] = Rc3_2_2;
     M[22] = 0.0;
-    M[23] = F3_5_2_0;
-    M[24] = F0_4_2_0;
-    M[25] = F1_4_2_0;
-    M[26] = F3_4_5_0;
     M[27] = 0.0;
-    M[28] = Rc4_2_2;
     M[29] = 0.0;
-    M[30] = F0_5_2_0;
-    M[31] = t11;
     M[32] = 0.0;
-    M[33] = F3_5_2_0;
     M[34] = 0.0;
     M[35] = 0.0003;
 }
@@ -769,6 +769,7 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
     const double t14 = 0.20442427999999993*V4_1;
     const double f4_0 = (((0.20482427999999994*alpha4_0 + V4_2*t14) - 0.35657999999999995*alpha3_4) + c_q_5*f5_0) - s_q_5*f5_1;
     const double f4_1 = 0.0004*alpha4_1 - f5_2;
+    C[5] = f5_2;
     const double f4_2 = (((-V4_0*t14 + 0.20482427999999994*alpha3_1) + 0.35657999999999995*alpha4_3) + c_q_5*f5_1) + s_q_5*f5_0;
     const double t15 = 0.35657999999999995*V4_1;
     const double f4_3 = (((-V4_0*t15 + 0.35657999999999995*alpha3_1) + 0.63*alpha4_3) + c_q_5*f5_3) - s_q_5*f5_4;
@@ -780,6 +781,7 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
     const double f3_0 = ((((V3_1*t16 - V3_2*t17) + (-0.05832*alpha3_5 + 0.014290399999999998*alpha3_0)) + 0.09936*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0;
     const double t18 = 0.014290399999999998*V3_0;
     const double f3_1 = ((((V3_2*t18 + 0.00536544*a1_1) - V3_0*t16) + 0.01014112*alpha3_1) - 0.09936*alpha3_3) + f4_2;
+    C[4] = f4_2;
     const double f3_2 = ((((V3_0*t17 + (-V3_1*t18 - 0.00414928*a1_1)) - 0.00536544*alpha3_1) + 0.05832*alpha3_3) - c_q_4*f4_1) - s_q_4*f4_0;
     const double f3_3 = (((((-0.09936*V3_2*V3_0 - 0.05832*a1_1) - 0.05832*V3_1*V3_0) - 0.09936*alpha3_1) + 1.08*alpha3_3) - s_q_4*f4_4) + c_q_4*f4_3;
     const double t19 = V3_0*V3_0;
@@ -794,24 +796,22 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
     const double t23 = c_q_3*f3_4;
     const double t24 = s_q_3*f3_3;
     const double f2_2 = (((((-V1_0*t22 - 0.0077513825*a1_1) - 179.1579396325*t5) + 0.08627499999999999*alpha2_4) + f3_2) + 0.0203*t23) + 0.0203*t24;
+    C[3] = f3_2;
     const double t25 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
     const double f2_3 = ((((V1_1*t25 - 27.39975*a1_0) - 0.08627499999999999*t2) + 4.25*alpha2_3) - s_q_3*f3_4) + c_q_3*f3_3;
     const double f2_4 = ((((-0.08627499999999999*a1_1 - 0.08627499999999999*t5) + 27.39975*t6) + 4.25*alpha2_4) + t23) + t24;
     const double f2_5 = (((-0.08627499999999999*a1_0 + 27.39975*t2) - qd[1]*t25) + 4.25*alpha2_5) + f3_5;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = ((((4.166100000000001*a1_0 + 4.509*alpha1_4) - 4.140100000000001*t10) + 0.154*f2_5) - l2_1*f2_3) + f2_1;
+    C[2] = f2_5;
     const double f1_1 = (((4.158100000000001*a1_1 - 4.509*alpha1_3) + 4.148100000000001*t5) + 0.154*f2_4) - f2_2;
     const double f1_2 = (-f2_0 - 0.008000000000000007*t6) - l2_1*f2_4;
+    C[1] = f1_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = -c_q_1*f1_1 - s_q_1*f1_0;
-
-    /* Outputs: C (6) */
     C[0] = f0_2;
-    C[1] = f1_2;
-    C[2] = f2_5;
-    C[3] = f3_2;
-    C[4] = f4_2;
-    C[5] = f5_2;
+
+    /* Outputs: C (6), each stored as soon as computed */
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
@@ -975,59 +975,59 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     /* shared by the outputs */
     const double t10 = ltdl_L1_0*ltdl_dinv0_0;
     const double t11 = -t10;
+    Minv[1] = t11;
+    Minv[6] = t11;
     const double t12 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t13 = ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[3] = t13;
+    Minv[18] = t13;
     const double t14 = ltdl_Y0_4*ltdl_dinv0_0;
     const double t15 = ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[5] = t15;
+    Minv[30] = t15;
     const double t16 = ltdl_L2_1*ltdl_dinv1_0;
     const double t17 = -ltdl_Y0_2*t10 - t16;
+    Minv[8] = t17;
+    Minv[13] = t17;
     const double t18 = ltdl_L3_1*ltdl_dinv1_0;
     const double t19 = -ltdl_Y0_3*t10 - t18;
-    const double t20 = -ltdl_Y0_4*t10 + ltdl_Y1_4*ltdl_dinv1_0;
-    const double t21 = -ltdl_Y0_5*t10 + ltdl_Y1_5*ltdl_dinv1_0;
-    const double t22 = ltdl_Y0_3*t12 + ltdl_L3_1*t16;
-    const double t23 = (-ltdl_Y1_4*t16 - ltdl_L4_2*ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_4*ltdl_dinv0_0;
-    const double t24 = ltdl_Y0_2*ltdl_Y0_5*ltdl_dinv0_0 - ltdl_Y1_5*t16;
-    const double t25 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 - ltdl_Y1_4*t18;
-    const double t26 = (-ltdl_Y1_5*t18 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
-    const double t27 = ltdl_Y0_5*t14 + ltdl_Y1_5*ltdl_Y1_4*ltdl_dinv1_0;
-
-    /* Outputs: Minv (6 x 6) */
-    Minv[0] = ltdl_dinv0_0;
-    Minv[1] = t11;
-    Minv[2] = t12;
-    Minv[3] = t13;
-    Minv[4] = t14;
-    Minv[5] = t15;
-    Minv[6] = t11;
-    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[8] = t17;
     Minv[9] = t19;
-    Minv[10] = t20;
-    Minv[11] = t21;
-    Minv[12] = t12;
-    Minv[13] = t17;
-    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[15] = t22;
-    Minv[16] = t23;
-    Minv[17] = t24;
-    Minv[18] = t13;
     Minv[19] = t19;
-    Minv[20] = t22;
-    Minv[21] = (ltdl_L3_1*ltdl_L3_1*ltdl_dinv1_0 + ltdl_dinv3_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
-    Minv[22] = t25;
-    Minv[23] = t26;
-    Minv[24] = t14;
+    const double t20 = -ltdl_Y0_4*t10 + ltdl_Y1_4*ltdl_dinv1_0;
+    Minv[10] = t20;
     Minv[25] = t20;
-    Minv[26] = t23;
-    Minv[27] = t25;
-    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[29] = t27;
-    Minv[30] = t15;
+    const double t21 = -ltdl_Y0_5*t10 + ltdl_Y1_5*ltdl_dinv1_0;
+    Minv[11] = t21;
     Minv[31] = t21;
+    const double t22 = ltdl_Y0_3*t12 + ltdl_L3_1*t16;
+    Minv[2] = t12;
+    Minv[12] = t12;
+    Minv[15] = t22;
+    Minv[20] = t22;
+    const double t23 = (-ltdl_Y1_4*t16 - ltdl_L4_2*ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[16] = t23;
+    Minv[26] = t23;
+    const double t24 = ltdl_Y0_2*ltdl_Y0_5*ltdl_dinv0_0 - ltdl_Y1_5*t16;
+    Minv[17] = t24;
     Minv[32] = t24;
+    const double t25 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 - ltdl_Y1_4*t18;
+    Minv[22] = t25;
+    Minv[27] = t25;
+    const double t26 = (-ltdl_Y1_5*t18 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[0] = ltdl_dinv0_0;
+    Minv[23] = t26;
     Minv[33] = t26;
+    const double t27 = ltdl_Y0_5*t14 + ltdl_Y1_5*ltdl_Y1_4*ltdl_dinv1_0;
+    Minv[4] = t14;
+    Minv[24] = t14;
+    Minv[29] = t27;
     Minv[34] = t27;
+
+    /* Outputs: Minv (6 x 6): the entries not stored where computed */
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Minv[21] = (ltdl_L3_1*ltdl_L3_1*ltdl_dinv1_0 + ltdl_dinv3_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[35] = ((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3333.3333333333335) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
 
@@ -1322,16 +1322,16 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double ltdl_x3_0 = (-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0;
     /* ltdl_x4: x = L^-1 D^-1 y */
     const double ltdl_x4_0 = ((-ltdl_L4_0*ltdl_x0_0 + ltdl_dinv4_0*ltdl_xy4_0) - ltdl_L4_1*ltdl_x1_0) - ltdl_L4_2*ltdl_x2_0;
+    qdd[2] = ltdl_x2_0;
+    qdd[4] = ltdl_x4_0;
     /* ltdl_x5: x = L^-1 D^-1 y */
     const double ltdl_x5_0 = ((-ltdl_L5_0*ltdl_x0_0 + 3333.3333333333335*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_3*ltdl_x3_0;
-
-    /* Outputs: qdd (6) */
     qdd[0] = ltdl_x0_0;
     qdd[1] = ltdl_x1_0;
-    qdd[2] = ltdl_x2_0;
     qdd[3] = ltdl_x3_0;
-    qdd[4] = ltdl_x4_0;
     qdd[5] = ltdl_x5_0;
+
+    /* Outputs: qdd (6), each stored as soon as computed */
 }
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
@@ -1361,62 +1361,62 @@ void stanford_jacobian(const double* q, double* J)
     const double t0 = c_q_0*s_q_1;
     const double t1 = c_q_0*c_q_3;
     const double t2 = c_q_1*t1 - s_q_0*s_q_3;
+    J[4] = t2;
     const double t3 = c_q_3*s_q_0;
     const double t4 = c_q_0*s_q_3;
     const double t5 = s_q_4*(c_q_1*t4 + t3);
     const double t6 = c_q_4*t0;
     const double t7 = t5 + t6;
+    J[5] = t7;
     const double t8 = s_q_0*s_q_1;
     const double t9 = c_q_1*t3 + t4;
+    J[10] = t9;
     const double t10 = s_q_4*(c_q_1*s_q_0*s_q_3 - t1);
     const double t11 = c_q_4*t8;
+    J[9] = t8;
+    J[26] = t8;
     const double t12 = t10 + t11;
+    J[11] = t12;
     const double t13 = c_q_3*s_q_1;
     const double t14 = c_q_1*c_q_4;
     const double t15 = s_q_1*s_q_3*s_q_4;
     const double t16 = t14 - t15;
+    J[17] = t16;
     const double t17 = 0.263*t10 + 0.263*t11;
     const double t18 = (-l2_1*s_q_0*s_q_1 + 0.13369999999999999*c_q_0) + t17;
+    J[7] = c_q_0;
     const double t19 = 0.263*t15;
     const double t20 = (0.263*c_q_1*c_q_4 - l2_1*c_q_1) - t19;
+    J[15] = c_q_1;
+    J[32] = c_q_1;
     const double t21 = 0.263*t14 - t19;
     const double t22 = 0.263*t5 + 0.263*t6;
     const double t23 = (-l2_1*t0 - 0.13369999999999999*s_q_0) + t22;
+    J[3] = t0;
+    J[20] = t0;
+    J[24] = t23;
 
-    /* Outputs: J (6 x 6) */
+    /* Outputs: J (6 x 6): the entries not stored where computed */
     J[0] = 0.0;
     J[1] = -s_q_0;
     J[2] = 0.0;
-    J[3] = t0;
-    J[4] = t2;
-    J[5] = t7;
     J[6] = 0.0;
-    J[7] = c_q_0;
     J[8] = 0.0;
-    J[9] = t8;
-    J[10] = t9;
-    J[11] = t12;
     J[12] = 1.0;
     J[13] = 0.0;
     J[14] = 0.0;
-    J[15] = c_q_1;
     J[16] = -t13;
-    J[17] = t16;
     J[18] = -t18;
     J[19] = c_q_0*t20;
-    J[20] = t0;
     J[21] = -c_q_1*t17 + s_q_0*s_q_1*t21;
     J[22] = t13*t17 + t9*t21;
     J[23] = -t16*t17 + t12*t21;
-    J[24] = t23;
     J[25] = s_q_0*t20;
-    J[26] = t8;
     J[27] = c_q_1*t22 - t0*t21;
     J[28] = -t13*t22 - t2*t21;
     J[29] = t16*t22 - t21*t7;
     J[30] = 0.0;
     J[31] = -c_q_0*t23 - s_q_0*t18;
-    J[32] = c_q_1;
     J[33] = t0*t17 - t8*t22;
     J[34] = t2*t17 - t9*t22;
     J[35] = -t12*t22 + t7*t17;
@@ -1774,10 +1774,20 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t36 = ltdl_Y3_0*ltdl_dinv3_0;
     const double t37 = ltdl_Y4_0*ltdl_dinv4_0;
     const double t38 = ltdl_Y0_1*t33 + (ltdl_Y1_1*t34 + (ltdl_Y2_1*t35 + (ltdl_Y3_1*t36 + (ltdl_Y4_1*t37 + ltdl_Y5_1*t32))));
+    Lambda_inv[1] = t38;
+    Lambda_inv[6] = t38;
     const double t39 = ltdl_Y0_2*t33 + (ltdl_Y1_2*t34 + (ltdl_Y2_2*t35 + (ltdl_Y3_2*t36 + (ltdl_Y4_2*t37 + ltdl_Y5_2*t32))));
+    Lambda_inv[2] = t39;
+    Lambda_inv[12] = t39;
     const double t40 = ltdl_Y0_3*t33 + (ltdl_Y1_3*t34 + (ltdl_Y2_3*t35 + (ltdl_Y3_3*t36 + (ltdl_Y4_3*t37 + t32*ltdl_Y5_3))));
+    Lambda_inv[3] = t40;
+    Lambda_inv[18] = t40;
     const double t41 = ltdl_Y0_4*t33 + (ltdl_Y1_4*t34 + (ltdl_Y2_4*t35 + (ltdl_Y3_4*t36 + (ltdl_Y4_4*t37 + t32*ltdl_Y5_4))));
+    Lambda_inv[4] = t41;
+    Lambda_inv[24] = t41;
     const double t42 = ltdl_Y0_5*t33 + (ltdl_Y1_5*t34 + (ltdl_Y2_5*t35 + (ltdl_Y3_5*t36 + (ltdl_Y4_5*t37 + t32*ltdl_Y5_5))));
+    Lambda_inv[5] = t42;
+    Lambda_inv[30] = t42;
     const double t43 = 3333.3333333333335*ltdl_Y5_1;
     const double t44 = ltdl_Y0_1*ltdl_dinv0_0;
     const double t45 = ltdl_Y1_1*ltdl_dinv1_0;
@@ -1785,9 +1795,17 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t47 = ltdl_Y3_1*ltdl_dinv3_0;
     const double t48 = ltdl_Y4_1*ltdl_dinv4_0;
     const double t49 = ltdl_Y0_2*t44 + (ltdl_Y1_2*t45 + (ltdl_Y2_2*t46 + (ltdl_Y3_2*t47 + (ltdl_Y4_2*t48 + ltdl_Y5_2*t43))));
+    Lambda_inv[8] = t49;
+    Lambda_inv[13] = t49;
     const double t50 = ltdl_Y0_3*t44 + (ltdl_Y1_3*t45 + (ltdl_Y2_3*t46 + (ltdl_Y3_3*t47 + (ltdl_Y4_3*t48 + t43*ltdl_Y5_3))));
+    Lambda_inv[9] = t50;
+    Lambda_inv[19] = t50;
     const double t51 = ltdl_Y0_4*t44 + (ltdl_Y1_4*t45 + (ltdl_Y2_4*t46 + (ltdl_Y3_4*t47 + (ltdl_Y4_4*t48 + t43*ltdl_Y5_4))));
+    Lambda_inv[10] = t51;
+    Lambda_inv[25] = t51;
     const double t52 = ltdl_Y0_5*t44 + (ltdl_Y1_5*t45 + (ltdl_Y2_5*t46 + (ltdl_Y3_5*t47 + (ltdl_Y4_5*t48 + t43*ltdl_Y5_5))));
+    Lambda_inv[11] = t52;
+    Lambda_inv[31] = t52;
     const double t53 = 3333.3333333333335*ltdl_Y5_2;
     const double t54 = ltdl_Y0_2*ltdl_dinv0_0;
     const double t55 = ltdl_Y1_2*ltdl_dinv1_0;
@@ -1795,8 +1813,14 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t57 = ltdl_Y3_2*ltdl_dinv3_0;
     const double t58 = ltdl_Y4_2*ltdl_dinv4_0;
     const double t59 = ltdl_Y0_3*t54 + (ltdl_Y1_3*t55 + (ltdl_Y2_3*t56 + (ltdl_Y3_3*t57 + (ltdl_Y4_3*t58 + t53*ltdl_Y5_3))));
+    Lambda_inv[15] = t59;
+    Lambda_inv[20] = t59;
     const double t60 = ltdl_Y0_4*t54 + (ltdl_Y1_4*t55 + (ltdl_Y2_4*t56 + (ltdl_Y3_4*t57 + (ltdl_Y4_4*t58 + t53*ltdl_Y5_4))));
+    Lambda_inv[16] = t60;
+    Lambda_inv[26] = t60;
     const double t61 = ltdl_Y0_5*t54 + (ltdl_Y1_5*t55 + (ltdl_Y2_5*t56 + (ltdl_Y3_5*t57 + (ltdl_Y4_5*t58 + t53*ltdl_Y5_5))));
+    Lambda_inv[17] = t61;
+    Lambda_inv[32] = t61;
     const double t62 = 3333.3333333333335*ltdl_Y5_3;
     const double t63 = ltdl_Y0_3*ltdl_dinv0_0;
     const double t64 = ltdl_Y1_3*ltdl_dinv1_0;
@@ -1804,44 +1828,20 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t66 = ltdl_Y3_3*ltdl_dinv3_0;
     const double t67 = ltdl_Y4_3*ltdl_dinv4_0;
     const double t68 = ltdl_Y0_4*t63 + (ltdl_Y1_4*t64 + (ltdl_Y2_4*t65 + (ltdl_Y3_4*t66 + (ltdl_Y4_4*t67 + ltdl_Y5_4*t62))));
-    const double t69 = ltdl_Y0_5*t63 + (ltdl_Y1_5*t64 + (ltdl_Y2_5*t65 + (ltdl_Y3_5*t66 + (ltdl_Y4_5*t67 + ltdl_Y5_5*t62))));
-    const double t70 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_4*ltdl_Y5_5))));
-
-    /* Outputs: Lambda_inv (6 x 6) */
-    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_0*ltdl_Y5_0))));
-    Lambda_inv[1] = t38;
-    Lambda_inv[2] = t39;
-    Lambda_inv[3] = t40;
-    Lambda_inv[4] = t41;
-    Lambda_inv[5] = t42;
-    Lambda_inv[6] = t38;
-    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_1*ltdl_Y5_1))));
-    Lambda_inv[8] = t49;
-    Lambda_inv[9] = t50;
-    Lambda_inv[10] = t51;
-    Lambda_inv[11] = t52;
-    Lambda_inv[12] = t39;
-    Lambda_inv[13] = t49;
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_2*ltdl_Y5_2))));
-    Lambda_inv[15] = t59;
-    Lambda_inv[16] = t60;
-    Lambda_inv[17] = t61;
-    Lambda_inv[18] = t40;
-    Lambda_inv[19] = t50;
-    Lambda_inv[20] = t59;
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_3*ltdl_Y5_3))));
     Lambda_inv[22] = t68;
-    Lambda_inv[23] = t69;
-    Lambda_inv[24] = t41;
-    Lambda_inv[25] = t51;
-    Lambda_inv[26] = t60;
     Lambda_inv[27] = t68;
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_4*ltdl_Y5_4))));
-    Lambda_inv[29] = t70;
-    Lambda_inv[30] = t42;
-    Lambda_inv[31] = t52;
-    Lambda_inv[32] = t61;
+    const double t69 = ltdl_Y0_5*t63 + (ltdl_Y1_5*t64 + (ltdl_Y2_5*t65 + (ltdl_Y3_5*t66 + (ltdl_Y4_5*t67 + ltdl_Y5_5*t62))));
+    Lambda_inv[23] = t69;
     Lambda_inv[33] = t69;
+    const double t70 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_4*ltdl_Y5_5))));
+    Lambda_inv[29] = t70;
     Lambda_inv[34] = t70;
+
+    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
+    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_0*ltdl_Y5_0))));
+    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_1*ltdl_Y5_1))));
+    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_2*ltdl_Y5_2))));
+    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_3*ltdl_Y5_3))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_4*ltdl_Y5_4))));
     Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_5*ltdl_Y5_5))));
 }

@@ -146,3 +146,26 @@ def test_generated_chains_are_shorter(robot, monkeypatch):
         assert chain(text, name) < chain(plain, name), name
     count = re.compile(r"Operations: .*?;")
     assert count.findall(text) == count.findall(plain)
+
+
+def test_outputs_are_stored_where_their_value_is_last_needed():
+    """The scalar C stores an output entry that is a temporary right after the statement
+    that last needs it (its definition, or its last use), not at the end: PUMA's joint
+    forces each follow their force f(k), and the Jacobian's sin/cos entries follow the
+    last statement that reads them; every entry is stored once, and the generated
+    functions still match the generic implementation (the numeric tests)."""
+    path = ROBOTS / "puma560.yaml"
+    text = render(soagen.load(path), path, algorithms=["inverse_dynamics", "jacobian"], langs=("c",)).files["puma560.c"]
+    for name, out, n in (("inverse_dynamics", "tau", 6), ("jacobian", "J", 36)):
+        body = re.search(r"^void puma560_%s\(.*?^}" % name, text, re.S | re.M).group(0).splitlines()
+        stores = {int(m.group(1)): (i, m.group(2)) for i, line in enumerate(body)
+                  for m in [re.match(r"\s*%s\[(\d+)\] = (.*);$" % out, line)] if m}
+        assert sorted(stores) == list(range(n))
+        for k, (i, value) in stores.items():
+            if not re.fullmatch(r"\w+", value) or value[0].isdigit():
+                continue                                   # a number or an expression: at the end
+            needs = [j for j, line in enumerate(body)       # its definition and its uses
+                     if re.search(r"\b%s\b" % value, line) and not re.match(r"\s*%s\[" % out, line)]
+            last = max(needs)
+            assert last < i and all(re.match(r"\s*%s\[" % out, body[j]) for j in range(last + 1, i)), (name, k)
+    assert "each stored as soon as computed" in text

@@ -2829,19 +2829,25 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     /* z5: z(k) (4.20) */
     const double t1152 = 3.2679489653813835e-07*fk_0 + 0.9999999999999466*fk_1;
     const double t1153 = -0.9999999999999466*fk_0 + 3.2679489653813835e-07*fk_1;
+    out[18] = fk_0;
+    out[19] = fk_1;
     const double z5_0 = (t520*t1152 + t579*fk_2) + t528*t1153;
     const double t1154 = 0.06*fk_5;
     const double t1155 = 3.2679489653813835e-07*fk_3 + 0.9999999999999466*fk_4;
     const double t1156 = t514*t1155;
     const double t1157 = -0.9999999999999466*fk_3 + 3.2679489653813835e-07*fk_4;
+    out[21] = fk_3;
+    out[22] = fk_4;
     const double t1158 = t523*t1157;
     const double z5_1 = (((-t544*t1154 + t577*fk_2) + t513*t1152) - 0.06*t1158) + (-0.06*t1156 + t522*t1153);
     const double t1159 = t513*t1155;
     const double t1160 = t522*t1157;
     const double z5_2 = (((t543*t1154 + t578*fk_2) + t514*t1152) + 0.06*t1160) + (0.06*t1159 + t523*t1153);
+    out[20] = fk_2;
     const double z5_3 = (t520*t1155 + t579*fk_5) + t528*t1157;
     const double z5_4 = t577*fk_5 + (t1159 + t1160);
     const double z5_5 = t578*fk_5 + (t1156 + t1158);
+    out[23] = fk_5;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_3 = -5000.0*z5_0;
     /* z4: z(k) (4.20) */
@@ -2931,22 +2937,34 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double fk_3_2 = (((Pk1_3 - Rk1_3_5*alphaC_5) - Rk1_3_2*alphaC_2) + (-Rk1_3_0*alphaC_0 - Rk1_3_1*alphaC_1)) + (-Rk1_3_4*alphaC_4 - Rk1_3_3*alphaC_3);
     const double fk_4_2 = (((Pk1_4 - Rk1_4_5*alphaC_5) - Rk1_4_2*alphaC_2) + (-Rk1_4_0*alphaC_0 - Rk1_4_1*alphaC_1)) + (-Rk1_4_4*alphaC_4 - Rk1_4_3*alphaC_3);
     const double fk_5_2 = (((Pk1_5 - ldl_di5_2*alphaC_5) - Rk1_5_2*alphaC_2) + (-Rk1_5_0*alphaC_0 - Rk1_5_1*alphaC_1)) + (-Rk1_5_4*alphaC_4 - Rk1_5_3*alphaC_3);
+    out[12] = alphaC_0;
+    out[13] = alphaC_1;
+    out[14] = alphaC_2;
+    out[15] = alphaC_3;
+    out[16] = alphaC_4;
+    out[17] = alphaC_5;
     /* z5: z(k) (4.20) */
     const double t1178 = 3.2679489653813835e-07*fk_0_2 - 0.9999999999999466*fk_1_2;
     const double t1179 = 0.9999999999999466*fk_0_2 + 3.2679489653813835e-07*fk_1_2;
+    out[24] = fk_0_2;
+    out[25] = fk_1_2;
     const double z5_0_2 = (t975*t1178 + t1040*fk_2_2) + t992*t1179;
     const double t1180 = 0.06*fk_5_2;
     const double t1181 = 3.2679489653813835e-07*fk_3_2 - 0.9999999999999466*fk_4_2;
     const double t1182 = t969*t1181;
     const double t1183 = 0.9999999999999466*fk_3_2 + 3.2679489653813835e-07*fk_4_2;
+    out[27] = fk_3_2;
+    out[28] = fk_4_2;
     const double t1184 = t978*t1183;
     const double z5_1_2 = (((-t999*t1180 + t1038*fk_2_2) + t968*t1178) - 0.06*t1184) + (-0.06*t1182 + t977*t1179);
     const double t1185 = t968*t1181;
     const double t1186 = t977*t1183;
     const double z5_2_2 = (((t998*t1180 + t1039*fk_2_2) + t969*t1178) + 0.06*t1186) + (0.06*t1185 + t978*t1179);
+    out[26] = fk_2_2;
     const double z5_3_2 = (t975*t1181 + t1040*fk_5_2) + t992*t1183;
     const double z5_4_2 = t1038*fk_5_2 + (t1185 + t1186);
     const double z5_5_2 = t1039*fk_5_2 + (t1182 + t1184);
+    out[29] = fk_5_2;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_4 = -5000.0*z5_0_2;
     /* z4: z(k) (4.20) */
@@ -3030,7 +3048,7 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_4 = nu5_0_4 - 1.0*lam4_0_4;
 
-    /* Outputs: out (30) */
+    /* Outputs: out (30): the entries not stored where computed */
     out[0] = nu0_0 + nu0_0_3;
     out[1] = qdd1_0 + qdd1_0_3;
     out[2] = qdd2_0 + qdd2_0_3;
@@ -3043,24 +3061,6 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     out[9] = qdd3_0_2 + qdd3_0_4;
     out[10] = qdd4_0_2 + qdd4_0_4;
     out[11] = qdd5_0_2 + qdd5_0_4;
-    out[12] = alphaC_0;
-    out[13] = alphaC_1;
-    out[14] = alphaC_2;
-    out[15] = alphaC_3;
-    out[16] = alphaC_4;
-    out[17] = alphaC_5;
-    out[18] = fk_0;
-    out[19] = fk_1;
-    out[20] = fk_2;
-    out[21] = fk_3;
-    out[22] = fk_4;
-    out[23] = fk_5;
-    out[24] = fk_0_2;
-    out[25] = fk_1_2;
-    out[26] = fk_2_2;
-    out[27] = fk_3_2;
-    out[28] = fk_4_2;
-    out[29] = fk_5_2;
 }
 
 /* closure_constraints: closure errors c and the velocity constraints G of dual_arm_box, one row [c, G] per constraint direction.
@@ -3112,6 +3112,7 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t7 = s_q_4*t6;
     const double t8 = -1.0*t7 + 1.0*c_q_4*t2;
     const double t9 = 0.5*t8;
+    out[44] = t8;
     const double t10 = pose[3]*pose[3];
     const double t11 = pose[5]*pose[5];
     const double t12 = pose[3]*pose[6];
@@ -3127,6 +3128,7 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t22 = 0.18483759442821152*t21;
     const double t23 = (((0.18483759442821152*pose[3]*pose[6] + 0.20912168735171738) - t22) + (-0.41824337470343476*t10 - 0.41824337470343476*t11)) + (-1.9470253062563605*t14 - 1.9470253062563605*t15);
     const double t24 = 0.5*s_q_5*t17 + 0.5*c_q_5*t19;
+    out[43] = t19;
     const double t25 = s_q_0*t3;
     const double t26 = s_q_0*t4;
     const double t27 = t25 - t26;
@@ -3142,6 +3144,7 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t37 = c_q_3*t36 + s_q_0*s_q_3;
     const double t38 = s_q_4*t37;
     const double t39 = ((3.2679489653813835e-07*t28 + 0.9999999999999466*t32) - 3.2679489653813835e-07*t35) - 0.9999999999999466*t38;
+    out[25] = t39;
     const double t40 = pose[4]*pose[4];
     const double t41 = pose[3]*pose[5];
     const double t42 = pose[4]*pose[6];
@@ -3168,9 +3171,12 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t63 = 3.2679489653813835e-07*s_q_0;
     const double t64 = 0.9999999999999466*c_q_0;
     const double t65 = -t63 - t64;
+    out[2] = t65;
+    out[3] = t65;
     const double t66 = 3.2679489653813835e-07*c_q_0;
     const double t67 = 0.9999999999999466*s_q_0;
     const double t68 = ((-0.9999999999999466*t28 + 3.2679489653813835e-07*t32) + 0.9999999999999466*t35) - 3.2679489653813835e-07*t38;
+    out[6] = t68;
     const double t69 = 0.044644291622264*t41 + 0.044644291622264*t42;
     const double t70 = ((1.9540322659883191*pose[3]*pose[4] + 0.2119933906411362) - 0.4239867812822724*t40) + ((-0.4239867812822724*t11 - 1.9540322659883191*t15) - t69);
     const double t71 = 1.990939966676931*t41 + 1.990939966676931*t42;
@@ -3180,6 +3186,8 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t75 = (3.2679489653813835e-07*c_q_5*t53 + (0.9999999999999466*s_q_5*t46 - t49*t51)) - t52*t48;
     const double t76 = ((-t52*t46 + 3.2679489653813835e-07*c_q_5*t51) + 3.2679489653813835e-07*s_q_5*t53) - t54*t48;
     const double t77 = t66 - t67;
+    out[21] = t77;
+    out[22] = t77;
     const double t78 = -pose[0];
     const double t79 = 0.059358*t40;
     const double t80 = 0.059358*t11;
@@ -3189,6 +3197,7 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t84 = c_q_0*s_q_1;
     const double t85 = s_q_0*s_q_1;
     const double t86 = ((((-0.39999999999997865*t25 + 1.4705770344216226e-07*t84) + (0.39999999999997865*t26 - 0.449999999999976*t85)) + (1.3071795861525535e-07*t29 - 1.3071795861525535e-07*t30)) + 0.13999999999999255*t35) + ((-0.13999999999999255*t28 + 4.575128551533937e-08*t32) - 4.575128551533937e-08*t38);
+    out[77] = t86;
     const double t87 = 4.575128551533937e-08*t28;
     const double t88 = 0.449999999999976*t84;
     const double t89 = 0.13999999999999255*t32;
@@ -3229,12 +3238,24 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t124 = t123 - 0.245134;
     const double t125 = t123 + 0.504866;
     const double t126 = -t122;
+    out[71] = t122;
+    out[89] = t126;
+    out[185] = t126;
+    out[203] = t122;
     const double t127 = t107 + (0.4*t29 - 0.4*t30);
     const double t128 = 1.0*c_q_0;
     const double t129 = t104 + (0.4*t25 - 0.4*t26);
     const double t130 = 1.0*s_q_0;
     const double t131 = -t124;
+    out[72] = t124;
+    out[108] = t131;
+    out[186] = t131;
+    out[222] = t124;
     const double t132 = -t83;
+    out[91] = t83;
+    out[109] = t132;
+    out[205] = t132;
+    out[223] = t83;
     const double t133 = (((0.044644291622264*pose[3]*pose[6] - 0.9770162715506673) - t61) + (1.9540325431013346*t10 + 1.9540325431013346*t11)) + (-0.42398550414663705*t14 - 0.42398550414663705*t15);
     const double t134 = c_q_7*s_q_8;
     const double t135 = c_q_8*s_q_7;
@@ -3247,6 +3268,7 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t142 = s_q_10*t141;
     const double t143 = -1.0*t142 + 1.0*t137;
     const double t144 = 0.5*t143;
+    out[164] = t143;
     const double t145 = ((0.08264601921563045*t10 - 0.04132300960781522) + 1.990939966676931*t21) + ((0.08264601921563045*t11 - t13) + (0.17125327616215524*t14 + 0.17125327616215524*t15));
     const double t146 = 1.0*c_q_10*t141 + 1.0*s_q_10*t136;
     const double t147 = s_q_9*t140;
@@ -3254,6 +3276,7 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t149 = 0.5*c_q_11*t146 - 0.5*s_q_11*t148;
     const double t150 = (((0.418242102147478*t10 - 0.209121051073739) - t22) + (0.418242102147478*t11 + 0.18483759442821152*t12)) + (1.9470255796155456*t14 + 1.9470255796155456*t15);
     const double t151 = 0.5*s_q_11*t146 + 0.5*c_q_11*t148;
+    out[163] = t148;
     const double t152 = s_q_6*t134 + s_q_6*t135;
     const double t153 = c_q_9*t152 - c_q_6*s_q_9;
     const double t154 = s_q_10*t153;
@@ -3267,6 +3290,7 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t162 = c_q_6*t134 + c_q_6*t135;
     const double t163 = c_q_9*t162 + s_q_6*s_q_9;
     const double t164 = ((-0.9999999999999466*t158 + 3.2679489653813835e-07*c_q_10*t161) + 0.9999999999999466*s_q_10*t163) - 3.2679489653813835e-07*t154;
+    out[145] = t164;
     const double t165 = ((0.42398550414663705*pose[4]*pose[6] - 0.022322145811132) - 0.42398550414663705*t41) + ((0.044644291622264*t10 - 1.9540325431013346*t12) + (-1.9540325431013346*t21 + 0.044644291622264*t40));
     const double t166 = c_q_10*t153 + s_q_10*t161;
     const double t167 = 3.2679489653813835e-07*c_q_11;
@@ -3286,12 +3310,15 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t181 = 0.9999999999999466*c_q_6;
     const double t182 = 3.2679489653813835e-07*s_q_6;
     const double t183 = t181 - t182;
+    out[122] = t183;
+    out[123] = t183;
     const double t184 = 3.2679489653813835e-07*c_q_6;
     const double t185 = 0.9999999999999466*s_q_6;
     const double t186 = s_q_9*t162;
     const double t187 = c_q_10*t161;
     const double t188 = s_q_10*t163;
     const double t189 = ((3.2679489653813835e-07*t158 + 0.9999999999999466*t187) - 0.9999999999999466*t154) - 3.2679489653813835e-07*t188;
+    out[126] = t189;
     const double t190 = ((1.9540325431013346*pose[5]*pose[6] - 0.21199275207331852) + 0.42398550414663705*t40) + ((0.42398550414663705*t11 - 1.9540325431013346*t14) - t69);
     const double t191 = ((0.08562663808107762 - 0.17125327616215524*t11) - 0.17125327616215524*t40) + ((-0.08264601921563045*t14 + 0.08264601921563045*t15) + t71);
     const double t192 = ((0.418242102147478*pose[5]*pose[6] + 0.9735127898077728) - 1.9470255796155456*t40) + ((-1.9470255796155456*t11 - 0.418242102147478*t14) - t73);
@@ -3300,9 +3327,12 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t195 = (t193*t166 + t167*t175) + (-t194*t173 - t174*t169);
     const double t196 = (t194*t166 + (t193*t173 + t167*t169)) + t174*t175;
     const double t197 = t184 + t185;
+    out[141] = t197;
+    out[142] = t197;
     const double t198 = 0.449999999999976*s_q_7;
     const double t199 = 1.4705770344216226e-07*s_q_7;
     const double t200 = ((((c_q_6*t199 + s_q_6*t198) + (1.3071795861525535e-07*t155 - 1.3071795861525535e-07*t156)) + 0.13999999999999255*t187) - 4.575128551533937e-08*t188) + ((4.575128551533937e-08*t158 + (0.39999999999997865*t159 - 0.39999999999997865*t160)) - 0.13999999999999255*t154);
+    out[197] = t200;
     const double t201 = 4.575128551533937e-08*t154;
     const double t202 = c_q_6*t198;
     const double t203 = 0.13999999999999255*t158;
@@ -3345,14 +3375,11 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     const double t240 = (0.4*t159 - 0.4*t160) + t222;
     const double t241 = 1.0*s_q_6;
 
-    /* Outputs: out (12 x 19) */
+    /* Outputs: out (12 x 19): the entries not stored where computed */
     out[0] = (((t16*t20 + t23*t24) + t62*t9) - 0.5*t43*t39) + (-0.5*t56*t55 - 0.5*t60*t57);
     out[1] = 0.0;
-    out[2] = t65;
-    out[3] = t65;
     out[4] = (t3*t66 - t3*t67) + (-t4*t66 + t4*t67);
     out[5] = (3.2679489653813835e-07*s_q_3*t36 + (-0.9999999999999466*t44 - 3.2679489653813835e-07*t50)) - 0.9999999999999466*t45;
-    out[6] = t68;
     out[7] = 0.0;
     out[8] = 0.0;
     out[9] = 0.0;
@@ -3367,11 +3394,8 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     out[18] = 0.0;
     out[19] = (((-t72*t20 - t74*t24) - t70*t9) + 0.5*t43*t68) + (0.5*t56*t76 + 0.5*t60*t75);
     out[20] = 0.0;
-    out[21] = t77;
-    out[22] = t77;
     out[23] = (t3*t63 + t3*t64) + (-t4*t63 - t4*t64);
     out[24] = (0.9999999999999466*s_q_3*t36 + (3.2679489653813835e-07*t44 - 0.9999999999999466*t50)) + 3.2679489653813835e-07*t45;
-    out[25] = t39;
     out[26] = 0.0;
     out[27] = 0.0;
     out[28] = 0.0;
@@ -3389,8 +3413,6 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     out[40] = 0.0;
     out[41] = 0.0;
     out[42] = -1.0*t0 - 1.0*t1;
-    out[43] = t19;
-    out[44] = t8;
     out[45] = 0.0;
     out[46] = 0.0;
     out[47] = 0.0;
@@ -3417,13 +3439,10 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     out[68] = 0.0;
     out[69] = 0.0;
     out[70] = 0.0;
-    out[71] = t122;
-    out[72] = t124;
     out[73] = -1.0;
     out[74] = 0.0;
     out[75] = 0.0;
     out[76] = ((((((-pose[1] - t125) + t88) + t90) + (t93 + t94)) + (-t95 - t96)) + (t87 + t89)) + (-t91 - t92);
-    out[77] = t86;
     out[78] = t63*t102 + t64*t102;
     out[79] = t63*t103 + t64*t103;
     out[80] = (-t109*t105 + 0.9999999999999466*t27*t110) + (t106*t108 - 3.2679489653813835e-07*t31*t110);
@@ -3435,9 +3454,7 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     out[86] = 0.0;
     out[87] = 0.0;
     out[88] = 0.0;
-    out[89] = t126;
     out[90] = 0.0;
-    out[91] = t83;
     out[92] = 0.0;
     out[93] = -1.0;
     out[94] = 0.0;
@@ -3454,8 +3471,6 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     out[105] = 0.0;
     out[106] = 0.0;
     out[107] = 0.0;
-    out[108] = t131;
-    out[109] = t132;
     out[110] = 0.0;
     out[111] = 0.0;
     out[112] = 0.0;
@@ -3468,11 +3483,8 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     out[119] = 0.0;
     out[120] = 0.0;
     out[121] = 0.0;
-    out[122] = t183;
-    out[123] = t183;
     out[124] = (t138*t184 + t138*t185) + (-t139*t184 - t139*t185);
     out[125] = ((-3.2679489653813835e-07*t168 + 0.9999999999999466*t171) + 0.9999999999999466*t172) + 3.2679489653813835e-07*t186;
-    out[126] = t189;
     out[127] = -1.0;
     out[128] = 0.0;
     out[129] = 0.0;
@@ -3487,11 +3499,8 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     out[138] = 0.0;
     out[139] = 0.0;
     out[140] = 0.0;
-    out[141] = t197;
-    out[142] = t197;
     out[143] = (0.9999999999999466*c_q_6*s_q_7*s_q_8 - t138*t181) + (3.2679489653813835e-07*c_q_7*c_q_8*s_q_6 - t139*t182);
     out[144] = ((0.9999999999999466*t168 + 3.2679489653813835e-07*t171) + 3.2679489653813835e-07*t172) - 0.9999999999999466*t186;
-    out[145] = t164;
     out[146] = 0.0;
     out[147] = -1.0;
     out[148] = 0.0;
@@ -3509,8 +3518,6 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     out[160] = 0.0;
     out[161] = 0.0;
     out[162] = -1.0*t134 - 1.0*t135;
-    out[163] = t148;
-    out[164] = t143;
     out[165] = 0.0;
     out[166] = 0.0;
     out[167] = -1.0;
@@ -3531,8 +3538,6 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     out[182] = ((t173*t227 - t170*t226) + 0.9999999999999466*t228) - 3.2679489653813835e-07*t229;
     out[183] = (-3.2679489653813835e-07*t230*t231 - t234*t232) + (0.9999999999999466*t230*t236 + 3.2679489653813835e-07*t233*t235);
     out[184] = 0.0;
-    out[185] = t126;
-    out[186] = t131;
     out[187] = -1.0;
     out[188] = 0.0;
     out[189] = 0.0;
@@ -3543,15 +3548,12 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     out[194] = 0.0;
     out[195] = 0.0;
     out[196] = 0.0;
-    out[197] = t200;
     out[198] = 3.2679489653813835e-07*s_q_6*t215 - t181*t215;
     out[199] = 3.2679489653813835e-07*s_q_6*t216 - t181*t216;
     out[200] = (-t157*t218 - t161*t225) + (3.2679489653813835e-07*t221 + 0.9999999999999466*t224);
     out[201] = ((-t169*t227 - 0.9999999999999466*t173*t226) + 3.2679489653813835e-07*t228) + 0.9999999999999466*t229;
     out[202] = (0.9999999999999466*t230*t231 - 3.2679489653813835e-07*t233*t232) + (3.2679489653813835e-07*t230*t236 - t234*t235);
-    out[203] = t122;
     out[204] = 0.0;
-    out[205] = t132;
     out[206] = 0.0;
     out[207] = -1.0;
     out[208] = 0.0;
@@ -3568,8 +3570,6 @@ void dual_arm_box_closure_constraints(const double* q, const double* pose, doubl
     out[219] = 1.0*t157*t223 - 1.0*t161*t220;
     out[220] = 1.0*t169*t222 - 1.0*t173*t219;
     out[221] = 1.0*t232*t231 - 1.0*t235*t236;
-    out[222] = t124;
-    out[223] = t83;
     out[224] = 0.0;
     out[225] = 0.0;
     out[226] = 0.0;
@@ -3644,6 +3644,7 @@ void dual_arm_box_gravity_torques(const double* q, double* tau)
     const double f3_0 = s_q_4*f4_2;
     const double t4 = c_q_4*f4_5;
     const double f3_1 = ((0.2*s_q_4*f4_3 - 0.12*alpha3_5) + f4_1) - 0.2*t4;
+    tau[4] = f4_1;
     const double f3_2 = (0.2*f4_4 + 0.12*alpha3_4) + c_q_4*f4_2;
     const double f3_3 = (c_q_4*f4_3 + 1.2*alpha2_3) + s_q_4*f4_5;
     const double f3_4 = 1.2*alpha3_4 + f4_4;
@@ -3661,9 +3662,13 @@ void dual_arm_box_gravity_torques(const double* q, double* tau)
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = (-0.45*f2_4 + c_q_2*f3_0) + s_q_2*f2_2;
     const double f1_1 = ((0.45*c_q_2*f2_3 + 1.35*alpha1_3) + 0.45*s_q_2*f2_5) + f2_1;
+    tau[1] = f1_1;
+    tau[2] = f2_1;
     const double f1_2 = c_q_2*f2_2 - s_q_2*f3_0;
+    tau[3] = f3_0;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
+    tau[0] = f0_2;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3_2 = -9.81*s_q_7;
     const double alpha1_5_2 = 9.81*c_q_7;
@@ -3699,6 +3704,7 @@ void dual_arm_box_gravity_torques(const double* q, double* tau)
     const double f3_0_2 = s_q_10*f4_2_2;
     const double t13 = c_q_10*f4_5_2;
     const double f3_1_2 = ((0.2*s_q_10*f4_3_2 - 0.12*alpha3_5_2) + f4_1_2) - 0.2*t13;
+    tau[10] = f4_1_2;
     const double f3_2_2 = (0.2*f4_4_2 + 0.12*alpha3_4_2) + c_q_10*f4_2_2;
     const double f3_3_2 = (c_q_10*f4_3_2 + 1.2*alpha2_3_2) + s_q_10*f4_5_2;
     const double f3_4_2 = 1.2*alpha3_4_2 + f4_4_2;
@@ -3716,21 +3722,15 @@ void dual_arm_box_gravity_torques(const double* q, double* tau)
     /* f1: spatial force f(k) (2.29) */
     const double f1_0_2 = (-0.45*f2_4_2 + c_q_8*f3_0_2) + s_q_8*f2_2_2;
     const double f1_1_2 = ((0.45*c_q_8*f2_3_2 + 1.35*alpha1_3_2) + 0.45*s_q_8*f2_5_2) + f2_1_2;
-    const double f1_2_2 = c_q_8*f2_2_2 - s_q_8*f3_0_2;
-    /* f0: spatial force f(k) (2.29) */
-    const double f0_2_2 = c_q_7*f1_2_2 - s_q_7*f1_0_2;
-
-    /* Outputs: tau (12) */
-    tau[0] = f0_2;
-    tau[1] = f1_1;
-    tau[2] = f2_1;
-    tau[3] = f3_0;
-    tau[4] = f4_1;
-    tau[5] = 0.0;
-    tau[6] = f0_2_2;
     tau[7] = f1_1_2;
     tau[8] = f2_1_2;
+    const double f1_2_2 = c_q_8*f2_2_2 - s_q_8*f3_0_2;
     tau[9] = f3_0_2;
-    tau[10] = f4_1_2;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2_2 = c_q_7*f1_2_2 - s_q_7*f1_0_2;
+    tau[6] = f0_2_2;
+
+    /* Outputs: tau (12): the entries not stored where computed */
+    tau[5] = 0.0;
     tau[11] = 0.0;
 }

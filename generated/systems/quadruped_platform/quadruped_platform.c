@@ -4695,9 +4695,15 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z5_0 = ((t649*fk_0 + t680*fk_1) + (-t647*t1841 + t683*fk_2)) + (-t653*t1842 - t659*t1843);
     const double z5_1 = ((t651*fk_0 + t681*fk_1) + (t646*t1841 + t685*fk_2)) + (t652*t1842 + t658*t1843);
     const double z5_2 = (t650*fk_0 + t682*fk_1) + t684*fk_2;
+    out[30] = fk_0;
+    out[31] = fk_1;
+    out[32] = fk_2;
     const double z5_3 = (t649*fk_3 + t680*fk_4) + t683*fk_5;
     const double z5_4 = (t651*fk_3 + t681*fk_4) + t685*fk_5;
     const double z5_5 = (t650*fk_3 + t682*fk_4) + t684*fk_5;
+    out[33] = fk_3;
+    out[34] = fk_4;
+    out[35] = fk_5;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_5 = -3149.606299212598*z5_0;
     /* z4: z(k) (4.20) */
@@ -4790,9 +4796,15 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z5_0_2 = ((t1003*fk_0_2 + t1034*fk_1_2) + (-t1001*t1857 + t1037*fk_2_2)) + (-t1007*t1858 - t1013*t1859);
     const double z5_1_2 = ((t1005*fk_0_2 + t1036*fk_1_2) + (t1000*t1857 + t1039*fk_2_2)) + (t1006*t1858 + t1012*t1859);
     const double z5_2_2 = (t1004*fk_0_2 + t1035*fk_1_2) + t1038*fk_2_2;
+    out[36] = fk_0_2;
+    out[37] = fk_1_2;
+    out[38] = fk_2_2;
     const double z5_3_2 = (t1003*fk_3_2 + t1034*fk_4_2) + t1037*fk_5_2;
     const double z5_4_2 = (t1005*fk_3_2 + t1036*fk_4_2) + t1039*fk_5_2;
     const double z5_5_2 = (t1004*fk_3_2 + t1035*fk_4_2) + t1038*fk_5_2;
+    out[39] = fk_3_2;
+    out[40] = fk_4_2;
+    out[41] = fk_5_2;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_6 = -3149.606299212598*z5_0_2;
     /* z4: z(k) (4.20) */
@@ -4885,9 +4897,15 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z5_0_3 = ((t1357*fk_0_3 + t1388*fk_1_3) + (-t1355*t1873 + t1391*fk_2_3)) + (-t1361*t1874 - t1367*t1875);
     const double z5_1_3 = ((t1359*fk_0_3 + t1389*fk_1_3) + (t1354*t1873 + t1393*fk_2_3)) + (t1360*t1874 + t1366*t1875);
     const double z5_2_3 = (t1358*fk_0_3 + t1390*fk_1_3) + t1392*fk_2_3;
+    out[42] = fk_0_3;
+    out[43] = fk_1_3;
+    out[44] = fk_2_3;
     const double z5_3_3 = (t1357*fk_3_3 + t1388*fk_4_3) + t1391*fk_5_3;
     const double z5_4_3 = (t1359*fk_3_3 + t1389*fk_4_3) + t1393*fk_5_3;
     const double z5_5_3 = (t1358*fk_3_3 + t1390*fk_4_3) + t1392*fk_5_3;
+    out[45] = fk_3_3;
+    out[46] = fk_4_3;
+    out[47] = fk_5_3;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_7 = -3149.606299212598*z5_0_3;
     /* z4: z(k) (4.20) */
@@ -4973,6 +4991,12 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double fk_3_4 = (((Pk3_3 - Rk3_3_5*alphaC_5) - Rk3_3_2*alphaC_2) + (-Rk3_3_0*alphaC_0 - Rk3_3_1*alphaC_1)) + (-Rk3_3_4*alphaC_4 - Rk3_3_3*alphaC_3);
     const double fk_4_4 = (((Pk3_4 - Rk3_4_5*alphaC_5) - Rk3_4_2*alphaC_2) + (-Rk3_4_0*alphaC_0 - Rk3_4_1*alphaC_1)) + (-Rk3_4_4*alphaC_4 - Rk3_4_3*alphaC_3);
     const double fk_5_4 = (((Pk3_5 - ldl_di5_4*alphaC_5) - Rk3_5_2*alphaC_2) + (-Rk3_5_0*alphaC_0 - Rk3_5_1*alphaC_1)) + (-Rk3_5_4*alphaC_4 - Rk3_5_3*alphaC_3);
+    out[24] = alphaC_0;
+    out[25] = alphaC_1;
+    out[26] = alphaC_2;
+    out[27] = alphaC_3;
+    out[28] = alphaC_4;
+    out[29] = alphaC_5;
     /* z5: z(k) (4.20) */
     const double t1889 = 0.05*fk_3_4;
     const double t1890 = 0.05*fk_4_4;
@@ -4980,9 +5004,15 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z5_0_4 = ((t1711*fk_0_4 + t1742*fk_1_4) + (-t1709*t1889 + t1745*fk_2_4)) + (-t1715*t1890 - t1721*t1891);
     const double z5_1_4 = ((t1713*fk_0_4 + t1743*fk_1_4) + (t1708*t1889 + t1747*fk_2_4)) + (t1714*t1890 + t1720*t1891);
     const double z5_2_4 = (t1712*fk_0_4 + t1744*fk_1_4) + t1746*fk_2_4;
+    out[48] = fk_0_4;
+    out[49] = fk_1_4;
+    out[50] = fk_2_4;
     const double z5_3_4 = (t1711*fk_3_4 + t1742*fk_4_4) + t1745*fk_5_4;
     const double z5_4_4 = (t1713*fk_3_4 + t1743*fk_4_4) + t1747*fk_5_4;
     const double z5_5_4 = (t1712*fk_3_4 + t1744*fk_4_4) + t1746*fk_5_4;
+    out[51] = fk_3_4;
+    out[52] = fk_4_4;
+    out[53] = fk_5_4;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_8 = -3149.606299212598*z5_0_4;
     /* z4: z(k) (4.20) */
@@ -5062,7 +5092,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_8 = ((nu5_0_8 - 1.0*lam4_0_8) + t1685*(lam4_4_8 - 0.05*lam4_0_8)) + t1686*lam4_5_8;
 
-    /* Outputs: out (54) */
+    /* Outputs: out (54): the entries not stored where computed */
     out[0] = nu0_0 + nu0_0_5;
     out[1] = qdd1_0 + qdd1_0_5;
     out[2] = qdd2_0 + qdd2_0_5;
@@ -5087,36 +5117,6 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     out[21] = qdd3_0_4 + qdd3_0_8;
     out[22] = qdd4_0_4 + qdd4_0_8;
     out[23] = qdd5_0_4 + qdd5_0_8;
-    out[24] = alphaC_0;
-    out[25] = alphaC_1;
-    out[26] = alphaC_2;
-    out[27] = alphaC_3;
-    out[28] = alphaC_4;
-    out[29] = alphaC_5;
-    out[30] = fk_0;
-    out[31] = fk_1;
-    out[32] = fk_2;
-    out[33] = fk_3;
-    out[34] = fk_4;
-    out[35] = fk_5;
-    out[36] = fk_0_2;
-    out[37] = fk_1_2;
-    out[38] = fk_2_2;
-    out[39] = fk_3_2;
-    out[40] = fk_4_2;
-    out[41] = fk_5_2;
-    out[42] = fk_0_3;
-    out[43] = fk_1_3;
-    out[44] = fk_2_3;
-    out[45] = fk_3_3;
-    out[46] = fk_4_3;
-    out[47] = fk_5_3;
-    out[48] = fk_0_4;
-    out[49] = fk_1_4;
-    out[50] = fk_2_4;
-    out[51] = fk_3_4;
-    out[52] = fk_4_4;
-    out[53] = fk_5_4;
 }
 
 /* closure_constraints: closure errors c and the velocity constraints G of quadruped_platform, one row [c, G] per constraint direction.
@@ -5191,6 +5191,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t6 = c_q_4*t5;
     const double t7 = -1.0*t4 + 1.0*t6;
     const double t8 = 0.5*t7;
+    out[68] = t7;
     const double t9 = pose[3]*pose[3];
     const double t10 = pose[5]*pose[5];
     const double t11 = pose[3]*pose[4];
@@ -5217,6 +5218,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t32 = t30 + t31;
     const double t33 = s_q_4*t32;
     const double t34 = -1.0*t33 + 1.0*t29;
+    out[37] = t34;
     const double t35 = pose[4]*pose[4];
     const double t36 = pose[3]*pose[5];
     const double t37 = pose[4]*pose[6];
@@ -5235,8 +5237,12 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t50 = 1.0*s_q_0;
     const double t51 = 1.0*c_q_0;
     const double t52 = c_q_1*t51;
+    out[3] = t52;
+    out[33] = t51;
     const double t53 = 1.0*s_q_1;
     const double t54 = -c_q_2*t50 + t25*t53;
+    out[4] = t54;
+    out[5] = t54;
     const double t55 = s_q_1*t39;
     const double t56 = t40 + t55;
     const double t57 = c_q_0*c_q_1;
@@ -5247,6 +5253,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t62 = t60 + t61;
     const double t63 = s_q_4*t62;
     const double t64 = -1.0*t63 + 1.0*t59;
+    out[6] = t64;
     const double t65 = c_q_4*t62;
     const double t66 = s_q_4*t58;
     const double t67 = t65 + t66;
@@ -5258,11 +5265,16 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t73 = ((0.004196751482553945*t10 - 0.0020983757412769725) + 1.999934110275884*t37) + ((0.015682532703643573*t11 - 0.015682532703643573*t12) + (0.004196751482553945*t35 + 1.999934110275884*t36));
     const double t74 = ((1.998426463717208*pose[3]*pose[4] - 0.038861805162583266) - 0.015833809167625616*t37) + ((0.07772361032516653*t10 - 1.998426463717208*t12) + (0.07772361032516653*t35 - 0.015833809167625616*t36));
     const double t75 = c_q_1*t50;
+    out[34] = t75;
     const double t76 = s_q_1*s_q_2*t50 + 1.0*t39;
+    out[35] = t76;
+    out[36] = t76;
     const double t77 = 0.5*t49;
     const double t78 = 0.5*t14;
     const double t79 = 0.5*t22;
     const double t80 = 1.0*t19;
+    out[66] = t80;
+    out[67] = t80;
     const double t81 = 0.8*t35;
     const double t82 = 0.8*t10;
     const double t83 = t81 + t82;
@@ -5272,6 +5284,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t87 = (0.05*t65 + 0.05*t66) + t86;
     const double t88 = (0.4*t60 + 0.4*t61) + t87;
     const double t89 = (0.4*t55 + 0.4*t40) + t88;
+    out[125] = t89;
     const double t90 = -pose[0];
     const double t91 = 0.6*t12;
     const double t92 = 0.6*t11;
@@ -5296,6 +5309,10 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t111 = t109 - t110;
     const double t112 = t108 + t111;
     const double t113 = -t112;
+    out[119] = t113;
+    out[149] = t112;
+    out[491] = t112;
+    out[521] = t113;
     const double t114 = 0.6*t9;
     const double t115 = 0.6*t10;
     const double t116 = 0.8*t11;
@@ -5314,7 +5331,15 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t129 = (t128 - t106) - t107;
     const double t130 = 1.0*t41;
     const double t131 = -t120;
+    out[120] = t120;
+    out[180] = t131;
+    out[492] = t131;
+    out[552] = t120;
     const double t132 = -t126;
+    out[151] = t126;
+    out[181] = t132;
+    out[523] = t132;
+    out[553] = t126;
     const double t133 = c_q_7*c_q_8;
     const double t134 = -s_q_9*t133 - c_q_9*s_q_7;
     const double t135 = c_q_10*t134;
@@ -5323,6 +5348,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t138 = t137 - t136;
     const double t139 = s_q_10*t138;
     const double t140 = -1.0*t139 + 1.0*t135;
+    out[260] = t140;
     const double t141 = c_q_10*t138;
     const double t142 = s_q_10*t134;
     const double t143 = t141 + t142;
@@ -5342,6 +5368,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t157 = t155 + t156;
     const double t158 = s_q_10*t157;
     const double t159 = -1.0*t158 + 1.0*t154;
+    out[229] = t159;
     const double t160 = c_q_10*t157;
     const double t161 = s_q_10*t153;
     const double t162 = t160 + t161;
@@ -5353,8 +5380,12 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t168 = 1.0*s_q_6;
     const double t169 = 1.0*c_q_6;
     const double t170 = c_q_7*t169;
+    out[195] = t170;
+    out[225] = t169;
     const double t171 = 1.0*s_q_7;
     const double t172 = -c_q_8*t168 + t150*t171;
+    out[196] = t172;
+    out[197] = t172;
     const double t173 = s_q_7*t163;
     const double t174 = t164 + t173;
     const double t175 = c_q_6*c_q_7;
@@ -5365,6 +5396,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t180 = t178 + t179;
     const double t181 = s_q_10*t180;
     const double t182 = -1.0*t181 + 1.0*t177;
+    out[198] = t182;
     const double t183 = c_q_10*t180;
     const double t184 = s_q_10*t176;
     const double t185 = t183 + t184;
@@ -5376,14 +5408,20 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t191 = 0.5*t73;
     const double t192 = 0.5*t74;
     const double t193 = c_q_7*t168;
+    out[226] = t193;
     const double t194 = s_q_7*s_q_8*t168 + 1.0*t163;
+    out[227] = t194;
+    out[228] = t194;
     const double t195 = 1.0*t146;
+    out[258] = t195;
+    out[259] = t195;
     const double t196 = 0.05*c_q_11;
     const double t197 = 0.05*s_q_11;
     const double t198 = t196*t185 - t197*t187;
     const double t199 = (0.05*t183 + 0.05*t184) + t198;
     const double t200 = (0.4*t178 + 0.4*t179) + t199;
     const double t201 = (0.4*t173 + 0.4*t164) + t200;
+    out[317] = t201;
     const double t202 = -t81 - t82;
     const double t203 = t196*t162 - t197*t165;
     const double t204 = (0.05*t160 + 0.05*t161) + t203;
@@ -5397,14 +5435,26 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t212 = t154 - t158;
     const double t213 = t108 + t127;
     const double t214 = -t213;
+    out[305] = t214;
+    out[335] = t213;
+    out[677] = t213;
+    out[707] = t214;
     const double t215 = t118 + t122;
     const double t216 = t215 - 0.3;
     const double t217 = -t216;
+    out[306] = t217;
+    out[366] = t216;
+    out[678] = t216;
+    out[738] = t217;
     const double t218 = 1.0*t187;
     const double t219 = t177 - t181;
     const double t220 = t92 - t91;
     const double t221 = t125 + t220;
     const double t222 = -t221;
+    out[337] = t222;
+    out[367] = t221;
+    out[709] = t221;
+    out[739] = t222;
     const double t223 = 1.0*t165;
     const double t224 = c_q_13*c_q_14;
     const double t225 = -s_q_15*t224 - c_q_15*s_q_13;
@@ -5414,6 +5464,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t229 = t228 - t227;
     const double t230 = s_q_16*t229;
     const double t231 = -1.0*t230 + 1.0*t226;
+    out[452] = t231;
     const double t232 = c_q_16*t229;
     const double t233 = s_q_16*t225;
     const double t234 = t232 + t233;
@@ -5432,6 +5483,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t247 = t245 + t246;
     const double t248 = s_q_16*t247;
     const double t249 = -1.0*t248 + 1.0*t244;
+    out[421] = t249;
     const double t250 = c_q_12*c_q_14;
     const double t251 = s_q_12*s_q_14;
     const double t252 = s_q_13*t251 + t250;
@@ -5443,8 +5495,12 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t258 = 1.0*s_q_12;
     const double t259 = 1.0*c_q_12;
     const double t260 = c_q_13*t259;
+    out[387] = t260;
+    out[417] = t259;
     const double t261 = 1.0*s_q_13;
     const double t262 = -c_q_14*t258 + t240*t261;
+    out[388] = t262;
+    out[389] = t262;
     const double t263 = s_q_13*t250;
     const double t264 = t251 + t263;
     const double t265 = c_q_12*c_q_13;
@@ -5455,6 +5511,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t270 = t268 + t269;
     const double t271 = s_q_16*t270;
     const double t272 = -1.0*t271 + 1.0*t267;
+    out[390] = t272;
     const double t273 = c_q_16*t270;
     const double t274 = s_q_16*t266;
     const double t275 = t273 + t274;
@@ -5463,14 +5520,20 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t278 = t238*t275 - t235*t277;
     const double t279 = t235*t275 + t238*t277;
     const double t280 = c_q_13*t258;
+    out[418] = t280;
     const double t281 = s_q_13*s_q_14*t258 + 1.0*t250;
+    out[419] = t281;
+    out[420] = t281;
     const double t282 = 1.0*t236;
+    out[450] = t282;
+    out[451] = t282;
     const double t283 = 0.05*c_q_17;
     const double t284 = 0.05*s_q_17;
     const double t285 = t283*t275 - t284*t277;
     const double t286 = (0.05*t273 + 0.05*t274) + t285;
     const double t287 = (0.4*t268 + 0.4*t269) + t286;
     const double t288 = (0.4*t263 + 0.4*t251) + t287;
+    out[509] = t288;
     const double t289 = t220 + t90;
     const double t290 = t283*t255 - t284*t252;
     const double t291 = (0.05*t253 + 0.05*t254) + t290;
@@ -5494,6 +5557,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t309 = t308 - t307;
     const double t310 = s_q_22*t309;
     const double t311 = -1.0*t310 + 1.0*t306;
+    out[644] = t311;
     const double t312 = c_q_22*t309;
     const double t313 = s_q_22*t305;
     const double t314 = t312 + t313;
@@ -5512,6 +5576,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t327 = t325 + t326;
     const double t328 = s_q_22*t327;
     const double t329 = -1.0*t328 + 1.0*t324;
+    out[613] = t329;
     const double t330 = c_q_18*c_q_20;
     const double t331 = s_q_18*s_q_20;
     const double t332 = s_q_19*t331 + t330;
@@ -5523,8 +5588,12 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t338 = 1.0*s_q_18;
     const double t339 = 1.0*c_q_18;
     const double t340 = c_q_19*t339;
+    out[579] = t340;
+    out[609] = t339;
     const double t341 = 1.0*s_q_19;
     const double t342 = -c_q_20*t338 + t320*t341;
+    out[580] = t342;
+    out[581] = t342;
     const double t343 = s_q_19*t330;
     const double t344 = t331 + t343;
     const double t345 = c_q_18*c_q_19;
@@ -5535,6 +5604,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t350 = t348 + t349;
     const double t351 = s_q_22*t350;
     const double t352 = -1.0*t351 + 1.0*t347;
+    out[582] = t352;
     const double t353 = c_q_22*t350;
     const double t354 = s_q_22*t346;
     const double t355 = t353 + t354;
@@ -5543,14 +5613,20 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t358 = t318*t355 - t315*t357;
     const double t359 = t315*t355 + t318*t357;
     const double t360 = c_q_19*t338;
+    out[610] = t360;
     const double t361 = s_q_19*s_q_20*t338 + 1.0*t330;
+    out[611] = t361;
+    out[612] = t361;
     const double t362 = 1.0*t316;
+    out[642] = t362;
+    out[643] = t362;
     const double t363 = 0.05*c_q_23;
     const double t364 = 0.05*s_q_23;
     const double t365 = t363*t355 - t364*t357;
     const double t366 = (0.05*t353 + 0.05*t354) + t365;
     const double t367 = (0.4*t348 + 0.4*t349) + t366;
     const double t368 = (0.4*t343 + 0.4*t331) + t367;
+    out[701] = t368;
     const double t369 = 0.4*t320;
     const double t370 = 0.4*s_q_19*t356;
     const double t371 = 0.4*t325;
@@ -5574,14 +5650,10 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t389 = t347 - t351;
     const double t390 = 1.0*t332;
 
-    /* Outputs: out (24 x 31) */
+    /* Outputs: out (24 x 31): the entries not stored where computed */
     out[0] = ((t14*t20 + t22*t24) - t46*t45) + ((-t38*t34 + t49*t8) - t48*t47);
     out[1] = 0.0;
     out[2] = -t50;
-    out[3] = t52;
-    out[4] = t54;
-    out[5] = t54;
-    out[6] = t64;
     out[7] = 0.0;
     out[8] = 0.0;
     out[9] = 0.0;
@@ -5608,11 +5680,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[30] = 0.0;
     out[31] = ((-t73*t20 - t74*t24) + (t38*t64 - t72*t8)) + (t46*t71 + t48*t70);
     out[32] = 0.0;
-    out[33] = t51;
-    out[34] = t75;
-    out[35] = t76;
-    out[36] = t76;
-    out[37] = t34;
     out[38] = 0.0;
     out[39] = 0.0;
     out[40] = 0.0;
@@ -5641,9 +5708,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[63] = 1.0;
     out[64] = 0.0;
     out[65] = -t53;
-    out[66] = t80;
-    out[67] = t80;
-    out[68] = t7;
     out[69] = 0.0;
     out[70] = 0.0;
     out[71] = 0.0;
@@ -5694,13 +5758,10 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[116] = 0.0;
     out[117] = 0.0;
     out[118] = 0.0;
-    out[119] = t113;
-    out[120] = t120;
     out[121] = -1.0;
     out[122] = 0.0;
     out[123] = 0.0;
     out[124] = (((t121 - t116) - t117) + t122) + t98;
-    out[125] = t89;
     out[126] = t50*t102;
     out[127] = -t53*t89 - t52*t102;
     out[128] = t80*t88 - t123*t101;
@@ -5724,9 +5785,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[146] = 0.0;
     out[147] = 0.0;
     out[148] = 0.0;
-    out[149] = t112;
     out[150] = 0.0;
-    out[151] = t126;
     out[152] = 0.0;
     out[153] = -1.0;
     out[154] = 0.0;
@@ -5755,8 +5814,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[177] = 0.0;
     out[178] = 0.0;
     out[179] = 0.0;
-    out[180] = t131;
-    out[181] = t132;
     out[182] = 0.0;
     out[183] = 0.0;
     out[184] = 0.0;
@@ -5770,10 +5827,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[192] = 0.0;
     out[193] = 0.0;
     out[194] = -t168;
-    out[195] = t170;
-    out[196] = t172;
-    out[197] = t172;
-    out[198] = t182;
     out[199] = 0.0;
     out[200] = 0.0;
     out[201] = 0.0;
@@ -5800,11 +5853,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[222] = 0.0;
     out[223] = 0.0;
     out[224] = 0.0;
-    out[225] = t169;
-    out[226] = t193;
-    out[227] = t194;
-    out[228] = t194;
-    out[229] = t159;
     out[230] = 0.0;
     out[231] = 0.0;
     out[232] = 0.0;
@@ -5833,9 +5881,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[255] = 1.0;
     out[256] = 0.0;
     out[257] = -t171;
-    out[258] = t195;
-    out[259] = t195;
-    out[260] = t140;
     out[261] = 0.0;
     out[262] = 0.0;
     out[263] = 0.0;
@@ -5880,8 +5925,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[302] = 0.0;
     out[303] = 0.0;
     out[304] = 0.0;
-    out[305] = t214;
-    out[306] = t217;
     out[307] = -1.0;
     out[308] = 0.0;
     out[309] = 0.0;
@@ -5892,7 +5935,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[314] = 0.0;
     out[315] = 0.0;
     out[316] = 0.0;
-    out[317] = t201;
     out[318] = t168*t210;
     out[319] = -t171*t201 - t170*t210;
     out[320] = t195*t200 - t218*t209;
@@ -5910,9 +5952,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[332] = 0.0;
     out[333] = 0.0;
     out[334] = 0.0;
-    out[335] = t213;
     out[336] = 0.0;
-    out[337] = t222;
     out[338] = 0.0;
     out[339] = -1.0;
     out[340] = 0.0;
@@ -5941,8 +5981,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[363] = 0.0;
     out[364] = 0.0;
     out[365] = 0.0;
-    out[366] = t216;
-    out[367] = t221;
     out[368] = 0.0;
     out[369] = 0.0;
     out[370] = 0.0;
@@ -5962,10 +6000,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[384] = 0.0;
     out[385] = 0.0;
     out[386] = -t258;
-    out[387] = t260;
-    out[388] = t262;
-    out[389] = t262;
-    out[390] = t272;
     out[391] = 0.0;
     out[392] = 0.0;
     out[393] = 0.0;
@@ -5992,11 +6026,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[414] = 0.0;
     out[415] = 0.0;
     out[416] = 0.0;
-    out[417] = t259;
-    out[418] = t280;
-    out[419] = t281;
-    out[420] = t281;
-    out[421] = t249;
     out[422] = 0.0;
     out[423] = 0.0;
     out[424] = 0.0;
@@ -6025,9 +6054,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[447] = 1.0;
     out[448] = 0.0;
     out[449] = -t261;
-    out[450] = t282;
-    out[451] = t282;
-    out[452] = t231;
     out[453] = 0.0;
     out[454] = 0.0;
     out[455] = 0.0;
@@ -6066,8 +6092,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[488] = 0.0;
     out[489] = 0.0;
     out[490] = 0.0;
-    out[491] = t112;
-    out[492] = t131;
     out[493] = -1.0;
     out[494] = 0.0;
     out[495] = 0.0;
@@ -6084,7 +6108,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[506] = 0.0;
     out[507] = 0.0;
     out[508] = 0.0;
-    out[509] = t288;
     out[510] = t258*t297;
     out[511] = -t261*t288 - t260*t297;
     out[512] = t282*t287 - t301*t296;
@@ -6096,9 +6119,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[518] = 0.0;
     out[519] = 0.0;
     out[520] = 0.0;
-    out[521] = t113;
     out[522] = 0.0;
-    out[523] = t132;
     out[524] = 0.0;
     out[525] = -1.0;
     out[526] = 0.0;
@@ -6127,8 +6148,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[549] = 0.0;
     out[550] = 0.0;
     out[551] = 0.0;
-    out[552] = t120;
-    out[553] = t126;
     out[554] = 0.0;
     out[555] = 0.0;
     out[556] = 0.0;
@@ -6154,10 +6173,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[576] = 0.0;
     out[577] = 0.0;
     out[578] = -t338;
-    out[579] = t340;
-    out[580] = t342;
-    out[581] = t342;
-    out[582] = t352;
     out[583] = -1.0;
     out[584] = 0.0;
     out[585] = 0.0;
@@ -6184,11 +6199,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[606] = 0.0;
     out[607] = 0.0;
     out[608] = 0.0;
-    out[609] = t339;
-    out[610] = t360;
-    out[611] = t361;
-    out[612] = t361;
-    out[613] = t329;
     out[614] = 0.0;
     out[615] = -1.0;
     out[616] = 0.0;
@@ -6217,9 +6227,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[639] = 1.0;
     out[640] = 0.0;
     out[641] = -t341;
-    out[642] = t362;
-    out[643] = t362;
-    out[644] = t311;
     out[645] = 0.0;
     out[646] = 0.0;
     out[647] = -1.0;
@@ -6252,8 +6259,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[674] = -t362*t378 + 1.0*t332*t382;
     out[675] = -1.0*t385*t377 + 1.0*t386*t387;
     out[676] = 0.0;
-    out[677] = t213;
-    out[678] = t216;
     out[679] = -1.0;
     out[680] = 0.0;
     out[681] = 0.0;
@@ -6276,15 +6281,12 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[698] = 0.0;
     out[699] = 0.0;
     out[700] = 0.0;
-    out[701] = t368;
     out[702] = t338*t384;
     out[703] = -t341*t368 - t340*t384;
     out[704] = t362*t367 - t388*t383;
     out[705] = t362*t366 - t388*t382;
     out[706] = 1.0*t385*t365 - 1.0*t387*t389;
-    out[707] = t214;
     out[708] = 0.0;
-    out[709] = t221;
     out[710] = 0.0;
     out[711] = -1.0;
     out[712] = 0.0;
@@ -6313,8 +6315,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[735] = 1.0*t357*t379 - t390*t367;
     out[736] = 1.0*t357*t378 - t390*t366;
     out[737] = -1.0*t386*t365 + 1.0*t389*t377;
-    out[738] = t217;
-    out[739] = t222;
     out[740] = 0.0;
     out[741] = 0.0;
     out[742] = 0.0;
@@ -6398,6 +6398,7 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     /* f4: spatial force f(k) (2.29) */
     const double t0 = c_q_5*f5_4;
     const double f4_0 = (f5_0 - 0.0075*alpha2_4) + (-0.05*t0 + 0.05*s_q_5*f5_5);
+    tau[5] = f5_0;
     const double f4_1 = (c_q_5*f5_1 + f5_1) + 0.05*f5_3;
     const double f4_2 = s_q_5*f5_1;
     const double f4_3 = 2.0*f5_3;
@@ -6408,6 +6409,7 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     const double t1 = c_q_4*f4_3;
     const double t2 = s_q_4*f4_5;
     const double f3_1 = ((0.4*t1 + 0.5*alpha3_3) + f4_1) + 0.4*t2;
+    tau[4] = f4_1;
     const double f3_2 = -s_q_4*f4_0 + c_q_4*f4_2;
     const double f3_3 = (2.5*alpha3_3 + t1) + t2;
     const double f3_4 = 2.5*alpha2_4 + f4_4;
@@ -6415,12 +6417,16 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = ((-0.4*f3_4 - 0.30000000000000004*alpha2_4) + s_q_3*f3_2) + c_q_3*f3_0;
     const double f2_1 = ((0.4*s_q_3*f3_5 + 0.30000000000000004*alpha1_3) + f3_1) + 0.4*c_q_3*f3_3;
+    tau[3] = f3_1;
     const double f2_2 = -s_q_3*f3_0 + c_q_3*f3_2;
     /* f1: spatial force f(k) (2.29) */
     const double f1_1 = c_q_2*f2_1 - s_q_2*f2_2;
+    tau[1] = f1_1;
     const double f1_2 = s_q_2*f2_1 + c_q_2*f2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f2_0;
+    tau[0] = f0_2;
+    tau[2] = f2_0;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3_2 = -9.81*s_q_7;
     const double alpha1_5_2 = 9.81*c_q_7;
@@ -6445,6 +6451,7 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     /* f4: spatial force f(k) (2.29) */
     const double t3 = c_q_11*f5_4_2;
     const double f4_0_2 = (f5_0_2 - 0.0075*alpha2_4_2) + (-0.05*t3 + 0.05*s_q_11*f5_5_2);
+    tau[11] = f5_0_2;
     const double f4_1_2 = (c_q_11*f5_1_2 + f5_1_2) + 0.05*f5_3_2;
     const double f4_2_2 = s_q_11*f5_1_2;
     const double f4_3_2 = 2.0*f5_3_2;
@@ -6455,6 +6462,7 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     const double t4 = c_q_10*f4_3_2;
     const double t5 = s_q_10*f4_5_2;
     const double f3_1_2 = ((0.4*t4 + 0.5*alpha3_3_2) + f4_1_2) + 0.4*t5;
+    tau[10] = f4_1_2;
     const double f3_2_2 = -s_q_10*f4_0_2 + c_q_10*f4_2_2;
     const double f3_3_2 = (2.5*alpha3_3_2 + t4) + t5;
     const double f3_4_2 = 2.5*alpha2_4_2 + f4_4_2;
@@ -6462,12 +6470,16 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     /* f2: spatial force f(k) (2.29) */
     const double f2_0_2 = ((-0.4*f3_4_2 - 0.30000000000000004*alpha2_4_2) + s_q_9*f3_2_2) + c_q_9*f3_0_2;
     const double f2_1_2 = ((0.4*s_q_9*f3_5_2 + 0.30000000000000004*alpha1_3_2) + f3_1_2) + 0.4*c_q_9*f3_3_2;
+    tau[9] = f3_1_2;
     const double f2_2_2 = -s_q_9*f3_0_2 + c_q_9*f3_2_2;
     /* f1: spatial force f(k) (2.29) */
     const double f1_1_2 = c_q_8*f2_1_2 - s_q_8*f2_2_2;
+    tau[7] = f1_1_2;
     const double f1_2_2 = s_q_8*f2_1_2 + c_q_8*f2_2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2_2 = c_q_7*f1_2_2 - s_q_7*f2_0_2;
+    tau[6] = f0_2_2;
+    tau[8] = f2_0_2;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3_3 = -9.81*s_q_13;
     const double alpha1_5_3 = 9.81*c_q_13;
@@ -6492,6 +6504,7 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     /* f4: spatial force f(k) (2.29) */
     const double t6 = c_q_17*f5_4_3;
     const double f4_0_3 = (f5_0_3 - 0.0075*alpha2_4_3) + (-0.05*t6 + 0.05*s_q_17*f5_5_3);
+    tau[17] = f5_0_3;
     const double f4_1_3 = (c_q_17*f5_1_3 + f5_1_3) + 0.05*f5_3_3;
     const double f4_2_3 = s_q_17*f5_1_3;
     const double f4_3_3 = 2.0*f5_3_3;
@@ -6502,6 +6515,7 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     const double t7 = c_q_16*f4_3_3;
     const double t8 = s_q_16*f4_5_3;
     const double f3_1_3 = ((0.4*t7 + 0.5*alpha3_3_3) + f4_1_3) + 0.4*t8;
+    tau[16] = f4_1_3;
     const double f3_2_3 = -s_q_16*f4_0_3 + c_q_16*f4_2_3;
     const double f3_3_3 = (2.5*alpha3_3_3 + t7) + t8;
     const double f3_4_3 = 2.5*alpha2_4_3 + f4_4_3;
@@ -6509,12 +6523,16 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     /* f2: spatial force f(k) (2.29) */
     const double f2_0_3 = ((-0.4*f3_4_3 - 0.30000000000000004*alpha2_4_3) + s_q_15*f3_2_3) + c_q_15*f3_0_3;
     const double f2_1_3 = ((0.4*s_q_15*f3_5_3 + 0.30000000000000004*alpha1_3_3) + f3_1_3) + 0.4*c_q_15*f3_3_3;
+    tau[15] = f3_1_3;
     const double f2_2_3 = -s_q_15*f3_0_3 + c_q_15*f3_2_3;
     /* f1: spatial force f(k) (2.29) */
     const double f1_1_3 = c_q_14*f2_1_3 - s_q_14*f2_2_3;
+    tau[13] = f1_1_3;
     const double f1_2_3 = s_q_14*f2_1_3 + c_q_14*f2_2_3;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2_3 = c_q_13*f1_2_3 - s_q_13*f2_0_3;
+    tau[12] = f0_2_3;
+    tau[14] = f2_0_3;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3_4 = -9.81*s_q_19;
     const double alpha1_5_4 = 9.81*c_q_19;
@@ -6539,6 +6557,7 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     /* f4: spatial force f(k) (2.29) */
     const double t9 = c_q_23*f5_4_4;
     const double f4_0_4 = (f5_0_4 - 0.0075*alpha2_4_4) + (-0.05*t9 + 0.05*s_q_23*f5_5_4);
+    tau[23] = f5_0_4;
     const double f4_1_4 = (c_q_23*f5_1_4 + f5_1_4) + 0.05*f5_3_4;
     const double f4_2_4 = s_q_23*f5_1_4;
     const double f4_3_4 = 2.0*f5_3_4;
@@ -6549,6 +6568,7 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     const double t10 = c_q_22*f4_3_4;
     const double t11 = s_q_22*f4_5_4;
     const double f3_1_4 = ((0.4*t10 + 0.5*alpha3_3_4) + f4_1_4) + 0.4*t11;
+    tau[22] = f4_1_4;
     const double f3_2_4 = -s_q_22*f4_0_4 + c_q_22*f4_2_4;
     const double f3_3_4 = (2.5*alpha3_3_4 + t10) + t11;
     const double f3_4_4 = 2.5*alpha2_4_4 + f4_4_4;
@@ -6556,36 +6576,16 @@ void quadruped_platform_gravity_torques(const double* q, double* tau)
     /* f2: spatial force f(k) (2.29) */
     const double f2_0_4 = ((-0.4*f3_4_4 - 0.30000000000000004*alpha2_4_4) + s_q_21*f3_2_4) + c_q_21*f3_0_4;
     const double f2_1_4 = ((0.4*s_q_21*f3_5_4 + 0.30000000000000004*alpha1_3_4) + f3_1_4) + 0.4*c_q_21*f3_3_4;
+    tau[21] = f3_1_4;
     const double f2_2_4 = -s_q_21*f3_0_4 + c_q_21*f3_2_4;
     /* f1: spatial force f(k) (2.29) */
     const double f1_1_4 = c_q_20*f2_1_4 - s_q_20*f2_2_4;
+    tau[19] = f1_1_4;
     const double f1_2_4 = s_q_20*f2_1_4 + c_q_20*f2_2_4;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2_4 = c_q_19*f1_2_4 - s_q_19*f2_0_4;
-
-    /* Outputs: tau (24) */
-    tau[0] = f0_2;
-    tau[1] = f1_1;
-    tau[2] = f2_0;
-    tau[3] = f3_1;
-    tau[4] = f4_1;
-    tau[5] = f5_0;
-    tau[6] = f0_2_2;
-    tau[7] = f1_1_2;
-    tau[8] = f2_0_2;
-    tau[9] = f3_1_2;
-    tau[10] = f4_1_2;
-    tau[11] = f5_0_2;
-    tau[12] = f0_2_3;
-    tau[13] = f1_1_3;
-    tau[14] = f2_0_3;
-    tau[15] = f3_1_3;
-    tau[16] = f4_1_3;
-    tau[17] = f5_0_3;
     tau[18] = f0_2_4;
-    tau[19] = f1_1_4;
     tau[20] = f2_0_4;
-    tau[21] = f3_1_4;
-    tau[22] = f4_1_4;
-    tau[23] = f5_0_4;
+
+    /* Outputs: tau (24), each stored as soon as computed */
 }

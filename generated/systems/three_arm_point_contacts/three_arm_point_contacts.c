@@ -3564,6 +3564,8 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t1526 = 3.464102066193935e-07*fk_3 - 0.99999999999994*fk_4;
     const double t1527 = t612*t1526;
     const double t1528 = -0.99999999999994*fk_3 - 3.464102066193935e-07*fk_4;
+    out[27] = fk_3;
+    out[28] = fk_4;
     const double t1529 = t600*t1528;
     const double z5_1 = (-0.06*t1527 - t633*t1525) - 0.06*t1529;
     const double t1530 = t611*t1526;
@@ -3572,6 +3574,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z5_3 = (t610*t1526 + t640*fk_5) + t596*t1528;
     const double z5_4 = t642*fk_5 + (t1530 + t1531);
     const double z5_5 = t641*fk_5 + (t1527 + t1529);
+    out[29] = fk_5;
     /* z4: z(k) (4.20) */
     const double t1532 = c_q_5*z5_5;
     const double t1533 = s_q_5*z5_4;
@@ -3661,6 +3664,8 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t1550 = 0.8660252817759073*fk_3_2 + 0.5000002113249157*fk_4_2;
     const double t1551 = t1009*t1550;
     const double t1552 = 0.5000002113249157*fk_3_2 - 0.8660252817759073*fk_4_2;
+    out[33] = fk_3_2;
+    out[34] = fk_4_2;
     const double t1553 = t998*t1552;
     const double z5_1_2 = (-0.06*t1551 - t1027*t1549) - 0.06*t1553;
     const double t1554 = t1008*t1550;
@@ -3669,6 +3674,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z5_3_2 = (t1007*t1550 + t1034*fk_5_2) + t996*t1552;
     const double z5_4_2 = t1036*fk_5_2 + (t1554 + t1555);
     const double z5_5_2 = t1035*fk_5_2 + (t1551 + t1553);
+    out[35] = fk_5_2;
     /* z4: z(k) (4.20) */
     const double t1556 = c_q_11*z5_5_2;
     const double t1557 = s_q_11*z5_4_2;
@@ -3753,11 +3759,19 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double fk_3_3 = (((Pk2_3 - Rk2_3_5*alphaC_5) - Rk2_3_2*alphaC_2) + (-Rk2_3_0*alphaC_0 - Rk2_3_1*alphaC_1)) + (-Rk2_3_4*alphaC_4 - Rk2_3_3*alphaC_3);
     const double fk_4_3 = (((Pk2_4 - Rk2_4_5*alphaC_5) - Rk2_4_2*alphaC_2) + (-Rk2_4_0*alphaC_0 - Rk2_4_1*alphaC_1)) + (-Rk2_4_4*alphaC_4 - Rk2_4_3*alphaC_3);
     const double fk_5_3 = (((Pk2_5 - Rk2_5_5*alphaC_5) - Rk2_5_2*alphaC_2) + (-Rk2_5_0*alphaC_0 - Rk2_5_1*alphaC_1)) + (-Rk2_5_4*alphaC_4 - Rk2_5_3*alphaC_3);
+    out[18] = alphaC_0;
+    out[19] = alphaC_1;
+    out[20] = alphaC_2;
+    out[21] = alphaC_3;
+    out[22] = alphaC_4;
+    out[23] = alphaC_5;
     /* z5: z(k) (4.20) */
     const double t1573 = 0.06*fk_5_3;
     const double t1574 = 0.4999998773501725*fk_3_3 + 0.866025474596338*fk_4_3;
     const double t1575 = t1406*t1574;
     const double t1576 = -0.866025474596338*fk_3_3 + 0.4999998773501725*fk_4_3;
+    out[39] = fk_3_3;
+    out[40] = fk_4_3;
     const double t1577 = t1394*t1576;
     const double z5_1_3 = (-0.06*t1575 - t1427*t1573) - 0.06*t1577;
     const double t1578 = t1405*t1574;
@@ -3766,6 +3780,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z5_3_3 = (t1390*t1576 + t1437*fk_5_3) + t1404*t1574;
     const double z5_4_3 = t1439*fk_5_3 + (t1578 + t1579);
     const double z5_5_3 = t1438*fk_5_3 + (t1575 + t1577);
+    out[41] = fk_5_3;
     /* z4: z(k) (4.20) */
     const double t1580 = c_q_17*z5_5_3;
     const double t1581 = s_q_17*z5_4_3;
@@ -3847,7 +3862,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_6 = -1.0*lam4_0_6;
 
-    /* Outputs: out (42) */
+    /* Outputs: out (42): the entries not stored where computed */
     out[0] = nu0_0 + nu0_0_4;
     out[1] = qdd1_0 + qdd1_0_4;
     out[2] = qdd2_0 + qdd2_0_4;
@@ -3866,30 +3881,15 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     out[15] = qdd3_0_3 + qdd3_0_6;
     out[16] = qdd4_0_3 + qdd4_0_6;
     out[17] = qdd5_0_3 + qdd5_0_6;
-    out[18] = alphaC_0;
-    out[19] = alphaC_1;
-    out[20] = alphaC_2;
-    out[21] = alphaC_3;
-    out[22] = alphaC_4;
-    out[23] = alphaC_5;
     out[24] = 0.0;
     out[25] = 0.0;
     out[26] = 0.0;
-    out[27] = fk_3;
-    out[28] = fk_4;
-    out[29] = fk_5;
     out[30] = 0.0;
     out[31] = 0.0;
     out[32] = 0.0;
-    out[33] = fk_3_2;
-    out[34] = fk_4_2;
-    out[35] = fk_5_2;
     out[36] = 0.0;
     out[37] = 0.0;
     out[38] = 0.0;
-    out[39] = fk_3_3;
-    out[40] = fk_4_3;
-    out[41] = fk_5_3;
 }
 
 /* closure_constraints: closure errors c and the velocity constraints G of three_arm_point_contacts, one row [c, G] per constraint direction.
@@ -3970,6 +3970,7 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     const double t30 = pose[4]*pose[6];
     const double t31 = ((0.9770162757089706 - 0.42398546581768226*pose[3]*pose[4]) + 0.044644291622264*t30) + ((-1.9540325514179413*t21 + 0.42398546581768226*t23) + (-1.9540325514179413*t28 + 0.044644291622264*t29));
     const double t32 = -t31;
+    out[22] = t31;
     const double t33 = -pose[0];
     const double t34 = 4.849742892671509e-08*t17;
     const double t35 = 0.13999999999999163*t5;
@@ -3989,6 +3990,7 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     const double t49 = ((0.501171 - pose[2]) - t48) - t47;
     const double t50 = ((-0.044644291622264*pose[3]*pose[6] - 0.21199273290884113) + 0.044644291622264*t24) + ((0.42398546581768226*t20 + 0.42398546581768226*t21) + (1.9540325514179413*t22 + 1.9540325514179413*t23));
     const double t51 = -t50;
+    out[23] = t50;
     const double t52 = (((((0.39999999999997604*c_q_0*s_q_1*s_q_2 + 1.5588459297872706e-07*s_q_0*s_q_1) + (1.3856408264775738e-07*c_q_1*c_q_2*s_q_0 - t36)) + (-t37 - t38)) - t35) + (0.13999999999999163*s_q_4*t14 + 4.849742892671509e-08*c_q_4*t8)) - t34;
     const double t53 = -t47;
     const double t54 = c_q_0*t53;
@@ -4036,6 +4038,7 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     const double t96 = (-0.99999999999994*t94*t87 - t95*t89) + (3.464102066193935e-07*t93 + 0.99999999999994*t92*t90);
     const double t97 = (-t95*t87 + 0.99999999999994*t94*t89) + (-0.99999999999994*t93 + 3.464102066193935e-07*t92*t90);
     const double t98 = -t41;
+    out[24] = t98;
     const double t99 = t48 - 0.001171;
     const double t100 = -t99;
     const double t101 = t39 - 0.258454;
@@ -4043,18 +4046,25 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     const double t103 = -t101;
     const double t104 = ((0.20912103197798348 - 1.9470255878194938*pose[5]*pose[6]) + 0.18483759442821152*t30) + ((-0.41824206395596697*t21 + 1.9470255878194938*t22) + (-0.41824206395596697*t28 + 0.18483759442821152*t29));
     const double t105 = -t104;
+    out[47] = t104;
     const double t106 = ((0.09241879721410576 - 0.41824206395596697*pose[4]*pose[6]) + 0.41824206395596697*t29) + ((-0.18483759442821152*t20 + 1.9470255878194938*t24) + (1.9470255878194938*t25 - 0.18483759442821152*t28));
     const double t107 = -t106;
+    out[49] = t106;
     const double t108 = ((0.9735127939097469 - 0.18483759442821152*pose[3]*pose[6]) + 0.18483759442821152*t24) + ((-1.9470255878194938*t20 - 1.9470255878194938*t21) + (0.41824206395596697*t22 + 0.41824206395596697*t23));
     const double t109 = -t108;
+    out[48] = t108;
     const double t110 = ((-0.08264601585644428*pose[4]*pose[6] - 0.9954699833384655) + 0.08264601585644428*t29) + ((1.990939966676931*t20 + 0.1712532777832825*t24) + (0.1712532777832825*t25 + 1.990939966676931*t28));
     const double t111 = -t110;
+    out[74] = t110;
     const double t112 = ((0.08264601585644428*t21 - 0.04132300792822214) + 1.990939966676931*t30) + ((-0.1712532777832825*t22 + 0.1712532777832825*t23) + (0.08264601585644428*t28 + 1.990939966676931*t29));
     const double t113 = ((0.08562663889164125 - 1.990939966676931*pose[4]*pose[5]) + 1.990939966676931*t25) + ((-0.1712532777832825*t20 - 0.1712532777832825*t21) + (0.08264601585644428*t22 + 0.08264601585644428*t23));
     const double t114 = -t113;
+    out[73] = t113;
     const double t115 = -t112;
+    out[72] = t115;
     const double t116 = ((-1.4510195203024578*pose[5]*pose[6] - 0.6795604691747676) + 0.2175606275066886*t30) + ((1.3591209383495353*t21 + 1.4510195203024578*t22) + (1.3591209383495353*t28 + 0.2175606275066886*t29));
     const double t117 = -t116;
+    out[97] = t116;
     const double t118 = ((-0.227576*t21 - 0.550158*t22) + (0.550158*t23 - 0.227576*t28)) + (0.03659*t29 + 0.03659*t30);
     const double t119 = c_q_7*c_q_8;
     const double t120 = s_q_6*t119;
@@ -4078,6 +4088,7 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     const double t138 = (t118 + (t33 - 0.286212)) + t137;
     const double t139 = ((0.1087803137533443 - 1.3591209383495353*pose[3]*pose[5]) + 1.3591209383495353*t30) + ((-0.2175606275066886*t20 + 1.4510195203024578*t24) + (1.4510195203024578*t25 - 0.2175606275066886*t28));
     const double t140 = -t139;
+    out[99] = t139;
     const double t141 = -t131 - t132;
     const double t142 = t119 - t121;
     const double t143 = c_q_9*s_q_10*t142;
@@ -4156,20 +4167,27 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     const double t216 = t148 - 0.018295;
     const double t217 = -t216;
     const double t218 = -t150;
+    out[98] = t218;
     const double t219 = t118 + 0.113788;
     const double t220 = -t219;
     const double t221 = ((0.05991180291162142 - 0.11982360582324283*t20) - 1.4659918171917121*t30) + ((1.3551790639669938*t24 + 1.3551790639669938*t25) + (-0.11982360582324283*t28 + 1.4659918171917121*t29));
     const double t222 = ((0.6775895319834969 - 1.3551790639669938*t20) - 0.11982360582324283*t25) + ((-1.3551790639669938*t21 + 1.4659918171917121*t22) + (1.4659918171917121*t23 + 0.11982360582324283*t24));
     const double t223 = ((0.7329959085958561 - 1.4659918171917121*t21) + 0.11982360582324283*t30) + ((1.3551790639669938*t22 - 1.3551790639669938*t23) + (-1.4659918171917121*t28 + 0.11982360582324283*t29));
     const double t224 = -t222;
+    out[123] = t224;
     const double t225 = -t221;
+    out[124] = t225;
     const double t226 = -t223;
+    out[122] = t226;
     const double t227 = ((0.030241804124508352 - 0.060483608249016704*t21) + 1.984517492199656*t30) + ((-0.24089843562540508*t22 + 0.24089843562540508*t23) + (-0.060483608249016704*t28 + 1.984517492199656*t29));
     const double t228 = ((-0.060483608249016704*pose[3]*pose[5] - 0.992258746099828) + 0.060483608249016704*t30) + ((1.984517492199656*t20 + 0.24089843562540508*t24) + (0.24089843562540508*t25 + 1.984517492199656*t28));
     const double t229 = -t228;
+    out[149] = t228;
     const double t230 = ((0.24089843562540508*t20 - 0.12044921781270254) - 1.984517492199656*t25) + ((0.24089843562540508*t21 + 0.060483608249016704*t22) + (0.060483608249016704*t23 + 1.984517492199656*t24));
     const double t231 = -t230;
+    out[148] = t231;
     const double t232 = -t227;
+    out[147] = t232;
     const double t233 = ((0.6428867624967549 - 1.2857735249935098*t21) + 0.19421346778172544*t30) + ((1.5195616378936265*t22 - 1.5195616378936265*t23) + (-1.2857735249935098*t28 + 0.19421346778172544*t29));
     const double t234 = c_q_13*s_q_14;
     const double t235 = c_q_14*s_q_13;
@@ -4262,28 +4280,37 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     const double t322 = ((0.4999998773501725*t321*t313 + 0.866025474596338*t321*t315) - 0.866025474596338*t319) - 0.4999998773501725*t320;
     const double t323 = ((0.866025474596338*t321*t313 - 0.4999998773501725*t321*t315) + 0.4999998773501725*t319) - 0.866025474596338*t320;
     const double t324 = -t257;
+    out[174] = t324;
     const double t325 = t267 + 0.305195;
     const double t326 = -t325;
     const double t327 = t264 - 0.019466;
     const double t328 = -t266;
+    out[173] = t328;
     const double t329 = t255 - 0.144666;
     const double t330 = -t329;
     const double t331 = -t327;
     const double t332 = -t233;
+    out[172] = t332;
     const double t333 = ((0.0695547109474225 - 0.139109421894845*t20) + 1.5318114239160914*t30) + ((1.2783592336664364*t24 + 1.2783592336664364*t25) + (-0.139109421894845*t28 - 1.5318114239160914*t29));
     const double t334 = ((-0.139109421894845*pose[4]*pose[5] - 0.6391796168332182) + 0.139109421894845*t25) + ((1.2783592336664364*t20 + 1.2783592336664364*t21) + (1.5318114239160914*t22 + 1.5318114239160914*t23));
     const double t335 = -t334;
+    out[198] = t334;
     const double t336 = ((1.5318114239160914*t21 - 0.7659057119580457) + 0.139109421894845*t30) + ((1.2783592336664364*t22 - 1.2783592336664364*t23) + (1.5318114239160914*t28 + 0.139109421894845*t29));
     const double t337 = -t333;
+    out[199] = t337;
     const double t338 = -t336;
+    out[197] = t338;
     const double t339 = ((-0.018444619430090778*pose[4]*pose[6] - 0.9928405835873501) + 0.018444619430090778*t29) + ((1.9856811671747001*t20 + 0.23818081018797543*t24) + (0.23818081018797543*t25 + 1.9856811671747001*t28));
     const double t340 = -t339;
+    out[224] = t339;
     const double t341 = ((0.11909040509398772 - 1.9856811671747001*pose[4]*pose[5]) + 1.9856811671747001*t25) + ((-0.23818081018797543*t20 - 0.23818081018797543*t21) + (0.018444619430090778*t22 + 0.018444619430090778*t23));
     const double t342 = -t341;
+    out[223] = t341;
     const double t343 = ((0.018444619430090778*t21 - 0.009222309715045389) + 1.9856811671747001*t30) + ((-0.23818081018797543*t22 + 0.23818081018797543*t23) + (0.018444619430090778*t28 + 1.9856811671747001*t29));
     const double t344 = -t343;
+    out[222] = t344;
 
-    /* Outputs: out (9 x 25) */
+    /* Outputs: out (9 x 25): the entries not stored where computed */
     out[0] = t51*t27 + (t32*t40 + t41*t49);
     out[1] = t32*t19 + t51*t52;
     out[2] = (t32*t55 + t51*t64) + t41*t63;
@@ -4306,9 +4333,6 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     out[19] = t50*t100 + t26*t98;
     out[20] = t98*t101 + t31*t99;
     out[21] = t50*t103 + t102*t31;
-    out[22] = t31;
-    out[23] = t50;
-    out[24] = t98;
     out[25] = (t105*t40 + t107*t49) + t109*t27;
     out[26] = t105*t19 + t109*t52;
     out[27] = (t105*t55 + t109*t64) + t107*t63;
@@ -4331,9 +4355,6 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     out[44] = t108*t100 + t106*t26;
     out[45] = t106*t101 + t104*t99;
     out[46] = t108*t103 + t102*t104;
-    out[47] = t104;
-    out[48] = t108;
-    out[49] = t106;
     out[50] = (t112*t40 + t111*t49) + t114*t27;
     out[51] = t112*t19 + t114*t52;
     out[52] = t111*t63 + (t112*t55 + t114*t64);
@@ -4356,9 +4377,6 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     out[69] = t113*t100 + t110*t26;
     out[70] = t110*t101 + t115*t99;
     out[71] = t113*t103 + t102*t115;
-    out[72] = t115;
-    out[73] = t113;
-    out[74] = t110;
     out[75] = t117*t138 + (t140*t149 + t150*t163);
     out[76] = 0.0;
     out[77] = 0.0;
@@ -4381,9 +4399,6 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     out[94] = t139*t215 + t218*t217;
     out[95] = t116*t216 + t139*t219;
     out[96] = t116*t214 + t218*t220;
-    out[97] = t116;
-    out[98] = t218;
-    out[99] = t139;
     out[100] = t223*t138 + (t221*t149 + t222*t163);
     out[101] = 0.0;
     out[102] = 0.0;
@@ -4406,9 +4421,6 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     out[119] = t225*t215 + t224*t217;
     out[120] = t226*t216 + t225*t219;
     out[121] = t226*t214 + t224*t220;
-    out[122] = t226;
-    out[123] = t224;
-    out[124] = t225;
     out[125] = t227*t138 + (t229*t149 + t230*t163);
     out[126] = 0.0;
     out[127] = 0.0;
@@ -4431,9 +4443,6 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     out[144] = t228*t215 + t231*t217;
     out[145] = t232*t216 + t228*t219;
     out[146] = t232*t214 + t231*t220;
-    out[147] = t232;
-    out[148] = t231;
-    out[149] = t228;
     out[150] = (t233*t256 + t257*t265) + t266*t272;
     out[151] = 0.0;
     out[152] = 0.0;
@@ -4456,9 +4465,6 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     out[169] = t324*t326 + t328*t327;
     out[170] = t324*t330 + t332*t331;
     out[171] = t332*t325 + t328*t329;
-    out[172] = t332;
-    out[173] = t328;
-    out[174] = t324;
     out[175] = (t336*t256 + t333*t265) + t335*t272;
     out[176] = 0.0;
     out[177] = 0.0;
@@ -4481,9 +4487,6 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     out[194] = t337*t326 + t334*t327;
     out[195] = t337*t330 + t338*t331;
     out[196] = t338*t325 + t334*t329;
-    out[197] = t338;
-    out[198] = t334;
-    out[199] = t337;
     out[200] = (t343*t256 + t340*t265) + t342*t272;
     out[201] = 0.0;
     out[202] = 0.0;
@@ -4506,9 +4509,6 @@ void three_arm_point_contacts_closure_constraints(const double* q, const double*
     out[219] = t339*t326 + t341*t327;
     out[220] = t339*t330 + t344*t331;
     out[221] = t344*t325 + t341*t329;
-    out[222] = t344;
-    out[223] = t341;
-    out[224] = t339;
 }
 
 /* gravity_torques: gravity torques of the arms of three_arm_point_contacts at rest.
@@ -4589,6 +4589,7 @@ void three_arm_point_contacts_gravity_torques(const double* q, double* tau)
     const double f3_0 = s_q_4*f4_2;
     const double t4 = c_q_4*f4_5;
     const double f3_1 = ((0.2*s_q_4*f4_3 - 0.12*alpha3_5) + f4_1) - 0.2*t4;
+    tau[4] = f4_1;
     const double f3_2 = (0.2*f4_4 + 0.12*alpha3_4) + c_q_4*f4_2;
     const double f3_3 = (c_q_4*f4_3 + 1.2*alpha2_3) + s_q_4*f4_5;
     const double f3_4 = 1.2*alpha3_4 + f4_4;
@@ -4606,9 +4607,13 @@ void three_arm_point_contacts_gravity_torques(const double* q, double* tau)
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = (-0.45*f2_4 + c_q_2*f3_0) + s_q_2*f2_2;
     const double f1_1 = ((0.45*c_q_2*f2_3 + 1.35*alpha1_3) + 0.45*s_q_2*f2_5) + f2_1;
+    tau[1] = f1_1;
+    tau[2] = f2_1;
     const double f1_2 = c_q_2*f2_2 - s_q_2*f3_0;
+    tau[3] = f3_0;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
+    tau[0] = f0_2;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3_2 = -9.81*s_q_7;
     const double alpha1_5_2 = 9.81*c_q_7;
@@ -4644,6 +4649,7 @@ void three_arm_point_contacts_gravity_torques(const double* q, double* tau)
     const double f3_0_2 = s_q_10*f4_2_2;
     const double t13 = c_q_10*f4_5_2;
     const double f3_1_2 = ((0.2*s_q_10*f4_3_2 - 0.12*alpha3_5_2) + f4_1_2) - 0.2*t13;
+    tau[10] = f4_1_2;
     const double f3_2_2 = (0.2*f4_4_2 + 0.12*alpha3_4_2) + c_q_10*f4_2_2;
     const double f3_3_2 = (c_q_10*f4_3_2 + 1.2*alpha2_3_2) + s_q_10*f4_5_2;
     const double f3_4_2 = 1.2*alpha3_4_2 + f4_4_2;
@@ -4661,9 +4667,13 @@ void three_arm_point_contacts_gravity_torques(const double* q, double* tau)
     /* f1: spatial force f(k) (2.29) */
     const double f1_0_2 = (-0.45*f2_4_2 + c_q_8*f3_0_2) + s_q_8*f2_2_2;
     const double f1_1_2 = ((0.45*c_q_8*f2_3_2 + 1.35*alpha1_3_2) + 0.45*s_q_8*f2_5_2) + f2_1_2;
+    tau[7] = f1_1_2;
+    tau[8] = f2_1_2;
     const double f1_2_2 = c_q_8*f2_2_2 - s_q_8*f3_0_2;
+    tau[9] = f3_0_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2_2 = c_q_7*f1_2_2 - s_q_7*f1_0_2;
+    tau[6] = f0_2_2;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3_3 = -9.81*s_q_13;
     const double alpha1_5_3 = 9.81*c_q_13;
@@ -4699,6 +4709,7 @@ void three_arm_point_contacts_gravity_torques(const double* q, double* tau)
     const double f3_0_3 = s_q_16*f4_2_3;
     const double t22 = c_q_16*f4_5_3;
     const double f3_1_3 = ((0.2*s_q_16*f4_3_3 - 0.12*alpha3_5_3) + f4_1_3) - 0.2*t22;
+    tau[16] = f4_1_3;
     const double f3_2_3 = (0.2*f4_4_3 + 0.12*alpha3_4_3) + c_q_16*f4_2_3;
     const double f3_3_3 = (c_q_16*f4_3_3 + 1.2*alpha2_3_3) + s_q_16*f4_5_3;
     const double f3_4_3 = 1.2*alpha3_4_3 + f4_4_3;
@@ -4716,27 +4727,16 @@ void three_arm_point_contacts_gravity_torques(const double* q, double* tau)
     /* f1: spatial force f(k) (2.29) */
     const double f1_0_3 = (-0.45*f2_4_3 + c_q_14*f3_0_3) + s_q_14*f2_2_3;
     const double f1_1_3 = ((0.45*c_q_14*f2_3_3 + 1.35*alpha1_3_3) + 0.45*s_q_14*f2_5_3) + f2_1_3;
-    const double f1_2_3 = c_q_14*f2_2_3 - s_q_14*f3_0_3;
-    /* f0: spatial force f(k) (2.29) */
-    const double f0_2_3 = c_q_13*f1_2_3 - s_q_13*f1_0_3;
-
-    /* Outputs: tau (18) */
-    tau[0] = f0_2;
-    tau[1] = f1_1;
-    tau[2] = f2_1;
-    tau[3] = f3_0;
-    tau[4] = f4_1;
-    tau[5] = 0.0;
-    tau[6] = f0_2_2;
-    tau[7] = f1_1_2;
-    tau[8] = f2_1_2;
-    tau[9] = f3_0_2;
-    tau[10] = f4_1_2;
-    tau[11] = 0.0;
-    tau[12] = f0_2_3;
     tau[13] = f1_1_3;
     tau[14] = f2_1_3;
+    const double f1_2_3 = c_q_14*f2_2_3 - s_q_14*f3_0_3;
     tau[15] = f3_0_3;
-    tau[16] = f4_1_3;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2_3 = c_q_13*f1_2_3 - s_q_13*f1_0_3;
+    tau[12] = f0_2_3;
+
+    /* Outputs: tau (18): the entries not stored where computed */
+    tau[5] = 0.0;
+    tau[11] = 0.0;
     tau[17] = 0.0;
 }

@@ -181,8 +181,8 @@ def early_stores(fn: Function) -> dict:
     the statement that last needs it (the one defining it, or its last use), not at the
     end: a value that is only output no longer stays live through the rest of the
     function (fewer spills; UR5 inverse dynamics 10% faster). ``stores`` maps a
-    statement's target to the stores that follow it (``tau[1] = f1_1``), ``stored`` is
-    the set of (output, flat index) so stored."""
+    statement's target to the stores that follow it (``tau[1] = f1_1``), ``stored`` maps
+    each output to the flat indices so stored."""
     prog = fn.program
     last = {st.target.name: i for i, st in enumerate(prog.statements)}
     for i, st in enumerate(prog.statements):
@@ -190,12 +190,12 @@ def early_stores(fn: Function) -> dict:
             if s.name in last:
                 last[s.name] = i
     targets = [st.target.name for st in prog.statements]
-    stores, stored, start = {}, set(), 0
+    stores, stored, start = {}, {}, 0
     for name, shape in fn.results:
         for k, e in enumerate(prog.outputs[start:start + _size(shape)]):
             if e.is_Symbol and e.name in last:
                 stores.setdefault(targets[last[e.name]], []).append(f"{name}[{k}] = {e.name}")
-                stored.add((name, k))
+                stored.setdefault(name, set()).add(k)
         start += _size(shape)
     return {"stores": stores, "stored": stored}
 

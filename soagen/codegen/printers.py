@@ -142,7 +142,7 @@ class _Printer:
             sign = ""
         a, b = [], []
         for item in self.factors(e):
-            if item.is_Pow and item.args[1].is_Rational and item.args[1].value < 0:
+            if _denominator(item):
                 k = -item.args[1]
                 b.append(item.args[0] if k is nodes.ONE else nodes.unevaluated(nodes.Pow, (item.args[0], k)))
             else:
@@ -261,9 +261,7 @@ class ScheduledCPrinter(CPrinter):
     def _operands(self, factors):
         """When the operands of a product's last multiply are ready (factors in order; a
         small power prints as repeated factors, ``x*x``, and multiplies as such)."""
-        factors = [g for f in factors for g in (
-            [f.args[0]] * int(f.args[1].value) if f.is_Pow and f.args[1].is_Integer and 2 <= f.args[1].value <= MAX_POW
-            else [f])]
+        factors = [g for f in factors for g in ([f.args[0]] * int(f.args[1].value) if self._is_product(f) else [f])]
         acc = self.ready_of(factors[0])
         for f in factors[1:-1]:
             acc = max(acc, self.ready_of(f)) + schedule.MUL
@@ -291,8 +289,8 @@ class ScheduledCPrinter(CPrinter):
                 sign, term = -1, nodes.keep_coeff(-c, rest)
             text = self._print(term)
             if _fusable(term):
-                num = self.factors(term) if term.is_Mul else [term.args[0]] * int(term.args[1].value)
-                terms.append(schedule.Term.product(self._operands(num), k, text, sign))
+                terms.append(schedule.Term.product(self._operands(self.factors(term) if term.is_Mul else [term]),
+                                                   k, text, sign))
             else:
                 terms.append(schedule.Term(self.ready_of(term), k, text, sign))
         done = self._memo[key] = schedule.associate(terms)
@@ -300,6 +298,7 @@ class ScheduledCPrinter(CPrinter):
 
 
 def _denominator(f):
+    """A factor printed below the fraction bar: a power with a negative exponent."""
     return f.is_Pow and f.args[1].is_Rational and f.args[1].value < 0
 
 
@@ -308,7 +307,7 @@ def _fusable(term):
     the product: ``x*y``, ``2.0*x*y``, ``x*x``)."""
     if term.is_Mul:
         return not any(_denominator(f) for f in term.args)
-    return term.is_Pow and term.args[1].is_Integer and 2 <= term.args[1].value <= MAX_POW
+    return _Printer._is_product(term)
 
 
 class PyPrinter(_Printer):

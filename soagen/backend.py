@@ -60,6 +60,17 @@ class NumpyBackend:
         with its equation (the generated code's comment). Numbers pass through."""
         return x
 
+    def columns(self, f, blocks, label, note=None, name_inputs=False):
+        """``f(*blocks)``, named ``label`` (:meth:`name`), where ``f`` does the same to every
+        column: the blocks' last axis runs over the same columns, and column j of the
+        result depends only on column j of each block, through the same operations (a
+        spatial transform applied to several force vectors, a substitution step of a
+        triangular solve with several right-hand sides). A code generator may then compute
+        several columns at once (:mod:`soagen.codegen.lanes`); numerically it is ``f``.
+        ``name_inputs``: the entries of a block that no earlier such call returned are
+        named first (right-hand sides that other code reads too, computed once)."""
+        return self.name(f(*blocks), label, note=note)
+
 
 class SympyBackend(NumpyBackend):
     """Numpy object arrays holding SymPy expressions; zeros and ones fold on the spot.

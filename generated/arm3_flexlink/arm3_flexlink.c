@@ -32,7 +32,7 @@
 //   forward_dynamics: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 740 temporaries
 //   jacobian: 197 mul, 111 add, 1 div, 6 sin/cos, 0 sqrt; 83 temporaries
 //   jacobian_dot_qd: 320 mul, 202 add, 1 div, 6 sin/cos, 0 sqrt; 144 temporaries
-//   op_space_inverse_inertia: 1337 mul, 943 add, 7 div, 6 sin/cos, 0 sqrt; 490 temporaries
+//   op_space_inverse_inertia: 1302 mul, 933 add, 7 div, 6 sin/cos, 0 sqrt; 502 temporaries
 
 #include <math.h>
 
@@ -354,6 +354,29 @@ static inline void soagen_sincos(const double* x, double* s, double* c, int n)
     }
 #endif
 }
+
+/* Several columns at once in the scalar functions (soagen.codegen.lanes): the rows of a
+ * chunk of 4 columns that the recursions compute alike (column walks, solves with several
+ * right-hand sides). SOAGEN_LANES(v, e) defines v, the value of e on each of the 4 lanes,
+ * where SOAGEN_L(u) is lane by lane of an earlier such row u; SOAGEN_PACK(v) = {a, b, c, d}
+ * one from its entries; v[k] reads lane k; SOAGEN_STORE(p, e) stores e's 4 lanes at
+ * p[0..3]. With vector extensions a row is a vector of 4 doubles (one AVX register, two
+ * SSE2 or NEON registers); otherwise an array and a loop over its lanes (plain C99).
+ * Either way each lane is computed with the operations of its own column, in the same
+ * order. */
+#if SOAGEN_W > 1
+typedef double soagen_lanes __attribute__((vector_size(32)));
+typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_alias));
+#  define SOAGEN_LANES(v, e) const soagen_lanes v = (e)
+#  define SOAGEN_L(u) (u)
+#  define SOAGEN_PACK(v) const soagen_lanes v
+#  define SOAGEN_STORE(p, e) (*(soagen_lanes_u*)(p) = (e))
+#else
+#  define SOAGEN_LANES(v, e) double v[4]; for (int soagen_j = 0; soagen_j < 4; soagen_j++) v[soagen_j] = (e)
+#  define SOAGEN_L(u) (u)[soagen_j]
+#  define SOAGEN_PACK(v) const double v[4]
+#  define SOAGEN_STORE(p, e) for (int soagen_j = 0; soagen_j < 4; soagen_j++) (p)[soagen_j] = (e)
+#endif
 #endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
@@ -1237,19 +1260,15 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
     M[0] = Rc0_2_2;
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = -s_q_1*Rc1_0_1 + c_q_1*Rc1_1_2;
-    M[1] = F0_1_2_0;
-    M[7] = F0_1_2_0;
-    const double F0_1_2_1 = -s_q_1*Rc1_0_6 + c_q_1*Rc1_2_6;
-    M[2] = F0_1_2_1;
-    M[14] = F0_1_2_1;
-    const double F0_1_2_2 = -s_q_1*Rc1_0_7 + c_q_1*Rc1_2_7;
-    M[3] = F0_1_2_2;
-    M[21] = F0_1_2_2;
-    const double F0_1_2_3 = -s_q_1*Rc1_0_8 + c_q_1*Rc1_2_8;
-    M[4] = F0_1_2_3;
-    M[28] = F0_1_2_3;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_0v0) = { Rc1_0_1, Rc1_0_6, Rc1_0_7, Rc1_0_8 };
+    SOAGEN_PACK(F0_1_in0_2v0) = { Rc1_1_2, Rc1_2_6, Rc1_2_7, Rc1_2_8 };
+    SOAGEN_LANES(F0_1_2v0, -SOAGEN_L(F0_1_in0_0v0)*s_q_1 + SOAGEN_L(F0_1_in0_2v0)*c_q_1);
+    SOAGEN_STORE(M + 1, SOAGEN_L(F0_1_2v0));
+    M[7] = F0_1_2v0[0];
+    M[14] = F0_1_2v0[1];
+    M[21] = F0_1_2v0[2];
+    M[28] = F0_1_2v0[3];
     const double F0_1_2_4 = -s_q_1*Rc1_0_9 + c_q_1*Rc1_2_9;
     M[5] = F0_1_2_4;
     M[35] = F0_1_2_4;
@@ -1797,6 +1816,10 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double s_q_1 = soagen_s[0];
     const double c_q_6 = soagen_c[1];
     const double s_q_6 = soagen_s[1];
+    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v1) = { 0.0, 0.0, 1.0, 0.0 };
+    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v1) = { 0.0, 1.0, 0.0, 0.0 };
     /* Rn2: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = 7.375696227562646*q[3] + 25.6207646923378*q[5];
     const double t1 = 7.375696227562646*q[2] + 25.6207646923378*q[4];
@@ -2115,11 +2138,10 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double Rc1_9_9 = ((((M1_9_9 + t177*(0.001*t175 + 0.001*t176)) + t154*((U2_0_3*t50 + 0.24*t166) + ((((0.24*t164 + t58*U2_3_3) + 0.24*t165) + 0.24*t167) + 0.065*t153))) + (t162*(((1.2*t157 + 1.2*t158) + 1.2*t160) + (1.2*t161 + 1.2*t159)) + t168*((U2_0_3*t61 + ((1.2*t163 + 1.2*t164) + 1.2*t165)) + (0.24*t153 + (1.2*t166 + 1.2*t167))))) + t156*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t172) - t210) - 0.24*t173)) + t174*(((((-0.24*t155 - U2_0_3*t58) + 1.2*t169) + (1.2*t170 + 1.2*t171)) + 1.2*t172) + 1.2*t173);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = -s_q_1*Rc1_0_1 + c_q_1*Rc1_1_2;
-    const double F0_1_2_1 = -s_q_1*Rc1_0_6 + c_q_1*Rc1_2_6;
-    const double F0_1_2_2 = -s_q_1*Rc1_0_7 + c_q_1*Rc1_2_7;
-    const double F0_1_2_3 = -s_q_1*Rc1_0_8 + c_q_1*Rc1_2_8;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_0v0) = { Rc1_0_1, Rc1_0_6, Rc1_0_7, Rc1_0_8 };
+    SOAGEN_PACK(F0_1_in0_2v0) = { Rc1_1_2, Rc1_2_6, Rc1_2_7, Rc1_2_8 };
+    SOAGEN_LANES(F0_1_2v0, -SOAGEN_L(F0_1_in0_0v0)*s_q_1 + SOAGEN_L(F0_1_in0_2v0)*c_q_1);
     const double F0_1_2_4 = -s_q_1*Rc1_0_9 + c_q_1*Rc1_2_9;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
@@ -2135,6 +2157,8 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L6_3 = 15.384615384615383*F1_2_7_0;
     const double ltdl_L6_4 = 15.384615384615383*F1_2_8_0;
     const double ltdl_L6_5 = 15.384615384615383*F1_2_9_0;
+    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y5v1, SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_5);
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_0 = F0_1_2_4 - F1_2_9_0*ltdl_L6_0;
     const double ltdl_A5_1 = Rc1_1_9 - ltdl_L6_1*F1_2_9_0;
@@ -2151,7 +2175,7 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = (F0_1_2_3 - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_0 = (F0_1_2v0[3] - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
     const double ltdl_A4_1 = (Rc1_1_8 - ltdl_L6_1*F1_2_8_0) - ltdl_A5_4*ltdl_L5_1;
     const double ltdl_A4_2 = (Rc1_6_8 - F1_2_8_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
     const double ltdl_A4_3 = (Rc1_7_8 - F1_2_8_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
@@ -2164,7 +2188,7 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = ((F0_1_2_2 - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
+    const double ltdl_A3_0 = ((F0_1_2v0[2] - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
     const double ltdl_A3_1 = ((Rc1_1_7 - ltdl_L6_1*F1_2_7_0) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
     const double ltdl_A3_2 = ((Rc1_6_7 - F1_2_7_0*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
     const double ltdl_A3_3 = ((Rc1_7_7 - F1_2_7_0*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
@@ -2175,7 +2199,7 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (((F0_1_2_1 - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_0 = (((F0_1_2v0[1] - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = (((Rc1_1_6 - ltdl_L6_1*F1_2_6_0) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = (((Rc1_6_6 - F1_2_6_0*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
@@ -2184,7 +2208,7 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((((F0_1_2_0 - F1_2_1_0*ltdl_L6_0) - ltdl_A5_1*ltdl_L5_0) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = ((((F0_1_2v0[0] - F1_2_1_0*ltdl_L6_0) - ltdl_A5_1*ltdl_L5_0) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = ((((Rc1_1_1 - F1_2_1_0*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
@@ -2194,97 +2218,95 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_A0_0 = (((((Rc0_2_2 - F0_2_2_0*ltdl_L6_0) - ltdl_A5_0*ltdl_L5_0) - ltdl_A4_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_6 = ltdl_L6_5*ltdl_L5_4 - ltdl_L6_4;
-    /* ltdl_Y3: Y = L^-T B */
-    const double ltdl_Y3_5 = ltdl_L5_4*ltdl_L4_3 - ltdl_L5_3;
-    const double ltdl_Y3_6 = (ltdl_L6_5*ltdl_L5_3 - ltdl_L6_3) - ltdl_Y4_6*ltdl_L4_3;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_4 = ltdl_L4_3*ltdl_L3_2 - ltdl_L4_2;
-    const double ltdl_Y2_5 = (ltdl_L5_4*ltdl_L4_2 - ltdl_L5_2) - ltdl_Y3_5*ltdl_L3_2;
-    const double ltdl_Y2_6 = ((ltdl_L6_5*ltdl_L5_2 - ltdl_L6_2) - ltdl_Y4_6*ltdl_L4_2) - ltdl_Y3_6*ltdl_L3_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_3 = ltdl_L3_2*ltdl_L2_1 - ltdl_L3_1;
-    const double ltdl_Y1_4 = (ltdl_L4_3*ltdl_L3_1 - ltdl_L4_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = ((ltdl_L5_4*ltdl_L4_1 - ltdl_L5_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
-    const double ltdl_Y1_6 = (((ltdl_L6_5*ltdl_L5_1 - ltdl_L6_1) - ltdl_Y4_6*ltdl_L4_1) - ltdl_Y3_6*ltdl_L3_1) - ltdl_Y2_6*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_2 = ltdl_L2_1*ltdl_L1_0 - ltdl_L2_0;
-    const double ltdl_Y0_3 = (ltdl_L3_2*ltdl_L2_0 - ltdl_L3_0) - ltdl_Y1_3*ltdl_L1_0;
-    const double ltdl_Y0_4 = ((ltdl_L4_3*ltdl_L3_0 - ltdl_L4_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = (((ltdl_L5_4*ltdl_L4_0 - ltdl_L5_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
-    const double ltdl_Y0_6 = ((((ltdl_L6_5*ltdl_L5_0 - ltdl_L6_0) - ltdl_Y4_6*ltdl_L4_0) - ltdl_Y3_6*ltdl_L3_0) - ltdl_Y2_6*ltdl_L2_0) - ltdl_Y1_6*ltdl_L1_0;
+    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v1) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y4v1, (SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
+    SOAGEN_LANES(ltdl_Y3v1, (-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
+    SOAGEN_LANES(ltdl_Y2v1, ((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    SOAGEN_LANES(ltdl_Y1v1, (((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    SOAGEN_LANES(ltdl_Y0v1, ((((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
     /* shared by the outputs */
     const double t211 = ltdl_L1_0*ltdl_dinv0_0;
     const double t212 = -t211;
     Minv[1] = t212;
     Minv[7] = t212;
-    const double t213 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t214 = ltdl_Y0_3*ltdl_dinv0_0;
-    const double t215 = ltdl_Y0_4*ltdl_dinv0_0;
-    const double t216 = ltdl_Y0_5*ltdl_dinv0_0;
-    const double t217 = ltdl_Y0_6*ltdl_dinv0_0;
+    const double t213 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t214 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t215 = ltdl_Y0v1[0]*ltdl_dinv0_0;
+    const double t216 = ltdl_Y0v1[1]*ltdl_dinv0_0;
+    const double t217 = ltdl_Y0v1[2]*ltdl_dinv0_0;
     Minv[6] = t217;
     Minv[42] = t217;
     const double t218 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t219 = -ltdl_Y0_2*t211 - t218;
+    const double t219 = -ltdl_Y0v0[2]*t211 - t218;
     Minv[9] = t219;
     Minv[15] = t219;
-    const double t220 = -ltdl_Y0_3*t211 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t220 = -ltdl_Y0v0[3]*t211 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[10] = t220;
     Minv[22] = t220;
-    const double t221 = -ltdl_Y0_4*t211 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t221 = -ltdl_Y0v1[0]*t211 + ltdl_Y1v1[0]*ltdl_dinv1_0;
     Minv[11] = t221;
     Minv[29] = t221;
-    const double t222 = -ltdl_Y0_5*t211 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t222 = -ltdl_Y0v1[1]*t211 + ltdl_Y1v1[1]*ltdl_dinv1_0;
     Minv[12] = t222;
     Minv[36] = t222;
-    const double t223 = -ltdl_Y0_6*t211 + ltdl_Y1_6*ltdl_dinv1_0;
+    const double t223 = -ltdl_Y0v1[2]*t211 + ltdl_Y1v1[2]*ltdl_dinv1_0;
     Minv[13] = t223;
     Minv[43] = t223;
     const double t224 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t225 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t218 - t224);
+    const double t225 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t218 - t224);
     Minv[17] = t225;
     Minv[23] = t225;
-    const double t226 = ltdl_Y2_4*ltdl_dinv2_0;
-    const double t227 = ltdl_Y0_4*t213 + (t226 - ltdl_Y1_4*t218);
+    const double t226 = ltdl_Y2v1[0]*ltdl_dinv2_0;
+    const double t227 = ltdl_Y0v1[0]*t213 + (t226 - ltdl_Y1v1[0]*t218);
     Minv[18] = t227;
     Minv[30] = t227;
-    const double t228 = ltdl_Y2_5*ltdl_dinv2_0;
-    const double t229 = ltdl_Y0_5*t213 + (t228 - ltdl_Y1_5*t218);
+    const double t228 = ltdl_Y2v1[1]*ltdl_dinv2_0;
+    const double t229 = ltdl_Y0v1[1]*t213 + (t228 - ltdl_Y1v1[1]*t218);
     Minv[19] = t229;
     Minv[37] = t229;
-    const double t230 = ltdl_Y0_6*t213 + (-ltdl_Y1_6*t218 + ltdl_Y2_6*ltdl_dinv2_0);
+    const double t230 = ltdl_Y0v1[2]*t213 + (-ltdl_Y1v1[2]*t218 + ltdl_Y2v1[2]*ltdl_dinv2_0);
     Minv[2] = t213;
     Minv[14] = t213;
     Minv[20] = t230;
     Minv[44] = t230;
     const double t231 = ltdl_L4_3*ltdl_dinv3_0;
-    const double t232 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t224 - t231));
+    const double t232 = ltdl_Y0v0[3]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (-ltdl_Y2v1[0]*t224 - t231));
     Minv[0] = ltdl_dinv0_0;
     Minv[25] = t232;
     Minv[31] = t232;
-    const double t233 = ltdl_Y3_5*ltdl_dinv3_0;
-    const double t234 = ltdl_Y1_3*ltdl_dinv1_0;
-    const double t235 = ltdl_Y0_5*t214 + (ltdl_Y1_5*t234 + (t233 - ltdl_Y2_5*t224));
+    const double t233 = ltdl_Y3v1[1]*ltdl_dinv3_0;
+    const double t234 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t235 = ltdl_Y0v1[1]*t214 + (ltdl_Y1v1[1]*t234 + (t233 - ltdl_Y2v1[1]*t224));
     Minv[26] = t235;
     Minv[38] = t235;
-    const double t236 = ltdl_Y0_6*t214 + (ltdl_Y1_6*t234 + (-ltdl_Y2_6*t224 + ltdl_Y3_6*ltdl_dinv3_0));
+    const double t236 = ltdl_Y0v1[2]*t214 + (ltdl_Y1v1[2]*t234 + (-ltdl_Y2v1[2]*t224 + ltdl_Y3v1[2]*ltdl_dinv3_0));
     Minv[3] = t214;
     Minv[21] = t214;
     Minv[27] = t236;
     Minv[45] = t236;
     const double t237 = ltdl_L5_4*ltdl_dinv4_0;
-    const double t238 = ltdl_Y1_4*ltdl_dinv1_0;
-    const double t239 = ltdl_Y0_5*t215 + (ltdl_Y1_5*t238 + (ltdl_Y2_5*t226 + (-ltdl_Y3_5*t231 - t237)));
+    const double t238 = ltdl_Y1v1[0]*ltdl_dinv1_0;
+    const double t239 = ltdl_Y0v1[1]*t215 + (ltdl_Y1v1[1]*t238 + (ltdl_Y2v1[1]*t226 + (-ltdl_Y3v1[1]*t231 - t237)));
     Minv[33] = t239;
     Minv[39] = t239;
-    const double t240 = ltdl_Y0_6*t215 + (ltdl_Y1_6*t238 + (ltdl_Y2_6*t226 + (-ltdl_Y3_6*t231 + ltdl_Y4_6*ltdl_dinv4_0)));
+    const double t240 = ltdl_Y0v1[2]*t215 + (ltdl_Y1v1[2]*t238 + (ltdl_Y2v1[2]*t226 + (-ltdl_Y3v1[2]*t231 + ltdl_Y4v1[2]*ltdl_dinv4_0)));
     Minv[4] = t215;
     Minv[28] = t215;
     Minv[34] = t240;
     Minv[46] = t240;
-    const double t241 = ((((-ltdl_Y4_6*t237 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3_6*t233) + ltdl_Y2_6*t228) + ltdl_Y1_5*ltdl_Y1_6*ltdl_dinv1_0) + ltdl_Y0_6*t216;
+    const double t241 = ((((-ltdl_Y4v1[2]*t237 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3v1[2]*t233) + ltdl_Y2v1[2]*t228) + ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*t216;
     Minv[5] = t216;
     Minv[35] = t216;
     Minv[41] = t241;
@@ -2292,11 +2314,11 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
 
     /* Outputs: Minv (7 x 7): the entries not stored where computed */
     Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
-    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[48] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + 15.384615384615383) + ltdl_Y4_6*ltdl_Y4_6*ltdl_dinv4_0) + ltdl_Y3_6*ltdl_Y3_6*ltdl_dinv3_0) + ltdl_Y2_6*ltdl_Y2_6*ltdl_dinv2_0) + ltdl_Y1_6*ltdl_Y1_6*ltdl_dinv1_0) + ltdl_Y0_6*ltdl_Y0_6*ltdl_dinv0_0;
+    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
+    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0) + ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
+    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0) + ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
+    Minv[48] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + 15.384615384615383) + ltdl_Y4v1[2]*ltdl_Y4v1[2]*ltdl_dinv4_0) + ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0) + ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -3005,11 +3027,10 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double Rc1_9_9 = ((((M1_9_9 + t486*(0.001*t484 + 0.001*t485)) + t463*((U2_0_3*t359 + 0.24*t475) + ((((0.24*t473 + t367*U2_3_3) + 0.24*t474) + 0.24*t476) + 0.065*t462))) + (t471*(((1.2*t466 + 1.2*t467) + 1.2*t469) + (1.2*t470 + 1.2*t468)) + t477*((U2_0_3*t370 + ((1.2*t472 + 1.2*t473) + 1.2*t474)) + (0.24*t462 + (1.2*t475 + 1.2*t476))))) + t465*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t481) - t519) - 0.24*t482)) + t483*(((((-0.24*t464 - U2_0_3*t367) + 1.2*t478) + (1.2*t479 + 1.2*t480)) + 1.2*t481) + 1.2*t482);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = -s_q_1*Rc1_0_1 + c_q_1*Rc1_1_2;
-    const double F0_1_2_1 = -s_q_1*Rc1_0_6 + c_q_1*Rc1_2_6;
-    const double F0_1_2_2 = -s_q_1*Rc1_0_7 + c_q_1*Rc1_2_7;
-    const double F0_1_2_3 = -s_q_1*Rc1_0_8 + c_q_1*Rc1_2_8;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_0v0) = { Rc1_0_1, Rc1_0_6, Rc1_0_7, Rc1_0_8 };
+    SOAGEN_PACK(F0_1_in0_2v0) = { Rc1_1_2, Rc1_2_6, Rc1_2_7, Rc1_2_8 };
+    SOAGEN_LANES(F0_1_2v0, -SOAGEN_L(F0_1_in0_0v0)*s_q_1 + SOAGEN_L(F0_1_in0_2v0)*c_q_1);
     const double F0_1_2_4 = -s_q_1*Rc1_0_9 + c_q_1*Rc1_2_9;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t500;
@@ -3041,7 +3062,7 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = (F0_1_2_3 - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_0 = (F0_1_2v0[3] - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
     const double ltdl_A4_1 = (Rc1_1_8 - ltdl_L6_1*F1_2_8_0) - ltdl_A5_4*ltdl_L5_1;
     const double ltdl_A4_2 = (Rc1_6_8 - F1_2_8_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
     const double ltdl_A4_3 = (Rc1_7_8 - F1_2_8_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
@@ -3054,7 +3075,7 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = ((F0_1_2_2 - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
+    const double ltdl_A3_0 = ((F0_1_2v0[2] - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
     const double ltdl_A3_1 = ((Rc1_1_7 - ltdl_L6_1*F1_2_7_0) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
     const double ltdl_A3_2 = ((Rc1_6_7 - F1_2_7_0*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
     const double ltdl_A3_3 = ((Rc1_7_7 - F1_2_7_0*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
@@ -3065,7 +3086,7 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (((F0_1_2_1 - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_0 = (((F0_1_2v0[1] - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = (((Rc1_1_6 - ltdl_L6_1*F1_2_6_0) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = (((Rc1_6_6 - F1_2_6_0*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
@@ -3074,7 +3095,7 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((((F0_1_2_0 - F1_2_1_0*ltdl_L6_0) - ltdl_A5_1*ltdl_L5_0) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = ((((F0_1_2v0[0] - F1_2_1_0*ltdl_L6_0) - ltdl_A5_1*ltdl_L5_0) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = ((((Rc1_1_1 - F1_2_1_0*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
@@ -3450,7 +3471,7 @@ void arm3_flexlink_jacobian_dot_qd(const double* q, const double* qd, double* Jd
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 1337 mul, 943 add, 7 div, 6 sin/cos, 0 sqrt; 490 temporaries. */
+ * Operations: 1302 mul, 933 add, 7 div, 6 sin/cos, 0 sqrt; 502 temporaries. */
 void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -3785,11 +3806,10 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Rc1_9_9 = ((((M1_9_9 + t177*(0.001*t175 + 0.001*t176)) + t154*((U2_0_3*t50 + 0.24*t166) + ((((0.24*t164 + t58*U2_3_3) + 0.24*t165) + 0.24*t167) + 0.065*t153))) + (t162*(((1.2*t157 + 1.2*t158) + 1.2*t160) + (1.2*t161 + 1.2*t159)) + t168*((U2_0_3*t61 + ((1.2*t163 + 1.2*t164) + 1.2*t165)) + (0.24*t153 + (1.2*t166 + 1.2*t167))))) + t156*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t172) - t210) - 0.24*t173)) + t174*(((((-0.24*t155 - U2_0_3*t58) + 1.2*t169) + (1.2*t170 + 1.2*t171)) + 1.2*t172) + 1.2*t173);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = -s_q_1*Rc1_0_1 + c_q_1*Rc1_1_2;
-    const double F0_1_2_1 = -s_q_1*Rc1_0_6 + c_q_1*Rc1_2_6;
-    const double F0_1_2_2 = -s_q_1*Rc1_0_7 + c_q_1*Rc1_2_7;
-    const double F0_1_2_3 = -s_q_1*Rc1_0_8 + c_q_1*Rc1_2_8;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_0v0) = { Rc1_0_1, Rc1_0_6, Rc1_0_7, Rc1_0_8 };
+    SOAGEN_PACK(F0_1_in0_2v0) = { Rc1_1_2, Rc1_2_6, Rc1_2_7, Rc1_2_8 };
+    SOAGEN_LANES(F0_1_2v0, -SOAGEN_L(F0_1_in0_0v0)*s_q_1 + SOAGEN_L(F0_1_in0_2v0)*c_q_1);
     const double F0_1_2_4 = -s_q_1*Rc1_0_9 + c_q_1*Rc1_2_9;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
@@ -3821,7 +3841,7 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = (F0_1_2_3 - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_0 = (F0_1_2v0[3] - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
     const double ltdl_A4_1 = (Rc1_1_8 - ltdl_L6_1*F1_2_8_0) - ltdl_A5_4*ltdl_L5_1;
     const double ltdl_A4_2 = (Rc1_6_8 - F1_2_8_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
     const double ltdl_A4_3 = (Rc1_7_8 - F1_2_8_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
@@ -3834,7 +3854,7 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = ((F0_1_2_2 - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
+    const double ltdl_A3_0 = ((F0_1_2v0[2] - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
     const double ltdl_A3_1 = ((Rc1_1_7 - ltdl_L6_1*F1_2_7_0) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
     const double ltdl_A3_2 = ((Rc1_6_7 - F1_2_7_0*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
     const double ltdl_A3_3 = ((Rc1_7_7 - F1_2_7_0*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
@@ -3845,7 +3865,7 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (((F0_1_2_1 - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_0 = (((F0_1_2v0[1] - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = (((Rc1_1_6 - ltdl_L6_1*F1_2_6_0) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = (((Rc1_6_6 - F1_2_6_0*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
@@ -3854,7 +3874,7 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((((F0_1_2_0 - F1_2_1_0*ltdl_L6_0) - ltdl_A5_1*ltdl_L5_0) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = ((((F0_1_2v0[0] - F1_2_1_0*ltdl_L6_0) - ltdl_A5_1*ltdl_L5_0) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = ((((Rc1_1_1 - F1_2_1_0*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
@@ -3864,12 +3884,12 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_A0_0 = (((((Rc0_2_2 - F0_2_2_0*ltdl_L6_0) - ltdl_A5_0*ltdl_L5_0) - ltdl_A4_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y6: Y = L^-T B */
+    /* ltdl_Y6_in0: Y = L^-T B */
     const double t211 = Rn2_0_1*c_q_1;
     const double t212 = Rn2_2_1*s_q_1;
-    const double ltdl_Y6_0 = (c_q_0*t211 - Rn2_1_1*s_q_0) + c_q_0*t212;
-    const double ltdl_Y6_1 = (s_q_0*t211 + Rn2_1_1*c_q_0) + s_q_0*t212;
-    const double ltdl_Y6_2 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
+    const double ltdl_Y6_in0_0 = (c_q_0*t211 - Rn2_1_1*s_q_0) + c_q_0*t212;
+    const double ltdl_Y6_in0_1 = (s_q_0*t211 + Rn2_1_1*c_q_0) + s_q_0*t212;
+    const double ltdl_Y6_in0_2 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
     const double t213 = 0.4*s_q_1;
     const double t214 = t213*R2_0_0 - 0.4*c_q_1*R2_2_0;
     const double t215 = -t214;
@@ -3877,158 +3897,169 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t217 = 0.4*c_q_1*R2_0_0;
     const double t218 = t213*R2_2_0;
     const double t219 = (c_q_0*t216 + s_q_0*t217) + s_q_0*t218;
-    const double ltdl_Y6_3 = -ltdl_Y6_2*t219 + ltdl_Y6_1*t215;
-    const double t220 = s_q_0*t216;
-    const double t221 = (c_q_0*t217 + c_q_0*t218) - t220;
-    const double ltdl_Y6_4 = ltdl_Y6_2*t221 - ltdl_Y6_0*t215;
-    const double ltdl_Y6_5 = ltdl_Y6_0*t219 - ltdl_Y6_1*t221;
-    /* ltdl_Y5: Y = L^-T B */
-    const double t222 = U2_1_3*s_q_0;
-    const double ltdl_Y5_0 = (U2_0_3*c_q_0*c_q_1 - t222) - ltdl_Y6_0*ltdl_L6_5;
-    const double t223 = U2_0_3*c_q_1;
-    const double t224 = s_q_0*t223 + U2_1_3*c_q_0;
-    const double ltdl_Y5_1 = t224 - ltdl_Y6_1*ltdl_L6_5;
-    const double t225 = U2_0_3*s_q_1;
-    const double ltdl_Y5_2 = -ltdl_Y6_2*ltdl_L6_5 - t225;
-    const double t226 = (rn2_2*c_q_1 - rn2_0*s_q_1) - t214;
-    const double t227 = c_q_1*s_q_0;
-    const double t228 = s_q_0*s_q_1;
-    const double t229 = ((rn2_0*t227 + rn2_1*c_q_0) + rn2_2*t228) + t219;
-    const double t230 = c_q_0*c_q_1;
-    const double t231 = c_q_0*s_q_1;
-    const double ltdl_Y5_3 = ((((U2_3_3*t230 - U2_4_3*s_q_0) + U2_5_3*t231) + t224*t226) + t225*t229) - ltdl_Y6_3*ltdl_L6_5;
-    const double t232 = c_q_0*t223 - t222;
-    const double t233 = rn2_1*s_q_0;
-    const double t234 = ((rn2_0*t230 - t233) + rn2_2*t231) + t221;
-    const double ltdl_Y5_4 = ((((U2_3_3*c_q_1*s_q_0 + U2_4_3*c_q_0) + s_q_0*s_q_1*U2_5_3) - t232*t226) - t225*t234) - ltdl_Y6_4*ltdl_L6_5;
-    const double ltdl_Y5_5 = (((c_q_1*U2_5_3 - U2_3_3*s_q_1) - t224*t234) + t232*t229) - ltdl_Y6_5*ltdl_L6_5;
-    /* ltdl_Y4: Y = L^-T B */
-    const double t235 = U2_0_2*t230 + U2_2_2*t231;
-    const double ltdl_Y4_0 = (t235 - ltdl_Y6_0*ltdl_L6_4) - ltdl_Y5_0*ltdl_L5_4;
-    const double t236 = U2_0_2*t227 + U2_2_2*t228;
-    const double ltdl_Y4_1 = (t236 - ltdl_Y6_1*ltdl_L6_4) - ltdl_Y5_1*ltdl_L5_4;
-    const double t237 = U2_0_2*s_q_1 - U2_2_2*c_q_1;
-    const double ltdl_Y4_2 = (-ltdl_Y6_2*ltdl_L6_4 - t237) - ltdl_Y5_2*ltdl_L5_4;
-    const double t238 = -t237;
-    const double ltdl_Y4_3 = (((((U2_3_2*c_q_0*c_q_1 - s_q_0*U2_4_2) + U2_5_2*c_q_0*s_q_1) + t236*t226) - t238*t229) - ltdl_Y6_3*ltdl_L6_4) - ltdl_Y5_3*ltdl_L5_4;
-    const double ltdl_Y4_4 = (((((U2_3_2*t227 + c_q_0*U2_4_2) + U2_5_2*t228) - t235*t226) + t238*t234) - ltdl_Y6_4*ltdl_L6_4) - ltdl_Y5_4*ltdl_L5_4;
-    const double ltdl_Y4_5 = ((((-U2_3_2*s_q_1 + U2_5_2*c_q_1) - t236*t234) + t235*t229) - ltdl_Y6_5*ltdl_L6_4) - ltdl_Y5_5*ltdl_L5_4;
-    /* ltdl_Y3: Y = L^-T B */
-    const double t239 = U2_1_1*s_q_0;
-    const double ltdl_Y3_0 = (((U2_0_1*c_q_0*c_q_1 - t239) - ltdl_Y6_0*ltdl_L6_3) - ltdl_Y5_0*ltdl_L5_3) - ltdl_Y4_0*ltdl_L4_3;
-    const double ltdl_Y3_1 = (((U2_0_1*c_q_1*s_q_0 + U2_1_1*c_q_0) - ltdl_Y6_1*ltdl_L6_3) - ltdl_Y5_1*ltdl_L5_3) - ltdl_Y4_1*ltdl_L4_3;
-    const double t240 = U2_0_1*s_q_1;
-    const double ltdl_Y3_2 = ((-ltdl_Y6_2*ltdl_L6_3 - t240) - ltdl_Y5_2*ltdl_L5_3) - ltdl_Y4_2*ltdl_L4_3;
-    const double t241 = U2_0_1*t227 + U2_1_1*c_q_0;
-    const double ltdl_Y3_3 = ((((((U2_3_1*t230 - U2_4_1*s_q_0) + U2_5_1*t231) + t241*t226) + t240*t229) - ltdl_Y6_3*ltdl_L6_3) - ltdl_Y5_3*ltdl_L5_3) - ltdl_Y4_3*ltdl_L4_3;
-    const double t242 = U2_0_1*t230 - t239;
-    const double ltdl_Y3_4 = ((((((U2_3_1*c_q_1*s_q_0 + U2_4_1*c_q_0) + s_q_0*s_q_1*U2_5_1) - t242*t226) - t240*t234) - ltdl_Y6_4*ltdl_L6_3) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
-    const double ltdl_Y3_5 = (((((c_q_1*U2_5_1 - U2_3_1*s_q_1) - t241*t234) + t242*t229) - ltdl_Y6_5*ltdl_L6_3) - ltdl_Y5_5*ltdl_L5_3) - ltdl_Y4_5*ltdl_L4_3;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_0 = ((((U2_0_0*c_q_0*c_q_1 + U2_2_0*c_q_0*s_q_1) - ltdl_Y6_0*ltdl_L6_2) - ltdl_Y5_0*ltdl_L5_2) - ltdl_Y4_0*ltdl_L4_2) - ltdl_Y3_0*ltdl_L3_2;
-    const double ltdl_Y2_1 = ((((U2_0_0*c_q_1*s_q_0 + U2_2_0*s_q_0*s_q_1) - ltdl_Y6_1*ltdl_L6_2) - ltdl_Y5_1*ltdl_L5_2) - ltdl_Y4_1*ltdl_L4_2) - ltdl_Y3_1*ltdl_L3_2;
-    const double t243 = U2_0_0*s_q_1 - U2_2_0*c_q_1;
-    const double ltdl_Y2_2 = (((-ltdl_Y6_2*ltdl_L6_2 - t243) - ltdl_Y5_2*ltdl_L5_2) - ltdl_Y4_2*ltdl_L4_2) - ltdl_Y3_2*ltdl_L3_2;
-    const double t244 = -t243;
-    const double t245 = U2_0_0*t227 + U2_2_0*t228;
-    const double ltdl_Y2_3 = (((((((U2_3_0*c_q_0*c_q_1 - s_q_0*U2_4_0) + U2_5_0*c_q_0*s_q_1) + t245*t226) - t244*t229) - ltdl_Y6_3*ltdl_L6_2) - ltdl_Y5_3*ltdl_L5_2) - ltdl_Y4_3*ltdl_L4_2) - ltdl_Y3_3*ltdl_L3_2;
-    const double t246 = U2_0_0*t230 + U2_2_0*t231;
-    const double ltdl_Y2_4 = (((((((U2_3_0*c_q_1*s_q_0 + c_q_0*U2_4_0) + U2_5_0*s_q_0*s_q_1) - t246*t226) + t244*t234) - ltdl_Y6_4*ltdl_L6_2) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
-    const double ltdl_Y2_5 = ((((((-U2_3_0*s_q_1 + U2_5_0*c_q_1) - t245*t234) + t246*t229) - ltdl_Y6_5*ltdl_L6_2) - ltdl_Y5_5*ltdl_L5_2) - ltdl_Y4_5*ltdl_L4_2) - ltdl_Y3_5*ltdl_L3_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_0 = ((((-ltdl_Y6_0*ltdl_L6_1 - s_q_0) - ltdl_Y5_0*ltdl_L5_1) - ltdl_Y4_0*ltdl_L4_1) - ltdl_Y3_0*ltdl_L3_1) - ltdl_Y2_0*ltdl_L2_1;
-    const double ltdl_Y1_1 = ((((c_q_0 - ltdl_Y6_1*ltdl_L6_1) - ltdl_Y5_1*ltdl_L5_1) - ltdl_Y4_1*ltdl_L4_1) - ltdl_Y3_1*ltdl_L3_1) - ltdl_Y2_1*ltdl_L2_1;
-    const double ltdl_Y1_2 = (((-ltdl_Y5_2*ltdl_L5_1 - ltdl_Y6_2*ltdl_L6_1) - ltdl_Y4_2*ltdl_L4_1) - ltdl_Y3_2*ltdl_L3_1) - ltdl_Y2_2*ltdl_L2_1;
-    const double ltdl_Y1_3 = ((((-ltdl_L6_1*ltdl_Y6_3 + c_q_0*t226) - ltdl_Y5_3*ltdl_L5_1) - ltdl_Y4_3*ltdl_L4_1) - ltdl_Y3_3*ltdl_L3_1) - ltdl_Y2_3*ltdl_L2_1;
-    const double ltdl_Y1_4 = ((((-ltdl_L6_1*ltdl_Y6_4 + s_q_0*t226) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = (((((-s_q_0*t229 - c_q_0*t234) - ltdl_L6_1*ltdl_Y6_5) - ltdl_Y5_5*ltdl_L5_1) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_0 = ((((-ltdl_Y5_0*ltdl_L5_0 - ltdl_Y6_0*ltdl_L6_0) - ltdl_Y4_0*ltdl_L4_0) - ltdl_Y3_0*ltdl_L3_0) - ltdl_Y2_0*ltdl_L2_0) - ltdl_Y1_0*ltdl_L1_0;
-    const double ltdl_Y0_1 = ((((-ltdl_Y5_1*ltdl_L5_0 - ltdl_Y6_1*ltdl_L6_0) - ltdl_Y4_1*ltdl_L4_0) - ltdl_Y3_1*ltdl_L3_0) - ltdl_Y2_1*ltdl_L2_0) - ltdl_Y1_1*ltdl_L1_0;
-    const double ltdl_Y0_2 = (((((1.0 - ltdl_Y6_2*ltdl_L6_0) - ltdl_Y5_2*ltdl_L5_0) - ltdl_Y4_2*ltdl_L4_0) - ltdl_Y3_2*ltdl_L3_0) - ltdl_Y2_2*ltdl_L2_0) - ltdl_Y1_2*ltdl_L1_0;
-    const double ltdl_Y0_3 = (((((-ltdl_L6_0*ltdl_Y6_3 - t229) - ltdl_Y5_3*ltdl_L5_0) - ltdl_Y4_3*ltdl_L4_0) - ltdl_Y3_3*ltdl_L3_0) - ltdl_Y2_3*ltdl_L2_0) - ltdl_Y1_3*ltdl_L1_0;
-    const double ltdl_Y0_4 = ((((((((0.4*c_q_0*c_q_1*R2_0_0 + rn2_2*c_q_0*s_q_1) + (0.4*c_q_0*s_q_1*R2_2_0 + (rn2_0*c_q_0*c_q_1 - t233))) - t220) - ltdl_Y6_4*ltdl_L6_0) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = ((((-ltdl_Y5_5*ltdl_L5_0 - ltdl_L6_0*ltdl_Y6_5) - ltdl_Y4_5*ltdl_L4_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    const double ltdl_Y6_in0_3 = -ltdl_Y6_in0_2*t219 + ltdl_Y6_in0_1*t215;
+    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v0) = { ltdl_Y6_in0_0, ltdl_Y6_in0_1, ltdl_Y6_in0_2, ltdl_Y6_in0_3 };
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t220 = (c_q_0*t217 + c_q_0*t218) - s_q_0*t216;
+    const double ltdl_Y6_in0_4 = ltdl_Y6_in0_2*t220 - ltdl_Y6_in0_0*t215;
+    const double ltdl_Y6_in0_5 = ltdl_Y6_in0_0*t219 - ltdl_Y6_in0_1*t220;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t221 = U2_0_3*c_q_1;
+    const double ltdl_Y5_in0_0 = c_q_0*t221 - U2_1_3*s_q_0;
+    const double ltdl_Y5_in0_1 = s_q_0*t221 + U2_1_3*c_q_0;
+    const double t222 = U2_0_3*s_q_1;
+    const double ltdl_Y5_in0_2 = -t222;
+    const double t223 = (rn2_2*c_q_1 - rn2_0*s_q_1) - t214;
+    const double t224 = c_q_1*s_q_0;
+    const double t225 = s_q_0*s_q_1;
+    const double t226 = ((rn2_0*t224 + rn2_1*c_q_0) + rn2_2*t225) + t219;
+    const double t227 = c_q_0*c_q_1;
+    const double t228 = c_q_0*s_q_1;
+    const double ltdl_Y5_in0_3 = (((U2_3_3*t227 - U2_4_3*s_q_0) + U2_5_3*t228) + ltdl_Y5_in0_1*t223) + t222*t226;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = ((rn2_0*t227 - rn2_1*s_q_0) + rn2_2*t228) + t220;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_4 = (((U2_3_3*t224 + U2_4_3*c_q_0) + U2_5_3*t225) - ltdl_Y5_in0_0*t223) - t222*ltdl_Y0_in0_4;
+    const double ltdl_Y5_in0_5 = ((c_q_1*U2_5_3 - U2_3_3*s_q_1) - ltdl_Y5_in0_1*ltdl_Y0_in0_4) + ltdl_Y5_in0_0*t226;
+    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    SOAGEN_LANES(ltdl_Y5v0, SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_5);
+    const double ltdl_Y5_4 = ltdl_Y5_in0_4 - ltdl_Y6_in0_4*ltdl_L6_5;
+    const double ltdl_Y5_5 = ltdl_Y5_in0_5 - ltdl_L6_5*ltdl_Y6_in0_5;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = U2_0_2*t227 + U2_2_2*t228;
+    const double ltdl_Y4_in0_1 = U2_0_2*t224 + U2_2_2*t225;
+    const double ltdl_Y4_in0_2 = -U2_0_2*s_q_1 + U2_2_2*c_q_1;
+    const double ltdl_Y4_in0_3 = (((U2_3_2*t227 - s_q_0*U2_4_2) + U2_5_2*t228) + ltdl_Y4_in0_1*t223) - ltdl_Y4_in0_2*t226;
+    const double ltdl_Y4_in0_4 = (((U2_3_2*t224 + c_q_0*U2_4_2) + U2_5_2*t225) - ltdl_Y4_in0_0*t223) + ltdl_Y4_in0_2*ltdl_Y0_in0_4;
+    const double ltdl_Y4_in0_5 = ((-U2_3_2*s_q_1 + U2_5_2*c_q_1) - ltdl_Y4_in0_1*ltdl_Y0_in0_4) + ltdl_Y4_in0_0*t226;
+    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    SOAGEN_LANES(ltdl_Y4v0, (SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
+    const double ltdl_Y4_4 = (ltdl_Y4_in0_4 - ltdl_Y6_in0_4*ltdl_L6_4) - ltdl_Y5_4*ltdl_L5_4;
+    const double ltdl_Y4_5 = (ltdl_Y4_in0_5 - ltdl_L6_4*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_4;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_0 = U2_0_1*t227 - U2_1_1*s_q_0;
+    const double ltdl_Y3_in0_1 = U2_0_1*t224 + U2_1_1*c_q_0;
+    const double t229 = U2_0_1*s_q_1;
+    const double ltdl_Y3_in0_2 = -t229;
+    const double ltdl_Y3_in0_3 = (((U2_3_1*t227 - U2_4_1*s_q_0) + U2_5_1*t228) + ltdl_Y3_in0_1*t223) + t229*t226;
+    const double ltdl_Y3_in0_4 = (((U2_3_1*t224 + U2_4_1*c_q_0) + U2_5_1*t225) - ltdl_Y3_in0_0*t223) - t229*ltdl_Y0_in0_4;
+    const double ltdl_Y3_in0_5 = ((c_q_1*U2_5_1 - U2_3_1*s_q_1) - ltdl_Y3_in0_1*ltdl_Y0_in0_4) + ltdl_Y3_in0_0*t226;
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
+    SOAGEN_LANES(ltdl_Y3v0, ((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
+    const double ltdl_Y3_4 = ((ltdl_Y3_in0_4 - ltdl_Y6_in0_4*ltdl_L6_3) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
+    const double ltdl_Y3_5 = ((ltdl_Y3_in0_5 - ltdl_L6_3*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_3) - ltdl_Y4_5*ltdl_L4_3;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_0 = U2_0_0*t227 + U2_2_0*t228;
+    const double ltdl_Y2_in0_1 = U2_0_0*t224 + U2_2_0*t225;
+    const double ltdl_Y2_in0_2 = -U2_0_0*s_q_1 + U2_2_0*c_q_1;
+    const double ltdl_Y2_in0_3 = (((U2_3_0*t227 - s_q_0*U2_4_0) + U2_5_0*t228) + ltdl_Y2_in0_1*t223) - ltdl_Y2_in0_2*t226;
+    const double ltdl_Y2_in0_4 = (((U2_3_0*t224 + c_q_0*U2_4_0) + U2_5_0*t225) - ltdl_Y2_in0_0*t223) + ltdl_Y2_in0_2*ltdl_Y0_in0_4;
+    const double ltdl_Y2_in0_5 = ((-U2_3_0*s_q_1 + U2_5_0*c_q_1) - ltdl_Y2_in0_1*ltdl_Y0_in0_4) + ltdl_Y2_in0_0*t226;
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, ltdl_Y2_in0_2, ltdl_Y2_in0_3 };
+    SOAGEN_LANES(ltdl_Y2v0, (((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
+    const double ltdl_Y2_4 = (((ltdl_Y2_in0_4 - ltdl_Y6_in0_4*ltdl_L6_2) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
+    const double ltdl_Y2_5 = (((ltdl_Y2_in0_5 - ltdl_L6_2*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_2) - ltdl_Y4_5*ltdl_L4_2) - ltdl_Y3_5*ltdl_L3_2;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_3 = c_q_0*t223;
+    const double ltdl_Y1_in0_4 = s_q_0*t223;
+    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t226;
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
+    SOAGEN_LANES(ltdl_Y1v0, ((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = ((((ltdl_Y1_in0_4 - ltdl_L6_1*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = ((((ltdl_Y1_in0_5 - ltdl_L6_1*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_1) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_3 = -t226;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
+    SOAGEN_LANES(ltdl_Y0v0, (((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = (((((ltdl_Y0_in0_4 - ltdl_L6_0*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = ((((-ltdl_Y5_5*ltdl_L5_0 - ltdl_L6_0*ltdl_Y6_in0_5) - ltdl_Y4_5*ltdl_L4_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
-    const double t247 = 15.384615384615383*ltdl_Y6_0;
-    const double t248 = ltdl_Y0_0*ltdl_dinv0_0;
-    const double t249 = ltdl_Y1_0*ltdl_dinv1_0;
-    const double t250 = ltdl_Y2_0*ltdl_dinv2_0;
-    const double t251 = ltdl_Y3_0*ltdl_dinv3_0;
-    const double t252 = ltdl_Y4_0*ltdl_dinv4_0;
-    const double t253 = ltdl_Y5_0*ltdl_dinv5_0;
-    const double t254 = ltdl_Y0_1*t248 + (ltdl_Y1_1*t249 + (ltdl_Y2_1*t250 + (ltdl_Y3_1*t251 + (ltdl_Y4_1*t252 + (ltdl_Y5_1*t253 + ltdl_Y6_1*t247)))));
-    Lambda_inv[1] = t254;
-    Lambda_inv[6] = t254;
-    const double t255 = ltdl_Y0_2*t248 + (ltdl_Y1_2*t249 + (ltdl_Y2_2*t250 + (ltdl_Y3_2*t251 + (ltdl_Y4_2*t252 + (ltdl_Y5_2*t253 + ltdl_Y6_2*t247)))));
-    Lambda_inv[2] = t255;
-    Lambda_inv[12] = t255;
-    const double t256 = ltdl_Y0_3*t248 + (ltdl_Y1_3*t249 + (ltdl_Y2_3*t250 + (ltdl_Y3_3*t251 + (ltdl_Y4_3*t252 + (ltdl_Y5_3*t253 + t247*ltdl_Y6_3)))));
-    Lambda_inv[3] = t256;
-    Lambda_inv[18] = t256;
-    const double t257 = ltdl_Y0_4*t248 + (ltdl_Y1_4*t249 + (ltdl_Y2_4*t250 + (ltdl_Y3_4*t251 + (ltdl_Y4_4*t252 + (ltdl_Y5_4*t253 + t247*ltdl_Y6_4)))));
-    Lambda_inv[4] = t257;
-    Lambda_inv[24] = t257;
-    const double t258 = ltdl_Y0_5*t248 + (ltdl_Y1_5*t249 + (ltdl_Y2_5*t250 + (ltdl_Y3_5*t251 + (ltdl_Y4_5*t252 + (ltdl_Y5_5*t253 + t247*ltdl_Y6_5)))));
-    Lambda_inv[5] = t258;
-    Lambda_inv[30] = t258;
-    const double t259 = 15.384615384615383*ltdl_Y6_1;
-    const double t260 = ltdl_Y0_1*ltdl_dinv0_0;
-    const double t261 = ltdl_Y1_1*ltdl_dinv1_0;
-    const double t262 = ltdl_Y2_1*ltdl_dinv2_0;
-    const double t263 = ltdl_Y3_1*ltdl_dinv3_0;
-    const double t264 = ltdl_Y4_1*ltdl_dinv4_0;
-    const double t265 = ltdl_Y5_1*ltdl_dinv5_0;
-    const double t266 = ltdl_Y0_2*t260 + (ltdl_Y1_2*t261 + (ltdl_Y2_2*t262 + (ltdl_Y3_2*t263 + (ltdl_Y4_2*t264 + (ltdl_Y5_2*t265 + ltdl_Y6_2*t259)))));
-    Lambda_inv[8] = t266;
-    Lambda_inv[13] = t266;
-    const double t267 = ltdl_Y0_3*t260 + (ltdl_Y1_3*t261 + (ltdl_Y2_3*t262 + (ltdl_Y3_3*t263 + (ltdl_Y4_3*t264 + (ltdl_Y5_3*t265 + t259*ltdl_Y6_3)))));
-    Lambda_inv[9] = t267;
-    Lambda_inv[19] = t267;
-    const double t268 = ltdl_Y0_4*t260 + (ltdl_Y1_4*t261 + (ltdl_Y2_4*t262 + (ltdl_Y3_4*t263 + (ltdl_Y4_4*t264 + (ltdl_Y5_4*t265 + t259*ltdl_Y6_4)))));
-    Lambda_inv[10] = t268;
-    Lambda_inv[25] = t268;
-    const double t269 = ltdl_Y0_5*t260 + (ltdl_Y1_5*t261 + (ltdl_Y2_5*t262 + (ltdl_Y3_5*t263 + (ltdl_Y4_5*t264 + (ltdl_Y5_5*t265 + t259*ltdl_Y6_5)))));
-    Lambda_inv[11] = t269;
-    Lambda_inv[31] = t269;
-    const double t270 = 15.384615384615383*ltdl_Y6_2;
-    const double t271 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t272 = ltdl_Y1_2*ltdl_dinv1_0;
-    const double t273 = ltdl_Y2_2*ltdl_dinv2_0;
-    const double t274 = ltdl_Y3_2*ltdl_dinv3_0;
-    const double t275 = ltdl_Y4_2*ltdl_dinv4_0;
-    const double t276 = ltdl_Y5_2*ltdl_dinv5_0;
-    const double t277 = ltdl_Y0_3*t271 + (ltdl_Y1_3*t272 + (ltdl_Y2_3*t273 + (ltdl_Y3_3*t274 + (ltdl_Y4_3*t275 + (ltdl_Y5_3*t276 + t270*ltdl_Y6_3)))));
-    Lambda_inv[15] = t277;
-    Lambda_inv[20] = t277;
-    const double t278 = ltdl_Y0_4*t271 + (ltdl_Y1_4*t272 + (ltdl_Y2_4*t273 + (ltdl_Y3_4*t274 + (ltdl_Y4_4*t275 + (ltdl_Y5_4*t276 + t270*ltdl_Y6_4)))));
-    Lambda_inv[16] = t278;
-    Lambda_inv[26] = t278;
-    const double t279 = ltdl_Y0_5*t271 + (ltdl_Y1_5*t272 + (ltdl_Y2_5*t273 + (ltdl_Y3_5*t274 + (ltdl_Y4_5*t275 + (ltdl_Y5_5*t276 + t270*ltdl_Y6_5)))));
-    Lambda_inv[17] = t279;
-    Lambda_inv[32] = t279;
-    const double t280 = 15.384615384615383*ltdl_Y6_3;
-    const double t281 = ltdl_Y0_3*ltdl_dinv0_0;
-    const double t282 = ltdl_Y1_3*ltdl_dinv1_0;
-    const double t283 = ltdl_Y2_3*ltdl_dinv2_0;
-    const double t284 = ltdl_Y3_3*ltdl_dinv3_0;
-    const double t285 = ltdl_Y4_3*ltdl_dinv4_0;
-    const double t286 = ltdl_Y5_3*ltdl_dinv5_0;
-    const double t287 = ltdl_Y0_4*t281 + (ltdl_Y1_4*t282 + (ltdl_Y2_4*t283 + (ltdl_Y3_4*t284 + (ltdl_Y4_4*t285 + (ltdl_Y5_4*t286 + ltdl_Y6_4*t280)))));
-    Lambda_inv[22] = t287;
-    Lambda_inv[27] = t287;
-    const double t288 = ltdl_Y0_5*t281 + (ltdl_Y1_5*t282 + (ltdl_Y2_5*t283 + (ltdl_Y3_5*t284 + (ltdl_Y4_5*t285 + (ltdl_Y5_5*t286 + ltdl_Y6_5*t280)))));
-    Lambda_inv[23] = t288;
-    Lambda_inv[33] = t288;
-    const double t289 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_4*ltdl_Y6_5)))));
-    Lambda_inv[29] = t289;
-    Lambda_inv[34] = t289;
+    const double t230 = 15.384615384615383*ltdl_Y6_in0_0;
+    const double t231 = ltdl_Y0v0[0]*ltdl_dinv0_0;
+    const double t232 = ltdl_Y1v0[0]*ltdl_dinv1_0;
+    const double t233 = ltdl_Y2v0[0]*ltdl_dinv2_0;
+    const double t234 = ltdl_Y3v0[0]*ltdl_dinv3_0;
+    const double t235 = ltdl_Y4v0[0]*ltdl_dinv4_0;
+    const double t236 = ltdl_Y5v0[0]*ltdl_dinv5_0;
+    const double t237 = ltdl_Y0v0[1]*t231 + (ltdl_Y1v0[1]*t232 + (ltdl_Y2v0[1]*t233 + (ltdl_Y3v0[1]*t234 + (ltdl_Y4v0[1]*t235 + (ltdl_Y5v0[1]*t236 + ltdl_Y6_in0_1*t230)))));
+    Lambda_inv[1] = t237;
+    Lambda_inv[6] = t237;
+    const double t238 = ltdl_Y0v0[2]*t231 + (ltdl_Y1v0[2]*t232 + (ltdl_Y2v0[2]*t233 + (ltdl_Y3v0[2]*t234 + (ltdl_Y4v0[2]*t235 + (ltdl_Y5v0[2]*t236 + ltdl_Y6_in0_2*t230)))));
+    Lambda_inv[2] = t238;
+    Lambda_inv[12] = t238;
+    const double t239 = ltdl_Y0v0[3]*t231 + (ltdl_Y1v0[3]*t232 + (ltdl_Y2v0[3]*t233 + (ltdl_Y3v0[3]*t234 + (ltdl_Y4v0[3]*t235 + (ltdl_Y5v0[3]*t236 + t230*ltdl_Y6_in0_3)))));
+    Lambda_inv[3] = t239;
+    Lambda_inv[18] = t239;
+    const double t240 = ltdl_Y0_4*t231 + (ltdl_Y1_4*t232 + (ltdl_Y2_4*t233 + (ltdl_Y3_4*t234 + (ltdl_Y4_4*t235 + (ltdl_Y5_4*t236 + t230*ltdl_Y6_in0_4)))));
+    Lambda_inv[4] = t240;
+    Lambda_inv[24] = t240;
+    const double t241 = ltdl_Y0_5*t231 + (ltdl_Y1_5*t232 + (ltdl_Y2_5*t233 + (ltdl_Y3_5*t234 + (ltdl_Y4_5*t235 + (ltdl_Y5_5*t236 + t230*ltdl_Y6_in0_5)))));
+    Lambda_inv[5] = t241;
+    Lambda_inv[30] = t241;
+    const double t242 = 15.384615384615383*ltdl_Y6_in0_1;
+    const double t243 = ltdl_Y0v0[1]*ltdl_dinv0_0;
+    const double t244 = ltdl_Y1v0[1]*ltdl_dinv1_0;
+    const double t245 = ltdl_Y2v0[1]*ltdl_dinv2_0;
+    const double t246 = ltdl_Y3v0[1]*ltdl_dinv3_0;
+    const double t247 = ltdl_Y4v0[1]*ltdl_dinv4_0;
+    const double t248 = ltdl_Y5v0[1]*ltdl_dinv5_0;
+    const double t249 = ltdl_Y0v0[2]*t243 + (ltdl_Y1v0[2]*t244 + (ltdl_Y2v0[2]*t245 + (ltdl_Y3v0[2]*t246 + (ltdl_Y4v0[2]*t247 + (ltdl_Y5v0[2]*t248 + ltdl_Y6_in0_2*t242)))));
+    Lambda_inv[8] = t249;
+    Lambda_inv[13] = t249;
+    const double t250 = ltdl_Y0v0[3]*t243 + (ltdl_Y1v0[3]*t244 + (ltdl_Y2v0[3]*t245 + (ltdl_Y3v0[3]*t246 + (ltdl_Y4v0[3]*t247 + (ltdl_Y5v0[3]*t248 + t242*ltdl_Y6_in0_3)))));
+    Lambda_inv[9] = t250;
+    Lambda_inv[19] = t250;
+    const double t251 = ltdl_Y0_4*t243 + (ltdl_Y1_4*t244 + (ltdl_Y2_4*t245 + (ltdl_Y3_4*t246 + (ltdl_Y4_4*t247 + (ltdl_Y5_4*t248 + t242*ltdl_Y6_in0_4)))));
+    Lambda_inv[10] = t251;
+    Lambda_inv[25] = t251;
+    const double t252 = ltdl_Y0_5*t243 + (ltdl_Y1_5*t244 + (ltdl_Y2_5*t245 + (ltdl_Y3_5*t246 + (ltdl_Y4_5*t247 + (ltdl_Y5_5*t248 + t242*ltdl_Y6_in0_5)))));
+    Lambda_inv[11] = t252;
+    Lambda_inv[31] = t252;
+    const double t253 = 15.384615384615383*ltdl_Y6_in0_2;
+    const double t254 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t255 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t256 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t257 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t258 = ltdl_Y4v0[2]*ltdl_dinv4_0;
+    const double t259 = ltdl_Y5v0[2]*ltdl_dinv5_0;
+    const double t260 = ltdl_Y0v0[3]*t254 + (ltdl_Y1v0[3]*t255 + (ltdl_Y2v0[3]*t256 + (ltdl_Y3v0[3]*t257 + (ltdl_Y4v0[3]*t258 + (ltdl_Y5v0[3]*t259 + t253*ltdl_Y6_in0_3)))));
+    Lambda_inv[15] = t260;
+    Lambda_inv[20] = t260;
+    const double t261 = ltdl_Y0_4*t254 + (ltdl_Y1_4*t255 + (ltdl_Y2_4*t256 + (ltdl_Y3_4*t257 + (ltdl_Y4_4*t258 + (ltdl_Y5_4*t259 + t253*ltdl_Y6_in0_4)))));
+    Lambda_inv[16] = t261;
+    Lambda_inv[26] = t261;
+    const double t262 = ltdl_Y0_5*t254 + (ltdl_Y1_5*t255 + (ltdl_Y2_5*t256 + (ltdl_Y3_5*t257 + (ltdl_Y4_5*t258 + (ltdl_Y5_5*t259 + t253*ltdl_Y6_in0_5)))));
+    Lambda_inv[17] = t262;
+    Lambda_inv[32] = t262;
+    const double t263 = 15.384615384615383*ltdl_Y6_in0_3;
+    const double t264 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t265 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t266 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t267 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t268 = ltdl_Y4v0[3]*ltdl_dinv4_0;
+    const double t269 = ltdl_Y5v0[3]*ltdl_dinv5_0;
+    const double t270 = ltdl_Y0_4*t264 + (ltdl_Y1_4*t265 + (ltdl_Y2_4*t266 + (ltdl_Y3_4*t267 + (ltdl_Y4_4*t268 + (ltdl_Y5_4*t269 + ltdl_Y6_in0_4*t263)))));
+    Lambda_inv[22] = t270;
+    Lambda_inv[27] = t270;
+    const double t271 = ltdl_Y0_5*t264 + (ltdl_Y1_5*t265 + (ltdl_Y2_5*t266 + (ltdl_Y3_5*t267 + (ltdl_Y4_5*t268 + (ltdl_Y5_5*t269 + ltdl_Y6_in0_5*t263)))));
+    Lambda_inv[23] = t271;
+    Lambda_inv[33] = t271;
+    const double t272 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
+    Lambda_inv[29] = t272;
+    Lambda_inv[34] = t272;
 
     /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
-    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + (ltdl_Y5_0*ltdl_Y5_0*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_0*ltdl_Y6_0)))));
-    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + (ltdl_Y5_1*ltdl_Y5_1*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_1*ltdl_Y6_1)))));
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + (ltdl_Y5_2*ltdl_Y5_2*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_2*ltdl_Y6_2)))));
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + (ltdl_Y5_3*ltdl_Y5_3*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_3*ltdl_Y6_3)))));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_4*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_4*ltdl_Y6_4)))));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_5*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_5*ltdl_Y6_5)))));
+    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4v0[0]*ltdl_Y4v0[0]*ltdl_dinv4_0 + (ltdl_Y5v0[0]*ltdl_Y5v0[0]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_0*ltdl_Y6_in0_0)))));
+    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4v0[1]*ltdl_Y4v0[1]*ltdl_dinv4_0 + (ltdl_Y5v0[1]*ltdl_Y5v0[1]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_1*ltdl_Y6_in0_1)))));
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0 + (ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_2*ltdl_Y6_in0_2)))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_4*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_5*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_5*ltdl_Y6_in0_5)))));
 }

@@ -32,7 +32,7 @@
 //   forward_dynamics: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 740 temporaries
 //   jacobian: 197 mul, 111 add, 1 div, 6 sin/cos, 0 sqrt; 83 temporaries
 //   jacobian_dot_qd: 320 mul, 202 add, 1 div, 6 sin/cos, 0 sqrt; 144 temporaries
-//   op_space_inverse_inertia: 1337 mul, 943 add, 7 div, 6 sin/cos, 0 sqrt; 490 temporaries
+//   op_space_inverse_inertia: 1302 mul, 933 add, 7 div, 6 sin/cos, 0 sqrt; 502 temporaries
 
 #ifndef ARM3_FLEXLINK_H
 #define ARM3_FLEXLINK_H

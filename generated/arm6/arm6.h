@@ -30,7 +30,7 @@
 //   forward_dynamics: 406 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 253 temporaries
 //   jacobian: 84 mul, 45 add, 0 div, 10 sin/cos, 0 sqrt; 54 temporaries
 //   jacobian_dot_qd: 177 mul, 99 add, 0 div, 12 sin/cos, 0 sqrt; 119 temporaries
-//   op_space_inverse_inertia: 505 mul, 316 add, 5 div, 12 sin/cos, 0 sqrt; 231 temporaries
+//   op_space_inverse_inertia: 494 mul, 310 add, 5 div, 12 sin/cos, 0 sqrt; 239 temporaries
 
 #ifndef ARM6_H
 #define ARM6_H

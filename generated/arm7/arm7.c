@@ -31,7 +31,7 @@
 //   forward_dynamics: 826 mul, 655 add, 6 div, 12 sin/cos, 0 sqrt; 389 temporaries
 //   jacobian: 119 mul, 67 add, 0 div, 12 sin/cos, 0 sqrt; 77 temporaries
 //   jacobian_dot_qd: 212 mul, 121 add, 0 div, 14 sin/cos, 0 sqrt; 142 temporaries
-//   op_space_inverse_inertia: 812 mul, 584 add, 6 div, 14 sin/cos, 0 sqrt; 372 temporaries
+//   op_space_inverse_inertia: 789 mul, 572 add, 6 div, 14 sin/cos, 0 sqrt; 383 temporaries
 
 #include <math.h>
 
@@ -353,6 +353,29 @@ static inline void soagen_sincos(const double* x, double* s, double* c, int n)
     }
 #endif
 }
+
+/* Several columns at once in the scalar functions (soagen.codegen.lanes): the rows of a
+ * chunk of 4 columns that the recursions compute alike (column walks, solves with several
+ * right-hand sides). SOAGEN_LANES(v, e) defines v, the value of e on each of the 4 lanes,
+ * where SOAGEN_L(u) is lane by lane of an earlier such row u; SOAGEN_PACK(v) = {a, b, c, d}
+ * one from its entries; v[k] reads lane k; SOAGEN_STORE(p, e) stores e's 4 lanes at
+ * p[0..3]. With vector extensions a row is a vector of 4 doubles (one AVX register, two
+ * SSE2 or NEON registers); otherwise an array and a loop over its lanes (plain C99).
+ * Either way each lane is computed with the operations of its own column, in the same
+ * order. */
+#if SOAGEN_W > 1
+typedef double soagen_lanes __attribute__((vector_size(32)));
+typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_alias));
+#  define SOAGEN_LANES(v, e) const soagen_lanes v = (e)
+#  define SOAGEN_L(u) (u)
+#  define SOAGEN_PACK(v) const soagen_lanes v
+#  define SOAGEN_STORE(p, e) (*(soagen_lanes_u*)(p) = (e))
+#else
+#  define SOAGEN_LANES(v, e) double v[4]; for (int soagen_j = 0; soagen_j < 4; soagen_j++) v[soagen_j] = (e)
+#  define SOAGEN_L(u) (u)[soagen_j]
+#  define SOAGEN_PACK(v) const double v[4]
+#  define SOAGEN_STORE(p, e) for (int soagen_j = 0; soagen_j < 4; soagen_j++) (p)[soagen_j] = (e)
+#endif
 #endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
@@ -1116,6 +1139,10 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     const double s_q_5 = soagen_s[4];
     const double c_q_6 = soagen_c[5];
     const double s_q_6 = soagen_s[5];
+    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v1) = { 0.0, 0.0, 1.0, 0.0 };
+    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v1) = { 0.0, 1.0, 0.0, 0.0 };
     /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
     /* Rch5: composite rigid-body inertia R(k) (a.44) */
@@ -1327,6 +1354,8 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L6_3 = 149.60760989322966*F3_6_2_0;
     const double ltdl_L6_4 = 149.60760989322966*F4_6_2_0;
     const double ltdl_L6_5 = 149.60760989322966*F5_6_2_0;
+    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y5v1, SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_5);
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_0 = F0_5_2_0 - F5_6_2_0*ltdl_L6_0;
     const double ltdl_A5_1 = F1_5_2_0 - F5_6_2_0*ltdl_L6_1;
@@ -1386,97 +1415,95 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_A0_0 = (((((-ltdl_A5_0*ltdl_L5_0 - F0_6_2_0*ltdl_L6_0) - ltdl_A4_0*ltdl_L4_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_6 = ltdl_L6_5*ltdl_L5_4 - ltdl_L6_4;
-    /* ltdl_Y3: Y = L^-T B */
-    const double ltdl_Y3_5 = ltdl_L5_4*ltdl_L4_3 - ltdl_L5_3;
-    const double ltdl_Y3_6 = (ltdl_L6_5*ltdl_L5_3 - ltdl_L6_3) - ltdl_Y4_6*ltdl_L4_3;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_4 = ltdl_L4_3*ltdl_L3_2 - ltdl_L4_2;
-    const double ltdl_Y2_5 = (ltdl_L5_4*ltdl_L4_2 - ltdl_L5_2) - ltdl_Y3_5*ltdl_L3_2;
-    const double ltdl_Y2_6 = ((ltdl_L6_5*ltdl_L5_2 - ltdl_L6_2) - ltdl_Y4_6*ltdl_L4_2) - ltdl_Y3_6*ltdl_L3_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_3 = ltdl_L3_2*ltdl_L2_1 - ltdl_L3_1;
-    const double ltdl_Y1_4 = (ltdl_L4_3*ltdl_L3_1 - ltdl_L4_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = ((ltdl_L5_4*ltdl_L4_1 - ltdl_L5_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
-    const double ltdl_Y1_6 = (((ltdl_L6_5*ltdl_L5_1 - ltdl_L6_1) - ltdl_Y4_6*ltdl_L4_1) - ltdl_Y3_6*ltdl_L3_1) - ltdl_Y2_6*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_2 = ltdl_L2_1*ltdl_L1_0 - ltdl_L2_0;
-    const double ltdl_Y0_3 = (ltdl_L3_2*ltdl_L2_0 - ltdl_L3_0) - ltdl_Y1_3*ltdl_L1_0;
-    const double ltdl_Y0_4 = ((ltdl_L4_3*ltdl_L3_0 - ltdl_L4_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = (((ltdl_L5_4*ltdl_L4_0 - ltdl_L5_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
-    const double ltdl_Y0_6 = ((((ltdl_L6_5*ltdl_L5_0 - ltdl_L6_0) - ltdl_Y4_6*ltdl_L4_0) - ltdl_Y3_6*ltdl_L3_0) - ltdl_Y2_6*ltdl_L2_0) - ltdl_Y1_6*ltdl_L1_0;
+    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v1) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y4v1, (SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
+    SOAGEN_LANES(ltdl_Y3v1, (-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
+    SOAGEN_LANES(ltdl_Y2v1, ((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    SOAGEN_LANES(ltdl_Y1v1, (((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    SOAGEN_LANES(ltdl_Y0v1, ((((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
     /* shared by the outputs */
     const double t57 = ltdl_L1_0*ltdl_dinv0_0;
     const double t58 = -t57;
     Minv[1] = t58;
     Minv[7] = t58;
-    const double t59 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t60 = ltdl_Y0_3*ltdl_dinv0_0;
-    const double t61 = ltdl_Y0_4*ltdl_dinv0_0;
-    const double t62 = ltdl_Y0_5*ltdl_dinv0_0;
-    const double t63 = ltdl_Y0_6*ltdl_dinv0_0;
+    const double t59 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t60 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t61 = ltdl_Y0v1[0]*ltdl_dinv0_0;
+    const double t62 = ltdl_Y0v1[1]*ltdl_dinv0_0;
+    const double t63 = ltdl_Y0v1[2]*ltdl_dinv0_0;
     Minv[6] = t63;
     Minv[42] = t63;
     const double t64 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t65 = -ltdl_Y0_2*t57 - t64;
+    const double t65 = -ltdl_Y0v0[2]*t57 - t64;
     Minv[9] = t65;
     Minv[15] = t65;
-    const double t66 = -ltdl_Y0_3*t57 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t66 = -ltdl_Y0v0[3]*t57 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[10] = t66;
     Minv[22] = t66;
-    const double t67 = -ltdl_Y0_4*t57 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t67 = -ltdl_Y0v1[0]*t57 + ltdl_Y1v1[0]*ltdl_dinv1_0;
     Minv[11] = t67;
     Minv[29] = t67;
-    const double t68 = -ltdl_Y0_5*t57 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t68 = -ltdl_Y0v1[1]*t57 + ltdl_Y1v1[1]*ltdl_dinv1_0;
     Minv[12] = t68;
     Minv[36] = t68;
-    const double t69 = -ltdl_Y0_6*t57 + ltdl_Y1_6*ltdl_dinv1_0;
+    const double t69 = -ltdl_Y0v1[2]*t57 + ltdl_Y1v1[2]*ltdl_dinv1_0;
     Minv[13] = t69;
     Minv[43] = t69;
     const double t70 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t71 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t64 - t70);
+    const double t71 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t64 - t70);
     Minv[17] = t71;
     Minv[23] = t71;
-    const double t72 = ltdl_Y2_4*ltdl_dinv2_0;
-    const double t73 = ltdl_Y0_4*t59 + (t72 - ltdl_Y1_4*t64);
+    const double t72 = ltdl_Y2v1[0]*ltdl_dinv2_0;
+    const double t73 = ltdl_Y0v1[0]*t59 + (t72 - ltdl_Y1v1[0]*t64);
     Minv[18] = t73;
     Minv[30] = t73;
-    const double t74 = ltdl_Y2_5*ltdl_dinv2_0;
-    const double t75 = ltdl_Y0_5*t59 + (t74 - ltdl_Y1_5*t64);
+    const double t74 = ltdl_Y2v1[1]*ltdl_dinv2_0;
+    const double t75 = ltdl_Y0v1[1]*t59 + (t74 - ltdl_Y1v1[1]*t64);
     Minv[19] = t75;
     Minv[37] = t75;
-    const double t76 = ltdl_Y0_6*t59 + (-ltdl_Y1_6*t64 + ltdl_Y2_6*ltdl_dinv2_0);
+    const double t76 = ltdl_Y0v1[2]*t59 + (-ltdl_Y1v1[2]*t64 + ltdl_Y2v1[2]*ltdl_dinv2_0);
     Minv[2] = t59;
     Minv[14] = t59;
     Minv[20] = t76;
     Minv[44] = t76;
     const double t77 = ltdl_L4_3*ltdl_dinv3_0;
-    const double t78 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t70 - t77));
+    const double t78 = ltdl_Y0v0[3]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (-ltdl_Y2v1[0]*t70 - t77));
     Minv[0] = ltdl_dinv0_0;
     Minv[25] = t78;
     Minv[31] = t78;
-    const double t79 = ltdl_Y3_5*ltdl_dinv3_0;
-    const double t80 = ltdl_Y1_3*ltdl_dinv1_0;
-    const double t81 = ltdl_Y0_5*t60 + (ltdl_Y1_5*t80 + (t79 - ltdl_Y2_5*t70));
+    const double t79 = ltdl_Y3v1[1]*ltdl_dinv3_0;
+    const double t80 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t81 = ltdl_Y0v1[1]*t60 + (ltdl_Y1v1[1]*t80 + (t79 - ltdl_Y2v1[1]*t70));
     Minv[26] = t81;
     Minv[38] = t81;
-    const double t82 = ltdl_Y0_6*t60 + (ltdl_Y1_6*t80 + (-ltdl_Y2_6*t70 + ltdl_Y3_6*ltdl_dinv3_0));
+    const double t82 = ltdl_Y0v1[2]*t60 + (ltdl_Y1v1[2]*t80 + (-ltdl_Y2v1[2]*t70 + ltdl_Y3v1[2]*ltdl_dinv3_0));
     Minv[3] = t60;
     Minv[21] = t60;
     Minv[27] = t82;
     Minv[45] = t82;
     const double t83 = ltdl_L5_4*ltdl_dinv4_0;
-    const double t84 = ltdl_Y1_4*ltdl_dinv1_0;
-    const double t85 = ltdl_Y0_5*t61 + (ltdl_Y1_5*t84 + (ltdl_Y2_5*t72 + (-ltdl_Y3_5*t77 - t83)));
+    const double t84 = ltdl_Y1v1[0]*ltdl_dinv1_0;
+    const double t85 = ltdl_Y0v1[1]*t61 + (ltdl_Y1v1[1]*t84 + (ltdl_Y2v1[1]*t72 + (-ltdl_Y3v1[1]*t77 - t83)));
     Minv[33] = t85;
     Minv[39] = t85;
-    const double t86 = ltdl_Y0_6*t61 + (ltdl_Y1_6*t84 + (ltdl_Y2_6*t72 + (-ltdl_Y3_6*t77 + ltdl_Y4_6*ltdl_dinv4_0)));
+    const double t86 = ltdl_Y0v1[2]*t61 + (ltdl_Y1v1[2]*t84 + (ltdl_Y2v1[2]*t72 + (-ltdl_Y3v1[2]*t77 + ltdl_Y4v1[2]*ltdl_dinv4_0)));
     Minv[4] = t61;
     Minv[28] = t61;
     Minv[34] = t86;
     Minv[46] = t86;
-    const double t87 = ((((-ltdl_Y4_6*t83 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3_6*t79) + ltdl_Y2_6*t74) + ltdl_Y1_5*ltdl_Y1_6*ltdl_dinv1_0) + ltdl_Y0_6*t62;
+    const double t87 = ((((-ltdl_Y4v1[2]*t83 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3v1[2]*t79) + ltdl_Y2v1[2]*t74) + ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*t62;
     Minv[5] = t62;
     Minv[35] = t62;
     Minv[41] = t87;
@@ -1484,11 +1511,11 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
 
     /* Outputs: Minv (7 x 7): the entries not stored where computed */
     Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
-    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[48] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + 149.60760989322966) + ltdl_Y4_6*ltdl_Y4_6*ltdl_dinv4_0) + ltdl_Y3_6*ltdl_Y3_6*ltdl_dinv3_0) + ltdl_Y2_6*ltdl_Y2_6*ltdl_dinv2_0) + ltdl_Y1_6*ltdl_Y1_6*ltdl_dinv1_0) + ltdl_Y0_6*ltdl_Y0_6*ltdl_dinv0_0;
+    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
+    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0) + ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
+    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0) + ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
+    Minv[48] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + 149.60760989322966) + ltdl_Y4v1[2]*ltdl_Y4v1[2]*ltdl_dinv4_0) + ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0) + ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -2331,7 +2358,7 @@ void arm7_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 812 mul, 584 add, 6 div, 14 sin/cos, 0 sqrt; 372 temporaries. */
+ * Operations: 789 mul, 572 add, 6 div, 14 sin/cos, 0 sqrt; 383 temporaries. */
 void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -2626,201 +2653,225 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_A0_0 = (((((-ltdl_A5_0*ltdl_L5_0 - F0_6_2_0*ltdl_L6_0) - ltdl_A4_0*ltdl_L4_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y6: Y = L^-T B */
+    /* ltdl_Y6_in0: Y = L^-T B */
     const double t57 = s_q_0*s_q_2;
     const double t58 = c_q_0*c_q_2;
     const double t59 = c_q_1*t58;
     const double t60 = t59 - t57;
     const double t61 = s_q_3*t60;
-    const double t62 = c_q_0*s_q_1;
-    const double t63 = c_q_3*t62;
-    const double t64 = t63 - t61;
-    const double t65 = c_q_5*t64;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_0 = c_q_0*s_q_1;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t62 = c_q_3*ltdl_Y2_in0_0;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = t62 - t61;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t63 = c_q_5*ltdl_Y4_in0_0;
+    const double t64 = c_q_2*s_q_0;
+    const double t65 = c_q_0*s_q_2;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_0 = c_q_1*t65 + t64;
+    /* ltdl_Y6_in0: Y = L^-T B */
     const double t66 = c_q_3*t60;
-    const double t67 = s_q_3*t62 + t66;
-    const double t68 = c_q_2*s_q_0;
-    const double t69 = c_q_0*s_q_2;
-    const double t70 = c_q_1*t69 + t68;
-    const double t71 = c_q_4*t67 - s_q_4*t70;
-    const double ltdl_Y6_0 = s_q_5*t71 - t65;
-    const double t72 = c_q_1*t68;
-    const double t73 = t69 + t72;
-    const double t74 = s_q_3*t73;
-    const double t75 = s_q_0*s_q_1;
-    const double t76 = c_q_3*t75;
-    const double t77 = t76 - t74;
-    const double t78 = c_q_5*t77;
-    const double t79 = c_q_3*t73;
-    const double t80 = s_q_3*t75 + t79;
-    const double t81 = t58 - c_q_1*s_q_0*s_q_2;
-    const double t82 = -t81;
-    const double t83 = c_q_4*t80 - s_q_4*t82;
-    const double ltdl_Y6_1 = s_q_5*t83 - t78;
-    const double t84 = c_q_1*s_q_3;
-    const double t85 = c_q_2*s_q_1;
-    const double t86 = c_q_3*t85;
-    const double t87 = t84 - t86;
-    const double t88 = s_q_1*s_q_2;
-    const double t89 = c_q_4*t87 + s_q_4*t88;
-    const double t90 = c_q_1*c_q_3;
-    const double t91 = s_q_3*t85;
-    const double t92 = t90 + t91;
-    const double t93 = c_q_5*t92;
-    const double ltdl_Y6_2 = s_q_5*t89 - t93;
-    const double t94 = 0.2104*t78;
-    const double t95 = 0.2104*s_q_5*t83;
-    const double t96 = t95 - t94;
-    const double t97 = 0.2104*t93;
-    const double t98 = 0.2104*s_q_5*t89 - t97;
-    const double ltdl_Y6_3 = -ltdl_Y6_2*t96 + t98*ltdl_Y6_1;
-    const double t99 = 0.2104*t65;
-    const double t100 = t99 - 0.2104*s_q_5*t71;
-    const double t101 = -t100;
-    const double ltdl_Y6_4 = ltdl_Y6_2*t101 - t98*ltdl_Y6_0;
-    const double ltdl_Y6_5 = ltdl_Y6_0*t96 - ltdl_Y6_1*t101;
-    /* ltdl_Y5: Y = L^-T B */
-    const double t102 = s_q_4*t67 + c_q_4*t70;
-    const double ltdl_Y5_0 = t102 - ltdl_L6_5*ltdl_Y6_0;
-    const double t103 = s_q_4*t80 + c_q_4*t82;
-    const double ltdl_Y5_1 = t103 - ltdl_L6_5*ltdl_Y6_1;
-    const double t104 = -s_q_4*t87 + c_q_4*t88;
-    const double ltdl_Y5_2 = -ltdl_L6_5*ltdl_Y6_2 - t104;
-    const double t105 = -t104;
-    const double t106 = 0.088*c_q_5;
-    const double t107 = 0.088*s_q_5;
-    const double t108 = (t106*t83 + t107*t77) + (t95 - t94);
-    const double t109 = (0.2104*s_q_5*t89 + t107*t92) + (t106*t89 - t97);
-    const double ltdl_Y5_3 = (-t105*t108 + t103*t109) - ltdl_L6_5*ltdl_Y6_3;
-    const double t110 = (0.2104*s_q_5*t71 + t107*t64) + (t106*t71 - t99);
-    const double ltdl_Y5_4 = (t105*t110 - t102*t109) - ltdl_L6_5*ltdl_Y6_4;
-    const double ltdl_Y5_5 = (t102*t108 - t103*t110) - ltdl_L6_5*ltdl_Y6_5;
-    /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_0 = ((c_q_0*c_q_3*s_q_1 - t61) - ltdl_L6_4*ltdl_Y6_0) - ltdl_Y5_0*ltdl_L5_4;
-    const double ltdl_Y4_1 = ((c_q_3*s_q_0*s_q_1 - t74) - ltdl_L6_4*ltdl_Y6_1) - ltdl_Y5_1*ltdl_L5_4;
-    const double ltdl_Y4_2 = (t92 - ltdl_L6_4*ltdl_Y6_2) - ltdl_Y5_2*ltdl_L5_4;
-    const double ltdl_Y4_3 = ((-t92*t108 + t77*t109) - ltdl_L6_4*ltdl_Y6_3) - ltdl_L5_4*ltdl_Y5_3;
-    const double ltdl_Y4_4 = ((t92*t110 - t64*t109) - ltdl_L6_4*ltdl_Y6_4) - ltdl_Y5_4*ltdl_L5_4;
-    const double ltdl_Y4_5 = ((t64*t108 - t77*t110) - ltdl_L6_4*ltdl_Y6_5) - ltdl_L5_4*ltdl_Y5_5;
-    /* ltdl_Y3: Y = L^-T B */
-    const double ltdl_Y3_0 = (((c_q_0*c_q_1*s_q_2 + c_q_2*s_q_0) - ltdl_Y6_0*ltdl_L6_3) - ltdl_Y5_0*ltdl_L5_3) - ltdl_Y4_0*ltdl_L4_3;
-    const double ltdl_Y3_1 = ((-ltdl_Y6_1*ltdl_L6_3 - t81) - ltdl_Y5_1*ltdl_L5_3) - ltdl_Y4_1*ltdl_L4_3;
-    const double ltdl_Y3_2 = ((-ltdl_Y6_2*ltdl_L6_3 - t88) - ltdl_Y5_2*ltdl_L5_3) - ltdl_Y4_2*ltdl_L4_3;
-    const double t111 = t109 + ((-0.0825*t84 + 0.384*t90) + (0.0825*t86 + 0.384*t91));
-    const double t112 = t108 + (((0.384*t76 - t47*t75) - 0.384*t74) - 0.0825*t79);
-    const double ltdl_Y3_3 = (((-ltdl_L6_3*ltdl_Y6_3 + t82*t111) + s_q_1*s_q_2*t112) - ltdl_L5_3*ltdl_Y5_3) - ltdl_Y4_3*ltdl_L4_3;
-    const double t113 = 0.384*t61;
-    const double t114 = 0.0825*t66;
-    const double t115 = t47*t62;
-    const double t116 = t110 + (((0.384*t63 - t115) - t113) - t114);
-    const double ltdl_Y3_4 = (((-ltdl_L6_3*ltdl_Y6_4 - t70*t111) - t88*t116) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
-    const double ltdl_Y3_5 = (((-ltdl_L6_3*ltdl_Y6_5 - t82*t116) + t70*t112) - ltdl_L5_3*ltdl_Y5_5) - ltdl_Y4_5*ltdl_L4_3;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_0 = (((-ltdl_Y6_0*ltdl_L6_2 + c_q_0*s_q_1) - ltdl_Y5_0*ltdl_L5_2) - ltdl_Y4_0*ltdl_L4_2) - ltdl_Y3_0*ltdl_L3_2;
-    const double ltdl_Y2_1 = (((-ltdl_Y6_1*ltdl_L6_2 + s_q_0*s_q_1) - ltdl_Y5_1*ltdl_L5_2) - ltdl_Y4_1*ltdl_L4_2) - ltdl_Y3_1*ltdl_L3_2;
-    const double ltdl_Y2_2 = (((c_q_1 - ltdl_Y6_2*ltdl_L6_2) - ltdl_Y5_2*ltdl_L5_2) - ltdl_Y4_2*ltdl_L4_2) - ltdl_Y3_2*ltdl_L3_2;
-    const double t117 = t112 + (0.0825*t72 + 0.0825*t69);
-    const double t118 = t111 - 0.0825*t85;
-    const double ltdl_Y2_3 = ((((-ltdl_L6_2*ltdl_Y6_3 + s_q_0*s_q_1*t118) - c_q_1*t117) - ltdl_Y5_3*ltdl_L5_2) - ltdl_Y4_3*ltdl_L4_2) - ltdl_Y3_3*ltdl_L3_2;
-    const double t119 = 0.0825*t57;
-    const double t120 = t116 + (0.0825*t59 - t119);
-    const double ltdl_Y2_4 = (((c_q_1*t120 + (-ltdl_L6_2*ltdl_Y6_4 - t62*t118)) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
-    const double ltdl_Y2_5 = ((((c_q_0*s_q_1*t117 - ltdl_L6_2*ltdl_Y6_5) - t75*t120) - ltdl_L5_2*ltdl_Y5_5) - ltdl_Y4_5*ltdl_L4_2) - ltdl_Y3_5*ltdl_L3_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_0 = ((((-ltdl_Y6_0*ltdl_L6_1 - s_q_0) - ltdl_Y5_0*ltdl_L5_1) - ltdl_Y4_0*ltdl_L4_1) - ltdl_Y3_0*ltdl_L3_1) - ltdl_Y2_0*ltdl_L2_1;
-    const double ltdl_Y1_1 = ((((c_q_0 - ltdl_Y6_1*ltdl_L6_1) - ltdl_Y5_1*ltdl_L5_1) - ltdl_Y4_1*ltdl_L4_1) - ltdl_Y3_1*ltdl_L3_1) - ltdl_Y2_1*ltdl_L2_1;
-    const double ltdl_Y1_2 = (((-ltdl_Y5_2*ltdl_L5_1 - ltdl_Y6_2*ltdl_L6_1) - ltdl_Y4_2*ltdl_L4_1) - ltdl_Y3_2*ltdl_L3_1) - ltdl_Y2_2*ltdl_L2_1;
-    const double t121 = 0.316*c_q_1 + t118;
-    const double ltdl_Y1_3 = ((((-ltdl_Y6_3*ltdl_L6_1 + c_q_0*t121) - ltdl_Y5_3*ltdl_L5_1) - ltdl_Y4_3*ltdl_L4_1) - ltdl_Y3_3*ltdl_L3_1) - ltdl_Y2_3*ltdl_L2_1;
-    const double ltdl_Y1_4 = ((((-ltdl_Y6_4*ltdl_L6_1 + s_q_0*t121) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double t122 = t117 + 0.316*t75;
-    const double ltdl_Y1_5 = (((((-c_q_0*(t120 + 0.316*t62) - ltdl_Y6_5*ltdl_L6_1) - s_q_0*t122) - ltdl_Y5_5*ltdl_L5_1) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_0 = ((((-ltdl_Y5_0*ltdl_L5_0 - ltdl_Y6_0*ltdl_L6_0) - ltdl_Y4_0*ltdl_L4_0) - ltdl_Y3_0*ltdl_L3_0) - ltdl_Y2_0*ltdl_L2_0) - ltdl_Y1_0*ltdl_L1_0;
-    const double ltdl_Y0_1 = ((((-ltdl_Y5_1*ltdl_L5_0 - ltdl_Y6_1*ltdl_L6_0) - ltdl_Y4_1*ltdl_L4_0) - ltdl_Y3_1*ltdl_L3_0) - ltdl_Y2_1*ltdl_L2_0) - ltdl_Y1_1*ltdl_L1_0;
-    const double ltdl_Y0_2 = (((((1.0 - ltdl_Y6_2*ltdl_L6_0) - ltdl_Y5_2*ltdl_L5_0) - ltdl_Y4_2*ltdl_L4_0) - ltdl_Y3_2*ltdl_L3_0) - ltdl_Y2_2*ltdl_L2_0) - ltdl_Y1_2*ltdl_L1_0;
-    const double ltdl_Y0_3 = (((((-ltdl_Y6_3*ltdl_L6_0 - t122) - ltdl_Y5_3*ltdl_L5_0) - ltdl_Y4_3*ltdl_L4_0) - ltdl_Y3_3*ltdl_L3_0) - ltdl_Y2_3*ltdl_L2_0) - ltdl_Y1_3*ltdl_L1_0;
-    const double ltdl_Y0_4 = ((((((((((((0.0825*c_q_0*c_q_1*c_q_2 + 0.316*c_q_0*s_q_1) + (-t115 - t119)) + 0.384*c_q_0*c_q_3*s_q_1) + 0.088*s_q_5*t64) + (-t113 - t114)) + 0.088*c_q_5*t71) - t100) - ltdl_Y6_4*ltdl_L6_0) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = ((((-ltdl_Y5_5*ltdl_L5_0 - ltdl_Y6_5*ltdl_L6_0) - ltdl_Y4_5*ltdl_L4_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    const double t67 = s_q_3*ltdl_Y2_in0_0 + t66;
+    const double t68 = c_q_4*t67 - s_q_4*ltdl_Y3_in0_0;
+    const double ltdl_Y6_in0_0 = s_q_5*t68 - t63;
+    const double t69 = c_q_1*t64;
+    const double t70 = t65 + t69;
+    const double t71 = s_q_3*t70;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_1 = s_q_0*s_q_1;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t72 = c_q_3*ltdl_Y2_in0_1;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_1 = t72 - t71;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t73 = c_q_5*ltdl_Y4_in0_1;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_1 = c_q_1*s_q_0*s_q_2 - t58;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t74 = c_q_3*t70;
+    const double t75 = s_q_3*ltdl_Y2_in0_1 + t74;
+    const double t76 = c_q_4*t75 - s_q_4*ltdl_Y3_in0_1;
+    const double ltdl_Y6_in0_1 = s_q_5*t76 - t73;
+    const double t77 = c_q_2*s_q_1;
+    const double t78 = c_q_3*t77;
+    const double t79 = c_q_1*s_q_3;
+    const double t80 = t79 - t78;
+    const double t81 = s_q_1*s_q_2;
+    const double t82 = c_q_4*t80 + s_q_4*t81;
+    const double t83 = c_q_1*c_q_3;
+    const double t84 = s_q_3*t77;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_2 = t83 + t84;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t85 = c_q_5*ltdl_Y4_in0_2;
+    const double ltdl_Y6_in0_2 = s_q_5*t82 - t85;
+    const double t86 = 0.2104*t73;
+    const double t87 = 0.2104*s_q_5*t76;
+    const double t88 = t87 - t86;
+    const double t89 = 0.2104*t85;
+    const double t90 = 0.2104*s_q_5*t82 - t89;
+    const double ltdl_Y6_in0_3 = -ltdl_Y6_in0_2*t88 + t90*ltdl_Y6_in0_1;
+    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v0) = { ltdl_Y6_in0_0, ltdl_Y6_in0_1, ltdl_Y6_in0_2, ltdl_Y6_in0_3 };
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t91 = 0.2104*t63;
+    const double t92 = 0.2104*s_q_5*t68 - t91;
+    const double ltdl_Y6_in0_4 = ltdl_Y6_in0_2*t92 - t90*ltdl_Y6_in0_0;
+    const double ltdl_Y6_in0_5 = ltdl_Y6_in0_0*t88 - ltdl_Y6_in0_1*t92;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_0 = s_q_4*t67 + c_q_4*ltdl_Y3_in0_0;
+    const double ltdl_Y5_in0_1 = s_q_4*t75 + c_q_4*ltdl_Y3_in0_1;
+    const double ltdl_Y5_in0_2 = s_q_4*t80 - c_q_4*t81;
+    const double t93 = 0.088*c_q_5;
+    const double t94 = 0.088*s_q_5;
+    const double t95 = (0.2104*s_q_5*t82 + t94*ltdl_Y4_in0_2) + (t93*t82 - t89);
+    const double t96 = (t93*t76 + t94*ltdl_Y4_in0_1) + (t87 - t86);
+    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t96 + ltdl_Y5_in0_1*t95;
+    const double t97 = (0.2104*s_q_5*t68 + t94*ltdl_Y4_in0_0) + (t93*t68 - t91);
+    const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t97 - ltdl_Y5_in0_0*t95;
+    const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t96 - ltdl_Y5_in0_1*t97;
+    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    SOAGEN_LANES(ltdl_Y5v0, SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_5);
+    const double ltdl_Y5_4 = ltdl_Y5_in0_4 - ltdl_L6_5*ltdl_Y6_in0_4;
+    const double ltdl_Y5_5 = ltdl_Y5_in0_5 - ltdl_L6_5*ltdl_Y6_in0_5;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t96 + ltdl_Y4_in0_1*t95;
+    const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t97 - ltdl_Y4_in0_0*t95;
+    const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t96 - ltdl_Y4_in0_1*t97;
+    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    SOAGEN_LANES(ltdl_Y4v0, (SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
+    const double ltdl_Y4_4 = (ltdl_Y4_in0_4 - ltdl_L6_4*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_4;
+    const double ltdl_Y4_5 = (ltdl_Y4_in0_5 - ltdl_L6_4*ltdl_Y6_in0_5) - ltdl_L5_4*ltdl_Y5_5;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_2 = -t81;
+    const double t98 = ((0.0825*t78 - 0.0825*t79) + (0.384*t84 + 0.384*t83)) + t95;
+    const double t99 = (((0.384*t72 - ltdl_Y2_in0_1*t47) - 0.384*t71) - 0.0825*t74) + t96;
+    const double ltdl_Y3_in0_3 = t81*t99 + ltdl_Y3_in0_1*t98;
+    const double t100 = (((0.384*t62 - ltdl_Y2_in0_0*t47) - 0.384*t61) - 0.0825*t66) + t97;
+    const double ltdl_Y3_in0_4 = -t81*t100 - ltdl_Y3_in0_0*t98;
+    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t99 - ltdl_Y3_in0_1*t100;
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
+    SOAGEN_LANES(ltdl_Y3v0, ((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
+    const double ltdl_Y3_4 = ((ltdl_Y3_in0_4 - ltdl_L6_3*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
+    const double ltdl_Y3_5 = ((ltdl_Y3_in0_5 - ltdl_L6_3*ltdl_Y6_in0_5) - ltdl_L5_3*ltdl_Y5_5) - ltdl_Y4_5*ltdl_L4_3;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t101 = (0.0825*t69 + 0.0825*t65) + t99;
+    const double t102 = t98 - 0.0825*t77;
+    const double ltdl_Y2_in0_3 = -c_q_1*t101 + s_q_0*s_q_1*t102;
+    const double t103 = t100 + (0.0825*t59 - 0.0825*t57);
+    const double ltdl_Y2_in0_4 = c_q_1*t103 - ltdl_Y2_in0_0*t102;
+    const double ltdl_Y2_in0_5 = ltdl_Y2_in0_0*t101 - ltdl_Y2_in0_1*t103;
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, c_q_1, ltdl_Y2_in0_3 };
+    SOAGEN_LANES(ltdl_Y2v0, (((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
+    const double ltdl_Y2_4 = (((ltdl_Y2_in0_4 - ltdl_L6_2*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
+    const double ltdl_Y2_5 = (((-ltdl_L5_2*ltdl_Y5_5 - ltdl_L6_2*ltdl_Y6_in0_5) + ltdl_Y2_in0_5) - ltdl_Y4_5*ltdl_L4_2) - ltdl_Y3_5*ltdl_L3_2;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t104 = 0.316*c_q_1 + t102;
+    const double ltdl_Y1_in0_3 = c_q_0*t104;
+    const double ltdl_Y1_in0_4 = s_q_0*t104;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = 0.316*ltdl_Y2_in0_0 + t103;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t105 = 0.316*ltdl_Y2_in0_1 + t101;
+    const double ltdl_Y1_in0_5 = -s_q_0*t105 - c_q_0*ltdl_Y0_in0_4;
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
+    SOAGEN_LANES(ltdl_Y1v0, ((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = ((((ltdl_Y1_in0_4 - ltdl_Y6_in0_4*ltdl_L6_1) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = ((((ltdl_Y1_in0_5 - ltdl_Y6_in0_5*ltdl_L6_1) - ltdl_Y5_5*ltdl_L5_1) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_3 = -t105;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
+    SOAGEN_LANES(ltdl_Y0v0, (((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = (((((ltdl_Y0_in0_4 - ltdl_Y6_in0_4*ltdl_L6_0) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = ((((-ltdl_Y5_5*ltdl_L5_0 - ltdl_Y6_in0_5*ltdl_L6_0) - ltdl_Y4_5*ltdl_L4_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
-    const double t123 = 149.60760989322966*ltdl_Y6_0;
-    const double t124 = ltdl_Y0_0*ltdl_dinv0_0;
-    const double t125 = ltdl_Y1_0*ltdl_dinv1_0;
-    const double t126 = ltdl_Y2_0*ltdl_dinv2_0;
-    const double t127 = ltdl_Y3_0*ltdl_dinv3_0;
-    const double t128 = ltdl_Y4_0*ltdl_dinv4_0;
-    const double t129 = ltdl_Y5_0*ltdl_dinv5_0;
-    const double t130 = ltdl_Y0_1*t124 + (ltdl_Y1_1*t125 + (ltdl_Y2_1*t126 + (ltdl_Y3_1*t127 + (ltdl_Y4_1*t128 + (ltdl_Y5_1*t129 + ltdl_Y6_1*t123)))));
-    Lambda_inv[1] = t130;
-    Lambda_inv[6] = t130;
-    const double t131 = ltdl_Y0_2*t124 + (ltdl_Y1_2*t125 + (ltdl_Y2_2*t126 + (ltdl_Y3_2*t127 + (ltdl_Y4_2*t128 + (ltdl_Y5_2*t129 + ltdl_Y6_2*t123)))));
-    Lambda_inv[2] = t131;
-    Lambda_inv[12] = t131;
-    const double t132 = ltdl_Y0_3*t124 + (ltdl_Y1_3*t125 + (ltdl_Y2_3*t126 + (ltdl_Y3_3*t127 + (ltdl_Y4_3*t128 + (ltdl_Y5_3*t129 + t123*ltdl_Y6_3)))));
-    Lambda_inv[3] = t132;
-    Lambda_inv[18] = t132;
-    const double t133 = ltdl_Y0_4*t124 + (ltdl_Y1_4*t125 + (ltdl_Y2_4*t126 + (ltdl_Y3_4*t127 + (ltdl_Y4_4*t128 + (ltdl_Y5_4*t129 + t123*ltdl_Y6_4)))));
-    Lambda_inv[4] = t133;
-    Lambda_inv[24] = t133;
-    const double t134 = ltdl_Y0_5*t124 + (ltdl_Y1_5*t125 + (ltdl_Y2_5*t126 + (ltdl_Y3_5*t127 + (ltdl_Y4_5*t128 + (t129*ltdl_Y5_5 + t123*ltdl_Y6_5)))));
-    Lambda_inv[5] = t134;
-    Lambda_inv[30] = t134;
-    const double t135 = 149.60760989322966*ltdl_Y6_1;
-    const double t136 = ltdl_Y0_1*ltdl_dinv0_0;
-    const double t137 = ltdl_Y1_1*ltdl_dinv1_0;
-    const double t138 = ltdl_Y2_1*ltdl_dinv2_0;
-    const double t139 = ltdl_Y3_1*ltdl_dinv3_0;
-    const double t140 = ltdl_Y4_1*ltdl_dinv4_0;
-    const double t141 = ltdl_Y5_1*ltdl_dinv5_0;
-    const double t142 = ltdl_Y0_2*t136 + (ltdl_Y1_2*t137 + (ltdl_Y2_2*t138 + (ltdl_Y3_2*t139 + (ltdl_Y4_2*t140 + (ltdl_Y5_2*t141 + ltdl_Y6_2*t135)))));
-    Lambda_inv[8] = t142;
-    Lambda_inv[13] = t142;
-    const double t143 = ltdl_Y0_3*t136 + (ltdl_Y1_3*t137 + (ltdl_Y2_3*t138 + (ltdl_Y3_3*t139 + (ltdl_Y4_3*t140 + (ltdl_Y5_3*t141 + t135*ltdl_Y6_3)))));
-    Lambda_inv[9] = t143;
-    Lambda_inv[19] = t143;
-    const double t144 = ltdl_Y0_4*t136 + (ltdl_Y1_4*t137 + (ltdl_Y2_4*t138 + (ltdl_Y3_4*t139 + (ltdl_Y4_4*t140 + (ltdl_Y5_4*t141 + t135*ltdl_Y6_4)))));
-    Lambda_inv[10] = t144;
-    Lambda_inv[25] = t144;
-    const double t145 = ltdl_Y0_5*t136 + (ltdl_Y1_5*t137 + (ltdl_Y2_5*t138 + (ltdl_Y3_5*t139 + (ltdl_Y4_5*t140 + (t141*ltdl_Y5_5 + t135*ltdl_Y6_5)))));
-    Lambda_inv[11] = t145;
-    Lambda_inv[31] = t145;
-    const double t146 = 149.60760989322966*ltdl_Y6_2;
-    const double t147 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t148 = ltdl_Y1_2*ltdl_dinv1_0;
-    const double t149 = ltdl_Y2_2*ltdl_dinv2_0;
-    const double t150 = ltdl_Y3_2*ltdl_dinv3_0;
-    const double t151 = ltdl_Y4_2*ltdl_dinv4_0;
-    const double t152 = ltdl_Y5_2*ltdl_dinv5_0;
-    const double t153 = ltdl_Y0_3*t147 + (ltdl_Y1_3*t148 + (ltdl_Y2_3*t149 + (ltdl_Y3_3*t150 + (ltdl_Y4_3*t151 + (ltdl_Y5_3*t152 + t146*ltdl_Y6_3)))));
-    Lambda_inv[15] = t153;
-    Lambda_inv[20] = t153;
-    const double t154 = ltdl_Y0_4*t147 + (ltdl_Y1_4*t148 + (ltdl_Y2_4*t149 + (ltdl_Y3_4*t150 + (ltdl_Y4_4*t151 + (ltdl_Y5_4*t152 + t146*ltdl_Y6_4)))));
-    Lambda_inv[16] = t154;
-    Lambda_inv[26] = t154;
-    const double t155 = ltdl_Y0_5*t147 + (ltdl_Y1_5*t148 + (ltdl_Y2_5*t149 + (ltdl_Y3_5*t150 + (ltdl_Y4_5*t151 + (t152*ltdl_Y5_5 + t146*ltdl_Y6_5)))));
-    Lambda_inv[17] = t155;
-    Lambda_inv[32] = t155;
-    const double t156 = 149.60760989322966*ltdl_Y6_3;
-    const double t157 = ltdl_Y0_3*ltdl_dinv0_0;
-    const double t158 = ltdl_Y1_3*ltdl_dinv1_0;
-    const double t159 = ltdl_Y2_3*ltdl_dinv2_0;
-    const double t160 = ltdl_Y3_3*ltdl_dinv3_0;
-    const double t161 = ltdl_Y4_3*ltdl_dinv4_0;
-    const double t162 = ltdl_dinv5_0*ltdl_Y5_3;
-    const double t163 = ltdl_Y0_4*t157 + (ltdl_Y1_4*t158 + (ltdl_Y2_4*t159 + (ltdl_Y3_4*t160 + (ltdl_Y4_4*t161 + (ltdl_Y5_4*t162 + ltdl_Y6_4*t156)))));
-    Lambda_inv[22] = t163;
-    Lambda_inv[27] = t163;
-    const double t164 = ltdl_Y0_5*t157 + (ltdl_Y1_5*t158 + (ltdl_Y2_5*t159 + (ltdl_Y3_5*t160 + (ltdl_Y4_5*t161 + (ltdl_Y5_5*t162 + ltdl_Y6_5*t156)))));
-    Lambda_inv[23] = t164;
-    Lambda_inv[33] = t164;
-    const double t165 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_4*ltdl_Y6_5)))));
-    Lambda_inv[29] = t165;
-    Lambda_inv[34] = t165;
+    const double t106 = 149.60760989322966*ltdl_Y6_in0_0;
+    const double t107 = ltdl_Y0v0[0]*ltdl_dinv0_0;
+    const double t108 = ltdl_Y1v0[0]*ltdl_dinv1_0;
+    const double t109 = ltdl_Y2v0[0]*ltdl_dinv2_0;
+    const double t110 = ltdl_Y3v0[0]*ltdl_dinv3_0;
+    const double t111 = ltdl_Y4v0[0]*ltdl_dinv4_0;
+    const double t112 = ltdl_Y5v0[0]*ltdl_dinv5_0;
+    const double t113 = ltdl_Y0v0[1]*t107 + (ltdl_Y1v0[1]*t108 + (ltdl_Y2v0[1]*t109 + (ltdl_Y3v0[1]*t110 + (ltdl_Y4v0[1]*t111 + (ltdl_Y5v0[1]*t112 + ltdl_Y6_in0_1*t106)))));
+    Lambda_inv[1] = t113;
+    Lambda_inv[6] = t113;
+    const double t114 = ltdl_Y0v0[2]*t107 + (ltdl_Y1v0[2]*t108 + (ltdl_Y2v0[2]*t109 + (ltdl_Y3v0[2]*t110 + (ltdl_Y4v0[2]*t111 + (ltdl_Y5v0[2]*t112 + ltdl_Y6_in0_2*t106)))));
+    Lambda_inv[2] = t114;
+    Lambda_inv[12] = t114;
+    const double t115 = ltdl_Y0v0[3]*t107 + (ltdl_Y1v0[3]*t108 + (ltdl_Y2v0[3]*t109 + (ltdl_Y3v0[3]*t110 + (ltdl_Y4v0[3]*t111 + (ltdl_Y5v0[3]*t112 + t106*ltdl_Y6_in0_3)))));
+    Lambda_inv[3] = t115;
+    Lambda_inv[18] = t115;
+    const double t116 = ltdl_Y0_4*t107 + (ltdl_Y1_4*t108 + (ltdl_Y2_4*t109 + (ltdl_Y3_4*t110 + (ltdl_Y4_4*t111 + (ltdl_Y5_4*t112 + t106*ltdl_Y6_in0_4)))));
+    Lambda_inv[4] = t116;
+    Lambda_inv[24] = t116;
+    const double t117 = ltdl_Y0_5*t107 + (ltdl_Y1_5*t108 + (ltdl_Y2_5*t109 + (ltdl_Y3_5*t110 + (ltdl_Y4_5*t111 + (t112*ltdl_Y5_5 + t106*ltdl_Y6_in0_5)))));
+    Lambda_inv[5] = t117;
+    Lambda_inv[30] = t117;
+    const double t118 = 149.60760989322966*ltdl_Y6_in0_1;
+    const double t119 = ltdl_Y0v0[1]*ltdl_dinv0_0;
+    const double t120 = ltdl_Y1v0[1]*ltdl_dinv1_0;
+    const double t121 = ltdl_Y2v0[1]*ltdl_dinv2_0;
+    const double t122 = ltdl_Y3v0[1]*ltdl_dinv3_0;
+    const double t123 = ltdl_Y4v0[1]*ltdl_dinv4_0;
+    const double t124 = ltdl_Y5v0[1]*ltdl_dinv5_0;
+    const double t125 = ltdl_Y0v0[2]*t119 + (ltdl_Y1v0[2]*t120 + (ltdl_Y2v0[2]*t121 + (ltdl_Y3v0[2]*t122 + (ltdl_Y4v0[2]*t123 + (ltdl_Y5v0[2]*t124 + ltdl_Y6_in0_2*t118)))));
+    Lambda_inv[8] = t125;
+    Lambda_inv[13] = t125;
+    const double t126 = ltdl_Y0v0[3]*t119 + (ltdl_Y1v0[3]*t120 + (ltdl_Y2v0[3]*t121 + (ltdl_Y3v0[3]*t122 + (ltdl_Y4v0[3]*t123 + (ltdl_Y5v0[3]*t124 + t118*ltdl_Y6_in0_3)))));
+    Lambda_inv[9] = t126;
+    Lambda_inv[19] = t126;
+    const double t127 = ltdl_Y0_4*t119 + (ltdl_Y1_4*t120 + (ltdl_Y2_4*t121 + (ltdl_Y3_4*t122 + (ltdl_Y4_4*t123 + (ltdl_Y5_4*t124 + t118*ltdl_Y6_in0_4)))));
+    Lambda_inv[10] = t127;
+    Lambda_inv[25] = t127;
+    const double t128 = ltdl_Y0_5*t119 + (ltdl_Y1_5*t120 + (ltdl_Y2_5*t121 + (ltdl_Y3_5*t122 + (ltdl_Y4_5*t123 + (t124*ltdl_Y5_5 + t118*ltdl_Y6_in0_5)))));
+    Lambda_inv[11] = t128;
+    Lambda_inv[31] = t128;
+    const double t129 = 149.60760989322966*ltdl_Y6_in0_2;
+    const double t130 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t131 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t132 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t133 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t134 = ltdl_Y4v0[2]*ltdl_dinv4_0;
+    const double t135 = ltdl_Y5v0[2]*ltdl_dinv5_0;
+    const double t136 = ltdl_Y0v0[3]*t130 + (ltdl_Y1v0[3]*t131 + (ltdl_Y2v0[3]*t132 + (ltdl_Y3v0[3]*t133 + (ltdl_Y4v0[3]*t134 + (ltdl_Y5v0[3]*t135 + t129*ltdl_Y6_in0_3)))));
+    Lambda_inv[15] = t136;
+    Lambda_inv[20] = t136;
+    const double t137 = ltdl_Y0_4*t130 + (ltdl_Y1_4*t131 + (ltdl_Y2_4*t132 + (ltdl_Y3_4*t133 + (ltdl_Y4_4*t134 + (ltdl_Y5_4*t135 + t129*ltdl_Y6_in0_4)))));
+    Lambda_inv[16] = t137;
+    Lambda_inv[26] = t137;
+    const double t138 = ltdl_Y0_5*t130 + (ltdl_Y1_5*t131 + (ltdl_Y2_5*t132 + (ltdl_Y3_5*t133 + (ltdl_Y4_5*t134 + (t135*ltdl_Y5_5 + t129*ltdl_Y6_in0_5)))));
+    Lambda_inv[17] = t138;
+    Lambda_inv[32] = t138;
+    const double t139 = 149.60760989322966*ltdl_Y6_in0_3;
+    const double t140 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t141 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t142 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t143 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t144 = ltdl_Y4v0[3]*ltdl_dinv4_0;
+    const double t145 = ltdl_Y5v0[3]*ltdl_dinv5_0;
+    const double t146 = ltdl_Y0_4*t140 + (ltdl_Y1_4*t141 + (ltdl_Y2_4*t142 + (ltdl_Y3_4*t143 + (ltdl_Y4_4*t144 + (ltdl_Y5_4*t145 + ltdl_Y6_in0_4*t139)))));
+    Lambda_inv[22] = t146;
+    Lambda_inv[27] = t146;
+    const double t147 = ltdl_Y0_5*t140 + (ltdl_Y1_5*t141 + (ltdl_Y2_5*t142 + (ltdl_Y3_5*t143 + (ltdl_Y4_5*t144 + (t145*ltdl_Y5_5 + ltdl_Y6_in0_5*t139)))));
+    Lambda_inv[23] = t147;
+    Lambda_inv[33] = t147;
+    const double t148 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
+    Lambda_inv[29] = t148;
+    Lambda_inv[34] = t148;
 
     /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
-    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + (ltdl_Y5_0*ltdl_Y5_0*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_0*ltdl_Y6_0)))));
-    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + (ltdl_Y5_1*ltdl_Y5_1*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_1*ltdl_Y6_1)))));
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + (ltdl_Y5_2*ltdl_Y5_2*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_2*ltdl_Y6_2)))));
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_3*ltdl_Y5_3 + 149.60760989322966*ltdl_Y6_3*ltdl_Y6_3)))));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + 149.60760989322966*ltdl_Y6_4*ltdl_Y6_4)))));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_5*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_5*ltdl_Y6_5)))));
+    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4v0[0]*ltdl_Y4v0[0]*ltdl_dinv4_0 + (ltdl_Y5v0[0]*ltdl_Y5v0[0]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_0*ltdl_Y6_in0_0)))));
+    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4v0[1]*ltdl_Y4v0[1]*ltdl_dinv4_0 + (ltdl_Y5v0[1]*ltdl_Y5v0[1]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_1*ltdl_Y6_in0_1)))));
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0 + (ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_2*ltdl_Y6_in0_2)))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_5*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_in0_5*ltdl_Y6_in0_5)))));
 }

@@ -31,7 +31,7 @@
 //   forward_dynamics: 826 mul, 655 add, 6 div, 12 sin/cos, 0 sqrt; 389 temporaries
 //   jacobian: 119 mul, 67 add, 0 div, 12 sin/cos, 0 sqrt; 77 temporaries
 //   jacobian_dot_qd: 212 mul, 121 add, 0 div, 14 sin/cos, 0 sqrt; 142 temporaries
-//   op_space_inverse_inertia: 812 mul, 584 add, 6 div, 14 sin/cos, 0 sqrt; 372 temporaries
+//   op_space_inverse_inertia: 789 mul, 572 add, 6 div, 14 sin/cos, 0 sqrt; 383 temporaries
 
 #ifndef ARM7_H
 #define ARM7_H

@@ -32,7 +32,7 @@
 //   forward_dynamics: 1427 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 447 temporaries
 //   jacobian: 134 mul, 79 add, 2 div, 4 sin/cos, 0 sqrt; 51 temporaries
 //   jacobian_dot_qd: 226 mul, 135 add, 2 div, 4 sin/cos, 0 sqrt; 84 temporaries
-//   op_space_inverse_inertia: 809 mul, 567 add, 10 div, 4 sin/cos, 0 sqrt; 266 temporaries
+//   op_space_inverse_inertia: 806 mul, 564 add, 10 div, 4 sin/cos, 0 sqrt; 276 temporaries
 
 #include <math.h>
 
@@ -354,6 +354,29 @@ static inline void soagen_sincos(const double* x, double* s, double* c, int n)
     }
 #endif
 }
+
+/* Several columns at once in the scalar functions (soagen.codegen.lanes): the rows of a
+ * chunk of 4 columns that the recursions compute alike (column walks, solves with several
+ * right-hand sides). SOAGEN_LANES(v, e) defines v, the value of e on each of the 4 lanes,
+ * where SOAGEN_L(u) is lane by lane of an earlier such row u; SOAGEN_PACK(v) = {a, b, c, d}
+ * one from its entries; v[k] reads lane k; SOAGEN_STORE(p, e) stores e's 4 lanes at
+ * p[0..3]. With vector extensions a row is a vector of 4 doubles (one AVX register, two
+ * SSE2 or NEON registers); otherwise an array and a loop over its lanes (plain C99).
+ * Either way each lane is computed with the operations of its own column, in the same
+ * order. */
+#if SOAGEN_W > 1
+typedef double soagen_lanes __attribute__((vector_size(32)));
+typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_alias));
+#  define SOAGEN_LANES(v, e) const soagen_lanes v = (e)
+#  define SOAGEN_L(u) (u)
+#  define SOAGEN_PACK(v) const soagen_lanes v
+#  define SOAGEN_STORE(p, e) (*(soagen_lanes_u*)(p) = (e))
+#else
+#  define SOAGEN_LANES(v, e) double v[4]; for (int soagen_j = 0; soagen_j < 4; soagen_j++) v[soagen_j] = (e)
+#  define SOAGEN_L(u) (u)[soagen_j]
+#  define SOAGEN_PACK(v) const double v[4]
+#  define SOAGEN_STORE(p, e) for (int soagen_j = 0; soagen_j < 4; soagen_j++) (p)[soagen_j] = (e)
+#endif
 #endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
@@ -859,70 +882,41 @@ void flexarm2_mass_matrix(const double* q, double* M)
     M[26] = Rc0_7_8;
     const double Rc0_8_8 = ((M0_8_8 + t50*(((0.6709999999999997*t47 + M1_2_3*U1_2_2) + 0.6709999999999997*t48) + 0.6709999999999997*t49)) + t54*(((0.6709999999999997*t51 + M1_2_4*U1_2_2) + 0.6709999999999997*t52) + 0.6709999999999997*t53)) + U1_2_2*((M1_2_3*t50 + M1_2_2*U1_2_2) + M1_2_4*t54);
     M[27] = Rc0_8_8;
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t61 = M1_2_3*R1_1_0 + M1_2_4*R1_1_1;
-    const double t62 = M1_2_3*R1_0_0 + M1_2_4*R1_0_1;
-    const double F0_1_2_0 = (M1_2_2 + rn1_0*t61) - rn1_1*t62;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
     M[36] = M1_2_2;
-    const double t63 = M1_3_6*R1_1_0 + 0.5373628524647152*R1_1_1;
-    const double t64 = M1_3_6*R1_0_0 + 0.5373628524647152*R1_0_1;
-    const double F0_1_2_1 = (M1_2_6 + rn1_0*t63) - rn1_1*t64;
     M[37] = M1_2_6;
-    M[44] = M1_2_6;
-    const double t65 = M1_3_7*R1_1_0 - 0.2978075675834001*R1_1_1;
-    const double t66 = M1_3_7*R1_0_0 - 0.2978075675834001*R1_0_1;
-    const double F0_1_2_2 = (M1_2_7 + rn1_0*t65) - rn1_1*t66;
     M[38] = M1_2_7;
-    M[52] = M1_2_7;
-    const double t67 = M1_3_8*R1_1_0 + 0.17460851082327838*R1_1_1;
-    const double t68 = M1_3_8*R1_0_0 + 0.17460851082327838*R1_0_1;
-    const double F0_1_2_3 = (M1_2_8 + rn1_0*t67) - rn1_1*t68;
     M[39] = M1_2_8;
+    M[44] = M1_2_6;
+    M[52] = M1_2_7;
     M[60] = M1_2_8;
-    const double F0_1_6_0 = U1_2_0*F0_1_2_0 + (U1_3_0*t62 + U1_4_0*t61);
-    M[12] = F0_1_6_0;
-    M[33] = F0_1_6_0;
-    const double F0_1_6_1 = U1_2_0*F0_1_2_1 + (U1_3_0*t64 + U1_4_0*t63);
-    M[13] = F0_1_6_1;
-    M[41] = F0_1_6_1;
-    const double F0_1_6_2 = U1_2_0*F0_1_2_2 + (U1_3_0*t66 + U1_4_0*t65);
-    M[14] = F0_1_6_2;
-    M[49] = F0_1_6_2;
-    const double F0_1_6_3 = U1_2_0*F0_1_2_3 + (U1_3_0*t68 + U1_4_0*t67);
-    M[15] = F0_1_6_3;
-    M[57] = F0_1_6_3;
-    const double F0_1_7_0 = U1_2_1*F0_1_2_0 + (U1_3_1*t62 + U1_4_1*t61);
-    M[20] = F0_1_7_0;
-    M[34] = F0_1_7_0;
-    const double F0_1_7_1 = U1_2_1*F0_1_2_1 + (U1_3_1*t64 + U1_4_1*t63);
-    M[21] = F0_1_7_1;
-    M[42] = F0_1_7_1;
-    const double F0_1_7_2 = U1_2_1*F0_1_2_2 + (U1_3_1*t66 + U1_4_1*t65);
-    M[22] = F0_1_7_2;
-    M[50] = F0_1_7_2;
-    const double F0_1_7_3 = U1_2_1*F0_1_2_3 + (U1_3_1*t68 + U1_4_1*t67);
-    M[23] = F0_1_7_3;
-    M[58] = F0_1_7_3;
-    const double F0_1_8_0 = U1_2_2*F0_1_2_0 + (U1_3_2*t62 + U1_4_2*t61);
-    M[4] = F0_1_2_0;
-    M[28] = F0_1_8_0;
-    M[32] = F0_1_2_0;
-    M[35] = F0_1_8_0;
-    const double F0_1_8_1 = U1_2_2*F0_1_2_1 + (U1_3_2*t64 + U1_4_2*t63);
-    M[5] = F0_1_2_1;
-    M[29] = F0_1_8_1;
-    M[40] = F0_1_2_1;
-    M[43] = F0_1_8_1;
-    const double F0_1_8_2 = U1_2_2*F0_1_2_2 + (U1_3_2*t66 + U1_4_2*t65);
-    M[6] = F0_1_2_2;
-    M[30] = F0_1_8_2;
-    M[48] = F0_1_2_2;
-    M[51] = F0_1_8_2;
-    const double F0_1_8_3 = U1_2_2*F0_1_2_3 + (U1_3_2*t68 + U1_4_2*t67);
-    M[7] = F0_1_2_3;
-    M[31] = F0_1_8_3;
-    M[56] = F0_1_2_3;
-    M[59] = F0_1_8_3;
+    SOAGEN_PACK(F0_1_in0_3v0) = { M1_2_3, M1_3_6, M1_3_7, M1_3_8 };
+    SOAGEN_PACK(F0_1_in0_4v0) = { M1_2_4, 0.5373628524647152, -0.2978075675834001, 0.17460851082327838 };
+    SOAGEN_LANES(F0_1_2v0, (SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1));
+    SOAGEN_STORE(M + 4, SOAGEN_L(F0_1_2v0));
+    M[32] = F0_1_2v0[0];
+    M[40] = F0_1_2v0[1];
+    M[48] = F0_1_2v0[2];
+    M[56] = F0_1_2v0[3];
+    SOAGEN_LANES(F0_1_6v0, U1_2_0*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_0*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
+    SOAGEN_STORE(M + 12, SOAGEN_L(F0_1_6v0));
+    M[33] = F0_1_6v0[0];
+    M[41] = F0_1_6v0[1];
+    M[49] = F0_1_6v0[2];
+    M[57] = F0_1_6v0[3];
+    SOAGEN_LANES(F0_1_7v0, U1_2_1*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_1*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
+    SOAGEN_STORE(M + 20, SOAGEN_L(F0_1_7v0));
+    M[34] = F0_1_7v0[0];
+    M[42] = F0_1_7v0[1];
+    M[50] = F0_1_7v0[2];
+    M[58] = F0_1_7v0[3];
+    SOAGEN_LANES(F0_1_8v0, U1_2_2*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_2*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_2*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
+    SOAGEN_STORE(M + 28, SOAGEN_L(F0_1_8v0));
+    M[35] = F0_1_8v0[0];
+    M[43] = F0_1_8v0[1];
+    M[51] = F0_1_8v0[2];
+    M[59] = F0_1_8v0[3];
 
     /* Outputs: M (8 x 8), each stored as soon as computed */
 }
@@ -1256,6 +1250,10 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
     const double c_q_4 = soagen_c[0];
     const double s_q_4 = soagen_s[0];
+    /* ltdl_Y7: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y7_in0v1) = { 0.0, 0.0, 0.0, 1.0 };
+    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v1) = { 0.0, 0.0, 1.0, 0.0 };
     /* Rn1: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = (4.0114208910613*q[1] + 13.933079243493596*q[2]) + 22.8844580678444*q[3];
     const double t1 = 1.0/(0.25*t0*t0 + 1.0);
@@ -1378,46 +1376,31 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double Rc0_7_7 = ((M0_7_7 + t42*t59) + t46*t60) + U1_2_1*t58;
     const double Rc0_7_8 = ((M0_7_8 + t50*t59) + t54*t60) + U1_2_2*t58;
     const double Rc0_8_8 = ((M0_8_8 + t50*(((0.6709999999999997*t47 + M1_2_3*U1_2_2) + 0.6709999999999997*t48) + 0.6709999999999997*t49)) + t54*(((0.6709999999999997*t51 + M1_2_4*U1_2_2) + 0.6709999999999997*t52) + 0.6709999999999997*t53)) + U1_2_2*((M1_2_3*t50 + M1_2_2*U1_2_2) + M1_2_4*t54);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t61 = M1_2_3*R1_1_0 + M1_2_4*R1_1_1;
-    const double t62 = M1_2_3*R1_0_0 + M1_2_4*R1_0_1;
-    const double F0_1_2_0 = (M1_2_2 + rn1_0*t61) - rn1_1*t62;
-    const double t63 = M1_3_6*R1_1_0 + 0.5373628524647152*R1_1_1;
-    const double t64 = M1_3_6*R1_0_0 + 0.5373628524647152*R1_0_1;
-    const double F0_1_2_1 = (M1_2_6 + rn1_0*t63) - rn1_1*t64;
-    const double t65 = M1_3_7*R1_1_0 - 0.2978075675834001*R1_1_1;
-    const double t66 = M1_3_7*R1_0_0 - 0.2978075675834001*R1_0_1;
-    const double F0_1_2_2 = (M1_2_7 + rn1_0*t65) - rn1_1*t66;
-    const double t67 = M1_3_8*R1_1_0 + 0.17460851082327838*R1_1_1;
-    const double t68 = M1_3_8*R1_0_0 + 0.17460851082327838*R1_0_1;
-    const double F0_1_2_3 = (M1_2_8 + rn1_0*t67) - rn1_1*t68;
-    const double F0_1_6_0 = U1_2_0*F0_1_2_0 + (U1_3_0*t62 + U1_4_0*t61);
-    const double F0_1_6_1 = U1_2_0*F0_1_2_1 + (U1_3_0*t64 + U1_4_0*t63);
-    const double F0_1_6_2 = U1_2_0*F0_1_2_2 + (U1_3_0*t66 + U1_4_0*t65);
-    const double F0_1_6_3 = U1_2_0*F0_1_2_3 + (U1_3_0*t68 + U1_4_0*t67);
-    const double F0_1_7_0 = U1_2_1*F0_1_2_0 + (U1_3_1*t62 + U1_4_1*t61);
-    const double F0_1_7_1 = U1_2_1*F0_1_2_1 + (U1_3_1*t64 + U1_4_1*t63);
-    const double F0_1_7_2 = U1_2_1*F0_1_2_2 + (U1_3_1*t66 + U1_4_1*t65);
-    const double F0_1_7_3 = U1_2_1*F0_1_2_3 + (U1_3_1*t68 + U1_4_1*t67);
-    const double F0_1_8_0 = U1_2_2*F0_1_2_0 + (U1_3_2*t62 + U1_4_2*t61);
-    const double F0_1_8_1 = U1_2_2*F0_1_2_1 + (U1_3_2*t64 + U1_4_2*t63);
-    const double F0_1_8_2 = U1_2_2*F0_1_2_2 + (U1_3_2*t66 + U1_4_2*t65);
-    const double F0_1_8_3 = U1_2_2*F0_1_2_3 + (U1_3_2*t68 + U1_4_2*t67);
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
+    SOAGEN_PACK(F0_1_in0_3v0) = { M1_2_3, M1_3_6, M1_3_7, M1_3_8 };
+    SOAGEN_PACK(F0_1_in0_4v0) = { M1_2_4, 0.5373628524647152, -0.2978075675834001, 0.17460851082327838 };
+    SOAGEN_LANES(F0_1_2v0, (SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1));
+    SOAGEN_LANES(F0_1_6v0, U1_2_0*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_0*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
+    SOAGEN_LANES(F0_1_7v0, U1_2_1*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_1*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
+    SOAGEN_LANES(F0_1_8v0, U1_2_2*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_2*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_2*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
     /* ltdl_dinv7: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv7_0 = 1.0/M1_8_8;
     /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L7_0 = ltdl_dinv7_0*F0_1_2_3;
-    const double ltdl_L7_1 = ltdl_dinv7_0*F0_1_6_3;
-    const double ltdl_L7_2 = ltdl_dinv7_0*F0_1_7_3;
-    const double ltdl_L7_3 = ltdl_dinv7_0*F0_1_8_3;
+    const double ltdl_L7_0 = ltdl_dinv7_0*F0_1_2v0[3];
+    const double ltdl_L7_1 = ltdl_dinv7_0*F0_1_6v0[3];
+    const double ltdl_L7_2 = ltdl_dinv7_0*F0_1_7v0[3];
+    const double ltdl_L7_3 = ltdl_dinv7_0*F0_1_8v0[3];
     const double ltdl_L7_4 = M1_2_8*ltdl_dinv7_0;
     const double ltdl_L7_5 = M1_6_8*ltdl_dinv7_0;
     const double ltdl_L7_6 = M1_7_8*ltdl_dinv7_0;
+    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y6v1, SOAGEN_L(ltdl_Y6_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_6);
     /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A6_0 = F0_1_2_2 - M1_7_8*ltdl_L7_0;
-    const double ltdl_A6_1 = F0_1_6_2 - M1_7_8*ltdl_L7_1;
-    const double ltdl_A6_2 = F0_1_7_2 - M1_7_8*ltdl_L7_2;
-    const double ltdl_A6_3 = F0_1_8_2 - M1_7_8*ltdl_L7_3;
+    const double ltdl_A6_0 = F0_1_2v0[2] - M1_7_8*ltdl_L7_0;
+    const double ltdl_A6_1 = F0_1_6v0[2] - M1_7_8*ltdl_L7_1;
+    const double ltdl_A6_2 = F0_1_7v0[2] - M1_7_8*ltdl_L7_2;
+    const double ltdl_A6_3 = F0_1_8v0[2] - M1_7_8*ltdl_L7_3;
     const double ltdl_A6_4 = M1_2_7 - M1_7_8*ltdl_L7_4;
     const double ltdl_A6_5 = M1_6_7 - M1_7_8*ltdl_L7_5;
     const double ltdl_A6_6 = M1_7_7 - M1_7_8*ltdl_L7_6;
@@ -1431,10 +1414,10 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L6_4 = ltdl_A6_4*ltdl_dinv6_0;
     const double ltdl_L6_5 = ltdl_A6_5*ltdl_dinv6_0;
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A5_0 = (F0_1_2_1 - M1_6_8*ltdl_L7_0) - ltdl_A6_5*ltdl_L6_0;
-    const double ltdl_A5_1 = (F0_1_6_1 - M1_6_8*ltdl_L7_1) - ltdl_A6_5*ltdl_L6_1;
-    const double ltdl_A5_2 = (F0_1_7_1 - M1_6_8*ltdl_L7_2) - ltdl_A6_5*ltdl_L6_2;
-    const double ltdl_A5_3 = (F0_1_8_1 - M1_6_8*ltdl_L7_3) - ltdl_A6_5*ltdl_L6_3;
+    const double ltdl_A5_0 = (F0_1_2v0[1] - M1_6_8*ltdl_L7_0) - ltdl_A6_5*ltdl_L6_0;
+    const double ltdl_A5_1 = (F0_1_6v0[1] - M1_6_8*ltdl_L7_1) - ltdl_A6_5*ltdl_L6_1;
+    const double ltdl_A5_2 = (F0_1_7v0[1] - M1_6_8*ltdl_L7_2) - ltdl_A6_5*ltdl_L6_2;
+    const double ltdl_A5_3 = (F0_1_8v0[1] - M1_6_8*ltdl_L7_3) - ltdl_A6_5*ltdl_L6_3;
     const double ltdl_A5_4 = (M1_2_6 - M1_6_8*ltdl_L7_4) - ltdl_A6_5*ltdl_L6_4;
     const double ltdl_A5_5 = (M1_6_6 - M1_6_8*ltdl_L7_5) - ltdl_A6_5*ltdl_L6_5;
     /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
@@ -1446,10 +1429,10 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L5_3 = ltdl_dinv5_0*ltdl_A5_3;
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = ((F0_1_2_0 - M1_2_8*ltdl_L7_0) - ltdl_A6_4*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
-    const double ltdl_A4_1 = ((F0_1_6_0 - M1_2_8*ltdl_L7_1) - ltdl_A6_4*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
-    const double ltdl_A4_2 = ((F0_1_7_0 - M1_2_8*ltdl_L7_2) - ltdl_A6_4*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
-    const double ltdl_A4_3 = ((F0_1_8_0 - M1_2_8*ltdl_L7_3) - ltdl_A6_4*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
+    const double ltdl_A4_0 = ((F0_1_2v0[0] - M1_2_8*ltdl_L7_0) - ltdl_A6_4*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_1 = ((F0_1_6v0[0] - M1_2_8*ltdl_L7_1) - ltdl_A6_4*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
+    const double ltdl_A4_2 = ((F0_1_7v0[0] - M1_2_8*ltdl_L7_2) - ltdl_A6_4*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
+    const double ltdl_A4_3 = ((F0_1_8v0[0] - M1_2_8*ltdl_L7_3) - ltdl_A6_4*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
     const double ltdl_A4_4 = ((M1_2_2 - M1_2_8*ltdl_L7_4) - ltdl_A6_4*ltdl_L6_4) - ltdl_A5_4*ltdl_L5_4;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
@@ -1459,10 +1442,10 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = (((Rc0_2_8 - ltdl_L7_0*F0_1_8_3) - ltdl_L6_0*ltdl_A6_3) - ltdl_L5_0*ltdl_A5_3) - ltdl_A4_3*ltdl_L4_0;
-    const double ltdl_A3_1 = (((Rc0_6_8 - F0_1_8_3*ltdl_L7_1) - ltdl_A6_3*ltdl_L6_1) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
-    const double ltdl_A3_2 = (((Rc0_7_8 - F0_1_8_3*ltdl_L7_2) - ltdl_A6_3*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
-    const double ltdl_A3_3 = (((Rc0_8_8 - F0_1_8_3*ltdl_L7_3) - ltdl_A6_3*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
+    const double ltdl_A3_0 = (((Rc0_2_8 - ltdl_L7_0*F0_1_8v0[3]) - ltdl_L6_0*ltdl_A6_3) - ltdl_L5_0*ltdl_A5_3) - ltdl_A4_3*ltdl_L4_0;
+    const double ltdl_A3_1 = (((Rc0_6_8 - F0_1_8v0[3]*ltdl_L7_1) - ltdl_A6_3*ltdl_L6_1) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
+    const double ltdl_A3_2 = (((Rc0_7_8 - F0_1_8v0[3]*ltdl_L7_2) - ltdl_A6_3*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
+    const double ltdl_A3_3 = (((Rc0_8_8 - F0_1_8v0[3]*ltdl_L7_3) - ltdl_A6_3*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1470,149 +1453,143 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = ((((Rc0_2_7 - ltdl_L7_0*F0_1_7_3) - ltdl_L6_0*ltdl_A6_2) - ltdl_L5_0*ltdl_A5_2) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
-    const double ltdl_A2_1 = ((((Rc0_6_7 - F0_1_7_3*ltdl_L7_1) - ltdl_A6_2*ltdl_L6_1) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
-    const double ltdl_A2_2 = ((((Rc0_7_7 - F0_1_7_3*ltdl_L7_2) - ltdl_A6_2*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double ltdl_A2_0 = ((((Rc0_2_7 - ltdl_L7_0*F0_1_7v0[3]) - ltdl_L6_0*ltdl_A6_2) - ltdl_L5_0*ltdl_A5_2) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = ((((Rc0_6_7 - F0_1_7v0[3]*ltdl_L7_1) - ltdl_A6_2*ltdl_L6_1) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = ((((Rc0_7_7 - F0_1_7v0[3]*ltdl_L7_2) - ltdl_A6_2*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = (((((Rc0_2_6 - ltdl_L7_0*F0_1_6_3) - ltdl_L6_0*ltdl_A6_1) - ltdl_L5_0*ltdl_A5_1) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
-    const double ltdl_A1_1 = (((((Rc0_6_6 - F0_1_6_3*ltdl_L7_1) - ltdl_A6_1*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_0 = (((((Rc0_2_6 - ltdl_L7_0*F0_1_6v0[3]) - ltdl_L6_0*ltdl_A6_1) - ltdl_L5_0*ltdl_A5_1) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_1 = (((((Rc0_6_6 - F0_1_6v0[3]*ltdl_L7_1) - ltdl_A6_1*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = ((((((Rc0_2_2 - F0_1_2_3*ltdl_L7_0) - ltdl_A6_0*ltdl_L6_0) - ltdl_A5_0*ltdl_L5_0) - ltdl_A4_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    const double ltdl_A0_0 = ((((((Rc0_2_2 - F0_1_2v0[3]*ltdl_L7_0) - ltdl_A6_0*ltdl_L6_0) - ltdl_A5_0*ltdl_L5_0) - ltdl_A4_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y5: Y = L^-T B */
-    const double ltdl_Y5_7 = ltdl_L7_6*ltdl_L6_5 - ltdl_L7_5;
-    /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_6 = ltdl_L6_5*ltdl_L5_4 - ltdl_L6_4;
-    const double ltdl_Y4_7 = (ltdl_L7_6*ltdl_L6_4 - ltdl_L7_4) - ltdl_Y5_7*ltdl_L5_4;
-    /* ltdl_Y3: Y = L^-T B */
-    const double ltdl_Y3_5 = ltdl_L5_4*ltdl_L4_3 - ltdl_L5_3;
-    const double ltdl_Y3_6 = (ltdl_L6_5*ltdl_L5_3 - ltdl_L6_3) - ltdl_Y4_6*ltdl_L4_3;
-    const double ltdl_Y3_7 = ((ltdl_L7_6*ltdl_L6_3 - ltdl_L7_3) - ltdl_Y5_7*ltdl_L5_3) - ltdl_Y4_7*ltdl_L4_3;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_4 = ltdl_L4_3*ltdl_L3_2 - ltdl_L4_2;
-    const double ltdl_Y2_5 = (ltdl_L5_4*ltdl_L4_2 - ltdl_L5_2) - ltdl_Y3_5*ltdl_L3_2;
-    const double ltdl_Y2_6 = ((ltdl_L6_5*ltdl_L5_2 - ltdl_L6_2) - ltdl_Y4_6*ltdl_L4_2) - ltdl_Y3_6*ltdl_L3_2;
-    const double ltdl_Y2_7 = (((ltdl_L7_6*ltdl_L6_2 - ltdl_L7_2) - ltdl_Y5_7*ltdl_L5_2) - ltdl_Y4_7*ltdl_L4_2) - ltdl_Y3_7*ltdl_L3_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_3 = ltdl_L3_2*ltdl_L2_1 - ltdl_L3_1;
-    const double ltdl_Y1_4 = (ltdl_L4_3*ltdl_L3_1 - ltdl_L4_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = ((ltdl_L5_4*ltdl_L4_1 - ltdl_L5_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
-    const double ltdl_Y1_6 = (((ltdl_L6_5*ltdl_L5_1 - ltdl_L6_1) - ltdl_Y4_6*ltdl_L4_1) - ltdl_Y3_6*ltdl_L3_1) - ltdl_Y2_6*ltdl_L2_1;
-    const double ltdl_Y1_7 = ((((ltdl_L7_6*ltdl_L6_1 - ltdl_L7_1) - ltdl_Y5_7*ltdl_L5_1) - ltdl_Y4_7*ltdl_L4_1) - ltdl_Y3_7*ltdl_L3_1) - ltdl_Y2_7*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_2 = ltdl_L2_1*ltdl_L1_0 - ltdl_L2_0;
-    const double ltdl_Y0_3 = (ltdl_L3_2*ltdl_L2_0 - ltdl_L3_0) - ltdl_Y1_3*ltdl_L1_0;
-    const double ltdl_Y0_4 = ((ltdl_L4_3*ltdl_L3_0 - ltdl_L4_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = (((ltdl_L5_4*ltdl_L4_0 - ltdl_L5_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
-    const double ltdl_Y0_6 = ((((ltdl_L6_5*ltdl_L5_0 - ltdl_L6_0) - ltdl_Y4_6*ltdl_L4_0) - ltdl_Y3_6*ltdl_L3_0) - ltdl_Y2_6*ltdl_L2_0) - ltdl_Y1_6*ltdl_L1_0;
-    const double ltdl_Y0_7 = (((((ltdl_L7_6*ltdl_L6_0 - ltdl_L7_0) - ltdl_Y5_7*ltdl_L5_0) - ltdl_Y4_7*ltdl_L4_0) - ltdl_Y3_7*ltdl_L3_0) - ltdl_Y2_7*ltdl_L2_0) - ltdl_Y1_7*ltdl_L1_0;
+    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v1) = { 0.0, 1.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y5v1, (SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_5) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_5);
+    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v1) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y4v1, ((SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_4) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
+    SOAGEN_LANES(ltdl_Y3v1, ((-SOAGEN_L(ltdl_Y6v1)*ltdl_L6_3 - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_3) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
+    SOAGEN_LANES(ltdl_Y2v1, (((-SOAGEN_L(ltdl_Y6v1)*ltdl_L6_2 - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_2) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    SOAGEN_LANES(ltdl_Y1v1, ((((-SOAGEN_L(ltdl_Y6v1)*ltdl_L6_1 - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_1) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    SOAGEN_LANES(ltdl_Y0v1, (((((-SOAGEN_L(ltdl_Y6v1)*ltdl_L6_0 - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_0) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
     /* shared by the outputs */
     const double t69 = ltdl_L1_0*ltdl_dinv0_0;
     const double t70 = -t69;
     Minv[1] = t70;
     Minv[8] = t70;
-    const double t71 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t72 = ltdl_Y0_3*ltdl_dinv0_0;
-    const double t73 = ltdl_Y0_4*ltdl_dinv0_0;
-    const double t74 = ltdl_Y0_5*ltdl_dinv0_0;
-    const double t75 = ltdl_Y0_6*ltdl_dinv0_0;
-    const double t76 = ltdl_Y0_7*ltdl_dinv0_0;
+    const double t71 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t72 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t73 = ltdl_Y0v1[0]*ltdl_dinv0_0;
+    const double t74 = ltdl_Y0v1[1]*ltdl_dinv0_0;
+    const double t75 = ltdl_Y0v1[2]*ltdl_dinv0_0;
+    const double t76 = ltdl_Y0v1[3]*ltdl_dinv0_0;
     Minv[7] = t76;
     Minv[56] = t76;
     const double t77 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t78 = -ltdl_Y0_2*t69 - t77;
+    const double t78 = -ltdl_Y0v0[2]*t69 - t77;
     Minv[10] = t78;
     Minv[17] = t78;
-    const double t79 = -ltdl_Y0_3*t69 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t79 = -ltdl_Y0v0[3]*t69 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[11] = t79;
     Minv[25] = t79;
-    const double t80 = -ltdl_Y0_4*t69 + ltdl_Y1_4*ltdl_dinv1_0;
+    const double t80 = -ltdl_Y0v1[0]*t69 + ltdl_Y1v1[0]*ltdl_dinv1_0;
     Minv[12] = t80;
     Minv[33] = t80;
-    const double t81 = -ltdl_Y0_5*t69 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t81 = -ltdl_Y0v1[1]*t69 + ltdl_Y1v1[1]*ltdl_dinv1_0;
     Minv[13] = t81;
     Minv[41] = t81;
-    const double t82 = -ltdl_Y0_6*t69 + ltdl_Y1_6*ltdl_dinv1_0;
+    const double t82 = -ltdl_Y0v1[2]*t69 + ltdl_Y1v1[2]*ltdl_dinv1_0;
     Minv[14] = t82;
     Minv[49] = t82;
-    const double t83 = -ltdl_Y0_7*t69 + ltdl_Y1_7*ltdl_dinv1_0;
+    const double t83 = -ltdl_Y0v1[3]*t69 + ltdl_Y1v1[3]*ltdl_dinv1_0;
     Minv[15] = t83;
     Minv[57] = t83;
     const double t84 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t85 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t77 - t84);
+    const double t85 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t77 - t84);
     Minv[19] = t85;
     Minv[26] = t85;
-    const double t86 = ltdl_Y2_4*ltdl_dinv2_0;
-    const double t87 = ltdl_Y0_4*t71 + (t86 - ltdl_Y1_4*t77);
+    const double t86 = ltdl_Y2v1[0]*ltdl_dinv2_0;
+    const double t87 = ltdl_Y0v1[0]*t71 + (t86 - ltdl_Y1v1[0]*t77);
     Minv[20] = t87;
     Minv[34] = t87;
-    const double t88 = ltdl_Y2_5*ltdl_dinv2_0;
-    const double t89 = ltdl_Y0_5*t71 + (t88 - ltdl_Y1_5*t77);
+    const double t88 = ltdl_Y2v1[1]*ltdl_dinv2_0;
+    const double t89 = ltdl_Y0v1[1]*t71 + (t88 - ltdl_Y1v1[1]*t77);
     Minv[21] = t89;
     Minv[42] = t89;
-    const double t90 = ltdl_Y2_6*ltdl_dinv2_0;
-    const double t91 = ltdl_Y0_6*t71 + (t90 - ltdl_Y1_6*t77);
+    const double t90 = ltdl_Y2v1[2]*ltdl_dinv2_0;
+    const double t91 = ltdl_Y0v1[2]*t71 + (t90 - ltdl_Y1v1[2]*t77);
     Minv[22] = t91;
     Minv[50] = t91;
-    const double t92 = ltdl_Y0_7*t71 + (-ltdl_Y1_7*t77 + ltdl_Y2_7*ltdl_dinv2_0);
+    const double t92 = ltdl_Y0v1[3]*t71 + (-ltdl_Y1v1[3]*t77 + ltdl_Y2v1[3]*ltdl_dinv2_0);
     Minv[2] = t71;
     Minv[16] = t71;
     Minv[23] = t92;
     Minv[58] = t92;
     const double t93 = ltdl_L4_3*ltdl_dinv3_0;
-    const double t94 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t84 - t93));
+    const double t94 = ltdl_Y0v0[3]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (-ltdl_Y2v1[0]*t84 - t93));
     Minv[0] = ltdl_dinv0_0;
     Minv[28] = t94;
     Minv[35] = t94;
-    const double t95 = ltdl_Y3_5*ltdl_dinv3_0;
-    const double t96 = ltdl_Y1_3*ltdl_dinv1_0;
-    const double t97 = ltdl_Y0_5*t72 + (ltdl_Y1_5*t96 + (t95 - ltdl_Y2_5*t84));
+    const double t95 = ltdl_Y3v1[1]*ltdl_dinv3_0;
+    const double t96 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t97 = ltdl_Y0v1[1]*t72 + (ltdl_Y1v1[1]*t96 + (t95 - ltdl_Y2v1[1]*t84));
     Minv[29] = t97;
     Minv[43] = t97;
-    const double t98 = ltdl_Y3_6*ltdl_dinv3_0;
-    const double t99 = ltdl_Y0_6*t72 + (ltdl_Y1_6*t96 + (t98 - ltdl_Y2_6*t84));
+    const double t98 = ltdl_Y3v1[2]*ltdl_dinv3_0;
+    const double t99 = ltdl_Y0v1[2]*t72 + (ltdl_Y1v1[2]*t96 + (t98 - ltdl_Y2v1[2]*t84));
     Minv[30] = t99;
     Minv[51] = t99;
-    const double t100 = ltdl_Y0_7*t72 + (ltdl_Y1_7*t96 + (-ltdl_Y2_7*t84 + ltdl_Y3_7*ltdl_dinv3_0));
+    const double t100 = ltdl_Y0v1[3]*t72 + (ltdl_Y1v1[3]*t96 + (-ltdl_Y2v1[3]*t84 + ltdl_Y3v1[3]*ltdl_dinv3_0));
     Minv[3] = t72;
     Minv[24] = t72;
     Minv[31] = t100;
     Minv[59] = t100;
     const double t101 = ltdl_L5_4*ltdl_dinv4_0;
-    const double t102 = ltdl_Y1_4*ltdl_dinv1_0;
-    const double t103 = ltdl_Y0_5*t73 + (ltdl_Y1_5*t102 + (ltdl_Y2_5*t86 + (-ltdl_Y3_5*t93 - t101)));
+    const double t102 = ltdl_Y1v1[0]*ltdl_dinv1_0;
+    const double t103 = ltdl_Y0v1[1]*t73 + (ltdl_Y1v1[1]*t102 + (ltdl_Y2v1[1]*t86 + (-ltdl_Y3v1[1]*t93 - t101)));
     Minv[37] = t103;
     Minv[44] = t103;
-    const double t104 = ltdl_Y4_6*ltdl_dinv4_0;
-    const double t105 = ltdl_Y0_6*t73 + (ltdl_Y1_6*t102 + (ltdl_Y2_6*t86 + (t104 - ltdl_Y3_6*t93)));
+    const double t104 = ltdl_Y4v1[2]*ltdl_dinv4_0;
+    const double t105 = ltdl_Y0v1[2]*t73 + (ltdl_Y1v1[2]*t102 + (ltdl_Y2v1[2]*t86 + (t104 - ltdl_Y3v1[2]*t93)));
     Minv[38] = t105;
     Minv[52] = t105;
-    const double t106 = ltdl_Y0_7*t73 + (ltdl_Y1_7*t102 + (ltdl_Y2_7*t86 + (-ltdl_Y3_7*t93 + ltdl_Y4_7*ltdl_dinv4_0)));
+    const double t106 = ltdl_Y0v1[3]*t73 + (ltdl_Y1v1[3]*t102 + (ltdl_Y2v1[3]*t86 + (-ltdl_Y3v1[3]*t93 + ltdl_Y4v1[3]*ltdl_dinv4_0)));
     Minv[4] = t73;
     Minv[32] = t73;
     Minv[39] = t106;
     Minv[60] = t106;
     const double t107 = ltdl_L6_5*ltdl_dinv5_0;
-    const double t108 = ltdl_Y1_5*ltdl_dinv1_0;
-    const double t109 = ltdl_Y0_6*t74 + (ltdl_Y1_6*t108 + (ltdl_Y2_6*t88 + (ltdl_Y3_6*t95 + (-ltdl_Y4_6*t101 - t107))));
+    const double t108 = ltdl_Y1v1[1]*ltdl_dinv1_0;
+    const double t109 = ltdl_Y0v1[2]*t74 + (ltdl_Y1v1[2]*t108 + (ltdl_Y2v1[2]*t88 + (ltdl_Y3v1[2]*t95 + (-ltdl_Y4v1[2]*t101 - t107))));
     Minv[46] = t109;
     Minv[53] = t109;
-    const double t110 = ltdl_Y0_7*t74 + (ltdl_Y1_7*t108 + (ltdl_Y2_7*t88 + (ltdl_Y3_7*t95 + (-ltdl_Y4_7*t101 + ltdl_Y5_7*ltdl_dinv5_0))));
+    const double t110 = ltdl_Y0v1[3]*t74 + (ltdl_Y1v1[3]*t108 + (ltdl_Y2v1[3]*t88 + (ltdl_Y3v1[3]*t95 + (-ltdl_Y4v1[3]*t101 + ltdl_Y5v1[3]*ltdl_dinv5_0))));
     Minv[5] = t74;
     Minv[40] = t74;
     Minv[47] = t110;
     Minv[61] = t110;
-    const double t111 = (((((-ltdl_Y5_7*t107 - ltdl_L7_6*ltdl_dinv6_0) + ltdl_Y4_7*t104) + ltdl_Y3_7*t98) + ltdl_Y2_7*t90) + ltdl_Y1_6*ltdl_Y1_7*ltdl_dinv1_0) + ltdl_Y0_7*t75;
+    const double t111 = (((((-ltdl_Y5v1[3]*t107 - ltdl_L7_6*ltdl_dinv6_0) + ltdl_Y4v1[3]*t104) + ltdl_Y3v1[3]*t98) + ltdl_Y2v1[3]*t90) + ltdl_Y1v1[2]*ltdl_Y1v1[3]*ltdl_dinv1_0) + ltdl_Y0v1[3]*t75;
     Minv[6] = t75;
     Minv[48] = t75;
     Minv[55] = t111;
@@ -1620,12 +1597,12 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
 
     /* Outputs: Minv (8 x 8): the entries not stored where computed */
     Minv[9] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[18] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[27] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
-    Minv[36] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[45] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[54] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + ltdl_dinv6_0) + ltdl_Y4_6*ltdl_Y4_6*ltdl_dinv4_0) + ltdl_Y3_6*ltdl_Y3_6*ltdl_dinv3_0) + ltdl_Y2_6*ltdl_Y2_6*ltdl_dinv2_0) + ltdl_Y1_6*ltdl_Y1_6*ltdl_dinv1_0) + ltdl_Y0_6*ltdl_Y0_6*ltdl_dinv0_0;
-    Minv[63] = ((((((ltdl_L7_6*ltdl_L7_6*ltdl_dinv6_0 + ltdl_dinv7_0) + ltdl_Y5_7*ltdl_Y5_7*ltdl_dinv5_0) + ltdl_Y4_7*ltdl_Y4_7*ltdl_dinv4_0) + ltdl_Y3_7*ltdl_Y3_7*ltdl_dinv3_0) + ltdl_Y2_7*ltdl_Y2_7*ltdl_dinv2_0) + ltdl_Y1_7*ltdl_Y1_7*ltdl_dinv1_0) + ltdl_Y0_7*ltdl_Y0_7*ltdl_dinv0_0;
+    Minv[18] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
+    Minv[27] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[36] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0) + ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
+    Minv[45] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0) + ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
+    Minv[54] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + ltdl_dinv6_0) + ltdl_Y4v1[2]*ltdl_Y4v1[2]*ltdl_dinv4_0) + ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0) + ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    Minv[63] = ((((((ltdl_L7_6*ltdl_L7_6*ltdl_dinv6_0 + ltdl_dinv7_0) + ltdl_Y5v1[3]*ltdl_Y5v1[3]*ltdl_dinv5_0) + ltdl_Y4v1[3]*ltdl_Y4v1[3]*ltdl_dinv4_0) + ltdl_Y3v1[3]*ltdl_Y3v1[3]*ltdl_dinv3_0) + ltdl_Y2v1[3]*ltdl_Y2v1[3]*ltdl_dinv2_0) + ltdl_Y1v1[3]*ltdl_Y1v1[3]*ltdl_dinv1_0) + ltdl_Y0v1[3]*ltdl_Y0v1[3]*ltdl_dinv0_0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -2001,46 +1978,29 @@ void flexarm2_forward_dynamics(const double* q, const double* qd, const double* 
     const double Rc0_7_7 = ((M0_7_7 + t231*t248) + t235*t249) + U1_2_1*t247;
     const double Rc0_7_8 = ((M0_7_8 + t239*t248) + t243*t249) + U1_2_2*t247;
     const double Rc0_8_8 = ((M0_8_8 + t239*(((0.6709999999999997*t236 + M1_2_3*U1_2_2) + 0.6709999999999997*t237) + 0.6709999999999997*t238)) + t243*(((0.6709999999999997*t240 + M1_2_4*U1_2_2) + 0.6709999999999997*t241) + 0.6709999999999997*t242)) + U1_2_2*((M1_2_3*t239 + M1_2_2*U1_2_2) + M1_2_4*t243);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t250 = M1_2_3*R1_1_0 + M1_2_4*R1_1_1;
-    const double t251 = M1_2_3*R1_0_0 + M1_2_4*R1_0_1;
-    const double F0_1_2_0 = (M1_2_2 + rn1_0*t250) - rn1_1*t251;
-    const double t252 = M1_3_6*R1_1_0 + 0.5373628524647152*R1_1_1;
-    const double t253 = M1_3_6*R1_0_0 + 0.5373628524647152*R1_0_1;
-    const double F0_1_2_1 = (M1_2_6 + rn1_0*t252) - rn1_1*t253;
-    const double t254 = M1_3_7*R1_1_0 - 0.2978075675834001*R1_1_1;
-    const double t255 = M1_3_7*R1_0_0 - 0.2978075675834001*R1_0_1;
-    const double F0_1_2_2 = (M1_2_7 + rn1_0*t254) - rn1_1*t255;
-    const double t256 = M1_3_8*R1_1_0 + 0.17460851082327838*R1_1_1;
-    const double t257 = M1_3_8*R1_0_0 + 0.17460851082327838*R1_0_1;
-    const double F0_1_2_3 = (M1_2_8 + rn1_0*t256) - rn1_1*t257;
-    const double F0_1_6_0 = U1_2_0*F0_1_2_0 + (U1_3_0*t251 + U1_4_0*t250);
-    const double F0_1_6_1 = U1_2_0*F0_1_2_1 + (U1_3_0*t253 + U1_4_0*t252);
-    const double F0_1_6_2 = U1_2_0*F0_1_2_2 + (U1_3_0*t255 + U1_4_0*t254);
-    const double F0_1_6_3 = U1_2_0*F0_1_2_3 + (U1_3_0*t257 + U1_4_0*t256);
-    const double F0_1_7_0 = U1_2_1*F0_1_2_0 + (U1_3_1*t251 + U1_4_1*t250);
-    const double F0_1_7_1 = U1_2_1*F0_1_2_1 + (U1_3_1*t253 + U1_4_1*t252);
-    const double F0_1_7_2 = U1_2_1*F0_1_2_2 + (U1_3_1*t255 + U1_4_1*t254);
-    const double F0_1_7_3 = U1_2_1*F0_1_2_3 + (U1_3_1*t257 + U1_4_1*t256);
-    const double F0_1_8_0 = U1_2_2*F0_1_2_0 + (U1_3_2*t251 + U1_4_2*t250);
-    const double F0_1_8_1 = U1_2_2*F0_1_2_1 + (U1_3_2*t253 + U1_4_2*t252);
-    const double F0_1_8_2 = U1_2_2*F0_1_2_2 + (U1_3_2*t255 + U1_4_2*t254);
-    const double F0_1_8_3 = U1_2_2*F0_1_2_3 + (U1_3_2*t257 + U1_4_2*t256);
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
+    SOAGEN_PACK(F0_1_in0_3v0) = { M1_2_3, M1_3_6, M1_3_7, M1_3_8 };
+    SOAGEN_PACK(F0_1_in0_4v0) = { M1_2_4, 0.5373628524647152, -0.2978075675834001, 0.17460851082327838 };
+    SOAGEN_LANES(F0_1_2v0, (SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1));
+    SOAGEN_LANES(F0_1_6v0, U1_2_0*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_0*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
+    SOAGEN_LANES(F0_1_7v0, U1_2_1*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_1*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
+    SOAGEN_LANES(F0_1_8v0, U1_2_2*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_2*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_2*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
     /* ltdl_dinv7: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv7_0 = 1.0/M1_8_8;
     /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L7_0 = ltdl_dinv7_0*F0_1_2_3;
-    const double ltdl_L7_1 = ltdl_dinv7_0*F0_1_6_3;
-    const double ltdl_L7_2 = ltdl_dinv7_0*F0_1_7_3;
-    const double ltdl_L7_3 = ltdl_dinv7_0*F0_1_8_3;
+    const double ltdl_L7_0 = ltdl_dinv7_0*F0_1_2v0[3];
+    const double ltdl_L7_1 = ltdl_dinv7_0*F0_1_6v0[3];
+    const double ltdl_L7_2 = ltdl_dinv7_0*F0_1_7v0[3];
+    const double ltdl_L7_3 = ltdl_dinv7_0*F0_1_8v0[3];
     const double ltdl_L7_4 = M1_2_8*ltdl_dinv7_0;
     const double ltdl_L7_5 = M1_6_8*ltdl_dinv7_0;
     const double ltdl_L7_6 = M1_7_8*ltdl_dinv7_0;
     /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A6_0 = F0_1_2_2 - M1_7_8*ltdl_L7_0;
-    const double ltdl_A6_1 = F0_1_6_2 - M1_7_8*ltdl_L7_1;
-    const double ltdl_A6_2 = F0_1_7_2 - M1_7_8*ltdl_L7_2;
-    const double ltdl_A6_3 = F0_1_8_2 - M1_7_8*ltdl_L7_3;
+    const double ltdl_A6_0 = F0_1_2v0[2] - M1_7_8*ltdl_L7_0;
+    const double ltdl_A6_1 = F0_1_6v0[2] - M1_7_8*ltdl_L7_1;
+    const double ltdl_A6_2 = F0_1_7v0[2] - M1_7_8*ltdl_L7_2;
+    const double ltdl_A6_3 = F0_1_8v0[2] - M1_7_8*ltdl_L7_3;
     const double ltdl_A6_4 = M1_2_7 - M1_7_8*ltdl_L7_4;
     const double ltdl_A6_5 = M1_6_7 - M1_7_8*ltdl_L7_5;
     const double ltdl_A6_6 = M1_7_7 - M1_7_8*ltdl_L7_6;
@@ -2054,10 +2014,10 @@ void flexarm2_forward_dynamics(const double* q, const double* qd, const double* 
     const double ltdl_L6_4 = ltdl_A6_4*ltdl_dinv6_0;
     const double ltdl_L6_5 = ltdl_A6_5*ltdl_dinv6_0;
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A5_0 = (F0_1_2_1 - M1_6_8*ltdl_L7_0) - ltdl_A6_5*ltdl_L6_0;
-    const double ltdl_A5_1 = (F0_1_6_1 - M1_6_8*ltdl_L7_1) - ltdl_A6_5*ltdl_L6_1;
-    const double ltdl_A5_2 = (F0_1_7_1 - M1_6_8*ltdl_L7_2) - ltdl_A6_5*ltdl_L6_2;
-    const double ltdl_A5_3 = (F0_1_8_1 - M1_6_8*ltdl_L7_3) - ltdl_A6_5*ltdl_L6_3;
+    const double ltdl_A5_0 = (F0_1_2v0[1] - M1_6_8*ltdl_L7_0) - ltdl_A6_5*ltdl_L6_0;
+    const double ltdl_A5_1 = (F0_1_6v0[1] - M1_6_8*ltdl_L7_1) - ltdl_A6_5*ltdl_L6_1;
+    const double ltdl_A5_2 = (F0_1_7v0[1] - M1_6_8*ltdl_L7_2) - ltdl_A6_5*ltdl_L6_2;
+    const double ltdl_A5_3 = (F0_1_8v0[1] - M1_6_8*ltdl_L7_3) - ltdl_A6_5*ltdl_L6_3;
     const double ltdl_A5_4 = (M1_2_6 - M1_6_8*ltdl_L7_4) - ltdl_A6_5*ltdl_L6_4;
     const double ltdl_A5_5 = (M1_6_6 - M1_6_8*ltdl_L7_5) - ltdl_A6_5*ltdl_L6_5;
     /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
@@ -2069,10 +2029,10 @@ void flexarm2_forward_dynamics(const double* q, const double* qd, const double* 
     const double ltdl_L5_3 = ltdl_dinv5_0*ltdl_A5_3;
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = ((F0_1_2_0 - M1_2_8*ltdl_L7_0) - ltdl_A6_4*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
-    const double ltdl_A4_1 = ((F0_1_6_0 - M1_2_8*ltdl_L7_1) - ltdl_A6_4*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
-    const double ltdl_A4_2 = ((F0_1_7_0 - M1_2_8*ltdl_L7_2) - ltdl_A6_4*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
-    const double ltdl_A4_3 = ((F0_1_8_0 - M1_2_8*ltdl_L7_3) - ltdl_A6_4*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
+    const double ltdl_A4_0 = ((F0_1_2v0[0] - M1_2_8*ltdl_L7_0) - ltdl_A6_4*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_1 = ((F0_1_6v0[0] - M1_2_8*ltdl_L7_1) - ltdl_A6_4*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
+    const double ltdl_A4_2 = ((F0_1_7v0[0] - M1_2_8*ltdl_L7_2) - ltdl_A6_4*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
+    const double ltdl_A4_3 = ((F0_1_8v0[0] - M1_2_8*ltdl_L7_3) - ltdl_A6_4*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
     const double ltdl_A4_4 = ((M1_2_2 - M1_2_8*ltdl_L7_4) - ltdl_A6_4*ltdl_L6_4) - ltdl_A5_4*ltdl_L5_4;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
@@ -2082,10 +2042,10 @@ void flexarm2_forward_dynamics(const double* q, const double* qd, const double* 
     const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = (((Rc0_2_8 - ltdl_L7_0*F0_1_8_3) - ltdl_L6_0*ltdl_A6_3) - ltdl_L5_0*ltdl_A5_3) - ltdl_A4_3*ltdl_L4_0;
-    const double ltdl_A3_1 = (((Rc0_6_8 - F0_1_8_3*ltdl_L7_1) - ltdl_A6_3*ltdl_L6_1) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
-    const double ltdl_A3_2 = (((Rc0_7_8 - F0_1_8_3*ltdl_L7_2) - ltdl_A6_3*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
-    const double ltdl_A3_3 = (((Rc0_8_8 - F0_1_8_3*ltdl_L7_3) - ltdl_A6_3*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
+    const double ltdl_A3_0 = (((Rc0_2_8 - ltdl_L7_0*F0_1_8v0[3]) - ltdl_L6_0*ltdl_A6_3) - ltdl_L5_0*ltdl_A5_3) - ltdl_A4_3*ltdl_L4_0;
+    const double ltdl_A3_1 = (((Rc0_6_8 - F0_1_8v0[3]*ltdl_L7_1) - ltdl_A6_3*ltdl_L6_1) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
+    const double ltdl_A3_2 = (((Rc0_7_8 - F0_1_8v0[3]*ltdl_L7_2) - ltdl_A6_3*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
+    const double ltdl_A3_3 = (((Rc0_8_8 - F0_1_8v0[3]*ltdl_L7_3) - ltdl_A6_3*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2093,23 +2053,23 @@ void flexarm2_forward_dynamics(const double* q, const double* qd, const double* 
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = ((((Rc0_2_7 - ltdl_L7_0*F0_1_7_3) - ltdl_L6_0*ltdl_A6_2) - ltdl_L5_0*ltdl_A5_2) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
-    const double ltdl_A2_1 = ((((Rc0_6_7 - F0_1_7_3*ltdl_L7_1) - ltdl_A6_2*ltdl_L6_1) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
-    const double ltdl_A2_2 = ((((Rc0_7_7 - F0_1_7_3*ltdl_L7_2) - ltdl_A6_2*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double ltdl_A2_0 = ((((Rc0_2_7 - ltdl_L7_0*F0_1_7v0[3]) - ltdl_L6_0*ltdl_A6_2) - ltdl_L5_0*ltdl_A5_2) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = ((((Rc0_6_7 - F0_1_7v0[3]*ltdl_L7_1) - ltdl_A6_2*ltdl_L6_1) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = ((((Rc0_7_7 - F0_1_7v0[3]*ltdl_L7_2) - ltdl_A6_2*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = (((((Rc0_2_6 - ltdl_L7_0*F0_1_6_3) - ltdl_L6_0*ltdl_A6_1) - ltdl_L5_0*ltdl_A5_1) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
-    const double ltdl_A1_1 = (((((Rc0_6_6 - F0_1_6_3*ltdl_L7_1) - ltdl_A6_1*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_0 = (((((Rc0_2_6 - ltdl_L7_0*F0_1_6v0[3]) - ltdl_L6_0*ltdl_A6_1) - ltdl_L5_0*ltdl_A5_1) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_1 = (((((Rc0_6_6 - F0_1_6v0[3]*ltdl_L7_1) - ltdl_A6_1*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = ((((((Rc0_2_2 - F0_1_2_3*ltdl_L7_0) - ltdl_A6_0*ltdl_L6_0) - ltdl_A5_0*ltdl_L5_0) - ltdl_A4_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    const double ltdl_A0_0 = ((((((Rc0_2_2 - F0_1_2v0[3]*ltdl_L7_0) - ltdl_A6_0*ltdl_L6_0) - ltdl_A5_0*ltdl_L5_0) - ltdl_A4_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_xy7: y = L^-T b */
@@ -2399,7 +2359,7 @@ void flexarm2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 809 mul, 567 add, 10 div, 4 sin/cos, 0 sqrt; 266 temporaries. */
+ * Operations: 806 mul, 564 add, 10 div, 4 sin/cos, 0 sqrt; 276 temporaries. */
 void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -2553,46 +2513,29 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Rc0_7_7 = ((M0_7_7 + t46*t63) + t50*t64) + U1_2_1*t62;
     const double Rc0_7_8 = ((M0_7_8 + t54*t63) + t58*t64) + U1_2_2*t62;
     const double Rc0_8_8 = ((M0_8_8 + t54*(((0.6709999999999997*t51 + M1_2_3*U1_2_2) + 0.6709999999999997*t52) + 0.6709999999999997*t53)) + t58*(((0.6709999999999997*t55 + M1_2_4*U1_2_2) + 0.6709999999999997*t56) + 0.6709999999999997*t57)) + U1_2_2*((M1_2_3*t54 + M1_2_2*U1_2_2) + M1_2_4*t58);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t65 = M1_2_3*R1_1_0 + M1_2_4*R1_1_1;
-    const double t66 = M1_2_3*R1_0_0 + M1_2_4*R1_0_1;
-    const double F0_1_2_0 = (M1_2_2 + rn1_0*t65) - rn1_1*t66;
-    const double t67 = M1_3_6*R1_1_0 + 0.5373628524647152*R1_1_1;
-    const double t68 = M1_3_6*R1_0_0 + 0.5373628524647152*R1_0_1;
-    const double F0_1_2_1 = (M1_2_6 + rn1_0*t67) - rn1_1*t68;
-    const double t69 = M1_3_7*R1_1_0 - 0.2978075675834001*R1_1_1;
-    const double t70 = M1_3_7*R1_0_0 - 0.2978075675834001*R1_0_1;
-    const double F0_1_2_2 = (M1_2_7 + rn1_0*t69) - rn1_1*t70;
-    const double t71 = M1_3_8*R1_1_0 + 0.17460851082327838*R1_1_1;
-    const double t72 = M1_3_8*R1_0_0 + 0.17460851082327838*R1_0_1;
-    const double F0_1_2_3 = (M1_2_8 + rn1_0*t71) - rn1_1*t72;
-    const double F0_1_6_0 = U1_2_0*F0_1_2_0 + (U1_3_0*t66 + U1_4_0*t65);
-    const double F0_1_6_1 = U1_2_0*F0_1_2_1 + (U1_3_0*t68 + U1_4_0*t67);
-    const double F0_1_6_2 = U1_2_0*F0_1_2_2 + (U1_3_0*t70 + U1_4_0*t69);
-    const double F0_1_6_3 = U1_2_0*F0_1_2_3 + (U1_3_0*t72 + U1_4_0*t71);
-    const double F0_1_7_0 = U1_2_1*F0_1_2_0 + (U1_3_1*t66 + U1_4_1*t65);
-    const double F0_1_7_1 = U1_2_1*F0_1_2_1 + (U1_3_1*t68 + U1_4_1*t67);
-    const double F0_1_7_2 = U1_2_1*F0_1_2_2 + (U1_3_1*t70 + U1_4_1*t69);
-    const double F0_1_7_3 = U1_2_1*F0_1_2_3 + (U1_3_1*t72 + U1_4_1*t71);
-    const double F0_1_8_0 = U1_2_2*F0_1_2_0 + (U1_3_2*t66 + U1_4_2*t65);
-    const double F0_1_8_1 = U1_2_2*F0_1_2_1 + (U1_3_2*t68 + U1_4_2*t67);
-    const double F0_1_8_2 = U1_2_2*F0_1_2_2 + (U1_3_2*t70 + U1_4_2*t69);
-    const double F0_1_8_3 = U1_2_2*F0_1_2_3 + (U1_3_2*t72 + U1_4_2*t71);
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
+    SOAGEN_PACK(F0_1_in0_3v0) = { M1_2_3, M1_3_6, M1_3_7, M1_3_8 };
+    SOAGEN_PACK(F0_1_in0_4v0) = { M1_2_4, 0.5373628524647152, -0.2978075675834001, 0.17460851082327838 };
+    SOAGEN_LANES(F0_1_2v0, (SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1));
+    SOAGEN_LANES(F0_1_6v0, U1_2_0*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_0*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
+    SOAGEN_LANES(F0_1_7v0, U1_2_1*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_1*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
+    SOAGEN_LANES(F0_1_8v0, U1_2_2*((SOAGEN_L(F0_1_in0_2v0) + rn1_0*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)) - rn1_1*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1)) + (U1_3_2*(SOAGEN_L(F0_1_in0_3v0)*R1_0_0 + SOAGEN_L(F0_1_in0_4v0)*R1_0_1) + U1_4_2*(SOAGEN_L(F0_1_in0_3v0)*R1_1_0 + SOAGEN_L(F0_1_in0_4v0)*R1_1_1)));
     /* ltdl_dinv7: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv7_0 = 1.0/M1_8_8;
     /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L7_0 = ltdl_dinv7_0*F0_1_2_3;
-    const double ltdl_L7_1 = ltdl_dinv7_0*F0_1_6_3;
-    const double ltdl_L7_2 = ltdl_dinv7_0*F0_1_7_3;
-    const double ltdl_L7_3 = ltdl_dinv7_0*F0_1_8_3;
+    const double ltdl_L7_0 = ltdl_dinv7_0*F0_1_2v0[3];
+    const double ltdl_L7_1 = ltdl_dinv7_0*F0_1_6v0[3];
+    const double ltdl_L7_2 = ltdl_dinv7_0*F0_1_7v0[3];
+    const double ltdl_L7_3 = ltdl_dinv7_0*F0_1_8v0[3];
     const double ltdl_L7_4 = M1_2_8*ltdl_dinv7_0;
     const double ltdl_L7_5 = M1_6_8*ltdl_dinv7_0;
     const double ltdl_L7_6 = M1_7_8*ltdl_dinv7_0;
     /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A6_0 = F0_1_2_2 - M1_7_8*ltdl_L7_0;
-    const double ltdl_A6_1 = F0_1_6_2 - M1_7_8*ltdl_L7_1;
-    const double ltdl_A6_2 = F0_1_7_2 - M1_7_8*ltdl_L7_2;
-    const double ltdl_A6_3 = F0_1_8_2 - M1_7_8*ltdl_L7_3;
+    const double ltdl_A6_0 = F0_1_2v0[2] - M1_7_8*ltdl_L7_0;
+    const double ltdl_A6_1 = F0_1_6v0[2] - M1_7_8*ltdl_L7_1;
+    const double ltdl_A6_2 = F0_1_7v0[2] - M1_7_8*ltdl_L7_2;
+    const double ltdl_A6_3 = F0_1_8v0[2] - M1_7_8*ltdl_L7_3;
     const double ltdl_A6_4 = M1_2_7 - M1_7_8*ltdl_L7_4;
     const double ltdl_A6_5 = M1_6_7 - M1_7_8*ltdl_L7_5;
     const double ltdl_A6_6 = M1_7_7 - M1_7_8*ltdl_L7_6;
@@ -2606,10 +2549,10 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L6_4 = ltdl_A6_4*ltdl_dinv6_0;
     const double ltdl_L6_5 = ltdl_A6_5*ltdl_dinv6_0;
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A5_0 = (F0_1_2_1 - M1_6_8*ltdl_L7_0) - ltdl_A6_5*ltdl_L6_0;
-    const double ltdl_A5_1 = (F0_1_6_1 - M1_6_8*ltdl_L7_1) - ltdl_A6_5*ltdl_L6_1;
-    const double ltdl_A5_2 = (F0_1_7_1 - M1_6_8*ltdl_L7_2) - ltdl_A6_5*ltdl_L6_2;
-    const double ltdl_A5_3 = (F0_1_8_1 - M1_6_8*ltdl_L7_3) - ltdl_A6_5*ltdl_L6_3;
+    const double ltdl_A5_0 = (F0_1_2v0[1] - M1_6_8*ltdl_L7_0) - ltdl_A6_5*ltdl_L6_0;
+    const double ltdl_A5_1 = (F0_1_6v0[1] - M1_6_8*ltdl_L7_1) - ltdl_A6_5*ltdl_L6_1;
+    const double ltdl_A5_2 = (F0_1_7v0[1] - M1_6_8*ltdl_L7_2) - ltdl_A6_5*ltdl_L6_2;
+    const double ltdl_A5_3 = (F0_1_8v0[1] - M1_6_8*ltdl_L7_3) - ltdl_A6_5*ltdl_L6_3;
     const double ltdl_A5_4 = (M1_2_6 - M1_6_8*ltdl_L7_4) - ltdl_A6_5*ltdl_L6_4;
     const double ltdl_A5_5 = (M1_6_6 - M1_6_8*ltdl_L7_5) - ltdl_A6_5*ltdl_L6_5;
     /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
@@ -2621,10 +2564,10 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L5_3 = ltdl_dinv5_0*ltdl_A5_3;
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = ((F0_1_2_0 - M1_2_8*ltdl_L7_0) - ltdl_A6_4*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
-    const double ltdl_A4_1 = ((F0_1_6_0 - M1_2_8*ltdl_L7_1) - ltdl_A6_4*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
-    const double ltdl_A4_2 = ((F0_1_7_0 - M1_2_8*ltdl_L7_2) - ltdl_A6_4*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
-    const double ltdl_A4_3 = ((F0_1_8_0 - M1_2_8*ltdl_L7_3) - ltdl_A6_4*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
+    const double ltdl_A4_0 = ((F0_1_2v0[0] - M1_2_8*ltdl_L7_0) - ltdl_A6_4*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
+    const double ltdl_A4_1 = ((F0_1_6v0[0] - M1_2_8*ltdl_L7_1) - ltdl_A6_4*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
+    const double ltdl_A4_2 = ((F0_1_7v0[0] - M1_2_8*ltdl_L7_2) - ltdl_A6_4*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
+    const double ltdl_A4_3 = ((F0_1_8v0[0] - M1_2_8*ltdl_L7_3) - ltdl_A6_4*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
     const double ltdl_A4_4 = ((M1_2_2 - M1_2_8*ltdl_L7_4) - ltdl_A6_4*ltdl_L6_4) - ltdl_A5_4*ltdl_L5_4;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
@@ -2634,10 +2577,10 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = (((Rc0_2_8 - ltdl_L7_0*F0_1_8_3) - ltdl_L6_0*ltdl_A6_3) - ltdl_L5_0*ltdl_A5_3) - ltdl_A4_3*ltdl_L4_0;
-    const double ltdl_A3_1 = (((Rc0_6_8 - F0_1_8_3*ltdl_L7_1) - ltdl_A6_3*ltdl_L6_1) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
-    const double ltdl_A3_2 = (((Rc0_7_8 - F0_1_8_3*ltdl_L7_2) - ltdl_A6_3*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
-    const double ltdl_A3_3 = (((Rc0_8_8 - F0_1_8_3*ltdl_L7_3) - ltdl_A6_3*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
+    const double ltdl_A3_0 = (((Rc0_2_8 - ltdl_L7_0*F0_1_8v0[3]) - ltdl_L6_0*ltdl_A6_3) - ltdl_L5_0*ltdl_A5_3) - ltdl_A4_3*ltdl_L4_0;
+    const double ltdl_A3_1 = (((Rc0_6_8 - F0_1_8v0[3]*ltdl_L7_1) - ltdl_A6_3*ltdl_L6_1) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
+    const double ltdl_A3_2 = (((Rc0_7_8 - F0_1_8v0[3]*ltdl_L7_2) - ltdl_A6_3*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
+    const double ltdl_A3_3 = (((Rc0_8_8 - F0_1_8v0[3]*ltdl_L7_3) - ltdl_A6_3*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2645,84 +2588,107 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = ((((Rc0_2_7 - ltdl_L7_0*F0_1_7_3) - ltdl_L6_0*ltdl_A6_2) - ltdl_L5_0*ltdl_A5_2) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
-    const double ltdl_A2_1 = ((((Rc0_6_7 - F0_1_7_3*ltdl_L7_1) - ltdl_A6_2*ltdl_L6_1) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
-    const double ltdl_A2_2 = ((((Rc0_7_7 - F0_1_7_3*ltdl_L7_2) - ltdl_A6_2*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double ltdl_A2_0 = ((((Rc0_2_7 - ltdl_L7_0*F0_1_7v0[3]) - ltdl_L6_0*ltdl_A6_2) - ltdl_L5_0*ltdl_A5_2) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = ((((Rc0_6_7 - F0_1_7v0[3]*ltdl_L7_1) - ltdl_A6_2*ltdl_L6_1) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = ((((Rc0_7_7 - F0_1_7v0[3]*ltdl_L7_2) - ltdl_A6_2*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = (((((Rc0_2_6 - ltdl_L7_0*F0_1_6_3) - ltdl_L6_0*ltdl_A6_1) - ltdl_L5_0*ltdl_A5_1) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
-    const double ltdl_A1_1 = (((((Rc0_6_6 - F0_1_6_3*ltdl_L7_1) - ltdl_A6_1*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_0 = (((((Rc0_2_6 - ltdl_L7_0*F0_1_6v0[3]) - ltdl_L6_0*ltdl_A6_1) - ltdl_L5_0*ltdl_A5_1) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_1 = (((((Rc0_6_6 - F0_1_6v0[3]*ltdl_L7_1) - ltdl_A6_1*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = ((((((Rc0_2_2 - F0_1_2_3*ltdl_L7_0) - ltdl_A6_0*ltdl_L6_0) - ltdl_A5_0*ltdl_L5_0) - ltdl_A4_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    const double ltdl_A0_0 = ((((((Rc0_2_2 - F0_1_2v0[3]*ltdl_L7_0) - ltdl_A6_0*ltdl_L6_0) - ltdl_A5_0*ltdl_L5_0) - ltdl_A4_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y7: Y = L^-T B */
+    /* ltdl_Y7_in0: Y = L^-T B */
     const double t73 = c_q_0*R1_0_0 - s_q_0*R1_1_0;
     const double t74 = c_q_0*R1_0_1 - s_q_0*R1_1_1;
     const double t75 = s_q_0*R1_0_0 + c_q_0*R1_1_0;
     const double t76 = s_q_0*R1_0_1 + c_q_0*R1_1_1;
     const double t77 = rnf1_0*t75 + rnf1_1*t76;
-    const double ltdl_Y7_3 = (Uf1_3_2*t73 + Uf1_4_2*t74) - Uf1_2_2*t77;
-    const double t78 = rnf1_0*t73 + rnf1_1*t74;
-    const double ltdl_Y7_4 = Uf1_2_2*t78 + (Uf1_3_2*t75 + Uf1_4_2*t76);
-    /* ltdl_Y6: Y = L^-T B */
-    const double ltdl_Y6_2 = Uf1_2_1 - ltdl_L7_6*Uf1_2_2;
-    const double ltdl_Y6_3 = ((Uf1_3_1*t73 + Uf1_4_1*t74) - Uf1_2_1*t77) - ltdl_L7_6*ltdl_Y7_3;
-    const double ltdl_Y6_4 = (Uf1_2_1*t78 + (Uf1_3_1*t75 + Uf1_4_1*t76)) - ltdl_L7_6*ltdl_Y7_4;
-    /* ltdl_Y5: Y = L^-T B */
-    const double ltdl_Y5_2 = (Uf1_2_0 - ltdl_L7_5*Uf1_2_2) - ltdl_Y6_2*ltdl_L6_5;
-    const double ltdl_Y5_3 = (((Uf1_3_0*t73 + Uf1_4_0*t74) - Uf1_2_0*t77) - ltdl_L7_5*ltdl_Y7_3) - ltdl_L6_5*ltdl_Y6_3;
-    const double ltdl_Y5_4 = ((Uf1_2_0*t78 + (Uf1_3_0*t75 + Uf1_4_0*t76)) - ltdl_L7_5*ltdl_Y7_4) - ltdl_L6_5*ltdl_Y6_4;
-    /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_2 = ((1.0 - ltdl_L7_4*Uf1_2_2) - ltdl_Y6_2*ltdl_L6_4) - ltdl_Y5_2*ltdl_L5_4;
-    const double ltdl_Y4_3 = ((-ltdl_L7_4*ltdl_Y7_3 - t77) - ltdl_L6_4*ltdl_Y6_3) - ltdl_L5_4*ltdl_Y5_3;
-    const double t79 = -rnf1_0*t73 - rnf1_1*t74;
-    const double ltdl_Y4_4 = ((-ltdl_L7_4*ltdl_Y7_4 - t79) - ltdl_L6_4*ltdl_Y6_4) - ltdl_L5_4*ltdl_Y5_4;
-    /* ltdl_Y3: Y = L^-T B */
-    const double ltdl_Y3_2 = (((U1_2_2 - Uf1_2_2*ltdl_L7_3) - ltdl_Y6_2*ltdl_L6_3) - ltdl_Y5_2*ltdl_L5_3) - ltdl_Y4_2*ltdl_L4_3;
-    const double t80 = (rn1_1*c_q_0 + rn1_0*s_q_0) + t77;
-    const double ltdl_Y3_3 = (((((U1_3_2*c_q_0 - U1_4_2*s_q_0) - U1_2_2*t80) - ltdl_Y7_3*ltdl_L7_3) - ltdl_Y6_3*ltdl_L6_3) - ltdl_Y5_3*ltdl_L5_3) - ltdl_Y4_3*ltdl_L4_3;
-    const double t81 = rn1_1*s_q_0;
-    const double t82 = (rn1_0*c_q_0 - t81) + t78;
-    const double ltdl_Y3_4 = ((((U1_2_2*t82 + (U1_3_2*s_q_0 + U1_4_2*c_q_0)) - ltdl_Y7_4*ltdl_L7_3) - ltdl_Y6_4*ltdl_L6_3) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_2 = ((((U1_2_1 - Uf1_2_2*ltdl_L7_2) - ltdl_Y6_2*ltdl_L6_2) - ltdl_Y5_2*ltdl_L5_2) - ltdl_Y4_2*ltdl_L4_2) - ltdl_Y3_2*ltdl_L3_2;
-    const double ltdl_Y2_3 = ((((((U1_3_1*c_q_0 - U1_4_1*s_q_0) - U1_2_1*t80) - ltdl_Y7_3*ltdl_L7_2) - ltdl_Y6_3*ltdl_L6_2) - ltdl_Y5_3*ltdl_L5_2) - ltdl_Y4_3*ltdl_L4_2) - ltdl_Y3_3*ltdl_L3_2;
-    const double ltdl_Y2_4 = (((((U1_2_1*t82 + (U1_3_1*s_q_0 + U1_4_1*c_q_0)) - ltdl_Y7_4*ltdl_L7_2) - ltdl_Y6_4*ltdl_L6_2) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_2 = (((((U1_2_0 - Uf1_2_2*ltdl_L7_1) - ltdl_Y6_2*ltdl_L6_1) - ltdl_Y5_2*ltdl_L5_1) - ltdl_Y4_2*ltdl_L4_1) - ltdl_Y3_2*ltdl_L3_1) - ltdl_Y2_2*ltdl_L2_1;
-    const double ltdl_Y1_3 = (((((((U1_3_0*c_q_0 - U1_4_0*s_q_0) - U1_2_0*t80) - ltdl_Y7_3*ltdl_L7_1) - ltdl_Y6_3*ltdl_L6_1) - ltdl_Y5_3*ltdl_L5_1) - ltdl_Y4_3*ltdl_L4_1) - ltdl_Y3_3*ltdl_L3_1) - ltdl_Y2_3*ltdl_L2_1;
-    const double ltdl_Y1_4 = ((((((U1_2_0*t82 + (U1_3_0*s_q_0 + U1_4_0*c_q_0)) - ltdl_Y7_4*ltdl_L7_1) - ltdl_Y6_4*ltdl_L6_1) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_2 = ((((((1.0 - Uf1_2_2*ltdl_L7_0) - ltdl_Y6_2*ltdl_L6_0) - ltdl_Y5_2*ltdl_L5_0) - ltdl_Y4_2*ltdl_L4_0) - ltdl_Y3_2*ltdl_L3_0) - ltdl_Y2_2*ltdl_L2_0) - ltdl_Y1_2*ltdl_L1_0;
-    const double ltdl_Y0_3 = ((((((-ltdl_L7_0*ltdl_Y7_3 - t80) - ltdl_Y6_3*ltdl_L6_0) - ltdl_Y5_3*ltdl_L5_0) - ltdl_Y4_3*ltdl_L4_0) - ltdl_Y3_3*ltdl_L3_0) - ltdl_Y2_3*ltdl_L2_0) - ltdl_Y1_3*ltdl_L1_0;
-    const double ltdl_Y0_4 = ((((((((rn1_0*c_q_0 - t81) - t79) - ltdl_L7_0*ltdl_Y7_4) - ltdl_Y6_4*ltdl_L6_0) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y7_in0_3 = (Uf1_3_2*t73 + Uf1_4_2*t74) - Uf1_2_2*t77;
+    /* ltdl_Y7: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y7_in0v0) = { 0.0, 0.0, Uf1_2_2, ltdl_Y7_in0_3 };
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_4 = rnf1_0*t73 + rnf1_1*t74;
+    /* ltdl_Y7_in0: Y = L^-T B */
+    const double ltdl_Y7_in0_4 = Uf1_2_2*ltdl_Y4_in0_4 + (Uf1_3_2*t75 + Uf1_4_2*t76);
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double ltdl_Y6_in0_3 = (Uf1_3_1*t73 + Uf1_4_1*t74) - Uf1_2_1*t77;
+    const double ltdl_Y6_in0_4 = Uf1_2_1*ltdl_Y4_in0_4 + (Uf1_3_1*t75 + Uf1_4_1*t76);
+    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v0) = { 0.0, 0.0, Uf1_2_1, ltdl_Y6_in0_3 };
+    SOAGEN_LANES(ltdl_Y6v0, SOAGEN_L(ltdl_Y6_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_6);
+    const double ltdl_Y6_4 = ltdl_Y6_in0_4 - ltdl_L7_6*ltdl_Y7_in0_4;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_3 = (Uf1_3_0*t73 + Uf1_4_0*t74) - Uf1_2_0*t77;
+    const double ltdl_Y5_in0_4 = Uf1_2_0*ltdl_Y4_in0_4 + (Uf1_3_0*t75 + Uf1_4_0*t76);
+    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { 0.0, 0.0, Uf1_2_0, ltdl_Y5_in0_3 };
+    SOAGEN_LANES(ltdl_Y5v0, (SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_5) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_5);
+    const double ltdl_Y5_4 = (ltdl_Y5_in0_4 - ltdl_L7_5*ltdl_Y7_in0_4) - ltdl_L6_5*ltdl_Y6_4;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_3 = -t77;
+    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y4_in0_3 };
+    SOAGEN_LANES(ltdl_Y4v0, ((SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_4) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
+    const double ltdl_Y4_4 = ((ltdl_Y4_in0_4 - ltdl_L7_4*ltdl_Y7_in0_4) - ltdl_L6_4*ltdl_Y6_4) - ltdl_L5_4*ltdl_Y5_4;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t78 = (rn1_1*c_q_0 + rn1_0*s_q_0) + t77;
+    const double ltdl_Y3_in0_3 = (U1_3_2*c_q_0 - U1_4_2*s_q_0) - U1_2_2*t78;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = (rn1_0*c_q_0 - rn1_1*s_q_0) + ltdl_Y4_in0_4;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_4 = U1_2_2*ltdl_Y0_in0_4 + (U1_3_2*s_q_0 + U1_4_2*c_q_0);
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, U1_2_2, ltdl_Y3_in0_3 };
+    SOAGEN_LANES(ltdl_Y3v0, (((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_3) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
+    const double ltdl_Y3_4 = (((ltdl_Y3_in0_4 - ltdl_Y7_in0_4*ltdl_L7_3) - ltdl_Y6_4*ltdl_L6_3) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_3 = (U1_3_1*c_q_0 - U1_4_1*s_q_0) - U1_2_1*t78;
+    const double ltdl_Y2_in0_4 = U1_2_1*ltdl_Y0_in0_4 + (U1_3_1*s_q_0 + U1_4_1*c_q_0);
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, U1_2_1, ltdl_Y2_in0_3 };
+    SOAGEN_LANES(ltdl_Y2v0, ((((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_2) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
+    const double ltdl_Y2_4 = ((((ltdl_Y2_in0_4 - ltdl_Y7_in0_4*ltdl_L7_2) - ltdl_Y6_4*ltdl_L6_2) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_3 = (U1_3_0*c_q_0 - U1_4_0*s_q_0) - U1_2_0*t78;
+    const double ltdl_Y1_in0_4 = U1_2_0*ltdl_Y0_in0_4 + (U1_3_0*s_q_0 + U1_4_0*c_q_0);
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, U1_2_0, ltdl_Y1_in0_3 };
+    SOAGEN_LANES(ltdl_Y1v0, (((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_1) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = (((((ltdl_Y1_in0_4 - ltdl_Y7_in0_4*ltdl_L7_1) - ltdl_Y6_4*ltdl_L6_1) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_3 = -t78;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
+    SOAGEN_LANES(ltdl_Y0v0, ((((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_0) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ((((((ltdl_Y0_in0_4 - ltdl_L7_0*ltdl_Y7_in0_4) - ltdl_Y6_4*ltdl_L6_0) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     /* shared by the outputs */
-    const double t83 = ltdl_Y2_2*ltdl_dinv2_0;
-    const double t84 = ltdl_Y3_2*ltdl_dinv3_0;
-    const double t85 = ltdl_Y4_2*ltdl_dinv4_0;
-    const double t86 = ltdl_Y5_2*ltdl_dinv5_0;
-    const double t87 = ltdl_Y6_2*ltdl_dinv6_0;
-    const double t88 = ltdl_dinv7_0*Uf1_2_2;
-    const double t89 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t90 = ltdl_Y1_2*ltdl_dinv1_0;
-    const double t91 = ltdl_Y0_3*t89 + (ltdl_Y1_3*t90 + (ltdl_Y2_3*t83 + (ltdl_Y3_3*t84 + (ltdl_Y4_3*t85 + (t86*ltdl_Y5_3 + (t87*ltdl_Y6_3 + t88*ltdl_Y7_3))))));
-    Lambda_inv[15] = t91;
-    Lambda_inv[20] = t91;
-    const double t92 = ltdl_Y0_4*t89 + (ltdl_Y1_4*t90 + (ltdl_Y2_4*t83 + (ltdl_Y3_4*t84 + (ltdl_Y4_4*t85 + (t86*ltdl_Y5_4 + (t87*ltdl_Y6_4 + t88*ltdl_Y7_4))))));
-    Lambda_inv[16] = t92;
-    Lambda_inv[26] = t92;
-    const double t93 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_3*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_3*ltdl_Y5_4 + (ltdl_dinv6_0*ltdl_Y6_3*ltdl_Y6_4 + ltdl_dinv7_0*ltdl_Y7_3*ltdl_Y7_4))))));
-    Lambda_inv[22] = t93;
-    Lambda_inv[27] = t93;
+    const double t79 = ltdl_Y4v0[2]*ltdl_dinv4_0;
+    const double t80 = ltdl_Y5v0[2]*ltdl_dinv5_0;
+    const double t81 = ltdl_Y6v0[2]*ltdl_dinv6_0;
+    const double t82 = ltdl_dinv7_0*Uf1_2_2;
+    const double t83 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t84 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t85 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t86 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t87 = ltdl_Y0v0[3]*t83 + (ltdl_Y1v0[3]*t84 + (ltdl_Y2v0[3]*t85 + (ltdl_Y3v0[3]*t86 + (ltdl_Y4v0[3]*t79 + (ltdl_Y5v0[3]*t80 + (t82*ltdl_Y7_in0_3 + ltdl_Y6v0[3]*t81))))));
+    Lambda_inv[15] = t87;
+    Lambda_inv[20] = t87;
+    const double t88 = ltdl_Y0_4*t83 + (ltdl_Y1_4*t84 + (ltdl_Y2_4*t85 + (ltdl_Y3_4*t86 + (ltdl_Y4_4*t79 + (t80*ltdl_Y5_4 + (t81*ltdl_Y6_4 + t82*ltdl_Y7_in0_4))))));
+    Lambda_inv[16] = t88;
+    Lambda_inv[26] = t88;
+    const double t89 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_dinv5_0*ltdl_Y5_4 + (ltdl_Y6v0[3]*ltdl_dinv6_0*ltdl_Y6_4 + ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_4))))));
+    Lambda_inv[22] = t89;
+    Lambda_inv[27] = t89;
 
     /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
     Lambda_inv[0] = 0.0;
@@ -2739,15 +2705,15 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[11] = 0.0;
     Lambda_inv[12] = 0.0;
     Lambda_inv[13] = 0.0;
-    Lambda_inv[14] = ((((((ltdl_Y6_2*ltdl_Y6_2*ltdl_dinv6_0 + ltdl_dinv7_0*Uf1_2_2*Uf1_2_2) + ltdl_Y5_2*ltdl_Y5_2*ltdl_dinv5_0) + ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0) + ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0) + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0) + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Lambda_inv[14] = ((((((ltdl_Y6v0[2]*ltdl_Y6v0[2]*ltdl_dinv6_0 + ltdl_dinv7_0*Uf1_2_2*Uf1_2_2) + ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0) + ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0) + ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0) + ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0) + ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_3*ltdl_Y5_3 + (ltdl_dinv6_0*ltdl_Y6_3*ltdl_Y6_3 + ltdl_dinv7_0*ltdl_Y7_3*ltdl_Y7_3))))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + (ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_3 + ltdl_Y6v0[3]*ltdl_Y6v0[3]*ltdl_dinv6_0))))));
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + (ltdl_dinv6_0*ltdl_Y6_4*ltdl_Y6_4 + ltdl_dinv7_0*ltdl_Y7_4*ltdl_Y7_4))))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + (ltdl_dinv6_0*ltdl_Y6_4*ltdl_Y6_4 + ltdl_dinv7_0*ltdl_Y7_in0_4*ltdl_Y7_in0_4))))));
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

@@ -32,7 +32,7 @@
 //   forward_dynamics: 1427 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 447 temporaries
 //   jacobian: 134 mul, 79 add, 2 div, 4 sin/cos, 0 sqrt; 51 temporaries
 //   jacobian_dot_qd: 226 mul, 135 add, 2 div, 4 sin/cos, 0 sqrt; 84 temporaries
-//   op_space_inverse_inertia: 809 mul, 567 add, 10 div, 4 sin/cos, 0 sqrt; 266 temporaries
+//   op_space_inverse_inertia: 806 mul, 564 add, 10 div, 4 sin/cos, 0 sqrt; 276 temporaries
 
 #ifndef FLEXARM2_H
 #define FLEXARM2_H

@@ -30,7 +30,7 @@
 //   forward_dynamics: 1074 mul, 730 add, 5 div, 2 sin/cos, 0 sqrt; 225 temporaries
 //   jacobian: 78 mul, 49 add, 1 div, 2 sin/cos, 0 sqrt; 23 temporaries
 //   jacobian_dot_qd: 137 mul, 86 add, 1 div, 2 sin/cos, 0 sqrt; 41 temporaries
-//   op_space_inverse_inertia: 440 mul, 303 add, 6 div, 2 sin/cos, 0 sqrt; 100 temporaries
+//   op_space_inverse_inertia: 439 mul, 302 add, 6 div, 2 sin/cos, 0 sqrt; 106 temporaries
 
 #include <math.h>
 
@@ -352,6 +352,29 @@ static inline void soagen_sincos(const double* x, double* s, double* c, int n)
     }
 #endif
 }
+
+/* Several columns at once in the scalar functions (soagen.codegen.lanes): the rows of a
+ * chunk of 4 columns that the recursions compute alike (column walks, solves with several
+ * right-hand sides). SOAGEN_LANES(v, e) defines v, the value of e on each of the 4 lanes,
+ * where SOAGEN_L(u) is lane by lane of an earlier such row u; SOAGEN_PACK(v) = {a, b, c, d}
+ * one from its entries; v[k] reads lane k; SOAGEN_STORE(p, e) stores e's 4 lanes at
+ * p[0..3]. With vector extensions a row is a vector of 4 doubles (one AVX register, two
+ * SSE2 or NEON registers); otherwise an array and a loop over its lanes (plain C99).
+ * Either way each lane is computed with the operations of its own column, in the same
+ * order. */
+#if SOAGEN_W > 1
+typedef double soagen_lanes __attribute__((vector_size(32)));
+typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_alias));
+#  define SOAGEN_LANES(v, e) const soagen_lanes v = (e)
+#  define SOAGEN_L(u) (u)
+#  define SOAGEN_PACK(v) const soagen_lanes v
+#  define SOAGEN_STORE(p, e) (*(soagen_lanes_u*)(p) = (e))
+#else
+#  define SOAGEN_LANES(v, e) double v[4]; for (int soagen_j = 0; soagen_j < 4; soagen_j++) v[soagen_j] = (e)
+#  define SOAGEN_L(u) (u)[soagen_j]
+#  define SOAGEN_PACK(v) const double v[4]
+#  define SOAGEN_STORE(p, e) for (int soagen_j = 0; soagen_j < 4; soagen_j++) (p)[soagen_j] = (e)
+#endif
 #endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
@@ -843,6 +866,10 @@ void flexbeam_inverse_mass_matrix(const double* q, double* Minv)
     (void)q;
 
     /* Intermediate terms */
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double t0 = q[1]*q[1];
     const double t1 = q[3]*q[3];
@@ -891,6 +918,8 @@ void flexbeam_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A2_0 = (M0_2_7 - M0_7_9*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = (M0_6_7 - M0_7_9*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
@@ -913,37 +942,38 @@ void flexbeam_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_Y2: Y = L^-T B */
     const double ltdl_Y2_4 = ltdl_L4_3*ltdl_L3_2 - ltdl_L4_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_3 = ltdl_L3_2*ltdl_L2_1 - ltdl_L3_1;
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     const double ltdl_Y1_4 = (ltdl_L4_3*ltdl_L3_1 - ltdl_L4_1) - ltdl_Y2_4*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_2 = ltdl_L2_1*ltdl_L1_0 - ltdl_L2_0;
-    const double ltdl_Y0_3 = (ltdl_L3_2*ltdl_L2_0 - ltdl_L3_0) - ltdl_Y1_3*ltdl_L1_0;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     const double ltdl_Y0_4 = ((ltdl_L4_3*ltdl_L3_0 - ltdl_L4_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     /* shared by the outputs */
     const double t14 = ltdl_L1_0*ltdl_dinv0_0;
     const double t15 = -t14;
     Minv[1] = t15;
     Minv[5] = t15;
-    const double t16 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t17 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t16 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t17 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[3] = t17;
     Minv[15] = t17;
     const double t18 = ltdl_Y0_4*ltdl_dinv0_0;
     Minv[4] = t18;
     Minv[20] = t18;
     const double t19 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t20 = -ltdl_Y0_2*t14 - t19;
+    const double t20 = -ltdl_Y0v0[2]*t14 - t19;
     Minv[7] = t20;
     Minv[11] = t20;
-    const double t21 = -ltdl_Y0_3*t14 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t21 = -ltdl_Y0v0[3]*t14 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[8] = t21;
     Minv[16] = t21;
     const double t22 = -ltdl_Y0_4*t14 + ltdl_Y1_4*ltdl_dinv1_0;
     Minv[9] = t22;
     Minv[21] = t22;
     const double t23 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t24 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t19 - t23);
+    const double t24 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t19 - t23);
     Minv[13] = t24;
     Minv[17] = t24;
     const double t25 = ltdl_Y0_4*t16 + (-ltdl_Y1_4*t19 + ltdl_Y2_4*ltdl_dinv2_0);
@@ -951,15 +981,15 @@ void flexbeam_inverse_mass_matrix(const double* q, double* Minv)
     Minv[10] = t16;
     Minv[14] = t25;
     Minv[22] = t25;
-    const double t26 = ((-ltdl_Y2_4*t23 - ltdl_L4_3*ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0;
+    const double t26 = ((-ltdl_Y2_4*t23 - ltdl_L4_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[0] = ltdl_dinv0_0;
     Minv[19] = t26;
     Minv[23] = t26;
 
     /* Outputs: Minv (5 x 5): the entries not stored where computed */
     Minv[6] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[12] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[18] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[12] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
+    Minv[18] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[24] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
 }
 
@@ -1383,7 +1413,7 @@ void flexbeam_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 440 mul, 303 add, 6 div, 2 sin/cos, 0 sqrt; 100 temporaries. */
+ * Operations: 439 mul, 302 add, 6 div, 2 sin/cos, 0 sqrt; 106 temporaries. */
 void flexbeam_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -1485,43 +1515,57 @@ void flexbeam_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_A0_0 = (((M0_2_2 - M0_2_9*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y4: Y = L^-T B */
+    /* ltdl_Y4_in0: Y = L^-T B */
     const double t19 = rnf0_1*c_q_0 + rnf0_0*s_q_0;
-    const double ltdl_Y4_3 = (Uf0_3_3*c_q_0 - Uf0_4_3*s_q_0) - Uf0_2_3*t19;
-    const double t20 = rnf0_1*s_q_0;
-    const double t21 = rnf0_0*c_q_0 - t20;
-    const double ltdl_Y4_4 = Uf0_2_3*t21 + (Uf0_3_3*s_q_0 + Uf0_4_3*c_q_0);
-    /* ltdl_Y3: Y = L^-T B */
-    const double ltdl_Y3_2 = Uf0_2_2 - Uf0_2_3*ltdl_L4_3;
-    const double ltdl_Y3_3 = ((Uf0_3_2*c_q_0 - Uf0_4_2*s_q_0) - Uf0_2_2*t19) - ltdl_L4_3*ltdl_Y4_3;
-    const double ltdl_Y3_4 = (Uf0_2_2*t21 + (Uf0_3_2*s_q_0 + Uf0_4_2*c_q_0)) - ltdl_L4_3*ltdl_Y4_4;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_2 = (Uf0_2_1 - Uf0_2_3*ltdl_L4_2) - ltdl_Y3_2*ltdl_L3_2;
-    const double ltdl_Y2_3 = (((Uf0_3_1*c_q_0 - Uf0_4_1*s_q_0) - Uf0_2_1*t19) - ltdl_L4_2*ltdl_Y4_3) - ltdl_L3_2*ltdl_Y3_3;
-    const double ltdl_Y2_4 = ((Uf0_2_1*t21 + (Uf0_3_1*s_q_0 + Uf0_4_1*c_q_0)) - ltdl_L4_2*ltdl_Y4_4) - ltdl_L3_2*ltdl_Y3_4;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_2 = ((Uf0_2_0 - Uf0_2_3*ltdl_L4_1) - ltdl_Y3_2*ltdl_L3_1) - ltdl_Y2_2*ltdl_L2_1;
-    const double ltdl_Y1_3 = ((((Uf0_3_0*c_q_0 - Uf0_4_0*s_q_0) - Uf0_2_0*t19) - ltdl_L4_1*ltdl_Y4_3) - ltdl_L3_1*ltdl_Y3_3) - ltdl_Y2_3*ltdl_L2_1;
-    const double ltdl_Y1_4 = (((Uf0_2_0*t21 + (Uf0_3_0*s_q_0 + Uf0_4_0*c_q_0)) - ltdl_L4_1*ltdl_Y4_4) - ltdl_L3_1*ltdl_Y3_4) - ltdl_Y2_4*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_2 = (((1.0 - Uf0_2_3*ltdl_L4_0) - ltdl_Y3_2*ltdl_L3_0) - ltdl_Y2_2*ltdl_L2_0) - ltdl_Y1_2*ltdl_L1_0;
-    const double ltdl_Y0_3 = (((-ltdl_L4_0*ltdl_Y4_3 - t19) - ltdl_L3_0*ltdl_Y3_3) - ltdl_Y2_3*ltdl_L2_0) - ltdl_Y1_3*ltdl_L1_0;
-    const double ltdl_Y0_4 = ((((rnf0_0*c_q_0 - t20) - ltdl_L4_0*ltdl_Y4_4) - ltdl_L3_0*ltdl_Y3_4) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y4_in0_3 = (Uf0_3_3*c_q_0 - Uf0_4_3*s_q_0) - Uf0_2_3*t19;
+    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { 0.0, 0.0, Uf0_2_3, ltdl_Y4_in0_3 };
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = rnf0_0*c_q_0 - rnf0_1*s_q_0;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_4 = Uf0_2_3*ltdl_Y0_in0_4 + (Uf0_3_3*s_q_0 + Uf0_4_3*c_q_0);
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_3 = (Uf0_3_2*c_q_0 - Uf0_4_2*s_q_0) - Uf0_2_2*t19;
+    const double ltdl_Y3_in0_4 = Uf0_2_2*ltdl_Y0_in0_4 + (Uf0_3_2*s_q_0 + Uf0_4_2*c_q_0);
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, Uf0_2_2, ltdl_Y3_in0_3 };
+    SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_3);
+    const double ltdl_Y3_4 = ltdl_Y3_in0_4 - ltdl_L4_3*ltdl_Y4_in0_4;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_3 = (Uf0_3_1*c_q_0 - Uf0_4_1*s_q_0) - Uf0_2_1*t19;
+    const double ltdl_Y2_in0_4 = Uf0_2_1*ltdl_Y0_in0_4 + (Uf0_3_1*s_q_0 + Uf0_4_1*c_q_0);
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, Uf0_2_1, ltdl_Y2_in0_3 };
+    SOAGEN_LANES(ltdl_Y2v0, (SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
+    const double ltdl_Y2_4 = (ltdl_Y2_in0_4 - ltdl_L4_2*ltdl_Y4_in0_4) - ltdl_L3_2*ltdl_Y3_4;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_3 = (Uf0_3_0*c_q_0 - Uf0_4_0*s_q_0) - Uf0_2_0*t19;
+    const double ltdl_Y1_in0_4 = Uf0_2_0*ltdl_Y0_in0_4 + (Uf0_3_0*s_q_0 + Uf0_4_0*c_q_0);
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, Uf0_2_0, ltdl_Y1_in0_3 };
+    SOAGEN_LANES(ltdl_Y1v0, ((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = ((ltdl_Y1_in0_4 - ltdl_L4_1*ltdl_Y4_in0_4) - ltdl_L3_1*ltdl_Y3_4) - ltdl_Y2_4*ltdl_L2_1;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_3 = -t19;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
+    SOAGEN_LANES(ltdl_Y0v0, (((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = (((ltdl_Y0_in0_4 - ltdl_L4_0*ltdl_Y4_in0_4) - ltdl_L3_0*ltdl_Y3_4) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     /* shared by the outputs */
-    const double t22 = ltdl_dinv4_0*Uf0_2_3;
-    const double t23 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t24 = ltdl_Y1_2*ltdl_dinv1_0;
-    const double t25 = ltdl_Y2_2*ltdl_dinv2_0;
-    const double t26 = ltdl_Y3_2*ltdl_dinv3_0;
-    const double t27 = ltdl_Y0_3*t23 + (ltdl_Y1_3*t24 + (ltdl_Y2_3*t25 + (ltdl_Y3_3*t26 + t22*ltdl_Y4_3)));
-    Lambda_inv[15] = t27;
-    Lambda_inv[20] = t27;
-    const double t28 = ltdl_Y0_4*t23 + (ltdl_Y1_4*t24 + (ltdl_Y2_4*t25 + (ltdl_Y3_4*t26 + t22*ltdl_Y4_4)));
-    Lambda_inv[16] = t28;
-    Lambda_inv[26] = t28;
-    const double t29 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_3*ltdl_Y3_4 + ltdl_dinv4_0*ltdl_Y4_3*ltdl_Y4_4)));
-    Lambda_inv[22] = t29;
-    Lambda_inv[27] = t29;
+    const double t20 = ltdl_dinv4_0*Uf0_2_3;
+    const double t21 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t22 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t23 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t24 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t25 = ltdl_Y0v0[3]*t21 + (ltdl_Y1v0[3]*t22 + (ltdl_Y2v0[3]*t23 + (ltdl_Y3v0[3]*t24 + t20*ltdl_Y4_in0_3)));
+    Lambda_inv[15] = t25;
+    Lambda_inv[20] = t25;
+    const double t26 = ltdl_Y0_4*t21 + (ltdl_Y1_4*t22 + (ltdl_Y2_4*t23 + (ltdl_Y3_4*t24 + t20*ltdl_Y4_in0_4)));
+    Lambda_inv[16] = t26;
+    Lambda_inv[26] = t26;
+    const double t27 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_dinv3_0*ltdl_Y3_4 + ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_4)));
+    Lambda_inv[22] = t27;
+    Lambda_inv[27] = t27;
 
     /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
     Lambda_inv[0] = 0.0;
@@ -1538,15 +1582,15 @@ void flexbeam_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[11] = 0.0;
     Lambda_inv[12] = 0.0;
     Lambda_inv[13] = 0.0;
-    Lambda_inv[14] = (((ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + ltdl_dinv4_0*Uf0_2_3*Uf0_2_3) + ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0) + ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
+    Lambda_inv[14] = (((ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + ltdl_dinv4_0*Uf0_2_3*Uf0_2_3) + ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0) + ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_3*ltdl_Y3_3 + ltdl_dinv4_0*ltdl_Y4_3*ltdl_Y4_3)));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3 + ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0)));
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_4*ltdl_Y3_4 + ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_4)));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_4*ltdl_Y3_4 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4)));
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

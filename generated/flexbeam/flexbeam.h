@@ -30,7 +30,7 @@
 //   forward_dynamics: 1074 mul, 730 add, 5 div, 2 sin/cos, 0 sqrt; 225 temporaries
 //   jacobian: 78 mul, 49 add, 1 div, 2 sin/cos, 0 sqrt; 23 temporaries
 //   jacobian_dot_qd: 137 mul, 86 add, 1 div, 2 sin/cos, 0 sqrt; 41 temporaries
-//   op_space_inverse_inertia: 440 mul, 303 add, 6 div, 2 sin/cos, 0 sqrt; 100 temporaries
+//   op_space_inverse_inertia: 439 mul, 302 add, 6 div, 2 sin/cos, 0 sqrt; 106 temporaries
 
 #ifndef FLEXBEAM_H
 #define FLEXBEAM_H

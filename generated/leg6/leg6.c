@@ -30,7 +30,7 @@
 //   forward_dynamics: 395 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 242 temporaries
 //   jacobian: 94 mul, 50 add, 0 div, 12 sin/cos, 0 sqrt; 62 temporaries
 //   jacobian_dot_qd: 165 mul, 92 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
-//   op_space_inverse_inertia: 541 mul, 342 add, 5 div, 12 sin/cos, 0 sqrt; 241 temporaries
+//   op_space_inverse_inertia: 533 mul, 341 add, 5 div, 12 sin/cos, 0 sqrt; 254 temporaries
 
 #include <math.h>
 
@@ -352,6 +352,29 @@ static inline void soagen_sincos(const double* x, double* s, double* c, int n)
     }
 #endif
 }
+
+/* Several columns at once in the scalar functions (soagen.codegen.lanes): the rows of a
+ * chunk of 4 columns that the recursions compute alike (column walks, solves with several
+ * right-hand sides). SOAGEN_LANES(v, e) defines v, the value of e on each of the 4 lanes,
+ * where SOAGEN_L(u) is lane by lane of an earlier such row u; SOAGEN_PACK(v) = {a, b, c, d}
+ * one from its entries; v[k] reads lane k; SOAGEN_STORE(p, e) stores e's 4 lanes at
+ * p[0..3]. With vector extensions a row is a vector of 4 doubles (one AVX register, two
+ * SSE2 or NEON registers); otherwise an array and a loop over its lanes (plain C99).
+ * Either way each lane is computed with the operations of its own column, in the same
+ * order. */
+#if SOAGEN_W > 1
+typedef double soagen_lanes __attribute__((vector_size(32)));
+typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_alias));
+#  define SOAGEN_LANES(v, e) const soagen_lanes v = (e)
+#  define SOAGEN_L(u) (u)
+#  define SOAGEN_PACK(v) const soagen_lanes v
+#  define SOAGEN_STORE(p, e) (*(soagen_lanes_u*)(p) = (e))
+#else
+#  define SOAGEN_LANES(v, e) double v[4]; for (int soagen_j = 0; soagen_j < 4; soagen_j++) v[soagen_j] = (e)
+#  define SOAGEN_L(u) (u)[soagen_j]
+#  define SOAGEN_PACK(v) const double v[4]
+#  define SOAGEN_STORE(p, e) for (int soagen_j = 0; soagen_j < 4; soagen_j++) (p)[soagen_j] = (e)
+#endif
 #endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
@@ -882,6 +905,10 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double s_q_4 = soagen_s[3];
     const double c_q_5 = soagen_c[4];
     const double s_q_5 = soagen_s[4];
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
     const double Rch4_1 = -0.0075*s_q_5;
     const double t0 = 0.0075*c_q_5;
@@ -1015,6 +1042,8 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = (F1_2_1_0 + (-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1)) - ltdl_A3_2*ltdl_L3_1;
@@ -1038,13 +1067,14 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_Y2: Y = L^-T B */
     const double ltdl_Y2_4 = ltdl_L4_3*ltdl_L3_2 - ltdl_L4_2;
     const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_3 = ltdl_L3_2*ltdl_L2_1 - ltdl_L3_1;
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     const double ltdl_Y1_4 = (ltdl_L4_3*ltdl_L3_1 - ltdl_L4_1) - ltdl_Y2_4*ltdl_L2_1;
     const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_2 = ltdl_L2_1*ltdl_L1_0 - ltdl_L2_0;
-    const double ltdl_Y0_3 = (ltdl_L3_2*ltdl_L2_0 - ltdl_L3_0) - ltdl_Y1_3*ltdl_L1_0;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     const double ltdl_Y0_4 = ((ltdl_L4_3*ltdl_L3_0 - ltdl_L4_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
@@ -1052,8 +1082,8 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double t23 = -t22;
     Minv[1] = t23;
     Minv[6] = t23;
-    const double t24 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t25 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t24 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t25 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[3] = t25;
     Minv[18] = t25;
     const double t26 = ltdl_Y0_4*ltdl_dinv0_0;
@@ -1061,10 +1091,10 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     Minv[5] = t27;
     Minv[30] = t27;
     const double t28 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t29 = -ltdl_Y0_2*t22 - t28;
+    const double t29 = -ltdl_Y0v0[2]*t22 - t28;
     Minv[8] = t29;
     Minv[13] = t29;
-    const double t30 = -ltdl_Y0_3*t22 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t30 = -ltdl_Y0v0[3]*t22 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[9] = t30;
     Minv[19] = t30;
     const double t31 = -ltdl_Y0_4*t22 + ltdl_Y1_4*ltdl_dinv1_0;
@@ -1074,7 +1104,7 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     Minv[11] = t32;
     Minv[31] = t32;
     const double t33 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t34 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t28 - t33);
+    const double t34 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t28 - t33);
     Minv[15] = t34;
     Minv[20] = t34;
     const double t35 = ltdl_Y2_4*ltdl_dinv2_0;
@@ -1087,10 +1117,10 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     Minv[17] = t37;
     Minv[32] = t37;
     const double t38 = ltdl_L4_3*ltdl_dinv3_0;
-    const double t39 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t33 - t38));
+    const double t39 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t33 - t38));
     Minv[22] = t39;
     Minv[27] = t39;
-    const double t40 = ((-ltdl_Y2_5*t33 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
+    const double t40 = ((-ltdl_Y2_5*t33 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
     Minv[0] = ltdl_dinv0_0;
     Minv[23] = t40;
     Minv[33] = t40;
@@ -1102,8 +1132,8 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
 
     /* Outputs: Minv (6 x 6): the entries not stored where computed */
     Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[28] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3149.606299212598) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
@@ -1717,7 +1747,7 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 541 mul, 342 add, 5 div, 12 sin/cos, 0 sqrt; 241 temporaries. */
+ * Operations: 533 mul, 341 add, 5 div, 12 sin/cos, 0 sqrt; 254 temporaries. */
 void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -1893,171 +1923,191 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y5: Y = L^-T B */
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_0 = c_q_0*c_q_1;
+    /* ltdl_Y5_in0: Y = L^-T B */
     const double t22 = s_q_0*s_q_2;
     const double t23 = c_q_0*c_q_2;
     const double t24 = s_q_1*t23;
     const double t25 = t22 + t24;
-    const double t26 = c_q_0*c_q_1;
-    const double t27 = -s_q_3*t25 + c_q_3*t26;
-    const double t28 = c_q_3*t25;
-    const double t29 = s_q_3*t26 + t28;
-    const double ltdl_Y5_0 = -s_q_4*t29 + c_q_4*t27;
-    const double t30 = c_q_0*s_q_2;
-    const double t31 = c_q_2*s_q_0*s_q_1 - t30;
-    const double t32 = c_q_1*s_q_0;
-    const double t33 = -s_q_3*t31 + c_q_3*t32;
-    const double t34 = c_q_3*t31;
-    const double t35 = s_q_3*t32 + t34;
-    const double ltdl_Y5_1 = -s_q_4*t35 + c_q_4*t33;
-    const double t36 = c_q_1*c_q_2;
-    const double t37 = -s_q_3*t36 - c_q_3*s_q_1;
-    const double t38 = s_q_1*s_q_3;
-    const double t39 = c_q_3*t36 - t38;
-    const double ltdl_Y5_2 = c_q_4*t37 - s_q_4*t39;
-    /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_1 = s_q_1*t22 + t23;
-    /* ltdl_Y5: Y = L^-T B */
-    const double t40 = c_q_4*t35;
-    const double t41 = s_q_4*t33;
-    const double t42 = 0.05*c_q_5;
-    const double t43 = 0.05*s_q_5;
-    const double t44 = t42*(t40 + t41) - t43*ltdl_Y4_1;
-    const double t45 = c_q_4*t39;
-    const double t46 = s_q_4*t37;
-    const double t47 = t45 + t46;
-    /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_2 = c_q_1*s_q_2;
-    /* ltdl_Y5: Y = L^-T B */
-    const double t48 = ltdl_Y4_2*t43;
-    const double t49 = 0.05*c_q_5*t47 - t48;
-    const double ltdl_Y5_3 = -ltdl_Y5_2*t44 + t49*ltdl_Y5_1;
-    const double t50 = c_q_2*s_q_0;
-    /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_0 = s_q_1*t30 - t50;
-    /* ltdl_Y5: Y = L^-T B */
-    const double t51 = c_q_4*t29;
-    const double t52 = s_q_4*t27;
-    const double t53 = t42*(t51 + t52) - t43*ltdl_Y4_0;
-    const double ltdl_Y5_4 = ltdl_Y5_2*t53 - t49*ltdl_Y5_0;
-    const double ltdl_Y5_5 = -ltdl_Y5_1*t53 + ltdl_Y5_0*t44;
-    /* ltdl_Y4: Y = L^-T B */
-    const double t54 = (t42*t47 + 0.05*t46) + (0.05*t45 - t48);
-    const double t55 = (0.05*t40 + 0.05*t41) + t44;
-    const double ltdl_Y4_3 = -ltdl_Y4_2*t55 + ltdl_Y4_1*t54;
-    const double t56 = (0.05*t51 + 0.05*t52) + t53;
-    const double ltdl_Y4_4 = ltdl_Y4_2*t56 - ltdl_Y4_0*t54;
-    const double ltdl_Y4_5 = -ltdl_Y4_1*t56 + ltdl_Y4_0*t55;
-    /* ltdl_Y3: Y = L^-T B */
-    const double ltdl_Y3_0 = ((c_q_0*s_q_1*s_q_2 - t50) - ltdl_L5_3*ltdl_Y5_0) - ltdl_Y4_0*ltdl_L4_3;
-    const double ltdl_Y3_1 = (ltdl_Y4_1 - ltdl_L5_3*ltdl_Y5_1) - ltdl_Y4_1*ltdl_L4_3;
-    const double ltdl_Y3_2 = (-ltdl_L5_3*ltdl_Y5_2 + c_q_1*s_q_2) - ltdl_Y4_2*ltdl_L4_3;
-    const double t57 = (t14*t36 - 0.4*t38) + t54;
-    const double t58 = (0.4*t34 + t15*t32) + t55;
-    const double ltdl_Y3_3 = ((-ltdl_L5_3*ltdl_Y5_3 + ltdl_Y4_1*t57) - ltdl_L4_3*ltdl_Y4_3) - ltdl_Y4_2*t58;
-    const double t59 = (0.4*t28 + t15*t26) + t56;
-    const double ltdl_Y3_4 = (c_q_1*s_q_2*t59 + (-ltdl_L5_3*ltdl_Y5_4 - ltdl_Y4_0*t57)) - ltdl_L4_3*ltdl_Y4_4;
-    const double ltdl_Y3_5 = (-ltdl_L4_3*ltdl_Y4_5 - ltdl_Y4_1*t59) + (-ltdl_L5_3*ltdl_Y5_5 + ltdl_Y4_0*t58);
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_0 = ((-ltdl_L5_2*ltdl_Y5_0 + c_q_0*c_q_1) - ltdl_Y4_0*ltdl_L4_2) - ltdl_Y3_0*ltdl_L3_2;
-    const double ltdl_Y2_1 = ((-ltdl_L5_2*ltdl_Y5_1 + c_q_1*s_q_0) - ltdl_Y4_1*ltdl_L4_2) - ltdl_Y3_1*ltdl_L3_2;
-    const double ltdl_Y2_2 = ((-ltdl_Y5_2*ltdl_L5_2 - s_q_1) - ltdl_Y4_2*ltdl_L4_2) - ltdl_Y3_2*ltdl_L3_2;
-    const double t60 = (0.4*s_q_1*t50 - 0.4*t30) + t58;
-    const double t61 = 0.4*t36 + t57;
-    const double ltdl_Y2_3 = (((-ltdl_L5_2*ltdl_Y5_3 + c_q_1*s_q_0*t61) - ltdl_L4_2*ltdl_Y4_3) + s_q_1*t60) - ltdl_Y3_3*ltdl_L3_2;
-    const double t62 = (0.4*t24 + 0.4*t22) + t59;
-    const double ltdl_Y2_4 = (((-ltdl_L5_2*ltdl_Y5_4 - t26*t61) - ltdl_L4_2*ltdl_Y4_4) - s_q_1*t62) - ltdl_Y3_4*ltdl_L3_2;
-    const double ltdl_Y2_5 = ((c_q_0*c_q_1*t60 - ltdl_L5_2*ltdl_Y5_5) + (-t32*t62 - ltdl_L4_2*ltdl_Y4_5)) - ltdl_Y3_5*ltdl_L3_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_0 = (((-ltdl_Y5_0*ltdl_L5_1 - s_q_0) - ltdl_Y4_0*ltdl_L4_1) - ltdl_Y3_0*ltdl_L3_1) - ltdl_Y2_0*ltdl_L2_1;
-    const double ltdl_Y1_1 = (((c_q_0 - ltdl_Y5_1*ltdl_L5_1) - ltdl_Y4_1*ltdl_L4_1) - ltdl_Y3_1*ltdl_L3_1) - ltdl_Y2_1*ltdl_L2_1;
-    const double ltdl_Y1_2 = ((-ltdl_Y4_2*ltdl_L4_1 - ltdl_Y5_2*ltdl_L5_1) - ltdl_Y3_2*ltdl_L3_1) - ltdl_Y2_2*ltdl_L2_1;
-    const double ltdl_Y1_3 = (((-ltdl_L5_1*ltdl_Y5_3 + c_q_0*t61) - ltdl_L4_1*ltdl_Y4_3) - ltdl_Y3_3*ltdl_L3_1) - ltdl_Y2_3*ltdl_L2_1;
-    const double ltdl_Y1_4 = (((-ltdl_L5_1*ltdl_Y5_4 + s_q_0*t61) - ltdl_L4_1*ltdl_Y4_4) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = (((-c_q_0*t62 - s_q_0*t60) + (-ltdl_L4_1*ltdl_Y4_5 - ltdl_L5_1*ltdl_Y5_5)) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_0 = (((-ltdl_Y4_0*ltdl_L4_0 - ltdl_Y5_0*ltdl_L5_0) - ltdl_Y3_0*ltdl_L3_0) - ltdl_Y2_0*ltdl_L2_0) - ltdl_Y1_0*ltdl_L1_0;
-    const double ltdl_Y0_1 = (((-ltdl_Y4_1*ltdl_L4_0 - ltdl_Y5_1*ltdl_L5_0) - ltdl_Y3_1*ltdl_L3_0) - ltdl_Y2_1*ltdl_L2_0) - ltdl_Y1_1*ltdl_L1_0;
-    const double ltdl_Y0_2 = ((((1.0 - ltdl_Y5_2*ltdl_L5_0) - ltdl_Y4_2*ltdl_L4_0) - ltdl_Y3_2*ltdl_L3_0) - ltdl_Y2_2*ltdl_L2_0) - ltdl_Y1_2*ltdl_L1_0;
-    const double ltdl_Y0_3 = ((((-ltdl_Y4_3*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_3) - t60) - ltdl_Y3_3*ltdl_L3_0) - ltdl_Y2_3*ltdl_L2_0) - ltdl_Y1_3*ltdl_L1_0;
-    const double ltdl_Y0_4 = ((((-ltdl_L4_0*ltdl_Y4_4 - ltdl_L5_0*ltdl_Y5_4) + t62) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = (((-ltdl_L4_0*ltdl_Y4_5 - ltdl_L5_0*ltdl_Y5_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    const double t26 = -s_q_3*t25 + c_q_3*ltdl_Y2_in0_0;
+    const double t27 = c_q_3*t25;
+    const double t28 = s_q_3*ltdl_Y2_in0_0 + t27;
+    const double ltdl_Y5_in0_0 = -s_q_4*t28 + c_q_4*t26;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_1 = c_q_1*s_q_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t29 = c_q_0*s_q_2;
+    const double t30 = c_q_2*s_q_0*s_q_1 - t29;
+    const double t31 = -s_q_3*t30 + c_q_3*ltdl_Y2_in0_1;
+    const double t32 = c_q_3*t30;
+    const double t33 = s_q_3*ltdl_Y2_in0_1 + t32;
+    const double ltdl_Y5_in0_1 = -s_q_4*t33 + c_q_4*t31;
+    const double t34 = c_q_1*c_q_2;
+    const double t35 = -s_q_3*t34 - c_q_3*s_q_1;
+    const double t36 = s_q_1*s_q_3;
+    const double t37 = c_q_3*t34 - t36;
+    const double ltdl_Y5_in0_2 = c_q_4*t35 - s_q_4*t37;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_1 = s_q_1*t22 + t23;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t38 = c_q_4*t33;
+    const double t39 = s_q_4*t31;
+    const double t40 = 0.05*c_q_5;
+    const double t41 = 0.05*s_q_5;
+    const double t42 = t40*(t38 + t39) - t41*ltdl_Y4_in0_1;
+    const double t43 = c_q_4*t37;
+    const double t44 = s_q_4*t35;
+    const double t45 = t43 + t44;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_2 = c_q_1*s_q_2;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t46 = ltdl_Y4_in0_2*t41;
+    const double t47 = 0.05*c_q_5*t45 - t46;
+    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t42 + t47*ltdl_Y5_in0_1;
+    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t48 = c_q_2*s_q_0;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = s_q_1*t29 - t48;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t49 = c_q_4*t28;
+    const double t50 = s_q_4*t26;
+    const double t51 = t40*(t49 + t50) - t41*ltdl_Y4_in0_0;
+    const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t51 - t47*ltdl_Y5_in0_0;
+    const double ltdl_Y5_in0_5 = -ltdl_Y5_in0_1*t51 + ltdl_Y5_in0_0*t42;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double t52 = (t40*t45 + 0.05*t44) + (0.05*t43 - t46);
+    const double t53 = (0.05*t38 + 0.05*t39) + t42;
+    const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t53 + ltdl_Y4_in0_1*t52;
+    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double t54 = (0.05*t49 + 0.05*t50) + t51;
+    const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t54 - ltdl_Y4_in0_0*t52;
+    const double ltdl_Y4_in0_5 = -ltdl_Y4_in0_1*t54 + ltdl_Y4_in0_0*t53;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_0 = ltdl_Y4_in0_0;
+    const double ltdl_Y3_in0_1 = ltdl_Y4_in0_1;
+    const double ltdl_Y3_in0_2 = ltdl_Y4_in0_2;
+    const double t55 = (t14*t34 - 0.4*t36) + t52;
+    const double t56 = (0.4*t32 + ltdl_Y2_in0_1*t15) + t53;
+    const double ltdl_Y3_in0_3 = -ltdl_Y4_in0_2*t56 + ltdl_Y4_in0_1*t55;
+    const double t57 = (0.4*t27 + ltdl_Y2_in0_0*t15) + t54;
+    const double ltdl_Y3_in0_4 = ltdl_Y4_in0_2*t57 - ltdl_Y4_in0_0*t55;
+    const double ltdl_Y3_in0_5 = -ltdl_Y4_in0_1*t57 + ltdl_Y4_in0_0*t56;
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
+    SOAGEN_LANES(ltdl_Y3v0, (SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_3);
+    const double ltdl_Y3_4 = (-ltdl_L4_3*ltdl_Y4_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4) + ltdl_Y3_in0_4;
+    const double ltdl_Y3_5 = (-ltdl_L4_3*ltdl_Y4_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5) + ltdl_Y3_in0_5;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t58 = (0.4*s_q_1*t48 - 0.4*t29) + t56;
+    const double t59 = 0.4*t34 + t55;
+    const double ltdl_Y2_in0_3 = s_q_1*t58 + ltdl_Y2_in0_1*t59;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = (0.4*t24 + 0.4*t22) + t57;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_4 = -s_q_1*ltdl_Y0_in0_4 - ltdl_Y2_in0_0*t59;
+    const double ltdl_Y2_in0_5 = -ltdl_Y2_in0_1*ltdl_Y0_in0_4 + ltdl_Y2_in0_0*t58;
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, -s_q_1, ltdl_Y2_in0_3 };
+    SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
+    const double ltdl_Y2_4 = ((-ltdl_L4_2*ltdl_Y4_in0_4 - ltdl_L5_2*ltdl_Y5_in0_4) + ltdl_Y2_in0_4) - ltdl_Y3_4*ltdl_L3_2;
+    const double ltdl_Y2_5 = ((-ltdl_L4_2*ltdl_Y4_in0_5 - ltdl_L5_2*ltdl_Y5_in0_5) + ltdl_Y2_in0_5) - ltdl_Y3_5*ltdl_L3_2;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_3 = c_q_0*t59;
+    const double ltdl_Y1_in0_4 = s_q_0*t59;
+    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t58;
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
+    SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_L4_1*ltdl_Y4_in0_4) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = (((-ltdl_L4_1*ltdl_Y4_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) + ltdl_Y1_in0_5) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_3 = -t58;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
+    SOAGEN_LANES(ltdl_Y0v0, ((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ((((-ltdl_L4_0*ltdl_Y4_in0_4 - ltdl_L5_0*ltdl_Y5_in0_4) + ltdl_Y0_in0_4) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = (((-ltdl_L4_0*ltdl_Y4_in0_5 - ltdl_L5_0*ltdl_Y5_in0_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
-    const double t63 = 3149.606299212598*ltdl_Y5_0;
-    const double t64 = ltdl_Y0_0*ltdl_dinv0_0;
-    const double t65 = ltdl_Y1_0*ltdl_dinv1_0;
-    const double t66 = ltdl_Y2_0*ltdl_dinv2_0;
-    const double t67 = ltdl_Y3_0*ltdl_dinv3_0;
-    const double t68 = ltdl_Y4_0*ltdl_dinv4_0;
-    const double t69 = ltdl_Y0_1*t64 + (ltdl_Y1_1*t65 + (ltdl_Y2_1*t66 + (ltdl_Y3_1*t67 + (ltdl_Y4_1*t68 + ltdl_Y5_1*t63))));
-    Lambda_inv[1] = t69;
-    Lambda_inv[6] = t69;
-    const double t70 = ltdl_Y0_2*t64 + (ltdl_Y1_2*t65 + (ltdl_Y2_2*t66 + (ltdl_Y3_2*t67 + (ltdl_Y4_2*t68 + ltdl_Y5_2*t63))));
-    Lambda_inv[2] = t70;
-    Lambda_inv[12] = t70;
-    const double t71 = ltdl_Y0_3*t64 + (ltdl_Y1_3*t65 + (ltdl_Y2_3*t66 + (ltdl_Y3_3*t67 + (t68*ltdl_Y4_3 + t63*ltdl_Y5_3))));
-    Lambda_inv[3] = t71;
-    Lambda_inv[18] = t71;
-    const double t72 = ltdl_Y0_4*t64 + (ltdl_Y1_4*t65 + (ltdl_Y2_4*t66 + (ltdl_Y3_4*t67 + (t68*ltdl_Y4_4 + t63*ltdl_Y5_4))));
-    Lambda_inv[4] = t72;
-    Lambda_inv[24] = t72;
-    const double t73 = ltdl_Y0_5*t64 + (ltdl_Y1_5*t65 + (ltdl_Y2_5*t66 + (ltdl_Y3_5*t67 + (t68*ltdl_Y4_5 + t63*ltdl_Y5_5))));
-    Lambda_inv[5] = t73;
-    Lambda_inv[30] = t73;
-    const double t74 = 3149.606299212598*ltdl_Y5_1;
-    const double t75 = ltdl_Y0_1*ltdl_dinv0_0;
-    const double t76 = ltdl_Y1_1*ltdl_dinv1_0;
-    const double t77 = ltdl_Y2_1*ltdl_dinv2_0;
-    const double t78 = ltdl_Y3_1*ltdl_dinv3_0;
-    const double t79 = ltdl_Y4_1*ltdl_dinv4_0;
-    const double t80 = ltdl_Y0_2*t75 + (ltdl_Y1_2*t76 + (ltdl_Y2_2*t77 + (ltdl_Y3_2*t78 + (ltdl_Y4_2*t79 + ltdl_Y5_2*t74))));
-    Lambda_inv[8] = t80;
-    Lambda_inv[13] = t80;
-    const double t81 = ltdl_Y0_3*t75 + (ltdl_Y1_3*t76 + (ltdl_Y2_3*t77 + (ltdl_Y3_3*t78 + (t79*ltdl_Y4_3 + t74*ltdl_Y5_3))));
-    Lambda_inv[9] = t81;
-    Lambda_inv[19] = t81;
-    const double t82 = ltdl_Y0_4*t75 + (ltdl_Y1_4*t76 + (ltdl_Y2_4*t77 + (ltdl_Y3_4*t78 + (t79*ltdl_Y4_4 + t74*ltdl_Y5_4))));
-    Lambda_inv[10] = t82;
-    Lambda_inv[25] = t82;
-    const double t83 = ltdl_Y0_5*t75 + (ltdl_Y1_5*t76 + (ltdl_Y2_5*t77 + (ltdl_Y3_5*t78 + (t79*ltdl_Y4_5 + t74*ltdl_Y5_5))));
-    Lambda_inv[11] = t83;
-    Lambda_inv[31] = t83;
-    const double t84 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t85 = ltdl_Y1_2*ltdl_dinv1_0;
-    const double t86 = ltdl_Y2_2*ltdl_dinv2_0;
-    const double t87 = ltdl_Y3_2*ltdl_dinv3_0;
-    const double t88 = ltdl_Y4_2*ltdl_dinv4_0;
-    const double t89 = 3149.606299212598*ltdl_Y5_2;
-    const double t90 = ltdl_Y0_3*t84 + (ltdl_Y1_3*t85 + (ltdl_Y2_3*t86 + (ltdl_Y3_3*t87 + (t88*ltdl_Y4_3 + t89*ltdl_Y5_3))));
-    Lambda_inv[15] = t90;
-    Lambda_inv[20] = t90;
-    const double t91 = ltdl_Y0_4*t84 + (ltdl_Y1_4*t85 + (ltdl_Y2_4*t86 + (ltdl_Y3_4*t87 + (t88*ltdl_Y4_4 + t89*ltdl_Y5_4))));
-    Lambda_inv[16] = t91;
-    Lambda_inv[26] = t91;
-    const double t92 = ltdl_Y0_5*t84 + (ltdl_Y1_5*t85 + (ltdl_Y2_5*t86 + (ltdl_Y3_5*t87 + (t88*ltdl_Y4_5 + t89*ltdl_Y5_5))));
-    Lambda_inv[17] = t92;
-    Lambda_inv[32] = t92;
-    const double t93 = 3149.606299212598*ltdl_Y5_3;
-    const double t94 = ltdl_Y0_3*ltdl_dinv0_0;
-    const double t95 = ltdl_Y1_3*ltdl_dinv1_0;
-    const double t96 = ltdl_Y2_3*ltdl_dinv2_0;
-    const double t97 = ltdl_Y3_3*ltdl_dinv3_0;
-    const double t98 = ltdl_dinv4_0*ltdl_Y4_3;
-    const double t99 = ltdl_Y0_4*t94 + (ltdl_Y1_4*t95 + (ltdl_Y2_4*t96 + (ltdl_Y3_4*t97 + (ltdl_Y4_4*t98 + ltdl_Y5_4*t93))));
-    Lambda_inv[22] = t99;
-    Lambda_inv[27] = t99;
-    const double t100 = ltdl_Y0_5*t94 + (ltdl_Y1_5*t95 + (ltdl_Y2_5*t96 + (ltdl_Y3_5*t97 + (ltdl_Y4_5*t98 + ltdl_Y5_5*t93))));
-    Lambda_inv[23] = t100;
-    Lambda_inv[33] = t100;
-    const double t101 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_5 + 3149.606299212598*ltdl_Y5_4*ltdl_Y5_5))));
-    Lambda_inv[29] = t101;
-    Lambda_inv[34] = t101;
+    const double t60 = 3149.606299212598*ltdl_Y5_in0_0;
+    const double t61 = ltdl_Y0v0[0]*ltdl_dinv0_0;
+    const double t62 = ltdl_Y1v0[0]*ltdl_dinv1_0;
+    const double t63 = ltdl_Y2v0[0]*ltdl_dinv2_0;
+    const double t64 = ltdl_Y3v0[0]*ltdl_dinv3_0;
+    const double t65 = ltdl_Y4_in0_0*ltdl_dinv4_0;
+    const double t66 = ltdl_Y0v0[1]*t61 + (ltdl_Y1v0[1]*t62 + (ltdl_Y2v0[1]*t63 + (ltdl_Y3v0[1]*t64 + (ltdl_Y4_in0_1*t65 + ltdl_Y5_in0_1*t60))));
+    Lambda_inv[1] = t66;
+    Lambda_inv[6] = t66;
+    const double t67 = ltdl_Y0v0[2]*t61 + (ltdl_Y1v0[2]*t62 + (ltdl_Y2v0[2]*t63 + (ltdl_Y3v0[2]*t64 + (ltdl_Y4_in0_2*t65 + ltdl_Y5_in0_2*t60))));
+    Lambda_inv[2] = t67;
+    Lambda_inv[12] = t67;
+    const double t68 = ltdl_Y0v0[3]*t61 + (ltdl_Y1v0[3]*t62 + (ltdl_Y2v0[3]*t63 + (ltdl_Y3v0[3]*t64 + (t65*ltdl_Y4_in0_3 + t60*ltdl_Y5_in0_3))));
+    Lambda_inv[3] = t68;
+    Lambda_inv[18] = t68;
+    const double t69 = ltdl_Y0_4*t61 + (ltdl_Y1_4*t62 + (ltdl_Y2_4*t63 + (ltdl_Y3_4*t64 + (t65*ltdl_Y4_in0_4 + t60*ltdl_Y5_in0_4))));
+    Lambda_inv[4] = t69;
+    Lambda_inv[24] = t69;
+    const double t70 = ltdl_Y0_5*t61 + (ltdl_Y1_5*t62 + (ltdl_Y2_5*t63 + (ltdl_Y3_5*t64 + (t65*ltdl_Y4_in0_5 + t60*ltdl_Y5_in0_5))));
+    Lambda_inv[5] = t70;
+    Lambda_inv[30] = t70;
+    const double t71 = 3149.606299212598*ltdl_Y5_in0_1;
+    const double t72 = ltdl_Y0v0[1]*ltdl_dinv0_0;
+    const double t73 = ltdl_Y1v0[1]*ltdl_dinv1_0;
+    const double t74 = ltdl_Y2v0[1]*ltdl_dinv2_0;
+    const double t75 = ltdl_Y3v0[1]*ltdl_dinv3_0;
+    const double t76 = ltdl_Y4_in0_1*ltdl_dinv4_0;
+    const double t77 = ltdl_Y0v0[2]*t72 + (ltdl_Y1v0[2]*t73 + (ltdl_Y2v0[2]*t74 + (ltdl_Y3v0[2]*t75 + (ltdl_Y4_in0_2*t76 + ltdl_Y5_in0_2*t71))));
+    Lambda_inv[8] = t77;
+    Lambda_inv[13] = t77;
+    const double t78 = ltdl_Y0v0[3]*t72 + (ltdl_Y1v0[3]*t73 + (ltdl_Y2v0[3]*t74 + (ltdl_Y3v0[3]*t75 + (t76*ltdl_Y4_in0_3 + t71*ltdl_Y5_in0_3))));
+    Lambda_inv[9] = t78;
+    Lambda_inv[19] = t78;
+    const double t79 = ltdl_Y0_4*t72 + (ltdl_Y1_4*t73 + (ltdl_Y2_4*t74 + (ltdl_Y3_4*t75 + (t76*ltdl_Y4_in0_4 + t71*ltdl_Y5_in0_4))));
+    Lambda_inv[10] = t79;
+    Lambda_inv[25] = t79;
+    const double t80 = ltdl_Y0_5*t72 + (ltdl_Y1_5*t73 + (ltdl_Y2_5*t74 + (ltdl_Y3_5*t75 + (t76*ltdl_Y4_in0_5 + t71*ltdl_Y5_in0_5))));
+    Lambda_inv[11] = t80;
+    Lambda_inv[31] = t80;
+    const double t81 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t82 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t83 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t84 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t85 = ltdl_Y4_in0_2*ltdl_dinv4_0;
+    const double t86 = 3149.606299212598*ltdl_Y5_in0_2;
+    const double t87 = ltdl_Y0v0[3]*t81 + (ltdl_Y1v0[3]*t82 + (ltdl_Y2v0[3]*t83 + (ltdl_Y3v0[3]*t84 + (t85*ltdl_Y4_in0_3 + t86*ltdl_Y5_in0_3))));
+    Lambda_inv[15] = t87;
+    Lambda_inv[20] = t87;
+    const double t88 = ltdl_Y0_4*t81 + (ltdl_Y1_4*t82 + (ltdl_Y2_4*t83 + (ltdl_Y3_4*t84 + (t85*ltdl_Y4_in0_4 + t86*ltdl_Y5_in0_4))));
+    Lambda_inv[16] = t88;
+    Lambda_inv[26] = t88;
+    const double t89 = ltdl_Y0_5*t81 + (ltdl_Y1_5*t82 + (ltdl_Y2_5*t83 + (ltdl_Y3_5*t84 + (t85*ltdl_Y4_in0_5 + t86*ltdl_Y5_in0_5))));
+    Lambda_inv[17] = t89;
+    Lambda_inv[32] = t89;
+    const double t90 = 3149.606299212598*ltdl_Y5_in0_3;
+    const double t91 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t92 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t93 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t94 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t95 = ltdl_dinv4_0*ltdl_Y4_in0_3;
+    const double t96 = ltdl_Y0_4*t91 + (ltdl_Y1_4*t92 + (ltdl_Y2_4*t93 + (ltdl_Y3_4*t94 + (ltdl_Y4_in0_4*t95 + ltdl_Y5_in0_4*t90))));
+    Lambda_inv[22] = t96;
+    Lambda_inv[27] = t96;
+    const double t97 = ltdl_Y0_5*t91 + (ltdl_Y1_5*t92 + (ltdl_Y2_5*t93 + (ltdl_Y3_5*t94 + (ltdl_Y4_in0_5*t95 + ltdl_Y5_in0_5*t90))));
+    Lambda_inv[23] = t97;
+    Lambda_inv[33] = t97;
+    const double t98 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
+    Lambda_inv[29] = t98;
+    Lambda_inv[34] = t98;
 
     /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
-    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_0*ltdl_Y5_0))));
-    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_1*ltdl_Y5_1))));
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_2*ltdl_Y5_2))));
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_3*ltdl_Y4_3 + 3149.606299212598*ltdl_Y5_3*ltdl_Y5_3))));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_4*ltdl_Y4_4 + 3149.606299212598*ltdl_Y5_4*ltdl_Y5_4))));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_5*ltdl_Y4_5 + 3149.606299212598*ltdl_Y5_5*ltdl_Y5_5))));
+    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
+    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3 + 3149.606299212598*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_5*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
 }

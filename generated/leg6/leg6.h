@@ -30,7 +30,7 @@
 //   forward_dynamics: 395 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 242 temporaries
 //   jacobian: 94 mul, 50 add, 0 div, 12 sin/cos, 0 sqrt; 62 temporaries
 //   jacobian_dot_qd: 165 mul, 92 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
-//   op_space_inverse_inertia: 541 mul, 342 add, 5 div, 12 sin/cos, 0 sqrt; 241 temporaries
+//   op_space_inverse_inertia: 533 mul, 341 add, 5 div, 12 sin/cos, 0 sqrt; 254 temporaries
 
 #ifndef LEG6_H
 #define LEG6_H

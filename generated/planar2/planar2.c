@@ -26,7 +26,7 @@
 //   forward_dynamics: 25 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 25 temporaries
 //   jacobian: 6 mul, 4 add, 0 div, 4 sin/cos, 0 sqrt; 8 temporaries
 //   jacobian_dot_qd: 13 mul, 6 add, 0 div, 4 sin/cos, 0 sqrt; 11 temporaries
-//   op_space_inverse_inertia: 30 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 22 temporaries
+//   op_space_inverse_inertia: 30 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 24 temporaries
 
 #include <math.h>
 
@@ -348,6 +348,29 @@ static inline void soagen_sincos(const double* x, double* s, double* c, int n)
     }
 #endif
 }
+
+/* Several columns at once in the scalar functions (soagen.codegen.lanes): the rows of a
+ * chunk of 4 columns that the recursions compute alike (column walks, solves with several
+ * right-hand sides). SOAGEN_LANES(v, e) defines v, the value of e on each of the 4 lanes,
+ * where SOAGEN_L(u) is lane by lane of an earlier such row u; SOAGEN_PACK(v) = {a, b, c, d}
+ * one from its entries; v[k] reads lane k; SOAGEN_STORE(p, e) stores e's 4 lanes at
+ * p[0..3]. With vector extensions a row is a vector of 4 doubles (one AVX register, two
+ * SSE2 or NEON registers); otherwise an array and a loop over its lanes (plain C99).
+ * Either way each lane is computed with the operations of its own column, in the same
+ * order. */
+#if SOAGEN_W > 1
+typedef double soagen_lanes __attribute__((vector_size(32)));
+typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_alias));
+#  define SOAGEN_LANES(v, e) const soagen_lanes v = (e)
+#  define SOAGEN_L(u) (u)
+#  define SOAGEN_PACK(v) const soagen_lanes v
+#  define SOAGEN_STORE(p, e) (*(soagen_lanes_u*)(p) = (e))
+#else
+#  define SOAGEN_LANES(v, e) double v[4]; for (int soagen_j = 0; soagen_j < 4; soagen_j++) v[soagen_j] = (e)
+#  define SOAGEN_L(u) (u)[soagen_j]
+#  define SOAGEN_PACK(v) const double v[4]
+#  define SOAGEN_STORE(p, e) for (int soagen_j = 0; soagen_j < 4; soagen_j++) (p)[soagen_j] = (e)
+#endif
 #endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
@@ -636,7 +659,7 @@ void planar2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 30 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 22 temporaries. */
+ * Operations: 30 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 24 temporaries. */
 void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -661,26 +684,32 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_A0_0 = Rc0_2_2 - F0_1_2_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y1: Y = L^-T B */
+    /* ltdl_Y1_in0: Y = L^-T B */
     const double t0 = 0.8*c_q_0;
     const double t1 = 0.8*s_q_0;
     const double t2 = c_q_1*t1 + s_q_1*t0;
-    const double ltdl_Y1_3 = -t2;
-    const double ltdl_Y1_4 = c_q_1*t0 - s_q_1*t1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_2 = 1.0 - ltdl_L1_0;
-    const double ltdl_Y0_3 = (-s_q_0 - t2) - ltdl_L1_0*ltdl_Y1_3;
-    const double ltdl_Y0_4 = (c_q_0 + ltdl_Y1_4) - ltdl_L1_0*ltdl_Y1_4;
+    const double ltdl_Y1_in0_3 = -t2;
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y1_in0_3 };
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_4 = c_q_1*t0 - s_q_1*t1;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_3 = -s_q_0 - t2;
+    const double ltdl_Y0_in0_4 = c_q_0 + ltdl_Y1_in0_4;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
+    SOAGEN_LANES(ltdl_Y0v0, SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y1_in0v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ltdl_Y0_in0_4 - ltdl_L1_0*ltdl_Y1_in0_4;
     /* shared by the outputs */
-    const double t3 = 6.696428571428587*ltdl_Y1_3;
-    const double t4 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t5 = ltdl_Y0_3*t4 + t3;
+    const double t3 = 6.696428571428587*ltdl_Y1_in0_3;
+    const double t4 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t5 = ltdl_Y0v0[3]*t4 + t3;
     Lambda_inv[15] = t5;
     Lambda_inv[20] = t5;
-    const double t6 = ltdl_Y0_4*t4 + 6.696428571428587*ltdl_Y1_4;
+    const double t6 = ltdl_Y0_4*t4 + 6.696428571428587*ltdl_Y1_in0_4;
     Lambda_inv[16] = t6;
     Lambda_inv[26] = t6;
-    const double t7 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_4*t3;
+    const double t7 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_in0_4*t3;
     Lambda_inv[22] = t7;
     Lambda_inv[27] = t7;
 
@@ -699,15 +728,15 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[11] = 0.0;
     Lambda_inv[12] = 0.0;
     Lambda_inv[13] = 0.0;
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + 6.696428571428587;
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + 6.696428571428587;
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_3*ltdl_Y1_3;
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_in0_3*ltdl_Y1_in0_3;
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_4*ltdl_Y1_4;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_in0_4*ltdl_Y1_in0_4;
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

@@ -26,7 +26,7 @@
 //   forward_dynamics: 25 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 25 temporaries
 //   jacobian: 6 mul, 4 add, 0 div, 4 sin/cos, 0 sqrt; 8 temporaries
 //   jacobian_dot_qd: 13 mul, 6 add, 0 div, 4 sin/cos, 0 sqrt; 11 temporaries
-//   op_space_inverse_inertia: 30 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 22 temporaries
+//   op_space_inverse_inertia: 30 mul, 16 add, 1 div, 4 sin/cos, 0 sqrt; 24 temporaries
 
 #ifndef PLANAR2_H
 #define PLANAR2_H

@@ -30,7 +30,7 @@
 //   forward_dynamics: 432 mul, 310 add, 5 div, 10 sin/cos, 0 sqrt; 249 temporaries
 //   jacobian: 64 mul, 36 add, 0 div, 10 sin/cos, 0 sqrt; 43 temporaries
 //   jacobian_dot_qd: 161 mul, 89 add, 0 div, 12 sin/cos, 0 sqrt; 101 temporaries
-//   op_space_inverse_inertia: 426 mul, 277 add, 5 div, 12 sin/cos, 0 sqrt; 225 temporaries
+//   op_space_inverse_inertia: 426 mul, 270 add, 5 div, 12 sin/cos, 0 sqrt; 222 temporaries
 
 #include <math.h>
 
@@ -352,6 +352,29 @@ static inline void soagen_sincos(const double* x, double* s, double* c, int n)
     }
 #endif
 }
+
+/* Several columns at once in the scalar functions (soagen.codegen.lanes): the rows of a
+ * chunk of 4 columns that the recursions compute alike (column walks, solves with several
+ * right-hand sides). SOAGEN_LANES(v, e) defines v, the value of e on each of the 4 lanes,
+ * where SOAGEN_L(u) is lane by lane of an earlier such row u; SOAGEN_PACK(v) = {a, b, c, d}
+ * one from its entries; v[k] reads lane k; SOAGEN_STORE(p, e) stores e's 4 lanes at
+ * p[0..3]. With vector extensions a row is a vector of 4 doubles (one AVX register, two
+ * SSE2 or NEON registers); otherwise an array and a loop over its lanes (plain C99).
+ * Either way each lane is computed with the operations of its own column, in the same
+ * order. */
+#if SOAGEN_W > 1
+typedef double soagen_lanes __attribute__((vector_size(32)));
+typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_alias));
+#  define SOAGEN_LANES(v, e) const soagen_lanes v = (e)
+#  define SOAGEN_L(u) (u)
+#  define SOAGEN_PACK(v) const soagen_lanes v
+#  define SOAGEN_STORE(p, e) (*(soagen_lanes_u*)(p) = (e))
+#else
+#  define SOAGEN_LANES(v, e) double v[4]; for (int soagen_j = 0; soagen_j < 4; soagen_j++) v[soagen_j] = (e)
+#  define SOAGEN_L(u) (u)[soagen_j]
+#  define SOAGEN_PACK(v) const double v[4]
+#  define SOAGEN_STORE(p, e) for (int soagen_j = 0; soagen_j < 4; soagen_j++) (p)[soagen_j] = (e)
+#endif
 #endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
@@ -899,6 +922,10 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double s_q_4 = soagen_s[3];
     const double c_q_5 = soagen_c[4];
     const double s_q_5 = soagen_s[4];
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t0 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
     const double Rc4_0_0 = t0 + 0.0003;
@@ -1026,6 +1053,8 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double t23 = F2_5_2_0*ltdl_L5_0;
     const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_2*ltdl_L3_0;
@@ -1050,13 +1079,14 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_Y2: Y = L^-T B */
     const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_3 = ltdl_L3_2*ltdl_L2_1 - ltdl_L3_1;
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
     const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_2 = ltdl_L2_1*ltdl_L1_0 - ltdl_L2_0;
-    const double ltdl_Y0_3 = (ltdl_L3_2*ltdl_L2_0 - ltdl_L3_0) - ltdl_Y1_3*ltdl_L1_0;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
@@ -1064,17 +1094,17 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double t26 = -t25;
     Minv[1] = t26;
     Minv[6] = t26;
-    const double t27 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t28 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t27 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t28 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     const double t29 = ltdl_Y0_4*ltdl_dinv0_0;
     const double t30 = ltdl_Y0_5*ltdl_dinv0_0;
     Minv[5] = t30;
     Minv[30] = t30;
     const double t31 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t32 = -ltdl_Y0_2*t25 - t31;
+    const double t32 = -ltdl_Y0v0[2]*t25 - t31;
     Minv[8] = t32;
     Minv[13] = t32;
-    const double t33 = -ltdl_Y0_3*t25 + ltdl_Y1_3*ltdl_dinv1_0;
+    const double t33 = -ltdl_Y0v0[3]*t25 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[9] = t33;
     Minv[19] = t33;
     const double t34 = -ltdl_Y0_4*t25 + ltdl_Y1_4*ltdl_dinv1_0;
@@ -1084,11 +1114,11 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     Minv[11] = t35;
     Minv[31] = t35;
     const double t36 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t37 = ltdl_Y0_2*ltdl_Y0_3*ltdl_dinv0_0 + (-ltdl_Y1_3*t31 - t36);
+    const double t37 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t31 - t36);
     Minv[15] = t37;
     Minv[20] = t37;
     const double t38 = ltdl_L4_2*ltdl_dinv2_0;
-    const double t39 = ltdl_Y0_2*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t31 - t38);
+    const double t39 = ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t31 - t38);
     Minv[16] = t39;
     Minv[26] = t39;
     const double t40 = ltdl_Y0_5*t27 + (-ltdl_Y1_5*t31 + ltdl_Y2_5*ltdl_dinv2_0);
@@ -1096,12 +1126,12 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     Minv[12] = t27;
     Minv[17] = t40;
     Minv[32] = t40;
-    const double t41 = (ltdl_Y1_3*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t36) + ltdl_Y0_4*t28;
+    const double t41 = (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t36) + ltdl_Y0_4*t28;
     Minv[3] = t28;
     Minv[18] = t28;
     Minv[22] = t41;
     Minv[27] = t41;
-    const double t42 = ((-ltdl_Y2_5*t36 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
+    const double t42 = ((-ltdl_Y2_5*t36 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
     Minv[0] = ltdl_dinv0_0;
     Minv[23] = t42;
     Minv[33] = t42;
@@ -1113,8 +1143,8 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
 
     /* Outputs: Minv (6 x 6): the entries not stored where computed */
     Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 24999.999999999996) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
@@ -1703,7 +1733,7 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 426 mul, 277 add, 5 div, 12 sin/cos, 0 sqrt; 225 temporaries. */
+ * Operations: 426 mul, 270 add, 5 div, 12 sin/cos, 0 sqrt; 222 temporaries. */
 void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -1875,152 +1905,156 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y5: Y = L^-T B */
+    /* ltdl_Y5_in0: Y = L^-T B */
     const double t25 = c_q_1*s_q_2;
     const double t26 = c_q_0*t25;
     const double t27 = c_q_2*s_q_1;
     const double t28 = c_q_0*t27;
-    const double t29 = t26 + t28;
-    const double t30 = -t29;
-    const double t31 = c_q_1*c_q_2;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_0 = -t26 - t28;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t29 = c_q_1*c_q_2;
+    const double t30 = c_q_0*t29;
+    const double t31 = s_q_1*s_q_2;
     const double t32 = c_q_0*t31;
-    const double t33 = s_q_1*s_q_2;
-    const double t34 = c_q_0*t33;
-    const double t35 = t32 - t34;
-    const double ltdl_Y5_0 = -s_q_4*(c_q_3*t35 - s_q_0*s_q_3) + c_q_4*t30;
-    const double t36 = s_q_0*t25;
-    const double t37 = s_q_0*t27;
-    const double t38 = t36 + t37;
-    const double t39 = -t38;
-    const double t40 = s_q_0*t31;
-    const double t41 = s_q_0*t33;
-    const double t42 = t40 - t41;
-    const double ltdl_Y5_1 = -s_q_4*(c_q_3*t42 + c_q_0*s_q_3) + c_q_4*t39;
-    const double t43 = t31 - t33;
-    const double t44 = t25 + t27;
-    const double ltdl_Y5_2 = -c_q_3*s_q_4*t44 + c_q_4*t43;
-    /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_0 = s_q_3*t35 + c_q_3*s_q_0;
-    const double ltdl_Y4_1 = s_q_3*t42 - c_q_0*c_q_3;
-    const double ltdl_Y4_2 = s_q_3*t44;
-    /* ltdl_Y3: Y = L^-T B */
-    const double ltdl_Y3_0 = -ltdl_L5_3*ltdl_Y5_0 - t29;
-    const double ltdl_Y3_1 = -ltdl_L5_3*ltdl_Y5_1 - t38;
-    const double ltdl_Y3_2 = (c_q_1*c_q_2 - t33) - ltdl_L5_3*ltdl_Y5_2;
-    const double t45 = 0.4318*t31 - 0.4318*t33;
-    const double t46 = 0.4318*t36;
-    const double t47 = 0.4318*t37;
-    const double t48 = t46 + t47;
-    const double t49 = -t48;
-    const double ltdl_Y3_3 = -t43*t49 + t39*t45;
-    const double t50 = 0.4318*t26;
-    const double t51 = 0.4318*t28;
-    const double t52 = t50 + t51;
-    const double t53 = -t52;
-    const double ltdl_Y3_4 = t43*t53 - t30*t45;
-    const double ltdl_Y3_5 = t30*t49 - t39*t53;
-    /* ltdl_Y2: Y = L^-T B */
-    const double t54 = -s_q_0;
-    const double ltdl_Y2_0 = ((-ltdl_L5_2*ltdl_Y5_0 - t54) - ltdl_Y4_0*ltdl_L4_2) - ltdl_Y3_0*ltdl_L3_2;
-    const double ltdl_Y2_1 = ((-c_q_0 - ltdl_L5_2*ltdl_Y5_1) - ltdl_Y4_1*ltdl_L4_2) - ltdl_Y3_1*ltdl_L3_2;
-    const double ltdl_Y2_2 = (-ltdl_Y4_2*ltdl_L4_2 - ltdl_L5_2*ltdl_Y5_2) - ltdl_Y3_2*ltdl_L3_2;
-    const double t55 = (0.0203*t25 + 0.0203*t27) + t45;
-    const double ltdl_Y2_3 = -ltdl_Y3_3*ltdl_L3_2 - c_q_0*t55;
-    const double ltdl_Y2_4 = -ltdl_Y3_4*ltdl_L3_2 - s_q_0*t55;
-    const double t56 = 0.0203*t34;
-    const double t57 = ((-0.0203*c_q_0*c_q_1*c_q_2 - 0.15005*s_q_0) + t56) + t52;
-    const double t58 = 0.15005*c_q_0;
-    const double t59 = 0.0203*t41;
-    const double t60 = 0.0203*t40;
-    const double t61 = (t48 - t60) + (t58 + t59);
-    const double ltdl_Y2_5 = (-s_q_0*t61 - c_q_0*t57) - ltdl_Y3_5*ltdl_L3_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_0 = (((-ltdl_L5_1*ltdl_Y5_0 - t54) - ltdl_Y4_0*ltdl_L4_1) - ltdl_Y3_0*ltdl_L3_1) - ltdl_Y2_0*ltdl_L2_1;
-    const double ltdl_Y1_1 = (((-c_q_0 - ltdl_L5_1*ltdl_Y5_1) - ltdl_Y4_1*ltdl_L4_1) - ltdl_Y3_1*ltdl_L3_1) - ltdl_Y2_1*ltdl_L2_1;
-    const double ltdl_Y1_2 = ((-ltdl_Y4_2*ltdl_L4_1 - ltdl_L5_1*ltdl_Y5_2) - ltdl_Y3_2*ltdl_L3_1) - ltdl_Y2_2*ltdl_L2_1;
-    const double t62 = 0.4318*s_q_1 + t55;
-    const double ltdl_Y1_3 = (-ltdl_Y3_3*ltdl_L3_1 - c_q_0*t62) - ltdl_Y2_3*ltdl_L2_1;
-    const double ltdl_Y1_4 = (-ltdl_Y3_4*ltdl_L3_1 - s_q_0*t62) - ltdl_Y2_4*ltdl_L2_1;
-    const double t63 = 0.4318*c_q_1;
-    const double t64 = s_q_0*t63;
-    const double ltdl_Y1_5 = ((s_q_0*(t64 - t61) + c_q_0*((((c_q_0*t63 + 0.15005*s_q_0) + 0.0203*t32) - t56) + (-t50 - t51))) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_0 = (((-ltdl_Y4_0*ltdl_L4_0 - ltdl_Y5_0*ltdl_L5_0) - ltdl_Y3_0*ltdl_L3_0) - ltdl_Y2_0*ltdl_L2_0) - ltdl_Y1_0*ltdl_L1_0;
-    const double ltdl_Y0_1 = (((-ltdl_Y4_1*ltdl_L4_0 - ltdl_Y5_1*ltdl_L5_0) - ltdl_Y3_1*ltdl_L3_0) - ltdl_Y2_1*ltdl_L2_0) - ltdl_Y1_1*ltdl_L1_0;
-    const double ltdl_Y0_2 = ((((1.0 - ltdl_Y5_2*ltdl_L5_0) - ltdl_Y4_2*ltdl_L4_0) - ltdl_Y3_2*ltdl_L3_0) - ltdl_Y2_2*ltdl_L2_0) - ltdl_Y1_2*ltdl_L1_0;
-    const double ltdl_Y0_3 = (((((t46 + t47) - t60) + ((t58 - t64) + t59)) - ltdl_Y3_3*ltdl_L3_0) - ltdl_Y2_3*ltdl_L2_0) - ltdl_Y1_3*ltdl_L1_0;
-    const double ltdl_Y0_4 = (((0.4318*c_q_0*c_q_1 - t57) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = (-ltdl_Y2_5*ltdl_L2_0 - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y1_5*ltdl_L1_0;
+    const double t33 = t30 - t32;
+    const double ltdl_Y5_in0_0 = -s_q_4*(c_q_3*t33 - s_q_0*s_q_3) + c_q_4*ltdl_Y3_in0_0;
+    const double t34 = s_q_0*t25;
+    const double t35 = s_q_0*t27;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_1 = -t34 - t35;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t36 = s_q_0*t31;
+    const double t37 = s_q_0*t29 - t36;
+    const double ltdl_Y5_in0_1 = -s_q_4*(c_q_3*t37 + c_q_0*s_q_3) + c_q_4*ltdl_Y3_in0_1;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_2 = t29 - t31;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t38 = t25 + t27;
+    const double ltdl_Y5_in0_2 = -c_q_3*s_q_4*t38 + c_q_4*ltdl_Y3_in0_2;
+    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, 0.0 };
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = s_q_3*t33 + c_q_3*s_q_0;
+    const double ltdl_Y4_in0_1 = s_q_3*t37 - c_q_0*c_q_3;
+    const double ltdl_Y4_in0_2 = s_q_3*t38;
+    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, 0.0 };
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t39 = 0.4318*t29 - 0.4318*t31;
+    const double t40 = 0.4318*t34 + 0.4318*t35;
+    const double t41 = -t40;
+    const double ltdl_Y3_in0_3 = -ltdl_Y3_in0_2*t41 + ltdl_Y3_in0_1*t39;
+    const double t42 = 0.4318*t26;
+    const double t43 = 0.4318*t28;
+    const double t44 = t42 + t43;
+    const double t45 = -t44;
+    const double ltdl_Y3_in0_4 = ltdl_Y3_in0_2*t45 - ltdl_Y3_in0_0*t39;
+    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t41 - ltdl_Y3_in0_1*t45;
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
+    SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t46 = (0.0203*t25 + 0.0203*t27) + t39;
+    const double ltdl_Y2_in0_3 = -c_q_0*t46;
+    const double ltdl_Y2_in0_4 = -s_q_0*t46;
+    const double t47 = 0.0203*t32;
+    const double t48 = ((-0.0203*c_q_1*c_q_2*s_q_0 + 0.15005*c_q_0) + 0.0203*t36) + t40;
+    const double ltdl_Y2_in0_5 = -s_q_0*t48 + c_q_0*(((0.0203*c_q_0*c_q_1*c_q_2 + 0.15005*s_q_0) - t47) - t44);
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { s_q_0, -c_q_0, 0.0, ltdl_Y2_in0_3 };
+    SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
+    const double ltdl_Y2_4 = ltdl_Y2_in0_4 - ltdl_Y3_in0_4*ltdl_L3_2;
+    const double ltdl_Y2_5 = ltdl_Y2_in0_5 - ltdl_Y3_in0_5*ltdl_L3_2;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t50 = 0.4318*s_q_1 + t46;
+    const double ltdl_Y1_in0_3 = -c_q_0*t50;
+    const double ltdl_Y1_in0_4 = -s_q_0*t50;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_3 = t48 - 0.4318*c_q_1*s_q_0;
+    const double ltdl_Y0_in0_4 = (((0.4318*c_q_0*c_q_1 + 0.15005*s_q_0) + 0.0203*t30) - t47) + (-t42 - t43);
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_5 = -s_q_0*ltdl_Y0_in0_3 + c_q_0*ltdl_Y0_in0_4;
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { s_q_0, -c_q_0, 0.0, ltdl_Y1_in0_3 };
+    SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = (ltdl_Y1_in0_4 - ltdl_Y3_in0_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = (ltdl_Y1_in0_5 - ltdl_Y3_in0_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
+    SOAGEN_LANES(ltdl_Y0v0, ((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ((ltdl_Y0_in0_4 - ltdl_Y3_in0_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = (-ltdl_Y2_5*ltdl_L2_0 - ltdl_Y3_in0_5*ltdl_L3_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
-    const double t65 = 24999.999999999996*ltdl_Y5_0;
-    const double t66 = ltdl_Y0_0*ltdl_dinv0_0;
-    const double t67 = ltdl_Y1_0*ltdl_dinv1_0;
-    const double t68 = ltdl_Y2_0*ltdl_dinv2_0;
-    const double t69 = ltdl_Y3_0*ltdl_dinv3_0;
-    const double t70 = ltdl_Y4_0*ltdl_dinv4_0;
-    const double t71 = ltdl_Y0_1*t66 + (ltdl_Y1_1*t67 + (ltdl_Y2_1*t68 + (ltdl_Y3_1*t69 + (ltdl_Y4_1*t70 + ltdl_Y5_1*t65))));
-    Lambda_inv[1] = t71;
-    Lambda_inv[6] = t71;
-    const double t72 = ltdl_Y0_2*t66 + (ltdl_Y1_2*t67 + (ltdl_Y2_2*t68 + (ltdl_Y3_2*t69 + (ltdl_Y4_2*t70 + ltdl_Y5_2*t65))));
-    Lambda_inv[2] = t72;
-    Lambda_inv[12] = t72;
-    const double t73 = ltdl_Y0_3*t66 + (ltdl_Y1_3*t67 + (ltdl_Y2_3*t68 + ltdl_Y3_3*t69));
-    Lambda_inv[3] = t73;
-    Lambda_inv[18] = t73;
-    const double t74 = ltdl_Y0_4*t66 + (ltdl_Y1_4*t67 + (ltdl_Y2_4*t68 + ltdl_Y3_4*t69));
-    Lambda_inv[4] = t74;
-    Lambda_inv[24] = t74;
-    const double t75 = ltdl_Y0_5*t66 + (ltdl_Y1_5*t67 + (ltdl_Y2_5*t68 + ltdl_Y3_5*t69));
-    Lambda_inv[5] = t75;
-    Lambda_inv[30] = t75;
-    const double t76 = ltdl_Y0_1*ltdl_dinv0_0;
-    const double t77 = ltdl_Y1_1*ltdl_dinv1_0;
-    const double t78 = ltdl_Y2_1*ltdl_dinv2_0;
-    const double t79 = ltdl_Y3_1*ltdl_dinv3_0;
-    const double t80 = ltdl_Y0_2*t76 + (ltdl_Y1_2*t77 + (ltdl_Y2_2*t78 + (ltdl_Y3_2*t79 + (ltdl_Y4_2*ltdl_Y4_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_2*ltdl_Y5_1))));
-    Lambda_inv[8] = t80;
-    Lambda_inv[13] = t80;
-    const double t81 = ltdl_Y0_3*t76 + (ltdl_Y1_3*t77 + (ltdl_Y2_3*t78 + ltdl_Y3_3*t79));
-    Lambda_inv[9] = t81;
-    Lambda_inv[19] = t81;
-    const double t82 = ltdl_Y0_4*t76 + (ltdl_Y1_4*t77 + (ltdl_Y2_4*t78 + ltdl_Y3_4*t79));
-    Lambda_inv[10] = t82;
-    Lambda_inv[25] = t82;
-    const double t83 = ltdl_Y0_5*t76 + (ltdl_Y1_5*t77 + (ltdl_Y2_5*t78 + ltdl_Y3_5*t79));
-    Lambda_inv[11] = t83;
-    Lambda_inv[31] = t83;
-    const double t84 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t85 = ltdl_Y1_2*ltdl_dinv1_0;
-    const double t86 = ltdl_Y2_2*ltdl_dinv2_0;
-    const double t87 = ltdl_Y3_2*ltdl_dinv3_0;
-    const double t88 = ltdl_Y0_3*t84 + (ltdl_Y1_3*t85 + (ltdl_Y2_3*t86 + ltdl_Y3_3*t87));
-    Lambda_inv[15] = t88;
-    Lambda_inv[20] = t88;
-    const double t89 = ltdl_Y0_4*t84 + (ltdl_Y1_4*t85 + (ltdl_Y2_4*t86 + ltdl_Y3_4*t87));
-    Lambda_inv[16] = t89;
-    Lambda_inv[26] = t89;
-    const double t90 = ltdl_Y0_5*t84 + (ltdl_Y1_5*t85 + (ltdl_Y2_5*t86 + ltdl_Y3_5*t87));
-    Lambda_inv[17] = t90;
-    Lambda_inv[32] = t90;
-    const double t91 = ltdl_Y0_3*ltdl_dinv0_0;
-    const double t92 = ltdl_Y1_3*ltdl_dinv1_0;
-    const double t93 = ltdl_Y2_3*ltdl_dinv2_0;
-    const double t94 = ltdl_Y3_3*ltdl_dinv3_0;
-    const double t95 = ltdl_Y0_4*t91 + (ltdl_Y1_4*t92 + (ltdl_Y2_4*t93 + ltdl_Y3_4*t94));
-    Lambda_inv[22] = t95;
-    Lambda_inv[27] = t95;
-    const double t96 = ltdl_Y0_5*t91 + (ltdl_Y1_5*t92 + (ltdl_Y2_5*t93 + ltdl_Y3_5*t94));
-    Lambda_inv[23] = t96;
-    Lambda_inv[33] = t96;
-    const double t97 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0));
-    Lambda_inv[29] = t97;
-    Lambda_inv[34] = t97;
+    const double t51 = 24999.999999999996*ltdl_Y5_in0_0;
+    const double t52 = ltdl_Y0v0[0]*ltdl_dinv0_0;
+    const double t53 = ltdl_Y1v0[0]*ltdl_dinv1_0;
+    const double t54 = ltdl_Y2v0[0]*ltdl_dinv2_0;
+    const double t55 = ltdl_Y3v0[0]*ltdl_dinv3_0;
+    const double t56 = ltdl_Y4_in0_0*ltdl_dinv4_0;
+    const double t57 = ltdl_Y0v0[1]*t52 + (ltdl_Y1v0[1]*t53 + (ltdl_Y2v0[1]*t54 + (ltdl_Y3v0[1]*t55 + (ltdl_Y4_in0_1*t56 + ltdl_Y5_in0_1*t51))));
+    Lambda_inv[1] = t57;
+    Lambda_inv[6] = t57;
+    const double t58 = ltdl_Y0v0[2]*t52 + (ltdl_Y1v0[2]*t53 + (ltdl_Y2v0[2]*t54 + (ltdl_Y3v0[2]*t55 + (ltdl_Y4_in0_2*t56 + ltdl_Y5_in0_2*t51))));
+    Lambda_inv[2] = t58;
+    Lambda_inv[12] = t58;
+    const double t59 = ltdl_Y0v0[3]*t52 + (ltdl_Y1v0[3]*t53 + (ltdl_Y2v0[3]*t54 + ltdl_Y3_in0_3*t55));
+    Lambda_inv[3] = t59;
+    Lambda_inv[18] = t59;
+    const double t60 = ltdl_Y0_4*t52 + (ltdl_Y1_4*t53 + (ltdl_Y2_4*t54 + ltdl_Y3_in0_4*t55));
+    Lambda_inv[4] = t60;
+    Lambda_inv[24] = t60;
+    const double t61 = ltdl_Y0_5*t52 + (ltdl_Y1_5*t53 + (ltdl_Y2_5*t54 + ltdl_Y3_in0_5*t55));
+    Lambda_inv[5] = t61;
+    Lambda_inv[30] = t61;
+    const double t62 = ltdl_Y0v0[1]*ltdl_dinv0_0;
+    const double t63 = ltdl_Y1v0[1]*ltdl_dinv1_0;
+    const double t64 = ltdl_Y2v0[1]*ltdl_dinv2_0;
+    const double t65 = ltdl_Y3v0[1]*ltdl_dinv3_0;
+    const double t66 = ltdl_Y0v0[2]*t62 + (ltdl_Y1v0[2]*t63 + (ltdl_Y2v0[2]*t64 + (ltdl_Y3v0[2]*t65 + (ltdl_Y4_in0_2*ltdl_Y4_in0_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_2*ltdl_Y5_in0_1))));
+    Lambda_inv[8] = t66;
+    Lambda_inv[13] = t66;
+    const double t67 = ltdl_Y0v0[3]*t62 + (ltdl_Y1v0[3]*t63 + (ltdl_Y2v0[3]*t64 + ltdl_Y3_in0_3*t65));
+    Lambda_inv[9] = t67;
+    Lambda_inv[19] = t67;
+    const double t68 = ltdl_Y0_4*t62 + (ltdl_Y1_4*t63 + (ltdl_Y2_4*t64 + ltdl_Y3_in0_4*t65));
+    Lambda_inv[10] = t68;
+    Lambda_inv[25] = t68;
+    const double t69 = ltdl_Y0_5*t62 + (ltdl_Y1_5*t63 + (ltdl_Y2_5*t64 + ltdl_Y3_in0_5*t65));
+    Lambda_inv[11] = t69;
+    Lambda_inv[31] = t69;
+    const double t70 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t71 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t72 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t73 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t74 = ltdl_Y0v0[3]*t70 + (ltdl_Y1v0[3]*t71 + (ltdl_Y2v0[3]*t72 + ltdl_Y3_in0_3*t73));
+    Lambda_inv[15] = t74;
+    Lambda_inv[20] = t74;
+    const double t75 = ltdl_Y0_4*t70 + (ltdl_Y1_4*t71 + (ltdl_Y2_4*t72 + ltdl_Y3_in0_4*t73));
+    Lambda_inv[16] = t75;
+    Lambda_inv[26] = t75;
+    const double t76 = ltdl_Y0_5*t70 + (ltdl_Y1_5*t71 + (ltdl_Y2_5*t72 + ltdl_Y3_in0_5*t73));
+    Lambda_inv[17] = t76;
+    Lambda_inv[32] = t76;
+    const double t77 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t78 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t79 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t80 = ltdl_Y3_in0_3*ltdl_dinv3_0;
+    const double t81 = ltdl_Y0_4*t77 + (ltdl_Y1_4*t78 + (ltdl_Y2_4*t79 + ltdl_Y3_in0_4*t80));
+    Lambda_inv[22] = t81;
+    Lambda_inv[27] = t81;
+    const double t82 = ltdl_Y0_5*t77 + (ltdl_Y1_5*t78 + (ltdl_Y2_5*t79 + ltdl_Y3_in0_5*t80));
+    Lambda_inv[23] = t82;
+    Lambda_inv[33] = t82;
+    const double t83 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_5*ltdl_dinv3_0));
+    Lambda_inv[29] = t83;
+    Lambda_inv[34] = t83;
 
     /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
-    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_0*ltdl_Y5_0))));
-    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_1*ltdl_Y5_1))));
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_2*ltdl_Y5_2))));
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0));
+    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
+    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + ltdl_Y3_in0_3*ltdl_Y3_in0_3*ltdl_dinv3_0));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_4*ltdl_dinv3_0));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_in0_5*ltdl_Y3_in0_5*ltdl_dinv3_0));
 }

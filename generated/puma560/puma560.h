@@ -30,7 +30,7 @@
 //   forward_dynamics: 432 mul, 310 add, 5 div, 10 sin/cos, 0 sqrt; 249 temporaries
 //   jacobian: 64 mul, 36 add, 0 div, 10 sin/cos, 0 sqrt; 43 temporaries
 //   jacobian_dot_qd: 161 mul, 89 add, 0 div, 12 sin/cos, 0 sqrt; 101 temporaries
-//   op_space_inverse_inertia: 426 mul, 277 add, 5 div, 12 sin/cos, 0 sqrt; 225 temporaries
+//   op_space_inverse_inertia: 426 mul, 270 add, 5 div, 12 sin/cos, 0 sqrt; 222 temporaries
 
 #ifndef PUMA560_H
 #define PUMA560_H

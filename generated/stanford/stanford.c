@@ -30,7 +30,7 @@
 //   forward_dynamics: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 205 temporaries
 //   jacobian: 57 mul, 26 add, 0 div, 8 sin/cos, 0 sqrt; 33 temporaries
 //   jacobian_dot_qd: 138 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
-//   op_space_inverse_inertia: 433 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 195 temporaries
+//   op_space_inverse_inertia: 426 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 201 temporaries
 
 #include <math.h>
 
@@ -352,6 +352,29 @@ static inline void soagen_sincos(const double* x, double* s, double* c, int n)
     }
 #endif
 }
+
+/* Several columns at once in the scalar functions (soagen.codegen.lanes): the rows of a
+ * chunk of 4 columns that the recursions compute alike (column walks, solves with several
+ * right-hand sides). SOAGEN_LANES(v, e) defines v, the value of e on each of the 4 lanes,
+ * where SOAGEN_L(u) is lane by lane of an earlier such row u; SOAGEN_PACK(v) = {a, b, c, d}
+ * one from its entries; v[k] reads lane k; SOAGEN_STORE(p, e) stores e's 4 lanes at
+ * p[0..3]. With vector extensions a row is a vector of 4 doubles (one AVX register, two
+ * SSE2 or NEON registers); otherwise an array and a loop over its lanes (plain C99).
+ * Either way each lane is computed with the operations of its own column, in the same
+ * order. */
+#if SOAGEN_W > 1
+typedef double soagen_lanes __attribute__((vector_size(32)));
+typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_alias));
+#  define SOAGEN_LANES(v, e) const soagen_lanes v = (e)
+#  define SOAGEN_L(u) (u)
+#  define SOAGEN_PACK(v) const soagen_lanes v
+#  define SOAGEN_STORE(p, e) (*(soagen_lanes_u*)(p) = (e))
+#else
+#  define SOAGEN_LANES(v, e) double v[4]; for (int soagen_j = 0; soagen_j < 4; soagen_j++) v[soagen_j] = (e)
+#  define SOAGEN_L(u) (u)[soagen_j]
+#  define SOAGEN_PACK(v) const double v[4]
+#  define SOAGEN_STORE(p, e) for (int soagen_j = 0; soagen_j < 4; soagen_j++) (p)[soagen_j] = (e)
+#endif
 #endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
@@ -835,6 +858,12 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double s_q_4 = soagen_s[2];
     const double c_q_5 = soagen_c[3];
     const double s_q_5 = soagen_s[3];
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     /* l2: l(k+1,k): origin O(k) in the parent's frame (3.1) */
     const double l2_1 = -1.0*q[2];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
@@ -953,6 +982,8 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_1);
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 + F2_5_0_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((F2_5_0_0*ltdl_L5_1 + Rc1_2_2) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
@@ -967,9 +998,9 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_Y1: Y = L^-T B */
     const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
     const double ltdl_Y1_5 = ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_2 = ltdl_L2_1*ltdl_L1_0 - ltdl_L2_0;
-    const double ltdl_Y0_3 = ltdl_L3_1*ltdl_L1_0 - ltdl_L3_0;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = (ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
@@ -977,8 +1008,8 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double t11 = -t10;
     Minv[1] = t11;
     Minv[6] = t11;
-    const double t12 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t13 = ltdl_Y0_3*ltdl_dinv0_0;
+    const double t12 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t13 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[3] = t13;
     Minv[18] = t13;
     const double t14 = ltdl_Y0_4*ltdl_dinv0_0;
@@ -986,11 +1017,11 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     Minv[5] = t15;
     Minv[30] = t15;
     const double t16 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t17 = -ltdl_Y0_2*t10 - t16;
+    const double t17 = -ltdl_Y0v0[2]*t10 - t16;
     Minv[8] = t17;
     Minv[13] = t17;
     const double t18 = ltdl_L3_1*ltdl_dinv1_0;
-    const double t19 = -ltdl_Y0_3*t10 - t18;
+    const double t19 = -ltdl_Y0v0[3]*t10 - t18;
     Minv[9] = t19;
     Minv[19] = t19;
     const double t20 = -ltdl_Y0_4*t10 + ltdl_Y1_4*ltdl_dinv1_0;
@@ -999,21 +1030,21 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double t21 = -ltdl_Y0_5*t10 + ltdl_Y1_5*ltdl_dinv1_0;
     Minv[11] = t21;
     Minv[31] = t21;
-    const double t22 = ltdl_Y0_3*t12 + ltdl_L3_1*t16;
+    const double t22 = ltdl_Y0v0[3]*t12 + ltdl_L3_1*t16;
     Minv[2] = t12;
     Minv[12] = t12;
     Minv[15] = t22;
     Minv[20] = t22;
-    const double t23 = (-ltdl_Y1_4*t16 - ltdl_L4_2*ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_4*ltdl_dinv0_0;
+    const double t23 = (-ltdl_Y1_4*t16 - ltdl_L4_2*ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[16] = t23;
     Minv[26] = t23;
-    const double t24 = ltdl_Y0_2*ltdl_Y0_5*ltdl_dinv0_0 - ltdl_Y1_5*t16;
+    const double t24 = ltdl_Y0v0[2]*ltdl_Y0_5*ltdl_dinv0_0 - ltdl_Y1_5*t16;
     Minv[17] = t24;
     Minv[32] = t24;
-    const double t25 = ltdl_Y0_3*ltdl_Y0_4*ltdl_dinv0_0 - ltdl_Y1_4*t18;
+    const double t25 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 - ltdl_Y1_4*t18;
     Minv[22] = t25;
     Minv[27] = t25;
-    const double t26 = (-ltdl_Y1_5*t18 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y0_3*ltdl_Y0_5*ltdl_dinv0_0;
+    const double t26 = (-ltdl_Y1_5*t18 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
     Minv[0] = ltdl_dinv0_0;
     Minv[23] = t26;
     Minv[33] = t26;
@@ -1025,8 +1056,8 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
 
     /* Outputs: Minv (6 x 6): the entries not stored where computed */
     Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0;
-    Minv[21] = (ltdl_L3_1*ltdl_L3_1*ltdl_dinv1_0 + ltdl_dinv3_0) + ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
+    Minv[21] = (ltdl_L3_1*ltdl_L3_1*ltdl_dinv1_0 + ltdl_dinv3_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[35] = ((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3333.3333333333335) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
@@ -1552,7 +1583,7 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 433 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 195 temporaries. */
+ * Operations: 426 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 201 temporaries. */
 void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -1702,146 +1733,160 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y5: Y = L^-T B */
+    /* ltdl_Y5_in0: Y = L^-T B */
     const double t10 = c_q_3*s_q_0;
     const double t11 = c_q_0*s_q_3;
-    const double t12 = c_q_1*t11 + t10;
-    const double t13 = s_q_4*t12;
-    const double t14 = c_q_0*s_q_1;
-    const double t15 = c_q_4*t14;
-    const double ltdl_Y5_0 = t13 + t15;
-    const double t16 = c_q_0*c_q_3;
-    const double t17 = s_q_4*(c_q_1*s_q_0*s_q_3 - t16);
-    const double t18 = s_q_0*s_q_1;
-    const double t19 = c_q_4*t18;
-    const double ltdl_Y5_1 = t17 + t19;
-    const double t20 = c_q_1*c_q_4;
-    const double t21 = s_q_1*s_q_3*s_q_4;
-    const double ltdl_Y5_2 = t20 - t21;
-    const double t22 = 0.263*t21;
-    const double t23 = 0.263*t20 - t22;
-    const double t24 = 0.263*t17 + 0.263*t19;
-    const double ltdl_Y5_3 = -ltdl_Y5_2*t24 + ltdl_Y5_1*t23;
-    const double t25 = 0.263*t13 + 0.263*t15;
-    const double ltdl_Y5_4 = ltdl_Y5_2*t25 - ltdl_Y5_0*t23;
-    const double ltdl_Y5_5 = ltdl_Y5_0*t24 - ltdl_Y5_1*t25;
-    /* ltdl_Y4: Y = L^-T B */
-    const double ltdl_Y4_0 = c_q_1*t16 - s_q_0*s_q_3;
-    const double ltdl_Y4_1 = c_q_1*t10 + t11;
-    const double t26 = c_q_3*s_q_1;
-    const double ltdl_Y4_2 = -t26;
-    const double ltdl_Y4_3 = t26*t24 + ltdl_Y4_1*t23;
-    const double ltdl_Y4_4 = -t26*t25 - ltdl_Y4_0*t23;
-    const double ltdl_Y4_5 = ltdl_Y4_0*t24 - ltdl_Y4_1*t25;
-    /* ltdl_Y3: Y = L^-T B */
-    const double ltdl_Y3_0 = t14 - ltdl_L5_3*ltdl_Y5_0;
-    const double t27 = -s_q_0*s_q_1;
-    const double ltdl_Y3_1 = -ltdl_L5_3*ltdl_Y5_1 - t27;
-    const double ltdl_Y3_2 = c_q_1 - ltdl_L5_3*ltdl_Y5_2;
-    const double ltdl_Y3_3 = (-c_q_1*t24 + s_q_0*s_q_1*t23) - ltdl_L5_3*ltdl_Y5_3;
-    const double ltdl_Y3_4 = (c_q_1*t25 - t14*t23) - ltdl_L5_3*ltdl_Y5_4;
-    const double ltdl_Y3_5 = (c_q_0*s_q_1*t24 - t18*t25) - ltdl_L5_3*ltdl_Y5_5;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_0 = -ltdl_Y4_0*ltdl_L4_2;
-    const double ltdl_Y2_1 = -ltdl_Y4_1*ltdl_L4_2;
-    const double ltdl_Y2_2 = -ltdl_Y4_2*ltdl_L4_2;
-    const double ltdl_Y2_3 = t14 - ltdl_Y4_3*ltdl_L4_2;
-    const double ltdl_Y2_4 = -ltdl_Y4_4*ltdl_L4_2 - t27;
-    const double ltdl_Y2_5 = c_q_1 - ltdl_Y4_5*ltdl_L4_2;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_0 = (((-ltdl_L5_1*ltdl_Y5_0 - s_q_0) - ltdl_Y4_0*ltdl_L4_1) - ltdl_Y3_0*ltdl_L3_1) - ltdl_Y2_0*ltdl_L2_1;
-    const double ltdl_Y1_1 = (((c_q_0 - ltdl_L5_1*ltdl_Y5_1) - ltdl_Y4_1*ltdl_L4_1) - ltdl_Y3_1*ltdl_L3_1) - ltdl_Y2_1*ltdl_L2_1;
-    const double ltdl_Y1_2 = ((-ltdl_Y4_2*ltdl_L4_1 - ltdl_L5_1*ltdl_Y5_2) - ltdl_Y3_2*ltdl_L3_1) - ltdl_Y2_2*ltdl_L2_1;
-    const double t28 = (0.263*c_q_1*c_q_4 - l2_1*c_q_1) - t22;
-    const double ltdl_Y1_3 = (((-ltdl_L5_1*ltdl_Y5_3 + c_q_0*t28) - ltdl_Y4_3*ltdl_L4_1) - ltdl_Y3_3*ltdl_L3_1) - ltdl_Y2_3*ltdl_L2_1;
-    const double ltdl_Y1_4 = (((-ltdl_L5_1*ltdl_Y5_4 + s_q_0*t28) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double t29 = 0.13369999999999999*s_q_0;
-    const double t30 = l2_1*t14;
-    const double t31 = (-l2_1*t18 + 0.13369999999999999*c_q_0) + t24;
-    const double ltdl_Y1_5 = ((((-c_q_0*(t25 + (-t29 - t30)) - s_q_0*t31) - ltdl_L5_1*ltdl_Y5_5) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
-    /* ltdl_Y0: Y = L^-T B */
-    const double ltdl_Y0_0 = (((-ltdl_Y4_0*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_0) - ltdl_Y3_0*ltdl_L3_0) - ltdl_Y2_0*ltdl_L2_0) - ltdl_Y1_0*ltdl_L1_0;
-    const double ltdl_Y0_1 = (((-ltdl_Y4_1*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_1) - ltdl_Y3_1*ltdl_L3_0) - ltdl_Y2_1*ltdl_L2_0) - ltdl_Y1_1*ltdl_L1_0;
-    const double ltdl_Y0_2 = ((((1.0 - ltdl_Y5_2*ltdl_L5_0) - ltdl_Y4_2*ltdl_L4_0) - ltdl_Y3_2*ltdl_L3_0) - ltdl_Y2_2*ltdl_L2_0) - ltdl_Y1_2*ltdl_L1_0;
-    const double ltdl_Y0_3 = ((((-ltdl_L5_0*ltdl_Y5_3 - t31) - ltdl_Y4_3*ltdl_L4_0) - ltdl_Y3_3*ltdl_L3_0) - ltdl_Y2_3*ltdl_L2_0) - ltdl_Y1_3*ltdl_L1_0;
-    const double ltdl_Y0_4 = ((((((0.263*c_q_0*c_q_4*s_q_1 + (-t29 - t30)) + 0.263*s_q_4*t12) - ltdl_L5_0*ltdl_Y5_4) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = (((-ltdl_Y4_5*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    const double t12 = s_q_4*(c_q_1*t11 + t10);
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_0 = c_q_0*s_q_1;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t13 = c_q_4*ltdl_Y3_in0_0;
+    const double ltdl_Y5_in0_0 = t12 + t13;
+    const double t14 = c_q_0*c_q_3;
+    const double t15 = s_q_4*(c_q_1*s_q_0*s_q_3 - t14);
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_1 = s_q_0*s_q_1;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t16 = c_q_4*ltdl_Y3_in0_1;
+    const double ltdl_Y5_in0_1 = t15 + t16;
+    const double t17 = c_q_1*c_q_4;
+    const double t18 = s_q_1*s_q_3*s_q_4;
+    const double ltdl_Y5_in0_2 = t17 - t18;
+    const double t19 = 0.263*t18;
+    const double t20 = 0.263*t17 - t19;
+    const double t21 = 0.263*t15 + 0.263*t16;
+    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t21 + ltdl_Y5_in0_1*t20;
+    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t22 = 0.263*t12 + 0.263*t13;
+    const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t22 - ltdl_Y5_in0_0*t20;
+    const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t21 - ltdl_Y5_in0_1*t22;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = c_q_1*t14 - s_q_0*s_q_3;
+    const double ltdl_Y4_in0_1 = c_q_1*t10 + t11;
+    const double t23 = c_q_3*s_q_1;
+    const double ltdl_Y4_in0_2 = -t23;
+    const double ltdl_Y4_in0_3 = t23*t21 + ltdl_Y4_in0_1*t20;
+    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_4 = -t23*t22 - ltdl_Y4_in0_0*t20;
+    const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t21 - ltdl_Y4_in0_1*t22;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_3 = -c_q_1*t21 + s_q_0*s_q_1*t20;
+    const double ltdl_Y3_in0_4 = c_q_1*t22 - ltdl_Y3_in0_0*t20;
+    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t21 - ltdl_Y3_in0_1*t22;
+    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, c_q_1, ltdl_Y3_in0_3 };
+    SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
+    const double ltdl_Y3_4 = ltdl_Y3_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4;
+    const double ltdl_Y3_5 = ltdl_Y3_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_3 = ltdl_Y3_in0_0;
+    const double ltdl_Y2_in0_4 = ltdl_Y3_in0_1;
+    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 0.0, ltdl_Y2_in0_3 };
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2);
+    const double ltdl_Y2_4 = ltdl_Y2_in0_4 - ltdl_Y4_in0_4*ltdl_L4_2;
+    const double ltdl_Y2_5 = c_q_1 - ltdl_Y4_in0_5*ltdl_L4_2;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t24 = (0.263*c_q_1*c_q_4 - l2_1*c_q_1) - t19;
+    const double ltdl_Y1_in0_3 = c_q_0*t24;
+    const double ltdl_Y1_in0_4 = s_q_0*t24;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = (-l2_1*ltdl_Y3_in0_0 - 0.13369999999999999*s_q_0) + t22;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t25 = (-l2_1*ltdl_Y3_in0_1 + 0.13369999999999999*c_q_0) + t21;
+    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t25;
+    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
+    SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_Y4_in0_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = (((ltdl_Y1_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) - ltdl_Y4_in0_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_3 = -t25;
+    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
+    SOAGEN_LANES(ltdl_Y0v0, ((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ((((ltdl_Y0_in0_4 - ltdl_L5_0*ltdl_Y5_in0_4) - ltdl_Y4_in0_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = (((-ltdl_Y4_in0_5*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_in0_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
-    const double t32 = 3333.3333333333335*ltdl_Y5_0;
-    const double t33 = ltdl_Y0_0*ltdl_dinv0_0;
-    const double t34 = ltdl_Y1_0*ltdl_dinv1_0;
-    const double t35 = ltdl_Y2_0*ltdl_dinv2_0;
-    const double t36 = ltdl_Y3_0*ltdl_dinv3_0;
-    const double t37 = ltdl_Y4_0*ltdl_dinv4_0;
-    const double t38 = ltdl_Y0_1*t33 + (ltdl_Y1_1*t34 + (ltdl_Y2_1*t35 + (ltdl_Y3_1*t36 + (ltdl_Y4_1*t37 + ltdl_Y5_1*t32))));
-    Lambda_inv[1] = t38;
-    Lambda_inv[6] = t38;
-    const double t39 = ltdl_Y0_2*t33 + (ltdl_Y1_2*t34 + (ltdl_Y2_2*t35 + (ltdl_Y3_2*t36 + (ltdl_Y4_2*t37 + ltdl_Y5_2*t32))));
-    Lambda_inv[2] = t39;
-    Lambda_inv[12] = t39;
-    const double t40 = ltdl_Y0_3*t33 + (ltdl_Y1_3*t34 + (ltdl_Y2_3*t35 + (ltdl_Y3_3*t36 + (ltdl_Y4_3*t37 + t32*ltdl_Y5_3))));
-    Lambda_inv[3] = t40;
-    Lambda_inv[18] = t40;
-    const double t41 = ltdl_Y0_4*t33 + (ltdl_Y1_4*t34 + (ltdl_Y2_4*t35 + (ltdl_Y3_4*t36 + (ltdl_Y4_4*t37 + t32*ltdl_Y5_4))));
-    Lambda_inv[4] = t41;
-    Lambda_inv[24] = t41;
-    const double t42 = ltdl_Y0_5*t33 + (ltdl_Y1_5*t34 + (ltdl_Y2_5*t35 + (ltdl_Y3_5*t36 + (ltdl_Y4_5*t37 + t32*ltdl_Y5_5))));
-    Lambda_inv[5] = t42;
-    Lambda_inv[30] = t42;
-    const double t43 = 3333.3333333333335*ltdl_Y5_1;
-    const double t44 = ltdl_Y0_1*ltdl_dinv0_0;
-    const double t45 = ltdl_Y1_1*ltdl_dinv1_0;
-    const double t46 = ltdl_Y2_1*ltdl_dinv2_0;
-    const double t47 = ltdl_Y3_1*ltdl_dinv3_0;
-    const double t48 = ltdl_Y4_1*ltdl_dinv4_0;
-    const double t49 = ltdl_Y0_2*t44 + (ltdl_Y1_2*t45 + (ltdl_Y2_2*t46 + (ltdl_Y3_2*t47 + (ltdl_Y4_2*t48 + ltdl_Y5_2*t43))));
-    Lambda_inv[8] = t49;
-    Lambda_inv[13] = t49;
-    const double t50 = ltdl_Y0_3*t44 + (ltdl_Y1_3*t45 + (ltdl_Y2_3*t46 + (ltdl_Y3_3*t47 + (ltdl_Y4_3*t48 + t43*ltdl_Y5_3))));
-    Lambda_inv[9] = t50;
-    Lambda_inv[19] = t50;
-    const double t51 = ltdl_Y0_4*t44 + (ltdl_Y1_4*t45 + (ltdl_Y2_4*t46 + (ltdl_Y3_4*t47 + (ltdl_Y4_4*t48 + t43*ltdl_Y5_4))));
-    Lambda_inv[10] = t51;
-    Lambda_inv[25] = t51;
-    const double t52 = ltdl_Y0_5*t44 + (ltdl_Y1_5*t45 + (ltdl_Y2_5*t46 + (ltdl_Y3_5*t47 + (ltdl_Y4_5*t48 + t43*ltdl_Y5_5))));
-    Lambda_inv[11] = t52;
-    Lambda_inv[31] = t52;
-    const double t53 = 3333.3333333333335*ltdl_Y5_2;
-    const double t54 = ltdl_Y0_2*ltdl_dinv0_0;
-    const double t55 = ltdl_Y1_2*ltdl_dinv1_0;
-    const double t56 = ltdl_Y2_2*ltdl_dinv2_0;
-    const double t57 = ltdl_Y3_2*ltdl_dinv3_0;
-    const double t58 = ltdl_Y4_2*ltdl_dinv4_0;
-    const double t59 = ltdl_Y0_3*t54 + (ltdl_Y1_3*t55 + (ltdl_Y2_3*t56 + (ltdl_Y3_3*t57 + (ltdl_Y4_3*t58 + t53*ltdl_Y5_3))));
-    Lambda_inv[15] = t59;
-    Lambda_inv[20] = t59;
-    const double t60 = ltdl_Y0_4*t54 + (ltdl_Y1_4*t55 + (ltdl_Y2_4*t56 + (ltdl_Y3_4*t57 + (ltdl_Y4_4*t58 + t53*ltdl_Y5_4))));
-    Lambda_inv[16] = t60;
-    Lambda_inv[26] = t60;
-    const double t61 = ltdl_Y0_5*t54 + (ltdl_Y1_5*t55 + (ltdl_Y2_5*t56 + (ltdl_Y3_5*t57 + (ltdl_Y4_5*t58 + t53*ltdl_Y5_5))));
-    Lambda_inv[17] = t61;
-    Lambda_inv[32] = t61;
-    const double t62 = 3333.3333333333335*ltdl_Y5_3;
-    const double t63 = ltdl_Y0_3*ltdl_dinv0_0;
-    const double t64 = ltdl_Y1_3*ltdl_dinv1_0;
-    const double t65 = ltdl_Y2_3*ltdl_dinv2_0;
-    const double t66 = ltdl_Y3_3*ltdl_dinv3_0;
-    const double t67 = ltdl_Y4_3*ltdl_dinv4_0;
-    const double t68 = ltdl_Y0_4*t63 + (ltdl_Y1_4*t64 + (ltdl_Y2_4*t65 + (ltdl_Y3_4*t66 + (ltdl_Y4_4*t67 + ltdl_Y5_4*t62))));
-    Lambda_inv[22] = t68;
-    Lambda_inv[27] = t68;
-    const double t69 = ltdl_Y0_5*t63 + (ltdl_Y1_5*t64 + (ltdl_Y2_5*t65 + (ltdl_Y3_5*t66 + (ltdl_Y4_5*t67 + ltdl_Y5_5*t62))));
-    Lambda_inv[23] = t69;
-    Lambda_inv[33] = t69;
-    const double t70 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_4*ltdl_Y5_5))));
-    Lambda_inv[29] = t70;
-    Lambda_inv[34] = t70;
+    const double t26 = 3333.3333333333335*ltdl_Y5_in0_0;
+    const double t27 = ltdl_Y0v0[0]*ltdl_dinv0_0;
+    const double t28 = ltdl_Y1v0[0]*ltdl_dinv1_0;
+    const double t29 = ltdl_Y2v0[0]*ltdl_dinv2_0;
+    const double t30 = ltdl_Y3v0[0]*ltdl_dinv3_0;
+    const double t31 = ltdl_Y4_in0_0*ltdl_dinv4_0;
+    const double t32 = ltdl_Y0v0[1]*t27 + (ltdl_Y1v0[1]*t28 + (ltdl_Y2v0[1]*t29 + (ltdl_Y3v0[1]*t30 + (ltdl_Y4_in0_1*t31 + ltdl_Y5_in0_1*t26))));
+    Lambda_inv[1] = t32;
+    Lambda_inv[6] = t32;
+    const double t33 = ltdl_Y0v0[2]*t27 + (ltdl_Y1v0[2]*t28 + (ltdl_Y2v0[2]*t29 + (ltdl_Y3v0[2]*t30 + (ltdl_Y4_in0_2*t31 + ltdl_Y5_in0_2*t26))));
+    Lambda_inv[2] = t33;
+    Lambda_inv[12] = t33;
+    const double t34 = ltdl_Y0v0[3]*t27 + (ltdl_Y1v0[3]*t28 + (ltdl_Y2v0[3]*t29 + (ltdl_Y3v0[3]*t30 + (ltdl_Y4_in0_3*t31 + t26*ltdl_Y5_in0_3))));
+    Lambda_inv[3] = t34;
+    Lambda_inv[18] = t34;
+    const double t35 = ltdl_Y0_4*t27 + (ltdl_Y1_4*t28 + (ltdl_Y2_4*t29 + (ltdl_Y3_4*t30 + (ltdl_Y4_in0_4*t31 + t26*ltdl_Y5_in0_4))));
+    Lambda_inv[4] = t35;
+    Lambda_inv[24] = t35;
+    const double t36 = ltdl_Y0_5*t27 + (ltdl_Y1_5*t28 + (ltdl_Y2_5*t29 + (ltdl_Y3_5*t30 + (ltdl_Y4_in0_5*t31 + t26*ltdl_Y5_in0_5))));
+    Lambda_inv[5] = t36;
+    Lambda_inv[30] = t36;
+    const double t37 = 3333.3333333333335*ltdl_Y5_in0_1;
+    const double t38 = ltdl_Y0v0[1]*ltdl_dinv0_0;
+    const double t39 = ltdl_Y1v0[1]*ltdl_dinv1_0;
+    const double t40 = ltdl_Y2v0[1]*ltdl_dinv2_0;
+    const double t41 = ltdl_Y3v0[1]*ltdl_dinv3_0;
+    const double t42 = ltdl_Y4_in0_1*ltdl_dinv4_0;
+    const double t43 = ltdl_Y0v0[2]*t38 + (ltdl_Y1v0[2]*t39 + (ltdl_Y2v0[2]*t40 + (ltdl_Y3v0[2]*t41 + (ltdl_Y4_in0_2*t42 + ltdl_Y5_in0_2*t37))));
+    Lambda_inv[8] = t43;
+    Lambda_inv[13] = t43;
+    const double t44 = ltdl_Y0v0[3]*t38 + (ltdl_Y1v0[3]*t39 + (ltdl_Y2v0[3]*t40 + (ltdl_Y3v0[3]*t41 + (ltdl_Y4_in0_3*t42 + t37*ltdl_Y5_in0_3))));
+    Lambda_inv[9] = t44;
+    Lambda_inv[19] = t44;
+    const double t45 = ltdl_Y0_4*t38 + (ltdl_Y1_4*t39 + (ltdl_Y2_4*t40 + (ltdl_Y3_4*t41 + (ltdl_Y4_in0_4*t42 + t37*ltdl_Y5_in0_4))));
+    Lambda_inv[10] = t45;
+    Lambda_inv[25] = t45;
+    const double t46 = ltdl_Y0_5*t38 + (ltdl_Y1_5*t39 + (ltdl_Y2_5*t40 + (ltdl_Y3_5*t41 + (ltdl_Y4_in0_5*t42 + t37*ltdl_Y5_in0_5))));
+    Lambda_inv[11] = t46;
+    Lambda_inv[31] = t46;
+    const double t47 = 3333.3333333333335*ltdl_Y5_in0_2;
+    const double t48 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t49 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t50 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t51 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t52 = ltdl_Y4_in0_2*ltdl_dinv4_0;
+    const double t53 = ltdl_Y0v0[3]*t48 + (ltdl_Y1v0[3]*t49 + (ltdl_Y2v0[3]*t50 + (ltdl_Y3v0[3]*t51 + (ltdl_Y4_in0_3*t52 + t47*ltdl_Y5_in0_3))));
+    Lambda_inv[15] = t53;
+    Lambda_inv[20] = t53;
+    const double t54 = ltdl_Y0_4*t48 + (ltdl_Y1_4*t49 + (ltdl_Y2_4*t50 + (ltdl_Y3_4*t51 + (ltdl_Y4_in0_4*t52 + t47*ltdl_Y5_in0_4))));
+    Lambda_inv[16] = t54;
+    Lambda_inv[26] = t54;
+    const double t55 = ltdl_Y0_5*t48 + (ltdl_Y1_5*t49 + (ltdl_Y2_5*t50 + (ltdl_Y3_5*t51 + (ltdl_Y4_in0_5*t52 + t47*ltdl_Y5_in0_5))));
+    Lambda_inv[17] = t55;
+    Lambda_inv[32] = t55;
+    const double t56 = 3333.3333333333335*ltdl_Y5_in0_3;
+    const double t57 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t58 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t59 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t60 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t61 = ltdl_Y4_in0_3*ltdl_dinv4_0;
+    const double t62 = ltdl_Y0_4*t57 + (ltdl_Y1_4*t58 + (ltdl_Y2_4*t59 + (ltdl_Y3_4*t60 + (ltdl_Y4_in0_4*t61 + ltdl_Y5_in0_4*t56))));
+    Lambda_inv[22] = t62;
+    Lambda_inv[27] = t62;
+    const double t63 = ltdl_Y0_5*t57 + (ltdl_Y1_5*t58 + (ltdl_Y2_5*t59 + (ltdl_Y3_5*t60 + (ltdl_Y4_in0_5*t61 + ltdl_Y5_in0_5*t56))));
+    Lambda_inv[23] = t63;
+    Lambda_inv[33] = t63;
+    const double t64 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
+    Lambda_inv[29] = t64;
+    Lambda_inv[34] = t64;
 
     /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
-    Lambda_inv[0] = ltdl_Y0_0*ltdl_Y0_0*ltdl_dinv0_0 + (ltdl_Y1_0*ltdl_Y1_0*ltdl_dinv1_0 + (ltdl_Y2_0*ltdl_Y2_0*ltdl_dinv2_0 + (ltdl_Y3_0*ltdl_Y3_0*ltdl_dinv3_0 + (ltdl_Y4_0*ltdl_Y4_0*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_0*ltdl_Y5_0))));
-    Lambda_inv[7] = ltdl_Y0_1*ltdl_Y0_1*ltdl_dinv0_0 + (ltdl_Y1_1*ltdl_Y1_1*ltdl_dinv1_0 + (ltdl_Y2_1*ltdl_Y2_1*ltdl_dinv2_0 + (ltdl_Y3_1*ltdl_Y3_1*ltdl_dinv3_0 + (ltdl_Y4_1*ltdl_Y4_1*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_1*ltdl_Y5_1))));
-    Lambda_inv[14] = ltdl_Y0_2*ltdl_Y0_2*ltdl_dinv0_0 + (ltdl_Y1_2*ltdl_Y1_2*ltdl_dinv1_0 + (ltdl_Y2_2*ltdl_Y2_2*ltdl_dinv2_0 + (ltdl_Y3_2*ltdl_Y3_2*ltdl_dinv3_0 + (ltdl_Y4_2*ltdl_Y4_2*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_2*ltdl_Y5_2))));
-    Lambda_inv[21] = ltdl_Y0_3*ltdl_Y0_3*ltdl_dinv0_0 + (ltdl_Y1_3*ltdl_Y1_3*ltdl_dinv1_0 + (ltdl_Y2_3*ltdl_Y2_3*ltdl_dinv2_0 + (ltdl_Y3_3*ltdl_Y3_3*ltdl_dinv3_0 + (ltdl_Y4_3*ltdl_Y4_3*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_3*ltdl_Y5_3))));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_4*ltdl_Y5_4))));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_5*ltdl_Y5_5))));
+    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
+    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4_in0_3*ltdl_Y4_in0_3*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_4*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_in0_5*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
 }

@@ -30,7 +30,7 @@
 //   forward_dynamics: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 205 temporaries
 //   jacobian: 57 mul, 26 add, 0 div, 8 sin/cos, 0 sqrt; 33 temporaries
 //   jacobian_dot_qd: 138 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
-//   op_space_inverse_inertia: 433 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 195 temporaries
+//   op_space_inverse_inertia: 426 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 201 temporaries
 
 #ifndef STANFORD_H
 #define STANFORD_H

@@ -35,6 +35,7 @@ from typing import Callable
 from soagen import output_dir
 from soagen.codegen import expr as E
 from soagen.codegen.expr import deep, gc_paused
+from soagen.codegen.lanes import lane_body
 from soagen.codegen.printers import (
     CasadiPrinter,
     CVectorPrinter,
@@ -201,8 +202,13 @@ def early_stores(fn: Function) -> dict:
 
 
 def scalar_c(fn: Function, printer) -> dict:
-    """The scalar C's extras: :func:`gathered_sincos` and :func:`early_stores`."""
-    return {**gathered_sincos(fn, printer), **early_stores(fn)}
+    """The scalar C's extras: :func:`gathered_sincos`, :func:`early_stores`, and the
+    columns computed several at a time (:func:`soagen.codegen.lanes.lane_body`, which
+    prints the statements and outputs again in its order)."""
+    lanes = lane_body(fn, printer, comment)
+    if lanes:
+        lanes["results"] = results(fn, lanes.pop("outputs"))
+    return {**gathered_sincos(fn, printer), **early_stores(fn), **lanes}
 
 
 def vector_and_sincos(fn: Function, printer) -> dict:
@@ -304,15 +310,21 @@ def print_function(fn: Function, printer) -> dict:
         body.append({"comment": comment(st) if (st.label, st.note) != last else None,
                      "target": st.target.name, "expr": printer.statement(st.target.name, st.expr)})
         last = (st.label, st.note)
-    start = 0
-    for res, (_, shape) in zip(rec["results"], fn.results):
-        size = _size(shape)
-        res["outputs"] = [{"flat": k, "index": list((k,) if len(shape) == 1 else divmod(k, shape[1])),
-                           "expr": printer.doprint(e)}
-                          for k, e in enumerate(prog.outputs[start:start + size])]
-        start += size
+    rec["results"] = results(fn, [printer.doprint(e) for e in prog.outputs])
     rec["statements"] = body
     return rec
+
+
+def results(fn: Function, printed) -> list:
+    """The ``results`` records of :func:`describe` with their ``outputs`` (flat index,
+    row-major index, expr), from the printed outputs of ``fn`` (flat, in order)."""
+    out, start = describe(fn)["results"], 0
+    for res, (_, shape) in zip(out, fn.results):
+        size = _size(shape)
+        res["outputs"] = [{"flat": k, "index": list((k,) if len(shape) == 1 else divmod(k, shape[1])),
+                           "expr": text} for k, text in enumerate(printed[start:start + size])]
+        start += size
+    return out
 
 
 def _size(shape) -> int:

@@ -71,6 +71,7 @@ def precedence(e):
 class _Printer:
     index_format = "{name}[{k}]"
     one = "1"                          # how SymPy's printer prints the integer 1
+    rename: dict = {}                  # symbol name -> its text (the scalar C's lanes, soagen.codegen.lanes)
 
     def doprint(self, expr) -> str:
         if isinstance(expr, sympy.Basic):
@@ -92,6 +93,8 @@ class _Printer:
 
     def _print(self, e):
         if e.is_Symbol:
+            if e.name in self.rename:
+                return self.rename[e.name]
             m = _INPUT.match(e.name)
             return self.index_format.format(name=m.group(1), k=m.group(2)) if m else e.name
         if e.is_Number:

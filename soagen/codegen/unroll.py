@@ -71,6 +71,8 @@ class UnrollBackend(SympyBackend):
 
     def __init__(self):
         self.defs: list[tuple[nodes.Sym, nodes.Expr, str, str]] = []   # (temp, expr, label, note)
+        self.lanes: list[LaneStep] = []          # the quantities named by :meth:`columns`
+        self._lane_out: dict = {}                # id(result of columns) -> (result, {chunk: vector names})
         self._trig: dict = {}
         self._used: set = set()
         self.arena = nodes.Arena()
@@ -188,6 +190,70 @@ class UnrollBackend(SympyBackend):
                 out[idx] = self._new(e, f"{label}_{'_'.join(str(i) for i in idx)}", label, note)
         return out
 
+    def columns(self, f, blocks, label, note=None, name_inputs=False):
+        """``f(*blocks)`` named as by :meth:`name`, and, when it has at least
+        :data:`MIN_LANES` columns, recorded as a :class:`LaneStep`: ``f`` applied once per
+        chunk of :data:`LANES` columns to vectors (placeholder symbols), so that the scalar
+        C can compute the chunk's columns together (:mod:`soagen.codegen.lanes`). A block
+        that an earlier such step returned is read as that step's vectors; any other block
+        is packed from its entries (named first with ``name_inputs``)."""
+        blocks = [np.asarray(b, dtype=object) for b in blocks]
+        if name_inputs and blocks[0].shape[-1] >= MIN_LANES:
+            blocks = [b if id(b) in self._lane_out else self.name(b, f"{label}_in{k}", note=note)
+                      for k, b in enumerate(blocks)]
+        start = len(self.defs)
+        out = self.name(f(*blocks), label, note=note)
+        m = out.shape[-1]
+        chunks = [c for c in range(-(-m // LANES)) if min(m, (c + 1) * LANES) - c * LANES >= MIN_LANES]
+        if not chunks:
+            return out
+        fresh = {d[0] for d in self.defs[start:]}
+        step, names = LaneStep(label, note), {}
+        for c in chunks:
+            cols = range(c * LANES, min(m, (c + 1) * LANES))
+            args = []
+            for b, block in enumerate(blocks):
+                source = self._lane_out.get(id(block))
+                if source is not None:
+                    vec = source[1][c]
+                else:
+                    vec = self._vector_names(f"{label}_in{b}", block.shape[:-1], c)
+                    for idx in np.ndindex(block.shape[:-1]):
+                        step.packs.append((vec[idx], [block[idx + (j,)] for j in cols]))
+                args.append(_placeholders(vec))
+            vec = self._vector_names(label, out.shape[:-1], c)
+            g = np.asarray(f(*args), dtype=object)
+            for idx in np.ndindex(out.shape[:-1]):
+                step.rows.append((vec[idx], nodes.sympify(g[idx]), [out[idx + (j,)] for j in cols]))
+                for lane, j in enumerate(cols):
+                    if out[idx + (j,)] in fresh:
+                        step.lanes[out[idx + (j,)].name] = (vec[idx], lane)
+            names[c] = vec
+        self._lane_out[id(out)] = (out, names)
+        self.lanes.append(step)
+        return out
+
+    def _vector_names(self, label, shape, c):
+        """Unique names of the vectors of one chunk: ``label_<row>v<chunk>``."""
+        vec = np.empty(shape, dtype=object)
+        for idx in np.ndindex(shape):
+            base = "_".join([label, *map(str, idx)]) + f"v{c}"
+            name, k = base, 1
+            while name in self._used:
+                k += 1
+                name = f"{base}_{k}"
+            self._used.add(name)
+            vec[idx] = name
+        return vec
+
+
+def _placeholders(names):
+    """Symbols named ``names`` (an object array), a scalar for a 0-d array."""
+    out = np.empty(names.shape, dtype=object)
+    for idx in np.ndindex(names.shape):
+        out[idx] = nodes.symbol(names[idx])
+    return out[()] if out.ndim == 0 else out
+
 
 def adjugate_inverse(A):
     """The inverse of a small square block as adj(A) / det(A), the cofactors and the
@@ -230,6 +296,29 @@ class Statement:
     note: str | None      # what that quantity is, with its equation (the code's comment)
 
 
+LANES = 4
+"""Columns computed together by the scalar C (:mod:`soagen.codegen.lanes`): four doubles,
+one AVX register (two SSE2 or NEON registers)."""
+MIN_LANES = 3
+"""A chunk of fewer columns stays scalar (the last chunk of 6 columns: 4 + 2)."""
+
+
+@dataclass
+class LaneStep:
+    """A quantity named by :meth:`UnrollBackend.columns`, per chunk of :data:`LANES`
+    columns: ``rows`` (vector name, the expression of one column over vector symbols, the
+    entries of its lanes); ``packs`` (vector name, per-lane expressions), the vectors made
+    from entries of blocks that no earlier step returned; ``lanes``, where each of its
+    temporaries sits (temporary name -> (vector name, lane)). The expressions are the
+    unrolled ones, before the common-subexpression pass."""
+
+    label: str
+    note: str | None
+    rows: list = field(default_factory=list)
+    packs: list = field(default_factory=list)
+    lanes: dict = field(default_factory=dict)
+
+
 @dataclass
 class Program:
     """A straight-line program: ``statements`` in order, then ``outputs`` (flat, row-major).
@@ -239,6 +328,7 @@ class Program:
     outputs: list
     counts: dict = field(default_factory=dict)
     arena: object = None
+    lanes: list = field(default_factory=list)    # LaneStep records, for the scalar C
 
     @property
     def temporaries(self) -> int:
@@ -248,7 +338,7 @@ class Program:
         """Free this program's nodes now (a discarded candidate), instead of when the
         cyclic garbage collector gets to its arena."""
         self.arena.release()
-        self.statements, self.outputs = [], []
+        self.statements, self.outputs, self.lanes = [], [], []
 
 
 def unrolled(build, where=None) -> Program:
@@ -277,6 +367,7 @@ def unroll(outputs, xp) -> Program:
     definitions are consumed (the list is emptied, so that the expressions it held can be
     freed). The program keeps the backend's arena; the nodes it does not use are freed."""
     prog = _unroll(np.asarray(outputs, dtype=object), xp.defs, xp.arena)
+    prog.lanes, xp.lanes, xp._lane_out = xp.lanes, [], {}
     prog.arena.sweep()
     return prog
 

@@ -82,10 +82,11 @@ def composite_forces(robot, s, x, xp, label, note):
 
 def towards_base(robot, s, l, F, xp, label, note):
     """Yield (k, phi(k, l) F) for k = l and then each ancestor of body l, base-most last;
-    F is a force (6-vector or 6 x n block) at O(l) in frame l, the result at O(k) in frame k."""
+    F is a force (6-vector or 6 x n block) at O(l) in frame l, the result at O(k) in frame k.
+    Each step transforms every column alike (``xp.columns``)."""
     k = l
     yield k, F
     while robot.bodies[k].parent >= 0:
-        F = xp.name(s.up(k, F), f"{label}{robot.bodies[k].parent}_{l}", note=note)
+        F = xp.columns(lambda x, k=k: s.up(k, x), [F], f"{label}{robot.bodies[k].parent}_{l}", note=note)
         k = robot.bodies[k].parent
         yield k, F

@@ -61,26 +61,26 @@ def ltdl_solve(L, dinv, B, xp, label="ltdl_x"):
     n = L.shape[0]
     x = [None] * n
     for k in range(n):
-        x[k] = xp.name(dinv[k] * Y[k] - sum((L[k, j] * x[j] for j in range(k)), xp.zeros(Y.shape[1])),
-                       f"{label}{k}", note="x = L^-1 D^-1 y")
+        x[k] = xp.columns(lambda y, *xs, k=k: dinv[k] * y - sum((L[k, j] * xj for j, xj in enumerate(xs)), 0),
+                          [Y[k], *x[:k]], f"{label}{k}", note="x = L^-1 D^-1 y")
     return np.reshape(np.array(x, dtype=xp.dtype), np.shape(B))
 
 
 def ltdl_congruence(L, dinv, B, xp):
     """B^T M^-1 B = Y^T D^-1 Y with Y = L^-T B (symmetric; B is n x m): M^-1 itself for
     B = I, the operational-space inverse inertia J M^-1 J^T for B = J^T."""
-    Y = _back(L, B, xp, "ltdl_Y", "Y = L^-T B")
+    Y = np.array(_back(L, B, xp, "ltdl_Y", "Y = L^-T B"), dtype=xp.dtype)
     return (Y.T * dinv) @ Y
 
 
 def _back(L, B, xp, label, note):
-    """Y = L^-T B (B: n x m), from the last row up: Y(k) = B(k) - sum_{i > k} L(i, k) Y(i)."""
+    """The rows of Y = L^-T B (B: n x m), from the last up: Y(k) = B(k) - sum_{i > k} L(i, k) Y(i)."""
     n = L.shape[0]
     Y = [None] * n
     for k in reversed(range(n)):
-        Y[k] = xp.name(B[k] - sum((L[i, k] * Y[i] for i in range(k + 1, n)), xp.zeros(B.shape[1])),
-                       f"{label}{k}", note=note)
-    return np.array(Y, dtype=xp.dtype)
+        Y[k] = xp.columns(lambda b, *ys, k=k: b - sum((L[i, k] * y for i, y in enumerate(ys, k + 1)), 0),
+                          [B[k], *Y[k + 1:]], f"{label}{k}", note=note, name_inputs=True)
+    return Y
 
 
 def _check_pivot(robot, k, d, m_kk):

@@ -128,6 +128,7 @@ class Program:
     statements: list
     outputs: list
     counts: dict = field(default_factory=dict)
+    lanes: list = field(default_factory=list)     # the reference records no column steps
 
     @property
     def temporaries(self) -> int:

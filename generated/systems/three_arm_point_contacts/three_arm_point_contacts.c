@@ -367,6 +367,29 @@ static inline void soagen_sincos(const double* x, double* s, double* c, int n)
     }
 #endif
 }
+
+/* Several columns at once in the scalar functions (soagen.codegen.lanes): the rows of a
+ * chunk of 4 columns that the recursions compute alike (column walks, solves with several
+ * right-hand sides). SOAGEN_LANES(v, e) defines v, the value of e on each of the 4 lanes,
+ * where SOAGEN_L(u) is lane by lane of an earlier such row u; SOAGEN_PACK(v) = {a, b, c, d}
+ * one from its entries; v[k] reads lane k; SOAGEN_STORE(p, e) stores e's 4 lanes at
+ * p[0..3]. With vector extensions a row is a vector of 4 doubles (one AVX register, two
+ * SSE2 or NEON registers); otherwise an array and a loop over its lanes (plain C99).
+ * Either way each lane is computed with the operations of its own column, in the same
+ * order. */
+#if SOAGEN_W > 1
+typedef double soagen_lanes __attribute__((vector_size(32)));
+typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_alias));
+#  define SOAGEN_LANES(v, e) const soagen_lanes v = (e)
+#  define SOAGEN_L(u) (u)
+#  define SOAGEN_PACK(v) const soagen_lanes v
+#  define SOAGEN_STORE(p, e) (*(soagen_lanes_u*)(p) = (e))
+#else
+#  define SOAGEN_LANES(v, e) double v[4]; for (int soagen_j = 0; soagen_j < 4; soagen_j++) v[soagen_j] = (e)
+#  define SOAGEN_L(u) (u)[soagen_j]
+#  define SOAGEN_PACK(v) const double v[4]
+#  define SOAGEN_STORE(p, e) for (int soagen_j = 0; soagen_j < 4; soagen_j++) (p)[soagen_j] = (e)
+#endif
 #endif /* SOAGEN_VECTOR_PRELUDE */
 
 /* closed_chain_forward_dynamics: closed-chain forward dynamics of three_arm_point_contacts: qdd (18), alpha(C) (6), f(0) (18).

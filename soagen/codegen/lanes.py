@@ -8,24 +8,27 @@ several right-hand sides (the derivatives of forward dynamics (D.19), M^-1). Unr
 column at a time, they are long runs of the same scalar arithmetic on different data.
 
 The scalar C prints them :data:`~soagen.codegen.unroll.LANES` columns at a time: each row
-of a chunk of columns is an array of four doubles, computed by one loop over its lanes::
+of a chunk of columns is computed once for its four lanes::
 
-    double dF2_5_0v0[4];
-    for (int j = 0; j < 4; j++) dF2_5_0v0[j] = c_q_3*dF3_5_0v0[j] - s_q_3*dF3_5_1v0[j];
+    SOAGEN_LANES(dF2_5_0v0, c_q_3*SOAGEN_L(dF3_5_0v0) - s_q_3*SOAGEN_L(dF3_5_1v0));
 
-which the compiler turns into vector instructions (one AVX register, or two SSE2 / NEON
-registers); plain C99 for any other compiler. A block that no such step made (the walk's
+a vector of four doubles where the compiler has vector extensions (one AVX register, two
+SSE2 or NEON registers), otherwise an array and a four-iteration loop, plain C99 (the
+macros are in ``templates/c/_vector.c.j2``). A block that no such step made (the walk's
 first column block, the right-hand sides) is packed from its entries
-(``const double v[4] = {a, b, c, d};``); a lane beyond the last column is 0. The scalar
-statements of those columns are dropped and their readers read the lane (``v[2]``).
-Everything else, the operation counts (the scalar program's) and every other language are
-unchanged. A row that only repeats a row of its input (a rotation about z keeps the z
-components) is that row; a row that is zero in every lane is the number 0.
+(``SOAGEN_PACK(v) = {a, b, c, d};``); a lane beyond the last column is 0. The scalar
+statements of those columns are dropped and their readers read the lane (``v[2]``); four
+consecutive outputs that are a row's lanes in order are stored at once (``SOAGEN_STORE``).
+The operation counts (the scalar program's) and every other language are unchanged. A row
+that only repeats a row of its input (a rotation about z keeps the z components) is that
+row; a row that is zero in every lane is the number 0.
 
 Lanes are exact: each lane evaluates the expression of its column with the operations of
 the scalar code, on the values it would have had. A lane whose packed entry reads a
 quantity the scalar program dropped as unused (the walk's last step needs only the joint's
-components) is one no output needs, and is 0."""
+components) is one no output needs, and is 0. A step whose lanes would be needed to make
+its own inputs (the common-subexpression pass can let one of its temporaries stand for a
+subexpression of its first block) is printed from its scalar statements."""
 
 from __future__ import annotations
 

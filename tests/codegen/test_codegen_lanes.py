@@ -102,3 +102,21 @@ def test_a_step_that_needs_its_own_lanes_stays_scalar():
         assert len(walk.order(live)) < len(live)                 # as lanes, it needs itself
         assert walk.cyclic(live - set(walk.order(live))) == {0}
     assert lanes.lane_body(fn, ScheduledCPrinter(), comment) == {}
+
+
+def test_lanes_with_the_parameters_as_inputs(tmp_path):
+    """With --symbolic-params the walks and solves carry the parameters' symbols: the
+    PUMA 560's derivatives, given its own dynamic parameters, against the generic ones."""
+    robot = soagen.load(ROBOTS / "puma560.yaml")
+    names = ["inverse_dynamics_derivatives", "forward_dynamics_derivatives"]
+    res = render(robot, None, algorithms=names, langs=("c",), prefix="lanes", symbolic_params=True)
+    write(res, tmp_path)
+    assert "SOAGEN_LANES(" in (tmp_path / "lanes.c").read_text().split("SOAGEN_VECTOR_PRELUDE */")[1]
+    lib = load_c(tmp_path, "lanes", res.manifest, build_dir=tmp_path)
+    pi = A.inertial_parameters(robot)
+    for x in random_states(robot, 5, seed=4):
+        for name in names:
+            fn = res.manifest["functions"][name]
+            got = lib(name, *[x[i] for i in fn["inputs"] if i != "params"], pi)
+            want = GENERIC[name](robot, x)
+            assert max(rel_err(g, w) for g, w in zip(got, want)) <= 1e-12, name

@@ -61,7 +61,10 @@ def lane_body(fn, printer, comment) -> dict:
             if len(items) == len(live):
                 loops = any(it[0] == LOOP and lanes.vectors[it[1]][0] == LOOP for it in items)
                 return lanes.record(items, comment) if loops else {}
-            scalar |= lanes.cyclic(live - set(items))
+            stuck = lanes.cyclic(live - set(items)) - scalar
+            if not stuck:                       # (not seen) the scalar printing is always valid
+                return {}
+            scalar |= stuck
 
 
 class _Lanes:

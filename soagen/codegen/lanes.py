@@ -46,9 +46,10 @@ def lane_body(fn, printer, comment) -> dict:
     """The scalar C's statements of ``fn`` with its :class:`~soagen.codegen.unroll.LaneStep`
     quantities on arrays of lanes: ``statements`` (``kind`` scalar, pack or lanes;
     comment, target, expr; ``comment(statement)`` says what a scalar one is), the
-    ``outputs`` printed again (flat), and the early ``stores`` and ``stored`` of
-    :func:`soagen.codegen.emit.early_stores` for this order. Empty when no step is
-    printed as lanes."""
+    ``outputs`` printed again (flat), the vector ``stores`` of whole rows of outputs and the
+    entries they ``stored``, and for :func:`soagen.codegen.emit.early_stores` the
+    ``order`` printed (target, the targets it reads) and the ``owner`` of each lane
+    (temporary -> (vector, its text)). Empty when no step is printed as lanes."""
     prog = fn.program
     if not prog.lanes:
         return {}
@@ -250,38 +251,27 @@ class _Lanes:
                     text = ", ".join(p.doprint(e) for e in d)
                 else:
                     text = p.statement(name, d)
-                    for s in self.of.get(name, ()):
-                        p.ready[s] = p.ready[name]
+                    p.same_value(self.of.get(name, ()), name)
             statements.append({"kind": k, "target": name, "expr": text,
                                "comment": note if what != last else None})
             last = what
         outputs = [p.doprint(e) for e in self.prog.outputs]
-        stores, stored = self.stores(items)
+        owner = {name: (self.resolve(vec), p.rename[name]) for name, (vec, _) in self.lane.items()
+                 if self.resolve(vec) in self.vectors}
         p.rename = {}
-        return {"statements": statements, "outputs": outputs, "stores": stores, "stored": stored}
+        stores, stored = self.row_stores()
+        return {"statements": statements, "outputs": outputs, "stores": stores, "stored": stored,
+                "order": [(it[1], [d[1] for d in self.reads(it)]) for it in items],
+                "owner": owner}
 
-    def stores(self, items):
-        """Each output entry that is a temporary or a lane, stored right after the item
-        that last needs it (:func:`soagen.codegen.emit.early_stores`)."""
-        pos = {it: k for k, it in enumerate(items)}
-        last = {}
-        for k, it in enumerate(items):
-            last.setdefault(it, k)
-            for d in self.reads(it):
-                last[d] = k
+    def row_stores(self):
+        """One vector store for each four consecutive output entries that are the lanes
+        of a row, in order and with one sign: (stores after each vector, stored entries)."""
         stores, stored, start = {}, {}, 0
         for name, shape in self.fn.results:
-            outputs = self.prog.outputs[start:start + prod(shape)]
-            for k, vec, sign in self._whole_rows(outputs):
+            for k, vec, sign in self._whole_rows(self.prog.outputs[start:start + prod(shape)]):
                 stores.setdefault(vec, []).append(f"SOAGEN_STORE({name} + {k}, {sign}SOAGEN_L({vec}))")
                 stored.setdefault(name, set()).update(range(k, k + LANES))
-            for k, e in enumerate(outputs):
-                its = self._item(e.name) if e.is_Symbol else []
-                if k not in stored.get(name, ()) and its and its[0] in pos:
-                    at = items[last[its[0]]] if its[0][0] == SCALAR else its[0]
-                    text = self.printer.rename.get(e.name, e.name)
-                    stores.setdefault(at[1], []).append(f"{name}[{k}] = {text}")
-                    stored.setdefault(name, set()).add(k)
             start += prod(shape)
         return stores, stored
 

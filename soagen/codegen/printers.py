@@ -87,6 +87,9 @@ class _Printer:
         """The right-hand side of ``target = expr`` (statements come in order)."""
         return self.doprint(expr)
 
+    def same_value(self, names, target):
+        """The temporaries ``names`` hold the value of ``target`` (lanes of a vector)."""
+
     def factors(self, e):
         """The order in which a product's factors are printed (and multiplied)."""
         return ordered_factors(e)
@@ -230,6 +233,10 @@ class ScheduledCPrinter(CPrinter):
         with nodes.use(expr.arena):
             self.ready[target] = self.ready_of(expr)
         return text
+
+    def same_value(self, names, target):
+        for name in names:
+            self.ready[name] = self.ready[target]
 
     def ready_of(self, e) -> float:
         """When ``e``'s value is ready, as printed (cycles of the model)."""

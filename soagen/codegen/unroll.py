@@ -155,15 +155,19 @@ class UnrollBackend(SympyBackend):
                 out[i, j] = out[j, i] = sum((Li[k][i] * dinv[k] * Li[k][j] for k in range(j, n)), nodes.ZERO)
         return out
 
-    def _new(self, expr, name, label, note):
-        if not expr.is_finite:
-            raise NonFiniteQuantity(label or name, note=note)
-        base, k = name, 1
+    def _unique(self, base):
+        """``base``, or ``base_2``, ``base_3`` ... if taken; now taken."""
+        name, k = base, 1
         while name in self._used:
             k += 1
             name = f"{base}_{k}"
         self._used.add(name)
-        sym = nodes.symbol(name)
+        return name
+
+    def _new(self, expr, name, label, note):
+        if not expr.is_finite:
+            raise NonFiniteQuantity(label or name, note=note)
+        sym = nodes.symbol(self._unique(name))
         self.defs.append((sym, expr, label, note))
         return sym
 
@@ -237,13 +241,7 @@ class UnrollBackend(SympyBackend):
         """Unique names of the vectors of one chunk: ``label_<row>v<chunk>``."""
         vec = np.empty(shape, dtype=object)
         for idx in np.ndindex(shape):
-            base = "_".join([label, *map(str, idx)]) + f"v{c}"
-            name, k = base, 1
-            while name in self._used:
-                k += 1
-                name = f"{base}_{k}"
-            self._used.add(name)
-            vec[idx] = name
+            vec[idx] = self._unique("_".join([label, *map(str, idx)]) + f"v{c}")
         return vec
 
 

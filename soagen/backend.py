@@ -71,6 +71,12 @@ class NumpyBackend:
         named first (right-hand sides that other code reads too, computed once)."""
         return self.name(f(*blocks), label, note=note)
 
+    def nonzero_columns(self, B):
+        """The columns of the 2-d block B that are not zero by construction (every one:
+        numbers are not structure; a symbolic backend leaves out the columns whose entries
+        are all the number 0, which a linear map such as a solve sends to zero)."""
+        return list(range(B.shape[1]))
+
 
 class SympyBackend(NumpyBackend):
     """Numpy object arrays holding SymPy expressions; zeros and ones fold on the spot.
@@ -133,6 +139,13 @@ class SympyBackend(NumpyBackend):
 
     def solve(self, A, b):
         return self.inv(A) @ b
+
+    def nonzero_columns(self, B):
+        return [j for j in range(B.shape[1]) if any(not self.is_zero(e) for e in B[:, j])]
+
+    def is_zero(self, x):
+        """Whether the scalar ``x`` is the number 0."""
+        return x == 0
 
 
 NUMPY = NumpyBackend()

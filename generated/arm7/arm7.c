@@ -1139,9 +1139,9 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     const double s_q_5 = soagen_s[4];
     const double c_q_6 = soagen_c[5];
     const double s_q_6 = soagen_s[5];
-    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y6_in0v1) = { 0.0, 0.0, 1.0, 0.0 };
-    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y5_in0v1) = { 0.0, 1.0, 0.0, 0.0 };
     /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
@@ -1354,7 +1354,7 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L6_3 = 149.60760989322966*F3_6_2_0;
     const double ltdl_L6_4 = 149.60760989322966*F4_6_2_0;
     const double ltdl_L6_5 = 149.60760989322966*F5_6_2_0;
-    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y5v1, SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_5);
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_0 = F0_5_2_0 - F5_6_2_0*ltdl_L6_0;
@@ -1415,21 +1415,21 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_A0_0 = (((((-ltdl_A5_0*ltdl_L5_0 - F0_6_2_0*ltdl_L6_0) - ltdl_A4_0*ltdl_L4_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y4_in0v1) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y4v1, (SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
-    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
     SOAGEN_LANES(ltdl_Y3v1, (-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
-    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
     SOAGEN_LANES(ltdl_Y2v1, ((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
-    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     SOAGEN_LANES(ltdl_Y1v1, (((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
-    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     SOAGEN_LANES(ltdl_Y0v1, ((((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
@@ -2707,19 +2707,21 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y6_in0: Y = L^-T B */
     const double t85 = c_q_5*ltdl_Y4_in0_2;
     const double ltdl_Y6_in0_2 = s_q_5*t82 - t85;
+    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v0) = { ltdl_Y6_in0_0, ltdl_Y6_in0_1, ltdl_Y6_in0_2, 0.0 };
+    /* ltdl_Y6_in0: Y = L^-T B */
     const double t86 = 0.2104*t73;
     const double t87 = 0.2104*s_q_5*t76;
     const double t88 = t87 - t86;
     const double t89 = 0.2104*t85;
     const double t90 = 0.2104*s_q_5*t82 - t89;
     const double ltdl_Y6_in0_3 = -ltdl_Y6_in0_2*t88 + t90*ltdl_Y6_in0_1;
-    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y6_in0v0) = { ltdl_Y6_in0_0, ltdl_Y6_in0_1, ltdl_Y6_in0_2, ltdl_Y6_in0_3 };
-    /* ltdl_Y6_in0: Y = L^-T B */
     const double t91 = 0.2104*t63;
     const double t92 = 0.2104*s_q_5*t68 - t91;
     const double ltdl_Y6_in0_4 = ltdl_Y6_in0_2*t92 - t90*ltdl_Y6_in0_0;
     const double ltdl_Y6_in0_5 = ltdl_Y6_in0_0*t88 - ltdl_Y6_in0_1*t92;
+    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v1) = { ltdl_Y6_in0_3, ltdl_Y6_in0_4, ltdl_Y6_in0_5, 0.0 };
     /* ltdl_Y5_in0: Y = L^-T B */
     const double ltdl_Y5_in0_0 = s_q_4*t67 + c_q_4*ltdl_Y3_in0_0;
     const double ltdl_Y5_in0_1 = s_q_4*t75 + c_q_4*ltdl_Y3_in0_1;
@@ -2732,20 +2734,20 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t97 = (0.2104*s_q_5*t68 + t94*ltdl_Y4_in0_0) + (t93*t68 - t91);
     const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t97 - ltdl_Y5_in0_0*t95;
     const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t96 - ltdl_Y5_in0_1*t97;
-    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, 0.0 };
+    SOAGEN_PACK(ltdl_Y5_in0v1) = { ltdl_Y5_in0_3, ltdl_Y5_in0_4, ltdl_Y5_in0_5, 0.0 };
     SOAGEN_LANES(ltdl_Y5v0, SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_5);
-    const double ltdl_Y5_4 = ltdl_Y5_in0_4 - ltdl_L6_5*ltdl_Y6_in0_4;
-    const double ltdl_Y5_5 = ltdl_Y5_in0_5 - ltdl_L6_5*ltdl_Y6_in0_5;
+    SOAGEN_LANES(ltdl_Y5v1, SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_5);
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t96 + ltdl_Y4_in0_1*t95;
     const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t97 - ltdl_Y4_in0_0*t95;
     const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t96 - ltdl_Y4_in0_1*t97;
-    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, 0.0 };
+    SOAGEN_PACK(ltdl_Y4_in0v1) = { ltdl_Y4_in0_3, ltdl_Y4_in0_4, ltdl_Y4_in0_5, 0.0 };
     SOAGEN_LANES(ltdl_Y4v0, (SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
-    const double ltdl_Y4_4 = (ltdl_Y4_in0_4 - ltdl_L6_4*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_4;
-    const double ltdl_Y4_5 = (ltdl_Y4_in0_5 - ltdl_L6_4*ltdl_Y6_in0_5) - ltdl_L5_4*ltdl_Y5_5;
+    SOAGEN_LANES(ltdl_Y4v1, (SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
     /* ltdl_Y3_in0: Y = L^-T B */
     const double ltdl_Y3_in0_2 = -t81;
     const double t98 = ((0.0825*t78 - 0.0825*t79) + (0.384*t84 + 0.384*t83)) + t95;
@@ -2754,11 +2756,11 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t100 = (((0.384*t62 - ltdl_Y2_in0_0*t47) - 0.384*t61) - 0.0825*t66) + t97;
     const double ltdl_Y3_in0_4 = -t81*t100 - ltdl_Y3_in0_0*t98;
     const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t99 - ltdl_Y3_in0_1*t100;
-    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v1) = { ltdl_Y3_in0_3, ltdl_Y3_in0_4, ltdl_Y3_in0_5, 0.0 };
     SOAGEN_LANES(ltdl_Y3v0, ((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
-    const double ltdl_Y3_4 = ((ltdl_Y3_in0_4 - ltdl_L6_3*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
-    const double ltdl_Y3_5 = ((ltdl_Y3_in0_5 - ltdl_L6_3*ltdl_Y6_in0_5) - ltdl_L5_3*ltdl_Y5_5) - ltdl_Y4_5*ltdl_L4_3;
+    SOAGEN_LANES(ltdl_Y3v1, ((SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
     /* ltdl_Y2_in0: Y = L^-T B */
     const double t101 = (0.0825*t69 + 0.0825*t65) + t99;
     const double t102 = t98 - 0.0825*t77;
@@ -2766,11 +2768,11 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t103 = t100 + (0.0825*t59 - 0.0825*t57);
     const double ltdl_Y2_in0_4 = c_q_1*t103 - ltdl_Y2_in0_0*t102;
     const double ltdl_Y2_in0_5 = ltdl_Y2_in0_0*t101 - ltdl_Y2_in0_1*t103;
-    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, c_q_1, ltdl_Y2_in0_3 };
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, c_q_1, 0.0 };
+    SOAGEN_PACK(ltdl_Y2_in0v1) = { ltdl_Y2_in0_3, ltdl_Y2_in0_4, ltdl_Y2_in0_5, 0.0 };
     SOAGEN_LANES(ltdl_Y2v0, (((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    const double ltdl_Y2_4 = (((ltdl_Y2_in0_4 - ltdl_L6_2*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
-    const double ltdl_Y2_5 = (((-ltdl_L5_2*ltdl_Y5_5 - ltdl_L6_2*ltdl_Y6_in0_5) + ltdl_Y2_in0_5) - ltdl_Y4_5*ltdl_L4_2) - ltdl_Y3_5*ltdl_L3_2;
+    SOAGEN_LANES(ltdl_Y2v1, (((SOAGEN_L(ltdl_Y2_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
     /* ltdl_Y1_in0: Y = L^-T B */
     const double t104 = 0.316*c_q_1 + t102;
     const double ltdl_Y1_in0_3 = c_q_0*t104;
@@ -2780,18 +2782,18 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y1_in0: Y = L^-T B */
     const double t105 = 0.316*ltdl_Y2_in0_1 + t101;
     const double ltdl_Y1_in0_5 = -s_q_0*t105 - c_q_0*ltdl_Y0_in0_4;
-    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y1_in0v1) = { ltdl_Y1_in0_3, ltdl_Y1_in0_4, ltdl_Y1_in0_5, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, ((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    const double ltdl_Y1_4 = ((((ltdl_Y1_in0_4 - ltdl_Y6_in0_4*ltdl_L6_1) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = ((((ltdl_Y1_in0_5 - ltdl_Y6_in0_5*ltdl_L6_1) - ltdl_Y5_5*ltdl_L5_1) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
+    SOAGEN_LANES(ltdl_Y1v1, ((((SOAGEN_L(ltdl_Y1_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t105;
-    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y0_in0v1) = { ltdl_Y0_in0_3, ltdl_Y0_in0_4, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, (((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    const double ltdl_Y0_4 = (((((ltdl_Y0_in0_4 - ltdl_Y6_in0_4*ltdl_L6_0) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = ((((-ltdl_Y5_5*ltdl_L5_0 - ltdl_Y6_in0_5*ltdl_L6_0) - ltdl_Y4_5*ltdl_L4_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    SOAGEN_LANES(ltdl_Y0v1, (((((SOAGEN_L(ltdl_Y0_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
     /* shared by the outputs */
     const double t106 = 149.60760989322966*ltdl_Y6_in0_0;
     const double t107 = ltdl_Y0v0[0]*ltdl_dinv0_0;
@@ -2806,13 +2808,13 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t114 = ltdl_Y0v0[2]*t107 + (ltdl_Y1v0[2]*t108 + (ltdl_Y2v0[2]*t109 + (ltdl_Y3v0[2]*t110 + (ltdl_Y4v0[2]*t111 + (ltdl_Y5v0[2]*t112 + ltdl_Y6_in0_2*t106)))));
     Lambda_inv[2] = t114;
     Lambda_inv[12] = t114;
-    const double t115 = ltdl_Y0v0[3]*t107 + (ltdl_Y1v0[3]*t108 + (ltdl_Y2v0[3]*t109 + (ltdl_Y3v0[3]*t110 + (ltdl_Y4v0[3]*t111 + (ltdl_Y5v0[3]*t112 + t106*ltdl_Y6_in0_3)))));
+    const double t115 = ltdl_Y0v1[0]*t107 + (ltdl_Y1v1[0]*t108 + (ltdl_Y2v1[0]*t109 + (ltdl_Y3v1[0]*t110 + (ltdl_Y4v1[0]*t111 + (ltdl_Y5v1[0]*t112 + t106*ltdl_Y6_in0_3)))));
     Lambda_inv[3] = t115;
     Lambda_inv[18] = t115;
-    const double t116 = ltdl_Y0_4*t107 + (ltdl_Y1_4*t108 + (ltdl_Y2_4*t109 + (ltdl_Y3_4*t110 + (ltdl_Y4_4*t111 + (ltdl_Y5_4*t112 + t106*ltdl_Y6_in0_4)))));
+    const double t116 = ltdl_Y0v1[1]*t107 + (ltdl_Y1v1[1]*t108 + (ltdl_Y2v1[1]*t109 + (ltdl_Y3v1[1]*t110 + (ltdl_Y4v1[1]*t111 + (ltdl_Y5v1[1]*t112 + t106*ltdl_Y6_in0_4)))));
     Lambda_inv[4] = t116;
     Lambda_inv[24] = t116;
-    const double t117 = ltdl_Y0_5*t107 + (ltdl_Y1_5*t108 + (ltdl_Y2_5*t109 + (ltdl_Y3_5*t110 + (ltdl_Y4_5*t111 + (t112*ltdl_Y5_5 + t106*ltdl_Y6_in0_5)))));
+    const double t117 = ltdl_Y0v1[2]*t107 + (ltdl_Y1v1[2]*t108 + (ltdl_Y2v1[2]*t109 + (ltdl_Y3v1[2]*t110 + (ltdl_Y4v1[2]*t111 + (ltdl_Y5v1[2]*t112 + t106*ltdl_Y6_in0_5)))));
     Lambda_inv[5] = t117;
     Lambda_inv[30] = t117;
     const double t118 = 149.60760989322966*ltdl_Y6_in0_1;
@@ -2825,13 +2827,13 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t125 = ltdl_Y0v0[2]*t119 + (ltdl_Y1v0[2]*t120 + (ltdl_Y2v0[2]*t121 + (ltdl_Y3v0[2]*t122 + (ltdl_Y4v0[2]*t123 + (ltdl_Y5v0[2]*t124 + ltdl_Y6_in0_2*t118)))));
     Lambda_inv[8] = t125;
     Lambda_inv[13] = t125;
-    const double t126 = ltdl_Y0v0[3]*t119 + (ltdl_Y1v0[3]*t120 + (ltdl_Y2v0[3]*t121 + (ltdl_Y3v0[3]*t122 + (ltdl_Y4v0[3]*t123 + (ltdl_Y5v0[3]*t124 + t118*ltdl_Y6_in0_3)))));
+    const double t126 = ltdl_Y0v1[0]*t119 + (ltdl_Y1v1[0]*t120 + (ltdl_Y2v1[0]*t121 + (ltdl_Y3v1[0]*t122 + (ltdl_Y4v1[0]*t123 + (ltdl_Y5v1[0]*t124 + t118*ltdl_Y6_in0_3)))));
     Lambda_inv[9] = t126;
     Lambda_inv[19] = t126;
-    const double t127 = ltdl_Y0_4*t119 + (ltdl_Y1_4*t120 + (ltdl_Y2_4*t121 + (ltdl_Y3_4*t122 + (ltdl_Y4_4*t123 + (ltdl_Y5_4*t124 + t118*ltdl_Y6_in0_4)))));
+    const double t127 = ltdl_Y0v1[1]*t119 + (ltdl_Y1v1[1]*t120 + (ltdl_Y2v1[1]*t121 + (ltdl_Y3v1[1]*t122 + (ltdl_Y4v1[1]*t123 + (ltdl_Y5v1[1]*t124 + t118*ltdl_Y6_in0_4)))));
     Lambda_inv[10] = t127;
     Lambda_inv[25] = t127;
-    const double t128 = ltdl_Y0_5*t119 + (ltdl_Y1_5*t120 + (ltdl_Y2_5*t121 + (ltdl_Y3_5*t122 + (ltdl_Y4_5*t123 + (t124*ltdl_Y5_5 + t118*ltdl_Y6_in0_5)))));
+    const double t128 = ltdl_Y0v1[2]*t119 + (ltdl_Y1v1[2]*t120 + (ltdl_Y2v1[2]*t121 + (ltdl_Y3v1[2]*t122 + (ltdl_Y4v1[2]*t123 + (ltdl_Y5v1[2]*t124 + t118*ltdl_Y6_in0_5)))));
     Lambda_inv[11] = t128;
     Lambda_inv[31] = t128;
     const double t129 = 149.60760989322966*ltdl_Y6_in0_2;
@@ -2841,29 +2843,29 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t133 = ltdl_Y3v0[2]*ltdl_dinv3_0;
     const double t134 = ltdl_Y4v0[2]*ltdl_dinv4_0;
     const double t135 = ltdl_Y5v0[2]*ltdl_dinv5_0;
-    const double t136 = ltdl_Y0v0[3]*t130 + (ltdl_Y1v0[3]*t131 + (ltdl_Y2v0[3]*t132 + (ltdl_Y3v0[3]*t133 + (ltdl_Y4v0[3]*t134 + (ltdl_Y5v0[3]*t135 + t129*ltdl_Y6_in0_3)))));
+    const double t136 = ltdl_Y0v1[0]*t130 + (ltdl_Y1v1[0]*t131 + (ltdl_Y2v1[0]*t132 + (ltdl_Y3v1[0]*t133 + (ltdl_Y4v1[0]*t134 + (ltdl_Y5v1[0]*t135 + t129*ltdl_Y6_in0_3)))));
     Lambda_inv[15] = t136;
     Lambda_inv[20] = t136;
-    const double t137 = ltdl_Y0_4*t130 + (ltdl_Y1_4*t131 + (ltdl_Y2_4*t132 + (ltdl_Y3_4*t133 + (ltdl_Y4_4*t134 + (ltdl_Y5_4*t135 + t129*ltdl_Y6_in0_4)))));
+    const double t137 = ltdl_Y0v1[1]*t130 + (ltdl_Y1v1[1]*t131 + (ltdl_Y2v1[1]*t132 + (ltdl_Y3v1[1]*t133 + (ltdl_Y4v1[1]*t134 + (ltdl_Y5v1[1]*t135 + t129*ltdl_Y6_in0_4)))));
     Lambda_inv[16] = t137;
     Lambda_inv[26] = t137;
-    const double t138 = ltdl_Y0_5*t130 + (ltdl_Y1_5*t131 + (ltdl_Y2_5*t132 + (ltdl_Y3_5*t133 + (ltdl_Y4_5*t134 + (t135*ltdl_Y5_5 + t129*ltdl_Y6_in0_5)))));
+    const double t138 = ltdl_Y0v1[2]*t130 + (ltdl_Y1v1[2]*t131 + (ltdl_Y2v1[2]*t132 + (ltdl_Y3v1[2]*t133 + (ltdl_Y4v1[2]*t134 + (ltdl_Y5v1[2]*t135 + t129*ltdl_Y6_in0_5)))));
     Lambda_inv[17] = t138;
     Lambda_inv[32] = t138;
     const double t139 = 149.60760989322966*ltdl_Y6_in0_3;
-    const double t140 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t141 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t142 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t143 = ltdl_Y3v0[3]*ltdl_dinv3_0;
-    const double t144 = ltdl_Y4v0[3]*ltdl_dinv4_0;
-    const double t145 = ltdl_Y5v0[3]*ltdl_dinv5_0;
-    const double t146 = ltdl_Y0_4*t140 + (ltdl_Y1_4*t141 + (ltdl_Y2_4*t142 + (ltdl_Y3_4*t143 + (ltdl_Y4_4*t144 + (ltdl_Y5_4*t145 + ltdl_Y6_in0_4*t139)))));
+    const double t140 = ltdl_Y0v1[0]*ltdl_dinv0_0;
+    const double t141 = ltdl_Y1v1[0]*ltdl_dinv1_0;
+    const double t142 = ltdl_Y2v1[0]*ltdl_dinv2_0;
+    const double t143 = ltdl_Y3v1[0]*ltdl_dinv3_0;
+    const double t144 = ltdl_Y4v1[0]*ltdl_dinv4_0;
+    const double t145 = ltdl_Y5v1[0]*ltdl_dinv5_0;
+    const double t146 = ltdl_Y0v1[1]*t140 + (ltdl_Y1v1[1]*t141 + (ltdl_Y2v1[1]*t142 + (ltdl_Y3v1[1]*t143 + (ltdl_Y4v1[1]*t144 + (ltdl_Y5v1[1]*t145 + ltdl_Y6_in0_4*t139)))));
     Lambda_inv[22] = t146;
     Lambda_inv[27] = t146;
-    const double t147 = ltdl_Y0_5*t140 + (ltdl_Y1_5*t141 + (ltdl_Y2_5*t142 + (ltdl_Y3_5*t143 + (ltdl_Y4_5*t144 + (t145*ltdl_Y5_5 + ltdl_Y6_in0_5*t139)))));
+    const double t147 = ltdl_Y0v1[2]*t140 + (ltdl_Y1v1[2]*t141 + (ltdl_Y2v1[2]*t142 + (ltdl_Y3v1[2]*t143 + (ltdl_Y4v1[2]*t144 + (ltdl_Y5v1[2]*t145 + ltdl_Y6_in0_5*t139)))));
     Lambda_inv[23] = t147;
     Lambda_inv[33] = t147;
-    const double t148 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
+    const double t148 = ltdl_Y0v1[1]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[2]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[2]*ltdl_dinv3_0 + (ltdl_Y4v1[1]*ltdl_Y4v1[2]*ltdl_dinv4_0 + (ltdl_Y5v1[1]*ltdl_Y5v1[2]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
     Lambda_inv[29] = t148;
     Lambda_inv[34] = t148;
 
@@ -2871,7 +2873,7 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4v0[0]*ltdl_Y4v0[0]*ltdl_dinv4_0 + (ltdl_Y5v0[0]*ltdl_Y5v0[0]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_0*ltdl_Y6_in0_0)))));
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4v0[1]*ltdl_Y4v0[1]*ltdl_dinv4_0 + (ltdl_Y5v0[1]*ltdl_Y5v0[1]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_1*ltdl_Y6_in0_1)))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0 + (ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_2*ltdl_Y6_in0_2)))));
-    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_5*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_in0_5*ltdl_Y6_in0_5)))));
+    Lambda_inv[21] = ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0 + (ltdl_Y3v1[0]*ltdl_Y3v1[0]*ltdl_dinv3_0 + (ltdl_Y4v1[0]*ltdl_Y4v1[0]*ltdl_dinv4_0 + (ltdl_Y5v1[0]*ltdl_Y5v1[0]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
+    Lambda_inv[28] = ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0 + (ltdl_Y4v1[1]*ltdl_Y4v1[1]*ltdl_dinv4_0 + (ltdl_Y5v1[1]*ltdl_Y5v1[1]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
+    Lambda_inv[35] = ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0 + (ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0 + (ltdl_Y4v1[2]*ltdl_Y4v1[2]*ltdl_dinv4_0 + (149.60760989322966*ltdl_Y6_in0_5*ltdl_Y6_in0_5 + ltdl_Y5v1[2]*ltdl_Y5v1[2]*ltdl_dinv5_0)))));
 }

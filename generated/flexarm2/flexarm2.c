@@ -882,7 +882,7 @@ void flexarm2_mass_matrix(const double* q, double* M)
     M[26] = Rc0_7_8;
     const double Rc0_8_8 = ((M0_8_8 + t50*(((0.6709999999999997*t47 + M1_2_3*U1_2_2) + 0.6709999999999997*t48) + 0.6709999999999997*t49)) + t54*(((0.6709999999999997*t51 + M1_2_4*U1_2_2) + 0.6709999999999997*t52) + 0.6709999999999997*t53)) + U1_2_2*((M1_2_3*t50 + M1_2_2*U1_2_2) + M1_2_4*t54);
     M[27] = Rc0_8_8;
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
     M[36] = M1_2_2;
     M[37] = M1_2_6;
@@ -1250,9 +1250,9 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     soagen_sincos(soagen_x, soagen_s, soagen_c, 1);
     const double c_q_4 = soagen_c[0];
     const double s_q_4 = soagen_s[0];
-    /* ltdl_Y7: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y7: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y7_in0v1) = { 0.0, 0.0, 0.0, 1.0 };
-    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y6_in0v1) = { 0.0, 0.0, 1.0, 0.0 };
     /* Rn1: rotation of the node frame, Cayley map of Psi eta (F.1) */
     const double t0 = (4.0114208910613*q[1] + 13.933079243493596*q[2]) + 22.8844580678444*q[3];
@@ -1376,7 +1376,7 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double Rc0_7_7 = ((M0_7_7 + t42*t59) + t46*t60) + U1_2_1*t58;
     const double Rc0_7_8 = ((M0_7_8 + t50*t59) + t54*t60) + U1_2_2*t58;
     const double Rc0_8_8 = ((M0_8_8 + t50*(((0.6709999999999997*t47 + M1_2_3*U1_2_2) + 0.6709999999999997*t48) + 0.6709999999999997*t49)) + t54*(((0.6709999999999997*t51 + M1_2_4*U1_2_2) + 0.6709999999999997*t52) + 0.6709999999999997*t53)) + U1_2_2*((M1_2_3*t50 + M1_2_2*U1_2_2) + M1_2_4*t54);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
     SOAGEN_PACK(F0_1_in0_3v0) = { M1_2_3, M1_3_6, M1_3_7, M1_3_8 };
     SOAGEN_PACK(F0_1_in0_4v0) = { M1_2_4, 0.5373628524647152, -0.2978075675834001, 0.17460851082327838 };
@@ -1394,7 +1394,7 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L7_4 = M1_2_8*ltdl_dinv7_0;
     const double ltdl_L7_5 = M1_6_8*ltdl_dinv7_0;
     const double ltdl_L7_6 = M1_7_8*ltdl_dinv7_0;
-    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y6v1, SOAGEN_L(ltdl_Y6_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_6);
     /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A6_0 = F0_1_2v0[2] - M1_7_8*ltdl_L7_0;
@@ -1472,24 +1472,24 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_A0_0 = ((((((Rc0_2_2 - F0_1_2v0[3]*ltdl_L7_0) - ltdl_A6_0*ltdl_L6_0) - ltdl_A5_0*ltdl_L5_0) - ltdl_A4_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y5_in0v1) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y5v1, (SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_5) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_5);
-    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y4_in0v1) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y4v1, ((SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_4) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
-    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
     SOAGEN_LANES(ltdl_Y3v1, ((-SOAGEN_L(ltdl_Y6v1)*ltdl_L6_3 - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_3) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
-    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
     SOAGEN_LANES(ltdl_Y2v1, (((-SOAGEN_L(ltdl_Y6v1)*ltdl_L6_2 - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_2) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
-    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     SOAGEN_LANES(ltdl_Y1v1, ((((-SOAGEN_L(ltdl_Y6v1)*ltdl_L6_1 - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_1) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
-    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     SOAGEN_LANES(ltdl_Y0v1, (((((-SOAGEN_L(ltdl_Y6v1)*ltdl_L6_0 - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_0) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
@@ -1978,7 +1978,7 @@ void flexarm2_forward_dynamics(const double* q, const double* qd, const double* 
     const double Rc0_7_7 = ((M0_7_7 + t231*t248) + t235*t249) + U1_2_1*t247;
     const double Rc0_7_8 = ((M0_7_8 + t239*t248) + t243*t249) + U1_2_2*t247;
     const double Rc0_8_8 = ((M0_8_8 + t239*(((0.6709999999999997*t236 + M1_2_3*U1_2_2) + 0.6709999999999997*t237) + 0.6709999999999997*t238)) + t243*(((0.6709999999999997*t240 + M1_2_4*U1_2_2) + 0.6709999999999997*t241) + 0.6709999999999997*t242)) + U1_2_2*((M1_2_3*t239 + M1_2_2*U1_2_2) + M1_2_4*t243);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
     SOAGEN_PACK(F0_1_in0_3v0) = { M1_2_3, M1_3_6, M1_3_7, M1_3_8 };
     SOAGEN_PACK(F0_1_in0_4v0) = { M1_2_4, 0.5373628524647152, -0.2978075675834001, 0.17460851082327838 };
@@ -2459,6 +2459,9 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Uf1_2_0 = 4.0114208910613*t27;
     const double Uf1_2_1 = 13.933079243493596*t27;
     const double Uf1_2_2 = 22.8844580678444*t27;
+    /* ltdl_Y7: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y7_in0v0) = { 0.0, 0.0, Uf1_2_2, 0.0 };
+    /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double Uf1_3_0 = 4.0114208910613*rnf1_1*t27 - t24;
     const double Uf1_3_1 = 13.933079243493596*rnf1_1*t27 - t25;
     const double Uf1_3_2 = 22.8844580678444*rnf1_1*t27 - t26;
@@ -2513,7 +2516,7 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Rc0_7_7 = ((M0_7_7 + t46*t63) + t50*t64) + U1_2_1*t62;
     const double Rc0_7_8 = ((M0_7_8 + t54*t63) + t58*t64) + U1_2_2*t62;
     const double Rc0_8_8 = ((M0_8_8 + t54*(((0.6709999999999997*t51 + M1_2_3*U1_2_2) + 0.6709999999999997*t52) + 0.6709999999999997*t53)) + t58*(((0.6709999999999997*t55 + M1_2_4*U1_2_2) + 0.6709999999999997*t56) + 0.6709999999999997*t57)) + U1_2_2*((M1_2_3*t54 + M1_2_2*U1_2_2) + M1_2_4*t58);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), 4 columns at a time */
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
     SOAGEN_PACK(F0_1_in0_3v0) = { M1_2_3, M1_3_6, M1_3_7, M1_3_8 };
     SOAGEN_PACK(F0_1_in0_4v0) = { M1_2_4, 0.5373628524647152, -0.2978075675834001, 0.17460851082327838 };
@@ -2614,32 +2617,35 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t76 = s_q_0*R1_0_1 + c_q_0*R1_1_1;
     const double t77 = rnf1_0*t75 + rnf1_1*t76;
     const double ltdl_Y7_in0_3 = (Uf1_3_2*t73 + Uf1_4_2*t74) - Uf1_2_2*t77;
-    /* ltdl_Y7: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y7_in0v0) = { 0.0, 0.0, Uf1_2_2, ltdl_Y7_in0_3 };
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_4 = rnf1_0*t73 + rnf1_1*t74;
     /* ltdl_Y7_in0: Y = L^-T B */
     const double ltdl_Y7_in0_4 = Uf1_2_2*ltdl_Y4_in0_4 + (Uf1_3_2*t75 + Uf1_4_2*t76);
+    /* ltdl_Y7: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y7_in0v1) = { ltdl_Y7_in0_3, ltdl_Y7_in0_4, 0.0, 0.0 };
     /* ltdl_Y6_in0: Y = L^-T B */
     const double ltdl_Y6_in0_3 = (Uf1_3_1*t73 + Uf1_4_1*t74) - Uf1_2_1*t77;
     const double ltdl_Y6_in0_4 = Uf1_2_1*ltdl_Y4_in0_4 + (Uf1_3_1*t75 + Uf1_4_1*t76);
-    /* ltdl_Y6: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y6_in0v0) = { 0.0, 0.0, Uf1_2_1, ltdl_Y6_in0_3 };
+    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v0) = { 0.0, 0.0, Uf1_2_1, 0.0 };
+    SOAGEN_PACK(ltdl_Y6_in0v1) = { ltdl_Y6_in0_3, ltdl_Y6_in0_4, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y6v0, SOAGEN_L(ltdl_Y6_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_6);
-    const double ltdl_Y6_4 = ltdl_Y6_in0_4 - ltdl_L7_6*ltdl_Y7_in0_4;
+    SOAGEN_LANES(ltdl_Y6v1, SOAGEN_L(ltdl_Y6_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_6);
     /* ltdl_Y5_in0: Y = L^-T B */
     const double ltdl_Y5_in0_3 = (Uf1_3_0*t73 + Uf1_4_0*t74) - Uf1_2_0*t77;
     const double ltdl_Y5_in0_4 = Uf1_2_0*ltdl_Y4_in0_4 + (Uf1_3_0*t75 + Uf1_4_0*t76);
-    /* ltdl_Y5: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { 0.0, 0.0, Uf1_2_0, ltdl_Y5_in0_3 };
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { 0.0, 0.0, Uf1_2_0, 0.0 };
+    SOAGEN_PACK(ltdl_Y5_in0v1) = { ltdl_Y5_in0_3, ltdl_Y5_in0_4, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y5v0, (SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_5) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_5);
-    const double ltdl_Y5_4 = (ltdl_Y5_in0_4 - ltdl_L7_5*ltdl_Y7_in0_4) - ltdl_L6_5*ltdl_Y6_4;
+    SOAGEN_LANES(ltdl_Y5v1, (SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_5) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_5);
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_3 = -t77;
-    /* ltdl_Y4: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y4_in0_3 };
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y4_in0v1) = { ltdl_Y4_in0_3, ltdl_Y4_in0_4, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y4v0, ((SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_4) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
-    const double ltdl_Y4_4 = ((ltdl_Y4_in0_4 - ltdl_L7_4*ltdl_Y7_in0_4) - ltdl_L6_4*ltdl_Y6_4) - ltdl_L5_4*ltdl_Y5_4;
+    SOAGEN_LANES(ltdl_Y4v1, ((SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_4) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
     /* ltdl_Y3_in0: Y = L^-T B */
     const double t78 = (rn1_1*c_q_0 + rn1_0*s_q_0) + t77;
     const double ltdl_Y3_in0_3 = (U1_3_2*c_q_0 - U1_4_2*s_q_0) - U1_2_2*t78;
@@ -2647,30 +2653,34 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y0_in0_4 = (rn1_0*c_q_0 - rn1_1*s_q_0) + ltdl_Y4_in0_4;
     /* ltdl_Y3_in0: Y = L^-T B */
     const double ltdl_Y3_in0_4 = U1_2_2*ltdl_Y0_in0_4 + (U1_3_2*s_q_0 + U1_4_2*c_q_0);
-    /* ltdl_Y3: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, U1_2_2, ltdl_Y3_in0_3 };
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, U1_2_2, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v1) = { ltdl_Y3_in0_3, ltdl_Y3_in0_4, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y3v0, (((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_3) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
-    const double ltdl_Y3_4 = (((ltdl_Y3_in0_4 - ltdl_Y7_in0_4*ltdl_L7_3) - ltdl_Y6_4*ltdl_L6_3) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
+    SOAGEN_LANES(ltdl_Y3v1, (((SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_3) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
     /* ltdl_Y2_in0: Y = L^-T B */
     const double ltdl_Y2_in0_3 = (U1_3_1*c_q_0 - U1_4_1*s_q_0) - U1_2_1*t78;
     const double ltdl_Y2_in0_4 = U1_2_1*ltdl_Y0_in0_4 + (U1_3_1*s_q_0 + U1_4_1*c_q_0);
-    /* ltdl_Y2: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, U1_2_1, ltdl_Y2_in0_3 };
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, U1_2_1, 0.0 };
+    SOAGEN_PACK(ltdl_Y2_in0v1) = { ltdl_Y2_in0_3, ltdl_Y2_in0_4, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y2v0, ((((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_2) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    const double ltdl_Y2_4 = ((((ltdl_Y2_in0_4 - ltdl_Y7_in0_4*ltdl_L7_2) - ltdl_Y6_4*ltdl_L6_2) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
+    SOAGEN_LANES(ltdl_Y2v1, ((((SOAGEN_L(ltdl_Y2_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_2) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
     /* ltdl_Y1_in0: Y = L^-T B */
     const double ltdl_Y1_in0_3 = (U1_3_0*c_q_0 - U1_4_0*s_q_0) - U1_2_0*t78;
     const double ltdl_Y1_in0_4 = U1_2_0*ltdl_Y0_in0_4 + (U1_3_0*s_q_0 + U1_4_0*c_q_0);
-    /* ltdl_Y1: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, U1_2_0, ltdl_Y1_in0_3 };
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, U1_2_0, 0.0 };
+    SOAGEN_PACK(ltdl_Y1_in0v1) = { ltdl_Y1_in0_3, ltdl_Y1_in0_4, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_1) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    const double ltdl_Y1_4 = (((((ltdl_Y1_in0_4 - ltdl_Y7_in0_4*ltdl_L7_1) - ltdl_Y6_4*ltdl_L6_1) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    SOAGEN_LANES(ltdl_Y1v1, (((((SOAGEN_L(ltdl_Y1_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_1) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t78;
-    /* ltdl_Y0: Y = L^-T B, 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y0_in0v1) = { ltdl_Y0_in0_3, ltdl_Y0_in0_4, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_0) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    const double ltdl_Y0_4 = ((((((ltdl_Y0_in0_4 - ltdl_L7_0*ltdl_Y7_in0_4) - ltdl_Y6_4*ltdl_L6_0) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    SOAGEN_LANES(ltdl_Y0v1, ((((((SOAGEN_L(ltdl_Y0_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_0) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
     /* shared by the outputs */
     const double t79 = ltdl_Y4v0[2]*ltdl_dinv4_0;
     const double t80 = ltdl_Y5v0[2]*ltdl_dinv5_0;
@@ -2680,13 +2690,13 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t84 = ltdl_Y1v0[2]*ltdl_dinv1_0;
     const double t85 = ltdl_Y2v0[2]*ltdl_dinv2_0;
     const double t86 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t87 = ltdl_Y0v0[3]*t83 + (ltdl_Y1v0[3]*t84 + (ltdl_Y2v0[3]*t85 + (ltdl_Y3v0[3]*t86 + (ltdl_Y4v0[3]*t79 + (ltdl_Y5v0[3]*t80 + (t82*ltdl_Y7_in0_3 + ltdl_Y6v0[3]*t81))))));
+    const double t87 = ltdl_Y0v1[0]*t83 + (ltdl_Y1v1[0]*t84 + (ltdl_Y2v1[0]*t85 + (ltdl_Y3v1[0]*t86 + (ltdl_Y4v1[0]*t79 + (ltdl_Y5v1[0]*t80 + (t82*ltdl_Y7_in0_3 + ltdl_Y6v1[0]*t81))))));
     Lambda_inv[15] = t87;
     Lambda_inv[20] = t87;
-    const double t88 = ltdl_Y0_4*t83 + (ltdl_Y1_4*t84 + (ltdl_Y2_4*t85 + (ltdl_Y3_4*t86 + (ltdl_Y4_4*t79 + (t80*ltdl_Y5_4 + (t81*ltdl_Y6_4 + t82*ltdl_Y7_in0_4))))));
+    const double t88 = ltdl_Y0v1[1]*t83 + (ltdl_Y1v1[1]*t84 + (ltdl_Y2v1[1]*t85 + (ltdl_Y3v1[1]*t86 + (ltdl_Y4v1[1]*t79 + (ltdl_Y5v1[1]*t80 + (t82*ltdl_Y7_in0_4 + ltdl_Y6v1[1]*t81))))));
     Lambda_inv[16] = t88;
     Lambda_inv[26] = t88;
-    const double t89 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_dinv5_0*ltdl_Y5_4 + (ltdl_Y6v0[3]*ltdl_dinv6_0*ltdl_Y6_4 + ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_4))))));
+    const double t89 = ltdl_Y0v1[0]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_Y3v1[0]*ltdl_Y3v1[1]*ltdl_dinv3_0 + (ltdl_Y4v1[0]*ltdl_Y4v1[1]*ltdl_dinv4_0 + (ltdl_Y5v1[0]*ltdl_Y5v1[1]*ltdl_dinv5_0 + (ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_4 + ltdl_Y6v1[0]*ltdl_Y6v1[1]*ltdl_dinv6_0))))));
     Lambda_inv[22] = t89;
     Lambda_inv[27] = t89;
 
@@ -2709,11 +2719,11 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + (ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_3 + ltdl_Y6v0[3]*ltdl_Y6v0[3]*ltdl_dinv6_0))))));
+    Lambda_inv[21] = ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0 + (ltdl_Y3v1[0]*ltdl_Y3v1[0]*ltdl_dinv3_0 + (ltdl_Y4v1[0]*ltdl_Y4v1[0]*ltdl_dinv4_0 + (ltdl_Y5v1[0]*ltdl_Y5v1[0]*ltdl_dinv5_0 + (ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_3 + ltdl_Y6v1[0]*ltdl_Y6v1[0]*ltdl_dinv6_0))))));
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + (ltdl_dinv6_0*ltdl_Y6_4*ltdl_Y6_4 + ltdl_dinv7_0*ltdl_Y7_in0_4*ltdl_Y7_in0_4))))));
+    Lambda_inv[28] = ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0 + (ltdl_Y4v1[1]*ltdl_Y4v1[1]*ltdl_dinv4_0 + (ltdl_Y5v1[1]*ltdl_Y5v1[1]*ltdl_dinv5_0 + (ltdl_dinv7_0*ltdl_Y7_in0_4*ltdl_Y7_in0_4 + ltdl_Y6v1[1]*ltdl_Y6v1[1]*ltdl_dinv6_0))))));
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

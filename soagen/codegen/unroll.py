@@ -155,6 +155,9 @@ class UnrollBackend(SympyBackend):
                 out[i, j] = out[j, i] = sum((Li[k][i] * dinv[k] * Li[k][j] for k in range(j, n)), nodes.ZERO)
         return out
 
+    def is_zero(self, x):
+        return x.is_Number and x.value == 0
+
     def _unique(self, base):
         """``base``, or ``base_2``, ``base_3`` ... if taken; now taken."""
         name, k = base, 1
@@ -208,13 +211,12 @@ class UnrollBackend(SympyBackend):
         start = len(self.defs)
         out = self.name(f(*blocks), label, note=note)
         m = out.shape[-1]
-        chunks = [c for c in range(-(-m // LANES)) if min(m, (c + 1) * LANES) - c * LANES >= MIN_LANES]
+        chunks = lane_chunks(m)
         if not chunks:
             return out
         fresh = {d[0] for d in self.defs[start:]}
         step, names = LaneStep(label, note), {}
-        for c in chunks:
-            cols = range(c * LANES, min(m, (c + 1) * LANES))
+        for c, cols in enumerate(chunks):
             args = []
             for b, block in enumerate(blocks):
                 source = self._lane_out.get(id(block))
@@ -298,7 +300,22 @@ LANES = 4
 """Columns computed together by the scalar C (:mod:`soagen.codegen.lanes`): four doubles,
 one AVX register (two SSE2 or NEON registers)."""
 MIN_LANES = 3
-"""A chunk of fewer columns stays scalar (the last chunk of 6 columns: 4 + 2)."""
+"""A chunk of fewer columns stays scalar (the last chunk of 5 columns: 4 + 1)."""
+
+
+def lane_chunks(m):
+    """The ranges of columns (of m) computed together: ceil(m / LANES) chunks of
+    consecutive columns. When the last would be short of :data:`MIN_LANES`, the columns
+    are spread so that every chunk has at least that many (14 columns: 4, 4, 3, 3; 6: 3, 3)
+    where they suffice; otherwise the short chunk is left out, its columns stay scalar
+    (5: 4, then 1 scalar)."""
+    c = -(-m // LANES)
+    if 0 < m % LANES < MIN_LANES and m >= MIN_LANES * c:
+        sizes = [m // c + (i < m % c) for i in range(c)]
+    else:
+        sizes = [min(LANES, m - i * LANES) for i in range(c)]
+    starts = np.cumsum([0, *sizes])
+    return [range(a, a + n) for a, n in zip(starts, sizes) if n >= MIN_LANES]
 
 
 @dataclass

@@ -24,7 +24,8 @@ from soagen.dynamics.rne import rne
 def fd_derivatives(robot, s, qd, tau, xp, method="innovations"):
     """(dqdd/dq, dqdd/dqd, dqdd/dtau = M^-1) at (s.q, s.qd, tau), tangent space. With
     ``method="ldl"`` the products with M^-1 are solves with the factors of M = L^T D L,
-    which keep a tree's sparsity (on a chain they cost the same as the products)."""
+    which keep a tree's sparsity (on a chain they cost the same as the products); dT/dq
+    and dT/dqd are solved together, as the 2 nv columns of one block."""
     if method == "ldl":
         L, dinv = ltdl(robot, mass_matrix(robot, s, xp), xp)
         Minv = mirrored(ltdl_congruence(L, dinv, xp.eye(robot.nv), xp))
@@ -39,4 +40,5 @@ def fd_derivatives(robot, s, qd, tau, xp, method="innovations"):
     T_hat = np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp))           # (3.23)
     qdd = xp.name(solve(tau - T_hat, "ltdl_qdd"), "qddfd", note="qdd = M^-1 (tau - C) (3.22)")   # (3.22)
     dq, dqd = id_derivatives(robot, s, qd, qdd, xp)                             # (D.14)
-    return -solve(dq, "ltdl_dq"), -solve(dqd, "ltdl_dqd"), Minv
+    dx = -solve(np.concatenate([dq, dqd], axis=1), "ltdl_dx")                 # (D.19), one solve
+    return dx[:, :robot.nv], dx[:, robot.nv:], Minv

@@ -56,14 +56,20 @@ def ltdl_multiplications(robot):
 
 def ltdl_solve(L, dinv, B, xp, label="ltdl_x"):
     """M^-1 B for a vector or the columns of a block B: L^T y = B (last coordinate first),
-    then L x = D^-1 y (first coordinate first); the rows of x named ``label`` + k."""
-    Y = _back(L, np.reshape(B, (L.shape[0], -1)), xp, f"{label}y", "y = L^-T b")
+    then L x = D^-1 y (first coordinate first); the rows of x named ``label`` + k. Columns
+    of B that are zero by construction (``xp.nonzero_columns``: a floating base's dT/dq
+    has three, the base translations) are not solved: their x is zero."""
+    shape, B = np.shape(B), np.reshape(B, (L.shape[0], -1))
+    cols = xp.nonzero_columns(B)
+    Y = _back(L, B[:, cols], xp, f"{label}y", "y = L^-T b")
     n = L.shape[0]
     x = [None] * n
     for k in range(n):
         x[k] = xp.columns(lambda y, *xs, k=k: dinv[k] * y - sum((L[k, j] * xj for j, xj in enumerate(xs)), 0),
                           [Y[k], *x[:k]], f"{label}{k}", note="x = L^-1 D^-1 y")
-    return np.reshape(np.array(x, dtype=xp.dtype), np.shape(B))
+    X = xp.zeros(B.shape)
+    X[:, cols] = np.array(x, dtype=xp.dtype)
+    return np.reshape(X, shape)
 
 
 def ltdl_congruence(L, dinv, B, xp):

@@ -21,6 +21,7 @@ from soagen.codegen.emit import comment, write
 from soagen.codegen.functions import generate_function
 from soagen.codegen.printers import ScheduledCPrinter
 from soagen.codegen.robot import render
+from soagen.codegen.unroll import LANES, MIN_LANES, lane_chunks
 from soagen.loaders.random_robots import random_chain
 from tests.helpers import rel_err
 
@@ -89,19 +90,21 @@ def test_every_lane_step_of_the_derivatives_is_printed_as_lanes():
 
 def test_a_step_that_needs_its_own_lanes_stays_scalar():
     """The planar arm's forward-dynamics derivatives: the common-subexpression pass made
-    a temporary of the derivative walk (its only column step: the solves have 2 columns)
-    stand for a subexpression that the walk's own first block reads, so the step cannot
-    be lanes (it would need itself). It stays scalar, and with no other step the function
-    is printed as without lanes."""
+    a temporary of the derivative walk stand for a subexpression that the walk's own first
+    block reads, so that step cannot be lanes (it would need itself). It stays scalar; the
+    solve with the 4 columns of dT/dq and dT/dqd is printed as lanes."""
     robot = soagen.load(ROBOTS / "planar2.yaml")
     fn = generate_function(robot, "forward_dynamics_derivatives")
-    assert [step.label for step in fn.program.lanes] == ["dF0_1"]
+    labels = [step.label for step in fn.program.lanes]
+    assert labels[0] == "dF0_1" and len(labels) > 1 and all(lb.startswith("ltdl_dx") for lb in labels[1:])
     with lanes.nodes.use(fn.program.arena):
         walk = lanes._Lanes(fn, ScheduledCPrinter())
         live = walk.live()
-        assert len(walk.order(live)) < len(live)                 # as lanes, it needs itself
+        assert len(walk.order(live)) < len(live)                 # as lanes, the walk needs itself
         assert walk.cyclic(live - set(walk.order(live))) == {0}
-    assert lanes.lane_body(fn, ScheduledCPrinter(), comment) == {}
+    vectors = [st["target"] for st in lanes.lane_body(fn, ScheduledCPrinter(), comment)["statements"]
+               if st["kind"] == lanes.LOOP]
+    assert vectors and all(v.startswith("ltdl_dx") for v in vectors)
 
 
 def test_lanes_with_the_parameters_as_inputs(tmp_path):
@@ -120,3 +123,37 @@ def test_lanes_with_the_parameters_as_inputs(tmp_path):
             got = lib(name, *[x[i] for i in fn["inputs"] if i != "params"], pi)
             want = GENERIC[name](robot, x)
             assert max(rel_err(g, w) for g, w in zip(got, want)) <= 1e-12, name
+
+
+@pytest.mark.parametrize("m", range(1, 41))
+def test_lane_chunks_cover_the_columns_in_order(m):
+    """Chunks are consecutive columns, 3 or 4 each, ceil(m / 4) of them when every one
+    can have 3 (14 columns: 4, 4, 3, 3; 6: 3, 3), else the last ones stay scalar (5: 4 and
+    1 scalar); the columns left scalar are fewer than 3 and come last."""
+    chunks = lane_chunks(m)
+    cols = [j for c in chunks for j in c]
+    assert cols == list(range(len(cols)))
+    assert all(MIN_LANES <= len(c) <= LANES for c in chunks)
+    assert m - len(cols) < MIN_LANES
+    if m >= MIN_LANES * -(-m // LANES):
+        assert len(cols) == m and len(chunks) == -(-m // LANES)
+    assert [len(c) for c in lane_chunks(14)] == [4, 4, 3, 3] and [len(c) for c in lane_chunks(5)] == [4]
+
+
+def test_columns_zero_by_construction_are_not_solved():
+    """On a free joint, gravity does not see the base's position: the three translation
+    columns of dT/dq are the number 0, so the solve of (D.19) takes the others only
+    (no lane and no statement for them), and the generated dqdd/dq has exact zeros there,
+    as the generic implementation has."""
+    robot = _tree()
+    fn = generate_function(robot, "forward_dynamics_derivatives")
+    nv = robot.nv
+    with lanes.nodes.use(fn.program.arena):
+        dq = np.reshape(fn.program.outputs[:nv * nv], (nv, nv))
+        zero = [j for j in range(nv) if all(e.is_Number and e.value == 0 for e in dq[:, j])]
+    assert zero == [3, 4, 5]
+    last = next(st for st in fn.program.lanes if st.label == f"ltdl_dxy{nv - 1}")    # one row, 2 nv - 3 columns
+    assert [len(row[2]) for row in last.rows] == [len(c) for c in lane_chunks(2 * nv - len(zero))]
+    for x in random_states(robot, 3, seed=9):
+        want = A.forward_dynamics_derivatives(robot, x["q"], x["qd"], x["tau"])[0]
+        assert np.all(want[:, zero] == 0)

@@ -3890,9 +3890,6 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y6_in0_0 = (c_q_0*t211 - Rn2_1_1*s_q_0) + c_q_0*t212;
     const double ltdl_Y6_in0_1 = (s_q_0*t211 + Rn2_1_1*c_q_0) + s_q_0*t212;
     const double ltdl_Y6_in0_2 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
-    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y6_in0v0) = { ltdl_Y6_in0_0, ltdl_Y6_in0_1, ltdl_Y6_in0_2, 0.0 };
-    /* ltdl_Y6_in0: Y = L^-T B */
     const double t213 = 0.4*s_q_1;
     const double t214 = t213*R2_0_0 - 0.4*c_q_1*R2_2_0;
     const double t215 = -t214;
@@ -3901,11 +3898,12 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t218 = t213*R2_2_0;
     const double t219 = (c_q_0*t216 + s_q_0*t217) + s_q_0*t218;
     const double ltdl_Y6_in0_3 = -ltdl_Y6_in0_2*t219 + ltdl_Y6_in0_1*t215;
+    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v0) = { ltdl_Y6_in0_0, ltdl_Y6_in0_1, ltdl_Y6_in0_2, ltdl_Y6_in0_3 };
+    /* ltdl_Y6_in0: Y = L^-T B */
     const double t220 = (c_q_0*t217 + c_q_0*t218) - s_q_0*t216;
     const double ltdl_Y6_in0_4 = ltdl_Y6_in0_2*t220 - ltdl_Y6_in0_0*t215;
     const double ltdl_Y6_in0_5 = ltdl_Y6_in0_0*t219 - ltdl_Y6_in0_1*t220;
-    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y6_in0v1) = { ltdl_Y6_in0_3, ltdl_Y6_in0_4, ltdl_Y6_in0_5, 0.0 };
     /* ltdl_Y5_in0: Y = L^-T B */
     const double t221 = U2_0_3*c_q_1;
     const double ltdl_Y5_in0_0 = c_q_0*t221 - U2_1_3*s_q_0;
@@ -3925,10 +3923,10 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y5_in0_4 = (((U2_3_3*t224 + U2_4_3*c_q_0) + U2_5_3*t225) - ltdl_Y5_in0_0*t223) - t222*ltdl_Y0_in0_4;
     const double ltdl_Y5_in0_5 = ((c_q_1*U2_5_3 - U2_3_3*s_q_1) - ltdl_Y5_in0_1*ltdl_Y0_in0_4) + ltdl_Y5_in0_0*t226;
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y5_in0v1) = { ltdl_Y5_in0_3, ltdl_Y5_in0_4, ltdl_Y5_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
     SOAGEN_LANES(ltdl_Y5v0, SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_5);
-    SOAGEN_LANES(ltdl_Y5v1, SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_5);
+    const double ltdl_Y5_4 = ltdl_Y5_in0_4 - ltdl_Y6_in0_4*ltdl_L6_5;
+    const double ltdl_Y5_5 = ltdl_Y5_in0_5 - ltdl_L6_5*ltdl_Y6_in0_5;
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_0 = U2_0_2*t227 + U2_2_2*t228;
     const double ltdl_Y4_in0_1 = U2_0_2*t224 + U2_2_2*t225;
@@ -3937,10 +3935,10 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y4_in0_4 = (((U2_3_2*t224 + c_q_0*U2_4_2) + U2_5_2*t225) - ltdl_Y4_in0_0*t223) + ltdl_Y4_in0_2*ltdl_Y0_in0_4;
     const double ltdl_Y4_in0_5 = ((-U2_3_2*s_q_1 + U2_5_2*c_q_1) - ltdl_Y4_in0_1*ltdl_Y0_in0_4) + ltdl_Y4_in0_0*t226;
     /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y4_in0v1) = { ltdl_Y4_in0_3, ltdl_Y4_in0_4, ltdl_Y4_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
     SOAGEN_LANES(ltdl_Y4v0, (SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
-    SOAGEN_LANES(ltdl_Y4v1, (SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
+    const double ltdl_Y4_4 = (ltdl_Y4_in0_4 - ltdl_Y6_in0_4*ltdl_L6_4) - ltdl_Y5_4*ltdl_L5_4;
+    const double ltdl_Y4_5 = (ltdl_Y4_in0_5 - ltdl_L6_4*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_4;
     /* ltdl_Y3_in0: Y = L^-T B */
     const double ltdl_Y3_in0_0 = U2_0_1*t227 - U2_1_1*s_q_0;
     const double ltdl_Y3_in0_1 = U2_0_1*t224 + U2_1_1*c_q_0;
@@ -3950,10 +3948,10 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y3_in0_4 = (((U2_3_1*t224 + U2_4_1*c_q_0) + U2_5_1*t225) - ltdl_Y3_in0_0*t223) - t229*ltdl_Y0_in0_4;
     const double ltdl_Y3_in0_5 = ((c_q_1*U2_5_1 - U2_3_1*s_q_1) - ltdl_Y3_in0_1*ltdl_Y0_in0_4) + ltdl_Y3_in0_0*t226;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { ltdl_Y3_in0_3, ltdl_Y3_in0_4, ltdl_Y3_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
     SOAGEN_LANES(ltdl_Y3v0, ((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
-    SOAGEN_LANES(ltdl_Y3v1, ((SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
+    const double ltdl_Y3_4 = ((ltdl_Y3_in0_4 - ltdl_Y6_in0_4*ltdl_L6_3) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
+    const double ltdl_Y3_5 = ((ltdl_Y3_in0_5 - ltdl_L6_3*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_3) - ltdl_Y4_5*ltdl_L4_3;
     /* ltdl_Y2_in0: Y = L^-T B */
     const double ltdl_Y2_in0_0 = U2_0_0*t227 + U2_2_0*t228;
     const double ltdl_Y2_in0_1 = U2_0_0*t224 + U2_2_0*t225;
@@ -3962,26 +3960,26 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y2_in0_4 = (((U2_3_0*t224 + c_q_0*U2_4_0) + U2_5_0*t225) - ltdl_Y2_in0_0*t223) + ltdl_Y2_in0_2*ltdl_Y0_in0_4;
     const double ltdl_Y2_in0_5 = ((-U2_3_0*s_q_1 + U2_5_0*c_q_1) - ltdl_Y2_in0_1*ltdl_Y0_in0_4) + ltdl_Y2_in0_0*t226;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, ltdl_Y2_in0_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y2_in0v1) = { ltdl_Y2_in0_3, ltdl_Y2_in0_4, ltdl_Y2_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, ltdl_Y2_in0_2, ltdl_Y2_in0_3 };
     SOAGEN_LANES(ltdl_Y2v0, (((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    SOAGEN_LANES(ltdl_Y2v1, (((SOAGEN_L(ltdl_Y2_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    const double ltdl_Y2_4 = (((ltdl_Y2_in0_4 - ltdl_Y6_in0_4*ltdl_L6_2) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
+    const double ltdl_Y2_5 = (((ltdl_Y2_in0_5 - ltdl_L6_2*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_2) - ltdl_Y4_5*ltdl_L4_2) - ltdl_Y3_5*ltdl_L3_2;
     /* ltdl_Y1_in0: Y = L^-T B */
     const double ltdl_Y1_in0_3 = c_q_0*t223;
     const double ltdl_Y1_in0_4 = s_q_0*t223;
     const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t226;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y1_in0v1) = { ltdl_Y1_in0_3, ltdl_Y1_in0_4, ltdl_Y1_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
     SOAGEN_LANES(ltdl_Y1v0, ((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, ((((SOAGEN_L(ltdl_Y1_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    const double ltdl_Y1_4 = ((((ltdl_Y1_in0_4 - ltdl_L6_1*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = ((((ltdl_Y1_in0_5 - ltdl_L6_1*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_1) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t226;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y0_in0v1) = { ltdl_Y0_in0_3, ltdl_Y0_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, (((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, (((((SOAGEN_L(ltdl_Y0_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    const double ltdl_Y0_4 = (((((ltdl_Y0_in0_4 - ltdl_L6_0*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = ((((-ltdl_Y5_5*ltdl_L5_0 - ltdl_L6_0*ltdl_Y6_in0_5) - ltdl_Y4_5*ltdl_L4_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t230 = 15.384615384615383*ltdl_Y6_in0_0;
     const double t231 = ltdl_Y0v0[0]*ltdl_dinv0_0;
@@ -3996,13 +3994,13 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t238 = ltdl_Y0v0[2]*t231 + (ltdl_Y1v0[2]*t232 + (ltdl_Y2v0[2]*t233 + (ltdl_Y3v0[2]*t234 + (ltdl_Y4v0[2]*t235 + (ltdl_Y5v0[2]*t236 + ltdl_Y6_in0_2*t230)))));
     Lambda_inv[2] = t238;
     Lambda_inv[12] = t238;
-    const double t239 = ltdl_Y0v1[0]*t231 + (ltdl_Y1v1[0]*t232 + (ltdl_Y2v1[0]*t233 + (ltdl_Y3v1[0]*t234 + (ltdl_Y4v1[0]*t235 + (ltdl_Y5v1[0]*t236 + t230*ltdl_Y6_in0_3)))));
+    const double t239 = ltdl_Y0v0[3]*t231 + (ltdl_Y1v0[3]*t232 + (ltdl_Y2v0[3]*t233 + (ltdl_Y3v0[3]*t234 + (ltdl_Y4v0[3]*t235 + (ltdl_Y5v0[3]*t236 + t230*ltdl_Y6_in0_3)))));
     Lambda_inv[3] = t239;
     Lambda_inv[18] = t239;
-    const double t240 = ltdl_Y0v1[1]*t231 + (ltdl_Y1v1[1]*t232 + (ltdl_Y2v1[1]*t233 + (ltdl_Y3v1[1]*t234 + (ltdl_Y4v1[1]*t235 + (ltdl_Y5v1[1]*t236 + t230*ltdl_Y6_in0_4)))));
+    const double t240 = ltdl_Y0_4*t231 + (ltdl_Y1_4*t232 + (ltdl_Y2_4*t233 + (ltdl_Y3_4*t234 + (ltdl_Y4_4*t235 + (ltdl_Y5_4*t236 + t230*ltdl_Y6_in0_4)))));
     Lambda_inv[4] = t240;
     Lambda_inv[24] = t240;
-    const double t241 = ltdl_Y0v1[2]*t231 + (ltdl_Y1v1[2]*t232 + (ltdl_Y2v1[2]*t233 + (ltdl_Y3v1[2]*t234 + (ltdl_Y4v1[2]*t235 + (ltdl_Y5v1[2]*t236 + t230*ltdl_Y6_in0_5)))));
+    const double t241 = ltdl_Y0_5*t231 + (ltdl_Y1_5*t232 + (ltdl_Y2_5*t233 + (ltdl_Y3_5*t234 + (ltdl_Y4_5*t235 + (ltdl_Y5_5*t236 + t230*ltdl_Y6_in0_5)))));
     Lambda_inv[5] = t241;
     Lambda_inv[30] = t241;
     const double t242 = 15.384615384615383*ltdl_Y6_in0_1;
@@ -4015,13 +4013,13 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t249 = ltdl_Y0v0[2]*t243 + (ltdl_Y1v0[2]*t244 + (ltdl_Y2v0[2]*t245 + (ltdl_Y3v0[2]*t246 + (ltdl_Y4v0[2]*t247 + (ltdl_Y5v0[2]*t248 + ltdl_Y6_in0_2*t242)))));
     Lambda_inv[8] = t249;
     Lambda_inv[13] = t249;
-    const double t250 = ltdl_Y0v1[0]*t243 + (ltdl_Y1v1[0]*t244 + (ltdl_Y2v1[0]*t245 + (ltdl_Y3v1[0]*t246 + (ltdl_Y4v1[0]*t247 + (ltdl_Y5v1[0]*t248 + t242*ltdl_Y6_in0_3)))));
+    const double t250 = ltdl_Y0v0[3]*t243 + (ltdl_Y1v0[3]*t244 + (ltdl_Y2v0[3]*t245 + (ltdl_Y3v0[3]*t246 + (ltdl_Y4v0[3]*t247 + (ltdl_Y5v0[3]*t248 + t242*ltdl_Y6_in0_3)))));
     Lambda_inv[9] = t250;
     Lambda_inv[19] = t250;
-    const double t251 = ltdl_Y0v1[1]*t243 + (ltdl_Y1v1[1]*t244 + (ltdl_Y2v1[1]*t245 + (ltdl_Y3v1[1]*t246 + (ltdl_Y4v1[1]*t247 + (ltdl_Y5v1[1]*t248 + t242*ltdl_Y6_in0_4)))));
+    const double t251 = ltdl_Y0_4*t243 + (ltdl_Y1_4*t244 + (ltdl_Y2_4*t245 + (ltdl_Y3_4*t246 + (ltdl_Y4_4*t247 + (ltdl_Y5_4*t248 + t242*ltdl_Y6_in0_4)))));
     Lambda_inv[10] = t251;
     Lambda_inv[25] = t251;
-    const double t252 = ltdl_Y0v1[2]*t243 + (ltdl_Y1v1[2]*t244 + (ltdl_Y2v1[2]*t245 + (ltdl_Y3v1[2]*t246 + (ltdl_Y4v1[2]*t247 + (ltdl_Y5v1[2]*t248 + t242*ltdl_Y6_in0_5)))));
+    const double t252 = ltdl_Y0_5*t243 + (ltdl_Y1_5*t244 + (ltdl_Y2_5*t245 + (ltdl_Y3_5*t246 + (ltdl_Y4_5*t247 + (ltdl_Y5_5*t248 + t242*ltdl_Y6_in0_5)))));
     Lambda_inv[11] = t252;
     Lambda_inv[31] = t252;
     const double t253 = 15.384615384615383*ltdl_Y6_in0_2;
@@ -4031,29 +4029,29 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t257 = ltdl_Y3v0[2]*ltdl_dinv3_0;
     const double t258 = ltdl_Y4v0[2]*ltdl_dinv4_0;
     const double t259 = ltdl_Y5v0[2]*ltdl_dinv5_0;
-    const double t260 = ltdl_Y0v1[0]*t254 + (ltdl_Y1v1[0]*t255 + (ltdl_Y2v1[0]*t256 + (ltdl_Y3v1[0]*t257 + (ltdl_Y4v1[0]*t258 + (ltdl_Y5v1[0]*t259 + t253*ltdl_Y6_in0_3)))));
+    const double t260 = ltdl_Y0v0[3]*t254 + (ltdl_Y1v0[3]*t255 + (ltdl_Y2v0[3]*t256 + (ltdl_Y3v0[3]*t257 + (ltdl_Y4v0[3]*t258 + (ltdl_Y5v0[3]*t259 + t253*ltdl_Y6_in0_3)))));
     Lambda_inv[15] = t260;
     Lambda_inv[20] = t260;
-    const double t261 = ltdl_Y0v1[1]*t254 + (ltdl_Y1v1[1]*t255 + (ltdl_Y2v1[1]*t256 + (ltdl_Y3v1[1]*t257 + (ltdl_Y4v1[1]*t258 + (ltdl_Y5v1[1]*t259 + t253*ltdl_Y6_in0_4)))));
+    const double t261 = ltdl_Y0_4*t254 + (ltdl_Y1_4*t255 + (ltdl_Y2_4*t256 + (ltdl_Y3_4*t257 + (ltdl_Y4_4*t258 + (ltdl_Y5_4*t259 + t253*ltdl_Y6_in0_4)))));
     Lambda_inv[16] = t261;
     Lambda_inv[26] = t261;
-    const double t262 = ltdl_Y0v1[2]*t254 + (ltdl_Y1v1[2]*t255 + (ltdl_Y2v1[2]*t256 + (ltdl_Y3v1[2]*t257 + (ltdl_Y4v1[2]*t258 + (ltdl_Y5v1[2]*t259 + t253*ltdl_Y6_in0_5)))));
+    const double t262 = ltdl_Y0_5*t254 + (ltdl_Y1_5*t255 + (ltdl_Y2_5*t256 + (ltdl_Y3_5*t257 + (ltdl_Y4_5*t258 + (ltdl_Y5_5*t259 + t253*ltdl_Y6_in0_5)))));
     Lambda_inv[17] = t262;
     Lambda_inv[32] = t262;
     const double t263 = 15.384615384615383*ltdl_Y6_in0_3;
-    const double t264 = ltdl_Y0v1[0]*ltdl_dinv0_0;
-    const double t265 = ltdl_Y1v1[0]*ltdl_dinv1_0;
-    const double t266 = ltdl_Y2v1[0]*ltdl_dinv2_0;
-    const double t267 = ltdl_Y3v1[0]*ltdl_dinv3_0;
-    const double t268 = ltdl_Y4v1[0]*ltdl_dinv4_0;
-    const double t269 = ltdl_Y5v1[0]*ltdl_dinv5_0;
-    const double t270 = ltdl_Y0v1[1]*t264 + (ltdl_Y1v1[1]*t265 + (ltdl_Y2v1[1]*t266 + (ltdl_Y3v1[1]*t267 + (ltdl_Y4v1[1]*t268 + (ltdl_Y5v1[1]*t269 + ltdl_Y6_in0_4*t263)))));
+    const double t264 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t265 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t266 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t267 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t268 = ltdl_Y4v0[3]*ltdl_dinv4_0;
+    const double t269 = ltdl_Y5v0[3]*ltdl_dinv5_0;
+    const double t270 = ltdl_Y0_4*t264 + (ltdl_Y1_4*t265 + (ltdl_Y2_4*t266 + (ltdl_Y3_4*t267 + (ltdl_Y4_4*t268 + (ltdl_Y5_4*t269 + ltdl_Y6_in0_4*t263)))));
     Lambda_inv[22] = t270;
     Lambda_inv[27] = t270;
-    const double t271 = ltdl_Y0v1[2]*t264 + (ltdl_Y1v1[2]*t265 + (ltdl_Y2v1[2]*t266 + (ltdl_Y3v1[2]*t267 + (ltdl_Y4v1[2]*t268 + (ltdl_Y5v1[2]*t269 + ltdl_Y6_in0_5*t263)))));
+    const double t271 = ltdl_Y0_5*t264 + (ltdl_Y1_5*t265 + (ltdl_Y2_5*t266 + (ltdl_Y3_5*t267 + (ltdl_Y4_5*t268 + (ltdl_Y5_5*t269 + ltdl_Y6_in0_5*t263)))));
     Lambda_inv[23] = t271;
     Lambda_inv[33] = t271;
-    const double t272 = ltdl_Y0v1[1]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[2]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[2]*ltdl_dinv3_0 + (ltdl_Y4v1[1]*ltdl_Y4v1[2]*ltdl_dinv4_0 + (ltdl_Y5v1[1]*ltdl_Y5v1[2]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
+    const double t272 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
     Lambda_inv[29] = t272;
     Lambda_inv[34] = t272;
 
@@ -4061,7 +4059,7 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4v0[0]*ltdl_Y4v0[0]*ltdl_dinv4_0 + (ltdl_Y5v0[0]*ltdl_Y5v0[0]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_0*ltdl_Y6_in0_0)))));
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4v0[1]*ltdl_Y4v0[1]*ltdl_dinv4_0 + (ltdl_Y5v0[1]*ltdl_Y5v0[1]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_1*ltdl_Y6_in0_1)))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0 + (ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_2*ltdl_Y6_in0_2)))));
-    Lambda_inv[21] = ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0 + (ltdl_Y3v1[0]*ltdl_Y3v1[0]*ltdl_dinv3_0 + (ltdl_Y4v1[0]*ltdl_Y4v1[0]*ltdl_dinv4_0 + (ltdl_Y5v1[0]*ltdl_Y5v1[0]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
-    Lambda_inv[28] = ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0 + (ltdl_Y4v1[1]*ltdl_Y4v1[1]*ltdl_dinv4_0 + (ltdl_Y5v1[1]*ltdl_Y5v1[1]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
-    Lambda_inv[35] = ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0 + (ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0 + (ltdl_Y4v1[2]*ltdl_Y4v1[2]*ltdl_dinv4_0 + (ltdl_Y5v1[2]*ltdl_Y5v1[2]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_5*ltdl_Y6_in0_5)))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_4*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_5*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_5*ltdl_Y6_in0_5)))));
 }

@@ -935,12 +935,10 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     const double s_q_4 = soagen_s[3];
     const double c_q_5 = soagen_c[4];
     const double s_q_5 = soagen_s[4];
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v1) = { 0.0, 0.0, 1.0, 0.0 };
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v1) = { 0.0, 1.0, 0.0, 0.0 };
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double Rc4_1_1 = (0.00042*c_q_5*c_q_5 + 0.00544) + 0.00042*s_q_5*s_q_5;
     const double Rc4_2_2 = Rc4_1_1;
@@ -1041,8 +1039,6 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L5_1 = 5000.0*F2_5_1_0;
     const double ltdl_L5_2 = ltdl_L5_1;
     const double ltdl_L5_3 = 5000.0*F3_5_0_0;
-    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_LANES(ltdl_Y3v1, SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_3);
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1060,6 +1056,8 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double t19 = F2_5_1_0*ltdl_L5_0;
     const double ltdl_A2_0 = ((-t19 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
@@ -1082,64 +1080,65 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_LANES(ltdl_Y2v1, (-SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_2 - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
-    SOAGEN_LANES(ltdl_Y1v0, SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, ((-SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_1 - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
+    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
-    SOAGEN_LANES(ltdl_Y0v0, (SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, (((-SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_0 - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t21 = ltdl_L1_0*ltdl_dinv0_0;
     const double t22 = -t21;
     Minv[1] = t22;
     Minv[6] = t22;
     const double t23 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t24 = ltdl_Y0v1[0]*ltdl_dinv0_0;
-    const double t25 = ltdl_Y0v1[1]*ltdl_dinv0_0;
-    const double t26 = ltdl_Y0v1[2]*ltdl_dinv0_0;
+    const double t24 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t25 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t26 = ltdl_Y0_5*ltdl_dinv0_0;
     Minv[5] = t26;
     Minv[30] = t26;
     const double t27 = ltdl_L2_1*ltdl_dinv1_0;
     const double t28 = -ltdl_Y0v0[2]*t21 - t27;
     Minv[8] = t28;
     Minv[13] = t28;
-    const double t29 = -ltdl_Y0v1[0]*t21 + ltdl_Y1v1[0]*ltdl_dinv1_0;
+    const double t29 = -ltdl_Y0v0[3]*t21 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[9] = t29;
     Minv[19] = t29;
-    const double t30 = -ltdl_Y0v1[1]*t21 + ltdl_Y1v1[1]*ltdl_dinv1_0;
+    const double t30 = -ltdl_Y0_4*t21 + ltdl_Y1_4*ltdl_dinv1_0;
     Minv[10] = t30;
     Minv[25] = t30;
-    const double t31 = -ltdl_Y0v1[2]*t21 + ltdl_Y1v1[2]*ltdl_dinv1_0;
+    const double t31 = -ltdl_Y0_5*t21 + ltdl_Y1_5*ltdl_dinv1_0;
     Minv[11] = t31;
     Minv[31] = t31;
     const double t32 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t33 = ltdl_Y0v0[2]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (-ltdl_Y1v1[0]*t27 - t32);
+    const double t33 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t27 - t32);
     Minv[15] = t33;
     Minv[20] = t33;
     const double t34 = ltdl_L4_2*ltdl_dinv2_0;
-    const double t35 = ltdl_Y0v0[2]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (-ltdl_Y1v1[1]*t27 - t34);
+    const double t35 = ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t27 - t34);
     Minv[16] = t35;
     Minv[26] = t35;
-    const double t36 = ltdl_Y0v1[2]*t23 + (-ltdl_Y1v1[2]*t27 + ltdl_Y2v1[2]*ltdl_dinv2_0);
+    const double t36 = ltdl_Y0_5*t23 + (-ltdl_Y1_5*t27 + ltdl_Y2_5*ltdl_dinv2_0);
     Minv[2] = t23;
     Minv[12] = t23;
     Minv[17] = t36;
     Minv[32] = t36;
-    const double t37 = (ltdl_Y1v1[0]*ltdl_Y1v1[1]*ltdl_dinv1_0 + ltdl_L4_2*t32) + ltdl_Y0v1[1]*t24;
+    const double t37 = (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t32) + ltdl_Y0_4*t24;
     Minv[3] = t24;
     Minv[18] = t24;
     Minv[22] = t37;
     Minv[27] = t37;
-    const double t38 = ((-ltdl_Y2v1[2]*t32 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v1[0]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    const double t38 = ((-ltdl_Y2_5*t32 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
     Minv[0] = ltdl_dinv0_0;
     Minv[23] = t38;
     Minv[33] = t38;
-    const double t39 = ltdl_Y0v1[2]*t25 + (ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0 - ltdl_Y2v1[2]*t34);
+    const double t39 = ltdl_Y0_5*t25 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t34);
     Minv[4] = t25;
     Minv[24] = t25;
     Minv[29] = t39;
@@ -1148,9 +1147,9 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     /* Outputs: Minv (6 x 6): the entries not stored where computed */
     Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
     Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
-    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
-    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 5000.0) + ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 5000.0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -1958,33 +1957,29 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t35 = t21 - t23;
     const double t36 = c_q_3*s_q_4*t35;
     const double ltdl_Y5_in0_2 = c_q_4*ltdl_Y3_in0_2 - t36;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, 0.0 };
-    /* ltdl_Y5_in0: Y = L^-T B */
     const double t37 = -0.06000000000000001*t34 + 0.06000000000000001*t32;
     const double t38 = -0.06000000000000001*t36 + 0.06000000000000001*c_q_4*ltdl_Y3_in0_2;
     const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t37 + t38*ltdl_Y5_in0_1;
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    /* ltdl_Y5_in0: Y = L^-T B */
     const double t39 = -0.06000000000000001*t29 + 0.06000000000000001*t25;
     const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t39 - t38*ltdl_Y5_in0_0;
     const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t37 - ltdl_Y5_in0_1*t39;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v1) = { ltdl_Y5_in0_3, ltdl_Y5_in0_4, ltdl_Y5_in0_5, 0.0 };
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_0 = s_q_3*t28 - c_q_3*s_q_0;
     const double ltdl_Y4_in0_1 = s_q_3*t33 + c_q_0*c_q_3;
     const double ltdl_Y4_in0_2 = s_q_3*t35;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, 0.0 };
-    /* ltdl_Y4_in0: Y = L^-T B */
     const double t40 = 0.14*t36 - 0.14*c_q_4*ltdl_Y3_in0_2;
     const double t41 = -t40;
     const double t42 = -0.14*t34 + 0.14*t32;
     const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t42 + t41*ltdl_Y4_in0_1;
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    /* ltdl_Y4_in0: Y = L^-T B */
     const double t43 = -0.14*t29 + 0.14*t25;
     const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t43 - t41*ltdl_Y4_in0_0;
     const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t42 - ltdl_Y4_in0_1*t43;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v1) = { ltdl_Y4_in0_3, ltdl_Y4_in0_4, ltdl_Y4_in0_5, 0.0 };
     /* ltdl_Y3_in0: Y = L^-T B */
     const double t44 = (0.2*t30 - 0.2*t31) + t42;
     const double t45 = (-0.2*t26 - 0.2*t27) - t40;
@@ -1993,10 +1988,10 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y3_in0_4 = ltdl_Y3_in0_2*t46 - ltdl_Y3_in0_0*t45;
     const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t44 - ltdl_Y3_in0_1*t46;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { ltdl_Y3_in0_3, ltdl_Y3_in0_4, ltdl_Y3_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
     SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
-    SOAGEN_LANES(ltdl_Y3v1, SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_3);
+    const double ltdl_Y3_4 = ltdl_Y3_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4;
+    const double ltdl_Y3_5 = ltdl_Y3_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5;
     /* ltdl_Y2_in0: Y = L^-T B */
     const double t47 = (0.4*t26 + 0.4*t27) + t40;
     const double t48 = -t47;
@@ -2006,10 +2001,10 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t50 = (0.4*t30 - 0.4*t31) + t42;
     const double ltdl_Y2_in0_5 = -c_q_0*t49 - s_q_0*t50;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { -s_q_0, c_q_0, 0.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y2_in0v1) = { ltdl_Y2_in0_3, ltdl_Y2_in0_4, ltdl_Y2_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y2_in0_3 };
     SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    SOAGEN_LANES(ltdl_Y2v1, ((SOAGEN_L(ltdl_Y2_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    const double ltdl_Y2_4 = ((ltdl_Y2_in0_4 - ltdl_Y4_in0_4*ltdl_L4_2) - ltdl_L5_2*ltdl_Y5_in0_4) - ltdl_Y3_4*ltdl_L3_2;
+    const double ltdl_Y2_5 = ((-ltdl_L4_2*ltdl_Y4_in0_5 - ltdl_L5_2*ltdl_Y5_in0_5) + ltdl_Y2_in0_5) - ltdl_L3_2*ltdl_Y3_5;
     /* ltdl_Y1_in0: Y = L^-T B */
     const double t52 = 0.45*c_q_1 - t47;
     const double ltdl_Y1_in0_3 = c_q_0*t52;
@@ -2021,17 +2016,17 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t54 = s_q_0*t53 + t50;
     const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t54;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y1_in0v1) = { ltdl_Y1_in0_3, ltdl_Y1_in0_4, ltdl_Y1_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
     SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, (((SOAGEN_L(ltdl_Y1_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_Y4_in0_4*ltdl_L4_1) - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = (((-ltdl_L4_1*ltdl_Y4_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) + ltdl_Y1_in0_5) - ltdl_L3_1*ltdl_Y3_5) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t54;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y0_in0v1) = { ltdl_Y0_in0_3, ltdl_Y0_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, ((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, ((((SOAGEN_L(ltdl_Y0_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ((((ltdl_Y0_in0_4 - ltdl_L5_0*ltdl_Y5_in0_4) - ltdl_Y4_in0_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = (((-ltdl_Y4_in0_5*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_in0_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t55 = 5000.0*ltdl_Y5_in0_0;
     const double t56 = ltdl_Y0v0[0]*ltdl_dinv0_0;
@@ -2045,13 +2040,13 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t62 = ltdl_Y0v0[2]*t56 + (ltdl_Y1v0[2]*t57 + (ltdl_Y2v0[2]*t58 + (ltdl_Y3v0[2]*t59 + (ltdl_Y4_in0_2*t60 + ltdl_Y5_in0_2*t55))));
     Lambda_inv[2] = t62;
     Lambda_inv[12] = t62;
-    const double t63 = ltdl_Y0v1[0]*t56 + (ltdl_Y1v1[0]*t57 + (ltdl_Y2v1[0]*t58 + (ltdl_Y3v1[0]*t59 + (ltdl_Y4_in0_3*t60 + t55*ltdl_Y5_in0_3))));
+    const double t63 = ltdl_Y0v0[3]*t56 + (ltdl_Y1v0[3]*t57 + (ltdl_Y2v0[3]*t58 + (ltdl_Y3v0[3]*t59 + (ltdl_Y4_in0_3*t60 + t55*ltdl_Y5_in0_3))));
     Lambda_inv[3] = t63;
     Lambda_inv[18] = t63;
-    const double t64 = ltdl_Y0v1[1]*t56 + (ltdl_Y1v1[1]*t57 + (ltdl_Y2v1[1]*t58 + (ltdl_Y3v1[1]*t59 + (ltdl_Y4_in0_4*t60 + t55*ltdl_Y5_in0_4))));
+    const double t64 = ltdl_Y0_4*t56 + (ltdl_Y1_4*t57 + (ltdl_Y2_4*t58 + (ltdl_Y3_4*t59 + (ltdl_Y4_in0_4*t60 + t55*ltdl_Y5_in0_4))));
     Lambda_inv[4] = t64;
     Lambda_inv[24] = t64;
-    const double t65 = ltdl_Y0v1[2]*t56 + (ltdl_Y1v1[2]*t57 + (ltdl_Y2v1[2]*t58 + (ltdl_Y3v1[2]*t59 + (t60*ltdl_Y4_in0_5 + t55*ltdl_Y5_in0_5))));
+    const double t65 = ltdl_Y0_5*t56 + (ltdl_Y1_5*t57 + (ltdl_Y2_5*t58 + (ltdl_Y3_5*t59 + (t60*ltdl_Y4_in0_5 + t55*ltdl_Y5_in0_5))));
     Lambda_inv[5] = t65;
     Lambda_inv[30] = t65;
     const double t66 = 5000.0*ltdl_Y5_in0_1;
@@ -2063,13 +2058,13 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t72 = ltdl_Y0v0[2]*t67 + (ltdl_Y1v0[2]*t68 + (ltdl_Y2v0[2]*t69 + (ltdl_Y3v0[2]*t70 + (ltdl_Y4_in0_2*t71 + ltdl_Y5_in0_2*t66))));
     Lambda_inv[8] = t72;
     Lambda_inv[13] = t72;
-    const double t73 = ltdl_Y0v1[0]*t67 + (ltdl_Y1v1[0]*t68 + (ltdl_Y2v1[0]*t69 + (ltdl_Y3v1[0]*t70 + (ltdl_Y4_in0_3*t71 + t66*ltdl_Y5_in0_3))));
+    const double t73 = ltdl_Y0v0[3]*t67 + (ltdl_Y1v0[3]*t68 + (ltdl_Y2v0[3]*t69 + (ltdl_Y3v0[3]*t70 + (ltdl_Y4_in0_3*t71 + t66*ltdl_Y5_in0_3))));
     Lambda_inv[9] = t73;
     Lambda_inv[19] = t73;
-    const double t74 = ltdl_Y0v1[1]*t67 + (ltdl_Y1v1[1]*t68 + (ltdl_Y2v1[1]*t69 + (ltdl_Y3v1[1]*t70 + (ltdl_Y4_in0_4*t71 + t66*ltdl_Y5_in0_4))));
+    const double t74 = ltdl_Y0_4*t67 + (ltdl_Y1_4*t68 + (ltdl_Y2_4*t69 + (ltdl_Y3_4*t70 + (ltdl_Y4_in0_4*t71 + t66*ltdl_Y5_in0_4))));
     Lambda_inv[10] = t74;
     Lambda_inv[25] = t74;
-    const double t75 = ltdl_Y0v1[2]*t67 + (ltdl_Y1v1[2]*t68 + (ltdl_Y2v1[2]*t69 + (ltdl_Y3v1[2]*t70 + (t71*ltdl_Y4_in0_5 + t66*ltdl_Y5_in0_5))));
+    const double t75 = ltdl_Y0_5*t67 + (ltdl_Y1_5*t68 + (ltdl_Y2_5*t69 + (ltdl_Y3_5*t70 + (t71*ltdl_Y4_in0_5 + t66*ltdl_Y5_in0_5))));
     Lambda_inv[11] = t75;
     Lambda_inv[31] = t75;
     const double t76 = ltdl_Y4_in0_2*ltdl_dinv4_0;
@@ -2078,28 +2073,28 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t79 = ltdl_Y1v0[2]*ltdl_dinv1_0;
     const double t80 = ltdl_Y2v0[2]*ltdl_dinv2_0;
     const double t81 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t82 = ltdl_Y0v1[0]*t78 + (ltdl_Y1v1[0]*t79 + (ltdl_Y2v1[0]*t80 + (ltdl_Y3v1[0]*t81 + (ltdl_Y4_in0_3*t76 + t77*ltdl_Y5_in0_3))));
+    const double t82 = ltdl_Y0v0[3]*t78 + (ltdl_Y1v0[3]*t79 + (ltdl_Y2v0[3]*t80 + (ltdl_Y3v0[3]*t81 + (ltdl_Y4_in0_3*t76 + t77*ltdl_Y5_in0_3))));
     Lambda_inv[15] = t82;
     Lambda_inv[20] = t82;
-    const double t83 = ltdl_Y0v1[1]*t78 + (ltdl_Y1v1[1]*t79 + (ltdl_Y2v1[1]*t80 + (ltdl_Y3v1[1]*t81 + (ltdl_Y4_in0_4*t76 + t77*ltdl_Y5_in0_4))));
+    const double t83 = ltdl_Y0_4*t78 + (ltdl_Y1_4*t79 + (ltdl_Y2_4*t80 + (ltdl_Y3_4*t81 + (ltdl_Y4_in0_4*t76 + t77*ltdl_Y5_in0_4))));
     Lambda_inv[16] = t83;
     Lambda_inv[26] = t83;
-    const double t84 = ltdl_Y0v1[2]*t78 + (ltdl_Y1v1[2]*t79 + (ltdl_Y2v1[2]*t80 + (ltdl_Y3v1[2]*t81 + (t76*ltdl_Y4_in0_5 + t77*ltdl_Y5_in0_5))));
+    const double t84 = ltdl_Y0_5*t78 + (ltdl_Y1_5*t79 + (ltdl_Y2_5*t80 + (ltdl_Y3_5*t81 + (t76*ltdl_Y4_in0_5 + t77*ltdl_Y5_in0_5))));
     Lambda_inv[17] = t84;
     Lambda_inv[32] = t84;
     const double t85 = 5000.0*ltdl_Y5_in0_3;
-    const double t86 = ltdl_Y0v1[0]*ltdl_dinv0_0;
-    const double t87 = ltdl_Y1v1[0]*ltdl_dinv1_0;
-    const double t88 = ltdl_Y2v1[0]*ltdl_dinv2_0;
-    const double t89 = ltdl_Y3v1[0]*ltdl_dinv3_0;
+    const double t86 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t87 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t88 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t89 = ltdl_Y3v0[3]*ltdl_dinv3_0;
     const double t90 = ltdl_dinv4_0*ltdl_Y4_in0_3;
-    const double t91 = ltdl_Y0v1[1]*t86 + (ltdl_Y1v1[1]*t87 + (ltdl_Y2v1[1]*t88 + (ltdl_Y3v1[1]*t89 + (ltdl_Y5_in0_4*t85 + ltdl_Y4_in0_4*t90))));
+    const double t91 = ltdl_Y0_4*t86 + (ltdl_Y1_4*t87 + (ltdl_Y2_4*t88 + (ltdl_Y3_4*t89 + (ltdl_Y5_in0_4*t85 + ltdl_Y4_in0_4*t90))));
     Lambda_inv[22] = t91;
     Lambda_inv[27] = t91;
-    const double t92 = ltdl_Y0v1[2]*t86 + (ltdl_Y1v1[2]*t87 + (ltdl_Y2v1[2]*t88 + (ltdl_Y3v1[2]*t89 + (ltdl_Y5_in0_5*t85 + ltdl_Y4_in0_5*t90))));
+    const double t92 = ltdl_Y0_5*t86 + (ltdl_Y1_5*t87 + (ltdl_Y2_5*t88 + (ltdl_Y3_5*t89 + (ltdl_Y5_in0_5*t85 + ltdl_Y4_in0_5*t90))));
     Lambda_inv[23] = t92;
     Lambda_inv[33] = t92;
-    const double t93 = ltdl_Y0v1[1]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[2]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[2]*ltdl_dinv3_0 + (5000.0*ltdl_Y5_in0_4*ltdl_Y5_in0_5 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5))));
+    const double t93 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_dinv3_0*ltdl_Y3_5 + (5000.0*ltdl_Y5_in0_4*ltdl_Y5_in0_5 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5))));
     Lambda_inv[29] = t93;
     Lambda_inv[34] = t93;
 
@@ -2107,7 +2102,7 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
-    Lambda_inv[21] = ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0 + (ltdl_Y3v1[0]*ltdl_Y3v1[0]*ltdl_dinv3_0 + (5000.0*ltdl_Y5_in0_3*ltdl_Y5_in0_3 + ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3))));
-    Lambda_inv[28] = ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0 + (5000.0*ltdl_Y5_in0_4*ltdl_Y5_in0_4 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4))));
-    Lambda_inv[35] = ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0 + ((ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0 + ltdl_dinv4_0*ltdl_Y4_in0_5*ltdl_Y4_in0_5) + 5000.0*ltdl_Y5_in0_5*ltdl_Y5_in0_5)));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (5000.0*ltdl_Y5_in0_3*ltdl_Y5_in0_3 + ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_4*ltdl_Y3_4 + (5000.0*ltdl_Y5_in0_4*ltdl_Y5_in0_4 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_5*ltdl_Y3_5 + (ltdl_dinv4_0*ltdl_Y4_in0_5*ltdl_Y4_in0_5 + 5000.0*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
 }

@@ -2707,21 +2707,19 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y6_in0: Y = L^-T B */
     const double t85 = c_q_5*ltdl_Y4_in0_2;
     const double ltdl_Y6_in0_2 = s_q_5*t82 - t85;
-    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y6_in0v0) = { ltdl_Y6_in0_0, ltdl_Y6_in0_1, ltdl_Y6_in0_2, 0.0 };
-    /* ltdl_Y6_in0: Y = L^-T B */
     const double t86 = 0.2104*t73;
     const double t87 = 0.2104*s_q_5*t76;
     const double t88 = t87 - t86;
     const double t89 = 0.2104*t85;
     const double t90 = 0.2104*s_q_5*t82 - t89;
     const double ltdl_Y6_in0_3 = -ltdl_Y6_in0_2*t88 + t90*ltdl_Y6_in0_1;
+    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v0) = { ltdl_Y6_in0_0, ltdl_Y6_in0_1, ltdl_Y6_in0_2, ltdl_Y6_in0_3 };
+    /* ltdl_Y6_in0: Y = L^-T B */
     const double t91 = 0.2104*t63;
     const double t92 = 0.2104*s_q_5*t68 - t91;
     const double ltdl_Y6_in0_4 = ltdl_Y6_in0_2*t92 - t90*ltdl_Y6_in0_0;
     const double ltdl_Y6_in0_5 = ltdl_Y6_in0_0*t88 - ltdl_Y6_in0_1*t92;
-    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y6_in0v1) = { ltdl_Y6_in0_3, ltdl_Y6_in0_4, ltdl_Y6_in0_5, 0.0 };
     /* ltdl_Y5_in0: Y = L^-T B */
     const double ltdl_Y5_in0_0 = s_q_4*t67 + c_q_4*ltdl_Y3_in0_0;
     const double ltdl_Y5_in0_1 = s_q_4*t75 + c_q_4*ltdl_Y3_in0_1;
@@ -2735,19 +2733,19 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t97 - ltdl_Y5_in0_0*t95;
     const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t96 - ltdl_Y5_in0_1*t97;
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y5_in0v1) = { ltdl_Y5_in0_3, ltdl_Y5_in0_4, ltdl_Y5_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
     SOAGEN_LANES(ltdl_Y5v0, SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_5);
-    SOAGEN_LANES(ltdl_Y5v1, SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_5);
+    const double ltdl_Y5_4 = ltdl_Y5_in0_4 - ltdl_L6_5*ltdl_Y6_in0_4;
+    const double ltdl_Y5_5 = ltdl_Y5_in0_5 - ltdl_L6_5*ltdl_Y6_in0_5;
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t96 + ltdl_Y4_in0_1*t95;
     const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t97 - ltdl_Y4_in0_0*t95;
     const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t96 - ltdl_Y4_in0_1*t97;
     /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y4_in0v1) = { ltdl_Y4_in0_3, ltdl_Y4_in0_4, ltdl_Y4_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
     SOAGEN_LANES(ltdl_Y4v0, (SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
-    SOAGEN_LANES(ltdl_Y4v1, (SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
+    const double ltdl_Y4_4 = (ltdl_Y4_in0_4 - ltdl_L6_4*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_4;
+    const double ltdl_Y4_5 = (ltdl_Y4_in0_5 - ltdl_L6_4*ltdl_Y6_in0_5) - ltdl_L5_4*ltdl_Y5_5;
     /* ltdl_Y3_in0: Y = L^-T B */
     const double ltdl_Y3_in0_2 = -t81;
     const double t98 = ((0.0825*t78 - 0.0825*t79) + (0.384*t84 + 0.384*t83)) + t95;
@@ -2757,10 +2755,10 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y3_in0_4 = -t81*t100 - ltdl_Y3_in0_0*t98;
     const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t99 - ltdl_Y3_in0_1*t100;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { ltdl_Y3_in0_3, ltdl_Y3_in0_4, ltdl_Y3_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
     SOAGEN_LANES(ltdl_Y3v0, ((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
-    SOAGEN_LANES(ltdl_Y3v1, ((SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
+    const double ltdl_Y3_4 = ((ltdl_Y3_in0_4 - ltdl_L6_3*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
+    const double ltdl_Y3_5 = ((ltdl_Y3_in0_5 - ltdl_L6_3*ltdl_Y6_in0_5) - ltdl_L5_3*ltdl_Y5_5) - ltdl_Y4_5*ltdl_L4_3;
     /* ltdl_Y2_in0: Y = L^-T B */
     const double t101 = (0.0825*t69 + 0.0825*t65) + t99;
     const double t102 = t98 - 0.0825*t77;
@@ -2769,10 +2767,10 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y2_in0_4 = c_q_1*t103 - ltdl_Y2_in0_0*t102;
     const double ltdl_Y2_in0_5 = ltdl_Y2_in0_0*t101 - ltdl_Y2_in0_1*t103;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, c_q_1, 0.0 };
-    SOAGEN_PACK(ltdl_Y2_in0v1) = { ltdl_Y2_in0_3, ltdl_Y2_in0_4, ltdl_Y2_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, c_q_1, ltdl_Y2_in0_3 };
     SOAGEN_LANES(ltdl_Y2v0, (((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    SOAGEN_LANES(ltdl_Y2v1, (((SOAGEN_L(ltdl_Y2_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    const double ltdl_Y2_4 = (((ltdl_Y2_in0_4 - ltdl_L6_2*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
+    const double ltdl_Y2_5 = (((-ltdl_L5_2*ltdl_Y5_5 - ltdl_L6_2*ltdl_Y6_in0_5) + ltdl_Y2_in0_5) - ltdl_Y4_5*ltdl_L4_2) - ltdl_Y3_5*ltdl_L3_2;
     /* ltdl_Y1_in0: Y = L^-T B */
     const double t104 = 0.316*c_q_1 + t102;
     const double ltdl_Y1_in0_3 = c_q_0*t104;
@@ -2783,17 +2781,17 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t105 = 0.316*ltdl_Y2_in0_1 + t101;
     const double ltdl_Y1_in0_5 = -s_q_0*t105 - c_q_0*ltdl_Y0_in0_4;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y1_in0v1) = { ltdl_Y1_in0_3, ltdl_Y1_in0_4, ltdl_Y1_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
     SOAGEN_LANES(ltdl_Y1v0, ((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, ((((SOAGEN_L(ltdl_Y1_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    const double ltdl_Y1_4 = ((((ltdl_Y1_in0_4 - ltdl_Y6_in0_4*ltdl_L6_1) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = ((((ltdl_Y1_in0_5 - ltdl_Y6_in0_5*ltdl_L6_1) - ltdl_Y5_5*ltdl_L5_1) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t105;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y0_in0v1) = { ltdl_Y0_in0_3, ltdl_Y0_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, (((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, (((((SOAGEN_L(ltdl_Y0_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    const double ltdl_Y0_4 = (((((ltdl_Y0_in0_4 - ltdl_Y6_in0_4*ltdl_L6_0) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = ((((-ltdl_Y5_5*ltdl_L5_0 - ltdl_Y6_in0_5*ltdl_L6_0) - ltdl_Y4_5*ltdl_L4_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t106 = 149.60760989322966*ltdl_Y6_in0_0;
     const double t107 = ltdl_Y0v0[0]*ltdl_dinv0_0;
@@ -2808,13 +2806,13 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t114 = ltdl_Y0v0[2]*t107 + (ltdl_Y1v0[2]*t108 + (ltdl_Y2v0[2]*t109 + (ltdl_Y3v0[2]*t110 + (ltdl_Y4v0[2]*t111 + (ltdl_Y5v0[2]*t112 + ltdl_Y6_in0_2*t106)))));
     Lambda_inv[2] = t114;
     Lambda_inv[12] = t114;
-    const double t115 = ltdl_Y0v1[0]*t107 + (ltdl_Y1v1[0]*t108 + (ltdl_Y2v1[0]*t109 + (ltdl_Y3v1[0]*t110 + (ltdl_Y4v1[0]*t111 + (ltdl_Y5v1[0]*t112 + t106*ltdl_Y6_in0_3)))));
+    const double t115 = ltdl_Y0v0[3]*t107 + (ltdl_Y1v0[3]*t108 + (ltdl_Y2v0[3]*t109 + (ltdl_Y3v0[3]*t110 + (ltdl_Y4v0[3]*t111 + (ltdl_Y5v0[3]*t112 + t106*ltdl_Y6_in0_3)))));
     Lambda_inv[3] = t115;
     Lambda_inv[18] = t115;
-    const double t116 = ltdl_Y0v1[1]*t107 + (ltdl_Y1v1[1]*t108 + (ltdl_Y2v1[1]*t109 + (ltdl_Y3v1[1]*t110 + (ltdl_Y4v1[1]*t111 + (ltdl_Y5v1[1]*t112 + t106*ltdl_Y6_in0_4)))));
+    const double t116 = ltdl_Y0_4*t107 + (ltdl_Y1_4*t108 + (ltdl_Y2_4*t109 + (ltdl_Y3_4*t110 + (ltdl_Y4_4*t111 + (ltdl_Y5_4*t112 + t106*ltdl_Y6_in0_4)))));
     Lambda_inv[4] = t116;
     Lambda_inv[24] = t116;
-    const double t117 = ltdl_Y0v1[2]*t107 + (ltdl_Y1v1[2]*t108 + (ltdl_Y2v1[2]*t109 + (ltdl_Y3v1[2]*t110 + (ltdl_Y4v1[2]*t111 + (ltdl_Y5v1[2]*t112 + t106*ltdl_Y6_in0_5)))));
+    const double t117 = ltdl_Y0_5*t107 + (ltdl_Y1_5*t108 + (ltdl_Y2_5*t109 + (ltdl_Y3_5*t110 + (ltdl_Y4_5*t111 + (t112*ltdl_Y5_5 + t106*ltdl_Y6_in0_5)))));
     Lambda_inv[5] = t117;
     Lambda_inv[30] = t117;
     const double t118 = 149.60760989322966*ltdl_Y6_in0_1;
@@ -2827,13 +2825,13 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t125 = ltdl_Y0v0[2]*t119 + (ltdl_Y1v0[2]*t120 + (ltdl_Y2v0[2]*t121 + (ltdl_Y3v0[2]*t122 + (ltdl_Y4v0[2]*t123 + (ltdl_Y5v0[2]*t124 + ltdl_Y6_in0_2*t118)))));
     Lambda_inv[8] = t125;
     Lambda_inv[13] = t125;
-    const double t126 = ltdl_Y0v1[0]*t119 + (ltdl_Y1v1[0]*t120 + (ltdl_Y2v1[0]*t121 + (ltdl_Y3v1[0]*t122 + (ltdl_Y4v1[0]*t123 + (ltdl_Y5v1[0]*t124 + t118*ltdl_Y6_in0_3)))));
+    const double t126 = ltdl_Y0v0[3]*t119 + (ltdl_Y1v0[3]*t120 + (ltdl_Y2v0[3]*t121 + (ltdl_Y3v0[3]*t122 + (ltdl_Y4v0[3]*t123 + (ltdl_Y5v0[3]*t124 + t118*ltdl_Y6_in0_3)))));
     Lambda_inv[9] = t126;
     Lambda_inv[19] = t126;
-    const double t127 = ltdl_Y0v1[1]*t119 + (ltdl_Y1v1[1]*t120 + (ltdl_Y2v1[1]*t121 + (ltdl_Y3v1[1]*t122 + (ltdl_Y4v1[1]*t123 + (ltdl_Y5v1[1]*t124 + t118*ltdl_Y6_in0_4)))));
+    const double t127 = ltdl_Y0_4*t119 + (ltdl_Y1_4*t120 + (ltdl_Y2_4*t121 + (ltdl_Y3_4*t122 + (ltdl_Y4_4*t123 + (ltdl_Y5_4*t124 + t118*ltdl_Y6_in0_4)))));
     Lambda_inv[10] = t127;
     Lambda_inv[25] = t127;
-    const double t128 = ltdl_Y0v1[2]*t119 + (ltdl_Y1v1[2]*t120 + (ltdl_Y2v1[2]*t121 + (ltdl_Y3v1[2]*t122 + (ltdl_Y4v1[2]*t123 + (ltdl_Y5v1[2]*t124 + t118*ltdl_Y6_in0_5)))));
+    const double t128 = ltdl_Y0_5*t119 + (ltdl_Y1_5*t120 + (ltdl_Y2_5*t121 + (ltdl_Y3_5*t122 + (ltdl_Y4_5*t123 + (t124*ltdl_Y5_5 + t118*ltdl_Y6_in0_5)))));
     Lambda_inv[11] = t128;
     Lambda_inv[31] = t128;
     const double t129 = 149.60760989322966*ltdl_Y6_in0_2;
@@ -2843,29 +2841,29 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t133 = ltdl_Y3v0[2]*ltdl_dinv3_0;
     const double t134 = ltdl_Y4v0[2]*ltdl_dinv4_0;
     const double t135 = ltdl_Y5v0[2]*ltdl_dinv5_0;
-    const double t136 = ltdl_Y0v1[0]*t130 + (ltdl_Y1v1[0]*t131 + (ltdl_Y2v1[0]*t132 + (ltdl_Y3v1[0]*t133 + (ltdl_Y4v1[0]*t134 + (ltdl_Y5v1[0]*t135 + t129*ltdl_Y6_in0_3)))));
+    const double t136 = ltdl_Y0v0[3]*t130 + (ltdl_Y1v0[3]*t131 + (ltdl_Y2v0[3]*t132 + (ltdl_Y3v0[3]*t133 + (ltdl_Y4v0[3]*t134 + (ltdl_Y5v0[3]*t135 + t129*ltdl_Y6_in0_3)))));
     Lambda_inv[15] = t136;
     Lambda_inv[20] = t136;
-    const double t137 = ltdl_Y0v1[1]*t130 + (ltdl_Y1v1[1]*t131 + (ltdl_Y2v1[1]*t132 + (ltdl_Y3v1[1]*t133 + (ltdl_Y4v1[1]*t134 + (ltdl_Y5v1[1]*t135 + t129*ltdl_Y6_in0_4)))));
+    const double t137 = ltdl_Y0_4*t130 + (ltdl_Y1_4*t131 + (ltdl_Y2_4*t132 + (ltdl_Y3_4*t133 + (ltdl_Y4_4*t134 + (ltdl_Y5_4*t135 + t129*ltdl_Y6_in0_4)))));
     Lambda_inv[16] = t137;
     Lambda_inv[26] = t137;
-    const double t138 = ltdl_Y0v1[2]*t130 + (ltdl_Y1v1[2]*t131 + (ltdl_Y2v1[2]*t132 + (ltdl_Y3v1[2]*t133 + (ltdl_Y4v1[2]*t134 + (ltdl_Y5v1[2]*t135 + t129*ltdl_Y6_in0_5)))));
+    const double t138 = ltdl_Y0_5*t130 + (ltdl_Y1_5*t131 + (ltdl_Y2_5*t132 + (ltdl_Y3_5*t133 + (ltdl_Y4_5*t134 + (t135*ltdl_Y5_5 + t129*ltdl_Y6_in0_5)))));
     Lambda_inv[17] = t138;
     Lambda_inv[32] = t138;
     const double t139 = 149.60760989322966*ltdl_Y6_in0_3;
-    const double t140 = ltdl_Y0v1[0]*ltdl_dinv0_0;
-    const double t141 = ltdl_Y1v1[0]*ltdl_dinv1_0;
-    const double t142 = ltdl_Y2v1[0]*ltdl_dinv2_0;
-    const double t143 = ltdl_Y3v1[0]*ltdl_dinv3_0;
-    const double t144 = ltdl_Y4v1[0]*ltdl_dinv4_0;
-    const double t145 = ltdl_Y5v1[0]*ltdl_dinv5_0;
-    const double t146 = ltdl_Y0v1[1]*t140 + (ltdl_Y1v1[1]*t141 + (ltdl_Y2v1[1]*t142 + (ltdl_Y3v1[1]*t143 + (ltdl_Y4v1[1]*t144 + (ltdl_Y5v1[1]*t145 + ltdl_Y6_in0_4*t139)))));
+    const double t140 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t141 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t142 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t143 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t144 = ltdl_Y4v0[3]*ltdl_dinv4_0;
+    const double t145 = ltdl_Y5v0[3]*ltdl_dinv5_0;
+    const double t146 = ltdl_Y0_4*t140 + (ltdl_Y1_4*t141 + (ltdl_Y2_4*t142 + (ltdl_Y3_4*t143 + (ltdl_Y4_4*t144 + (ltdl_Y5_4*t145 + ltdl_Y6_in0_4*t139)))));
     Lambda_inv[22] = t146;
     Lambda_inv[27] = t146;
-    const double t147 = ltdl_Y0v1[2]*t140 + (ltdl_Y1v1[2]*t141 + (ltdl_Y2v1[2]*t142 + (ltdl_Y3v1[2]*t143 + (ltdl_Y4v1[2]*t144 + (ltdl_Y5v1[2]*t145 + ltdl_Y6_in0_5*t139)))));
+    const double t147 = ltdl_Y0_5*t140 + (ltdl_Y1_5*t141 + (ltdl_Y2_5*t142 + (ltdl_Y3_5*t143 + (ltdl_Y4_5*t144 + (t145*ltdl_Y5_5 + ltdl_Y6_in0_5*t139)))));
     Lambda_inv[23] = t147;
     Lambda_inv[33] = t147;
-    const double t148 = ltdl_Y0v1[1]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[2]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[2]*ltdl_dinv3_0 + (ltdl_Y4v1[1]*ltdl_Y4v1[2]*ltdl_dinv4_0 + (ltdl_Y5v1[1]*ltdl_Y5v1[2]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
+    const double t148 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
     Lambda_inv[29] = t148;
     Lambda_inv[34] = t148;
 
@@ -2873,7 +2871,7 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4v0[0]*ltdl_Y4v0[0]*ltdl_dinv4_0 + (ltdl_Y5v0[0]*ltdl_Y5v0[0]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_0*ltdl_Y6_in0_0)))));
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4v0[1]*ltdl_Y4v0[1]*ltdl_dinv4_0 + (ltdl_Y5v0[1]*ltdl_Y5v0[1]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_1*ltdl_Y6_in0_1)))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0 + (ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_2*ltdl_Y6_in0_2)))));
-    Lambda_inv[21] = ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0 + (ltdl_Y3v1[0]*ltdl_Y3v1[0]*ltdl_dinv3_0 + (ltdl_Y4v1[0]*ltdl_Y4v1[0]*ltdl_dinv4_0 + (ltdl_Y5v1[0]*ltdl_Y5v1[0]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
-    Lambda_inv[28] = ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0 + (ltdl_Y4v1[1]*ltdl_Y4v1[1]*ltdl_dinv4_0 + (ltdl_Y5v1[1]*ltdl_Y5v1[1]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
-    Lambda_inv[35] = ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0 + (ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0 + (ltdl_Y4v1[2]*ltdl_Y4v1[2]*ltdl_dinv4_0 + (149.60760989322966*ltdl_Y6_in0_5*ltdl_Y6_in0_5 + ltdl_Y5v1[2]*ltdl_Y5v1[2]*ltdl_dinv5_0)))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_5*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_in0_5*ltdl_Y6_in0_5)))));
 }

@@ -2459,9 +2459,6 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Uf1_2_0 = 4.0114208910613*t27;
     const double Uf1_2_1 = 13.933079243493596*t27;
     const double Uf1_2_2 = 22.8844580678444*t27;
-    /* ltdl_Y7: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y7_in0v0) = { 0.0, 0.0, Uf1_2_2, 0.0 };
-    /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double Uf1_3_0 = 4.0114208910613*rnf1_1*t27 - t24;
     const double Uf1_3_1 = 13.933079243493596*rnf1_1*t27 - t25;
     const double Uf1_3_2 = 22.8844580678444*rnf1_1*t27 - t26;
@@ -2617,35 +2614,32 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t76 = s_q_0*R1_0_1 + c_q_0*R1_1_1;
     const double t77 = rnf1_0*t75 + rnf1_1*t76;
     const double ltdl_Y7_in0_3 = (Uf1_3_2*t73 + Uf1_4_2*t74) - Uf1_2_2*t77;
+    /* ltdl_Y7: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y7_in0v0) = { 0.0, 0.0, Uf1_2_2, ltdl_Y7_in0_3 };
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_4 = rnf1_0*t73 + rnf1_1*t74;
     /* ltdl_Y7_in0: Y = L^-T B */
     const double ltdl_Y7_in0_4 = Uf1_2_2*ltdl_Y4_in0_4 + (Uf1_3_2*t75 + Uf1_4_2*t76);
-    /* ltdl_Y7: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y7_in0v1) = { ltdl_Y7_in0_3, ltdl_Y7_in0_4, 0.0, 0.0 };
     /* ltdl_Y6_in0: Y = L^-T B */
     const double ltdl_Y6_in0_3 = (Uf1_3_1*t73 + Uf1_4_1*t74) - Uf1_2_1*t77;
     const double ltdl_Y6_in0_4 = Uf1_2_1*ltdl_Y4_in0_4 + (Uf1_3_1*t75 + Uf1_4_1*t76);
     /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y6_in0v0) = { 0.0, 0.0, Uf1_2_1, 0.0 };
-    SOAGEN_PACK(ltdl_Y6_in0v1) = { ltdl_Y6_in0_3, ltdl_Y6_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y6_in0v0) = { 0.0, 0.0, Uf1_2_1, ltdl_Y6_in0_3 };
     SOAGEN_LANES(ltdl_Y6v0, SOAGEN_L(ltdl_Y6_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_6);
-    SOAGEN_LANES(ltdl_Y6v1, SOAGEN_L(ltdl_Y6_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_6);
+    const double ltdl_Y6_4 = ltdl_Y6_in0_4 - ltdl_L7_6*ltdl_Y7_in0_4;
     /* ltdl_Y5_in0: Y = L^-T B */
     const double ltdl_Y5_in0_3 = (Uf1_3_0*t73 + Uf1_4_0*t74) - Uf1_2_0*t77;
     const double ltdl_Y5_in0_4 = Uf1_2_0*ltdl_Y4_in0_4 + (Uf1_3_0*t75 + Uf1_4_0*t76);
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { 0.0, 0.0, Uf1_2_0, 0.0 };
-    SOAGEN_PACK(ltdl_Y5_in0v1) = { ltdl_Y5_in0_3, ltdl_Y5_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { 0.0, 0.0, Uf1_2_0, ltdl_Y5_in0_3 };
     SOAGEN_LANES(ltdl_Y5v0, (SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_5) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_5);
-    SOAGEN_LANES(ltdl_Y5v1, (SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_5) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_5);
+    const double ltdl_Y5_4 = (ltdl_Y5_in0_4 - ltdl_L7_5*ltdl_Y7_in0_4) - ltdl_L6_5*ltdl_Y6_4;
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_3 = -t77;
     /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y4_in0v1) = { ltdl_Y4_in0_3, ltdl_Y4_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y4_in0_3 };
     SOAGEN_LANES(ltdl_Y4v0, ((SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_4) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
-    SOAGEN_LANES(ltdl_Y4v1, ((SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_4) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
+    const double ltdl_Y4_4 = ((ltdl_Y4_in0_4 - ltdl_L7_4*ltdl_Y7_in0_4) - ltdl_L6_4*ltdl_Y6_4) - ltdl_L5_4*ltdl_Y5_4;
     /* ltdl_Y3_in0: Y = L^-T B */
     const double t78 = (rn1_1*c_q_0 + rn1_0*s_q_0) + t77;
     const double ltdl_Y3_in0_3 = (U1_3_2*c_q_0 - U1_4_2*s_q_0) - U1_2_2*t78;
@@ -2654,33 +2648,29 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y3_in0: Y = L^-T B */
     const double ltdl_Y3_in0_4 = U1_2_2*ltdl_Y0_in0_4 + (U1_3_2*s_q_0 + U1_4_2*c_q_0);
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, U1_2_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { ltdl_Y3_in0_3, ltdl_Y3_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, U1_2_2, ltdl_Y3_in0_3 };
     SOAGEN_LANES(ltdl_Y3v0, (((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_3) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
-    SOAGEN_LANES(ltdl_Y3v1, (((SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_3) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
+    const double ltdl_Y3_4 = (((ltdl_Y3_in0_4 - ltdl_Y7_in0_4*ltdl_L7_3) - ltdl_Y6_4*ltdl_L6_3) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
     /* ltdl_Y2_in0: Y = L^-T B */
     const double ltdl_Y2_in0_3 = (U1_3_1*c_q_0 - U1_4_1*s_q_0) - U1_2_1*t78;
     const double ltdl_Y2_in0_4 = U1_2_1*ltdl_Y0_in0_4 + (U1_3_1*s_q_0 + U1_4_1*c_q_0);
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, U1_2_1, 0.0 };
-    SOAGEN_PACK(ltdl_Y2_in0v1) = { ltdl_Y2_in0_3, ltdl_Y2_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, U1_2_1, ltdl_Y2_in0_3 };
     SOAGEN_LANES(ltdl_Y2v0, ((((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_2) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    SOAGEN_LANES(ltdl_Y2v1, ((((SOAGEN_L(ltdl_Y2_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_2) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    const double ltdl_Y2_4 = ((((ltdl_Y2_in0_4 - ltdl_Y7_in0_4*ltdl_L7_2) - ltdl_Y6_4*ltdl_L6_2) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
     /* ltdl_Y1_in0: Y = L^-T B */
     const double ltdl_Y1_in0_3 = (U1_3_0*c_q_0 - U1_4_0*s_q_0) - U1_2_0*t78;
     const double ltdl_Y1_in0_4 = U1_2_0*ltdl_Y0_in0_4 + (U1_3_0*s_q_0 + U1_4_0*c_q_0);
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, U1_2_0, 0.0 };
-    SOAGEN_PACK(ltdl_Y1_in0v1) = { ltdl_Y1_in0_3, ltdl_Y1_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, U1_2_0, ltdl_Y1_in0_3 };
     SOAGEN_LANES(ltdl_Y1v0, (((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_1) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, (((((SOAGEN_L(ltdl_Y1_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_1) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    const double ltdl_Y1_4 = (((((ltdl_Y1_in0_4 - ltdl_Y7_in0_4*ltdl_L7_1) - ltdl_Y6_4*ltdl_L6_1) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t78;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y0_in0v1) = { ltdl_Y0_in0_3, ltdl_Y0_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, ((((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_0) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, ((((((SOAGEN_L(ltdl_Y0_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_0) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ((((((ltdl_Y0_in0_4 - ltdl_L7_0*ltdl_Y7_in0_4) - ltdl_Y6_4*ltdl_L6_0) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     /* shared by the outputs */
     const double t79 = ltdl_Y4v0[2]*ltdl_dinv4_0;
     const double t80 = ltdl_Y5v0[2]*ltdl_dinv5_0;
@@ -2690,13 +2680,13 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t84 = ltdl_Y1v0[2]*ltdl_dinv1_0;
     const double t85 = ltdl_Y2v0[2]*ltdl_dinv2_0;
     const double t86 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t87 = ltdl_Y0v1[0]*t83 + (ltdl_Y1v1[0]*t84 + (ltdl_Y2v1[0]*t85 + (ltdl_Y3v1[0]*t86 + (ltdl_Y4v1[0]*t79 + (ltdl_Y5v1[0]*t80 + (t82*ltdl_Y7_in0_3 + ltdl_Y6v1[0]*t81))))));
+    const double t87 = ltdl_Y0v0[3]*t83 + (ltdl_Y1v0[3]*t84 + (ltdl_Y2v0[3]*t85 + (ltdl_Y3v0[3]*t86 + (ltdl_Y4v0[3]*t79 + (ltdl_Y5v0[3]*t80 + (t82*ltdl_Y7_in0_3 + ltdl_Y6v0[3]*t81))))));
     Lambda_inv[15] = t87;
     Lambda_inv[20] = t87;
-    const double t88 = ltdl_Y0v1[1]*t83 + (ltdl_Y1v1[1]*t84 + (ltdl_Y2v1[1]*t85 + (ltdl_Y3v1[1]*t86 + (ltdl_Y4v1[1]*t79 + (ltdl_Y5v1[1]*t80 + (t82*ltdl_Y7_in0_4 + ltdl_Y6v1[1]*t81))))));
+    const double t88 = ltdl_Y0_4*t83 + (ltdl_Y1_4*t84 + (ltdl_Y2_4*t85 + (ltdl_Y3_4*t86 + (ltdl_Y4_4*t79 + (t80*ltdl_Y5_4 + (t81*ltdl_Y6_4 + t82*ltdl_Y7_in0_4))))));
     Lambda_inv[16] = t88;
     Lambda_inv[26] = t88;
-    const double t89 = ltdl_Y0v1[0]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_Y3v1[0]*ltdl_Y3v1[1]*ltdl_dinv3_0 + (ltdl_Y4v1[0]*ltdl_Y4v1[1]*ltdl_dinv4_0 + (ltdl_Y5v1[0]*ltdl_Y5v1[1]*ltdl_dinv5_0 + (ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_4 + ltdl_Y6v1[0]*ltdl_Y6v1[1]*ltdl_dinv6_0))))));
+    const double t89 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_dinv5_0*ltdl_Y5_4 + (ltdl_Y6v0[3]*ltdl_dinv6_0*ltdl_Y6_4 + ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_4))))));
     Lambda_inv[22] = t89;
     Lambda_inv[27] = t89;
 
@@ -2719,11 +2709,11 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[21] = ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0 + (ltdl_Y3v1[0]*ltdl_Y3v1[0]*ltdl_dinv3_0 + (ltdl_Y4v1[0]*ltdl_Y4v1[0]*ltdl_dinv4_0 + (ltdl_Y5v1[0]*ltdl_Y5v1[0]*ltdl_dinv5_0 + (ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_3 + ltdl_Y6v1[0]*ltdl_Y6v1[0]*ltdl_dinv6_0))))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + (ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_3 + ltdl_Y6v0[3]*ltdl_Y6v0[3]*ltdl_dinv6_0))))));
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[28] = ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0 + (ltdl_Y4v1[1]*ltdl_Y4v1[1]*ltdl_dinv4_0 + (ltdl_Y5v1[1]*ltdl_Y5v1[1]*ltdl_dinv5_0 + (ltdl_dinv7_0*ltdl_Y7_in0_4*ltdl_Y7_in0_4 + ltdl_Y6v1[1]*ltdl_Y6v1[1]*ltdl_dinv6_0))))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + (ltdl_dinv6_0*ltdl_Y6_4*ltdl_Y6_4 + ltdl_dinv7_0*ltdl_Y7_in0_4*ltdl_Y7_in0_4))))));
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

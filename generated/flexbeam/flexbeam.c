@@ -1469,9 +1469,6 @@ void flexbeam_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Uf0_2_1 = 13.933079243493596*t18;
     const double Uf0_2_2 = 22.8844580678444*t18;
     const double Uf0_2_3 = 32.10755780408215*t18;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { 0.0, 0.0, Uf0_2_3, 0.0 };
-    /* Uf0: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double Uf0_3_0 = 4.0114208910613*rnf0_1*t18 - t14;
     const double Uf0_3_1 = 13.933079243493596*rnf0_1*t18 - t15;
     const double Uf0_3_2 = 22.8844580678444*rnf0_1*t18 - t16;
@@ -1521,56 +1518,52 @@ void flexbeam_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y4_in0: Y = L^-T B */
     const double t19 = rnf0_1*c_q_0 + rnf0_0*s_q_0;
     const double ltdl_Y4_in0_3 = (Uf0_3_3*c_q_0 - Uf0_4_3*s_q_0) - Uf0_2_3*t19;
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { 0.0, 0.0, Uf0_2_3, ltdl_Y4_in0_3 };
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_4 = rnf0_0*c_q_0 - rnf0_1*s_q_0;
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_4 = Uf0_2_3*ltdl_Y0_in0_4 + (Uf0_3_3*s_q_0 + Uf0_4_3*c_q_0);
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v1) = { ltdl_Y4_in0_3, ltdl_Y4_in0_4, 0.0, 0.0 };
     /* ltdl_Y3_in0: Y = L^-T B */
     const double ltdl_Y3_in0_3 = (Uf0_3_2*c_q_0 - Uf0_4_2*s_q_0) - Uf0_2_2*t19;
     const double ltdl_Y3_in0_4 = Uf0_2_2*ltdl_Y0_in0_4 + (Uf0_3_2*s_q_0 + Uf0_4_2*c_q_0);
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, Uf0_2_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { ltdl_Y3_in0_3, ltdl_Y3_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, Uf0_2_2, ltdl_Y3_in0_3 };
     SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_3);
-    SOAGEN_LANES(ltdl_Y3v1, SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_3);
+    const double ltdl_Y3_4 = ltdl_Y3_in0_4 - ltdl_L4_3*ltdl_Y4_in0_4;
     /* ltdl_Y2_in0: Y = L^-T B */
     const double ltdl_Y2_in0_3 = (Uf0_3_1*c_q_0 - Uf0_4_1*s_q_0) - Uf0_2_1*t19;
     const double ltdl_Y2_in0_4 = Uf0_2_1*ltdl_Y0_in0_4 + (Uf0_3_1*s_q_0 + Uf0_4_1*c_q_0);
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, Uf0_2_1, 0.0 };
-    SOAGEN_PACK(ltdl_Y2_in0v1) = { ltdl_Y2_in0_3, ltdl_Y2_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, Uf0_2_1, ltdl_Y2_in0_3 };
     SOAGEN_LANES(ltdl_Y2v0, (SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    SOAGEN_LANES(ltdl_Y2v1, (SOAGEN_L(ltdl_Y2_in0v1) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    const double ltdl_Y2_4 = (ltdl_Y2_in0_4 - ltdl_L4_2*ltdl_Y4_in0_4) - ltdl_L3_2*ltdl_Y3_4;
     /* ltdl_Y1_in0: Y = L^-T B */
     const double ltdl_Y1_in0_3 = (Uf0_3_0*c_q_0 - Uf0_4_0*s_q_0) - Uf0_2_0*t19;
     const double ltdl_Y1_in0_4 = Uf0_2_0*ltdl_Y0_in0_4 + (Uf0_3_0*s_q_0 + Uf0_4_0*c_q_0);
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, Uf0_2_0, 0.0 };
-    SOAGEN_PACK(ltdl_Y1_in0v1) = { ltdl_Y1_in0_3, ltdl_Y1_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, Uf0_2_0, ltdl_Y1_in0_3 };
     SOAGEN_LANES(ltdl_Y1v0, ((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, ((SOAGEN_L(ltdl_Y1_in0v1) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    const double ltdl_Y1_4 = ((ltdl_Y1_in0_4 - ltdl_L4_1*ltdl_Y4_in0_4) - ltdl_L3_1*ltdl_Y3_4) - ltdl_Y2_4*ltdl_L2_1;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t19;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y0_in0v1) = { ltdl_Y0_in0_3, ltdl_Y0_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, (((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, (((SOAGEN_L(ltdl_Y0_in0v1) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    const double ltdl_Y0_4 = (((ltdl_Y0_in0_4 - ltdl_L4_0*ltdl_Y4_in0_4) - ltdl_L3_0*ltdl_Y3_4) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     /* shared by the outputs */
     const double t20 = ltdl_dinv4_0*Uf0_2_3;
     const double t21 = ltdl_Y0v0[2]*ltdl_dinv0_0;
     const double t22 = ltdl_Y1v0[2]*ltdl_dinv1_0;
     const double t23 = ltdl_Y2v0[2]*ltdl_dinv2_0;
     const double t24 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t25 = ltdl_Y0v1[0]*t21 + (ltdl_Y1v1[0]*t22 + (ltdl_Y2v1[0]*t23 + (ltdl_Y3v1[0]*t24 + t20*ltdl_Y4_in0_3)));
+    const double t25 = ltdl_Y0v0[3]*t21 + (ltdl_Y1v0[3]*t22 + (ltdl_Y2v0[3]*t23 + (ltdl_Y3v0[3]*t24 + t20*ltdl_Y4_in0_3)));
     Lambda_inv[15] = t25;
     Lambda_inv[20] = t25;
-    const double t26 = ltdl_Y0v1[1]*t21 + (ltdl_Y1v1[1]*t22 + (ltdl_Y2v1[1]*t23 + (ltdl_Y3v1[1]*t24 + t20*ltdl_Y4_in0_4)));
+    const double t26 = ltdl_Y0_4*t21 + (ltdl_Y1_4*t22 + (ltdl_Y2_4*t23 + (ltdl_Y3_4*t24 + t20*ltdl_Y4_in0_4)));
     Lambda_inv[16] = t26;
     Lambda_inv[26] = t26;
-    const double t27 = ltdl_Y0v1[0]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_4 + ltdl_Y3v1[0]*ltdl_Y3v1[1]*ltdl_dinv3_0)));
+    const double t27 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_dinv3_0*ltdl_Y3_4 + ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_4)));
     Lambda_inv[22] = t27;
     Lambda_inv[27] = t27;
 
@@ -1593,11 +1586,11 @@ void flexbeam_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[21] = ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0 + (ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3 + ltdl_Y3v1[0]*ltdl_Y3v1[0]*ltdl_dinv3_0)));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3 + ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0)));
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[28] = ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4 + ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0)));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_4*ltdl_Y3_4 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4)));
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

@@ -905,12 +905,10 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double s_q_4 = soagen_s[3];
     const double c_q_5 = soagen_c[4];
     const double s_q_5 = soagen_s[4];
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v1) = { 0.0, 0.0, 1.0, 0.0 };
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v1) = { 0.0, 1.0, 0.0, 0.0 };
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
     const double Rch4_1 = -0.0075*s_q_5;
     const double t0 = 0.0075*c_q_5;
@@ -1033,8 +1031,6 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
     const double ltdl_L4_2 = F2_4_0_0*ltdl_dinv4_0;
     const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
-    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_LANES(ltdl_Y3v1, (SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_3);
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_0 = (F0_3_2_0 - F3_5_1_0*ltdl_L5_0) - F3_4_1_0*ltdl_L4_0;
     const double ltdl_A3_1 = (F1_3_1_0 - F3_5_1_0*ltdl_L5_1) - F3_4_1_0*ltdl_L4_1;
@@ -1046,6 +1042,8 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = (F1_2_1_0 + (-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1)) - ltdl_A3_2*ltdl_L3_1;
@@ -1066,65 +1064,67 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_LANES(ltdl_Y2v1, (-SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_2 - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_4 = ltdl_L4_3*ltdl_L3_2 - ltdl_L4_2;
+    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
-    SOAGEN_LANES(ltdl_Y1v0, SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, ((-SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_1 - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = (ltdl_L4_3*ltdl_L3_1 - ltdl_L4_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
-    SOAGEN_LANES(ltdl_Y0v0, (SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, (((-SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_0 - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ((ltdl_L4_3*ltdl_L3_0 - ltdl_L4_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t22 = ltdl_L1_0*ltdl_dinv0_0;
     const double t23 = -t22;
     Minv[1] = t23;
     Minv[6] = t23;
     const double t24 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t25 = ltdl_Y0v1[0]*ltdl_dinv0_0;
+    const double t25 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[3] = t25;
     Minv[18] = t25;
-    const double t26 = ltdl_Y0v1[1]*ltdl_dinv0_0;
-    const double t27 = ltdl_Y0v1[2]*ltdl_dinv0_0;
+    const double t26 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t27 = ltdl_Y0_5*ltdl_dinv0_0;
     Minv[5] = t27;
     Minv[30] = t27;
     const double t28 = ltdl_L2_1*ltdl_dinv1_0;
     const double t29 = -ltdl_Y0v0[2]*t22 - t28;
     Minv[8] = t29;
     Minv[13] = t29;
-    const double t30 = -ltdl_Y0v1[0]*t22 + ltdl_Y1v1[0]*ltdl_dinv1_0;
+    const double t30 = -ltdl_Y0v0[3]*t22 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[9] = t30;
     Minv[19] = t30;
-    const double t31 = -ltdl_Y0v1[1]*t22 + ltdl_Y1v1[1]*ltdl_dinv1_0;
+    const double t31 = -ltdl_Y0_4*t22 + ltdl_Y1_4*ltdl_dinv1_0;
     Minv[10] = t31;
     Minv[25] = t31;
-    const double t32 = -ltdl_Y0v1[2]*t22 + ltdl_Y1v1[2]*ltdl_dinv1_0;
+    const double t32 = -ltdl_Y0_5*t22 + ltdl_Y1_5*ltdl_dinv1_0;
     Minv[11] = t32;
     Minv[31] = t32;
     const double t33 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t34 = ltdl_Y0v0[2]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (-ltdl_Y1v1[0]*t28 - t33);
+    const double t34 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t28 - t33);
     Minv[15] = t34;
     Minv[20] = t34;
-    const double t35 = ltdl_Y2v1[1]*ltdl_dinv2_0;
-    const double t36 = ltdl_Y0v1[1]*t24 + (t35 - ltdl_Y1v1[1]*t28);
+    const double t35 = ltdl_Y2_4*ltdl_dinv2_0;
+    const double t36 = ltdl_Y0_4*t24 + (t35 - ltdl_Y1_4*t28);
     Minv[16] = t36;
     Minv[26] = t36;
-    const double t37 = ltdl_Y0v1[2]*t24 + (-ltdl_Y1v1[2]*t28 + ltdl_Y2v1[2]*ltdl_dinv2_0);
+    const double t37 = ltdl_Y0_5*t24 + (-ltdl_Y1_5*t28 + ltdl_Y2_5*ltdl_dinv2_0);
     Minv[2] = t24;
     Minv[12] = t24;
     Minv[17] = t37;
     Minv[32] = t37;
     const double t38 = ltdl_L4_3*ltdl_dinv3_0;
-    const double t39 = ltdl_Y0v1[0]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (-ltdl_Y2v1[1]*t33 - t38));
+    const double t39 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t33 - t38));
     Minv[22] = t39;
     Minv[27] = t39;
-    const double t40 = ((-ltdl_Y2v1[2]*t33 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v1[0]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    const double t40 = ((-ltdl_Y2_5*t33 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
     Minv[0] = ltdl_dinv0_0;
     Minv[23] = t40;
     Minv[33] = t40;
-    const double t41 = ((ltdl_Y2v1[2]*t35 + ltdl_L5_3*t38) + ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*t26;
+    const double t41 = ((ltdl_Y2_5*t35 + ltdl_L5_3*t38) + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*t26;
     Minv[4] = t26;
     Minv[24] = t26;
     Minv[29] = t41;
@@ -1133,9 +1133,9 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     /* Outputs: Minv (6 x 6): the entries not stored where computed */
     Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
     Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
-    Minv[28] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
-    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3149.606299212598) + ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[28] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3149.606299212598) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -1948,8 +1948,6 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t36 = s_q_1*s_q_3;
     const double t37 = c_q_3*t34 - t36;
     const double ltdl_Y5_in0_2 = c_q_4*t35 - s_q_4*t37;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, 0.0 };
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_1 = s_q_1*t22 + t23;
     /* ltdl_Y5_in0: Y = L^-T B */
@@ -1967,28 +1965,28 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t46 = ltdl_Y4_in0_2*t41;
     const double t47 = 0.05*c_q_5*t45 - t46;
     const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t42 + t47*ltdl_Y5_in0_1;
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    /* ltdl_Y5_in0: Y = L^-T B */
     const double t48 = c_q_2*s_q_0;
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_0 = s_q_1*t29 - t48;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, 0.0 };
     /* ltdl_Y5_in0: Y = L^-T B */
     const double t49 = c_q_4*t28;
     const double t50 = s_q_4*t26;
     const double t51 = t40*(t49 + t50) - t41*ltdl_Y4_in0_0;
     const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t51 - t47*ltdl_Y5_in0_0;
     const double ltdl_Y5_in0_5 = -ltdl_Y5_in0_1*t51 + ltdl_Y5_in0_0*t42;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v1) = { ltdl_Y5_in0_3, ltdl_Y5_in0_4, ltdl_Y5_in0_5, 0.0 };
     /* ltdl_Y4_in0: Y = L^-T B */
     const double t52 = (t40*t45 + 0.05*t44) + (0.05*t43 - t46);
     const double t53 = (0.05*t38 + 0.05*t39) + t42;
     const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t53 + ltdl_Y4_in0_1*t52;
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    /* ltdl_Y4_in0: Y = L^-T B */
     const double t54 = (0.05*t49 + 0.05*t50) + t51;
     const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t54 - ltdl_Y4_in0_0*t52;
     const double ltdl_Y4_in0_5 = -ltdl_Y4_in0_1*t54 + ltdl_Y4_in0_0*t53;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v1) = { ltdl_Y4_in0_3, ltdl_Y4_in0_4, ltdl_Y4_in0_5, 0.0 };
     /* ltdl_Y3_in0: Y = L^-T B */
     const double ltdl_Y3_in0_0 = ltdl_Y4_in0_0;
     const double ltdl_Y3_in0_1 = ltdl_Y4_in0_1;
@@ -2000,10 +1998,10 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y3_in0_4 = ltdl_Y4_in0_2*t57 - ltdl_Y4_in0_0*t55;
     const double ltdl_Y3_in0_5 = -ltdl_Y4_in0_1*t57 + ltdl_Y4_in0_0*t56;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { ltdl_Y3_in0_3, ltdl_Y3_in0_4, ltdl_Y3_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
     SOAGEN_LANES(ltdl_Y3v0, (SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_3);
-    SOAGEN_LANES(ltdl_Y3v1, (SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_3);
+    const double ltdl_Y3_4 = (-ltdl_L4_3*ltdl_Y4_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4) + ltdl_Y3_in0_4;
+    const double ltdl_Y3_5 = (-ltdl_L4_3*ltdl_Y4_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5) + ltdl_Y3_in0_5;
     /* ltdl_Y2_in0: Y = L^-T B */
     const double t58 = (0.4*s_q_1*t48 - 0.4*t29) + t56;
     const double t59 = 0.4*t34 + t55;
@@ -2014,26 +2012,26 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y2_in0_4 = -s_q_1*ltdl_Y0_in0_4 - ltdl_Y2_in0_0*t59;
     const double ltdl_Y2_in0_5 = -ltdl_Y2_in0_1*ltdl_Y0_in0_4 + ltdl_Y2_in0_0*t58;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, -s_q_1, 0.0 };
-    SOAGEN_PACK(ltdl_Y2_in0v1) = { ltdl_Y2_in0_3, ltdl_Y2_in0_4, ltdl_Y2_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, -s_q_1, ltdl_Y2_in0_3 };
     SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    SOAGEN_LANES(ltdl_Y2v1, ((SOAGEN_L(ltdl_Y2_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    const double ltdl_Y2_4 = ((-ltdl_L4_2*ltdl_Y4_in0_4 - ltdl_L5_2*ltdl_Y5_in0_4) + ltdl_Y2_in0_4) - ltdl_Y3_4*ltdl_L3_2;
+    const double ltdl_Y2_5 = ((-ltdl_L4_2*ltdl_Y4_in0_5 - ltdl_L5_2*ltdl_Y5_in0_5) + ltdl_Y2_in0_5) - ltdl_Y3_5*ltdl_L3_2;
     /* ltdl_Y1_in0: Y = L^-T B */
     const double ltdl_Y1_in0_3 = c_q_0*t59;
     const double ltdl_Y1_in0_4 = s_q_0*t59;
     const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t58;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y1_in0v1) = { ltdl_Y1_in0_3, ltdl_Y1_in0_4, ltdl_Y1_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
     SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, (((SOAGEN_L(ltdl_Y1_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_L4_1*ltdl_Y4_in0_4) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = (((-ltdl_L4_1*ltdl_Y4_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) + ltdl_Y1_in0_5) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t58;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y0_in0v1) = { ltdl_Y0_in0_3, ltdl_Y0_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, ((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, ((((SOAGEN_L(ltdl_Y0_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ((((-ltdl_L4_0*ltdl_Y4_in0_4 - ltdl_L5_0*ltdl_Y5_in0_4) + ltdl_Y0_in0_4) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = (((-ltdl_L4_0*ltdl_Y4_in0_5 - ltdl_L5_0*ltdl_Y5_in0_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t60 = 3149.606299212598*ltdl_Y5_in0_0;
     const double t61 = ltdl_Y0v0[0]*ltdl_dinv0_0;
@@ -2047,13 +2045,13 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t67 = ltdl_Y0v0[2]*t61 + (ltdl_Y1v0[2]*t62 + (ltdl_Y2v0[2]*t63 + (ltdl_Y3v0[2]*t64 + (ltdl_Y4_in0_2*t65 + ltdl_Y5_in0_2*t60))));
     Lambda_inv[2] = t67;
     Lambda_inv[12] = t67;
-    const double t68 = ltdl_Y0v1[0]*t61 + (ltdl_Y1v1[0]*t62 + (ltdl_Y2v1[0]*t63 + (ltdl_Y3v1[0]*t64 + (t65*ltdl_Y4_in0_3 + t60*ltdl_Y5_in0_3))));
+    const double t68 = ltdl_Y0v0[3]*t61 + (ltdl_Y1v0[3]*t62 + (ltdl_Y2v0[3]*t63 + (ltdl_Y3v0[3]*t64 + (t65*ltdl_Y4_in0_3 + t60*ltdl_Y5_in0_3))));
     Lambda_inv[3] = t68;
     Lambda_inv[18] = t68;
-    const double t69 = ltdl_Y0v1[1]*t61 + (ltdl_Y1v1[1]*t62 + (ltdl_Y2v1[1]*t63 + (ltdl_Y3v1[1]*t64 + (t65*ltdl_Y4_in0_4 + t60*ltdl_Y5_in0_4))));
+    const double t69 = ltdl_Y0_4*t61 + (ltdl_Y1_4*t62 + (ltdl_Y2_4*t63 + (ltdl_Y3_4*t64 + (t65*ltdl_Y4_in0_4 + t60*ltdl_Y5_in0_4))));
     Lambda_inv[4] = t69;
     Lambda_inv[24] = t69;
-    const double t70 = ltdl_Y0v1[2]*t61 + (ltdl_Y1v1[2]*t62 + (ltdl_Y2v1[2]*t63 + (ltdl_Y3v1[2]*t64 + (t65*ltdl_Y4_in0_5 + t60*ltdl_Y5_in0_5))));
+    const double t70 = ltdl_Y0_5*t61 + (ltdl_Y1_5*t62 + (ltdl_Y2_5*t63 + (ltdl_Y3_5*t64 + (t65*ltdl_Y4_in0_5 + t60*ltdl_Y5_in0_5))));
     Lambda_inv[5] = t70;
     Lambda_inv[30] = t70;
     const double t71 = 3149.606299212598*ltdl_Y5_in0_1;
@@ -2065,13 +2063,13 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t77 = ltdl_Y0v0[2]*t72 + (ltdl_Y1v0[2]*t73 + (ltdl_Y2v0[2]*t74 + (ltdl_Y3v0[2]*t75 + (ltdl_Y4_in0_2*t76 + ltdl_Y5_in0_2*t71))));
     Lambda_inv[8] = t77;
     Lambda_inv[13] = t77;
-    const double t78 = ltdl_Y0v1[0]*t72 + (ltdl_Y1v1[0]*t73 + (ltdl_Y2v1[0]*t74 + (ltdl_Y3v1[0]*t75 + (t76*ltdl_Y4_in0_3 + t71*ltdl_Y5_in0_3))));
+    const double t78 = ltdl_Y0v0[3]*t72 + (ltdl_Y1v0[3]*t73 + (ltdl_Y2v0[3]*t74 + (ltdl_Y3v0[3]*t75 + (t76*ltdl_Y4_in0_3 + t71*ltdl_Y5_in0_3))));
     Lambda_inv[9] = t78;
     Lambda_inv[19] = t78;
-    const double t79 = ltdl_Y0v1[1]*t72 + (ltdl_Y1v1[1]*t73 + (ltdl_Y2v1[1]*t74 + (ltdl_Y3v1[1]*t75 + (t76*ltdl_Y4_in0_4 + t71*ltdl_Y5_in0_4))));
+    const double t79 = ltdl_Y0_4*t72 + (ltdl_Y1_4*t73 + (ltdl_Y2_4*t74 + (ltdl_Y3_4*t75 + (t76*ltdl_Y4_in0_4 + t71*ltdl_Y5_in0_4))));
     Lambda_inv[10] = t79;
     Lambda_inv[25] = t79;
-    const double t80 = ltdl_Y0v1[2]*t72 + (ltdl_Y1v1[2]*t73 + (ltdl_Y2v1[2]*t74 + (ltdl_Y3v1[2]*t75 + (t76*ltdl_Y4_in0_5 + t71*ltdl_Y5_in0_5))));
+    const double t80 = ltdl_Y0_5*t72 + (ltdl_Y1_5*t73 + (ltdl_Y2_5*t74 + (ltdl_Y3_5*t75 + (t76*ltdl_Y4_in0_5 + t71*ltdl_Y5_in0_5))));
     Lambda_inv[11] = t80;
     Lambda_inv[31] = t80;
     const double t81 = ltdl_Y0v0[2]*ltdl_dinv0_0;
@@ -2080,28 +2078,28 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t84 = ltdl_Y3v0[2]*ltdl_dinv3_0;
     const double t85 = ltdl_Y4_in0_2*ltdl_dinv4_0;
     const double t86 = 3149.606299212598*ltdl_Y5_in0_2;
-    const double t87 = ltdl_Y0v1[0]*t81 + (ltdl_Y1v1[0]*t82 + (ltdl_Y2v1[0]*t83 + (ltdl_Y3v1[0]*t84 + (t85*ltdl_Y4_in0_3 + t86*ltdl_Y5_in0_3))));
+    const double t87 = ltdl_Y0v0[3]*t81 + (ltdl_Y1v0[3]*t82 + (ltdl_Y2v0[3]*t83 + (ltdl_Y3v0[3]*t84 + (t85*ltdl_Y4_in0_3 + t86*ltdl_Y5_in0_3))));
     Lambda_inv[15] = t87;
     Lambda_inv[20] = t87;
-    const double t88 = ltdl_Y0v1[1]*t81 + (ltdl_Y1v1[1]*t82 + (ltdl_Y2v1[1]*t83 + (ltdl_Y3v1[1]*t84 + (t85*ltdl_Y4_in0_4 + t86*ltdl_Y5_in0_4))));
+    const double t88 = ltdl_Y0_4*t81 + (ltdl_Y1_4*t82 + (ltdl_Y2_4*t83 + (ltdl_Y3_4*t84 + (t85*ltdl_Y4_in0_4 + t86*ltdl_Y5_in0_4))));
     Lambda_inv[16] = t88;
     Lambda_inv[26] = t88;
-    const double t89 = ltdl_Y0v1[2]*t81 + (ltdl_Y1v1[2]*t82 + (ltdl_Y2v1[2]*t83 + (ltdl_Y3v1[2]*t84 + (t85*ltdl_Y4_in0_5 + t86*ltdl_Y5_in0_5))));
+    const double t89 = ltdl_Y0_5*t81 + (ltdl_Y1_5*t82 + (ltdl_Y2_5*t83 + (ltdl_Y3_5*t84 + (t85*ltdl_Y4_in0_5 + t86*ltdl_Y5_in0_5))));
     Lambda_inv[17] = t89;
     Lambda_inv[32] = t89;
     const double t90 = 3149.606299212598*ltdl_Y5_in0_3;
-    const double t91 = ltdl_Y0v1[0]*ltdl_dinv0_0;
-    const double t92 = ltdl_Y1v1[0]*ltdl_dinv1_0;
-    const double t93 = ltdl_Y2v1[0]*ltdl_dinv2_0;
-    const double t94 = ltdl_Y3v1[0]*ltdl_dinv3_0;
+    const double t91 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t92 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t93 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t94 = ltdl_Y3v0[3]*ltdl_dinv3_0;
     const double t95 = ltdl_dinv4_0*ltdl_Y4_in0_3;
-    const double t96 = ltdl_Y0v1[1]*t91 + (ltdl_Y1v1[1]*t92 + (ltdl_Y2v1[1]*t93 + (ltdl_Y3v1[1]*t94 + (ltdl_Y4_in0_4*t95 + ltdl_Y5_in0_4*t90))));
+    const double t96 = ltdl_Y0_4*t91 + (ltdl_Y1_4*t92 + (ltdl_Y2_4*t93 + (ltdl_Y3_4*t94 + (ltdl_Y4_in0_4*t95 + ltdl_Y5_in0_4*t90))));
     Lambda_inv[22] = t96;
     Lambda_inv[27] = t96;
-    const double t97 = ltdl_Y0v1[2]*t91 + (ltdl_Y1v1[2]*t92 + (ltdl_Y2v1[2]*t93 + (ltdl_Y3v1[2]*t94 + (ltdl_Y4_in0_5*t95 + ltdl_Y5_in0_5*t90))));
+    const double t97 = ltdl_Y0_5*t91 + (ltdl_Y1_5*t92 + (ltdl_Y2_5*t93 + (ltdl_Y3_5*t94 + (ltdl_Y4_in0_5*t95 + ltdl_Y5_in0_5*t90))));
     Lambda_inv[23] = t97;
     Lambda_inv[33] = t97;
-    const double t98 = ltdl_Y0v1[1]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[2]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[2]*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
+    const double t98 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
     Lambda_inv[29] = t98;
     Lambda_inv[34] = t98;
 
@@ -2109,7 +2107,7 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
-    Lambda_inv[21] = ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0 + (ltdl_Y3v1[0]*ltdl_Y3v1[0]*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3 + 3149.606299212598*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
-    Lambda_inv[28] = ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
-    Lambda_inv[35] = ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0 + (ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_5*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3 + 3149.606299212598*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_5*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
 }

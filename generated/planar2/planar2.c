@@ -674,8 +674,6 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double s_q_0 = soagen_s[0];
     const double c_q_1 = soagen_c[1];
     const double s_q_1 = soagen_s[1];
-    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = 0.5599999999999999*c_q_1 + 1.1826666666666659;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -691,27 +689,27 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t1 = 0.8*s_q_0;
     const double t2 = c_q_1*t1 + s_q_1*t0;
     const double ltdl_Y1_in0_3 = -t2;
-    const double ltdl_Y1_in0_4 = c_q_1*t0 - s_q_1*t1;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v1) = { ltdl_Y1_in0_3, ltdl_Y1_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y1_in0_3 };
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_4 = c_q_1*t0 - s_q_1*t1;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -s_q_0 - t2;
     const double ltdl_Y0_in0_4 = c_q_0 + ltdl_Y1_in0_4;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y0_in0v1) = { ltdl_Y0_in0_3, ltdl_Y0_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y1_in0v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, SOAGEN_L(ltdl_Y0_in0v1) - SOAGEN_L(ltdl_Y1_in0v1)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ltdl_Y0_in0_4 - ltdl_L1_0*ltdl_Y1_in0_4;
     /* shared by the outputs */
     const double t3 = 6.696428571428587*ltdl_Y1_in0_3;
     const double t4 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t5 = ltdl_Y0v1[0]*t4 + t3;
+    const double t5 = ltdl_Y0v0[3]*t4 + t3;
     Lambda_inv[15] = t5;
     Lambda_inv[20] = t5;
-    const double t6 = ltdl_Y0v1[1]*t4 + 6.696428571428587*ltdl_Y1_in0_4;
+    const double t6 = ltdl_Y0_4*t4 + 6.696428571428587*ltdl_Y1_in0_4;
     Lambda_inv[16] = t6;
     Lambda_inv[26] = t6;
-    const double t7 = ltdl_Y0v1[0]*ltdl_Y0v1[1]*ltdl_dinv0_0 + ltdl_Y1_in0_4*t3;
+    const double t7 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_in0_4*t3;
     Lambda_inv[22] = t7;
     Lambda_inv[27] = t7;
 
@@ -734,11 +732,11 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[21] = ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_in0_3*ltdl_Y1_in0_3;
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_in0_3*ltdl_Y1_in0_3;
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[28] = ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_in0_4*ltdl_Y1_in0_4;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_in0_4*ltdl_Y1_in0_4;
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

@@ -922,12 +922,10 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double s_q_4 = soagen_s[3];
     const double c_q_5 = soagen_c[4];
     const double s_q_5 = soagen_s[4];
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v1) = { 0.0, 0.0, 1.0, 0.0 };
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v1) = { 0.0, 1.0, 0.0, 0.0 };
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t0 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
     const double Rc4_0_0 = t0 + 0.0003;
@@ -1038,8 +1036,6 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L5_1 = 24999.999999999996*F2_5_2_0;
     const double ltdl_L5_2 = ltdl_L5_1;
     const double ltdl_L5_3 = 24999.999999999996*F3_5_2_0;
-    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_LANES(ltdl_Y3v1, SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_3);
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1057,6 +1053,8 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double t23 = F2_5_2_0*ltdl_L5_0;
     const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_2*ltdl_L3_0;
@@ -1079,64 +1077,65 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_LANES(ltdl_Y2v1, (-SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_2 - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
-    SOAGEN_LANES(ltdl_Y1v0, SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, ((-SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_1 - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
+    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
-    SOAGEN_LANES(ltdl_Y0v0, (SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, (((-SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_0 - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t25 = ltdl_L1_0*ltdl_dinv0_0;
     const double t26 = -t25;
     Minv[1] = t26;
     Minv[6] = t26;
     const double t27 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t28 = ltdl_Y0v1[0]*ltdl_dinv0_0;
-    const double t29 = ltdl_Y0v1[1]*ltdl_dinv0_0;
-    const double t30 = ltdl_Y0v1[2]*ltdl_dinv0_0;
+    const double t28 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t29 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t30 = ltdl_Y0_5*ltdl_dinv0_0;
     Minv[5] = t30;
     Minv[30] = t30;
     const double t31 = ltdl_L2_1*ltdl_dinv1_0;
     const double t32 = -ltdl_Y0v0[2]*t25 - t31;
     Minv[8] = t32;
     Minv[13] = t32;
-    const double t33 = -ltdl_Y0v1[0]*t25 + ltdl_Y1v1[0]*ltdl_dinv1_0;
+    const double t33 = -ltdl_Y0v0[3]*t25 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[9] = t33;
     Minv[19] = t33;
-    const double t34 = -ltdl_Y0v1[1]*t25 + ltdl_Y1v1[1]*ltdl_dinv1_0;
+    const double t34 = -ltdl_Y0_4*t25 + ltdl_Y1_4*ltdl_dinv1_0;
     Minv[10] = t34;
     Minv[25] = t34;
-    const double t35 = -ltdl_Y0v1[2]*t25 + ltdl_Y1v1[2]*ltdl_dinv1_0;
+    const double t35 = -ltdl_Y0_5*t25 + ltdl_Y1_5*ltdl_dinv1_0;
     Minv[11] = t35;
     Minv[31] = t35;
     const double t36 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t37 = ltdl_Y0v0[2]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (-ltdl_Y1v1[0]*t31 - t36);
+    const double t37 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t31 - t36);
     Minv[15] = t37;
     Minv[20] = t37;
     const double t38 = ltdl_L4_2*ltdl_dinv2_0;
-    const double t39 = ltdl_Y0v0[2]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (-ltdl_Y1v1[1]*t31 - t38);
+    const double t39 = ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t31 - t38);
     Minv[16] = t39;
     Minv[26] = t39;
-    const double t40 = ltdl_Y0v1[2]*t27 + (-ltdl_Y1v1[2]*t31 + ltdl_Y2v1[2]*ltdl_dinv2_0);
+    const double t40 = ltdl_Y0_5*t27 + (-ltdl_Y1_5*t31 + ltdl_Y2_5*ltdl_dinv2_0);
     Minv[2] = t27;
     Minv[12] = t27;
     Minv[17] = t40;
     Minv[32] = t40;
-    const double t41 = (ltdl_Y1v1[0]*ltdl_Y1v1[1]*ltdl_dinv1_0 + ltdl_L4_2*t36) + ltdl_Y0v1[1]*t28;
+    const double t41 = (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t36) + ltdl_Y0_4*t28;
     Minv[3] = t28;
     Minv[18] = t28;
     Minv[22] = t41;
     Minv[27] = t41;
-    const double t42 = ((-ltdl_Y2v1[2]*t36 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v1[0]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    const double t42 = ((-ltdl_Y2_5*t36 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
     Minv[0] = ltdl_dinv0_0;
     Minv[23] = t42;
     Minv[33] = t42;
-    const double t43 = ltdl_Y0v1[2]*t29 + (ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0 - ltdl_Y2v1[2]*t38);
+    const double t43 = ltdl_Y0_5*t29 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t38);
     Minv[4] = t29;
     Minv[24] = t29;
     Minv[29] = t43;
@@ -1145,9 +1144,9 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     /* Outputs: Minv (6 x 6): the entries not stored where computed */
     Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
     Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
-    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
-    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 24999.999999999996) + ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 24999.999999999996) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -1953,8 +1952,7 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y3_in0_4 = ltdl_Y3_in0_2*t45 - ltdl_Y3_in0_0*t39;
     const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t41 - ltdl_Y3_in0_1*t45;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, 0.0 };
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { ltdl_Y3_in0_3, ltdl_Y3_in0_4, ltdl_Y3_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
     SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
     /* ltdl_Y2_in0: Y = L^-T B */
     const double t46 = (0.0203*t25 + 0.0203*t27) + t39;
@@ -1964,10 +1962,10 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t48 = ((-0.0203*c_q_1*c_q_2*s_q_0 + 0.15005*c_q_0) + 0.0203*t36) + t40;
     const double ltdl_Y2_in0_5 = -s_q_0*t48 + c_q_0*(((0.0203*c_q_0*c_q_1*c_q_2 + 0.15005*s_q_0) - t47) - t44);
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { s_q_0, -c_q_0, 0.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y2_in0v1) = { ltdl_Y2_in0_3, ltdl_Y2_in0_4, ltdl_Y2_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { s_q_0, -c_q_0, 0.0, ltdl_Y2_in0_3 };
     SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    SOAGEN_LANES(ltdl_Y2v1, SOAGEN_L(ltdl_Y2_in0v1) - SOAGEN_L(ltdl_Y3_in0v1)*ltdl_L3_2);
+    const double ltdl_Y2_4 = ltdl_Y2_in0_4 - ltdl_Y3_in0_4*ltdl_L3_2;
+    const double ltdl_Y2_5 = ltdl_Y2_in0_5 - ltdl_Y3_in0_5*ltdl_L3_2;
     /* ltdl_Y1_in0: Y = L^-T B */
     const double t50 = 0.4318*s_q_1 + t46;
     const double ltdl_Y1_in0_3 = -c_q_0*t50;
@@ -1978,15 +1976,15 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y1_in0: Y = L^-T B */
     const double ltdl_Y1_in0_5 = -s_q_0*ltdl_Y0_in0_3 + c_q_0*ltdl_Y0_in0_4;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { s_q_0, -c_q_0, 0.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y1_in0v1) = { ltdl_Y1_in0_3, ltdl_Y1_in0_4, ltdl_Y1_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { s_q_0, -c_q_0, 0.0, ltdl_Y1_in0_3 };
     SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, (SOAGEN_L(ltdl_Y1_in0v1) - SOAGEN_L(ltdl_Y3_in0v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    const double ltdl_Y1_4 = (ltdl_Y1_in0_4 - ltdl_Y3_in0_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = (ltdl_Y1_in0_5 - ltdl_Y3_in0_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y0_in0v1) = { ltdl_Y0_in0_3, ltdl_Y0_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, ((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, ((SOAGEN_L(ltdl_Y0_in0v1) - SOAGEN_L(ltdl_Y3_in0v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ((ltdl_Y0_in0_4 - ltdl_Y3_in0_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = (-ltdl_Y2_5*ltdl_L2_0 - ltdl_Y3_in0_5*ltdl_L3_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t51 = 24999.999999999996*ltdl_Y5_in0_0;
     const double t52 = ltdl_Y0v0[0]*ltdl_dinv0_0;
@@ -2000,13 +1998,13 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t58 = ltdl_Y0v0[2]*t52 + (ltdl_Y1v0[2]*t53 + (ltdl_Y2v0[2]*t54 + (ltdl_Y3v0[2]*t55 + (ltdl_Y4_in0_2*t56 + ltdl_Y5_in0_2*t51))));
     Lambda_inv[2] = t58;
     Lambda_inv[12] = t58;
-    const double t59 = ltdl_Y0v1[0]*t52 + (ltdl_Y1v1[0]*t53 + (ltdl_Y2v1[0]*t54 + ltdl_Y3_in0_3*t55));
+    const double t59 = ltdl_Y0v0[3]*t52 + (ltdl_Y1v0[3]*t53 + (ltdl_Y2v0[3]*t54 + ltdl_Y3_in0_3*t55));
     Lambda_inv[3] = t59;
     Lambda_inv[18] = t59;
-    const double t60 = ltdl_Y0v1[1]*t52 + (ltdl_Y1v1[1]*t53 + (ltdl_Y2v1[1]*t54 + ltdl_Y3_in0_4*t55));
+    const double t60 = ltdl_Y0_4*t52 + (ltdl_Y1_4*t53 + (ltdl_Y2_4*t54 + ltdl_Y3_in0_4*t55));
     Lambda_inv[4] = t60;
     Lambda_inv[24] = t60;
-    const double t61 = ltdl_Y0v1[2]*t52 + (ltdl_Y1v1[2]*t53 + (ltdl_Y2v1[2]*t54 + ltdl_Y3_in0_5*t55));
+    const double t61 = ltdl_Y0_5*t52 + (ltdl_Y1_5*t53 + (ltdl_Y2_5*t54 + ltdl_Y3_in0_5*t55));
     Lambda_inv[5] = t61;
     Lambda_inv[30] = t61;
     const double t62 = ltdl_Y0v0[1]*ltdl_dinv0_0;
@@ -2016,39 +2014,39 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t66 = ltdl_Y0v0[2]*t62 + (ltdl_Y1v0[2]*t63 + (ltdl_Y2v0[2]*t64 + (ltdl_Y3v0[2]*t65 + (ltdl_Y4_in0_2*ltdl_Y4_in0_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_2*ltdl_Y5_in0_1))));
     Lambda_inv[8] = t66;
     Lambda_inv[13] = t66;
-    const double t67 = ltdl_Y0v1[0]*t62 + (ltdl_Y1v1[0]*t63 + (ltdl_Y2v1[0]*t64 + ltdl_Y3_in0_3*t65));
+    const double t67 = ltdl_Y0v0[3]*t62 + (ltdl_Y1v0[3]*t63 + (ltdl_Y2v0[3]*t64 + ltdl_Y3_in0_3*t65));
     Lambda_inv[9] = t67;
     Lambda_inv[19] = t67;
-    const double t68 = ltdl_Y0v1[1]*t62 + (ltdl_Y1v1[1]*t63 + (ltdl_Y2v1[1]*t64 + ltdl_Y3_in0_4*t65));
+    const double t68 = ltdl_Y0_4*t62 + (ltdl_Y1_4*t63 + (ltdl_Y2_4*t64 + ltdl_Y3_in0_4*t65));
     Lambda_inv[10] = t68;
     Lambda_inv[25] = t68;
-    const double t69 = ltdl_Y0v1[2]*t62 + (ltdl_Y1v1[2]*t63 + (ltdl_Y2v1[2]*t64 + ltdl_Y3_in0_5*t65));
+    const double t69 = ltdl_Y0_5*t62 + (ltdl_Y1_5*t63 + (ltdl_Y2_5*t64 + ltdl_Y3_in0_5*t65));
     Lambda_inv[11] = t69;
     Lambda_inv[31] = t69;
     const double t70 = ltdl_Y0v0[2]*ltdl_dinv0_0;
     const double t71 = ltdl_Y1v0[2]*ltdl_dinv1_0;
     const double t72 = ltdl_Y2v0[2]*ltdl_dinv2_0;
     const double t73 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t74 = ltdl_Y0v1[0]*t70 + (ltdl_Y1v1[0]*t71 + (ltdl_Y2v1[0]*t72 + ltdl_Y3_in0_3*t73));
+    const double t74 = ltdl_Y0v0[3]*t70 + (ltdl_Y1v0[3]*t71 + (ltdl_Y2v0[3]*t72 + ltdl_Y3_in0_3*t73));
     Lambda_inv[15] = t74;
     Lambda_inv[20] = t74;
-    const double t75 = ltdl_Y0v1[1]*t70 + (ltdl_Y1v1[1]*t71 + (ltdl_Y2v1[1]*t72 + ltdl_Y3_in0_4*t73));
+    const double t75 = ltdl_Y0_4*t70 + (ltdl_Y1_4*t71 + (ltdl_Y2_4*t72 + ltdl_Y3_in0_4*t73));
     Lambda_inv[16] = t75;
     Lambda_inv[26] = t75;
-    const double t76 = ltdl_Y0v1[2]*t70 + (ltdl_Y1v1[2]*t71 + (ltdl_Y2v1[2]*t72 + ltdl_Y3_in0_5*t73));
+    const double t76 = ltdl_Y0_5*t70 + (ltdl_Y1_5*t71 + (ltdl_Y2_5*t72 + ltdl_Y3_in0_5*t73));
     Lambda_inv[17] = t76;
     Lambda_inv[32] = t76;
-    const double t77 = ltdl_Y0v1[0]*ltdl_dinv0_0;
-    const double t78 = ltdl_Y1v1[0]*ltdl_dinv1_0;
-    const double t79 = ltdl_Y2v1[0]*ltdl_dinv2_0;
+    const double t77 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t78 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t79 = ltdl_Y2v0[3]*ltdl_dinv2_0;
     const double t80 = ltdl_Y3_in0_3*ltdl_dinv3_0;
-    const double t81 = ltdl_Y0v1[1]*t77 + (ltdl_Y1v1[1]*t78 + (ltdl_Y2v1[1]*t79 + ltdl_Y3_in0_4*t80));
+    const double t81 = ltdl_Y0_4*t77 + (ltdl_Y1_4*t78 + (ltdl_Y2_4*t79 + ltdl_Y3_in0_4*t80));
     Lambda_inv[22] = t81;
     Lambda_inv[27] = t81;
-    const double t82 = ltdl_Y0v1[2]*t77 + (ltdl_Y1v1[2]*t78 + (ltdl_Y2v1[2]*t79 + ltdl_Y3_in0_5*t80));
+    const double t82 = ltdl_Y0_5*t77 + (ltdl_Y1_5*t78 + (ltdl_Y2_5*t79 + ltdl_Y3_in0_5*t80));
     Lambda_inv[23] = t82;
     Lambda_inv[33] = t82;
-    const double t83 = ltdl_Y0v1[1]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[2]*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_5*ltdl_dinv3_0));
+    const double t83 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_5*ltdl_dinv3_0));
     Lambda_inv[29] = t83;
     Lambda_inv[34] = t83;
 
@@ -2056,7 +2054,7 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
-    Lambda_inv[21] = ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0 + ltdl_Y3_in0_3*ltdl_Y3_in0_3*ltdl_dinv3_0));
-    Lambda_inv[28] = ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_4*ltdl_dinv3_0));
-    Lambda_inv[35] = ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0 + ltdl_Y3_in0_5*ltdl_Y3_in0_5*ltdl_dinv3_0));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + ltdl_Y3_in0_3*ltdl_Y3_in0_3*ltdl_dinv3_0));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_4*ltdl_dinv3_0));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_in0_5*ltdl_Y3_in0_5*ltdl_dinv3_0));
 }

@@ -858,14 +858,12 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double s_q_4 = soagen_s[2];
     const double c_q_5 = soagen_c[3];
     const double s_q_5 = soagen_s[3];
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v1) = { 0.0, 0.0, 1.0, 0.0 };
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v1) = { 0.0, 1.0, 0.0, 0.0 };
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { 1.0, 0.0, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     /* l2: l(k+1,k): origin O(k) in the parent's frame (3.1) */
     const double l2_1 = -1.0*q[2];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
@@ -960,16 +958,12 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L5_0 = 3333.3333333333335*F0_5_2_0;
     const double ltdl_L5_1 = -3333.3333333333335*F2_5_0_0;
     const double ltdl_L5_3 = 3333.3333333333335*F3_5_2_0;
-    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_LANES(ltdl_Y3v1, SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_3);
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
     const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
     const double ltdl_L4_2 = F3_4_5_0*ltdl_dinv4_0;
-    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_LANES(ltdl_Y2v1, -SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_2);
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
     const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
@@ -988,6 +982,8 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_1);
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 + F2_5_0_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((F2_5_0_0*ltdl_L5_1 + Rc1_2_2) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
@@ -999,25 +995,25 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
-    SOAGEN_LANES(ltdl_Y1v0, SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, ((-SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_1 - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
+    const double ltdl_Y1_5 = ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
-    SOAGEN_LANES(ltdl_Y0v0, (SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, (((-SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_0 - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
+    const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = (ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t10 = ltdl_L1_0*ltdl_dinv0_0;
     const double t11 = -t10;
     Minv[1] = t11;
     Minv[6] = t11;
     const double t12 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t13 = ltdl_Y0v1[0]*ltdl_dinv0_0;
+    const double t13 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[3] = t13;
     Minv[18] = t13;
-    const double t14 = ltdl_Y0v1[1]*ltdl_dinv0_0;
-    const double t15 = ltdl_Y0v1[2]*ltdl_dinv0_0;
+    const double t14 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t15 = ltdl_Y0_5*ltdl_dinv0_0;
     Minv[5] = t15;
     Minv[30] = t15;
     const double t16 = ltdl_L2_1*ltdl_dinv1_0;
@@ -1025,34 +1021,34 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     Minv[8] = t17;
     Minv[13] = t17;
     const double t18 = ltdl_L3_1*ltdl_dinv1_0;
-    const double t19 = -ltdl_Y0v1[0]*t10 - t18;
+    const double t19 = -ltdl_Y0v0[3]*t10 - t18;
     Minv[9] = t19;
     Minv[19] = t19;
-    const double t20 = -ltdl_Y0v1[1]*t10 + ltdl_Y1v1[1]*ltdl_dinv1_0;
+    const double t20 = -ltdl_Y0_4*t10 + ltdl_Y1_4*ltdl_dinv1_0;
     Minv[10] = t20;
     Minv[25] = t20;
-    const double t21 = -ltdl_Y0v1[2]*t10 + ltdl_Y1v1[2]*ltdl_dinv1_0;
+    const double t21 = -ltdl_Y0_5*t10 + ltdl_Y1_5*ltdl_dinv1_0;
     Minv[11] = t21;
     Minv[31] = t21;
-    const double t22 = ltdl_Y0v1[0]*t12 + ltdl_L3_1*t16;
+    const double t22 = ltdl_Y0v0[3]*t12 + ltdl_L3_1*t16;
     Minv[2] = t12;
     Minv[12] = t12;
     Minv[15] = t22;
     Minv[20] = t22;
-    const double t23 = (-ltdl_Y1v1[1]*t16 - ltdl_L4_2*ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v1[1]*ltdl_dinv0_0;
+    const double t23 = (-ltdl_Y1_4*t16 - ltdl_L4_2*ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0;
     Minv[16] = t23;
     Minv[26] = t23;
-    const double t24 = ltdl_Y0v0[2]*ltdl_Y0v1[2]*ltdl_dinv0_0 - ltdl_Y1v1[2]*t16;
+    const double t24 = ltdl_Y0v0[2]*ltdl_Y0_5*ltdl_dinv0_0 - ltdl_Y1_5*t16;
     Minv[17] = t24;
     Minv[32] = t24;
-    const double t25 = ltdl_Y0v1[0]*ltdl_Y0v1[1]*ltdl_dinv0_0 - ltdl_Y1v1[1]*t18;
+    const double t25 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 - ltdl_Y1_4*t18;
     Minv[22] = t25;
     Minv[27] = t25;
-    const double t26 = (-ltdl_Y1v1[2]*t18 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y0v1[0]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    const double t26 = (-ltdl_Y1_5*t18 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
     Minv[0] = ltdl_dinv0_0;
     Minv[23] = t26;
     Minv[33] = t26;
-    const double t27 = ltdl_Y0v1[2]*t14 + ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0;
+    const double t27 = ltdl_Y0_5*t14 + ltdl_Y1_5*ltdl_Y1_4*ltdl_dinv1_0;
     Minv[4] = t14;
     Minv[24] = t14;
     Minv[29] = t27;
@@ -1061,9 +1057,9 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     /* Outputs: Minv (6 x 6): the entries not stored where computed */
     Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
     Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[21] = (ltdl_L3_1*ltdl_L3_1*ltdl_dinv1_0 + ltdl_dinv3_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
-    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
-    Minv[35] = ((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3333.3333333333335) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    Minv[21] = (ltdl_L3_1*ltdl_L3_1*ltdl_dinv1_0 + ltdl_dinv3_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[35] = ((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3333.3333333333335) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -1756,47 +1752,44 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t17 = c_q_1*c_q_4;
     const double t18 = s_q_1*s_q_3*s_q_4;
     const double ltdl_Y5_in0_2 = t17 - t18;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, 0.0 };
-    /* ltdl_Y5_in0: Y = L^-T B */
     const double t19 = 0.263*t18;
     const double t20 = 0.263*t17 - t19;
     const double t21 = 0.263*t15 + 0.263*t16;
     const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t21 + ltdl_Y5_in0_1*t20;
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    /* ltdl_Y5_in0: Y = L^-T B */
     const double t22 = 0.263*t12 + 0.263*t13;
     const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t22 - ltdl_Y5_in0_0*t20;
     const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t21 - ltdl_Y5_in0_1*t22;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v1) = { ltdl_Y5_in0_3, ltdl_Y5_in0_4, ltdl_Y5_in0_5, 0.0 };
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_0 = c_q_1*t14 - s_q_0*s_q_3;
     const double ltdl_Y4_in0_1 = c_q_1*t10 + t11;
     const double t23 = c_q_3*s_q_1;
     const double ltdl_Y4_in0_2 = -t23;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, 0.0 };
-    /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_3 = t23*t21 + ltdl_Y4_in0_1*t20;
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_4 = -t23*t22 - ltdl_Y4_in0_0*t20;
     const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t21 - ltdl_Y4_in0_1*t22;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v1) = { ltdl_Y4_in0_3, ltdl_Y4_in0_4, ltdl_Y4_in0_5, 0.0 };
     /* ltdl_Y3_in0: Y = L^-T B */
     const double ltdl_Y3_in0_3 = -c_q_1*t21 + s_q_0*s_q_1*t20;
     const double ltdl_Y3_in0_4 = c_q_1*t22 - ltdl_Y3_in0_0*t20;
     const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t21 - ltdl_Y3_in0_1*t22;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, c_q_1, 0.0 };
-    SOAGEN_PACK(ltdl_Y3_in0v1) = { ltdl_Y3_in0_3, ltdl_Y3_in0_4, ltdl_Y3_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, c_q_1, ltdl_Y3_in0_3 };
     SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
-    SOAGEN_LANES(ltdl_Y3v1, SOAGEN_L(ltdl_Y3_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_3);
+    const double ltdl_Y3_4 = ltdl_Y3_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4;
+    const double ltdl_Y3_5 = ltdl_Y3_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5;
     /* ltdl_Y2_in0: Y = L^-T B */
     const double ltdl_Y2_in0_3 = ltdl_Y3_in0_0;
     const double ltdl_Y2_in0_4 = ltdl_Y3_in0_1;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v1) = { ltdl_Y2_in0_3, ltdl_Y2_in0_4, c_q_1, 0.0 };
-    SOAGEN_LANES(ltdl_Y2v0, -SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2);
-    SOAGEN_LANES(ltdl_Y2v1, SOAGEN_L(ltdl_Y2_in0v1) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_2);
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 0.0, ltdl_Y2_in0_3 };
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2);
+    const double ltdl_Y2_4 = ltdl_Y2_in0_4 - ltdl_Y4_in0_4*ltdl_L4_2;
+    const double ltdl_Y2_5 = c_q_1 - ltdl_Y4_in0_5*ltdl_L4_2;
     /* ltdl_Y1_in0: Y = L^-T B */
     const double t24 = (0.263*c_q_1*c_q_4 - l2_1*c_q_1) - t19;
     const double ltdl_Y1_in0_3 = c_q_0*t24;
@@ -1807,17 +1800,17 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t25 = (-l2_1*ltdl_Y3_in0_1 + 0.13369999999999999*c_q_0) + t21;
     const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t25;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y1_in0v1) = { ltdl_Y1_in0_3, ltdl_Y1_in0_4, ltdl_Y1_in0_5, 0.0 };
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
     SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, (((SOAGEN_L(ltdl_Y1_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_Y4_in0_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = (((ltdl_Y1_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) - ltdl_Y4_in0_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t25;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
-    SOAGEN_PACK(ltdl_Y0_in0v1) = { ltdl_Y0_in0_3, ltdl_Y0_in0_4, 0.0, 0.0 };
+    SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, ((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, ((((SOAGEN_L(ltdl_Y0_in0v1) - SOAGEN_L(ltdl_Y5_in0v1)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    const double ltdl_Y0_4 = ((((ltdl_Y0_in0_4 - ltdl_L5_0*ltdl_Y5_in0_4) - ltdl_Y4_in0_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    const double ltdl_Y0_5 = (((-ltdl_Y4_in0_5*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_in0_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t26 = 3333.3333333333335*ltdl_Y5_in0_0;
     const double t27 = ltdl_Y0v0[0]*ltdl_dinv0_0;
@@ -1831,13 +1824,13 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t33 = ltdl_Y0v0[2]*t27 + (ltdl_Y1v0[2]*t28 + (ltdl_Y2v0[2]*t29 + (ltdl_Y3v0[2]*t30 + (ltdl_Y4_in0_2*t31 + ltdl_Y5_in0_2*t26))));
     Lambda_inv[2] = t33;
     Lambda_inv[12] = t33;
-    const double t34 = ltdl_Y0v1[0]*t27 + (ltdl_Y1v1[0]*t28 + (ltdl_Y2v1[0]*t29 + (ltdl_Y3v1[0]*t30 + (ltdl_Y4_in0_3*t31 + t26*ltdl_Y5_in0_3))));
+    const double t34 = ltdl_Y0v0[3]*t27 + (ltdl_Y1v0[3]*t28 + (ltdl_Y2v0[3]*t29 + (ltdl_Y3v0[3]*t30 + (ltdl_Y4_in0_3*t31 + t26*ltdl_Y5_in0_3))));
     Lambda_inv[3] = t34;
     Lambda_inv[18] = t34;
-    const double t35 = ltdl_Y0v1[1]*t27 + (ltdl_Y1v1[1]*t28 + (ltdl_Y2v1[1]*t29 + (ltdl_Y3v1[1]*t30 + (ltdl_Y4_in0_4*t31 + t26*ltdl_Y5_in0_4))));
+    const double t35 = ltdl_Y0_4*t27 + (ltdl_Y1_4*t28 + (ltdl_Y2_4*t29 + (ltdl_Y3_4*t30 + (ltdl_Y4_in0_4*t31 + t26*ltdl_Y5_in0_4))));
     Lambda_inv[4] = t35;
     Lambda_inv[24] = t35;
-    const double t36 = ltdl_Y0v1[2]*t27 + (ltdl_Y1v1[2]*t28 + (ltdl_Y2v1[2]*t29 + (ltdl_Y3v1[2]*t30 + (ltdl_Y4_in0_5*t31 + t26*ltdl_Y5_in0_5))));
+    const double t36 = ltdl_Y0_5*t27 + (ltdl_Y1_5*t28 + (ltdl_Y2_5*t29 + (ltdl_Y3_5*t30 + (ltdl_Y4_in0_5*t31 + t26*ltdl_Y5_in0_5))));
     Lambda_inv[5] = t36;
     Lambda_inv[30] = t36;
     const double t37 = 3333.3333333333335*ltdl_Y5_in0_1;
@@ -1849,13 +1842,13 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t43 = ltdl_Y0v0[2]*t38 + (ltdl_Y1v0[2]*t39 + (ltdl_Y2v0[2]*t40 + (ltdl_Y3v0[2]*t41 + (ltdl_Y4_in0_2*t42 + ltdl_Y5_in0_2*t37))));
     Lambda_inv[8] = t43;
     Lambda_inv[13] = t43;
-    const double t44 = ltdl_Y0v1[0]*t38 + (ltdl_Y1v1[0]*t39 + (ltdl_Y2v1[0]*t40 + (ltdl_Y3v1[0]*t41 + (ltdl_Y4_in0_3*t42 + t37*ltdl_Y5_in0_3))));
+    const double t44 = ltdl_Y0v0[3]*t38 + (ltdl_Y1v0[3]*t39 + (ltdl_Y2v0[3]*t40 + (ltdl_Y3v0[3]*t41 + (ltdl_Y4_in0_3*t42 + t37*ltdl_Y5_in0_3))));
     Lambda_inv[9] = t44;
     Lambda_inv[19] = t44;
-    const double t45 = ltdl_Y0v1[1]*t38 + (ltdl_Y1v1[1]*t39 + (ltdl_Y2v1[1]*t40 + (ltdl_Y3v1[1]*t41 + (ltdl_Y4_in0_4*t42 + t37*ltdl_Y5_in0_4))));
+    const double t45 = ltdl_Y0_4*t38 + (ltdl_Y1_4*t39 + (ltdl_Y2_4*t40 + (ltdl_Y3_4*t41 + (ltdl_Y4_in0_4*t42 + t37*ltdl_Y5_in0_4))));
     Lambda_inv[10] = t45;
     Lambda_inv[25] = t45;
-    const double t46 = ltdl_Y0v1[2]*t38 + (ltdl_Y1v1[2]*t39 + (ltdl_Y2v1[2]*t40 + (ltdl_Y3v1[2]*t41 + (ltdl_Y4_in0_5*t42 + t37*ltdl_Y5_in0_5))));
+    const double t46 = ltdl_Y0_5*t38 + (ltdl_Y1_5*t39 + (ltdl_Y2_5*t40 + (ltdl_Y3_5*t41 + (ltdl_Y4_in0_5*t42 + t37*ltdl_Y5_in0_5))));
     Lambda_inv[11] = t46;
     Lambda_inv[31] = t46;
     const double t47 = 3333.3333333333335*ltdl_Y5_in0_2;
@@ -1864,28 +1857,28 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t50 = ltdl_Y2v0[2]*ltdl_dinv2_0;
     const double t51 = ltdl_Y3v0[2]*ltdl_dinv3_0;
     const double t52 = ltdl_Y4_in0_2*ltdl_dinv4_0;
-    const double t53 = ltdl_Y0v1[0]*t48 + (ltdl_Y1v1[0]*t49 + (ltdl_Y2v1[0]*t50 + (ltdl_Y3v1[0]*t51 + (ltdl_Y4_in0_3*t52 + t47*ltdl_Y5_in0_3))));
+    const double t53 = ltdl_Y0v0[3]*t48 + (ltdl_Y1v0[3]*t49 + (ltdl_Y2v0[3]*t50 + (ltdl_Y3v0[3]*t51 + (ltdl_Y4_in0_3*t52 + t47*ltdl_Y5_in0_3))));
     Lambda_inv[15] = t53;
     Lambda_inv[20] = t53;
-    const double t54 = ltdl_Y0v1[1]*t48 + (ltdl_Y1v1[1]*t49 + (ltdl_Y2v1[1]*t50 + (ltdl_Y3v1[1]*t51 + (ltdl_Y4_in0_4*t52 + t47*ltdl_Y5_in0_4))));
+    const double t54 = ltdl_Y0_4*t48 + (ltdl_Y1_4*t49 + (ltdl_Y2_4*t50 + (ltdl_Y3_4*t51 + (ltdl_Y4_in0_4*t52 + t47*ltdl_Y5_in0_4))));
     Lambda_inv[16] = t54;
     Lambda_inv[26] = t54;
-    const double t55 = ltdl_Y0v1[2]*t48 + (ltdl_Y1v1[2]*t49 + (ltdl_Y2v1[2]*t50 + (ltdl_Y3v1[2]*t51 + (ltdl_Y4_in0_5*t52 + t47*ltdl_Y5_in0_5))));
+    const double t55 = ltdl_Y0_5*t48 + (ltdl_Y1_5*t49 + (ltdl_Y2_5*t50 + (ltdl_Y3_5*t51 + (ltdl_Y4_in0_5*t52 + t47*ltdl_Y5_in0_5))));
     Lambda_inv[17] = t55;
     Lambda_inv[32] = t55;
     const double t56 = 3333.3333333333335*ltdl_Y5_in0_3;
-    const double t57 = ltdl_Y0v1[0]*ltdl_dinv0_0;
-    const double t58 = ltdl_Y1v1[0]*ltdl_dinv1_0;
-    const double t59 = ltdl_Y2v1[0]*ltdl_dinv2_0;
-    const double t60 = ltdl_Y3v1[0]*ltdl_dinv3_0;
+    const double t57 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t58 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t59 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t60 = ltdl_Y3v0[3]*ltdl_dinv3_0;
     const double t61 = ltdl_Y4_in0_3*ltdl_dinv4_0;
-    const double t62 = ltdl_Y0v1[1]*t57 + (ltdl_Y1v1[1]*t58 + (ltdl_Y2v1[1]*t59 + (ltdl_Y3v1[1]*t60 + (ltdl_Y4_in0_4*t61 + ltdl_Y5_in0_4*t56))));
+    const double t62 = ltdl_Y0_4*t57 + (ltdl_Y1_4*t58 + (ltdl_Y2_4*t59 + (ltdl_Y3_4*t60 + (ltdl_Y4_in0_4*t61 + ltdl_Y5_in0_4*t56))));
     Lambda_inv[22] = t62;
     Lambda_inv[27] = t62;
-    const double t63 = ltdl_Y0v1[2]*t57 + (ltdl_Y1v1[2]*t58 + (ltdl_Y2v1[2]*t59 + (ltdl_Y3v1[2]*t60 + (ltdl_Y4_in0_5*t61 + ltdl_Y5_in0_5*t56))));
+    const double t63 = ltdl_Y0_5*t57 + (ltdl_Y1_5*t58 + (ltdl_Y2_5*t59 + (ltdl_Y3_5*t60 + (ltdl_Y4_in0_5*t61 + ltdl_Y5_in0_5*t56))));
     Lambda_inv[23] = t63;
     Lambda_inv[33] = t63;
-    const double t64 = ltdl_Y0v1[1]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[2]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
+    const double t64 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
     Lambda_inv[29] = t64;
     Lambda_inv[34] = t64;
 
@@ -1893,7 +1886,7 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
-    Lambda_inv[21] = ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0 + (ltdl_Y3v1[0]*ltdl_Y3v1[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_3*ltdl_Y4_in0_3*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
-    Lambda_inv[28] = ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0 + (ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0 + (ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0 + (ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_4*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
-    Lambda_inv[35] = ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0 + (ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0 + (ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0 + (ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_5*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4_in0_3*ltdl_Y4_in0_3*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_4*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_in0_5*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
 }

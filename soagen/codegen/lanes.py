@@ -7,9 +7,9 @@ the Coriolis matrix, the regressor) and the substitution steps of the L^T D L so
 several right-hand sides (the derivatives of forward dynamics (D.19), M^-1). Unrolled one
 column at a time, they are long runs of the same scalar arithmetic on different data.
 
-The scalar C prints them in chunks of up to :data:`~soagen.codegen.unroll.LANES` columns
-(:func:`~soagen.codegen.unroll.lane_chunks`: 14 columns are chunks of 4, 4, 3 and 3): each
-row of a chunk is computed once for its four lanes::
+The scalar C prints them :data:`~soagen.codegen.unroll.LANES` columns at a time
+(:func:`~soagen.codegen.unroll.lane_chunks`): each row of a chunk of columns is computed
+once for its four lanes::
 
     SOAGEN_LANES(dF2_5_0v0, c_q_3*SOAGEN_L(dF3_5_0v0) - s_q_3*SOAGEN_L(dF3_5_1v0));
 

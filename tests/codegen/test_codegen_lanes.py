@@ -127,17 +127,13 @@ def test_lanes_with_the_parameters_as_inputs(tmp_path):
 
 @pytest.mark.parametrize("m", range(1, 41))
 def test_lane_chunks_cover_the_columns_in_order(m):
-    """Chunks are consecutive columns, 3 or 4 each, ceil(m / 4) of them when every one
-    can have 3 (14 columns: 4, 4, 3, 3; 6: 3, 3), else the last ones stay scalar (5: 4 and
-    1 scalar); the columns left scalar are fewer than 3 and come last."""
+    """Chunks are consecutive columns, 4 each but the last, which has at least 3 (else its
+    columns stay scalar: 6 columns are a chunk of 4 and 2 scalar ones)."""
     chunks = lane_chunks(m)
     cols = [j for c in chunks for j in c]
     assert cols == list(range(len(cols)))
-    assert all(MIN_LANES <= len(c) <= LANES for c in chunks)
-    assert m - len(cols) < MIN_LANES
-    if m >= MIN_LANES * -(-m // LANES):
-        assert len(cols) == m and len(chunks) == -(-m // LANES)
-    assert [len(c) for c in lane_chunks(14)] == [4, 4, 3, 3] and [len(c) for c in lane_chunks(5)] == [4]
+    assert all(len(c) == LANES for c in chunks[:-1]) and all(len(c) >= MIN_LANES for c in chunks)
+    assert m - len(cols) == (m % LANES if m % LANES < MIN_LANES else 0)
 
 
 def test_columns_zero_by_construction_are_not_solved():

@@ -420,6 +420,9 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t8 = -t7;
     const double t9 = 0.5*q[2];
     const double t10 = 20.01646998164993*q[3] + 31.786485724281828*q[5];
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t40 = 0.5*(t0*(7.375696227562646*qd[3] + 25.6207646923378*qd[5]) + t1*(7.375696227562646*qd[2] + 25.6207646923378*qd[4]))*t2;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double t11 = -t10;
     const double t12 = 0.5*q[3];
     const double t13 = 31.786485724281828*q[2] + 139.63611879957747*q[4];
@@ -429,7 +432,14 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t17 = -t16;
     const double t18 = 0.5*q[5];
     const double rn2_0 = ((t12*t11 + 0.6) + t9*t8) + (t15*t14 + t18*t17);
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t48 = (qd[2]*t8 + qd[3]*t11) + (qd[4]*t14 + qd[5]*t17);
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rn2_1 = 3.214965546980301*q[2] + 3.2154629052111083*q[4];
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t7;
+    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t13;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rn2_2 = -3.214965546980301*q[3] - 3.2154629052111083*q[5];
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U2_0_0 = (27.20044742064092*q[3] + 94.48548874427307*q[5])*t2;
@@ -438,22 +448,20 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
     const double U2_1_1 = 7.375696227562646*t2;
     const double U2_1_3 = 25.6207646923378*t2;
+    const double U2_3_1 = -rn2_2*U2_1_1 - t10;
+    const double U2_3_3 = -rn2_2*U2_1_3 - t16;
     const double U2_2_0 = U2_1_1;
     const double U2_2_2 = U2_1_3;
-    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t7;
-    const double U2_3_1 = -rn2_2*U2_1_1 - t10;
-    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t13;
-    const double U2_3_3 = -rn2_2*U2_1_3 - t16;
     const double t19 = 3.214965546980301 - rn2_0*U2_1_1;
     const double U2_4_0 = rn2_2*U2_0_0 + t19;
+    const double U2_5_1 = -rn2_1*U2_0_1 - t19;
     const double U2_4_1 = rn2_2*U2_0_1;
     const double t20 = 3.2154629052111083 - rn2_0*U2_1_3;
     const double U2_4_2 = rn2_2*U2_0_2 + t20;
+    const double U2_5_3 = -rn2_1*U2_0_3 - t20;
     const double U2_4_3 = rn2_2*U2_0_3;
     const double U2_5_0 = -rn2_1*U2_0_0;
-    const double U2_5_1 = -rn2_1*U2_0_1 - t19;
     const double U2_5_2 = -rn2_1*U2_0_2;
-    const double U2_5_3 = -rn2_1*U2_0_3 - t20;
     /* R2: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
     const double R2_0_0 = Rn2_0_0*c_q_6 - Rn2_0_2*s_q_6;
     const double R2_0_2 = Rn2_0_0*s_q_6 + Rn2_0_2*c_q_6;
@@ -464,10 +472,16 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     /* V1: spatial velocity V(k) (2.25) */
     const double t21 = qd[0]*s_q_1;
     const double V1_0 = -t21;
+    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a1_2 = -qd[1]*t21;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_2 = a1_2 + qdd[0]*c_q_1;
+    /* V1: spatial velocity V(k) (2.25) */
     const double V1_2 = qd[0]*c_q_1;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a1_0 = -qd[1]*V1_2;
-    const double a1_2 = -qd[1]*t21;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
     /* V2: spatial velocity V(k) (2.25) */
     const double t22 = (qd[2]*U2_0_0 + qd[3]*U2_0_1) + (qd[4]*U2_0_2 + qd[5]*U2_0_3);
     const double t23 = V1_0 + t22;
@@ -491,18 +505,16 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t37 = qd[6] + t36;
     const double t38 = (Rn2_0_1*V1_0 + qd[1]*Rn2_1_1) + Rn2_2_1*V1_2;
     const double t39 = t22*R2_0_0;
-    const double t40 = 0.5*(t0*(7.375696227562646*qd[3] + 25.6207646923378*qd[5]) + t1*(7.375696227562646*qd[2] + 25.6207646923378*qd[4]))*t2;
     const double t41 = t24*R2_1_0;
     const double t42 = t26*R2_2_0;
     const double a2_0 = ((-qd[6]*t31 - t40*t42) + (t38*t31 + (-t40*t39 - t40*t41))) - t37*t32;
-    const double t43 = (V1_0*R2_0_0 + qd[1]*R2_1_0) + V1_2*R2_2_0;
     const double t44 = (t39 + t41) + t42;
-    const double a2_1 = (((-t40*t33 - t40*t34) - t40*t35) - t31*t43) + t44*t32;
+    const double t43 = (V1_0*R2_0_0 + qd[1]*R2_1_0) + V1_2*R2_2_0;
     const double a2_2 = ((qd[6]*t44 - t40*t30) + ((-t40*t28 - t40*t29) - t38*t44)) + t37*t43;
+    const double a2_1 = (((-t40*t33 - t40*t34) - t40*t35) - t31*t43) + t44*t32;
     const double t45 = 3.214965546980301*qd[2] + 3.2154629052111083*qd[4];
     const double t46 = -3.214965546980301*qd[3] - 3.2154629052111083*qd[5];
     const double t47 = (((qd[2]*(-20.01646998164993*qd[2] - 31.786485724281828*qd[4]) + qd[3]*(-20.01646998164993*qd[3] - 31.786485724281828*qd[5])) + (qd[4]*(-31.786485724281828*qd[2] - 139.63611879957747*qd[4]) + qd[5]*(-31.786485724281828*qd[3] - 139.63611879957747*qd[5]))) - t46*t24) + t45*t26;
-    const double t48 = (qd[2]*t8 + qd[3]*t11) + (qd[4]*t14 + qd[5]*t17);
     const double t49 = t46*t22 - t48*t26;
     const double t50 = -t45*t22 + t48*t24;
     const double t51 = (rn2_2*Rn2_2_1 + rn2_0*Rn2_0_1) + rn2_1*Rn2_1_1;
@@ -514,12 +526,12 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t57 = (R2_1_2*t55 + R2_0_2*t54) + R2_2_2*t56;
     const double t58 = (rn2_0*R2_0_2 + rn2_1*R2_1_2) + rn2_2*R2_2_2;
     const double t59 = t32*t52 - t43*t58;
+    const double t63 = -t51*t32 + t38*t58;
     const double t60 = (Rn2_1_1*t55 + Rn2_0_1*t54) + Rn2_2_1*t56;
+    const double t64 = (R2_1_0*t55 + R2_0_0*t54) + R2_2_0*t56;
     const double t61 = 2.0*t32;
     const double t62 = 2.0*t57;
     const double a2_3 = ((((R2_0_0*t47 + R2_1_0*t49) + R2_2_0*t50) - t31*t60) + t38*t62) + ((-t32*t59 + t36*t57) + (t38*t53 - t61*t60));
-    const double t63 = -t51*t32 + t38*t58;
-    const double t64 = (R2_1_0*t55 + R2_0_0*t54) + R2_2_0*t56;
     const double a2_4 = ((((Rn2_0_1*t47 + Rn2_1_1*t49) + Rn2_2_1*t50) + t31*t64) - t43*t62) + ((t32*t63 - t44*t57) + (-t43*t53 + t61*t64));
     const double a2_5 = ((((R2_0_2*t47 + R2_1_2*t49) + R2_2_2*t50) - t36*t64) + t44*t60) + ((-t38*t63 - 2.0*t38*t64) + (t43*t59 + 2.0*t43*t60));
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
@@ -550,56 +562,60 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t87 = q[3]*t68;
     const double t88 = 0.28421360333870066*t65;
     const double M1_0_2 = ((((0.21231758877851237*q[3] - 0.03387920434672814*q[5]) - q[2]*t78) - 20.766301817340967*t87) + ((-q[3]*t83 - q[3]*t85) + (-q[4]*t80 - q[5]*t84))) + ((-q[5]*t88 - 2.8577353608888743*t81) + (-2.857807907751244*t82 - 4.292195834814363*t86));
+    const double t104 = t78 + 5.7154707217777485*t79;
+    const double t105 = 5.715615815502488*t77 + t80;
     const double M1_0_5 = 0.4870938686021786*q[2] - 0.26994787318551317*q[4];
     const double t89 = 159.28233160844565*q[3];
     const double t90 = 25.810779962631948*q[4];
     const double t91 = 25.810779962631948*q[5];
     const double t92 = q[2]*q[4];
+    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t85) + (t71 - t83)) + (-10.348946789114272*t68 - 4.007982231475662*t92);
+    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t88) + (t72 - t84)) + (3.7237686281369613*t66 - 5.208677514113347*t92);
     const double t93 = q[3]*q[5];
+    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t83) + (-t71 - t73)) + (-10.348946789114272*t67 - 4.007982231475662*t93);
+    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t84) + (-t72 - t76)) + (3.7237686281369613*t65 - 5.208677514113347*t93);
     const double t94 = 159.28233160844565*t68;
     const double t95 = 159.28233160844565*t67;
     const double t96 = 25.810779962631948*t66;
     const double t97 = 25.810779962631948*t65;
     const double t98 = 159.28233160844565*q[2];
     const double t99 = ((((8.248587658703414*q[2]*q[2]*q[2]*q[2] + t92*t96) + (134.25531184895067*t65*t67 + (0.04844 - 1.371702514949848*t92))) + ((8.248587658703414*q[3]*q[3]*q[3]*q[3] + t93*t95) + (259.70065282637177*q[4]*q[4]*q[4]*q[4] + t93*t97))) + ((259.70065282637177*q[5]*q[5]*q[5]*q[5] + (16.49717531740683*t65*t66 - 1.371702514949848*t93)) + (t89*t82 + t92*t94))) + (((90.34652514907535*t65*t68 + 90.34652514907535*t66*t67) + (134.25531184895067*t66*t68 + 519.4013056527435*t67*t68)) + ((t90*t69 + t98*t70) + (87.81757339975067*t77*t79 + t91*t81)));
+    const double M1_6_7 = (q[2]*t91 + q[3]*t90) + (43.908786699875336*t77 + 32.99435063481366*t79);
+    const double M1_6_8 = 224.60183699802604*t92 + (t95 + t97);
+    const double M1_7_9 = 224.60183699802604*t93 + (t94 + t96);
+    const double M1_8_9 = (q[4]*t89 + q[5]*t98) + (1038.802611305487*t77 + 43.908786699875336*t79);
     const double M1_1_1 = ((-1.193336402493736*t65 - 0.19333640249373663*t66) + (-6.478219289142784*t67 - 5.4782192891427846*t68)) + t99;
+    const double M1_2_2 = ((-0.19333640249373663*t65 - 1.193336402493736*t66) + (-5.4782192891427846*t67 - 6.478219289142784*t68)) + t99;
     const double M1_1_2 = t77 + t79;
     const double M1_1_3 = -0.4870938686021786*q[3] + 0.26994787318551317*q[5];
     const double t100 = 0.7038577133260191*q[4];
     const double t101 = 0.7038577133260191*q[5];
     const double M1_1_5 = ((q[2]*t100 - 0.1161) + 7.205942126756034*t68) + ((q[3]*t101 + 1.3090651576564525*t65) + (1.3090651576564525*t66 + 7.205942126756034*t67));
-    const double t102 = q[3]*q[4];
-    const double t103 = q[2]*q[5];
-    const double t104 = t78 + 5.7154707217777485*t79;
-    const double M1_1_6 = (4.007982231475662*t102 + 0.5684272066774013*t103) + t104;
-    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t85) + (t71 - t83)) + (-10.348946789114272*t68 - 4.007982231475662*t92);
-    const double t105 = 5.715615815502488*t77 + t80;
-    const double M1_1_8 = (31.11524860645524*t102 + 5.208677514113347*t103) + t105;
-    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t88) + (t72 - t84)) + (3.7237686281369613*t66 - 5.208677514113347*t92);
-    const double M1_2_2 = ((-0.19333640249373663*t65 - 1.193336402493736*t66) + (-5.4782192891427846*t67 - 6.478219289142784*t68)) + t99;
-    const double M1_2_3 = -M1_0_5;
-    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t83) + (-t71 - t73)) + (-10.348946789114272*t67 - 4.007982231475662*t93);
-    const double M1_2_7 = (0.5684272066774013*t102 + 4.007982231475662*t103) + t104;
-    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t84) + (-t72 - t76)) + (3.7237686281369613*t65 - 5.208677514113347*t93);
-    const double M1_2_9 = (5.208677514113347*t102 + 31.11524860645524*t103) + t105;
     const double M1_3_6 = -2.618130315312905*q[2] - t100;
     const double M1_3_7 = -2.618130315312905*q[3] - t101;
+    const double t102 = q[3]*q[4];
+    const double t103 = q[2]*q[5];
+    const double M1_1_6 = (4.007982231475662*t102 + 0.5684272066774013*t103) + t104;
+    const double M1_2_7 = (0.5684272066774013*t102 + 4.007982231475662*t103) + t104;
+    const double M1_1_8 = (31.11524860645524*t102 + 5.208677514113347*t103) + t105;
+    const double M1_2_9 = (5.208677514113347*t102 + 31.11524860645524*t103) + t105;
+    const double M1_2_3 = -M1_0_5;
     const double M1_3_8 = -0.7038577133260191*q[2] - 14.411884253512069*q[4];
     const double M1_3_9 = -0.7038577133260191*q[3] - 14.411884253512069*q[5];
     const double M1_6_6 = (32.99435063481366*t65 + 1.0) + (43.908786699875336*t67 + 51.621559925263895*t92);
-    const double M1_6_7 = (q[2]*t91 + q[3]*t90) + (43.908786699875336*t77 + 32.99435063481366*t79);
-    const double M1_6_8 = 224.60183699802604*t92 + (t95 + t97);
     const double t106 = 159.28233160844565*t77 + 25.810779962631948*t79;
     const double M1_6_9 = (43.908786699875336*t102 + 180.6930502981507*t103) + t106;
-    const double M1_7_7 = (32.99435063481366*t66 + 1.0) + (43.908786699875336*t68 + 51.621559925263895*t93);
     const double M1_7_8 = (180.6930502981507*t102 + 43.908786699875336*t103) + t106;
-    const double M1_7_9 = 224.60183699802604*t93 + (t94 + t96);
+    /* b1: bias force bhat(k) of the flexible body (F.4) */
+    const double t337 = t103*V1_0;
+    const double t338 = t102*V1_0;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_7_7 = (32.99435063481366*t66 + 1.0) + (43.908786699875336*t68 + 51.621559925263895*t93);
     const double M1_8_8 = (43.908786699875336*t65 + 1.0) + (1038.802611305487*t67 + 318.5646632168913*t92);
-    const double M1_8_9 = (q[4]*t89 + q[5]*t98) + (1038.802611305487*t77 + 43.908786699875336*t79);
     const double M1_9_9 = (43.908786699875336*t66 + 1.0) + (1038.802611305487*t68 + 318.5646632168913*t93);
+    /* b1: bias force bhat(k) of the flexible body (F.4) */
+    const double t317 = t93*V1_0;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
-    const double alpha1_2 = a1_2 + qdd[0]*c_q_1;
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
@@ -609,12 +625,17 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double alpha2_0 = ((R2_0_0*t107 + t108*R2_1_0) + R2_2_0*t109) + a2_0;
     const double alpha2_1 = ((Rn2_0_1*t107 + (Rn2_1_1*t108 + qdd[6])) + Rn2_2_1*t109) + a2_1;
     const double alpha2_2 = ((R2_0_2*t107 + t108*R2_1_2) + R2_2_2*t109) + a2_2;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = 0.001*alpha2_0;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double t110 = ((((qdd[2]*U2_3_0 + qdd[4]*U2_3_2) + alpha1_3) + (qdd[3]*U2_3_1 + qdd[5]*U2_3_3)) + rn2_2*t108) - rn2_1*t109;
     const double t111 = (((qdd[2]*U2_4_0 + (qdd[3]*U2_4_1 + qdd[5]*U2_4_3)) + qdd[4]*U2_4_2) + rn2_0*t109) - rn2_2*t107;
     const double t112 = ((((qdd[2]*U2_5_0 + qdd[4]*U2_5_2) + alpha1_5) - rn2_0*t108) + (qdd[3]*U2_5_1 + qdd[5]*U2_5_3)) + rn2_1*t107;
     const double alpha2_3 = ((R2_2_0*t112 + R2_0_0*t110) + R2_1_0*t111) + a2_3;
     const double alpha2_4 = ((Rn2_2_1*t112 + Rn2_0_1*t110) + Rn2_1_1*t111) + a2_4;
     const double alpha2_5 = ((R2_2_2*t112 + R2_0_2*t110) + R2_1_2*t111) + a2_5;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_3 = (-0.24*V2_2*V2_2 - 0.24*V2_1*V2_1) + 1.2*alpha2_3;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
     const double t113 = (M1_0_2*V1_0 + (((qd[3]*M1_2_7 + qd[1]*M1_1_2) + qd[4]*M1_2_8) + (qd[2]*M1_2_6 + qd[5]*M1_2_9))) + M1_2_2*V1_2;
     const double t114 = -0.21231758877851237*qd[1] - qd[3];
@@ -649,6 +670,7 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t143 = qd[2]*t67;
     const double t144 = q[2]*qd[4];
     const double t145 = 2.0*q[4];
+    const double t210 = t145*t139 + t141*t143;
     const double t146 = 20.766301817340967*t143 + 20.766301817340967*t144*t145;
     const double t147 = qd[4]*t66;
     const double t148 = q[4]*qd[3];
@@ -671,6 +693,7 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t165 = q[5]*qd[3];
     const double t166 = 4.292195834814363*t149*t165 + 4.292195834814363*t164;
     const double t167 = qd[3]*t68;
+    const double t212 = t137*t164 + t149*t167;
     const double t168 = q[3]*qd[5];
     const double t169 = 20.766301817340967*t137*t168 + 20.766301817340967*t167;
     const double t170 = qd[5]*t65;
@@ -692,48 +715,46 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t185 = 0.5684272066774013*qd[2];
     const double t186 = t184 + t185;
     const double t187 = t136 + t171;
+    const double t219 = (q[2]*t127 + q[4]*t135) + t136*t128;
+    const double t215 = 519.4013056527435*t145*t127 + 519.4013056527435*t137*t156;
+    const double t220 = (q[3]*t156 + q[5]*t161) + t162*t128;
+    const double t222 = t141*t135 + t137*t170;
+    const double t224 = t145*t147 + t149*t161;
+    const double t209 = 16.49717531740683*t141*t123 + 16.49717531740683*t149*t153;
+    const double t229 = (q[3]*t170 + q[5]*t153) + t171*t124;
+    const double t228 = (q[2]*t147 + q[4]*t123) + t148*t124;
+    const double t191 = t148 + t162;
     const double t188 = 4.007982231475662*qd[2];
     const double t189 = 31.11524860645524*qd[4];
     const double t190 = t188 + t189;
-    const double t191 = t148 + t162;
     const double t192 = t131 + t132;
+    const double t221 = (87.81757339975067*t119*t79 + 87.81757339975067*t120*t79) + (87.81757339975067*t131*t77 + 87.81757339975067*t132*t77);
+    const double t203 = t119 + t120;
     const double t193 = 5.7154707217777485*qd[2];
     const double t194 = V1_2 + (4.007982231475662*qd[4] + t193);
     const double t195 = t140 + t144;
+    const double t216 = qd[2]*t70 + 3.0*t144*t67;
+    const double t225 = qd[4]*t69 + 3.0*t140*t65;
     const double t196 = 5.208677514113347*qd[5];
     const double t197 = 4.007982231475662*qd[3];
     const double t198 = 1.371702514949848*qd[1];
     const double t199 = (-t196 - t197) - t198;
     const double t200 = t165 + t168;
+    const double t218 = qd[3]*t82 + 3.0*t168*t68;
+    const double t227 = qd[5]*t81 + 3.0*t165*t66;
     const double t201 = 31.11524860645524*qd[5];
     const double t202 = 0.5684272066774012*qd[3] + (t201 - t198);
-    const double t203 = t119 + t120;
     const double t204 = 5.715615815502488*qd[4];
     const double t205 = V1_2 + (5.208677514113347*qd[2] + t204);
     const double t206 = 5.208677514113347*V1_0;
     const double t207 = 2.8577353608888743*V1_0;
     const double t208 = 2.857807907751244*V1_0;
-    const double t209 = 16.49717531740683*t141*t123 + 16.49717531740683*t149*t153;
-    const double t210 = t145*t139 + t141*t143;
     const double t211 = 134.25531184895067*qd[1];
-    const double t212 = t137*t164 + t149*t167;
     const double t213 = 0.03387920434672814*V1_0;
     const double t214 = 4.007982231475662*V1_0;
-    const double t215 = 519.4013056527435*t145*t127 + 519.4013056527435*t137*t156;
-    const double t216 = qd[2]*t70 + 3.0*t144*t67;
     const double t217 = 159.28233160844565*qd[1];
-    const double t218 = qd[3]*t82 + 3.0*t168*t68;
-    const double t219 = (q[2]*t127 + q[4]*t135) + t136*t128;
-    const double t220 = (q[3]*t156 + q[5]*t161) + t162*t128;
-    const double t221 = (87.81757339975067*t119*t79 + 87.81757339975067*t120*t79) + (87.81757339975067*t131*t77 + 87.81757339975067*t132*t77);
-    const double t222 = t141*t135 + t137*t170;
     const double t223 = 90.34652514907535*qd[1];
-    const double t224 = t145*t147 + t149*t161;
-    const double t225 = qd[4]*t69 + 3.0*t140*t65;
     const double t226 = 25.810779962631948*qd[1];
-    const double t227 = qd[5]*t81 + 3.0*t165*t66;
-    const double t228 = (q[2]*t147 + q[4]*t123) + t148*t124;
-    const double t229 = (q[3]*t170 + q[5]*t153) + t171*t124;
     const double t230 = 0.21231758877851237*V1_0;
     const double t231 = 2.8577353608888743*qd[3];
     const double t232 = 0.28421360333870066*qd[5];
@@ -745,13 +766,23 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t238 = (-5.4782192891427846*qd[1] - 10.348946789114272*qd[3]) + t235;
     const double t239 = 32.99435063481366*qd[2];
     const double t240 = t239*t69;
+    const double t270 = 25.810779962631948*qd[4] + t239;
+    const double t271 = t155 + t270;
+    const double t282 = 5.7154707217777485*V1_2 + t270;
     const double t241 = 32.99435063481366*qd[3];
     const double t242 = t241*t81;
+    const double t277 = 25.810779962631948*qd[5] + t241;
+    const double t319 = t126 + t277;
     const double t243 = 1038.802611305487*qd[4];
     const double t244 = t243*t70;
+    const double t339 = 159.28233160844565*qd[2] + t243;
+    const double t340 = t158 + t339;
+    const double t344 = 5.715615815502488*V1_2 + t339;
     const double t245 = 1038.802611305487*qd[5];
     const double t246 = t245*t82;
     const double b1_1 = (((((t138*V1_0 + ((((((qd[1]*t209 + t176*t238) + (qd[1]*t215 + t200*t202)) + (((qd[1]*t240 + t186*t187) + (qd[1]*t242 + t190*t191)) + (qd[1]*t244 + qd[1]*t246))) + ((t174*t234 + t175*t237) + t217*t219)) + (((qd[1]*t221 + t223*t224) + ((t173*t233 + t195*t199) + t211*t210)) + ((t211*t212 + t217*t216) + (t217*t218 + t223*t222)))) + ((t217*t220 + (t226*t225 + t226*t227)) + (t226*t228 + t226*t229)))) + qd[4]*t213) + (-qd[2]*t230 + t180*t67*V1_0)) - V1_0*t113) + V1_2*t183) + ((((t142*V1_0 + t146*V1_0) + (t150*V1_0 + t178*t65*V1_0)) + (t121*t206 + t125*t207)) + ((t129*t208 + t133*t214) + (t192*t194 + t203*t205)));
+    const double t342 = 159.28233160844565*qd[3] + t245;
+    const double t352 = t130 + t342;
     const double t247 = 0.5684272066774013*qd[3];
     const double t248 = t196 + t247;
     const double t249 = t197 + t201;
@@ -776,21 +807,19 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t268 = (-t265 - t267) - 6.478219289142784*V1_2;
     const double b1_2 = ((((V1_0*t118 + ((((t187*t249 + t191*t248) + (t192*t251 + t203*t256)) - t163*V1_0) + qd[3]*t230)) + (((-t166*V1_0 - t169*V1_0) + (-t172*V1_0 - t181*t66*V1_0)) + ((-t182*t68*V1_0 + t209*V1_2) + (t215*V1_2 + t221*V1_2)))) + ((t195*t253 + t176*t268) + (t224*t259 + t225*t260))) + (((t175*t266 + t229*t260) + (t212*t257 + t216*t258)) + ((t218*t258 + t219*t258) + (t220*t258 + t222*t259)))) + (((((t240*V1_2 + t242*V1_2) + (t244*V1_2 + t246*V1_2)) + (-qd[5]*t213 - t151*t206)) + (-qd[1]*t183 + t200*t254)) + (((-t154*t207 - t157*t208) + (-t159*t214 + t210*t257)) + ((t173*t262 + t227*t260) + (t174*t264 + t228*t260))));
     const double t269 = V1_0*V1_0;
-    const double t270 = 25.810779962631948*qd[4] + t239;
-    const double t271 = t155 + t270;
     const double t272 = 25.810779962631948*qd[2];
     const double t273 = 43.908786699875336*qd[4] + t272;
+    const double t321 = 0.5684272066774013*V1_2 + (180.6930502981507*qd[4] + t272);
     const double t274 = 3.7237686281369613*V1_2 + t273;
+    const double t283 = t160 + t273;
     const double t275 = 0.5*V1_0;
     const double t276 = 5.7154707217777485*qd[1];
-    const double t277 = 25.810779962631948*qd[5] + t241;
     const double t278 = t276 + t277;
     const double t279 = 25.810779962631948*qd[3];
     const double t280 = 43.908786699875336*qd[5] + t279;
     const double t281 = t134 + t280;
-    const double t282 = 5.7154707217777485*V1_2 + t270;
-    const double t283 = t160 + t273;
     const double t284 = ((t251*V1_2 + (qd[2]*t278 + qd[4]*t281)) + qd[1]*t194) + (qd[5]*t283 + qd[3]*t282);
+    const double t320 = 3.7237686281369613*qd[1] + t280;
     const double t285 = 0.5684272066774012*V1_2 + (51.621559925263895*qd[2] + 224.60183699802604*qd[4]);
     const double t286 = 31.11524860645524*V1_2;
     const double t287 = (224.60183699802604*qd[2] + 318.5646632168913*qd[4]) + t286;
@@ -800,9 +829,11 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t291 = 159.28233160844565*qd[5];
     const double t292 = 43.908786699875336*qd[3] + t291;
     const double t293 = t122 + t292;
+    const double t332 = t292 - 10.348946789114272*qd[1];
     const double t294 = 159.28233160844565*qd[4];
     const double t295 = (180.6930502981507*qd[2] + t294) + t286;
     const double t296 = ((t249*V1_2 + ((qd[2]*t290 + qd[1]*t186) + qd[4]*t293)) + qd[3]*t283) + qd[5]*t295;
+    const double t308 = 43.908786699875336*qd[2] + t294;
     const double t297 = V1_2*V1_2;
     const double t298 = qd[1]*qd[1];
     const double t299 = 159.28233160844565*t297 + 159.28233160844565*t298;
@@ -814,22 +845,19 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t305 = 25.810779962631948*t297 + 25.810779962631948*t298;
     const double t306 = t66*t305;
     const double t307 = t68*t299;
-    const double t308 = 43.908786699875336*qd[2] + t294;
     const double t309 = t308 - 10.348946789114272*V1_2;
+    const double t322 = t152 + t308;
     const double t310 = 1.5*t305;
     const double t311 = qd[1]*V1_0;
+    const double t318 = t92*t311;
     const double t312 = q[3]*V1_2;
     const double t313 = q[5]*V1_2;
     const double t314 = t79*t305;
     const double t315 = 87.81757339975067*t297 + 87.81757339975067*t298;
     const double t316 = t77*t315;
-    const double t317 = t93*V1_0;
-    const double t318 = t92*t311;
     const double b1_6 = (((((((5.7154707217777485*q[2]*q[3]*V1_0*V1_2 + 1.5*qd[3]*V1_0) + (0.5684272066774013*q[2]*q[5]*V1_0*V1_2 - 8.573206082666623*t177*V1_0)) + (2.0*q[2]*qd[2]*t271 - t71*t311)) + (-q[2]*t66*t302 - 8.584391669628726*t318)) + (((4.007982231475662*q[3]*q[4]*V1_0*V1_2 - 20.766301817340967*t179*V1_0) + (5.208677514113347*q[4]*q[5]*V1_0*V1_2 + (0.10615879438925618*qd[1]*V1_0 + ((t187*t290 + t191*t281) + (t192*t278 + t203*t293))))) - t12*t316)) + (((-q[2]*t68*t304 - t69*t301) + (-q[5]*t314 - t75*t303)) + (((2.0*q[4]*qd[4]*t309 - t250*t312) + (-t114*t275 - t134*t317)) + ((-t200*t160 - t201*t313) + (t195*t285 - t73*t311))))) + (-t15*t288 - t18*t296)) + ((-q[2]*((V1_2*t262 + (((-qd[1]*t231 - qd[1]*t232) + qd[1]*t233) + t269)) + (qd[2]*t271 + qd[4]*t274)) - t12*t284) + ((-t15*t306 - t15*t307) + (-t70*t300 - t74*t310)));
-    const double t319 = t126 + t277;
-    const double t320 = 3.7237686281369613*qd[1] + t280;
-    const double t321 = 0.5684272066774013*V1_2 + (180.6930502981507*qd[4] + t272);
-    const double t322 = t152 + t308;
+    const double t351 = t79*t315;
+    const double t336 = t79*V1_0;
     const double t323 = 31.11524860645524*qd[1];
     const double t324 = 180.6930502981507*qd[3] + (t291 + t323);
     const double t325 = ((t248*V1_2 + ((qd[2]*t281 + qd[1]*t190) + qd[4]*t324)) + qd[3]*t321) + qd[5]*t322;
@@ -838,65 +866,53 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t328 = ((((qd[1]*t202 + qd[5]*t327) + qd[3]*t326) - t184*V1_2) - t188*V1_2) + V1_2*t254;
     const double t329 = 1.5*V1_0;
     const double t330 = t65*t305;
+    const double t346 = 0.5*t305;
     const double t331 = t67*t299;
-    const double t332 = t292 - 10.348946789114272*qd[1];
     const double t333 = q[2]*qd[1];
     const double t334 = q[4]*qd[1];
     const double t335 = t77*V1_0;
-    const double t336 = t79*V1_0;
-    const double t337 = t103*V1_0;
-    const double t338 = t102*V1_0;
     const double b1_7 = ((((((4.007982231475662*q[2]*q[4]*V1_0*V1_2 + (((2.0*q[3]*qd[3]*t319 - t193*t333) + t200*t326) + (2.0*q[5]*qd[5]*t332 + (-t134*t195 - t189*t334)))) + t192*t282) - t18*t331) + (-t18*t330 - t87*t303)) - t9*t284) + ((-t15*t325 - t86*t310) + (-t18*t328 - t9*t316))) + (((((8.584391669628726*q[3]*q[5]*V1_0*V1_2 + 2.8577353608888743*t65*V1_0*V1_2) + (8.573206082666623*t66*V1_0*V1_2 + 15.55762430322762*t67*V1_0*V1_2)) + ((20.766301817340967*t68*V1_0*V1_2 - 0.10615879438925618*V1_0*V1_2) + (-qd[2]*t329 - t122*t335))) + ((-q[3]*t65*t302 + t203*t322) + ((-t275*t115 - t134*t337) + (t187*t283 - t289*t338)))) + ((((t191*t321 - t276*t336) - q[3]*t67*t304) + (-q[4]*t314 - t81*t301)) + (-q[3]*(((((qd[1]*t234 + qd[3]*t319) + qd[5]*t320) - t261*V1_2) + t269) + (V1_2*t264 - t263*V1_2)) - t82*t300)));
-    const double t339 = 159.28233160844565*qd[2] + t243;
-    const double t340 = t158 + t339;
+    const double t350 = t77*t299;
+    const double t349 = 1.5*t299;
     const double t341 = 5.715615815502488*qd[1];
-    const double t342 = 159.28233160844565*qd[3] + t245;
     const double t343 = t341 + t342;
-    const double t344 = 5.715615815502488*V1_2 + t339;
     const double t345 = ((t256*V1_2 + (qd[2]*t293 + qd[4]*t343)) + qd[1]*t205) + (qd[3]*t322 + qd[5]*t344);
-    const double t346 = 0.5*t305;
     const double t347 = 519.4013056527435*t297 + 519.4013056527435*t298;
     const double t348 = 519.4013056527435*t297 + 519.4013056527435*t298;
-    const double t349 = 1.5*t299;
-    const double t350 = t77*t299;
-    const double t351 = t79*t315;
-    const double b1_8 = ((((((4.007982231475662*q[2]*q[3]*V1_0*V1_2 + 1.5*qd[5]*V1_0) + (5.208677514113347*q[2]*q[5]*V1_0*V1_2 - 4.292195834814363*t177*V1_0)) + (2.0*q[2]*qd[2]*t274 - t255*t313)) + ((2.0*q[4]*qd[4]*t340 - t72*t311) + (-t116*t275 - t122*t317))) + ((-q[4]*t66*t304 - 41.532603634681934*t318) + ((-t200*t152 - t247*t312) + (t195*t287 - t76*t311)))) + (((-q[3]*t350 - q[4]*t68*t348) + (-t18*t351 - t74*t303)) + (-t12*t325 - t69*t346))) + ((((((31.11524860645524*q[3]*q[4]*V1_0*V1_2 - 8.573423723253732*t179*V1_0) + (5.715615815502488*q[4]*q[5]*V1_0*V1_2 + (((t187*t293 + t191*t324) + (t192*t281 + t203*t343)) - 0.01693960217336407*qd[1]*V1_0))) - t9*t307) + (-t9*t306 - t70*t347)) + (-q[4]*((V1_2*t266 + (((-qd[1]*t235 - qd[1]*t236) + qd[1]*t237) + t269)) + (qd[4]*t340 + qd[2]*t309)) - t75*t349)) + (-t9*t288 - t18*t345));
-    const double t352 = t130 + t342;
     const double b1_9 = (((((((5.208677514113347*q[2]*q[4]*V1_0*V1_2 + (2.0*q[3]*qd[3]*t320 + ((2.0*q[5]*qd[5]*t352 - t204*t334) + ((-t122*t195 - t185*t333) + t200*t327)))) + t203*t344) + (t191*t322 - t341*t335)) + (-q[2]*t350 - q[5]*t67*t348)) + (-q[5]*(((((qd[1]*t238 + qd[5]*t352) + qd[3]*t332) - t265*V1_2) + t269) + (V1_2*t268 - t267*V1_2)) - t15*t351)) + ((-t12*t328 - t81*t346) + ((-t12*t330 - t86*t303) + (-t12*t331 - t82*t347)))) + (((((41.532603634681934*q[3]*q[5]*V1_0*V1_2 + 0.28421360333870066*t65*V1_0*V1_2) + (4.292195834814363*t66*V1_0*V1_2 + 2.857807907751244*t67*V1_0*V1_2)) + ((8.573423723253732*t68*V1_0*V1_2 + 0.01693960217336407*V1_0*V1_2) + (-qd[4]*t329 - t122*t338))) + ((-q[5]*t65*t304 + t192*t283) + ((-t275*t117 - t134*t336) + (t187*t295 - t323*t337)))) + (-t15*t345 - t87*t349))) - t9*t296;
+    const double b1_8 = ((((((4.007982231475662*q[2]*q[3]*V1_0*V1_2 + 1.5*qd[5]*V1_0) + (5.208677514113347*q[2]*q[5]*V1_0*V1_2 - 4.292195834814363*t177*V1_0)) + (2.0*q[2]*qd[2]*t274 - t255*t313)) + ((2.0*q[4]*qd[4]*t340 - t72*t311) + (-t116*t275 - t122*t317))) + ((-q[4]*t66*t304 - 41.532603634681934*t318) + ((-t200*t152 - t247*t312) + (t195*t287 - t76*t311)))) + (((-q[3]*t350 - q[4]*t68*t348) + (-t18*t351 - t74*t303)) + (-t12*t325 - t69*t346))) + ((((((31.11524860645524*q[3]*q[4]*V1_0*V1_2 - 8.573423723253732*t179*V1_0) + (5.715615815502488*q[4]*q[5]*V1_0*V1_2 + (((t187*t293 + t191*t324) + (t192*t281 + t203*t343)) - 0.01693960217336407*qd[1]*V1_0))) - t9*t307) + (-t9*t306 - t70*t347)) + (-q[4]*((V1_2*t266 + (((-qd[1]*t235 - qd[1]*t236) + qd[1]*t237) + t269)) + (qd[4]*t340 + qd[2]*t309)) - t75*t349)) + (-t9*t288 - t18*t345));
     /* f2: spatial force f(k) (2.29) */
-    const double f2_0 = 0.001*alpha2_0;
     const double t353 = 0.064*V2_0;
-    const double f2_1 = (0.065*alpha2_1 - V2_2*t353) - 0.24*alpha2_5;
-    const double f2_2 = (0.065*alpha2_2 + V2_1*t353) + 0.24*alpha2_4;
-    const double f2_3 = (-0.24*V2_2*V2_2 - 0.24*V2_1*V2_1) + 1.2*alpha2_3;
     const double t354 = 0.24*V2_0;
-    const double f2_4 = (0.24*alpha2_2 + V2_1*t354) + 1.2*alpha2_4;
+    const double f2_1 = (0.065*alpha2_1 - V2_2*t353) - 0.24*alpha2_5;
     const double f2_5 = (-0.24*alpha2_1 + V2_2*t354) + 1.2*alpha2_5;
+    const double f2_2 = (0.065*alpha2_2 + V2_1*t353) + 0.24*alpha2_4;
+    const double f2_4 = (0.24*alpha2_2 + V2_1*t354) + 1.2*alpha2_4;
     /* f1: spatial force f(k) (2.29) */
     const double t355 = (R2_2_0*f2_3 + R2_2_2*f2_5) + Rn2_2_1*f2_4;
     const double t356 = (R2_1_0*f2_3 + R2_1_2*f2_5) + Rn2_1_1*f2_4;
-    const double t357 = (((R2_0_2*f2_2 + R2_0_0*f2_0) + Rn2_0_1*f2_1) + rn2_1*t355) - rn2_2*t356;
-    const double f1_0 = (((M1_0_0*alpha1_0 + ((qdd[1]*M1_0_1 + ((-q[2]*qdd[3] + q[3]*qdd[2]) + (-q[4]*qdd[5] + q[5]*qdd[4]))) + M1_0_5*alpha1_5)) + M1_0_2*alpha1_2) + b1_0) + t357;
     const double t358 = (R2_0_0*f2_3 + R2_0_2*f2_5) + Rn2_0_1*f2_4;
+    const double t357 = (((R2_0_2*f2_2 + R2_0_0*f2_0) + Rn2_0_1*f2_1) + rn2_1*t355) - rn2_2*t356;
     const double t359 = (((R2_1_2*f2_2 + R2_1_0*f2_0) + Rn2_1_1*f2_1) - rn2_0*t355) + rn2_2*t358;
-    const double f1_1 = (((M1_0_1*alpha1_0 + (((qdd[1]*M1_1_1 + ((qdd[2]*M1_1_6 + qdd[4]*M1_1_8) + (qdd[3]*M1_1_7 + qdd[5]*M1_1_9))) + M1_1_3*alpha1_3) + M1_1_5*alpha1_5)) + M1_1_2*alpha1_2) + b1_1) + t359;
-    tau[1] = f1_1;
     const double t360 = (((R2_2_2*f2_2 + R2_2_0*f2_0) + Rn2_2_1*f2_1) + rn2_0*t356) - rn2_1*t358;
     tau[6] = f2_1;
-    const double f1_2 = (((M1_0_2*alpha1_0 + ((((qdd[3]*M1_2_7 + qdd[1]*M1_1_2) + qdd[4]*M1_2_8) + (qdd[2]*M1_2_6 + qdd[5]*M1_2_9)) + M1_2_3*alpha1_3)) + M1_2_2*alpha1_2) + b1_2) + t360;
     const double f1_6 = ((((((((((qdd[1]*M1_1_6 + qdd[2]*M1_6_6) + (qdd[3]*M1_6_7 + qdd[4]*M1_6_8)) + qdd[5]*M1_6_9) + M1_3_6*alpha1_3) + M1_2_6*alpha1_2) + q[3]*alpha1_0) + b1_6) + U2_3_0*t358) + (U2_4_0*t356 + U2_5_0*t355)) + U2_0_0*t357) + U2_2_0*t360;
     const double f1_7 = (((((((((((qdd[1]*M1_1_7 + qdd[4]*M1_7_8) + (qdd[2]*M1_6_7 + qdd[3]*M1_7_7)) + qdd[5]*M1_7_9) + M1_3_7*alpha1_3) - 0.4870938686021786*alpha1_5) + M1_2_7*alpha1_2) - q[2]*alpha1_0) + b1_7) + U2_3_1*t358) + (U2_4_1*t356 + U2_5_1*t355)) + U2_0_1*t357) + U2_1_1*t359;
     const double f1_8 = ((((((((((qdd[1]*M1_1_8 + qdd[2]*M1_6_8) + (qdd[3]*M1_7_8 + qdd[4]*M1_8_8)) + qdd[5]*M1_8_9) + M1_3_8*alpha1_3) + M1_2_8*alpha1_2) + q[5]*alpha1_0) + b1_8) + U2_3_2*t358) + (U2_4_2*t356 + U2_5_2*t355)) + U2_0_2*t357) + U2_2_2*t360;
     const double f1_9 = (((((((((((qdd[1]*M1_1_9 + qdd[4]*M1_8_9) + (qdd[2]*M1_6_9 + qdd[3]*M1_7_9)) + qdd[5]*M1_9_9) + M1_3_9*alpha1_3) + 0.26994787318551317*alpha1_5) + M1_2_9*alpha1_2) - q[4]*alpha1_0) + b1_9) + U2_3_3*t358) + (U2_4_3*t356 + U2_5_3*t355)) + U2_0_3*t357) + U2_1_3*t359;
+    const double f1_1 = (((M1_0_1*alpha1_0 + (((qdd[1]*M1_1_1 + ((qdd[2]*M1_1_6 + qdd[4]*M1_1_8) + (qdd[3]*M1_1_7 + qdd[5]*M1_1_9))) + M1_1_3*alpha1_3) + M1_1_5*alpha1_5)) + M1_1_2*alpha1_2) + b1_1) + t359;
+    tau[1] = f1_1;
+    const double f1_2 = (((M1_0_2*alpha1_0 + ((((qdd[3]*M1_2_7 + qdd[1]*M1_1_2) + qdd[4]*M1_2_8) + (qdd[2]*M1_2_6 + qdd[5]*M1_2_9)) + M1_2_3*alpha1_3)) + M1_2_2*alpha1_2) + b1_2) + t360;
+    const double f1_0 = (((M1_0_0*alpha1_0 + ((qdd[1]*M1_0_1 + ((-q[2]*qdd[3] + q[3]*qdd[2]) + (-q[4]*qdd[5] + q[5]*qdd[4]))) + M1_0_5*alpha1_5)) + M1_0_2*alpha1_2) + b1_0) + t357;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = (c_q_1*f1_2 + 0.004*qdd[0]) - s_q_1*f1_0;
-    tau[0] = f0_2;
-
-    /* Outputs: tau (7): the entries not stored where computed */
     tau[2] = f1_6 + (442190.88503949804*q[2] + 13.29948698318094*qd[2]);
     tau[3] = f1_7 + (442190.88503949804*q[3] + 13.29948698318094*qd[3]);
     tau[4] = f1_8 + (17369286.887526195*q[4] + 83.35295288716817*qd[4]);
     tau[5] = f1_9 + (17369286.887526195*q[5] + 83.35295288716817*qd[5]);
+    tau[0] = f0_2;
+
+    /* Outputs: tau (7), each stored as soon as computed */
 }
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
@@ -940,30 +956,16 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t10 = 20.01646998164993*q[2] + 31.786485724281828*q[4];
     const double rn2_0 = ((0.6 - 0.5*q[2]*t10) - 0.5*q[5]*t9) + (-0.5*q[3]*t7 - 0.5*q[4]*t8);
     const double rn2_1 = 3.214965546980301*q[2] + 3.2154629052111083*q[4];
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t10;
+    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t8;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rn2_2 = -3.214965546980301*q[3] - 3.2154629052111083*q[5];
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double U2_0_0 = (27.20044742064092*q[3] + 94.48548874427307*q[5])*t2;
-    const double U2_0_1 = (-27.20044742064092*q[2] - 94.48548874427307*q[4])*t2;
-    const double U2_0_2 = (94.48548874427307*q[3] + 328.2117917100716*q[5])*t2;
-    const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
     const double U2_1_1 = 7.375696227562646*t2;
-    const double U2_1_3 = 25.6207646923378*t2;
-    const double U2_2_0 = U2_1_1;
-    const double U2_2_2 = U2_1_3;
-    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t10;
     const double U2_3_1 = -rn2_2*U2_1_1 - t7;
-    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t8;
+    const double U2_1_3 = 25.6207646923378*t2;
     const double U2_3_3 = -rn2_2*U2_1_3 - t9;
-    const double t11 = 3.214965546980301 - rn2_0*U2_1_1;
-    const double U2_4_0 = rn2_2*U2_0_0 + t11;
-    const double U2_4_1 = rn2_2*U2_0_1;
-    const double t12 = 3.2154629052111083 - rn2_0*U2_1_3;
-    const double U2_4_2 = rn2_2*U2_0_2 + t12;
-    const double U2_4_3 = rn2_2*U2_0_3;
-    const double U2_5_0 = -rn2_1*U2_0_0;
-    const double U2_5_1 = -rn2_1*U2_0_1 - t11;
-    const double U2_5_2 = -rn2_1*U2_0_2;
-    const double U2_5_3 = -rn2_1*U2_0_3 - t12;
     /* R2: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
     const double R2_0_0 = Rn2_0_0*c_q_6 - Rn2_0_2*s_q_6;
     const double R2_0_2 = Rn2_0_0*s_q_6 + Rn2_0_2*c_q_6;
@@ -971,30 +973,73 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double R2_1_2 = Rn2_1_0*s_q_6 + Rn2_1_2*c_q_6;
     const double R2_2_0 = Rn2_2_0*c_q_6 - Rn2_2_2*s_q_6;
     const double R2_2_2 = Rn2_2_0*s_q_6 + Rn2_2_2*c_q_6;
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_0_0 = (27.20044742064092*q[3] + 94.48548874427307*q[5])*t2;
+    const double U2_0_1 = (-27.20044742064092*q[2] - 94.48548874427307*q[4])*t2;
+    const double U2_0_2 = (94.48548874427307*q[3] + 328.2117917100716*q[5])*t2;
+    const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
+    const double t11 = 3.214965546980301 - rn2_0*U2_1_1;
+    const double t12 = 3.2154629052111083 - rn2_0*U2_1_3;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double t23 = q[4]*q[5];
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t49 = rn2_2*R2_1_2;
+    const double t52 = rn2_2*Rn2_1_1;
+    const double t54 = rn2_2*R2_1_0;
+    const double t63 = rn2_2*R2_0_0;
+    const double t64 = rn2_0*R2_2_0;
+    const double t66 = rn2_0*R2_2_2;
+    const double t68 = rn2_2*Rn2_0_1;
+    const double t69 = rn2_0*Rn2_2_1;
+    const double t72 = rn2_1*R2_0_0;
+    const double t74 = rn2_1*R2_0_2;
+    const double t76 = rn2_1*Rn2_0_1;
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_2_0 = U2_1_1;
+    const double U2_2_2 = U2_1_3;
+    const double U2_4_0 = rn2_2*U2_0_0 + t11;
+    const double U2_5_1 = -rn2_1*U2_0_1 - t11;
+    const double U2_4_1 = rn2_2*U2_0_1;
+    const double U2_4_2 = rn2_2*U2_0_2 + t12;
+    const double U2_5_3 = -rn2_1*U2_0_3 - t12;
+    const double U2_5_0 = -rn2_1*U2_0_0;
+    const double U2_5_2 = -rn2_1*U2_0_2;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double t13 = q[2]*q[2];
     const double t14 = q[3]*q[3];
     const double t15 = q[4]*q[4];
     const double t16 = q[5]*q[5];
-    const double M1_0_0 = ((t13 + 0.002138) + t16) + (t14 + t15);
+    const double t24 = 5.208677514113347*t23;
+    const double t25 = q[2]*q[3];
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t55 = rn2_1*R2_2_0 - t54;
+    const double t56 = -1.2*t54 + 1.2*rn2_1*R2_2_0;
+    const double t57 = rn2_1*R2_2_2 - t49;
+    const double t60 = rn2_1*Rn2_2_1 - t52;
+    const double t65 = t63 - t64;
+    const double t179 = 1.2*t63 - 1.2*t64;
+    const double t67 = rn2_2*R2_0_2 - t66;
+    const double t70 = t68 - t69;
+    const double t181 = 0.24*R2_1_2 + (-1.2*t69 + 1.2*t68);
+    const double t73 = rn2_0*R2_1_0 - t72;
+    const double t185 = -1.2*t72 + 1.2*rn2_0*R2_1_0;
+    const double t75 = rn2_0*R2_1_2 - t74;
+    const double t186 = (1.2*rn2_0*R2_1_2 - 0.24*Rn2_2_1) - 1.2*t74;
+    const double t77 = rn2_0*Rn2_1_1 - t76;
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_4_3 = rn2_2*U2_0_3;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double t17 = q[2]*q[2]*q[2];
     const double t18 = q[4]*q[4]*q[4];
     const double t19 = 2.8577353608888743*t14;
     const double t20 = 2.857807907751244*t16;
     const double t21 = 15.55762430322762*t16;
     const double t22 = 0.28421360333870066*t14;
-    const double t23 = q[4]*q[5];
-    const double t24 = 5.208677514113347*t23;
-    const double t25 = q[2]*q[3];
     const double t26 = 4.007982231475662*t25;
-    const double M1_0_1 = ((((20.766301817340967*q[2]*t15 - 0.21231758877851237*q[2]) + (4.292195834814363*q[4]*t13 + 0.03387920434672814*q[4])) + (q[2]*t19 + q[2]*t21)) + (2.8577353608888743*t17 + 2.857807907751244*t18)) + ((q[3]*t24 + q[4]*t20) + (q[4]*t22 + q[5]*t26));
     const double t27 = q[3]*q[3]*q[3];
     const double t28 = q[5]*q[5]*q[5];
     const double t29 = 2.8577353608888743*t13;
     const double t30 = 2.857807907751244*t15;
-    const double t31 = 15.55762430322762*t15;
-    const double t32 = 0.28421360333870066*t13;
-    const double M1_0_2 = (((-q[2]*t24 - q[3]*t29) + ((-20.766301817340967*q[3]*t16 + 0.21231758877851237*q[3]) + (-4.292195834814363*q[5]*t14 - 0.03387920434672814*q[5]))) + (-2.8577353608888743*t27 - 2.857807907751244*t28)) + ((-q[3]*t31 - q[4]*t26) + (-q[5]*t30 - q[5]*t32));
     const double t33 = 159.28233160844565*q[2];
     const double t34 = 159.28233160844565*q[3];
     const double t35 = 25.810779962631948*q[4];
@@ -1005,292 +1050,302 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t40 = 159.28233160844565*t15;
     const double t41 = 25.810779962631948*t14;
     const double t42 = 25.810779962631948*t13;
-    const double t43 = ((((8.248587658703414*q[2]*q[2]*q[2]*q[2] + t37*t41) + (134.25531184895067*t13*t15 + (0.04844 - 1.371702514949848*t37))) + ((8.248587658703414*q[3]*q[3]*q[3]*q[3] + t38*t40) + (259.70065282637177*q[4]*q[4]*q[4]*q[4] + t38*t42))) + ((259.70065282637177*q[5]*q[5]*q[5]*q[5] + (16.49717531740683*t13*t14 - 1.371702514949848*t38)) + (t34*t28 + t37*t39))) + (((90.34652514907535*t13*t16 + 90.34652514907535*t14*t15) + (134.25531184895067*t14*t16 + 519.4013056527435*t15*t16)) + ((t35*t17 + t33*t18) + (87.81757339975067*t23*t25 + t36*t27)));
-    const double M1_1_1 = ((-1.193336402493736*t13 - 0.19333640249373663*t14) + (-6.478219289142784*t15 - 5.4782192891427846*t16)) + t43;
-    const double M1_1_2 = t23 + t25;
     const double t44 = q[3]*q[4];
     const double t45 = q[2]*q[5];
     const double t46 = t24 + 5.7154707217777485*t25;
-    const double M1_1_6 = (4.007982231475662*t44 + 0.5684272066774013*t45) + t46;
-    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t31) + (t19 - t29)) + (-10.348946789114272*t16 - 4.007982231475662*t37);
-    const double t47 = 5.715615815502488*t23 + t26;
-    const double M1_1_8 = (31.11524860645524*t44 + 5.208677514113347*t45) + t47;
-    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t32) + (t20 - t30)) + (3.7237686281369613*t14 - 5.208677514113347*t37);
-    const double M1_2_2 = ((-0.19333640249373663*t13 - 1.193336402493736*t14) + (-5.4782192891427846*t15 - 6.478219289142784*t16)) + t43;
-    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t29) + (-t19 - t21)) + (-10.348946789114272*t15 - 4.007982231475662*t38);
-    const double M1_2_7 = (0.5684272066774013*t44 + 4.007982231475662*t45) + t46;
-    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t30) + (-t20 - t22)) + (3.7237686281369613*t13 - 5.208677514113347*t38);
-    const double M1_2_9 = (5.208677514113347*t44 + 31.11524860645524*t45) + t47;
-    const double M1_6_6 = (32.99435063481366*t13 + 1.0) + (43.908786699875336*t15 + 51.621559925263895*t37);
-    const double M1_6_7 = (q[2]*t36 + q[3]*t35) + (43.908786699875336*t23 + 32.99435063481366*t25);
-    const double M1_6_8 = 224.60183699802604*t37 + (t40 + t42);
-    const double t48 = 159.28233160844565*t23 + 25.810779962631948*t25;
-    const double M1_6_9 = (43.908786699875336*t44 + 180.6930502981507*t45) + t48;
-    const double M1_7_7 = (32.99435063481366*t14 + 1.0) + (43.908786699875336*t16 + 51.621559925263895*t38);
-    const double M1_7_8 = (180.6930502981507*t44 + 43.908786699875336*t45) + t48;
-    const double M1_7_9 = 224.60183699802604*t38 + (t39 + t41);
-    const double M1_8_8 = (43.908786699875336*t13 + 1.0) + (1038.802611305487*t15 + 318.5646632168913*t37);
-    const double M1_8_9 = (q[4]*t34 + q[5]*t33) + (1038.802611305487*t23 + 43.908786699875336*t25);
-    const double M1_9_9 = (43.908786699875336*t14 + 1.0) + (1038.802611305487*t16 + 318.5646632168913*t38);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t49 = rn2_2*R2_1_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = (-0.24*rn2_1*R2_2_2 + 0.065*Rn2_0_1) + 0.24*t49;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t50 = 0.065*R2_0_2;
     const double t51 = rn2_1*Rn2_2_1;
-    const double t52 = rn2_2*Rn2_1_1;
-    const double t53 = t50 + (-0.24*t52 + 0.24*t51);
-    const double t54 = rn2_2*R2_1_0;
-    const double t55 = rn2_1*R2_2_0 - t54;
-    const double t56 = -1.2*t54 + 1.2*rn2_1*R2_2_0;
-    const double t57 = rn2_1*R2_2_2 - t49;
     const double t58 = 0.24*Rn2_0_1;
-    const double t59 = (1.2*rn2_1*R2_2_2 - t58) - 1.2*t49;
-    const double t60 = rn2_1*Rn2_2_1 - t52;
+    const double t178 = 0.065*R2_1_2 + (-0.24*t69 + rn2_2*t58);
     const double t61 = 0.24*R2_0_2;
-    const double t62 = (-1.2*t52 + 1.2*t51) + t61;
-    const double Rc1_0_0 = ((Rn2_0_1*F1_2_0_0 + t60*t62) + ((M1_0_0 + 0.001*R2_0_0*R2_0_0) + R2_0_2*t53)) + (t57*t59 + t55*t56);
-    const double t63 = rn2_2*R2_0_0;
-    const double t64 = rn2_0*R2_2_0;
-    const double t65 = t63 - t64;
-    const double t66 = rn2_0*R2_2_2;
-    const double t67 = rn2_2*R2_0_2 - t66;
-    const double t68 = rn2_2*Rn2_0_1;
-    const double t69 = rn2_0*Rn2_2_1;
-    const double t70 = t68 - t69;
-    const double t71 = 0.001*R2_0_0;
-    const double Rc1_0_1 = ((Rn2_1_1*F1_2_0_0 + t70*t62) + ((M1_0_1 + R2_1_0*t71) + R2_1_2*t53)) + (t67*t59 + t65*t56);
-    const double t72 = rn2_1*R2_0_0;
-    const double t73 = rn2_0*R2_1_0 - t72;
-    const double t74 = rn2_1*R2_0_2;
-    const double t75 = rn2_0*R2_1_2 - t74;
-    const double t76 = rn2_1*Rn2_0_1;
-    const double t77 = rn2_0*Rn2_1_1 - t76;
-    const double Rc1_0_2 = ((Rn2_2_1*F1_2_0_0 + t77*t62) + ((M1_0_2 + R2_2_0*t71) + R2_2_2*t53)) + (t75*t59 + t56*t73);
     const double t78 = U2_0_0*t60;
     const double t79 = U2_2_0*t77;
     const double t80 = Rn2_0_1*U2_3_0;
     const double t81 = Rn2_1_1*U2_4_0;
     const double t82 = Rn2_2_1*U2_5_0;
-    const double t83 = (t78 + t81) + (t79 + (t80 + t82));
     const double t84 = U2_3_0*R2_0_2;
     const double t85 = U2_4_0*R2_1_2;
+    const double t98 = U2_4_0*R2_1_0;
     const double t86 = U2_5_0*R2_2_2;
+    const double t99 = U2_5_0*R2_2_0;
     const double t87 = U2_0_0*t57;
     const double t88 = U2_2_0*t75;
-    const double t89 = (((t84 + t85) + t86) + t87) + t88;
     const double t90 = U2_0_0*R2_0_0;
     const double t91 = U2_2_0*R2_2_0;
-    const double t92 = t90 + t91;
     const double t93 = U2_2_0*R2_2_2;
-    const double t94 = U2_0_0*R2_0_2 + t93;
     const double t95 = U2_2_0*Rn2_2_1;
-    const double t96 = Rn2_0_1*U2_0_0 + t95;
     const double t97 = U2_3_0*R2_0_0;
-    const double t98 = U2_4_0*R2_1_0;
-    const double t99 = U2_5_0*R2_2_0;
     const double t100 = U2_0_0*t55;
     const double t101 = U2_2_0*t73;
-    const double t102 = (t100 + ((t97 + t98) + t99)) + t101;
-    const double Rc1_0_6 = (((t96*F1_2_0_0 + (q[3] + t71*t92)) + (t53*t94 + t62*t83)) + t56*t102) + t59*t89;
     const double t103 = U2_1_1*R2_1_2;
-    const double t104 = U2_0_1*R2_0_2 + t103;
     const double t105 = U2_1_1*Rn2_1_1;
-    const double t106 = Rn2_0_1*U2_0_1 + t105;
     const double t107 = U2_3_1*R2_0_0;
     const double t108 = U2_4_1*R2_1_0;
     const double t109 = U2_5_1*R2_2_0;
     const double t110 = U2_0_1*t55;
     const double t111 = U2_1_1*t65;
-    const double t112 = (((t107 + t108) + t109) + t111) + t110;
     const double t113 = Rn2_0_1*U2_3_1;
     const double t114 = U2_4_1*Rn2_1_1;
+    const double t120 = U2_4_1*R2_1_2;
     const double t115 = Rn2_2_1*U2_5_1;
+    const double t121 = U2_5_1*R2_2_2;
     const double t116 = U2_0_1*t60;
     const double t117 = U2_1_1*t70;
-    const double t118 = (((t113 + t114) + t115) + t117) + t116;
     const double t119 = U2_3_1*R2_0_2;
-    const double t120 = U2_4_1*R2_1_2;
-    const double t121 = U2_5_1*R2_2_2;
     const double t122 = U2_0_1*t57;
     const double t123 = U2_1_1*t67;
-    const double t124 = (((t119 + t120) + t121) + t122) + t123;
     const double t125 = U2_0_1*R2_0_0;
     const double t126 = U2_1_1*R2_1_0;
-    const double t127 = t125 + t126;
-    const double Rc1_0_7 = (((t106*F1_2_0_0 + (t71*t127 - q[2])) + (t53*t104 + t62*t118)) + t56*t112) + t59*t124;
     const double t128 = U2_2_2*R2_2_2;
-    const double t129 = U2_0_2*R2_0_2 + t128;
     const double t130 = U2_2_2*Rn2_2_1;
-    const double t131 = Rn2_0_1*U2_0_2 + t130;
     const double t132 = U2_3_2*R2_0_0;
     const double t133 = U2_4_2*R2_1_0;
     const double t134 = U2_5_2*R2_2_0;
     const double t135 = U2_0_2*t55;
     const double t136 = U2_2_2*t73;
-    const double t137 = (((t132 + t133) + t134) + t135) + t136;
     const double t138 = Rn2_0_1*U2_3_2;
     const double t139 = Rn2_1_1*U2_4_2;
+    const double t145 = U2_4_2*R2_1_2;
     const double t140 = Rn2_2_1*U2_5_2;
+    const double t146 = U2_5_2*R2_2_2;
     const double t141 = U2_0_2*t60;
     const double t142 = U2_2_2*t77;
-    const double t143 = (((t138 + t140) + t139) + t142) + t141;
     const double t144 = U2_3_2*R2_0_2;
-    const double t145 = U2_4_2*R2_1_2;
-    const double t146 = U2_5_2*R2_2_2;
     const double t147 = U2_0_2*t57;
     const double t148 = U2_2_2*t75;
-    const double t149 = (((t144 + t145) + t146) + t147) + t148;
     const double t150 = U2_0_2*R2_0_0;
     const double t151 = U2_2_2*R2_2_0;
+    const double t183 = rn2_0*Rn2_1_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t61;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t187 = 0.24*R2_2_2 + (1.2*t183 - 1.2*t76);
+    const double t184 = 0.065*R2_2_2 + (0.24*t183 - rn2_1*t58);
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_0_1 = ((((20.766301817340967*q[2]*t15 - 0.21231758877851237*q[2]) + (4.292195834814363*q[4]*t13 + 0.03387920434672814*q[4])) + (q[2]*t19 + q[2]*t21)) + (2.8577353608888743*t17 + 2.857807907751244*t18)) + ((q[3]*t24 + q[4]*t20) + (q[4]*t22 + q[5]*t26));
+    const double t43 = ((((8.248587658703414*q[2]*q[2]*q[2]*q[2] + t37*t41) + (134.25531184895067*t13*t15 + (0.04844 - 1.371702514949848*t37))) + ((8.248587658703414*q[3]*q[3]*q[3]*q[3] + t38*t40) + (259.70065282637177*q[4]*q[4]*q[4]*q[4] + t38*t42))) + ((259.70065282637177*q[5]*q[5]*q[5]*q[5] + (16.49717531740683*t13*t14 - 1.371702514949848*t38)) + (t34*t28 + t37*t39))) + (((90.34652514907535*t13*t16 + 90.34652514907535*t14*t15) + (134.25531184895067*t14*t16 + 519.4013056527435*t15*t16)) + ((t35*t17 + t33*t18) + (87.81757339975067*t23*t25 + t36*t27)));
+    const double M1_6_7 = (q[2]*t36 + q[3]*t35) + (43.908786699875336*t23 + 32.99435063481366*t25);
+    const double M1_6_8 = 224.60183699802604*t37 + (t40 + t42);
+    const double M1_7_9 = 224.60183699802604*t38 + (t39 + t41);
+    const double M1_8_9 = (q[4]*t34 + q[5]*t33) + (1038.802611305487*t23 + 43.908786699875336*t25);
+    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t29) + (-t19 - t21)) + (-10.348946789114272*t15 - 4.007982231475662*t38);
+    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t30) + (-t20 - t22)) + (3.7237686281369613*t13 - 5.208677514113347*t38);
+    const double t31 = 15.55762430322762*t15;
+    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t31) + (t19 - t29)) + (-10.348946789114272*t16 - 4.007982231475662*t37);
+    const double t32 = 0.28421360333870066*t13;
+    const double M1_0_2 = (((-q[2]*t24 - q[3]*t29) + ((-20.766301817340967*q[3]*t16 + 0.21231758877851237*q[3]) + (-4.292195834814363*q[5]*t14 - 0.03387920434672814*q[5]))) + (-2.8577353608888743*t27 - 2.857807907751244*t28)) + ((-q[3]*t31 - q[4]*t26) + (-q[5]*t30 - q[5]*t32));
+    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t32) + (t20 - t30)) + (3.7237686281369613*t14 - 5.208677514113347*t37);
+    const double t47 = 5.715615815502488*t23 + t26;
+    const double M1_1_2 = t23 + t25;
+    const double t48 = 159.28233160844565*t23 + 25.810779962631948*t25;
+    const double M1_2_7 = (0.5684272066774013*t44 + 4.007982231475662*t45) + t46;
+    const double M1_1_6 = (4.007982231475662*t44 + 0.5684272066774013*t45) + t46;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = (-0.24*rn2_1*R2_2_2 + 0.065*Rn2_0_1) + 0.24*t49;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t59 = (1.2*rn2_1*R2_2_2 - t58) - 1.2*t49;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    M[6] = F0_2_2_0;
+    M[42] = F0_2_2_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t53 = t50 + (-0.24*t52 + 0.24*t51);
+    const double t62 = (-1.2*t52 + 1.2*t51) + t61;
+    const double t71 = 0.001*R2_0_0;
+    const double Rc1_0_1 = ((Rn2_1_1*F1_2_0_0 + t70*t62) + ((M1_0_1 + R2_1_0*t71) + R2_1_2*t53)) + (t67*t59 + t65*t56);
+    const double Rc1_0_2 = ((Rn2_2_1*F1_2_0_0 + t77*t62) + ((M1_0_2 + R2_2_0*t71) + R2_2_2*t53)) + (t75*t59 + t56*t73);
+    const double t83 = (t78 + t81) + (t79 + (t80 + t82));
+    const double t195 = (U2_0_0*t61 + (1.2*t79 + (1.2*t82 + 1.2*t80))) + ((1.2*t78 + 1.2*t81) + 0.24*t93);
+    const double t190 = (U2_0_0*t50 + ((0.24*t82 + U2_3_0*t58) + 0.24*t79)) + ((0.24*t78 + 0.24*t81) + 0.065*t93);
+    const double t94 = U2_0_0*R2_0_2 + t93;
+    const double t191 = (U2_3_0*t61 + 0.24*t85) + 0.24*t86;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
+    M[20] = F1_2_6_0;
+    M[44] = F1_2_6_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
+    const double t89 = (((t84 + t85) + t86) + t87) + t88;
+    const double t194 = ((((-0.24*t95 - U2_0_0*t58) + 1.2*t84) + (1.2*t85 + 1.2*t86)) + 1.2*t87) + 1.2*t88;
+    const double t96 = Rn2_0_1*U2_0_0 + t95;
+    const double t92 = t90 + t91;
+    const double t189 = 0.001*t90 + 0.001*t91;
+    const double t102 = (t100 + ((t97 + t98) + t99)) + t101;
+    const double t193 = (1.2*t100 + 1.2*t99) + (1.2*t101 + (1.2*t97 + 1.2*t98));
+    const double t104 = U2_0_1*R2_0_2 + t103;
+    const double t106 = Rn2_0_1*U2_0_1 + t105;
+    const double t201 = ((((-0.24*t105 - U2_0_1*t58) + 1.2*t119) + (1.2*t120 + 1.2*t121)) + 1.2*t122) + 1.2*t123;
+    const double t124 = (((t119 + t120) + t121) + t122) + t123;
+    const double t198 = (U2_3_1*t61 + 0.24*t120) + 0.24*t121;
+    const double t199 = (((0.065*U2_1_1*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_1) - 0.24*t122) - t198) - 0.24*t123;
+    const double t197 = (U2_0_1*t50 + 0.24*t116) + ((((0.24*t114 + t58*U2_3_1) + 0.24*t115) + 0.24*t117) + 0.065*t103);
+    const double t202 = (U2_0_1*t61 + ((1.2*t113 + 1.2*t114) + 1.2*t115)) + (0.24*t103 + (1.2*t116 + 1.2*t117));
+    const double t118 = (((t113 + t114) + t115) + t117) + t116;
+    const double t112 = (((t107 + t108) + t109) + t111) + t110;
+    const double t200 = ((1.2*t107 + 1.2*t108) + 1.2*t110) + (1.2*t111 + 1.2*t109);
+    const double t127 = t125 + t126;
+    const double t196 = 0.001*t125 + 0.001*t126;
+    const double Rc1_6_7 = ((((M1_6_7 + t127*t189) + t104*t190) + (t112*t193 + t118*t195)) + t106*t192) + t124*t194;
+    M[17] = Rc1_6_7;
+    M[23] = Rc1_6_7;
+    const double t129 = U2_0_2*R2_0_2 + t128;
+    const double t131 = Rn2_0_1*U2_0_2 + t130;
+    const double t208 = ((((-0.24*t130 - U2_0_2*t58) + 1.2*t144) + (1.2*t145 + 1.2*t146)) + 1.2*t147) + 1.2*t148;
+    const double t149 = (((t144 + t145) + t146) + t147) + t148;
+    const double t205 = (U2_3_2*t61 + 0.24*t145) + 0.24*t146;
+    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t205;
+    M[34] = F1_2_8_0;
+    M[46] = F1_2_8_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t204 = (U2_0_2*t50 + ((0.24*t140 + U2_3_2*t58) + 0.24*t139)) + (0.065*t128 + (0.24*t141 + 0.24*t142));
+    const double t209 = (U2_0_2*t61 + ((1.2*t140 + 1.2*t138) + 1.2*t139)) + (0.24*t128 + (1.2*t141 + 1.2*t142));
+    const double t143 = (((t138 + t140) + t139) + t142) + t141;
+    const double t137 = (((t132 + t133) + t134) + t135) + t136;
+    const double t207 = ((1.2*t132 + 1.2*t133) + 1.2*t134) + (1.2*t135 + 1.2*t136);
     const double t152 = t150 + t151;
-    const double Rc1_0_8 = (((t131*F1_2_0_0 + (q[5] + t71*t152)) + (t53*t129 + t62*t143)) + t56*t137) + t59*t149;
+    const double t203 = 0.001*t150 + 0.001*t151;
+    const double Rc1_6_8 = ((((M1_6_8 + t152*t189) + t129*t190) + (t137*t193 + t143*t195)) + t131*t192) + t149*t194;
+    M[18] = Rc1_6_8;
+    M[30] = Rc1_6_8;
     const double t153 = U2_1_3*R2_1_2;
-    const double t154 = U2_0_3*R2_0_2 + t153;
     const double t155 = U2_1_3*Rn2_1_1;
-    const double t156 = Rn2_0_1*U2_0_3 + t155;
     const double t157 = U2_3_3*R2_0_0;
     const double t158 = U2_4_3*R2_1_0;
     const double t159 = U2_5_3*R2_2_0;
     const double t160 = U2_0_3*t55;
     const double t161 = U2_1_3*t65;
-    const double t162 = (((t157 + t158) + t159) + t161) + t160;
     const double t163 = Rn2_0_1*U2_3_3;
     const double t164 = U2_4_3*Rn2_1_1;
+    const double t170 = U2_4_3*R2_1_2;
     const double t165 = Rn2_2_1*U2_5_3;
+    const double t171 = U2_5_3*R2_2_2;
     const double t166 = U2_0_3*t60;
     const double t167 = U2_1_3*t70;
-    const double t168 = (((t163 + t164) + t165) + t167) + t166;
     const double t169 = U2_3_3*R2_0_2;
-    const double t170 = U2_4_3*R2_1_2;
-    const double t171 = U2_5_3*R2_2_2;
     const double t172 = U2_0_3*t57;
     const double t173 = U2_1_3*t67;
-    const double t174 = (((t169 + t170) + t171) + t172) + t173;
     const double t175 = U2_0_3*R2_0_0;
     const double t176 = U2_1_3*R2_1_0;
-    const double t177 = t175 + t176;
-    const double Rc1_0_9 = (((t156*F1_2_0_0 + (t71*t177 - q[4])) + (t53*t154 + t62*t168)) + t56*t162) + t59*t174;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_1_0 = (-rn2_2*t61 + 0.065*Rn2_1_1) + 0.24*t66;
+    const double F1_2_7_0 = (U2_1_1*F1_2_1_0 + U2_0_1*F1_2_0_0) - t198;
+    M[27] = F1_2_7_0;
+    M[45] = F1_2_7_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t178 = 0.065*R2_1_2 + (-0.24*t69 + rn2_2*t58);
-    const double t179 = 1.2*t63 - 1.2*t64;
     const double t180 = (1.2*rn2_2*R2_0_2 - 0.24*Rn2_1_1) - 1.2*t66;
-    const double t181 = 0.24*R2_1_2 + (-1.2*t69 + 1.2*t68);
-    const double Rc1_1_1 = (Rn2_1_1*F1_2_1_0 + ((M1_1_1 + 0.001*R2_1_0*R2_1_0) + R2_1_2*t178)) + (t65*t179 + (t67*t180 + t70*t181));
-    M[8] = Rc1_1_1;
     const double t182 = 0.001*R2_1_0;
-    const double Rc1_1_2 = (Rn2_2_1*F1_2_1_0 + ((M1_1_2 + R2_2_0*t182) + R2_2_2*t178)) + (t73*t179 + (t75*t180 + t77*t181));
     const double Rc1_1_6 = (((t96*F1_2_1_0 + t181*t83) + ((M1_1_6 + t182*t92) + t178*t94)) + t179*t102) + t180*t89;
     M[9] = Rc1_1_6;
     M[15] = Rc1_1_6;
     const double Rc1_1_7 = (((t106*F1_2_1_0 + t181*t118) + ((M1_1_7 + t182*t127) + t178*t104)) + t179*t112) + t180*t124;
     M[10] = Rc1_1_7;
     M[22] = Rc1_1_7;
-    const double Rc1_1_8 = (((t131*F1_2_1_0 + t181*t143) + ((M1_1_8 + t182*t152) + t178*t129)) + t179*t137) + t180*t149;
-    M[11] = Rc1_1_8;
-    M[29] = Rc1_1_8;
-    const double Rc1_1_9 = (((t156*F1_2_1_0 + t181*t168) + ((M1_1_9 + t182*t177) + t178*t154)) + t179*t162) + t180*t174;
-    M[12] = Rc1_1_9;
-    M[36] = Rc1_1_9;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t61;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t183 = rn2_0*Rn2_1_1;
-    const double t184 = 0.065*R2_2_2 + (0.24*t183 - rn2_1*t58);
-    const double t185 = -1.2*t72 + 1.2*rn2_0*R2_1_0;
-    const double t186 = (1.2*rn2_0*R2_1_2 - 0.24*Rn2_2_1) - 1.2*t74;
-    const double t187 = 0.24*R2_2_2 + (1.2*t183 - 1.2*t76);
-    const double Rc1_2_2 = (Rn2_2_1*F1_2_2_0 + t75*t186) + (((M1_2_2 + 0.001*R2_2_0*R2_2_0) + R2_2_2*t184) + (t185*t73 + t77*t187));
+    const double Rc1_1_2 = (Rn2_2_1*F1_2_1_0 + ((M1_1_2 + R2_2_0*t182) + R2_2_2*t178)) + (t73*t179 + (t75*t180 + t77*t181));
     const double t188 = 0.001*R2_2_0;
     const double Rc1_2_6 = (((t96*F1_2_2_0 + (M1_2_6 + t188*t92)) + (t184*t94 + t187*t83)) + t185*t102) + t186*t89;
     const double Rc1_2_7 = (((t106*F1_2_2_0 + (M1_2_7 + t188*t127)) + (t184*t104 + t187*t118)) + t185*t112) + t186*t124;
     const double Rc1_2_8 = (((t131*F1_2_2_0 + (M1_2_8 + t188*t152)) + (t184*t129 + t187*t143)) + t185*t137) + t186*t149;
-    const double Rc1_2_9 = (((t156*F1_2_2_0 + (M1_2_9 + t188*t177)) + (t184*t154 + t187*t168)) + t185*t162) + t186*t174;
-    const double t189 = 0.001*t90 + 0.001*t91;
-    const double t190 = (U2_0_0*t50 + ((0.24*t82 + U2_3_0*t58) + 0.24*t79)) + ((0.24*t78 + 0.24*t81) + 0.065*t93);
-    const double t191 = (U2_3_0*t61 + 0.24*t85) + 0.24*t86;
-    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
-    const double t193 = (1.2*t100 + 1.2*t99) + (1.2*t101 + (1.2*t97 + 1.2*t98));
-    const double t194 = ((((-0.24*t95 - U2_0_0*t58) + 1.2*t84) + (1.2*t85 + 1.2*t86)) + 1.2*t87) + 1.2*t88;
-    const double t195 = (U2_0_0*t61 + (1.2*t79 + (1.2*t82 + 1.2*t80))) + ((1.2*t78 + 1.2*t81) + 0.24*t93);
-    const double Rc1_6_6 = ((((M1_6_6 + t92*t189) + t94*t190) + (t102*t193 + t83*t195)) + t96*t192) + t89*t194;
-    M[16] = Rc1_6_6;
-    const double Rc1_6_7 = ((((M1_6_7 + t127*t189) + t104*t190) + (t112*t193 + t118*t195)) + t106*t192) + t124*t194;
-    M[17] = Rc1_6_7;
-    M[23] = Rc1_6_7;
-    const double Rc1_6_8 = ((((M1_6_8 + t152*t189) + t129*t190) + (t137*t193 + t143*t195)) + t131*t192) + t149*t194;
-    M[18] = Rc1_6_8;
-    M[30] = Rc1_6_8;
-    const double Rc1_6_9 = ((((M1_6_9 + t177*t189) + t154*t190) + (t162*t193 + t168*t195)) + t156*t192) + t174*t194;
-    M[19] = Rc1_6_9;
-    M[37] = Rc1_6_9;
-    const double t196 = 0.001*t125 + 0.001*t126;
-    const double t197 = (U2_0_1*t50 + 0.24*t116) + ((((0.24*t114 + t58*U2_3_1) + 0.24*t115) + 0.24*t117) + 0.065*t103);
-    const double t198 = (U2_3_1*t61 + 0.24*t120) + 0.24*t121;
-    const double t199 = (((0.065*U2_1_1*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_1) - 0.24*t122) - t198) - 0.24*t123;
-    const double t200 = ((1.2*t107 + 1.2*t108) + 1.2*t110) + (1.2*t111 + 1.2*t109);
-    const double t201 = ((((-0.24*t105 - U2_0_1*t58) + 1.2*t119) + (1.2*t120 + 1.2*t121)) + 1.2*t122) + 1.2*t123;
-    const double t202 = (U2_0_1*t61 + ((1.2*t113 + 1.2*t114) + 1.2*t115)) + (0.24*t103 + (1.2*t116 + 1.2*t117));
-    const double Rc1_7_7 = ((((M1_7_7 + t127*t196) + t104*t197) + (t112*t200 + t118*t202)) + t106*t199) + t124*t201;
-    M[24] = Rc1_7_7;
-    const double Rc1_7_8 = ((((M1_7_8 + t152*t196) + t129*t197) + (t137*t200 + t143*t202)) + t131*t199) + t149*t201;
-    M[25] = Rc1_7_8;
-    M[31] = Rc1_7_8;
-    const double Rc1_7_9 = ((((M1_7_9 + t177*t196) + t154*t197) + (t162*t200 + t168*t202)) + t156*t199) + t174*t201;
-    M[26] = Rc1_7_9;
-    M[38] = Rc1_7_9;
-    const double t203 = 0.001*t150 + 0.001*t151;
-    const double t204 = (U2_0_2*t50 + ((0.24*t140 + U2_3_2*t58) + 0.24*t139)) + (0.065*t128 + (0.24*t141 + 0.24*t142));
-    const double t205 = (U2_3_2*t61 + 0.24*t145) + 0.24*t146;
-    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
-    const double t207 = ((1.2*t132 + 1.2*t133) + 1.2*t134) + (1.2*t135 + 1.2*t136);
-    const double t208 = ((((-0.24*t130 - U2_0_2*t58) + 1.2*t144) + (1.2*t145 + 1.2*t146)) + 1.2*t147) + 1.2*t148;
-    const double t209 = (U2_0_2*t61 + ((1.2*t140 + 1.2*t138) + 1.2*t139)) + (0.24*t128 + (1.2*t141 + 1.2*t142));
-    const double Rc1_8_8 = ((((M1_8_8 + t152*t203) + t129*t204) + t143*t209) + t137*t207) + (t131*t206 + t149*t208);
-    M[32] = Rc1_8_8;
-    const double Rc1_8_9 = ((((M1_8_9 + t177*t203) + t154*t204) + t168*t209) + t162*t207) + (t156*t206 + t174*t208);
-    M[33] = Rc1_8_9;
-    M[39] = Rc1_8_9;
-    const double t210 = (U2_3_3*t61 + 0.24*t170) + 0.24*t171;
-    const double Rc1_9_9 = ((((M1_9_9 + t177*(0.001*t175 + 0.001*t176)) + t154*((U2_0_3*t50 + 0.24*t166) + ((((0.24*t164 + t58*U2_3_3) + 0.24*t165) + 0.24*t167) + 0.065*t153))) + (t162*(((1.2*t157 + 1.2*t158) + 1.2*t160) + (1.2*t161 + 1.2*t159)) + t168*((U2_0_3*t61 + ((1.2*t163 + 1.2*t164) + 1.2*t165)) + (0.24*t153 + (1.2*t166 + 1.2*t167))))) + t156*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t172) - t210) - 0.24*t173)) + t174*(((((-0.24*t155 - U2_0_3*t58) + 1.2*t169) + (1.2*t170 + 1.2*t171)) + 1.2*t172) + 1.2*t173);
-    M[40] = Rc1_9_9;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_2v0) = { Rc1_1_2, Rc1_2_6, Rc1_2_7, Rc1_2_8 };
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_0_0 = ((t13 + 0.002138) + t16) + (t14 + t15);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_0 = ((Rn2_0_1*F1_2_0_0 + t60*t62) + ((M1_0_0 + 0.001*R2_0_0*R2_0_0) + R2_0_2*t53)) + (t57*t59 + t55*t56);
+    const double t154 = U2_0_3*R2_0_2 + t153;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_2_2 = ((-0.19333640249373663*t13 - 1.193336402493736*t14) + (-5.4782192891427846*t15 - 6.478219289142784*t16)) + t43;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_2_2 = (Rn2_2_1*F1_2_2_0 + t75*t186) + (((M1_2_2 + 0.001*R2_2_0*R2_2_0) + R2_2_2*t184) + (t185*t73 + t77*t187));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
     M[0] = Rc0_2_2;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_1_1 = ((-1.193336402493736*t13 - 0.19333640249373663*t14) + (-6.478219289142784*t15 - 5.4782192891427846*t16)) + t43;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_1 = (Rn2_1_1*F1_2_1_0 + ((M1_1_1 + 0.001*R2_1_0*R2_1_0) + R2_1_2*t178)) + (t65*t179 + (t67*t180 + t70*t181));
+    M[8] = Rc1_1_1;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_2_9 = (5.208677514113347*t44 + 31.11524860645524*t45) + t47;
+    const double M1_1_8 = (31.11524860645524*t44 + 5.208677514113347*t45) + t47;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_8 = (((t131*F1_2_1_0 + t181*t143) + ((M1_1_8 + t182*t152) + t178*t129)) + t179*t137) + t180*t149;
+    M[11] = Rc1_1_8;
+    M[29] = Rc1_1_8;
+    const double Rc1_0_6 = (((t96*F1_2_0_0 + (q[3] + t71*t92)) + (t53*t94 + t62*t83)) + t56*t102) + t59*t89;
+    const double Rc1_0_7 = (((t106*F1_2_0_0 + (t71*t127 - q[2])) + (t53*t104 + t62*t118)) + t56*t112) + t59*t124;
+    const double Rc1_0_8 = (((t131*F1_2_0_0 + (q[5] + t71*t152)) + (t53*t129 + t62*t143)) + t56*t137) + t59*t149;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_0v0) = { Rc1_0_1, Rc1_0_6, Rc1_0_7, Rc1_0_8 };
-    SOAGEN_PACK(F0_1_in0_2v0) = { Rc1_1_2, Rc1_2_6, Rc1_2_7, Rc1_2_8 };
     SOAGEN_LANES(F0_1_2v0, -SOAGEN_L(F0_1_in0_0v0)*s_q_1 + SOAGEN_L(F0_1_in0_2v0)*c_q_1);
     SOAGEN_STORE(M + 1, SOAGEN_L(F0_1_2v0));
     M[7] = F0_1_2v0[0];
     M[14] = F0_1_2v0[1];
     M[21] = F0_1_2v0[2];
     M[28] = F0_1_2v0[3];
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t156 = Rn2_0_1*U2_0_3 + t155;
+    const double t162 = (((t157 + t158) + t159) + t161) + t160;
+    const double t168 = (((t163 + t164) + t165) + t167) + t166;
+    const double t174 = (((t169 + t170) + t171) + t172) + t173;
+    const double t177 = t175 + t176;
+    const double Rc1_2_9 = (((t156*F1_2_2_0 + (M1_2_9 + t188*t177)) + (t184*t154 + t187*t168)) + t185*t162) + t186*t174;
+    const double Rc1_1_9 = (((t156*F1_2_1_0 + t181*t168) + ((M1_1_9 + t182*t177) + t178*t154)) + t179*t162) + t180*t174;
+    M[12] = Rc1_1_9;
+    M[36] = Rc1_1_9;
+    const double Rc1_0_9 = (((t156*F1_2_0_0 + (t71*t177 - q[4])) + (t53*t154 + t62*t168)) + t56*t162) + t59*t174;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     const double F0_1_2_4 = -s_q_1*Rc1_0_9 + c_q_1*Rc1_2_9;
     M[5] = F0_1_2_4;
     M[35] = F0_1_2_4;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_7_9 = ((((M1_7_9 + t177*t196) + t154*t197) + (t162*t200 + t168*t202)) + t156*t199) + t174*t201;
+    M[26] = Rc1_7_9;
+    M[38] = Rc1_7_9;
+    const double Rc1_8_9 = ((((M1_8_9 + t177*t203) + t154*t204) + t168*t209) + t162*t207) + (t156*t206 + t174*t208);
+    M[33] = Rc1_8_9;
+    M[39] = Rc1_8_9;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_6_6 = (32.99435063481366*t13 + 1.0) + (43.908786699875336*t15 + 51.621559925263895*t37);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_6_6 = ((((M1_6_6 + t92*t189) + t94*t190) + (t102*t193 + t83*t195)) + t96*t192) + t89*t194;
+    M[16] = Rc1_6_6;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_8_8 = (43.908786699875336*t13 + 1.0) + (1038.802611305487*t15 + 318.5646632168913*t37);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_8_8 = ((((M1_8_8 + t152*t203) + t129*t204) + t143*t209) + t137*t207) + (t131*t206 + t149*t208);
+    M[32] = Rc1_8_8;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_6_9 = (43.908786699875336*t44 + 180.6930502981507*t45) + t48;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_6_9 = ((((M1_6_9 + t177*t189) + t154*t190) + (t162*t193 + t168*t195)) + t156*t192) + t174*t194;
+    M[19] = Rc1_6_9;
+    M[37] = Rc1_6_9;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_7_8 = (180.6930502981507*t44 + 43.908786699875336*t45) + t48;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_7_8 = ((((M1_7_8 + t152*t196) + t129*t197) + (t137*t200 + t143*t202)) + t131*t199) + t149*t201;
+    M[25] = Rc1_7_8;
+    M[31] = Rc1_7_8;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_7_7 = (32.99435063481366*t14 + 1.0) + (43.908786699875336*t16 + 51.621559925263895*t38);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_7_7 = ((((M1_7_7 + t127*t196) + t104*t197) + (t112*t200 + t118*t202)) + t106*t199) + t124*t201;
+    M[24] = Rc1_7_7;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_9_9 = (43.908786699875336*t14 + 1.0) + (1038.802611305487*t16 + 318.5646632168913*t38);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t210 = (U2_3_3*t61 + 0.24*t170) + 0.24*t171;
+    const double Rc1_9_9 = ((((M1_9_9 + t177*(0.001*t175 + 0.001*t176)) + t154*((U2_0_3*t50 + 0.24*t166) + ((((0.24*t164 + t58*U2_3_3) + 0.24*t165) + 0.24*t167) + 0.065*t153))) + (t162*(((1.2*t157 + 1.2*t158) + 1.2*t160) + (1.2*t161 + 1.2*t159)) + t168*((U2_0_3*t61 + ((1.2*t163 + 1.2*t164) + 1.2*t165)) + (0.24*t153 + (1.2*t166 + 1.2*t167))))) + t156*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t172) - t210) - 0.24*t173)) + t174*(((((-0.24*t155 - U2_0_3*t58) + 1.2*t169) + (1.2*t170 + 1.2*t171)) + 1.2*t172) + 1.2*t173);
+    M[40] = Rc1_9_9;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
-    M[20] = F1_2_6_0;
-    M[44] = F1_2_6_0;
-    const double F1_2_7_0 = (U2_1_1*F1_2_1_0 + U2_0_1*F1_2_0_0) - t198;
-    M[27] = F1_2_7_0;
-    M[45] = F1_2_7_0;
-    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t205;
-    M[34] = F1_2_8_0;
-    M[46] = F1_2_8_0;
     const double F1_2_9_0 = (U2_1_3*F1_2_1_0 + U2_0_3*F1_2_0_0) - t210;
     M[13] = F1_2_1_0;
     M[41] = F1_2_9_0;
     M[43] = F1_2_1_0;
     M[47] = F1_2_9_0;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
-    M[6] = F0_2_2_0;
-    M[42] = F0_2_2_0;
 
     /* Outputs: M (7 x 7): the entries not stored where computed */
     M[48] = 0.065;
@@ -1336,6 +1391,9 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t8 = -t7;
     const double t9 = 0.5*q[2];
     const double t10 = 20.01646998164993*q[3] + 31.786485724281828*q[5];
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t40 = 0.5*(t0*(7.375696227562646*qd[3] + 25.6207646923378*qd[5]) + t1*(7.375696227562646*qd[2] + 25.6207646923378*qd[4]))*t2;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double t11 = -t10;
     const double t12 = 0.5*q[3];
     const double t13 = 31.786485724281828*q[2] + 139.63611879957747*q[4];
@@ -1345,7 +1403,14 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t17 = -t16;
     const double t18 = 0.5*q[5];
     const double rn2_0 = ((t12*t11 + 0.6) + t9*t8) + (t15*t14 + t18*t17);
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t48 = (qd[2]*t8 + qd[3]*t11) + (qd[4]*t14 + qd[5]*t17);
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rn2_1 = 3.214965546980301*q[2] + 3.2154629052111083*q[4];
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t7;
+    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t13;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rn2_2 = -3.214965546980301*q[3] - 3.2154629052111083*q[5];
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U2_0_0 = (27.20044742064092*q[3] + 94.48548874427307*q[5])*t2;
@@ -1354,22 +1419,20 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
     const double U2_1_1 = 7.375696227562646*t2;
     const double U2_1_3 = 25.6207646923378*t2;
+    const double U2_3_1 = -rn2_2*U2_1_1 - t10;
+    const double U2_3_3 = -rn2_2*U2_1_3 - t16;
     const double U2_2_0 = U2_1_1;
     const double U2_2_2 = U2_1_3;
-    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t7;
-    const double U2_3_1 = -rn2_2*U2_1_1 - t10;
-    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t13;
-    const double U2_3_3 = -rn2_2*U2_1_3 - t16;
     const double t19 = 3.214965546980301 - rn2_0*U2_1_1;
     const double U2_4_0 = rn2_2*U2_0_0 + t19;
+    const double U2_5_1 = -rn2_1*U2_0_1 - t19;
     const double U2_4_1 = rn2_2*U2_0_1;
     const double t20 = 3.2154629052111083 - rn2_0*U2_1_3;
     const double U2_4_2 = rn2_2*U2_0_2 + t20;
+    const double U2_5_3 = -rn2_1*U2_0_3 - t20;
     const double U2_4_3 = rn2_2*U2_0_3;
     const double U2_5_0 = -rn2_1*U2_0_0;
-    const double U2_5_1 = -rn2_1*U2_0_1 - t19;
     const double U2_5_2 = -rn2_1*U2_0_2;
-    const double U2_5_3 = -rn2_1*U2_0_3 - t20;
     /* R2: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
     const double R2_0_0 = Rn2_0_0*c_q_6 - Rn2_0_2*s_q_6;
     const double R2_0_2 = Rn2_0_0*s_q_6 + Rn2_0_2*c_q_6;
@@ -1380,10 +1443,12 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     /* V1: spatial velocity V(k) (2.25) */
     const double t21 = qd[0]*s_q_1;
     const double V1_0 = -t21;
+    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a1_2 = -qd[1]*t21;
+    /* V1: spatial velocity V(k) (2.25) */
     const double V1_2 = qd[0]*c_q_1;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a1_0 = -qd[1]*V1_2;
-    const double a1_2 = -qd[1]*t21;
     /* V2: spatial velocity V(k) (2.25) */
     const double t22 = (qd[2]*U2_0_0 + qd[3]*U2_0_1) + (qd[4]*U2_0_2 + qd[5]*U2_0_3);
     const double t23 = V1_0 + t22;
@@ -1407,18 +1472,25 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t37 = qd[6] + t36;
     const double t38 = (Rn2_0_1*V1_0 + qd[1]*Rn2_1_1) + Rn2_2_1*V1_2;
     const double t39 = t22*R2_0_0;
-    const double t40 = 0.5*(t0*(7.375696227562646*qd[3] + 25.6207646923378*qd[5]) + t1*(7.375696227562646*qd[2] + 25.6207646923378*qd[4]))*t2;
     const double t41 = t24*R2_1_0;
     const double t42 = t26*R2_2_0;
     const double a2_0 = ((-qd[6]*t31 - t40*t42) + (t38*t31 + (-t40*t39 - t40*t41))) - t37*t32;
-    const double t43 = (V1_0*R2_0_0 + qd[1]*R2_1_0) + V1_2*R2_2_0;
     const double t44 = (t39 + t41) + t42;
-    const double a2_1 = (((-t40*t33 - t40*t34) - t40*t35) - t31*t43) + t44*t32;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_0 = (a1_0*R2_0_0 + a1_2*R2_2_0) + a2_0;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = 0.001*alpha2_0;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t43 = (V1_0*R2_0_0 + qd[1]*R2_1_0) + V1_2*R2_2_0;
     const double a2_2 = ((qd[6]*t44 - t40*t30) + ((-t40*t28 - t40*t29) - t38*t44)) + t37*t43;
+    const double a2_1 = (((-t40*t33 - t40*t34) - t40*t35) - t31*t43) + t44*t32;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1 = (Rn2_0_1*a1_0 + Rn2_2_1*a1_2) + a2_1;
+    const double alpha2_2 = (a1_0*R2_0_2 + a1_2*R2_2_2) + a2_2;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t45 = 3.214965546980301*qd[2] + 3.2154629052111083*qd[4];
     const double t46 = -3.214965546980301*qd[3] - 3.2154629052111083*qd[5];
     const double t47 = (((qd[2]*(-20.01646998164993*qd[2] - 31.786485724281828*qd[4]) + qd[3]*(-20.01646998164993*qd[3] - 31.786485724281828*qd[5])) + (qd[4]*(-31.786485724281828*qd[2] - 139.63611879957747*qd[4]) + qd[5]*(-31.786485724281828*qd[3] - 139.63611879957747*qd[5]))) - t46*t24) + t45*t26;
-    const double t48 = (qd[2]*t8 + qd[3]*t11) + (qd[4]*t14 + qd[5]*t17);
     const double t49 = t46*t22 - t48*t26;
     const double t50 = -t45*t22 + t48*t24;
     const double t51 = (rn2_2*Rn2_2_1 + rn2_0*Rn2_0_1) + rn2_1*Rn2_1_1;
@@ -1430,12 +1502,12 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t57 = (R2_1_2*t55 + R2_0_2*t54) + R2_2_2*t56;
     const double t58 = (rn2_0*R2_0_2 + rn2_1*R2_1_2) + rn2_2*R2_2_2;
     const double t59 = t32*t52 - t43*t58;
+    const double t63 = -t51*t32 + t38*t58;
     const double t60 = (Rn2_1_1*t55 + Rn2_0_1*t54) + Rn2_2_1*t56;
+    const double t64 = (R2_1_0*t55 + R2_0_0*t54) + R2_2_0*t56;
     const double t61 = 2.0*t32;
     const double t62 = 2.0*t57;
     const double a2_3 = ((((R2_0_0*t47 + R2_1_0*t49) + R2_2_0*t50) - t31*t60) + t38*t62) + ((-t32*t59 + t36*t57) + (t38*t53 - t61*t60));
-    const double t63 = -t51*t32 + t38*t58;
-    const double t64 = (R2_1_0*t55 + R2_0_0*t54) + R2_2_0*t56;
     const double a2_4 = ((((Rn2_0_1*t47 + Rn2_1_1*t49) + Rn2_2_1*t50) + t31*t64) - t43*t62) + ((t32*t63 - t44*t57) + (-t43*t53 + t61*t64));
     const double a2_5 = ((((R2_0_2*t47 + R2_1_2*t49) + R2_2_2*t50) - t36*t64) + t44*t60) + ((-t38*t63 - 2.0*t38*t64) + (t43*t59 + 2.0*t43*t60));
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
@@ -1466,62 +1538,70 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t87 = q[3]*t68;
     const double t88 = 0.28421360333870066*t65;
     const double M1_0_2 = ((((0.21231758877851237*q[3] - 0.03387920434672814*q[5]) - q[2]*t78) - 20.766301817340967*t87) + ((-q[3]*t83 - q[3]*t85) + (-q[4]*t80 - q[5]*t84))) + ((-q[5]*t88 - 2.8577353608888743*t81) + (-2.857807907751244*t82 - 4.292195834814363*t86));
+    const double t104 = t78 + 5.7154707217777485*t79;
+    const double t105 = 5.715615815502488*t77 + t80;
     const double M1_0_5 = 0.4870938686021786*q[2] - 0.26994787318551317*q[4];
     const double t89 = 159.28233160844565*q[3];
     const double t90 = 25.810779962631948*q[4];
     const double t91 = 25.810779962631948*q[5];
     const double t92 = q[2]*q[4];
+    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t85) + (t71 - t83)) + (-10.348946789114272*t68 - 4.007982231475662*t92);
+    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t88) + (t72 - t84)) + (3.7237686281369613*t66 - 5.208677514113347*t92);
     const double t93 = q[3]*q[5];
+    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t83) + (-t71 - t73)) + (-10.348946789114272*t67 - 4.007982231475662*t93);
+    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t84) + (-t72 - t76)) + (3.7237686281369613*t65 - 5.208677514113347*t93);
     const double t94 = q[4]*t68;
     const double t95 = q[5]*t67;
     const double t96 = q[2]*t66;
     const double t97 = q[3]*t65;
     const double t98 = 159.28233160844565*q[2];
     const double t99 = ((((8.248587658703414*q[2]*q[2]*q[2]*q[2] + t90*t96) + (134.25531184895067*t65*t67 + (0.04844 - 1.371702514949848*t92))) + ((8.248587658703414*q[3]*q[3]*q[3]*q[3] + t91*t97) + (259.70065282637177*q[4]*q[4]*q[4]*q[4] + t98*t94))) + ((259.70065282637177*q[5]*q[5]*q[5]*q[5] + (16.49717531740683*t65*t66 - 1.371702514949848*t93)) + (t89*t82 + t89*t95))) + (((90.34652514907535*t65*t68 + 90.34652514907535*t66*t67) + (134.25531184895067*t66*t68 + 519.4013056527435*t67*t68)) + ((t90*t69 + t98*t70) + (87.81757339975067*t77*t79 + t91*t81)));
+    /* b1: bias force bhat(k) of the flexible body (F.4) */
+    const double t313 = t93*V1_0;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double M1_1_1 = ((-1.193336402493736*t65 - 0.19333640249373663*t66) + (-6.478219289142784*t67 - 5.4782192891427846*t68)) + t99;
+    const double M1_2_2 = ((-0.19333640249373663*t65 - 1.193336402493736*t66) + (-5.4782192891427846*t67 - 6.478219289142784*t68)) + t99;
     const double M1_1_2 = t77 + t79;
     const double M1_1_3 = -0.4870938686021786*q[3] + 0.26994787318551317*q[5];
     const double t100 = 0.7038577133260191*q[4];
     const double t101 = 0.7038577133260191*q[5];
     const double M1_1_5 = ((q[2]*t100 - 0.1161) + 7.205942126756034*t68) + ((q[3]*t101 + 1.3090651576564525*t65) + (1.3090651576564525*t66 + 7.205942126756034*t67));
-    const double t102 = q[3]*q[4];
-    const double t103 = q[2]*q[5];
-    const double t104 = t78 + 5.7154707217777485*t79;
-    const double M1_1_6 = (4.007982231475662*t102 + 0.5684272066774013*t103) + t104;
-    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t85) + (t71 - t83)) + (-10.348946789114272*t68 - 4.007982231475662*t92);
-    const double t105 = 5.715615815502488*t77 + t80;
-    const double M1_1_8 = (31.11524860645524*t102 + 5.208677514113347*t103) + t105;
-    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t88) + (t72 - t84)) + (3.7237686281369613*t66 - 5.208677514113347*t92);
-    const double M1_2_2 = ((-0.19333640249373663*t65 - 1.193336402493736*t66) + (-5.4782192891427846*t67 - 6.478219289142784*t68)) + t99;
-    const double M1_2_3 = -M1_0_5;
-    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t83) + (-t71 - t73)) + (-10.348946789114272*t67 - 4.007982231475662*t93);
-    const double M1_2_7 = (0.5684272066774013*t102 + 4.007982231475662*t103) + t104;
-    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t84) + (-t72 - t76)) + (3.7237686281369613*t65 - 5.208677514113347*t93);
-    const double M1_2_9 = (5.208677514113347*t102 + 31.11524860645524*t103) + t105;
     const double M1_3_6 = -2.618130315312905*q[2] - t100;
     const double M1_3_7 = -2.618130315312905*q[3] - t101;
+    const double t102 = q[3]*q[4];
+    const double t103 = q[2]*q[5];
+    const double M1_1_6 = (4.007982231475662*t102 + 0.5684272066774013*t103) + t104;
+    const double M1_2_7 = (0.5684272066774013*t102 + 4.007982231475662*t103) + t104;
+    const double M1_1_8 = (31.11524860645524*t102 + 5.208677514113347*t103) + t105;
+    /* b1: bias force bhat(k) of the flexible body (F.4) */
+    const double t114 = (M1_0_1*V1_0 + (qd[1]*M1_1_1 + ((qd[2]*M1_1_6 + qd[4]*M1_1_8) + (qd[3]*M1_1_7 + qd[5]*M1_1_9)))) + M1_1_2*V1_2;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_2_9 = (5.208677514113347*t102 + 31.11524860645524*t103) + t105;
+    /* b1: bias force bhat(k) of the flexible body (F.4) */
+    const double t333 = t103*V1_0;
+    const double t334 = t102*V1_0;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_2_3 = -M1_0_5;
     const double M1_3_8 = -0.7038577133260191*q[2] - 14.411884253512069*q[4];
     const double M1_3_9 = -0.7038577133260191*q[3] - 14.411884253512069*q[5];
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_0 = (a1_0*R2_0_0 + a1_2*R2_2_0) + a2_0;
-    const double alpha2_1 = (Rn2_0_1*a1_0 + Rn2_2_1*a1_2) + a2_1;
-    const double alpha2_2 = (a1_0*R2_0_2 + a1_2*R2_2_2) + a2_2;
     const double t106 = alpha1_3 - rn2_1*a1_2;
     const double t107 = -rn2_2*a1_0 + rn2_0*a1_2;
     const double t108 = rn2_1*a1_0 + alpha1_5;
     const double alpha2_3 = ((R2_0_0*t106 + R2_2_0*t108) + R2_1_0*t107) + a2_3;
     const double alpha2_4 = ((Rn2_0_1*t106 + Rn2_2_1*t108) + Rn2_1_1*t107) + a2_4;
     const double alpha2_5 = ((R2_0_2*t106 + R2_2_2*t108) + R2_1_2*t107) + a2_5;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_3 = (-0.24*V2_2*V2_2 - 0.24*V2_1*V2_1) + 1.2*alpha2_3;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
     const double t109 = (M1_0_2*V1_0 + (((qd[3]*M1_2_7 + qd[1]*M1_1_2) + qd[4]*M1_2_8) + (qd[2]*M1_2_6 + qd[5]*M1_2_9))) + M1_2_2*V1_2;
     const double t110 = -0.21231758877851237*qd[1] - qd[3];
     const double t111 = 0.21231758877851237*V1_2 + qd[2];
     const double t112 = 0.03387920434672814*qd[1] - qd[5];
     const double t113 = qd[4] - 0.03387920434672814*V1_2;
-    const double t114 = (M1_0_1*V1_0 + (qd[1]*M1_1_1 + ((qd[2]*M1_1_6 + qd[4]*M1_1_8) + (qd[3]*M1_1_7 + qd[5]*M1_1_9)))) + M1_1_2*V1_2;
     const double t115 = q[4]*qd[5];
     const double t116 = q[5]*qd[4];
     const double t117 = (q[3]*t115 + q[3]*t116) + qd[3]*t77;
@@ -1549,6 +1629,7 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t139 = qd[2]*t67;
     const double t140 = q[2]*qd[4];
     const double t141 = 2.0*q[4];
+    const double t206 = t141*t135 + t137*t139;
     const double t142 = 20.766301817340967*t139 + 20.766301817340967*t140*t141;
     const double t143 = qd[4]*t66;
     const double t144 = q[4]*qd[3];
@@ -1571,6 +1652,7 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t161 = q[5]*qd[3];
     const double t162 = 4.292195834814363*t145*t161 + 4.292195834814363*t160;
     const double t163 = qd[3]*t68;
+    const double t208 = t133*t160 + t145*t163;
     const double t164 = q[3]*qd[5];
     const double t165 = 20.766301817340967*t133*t164 + 20.766301817340967*t163;
     const double t166 = qd[5]*t65;
@@ -1592,48 +1674,46 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t181 = 0.5684272066774013*qd[2];
     const double t182 = t180 + t181;
     const double t183 = t132 + t167;
+    const double t215 = (q[2]*t123 + q[4]*t131) + t132*t124;
+    const double t211 = 519.4013056527435*t141*t123 + 519.4013056527435*t133*t152;
+    const double t216 = (q[3]*t152 + q[5]*t157) + t158*t124;
+    const double t218 = t137*t131 + t133*t166;
+    const double t220 = t141*t143 + t145*t157;
+    const double t205 = 16.49717531740683*t137*t119 + 16.49717531740683*t145*t149;
+    const double t225 = (q[3]*t166 + q[5]*t149) + t167*t120;
+    const double t224 = (q[2]*t143 + q[4]*t119) + t144*t120;
+    const double t187 = t144 + t158;
     const double t184 = 4.007982231475662*qd[2];
     const double t185 = 31.11524860645524*qd[4];
     const double t186 = t184 + t185;
-    const double t187 = t144 + t158;
     const double t188 = t127 + t128;
+    const double t217 = (87.81757339975067*t115*t79 + 87.81757339975067*t116*t79) + (87.81757339975067*t127*t77 + 87.81757339975067*t128*t77);
+    const double t199 = t115 + t116;
     const double t189 = 5.7154707217777485*qd[2];
     const double t190 = V1_2 + (4.007982231475662*qd[4] + t189);
     const double t191 = t136 + t140;
+    const double t212 = qd[2]*t70 + 3.0*t140*t67;
+    const double t221 = qd[4]*t69 + 3.0*t136*t65;
     const double t192 = 5.208677514113347*qd[5];
     const double t193 = 4.007982231475662*qd[3];
     const double t194 = 1.371702514949848*qd[1];
     const double t195 = (-t192 - t193) - t194;
     const double t196 = t161 + t164;
+    const double t214 = qd[3]*t82 + 3.0*t164*t68;
+    const double t223 = qd[5]*t81 + 3.0*t161*t66;
     const double t197 = 31.11524860645524*qd[5];
     const double t198 = 0.5684272066774012*qd[3] + (t197 - t194);
-    const double t199 = t115 + t116;
     const double t200 = 5.715615815502488*qd[4];
     const double t201 = V1_2 + (5.208677514113347*qd[2] + t200);
     const double t202 = 5.208677514113347*V1_0;
     const double t203 = 2.8577353608888743*V1_0;
     const double t204 = 2.857807907751244*V1_0;
-    const double t205 = 16.49717531740683*t137*t119 + 16.49717531740683*t145*t149;
-    const double t206 = t141*t135 + t137*t139;
     const double t207 = 134.25531184895067*qd[1];
-    const double t208 = t133*t160 + t145*t163;
     const double t209 = 0.03387920434672814*V1_0;
     const double t210 = 4.007982231475662*V1_0;
-    const double t211 = 519.4013056527435*t141*t123 + 519.4013056527435*t133*t152;
-    const double t212 = qd[2]*t70 + 3.0*t140*t67;
     const double t213 = 159.28233160844565*qd[1];
-    const double t214 = qd[3]*t82 + 3.0*t164*t68;
-    const double t215 = (q[2]*t123 + q[4]*t131) + t132*t124;
-    const double t216 = (q[3]*t152 + q[5]*t157) + t158*t124;
-    const double t217 = (87.81757339975067*t115*t79 + 87.81757339975067*t116*t79) + (87.81757339975067*t127*t77 + 87.81757339975067*t128*t77);
-    const double t218 = t137*t131 + t133*t166;
     const double t219 = 90.34652514907535*qd[1];
-    const double t220 = t141*t143 + t145*t157;
-    const double t221 = qd[4]*t69 + 3.0*t136*t65;
     const double t222 = 25.810779962631948*qd[1];
-    const double t223 = qd[5]*t81 + 3.0*t161*t66;
-    const double t224 = (q[2]*t143 + q[4]*t119) + t144*t120;
-    const double t225 = (q[3]*t166 + q[5]*t149) + t167*t120;
     const double t226 = 0.21231758877851237*V1_0;
     const double t227 = 2.8577353608888743*qd[3];
     const double t228 = 0.28421360333870066*qd[5];
@@ -1645,13 +1725,23 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t234 = (-5.4782192891427846*qd[1] - 10.348946789114272*qd[3]) + t231;
     const double t235 = 32.99435063481366*qd[2];
     const double t236 = t235*t69;
+    const double t266 = 25.810779962631948*qd[4] + t235;
+    const double t267 = t151 + t266;
+    const double t278 = 5.7154707217777485*V1_2 + t266;
     const double t237 = 32.99435063481366*qd[3];
     const double t238 = t237*t81;
+    const double t273 = 25.810779962631948*qd[5] + t237;
+    const double t315 = t122 + t273;
     const double t239 = 1038.802611305487*qd[4];
     const double t240 = t239*t70;
+    const double t335 = 159.28233160844565*qd[2] + t239;
+    const double t336 = t154 + t335;
+    const double t340 = 5.715615815502488*V1_2 + t335;
     const double t241 = 1038.802611305487*qd[5];
     const double t242 = t241*t82;
     const double b1_1 = (((((t134*V1_0 + ((((((qd[1]*t205 + t172*t234) + (qd[1]*t211 + t196*t198)) + (((qd[1]*t236 + t182*t183) + (qd[1]*t238 + t186*t187)) + (qd[1]*t240 + qd[1]*t242))) + ((t170*t230 + t171*t233) + t213*t215)) + (((qd[1]*t217 + t219*t220) + ((t169*t229 + t191*t195) + t207*t206)) + ((t207*t208 + t213*t212) + (t213*t214 + t219*t218)))) + ((t213*t216 + (t222*t221 + t222*t223)) + (t222*t224 + t222*t225)))) + qd[4]*t209) + (-qd[2]*t226 + t176*t67*V1_0)) - V1_0*t109) + V1_2*t179) + ((((t138*V1_0 + t142*V1_0) + (t146*V1_0 + t174*t65*V1_0)) + (t117*t202 + t121*t203)) + ((t125*t204 + t129*t210) + (t188*t190 + t199*t201)));
+    const double t338 = 159.28233160844565*qd[3] + t241;
+    const double t348 = t126 + t338;
     const double t243 = 0.5684272066774013*qd[3];
     const double t244 = t192 + t243;
     const double t245 = t193 + t197;
@@ -1676,21 +1766,19 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t264 = (-t261 - t263) - 6.478219289142784*V1_2;
     const double b1_2 = ((((V1_0*t114 + ((((t183*t245 + t187*t244) + (t188*t247 + t199*t252)) - t159*V1_0) + qd[3]*t226)) + (((-t162*V1_0 - t165*V1_0) + (-t168*V1_0 - t177*t66*V1_0)) + ((-t178*t68*V1_0 + t205*V1_2) + (t211*V1_2 + t217*V1_2)))) + ((t191*t249 + t172*t264) + (t220*t255 + t221*t256))) + (((t171*t262 + t225*t256) + (t208*t253 + t212*t254)) + ((t214*t254 + t215*t254) + (t216*t254 + t218*t255)))) + (((((t236*V1_2 + t238*V1_2) + (t240*V1_2 + t242*V1_2)) + (-qd[5]*t209 - t147*t202)) + (-qd[1]*t179 + t196*t250)) + (((-t150*t203 - t153*t204) + (-t155*t210 + t206*t253)) + ((t169*t258 + t223*t256) + (t170*t260 + t224*t256))));
     const double t265 = V1_0*V1_0;
-    const double t266 = 25.810779962631948*qd[4] + t235;
-    const double t267 = t151 + t266;
     const double t268 = 25.810779962631948*qd[2];
     const double t269 = 43.908786699875336*qd[4] + t268;
+    const double t317 = 0.5684272066774013*V1_2 + (180.6930502981507*qd[4] + t268);
     const double t270 = 3.7237686281369613*V1_2 + t269;
+    const double t279 = t156 + t269;
     const double t271 = 0.5*V1_0;
     const double t272 = 5.7154707217777485*qd[1];
-    const double t273 = 25.810779962631948*qd[5] + t237;
     const double t274 = t272 + t273;
     const double t275 = 25.810779962631948*qd[3];
     const double t276 = 43.908786699875336*qd[5] + t275;
     const double t277 = t130 + t276;
-    const double t278 = 5.7154707217777485*V1_2 + t266;
-    const double t279 = t156 + t269;
     const double t280 = ((t247*V1_2 + (qd[2]*t274 + qd[4]*t277)) + qd[1]*t190) + (qd[5]*t279 + qd[3]*t278);
+    const double t316 = 3.7237686281369613*qd[1] + t276;
     const double t281 = 0.5684272066774012*V1_2 + (51.621559925263895*qd[2] + 224.60183699802604*qd[4]);
     const double t282 = 31.11524860645524*V1_2;
     const double t283 = (224.60183699802604*qd[2] + 318.5646632168913*qd[4]) + t282;
@@ -1700,9 +1788,11 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t287 = 159.28233160844565*qd[5];
     const double t288 = 43.908786699875336*qd[3] + t287;
     const double t289 = t118 + t288;
+    const double t328 = t288 - 10.348946789114272*qd[1];
     const double t290 = 159.28233160844565*qd[4];
     const double t291 = (180.6930502981507*qd[2] + t290) + t282;
     const double t292 = ((t245*V1_2 + ((qd[2]*t286 + qd[1]*t182) + qd[4]*t289)) + qd[3]*t279) + qd[5]*t291;
+    const double t304 = 43.908786699875336*qd[2] + t290;
     const double t293 = V1_2*V1_2;
     const double t294 = qd[1]*qd[1];
     const double t295 = 159.28233160844565*t293 + 159.28233160844565*t294;
@@ -1714,22 +1804,19 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t301 = 25.810779962631948*t293 + 25.810779962631948*t294;
     const double t302 = t66*t301;
     const double t303 = t68*t295;
-    const double t304 = 43.908786699875336*qd[2] + t290;
     const double t305 = t304 - 10.348946789114272*V1_2;
+    const double t318 = t148 + t304;
     const double t306 = 1.5*t301;
     const double t307 = qd[1]*V1_0;
+    const double t314 = t92*t307;
     const double t308 = q[3]*V1_2;
     const double t309 = q[5]*V1_2;
     const double t310 = t79*t301;
     const double t311 = 87.81757339975067*t293 + 87.81757339975067*t294;
     const double t312 = t77*t311;
-    const double t313 = t93*V1_0;
-    const double t314 = t92*t307;
     const double b1_6 = (((((((5.7154707217777485*q[2]*q[3]*V1_0*V1_2 + 1.5*qd[3]*V1_0) + (0.5684272066774013*q[2]*q[5]*V1_0*V1_2 - 8.573206082666623*t173*V1_0)) + (2.0*q[2]*qd[2]*t267 - t71*t307)) + (-q[2]*t68*t300 - 8.584391669628726*t314)) + (((2.0*q[4]*qd[4]*t305 - t246*t308) + (-t110*t271 - t130*t313)) + ((-t196*t156 - t197*t309) + (t191*t281 - t73*t307)))) - t15*t284) + (-t12*t280 - t18*t292)) + ((((((4.007982231475662*q[3]*q[4]*V1_0*V1_2 - 20.766301817340967*t175*V1_0) + (5.208677514113347*q[4]*q[5]*V1_0*V1_2 + (0.10615879438925618*qd[1]*V1_0 + ((t183*t286 + t187*t277) + (t188*t274 + t199*t289))))) - t15*t303) + (-t15*t302 - t75*t299)) + (-t70*t296 - t74*t306)) + (((-q[5]*t310 - t69*t297) + (-t12*t312 - t96*t298)) - q[2]*((V1_2*t258 + (((-qd[1]*t227 - qd[1]*t228) + qd[1]*t229) + t265)) + (qd[2]*t267 + qd[4]*t270))));
-    const double t315 = t122 + t273;
-    const double t316 = 3.7237686281369613*qd[1] + t276;
-    const double t317 = 0.5684272066774013*V1_2 + (180.6930502981507*qd[4] + t268);
-    const double t318 = t148 + t304;
+    const double t347 = t79*t311;
+    const double t332 = t79*V1_0;
     const double t319 = 31.11524860645524*qd[1];
     const double t320 = 180.6930502981507*qd[3] + (t287 + t319);
     const double t321 = ((t244*V1_2 + ((qd[2]*t277 + qd[1]*t186) + qd[4]*t320)) + qd[3]*t317) + qd[5]*t318;
@@ -1738,65 +1825,53 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t324 = ((((qd[1]*t198 + qd[5]*t323) + qd[3]*t322) - t180*V1_2) - t184*V1_2) + V1_2*t250;
     const double t325 = 1.5*V1_0;
     const double t326 = t65*t301;
+    const double t342 = 0.5*t301;
     const double t327 = t67*t295;
-    const double t328 = t288 - 10.348946789114272*qd[1];
     const double t329 = q[2]*qd[1];
     const double t330 = q[4]*qd[1];
     const double t331 = t77*V1_0;
-    const double t332 = t79*V1_0;
-    const double t333 = t103*V1_0;
-    const double t334 = t102*V1_0;
     const double b1_7 = ((((((4.007982231475662*q[2]*q[4]*V1_0*V1_2 + (((2.0*q[3]*qd[3]*t315 - t189*t329) + t196*t322) + (2.0*q[5]*qd[5]*t328 + (-t130*t191 - t185*t330)))) + t188*t278) - t86*t306) - t15*t321) + ((-t18*t327 - t97*t298) + (-t82*t296 - t87*t299))) + ((-q[3]*(((((qd[1]*t230 + qd[3]*t315) + qd[5]*t316) - t257*V1_2) + t265) + (V1_2*t260 - t259*V1_2)) - t9*t312) + (((t187*t317 - t272*t332) - q[4]*t310) + (-t18*t326 - t81*t297)))) + (((((8.584391669628726*q[3]*q[5]*V1_0*V1_2 + 2.8577353608888743*t65*V1_0*V1_2) + (8.573206082666623*t66*V1_0*V1_2 + 15.55762430322762*t67*V1_0*V1_2)) + ((20.766301817340967*t68*V1_0*V1_2 - 0.10615879438925618*V1_0*V1_2) + (-qd[2]*t325 - t118*t331))) + ((-q[3]*t67*t300 + t199*t318) + ((-t271*t111 - t130*t333) + (t183*t279 - t285*t334)))) + (-t9*t280 - t18*t324));
-    const double t335 = 159.28233160844565*qd[2] + t239;
-    const double t336 = t154 + t335;
+    const double t346 = t77*t295;
+    const double t345 = 1.5*t295;
     const double t337 = 5.715615815502488*qd[1];
-    const double t338 = 159.28233160844565*qd[3] + t241;
     const double t339 = t337 + t338;
-    const double t340 = 5.715615815502488*V1_2 + t335;
     const double t341 = ((t252*V1_2 + (qd[2]*t289 + qd[4]*t339)) + qd[1]*t201) + (qd[3]*t318 + qd[5]*t340);
-    const double t342 = 0.5*t301;
     const double t343 = 519.4013056527435*t293 + 519.4013056527435*t294;
     const double t344 = 519.4013056527435*t293 + 519.4013056527435*t294;
-    const double t345 = 1.5*t295;
-    const double t346 = t77*t295;
-    const double t347 = t79*t311;
-    const double b1_8 = ((((((4.007982231475662*q[2]*q[3]*V1_0*V1_2 + 1.5*qd[5]*V1_0) + (5.208677514113347*q[2]*q[5]*V1_0*V1_2 - 4.292195834814363*t173*V1_0)) + (2.0*q[2]*qd[2]*t270 - t251*t309)) + ((2.0*q[4]*qd[4]*t336 - t72*t307) + (-t112*t271 - t118*t313))) + ((-q[4]*t66*t300 - 41.532603634681934*t314) + ((-t196*t148 - t243*t308) + (t191*t283 - t76*t307)))) + (((-q[3]*t346 - t74*t299) + (-t18*t347 - t70*t343)) + (-t12*t321 - t69*t342))) + ((((((31.11524860645524*q[3]*q[4]*V1_0*V1_2 - 8.573423723253732*t175*V1_0) + (5.715615815502488*q[4]*q[5]*V1_0*V1_2 + (((t183*t289 + t187*t320) + (t188*t277 + t199*t339)) - 0.01693960217336407*qd[1]*V1_0))) - t9*t303) + (-t9*t302 - t94*t344)) + (-q[4]*((V1_2*t262 + (((-qd[1]*t231 - qd[1]*t232) + qd[1]*t233) + t265)) + (qd[4]*t336 + qd[2]*t305)) - t75*t345)) + (-t9*t284 - t18*t341));
-    const double t348 = t126 + t338;
     const double b1_9 = ((((((5.208677514113347*q[2]*q[4]*V1_0*V1_2 + (2.0*q[3]*qd[3]*t316 + ((2.0*q[5]*qd[5]*t348 - t200*t330) + ((-t118*t191 - t181*t329) + t196*t323)))) + t199*t340) - t81*t342) - t12*t324) + ((((41.532603634681934*q[3]*q[5]*V1_0*V1_2 + 0.28421360333870066*t65*V1_0*V1_2) + (4.292195834814363*t66*V1_0*V1_2 + 2.857807907751244*t67*V1_0*V1_2)) + ((8.573423723253732*t68*V1_0*V1_2 + 0.01693960217336407*V1_0*V1_2) + (-qd[4]*t325 - t118*t334))) + ((-q[5]*t65*t300 + t188*t279) + ((-t271*t113 - t130*t332) + (t183*t291 - t319*t333))))) + (((-t12*t327 - t82*t343) + (-t15*t347 - t95*t344)) - t15*t341)) + (((((t187*t318 - t337*t331) - q[2]*t346) + (-t12*t326 - t86*t299)) + (-q[5]*(((((qd[1]*t234 + qd[5]*t348) + qd[3]*t328) - t261*V1_2) + t265) + (V1_2*t264 - t263*V1_2)) - t87*t345)) - t9*t292);
+    const double b1_8 = ((((((4.007982231475662*q[2]*q[3]*V1_0*V1_2 + 1.5*qd[5]*V1_0) + (5.208677514113347*q[2]*q[5]*V1_0*V1_2 - 4.292195834814363*t173*V1_0)) + (2.0*q[2]*qd[2]*t270 - t251*t309)) + ((2.0*q[4]*qd[4]*t336 - t72*t307) + (-t112*t271 - t118*t313))) + ((-q[4]*t66*t300 - 41.532603634681934*t314) + ((-t196*t148 - t243*t308) + (t191*t283 - t76*t307)))) + (((-q[3]*t346 - t74*t299) + (-t18*t347 - t70*t343)) + (-t12*t321 - t69*t342))) + ((((((31.11524860645524*q[3]*q[4]*V1_0*V1_2 - 8.573423723253732*t175*V1_0) + (5.715615815502488*q[4]*q[5]*V1_0*V1_2 + (((t183*t289 + t187*t320) + (t188*t277 + t199*t339)) - 0.01693960217336407*qd[1]*V1_0))) - t9*t303) + (-t9*t302 - t94*t344)) + (-q[4]*((V1_2*t262 + (((-qd[1]*t231 - qd[1]*t232) + qd[1]*t233) + t265)) + (qd[4]*t336 + qd[2]*t305)) - t75*t345)) + (-t9*t284 - t18*t341));
     /* f2: spatial force f(k) (2.29) */
-    const double f2_0 = 0.001*alpha2_0;
     const double t349 = 0.064*V2_0;
-    const double f2_1 = (0.065*alpha2_1 - V2_2*t349) - 0.24*alpha2_5;
-    const double f2_2 = (0.065*alpha2_2 + V2_1*t349) + 0.24*alpha2_4;
-    const double f2_3 = (-0.24*V2_2*V2_2 - 0.24*V2_1*V2_1) + 1.2*alpha2_3;
     const double t350 = 0.24*V2_0;
-    const double f2_4 = (0.24*alpha2_2 + V2_1*t350) + 1.2*alpha2_4;
+    const double f2_1 = (0.065*alpha2_1 - V2_2*t349) - 0.24*alpha2_5;
     const double f2_5 = (-0.24*alpha2_1 + V2_2*t350) + 1.2*alpha2_5;
+    const double f2_2 = (0.065*alpha2_2 + V2_1*t349) + 0.24*alpha2_4;
+    const double f2_4 = (0.24*alpha2_2 + V2_1*t350) + 1.2*alpha2_4;
     /* f1: spatial force f(k) (2.29) */
     const double t351 = (R2_2_0*f2_3 + R2_2_2*f2_5) + Rn2_2_1*f2_4;
     const double t352 = (R2_1_0*f2_3 + R2_1_2*f2_5) + Rn2_1_1*f2_4;
-    const double t353 = (((R2_0_2*f2_2 + R2_0_0*f2_0) + Rn2_0_1*f2_1) + rn2_1*t351) - rn2_2*t352;
-    const double f1_0 = (((M1_0_0*a1_0 + M1_0_5*alpha1_5) + M1_0_2*a1_2) + b1_0) + t353;
     const double t354 = (R2_0_0*f2_3 + R2_0_2*f2_5) + Rn2_0_1*f2_4;
+    const double t353 = (((R2_0_2*f2_2 + R2_0_0*f2_0) + Rn2_0_1*f2_1) + rn2_1*t351) - rn2_2*t352;
     const double t355 = (((R2_1_2*f2_2 + R2_1_0*f2_0) + Rn2_1_1*f2_1) - rn2_0*t351) + rn2_2*t354;
-    const double f1_1 = (((M1_0_1*a1_0 + M1_1_3*alpha1_3) + (M1_1_2*a1_2 + M1_1_5*alpha1_5)) + b1_1) + t355;
-    C[1] = f1_1;
     const double t356 = (((R2_2_2*f2_2 + R2_2_0*f2_0) + Rn2_2_1*f2_1) + rn2_0*t352) - rn2_1*t354;
     C[6] = f2_1;
-    const double f1_2 = (((M1_0_2*a1_0 + M1_2_3*alpha1_3) + M1_2_2*a1_2) + b1_2) + t356;
     const double f1_6 = ((((((M1_2_6*a1_2 + M1_3_6*alpha1_3) + q[3]*a1_0) + b1_6) + U2_3_0*t354) + (U2_4_0*t352 + U2_5_0*t351)) + U2_0_0*t353) + U2_2_0*t356;
     const double f1_7 = ((((((M1_2_7*a1_2 + M1_3_7*alpha1_3) + (-q[2]*a1_0 - 0.4870938686021786*alpha1_5)) + b1_7) + U2_3_1*t354) + (U2_4_1*t352 + U2_5_1*t351)) + U2_0_1*t353) + U2_1_1*t355;
     const double f1_8 = ((((((M1_2_8*a1_2 + M1_3_8*alpha1_3) + q[5]*a1_0) + b1_8) + U2_3_2*t354) + (U2_4_2*t352 + U2_5_2*t351)) + U2_0_2*t353) + U2_2_2*t356;
     const double f1_9 = ((((((M1_2_9*a1_2 + M1_3_9*alpha1_3) + (-q[4]*a1_0 + 0.26994787318551317*alpha1_5)) + b1_9) + U2_3_3*t354) + (U2_4_3*t352 + U2_5_3*t351)) + U2_0_3*t353) + U2_1_3*t355;
+    const double f1_1 = (((M1_0_1*a1_0 + M1_1_3*alpha1_3) + (M1_1_2*a1_2 + M1_1_5*alpha1_5)) + b1_1) + t355;
+    C[1] = f1_1;
+    const double f1_0 = (((M1_0_0*a1_0 + M1_0_5*alpha1_5) + M1_0_2*a1_2) + b1_0) + t353;
+    const double f1_2 = (((M1_0_2*a1_0 + M1_2_3*alpha1_3) + M1_2_2*a1_2) + b1_2) + t356;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
-    C[0] = f0_2;
-
-    /* Outputs: C (7): the entries not stored where computed */
     C[2] = f1_6 + (442190.88503949804*q[2] + 13.29948698318094*qd[2]);
     C[3] = f1_7 + (442190.88503949804*q[3] + 13.29948698318094*qd[3]);
     C[4] = f1_8 + (17369286.887526195*q[4] + 83.35295288716817*qd[4]);
     C[5] = f1_9 + (17369286.887526195*q[5] + 83.35295288716817*qd[5]);
+    C[0] = f0_2;
+
+    /* Outputs: C (7), each stored as soon as computed */
 }
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
@@ -1844,6 +1919,10 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double t10 = 20.01646998164993*q[2] + 31.786485724281828*q[4];
     const double rn2_0 = ((0.6 - 0.5*q[2]*t10) - 0.5*q[5]*t9) + (-0.5*q[3]*t7 - 0.5*q[4]*t8);
     const double rn2_1 = 3.214965546980301*q[2] + 3.2154629052111083*q[4];
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t10;
+    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t8;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rn2_2 = -3.214965546980301*q[3] - 3.2154629052111083*q[5];
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U2_0_0 = (27.20044742064092*q[3] + 94.48548874427307*q[5])*t2;
@@ -1852,22 +1931,20 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
     const double U2_1_1 = 7.375696227562646*t2;
     const double U2_1_3 = 25.6207646923378*t2;
+    const double U2_3_1 = -rn2_2*U2_1_1 - t7;
+    const double U2_3_3 = -rn2_2*U2_1_3 - t9;
     const double U2_2_0 = U2_1_1;
     const double U2_2_2 = U2_1_3;
-    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t10;
-    const double U2_3_1 = -rn2_2*U2_1_1 - t7;
-    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t8;
-    const double U2_3_3 = -rn2_2*U2_1_3 - t9;
     const double t11 = 3.214965546980301 - rn2_0*U2_1_1;
     const double U2_4_0 = rn2_2*U2_0_0 + t11;
+    const double U2_5_1 = -rn2_1*U2_0_1 - t11;
     const double U2_4_1 = rn2_2*U2_0_1;
     const double t12 = 3.2154629052111083 - rn2_0*U2_1_3;
     const double U2_4_2 = rn2_2*U2_0_2 + t12;
+    const double U2_5_3 = -rn2_1*U2_0_3 - t12;
     const double U2_4_3 = rn2_2*U2_0_3;
     const double U2_5_0 = -rn2_1*U2_0_0;
-    const double U2_5_1 = -rn2_1*U2_0_1 - t11;
     const double U2_5_2 = -rn2_1*U2_0_2;
-    const double U2_5_3 = -rn2_1*U2_0_3 - t12;
     /* R2: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
     const double R2_0_0 = Rn2_0_0*c_q_6 - Rn2_0_2*s_q_6;
     const double R2_0_2 = Rn2_0_0*s_q_6 + Rn2_0_2*c_q_6;
@@ -1899,42 +1976,42 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double t31 = 15.55762430322762*t15;
     const double t32 = 0.28421360333870066*t13;
     const double M1_0_2 = (((-q[2]*t24 - q[3]*t29) + ((-20.766301817340967*q[3]*t16 + 0.21231758877851237*q[3]) + (-4.292195834814363*q[5]*t14 - 0.03387920434672814*q[5]))) + (-2.8577353608888743*t27 - 2.857807907751244*t28)) + ((-q[3]*t31 - q[4]*t26) + (-q[5]*t30 - q[5]*t32));
+    const double t46 = t24 + 5.7154707217777485*t25;
+    const double t47 = 5.715615815502488*t23 + t26;
     const double t33 = 159.28233160844565*q[2];
     const double t34 = 159.28233160844565*q[3];
     const double t35 = 25.810779962631948*q[4];
     const double t36 = 25.810779962631948*q[5];
     const double t37 = q[2]*q[4];
+    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t31) + (t19 - t29)) + (-10.348946789114272*t16 - 4.007982231475662*t37);
+    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t32) + (t20 - t30)) + (3.7237686281369613*t14 - 5.208677514113347*t37);
     const double t38 = q[3]*q[5];
+    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t29) + (-t19 - t21)) + (-10.348946789114272*t15 - 4.007982231475662*t38);
+    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t30) + (-t20 - t22)) + (3.7237686281369613*t13 - 5.208677514113347*t38);
     const double t39 = 159.28233160844565*t16;
     const double t40 = 159.28233160844565*t15;
     const double t41 = 25.810779962631948*t14;
     const double t42 = 25.810779962631948*t13;
     const double t43 = ((((8.248587658703414*q[2]*q[2]*q[2]*q[2] + t37*t41) + (134.25531184895067*t13*t15 + (0.04844 - 1.371702514949848*t37))) + ((8.248587658703414*q[3]*q[3]*q[3]*q[3] + t38*t40) + (259.70065282637177*q[4]*q[4]*q[4]*q[4] + t38*t42))) + ((259.70065282637177*q[5]*q[5]*q[5]*q[5] + (16.49717531740683*t13*t14 - 1.371702514949848*t38)) + (t34*t28 + t37*t39))) + (((90.34652514907535*t13*t16 + 90.34652514907535*t14*t15) + (134.25531184895067*t14*t16 + 519.4013056527435*t15*t16)) + ((t35*t17 + t33*t18) + (87.81757339975067*t23*t25 + t36*t27)));
-    const double M1_1_1 = ((-1.193336402493736*t13 - 0.19333640249373663*t14) + (-6.478219289142784*t15 - 5.4782192891427846*t16)) + t43;
-    const double M1_1_2 = t23 + t25;
-    const double t44 = q[3]*q[4];
-    const double t45 = q[2]*q[5];
-    const double t46 = t24 + 5.7154707217777485*t25;
-    const double M1_1_6 = (4.007982231475662*t44 + 0.5684272066774013*t45) + t46;
-    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t31) + (t19 - t29)) + (-10.348946789114272*t16 - 4.007982231475662*t37);
-    const double t47 = 5.715615815502488*t23 + t26;
-    const double M1_1_8 = (31.11524860645524*t44 + 5.208677514113347*t45) + t47;
-    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t32) + (t20 - t30)) + (3.7237686281369613*t14 - 5.208677514113347*t37);
-    const double M1_2_2 = ((-0.19333640249373663*t13 - 1.193336402493736*t14) + (-5.4782192891427846*t15 - 6.478219289142784*t16)) + t43;
-    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t29) + (-t19 - t21)) + (-10.348946789114272*t15 - 4.007982231475662*t38);
-    const double M1_2_7 = (0.5684272066774013*t44 + 4.007982231475662*t45) + t46;
-    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t30) + (-t20 - t22)) + (3.7237686281369613*t13 - 5.208677514113347*t38);
-    const double M1_2_9 = (5.208677514113347*t44 + 31.11524860645524*t45) + t47;
-    const double M1_6_6 = (32.99435063481366*t13 + 1.0) + (43.908786699875336*t15 + 51.621559925263895*t37);
     const double M1_6_7 = (q[2]*t36 + q[3]*t35) + (43.908786699875336*t23 + 32.99435063481366*t25);
     const double M1_6_8 = 224.60183699802604*t37 + (t40 + t42);
-    const double t48 = 159.28233160844565*t23 + 25.810779962631948*t25;
-    const double M1_6_9 = (43.908786699875336*t44 + 180.6930502981507*t45) + t48;
-    const double M1_7_7 = (32.99435063481366*t14 + 1.0) + (43.908786699875336*t16 + 51.621559925263895*t38);
-    const double M1_7_8 = (180.6930502981507*t44 + 43.908786699875336*t45) + t48;
     const double M1_7_9 = 224.60183699802604*t38 + (t39 + t41);
-    const double M1_8_8 = (43.908786699875336*t13 + 1.0) + (1038.802611305487*t15 + 318.5646632168913*t37);
     const double M1_8_9 = (q[4]*t34 + q[5]*t33) + (1038.802611305487*t23 + 43.908786699875336*t25);
+    const double M1_1_1 = ((-1.193336402493736*t13 - 0.19333640249373663*t14) + (-6.478219289142784*t15 - 5.4782192891427846*t16)) + t43;
+    const double M1_2_2 = ((-0.19333640249373663*t13 - 1.193336402493736*t14) + (-5.4782192891427846*t15 - 6.478219289142784*t16)) + t43;
+    const double M1_1_2 = t23 + t25;
+    const double t48 = 159.28233160844565*t23 + 25.810779962631948*t25;
+    const double t44 = q[3]*q[4];
+    const double t45 = q[2]*q[5];
+    const double M1_1_6 = (4.007982231475662*t44 + 0.5684272066774013*t45) + t46;
+    const double M1_2_7 = (0.5684272066774013*t44 + 4.007982231475662*t45) + t46;
+    const double M1_1_8 = (31.11524860645524*t44 + 5.208677514113347*t45) + t47;
+    const double M1_2_9 = (5.208677514113347*t44 + 31.11524860645524*t45) + t47;
+    const double M1_6_6 = (32.99435063481366*t13 + 1.0) + (43.908786699875336*t15 + 51.621559925263895*t37);
+    const double M1_8_8 = (43.908786699875336*t13 + 1.0) + (1038.802611305487*t15 + 318.5646632168913*t37);
+    const double M1_6_9 = (43.908786699875336*t44 + 180.6930502981507*t45) + t48;
+    const double M1_7_8 = (180.6930502981507*t44 + 43.908786699875336*t45) + t48;
+    const double M1_7_7 = (32.99435063481366*t14 + 1.0) + (43.908786699875336*t16 + 51.621559925263895*t38);
     const double M1_9_9 = (43.908786699875336*t14 + 1.0) + (1038.802611305487*t16 + 318.5646632168913*t38);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t49 = rn2_2*R2_1_2;
@@ -1958,17 +2035,22 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double t63 = rn2_2*R2_0_0;
     const double t64 = rn2_0*R2_2_0;
     const double t65 = t63 - t64;
+    const double t179 = 1.2*t63 - 1.2*t64;
     const double t66 = rn2_0*R2_2_2;
     const double t67 = rn2_2*R2_0_2 - t66;
     const double t68 = rn2_2*Rn2_0_1;
     const double t69 = rn2_0*Rn2_2_1;
     const double t70 = t68 - t69;
+    const double t181 = 0.24*R2_1_2 + (-1.2*t69 + 1.2*t68);
+    const double t178 = 0.065*R2_1_2 + (-0.24*t69 + rn2_2*t58);
     const double t71 = 0.001*R2_0_0;
     const double Rc1_0_1 = ((Rn2_1_1*F1_2_0_0 + t70*t62) + ((M1_0_1 + R2_1_0*t71) + R2_1_2*t53)) + (t67*t59 + t65*t56);
     const double t72 = rn2_1*R2_0_0;
     const double t73 = rn2_0*R2_1_0 - t72;
+    const double t185 = -1.2*t72 + 1.2*rn2_0*R2_1_0;
     const double t74 = rn2_1*R2_0_2;
     const double t75 = rn2_0*R2_1_2 - t74;
+    const double t186 = (1.2*rn2_0*R2_1_2 - 0.24*Rn2_2_1) - 1.2*t74;
     const double t76 = rn2_1*Rn2_0_1;
     const double t77 = rn2_0*Rn2_1_1 - t76;
     const double Rc1_0_2 = ((Rn2_2_1*F1_2_0_0 + t77*t62) + ((M1_0_2 + R2_2_0*t71) + R2_2_2*t53)) + (t75*t59 + t56*t73);
@@ -1980,23 +2062,31 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double t83 = (t78 + t81) + (t79 + (t80 + t82));
     const double t84 = U2_3_0*R2_0_2;
     const double t85 = U2_4_0*R2_1_2;
+    const double t98 = U2_4_0*R2_1_0;
     const double t86 = U2_5_0*R2_2_2;
+    const double t99 = U2_5_0*R2_2_0;
     const double t87 = U2_0_0*t57;
     const double t88 = U2_2_0*t75;
     const double t89 = (((t84 + t85) + t86) + t87) + t88;
     const double t90 = U2_0_0*R2_0_0;
     const double t91 = U2_2_0*R2_2_0;
     const double t92 = t90 + t91;
+    const double t189 = 0.001*t90 + 0.001*t91;
     const double t93 = U2_2_0*R2_2_2;
+    const double t195 = (U2_0_0*t61 + (1.2*t79 + (1.2*t82 + 1.2*t80))) + ((1.2*t78 + 1.2*t81) + 0.24*t93);
+    const double t190 = (U2_0_0*t50 + ((0.24*t82 + U2_3_0*t58) + 0.24*t79)) + ((0.24*t78 + 0.24*t81) + 0.065*t93);
     const double t94 = U2_0_0*R2_0_2 + t93;
     const double t95 = U2_2_0*Rn2_2_1;
+    const double t194 = ((((-0.24*t95 - U2_0_0*t58) + 1.2*t84) + (1.2*t85 + 1.2*t86)) + 1.2*t87) + 1.2*t88;
+    const double t191 = (U2_3_0*t61 + 0.24*t85) + 0.24*t86;
+    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
     const double t96 = Rn2_0_1*U2_0_0 + t95;
     const double t97 = U2_3_0*R2_0_0;
-    const double t98 = U2_4_0*R2_1_0;
-    const double t99 = U2_5_0*R2_2_0;
     const double t100 = U2_0_0*t55;
     const double t101 = U2_2_0*t73;
     const double t102 = (t100 + ((t97 + t98) + t99)) + t101;
+    const double t193 = (1.2*t100 + 1.2*t99) + (1.2*t101 + (1.2*t97 + 1.2*t98));
+    const double Rc1_6_6 = ((((M1_6_6 + t92*t189) + t94*t190) + (t102*t193 + t83*t195)) + t96*t192) + t89*t194;
     const double Rc1_0_6 = (((t96*F1_2_0_0 + (q[3] + t71*t92)) + (t53*t94 + t62*t83)) + t56*t102) + t59*t89;
     const double t103 = U2_1_1*R2_1_2;
     const double t104 = U2_0_1*R2_0_2 + t103;
@@ -2008,21 +2098,30 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double t110 = U2_0_1*t55;
     const double t111 = U2_1_1*t65;
     const double t112 = (((t107 + t108) + t109) + t111) + t110;
+    const double t200 = ((1.2*t107 + 1.2*t108) + 1.2*t110) + (1.2*t111 + 1.2*t109);
     const double t113 = Rn2_0_1*U2_3_1;
     const double t114 = U2_4_1*Rn2_1_1;
+    const double t120 = U2_4_1*R2_1_2;
     const double t115 = Rn2_2_1*U2_5_1;
+    const double t121 = U2_5_1*R2_2_2;
     const double t116 = U2_0_1*t60;
     const double t117 = U2_1_1*t70;
     const double t118 = (((t113 + t114) + t115) + t117) + t116;
+    const double t202 = (U2_0_1*t61 + ((1.2*t113 + 1.2*t114) + 1.2*t115)) + (0.24*t103 + (1.2*t116 + 1.2*t117));
+    const double t197 = (U2_0_1*t50 + 0.24*t116) + ((((0.24*t114 + t58*U2_3_1) + 0.24*t115) + 0.24*t117) + 0.065*t103);
     const double t119 = U2_3_1*R2_0_2;
-    const double t120 = U2_4_1*R2_1_2;
-    const double t121 = U2_5_1*R2_2_2;
+    const double t198 = (U2_3_1*t61 + 0.24*t120) + 0.24*t121;
     const double t122 = U2_0_1*t57;
     const double t123 = U2_1_1*t67;
+    const double t201 = ((((-0.24*t105 - U2_0_1*t58) + 1.2*t119) + (1.2*t120 + 1.2*t121)) + 1.2*t122) + 1.2*t123;
     const double t124 = (((t119 + t120) + t121) + t122) + t123;
+    const double t199 = (((0.065*U2_1_1*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_1) - 0.24*t122) - t198) - 0.24*t123;
     const double t125 = U2_0_1*R2_0_0;
     const double t126 = U2_1_1*R2_1_0;
     const double t127 = t125 + t126;
+    const double t196 = 0.001*t125 + 0.001*t126;
+    const double Rc1_6_7 = ((((M1_6_7 + t127*t189) + t104*t190) + (t112*t193 + t118*t195)) + t106*t192) + t124*t194;
+    const double Rc1_7_7 = ((((M1_7_7 + t127*t196) + t104*t197) + (t112*t200 + t118*t202)) + t106*t199) + t124*t201;
     const double Rc1_0_7 = (((t106*F1_2_0_0 + (t71*t127 - q[2])) + (t53*t104 + t62*t118)) + t56*t112) + t59*t124;
     const double t128 = U2_2_2*R2_2_2;
     const double t129 = U2_0_2*R2_0_2 + t128;
@@ -2032,183 +2131,193 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double t133 = U2_4_2*R2_1_0;
     const double t134 = U2_5_2*R2_2_0;
     const double t135 = U2_0_2*t55;
+    const double t160 = U2_0_3*t55;
     const double t136 = U2_2_2*t73;
     const double t137 = (((t132 + t133) + t134) + t135) + t136;
+    const double t207 = ((1.2*t132 + 1.2*t133) + 1.2*t134) + (1.2*t135 + 1.2*t136);
     const double t138 = Rn2_0_1*U2_3_2;
     const double t139 = Rn2_1_1*U2_4_2;
+    const double t145 = U2_4_2*R2_1_2;
     const double t140 = Rn2_2_1*U2_5_2;
+    const double t146 = U2_5_2*R2_2_2;
     const double t141 = U2_0_2*t60;
+    const double t166 = U2_0_3*t60;
     const double t142 = U2_2_2*t77;
     const double t143 = (((t138 + t140) + t139) + t142) + t141;
+    const double t209 = (U2_0_2*t61 + ((1.2*t140 + 1.2*t138) + 1.2*t139)) + (0.24*t128 + (1.2*t141 + 1.2*t142));
+    const double t204 = (U2_0_2*t50 + ((0.24*t140 + U2_3_2*t58) + 0.24*t139)) + (0.065*t128 + (0.24*t141 + 0.24*t142));
     const double t144 = U2_3_2*R2_0_2;
-    const double t145 = U2_4_2*R2_1_2;
-    const double t146 = U2_5_2*R2_2_2;
+    const double t205 = (U2_3_2*t61 + 0.24*t145) + 0.24*t146;
     const double t147 = U2_0_2*t57;
+    const double t172 = U2_0_3*t57;
     const double t148 = U2_2_2*t75;
+    const double t208 = ((((-0.24*t130 - U2_0_2*t58) + 1.2*t144) + (1.2*t145 + 1.2*t146)) + 1.2*t147) + 1.2*t148;
     const double t149 = (((t144 + t145) + t146) + t147) + t148;
+    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
     const double t150 = U2_0_2*R2_0_0;
     const double t151 = U2_2_2*R2_2_0;
     const double t152 = t150 + t151;
+    const double t203 = 0.001*t150 + 0.001*t151;
+    const double Rc1_6_8 = ((((M1_6_8 + t152*t189) + t129*t190) + (t137*t193 + t143*t195)) + t131*t192) + t149*t194;
+    const double Rc1_7_8 = ((((M1_7_8 + t152*t196) + t129*t197) + (t137*t200 + t143*t202)) + t131*t199) + t149*t201;
+    const double Rc1_8_8 = ((((M1_8_8 + t152*t203) + t129*t204) + t143*t209) + t137*t207) + (t131*t206 + t149*t208);
     const double Rc1_0_8 = (((t131*F1_2_0_0 + (q[5] + t71*t152)) + (t53*t129 + t62*t143)) + t56*t137) + t59*t149;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_0v0) = { Rc1_0_1, Rc1_0_6, Rc1_0_7, Rc1_0_8 };
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t153 = U2_1_3*R2_1_2;
     const double t154 = U2_0_3*R2_0_2 + t153;
     const double t155 = U2_1_3*Rn2_1_1;
     const double t156 = Rn2_0_1*U2_0_3 + t155;
     const double t157 = U2_3_3*R2_0_0;
+    const double t175 = U2_0_3*R2_0_0;
     const double t158 = U2_4_3*R2_1_0;
     const double t159 = U2_5_3*R2_2_0;
-    const double t160 = U2_0_3*t55;
     const double t161 = U2_1_3*t65;
     const double t162 = (((t157 + t158) + t159) + t161) + t160;
     const double t163 = Rn2_0_1*U2_3_3;
     const double t164 = U2_4_3*Rn2_1_1;
+    const double t170 = U2_4_3*R2_1_2;
     const double t165 = Rn2_2_1*U2_5_3;
-    const double t166 = U2_0_3*t60;
+    const double t171 = U2_5_3*R2_2_2;
     const double t167 = U2_1_3*t70;
     const double t168 = (((t163 + t164) + t165) + t167) + t166;
     const double t169 = U2_3_3*R2_0_2;
-    const double t170 = U2_4_3*R2_1_2;
-    const double t171 = U2_5_3*R2_2_2;
-    const double t172 = U2_0_3*t57;
-    const double t173 = U2_1_3*t67;
-    const double t174 = (((t169 + t170) + t171) + t172) + t173;
-    const double t175 = U2_0_3*R2_0_0;
-    const double t176 = U2_1_3*R2_1_0;
-    const double t177 = t175 + t176;
-    const double Rc1_0_9 = (((t156*F1_2_0_0 + (t71*t177 - q[4])) + (t53*t154 + t62*t168)) + t56*t162) + t59*t174;
+    const double t180 = (1.2*rn2_2*R2_0_2 - 0.24*Rn2_1_1) - 1.2*t66;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_1_0 = (-rn2_2*t61 + 0.065*Rn2_1_1) + 0.24*t66;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t178 = 0.065*R2_1_2 + (-0.24*t69 + rn2_2*t58);
-    const double t179 = 1.2*t63 - 1.2*t64;
-    const double t180 = (1.2*rn2_2*R2_0_2 - 0.24*Rn2_1_1) - 1.2*t66;
-    const double t181 = 0.24*R2_1_2 + (-1.2*t69 + 1.2*t68);
     const double Rc1_1_1 = (Rn2_1_1*F1_2_1_0 + ((M1_1_1 + 0.001*R2_1_0*R2_1_0) + R2_1_2*t178)) + (t65*t179 + (t67*t180 + t70*t181));
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_7_0 = (U2_1_1*F1_2_1_0 + U2_0_1*F1_2_0_0) - t198;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t173 = U2_1_3*t67;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t61;
+    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
+    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t205;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t183 = rn2_0*Rn2_1_1;
+    const double t184 = 0.065*R2_2_2 + (0.24*t183 - rn2_1*t58);
+    const double t187 = 0.24*R2_2_2 + (1.2*t183 - 1.2*t76);
+    const double Rc1_2_2 = (Rn2_2_1*F1_2_2_0 + t75*t186) + (((M1_2_2 + 0.001*R2_2_0*R2_2_0) + R2_2_2*t184) + (t185*t73 + t77*t187));
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t174 = (((t169 + t170) + t171) + t172) + t173;
+    const double t176 = U2_1_3*R2_1_0;
     const double t182 = 0.001*R2_1_0;
     const double Rc1_1_2 = (Rn2_2_1*F1_2_1_0 + ((M1_1_2 + R2_2_0*t182) + R2_2_2*t178)) + (t73*t179 + (t75*t180 + t77*t181));
     const double Rc1_1_6 = (((t96*F1_2_1_0 + t181*t83) + ((M1_1_6 + t182*t92) + t178*t94)) + t179*t102) + t180*t89;
     const double Rc1_1_7 = (((t106*F1_2_1_0 + t181*t118) + ((M1_1_7 + t182*t127) + t178*t104)) + t179*t112) + t180*t124;
     const double Rc1_1_8 = (((t131*F1_2_1_0 + t181*t143) + ((M1_1_8 + t182*t152) + t178*t129)) + t179*t137) + t180*t149;
-    const double Rc1_1_9 = (((t156*F1_2_1_0 + t181*t168) + ((M1_1_9 + t182*t177) + t178*t154)) + t179*t162) + t180*t174;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t61;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t183 = rn2_0*Rn2_1_1;
-    const double t184 = 0.065*R2_2_2 + (0.24*t183 - rn2_1*t58);
-    const double t185 = -1.2*t72 + 1.2*rn2_0*R2_1_0;
-    const double t186 = (1.2*rn2_0*R2_1_2 - 0.24*Rn2_2_1) - 1.2*t74;
-    const double t187 = 0.24*R2_2_2 + (1.2*t183 - 1.2*t76);
-    const double Rc1_2_2 = (Rn2_2_1*F1_2_2_0 + t75*t186) + (((M1_2_2 + 0.001*R2_2_0*R2_2_0) + R2_2_2*t184) + (t185*t73 + t77*t187));
     const double t188 = 0.001*R2_2_0;
     const double Rc1_2_6 = (((t96*F1_2_2_0 + (M1_2_6 + t188*t92)) + (t184*t94 + t187*t83)) + t185*t102) + t186*t89;
     const double Rc1_2_7 = (((t106*F1_2_2_0 + (M1_2_7 + t188*t127)) + (t184*t104 + t187*t118)) + t185*t112) + t186*t124;
     const double Rc1_2_8 = (((t131*F1_2_2_0 + (M1_2_8 + t188*t152)) + (t184*t129 + t187*t143)) + t185*t137) + t186*t149;
-    const double Rc1_2_9 = (((t156*F1_2_2_0 + (M1_2_9 + t188*t177)) + (t184*t154 + t187*t168)) + t185*t162) + t186*t174;
-    const double t189 = 0.001*t90 + 0.001*t91;
-    const double t190 = (U2_0_0*t50 + ((0.24*t82 + U2_3_0*t58) + 0.24*t79)) + ((0.24*t78 + 0.24*t81) + 0.065*t93);
-    const double t191 = (U2_3_0*t61 + 0.24*t85) + 0.24*t86;
-    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
-    const double t193 = (1.2*t100 + 1.2*t99) + (1.2*t101 + (1.2*t97 + 1.2*t98));
-    const double t194 = ((((-0.24*t95 - U2_0_0*t58) + 1.2*t84) + (1.2*t85 + 1.2*t86)) + 1.2*t87) + 1.2*t88;
-    const double t195 = (U2_0_0*t61 + (1.2*t79 + (1.2*t82 + 1.2*t80))) + ((1.2*t78 + 1.2*t81) + 0.24*t93);
-    const double Rc1_6_6 = ((((M1_6_6 + t92*t189) + t94*t190) + (t102*t193 + t83*t195)) + t96*t192) + t89*t194;
-    const double Rc1_6_7 = ((((M1_6_7 + t127*t189) + t104*t190) + (t112*t193 + t118*t195)) + t106*t192) + t124*t194;
-    const double Rc1_6_8 = ((((M1_6_8 + t152*t189) + t129*t190) + (t137*t193 + t143*t195)) + t131*t192) + t149*t194;
-    const double Rc1_6_9 = ((((M1_6_9 + t177*t189) + t154*t190) + (t162*t193 + t168*t195)) + t156*t192) + t174*t194;
-    const double t196 = 0.001*t125 + 0.001*t126;
-    const double t197 = (U2_0_1*t50 + 0.24*t116) + ((((0.24*t114 + t58*U2_3_1) + 0.24*t115) + 0.24*t117) + 0.065*t103);
-    const double t198 = (U2_3_1*t61 + 0.24*t120) + 0.24*t121;
-    const double t199 = (((0.065*U2_1_1*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_1) - 0.24*t122) - t198) - 0.24*t123;
-    const double t200 = ((1.2*t107 + 1.2*t108) + 1.2*t110) + (1.2*t111 + 1.2*t109);
-    const double t201 = ((((-0.24*t105 - U2_0_1*t58) + 1.2*t119) + (1.2*t120 + 1.2*t121)) + 1.2*t122) + 1.2*t123;
-    const double t202 = (U2_0_1*t61 + ((1.2*t113 + 1.2*t114) + 1.2*t115)) + (0.24*t103 + (1.2*t116 + 1.2*t117));
-    const double Rc1_7_7 = ((((M1_7_7 + t127*t196) + t104*t197) + (t112*t200 + t118*t202)) + t106*t199) + t124*t201;
-    const double Rc1_7_8 = ((((M1_7_8 + t152*t196) + t129*t197) + (t137*t200 + t143*t202)) + t131*t199) + t149*t201;
-    const double Rc1_7_9 = ((((M1_7_9 + t177*t196) + t154*t197) + (t162*t200 + t168*t202)) + t156*t199) + t174*t201;
-    const double t203 = 0.001*t150 + 0.001*t151;
-    const double t204 = (U2_0_2*t50 + ((0.24*t140 + U2_3_2*t58) + 0.24*t139)) + (0.065*t128 + (0.24*t141 + 0.24*t142));
-    const double t205 = (U2_3_2*t61 + 0.24*t145) + 0.24*t146;
-    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
-    const double t207 = ((1.2*t132 + 1.2*t133) + 1.2*t134) + (1.2*t135 + 1.2*t136);
-    const double t208 = ((((-0.24*t130 - U2_0_2*t58) + 1.2*t144) + (1.2*t145 + 1.2*t146)) + 1.2*t147) + 1.2*t148;
-    const double t209 = (U2_0_2*t61 + ((1.2*t140 + 1.2*t138) + 1.2*t139)) + (0.24*t128 + (1.2*t141 + 1.2*t142));
-    const double Rc1_8_8 = ((((M1_8_8 + t152*t203) + t129*t204) + t143*t209) + t137*t207) + (t131*t206 + t149*t208);
-    const double Rc1_8_9 = ((((M1_8_9 + t177*t203) + t154*t204) + t168*t209) + t162*t207) + (t156*t206 + t174*t208);
-    const double t210 = (U2_3_3*t61 + 0.24*t170) + 0.24*t171;
-    const double Rc1_9_9 = ((((M1_9_9 + t177*(0.001*t175 + 0.001*t176)) + t154*((U2_0_3*t50 + 0.24*t166) + ((((0.24*t164 + t58*U2_3_3) + 0.24*t165) + 0.24*t167) + 0.065*t153))) + (t162*(((1.2*t157 + 1.2*t158) + 1.2*t160) + (1.2*t161 + 1.2*t159)) + t168*((U2_0_3*t61 + ((1.2*t163 + 1.2*t164) + 1.2*t165)) + (0.24*t153 + (1.2*t166 + 1.2*t167))))) + t156*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t172) - t210) - 0.24*t173)) + t174*(((((-0.24*t155 - U2_0_3*t58) + 1.2*t169) + (1.2*t170 + 1.2*t171)) + 1.2*t172) + 1.2*t173);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
-    SOAGEN_PACK(F0_1_in0_0v0) = { Rc1_0_1, Rc1_0_6, Rc1_0_7, Rc1_0_8 };
     SOAGEN_PACK(F0_1_in0_2v0) = { Rc1_1_2, Rc1_2_6, Rc1_2_7, Rc1_2_8 };
     SOAGEN_LANES(F0_1_2v0, -SOAGEN_L(F0_1_in0_0v0)*s_q_1 + SOAGEN_L(F0_1_in0_2v0)*c_q_1);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t177 = t175 + t176;
+    const double Rc1_6_9 = ((((M1_6_9 + t177*t189) + t154*t190) + (t162*t193 + t168*t195)) + t156*t192) + t174*t194;
+    const double Rc1_7_9 = ((((M1_7_9 + t177*t196) + t154*t197) + (t162*t200 + t168*t202)) + t156*t199) + t174*t201;
+    const double Rc1_8_9 = ((((M1_8_9 + t177*t203) + t154*t204) + t168*t209) + t162*t207) + (t156*t206 + t174*t208);
+    const double Rc1_1_9 = (((t156*F1_2_1_0 + t181*t168) + ((M1_1_9 + t182*t177) + t178*t154)) + t179*t162) + t180*t174;
+    const double Rc1_2_9 = (((t156*F1_2_2_0 + (M1_2_9 + t188*t177)) + (t184*t154 + t187*t168)) + t185*t162) + t186*t174;
+    const double Rc1_0_9 = (((t156*F1_2_0_0 + (t71*t177 - q[4])) + (t53*t154 + t62*t168)) + t56*t162) + t59*t174;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     const double F0_1_2_4 = -s_q_1*Rc1_0_9 + c_q_1*Rc1_2_9;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
-    const double F1_2_7_0 = (U2_1_1*F1_2_1_0 + U2_0_1*F1_2_0_0) - t198;
-    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t205;
-    const double F1_2_9_0 = (U2_1_3*F1_2_1_0 + U2_0_3*F1_2_0_0) - t210;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t210 = (U2_3_3*t61 + 0.24*t170) + 0.24*t171;
+    const double Rc1_9_9 = ((((M1_9_9 + t177*(0.001*t175 + 0.001*t176)) + t154*((U2_0_3*t50 + 0.24*t166) + ((((0.24*t164 + t58*U2_3_3) + 0.24*t165) + 0.24*t167) + 0.065*t153))) + (t162*(((1.2*t157 + 1.2*t158) + 1.2*t160) + (1.2*t161 + 1.2*t159)) + t168*((U2_0_3*t61 + ((1.2*t163 + 1.2*t164) + 1.2*t165)) + (0.24*t153 + (1.2*t166 + 1.2*t167))))) + t156*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t172) - t210) - 0.24*t173)) + t174*(((((-0.24*t155 - U2_0_3*t58) + 1.2*t169) + (1.2*t170 + 1.2*t171)) + 1.2*t172) + 1.2*t173);
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_9_0 = (U2_1_3*F1_2_1_0 + U2_0_3*F1_2_0_0) - t210;
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L6_0 = 15.384615384615383*F0_2_2_0;
-    const double ltdl_L6_1 = 15.384615384615383*F1_2_1_0;
-    const double ltdl_L6_2 = 15.384615384615383*F1_2_6_0;
-    const double ltdl_L6_3 = 15.384615384615383*F1_2_7_0;
-    const double ltdl_L6_4 = 15.384615384615383*F1_2_8_0;
-    const double ltdl_L6_5 = 15.384615384615383*F1_2_9_0;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_LANES(ltdl_Y5v1, SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_5);
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_0 = F0_1_2_4 - F1_2_9_0*ltdl_L6_0;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_1 = 15.384615384615383*F1_2_1_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_1 = Rc1_1_9 - ltdl_L6_1*F1_2_9_0;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_2 = 15.384615384615383*F1_2_6_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_2 = Rc1_6_9 - F1_2_9_0*ltdl_L6_2;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_3 = 15.384615384615383*F1_2_7_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_3 = Rc1_7_9 - F1_2_9_0*ltdl_L6_3;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_4 = 15.384615384615383*F1_2_8_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_4 = Rc1_8_9 - F1_2_9_0*ltdl_L6_4;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_5 = 15.384615384615383*F1_2_9_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_5 = Rc1_9_9 - F1_2_9_0*ltdl_L6_5;
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y5v1, SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_5);
     /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
     const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_1 = (Rc1_1_8 - ltdl_L6_1*F1_2_8_0) - ltdl_A5_4*ltdl_L5_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_2 = (Rc1_6_8 - F1_2_8_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_3 = (Rc1_7_8 - F1_2_8_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = (F0_1_2v0[3] - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
-    const double ltdl_A4_1 = (Rc1_1_8 - ltdl_L6_1*F1_2_8_0) - ltdl_A5_4*ltdl_L5_1;
-    const double ltdl_A4_2 = (Rc1_6_8 - F1_2_8_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
-    const double ltdl_A4_3 = (Rc1_7_8 - F1_2_8_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
     const double ltdl_A4_4 = (Rc1_8_8 - F1_2_8_0*ltdl_L6_4) - ltdl_A5_4*ltdl_L5_4;
+    const double ltdl_A4_0 = (F0_1_2v0[3] - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
     const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = ((Rc1_1_7 - ltdl_L6_1*F1_2_7_0) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_2 = ((Rc1_6_7 - F1_2_7_0*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = ((F0_1_2v0[2] - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
-    const double ltdl_A3_1 = ((Rc1_1_7 - ltdl_L6_1*F1_2_7_0) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
-    const double ltdl_A3_2 = ((Rc1_6_7 - F1_2_7_0*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
     const double ltdl_A3_3 = ((Rc1_7_7 - F1_2_7_0*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
+    const double ltdl_A3_0 = ((F0_1_2v0[2] - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_1 = (((Rc1_1_6 - ltdl_L6_1*F1_2_6_0) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (((F0_1_2v0[1] - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
-    const double ltdl_A2_1 = (((Rc1_1_6 - ltdl_L6_1*F1_2_6_0) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = (((Rc1_6_6 - F1_2_6_0*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double ltdl_A2_0 = (((F0_1_2v0[1] - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
-    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A1_0 = ((((F0_1_2v0[0] - F1_2_1_0*ltdl_L6_0) - ltdl_A5_1*ltdl_L5_0) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A1_1 = ((((Rc1_1_1 - F1_2_1_0*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
@@ -2218,40 +2327,43 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_A0_0 = (((((Rc0_2_2 - F0_2_2_0*ltdl_L6_0) - ltdl_A5_0*ltdl_L5_0) - ltdl_A4_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
     /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y4_in0v1) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y4v1, (SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
     SOAGEN_LANES(ltdl_Y3v1, (-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y2v1, ((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y1v1, (((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y0v1, ((((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    /* shared by the outputs */
+    const double t217 = ltdl_Y0v1[2]*ltdl_dinv0_0;
+    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0) + ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
+    Minv[6] = t217;
+    Minv[42] = t217;
+    const double t231 = ltdl_L4_3*ltdl_dinv3_0;
+    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0) + ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
+    const double t237 = ltdl_L5_4*ltdl_dinv4_0;
+    Minv[48] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + 15.384615384615383) + ltdl_Y4v1[2]*ltdl_Y4v1[2]*ltdl_dinv4_0) + ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0) + ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
-    SOAGEN_LANES(ltdl_Y2v1, ((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, (((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, ((((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
     /* shared by the outputs */
     const double t211 = ltdl_L1_0*ltdl_dinv0_0;
     const double t212 = -t211;
     Minv[1] = t212;
     Minv[7] = t212;
-    const double t213 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t214 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t215 = ltdl_Y0v1[0]*ltdl_dinv0_0;
-    const double t216 = ltdl_Y0v1[1]*ltdl_dinv0_0;
-    const double t217 = ltdl_Y0v1[2]*ltdl_dinv0_0;
-    Minv[6] = t217;
-    Minv[42] = t217;
-    const double t218 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t219 = -ltdl_Y0v0[2]*t211 - t218;
-    Minv[9] = t219;
-    Minv[15] = t219;
     const double t220 = -ltdl_Y0v0[3]*t211 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[10] = t220;
     Minv[22] = t220;
@@ -2262,41 +2374,54 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     Minv[12] = t222;
     Minv[36] = t222;
     const double t223 = -ltdl_Y0v1[2]*t211 + ltdl_Y1v1[2]*ltdl_dinv1_0;
+    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
     Minv[13] = t223;
     Minv[43] = t223;
+    const double t218 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t219 = -ltdl_Y0v0[2]*t211 - t218;
+    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[9] = t219;
+    Minv[15] = t219;
     const double t224 = ltdl_L3_2*ltdl_dinv2_0;
     const double t225 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t218 - t224);
     Minv[17] = t225;
     Minv[23] = t225;
+    const double t232 = ltdl_Y0v0[3]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (-ltdl_Y2v1[0]*t224 - t231));
+    Minv[25] = t232;
+    Minv[31] = t232;
+    const double t234 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t213 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t214 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t230 = ltdl_Y0v1[2]*t213 + (-ltdl_Y1v1[2]*t218 + ltdl_Y2v1[2]*ltdl_dinv2_0);
+    Minv[20] = t230;
+    Minv[44] = t230;
+    const double t236 = ltdl_Y0v1[2]*t214 + (ltdl_Y1v1[2]*t234 + (-ltdl_Y2v1[2]*t224 + ltdl_Y3v1[2]*ltdl_dinv3_0));
+    Minv[27] = t236;
+    Minv[45] = t236;
+    const double t233 = ltdl_Y3v1[1]*ltdl_dinv3_0;
+    const double t235 = ltdl_Y0v1[1]*t214 + (ltdl_Y1v1[1]*t234 + (t233 - ltdl_Y2v1[1]*t224));
+    Minv[3] = t214;
+    Minv[21] = t214;
+    Minv[26] = t235;
+    Minv[38] = t235;
+    const double t215 = ltdl_Y0v1[0]*ltdl_dinv0_0;
+    const double t216 = ltdl_Y0v1[1]*ltdl_dinv0_0;
+    Minv[0] = ltdl_dinv0_0;
     const double t226 = ltdl_Y2v1[0]*ltdl_dinv2_0;
     const double t227 = ltdl_Y0v1[0]*t213 + (t226 - ltdl_Y1v1[0]*t218);
     Minv[18] = t227;
     Minv[30] = t227;
     const double t228 = ltdl_Y2v1[1]*ltdl_dinv2_0;
+    const double t241 = ((((-ltdl_Y4v1[2]*t237 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3v1[2]*t233) + ltdl_Y2v1[2]*t228) + ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*t216;
+    Minv[5] = t216;
+    Minv[35] = t216;
+    Minv[41] = t241;
+    Minv[47] = t241;
     const double t229 = ltdl_Y0v1[1]*t213 + (t228 - ltdl_Y1v1[1]*t218);
-    Minv[19] = t229;
-    Minv[37] = t229;
-    const double t230 = ltdl_Y0v1[2]*t213 + (-ltdl_Y1v1[2]*t218 + ltdl_Y2v1[2]*ltdl_dinv2_0);
     Minv[2] = t213;
     Minv[14] = t213;
-    Minv[20] = t230;
-    Minv[44] = t230;
-    const double t231 = ltdl_L4_3*ltdl_dinv3_0;
-    const double t232 = ltdl_Y0v0[3]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (-ltdl_Y2v1[0]*t224 - t231));
-    Minv[0] = ltdl_dinv0_0;
-    Minv[25] = t232;
-    Minv[31] = t232;
-    const double t233 = ltdl_Y3v1[1]*ltdl_dinv3_0;
-    const double t234 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t235 = ltdl_Y0v1[1]*t214 + (ltdl_Y1v1[1]*t234 + (t233 - ltdl_Y2v1[1]*t224));
-    Minv[26] = t235;
-    Minv[38] = t235;
-    const double t236 = ltdl_Y0v1[2]*t214 + (ltdl_Y1v1[2]*t234 + (-ltdl_Y2v1[2]*t224 + ltdl_Y3v1[2]*ltdl_dinv3_0));
-    Minv[3] = t214;
-    Minv[21] = t214;
-    Minv[27] = t236;
-    Minv[45] = t236;
-    const double t237 = ltdl_L5_4*ltdl_dinv4_0;
+    Minv[19] = t229;
+    Minv[37] = t229;
     const double t238 = ltdl_Y1v1[0]*ltdl_dinv1_0;
     const double t239 = ltdl_Y0v1[1]*t215 + (ltdl_Y1v1[1]*t238 + (ltdl_Y2v1[1]*t226 + (-ltdl_Y3v1[1]*t231 - t237)));
     Minv[33] = t239;
@@ -2306,19 +2431,8 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     Minv[28] = t215;
     Minv[34] = t240;
     Minv[46] = t240;
-    const double t241 = ((((-ltdl_Y4v1[2]*t237 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3v1[2]*t233) + ltdl_Y2v1[2]*t228) + ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*t216;
-    Minv[5] = t216;
-    Minv[35] = t216;
-    Minv[41] = t241;
-    Minv[47] = t241;
 
-    /* Outputs: Minv (7 x 7): the entries not stored where computed */
-    Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
-    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0) + ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
-    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0) + ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
-    Minv[48] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + 15.384615384615383) + ltdl_Y4v1[2]*ltdl_Y4v1[2]*ltdl_dinv4_0) + ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0) + ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    /* Outputs: Minv (7 x 7), each stored as soon as computed */
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -2362,6 +2476,9 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t8 = -t7;
     const double t9 = 0.5*q[2];
     const double t10 = 20.01646998164993*q[3] + 31.786485724281828*q[5];
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t40 = 0.5*(t0*(7.375696227562646*qd[3] + 25.6207646923378*qd[5]) + t1*(7.375696227562646*qd[2] + 25.6207646923378*qd[4]))*t2;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double t11 = -t10;
     const double t12 = 0.5*q[3];
     const double t13 = 31.786485724281828*q[2] + 139.63611879957747*q[4];
@@ -2371,7 +2488,14 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t17 = -t16;
     const double t18 = 0.5*q[5];
     const double rn2_0 = ((t12*t11 + 0.6) + t9*t8) + (t15*t14 + t18*t17);
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t48 = (qd[2]*t8 + qd[3]*t11) + (qd[4]*t14 + qd[5]*t17);
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rn2_1 = 3.214965546980301*q[2] + 3.2154629052111083*q[4];
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t7;
+    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t13;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rn2_2 = -3.214965546980301*q[3] - 3.2154629052111083*q[5];
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U2_0_0 = (27.20044742064092*q[3] + 94.48548874427307*q[5])*t2;
@@ -2380,22 +2504,20 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
     const double U2_1_1 = 7.375696227562646*t2;
     const double U2_1_3 = 25.6207646923378*t2;
+    const double U2_3_1 = -rn2_2*U2_1_1 - t10;
+    const double U2_3_3 = -rn2_2*U2_1_3 - t16;
     const double U2_2_0 = U2_1_1;
     const double U2_2_2 = U2_1_3;
-    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t7;
-    const double U2_3_1 = -rn2_2*U2_1_1 - t10;
-    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t13;
-    const double U2_3_3 = -rn2_2*U2_1_3 - t16;
     const double t19 = 3.214965546980301 - rn2_0*U2_1_1;
     const double U2_4_0 = rn2_2*U2_0_0 + t19;
+    const double U2_5_1 = -rn2_1*U2_0_1 - t19;
     const double U2_4_1 = rn2_2*U2_0_1;
     const double t20 = 3.2154629052111083 - rn2_0*U2_1_3;
     const double U2_4_2 = rn2_2*U2_0_2 + t20;
+    const double U2_5_3 = -rn2_1*U2_0_3 - t20;
     const double U2_4_3 = rn2_2*U2_0_3;
     const double U2_5_0 = -rn2_1*U2_0_0;
-    const double U2_5_1 = -rn2_1*U2_0_1 - t19;
     const double U2_5_2 = -rn2_1*U2_0_2;
-    const double U2_5_3 = -rn2_1*U2_0_3 - t20;
     /* R2: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
     const double R2_0_0 = Rn2_0_0*c_q_6 - Rn2_0_2*s_q_6;
     const double R2_0_2 = Rn2_0_0*s_q_6 + Rn2_0_2*c_q_6;
@@ -2406,10 +2528,12 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     /* V1: spatial velocity V(k) (2.25) */
     const double t21 = qd[0]*s_q_1;
     const double V1_0 = -t21;
+    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a1_2 = -qd[1]*t21;
+    /* V1: spatial velocity V(k) (2.25) */
     const double V1_2 = qd[0]*c_q_1;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a1_0 = -qd[1]*V1_2;
-    const double a1_2 = -qd[1]*t21;
     /* V2: spatial velocity V(k) (2.25) */
     const double t22 = (qd[2]*U2_0_0 + qd[3]*U2_0_1) + (qd[4]*U2_0_2 + qd[5]*U2_0_3);
     const double t23 = V1_0 + t22;
@@ -2433,18 +2557,25 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t37 = qd[6] + t36;
     const double t38 = (Rn2_0_1*V1_0 + qd[1]*Rn2_1_1) + Rn2_2_1*V1_2;
     const double t39 = t22*R2_0_0;
-    const double t40 = 0.5*(t0*(7.375696227562646*qd[3] + 25.6207646923378*qd[5]) + t1*(7.375696227562646*qd[2] + 25.6207646923378*qd[4]))*t2;
     const double t41 = t24*R2_1_0;
     const double t42 = t26*R2_2_0;
     const double a2_0 = ((-qd[6]*t31 - t40*t42) + (t38*t31 + (-t40*t39 - t40*t41))) - t37*t32;
-    const double t43 = (V1_0*R2_0_0 + qd[1]*R2_1_0) + V1_2*R2_2_0;
     const double t44 = (t39 + t41) + t42;
-    const double a2_1 = (((-t40*t33 - t40*t34) - t40*t35) - t31*t43) + t44*t32;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_0 = (a1_0*R2_0_0 + a1_2*R2_2_0) + a2_0;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = 0.001*alpha2_0;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t43 = (V1_0*R2_0_0 + qd[1]*R2_1_0) + V1_2*R2_2_0;
     const double a2_2 = ((qd[6]*t44 - t40*t30) + ((-t40*t28 - t40*t29) - t38*t44)) + t37*t43;
+    const double a2_1 = (((-t40*t33 - t40*t34) - t40*t35) - t31*t43) + t44*t32;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1 = (Rn2_0_1*a1_0 + Rn2_2_1*a1_2) + a2_1;
+    const double alpha2_2 = (a1_0*R2_0_2 + a1_2*R2_2_2) + a2_2;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t45 = 3.214965546980301*qd[2] + 3.2154629052111083*qd[4];
     const double t46 = -3.214965546980301*qd[3] - 3.2154629052111083*qd[5];
     const double t47 = (((qd[2]*(-20.01646998164993*qd[2] - 31.786485724281828*qd[4]) + qd[3]*(-20.01646998164993*qd[3] - 31.786485724281828*qd[5])) + (qd[4]*(-31.786485724281828*qd[2] - 139.63611879957747*qd[4]) + qd[5]*(-31.786485724281828*qd[3] - 139.63611879957747*qd[5]))) - t46*t24) + t45*t26;
-    const double t48 = (qd[2]*t8 + qd[3]*t11) + (qd[4]*t14 + qd[5]*t17);
     const double t49 = t46*t22 - t48*t26;
     const double t50 = -t45*t22 + t48*t24;
     const double t51 = (rn2_2*Rn2_2_1 + rn2_0*Rn2_0_1) + rn2_1*Rn2_1_1;
@@ -2456,12 +2587,12 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t57 = (R2_1_2*t55 + R2_0_2*t54) + R2_2_2*t56;
     const double t58 = (rn2_0*R2_0_2 + rn2_1*R2_1_2) + rn2_2*R2_2_2;
     const double t59 = t32*t52 - t43*t58;
+    const double t63 = -t51*t32 + t38*t58;
     const double t60 = (Rn2_1_1*t55 + Rn2_0_1*t54) + Rn2_2_1*t56;
+    const double t64 = (R2_1_0*t55 + R2_0_0*t54) + R2_2_0*t56;
     const double t61 = 2.0*t32;
     const double t62 = 2.0*t57;
     const double a2_3 = ((((R2_0_0*t47 + R2_1_0*t49) + R2_2_0*t50) - t31*t60) + t38*t62) + ((-t32*t59 + t36*t57) + (t38*t53 - t61*t60));
-    const double t63 = -t51*t32 + t38*t58;
-    const double t64 = (R2_1_0*t55 + R2_0_0*t54) + R2_2_0*t56;
     const double a2_4 = ((((Rn2_0_1*t47 + Rn2_1_1*t49) + Rn2_2_1*t50) + t31*t64) - t43*t62) + ((t32*t63 - t44*t57) + (-t43*t53 + t61*t64));
     const double a2_5 = ((((R2_0_2*t47 + R2_1_2*t49) + R2_2_2*t50) - t36*t64) + t44*t60) + ((-t38*t63 - 2.0*t38*t64) + (t43*t59 + 2.0*t43*t60));
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
@@ -2492,66 +2623,71 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t87 = q[3]*t68;
     const double t88 = 0.28421360333870066*t65;
     const double M1_0_2 = ((((0.21231758877851237*q[3] - 0.03387920434672814*q[5]) - q[2]*t78) - 20.766301817340967*t87) + ((-q[3]*t83 - q[3]*t85) + (-q[4]*t80 - q[5]*t84))) + ((-q[5]*t88 - 2.8577353608888743*t81) + (-2.857807907751244*t82 - 4.292195834814363*t86));
+    const double t104 = t78 + 5.7154707217777485*t79;
+    const double t105 = 5.715615815502488*t77 + t80;
     const double M1_0_5 = 0.4870938686021786*q[2] - 0.26994787318551317*q[4];
     const double t89 = 159.28233160844565*q[3];
     const double t90 = 25.810779962631948*q[4];
     const double t91 = 25.810779962631948*q[5];
     const double t92 = q[2]*q[4];
+    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t85) + (t71 - t83)) + (-10.348946789114272*t68 - 4.007982231475662*t92);
+    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t88) + (t72 - t84)) + (3.7237686281369613*t66 - 5.208677514113347*t92);
     const double t93 = q[3]*q[5];
+    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t83) + (-t71 - t73)) + (-10.348946789114272*t67 - 4.007982231475662*t93);
+    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t84) + (-t72 - t76)) + (3.7237686281369613*t65 - 5.208677514113347*t93);
     const double t94 = 159.28233160844565*t68;
     const double t95 = 159.28233160844565*t67;
     const double t96 = 25.810779962631948*t66;
     const double t97 = 25.810779962631948*t65;
     const double t98 = 159.28233160844565*q[2];
     const double t99 = ((((8.248587658703414*q[2]*q[2]*q[2]*q[2] + t92*t96) + (134.25531184895067*t65*t67 + (0.04844 - 1.371702514949848*t92))) + ((8.248587658703414*q[3]*q[3]*q[3]*q[3] + t93*t95) + (259.70065282637177*q[4]*q[4]*q[4]*q[4] + t93*t97))) + ((259.70065282637177*q[5]*q[5]*q[5]*q[5] + (16.49717531740683*t65*t66 - 1.371702514949848*t93)) + (t89*t82 + t92*t94))) + (((90.34652514907535*t65*t68 + 90.34652514907535*t66*t67) + (134.25531184895067*t66*t68 + 519.4013056527435*t67*t68)) + ((t90*t69 + t98*t70) + (87.81757339975067*t77*t79 + t91*t81)));
+    const double M1_6_7 = (q[2]*t91 + q[3]*t90) + (43.908786699875336*t77 + 32.99435063481366*t79);
+    const double M1_6_8 = 224.60183699802604*t92 + (t95 + t97);
+    const double M1_7_9 = 224.60183699802604*t93 + (t94 + t96);
+    const double M1_8_9 = (q[4]*t89 + q[5]*t98) + (1038.802611305487*t77 + 43.908786699875336*t79);
     const double M1_1_1 = ((-1.193336402493736*t65 - 0.19333640249373663*t66) + (-6.478219289142784*t67 - 5.4782192891427846*t68)) + t99;
+    const double M1_2_2 = ((-0.19333640249373663*t65 - 1.193336402493736*t66) + (-5.4782192891427846*t67 - 6.478219289142784*t68)) + t99;
     const double M1_1_2 = t77 + t79;
     const double M1_1_3 = -0.4870938686021786*q[3] + 0.26994787318551317*q[5];
     const double t100 = 0.7038577133260191*q[4];
     const double t101 = 0.7038577133260191*q[5];
     const double M1_1_5 = ((q[2]*t100 - 0.1161) + 7.205942126756034*t68) + ((q[3]*t101 + 1.3090651576564525*t65) + (1.3090651576564525*t66 + 7.205942126756034*t67));
-    const double t102 = q[3]*q[4];
-    const double t103 = q[2]*q[5];
-    const double t104 = t78 + 5.7154707217777485*t79;
-    const double M1_1_6 = (4.007982231475662*t102 + 0.5684272066774013*t103) + t104;
-    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t85) + (t71 - t83)) + (-10.348946789114272*t68 - 4.007982231475662*t92);
-    const double t105 = 5.715615815502488*t77 + t80;
-    const double M1_1_8 = (31.11524860645524*t102 + 5.208677514113347*t103) + t105;
-    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t88) + (t72 - t84)) + (3.7237686281369613*t66 - 5.208677514113347*t92);
-    const double M1_2_2 = ((-0.19333640249373663*t65 - 1.193336402493736*t66) + (-5.4782192891427846*t67 - 6.478219289142784*t68)) + t99;
-    const double M1_2_3 = -M1_0_5;
-    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t83) + (-t71 - t73)) + (-10.348946789114272*t67 - 4.007982231475662*t93);
-    const double M1_2_7 = (0.5684272066774013*t102 + 4.007982231475662*t103) + t104;
-    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t84) + (-t72 - t76)) + (3.7237686281369613*t65 - 5.208677514113347*t93);
-    const double M1_2_9 = (5.208677514113347*t102 + 31.11524860645524*t103) + t105;
     const double M1_3_6 = -2.618130315312905*q[2] - t100;
     const double M1_3_7 = -2.618130315312905*q[3] - t101;
+    const double t102 = q[3]*q[4];
+    const double t103 = q[2]*q[5];
+    const double M1_1_6 = (4.007982231475662*t102 + 0.5684272066774013*t103) + t104;
+    const double M1_2_7 = (0.5684272066774013*t102 + 4.007982231475662*t103) + t104;
+    const double M1_1_8 = (31.11524860645524*t102 + 5.208677514113347*t103) + t105;
+    const double M1_2_9 = (5.208677514113347*t102 + 31.11524860645524*t103) + t105;
+    const double M1_2_3 = -M1_0_5;
     const double M1_3_8 = -0.7038577133260191*q[2] - 14.411884253512069*q[4];
     const double M1_3_9 = -0.7038577133260191*q[3] - 14.411884253512069*q[5];
     const double M1_6_6 = (32.99435063481366*t65 + 1.0) + (43.908786699875336*t67 + 51.621559925263895*t92);
-    const double M1_6_7 = (q[2]*t91 + q[3]*t90) + (43.908786699875336*t77 + 32.99435063481366*t79);
-    const double M1_6_8 = 224.60183699802604*t92 + (t95 + t97);
     const double t106 = 159.28233160844565*t77 + 25.810779962631948*t79;
     const double M1_6_9 = (43.908786699875336*t102 + 180.6930502981507*t103) + t106;
-    const double M1_7_7 = (32.99435063481366*t66 + 1.0) + (43.908786699875336*t68 + 51.621559925263895*t93);
     const double M1_7_8 = (180.6930502981507*t102 + 43.908786699875336*t103) + t106;
-    const double M1_7_9 = 224.60183699802604*t93 + (t94 + t96);
+    /* b1: bias force bhat(k) of the flexible body (F.4) */
+    const double t334 = t103*V1_0;
+    const double t335 = t102*V1_0;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
+    const double M1_7_7 = (32.99435063481366*t66 + 1.0) + (43.908786699875336*t68 + 51.621559925263895*t93);
     const double M1_8_8 = (43.908786699875336*t65 + 1.0) + (1038.802611305487*t67 + 318.5646632168913*t92);
-    const double M1_8_9 = (q[4]*t89 + q[5]*t98) + (1038.802611305487*t77 + 43.908786699875336*t79);
     const double M1_9_9 = (43.908786699875336*t66 + 1.0) + (1038.802611305487*t68 + 318.5646632168913*t93);
+    /* b1: bias force bhat(k) of the flexible body (F.4) */
+    const double t314 = t93*V1_0;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_0 = (a1_0*R2_0_0 + a1_2*R2_2_0) + a2_0;
-    const double alpha2_1 = (Rn2_0_1*a1_0 + Rn2_2_1*a1_2) + a2_1;
-    const double alpha2_2 = (a1_0*R2_0_2 + a1_2*R2_2_2) + a2_2;
     const double t107 = alpha1_3 - rn2_1*a1_2;
     const double t108 = -rn2_2*a1_0 + rn2_0*a1_2;
     const double t109 = rn2_1*a1_0 + alpha1_5;
     const double alpha2_3 = ((R2_0_0*t107 + R2_2_0*t109) + R2_1_0*t108) + a2_3;
     const double alpha2_4 = ((Rn2_0_1*t107 + Rn2_2_1*t109) + Rn2_1_1*t108) + a2_4;
     const double alpha2_5 = ((R2_0_2*t107 + R2_2_2*t109) + R2_1_2*t108) + a2_5;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_3 = (-0.24*V2_2*V2_2 - 0.24*V2_1*V2_1) + 1.2*alpha2_3;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
     const double t110 = (M1_0_2*V1_0 + (((qd[3]*M1_2_7 + qd[1]*M1_1_2) + qd[4]*M1_2_8) + (qd[2]*M1_2_6 + qd[5]*M1_2_9))) + M1_2_2*V1_2;
     const double t111 = -0.21231758877851237*qd[1] - qd[3];
@@ -2586,6 +2722,7 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t140 = qd[2]*t67;
     const double t141 = q[2]*qd[4];
     const double t142 = 2.0*q[4];
+    const double t207 = t142*t136 + t138*t140;
     const double t143 = 20.766301817340967*t140 + 20.766301817340967*t141*t142;
     const double t144 = qd[4]*t66;
     const double t145 = q[4]*qd[3];
@@ -2608,6 +2745,7 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t162 = q[5]*qd[3];
     const double t163 = 4.292195834814363*t146*t162 + 4.292195834814363*t161;
     const double t164 = qd[3]*t68;
+    const double t209 = t134*t161 + t146*t164;
     const double t165 = q[3]*qd[5];
     const double t166 = 20.766301817340967*t134*t165 + 20.766301817340967*t164;
     const double t167 = qd[5]*t65;
@@ -2629,48 +2767,46 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t182 = 0.5684272066774013*qd[2];
     const double t183 = t181 + t182;
     const double t184 = t133 + t168;
+    const double t216 = (q[2]*t124 + q[4]*t132) + t133*t125;
+    const double t212 = 519.4013056527435*t142*t124 + 519.4013056527435*t134*t153;
+    const double t217 = (q[3]*t153 + q[5]*t158) + t159*t125;
+    const double t219 = t138*t132 + t134*t167;
+    const double t221 = t142*t144 + t146*t158;
+    const double t206 = 16.49717531740683*t138*t120 + 16.49717531740683*t146*t150;
+    const double t226 = (q[3]*t167 + q[5]*t150) + t168*t121;
+    const double t225 = (q[2]*t144 + q[4]*t120) + t145*t121;
+    const double t188 = t145 + t159;
     const double t185 = 4.007982231475662*qd[2];
     const double t186 = 31.11524860645524*qd[4];
     const double t187 = t185 + t186;
-    const double t188 = t145 + t159;
     const double t189 = t128 + t129;
+    const double t218 = (87.81757339975067*t116*t79 + 87.81757339975067*t117*t79) + (87.81757339975067*t128*t77 + 87.81757339975067*t129*t77);
+    const double t200 = t116 + t117;
     const double t190 = 5.7154707217777485*qd[2];
     const double t191 = V1_2 + (4.007982231475662*qd[4] + t190);
     const double t192 = t137 + t141;
+    const double t213 = qd[2]*t70 + 3.0*t141*t67;
+    const double t222 = qd[4]*t69 + 3.0*t137*t65;
     const double t193 = 5.208677514113347*qd[5];
     const double t194 = 4.007982231475662*qd[3];
     const double t195 = 1.371702514949848*qd[1];
     const double t196 = (-t193 - t194) - t195;
     const double t197 = t162 + t165;
+    const double t215 = qd[3]*t82 + 3.0*t165*t68;
+    const double t224 = qd[5]*t81 + 3.0*t162*t66;
     const double t198 = 31.11524860645524*qd[5];
     const double t199 = 0.5684272066774012*qd[3] + (t198 - t195);
-    const double t200 = t116 + t117;
     const double t201 = 5.715615815502488*qd[4];
     const double t202 = V1_2 + (5.208677514113347*qd[2] + t201);
     const double t203 = 5.208677514113347*V1_0;
     const double t204 = 2.8577353608888743*V1_0;
     const double t205 = 2.857807907751244*V1_0;
-    const double t206 = 16.49717531740683*t138*t120 + 16.49717531740683*t146*t150;
-    const double t207 = t142*t136 + t138*t140;
     const double t208 = 134.25531184895067*qd[1];
-    const double t209 = t134*t161 + t146*t164;
     const double t210 = 0.03387920434672814*V1_0;
     const double t211 = 4.007982231475662*V1_0;
-    const double t212 = 519.4013056527435*t142*t124 + 519.4013056527435*t134*t153;
-    const double t213 = qd[2]*t70 + 3.0*t141*t67;
     const double t214 = 159.28233160844565*qd[1];
-    const double t215 = qd[3]*t82 + 3.0*t165*t68;
-    const double t216 = (q[2]*t124 + q[4]*t132) + t133*t125;
-    const double t217 = (q[3]*t153 + q[5]*t158) + t159*t125;
-    const double t218 = (87.81757339975067*t116*t79 + 87.81757339975067*t117*t79) + (87.81757339975067*t128*t77 + 87.81757339975067*t129*t77);
-    const double t219 = t138*t132 + t134*t167;
     const double t220 = 90.34652514907535*qd[1];
-    const double t221 = t142*t144 + t146*t158;
-    const double t222 = qd[4]*t69 + 3.0*t137*t65;
     const double t223 = 25.810779962631948*qd[1];
-    const double t224 = qd[5]*t81 + 3.0*t162*t66;
-    const double t225 = (q[2]*t144 + q[4]*t120) + t145*t121;
-    const double t226 = (q[3]*t167 + q[5]*t150) + t168*t121;
     const double t227 = 0.21231758877851237*V1_0;
     const double t228 = 2.8577353608888743*qd[3];
     const double t229 = 0.28421360333870066*qd[5];
@@ -2682,13 +2818,23 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t235 = (-5.4782192891427846*qd[1] - 10.348946789114272*qd[3]) + t232;
     const double t236 = 32.99435063481366*qd[2];
     const double t237 = t236*t69;
+    const double t267 = 25.810779962631948*qd[4] + t236;
+    const double t268 = t152 + t267;
+    const double t279 = 5.7154707217777485*V1_2 + t267;
     const double t238 = 32.99435063481366*qd[3];
     const double t239 = t238*t81;
+    const double t274 = 25.810779962631948*qd[5] + t238;
+    const double t316 = t123 + t274;
     const double t240 = 1038.802611305487*qd[4];
     const double t241 = t240*t70;
+    const double t336 = 159.28233160844565*qd[2] + t240;
+    const double t337 = t155 + t336;
+    const double t341 = 5.715615815502488*V1_2 + t336;
     const double t242 = 1038.802611305487*qd[5];
     const double t243 = t242*t82;
     const double b1_1 = (((((t135*V1_0 + ((((((qd[1]*t206 + t173*t235) + (qd[1]*t212 + t197*t199)) + (((qd[1]*t237 + t183*t184) + (qd[1]*t239 + t187*t188)) + (qd[1]*t241 + qd[1]*t243))) + ((t171*t231 + t172*t234) + t214*t216)) + (((qd[1]*t218 + t220*t221) + ((t170*t230 + t192*t196) + t208*t207)) + ((t208*t209 + t214*t213) + (t214*t215 + t220*t219)))) + ((t214*t217 + (t223*t222 + t223*t224)) + (t223*t225 + t223*t226)))) + qd[4]*t210) + (-qd[2]*t227 + t177*t67*V1_0)) - V1_0*t110) + V1_2*t180) + ((((t139*V1_0 + t143*V1_0) + (t147*V1_0 + t175*t65*V1_0)) + (t118*t203 + t122*t204)) + ((t126*t205 + t130*t211) + (t189*t191 + t200*t202)));
+    const double t339 = 159.28233160844565*qd[3] + t242;
+    const double t349 = t127 + t339;
     const double t244 = 0.5684272066774013*qd[3];
     const double t245 = t193 + t244;
     const double t246 = t194 + t198;
@@ -2713,21 +2859,19 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t265 = (-t262 - t264) - 6.478219289142784*V1_2;
     const double b1_2 = ((((V1_0*t115 + ((((t184*t246 + t188*t245) + (t189*t248 + t200*t253)) - t160*V1_0) + qd[3]*t227)) + (((-t163*V1_0 - t166*V1_0) + (-t169*V1_0 - t178*t66*V1_0)) + ((-t179*t68*V1_0 + t206*V1_2) + (t212*V1_2 + t218*V1_2)))) + ((t192*t250 + t173*t265) + (t221*t256 + t222*t257))) + (((t172*t263 + t226*t257) + (t209*t254 + t213*t255)) + ((t215*t255 + t216*t255) + (t217*t255 + t219*t256)))) + (((((t237*V1_2 + t239*V1_2) + (t241*V1_2 + t243*V1_2)) + (-qd[5]*t210 - t148*t203)) + (-qd[1]*t180 + t197*t251)) + (((-t151*t204 - t154*t205) + (-t156*t211 + t207*t254)) + ((t170*t259 + t224*t257) + (t171*t261 + t225*t257))));
     const double t266 = V1_0*V1_0;
-    const double t267 = 25.810779962631948*qd[4] + t236;
-    const double t268 = t152 + t267;
     const double t269 = 25.810779962631948*qd[2];
     const double t270 = 43.908786699875336*qd[4] + t269;
+    const double t318 = 0.5684272066774013*V1_2 + (180.6930502981507*qd[4] + t269);
     const double t271 = 3.7237686281369613*V1_2 + t270;
+    const double t280 = t157 + t270;
     const double t272 = 0.5*V1_0;
     const double t273 = 5.7154707217777485*qd[1];
-    const double t274 = 25.810779962631948*qd[5] + t238;
     const double t275 = t273 + t274;
     const double t276 = 25.810779962631948*qd[3];
     const double t277 = 43.908786699875336*qd[5] + t276;
     const double t278 = t131 + t277;
-    const double t279 = 5.7154707217777485*V1_2 + t267;
-    const double t280 = t157 + t270;
     const double t281 = ((t248*V1_2 + (qd[2]*t275 + qd[4]*t278)) + qd[1]*t191) + (qd[5]*t280 + qd[3]*t279);
+    const double t317 = 3.7237686281369613*qd[1] + t277;
     const double t282 = 0.5684272066774012*V1_2 + (51.621559925263895*qd[2] + 224.60183699802604*qd[4]);
     const double t283 = 31.11524860645524*V1_2;
     const double t284 = (224.60183699802604*qd[2] + 318.5646632168913*qd[4]) + t283;
@@ -2737,9 +2881,11 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t288 = 159.28233160844565*qd[5];
     const double t289 = 43.908786699875336*qd[3] + t288;
     const double t290 = t119 + t289;
+    const double t329 = t289 - 10.348946789114272*qd[1];
     const double t291 = 159.28233160844565*qd[4];
     const double t292 = (180.6930502981507*qd[2] + t291) + t283;
     const double t293 = ((t246*V1_2 + ((qd[2]*t287 + qd[1]*t183) + qd[4]*t290)) + qd[3]*t280) + qd[5]*t292;
+    const double t305 = 43.908786699875336*qd[2] + t291;
     const double t294 = V1_2*V1_2;
     const double t295 = qd[1]*qd[1];
     const double t296 = 159.28233160844565*t294 + 159.28233160844565*t295;
@@ -2751,22 +2897,19 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t302 = 25.810779962631948*t294 + 25.810779962631948*t295;
     const double t303 = t66*t302;
     const double t304 = t68*t296;
-    const double t305 = 43.908786699875336*qd[2] + t291;
     const double t306 = t305 - 10.348946789114272*V1_2;
+    const double t319 = t149 + t305;
     const double t307 = 1.5*t302;
     const double t308 = qd[1]*V1_0;
+    const double t315 = t92*t308;
     const double t309 = q[3]*V1_2;
     const double t310 = q[5]*V1_2;
     const double t311 = t79*t302;
     const double t312 = 87.81757339975067*t294 + 87.81757339975067*t295;
     const double t313 = t77*t312;
-    const double t314 = t93*V1_0;
-    const double t315 = t92*t308;
     const double b1_6 = (((((((5.7154707217777485*q[2]*q[3]*V1_0*V1_2 + 1.5*qd[3]*V1_0) + (0.5684272066774013*q[2]*q[5]*V1_0*V1_2 - 8.573206082666623*t174*V1_0)) + (2.0*q[2]*qd[2]*t268 - t71*t308)) + (-q[2]*t66*t299 - 8.584391669628726*t315)) + (((4.007982231475662*q[3]*q[4]*V1_0*V1_2 - 20.766301817340967*t176*V1_0) + (5.208677514113347*q[4]*q[5]*V1_0*V1_2 + (0.10615879438925618*qd[1]*V1_0 + ((t184*t287 + t188*t278) + (t189*t275 + t200*t290))))) - t12*t313)) + (((-q[2]*t68*t301 - t69*t298) + (-q[5]*t311 - t75*t300)) + (((2.0*q[4]*qd[4]*t306 - t247*t309) + (-t111*t272 - t131*t314)) + ((-t197*t157 - t198*t310) + (t192*t282 - t73*t308))))) + (-t15*t285 - t18*t293)) + ((-q[2]*((V1_2*t259 + (((-qd[1]*t228 - qd[1]*t229) + qd[1]*t230) + t266)) + (qd[2]*t268 + qd[4]*t271)) - t12*t281) + ((-t15*t303 - t15*t304) + (-t70*t297 - t74*t307)));
-    const double t316 = t123 + t274;
-    const double t317 = 3.7237686281369613*qd[1] + t277;
-    const double t318 = 0.5684272066774013*V1_2 + (180.6930502981507*qd[4] + t269);
-    const double t319 = t149 + t305;
+    const double t348 = t79*t312;
+    const double t333 = t79*V1_0;
     const double t320 = 31.11524860645524*qd[1];
     const double t321 = 180.6930502981507*qd[3] + (t288 + t320);
     const double t322 = ((t245*V1_2 + ((qd[2]*t278 + qd[1]*t187) + qd[4]*t321)) + qd[3]*t318) + qd[5]*t319;
@@ -2775,56 +2918,46 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t325 = ((((qd[1]*t199 + qd[5]*t324) + qd[3]*t323) - t181*V1_2) - t185*V1_2) + V1_2*t251;
     const double t326 = 1.5*V1_0;
     const double t327 = t65*t302;
+    const double t343 = 0.5*t302;
     const double t328 = t67*t296;
-    const double t329 = t289 - 10.348946789114272*qd[1];
     const double t330 = q[2]*qd[1];
     const double t331 = q[4]*qd[1];
     const double t332 = t77*V1_0;
-    const double t333 = t79*V1_0;
-    const double t334 = t103*V1_0;
-    const double t335 = t102*V1_0;
     const double b1_7 = ((((((4.007982231475662*q[2]*q[4]*V1_0*V1_2 + (((2.0*q[3]*qd[3]*t316 - t190*t330) + t197*t323) + (2.0*q[5]*qd[5]*t329 + (-t131*t192 - t186*t331)))) + t189*t279) - t18*t328) + (-t18*t327 - t87*t300)) - t9*t281) + ((-t15*t322 - t86*t307) + (-t18*t325 - t9*t313))) + (((((8.584391669628726*q[3]*q[5]*V1_0*V1_2 + 2.8577353608888743*t65*V1_0*V1_2) + (8.573206082666623*t66*V1_0*V1_2 + 15.55762430322762*t67*V1_0*V1_2)) + ((20.766301817340967*t68*V1_0*V1_2 - 0.10615879438925618*V1_0*V1_2) + (-qd[2]*t326 - t119*t332))) + ((-q[3]*t65*t299 + t200*t319) + ((-t272*t112 - t131*t334) + (t184*t280 - t286*t335)))) + ((((t188*t318 - t273*t333) - q[3]*t67*t301) + (-q[4]*t311 - t81*t298)) + (-q[3]*(((((qd[1]*t231 + qd[3]*t316) + qd[5]*t317) - t258*V1_2) + t266) + (V1_2*t261 - t260*V1_2)) - t82*t297)));
-    const double t336 = 159.28233160844565*qd[2] + t240;
-    const double t337 = t155 + t336;
+    const double t347 = t77*t296;
+    const double t346 = 1.5*t296;
     const double t338 = 5.715615815502488*qd[1];
-    const double t339 = 159.28233160844565*qd[3] + t242;
     const double t340 = t338 + t339;
-    const double t341 = 5.715615815502488*V1_2 + t336;
     const double t342 = ((t253*V1_2 + (qd[2]*t290 + qd[4]*t340)) + qd[1]*t202) + (qd[3]*t319 + qd[5]*t341);
-    const double t343 = 0.5*t302;
     const double t344 = 519.4013056527435*t294 + 519.4013056527435*t295;
     const double t345 = 519.4013056527435*t294 + 519.4013056527435*t295;
-    const double t346 = 1.5*t296;
-    const double t347 = t77*t296;
-    const double t348 = t79*t312;
-    const double b1_8 = ((((((4.007982231475662*q[2]*q[3]*V1_0*V1_2 + 1.5*qd[5]*V1_0) + (5.208677514113347*q[2]*q[5]*V1_0*V1_2 - 4.292195834814363*t174*V1_0)) + (2.0*q[2]*qd[2]*t271 - t252*t310)) + ((2.0*q[4]*qd[4]*t337 - t72*t308) + (-t113*t272 - t119*t314))) + ((-q[4]*t66*t301 - 41.532603634681934*t315) + ((-t197*t149 - t244*t309) + (t192*t284 - t76*t308)))) + (((-q[3]*t347 - q[4]*t68*t345) + (-t18*t348 - t74*t300)) + (-t12*t322 - t69*t343))) + ((((((31.11524860645524*q[3]*q[4]*V1_0*V1_2 - 8.573423723253732*t176*V1_0) + (5.715615815502488*q[4]*q[5]*V1_0*V1_2 + (((t184*t290 + t188*t321) + (t189*t278 + t200*t340)) - 0.01693960217336407*qd[1]*V1_0))) - t9*t304) + (-t9*t303 - t70*t344)) + (-q[4]*((V1_2*t263 + (((-qd[1]*t232 - qd[1]*t233) + qd[1]*t234) + t266)) + (qd[4]*t337 + qd[2]*t306)) - t75*t346)) + (-t9*t285 - t18*t342));
-    const double t349 = t127 + t339;
     const double b1_9 = (((((((5.208677514113347*q[2]*q[4]*V1_0*V1_2 + (2.0*q[3]*qd[3]*t317 + ((2.0*q[5]*qd[5]*t349 - t201*t331) + ((-t119*t192 - t182*t330) + t197*t324)))) + t200*t341) + (t188*t319 - t338*t332)) + (-q[2]*t347 - q[5]*t67*t345)) + (-q[5]*(((((qd[1]*t235 + qd[5]*t349) + qd[3]*t329) - t262*V1_2) + t266) + (V1_2*t265 - t264*V1_2)) - t15*t348)) + ((-t12*t325 - t81*t343) + ((-t12*t327 - t86*t300) + (-t12*t328 - t82*t344)))) + (((((41.532603634681934*q[3]*q[5]*V1_0*V1_2 + 0.28421360333870066*t65*V1_0*V1_2) + (4.292195834814363*t66*V1_0*V1_2 + 2.857807907751244*t67*V1_0*V1_2)) + ((8.573423723253732*t68*V1_0*V1_2 + 0.01693960217336407*V1_0*V1_2) + (-qd[4]*t326 - t119*t335))) + ((-q[5]*t65*t301 + t189*t280) + ((-t272*t114 - t131*t333) + (t184*t292 - t320*t334)))) + (-t15*t342 - t87*t346))) - t9*t293;
+    const double b1_8 = ((((((4.007982231475662*q[2]*q[3]*V1_0*V1_2 + 1.5*qd[5]*V1_0) + (5.208677514113347*q[2]*q[5]*V1_0*V1_2 - 4.292195834814363*t174*V1_0)) + (2.0*q[2]*qd[2]*t271 - t252*t310)) + ((2.0*q[4]*qd[4]*t337 - t72*t308) + (-t113*t272 - t119*t314))) + ((-q[4]*t66*t301 - 41.532603634681934*t315) + ((-t197*t149 - t244*t309) + (t192*t284 - t76*t308)))) + (((-q[3]*t347 - q[4]*t68*t345) + (-t18*t348 - t74*t300)) + (-t12*t322 - t69*t343))) + ((((((31.11524860645524*q[3]*q[4]*V1_0*V1_2 - 8.573423723253732*t176*V1_0) + (5.715615815502488*q[4]*q[5]*V1_0*V1_2 + (((t184*t290 + t188*t321) + (t189*t278 + t200*t340)) - 0.01693960217336407*qd[1]*V1_0))) - t9*t304) + (-t9*t303 - t70*t344)) + (-q[4]*((V1_2*t263 + (((-qd[1]*t232 - qd[1]*t233) + qd[1]*t234) + t266)) + (qd[4]*t337 + qd[2]*t306)) - t75*t346)) + (-t9*t285 - t18*t342));
     /* f2: spatial force f(k) (2.29) */
-    const double f2_0 = 0.001*alpha2_0;
     const double t350 = 0.064*V2_0;
-    const double f2_1 = (0.065*alpha2_1 - V2_2*t350) - 0.24*alpha2_5;
-    const double f2_2 = (0.065*alpha2_2 + V2_1*t350) + 0.24*alpha2_4;
-    const double f2_3 = (-0.24*V2_2*V2_2 - 0.24*V2_1*V2_1) + 1.2*alpha2_3;
     const double t351 = 0.24*V2_0;
-    const double f2_4 = (0.24*alpha2_2 + V2_1*t351) + 1.2*alpha2_4;
+    const double f2_1 = (0.065*alpha2_1 - V2_2*t350) - 0.24*alpha2_5;
     const double f2_5 = (-0.24*alpha2_1 + V2_2*t351) + 1.2*alpha2_5;
+    const double f2_2 = (0.065*alpha2_2 + V2_1*t350) + 0.24*alpha2_4;
+    const double f2_4 = (0.24*alpha2_2 + V2_1*t351) + 1.2*alpha2_4;
     /* f1: spatial force f(k) (2.29) */
     const double t352 = (R2_2_0*f2_3 + R2_2_2*f2_5) + Rn2_2_1*f2_4;
     const double t353 = (R2_1_0*f2_3 + R2_1_2*f2_5) + Rn2_1_1*f2_4;
+    const double t355 = (R2_0_0*f2_3 + R2_0_2*f2_5) + Rn2_0_1*f2_4;
     const double t354 = (((R2_0_2*f2_2 + R2_0_0*f2_0) + Rn2_0_1*f2_1) + rn2_1*t352) - rn2_2*t353;
     const double f1_0 = (((M1_0_0*a1_0 + M1_0_5*alpha1_5) + M1_0_2*a1_2) + b1_0) + t354;
-    const double t355 = (R2_0_0*f2_3 + R2_0_2*f2_5) + Rn2_0_1*f2_4;
     const double t356 = (((R2_1_2*f2_2 + R2_1_0*f2_0) + Rn2_1_1*f2_1) - rn2_0*t352) + rn2_2*t355;
     const double f1_1 = (((M1_0_1*a1_0 + M1_1_3*alpha1_3) + (M1_1_2*a1_2 + M1_1_5*alpha1_5)) + b1_1) + t356;
     const double t357 = (((R2_2_2*f2_2 + R2_2_0*f2_0) + Rn2_2_1*f2_1) + rn2_0*t353) - rn2_1*t355;
     const double f1_2 = (((M1_0_2*a1_0 + M1_2_3*alpha1_3) + M1_2_2*a1_2) + b1_2) + t357;
     const double f1_6 = ((((((M1_2_6*a1_2 + M1_3_6*alpha1_3) + q[3]*a1_0) + b1_6) + U2_3_0*t355) + (U2_4_0*t353 + U2_5_0*t352)) + U2_0_0*t354) + U2_2_0*t357;
-    const double f1_7 = ((((((M1_2_7*a1_2 + M1_3_7*alpha1_3) + (-q[2]*a1_0 - 0.4870938686021786*alpha1_5)) + b1_7) + U2_3_1*t355) + (U2_4_1*t353 + U2_5_1*t352)) + U2_0_1*t354) + U2_1_1*t356;
     const double f1_8 = ((((((M1_2_8*a1_2 + M1_3_8*alpha1_3) + q[5]*a1_0) + b1_8) + U2_3_2*t355) + (U2_4_2*t353 + U2_5_2*t352)) + U2_0_2*t354) + U2_2_2*t357;
+    const double f1_7 = ((((((M1_2_7*a1_2 + M1_3_7*alpha1_3) + (-q[2]*a1_0 - 0.4870938686021786*alpha1_5)) + b1_7) + U2_3_1*t355) + (U2_4_1*t353 + U2_5_1*t352)) + U2_0_1*t354) + U2_1_1*t356;
     const double f1_9 = ((((((M1_2_9*a1_2 + M1_3_9*alpha1_3) + (-q[4]*a1_0 + 0.26994787318551317*alpha1_5)) + b1_9) + U2_3_3*t355) + (U2_4_3*t353 + U2_5_3*t352)) + U2_0_3*t354) + U2_1_3*t356;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
+    /* ltdl_xy6: y = L^-T b */
+    const double ltdl_xy6_0 = tau[6] - f2_1;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t358 = rn2_2*R2_1_2;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -2847,17 +2980,22 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t372 = rn2_2*R2_0_0;
     const double t373 = rn2_0*R2_2_0;
     const double t374 = t372 - t373;
+    const double t488 = 1.2*t372 - 1.2*t373;
     const double t375 = rn2_0*R2_2_2;
     const double t376 = rn2_2*R2_0_2 - t375;
     const double t377 = rn2_2*Rn2_0_1;
     const double t378 = rn2_0*Rn2_2_1;
     const double t379 = t377 - t378;
+    const double t490 = 0.24*R2_1_2 + (-1.2*t378 + 1.2*t377);
+    const double t487 = 0.065*R2_1_2 + (-0.24*t378 + rn2_2*t367);
     const double t380 = 0.001*R2_0_0;
     const double Rc1_0_1 = ((Rn2_1_1*F1_2_0_0 + t379*t371) + ((M1_0_1 + R2_1_0*t380) + R2_1_2*t362)) + (t376*t368 + t374*t365);
     const double t381 = rn2_1*R2_0_0;
     const double t382 = rn2_0*R2_1_0 - t381;
+    const double t494 = -1.2*t381 + 1.2*rn2_0*R2_1_0;
     const double t383 = rn2_1*R2_0_2;
     const double t384 = rn2_0*R2_1_2 - t383;
+    const double t495 = (1.2*rn2_0*R2_1_2 - 0.24*Rn2_2_1) - 1.2*t383;
     const double t385 = rn2_1*Rn2_0_1;
     const double t386 = rn2_0*Rn2_1_1 - t385;
     const double Rc1_0_2 = ((Rn2_2_1*F1_2_0_0 + t386*t371) + ((M1_0_2 + R2_2_0*t380) + R2_2_2*t362)) + (t384*t368 + t365*t382);
@@ -2871,21 +3009,29 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t394 = U2_0_0*t364;
     const double t395 = U2_2_0*t382;
     const double t396 = (((t391 + t392) + t393) + t394) + t395;
+    const double t502 = ((1.2*t391 + 1.2*t392) + 1.2*t393) + (1.2*t394 + 1.2*t395);
     const double t397 = Rn2_0_1*U2_3_0;
     const double t398 = Rn2_1_1*U2_4_0;
+    const double t404 = U2_4_0*R2_1_2;
     const double t399 = Rn2_2_1*U2_5_0;
+    const double t405 = U2_5_0*R2_2_2;
     const double t400 = U2_0_0*t369;
     const double t401 = U2_2_0*t386;
     const double t402 = (((t397 + t399) + t398) + t401) + t400;
+    const double t504 = (U2_0_0*t370 + ((1.2*t399 + 1.2*t397) + 1.2*t398)) + (0.24*t387 + (1.2*t400 + 1.2*t401));
+    const double t499 = (U2_0_0*t359 + ((0.24*t399 + U2_3_0*t367) + 0.24*t398)) + (0.065*t387 + (0.24*t400 + 0.24*t401));
     const double t403 = U2_3_0*R2_0_2;
-    const double t404 = U2_4_0*R2_1_2;
-    const double t405 = U2_5_0*R2_2_2;
+    const double t500 = (U2_3_0*t370 + 0.24*t404) + 0.24*t405;
     const double t406 = U2_0_0*t366;
     const double t407 = U2_2_0*t384;
+    const double t503 = ((((-0.24*t389 - U2_0_0*t367) + 1.2*t403) + (1.2*t404 + 1.2*t405)) + 1.2*t406) + 1.2*t407;
     const double t408 = (((t403 + t404) + t405) + t406) + t407;
+    const double t501 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t406) - t500) - 0.24*t407;
     const double t409 = U2_0_0*R2_0_0;
     const double t410 = U2_2_0*R2_2_0;
     const double t411 = t409 + t410;
+    const double t498 = 0.001*t409 + 0.001*t410;
+    const double Rc1_6_6 = ((((M1_6_6 + t411*t498) + t388*t499) + t402*t504) + t396*t502) + (t390*t501 + t408*t503);
     const double Rc1_0_6 = (((t390*F1_2_0_0 + (q[3] + t380*t411)) + (t362*t388 + t371*t402)) + t365*t396) + t368*t408;
     const double t412 = U2_1_1*R2_1_2;
     const double t413 = U2_0_1*R2_0_2 + t412;
@@ -2897,21 +3043,30 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t419 = U2_0_1*t364;
     const double t420 = U2_1_1*t374;
     const double t421 = (((t416 + t417) + t418) + t420) + t419;
+    const double t509 = ((1.2*t416 + 1.2*t417) + 1.2*t419) + (1.2*t420 + 1.2*t418);
     const double t422 = Rn2_0_1*U2_3_1;
     const double t423 = U2_4_1*Rn2_1_1;
+    const double t429 = U2_4_1*R2_1_2;
     const double t424 = Rn2_2_1*U2_5_1;
+    const double t430 = U2_5_1*R2_2_2;
     const double t425 = U2_0_1*t369;
     const double t426 = U2_1_1*t379;
     const double t427 = (((t422 + t423) + t424) + t426) + t425;
+    const double t511 = (U2_0_1*t370 + ((1.2*t422 + 1.2*t423) + 1.2*t424)) + (0.24*t412 + (1.2*t425 + 1.2*t426));
+    const double t506 = (U2_0_1*t359 + 0.24*t425) + ((((0.24*t423 + t367*U2_3_1) + 0.24*t424) + 0.24*t426) + 0.065*t412);
     const double t428 = U2_3_1*R2_0_2;
-    const double t429 = U2_4_1*R2_1_2;
-    const double t430 = U2_5_1*R2_2_2;
+    const double t507 = (U2_3_1*t370 + 0.24*t429) + 0.24*t430;
     const double t431 = U2_0_1*t366;
     const double t432 = U2_1_1*t376;
+    const double t510 = ((((-0.24*t414 - U2_0_1*t367) + 1.2*t428) + (1.2*t429 + 1.2*t430)) + 1.2*t431) + 1.2*t432;
     const double t433 = (((t428 + t429) + t430) + t431) + t432;
+    const double t508 = (((0.065*U2_1_1*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_1) - 0.24*t431) - t507) - 0.24*t432;
     const double t434 = U2_0_1*R2_0_0;
     const double t435 = U2_1_1*R2_1_0;
     const double t436 = t434 + t435;
+    const double t505 = 0.001*t434 + 0.001*t435;
+    const double Rc1_6_7 = ((((M1_6_7 + t436*t498) + t413*t499) + t427*t504) + t421*t502) + (t415*t501 + t433*t503);
+    const double Rc1_7_7 = ((((M1_7_7 + t436*t505) + t413*t506) + (t421*t509 + t427*t511)) + t415*t508) + t433*t510;
     const double Rc1_0_7 = (((t415*F1_2_0_0 + (t380*t436 - q[2])) + (t362*t413 + t371*t427)) + t365*t421) + t368*t433;
     const double t437 = U2_2_2*R2_2_2;
     const double t438 = U2_0_2*R2_0_2 + t437;
@@ -2921,202 +3076,210 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t442 = U2_4_2*R2_1_0;
     const double t443 = U2_5_2*R2_2_0;
     const double t444 = U2_0_2*t364;
+    const double t469 = U2_0_3*t364;
     const double t445 = U2_2_2*t382;
     const double t446 = (((t441 + t442) + t443) + t444) + t445;
+    const double t516 = ((1.2*t441 + 1.2*t442) + 1.2*t443) + (1.2*t444 + 1.2*t445);
     const double t447 = Rn2_0_1*U2_3_2;
     const double t448 = Rn2_1_1*U2_4_2;
+    const double t454 = U2_4_2*R2_1_2;
     const double t449 = Rn2_2_1*U2_5_2;
+    const double t455 = U2_5_2*R2_2_2;
     const double t450 = U2_0_2*t369;
+    const double t475 = U2_0_3*t369;
     const double t451 = U2_2_2*t386;
     const double t452 = (((t447 + t449) + t448) + t451) + t450;
+    const double t518 = (U2_0_2*t370 + ((1.2*t449 + 1.2*t447) + 1.2*t448)) + (0.24*t437 + (1.2*t450 + 1.2*t451));
+    const double t513 = (U2_0_2*t359 + ((0.24*t449 + U2_3_2*t367) + 0.24*t448)) + (0.065*t437 + (0.24*t450 + 0.24*t451));
     const double t453 = U2_3_2*R2_0_2;
-    const double t454 = U2_4_2*R2_1_2;
-    const double t455 = U2_5_2*R2_2_2;
+    const double t514 = (U2_3_2*t370 + 0.24*t454) + 0.24*t455;
     const double t456 = U2_0_2*t366;
+    const double t481 = U2_0_3*t366;
     const double t457 = U2_2_2*t384;
+    const double t517 = ((((-0.24*t439 - U2_0_2*t367) + 1.2*t453) + (1.2*t454 + 1.2*t455)) + 1.2*t456) + 1.2*t457;
     const double t458 = (((t453 + t454) + t455) + t456) + t457;
+    const double t515 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t456) - t514) - 0.24*t457;
     const double t459 = U2_0_2*R2_0_0;
     const double t460 = U2_2_2*R2_2_0;
     const double t461 = t459 + t460;
+    const double t512 = 0.001*t459 + 0.001*t460;
+    const double Rc1_6_8 = ((((M1_6_8 + t461*t498) + t438*t499) + t452*t504) + t446*t502) + (t440*t501 + t458*t503);
+    const double Rc1_7_8 = ((((M1_7_8 + t461*t505) + t438*t506) + (t446*t509 + t452*t511)) + t440*t508) + t458*t510;
+    const double Rc1_8_8 = ((((M1_8_8 + t461*t512) + t438*t513) + t452*t518) + t446*t516) + (t440*t515 + t458*t517);
     const double Rc1_0_8 = (((t440*F1_2_0_0 + (q[5] + t380*t461)) + (t362*t438 + t371*t452)) + t365*t446) + t368*t458;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_0v0) = { Rc1_0_1, Rc1_0_6, Rc1_0_7, Rc1_0_8 };
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t462 = U2_1_3*R2_1_2;
     const double t463 = U2_0_3*R2_0_2 + t462;
     const double t464 = U2_1_3*Rn2_1_1;
     const double t465 = Rn2_0_1*U2_0_3 + t464;
     const double t466 = U2_3_3*R2_0_0;
+    const double t484 = U2_0_3*R2_0_0;
     const double t467 = U2_4_3*R2_1_0;
     const double t468 = U2_5_3*R2_2_0;
-    const double t469 = U2_0_3*t364;
     const double t470 = U2_1_3*t374;
     const double t471 = (((t466 + t467) + t468) + t470) + t469;
     const double t472 = Rn2_0_1*U2_3_3;
     const double t473 = U2_4_3*Rn2_1_1;
+    const double t479 = U2_4_3*R2_1_2;
     const double t474 = Rn2_2_1*U2_5_3;
-    const double t475 = U2_0_3*t369;
+    const double t480 = U2_5_3*R2_2_2;
     const double t476 = U2_1_3*t379;
     const double t477 = (((t472 + t473) + t474) + t476) + t475;
     const double t478 = U2_3_3*R2_0_2;
-    const double t479 = U2_4_3*R2_1_2;
-    const double t480 = U2_5_3*R2_2_2;
-    const double t481 = U2_0_3*t366;
-    const double t482 = U2_1_3*t376;
-    const double t483 = (((t478 + t479) + t480) + t481) + t482;
-    const double t484 = U2_0_3*R2_0_0;
-    const double t485 = U2_1_3*R2_1_0;
-    const double t486 = t484 + t485;
-    const double Rc1_0_9 = (((t465*F1_2_0_0 + (t380*t486 - q[4])) + (t362*t463 + t371*t477)) + t365*t471) + t368*t483;
+    const double t489 = (1.2*rn2_2*R2_0_2 - 0.24*Rn2_1_1) - 1.2*t375;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_1_0 = (-rn2_2*t370 + 0.065*Rn2_1_1) + 0.24*t375;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t487 = 0.065*R2_1_2 + (-0.24*t378 + rn2_2*t367);
-    const double t488 = 1.2*t372 - 1.2*t373;
-    const double t489 = (1.2*rn2_2*R2_0_2 - 0.24*Rn2_1_1) - 1.2*t375;
-    const double t490 = 0.24*R2_1_2 + (-1.2*t378 + 1.2*t377);
     const double Rc1_1_1 = (Rn2_1_1*F1_2_1_0 + ((M1_1_1 + 0.001*R2_1_0*R2_1_0) + R2_1_2*t487)) + (t374*t488 + (t376*t489 + t379*t490));
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_7_0 = (U2_1_1*F1_2_1_0 + U2_0_1*F1_2_0_0) - t507;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t482 = U2_1_3*t376;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t370;
+    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t500;
+    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t514;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t492 = rn2_0*Rn2_1_1;
+    const double t493 = 0.065*R2_2_2 + (0.24*t492 - rn2_1*t367);
+    const double t496 = 0.24*R2_2_2 + (1.2*t492 - 1.2*t385);
+    const double Rc1_2_2 = (Rn2_2_1*F1_2_2_0 + t384*t495) + (((M1_2_2 + 0.001*R2_2_0*R2_2_0) + R2_2_2*t493) + (t382*t494 + t386*t496));
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t483 = (((t478 + t479) + t480) + t481) + t482;
+    const double t485 = U2_1_3*R2_1_0;
     const double t491 = 0.001*R2_1_0;
     const double Rc1_1_2 = (Rn2_2_1*F1_2_1_0 + ((M1_1_2 + R2_2_0*t491) + R2_2_2*t487)) + (t382*t488 + (t384*t489 + t386*t490));
     const double Rc1_1_6 = (((t390*F1_2_1_0 + t490*t402) + ((M1_1_6 + t491*t411) + t487*t388)) + t488*t396) + t489*t408;
     const double Rc1_1_7 = (((t415*F1_2_1_0 + t490*t427) + ((M1_1_7 + t491*t436) + t487*t413)) + t488*t421) + t489*t433;
     const double Rc1_1_8 = (((t440*F1_2_1_0 + t490*t452) + ((M1_1_8 + t491*t461) + t487*t438)) + t488*t446) + t489*t458;
-    const double Rc1_1_9 = (((t465*F1_2_1_0 + t490*t477) + ((M1_1_9 + t491*t486) + t487*t463)) + t488*t471) + t489*t483;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t370;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t492 = rn2_0*Rn2_1_1;
-    const double t493 = 0.065*R2_2_2 + (0.24*t492 - rn2_1*t367);
-    const double t494 = -1.2*t381 + 1.2*rn2_0*R2_1_0;
-    const double t495 = (1.2*rn2_0*R2_1_2 - 0.24*Rn2_2_1) - 1.2*t383;
-    const double t496 = 0.24*R2_2_2 + (1.2*t492 - 1.2*t385);
-    const double Rc1_2_2 = (Rn2_2_1*F1_2_2_0 + t384*t495) + (((M1_2_2 + 0.001*R2_2_0*R2_2_0) + R2_2_2*t493) + (t382*t494 + t386*t496));
     const double t497 = 0.001*R2_2_0;
     const double Rc1_2_6 = (((t390*F1_2_2_0 + (M1_2_6 + t497*t411)) + (t493*t388 + t496*t402)) + t494*t396) + t495*t408;
     const double Rc1_2_7 = (((t415*F1_2_2_0 + (M1_2_7 + t497*t436)) + (t493*t413 + t496*t427)) + t494*t421) + t495*t433;
     const double Rc1_2_8 = (((t440*F1_2_2_0 + (M1_2_8 + t497*t461)) + (t493*t438 + t496*t452)) + t494*t446) + t495*t458;
-    const double Rc1_2_9 = (((t465*F1_2_2_0 + (M1_2_9 + t497*t486)) + (t493*t463 + t496*t477)) + t494*t471) + t495*t483;
-    const double t498 = 0.001*t409 + 0.001*t410;
-    const double t499 = (U2_0_0*t359 + ((0.24*t399 + U2_3_0*t367) + 0.24*t398)) + (0.065*t387 + (0.24*t400 + 0.24*t401));
-    const double t500 = (U2_3_0*t370 + 0.24*t404) + 0.24*t405;
-    const double t501 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t406) - t500) - 0.24*t407;
-    const double t502 = ((1.2*t391 + 1.2*t392) + 1.2*t393) + (1.2*t394 + 1.2*t395);
-    const double t503 = ((((-0.24*t389 - U2_0_0*t367) + 1.2*t403) + (1.2*t404 + 1.2*t405)) + 1.2*t406) + 1.2*t407;
-    const double t504 = (U2_0_0*t370 + ((1.2*t399 + 1.2*t397) + 1.2*t398)) + (0.24*t387 + (1.2*t400 + 1.2*t401));
-    const double Rc1_6_6 = ((((M1_6_6 + t411*t498) + t388*t499) + t402*t504) + t396*t502) + (t390*t501 + t408*t503);
-    const double Rc1_6_7 = ((((M1_6_7 + t436*t498) + t413*t499) + t427*t504) + t421*t502) + (t415*t501 + t433*t503);
-    const double Rc1_6_8 = ((((M1_6_8 + t461*t498) + t438*t499) + t452*t504) + t446*t502) + (t440*t501 + t458*t503);
-    const double Rc1_6_9 = ((((M1_6_9 + t486*t498) + t463*t499) + t477*t504) + t471*t502) + (t465*t501 + t483*t503);
-    const double t505 = 0.001*t434 + 0.001*t435;
-    const double t506 = (U2_0_1*t359 + 0.24*t425) + ((((0.24*t423 + t367*U2_3_1) + 0.24*t424) + 0.24*t426) + 0.065*t412);
-    const double t507 = (U2_3_1*t370 + 0.24*t429) + 0.24*t430;
-    const double t508 = (((0.065*U2_1_1*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_1) - 0.24*t431) - t507) - 0.24*t432;
-    const double t509 = ((1.2*t416 + 1.2*t417) + 1.2*t419) + (1.2*t420 + 1.2*t418);
-    const double t510 = ((((-0.24*t414 - U2_0_1*t367) + 1.2*t428) + (1.2*t429 + 1.2*t430)) + 1.2*t431) + 1.2*t432;
-    const double t511 = (U2_0_1*t370 + ((1.2*t422 + 1.2*t423) + 1.2*t424)) + (0.24*t412 + (1.2*t425 + 1.2*t426));
-    const double Rc1_7_7 = ((((M1_7_7 + t436*t505) + t413*t506) + (t421*t509 + t427*t511)) + t415*t508) + t433*t510;
-    const double Rc1_7_8 = ((((M1_7_8 + t461*t505) + t438*t506) + (t446*t509 + t452*t511)) + t440*t508) + t458*t510;
-    const double Rc1_7_9 = ((((M1_7_9 + t486*t505) + t463*t506) + (t471*t509 + t477*t511)) + t465*t508) + t483*t510;
-    const double t512 = 0.001*t459 + 0.001*t460;
-    const double t513 = (U2_0_2*t359 + ((0.24*t449 + U2_3_2*t367) + 0.24*t448)) + (0.065*t437 + (0.24*t450 + 0.24*t451));
-    const double t514 = (U2_3_2*t370 + 0.24*t454) + 0.24*t455;
-    const double t515 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t456) - t514) - 0.24*t457;
-    const double t516 = ((1.2*t441 + 1.2*t442) + 1.2*t443) + (1.2*t444 + 1.2*t445);
-    const double t517 = ((((-0.24*t439 - U2_0_2*t367) + 1.2*t453) + (1.2*t454 + 1.2*t455)) + 1.2*t456) + 1.2*t457;
-    const double t518 = (U2_0_2*t370 + ((1.2*t449 + 1.2*t447) + 1.2*t448)) + (0.24*t437 + (1.2*t450 + 1.2*t451));
-    const double Rc1_8_8 = ((((M1_8_8 + t461*t512) + t438*t513) + t452*t518) + t446*t516) + (t440*t515 + t458*t517);
-    const double Rc1_8_9 = ((((M1_8_9 + t486*t512) + t463*t513) + t477*t518) + t471*t516) + (t465*t515 + t483*t517);
-    const double t519 = (U2_3_3*t370 + 0.24*t479) + 0.24*t480;
-    const double Rc1_9_9 = ((((M1_9_9 + t486*(0.001*t484 + 0.001*t485)) + t463*((U2_0_3*t359 + 0.24*t475) + ((((0.24*t473 + t367*U2_3_3) + 0.24*t474) + 0.24*t476) + 0.065*t462))) + (t471*(((1.2*t466 + 1.2*t467) + 1.2*t469) + (1.2*t470 + 1.2*t468)) + t477*((U2_0_3*t370 + ((1.2*t472 + 1.2*t473) + 1.2*t474)) + (0.24*t462 + (1.2*t475 + 1.2*t476))))) + t465*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t481) - t519) - 0.24*t482)) + t483*(((((-0.24*t464 - U2_0_3*t367) + 1.2*t478) + (1.2*t479 + 1.2*t480)) + 1.2*t481) + 1.2*t482);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
-    SOAGEN_PACK(F0_1_in0_0v0) = { Rc1_0_1, Rc1_0_6, Rc1_0_7, Rc1_0_8 };
     SOAGEN_PACK(F0_1_in0_2v0) = { Rc1_1_2, Rc1_2_6, Rc1_2_7, Rc1_2_8 };
     SOAGEN_LANES(F0_1_2v0, -SOAGEN_L(F0_1_in0_0v0)*s_q_1 + SOAGEN_L(F0_1_in0_2v0)*c_q_1);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t486 = t484 + t485;
+    const double Rc1_6_9 = ((((M1_6_9 + t486*t498) + t463*t499) + t477*t504) + t471*t502) + (t465*t501 + t483*t503);
+    const double Rc1_7_9 = ((((M1_7_9 + t486*t505) + t463*t506) + (t471*t509 + t477*t511)) + t465*t508) + t483*t510;
+    const double Rc1_8_9 = ((((M1_8_9 + t486*t512) + t463*t513) + t477*t518) + t471*t516) + (t465*t515 + t483*t517);
+    const double Rc1_1_9 = (((t465*F1_2_1_0 + t490*t477) + ((M1_1_9 + t491*t486) + t487*t463)) + t488*t471) + t489*t483;
+    const double Rc1_2_9 = (((t465*F1_2_2_0 + (M1_2_9 + t497*t486)) + (t493*t463 + t496*t477)) + t494*t471) + t495*t483;
+    const double Rc1_0_9 = (((t465*F1_2_0_0 + (t380*t486 - q[4])) + (t362*t463 + t371*t477)) + t365*t471) + t368*t483;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     const double F0_1_2_4 = -s_q_1*Rc1_0_9 + c_q_1*Rc1_2_9;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t500;
-    const double F1_2_7_0 = (U2_1_1*F1_2_1_0 + U2_0_1*F1_2_0_0) - t507;
-    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t514;
-    const double F1_2_9_0 = (U2_1_3*F1_2_1_0 + U2_0_3*F1_2_0_0) - t519;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t519 = (U2_3_3*t370 + 0.24*t479) + 0.24*t480;
+    const double Rc1_9_9 = ((((M1_9_9 + t486*(0.001*t484 + 0.001*t485)) + t463*((U2_0_3*t359 + 0.24*t475) + ((((0.24*t473 + t367*U2_3_3) + 0.24*t474) + 0.24*t476) + 0.065*t462))) + (t471*(((1.2*t466 + 1.2*t467) + 1.2*t469) + (1.2*t470 + 1.2*t468)) + t477*((U2_0_3*t370 + ((1.2*t472 + 1.2*t473) + 1.2*t474)) + (0.24*t462 + (1.2*t475 + 1.2*t476))))) + t465*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t481) - t519) - 0.24*t482)) + t483*(((((-0.24*t464 - U2_0_3*t367) + 1.2*t478) + (1.2*t479 + 1.2*t480)) + 1.2*t481) + 1.2*t482);
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_9_0 = (U2_1_3*F1_2_1_0 + U2_0_3*F1_2_0_0) - t519;
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L6_0 = 15.384615384615383*F0_2_2_0;
-    const double ltdl_L6_1 = 15.384615384615383*F1_2_1_0;
-    const double ltdl_L6_2 = 15.384615384615383*F1_2_6_0;
-    const double ltdl_L6_3 = 15.384615384615383*F1_2_7_0;
-    const double ltdl_L6_4 = 15.384615384615383*F1_2_8_0;
-    const double ltdl_L6_5 = 15.384615384615383*F1_2_9_0;
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_0 = F0_1_2_4 - F1_2_9_0*ltdl_L6_0;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_1 = 15.384615384615383*F1_2_1_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_1 = Rc1_1_9 - ltdl_L6_1*F1_2_9_0;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_2 = 15.384615384615383*F1_2_6_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_2 = Rc1_6_9 - F1_2_9_0*ltdl_L6_2;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_3 = 15.384615384615383*F1_2_7_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_3 = Rc1_7_9 - F1_2_9_0*ltdl_L6_3;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_4 = 15.384615384615383*F1_2_8_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_4 = Rc1_8_9 - F1_2_9_0*ltdl_L6_4;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_5 = 15.384615384615383*F1_2_9_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_5 = Rc1_9_9 - F1_2_9_0*ltdl_L6_5;
     /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = (((tau[5] - 17369286.887526195*q[5]) - 83.35295288716817*qd[5]) - ltdl_L6_5*ltdl_xy6_0) - f1_9;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
     const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_1 = (Rc1_1_8 - ltdl_L6_1*F1_2_8_0) - ltdl_A5_4*ltdl_L5_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_2 = (Rc1_6_8 - F1_2_8_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_3 = (Rc1_7_8 - F1_2_8_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = (F0_1_2v0[3] - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
-    const double ltdl_A4_1 = (Rc1_1_8 - ltdl_L6_1*F1_2_8_0) - ltdl_A5_4*ltdl_L5_1;
-    const double ltdl_A4_2 = (Rc1_6_8 - F1_2_8_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
-    const double ltdl_A4_3 = (Rc1_7_8 - F1_2_8_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
     const double ltdl_A4_4 = (Rc1_8_8 - F1_2_8_0*ltdl_L6_4) - ltdl_A5_4*ltdl_L5_4;
+    const double ltdl_A4_0 = (F0_1_2v0[3] - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = ((((tau[4] - 17369286.887526195*q[4]) - 83.35295288716817*qd[4]) - ltdl_L6_4*ltdl_xy6_0) - f1_8) - ltdl_L5_4*ltdl_xy5_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
     const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = ((Rc1_1_7 - ltdl_L6_1*F1_2_7_0) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_2 = ((Rc1_6_7 - F1_2_7_0*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = ((F0_1_2v0[2] - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
-    const double ltdl_A3_1 = ((Rc1_1_7 - ltdl_L6_1*F1_2_7_0) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
-    const double ltdl_A3_2 = ((Rc1_6_7 - F1_2_7_0*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
     const double ltdl_A3_3 = ((Rc1_7_7 - F1_2_7_0*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
+    const double ltdl_A3_0 = ((F0_1_2v0[2] - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = (((((tau[3] - 442190.88503949804*q[3]) - 13.29948698318094*qd[3]) - ltdl_L6_3*ltdl_xy6_0) - f1_7) - ltdl_L5_3*ltdl_xy5_0) - ltdl_L4_3*ltdl_xy4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_1 = (((Rc1_1_6 - ltdl_L6_1*F1_2_6_0) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (((F0_1_2v0[1] - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
-    const double ltdl_A2_1 = (((Rc1_1_6 - ltdl_L6_1*F1_2_6_0) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = (((Rc1_6_6 - F1_2_6_0*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double ltdl_A2_0 = (((F0_1_2v0[1] - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = ((((((tau[2] - 442190.88503949804*q[2]) - 13.29948698318094*qd[2]) - ltdl_L6_2*ltdl_xy6_0) - f1_6) - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_xy3_0*ltdl_L3_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
-    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A1_0 = ((((F0_1_2v0[0] - F1_2_1_0*ltdl_L6_0) - ltdl_A5_1*ltdl_L5_0) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A1_1 = ((((Rc1_1_1 - F1_2_1_0*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = (((((tau[1] - ltdl_L6_1*ltdl_xy6_0) - f1_1) - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_xy3_0*ltdl_L3_1) - ltdl_xy2_0*ltdl_L2_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = (((((Rc0_2_2 - F0_2_2_0*ltdl_L6_0) - ltdl_A5_0*ltdl_L5_0) - ltdl_A4_0*ltdl_L4_0) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_xy6: y = L^-T b */
-    const double ltdl_xy6_0 = tau[6] - f2_1;
-    /* ltdl_xy5: y = L^-T b */
-    const double ltdl_xy5_0 = (((tau[5] - 17369286.887526195*q[5]) - 83.35295288716817*qd[5]) - ltdl_L6_5*ltdl_xy6_0) - f1_9;
-    /* ltdl_xy4: y = L^-T b */
-    const double ltdl_xy4_0 = ((((tau[4] - 17369286.887526195*q[4]) - 83.35295288716817*qd[4]) - ltdl_L6_4*ltdl_xy6_0) - f1_8) - ltdl_L5_4*ltdl_xy5_0;
-    /* ltdl_xy3: y = L^-T b */
-    const double ltdl_xy3_0 = (((((tau[3] - 442190.88503949804*q[3]) - 13.29948698318094*qd[3]) - ltdl_L6_3*ltdl_xy6_0) - f1_7) - ltdl_L5_3*ltdl_xy5_0) - ltdl_L4_3*ltdl_xy4_0;
-    /* ltdl_xy2: y = L^-T b */
-    const double ltdl_xy2_0 = ((((((tau[2] - 442190.88503949804*q[2]) - 13.29948698318094*qd[2]) - ltdl_L6_2*ltdl_xy6_0) - f1_6) - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_xy3_0*ltdl_L3_2;
-    /* ltdl_xy1: y = L^-T b */
-    const double ltdl_xy1_0 = (((((tau[1] - ltdl_L6_1*ltdl_xy6_0) - f1_1) - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_xy3_0*ltdl_L3_1) - ltdl_xy2_0*ltdl_L2_1;
     /* ltdl_xy0: y = L^-T b */
     const double ltdl_xy0_0 = ((((((tau[0] - ltdl_L6_0*ltdl_xy6_0) - f0_2) - ltdl_L5_0*ltdl_xy5_0) - ltdl_L4_0*ltdl_xy4_0) - ltdl_xy3_0*ltdl_L3_0) - ltdl_xy2_0*ltdl_L2_0) - ltdl_xy1_0*ltdl_L1_0;
     /* ltdl_x0: x = L^-1 D^-1 y */
@@ -3187,108 +3350,118 @@ void arm3_flexlink_jacobian(const double* q, double* J)
     const double t10 = 20.01646998164993*q[2] + 31.786485724281828*q[4];
     const double rn2_0 = ((0.6 - 0.5*q[2]*t10) - 0.5*q[5]*t9) + (-0.5*q[3]*t7 - 0.5*q[4]*t8);
     const double rn2_1 = 3.214965546980301*q[2] + 3.2154629052111083*q[4];
-    const double rn2_2 = -3.214965546980301*q[3] - 3.2154629052111083*q[5];
-    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double U2_0_0 = (27.20044742064092*q[3] + 94.48548874427307*q[5])*t2;
-    const double U2_0_1 = (-27.20044742064092*q[2] - 94.48548874427307*q[4])*t2;
-    const double U2_0_2 = (94.48548874427307*q[3] + 328.2117917100716*q[5])*t2;
-    const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
-    const double U2_1_1 = 7.375696227562646*t2;
-    const double U2_1_3 = 25.6207646923378*t2;
-    const double U2_2_0 = U2_1_1;
-    const double U2_2_2 = U2_1_3;
-    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t10;
-    const double U2_3_1 = -rn2_2*U2_1_1 - t7;
-    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t8;
-    const double U2_3_3 = -rn2_2*U2_1_3 - t9;
-    const double t11 = 3.214965546980301 - rn2_0*U2_1_1;
-    const double U2_4_0 = rn2_2*U2_0_0 + t11;
-    const double U2_4_1 = rn2_2*U2_0_1;
-    const double t12 = 3.2154629052111083 - rn2_0*U2_1_3;
-    const double U2_4_2 = rn2_2*U2_0_2 + t12;
-    const double U2_4_3 = rn2_2*U2_0_3;
-    const double U2_5_0 = -rn2_1*U2_0_0;
-    const double U2_5_1 = -rn2_1*U2_0_1 - t11;
-    const double U2_5_2 = -rn2_1*U2_0_2;
-    const double U2_5_3 = -rn2_1*U2_0_3 - t12;
     /* R2: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
     const double R2_0_0 = Rn2_0_0*c_q_6 - Rn2_0_2*s_q_6;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
+    const double rn2_2 = -3.214965546980301*q[3] - 3.2154629052111083*q[5];
+    /* R2: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
     const double R2_1_0 = Rn2_1_0*c_q_6 - Rn2_1_2*s_q_6;
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_0_0 = (27.20044742064092*q[3] + 94.48548874427307*q[5])*t2;
+    /* R2: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
     const double R2_2_0 = Rn2_2_0*c_q_6 - Rn2_2_2*s_q_6;
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_0_1 = (-27.20044742064092*q[2] - 94.48548874427307*q[4])*t2;
+    /* shared by the outputs */
+    const double t32 = 0.4*R2_1_0;
+    const double t33 = 0.4*R2_0_0;
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t10;
+    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t8;
+    J[1] = -s_q_0;
+    const double U2_1_1 = 7.375696227562646*t2;
+    const double U2_3_1 = -rn2_2*U2_1_1 - t7;
+    const double U2_1_3 = 25.6207646923378*t2;
+    const double U2_3_3 = -rn2_2*U2_1_3 - t9;
     /* shared by the outputs */
     const double t13 = c_q_0*c_q_1;
     const double t14 = c_q_0*s_q_1;
+    const double t20 = c_q_1*s_q_0;
+    const double t21 = s_q_0*s_q_1;
+    const double t34 = 0.4*R2_2_0;
+    const double t37 = s_q_1*t33 - 0.4*c_q_1*R2_2_0;
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_0_2 = (94.48548874427307*q[3] + 328.2117917100716*q[5])*t2;
+    const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
+    const double U2_2_0 = U2_1_1;
+    const double U2_2_2 = U2_1_3;
+    const double t11 = 3.214965546980301 - rn2_0*U2_1_1;
+    const double t12 = 3.2154629052111083 - rn2_0*U2_1_3;
+    /* shared by the outputs */
+    const double t35 = (c_q_0*t32 + t20*t33) + t21*t34;
+    const double t40 = (-s_q_0*t32 + t13*t33) + t14*t34;
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_4_0 = rn2_2*U2_0_0 + t11;
+    const double U2_5_1 = -rn2_1*U2_0_1 - t11;
+    const double U2_4_1 = rn2_2*U2_0_1;
+    const double U2_4_2 = rn2_2*U2_0_2 + t12;
+    const double U2_5_3 = -rn2_1*U2_0_3 - t12;
+    const double U2_4_3 = rn2_2*U2_0_3;
+    const double U2_5_0 = -rn2_1*U2_0_0;
+    const double U2_5_2 = -rn2_1*U2_0_2;
+    /* shared by the outputs */
     const double t15 = U2_0_0*t13 + U2_2_0*t14;
     J[2] = t15;
     const double t16 = U2_0_1*t13 - U2_1_1*s_q_0;
     J[3] = t16;
+    const double t23 = U2_0_1*t20 + U2_1_1*c_q_0;
+    J[10] = t23;
+    const double t28 = U2_0_1*s_q_1;
+    J[17] = -t28;
     const double t17 = U2_0_2*t13 + U2_2_2*t14;
     J[4] = t17;
     const double t18 = U2_0_3*t13 - U2_1_3*s_q_0;
     J[5] = t18;
-    const double t19 = (Rn2_0_1*t13 - Rn2_1_1*s_q_0) + Rn2_2_1*t14;
-    J[6] = t19;
-    const double t20 = c_q_1*s_q_0;
-    const double t21 = s_q_0*s_q_1;
-    const double t22 = U2_0_0*t20 + U2_2_0*t21;
-    J[9] = t22;
-    const double t23 = U2_0_1*t20 + U2_1_1*c_q_0;
-    J[10] = t23;
-    const double t24 = U2_0_2*t20 + U2_2_2*t21;
-    J[11] = t24;
     const double t25 = U2_0_3*t20 + U2_1_3*c_q_0;
     J[12] = t25;
+    const double t30 = U2_0_3*s_q_1;
+    J[19] = -t30;
+    const double t19 = (Rn2_0_1*t13 - Rn2_1_1*s_q_0) + Rn2_2_1*t14;
+    J[6] = t19;
     const double t26 = (Rn2_0_1*t20 + Rn2_1_1*c_q_0) + Rn2_2_1*t21;
     J[13] = t26;
+    const double t31 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
+    J[41] = t19*t35 - t26*t40;
+    J[20] = t31;
+    const double t22 = U2_0_0*t20 + U2_2_0*t21;
+    J[9] = t22;
     const double t27 = -U2_0_0*s_q_1 + U2_2_0*c_q_1;
     J[16] = t27;
-    const double t28 = U2_0_1*s_q_1;
+    const double t24 = U2_0_2*t20 + U2_2_2*t21;
+    J[11] = t24;
     const double t29 = -U2_0_2*s_q_1 + U2_2_2*c_q_1;
     J[18] = t29;
-    const double t30 = U2_0_3*s_q_1;
-    const double t31 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
-    J[20] = t31;
-    const double t32 = 0.4*R2_1_0;
-    const double t33 = 0.4*R2_0_0;
-    const double t34 = 0.4*R2_2_0;
-    const double t35 = (c_q_0*t32 + t20*t33) + t21*t34;
     const double t36 = ((rn2_0*t20 + rn2_1*c_q_0) + rn2_2*t21) + t35;
     J[8] = c_q_0;
-    const double t37 = s_q_1*t33 - 0.4*c_q_1*R2_2_0;
-    const double t38 = (rn2_2*c_q_1 - rn2_0*s_q_1) - t37;
-    const double t39 = -t37;
-    const double t40 = (-s_q_0*t32 + t13*t33) + t14*t34;
     const double t41 = ((rn2_0*t13 - rn2_1*s_q_0) + rn2_2*t14) + t40;
     J[28] = t41;
-
-    /* Outputs: J (6 x 7): the entries not stored where computed */
-    J[0] = 0.0;
-    J[1] = -s_q_0;
-    J[7] = 0.0;
-    J[14] = 1.0;
-    J[15] = 0.0;
-    J[17] = -t28;
-    J[19] = -t30;
+    const double t38 = (rn2_2*c_q_1 - rn2_0*s_q_1) - t37;
+    const double t39 = -t37;
+    J[27] = -t31*t35 + t26*t39;
+    J[34] = t31*t40 - t19*t39;
     J[21] = -t36;
     J[22] = c_q_0*t38;
     J[23] = (((U2_3_0*t13 - s_q_0*U2_4_0) + U2_5_0*t14) + t22*t38) - t27*t36;
+    J[30] = (((U2_3_0*t20 + c_q_0*U2_4_0) + U2_5_0*t21) - t15*t38) + t27*t41;
+    J[37] = ((-U2_3_0*s_q_1 + U2_5_0*c_q_1) + t15*t36) - t22*t41;
     J[24] = (((U2_3_1*t13 - U2_4_1*s_q_0) + U2_5_1*t14) + t23*t38) + t28*t36;
+    J[31] = (((U2_3_1*t20 + U2_4_1*c_q_0) + U2_5_1*t21) - t16*t38) - t28*t41;
+    J[38] = ((c_q_1*U2_5_1 - U2_3_1*s_q_1) + t16*t36) - t23*t41;
     J[25] = (((U2_3_2*t13 - s_q_0*U2_4_2) + U2_5_2*t14) + t24*t38) - t29*t36;
     J[26] = (((U2_3_3*t13 - U2_4_3*s_q_0) + U2_5_3*t14) + t25*t38) + t30*t36;
-    J[27] = -t31*t35 + t26*t39;
-    J[29] = s_q_0*t38;
-    J[30] = (((U2_3_0*t20 + c_q_0*U2_4_0) + U2_5_0*t21) - t15*t38) + t27*t41;
-    J[31] = (((U2_3_1*t20 + U2_4_1*c_q_0) + U2_5_1*t21) - t16*t38) - t28*t41;
     J[32] = (((U2_3_2*t20 + c_q_0*U2_4_2) + U2_5_2*t21) - t17*t38) + t29*t41;
+    J[29] = s_q_0*t38;
     J[33] = (((U2_3_3*t20 + U2_4_3*c_q_0) + U2_5_3*t21) - t18*t38) - t30*t41;
-    J[34] = t31*t40 - t19*t39;
-    J[35] = 0.0;
     J[36] = -c_q_0*t41 - s_q_0*t36;
-    J[37] = ((-U2_3_0*s_q_1 + U2_5_0*c_q_1) + t15*t36) - t22*t41;
-    J[38] = ((c_q_1*U2_5_1 - U2_3_1*s_q_1) + t16*t36) - t23*t41;
     J[39] = ((-U2_3_2*s_q_1 + U2_5_2*c_q_1) + t17*t36) - t24*t41;
     J[40] = ((c_q_1*U2_5_3 - U2_3_3*s_q_1) + t18*t36) - t25*t41;
-    J[41] = t19*t35 - t26*t40;
+
+    /* Outputs: J (6 x 7): the entries not stored where computed */
+    J[0] = 0.0;
+    J[7] = 0.0;
+    J[14] = 1.0;
+    J[15] = 0.0;
+    J[35] = 0.0;
 }
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
@@ -3333,36 +3506,63 @@ void arm3_flexlink_jacobian_dot_qd(const double* q, const double* qd, double* Jd
     const double t8 = -t7;
     const double t9 = 20.01646998164993*q[3] + 31.786485724281828*q[5];
     const double t10 = -t9;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t36 = 0.5*(t0*(7.375696227562646*qd[3] + 25.6207646923378*qd[5]) + t1*(7.375696227562646*qd[2] + 25.6207646923378*qd[4]))*t2;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double t11 = 31.786485724281828*q[2] + 139.63611879957747*q[4];
-    const double t12 = -t11;
     const double t13 = 31.786485724281828*q[3] + 139.63611879957747*q[5];
+    const double t12 = -t11;
     const double t14 = -t13;
     const double rn2_0 = ((0.5*q[2]*t8 + 0.6) + 0.5*q[5]*t14) + (0.5*q[3]*t10 + 0.5*q[4]*t12);
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t44 = (qd[2]*t8 + qd[3]*t10) + (qd[4]*t12 + qd[5]*t14);
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_1_1 = 7.375696227562646*t2;
+    const double U2_1_3 = 25.6207646923378*t2;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rn2_1 = 3.214965546980301*q[2] + 3.2154629052111083*q[4];
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t7;
+    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t11;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rn2_2 = -3.214965546980301*q[3] - 3.2154629052111083*q[5];
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_3_1 = -rn2_2*U2_1_1 - t9;
+    const double U2_3_3 = -rn2_2*U2_1_3 - t13;
     const double U2_0_0 = (27.20044742064092*q[3] + 94.48548874427307*q[5])*t2;
     const double U2_0_1 = (-27.20044742064092*q[2] - 94.48548874427307*q[4])*t2;
     const double U2_0_2 = (94.48548874427307*q[3] + 328.2117917100716*q[5])*t2;
     const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
-    const double U2_1_1 = 7.375696227562646*t2;
-    const double U2_1_3 = 25.6207646923378*t2;
     const double U2_2_0 = U2_1_1;
     const double U2_2_2 = U2_1_3;
-    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t7;
-    const double U2_3_1 = -rn2_2*U2_1_1 - t9;
-    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t11;
-    const double U2_3_3 = -rn2_2*U2_1_3 - t13;
+    /* V2: spatial velocity V(k) (2.25) */
+    const double t22 = qd[2]*U2_2_0 + qd[4]*U2_2_2;
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double t15 = 3.214965546980301 - rn2_0*U2_1_1;
-    const double U2_4_0 = rn2_2*U2_0_0 + t15;
-    const double U2_4_1 = rn2_2*U2_0_1;
+    /* V2: spatial velocity V(k) (2.25) */
+    const double t20 = qd[3]*U2_1_1 + qd[5]*U2_1_3;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t50 = (((qd[2]*U2_3_0 + qd[4]*U2_3_2) - rn2_1*t22) + (qd[3]*U2_3_1 + qd[5]*U2_3_3)) + rn2_2*t20;
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double t16 = 3.2154629052111083 - rn2_0*U2_1_3;
-    const double U2_4_2 = rn2_2*U2_0_2 + t16;
-    const double U2_4_3 = rn2_2*U2_0_3;
-    const double U2_5_0 = -rn2_1*U2_0_0;
+    const double U2_4_0 = rn2_2*U2_0_0 + t15;
     const double U2_5_1 = -rn2_1*U2_0_1 - t15;
+    const double U2_4_1 = rn2_2*U2_0_1;
+    /* V2: spatial velocity V(k) (2.25) */
+    const double t18 = (qd[2]*U2_0_0 + qd[3]*U2_0_1) + (qd[4]*U2_0_2 + qd[5]*U2_0_3);
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_5_0 = -rn2_1*U2_0_0;
+    const double U2_4_2 = rn2_2*U2_0_2 + t16;
     const double U2_5_2 = -rn2_1*U2_0_2;
     const double U2_5_3 = -rn2_1*U2_0_3 - t16;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t52 = (((qd[2]*U2_5_0 + qd[4]*U2_5_2) - rn2_0*t20) + rn2_1*t18) + (qd[3]*U2_5_1 + qd[5]*U2_5_3);
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_4_3 = rn2_2*U2_0_3;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t51 = ((qd[2]*U2_4_0 + (qd[3]*U2_4_1 + qd[5]*U2_4_3)) + (qd[4]*U2_4_2 + rn2_0*t22)) - rn2_2*t18;
+    /* V1: spatial velocity V(k) (2.25) */
+    const double t17 = qd[0]*s_q_1;
     /* R2: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
     const double R2_0_0 = Rn2_0_0*c_q_6 - Rn2_0_2*s_q_6;
     const double R2_0_2 = Rn2_0_0*s_q_6 + Rn2_0_2*c_q_6;
@@ -3371,102 +3571,105 @@ void arm3_flexlink_jacobian_dot_qd(const double* q, const double* qd, double* Jd
     const double R2_2_0 = Rn2_2_0*c_q_6 - Rn2_2_2*s_q_6;
     const double R2_2_2 = Rn2_2_0*s_q_6 + Rn2_2_2*c_q_6;
     /* V1: spatial velocity V(k) (2.25) */
-    const double t17 = qd[0]*s_q_1;
     const double V1_0 = -t17;
-    const double V1_2 = qd[0]*c_q_1;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a1_0 = -qd[1]*V1_2;
     const double a1_2 = -qd[1]*t17;
-    /* V2: spatial velocity V(k) (2.25) */
-    const double t18 = (qd[2]*U2_0_0 + qd[3]*U2_0_1) + (qd[4]*U2_0_2 + qd[5]*U2_0_3);
-    const double t19 = V1_0 + t18;
-    const double t20 = qd[3]*U2_1_1 + qd[5]*U2_1_3;
-    const double t21 = qd[1] + t20;
-    const double t22 = qd[2]*U2_2_0 + qd[4]*U2_2_2;
-    const double t23 = V1_2 + t22;
-    const double V2_0 = (R2_0_0*t19 + t21*R2_1_0) + t23*R2_2_0;
-    const double V2_1 = (Rn2_0_1*t19 + (Rn2_1_1*t21 + qd[6])) + Rn2_2_1*t23;
-    const double V2_2 = (R2_0_2*t19 + t21*R2_1_2) + t23*R2_2_2;
+    /* V1: spatial velocity V(k) (2.25) */
+    const double V1_2 = qd[0]*c_q_1;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t24 = t18*R2_0_2;
-    const double t25 = t20*R2_1_2;
-    const double t26 = t22*R2_2_2;
-    const double t27 = (t24 + t25) + t26;
-    const double t28 = (V1_0*R2_0_2 + qd[1]*R2_1_2) + V1_2*R2_2_2;
     const double t29 = Rn2_0_1*t18;
     const double t30 = Rn2_1_1*t20;
     const double t31 = Rn2_2_1*t22;
+    const double t24 = t18*R2_0_2;
+    const double t25 = t20*R2_1_2;
+    const double t26 = t22*R2_2_2;
+    const double t28 = (V1_0*R2_0_2 + qd[1]*R2_1_2) + V1_2*R2_2_2;
     const double t32 = t29 + (t30 + t31);
-    const double t33 = qd[6] + t32;
     const double t34 = (Rn2_0_1*V1_0 + qd[1]*Rn2_1_1) + Rn2_2_1*V1_2;
     const double t35 = t18*R2_0_0;
-    const double t36 = 0.5*(t0*(7.375696227562646*qd[3] + 25.6207646923378*qd[5]) + t1*(7.375696227562646*qd[2] + 25.6207646923378*qd[4]))*t2;
     const double t37 = t20*R2_1_0;
     const double t38 = t22*R2_2_0;
-    const double a2_0 = ((-qd[6]*t27 - t36*t38) + (t34*t27 + (-t36*t35 - t36*t37))) - t33*t28;
     const double t39 = (V1_0*R2_0_0 + qd[1]*R2_1_0) + V1_2*R2_2_0;
+    /* V2: spatial velocity V(k) (2.25) */
+    const double t19 = V1_0 + t18;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t41 = 3.214965546980301*qd[2] + 3.2154629052111083*qd[4];
+    const double t42 = -3.214965546980301*qd[3] - 3.2154629052111083*qd[5];
+    const double t47 = (rn2_2*Rn2_2_1 + rn2_0*Rn2_0_1) + rn2_1*Rn2_1_1;
+    const double t48 = (rn2_0*R2_0_0 + rn2_1*R2_1_0) + rn2_2*R2_2_0;
+    const double t53 = (R2_1_2*t51 + R2_0_2*t50) + R2_2_2*t52;
+    const double t54 = (rn2_0*R2_0_2 + rn2_1*R2_1_2) + rn2_2*R2_2_2;
+    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a1_0 = -qd[1]*V1_2;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double t61 = -rn2_2*a1_0 + rn2_0*a1_2;
+    /* V2: spatial velocity V(k) (2.25) */
+    const double t23 = V1_2 + t22;
+    const double t21 = qd[1] + t20;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t27 = (t24 + t25) + t26;
+    const double t33 = qd[6] + t32;
     const double t40 = (t35 + t37) + t38;
     const double a2_1 = (((-t36*t29 - t36*t30) - t36*t31) - t27*t39) + t40*t28;
     const double a2_2 = ((qd[6]*t40 - t36*t26) + ((-t36*t24 - t36*t25) - t34*t40)) + t33*t39;
-    const double t41 = 3.214965546980301*qd[2] + 3.2154629052111083*qd[4];
-    const double t42 = -3.214965546980301*qd[3] - 3.2154629052111083*qd[5];
+    const double a2_0 = ((-qd[6]*t27 - t36*t38) + (t34*t27 + (-t36*t35 - t36*t37))) - t33*t28;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_1 = (Rn2_0_1*a1_0 + Rn2_2_1*a1_2) + a2_1;
+    const double zeta2_2 = (a1_0*R2_0_2 + a1_2*R2_2_2) + a2_2;
+    const double zeta2_0 = (a1_0*R2_0_0 + a1_2*R2_2_0) + a2_0;
+    const double t62 = rn2_1*a1_0;
+    const double t63 = rn2_1*a1_2;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t43 = (((qd[2]*(-20.01646998164993*qd[2] - 31.786485724281828*qd[4]) + qd[3]*(-20.01646998164993*qd[3] - 31.786485724281828*qd[5])) + (qd[4]*(-31.786485724281828*qd[2] - 139.63611879957747*qd[4]) + qd[5]*(-31.786485724281828*qd[3] - 139.63611879957747*qd[5]))) - t42*t20) + t41*t22;
-    const double t44 = (qd[2]*t8 + qd[3]*t10) + (qd[4]*t12 + qd[5]*t14);
     const double t45 = t42*t18 - t44*t22;
     const double t46 = -t41*t18 + t44*t20;
-    const double t47 = (rn2_2*Rn2_2_1 + rn2_0*Rn2_0_1) + rn2_1*Rn2_1_1;
-    const double t48 = (rn2_0*R2_0_0 + rn2_1*R2_1_0) + rn2_2*R2_2_0;
     const double t49 = -t34*t48 + t47*t39;
-    const double t50 = (((qd[2]*U2_3_0 + qd[4]*U2_3_2) - rn2_1*t22) + (qd[3]*U2_3_1 + qd[5]*U2_3_3)) + rn2_2*t20;
-    const double t51 = ((qd[2]*U2_4_0 + (qd[3]*U2_4_1 + qd[5]*U2_4_3)) + (qd[4]*U2_4_2 + rn2_0*t22)) - rn2_2*t18;
-    const double t52 = (((qd[2]*U2_5_0 + qd[4]*U2_5_2) - rn2_0*t20) + rn2_1*t18) + (qd[3]*U2_5_1 + qd[5]*U2_5_3);
-    const double t53 = (R2_1_2*t51 + R2_0_2*t50) + R2_2_2*t52;
-    const double t54 = (rn2_0*R2_0_2 + rn2_1*R2_1_2) + rn2_2*R2_2_2;
     const double t55 = t28*t48 - t39*t54;
+    const double t59 = -t47*t28 + t34*t54;
     const double t56 = (Rn2_1_1*t51 + Rn2_0_1*t50) + Rn2_2_1*t52;
+    const double t60 = (R2_1_0*t51 + R2_0_0*t50) + R2_2_0*t52;
     const double t57 = 2.0*t28;
     const double t58 = 2.0*t53;
+    /* V2: spatial velocity V(k) (2.25) */
+    const double V2_0 = (R2_0_0*t19 + t21*R2_1_0) + t23*R2_2_0;
+    /* shared by the outputs */
+    const double t78 = 0.4*V2_0;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_3 = ((((R2_0_0*t43 + R2_1_0*t45) + R2_2_0*t46) - t27*t56) + t34*t58) + ((-t28*t55 + t32*t53) + (t34*t49 - t57*t56));
-    const double t59 = -t47*t28 + t34*t54;
-    const double t60 = (R2_1_0*t51 + R2_0_0*t50) + R2_2_0*t52;
     const double a2_4 = ((((Rn2_0_1*t43 + Rn2_1_1*t45) + Rn2_2_1*t46) + t27*t60) - t39*t58) + ((t28*t59 - t40*t53) + (-t39*t49 + t57*t60));
     const double a2_5 = ((((R2_0_2*t43 + R2_1_2*t45) + R2_2_2*t46) - t32*t60) + t40*t56) + ((-t34*t59 - 2.0*t34*t60) + (t39*t55 + 2.0*t39*t56));
     /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_0 = (a1_0*R2_0_0 + a1_2*R2_2_0) + a2_0;
-    const double zeta2_1 = (Rn2_0_1*a1_0 + Rn2_2_1*a1_2) + a2_1;
-    const double zeta2_2 = (a1_0*R2_0_2 + a1_2*R2_2_2) + a2_2;
-    const double t61 = -rn2_2*a1_0 + rn2_0*a1_2;
-    const double t62 = rn2_1*a1_0;
-    const double t63 = rn2_1*a1_2;
     const double zeta2_3 = ((-R2_0_0*t63 + R2_2_0*t62) + R2_1_0*t61) + a2_3;
     const double zeta2_4 = ((-Rn2_0_1*t63 + Rn2_2_1*t62) + Rn2_1_1*t61) + a2_4;
     const double zeta2_5 = ((-R2_0_2*t63 + R2_2_2*t62) + R2_1_2*t61) + a2_5;
+    /* V2: spatial velocity V(k) (2.25) */
+    const double V2_1 = (Rn2_0_1*t19 + (Rn2_1_1*t21 + qd[6])) + Rn2_2_1*t23;
+    const double V2_2 = (R2_0_2*t19 + t21*R2_1_2) + t23*R2_2_2;
     /* shared by the outputs */
-    const double t64 = c_q_0*c_q_1;
-    const double t65 = c_q_0*s_q_1;
-    const double t66 = (t64*R2_0_0 - s_q_0*R2_1_0) + t65*R2_2_0;
-    const double t67 = (Rn2_0_1*t64 - Rn2_1_1*s_q_0) + Rn2_2_1*t65;
-    const double t68 = (t64*R2_0_2 - s_q_0*R2_1_2) + t65*R2_2_2;
-    const double t69 = c_q_1*s_q_0;
-    const double t70 = s_q_0*s_q_1;
-    const double t71 = (t69*R2_0_0 + c_q_0*R2_1_0) + t70*R2_2_0;
-    const double t72 = (Rn2_0_1*t69 + Rn2_1_1*c_q_0) + Rn2_2_1*t70;
-    const double t73 = (t69*R2_0_2 + c_q_0*R2_1_2) + t70*R2_2_2;
-    const double t74 = -s_q_1*R2_0_0 + c_q_1*R2_2_0;
-    const double t75 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
-    const double t76 = -s_q_1*R2_0_2 + c_q_1*R2_2_2;
     const double t77 = (-0.4*V2_2*V2_2 - 0.4*V2_1*V2_1) + zeta2_3;
-    const double t78 = 0.4*V2_0;
     const double t79 = (0.4*zeta2_2 + V2_1*t78) + zeta2_4;
     const double t80 = (-0.4*zeta2_1 + V2_2*t78) + zeta2_5;
-
-    /* Outputs: Jdqd (6) */
+    const double t64 = c_q_0*c_q_1;
+    const double t65 = c_q_0*s_q_1;
+    const double t69 = c_q_1*s_q_0;
+    const double t70 = s_q_0*s_q_1;
+    const double t66 = (t64*R2_0_0 - s_q_0*R2_1_0) + t65*R2_2_0;
+    const double t71 = (t69*R2_0_0 + c_q_0*R2_1_0) + t70*R2_2_0;
+    const double t74 = -s_q_1*R2_0_0 + c_q_1*R2_2_0;
+    const double t67 = (Rn2_0_1*t64 - Rn2_1_1*s_q_0) + Rn2_2_1*t65;
+    const double t68 = (t64*R2_0_2 - s_q_0*R2_1_2) + t65*R2_2_2;
+    const double t72 = (Rn2_0_1*t69 + Rn2_1_1*c_q_0) + Rn2_2_1*t70;
+    const double t73 = (t69*R2_0_2 + c_q_0*R2_1_2) + t70*R2_2_2;
+    const double t75 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
+    const double t76 = -s_q_1*R2_0_2 + c_q_1*R2_2_2;
     Jdqd[0] = (t66*zeta2_0 + t67*zeta2_1) + t68*zeta2_2;
     Jdqd[1] = (t71*zeta2_0 + t72*zeta2_1) + t73*zeta2_2;
     Jdqd[2] = (t74*zeta2_0 + t75*zeta2_1) + t76*zeta2_2;
     Jdqd[3] = (t66*t77 + t67*t79) + t68*t80;
     Jdqd[4] = (t71*t77 + t72*t79) + t73*t80;
     Jdqd[5] = (t74*t77 + t75*t79) + t76*t80;
+
+    /* Outputs: Jdqd (6), each stored as soon as computed */
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
@@ -3512,6 +3715,10 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t10 = 20.01646998164993*q[2] + 31.786485724281828*q[4];
     const double rn2_0 = ((0.6 - 0.5*q[2]*t10) - 0.5*q[5]*t9) + (-0.5*q[3]*t7 - 0.5*q[4]*t8);
     const double rn2_1 = 3.214965546980301*q[2] + 3.2154629052111083*q[4];
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
+    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t10;
+    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t8;
+    /* rn2: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rn2_2 = -3.214965546980301*q[3] - 3.2154629052111083*q[5];
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U2_0_0 = (27.20044742064092*q[3] + 94.48548874427307*q[5])*t2;
@@ -3520,22 +3727,20 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
     const double U2_1_1 = 7.375696227562646*t2;
     const double U2_1_3 = 25.6207646923378*t2;
+    const double U2_3_1 = -rn2_2*U2_1_1 - t7;
+    const double U2_3_3 = -rn2_2*U2_1_3 - t9;
     const double U2_2_0 = U2_1_1;
     const double U2_2_2 = U2_1_3;
-    const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t10;
-    const double U2_3_1 = -rn2_2*U2_1_1 - t7;
-    const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t8;
-    const double U2_3_3 = -rn2_2*U2_1_3 - t9;
     const double t11 = 3.214965546980301 - rn2_0*U2_1_1;
     const double U2_4_0 = rn2_2*U2_0_0 + t11;
+    const double U2_5_1 = -rn2_1*U2_0_1 - t11;
     const double U2_4_1 = rn2_2*U2_0_1;
     const double t12 = 3.2154629052111083 - rn2_0*U2_1_3;
     const double U2_4_2 = rn2_2*U2_0_2 + t12;
+    const double U2_5_3 = -rn2_1*U2_0_3 - t12;
     const double U2_4_3 = rn2_2*U2_0_3;
     const double U2_5_0 = -rn2_1*U2_0_0;
-    const double U2_5_1 = -rn2_1*U2_0_1 - t11;
     const double U2_5_2 = -rn2_1*U2_0_2;
-    const double U2_5_3 = -rn2_1*U2_0_3 - t12;
     /* R2: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
     const double R2_0_0 = Rn2_0_0*c_q_6 - Rn2_0_2*s_q_6;
     const double R2_0_2 = Rn2_0_0*s_q_6 + Rn2_0_2*c_q_6;
@@ -3567,42 +3772,42 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t31 = 15.55762430322762*t15;
     const double t32 = 0.28421360333870066*t13;
     const double M1_0_2 = (((-q[2]*t24 - q[3]*t29) + ((-20.766301817340967*q[3]*t16 + 0.21231758877851237*q[3]) + (-4.292195834814363*q[5]*t14 - 0.03387920434672814*q[5]))) + (-2.8577353608888743*t27 - 2.857807907751244*t28)) + ((-q[3]*t31 - q[4]*t26) + (-q[5]*t30 - q[5]*t32));
+    const double t46 = t24 + 5.7154707217777485*t25;
+    const double t47 = 5.715615815502488*t23 + t26;
     const double t33 = 159.28233160844565*q[2];
     const double t34 = 159.28233160844565*q[3];
     const double t35 = 25.810779962631948*q[4];
     const double t36 = 25.810779962631948*q[5];
     const double t37 = q[2]*q[4];
+    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t31) + (t19 - t29)) + (-10.348946789114272*t16 - 4.007982231475662*t37);
+    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t32) + (t20 - t30)) + (3.7237686281369613*t14 - 5.208677514113347*t37);
     const double t38 = q[3]*q[5];
+    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t29) + (-t19 - t21)) + (-10.348946789114272*t15 - 4.007982231475662*t38);
+    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t30) + (-t20 - t22)) + (3.7237686281369613*t13 - 5.208677514113347*t38);
     const double t39 = 159.28233160844565*t16;
     const double t40 = 159.28233160844565*t15;
     const double t41 = 25.810779962631948*t14;
     const double t42 = 25.810779962631948*t13;
     const double t43 = ((((8.248587658703414*q[2]*q[2]*q[2]*q[2] + t37*t41) + (134.25531184895067*t13*t15 + (0.04844 - 1.371702514949848*t37))) + ((8.248587658703414*q[3]*q[3]*q[3]*q[3] + t38*t40) + (259.70065282637177*q[4]*q[4]*q[4]*q[4] + t38*t42))) + ((259.70065282637177*q[5]*q[5]*q[5]*q[5] + (16.49717531740683*t13*t14 - 1.371702514949848*t38)) + (t34*t28 + t37*t39))) + (((90.34652514907535*t13*t16 + 90.34652514907535*t14*t15) + (134.25531184895067*t14*t16 + 519.4013056527435*t15*t16)) + ((t35*t17 + t33*t18) + (87.81757339975067*t23*t25 + t36*t27)));
-    const double M1_1_1 = ((-1.193336402493736*t13 - 0.19333640249373663*t14) + (-6.478219289142784*t15 - 5.4782192891427846*t16)) + t43;
-    const double M1_1_2 = t23 + t25;
-    const double t44 = q[3]*q[4];
-    const double t45 = q[2]*q[5];
-    const double t46 = t24 + 5.7154707217777485*t25;
-    const double M1_1_6 = (4.007982231475662*t44 + 0.5684272066774013*t45) + t46;
-    const double M1_1_7 = (((0.5684272066774012*q[3]*q[5] + 0.21231758877851237) - t31) + (t19 - t29)) + (-10.348946789114272*t16 - 4.007982231475662*t37);
-    const double t47 = 5.715615815502488*t23 + t26;
-    const double M1_1_8 = (31.11524860645524*t44 + 5.208677514113347*t45) + t47;
-    const double M1_1_9 = (((31.11524860645524*q[3]*q[5] - 0.03387920434672814) - t32) + (t20 - t30)) + (3.7237686281369613*t14 - 5.208677514113347*t37);
-    const double M1_2_2 = ((-0.19333640249373663*t13 - 1.193336402493736*t14) + (-5.4782192891427846*t15 - 6.478219289142784*t16)) + t43;
-    const double M1_2_6 = (((0.5684272066774012*q[2]*q[4] + 0.21231758877851237) + t29) + (-t19 - t21)) + (-10.348946789114272*t15 - 4.007982231475662*t38);
-    const double M1_2_7 = (0.5684272066774013*t44 + 4.007982231475662*t45) + t46;
-    const double M1_2_8 = (((31.11524860645524*q[2]*q[4] - 0.03387920434672814) + t30) + (-t20 - t22)) + (3.7237686281369613*t13 - 5.208677514113347*t38);
-    const double M1_2_9 = (5.208677514113347*t44 + 31.11524860645524*t45) + t47;
-    const double M1_6_6 = (32.99435063481366*t13 + 1.0) + (43.908786699875336*t15 + 51.621559925263895*t37);
     const double M1_6_7 = (q[2]*t36 + q[3]*t35) + (43.908786699875336*t23 + 32.99435063481366*t25);
     const double M1_6_8 = 224.60183699802604*t37 + (t40 + t42);
-    const double t48 = 159.28233160844565*t23 + 25.810779962631948*t25;
-    const double M1_6_9 = (43.908786699875336*t44 + 180.6930502981507*t45) + t48;
-    const double M1_7_7 = (32.99435063481366*t14 + 1.0) + (43.908786699875336*t16 + 51.621559925263895*t38);
-    const double M1_7_8 = (180.6930502981507*t44 + 43.908786699875336*t45) + t48;
     const double M1_7_9 = 224.60183699802604*t38 + (t39 + t41);
-    const double M1_8_8 = (43.908786699875336*t13 + 1.0) + (1038.802611305487*t15 + 318.5646632168913*t37);
     const double M1_8_9 = (q[4]*t34 + q[5]*t33) + (1038.802611305487*t23 + 43.908786699875336*t25);
+    const double M1_1_1 = ((-1.193336402493736*t13 - 0.19333640249373663*t14) + (-6.478219289142784*t15 - 5.4782192891427846*t16)) + t43;
+    const double M1_2_2 = ((-0.19333640249373663*t13 - 1.193336402493736*t14) + (-5.4782192891427846*t15 - 6.478219289142784*t16)) + t43;
+    const double M1_1_2 = t23 + t25;
+    const double t48 = 159.28233160844565*t23 + 25.810779962631948*t25;
+    const double t44 = q[3]*q[4];
+    const double t45 = q[2]*q[5];
+    const double M1_1_6 = (4.007982231475662*t44 + 0.5684272066774013*t45) + t46;
+    const double M1_2_7 = (0.5684272066774013*t44 + 4.007982231475662*t45) + t46;
+    const double M1_1_8 = (31.11524860645524*t44 + 5.208677514113347*t45) + t47;
+    const double M1_2_9 = (5.208677514113347*t44 + 31.11524860645524*t45) + t47;
+    const double M1_6_6 = (32.99435063481366*t13 + 1.0) + (43.908786699875336*t15 + 51.621559925263895*t37);
+    const double M1_8_8 = (43.908786699875336*t13 + 1.0) + (1038.802611305487*t15 + 318.5646632168913*t37);
+    const double M1_6_9 = (43.908786699875336*t44 + 180.6930502981507*t45) + t48;
+    const double M1_7_8 = (180.6930502981507*t44 + 43.908786699875336*t45) + t48;
+    const double M1_7_7 = (32.99435063481366*t14 + 1.0) + (43.908786699875336*t16 + 51.621559925263895*t38);
     const double M1_9_9 = (43.908786699875336*t14 + 1.0) + (1038.802611305487*t16 + 318.5646632168913*t38);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t49 = rn2_2*R2_1_2;
@@ -3626,17 +3831,22 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t63 = rn2_2*R2_0_0;
     const double t64 = rn2_0*R2_2_0;
     const double t65 = t63 - t64;
+    const double t179 = 1.2*t63 - 1.2*t64;
     const double t66 = rn2_0*R2_2_2;
     const double t67 = rn2_2*R2_0_2 - t66;
     const double t68 = rn2_2*Rn2_0_1;
     const double t69 = rn2_0*Rn2_2_1;
     const double t70 = t68 - t69;
+    const double t181 = 0.24*R2_1_2 + (-1.2*t69 + 1.2*t68);
+    const double t178 = 0.065*R2_1_2 + (-0.24*t69 + rn2_2*t58);
     const double t71 = 0.001*R2_0_0;
     const double Rc1_0_1 = ((Rn2_1_1*F1_2_0_0 + t70*t62) + ((M1_0_1 + R2_1_0*t71) + R2_1_2*t53)) + (t67*t59 + t65*t56);
     const double t72 = rn2_1*R2_0_0;
     const double t73 = rn2_0*R2_1_0 - t72;
+    const double t185 = -1.2*t72 + 1.2*rn2_0*R2_1_0;
     const double t74 = rn2_1*R2_0_2;
     const double t75 = rn2_0*R2_1_2 - t74;
+    const double t186 = (1.2*rn2_0*R2_1_2 - 0.24*Rn2_2_1) - 1.2*t74;
     const double t76 = rn2_1*Rn2_0_1;
     const double t77 = rn2_0*Rn2_1_1 - t76;
     const double Rc1_0_2 = ((Rn2_2_1*F1_2_0_0 + t77*t62) + ((M1_0_2 + R2_2_0*t71) + R2_2_2*t53)) + (t75*t59 + t56*t73);
@@ -3655,9 +3865,15 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t90 = U2_0_0*R2_0_0;
     const double t91 = U2_2_0*R2_2_0;
     const double t92 = t90 + t91;
+    const double t189 = 0.001*t90 + 0.001*t91;
     const double t93 = U2_2_0*R2_2_2;
+    const double t195 = (U2_0_0*t61 + (1.2*t79 + (1.2*t82 + 1.2*t80))) + ((1.2*t78 + 1.2*t81) + 0.24*t93);
+    const double t190 = (U2_0_0*t50 + ((0.24*t82 + U2_3_0*t58) + 0.24*t79)) + ((0.24*t78 + 0.24*t81) + 0.065*t93);
     const double t94 = U2_0_0*R2_0_2 + t93;
     const double t95 = U2_2_0*Rn2_2_1;
+    const double t194 = ((((-0.24*t95 - U2_0_0*t58) + 1.2*t84) + (1.2*t85 + 1.2*t86)) + 1.2*t87) + 1.2*t88;
+    const double t191 = (U2_3_0*t61 + 0.24*t85) + 0.24*t86;
+    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
     const double t96 = Rn2_0_1*U2_0_0 + t95;
     const double t97 = U2_3_0*R2_0_0;
     const double t98 = U2_4_0*R2_1_0;
@@ -3665,6 +3881,8 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t100 = U2_0_0*t55;
     const double t101 = U2_2_0*t73;
     const double t102 = (t100 + ((t97 + t98) + t99)) + t101;
+    const double t193 = (1.2*t100 + 1.2*t99) + (1.2*t101 + (1.2*t97 + 1.2*t98));
+    const double Rc1_6_6 = ((((M1_6_6 + t92*t189) + t94*t190) + (t102*t193 + t83*t195)) + t96*t192) + t89*t194;
     const double Rc1_0_6 = (((t96*F1_2_0_0 + (q[3] + t71*t92)) + (t53*t94 + t62*t83)) + t56*t102) + t59*t89;
     const double t103 = U2_1_1*R2_1_2;
     const double t104 = U2_0_1*R2_0_2 + t103;
@@ -3676,21 +3894,30 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t110 = U2_0_1*t55;
     const double t111 = U2_1_1*t65;
     const double t112 = (((t107 + t108) + t109) + t111) + t110;
+    const double t200 = ((1.2*t107 + 1.2*t108) + 1.2*t110) + (1.2*t111 + 1.2*t109);
     const double t113 = Rn2_0_1*U2_3_1;
     const double t114 = U2_4_1*Rn2_1_1;
     const double t115 = Rn2_2_1*U2_5_1;
     const double t116 = U2_0_1*t60;
     const double t117 = U2_1_1*t70;
     const double t118 = (((t113 + t114) + t115) + t117) + t116;
+    const double t202 = (U2_0_1*t61 + ((1.2*t113 + 1.2*t114) + 1.2*t115)) + (0.24*t103 + (1.2*t116 + 1.2*t117));
+    const double t197 = (U2_0_1*t50 + 0.24*t116) + ((((0.24*t114 + t58*U2_3_1) + 0.24*t115) + 0.24*t117) + 0.065*t103);
     const double t119 = U2_3_1*R2_0_2;
     const double t120 = U2_4_1*R2_1_2;
     const double t121 = U2_5_1*R2_2_2;
     const double t122 = U2_0_1*t57;
     const double t123 = U2_1_1*t67;
+    const double t201 = ((((-0.24*t105 - U2_0_1*t58) + 1.2*t119) + (1.2*t120 + 1.2*t121)) + 1.2*t122) + 1.2*t123;
     const double t124 = (((t119 + t120) + t121) + t122) + t123;
+    const double t198 = (U2_3_1*t61 + 0.24*t120) + 0.24*t121;
+    const double t199 = (((0.065*U2_1_1*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_1) - 0.24*t122) - t198) - 0.24*t123;
     const double t125 = U2_0_1*R2_0_0;
     const double t126 = U2_1_1*R2_1_0;
     const double t127 = t125 + t126;
+    const double t196 = 0.001*t125 + 0.001*t126;
+    const double Rc1_6_7 = ((((M1_6_7 + t127*t189) + t104*t190) + (t112*t193 + t118*t195)) + t106*t192) + t124*t194;
+    const double Rc1_7_7 = ((((M1_7_7 + t127*t196) + t104*t197) + (t112*t200 + t118*t202)) + t106*t199) + t124*t201;
     const double Rc1_0_7 = (((t106*F1_2_0_0 + (t71*t127 - q[2])) + (t53*t104 + t62*t118)) + t56*t112) + t59*t124;
     const double t128 = U2_2_2*R2_2_2;
     const double t129 = U2_0_2*R2_0_2 + t128;
@@ -3700,24 +3927,40 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t133 = U2_4_2*R2_1_0;
     const double t134 = U2_5_2*R2_2_0;
     const double t135 = U2_0_2*t55;
+    const double t160 = U2_0_3*t55;
     const double t136 = U2_2_2*t73;
     const double t137 = (((t132 + t133) + t134) + t135) + t136;
+    const double t207 = ((1.2*t132 + 1.2*t133) + 1.2*t134) + (1.2*t135 + 1.2*t136);
     const double t138 = Rn2_0_1*U2_3_2;
     const double t139 = Rn2_1_1*U2_4_2;
     const double t140 = Rn2_2_1*U2_5_2;
     const double t141 = U2_0_2*t60;
+    const double t166 = U2_0_3*t60;
     const double t142 = U2_2_2*t77;
     const double t143 = (((t138 + t140) + t139) + t142) + t141;
+    const double t209 = (U2_0_2*t61 + ((1.2*t140 + 1.2*t138) + 1.2*t139)) + (0.24*t128 + (1.2*t141 + 1.2*t142));
+    const double t204 = (U2_0_2*t50 + ((0.24*t140 + U2_3_2*t58) + 0.24*t139)) + (0.065*t128 + (0.24*t141 + 0.24*t142));
     const double t144 = U2_3_2*R2_0_2;
     const double t145 = U2_4_2*R2_1_2;
     const double t146 = U2_5_2*R2_2_2;
     const double t147 = U2_0_2*t57;
+    const double t172 = U2_0_3*t57;
     const double t148 = U2_2_2*t75;
+    const double t208 = ((((-0.24*t130 - U2_0_2*t58) + 1.2*t144) + (1.2*t145 + 1.2*t146)) + 1.2*t147) + 1.2*t148;
     const double t149 = (((t144 + t145) + t146) + t147) + t148;
+    const double t205 = (U2_3_2*t61 + 0.24*t145) + 0.24*t146;
+    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
     const double t150 = U2_0_2*R2_0_0;
     const double t151 = U2_2_2*R2_2_0;
     const double t152 = t150 + t151;
+    const double t203 = 0.001*t150 + 0.001*t151;
+    const double Rc1_6_8 = ((((M1_6_8 + t152*t189) + t129*t190) + (t137*t193 + t143*t195)) + t131*t192) + t149*t194;
+    const double Rc1_7_8 = ((((M1_7_8 + t152*t196) + t129*t197) + (t137*t200 + t143*t202)) + t131*t199) + t149*t201;
+    const double Rc1_8_8 = ((((M1_8_8 + t152*t203) + t129*t204) + t143*t209) + t137*t207) + (t131*t206 + t149*t208);
     const double Rc1_0_8 = (((t131*F1_2_0_0 + (q[5] + t71*t152)) + (t53*t129 + t62*t143)) + t56*t137) + t59*t149;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
+    SOAGEN_PACK(F0_1_in0_0v0) = { Rc1_0_1, Rc1_0_6, Rc1_0_7, Rc1_0_8 };
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t153 = U2_1_3*R2_1_2;
     const double t154 = U2_0_3*R2_0_2 + t153;
     const double t155 = U2_1_3*Rn2_1_1;
@@ -3725,156 +3968,151 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t157 = U2_3_3*R2_0_0;
     const double t158 = U2_4_3*R2_1_0;
     const double t159 = U2_5_3*R2_2_0;
-    const double t160 = U2_0_3*t55;
     const double t161 = U2_1_3*t65;
     const double t162 = (((t157 + t158) + t159) + t161) + t160;
     const double t163 = Rn2_0_1*U2_3_3;
     const double t164 = U2_4_3*Rn2_1_1;
     const double t165 = Rn2_2_1*U2_5_3;
-    const double t166 = U2_0_3*t60;
     const double t167 = U2_1_3*t70;
     const double t168 = (((t163 + t164) + t165) + t167) + t166;
     const double t169 = U2_3_3*R2_0_2;
-    const double t170 = U2_4_3*R2_1_2;
-    const double t171 = U2_5_3*R2_2_2;
-    const double t172 = U2_0_3*t57;
+    const double t180 = (1.2*rn2_2*R2_0_2 - 0.24*Rn2_1_1) - 1.2*t66;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = (-rn2_2*t61 + 0.065*Rn2_1_1) + 0.24*t66;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_1 = (Rn2_1_1*F1_2_1_0 + ((M1_1_1 + 0.001*R2_1_0*R2_1_0) + R2_1_2*t178)) + (t65*t179 + (t67*t180 + t70*t181));
     const double t173 = U2_1_3*t67;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_7_0 = (U2_1_1*F1_2_1_0 + U2_0_1*F1_2_0_0) - t198;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t170 = U2_4_3*R2_1_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t61;
+    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
+    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t205;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t171 = U2_5_3*R2_2_2;
     const double t174 = (((t169 + t170) + t171) + t172) + t173;
     const double t175 = U2_0_3*R2_0_0;
     const double t176 = U2_1_3*R2_1_0;
     const double t177 = t175 + t176;
+    const double Rc1_6_9 = ((((M1_6_9 + t177*t189) + t154*t190) + (t162*t193 + t168*t195)) + t156*t192) + t174*t194;
+    const double Rc1_7_9 = ((((M1_7_9 + t177*t196) + t154*t197) + (t162*t200 + t168*t202)) + t156*t199) + t174*t201;
+    const double Rc1_8_9 = ((((M1_8_9 + t177*t203) + t154*t204) + t168*t209) + t162*t207) + (t156*t206 + t174*t208);
     const double Rc1_0_9 = (((t156*F1_2_0_0 + (t71*t177 - q[4])) + (t53*t154 + t62*t168)) + t56*t162) + t59*t174;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = (-rn2_2*t61 + 0.065*Rn2_1_1) + 0.24*t66;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t178 = 0.065*R2_1_2 + (-0.24*t69 + rn2_2*t58);
-    const double t179 = 1.2*t63 - 1.2*t64;
-    const double t180 = (1.2*rn2_2*R2_0_2 - 0.24*Rn2_1_1) - 1.2*t66;
-    const double t181 = 0.24*R2_1_2 + (-1.2*t69 + 1.2*t68);
-    const double Rc1_1_1 = (Rn2_1_1*F1_2_1_0 + ((M1_1_1 + 0.001*R2_1_0*R2_1_0) + R2_1_2*t178)) + (t65*t179 + (t67*t180 + t70*t181));
     const double t182 = 0.001*R2_1_0;
     const double Rc1_1_2 = (Rn2_2_1*F1_2_1_0 + ((M1_1_2 + R2_2_0*t182) + R2_2_2*t178)) + (t73*t179 + (t75*t180 + t77*t181));
     const double Rc1_1_6 = (((t96*F1_2_1_0 + t181*t83) + ((M1_1_6 + t182*t92) + t178*t94)) + t179*t102) + t180*t89;
     const double Rc1_1_7 = (((t106*F1_2_1_0 + t181*t118) + ((M1_1_7 + t182*t127) + t178*t104)) + t179*t112) + t180*t124;
     const double Rc1_1_8 = (((t131*F1_2_1_0 + t181*t143) + ((M1_1_8 + t182*t152) + t178*t129)) + t179*t137) + t180*t149;
     const double Rc1_1_9 = (((t156*F1_2_1_0 + t181*t168) + ((M1_1_9 + t182*t177) + t178*t154)) + t179*t162) + t180*t174;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t61;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t216 = 0.4*R2_1_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t183 = rn2_0*Rn2_1_1;
-    const double t184 = 0.065*R2_2_2 + (0.24*t183 - rn2_1*t58);
-    const double t185 = -1.2*t72 + 1.2*rn2_0*R2_1_0;
-    const double t186 = (1.2*rn2_0*R2_1_2 - 0.24*Rn2_2_1) - 1.2*t74;
     const double t187 = 0.24*R2_2_2 + (1.2*t183 - 1.2*t76);
+    const double t184 = 0.065*R2_2_2 + (0.24*t183 - rn2_1*t58);
     const double Rc1_2_2 = (Rn2_2_1*F1_2_2_0 + t75*t186) + (((M1_2_2 + 0.001*R2_2_0*R2_2_0) + R2_2_2*t184) + (t185*t73 + t77*t187));
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t188 = 0.001*R2_2_0;
     const double Rc1_2_6 = (((t96*F1_2_2_0 + (M1_2_6 + t188*t92)) + (t184*t94 + t187*t83)) + t185*t102) + t186*t89;
     const double Rc1_2_7 = (((t106*F1_2_2_0 + (M1_2_7 + t188*t127)) + (t184*t104 + t187*t118)) + t185*t112) + t186*t124;
     const double Rc1_2_8 = (((t131*F1_2_2_0 + (M1_2_8 + t188*t152)) + (t184*t129 + t187*t143)) + t185*t137) + t186*t149;
     const double Rc1_2_9 = (((t156*F1_2_2_0 + (M1_2_9 + t188*t177)) + (t184*t154 + t187*t168)) + t185*t162) + t186*t174;
-    const double t189 = 0.001*t90 + 0.001*t91;
-    const double t190 = (U2_0_0*t50 + ((0.24*t82 + U2_3_0*t58) + 0.24*t79)) + ((0.24*t78 + 0.24*t81) + 0.065*t93);
-    const double t191 = (U2_3_0*t61 + 0.24*t85) + 0.24*t86;
-    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
-    const double t193 = (1.2*t100 + 1.2*t99) + (1.2*t101 + (1.2*t97 + 1.2*t98));
-    const double t194 = ((((-0.24*t95 - U2_0_0*t58) + 1.2*t84) + (1.2*t85 + 1.2*t86)) + 1.2*t87) + 1.2*t88;
-    const double t195 = (U2_0_0*t61 + (1.2*t79 + (1.2*t82 + 1.2*t80))) + ((1.2*t78 + 1.2*t81) + 0.24*t93);
-    const double Rc1_6_6 = ((((M1_6_6 + t92*t189) + t94*t190) + (t102*t193 + t83*t195)) + t96*t192) + t89*t194;
-    const double Rc1_6_7 = ((((M1_6_7 + t127*t189) + t104*t190) + (t112*t193 + t118*t195)) + t106*t192) + t124*t194;
-    const double Rc1_6_8 = ((((M1_6_8 + t152*t189) + t129*t190) + (t137*t193 + t143*t195)) + t131*t192) + t149*t194;
-    const double Rc1_6_9 = ((((M1_6_9 + t177*t189) + t154*t190) + (t162*t193 + t168*t195)) + t156*t192) + t174*t194;
-    const double t196 = 0.001*t125 + 0.001*t126;
-    const double t197 = (U2_0_1*t50 + 0.24*t116) + ((((0.24*t114 + t58*U2_3_1) + 0.24*t115) + 0.24*t117) + 0.065*t103);
-    const double t198 = (U2_3_1*t61 + 0.24*t120) + 0.24*t121;
-    const double t199 = (((0.065*U2_1_1*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_1) - 0.24*t122) - t198) - 0.24*t123;
-    const double t200 = ((1.2*t107 + 1.2*t108) + 1.2*t110) + (1.2*t111 + 1.2*t109);
-    const double t201 = ((((-0.24*t105 - U2_0_1*t58) + 1.2*t119) + (1.2*t120 + 1.2*t121)) + 1.2*t122) + 1.2*t123;
-    const double t202 = (U2_0_1*t61 + ((1.2*t113 + 1.2*t114) + 1.2*t115)) + (0.24*t103 + (1.2*t116 + 1.2*t117));
-    const double Rc1_7_7 = ((((M1_7_7 + t127*t196) + t104*t197) + (t112*t200 + t118*t202)) + t106*t199) + t124*t201;
-    const double Rc1_7_8 = ((((M1_7_8 + t152*t196) + t129*t197) + (t137*t200 + t143*t202)) + t131*t199) + t149*t201;
-    const double Rc1_7_9 = ((((M1_7_9 + t177*t196) + t154*t197) + (t162*t200 + t168*t202)) + t156*t199) + t174*t201;
-    const double t203 = 0.001*t150 + 0.001*t151;
-    const double t204 = (U2_0_2*t50 + ((0.24*t140 + U2_3_2*t58) + 0.24*t139)) + (0.065*t128 + (0.24*t141 + 0.24*t142));
-    const double t205 = (U2_3_2*t61 + 0.24*t145) + 0.24*t146;
-    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
-    const double t207 = ((1.2*t132 + 1.2*t133) + 1.2*t134) + (1.2*t135 + 1.2*t136);
-    const double t208 = ((((-0.24*t130 - U2_0_2*t58) + 1.2*t144) + (1.2*t145 + 1.2*t146)) + 1.2*t147) + 1.2*t148;
-    const double t209 = (U2_0_2*t61 + ((1.2*t140 + 1.2*t138) + 1.2*t139)) + (0.24*t128 + (1.2*t141 + 1.2*t142));
-    const double Rc1_8_8 = ((((M1_8_8 + t152*t203) + t129*t204) + t143*t209) + t137*t207) + (t131*t206 + t149*t208);
-    const double Rc1_8_9 = ((((M1_8_9 + t177*t203) + t154*t204) + t168*t209) + t162*t207) + (t156*t206 + t174*t208);
-    const double t210 = (U2_3_3*t61 + 0.24*t170) + 0.24*t171;
-    const double Rc1_9_9 = ((((M1_9_9 + t177*(0.001*t175 + 0.001*t176)) + t154*((U2_0_3*t50 + 0.24*t166) + ((((0.24*t164 + t58*U2_3_3) + 0.24*t165) + 0.24*t167) + 0.065*t153))) + (t162*(((1.2*t157 + 1.2*t158) + 1.2*t160) + (1.2*t161 + 1.2*t159)) + t168*((U2_0_3*t61 + ((1.2*t163 + 1.2*t164) + 1.2*t165)) + (0.24*t153 + (1.2*t166 + 1.2*t167))))) + t156*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t172) - t210) - 0.24*t173)) + t174*(((((-0.24*t155 - U2_0_3*t58) + 1.2*t169) + (1.2*t170 + 1.2*t171)) + 1.2*t172) + 1.2*t173);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.004) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
-    SOAGEN_PACK(F0_1_in0_0v0) = { Rc1_0_1, Rc1_0_6, Rc1_0_7, Rc1_0_8 };
     SOAGEN_PACK(F0_1_in0_2v0) = { Rc1_1_2, Rc1_2_6, Rc1_2_7, Rc1_2_8 };
     SOAGEN_LANES(F0_1_2v0, -SOAGEN_L(F0_1_in0_0v0)*s_q_1 + SOAGEN_L(F0_1_in0_2v0)*c_q_1);
     const double F0_1_2_4 = -s_q_1*Rc1_0_9 + c_q_1*Rc1_2_9;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
-    const double F1_2_7_0 = (U2_1_1*F1_2_1_0 + U2_0_1*F1_2_0_0) - t198;
-    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t205;
-    const double F1_2_9_0 = (U2_1_3*F1_2_1_0 + U2_0_3*F1_2_0_0) - t210;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t210 = (U2_3_3*t61 + 0.24*t170) + 0.24*t171;
+    const double Rc1_9_9 = ((((M1_9_9 + t177*(0.001*t175 + 0.001*t176)) + t154*((U2_0_3*t50 + 0.24*t166) + ((((0.24*t164 + t58*U2_3_3) + 0.24*t165) + 0.24*t167) + 0.065*t153))) + (t162*(((1.2*t157 + 1.2*t158) + 1.2*t160) + (1.2*t161 + 1.2*t159)) + t168*((U2_0_3*t61 + ((1.2*t163 + 1.2*t164) + 1.2*t165)) + (0.24*t153 + (1.2*t166 + 1.2*t167))))) + t156*((((0.065*U2_1_3*Rn2_1_1 + 0.065*Rn2_0_1*U2_0_3) - 0.24*t172) - t210) - 0.24*t173)) + t174*(((((-0.24*t155 - U2_0_3*t58) + 1.2*t169) + (1.2*t170 + 1.2*t171)) + 1.2*t172) + 1.2*t173);
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_9_0 = (U2_1_3*F1_2_1_0 + U2_0_3*F1_2_0_0) - t210;
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L6_0 = 15.384615384615383*F0_2_2_0;
-    const double ltdl_L6_1 = 15.384615384615383*F1_2_1_0;
-    const double ltdl_L6_2 = 15.384615384615383*F1_2_6_0;
-    const double ltdl_L6_3 = 15.384615384615383*F1_2_7_0;
-    const double ltdl_L6_4 = 15.384615384615383*F1_2_8_0;
-    const double ltdl_L6_5 = 15.384615384615383*F1_2_9_0;
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_0 = F0_1_2_4 - F1_2_9_0*ltdl_L6_0;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_1 = 15.384615384615383*F1_2_1_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_1 = Rc1_1_9 - ltdl_L6_1*F1_2_9_0;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_2 = 15.384615384615383*F1_2_6_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_2 = Rc1_6_9 - F1_2_9_0*ltdl_L6_2;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_3 = 15.384615384615383*F1_2_7_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_3 = Rc1_7_9 - F1_2_9_0*ltdl_L6_3;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_4 = 15.384615384615383*F1_2_8_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_4 = Rc1_8_9 - F1_2_9_0*ltdl_L6_4;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_5 = 15.384615384615383*F1_2_9_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_5 = Rc1_9_9 - F1_2_9_0*ltdl_L6_5;
     /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_0 = ltdl_A5_0*ltdl_dinv5_0;
     const double ltdl_L5_1 = ltdl_A5_1*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_1 = (Rc1_1_8 - ltdl_L6_1*F1_2_8_0) - ltdl_A5_4*ltdl_L5_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_2 = ltdl_A5_2*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_2 = (Rc1_6_8 - F1_2_8_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_3 = (Rc1_7_8 - F1_2_8_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = (F0_1_2v0[3] - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
-    const double ltdl_A4_1 = (Rc1_1_8 - ltdl_L6_1*F1_2_8_0) - ltdl_A5_4*ltdl_L5_1;
-    const double ltdl_A4_2 = (Rc1_6_8 - F1_2_8_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
-    const double ltdl_A4_3 = (Rc1_7_8 - F1_2_8_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
     const double ltdl_A4_4 = (Rc1_8_8 - F1_2_8_0*ltdl_L6_4) - ltdl_A5_4*ltdl_L5_4;
+    const double ltdl_A4_0 = (F0_1_2v0[3] - F1_2_8_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
     const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = ((Rc1_1_7 - ltdl_L6_1*F1_2_7_0) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_2 = ((Rc1_6_7 - F1_2_7_0*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = ((F0_1_2v0[2] - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
-    const double ltdl_A3_1 = ((Rc1_1_7 - ltdl_L6_1*F1_2_7_0) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
-    const double ltdl_A3_2 = ((Rc1_6_7 - F1_2_7_0*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
     const double ltdl_A3_3 = ((Rc1_7_7 - F1_2_7_0*ltdl_L6_3) - ltdl_A5_3*ltdl_L5_3) - ltdl_A4_3*ltdl_L4_3;
+    const double ltdl_A3_0 = ((F0_1_2v0[2] - F1_2_7_0*ltdl_L6_0) - ltdl_A5_3*ltdl_L5_0) - ltdl_A4_3*ltdl_L4_0;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_1 = (((Rc1_1_6 - ltdl_L6_1*F1_2_6_0) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (((F0_1_2v0[1] - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
-    const double ltdl_A2_1 = (((Rc1_1_6 - ltdl_L6_1*F1_2_6_0) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = (((Rc1_6_6 - F1_2_6_0*ltdl_L6_2) - ltdl_A5_2*ltdl_L5_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double ltdl_A2_0 = (((F0_1_2v0[1] - F1_2_6_0*ltdl_L6_0) - ltdl_A5_2*ltdl_L5_0) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
-    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A1_0 = ((((F0_1_2v0[0] - F1_2_1_0*ltdl_L6_0) - ltdl_A5_1*ltdl_L5_0) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A1_1 = ((((Rc1_1_1 - F1_2_1_0*ltdl_L6_1) - ltdl_A5_1*ltdl_L5_1) - ltdl_A4_1*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
@@ -3886,40 +4124,41 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_Y6_in0: Y = L^-T B */
     const double t211 = Rn2_0_1*c_q_1;
+    const double ltdl_Y6_in0_2 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
     const double t212 = Rn2_2_1*s_q_1;
     const double ltdl_Y6_in0_0 = (c_q_0*t211 - Rn2_1_1*s_q_0) + c_q_0*t212;
     const double ltdl_Y6_in0_1 = (s_q_0*t211 + Rn2_1_1*c_q_0) + s_q_0*t212;
-    const double ltdl_Y6_in0_2 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
     const double t213 = 0.4*s_q_1;
     const double t214 = t213*R2_0_0 - 0.4*c_q_1*R2_2_0;
-    const double t215 = -t214;
-    const double t216 = 0.4*R2_1_0;
-    const double t217 = 0.4*c_q_1*R2_0_0;
     const double t218 = t213*R2_2_0;
+    const double t217 = 0.4*c_q_1*R2_0_0;
+    const double t215 = -t214;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t223 = (rn2_2*c_q_1 - rn2_0*s_q_1) - t214;
+    /* ltdl_Y6_in0: Y = L^-T B */
     const double t219 = (c_q_0*t216 + s_q_0*t217) + s_q_0*t218;
+    const double t220 = (c_q_0*t217 + c_q_0*t218) - s_q_0*t216;
     const double ltdl_Y6_in0_3 = -ltdl_Y6_in0_2*t219 + ltdl_Y6_in0_1*t215;
+    const double ltdl_Y6_in0_4 = ltdl_Y6_in0_2*t220 - ltdl_Y6_in0_0*t215;
     /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y6_in0v0) = { ltdl_Y6_in0_0, ltdl_Y6_in0_1, ltdl_Y6_in0_2, ltdl_Y6_in0_3 };
     /* ltdl_Y6_in0: Y = L^-T B */
-    const double t220 = (c_q_0*t217 + c_q_0*t218) - s_q_0*t216;
-    const double ltdl_Y6_in0_4 = ltdl_Y6_in0_2*t220 - ltdl_Y6_in0_0*t215;
     const double ltdl_Y6_in0_5 = ltdl_Y6_in0_0*t219 - ltdl_Y6_in0_1*t220;
     /* ltdl_Y5_in0: Y = L^-T B */
     const double t221 = U2_0_3*c_q_1;
+    const double t222 = U2_0_3*s_q_1;
     const double ltdl_Y5_in0_0 = c_q_0*t221 - U2_1_3*s_q_0;
     const double ltdl_Y5_in0_1 = s_q_0*t221 + U2_1_3*c_q_0;
-    const double t222 = U2_0_3*s_q_1;
     const double ltdl_Y5_in0_2 = -t222;
-    const double t223 = (rn2_2*c_q_1 - rn2_0*s_q_1) - t214;
     const double t224 = c_q_1*s_q_0;
     const double t225 = s_q_0*s_q_1;
     const double t226 = ((rn2_0*t224 + rn2_1*c_q_0) + rn2_2*t225) + t219;
     const double t227 = c_q_0*c_q_1;
     const double t228 = c_q_0*s_q_1;
-    const double ltdl_Y5_in0_3 = (((U2_3_3*t227 - U2_4_3*s_q_0) + U2_5_3*t228) + ltdl_Y5_in0_1*t223) + t222*t226;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_4 = ((rn2_0*t227 - rn2_1*s_q_0) + rn2_2*t228) + t220;
     /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_3 = (((U2_3_3*t227 - U2_4_3*s_q_0) + U2_5_3*t228) + ltdl_Y5_in0_1*t223) + t222*t226;
     const double ltdl_Y5_in0_4 = (((U2_3_3*t224 + U2_4_3*c_q_0) + U2_5_3*t225) - ltdl_Y5_in0_0*t223) - t222*ltdl_Y0_in0_4;
     const double ltdl_Y5_in0_5 = ((c_q_1*U2_5_3 - U2_3_3*s_q_1) - ltdl_Y5_in0_1*ltdl_Y0_in0_4) + ltdl_Y5_in0_0*t226;
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
@@ -3967,11 +4206,13 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y1_in0: Y = L^-T B */
     const double ltdl_Y1_in0_3 = c_q_0*t223;
     const double ltdl_Y1_in0_4 = s_q_0*t223;
-    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t226;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
     SOAGEN_LANES(ltdl_Y1v0, ((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     const double ltdl_Y1_4 = ((((ltdl_Y1_in0_4 - ltdl_L6_1*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t226;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y1_5 = ((((ltdl_Y1_in0_5 - ltdl_L6_1*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_1) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t226;
@@ -3981,7 +4222,16 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y0_4 = (((((ltdl_Y0_in0_4 - ltdl_L6_0*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = ((((-ltdl_Y5_5*ltdl_L5_0 - ltdl_L6_0*ltdl_Y6_in0_5) - ltdl_Y4_5*ltdl_L4_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
+    const double t272 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
+    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4v0[0]*ltdl_Y4v0[0]*ltdl_dinv4_0 + (ltdl_Y5v0[0]*ltdl_Y5v0[0]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_0*ltdl_Y6_in0_0)))));
+    Lambda_inv[29] = t272;
+    Lambda_inv[34] = t272;
     const double t230 = 15.384615384615383*ltdl_Y6_in0_0;
+    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4v0[1]*ltdl_Y4v0[1]*ltdl_dinv4_0 + (ltdl_Y5v0[1]*ltdl_Y5v0[1]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_1*ltdl_Y6_in0_1)))));
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0 + (ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_2*ltdl_Y6_in0_2)))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_4*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_5*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_5*ltdl_Y6_in0_5)))));
     const double t231 = ltdl_Y0v0[0]*ltdl_dinv0_0;
     const double t232 = ltdl_Y1v0[0]*ltdl_dinv1_0;
     const double t233 = ltdl_Y2v0[0]*ltdl_dinv2_0;
@@ -4024,14 +4274,20 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[31] = t252;
     const double t253 = 15.384615384615383*ltdl_Y6_in0_2;
     const double t254 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t264 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     const double t255 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t265 = ltdl_Y1v0[3]*ltdl_dinv1_0;
     const double t256 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t266 = ltdl_Y2v0[3]*ltdl_dinv2_0;
     const double t257 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t267 = ltdl_Y3v0[3]*ltdl_dinv3_0;
     const double t258 = ltdl_Y4v0[2]*ltdl_dinv4_0;
+    const double t268 = ltdl_Y4v0[3]*ltdl_dinv4_0;
     const double t259 = ltdl_Y5v0[2]*ltdl_dinv5_0;
     const double t260 = ltdl_Y0v0[3]*t254 + (ltdl_Y1v0[3]*t255 + (ltdl_Y2v0[3]*t256 + (ltdl_Y3v0[3]*t257 + (ltdl_Y4v0[3]*t258 + (ltdl_Y5v0[3]*t259 + t253*ltdl_Y6_in0_3)))));
     Lambda_inv[15] = t260;
     Lambda_inv[20] = t260;
+    const double t269 = ltdl_Y5v0[3]*ltdl_dinv5_0;
     const double t261 = ltdl_Y0_4*t254 + (ltdl_Y1_4*t255 + (ltdl_Y2_4*t256 + (ltdl_Y3_4*t257 + (ltdl_Y4_4*t258 + (ltdl_Y5_4*t259 + t253*ltdl_Y6_in0_4)))));
     Lambda_inv[16] = t261;
     Lambda_inv[26] = t261;
@@ -4039,27 +4295,12 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[17] = t262;
     Lambda_inv[32] = t262;
     const double t263 = 15.384615384615383*ltdl_Y6_in0_3;
-    const double t264 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t265 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t266 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t267 = ltdl_Y3v0[3]*ltdl_dinv3_0;
-    const double t268 = ltdl_Y4v0[3]*ltdl_dinv4_0;
-    const double t269 = ltdl_Y5v0[3]*ltdl_dinv5_0;
     const double t270 = ltdl_Y0_4*t264 + (ltdl_Y1_4*t265 + (ltdl_Y2_4*t266 + (ltdl_Y3_4*t267 + (ltdl_Y4_4*t268 + (ltdl_Y5_4*t269 + ltdl_Y6_in0_4*t263)))));
     Lambda_inv[22] = t270;
     Lambda_inv[27] = t270;
     const double t271 = ltdl_Y0_5*t264 + (ltdl_Y1_5*t265 + (ltdl_Y2_5*t266 + (ltdl_Y3_5*t267 + (ltdl_Y4_5*t268 + (ltdl_Y5_5*t269 + ltdl_Y6_in0_5*t263)))));
     Lambda_inv[23] = t271;
     Lambda_inv[33] = t271;
-    const double t272 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
-    Lambda_inv[29] = t272;
-    Lambda_inv[34] = t272;
 
-    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
-    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4v0[0]*ltdl_Y4v0[0]*ltdl_dinv4_0 + (ltdl_Y5v0[0]*ltdl_Y5v0[0]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_0*ltdl_Y6_in0_0)))));
-    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4v0[1]*ltdl_Y4v0[1]*ltdl_dinv4_0 + (ltdl_Y5v0[1]*ltdl_Y5v0[1]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_1*ltdl_Y6_in0_1)))));
-    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0 + (ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_2*ltdl_Y6_in0_2)))));
-    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_4*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_5*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_5*ltdl_Y6_in0_5)))));
+    /* Outputs: Lambda_inv (6 x 6), each stored as soon as computed */
 }

@@ -427,135 +427,177 @@ void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double V3_0 = V2_0 + qd[3];
     const double t5 = V2_1*c_q_3;
     const double t6 = s_q_3*V2_2;
-    const double V3_1 = t5 + t6;
-    const double t7 = V2_1*s_q_3;
-    const double V3_2 = c_q_3*V2_2 - t7;
-    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_1 = qd[3]*V3_2;
-    const double a3_2 = -qd[3]*V3_1;
-    const double t8 = V2_1*V2_1;
-    const double t9 = V2_2*V2_2;
-    const double a3_3 = -0.2*t9 - 0.2*t8;
-    const double t10 = 0.2*V2_0;
-    const double a3_4 = t10*t6 + t5*t10;
-    const double a3_5 = 0.2*c_q_3*V2_0*V2_2 - t7*t10;
-    /* V4: spatial velocity V(k) (2.25) */
-    const double t11 = c_q_4*V3_0;
-    const double t12 = s_q_4*V3_2;
-    const double V4_0 = t11 - t12;
-    const double V4_1 = V3_1 + qd[4];
-    const double V4_2 = c_q_4*V3_2 + s_q_4*V3_0;
-    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = -qd[4]*V4_2;
-    const double a4_2 = qd[4]*V4_0;
-    const double t13 = V3_1*V3_1;
-    const double t14 = V3_2*V3_2;
-    const double t15 = -0.2*t13 - 0.2*t14;
-    const double a4_3 = c_q_4*t15 - 0.2*V3_0*t12;
-    const double t16 = V3_0*V3_1;
-    const double a4_4 = 0.2*t16;
-    const double a4_5 = s_q_4*t15 + 0.2*V3_2*t11;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = V4_0 + qd[5];
-    const double t17 = c_q_5*V4_1;
-    const double t18 = s_q_5*V4_2;
-    const double V5_1 = t17 + t18;
-    const double t19 = s_q_5*V4_1;
-    const double V5_2 = c_q_5*V4_2 - t19;
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_1 = qd[5]*V5_2;
-    const double a5_2 = -qd[5]*V5_1;
-    const double t20 = V4_1*V4_1;
-    const double t21 = V4_2*V4_2;
-    const double a5_3 = -0.08*t20 - 0.08*t21;
-    const double t22 = 0.08*V4_0;
-    const double a5_4 = t17*t22 + t18*t22;
-    const double a5_5 = -t19*t22 + 0.08*c_q_5*V4_2*V4_0;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
     const double alpha1_2 = a1_2 + qdd[0]*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_2 = (a2_2 + s_q_2*alpha1_0) + c_q_2*alpha1_2;
+    const double alpha2_4 = a2_4 - 0.45*alpha1_0;
+    const double alpha2_0 = (c_q_2*alpha1_0 - s_q_2*alpha1_2) + a2_0;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
+    /* V3: spatial velocity V(k) (2.25) */
+    const double t7 = V2_1*s_q_3;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_0 = (c_q_2*alpha1_0 - s_q_2*alpha1_2) + a2_0;
-    const double alpha2_1 = qdd[1] + qdd[2];
-    const double alpha2_2 = (a2_2 + s_q_2*alpha1_0) + c_q_2*alpha1_2;
     const double t23 = alpha1_3 + 0.45*qdd[1];
-    const double alpha2_3 = a2_3 + (c_q_2*t23 - s_q_2*alpha1_5);
-    const double alpha2_4 = a2_4 - 0.45*alpha1_0;
     const double alpha2_5 = a2_5 + (s_q_2*t23 + c_q_2*alpha1_5);
+    const double alpha2_3 = a2_3 + (c_q_2*t23 - s_q_2*alpha1_5);
+    /* V3: spatial velocity V(k) (2.25) */
+    const double V3_1 = t5 + t6;
+    const double V3_2 = c_q_3*V2_2 - t7;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t10 = 0.2*V2_0;
+    const double a3_4 = t10*t6 + t5*t10;
+    const double a3_5 = 0.2*c_q_3*V2_0*V2_2 - t7*t10;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1 = qdd[1] + qdd[2];
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_1 = qd[3]*V3_2;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = alpha2_0 + qdd[3];
     const double alpha3_1 = (a3_1 + alpha2_1*c_q_3) + s_q_3*alpha2_2;
-    const double alpha3_2 = (a3_2 - alpha2_1*s_q_3) + c_q_3*alpha2_2;
-    const double alpha3_3 = a3_3 + alpha2_3;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t8 = V2_1*V2_1;
+    const double t9 = V2_2*V2_2;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double t11 = c_q_4*V3_0;
+    const double t12 = s_q_4*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t13 = V3_1*V3_1;
+    const double t14 = V3_2*V3_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double t24 = 0.2*alpha2_2 + alpha2_4;
     const double t25 = alpha2_5 - 0.2*alpha2_1;
-    const double alpha3_4 = (a3_4 + s_q_3*t25) + c_q_3*t24;
     const double alpha3_5 = (a3_5 + c_q_3*t25) - s_q_3*t24;
+    const double alpha3_4 = (a3_4 + s_q_3*t25) + c_q_3*t24;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_2 = -qd[3]*V3_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_2 = (a3_2 - alpha2_1*s_q_3) + c_q_3*alpha2_2;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_3 = -0.2*t9 - 0.2*t8;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_3 = a3_3 + alpha2_3;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double V4_0 = t11 - t12;
+    const double V4_1 = V3_1 + qd[4];
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t16 = V3_0*V3_1;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double V4_2 = c_q_4*V3_2 + s_q_4*V3_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t15 = -0.2*t13 - 0.2*t14;
+    const double a4_5 = s_q_4*t15 + 0.2*V3_2*t11;
+    const double a4_3 = c_q_4*t15 - 0.2*V3_0*t12;
+    /* f3: spatial force f(k) (2.29) */
+    const double t38 = V3_0*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_2 = qd[4]*V4_0;
+    const double a4_4 = 0.2*t16;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
-    const double alpha4_1 = alpha3_1 + qdd[4];
+    const double alpha4_4 = (a4_4 + 0.2*alpha3_2) + alpha3_4;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double t17 = c_q_5*V4_1;
+    const double t18 = s_q_5*V4_2;
+    const double t19 = s_q_5*V4_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = alpha2_0 + qdd[3];
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
     const double t26 = alpha3_5 - 0.2*alpha3_1;
-    const double alpha4_3 = (a4_3 + c_q_4*alpha3_3) - s_q_4*t26;
-    const double alpha4_4 = (a4_4 + 0.2*alpha3_2) + alpha3_4;
     const double alpha4_5 = (a4_5 + s_q_4*alpha3_3) + c_q_4*t26;
+    const double alpha4_3 = (a4_3 + c_q_4*alpha3_3) - s_q_4*t26;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_1 = t17 + t18;
+    const double V5_2 = c_q_5*V4_2 - t19;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t22 = 0.08*V4_0;
+    const double a5_4 = t17*t22 + t18*t22;
+    const double a5_5 = -t19*t22 + 0.08*c_q_5*V4_2*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_1 = alpha3_1 + qdd[4];
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = V4_0 + qd[5];
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = qd[5]*V5_2;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_0 = alpha4_0 + qdd[5];
     const double alpha5_1 = (a5_1 + c_q_5*alpha4_1) + s_q_5*alpha4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_2 = -qd[5]*V5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_2 = (a5_2 - s_q_5*alpha4_1) + c_q_5*alpha4_2;
-    const double alpha5_3 = a5_3 + alpha4_3;
     const double t27 = 0.08*alpha4_2 + alpha4_4;
     const double t28 = alpha4_5 - 0.08*alpha4_1;
     const double alpha5_4 = (a5_4 + c_q_5*t27) + s_q_5*t28;
     const double alpha5_5 = (a5_5 - s_q_5*t27) + c_q_5*t28;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t20 = V4_1*V4_1;
+    const double t21 = V4_2*V4_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double t30 = 0.009*V5_0;
+    const double t29 = 0.00022*V5_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = -qd[4]*V4_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_3 = -0.08*t20 - 0.08*t21;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_3 = a5_3 + alpha4_3;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_3 = (-0.009*V5_2*V5_2 - 0.009*V5_1*V5_1) + 0.3*alpha5_3;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_3 = (0.8*alpha4_3 + (-0.032*t20 - 0.032*t21)) + f5_3;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_4 = (0.009*alpha5_2 + V5_1*t30) + 0.3*alpha5_4;
+    const double f5_2 = (0.00042*alpha5_2 + V5_1*t29) + 0.009*alpha5_4;
+    const double f5_5 = (-0.009*alpha5_1 + V5_2*t30) + 0.3*alpha5_5;
+    const double f5_1 = (0.00042*alpha5_1 - V5_2*t29) - 0.009*alpha5_5;
+    /* f4: spatial force f(k) (2.29) */
+    const double t32 = c_q_5*f5_5;
+    const double t35 = s_q_5*f5_5;
+    const double t33 = s_q_5*f5_4;
+    const double t34 = c_q_5*f5_4;
+    const double t36 = 0.032*V4_0;
+    const double t31 = 0.0014800000000000004*V4_0;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_0 = alpha4_0 + qdd[5];
     /* f5: spatial force f(k) (2.29) */
     const double f5_0 = 0.0002*alpha5_0;
-    const double t29 = 0.00022*V5_0;
-    const double f5_1 = (0.00042*alpha5_1 - V5_2*t29) - 0.009*alpha5_5;
-    const double f5_2 = (0.00042*alpha5_2 + V5_1*t29) + 0.009*alpha5_4;
-    const double f5_3 = (-0.009*V5_2*V5_2 - 0.009*V5_1*V5_1) + 0.3*alpha5_3;
-    const double t30 = 0.009*V5_0;
-    const double f5_4 = (0.009*alpha5_2 + V5_1*t30) + 0.3*alpha5_4;
-    const double f5_5 = (-0.009*alpha5_1 + V5_2*t30) + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
     const double f4_0 = 0.0006*alpha4_0 + f5_0;
     tau[5] = f5_0;
-    const double t31 = 0.0014800000000000004*V4_0;
-    const double t32 = c_q_5*f5_5;
-    const double t33 = s_q_5*f5_4;
-    const double f4_1 = ((((0.0020800000000000003*alpha4_1 - V4_2*t31) - 0.032*alpha4_5) + c_q_5*f5_1) - 0.08*t33) + (-0.08*t32 - s_q_5*f5_2);
-    const double t34 = c_q_5*f5_4;
-    const double t35 = s_q_5*f5_5;
-    const double f4_2 = ((((0.0020800000000000003*alpha4_2 + V4_1*t31) + 0.032*alpha4_4) + c_q_5*f5_2) - 0.08*t35) + (0.08*t34 + s_q_5*f5_1);
-    const double f4_3 = (0.8*alpha4_3 + (-0.032*t20 - 0.032*t21)) + f5_3;
-    const double t36 = 0.032*V4_0;
-    const double f4_4 = (((0.032*alpha4_2 + V4_1*t36) + 0.8*alpha4_4) + t34) - t35;
     const double f4_5 = (((-0.032*alpha4_1 + V4_2*t36) + 0.8*alpha4_5) + t32) + t33;
+    const double f4_1 = ((((0.0020800000000000003*alpha4_1 - V4_2*t31) - 0.032*alpha4_5) + c_q_5*f5_1) - 0.08*t33) + (-0.08*t32 - s_q_5*f5_2);
+    const double f4_2 = ((((0.0020800000000000003*alpha4_2 + V4_1*t31) + 0.032*alpha4_4) + c_q_5*f5_2) - 0.08*t35) + (0.08*t34 + s_q_5*f5_1);
+    const double f4_4 = (((0.032*alpha4_2 + V4_1*t36) + 0.8*alpha4_4) + t34) - t35;
     /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = (c_q_4*f4_0 + 0.0015*alpha3_0) + s_q_4*f4_2;
-    const double t37 = c_q_4*f4_5;
-    const double t38 = V3_0*V3_2;
-    const double f3_1 = ((((0.016800000000000002*alpha3_1 - 0.015300000000000003*t38) - 0.12*alpha3_5) + 0.2*s_q_4*f4_3) + f4_1) - 0.2*t37;
-    tau[4] = f4_1;
-    const double f3_2 = ((((0.016800000000000002*alpha3_2 + 0.015300000000000003*t16) + 0.12*alpha3_4) - s_q_4*f4_0) + 0.2*f4_4) + c_q_4*f4_2;
     const double f3_3 = (((1.2*alpha3_3 - 0.12*t14) - 0.12*t13) + c_q_4*f4_3) + s_q_4*f4_5;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_3 = (3.0*alpha2_3 + (-0.30000000000000004*t9 - 0.30000000000000004*t8)) + f3_3;
+    /* f3: spatial force f(k) (2.29) */
+    const double t37 = c_q_4*f4_5;
+    const double f3_0 = (c_q_4*f4_0 + 0.0015*alpha3_0) + s_q_4*f4_2;
+    const double f3_2 = ((((0.016800000000000002*alpha3_2 + 0.015300000000000003*t16) + 0.12*alpha3_4) - s_q_4*f4_0) + 0.2*f4_4) + c_q_4*f4_2;
     const double f3_4 = ((0.12*alpha3_2 + 0.12*t16) + 1.2*alpha3_4) + f4_4;
-    const double f3_5 = (((-0.12*alpha3_1 + 0.12*t38) + 1.2*alpha3_5) - s_q_4*f4_3) + t37;
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = 0.004*alpha2_0 + f3_0;
     tau[3] = f3_0;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_1 = ((((0.016800000000000002*alpha3_1 - 0.015300000000000003*t38) - 0.12*alpha3_5) + 0.2*s_q_4*f4_3) + f4_1) - 0.2*t37;
+    tau[4] = f4_1;
+    const double f3_5 = (((-0.12*alpha3_1 + 0.12*t38) + 1.2*alpha3_5) - s_q_4*f4_3) + t37;
+    /* f2: spatial force f(k) (2.29) */
     const double t39 = 0.038500000000000006*V2_0;
-    const double t40 = c_q_3*f3_5;
-    const double t41 = s_q_3*f3_4;
-    const double f2_1 = ((((-V2_2*t39 + 0.04250000000000001*alpha2_1) - 0.30000000000000004*alpha2_5) - 0.2*t41) - s_q_3*f3_2) + (c_q_3*f3_1 - 0.2*t40);
-    const double t42 = c_q_3*f3_4;
-    const double t43 = s_q_3*f3_5;
-    const double f2_2 = ((((0.30000000000000004*alpha2_4 + V2_1*t39) + 0.04250000000000001*alpha2_2) + 0.2*t42) + c_q_3*f3_2) + (s_q_3*f3_1 - 0.2*t43);
-    const double f2_3 = (3.0*alpha2_3 + (-0.30000000000000004*t9 - 0.30000000000000004*t8)) + f3_3;
     const double t44 = 0.30000000000000004*V2_0;
+    const double t42 = c_q_3*f3_4;
+    const double t41 = s_q_3*f3_4;
+    const double t43 = s_q_3*f3_5;
+    const double t40 = c_q_3*f3_5;
+    const double f2_2 = ((((0.30000000000000004*alpha2_4 + V2_1*t39) + 0.04250000000000001*alpha2_2) + 0.2*t42) + c_q_3*f3_2) + (s_q_3*f3_1 - 0.2*t43);
     const double f2_4 = (((3.0*alpha2_4 + V2_1*t44) + 0.30000000000000004*alpha2_2) + t42) - t43;
+    const double f2_1 = ((((-V2_2*t39 + 0.04250000000000001*alpha2_1) - 0.30000000000000004*alpha2_5) - 0.2*t41) - s_q_3*f3_2) + (c_q_3*f3_1 - 0.2*t40);
     const double f2_5 = (((V2_2*t44 - 0.30000000000000004*alpha2_1) + 3.0*alpha2_5) + t41) + t40;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = (((0.41375*alpha1_0 - 0.40175*t4) + c_q_2*f2_0) - 0.45*f2_4) + s_q_2*f2_2;
@@ -621,47 +663,71 @@ void arm6_mass_matrix(const double* q, double* M)
     const double t6 = s_q_3*s_q_3;
     const double t7 = 0.4*Rch3_0 + 0.1345;
     const double Rc2_1_1 = (t5*Rc3_1_1 + t7) + t6*Rc3_2_2;
+    const double Rc2_2_2 = (t6*Rc3_1_1 + t7) + t5*Rc3_2_2;
     const double t8 = c_q_3*s_q_3;
     const double Rc2_1_2 = -t8*Rc3_2_2 + t8*Rc3_1_1;
-    const double Rc2_2_2 = (t6*Rc3_1_1 + t7) + t5*Rc3_2_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t9 = s_q_2*Rc2_0_2;
     const double t10 = c_q_2*Rc2_0_0 + t9;
     const double t11 = s_q_2*Rc2_2_2 + c_q_2*Rc2_0_2;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t9) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
     const double t12 = c_q_2*Rch2_2;
     const double t13 = s_q_2*Rch2_0;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = -t0;
+    const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
+    M[28] = Rc4_1_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = Rc2_0_2;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = Rch3_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t13 + 0.45*t12);
+    M[8] = F1_2_1_0;
+    M[13] = F1_2_1_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t14 = (0.9*t12 + 1.487) - 0.9*t13;
     const double Rc1_0_0 = (c_q_2*t10 + t14) + s_q_2*t11;
-    const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
-    const double t15 = 0.45*c_q_2;
-    const double t16 = 0.45*s_q_2;
-    const double Rc1_0_2 = ((-t15*Rch2_0 - t16*Rch2_2) + c_q_2*t11) - s_q_2*t10;
     const double Rc1_1_1 = Rc2_1_1 + t14;
     M[7] = Rc1_1_1;
+    M[14] = Rc2_1_1;
+    const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
+    const double t15 = 0.45*c_q_2;
     const double t17 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
-    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t9) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc2_0_1;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t18 = s_q_3*F3_4_5_0;
+    const double F2_4_5_0 = c_q_3*F3_4_5_0;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_2_0 = -0.0002*s_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = -s_q_3*F3_5_2_0;
+    M[11] = F2_5_1_0;
+    M[17] = F2_5_1_0;
+    M[31] = F2_5_1_0;
+    M[32] = F2_5_1_0;
+    const double F2_5_2_0 = c_q_3*F3_5_2_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t16 = 0.45*s_q_2;
+    const double Rc1_0_2 = ((-t15*Rch2_0 - t16*Rch2_2) + c_q_2*t11) - s_q_2*t10;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
     M[0] = Rc0_2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
     M[1] = F0_1_2_0;
     M[6] = F0_1_2_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = Rc1_0_1;
-    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t13 + 0.45*t12);
-    M[8] = F1_2_1_0;
-    M[13] = F1_2_1_0;
-    M[14] = Rc2_1_1;
     const double F1_2_2_0 = -t17;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
     M[2] = F0_2_2_0;
     M[12] = F0_2_2_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_0_1;
-    const double F2_3_2_0 = Rc2_0_2;
     const double F2_3_4_0 = -Rch2_2;
     const double F2_3_5_0 = Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -677,15 +743,8 @@ void arm6_mass_matrix(const double* q, double* M)
     const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F1_3_2_0;
     M[3] = F0_3_2_0;
     M[18] = F0_3_2_0;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
-    M[28] = Rc4_1_1;
-    const double F3_4_3_0 = Rch3_2;
-    const double F3_4_5_0 = -t0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_5_0 = c_q_3*F3_4_5_0;
     const double F2_4_1_0 = c_q_3*F3_4_1_0 - 0.2*F2_4_5_0;
-    const double t18 = s_q_3*F3_4_5_0;
     const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t18;
     const double F2_4_4_0 = -t18;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -702,14 +761,6 @@ void arm6_mass_matrix(const double* q, double* M)
     M[24] = F0_4_2_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_0_0 = 0.0002*c_q_4;
-    const double F3_5_2_0 = -0.0002*s_q_4;
-    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_1_0 = -s_q_3*F3_5_2_0;
-    M[11] = F2_5_1_0;
-    M[17] = F2_5_1_0;
-    M[31] = F2_5_1_0;
-    M[32] = F2_5_1_0;
-    const double F2_5_2_0 = c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = s_q_2*F2_5_2_0 + c_q_2*F3_5_0_0;
     const double F1_5_2_0 = c_q_2*F2_5_2_0 - s_q_2*F3_5_0_0;
@@ -777,127 +828,163 @@ void arm6_bias_forces(const double* q, const double* qd, double* C)
     const double V3_0 = V2_0 + qd[3];
     const double t5 = V2_1*c_q_3;
     const double t6 = s_q_3*V2_2;
-    const double V3_1 = t5 + t6;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_2 = (s_q_2*a1_0 + c_q_2*a1_2) + a2_2;
+    const double alpha2_4 = a2_4 - 0.45*a1_0;
+    const double alpha2_0 = (c_q_2*a1_0 - s_q_2*a1_2) + a2_0;
+    /* V3: spatial velocity V(k) (2.25) */
     const double t7 = V2_1*s_q_3;
+    const double V3_1 = t5 + t6;
     const double V3_2 = c_q_3*V2_2 - t7;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_1 = qd[3]*V3_2;
-    const double a3_2 = -qd[3]*V3_1;
-    const double t8 = V2_1*V2_1;
-    const double t9 = V2_2*V2_2;
-    const double a3_3 = -0.2*t9 - 0.2*t8;
     const double t10 = 0.2*V2_0;
     const double a3_4 = t10*t6 + t5*t10;
     const double a3_5 = 0.2*c_q_3*V2_0*V2_2 - t7*t10;
-    /* V4: spatial velocity V(k) (2.25) */
-    const double t11 = c_q_4*V3_0;
-    const double t12 = s_q_4*V3_2;
-    const double V4_0 = t11 - t12;
-    const double V4_1 = V3_1 + qd[4];
-    const double V4_2 = c_q_4*V3_2 + s_q_4*V3_0;
-    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = -qd[4]*V4_2;
-    const double a4_2 = qd[4]*V4_0;
-    const double t13 = V3_1*V3_1;
-    const double t14 = V3_2*V3_2;
-    const double t15 = -0.2*t13 - 0.2*t14;
-    const double a4_3 = c_q_4*t15 - 0.2*V3_0*t12;
-    const double t16 = V3_0*V3_1;
-    const double a4_4 = 0.2*t16;
-    const double a4_5 = s_q_4*t15 + 0.2*V3_2*t11;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = V4_0 + qd[5];
-    const double t17 = c_q_5*V4_1;
-    const double t18 = s_q_5*V4_2;
-    const double V5_1 = t17 + t18;
-    const double t19 = s_q_5*V4_1;
-    const double V5_2 = c_q_5*V4_2 - t19;
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_1 = qd[5]*V5_2;
-    const double a5_2 = -qd[5]*V5_1;
-    const double t20 = V4_1*V4_1;
-    const double t21 = V4_2*V4_2;
-    const double a5_3 = -0.08*t20 - 0.08*t21;
-    const double t22 = 0.08*V4_0;
-    const double a5_4 = t17*t22 + t18*t22;
-    const double a5_5 = -t19*t22 + 0.08*c_q_5*V4_2*V4_0;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_0 = (c_q_2*a1_0 - s_q_2*a1_2) + a2_0;
-    const double alpha2_2 = (s_q_2*a1_0 + c_q_2*a1_2) + a2_2;
-    const double alpha2_3 = a2_3 + (c_q_2*alpha1_3 - s_q_2*alpha1_5);
-    const double alpha2_4 = a2_4 - 0.45*a1_0;
     const double alpha2_5 = a2_5 + (s_q_2*alpha1_3 + c_q_2*alpha1_5);
+    const double alpha2_3 = a2_3 + (c_q_2*alpha1_3 - s_q_2*alpha1_5);
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_1 = qd[3]*V3_2;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_1 = a3_1 + s_q_3*alpha2_2;
-    const double alpha3_2 = a3_2 + c_q_3*alpha2_2;
-    const double alpha3_3 = a3_3 + alpha2_3;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t8 = V2_1*V2_1;
+    const double t9 = V2_2*V2_2;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double t11 = c_q_4*V3_0;
+    const double t12 = s_q_4*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t13 = V3_1*V3_1;
+    const double t14 = V3_2*V3_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double t23 = 0.2*alpha2_2 + alpha2_4;
-    const double alpha3_4 = (a3_4 + s_q_3*alpha2_5) + c_q_3*t23;
     const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) - s_q_3*t23;
+    const double alpha3_4 = (a3_4 + s_q_3*alpha2_5) + c_q_3*t23;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_2 = -qd[3]*V3_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_2 = a3_2 + c_q_3*alpha2_2;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_3 = -0.2*t9 - 0.2*t8;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_3 = a3_3 + alpha2_3;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double V4_0 = t11 - t12;
+    const double V4_1 = V3_1 + qd[4];
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t16 = V3_0*V3_1;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double V4_2 = c_q_4*V3_2 + s_q_4*V3_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t15 = -0.2*t13 - 0.2*t14;
+    const double a4_5 = s_q_4*t15 + 0.2*V3_2*t11;
+    const double a4_3 = c_q_4*t15 - 0.2*V3_0*t12;
+    /* f3: spatial force f(k) (2.29) */
+    const double t36 = V3_0*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_2 = qd[4]*V4_0;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = (a4_0 + c_q_4*alpha2_0) - s_q_4*alpha3_2;
     const double alpha4_2 = (a4_2 + s_q_4*alpha2_0) + c_q_4*alpha3_2;
-    const double t24 = alpha3_5 - 0.2*alpha3_1;
-    const double alpha4_3 = (a4_3 + c_q_4*alpha3_3) - s_q_4*t24;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_4 = 0.2*t16;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_4 = (a4_4 + 0.2*alpha3_2) + alpha3_4;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double t17 = c_q_5*V4_1;
+    const double t18 = s_q_5*V4_2;
+    const double t19 = s_q_5*V4_1;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t24 = alpha3_5 - 0.2*alpha3_1;
     const double alpha4_5 = (a4_5 + s_q_4*alpha3_3) + c_q_4*t24;
+    const double alpha4_3 = (a4_3 + c_q_4*alpha3_3) - s_q_4*t24;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_1 = t17 + t18;
+    const double V5_2 = c_q_5*V4_2 - t19;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t22 = 0.08*V4_0;
+    const double a5_4 = t17*t22 + t18*t22;
+    const double a5_5 = -t19*t22 + 0.08*c_q_5*V4_2*V4_0;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = V4_0 + qd[5];
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = qd[5]*V5_2;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) + s_q_5*alpha4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_2 = -qd[5]*V5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_2 = (a5_2 - s_q_5*alpha3_1) + c_q_5*alpha4_2;
-    const double alpha5_3 = a5_3 + alpha4_3;
     const double t25 = 0.08*alpha4_2 + alpha4_4;
     const double t26 = alpha4_5 - 0.08*alpha3_1;
     const double alpha5_4 = (a5_4 + c_q_5*t25) + s_q_5*t26;
     const double alpha5_5 = (a5_5 - s_q_5*t25) + c_q_5*t26;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t20 = V4_1*V4_1;
+    const double t21 = V4_2*V4_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double t28 = 0.009*V5_0;
+    const double t27 = 0.00022*V5_0;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_3 = -0.08*t20 - 0.08*t21;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_3 = a5_3 + alpha4_3;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_3 = (-0.009*V5_2*V5_2 - 0.009*V5_1*V5_1) + 0.3*alpha5_3;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_3 = (0.8*alpha4_3 + (-0.032*t20 - 0.032*t21)) + f5_3;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_4 = (0.009*alpha5_2 + V5_1*t28) + 0.3*alpha5_4;
+    const double f5_2 = (0.00042*alpha5_2 + V5_1*t27) + 0.009*alpha5_4;
+    const double f5_5 = (-0.009*alpha5_1 + V5_2*t28) + 0.3*alpha5_5;
+    const double f5_1 = (0.00042*alpha5_1 - V5_2*t27) - 0.009*alpha5_5;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = -qd[4]*V4_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = (a4_0 + c_q_4*alpha2_0) - s_q_4*alpha3_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double t30 = c_q_5*f5_5;
+    const double t33 = s_q_5*f5_5;
+    const double t31 = s_q_5*f5_4;
+    const double t32 = c_q_5*f5_4;
+    const double t34 = 0.032*V4_0;
+    const double t29 = 0.0014800000000000004*V4_0;
+    const double f4_5 = (((V4_2*t34 - 0.032*alpha3_1) + 0.8*alpha4_5) + t30) + t31;
+    const double f4_1 = ((((-V4_2*t29 + 0.0020800000000000003*alpha3_1) - 0.032*alpha4_5) + c_q_5*f5_1) - 0.08*t31) + (-0.08*t30 - s_q_5*f5_2);
+    const double f4_2 = ((((0.032*alpha4_4 + V4_1*t29) + 0.0020800000000000003*alpha4_2) + c_q_5*f5_2) - 0.08*t33) + (0.08*t32 + s_q_5*f5_1);
+    const double f4_4 = (((0.8*alpha4_4 + V4_1*t34) + 0.032*alpha4_2) + t32) - t33;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_3 = (((1.2*alpha3_3 - 0.12*t14) - 0.12*t13) + c_q_4*f4_3) + s_q_4*f4_5;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_3 = (3.0*alpha2_3 + (-0.30000000000000004*t9 - 0.30000000000000004*t8)) + f3_3;
+    /* f3: spatial force f(k) (2.29) */
+    const double t35 = c_q_4*f4_5;
+    const double f3_1 = ((((0.016800000000000002*alpha3_1 - 0.015300000000000003*t36) - 0.12*alpha3_5) + 0.2*s_q_4*f4_3) + f4_1) - 0.2*t35;
+    C[4] = f4_1;
+    const double f3_5 = (((-0.12*alpha3_1 + 0.12*t36) + 1.2*alpha3_5) - s_q_4*f4_3) + t35;
     /* f5: spatial force f(k) (2.29) */
     const double f5_0 = 0.0002*alpha4_0;
-    const double t27 = 0.00022*V5_0;
-    const double f5_1 = (0.00042*alpha5_1 - V5_2*t27) - 0.009*alpha5_5;
-    const double f5_2 = (0.00042*alpha5_2 + V5_1*t27) + 0.009*alpha5_4;
-    const double f5_3 = (-0.009*V5_2*V5_2 - 0.009*V5_1*V5_1) + 0.3*alpha5_3;
-    const double t28 = 0.009*V5_0;
-    const double f5_4 = (0.009*alpha5_2 + V5_1*t28) + 0.3*alpha5_4;
-    const double f5_5 = (-0.009*alpha5_1 + V5_2*t28) + 0.3*alpha5_5;
     /* f4: spatial force f(k) (2.29) */
     const double f4_0 = 0.0006*alpha4_0 + f5_0;
     C[5] = f5_0;
-    const double t29 = 0.0014800000000000004*V4_0;
-    const double t30 = c_q_5*f5_5;
-    const double t31 = s_q_5*f5_4;
-    const double f4_1 = ((((-V4_2*t29 + 0.0020800000000000003*alpha3_1) - 0.032*alpha4_5) + c_q_5*f5_1) - 0.08*t31) + (-0.08*t30 - s_q_5*f5_2);
-    const double t32 = c_q_5*f5_4;
-    const double t33 = s_q_5*f5_5;
-    const double f4_2 = ((((0.032*alpha4_4 + V4_1*t29) + 0.0020800000000000003*alpha4_2) + c_q_5*f5_2) - 0.08*t33) + (0.08*t32 + s_q_5*f5_1);
-    const double f4_3 = (0.8*alpha4_3 + (-0.032*t20 - 0.032*t21)) + f5_3;
-    const double t34 = 0.032*V4_0;
-    const double f4_4 = (((0.8*alpha4_4 + V4_1*t34) + 0.032*alpha4_2) + t32) - t33;
-    const double f4_5 = (((V4_2*t34 - 0.032*alpha3_1) + 0.8*alpha4_5) + t30) + t31;
     /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = (c_q_4*f4_0 + 0.0015*alpha2_0) + s_q_4*f4_2;
-    const double t35 = c_q_4*f4_5;
-    const double t36 = V3_0*V3_2;
-    const double f3_1 = ((((0.016800000000000002*alpha3_1 - 0.015300000000000003*t36) - 0.12*alpha3_5) + 0.2*s_q_4*f4_3) + f4_1) - 0.2*t35;
-    C[4] = f4_1;
-    const double f3_2 = ((((0.016800000000000002*alpha3_2 + 0.015300000000000003*t16) + 0.12*alpha3_4) - s_q_4*f4_0) + 0.2*f4_4) + c_q_4*f4_2;
-    const double f3_3 = (((1.2*alpha3_3 - 0.12*t14) - 0.12*t13) + c_q_4*f4_3) + s_q_4*f4_5;
     const double f3_4 = ((0.12*alpha3_2 + 0.12*t16) + 1.2*alpha3_4) + f4_4;
-    const double f3_5 = (((-0.12*alpha3_1 + 0.12*t36) + 1.2*alpha3_5) - s_q_4*f4_3) + t35;
+    const double f3_2 = ((((0.016800000000000002*alpha3_2 + 0.015300000000000003*t16) + 0.12*alpha3_4) - s_q_4*f4_0) + 0.2*f4_4) + c_q_4*f4_2;
+    const double f3_0 = (c_q_4*f4_0 + 0.0015*alpha2_0) + s_q_4*f4_2;
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = 0.004*alpha2_0 + f3_0;
     C[3] = f3_0;
     const double t37 = 0.038500000000000006*V2_0;
-    const double t38 = c_q_3*f3_5;
-    const double t39 = s_q_3*f3_4;
-    const double f2_1 = (((-0.30000000000000004*alpha2_5 - V2_2*t37) - 0.2*t39) - s_q_3*f3_2) + (c_q_3*f3_1 - 0.2*t38);
-    const double t40 = c_q_3*f3_4;
-    const double t41 = s_q_3*f3_5;
-    const double f2_2 = ((((0.30000000000000004*alpha2_4 + V2_1*t37) + 0.04250000000000001*alpha2_2) + 0.2*t40) + c_q_3*f3_2) + (s_q_3*f3_1 - 0.2*t41);
-    const double f2_3 = (3.0*alpha2_3 + (-0.30000000000000004*t9 - 0.30000000000000004*t8)) + f3_3;
     const double t42 = 0.30000000000000004*V2_0;
+    const double t40 = c_q_3*f3_4;
+    const double t39 = s_q_3*f3_4;
+    const double t41 = s_q_3*f3_5;
+    const double t38 = c_q_3*f3_5;
+    const double f2_2 = ((((0.30000000000000004*alpha2_4 + V2_1*t37) + 0.04250000000000001*alpha2_2) + 0.2*t40) + c_q_3*f3_2) + (s_q_3*f3_1 - 0.2*t41);
     const double f2_4 = (((3.0*alpha2_4 + V2_1*t42) + 0.30000000000000004*alpha2_2) + t40) - t41;
+    const double f2_1 = (((-0.30000000000000004*alpha2_5 - V2_2*t37) - 0.2*t39) - s_q_3*f3_2) + (c_q_3*f3_1 - 0.2*t38);
     const double f2_5 = ((3.0*alpha2_5 + V2_2*t42) + t39) + t38;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = (((0.41375*a1_0 - 0.40175*t4) + c_q_2*f2_0) - 0.45*f2_4) + s_q_2*f2_2;
@@ -964,149 +1051,179 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     const double Rc2_0_1 = -s_q_3*Rc3_0_2 + 0.2*s_q_3*Rch3_2;
     const double Rc2_0_2 = c_q_3*Rc3_0_2 - 0.2*Rch2_2;
     const double t5 = c_q_3*c_q_3;
-    const double t6 = s_q_3*s_q_3;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = -t0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t7 = 0.4*Rch3_0 + 0.1345;
-    const double Rc2_1_1 = (t5*Rc3_1_1 + t7) + t6*Rc3_2_2;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = Rch3_2;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_2_0 = -0.0002*s_q_4;
+    const double F3_5_0_0 = 0.0002*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = -s_q_3*F3_5_2_0;
+    const double F2_5_2_0 = c_q_3*F3_5_2_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = 5000.0*F2_5_1_0;
+    const double ltdl_L5_3 = 5000.0*F3_5_0_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t8 = c_q_3*s_q_3;
     const double Rc2_1_2 = -t8*Rc3_2_2 + t8*Rc3_1_1;
-    const double Rc2_2_2 = (t6*Rc3_1_1 + t7) + t5*Rc3_2_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t9 = s_q_2*Rc2_0_2;
-    const double t10 = c_q_2*Rc2_0_0 + t9;
-    const double t11 = s_q_2*Rc2_2_2 + c_q_2*Rc2_0_2;
-    const double t12 = c_q_2*Rch2_2;
-    const double t13 = s_q_2*Rch2_0;
-    const double t14 = (0.9*t12 + 1.487) - 0.9*t13;
-    const double Rc1_0_0 = (c_q_2*t10 + t14) + s_q_2*t11;
-    const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
-    const double t15 = 0.45*c_q_2;
     const double t16 = 0.45*s_q_2;
-    const double Rc1_0_2 = ((-t15*Rch2_0 - t16*Rch2_2) + c_q_2*t11) - s_q_2*t10;
-    const double Rc1_1_1 = Rc2_1_1 + t14;
-    const double t17 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
-    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t9) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = Rc1_0_1;
-    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t13 + 0.45*t12);
-    const double F1_2_2_0 = -t17;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_1_0 = Rc2_0_1;
     const double F2_3_2_0 = Rc2_0_2;
     const double F2_3_4_0 = -Rch2_2;
-    const double F2_3_5_0 = Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_0_0 = s_q_2*F2_3_2_0 + (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0);
-    const double F1_3_1_0 = F2_3_1_0 + t16*F2_3_5_0;
     const double F1_3_2_0 = c_q_2*F2_3_2_0 - s_q_2*Rc3_0_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F1_3_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_3 = Rc3_0_0 - F3_5_0_0*ltdl_L5_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_5_0 = Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = F2_3_1_0 + t16*F2_3_5_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
-    const double F3_4_3_0 = Rch3_2;
-    const double F3_4_5_0 = -t0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_5_0 = c_q_3*F3_4_5_0;
-    const double F2_4_1_0 = c_q_3*F3_4_1_0 - 0.2*F2_4_5_0;
     const double t18 = s_q_3*F3_4_5_0;
-    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t18;
-    const double F2_4_4_0 = -t18;
-    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_0_0 = s_q_2*F2_4_2_0 - 0.45*F2_4_4_0;
-    const double F1_4_1_0 = F2_4_1_0 + (t16*F2_4_5_0 + F3_4_3_0*t15);
-    const double F1_4_2_0 = c_q_2*F2_4_2_0;
-    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F1_4_2_0;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_0_0 = 0.0002*c_q_4;
-    const double F3_5_2_0 = -0.0002*s_q_4;
-    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_1_0 = -s_q_3*F3_5_2_0;
-    const double F2_5_2_0 = c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = s_q_2*F2_5_2_0 + c_q_2*F3_5_0_0;
     const double F1_5_2_0 = c_q_2*F2_5_2_0 - s_q_2*F3_5_0_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F1_5_2_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 5000.0*F0_5_2_0;
-    const double ltdl_L5_1 = 5000.0*F2_5_1_0;
     const double ltdl_L5_2 = ltdl_L5_1;
-    const double ltdl_L5_3 = 5000.0*F3_5_0_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
-    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
-    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
-    const double ltdl_L4_2 = F2_4_1_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_2 = F2_3_1_0 - F3_5_0_0*ltdl_L5_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t6 = s_q_3*s_q_3;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t15 = 0.45*c_q_2;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = c_q_3*F3_4_1_0 - 0.2*F2_4_5_0;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_1_0 = F2_4_1_0 + (t16*F2_4_5_0 + F3_4_3_0*t15);
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t18;
+    const double F2_4_4_0 = -t18;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = s_q_2*F2_4_2_0 - 0.45*F2_4_4_0;
+    const double F1_4_2_0 = c_q_2*F2_4_2_0;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F1_4_2_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_1 = (t5*Rc3_1_1 + t7) + t6*Rc3_2_2;
+    const double Rc2_2_2 = (t6*Rc3_1_1 + t7) + t5*Rc3_2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t12 = c_q_2*Rch2_2;
+    const double t13 = s_q_2*Rch2_0;
+    const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
+    const double t17 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
+    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = -t17;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc1_0_1;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 5000.0*F0_5_2_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_0 = F0_3_2_0 - F3_5_0_0*ltdl_L5_0;
-    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
-    const double ltdl_A3_2 = F2_3_1_0 - F3_5_0_0*ltdl_L5_2;
-    const double ltdl_A3_3 = Rc3_0_0 - F3_5_0_0*ltdl_L5_3;
-    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_2 = F2_4_1_0*ltdl_dinv4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t13 + 0.45*t12);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t14 = (0.9*t12 + 1.487) - 0.9*t13;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t19 = F2_5_1_0*ltdl_L5_0;
-    const double ltdl_A2_0 = ((-t19 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
     const double t20 = F2_5_1_0*ltdl_L5_1;
     const double ltdl_A2_1 = ((F1_2_1_0 - t20) - F2_4_1_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((Rc2_1_1 - F2_5_1_0*ltdl_L5_2) - F2_4_1_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double t19 = F2_5_1_0*ltdl_L5_0;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_1 = Rc2_1_1 + t14;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = ((-t19 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t9 = s_q_2*Rc2_0_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - t19)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((Rc1_1_1 - t20) - F1_4_1_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
+    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t10 = c_q_2*Rc2_0_0 + t9;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t9) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
+    const double t11 = s_q_2*Rc2_2_2 + c_q_2*Rc2_0_2;
+    const double Rc1_0_2 = ((-t15*Rch2_0 - t16*Rch2_2) + c_q_2*t11) - s_q_2*t10;
+    const double Rc1_0_0 = (c_q_2*t10 + t14) + s_q_2*t11;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - t19)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
+    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    /* shared by the outputs */
+    const double t26 = ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 5000.0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[5] = t26;
+    Minv[30] = t26;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
-    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t21 = ltdl_L1_0*ltdl_dinv0_0;
     const double t22 = -t21;
     Minv[1] = t22;
     Minv[6] = t22;
-    const double t23 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t24 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t25 = ltdl_Y0_4*ltdl_dinv0_0;
-    const double t26 = ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[5] = t26;
-    Minv[30] = t26;
-    const double t27 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t28 = -ltdl_Y0v0[2]*t21 - t27;
-    Minv[8] = t28;
-    Minv[13] = t28;
     const double t29 = -ltdl_Y0v0[3]*t21 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[9] = t29;
     Minv[19] = t29;
@@ -1114,42 +1231,46 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     Minv[10] = t30;
     Minv[25] = t30;
     const double t31 = -ltdl_Y0_5*t21 + ltdl_Y1_5*ltdl_dinv1_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
     Minv[11] = t31;
     Minv[31] = t31;
-    const double t32 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t33 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t27 - t32);
-    Minv[15] = t33;
-    Minv[20] = t33;
-    const double t34 = ltdl_L4_2*ltdl_dinv2_0;
-    const double t35 = ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t27 - t34);
-    Minv[16] = t35;
-    Minv[26] = t35;
+    const double t27 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t28 = -ltdl_Y0v0[2]*t21 - t27;
+    Minv[8] = t28;
+    Minv[13] = t28;
+    const double t23 = ltdl_Y0v0[2]*ltdl_dinv0_0;
     const double t36 = ltdl_Y0_5*t23 + (-ltdl_Y1_5*t27 + ltdl_Y2_5*ltdl_dinv2_0);
     Minv[2] = t23;
     Minv[12] = t23;
     Minv[17] = t36;
     Minv[32] = t36;
+    const double t24 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t32 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t38 = ((-ltdl_Y2_5*t32 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[23] = t38;
+    Minv[33] = t38;
+    const double t25 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t33 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t27 - t32);
+    Minv[15] = t33;
+    Minv[20] = t33;
+    const double t34 = ltdl_L4_2*ltdl_dinv2_0;
+    const double t35 = ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t27 - t34);
+    Minv[0] = ltdl_dinv0_0;
+    Minv[16] = t35;
+    Minv[26] = t35;
     const double t37 = (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t32) + ltdl_Y0_4*t24;
     Minv[3] = t24;
     Minv[18] = t24;
     Minv[22] = t37;
     Minv[27] = t37;
-    const double t38 = ((-ltdl_Y2_5*t32 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[0] = ltdl_dinv0_0;
-    Minv[23] = t38;
-    Minv[33] = t38;
     const double t39 = ltdl_Y0_5*t25 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t34);
     Minv[4] = t25;
     Minv[24] = t25;
     Minv[29] = t39;
     Minv[34] = t39;
 
-    /* Outputs: Minv (6 x 6): the entries not stored where computed */
-    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
-    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 5000.0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    /* Outputs: Minv (6 x 6), each stored as soon as computed */
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -1202,278 +1323,356 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double V3_0 = V2_0 + qd[3];
     const double t5 = V2_1*c_q_3;
     const double t6 = s_q_3*V2_2;
-    const double V3_1 = t5 + t6;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_2 = (s_q_2*a1_0 + c_q_2*a1_2) + a2_2;
+    const double alpha2_4 = a2_4 - 0.45*a1_0;
+    const double alpha2_0 = (c_q_2*a1_0 - s_q_2*a1_2) + a2_0;
+    /* V3: spatial velocity V(k) (2.25) */
     const double t7 = V2_1*s_q_3;
+    const double V3_1 = t5 + t6;
     const double V3_2 = c_q_3*V2_2 - t7;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_1 = qd[3]*V3_2;
-    const double a3_2 = -qd[3]*V3_1;
-    const double t8 = V2_1*V2_1;
-    const double t9 = V2_2*V2_2;
-    const double a3_3 = -0.2*t9 - 0.2*t8;
     const double t10 = 0.2*V2_0;
     const double a3_4 = t10*t6 + t5*t10;
     const double a3_5 = 0.2*c_q_3*V2_0*V2_2 - t7*t10;
-    /* V4: spatial velocity V(k) (2.25) */
-    const double t11 = c_q_4*V3_0;
-    const double t12 = s_q_4*V3_2;
-    const double V4_0 = t11 - t12;
-    const double V4_1 = V3_1 + qd[4];
-    const double V4_2 = c_q_4*V3_2 + s_q_4*V3_0;
-    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = -qd[4]*V4_2;
-    const double a4_2 = qd[4]*V4_0;
-    const double t13 = V3_1*V3_1;
-    const double t14 = V3_2*V3_2;
-    const double t15 = -0.2*t13 - 0.2*t14;
-    const double a4_3 = c_q_4*t15 - 0.2*V3_0*t12;
-    const double t16 = V3_0*V3_1;
-    const double a4_4 = 0.2*t16;
-    const double a4_5 = s_q_4*t15 + 0.2*V3_2*t11;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = V4_0 + qd[5];
-    const double t17 = c_q_5*V4_1;
-    const double t18 = s_q_5*V4_2;
-    const double V5_1 = t17 + t18;
-    const double t19 = s_q_5*V4_1;
-    const double V5_2 = c_q_5*V4_2 - t19;
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_1 = qd[5]*V5_2;
-    const double a5_2 = -qd[5]*V5_1;
-    const double t20 = V4_1*V4_1;
-    const double t21 = V4_2*V4_2;
-    const double a5_3 = -0.08*t20 - 0.08*t21;
-    const double t22 = 0.08*V4_0;
-    const double a5_4 = t17*t22 + t18*t22;
-    const double a5_5 = -t19*t22 + 0.08*c_q_5*V4_2*V4_0;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_0 = (c_q_2*a1_0 - s_q_2*a1_2) + a2_0;
-    const double alpha2_2 = (s_q_2*a1_0 + c_q_2*a1_2) + a2_2;
-    const double alpha2_3 = a2_3 + (c_q_2*alpha1_3 - s_q_2*alpha1_5);
-    const double alpha2_4 = a2_4 - 0.45*a1_0;
     const double alpha2_5 = a2_5 + (s_q_2*alpha1_3 + c_q_2*alpha1_5);
+    const double alpha2_3 = a2_3 + (c_q_2*alpha1_3 - s_q_2*alpha1_5);
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_1 = qd[3]*V3_2;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_1 = a3_1 + s_q_3*alpha2_2;
-    const double alpha3_2 = a3_2 + c_q_3*alpha2_2;
-    const double alpha3_3 = a3_3 + alpha2_3;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t8 = V2_1*V2_1;
+    const double t9 = V2_2*V2_2;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double t11 = c_q_4*V3_0;
+    const double t12 = s_q_4*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t13 = V3_1*V3_1;
+    const double t14 = V3_2*V3_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double t23 = 0.2*alpha2_2 + alpha2_4;
-    const double alpha3_4 = (a3_4 + s_q_3*alpha2_5) + c_q_3*t23;
     const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) - s_q_3*t23;
+    const double alpha3_4 = (a3_4 + s_q_3*alpha2_5) + c_q_3*t23;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_2 = -qd[3]*V3_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_2 = a3_2 + c_q_3*alpha2_2;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_3 = -0.2*t9 - 0.2*t8;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_3 = a3_3 + alpha2_3;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double V4_0 = t11 - t12;
+    const double V4_1 = V3_1 + qd[4];
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t16 = V3_0*V3_1;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double V4_2 = c_q_4*V3_2 + s_q_4*V3_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t15 = -0.2*t13 - 0.2*t14;
+    const double a4_5 = s_q_4*t15 + 0.2*V3_2*t11;
+    const double a4_3 = c_q_4*t15 - 0.2*V3_0*t12;
+    /* f3: spatial force f(k) (2.29) */
+    const double t36 = V3_0*V3_2;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_1_1 = (0.00042*c_q_5*c_q_5 + 0.00544) + 0.00042*s_q_5*s_q_5;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_2 = qd[4]*V4_0;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = (a4_0 + c_q_4*alpha2_0) - s_q_4*alpha3_2;
     const double alpha4_2 = (a4_2 + s_q_4*alpha2_0) + c_q_4*alpha3_2;
-    const double t24 = alpha3_5 - 0.2*alpha3_1;
-    const double alpha4_3 = (a4_3 + c_q_4*alpha3_3) - s_q_4*t24;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_4 = 0.2*t16;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_4 = (a4_4 + 0.2*alpha3_2) + alpha3_4;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double t17 = c_q_5*V4_1;
+    const double t18 = s_q_5*V4_2;
+    const double t19 = s_q_5*V4_1;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t24 = alpha3_5 - 0.2*alpha3_1;
     const double alpha4_5 = (a4_5 + s_q_4*alpha3_3) + c_q_4*t24;
+    const double alpha4_3 = (a4_3 + c_q_4*alpha3_3) - s_q_4*t24;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_2_2 = Rc4_1_1;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = -0.065*s_q_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t48 = c_q_4*s_q_4;
+    const double Rc3_0_2 = t48*Rc4_2_2 + (-0.0008*t48 + 0.013000000000000001*s_q_4);
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_2_0 = -0.0002*s_q_4;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_1 = t17 + t18;
+    const double V5_2 = c_q_5*V4_2 - t19;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t22 = 0.08*V4_0;
+    const double a5_4 = t17*t22 + t18*t22;
+    const double a5_5 = -t19*t22 + 0.08*c_q_5*V4_2*V4_0;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t45 = 0.065*c_q_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t46 = c_q_4*c_q_4;
+    const double t47 = s_q_4*s_q_4;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_2 = c_q_3*Rch3_2;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = 0.0002*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = -s_q_3*F3_5_2_0;
+    const double F2_5_2_0 = c_q_3*F3_5_2_0;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = V4_0 + qd[5];
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = qd[5]*V5_2;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) + s_q_5*alpha4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_2 = -qd[5]*V5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_2 = (a5_2 - s_q_5*alpha3_1) + c_q_5*alpha4_2;
-    const double alpha5_3 = a5_3 + alpha4_3;
     const double t25 = 0.08*alpha4_2 + alpha4_4;
     const double t26 = alpha4_5 - 0.08*alpha3_1;
     const double alpha5_4 = (a5_4 + c_q_5*t25) + s_q_5*t26;
     const double alpha5_5 = (a5_5 - s_q_5*t25) + c_q_5*t26;
-    /* f5: spatial force f(k) (2.29) */
-    const double f5_0 = 0.0002*alpha4_0;
-    const double t27 = 0.00022*V5_0;
-    const double f5_1 = (0.00042*alpha5_1 - V5_2*t27) - 0.009*alpha5_5;
-    const double f5_2 = (0.00042*alpha5_2 + V5_1*t27) + 0.009*alpha5_4;
-    const double f5_3 = (-0.009*V5_2*V5_2 - 0.009*V5_1*V5_1) + 0.3*alpha5_3;
-    const double t28 = 0.009*V5_0;
-    const double f5_4 = (0.009*alpha5_2 + V5_1*t28) + 0.3*alpha5_4;
-    const double f5_5 = (-0.009*alpha5_1 + V5_2*t28) + 0.3*alpha5_5;
-    /* f4: spatial force f(k) (2.29) */
-    const double f4_0 = 0.0006*alpha4_0 + f5_0;
-    const double t29 = 0.0014800000000000004*V4_0;
-    const double t30 = c_q_5*f5_5;
-    const double t31 = s_q_5*f5_4;
-    const double f4_1 = ((((-V4_2*t29 + 0.0020800000000000003*alpha3_1) - 0.032*alpha4_5) + c_q_5*f5_1) - 0.08*t31) + (-0.08*t30 - s_q_5*f5_2);
-    const double t32 = c_q_5*f5_4;
-    const double t33 = s_q_5*f5_5;
-    const double f4_2 = ((((0.032*alpha4_4 + V4_1*t29) + 0.0020800000000000003*alpha4_2) + c_q_5*f5_2) - 0.08*t33) + (0.08*t32 + s_q_5*f5_1);
-    const double f4_3 = (0.8*alpha4_3 + (-0.032*t20 - 0.032*t21)) + f5_3;
-    const double t34 = 0.032*V4_0;
-    const double f4_4 = (((0.8*alpha4_4 + V4_1*t34) + 0.032*alpha4_2) + t32) - t33;
-    const double f4_5 = (((V4_2*t34 - 0.032*alpha3_1) + 0.8*alpha4_5) + t30) + t31;
-    /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = (c_q_4*f4_0 + 0.0015*alpha2_0) + s_q_4*f4_2;
-    const double t35 = c_q_4*f4_5;
-    const double t36 = V3_0*V3_2;
-    const double f3_1 = ((((0.016800000000000002*alpha3_1 - 0.015300000000000003*t36) - 0.12*alpha3_5) + 0.2*s_q_4*f4_3) + f4_1) - 0.2*t35;
-    const double f3_2 = ((((0.016800000000000002*alpha3_2 + 0.015300000000000003*t16) + 0.12*alpha3_4) - s_q_4*f4_0) + 0.2*f4_4) + c_q_4*f4_2;
-    const double f3_3 = (((1.2*alpha3_3 - 0.12*t14) - 0.12*t13) + c_q_4*f4_3) + s_q_4*f4_5;
-    const double f3_4 = ((0.12*alpha3_2 + 0.12*t16) + 1.2*alpha3_4) + f4_4;
-    const double f3_5 = (((-0.12*alpha3_1 + 0.12*t36) + 1.2*alpha3_5) - s_q_4*f4_3) + t35;
-    /* f2: spatial force f(k) (2.29) */
-    const double f2_0 = 0.004*alpha2_0 + f3_0;
-    const double t37 = 0.038500000000000006*V2_0;
-    const double t38 = c_q_3*f3_5;
-    const double t39 = s_q_3*f3_4;
-    const double f2_1 = (((-0.30000000000000004*alpha2_5 - V2_2*t37) - 0.2*t39) - s_q_3*f3_2) + (c_q_3*f3_1 - 0.2*t38);
-    const double t40 = c_q_3*f3_4;
-    const double t41 = s_q_3*f3_5;
-    const double f2_2 = ((((0.30000000000000004*alpha2_4 + V2_1*t37) + 0.04250000000000001*alpha2_2) + 0.2*t40) + c_q_3*f3_2) + (s_q_3*f3_1 - 0.2*t41);
-    const double f2_3 = (3.0*alpha2_3 + (-0.30000000000000004*t9 - 0.30000000000000004*t8)) + f3_3;
-    const double t42 = 0.30000000000000004*V2_0;
-    const double f2_4 = (((3.0*alpha2_4 + V2_1*t42) + 0.30000000000000004*alpha2_2) + t40) - t41;
-    const double f2_5 = ((3.0*alpha2_5 + V2_2*t42) + t39) + t38;
-    /* f1: spatial force f(k) (2.29) */
-    const double f1_0 = (((0.41375*a1_0 - 0.40175*t4) + c_q_2*f2_0) - 0.45*f2_4) + s_q_2*f2_2;
-    const double t43 = 0.45*c_q_2;
-    const double t44 = 0.45*s_q_2;
-    const double f1_1 = (((0.40175*V1_0*V1_2 + 1.35*alpha1_3) + t43*f2_3) + t44*f2_5) + f2_1;
-    const double f1_2 = (-s_q_2*f2_0 + 0.012*a1_2) + c_q_2*f2_2;
-    /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_1_1 = (0.00042*c_q_5*c_q_5 + 0.00544) + 0.00042*s_q_5*s_q_5;
-    const double Rc4_2_2 = Rc4_1_1;
-    /* Rch3: composite rigid-body inertia R(k) (a.44) */
-    const double t45 = 0.065*c_q_4;
-    const double Rch3_0 = t45 + 0.34;
-    const double Rch3_2 = -0.065*s_q_4;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t46 = c_q_4*c_q_4;
-    const double t47 = s_q_4*s_q_4;
     const double Rc3_0_0 = t47*Rc4_2_2 + (0.0008*t46 + 0.0015);
-    const double t48 = c_q_4*s_q_4;
-    const double Rc3_0_2 = t48*Rc4_2_2 + (-0.0008*t48 + 0.013000000000000001*s_q_4);
     const double t49 = 0.026000000000000002*c_q_4 + 0.060800000000000014;
-    const double Rc3_1_1 = Rc4_1_1 + t49;
     const double Rc3_2_2 = t46*Rc4_2_2 + (0.0008*t47 + t49);
+    const double Rc3_1_1 = Rc4_1_1 + t49;
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
-    const double Rch2_0 = Rch3_0 + 0.76;
     const double Rch2_1 = -s_q_3*Rch3_2;
-    const double Rch2_2 = c_q_3*Rch3_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_0 = Rc3_0_0 + 0.004;
     const double Rc2_0_1 = -s_q_3*Rc3_0_2 + 0.2*s_q_3*Rch3_2;
     const double Rc2_0_2 = c_q_3*Rc3_0_2 - 0.2*Rch2_2;
-    const double t50 = c_q_3*c_q_3;
-    const double t51 = s_q_3*s_q_3;
-    const double t52 = 0.4*Rch3_0 + 0.1345;
-    const double Rc2_1_1 = (t50*Rc3_1_1 + t52) + t51*Rc3_2_2;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = Rch3_2;
+    const double F3_4_5_0 = -t45;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = t45 + 0.34;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = 5000.0*F2_5_1_0;
+    const double ltdl_L5_3 = 5000.0*F3_5_0_0;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t20 = V4_1*V4_1;
+    const double t21 = V4_2*V4_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double t28 = 0.009*V5_0;
+    const double t27 = 0.00022*V5_0;
+    /* f1: spatial force f(k) (2.29) */
+    const double t44 = 0.45*s_q_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t53 = c_q_3*s_q_3;
     const double Rc2_1_2 = -t53*Rc3_2_2 + t53*Rc3_1_1;
-    const double Rc2_2_2 = (t51*Rc3_1_1 + t52) + t50*Rc3_2_2;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t54 = s_q_2*Rc2_0_2;
-    const double t55 = c_q_2*Rc2_0_0 + t54;
-    const double t56 = s_q_2*Rc2_2_2 + c_q_2*Rc2_0_2;
-    const double t57 = (0.9*c_q_2*Rch2_2 + 1.487) - 0.9*s_q_2*Rch2_0;
-    const double Rc1_0_0 = (c_q_2*t55 + t57) + s_q_2*t56;
-    const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
-    const double Rc1_0_2 = ((-t43*Rch2_0 - t44*Rch2_2) + c_q_2*t56) - s_q_2*t55;
-    const double Rc1_1_1 = Rc2_1_1 + t57;
-    const double t58 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
-    const double Rc1_1_2 = -0.45*Rch2_1 - t58;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t54) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = Rc1_0_1;
-    const double F1_2_1_0 = Rc2_1_1 + (-t44*Rch2_0 + t43*Rch2_2);
-    const double F1_2_2_0 = -t58;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_1_0 = Rc2_0_1;
     const double F2_3_2_0 = Rc2_0_2;
     const double F2_3_4_0 = -Rch2_2;
-    const double F2_3_5_0 = Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_0_0 = s_q_2*F2_3_2_0 + (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0);
-    const double F1_3_1_0 = F2_3_1_0 + t44*F2_3_5_0;
     const double F1_3_2_0 = c_q_2*F2_3_2_0 - s_q_2*Rc3_0_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F1_3_2_0;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_5_0 = Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = F2_3_1_0 + t44*F2_3_5_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
-    const double F3_4_3_0 = Rch3_2;
-    const double F3_4_5_0 = -t45;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_5_0 = c_q_3*F3_4_5_0;
-    const double F2_4_1_0 = c_q_3*F3_4_1_0 - 0.2*F2_4_5_0;
     const double t59 = s_q_3*F3_4_5_0;
-    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t59;
-    const double F2_4_4_0 = -t59;
-    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_0_0 = s_q_2*F2_4_2_0 - 0.45*F2_4_4_0;
-    const double F1_4_1_0 = F2_4_1_0 + (t44*F2_4_5_0 + F3_4_3_0*t43);
-    const double F1_4_2_0 = c_q_2*F2_4_2_0;
-    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F1_4_2_0;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_0_0 = 0.0002*c_q_4;
-    const double F3_5_2_0 = -0.0002*s_q_4;
-    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_1_0 = -s_q_3*F3_5_2_0;
-    const double F2_5_2_0 = c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = s_q_2*F2_5_2_0 + c_q_2*F3_5_0_0;
     const double F1_5_2_0 = c_q_2*F2_5_2_0 - s_q_2*F3_5_0_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F1_5_2_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 5000.0*F0_5_2_0;
-    const double ltdl_L5_1 = 5000.0*F2_5_1_0;
     const double ltdl_L5_2 = ltdl_L5_1;
-    const double ltdl_L5_3 = 5000.0*F3_5_0_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
-    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
-    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
-    const double ltdl_L4_2 = F2_4_1_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = F0_3_2_0 - F3_5_0_0*ltdl_L5_0;
-    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
     const double ltdl_A3_2 = F2_3_1_0 - F3_5_0_0*ltdl_L5_2;
     const double ltdl_A3_3 = Rc3_0_0 - F3_5_0_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_0 = Rc3_0_0 + 0.004;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_3 = -0.08*t20 - 0.08*t21;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_3 = a5_3 + alpha4_3;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_3 = (-0.009*V5_2*V5_2 - 0.009*V5_1*V5_1) + 0.3*alpha5_3;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_3 = (0.8*alpha4_3 + (-0.032*t20 - 0.032*t21)) + f5_3;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_4 = (0.009*alpha5_2 + V5_1*t28) + 0.3*alpha5_4;
+    const double f5_2 = (0.00042*alpha5_2 + V5_1*t27) + 0.009*alpha5_4;
+    const double f5_5 = (-0.009*alpha5_1 + V5_2*t28) + 0.3*alpha5_5;
+    const double f5_1 = (0.00042*alpha5_1 - V5_2*t27) - 0.009*alpha5_5;
+    /* f1: spatial force f(k) (2.29) */
+    const double t43 = 0.45*c_q_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t50 = c_q_3*c_q_3;
+    const double t51 = s_q_3*s_q_3;
+    const double t52 = 0.4*Rch3_0 + 0.1345;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = Rch3_0 + 0.76;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = c_q_3*F3_4_1_0 - 0.2*F2_4_5_0;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_1_0 = F2_4_1_0 + (t44*F2_4_5_0 + F3_4_3_0*t43);
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t59;
+    const double F2_4_4_0 = -t59;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = s_q_2*F2_4_2_0 - 0.45*F2_4_4_0;
+    const double F1_4_2_0 = c_q_2*F2_4_2_0;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F1_4_2_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = -qd[4]*V4_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = (a4_0 + c_q_4*alpha2_0) - s_q_4*alpha3_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double t30 = c_q_5*f5_5;
+    const double t33 = s_q_5*f5_5;
+    const double t31 = s_q_5*f5_4;
+    const double t32 = c_q_5*f5_4;
+    const double t34 = 0.032*V4_0;
+    const double t29 = 0.0014800000000000004*V4_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_1 = (t50*Rc3_1_1 + t52) + t51*Rc3_2_2;
+    const double Rc2_2_2 = (t51*Rc3_1_1 + t52) + t50*Rc3_2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
+    const double t58 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
+    const double Rc1_1_2 = -0.45*Rch2_1 - t58;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = -t58;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc1_0_1;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 5000.0*F0_5_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_0_0*ltdl_L5_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_2 = F2_4_1_0*ltdl_dinv4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_5 = (((V4_2*t34 - 0.032*alpha3_1) + 0.8*alpha4_5) + t30) + t31;
+    const double f4_1 = ((((-V4_2*t29 + 0.0020800000000000003*alpha3_1) - 0.032*alpha4_5) + c_q_5*f5_1) - 0.08*t31) + (-0.08*t30 - s_q_5*f5_2);
+    const double f4_2 = ((((0.032*alpha4_4 + V4_1*t29) + 0.0020800000000000003*alpha4_2) + c_q_5*f5_2) - 0.08*t33) + (0.08*t32 + s_q_5*f5_1);
+    const double f4_4 = (((0.8*alpha4_4 + V4_1*t34) + 0.032*alpha4_2) + t32) - t33;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_3 = (((1.2*alpha3_3 - 0.12*t14) - 0.12*t13) + c_q_4*f4_3) + s_q_4*f4_5;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_3 = (3.0*alpha2_3 + (-0.30000000000000004*t9 - 0.30000000000000004*t8)) + f3_3;
+    /* f3: spatial force f(k) (2.29) */
+    const double t35 = c_q_4*f4_5;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc2_1_1 + (-t44*Rch2_0 + t43*Rch2_2);
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t60 = F2_5_1_0*ltdl_L5_0;
-    const double ltdl_A2_0 = ((-t60 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
     const double t61 = F2_5_1_0*ltdl_L5_1;
     const double ltdl_A2_1 = ((F1_2_1_0 - t61) - F2_4_1_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((Rc2_1_1 - F2_5_1_0*ltdl_L5_2) - F2_4_1_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double t60 = F2_5_1_0*ltdl_L5_0;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_0 = 0.0002*alpha4_0;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_0 = 0.0006*alpha4_0 + f5_0;
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = tau[5] - f5_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t57 = (0.9*c_q_2*Rch2_2 + 1.487) - 0.9*s_q_2*Rch2_0;
+    const double Rc1_1_1 = Rc2_1_1 + t57;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = ((-t60 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_4 = ((0.12*alpha3_2 + 0.12*t16) + 1.2*alpha3_4) + f4_4;
+    const double f3_2 = ((((0.016800000000000002*alpha3_2 + 0.015300000000000003*t16) + 0.12*alpha3_4) - s_q_4*f4_0) + 0.2*f4_4) + c_q_4*f4_2;
+    const double f3_0 = (c_q_4*f4_0 + 0.0015*alpha2_0) + s_q_4*f4_2;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = 0.004*alpha2_0 + f3_0;
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = (tau[3] - ltdl_L5_3*ltdl_xy5_0) - f3_0;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_5 = (((-0.12*alpha3_1 + 0.12*t36) + 1.2*alpha3_5) - s_q_4*f4_3) + t35;
+    const double f3_1 = ((((0.016800000000000002*alpha3_1 - 0.015300000000000003*t36) - 0.12*alpha3_5) + 0.2*s_q_4*f4_3) + f4_1) - 0.2*t35;
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = tau[4] - f4_1;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t54 = s_q_2*Rc2_0_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - t60)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((Rc1_1_1 - t61) - F1_4_1_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* f2: spatial force f(k) (2.29) */
+    const double t37 = 0.038500000000000006*V2_0;
+    const double t42 = 0.30000000000000004*V2_0;
+    const double t38 = c_q_3*f3_5;
+    const double t41 = s_q_3*f3_5;
+    const double t39 = s_q_3*f3_4;
+    const double t40 = c_q_3*f3_4;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t55 = c_q_2*Rc2_0_0 + t54;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t54) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
+    const double t56 = s_q_2*Rc2_2_2 + c_q_2*Rc2_0_2;
+    const double Rc1_0_2 = ((-t43*Rch2_0 - t44*Rch2_2) + c_q_2*t56) - s_q_2*t55;
+    const double Rc1_0_0 = (c_q_2*t55 + t57) + s_q_2*t56;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - t60)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_1 = (((-0.30000000000000004*alpha2_5 - V2_2*t37) - 0.2*t39) - s_q_3*f3_2) + (c_q_3*f3_1 - 0.2*t38);
+    const double f2_5 = ((3.0*alpha2_5 + V2_2*t42) + t39) + t38;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_1 = (((0.40175*V1_0*V1_2 + 1.35*alpha1_3) + t43*f2_3) + t44*f2_5) + f2_1;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_2 = ((((0.30000000000000004*alpha2_4 + V2_1*t37) + 0.04250000000000001*alpha2_2) + 0.2*t40) + c_q_3*f3_2) + (s_q_3*f3_1 - 0.2*t41);
+    const double f2_4 = (((3.0*alpha2_4 + V2_1*t42) + 0.30000000000000004*alpha2_2) + t40) - t41;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_0 = (((0.41375*a1_0 - 0.40175*t4) + c_q_2*f2_0) - 0.45*f2_4) + s_q_2*f2_2;
+    const double f1_2 = (-s_q_2*f2_0 + 0.012*a1_2) + c_q_2*f2_2;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = (((tau[2] - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_1;
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = ((((tau[1] - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - f1_1) - ltdl_L2_1*ltdl_xy2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_xy5: y = L^-T b */
-    const double ltdl_xy5_0 = tau[5] - f5_0;
-    /* ltdl_xy4: y = L^-T b */
-    const double ltdl_xy4_0 = tau[4] - f4_1;
-    /* ltdl_xy3: y = L^-T b */
-    const double ltdl_xy3_0 = (tau[3] - ltdl_L5_3*ltdl_xy5_0) - f3_0;
-    /* ltdl_xy2: y = L^-T b */
-    const double ltdl_xy2_0 = (((tau[2] - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_1;
-    /* ltdl_xy1: y = L^-T b */
-    const double ltdl_xy1_0 = ((((tau[1] - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - f1_1) - ltdl_L2_1*ltdl_xy2_0;
     /* ltdl_xy0: y = L^-T b */
     const double ltdl_xy0_0 = (((((tau[0] - ltdl_L5_0*ltdl_xy5_0) - ltdl_L4_0*ltdl_xy4_0) - ltdl_L3_0*ltdl_xy3_0) - ltdl_L2_0*ltdl_xy2_0) - ltdl_L1_0*ltdl_xy1_0) - f0_2;
     /* ltdl_x0: x = L^-1 D^-1 y */
@@ -1482,11 +1681,11 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
     /* ltdl_x2: x = L^-1 D^-1 y */
     const double ltdl_x2_0 = (-ltdl_L2_0*ltdl_x0_0 + ltdl_dinv2_0*ltdl_xy2_0) - ltdl_L2_1*ltdl_x1_0;
-    /* ltdl_x3: x = L^-1 D^-1 y */
-    const double ltdl_x3_0 = ((-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
     /* ltdl_x4: x = L^-1 D^-1 y */
     const double ltdl_x4_0 = ((-ltdl_L4_0*ltdl_x0_0 + ltdl_dinv4_0*ltdl_xy4_0) - ltdl_L4_1*ltdl_x1_0) - ltdl_L4_2*ltdl_x2_0;
     qdd[4] = ltdl_x4_0;
+    /* ltdl_x3: x = L^-1 D^-1 y */
+    const double ltdl_x3_0 = ((-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
     /* ltdl_x5: x = L^-1 D^-1 y */
     const double ltdl_x5_0 = (((-ltdl_L5_0*ltdl_x0_0 + 5000.0*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
     qdd[0] = ltdl_x0_0;
@@ -1546,40 +1745,56 @@ void arm6_jacobian(const double* q, double* J)
     const double t16 = s_q_0*t6 + s_q_0*t7;
     const double t17 = s_q_3*t16 + c_q_0*c_q_3;
     J[10] = t17;
+    const double t22 = t1 - t3;
     const double t18 = c_q_4*t15;
     J[9] = t15;
     const double t19 = s_q_4*(c_q_3*t16 - c_q_0*s_q_3);
-    const double t20 = t18 - t19;
-    J[11] = t20;
     const double t21 = -t6 - t7;
-    const double t22 = t1 - t3;
+    const double t24 = c_q_3*s_q_4*t22;
     const double t23 = s_q_3*t22;
     J[16] = t23;
-    const double t24 = c_q_3*s_q_4*t22;
-    const double t25 = c_q_4*t21 - t24;
-    J[17] = t25;
-    const double t26 = 0.45*s_q_1;
     const double t27 = -0.14*t19 + 0.14*t18;
-    const double t28 = (0.4*t13 - 0.4*t14) + t27;
-    const double t29 = s_q_0*t26 + t28;
     const double t30 = 0.14*t24 - 0.14*c_q_4*t21;
-    const double t31 = t30 + (0.4*t6 + 0.4*t7);
-    const double t32 = 0.45*c_q_1 - t31;
-    const double t33 = -t31;
+    const double t39 = -0.14*t11 + 0.14*t10;
+    const double t43 = -0.06000000000000001*t11 + 0.06000000000000001*t10;
+    J[34] = -t17*t39 + t9*t27;
+    const double t26 = 0.45*s_q_1;
+    const double t28 = (0.4*t13 - 0.4*t14) + t27;
     const double t34 = (0.2*t13 - 0.2*t14) + t27;
+    const double t31 = t30 + (0.4*t6 + 0.4*t7);
     const double t35 = (-0.2*t6 - 0.2*t7) - t30;
     const double t36 = -t30;
+    J[22] = -t23*t27 + t36*t17;
+    J[28] = t23*t39 - t36*t9;
+    J[21] = -t21*t34 + t15*t35;
+    const double t40 = (0.4*t2 - 0.4*t4) + t39;
+    const double t42 = (0.2*t2 - 0.2*t4) + t39;
+    const double t20 = t18 - t19;
+    J[33] = -t15*t42 + t5*t34;
+    J[11] = t20;
+    const double t25 = c_q_4*t21 - t24;
+    J[17] = t25;
+    const double t29 = s_q_0*t26 + t28;
+    J[27] = t21*t42 - t5*t35;
+    const double t32 = 0.45*c_q_1 - t31;
+    const double t33 = -t31;
     const double t37 = -0.06000000000000001*t19 + 0.06000000000000001*t18;
     const double t38 = -0.06000000000000001*t24 + 0.06000000000000001*c_q_4*t21;
     J[15] = t21;
-    const double t39 = -0.14*t11 + 0.14*t10;
-    const double t40 = (0.4*t2 - 0.4*t4) + t39;
     const double t41 = c_q_0*t26 + t40;
+    J[18] = -t29;
+    J[19] = c_q_0*t32;
+    J[20] = c_q_0*t33;
+    J[23] = -t25*t37 + t38*t20;
+    J[25] = s_q_0*t32;
+    J[26] = s_q_0*t33;
+    J[29] = t25*t43 - t38*t12;
+    J[31] = -c_q_0*t41 - s_q_0*t29;
+    J[32] = -c_q_0*t40 - s_q_0*t28;
+    J[35] = t12*t37 - t20*t43;
     J[7] = c_q_0;
     J[8] = c_q_0;
     J[24] = t41;
-    const double t42 = (0.2*t2 - 0.2*t4) + t39;
-    const double t43 = -0.06000000000000001*t11 + 0.06000000000000001*t10;
 
     /* Outputs: J (6 x 6): the entries not stored where computed */
     J[0] = 0.0;
@@ -1587,23 +1802,7 @@ void arm6_jacobian(const double* q, double* J)
     J[12] = 1.0;
     J[13] = 0.0;
     J[14] = 0.0;
-    J[18] = -t29;
-    J[19] = c_q_0*t32;
-    J[20] = c_q_0*t33;
-    J[21] = -t21*t34 + t15*t35;
-    J[22] = -t23*t27 + t36*t17;
-    J[23] = -t25*t37 + t38*t20;
-    J[25] = s_q_0*t32;
-    J[26] = s_q_0*t33;
-    J[27] = t21*t42 - t5*t35;
-    J[28] = t23*t39 - t36*t9;
-    J[29] = t25*t43 - t38*t12;
     J[30] = 0.0;
-    J[31] = -c_q_0*t41 - s_q_0*t29;
-    J[32] = -c_q_0*t40 - s_q_0*t28;
-    J[33] = -t15*t42 + t5*t34;
-    J[34] = -t17*t39 + t9*t27;
-    J[35] = t12*t37 - t20*t43;
 }
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
@@ -1660,65 +1859,83 @@ void arm6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double V3_1 = t5 + t6;
     const double t7 = V2_1*s_q_3;
     const double V3_2 = c_q_3*V2_2 - t7;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_2 = (s_q_2*a1_0 + c_q_2*a1_2) + a2_2;
+    const double zeta2_0 = (c_q_2*a1_0 - s_q_2*a1_2) + a2_0;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_1 = qd[3]*V3_2;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_4 = a2_4 - 0.45*a1_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_2 = -qd[3]*V3_1;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double t17 = 0.2*zeta2_2 + zeta2_4;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_3 = -0.2*V2_2*V2_2 - 0.2*V2_1*V2_1;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_3 = a2_3 + a3_3;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t8 = 0.2*V2_0;
-    const double a3_4 = t8*t6 + t5*t8;
     const double a3_5 = 0.2*c_q_3*V2_0*V2_2 - t7*t8;
+    const double a3_4 = t8*t6 + t5*t8;
     /* V4: spatial velocity V(k) (2.25) */
     const double t9 = c_q_4*V3_0;
     const double t10 = s_q_4*V3_2;
     const double V4_0 = t9 - t10;
     const double V4_1 = V3_1 + qd[4];
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_1 = a3_1 + s_q_3*zeta2_2;
+    const double zeta3_2 = a3_2 + c_q_3*zeta2_2;
+    /* V4: spatial velocity V(k) (2.25) */
     const double V4_2 = c_q_4*V3_2 + s_q_4*V3_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t12 = 0.2*V3_0;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_5 = (c_q_3*a2_5 + a3_5) - s_q_3*t17;
+    const double zeta3_4 = (s_q_3*a2_5 + a3_4) + c_q_3*t17;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -qd[4]*V4_2;
     const double a4_2 = qd[4]*V4_0;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double t18 = zeta3_5 - 0.2*zeta3_1;
+    const double zeta4_2 = (a4_2 + s_q_4*zeta2_0) + c_q_4*zeta3_2;
+    const double zeta4_0 = (a4_0 + c_q_4*zeta2_0) - s_q_4*zeta3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t11 = -0.2*V3_1*V3_1 - 0.2*V3_2*V3_2;
-    const double t12 = 0.2*V3_0;
+    const double a4_5 = s_q_4*t11 + 0.2*V3_2*t9;
     const double a4_3 = c_q_4*t11 - t12*t10;
     const double a4_4 = t12*V3_1;
-    const double a4_5 = s_q_4*t11 + 0.2*V3_2*t9;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
     const double t13 = c_q_5*V4_1;
     const double t14 = s_q_5*V4_2;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_4 = (a4_4 + 0.2*zeta3_2) + zeta3_4;
+    /* V5: spatial velocity V(k) (2.25) */
     const double V5_1 = t13 + t14;
     const double t15 = s_q_5*V4_1;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_5 = (a4_5 + s_q_4*zeta3_3) + c_q_4*t18;
+    const double zeta4_3 = (a4_3 + c_q_4*zeta3_3) - s_q_4*t18;
+    /* V5: spatial velocity V(k) (2.25) */
     const double V5_2 = c_q_5*V4_2 - t15;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = qd[5]*V5_2;
-    const double a5_2 = -qd[5]*V5_1;
     const double a5_3 = -0.08*V4_1*V4_1 - 0.08*V4_2*V4_2;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
+    const double zeta5_3 = a5_3 + zeta4_3;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_2 = -qd[5]*V5_1;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
+    const double t19 = 0.08*zeta4_2 + zeta4_4;
+    const double t20 = zeta4_5 - 0.08*zeta3_1;
+    const double zeta5_1 = (a5_1 + c_q_5*zeta3_1) + s_q_5*zeta4_2;
+    const double zeta5_2 = (a5_2 - s_q_5*zeta3_1) + c_q_5*zeta4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t16 = 0.08*V4_0;
     const double a5_4 = t13*t16 + t14*t16;
     const double a5_5 = -t15*t16 + 0.08*c_q_5*V4_2*V4_0;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_0 = (c_q_2*a1_0 - s_q_2*a1_2) + a2_0;
-    const double zeta2_2 = (s_q_2*a1_0 + c_q_2*a1_2) + a2_2;
-    const double zeta2_4 = a2_4 - 0.45*a1_0;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_1 = a3_1 + s_q_3*zeta2_2;
-    const double zeta3_2 = a3_2 + c_q_3*zeta2_2;
-    const double zeta3_3 = a2_3 + a3_3;
-    const double t17 = 0.2*zeta2_2 + zeta2_4;
-    const double zeta3_4 = (s_q_3*a2_5 + a3_4) + c_q_3*t17;
-    const double zeta3_5 = (c_q_3*a2_5 + a3_5) - s_q_3*t17;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0 = (a4_0 + c_q_4*zeta2_0) - s_q_4*zeta3_2;
-    const double zeta4_2 = (a4_2 + s_q_4*zeta2_0) + c_q_4*zeta3_2;
-    const double t18 = zeta3_5 - 0.2*zeta3_1;
-    const double zeta4_3 = (a4_3 + c_q_4*zeta3_3) - s_q_4*t18;
-    const double zeta4_4 = (a4_4 + 0.2*zeta3_2) + zeta3_4;
-    const double zeta4_5 = (a4_5 + s_q_4*zeta3_3) + c_q_4*t18;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1 = (a5_1 + c_q_5*zeta3_1) + s_q_5*zeta4_2;
-    const double zeta5_2 = (a5_2 - s_q_5*zeta3_1) + c_q_5*zeta4_2;
-    const double zeta5_3 = a5_3 + zeta4_3;
-    const double t19 = 0.08*zeta4_2 + zeta4_4;
-    const double t20 = zeta4_5 - 0.08*zeta3_1;
     const double zeta5_4 = (a5_4 + c_q_5*t19) + s_q_5*t20;
     const double zeta5_5 = (a5_5 - s_q_5*t19) + c_q_5*t20;
     /* shared by the outputs */
@@ -1729,39 +1946,39 @@ void arm6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t25 = c_q_2*s_q_1;
     const double t26 = c_q_0*t24 + c_q_0*t25;
     const double t27 = c_q_3*t26 + s_q_0*s_q_3;
-    const double t28 = -s_q_4*t27 + c_q_4*t23;
     const double t29 = s_q_3*t26 - c_q_3*s_q_0;
+    const double t50 = 0.06*V5_0;
+    const double t49 = (-0.06*V5_2*V5_2 - 0.06*V5_1*V5_1) + zeta5_3;
+    const double t51 = (-0.06*zeta5_1 + V5_2*t50) + zeta5_5;
+    const double t28 = -s_q_4*t27 + c_q_4*t23;
+    const double t52 = (0.06*zeta5_2 + V5_1*t50) + zeta5_4;
     const double t30 = c_q_4*t27 + s_q_4*t23;
     const double t31 = s_q_5*t30 + c_q_5*t29;
     const double t32 = c_q_5*t30 - s_q_5*t29;
     const double t33 = s_q_0*t21 - s_q_0*t22;
     const double t34 = s_q_0*t24 + s_q_0*t25;
     const double t35 = c_q_3*t34 - c_q_0*s_q_3;
+    const double t42 = t21 - t22;
     const double t36 = -s_q_4*t35 + c_q_4*t33;
+    const double t41 = -t24 - t25;
     const double t37 = s_q_3*t34 + c_q_0*c_q_3;
     const double t38 = c_q_4*t35 + s_q_4*t33;
     const double t39 = s_q_5*t38 + c_q_5*t37;
     const double t40 = c_q_5*t38 - s_q_5*t37;
-    const double t41 = -t24 - t25;
-    const double t42 = t21 - t22;
     const double t43 = c_q_3*t42;
     const double t44 = -s_q_4*t43 + c_q_4*t41;
     const double t45 = c_q_4*t43 + s_q_4*t41;
     const double t46 = s_q_3*t42;
     const double t47 = s_q_5*t45 + c_q_5*t46;
     const double t48 = c_q_5*t45 - s_q_5*t46;
-    const double t49 = (-0.06*V5_2*V5_2 - 0.06*V5_1*V5_1) + zeta5_3;
-    const double t50 = 0.06*V5_0;
-    const double t51 = (-0.06*zeta5_1 + V5_2*t50) + zeta5_5;
-    const double t52 = (0.06*zeta5_2 + V5_1*t50) + zeta5_4;
-
-    /* Outputs: Jdqd (6) */
     Jdqd[0] = (t32*zeta5_2 + t28*zeta4_0) + t31*zeta5_1;
     Jdqd[1] = (t40*zeta5_2 + t36*zeta4_0) + t39*zeta5_1;
     Jdqd[2] = (t48*zeta5_2 + t44*zeta4_0) + t47*zeta5_1;
     Jdqd[3] = (t31*t52 + t28*t49) + t32*t51;
     Jdqd[4] = (t39*t52 + t36*t49) + t40*t51;
     Jdqd[5] = (t47*t52 + t44*t49) + t48*t51;
+
+    /* Outputs: Jdqd (6), each stored as soon as computed */
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
@@ -1817,226 +2034,296 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t6 = s_q_3*s_q_3;
     const double t7 = 0.4*Rch3_0 + 0.1345;
     const double Rc2_1_1 = (t5*Rc3_1_1 + t7) + t6*Rc3_2_2;
+    const double Rc2_2_2 = (t6*Rc3_1_1 + t7) + t5*Rc3_2_2;
     const double t8 = c_q_3*s_q_3;
     const double Rc2_1_2 = -t8*Rc3_2_2 + t8*Rc3_1_1;
-    const double Rc2_2_2 = (t6*Rc3_1_1 + t7) + t5*Rc3_2_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t9 = s_q_2*Rc2_0_2;
     const double t10 = c_q_2*Rc2_0_0 + t9;
     const double t11 = s_q_2*Rc2_2_2 + c_q_2*Rc2_0_2;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t9) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
     const double t12 = c_q_2*Rch2_2;
     const double t13 = s_q_2*Rch2_0;
-    const double t14 = (0.9*t12 + 1.487) - 0.9*t13;
-    const double Rc1_0_0 = (c_q_2*t10 + t14) + s_q_2*t11;
-    const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
-    const double t15 = 0.45*c_q_2;
-    const double t16 = 0.45*s_q_2;
-    const double Rc1_0_2 = ((-t15*Rch2_0 - t16*Rch2_2) + c_q_2*t11) - s_q_2*t10;
-    const double Rc1_1_1 = Rc2_1_1 + t14;
-    const double t17 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
-    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t9) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = Rc1_0_1;
-    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t13 + 0.45*t12);
-    const double F1_2_2_0 = -t17;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_0_1;
-    const double F2_3_2_0 = Rc2_0_2;
-    const double F2_3_4_0 = -Rch2_2;
-    const double F2_3_5_0 = Rch2_1;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = s_q_2*F2_3_2_0 + (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0);
-    const double F1_3_1_0 = F2_3_1_0 + t16*F2_3_5_0;
-    const double F1_3_2_0 = c_q_2*F2_3_2_0 - s_q_2*Rc3_0_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F1_3_2_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
-    const double F3_4_3_0 = Rch3_2;
     const double F3_4_5_0 = -t0;
-    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_5_0 = c_q_3*F3_4_5_0;
-    const double F2_4_1_0 = c_q_3*F3_4_1_0 - 0.2*F2_4_5_0;
-    const double t18 = s_q_3*F3_4_5_0;
-    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t18;
-    const double F2_4_4_0 = -t18;
-    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_0_0 = s_q_2*F2_4_2_0 - 0.45*F2_4_4_0;
-    const double F1_4_1_0 = F2_4_1_0 + (t16*F2_4_5_0 + F3_4_3_0*t15);
-    const double F1_4_2_0 = c_q_2*F2_4_2_0;
-    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F1_4_2_0;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = Rc2_0_2;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = Rch3_2;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_0_0 = 0.0002*c_q_4;
     const double F3_5_2_0 = -0.0002*s_q_4;
+    const double F3_5_0_0 = 0.0002*c_q_4;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_1_0 = -s_q_3*F3_5_2_0;
     const double F2_5_2_0 = c_q_3*F3_5_2_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = 5000.0*F2_5_1_0;
+    const double ltdl_L5_3 = 5000.0*F3_5_0_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t21 = c_q_1*c_q_2;
+    const double t23 = s_q_1*s_q_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t16 = 0.45*s_q_2;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc2_0_1;
+    const double F2_3_4_0 = -Rch2_2;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = s_q_2*F2_3_2_0 + (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0);
+    const double F1_3_2_0 = c_q_2*F2_3_2_0 - s_q_2*Rc3_0_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F1_3_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_3 = Rc3_0_0 - F3_5_0_0*ltdl_L5_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_5_0 = Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = F2_3_1_0 + t16*F2_3_5_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_5_0 = c_q_3*F3_4_5_0;
+    const double t18 = s_q_3*F3_4_5_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = s_q_2*F2_5_2_0 + c_q_2*F3_5_0_0;
     const double F1_5_2_0 = c_q_2*F2_5_2_0 - s_q_2*F3_5_0_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F1_5_2_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 5000.0*F0_5_2_0;
-    const double ltdl_L5_1 = 5000.0*F2_5_1_0;
     const double ltdl_L5_2 = ltdl_L5_1;
-    const double ltdl_L5_3 = 5000.0*F3_5_0_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
-    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
-    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
-    const double ltdl_L4_2 = F2_4_1_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_2 = F2_3_1_0 - F3_5_0_0*ltdl_L5_2;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t26 = c_q_1*s_q_2;
+    const double t27 = c_q_2*s_q_1;
+    const double t30 = s_q_0*t21;
+    const double t31 = s_q_0*t23;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t15 = 0.45*c_q_2;
+    const double Rc1_0_2 = ((-t15*Rch2_0 - t16*Rch2_2) + c_q_2*t11) - s_q_2*t10;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = c_q_3*F3_4_1_0 - 0.2*F2_4_5_0;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_1_0 = F2_4_1_0 + (t16*F2_4_5_0 + F3_4_3_0*t15);
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t18;
+    const double F2_4_4_0 = -t18;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = s_q_2*F2_4_2_0 - 0.45*F2_4_4_0;
+    const double F1_4_2_0 = c_q_2*F2_4_2_0;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F1_4_2_0;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_1 = t30 - t31;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t33 = s_q_0*t26 + s_q_0*t27;
+    const double t35 = t21 - t23;
+    const double t22 = c_q_0*t21;
+    const double t24 = c_q_0*t23;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
+    const double t17 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
+    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = -t17;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = Rc1_0_1;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 5000.0*F0_5_2_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_0 = F0_3_2_0 - F3_5_0_0*ltdl_L5_0;
-    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
-    const double ltdl_A3_2 = F2_3_1_0 - F3_5_0_0*ltdl_L5_2;
-    const double ltdl_A3_3 = Rc3_0_0 - F3_5_0_0*ltdl_L5_3;
-    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_2 = F2_4_1_0*ltdl_dinv4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t32 = c_q_4*ltdl_Y3_in0_1;
+    const double t34 = s_q_4*(c_q_3*t33 - c_q_0*s_q_3);
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_1 = s_q_3*t33 + c_q_0*c_q_3;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_2 = -t26 - t27;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t36 = c_q_3*s_q_4*t35;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_2 = s_q_3*t35;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t13 + 0.45*t12);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t14 = (0.9*t12 + 1.487) - 0.9*t13;
+    const double Rc1_0_0 = (c_q_2*t10 + t14) + s_q_2*t11;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_1 = Rc2_1_1 + t14;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t19 = F2_5_1_0*ltdl_L5_0;
-    const double ltdl_A2_0 = ((-t19 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
-    const double t20 = F2_5_1_0*ltdl_L5_1;
-    const double ltdl_A2_1 = ((F1_2_1_0 - t20) - F2_4_1_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((Rc2_1_1 - F2_5_1_0*ltdl_L5_2) - F2_4_1_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t20 = F2_5_1_0*ltdl_L5_1;
+    const double t19 = F2_5_1_0*ltdl_L5_0;
+    const double ltdl_A2_1 = ((F1_2_1_0 - t20) - F2_4_1_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_0 = t22 - t24;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t28 = c_q_0*t26 + c_q_0*t27;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double t40 = 0.14*t36 - 0.14*c_q_4*ltdl_Y3_in0_2;
+    const double t42 = -0.14*t34 + 0.14*t32;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = ((-t19 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t25 = c_q_4*ltdl_Y3_in0_0;
+    const double t29 = s_q_4*(c_q_3*t28 + s_q_0*s_q_3);
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = s_q_3*t28 - c_q_3*s_q_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_1 = t32 - t34;
+    const double t37 = -0.06000000000000001*t34 + 0.06000000000000001*t32;
+    const double ltdl_Y5_in0_2 = c_q_4*ltdl_Y3_in0_2 - t36;
+    const double t38 = -0.06000000000000001*t36 + 0.06000000000000001*c_q_4*ltdl_Y3_in0_2;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t44 = (0.2*t30 - 0.2*t31) + t42;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t50 = (0.4*t30 - 0.4*t31) + t42;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t45 = (-0.2*t26 - 0.2*t27) - t40;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t47 = (0.4*t26 + 0.4*t27) + t40;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double t41 = -t40;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - t19)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((Rc1_1_1 - t20) - F1_4_1_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_0 = t25 - t29;
+    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t37 + t38*ltdl_Y5_in0_1;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double t43 = -0.14*t29 + 0.14*t25;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t39 = -0.06000000000000001*t29 + 0.06000000000000001*t25;
+    const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t39 - t38*ltdl_Y5_in0_0;
+    const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t37 - ltdl_Y5_in0_1*t39;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_3 = -ltdl_Y3_in0_2*t44 + ltdl_Y3_in0_1*t45;
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t48 = -t47;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t52 = 0.45*c_q_1 - t47;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - t19)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t42 + t41*ltdl_Y4_in0_1;
+    const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t43 - t41*ltdl_Y4_in0_0;
+    const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t42 - ltdl_Y4_in0_1*t43;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t46 = (0.2*t22 - 0.2*t24) + t43;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t49 = (0.4*t22 - 0.4*t24) + t43;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_4 = ltdl_Y3_in0_2*t46 - ltdl_Y3_in0_0*t45;
+    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t44 - ltdl_Y3_in0_1*t46;
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y3_4 = ltdl_Y3_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4;
+    const double ltdl_Y3_5 = ltdl_Y3_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_3 = c_q_0*t48;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y2_in0_3 };
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_4 = s_q_0*t48;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y2_4 = ((ltdl_Y2_in0_4 - ltdl_Y4_in0_4*ltdl_L4_2) - ltdl_L5_2*ltdl_Y5_in0_4) - ltdl_Y3_4*ltdl_L3_2;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t53 = 0.45*s_q_1;
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_3 = c_q_0*t52;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_4 = s_q_0*t52;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_Y4_in0_4*ltdl_L4_1) - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t54 = s_q_0*t53 + t50;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_5 = -c_q_0*t49 - s_q_0*t50;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y2_5 = ((-ltdl_L4_2*ltdl_Y4_in0_5 - ltdl_L5_2*ltdl_Y5_in0_5) + ltdl_Y2_in0_5) - ltdl_L3_2*ltdl_Y3_5;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = c_q_0*t53 + t49;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t21 = c_q_1*c_q_2;
-    const double t22 = c_q_0*t21;
-    const double t23 = s_q_1*s_q_2;
-    const double t24 = c_q_0*t23;
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_0 = t22 - t24;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t25 = c_q_4*ltdl_Y3_in0_0;
-    const double t26 = c_q_1*s_q_2;
-    const double t27 = c_q_2*s_q_1;
-    const double t28 = c_q_0*t26 + c_q_0*t27;
-    const double t29 = s_q_4*(c_q_3*t28 + s_q_0*s_q_3);
-    const double ltdl_Y5_in0_0 = t25 - t29;
-    const double t30 = s_q_0*t21;
-    const double t31 = s_q_0*t23;
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_1 = t30 - t31;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t32 = c_q_4*ltdl_Y3_in0_1;
-    const double t33 = s_q_0*t26 + s_q_0*t27;
-    const double t34 = s_q_4*(c_q_3*t33 - c_q_0*s_q_3);
-    const double ltdl_Y5_in0_1 = t32 - t34;
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_2 = -t26 - t27;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t35 = t21 - t23;
-    const double t36 = c_q_3*s_q_4*t35;
-    const double ltdl_Y5_in0_2 = c_q_4*ltdl_Y3_in0_2 - t36;
-    const double t37 = -0.06000000000000001*t34 + 0.06000000000000001*t32;
-    const double t38 = -0.06000000000000001*t36 + 0.06000000000000001*c_q_4*ltdl_Y3_in0_2;
-    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t37 + t38*ltdl_Y5_in0_1;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t39 = -0.06000000000000001*t29 + 0.06000000000000001*t25;
-    const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t39 - t38*ltdl_Y5_in0_0;
-    const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t37 - ltdl_Y5_in0_1*t39;
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_0 = s_q_3*t28 - c_q_3*s_q_0;
-    const double ltdl_Y4_in0_1 = s_q_3*t33 + c_q_0*c_q_3;
-    const double ltdl_Y4_in0_2 = s_q_3*t35;
-    const double t40 = 0.14*t36 - 0.14*c_q_4*ltdl_Y3_in0_2;
-    const double t41 = -t40;
-    const double t42 = -0.14*t34 + 0.14*t32;
-    const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t42 + t41*ltdl_Y4_in0_1;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double t43 = -0.14*t29 + 0.14*t25;
-    const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t43 - t41*ltdl_Y4_in0_0;
-    const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t42 - ltdl_Y4_in0_1*t43;
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double t44 = (0.2*t30 - 0.2*t31) + t42;
-    const double t45 = (-0.2*t26 - 0.2*t27) - t40;
-    const double ltdl_Y3_in0_3 = -ltdl_Y3_in0_2*t44 + ltdl_Y3_in0_1*t45;
-    const double t46 = (0.2*t22 - 0.2*t24) + t43;
-    const double ltdl_Y3_in0_4 = ltdl_Y3_in0_2*t46 - ltdl_Y3_in0_0*t45;
-    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t44 - ltdl_Y3_in0_1*t46;
-    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
-    SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
-    const double ltdl_Y3_4 = ltdl_Y3_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4;
-    const double ltdl_Y3_5 = ltdl_Y3_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5;
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double t47 = (0.4*t26 + 0.4*t27) + t40;
-    const double t48 = -t47;
-    const double ltdl_Y2_in0_3 = c_q_0*t48;
-    const double ltdl_Y2_in0_4 = s_q_0*t48;
-    const double t49 = (0.4*t22 - 0.4*t24) + t43;
-    const double t50 = (0.4*t30 - 0.4*t31) + t42;
-    const double ltdl_Y2_in0_5 = -c_q_0*t49 - s_q_0*t50;
-    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y2_in0_3 };
-    SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    const double ltdl_Y2_4 = ((ltdl_Y2_in0_4 - ltdl_Y4_in0_4*ltdl_L4_2) - ltdl_L5_2*ltdl_Y5_in0_4) - ltdl_Y3_4*ltdl_L3_2;
-    const double ltdl_Y2_5 = ((-ltdl_L4_2*ltdl_Y4_in0_5 - ltdl_L5_2*ltdl_Y5_in0_5) + ltdl_Y2_in0_5) - ltdl_L3_2*ltdl_Y3_5;
-    /* ltdl_Y1_in0: Y = L^-T B */
-    const double t52 = 0.45*c_q_1 - t47;
-    const double ltdl_Y1_in0_3 = c_q_0*t52;
-    const double ltdl_Y1_in0_4 = s_q_0*t52;
-    const double t53 = 0.45*s_q_1;
-    /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_4 = c_q_0*t53 + t49;
-    /* ltdl_Y1_in0: Y = L^-T B */
-    const double t54 = s_q_0*t53 + t50;
-    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t54;
-    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
-    SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_Y4_in0_4*ltdl_L4_1) - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = (((-ltdl_L4_1*ltdl_Y4_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) + ltdl_Y1_in0_5) - ltdl_L3_1*ltdl_Y3_5) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t54;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t54;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y1_5 = (((-ltdl_L4_1*ltdl_Y4_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) + ltdl_Y1_in0_5) - ltdl_L3_1*ltdl_Y3_5) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, ((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     const double ltdl_Y0_4 = ((((ltdl_Y0_in0_4 - ltdl_L5_0*ltdl_Y5_in0_4) - ltdl_Y4_in0_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = (((-ltdl_Y4_in0_5*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_in0_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
+    const double t93 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_dinv3_0*ltdl_Y3_5 + (5000.0*ltdl_Y5_in0_4*ltdl_Y5_in0_5 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5))));
+    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
+    Lambda_inv[29] = t93;
+    Lambda_inv[34] = t93;
     const double t55 = 5000.0*ltdl_Y5_in0_0;
+    const double t60 = ltdl_Y4_in0_0*ltdl_dinv4_0;
+    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (5000.0*ltdl_Y5_in0_3*ltdl_Y5_in0_3 + ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_4*ltdl_Y3_4 + (5000.0*ltdl_Y5_in0_4*ltdl_Y5_in0_4 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_5*ltdl_Y3_5 + (ltdl_dinv4_0*ltdl_Y4_in0_5*ltdl_Y4_in0_5 + 5000.0*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
     const double t56 = ltdl_Y0v0[0]*ltdl_dinv0_0;
     const double t57 = ltdl_Y1v0[0]*ltdl_dinv1_0;
     const double t58 = ltdl_Y2v0[0]*ltdl_dinv2_0;
     const double t59 = ltdl_Y3v0[0]*ltdl_dinv3_0;
-    const double t60 = ltdl_Y4_in0_0*ltdl_dinv4_0;
     const double t61 = ltdl_Y0v0[1]*t56 + (ltdl_Y1v0[1]*t57 + (ltdl_Y2v0[1]*t58 + (ltdl_Y3v0[1]*t59 + (ltdl_Y4_in0_1*t60 + ltdl_Y5_in0_1*t55))));
     Lambda_inv[1] = t61;
     Lambda_inv[6] = t61;
+    const double t66 = 5000.0*ltdl_Y5_in0_1;
+    const double t71 = ltdl_Y4_in0_1*ltdl_dinv4_0;
     const double t62 = ltdl_Y0v0[2]*t56 + (ltdl_Y1v0[2]*t57 + (ltdl_Y2v0[2]*t58 + (ltdl_Y3v0[2]*t59 + (ltdl_Y4_in0_2*t60 + ltdl_Y5_in0_2*t55))));
     Lambda_inv[2] = t62;
     Lambda_inv[12] = t62;
@@ -2049,15 +2336,16 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t65 = ltdl_Y0_5*t56 + (ltdl_Y1_5*t57 + (ltdl_Y2_5*t58 + (ltdl_Y3_5*t59 + (t60*ltdl_Y4_in0_5 + t55*ltdl_Y5_in0_5))));
     Lambda_inv[5] = t65;
     Lambda_inv[30] = t65;
-    const double t66 = 5000.0*ltdl_Y5_in0_1;
     const double t67 = ltdl_Y0v0[1]*ltdl_dinv0_0;
     const double t68 = ltdl_Y1v0[1]*ltdl_dinv1_0;
     const double t69 = ltdl_Y2v0[1]*ltdl_dinv2_0;
     const double t70 = ltdl_Y3v0[1]*ltdl_dinv3_0;
-    const double t71 = ltdl_Y4_in0_1*ltdl_dinv4_0;
     const double t72 = ltdl_Y0v0[2]*t67 + (ltdl_Y1v0[2]*t68 + (ltdl_Y2v0[2]*t69 + (ltdl_Y3v0[2]*t70 + (ltdl_Y4_in0_2*t71 + ltdl_Y5_in0_2*t66))));
     Lambda_inv[8] = t72;
     Lambda_inv[13] = t72;
+    const double t76 = ltdl_Y4_in0_2*ltdl_dinv4_0;
+    const double t77 = 5000.0*ltdl_Y5_in0_2;
+    const double t90 = ltdl_dinv4_0*ltdl_Y4_in0_3;
     const double t73 = ltdl_Y0v0[3]*t67 + (ltdl_Y1v0[3]*t68 + (ltdl_Y2v0[3]*t69 + (ltdl_Y3v0[3]*t70 + (ltdl_Y4_in0_3*t71 + t66*ltdl_Y5_in0_3))));
     Lambda_inv[9] = t73;
     Lambda_inv[19] = t73;
@@ -2067,42 +2355,30 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t75 = ltdl_Y0_5*t67 + (ltdl_Y1_5*t68 + (ltdl_Y2_5*t69 + (ltdl_Y3_5*t70 + (t71*ltdl_Y4_in0_5 + t66*ltdl_Y5_in0_5))));
     Lambda_inv[11] = t75;
     Lambda_inv[31] = t75;
-    const double t76 = ltdl_Y4_in0_2*ltdl_dinv4_0;
-    const double t77 = 5000.0*ltdl_Y5_in0_2;
     const double t78 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t86 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     const double t79 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t87 = ltdl_Y1v0[3]*ltdl_dinv1_0;
     const double t80 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t88 = ltdl_Y2v0[3]*ltdl_dinv2_0;
     const double t81 = ltdl_Y3v0[2]*ltdl_dinv3_0;
     const double t82 = ltdl_Y0v0[3]*t78 + (ltdl_Y1v0[3]*t79 + (ltdl_Y2v0[3]*t80 + (ltdl_Y3v0[3]*t81 + (ltdl_Y4_in0_3*t76 + t77*ltdl_Y5_in0_3))));
     Lambda_inv[15] = t82;
     Lambda_inv[20] = t82;
+    const double t89 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t85 = 5000.0*ltdl_Y5_in0_3;
     const double t83 = ltdl_Y0_4*t78 + (ltdl_Y1_4*t79 + (ltdl_Y2_4*t80 + (ltdl_Y3_4*t81 + (ltdl_Y4_in0_4*t76 + t77*ltdl_Y5_in0_4))));
     Lambda_inv[16] = t83;
     Lambda_inv[26] = t83;
     const double t84 = ltdl_Y0_5*t78 + (ltdl_Y1_5*t79 + (ltdl_Y2_5*t80 + (ltdl_Y3_5*t81 + (t76*ltdl_Y4_in0_5 + t77*ltdl_Y5_in0_5))));
     Lambda_inv[17] = t84;
     Lambda_inv[32] = t84;
-    const double t85 = 5000.0*ltdl_Y5_in0_3;
-    const double t86 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t87 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t88 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t89 = ltdl_Y3v0[3]*ltdl_dinv3_0;
-    const double t90 = ltdl_dinv4_0*ltdl_Y4_in0_3;
     const double t91 = ltdl_Y0_4*t86 + (ltdl_Y1_4*t87 + (ltdl_Y2_4*t88 + (ltdl_Y3_4*t89 + (ltdl_Y5_in0_4*t85 + ltdl_Y4_in0_4*t90))));
     Lambda_inv[22] = t91;
     Lambda_inv[27] = t91;
     const double t92 = ltdl_Y0_5*t86 + (ltdl_Y1_5*t87 + (ltdl_Y2_5*t88 + (ltdl_Y3_5*t89 + (ltdl_Y5_in0_5*t85 + ltdl_Y4_in0_5*t90))));
     Lambda_inv[23] = t92;
     Lambda_inv[33] = t92;
-    const double t93 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_dinv3_0*ltdl_Y3_5 + (5000.0*ltdl_Y5_in0_4*ltdl_Y5_in0_5 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5))));
-    Lambda_inv[29] = t93;
-    Lambda_inv[34] = t93;
 
-    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
-    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
-    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
-    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
-    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (5000.0*ltdl_Y5_in0_3*ltdl_Y5_in0_3 + ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3))));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_4*ltdl_Y3_4 + (5000.0*ltdl_Y5_in0_4*ltdl_Y5_in0_4 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4))));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_5*ltdl_Y3_5 + (ltdl_dinv4_0*ltdl_Y4_in0_5*ltdl_Y4_in0_5 + 5000.0*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
+    /* Outputs: Lambda_inv (6 x 6), each stored as soon as computed */
 }

@@ -432,161 +432,183 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double t7 = s_q_3*V2_2;
     const double V3_0 = t6 + t7;
     const double V3_1 = -s_q_3*V2_0 + c_q_3*V2_2;
-    const double V3_2 = qd[3] - V2_1;
-    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = qd[3]*V3_1;
-    const double a3_1 = -qd[3]*V3_0;
-    const double t8 = -0.0825*V2_1*V2_1 - 0.0825*V2_2*V2_2;
-    const double t9 = 0.0825*V2_0;
-    const double a3_3 = c_q_3*t8 + t7*t9;
-    const double a3_4 = -s_q_3*t8 + 0.0825*V2_2*t6;
-    const double a3_5 = -V2_1*t9;
-    /* V4: spatial velocity V(k) (2.25) */
-    const double V4_0 = c_q_4*V3_0 - s_q_4*V3_2;
-    const double V4_1 = -s_q_4*V3_0 - c_q_4*V3_2;
-    const double V4_2 = V3_1 + qd[4];
-    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*V4_1;
-    const double a4_1 = -qd[4]*V4_0;
-    const double t10 = V3_2*V3_2;
-    const double t11 = 0.384*V3_0 + 0.0825*V3_1;
-    const double t12 = V3_1*t11 + 0.0825*t10;
-    const double t13 = -0.0825*V3_2*V3_0 + 0.384*V3_1*V3_2;
-    const double a4_3 = c_q_4*t12 - s_q_4*t13;
-    const double a4_4 = -s_q_4*t12 - c_q_4*t13;
-    const double a4_5 = -V3_0*t11 - 0.384*t10;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
-    const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
-    const double V5_2 = qd[5] - V4_1;
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*V5_1;
-    const double a5_1 = -qd[5]*V5_0;
-    /* V6: spatial velocity V(k) (2.25) */
-    const double t14 = c_q_6*V5_0;
-    const double t15 = s_q_6*V5_2;
-    const double V6_0 = t14 + t15;
-    const double V6_1 = -s_q_6*V5_0 + c_q_6*V5_2;
-    const double V6_2 = qd[6] - V5_1;
-    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a6_0 = qd[6]*V6_1;
-    const double a6_1 = -qd[6]*V6_0;
-    const double t16 = -0.088*V5_1*V5_1 - 0.088*V5_2*V5_2;
-    const double t17 = 0.088*V5_0;
-    const double a6_3 = c_q_6*t16 + t15*t17;
-    const double a6_4 = -s_q_6*t16 + 0.088*V5_2*t14;
-    const double a6_5 = -V5_1*t17;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
     const double alpha1_1 = a1_1 - qdd[0]*c_q_1;
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_4 = -9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double t18 = c_q_2*alpha1_0;
-    const double alpha2_0 = (a2_0 + t18) + qdd[1]*s_q_2;
+    const double alpha2_5 = a2_5 - alpha1_4;
     const double t19 = s_q_2*alpha1_0;
     const double alpha2_1 = (a2_1 + qdd[1]*c_q_2) - t19;
-    const double alpha2_2 = qdd[2] - alpha1_1;
+    /* V3: spatial velocity V(k) (2.25) */
+    const double V3_2 = qd[3] - V2_1;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t8 = -0.0825*V2_1*V2_1 - 0.0825*V2_2*V2_2;
+    const double a3_4 = -s_q_3*t8 + 0.0825*V2_2*t6;
+    const double t9 = 0.0825*V2_0;
+    const double a3_3 = c_q_3*t8 + t7*t9;
+    const double a3_5 = -V2_1*t9;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double t18 = c_q_2*alpha1_0;
+    const double alpha2_0 = (a2_0 + t18) + qdd[1]*s_q_2;
     const double t20 = alpha1_3 + 0.316*qdd[1];
     const double alpha2_3 = (a2_3 + c_q_2*t20) - 0.316*t19;
     const double alpha2_4 = (a2_4 - s_q_2*t20) - 0.316*t18;
-    const double alpha2_5 = a2_5 - alpha1_4;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_0 = qd[3]*V3_1;
+    const double a3_1 = -qd[3]*V3_0;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double V4_0 = c_q_4*V3_0 - s_q_4*V3_2;
+    const double V4_1 = -s_q_4*V3_0 - c_q_4*V3_2;
+    const double V4_2 = V3_1 + qd[4];
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t10 = V3_2*V3_2;
+    const double t11 = 0.384*V3_0 + 0.0825*V3_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_2 = qdd[2] - alpha1_1;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = (a3_0 + s_q_3*alpha2_2) + c_q_3*alpha2_0;
     const double alpha3_1 = (a3_1 + c_q_3*alpha2_2) - s_q_3*alpha2_0;
-    const double alpha3_2 = qdd[3] - alpha2_1;
+    const double alpha3_5 = (a3_5 - 0.0825*alpha2_2) - alpha2_4;
     const double t21 = alpha2_5 - 0.0825*alpha2_1;
     const double alpha3_3 = (a3_3 + c_q_3*alpha2_3) + s_q_3*t21;
     const double alpha3_4 = (a3_4 - s_q_3*alpha2_3) + c_q_3*t21;
-    const double alpha3_5 = (a3_5 - 0.0825*alpha2_2) - alpha2_4;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = qd[4]*V4_1;
+    const double t12 = V3_1*t11 + 0.0825*t10;
+    const double a4_5 = -V3_0*t11 - 0.384*t10;
+    const double t13 = -0.0825*V3_2*V3_0 + 0.384*V3_1*V3_2;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
+    const double V5_2 = qd[5] - V4_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_2 = qdd[3] - alpha2_1;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = (a4_0 - s_q_4*alpha3_2) + c_q_4*alpha3_0;
+    const double alpha4_5 = (a4_5 - 0.0825*alpha3_2) + alpha3_4;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_1 = -qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_1 = (a4_1 - c_q_4*alpha3_2) - s_q_4*alpha3_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_3 = c_q_4*t12 - s_q_4*t13;
+    const double a4_4 = -s_q_4*t12 - c_q_4*t13;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = -qd[5]*V5_0;
+    /* V6: spatial velocity V(k) (2.25) */
+    const double t14 = c_q_6*V5_0;
+    const double t15 = s_q_6*V5_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_2 = alpha3_1 + qdd[4];
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1 = (a5_1 + c_q_5*alpha4_2) - s_q_5*alpha4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double t22 = alpha3_3 - 0.384*alpha3_2;
     const double t23 = (0.384*alpha3_0 + alpha3_5) + 0.0825*alpha3_1;
     const double alpha4_3 = (a4_3 - s_q_4*t23) + c_q_4*t22;
     const double alpha4_4 = (a4_4 - c_q_4*t23) - s_q_4*t22;
-    const double alpha4_5 = (a4_5 - 0.0825*alpha3_2) + alpha3_4;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_0 = qd[5]*V5_1;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = (a5_0 + s_q_5*alpha4_2) + c_q_5*alpha4_0;
-    const double alpha5_1 = (a5_1 + c_q_5*alpha4_2) - s_q_5*alpha4_0;
+    /* V6: spatial velocity V(k) (2.25) */
+    const double V6_0 = t14 + t15;
+    const double V6_1 = -s_q_6*V5_0 + c_q_6*V5_2;
+    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t16 = -0.088*V5_1*V5_1 - 0.088*V5_2*V5_2;
+    const double a6_4 = -s_q_6*t16 + 0.088*V5_2*t14;
+    const double t17 = 0.088*V5_0;
+    const double a6_3 = c_q_6*t16 + t15*t17;
+    const double a6_5 = -V5_1*t17;
+    /* V6: spatial velocity V(k) (2.25) */
+    const double V6_2 = qd[6] - V5_1;
+    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a6_0 = qd[6]*V6_1;
+    const double a6_1 = -qd[6]*V6_0;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_2 = qdd[5] - alpha4_1;
-    const double alpha5_3 = c_q_5*alpha4_3 + s_q_5*alpha4_5;
-    const double alpha5_4 = -s_q_5*alpha4_3 + c_q_5*alpha4_5;
     /* alpha6: spatial acceleration alpha(k) (2.26) */
     const double alpha6_0 = (a6_0 + s_q_6*alpha5_2) + c_q_6*alpha5_0;
     const double alpha6_1 = (a6_1 + c_q_6*alpha5_2) - s_q_6*alpha5_0;
-    const double alpha6_2 = qdd[6] - alpha5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_3 = c_q_5*alpha4_3 + s_q_5*alpha4_5;
+    const double alpha5_4 = -s_q_5*alpha4_3 + c_q_5*alpha4_5;
+    /* alpha6: spatial acceleration alpha(k) (2.26) */
+    const double alpha6_5 = (a6_5 - 0.088*alpha5_2) - alpha5_4;
     const double t24 = -alpha4_4 - 0.088*alpha5_1;
     const double alpha6_3 = (a6_3 + c_q_6*alpha5_3) + s_q_6*t24;
     const double alpha6_4 = (a6_4 - s_q_6*alpha5_3) + c_q_6*t24;
-    const double alpha6_5 = (a6_5 - 0.088*alpha5_2) - alpha5_4;
+    const double alpha6_2 = qdd[6] - alpha5_1;
     /* f6: spatial force f(k) (2.29) */
-    const double t25 = (-0.0009653051699191116*V6_0 + 0.006684151967360946*V6_2) - 0.001255536598272898*V6_1;
-    const double t26 = (0.0003913912816842479*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
-    const double f6_0 = (((V6_1*t25 - V6_2*t26) + 0.0003913912816842479*alpha6_1) + ((0.03163334319094959*alpha6_0 - 0.0009653051699191116*alpha6_2) + 0.0020344399586617965*alpha6_5)) - 0.150277948634*alpha6_4;
-    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.0003913912816842479*V6_1;
-    const double f6_1 = (((-V6_0*t25 + V6_2*t27) + 0.029212399412428355*alpha6_1) + ((0.0003913912816842479*alpha6_0 - 0.001255536598272898*alpha6_2) - 0.002573605371338202*alpha6_5)) + 0.150277948634*alpha6_3;
-    const double f6_2 = ((((V6_0*t26 - V6_1*t27) - 0.001255536598272898*alpha6_1) + (-0.0009653051699191116*alpha6_0 + 0.006684151967360946*alpha6_2)) - 0.0020344399586617965*alpha6_3) + 0.002573605371338202*alpha6_4;
     const double t28 = 0.0020344399586617965*V6_0 - 0.002573605371338202*V6_1;
     const double t29 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
-    const double f6_3 = (((V6_1*t28 - V6_2*t29) - 0.0020344399586617965*alpha6_2) + 0.150277948634*alpha6_1) + 1.4955219999999998*alpha6_3;
     const double t30 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
+    const double t25 = (-0.0009653051699191116*V6_0 + 0.006684151967360946*V6_2) - 0.001255536598272898*V6_1;
+    const double t26 = (0.0003913912816842479*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
+    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.0003913912816842479*V6_1;
+    const double f6_3 = (((V6_1*t28 - V6_2*t29) - 0.0020344399586617965*alpha6_2) + 0.150277948634*alpha6_1) + 1.4955219999999998*alpha6_3;
     const double f6_4 = (((-V6_0*t28 + V6_2*t30) + 0.002573605371338202*alpha6_2) - 0.150277948634*alpha6_0) + 1.4955219999999998*alpha6_4;
     const double f6_5 = (((V6_0*t29 - V6_1*t30) + 0.0020344399586617965*alpha6_0) - 0.002573605371338202*alpha6_1) + 1.4955219999999998*alpha6_5;
     /* f5: spatial force f(k) (2.29) */
+    const double t34 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
+    const double t35 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
+    const double t36 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
+    /* f6: spatial force f(k) (2.29) */
+    const double f6_0 = (((V6_1*t25 - V6_2*t26) + 0.0003913912816842479*alpha6_1) + ((0.03163334319094959*alpha6_0 - 0.0009653051699191116*alpha6_2) + 0.0020344399586617965*alpha6_5)) - 0.150277948634*alpha6_4;
+    const double f6_1 = (((-V6_0*t25 + V6_2*t27) + 0.029212399412428355*alpha6_1) + ((0.0003913912816842479*alpha6_0 - 0.001255536598272898*alpha6_2) - 0.002573605371338202*alpha6_5)) + 0.150277948634*alpha6_3;
+    const double f6_2 = ((((V6_0*t26 - V6_1*t27) - 0.001255536598272898*alpha6_1) + (-0.0009653051699191116*alpha6_0 + 0.006684151967360946*alpha6_2)) - 0.0020344399586617965*alpha6_3) + 0.002573605371338202*alpha6_4;
+    /* f5: spatial force f(k) (2.29) */
     const double t31 = (-0.0001037589172186847*V5_0 + 0.01179456023023895*V5_2) + 9.3569097314605e-05*V5_1;
     const double t32 = (0.001524110902883315*V5_0 + 9.3569097314605e-05*V5_2) + 0.010567766133106952*V5_1;
-    const double f5_0 = (((((V5_1*t31 - V5_2*t32) + (0.00248046035817079*alpha5_0 - 0.0001037589172186847*alpha5_2)) + (0.023526756935*alpha4_4 + 0.001524110902883315*alpha5_1)) + 0.017527158935000002*alpha5_4) + c_q_6*f6_0) - s_q_6*f6_1;
     const double t33 = (0.00248046035817079*V5_0 - 0.0001037589172186847*V5_2) + 0.001524110902883315*V5_1;
     const double f5_1 = ((((((-V5_0*t31 + V5_2*t33) + (0.001524110902883315*alpha5_0 + 9.3569097314605e-05*alpha5_2)) + (0.10024161669500001*alpha4_4 + 0.010567766133106952*alpha5_1)) - 0.017527158935000002*alpha5_3) - 0.088*c_q_6*f6_4) - f6_2) - 0.088*s_q_6*f6_3;
     tau[6] = f6_2;
+    const double f5_0 = (((((V5_1*t31 - V5_2*t32) + (0.00248046035817079*alpha5_0 - 0.0001037589172186847*alpha5_2)) + (0.023526756935*alpha4_4 + 0.001524110902883315*alpha5_1)) + 0.017527158935000002*alpha5_4) + c_q_6*f6_0) - s_q_6*f6_1;
     const double f5_2 = ((((((V5_0*t32 - V5_1*t33) + (-0.0001037589172186847*alpha5_0 + 0.01179456023023895*alpha5_2)) + 9.3569097314605e-05*alpha5_1) + (0.023526756935*alpha5_3 + 0.10024161669500001*alpha5_4)) - 0.088*f6_5) + c_q_6*f6_1) + s_q_6*f6_0;
-    const double t34 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
-    const double t35 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
-    const double f5_3 = (((((V5_1*t34 - V5_2*t35) + 0.023526756935*alpha5_2) - 0.017527158935000002*alpha5_1) + 1.666555*alpha5_3) + c_q_6*f6_3) - s_q_6*f6_4;
-    const double t36 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
     const double f5_4 = ((((-V5_0*t34 + V5_2*t36) + 0.10024161669500001*alpha5_2) + 0.017527158935000002*alpha5_0) + 1.666555*alpha5_4) - f6_5;
+    const double f5_3 = (((((V5_1*t34 - V5_2*t35) + 0.023526756935*alpha5_2) - 0.017527158935000002*alpha5_1) + 1.666555*alpha5_3) + c_q_6*f6_3) - s_q_6*f6_4;
     const double f5_5 = ((((V5_0*t35 - V5_1*t36) - 0.023526756935*alpha5_0) + (-1.666555*alpha4_4 - 0.10024161669500001*alpha5_1)) + c_q_6*f6_4) + s_q_6*f6_3;
     /* f4: spatial force f(k) (2.29) */
+    const double t40 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
+    const double t41 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
+    const double t42 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
+    const double f4_4 = ((((-V4_0*t41 + V4_2*t42) - 0.014653732538*alpha4_2) + 0.047121686402*alpha4_0) + 1.225946*alpha4_4) - f5_5;
+    const double f4_3 = (((((V4_1*t41 - V4_2*t40) - 0.05034347249*alpha4_2) - 0.047121686402*alpha4_1) + 1.225946*alpha4_3) - s_q_5*f5_4) + c_q_5*f5_3;
+    const double f4_5 = ((((V4_0*t40 - V4_1*t42) + 0.05034347249*alpha4_0) + (1.225946*alpha4_5 + 0.014653732538*alpha4_1)) + c_q_5*f5_4) + s_q_5*f5_3;
     const double t37 = (-0.004600245517563105*V4_0 + 0.010869510762828563*V4_2) + 0.0021640520520981297*V4_1;
     const double t38 = (-0.0015152444733270301*V4_0 + 0.0021640520520981297*V4_2) + 0.03146037232526039*V4_1;
-    const double f4_0 = (((((V4_1*t37 - V4_2*t38) + (0.03942757095803552*alpha4_0 - 0.004600245517563105*alpha4_2)) + (0.05034347249*alpha4_5 - 0.0015152444733270301*alpha4_1)) + 0.047121686402*alpha4_4) + c_q_5*f5_0) - s_q_5*f5_1;
     const double t39 = (0.03942757095803552*V4_0 - 0.004600245517563105*V4_2) - 0.0015152444733270301*V4_1;
     const double f4_1 = ((((-V4_0*t37 + V4_2*t39) + (-0.0015152444733270301*alpha4_0 + 0.0021640520520981297*alpha4_2)) + (0.014653732538*alpha4_5 + 0.03146037232526039*alpha4_1)) - 0.047121686402*alpha4_3) - f5_2;
     tau[5] = f5_2;
+    const double f4_0 = (((((V4_1*t37 - V4_2*t38) + (0.03942757095803552*alpha4_0 - 0.004600245517563105*alpha4_2)) + (0.05034347249*alpha4_5 - 0.0015152444733270301*alpha4_1)) + 0.047121686402*alpha4_4) + c_q_5*f5_0) - s_q_5*f5_1;
     const double f4_2 = ((((((V4_0*t38 - V4_1*t39) + 0.0021640520520981297*alpha4_1) + (-0.004600245517563105*alpha4_0 + 0.010869510762828563*alpha4_2)) - 0.05034347249*alpha4_3) - 0.014653732538*alpha4_4) + s_q_5*f5_0) + c_q_5*f5_1;
-    const double t40 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
-    const double t41 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
-    const double f4_3 = (((((V4_1*t41 - V4_2*t40) - 0.05034347249*alpha4_2) - 0.047121686402*alpha4_1) + 1.225946*alpha4_3) - s_q_5*f5_4) + c_q_5*f5_3;
-    const double t42 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
-    const double f4_4 = ((((-V4_0*t41 + V4_2*t42) - 0.014653732538*alpha4_2) + 0.047121686402*alpha4_0) + 1.225946*alpha4_4) - f5_5;
-    const double f4_5 = ((((V4_0*t40 - V4_1*t42) + 0.05034347249*alpha4_0) + (1.225946*alpha4_5 + 0.014653732538*alpha4_1)) + c_q_5*f5_4) + s_q_5*f5_3;
     /* f3: spatial force f(k) (2.29) */
     const double t43 = (0.0039053550262761003*V3_0 - 0.0016444875773692705*V3_1) + 0.0775861490525396*V3_2;
     const double t44 = (0.02771584317362585*V3_0 + 0.03239943042445132*V3_1) - 0.0016444875773692705*V3_2;
     const double t45 = c_q_4*f4_4;
     const double t46 = s_q_4*f4_3;
-    const double f3_0 = (((((V3_1*t43 + 0.0039053550262761003*alpha3_2) - 0.09850206933*alpha3_4) + ((-V3_2*t44 + 0.06767727025085991*alpha3_0) + (0.02771584317362585*alpha3_1 + 0.374644408005*alpha3_5))) - s_q_4*f4_1) - 0.384*t45) + (c_q_4*f4_0 - 0.384*t46);
+    const double t48 = c_q_4*f4_3;
     const double t47 = (0.06767727025085991*V3_0 + 0.02771584317362585*V3_1) + 0.0039053550262761003*V3_2;
     const double f3_1 = (((((-V3_0*t43 - 0.0016444875773692705*alpha3_2) + 0.09850206933*alpha3_3) + ((V3_2*t47 + 0.02771584317362585*alpha3_0) + (0.03239943042445132*alpha3_1 + 0.19076837715*alpha3_5))) - 0.0825*t45) + f4_2) - 0.0825*t46;
     tau[4] = f4_2;
-    const double t48 = c_q_4*f4_3;
+    const double f3_0 = (((((V3_1*t43 + 0.0039053550262761003*alpha3_2) - 0.09850206933*alpha3_4) + ((-V3_2*t44 + 0.06767727025085991*alpha3_0) + (0.02771584317362585*alpha3_1 + 0.374644408005*alpha3_5))) - s_q_4*f4_1) - 0.384*t45) + (c_q_4*f4_0 - 0.384*t46);
     const double f3_2 = (((((((V3_0*t44 + 0.0775861490525396*alpha3_2) - 0.0016444875773692705*alpha3_1) - 0.19076837715*alpha3_4) + ((-V3_1*t47 + 0.0039053550262761003*alpha3_0) - 0.374644408005*alpha3_3)) + 0.384*s_q_4*f4_4) - 0.0825*f4_5) + (-0.384*t48 - c_q_4*f4_1)) - s_q_4*f4_0;
     const double t49 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
     const double t50 = -0.09850206933*V3_0 - 0.19076837715*V3_2;
     const double f3_3 = ((((V3_1*t49 - V3_2*t50) + (0.09850206933*alpha3_1 - 0.374644408005*alpha3_2)) + 3.587895*alpha3_3) - s_q_4*f4_4) + t48;
     const double t51 = 0.09850206933*V3_1 - 0.374644408005*V3_2;
-    const double f3_4 = (((-V3_0*t49 + V3_2*t51) + (-0.09850206933*alpha3_0 - 0.19076837715*alpha3_2)) + 3.587895*alpha3_4) + f4_5;
     const double f3_5 = ((((V3_0*t50 - V3_1*t51) + 0.374644408005*alpha3_0) + (0.19076837715*alpha3_1 + 3.587895*alpha3_5)) - t45) - t46;
+    const double f3_4 = (((-V3_0*t49 + V3_2*t51) + (-0.09850206933*alpha3_0 - 0.19076837715*alpha3_2)) + 3.587895*alpha3_4) + f4_5;
     /* f2: spatial force f(k) (2.29) */
     const double t52 = (-0.005487648106562256*V2_0 + 0.01824920229252011*V2_2) - 0.004377257121839581*V2_1;
     const double t53 = (-0.008248333140675744*V2_0 - 0.004377257121839581*V2_2) + 0.05287838199960611*V2_1;
-    const double f2_0 = ((((V2_1*t52 - V2_2*t53) + (0.05649492601407083*alpha2_0 + (-0.005487648106562256*alpha2_2 + 0.126729164208*alpha2_5))) + (0.214708623208*alpha2_4 - 0.008248333140675744*alpha2_1)) + c_q_3*f3_0) - s_q_3*f3_1;
     const double t54 = (0.05649492601407083*V2_0 - 0.005487648106562256*V2_2) - 0.008248333140675744*V2_1;
     const double f2_1 = (((((-V2_0*t52 + V2_2*t54) + ((-0.004377257121839581*alpha2_2 - 0.088844724872*alpha2_5) - 0.008248333140675744*alpha2_0)) + (-0.214708623208*alpha2_3 + 0.05287838199960611*alpha2_1)) - 0.0825*c_q_3*f3_4) - 0.0825*s_q_3*f3_3) - f3_2;
     tau[3] = f3_2;
+    const double f2_0 = ((((V2_1*t52 - V2_2*t53) + (0.05649492601407083*alpha2_0 + (-0.005487648106562256*alpha2_2 + 0.126729164208*alpha2_5))) + (0.214708623208*alpha2_4 - 0.008248333140675744*alpha2_1)) + c_q_3*f3_0) - s_q_3*f3_1;
     const double f2_2 = ((((((V2_0*t53 + 0.01824920229252011*alpha2_2) - 0.005487648106562256*alpha2_0) + (-0.004377257121839581*alpha2_1 - V2_1*t54)) + (-0.126729164208*alpha2_3 + 0.088844724872*alpha2_4)) - 0.0825*f3_5) + c_q_3*f3_1) + s_q_3*f3_0;
     const double t55 = -0.088844724872*V2_1 + 0.126729164208*V2_0;
     const double f2_3 = ((((V2_1*t55 - V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2)) + 3.228604*alpha2_3) + (-0.214708623208*alpha2_1 - 0.126729164208*alpha2_2)) - s_q_3*f3_4) + c_q_3*f3_3;
@@ -598,10 +620,10 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double t59 = 0.316*s_q_2;
     const double f1_0 = (((((V1_1*t57 - 0.00398335888393552*alpha1_1) + ((0.00850351162402155*alpha1_0 + (-0.0022610063699999997*alpha1_4 + 0.01026110182100817*qdd[1])) - qd[1]*t56)) - t59*f2_3) - t58*f2_4) - s_q_2*f2_1) + c_q_2*f2_0;
     const double t60 = (0.00850351162402155*V1_0 + 0.01026110182100817*qd[1]) - 0.00398335888393552*V1_1;
-    const double f1_1 = ((-V1_0*t57 + 0.028124284712194955*alpha1_1) + (((0.0022610063699999997*alpha1_3 + 0.0007689361029463999*qdd[1]) - 0.00398335888393552*alpha1_0) + qd[1]*t60)) - f2_2;
-    tau[2] = f2_2;
     const double f1_2 = ((((((V1_0*t56 + ((0.018579714719999998*alpha1_3 + 0.026534991901690206*qdd[1]) - 0.002031994566*alpha1_4)) + 0.0007689361029463999*alpha1_1) + (-V1_1*t60 + 0.01026110182100817*alpha1_0)) + t58*f2_3) - t59*f2_4) + c_q_2*f2_1) + s_q_2*f2_0;
     tau[1] = f1_2;
+    const double f1_1 = ((-V1_0*t57 + 0.028124284712194955*alpha1_1) + (((0.0022610063699999997*alpha1_3 + 0.0007689361029463999*qdd[1]) - 0.00398335888393552*alpha1_0) + qd[1]*t60)) - f2_2;
+    tau[2] = f2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = (-c_q_1*f1_1 + 0.009213163777211224*qdd[0]) - s_q_1*f1_0;
     tau[0] = f0_2;
@@ -662,176 +684,234 @@ void arm7_mass_matrix(const double* q, double* M)
     const double t8 = 0.17380470556900002*c_q_5;
     const double t9 = s_q_5*Rch5_0;
     const double Rch4_2 = (-t8 - 0.047121686402) + t9;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_3_0 = t8 - t9;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t10 = s_q_5*Rc5_0_1;
-    const double t11 = c_q_5*Rc5_0_0 - t10;
     const double t12 = c_q_5*Rc5_0_1;
-    const double t13 = t12 - s_q_5*Rc5_1_1;
-    const double Rc4_0_0 = c_q_5*t11 + (0.03942757095803552 - s_q_5*t13);
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_3_0 = -t0;
+    const double F5_6_0_0 = -t5;
+    const double F5_6_2_0 = -t7;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_0_0 = c_q_5*Rc5_0_2 - s_q_5*Rc5_1_2;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
-    const double Rc4_0_2 = (c_q_5*t13 - 0.004600245517563105) + s_q_5*t11;
-    const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_2_0 = s_q_5*Rc5_0_2 + c_q_5*Rc5_1_2;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
+    const double t11 = c_q_5*Rc5_0_0 - t10;
     const double Rc4_2_2 = (c_q_5*(c_q_5*Rc5_1_1 + t10) + 0.010869510762828563) + s_q_5*(s_q_5*Rc5_0_0 + t12);
+    const double t13 = t12 - s_q_5*Rc5_1_1;
+    const double Rc4_0_0 = c_q_5*t11 + (0.03942757095803552 - s_q_5*t13);
+    const double Rc4_0_2 = (c_q_5*t13 - 0.004600245517563105) + s_q_5*t11;
+    const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
+    const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
+    const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double t14 = s_q_4*Rch4_1;
     const double t15 = c_q_4*Rch4_0;
-    const double Rch3_0 = (-t14 - 0.5527802746500001) + t15;
-    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
-    const double t16 = s_q_4*Rch4_0;
-    const double t17 = c_q_4*Rch4_1;
-    const double t18 = t16 + t17;
-    const double Rch3_2 = 0.09850206933 - t18;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t19 = s_q_4*Rc4_0_1;
-    const double t20 = c_q_4*Rc4_0_0 - t19;
     const double t21 = c_q_4*Rc4_0_1;
-    const double t22 = t21 - s_q_4*Rc4_1_1;
-    const double Rc3_0_0 = ((0.768*Rch4_2 + 0.71471758973886) + c_q_4*t20) - s_q_4*t22;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t16 = s_q_4*Rch4_0;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t24 = s_q_4*Rc4_0_2 + (c_q_4*Rc4_1_2 + (-0.384*s_q_4*Rch4_0 - 0.384*c_q_4*Rch4_1));
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_0_0 = c_q_4*Rc4_0_2 + ((-0.384*t15 + 0.384*t14) - s_q_4*Rc4_1_2);
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t17 = c_q_4*Rch4_1;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double Rc3_0_1 = F3_4_0_0 + (0.0825*Rch4_2 + 0.16672841181362585);
+    const double t20 = c_q_4*Rc4_0_0 - t19;
+    const double t22 = t21 - s_q_4*Rc4_1_1;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = (-t14 - 0.5527802746500001) + t15;
+    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
+    const double t18 = t16 + t17;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double Rc3_0_2 = (((0.0039053550262761003 - 0.0825*t17) - 0.0825*t16) - c_q_4*t22) - s_q_4*t20;
+    const double Rc3_0_0 = ((0.768*Rch4_2 + 0.71471758973886) + c_q_4*t20) - s_q_4*t22;
+    const double Rc3_0_1 = F3_4_0_0 + (0.0825*Rch4_2 + 0.16672841181362585);
     const double t23 = 0.165*t15;
-    const double Rc3_1_1 = Rc4_2_2 + ((0.165*t14 + 0.06226541196820139) - t23);
-    const double t24 = s_q_4*Rc4_0_2 + (c_q_4*Rc4_1_2 + (-0.384*s_q_4*Rch4_0 - 0.384*c_q_4*Rch4_1));
-    const double Rc3_1_2 = -t24 - 0.0016444875773692705;
     const double Rc3_2_2 = ((((0.165*s_q_4*Rch4_1 + 0.7544924500842897) + 0.768*Rch4_2) - t23) - c_q_4*(-c_q_4*Rc4_1_1 - t19)) - s_q_4*(-s_q_4*Rc4_0_0 - t21);
+    const double Rc3_1_1 = Rc4_2_2 + ((0.165*t14 + 0.06226541196820139) - t23);
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = Rc4_2_2 + (-0.0825*t15 + 0.0825*t14);
+    M[32] = Rc4_2_2;
+    const double F3_4_5_0 = t14 - t15;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_1_2 = -t24 - 0.0016444875773692705;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_2_0 = -t24;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = 0.09850206933 - t18;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = -t18;
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double t25 = c_q_3*Rch3_0;
-    const double t26 = s_q_3*Rch3_1;
-    const double Rch2_0 = t25 + (0.7468579598720001 - t26);
-    const double Rch2_1 = 0.126729164208 - Rch3_2;
     const double t27 = s_q_3*Rch3_0;
+    const double t26 = s_q_3*Rch3_1;
     const double t28 = c_q_3*Rch3_1;
-    const double t29 = t27 + t28;
-    const double Rch2_2 = t29 - 0.214708623208;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = (-0.0825*t25 + 0.0825*s_q_3*Rch3_1) - Rc3_2_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t30 = s_q_3*Rc3_0_1;
-    const double t31 = c_q_3*Rc3_0_0 - t30;
     const double t32 = c_q_3*Rc3_0_1;
-    const double t33 = t32 - s_q_3*Rc3_1_1;
-    const double Rc2_0_0 = (c_q_3*t31 + 0.05649492601407083) - s_q_3*t33;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = c_q_3*Rc3_0_2 - s_q_3*Rc3_1_2;
+    const double F2_3_2_0 = s_q_3*Rc3_0_2 + c_q_3*Rc3_1_2;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_1_0 = (-0.00022647727267776177*c_q_6 - 0.006684151967360946) + 0.00017903071636223808*s_q_6;
+    /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_6_3_0 = c_q_5*F5_6_3_0;
+    const double F4_6_5_0 = s_q_5*F5_6_3_0;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = t25 + (0.7468579598720001 - t26);
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_1 = (0.0825*Rch3_2 - 0.008248333140675744) - F2_3_0_0;
-    const double Rc2_0_2 = (c_q_3*t33 + ((-0.0825*t28 - 0.005487648106562256) - 0.0825*t27)) + s_q_3*t31;
     const double t34 = 0.165*t25 - 0.165*t26;
     const double Rc2_1_1 = Rc3_2_2 + (t34 + 0.10716447388710612);
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = s_q_3*Rc3_0_2 + c_q_3*Rc3_1_2;
+    M[24] = Rc3_2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t41 = 0.316*Rch2_0;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
     const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_1_1 + t30) + (t34 + 0.07253529418002011)) + s_q_3*(s_q_3*Rc3_0_0 + t32);
+    const double t31 = c_q_3*Rc3_0_0 - t30;
+    const double t33 = t32 - s_q_3*Rc3_1_1;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_1 = 0.126729164208 - Rch3_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = (0.0825*Rch3_2 - 0.008248333140675744) - F2_3_0_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t40 = 0.316*Rch2_1;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t29 = t27 + t28;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_2 = (c_q_3*t33 + ((-0.0825*t28 - 0.005487648106562256) - 0.0825*t27)) + s_q_3*t31;
+    const double Rc2_0_0 = (c_q_3*t31 + 0.05649492601407083) - s_q_3*t33;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t50 = s_q_4*F4_5_3_0;
+    const double F3_5_3_0 = c_q_4*F4_5_3_0;
+    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t50;
+    M[33] = F4_5_2_0;
+    M[39] = F4_5_2_0;
+    const double t51 = 0.0825*F4_5_5_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_3_0 = c_q_3*F3_5_3_0 - s_q_3*F4_5_5_0;
+    /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_6_0_0 = -s_q_5*F5_6_1_0 + c_q_5*F5_6_0_0;
+    const double F4_6_2_0 = c_q_5*F5_6_1_0 + s_q_5*F5_6_0_0;
+    /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t52 = c_q_4*F5_6_5_0;
+    const double t53 = s_q_4*F4_6_3_0;
+    const double t55 = c_q_4*F4_6_3_0;
+    const double F3_6_1_0 = F4_6_2_0 + (-0.0825*t53 + 0.0825*t52);
+    M[34] = F4_6_2_0;
+    M[46] = F4_6_2_0;
+    const double F3_6_0_0 = (c_q_4*F4_6_0_0 + (0.384*t52 + s_q_4*F5_6_2_0)) - 0.384*t53;
+    const double F3_6_5_0 = c_q_4*F5_6_5_0 - t53;
+    const double t56 = s_q_4*F5_6_5_0;
+    const double t54 = 0.0825*F4_6_5_0;
+    const double F3_6_2_0 = (-s_q_4*F4_6_0_0 - 0.384*t55) + ((-0.384*t56 + c_q_4*F5_6_2_0) - t54);
+    M[41] = F5_6_2_0;
+    M[47] = F5_6_2_0;
+    const double F3_6_3_0 = t55 + t56;
+    /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_6_3_0 = c_q_3*F3_6_3_0 - s_q_3*F4_6_5_0;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_2 = t29 - 0.214708623208;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_3_0 = -t29;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t35 = 0.632*Rch2_2;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t46 = 0.316*F2_3_3_0;
+    const double F1_3_2_0 = s_q_2*F2_3_0_0 + (c_q_2*F2_3_1_0 + c_q_2*t46);
+    M[10] = F1_3_2_0;
+    M[22] = F1_3_2_0;
+    const double F1_3_0_0 = c_q_2*F2_3_0_0 + (-s_q_2*F2_3_1_0 - s_q_2*t46);
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F2_3_2_0;
+    M[3] = F0_3_2_0;
+    M[21] = F0_3_2_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
+    M[17] = F2_3_2_0;
+    M[23] = F2_3_2_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t36 = s_q_2*Rc2_0_1;
-    const double t37 = c_q_2*Rc2_0_0 - t36;
     const double t38 = c_q_2*Rc2_0_1;
+    const double Rc1_2_2 = (c_q_2*(c_q_2*Rc2_1_1 + t36) + (t35 + 1.1453737407336904)) + s_q_2*(s_q_2*Rc2_0_0 + t38);
+    M[8] = Rc1_2_2;
+    const double t37 = c_q_2*Rc2_0_0 - t36;
     const double t39 = t38 - s_q_2*Rc2_1_1;
     const double Rc1_0_0 = c_q_2*t37 + ((t35 + 1.1273422604560217) - s_q_2*t39);
-    const double t40 = 0.316*Rch2_1;
-    const double t41 = 0.316*Rch2_0;
+    const double Rc1_0_2 = (c_q_2*t39 + 0.01026110182100817) + s_q_2*t37;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t47 = 0.0825*s_q_3;
+    /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_6_1_0 = (-t47*F3_6_3_0 - c_q_3*t54) - F3_6_2_0;
+    M[27] = F3_6_2_0;
+    M[45] = F3_6_2_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = -F3_4_2_0 - t47*F3_4_3_0;
+    M[25] = F3_4_2_0;
+    M[31] = F3_4_2_0;
+    const double F2_4_3_0 = c_q_3*F3_4_3_0;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = (c_q_4*F4_5_0_0 + s_q_4*Rc5_2_2) - 0.384*t50;
+    const double F3_5_2_0 = ((c_q_4*Rc5_2_2 - t51) - 0.384*F3_5_3_0) - s_q_4*F4_5_0_0;
+    M[40] = Rc5_2_2;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = (-t47*F3_5_3_0 - c_q_3*t51) - F3_5_2_0;
+    M[26] = F3_5_2_0;
+    M[38] = F3_5_2_0;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_5_0 = -t50;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = c_q_2*Rc2_0_2 + ((-c_q_2*t41 + s_q_2*t40) - s_q_2*Rc2_1_2);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
-    const double Rc1_0_2 = (c_q_2*t39 + 0.01026110182100817) + s_q_2*t37;
-    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
     const double t42 = s_q_2*Rc2_0_2;
     const double t43 = c_q_2*Rc2_1_2;
     const double t44 = s_q_2*t41;
     const double t45 = c_q_2*t40;
-    const double Rc1_1_2 = (((t44 + 0.0007689361029463999) + t45) - t43) - t42;
-    const double Rc1_2_2 = (c_q_2*(c_q_2*Rc2_1_1 + t36) + (t35 + 1.1453737407336904)) + s_q_2*(s_q_2*Rc2_0_0 + t38);
-    M[8] = Rc1_2_2;
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.009213163777211224 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
-    M[0] = Rc0_2_2;
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
-    M[1] = F0_1_2_0;
-    M[7] = F0_1_2_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_2_0 = t42 + (t43 + (-t44 - t45));
     M[9] = F1_2_2_0;
     M[15] = F1_2_2_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = (((t44 + 0.0007689361029463999) + t45) - t43) - t42;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
+    M[1] = F0_1_2_0;
+    M[7] = F0_1_2_0;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*Rc2_2_2;
     M[2] = F0_2_2_0;
     M[14] = F0_2_2_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
+    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
     M[16] = Rc2_2_2;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = (-0.0825*t25 + 0.0825*s_q_3*Rch3_1) - Rc3_2_2;
-    M[24] = Rc3_2_2;
-    const double F2_3_3_0 = -t29;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t46 = 0.316*F2_3_3_0;
-    const double F1_3_0_0 = c_q_2*F2_3_0_0 + (-s_q_2*F2_3_1_0 - s_q_2*t46);
-    const double F1_3_2_0 = s_q_2*F2_3_0_0 + (c_q_2*F2_3_1_0 + c_q_2*t46);
-    M[10] = F1_3_2_0;
-    M[22] = F1_3_2_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F2_3_2_0;
-    M[3] = F0_3_2_0;
-    M[17] = F2_3_2_0;
-    M[21] = F0_3_2_0;
-    M[23] = F2_3_2_0;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_1_0 = Rc4_2_2 + (-0.0825*t15 + 0.0825*t14);
-    M[32] = Rc4_2_2;
-    const double F3_4_2_0 = -t24;
-    const double F3_4_3_0 = -t18;
-    const double F3_4_5_0 = t14 - t15;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (0.009213163777211224 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
+    M[0] = Rc0_2_2;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = c_q_3*F3_4_0_0 - s_q_3*F3_4_1_0;
-    const double t47 = 0.0825*s_q_3;
-    const double F2_4_1_0 = -F3_4_2_0 - t47*F3_4_3_0;
-    M[25] = F3_4_2_0;
-    M[31] = F3_4_2_0;
     const double F2_4_2_0 = s_q_3*F3_4_0_0 + (c_q_3*F3_4_1_0 - 0.0825*F3_4_5_0);
-    const double F2_4_3_0 = c_q_3*F3_4_3_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double t48 = 0.316*c_q_2;
     const double t49 = 0.316*s_q_2;
-    const double F1_4_0_0 = c_q_2*F2_4_0_0 + ((-t49*F2_4_3_0 + t48*F3_4_5_0) - s_q_2*F2_4_1_0);
     const double F1_4_2_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 + (t48*F2_4_3_0 + t49*F3_4_5_0));
     M[11] = F1_4_2_0;
     M[29] = F1_4_2_0;
+    const double F1_4_0_0 = c_q_2*F2_4_0_0 + ((-t49*F2_4_3_0 + t48*F3_4_5_0) - s_q_2*F2_4_1_0);
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F2_4_2_0;
     M[4] = F0_4_2_0;
     M[18] = F2_4_2_0;
     M[28] = F0_4_2_0;
     M[30] = F2_4_2_0;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_3_0 = t8 - t9;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t50 = s_q_4*F4_5_3_0;
-    const double F3_5_0_0 = (c_q_4*F4_5_0_0 + s_q_4*Rc5_2_2) - 0.384*t50;
-    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t50;
-    M[33] = F4_5_2_0;
-    M[39] = F4_5_2_0;
-    const double F3_5_3_0 = c_q_4*F4_5_3_0;
-    const double t51 = 0.0825*F4_5_5_0;
-    const double F3_5_2_0 = ((c_q_4*Rc5_2_2 - t51) - 0.384*F3_5_3_0) - s_q_4*F4_5_0_0;
-    M[40] = Rc5_2_2;
-    const double F3_5_5_0 = -t50;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = c_q_3*F3_5_0_0 - s_q_3*F3_5_1_0;
-    const double F2_5_1_0 = (-t47*F3_5_3_0 - c_q_3*t51) - F3_5_2_0;
-    M[26] = F3_5_2_0;
-    M[38] = F3_5_2_0;
     const double F2_5_2_0 = s_q_3*F3_5_0_0 + (c_q_3*F3_5_1_0 - 0.0825*F3_5_5_0);
-    const double F2_5_3_0 = c_q_3*F3_5_3_0 - s_q_3*F4_5_5_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = (c_q_2*F2_5_0_0 + (-t49*F2_5_3_0 + t48*F3_5_5_0)) - s_q_2*F2_5_1_0;
     const double F1_5_2_0 = (s_q_2*F2_5_0_0 + (t48*F2_5_3_0 + t49*F3_5_5_0)) + c_q_2*F2_5_1_0;
@@ -843,38 +923,9 @@ void arm7_mass_matrix(const double* q, double* M)
     M[19] = F2_5_2_0;
     M[35] = F0_5_2_0;
     M[37] = F2_5_2_0;
-    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F5_6_0_0 = -t5;
-    const double F5_6_1_0 = (-0.00022647727267776177*c_q_6 - 0.006684151967360946) + 0.00017903071636223808*s_q_6;
-    const double F5_6_2_0 = -t7;
-    const double F5_6_3_0 = -t0;
-    /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_6_0_0 = -s_q_5*F5_6_1_0 + c_q_5*F5_6_0_0;
-    const double F4_6_2_0 = c_q_5*F5_6_1_0 + s_q_5*F5_6_0_0;
-    const double F4_6_3_0 = c_q_5*F5_6_3_0;
-    const double F4_6_5_0 = s_q_5*F5_6_3_0;
-    /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t52 = c_q_4*F5_6_5_0;
-    const double t53 = s_q_4*F4_6_3_0;
-    const double F3_6_0_0 = (c_q_4*F4_6_0_0 + (0.384*t52 + s_q_4*F5_6_2_0)) - 0.384*t53;
-    const double F3_6_1_0 = F4_6_2_0 + (-0.0825*t53 + 0.0825*t52);
-    M[34] = F4_6_2_0;
-    M[46] = F4_6_2_0;
-    const double t54 = 0.0825*F4_6_5_0;
-    const double t55 = c_q_4*F4_6_3_0;
-    const double t56 = s_q_4*F5_6_5_0;
-    const double F3_6_2_0 = (-s_q_4*F4_6_0_0 - 0.384*t55) + ((-0.384*t56 + c_q_4*F5_6_2_0) - t54);
-    M[41] = F5_6_2_0;
-    M[47] = F5_6_2_0;
-    const double F3_6_3_0 = t55 + t56;
-    const double F3_6_5_0 = c_q_4*F5_6_5_0 - t53;
     /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_6_0_0 = c_q_3*F3_6_0_0 - s_q_3*F3_6_1_0;
-    const double F2_6_1_0 = (-t47*F3_6_3_0 - c_q_3*t54) - F3_6_2_0;
-    M[27] = F3_6_2_0;
-    M[45] = F3_6_2_0;
     const double F2_6_2_0 = s_q_3*F3_6_0_0 + (c_q_3*F3_6_1_0 - 0.0825*F3_6_5_0);
-    const double F2_6_3_0 = c_q_3*F3_6_3_0 - s_q_3*F4_6_5_0;
     /* F1_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_6_0_0 = c_q_2*F2_6_0_0 + ((-t49*F2_6_3_0 + t48*F3_6_5_0) - s_q_2*F2_6_1_0);
     const double F1_6_2_0 = s_q_2*F2_6_0_0 + (c_q_2*F2_6_1_0 + (t48*F2_6_3_0 + t49*F3_6_5_0));
@@ -944,154 +995,183 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     const double t7 = s_q_3*V2_2;
     const double V3_0 = t6 + t7;
     const double V3_1 = -s_q_3*V2_0 + c_q_3*V2_2;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double t19 = s_q_2*a1_0;
+    const double alpha2_1 = a2_1 - t19;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_4 = -9.81*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_5 = a2_5 - alpha1_4;
+    /* V3: spatial velocity V(k) (2.25) */
     const double V3_2 = qd[3] - V2_1;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = qd[3]*V3_1;
-    const double a3_1 = -qd[3]*V3_0;
     const double t8 = -0.0825*V2_1*V2_1 - 0.0825*V2_2*V2_2;
+    const double a3_4 = -s_q_3*t8 + 0.0825*V2_2*t6;
     const double t9 = 0.0825*V2_0;
     const double a3_3 = c_q_3*t8 + t7*t9;
-    const double a3_4 = -s_q_3*t8 + 0.0825*V2_2*t6;
     const double a3_5 = -V2_1*t9;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_3 = a2_3 + (-0.316*t19 + c_q_2*alpha1_3);
+    const double t18 = c_q_2*a1_0;
+    const double alpha2_0 = a2_0 + t18;
+    const double alpha2_4 = a2_4 + (-0.316*t18 - s_q_2*alpha1_3);
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_5 = (0.0825*a1_1 + a3_5) - alpha2_4;
+    const double t20 = 0.0825*alpha2_1;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_0 = qd[3]*V3_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = (a3_0 - s_q_3*a1_1) + c_q_3*alpha2_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_1 = -qd[3]*V3_0;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_1 = (-s_q_3*alpha2_0 - c_q_3*a1_1) + a3_1;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = c_q_4*V3_0 - s_q_4*V3_2;
     const double V4_1 = -s_q_4*V3_0 - c_q_4*V3_2;
     const double V4_2 = V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*V4_1;
-    const double a4_1 = -qd[4]*V4_0;
     const double t10 = V3_2*V3_2;
     const double t11 = 0.384*V3_0 + 0.0825*V3_1;
-    const double t12 = V3_1*t11 + 0.0825*t10;
-    const double t13 = -0.0825*V3_2*V3_0 + 0.384*V3_1*V3_2;
-    const double a4_3 = c_q_4*t12 - s_q_4*t13;
-    const double a4_4 = -s_q_4*t12 - c_q_4*t13;
-    const double a4_5 = -V3_0*t11 - 0.384*t10;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
-    const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
-    const double V5_2 = qd[5] - V4_1;
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*V5_1;
-    const double a5_1 = -qd[5]*V5_0;
-    /* V6: spatial velocity V(k) (2.25) */
-    const double t14 = c_q_6*V5_0;
-    const double t15 = s_q_6*V5_2;
-    const double V6_0 = t14 + t15;
-    const double V6_1 = -s_q_6*V5_0 + c_q_6*V5_2;
-    const double V6_2 = qd[6] - V5_1;
-    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a6_0 = qd[6]*V6_1;
-    const double a6_1 = -qd[6]*V6_0;
-    const double t16 = -0.088*V5_1*V5_1 - 0.088*V5_2*V5_2;
-    const double t17 = 0.088*V5_0;
-    const double a6_3 = c_q_6*t16 + t15*t17;
-    const double a6_4 = -s_q_6*t16 + 0.088*V5_2*t14;
-    const double a6_5 = -V5_1*t17;
-    /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_3 = -9.81*s_q_1;
-    const double alpha1_4 = -9.81*c_q_1;
-    /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double t18 = c_q_2*a1_0;
-    const double alpha2_0 = a2_0 + t18;
-    const double t19 = s_q_2*a1_0;
-    const double alpha2_1 = a2_1 - t19;
-    const double alpha2_3 = a2_3 + (-0.316*t19 + c_q_2*alpha1_3);
-    const double alpha2_4 = a2_4 + (-0.316*t18 - s_q_2*alpha1_3);
-    const double alpha2_5 = a2_5 - alpha1_4;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = (a3_0 - s_q_3*a1_1) + c_q_3*alpha2_0;
-    const double alpha3_1 = (-s_q_3*alpha2_0 - c_q_3*a1_1) + a3_1;
-    const double t20 = 0.0825*alpha2_1;
     const double t21 = alpha2_5 - t20;
     const double alpha3_3 = (a3_3 + c_q_3*alpha2_3) + s_q_3*t21;
     const double alpha3_4 = (a3_4 - s_q_3*alpha2_3) + c_q_3*t21;
-    const double alpha3_5 = (0.0825*a1_1 + a3_5) - alpha2_4;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = qd[4]*V4_1;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = (a4_0 + s_q_4*alpha2_1) + c_q_4*alpha3_0;
-    const double alpha4_1 = (a4_1 + c_q_4*alpha2_1) - s_q_4*alpha3_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t12 = V3_1*t11 + 0.0825*t10;
+    const double a4_5 = -V3_0*t11 - 0.384*t10;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_5 = (a4_5 + t20) + alpha3_4;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t13 = -0.0825*V3_2*V3_0 + 0.384*V3_1*V3_2;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
+    const double V5_2 = qd[5] - V4_1;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_3 = c_q_4*t12 - s_q_4*t13;
+    const double a4_4 = -s_q_4*t12 - c_q_4*t13;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = -qd[5]*V5_0;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
+    /* V6: spatial velocity V(k) (2.25) */
+    const double t14 = c_q_6*V5_0;
+    const double t15 = s_q_6*V5_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double t22 = 0.384*alpha2_1 + alpha3_3;
     const double t23 = 0.384*alpha3_0 + (0.0825*alpha3_1 + alpha3_5);
     const double alpha4_3 = (a4_3 - s_q_4*t23) + c_q_4*t22;
     const double alpha4_4 = (a4_4 - c_q_4*t23) - s_q_4*t22;
-    const double alpha4_5 = (a4_5 + t20) + alpha3_4;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_1 = -qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_1 = (a4_1 + c_q_4*alpha2_1) - s_q_4*alpha3_0;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_0 = qd[5]*V5_1;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = (a5_0 + s_q_5*alpha3_1) + c_q_5*alpha4_0;
-    const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
+    /* V6: spatial velocity V(k) (2.25) */
+    const double V6_0 = t14 + t15;
+    const double V6_1 = -s_q_6*V5_0 + c_q_6*V5_2;
+    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t16 = -0.088*V5_1*V5_1 - 0.088*V5_2*V5_2;
+    const double a6_4 = -s_q_6*t16 + 0.088*V5_2*t14;
+    const double t17 = 0.088*V5_0;
+    const double a6_3 = c_q_6*t16 + t15*t17;
+    const double a6_5 = -V5_1*t17;
+    /* V6: spatial velocity V(k) (2.25) */
+    const double V6_2 = qd[6] - V5_1;
+    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a6_0 = qd[6]*V6_1;
+    /* alpha6: spatial acceleration alpha(k) (2.26) */
+    const double alpha6_0 = (a6_0 - s_q_6*alpha4_1) + c_q_6*alpha5_0;
+    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a6_1 = -qd[6]*V6_0;
+    /* alpha6: spatial acceleration alpha(k) (2.26) */
+    const double alpha6_1 = (a6_1 - c_q_6*alpha4_1) - s_q_6*alpha5_0;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_3 = c_q_5*alpha4_3 + s_q_5*alpha4_5;
     const double alpha5_4 = -s_q_5*alpha4_3 + c_q_5*alpha4_5;
     /* alpha6: spatial acceleration alpha(k) (2.26) */
-    const double alpha6_0 = (a6_0 - s_q_6*alpha4_1) + c_q_6*alpha5_0;
-    const double alpha6_1 = (a6_1 - c_q_6*alpha4_1) - s_q_6*alpha5_0;
+    const double alpha6_5 = (a6_5 + 0.088*alpha4_1) - alpha5_4;
     const double t24 = -alpha4_4 - 0.088*alpha5_1;
     const double alpha6_3 = (a6_3 + c_q_6*alpha5_3) + s_q_6*t24;
     const double alpha6_4 = (a6_4 - s_q_6*alpha5_3) + c_q_6*t24;
-    const double alpha6_5 = (a6_5 + 0.088*alpha4_1) - alpha5_4;
     /* f6: spatial force f(k) (2.29) */
-    const double t25 = (-0.0009653051699191116*V6_0 + 0.006684151967360946*V6_2) - 0.001255536598272898*V6_1;
-    const double t26 = (0.0003913912816842479*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
-    const double f6_0 = ((((V6_1*t25 + 0.0009653051699191116*alpha5_1) + 0.0003913912816842479*alpha6_1) + (0.03163334319094959*alpha6_0 - V6_2*t26)) + 0.0020344399586617965*alpha6_5) - 0.150277948634*alpha6_4;
-    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.0003913912816842479*V6_1;
-    const double f6_1 = ((((-V6_0*t25 + 0.001255536598272898*alpha5_1) + 0.029212399412428355*alpha6_1) + (0.0003913912816842479*alpha6_0 + V6_2*t27)) - 0.002573605371338202*alpha6_5) + 0.150277948634*alpha6_3;
-    const double f6_2 = ((((V6_0*t26 - 0.006684151967360946*alpha5_1) - 0.001255536598272898*alpha6_1) + (-0.0009653051699191116*alpha6_0 - V6_1*t27)) - 0.0020344399586617965*alpha6_3) + 0.002573605371338202*alpha6_4;
     const double t28 = 0.0020344399586617965*V6_0 - 0.002573605371338202*V6_1;
     const double t29 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
-    const double f6_3 = (((V6_1*t28 - V6_2*t29) + 0.0020344399586617965*alpha5_1) + 0.150277948634*alpha6_1) + 1.4955219999999998*alpha6_3;
     const double t30 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
+    const double t25 = (-0.0009653051699191116*V6_0 + 0.006684151967360946*V6_2) - 0.001255536598272898*V6_1;
+    const double t26 = (0.0003913912816842479*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
+    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.0003913912816842479*V6_1;
+    const double f6_3 = (((V6_1*t28 - V6_2*t29) + 0.0020344399586617965*alpha5_1) + 0.150277948634*alpha6_1) + 1.4955219999999998*alpha6_3;
     const double f6_4 = (((-V6_0*t28 + V6_2*t30) - 0.002573605371338202*alpha5_1) - 0.150277948634*alpha6_0) + 1.4955219999999998*alpha6_4;
     const double f6_5 = (((V6_0*t29 - V6_1*t30) + 0.0020344399586617965*alpha6_0) - 0.002573605371338202*alpha6_1) + 1.4955219999999998*alpha6_5;
     /* f5: spatial force f(k) (2.29) */
+    const double t34 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
+    const double t35 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
+    const double t36 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
+    /* f6: spatial force f(k) (2.29) */
+    const double f6_0 = ((((V6_1*t25 + 0.0009653051699191116*alpha5_1) + 0.0003913912816842479*alpha6_1) + (0.03163334319094959*alpha6_0 - V6_2*t26)) + 0.0020344399586617965*alpha6_5) - 0.150277948634*alpha6_4;
+    const double f6_1 = ((((-V6_0*t25 + 0.001255536598272898*alpha5_1) + 0.029212399412428355*alpha6_1) + (0.0003913912816842479*alpha6_0 + V6_2*t27)) - 0.002573605371338202*alpha6_5) + 0.150277948634*alpha6_3;
+    const double f6_2 = ((((V6_0*t26 - 0.006684151967360946*alpha5_1) - 0.001255536598272898*alpha6_1) + (-0.0009653051699191116*alpha6_0 - V6_1*t27)) - 0.0020344399586617965*alpha6_3) + 0.002573605371338202*alpha6_4;
+    /* f5: spatial force f(k) (2.29) */
     const double t31 = (-0.0001037589172186847*V5_0 + 0.01179456023023895*V5_2) + 9.3569097314605e-05*V5_1;
     const double t32 = (0.001524110902883315*V5_0 + 9.3569097314605e-05*V5_2) + 0.010567766133106952*V5_1;
-    const double f5_0 = (((((V5_1*t31 + 0.0001037589172186847*alpha4_1) + 0.001524110902883315*alpha5_1) + (0.00248046035817079*alpha5_0 - V5_2*t32)) + (0.017527158935000002*alpha5_4 + 0.023526756935*alpha4_4)) + c_q_6*f6_0) - s_q_6*f6_1;
     const double t33 = (0.00248046035817079*V5_0 - 0.0001037589172186847*V5_2) + 0.001524110902883315*V5_1;
     const double f5_1 = ((((((-V5_0*t31 - 9.3569097314605e-05*alpha4_1) + 0.010567766133106952*alpha5_1) + (0.001524110902883315*alpha5_0 + V5_2*t33)) + (-0.017527158935000002*alpha5_3 + 0.10024161669500001*alpha4_4)) - 0.088*c_q_6*f6_4) - f6_2) - 0.088*s_q_6*f6_3;
     C[6] = f6_2;
+    const double f5_0 = (((((V5_1*t31 + 0.0001037589172186847*alpha4_1) + 0.001524110902883315*alpha5_1) + (0.00248046035817079*alpha5_0 - V5_2*t32)) + (0.017527158935000002*alpha5_4 + 0.023526756935*alpha4_4)) + c_q_6*f6_0) - s_q_6*f6_1;
     const double f5_2 = (((((((V5_0*t32 - 0.01179456023023895*alpha4_1) + 9.3569097314605e-05*alpha5_1) + (-0.0001037589172186847*alpha5_0 - V5_1*t33)) + 0.023526756935*alpha5_3) + 0.10024161669500001*alpha5_4) - 0.088*f6_5) + c_q_6*f6_1) + s_q_6*f6_0;
-    const double t34 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
-    const double t35 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
-    const double f5_3 = ((((V5_1*t35 - V5_2*t34) + (-0.017527158935000002*alpha5_1 - 0.023526756935*alpha4_1)) + 1.666555*alpha5_3) + c_q_6*f6_3) - s_q_6*f6_4;
-    const double t36 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
     const double f5_4 = (((-V5_0*t35 + V5_2*t36) + (0.017527158935000002*alpha5_0 - 0.10024161669500001*alpha4_1)) + 1.666555*alpha5_4) - f6_5;
+    const double f5_3 = ((((V5_1*t35 - V5_2*t34) + (-0.017527158935000002*alpha5_1 - 0.023526756935*alpha4_1)) + 1.666555*alpha5_3) + c_q_6*f6_3) - s_q_6*f6_4;
     const double f5_5 = ((((V5_0*t34 - V5_1*t36) - 0.023526756935*alpha5_0) + (-1.666555*alpha4_4 - 0.10024161669500001*alpha5_1)) + c_q_6*f6_4) + s_q_6*f6_3;
     /* f4: spatial force f(k) (2.29) */
+    const double t40 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
+    const double t41 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
+    const double t42 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
+    const double f4_4 = ((((V4_2*t42 - 0.014653732538*alpha3_1) - V4_0*t41) + 0.047121686402*alpha4_0) + 1.225946*alpha4_4) - f5_5;
+    const double f4_3 = ((((V4_1*t41 + (-V4_2*t40 - 0.05034347249*alpha3_1)) - 0.047121686402*alpha4_1) + 1.225946*alpha4_3) - s_q_5*f5_4) + c_q_5*f5_3;
+    const double f4_5 = ((((V4_0*t40 - V4_1*t42) + 0.05034347249*alpha4_0) + (1.225946*alpha4_5 + 0.014653732538*alpha4_1)) + c_q_5*f5_4) + s_q_5*f5_3;
     const double t37 = (-0.004600245517563105*V4_0 + 0.010869510762828563*V4_2) + 0.0021640520520981297*V4_1;
     const double t38 = (-0.0015152444733270301*V4_0 + 0.0021640520520981297*V4_2) + 0.03146037232526039*V4_1;
-    const double f4_0 = ((((((V4_1*t37 - 0.004600245517563105*alpha3_1) - 0.0015152444733270301*alpha4_1) + (0.03942757095803552*alpha4_0 - V4_2*t38)) + 0.05034347249*alpha4_5) + 0.047121686402*alpha4_4) + c_q_5*f5_0) - s_q_5*f5_1;
     const double t39 = (0.03942757095803552*V4_0 - 0.004600245517563105*V4_2) - 0.0015152444733270301*V4_1;
     const double f4_1 = (((((-V4_0*t37 + 0.0021640520520981297*alpha3_1) + 0.03146037232526039*alpha4_1) + (-0.0015152444733270301*alpha4_0 + V4_2*t39)) + 0.014653732538*alpha4_5) - 0.047121686402*alpha4_3) - f5_2;
     C[5] = f5_2;
+    const double f4_0 = ((((((V4_1*t37 - 0.004600245517563105*alpha3_1) - 0.0015152444733270301*alpha4_1) + (0.03942757095803552*alpha4_0 - V4_2*t38)) + 0.05034347249*alpha4_5) + 0.047121686402*alpha4_4) + c_q_5*f5_0) - s_q_5*f5_1;
     const double f4_2 = ((((((V4_0*t38 + 0.010869510762828563*alpha3_1) + 0.0021640520520981297*alpha4_1) + (-0.004600245517563105*alpha4_0 - V4_1*t39)) - 0.05034347249*alpha4_3) - 0.014653732538*alpha4_4) + s_q_5*f5_0) + c_q_5*f5_1;
-    const double t40 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
-    const double t41 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
-    const double f4_3 = ((((V4_1*t41 + (-V4_2*t40 - 0.05034347249*alpha3_1)) - 0.047121686402*alpha4_1) + 1.225946*alpha4_3) - s_q_5*f5_4) + c_q_5*f5_3;
-    const double t42 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
-    const double f4_4 = ((((V4_2*t42 - 0.014653732538*alpha3_1) - V4_0*t41) + 0.047121686402*alpha4_0) + 1.225946*alpha4_4) - f5_5;
-    const double f4_5 = ((((V4_0*t40 - V4_1*t42) + 0.05034347249*alpha4_0) + (1.225946*alpha4_5 + 0.014653732538*alpha4_1)) + c_q_5*f5_4) + s_q_5*f5_3;
     /* f3: spatial force f(k) (2.29) */
     const double t43 = (0.02771584317362585*V3_0 + 0.03239943042445132*V3_1) - 0.0016444875773692705*V3_2;
     const double t44 = (0.0039053550262761003*V3_0 - 0.0016444875773692705*V3_1) + 0.0775861490525396*V3_2;
     const double t45 = c_q_4*f4_4;
     const double t46 = s_q_4*f4_3;
-    const double f3_0 = (((((V3_1*t44 + (0.374644408005*alpha3_5 - 0.0039053550262761003*alpha2_1)) + (-V3_2*t43 + 0.02771584317362585*alpha3_1)) + (-0.09850206933*alpha3_4 + 0.06767727025085991*alpha3_0)) - s_q_4*f4_1) - 0.384*t45) + (c_q_4*f4_0 - 0.384*t46);
+    const double t48 = c_q_4*f4_3;
     const double t47 = (0.06767727025085991*V3_0 + 0.02771584317362585*V3_1) + 0.0039053550262761003*V3_2;
     const double f3_1 = ((((((0.19076837715*alpha3_5 + 0.0016444875773692705*alpha2_1) - V3_0*t44) + (V3_2*t47 + 0.03239943042445132*alpha3_1)) + (0.09850206933*alpha3_3 + 0.02771584317362585*alpha3_0)) - 0.0825*t45) + f4_2) - 0.0825*t46;
     C[4] = f4_2;
-    const double t48 = c_q_4*f4_3;
+    const double f3_0 = (((((V3_1*t44 + (0.374644408005*alpha3_5 - 0.0039053550262761003*alpha2_1)) + (-V3_2*t43 + 0.02771584317362585*alpha3_1)) + (-0.09850206933*alpha3_4 + 0.06767727025085991*alpha3_0)) - s_q_4*f4_1) - 0.384*t45) + (c_q_4*f4_0 - 0.384*t46);
     const double f3_2 = ((((((V3_0*t43 - V3_1*t47) + ((-0.0016444875773692705*alpha3_1 - 0.0775861490525396*alpha2_1) + 0.0039053550262761003*alpha3_0)) + (-0.374644408005*alpha3_3 - 0.19076837715*alpha3_4)) + 0.384*s_q_4*f4_4) - 0.0825*f4_5) + (-0.384*t48 - c_q_4*f4_1)) - s_q_4*f4_0;
     const double t49 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
     const double t50 = -0.09850206933*V3_0 - 0.19076837715*V3_2;
     const double f3_3 = ((((V3_1*t49 + 0.374644408005*alpha2_1) + (0.09850206933*alpha3_1 - V3_2*t50)) + 3.587895*alpha3_3) - s_q_4*f4_4) + t48;
     const double t51 = 0.09850206933*V3_1 - 0.374644408005*V3_2;
-    const double f3_4 = ((((-V3_0*t49 + 0.19076837715*alpha2_1) + V3_2*t51) - 0.09850206933*alpha3_0) + 3.587895*alpha3_4) + f4_5;
     const double f3_5 = ((((V3_0*t50 - V3_1*t51) + 0.19076837715*alpha3_1) + (0.374644408005*alpha3_0 + 3.587895*alpha3_5)) - t45) - t46;
+    const double f3_4 = ((((-V3_0*t49 + 0.19076837715*alpha2_1) + V3_2*t51) - 0.09850206933*alpha3_0) + 3.587895*alpha3_4) + f4_5;
     /* f2: spatial force f(k) (2.29) */
     const double t52 = (-0.005487648106562256*V2_0 + 0.01824920229252011*V2_2) - 0.004377257121839581*V2_1;
     const double t53 = (-0.008248333140675744*V2_0 - 0.004377257121839581*V2_2) + 0.05287838199960611*V2_1;
-    const double f2_0 = ((((V2_1*t52 + (0.126729164208*alpha2_5 + 0.005487648106562256*a1_1)) + (-V2_2*t53 - 0.008248333140675744*alpha2_1)) + (0.05649492601407083*alpha2_0 + 0.214708623208*alpha2_4)) + c_q_3*f3_0) - s_q_3*f3_1;
     const double t54 = (0.05649492601407083*V2_0 - 0.005487648106562256*V2_2) - 0.008248333140675744*V2_1;
     const double f2_1 = ((((((-0.088844724872*alpha2_5 + 0.004377257121839581*a1_1) - V2_0*t52) + (V2_2*t54 + 0.05287838199960611*alpha2_1)) + (-0.008248333140675744*alpha2_0 - 0.214708623208*alpha2_3)) - 0.0825*c_q_3*f3_4) - 0.0825*s_q_3*f3_3) - f3_2;
     C[3] = f3_2;
+    const double f2_0 = ((((V2_1*t52 + (0.126729164208*alpha2_5 + 0.005487648106562256*a1_1)) + (-V2_2*t53 - 0.008248333140675744*alpha2_1)) + (0.05649492601407083*alpha2_0 + 0.214708623208*alpha2_4)) + c_q_3*f3_0) - s_q_3*f3_1;
     const double f2_2 = (((((V2_0*t53 + (-0.004377257121839581*alpha2_1 - 0.01824920229252011*a1_1)) + (-V2_1*t54 - 0.005487648106562256*alpha2_0)) + (-0.126729164208*alpha2_3 + 0.088844724872*alpha2_4)) - 0.0825*f3_5) + c_q_3*f3_1) + s_q_3*f3_0;
     const double t55 = -0.088844724872*V2_1 + 0.126729164208*V2_0;
     const double f2_3 = (((V2_1*t55 + (-V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2) + 0.126729164208*a1_1)) + (3.228604*alpha2_3 - 0.214708623208*alpha2_1)) - s_q_3*f3_4) + c_q_3*f3_3;
@@ -1103,10 +1183,10 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     const double t59 = 0.316*s_q_2;
     const double f1_0 = (((((V1_1*t57 + ((0.00850351162402155*a1_0 - 0.0022610063699999997*alpha1_4) - 0.00398335888393552*a1_1)) - qd[1]*t56) - t59*f2_3) - t58*f2_4) - s_q_2*f2_1) + c_q_2*f2_0;
     const double t60 = (0.00850351162402155*V1_0 + 0.01026110182100817*qd[1]) - 0.00398335888393552*V1_1;
-    const double f1_1 = ((((-0.00398335888393552*a1_0 + 0.0022610063699999997*alpha1_3) + 0.028124284712194955*a1_1) - V1_0*t57) + qd[1]*t60) - f2_2;
-    C[2] = f2_2;
     const double f1_2 = (((((V1_0*t56 + ((0.01026110182100817*a1_0 + 0.018579714719999998*alpha1_3) + (0.0007689361029463999*a1_1 - 0.002031994566*alpha1_4))) - V1_1*t60) + t58*f2_3) - t59*f2_4) + c_q_2*f2_1) + s_q_2*f2_0;
     C[1] = f1_2;
+    const double f1_1 = ((((-0.00398335888393552*a1_0 + 0.0022610063699999997*alpha1_3) + 0.028124284712194955*a1_1) - V1_0*t57) + qd[1]*t60) - f2_2;
+    C[2] = f2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = -s_q_1*f1_0 - c_q_1*f1_1;
     C[0] = f0_2;
@@ -1167,288 +1247,358 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     const double F4_5_5_0 = c_q_5*Rch5_0 + 0.17380470556900002*s_q_5;
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
     const double Rch4_0 = F4_5_5_0 - 0.014653732538;
-    const double Rch4_1 = 0.05034347249 - Rch5_2;
-    const double t8 = 0.17380470556900002*c_q_5;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_3_0 = -t0;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
     const double t9 = s_q_5*Rch5_0;
-    const double Rch4_2 = (-t8 - 0.047121686402) + t9;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double t10 = s_q_5*Rc5_0_1;
-    const double t11 = c_q_5*Rc5_0_0 - t10;
-    const double t12 = c_q_5*Rc5_0_1;
-    const double t13 = t12 - s_q_5*Rc5_1_1;
-    const double Rc4_0_0 = c_q_5*t11 + (0.03942757095803552 - s_q_5*t13);
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = c_q_5*Rc5_0_2 - s_q_5*Rc5_1_2;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
-    const double Rc4_0_2 = (c_q_5*t13 - 0.004600245517563105) + s_q_5*t11;
-    const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_2_0 = s_q_5*Rc5_0_2 + c_q_5*Rc5_1_2;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
-    const double Rc4_2_2 = (c_q_5*(c_q_5*Rc5_1_1 + t10) + 0.010869510762828563) + s_q_5*(s_q_5*Rc5_0_0 + t12);
-    /* Rch3: composite rigid-body inertia R(k) (a.44) */
-    const double t14 = s_q_4*Rch4_1;
-    const double t15 = c_q_4*Rch4_0;
-    const double Rch3_0 = (-t14 - 0.5527802746500001) + t15;
-    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
-    const double t16 = s_q_4*Rch4_0;
-    const double t17 = c_q_4*Rch4_1;
-    const double t18 = t16 + t17;
-    const double Rch3_2 = 0.09850206933 - t18;
-    /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t19 = s_q_4*Rc4_0_1;
-    const double t20 = c_q_4*Rc4_0_0 - t19;
-    const double t21 = c_q_4*Rc4_0_1;
-    const double t22 = t21 - s_q_4*Rc4_1_1;
-    const double Rc3_0_0 = ((0.768*Rch4_2 + 0.71471758973886) + c_q_4*t20) - s_q_4*t22;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_0_0 = c_q_4*Rc4_0_2 + ((-0.384*t15 + 0.384*t14) - s_q_4*Rc4_1_2);
-    /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double Rc3_0_1 = F3_4_0_0 + (0.0825*Rch4_2 + 0.16672841181362585);
-    const double Rc3_0_2 = (((0.0039053550262761003 - 0.0825*t17) - 0.0825*t16) - c_q_4*t22) - s_q_4*t20;
-    const double t23 = 0.165*t15;
-    const double Rc3_1_1 = Rc4_2_2 + ((0.165*t14 + 0.06226541196820139) - t23);
-    const double t24 = s_q_4*Rc4_0_2 + (c_q_4*Rc4_1_2 + (-0.384*s_q_4*Rch4_0 - 0.384*c_q_4*Rch4_1));
-    const double Rc3_1_2 = -t24 - 0.0016444875773692705;
-    const double Rc3_2_2 = ((((0.165*s_q_4*Rch4_1 + 0.7544924500842897) + 0.768*Rch4_2) - t23) - c_q_4*(-c_q_4*Rc4_1_1 - t19)) - s_q_4*(-s_q_4*Rc4_0_0 - t21);
-    /* Rch2: composite rigid-body inertia R(k) (a.44) */
-    const double t25 = c_q_3*Rch3_0;
-    const double t26 = s_q_3*Rch3_1;
-    const double Rch2_0 = t25 + (0.7468579598720001 - t26);
-    const double Rch2_1 = 0.126729164208 - Rch3_2;
-    const double t27 = s_q_3*Rch3_0;
-    const double t28 = c_q_3*Rch3_1;
-    const double t29 = t27 + t28;
-    const double Rch2_2 = t29 - 0.214708623208;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t30 = s_q_3*Rc3_0_1;
-    const double t31 = c_q_3*Rc3_0_0 - t30;
-    const double t32 = c_q_3*Rc3_0_1;
-    const double t33 = t32 - s_q_3*Rc3_1_1;
-    const double Rc2_0_0 = (c_q_3*t31 + 0.05649492601407083) - s_q_3*t33;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = c_q_3*Rc3_0_2 - s_q_3*Rc3_1_2;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_1 = (0.0825*Rch3_2 - 0.008248333140675744) - F2_3_0_0;
-    const double Rc2_0_2 = (c_q_3*t33 + ((-0.0825*t28 - 0.005487648106562256) - 0.0825*t27)) + s_q_3*t31;
-    const double t34 = 0.165*t25 - 0.165*t26;
-    const double Rc2_1_1 = Rc3_2_2 + (t34 + 0.10716447388710612);
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = s_q_3*Rc3_0_2 + c_q_3*Rc3_1_2;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
-    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_1_1 + t30) + (t34 + 0.07253529418002011)) + s_q_3*(s_q_3*Rc3_0_0 + t32);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t35 = 0.632*Rch2_2;
-    const double t36 = s_q_2*Rc2_0_1;
-    const double t37 = c_q_2*Rc2_0_0 - t36;
-    const double t38 = c_q_2*Rc2_0_1;
-    const double t39 = t38 - s_q_2*Rc2_1_1;
-    const double Rc1_0_0 = c_q_2*t37 + ((t35 + 1.1273422604560217) - s_q_2*t39);
-    const double t40 = 0.316*Rch2_1;
-    const double t41 = 0.316*Rch2_0;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = c_q_2*Rc2_0_2 + ((-c_q_2*t41 + s_q_2*t40) - s_q_2*Rc2_1_2);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
-    const double Rc1_0_2 = (c_q_2*t39 + 0.01026110182100817) + s_q_2*t37;
-    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
-    const double t42 = s_q_2*Rc2_0_2;
-    const double t43 = c_q_2*Rc2_1_2;
-    const double t44 = s_q_2*t41;
-    const double t45 = c_q_2*t40;
-    const double Rc1_1_2 = (((t44 + 0.0007689361029463999) + t45) - t43) - t42;
-    const double Rc1_2_2 = (c_q_2*(c_q_2*Rc2_1_1 + t36) + (t35 + 1.1453737407336904)) + s_q_2*(s_q_2*Rc2_0_0 + t38);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.009213163777211224 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = t42 + (t43 + (-t44 - t45));
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*Rc2_2_2;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = (-0.0825*t25 + 0.0825*s_q_3*Rch3_1) - Rc3_2_2;
-    const double F2_3_3_0 = -t29;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t46 = 0.316*F2_3_3_0;
-    const double F1_3_0_0 = c_q_2*F2_3_0_0 + (-s_q_2*F2_3_1_0 - s_q_2*t46);
-    const double F1_3_2_0 = s_q_2*F2_3_0_0 + (c_q_2*F2_3_1_0 + c_q_2*t46);
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F2_3_2_0;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_1_0 = Rc4_2_2 + (-0.0825*t15 + 0.0825*t14);
-    const double F3_4_2_0 = -t24;
-    const double F3_4_3_0 = -t18;
-    const double F3_4_5_0 = t14 - t15;
-    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = c_q_3*F3_4_0_0 - s_q_3*F3_4_1_0;
-    const double t47 = 0.0825*s_q_3;
-    const double F2_4_1_0 = -F3_4_2_0 - t47*F3_4_3_0;
-    const double F2_4_2_0 = s_q_3*F3_4_0_0 + (c_q_3*F3_4_1_0 - 0.0825*F3_4_5_0);
-    const double F2_4_3_0 = c_q_3*F3_4_3_0;
-    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t48 = 0.316*c_q_2;
-    const double t49 = 0.316*s_q_2;
-    const double F1_4_0_0 = c_q_2*F2_4_0_0 + ((-t49*F2_4_3_0 + t48*F3_4_5_0) - s_q_2*F2_4_1_0);
-    const double F1_4_2_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 + (t48*F2_4_3_0 + t49*F3_4_5_0));
-    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F2_4_2_0;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_3_0 = t8 - t9;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t50 = s_q_4*F4_5_3_0;
-    const double F3_5_0_0 = (c_q_4*F4_5_0_0 + s_q_4*Rc5_2_2) - 0.384*t50;
-    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t50;
-    const double F3_5_3_0 = c_q_4*F4_5_3_0;
-    const double t51 = 0.0825*F4_5_5_0;
-    const double F3_5_2_0 = ((c_q_4*Rc5_2_2 - t51) - 0.384*F3_5_3_0) - s_q_4*F4_5_0_0;
-    const double F3_5_5_0 = -t50;
-    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0 - s_q_3*F3_5_1_0;
-    const double F2_5_1_0 = (-t47*F3_5_3_0 - c_q_3*t51) - F3_5_2_0;
-    const double F2_5_2_0 = s_q_3*F3_5_0_0 + (c_q_3*F3_5_1_0 - 0.0825*F3_5_5_0);
-    const double F2_5_3_0 = c_q_3*F3_5_3_0 - s_q_3*F4_5_5_0;
-    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_5_0_0 = (c_q_2*F2_5_0_0 + (-t49*F2_5_3_0 + t48*F3_5_5_0)) - s_q_2*F2_5_1_0;
-    const double F1_5_2_0 = (s_q_2*F2_5_0_0 + (t48*F2_5_3_0 + t49*F3_5_5_0)) + c_q_2*F2_5_1_0;
-    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F2_5_2_0;
     /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F5_6_0_0 = -t5;
-    const double F5_6_1_0 = (-0.00022647727267776177*c_q_6 - 0.006684151967360946) + 0.00017903071636223808*s_q_6;
     const double F5_6_2_0 = -t7;
-    const double F5_6_3_0 = -t0;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_1 = 0.05034347249 - Rch5_2;
+    const double t8 = 0.17380470556900002*c_q_5;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_1_0 = (-0.00022647727267776177*c_q_6 - 0.006684151967360946) + 0.00017903071636223808*s_q_6;
+    /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_6_3_0 = c_q_5*F5_6_3_0;
+    const double F4_6_5_0 = s_q_5*F5_6_3_0;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t10 = s_q_5*Rc5_0_1;
+    const double t12 = c_q_5*Rc5_0_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_3_0 = t8 - t9;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_2 = (-t8 - 0.047121686402) + t9;
     /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_6_0_0 = -s_q_5*F5_6_1_0 + c_q_5*F5_6_0_0;
     const double F4_6_2_0 = c_q_5*F5_6_1_0 + s_q_5*F5_6_0_0;
-    const double F4_6_3_0 = c_q_5*F5_6_3_0;
-    const double F4_6_5_0 = s_q_5*F5_6_3_0;
     /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double t52 = c_q_4*F5_6_5_0;
     const double t53 = s_q_4*F4_6_3_0;
+    const double t55 = c_q_4*F4_6_3_0;
+    const double t54 = 0.0825*F4_6_5_0;
+    const double t56 = s_q_4*F5_6_5_0;
+    const double F3_6_5_0 = c_q_4*F5_6_5_0 - t53;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_5 = 149.60760989322966*F5_6_2_0;
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y5v1, SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_5);
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t11 = c_q_5*Rc5_0_0 - t10;
+    const double Rc4_2_2 = (c_q_5*(c_q_5*Rc5_1_1 + t10) + 0.010869510762828563) + s_q_5*(s_q_5*Rc5_0_0 + t12);
+    const double t13 = t12 - s_q_5*Rc5_1_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = c_q_5*Rc5_0_2 - s_q_5*Rc5_1_2;
+    const double F4_5_2_0 = s_q_5*Rc5_0_2 + c_q_5*Rc5_1_2;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t47 = 0.0825*s_q_3;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t50 = s_q_4*F4_5_3_0;
+    const double F3_5_3_0 = c_q_4*F4_5_3_0;
+    const double t51 = 0.0825*F4_5_5_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_3_0 = c_q_3*F3_5_3_0 - s_q_3*F4_5_5_0;
+    /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_6_0_0 = (c_q_4*F4_6_0_0 + (0.384*t52 + s_q_4*F5_6_2_0)) - 0.384*t53;
     const double F3_6_1_0 = F4_6_2_0 + (-0.0825*t53 + 0.0825*t52);
-    const double t54 = 0.0825*F4_6_5_0;
-    const double t55 = c_q_4*F4_6_3_0;
-    const double t56 = s_q_4*F5_6_5_0;
     const double F3_6_2_0 = (-s_q_4*F4_6_0_0 - 0.384*t55) + ((-0.384*t56 + c_q_4*F5_6_2_0) - t54);
     const double F3_6_3_0 = t55 + t56;
-    const double F3_6_5_0 = c_q_4*F5_6_5_0 - t53;
+    /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_6_1_0 = (-t47*F3_6_3_0 - c_q_3*t54) - F3_6_2_0;
+    const double F2_6_3_0 = c_q_3*F3_6_3_0 - s_q_3*F4_6_5_0;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_4 = 149.60760989322966*F4_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_5 = Rc5_2_2 - F5_6_2_0*ltdl_L6_5;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_2 = (c_q_5*t13 - 0.004600245517563105) + s_q_5*t11;
+    const double Rc4_0_0 = c_q_5*t11 + (0.03942757095803552 - s_q_5*t13);
+    const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t14 = s_q_4*Rch4_1;
+    const double t15 = c_q_4*Rch4_0;
+    const double t16 = s_q_4*Rch4_0;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t24 = s_q_4*Rc4_0_2 + (c_q_4*Rc4_1_2 + (-0.384*s_q_4*Rch4_0 - 0.384*c_q_4*Rch4_1));
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = c_q_4*Rc4_0_2 + ((-0.384*t15 + 0.384*t14) - s_q_4*Rc4_1_2);
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t17 = c_q_4*Rch4_1;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t48 = 0.316*c_q_2;
+    const double t49 = 0.316*s_q_2;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = (c_q_4*F4_5_0_0 + s_q_4*Rc5_2_2) - 0.384*t50;
+    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t50;
+    const double F3_5_5_0 = -t50;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_4 = F4_5_2_0 - F5_6_2_0*ltdl_L6_4;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_2_0 = ((c_q_4*Rc5_2_2 - t51) - 0.384*F3_5_3_0) - s_q_4*F4_5_0_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = (-t47*F3_5_3_0 - c_q_3*t51) - F3_5_2_0;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
+    const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
     /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_6_0_0 = c_q_3*F3_6_0_0 - s_q_3*F3_6_1_0;
-    const double F2_6_1_0 = (-t47*F3_6_3_0 - c_q_3*t54) - F3_6_2_0;
     const double F2_6_2_0 = s_q_3*F3_6_0_0 + (c_q_3*F3_6_1_0 - 0.0825*F3_6_5_0);
-    const double F2_6_3_0 = c_q_3*F3_6_3_0 - s_q_3*F4_6_5_0;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_3 = 149.60760989322966*F3_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_3 = F3_5_2_0 - F5_6_2_0*ltdl_L6_3;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = (-t14 - 0.5527802746500001) + t15;
+    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
+    const double t18 = t16 + t17;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 - s_q_3*F3_5_1_0;
+    const double F2_5_2_0 = s_q_3*F3_5_0_0 + (c_q_3*F3_5_1_0 - 0.0825*F3_5_5_0);
     /* F1_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_6_0_0 = c_q_2*F2_6_0_0 + ((-t49*F2_6_3_0 + t48*F3_6_5_0) - s_q_2*F2_6_1_0);
     const double F1_6_2_0 = s_q_2*F2_6_0_0 + (c_q_2*F2_6_1_0 + (t48*F2_6_3_0 + t49*F3_6_5_0));
     /* F0_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_6_2_0 = -s_q_1*F1_6_0_0 + c_q_1*F2_6_2_0;
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L6_0 = 149.60760989322966*F0_6_2_0;
-    const double ltdl_L6_1 = 149.60760989322966*F1_6_2_0;
     const double ltdl_L6_2 = 149.60760989322966*F2_6_2_0;
-    const double ltdl_L6_3 = 149.60760989322966*F3_6_2_0;
-    const double ltdl_L6_4 = 149.60760989322966*F4_6_2_0;
-    const double ltdl_L6_5 = 149.60760989322966*F5_6_2_0;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_LANES(ltdl_Y5v1, SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_5);
-    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A5_0 = F0_5_2_0 - F5_6_2_0*ltdl_L6_0;
-    const double ltdl_A5_1 = F1_5_2_0 - F5_6_2_0*ltdl_L6_1;
-    const double ltdl_A5_2 = F2_5_2_0 - F5_6_2_0*ltdl_L6_2;
-    const double ltdl_A5_3 = F3_5_2_0 - F5_6_2_0*ltdl_L6_3;
-    const double ltdl_A5_4 = F4_5_2_0 - F5_6_2_0*ltdl_L6_4;
-    const double ltdl_A5_5 = Rc5_2_2 - F5_6_2_0*ltdl_L6_5;
-    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = ltdl_dinv5_0*ltdl_A5_0;
-    const double ltdl_L5_1 = ltdl_dinv5_0*ltdl_A5_1;
-    const double ltdl_L5_2 = ltdl_dinv5_0*ltdl_A5_2;
-    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t19 = s_q_4*Rc4_0_1;
+    const double t21 = c_q_4*Rc4_0_1;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t27 = s_q_3*Rch3_0;
+    const double t25 = c_q_3*Rch3_0;
+    const double t28 = c_q_3*Rch3_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = Rc4_2_2 + (-0.0825*t15 + 0.0825*t14);
+    const double F3_4_2_0 = -t24;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_1_2 = -t24 - 0.0016444875773692705;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = -t18;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = -F3_4_2_0 - t47*F3_4_3_0;
+    const double F2_4_3_0 = c_q_3*F3_4_3_0;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = 0.09850206933 - t18;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = t14 - t15;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t23 = 0.165*t15;
+    const double Rc3_1_1 = Rc4_2_2 + ((0.165*t14 + 0.06226541196820139) - t23);
+    const double Rc3_2_2 = ((((0.165*s_q_4*Rch4_1 + 0.7544924500842897) + 0.768*Rch4_2) - t23) - c_q_4*(-c_q_4*Rc4_1_1 - t19)) - s_q_4*(-s_q_4*Rc4_0_0 - t21);
+    const double t20 = c_q_4*Rc4_0_0 - t19;
+    const double t22 = t21 - s_q_4*Rc4_1_1;
+    const double Rc3_0_2 = (((0.0039053550262761003 - 0.0825*t17) - 0.0825*t16) - c_q_4*t22) - s_q_4*t20;
+    const double Rc3_0_0 = ((0.768*Rch4_2 + 0.71471758973886) + c_q_4*t20) - s_q_4*t22;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = (F0_4_2_0 - F4_6_2_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
-    const double ltdl_A4_1 = (F1_4_2_0 - F4_6_2_0*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
-    const double ltdl_A4_2 = (F2_4_2_0 - F4_6_2_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
-    const double ltdl_A4_3 = (F3_4_2_0 - F4_6_2_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
     const double ltdl_A4_4 = (Rc4_2_2 - F4_6_2_0*ltdl_L6_4) - ltdl_A5_4*ltdl_L5_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_0_1 = F3_4_0_0 + (0.0825*Rch4_2 + 0.16672841181362585);
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = (c_q_2*F2_5_0_0 + (-t49*F2_5_3_0 + t48*F3_5_5_0)) - s_q_2*F2_5_1_0;
+    const double F1_5_2_0 = (s_q_2*F2_5_0_0 + (t48*F2_5_3_0 + t49*F3_5_5_0)) + c_q_2*F2_5_1_0;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F2_5_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_2 = F2_5_2_0 - F5_6_2_0*ltdl_L6_2;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_1 = 149.60760989322966*F1_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_1 = F1_5_2_0 - F5_6_2_0*ltdl_L6_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_3 = (F3_4_2_0 - F4_6_2_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t29 = t27 + t28;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = c_q_3*F3_4_0_0 - s_q_3*F3_4_1_0;
+    const double F2_4_2_0 = s_q_3*F3_4_0_0 + (c_q_3*F3_4_1_0 - 0.0825*F3_4_5_0);
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = 149.60760989322966*F0_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_5_2_0 - F5_6_2_0*ltdl_L6_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_2 = ltdl_dinv5_0*ltdl_A5_2;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t26 = s_q_3*Rch3_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = (-0.0825*t25 + 0.0825*s_q_3*Rch3_1) - Rc3_2_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t30 = s_q_3*Rc3_0_1;
+    const double t32 = c_q_3*Rc3_0_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_3_0 = -t29;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t46 = 0.316*F2_3_3_0;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_2 = t29 - 0.214708623208;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t35 = 0.632*Rch2_2;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = c_q_2*F2_4_0_0 + ((-t49*F2_4_3_0 + t48*F3_4_5_0) - s_q_2*F2_4_1_0);
+    const double F1_4_2_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 + (t48*F2_4_3_0 + t49*F3_4_5_0));
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F2_4_2_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_2 = (F2_4_2_0 - F4_6_2_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = ltdl_dinv5_0*ltdl_A5_1;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_1 = (F1_4_2_0 - F4_6_2_0*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = ltdl_dinv4_0*ltdl_A4_0;
-    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
-    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = t25 + (0.7468579598720001 - t26);
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t34 = 0.165*t25 - 0.165*t26;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t41 = 0.316*Rch2_0;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_1 = 0.126729164208 - Rch3_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t40 = 0.316*Rch2_1;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t31 = c_q_3*Rc3_0_0 - t30;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_1_1 + t30) + (t34 + 0.07253529418002011)) + s_q_3*(s_q_3*Rc3_0_0 + t32);
+    const double t33 = t32 - s_q_3*Rc3_1_1;
+    const double Rc2_0_2 = (c_q_3*t33 + ((-0.0825*t28 - 0.005487648106562256) - 0.0825*t27)) + s_q_3*t31;
+    const double Rc2_0_0 = (c_q_3*t31 + 0.05649492601407083) - s_q_3*t33;
+    const double Rc2_1_1 = Rc3_2_2 + (t34 + 0.10716447388710612);
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = (F0_3_2_0 + (-ltdl_A5_3*ltdl_L5_0 - F3_6_2_0*ltdl_L6_0)) - ltdl_A4_3*ltdl_L4_0;
-    const double ltdl_A3_1 = (F1_3_2_0 + (-ltdl_A5_3*ltdl_L5_1 - F3_6_2_0*ltdl_L6_1)) - ltdl_A4_3*ltdl_L4_1;
-    const double ltdl_A3_2 = (F2_3_2_0 + (-ltdl_A5_3*ltdl_L5_2 - F3_6_2_0*ltdl_L6_2)) - ltdl_A4_3*ltdl_L4_2;
     const double ltdl_A3_3 = ((-ltdl_A5_3*ltdl_L5_3 - F3_6_2_0*ltdl_L6_3) + Rc3_2_2) - ltdl_A4_3*ltdl_L4_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = c_q_3*Rc3_0_2 - s_q_3*Rc3_1_2;
+    const double F2_3_2_0 = s_q_3*Rc3_0_2 + c_q_3*Rc3_1_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = (0.0825*Rch3_2 - 0.008248333140675744) - F2_3_0_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_dinv5_0*ltdl_A5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = (F0_4_2_0 - F4_6_2_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = c_q_2*F2_3_0_0 + (-s_q_2*F2_3_1_0 - s_q_2*t46);
+    const double F1_3_2_0 = s_q_2*F2_3_0_0 + (c_q_2*F2_3_1_0 + c_q_2*t46);
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F2_3_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_2 = (F2_3_2_0 + (-ltdl_A5_3*ltdl_L5_2 - F3_6_2_0*ltdl_L6_2)) - ltdl_A4_3*ltdl_L4_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = (F1_3_2_0 + (-ltdl_A5_3*ltdl_L5_1 - F3_6_2_0*ltdl_L6_1)) - ltdl_A4_3*ltdl_L4_1;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t42 = s_q_2*Rc2_0_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = c_q_2*Rc2_0_2 + ((-c_q_2*t41 + s_q_2*t40) - s_q_2*Rc2_1_2);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t43 = c_q_2*Rc2_1_2;
+    const double t44 = s_q_2*t41;
+    const double t45 = c_q_2*t40;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_dinv4_0*ltdl_A4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = (F0_3_2_0 + (-ltdl_A5_3*ltdl_L5_0 - F3_6_2_0*ltdl_L6_0)) - ltdl_A4_3*ltdl_L4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t36 = s_q_2*Rc2_0_1;
+    const double t38 = c_q_2*Rc2_0_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = t42 + (t43 + (-t44 - t45));
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = (((t44 + 0.0007689361029463999) + t45) - t43) - t42;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = ((F0_2_2_0 + (-ltdl_A5_2*ltdl_L5_0 - F2_6_2_0*ltdl_L6_0)) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = ((F1_2_2_0 + (-ltdl_A5_2*ltdl_L5_1 - F2_6_2_0*ltdl_L6_1)) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = (((-ltdl_A5_2*ltdl_L5_2 - F2_6_2_0*ltdl_L6_2) + Rc2_2_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t37 = c_q_2*Rc2_0_0 - t36;
+    const double Rc1_2_2 = (c_q_2*(c_q_2*Rc2_1_1 + t36) + (t35 + 1.1453737407336904)) + s_q_2*(s_q_2*Rc2_0_0 + t38);
+    const double t39 = t38 - s_q_2*Rc2_1_1;
+    const double Rc1_0_0 = c_q_2*t37 + ((t35 + 1.1273422604560217) - s_q_2*t39);
+    const double Rc1_0_2 = (c_q_2*t39 + 0.01026110182100817) + s_q_2*t37;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*Rc2_2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
+    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (0.009213163777211224 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = ((F0_2_2_0 + (-ltdl_A5_2*ltdl_L5_0 - F2_6_2_0*ltdl_L6_0)) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + ((-ltdl_A5_1*ltdl_L5_0 - F1_6_2_0*ltdl_L6_0) - ltdl_A4_1*ltdl_L4_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = ((((-ltdl_A5_1*ltdl_L5_1 - F1_6_2_0*ltdl_L6_1) - ltdl_A4_1*ltdl_L4_1) + Rc1_2_2) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
-    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
-    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = (((((-ltdl_A5_0*ltdl_L5_0 - F0_6_2_0*ltdl_L6_0) - ltdl_A4_0*ltdl_L4_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
-    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y4_in0v1) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y4v1, (SOAGEN_L(ltdl_Y4_in0v1) - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_4);
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
     SOAGEN_LANES(ltdl_Y3v1, (-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_3 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_3) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_3);
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y2v1, ((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y1v1, (((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + ((-ltdl_A5_1*ltdl_L5_0 - F1_6_2_0*ltdl_L6_0) - ltdl_A4_1*ltdl_L4_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, 0.0, 1.0 };
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
-    SOAGEN_LANES(ltdl_Y2v1, ((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_2 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_2) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_2);
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = (((((-ltdl_A5_0*ltdl_L5_0 - F0_6_2_0*ltdl_L6_0) - ltdl_A4_0*ltdl_L4_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y0v1, ((((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
+    /* shared by the outputs */
+    const double t63 = ltdl_Y0v1[2]*ltdl_dinv0_0;
+    Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0) + ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
+    Minv[6] = t63;
+    Minv[42] = t63;
+    const double t77 = ltdl_L4_3*ltdl_dinv3_0;
+    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0) + ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
+    const double t83 = ltdl_L5_4*ltdl_dinv4_0;
+    Minv[48] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + 149.60760989322966) + ltdl_Y4v1[2]*ltdl_Y4v1[2]*ltdl_dinv4_0) + ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0) + ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    SOAGEN_LANES(ltdl_Y1v1, (((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    SOAGEN_LANES(ltdl_Y0v1, ((((-SOAGEN_L(ltdl_Y5v1)*ltdl_L5_0 - SOAGEN_L(ltdl_Y6_in0v1)*ltdl_L6_0) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v1)*ltdl_L1_0);
     /* shared by the outputs */
     const double t57 = ltdl_L1_0*ltdl_dinv0_0;
     const double t58 = -t57;
     Minv[1] = t58;
     Minv[7] = t58;
-    const double t59 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t60 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t61 = ltdl_Y0v1[0]*ltdl_dinv0_0;
-    const double t62 = ltdl_Y0v1[1]*ltdl_dinv0_0;
-    const double t63 = ltdl_Y0v1[2]*ltdl_dinv0_0;
-    Minv[6] = t63;
-    Minv[42] = t63;
-    const double t64 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t65 = -ltdl_Y0v0[2]*t57 - t64;
-    Minv[9] = t65;
-    Minv[15] = t65;
     const double t66 = -ltdl_Y0v0[3]*t57 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[10] = t66;
     Minv[22] = t66;
@@ -1459,41 +1609,54 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     Minv[12] = t68;
     Minv[36] = t68;
     const double t69 = -ltdl_Y0v1[2]*t57 + ltdl_Y1v1[2]*ltdl_dinv1_0;
+    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
     Minv[13] = t69;
     Minv[43] = t69;
+    const double t64 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t65 = -ltdl_Y0v0[2]*t57 - t64;
+    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[9] = t65;
+    Minv[15] = t65;
     const double t70 = ltdl_L3_2*ltdl_dinv2_0;
     const double t71 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t64 - t70);
     Minv[17] = t71;
     Minv[23] = t71;
+    const double t78 = ltdl_Y0v0[3]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (-ltdl_Y2v1[0]*t70 - t77));
+    Minv[25] = t78;
+    Minv[31] = t78;
+    const double t80 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t59 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t60 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t76 = ltdl_Y0v1[2]*t59 + (-ltdl_Y1v1[2]*t64 + ltdl_Y2v1[2]*ltdl_dinv2_0);
+    Minv[20] = t76;
+    Minv[44] = t76;
+    const double t82 = ltdl_Y0v1[2]*t60 + (ltdl_Y1v1[2]*t80 + (-ltdl_Y2v1[2]*t70 + ltdl_Y3v1[2]*ltdl_dinv3_0));
+    Minv[27] = t82;
+    Minv[45] = t82;
+    const double t79 = ltdl_Y3v1[1]*ltdl_dinv3_0;
+    const double t81 = ltdl_Y0v1[1]*t60 + (ltdl_Y1v1[1]*t80 + (t79 - ltdl_Y2v1[1]*t70));
+    Minv[3] = t60;
+    Minv[21] = t60;
+    Minv[26] = t81;
+    Minv[38] = t81;
+    const double t61 = ltdl_Y0v1[0]*ltdl_dinv0_0;
+    const double t62 = ltdl_Y0v1[1]*ltdl_dinv0_0;
+    Minv[0] = ltdl_dinv0_0;
     const double t72 = ltdl_Y2v1[0]*ltdl_dinv2_0;
+    const double t74 = ltdl_Y2v1[1]*ltdl_dinv2_0;
+    const double t87 = ((((-ltdl_Y4v1[2]*t83 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3v1[2]*t79) + ltdl_Y2v1[2]*t74) + ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*t62;
+    Minv[5] = t62;
+    Minv[35] = t62;
+    Minv[41] = t87;
+    Minv[47] = t87;
     const double t73 = ltdl_Y0v1[0]*t59 + (t72 - ltdl_Y1v1[0]*t64);
     Minv[18] = t73;
     Minv[30] = t73;
-    const double t74 = ltdl_Y2v1[1]*ltdl_dinv2_0;
     const double t75 = ltdl_Y0v1[1]*t59 + (t74 - ltdl_Y1v1[1]*t64);
-    Minv[19] = t75;
-    Minv[37] = t75;
-    const double t76 = ltdl_Y0v1[2]*t59 + (-ltdl_Y1v1[2]*t64 + ltdl_Y2v1[2]*ltdl_dinv2_0);
     Minv[2] = t59;
     Minv[14] = t59;
-    Minv[20] = t76;
-    Minv[44] = t76;
-    const double t77 = ltdl_L4_3*ltdl_dinv3_0;
-    const double t78 = ltdl_Y0v0[3]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (-ltdl_Y2v1[0]*t70 - t77));
-    Minv[0] = ltdl_dinv0_0;
-    Minv[25] = t78;
-    Minv[31] = t78;
-    const double t79 = ltdl_Y3v1[1]*ltdl_dinv3_0;
-    const double t80 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t81 = ltdl_Y0v1[1]*t60 + (ltdl_Y1v1[1]*t80 + (t79 - ltdl_Y2v1[1]*t70));
-    Minv[26] = t81;
-    Minv[38] = t81;
-    const double t82 = ltdl_Y0v1[2]*t60 + (ltdl_Y1v1[2]*t80 + (-ltdl_Y2v1[2]*t70 + ltdl_Y3v1[2]*ltdl_dinv3_0));
-    Minv[3] = t60;
-    Minv[21] = t60;
-    Minv[27] = t82;
-    Minv[45] = t82;
-    const double t83 = ltdl_L5_4*ltdl_dinv4_0;
+    Minv[19] = t75;
+    Minv[37] = t75;
     const double t84 = ltdl_Y1v1[0]*ltdl_dinv1_0;
     const double t85 = ltdl_Y0v1[1]*t61 + (ltdl_Y1v1[1]*t84 + (ltdl_Y2v1[1]*t72 + (-ltdl_Y3v1[1]*t77 - t83)));
     Minv[33] = t85;
@@ -1503,19 +1666,8 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     Minv[28] = t61;
     Minv[34] = t86;
     Minv[46] = t86;
-    const double t87 = ((((-ltdl_Y4v1[2]*t83 - ltdl_L6_5*ltdl_dinv5_0) + ltdl_Y3v1[2]*t79) + ltdl_Y2v1[2]*t74) + ltdl_Y1v1[1]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*t62;
-    Minv[5] = t62;
-    Minv[35] = t62;
-    Minv[41] = t87;
-    Minv[47] = t87;
 
-    /* Outputs: Minv (7 x 7): the entries not stored where computed */
-    Minv[8] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[16] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[24] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
-    Minv[32] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0) + ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
-    Minv[40] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0) + ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
-    Minv[48] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + 149.60760989322966) + ltdl_Y4v1[2]*ltdl_Y4v1[2]*ltdl_dinv4_0) + ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0) + ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
+    /* Outputs: Minv (7 x 7), each stored as soon as computed */
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -1572,442 +1724,543 @@ void arm7_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double t7 = s_q_3*V2_2;
     const double V3_0 = t6 + t7;
     const double V3_1 = -s_q_3*V2_0 + c_q_3*V2_2;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
+    /* Rch5: composite rigid-body inertia R(k) (a.44) */
+    const double t62 = 0.0020344399586617965*c_q_6 + 0.002573605371338202*s_q_6;
+    const double Rch5_0 = F5_6_5_0 + 0.231847552695;
+    /* Rc5: composite rigid-body inertia R(k) (a.44) */
+    const double t63 = 0.0003913912816842479*s_q_6;
+    const double t65 = 0.0003913912816842479*c_q_6;
+    const double t67 = 0.0009653051699191116*c_q_6 - 0.001255536598272898*s_q_6;
+    const double t69 = 0.001255536598272898*c_q_6 + 0.0009653051699191116*s_q_6;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_3_0 = -t62;
+    /* Rch5: composite rigid-body inertia R(k) (a.44) */
+    const double Rch5_2 = t62 - 0.017527158935000002;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_1 = 0.05034347249 - Rch5_2;
+    /* Rc5: composite rigid-body inertia R(k) (a.44) */
+    const double t64 = 0.03163334319094959*c_q_6 - t63;
+    const double t66 = t65 - 0.029212399412428355*s_q_6;
+    const double Rc5_0_1 = t67 + 0.014748570382675316;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_0_0 = -t67;
+    /* Rc5: composite rigid-body inertia R(k) (a.44) */
+    const double t68 = 0.00045295454535552353*c_q_6 - 0.00035806143272447616*s_q_6;
+    const double Rc5_2_2 = (c_q_6*(0.029212399412428355*c_q_6 + t63) + s_q_6*(0.03163334319094959*s_q_6 + t65)) + (t68 + 0.023375882598238945);
+    const double Rc5_1_1 = t68 + 0.028833240468467896;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double t70 = 0.17380470556900002*c_q_5;
+    const double t71 = s_q_5*Rch5_0;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_5_0 = c_q_5*Rch5_0 + 0.17380470556900002*s_q_5;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_1_0 = (-0.00022647727267776177*c_q_6 - 0.006684151967360946) + 0.00017903071636223808*s_q_6;
+    const double F5_6_2_0 = -t69;
+    /* Rc5: composite rigid-body inertia R(k) (a.44) */
+    const double Rc5_1_2 = t69 + 9.3569097314605e-05;
+    /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_6_3_0 = c_q_5*F5_6_3_0;
+    const double F4_6_5_0 = s_q_5*F5_6_3_0;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double t19 = s_q_2*a1_0;
+    const double alpha2_1 = a2_1 - t19;
+    /* Rc5: composite rigid-body inertia R(k) (a.44) */
+    const double Rc5_0_0 = (c_q_6*t64 + 0.00248046035817079) - s_q_6*t66;
+    const double Rc5_0_2 = (c_q_6*t66 + ((-0.00017903071636223808*c_q_6 - 0.0001037589172186847) - 0.00022647727267776177*s_q_6)) + s_q_6*t64;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t72 = s_q_5*Rc5_0_1;
+    const double t74 = c_q_5*Rc5_0_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_3_0 = t70 - t71;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_2 = (-t70 - 0.047121686402) + t71;
+    /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_6_0_0 = -s_q_5*F5_6_1_0 + c_q_5*F5_6_0_0;
+    const double F4_6_2_0 = c_q_5*F5_6_1_0 + s_q_5*F5_6_0_0;
+    /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t108 = c_q_4*F5_6_5_0;
+    const double t109 = s_q_4*F4_6_3_0;
+    const double t111 = c_q_4*F4_6_3_0;
+    const double t110 = 0.0825*F4_6_5_0;
+    const double t112 = s_q_4*F5_6_5_0;
+    const double F3_6_5_0 = c_q_4*F5_6_5_0 - t109;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_5 = 149.60760989322966*F5_6_2_0;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_4 = -9.81*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_5 = a2_5 - alpha1_4;
+    /* f2: spatial force f(k) (2.29) */
+    const double t55 = 0.0825*s_q_3;
+    /* Rch4: composite rigid-body inertia R(k) (a.44) */
+    const double Rch4_0 = F4_5_5_0 - 0.014653732538;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t73 = c_q_5*Rc5_0_0 - t72;
+    const double Rc4_2_2 = (c_q_5*(c_q_5*Rc5_1_1 + t72) + 0.010869510762828563) + s_q_5*(s_q_5*Rc5_0_0 + t74);
+    const double t75 = t74 - s_q_5*Rc5_1_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = c_q_5*Rc5_0_2 - s_q_5*Rc5_1_2;
+    const double F4_5_2_0 = s_q_5*Rc5_0_2 + c_q_5*Rc5_1_2;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t106 = s_q_4*F4_5_3_0;
+    const double F3_5_3_0 = c_q_4*F4_5_3_0;
+    const double t107 = 0.0825*F4_5_5_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_3_0 = c_q_3*F3_5_3_0 - s_q_3*F4_5_5_0;
+    /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_6_0_0 = (c_q_4*F4_6_0_0 + (0.384*t108 + s_q_4*F5_6_2_0)) - 0.384*t109;
+    const double F3_6_1_0 = F4_6_2_0 + (-0.0825*t109 + 0.0825*t108);
+    const double F3_6_2_0 = (-s_q_4*F4_6_0_0 - 0.384*t111) + ((-0.384*t112 + c_q_4*F5_6_2_0) - t110);
+    const double F3_6_3_0 = t111 + t112;
+    /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_6_1_0 = (-t55*F3_6_3_0 - c_q_3*t110) - F3_6_2_0;
+    const double F2_6_3_0 = c_q_3*F3_6_3_0 - s_q_3*F4_6_5_0;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_4 = 149.60760989322966*F4_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_5 = Rc5_2_2 - F5_6_2_0*ltdl_L6_5;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* V3: spatial velocity V(k) (2.25) */
     const double V3_2 = qd[3] - V2_1;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = qd[3]*V3_1;
-    const double a3_1 = -qd[3]*V3_0;
     const double t8 = -0.0825*V2_1*V2_1 - 0.0825*V2_2*V2_2;
+    const double a3_4 = -s_q_3*t8 + 0.0825*V2_2*t6;
     const double t9 = 0.0825*V2_0;
     const double a3_3 = c_q_3*t8 + t7*t9;
-    const double a3_4 = -s_q_3*t8 + 0.0825*V2_2*t6;
     const double a3_5 = -V2_1*t9;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_3 = a2_3 + (-0.316*t19 + c_q_2*alpha1_3);
+    const double t18 = c_q_2*a1_0;
+    const double alpha2_0 = a2_0 + t18;
+    const double alpha2_4 = a2_4 + (-0.316*t18 - s_q_2*alpha1_3);
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_5 = (0.0825*a1_1 + a3_5) - alpha2_4;
+    const double t20 = 0.0825*alpha2_1;
+    /* f1: spatial force f(k) (2.29) */
+    const double t59 = 0.316*c_q_2;
+    const double t60 = 0.316*s_q_2;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_2 = (c_q_5*t75 - 0.004600245517563105) + s_q_5*t73;
+    const double Rc4_0_0 = c_q_5*t73 + (0.03942757095803552 - s_q_5*t75);
+    const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t78 = s_q_4*Rch4_0;
+    const double t79 = c_q_4*Rch4_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = (c_q_4*F4_5_0_0 + s_q_4*Rc5_2_2) - 0.384*t106;
+    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t106;
+    const double F3_5_5_0 = -t106;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_4 = F4_5_2_0 - F5_6_2_0*ltdl_L6_4;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_2_0 = ((c_q_4*Rc5_2_2 - t107) - 0.384*F3_5_3_0) - s_q_4*F4_5_0_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = (-t55*F3_5_3_0 - c_q_3*t107) - F3_5_2_0;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
+    const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
+    /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_6_0_0 = c_q_3*F3_6_0_0 - s_q_3*F3_6_1_0;
+    const double F2_6_2_0 = s_q_3*F3_6_0_0 + (c_q_3*F3_6_1_0 - 0.0825*F3_6_5_0);
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_3 = 149.60760989322966*F3_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_3 = F3_5_2_0 - F5_6_2_0*ltdl_L6_3;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_0 = qd[3]*V3_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = (a3_0 - s_q_3*a1_1) + c_q_3*alpha2_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_1 = -qd[3]*V3_0;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_1 = (-s_q_3*alpha2_0 - c_q_3*a1_1) + a3_1;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = c_q_4*V3_0 - s_q_4*V3_2;
     const double V4_1 = -s_q_4*V3_0 - c_q_4*V3_2;
     const double V4_2 = V3_1 + qd[4];
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*V4_1;
-    const double a4_1 = -qd[4]*V4_0;
     const double t10 = V3_2*V3_2;
     const double t11 = 0.384*V3_0 + 0.0825*V3_1;
-    const double t12 = V3_1*t11 + 0.0825*t10;
-    const double t13 = -0.0825*V3_2*V3_0 + 0.384*V3_1*V3_2;
-    const double a4_3 = c_q_4*t12 - s_q_4*t13;
-    const double a4_4 = -s_q_4*t12 - c_q_4*t13;
-    const double a4_5 = -V3_0*t11 - 0.384*t10;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
-    const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
-    const double V5_2 = qd[5] - V4_1;
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*V5_1;
-    const double a5_1 = -qd[5]*V5_0;
-    /* V6: spatial velocity V(k) (2.25) */
-    const double t14 = c_q_6*V5_0;
-    const double t15 = s_q_6*V5_2;
-    const double V6_0 = t14 + t15;
-    const double V6_1 = -s_q_6*V5_0 + c_q_6*V5_2;
-    const double V6_2 = qd[6] - V5_1;
-    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a6_0 = qd[6]*V6_1;
-    const double a6_1 = -qd[6]*V6_0;
-    const double t16 = -0.088*V5_1*V5_1 - 0.088*V5_2*V5_2;
-    const double t17 = 0.088*V5_0;
-    const double a6_3 = c_q_6*t16 + t15*t17;
-    const double a6_4 = -s_q_6*t16 + 0.088*V5_2*t14;
-    const double a6_5 = -V5_1*t17;
-    /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_3 = -9.81*s_q_1;
-    const double alpha1_4 = -9.81*c_q_1;
-    /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double t18 = c_q_2*a1_0;
-    const double alpha2_0 = a2_0 + t18;
-    const double t19 = s_q_2*a1_0;
-    const double alpha2_1 = a2_1 - t19;
-    const double alpha2_3 = a2_3 + (-0.316*t19 + c_q_2*alpha1_3);
-    const double alpha2_4 = a2_4 + (-0.316*t18 - s_q_2*alpha1_3);
-    const double alpha2_5 = a2_5 - alpha1_4;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = (a3_0 - s_q_3*a1_1) + c_q_3*alpha2_0;
-    const double alpha3_1 = (-s_q_3*alpha2_0 - c_q_3*a1_1) + a3_1;
-    const double t20 = 0.0825*alpha2_1;
     const double t21 = alpha2_5 - t20;
     const double alpha3_3 = (a3_3 + c_q_3*alpha2_3) + s_q_3*t21;
     const double alpha3_4 = (a3_4 - s_q_3*alpha2_3) + c_q_3*t21;
-    const double alpha3_5 = (0.0825*a1_1 + a3_5) - alpha2_4;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = (a4_0 + s_q_4*alpha2_1) + c_q_4*alpha3_0;
-    const double alpha4_1 = (a4_1 + c_q_4*alpha2_1) - s_q_4*alpha3_0;
-    const double t22 = 0.384*alpha2_1 + alpha3_3;
-    const double t23 = 0.384*alpha3_0 + (0.0825*alpha3_1 + alpha3_5);
-    const double alpha4_3 = (a4_3 - s_q_4*t23) + c_q_4*t22;
-    const double alpha4_4 = (a4_4 - c_q_4*t23) - s_q_4*t22;
-    const double alpha4_5 = (a4_5 + t20) + alpha3_4;
-    /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_0 = (a5_0 + s_q_5*alpha3_1) + c_q_5*alpha4_0;
-    const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
-    const double alpha5_3 = c_q_5*alpha4_3 + s_q_5*alpha4_5;
-    const double alpha5_4 = -s_q_5*alpha4_3 + c_q_5*alpha4_5;
-    /* alpha6: spatial acceleration alpha(k) (2.26) */
-    const double alpha6_0 = (a6_0 - s_q_6*alpha4_1) + c_q_6*alpha5_0;
-    const double alpha6_1 = (a6_1 - c_q_6*alpha4_1) - s_q_6*alpha5_0;
-    const double t24 = -alpha4_4 - 0.088*alpha5_1;
-    const double alpha6_3 = (a6_3 + c_q_6*alpha5_3) + s_q_6*t24;
-    const double alpha6_4 = (a6_4 - s_q_6*alpha5_3) + c_q_6*t24;
-    const double alpha6_5 = (a6_5 + 0.088*alpha4_1) - alpha5_4;
-    /* f6: spatial force f(k) (2.29) */
-    const double t25 = (-0.0009653051699191116*V6_0 + 0.006684151967360946*V6_2) - 0.001255536598272898*V6_1;
-    const double t26 = (0.0003913912816842479*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
-    const double f6_0 = ((((V6_1*t25 + 0.0009653051699191116*alpha5_1) + 0.0003913912816842479*alpha6_1) + (0.03163334319094959*alpha6_0 - V6_2*t26)) + 0.0020344399586617965*alpha6_5) - 0.150277948634*alpha6_4;
-    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.0003913912816842479*V6_1;
-    const double f6_1 = ((((-V6_0*t25 + 0.001255536598272898*alpha5_1) + 0.029212399412428355*alpha6_1) + (0.0003913912816842479*alpha6_0 + V6_2*t27)) - 0.002573605371338202*alpha6_5) + 0.150277948634*alpha6_3;
-    const double f6_2 = ((((V6_0*t26 - 0.006684151967360946*alpha5_1) - 0.001255536598272898*alpha6_1) + (-0.0009653051699191116*alpha6_0 - V6_1*t27)) - 0.0020344399586617965*alpha6_3) + 0.002573605371338202*alpha6_4;
-    const double t28 = 0.0020344399586617965*V6_0 - 0.002573605371338202*V6_1;
-    const double t29 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
-    const double f6_3 = (((V6_1*t28 - V6_2*t29) + 0.0020344399586617965*alpha5_1) + 0.150277948634*alpha6_1) + 1.4955219999999998*alpha6_3;
-    const double t30 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
-    const double f6_4 = (((-V6_0*t28 + V6_2*t30) - 0.002573605371338202*alpha5_1) - 0.150277948634*alpha6_0) + 1.4955219999999998*alpha6_4;
-    const double f6_5 = (((V6_0*t29 - V6_1*t30) + 0.0020344399586617965*alpha6_0) - 0.002573605371338202*alpha6_1) + 1.4955219999999998*alpha6_5;
-    /* f5: spatial force f(k) (2.29) */
-    const double t31 = (-0.0001037589172186847*V5_0 + 0.01179456023023895*V5_2) + 9.3569097314605e-05*V5_1;
-    const double t32 = (0.001524110902883315*V5_0 + 9.3569097314605e-05*V5_2) + 0.010567766133106952*V5_1;
-    const double f5_0 = (((((V5_1*t31 + 0.0001037589172186847*alpha4_1) + 0.001524110902883315*alpha5_1) + (0.00248046035817079*alpha5_0 - V5_2*t32)) + (0.017527158935000002*alpha5_4 + 0.023526756935*alpha4_4)) + c_q_6*f6_0) - s_q_6*f6_1;
-    const double t33 = (0.00248046035817079*V5_0 - 0.0001037589172186847*V5_2) + 0.001524110902883315*V5_1;
-    const double f5_1 = ((((((-V5_0*t31 - 9.3569097314605e-05*alpha4_1) + 0.010567766133106952*alpha5_1) + (0.001524110902883315*alpha5_0 + V5_2*t33)) + (-0.017527158935000002*alpha5_3 + 0.10024161669500001*alpha4_4)) - 0.088*c_q_6*f6_4) - f6_2) - 0.088*s_q_6*f6_3;
-    const double f5_2 = (((((((V5_0*t32 - 0.01179456023023895*alpha4_1) + 9.3569097314605e-05*alpha5_1) + (-0.0001037589172186847*alpha5_0 - V5_1*t33)) + 0.023526756935*alpha5_3) + 0.10024161669500001*alpha5_4) - 0.088*f6_5) + c_q_6*f6_1) + s_q_6*f6_0;
-    const double t34 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
-    const double t35 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
-    const double f5_3 = ((((V5_1*t35 - V5_2*t34) + (-0.017527158935000002*alpha5_1 - 0.023526756935*alpha4_1)) + 1.666555*alpha5_3) + c_q_6*f6_3) - s_q_6*f6_4;
-    const double t36 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
-    const double f5_4 = (((-V5_0*t35 + V5_2*t36) + (0.017527158935000002*alpha5_0 - 0.10024161669500001*alpha4_1)) + 1.666555*alpha5_4) - f6_5;
-    const double f5_5 = ((((V5_0*t34 - V5_1*t36) - 0.023526756935*alpha5_0) + (-1.666555*alpha4_4 - 0.10024161669500001*alpha5_1)) + c_q_6*f6_4) + s_q_6*f6_3;
-    /* f4: spatial force f(k) (2.29) */
-    const double t37 = (-0.004600245517563105*V4_0 + 0.010869510762828563*V4_2) + 0.0021640520520981297*V4_1;
-    const double t38 = (-0.0015152444733270301*V4_0 + 0.0021640520520981297*V4_2) + 0.03146037232526039*V4_1;
-    const double f4_0 = ((((((V4_1*t37 - 0.004600245517563105*alpha3_1) - 0.0015152444733270301*alpha4_1) + (0.03942757095803552*alpha4_0 - V4_2*t38)) + 0.05034347249*alpha4_5) + 0.047121686402*alpha4_4) + c_q_5*f5_0) - s_q_5*f5_1;
-    const double t39 = (0.03942757095803552*V4_0 - 0.004600245517563105*V4_2) - 0.0015152444733270301*V4_1;
-    const double f4_1 = (((((-V4_0*t37 + 0.0021640520520981297*alpha3_1) + 0.03146037232526039*alpha4_1) + (-0.0015152444733270301*alpha4_0 + V4_2*t39)) + 0.014653732538*alpha4_5) - 0.047121686402*alpha4_3) - f5_2;
-    const double f4_2 = ((((((V4_0*t38 + 0.010869510762828563*alpha3_1) + 0.0021640520520981297*alpha4_1) + (-0.004600245517563105*alpha4_0 - V4_1*t39)) - 0.05034347249*alpha4_3) - 0.014653732538*alpha4_4) + s_q_5*f5_0) + c_q_5*f5_1;
-    const double t40 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
-    const double t41 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
-    const double f4_3 = ((((V4_1*t41 + (-V4_2*t40 - 0.05034347249*alpha3_1)) - 0.047121686402*alpha4_1) + 1.225946*alpha4_3) - s_q_5*f5_4) + c_q_5*f5_3;
-    const double t42 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
-    const double f4_4 = ((((V4_2*t42 - 0.014653732538*alpha3_1) - V4_0*t41) + 0.047121686402*alpha4_0) + 1.225946*alpha4_4) - f5_5;
-    const double f4_5 = ((((V4_0*t40 - V4_1*t42) + 0.05034347249*alpha4_0) + (1.225946*alpha4_5 + 0.014653732538*alpha4_1)) + c_q_5*f5_4) + s_q_5*f5_3;
-    /* f3: spatial force f(k) (2.29) */
-    const double t43 = (0.02771584317362585*V3_0 + 0.03239943042445132*V3_1) - 0.0016444875773692705*V3_2;
-    const double t44 = (0.0039053550262761003*V3_0 - 0.0016444875773692705*V3_1) + 0.0775861490525396*V3_2;
-    const double t45 = c_q_4*f4_4;
-    const double t46 = s_q_4*f4_3;
-    const double f3_0 = (((((V3_1*t44 + (0.374644408005*alpha3_5 - 0.0039053550262761003*alpha2_1)) + (-V3_2*t43 + 0.02771584317362585*alpha3_1)) + (-0.09850206933*alpha3_4 + 0.06767727025085991*alpha3_0)) - s_q_4*f4_1) - 0.384*t45) + (c_q_4*f4_0 - 0.384*t46);
-    const double t47 = (0.06767727025085991*V3_0 + 0.02771584317362585*V3_1) + 0.0039053550262761003*V3_2;
-    const double f3_1 = ((((((0.19076837715*alpha3_5 + 0.0016444875773692705*alpha2_1) - V3_0*t44) + (V3_2*t47 + 0.03239943042445132*alpha3_1)) + (0.09850206933*alpha3_3 + 0.02771584317362585*alpha3_0)) - 0.0825*t45) + f4_2) - 0.0825*t46;
-    const double t48 = c_q_4*f4_3;
-    const double f3_2 = ((((((V3_0*t43 - V3_1*t47) + ((-0.0016444875773692705*alpha3_1 - 0.0775861490525396*alpha2_1) + 0.0039053550262761003*alpha3_0)) + (-0.374644408005*alpha3_3 - 0.19076837715*alpha3_4)) + 0.384*s_q_4*f4_4) - 0.0825*f4_5) + (-0.384*t48 - c_q_4*f4_1)) - s_q_4*f4_0;
-    const double t49 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
-    const double t50 = -0.09850206933*V3_0 - 0.19076837715*V3_2;
-    const double f3_3 = ((((V3_1*t49 + 0.374644408005*alpha2_1) + (0.09850206933*alpha3_1 - V3_2*t50)) + 3.587895*alpha3_3) - s_q_4*f4_4) + t48;
-    const double t51 = 0.09850206933*V3_1 - 0.374644408005*V3_2;
-    const double f3_4 = ((((-V3_0*t49 + 0.19076837715*alpha2_1) + V3_2*t51) - 0.09850206933*alpha3_0) + 3.587895*alpha3_4) + f4_5;
-    const double f3_5 = ((((V3_0*t50 - V3_1*t51) + 0.19076837715*alpha3_1) + (0.374644408005*alpha3_0 + 3.587895*alpha3_5)) - t45) - t46;
-    /* f2: spatial force f(k) (2.29) */
-    const double t52 = (-0.005487648106562256*V2_0 + 0.01824920229252011*V2_2) - 0.004377257121839581*V2_1;
-    const double t53 = (-0.008248333140675744*V2_0 - 0.004377257121839581*V2_2) + 0.05287838199960611*V2_1;
-    const double f2_0 = ((((V2_1*t52 + (0.126729164208*alpha2_5 + 0.005487648106562256*a1_1)) + (-V2_2*t53 - 0.008248333140675744*alpha2_1)) + (0.05649492601407083*alpha2_0 + 0.214708623208*alpha2_4)) + c_q_3*f3_0) - s_q_3*f3_1;
-    const double t54 = (0.05649492601407083*V2_0 - 0.005487648106562256*V2_2) - 0.008248333140675744*V2_1;
-    const double t55 = 0.0825*s_q_3;
-    const double f2_1 = ((((((-0.088844724872*alpha2_5 + 0.004377257121839581*a1_1) - V2_0*t52) + (V2_2*t54 + 0.05287838199960611*alpha2_1)) + (-0.008248333140675744*alpha2_0 - 0.214708623208*alpha2_3)) - 0.0825*c_q_3*f3_4) - t55*f3_3) - f3_2;
-    const double f2_2 = (((((V2_0*t53 + (-0.004377257121839581*alpha2_1 - 0.01824920229252011*a1_1)) + (-V2_1*t54 - 0.005487648106562256*alpha2_0)) + (-0.126729164208*alpha2_3 + 0.088844724872*alpha2_4)) - 0.0825*f3_5) + c_q_3*f3_1) + s_q_3*f3_0;
-    const double t56 = -0.088844724872*V2_1 + 0.126729164208*V2_0;
-    const double f2_3 = (((V2_1*t56 + (-V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2) + 0.126729164208*a1_1)) + (3.228604*alpha2_3 - 0.214708623208*alpha2_1)) - s_q_3*f3_4) + c_q_3*f3_3;
-    const double f2_4 = (((V2_2*(-0.214708623208*V2_1 - 0.126729164208*V2_2) - 0.088844724872*a1_1) - V2_0*t56) + (0.214708623208*alpha2_0 + 3.228604*alpha2_4)) - f3_5;
-    /* f1: spatial force f(k) (2.29) */
-    const double t57 = (-0.00398335888393552*V1_0 + 0.0007689361029463999*qd[1]) + 0.028124284712194955*V1_1;
-    const double t58 = (0.01026110182100817*V1_0 + 0.026534991901690206*qd[1]) + 0.0007689361029463999*V1_1;
-    const double t59 = 0.316*c_q_2;
-    const double t60 = 0.316*s_q_2;
-    const double f1_0 = (((((V1_1*t58 + ((0.00850351162402155*a1_0 - 0.0022610063699999997*alpha1_4) - 0.00398335888393552*a1_1)) - qd[1]*t57) - t60*f2_3) - t59*f2_4) - s_q_2*f2_1) + c_q_2*f2_0;
-    const double t61 = (0.00850351162402155*V1_0 + 0.01026110182100817*qd[1]) - 0.00398335888393552*V1_1;
-    const double f1_1 = ((((-0.00398335888393552*a1_0 + 0.0022610063699999997*alpha1_3) + 0.028124284712194955*a1_1) - V1_0*t58) + qd[1]*t61) - f2_2;
-    const double f1_2 = (((((V1_0*t57 + ((0.01026110182100817*a1_0 + 0.018579714719999998*alpha1_3) + (0.0007689361029463999*a1_1 - 0.002031994566*alpha1_4))) - V1_1*t61) + t59*f2_3) - t60*f2_4) + c_q_2*f2_1) + s_q_2*f2_0;
-    /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = -s_q_1*f1_0 - c_q_1*f1_1;
-    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
-    /* Rch5: composite rigid-body inertia R(k) (a.44) */
-    const double Rch5_0 = F5_6_5_0 + 0.231847552695;
-    const double t62 = 0.0020344399586617965*c_q_6 + 0.002573605371338202*s_q_6;
-    const double Rch5_2 = t62 - 0.017527158935000002;
-    /* Rc5: composite rigid-body inertia R(k) (a.44) */
-    const double t63 = 0.0003913912816842479*s_q_6;
-    const double t64 = 0.03163334319094959*c_q_6 - t63;
-    const double t65 = 0.0003913912816842479*c_q_6;
-    const double t66 = t65 - 0.029212399412428355*s_q_6;
-    const double Rc5_0_0 = (c_q_6*t64 + 0.00248046035817079) - s_q_6*t66;
-    const double t67 = 0.0009653051699191116*c_q_6 - 0.001255536598272898*s_q_6;
-    const double Rc5_0_1 = t67 + 0.014748570382675316;
-    const double Rc5_0_2 = (c_q_6*t66 + ((-0.00017903071636223808*c_q_6 - 0.0001037589172186847) - 0.00022647727267776177*s_q_6)) + s_q_6*t64;
-    const double t68 = 0.00045295454535552353*c_q_6 - 0.00035806143272447616*s_q_6;
-    const double Rc5_1_1 = t68 + 0.028833240468467896;
-    const double t69 = 0.001255536598272898*c_q_6 + 0.0009653051699191116*s_q_6;
-    const double Rc5_1_2 = t69 + 9.3569097314605e-05;
-    const double Rc5_2_2 = (c_q_6*(0.029212399412428355*c_q_6 + t63) + s_q_6*(0.03163334319094959*s_q_6 + t65)) + (t68 + 0.023375882598238945);
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_5_0 = c_q_5*Rch5_0 + 0.17380470556900002*s_q_5;
-    /* Rch4: composite rigid-body inertia R(k) (a.44) */
-    const double Rch4_0 = F4_5_5_0 - 0.014653732538;
-    const double Rch4_1 = 0.05034347249 - Rch5_2;
-    const double t70 = 0.17380470556900002*c_q_5;
-    const double t71 = s_q_5*Rch5_0;
-    const double Rch4_2 = (-t70 - 0.047121686402) + t71;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double t72 = s_q_5*Rc5_0_1;
-    const double t73 = c_q_5*Rc5_0_0 - t72;
-    const double t74 = c_q_5*Rc5_0_1;
-    const double t75 = t74 - s_q_5*Rc5_1_1;
-    const double Rc4_0_0 = c_q_5*t73 + (0.03942757095803552 - s_q_5*t75);
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = c_q_5*Rc5_0_2 - s_q_5*Rc5_1_2;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
-    const double Rc4_0_2 = (c_q_5*t75 - 0.004600245517563105) + s_q_5*t73;
-    const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_2_0 = s_q_5*Rc5_0_2 + c_q_5*Rc5_1_2;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
-    const double Rc4_2_2 = (c_q_5*(c_q_5*Rc5_1_1 + t72) + 0.010869510762828563) + s_q_5*(s_q_5*Rc5_0_0 + t74);
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double t76 = s_q_4*Rch4_1;
     const double t77 = c_q_4*Rch4_0;
-    const double Rch3_0 = (-t76 - 0.5527802746500001) + t77;
-    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
-    const double t78 = s_q_4*Rch4_0;
-    const double t79 = c_q_4*Rch4_1;
-    const double t80 = t78 + t79;
-    const double Rch3_2 = 0.09850206933 - t80;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t81 = s_q_4*Rc4_0_1;
-    const double t82 = c_q_4*Rc4_0_0 - t81;
-    const double t83 = c_q_4*Rc4_0_1;
-    const double t84 = t83 - s_q_4*Rc4_1_1;
-    const double Rc3_0_0 = ((0.768*Rch4_2 + 0.71471758973886) + c_q_4*t82) - s_q_4*t84;
+    const double t86 = s_q_4*Rc4_0_2 + (c_q_4*Rc4_1_2 + (-0.384*s_q_4*Rch4_0 - 0.384*c_q_4*Rch4_1));
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_0_0 = c_q_4*Rc4_0_2 + ((-0.384*t77 + 0.384*t76) - s_q_4*Rc4_1_2);
-    /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double Rc3_0_1 = F3_4_0_0 + (0.0825*Rch4_2 + 0.16672841181362585);
-    const double Rc3_0_2 = (((0.0039053550262761003 - 0.0825*t79) - 0.0825*t78) - c_q_4*t84) - s_q_4*t82;
-    const double t85 = 0.165*t77;
-    const double Rc3_1_1 = Rc4_2_2 + ((0.165*t76 + 0.06226541196820139) - t85);
-    const double t86 = s_q_4*Rc4_0_2 + (c_q_4*Rc4_1_2 + (-0.384*s_q_4*Rch4_0 - 0.384*c_q_4*Rch4_1));
-    const double Rc3_1_2 = -t86 - 0.0016444875773692705;
-    const double Rc3_2_2 = ((((0.165*s_q_4*Rch4_1 + 0.7544924500842897) + 0.768*Rch4_2) - t85) - c_q_4*(-c_q_4*Rc4_1_1 - t81)) - s_q_4*(-s_q_4*Rc4_0_0 - t83);
-    /* Rch2: composite rigid-body inertia R(k) (a.44) */
-    const double t87 = c_q_3*Rch3_0;
-    const double t88 = s_q_3*Rch3_1;
-    const double Rch2_0 = t87 + (0.7468579598720001 - t88);
-    const double Rch2_1 = 0.126729164208 - Rch3_2;
-    const double t89 = s_q_3*Rch3_0;
-    const double t90 = c_q_3*Rch3_1;
-    const double t91 = t89 + t90;
-    const double Rch2_2 = t91 - 0.214708623208;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t92 = s_q_3*Rc3_0_1;
-    const double t93 = c_q_3*Rc3_0_0 - t92;
-    const double t94 = c_q_3*Rc3_0_1;
-    const double t95 = t94 - s_q_3*Rc3_1_1;
-    const double Rc2_0_0 = (c_q_3*t93 + 0.05649492601407083) - s_q_3*t95;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = c_q_3*Rc3_0_2 - s_q_3*Rc3_1_2;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_1 = (0.0825*Rch3_2 - 0.008248333140675744) - F2_3_0_0;
-    const double Rc2_0_2 = (c_q_3*t95 + ((-0.0825*t90 - 0.005487648106562256) - 0.0825*t89)) + s_q_3*t93;
-    const double t96 = 0.165*t87 - 0.165*t88;
-    const double Rc2_1_1 = Rc3_2_2 + (t96 + 0.10716447388710612);
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = s_q_3*Rc3_0_2 + c_q_3*Rc3_1_2;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
-    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_1_1 + t92) + (t96 + 0.07253529418002011)) + s_q_3*(s_q_3*Rc3_0_0 + t94);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t97 = 0.632*Rch2_2;
-    const double t98 = s_q_2*Rc2_0_1;
-    const double t99 = c_q_2*Rc2_0_0 - t98;
-    const double t100 = c_q_2*Rc2_0_1;
-    const double t101 = t100 - s_q_2*Rc2_1_1;
-    const double Rc1_0_0 = c_q_2*t99 + ((t97 + 1.1273422604560217) - s_q_2*t101);
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = c_q_2*Rc2_0_2 + ((-t59*Rch2_0 + t60*Rch2_1) - s_q_2*Rc2_1_2);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
-    const double Rc1_0_2 = (c_q_2*t101 + 0.01026110182100817) + s_q_2*t99;
-    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
-    const double t102 = s_q_2*Rc2_0_2;
-    const double t103 = c_q_2*Rc2_1_2;
-    const double t104 = t60*Rch2_0;
-    const double t105 = t59*Rch2_1;
-    const double Rc1_1_2 = (((t104 + 0.0007689361029463999) + t105) - t103) - t102;
-    const double Rc1_2_2 = (c_q_2*(c_q_2*Rc2_1_1 + t98) + (t97 + 1.1453737407336904)) + s_q_2*(s_q_2*Rc2_0_0 + t100);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.009213163777211224 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = t102 + (t103 + (-t104 - t105));
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*Rc2_2_2;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = (-0.0825*t87 + 0.0825*s_q_3*Rch3_1) - Rc3_2_2;
-    const double F2_3_3_0 = -t91;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = c_q_2*F2_3_0_0 + (-s_q_2*F2_3_1_0 - t60*F2_3_3_0);
-    const double F1_3_2_0 = s_q_2*F2_3_0_0 + (c_q_2*F2_3_1_0 + t59*F2_3_3_0);
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F2_3_2_0;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_1_0 = Rc4_2_2 + (-0.0825*t77 + 0.0825*t76);
-    const double F3_4_2_0 = -t86;
-    const double F3_4_3_0 = -t80;
-    const double F3_4_5_0 = t76 - t77;
-    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = c_q_3*F3_4_0_0 - s_q_3*F3_4_1_0;
-    const double F2_4_1_0 = -F3_4_2_0 - t55*F3_4_3_0;
-    const double F2_4_2_0 = s_q_3*F3_4_0_0 + (c_q_3*F3_4_1_0 - 0.0825*F3_4_5_0);
-    const double F2_4_3_0 = c_q_3*F3_4_3_0;
-    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_0_0 = c_q_2*F2_4_0_0 + ((-t60*F2_4_3_0 + t59*F3_4_5_0) - s_q_2*F2_4_1_0);
-    const double F1_4_2_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 + (t59*F2_4_3_0 + t60*F3_4_5_0));
-    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F2_4_2_0;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_3_0 = t70 - t71;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t106 = s_q_4*F4_5_3_0;
-    const double F3_5_0_0 = (c_q_4*F4_5_0_0 + s_q_4*Rc5_2_2) - 0.384*t106;
-    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t106;
-    const double F3_5_3_0 = c_q_4*F4_5_3_0;
-    const double t107 = 0.0825*F4_5_5_0;
-    const double F3_5_2_0 = ((c_q_4*Rc5_2_2 - t107) - 0.384*F3_5_3_0) - s_q_4*F4_5_0_0;
-    const double F3_5_5_0 = -t106;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t80 = t78 + t79;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = c_q_3*F3_5_0_0 - s_q_3*F3_5_1_0;
-    const double F2_5_1_0 = (-t55*F3_5_3_0 - c_q_3*t107) - F3_5_2_0;
     const double F2_5_2_0 = s_q_3*F3_5_0_0 + (c_q_3*F3_5_1_0 - 0.0825*F3_5_5_0);
-    const double F2_5_3_0 = c_q_3*F3_5_3_0 - s_q_3*F4_5_5_0;
-    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_5_0_0 = (c_q_2*F2_5_0_0 + (-t60*F2_5_3_0 + t59*F3_5_5_0)) - s_q_2*F2_5_1_0;
-    const double F1_5_2_0 = (s_q_2*F2_5_0_0 + (t59*F2_5_3_0 + t60*F3_5_5_0)) + c_q_2*F2_5_1_0;
-    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F2_5_2_0;
-    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F5_6_0_0 = -t67;
-    const double F5_6_1_0 = (-0.00022647727267776177*c_q_6 - 0.006684151967360946) + 0.00017903071636223808*s_q_6;
-    const double F5_6_2_0 = -t69;
-    const double F5_6_3_0 = -t62;
-    /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_6_0_0 = -s_q_5*F5_6_1_0 + c_q_5*F5_6_0_0;
-    const double F4_6_2_0 = c_q_5*F5_6_1_0 + s_q_5*F5_6_0_0;
-    const double F4_6_3_0 = c_q_5*F5_6_3_0;
-    const double F4_6_5_0 = s_q_5*F5_6_3_0;
-    /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t108 = c_q_4*F5_6_5_0;
-    const double t109 = s_q_4*F4_6_3_0;
-    const double F3_6_0_0 = (c_q_4*F4_6_0_0 + (0.384*t108 + s_q_4*F5_6_2_0)) - 0.384*t109;
-    const double F3_6_1_0 = F4_6_2_0 + (-0.0825*t109 + 0.0825*t108);
-    const double t110 = 0.0825*F4_6_5_0;
-    const double t111 = c_q_4*F4_6_3_0;
-    const double t112 = s_q_4*F5_6_5_0;
-    const double F3_6_2_0 = (-s_q_4*F4_6_0_0 - 0.384*t111) + ((-0.384*t112 + c_q_4*F5_6_2_0) - t110);
-    const double F3_6_3_0 = t111 + t112;
-    const double F3_6_5_0 = c_q_4*F5_6_5_0 - t109;
-    /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_6_0_0 = c_q_3*F3_6_0_0 - s_q_3*F3_6_1_0;
-    const double F2_6_1_0 = (-t55*F3_6_3_0 - c_q_3*t110) - F3_6_2_0;
-    const double F2_6_2_0 = s_q_3*F3_6_0_0 + (c_q_3*F3_6_1_0 - 0.0825*F3_6_5_0);
-    const double F2_6_3_0 = c_q_3*F3_6_3_0 - s_q_3*F4_6_5_0;
     /* F1_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_6_0_0 = c_q_2*F2_6_0_0 + ((-t60*F2_6_3_0 + t59*F3_6_5_0) - s_q_2*F2_6_1_0);
     const double F1_6_2_0 = s_q_2*F2_6_0_0 + (c_q_2*F2_6_1_0 + (t59*F2_6_3_0 + t60*F3_6_5_0));
     /* F0_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_6_2_0 = -s_q_1*F1_6_0_0 + c_q_1*F2_6_2_0;
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L6_0 = 149.60760989322966*F0_6_2_0;
-    const double ltdl_L6_1 = 149.60760989322966*F1_6_2_0;
     const double ltdl_L6_2 = 149.60760989322966*F2_6_2_0;
-    const double ltdl_L6_3 = 149.60760989322966*F3_6_2_0;
-    const double ltdl_L6_4 = 149.60760989322966*F4_6_2_0;
-    const double ltdl_L6_5 = 149.60760989322966*F5_6_2_0;
-    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A5_0 = F0_5_2_0 - F5_6_2_0*ltdl_L6_0;
-    const double ltdl_A5_1 = F1_5_2_0 - F5_6_2_0*ltdl_L6_1;
-    const double ltdl_A5_2 = F2_5_2_0 - F5_6_2_0*ltdl_L6_2;
-    const double ltdl_A5_3 = F3_5_2_0 - F5_6_2_0*ltdl_L6_3;
-    const double ltdl_A5_4 = F4_5_2_0 - F5_6_2_0*ltdl_L6_4;
-    const double ltdl_A5_5 = Rc5_2_2 - F5_6_2_0*ltdl_L6_5;
-    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = ltdl_dinv5_0*ltdl_A5_0;
-    const double ltdl_L5_1 = ltdl_dinv5_0*ltdl_A5_1;
-    const double ltdl_L5_2 = ltdl_dinv5_0*ltdl_A5_2;
-    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = qd[4]*V4_1;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = (a4_0 + s_q_4*alpha2_1) + c_q_4*alpha3_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t12 = V3_1*t11 + 0.0825*t10;
+    const double a4_5 = -V3_0*t11 - 0.384*t10;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_5 = (a4_5 + t20) + alpha3_4;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t13 = -0.0825*V3_2*V3_0 + 0.384*V3_1*V3_2;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
+    const double V5_2 = qd[5] - V4_1;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = (-t76 - 0.5527802746500001) + t77;
+    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t81 = s_q_4*Rc4_0_1;
+    const double t83 = c_q_4*Rc4_0_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = Rc4_2_2 + (-0.0825*t77 + 0.0825*t76);
+    const double F3_4_2_0 = -t86;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_1_2 = -t86 - 0.0016444875773692705;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = -t80;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = 0.09850206933 - t80;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = t76 - t77;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t85 = 0.165*t77;
+    const double Rc3_1_1 = Rc4_2_2 + ((0.165*t76 + 0.06226541196820139) - t85);
+    const double Rc3_2_2 = ((((0.165*s_q_4*Rch4_1 + 0.7544924500842897) + 0.768*Rch4_2) - t85) - c_q_4*(-c_q_4*Rc4_1_1 - t81)) - s_q_4*(-s_q_4*Rc4_0_0 - t83);
+    const double t82 = c_q_4*Rc4_0_0 - t81;
+    const double t84 = t83 - s_q_4*Rc4_1_1;
+    const double Rc3_0_2 = (((0.0039053550262761003 - 0.0825*t79) - 0.0825*t78) - c_q_4*t84) - s_q_4*t82;
+    const double Rc3_0_0 = ((0.768*Rch4_2 + 0.71471758973886) + c_q_4*t82) - s_q_4*t84;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = (F0_4_2_0 - F4_6_2_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
-    const double ltdl_A4_1 = (F1_4_2_0 - F4_6_2_0*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
-    const double ltdl_A4_2 = (F2_4_2_0 - F4_6_2_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
-    const double ltdl_A4_3 = (F3_4_2_0 - F4_6_2_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
     const double ltdl_A4_4 = (Rc4_2_2 - F4_6_2_0*ltdl_L6_4) - ltdl_A5_4*ltdl_L5_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_0_1 = F3_4_0_0 + (0.0825*Rch4_2 + 0.16672841181362585);
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = (c_q_2*F2_5_0_0 + (-t60*F2_5_3_0 + t59*F3_5_5_0)) - s_q_2*F2_5_1_0;
+    const double F1_5_2_0 = (s_q_2*F2_5_0_0 + (t59*F2_5_3_0 + t60*F3_5_5_0)) + c_q_2*F2_5_1_0;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F2_5_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_2 = F2_5_2_0 - F5_6_2_0*ltdl_L6_2;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_1 = 149.60760989322966*F1_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_1 = F1_5_2_0 - F5_6_2_0*ltdl_L6_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_3 = c_q_4*t12 - s_q_4*t13;
+    const double a4_4 = -s_q_4*t12 - c_q_4*t13;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = -qd[5]*V5_0;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
+    /* V6: spatial velocity V(k) (2.25) */
+    const double t14 = c_q_6*V5_0;
+    const double t15 = s_q_6*V5_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t22 = 0.384*alpha2_1 + alpha3_3;
+    const double t23 = 0.384*alpha3_0 + (0.0825*alpha3_1 + alpha3_5);
+    const double alpha4_3 = (a4_3 - s_q_4*t23) + c_q_4*t22;
+    const double alpha4_4 = (a4_4 - c_q_4*t23) - s_q_4*t22;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t89 = s_q_3*Rch3_0;
+    const double t87 = c_q_3*Rch3_0;
+    const double t90 = c_q_3*Rch3_1;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = c_q_3*F3_4_0_0 - s_q_3*F3_4_1_0;
+    const double F2_4_2_0 = s_q_3*F3_4_0_0 + (c_q_3*F3_4_1_0 - 0.0825*F3_4_5_0);
+    const double F2_4_1_0 = -F3_4_2_0 - t55*F3_4_3_0;
+    const double F2_4_3_0 = c_q_3*F3_4_3_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_3 = (F3_4_2_0 - F4_6_2_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = 149.60760989322966*F0_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_5_2_0 - F5_6_2_0*ltdl_L6_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_2 = ltdl_dinv5_0*ltdl_A5_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_1 = -qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_1 = (a4_1 + c_q_4*alpha2_1) - s_q_4*alpha3_0;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_0 = qd[5]*V5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_0 = (a5_0 + s_q_5*alpha3_1) + c_q_5*alpha4_0;
+    /* V6: spatial velocity V(k) (2.25) */
+    const double V6_0 = t14 + t15;
+    const double V6_1 = -s_q_6*V5_0 + c_q_6*V5_2;
+    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t16 = -0.088*V5_1*V5_1 - 0.088*V5_2*V5_2;
+    const double a6_4 = -s_q_6*t16 + 0.088*V5_2*t14;
+    const double t17 = 0.088*V5_0;
+    const double a6_3 = c_q_6*t16 + t15*t17;
+    const double a6_5 = -V5_1*t17;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t91 = t89 + t90;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t92 = s_q_3*Rc3_0_1;
+    const double t94 = c_q_3*Rc3_0_1;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = c_q_2*F2_4_0_0 + ((-t60*F2_4_3_0 + t59*F3_4_5_0) - s_q_2*F2_4_1_0);
+    const double F1_4_2_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 + (t59*F2_4_3_0 + t60*F3_4_5_0));
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F2_4_2_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_2 = (F2_4_2_0 - F4_6_2_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = ltdl_dinv5_0*ltdl_A5_1;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_1 = (F1_4_2_0 - F4_6_2_0*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = ltdl_dinv4_0*ltdl_A4_0;
-    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
-    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* V6: spatial velocity V(k) (2.25) */
+    const double V6_2 = qd[6] - V5_1;
+    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a6_0 = qd[6]*V6_1;
+    /* alpha6: spatial acceleration alpha(k) (2.26) */
+    const double alpha6_0 = (a6_0 - s_q_6*alpha4_1) + c_q_6*alpha5_0;
+    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a6_1 = -qd[6]*V6_0;
+    /* alpha6: spatial acceleration alpha(k) (2.26) */
+    const double alpha6_1 = (a6_1 - c_q_6*alpha4_1) - s_q_6*alpha5_0;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_3 = c_q_5*alpha4_3 + s_q_5*alpha4_5;
+    const double alpha5_4 = -s_q_5*alpha4_3 + c_q_5*alpha4_5;
+    /* alpha6: spatial acceleration alpha(k) (2.26) */
+    const double alpha6_5 = (a6_5 + 0.088*alpha4_1) - alpha5_4;
+    const double t24 = -alpha4_4 - 0.088*alpha5_1;
+    const double alpha6_3 = (a6_3 + c_q_6*alpha5_3) + s_q_6*t24;
+    const double alpha6_4 = (a6_4 - s_q_6*alpha5_3) + c_q_6*t24;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t88 = s_q_3*Rch3_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = (-0.0825*t87 + 0.0825*s_q_3*Rch3_1) - Rc3_2_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t93 = c_q_3*Rc3_0_0 - t92;
+    const double t95 = t94 - s_q_3*Rc3_1_1;
+    const double Rc2_0_2 = (c_q_3*t95 + ((-0.0825*t90 - 0.005487648106562256) - 0.0825*t89)) + s_q_3*t93;
+    const double Rc2_0_0 = (c_q_3*t93 + 0.05649492601407083) - s_q_3*t95;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = c_q_3*Rc3_0_2 - s_q_3*Rc3_1_2;
+    const double F2_3_2_0 = s_q_3*Rc3_0_2 + c_q_3*Rc3_1_2;
+    const double F2_3_3_0 = -t91;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_2 = t91 - 0.214708623208;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t97 = 0.632*Rch2_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_dinv5_0*ltdl_A5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = (F0_4_2_0 - F4_6_2_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = (F0_3_2_0 + (-ltdl_A5_3*ltdl_L5_0 - F3_6_2_0*ltdl_L6_0)) - ltdl_A4_3*ltdl_L4_0;
-    const double ltdl_A3_1 = (F1_3_2_0 + (-ltdl_A5_3*ltdl_L5_1 - F3_6_2_0*ltdl_L6_1)) - ltdl_A4_3*ltdl_L4_1;
-    const double ltdl_A3_2 = (F2_3_2_0 + (-ltdl_A5_3*ltdl_L5_2 - F3_6_2_0*ltdl_L6_2)) - ltdl_A4_3*ltdl_L4_2;
     const double ltdl_A3_3 = ((-ltdl_A5_3*ltdl_L5_3 - F3_6_2_0*ltdl_L6_3) + Rc3_2_2) - ltdl_A4_3*ltdl_L4_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* f6: spatial force f(k) (2.29) */
+    const double t28 = 0.0020344399586617965*V6_0 - 0.002573605371338202*V6_1;
+    const double t29 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
+    const double t30 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = t87 + (0.7468579598720001 - t88);
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t96 = 0.165*t87 - 0.165*t88;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_1_1 + t92) + (t96 + 0.07253529418002011)) + s_q_3*(s_q_3*Rc3_0_0 + t94);
+    const double Rc2_1_1 = Rc3_2_2 + (t96 + 0.10716447388710612);
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_1 = 0.126729164208 - Rch3_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = (0.0825*Rch3_2 - 0.008248333140675744) - F2_3_0_0;
+    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = c_q_2*F2_3_0_0 + (-s_q_2*F2_3_1_0 - t60*F2_3_3_0);
+    const double F1_3_2_0 = s_q_2*F2_3_0_0 + (c_q_2*F2_3_1_0 + t59*F2_3_3_0);
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F2_3_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_2 = (F2_3_2_0 + (-ltdl_A5_3*ltdl_L5_2 - F3_6_2_0*ltdl_L6_2)) - ltdl_A4_3*ltdl_L4_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = (F1_3_2_0 + (-ltdl_A5_3*ltdl_L5_1 - F3_6_2_0*ltdl_L6_1)) - ltdl_A4_3*ltdl_L4_1;
+    /* f6: spatial force f(k) (2.29) */
+    const double t25 = (-0.0009653051699191116*V6_0 + 0.006684151967360946*V6_2) - 0.001255536598272898*V6_1;
+    const double t26 = (0.0003913912816842479*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
+    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.0003913912816842479*V6_1;
+    const double f6_3 = (((V6_1*t28 - V6_2*t29) + 0.0020344399586617965*alpha5_1) + 0.150277948634*alpha6_1) + 1.4955219999999998*alpha6_3;
+    const double f6_4 = (((-V6_0*t28 + V6_2*t30) - 0.002573605371338202*alpha5_1) - 0.150277948634*alpha6_0) + 1.4955219999999998*alpha6_4;
+    const double f6_5 = (((V6_0*t29 - V6_1*t30) + 0.0020344399586617965*alpha6_0) - 0.002573605371338202*alpha6_1) + 1.4955219999999998*alpha6_5;
+    /* f5: spatial force f(k) (2.29) */
+    const double t34 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
+    const double t35 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
+    const double t36 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t102 = s_q_2*Rc2_0_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = c_q_2*Rc2_0_2 + ((-t59*Rch2_0 + t60*Rch2_1) - s_q_2*Rc2_1_2);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t103 = c_q_2*Rc2_1_2;
+    const double t104 = t60*Rch2_0;
+    const double t105 = t59*Rch2_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_dinv4_0*ltdl_A4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = (F0_3_2_0 + (-ltdl_A5_3*ltdl_L5_0 - F3_6_2_0*ltdl_L6_0)) - ltdl_A4_3*ltdl_L4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* f6: spatial force f(k) (2.29) */
+    const double f6_0 = ((((V6_1*t25 + 0.0009653051699191116*alpha5_1) + 0.0003913912816842479*alpha6_1) + (0.03163334319094959*alpha6_0 - V6_2*t26)) + 0.0020344399586617965*alpha6_5) - 0.150277948634*alpha6_4;
+    const double f6_1 = ((((-V6_0*t25 + 0.001255536598272898*alpha5_1) + 0.029212399412428355*alpha6_1) + (0.0003913912816842479*alpha6_0 + V6_2*t27)) - 0.002573605371338202*alpha6_5) + 0.150277948634*alpha6_3;
+    const double f6_2 = ((((V6_0*t26 - 0.006684151967360946*alpha5_1) - 0.001255536598272898*alpha6_1) + (-0.0009653051699191116*alpha6_0 - V6_1*t27)) - 0.0020344399586617965*alpha6_3) + 0.002573605371338202*alpha6_4;
+    /* f5: spatial force f(k) (2.29) */
+    const double t31 = (-0.0001037589172186847*V5_0 + 0.01179456023023895*V5_2) + 9.3569097314605e-05*V5_1;
+    const double t32 = (0.001524110902883315*V5_0 + 9.3569097314605e-05*V5_2) + 0.010567766133106952*V5_1;
+    const double t33 = (0.00248046035817079*V5_0 - 0.0001037589172186847*V5_2) + 0.001524110902883315*V5_1;
+    const double f5_3 = ((((V5_1*t35 - V5_2*t34) + (-0.017527158935000002*alpha5_1 - 0.023526756935*alpha4_1)) + 1.666555*alpha5_3) + c_q_6*f6_3) - s_q_6*f6_4;
+    const double f5_4 = (((-V5_0*t35 + V5_2*t36) + (0.017527158935000002*alpha5_0 - 0.10024161669500001*alpha4_1)) + 1.666555*alpha5_4) - f6_5;
+    const double f5_5 = ((((V5_0*t34 - V5_1*t36) - 0.023526756935*alpha5_0) + (-1.666555*alpha4_4 - 0.10024161669500001*alpha5_1)) + c_q_6*f6_4) + s_q_6*f6_3;
+    const double f5_1 = ((((((-V5_0*t31 - 9.3569097314605e-05*alpha4_1) + 0.010567766133106952*alpha5_1) + (0.001524110902883315*alpha5_0 + V5_2*t33)) + (-0.017527158935000002*alpha5_3 + 0.10024161669500001*alpha4_4)) - 0.088*c_q_6*f6_4) - f6_2) - 0.088*s_q_6*f6_3;
+    const double f5_2 = (((((((V5_0*t32 - 0.01179456023023895*alpha4_1) + 9.3569097314605e-05*alpha5_1) + (-0.0001037589172186847*alpha5_0 - V5_1*t33)) + 0.023526756935*alpha5_3) + 0.10024161669500001*alpha5_4) - 0.088*f6_5) + c_q_6*f6_1) + s_q_6*f6_0;
+    const double f5_0 = (((((V5_1*t31 + 0.0001037589172186847*alpha4_1) + 0.001524110902883315*alpha5_1) + (0.00248046035817079*alpha5_0 - V5_2*t32)) + (0.017527158935000002*alpha5_4 + 0.023526756935*alpha4_4)) + c_q_6*f6_0) - s_q_6*f6_1;
+    /* ltdl_xy6: y = L^-T b */
+    const double ltdl_xy6_0 = tau[6] - f6_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double t40 = 0.047121686402*V4_0 - 0.014653732538*V4_2;
+    const double t41 = 0.05034347249*V4_0 + 0.014653732538*V4_1;
+    const double t42 = -0.047121686402*V4_1 - 0.05034347249*V4_2;
+    const double f4_4 = ((((V4_2*t42 - 0.014653732538*alpha3_1) - V4_0*t41) + 0.047121686402*alpha4_0) + 1.225946*alpha4_4) - f5_5;
+    const double f4_3 = ((((V4_1*t41 + (-V4_2*t40 - 0.05034347249*alpha3_1)) - 0.047121686402*alpha4_1) + 1.225946*alpha4_3) - s_q_5*f5_4) + c_q_5*f5_3;
+    const double f4_5 = ((((V4_0*t40 - V4_1*t42) + 0.05034347249*alpha4_0) + (1.225946*alpha4_5 + 0.014653732538*alpha4_1)) + c_q_5*f5_4) + s_q_5*f5_3;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t98 = s_q_2*Rc2_0_1;
+    const double t100 = c_q_2*Rc2_0_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = t102 + (t103 + (-t104 - t105));
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = (((t104 + 0.0007689361029463999) + t105) - t103) - t102;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = ((F0_2_2_0 + (-ltdl_A5_2*ltdl_L5_0 - F2_6_2_0*ltdl_L6_0)) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = ((F1_2_2_0 + (-ltdl_A5_2*ltdl_L5_1 - F2_6_2_0*ltdl_L6_1)) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = (((-ltdl_A5_2*ltdl_L5_2 - F2_6_2_0*ltdl_L6_2) + Rc2_2_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double t37 = (-0.004600245517563105*V4_0 + 0.010869510762828563*V4_2) + 0.0021640520520981297*V4_1;
+    const double t38 = (-0.0015152444733270301*V4_0 + 0.0021640520520981297*V4_2) + 0.03146037232526039*V4_1;
+    const double t39 = (0.03942757095803552*V4_0 - 0.004600245517563105*V4_2) - 0.0015152444733270301*V4_1;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t99 = c_q_2*Rc2_0_0 - t98;
+    const double Rc1_2_2 = (c_q_2*(c_q_2*Rc2_1_1 + t98) + (t97 + 1.1453737407336904)) + s_q_2*(s_q_2*Rc2_0_0 + t100);
+    const double t101 = t100 - s_q_2*Rc2_1_1;
+    const double Rc1_0_0 = c_q_2*t99 + ((t97 + 1.1273422604560217) - s_q_2*t101);
+    const double Rc1_0_2 = (c_q_2*t101 + 0.01026110182100817) + s_q_2*t99;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*Rc2_2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
+    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (0.009213163777211224 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = ((F0_2_2_0 + (-ltdl_A5_2*ltdl_L5_0 - F2_6_2_0*ltdl_L6_0)) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_0 = ((((((V4_1*t37 - 0.004600245517563105*alpha3_1) - 0.0015152444733270301*alpha4_1) + (0.03942757095803552*alpha4_0 - V4_2*t38)) + 0.05034347249*alpha4_5) + 0.047121686402*alpha4_4) + c_q_5*f5_0) - s_q_5*f5_1;
+    const double f4_2 = ((((((V4_0*t38 + 0.010869510762828563*alpha3_1) + 0.0021640520520981297*alpha4_1) + (-0.004600245517563105*alpha4_0 - V4_1*t39)) - 0.05034347249*alpha4_3) - 0.014653732538*alpha4_4) + s_q_5*f5_0) + c_q_5*f5_1;
+    const double f4_1 = (((((-V4_0*t37 + 0.0021640520520981297*alpha3_1) + 0.03146037232526039*alpha4_1) + (-0.0015152444733270301*alpha4_0 + V4_2*t39)) + 0.014653732538*alpha4_5) - 0.047121686402*alpha4_3) - f5_2;
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = (tau[5] - ltdl_L6_5*ltdl_xy6_0) - f5_2;
+    /* f3: spatial force f(k) (2.29) */
+    const double t43 = (0.02771584317362585*V3_0 + 0.03239943042445132*V3_1) - 0.0016444875773692705*V3_2;
+    const double t44 = (0.0039053550262761003*V3_0 - 0.0016444875773692705*V3_1) + 0.0775861490525396*V3_2;
+    const double t45 = c_q_4*f4_4;
+    const double t46 = s_q_4*f4_3;
+    const double t48 = c_q_4*f4_3;
+    const double t47 = (0.06767727025085991*V3_0 + 0.02771584317362585*V3_1) + 0.0039053550262761003*V3_2;
+    const double t49 = 0.374644408005*V3_0 + 0.19076837715*V3_1;
+    const double t50 = -0.09850206933*V3_0 - 0.19076837715*V3_2;
+    const double t51 = 0.09850206933*V3_1 - 0.374644408005*V3_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + ((-ltdl_A5_1*ltdl_L5_0 - F1_6_2_0*ltdl_L6_0) - ltdl_A4_1*ltdl_L4_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = ((((-ltdl_A5_1*ltdl_L5_1 - F1_6_2_0*ltdl_L6_1) - ltdl_A4_1*ltdl_L4_1) + Rc1_2_2) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_0 = (((((V3_1*t44 + (0.374644408005*alpha3_5 - 0.0039053550262761003*alpha2_1)) + (-V3_2*t43 + 0.02771584317362585*alpha3_1)) + (-0.09850206933*alpha3_4 + 0.06767727025085991*alpha3_0)) - s_q_4*f4_1) - 0.384*t45) + (c_q_4*f4_0 - 0.384*t46);
+    const double f3_2 = ((((((V3_0*t43 - V3_1*t47) + ((-0.0016444875773692705*alpha3_1 - 0.0775861490525396*alpha2_1) + 0.0039053550262761003*alpha3_0)) + (-0.374644408005*alpha3_3 - 0.19076837715*alpha3_4)) + 0.384*s_q_4*f4_4) - 0.0825*f4_5) + (-0.384*t48 - c_q_4*f4_1)) - s_q_4*f4_0;
+    const double f3_1 = ((((((0.19076837715*alpha3_5 + 0.0016444875773692705*alpha2_1) - V3_0*t44) + (V3_2*t47 + 0.03239943042445132*alpha3_1)) + (0.09850206933*alpha3_3 + 0.02771584317362585*alpha3_0)) - 0.0825*t45) + f4_2) - 0.0825*t46;
+    const double f3_3 = ((((V3_1*t49 + 0.374644408005*alpha2_1) + (0.09850206933*alpha3_1 - V3_2*t50)) + 3.587895*alpha3_3) - s_q_4*f4_4) + t48;
+    const double f3_5 = ((((V3_0*t50 - V3_1*t51) + 0.19076837715*alpha3_1) + (0.374644408005*alpha3_0 + 3.587895*alpha3_5)) - t45) - t46;
+    const double f3_4 = ((((-V3_0*t49 + 0.19076837715*alpha2_1) + V3_2*t51) - 0.09850206933*alpha3_0) + 3.587895*alpha3_4) + f4_5;
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = ((tau[4] - ltdl_L6_4*ltdl_xy6_0) - ltdl_L5_4*ltdl_xy5_0) - f4_2;
+    /* f2: spatial force f(k) (2.29) */
+    const double t52 = (-0.005487648106562256*V2_0 + 0.01824920229252011*V2_2) - 0.004377257121839581*V2_1;
+    const double t53 = (-0.008248333140675744*V2_0 - 0.004377257121839581*V2_2) + 0.05287838199960611*V2_1;
+    const double t54 = (0.05649492601407083*V2_0 - 0.005487648106562256*V2_2) - 0.008248333140675744*V2_1;
+    const double f2_1 = ((((((-0.088844724872*alpha2_5 + 0.004377257121839581*a1_1) - V2_0*t52) + (V2_2*t54 + 0.05287838199960611*alpha2_1)) + (-0.008248333140675744*alpha2_0 - 0.214708623208*alpha2_3)) - 0.0825*c_q_3*f3_4) - t55*f3_3) - f3_2;
+    const double f2_0 = ((((V2_1*t52 + (0.126729164208*alpha2_5 + 0.005487648106562256*a1_1)) + (-V2_2*t53 - 0.008248333140675744*alpha2_1)) + (0.05649492601407083*alpha2_0 + 0.214708623208*alpha2_4)) + c_q_3*f3_0) - s_q_3*f3_1;
+    const double f2_2 = (((((V2_0*t53 + (-0.004377257121839581*alpha2_1 - 0.01824920229252011*a1_1)) + (-V2_1*t54 - 0.005487648106562256*alpha2_0)) + (-0.126729164208*alpha2_3 + 0.088844724872*alpha2_4)) - 0.0825*f3_5) + c_q_3*f3_1) + s_q_3*f3_0;
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = (((tau[3] - ltdl_L6_3*ltdl_xy6_0) - ltdl_L5_3*ltdl_xy5_0) - ltdl_L4_3*ltdl_xy4_0) - f3_2;
+    /* f2: spatial force f(k) (2.29) */
+    const double t56 = -0.088844724872*V2_1 + 0.126729164208*V2_0;
+    const double f2_3 = (((V2_1*t56 + (-V2_2*(0.214708623208*V2_0 + 0.088844724872*V2_2) + 0.126729164208*a1_1)) + (3.228604*alpha2_3 - 0.214708623208*alpha2_1)) - s_q_3*f3_4) + c_q_3*f3_3;
+    const double f2_4 = (((V2_2*(-0.214708623208*V2_1 - 0.126729164208*V2_2) - 0.088844724872*a1_1) - V2_0*t56) + (0.214708623208*alpha2_0 + 3.228604*alpha2_4)) - f3_5;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + ((-ltdl_A5_1*ltdl_L5_0 - F1_6_2_0*ltdl_L6_0) - ltdl_A4_1*ltdl_L4_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* f1: spatial force f(k) (2.29) */
+    const double t57 = (-0.00398335888393552*V1_0 + 0.0007689361029463999*qd[1]) + 0.028124284712194955*V1_1;
+    const double t58 = (0.01026110182100817*V1_0 + 0.026534991901690206*qd[1]) + 0.0007689361029463999*V1_1;
+    const double t61 = (0.00850351162402155*V1_0 + 0.01026110182100817*qd[1]) - 0.00398335888393552*V1_1;
+    const double f1_0 = (((((V1_1*t58 + ((0.00850351162402155*a1_0 - 0.0022610063699999997*alpha1_4) - 0.00398335888393552*a1_1)) - qd[1]*t57) - t60*f2_3) - t59*f2_4) - s_q_2*f2_1) + c_q_2*f2_0;
+    const double f1_2 = (((((V1_0*t57 + ((0.01026110182100817*a1_0 + 0.018579714719999998*alpha1_3) + (0.0007689361029463999*a1_1 - 0.002031994566*alpha1_4))) - V1_1*t61) + t59*f2_3) - t60*f2_4) + c_q_2*f2_1) + s_q_2*f2_0;
+    const double f1_1 = ((((-0.00398335888393552*a1_0 + 0.0022610063699999997*alpha1_3) + 0.028124284712194955*a1_1) - V1_0*t58) + qd[1]*t61) - f2_2;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = -s_q_1*f1_0 - c_q_1*f1_1;
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = ((((tau[2] - ltdl_L6_2*ltdl_xy6_0) - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_2;
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = (((((tau[1] - ltdl_L6_1*ltdl_xy6_0) - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - f1_2) - ltdl_xy2_0*ltdl_L2_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = (((((-ltdl_A5_0*ltdl_L5_0 - F0_6_2_0*ltdl_L6_0) - ltdl_A4_0*ltdl_L4_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_xy6: y = L^-T b */
-    const double ltdl_xy6_0 = tau[6] - f6_2;
-    /* ltdl_xy5: y = L^-T b */
-    const double ltdl_xy5_0 = (tau[5] - ltdl_L6_5*ltdl_xy6_0) - f5_2;
-    /* ltdl_xy4: y = L^-T b */
-    const double ltdl_xy4_0 = ((tau[4] - ltdl_L6_4*ltdl_xy6_0) - ltdl_L5_4*ltdl_xy5_0) - f4_2;
-    /* ltdl_xy3: y = L^-T b */
-    const double ltdl_xy3_0 = (((tau[3] - ltdl_L6_3*ltdl_xy6_0) - ltdl_L5_3*ltdl_xy5_0) - ltdl_L4_3*ltdl_xy4_0) - f3_2;
-    /* ltdl_xy2: y = L^-T b */
-    const double ltdl_xy2_0 = ((((tau[2] - ltdl_L6_2*ltdl_xy6_0) - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_2;
-    /* ltdl_xy1: y = L^-T b */
-    const double ltdl_xy1_0 = (((((tau[1] - ltdl_L6_1*ltdl_xy6_0) - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - f1_2) - ltdl_xy2_0*ltdl_L2_1;
     /* ltdl_xy0: y = L^-T b */
     const double ltdl_xy0_0 = ((((((tau[0] - ltdl_L6_0*ltdl_xy6_0) - ltdl_L5_0*ltdl_xy5_0) - ltdl_L4_0*ltdl_xy4_0) - ltdl_L3_0*ltdl_xy3_0) - f0_2) - ltdl_xy2_0*ltdl_L2_0) - ltdl_xy1_0*ltdl_L1_0;
     /* ltdl_x0: x = L^-1 D^-1 y */
@@ -2083,93 +2336,93 @@ void arm7_jacobian(const double* q, double* J)
     J[3] = t3;
     const double t17 = s_q_5*t16 - t15;
     J[6] = t17;
-    const double t18 = s_q_0*s_q_1;
-    const double t19 = c_q_1*s_q_0*s_q_2 - t5;
     const double t20 = c_q_1*t1;
+    const double t19 = c_q_1*s_q_0*s_q_2 - t5;
+    const double t59 = 0.2104*t15;
+    J[1] = -s_q_0;
+    const double t18 = s_q_0*s_q_1;
     const double t21 = t2 + t20;
-    const double t22 = s_q_3*t21;
-    const double t23 = c_q_3*t18;
-    const double t24 = t23 - t22;
-    const double t25 = c_q_3*t21;
-    const double t26 = s_q_3*t18;
-    const double t27 = t25 + t26;
-    const double t28 = s_q_4*t27 + c_q_4*t19;
-    J[12] = t28;
-    const double t29 = c_q_5*t24;
-    const double t30 = c_q_4*t27 - s_q_4*t19;
-    J[10] = t19;
-    const double t31 = s_q_5*t30 - t29;
-    J[13] = t31;
-    const double t32 = s_q_1*s_q_2;
-    const double t33 = c_q_1*c_q_3;
     const double t34 = c_q_2*s_q_1;
+    const double t22 = s_q_3*t21;
+    const double t25 = c_q_3*t21;
+    const double t23 = c_q_3*t18;
+    const double t26 = s_q_3*t18;
+    const double t33 = c_q_1*c_q_3;
     const double t35 = s_q_3*t34;
+    const double t24 = t23 - t22;
+    const double t27 = t25 + t26;
     const double t36 = t33 + t35;
     const double t37 = c_q_1*s_q_3;
     const double t38 = c_q_3*t34;
+    const double t29 = c_q_5*t24;
+    const double t30 = c_q_4*t27 - s_q_4*t19;
+    const double t28 = s_q_4*t27 + c_q_4*t19;
+    J[10] = t19;
+    J[12] = t28;
+    const double t32 = s_q_1*s_q_2;
+    J[17] = -t32;
     const double t39 = t37 - t38;
-    const double t40 = s_q_4*t39 - c_q_4*t32;
-    J[19] = t40;
     const double t41 = c_q_5*t36;
     const double t42 = c_q_4*t39 + s_q_4*t32;
-    const double t43 = s_q_5*t42 - t41;
-    J[20] = t43;
+    const double t40 = s_q_4*t39 - c_q_4*t32;
+    J[19] = t40;
     const double t44 = 0.088*c_q_5;
     const double t45 = 0.088*s_q_5;
     const double t46 = 0.2104*s_q_5*t30;
     const double t47 = 0.2104*t29;
+    const double t31 = s_q_5*t30 - t29;
+    J[13] = t31;
     const double t48 = (t44*t30 + t45*t24) + (t46 - t47);
     J[11] = t24;
     const double t49 = (((0.384*t23 - 0.0825*t26) - 0.384*t22) - 0.0825*t25) + t48;
     const double t50 = (0.0825*t20 + 0.0825*t2) + t49;
-    const double t51 = 0.316*t18 + t50;
-    J[9] = t18;
+    const double t57 = t46 - t47;
     const double t52 = 0.2104*t41;
+    const double t43 = s_q_5*t42 - t41;
+    J[20] = t43;
     const double t53 = (0.2104*s_q_5*t42 + t45*t36) + (t44*t42 - t52);
     J[18] = t36;
     const double t54 = ((0.384*t33 - 0.0825*t37) + (0.384*t35 + 0.0825*t38)) + t53;
-    const double t55 = t54 - 0.0825*t34;
-    const double t56 = 0.316*c_q_1 + t55;
-    J[16] = c_q_1;
-    const double t57 = t46 - t47;
-    const double t58 = 0.2104*s_q_5*t42 - t52;
-    const double t59 = 0.2104*t15;
     const double t60 = (0.2104*s_q_5*t16 + t45*t10) + (t44*t16 - t59);
     J[4] = t10;
     const double t61 = (((-0.0825*t12 + 0.384*t9) - 0.0825*t11) - 0.384*t8) + t60;
     const double t62 = (0.0825*t6 - 0.0825*t4) + t61;
-    const double t63 = 0.316*t0 + t62;
-    J[2] = t0;
-    J[28] = t63;
+    const double t58 = 0.2104*s_q_5*t42 - t52;
     const double t64 = 0.2104*s_q_5*t16 - t59;
-
-    /* Outputs: J (6 x 7): the entries not stored where computed */
-    J[0] = 0.0;
-    J[1] = -s_q_0;
-    J[7] = 0.0;
-    J[14] = 1.0;
-    J[15] = 0.0;
-    J[17] = -t32;
-    J[21] = -t51;
-    J[22] = c_q_0*t56;
+    const double t55 = t54 - 0.0825*t34;
     J[23] = -c_q_1*t50 + s_q_0*s_q_1*t55;
     J[24] = t32*t49 + t19*t54;
+    J[31] = -t32*t61 - t3*t54;
+    J[38] = -t19*t61 + t3*t49;
     J[25] = -t36*t48 + t24*t53;
+    J[32] = t36*t60 - t10*t53;
+    J[39] = t10*t48 - t24*t60;
     J[26] = -t40*t48 + t28*t53;
+    J[33] = t40*t60 - t14*t53;
+    const double t51 = 0.316*t18 + t50;
+    J[40] = t14*t48 - t28*t60;
+    J[9] = t18;
+    const double t56 = 0.316*c_q_1 + t55;
+    J[16] = c_q_1;
+    const double t63 = 0.316*t0 + t62;
+    J[21] = -t51;
+    J[22] = c_q_0*t56;
     J[27] = -t43*t57 + t58*t31;
     J[29] = s_q_0*t56;
     J[30] = c_q_1*t62 - t0*t55;
-    J[31] = -t32*t61 - t3*t54;
-    J[32] = t36*t60 - t10*t53;
-    J[33] = t40*t60 - t14*t53;
     J[34] = t43*t64 - t58*t17;
-    J[35] = 0.0;
     J[36] = -c_q_0*t63 - s_q_0*t51;
     J[37] = t0*t50 - t18*t62;
-    J[38] = -t19*t61 + t3*t49;
-    J[39] = t10*t48 - t24*t60;
-    J[40] = t14*t48 - t28*t60;
     J[41] = t17*t57 - t31*t64;
+    J[2] = t0;
+    J[28] = t63;
+
+    /* Outputs: J (6 x 7): the entries not stored where computed */
+    J[0] = 0.0;
+    J[7] = 0.0;
+    J[14] = 1.0;
+    J[15] = 0.0;
+    J[35] = 0.0;
 }
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
@@ -2230,79 +2483,96 @@ void arm7_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double V3_2 = qd[3] - V2_1;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = qd[3]*V3_1;
-    const double a3_1 = -qd[3]*V3_0;
-    const double t8 = -0.0825*V2_1*V2_1 - 0.0825*V2_2*V2_2;
     const double t9 = 0.0825*V2_0;
-    const double a3_3 = c_q_3*t8 + t7*t9;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double t19 = s_q_2*a1_0;
+    const double zeta2_1 = a2_1 - t19;
+    const double zeta2_3 = a2_3 - 0.316*t19;
+    const double t18 = c_q_2*a1_0;
+    const double zeta2_0 = a2_0 + t18;
+    const double zeta2_4 = a2_4 - 0.316*t18;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_1 = -qd[3]*V3_0;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_0 = (a3_0 - s_q_3*a1_1) + c_q_3*zeta2_0;
+    const double zeta3_1 = (-s_q_3*zeta2_0 - c_q_3*a1_1) + a3_1;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t8 = -0.0825*V2_1*V2_1 - 0.0825*V2_2*V2_2;
     const double a3_4 = -s_q_3*t8 + 0.0825*V2_2*t6;
+    const double a3_3 = c_q_3*t8 + t7*t9;
     const double a3_5 = -V2_1*t9;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = c_q_4*V3_0 - s_q_4*V3_2;
     const double V4_1 = -s_q_4*V3_0 - c_q_4*V3_2;
     const double V4_2 = V3_1 + qd[4];
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_5 = (0.0825*a1_1 + a3_5) - zeta2_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = qd[4]*V4_1;
     const double a4_1 = -qd[4]*V4_0;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_2 = qd[5] - V4_1;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_0 = (a4_0 + s_q_4*zeta2_1) + c_q_4*zeta3_0;
+    const double t23 = 0.384*zeta3_0 + (0.0825*zeta3_1 + zeta3_5);
+    const double zeta4_1 = (a4_1 + c_q_4*zeta2_1) - s_q_4*zeta3_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t10 = V3_2*V3_2;
-    const double t11 = 0.384*V3_0 + 0.0825*V3_1;
-    const double t12 = V3_1*t11 + 0.0825*t10;
     const double t13 = -0.0825*V3_2*V3_0 + 0.384*V3_1*V3_2;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double t20 = 0.0825*zeta2_1;
+    const double t21 = a2_5 - t20;
+    const double zeta3_3 = (a3_3 + c_q_3*zeta2_3) + s_q_3*t21;
+    const double zeta3_4 = (a3_4 - s_q_3*zeta2_3) + c_q_3*t21;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t11 = 0.384*V3_0 + 0.0825*V3_1;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double t22 = 0.384*zeta2_1 + zeta3_3;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t12 = V3_1*t11 + 0.0825*t10;
     const double a4_3 = c_q_4*t12 - s_q_4*t13;
-    const double a4_4 = -s_q_4*t12 - c_q_4*t13;
     const double a4_5 = -V3_0*t11 - 0.384*t10;
+    const double a4_4 = -s_q_4*t12 - c_q_4*t13;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
     const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
-    const double V5_2 = qd[5] - V4_1;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_0 = qd[5]*V5_1;
     const double a5_1 = -qd[5]*V5_0;
     /* V6: spatial velocity V(k) (2.25) */
     const double t14 = c_q_6*V5_0;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_5 = (a4_5 + t20) + zeta3_4;
+    /* V6: spatial velocity V(k) (2.25) */
     const double t15 = s_q_6*V5_2;
     const double V6_0 = t14 + t15;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_3 = (a4_3 - s_q_4*t23) + c_q_4*t22;
+    const double zeta4_4 = (a4_4 - c_q_4*t23) - s_q_4*t22;
+    /* V6: spatial velocity V(k) (2.25) */
     const double V6_1 = -s_q_6*V5_0 + c_q_6*V5_2;
     const double V6_2 = qd[6] - V5_1;
     /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t17 = 0.088*V5_0;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
+    const double zeta5_1 = (a5_1 + c_q_5*zeta3_1) - s_q_5*zeta4_0;
+    const double zeta5_0 = (a5_0 + s_q_5*zeta3_1) + c_q_5*zeta4_0;
+    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a6_0 = qd[6]*V6_1;
     const double a6_1 = -qd[6]*V6_0;
+    /* zeta6: zeta(k) = phi^T a (4.22b) */
+    const double t24 = -zeta4_4 - 0.088*zeta5_1;
+    const double zeta6_0 = (a6_0 - s_q_6*zeta4_1) + c_q_6*zeta5_0;
+    const double zeta6_1 = (a6_1 - c_q_6*zeta4_1) - s_q_6*zeta5_0;
+    /* a6: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t16 = -0.088*V5_1*V5_1 - 0.088*V5_2*V5_2;
-    const double t17 = 0.088*V5_0;
-    const double a6_3 = c_q_6*t16 + t15*t17;
     const double a6_4 = -s_q_6*t16 + 0.088*V5_2*t14;
+    const double a6_3 = c_q_6*t16 + t15*t17;
     const double a6_5 = -V5_1*t17;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double t18 = c_q_2*a1_0;
-    const double zeta2_0 = a2_0 + t18;
-    const double t19 = s_q_2*a1_0;
-    const double zeta2_1 = a2_1 - t19;
-    const double zeta2_3 = a2_3 - 0.316*t19;
-    const double zeta2_4 = a2_4 - 0.316*t18;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0 = (a3_0 - s_q_3*a1_1) + c_q_3*zeta2_0;
-    const double zeta3_1 = (-s_q_3*zeta2_0 - c_q_3*a1_1) + a3_1;
-    const double t20 = 0.0825*zeta2_1;
-    const double t21 = a2_5 - t20;
-    const double zeta3_3 = (a3_3 + c_q_3*zeta2_3) + s_q_3*t21;
-    const double zeta3_4 = (a3_4 - s_q_3*zeta2_3) + c_q_3*t21;
-    const double zeta3_5 = (0.0825*a1_1 + a3_5) - zeta2_4;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0 = (a4_0 + s_q_4*zeta2_1) + c_q_4*zeta3_0;
-    const double zeta4_1 = (a4_1 + c_q_4*zeta2_1) - s_q_4*zeta3_0;
-    const double t22 = 0.384*zeta2_1 + zeta3_3;
-    const double t23 = 0.384*zeta3_0 + (0.0825*zeta3_1 + zeta3_5);
-    const double zeta4_3 = (a4_3 - s_q_4*t23) + c_q_4*t22;
-    const double zeta4_4 = (a4_4 - c_q_4*t23) - s_q_4*t22;
-    const double zeta4_5 = (a4_5 + t20) + zeta3_4;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_0 = (a5_0 + s_q_5*zeta3_1) + c_q_5*zeta4_0;
-    const double zeta5_1 = (a5_1 + c_q_5*zeta3_1) - s_q_5*zeta4_0;
     const double zeta5_3 = c_q_5*zeta4_3 + s_q_5*zeta4_5;
     const double zeta5_4 = -s_q_5*zeta4_3 + c_q_5*zeta4_5;
     /* zeta6: zeta(k) = phi^T a (4.22b) */
-    const double zeta6_0 = (a6_0 - s_q_6*zeta4_1) + c_q_6*zeta5_0;
-    const double zeta6_1 = (a6_1 - c_q_6*zeta4_1) - s_q_6*zeta5_0;
-    const double t24 = -zeta4_4 - 0.088*zeta5_1;
     const double zeta6_3 = (a6_3 + c_q_6*zeta5_3) + s_q_6*t24;
     const double zeta6_4 = (a6_4 + c_q_6*t24) - s_q_6*zeta5_3;
     const double zeta6_5 = (a6_5 + 0.088*zeta4_1) - zeta5_4;
@@ -2314,6 +2584,7 @@ void arm7_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t29 = c_q_2*s_q_0;
     const double t30 = c_q_0*s_q_2;
     const double t31 = c_q_1*t30 + t29;
+    const double t39 = c_q_1*t29 + t30;
     const double t32 = c_q_4*t28 - s_q_4*t31;
     const double t33 = -s_q_3*t26 + c_q_3*t27;
     const double t34 = c_q_5*t32 + s_q_5*t33;
@@ -2321,39 +2592,38 @@ void arm7_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t36 = c_q_6*t34 + s_q_6*t35;
     const double t37 = -s_q_6*t34 + c_q_6*t35;
     const double t38 = s_q_5*t32 - c_q_5*t33;
-    const double t39 = c_q_1*t29 + t30;
     const double t40 = s_q_0*s_q_1;
     const double t41 = c_q_3*t39 + s_q_3*t40;
+    const double t44 = -s_q_3*t39 + c_q_3*t40;
     const double t42 = c_q_1*s_q_0*s_q_2 - t25;
     const double t43 = c_q_4*t41 - s_q_4*t42;
-    const double t44 = -s_q_3*t39 + c_q_3*t40;
-    const double t45 = c_q_5*t43 + s_q_5*t44;
     const double t46 = s_q_4*t41 + c_q_4*t42;
+    const double t45 = c_q_5*t43 + s_q_5*t44;
+    const double t49 = s_q_5*t43 - c_q_5*t44;
     const double t47 = c_q_6*t45 + s_q_6*t46;
     const double t48 = -s_q_6*t45 + c_q_6*t46;
-    const double t49 = s_q_5*t43 - c_q_5*t44;
     const double t50 = c_q_2*s_q_1;
-    const double t51 = -c_q_3*t50 + c_q_1*s_q_3;
-    const double t52 = s_q_1*s_q_2;
-    const double t53 = c_q_4*t51 + s_q_4*t52;
-    const double t54 = s_q_3*t50 + c_q_1*c_q_3;
-    const double t55 = c_q_5*t53 + s_q_5*t54;
-    const double t56 = s_q_4*t51 - c_q_4*t52;
-    const double t57 = c_q_6*t55 + s_q_6*t56;
-    const double t58 = -s_q_6*t55 + c_q_6*t56;
-    const double t59 = s_q_5*t53 - c_q_5*t54;
     const double t60 = 0.2104*V6_2;
     const double t61 = (-0.2104*zeta6_0 + V6_1*t60) + zeta6_4;
     const double t62 = (0.2104*zeta6_1 + V6_0*t60) + zeta6_3;
+    const double t51 = -c_q_3*t50 + c_q_1*s_q_3;
     const double t63 = (-0.2104*V6_0*V6_0 - 0.2104*V6_1*V6_1) + zeta6_5;
-
-    /* Outputs: Jdqd (6) */
+    const double t52 = s_q_1*s_q_2;
+    const double t53 = c_q_4*t51 + s_q_4*t52;
+    const double t56 = s_q_4*t51 - c_q_4*t52;
+    const double t54 = s_q_3*t50 + c_q_1*c_q_3;
+    const double t55 = c_q_5*t53 + s_q_5*t54;
+    const double t59 = s_q_5*t53 - c_q_5*t54;
+    const double t57 = c_q_6*t55 + s_q_6*t56;
+    const double t58 = -s_q_6*t55 + c_q_6*t56;
     Jdqd[0] = (t36*zeta6_0 - t38*zeta5_1) + t37*zeta6_1;
     Jdqd[1] = (t47*zeta6_0 - t49*zeta5_1) + t48*zeta6_1;
     Jdqd[2] = (t57*zeta6_0 - t59*zeta5_1) + t58*zeta6_1;
     Jdqd[3] = (t36*t62 + t38*t63) + t37*t61;
     Jdqd[4] = (t47*t62 + t49*t63) + t48*t61;
     Jdqd[5] = (t57*t62 + t59*t63) + t58*t61;
+
+    /* Outputs: Jdqd (6), each stored as soon as computed */
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
@@ -2411,389 +2681,497 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t8 = 0.17380470556900002*c_q_5;
     const double t9 = s_q_5*Rch5_0;
     const double Rch4_2 = (-t8 - 0.047121686402) + t9;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double t10 = s_q_5*Rc5_0_1;
-    const double t11 = c_q_5*Rc5_0_0 - t10;
-    const double t12 = c_q_5*Rc5_0_1;
-    const double t13 = t12 - s_q_5*Rc5_1_1;
-    const double Rc4_0_0 = c_q_5*t11 + (0.03942757095803552 - s_q_5*t13);
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = c_q_5*Rc5_0_2 - s_q_5*Rc5_1_2;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
-    const double Rc4_0_2 = (c_q_5*t13 - 0.004600245517563105) + s_q_5*t11;
-    const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_2_0 = s_q_5*Rc5_0_2 + c_q_5*Rc5_1_2;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
-    const double Rc4_2_2 = (c_q_5*(c_q_5*Rc5_1_1 + t10) + 0.010869510762828563) + s_q_5*(s_q_5*Rc5_0_0 + t12);
-    /* Rch3: composite rigid-body inertia R(k) (a.44) */
-    const double t14 = s_q_4*Rch4_1;
-    const double t15 = c_q_4*Rch4_0;
-    const double Rch3_0 = (-t14 - 0.5527802746500001) + t15;
-    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
-    const double t16 = s_q_4*Rch4_0;
-    const double t17 = c_q_4*Rch4_1;
-    const double t18 = t16 + t17;
-    const double Rch3_2 = 0.09850206933 - t18;
-    /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t19 = s_q_4*Rc4_0_1;
-    const double t20 = c_q_4*Rc4_0_0 - t19;
-    const double t21 = c_q_4*Rc4_0_1;
-    const double t22 = t21 - s_q_4*Rc4_1_1;
-    const double Rc3_0_0 = ((0.768*Rch4_2 + 0.71471758973886) + c_q_4*t20) - s_q_4*t22;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_0_0 = c_q_4*Rc4_0_2 + ((-0.384*t15 + 0.384*t14) - s_q_4*Rc4_1_2);
-    /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double Rc3_0_1 = F3_4_0_0 + (0.0825*Rch4_2 + 0.16672841181362585);
-    const double Rc3_0_2 = (((0.0039053550262761003 - 0.0825*t17) - 0.0825*t16) - c_q_4*t22) - s_q_4*t20;
-    const double t23 = 0.165*t15;
-    const double Rc3_1_1 = Rc4_2_2 + ((0.165*t14 + 0.06226541196820139) - t23);
-    const double t24 = s_q_4*Rc4_0_2 + (c_q_4*Rc4_1_2 + (-0.384*s_q_4*Rch4_0 - 0.384*c_q_4*Rch4_1));
-    const double Rc3_1_2 = -t24 - 0.0016444875773692705;
-    const double Rc3_2_2 = ((((0.165*s_q_4*Rch4_1 + 0.7544924500842897) + 0.768*Rch4_2) - t23) - c_q_4*(-c_q_4*Rc4_1_1 - t19)) - s_q_4*(-s_q_4*Rc4_0_0 - t21);
-    /* Rch2: composite rigid-body inertia R(k) (a.44) */
-    const double t25 = c_q_3*Rch3_0;
-    const double t26 = s_q_3*Rch3_1;
-    const double Rch2_0 = t25 + (0.7468579598720001 - t26);
-    const double Rch2_1 = 0.126729164208 - Rch3_2;
-    const double t27 = s_q_3*Rch3_0;
-    const double t28 = c_q_3*Rch3_1;
-    const double t29 = t27 + t28;
-    const double Rch2_2 = t29 - 0.214708623208;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t30 = s_q_3*Rc3_0_1;
-    const double t31 = c_q_3*Rc3_0_0 - t30;
-    const double t32 = c_q_3*Rc3_0_1;
-    const double t33 = t32 - s_q_3*Rc3_1_1;
-    const double Rc2_0_0 = (c_q_3*t31 + 0.05649492601407083) - s_q_3*t33;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = c_q_3*Rc3_0_2 - s_q_3*Rc3_1_2;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_1 = (0.0825*Rch3_2 - 0.008248333140675744) - F2_3_0_0;
-    const double Rc2_0_2 = (c_q_3*t33 + ((-0.0825*t28 - 0.005487648106562256) - 0.0825*t27)) + s_q_3*t31;
-    const double t34 = 0.165*t25 - 0.165*t26;
-    const double Rc2_1_1 = Rc3_2_2 + (t34 + 0.10716447388710612);
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = s_q_3*Rc3_0_2 + c_q_3*Rc3_1_2;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
-    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_1_1 + t30) + (t34 + 0.07253529418002011)) + s_q_3*(s_q_3*Rc3_0_0 + t32);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t35 = 0.632*Rch2_2;
-    const double t36 = s_q_2*Rc2_0_1;
-    const double t37 = c_q_2*Rc2_0_0 - t36;
-    const double t38 = c_q_2*Rc2_0_1;
-    const double t39 = t38 - s_q_2*Rc2_1_1;
-    const double Rc1_0_0 = c_q_2*t37 + ((t35 + 1.1273422604560217) - s_q_2*t39);
-    const double t40 = 0.316*Rch2_1;
-    const double t41 = 0.316*Rch2_0;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = c_q_2*Rc2_0_2 + ((-c_q_2*t41 + s_q_2*t40) - s_q_2*Rc2_1_2);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
-    const double Rc1_0_2 = (c_q_2*t39 + 0.01026110182100817) + s_q_2*t37;
-    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
-    const double t42 = s_q_2*Rc2_0_2;
-    const double t43 = c_q_2*Rc2_1_2;
-    const double t44 = s_q_2*t41;
-    const double t45 = c_q_2*t40;
-    const double Rc1_1_2 = (((t44 + 0.0007689361029463999) + t45) - t43) - t42;
-    const double Rc1_2_2 = (c_q_2*(c_q_2*Rc2_1_1 + t36) + (t35 + 1.1453737407336904)) + s_q_2*(s_q_2*Rc2_0_0 + t38);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.009213163777211224 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = t42 + (t43 + (-t44 - t45));
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*Rc2_2_2;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = (-0.0825*t25 + 0.0825*s_q_3*Rch3_1) - Rc3_2_2;
-    const double F2_3_3_0 = -t29;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t46 = 0.316*F2_3_3_0;
-    const double F1_3_0_0 = c_q_2*F2_3_0_0 + (-s_q_2*F2_3_1_0 - s_q_2*t46);
-    const double F1_3_2_0 = s_q_2*F2_3_0_0 + (c_q_2*F2_3_1_0 + c_q_2*t46);
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F2_3_2_0;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_1_0 = Rc4_2_2 + (-0.0825*t15 + 0.0825*t14);
-    const double F3_4_2_0 = -t24;
-    const double F3_4_3_0 = -t18;
-    const double F3_4_5_0 = t14 - t15;
-    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = c_q_3*F3_4_0_0 - s_q_3*F3_4_1_0;
-    const double t47 = 0.0825*s_q_3;
-    const double F2_4_1_0 = -F3_4_2_0 - t47*F3_4_3_0;
-    const double F2_4_2_0 = s_q_3*F3_4_0_0 + (c_q_3*F3_4_1_0 - 0.0825*F3_4_5_0);
-    const double F2_4_3_0 = c_q_3*F3_4_3_0;
-    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t48 = 0.316*c_q_2;
-    const double t49 = 0.316*s_q_2;
-    const double F1_4_0_0 = c_q_2*F2_4_0_0 + ((-t49*F2_4_3_0 + t48*F3_4_5_0) - s_q_2*F2_4_1_0);
-    const double F1_4_2_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 + (t48*F2_4_3_0 + t49*F3_4_5_0));
-    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F2_4_2_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_3_0 = t8 - t9;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t50 = s_q_4*F4_5_3_0;
-    const double F3_5_0_0 = (c_q_4*F4_5_0_0 + s_q_4*Rc5_2_2) - 0.384*t50;
-    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t50;
-    const double F3_5_3_0 = c_q_4*F4_5_3_0;
-    const double t51 = 0.0825*F4_5_5_0;
-    const double F3_5_2_0 = ((c_q_4*Rc5_2_2 - t51) - 0.384*F3_5_3_0) - s_q_4*F4_5_0_0;
-    const double F3_5_5_0 = -t50;
-    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0 - s_q_3*F3_5_1_0;
-    const double F2_5_1_0 = (-t47*F3_5_3_0 - c_q_3*t51) - F3_5_2_0;
-    const double F2_5_2_0 = s_q_3*F3_5_0_0 + (c_q_3*F3_5_1_0 - 0.0825*F3_5_5_0);
-    const double F2_5_3_0 = c_q_3*F3_5_3_0 - s_q_3*F4_5_5_0;
-    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_5_0_0 = (c_q_2*F2_5_0_0 + (-t49*F2_5_3_0 + t48*F3_5_5_0)) - s_q_2*F2_5_1_0;
-    const double F1_5_2_0 = (s_q_2*F2_5_0_0 + (t48*F2_5_3_0 + t49*F3_5_5_0)) + c_q_2*F2_5_1_0;
-    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F2_5_2_0;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t10 = s_q_5*Rc5_0_1;
     /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F5_6_0_0 = -t5;
-    const double F5_6_1_0 = (-0.00022647727267776177*c_q_6 - 0.006684151967360946) + 0.00017903071636223808*s_q_6;
-    const double F5_6_2_0 = -t7;
     const double F5_6_3_0 = -t0;
+    const double F5_6_0_0 = -t5;
+    const double F5_6_2_0 = -t7;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t12 = c_q_5*Rc5_0_1;
+    /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F5_6_1_0 = (-0.00022647727267776177*c_q_6 - 0.006684151967360946) + 0.00017903071636223808*s_q_6;
     /* F4_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_6_0_0 = -s_q_5*F5_6_1_0 + c_q_5*F5_6_0_0;
-    const double F4_6_2_0 = c_q_5*F5_6_1_0 + s_q_5*F5_6_0_0;
     const double F4_6_3_0 = c_q_5*F5_6_3_0;
     const double F4_6_5_0 = s_q_5*F5_6_3_0;
+    const double F4_6_0_0 = -s_q_5*F5_6_1_0 + c_q_5*F5_6_0_0;
+    const double F4_6_2_0 = c_q_5*F5_6_1_0 + s_q_5*F5_6_0_0;
     /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double t52 = c_q_4*F5_6_5_0;
     const double t53 = s_q_4*F4_6_3_0;
+    const double t55 = c_q_4*F4_6_3_0;
+    const double t54 = 0.0825*F4_6_5_0;
+    const double t56 = s_q_4*F5_6_5_0;
+    const double F3_6_5_0 = c_q_4*F5_6_5_0 - t53;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_5 = 149.60760989322966*F5_6_2_0;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t11 = c_q_5*Rc5_0_0 - t10;
+    const double Rc4_2_2 = (c_q_5*(c_q_5*Rc5_1_1 + t10) + 0.010869510762828563) + s_q_5*(s_q_5*Rc5_0_0 + t12);
+    const double t13 = t12 - s_q_5*Rc5_1_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = c_q_5*Rc5_0_2 - s_q_5*Rc5_1_2;
+    const double F4_5_2_0 = s_q_5*Rc5_0_2 + c_q_5*Rc5_1_2;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t47 = 0.0825*s_q_3;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t50 = s_q_4*F4_5_3_0;
+    const double F3_5_3_0 = c_q_4*F4_5_3_0;
+    const double t51 = 0.0825*F4_5_5_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_3_0 = c_q_3*F3_5_3_0 - s_q_3*F4_5_5_0;
+    /* F3_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_6_0_0 = (c_q_4*F4_6_0_0 + (0.384*t52 + s_q_4*F5_6_2_0)) - 0.384*t53;
     const double F3_6_1_0 = F4_6_2_0 + (-0.0825*t53 + 0.0825*t52);
-    const double t54 = 0.0825*F4_6_5_0;
-    const double t55 = c_q_4*F4_6_3_0;
-    const double t56 = s_q_4*F5_6_5_0;
     const double F3_6_2_0 = (-s_q_4*F4_6_0_0 - 0.384*t55) + ((-0.384*t56 + c_q_4*F5_6_2_0) - t54);
     const double F3_6_3_0 = t55 + t56;
-    const double F3_6_5_0 = c_q_4*F5_6_5_0 - t53;
+    /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_6_1_0 = (-t47*F3_6_3_0 - c_q_3*t54) - F3_6_2_0;
+    const double F2_6_3_0 = c_q_3*F3_6_3_0 - s_q_3*F4_6_5_0;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_4 = 149.60760989322966*F4_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_5 = Rc5_2_2 - F5_6_2_0*ltdl_L6_5;
+    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_2 = (c_q_5*t13 - 0.004600245517563105) + s_q_5*t11;
+    const double Rc4_0_0 = c_q_5*t11 + (0.03942757095803552 - s_q_5*t13);
+    const double Rc4_1_2 = 0.0021640520520981297 - F4_5_2_0;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t14 = s_q_4*Rch4_1;
+    const double t15 = c_q_4*Rch4_0;
+    const double t16 = s_q_4*Rch4_0;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t24 = s_q_4*Rc4_0_2 + (c_q_4*Rc4_1_2 + (-0.384*s_q_4*Rch4_0 - 0.384*c_q_4*Rch4_1));
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = c_q_4*Rc4_0_2 + ((-0.384*t15 + 0.384*t14) - s_q_4*Rc4_1_2);
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double t17 = c_q_4*Rch4_1;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t48 = 0.316*c_q_2;
+    const double t49 = 0.316*s_q_2;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = (c_q_4*F4_5_0_0 + s_q_4*Rc5_2_2) - 0.384*t50;
+    const double F3_5_1_0 = F4_5_2_0 - 0.0825*t50;
+    const double F3_5_5_0 = -t50;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_4 = F4_5_2_0 - F5_6_2_0*ltdl_L6_4;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_2_0 = ((c_q_4*Rc5_2_2 - t51) - 0.384*F3_5_3_0) - s_q_4*F4_5_0_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = (-t47*F3_5_3_0 - c_q_3*t51) - F3_5_2_0;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_1 = -F4_5_0_0 - 0.0015152444733270301;
+    const double Rc4_1_1 = Rc5_2_2 + 0.03146037232526039;
     /* F2_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_6_0_0 = c_q_3*F3_6_0_0 - s_q_3*F3_6_1_0;
-    const double F2_6_1_0 = (-t47*F3_6_3_0 - c_q_3*t54) - F3_6_2_0;
     const double F2_6_2_0 = s_q_3*F3_6_0_0 + (c_q_3*F3_6_1_0 - 0.0825*F3_6_5_0);
-    const double F2_6_3_0 = c_q_3*F3_6_3_0 - s_q_3*F4_6_5_0;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_3 = 149.60760989322966*F3_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_3 = F3_5_2_0 - F5_6_2_0*ltdl_L6_3;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t64 = c_q_2*s_q_0;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_0 = (-t14 - 0.5527802746500001) + t15;
+    const double Rch3_1 = Rch4_2 + 2.0596452400050005;
+    const double t18 = t16 + t17;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 - s_q_3*F3_5_1_0;
+    const double F2_5_2_0 = s_q_3*F3_5_0_0 + (c_q_3*F3_5_1_0 - 0.0825*F3_5_5_0);
     /* F1_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_6_0_0 = c_q_2*F2_6_0_0 + ((-t49*F2_6_3_0 + t48*F3_6_5_0) - s_q_2*F2_6_1_0);
     const double F1_6_2_0 = s_q_2*F2_6_0_0 + (c_q_2*F2_6_1_0 + (t48*F2_6_3_0 + t49*F3_6_5_0));
     /* F0_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_6_2_0 = -s_q_1*F1_6_0_0 + c_q_1*F2_6_2_0;
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L6_0 = 149.60760989322966*F0_6_2_0;
-    const double ltdl_L6_1 = 149.60760989322966*F1_6_2_0;
     const double ltdl_L6_2 = 149.60760989322966*F2_6_2_0;
-    const double ltdl_L6_3 = 149.60760989322966*F3_6_2_0;
-    const double ltdl_L6_4 = 149.60760989322966*F4_6_2_0;
-    const double ltdl_L6_5 = 149.60760989322966*F5_6_2_0;
-    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A5_0 = F0_5_2_0 - F5_6_2_0*ltdl_L6_0;
-    const double ltdl_A5_1 = F1_5_2_0 - F5_6_2_0*ltdl_L6_1;
-    const double ltdl_A5_2 = F2_5_2_0 - F5_6_2_0*ltdl_L6_2;
-    const double ltdl_A5_3 = F3_5_2_0 - F5_6_2_0*ltdl_L6_3;
-    const double ltdl_A5_4 = F4_5_2_0 - F5_6_2_0*ltdl_L6_4;
-    const double ltdl_A5_5 = Rc5_2_2 - F5_6_2_0*ltdl_L6_5;
-    /* ltdl_dinv5: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv5_0 = 1.0/ltdl_A5_5;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = ltdl_dinv5_0*ltdl_A5_0;
-    const double ltdl_L5_1 = ltdl_dinv5_0*ltdl_A5_1;
-    const double ltdl_L5_2 = ltdl_dinv5_0*ltdl_A5_2;
-    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t65 = c_q_0*s_q_2;
+    const double t69 = c_q_1*t64;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_0 = c_q_1*t65 + t64;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t19 = s_q_4*Rc4_0_1;
+    const double t21 = c_q_4*Rc4_0_1;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t27 = s_q_3*Rch3_0;
+    const double t25 = c_q_3*Rch3_0;
+    const double t28 = c_q_3*Rch3_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = Rc4_2_2 + (-0.0825*t15 + 0.0825*t14);
+    const double F3_4_2_0 = -t24;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_1_2 = -t24 - 0.0016444875773692705;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = -t18;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = 0.09850206933 - t18;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = t14 - t15;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t23 = 0.165*t15;
+    const double Rc3_1_1 = Rc4_2_2 + ((0.165*t14 + 0.06226541196820139) - t23);
+    const double Rc3_2_2 = ((((0.165*s_q_4*Rch4_1 + 0.7544924500842897) + 0.768*Rch4_2) - t23) - c_q_4*(-c_q_4*Rc4_1_1 - t19)) - s_q_4*(-s_q_4*Rc4_0_0 - t21);
+    const double t20 = c_q_4*Rc4_0_0 - t19;
+    const double t22 = t21 - s_q_4*Rc4_1_1;
+    const double Rc3_0_2 = (((0.0039053550262761003 - 0.0825*t17) - 0.0825*t16) - c_q_4*t22) - s_q_4*t20;
+    const double Rc3_0_0 = ((0.768*Rch4_2 + 0.71471758973886) + c_q_4*t20) - s_q_4*t22;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A4_0 = (F0_4_2_0 - F4_6_2_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
-    const double ltdl_A4_1 = (F1_4_2_0 - F4_6_2_0*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
-    const double ltdl_A4_2 = (F2_4_2_0 - F4_6_2_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
-    const double ltdl_A4_3 = (F3_4_2_0 - F4_6_2_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
     const double ltdl_A4_4 = (Rc4_2_2 - F4_6_2_0*ltdl_L6_4) - ltdl_A5_4*ltdl_L5_4;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_0_1 = F3_4_0_0 + (0.0825*Rch4_2 + 0.16672841181362585);
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
+    /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_5_0_0 = (c_q_2*F2_5_0_0 + (-t49*F2_5_3_0 + t48*F3_5_5_0)) - s_q_2*F2_5_1_0;
+    const double F1_5_2_0 = (s_q_2*F2_5_0_0 + (t48*F2_5_3_0 + t49*F3_5_5_0)) + c_q_2*F2_5_1_0;
+    /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F2_5_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_2 = F2_5_2_0 - F5_6_2_0*ltdl_L6_2;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_1 = 149.60760989322966*F1_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_1 = F1_5_2_0 - F5_6_2_0*ltdl_L6_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_3 = ltdl_A5_3*ltdl_dinv5_0;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t58 = c_q_0*c_q_2;
+    const double t70 = t65 + t69;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_1 = s_q_0*s_q_1;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t77 = c_q_2*s_q_1;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t29 = t27 + t28;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = c_q_3*F3_4_0_0 - s_q_3*F3_4_1_0;
+    const double F2_4_2_0 = s_q_3*F3_4_0_0 + (c_q_3*F3_4_1_0 - 0.0825*F3_4_5_0);
+    const double F2_4_1_0 = -F3_4_2_0 - t47*F3_4_3_0;
+    const double F2_4_3_0 = c_q_3*F3_4_3_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_3 = (F3_4_2_0 - F4_6_2_0*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
+    /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L6_0 = 149.60760989322966*F0_6_2_0;
+    /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A5_0 = F0_5_2_0 - F5_6_2_0*ltdl_L6_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_2 = ltdl_dinv5_0*ltdl_A5_2;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t57 = s_q_0*s_q_2;
+    const double t59 = c_q_1*t58;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_1 = c_q_1*s_q_0*s_q_2 - t58;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t71 = s_q_3*t70;
+    const double t74 = c_q_3*t70;
+    const double t72 = c_q_3*ltdl_Y2_in0_1;
+    const double t83 = c_q_1*c_q_3;
+    const double t84 = s_q_3*t77;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double t26 = s_q_3*Rch3_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = (-0.0825*t25 + 0.0825*s_q_3*Rch3_1) - Rc3_2_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t30 = s_q_3*Rc3_0_1;
+    const double t32 = c_q_3*Rc3_0_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_3_0 = -t29;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t46 = 0.316*F2_3_3_0;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_2 = t29 - 0.214708623208;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t35 = 0.632*Rch2_2;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_0_0 = c_q_2*F2_4_0_0 + ((-t49*F2_4_3_0 + t48*F3_4_5_0) - s_q_2*F2_4_1_0);
+    const double F1_4_2_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 + (t48*F2_4_3_0 + t49*F3_4_5_0));
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F2_4_2_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_2 = (F2_4_2_0 - F4_6_2_0*ltdl_L6_2) - ltdl_A5_4*ltdl_L5_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = ltdl_dinv5_0*ltdl_A5_1;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_1 = (F1_4_2_0 - F4_6_2_0*ltdl_L6_1) - ltdl_A5_4*ltdl_L5_1;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = ltdl_dinv4_0*ltdl_A4_0;
-    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
-    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
     const double ltdl_L4_3 = ltdl_A4_3*ltdl_dinv4_0;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t60 = t59 - t57;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_0 = c_q_0*s_q_1;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_1 = t72 - t71;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t75 = s_q_3*ltdl_Y2_in0_1 + t74;
+    const double t78 = c_q_3*t77;
+    const double t79 = c_q_1*s_q_3;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_2 = t83 + t84;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = t25 + (0.7468579598720001 - t26);
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t34 = 0.165*t25 - 0.165*t26;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t41 = 0.316*Rch2_0;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_1 = 0.126729164208 - Rch3_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t40 = 0.316*Rch2_1;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t31 = c_q_3*Rc3_0_0 - t30;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_1_1 + t30) + (t34 + 0.07253529418002011)) + s_q_3*(s_q_3*Rc3_0_0 + t32);
+    const double t33 = t32 - s_q_3*Rc3_1_1;
+    const double Rc2_0_2 = (c_q_3*t33 + ((-0.0825*t28 - 0.005487648106562256) - 0.0825*t27)) + s_q_3*t31;
+    const double Rc2_0_0 = (c_q_3*t31 + 0.05649492601407083) - s_q_3*t33;
+    const double Rc2_1_1 = Rc3_2_2 + (t34 + 0.10716447388710612);
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = (F0_3_2_0 + (-ltdl_A5_3*ltdl_L5_0 - F3_6_2_0*ltdl_L6_0)) - ltdl_A4_3*ltdl_L4_0;
-    const double ltdl_A3_1 = (F1_3_2_0 + (-ltdl_A5_3*ltdl_L5_1 - F3_6_2_0*ltdl_L6_1)) - ltdl_A4_3*ltdl_L4_1;
-    const double ltdl_A3_2 = (F2_3_2_0 + (-ltdl_A5_3*ltdl_L5_2 - F3_6_2_0*ltdl_L6_2)) - ltdl_A4_3*ltdl_L4_2;
     const double ltdl_A3_3 = ((-ltdl_A5_3*ltdl_L5_3 - F3_6_2_0*ltdl_L6_3) + Rc3_2_2) - ltdl_A4_3*ltdl_L4_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = c_q_3*Rc3_0_2 - s_q_3*Rc3_1_2;
+    const double F2_3_2_0 = s_q_3*Rc3_0_2 + c_q_3*Rc3_1_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = (0.0825*Rch3_2 - 0.008248333140675744) - F2_3_0_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = ltdl_dinv5_0*ltdl_A5_0;
+    /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A4_0 = (F0_4_2_0 - F4_6_2_0*ltdl_L6_0) - ltdl_A5_4*ltdl_L5_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_2 = ltdl_A4_2*ltdl_dinv4_0;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t61 = s_q_3*t60;
+    const double t66 = c_q_3*t60;
+    const double t62 = c_q_3*ltdl_Y2_in0_0;
+    const double t73 = c_q_5*ltdl_Y4_in0_1;
+    const double t76 = c_q_4*t75 - s_q_4*ltdl_Y3_in0_1;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_1 = s_q_4*t75 + c_q_4*ltdl_Y3_in0_1;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t80 = t79 - t78;
+    const double t81 = s_q_1*s_q_2;
+    const double t85 = c_q_5*ltdl_Y4_in0_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = -F2_3_2_0 - 0.004377257121839581;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = c_q_2*F2_3_0_0 + (-s_q_2*F2_3_1_0 - s_q_2*t46);
+    const double F1_3_2_0 = s_q_2*F2_3_0_0 + (c_q_2*F2_3_1_0 + c_q_2*t46);
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F2_3_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_2 = (F2_3_2_0 + (-ltdl_A5_3*ltdl_L5_2 - F3_6_2_0*ltdl_L6_2)) - ltdl_A4_3*ltdl_L4_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = (F1_3_2_0 + (-ltdl_A5_3*ltdl_L5_1 - F3_6_2_0*ltdl_L6_1)) - ltdl_A4_3*ltdl_L4_1;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = t62 - t61;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t67 = s_q_3*ltdl_Y2_in0_0 + t66;
+    const double t82 = c_q_4*t80 + s_q_4*t81;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_2 = s_q_4*t80 - c_q_4*t81;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t86 = 0.2104*t73;
+    const double ltdl_Y6_in0_1 = s_q_5*t76 - t73;
+    const double t87 = 0.2104*s_q_5*t76;
+    const double t89 = 0.2104*t85;
+    const double ltdl_Y6_in0_2 = s_q_5*t82 - t85;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t93 = 0.088*c_q_5;
+    const double t94 = 0.088*s_q_5;
+    const double t96 = (t93*t76 + t94*ltdl_Y4_in0_1) + (t87 - t86);
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t99 = (((0.384*t72 - ltdl_Y2_in0_1*t47) - 0.384*t71) - 0.0825*t74) + t96;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t88 = t87 - t86;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t101 = (0.0825*t69 + 0.0825*t65) + t99;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t42 = s_q_2*Rc2_0_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = c_q_2*Rc2_0_2 + ((-c_q_2*t41 + s_q_2*t40) - s_q_2*Rc2_1_2);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t43 = c_q_2*Rc2_1_2;
+    const double t44 = s_q_2*t41;
+    const double t45 = c_q_2*t40;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_dinv4_0*ltdl_A4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = (F0_3_2_0 + (-ltdl_A5_3*ltdl_L5_0 - F3_6_2_0*ltdl_L6_0)) - ltdl_A4_3*ltdl_L4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t63 = c_q_5*ltdl_Y4_in0_0;
+    const double t68 = c_q_4*t67 - s_q_4*ltdl_Y3_in0_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_0 = s_q_4*t67 + c_q_4*ltdl_Y3_in0_0;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t90 = 0.2104*s_q_5*t82 - t89;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t95 = (0.2104*s_q_5*t82 + t94*ltdl_Y4_in0_2) + (t93*t82 - t89);
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t98 = ((0.0825*t78 - 0.0825*t79) + (0.384*t84 + 0.384*t83)) + t95;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t102 = t98 - 0.0825*t77;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t36 = s_q_2*Rc2_0_1;
+    const double t38 = c_q_2*Rc2_0_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = t42 + (t43 + (-t44 - t45));
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = (((t44 + 0.0007689361029463999) + t45) - t43) - t42;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = ((F0_2_2_0 + (-ltdl_A5_2*ltdl_L5_0 - F2_6_2_0*ltdl_L6_0)) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = ((F1_2_2_0 + (-ltdl_A5_2*ltdl_L5_1 - F2_6_2_0*ltdl_L6_1)) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = (((-ltdl_A5_2*ltdl_L5_2 - F2_6_2_0*ltdl_L6_2) + Rc2_2_2) - ltdl_A4_2*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double ltdl_Y6_in0_0 = s_q_5*t68 - t63;
+    const double t91 = 0.2104*t63;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t97 = (0.2104*s_q_5*t68 + t94*ltdl_Y4_in0_0) + (t93*t68 - t91);
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t100 = (((0.384*t62 - ltdl_Y2_in0_0*t47) - 0.384*t61) - 0.0825*t66) + t97;
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double t92 = 0.2104*s_q_5*t68 - t91;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t103 = t100 + (0.0825*t59 - 0.0825*t57);
+    /* ltdl_Y6_in0: Y = L^-T B */
+    const double ltdl_Y6_in0_3 = -ltdl_Y6_in0_2*t88 + t90*ltdl_Y6_in0_1;
+    const double ltdl_Y6_in0_4 = ltdl_Y6_in0_2*t92 - t90*ltdl_Y6_in0_0;
+    const double ltdl_Y6_in0_5 = ltdl_Y6_in0_0*t88 - ltdl_Y6_in0_1*t92;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t96 + ltdl_Y5_in0_1*t95;
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t97 - ltdl_Y5_in0_0*t95;
+    const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t96 - ltdl_Y5_in0_1*t97;
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y5_4 = ltdl_Y5_in0_4 - ltdl_L6_5*ltdl_Y6_in0_4;
+    const double ltdl_Y5_5 = ltdl_Y5_in0_5 - ltdl_L6_5*ltdl_Y6_in0_5;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t37 = c_q_2*Rc2_0_0 - t36;
+    const double Rc1_2_2 = (c_q_2*(c_q_2*Rc2_1_1 + t36) + (t35 + 1.1453737407336904)) + s_q_2*(s_q_2*Rc2_0_0 + t38);
+    const double t39 = t38 - s_q_2*Rc2_1_1;
+    const double Rc1_0_0 = c_q_2*t37 + ((t35 + 1.1273422604560217) - s_q_2*t39);
+    const double Rc1_0_2 = (c_q_2*t39 + 0.01026110182100817) + s_q_2*t37;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*Rc2_2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -F1_2_0_0 - 0.00398335888393552;
+    const double Rc1_1_1 = Rc2_2_2 + 0.028124284712194955;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (0.009213163777211224 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = ((F0_2_2_0 + (-ltdl_A5_2*ltdl_L5_0 - F2_6_2_0*ltdl_L6_0)) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
+    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y6_in0v0) = { ltdl_Y6_in0_0, ltdl_Y6_in0_1, ltdl_Y6_in0_2, ltdl_Y6_in0_3 };
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y5v0, SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_5);
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t96 + ltdl_Y4_in0_1*t95;
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t97 - ltdl_Y4_in0_0*t95;
+    const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t96 - ltdl_Y4_in0_1*t97;
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y4v0, (SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
+    const double ltdl_Y4_4 = (ltdl_Y4_in0_4 - ltdl_L6_4*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_4;
+    const double ltdl_Y4_5 = (ltdl_Y4_in0_5 - ltdl_L6_4*ltdl_Y6_in0_5) - ltdl_L5_4*ltdl_Y5_5;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + ((-ltdl_A5_1*ltdl_L5_0 - F1_6_2_0*ltdl_L6_0) - ltdl_A4_1*ltdl_L4_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = ((((-ltdl_A5_1*ltdl_L5_1 - F1_6_2_0*ltdl_L6_1) - ltdl_A4_1*ltdl_L4_1) + Rc1_2_2) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_2 = -t81;
+    const double ltdl_Y3_in0_3 = t81*t99 + ltdl_Y3_in0_1*t98;
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_4 = -t81*t100 - ltdl_Y3_in0_0*t98;
+    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t99 - ltdl_Y3_in0_1*t100;
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y3v0, ((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
+    const double ltdl_Y3_4 = ((ltdl_Y3_in0_4 - ltdl_L6_3*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
+    const double ltdl_Y3_5 = ((ltdl_Y3_in0_5 - ltdl_L6_3*ltdl_Y6_in0_5) - ltdl_L5_3*ltdl_Y5_5) - ltdl_Y4_5*ltdl_L4_3;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + ((-ltdl_A5_1*ltdl_L5_0 - F1_6_2_0*ltdl_L6_0) - ltdl_A4_1*ltdl_L4_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_3 = -c_q_1*t101 + s_q_0*s_q_1*t102;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, c_q_1, ltdl_Y2_in0_3 };
+    SOAGEN_LANES(ltdl_Y2v0, (((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t104 = 0.316*c_q_1 + t102;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_4 = c_q_1*t103 - ltdl_Y2_in0_0*t102;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y2_4 = (((ltdl_Y2_in0_4 - ltdl_L6_2*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_3 = c_q_0*t104;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_4 = s_q_0*t104;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y1v0, ((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    const double ltdl_Y1_4 = ((((ltdl_Y1_in0_4 - ltdl_Y6_in0_4*ltdl_L6_1) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t105 = 0.316*ltdl_Y2_in0_1 + t101;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_5 = ltdl_Y2_in0_0*t101 - ltdl_Y2_in0_1*t103;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y2_5 = (((-ltdl_L5_2*ltdl_Y5_5 - ltdl_L6_2*ltdl_Y6_in0_5) + ltdl_Y2_in0_5) - ltdl_Y4_5*ltdl_L4_2) - ltdl_Y3_5*ltdl_L3_2;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = 0.316*ltdl_Y2_in0_0 + t103;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = (((((-ltdl_A5_0*ltdl_L5_0 - F0_6_2_0*ltdl_L6_0) - ltdl_A4_0*ltdl_L4_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y6_in0: Y = L^-T B */
-    const double t57 = s_q_0*s_q_2;
-    const double t58 = c_q_0*c_q_2;
-    const double t59 = c_q_1*t58;
-    const double t60 = t59 - t57;
-    const double t61 = s_q_3*t60;
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_0 = c_q_0*s_q_1;
-    /* ltdl_Y6_in0: Y = L^-T B */
-    const double t62 = c_q_3*ltdl_Y2_in0_0;
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_0 = t62 - t61;
-    /* ltdl_Y6_in0: Y = L^-T B */
-    const double t63 = c_q_5*ltdl_Y4_in0_0;
-    const double t64 = c_q_2*s_q_0;
-    const double t65 = c_q_0*s_q_2;
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_0 = c_q_1*t65 + t64;
-    /* ltdl_Y6_in0: Y = L^-T B */
-    const double t66 = c_q_3*t60;
-    const double t67 = s_q_3*ltdl_Y2_in0_0 + t66;
-    const double t68 = c_q_4*t67 - s_q_4*ltdl_Y3_in0_0;
-    const double ltdl_Y6_in0_0 = s_q_5*t68 - t63;
-    const double t69 = c_q_1*t64;
-    const double t70 = t65 + t69;
-    const double t71 = s_q_3*t70;
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_1 = s_q_0*s_q_1;
-    /* ltdl_Y6_in0: Y = L^-T B */
-    const double t72 = c_q_3*ltdl_Y2_in0_1;
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_1 = t72 - t71;
-    /* ltdl_Y6_in0: Y = L^-T B */
-    const double t73 = c_q_5*ltdl_Y4_in0_1;
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_1 = c_q_1*s_q_0*s_q_2 - t58;
-    /* ltdl_Y6_in0: Y = L^-T B */
-    const double t74 = c_q_3*t70;
-    const double t75 = s_q_3*ltdl_Y2_in0_1 + t74;
-    const double t76 = c_q_4*t75 - s_q_4*ltdl_Y3_in0_1;
-    const double ltdl_Y6_in0_1 = s_q_5*t76 - t73;
-    const double t77 = c_q_2*s_q_1;
-    const double t78 = c_q_3*t77;
-    const double t79 = c_q_1*s_q_3;
-    const double t80 = t79 - t78;
-    const double t81 = s_q_1*s_q_2;
-    const double t82 = c_q_4*t80 + s_q_4*t81;
-    const double t83 = c_q_1*c_q_3;
-    const double t84 = s_q_3*t77;
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_2 = t83 + t84;
-    /* ltdl_Y6_in0: Y = L^-T B */
-    const double t85 = c_q_5*ltdl_Y4_in0_2;
-    const double ltdl_Y6_in0_2 = s_q_5*t82 - t85;
-    const double t86 = 0.2104*t73;
-    const double t87 = 0.2104*s_q_5*t76;
-    const double t88 = t87 - t86;
-    const double t89 = 0.2104*t85;
-    const double t90 = 0.2104*s_q_5*t82 - t89;
-    const double ltdl_Y6_in0_3 = -ltdl_Y6_in0_2*t88 + t90*ltdl_Y6_in0_1;
-    /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y6_in0v0) = { ltdl_Y6_in0_0, ltdl_Y6_in0_1, ltdl_Y6_in0_2, ltdl_Y6_in0_3 };
-    /* ltdl_Y6_in0: Y = L^-T B */
-    const double t91 = 0.2104*t63;
-    const double t92 = 0.2104*s_q_5*t68 - t91;
-    const double ltdl_Y6_in0_4 = ltdl_Y6_in0_2*t92 - t90*ltdl_Y6_in0_0;
-    const double ltdl_Y6_in0_5 = ltdl_Y6_in0_0*t88 - ltdl_Y6_in0_1*t92;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double ltdl_Y5_in0_0 = s_q_4*t67 + c_q_4*ltdl_Y3_in0_0;
-    const double ltdl_Y5_in0_1 = s_q_4*t75 + c_q_4*ltdl_Y3_in0_1;
-    const double ltdl_Y5_in0_2 = s_q_4*t80 - c_q_4*t81;
-    const double t93 = 0.088*c_q_5;
-    const double t94 = 0.088*s_q_5;
-    const double t95 = (0.2104*s_q_5*t82 + t94*ltdl_Y4_in0_2) + (t93*t82 - t89);
-    const double t96 = (t93*t76 + t94*ltdl_Y4_in0_1) + (t87 - t86);
-    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t96 + ltdl_Y5_in0_1*t95;
-    const double t97 = (0.2104*s_q_5*t68 + t94*ltdl_Y4_in0_0) + (t93*t68 - t91);
-    const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t97 - ltdl_Y5_in0_0*t95;
-    const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t96 - ltdl_Y5_in0_1*t97;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
-    SOAGEN_LANES(ltdl_Y5v0, SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_5);
-    const double ltdl_Y5_4 = ltdl_Y5_in0_4 - ltdl_L6_5*ltdl_Y6_in0_4;
-    const double ltdl_Y5_5 = ltdl_Y5_in0_5 - ltdl_L6_5*ltdl_Y6_in0_5;
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t96 + ltdl_Y4_in0_1*t95;
-    const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t97 - ltdl_Y4_in0_0*t95;
-    const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t96 - ltdl_Y4_in0_1*t97;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
-    SOAGEN_LANES(ltdl_Y4v0, (SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
-    const double ltdl_Y4_4 = (ltdl_Y4_in0_4 - ltdl_L6_4*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_4;
-    const double ltdl_Y4_5 = (ltdl_Y4_in0_5 - ltdl_L6_4*ltdl_Y6_in0_5) - ltdl_L5_4*ltdl_Y5_5;
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_2 = -t81;
-    const double t98 = ((0.0825*t78 - 0.0825*t79) + (0.384*t84 + 0.384*t83)) + t95;
-    const double t99 = (((0.384*t72 - ltdl_Y2_in0_1*t47) - 0.384*t71) - 0.0825*t74) + t96;
-    const double ltdl_Y3_in0_3 = t81*t99 + ltdl_Y3_in0_1*t98;
-    const double t100 = (((0.384*t62 - ltdl_Y2_in0_0*t47) - 0.384*t61) - 0.0825*t66) + t97;
-    const double ltdl_Y3_in0_4 = -t81*t100 - ltdl_Y3_in0_0*t98;
-    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t99 - ltdl_Y3_in0_1*t100;
-    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
-    SOAGEN_LANES(ltdl_Y3v0, ((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
-    const double ltdl_Y3_4 = ((ltdl_Y3_in0_4 - ltdl_L6_3*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
-    const double ltdl_Y3_5 = ((ltdl_Y3_in0_5 - ltdl_L6_3*ltdl_Y6_in0_5) - ltdl_L5_3*ltdl_Y5_5) - ltdl_Y4_5*ltdl_L4_3;
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double t101 = (0.0825*t69 + 0.0825*t65) + t99;
-    const double t102 = t98 - 0.0825*t77;
-    const double ltdl_Y2_in0_3 = -c_q_1*t101 + s_q_0*s_q_1*t102;
-    const double t103 = t100 + (0.0825*t59 - 0.0825*t57);
-    const double ltdl_Y2_in0_4 = c_q_1*t103 - ltdl_Y2_in0_0*t102;
-    const double ltdl_Y2_in0_5 = ltdl_Y2_in0_0*t101 - ltdl_Y2_in0_1*t103;
-    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, c_q_1, ltdl_Y2_in0_3 };
-    SOAGEN_LANES(ltdl_Y2v0, (((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    const double ltdl_Y2_4 = (((ltdl_Y2_in0_4 - ltdl_L6_2*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
-    const double ltdl_Y2_5 = (((-ltdl_L5_2*ltdl_Y5_5 - ltdl_L6_2*ltdl_Y6_in0_5) + ltdl_Y2_in0_5) - ltdl_Y4_5*ltdl_L4_2) - ltdl_Y3_5*ltdl_L3_2;
-    /* ltdl_Y1_in0: Y = L^-T B */
-    const double t104 = 0.316*c_q_1 + t102;
-    const double ltdl_Y1_in0_3 = c_q_0*t104;
-    const double ltdl_Y1_in0_4 = s_q_0*t104;
-    /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_4 = 0.316*ltdl_Y2_in0_0 + t103;
-    /* ltdl_Y1_in0: Y = L^-T B */
-    const double t105 = 0.316*ltdl_Y2_in0_1 + t101;
-    const double ltdl_Y1_in0_5 = -s_q_0*t105 - c_q_0*ltdl_Y0_in0_4;
-    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
-    SOAGEN_LANES(ltdl_Y1v0, ((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    const double ltdl_Y1_4 = ((((ltdl_Y1_in0_4 - ltdl_Y6_in0_4*ltdl_L6_1) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = ((((ltdl_Y1_in0_5 - ltdl_Y6_in0_5*ltdl_L6_1) - ltdl_Y5_5*ltdl_L5_1) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t105;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_5 = -s_q_0*t105 - c_q_0*ltdl_Y0_in0_4;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y1_5 = ((((ltdl_Y1_in0_5 - ltdl_Y6_in0_5*ltdl_L6_1) - ltdl_Y5_5*ltdl_L5_1) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, (((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     const double ltdl_Y0_4 = (((((ltdl_Y0_in0_4 - ltdl_Y6_in0_4*ltdl_L6_0) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = ((((-ltdl_Y5_5*ltdl_L5_0 - ltdl_Y6_in0_5*ltdl_L6_0) - ltdl_Y4_5*ltdl_L4_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
+    const double t148 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
+    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4v0[0]*ltdl_Y4v0[0]*ltdl_dinv4_0 + (ltdl_Y5v0[0]*ltdl_Y5v0[0]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_0*ltdl_Y6_in0_0)))));
+    Lambda_inv[29] = t148;
+    Lambda_inv[34] = t148;
     const double t106 = 149.60760989322966*ltdl_Y6_in0_0;
+    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4v0[1]*ltdl_Y4v0[1]*ltdl_dinv4_0 + (ltdl_Y5v0[1]*ltdl_Y5v0[1]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_1*ltdl_Y6_in0_1)))));
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0 + (ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_2*ltdl_Y6_in0_2)))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_5*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_in0_5*ltdl_Y6_in0_5)))));
     const double t107 = ltdl_Y0v0[0]*ltdl_dinv0_0;
     const double t108 = ltdl_Y1v0[0]*ltdl_dinv1_0;
     const double t109 = ltdl_Y2v0[0]*ltdl_dinv2_0;
@@ -2803,6 +3181,7 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t113 = ltdl_Y0v0[1]*t107 + (ltdl_Y1v0[1]*t108 + (ltdl_Y2v0[1]*t109 + (ltdl_Y3v0[1]*t110 + (ltdl_Y4v0[1]*t111 + (ltdl_Y5v0[1]*t112 + ltdl_Y6_in0_1*t106)))));
     Lambda_inv[1] = t113;
     Lambda_inv[6] = t113;
+    const double t118 = 149.60760989322966*ltdl_Y6_in0_1;
     const double t114 = ltdl_Y0v0[2]*t107 + (ltdl_Y1v0[2]*t108 + (ltdl_Y2v0[2]*t109 + (ltdl_Y3v0[2]*t110 + (ltdl_Y4v0[2]*t111 + (ltdl_Y5v0[2]*t112 + ltdl_Y6_in0_2*t106)))));
     Lambda_inv[2] = t114;
     Lambda_inv[12] = t114;
@@ -2815,7 +3194,6 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t117 = ltdl_Y0_5*t107 + (ltdl_Y1_5*t108 + (ltdl_Y2_5*t109 + (ltdl_Y3_5*t110 + (ltdl_Y4_5*t111 + (t112*ltdl_Y5_5 + t106*ltdl_Y6_in0_5)))));
     Lambda_inv[5] = t117;
     Lambda_inv[30] = t117;
-    const double t118 = 149.60760989322966*ltdl_Y6_in0_1;
     const double t119 = ltdl_Y0v0[1]*ltdl_dinv0_0;
     const double t120 = ltdl_Y1v0[1]*ltdl_dinv1_0;
     const double t121 = ltdl_Y2v0[1]*ltdl_dinv2_0;
@@ -2825,6 +3203,7 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t125 = ltdl_Y0v0[2]*t119 + (ltdl_Y1v0[2]*t120 + (ltdl_Y2v0[2]*t121 + (ltdl_Y3v0[2]*t122 + (ltdl_Y4v0[2]*t123 + (ltdl_Y5v0[2]*t124 + ltdl_Y6_in0_2*t118)))));
     Lambda_inv[8] = t125;
     Lambda_inv[13] = t125;
+    const double t129 = 149.60760989322966*ltdl_Y6_in0_2;
     const double t126 = ltdl_Y0v0[3]*t119 + (ltdl_Y1v0[3]*t120 + (ltdl_Y2v0[3]*t121 + (ltdl_Y3v0[3]*t122 + (ltdl_Y4v0[3]*t123 + (ltdl_Y5v0[3]*t124 + t118*ltdl_Y6_in0_3)))));
     Lambda_inv[9] = t126;
     Lambda_inv[19] = t126;
@@ -2834,44 +3213,34 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t128 = ltdl_Y0_5*t119 + (ltdl_Y1_5*t120 + (ltdl_Y2_5*t121 + (ltdl_Y3_5*t122 + (ltdl_Y4_5*t123 + (t124*ltdl_Y5_5 + t118*ltdl_Y6_in0_5)))));
     Lambda_inv[11] = t128;
     Lambda_inv[31] = t128;
-    const double t129 = 149.60760989322966*ltdl_Y6_in0_2;
     const double t130 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t140 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     const double t131 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t141 = ltdl_Y1v0[3]*ltdl_dinv1_0;
     const double t132 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t142 = ltdl_Y2v0[3]*ltdl_dinv2_0;
     const double t133 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t143 = ltdl_Y3v0[3]*ltdl_dinv3_0;
     const double t134 = ltdl_Y4v0[2]*ltdl_dinv4_0;
+    const double t144 = ltdl_Y4v0[3]*ltdl_dinv4_0;
     const double t135 = ltdl_Y5v0[2]*ltdl_dinv5_0;
     const double t136 = ltdl_Y0v0[3]*t130 + (ltdl_Y1v0[3]*t131 + (ltdl_Y2v0[3]*t132 + (ltdl_Y3v0[3]*t133 + (ltdl_Y4v0[3]*t134 + (ltdl_Y5v0[3]*t135 + t129*ltdl_Y6_in0_3)))));
     Lambda_inv[15] = t136;
     Lambda_inv[20] = t136;
+    const double t145 = ltdl_Y5v0[3]*ltdl_dinv5_0;
+    const double t139 = 149.60760989322966*ltdl_Y6_in0_3;
     const double t137 = ltdl_Y0_4*t130 + (ltdl_Y1_4*t131 + (ltdl_Y2_4*t132 + (ltdl_Y3_4*t133 + (ltdl_Y4_4*t134 + (ltdl_Y5_4*t135 + t129*ltdl_Y6_in0_4)))));
     Lambda_inv[16] = t137;
     Lambda_inv[26] = t137;
     const double t138 = ltdl_Y0_5*t130 + (ltdl_Y1_5*t131 + (ltdl_Y2_5*t132 + (ltdl_Y3_5*t133 + (ltdl_Y4_5*t134 + (t135*ltdl_Y5_5 + t129*ltdl_Y6_in0_5)))));
     Lambda_inv[17] = t138;
     Lambda_inv[32] = t138;
-    const double t139 = 149.60760989322966*ltdl_Y6_in0_3;
-    const double t140 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t141 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t142 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t143 = ltdl_Y3v0[3]*ltdl_dinv3_0;
-    const double t144 = ltdl_Y4v0[3]*ltdl_dinv4_0;
-    const double t145 = ltdl_Y5v0[3]*ltdl_dinv5_0;
     const double t146 = ltdl_Y0_4*t140 + (ltdl_Y1_4*t141 + (ltdl_Y2_4*t142 + (ltdl_Y3_4*t143 + (ltdl_Y4_4*t144 + (ltdl_Y5_4*t145 + ltdl_Y6_in0_4*t139)))));
     Lambda_inv[22] = t146;
     Lambda_inv[27] = t146;
     const double t147 = ltdl_Y0_5*t140 + (ltdl_Y1_5*t141 + (ltdl_Y2_5*t142 + (ltdl_Y3_5*t143 + (ltdl_Y4_5*t144 + (t145*ltdl_Y5_5 + ltdl_Y6_in0_5*t139)))));
     Lambda_inv[23] = t147;
     Lambda_inv[33] = t147;
-    const double t148 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
-    Lambda_inv[29] = t148;
-    Lambda_inv[34] = t148;
 
-    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
-    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4v0[0]*ltdl_Y4v0[0]*ltdl_dinv4_0 + (ltdl_Y5v0[0]*ltdl_Y5v0[0]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_0*ltdl_Y6_in0_0)))));
-    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4v0[1]*ltdl_Y4v0[1]*ltdl_dinv4_0 + (ltdl_Y5v0[1]*ltdl_Y5v0[1]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_1*ltdl_Y6_in0_1)))));
-    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0 + (ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_2*ltdl_Y6_in0_2)))));
-    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + 149.60760989322966*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + 149.60760989322966*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_5*ltdl_Y5_5 + 149.60760989322966*ltdl_Y6_in0_5*ltdl_Y6_in0_5)))));
+    /* Outputs: Lambda_inv (6 x 6), each stored as soon as computed */
 }

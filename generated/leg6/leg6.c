@@ -432,105 +432,135 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double a3_5 = c_q_3*t3 + 0.4*V2_0*t2;
     /* V4: spatial velocity V(k) (2.25) */
     const double t5 = c_q_4*V3_0;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_2 = a1_2 + qdd[0]*c_q_1;
+    const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1 = (a2_1 + qdd[1]*c_q_2) + s_q_2*alpha1_2;
+    const double alpha2_2 = (a2_2 - qdd[1]*s_q_2) + c_q_2*alpha1_2;
+    /* V4: spatial velocity V(k) (2.25) */
     const double t6 = s_q_4*V3_2;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    const double alpha1_5 = 9.81*c_q_1;
+    /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = t5 - t6;
     const double V4_1 = V3_1 + qd[4];
     const double V4_2 = s_q_4*V3_0 + c_q_4*V3_2;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = -qd[4]*V4_2;
-    const double a4_2 = qd[4]*V4_0;
     const double t7 = V3_0*V3_0;
     const double t8 = V3_1*V3_1;
-    const double t9 = -0.4*t7 - 0.4*t8;
-    const double a4_3 = -s_q_4*t9 + 0.4*V3_2*t5;
     const double t10 = V3_1*V3_2;
-    const double a4_4 = 0.4*t10;
-    const double a4_5 = c_q_4*t9 + 0.4*V3_0*t6;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = V4_0 + qd[5];
-    const double t11 = c_q_5*V4_1;
-    const double t12 = s_q_5*V4_2;
-    const double V5_1 = t11 + t12;
-    const double V5_2 = c_q_5*V4_2 - s_q_5*V4_1;
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_1 = qd[5]*V5_2;
-    const double a5_2 = -qd[5]*V5_1;
-    const double t13 = V4_0*V4_2;
-    const double a5_3 = 0.05*t13;
-    const double t14 = V4_0*V4_0;
-    const double t15 = V4_1*V4_1;
-    const double t16 = -0.05*t14 - 0.05*t15;
-    const double a5_4 = s_q_5*t16 + 0.05*t11*V4_2;
-    const double a5_5 = c_q_5*t16 - 0.05*V4_1*t12;
-    /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
-    const double alpha1_2 = a1_2 + qdd[0]*c_q_1;
-    const double alpha1_3 = -9.81*s_q_1;
-    const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double alpha2_0 = alpha1_0 + qdd[2];
-    const double alpha2_1 = (a2_1 + qdd[1]*c_q_2) + s_q_2*alpha1_2;
-    const double alpha2_2 = (a2_2 - qdd[1]*s_q_2) + c_q_2*alpha1_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = (a3_0 + c_q_3*alpha2_0) - s_q_3*alpha2_2;
+    const double alpha3_2 = (a3_2 + s_q_3*alpha2_0) + c_q_3*alpha2_2;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double alpha2_4 = s_q_2*alpha1_5;
     const double alpha2_5 = c_q_2*alpha1_5;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = (a3_0 + c_q_3*alpha2_0) - s_q_3*alpha2_2;
-    const double alpha3_1 = alpha2_1 + qdd[3];
-    const double alpha3_2 = (a3_2 + s_q_3*alpha2_0) + c_q_3*alpha2_2;
+    const double alpha3_4 = (a3_4 + alpha2_4) - 0.4*alpha2_0;
     const double t17 = alpha1_3 + 0.4*alpha2_1;
     const double alpha3_3 = (a3_3 - s_q_3*alpha2_5) + c_q_3*t17;
-    const double alpha3_4 = (a3_4 + alpha2_4) - 0.4*alpha2_0;
     const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) + s_q_3*t17;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = -qd[4]*V4_2;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
-    const double alpha4_1 = alpha3_1 + qdd[4];
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t9 = -0.4*t7 - 0.4*t8;
+    const double a4_3 = -s_q_4*t9 + 0.4*V3_2*t5;
+    const double a4_5 = c_q_4*t9 + 0.4*V3_0*t6;
+    /* f3: spatial force f(k) (2.29) */
+    const double t24 = V3_0*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_4 = 0.4*t10;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t14 = V4_0*V4_0;
+    const double t15 = V4_1*V4_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_1 = alpha2_1 + qdd[3];
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_2 = qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double t11 = c_q_5*V4_1;
+    const double t12 = s_q_5*V4_2;
+    const double V5_2 = c_q_5*V4_2 - s_q_5*V4_1;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t13 = V4_0*V4_2;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = V4_0 + qd[5];
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t16 = -0.05*t14 - 0.05*t15;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double t18 = 0.4*alpha3_1 + alpha3_3;
     const double alpha4_3 = (a4_3 - s_q_4*alpha3_5) + c_q_4*t18;
-    const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
     const double alpha4_5 = (a4_5 + c_q_4*alpha3_5) + s_q_4*t18;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_1 = t11 + t12;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_4 = s_q_5*t16 + 0.05*t11*V4_2;
+    const double a5_5 = c_q_5*t16 - 0.05*V4_1*t12;
+    /* f4: spatial force f(k) (2.29) */
+    const double t23 = V4_1*V4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = qd[5]*V5_2;
+    const double a5_3 = 0.05*t13;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_1 = alpha3_1 + qdd[4];
     /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_0 = alpha4_0 + qdd[5];
     const double alpha5_1 = (a5_1 + c_q_5*alpha4_1) + s_q_5*alpha4_2;
-    const double alpha5_2 = (a5_2 - s_q_5*alpha4_1) + c_q_5*alpha4_2;
     const double alpha5_3 = (a5_3 + 0.05*alpha4_1) + alpha4_3;
     const double t19 = alpha4_4 - 0.05*alpha4_0;
     const double alpha5_4 = (a5_4 + s_q_5*alpha4_5) + c_q_5*t19;
     const double alpha5_5 = (a5_5 + c_q_5*alpha4_5) - s_q_5*t19;
     /* f5: spatial force f(k) (2.29) */
-    const double t20 = 0.00018250000000000002*V5_2;
-    const double f5_0 = (0.0003175*alpha5_0 - V5_1*t20) - 0.0075*alpha5_4;
-    const double f5_1 = (0.0003175*alpha5_1 + V5_0*t20) + 0.0075*alpha5_3;
-    const double f5_2 = 0.000135*alpha5_2;
-    const double t21 = 0.0075*V5_2;
-    const double f5_3 = (0.0075*alpha5_1 + V5_0*t21) + 0.3*alpha5_3;
-    const double f5_4 = (-0.0075*alpha5_0 + V5_1*t21) + 0.3*alpha5_4;
     const double f5_5 = (-0.0075*V5_1*V5_1 - 0.0075*V5_0*V5_0) + 0.3*alpha5_5;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_2 = -qd[5]*V5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_2 = (a5_2 - s_q_5*alpha4_1) + c_q_5*alpha4_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2 = 0.000135*alpha5_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_0 = alpha4_0 + qdd[5];
+    /* f5: spatial force f(k) (2.29) */
+    const double t21 = 0.0075*V5_2;
+    const double t20 = 0.00018250000000000002*V5_2;
+    const double f5_3 = (0.0075*alpha5_1 + V5_0*t21) + 0.3*alpha5_3;
+    const double f5_1 = (0.0003175*alpha5_1 + V5_0*t20) + 0.0075*alpha5_3;
+    const double f5_4 = (-0.0075*alpha5_0 + V5_1*t21) + 0.3*alpha5_4;
+    const double f5_0 = (0.0003175*alpha5_0 - V5_1*t20) - 0.0075*alpha5_4;
     /* f4: spatial force f(k) (2.29) */
+    const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t14 - 0.0075*t15)) + c_q_5*f5_5) + s_q_5*f5_4;
     const double t22 = c_q_5*f5_4;
-    const double t23 = V4_1*V4_2;
     const double f4_0 = (((0.0003175*alpha4_0 + (-0.0075*alpha4_4 - 0.00018250000000000002*t23)) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t22;
     tau[5] = f5_0;
-    const double f4_1 = ((((0.0003175*alpha4_1 + 0.00018250000000000002*t13) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
-    const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
-    const double f4_3 = ((0.0075*alpha4_1 + 0.0075*t13) + 0.3*alpha4_3) + f5_3;
     const double f4_4 = (((0.3*alpha4_4 + 0.0075*t23) - 0.0075*alpha4_0) - s_q_5*f5_5) + t22;
-    const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t14 - 0.0075*t15)) + c_q_5*f5_5) + s_q_5*f5_4;
+    const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
+    const double f4_1 = ((((0.0003175*alpha4_1 + 0.00018250000000000002*t13) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
+    const double f4_3 = ((0.0075*alpha4_1 + 0.0075*t13) + 0.3*alpha4_3) + f5_3;
     /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = (((0.13390000000000002*alpha3_0 + (-0.5*alpha3_4 - 0.13277500000000003*t10)) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
-    const double t24 = V3_0*V3_2;
+    const double f3_5 = ((2.5*alpha3_5 + (-0.5*t7 - 0.5*t8)) - s_q_4*f4_3) + c_q_4*f4_5;
     const double t25 = c_q_4*f4_3;
     const double t26 = s_q_4*f4_5;
     const double f3_1 = ((((0.13390000000000002*alpha3_1 + 0.13277500000000003*t24) + 0.5*alpha3_3) + 0.4*t25) + f4_1) + 0.4*t26;
     tau[4] = f4_1;
-    const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
     const double f3_3 = (((0.5*alpha3_1 + 0.5*t24) + 2.5*alpha3_3) + t25) + t26;
-    const double f3_4 = ((2.5*alpha3_4 + 0.5*t10) - 0.5*alpha3_0) + f4_4;
-    const double f3_5 = ((2.5*alpha3_5 + (-0.5*t7 - 0.5*t8)) - s_q_4*f4_3) + c_q_4*f4_5;
     /* f2: spatial force f(k) (2.29) */
-    const double f2_0 = (((0.08030000000000002*alpha2_0 + (-0.07962500000000003*t4 - 0.30000000000000004*alpha2_4)) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
     const double f2_1 = ((((0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + 0.4*s_q_3*f3_5) + f3_1) + 0.4*c_q_3*f3_3;
     tau[3] = f3_1;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_0 = (((0.13390000000000002*alpha3_0 + (-0.5*alpha3_4 - 0.13277500000000003*t10)) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
+    const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
+    const double f3_4 = ((2.5*alpha3_4 + 0.5*t10) - 0.5*alpha3_0) + f4_4;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = (((0.08030000000000002*alpha2_0 + (-0.07962500000000003*t4 - 0.30000000000000004*alpha2_4)) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
     const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*alpha1_0 + f2_0;
@@ -598,36 +628,75 @@ void leg6_mass_matrix(const double* q, double* M)
     const double F3_4_2_0 = c_q_4*Rc4_1_2;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t7 = 0.4*Rch4_1;
-    const double Rc3_1_2 = F3_4_2_0 - t7;
     const double Rc3_2_2 = (t5*Rc4_0_0 + 0.001125) + t4*Rc4_2_2;
+    const double Rc3_1_2 = F3_4_2_0 - t7;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t8 = s_q_3*Rc3_0_2;
     const double t9 = c_q_3*Rc3_0_0 + t8;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t8) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
     const double t10 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
     const double t11 = c_q_3*Rch3_2;
     const double t12 = s_q_3*Rch3_0;
-    const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
-    const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_4_0 = -t0;
+    const double F4_5_5_0 = Rch4_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t21 = -0.4*F4_5_4_0;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
+    M[28] = Rc4_1_1;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t16 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
+    const double Rc2_1_2 = -t16 - t7;
     const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_0_0 = Rc3_0_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = -t16;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc3_1_1 + (0.4*t11 - 0.4*t12);
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_1 = Rc3_1_1 + t13;
+    M[21] = Rc3_1_1;
+    const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
+    M[9] = F1_3_1_0;
+    M[19] = F1_3_1_0;
+    const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t14 = 0.4*c_q_3;
     const double t15 = 0.4*s_q_3;
     const double Rc2_0_2 = ((-t15*Rch3_2 - t14*Rch3_0) + c_q_3*t10) - s_q_3*t9;
-    const double Rc2_1_1 = Rc3_1_1 + t13;
-    const double t16 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
-    const double Rc2_1_2 = -t16 - t7;
-    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t8) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = -Rch3_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
+    M[22] = F3_4_1_0;
+    M[27] = F3_4_1_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_0_0 = Rc2_0_0 + 2e-05;
     const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
     const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc2_0_1;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
+    M[3] = F0_3_2_0;
+    M[15] = F2_3_0_0;
+    M[18] = F0_3_2_0;
+    M[20] = F2_3_0_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t17 = s_q_2*Rc2_1_2;
     const double t18 = c_q_2*Rc2_1_1 - t17;
     const double t19 = c_q_2*Rc2_1_2;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
     const double t20 = t19 - s_q_2*Rc2_2_2;
     const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
     M[7] = Rc1_1_1;
     const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
     M[0] = Rc0_2_2;
@@ -645,32 +714,8 @@ void leg6_mass_matrix(const double* q, double* M)
     M[2] = F0_2_2_0;
     M[12] = F0_2_2_0;
     M[14] = Rc2_0_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = Rc2_0_1;
-    const double F2_3_1_0 = Rc3_1_1 + (0.4*t11 - 0.4*t12);
-    M[21] = Rc3_1_1;
-    const double F2_3_2_0 = -t16;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
-    M[9] = F1_3_1_0;
-    M[19] = F1_3_1_0;
-    const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
-    M[3] = F0_3_2_0;
-    M[15] = F2_3_0_0;
-    M[18] = F0_3_2_0;
-    M[20] = F2_3_0_0;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_0_0 = Rc3_0_1;
-    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
-    M[28] = Rc4_1_1;
-    const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
-    const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
-    M[22] = F3_4_1_0;
-    M[27] = F3_4_1_0;
     const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
@@ -685,10 +730,7 @@ void leg6_mass_matrix(const double* q, double* M)
     M[26] = F2_4_0_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
-    const double F4_5_4_0 = -t0;
-    const double F4_5_5_0 = Rch4_1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t21 = -0.4*F4_5_4_0;
     const double F3_5_0_0 = c_q_4*F4_5_0_0 + t21;
     const double F3_5_3_0 = s_q_4*F4_5_5_0;
     const double F3_5_1_0 = 0.4*F3_5_3_0;
@@ -772,102 +814,130 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
     const double a3_5 = c_q_3*t3 + 0.4*V2_0*t2;
     /* V4: spatial velocity V(k) (2.25) */
     const double t5 = c_q_4*V3_0;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1 = s_q_2*a1_2 + a2_1;
+    const double alpha2_2 = c_q_2*a1_2 + a2_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = (-s_q_3*alpha2_2 + c_q_3*a1_0) + a3_0;
+    const double alpha3_2 = (c_q_3*alpha2_2 + s_q_3*a1_0) + a3_2;
+    /* V4: spatial velocity V(k) (2.25) */
     const double t6 = s_q_4*V3_2;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    const double alpha1_5 = 9.81*c_q_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t17 = 0.4*alpha2_1;
+    /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = t5 - t6;
     const double V4_1 = V3_1 + qd[4];
     const double V4_2 = s_q_4*V3_0 + c_q_4*V3_2;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = -qd[4]*V4_2;
-    const double a4_2 = qd[4]*V4_0;
     const double t7 = V3_0*V3_0;
     const double t8 = V3_1*V3_1;
-    const double t9 = -0.4*t7 - 0.4*t8;
-    const double a4_3 = -s_q_4*t9 + 0.4*V3_2*t5;
     const double t10 = V3_1*V3_2;
-    const double a4_4 = 0.4*t10;
-    const double a4_5 = c_q_4*t9 + 0.4*V3_0*t6;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = V4_0 + qd[5];
-    const double t11 = c_q_5*V4_1;
-    const double t12 = s_q_5*V4_2;
-    const double V5_1 = t11 + t12;
-    const double V5_2 = c_q_5*V4_2 - s_q_5*V4_1;
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_1 = qd[5]*V5_2;
-    const double a5_2 = -qd[5]*V5_1;
-    const double t13 = V4_0*V4_2;
-    const double a5_3 = 0.05*t13;
-    const double t14 = V4_0*V4_0;
-    const double t15 = V4_1*V4_1;
-    const double t16 = -0.05*t14 - 0.05*t15;
-    const double a5_4 = s_q_5*t16 + 0.05*t11*V4_2;
-    const double a5_5 = c_q_5*t16 - 0.05*V4_1*t12;
-    /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_3 = -9.81*s_q_1;
-    const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_1 = s_q_2*a1_2 + a2_1;
-    const double alpha2_2 = c_q_2*a1_2 + a2_2;
     const double alpha2_4 = s_q_2*alpha1_5;
     const double alpha2_5 = c_q_2*alpha1_5;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = (-s_q_3*alpha2_2 + c_q_3*a1_0) + a3_0;
-    const double alpha3_2 = (c_q_3*alpha2_2 + s_q_3*a1_0) + a3_2;
-    const double t17 = 0.4*alpha2_1;
+    const double alpha3_4 = (alpha2_4 - 0.4*a1_0) + a3_4;
     const double t18 = alpha1_3 + t17;
     const double alpha3_3 = (a3_3 - s_q_3*alpha2_5) + c_q_3*t18;
-    const double alpha3_4 = (alpha2_4 - 0.4*a1_0) + a3_4;
     const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) + s_q_3*t18;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
-    const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
     const double t19 = alpha3_3 + t17;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = -qd[4]*V4_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t9 = -0.4*t7 - 0.4*t8;
+    const double a4_3 = -s_q_4*t9 + 0.4*V3_2*t5;
+    const double a4_5 = c_q_4*t9 + 0.4*V3_0*t6;
+    /* f3: spatial force f(k) (2.29) */
+    const double t27 = V3_0*V3_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_3 = (a4_3 - s_q_4*alpha3_5) + c_q_4*t19;
-    const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
     const double alpha4_5 = (a4_5 + c_q_4*alpha3_5) + s_q_4*t19;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_4 = 0.4*t10;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t14 = V4_0*V4_0;
+    const double t15 = V4_1*V4_1;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_2 = qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double t11 = c_q_5*V4_1;
+    const double t12 = s_q_5*V4_2;
+    const double V5_2 = c_q_5*V4_2 - s_q_5*V4_1;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t13 = V4_0*V4_2;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = V4_0 + qd[5];
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t16 = -0.05*t14 - 0.05*t15;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_1 = t11 + t12;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_4 = s_q_5*t16 + 0.05*t11*V4_2;
+    const double a5_5 = c_q_5*t16 - 0.05*V4_1*t12;
+    /* f4: spatial force f(k) (2.29) */
+    const double t26 = V4_1*V4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = qd[5]*V5_2;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1 = (a5_1 + c_q_5*alpha2_1) + s_q_5*alpha4_2;
-    const double alpha5_2 = (a5_2 - s_q_5*alpha2_1) + c_q_5*alpha4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_3 = 0.05*t13;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_3 = (a5_3 + 0.05*alpha2_1) + alpha4_3;
     const double t20 = alpha4_4 - 0.05*alpha4_0;
     const double alpha5_4 = (a5_4 + c_q_5*t20) + s_q_5*alpha4_5;
     const double alpha5_5 = (a5_5 - s_q_5*t20) + c_q_5*alpha4_5;
     /* f5: spatial force f(k) (2.29) */
-    const double t21 = -0.0003175*alpha4_0;
-    const double t22 = 0.00018250000000000002*V5_2;
-    const double f5_0 = (-V5_1*t22 - t21) - 0.0075*alpha5_4;
-    const double f5_1 = (0.0003175*alpha5_1 + V5_0*t22) + 0.0075*alpha5_3;
+    const double f5_5 = (-0.0075*V5_1*V5_1 - 0.0075*V5_0*V5_0) + 0.3*alpha5_5;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_2 = -qd[5]*V5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_2 = (a5_2 - s_q_5*alpha2_1) + c_q_5*alpha4_2;
+    /* f5: spatial force f(k) (2.29) */
     const double f5_2 = 0.000135*alpha5_2;
     const double t23 = 0.0075*V5_2;
-    const double f5_3 = (0.0075*alpha5_1 + V5_0*t23) + 0.3*alpha5_3;
+    const double t22 = 0.00018250000000000002*V5_2;
     const double t24 = -0.0075*alpha4_0;
+    const double t21 = -0.0003175*alpha4_0;
+    const double f5_3 = (0.0075*alpha5_1 + V5_0*t23) + 0.3*alpha5_3;
+    const double f5_1 = (0.0003175*alpha5_1 + V5_0*t22) + 0.0075*alpha5_3;
     const double f5_4 = (V5_1*t23 + t24) + 0.3*alpha5_4;
-    const double f5_5 = (-0.0075*V5_1*V5_1 - 0.0075*V5_0*V5_0) + 0.3*alpha5_5;
+    const double f5_0 = (-V5_1*t22 - t21) - 0.0075*alpha5_4;
     /* f4: spatial force f(k) (2.29) */
+    const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t14 - 0.0075*t15)) + c_q_5*f5_5) + s_q_5*f5_4;
     const double t25 = c_q_5*f5_4;
-    const double t26 = V4_1*V4_2;
     const double f4_0 = ((((-0.0075*alpha4_4 - 0.00018250000000000002*t26) - t21) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t25;
     C[5] = f5_0;
-    const double f4_1 = ((((0.00018250000000000002*t13 + 0.0003175*alpha2_1) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
-    const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
-    const double f4_3 = ((0.0075*t13 + 0.0075*alpha2_1) + 0.3*alpha4_3) + f5_3;
     const double f4_4 = (((0.3*alpha4_4 + 0.0075*t26) + t24) - s_q_5*f5_5) + t25;
-    const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t14 - 0.0075*t15)) + c_q_5*f5_5) + s_q_5*f5_4;
+    const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
+    const double f4_1 = ((((0.00018250000000000002*t13 + 0.0003175*alpha2_1) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
+    const double f4_3 = ((0.0075*t13 + 0.0075*alpha2_1) + 0.3*alpha4_3) + f5_3;
     /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = (((0.13390000000000002*alpha3_0 + (-0.5*alpha3_4 - 0.13277500000000003*t10)) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
-    const double t27 = V3_0*V3_2;
+    const double f3_5 = ((2.5*alpha3_5 + (-0.5*t7 - 0.5*t8)) - s_q_4*f4_3) + c_q_4*f4_5;
     const double t28 = c_q_4*f4_3;
     const double t29 = s_q_4*f4_5;
     const double f3_1 = ((((0.13277500000000003*t27 + 0.13390000000000002*alpha2_1) + 0.5*alpha3_3) + 0.4*t28) + f4_1) + 0.4*t29;
     C[4] = f4_1;
-    const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
     const double f3_3 = (((0.5*t27 + 0.5*alpha2_1) + 2.5*alpha3_3) + t28) + t29;
-    const double f3_4 = ((2.5*alpha3_4 + 0.5*t10) - 0.5*alpha3_0) + f4_4;
-    const double f3_5 = ((2.5*alpha3_5 + (-0.5*t7 - 0.5*t8)) - s_q_4*f4_3) + c_q_4*f4_5;
     /* f2: spatial force f(k) (2.29) */
-    const double f2_0 = ((((0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4) - 0.07962500000000003*t4) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
     const double f2_1 = ((((0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + 0.4*s_q_3*f3_5) + f3_1) + 0.4*c_q_3*f3_3;
     C[3] = f3_1;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_0 = (((0.13390000000000002*alpha3_0 + (-0.5*alpha3_4 - 0.13277500000000003*t10)) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
+    const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
+    const double f3_4 = ((2.5*alpha3_4 + 0.5*t10) - 0.5*alpha3_0) + f4_4;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = ((((0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4) - 0.07962500000000003*t4) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
     const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*a1_0 + f2_0;
@@ -933,6 +1003,7 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double t6 = 0.8*F3_4_3_0 + 0.22990000000000005;
     const double Rc3_0_0 = (t5*Rc4_2_2 + t4*Rc4_0_0) + t6;
     const double Rc3_0_1 = s_q_4*Rc4_1_2;
+    const double Rc3_2_2 = (t5*Rc4_0_0 + 0.001125) + t4*Rc4_2_2;
     const double Rc3_0_2 = (-0.4*Rch3_0 - c_q_4*s_q_4*Rc4_0_0) + c_q_4*s_q_4*Rc4_2_2;
     const double Rc3_1_1 = Rc4_1_1 + t6;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -940,160 +1011,190 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t7 = 0.4*Rch4_1;
     const double Rc3_1_2 = F3_4_2_0 - t7;
-    const double Rc3_2_2 = (t5*Rc4_0_0 + 0.001125) + t4*Rc4_2_2;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_4_0 = -t0;
+    const double F4_5_5_0 = Rch4_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t21 = -0.4*F4_5_4_0;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_3_0 = s_q_4*F4_5_5_0;
+    const double F3_5_5_0 = c_q_4*F4_5_5_0;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t8 = s_q_3*Rc3_0_2;
-    const double t9 = c_q_3*Rc3_0_0 + t8;
-    const double t10 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
-    const double t11 = c_q_3*Rch3_2;
-    const double t12 = s_q_3*Rch3_0;
-    const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
-    const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
-    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
     const double t14 = 0.4*c_q_3;
     const double t15 = 0.4*s_q_3;
-    const double Rc2_0_2 = ((-t15*Rch3_2 - t14*Rch3_0) + c_q_3*t10) - s_q_3*t9;
-    const double Rc2_1_1 = Rc3_1_1 + t13;
-    const double t16 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
-    const double Rc2_1_2 = -t16 - t7;
-    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t8) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
-    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
-    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
-    const double t17 = s_q_2*Rc2_1_2;
-    const double t18 = c_q_2*Rc2_1_1 - t17;
-    const double t19 = c_q_2*Rc2_1_2;
-    const double t20 = t19 - s_q_2*Rc2_2_2;
-    const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
-    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc1_0_1;
-    const double F1_2_2_0 = Rc1_0_2;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = Rc2_0_1;
-    const double F2_3_1_0 = Rc3_1_1 + (0.4*t11 - 0.4*t12);
-    const double F2_3_2_0 = -t16;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
-    const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_0_0 = Rc3_0_1;
     const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
     const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t21;
+    const double F3_5_2_0 = -s_q_4*F4_5_0_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t21);
+    const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_1_0 = 0.4*F3_5_3_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = (t14*F3_5_3_0 + t15*F3_5_5_0) + F3_5_1_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t8 = s_q_3*Rc3_0_2;
+    const double t11 = c_q_3*Rch3_2;
+    const double t12 = s_q_3*Rch3_0;
+    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
+    const double t16 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
+    const double Rc2_1_2 = -t16 - t7;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = -t16;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
     const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t9 = c_q_3*Rc3_0_0 + t8;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t8) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
+    const double t10 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
+    const double Rc2_0_2 = ((-t15*Rch3_2 - t14*Rch3_0) + c_q_3*t10) - s_q_3*t9;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc2_0_1;
+    const double F2_3_1_0 = Rc3_1_1 + (0.4*t11 - 0.4*t12);
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
+    const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
+    const double Rc2_1_1 = Rc3_1_1 + t13;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_3 = (Rc3_1_1 - F3_5_1_0*ltdl_L5_3) - F3_4_1_0*ltdl_L4_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
     const double F1_4_2_0 = s_q_2*F2_4_1_0 + c_q_2*F2_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = c_q_1*F1_4_2_0 - s_q_1*F2_4_0_0;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
-    const double F4_5_4_0 = -t0;
-    const double F4_5_5_0 = Rch4_1;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t21 = -0.4*F4_5_4_0;
-    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t21;
-    const double F3_5_3_0 = s_q_4*F4_5_5_0;
-    const double F3_5_1_0 = 0.4*F3_5_3_0;
-    const double F3_5_2_0 = -s_q_4*F4_5_0_0;
-    const double F3_5_5_0 = c_q_4*F4_5_5_0;
-    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t21);
-    const double F2_5_1_0 = (t14*F3_5_3_0 + t15*F3_5_5_0) + F3_5_1_0;
-    const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_1_0 = c_q_2*F2_5_1_0 - s_q_2*F2_5_2_0;
     const double F1_5_2_0 = s_q_2*F2_5_1_0 + c_q_2*F2_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = c_q_1*F1_5_2_0 - s_q_1*F2_5_0_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
-    const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
     const double ltdl_L5_2 = 3149.606299212598*F2_5_0_0;
-    const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_2 = F2_4_0_0*ltdl_dinv4_0;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
+    const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_2 = (F2_3_0_0 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = (F1_3_1_0 - F3_5_1_0*ltdl_L5_1) - F3_4_1_0*ltdl_L4_1;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
+    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
-    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
-    const double ltdl_L4_2 = F2_4_0_0*ltdl_dinv4_0;
-    const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_0 = (F0_3_2_0 - F3_5_1_0*ltdl_L5_0) - F3_4_1_0*ltdl_L4_0;
-    const double ltdl_A3_1 = (F1_3_1_0 - F3_5_1_0*ltdl_L5_1) - F3_4_1_0*ltdl_L4_1;
-    const double ltdl_A3_2 = (F2_3_0_0 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
-    const double ltdl_A3_3 = (Rc3_1_1 - F3_5_1_0*ltdl_L5_3) - F3_4_1_0*ltdl_L4_3;
-    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t17 = s_q_2*Rc2_1_2;
+    const double t19 = c_q_2*Rc2_1_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc1_0_1;
+    const double F1_2_2_0 = Rc1_0_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = (F1_2_1_0 + (-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1)) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((-F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2) + Rc2_0_0) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_4 = ltdl_L4_3*ltdl_L3_2 - ltdl_L4_2;
+    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t18 = c_q_2*Rc2_1_1 - t17;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t20 = t19 - s_q_2*Rc2_2_2;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
+    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((-F1_4_1_0*ltdl_L4_1 - F1_5_1_0*ltdl_L5_1) + Rc1_1_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y1_4 = (ltdl_L4_3*ltdl_L3_1 - ltdl_L4_1) - ltdl_Y2_4*ltdl_L2_1;
+    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_4 = ltdl_L4_3*ltdl_L3_2 - ltdl_L4_2;
-    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y0_4 = ((ltdl_L4_3*ltdl_L3_0 - ltdl_L4_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
+    Minv[28] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    /* shared by the outputs */
+    const double t38 = ltdl_L4_3*ltdl_dinv3_0;
+    const double t27 = ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3149.606299212598) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[5] = t27;
+    Minv[30] = t27;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    const double ltdl_Y1_4 = (ltdl_L4_3*ltdl_L3_1 - ltdl_L4_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    const double ltdl_Y0_4 = ((ltdl_L4_3*ltdl_L3_0 - ltdl_L4_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t22 = ltdl_L1_0*ltdl_dinv0_0;
     const double t23 = -t22;
     Minv[1] = t23;
     Minv[6] = t23;
-    const double t24 = ltdl_Y0v0[2]*ltdl_dinv0_0;
     const double t25 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[3] = t25;
     Minv[18] = t25;
-    const double t26 = ltdl_Y0_4*ltdl_dinv0_0;
-    const double t27 = ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[5] = t27;
-    Minv[30] = t27;
-    const double t28 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t29 = -ltdl_Y0v0[2]*t22 - t28;
-    Minv[8] = t29;
-    Minv[13] = t29;
     const double t30 = -ltdl_Y0v0[3]*t22 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[9] = t30;
     Minv[19] = t30;
@@ -1101,12 +1202,27 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     Minv[10] = t31;
     Minv[25] = t31;
     const double t32 = -ltdl_Y0_5*t22 + ltdl_Y1_5*ltdl_dinv1_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
     Minv[11] = t32;
     Minv[31] = t32;
+    const double t28 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t29 = -ltdl_Y0v0[2]*t22 - t28;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[8] = t29;
+    Minv[13] = t29;
     const double t33 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t40 = ((-ltdl_Y2_5*t33 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[23] = t40;
+    Minv[33] = t40;
+    const double t24 = ltdl_Y0v0[2]*ltdl_dinv0_0;
     const double t34 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t28 - t33);
     Minv[15] = t34;
     Minv[20] = t34;
+    const double t39 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t33 - t38));
+    Minv[22] = t39;
+    Minv[27] = t39;
+    const double t26 = ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[0] = ltdl_dinv0_0;
     const double t35 = ltdl_Y2_4*ltdl_dinv2_0;
     const double t36 = ltdl_Y0_4*t24 + (t35 - ltdl_Y1_4*t28);
     Minv[16] = t36;
@@ -1116,26 +1232,13 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     Minv[12] = t24;
     Minv[17] = t37;
     Minv[32] = t37;
-    const double t38 = ltdl_L4_3*ltdl_dinv3_0;
-    const double t39 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t33 - t38));
-    Minv[22] = t39;
-    Minv[27] = t39;
-    const double t40 = ((-ltdl_Y2_5*t33 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[0] = ltdl_dinv0_0;
-    Minv[23] = t40;
-    Minv[33] = t40;
     const double t41 = ((ltdl_Y2_5*t35 + ltdl_L5_3*t38) + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*t26;
     Minv[4] = t26;
     Minv[24] = t26;
     Minv[29] = t41;
     Minv[34] = t41;
 
-    /* Outputs: Minv (6 x 6): the entries not stored where computed */
-    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
-    Minv[28] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3149.606299212598) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    /* Outputs: Minv (6 x 6), each stored as soon as computed */
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -1193,267 +1296,329 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double a3_5 = c_q_3*t3 + 0.4*V2_0*t2;
     /* V4: spatial velocity V(k) (2.25) */
     const double t5 = c_q_4*V3_0;
-    const double t6 = s_q_4*V3_2;
-    const double V4_0 = t5 - t6;
-    const double V4_1 = V3_1 + qd[4];
-    const double V4_2 = s_q_4*V3_0 + c_q_4*V3_2;
-    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = -qd[4]*V4_2;
-    const double a4_2 = qd[4]*V4_0;
-    const double t7 = V3_0*V3_0;
-    const double t8 = V3_1*V3_1;
-    const double t9 = -0.4*t7 - 0.4*t8;
-    const double a4_3 = -s_q_4*t9 + 0.4*V3_2*t5;
-    const double t10 = V3_1*V3_2;
-    const double a4_4 = 0.4*t10;
-    const double a4_5 = c_q_4*t9 + 0.4*V3_0*t6;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = V4_0 + qd[5];
-    const double t11 = c_q_5*V4_1;
-    const double t12 = s_q_5*V4_2;
-    const double V5_1 = t11 + t12;
-    const double V5_2 = c_q_5*V4_2 - s_q_5*V4_1;
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_1 = qd[5]*V5_2;
-    const double a5_2 = -qd[5]*V5_1;
-    const double t13 = V4_0*V4_2;
-    const double a5_3 = 0.05*t13;
-    const double t14 = V4_0*V4_0;
-    const double t15 = V4_1*V4_1;
-    const double t16 = -0.05*t14 - 0.05*t15;
-    const double a5_4 = s_q_5*t16 + 0.05*t11*V4_2;
-    const double a5_5 = c_q_5*t16 - 0.05*V4_1*t12;
-    /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_3 = -9.81*s_q_1;
-    const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double alpha2_1 = s_q_2*a1_2 + a2_1;
     const double alpha2_2 = c_q_2*a1_2 + a2_2;
-    const double alpha2_4 = s_q_2*alpha1_5;
-    const double alpha2_5 = c_q_2*alpha1_5;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_0 = (-s_q_3*alpha2_2 + c_q_3*a1_0) + a3_0;
     const double alpha3_2 = (c_q_3*alpha2_2 + s_q_3*a1_0) + a3_2;
-    const double t17 = 0.4*alpha2_1;
-    const double t18 = alpha1_3 + t17;
-    const double alpha3_3 = (a3_3 - s_q_3*alpha2_5) + c_q_3*t18;
-    const double alpha3_4 = (alpha2_4 - 0.4*a1_0) + a3_4;
-    const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) + s_q_3*t18;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
-    const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
-    const double t19 = alpha3_3 + t17;
-    const double alpha4_3 = (a4_3 - s_q_4*alpha3_5) + c_q_4*t19;
-    const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
-    const double alpha4_5 = (a4_5 + c_q_4*alpha3_5) + s_q_4*t19;
-    /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_1 = (a5_1 + c_q_5*alpha2_1) + s_q_5*alpha4_2;
-    const double alpha5_2 = (a5_2 - s_q_5*alpha2_1) + c_q_5*alpha4_2;
-    const double alpha5_3 = (a5_3 + 0.05*alpha2_1) + alpha4_3;
-    const double t20 = alpha4_4 - 0.05*alpha4_0;
-    const double alpha5_4 = (a5_4 + c_q_5*t20) + s_q_5*alpha4_5;
-    const double alpha5_5 = (a5_5 - s_q_5*t20) + c_q_5*alpha4_5;
-    /* f5: spatial force f(k) (2.29) */
-    const double t21 = -0.0003175*alpha4_0;
-    const double t22 = 0.00018250000000000002*V5_2;
-    const double f5_0 = (-V5_1*t22 - t21) - 0.0075*alpha5_4;
-    const double f5_1 = (0.0003175*alpha5_1 + V5_0*t22) + 0.0075*alpha5_3;
-    const double f5_2 = 0.000135*alpha5_2;
-    const double t23 = 0.0075*V5_2;
-    const double f5_3 = (0.0075*alpha5_1 + V5_0*t23) + 0.3*alpha5_3;
-    const double t24 = -0.0075*alpha4_0;
-    const double f5_4 = (V5_1*t23 + t24) + 0.3*alpha5_4;
-    const double f5_5 = (-0.0075*V5_1*V5_1 - 0.0075*V5_0*V5_0) + 0.3*alpha5_5;
-    /* f4: spatial force f(k) (2.29) */
-    const double t25 = c_q_5*f5_4;
-    const double t26 = V4_1*V4_2;
-    const double f4_0 = ((((-0.0075*alpha4_4 - 0.00018250000000000002*t26) - t21) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t25;
-    const double f4_1 = ((((0.00018250000000000002*t13 + 0.0003175*alpha2_1) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
-    const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
-    const double f4_3 = ((0.0075*t13 + 0.0075*alpha2_1) + 0.3*alpha4_3) + f5_3;
-    const double f4_4 = (((0.3*alpha4_4 + 0.0075*t26) + t24) - s_q_5*f5_5) + t25;
-    const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t14 - 0.0075*t15)) + c_q_5*f5_5) + s_q_5*f5_4;
-    /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = (((0.13390000000000002*alpha3_0 + (-0.5*alpha3_4 - 0.13277500000000003*t10)) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
-    const double t27 = V3_0*V3_2;
-    const double t28 = c_q_4*f4_3;
-    const double t29 = s_q_4*f4_5;
-    const double f3_1 = ((((0.13277500000000003*t27 + 0.13390000000000002*alpha2_1) + 0.5*alpha3_3) + 0.4*t28) + f4_1) + 0.4*t29;
-    const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
-    const double f3_3 = (((0.5*t27 + 0.5*alpha2_1) + 2.5*alpha3_3) + t28) + t29;
-    const double f3_4 = ((2.5*alpha3_4 + 0.5*t10) - 0.5*alpha3_0) + f4_4;
-    const double f3_5 = ((2.5*alpha3_5 + (-0.5*t7 - 0.5*t8)) - s_q_4*f4_3) + c_q_4*f4_5;
-    /* f2: spatial force f(k) (2.29) */
-    const double f2_0 = ((((0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4) - 0.07962500000000003*t4) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
-    const double t30 = 0.4*c_q_3;
-    const double t31 = 0.4*s_q_3;
-    const double f2_1 = ((((0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + t31*f3_5) + f3_1) + t30*f3_3;
-    const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
-    /* f1: spatial force f(k) (2.29) */
-    const double f1_0 = 2e-05*a1_0 + f2_0;
-    const double f1_1 = c_q_2*f2_1 - s_q_2*f2_2;
-    const double f1_2 = (c_q_2*f2_2 + 2e-05*a1_2) + s_q_2*f2_1;
-    /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
     const double Rch4_1 = -0.0075*s_q_5;
     const double t32 = 0.0075*c_q_5;
     const double Rch4_2 = t32 + 0.0225;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_4_0 = -t32;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t49 = -0.4*F4_5_4_0;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t33 = 0.00075*c_q_5;
-    const double Rc4_0_0 = t33 + 0.0013850000000000002;
     const double t34 = s_q_5*s_q_5;
     const double t35 = c_q_5*c_q_5;
-    const double Rc4_1_1 = ((t33 + 0.0010675) + 0.000135*t34) + 0.0003175*t35;
     const double Rc4_1_2 = 0.00018250000000000002*c_q_5*s_q_5 + 0.000375*s_q_5;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_5_0 = Rch4_1;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t39 = 0.4*Rch4_1;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double t6 = s_q_4*V3_2;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    const double alpha1_5 = 9.81*c_q_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t17 = 0.4*alpha2_1;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_0_0 = t33 + 0.0013850000000000002;
+    const double Rc4_1_1 = ((t33 + 0.0010675) + 0.000135*t34) + 0.0003175*t35;
     const double Rc4_2_2 = (0.0003175*t34 + 0.000135) + 0.000135*t35;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = s_q_4*Rch4_2;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_3_0 = c_q_4*Rch4_2;
-    /* Rch3: composite rigid-body inertia R(k) (a.44) */
-    const double Rch3_2 = F3_4_3_0 + 0.74;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_0_1 = s_q_4*Rc4_1_2;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_2_0 = c_q_4*Rc4_1_2;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_3_0 = s_q_4*F4_5_5_0;
+    const double F3_5_5_0 = c_q_4*F4_5_5_0;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double V4_0 = t5 - t6;
+    const double V4_1 = V3_1 + qd[4];
+    const double V4_2 = s_q_4*V3_0 + c_q_4*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t7 = V3_0*V3_0;
+    const double t8 = V3_1*V3_1;
+    const double t10 = V3_1*V3_2;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_4 = s_q_2*alpha1_5;
+    const double alpha2_5 = c_q_2*alpha1_5;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_4 = (alpha2_4 - 0.4*a1_0) + a3_4;
+    const double t18 = alpha1_3 + t17;
+    const double alpha3_3 = (a3_3 - s_q_3*alpha2_5) + c_q_3*t18;
+    const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) + s_q_3*t18;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t19 = alpha3_3 + t17;
+    /* f2: spatial force f(k) (2.29) */
+    const double t30 = 0.4*c_q_3;
+    const double t31 = 0.4*s_q_3;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t36 = c_q_4*c_q_4;
     const double t37 = s_q_4*s_q_4;
     const double t38 = 0.8*F3_4_3_0 + 0.22990000000000005;
-    const double Rc3_0_0 = (t37*Rc4_2_2 + t36*Rc4_0_0) + t38;
-    const double Rc3_0_1 = s_q_4*Rc4_1_2;
     const double Rc3_0_2 = (-0.4*Rch3_0 - c_q_4*s_q_4*Rc4_0_0) + c_q_4*s_q_4*Rc4_2_2;
-    const double Rc3_1_1 = Rc4_1_1 + t38;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_2_0 = c_q_4*Rc4_1_2;
-    /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t39 = 0.4*Rch4_1;
     const double Rc3_1_2 = F3_4_2_0 - t39;
-    const double Rc3_2_2 = (t37*Rc4_0_0 + 0.001125) + t36*Rc4_2_2;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t40 = s_q_3*Rc3_0_2;
-    const double t41 = c_q_3*Rc3_0_0 + t40;
-    const double t42 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
-    const double t43 = (0.5763000000000001 - 0.8*s_q_3*Rch3_0) + 0.8*c_q_3*Rch3_2;
-    const double Rc2_0_0 = c_q_3*t41 + (s_q_3*t42 + t43);
-    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
-    const double Rc2_0_2 = ((-t31*Rch3_2 - t30*Rch3_0) + c_q_3*t42) - s_q_3*t41;
-    const double Rc2_1_1 = Rc3_1_1 + t43;
-    const double t44 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
-    const double Rc2_1_2 = -t39 - t44;
-    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t40) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
-    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
-    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
-    const double t45 = s_q_2*Rc2_1_2;
-    const double t46 = c_q_2*Rc2_1_1 - t45;
-    const double t47 = c_q_2*Rc2_1_2;
-    const double t48 = t47 - s_q_2*Rc2_2_2;
-    const double Rc1_1_1 = (c_q_2*t46 + 2e-05) - s_q_2*t48;
-    const double Rc1_1_2 = c_q_2*t48 + s_q_2*t46;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t45) + (s_q_2*(s_q_2*Rc2_1_1 + t47) + 2e-05);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc1_0_1;
-    const double F1_2_2_0 = Rc1_0_2;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = Rc2_0_1;
-    const double F2_3_1_0 = Rc3_1_1 + (t30*Rch3_2 - t31*Rch3_0);
-    const double F2_3_2_0 = -t44;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
-    const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_0_0 = Rc3_0_1;
     const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
     const double F2_4_1_0 = F3_4_1_0 + (t30*F3_4_3_0 + t31*F3_4_5_0);
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = F3_4_3_0 + 0.74;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t49;
+    const double F3_5_2_0 = -s_q_4*F4_5_0_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t49);
+    const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_1_0 = 0.4*F3_5_3_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = (t30*F3_5_3_0 + t31*F3_5_5_0) + F3_5_1_0;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_1_1 = Rc4_1_1 + t38;
+    const double Rc3_0_0 = (t37*Rc4_2_2 + t36*Rc4_0_0) + t38;
+    const double Rc3_2_2 = (t37*Rc4_0_0 + 0.001125) + t36*Rc4_2_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = -qd[4]*V4_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t9 = -0.4*t7 - 0.4*t8;
+    const double a4_3 = -s_q_4*t9 + 0.4*V3_2*t5;
+    const double a4_5 = c_q_4*t9 + 0.4*V3_0*t6;
+    /* f3: spatial force f(k) (2.29) */
+    const double t27 = V3_0*V3_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_3 = (a4_3 - s_q_4*alpha3_5) + c_q_4*t19;
+    const double alpha4_5 = (a4_5 + c_q_4*alpha3_5) + s_q_4*t19;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_4 = 0.4*t10;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t14 = V4_0*V4_0;
+    const double t15 = V4_1*V4_1;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t40 = s_q_3*Rc3_0_2;
+    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
+    const double t44 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
+    const double Rc2_1_2 = -t39 - t44;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = -t44;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
     const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_2 = qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double t11 = c_q_5*V4_1;
+    const double t12 = s_q_5*V4_2;
+    const double V5_2 = c_q_5*V4_2 - s_q_5*V4_1;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t13 = V4_0*V4_2;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = V4_0 + qd[5];
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t16 = -0.05*t14 - 0.05*t15;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t41 = c_q_3*Rc3_0_0 + t40;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t40) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
+    const double t42 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = Rc2_0_1;
+    const double F2_3_1_0 = Rc3_1_1 + (t30*Rch3_2 - t31*Rch3_0);
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
     const double F1_4_2_0 = s_q_2*F2_4_1_0 + c_q_2*F2_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = c_q_1*F1_4_2_0 - s_q_1*F2_4_0_0;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
-    const double F4_5_4_0 = -t32;
-    const double F4_5_5_0 = Rch4_1;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t49 = -0.4*F4_5_4_0;
-    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t49;
-    const double F3_5_3_0 = s_q_4*F4_5_5_0;
-    const double F3_5_1_0 = 0.4*F3_5_3_0;
-    const double F3_5_2_0 = -s_q_4*F4_5_0_0;
-    const double F3_5_5_0 = c_q_4*F4_5_5_0;
-    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t49);
-    const double F2_5_1_0 = (t30*F3_5_3_0 + t31*F3_5_5_0) + F3_5_1_0;
-    const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_1_0 = c_q_2*F2_5_1_0 - s_q_2*F2_5_2_0;
     const double F1_5_2_0 = s_q_2*F2_5_1_0 + c_q_2*F2_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = c_q_1*F1_5_2_0 - s_q_1*F2_5_0_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
-    const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
     const double ltdl_L5_2 = 3149.606299212598*F2_5_0_0;
-    const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
-    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
     const double ltdl_L4_2 = F2_4_0_0*ltdl_dinv4_0;
-    const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = (F0_3_2_0 - F3_5_1_0*ltdl_L5_0) - F3_4_1_0*ltdl_L4_0;
-    const double ltdl_A3_1 = (F1_3_1_0 - F3_5_1_0*ltdl_L5_1) - F3_4_1_0*ltdl_L4_1;
-    const double ltdl_A3_2 = (F2_3_0_0 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
     const double ltdl_A3_3 = (Rc3_1_1 - F3_5_1_0*ltdl_L5_3) - F3_4_1_0*ltdl_L4_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_1 = t11 + t12;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_4 = s_q_5*t16 + 0.05*t11*V4_2;
+    const double a5_5 = c_q_5*t16 - 0.05*V4_1*t12;
+    /* f4: spatial force f(k) (2.29) */
+    const double t26 = V4_1*V4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = qd[5]*V5_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1 = (a5_1 + c_q_5*alpha2_1) + s_q_5*alpha4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_3 = 0.05*t13;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_3 = (a5_3 + 0.05*alpha2_1) + alpha4_3;
+    const double t20 = alpha4_4 - 0.05*alpha4_0;
+    const double alpha5_4 = (a5_4 + c_q_5*t20) + s_q_5*alpha4_5;
+    const double alpha5_5 = (a5_5 - s_q_5*t20) + c_q_5*alpha4_5;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_5 = (-0.0075*V5_1*V5_1 - 0.0075*V5_0*V5_0) + 0.3*alpha5_5;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t43 = (0.5763000000000001 - 0.8*s_q_3*Rch3_0) + 0.8*c_q_3*Rch3_2;
+    const double Rc2_0_2 = ((-t31*Rch3_2 - t30*Rch3_0) + c_q_3*t42) - s_q_3*t41;
+    const double Rc2_0_0 = c_q_3*t41 + (s_q_3*t42 + t43);
+    const double Rc2_1_1 = Rc3_1_1 + t43;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
+    const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_2 = (F2_3_0_0 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = (F1_3_1_0 - F3_5_1_0*ltdl_L5_1) - F3_4_1_0*ltdl_L4_1;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_2 = -qd[5]*V5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_2 = (a5_2 - s_q_5*alpha2_1) + c_q_5*alpha4_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2 = 0.000135*alpha5_2;
+    const double t23 = 0.0075*V5_2;
+    const double t22 = 0.00018250000000000002*V5_2;
+    const double t24 = -0.0075*alpha4_0;
+    const double t21 = -0.0003175*alpha4_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
+    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = (F0_3_2_0 - F3_5_1_0*ltdl_L5_0) - F3_4_1_0*ltdl_L4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_3 = (0.0075*alpha5_1 + V5_0*t23) + 0.3*alpha5_3;
+    const double f5_1 = (0.0003175*alpha5_1 + V5_0*t22) + 0.0075*alpha5_3;
+    const double f5_4 = (V5_1*t23 + t24) + 0.3*alpha5_4;
+    const double f5_0 = (-V5_1*t22 - t21) - 0.0075*alpha5_4;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t14 - 0.0075*t15)) + c_q_5*f5_5) + s_q_5*f5_4;
+    const double t25 = c_q_5*f5_4;
+    const double f4_0 = ((((-0.0075*alpha4_4 - 0.00018250000000000002*t26) - t21) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t25;
+    const double f4_4 = (((0.3*alpha4_4 + 0.0075*t26) + t24) - s_q_5*f5_5) + t25;
+    const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
+    const double f4_1 = ((((0.00018250000000000002*t13 + 0.0003175*alpha2_1) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
+    const double f4_3 = ((0.0075*t13 + 0.0075*alpha2_1) + 0.3*alpha4_3) + f5_3;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_5 = ((2.5*alpha3_5 + (-0.5*t7 - 0.5*t8)) - s_q_4*f4_3) + c_q_4*f4_5;
+    const double t28 = c_q_4*f4_3;
+    const double t29 = s_q_4*f4_5;
+    const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
+    const double f3_0 = (((0.13390000000000002*alpha3_0 + (-0.5*alpha3_4 - 0.13277500000000003*t10)) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
+    const double f3_4 = ((2.5*alpha3_4 + 0.5*t10) - 0.5*alpha3_0) + f4_4;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = ((((0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4) - 0.07962500000000003*t4) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
+    const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = tau[5] - f5_0;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_0 = 2e-05*a1_0 + f2_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t45 = s_q_2*Rc2_1_2;
+    const double t47 = c_q_2*Rc2_1_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc1_0_1;
+    const double F1_2_2_0 = Rc1_0_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = (F1_2_1_0 + (-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1)) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((-F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2) + Rc2_0_0) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
+    const double t46 = c_q_2*Rc2_1_1 - t45;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t45) + (s_q_2*(s_q_2*Rc2_1_1 + t47) + 2e-05);
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t48 = t47 - s_q_2*Rc2_2_2;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_1 = (c_q_2*t46 + 2e-05) - s_q_2*t48;
+    const double Rc1_1_2 = c_q_2*t48 + s_q_2*t46;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((-F1_4_1_0*ltdl_L4_1 - F1_5_1_0*ltdl_L5_1) + Rc1_1_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_1 = ((((0.13277500000000003*t27 + 0.13390000000000002*alpha2_1) + 0.5*alpha3_3) + 0.4*t28) + f4_1) + 0.4*t29;
+    const double f3_3 = (((0.5*t27 + 0.5*alpha2_1) + 2.5*alpha3_3) + t28) + t29;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_1 = ((((0.07962500000000003*V2_0*V2_2 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + t31*f3_5) + f3_1) + t30*f3_3;
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = tau[4] - f4_1;
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = ((tau[3] - ltdl_L5_3*ltdl_xy5_0) - ltdl_L4_3*ltdl_xy4_0) - f3_1;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_2 = (c_q_2*f2_2 + 2e-05*a1_2) + s_q_2*f2_1;
+    const double f1_1 = c_q_2*f2_1 - s_q_2*f2_2;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = (((tau[2] - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_0;
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = ((((tau[1] - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - ltdl_L2_1*ltdl_xy2_0) - f1_1;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_xy5: y = L^-T b */
-    const double ltdl_xy5_0 = tau[5] - f5_0;
-    /* ltdl_xy4: y = L^-T b */
-    const double ltdl_xy4_0 = tau[4] - f4_1;
-    /* ltdl_xy3: y = L^-T b */
-    const double ltdl_xy3_0 = ((tau[3] - ltdl_L5_3*ltdl_xy5_0) - ltdl_L4_3*ltdl_xy4_0) - f3_1;
-    /* ltdl_xy2: y = L^-T b */
-    const double ltdl_xy2_0 = (((tau[2] - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_0;
-    /* ltdl_xy1: y = L^-T b */
-    const double ltdl_xy1_0 = ((((tau[1] - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - ltdl_L2_1*ltdl_xy2_0) - f1_1;
     /* ltdl_xy0: y = L^-T b */
     const double ltdl_xy0_0 = (((((tau[0] - ltdl_L5_0*ltdl_xy5_0) - ltdl_L4_0*ltdl_xy4_0) - ltdl_L3_0*ltdl_xy3_0) - ltdl_L2_0*ltdl_xy2_0) - f0_2) - ltdl_xy1_0*ltdl_L1_0;
     /* ltdl_x0: x = L^-1 D^-1 y */
@@ -1527,71 +1692,71 @@ void leg6_jacobian(const double* q, double* J)
     const double t18 = s_q_3*t13;
     J[8] = t13;
     const double t19 = t17 + t18;
-    const double t20 = -s_q_4*t19 + c_q_4*t16;
-    J[11] = t20;
-    const double t21 = c_q_1*s_q_2;
+    const double t44 = c_q_4*t10;
+    const double t45 = s_q_4*t11;
+    J[1] = -s_q_0;
+    J[14] = -s_q_1;
     const double t22 = c_q_1*c_q_2;
-    const double t23 = -s_q_3*t22 - c_q_3*s_q_1;
     const double t24 = s_q_1*s_q_3;
     const double t25 = c_q_3*t22;
+    const double t23 = -s_q_3*t22 - c_q_3*s_q_1;
     const double t26 = t25 - t24;
-    const double t27 = -s_q_4*t26 + c_q_4*t23;
-    J[17] = t27;
+    const double t21 = c_q_1*s_q_2;
     const double t28 = c_q_4*t19;
+    const double t20 = -s_q_4*t19 + c_q_4*t16;
+    J[11] = t20;
     const double t29 = s_q_4*t16;
     const double t30 = 0.05*c_q_5;
     const double t31 = 0.05*s_q_5;
+    const double t36 = c_q_4*t26;
+    const double t27 = -s_q_4*t26 + c_q_4*t23;
+    J[17] = t27;
+    const double t37 = s_q_4*t23;
     const double t32 = t30*(t28 + t29) - t31*t14;
     J[9] = t14;
     J[10] = t14;
     const double t33 = (0.05*t28 + 0.05*t29) + t32;
     const double t34 = (0.4*t17 + 0.4*t18) + t33;
     const double t35 = (-0.4*c_q_0*s_q_2 + 0.4*s_q_1*t1) + t34;
+    J[18] = -t35;
     J[7] = c_q_0;
-    const double t36 = c_q_4*t26;
-    const double t37 = s_q_4*t23;
     const double t38 = t36 + t37;
     const double t39 = t21*t31;
     J[15] = t21;
     J[16] = t21;
     const double t40 = t30*t38 + (0.05*t36 + (0.05*t37 - t39));
-    const double t41 = (0.4*t25 - 0.4*t24) + t40;
-    const double t42 = 0.4*t22 + t41;
-    const double t43 = 0.05*c_q_5*t38 - t39;
-    const double t44 = c_q_4*t10;
-    const double t45 = s_q_4*t11;
     const double t46 = t30*(t44 + t45) - t31*t3;
     J[3] = t3;
     J[4] = t3;
     const double t47 = (0.05*t44 + 0.05*t45) + t46;
+    const double t41 = (0.4*t25 - 0.4*t24) + t40;
     const double t48 = (0.4*t9 + 0.4*t4) + t47;
+    const double t43 = 0.05*c_q_5*t38 - t39;
     const double t49 = t48 + (0.4*t7 + 0.4*t5);
     J[24] = t49;
-
-    /* Outputs: J (6 x 6): the entries not stored where computed */
-    J[0] = 0.0;
-    J[1] = -s_q_0;
-    J[6] = 0.0;
-    J[12] = 1.0;
-    J[13] = 0.0;
-    J[14] = -s_q_1;
-    J[18] = -t35;
+    const double t42 = 0.4*t22 + t41;
     J[19] = c_q_0*t42;
     J[20] = s_q_1*t35 + t13*t42;
+    J[32] = -t13*t49 + t0*t35;
+    J[26] = -s_q_1*t49 - t0*t42;
+    J[31] = -c_q_0*t49 - s_q_0*t35;
+    J[25] = s_q_0*t42;
     J[21] = -t21*t34 + t14*t41;
     J[22] = -t21*t33 + t14*t40;
     J[23] = -t27*t32 + t20*t43;
-    J[25] = s_q_0*t42;
-    J[26] = -s_q_1*t49 - t0*t42;
     J[27] = t21*t48 - t3*t41;
     J[28] = t21*t47 - t3*t40;
     J[29] = t27*t46 - t43*t12;
-    J[30] = 0.0;
-    J[31] = -c_q_0*t49 - s_q_0*t35;
-    J[32] = -t13*t49 + t0*t35;
     J[33] = -t14*t48 + t3*t34;
     J[34] = -t14*t47 + t3*t33;
     J[35] = -t20*t46 + t12*t32;
+
+    /* Outputs: J (6 x 6): the entries not stored where computed */
+    J[0] = 0.0;
+    J[6] = 0.0;
+    J[12] = 1.0;
+    J[13] = 0.0;
+    J[30] = 0.0;
 }
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
@@ -1653,50 +1818,64 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t6 = s_q_4*V3_2;
     const double V4_0 = t5 - t6;
     const double V4_1 = V3_1 + qd[4];
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_1 = s_q_2*a1_2 + a2_1;
+    const double zeta2_2 = c_q_2*a1_2 + a2_2;
+    /* V4: spatial velocity V(k) (2.25) */
     const double V4_2 = s_q_4*V3_0 + c_q_4*V3_2;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = -qd[4]*V4_2;
-    const double a4_2 = qd[4]*V4_0;
-    const double t7 = -0.4*V3_0*V3_0 - 0.4*V3_1*V3_1;
     const double t8 = 0.4*V3_2;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_0 = (-s_q_3*zeta2_2 + c_q_3*a1_0) + a3_0;
+    const double zeta3_2 = (c_q_3*zeta2_2 + s_q_3*a1_0) + a3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = -qd[4]*V4_2;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_4 = a3_4 - 0.4*a1_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_2 = qd[4]*V4_0;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_0 = (a4_0 + c_q_4*zeta3_0) - s_q_4*zeta3_2;
+    const double zeta4_2 = (a4_2 + c_q_4*zeta3_2) + s_q_4*zeta3_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t7 = -0.4*V3_0*V3_0 - 0.4*V3_1*V3_1;
+    const double a4_5 = c_q_4*t7 + 0.4*V3_0*t6;
     const double a4_3 = -s_q_4*t7 + t5*t8;
     const double a4_4 = V3_1*t8;
-    const double a4_5 = c_q_4*t7 + 0.4*V3_0*t6;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
     const double t9 = c_q_5*V4_1;
     const double t10 = s_q_5*V4_2;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_4 = (a4_4 + zeta3_4) - 0.4*zeta3_0;
+    /* V5: spatial velocity V(k) (2.25) */
     const double V5_1 = t10 + t9;
     const double V5_2 = c_q_5*V4_2 - s_q_5*V4_1;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_1 = qd[5]*V5_2;
-    const double a5_2 = -qd[5]*V5_1;
     const double t11 = 0.05*V4_2;
-    const double a5_3 = V4_0*t11;
-    const double t12 = -0.05*V4_0*V4_0 - 0.05*V4_1*V4_1;
-    const double a5_4 = s_q_5*t12 + t9*t11;
-    const double a5_5 = c_q_5*t12 - 0.05*V4_1*t10;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_1 = s_q_2*a1_2 + a2_1;
-    const double zeta2_2 = c_q_2*a1_2 + a2_2;
     /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0 = (-s_q_3*zeta2_2 + c_q_3*a1_0) + a3_0;
-    const double zeta3_2 = (c_q_3*zeta2_2 + s_q_3*a1_0) + a3_2;
     const double t13 = 0.4*zeta2_1;
     const double zeta3_3 = a3_3 + c_q_3*t13;
-    const double zeta3_4 = a3_4 - 0.4*a1_0;
     const double zeta3_5 = a3_5 + s_q_3*t13;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0 = (a4_0 + c_q_4*zeta3_0) - s_q_4*zeta3_2;
-    const double zeta4_2 = (a4_2 + c_q_4*zeta3_2) + s_q_4*zeta3_0;
     const double t14 = t13 + zeta3_3;
     const double zeta4_3 = (a4_3 - s_q_4*zeta3_5) + c_q_4*t14;
-    const double zeta4_4 = (a4_4 + zeta3_4) - 0.4*zeta3_0;
     const double zeta4_5 = (a4_5 + c_q_4*zeta3_5) + s_q_4*t14;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = qd[5]*V5_2;
+    const double a5_2 = -qd[5]*V5_1;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_1 = (a5_1 + c_q_5*zeta2_1) + s_q_5*zeta4_2;
     const double zeta5_2 = (a5_2 - s_q_5*zeta2_1) + c_q_5*zeta4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_3 = V4_0*t11;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_3 = (a5_3 + 0.05*zeta2_1) + zeta4_3;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t12 = -0.05*V4_0*V4_0 - 0.05*V4_1*V4_1;
+    const double a5_4 = s_q_5*t12 + t9*t11;
+    const double a5_5 = c_q_5*t12 - 0.05*V4_1*t10;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double t15 = 0.05*zeta4_0;
     const double t16 = zeta4_4 - t15;
     const double zeta5_4 = (a5_4 + s_q_5*zeta4_5) + c_q_5*t16;
@@ -1710,39 +1889,39 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t22 = c_q_3*t19 + s_q_3*t20;
     const double t23 = c_q_4*t21 - s_q_4*t22;
     const double t24 = c_q_0*s_q_2;
-    const double t25 = s_q_1*t24 - c_q_2*s_q_0;
     const double t26 = c_q_4*t22 + s_q_4*t21;
+    const double t25 = s_q_1*t24 - c_q_2*s_q_0;
+    const double t34 = s_q_1*t17 + t18;
     const double t27 = s_q_5*t26 + c_q_5*t25;
     const double t28 = c_q_5*t26 - s_q_5*t25;
     const double t29 = c_q_2*s_q_0*s_q_1 - t24;
     const double t30 = c_q_1*s_q_0;
+    const double t46 = 0.05*V5_2;
+    const double t49 = (V5_1*t46 - t15) + zeta5_4;
     const double t31 = -s_q_3*t29 + c_q_3*t30;
     const double t32 = c_q_3*t29 + s_q_3*t30;
     const double t33 = c_q_4*t31 - s_q_4*t32;
-    const double t34 = s_q_1*t17 + t18;
     const double t35 = c_q_4*t32 + s_q_4*t31;
     const double t36 = s_q_5*t35 + c_q_5*t34;
     const double t37 = c_q_5*t35 - s_q_5*t34;
     const double t38 = c_q_1*c_q_2;
+    const double t47 = (0.05*zeta5_1 + V5_0*t46) + zeta5_3;
     const double t39 = -s_q_3*t38 - c_q_3*s_q_1;
+    const double t48 = (-0.05*V5_1*V5_1 - 0.05*V5_0*V5_0) + zeta5_5;
     const double t40 = c_q_3*t38 - s_q_1*s_q_3;
     const double t41 = c_q_4*t39 - s_q_4*t40;
     const double t42 = c_q_4*t40 + s_q_4*t39;
     const double t43 = c_q_1*s_q_2;
     const double t44 = s_q_5*t42 + c_q_5*t43;
     const double t45 = c_q_5*t42 - s_q_5*t43;
-    const double t46 = 0.05*V5_2;
-    const double t47 = (0.05*zeta5_1 + V5_0*t46) + zeta5_3;
-    const double t48 = (-0.05*V5_1*V5_1 - 0.05*V5_0*V5_0) + zeta5_5;
-    const double t49 = (V5_1*t46 - t15) + zeta5_4;
-
-    /* Outputs: Jdqd (6) */
     Jdqd[0] = (t27*zeta5_1 + t23*zeta4_0) + t28*zeta5_2;
     Jdqd[1] = (t36*zeta5_1 + t33*zeta4_0) + t37*zeta5_2;
     Jdqd[2] = (t44*zeta5_1 + t41*zeta4_0) + t45*zeta5_2;
     Jdqd[3] = (t27*t49 + t23*t47) + t28*t48;
     Jdqd[4] = (t36*t49 + t33*t47) + t37*t48;
     Jdqd[5] = (t44*t49 + t41*t47) + t45*t48;
+
+    /* Outputs: Jdqd (6), each stored as soon as computed */
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
@@ -1800,248 +1979,309 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double F3_4_2_0 = c_q_4*Rc4_1_2;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t7 = 0.4*Rch4_1;
-    const double Rc3_1_2 = F3_4_2_0 - t7;
     const double Rc3_2_2 = (t5*Rc4_0_0 + 0.001125) + t4*Rc4_2_2;
+    const double Rc3_1_2 = F3_4_2_0 - t7;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t8 = s_q_3*Rc3_0_2;
     const double t9 = c_q_3*Rc3_0_0 + t8;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t8) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
     const double t10 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
     const double t11 = c_q_3*Rch3_2;
     const double t12 = s_q_3*Rch3_0;
-    const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
-    const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
-    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_4_0 = -t0;
+    const double F4_5_5_0 = Rch4_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t21 = -0.4*F4_5_4_0;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_3_0 = s_q_4*F4_5_5_0;
+    const double F3_5_5_0 = c_q_4*F4_5_5_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t29 = c_q_0*s_q_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t14 = 0.4*c_q_3;
     const double t15 = 0.4*s_q_3;
     const double Rc2_0_2 = ((-t15*Rch3_2 - t14*Rch3_0) + c_q_3*t10) - s_q_3*t9;
-    const double Rc2_1_1 = Rc3_1_1 + t13;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = -Rch3_0;
+    const double F3_4_0_0 = Rc3_0_1;
+    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t21;
+    const double F3_5_2_0 = -s_q_4*F4_5_0_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t21);
+    const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_1_0 = 0.4*F3_5_3_0;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = (t14*F3_5_3_0 + t15*F3_5_5_0) + F3_5_1_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t23 = c_q_0*c_q_2;
+    const double t30 = c_q_2*s_q_0*s_q_1 - t29;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
     const double t16 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
     const double Rc2_1_2 = -t16 - t7;
-    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t8) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
-    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
-    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
-    const double t17 = s_q_2*Rc2_1_2;
-    const double t18 = c_q_2*Rc2_1_1 - t17;
-    const double t19 = c_q_2*Rc2_1_2;
-    const double t20 = t19 - s_q_2*Rc2_2_2;
-    const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
-    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc1_0_1;
-    const double F1_2_2_0 = Rc1_0_2;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = -t16;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
+    const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t22 = s_q_0*s_q_2;
+    const double t24 = s_q_1*t23;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_1 = s_q_1*t22 + t23;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_1 = c_q_1*s_q_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t32 = c_q_3*t30;
+    const double t31 = -s_q_3*t30 + c_q_3*ltdl_Y2_in0_1;
+    const double t34 = c_q_1*c_q_2;
+    const double t36 = s_q_1*s_q_3;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = Rc2_0_1;
     const double F2_3_1_0 = Rc3_1_1 + (0.4*t11 - 0.4*t12);
-    const double F2_3_2_0 = -t16;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
-    const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_0_0 = Rc3_0_1;
-    const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
-    const double F3_4_5_0 = -Rch3_0;
-    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
-    const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
-    const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
+    const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
+    const double Rc2_1_1 = Rc3_1_1 + t13;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_3 = (Rc3_1_1 - F3_5_1_0*ltdl_L5_3) - F3_4_1_0*ltdl_L4_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
     const double F1_4_2_0 = s_q_2*F2_4_1_0 + c_q_2*F2_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = c_q_1*F1_4_2_0 - s_q_1*F2_4_0_0;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
-    const double F4_5_4_0 = -t0;
-    const double F4_5_5_0 = Rch4_1;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t21 = -0.4*F4_5_4_0;
-    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t21;
-    const double F3_5_3_0 = s_q_4*F4_5_5_0;
-    const double F3_5_1_0 = 0.4*F3_5_3_0;
-    const double F3_5_2_0 = -s_q_4*F4_5_0_0;
-    const double F3_5_5_0 = c_q_4*F4_5_5_0;
-    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t21);
-    const double F2_5_1_0 = (t14*F3_5_3_0 + t15*F3_5_5_0) + F3_5_1_0;
-    const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_1_0 = c_q_2*F2_5_1_0 - s_q_2*F2_5_2_0;
     const double F1_5_2_0 = s_q_2*F2_5_1_0 + c_q_2*F2_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = c_q_1*F1_5_2_0 - s_q_1*F2_5_0_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
-    const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
     const double ltdl_L5_2 = 3149.606299212598*F2_5_0_0;
-    const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_2 = F2_4_0_0*ltdl_dinv4_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t25 = t22 + t24;
+    const double t33 = s_q_3*ltdl_Y2_in0_1 + t32;
+    const double t35 = -s_q_3*t34 - c_q_3*s_q_1;
+    const double t37 = c_q_3*t34 - t36;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
+    const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_2 = (F2_3_0_0 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = (F1_3_1_0 - F3_5_1_0*ltdl_L5_1) - F3_4_1_0*ltdl_L4_1;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_0 = c_q_0*c_q_1;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t27 = c_q_3*t25;
+    const double t26 = -s_q_3*t25 + c_q_3*ltdl_Y2_in0_0;
+    const double t38 = c_q_4*t33;
+    const double ltdl_Y5_in0_1 = -s_q_4*t33 + c_q_4*t31;
+    const double t39 = s_q_4*t31;
+    const double t40 = 0.05*c_q_5;
+    const double t41 = 0.05*s_q_5;
+    const double t43 = c_q_4*t37;
+    const double ltdl_Y5_in0_2 = c_q_4*t35 - s_q_4*t37;
+    const double t44 = s_q_4*t35;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_2 = c_q_1*s_q_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
+    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
-    const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
-    const double ltdl_L4_2 = F2_4_0_0*ltdl_dinv4_0;
-    const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_0 = (F0_3_2_0 - F3_5_1_0*ltdl_L5_0) - F3_4_1_0*ltdl_L4_0;
-    const double ltdl_A3_1 = (F1_3_1_0 - F3_5_1_0*ltdl_L5_1) - F3_4_1_0*ltdl_L4_1;
-    const double ltdl_A3_2 = (F2_3_0_0 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
-    const double ltdl_A3_3 = (Rc3_1_1 - F3_5_1_0*ltdl_L5_3) - F3_4_1_0*ltdl_L4_3;
-    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t28 = s_q_3*ltdl_Y2_in0_0 + t27;
+    const double t42 = t40*(t38 + t39) - t41*ltdl_Y4_in0_1;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double t53 = (0.05*t38 + 0.05*t39) + t42;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t56 = (0.4*t32 + ltdl_Y2_in0_1*t15) + t53;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t45 = t43 + t44;
+    const double t46 = ltdl_Y4_in0_2*t41;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double t52 = (t40*t45 + 0.05*t44) + (0.05*t43 - t46);
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t47 = 0.05*c_q_5*t45 - t46;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t55 = (t14*t34 - 0.4*t36) + t52;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t59 = 0.4*t34 + t55;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t48 = c_q_2*s_q_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t17 = s_q_2*Rc2_1_2;
+    const double t19 = c_q_2*Rc2_1_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = Rc1_0_1;
+    const double F1_2_2_0 = Rc1_0_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
     const double ltdl_A2_1 = (F1_2_1_0 + (-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1)) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((-F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2) + Rc2_0_0) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = s_q_1*t29 - t48;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t58 = (0.4*s_q_1*t48 - 0.4*t29) + t56;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t49 = c_q_4*t28;
+    const double ltdl_Y5_in0_0 = -s_q_4*t28 + c_q_4*t26;
+    const double t50 = s_q_4*t26;
+    const double t51 = t40*(t49 + t50) - t41*ltdl_Y4_in0_0;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double t54 = (0.05*t49 + 0.05*t50) + t51;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t57 = (0.4*t27 + ltdl_Y2_in0_0*t15) + t54;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = (0.4*t24 + 0.4*t22) + t57;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t18 = c_q_2*Rc2_1_1 - t17;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t20 = t19 - s_q_2*Rc2_2_2;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
+    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((-F1_4_1_0*ltdl_L4_1 - F1_5_1_0*ltdl_L5_1) + Rc1_1_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
-    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
-    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
-    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_0 = c_q_0*c_q_1;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t22 = s_q_0*s_q_2;
-    const double t23 = c_q_0*c_q_2;
-    const double t24 = s_q_1*t23;
-    const double t25 = t22 + t24;
-    const double t26 = -s_q_3*t25 + c_q_3*ltdl_Y2_in0_0;
-    const double t27 = c_q_3*t25;
-    const double t28 = s_q_3*ltdl_Y2_in0_0 + t27;
-    const double ltdl_Y5_in0_0 = -s_q_4*t28 + c_q_4*t26;
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_1 = c_q_1*s_q_0;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t29 = c_q_0*s_q_2;
-    const double t30 = c_q_2*s_q_0*s_q_1 - t29;
-    const double t31 = -s_q_3*t30 + c_q_3*ltdl_Y2_in0_1;
-    const double t32 = c_q_3*t30;
-    const double t33 = s_q_3*ltdl_Y2_in0_1 + t32;
-    const double ltdl_Y5_in0_1 = -s_q_4*t33 + c_q_4*t31;
-    const double t34 = c_q_1*c_q_2;
-    const double t35 = -s_q_3*t34 - c_q_3*s_q_1;
-    const double t36 = s_q_1*s_q_3;
-    const double t37 = c_q_3*t34 - t36;
-    const double ltdl_Y5_in0_2 = c_q_4*t35 - s_q_4*t37;
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_1 = s_q_1*t22 + t23;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t38 = c_q_4*t33;
-    const double t39 = s_q_4*t31;
-    const double t40 = 0.05*c_q_5;
-    const double t41 = 0.05*s_q_5;
-    const double t42 = t40*(t38 + t39) - t41*ltdl_Y4_in0_1;
-    const double t43 = c_q_4*t37;
-    const double t44 = s_q_4*t35;
-    const double t45 = t43 + t44;
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_2 = c_q_1*s_q_2;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t46 = ltdl_Y4_in0_2*t41;
-    const double t47 = 0.05*c_q_5*t45 - t46;
     const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t42 + t47*ltdl_Y5_in0_1;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t48 = c_q_2*s_q_0;
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_0 = s_q_1*t29 - t48;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t49 = c_q_4*t28;
-    const double t50 = s_q_4*t26;
-    const double t51 = t40*(t49 + t50) - t41*ltdl_Y4_in0_0;
     const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t51 - t47*ltdl_Y5_in0_0;
     const double ltdl_Y5_in0_5 = -ltdl_Y5_in0_1*t51 + ltdl_Y5_in0_0*t42;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double t52 = (t40*t45 + 0.05*t44) + (0.05*t43 - t46);
-    const double t53 = (0.05*t38 + 0.05*t39) + t42;
     const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t53 + ltdl_Y4_in0_1*t52;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double t54 = (0.05*t49 + 0.05*t50) + t51;
     const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t54 - ltdl_Y4_in0_0*t52;
     const double ltdl_Y4_in0_5 = -ltdl_Y4_in0_1*t54 + ltdl_Y4_in0_0*t53;
     /* ltdl_Y3_in0: Y = L^-T B */
     const double ltdl_Y3_in0_0 = ltdl_Y4_in0_0;
     const double ltdl_Y3_in0_1 = ltdl_Y4_in0_1;
     const double ltdl_Y3_in0_2 = ltdl_Y4_in0_2;
-    const double t55 = (t14*t34 - 0.4*t36) + t52;
-    const double t56 = (0.4*t32 + ltdl_Y2_in0_1*t15) + t53;
     const double ltdl_Y3_in0_3 = -ltdl_Y4_in0_2*t56 + ltdl_Y4_in0_1*t55;
-    const double t57 = (0.4*t27 + ltdl_Y2_in0_0*t15) + t54;
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
+    /* ltdl_Y3_in0: Y = L^-T B */
     const double ltdl_Y3_in0_4 = ltdl_Y4_in0_2*t57 - ltdl_Y4_in0_0*t55;
     const double ltdl_Y3_in0_5 = -ltdl_Y4_in0_1*t57 + ltdl_Y4_in0_0*t56;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
-    SOAGEN_LANES(ltdl_Y3v0, (SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_3);
     const double ltdl_Y3_4 = (-ltdl_L4_3*ltdl_Y4_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4) + ltdl_Y3_in0_4;
     const double ltdl_Y3_5 = (-ltdl_L4_3*ltdl_Y4_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5) + ltdl_Y3_in0_5;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y3v0, (SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_3);
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double t58 = (0.4*s_q_1*t48 - 0.4*t29) + t56;
-    const double t59 = 0.4*t34 + t55;
     const double ltdl_Y2_in0_3 = s_q_1*t58 + ltdl_Y2_in0_1*t59;
-    /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_4 = (0.4*t24 + 0.4*t22) + t57;
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_4 = -s_q_1*ltdl_Y0_in0_4 - ltdl_Y2_in0_0*t59;
-    const double ltdl_Y2_in0_5 = -ltdl_Y2_in0_1*ltdl_Y0_in0_4 + ltdl_Y2_in0_0*t58;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, -s_q_1, ltdl_Y2_in0_3 };
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_5 = -ltdl_Y2_in0_1*ltdl_Y0_in0_4 + ltdl_Y2_in0_0*t58;
+    const double ltdl_Y2_in0_4 = -s_q_1*ltdl_Y0_in0_4 - ltdl_Y2_in0_0*t59;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
     const double ltdl_Y2_4 = ((-ltdl_L4_2*ltdl_Y4_in0_4 - ltdl_L5_2*ltdl_Y5_in0_4) + ltdl_Y2_in0_4) - ltdl_Y3_4*ltdl_L3_2;
     const double ltdl_Y2_5 = ((-ltdl_L4_2*ltdl_Y4_in0_5 - ltdl_L5_2*ltdl_Y5_in0_5) + ltdl_Y2_in0_5) - ltdl_Y3_5*ltdl_L3_2;
     /* ltdl_Y1_in0: Y = L^-T B */
     const double ltdl_Y1_in0_3 = c_q_0*t59;
-    const double ltdl_Y1_in0_4 = s_q_0*t59;
-    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t58;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_4 = s_q_0*t59;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_L4_1*ltdl_Y4_in0_4) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = (((-ltdl_L4_1*ltdl_Y4_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) + ltdl_Y1_in0_5) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t58;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t58;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y1_5 = (((-ltdl_L4_1*ltdl_Y4_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) + ltdl_Y1_in0_5) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, ((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     const double ltdl_Y0_4 = ((((-ltdl_L4_0*ltdl_Y4_in0_4 - ltdl_L5_0*ltdl_Y5_in0_4) + ltdl_Y0_in0_4) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = (((-ltdl_L4_0*ltdl_Y4_in0_5 - ltdl_L5_0*ltdl_Y5_in0_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
+    const double t98 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
+    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
+    Lambda_inv[29] = t98;
+    Lambda_inv[34] = t98;
     const double t60 = 3149.606299212598*ltdl_Y5_in0_0;
+    const double t65 = ltdl_Y4_in0_0*ltdl_dinv4_0;
+    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3 + 3149.606299212598*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_5*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
     const double t61 = ltdl_Y0v0[0]*ltdl_dinv0_0;
     const double t62 = ltdl_Y1v0[0]*ltdl_dinv1_0;
     const double t63 = ltdl_Y2v0[0]*ltdl_dinv2_0;
     const double t64 = ltdl_Y3v0[0]*ltdl_dinv3_0;
-    const double t65 = ltdl_Y4_in0_0*ltdl_dinv4_0;
     const double t66 = ltdl_Y0v0[1]*t61 + (ltdl_Y1v0[1]*t62 + (ltdl_Y2v0[1]*t63 + (ltdl_Y3v0[1]*t64 + (ltdl_Y4_in0_1*t65 + ltdl_Y5_in0_1*t60))));
     Lambda_inv[1] = t66;
     Lambda_inv[6] = t66;
+    const double t71 = 3149.606299212598*ltdl_Y5_in0_1;
+    const double t76 = ltdl_Y4_in0_1*ltdl_dinv4_0;
     const double t67 = ltdl_Y0v0[2]*t61 + (ltdl_Y1v0[2]*t62 + (ltdl_Y2v0[2]*t63 + (ltdl_Y3v0[2]*t64 + (ltdl_Y4_in0_2*t65 + ltdl_Y5_in0_2*t60))));
     Lambda_inv[2] = t67;
     Lambda_inv[12] = t67;
@@ -2054,15 +2294,16 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t70 = ltdl_Y0_5*t61 + (ltdl_Y1_5*t62 + (ltdl_Y2_5*t63 + (ltdl_Y3_5*t64 + (t65*ltdl_Y4_in0_5 + t60*ltdl_Y5_in0_5))));
     Lambda_inv[5] = t70;
     Lambda_inv[30] = t70;
-    const double t71 = 3149.606299212598*ltdl_Y5_in0_1;
     const double t72 = ltdl_Y0v0[1]*ltdl_dinv0_0;
     const double t73 = ltdl_Y1v0[1]*ltdl_dinv1_0;
     const double t74 = ltdl_Y2v0[1]*ltdl_dinv2_0;
     const double t75 = ltdl_Y3v0[1]*ltdl_dinv3_0;
-    const double t76 = ltdl_Y4_in0_1*ltdl_dinv4_0;
     const double t77 = ltdl_Y0v0[2]*t72 + (ltdl_Y1v0[2]*t73 + (ltdl_Y2v0[2]*t74 + (ltdl_Y3v0[2]*t75 + (ltdl_Y4_in0_2*t76 + ltdl_Y5_in0_2*t71))));
     Lambda_inv[8] = t77;
     Lambda_inv[13] = t77;
+    const double t85 = ltdl_Y4_in0_2*ltdl_dinv4_0;
+    const double t86 = 3149.606299212598*ltdl_Y5_in0_2;
+    const double t95 = ltdl_dinv4_0*ltdl_Y4_in0_3;
     const double t78 = ltdl_Y0v0[3]*t72 + (ltdl_Y1v0[3]*t73 + (ltdl_Y2v0[3]*t74 + (ltdl_Y3v0[3]*t75 + (t76*ltdl_Y4_in0_3 + t71*ltdl_Y5_in0_3))));
     Lambda_inv[9] = t78;
     Lambda_inv[19] = t78;
@@ -2073,41 +2314,29 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[11] = t80;
     Lambda_inv[31] = t80;
     const double t81 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t91 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     const double t82 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t92 = ltdl_Y1v0[3]*ltdl_dinv1_0;
     const double t83 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t93 = ltdl_Y2v0[3]*ltdl_dinv2_0;
     const double t84 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t85 = ltdl_Y4_in0_2*ltdl_dinv4_0;
-    const double t86 = 3149.606299212598*ltdl_Y5_in0_2;
     const double t87 = ltdl_Y0v0[3]*t81 + (ltdl_Y1v0[3]*t82 + (ltdl_Y2v0[3]*t83 + (ltdl_Y3v0[3]*t84 + (t85*ltdl_Y4_in0_3 + t86*ltdl_Y5_in0_3))));
     Lambda_inv[15] = t87;
     Lambda_inv[20] = t87;
+    const double t94 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t90 = 3149.606299212598*ltdl_Y5_in0_3;
     const double t88 = ltdl_Y0_4*t81 + (ltdl_Y1_4*t82 + (ltdl_Y2_4*t83 + (ltdl_Y3_4*t84 + (t85*ltdl_Y4_in0_4 + t86*ltdl_Y5_in0_4))));
     Lambda_inv[16] = t88;
     Lambda_inv[26] = t88;
     const double t89 = ltdl_Y0_5*t81 + (ltdl_Y1_5*t82 + (ltdl_Y2_5*t83 + (ltdl_Y3_5*t84 + (t85*ltdl_Y4_in0_5 + t86*ltdl_Y5_in0_5))));
     Lambda_inv[17] = t89;
     Lambda_inv[32] = t89;
-    const double t90 = 3149.606299212598*ltdl_Y5_in0_3;
-    const double t91 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t92 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t93 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t94 = ltdl_Y3v0[3]*ltdl_dinv3_0;
-    const double t95 = ltdl_dinv4_0*ltdl_Y4_in0_3;
     const double t96 = ltdl_Y0_4*t91 + (ltdl_Y1_4*t92 + (ltdl_Y2_4*t93 + (ltdl_Y3_4*t94 + (ltdl_Y4_in0_4*t95 + ltdl_Y5_in0_4*t90))));
     Lambda_inv[22] = t96;
     Lambda_inv[27] = t96;
     const double t97 = ltdl_Y0_5*t91 + (ltdl_Y1_5*t92 + (ltdl_Y2_5*t93 + (ltdl_Y3_5*t94 + (ltdl_Y4_in0_5*t95 + ltdl_Y5_in0_5*t90))));
     Lambda_inv[23] = t97;
     Lambda_inv[33] = t97;
-    const double t98 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
-    Lambda_inv[29] = t98;
-    Lambda_inv[34] = t98;
 
-    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
-    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
-    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
-    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
-    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3 + 3149.606299212598*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_5*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
+    /* Outputs: Lambda_inv (6 x 6), each stored as soon as computed */
 }

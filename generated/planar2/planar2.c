@@ -512,12 +512,12 @@ void planar2_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* shared by the outputs */
     const double t0 = -ltdl_L1_0*ltdl_dinv0_0;
+    Minv[3] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + 6.696428571428587;
     Minv[0] = ltdl_dinv0_0;
     Minv[1] = t0;
     Minv[2] = t0;
 
-    /* Outputs: Minv (2 x 2): the entries not stored where computed */
-    Minv[3] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + 6.696428571428587;
+    /* Outputs: Minv (2 x 2), each stored as soon as computed */
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -603,6 +603,9 @@ void planar2_jacobian(const double* q, double* J)
     const double t1 = 0.8*s_q_0;
     const double t2 = c_q_1*t1 + s_q_1*t0;
     const double t3 = c_q_1*t0 - s_q_1*t1;
+    J[6] = -s_q_0 - t2;
+    J[7] = -t2;
+    J[8] = c_q_0 + t3;
     J[9] = t3;
 
     /* Outputs: J (6 x 2): the entries not stored where computed */
@@ -612,9 +615,6 @@ void planar2_jacobian(const double* q, double* J)
     J[3] = 0.0;
     J[4] = 1.0;
     J[5] = 1.0;
-    J[6] = -s_q_0 - t2;
-    J[7] = -t2;
-    J[8] = c_q_0 + t3;
     J[10] = 0.0;
     J[11] = 0.0;
 }
@@ -647,13 +647,13 @@ void planar2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t1 = c_q_0*s_q_1 + c_q_1*s_q_0;
     const double t2 = a1_3 - 0.8*V1_2*V1_2;
     const double t3 = c_q_0*c_q_1 - s_q_0*s_q_1;
+    Jdqd[3] = -a1_4*t1 + t2*t3;
+    Jdqd[4] = a1_4*t3 + t1*t2;
 
-    /* Outputs: Jdqd (6) */
+    /* Outputs: Jdqd (6): the entries not stored where computed */
     Jdqd[0] = 0.0;
     Jdqd[1] = 0.0;
     Jdqd[2] = 0.0;
-    Jdqd[3] = -a1_4*t1 + t2*t3;
-    Jdqd[4] = a1_4*t3 + t1*t2;
     Jdqd[5] = 0.0;
 }
 
@@ -710,6 +710,9 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[16] = t6;
     Lambda_inv[26] = t6;
     const double t7 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + ltdl_Y1_in0_4*t3;
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + 6.696428571428587;
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_in0_3*ltdl_Y1_in0_3;
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_in0_4*ltdl_Y1_in0_4;
     Lambda_inv[22] = t7;
     Lambda_inv[27] = t7;
 
@@ -728,15 +731,12 @@ void planar2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[11] = 0.0;
     Lambda_inv[12] = 0.0;
     Lambda_inv[13] = 0.0;
-    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + 6.696428571428587;
     Lambda_inv[17] = 0.0;
     Lambda_inv[18] = 0.0;
     Lambda_inv[19] = 0.0;
-    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_in0_3*ltdl_Y1_in0_3;
     Lambda_inv[23] = 0.0;
     Lambda_inv[24] = 0.0;
     Lambda_inv[25] = 0.0;
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + 6.696428571428587*ltdl_Y1_in0_4*ltdl_Y1_in0_4;
     Lambda_inv[29] = 0.0;
     Lambda_inv[30] = 0.0;
     Lambda_inv[31] = 0.0;

@@ -428,129 +428,153 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
     const double V3_2 = V2_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = qd[3]*V3_1;
-    const double a3_1 = -qd[3]*V3_0;
-    const double t4 = V2_1*V2_1;
-    const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
-    const double t6 = -V2_2*t5 - 0.0203*t4;
-    const double t7 = V2_0*t5 - 0.15005*t4;
-    const double a3_3 = c_q_3*t6 - s_q_3*t7;
-    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
-    const double t8 = V2_0*V2_1;
-    const double a3_5 = 0.0203*t8 + 0.15005*V2_2*V2_1;
-    /* V4: spatial velocity V(k) (2.25) */
-    const double t9 = c_q_4*V3_0;
-    const double t10 = s_q_4*V3_2;
-    const double V4_0 = t10 + t9;
-    const double V4_1 = -s_q_4*V3_0 + c_q_4*V3_2;
-    const double V4_2 = qd[4] - V3_1;
-    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*V4_1;
-    const double a4_1 = -qd[4]*V4_0;
-    const double t11 = V3_0*V3_0;
-    const double t12 = V3_1*V3_1;
-    const double t13 = -0.4318*t11 - 0.4318*t12;
-    const double a4_3 = s_q_4*t13 + 0.4318*V3_2*t9;
-    const double a4_4 = c_q_4*t13 - 0.4318*V3_0*t10;
-    const double t14 = V3_1*V3_2;
-    const double a4_5 = -0.4318*t14;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = c_q_5*V4_0 - s_q_5*V4_2;
-    const double V5_1 = -s_q_5*V4_0 - c_q_5*V4_2;
-    const double V5_2 = V4_1 + qd[5];
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*V5_1;
-    const double a5_1 = -qd[5]*V5_0;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_0 = a1_0 + qdd[0]*s_q_1;
     const double alpha1_1 = a1_1 + qdd[0]*c_q_1;
-    const double alpha1_3 = 9.81*s_q_1;
-    const double alpha1_4 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_0 = (c_q_2*alpha1_0 + s_q_2*alpha1_1) + a2_0;
     const double alpha2_1 = (a2_1 - s_q_2*alpha1_0) + c_q_2*alpha1_1;
-    const double alpha2_2 = qdd[1] + qdd[2];
+    const double alpha2_5 = a2_5 - 0.4318*alpha1_1;
+    const double alpha2_0 = (c_q_2*alpha1_0 + s_q_2*alpha1_1) + a2_0;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_4 = 9.81*c_q_1;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t4 = V2_1*V2_1;
+    const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = 9.81*s_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double t15 = alpha1_4 + 0.4318*qdd[1];
     const double alpha2_3 = a2_3 + (s_q_2*t15 + c_q_2*alpha1_3);
     const double alpha2_4 = a2_4 + (c_q_2*t15 - s_q_2*alpha1_3);
-    const double alpha2_5 = a2_5 - 0.4318*alpha1_1;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t6 = -V2_2*t5 - 0.0203*t4;
+    const double t7 = V2_0*t5 - 0.15005*t4;
+    const double a3_1 = -qd[3]*V3_0;
+    const double a3_3 = c_q_3*t6 - s_q_3*t7;
+    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
+    const double t8 = V2_0*V2_1;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double t9 = c_q_4*V3_0;
+    const double t10 = s_q_4*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t11 = V3_0*V3_0;
+    const double t12 = V3_1*V3_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_2 = qdd[1] + qdd[2];
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = (a3_0 - alpha2_2*s_q_3) + c_q_3*alpha2_0;
     const double alpha3_1 = (a3_1 - alpha2_2*c_q_3) - s_q_3*alpha2_0;
-    const double alpha3_2 = alpha2_1 + qdd[3];
+    const double alpha3_0 = (a3_0 - alpha2_2*s_q_3) + c_q_3*alpha2_0;
     const double t16 = 0.15005*alpha2_1 + alpha2_3;
     const double t17 = alpha2_5 - 0.0203*alpha2_1;
     const double alpha3_3 = (c_q_3*t16 - s_q_3*t17) + a3_3;
     const double alpha3_4 = (-c_q_3*t17 - s_q_3*t16) + a3_4;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_5 = 0.0203*t8 + 0.15005*V2_2*V2_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_5 = ((a3_5 + alpha2_4) + 0.0203*alpha2_2) - 0.15005*alpha2_0;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double V4_0 = t10 + t9;
+    const double V4_1 = -s_q_4*V3_0 + c_q_4*V3_2;
+    const double V4_2 = qd[4] - V3_1;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t14 = V3_1*V3_2;
+    const double t13 = -0.4318*t11 - 0.4318*t12;
+    const double a4_3 = s_q_4*t13 + 0.4318*V3_2*t9;
+    const double a4_4 = c_q_4*t13 - 0.4318*V3_0*t10;
+    /* f3: spatial force f(k) (2.29) */
+    const double t22 = V3_0*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = qd[4]*V4_1;
+    const double a4_5 = -0.4318*t14;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_5 = (a4_5 + 0.4318*alpha3_0) - alpha3_4;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = c_q_5*V4_0 - s_q_5*V4_2;
+    const double V5_1 = -s_q_5*V4_0 - c_q_5*V4_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double t21 = 0.00010000000000000005*V4_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_2 = alpha2_1 + qdd[3];
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = (a4_0 + s_q_4*alpha3_2) + c_q_4*alpha3_0;
-    const double alpha4_1 = (a4_1 + c_q_4*alpha3_2) - s_q_4*alpha3_0;
-    const double alpha4_2 = qdd[4] - alpha3_1;
     const double t18 = 0.4318*alpha3_1 + alpha3_3;
     const double alpha4_3 = (a4_3 + s_q_4*alpha3_5) + c_q_4*t18;
     const double alpha4_4 = (a4_4 + c_q_4*alpha3_5) - s_q_4*t18;
-    const double alpha4_5 = (a4_5 + 0.4318*alpha3_0) - alpha3_4;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_2 = V4_1 + qd[5];
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_0 = qd[5]*V5_1;
+    const double a5_1 = -qd[5]*V5_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_2 = qdd[4] - alpha3_1;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = (a5_0 - s_q_5*alpha4_2) + c_q_5*alpha4_0;
     const double alpha5_1 = (a5_1 - c_q_5*alpha4_2) - s_q_5*alpha4_0;
-    const double alpha5_2 = alpha4_1 + qdd[5];
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_1 = -qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_1 = (a4_1 + c_q_4*alpha3_2) - s_q_4*alpha3_0;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_3 = c_q_5*alpha4_3 - s_q_5*alpha4_5;
     const double alpha5_4 = -s_q_5*alpha4_3 - c_q_5*alpha4_5;
     /* f5: spatial force f(k) (2.29) */
-    const double t19 = 0.00020216*V5_2;
-    const double f5_0 = (0.00024216*alpha5_0 - V5_1*t19) - 0.0028799999999999997*alpha5_4;
-    const double f5_1 = (0.00024216*alpha5_1 + V5_0*t19) + 0.0028799999999999997*alpha5_3;
-    const double f5_2 = 4e-05*alpha5_2;
     const double t20 = 0.0028799999999999997*V5_2;
+    const double t19 = 0.00020216*V5_2;
     const double f5_3 = (0.0028799999999999997*alpha5_1 + V5_0*t20) + 0.09*alpha5_3;
+    const double f5_1 = (0.00024216*alpha5_1 + V5_0*t19) + 0.0028799999999999997*alpha5_3;
     const double f5_4 = (-0.0028799999999999997*alpha5_0 + V5_1*t20) + 0.09*alpha5_4;
+    const double f5_0 = (0.00024216*alpha5_0 - V5_1*t19) - 0.0028799999999999997*alpha5_4;
     const double f5_5 = (-0.0028799999999999997*V5_0*V5_0 - 0.0028799999999999997*V5_1*V5_1) + 0.09*alpha4_4;
     /* f4: spatial force f(k) (2.29) */
-    const double t21 = 0.00010000000000000005*V4_2;
+    const double f4_4 = 0.34*alpha4_4 + f5_5;
     const double f4_0 = ((0.0003*alpha4_0 + t21*V4_1) + c_q_5*f5_0) - s_q_5*f5_1;
-    const double f4_1 = (0.0003*alpha4_1 - V4_0*t21) + f5_2;
-    tau[5] = f5_2;
     const double f4_2 = (-c_q_5*f5_1 + 0.0004*alpha4_2) - s_q_5*f5_0;
     const double f4_3 = (c_q_5*f5_3 + 0.34*alpha4_3) - s_q_5*f5_4;
-    const double f4_4 = 0.34*alpha4_4 + f5_5;
     const double f4_5 = (-c_q_5*f5_4 + 0.34*alpha4_5) - s_q_5*f5_3;
     /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = ((((0.1684409248*alpha3_0 - 0.1671409248*t14) - 0.369656*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0) + 0.4318*f4_5;
-    const double t22 = V3_0*V3_2;
+    const double f3_5 = ((0.82*alpha3_5 + (-0.369656*t11 - 0.369656*t12)) + c_q_4*f4_4) + s_q_4*f4_3;
     const double t23 = c_q_4*f4_3;
     const double t24 = s_q_4*f4_4;
     const double f3_1 = ((((0.1684409248*alpha3_1 + 0.1671409248*t22) + 0.369656*alpha3_3) - 0.4318*t24) - f4_2) + 0.4318*t23;
     tau[4] = f4_2;
-    const double f3_2 = (c_q_4*f4_1 + 0.0013*alpha3_2) + s_q_4*f4_0;
     const double f3_3 = (((0.369656*alpha3_1 + 0.369656*t22) + 0.82*alpha3_3) - t24) + t23;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_2 = alpha4_1 + qdd[5];
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2 = 4e-05*alpha5_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_1 = (0.0003*alpha4_1 - V4_0*t21) + f5_2;
+    tau[5] = f5_2;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_2 = (c_q_4*f4_1 + 0.0013*alpha3_2) + s_q_4*f4_0;
+    const double f3_0 = ((((0.1684409248*alpha3_0 - 0.1671409248*t14) - 0.369656*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0) + 0.4318*f4_5;
     const double f3_4 = ((-0.369656*alpha3_0 + 0.369656*t14) + 0.82*alpha3_4) - f4_5;
-    const double f3_5 = ((0.82*alpha3_5 + (-0.369656*t11 - 0.369656*t12)) + c_q_4*f4_4) + s_q_4*f4_3;
     /* f2: spatial force f(k) (2.29) */
     const double t25 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
     const double t26 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
-    const double f2_0 = (((((V2_1*t25 - V2_2*t26) + (-0.78792*alpha2_4 + 0.336*alpha2_5)) + 0.218857068*alpha2_0) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
     const double t27 = c_q_3*f3_4;
-    const double t28 = s_q_3*f3_3;
-    const double t29 = V2_2*V2_0;
-    const double t30 = c_q_3*f3_3;
     const double t31 = s_q_3*f3_4;
+    const double t28 = s_q_3*f3_3;
+    const double t30 = c_q_3*f3_3;
+    const double t29 = V2_2*V2_0;
     const double f2_1 = (((((((0.218857068*t29 - 0.0551544*alpha2_2) - V2_0*t25) + 0.78792*alpha2_3) + 0.14933706799999996*alpha2_1) + f3_2) + 0.0203*t27) + 0.15005*t30) + (0.0203*t28 - 0.15005*t31);
     tau[3] = f3_2;
-    const double f2_2 = ((((V2_0*t26 + (-0.218857068*t8 + 0.10951999999999999*alpha2_2)) + (-0.0551544*alpha2_1 - 0.336*alpha2_3)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
     const double f2_3 = (((0.78792*alpha2_1 + ((0.78792*t29 - 0.336*alpha2_2) + 0.336*t8)) + 4.8*alpha2_3) - t31) + t30;
+    const double f2_2 = ((((V2_0*t26 + (-0.218857068*t8 + 0.10951999999999999*alpha2_2)) + (-0.0551544*alpha2_1 - 0.336*alpha2_3)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
+    const double f2_0 = (((((V2_1*t25 - V2_2*t26) + (-0.78792*alpha2_4 + 0.336*alpha2_5)) + 0.218857068*alpha2_0) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
     const double t32 = V2_0*V2_0;
     const double t33 = 0.78792*V2_1 - 0.336*V2_2;
-    const double f2_4 = (((V2_2*t33 - 0.336*t32) + 4.8*alpha2_4) - 0.78792*alpha2_0) + f3_5;
     const double f2_5 = ((((-V2_1*t33 - 0.78792*t32) + 4.8*alpha2_5) + 0.336*alpha2_0) - t27) - t28;
+    const double f2_4 = (((V2_2*t33 - 0.336*t32) + 4.8*alpha2_4) - 0.78792*alpha2_0) + f3_5;
     /* f1: spatial force f(k) (2.29) */
     const double t34 = (-0.0070992*V1_0 - 0.023751*qd[1]) + 1.50501635*V1_1;
     const double t35 = (-0.269178*V1_0 + 0.6200840000000001*qd[1]) - 0.023751*V1_1;
     const double f1_0 = (((V1_1*t35 - 0.0070992*alpha1_1) + ((1.03118515*alpha1_0 + (-3.9585*alpha1_4 - 0.269178*qdd[1])) - qd[1]*t34)) + c_q_2*f2_0) - s_q_2*f2_1;
     const double t36 = (1.03118515*V1_0 - 0.269178*qd[1]) - 0.0070992*V1_1;
-    const double f1_1 = ((((-V1_0*t35 + 1.50501635*alpha1_1) + (((3.9585*alpha1_3 - 0.023751*qdd[1]) - 0.0070992*alpha1_0) + qd[1]*t36)) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
     const double f1_2 = (((((V1_0*t34 + ((-0.10439999999999999*alpha1_3 + 0.6200840000000001*qdd[1]) + 1.1832*alpha1_4)) - 0.023751*alpha1_1) + (-V1_1*t36 - 0.269178*alpha1_0)) + 0.4318*c_q_2*f2_4) + 0.4318*s_q_2*f2_3) + f2_2;
     tau[1] = f1_2;
     tau[2] = f2_2;
+    const double f1_1 = ((((-V1_0*t35 + 1.50501635*alpha1_1) + (((3.9585*alpha1_3 - 0.023751*qdd[1]) - 0.0070992*alpha1_0) + qd[1]*t36)) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = (c_q_1*f1_1 + 0.35*qdd[0]) + s_q_1*f1_0;
     tau[0] = f0_2;
@@ -608,36 +632,76 @@ void puma560_mass_matrix(const double* q, double* M)
     const double t8 = s_q_3*s_q_3;
     const double t9 = -0.3001*t7;
     const double t10 = c_q_3*c_q_3;
-    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = -t1;
+    const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
+    M[28] = Rc4_2_2;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = c_q_3*Rc3_0_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
-    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
-    const double t11 = 0.0406*t6;
-    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
     const double t12 = s_q_3*Rc3_0_2;
+    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
     const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t12;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = -t12;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t11 = 0.0406*t6;
+    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
     const double Rc2_2_2 = t8*Rc3_0_0 + (t10*Rc3_1_1 + (t11 + 0.11003511249999999));
+    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
+    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = Rch3_0;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
+    M[21] = Rc3_2_2;
+    const double F2_3_5_0 = -t6;
+    const double F2_3_3_0 = -t7;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = (s_q_2*F2_3_0_0 - 0.4318*F2_3_5_0) + c_q_2*F2_3_1_0;
+    const double F1_3_0_0 = c_q_2*F2_3_0_0 - s_q_2*F2_3_1_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
+    M[3] = F0_3_2_0;
+    M[18] = F0_3_2_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t13 = s_q_2*Rc2_0_1;
     const double t14 = c_q_2*Rc2_0_0 - t13;
     const double t15 = c_q_2*Rc2_0_1;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_3_0 = c_q_3*F3_4_3_0;
+    const double t22 = s_q_3*F3_4_3_0;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = -4e-05*s_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_2_0 = -s_q_3*F3_5_0_0;
+    M[11] = F2_5_2_0;
+    M[17] = F2_5_2_0;
+    M[31] = F2_5_2_0;
+    M[32] = F2_5_2_0;
+    const double F2_5_0_0 = c_q_3*F3_5_0_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t16 = t15 - s_q_2*Rc2_1_1;
-    const double Rc1_0_0 = (c_q_2*t14 + 1.03118515) - s_q_2*t16;
     const double t17 = 0.4318*Rch2_0;
+    const double t20 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
+    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t13) + (t20 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t15);
+    const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
+    M[7] = Rc1_2_2;
     const double t18 = 0.4318*Rch2_1;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
+    M[8] = F1_2_2_0;
+    M[13] = F1_2_2_0;
+    M[14] = Rc2_2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_0 = (c_q_2*t14 + 1.03118515) - s_q_2*t16;
     const double Rc1_0_1 = (c_q_2*t16 + ((-c_q_2*t18 - 0.0070992) - s_q_2*t17)) + s_q_2*t14;
     const double t19 = s_q_2*Rc2_1_2;
     const double Rc1_0_2 = (c_q_2*Rc2_0_2 + (-0.4318*Rch2_2 - 0.269178)) - t19;
-    const double t20 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
-    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t13) + (t20 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t15);
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_1_0 = s_q_2*Rc2_0_2 + c_q_2*Rc2_1_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_1_2 = F1_2_1_0 - 0.023751;
-    const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
-    M[7] = Rc1_2_2;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
     M[0] = Rc0_2_2;
@@ -647,42 +711,19 @@ void puma560_mass_matrix(const double* q, double* M)
     M[6] = F0_1_2_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = c_q_2*Rc2_0_2 - t19;
-    const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
-    M[8] = F1_2_2_0;
-    M[13] = F1_2_2_0;
-    M[14] = Rc2_2_2;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
     M[2] = F0_2_2_0;
     M[12] = F0_2_2_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
-    M[21] = Rc3_2_2;
-    const double F2_3_2_0 = -t12;
-    const double F2_3_3_0 = -t7;
-    const double F2_3_5_0 = -t6;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = c_q_2*F2_3_0_0 - s_q_2*F2_3_1_0;
-    const double F1_3_1_0 = (s_q_2*F2_3_0_0 - 0.4318*F2_3_5_0) + c_q_2*F2_3_1_0;
     const double t21 = 0.4318*s_q_2;
     const double F1_3_2_0 = F2_3_2_0 + t21*F2_3_3_0;
     M[9] = F1_3_2_0;
     M[15] = F2_3_2_0;
     M[19] = F1_3_2_0;
     M[20] = F2_3_2_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
-    M[3] = F0_3_2_0;
-    M[18] = F0_3_2_0;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
-    M[28] = Rc4_2_2;
-    const double F3_4_3_0 = -t1;
-    const double F3_4_5_0 = Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
-    const double F2_4_3_0 = c_q_3*F3_4_3_0;
-    const double t22 = s_q_3*F3_4_3_0;
     const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
     const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
     const double F2_4_5_0 = -t22;
@@ -699,15 +740,7 @@ void puma560_mass_matrix(const double* q, double* M)
     M[4] = F0_4_2_0;
     M[24] = F0_4_2_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_0_0 = -4e-05*s_q_4;
     const double F3_5_2_0 = 4e-05*c_q_4;
-    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0;
-    const double F2_5_2_0 = -s_q_3*F3_5_0_0;
-    M[11] = F2_5_2_0;
-    M[17] = F2_5_2_0;
-    M[31] = F2_5_2_0;
-    M[32] = F2_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = c_q_2*F2_5_0_0 - s_q_2*F3_5_2_0;
     const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
@@ -776,122 +809,147 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
     const double V3_2 = V2_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = qd[3]*V3_1;
-    const double a3_1 = -qd[3]*V3_0;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1 = (-s_q_2*a1_0 + c_q_2*a1_1) + a2_1;
+    const double alpha2_5 = a2_5 - 0.4318*a1_1;
+    const double alpha2_0 = (c_q_2*a1_0 + s_q_2*a1_1) + a2_0;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = a3_0 + c_q_3*alpha2_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t4 = V2_1*V2_1;
     const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
-    const double t6 = -V2_2*t5 - 0.0203*t4;
-    const double t7 = V2_0*t5 - 0.15005*t4;
-    const double a3_3 = c_q_3*t6 - s_q_3*t7;
-    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
-    const double t8 = V2_0*V2_1;
-    const double a3_5 = 0.0203*t8 + 0.15005*V2_2*V2_1;
-    /* V4: spatial velocity V(k) (2.25) */
-    const double t9 = c_q_4*V3_0;
-    const double t10 = s_q_4*V3_2;
-    const double V4_0 = t10 + t9;
-    const double V4_1 = -s_q_4*V3_0 + c_q_4*V3_2;
-    const double V4_2 = qd[4] - V3_1;
-    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*V4_1;
-    const double a4_1 = -qd[4]*V4_0;
-    const double t11 = V3_0*V3_0;
-    const double t12 = V3_1*V3_1;
-    const double t13 = -0.4318*t11 - 0.4318*t12;
-    const double a4_3 = s_q_4*t13 + 0.4318*V3_2*t9;
-    const double a4_4 = c_q_4*t13 - 0.4318*V3_0*t10;
-    const double t14 = V3_1*V3_2;
-    const double a4_5 = -0.4318*t14;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = c_q_5*V4_0 - s_q_5*V4_2;
-    const double V5_1 = -s_q_5*V4_0 - c_q_5*V4_2;
-    const double V5_2 = V4_1 + qd[5];
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*V5_1;
-    const double a5_1 = -qd[5]*V5_0;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = 9.81*s_q_1;
     const double alpha1_4 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_0 = (c_q_2*a1_0 + s_q_2*a1_1) + a2_0;
-    const double alpha2_1 = (-s_q_2*a1_0 + c_q_2*a1_1) + a2_1;
     const double alpha2_3 = a2_3 + (c_q_2*alpha1_3 + s_q_2*alpha1_4);
     const double alpha2_4 = a2_4 + (-s_q_2*alpha1_3 + c_q_2*alpha1_4);
-    const double alpha2_5 = a2_5 - 0.4318*a1_1;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t6 = -V2_2*t5 - 0.0203*t4;
+    const double t7 = V2_0*t5 - 0.15005*t4;
+    const double a3_1 = -qd[3]*V3_0;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = a3_0 + c_q_3*alpha2_0;
     const double alpha3_1 = a3_1 - s_q_3*alpha2_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_3 = c_q_3*t6 - s_q_3*t7;
+    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
+    const double t8 = V2_0*V2_1;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double t9 = c_q_4*V3_0;
+    const double t10 = s_q_4*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t11 = V3_0*V3_0;
+    const double t12 = V3_1*V3_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double t15 = 0.15005*alpha2_1 + alpha2_3;
     const double t16 = alpha2_5 - 0.0203*alpha2_1;
     const double alpha3_3 = a3_3 + (c_q_3*t15 - s_q_3*t16);
     const double alpha3_4 = a3_4 + (-s_q_3*t15 - c_q_3*t16);
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_5 = 0.0203*t8 + 0.15005*V2_2*V2_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_5 = (a3_5 + alpha2_4) - 0.15005*alpha2_0;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double V4_0 = t10 + t9;
+    const double V4_1 = -s_q_4*V3_0 + c_q_4*V3_2;
+    const double V4_2 = qd[4] - V3_1;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t14 = V3_1*V3_2;
+    const double t13 = -0.4318*t11 - 0.4318*t12;
+    const double a4_3 = s_q_4*t13 + 0.4318*V3_2*t9;
+    const double a4_4 = c_q_4*t13 - 0.4318*V3_0*t10;
+    /* f3: spatial force f(k) (2.29) */
+    const double t21 = V3_0*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = qd[4]*V4_1;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = a4_0 + (c_q_4*alpha3_0 + s_q_4*alpha2_1);
-    const double alpha4_1 = a4_1 + (-s_q_4*alpha3_0 + c_q_4*alpha2_1);
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_5 = -0.4318*t14;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_5 = (a4_5 + 0.4318*alpha3_0) - alpha3_4;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = c_q_5*V4_0 - s_q_5*V4_2;
+    const double V5_1 = -s_q_5*V4_0 - c_q_5*V4_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double t20 = 0.00010000000000000005*V4_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double t17 = 0.4318*alpha3_1 + alpha3_3;
     const double alpha4_3 = (a4_3 + s_q_4*alpha3_5) + c_q_4*t17;
     const double alpha4_4 = (a4_4 + c_q_4*alpha3_5) - s_q_4*t17;
-    const double alpha4_5 = (a4_5 + 0.4318*alpha3_0) - alpha3_4;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_2 = V4_1 + qd[5];
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_0 = qd[5]*V5_1;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = (a5_0 + s_q_5*alpha3_1) + c_q_5*alpha4_0;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = -qd[5]*V5_0;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
     const double alpha5_3 = c_q_5*alpha4_3 - s_q_5*alpha4_5;
     const double alpha5_4 = -s_q_5*alpha4_3 - c_q_5*alpha4_5;
     /* f5: spatial force f(k) (2.29) */
-    const double t18 = 0.00020216*V5_2;
-    const double f5_0 = (0.00024216*alpha5_0 - V5_1*t18) - 0.0028799999999999997*alpha5_4;
-    const double f5_1 = (0.00024216*alpha5_1 + V5_0*t18) + 0.0028799999999999997*alpha5_3;
-    const double f5_2 = 4e-05*alpha4_1;
     const double t19 = 0.0028799999999999997*V5_2;
+    const double t18 = 0.00020216*V5_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_1 = -qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_1 = a4_1 + (-s_q_4*alpha3_0 + c_q_4*alpha2_1);
+    /* f5: spatial force f(k) (2.29) */
     const double f5_3 = (0.0028799999999999997*alpha5_1 + V5_0*t19) + 0.09*alpha5_3;
+    const double f5_1 = (0.00024216*alpha5_1 + V5_0*t18) + 0.0028799999999999997*alpha5_3;
     const double f5_4 = (-0.0028799999999999997*alpha5_0 + V5_1*t19) + 0.09*alpha5_4;
+    const double f5_0 = (0.00024216*alpha5_0 - V5_1*t18) - 0.0028799999999999997*alpha5_4;
     const double f5_5 = (-0.0028799999999999997*V5_0*V5_0 - 0.0028799999999999997*V5_1*V5_1) + 0.09*alpha4_4;
     /* f4: spatial force f(k) (2.29) */
-    const double t20 = 0.00010000000000000005*V4_2;
+    const double f4_4 = 0.34*alpha4_4 + f5_5;
     const double f4_0 = ((0.0003*alpha4_0 + t20*V4_1) + c_q_5*f5_0) - s_q_5*f5_1;
-    const double f4_1 = (0.0003*alpha4_1 - V4_0*t20) + f5_2;
-    C[5] = f5_2;
     const double f4_2 = (-c_q_5*f5_1 - 0.0004*alpha3_1) - s_q_5*f5_0;
     const double f4_3 = (c_q_5*f5_3 + 0.34*alpha4_3) - s_q_5*f5_4;
-    const double f4_4 = 0.34*alpha4_4 + f5_5;
     const double f4_5 = (-c_q_5*f5_4 + 0.34*alpha4_5) - s_q_5*f5_3;
     /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = ((((0.1684409248*alpha3_0 - 0.1671409248*t14) - 0.369656*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0) + 0.4318*f4_5;
-    const double t21 = V3_0*V3_2;
+    const double f3_5 = ((0.82*alpha3_5 + (-0.369656*t11 - 0.369656*t12)) + c_q_4*f4_4) + s_q_4*f4_3;
     const double t22 = c_q_4*f4_3;
     const double t23 = s_q_4*f4_4;
     const double f3_1 = ((((0.1684409248*alpha3_1 + 0.1671409248*t21) + 0.369656*alpha3_3) - 0.4318*t23) - f4_2) + 0.4318*t22;
     C[4] = f4_2;
-    const double f3_2 = (c_q_4*f4_1 + 0.0013*alpha2_1) + s_q_4*f4_0;
     const double f3_3 = (((0.369656*alpha3_1 + 0.369656*t21) + 0.82*alpha3_3) - t23) + t22;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2 = 4e-05*alpha4_1;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_1 = (0.0003*alpha4_1 - V4_0*t20) + f5_2;
+    C[5] = f5_2;
+    /* f3: spatial force f(k) (2.29) */
     const double f3_4 = ((-0.369656*alpha3_0 + 0.369656*t14) + 0.82*alpha3_4) - f4_5;
-    const double f3_5 = ((0.82*alpha3_5 + (-0.369656*t11 - 0.369656*t12)) + c_q_4*f4_4) + s_q_4*f4_3;
+    const double f3_0 = ((((0.1684409248*alpha3_0 - 0.1671409248*t14) - 0.369656*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0) + 0.4318*f4_5;
+    const double f3_2 = (c_q_4*f4_1 + 0.0013*alpha2_1) + s_q_4*f4_0;
     /* f2: spatial force f(k) (2.29) */
     const double t24 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
     const double t25 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
-    const double f2_0 = (((((V2_1*t24 + 0.336*alpha2_5) - 0.78792*alpha2_4) + (0.218857068*alpha2_0 - V2_2*t25)) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
     const double t26 = c_q_3*f3_4;
-    const double t27 = s_q_3*f3_3;
-    const double t28 = V2_2*V2_0;
-    const double t29 = c_q_3*f3_3;
     const double t30 = s_q_3*f3_4;
+    const double t27 = s_q_3*f3_3;
+    const double t29 = c_q_3*f3_3;
+    const double t28 = V2_2*V2_0;
     const double f2_1 = ((((((-V2_0*t24 + 0.218857068*t28) + 0.14933706799999996*alpha2_1) + 0.78792*alpha2_3) + f3_2) + 0.0203*t26) + 0.15005*t29) + (0.0203*t27 - 0.15005*t30);
     C[3] = f3_2;
-    const double f2_2 = ((((V2_0*t25 - 0.218857068*t8) + (-0.336*alpha2_3 - 0.0551544*alpha2_1)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
     const double f2_3 = (((0.78792*alpha2_1 + (0.336*t8 + 0.78792*t28)) + 4.8*alpha2_3) - t30) + t29;
+    const double f2_2 = ((((V2_0*t25 - 0.218857068*t8) + (-0.336*alpha2_3 - 0.0551544*alpha2_1)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
+    const double f2_0 = (((((V2_1*t24 + 0.336*alpha2_5) - 0.78792*alpha2_4) + (0.218857068*alpha2_0 - V2_2*t25)) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
     const double t31 = V2_0*V2_0;
     const double t32 = 0.78792*V2_1 - 0.336*V2_2;
-    const double f2_4 = (((V2_2*t32 - 0.336*t31) - 0.78792*alpha2_0) + 4.8*alpha2_4) + f3_5;
     const double f2_5 = (((-V2_1*t32 - 0.78792*t31) + (0.336*alpha2_0 + 4.8*alpha2_5)) - t26) - t27;
+    const double f2_4 = (((V2_2*t32 - 0.336*t31) - 0.78792*alpha2_0) + 4.8*alpha2_4) + f3_5;
     /* f1: spatial force f(k) (2.29) */
     const double t33 = (-0.0070992*V1_0 - 0.023751*qd[1]) + 1.50501635*V1_1;
     const double t34 = (-0.269178*V1_0 + 0.6200840000000001*qd[1]) - 0.023751*V1_1;
     const double f1_0 = (((V1_1*t34 + ((1.03118515*a1_0 - 3.9585*alpha1_4) - 0.0070992*a1_1)) - qd[1]*t33) + c_q_2*f2_0) - s_q_2*f2_1;
     const double t35 = (1.03118515*V1_0 - 0.269178*qd[1]) - 0.0070992*V1_1;
-    const double f1_1 = ((((((-0.0070992*a1_0 + 3.9585*alpha1_3) + 1.50501635*a1_1) - V1_0*t34) + qd[1]*t35) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
     const double f1_2 = ((((V1_0*t33 + ((-0.269178*a1_0 - 0.10439999999999999*alpha1_3) + (-0.023751*a1_1 + 1.1832*alpha1_4))) - V1_1*t35) + 0.4318*c_q_2*f2_4) + 0.4318*s_q_2*f2_3) + f2_2;
     C[1] = f1_2;
     C[2] = f2_2;
+    const double f1_1 = ((((((-0.0070992*a1_0 + 3.9585*alpha1_3) + 1.50501635*a1_1) - V1_0*t34) + qd[1]*t35) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_1 + s_q_1*f1_0;
     C[0] = f0_2;
@@ -951,159 +1009,185 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double Rch2_2 = 0.9754824999999999 - t7;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t8 = s_q_3*s_q_3;
-    const double t9 = -0.3001*t7;
-    const double t10 = c_q_3*c_q_3;
-    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = c_q_3*Rc3_0_2;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
-    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
-    const double t11 = 0.0406*t6;
-    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
-    const double t12 = s_q_3*Rc3_0_2;
-    const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t12;
-    const double Rc2_2_2 = t8*Rc3_0_0 + (t10*Rc3_1_1 + (t11 + 0.11003511249999999));
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t13 = s_q_2*Rc2_0_1;
-    const double t14 = c_q_2*Rc2_0_0 - t13;
-    const double t15 = c_q_2*Rc2_0_1;
-    const double t16 = t15 - s_q_2*Rc2_1_1;
-    const double Rc1_0_0 = (c_q_2*t14 + 1.03118515) - s_q_2*t16;
-    const double t17 = 0.4318*Rch2_0;
-    const double t18 = 0.4318*Rch2_1;
-    const double Rc1_0_1 = (c_q_2*t16 + ((-c_q_2*t18 - 0.0070992) - s_q_2*t17)) + s_q_2*t14;
-    const double t19 = s_q_2*Rc2_1_2;
-    const double Rc1_0_2 = (c_q_2*Rc2_0_2 + (-0.4318*Rch2_2 - 0.269178)) - t19;
-    const double t20 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
-    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t13) + (t20 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t15);
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = s_q_2*Rc2_0_2 + c_q_2*Rc2_1_2;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_2 = F1_2_1_0 - 0.023751;
-    const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 + s_q_1*Rc1_0_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = c_q_2*Rc2_0_2 - t19;
-    const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
-    const double F2_3_2_0 = -t12;
-    const double F2_3_3_0 = -t7;
-    const double F2_3_5_0 = -t6;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = c_q_2*F2_3_0_0 - s_q_2*F2_3_1_0;
-    const double F1_3_1_0 = (s_q_2*F2_3_0_0 - 0.4318*F2_3_5_0) + c_q_2*F2_3_1_0;
-    const double t21 = 0.4318*s_q_2;
-    const double F1_3_2_0 = F2_3_2_0 + t21*F2_3_3_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
     const double F3_4_3_0 = -t1;
-    const double F3_4_5_0 = Rch3_0;
-    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
-    const double F2_4_3_0 = c_q_3*F3_4_3_0;
-    const double t22 = s_q_3*F3_4_3_0;
-    const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
-    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
-    const double F2_4_5_0 = -t22;
-    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
-    const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
-    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*F3_4_5_0);
-    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_0_0 = -4e-05*s_q_4;
     const double F3_5_2_0 = 4e-05*c_q_4;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0;
     const double F2_5_2_0 = -s_q_3*F3_5_0_0;
+    const double F2_5_0_0 = c_q_3*F3_5_0_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t12 = s_q_3*Rc3_0_2;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = c_q_3*Rc3_0_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = 24999.999999999996*F2_5_2_0;
+    const double ltdl_L5_3 = 24999.999999999996*F3_5_2_0;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
+    const double F2_3_2_0 = -t12;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t12;
+    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_3_0 = -t7;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t9 = -0.3001*t7;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_5_0 = -t6;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = (s_q_2*F2_3_0_0 - 0.4318*F2_3_5_0) + c_q_2*F2_3_1_0;
+    const double F1_3_0_0 = c_q_2*F2_3_0_0 - s_q_2*F2_3_1_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t21 = 0.4318*s_q_2;
+    const double F1_3_2_0 = F2_3_2_0 + t21*F2_3_3_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = Rch3_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
+    const double t11 = 0.0406*t6;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_3_0 = c_q_3*F3_4_3_0;
+    const double t22 = s_q_3*F3_4_3_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = c_q_2*F2_5_0_0 - s_q_2*F3_5_2_0;
     const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = s_q_1*F1_5_0_0 + c_q_1*F1_5_1_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 24999.999999999996*F0_5_2_0;
-    const double ltdl_L5_1 = 24999.999999999996*F2_5_2_0;
     const double ltdl_L5_2 = ltdl_L5_1;
-    const double ltdl_L5_3 = 24999.999999999996*F3_5_2_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
-    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
-    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
-    const double ltdl_L4_2 = F2_4_2_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
-    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
     const double ltdl_A3_2 = F2_3_2_0 - F3_5_2_0*ltdl_L5_2;
     const double ltdl_A3_3 = Rc3_2_2 - F3_5_2_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
+    const double t10 = c_q_3*c_q_3;
+    const double Rc2_2_2 = t8*Rc3_0_0 + (t10*Rc3_1_1 + (t11 + 0.11003511249999999));
+    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
+    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*F3_4_5_0);
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
+    const double F2_4_5_0 = -t22;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
+    const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t17 = 0.4318*Rch2_0;
+    const double t20 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
+    const double t18 = 0.4318*Rch2_1;
+    const double t19 = s_q_2*Rc2_1_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = s_q_2*Rc2_0_2 + c_q_2*Rc2_1_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_2 = (c_q_2*Rc2_0_2 + (-0.4318*Rch2_2 - 0.269178)) - t19;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = c_q_2*Rc2_0_2 - t19;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = F1_2_1_0 - 0.023751;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 + s_q_1*Rc1_0_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 24999.999999999996*F0_5_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_2 = F2_4_2_0*ltdl_dinv4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t23 = F2_5_2_0*ltdl_L5_0;
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_2*ltdl_L3_0;
     const double t24 = F2_5_2_0*ltdl_L5_1;
     const double ltdl_A2_1 = ((F1_2_2_0 - t24) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((Rc2_2_2 - F2_5_2_0*ltdl_L5_2) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double t23 = F2_5_2_0*ltdl_L5_0;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_2*ltdl_L3_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t13 = s_q_2*Rc2_0_1;
+    const double t15 = c_q_2*Rc2_0_1;
+    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t13) + (t20 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t15);
+    const double t14 = c_q_2*Rc2_0_0 - t13;
+    const double t16 = t15 - s_q_2*Rc2_1_1;
+    const double Rc1_0_1 = (c_q_2*t16 + ((-c_q_2*t18 - 0.0070992) - s_q_2*t17)) + s_q_2*t14;
+    const double Rc1_0_0 = (c_q_2*t14 + 1.03118515) - s_q_2*t16;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((Rc1_2_2 - t24) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
+    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
+    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    /* shared by the outputs */
+    const double t30 = ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 24999.999999999996) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[5] = t30;
+    Minv[30] = t30;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
-    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t25 = ltdl_L1_0*ltdl_dinv0_0;
     const double t26 = -t25;
     Minv[1] = t26;
     Minv[6] = t26;
-    const double t27 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t28 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t29 = ltdl_Y0_4*ltdl_dinv0_0;
-    const double t30 = ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[5] = t30;
-    Minv[30] = t30;
-    const double t31 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t32 = -ltdl_Y0v0[2]*t25 - t31;
-    Minv[8] = t32;
-    Minv[13] = t32;
     const double t33 = -ltdl_Y0v0[3]*t25 + ltdl_Y1v0[3]*ltdl_dinv1_0;
     Minv[9] = t33;
     Minv[19] = t33;
@@ -1111,42 +1195,46 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     Minv[10] = t34;
     Minv[25] = t34;
     const double t35 = -ltdl_Y0_5*t25 + ltdl_Y1_5*ltdl_dinv1_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
     Minv[11] = t35;
     Minv[31] = t35;
-    const double t36 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t37 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t31 - t36);
-    Minv[15] = t37;
-    Minv[20] = t37;
-    const double t38 = ltdl_L4_2*ltdl_dinv2_0;
-    const double t39 = ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t31 - t38);
-    Minv[16] = t39;
-    Minv[26] = t39;
+    const double t31 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t32 = -ltdl_Y0v0[2]*t25 - t31;
+    Minv[8] = t32;
+    Minv[13] = t32;
+    const double t27 = ltdl_Y0v0[2]*ltdl_dinv0_0;
     const double t40 = ltdl_Y0_5*t27 + (-ltdl_Y1_5*t31 + ltdl_Y2_5*ltdl_dinv2_0);
     Minv[2] = t27;
     Minv[12] = t27;
     Minv[17] = t40;
     Minv[32] = t40;
+    const double t28 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t36 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t42 = ((-ltdl_Y2_5*t36 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[23] = t42;
+    Minv[33] = t42;
+    const double t29 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t37 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t31 - t36);
+    Minv[15] = t37;
+    Minv[20] = t37;
+    const double t38 = ltdl_L4_2*ltdl_dinv2_0;
+    const double t39 = ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t31 - t38);
+    Minv[0] = ltdl_dinv0_0;
+    Minv[16] = t39;
+    Minv[26] = t39;
     const double t41 = (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t36) + ltdl_Y0_4*t28;
     Minv[3] = t28;
     Minv[18] = t28;
     Minv[22] = t41;
     Minv[27] = t41;
-    const double t42 = ((-ltdl_Y2_5*t36 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[0] = ltdl_dinv0_0;
-    Minv[23] = t42;
-    Minv[33] = t42;
     const double t43 = ltdl_Y0_5*t29 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t38);
     Minv[4] = t29;
     Minv[24] = t29;
     Minv[29] = t43;
     Minv[34] = t43;
 
-    /* Outputs: Minv (6 x 6): the entries not stored where computed */
-    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
-    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 24999.999999999996) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    /* Outputs: Minv (6 x 6), each stored as soon as computed */
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -1200,277 +1288,345 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double V3_2 = V2_1 + qd[3];
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = qd[3]*V3_1;
-    const double a3_1 = -qd[3]*V3_0;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1 = (-s_q_2*a1_0 + c_q_2*a1_1) + a2_1;
+    const double alpha2_5 = a2_5 - 0.4318*a1_1;
+    const double alpha2_0 = (c_q_2*a1_0 + s_q_2*a1_1) + a2_0;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = a3_0 + c_q_3*alpha2_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t4 = V2_1*V2_1;
     const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
-    const double t6 = -V2_2*t5 - 0.0203*t4;
-    const double t7 = V2_0*t5 - 0.15005*t4;
-    const double a3_3 = c_q_3*t6 - s_q_3*t7;
-    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
-    const double t8 = V2_0*V2_1;
-    const double a3_5 = 0.0203*t8 + 0.15005*V2_2*V2_1;
-    /* V4: spatial velocity V(k) (2.25) */
-    const double t9 = c_q_4*V3_0;
-    const double t10 = s_q_4*V3_2;
-    const double V4_0 = t10 + t9;
-    const double V4_1 = -s_q_4*V3_0 + c_q_4*V3_2;
-    const double V4_2 = qd[4] - V3_1;
-    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*V4_1;
-    const double a4_1 = -qd[4]*V4_0;
-    const double t11 = V3_0*V3_0;
-    const double t12 = V3_1*V3_1;
-    const double t13 = -0.4318*t11 - 0.4318*t12;
-    const double a4_3 = s_q_4*t13 + 0.4318*V3_2*t9;
-    const double a4_4 = c_q_4*t13 - 0.4318*V3_0*t10;
-    const double t14 = V3_1*V3_2;
-    const double a4_5 = -0.4318*t14;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = c_q_5*V4_0 - s_q_5*V4_2;
-    const double V5_1 = -s_q_5*V4_0 - c_q_5*V4_2;
-    const double V5_2 = V4_1 + qd[5];
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*V5_1;
-    const double a5_1 = -qd[5]*V5_0;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = 9.81*s_q_1;
     const double alpha1_4 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_0 = (c_q_2*a1_0 + s_q_2*a1_1) + a2_0;
-    const double alpha2_1 = (-s_q_2*a1_0 + c_q_2*a1_1) + a2_1;
     const double alpha2_3 = a2_3 + (c_q_2*alpha1_3 + s_q_2*alpha1_4);
     const double alpha2_4 = a2_4 + (-s_q_2*alpha1_3 + c_q_2*alpha1_4);
-    const double alpha2_5 = a2_5 - 0.4318*a1_1;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t6 = -V2_2*t5 - 0.0203*t4;
+    const double t7 = V2_0*t5 - 0.15005*t4;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double t38 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_1 = -qd[3]*V3_0;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = a3_0 + c_q_3*alpha2_0;
     const double alpha3_1 = a3_1 - s_q_3*alpha2_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_3 = c_q_3*t6 - s_q_3*t7;
+    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
+    const double t8 = V2_0*V2_1;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double t9 = c_q_4*V3_0;
+    const double t10 = s_q_4*V3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t11 = V3_0*V3_0;
+    const double t12 = V3_1*V3_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double t15 = 0.15005*alpha2_1 + alpha2_3;
     const double t16 = alpha2_5 - 0.0203*alpha2_1;
     const double alpha3_3 = a3_3 + (c_q_3*t15 - s_q_3*t16);
     const double alpha3_4 = a3_4 + (-s_q_3*t15 - c_q_3*t16);
-    const double alpha3_5 = (a3_5 + alpha2_4) - 0.15005*alpha2_0;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = a4_0 + (c_q_4*alpha3_0 + s_q_4*alpha2_1);
-    const double alpha4_1 = a4_1 + (-s_q_4*alpha3_0 + c_q_4*alpha2_1);
-    const double t17 = 0.4318*alpha3_1 + alpha3_3;
-    const double alpha4_3 = (a4_3 + s_q_4*alpha3_5) + c_q_4*t17;
-    const double alpha4_4 = (a4_4 + c_q_4*alpha3_5) - s_q_4*t17;
-    const double alpha4_5 = (a4_5 + 0.4318*alpha3_0) - alpha3_4;
-    /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_0 = (a5_0 + s_q_5*alpha3_1) + c_q_5*alpha4_0;
-    const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
-    const double alpha5_3 = c_q_5*alpha4_3 - s_q_5*alpha4_5;
-    const double alpha5_4 = -s_q_5*alpha4_3 - c_q_5*alpha4_5;
-    /* f5: spatial force f(k) (2.29) */
-    const double t18 = 0.00020216*V5_2;
-    const double f5_0 = (0.00024216*alpha5_0 - V5_1*t18) - 0.0028799999999999997*alpha5_4;
-    const double f5_1 = (0.00024216*alpha5_1 + V5_0*t18) + 0.0028799999999999997*alpha5_3;
-    const double f5_2 = 4e-05*alpha4_1;
-    const double t19 = 0.0028799999999999997*V5_2;
-    const double f5_3 = (0.0028799999999999997*alpha5_1 + V5_0*t19) + 0.09*alpha5_3;
-    const double f5_4 = (-0.0028799999999999997*alpha5_0 + V5_1*t19) + 0.09*alpha5_4;
-    const double f5_5 = (-0.0028799999999999997*V5_0*V5_0 - 0.0028799999999999997*V5_1*V5_1) + 0.09*alpha4_4;
-    /* f4: spatial force f(k) (2.29) */
-    const double t20 = 0.00010000000000000005*V4_2;
-    const double f4_0 = ((0.0003*alpha4_0 + t20*V4_1) + c_q_5*f5_0) - s_q_5*f5_1;
-    const double f4_1 = (0.0003*alpha4_1 - V4_0*t20) + f5_2;
-    const double f4_2 = (-c_q_5*f5_1 - 0.0004*alpha3_1) - s_q_5*f5_0;
-    const double f4_3 = (c_q_5*f5_3 + 0.34*alpha4_3) - s_q_5*f5_4;
-    const double f4_4 = 0.34*alpha4_4 + f5_5;
-    const double f4_5 = (-c_q_5*f5_4 + 0.34*alpha4_5) - s_q_5*f5_3;
-    /* f3: spatial force f(k) (2.29) */
-    const double f3_0 = ((((0.1684409248*alpha3_0 - 0.1671409248*t14) - 0.369656*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0) + 0.4318*f4_5;
-    const double t21 = V3_0*V3_2;
-    const double t22 = c_q_4*f4_3;
-    const double t23 = s_q_4*f4_4;
-    const double f3_1 = ((((0.1684409248*alpha3_1 + 0.1671409248*t21) + 0.369656*alpha3_3) - 0.4318*t23) - f4_2) + 0.4318*t22;
-    const double f3_2 = (c_q_4*f4_1 + 0.0013*alpha2_1) + s_q_4*f4_0;
-    const double f3_3 = (((0.369656*alpha3_1 + 0.369656*t21) + 0.82*alpha3_3) - t23) + t22;
-    const double f3_4 = ((-0.369656*alpha3_0 + 0.369656*t14) + 0.82*alpha3_4) - f4_5;
-    const double f3_5 = ((0.82*alpha3_5 + (-0.369656*t11 - 0.369656*t12)) + c_q_4*f4_4) + s_q_4*f4_3;
-    /* f2: spatial force f(k) (2.29) */
-    const double t24 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
-    const double t25 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
-    const double f2_0 = (((((V2_1*t24 + 0.336*alpha2_5) - 0.78792*alpha2_4) + (0.218857068*alpha2_0 - V2_2*t25)) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
-    const double t26 = c_q_3*f3_4;
-    const double t27 = s_q_3*f3_3;
-    const double t28 = V2_2*V2_0;
-    const double t29 = c_q_3*f3_3;
-    const double t30 = s_q_3*f3_4;
-    const double f2_1 = ((((((-V2_0*t24 + 0.218857068*t28) + 0.14933706799999996*alpha2_1) + 0.78792*alpha2_3) + f3_2) + 0.0203*t26) + 0.15005*t29) + (0.0203*t27 - 0.15005*t30);
-    const double f2_2 = ((((V2_0*t25 - 0.218857068*t8) + (-0.336*alpha2_3 - 0.0551544*alpha2_1)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
-    const double f2_3 = (((0.78792*alpha2_1 + (0.336*t8 + 0.78792*t28)) + 4.8*alpha2_3) - t30) + t29;
-    const double t31 = V2_0*V2_0;
-    const double t32 = 0.78792*V2_1 - 0.336*V2_2;
-    const double f2_4 = (((V2_2*t32 - 0.336*t31) - 0.78792*alpha2_0) + 4.8*alpha2_4) + f3_5;
-    const double f2_5 = (((-V2_1*t32 - 0.78792*t31) + (0.336*alpha2_0 + 4.8*alpha2_5)) - t26) - t27;
-    /* f1: spatial force f(k) (2.29) */
-    const double t33 = (-0.0070992*V1_0 - 0.023751*qd[1]) + 1.50501635*V1_1;
-    const double t34 = (-0.269178*V1_0 + 0.6200840000000001*qd[1]) - 0.023751*V1_1;
-    const double f1_0 = (((V1_1*t34 + ((1.03118515*a1_0 - 3.9585*alpha1_4) - 0.0070992*a1_1)) - qd[1]*t33) + c_q_2*f2_0) - s_q_2*f2_1;
-    const double t35 = (1.03118515*V1_0 - 0.269178*qd[1]) - 0.0070992*V1_1;
-    const double f1_1 = ((((((-0.0070992*a1_0 + 3.9585*alpha1_3) + 1.50501635*a1_1) - V1_0*t34) + qd[1]*t35) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
-    const double t36 = 0.4318*c_q_2;
-    const double t37 = 0.4318*s_q_2;
-    const double f1_2 = ((((V1_0*t33 + ((-0.269178*a1_0 - 0.10439999999999999*alpha1_3) + (-0.023751*a1_1 + 1.1832*alpha1_4))) - V1_1*t35) + t36*f2_4) + t37*f2_3) + f2_2;
-    /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = c_q_1*f1_1 + s_q_1*f1_0;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double t38 = 0.00024216*c_q_5*c_q_5 + 0.00024216*s_q_5*s_q_5;
     const double Rc4_0_0 = t38 + 0.0003;
     const double Rc4_2_2 = t38 + 0.0004;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t43 = c_q_4*s_q_4;
+    const double Rc3_0_2 = t43*Rc4_0_0 + (-0.00033999999999999997*t43 + 0.0012435839999999998*s_q_4);
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_0_0 = -4e-05*s_q_4;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_5 = 0.0203*t8 + 0.15005*V2_2*V2_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_5 = (a3_5 + alpha2_4) - 0.15005*alpha2_0;
+    /* V4: spatial velocity V(k) (2.25) */
+    const double V4_0 = t10 + t9;
+    const double V4_1 = -s_q_4*V3_0 + c_q_4*V3_2;
+    const double V4_2 = qd[4] - V3_1;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t14 = V3_1*V3_2;
+    const double t13 = -0.4318*t11 - 0.4318*t12;
+    const double a4_3 = s_q_4*t13 + 0.4318*V3_2*t9;
+    const double a4_4 = c_q_4*t13 - 0.4318*V3_0*t10;
+    /* f3: spatial force f(k) (2.29) */
+    const double t21 = V3_0*V3_2;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = -0.0028799999999999997*s_q_4;
     const double t39 = 0.0028799999999999997*c_q_4;
-    const double Rch3_2 = t39 + 0.55533;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t40 = s_q_4*s_q_4;
     const double t41 = c_q_4*c_q_4;
-    const double t42 = 0.0024871679999999997*c_q_4 + 0.24861495800000002;
-    const double Rc3_0_0 = t41*Rc4_0_0 + (0.00033999999999999997*t40 + t42);
-    const double t43 = c_q_4*s_q_4;
-    const double Rc3_0_2 = t43*Rc4_0_0 + (-0.00033999999999999997*t43 + 0.0012435839999999998*s_q_4);
-    const double Rc3_1_1 = Rc4_2_2 + t42;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_2_0 = 4e-05*c_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_2_0 = -s_q_3*F3_5_0_0;
+    const double F2_5_0_0 = c_q_3*F3_5_0_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = qd[4]*V4_1;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = a4_0 + (c_q_4*alpha3_0 + s_q_4*alpha2_1);
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_5 = -0.4318*t14;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_5 = (a4_5 + 0.4318*alpha3_0) - alpha3_4;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = c_q_5*V4_0 - s_q_5*V4_2;
+    const double V5_1 = -s_q_5*V4_0 - c_q_5*V4_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double t20 = 0.00010000000000000005*V4_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t17 = 0.4318*alpha3_1 + alpha3_3;
+    const double alpha4_3 = (a4_3 + s_q_4*alpha3_5) + c_q_4*t17;
+    const double alpha4_4 = (a4_4 + c_q_4*alpha3_5) - s_q_4*t17;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double Rc3_2_2 = t40*Rc4_0_0 + (0.00033999999999999997*t41 + 0.0013);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double t44 = c_q_3*Rch3_0;
-    const double Rch2_0 = t44 + 0.025374999999999998;
-    const double Rch2_1 = Rch3_2 + 0.336;
     const double t45 = s_q_3*Rch3_0;
-    const double Rch2_2 = 0.9754824999999999 - t45;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t46 = c_q_3*c_q_3;
-    const double t47 = s_q_3*s_q_3;
-    const double t48 = -0.3001*t45;
-    const double Rc2_0_0 = t46*Rc3_0_0 + (t47*Rc3_1_1 + (t48 + 0.247000821125));
+    const double t50 = s_q_3*Rc3_0_2;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = c_q_3*Rc3_0_2;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
-    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t44)) - c_q_3*s_q_3*Rc3_0_0;
-    const double t49 = 0.0406*t44;
-    const double Rc2_1_1 = Rc3_2_2 + ((t48 + 0.17799593362499996) + t49);
-    const double t50 = s_q_3*Rc3_0_2;
-    const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t50;
-    const double Rc2_2_2 = t47*Rc3_0_0 + (t46*Rc3_1_1 + (t49 + 0.11003511249999999));
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t51 = s_q_2*Rc2_0_1;
-    const double t52 = c_q_2*Rc2_0_0 - t51;
-    const double t53 = c_q_2*Rc2_0_1;
-    const double t54 = t53 - s_q_2*Rc2_1_1;
-    const double Rc1_0_0 = (c_q_2*t52 + 1.03118515) - s_q_2*t54;
-    const double Rc1_0_1 = (((-t37*Rch2_0 - 0.0070992) - t36*Rch2_1) + c_q_2*t54) + s_q_2*t52;
-    const double t55 = s_q_2*Rc2_1_2;
-    const double Rc1_0_2 = (c_q_2*Rc2_0_2 + (-0.4318*Rch2_2 - 0.269178)) - t55;
-    const double t56 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
-    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t51) + (t56 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t53);
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = s_q_2*Rc2_0_2 + c_q_2*Rc2_1_2;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_2 = F1_2_1_0 - 0.023751;
-    const double Rc1_2_2 = Rc2_2_2 + (t56 + 1.7481140020000001);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 + s_q_1*Rc1_0_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = c_q_2*Rc2_0_2 - t55;
-    const double F1_2_2_0 = Rc2_2_2 + (t36*Rch2_0 - t37*Rch2_1);
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_3_0 = -t39;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = t39 + 0.55533;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = 24999.999999999996*F2_5_2_0;
+    const double ltdl_L5_3 = 24999.999999999996*F3_5_2_0;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_2 = V4_1 + qd[5];
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_0 = qd[5]*V5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_0 = (a5_0 + s_q_5*alpha3_1) + c_q_5*alpha4_0;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = -qd[5]*V5_0;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
+    /* f1: spatial force f(k) (2.29) */
+    const double t37 = 0.4318*s_q_2;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t42 = 0.0024871679999999997*c_q_4 + 0.24861495800000002;
+    const double Rc3_0_0 = t41*Rc4_0_0 + (0.00033999999999999997*t40 + t42);
+    const double Rc3_1_1 = Rc4_2_2 + t42;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_1_0 = Rc3_2_2 + (0.0203*t44 - 0.15005*t45);
     const double F2_3_2_0 = -t50;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t50;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_3_0 = -t45;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_2_0 = F2_3_2_0 + t37*F2_3_3_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_5_0 = -t44;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = c_q_2*F2_3_0_0 - s_q_2*F2_3_1_0;
     const double F1_3_1_0 = (s_q_2*F2_3_0_0 - 0.4318*F2_3_5_0) + c_q_2*F2_3_1_0;
-    const double F1_3_2_0 = F2_3_2_0 + t37*F2_3_3_0;
+    const double F1_3_0_0 = c_q_2*F2_3_0_0 - s_q_2*F2_3_1_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_1 = Rch3_2 + 0.336;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
-    const double F3_4_3_0 = -t39;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = Rch3_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t44)) - c_q_3*s_q_3*Rc3_0_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     const double t57 = s_q_3*F3_4_3_0;
-    const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t57;
-    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
-    const double F2_4_5_0 = -t57;
-    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
-    const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
-    const double F1_4_2_0 = F2_4_2_0 + (t37*F2_4_3_0 + F3_4_5_0*t36);
-    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_0_0 = -4e-05*s_q_4;
-    const double F3_5_2_0 = 4e-05*c_q_4;
-    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0;
-    const double F2_5_2_0 = -s_q_3*F3_5_0_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = c_q_2*F2_5_0_0 - s_q_2*F3_5_2_0;
     const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = s_q_1*F1_5_0_0 + c_q_1*F1_5_1_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 24999.999999999996*F0_5_2_0;
-    const double ltdl_L5_1 = 24999.999999999996*F2_5_2_0;
     const double ltdl_L5_2 = ltdl_L5_1;
-    const double ltdl_L5_3 = 24999.999999999996*F3_5_2_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
-    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
-    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
-    const double ltdl_L4_2 = F2_4_2_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
-    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
     const double ltdl_A3_2 = F2_3_2_0 - F3_5_2_0*ltdl_L5_2;
     const double ltdl_A3_3 = Rc3_2_2 - F3_5_2_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_3 = c_q_5*alpha4_3 - s_q_5*alpha4_5;
+    const double alpha5_4 = -s_q_5*alpha4_3 - c_q_5*alpha4_5;
+    /* f5: spatial force f(k) (2.29) */
+    const double t19 = 0.0028799999999999997*V5_2;
+    const double t18 = 0.00020216*V5_2;
+    /* f1: spatial force f(k) (2.29) */
+    const double t36 = 0.4318*c_q_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t46 = c_q_3*c_q_3;
+    const double t47 = s_q_3*s_q_3;
+    const double t49 = 0.0406*t44;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = t44 + 0.025374999999999998;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
+    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_2_0 = F2_4_2_0 + (t37*F2_4_3_0 + F3_4_5_0*t36);
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t57;
+    const double F2_4_5_0 = -t57;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
+    const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_1 = -qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_1 = a4_1 + (-s_q_4*alpha3_0 + c_q_4*alpha2_1);
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_3 = (0.0028799999999999997*alpha5_1 + V5_0*t19) + 0.09*alpha5_3;
+    const double f5_1 = (0.00024216*alpha5_1 + V5_0*t18) + 0.0028799999999999997*alpha5_3;
+    const double f5_4 = (-0.0028799999999999997*alpha5_0 + V5_1*t19) + 0.09*alpha5_4;
+    const double f5_0 = (0.00024216*alpha5_0 - V5_1*t18) - 0.0028799999999999997*alpha5_4;
+    const double f5_5 = (-0.0028799999999999997*V5_0*V5_0 - 0.0028799999999999997*V5_1*V5_1) + 0.09*alpha4_4;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_4 = 0.34*alpha4_4 + f5_5;
+    const double f4_0 = ((0.0003*alpha4_0 + t20*V4_1) + c_q_5*f5_0) - s_q_5*f5_1;
+    const double f4_2 = (-c_q_5*f5_1 - 0.0004*alpha3_1) - s_q_5*f5_0;
+    const double f4_3 = (c_q_5*f5_3 + 0.34*alpha4_3) - s_q_5*f5_4;
+    const double f4_5 = (-c_q_5*f5_4 + 0.34*alpha4_5) - s_q_5*f5_3;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_5 = ((0.82*alpha3_5 + (-0.369656*t11 - 0.369656*t12)) + c_q_4*f4_4) + s_q_4*f4_3;
+    const double t22 = c_q_4*f4_3;
+    const double t23 = s_q_4*f4_4;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_2_2 = t47*Rc3_0_0 + (t46*Rc3_1_1 + (t49 + 0.11003511249999999));
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t55 = s_q_2*Rc2_1_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = s_q_2*Rc2_0_2 + c_q_2*Rc2_1_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 24999.999999999996*F0_5_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_2 = F2_4_2_0*ltdl_dinv4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = c_q_2*Rc2_0_2 - t55;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = F1_2_1_0 - 0.023751;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = Rc2_2_2 + (t36*Rch2_0 - t37*Rch2_1);
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t58 = F2_5_2_0*ltdl_L5_0;
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t58)) - ltdl_A3_2*ltdl_L3_0;
     const double t59 = F2_5_2_0*ltdl_L5_1;
     const double ltdl_A2_1 = ((F1_2_2_0 - t59) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((Rc2_2_2 - F2_5_2_0*ltdl_L5_2) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double t58 = F2_5_2_0*ltdl_L5_0;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2 = 4e-05*alpha4_1;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_1 = (0.0003*alpha4_1 - V4_0*t20) + f5_2;
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = tau[5] - f5_2;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_2 = 0.9754824999999999 - t45;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_2 = (c_q_2*Rc2_0_2 + (-0.4318*Rch2_2 - 0.269178)) - t55;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 + s_q_1*Rc1_0_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t48 = -0.3001*t45;
+    const double Rc2_0_0 = t46*Rc3_0_0 + (t47*Rc3_1_1 + (t48 + 0.247000821125));
+    const double Rc2_1_1 = Rc3_2_2 + ((t48 + 0.17799593362499996) + t49);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t56 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
+    const double Rc1_2_2 = Rc2_2_2 + (t56 + 1.7481140020000001);
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t58)) - ltdl_A3_2*ltdl_L3_0;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_3 = (((0.369656*alpha3_1 + 0.369656*t21) + 0.82*alpha3_3) - t23) + t22;
+    const double f3_1 = ((((0.1684409248*alpha3_1 + 0.1671409248*t21) + 0.369656*alpha3_3) - 0.4318*t23) - f4_2) + 0.4318*t22;
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = tau[4] - f4_2;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_4 = ((-0.369656*alpha3_0 + 0.369656*t14) + 0.82*alpha3_4) - f4_5;
+    const double f3_0 = ((((0.1684409248*alpha3_0 - 0.1671409248*t14) - 0.369656*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0) + 0.4318*f4_5;
+    const double f3_2 = (c_q_4*f4_1 + 0.0013*alpha2_1) + s_q_4*f4_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t51 = s_q_2*Rc2_0_1;
+    const double t53 = c_q_2*Rc2_0_1;
+    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t51) + (t56 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t53);
+    const double t52 = c_q_2*Rc2_0_0 - t51;
+    const double t54 = t53 - s_q_2*Rc2_1_1;
+    const double Rc1_0_1 = (((-t37*Rch2_0 - 0.0070992) - t36*Rch2_1) + c_q_2*t54) + s_q_2*t52;
+    const double Rc1_0_0 = (c_q_2*t52 + 1.03118515) - s_q_2*t54;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t58)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((Rc1_2_2 - t59) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* f2: spatial force f(k) (2.29) */
+    const double t24 = -0.0551544*V2_1 + 0.10951999999999999*V2_2;
+    const double t25 = 0.14933706799999996*V2_1 - 0.0551544*V2_2;
+    const double t26 = c_q_3*f3_4;
+    const double t30 = s_q_3*f3_4;
+    const double t27 = s_q_3*f3_3;
+    const double t29 = c_q_3*f3_3;
+    const double t28 = V2_2*V2_0;
+    const double t31 = V2_0*V2_0;
+    const double t32 = 0.78792*V2_1 - 0.336*V2_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t58)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = (((((V2_1*t24 + 0.336*alpha2_5) - 0.78792*alpha2_4) + (0.218857068*alpha2_0 - V2_2*t25)) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
+    const double f2_2 = ((((V2_0*t25 - 0.218857068*t8) + (-0.336*alpha2_3 - 0.0551544*alpha2_1)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
+    const double f2_4 = (((V2_2*t32 - 0.336*t31) - 0.78792*alpha2_0) + 4.8*alpha2_4) + f3_5;
+    const double f2_5 = (((-V2_1*t32 - 0.78792*t31) + (0.336*alpha2_0 + 4.8*alpha2_5)) - t26) - t27;
+    const double f2_1 = ((((((-V2_0*t24 + 0.218857068*t28) + 0.14933706799999996*alpha2_1) + 0.78792*alpha2_3) + f3_2) + 0.0203*t26) + 0.15005*t29) + (0.0203*t27 - 0.15005*t30);
+    const double f2_3 = (((0.78792*alpha2_1 + (0.336*t8 + 0.78792*t28)) + 4.8*alpha2_3) - t30) + t29;
+    /* ltdl_xy3: y = L^-T b */
+    const double ltdl_xy3_0 = (tau[3] - ltdl_L5_3*ltdl_xy5_0) - f3_2;
+    /* f1: spatial force f(k) (2.29) */
+    const double t33 = (-0.0070992*V1_0 - 0.023751*qd[1]) + 1.50501635*V1_1;
+    const double t34 = (-0.269178*V1_0 + 0.6200840000000001*qd[1]) - 0.023751*V1_1;
+    const double t35 = (1.03118515*V1_0 - 0.269178*qd[1]) - 0.0070992*V1_1;
+    const double f1_2 = ((((V1_0*t33 + ((-0.269178*a1_0 - 0.10439999999999999*alpha1_3) + (-0.023751*a1_1 + 1.1832*alpha1_4))) - V1_1*t35) + t36*f2_4) + t37*f2_3) + f2_2;
+    const double f1_1 = ((((((-0.0070992*a1_0 + 3.9585*alpha1_3) + 1.50501635*a1_1) - V1_0*t34) + qd[1]*t35) - 0.4318*f2_5) + s_q_2*f2_0) + c_q_2*f2_1;
+    const double f1_0 = (((V1_1*t34 + ((1.03118515*a1_0 - 3.9585*alpha1_4) - 0.0070992*a1_1)) - qd[1]*t33) + c_q_2*f2_0) - s_q_2*f2_1;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = c_q_1*f1_1 + s_q_1*f1_0;
+    /* ltdl_xy2: y = L^-T b */
+    const double ltdl_xy2_0 = (((tau[2] - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_2;
+    /* ltdl_xy1: y = L^-T b */
+    const double ltdl_xy1_0 = ((((tau[1] - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - f1_2) - ltdl_L2_1*ltdl_xy2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_xy5: y = L^-T b */
-    const double ltdl_xy5_0 = tau[5] - f5_2;
-    /* ltdl_xy4: y = L^-T b */
-    const double ltdl_xy4_0 = tau[4] - f4_2;
-    /* ltdl_xy3: y = L^-T b */
-    const double ltdl_xy3_0 = (tau[3] - ltdl_L5_3*ltdl_xy5_0) - f3_2;
-    /* ltdl_xy2: y = L^-T b */
-    const double ltdl_xy2_0 = (((tau[2] - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_2;
-    /* ltdl_xy1: y = L^-T b */
-    const double ltdl_xy1_0 = ((((tau[1] - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - f1_2) - ltdl_L2_1*ltdl_xy2_0;
     /* ltdl_xy0: y = L^-T b */
     const double ltdl_xy0_0 = (((((tau[0] - ltdl_L5_0*ltdl_xy5_0) - ltdl_L4_0*ltdl_xy4_0) - ltdl_L3_0*ltdl_xy3_0) - ltdl_L2_0*ltdl_xy2_0) - ltdl_L1_0*ltdl_xy1_0) - f0_2;
     /* ltdl_x0: x = L^-1 D^-1 y */
@@ -1479,11 +1635,11 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
     /* ltdl_x2: x = L^-1 D^-1 y */
     const double ltdl_x2_0 = (-ltdl_L2_0*ltdl_x0_0 + ltdl_dinv2_0*ltdl_xy2_0) - ltdl_L2_1*ltdl_x1_0;
-    /* ltdl_x3: x = L^-1 D^-1 y */
-    const double ltdl_x3_0 = ((-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
     /* ltdl_x4: x = L^-1 D^-1 y */
     const double ltdl_x4_0 = ((-ltdl_L4_0*ltdl_x0_0 + ltdl_dinv4_0*ltdl_xy4_0) - ltdl_L4_1*ltdl_x1_0) - ltdl_L4_2*ltdl_x2_0;
     qdd[4] = ltdl_x4_0;
+    /* ltdl_x3: x = L^-1 D^-1 y */
+    const double ltdl_x3_0 = ((-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
     /* ltdl_x5: x = L^-1 D^-1 y */
     const double ltdl_x5_0 = (((-ltdl_L5_0*ltdl_x0_0 + 24999.999999999996*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
     qdd[0] = ltdl_x0_0;
@@ -1540,54 +1696,54 @@ void puma560_jacobian(const double* q, double* J)
     const double t14 = s_q_0*t5;
     const double t15 = s_q_0*t7;
     const double t16 = t14 - t15;
+    const double t20 = 0.4318*t11 + 0.4318*t12;
     const double t17 = t5 - t7;
     J[15] = t17;
+    const double t23 = 0.4318*t5 - 0.4318*t7;
     const double t18 = t0 + t2;
-    const double t19 = 0.4318*c_q_1;
-    const double t20 = 0.4318*t11 + 0.4318*t12;
     const double t21 = ((-0.0203*t14 + 0.15005*c_q_0) + 0.0203*t15) + t20;
+    const double t19 = 0.4318*c_q_1;
+    const double t24 = (0.0203*t0 + 0.0203*t2) + t23;
     const double t22 = t21 - s_q_0*t19;
     J[18] = t22;
-    const double t23 = 0.4318*t5 - 0.4318*t7;
-    const double t24 = (0.0203*t0 + 0.0203*t2) + t23;
-    const double t25 = 0.4318*s_q_1 + t24;
-    const double t26 = -t20;
-    const double t27 = 0.0203*t8;
     const double t28 = 0.4318*t1;
     const double t29 = 0.4318*t3;
+    const double t27 = 0.0203*t8;
     const double t30 = (((c_q_0*t19 + 0.15005*s_q_0) + 0.0203*t6) - t29) + (-t27 - t28);
     J[1] = s_q_0;
     J[2] = s_q_0;
     J[24] = t30;
+    const double t25 = 0.4318*s_q_1 + t24;
+    J[31] = -s_q_0*t22 + c_q_0*t30;
+    const double t26 = -t20;
     const double t31 = t28 + t29;
     const double t32 = -t31;
-
-    /* Outputs: J (6 x 6): the entries not stored where computed */
-    J[0] = 0.0;
     J[4] = s_q_3*t9 + c_q_3*s_q_0;
     J[5] = -s_q_4*(c_q_3*t9 - s_q_0*s_q_3) + c_q_4*t4;
-    J[6] = 0.0;
     J[10] = s_q_3*t16 - c_q_0*c_q_3;
     J[11] = -s_q_4*(c_q_3*t16 + c_q_0*s_q_3) + c_q_4*t13;
-    J[12] = 1.0;
-    J[13] = 0.0;
-    J[14] = 0.0;
     J[16] = s_q_3*t18;
     J[17] = -c_q_3*s_q_4*t18 + c_q_4*t17;
     J[19] = -c_q_0*t25;
     J[20] = -c_q_0*t24;
     J[21] = -t17*t26 + t13*t23;
-    J[22] = 0.0;
-    J[23] = 0.0;
     J[25] = -s_q_0*t25;
     J[26] = -s_q_0*t24;
     J[27] = t17*t32 - t4*t23;
+    J[32] = -s_q_0*t21 + c_q_0*(((0.0203*c_q_0*c_q_1*c_q_2 + 0.15005*s_q_0) - t27) - t31);
+    J[33] = t4*t26 - t13*t32;
+
+    /* Outputs: J (6 x 6): the entries not stored where computed */
+    J[0] = 0.0;
+    J[6] = 0.0;
+    J[12] = 1.0;
+    J[13] = 0.0;
+    J[14] = 0.0;
+    J[22] = 0.0;
+    J[23] = 0.0;
     J[28] = 0.0;
     J[29] = 0.0;
     J[30] = 0.0;
-    J[31] = -s_q_0*t22 + c_q_0*t30;
-    J[32] = -s_q_0*t21 + c_q_0*(((0.0203*c_q_0*c_q_1*c_q_2 + 0.15005*s_q_0) - t27) - t31);
-    J[33] = t4*t26 - t13*t32;
     J[34] = 0.0;
     J[35] = 0.0;
 }
@@ -1646,40 +1802,47 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double a3_0 = qd[3]*V3_1;
     const double a3_1 = -qd[3]*V3_0;
     const double t4 = V2_1*V2_1;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_1 = (-s_q_2*a1_0 + c_q_2*a1_1) + a2_1;
+    const double zeta2_0 = (c_q_2*a1_0 + s_q_2*a1_1) + a2_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t5 = -0.15005*V2_0 + 0.0203*V2_2;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_5 = a2_5 - 0.4318*a1_1;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t6 = -V2_2*t5 - 0.0203*t4;
     const double t7 = V2_0*t5 - 0.15005*t4;
     const double a3_3 = c_q_3*t6 - s_q_3*t7;
-    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
     const double a3_5 = 0.0203*V2_0*V2_1 + 0.15005*V2_2*V2_1;
+    const double a3_4 = -c_q_3*t7 - s_q_3*t6;
     /* V4: spatial velocity V(k) (2.25) */
     const double t8 = c_q_4*V3_0;
     const double t9 = s_q_4*V3_2;
     const double V4_0 = t8 + t9;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_5 = (a2_4 - 0.15005*zeta2_0) + a3_5;
+    /* V4: spatial velocity V(k) (2.25) */
     const double V4_2 = qd[4] - V3_1;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double t12 = a2_3 + 0.15005*zeta2_1;
+    const double t13 = zeta2_5 - 0.0203*zeta2_1;
+    const double zeta3_1 = a3_1 - s_q_3*zeta2_0;
+    const double zeta3_0 = a3_0 + c_q_3*zeta2_0;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = qd[4]*(-s_q_4*V3_0 + c_q_4*V3_2);
+    const double t11 = 0.4318*V3_2;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_3 = a3_3 + (c_q_3*t12 - s_q_3*t13);
+    const double zeta3_4 = a3_4 + (-c_q_3*t13 - s_q_3*t12);
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_1 = -qd[4]*V4_0;
     const double t10 = -0.4318*V3_0*V3_0 - 0.4318*V3_1*V3_1;
-    const double t11 = 0.4318*V3_2;
-    const double a4_3 = s_q_4*t10 + t11*t8;
     const double a4_4 = c_q_4*t10 - 0.4318*V3_0*t9;
+    const double a4_3 = s_q_4*t10 + t11*t8;
     const double a4_5 = -V3_1*t11;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_0 = qd[5]*(-s_q_5*V4_0 - c_q_5*V4_2);
     const double a5_1 = -qd[5]*(c_q_5*V4_0 - s_q_5*V4_2);
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_0 = (c_q_2*a1_0 + s_q_2*a1_1) + a2_0;
-    const double zeta2_1 = (-s_q_2*a1_0 + c_q_2*a1_1) + a2_1;
-    const double zeta2_5 = a2_5 - 0.4318*a1_1;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0 = a3_0 + c_q_3*zeta2_0;
-    const double zeta3_1 = a3_1 - s_q_3*zeta2_0;
-    const double t12 = a2_3 + 0.15005*zeta2_1;
-    const double t13 = zeta2_5 - 0.0203*zeta2_1;
-    const double zeta3_3 = a3_3 + (c_q_3*t12 - s_q_3*t13);
-    const double zeta3_4 = a3_4 + (-c_q_3*t13 - s_q_3*t12);
-    const double zeta3_5 = (a2_4 - 0.15005*zeta2_0) + a3_5;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
     const double zeta4_0 = a4_0 + (c_q_4*zeta3_0 + s_q_4*zeta2_1);
     const double zeta4_1 = a4_1 + (-s_q_4*zeta3_0 + c_q_4*zeta2_1);
@@ -1708,27 +1871,27 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t27 = -s_q_0*t15 - s_q_0*t16;
     const double t28 = s_q_0*t18 - s_q_0*t19;
     const double t29 = c_q_3*t28 + c_q_0*s_q_3;
+    const double t36 = t15 + t16;
     const double t30 = -s_q_4*t29 + c_q_4*t27;
+    const double t35 = t18 - t19;
     const double t31 = c_q_4*t29 + s_q_4*t27;
     const double t32 = s_q_3*t28 - c_q_0*c_q_3;
     const double t33 = c_q_5*t31 - s_q_5*t32;
     const double t34 = -s_q_5*t31 - c_q_5*t32;
-    const double t35 = t18 - t19;
-    const double t36 = t15 + t16;
     const double t37 = c_q_3*t36;
     const double t38 = -s_q_4*t37 + c_q_4*t35;
     const double t39 = c_q_4*t37 + s_q_4*t35;
     const double t40 = s_q_3*t36;
     const double t41 = c_q_5*t39 - s_q_5*t40;
     const double t42 = -s_q_5*t39 - c_q_5*t40;
-
-    /* Outputs: Jdqd (6) */
     Jdqd[0] = (t25*zeta5_0 + t22*zeta4_1) + t26*zeta5_1;
     Jdqd[1] = (t33*zeta5_0 + t30*zeta4_1) + t34*zeta5_1;
     Jdqd[2] = (t41*zeta5_0 + t38*zeta4_1) + t42*zeta5_1;
     Jdqd[3] = (t25*zeta5_3 + t22*zeta4_4) + t26*zeta5_4;
     Jdqd[4] = (t33*zeta5_3 + t30*zeta4_4) + t34*zeta5_4;
     Jdqd[5] = (t41*zeta5_3 + t38*zeta4_4) + t42*zeta5_4;
+
+    /* Outputs: Jdqd (6), each stored as soon as computed */
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
@@ -1783,202 +1946,251 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t8 = s_q_3*s_q_3;
     const double t9 = -0.3001*t7;
     const double t10 = c_q_3*c_q_3;
-    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = c_q_3*Rc3_0_2;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
-    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
-    const double t11 = 0.0406*t6;
-    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
-    const double t12 = s_q_3*Rc3_0_2;
-    const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t12;
-    const double Rc2_2_2 = t8*Rc3_0_0 + (t10*Rc3_1_1 + (t11 + 0.11003511249999999));
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t13 = s_q_2*Rc2_0_1;
-    const double t14 = c_q_2*Rc2_0_0 - t13;
-    const double t15 = c_q_2*Rc2_0_1;
-    const double t16 = t15 - s_q_2*Rc2_1_1;
-    const double Rc1_0_0 = (c_q_2*t14 + 1.03118515) - s_q_2*t16;
-    const double t17 = 0.4318*Rch2_0;
-    const double t18 = 0.4318*Rch2_1;
-    const double Rc1_0_1 = (c_q_2*t16 + ((-c_q_2*t18 - 0.0070992) - s_q_2*t17)) + s_q_2*t14;
-    const double t19 = s_q_2*Rc2_1_2;
-    const double Rc1_0_2 = (c_q_2*Rc2_0_2 + (-0.4318*Rch2_2 - 0.269178)) - t19;
-    const double t20 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
-    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t13) + (t20 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t15);
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = s_q_2*Rc2_0_2 + c_q_2*Rc2_1_2;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_2 = F1_2_1_0 - 0.023751;
-    const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 + s_q_1*Rc1_0_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = c_q_2*Rc2_0_2 - t19;
-    const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
-    const double F2_3_2_0 = -t12;
-    const double F2_3_3_0 = -t7;
-    const double F2_3_5_0 = -t6;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = c_q_2*F2_3_0_0 - s_q_2*F2_3_1_0;
-    const double F1_3_1_0 = (s_q_2*F2_3_0_0 - 0.4318*F2_3_5_0) + c_q_2*F2_3_1_0;
-    const double t21 = 0.4318*s_q_2;
-    const double F1_3_2_0 = F2_3_2_0 + t21*F2_3_3_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
     const double F3_4_3_0 = -t1;
-    const double F3_4_5_0 = Rch3_0;
-    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
-    const double F2_4_3_0 = c_q_3*F3_4_3_0;
-    const double t22 = s_q_3*F3_4_3_0;
-    const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
-    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
-    const double F2_4_5_0 = -t22;
-    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
-    const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
-    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*F3_4_5_0);
-    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_0_0 = -4e-05*s_q_4;
     const double F3_5_2_0 = 4e-05*c_q_4;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0;
     const double F2_5_2_0 = -s_q_3*F3_5_0_0;
+    const double F2_5_0_0 = c_q_3*F3_5_0_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t12 = s_q_3*Rc3_0_2;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = c_q_3*Rc3_0_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = 24999.999999999996*F2_5_2_0;
+    const double ltdl_L5_3 = 24999.999999999996*F3_5_2_0;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
+    const double F2_3_3_0 = -t7;
+    const double F2_3_2_0 = -t12;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t12;
+    const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_5_0 = -t6;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = (s_q_2*F2_3_0_0 - 0.4318*F2_3_5_0) + c_q_2*F2_3_1_0;
+    const double F1_3_0_0 = c_q_2*F2_3_0_0 - s_q_2*F2_3_1_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = c_q_1*F1_3_1_0 + s_q_1*F1_3_0_0;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t21 = 0.4318*s_q_2;
+    const double F1_3_2_0 = F2_3_2_0 + t21*F2_3_3_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = Rch3_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
+    const double t11 = 0.0406*t6;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_3_0 = c_q_3*F3_4_3_0;
+    const double t22 = s_q_3*F3_4_3_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = c_q_2*F2_5_0_0 - s_q_2*F3_5_2_0;
     const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = s_q_1*F1_5_0_0 + c_q_1*F1_5_1_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 24999.999999999996*F0_5_2_0;
-    const double ltdl_L5_1 = 24999.999999999996*F2_5_2_0;
     const double ltdl_L5_2 = ltdl_L5_1;
-    const double ltdl_L5_3 = 24999.999999999996*F3_5_2_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
-    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
-    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
-    const double ltdl_L4_2 = F2_4_2_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
-    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
     const double ltdl_A3_2 = F2_3_2_0 - F3_5_2_0*ltdl_L5_2;
     const double ltdl_A3_3 = Rc3_2_2 - F3_5_2_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
+    const double Rc2_2_2 = t8*Rc3_0_0 + (t10*Rc3_1_1 + (t11 + 0.11003511249999999));
+    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
+    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*F3_4_5_0);
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
+    const double F2_4_5_0 = -t22;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
+    const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
+    /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t25 = c_q_1*s_q_2;
+    const double t27 = c_q_2*s_q_1;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t17 = 0.4318*Rch2_0;
+    const double t20 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
+    const double t18 = 0.4318*Rch2_1;
+    const double t19 = s_q_2*Rc2_1_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_1_0 = s_q_2*Rc2_0_2 + c_q_2*Rc2_1_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_2 = (c_q_2*Rc2_0_2 + (-0.4318*Rch2_2 - 0.269178)) - t19;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = c_q_2*Rc2_0_2 - t19;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = s_q_1*F1_2_0_0 + c_q_1*F1_2_1_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = F1_2_1_0 - 0.023751;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 + s_q_1*Rc1_0_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 24999.999999999996*F0_5_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_2 = F2_4_2_0*ltdl_dinv4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t29 = c_q_1*c_q_2;
+    const double t31 = s_q_1*s_q_2;
+    const double t34 = s_q_0*t25;
+    const double t35 = s_q_0*t27;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t23 = F2_5_2_0*ltdl_L5_0;
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_2*ltdl_L3_0;
     const double t24 = F2_5_2_0*ltdl_L5_1;
     const double ltdl_A2_1 = ((F1_2_2_0 - t24) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((Rc2_2_2 - F2_5_2_0*ltdl_L5_2) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double t23 = F2_5_2_0*ltdl_L5_0;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t26 = c_q_0*t25;
+    const double t28 = c_q_0*t27;
+    const double t30 = c_q_0*t29;
+    const double t32 = c_q_0*t31;
+    const double t36 = s_q_0*t31;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t40 = 0.4318*t34 + 0.4318*t35;
+    const double ltdl_Y3_in0_1 = -t34 - t35;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_2*ltdl_L3_0;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_0 = -t26 - t28;
+    const double t42 = 0.4318*t26;
+    const double t43 = 0.4318*t28;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t33 = t30 - t32;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t47 = 0.0203*t32;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = (((0.4318*c_q_0*c_q_1 + 0.15005*s_q_0) + 0.0203*t30) - t47) + (-t42 - t43);
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t44 = t42 + t43;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t37 = s_q_0*t29 - t36;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t48 = ((-0.0203*c_q_1*c_q_2*s_q_0 + 0.15005*c_q_0) + 0.0203*t36) + t40;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t41 = -t40;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_5 = -s_q_0*t48 + c_q_0*(((0.0203*c_q_0*c_q_1*c_q_2 + 0.15005*s_q_0) - t47) - t44);
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t45 = -t44;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_3 = t48 - 0.4318*c_q_1*s_q_0;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_2 = t29 - t31;
+    const double t39 = 0.4318*t29 - 0.4318*t31;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t38 = t25 + t27;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t46 = (0.0203*t25 + 0.0203*t27) + t39;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t13 = s_q_2*Rc2_0_1;
+    const double t15 = c_q_2*Rc2_0_1;
+    const double Rc1_1_1 = (c_q_2*(c_q_2*Rc2_1_1 + t13) + (t20 + 2.633046352)) + s_q_2*(s_q_2*Rc2_0_0 + t15);
+    const double t14 = c_q_2*Rc2_0_0 - t13;
+    const double t16 = t15 - s_q_2*Rc2_1_1;
+    const double Rc1_0_1 = (c_q_2*t16 + ((-c_q_2*t18 - 0.0070992) - s_q_2*t17)) + s_q_2*t14;
+    const double Rc1_0_0 = (c_q_2*t14 + 1.03118515) - s_q_2*t16;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (c_q_1*(s_q_1*Rc1_0_1 + c_q_1*Rc1_1_1) + 0.35) + s_q_1*(s_q_1*Rc1_0_0 + c_q_1*Rc1_0_1);
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((Rc1_2_2 - t24) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_0 = -s_q_4*(c_q_3*t33 - s_q_0*s_q_3) + c_q_4*ltdl_Y3_in0_0;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = s_q_3*t33 + c_q_3*s_q_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_1 = -s_q_4*(c_q_3*t37 + c_q_0*s_q_3) + c_q_4*ltdl_Y3_in0_1;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_1 = s_q_3*t37 - c_q_0*c_q_3;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_2 = -c_q_3*s_q_4*t38 + c_q_4*ltdl_Y3_in0_2;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_2 = s_q_3*t38;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_3 = -ltdl_Y3_in0_2*t41 + ltdl_Y3_in0_1*t39;
+    const double ltdl_Y3_in0_4 = ltdl_Y3_in0_2*t45 - ltdl_Y3_in0_0*t39;
+    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t41 - ltdl_Y3_in0_1*t45;
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y2_5 = ltdl_Y2_in0_5 - ltdl_Y3_in0_5*ltdl_L3_2;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, 0.0 };
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_3 = -c_q_0*t46;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { s_q_0, -c_q_0, 0.0, ltdl_Y2_in0_3 };
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t50 = 0.4318*s_q_1 + t46;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_4 = -s_q_0*t46;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y2_4 = ltdl_Y2_in0_4 - ltdl_Y3_in0_4*ltdl_L3_2;
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, 0.0 };
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_3 = -c_q_0*t50;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { s_q_0, -c_q_0, 0.0, ltdl_Y1_in0_3 };
+    SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_4 = -s_q_0*t50;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y1_4 = (ltdl_Y1_in0_4 - ltdl_Y3_in0_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t25 = c_q_1*s_q_2;
-    const double t26 = c_q_0*t25;
-    const double t27 = c_q_2*s_q_1;
-    const double t28 = c_q_0*t27;
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_0 = -t26 - t28;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t29 = c_q_1*c_q_2;
-    const double t30 = c_q_0*t29;
-    const double t31 = s_q_1*s_q_2;
-    const double t32 = c_q_0*t31;
-    const double t33 = t30 - t32;
-    const double ltdl_Y5_in0_0 = -s_q_4*(c_q_3*t33 - s_q_0*s_q_3) + c_q_4*ltdl_Y3_in0_0;
-    const double t34 = s_q_0*t25;
-    const double t35 = s_q_0*t27;
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_1 = -t34 - t35;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t36 = s_q_0*t31;
-    const double t37 = s_q_0*t29 - t36;
-    const double ltdl_Y5_in0_1 = -s_q_4*(c_q_3*t37 + c_q_0*s_q_3) + c_q_4*ltdl_Y3_in0_1;
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_2 = t29 - t31;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t38 = t25 + t27;
-    const double ltdl_Y5_in0_2 = -c_q_3*s_q_4*t38 + c_q_4*ltdl_Y3_in0_2;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, 0.0 };
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_0 = s_q_3*t33 + c_q_3*s_q_0;
-    const double ltdl_Y4_in0_1 = s_q_3*t37 - c_q_0*c_q_3;
-    const double ltdl_Y4_in0_2 = s_q_3*t38;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, 0.0 };
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double t39 = 0.4318*t29 - 0.4318*t31;
-    const double t40 = 0.4318*t34 + 0.4318*t35;
-    const double t41 = -t40;
-    const double ltdl_Y3_in0_3 = -ltdl_Y3_in0_2*t41 + ltdl_Y3_in0_1*t39;
-    const double t42 = 0.4318*t26;
-    const double t43 = 0.4318*t28;
-    const double t44 = t42 + t43;
-    const double t45 = -t44;
-    const double ltdl_Y3_in0_4 = ltdl_Y3_in0_2*t45 - ltdl_Y3_in0_0*t39;
-    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t41 - ltdl_Y3_in0_1*t45;
-    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
-    SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double t46 = (0.0203*t25 + 0.0203*t27) + t39;
-    const double ltdl_Y2_in0_3 = -c_q_0*t46;
-    const double ltdl_Y2_in0_4 = -s_q_0*t46;
-    const double t47 = 0.0203*t32;
-    const double t48 = ((-0.0203*c_q_1*c_q_2*s_q_0 + 0.15005*c_q_0) + 0.0203*t36) + t40;
-    const double ltdl_Y2_in0_5 = -s_q_0*t48 + c_q_0*(((0.0203*c_q_0*c_q_1*c_q_2 + 0.15005*s_q_0) - t47) - t44);
-    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { s_q_0, -c_q_0, 0.0, ltdl_Y2_in0_3 };
-    SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
-    const double ltdl_Y2_4 = ltdl_Y2_in0_4 - ltdl_Y3_in0_4*ltdl_L3_2;
-    const double ltdl_Y2_5 = ltdl_Y2_in0_5 - ltdl_Y3_in0_5*ltdl_L3_2;
-    /* ltdl_Y1_in0: Y = L^-T B */
-    const double t50 = 0.4318*s_q_1 + t46;
-    const double ltdl_Y1_in0_3 = -c_q_0*t50;
-    const double ltdl_Y1_in0_4 = -s_q_0*t50;
-    /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_3 = t48 - 0.4318*c_q_1*s_q_0;
-    const double ltdl_Y0_in0_4 = (((0.4318*c_q_0*c_q_1 + 0.15005*s_q_0) + 0.0203*t30) - t47) + (-t42 - t43);
     /* ltdl_Y1_in0: Y = L^-T B */
     const double ltdl_Y1_in0_5 = -s_q_0*ltdl_Y0_in0_3 + c_q_0*ltdl_Y0_in0_4;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { s_q_0, -c_q_0, 0.0, ltdl_Y1_in0_3 };
-    SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    const double ltdl_Y1_4 = (ltdl_Y1_in0_4 - ltdl_Y3_in0_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
     const double ltdl_Y1_5 = (ltdl_Y1_in0_5 - ltdl_Y3_in0_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
@@ -1986,12 +2198,21 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y0_4 = ((ltdl_Y0_in0_4 - ltdl_Y3_in0_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = (-ltdl_Y2_5*ltdl_L2_0 - ltdl_Y3_in0_5*ltdl_L3_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
+    const double t83 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_5*ltdl_dinv3_0));
+    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
+    Lambda_inv[29] = t83;
+    Lambda_inv[34] = t83;
     const double t51 = 24999.999999999996*ltdl_Y5_in0_0;
+    const double t56 = ltdl_Y4_in0_0*ltdl_dinv4_0;
+    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + ltdl_Y3_in0_3*ltdl_Y3_in0_3*ltdl_dinv3_0));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_4*ltdl_dinv3_0));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_in0_5*ltdl_Y3_in0_5*ltdl_dinv3_0));
     const double t52 = ltdl_Y0v0[0]*ltdl_dinv0_0;
     const double t53 = ltdl_Y1v0[0]*ltdl_dinv1_0;
     const double t54 = ltdl_Y2v0[0]*ltdl_dinv2_0;
     const double t55 = ltdl_Y3v0[0]*ltdl_dinv3_0;
-    const double t56 = ltdl_Y4_in0_0*ltdl_dinv4_0;
     const double t57 = ltdl_Y0v0[1]*t52 + (ltdl_Y1v0[1]*t53 + (ltdl_Y2v0[1]*t54 + (ltdl_Y3v0[1]*t55 + (ltdl_Y4_in0_1*t56 + ltdl_Y5_in0_1*t51))));
     Lambda_inv[1] = t57;
     Lambda_inv[6] = t57;
@@ -2014,6 +2235,8 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t66 = ltdl_Y0v0[2]*t62 + (ltdl_Y1v0[2]*t63 + (ltdl_Y2v0[2]*t64 + (ltdl_Y3v0[2]*t65 + (ltdl_Y4_in0_2*ltdl_Y4_in0_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_2*ltdl_Y5_in0_1))));
     Lambda_inv[8] = t66;
     Lambda_inv[13] = t66;
+    const double t73 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t80 = ltdl_Y3_in0_3*ltdl_dinv3_0;
     const double t67 = ltdl_Y0v0[3]*t62 + (ltdl_Y1v0[3]*t63 + (ltdl_Y2v0[3]*t64 + ltdl_Y3_in0_3*t65));
     Lambda_inv[9] = t67;
     Lambda_inv[19] = t67;
@@ -2024,37 +2247,26 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     Lambda_inv[11] = t69;
     Lambda_inv[31] = t69;
     const double t70 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t77 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     const double t71 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t78 = ltdl_Y1v0[3]*ltdl_dinv1_0;
     const double t72 = ltdl_Y2v0[2]*ltdl_dinv2_0;
-    const double t73 = ltdl_Y3v0[2]*ltdl_dinv3_0;
     const double t74 = ltdl_Y0v0[3]*t70 + (ltdl_Y1v0[3]*t71 + (ltdl_Y2v0[3]*t72 + ltdl_Y3_in0_3*t73));
     Lambda_inv[15] = t74;
     Lambda_inv[20] = t74;
+    const double t79 = ltdl_Y2v0[3]*ltdl_dinv2_0;
     const double t75 = ltdl_Y0_4*t70 + (ltdl_Y1_4*t71 + (ltdl_Y2_4*t72 + ltdl_Y3_in0_4*t73));
     Lambda_inv[16] = t75;
     Lambda_inv[26] = t75;
     const double t76 = ltdl_Y0_5*t70 + (ltdl_Y1_5*t71 + (ltdl_Y2_5*t72 + ltdl_Y3_in0_5*t73));
     Lambda_inv[17] = t76;
     Lambda_inv[32] = t76;
-    const double t77 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t78 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t79 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t80 = ltdl_Y3_in0_3*ltdl_dinv3_0;
     const double t81 = ltdl_Y0_4*t77 + (ltdl_Y1_4*t78 + (ltdl_Y2_4*t79 + ltdl_Y3_in0_4*t80));
     Lambda_inv[22] = t81;
     Lambda_inv[27] = t81;
     const double t82 = ltdl_Y0_5*t77 + (ltdl_Y1_5*t78 + (ltdl_Y2_5*t79 + ltdl_Y3_in0_5*t80));
     Lambda_inv[23] = t82;
     Lambda_inv[33] = t82;
-    const double t83 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_5*ltdl_dinv3_0));
-    Lambda_inv[29] = t83;
-    Lambda_inv[34] = t83;
 
-    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
-    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
-    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
-    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
-    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + ltdl_Y3_in0_3*ltdl_Y3_in0_3*ltdl_dinv3_0));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_4*ltdl_dinv3_0));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_in0_5*ltdl_Y3_in0_5*ltdl_dinv3_0));
+    /* Outputs: Lambda_inv (6 x 6), each stored as soon as computed */
 }

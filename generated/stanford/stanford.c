@@ -425,106 +425,126 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
     const double V3_0 = t7 - t8;
     const double V3_1 = c_q_3*V1_0 + qd[1]*s_q_3;
     const double V3_2 = qd[3] - V1_1;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_1 = a1_1 - qdd[0]*c_q_1;
+    const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_3 = a2_3 - l2_1*alpha1_0;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_4 = a2_4 + (0.154*alpha1_1 + (alpha1_3 - qdd[1]*l2_1));
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = qd[3]*V3_1;
-    const double a3_1 = -qd[3]*V3_0;
     const double t9 = -0.0203*V1_1*V1_1 - 0.0203*t2;
     const double a3_3 = c_q_3*t9 - 0.0203*qd[1]*t7;
     const double a3_4 = -s_q_3*t9 - 0.0203*V1_0*t8;
     const double t10 = qd[1]*V1_1;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_4 = -9.81*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_5 = a2_5 + (0.154*alpha1_0 + (qdd[2] - alpha1_4));
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_0 = qd[3]*V3_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = (a3_0 - qdd[1]*c_q_3) + s_q_3*alpha1_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_1 = -qd[3]*V3_0;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_1 = a3_1 + (c_q_3*alpha1_0 + qdd[1]*s_q_3);
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_5 = 0.0203*t10;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_5 = (a3_5 - 0.0203*alpha1_0) + alpha2_5;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = c_q_4*V3_0 - s_q_4*V3_2;
     const double V4_1 = -s_q_4*V3_0 - c_q_4*V3_2;
     const double V4_2 = V3_1 + qd[4];
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t11 = alpha2_4 - 0.0203*alpha1_1;
+    const double alpha3_3 = (a3_3 + c_q_3*alpha2_3) + s_q_3*t11;
+    const double alpha3_4 = (a3_4 - s_q_3*alpha2_3) + c_q_3*t11;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = qd[4]*V4_1;
     const double a4_1 = -qd[4]*V4_0;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
     const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_2 = qdd[3] - alpha1_1;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = (a4_0 - s_q_4*alpha3_2) + c_q_4*alpha3_0;
+    const double alpha4_1 = (a4_1 - c_q_4*alpha3_2) - s_q_4*alpha3_0;
+    /* V5: spatial velocity V(k) (2.25) */
     const double V5_2 = qd[5] - V4_1;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_0 = qd[5]*V5_1;
     const double a5_1 = -qd[5]*V5_0;
-    /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_0 = a1_0 - qdd[0]*s_q_1;
-    const double alpha1_1 = a1_1 - qdd[0]*c_q_1;
-    const double alpha1_3 = -9.81*s_q_1;
-    const double alpha1_4 = -9.81*c_q_1;
-    /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_3 = a2_3 - l2_1*alpha1_0;
-    const double alpha2_4 = a2_4 + (0.154*alpha1_1 + (alpha1_3 - qdd[1]*l2_1));
-    const double alpha2_5 = a2_5 + (0.154*alpha1_0 + (qdd[2] - alpha1_4));
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = (a3_0 - qdd[1]*c_q_3) + s_q_3*alpha1_0;
-    const double alpha3_1 = a3_1 + (c_q_3*alpha1_0 + qdd[1]*s_q_3);
-    const double alpha3_2 = qdd[3] - alpha1_1;
-    const double t11 = alpha2_4 - 0.0203*alpha1_1;
-    const double alpha3_3 = (a3_3 + c_q_3*alpha2_3) + s_q_3*t11;
-    const double alpha3_4 = (a3_4 - s_q_3*alpha2_3) + c_q_3*t11;
-    const double alpha3_5 = (a3_5 - 0.0203*alpha1_0) + alpha2_5;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = (a4_0 - s_q_4*alpha3_2) + c_q_4*alpha3_0;
-    const double alpha4_1 = (a4_1 - c_q_4*alpha3_2) - s_q_4*alpha3_0;
     const double alpha4_2 = alpha3_1 + qdd[4];
-    const double alpha4_3 = c_q_4*alpha3_3 - s_q_4*alpha3_5;
-    const double alpha4_4 = -s_q_4*alpha3_3 - c_q_4*alpha3_5;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = (a5_0 + s_q_5*alpha4_2) + c_q_5*alpha4_0;
     const double alpha5_1 = (a5_1 + c_q_5*alpha4_2) - s_q_5*alpha4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_3 = c_q_4*alpha3_3 - s_q_4*alpha3_5;
+    const double alpha4_4 = -s_q_4*alpha3_3 - c_q_4*alpha3_5;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_2 = qdd[5] - alpha4_1;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2 = 0.0003*alpha5_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_1 = 0.0004*alpha4_1 - f5_2;
+    tau[5] = f5_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_3 = c_q_5*alpha4_3 + s_q_5*alpha3_4;
     const double alpha5_4 = -s_q_5*alpha4_3 + c_q_5*alpha3_4;
     /* f5: spatial force f(k) (2.29) */
     const double t12 = 1.6964593900000002*V5_2;
-    const double f5_0 = (1.6967593900000002*alpha5_0 - V5_1*t12) - 0.9266700000000001*alpha5_4;
-    const double f5_1 = (1.6967593900000002*alpha5_1 + V5_0*t12) + 0.9266700000000001*alpha5_3;
-    const double f5_2 = 0.0003*alpha5_2;
     const double t13 = 0.9266700000000001*V5_2;
-    const double f5_3 = (0.9266700000000001*alpha5_1 + V5_0*t13) + 0.51*alpha5_3;
+    const double f5_0 = (1.6967593900000002*alpha5_0 - V5_1*t12) - 0.9266700000000001*alpha5_4;
     const double f5_4 = (-0.9266700000000001*alpha5_0 + V5_1*t13) + 0.51*alpha5_4;
+    const double f5_1 = (1.6967593900000002*alpha5_1 + V5_0*t12) + 0.9266700000000001*alpha5_3;
+    const double f5_3 = (0.9266700000000001*alpha5_1 + V5_0*t13) + 0.51*alpha5_3;
     const double f5_5 = (-0.9266700000000001*V5_0*V5_0 - 0.9266700000000001*V5_1*V5_1) - 0.51*alpha4_4;
     /* f4: spatial force f(k) (2.29) */
-    const double t14 = 0.20442427999999993*V4_1;
-    const double f4_0 = (((0.20482427999999994*alpha4_0 + V4_2*t14) - 0.35657999999999995*alpha3_4) + c_q_5*f5_0) - s_q_5*f5_1;
-    const double f4_1 = 0.0004*alpha4_1 - f5_2;
-    tau[5] = f5_2;
-    const double f4_2 = (((0.20482427999999994*alpha4_2 - V4_0*t14) + 0.35657999999999995*alpha4_3) + c_q_5*f5_1) + s_q_5*f5_0;
-    const double t15 = 0.35657999999999995*V4_1;
-    const double f4_3 = (((0.35657999999999995*alpha4_2 - V4_0*t15) + 0.63*alpha4_3) + c_q_5*f5_3) - s_q_5*f5_4;
     const double f4_4 = ((0.35657999999999995*V4_0*V4_0 + 0.35657999999999995*V4_2*V4_2) + 0.63*alpha4_4) - f5_5;
+    const double t14 = 0.20442427999999993*V4_1;
+    const double t15 = 0.35657999999999995*V4_1;
+    const double f4_0 = (((0.20482427999999994*alpha4_0 + V4_2*t14) - 0.35657999999999995*alpha3_4) + c_q_5*f5_0) - s_q_5*f5_1;
+    const double f4_2 = (((0.20482427999999994*alpha4_2 - V4_0*t14) + 0.35657999999999995*alpha4_3) + c_q_5*f5_1) + s_q_5*f5_0;
+    const double f4_3 = (((0.35657999999999995*alpha4_2 - V4_0*t15) + 0.63*alpha4_3) + c_q_5*f5_3) - s_q_5*f5_4;
     const double f4_5 = (((-0.35657999999999995*alpha4_0 - V4_2*t15) + 0.63*alpha3_4) + c_q_5*f5_4) + s_q_5*f5_3;
     /* f3: spatial force f(k) (2.29) */
     const double t16 = -0.00536544*V3_1 + 0.00414928*V3_2;
     const double t17 = 0.01014112*V3_1 - 0.00536544*V3_2;
-    const double f3_0 = (((((V3_1*t16 - V3_2*t17) + 0.014290399999999998*alpha3_0) - 0.05832*alpha3_5) + 0.09936*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0;
     const double t18 = 0.014290399999999998*V3_0;
     const double f3_1 = (((-V3_0*t16 + V3_2*t18) + (0.01014112*alpha3_1 - 0.00536544*alpha3_2)) - 0.09936*alpha3_3) + f4_2;
     tau[4] = f4_2;
+    const double f3_0 = (((((V3_1*t16 - V3_2*t17) + 0.014290399999999998*alpha3_0) - 0.05832*alpha3_5) + 0.09936*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0;
     const double f3_2 = ((((V3_0*t17 - V3_1*t18) + (-0.00536544*alpha3_1 + 0.00414928*alpha3_2)) + 0.05832*alpha3_3) - c_q_4*f4_1) - s_q_4*f4_0;
     const double f3_3 = (((((-0.05832*V3_1*V3_0 - 0.09936*V3_2*V3_0) + 0.05832*alpha3_2) - 0.09936*alpha3_1) + 1.08*alpha3_3) - s_q_4*f4_4) + c_q_4*f4_3;
     const double t19 = V3_0*V3_0;
     const double t20 = -0.09936*V3_1 + 0.05832*V3_2;
-    const double f3_4 = (((V3_2*t20 + 0.05832*t19) + 0.09936*alpha3_0) + 1.08*alpha3_4) + f4_5;
     const double f3_5 = ((((-V3_1*t20 + 0.09936*t19) - 0.05832*alpha3_0) + 1.08*alpha3_5) - c_q_4*f4_4) - s_q_4*f4_3;
+    const double f3_4 = (((V3_2*t20 + 0.05832*t19) + 0.09936*alpha3_0) + 1.08*alpha3_4) + f4_5;
     /* f2: spatial force f(k) (2.29) */
     const double t21 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
-    const double f2_0 = ((((V1_0*t21 + (179.1579396325*t6 - 179.15618824999999*qdd[1])) - 0.5562149249999999*alpha1_1) + 27.39975*alpha2_4) - s_q_3*f3_1) + c_q_3*f3_0;
     const double t22 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
-    const double f2_1 = ((((((-V1_1*t22 + qd[1]*t21) + 179.1579396325*alpha1_0) - 0.08627499999999999*alpha2_5) - 27.39975*alpha2_3) + c_q_3*f3_1) + s_q_3*f3_0) - 0.0203*f3_5;
     const double f2_2 = (((((-179.1579396325*t5 - 0.5562149249999999*qdd[1]) - V1_0*t22) - 0.0077513825*alpha1_1) + 0.08627499999999999*alpha2_4) + f3_2) + (0.0203*s_q_3*f3_3 + 0.0203*c_q_3*f3_4);
     tau[3] = f3_2;
+    const double f2_1 = ((((((-V1_1*t22 + qd[1]*t21) + 179.1579396325*alpha1_0) - 0.08627499999999999*alpha2_5) - 27.39975*alpha2_3) + c_q_3*f3_1) + s_q_3*f3_0) - 0.0203*f3_5;
+    const double f2_0 = ((((V1_0*t21 + (179.1579396325*t6 - 179.15618824999999*qdd[1])) - 0.5562149249999999*alpha1_1) + 27.39975*alpha2_4) - s_q_3*f3_1) + c_q_3*f3_0;
+    const double f2_4 = ((((-0.08627499999999999*alpha1_1 + 27.39975*t6) + (-0.08627499999999999*t5 - 27.39975*qdd[1])) + 4.25*alpha2_4) + c_q_3*f3_4) + s_q_3*f3_3;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_1 = ((4.158100000000001*alpha1_1 + (4.148100000000001*t5 - 4.509*alpha1_3)) + 0.154*f2_4) - f2_2;
+    const double f1_2 = ((-0.008000000000000007*t6 + 0.018*qdd[1]) - f2_0) - l2_1*f2_4;
+    tau[1] = f1_2;
+    /* f2: spatial force f(k) (2.29) */
     const double t23 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
     const double f2_3 = ((((V1_1*t23 - 0.08627499999999999*t2) - 27.39975*alpha1_0) + 4.25*alpha2_3) - s_q_3*f3_4) + c_q_3*f3_3;
-    const double f2_4 = ((((-0.08627499999999999*alpha1_1 + 27.39975*t6) + (-0.08627499999999999*t5 - 27.39975*qdd[1])) + 4.25*alpha2_4) + c_q_3*f3_4) + s_q_3*f3_3;
     const double f2_5 = (((-qd[1]*t23 + 27.39975*t2) - 0.08627499999999999*alpha1_0) + 4.25*alpha2_5) + f3_5;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = (((4.166100000000001*alpha1_0 + (-4.140100000000001*t10 + 4.509*alpha1_4)) + 0.154*f2_5) - l2_1*f2_3) + f2_1;
     tau[2] = f2_5;
-    const double f1_1 = ((4.158100000000001*alpha1_1 + (4.148100000000001*t5 - 4.509*alpha1_3)) + 0.154*f2_4) - f2_2;
-    const double f1_2 = ((-0.008000000000000007*t6 + 0.018*qdd[1]) - f2_0) - l2_1*f2_4;
-    tau[1] = f1_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = (-c_q_1*f1_1 + 0.3684332225*qdd[0]) - s_q_1*f1_0;
     tau[0] = f0_2;
@@ -582,35 +602,51 @@ void stanford_mass_matrix(const double* q, double* M)
     const double Rch2_2 = Rch3_2 - 27.39975;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t4 = s_q_3*s_q_3;
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = -Rch3_0;
+    /* shared by the outputs */
+    const double t10 = -Rch2_1;
+    M[8] = t10;
+    M[13] = t10;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t5 = c_q_3*c_q_3;
-    const double Rc2_0_0 = t5*Rc3_0_0 + (t4*Rc3_1_1 + 179.15618824999999);
     const double t6 = c_q_3*s_q_3;
     const double Rc2_0_1 = t6*Rc3_0_0 + ((-0.0203*t3 + 0.0011838959999999998*c_q_3) - t6*Rc3_1_1);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_2 = F2_3_0_0 + (0.5562149249999999 - 0.0203*Rch3_2);
-    const double t7 = 0.0406*t2 + 0.0023677919999999996*s_q_3;
-    const double Rc2_1_1 = t4*Rc3_0_0 + (t5*Rc3_1_1 + (t7 + 179.1588544723));
     const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
-    const double Rc2_2_2 = Rc3_2_2 + (t7 + 0.0086662223);
+    const double Rc2_0_2 = F2_3_0_0 + (0.5562149249999999 - 0.0203*Rch3_2);
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_2_0 = -F2_3_0_0 - l2_1*F2_3_4_0;
+    M[9] = F1_3_2_0;
+    M[19] = F1_3_2_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t8 = -0.308*Rch2_0;
-    const double t9 = -2.0*l2_1*Rch2_2 + 6.470000000000001*l2_1*l2_1;
-    const double Rc1_0_0 = Rc2_1_1 + (t8 + (t9 + 4.319542520000001));
-    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
-    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
-    const double Rc1_1_1 = Rc2_2_2 + (t8 + 4.3115425200000015);
     const double Rc1_1_2 = Rc2_0_2 + (l2_1*Rch2_0 + (0.154*Rch2_2 - 0.99638*l2_1));
-    const double Rc1_2_2 = Rc2_0_0 + (t9 + 0.018);
-    M[7] = Rc1_2_2;
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.3684332225 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
-    M[0] = Rc0_2_2;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
     M[1] = F0_1_2_0;
     M[6] = F0_1_2_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_0 = t5*Rc3_0_0 + (t4*Rc3_1_1 + 179.15618824999999);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t9 = -2.0*l2_1*Rch2_2 + 6.470000000000001*l2_1*l2_1;
+    const double Rc1_2_2 = Rc2_0_0 + (t9 + 0.018);
+    M[7] = Rc1_2_2;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t7 = 0.0406*t2 + 0.0023677919999999996*s_q_3;
+    const double Rc2_1_1 = t4*Rc3_0_0 + (t5*Rc3_1_1 + (t7 + 179.1588544723));
+    const double Rc2_2_2 = Rc3_2_2 + (t7 + 0.0086662223);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t8 = -0.308*Rch2_0;
+    const double Rc1_0_0 = Rc2_1_1 + (t8 + (t9 + 4.319542520000001));
+    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
+    const double Rc1_1_1 = Rc2_2_2 + (t8 + 4.3115425200000015);
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (0.3684332225 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
+    M[0] = Rc0_2_2;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = 0.99638 - Rch2_0;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -625,15 +661,10 @@ void stanford_mass_matrix(const double* q, double* M)
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
     const double F1_3_1_0 = 0.154*F2_3_4_0 - F2_3_2_0;
-    const double F1_3_2_0 = -F2_3_0_0 - l2_1*F2_3_4_0;
-    M[9] = F1_3_2_0;
-    M[19] = F1_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
     M[3] = F0_3_2_0;
     M[18] = F0_3_2_0;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = -s_q_3*Rc4_2_2;
     const double F2_4_1_0 = c_q_3*Rc4_2_2 - 0.0203*F3_4_5_0;
@@ -666,9 +697,6 @@ void stanford_mass_matrix(const double* q, double* M)
     M[30] = F0_5_2_0;
     M[33] = F3_5_2_0;
     /* shared by the outputs */
-    const double t10 = -Rch2_1;
-    M[8] = t10;
-    M[13] = t10;
     const double t11 = -F2_5_0_0;
     M[11] = t11;
     M[31] = t11;
@@ -733,103 +761,124 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
     const double V3_0 = t7 - t8;
     const double V3_1 = c_q_3*V1_0 + qd[1]*s_q_3;
     const double V3_2 = qd[3] - V1_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_3 = a2_3 - l2_1*a1_0;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_4 = (0.154*a1_1 + alpha1_3) + a2_4;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = qd[3]*V3_1;
-    const double a3_1 = -qd[3]*V3_0;
     const double t9 = -0.0203*V1_1*V1_1 - 0.0203*t2;
     const double a3_3 = c_q_3*t9 - 0.0203*qd[1]*t7;
     const double a3_4 = -s_q_3*t9 - 0.0203*V1_0*t8;
     const double t10 = qd[1]*V1_1;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_4 = -9.81*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_5 = (0.154*a1_0 - alpha1_4) + a2_5;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_0 = qd[3]*V3_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = s_q_3*a1_0 + a3_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_5 = 0.0203*t10;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_5 = (a3_5 - 0.0203*a1_0) + alpha2_5;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = c_q_4*V3_0 - s_q_4*V3_2;
     const double V4_1 = -s_q_4*V3_0 - c_q_4*V3_2;
     const double V4_2 = V3_1 + qd[4];
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t11 = alpha2_4 - 0.0203*a1_1;
+    const double alpha3_3 = (a3_3 + c_q_3*alpha2_3) + s_q_3*t11;
+    const double alpha3_4 = (a3_4 - s_q_3*alpha2_3) + c_q_3*t11;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_1 = -qd[3]*V3_0;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_1 = c_q_3*a1_0 + a3_1;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = qd[4]*V4_1;
-    const double a4_1 = -qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = (c_q_4*alpha3_0 + s_q_4*a1_1) + a4_0;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
     const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
     const double V5_2 = qd[5] - V4_1;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_0 = qd[5]*V5_1;
-    const double a5_1 = -qd[5]*V5_0;
-    /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_3 = -9.81*s_q_1;
-    const double alpha1_4 = -9.81*c_q_1;
-    /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_3 = a2_3 - l2_1*a1_0;
-    const double alpha2_4 = (0.154*a1_1 + alpha1_3) + a2_4;
-    const double alpha2_5 = (0.154*a1_0 - alpha1_4) + a2_5;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = s_q_3*a1_0 + a3_0;
-    const double alpha3_1 = c_q_3*a1_0 + a3_1;
-    const double t11 = alpha2_4 - 0.0203*a1_1;
-    const double alpha3_3 = (a3_3 + c_q_3*alpha2_3) + s_q_3*t11;
-    const double alpha3_4 = (a3_4 - s_q_3*alpha2_3) + c_q_3*t11;
-    const double alpha3_5 = (a3_5 - 0.0203*a1_0) + alpha2_5;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = (c_q_4*alpha3_0 + s_q_4*a1_1) + a4_0;
-    const double alpha4_1 = (-s_q_4*alpha3_0 + c_q_4*a1_1) + a4_1;
-    const double alpha4_3 = c_q_4*alpha3_3 - s_q_4*alpha3_5;
-    const double alpha4_4 = -s_q_4*alpha3_3 - c_q_4*alpha3_5;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_0 = (a5_0 + s_q_5*alpha3_1) + c_q_5*alpha4_0;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = -qd[5]*V5_0;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_3 = c_q_4*alpha3_3 - s_q_4*alpha3_5;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_1 = -qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_1 = (-s_q_4*alpha3_0 + c_q_4*a1_1) + a4_1;
+    const double alpha4_4 = -s_q_4*alpha3_3 - c_q_4*alpha3_5;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_3 = c_q_5*alpha4_3 + s_q_5*alpha3_4;
     const double alpha5_4 = -s_q_5*alpha4_3 + c_q_5*alpha3_4;
     /* f5: spatial force f(k) (2.29) */
-    const double t12 = 1.6964593900000002*V5_2;
-    const double f5_0 = (1.6967593900000002*alpha5_0 - V5_1*t12) - 0.9266700000000001*alpha5_4;
-    const double f5_1 = (1.6967593900000002*alpha5_1 + V5_0*t12) + 0.9266700000000001*alpha5_3;
-    const double f5_2 = -0.0003*alpha4_1;
     const double t13 = 0.9266700000000001*V5_2;
+    const double t12 = 1.6964593900000002*V5_2;
     const double f5_3 = (0.9266700000000001*alpha5_1 + V5_0*t13) + 0.51*alpha5_3;
+    const double f5_1 = (1.6967593900000002*alpha5_1 + V5_0*t12) + 0.9266700000000001*alpha5_3;
     const double f5_4 = (-0.9266700000000001*alpha5_0 + V5_1*t13) + 0.51*alpha5_4;
+    const double f5_0 = (1.6967593900000002*alpha5_0 - V5_1*t12) - 0.9266700000000001*alpha5_4;
     const double f5_5 = (-0.9266700000000001*V5_0*V5_0 - 0.9266700000000001*V5_1*V5_1) - 0.51*alpha4_4;
     /* f4: spatial force f(k) (2.29) */
+    const double f4_4 = ((0.35657999999999995*V4_0*V4_0 + 0.35657999999999995*V4_2*V4_2) + 0.63*alpha4_4) - f5_5;
+    const double t15 = 0.35657999999999995*V4_1;
     const double t14 = 0.20442427999999993*V4_1;
-    const double f4_0 = (((0.20482427999999994*alpha4_0 + V4_2*t14) - 0.35657999999999995*alpha3_4) + c_q_5*f5_0) - s_q_5*f5_1;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2 = -0.0003*alpha4_1;
+    /* f4: spatial force f(k) (2.29) */
     const double f4_1 = 0.0004*alpha4_1 - f5_2;
     C[5] = f5_2;
-    const double f4_2 = (((-V4_0*t14 + 0.20482427999999994*alpha3_1) + 0.35657999999999995*alpha4_3) + c_q_5*f5_1) + s_q_5*f5_0;
-    const double t15 = 0.35657999999999995*V4_1;
     const double f4_3 = (((-V4_0*t15 + 0.35657999999999995*alpha3_1) + 0.63*alpha4_3) + c_q_5*f5_3) - s_q_5*f5_4;
-    const double f4_4 = ((0.35657999999999995*V4_0*V4_0 + 0.35657999999999995*V4_2*V4_2) + 0.63*alpha4_4) - f5_5;
     const double f4_5 = (((-0.35657999999999995*alpha4_0 - V4_2*t15) + 0.63*alpha3_4) + c_q_5*f5_4) + s_q_5*f5_3;
+    const double f4_0 = (((0.20482427999999994*alpha4_0 + V4_2*t14) - 0.35657999999999995*alpha3_4) + c_q_5*f5_0) - s_q_5*f5_1;
+    const double f4_2 = (((-V4_0*t14 + 0.20482427999999994*alpha3_1) + 0.35657999999999995*alpha4_3) + c_q_5*f5_1) + s_q_5*f5_0;
     /* f3: spatial force f(k) (2.29) */
-    const double t16 = -0.00536544*V3_1 + 0.00414928*V3_2;
-    const double t17 = 0.01014112*V3_1 - 0.00536544*V3_2;
-    const double f3_0 = ((((V3_1*t16 - V3_2*t17) + (-0.05832*alpha3_5 + 0.014290399999999998*alpha3_0)) + 0.09936*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0;
-    const double t18 = 0.014290399999999998*V3_0;
-    const double f3_1 = ((((V3_2*t18 + 0.00536544*a1_1) - V3_0*t16) + 0.01014112*alpha3_1) - 0.09936*alpha3_3) + f4_2;
-    C[4] = f4_2;
-    const double f3_2 = ((((V3_0*t17 + (-V3_1*t18 - 0.00414928*a1_1)) - 0.00536544*alpha3_1) + 0.05832*alpha3_3) - c_q_4*f4_1) - s_q_4*f4_0;
-    const double f3_3 = (((((-0.09936*V3_2*V3_0 - 0.05832*a1_1) - 0.05832*V3_1*V3_0) - 0.09936*alpha3_1) + 1.08*alpha3_3) - s_q_4*f4_4) + c_q_4*f4_3;
     const double t19 = V3_0*V3_0;
     const double t20 = -0.09936*V3_1 + 0.05832*V3_2;
     const double f3_4 = (((V3_2*t20 + 0.05832*t19) + 0.09936*alpha3_0) + 1.08*alpha3_4) + f4_5;
     const double f3_5 = ((((-V3_1*t20 + 0.09936*t19) - 0.05832*alpha3_0) + 1.08*alpha3_5) - c_q_4*f4_4) - s_q_4*f4_3;
+    const double f3_3 = (((((-0.09936*V3_2*V3_0 - 0.05832*a1_1) - 0.05832*V3_1*V3_0) - 0.09936*alpha3_1) + 1.08*alpha3_3) - s_q_4*f4_4) + c_q_4*f4_3;
+    const double t16 = -0.00536544*V3_1 + 0.00414928*V3_2;
+    const double t17 = 0.01014112*V3_1 - 0.00536544*V3_2;
+    const double f3_0 = ((((V3_1*t16 - V3_2*t17) + (-0.05832*alpha3_5 + 0.014290399999999998*alpha3_0)) + 0.09936*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0;
+    const double t18 = 0.014290399999999998*V3_0;
+    const double f3_2 = ((((V3_0*t17 + (-V3_1*t18 - 0.00414928*a1_1)) - 0.00536544*alpha3_1) + 0.05832*alpha3_3) - c_q_4*f4_1) - s_q_4*f4_0;
+    const double f3_1 = ((((V3_2*t18 + 0.00536544*a1_1) - V3_0*t16) + 0.01014112*alpha3_1) - 0.09936*alpha3_3) + f4_2;
+    C[4] = f4_2;
     /* f2: spatial force f(k) (2.29) */
     const double t21 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
-    const double f2_0 = ((((V1_0*t21 - 0.5562149249999999*a1_1) + 179.1579396325*t6) + 27.39975*alpha2_4) - s_q_3*f3_1) + c_q_3*f3_0;
     const double t22 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
-    const double f2_1 = ((((((-V1_1*t22 + 179.1579396325*a1_0) + qd[1]*t21) - 0.08627499999999999*alpha2_5) - 27.39975*alpha2_3) + c_q_3*f3_1) + s_q_3*f3_0) - 0.0203*f3_5;
     const double t23 = c_q_3*f3_4;
     const double t24 = s_q_3*f3_3;
     const double f2_2 = (((((-V1_0*t22 - 0.0077513825*a1_1) - 179.1579396325*t5) + 0.08627499999999999*alpha2_4) + f3_2) + 0.0203*t23) + 0.0203*t24;
     C[3] = f3_2;
+    const double f2_4 = ((((-0.08627499999999999*a1_1 - 0.08627499999999999*t5) + 27.39975*t6) + 4.25*alpha2_4) + t23) + t24;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_1 = (((4.158100000000001*a1_1 - 4.509*alpha1_3) + 4.148100000000001*t5) + 0.154*f2_4) - f2_2;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = ((((V1_0*t21 - 0.5562149249999999*a1_1) + 179.1579396325*t6) + 27.39975*alpha2_4) - s_q_3*f3_1) + c_q_3*f3_0;
+    const double f2_1 = ((((((-V1_1*t22 + 179.1579396325*a1_0) + qd[1]*t21) - 0.08627499999999999*alpha2_5) - 27.39975*alpha2_3) + c_q_3*f3_1) + s_q_3*f3_0) - 0.0203*f3_5;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_2 = (-f2_0 - 0.008000000000000007*t6) - l2_1*f2_4;
+    C[1] = f1_2;
+    /* f2: spatial force f(k) (2.29) */
     const double t25 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
     const double f2_3 = ((((V1_1*t25 - 27.39975*a1_0) - 0.08627499999999999*t2) + 4.25*alpha2_3) - s_q_3*f3_4) + c_q_3*f3_3;
-    const double f2_4 = ((((-0.08627499999999999*a1_1 - 0.08627499999999999*t5) + 27.39975*t6) + 4.25*alpha2_4) + t23) + t24;
     const double f2_5 = (((-0.08627499999999999*a1_0 + 27.39975*t2) - qd[1]*t25) + 4.25*alpha2_5) + f3_5;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = ((((4.166100000000001*a1_0 + 4.509*alpha1_4) - 4.140100000000001*t10) + 0.154*f2_5) - l2_1*f2_3) + f2_1;
     C[2] = f2_5;
-    const double f1_1 = (((4.158100000000001*a1_1 - 4.509*alpha1_3) + 4.148100000000001*t5) + 0.154*f2_4) - f2_2;
-    const double f1_2 = (-f2_0 - 0.008000000000000007*t6) - l2_1*f2_4;
-    C[1] = f1_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = -c_q_1*f1_1 - s_q_1*f1_0;
     C[0] = f0_2;
@@ -889,120 +938,156 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double Rch2_0 = F2_3_4_0 + 0.13134099999999999;
     const double t3 = s_q_3*Rch3_0;
-    const double Rch2_1 = t3 - 0.05832*c_q_3;
-    const double Rch2_2 = Rch3_2 - 27.39975;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t4 = s_q_3*s_q_3;
-    const double t5 = c_q_3*c_q_3;
-    const double Rc2_0_0 = t5*Rc3_0_0 + (t4*Rc3_1_1 + 179.15618824999999);
-    const double t6 = c_q_3*s_q_3;
-    const double Rc2_0_1 = t6*Rc3_0_0 + ((-0.0203*t3 + 0.0011838959999999998*c_q_3) - t6*Rc3_1_1);
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_2 = F2_3_0_0 + (0.5562149249999999 - 0.0203*Rch3_2);
-    const double t7 = 0.0406*t2 + 0.0023677919999999996*s_q_3;
-    const double Rc2_1_1 = t4*Rc3_0_0 + (t5*Rc3_1_1 + (t7 + 179.1588544723));
-    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
-    const double Rc2_2_2 = Rc3_2_2 + (t7 + 0.0086662223);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t8 = -0.308*Rch2_0;
-    const double t9 = -2.0*l2_1*Rch2_2 + 6.470000000000001*l2_1*l2_1;
-    const double Rc1_0_0 = Rc2_1_1 + (t8 + (t9 + 4.319542520000001));
-    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
-    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
-    const double Rc1_1_1 = Rc2_2_2 + (t8 + 4.3115425200000015);
-    const double Rc1_1_2 = Rc2_0_2 + (l2_1*Rch2_0 + (0.154*Rch2_2 - 0.99638*l2_1));
-    const double Rc1_2_2 = Rc2_0_0 + (t9 + 0.018);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.3684332225 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = 0.99638 - Rch2_0;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_1_2;
-    const double F2_3_2_0 = Rc3_2_2 + (0.0203*t2 + 0.0011838959999999998*s_q_3);
-    const double F2_3_3_0 = -Rch2_1;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
-    const double F1_3_1_0 = 0.154*F2_3_4_0 - F2_3_2_0;
-    const double F1_3_2_0 = -F2_3_0_0 - l2_1*F2_3_4_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*Rc4_2_2;
-    const double F2_4_1_0 = c_q_3*Rc4_2_2 - 0.0203*F3_4_5_0;
     const double F2_4_4_0 = s_q_3*F3_4_3_0;
-    const double F2_4_2_0 = 0.0203*F2_4_4_0;
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_1 = t3 - 0.05832*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -s_q_3*Rc4_2_2;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_2_0 = -F2_4_0_0 - l2_1*F2_4_4_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = c_q_3*Rc4_2_2 - 0.0203*F3_4_5_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = F2_4_1_0 + (-l2_1*F2_4_3_0 + 0.154*F3_4_5_0);
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_2_0 = 0.0203*F2_4_4_0;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = 0.154*F2_4_4_0 - F2_4_2_0;
-    const double F1_4_2_0 = -F2_4_0_0 - l2_1*F2_4_4_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = -s_q_1*F1_4_0_0 - c_q_1*F1_4_1_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_0_0 = 0.0003*s_q_4;
     const double F3_5_2_0 = 0.0003*c_q_4;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc2_1_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = Rc3_2_2 + (0.0203*t2 + 0.0011838959999999998*s_q_3);
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = 0.154*F2_3_4_0 - F2_3_2_0;
+    const double F1_3_2_0 = -F2_3_0_0 - l2_1*F2_3_4_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_2 = F2_3_0_0 + (0.5562149249999999 - 0.0203*Rch3_2);
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_2 = Rch3_2 - 27.39975;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t7 = 0.0406*t2 + 0.0023677919999999996*s_q_3;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = Rc2_0_2 + (l2_1*Rch2_0 + (0.154*Rch2_2 - 0.99638*l2_1));
+    const double t9 = -2.0*l2_1*Rch2_2 + 6.470000000000001*l2_1*l2_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_3_0 = -Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = c_q_3*F3_5_0_0;
     const double F2_5_1_0 = s_q_3*F3_5_0_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F2_5_1_0 + c_q_1*F3_5_2_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 3333.3333333333335*F0_5_2_0;
-    const double ltdl_L5_1 = -3333.3333333333335*F2_5_0_0;
     const double ltdl_L5_3 = 3333.3333333333335*F3_5_2_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
-    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
     const double ltdl_L4_2 = F3_4_5_0*ltdl_dinv4_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t4 = s_q_3*s_q_3;
+    const double t5 = c_q_3*c_q_3;
+    const double t6 = c_q_3*s_q_3;
+    const double Rc2_0_1 = t6*Rc3_0_0 + ((-0.0203*t3 + 0.0011838959999999998*c_q_3) - t6*Rc3_1_1);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = 0.99638 - Rch2_0;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -s_q_1*F1_2_0_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t8 = -0.308*Rch2_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = -3333.3333333333335*F2_5_0_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
     const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_1 = -F3_4_5_0*ltdl_L4_1 - Rch2_1;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_3 = Rc3_2_2 - F3_5_2_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
-    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_2_2 = Rc3_2_2 + (t7 + 0.0086662223);
+    const double Rc2_1_1 = t4*Rc3_0_0 + (t5*Rc3_1_1 + (t7 + 179.1588544723));
+    const double Rc2_0_0 = t5*Rc3_0_0 + (t4*Rc3_1_1 + 179.15618824999999);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_2_2 = Rc2_0_0 + (t9 + 0.018);
+    const double Rc1_0_0 = Rc2_1_1 + (t8 + (t9 + 4.319542520000001));
+    const double Rc1_1_1 = Rc2_2_2 + (t8 + 4.3115425200000015);
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (0.3684332225 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = F0_2_2_0 - F3_4_5_0*ltdl_L4_0;
-    const double ltdl_A2_1 = -F3_4_5_0*ltdl_L4_1 - Rch2_1;
     const double ltdl_A2_2 = 6.470000000000001 - F3_4_5_0*ltdl_L4_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3333.3333333333335*F0_5_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F3_4_5_0*ltdl_L4_0;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
-    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_1);
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 + F2_5_0_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((F2_5_0_0*ltdl_L5_1 + Rc1_2_2) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_1);
+    /* ltdl_Y1: Y = L^-T B */
+    const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
+    const double ltdl_Y1_5 = ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 + F2_5_0_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y1: Y = L^-T B */
-    const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
-    const double ltdl_Y1_5 = ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1;
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
+    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
+    const double ltdl_Y0_5 = (ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y1_5*ltdl_L1_0;
+    /* shared by the outputs */
+    const double t15 = ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
+    Minv[35] = ((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3333.3333333333335) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[5] = t15;
+    Minv[30] = t15;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2_in0v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
-    const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
-    const double ltdl_Y0_5 = (ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
     const double t10 = ltdl_L1_0*ltdl_dinv0_0;
     const double t11 = -t10;
@@ -1013,14 +1098,24 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     Minv[3] = t13;
     Minv[18] = t13;
     const double t14 = ltdl_Y0_4*ltdl_dinv0_0;
-    const double t15 = ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[5] = t15;
-    Minv[30] = t15;
+    const double t27 = ltdl_Y0_5*t14 + ltdl_Y1_5*ltdl_Y1_4*ltdl_dinv1_0;
+    Minv[4] = t14;
+    Minv[24] = t14;
+    Minv[29] = t27;
+    Minv[34] = t27;
     const double t16 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t22 = ltdl_Y0v0[3]*t12 + ltdl_L3_1*t16;
+    Minv[2] = t12;
+    Minv[12] = t12;
+    Minv[15] = t22;
+    Minv[20] = t22;
     const double t17 = -ltdl_Y0v0[2]*t10 - t16;
     Minv[8] = t17;
     Minv[13] = t17;
     const double t18 = ltdl_L3_1*ltdl_dinv1_0;
+    const double t23 = (-ltdl_Y1_4*t16 - ltdl_L4_2*ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[16] = t23;
+    Minv[26] = t23;
     const double t19 = -ltdl_Y0v0[3]*t10 - t18;
     Minv[9] = t19;
     Minv[19] = t19;
@@ -1030,14 +1125,6 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double t21 = -ltdl_Y0_5*t10 + ltdl_Y1_5*ltdl_dinv1_0;
     Minv[11] = t21;
     Minv[31] = t21;
-    const double t22 = ltdl_Y0v0[3]*t12 + ltdl_L3_1*t16;
-    Minv[2] = t12;
-    Minv[12] = t12;
-    Minv[15] = t22;
-    Minv[20] = t22;
-    const double t23 = (-ltdl_Y1_4*t16 - ltdl_L4_2*ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[16] = t23;
-    Minv[26] = t23;
     const double t24 = ltdl_Y0v0[2]*ltdl_Y0_5*ltdl_dinv0_0 - ltdl_Y1_5*t16;
     Minv[17] = t24;
     Minv[32] = t24;
@@ -1045,21 +1132,13 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     Minv[22] = t25;
     Minv[27] = t25;
     const double t26 = (-ltdl_Y1_5*t18 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
+    Minv[21] = (ltdl_L3_1*ltdl_L3_1*ltdl_dinv1_0 + ltdl_dinv3_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[0] = ltdl_dinv0_0;
     Minv[23] = t26;
     Minv[33] = t26;
-    const double t27 = ltdl_Y0_5*t14 + ltdl_Y1_5*ltdl_Y1_4*ltdl_dinv1_0;
-    Minv[4] = t14;
-    Minv[24] = t14;
-    Minv[29] = t27;
-    Minv[34] = t27;
 
-    /* Outputs: Minv (6 x 6): the entries not stored where computed */
-    Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[21] = (ltdl_L3_1*ltdl_L3_1*ltdl_dinv1_0 + ltdl_dinv3_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
-    Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    Minv[35] = ((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3333.3333333333335) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    /* Outputs: Minv (6 x 6), each stored as soon as computed */
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
@@ -1110,237 +1189,291 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double V3_0 = t7 - t8;
     const double V3_1 = c_q_3*V1_0 + qd[1]*s_q_3;
     const double V3_2 = qd[3] - V1_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_3 = a2_3 - l2_1*a1_0;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3 = -9.81*s_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_4 = (0.154*a1_1 + alpha1_3) + a2_4;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = qd[3]*V3_1;
-    const double a3_1 = -qd[3]*V3_0;
     const double t9 = -0.0203*V1_1*V1_1 - 0.0203*t2;
     const double a3_3 = c_q_3*t9 - 0.0203*qd[1]*t7;
     const double a3_4 = -s_q_3*t9 - 0.0203*V1_0*t8;
     const double t10 = qd[1]*V1_1;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_4 = -9.81*c_q_1;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_5 = (0.154*a1_0 - alpha1_4) + a2_5;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_0 = qd[3]*V3_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_0 = s_q_3*a1_0 + a3_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_5 = 0.0203*t10;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_5 = (a3_5 - 0.0203*a1_0) + alpha2_5;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = c_q_4*V3_0 - s_q_4*V3_2;
     const double V4_1 = -s_q_4*V3_0 - c_q_4*V3_2;
     const double V4_2 = V3_1 + qd[4];
-    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a4_0 = qd[4]*V4_1;
-    const double a4_1 = -qd[4]*V4_0;
-    /* V5: spatial velocity V(k) (2.25) */
-    const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
-    const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
-    const double V5_2 = qd[5] - V4_1;
-    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a5_0 = qd[5]*V5_1;
-    const double a5_1 = -qd[5]*V5_0;
-    /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_3 = -9.81*s_q_1;
-    const double alpha1_4 = -9.81*c_q_1;
-    /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_3 = a2_3 - l2_1*a1_0;
-    const double alpha2_4 = (0.154*a1_1 + alpha1_3) + a2_4;
-    const double alpha2_5 = (0.154*a1_0 - alpha1_4) + a2_5;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = s_q_3*a1_0 + a3_0;
-    const double alpha3_1 = c_q_3*a1_0 + a3_1;
     const double t11 = alpha2_4 - 0.0203*a1_1;
     const double alpha3_3 = (a3_3 + c_q_3*alpha2_3) + s_q_3*t11;
     const double alpha3_4 = (a3_4 - s_q_3*alpha2_3) + c_q_3*t11;
-    const double alpha3_5 = (a3_5 - 0.0203*a1_0) + alpha2_5;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = (c_q_4*alpha3_0 + s_q_4*a1_1) + a4_0;
-    const double alpha4_1 = (-s_q_4*alpha3_0 + c_q_4*a1_1) + a4_1;
-    const double alpha4_3 = c_q_4*alpha3_3 - s_q_4*alpha3_5;
-    const double alpha4_4 = -s_q_4*alpha3_3 - c_q_4*alpha3_5;
-    /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_0 = (a5_0 + s_q_5*alpha3_1) + c_q_5*alpha4_0;
-    const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
-    const double alpha5_3 = c_q_5*alpha4_3 + s_q_5*alpha3_4;
-    const double alpha5_4 = -s_q_5*alpha4_3 + c_q_5*alpha3_4;
-    /* f5: spatial force f(k) (2.29) */
-    const double t12 = 1.6964593900000002*V5_2;
-    const double f5_0 = (1.6967593900000002*alpha5_0 - V5_1*t12) - 0.9266700000000001*alpha5_4;
-    const double f5_1 = (1.6967593900000002*alpha5_1 + V5_0*t12) + 0.9266700000000001*alpha5_3;
-    const double f5_2 = -0.0003*alpha4_1;
-    const double t13 = 0.9266700000000001*V5_2;
-    const double f5_3 = (0.9266700000000001*alpha5_1 + V5_0*t13) + 0.51*alpha5_3;
-    const double f5_4 = (-0.9266700000000001*alpha5_0 + V5_1*t13) + 0.51*alpha5_4;
-    const double f5_5 = (-0.9266700000000001*V5_0*V5_0 - 0.9266700000000001*V5_1*V5_1) - 0.51*alpha4_4;
-    /* f4: spatial force f(k) (2.29) */
-    const double t14 = 0.20442427999999993*V4_1;
-    const double f4_0 = (((0.20482427999999994*alpha4_0 + V4_2*t14) - 0.35657999999999995*alpha3_4) + c_q_5*f5_0) - s_q_5*f5_1;
-    const double f4_1 = 0.0004*alpha4_1 - f5_2;
-    const double f4_2 = (((-V4_0*t14 + 0.20482427999999994*alpha3_1) + 0.35657999999999995*alpha4_3) + c_q_5*f5_1) + s_q_5*f5_0;
-    const double t15 = 0.35657999999999995*V4_1;
-    const double f4_3 = (((-V4_0*t15 + 0.35657999999999995*alpha3_1) + 0.63*alpha4_3) + c_q_5*f5_3) - s_q_5*f5_4;
-    const double f4_4 = ((0.35657999999999995*V4_0*V4_0 + 0.35657999999999995*V4_2*V4_2) + 0.63*alpha4_4) - f5_5;
-    const double f4_5 = (((-0.35657999999999995*alpha4_0 - V4_2*t15) + 0.63*alpha3_4) + c_q_5*f5_4) + s_q_5*f5_3;
-    /* f3: spatial force f(k) (2.29) */
-    const double t16 = -0.00536544*V3_1 + 0.00414928*V3_2;
-    const double t17 = 0.01014112*V3_1 - 0.00536544*V3_2;
-    const double f3_0 = ((((V3_1*t16 - V3_2*t17) + (-0.05832*alpha3_5 + 0.014290399999999998*alpha3_0)) + 0.09936*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0;
-    const double t18 = 0.014290399999999998*V3_0;
-    const double f3_1 = ((((V3_2*t18 + 0.00536544*a1_1) - V3_0*t16) + 0.01014112*alpha3_1) - 0.09936*alpha3_3) + f4_2;
-    const double f3_2 = ((((V3_0*t17 + (-V3_1*t18 - 0.00414928*a1_1)) - 0.00536544*alpha3_1) + 0.05832*alpha3_3) - c_q_4*f4_1) - s_q_4*f4_0;
-    const double f3_3 = (((((-0.09936*V3_2*V3_0 - 0.05832*a1_1) - 0.05832*V3_1*V3_0) - 0.09936*alpha3_1) + 1.08*alpha3_3) - s_q_4*f4_4) + c_q_4*f4_3;
-    const double t19 = V3_0*V3_0;
-    const double t20 = -0.09936*V3_1 + 0.05832*V3_2;
-    const double f3_4 = (((V3_2*t20 + 0.05832*t19) + 0.09936*alpha3_0) + 1.08*alpha3_4) + f4_5;
-    const double f3_5 = ((((-V3_1*t20 + 0.09936*t19) - 0.05832*alpha3_0) + 1.08*alpha3_5) - c_q_4*f4_4) - s_q_4*f4_3;
-    /* f2: spatial force f(k) (2.29) */
-    const double t21 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
-    const double f2_0 = ((((V1_0*t21 - 0.5562149249999999*a1_1) + 179.1579396325*t6) + 27.39975*alpha2_4) - s_q_3*f3_1) + c_q_3*f3_0;
-    const double t22 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
-    const double f2_1 = ((((((-V1_1*t22 + 179.1579396325*a1_0) + qd[1]*t21) - 0.08627499999999999*alpha2_5) - 27.39975*alpha2_3) + c_q_3*f3_1) + s_q_3*f3_0) - 0.0203*f3_5;
-    const double t23 = c_q_3*f3_4;
-    const double t24 = s_q_3*f3_3;
-    const double f2_2 = (((((-V1_0*t22 - 0.0077513825*a1_1) - 179.1579396325*t5) + 0.08627499999999999*alpha2_4) + f3_2) + 0.0203*t23) + 0.0203*t24;
-    const double t25 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
-    const double f2_3 = ((((V1_1*t25 - 27.39975*a1_0) - 0.08627499999999999*t2) + 4.25*alpha2_3) - s_q_3*f3_4) + c_q_3*f3_3;
-    const double f2_4 = ((((-0.08627499999999999*a1_1 - 0.08627499999999999*t5) + 27.39975*t6) + 4.25*alpha2_4) + t23) + t24;
-    const double f2_5 = (((-0.08627499999999999*a1_0 + 27.39975*t2) - qd[1]*t25) + 4.25*alpha2_5) + f3_5;
-    /* f1: spatial force f(k) (2.29) */
-    const double f1_0 = ((((4.166100000000001*a1_0 + 4.509*alpha1_4) - 4.140100000000001*t10) + 0.154*f2_5) - l2_1*f2_3) + f2_1;
-    const double f1_1 = (((4.158100000000001*a1_1 - 4.509*alpha1_3) + 4.148100000000001*t5) + 0.154*f2_4) - f2_2;
-    const double f1_2 = (-f2_0 - 0.008000000000000007*t6) - l2_1*f2_4;
-    /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = -c_q_1*f1_1 - s_q_1*f1_0;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double Rc4_0_0 = (1.6967593900000002*c_q_5*c_q_5 + 0.20482427999999994) + 1.6967593900000002*s_q_5*s_q_5;
-    const double Rc4_2_2 = Rc4_0_0;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = 1.28325*s_q_4;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_3_0 = 1.28325*c_q_4;
-    /* Rch3: composite rigid-body inertia R(k) (a.44) */
-    const double Rch3_2 = F3_4_3_0 - 0.09936;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_1 = -qd[3]*V3_0;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_1 = c_q_3*a1_0 + a3_1;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_0 = qd[4]*V4_1;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = (c_q_4*alpha3_0 + s_q_4*a1_1) + a4_0;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
+    const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
+    /* Rc4: composite rigid-body inertia R(k) (a.44) */
+    const double Rc4_2_2 = Rc4_0_0;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t26 = s_q_4*s_q_4;
     const double t27 = c_q_4*c_q_4;
-    const double Rc3_0_0 = t27*Rc4_0_0 + (0.0007*t26 + 0.014290399999999998);
     const double Rc3_0_2 = -c_q_4*s_q_4*Rc4_0_0 + 0.0007*c_q_4*s_q_4;
-    const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
-    const double Rc3_2_2 = t26*Rc4_0_0 + (0.0007*t27 + 0.00414928);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double t28 = c_q_3*Rch3_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_4_0 = 0.05832*s_q_3 + t28;
-    /* Rch2: composite rigid-body inertia R(k) (a.44) */
-    const double Rch2_0 = F2_3_4_0 + 0.13134099999999999;
     const double t29 = s_q_3*Rch3_0;
-    const double Rch2_1 = t29 - 0.05832*c_q_3;
-    const double Rch2_2 = Rch3_2 - 27.39975;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t30 = c_q_3*c_q_3;
-    const double t31 = s_q_3*s_q_3;
-    const double Rc2_0_0 = t30*Rc3_0_0 + (t31*Rc3_1_1 + 179.15618824999999);
-    const double t32 = c_q_3*s_q_3;
-    const double Rc2_0_1 = t32*Rc3_0_0 + ((-0.0203*t29 + 0.0011838959999999998*c_q_3) - t32*Rc3_1_1);
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_2 = F2_3_0_0 + (0.5562149249999999 - 0.0203*Rch3_2);
-    const double t33 = 0.0406*t28 + 0.0023677919999999996*s_q_3;
-    const double Rc2_1_1 = t31*Rc3_0_0 + (t30*Rc3_1_1 + (t33 + 179.1588544723));
-    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
-    const double Rc2_2_2 = Rc3_2_2 + (t33 + 0.0086662223);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t34 = -0.308*Rch2_0;
-    const double t35 = -2.0*l2_1*Rch2_2 + 6.470000000000001*l2_1*l2_1;
-    const double Rc1_0_0 = Rc2_1_1 + (t34 + (t35 + 4.319542520000001));
-    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
-    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
-    const double Rc1_1_1 = Rc2_2_2 + (t34 + 4.3115425200000015);
-    const double Rc1_1_2 = Rc2_0_2 + (l2_1*Rch2_0 + (0.154*Rch2_2 - 0.99638*l2_1));
-    const double Rc1_2_2 = Rc2_0_0 + (t35 + 0.018);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.3684332225 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = 0.99638 - Rch2_0;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_1_2;
-    const double F2_3_2_0 = Rc3_2_2 + (0.0203*t28 + 0.0011838959999999998*s_q_3);
-    const double F2_3_3_0 = -Rch2_1;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
-    const double F1_3_1_0 = 0.154*F2_3_4_0 - F2_3_2_0;
-    const double F1_3_2_0 = -F2_3_0_0 - l2_1*F2_3_4_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*Rc4_2_2;
-    const double F2_4_1_0 = c_q_3*Rc4_2_2 - 0.0203*F3_4_5_0;
     const double F2_4_4_0 = s_q_3*F3_4_3_0;
+    /* V5: spatial velocity V(k) (2.25) */
+    const double V5_2 = qd[5] - V4_1;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_0 = qd[5]*V5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_0 = (a5_0 + s_q_5*alpha3_1) + c_q_5*alpha4_0;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = -qd[5]*V5_0;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) - s_q_5*alpha4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_3 = c_q_4*alpha3_3 - s_q_4*alpha3_5;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_2_2 = t26*Rc4_0_0 + (0.0007*t27 + 0.00414928);
+    const double Rc3_0_0 = t27*Rc4_0_0 + (0.0007*t26 + 0.014290399999999998);
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_4_0 = 0.05832*s_q_3 + t28;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_1 = t29 - 0.05832*c_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -s_q_3*Rc4_2_2;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_2_0 = -F2_4_0_0 - l2_1*F2_4_4_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_1_0 = c_q_3*Rc4_2_2 - 0.0203*F3_4_5_0;
     const double F2_4_2_0 = 0.0203*F2_4_4_0;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_1_0 = 0.154*F2_4_4_0 - F2_4_2_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = F2_4_1_0 + (-l2_1*F2_4_3_0 + 0.154*F3_4_5_0);
-    const double F1_4_1_0 = 0.154*F2_4_4_0 - F2_4_2_0;
-    const double F1_4_2_0 = -F2_4_0_0 - l2_1*F2_4_4_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = -s_q_1*F1_4_0_0 - c_q_1*F1_4_1_0;
+    /* Rch3: composite rigid-body inertia R(k) (a.44) */
+    const double Rch3_2 = F3_4_3_0 - 0.09936;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_0_0 = 0.0003*s_q_4;
     const double F3_5_2_0 = 0.0003*c_q_4;
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_1 = -qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_1 = (-s_q_4*alpha3_0 + c_q_4*a1_1) + a4_1;
+    const double alpha4_4 = -s_q_4*alpha3_3 - c_q_4*alpha3_5;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_3 = c_q_5*alpha4_3 + s_q_5*alpha3_4;
+    const double alpha5_4 = -s_q_5*alpha4_3 + c_q_5*alpha3_4;
+    /* f5: spatial force f(k) (2.29) */
+    const double t13 = 0.9266700000000001*V5_2;
+    const double t12 = 1.6964593900000002*V5_2;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = F2_3_4_0 + 0.13134099999999999;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc2_1_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = Rc3_2_2 + (0.0203*t28 + 0.0011838959999999998*s_q_3);
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = 0.154*F2_3_4_0 - F2_3_2_0;
+    const double F1_3_2_0 = -F2_3_0_0 - l2_1*F2_3_4_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_2 = F2_3_0_0 + (0.5562149249999999 - 0.0203*Rch3_2);
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_2 = Rch3_2 - 27.39975;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t33 = 0.0406*t28 + 0.0023677919999999996*s_q_3;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = Rc2_0_2 + (l2_1*Rch2_0 + (0.154*Rch2_2 - 0.99638*l2_1));
+    const double t35 = -2.0*l2_1*Rch2_2 + 6.470000000000001*l2_1*l2_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_3_0 = -Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = c_q_3*F3_5_0_0;
     const double F2_5_1_0 = s_q_3*F3_5_0_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F2_5_1_0 + c_q_1*F3_5_2_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 3333.3333333333335*F0_5_2_0;
-    const double ltdl_L5_1 = -3333.3333333333335*F2_5_0_0;
     const double ltdl_L5_3 = 3333.3333333333335*F3_5_2_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
-    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
     const double ltdl_L4_2 = F3_4_5_0*ltdl_dinv4_0;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_3 = (0.9266700000000001*alpha5_1 + V5_0*t13) + 0.51*alpha5_3;
+    const double f5_1 = (1.6967593900000002*alpha5_1 + V5_0*t12) + 0.9266700000000001*alpha5_3;
+    const double f5_4 = (-0.9266700000000001*alpha5_0 + V5_1*t13) + 0.51*alpha5_4;
+    const double f5_0 = (1.6967593900000002*alpha5_0 - V5_1*t12) - 0.9266700000000001*alpha5_4;
+    const double f5_5 = (-0.9266700000000001*V5_0*V5_0 - 0.9266700000000001*V5_1*V5_1) - 0.51*alpha4_4;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_4 = ((0.35657999999999995*V4_0*V4_0 + 0.35657999999999995*V4_2*V4_2) + 0.63*alpha4_4) - f5_5;
+    const double t15 = 0.35657999999999995*V4_1;
+    const double t14 = 0.20442427999999993*V4_1;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t30 = c_q_3*c_q_3;
+    const double t31 = s_q_3*s_q_3;
+    const double t32 = c_q_3*s_q_3;
+    const double Rc2_0_1 = t32*Rc3_0_0 + ((-0.0203*t29 + 0.0011838959999999998*c_q_3) - t32*Rc3_1_1);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = 0.99638 - Rch2_0;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -s_q_1*F1_2_0_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t34 = -0.308*Rch2_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = -3333.3333333333335*F2_5_0_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
     const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_1 = -F3_4_5_0*ltdl_L4_1 - Rch2_1;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_3 = Rc3_2_2 - F3_5_2_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
-    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_2_2 = Rc3_2_2 + (t33 + 0.0086662223);
+    const double Rc2_1_1 = t31*Rc3_0_0 + (t30*Rc3_1_1 + (t33 + 179.1588544723));
+    const double Rc2_0_0 = t30*Rc3_0_0 + (t31*Rc3_1_1 + 179.15618824999999);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_2_2 = Rc2_0_0 + (t35 + 0.018);
+    const double Rc1_0_0 = Rc2_1_1 + (t34 + (t35 + 4.319542520000001));
+    const double Rc1_1_1 = Rc2_2_2 + (t34 + 4.3115425200000015);
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (0.3684332225 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = F0_2_2_0 - F3_4_5_0*ltdl_L4_0;
-    const double ltdl_A2_1 = -F3_4_5_0*ltdl_L4_1 - Rch2_1;
     const double ltdl_A2_2 = 6.470000000000001 - F3_4_5_0*ltdl_L4_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2 = -0.0003*alpha4_1;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_1 = 0.0004*alpha4_1 - f5_2;
+    /* ltdl_xy5: y = L^-T b */
+    const double ltdl_xy5_0 = tau[5] - f5_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_3 = (((-V4_0*t15 + 0.35657999999999995*alpha3_1) + 0.63*alpha4_3) + c_q_5*f5_3) - s_q_5*f5_4;
+    const double f4_5 = (((-0.35657999999999995*alpha4_0 - V4_2*t15) + 0.63*alpha3_4) + c_q_5*f5_4) + s_q_5*f5_3;
+    const double f4_0 = (((0.20482427999999994*alpha4_0 + V4_2*t14) - 0.35657999999999995*alpha3_4) + c_q_5*f5_0) - s_q_5*f5_1;
+    const double f4_2 = (((-V4_0*t14 + 0.20482427999999994*alpha3_1) + 0.35657999999999995*alpha4_3) + c_q_5*f5_1) + s_q_5*f5_0;
+    /* f3: spatial force f(k) (2.29) */
+    const double t19 = V3_0*V3_0;
+    const double t20 = -0.09936*V3_1 + 0.05832*V3_2;
+    const double f3_4 = (((V3_2*t20 + 0.05832*t19) + 0.09936*alpha3_0) + 1.08*alpha3_4) + f4_5;
+    const double f3_5 = ((((-V3_1*t20 + 0.09936*t19) - 0.05832*alpha3_0) + 1.08*alpha3_5) - c_q_4*f4_4) - s_q_4*f4_3;
+    const double f3_3 = (((((-0.09936*V3_2*V3_0 - 0.05832*a1_1) - 0.05832*V3_1*V3_0) - 0.09936*alpha3_1) + 1.08*alpha3_3) - s_q_4*f4_4) + c_q_4*f4_3;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3333.3333333333335*F0_5_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F3_4_5_0*ltdl_L4_0;
+    /* f3: spatial force f(k) (2.29) */
+    const double t16 = -0.00536544*V3_1 + 0.00414928*V3_2;
+    const double t17 = 0.01014112*V3_1 - 0.00536544*V3_2;
+    const double f3_0 = ((((V3_1*t16 - V3_2*t17) + (-0.05832*alpha3_5 + 0.014290399999999998*alpha3_0)) + 0.09936*alpha3_4) - s_q_4*f4_1) + c_q_4*f4_0;
+    const double t18 = 0.014290399999999998*V3_0;
+    const double f3_2 = ((((V3_0*t17 + (-V3_1*t18 - 0.00414928*a1_1)) - 0.00536544*alpha3_1) + 0.05832*alpha3_3) - c_q_4*f4_1) - s_q_4*f4_0;
+    const double f3_1 = ((((V3_2*t18 + 0.00536544*a1_1) - V3_0*t16) + 0.01014112*alpha3_1) - 0.09936*alpha3_3) + f4_2;
+    /* ltdl_xy4: y = L^-T b */
+    const double ltdl_xy4_0 = tau[4] - f4_2;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 + F2_5_0_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((F2_5_0_0*ltdl_L5_1 + Rc1_2_2) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
-    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
-    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
-    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_xy5: y = L^-T b */
-    const double ltdl_xy5_0 = tau[5] - f5_2;
-    /* ltdl_xy4: y = L^-T b */
-    const double ltdl_xy4_0 = tau[4] - f4_2;
+    /* f2: spatial force f(k) (2.29) */
+    const double t21 = -0.0077513825*V1_1 - 0.5562149249999999*qd[1];
+    const double t22 = -0.5562149249999999*V1_1 - 179.15618824999999*qd[1];
+    const double t23 = c_q_3*f3_4;
+    const double t24 = s_q_3*f3_3;
+    const double t25 = -0.08627499999999999*V1_1 - 27.39975*qd[1];
+    const double f2_3 = ((((V1_1*t25 - 27.39975*a1_0) - 0.08627499999999999*t2) + 4.25*alpha2_3) - s_q_3*f3_4) + c_q_3*f3_3;
+    const double f2_1 = ((((((-V1_1*t22 + 179.1579396325*a1_0) + qd[1]*t21) - 0.08627499999999999*alpha2_5) - 27.39975*alpha2_3) + c_q_3*f3_1) + s_q_3*f3_0) - 0.0203*f3_5;
+    const double f2_5 = (((-0.08627499999999999*a1_0 + 27.39975*t2) - qd[1]*t25) + 4.25*alpha2_5) + f3_5;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_0 = ((((4.166100000000001*a1_0 + 4.509*alpha1_4) - 4.140100000000001*t10) + 0.154*f2_5) - l2_1*f2_3) + f2_1;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = ((((V1_0*t21 - 0.5562149249999999*a1_1) + 179.1579396325*t6) + 27.39975*alpha2_4) - s_q_3*f3_1) + c_q_3*f3_0;
+    const double f2_2 = (((((-V1_0*t22 - 0.0077513825*a1_1) - 179.1579396325*t5) + 0.08627499999999999*alpha2_4) + f3_2) + 0.0203*t23) + 0.0203*t24;
+    const double f2_4 = ((((-0.08627499999999999*a1_1 - 0.08627499999999999*t5) + 27.39975*t6) + 4.25*alpha2_4) + t23) + t24;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_1 = (((4.158100000000001*a1_1 - 4.509*alpha1_3) + 4.148100000000001*t5) + 0.154*f2_4) - f2_2;
+    const double f1_2 = (-f2_0 - 0.008000000000000007*t6) - l2_1*f2_4;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2 = -c_q_1*f1_1 - s_q_1*f1_0;
     /* ltdl_xy3: y = L^-T b */
     const double ltdl_xy3_0 = (tau[3] - ltdl_L5_3*ltdl_xy5_0) - f3_2;
     /* ltdl_xy2: y = L^-T b */
     const double ltdl_xy2_0 = (tau[2] - ltdl_L4_2*ltdl_xy4_0) - f2_5;
     /* ltdl_xy1: y = L^-T b */
     const double ltdl_xy1_0 = ((((tau[1] - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - ltdl_L2_1*ltdl_xy2_0) - f1_2;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 + F2_5_0_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
+    /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) + Rc0_2_2) - ltdl_A3_0*ltdl_L3_0) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
+    /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_xy0: y = L^-T b */
     const double ltdl_xy0_0 = (((((tau[0] - ltdl_L5_0*ltdl_xy5_0) - ltdl_L4_0*ltdl_xy4_0) - ltdl_L3_0*ltdl_xy3_0) - ltdl_L2_0*ltdl_xy2_0) - ltdl_L1_0*ltdl_xy1_0) - f0_2;
     /* ltdl_x0: x = L^-1 D^-1 y */
@@ -1349,12 +1482,12 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double ltdl_x1_0 = -ltdl_L1_0*ltdl_x0_0 + ltdl_dinv1_0*ltdl_xy1_0;
     /* ltdl_x2: x = L^-1 D^-1 y */
     const double ltdl_x2_0 = (-ltdl_L2_0*ltdl_x0_0 + ltdl_dinv2_0*ltdl_xy2_0) - ltdl_L2_1*ltdl_x1_0;
-    /* ltdl_x3: x = L^-1 D^-1 y */
-    const double ltdl_x3_0 = (-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0;
     /* ltdl_x4: x = L^-1 D^-1 y */
     const double ltdl_x4_0 = ((-ltdl_L4_0*ltdl_x0_0 + ltdl_dinv4_0*ltdl_xy4_0) - ltdl_L4_1*ltdl_x1_0) - ltdl_L4_2*ltdl_x2_0;
     qdd[2] = ltdl_x2_0;
     qdd[4] = ltdl_x4_0;
+    /* ltdl_x3: x = L^-1 D^-1 y */
+    const double ltdl_x3_0 = (-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0;
     /* ltdl_x5: x = L^-1 D^-1 y */
     const double ltdl_x5_0 = ((-ltdl_L5_0*ltdl_x0_0 + 3333.3333333333335*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_3*ltdl_x3_0;
     qdd[0] = ltdl_x0_0;
@@ -1420,22 +1553,10 @@ void stanford_jacobian(const double* q, double* J)
     const double t20 = (0.263*c_q_1*c_q_4 - l2_1*c_q_1) - t19;
     J[15] = c_q_1;
     J[32] = c_q_1;
-    const double t21 = 0.263*t14 - t19;
     const double t22 = 0.263*t5 + 0.263*t6;
+    const double t21 = 0.263*t14 - t19;
     const double t23 = (-l2_1*t0 - 0.13369999999999999*s_q_0) + t22;
-    J[3] = t0;
-    J[20] = t0;
-    J[24] = t23;
-
-    /* Outputs: J (6 x 6): the entries not stored where computed */
-    J[0] = 0.0;
     J[1] = -s_q_0;
-    J[2] = 0.0;
-    J[6] = 0.0;
-    J[8] = 0.0;
-    J[12] = 1.0;
-    J[13] = 0.0;
-    J[14] = 0.0;
     J[16] = -t13;
     J[18] = -t18;
     J[19] = c_q_0*t20;
@@ -1446,11 +1567,23 @@ void stanford_jacobian(const double* q, double* J)
     J[27] = c_q_1*t22 - t0*t21;
     J[28] = -t13*t22 - t2*t21;
     J[29] = t16*t22 - t21*t7;
-    J[30] = 0.0;
     J[31] = -c_q_0*t23 - s_q_0*t18;
     J[33] = t0*t17 - t8*t22;
     J[34] = t2*t17 - t9*t22;
     J[35] = -t12*t22 + t7*t17;
+    J[3] = t0;
+    J[20] = t0;
+    J[24] = t23;
+
+    /* Outputs: J (6 x 6): the entries not stored where computed */
+    J[0] = 0.0;
+    J[2] = 0.0;
+    J[6] = 0.0;
+    J[8] = 0.0;
+    J[12] = 1.0;
+    J[13] = 0.0;
+    J[14] = 0.0;
+    J[30] = 0.0;
 }
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
@@ -1503,10 +1636,13 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = qd[3]*V3_1;
     const double a3_1 = -qd[3]*V3_0;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_3 = a2_3 - l2_1*a1_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t7 = 0.0203*qd[1];
     const double t8 = -0.0203*V1_1*V1_1 - 0.0203*t2;
-    const double a3_3 = c_q_3*t8 - t7*t5;
     const double a3_4 = -s_q_3*t8 - 0.0203*V1_0*t6;
+    const double a3_3 = c_q_3*t8 - t7*t5;
     const double a3_5 = t7*V1_1;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = c_q_4*V3_0 - s_q_4*V3_2;
@@ -1521,18 +1657,19 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double V5_2 = qd[5] - V4_1;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_0 = qd[5]*V5_1;
-    const double a5_1 = -qd[5]*V5_0;
     /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_3 = a2_3 - l2_1*a1_0;
     const double zeta2_4 = 0.154*a1_1 + a2_4;
     const double zeta2_5 = 0.154*a1_0 + a2_5;
     /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_5 = (a3_5 - 0.0203*a1_0) + zeta2_5;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_1 = -qd[5]*V5_0;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double t9 = zeta2_4 - 0.0203*a1_1;
     const double zeta3_0 = s_q_3*a1_0 + a3_0;
     const double zeta3_1 = c_q_3*a1_0 + a3_1;
-    const double t9 = zeta2_4 - 0.0203*a1_1;
     const double zeta3_3 = (a3_3 + c_q_3*zeta2_3) + s_q_3*t9;
     const double zeta3_4 = (a3_4 - s_q_3*zeta2_3) + c_q_3*t9;
-    const double zeta3_5 = (a3_5 - 0.0203*a1_0) + zeta2_5;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
     const double zeta4_0 = (c_q_4*zeta3_0 + s_q_4*a1_1) + a4_0;
     const double zeta4_1 = (-s_q_4*zeta3_0 + c_q_4*a1_1) + a4_1;
@@ -1551,34 +1688,34 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double t14 = c_q_4*t12 - s_q_4*t13;
     const double t15 = c_q_0*c_q_3;
     const double t16 = c_q_1*t15 - s_q_0*s_q_3;
+    const double t23 = c_q_1*t10 + t11;
     const double t17 = c_q_5*t14 + s_q_5*t16;
     const double t18 = -s_q_5*t14 + c_q_5*t16;
     const double t19 = s_q_4*t12 + c_q_4*t13;
     const double t20 = c_q_1*s_q_0*s_q_3 - t15;
     const double t21 = s_q_0*s_q_1;
     const double t22 = c_q_4*t20 - s_q_4*t21;
-    const double t23 = c_q_1*t10 + t11;
+    const double t26 = s_q_4*t20 + c_q_4*t21;
     const double t24 = c_q_5*t22 + s_q_5*t23;
     const double t25 = -s_q_5*t22 + c_q_5*t23;
-    const double t26 = s_q_4*t20 + c_q_4*t21;
     const double t27 = s_q_1*s_q_3;
+    const double t33 = 0.263*V5_2;
+    const double t34 = (0.263*zeta5_1 + V5_0*t33) + zeta5_3;
+    const double t35 = (-0.263*zeta5_0 + V5_1*t33) + zeta5_4;
     const double t28 = -c_q_4*t27 - c_q_1*s_q_4;
+    const double t36 = (-0.263*V5_0*V5_0 - 0.263*V5_1*V5_1) - zeta4_4;
     const double t29 = c_q_3*s_q_1;
     const double t30 = c_q_5*t28 - s_q_5*t29;
     const double t31 = -s_q_5*t28 - c_q_5*t29;
     const double t32 = -s_q_4*t27 + c_q_1*c_q_4;
-    const double t33 = 0.263*V5_2;
-    const double t34 = (0.263*zeta5_1 + V5_0*t33) + zeta5_3;
-    const double t35 = (-0.263*zeta5_0 + V5_1*t33) + zeta5_4;
-    const double t36 = (-0.263*V5_0*V5_0 - 0.263*V5_1*V5_1) - zeta4_4;
-
-    /* Outputs: Jdqd (6) */
     Jdqd[0] = (t17*zeta5_0 - t19*zeta4_1) + t18*zeta5_1;
     Jdqd[1] = (t24*zeta5_0 - t26*zeta4_1) + t25*zeta5_1;
     Jdqd[2] = (t30*zeta5_0 - t32*zeta4_1) + t31*zeta5_1;
     Jdqd[3] = (t17*t34 + t19*t36) + t18*t35;
     Jdqd[4] = (t24*t34 + t26*t36) + t25*t35;
     Jdqd[5] = (t30*t34 + t32*t36) + t31*t35;
+
+    /* Outputs: Jdqd (6), each stored as soon as computed */
 }
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
@@ -1633,100 +1770,197 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Rch2_2 = Rch3_2 - 27.39975;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t4 = s_q_3*s_q_3;
-    const double t5 = c_q_3*c_q_3;
-    const double Rc2_0_0 = t5*Rc3_0_0 + (t4*Rc3_1_1 + 179.15618824999999);
-    const double t6 = c_q_3*s_q_3;
-    const double Rc2_0_1 = t6*Rc3_0_0 + ((-0.0203*t3 + 0.0011838959999999998*c_q_3) - t6*Rc3_1_1);
+    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_4_5_0 = -Rch3_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_4_0 = s_q_3*F3_4_3_0;
+    const double F2_4_3_0 = c_q_3*F3_4_3_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double Rc2_0_2 = F2_3_0_0 + (0.5562149249999999 - 0.0203*Rch3_2);
-    const double t7 = 0.0406*t2 + 0.0023677919999999996*s_q_3;
-    const double Rc2_1_1 = t4*Rc3_0_0 + (t5*Rc3_1_1 + (t7 + 179.1588544723));
-    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
-    const double Rc2_2_2 = Rc3_2_2 + (t7 + 0.0086662223);
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t8 = -0.308*Rch2_0;
-    const double t9 = -2.0*l2_1*Rch2_2 + 6.470000000000001*l2_1*l2_1;
-    const double Rc1_0_0 = Rc2_1_1 + (t8 + (t9 + 4.319542520000001));
-    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
-    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
-    const double Rc1_1_1 = Rc2_2_2 + (t8 + 4.3115425200000015);
-    const double Rc1_1_2 = Rc2_0_2 + (l2_1*Rch2_0 + (0.154*Rch2_2 - 0.99638*l2_1));
-    const double Rc1_2_2 = Rc2_0_0 + (t9 + 0.018);
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (0.3684332225 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = 0.99638 - Rch2_0;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_1_2;
-    const double F2_3_2_0 = Rc3_2_2 + (0.0203*t2 + 0.0011838959999999998*s_q_3);
-    const double F2_3_3_0 = -Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
-    const double F1_3_1_0 = 0.154*F2_3_4_0 - F2_3_2_0;
     const double F1_3_2_0 = -F2_3_0_0 - l2_1*F2_3_4_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_5_0 = -Rch3_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = Rc2_0_2 + (l2_1*Rch2_0 + (0.154*Rch2_2 - 0.99638*l2_1));
+    const double t9 = -2.0*l2_1*Rch2_2 + 6.470000000000001*l2_1*l2_1;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_0_0 = -s_q_3*Rc4_2_2;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_2_0 = -F2_4_0_0 - l2_1*F2_4_4_0;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_1_0 = c_q_3*Rc4_2_2 - 0.0203*F3_4_5_0;
-    const double F2_4_4_0 = s_q_3*F3_4_3_0;
-    const double F2_4_2_0 = 0.0203*F2_4_4_0;
-    const double F2_4_3_0 = c_q_3*F3_4_3_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = F2_4_1_0 + (-l2_1*F2_4_3_0 + 0.154*F3_4_5_0);
+    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_2_0 = 0.0203*F2_4_4_0;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = 0.154*F2_4_4_0 - F2_4_2_0;
-    const double F1_4_2_0 = -F2_4_0_0 - l2_1*F2_4_4_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = -s_q_1*F1_4_0_0 - c_q_1*F1_4_1_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_0_0 = 0.0003*s_q_4;
     const double F3_5_2_0 = 0.0003*c_q_4;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_1_0 = Rc2_1_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = Rc3_2_2 + (0.0203*t2 + 0.0011838959999999998*s_q_3);
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = 0.154*F2_3_4_0 - F2_3_2_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t7 = 0.0406*t2 + 0.0023677919999999996*s_q_3;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_3_0 = -Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = c_q_3*F3_5_0_0;
     const double F2_5_1_0 = s_q_3*F3_5_0_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F2_5_1_0 + c_q_1*F3_5_2_0;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_0 = 3333.3333333333335*F0_5_2_0;
-    const double ltdl_L5_1 = -3333.3333333333335*F2_5_0_0;
     const double ltdl_L5_3 = 3333.3333333333335*F3_5_2_0;
-    /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
-    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
     const double ltdl_L4_2 = F3_4_5_0*ltdl_dinv4_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t5 = c_q_3*c_q_3;
+    const double t6 = c_q_3*s_q_3;
+    const double Rc2_0_1 = t6*Rc3_0_0 + ((-0.0203*t3 + 0.0011838959999999998*c_q_3) - t6*Rc3_1_1);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_2 = -Rc2_0_1 - 0.154*Rch2_1;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = -s_q_1*Rc1_0_2 - c_q_1*Rc1_1_2;
+    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_2_0_0 = 0.99638 - Rch2_0;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = -s_q_1*F1_2_0_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t8 = -0.308*Rch2_0;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_1 = -3333.3333333333335*F2_5_0_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
     const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_1 = F1_4_2_0*ltdl_dinv4_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_1 = -F3_4_5_0*ltdl_L4_1 - Rch2_1;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_3 = Rc3_2_2 - F3_5_2_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
-    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
-    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_2_2 = Rc3_2_2 + (t7 + 0.0086662223);
+    const double Rc2_1_1 = t4*Rc3_0_0 + (t5*Rc3_1_1 + (t7 + 179.1588544723));
+    const double Rc2_0_0 = t5*Rc3_0_0 + (t4*Rc3_1_1 + 179.15618824999999);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_2_2 = Rc2_0_0 + (t9 + 0.018);
+    const double Rc1_0_0 = Rc2_1_1 + (t8 + (t9 + 4.319542520000001));
+    const double Rc1_1_1 = Rc2_2_2 + (t8 + 4.3115425200000015);
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (0.3684332225 - c_q_1*(-s_q_1*Rc1_0_1 - c_q_1*Rc1_1_1)) - s_q_1*(-s_q_1*Rc1_0_0 - c_q_1*Rc1_0_1);
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = F0_2_2_0 - F3_4_5_0*ltdl_L4_0;
-    const double ltdl_A2_1 = -F3_4_5_0*ltdl_L4_1 - Rch2_1;
     const double ltdl_A2_2 = 6.470000000000001 - F3_4_5_0*ltdl_L4_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t14 = c_q_0*c_q_3;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_1 = s_q_0*s_q_1;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t18 = s_q_1*s_q_3*s_q_4;
+    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L5_0 = 3333.3333333333335*F0_5_2_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_0 = F0_3_2_0 - F3_5_2_0*ltdl_L5_0;
+    /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L4_0 = F0_4_2_0*ltdl_dinv4_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_0 = F0_2_2_0 - F3_4_5_0*ltdl_L4_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t10 = c_q_3*s_q_0;
+    const double t11 = c_q_0*s_q_3;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_0 = c_q_0*s_q_1;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t15 = s_q_4*(c_q_1*s_q_0*s_q_3 - t14);
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = c_q_1*t14 - s_q_0*s_q_3;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t16 = c_q_4*ltdl_Y3_in0_1;
+    const double t17 = c_q_1*c_q_4;
+    const double t19 = 0.263*t18;
+    const double ltdl_Y5_in0_2 = t17 - t18;
+    const double t20 = 0.263*t17 - t19;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t24 = (0.263*c_q_1*c_q_4 - l2_1*c_q_1) - t19;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 + F2_5_0_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     const double ltdl_A1_1 = (((F2_5_0_0*ltdl_L5_1 + Rc1_2_2) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t12 = s_q_4*(c_q_1*t11 + t10);
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_1 = c_q_1*t10 + t11;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t13 = c_q_4*ltdl_Y3_in0_0;
+    const double ltdl_Y5_in0_1 = t15 + t16;
+    const double t21 = 0.263*t15 + 0.263*t16;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double t23 = c_q_3*s_q_1;
+    /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
+    /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
+    /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 + F2_5_0_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_0 = t12 + t13;
+    const double t22 = 0.263*t12 + 0.263*t13;
+    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t21 + ltdl_Y5_in0_1*t20;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_2 = -t23;
+    const double ltdl_Y4_in0_3 = t23*t21 + ltdl_Y4_in0_1*t20;
+    const double ltdl_Y4_in0_4 = -t23*t22 - ltdl_Y4_in0_0*t20;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_3 = -c_q_1*t21 + s_q_0*s_q_1*t20;
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, c_q_1, ltdl_Y3_in0_3 };
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_3 = ltdl_Y3_in0_0;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 0.0, ltdl_Y2_in0_3 };
+    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
+    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2);
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_3 = c_q_0*t24;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_4 = s_q_0*t24;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double t25 = (-l2_1*ltdl_Y3_in0_1 + 0.13369999999999999*c_q_0) + t21;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = (-l2_1*ltdl_Y3_in0_0 - 0.13369999999999999*s_q_0) + t22;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1734,93 +1968,58 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t10 = c_q_3*s_q_0;
-    const double t11 = c_q_0*s_q_3;
-    const double t12 = s_q_4*(c_q_1*t11 + t10);
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_0 = c_q_0*s_q_1;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t13 = c_q_4*ltdl_Y3_in0_0;
-    const double ltdl_Y5_in0_0 = t12 + t13;
-    const double t14 = c_q_0*c_q_3;
-    const double t15 = s_q_4*(c_q_1*s_q_0*s_q_3 - t14);
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_1 = s_q_0*s_q_1;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t16 = c_q_4*ltdl_Y3_in0_1;
-    const double ltdl_Y5_in0_1 = t15 + t16;
-    const double t17 = c_q_1*c_q_4;
-    const double t18 = s_q_1*s_q_3*s_q_4;
-    const double ltdl_Y5_in0_2 = t17 - t18;
-    const double t19 = 0.263*t18;
-    const double t20 = 0.263*t17 - t19;
-    const double t21 = 0.263*t15 + 0.263*t16;
-    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t21 + ltdl_Y5_in0_1*t20;
-    /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t22 = 0.263*t12 + 0.263*t13;
     const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t22 - ltdl_Y5_in0_0*t20;
-    const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t21 - ltdl_Y5_in0_1*t22;
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_0 = c_q_1*t14 - s_q_0*s_q_3;
-    const double ltdl_Y4_in0_1 = c_q_1*t10 + t11;
-    const double t23 = c_q_3*s_q_1;
-    const double ltdl_Y4_in0_2 = -t23;
-    const double ltdl_Y4_in0_3 = t23*t21 + ltdl_Y4_in0_1*t20;
-    /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_4 = -t23*t22 - ltdl_Y4_in0_0*t20;
-    const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t21 - ltdl_Y4_in0_1*t22;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_3 = -c_q_1*t21 + s_q_0*s_q_1*t20;
     const double ltdl_Y3_in0_4 = c_q_1*t22 - ltdl_Y3_in0_0*t20;
     const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t21 - ltdl_Y3_in0_1*t22;
-    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, c_q_1, ltdl_Y3_in0_3 };
-    SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
-    const double ltdl_Y3_4 = ltdl_Y3_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4;
-    const double ltdl_Y3_5 = ltdl_Y3_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_3 = ltdl_Y3_in0_0;
     const double ltdl_Y2_in0_4 = ltdl_Y3_in0_1;
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y3_4 = ltdl_Y3_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 0.0, ltdl_Y2_in0_3 };
-    SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2);
     const double ltdl_Y2_4 = ltdl_Y2_in0_4 - ltdl_Y4_in0_4*ltdl_L4_2;
-    const double ltdl_Y2_5 = c_q_1 - ltdl_Y4_in0_5*ltdl_L4_2;
-    /* ltdl_Y1_in0: Y = L^-T B */
-    const double t24 = (0.263*c_q_1*c_q_4 - l2_1*c_q_1) - t19;
-    const double ltdl_Y1_in0_3 = c_q_0*t24;
-    const double ltdl_Y1_in0_4 = s_q_0*t24;
-    /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_4 = (-l2_1*ltdl_Y3_in0_0 - 0.13369999999999999*s_q_0) + t22;
-    /* ltdl_Y1_in0: Y = L^-T B */
-    const double t25 = (-l2_1*ltdl_Y3_in0_1 + 0.13369999999999999*c_q_0) + t21;
-    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t25;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
-    SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_Y4_in0_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
-    const double ltdl_Y1_5 = (((ltdl_Y1_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) - ltdl_Y4_in0_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t21 - ltdl_Y5_in0_1*t22;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t21 - ltdl_Y4_in0_1*t22;
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y3_5 = ltdl_Y3_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y2_5 = c_q_1 - ltdl_Y4_in0_5*ltdl_L4_2;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_3 = -t25;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t25;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y1_5 = (((ltdl_Y1_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) - ltdl_Y4_in0_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, ((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     const double ltdl_Y0_4 = ((((ltdl_Y0_in0_4 - ltdl_L5_0*ltdl_Y5_in0_4) - ltdl_Y4_in0_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = (((-ltdl_Y4_in0_5*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_in0_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
+    const double t64 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
+    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
+    Lambda_inv[29] = t64;
+    Lambda_inv[34] = t64;
     const double t26 = 3333.3333333333335*ltdl_Y5_in0_0;
+    const double t31 = ltdl_Y4_in0_0*ltdl_dinv4_0;
+    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
+    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
+    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4_in0_3*ltdl_Y4_in0_3*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
+    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_4*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
+    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_in0_5*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
     const double t27 = ltdl_Y0v0[0]*ltdl_dinv0_0;
     const double t28 = ltdl_Y1v0[0]*ltdl_dinv1_0;
     const double t29 = ltdl_Y2v0[0]*ltdl_dinv2_0;
     const double t30 = ltdl_Y3v0[0]*ltdl_dinv3_0;
-    const double t31 = ltdl_Y4_in0_0*ltdl_dinv4_0;
     const double t32 = ltdl_Y0v0[1]*t27 + (ltdl_Y1v0[1]*t28 + (ltdl_Y2v0[1]*t29 + (ltdl_Y3v0[1]*t30 + (ltdl_Y4_in0_1*t31 + ltdl_Y5_in0_1*t26))));
     Lambda_inv[1] = t32;
     Lambda_inv[6] = t32;
+    const double t37 = 3333.3333333333335*ltdl_Y5_in0_1;
+    const double t42 = ltdl_Y4_in0_1*ltdl_dinv4_0;
     const double t33 = ltdl_Y0v0[2]*t27 + (ltdl_Y1v0[2]*t28 + (ltdl_Y2v0[2]*t29 + (ltdl_Y3v0[2]*t30 + (ltdl_Y4_in0_2*t31 + ltdl_Y5_in0_2*t26))));
     Lambda_inv[2] = t33;
     Lambda_inv[12] = t33;
@@ -1833,15 +2032,16 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t36 = ltdl_Y0_5*t27 + (ltdl_Y1_5*t28 + (ltdl_Y2_5*t29 + (ltdl_Y3_5*t30 + (ltdl_Y4_in0_5*t31 + t26*ltdl_Y5_in0_5))));
     Lambda_inv[5] = t36;
     Lambda_inv[30] = t36;
-    const double t37 = 3333.3333333333335*ltdl_Y5_in0_1;
     const double t38 = ltdl_Y0v0[1]*ltdl_dinv0_0;
     const double t39 = ltdl_Y1v0[1]*ltdl_dinv1_0;
     const double t40 = ltdl_Y2v0[1]*ltdl_dinv2_0;
     const double t41 = ltdl_Y3v0[1]*ltdl_dinv3_0;
-    const double t42 = ltdl_Y4_in0_1*ltdl_dinv4_0;
     const double t43 = ltdl_Y0v0[2]*t38 + (ltdl_Y1v0[2]*t39 + (ltdl_Y2v0[2]*t40 + (ltdl_Y3v0[2]*t41 + (ltdl_Y4_in0_2*t42 + ltdl_Y5_in0_2*t37))));
     Lambda_inv[8] = t43;
     Lambda_inv[13] = t43;
+    const double t47 = 3333.3333333333335*ltdl_Y5_in0_2;
+    const double t52 = ltdl_Y4_in0_2*ltdl_dinv4_0;
+    const double t61 = ltdl_Y4_in0_3*ltdl_dinv4_0;
     const double t44 = ltdl_Y0v0[3]*t38 + (ltdl_Y1v0[3]*t39 + (ltdl_Y2v0[3]*t40 + (ltdl_Y3v0[3]*t41 + (ltdl_Y4_in0_3*t42 + t37*ltdl_Y5_in0_3))));
     Lambda_inv[9] = t44;
     Lambda_inv[19] = t44;
@@ -1851,42 +2051,30 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t46 = ltdl_Y0_5*t38 + (ltdl_Y1_5*t39 + (ltdl_Y2_5*t40 + (ltdl_Y3_5*t41 + (ltdl_Y4_in0_5*t42 + t37*ltdl_Y5_in0_5))));
     Lambda_inv[11] = t46;
     Lambda_inv[31] = t46;
-    const double t47 = 3333.3333333333335*ltdl_Y5_in0_2;
     const double t48 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t57 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     const double t49 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t58 = ltdl_Y1v0[3]*ltdl_dinv1_0;
     const double t50 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t59 = ltdl_Y2v0[3]*ltdl_dinv2_0;
     const double t51 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t52 = ltdl_Y4_in0_2*ltdl_dinv4_0;
     const double t53 = ltdl_Y0v0[3]*t48 + (ltdl_Y1v0[3]*t49 + (ltdl_Y2v0[3]*t50 + (ltdl_Y3v0[3]*t51 + (ltdl_Y4_in0_3*t52 + t47*ltdl_Y5_in0_3))));
     Lambda_inv[15] = t53;
     Lambda_inv[20] = t53;
+    const double t60 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t56 = 3333.3333333333335*ltdl_Y5_in0_3;
     const double t54 = ltdl_Y0_4*t48 + (ltdl_Y1_4*t49 + (ltdl_Y2_4*t50 + (ltdl_Y3_4*t51 + (ltdl_Y4_in0_4*t52 + t47*ltdl_Y5_in0_4))));
     Lambda_inv[16] = t54;
     Lambda_inv[26] = t54;
     const double t55 = ltdl_Y0_5*t48 + (ltdl_Y1_5*t49 + (ltdl_Y2_5*t50 + (ltdl_Y3_5*t51 + (ltdl_Y4_in0_5*t52 + t47*ltdl_Y5_in0_5))));
     Lambda_inv[17] = t55;
     Lambda_inv[32] = t55;
-    const double t56 = 3333.3333333333335*ltdl_Y5_in0_3;
-    const double t57 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t58 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t59 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t60 = ltdl_Y3v0[3]*ltdl_dinv3_0;
-    const double t61 = ltdl_Y4_in0_3*ltdl_dinv4_0;
     const double t62 = ltdl_Y0_4*t57 + (ltdl_Y1_4*t58 + (ltdl_Y2_4*t59 + (ltdl_Y3_4*t60 + (ltdl_Y4_in0_4*t61 + ltdl_Y5_in0_4*t56))));
     Lambda_inv[22] = t62;
     Lambda_inv[27] = t62;
     const double t63 = ltdl_Y0_5*t57 + (ltdl_Y1_5*t58 + (ltdl_Y2_5*t59 + (ltdl_Y3_5*t60 + (ltdl_Y4_in0_5*t61 + ltdl_Y5_in0_5*t56))));
     Lambda_inv[23] = t63;
     Lambda_inv[33] = t63;
-    const double t64 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
-    Lambda_inv[29] = t64;
-    Lambda_inv[34] = t64;
 
-    /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
-    Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
-    Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
-    Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
-    Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4_in0_3*ltdl_Y4_in0_3*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
-    Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_4*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
-    Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_in0_5*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
+    /* Outputs: Lambda_inv (6 x 6), each stored as soon as computed */
 }

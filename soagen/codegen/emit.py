@@ -36,6 +36,7 @@ from soagen import output_dir
 from soagen.codegen import expr as E
 from soagen.codegen.expr import deep, gc_paused
 from soagen.codegen.lanes import lane_body
+from soagen.codegen.pressure import fewest_live
 from soagen.codegen.printers import (
     CasadiPrinter,
     CVectorPrinter,
@@ -112,7 +113,7 @@ class Language:
     """A backend: ``printer`` prints expressions (None: the templates use no printed code,
     only each function's :func:`describe` record); each ``(template, file)`` pair renders
     one template of ``templates/`` into one file (``{prefix}`` in ``file`` is substituted);
-    ``extras(function, printer)`` returns more entries for the function's printed record."""
+    ``extras(function, printer, record)`` returns more entries for the function's printed record."""
 
     name: str
     printer: type | None
@@ -127,7 +128,8 @@ def vector_body(fn: Function, printer) -> dict:
     targets ``s`` and ``c`` of its sin and cos statements (a placeholder name for one that
     the function does not use), which the template computes with one
     ``soagen_vsincos_deferred`` call per angle (the lanes beyond the polynomial's range
-    tested once for all of them) and skips (``targets``); None when there is none."""
+    tested once for all of them) and skips (``targets``); None when there is none. The
+    statements and stores are in the order of :func:`pressure_order`, as in the scalar C."""
     vp = CVectorPrinter()
     rec = print_function(fn, vp)
     angles = {}
@@ -139,6 +141,9 @@ def vector_body(fn: Function, printer) -> dict:
                      "angles": [{"arg": a, "s": t.get("s", f"soagen_unused_s{k}"), "c": t.get("c", f"soagen_unused_c{k}")}
                                 for k, (a, t) in enumerate(angles.items())],
                      "targets": {n for t in angles.values() for n in t.values()}} if angles else None
+    order = [(st.target.name, [s.name for s in st.expr.free_symbols]) for st in fn.program.statements]
+    rec.update(pressure_order(fn, rec["statements"], order, _printed(rec),
+                              rec["sincos"]["targets"] if angles else ()))
     return {"vector": rec}
 
 
@@ -210,24 +215,83 @@ def early_stores(fn: Function, order=None, owner=None, stored=None) -> dict:
     return {"stores": stores, "stored": stored}
 
 
-def scalar_c(fn: Function, printer) -> dict:
-    """The scalar C's extras: :func:`gathered_sincos`, :func:`early_stores`, and the
-    columns computed several at a time (:func:`soagen.codegen.lanes.lane_body`, which
-    prints the statements and outputs again in its order)."""
+def scalar_c(fn: Function, printer, rec) -> dict:
+    """The scalar C's extras: :func:`gathered_sincos`, the columns computed several at a
+    time (:func:`soagen.codegen.lanes.lane_body`, which prints the statements and outputs
+    again in its order), and all in the order of :func:`pressure_order`."""
+    sincos = gathered_sincos(fn, printer)
+    first = sincos["sincos"]["targets"] if sincos["sincos"] else set()
     lanes = lane_body(fn, printer, comment)
     if not lanes:
-        return {**gathered_sincos(fn, printer), **early_stores(fn)}
-    late = early_stores(fn, lanes.pop("order"), lanes.pop("owner"), lanes["stored"])
+        order = [(st.target.name, [s.name for s in st.expr.free_symbols]) for st in fn.program.statements]
+        return {**sincos, **pressure_order(fn, rec["statements"], order, _printed(rec), first)}
+    printed = lanes.pop("outputs")
+    out = pressure_order(fn, lanes.pop("statements"), lanes.pop("order"), printed, first,
+                         lanes.pop("owner"), lanes["stores"], lanes["stored"])
+    return {**sincos, **out, "results": results(fn, printed)}
+
+
+def pressure_order(fn: Function, statements, order, printed, first=(), owner=None, stores=None, stored=None) -> dict:
+    """The printed ``statements`` (with ``order``: target, the targets it reads, for each)
+    in the order of :func:`soagen.codegen.pressure.fewest_live`, those whose targets are
+    in ``first`` (computed before the others) ahead; each output that is an expression
+    (``printed``: every output's text, flat) stored right after the statement before it
+    in that order, each that is a temporary by :func:`early_stores`. ``owner``, ``stores``
+    and ``stored``: lanes of vectors, and the vector stores already made (as in
+    :func:`early_stores`). Returns ``statements``, ``stores`` and ``stored``."""
+    owner, stores = owner or {}, stores if stores is not None else {}
+    stored = {name: set(ks) for name, ks in (stored or {}).items()}
+    n, order, writes = len(order), list(order), {}
+    for j, (name, k) in enumerate(_flat_outputs(fn)):
+        e = fn.program.outputs[j]
+        reads = [owner[s.name][0] if s.name in owner else s.name for s in e.free_symbols]
+        if not e.is_Symbol and reads and k not in stored.get(name, ()):
+            writes[len(order)] = (name, k, f"{name}[{k}] = {printed[j]}")
+            order.append((None, reads))
+    rest = [i for i, (target, _) in enumerate(order) if target not in first]
+    perm = [i for i in range(n) if order[i][0] in first] + [rest[i] for i in fewest_live([order[i] for i in rest])]
+    last = None
+    for i in perm:
+        if i < n:
+            last = order[i][0]
+        elif last is not None:                      # stored right after the statement before it
+            name, k, text = writes[i]
+            stores.setdefault(last, []).append(text)
+            stored.setdefault(name, set()).add(k)
+    perm = [i for i in perm if i < n]
+    late = early_stores(fn, [order[i] for i in perm], owner, stored)
     for target, more in late["stores"].items():
-        lanes["stores"].setdefault(target, []).extend(more)
-    lanes["stored"] = late["stored"]
-    lanes["results"] = results(fn, lanes.pop("outputs"))
-    return {**gathered_sincos(fn, printer), **lanes}
+        stores.setdefault(target, []).extend(more)
+    return {"statements": _commented(statements, perm), "stores": stores, "stored": late["stored"]}
 
 
-def vector_and_sincos(fn: Function, printer) -> dict:
+def _printed(rec) -> list:
+    """The printed outputs of a :func:`print_function` record, flat."""
+    return [o["expr"] for r in rec["results"] for o in r["outputs"]]
+
+
+def _flat_outputs(fn: Function):
+    """(result name, flat index) of each output entry, in order."""
+    return [(name, k) for name, shape in fn.results for k in range(_size(shape))]
+
+
+def _commented(statements, perm) -> list:
+    """``statements`` in the order ``perm``, with a comment where a new quantity starts,
+    as in their own order: each statement's quantity is the last comment at or before it."""
+    note, notes = None, []
+    for st in statements:
+        note = st["comment"] or note
+        notes.append(note)
+    out, last = [], None
+    for i in perm:
+        out.append({**statements[i], "comment": notes[i] if notes[i] != last else None})
+        last = notes[i]
+    return out
+
+
+def vector_and_sincos(fn: Function, printer, rec) -> dict:
     """The batch C's extras: :func:`vector_body` and the scalar C's (:func:`scalar_c`)."""
-    return {**vector_body(fn, printer), **scalar_c(fn, printer)}
+    return {**vector_body(fn, printer), **scalar_c(fn, printer, rec)}
 
 
 C_FILES = (("c/header.h.j2", "{prefix}.h"), ("c/source.c.j2", "{prefix}.c"))
@@ -395,7 +459,7 @@ def _emit(functions, header, langs):
             rec = print_function(fn, printer) if printer else describe(fn)
             rec["sizes"] = list(fn.input_sizes(header))
             if lang.extras:
-                rec.update(lang.extras(fn, printer))
+                rec.update(lang.extras(fn, printer, rec))
             records.append(rec)
         for template, pattern in lang.templates:
             name = pattern.format(prefix=header.prefix)

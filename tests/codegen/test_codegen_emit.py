@@ -85,7 +85,7 @@ def test_a_new_language_is_one_table_entry(planar2, monkeypatch):
     """A language registered in LANGUAGES is emitted, and its extras reach the template."""
     functions, header = planar2
     extra = emit.Language("shout", PyPrinter, (("python/module.py.j2", "{prefix}_shout.py"),),
-                       extras=lambda fn, printer: {"summary": fn.summary.upper()})
+                       extras=lambda fn, printer, rec: {"summary": fn.summary.upper()})
     monkeypatch.setitem(emit.LANGUAGES, "shout", extra)
     out = emit.emit(functions, header, ("shout",))
     assert sorted(out.files) == ["p2_manifest.json", "p2_shout.py"]

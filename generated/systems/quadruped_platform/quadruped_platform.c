@@ -487,14 +487,29 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V3_3 = c_q_3*t3;
     const double t4 = 0.4*V2_0;
     const double V3_4 = -t4;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1 = s_q_2*a1_2 + a2_1;
+    const double alpha2_2 = c_q_2*a1_2 + a2_2;
+    /* V3: spatial velocity V(k) (2.25) */
     const double V3_5 = s_q_3*t3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0 = -qd[3]*V3_2;
-    const double a3_2 = qd[3]*V3_0;
-    const double t5 = -0.4*V2_1*V2_1 - 0.4*V2_0*V2_0;
-    const double a3_3 = -s_q_3*t5 + 0.4*V2_2*t1;
     const double a3_4 = V2_2*t3;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t399 = a3_4 - 0.4*a1_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_0 = -qd[3]*V3_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t395 = c_q_3*a1_0 + a3_0;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_2 = qd[3]*V3_0;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t396 = s_q_3*a1_0 + a3_2;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t5 = -0.4*V2_1*V2_1 - 0.4*V2_0*V2_0;
     const double a3_5 = c_q_3*t5 + t4*t2;
+    const double a3_3 = -s_q_3*t5 + 0.4*V2_2*t1;
+    /* f2: spatial force f(k) (2.29) */
+    const double t415 = 0.07962500000000003*V2_2;
     /* V4: spatial velocity V(k) (2.25) */
     const double t6 = c_q_4*V3_0;
     const double t7 = s_q_4*V3_2;
@@ -503,19 +518,21 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V4_2 = s_q_4*V3_0 + c_q_4*V3_2;
     const double t8 = 0.4*V3_1;
     const double t9 = V3_3 + t8;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_4 = V3_2*t8;
+    /* V4: spatial velocity V(k) (2.25) */
     const double V4_3 = c_q_4*t9 - s_q_4*V3_5;
+    const double V4_5 = s_q_4*t9 + c_q_4*V3_5;
     const double t10 = 0.4*V3_0;
     const double V4_4 = V3_4 - t10;
-    const double V4_5 = s_q_4*t9 + c_q_4*V3_5;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -qd[4]*V4_2;
     const double a4_2 = qd[4]*V4_0;
     const double t11 = V3_0*V3_0;
     const double t12 = V3_1*V3_1;
     const double t13 = -0.4*t11 - 0.4*t12;
-    const double a4_3 = -s_q_4*t13 + 0.4*V3_2*t6;
-    const double a4_4 = V3_2*t8;
     const double a4_5 = c_q_4*t13 + t10*t7;
+    const double a4_3 = -s_q_4*t13 + 0.4*V3_2*t6;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0 = V4_0 + qd[5];
     const double t14 = c_q_5*V4_1;
@@ -526,31 +543,43 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V5_3 = V4_3 + t16;
     const double t17 = 0.05*V4_0;
     const double t18 = V4_4 - t17;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_3 = V4_2*t17;
+    /* V5: spatial velocity V(k) (2.25) */
     const double V5_4 = c_q_5*t18 + s_q_5*V4_5;
     const double V5_5 = -s_q_5*t18 + c_q_5*V4_5;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
+    const double t182 = 1.0*V5_5;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = qd[5]*V5_2;
     const double a5_2 = -qd[5]*V5_1;
-    const double a5_3 = V4_2*t17;
     const double t19 = V4_0*V4_0;
     const double t20 = V4_1*V4_1;
     const double t21 = -0.05*t19 - 0.05*t20;
-    const double a5_4 = s_q_5*t21 + 0.05*t14*V4_2;
     const double a5_5 = c_q_5*t21 - t16*t15;
+    const double a5_4 = s_q_5*t21 + 0.05*t14*V4_2;
     /* V1: spatial velocity V(k) (2.25) */
     const double t22 = qd[6]*s_q_7;
     const double V1_0_2 = -t22;
-    const double V1_2_2 = qd[6]*c_q_7;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a1_0_2 = -qd[7]*V1_2_2;
     const double a1_2_2 = -qd[7]*t22;
     /* V2: spatial velocity V(k) (2.25) */
     const double V2_0_2 = V1_0_2 + qd[8];
+    /* V1: spatial velocity V(k) (2.25) */
+    const double V1_2_2 = qd[6]*c_q_7;
+    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a1_0_2 = -qd[7]*V1_2_2;
+    /* V2: spatial velocity V(k) (2.25) */
     const double V2_1_2 = s_q_8*V1_2_2 + qd[7]*c_q_8;
     const double V2_2_2 = c_q_8*V1_2_2 - qd[7]*s_q_8;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_1_2 = qd[8]*V2_2_2;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1_2 = s_q_8*a1_2_2 + a2_1_2;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_2_2 = -qd[8]*V2_1_2;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_2_2 = c_q_8*a1_2_2 + a2_2_2;
     /* V3: spatial velocity V(k) (2.25) */
     const double t23 = c_q_9*V2_0_2;
     const double t24 = s_q_9*V2_2_2;
@@ -563,12 +592,23 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V3_4_2 = -t26;
     const double V3_5_2 = s_q_9*t25;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0_2 = -qd[9]*V3_2_2;
-    const double a3_2_2 = qd[9]*V3_0_2;
-    const double t27 = -0.4*V2_1_2*V2_1_2 - 0.4*V2_0_2*V2_0_2;
-    const double a3_3_2 = -s_q_9*t27 + 0.4*V2_2_2*t23;
     const double a3_4_2 = V2_2_2*t25;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t753 = a3_4_2 - 0.4*a1_0_2;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_0_2 = -qd[9]*V3_2_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t749 = c_q_9*a1_0_2 + a3_0_2;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_2_2 = qd[9]*V3_0_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t750 = s_q_9*a1_0_2 + a3_2_2;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t27 = -0.4*V2_1_2*V2_1_2 - 0.4*V2_0_2*V2_0_2;
     const double a3_5_2 = c_q_9*t27 + t26*t24;
+    const double a3_3_2 = -s_q_9*t27 + 0.4*V2_2_2*t23;
+    /* f2: spatial force f(k) (2.29) */
+    const double t769 = 0.07962500000000003*V2_2_2;
     /* V4: spatial velocity V(k) (2.25) */
     const double t28 = c_q_10*V3_0_2;
     const double t29 = s_q_10*V3_2_2;
@@ -577,19 +617,21 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V4_2_2 = s_q_10*V3_0_2 + c_q_10*V3_2_2;
     const double t30 = 0.4*V3_1_2;
     const double t31 = V3_3_2 + t30;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_4_2 = V3_2_2*t30;
+    /* V4: spatial velocity V(k) (2.25) */
     const double V4_3_2 = c_q_10*t31 - s_q_10*V3_5_2;
+    const double V4_5_2 = s_q_10*t31 + c_q_10*V3_5_2;
     const double t32 = 0.4*V3_0_2;
     const double V4_4_2 = V3_4_2 - t32;
-    const double V4_5_2 = s_q_10*t31 + c_q_10*V3_5_2;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0_2 = -qd[10]*V4_2_2;
     const double a4_2_2 = qd[10]*V4_0_2;
     const double t33 = V3_0_2*V3_0_2;
     const double t34 = V3_1_2*V3_1_2;
     const double t35 = -0.4*t33 - 0.4*t34;
-    const double a4_3_2 = -s_q_10*t35 + 0.4*V3_2_2*t28;
-    const double a4_4_2 = V3_2_2*t30;
     const double a4_5_2 = c_q_10*t35 + t29*t32;
+    const double a4_3_2 = -s_q_10*t35 + 0.4*V3_2_2*t28;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0_2 = V4_0_2 + qd[11];
     const double t36 = c_q_11*V4_1_2;
@@ -600,31 +642,43 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V5_3_2 = V4_3_2 + t38;
     const double t39 = 0.05*V4_0_2;
     const double t40 = V4_4_2 - t39;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_3_2 = V4_2_2*t39;
+    /* V5: spatial velocity V(k) (2.25) */
     const double V5_4_2 = c_q_11*t40 + s_q_11*V4_5_2;
     const double V5_5_2 = -s_q_11*t40 + c_q_11*V4_5_2;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
+    const double t257 = 1.0*V5_5_2;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1_2 = qd[11]*V5_2_2;
     const double a5_2_2 = -qd[11]*V5_1_2;
-    const double a5_3_2 = V4_2_2*t39;
     const double t41 = V4_0_2*V4_0_2;
     const double t42 = V4_1_2*V4_1_2;
     const double t43 = -0.05*t41 - 0.05*t42;
-    const double a5_4_2 = s_q_11*t43 + 0.05*t36*V4_2_2;
     const double a5_5_2 = c_q_11*t43 - t38*t37;
+    const double a5_4_2 = s_q_11*t43 + 0.05*t36*V4_2_2;
     /* V1: spatial velocity V(k) (2.25) */
     const double t44 = qd[12]*s_q_13;
     const double V1_0_3 = -t44;
-    const double V1_2_3 = qd[12]*c_q_13;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a1_0_3 = -qd[13]*V1_2_3;
     const double a1_2_3 = -qd[13]*t44;
     /* V2: spatial velocity V(k) (2.25) */
     const double V2_0_3 = V1_0_3 + qd[14];
+    /* V1: spatial velocity V(k) (2.25) */
+    const double V1_2_3 = qd[12]*c_q_13;
+    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a1_0_3 = -qd[13]*V1_2_3;
+    /* V2: spatial velocity V(k) (2.25) */
     const double V2_1_3 = s_q_14*V1_2_3 + qd[13]*c_q_14;
     const double V2_2_3 = c_q_14*V1_2_3 - qd[13]*s_q_14;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_1_3 = qd[14]*V2_2_3;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1_3 = s_q_14*a1_2_3 + a2_1_3;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_2_3 = -qd[14]*V2_1_3;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_2_3 = c_q_14*a1_2_3 + a2_2_3;
     /* V3: spatial velocity V(k) (2.25) */
     const double t45 = c_q_15*V2_0_3;
     const double t46 = s_q_15*V2_2_3;
@@ -637,12 +691,23 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V3_4_3 = -t48;
     const double V3_5_3 = s_q_15*t47;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0_3 = -qd[15]*V3_2_3;
-    const double a3_2_3 = qd[15]*V3_0_3;
-    const double t49 = -0.4*V2_1_3*V2_1_3 - 0.4*V2_0_3*V2_0_3;
-    const double a3_3_3 = -s_q_15*t49 + 0.4*V2_2_3*t45;
     const double a3_4_3 = V2_2_3*t47;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t1107 = a3_4_3 - 0.4*a1_0_3;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_0_3 = -qd[15]*V3_2_3;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t1103 = c_q_15*a1_0_3 + a3_0_3;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_2_3 = qd[15]*V3_0_3;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t1104 = s_q_15*a1_0_3 + a3_2_3;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t49 = -0.4*V2_1_3*V2_1_3 - 0.4*V2_0_3*V2_0_3;
     const double a3_5_3 = c_q_15*t49 + t48*t46;
+    const double a3_3_3 = -s_q_15*t49 + 0.4*V2_2_3*t45;
+    /* f2: spatial force f(k) (2.29) */
+    const double t1123 = 0.07962500000000003*V2_2_3;
     /* V4: spatial velocity V(k) (2.25) */
     const double t50 = c_q_16*V3_0_3;
     const double t51 = s_q_16*V3_2_3;
@@ -651,19 +716,21 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V4_2_3 = s_q_16*V3_0_3 + c_q_16*V3_2_3;
     const double t52 = 0.4*V3_1_3;
     const double t53 = V3_3_3 + t52;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_4_3 = V3_2_3*t52;
+    /* V4: spatial velocity V(k) (2.25) */
     const double V4_3_3 = c_q_16*t53 - s_q_16*V3_5_3;
+    const double V4_5_3 = s_q_16*t53 + c_q_16*V3_5_3;
     const double t54 = 0.4*V3_0_3;
     const double V4_4_3 = V3_4_3 - t54;
-    const double V4_5_3 = s_q_16*t53 + c_q_16*V3_5_3;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0_3 = -qd[16]*V4_2_3;
     const double a4_2_3 = qd[16]*V4_0_3;
     const double t55 = V3_0_3*V3_0_3;
     const double t56 = V3_1_3*V3_1_3;
     const double t57 = -0.4*t55 - 0.4*t56;
-    const double a4_3_3 = -s_q_16*t57 + 0.4*V3_2_3*t50;
-    const double a4_4_3 = V3_2_3*t52;
     const double a4_5_3 = c_q_16*t57 + t51*t54;
+    const double a4_3_3 = -s_q_16*t57 + 0.4*V3_2_3*t50;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0_3 = V4_0_3 + qd[17];
     const double t58 = c_q_17*V4_1_3;
@@ -674,31 +741,43 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V5_3_3 = V4_3_3 + t60;
     const double t61 = 0.05*V4_0_3;
     const double t62 = V4_4_3 - t61;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_3_3 = V4_2_3*t61;
+    /* V5: spatial velocity V(k) (2.25) */
     const double V5_4_3 = c_q_17*t62 + s_q_17*V4_5_3;
     const double V5_5_3 = -s_q_17*t62 + c_q_17*V4_5_3;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
+    const double t324 = 1.0*V5_5_3;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1_3 = qd[17]*V5_2_3;
     const double a5_2_3 = -qd[17]*V5_1_3;
-    const double a5_3_3 = V4_2_3*t61;
     const double t63 = V4_0_3*V4_0_3;
     const double t64 = V4_1_3*V4_1_3;
     const double t65 = -0.05*t63 - 0.05*t64;
-    const double a5_4_3 = s_q_17*t65 + 0.05*t58*V4_2_3;
     const double a5_5_3 = c_q_17*t65 - t60*t59;
+    const double a5_4_3 = s_q_17*t65 + 0.05*t58*V4_2_3;
     /* V1: spatial velocity V(k) (2.25) */
     const double t66 = qd[18]*s_q_19;
     const double V1_0_4 = -t66;
-    const double V1_2_4 = qd[18]*c_q_19;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a1_0_4 = -qd[19]*V1_2_4;
     const double a1_2_4 = -qd[19]*t66;
     /* V2: spatial velocity V(k) (2.25) */
     const double V2_0_4 = V1_0_4 + qd[20];
+    /* V1: spatial velocity V(k) (2.25) */
+    const double V1_2_4 = qd[18]*c_q_19;
+    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a1_0_4 = -qd[19]*V1_2_4;
+    /* V2: spatial velocity V(k) (2.25) */
     const double V2_1_4 = s_q_20*V1_2_4 + qd[19]*c_q_20;
     const double V2_2_4 = c_q_20*V1_2_4 - qd[19]*s_q_20;
     /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_1_4 = qd[20]*V2_2_4;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_1_4 = s_q_20*a1_2_4 + a2_1_4;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a2_2_4 = -qd[20]*V2_1_4;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_2_4 = c_q_20*a1_2_4 + a2_2_4;
     /* V3: spatial velocity V(k) (2.25) */
     const double t67 = c_q_21*V2_0_4;
     const double t68 = s_q_21*V2_2_4;
@@ -711,12 +790,23 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V3_4_4 = -t70;
     const double V3_5_4 = s_q_21*t69;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a3_0_4 = -qd[21]*V3_2_4;
-    const double a3_2_4 = qd[21]*V3_0_4;
-    const double t71 = -0.4*V2_1_4*V2_1_4 - 0.4*V2_0_4*V2_0_4;
-    const double a3_3_4 = -s_q_21*t71 + 0.4*V2_2_4*t67;
     const double a3_4_4 = V2_2_4*t69;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t1461 = a3_4_4 - 0.4*a1_0_4;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_0_4 = -qd[21]*V3_2_4;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t1457 = c_q_21*a1_0_4 + a3_0_4;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a3_2_4 = qd[21]*V3_0_4;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t1458 = s_q_21*a1_0_4 + a3_2_4;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t71 = -0.4*V2_1_4*V2_1_4 - 0.4*V2_0_4*V2_0_4;
     const double a3_5_4 = c_q_21*t71 + t70*t68;
+    const double a3_3_4 = -s_q_21*t71 + 0.4*V2_2_4*t67;
+    /* f2: spatial force f(k) (2.29) */
+    const double t1477 = 0.07962500000000003*V2_2_4;
     /* V4: spatial velocity V(k) (2.25) */
     const double t72 = c_q_22*V3_0_4;
     const double t73 = s_q_22*V3_2_4;
@@ -725,19 +815,21 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V4_2_4 = s_q_22*V3_0_4 + c_q_22*V3_2_4;
     const double t74 = 0.4*V3_1_4;
     const double t75 = V3_3_4 + t74;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a4_4_4 = V3_2_4*t74;
+    /* V4: spatial velocity V(k) (2.25) */
     const double V4_3_4 = c_q_22*t75 - s_q_22*V3_5_4;
+    const double V4_5_4 = s_q_22*t75 + c_q_22*V3_5_4;
     const double t76 = 0.4*V3_0_4;
     const double V4_4_4 = V3_4_4 - t76;
-    const double V4_5_4 = s_q_22*t75 + c_q_22*V3_5_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0_4 = -qd[22]*V4_2_4;
     const double a4_2_4 = qd[22]*V4_0_4;
     const double t77 = V3_0_4*V3_0_4;
     const double t78 = V3_1_4*V3_1_4;
     const double t79 = -0.4*t77 - 0.4*t78;
-    const double a4_3_4 = -s_q_22*t79 + 0.4*V3_2_4*t72;
-    const double a4_4_4 = V3_2_4*t74;
     const double a4_5_4 = c_q_22*t79 + t73*t76;
+    const double a4_3_4 = -s_q_22*t79 + 0.4*V3_2_4*t72;
     /* V5: spatial velocity V(k) (2.25) */
     const double V5_0_4 = V4_0_4 + qd[23];
     const double t80 = c_q_23*V4_1_4;
@@ -748,17 +840,21 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V5_3_4 = V4_3_4 + t82;
     const double t83 = 0.05*V4_0_4;
     const double t84 = V4_4_4 - t83;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double a5_3_4 = V4_2_4*t83;
+    /* V5: spatial velocity V(k) (2.25) */
     const double V5_4_4 = c_q_23*t84 + s_q_23*V4_5_4;
     const double V5_5_4 = -s_q_23*t84 + c_q_23*V4_5_4;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
+    const double t388 = 1.0*V5_5_4;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1_4 = qd[23]*V5_2_4;
     const double a5_2_4 = -qd[23]*V5_1_4;
-    const double a5_3_4 = V4_2_4*t83;
     const double t85 = V4_0_4*V4_0_4;
     const double t86 = V4_1_4*V4_1_4;
     const double t87 = -0.05*t85 - 0.05*t86;
-    const double a5_4_4 = s_q_23*t87 + 0.05*t80*V4_2_4;
     const double a5_5_4 = c_q_23*t87 - t82*t81;
+    const double a5_4_4 = s_q_23*t87 + 0.05*t80*V4_2_4;
     /* X(C): orientation of the object frame C in the world */
     const double t88 = 2.0*obj[1]*obj[1];
     const double t89 = 2.0*obj[2]*obj[2] - 1.0;
@@ -767,18 +863,18 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t91 = obj[3]*t90;
     const double t92 = 2.0*obj[1];
     const double t93 = obj[0]*t92;
-    const double RC_0_1 = t93 - t91;
-    const double t94 = obj[0]*t90;
     const double t95 = obj[3]*t92;
-    const double RC_0_2 = t94 + t95;
+    const double RC_0_1 = t93 - t91;
     const double RC_1_0 = t91 + t93;
+    const double t94 = obj[0]*t90;
+    const double RC_0_2 = t94 + t95;
+    const double RC_2_0 = t94 - t95;
     const double t96 = 2.0*obj[0]*obj[0];
     const double RC_1_1 = -t89 - t96;
-    const double t97 = 2.0*obj[0]*obj[3];
-    const double RC_1_2 = 2.0*obj[1]*obj[2] - t97;
-    const double RC_2_0 = t94 - t95;
-    const double RC_2_1 = obj[1]*t90 + t97;
     const double RC_2_2 = (1.0 - t88) - t96;
+    const double t97 = 2.0*obj[0]*obj[3];
+    const double RC_2_1 = obj[1]*t90 + t97;
+    const double RC_1_2 = 2.0*obj[1]*obj[2] - t97;
     /* I_0 = M(C), the object's spatial inertia about C (Part II (2.4)) */
     const double t98 = RC_1_2*RC_1_2;
     const double t99 = 0.0032*t98;
@@ -786,20 +882,35 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t101 = 0.0032*t100;
     const double t102 = RC_0_2*RC_0_2;
     const double MC_0_0 = ((0.333333*RC_0_0*RC_0_0 + 0.546667*RC_0_1*RC_0_1) + t101) + (0.866667*t102 + t99);
+    const double t106 = 0.0032*t102;
+    const double MC_1_1 = ((0.333333*RC_1_0*RC_1_0 + t106) + t101) + (0.546667*RC_1_1*RC_1_1 + 0.866667*t98);
+    const double MC_2_2 = ((0.333333*RC_2_0*RC_2_0 + t106) + 0.866667*t100) + (0.546667*RC_2_1*RC_2_1 + t99);
     const double t103 = 0.863467*RC_0_2;
     const double t104 = 0.546667*RC_0_1;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
+    const double t178 = 0.3*RC_0_1;
+    /* I_0 = M(C), the object's spatial inertia about C (Part II (2.4)) */
     const double t105 = 0.333333*RC_0_0;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
+    const double t177 = 0.4*RC_0_0;
+    /* I_0 = M(C), the object's spatial inertia about C (Part II (2.4)) */
     const double MC_0_1 = (RC_1_0*t105 + RC_1_1*t104) + RC_1_2*t103;
     const double MC_0_2 = (RC_2_0*t105 + RC_2_1*t104) + RC_2_2*t103;
     const double MC_1_3 = 0.16*RC_2_2;
     const double MC_0_4 = -MC_1_3;
     const double MC_0_5 = 0.16*RC_1_2;
-    const double t106 = 0.0032*t102;
-    const double MC_1_1 = ((0.333333*RC_1_0*RC_1_0 + t106) + t101) + (0.546667*RC_1_1*RC_1_1 + 0.866667*t98);
     const double MC_1_2 = (0.546667*RC_1_1*RC_2_1 + 0.333333*RC_1_0*RC_2_0) + 0.863467*RC_1_2*RC_2_2;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
+    const double t174 = 0.4*RC_1_0;
+    const double t175 = 0.3*RC_1_1;
+    const double t185 = 0.4*RC_2_0;
+    const double t186 = 0.3*RC_2_1;
+    /* I_0 = M(C), the object's spatial inertia about C (Part II (2.4)) */
     const double MC_2_4 = 0.16*RC_0_2;
+    /* b_0 - g_0 = b(C) with the object's weight (Part II (2.4), Lilly-Orin (43)) */
+    const double t110 = 0.02*RC_0_2;
+    /* I_0 = M(C), the object's spatial inertia about C (Part II (2.4)) */
     const double MC_1_5 = -MC_2_4;
-    const double MC_2_2 = ((0.333333*RC_2_0*RC_2_0 + t106) + 0.866667*t100) + (0.546667*RC_2_1*RC_2_1 + t99);
     const double MC_2_3 = -MC_0_5;
     /* b_0 - g_0 = b(C) with the object's weight (Part II (2.4), Lilly-Orin (43)) */
     const double t107 = (obj[4]*MC_0_2 + obj[5]*MC_1_2) + obj[6]*MC_2_2;
@@ -808,70 +919,96 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t109 = (obj[4]*MC_0_0 + obj[5]*MC_0_1) + obj[6]*MC_0_2;
     const double bC_1 = (-obj[4]*t107 + 9.81*MC_1_5) + obj[6]*t109;
     const double bC_2 = obj[4]*t108 - obj[5]*t109;
-    const double t110 = 0.02*RC_0_2;
     const double t111 = -8.0*obj[5]*t110 + 0.16*obj[4]*RC_1_2;
     const double t112 = -0.02*obj[4]*RC_2_2 + obj[6]*t110;
-    const double bC_3 = -8.0*obj[6]*t112 + obj[5]*t111;
     const double t113 = 0.02*obj[5]*RC_2_2 - 0.02*obj[6]*RC_1_2;
+    const double bC_3 = -8.0*obj[6]*t112 + obj[5]*t111;
     const double bC_4 = -obj[4]*t111 + 8.0*obj[6]*t113;
     const double bC_5 = 8.0*obj[4]*t112 + (78.48 - 8.0*obj[5]*t113);
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t114 = -obj[6];
     const double t115 = c_q_1*c_q_2;
     const double t116 = -s_q_3*t115 - c_q_3*s_q_1;
-    const double t117 = c_q_4*t116;
     const double t118 = c_q_3*t115 - s_q_1*s_q_3;
+    const double t117 = c_q_4*t116;
+    const double t122 = c_q_4*t118 + s_q_4*t116;
     const double t119 = s_q_4*t118;
     const double t120 = 1.0*t117 - 1.0*t119;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t658 = t117 - t119;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t121 = 1.0*V5_0;
-    const double t122 = c_q_4*t118 + s_q_4*t116;
     const double t123 = s_q_5*t122;
     const double t124 = c_q_1*s_q_2;
     const double t125 = c_q_5*t124;
-    const double t126 = 1.0*t123 + 1.0*t125;
-    const double t127 = 1.0*V5_1;
     const double t128 = s_q_5*t124;
+    const double t126 = 1.0*t123 + 1.0*t125;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t659 = t123 + t125;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
+    const double t127 = 1.0*V5_1;
     const double t129 = 1.0*c_q_5*t122 - 1.0*t128;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t660 = c_q_5*t122 - t128;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t130 = 1.0*V5_2;
     const double t131 = ((-t114 - t120*t121) - t129*t130) - t126*t127;
     const double t132 = -obj[5];
     const double t133 = c_q_0*s_q_2;
     const double t134 = c_q_2*s_q_0*s_q_1 - t133;
+    const double t160 = s_q_1*t133 - c_q_2*s_q_0;
     const double t135 = c_q_1*s_q_0;
     const double t136 = -s_q_3*t134 + c_q_3*t135;
-    const double t137 = c_q_4*t136;
     const double t138 = c_q_3*t134 + s_q_3*t135;
+    const double t137 = c_q_4*t136;
+    const double t145 = c_q_4*t138 + s_q_4*t136;
     const double t139 = s_q_4*t138;
     const double t140 = 1.0*t137 - 1.0*t139;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t652 = t137 - t139;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t141 = c_q_0*c_q_2;
     const double t142 = s_q_0*s_q_2;
     const double t143 = s_q_1*t142 + t141;
+    const double t153 = s_q_1*t141 + t142;
     const double t144 = c_q_5*t143;
-    const double t145 = c_q_4*t138 + s_q_4*t136;
-    const double t146 = s_q_5*t145;
-    const double t147 = 1.0*t146 + 1.0*t144;
-    const double t148 = c_q_5*t145;
     const double t149 = s_q_5*t143;
+    const double t146 = s_q_5*t145;
+    const double t148 = c_q_5*t145;
+    const double t147 = 1.0*t146 + 1.0*t144;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t653 = t144 + t146;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t150 = 1.0*t148 - 1.0*t149;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t654 = t148 - t149;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t151 = ((-t140*t121 - t132) - t150*t130) - t147*t127;
     const double gam_0 = -obj[5]*t131 + obj[6]*t151;
     const double t152 = -obj[4];
-    const double t153 = s_q_1*t141 + t142;
     const double t154 = c_q_0*c_q_1;
     const double t155 = -s_q_3*t153 + c_q_3*t154;
-    const double t156 = c_q_4*t155;
     const double t157 = c_q_3*t153 + s_q_3*t154;
+    const double t156 = c_q_4*t155;
+    const double t162 = c_q_4*t157 + s_q_4*t155;
     const double t158 = s_q_4*t157;
     const double t159 = 1.0*t156 - 1.0*t158;
-    const double t160 = s_q_1*t133 - c_q_2*s_q_0;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t646 = t156 - t158;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t161 = c_q_5*t160;
-    const double t162 = c_q_4*t157 + s_q_4*t155;
-    const double t163 = s_q_5*t162;
-    const double t164 = 1.0*t163 + 1.0*t161;
-    const double t165 = c_q_5*t162;
     const double t166 = s_q_5*t160;
+    const double t163 = s_q_5*t162;
+    const double t165 = c_q_5*t162;
+    const double t164 = 1.0*t163 + 1.0*t161;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t647 = t161 + t163;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t167 = 1.0*t165 - 1.0*t166;
     const double t168 = ((-t159*t121 - t152) - t167*t130) - t164*t127;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t648 = t165 - t166;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_1 = obj[4]*t131 - obj[6]*t168;
     const double gam_2 = -obj[4]*t151 + obj[5]*t168;
     const double t169 = -obj[9];
@@ -879,20 +1016,16 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t171 = 1.0*V5_3 + t170;
     const double t172 = 0.05*V5_0;
     const double t173 = 1.0*V5_4 - t172;
-    const double t174 = 0.4*RC_1_0;
-    const double t175 = 0.3*RC_1_1;
     const double t176 = t174 + t175;
-    const double t177 = 0.4*RC_0_0;
-    const double t178 = 0.3*RC_0_1;
+    const double t253 = t174 - t175;
     const double t179 = t177 + t178;
+    const double t255 = t177 - t178;
     const double t180 = -t179;
     const double t181 = -obj[5]*t180;
-    const double t182 = 1.0*V5_5;
     const double t183 = ((((obj[4]*t176 - t169) - t181) - t129*t182) - t120*t171) - t126*t173;
     const double t184 = -obj[8];
-    const double t185 = 0.4*RC_2_0;
-    const double t186 = 0.3*RC_2_1;
     const double t187 = t185 + t186;
+    const double t259 = t185 - t186;
     const double t188 = -t187;
     const double t189 = obj[4]*t188;
     const double t190 = -obj[6]*t179;
@@ -900,77 +1033,109 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double gam_3 = -obj[5]*t183 + obj[6]*t191;
     const double t192 = -obj[7];
     const double t193 = -t176;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1419 = obj[4]*t193 + t181;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t194 = -obj[6]*t193;
     const double t195 = ((((obj[5]*t187 - t192) - t194) - t167*t182) - t159*t171) - t164*t173;
     const double gam_4 = obj[4]*t183 - obj[6]*t195;
     const double gam_5 = obj[5]*t195 - obj[4]*t191;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1422 = obj[5]*t188 + t194;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t196 = c_q_7*c_q_8;
     const double t197 = -s_q_9*t196 - c_q_9*s_q_7;
-    const double t198 = c_q_10*t197;
     const double t199 = c_q_9*t196 - s_q_7*s_q_9;
+    const double t198 = c_q_10*t197;
+    const double t203 = c_q_10*t199 + s_q_10*t197;
     const double t200 = s_q_10*t199;
     const double t201 = 1.0*t198 - 1.0*t200;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1012 = t198 - t200;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t202 = 1.0*V5_0_2;
-    const double t203 = c_q_10*t199 + s_q_10*t197;
     const double t204 = s_q_11*t203;
+    const double t209 = c_q_11*t203;
     const double t205 = c_q_7*s_q_8;
     const double t206 = c_q_11*t205;
-    const double t207 = 1.0*t204 + 1.0*t206;
-    const double t208 = 1.0*V5_1_2;
-    const double t209 = c_q_11*t203;
     const double t210 = s_q_11*t205;
+    const double t207 = 1.0*t204 + 1.0*t206;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1013 = t204 + t206;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
+    const double t208 = 1.0*V5_1_2;
     const double t211 = 1.0*t209 - 1.0*t210;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1014 = t209 - t210;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t212 = 1.0*V5_2_2;
     const double t213 = ((-t114 - t201*t202) - t211*t212) - t207*t208;
     const double t214 = c_q_6*s_q_8;
     const double t215 = c_q_8*s_q_6*s_q_7 - t214;
+    const double t240 = s_q_7*t214 - c_q_8*s_q_6;
     const double t216 = c_q_7*s_q_6;
     const double t217 = -s_q_9*t215 + c_q_9*t216;
-    const double t218 = c_q_10*t217;
     const double t219 = c_q_9*t215 + s_q_9*t216;
+    const double t218 = c_q_10*t217;
+    const double t226 = c_q_10*t219 + s_q_10*t217;
     const double t220 = s_q_10*t219;
     const double t221 = 1.0*t218 - 1.0*t220;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1006 = t218 - t220;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t222 = c_q_6*c_q_8;
     const double t223 = s_q_6*s_q_8;
     const double t224 = s_q_7*t223 + t222;
+    const double t233 = s_q_7*t222 + t223;
     const double t225 = c_q_11*t224;
-    const double t226 = c_q_10*t219 + s_q_10*t217;
-    const double t227 = s_q_11*t226;
-    const double t228 = 1.0*t227 + 1.0*t225;
-    const double t229 = c_q_11*t226;
     const double t230 = s_q_11*t224;
+    const double t227 = s_q_11*t226;
+    const double t229 = c_q_11*t226;
+    const double t228 = 1.0*t227 + 1.0*t225;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1007 = t225 + t227;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t231 = 1.0*t229 - 1.0*t230;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1008 = t229 - t230;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t232 = ((-t132 - t221*t202) - t231*t212) - t228*t208;
     const double gam_0_2 = -obj[5]*t213 + obj[6]*t232;
-    const double t233 = s_q_7*t222 + t223;
     const double t234 = c_q_6*c_q_7;
     const double t235 = -s_q_9*t233 + c_q_9*t234;
-    const double t236 = c_q_10*t235;
     const double t237 = c_q_9*t233 + s_q_9*t234;
+    const double t236 = c_q_10*t235;
+    const double t242 = c_q_10*t237 + s_q_10*t235;
     const double t238 = s_q_10*t237;
     const double t239 = 1.0*t236 - 1.0*t238;
-    const double t240 = s_q_7*t214 - c_q_8*s_q_6;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1000 = t236 - t238;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t241 = c_q_11*t240;
-    const double t242 = c_q_10*t237 + s_q_10*t235;
-    const double t243 = s_q_11*t242;
-    const double t244 = 1.0*t243 + 1.0*t241;
-    const double t245 = c_q_11*t242;
     const double t246 = s_q_11*t240;
+    const double t243 = s_q_11*t242;
+    const double t245 = c_q_11*t242;
+    const double t244 = 1.0*t243 + 1.0*t241;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1001 = t241 + t243;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t247 = 1.0*t245 - 1.0*t246;
     const double t248 = ((-t152 - t239*t202) - t247*t212) - t244*t208;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1002 = t245 - t246;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_1_2 = obj[4]*t213 - obj[6]*t248;
     const double gam_2_2 = -obj[4]*t232 + obj[5]*t248;
     const double t249 = 0.05*V5_1_2;
     const double t250 = 1.0*V5_3_2 + t249;
     const double t251 = 0.05*V5_0_2;
     const double t252 = 1.0*V5_4_2 - t251;
-    const double t253 = t174 - t175;
     const double t254 = -t253;
-    const double t255 = t177 - t178;
     const double t256 = -obj[5]*t255;
-    const double t257 = 1.0*V5_5_2;
     const double t258 = ((((obj[4]*t254 - t169) - t256) - t211*t257) - t201*t250) - t207*t252;
-    const double t259 = t185 - t186;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1773 = obj[4]*t253 + t256;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t260 = obj[4]*t259;
     const double t261 = -t255;
     const double t262 = -obj[6]*t261;
@@ -981,59 +1146,89 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t266 = ((((obj[5]*t264 - t192) - t265) - t247*t257) - t239*t250) - t244*t252;
     const double gam_4_2 = obj[4]*t258 - obj[6]*t266;
     const double gam_5_2 = -obj[4]*t263 + obj[5]*t266;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1776 = obj[5]*t259 + t265;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t267 = c_q_13*c_q_14;
     const double t268 = -s_q_15*t267 - c_q_15*s_q_13;
-    const double t269 = c_q_16*t268;
     const double t270 = c_q_15*t267 - s_q_13*s_q_15;
+    const double t269 = c_q_16*t268;
+    const double t274 = c_q_16*t270 + s_q_16*t268;
     const double t271 = s_q_16*t270;
     const double t272 = 1.0*t269 - 1.0*t271;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1366 = t269 - t271;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t273 = 1.0*V5_0_3;
-    const double t274 = c_q_16*t270 + s_q_16*t268;
     const double t275 = s_q_17*t274;
     const double t276 = c_q_13*s_q_14;
     const double t277 = c_q_17*t276;
-    const double t278 = 1.0*t275 + 1.0*t277;
-    const double t279 = 1.0*V5_1_3;
     const double t280 = s_q_17*t276;
+    const double t278 = 1.0*t275 + 1.0*t277;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1367 = t275 + t277;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
+    const double t279 = 1.0*V5_1_3;
     const double t281 = 1.0*c_q_17*t274 - 1.0*t280;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1368 = c_q_17*t274 - t280;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t282 = 1.0*V5_2_3;
     const double t283 = ((-t114 - t272*t273) - t281*t282) - t278*t279;
     const double t284 = c_q_12*s_q_14;
     const double t285 = c_q_14*s_q_12*s_q_13 - t284;
+    const double t310 = s_q_13*t284 - c_q_14*s_q_12;
     const double t286 = c_q_13*s_q_12;
     const double t287 = -s_q_15*t285 + c_q_15*t286;
-    const double t288 = c_q_16*t287;
     const double t289 = c_q_15*t285 + s_q_15*t286;
+    const double t288 = c_q_16*t287;
+    const double t296 = c_q_16*t289 + s_q_16*t287;
     const double t290 = s_q_16*t289;
     const double t291 = 1.0*t288 - 1.0*t290;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1360 = t288 - t290;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t292 = c_q_12*c_q_14;
     const double t293 = s_q_12*s_q_14;
     const double t294 = s_q_13*t293 + t292;
+    const double t303 = s_q_13*t292 + t293;
     const double t295 = c_q_17*t294;
-    const double t296 = c_q_16*t289 + s_q_16*t287;
-    const double t297 = s_q_17*t296;
-    const double t298 = 1.0*t297 + 1.0*t295;
-    const double t299 = c_q_17*t296;
     const double t300 = s_q_17*t294;
+    const double t297 = s_q_17*t296;
+    const double t299 = c_q_17*t296;
+    const double t298 = 1.0*t297 + 1.0*t295;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1361 = t295 + t297;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t301 = 1.0*t299 - 1.0*t300;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1362 = t299 - t300;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t302 = ((-t132 - t291*t273) - t301*t282) - t298*t279;
     const double gam_0_3 = -obj[5]*t283 + obj[6]*t302;
-    const double t303 = s_q_13*t292 + t293;
     const double t304 = c_q_12*c_q_13;
     const double t305 = -s_q_15*t303 + c_q_15*t304;
-    const double t306 = c_q_16*t305;
     const double t307 = c_q_15*t303 + s_q_15*t304;
+    const double t306 = c_q_16*t305;
+    const double t312 = c_q_16*t307 + s_q_16*t305;
     const double t308 = s_q_16*t307;
     const double t309 = 1.0*t306 - 1.0*t308;
-    const double t310 = s_q_13*t284 - c_q_14*s_q_12;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1354 = t306 - t308;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t311 = c_q_17*t310;
-    const double t312 = c_q_16*t307 + s_q_16*t305;
-    const double t313 = s_q_17*t312;
-    const double t314 = 1.0*t313 + 1.0*t311;
-    const double t315 = c_q_17*t312;
     const double t316 = s_q_17*t310;
+    const double t313 = s_q_17*t312;
+    const double t315 = c_q_17*t312;
+    const double t314 = 1.0*t313 + 1.0*t311;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1355 = t311 + t313;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t317 = 1.0*t315 - 1.0*t316;
     const double t318 = ((-t152 - t309*t273) - t317*t282) - t314*t279;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1356 = t315 - t316;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_1_3 = obj[4]*t283 - obj[6]*t318;
     const double gam_2_3 = -obj[4]*t302 + obj[5]*t318;
     const double t319 = 0.05*V5_1_3;
@@ -1041,69 +1236,107 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t321 = 0.05*V5_0_3;
     const double t322 = 1.0*V5_4_3 - t321;
     const double t323 = -obj[5]*t179;
-    const double t324 = 1.0*V5_5_3;
     const double t325 = ((((obj[4]*t193 - t169) - t323) - t281*t324) - t272*t320) - t278*t322;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t711 = obj[4]*t176 + t323;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t326 = obj[4]*t187;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t720 = -t190 - t326;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t327 = -obj[6]*t180;
     const double t328 = ((((t326 - t184) - t327) - t301*t324) - t291*t320) - t298*t322;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1428 = -t189 - t327;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_3_3 = -obj[5]*t325 + obj[6]*t328;
     const double t329 = -obj[6]*t176;
     const double t330 = ((((obj[5]*t188 - t192) - t329) - t317*t324) - t309*t320) - t314*t322;
     const double gam_4_3 = obj[4]*t325 - obj[6]*t330;
     const double gam_5_3 = -obj[4]*t328 + obj[5]*t330;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t714 = obj[5]*t187 + t329;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t331 = c_q_19*c_q_20;
     const double t332 = -s_q_21*t331 - c_q_21*s_q_19;
-    const double t333 = c_q_22*t332;
     const double t334 = c_q_21*t331 - s_q_19*s_q_21;
+    const double t333 = c_q_22*t332;
+    const double t338 = c_q_22*t334 + s_q_22*t332;
     const double t335 = s_q_22*t334;
     const double t336 = 1.0*t333 - 1.0*t335;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1720 = t333 - t335;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t337 = 1.0*V5_0_4;
-    const double t338 = c_q_22*t334 + s_q_22*t332;
     const double t339 = s_q_23*t338;
     const double t340 = c_q_19*s_q_20;
     const double t341 = c_q_23*t340;
-    const double t342 = 1.0*t339 + 1.0*t341;
-    const double t343 = 1.0*V5_1_4;
     const double t344 = s_q_23*t340;
+    const double t342 = 1.0*t339 + 1.0*t341;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1721 = t339 + t341;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
+    const double t343 = 1.0*V5_1_4;
     const double t345 = 1.0*c_q_23*t338 - 1.0*t344;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1722 = c_q_23*t338 - t344;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t346 = 1.0*V5_2_4;
     const double t347 = ((-t114 - t336*t337) - t345*t346) - t342*t343;
     const double t348 = c_q_18*s_q_20;
     const double t349 = c_q_20*s_q_18*s_q_19 - t348;
+    const double t374 = s_q_19*t348 - c_q_20*s_q_18;
     const double t350 = c_q_19*s_q_18;
     const double t351 = -s_q_21*t349 + c_q_21*t350;
-    const double t352 = c_q_22*t351;
     const double t353 = c_q_21*t349 + s_q_21*t350;
+    const double t352 = c_q_22*t351;
+    const double t360 = c_q_22*t353 + s_q_22*t351;
     const double t354 = s_q_22*t353;
     const double t355 = 1.0*t352 - 1.0*t354;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1714 = t352 - t354;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t356 = c_q_18*c_q_20;
     const double t357 = s_q_18*s_q_20;
     const double t358 = s_q_19*t357 + t356;
+    const double t367 = s_q_19*t356 + t357;
     const double t359 = c_q_23*t358;
-    const double t360 = c_q_22*t353 + s_q_22*t351;
-    const double t361 = s_q_23*t360;
-    const double t362 = 1.0*t361 + 1.0*t359;
-    const double t363 = c_q_23*t360;
     const double t364 = s_q_23*t358;
+    const double t361 = s_q_23*t360;
+    const double t363 = c_q_23*t360;
+    const double t362 = 1.0*t361 + 1.0*t359;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1715 = t359 + t361;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t365 = 1.0*t363 - 1.0*t364;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1716 = t363 - t364;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t366 = ((-t132 - t355*t337) - t365*t346) - t362*t343;
     const double gam_0_4 = -obj[5]*t347 + obj[6]*t366;
-    const double t367 = s_q_19*t356 + t357;
     const double t368 = c_q_18*c_q_19;
     const double t369 = -s_q_21*t367 + c_q_21*t368;
-    const double t370 = c_q_22*t369;
     const double t371 = c_q_21*t367 + s_q_21*t368;
+    const double t370 = c_q_22*t369;
+    const double t376 = c_q_22*t371 + s_q_22*t369;
     const double t372 = s_q_22*t371;
     const double t373 = 1.0*t370 - 1.0*t372;
-    const double t374 = s_q_19*t348 - c_q_20*s_q_18;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1708 = t370 - t372;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t375 = c_q_23*t374;
-    const double t376 = c_q_22*t371 + s_q_22*t369;
-    const double t377 = s_q_23*t376;
-    const double t378 = 1.0*t377 + 1.0*t375;
-    const double t379 = c_q_23*t376;
     const double t380 = s_q_23*t374;
+    const double t377 = s_q_23*t376;
+    const double t379 = c_q_23*t376;
+    const double t378 = 1.0*t377 + 1.0*t375;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1709 = t375 + t377;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t381 = 1.0*t379 - 1.0*t380;
     const double t382 = ((-t152 - t373*t337) - t381*t346) - t378*t343;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1710 = t379 - t380;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_1_4 = obj[4]*t347 - obj[6]*t382;
     const double gam_2_4 = -obj[4]*t366 + obj[5]*t382;
     const double t383 = 0.05*V5_1_4;
@@ -1111,96 +1344,127 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t385 = 0.05*V5_0_4;
     const double t386 = 1.0*V5_4_4 - t385;
     const double t387 = -obj[5]*t261;
-    const double t388 = 1.0*V5_5_4;
     const double t389 = ((((obj[4]*t253 - t169) - t387) - t345*t388) - t336*t384) - t342*t386;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1065 = obj[4]*t254 + t387;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t390 = obj[4]*t264;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1074 = -t262 - t390;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t391 = -obj[6]*t255;
     const double t392 = ((((t390 - t184) - t391) - t365*t388) - t355*t384) - t362*t386;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1782 = -t260 - t391;
+    /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_3_4 = -obj[5]*t389 + obj[6]*t392;
     const double t393 = -obj[6]*t254;
     const double t394 = ((((obj[5]*t259 - t192) - t393) - t381*t388) - t373*t384) - t378*t386;
     const double gam_4_4 = obj[4]*t389 - obj[6]*t394;
     const double gam_5_4 = -obj[4]*t392 + obj[5]*t394;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1068 = obj[5]*t264 + t393;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_1 = s_q_2*a1_2 + a2_1;
-    const double alpha2_2 = c_q_2*a1_2 + a2_2;
     const double alpha2_4 = s_q_2*alpha1_5;
     const double alpha2_5 = c_q_2*alpha1_5;
+    /* zeta1: zeta(k) = phi^T a (4.22b) */
+    const double zeta1_5 = alpha1_5;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t395 = c_q_3*a1_0 + a3_0;
     const double alpha3_0 = t395 - s_q_3*alpha2_2;
-    const double t396 = s_q_3*a1_0 + a3_2;
     const double alpha3_2 = c_q_3*alpha2_2 + t396;
     const double t397 = 0.4*alpha2_1;
     const double t398 = alpha1_3 + t397;
     const double alpha3_3 = (a3_3 - s_q_3*alpha2_5) + c_q_3*t398;
-    const double t399 = a3_4 - 0.4*a1_0;
-    const double alpha3_4 = alpha2_4 + t399;
     const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) + s_q_3*t398;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t400 = alpha3_3 + t397;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_4 = alpha2_4 + t399;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
     const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
-    const double t400 = alpha3_3 + t397;
     const double alpha4_3 = (a4_3 - s_q_4*alpha3_5) + c_q_4*t400;
-    const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
     const double alpha4_5 = (a4_5 + c_q_4*alpha3_5) + s_q_4*t400;
+    const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1 = (a5_1 + c_q_5*alpha2_1) + s_q_5*alpha4_2;
     const double alpha5_2 = (a5_2 - s_q_5*alpha2_1) + c_q_5*alpha4_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2 = 0.000135*alpha5_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_3 = (a5_3 + 0.05*alpha2_1) + alpha4_3;
     const double t401 = alpha4_4 - 0.05*alpha4_0;
     const double alpha5_4 = (a5_4 + s_q_5*alpha4_5) + c_q_5*t401;
     const double alpha5_5 = (a5_5 + c_q_5*alpha4_5) - s_q_5*t401;
     /* f5: spatial force f(k) (2.29) */
     const double t402 = -0.0003175*alpha4_0;
+    const double t405 = -0.0075*alpha4_0;
     const double t403 = 0.00018250000000000002*V5_2;
     const double f5_0 = (-V5_1*t403 - t402) - 0.0075*alpha5_4;
     const double f5_1 = (0.0003175*alpha5_1 + V5_0*t403) + 0.0075*alpha5_3;
-    const double f5_2 = 0.000135*alpha5_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
+    /* f5: spatial force f(k) (2.29) */
     const double t404 = 0.0075*V5_2;
     const double f5_3 = (0.0075*alpha5_1 + V5_0*t404) + 0.3*alpha5_3;
-    const double t405 = -0.0075*alpha4_0;
     const double f5_4 = (V5_1*t404 + t405) + 0.3*alpha5_4;
     const double t406 = V5_0*V5_0;
     const double t407 = V5_1*V5_1;
     const double f5_5 = 0.3*alpha5_5 + (-0.0075*t407 - 0.0075*t406);
     /* f4: spatial force f(k) (2.29) */
+    const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t19 - 0.0075*t20)) + c_q_5*f5_5) + s_q_5*f5_4;
     const double t408 = c_q_5*f5_4;
     const double t409 = 0.00018250000000000002*V4_2;
-    const double f4_0 = ((((-0.0075*alpha4_4 - V4_1*t409) - t402) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t408;
     const double f4_1 = ((((V4_0*t409 + 0.0003175*alpha2_1) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
-    const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
+    const double f4_0 = ((((-0.0075*alpha4_4 - V4_1*t409) - t402) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t408;
     const double t410 = 0.0075*V4_2;
-    const double f4_3 = ((V4_0*t410 + 0.0075*alpha2_1) + 0.3*alpha4_3) + f5_3;
     const double f4_4 = (((0.3*alpha4_4 + V4_1*t410) + t405) - s_q_5*f5_5) + t408;
-    const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t19 - 0.0075*t20)) + c_q_5*f5_5) + s_q_5*f5_4;
+    const double f4_3 = ((V4_0*t410 + 0.0075*alpha2_1) + 0.3*alpha4_3) + f5_3;
     /* f3: spatial force f(k) (2.29) */
-    const double t411 = 0.13277500000000003*V3_2;
-    const double f3_0 = ((((-0.5*alpha3_4 - V3_1*t411) + 0.13390000000000002*alpha3_0) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
+    const double f3_5 = ((2.5*alpha3_5 + (-0.5*t11 - 0.5*t12)) - s_q_4*f4_3) + c_q_4*f4_5;
     const double t412 = c_q_4*f4_3;
     const double t413 = s_q_4*f4_5;
-    const double f3_1 = ((((V3_0*t411 + 0.13390000000000002*alpha2_1) + 0.5*alpha3_3) + 0.4*t412) + f4_1) + 0.4*t413;
     const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
+    const double t411 = 0.13277500000000003*V3_2;
+    const double f3_0 = ((((-0.5*alpha3_4 - V3_1*t411) + 0.13390000000000002*alpha3_0) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
+    const double f3_1 = ((((V3_0*t411 + 0.13390000000000002*alpha2_1) + 0.5*alpha3_3) + 0.4*t412) + f4_1) + 0.4*t413;
     const double t414 = 0.5*V3_2;
     const double f3_3 = (((V3_0*t414 + 0.5*alpha2_1) + 2.5*alpha3_3) + t412) + t413;
     const double f3_4 = ((2.5*alpha3_4 + V3_1*t414) - 0.5*alpha3_0) + f4_4;
-    const double f3_5 = ((2.5*alpha3_5 + (-0.5*t11 - 0.5*t12)) - s_q_4*f4_3) + c_q_4*f4_5;
     /* f2: spatial force f(k) (2.29) */
-    const double t415 = 0.07962500000000003*V2_2;
     const double f2_0 = ((((0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4) - V2_1*t415) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
-    const double t416 = 0.4*c_q_3;
-    const double t417 = 0.4*s_q_3;
-    const double f2_1 = ((((V2_0*t415 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + t417*f3_5) + f3_1) + t416*f3_3;
     const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*a1_0 + f2_0;
-    const double f1_1 = c_q_2*f2_1 - s_q_2*f2_2;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double t466 = tau[4] - f4_1;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_2 = alpha2_2;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_0 = t395 - s_q_3*zeta2_2;
+    const double zeta3_2 = c_q_3*zeta2_2 + t396;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_0 = (a4_0 + c_q_4*zeta3_0) - s_q_4*zeta3_2;
+    const double zeta4_2 = (a4_2 + c_q_4*zeta3_2) + s_q_4*zeta3_0;
+    /* f2: spatial force f(k) (2.29) */
+    const double t416 = 0.4*c_q_3;
+    const double t417 = 0.4*s_q_3;
+    const double f2_1 = ((((V2_0*t415 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + t417*f3_5) + f3_1) + t416*f3_3;
+    /* f1: spatial force f(k) (2.29) */
     const double f1_2 = (c_q_2*f2_2 + 2e-05*a1_2) + s_q_2*f2_1;
+    const double f1_1 = c_q_2*f2_1 - s_q_2*f2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
+    /* zeta1: zeta(k) = phi^T a (4.22b) */
+    const double zeta1_3 = alpha1_3;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_1 = alpha2_1;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
+    const double zeta5_1 = (a5_1 + c_q_5*zeta2_1) + s_q_5*zeta4_2;
+    const double zeta5_2 = (a5_2 - s_q_5*zeta2_1) + c_q_5*zeta4_2;
     /* P4: articulated inertia P(k) (4.5) */
     const double t418 = s_q_5*s_q_5;
     const double t419 = c_q_5*c_q_5;
@@ -1211,11 +1475,11 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t421 = 0.0003175*c_q_5 + 0.000375;
     const double P4_1_1 = (c_q_5*t421 + (0.000375*c_q_5 + 0.0010675)) + 0.000135*t418;
     const double P4_1_2 = s_q_5*t421 - 0.000135*t420;
+    const double P4_4_5 = -0.17716535433070862*t420;
     const double P4_1_3 = 0.0075*c_q_5 + 0.0225;
     const double P4_2_2 = (0.0003175*t418 + 0.000135) + 0.000135*t419;
     const double P4_2_3 = 0.0075*s_q_5;
     const double P4_4_4 = (0.3*t418 + 0.3) + 0.12283464566929136*t419;
-    const double P4_4_5 = -0.17716535433070862*t420;
     const double P4_5_5 = (0.12283464566929136*t418 + 0.3) + 0.3*t419;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0 = 1.0/P4_1_1;
@@ -1229,100 +1493,149 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t424 = s_q_4*s_q_4;
     const double t425 = P4_2_2 - P4_1_2*G4_2_0;
     const double P3_0_0 = (((0.16000000000000003*P4_4_4 + 0.13390000000000002) - c_q_4*t422) + c_q_4*t423) + t424*t425;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_2_2_2 = P4_2_2;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t426 = 0.4*P4_4_5;
     const double t427 = c_q_4*P4_0_5;
     const double t428 = t427 - t426;
+    const double P3_1_4 = s_q_4*t426;
     const double t429 = s_q_4*t428;
     const double t430 = -P4_2_3;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_2_3_2 = P4_2_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t495 = -P4_2_3_2;
     const double t431 = -P4_1_3*G4_2_0 - t430;
-    const double t432 = c_q_4*s_q_4;
-    const double t433 = t432*t431;
-    const double P3_0_1 = (s_q_4*(P4_1_2 - P4_1_1*G4_2_0) + 0.4*t429) + 0.4*t433;
-    const double P3_0_2 = t432*t425 - s_q_4*t423;
-    const double P3_0_3 = t429 + t433;
-    const double P3_0_4 = (c_q_4*P4_0_4 - 0.5) - 0.4*P4_4_4;
     const double P3_0_5 = -t424*t431 + c_q_4*t428;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t452 = -P3_0_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t432 = c_q_4*s_q_4;
+    const double P3_0_2 = t432*t425 - s_q_4*t423;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t443 = -P3_0_2;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t433 = t432*t431;
+    const double P3_2_5 = -s_q_4*t427 - t433;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t453 = -P3_2_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_1 = (s_q_4*(P4_1_2 - P4_1_1*G4_2_0) + 0.4*t429) + 0.4*t433;
+    const double P3_0_3 = t429 + t433;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t450 = -P3_0_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_4 = (c_q_4*P4_0_4 - 0.5) - 0.4*P4_4_4;
     const double t434 = t424*P4_5_5;
     const double t435 = 0.4*c_q_4;
     const double t436 = 0.6 - P4_1_3*G4_3_0;
     const double t437 = (P4_1_3 - P4_1_3*G4_1_0) + t435*t436;
     const double t438 = c_q_4*t437;
     const double P3_1_1 = ((((P4_1_1 + 0.13390000000000002) + 0.16000000000000003*t434) - P4_1_1*G4_1_0) + t435*(P4_1_3 - P4_1_1*G4_3_0)) + 0.4*t438;
+    const double P3_1_3 = (0.4*t434 + 0.5) + t438;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_1_1_2 = P4_1_1;
+    const double P4_1_3_2 = P4_1_3;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t439 = t424*P4_0_5;
     const double P3_1_2 = c_q_4*((P4_1_2 - P4_1_2*G4_1_0) + t435*(-P4_1_2*G4_3_0 - t430)) - 0.4*t439;
-    const double P3_1_3 = (0.4*t434 + 0.5) + t438;
-    const double P3_1_4 = s_q_4*t426;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_5_2 = P4_0_5;
+    const double P4_1_2_2 = P4_1_2;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t440 = t432*P4_5_5;
     const double P3_1_5 = -s_q_4*t437 + 0.4*t440;
-    const double t441 = c_q_4*c_q_4;
-    const double P3_2_2 = (t424*P4_0_0 + 0.001125) + t441*t425;
-    const double P3_2_3 = t441*t431 - t439;
-    const double P3_2_4 = -s_q_4*P4_0_4;
-    const double P3_2_5 = -s_q_4*t427 - t433;
-    const double P3_3_3 = (t434 + 2.5) + t441*t436;
-    const double P3_3_4 = s_q_4*P4_4_5;
     const double P3_3_5 = t440 - t432*t436;
-    const double P3_4_4 = P4_4_4 + 2.5;
-    const double P3_4_5 = c_q_4*P4_4_5;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t454 = -P3_3_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t441 = c_q_4*c_q_4;
+    const double P3_2_3 = t441*t431 - t439;
+    const double P3_2_2 = (t424*P4_0_0 + 0.001125) + t441*t425;
+    const double P3_3_3 = (t434 + 2.5) + t441*t436;
     const double P3_5_5 = (t441*P4_5_5 + 2.5) + t424*t436;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t451 = -P3_2_3;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_0_2 = P4_0_0;
+    const double P4_5_5_2 = P4_5_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_2_4 = -s_q_4*P4_0_4;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_4_2 = P4_0_4;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_3_4 = s_q_4*P4_4_5;
+    const double P3_4_4 = P4_4_4 + 2.5;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_4_2 = P4_4_4;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_4_5 = c_q_4*P4_4_5;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_5_2 = P4_4_5;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0 = 1.0/P3_1_1;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_0_0 = P3_0_1*Dinv3_0_0;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t442 = P3_0_0 - P3_0_1*G3_0_0;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_1_0 = P3_1_1*Dinv3_0_0;
     const double G3_2_0 = P3_1_2*Dinv3_0_0;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t448 = P3_2_2 - P3_1_2*G3_2_0;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_3_0 = P3_1_3*Dinv3_0_0;
     const double G3_4_0 = P3_1_4*Dinv3_0_0;
     const double G3_5_0 = P3_1_5*Dinv3_0_0;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t442 = P3_0_0 - P3_0_1*G3_0_0;
-    const double t443 = -P3_0_2;
+    const double P2_1_1 = (((((P3_1_1 + 0.08030000000000002) - P3_1_1*G3_1_0) + t416*(P3_1_3 - P3_1_1*G3_3_0)) + t417*(P3_1_5 - P3_1_1*G3_5_0)) + t416*(((P3_1_3 - P3_1_3*G3_1_0) + t416*(P3_3_3 - P3_1_3*G3_3_0)) + t417*(-P3_1_3*G3_5_0 - t454))) + t417*(((P3_1_5 - P3_1_5*G3_1_0) + t416*(-P3_1_5*G3_3_0 - t454)) + t417*(P3_5_5 - P3_1_5*G3_5_0));
     const double t444 = -P3_0_1*G3_2_0 - t443;
-    const double t445 = 0.4*G3_4_0;
-    const double t446 = ((P3_0_1*t445 - 0.4*P3_0_4) + c_q_3*t442) + s_q_3*t444;
     const double t447 = -P3_1_2*G3_0_0 - t443;
-    const double t448 = P3_2_2 - P3_1_2*G3_2_0;
+    const double t445 = 0.4*G3_4_0;
+    const double P2_0_1 = ((((P3_1_1*t445 - 0.4*P3_1_4) + c_q_3*(P3_0_1 - P3_1_1*G3_0_0)) + s_q_3*(P3_1_2 - P3_1_1*G3_2_0)) + t416*(((P3_1_3*t445 - 0.4*P3_3_4) + c_q_3*(-P3_1_3*G3_0_0 - t450)) + s_q_3*(-P3_1_3*G3_2_0 - t451))) + t417*(((P3_1_5*t445 - 0.4*P3_4_5) + c_q_3*(-P3_1_5*G3_0_0 - t452)) + s_q_3*(-P3_1_5*G3_2_0 - t453));
+    const double P2_1_2 = c_q_3*(((P3_1_2 - P3_1_2*G3_1_0) + t416*(-P3_1_2*G3_3_0 - t451)) + t417*(-P3_1_2*G3_5_0 - t453)) - s_q_3*(((P3_0_1 - P3_0_1*G3_1_0) + t416*(-P3_0_1*G3_3_0 - t450)) + t417*(-P3_0_1*G3_5_0 - t452));
+    const double t446 = ((P3_0_1*t445 - 0.4*P3_0_4) + c_q_3*t442) + s_q_3*t444;
+    const double P2_2_2 = (c_q_3*(c_q_3*t448 - s_q_3*t447) + 0.000675) - s_q_3*(c_q_3*t444 - s_q_3*t442);
     const double t449 = ((P3_1_2*t445 - 0.4*P3_2_4) + c_q_3*t447) + s_q_3*t448;
     const double P2_0_0 = (((((0.16000000000000003*P3_4_4 + 0.08030000000000002) - 0.16000000000000003*P3_1_4*G3_4_0) - t416*(P3_0_4 - P3_1_4*G3_0_0)) - t417*(P3_2_4 - P3_1_4*G3_2_0)) + c_q_3*t446) + s_q_3*t449;
-    const double t450 = -P3_0_3;
-    const double t451 = -P3_2_3;
-    const double t452 = -P3_0_5;
-    const double t453 = -P3_2_5;
-    const double P2_0_1 = ((((P3_1_1*t445 - 0.4*P3_1_4) + c_q_3*(P3_0_1 - P3_1_1*G3_0_0)) + s_q_3*(P3_1_2 - P3_1_1*G3_2_0)) + t416*(((P3_1_3*t445 - 0.4*P3_3_4) + c_q_3*(-P3_1_3*G3_0_0 - t450)) + s_q_3*(-P3_1_3*G3_2_0 - t451))) + t417*(((P3_1_5*t445 - 0.4*P3_4_5) + c_q_3*(-P3_1_5*G3_0_0 - t452)) + s_q_3*(-P3_1_5*G3_2_0 - t453));
     const double P2_0_2 = c_q_3*t449 - s_q_3*t446;
-    const double t454 = -P3_3_5;
-    const double P2_1_1 = (((((P3_1_1 + 0.08030000000000002) - P3_1_1*G3_1_0) + t416*(P3_1_3 - P3_1_1*G3_3_0)) + t417*(P3_1_5 - P3_1_1*G3_5_0)) + t416*(((P3_1_3 - P3_1_3*G3_1_0) + t416*(P3_3_3 - P3_1_3*G3_3_0)) + t417*(-P3_1_3*G3_5_0 - t454))) + t417*(((P3_1_5 - P3_1_5*G3_1_0) + t416*(-P3_1_5*G3_3_0 - t454)) + t417*(P3_5_5 - P3_1_5*G3_5_0));
-    const double P2_1_2 = c_q_3*(((P3_1_2 - P3_1_2*G3_1_0) + t416*(-P3_1_2*G3_3_0 - t451)) + t417*(-P3_1_2*G3_5_0 - t453)) - s_q_3*(((P3_0_1 - P3_0_1*G3_1_0) + t416*(-P3_0_1*G3_3_0 - t450)) + t417*(-P3_0_1*G3_5_0 - t452));
-    const double P2_2_2 = (c_q_3*(c_q_3*t448 - s_q_3*t447) + 0.000675) - s_q_3*(c_q_3*t444 - s_q_3*t442);
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t458 = -P2_1_2;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0 = 1.0/P2_0_0;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_0_0 = P2_0_0*Dinv2_0_0;
-    const double G2_1_0 = P2_0_1*Dinv2_0_0;
-    const double G2_2_0 = P2_0_2*Dinv2_0_0;
     /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_0 = (P2_0_0 + 2e-05) - P2_0_0*G2_0_0;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_1_0 = P2_0_1*Dinv2_0_0;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t457 = P2_1_1 - P2_0_1*G2_1_0;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_2_0 = P2_0_2*Dinv2_0_0;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t462 = P2_2_2 - P2_0_2*G2_2_0;
     const double t455 = P2_0_1 - P2_0_1*G2_0_0;
+    const double t459 = -P2_0_1*G2_2_0 - t458;
+    const double t461 = -P2_0_2*G2_1_0 - t458;
     const double t456 = P2_0_2 - P2_0_2*G2_0_0;
     const double P1_0_1 = c_q_2*t455 - s_q_2*t456;
     const double P1_0_2 = c_q_2*t456 + s_q_2*t455;
-    const double t457 = P2_1_1 - P2_0_1*G2_1_0;
-    const double t458 = -P2_1_2;
-    const double t459 = -P2_0_1*G2_2_0 - t458;
+    /* P0: articulated inertia P(k) (4.5) */
+    const double t464 = -P1_0_2;
+    /* P1: articulated inertia P(k) (4.5) */
     const double t460 = c_q_2*t457 - s_q_2*t459;
-    const double t461 = -P2_0_2*G2_1_0 - t458;
-    const double t462 = P2_2_2 - P2_0_2*G2_2_0;
+    const double P1_2_2 = (c_q_2*(c_q_2*t462 + s_q_2*t461) + 2e-05) + s_q_2*(c_q_2*t459 + s_q_2*t457);
     const double t463 = c_q_2*t461 - s_q_2*t462;
     const double P1_1_1 = (c_q_2*t460 + 2e-05) - s_q_2*t463;
     const double P1_1_2 = c_q_2*t463 + s_q_2*t460;
-    const double P1_2_2 = (c_q_2*(c_q_2*t462 + s_q_2*t461) + 2e-05) + s_q_2*(c_q_2*t459 + s_q_2*t457);
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0 = 1.0/P1_1_1;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0 = P1_0_1*Dinv1_0_0;
     const double G1_2_0 = P1_1_2*Dinv1_0_0;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t464 = -P1_0_2;
     const double P0_2_2 = (c_q_1*(c_q_1*(P1_2_2 - P1_1_2*G1_2_0) - s_q_1*(-P1_1_2*G1_0_0 - t464)) + 2e-05) - s_q_1*(c_q_1*(-P1_0_1*G1_2_0 - t464) - s_q_1*(P1_0_0 - P1_0_1*G1_0_0));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
@@ -1333,44 +1646,48 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z4_4 = c_q_5*t465;
     const double z4_0 = (-1.0*f5_0 + 1.0*tau[5]) - 0.05*z4_4;
     const double z4_5 = s_q_5*t465;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t466 = tau[4] - f4_1;
-    const double nu4_0 = Dinv4_0_0*t466;
     /* z3: z(k) (4.20) */
     const double t467 = 0.4*z4_4;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu4_0 = Dinv4_0_0*t466;
+    /* z3: z(k) (4.20) */
     const double t468 = G4_2_0*t466;
     const double z3_0 = c_q_4*z4_0 + (s_q_4*t468 - t467);
+    const double z3_2 = -s_q_4*z4_0 + c_q_4*t468;
     const double t469 = s_q_4*z4_5;
     const double t470 = G4_3_0*t466;
     const double z3_1 = (t435*t470 + G4_1_0*t466) + 0.4*t469;
-    const double z3_2 = -s_q_4*z4_0 + c_q_4*t468;
     const double z3_3 = c_q_4*t470 + t469;
     const double z3_5 = -s_q_4*t470 + c_q_4*z4_5;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
     const double t471 = (tau[3] - f3_1) - z3_1;
-    const double nu3_0 = Dinv3_0_0*t471;
     /* z2: z(k) (4.20) */
+    const double z2_1 = ((G3_1_0*t471 + z3_1) + t416*(G3_3_0*t471 + z3_3)) + t417*(G3_5_0*t471 + z3_5);
     const double t472 = G3_0_0*t471 + z3_0;
     const double t473 = G3_2_0*t471 + z3_2;
     const double z2_0 = (c_q_3*t472 + (-t445*t471 - t467)) + s_q_3*t473;
-    const double z2_1 = ((G3_1_0*t471 + z3_1) + t416*(G3_3_0*t471 + z3_3)) + t417*(G3_5_0*t471 + z3_5);
     const double z2_2 = c_q_3*t473 - s_q_3*t472;
+    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu3_0 = Dinv3_0_0*t471;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double t474 = (tau[2] - f2_0) - z2_0;
-    const double nu2_0 = t474*Dinv2_0_0;
     /* z1: z(k) (4.20) */
     const double z1_0 = t474*G2_0_0 + z2_0;
     const double t475 = t474*G2_1_0 + z2_1;
     const double t476 = t474*G2_2_0 + z2_2;
+    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu2_0 = t474*Dinv2_0_0;
+    /* z1: z(k) (4.20) */
     const double z1_1 = c_q_2*t475 - s_q_2*t476;
     const double z1_2 = c_q_2*t476 + s_q_2*t475;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
     const double t477 = (tau[1] - f1_1) - z1_1;
-    const double nu1_0 = t477*Dinv1_0_0;
     /* z0: z(k) (4.20) */
     const double z0_2 = c_q_1*(t477*G1_2_0 + z1_2) - s_q_1*(t477*G1_0_0 + z1_0);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0 = ((tau[0] - f0_2) - z0_2)*Dinv0_0_0;
+    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu1_0 = t477*Dinv1_0_0;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2 = c_q_1*nu0_0;
     /* qdd1: joint acceleration qdd(k) (4.22) */
@@ -1395,190 +1712,220 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* lam3: lambda(k) (4.21) */
     const double lam3_1 = lam2_1 + qdd3_0;
     const double lam3_4 = -0.4*lam2_0;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_2 = c_q_4*lam3_2 + s_q_4*lam3_0;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t479 = 0.4*lam3_1 + lam3_3;
     /* lam4: lambda(k) (4.21) */
+    const double lam4_4 = lam3_4 - 0.4*lam3_0;
+    const double lam4_2 = c_q_4*lam3_2 + s_q_4*lam3_0;
+    const double lam4_0 = c_q_4*lam3_0 - s_q_4*lam3_2;
+    /* qdd5: joint acceleration qdd(k) (4.22) */
+    const double t480 = lam4_4 - 0.05*lam4_0;
+    /* lam4: lambda(k) (4.21) */
     const double lam4_3 = c_q_4*t479 - s_q_4*lam3_5;
+    const double lam4_5 = s_q_4*t479 + c_q_4*lam3_5;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0 = ((nu4_0 - G4_2_0*lam4_2) - G4_1_0*lam3_1) - G4_3_0*lam4_3;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_0 = c_q_4*lam3_0 - s_q_4*lam3_2;
     const double lam4_1 = lam3_1 + qdd4_0;
-    const double lam4_4 = lam3_4 - 0.4*lam3_0;
-    const double lam4_5 = s_q_4*t479 + c_q_4*lam3_5;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_3 = 0.05*lam4_1 + lam4_3;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t480 = lam4_4 - 0.05*lam4_0;
     const double t481 = c_q_5*t480;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_5 = c_q_5*lam4_5 - s_q_5*t480;
+    /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t482 = s_q_5*lam4_5;
     const double qdd5_0 = ((nu5_0 - 1.0*lam4_0) + 23.622047244094485*t481) + 23.622047244094485*t482;
     /* lam5: lambda(k) (4.21) */
+    const double lam5_4 = t481 + t482;
     const double lam5_0 = lam4_0 + qdd5_0;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t713 = -0.05*lam5_0 + 1.0*lam5_4;
+    const double t715 = 1.0*lam5_5;
+    const double t724 = 1.0*lam5_0;
+    /* lam5: lambda(k) (4.21) */
     const double lam5_1 = c_q_5*lam4_1 + s_q_5*lam4_2;
     const double lam5_2 = -s_q_5*lam4_1 + c_q_5*lam4_2;
-    const double lam5_3 = 0.05*lam4_1 + lam4_3;
-    const double lam5_4 = t481 + t482;
-    const double lam5_5 = c_q_5*lam4_5 - s_q_5*t480;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3 = alpha1_3;
-    const double zeta1_5 = alpha1_5;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t712 = 0.05*lam5_1 + 1.0*lam5_3;
+    const double t725 = 1.0*lam5_1;
+    const double t726 = 1.0*lam5_2;
     /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_1 = alpha2_1;
-    const double zeta2_2 = alpha2_2;
     const double zeta2_4 = s_q_2*zeta1_5;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_4 = t399 + zeta2_4;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_4 = (a4_4 + zeta3_4) - 0.4*zeta3_0;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
     const double zeta2_5 = c_q_2*zeta1_5;
     /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0 = t395 - s_q_3*zeta2_2;
-    const double zeta3_2 = c_q_3*zeta2_2 + t396;
     const double t483 = 0.4*zeta2_1;
     const double t484 = t483 + zeta1_3;
     const double zeta3_3 = (a3_3 - s_q_3*zeta2_5) + c_q_3*t484;
-    const double zeta3_4 = t399 + zeta2_4;
     const double zeta3_5 = (a3_5 + c_q_3*zeta2_5) + s_q_3*t484;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0 = (a4_0 + c_q_4*zeta3_0) - s_q_4*zeta3_2;
-    const double zeta4_2 = (a4_2 + c_q_4*zeta3_2) + s_q_4*zeta3_0;
     const double t485 = t483 + zeta3_3;
     const double zeta4_3 = (a4_3 - s_q_4*zeta3_5) + c_q_4*t485;
-    const double zeta4_4 = (a4_4 + zeta3_4) - 0.4*zeta3_0;
     const double zeta4_5 = (a4_5 + c_q_4*zeta3_5) + s_q_4*t485;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1 = (a5_1 + c_q_5*zeta2_1) + s_q_5*zeta4_2;
-    const double zeta5_2 = (a5_2 - s_q_5*zeta2_1) + c_q_5*zeta4_2;
     const double zeta5_3 = (a5_3 + 0.05*zeta2_1) + zeta4_3;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t716 = (0.05*zeta5_1 + V5_2*t172) + zeta5_3;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double t486 = 0.05*zeta4_0;
     const double t487 = zeta4_4 - t486;
     const double zeta5_4 = (a5_4 + s_q_5*zeta4_5) + c_q_5*t487;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t717 = (V5_2*t170 - t486) + zeta5_4;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_5 = (a5_5 + c_q_5*zeta4_5) - s_q_5*t487;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_0_2 = P4_0_0;
-    const double P4_0_4_2 = P4_0_4;
-    const double P4_0_5_2 = P4_0_5;
-    const double P4_1_1_2 = P4_1_1;
-    const double P4_1_2_2 = P4_1_2;
-    const double P4_1_3_2 = P4_1_3;
-    const double P4_2_2_2 = P4_2_2;
-    const double P4_2_3_2 = P4_2_3;
-    const double P4_4_4_2 = P4_4_4;
-    const double P4_4_5_2 = P4_4_5;
-    const double P4_5_5_2 = P4_5_5;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t718 = (-0.05*t407 - 0.05*t406) + zeta5_5;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0_2 = 1.0/P4_1_1_2;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_1_0_2 = P4_1_1_2*Dinv4_0_0_2;
     const double G4_2_0_2 = P4_1_2_2*Dinv4_0_0_2;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t490 = P4_2_2_2 - P4_1_2_2*G4_2_0_2;
+    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_3_0_2 = P4_1_3_2*Dinv4_0_0_2;
     /* P3: articulated inertia P(k) (4.5) */
     const double t488 = 0.4*P4_0_4_2;
     const double t489 = c_q_4*P4_0_0_2 - t488;
-    const double t490 = P4_2_2_2 - P4_1_2_2*G4_2_0_2;
     const double P3_0_0_2 = (((0.16000000000000003*P4_4_4_2 + 0.13390000000000002) - c_q_4*t488) + c_q_4*t489) + t424*t490;
+    const double P3_0_2_2 = t432*t490 - s_q_4*t489;
+    const double P3_2_2_2 = (t424*P4_0_0_2 + 0.001125) + t441*t490;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t505 = -P3_0_2_2;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t491 = 0.4*P4_4_5_2;
     const double t492 = c_q_4*P4_0_5_2;
+    const double t502 = t424*P4_0_5_2;
     const double t493 = t492 - t491;
+    const double P3_1_4_2 = s_q_4*t491;
     const double t494 = s_q_4*t493;
-    const double t495 = -P4_2_3_2;
     const double t496 = -P4_1_3_2*G4_2_0_2 - t495;
+    const double P3_0_5_2 = -t424*t496 + c_q_4*t493;
+    const double P3_1_2_2 = c_q_4*((P4_1_2_2 - P4_1_2_2*G4_1_0_2) + t435*(-P4_1_2_2*G4_3_0_2 - t495)) - 0.4*t502;
+    const double P3_2_3_2 = t441*t496 - t502;
     const double t497 = t432*t496;
     const double P3_0_1_2 = (s_q_4*(P4_1_2_2 - P4_1_1_2*G4_2_0_2) + 0.4*t494) + 0.4*t497;
-    const double P3_0_2_2 = t432*t490 - s_q_4*t489;
     const double P3_0_3_2 = t494 + t497;
-    const double P3_0_4_2 = (c_q_4*P4_0_4_2 - 0.5) - 0.4*P4_4_4_2;
-    const double P3_0_5_2 = -t424*t496 + c_q_4*t493;
-    const double t498 = t424*P4_5_5_2;
-    const double t499 = 0.6 - P4_1_3_2*G4_3_0_2;
-    const double t500 = (P4_1_3_2 - P4_1_3_2*G4_1_0_2) + t435*t499;
-    const double t501 = c_q_4*t500;
-    const double P3_1_1_2 = ((((P4_1_1_2 + 0.13390000000000002) + 0.16000000000000003*t498) - P4_1_1_2*G4_1_0_2) + t435*(P4_1_3_2 - P4_1_1_2*G4_3_0_2)) + 0.4*t501;
-    const double t502 = t424*P4_0_5_2;
-    const double P3_1_2_2 = c_q_4*((P4_1_2_2 - P4_1_2_2*G4_1_0_2) + t435*(-P4_1_2_2*G4_3_0_2 - t495)) - 0.4*t502;
-    const double P3_1_3_2 = (0.4*t498 + 0.5) + t501;
-    const double P3_1_4_2 = s_q_4*t491;
-    const double t503 = t432*P4_5_5_2;
-    const double P3_1_5_2 = -s_q_4*t500 + 0.4*t503;
-    const double P3_2_2_2 = (t424*P4_0_0_2 + 0.001125) + t441*t490;
-    const double P3_2_3_2 = t441*t496 - t502;
-    const double P3_2_4_2 = -s_q_4*P4_0_4_2;
     const double P3_2_5_2 = -s_q_4*t492 - t497;
-    const double P3_3_3_2 = t441*t499 + (t498 + 2.5);
-    const double P3_3_4_2 = s_q_4*P4_4_5_2;
-    const double P3_3_5_2 = t503 - t432*t499;
-    const double P3_4_4_2 = P4_4_4_2 + 2.5;
-    const double P3_4_5_2 = c_q_4*P4_4_5_2;
-    const double P3_5_5_2 = (t441*P4_5_5_2 + 2.5) + t424*t499;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_2 = 1.0/P3_1_1_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_2 = P3_0_1_2*Dinv3_0_0_2;
-    const double G3_1_0_2 = P3_1_1_2*Dinv3_0_0_2;
-    const double G3_2_0_2 = P3_1_2_2*Dinv3_0_0_2;
-    const double G3_3_0_2 = P3_1_3_2*Dinv3_0_0_2;
-    const double G3_4_0_2 = P3_1_4_2*Dinv3_0_0_2;
-    const double G3_5_0_2 = P3_1_5_2*Dinv3_0_0_2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t504 = P3_0_0_2 - P3_0_1_2*G3_0_0_2;
-    const double t505 = -P3_0_2_2;
-    const double t506 = -P3_0_1_2*G3_2_0_2 - t505;
-    const double t507 = 0.4*G3_4_0_2;
-    const double t508 = ((P3_0_1_2*t507 - 0.4*P3_0_4_2) + c_q_3*t504) + s_q_3*t506;
-    const double t509 = -P3_1_2_2*G3_0_0_2 - t505;
-    const double t510 = P3_2_2_2 - P3_1_2_2*G3_2_0_2;
-    const double t511 = ((P3_1_2_2*t507 - 0.4*P3_2_4_2) + c_q_3*t509) + s_q_3*t510;
-    const double P2_0_0_2 = (((((0.16000000000000003*P3_4_4_2 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_2*G3_4_0_2) - t416*(P3_0_4_2 - P3_1_4_2*G3_0_0_2)) - t417*(P3_2_4_2 - P3_1_4_2*G3_2_0_2)) + c_q_3*t508) + s_q_3*t511;
     const double t512 = -P3_0_3_2;
     const double t513 = -P3_2_3_2;
     const double t514 = -P3_0_5_2;
     const double t515 = -P3_2_5_2;
-    const double P2_0_1_2 = ((((P3_1_1_2*t507 - 0.4*P3_1_4_2) + c_q_3*(P3_0_1_2 - P3_1_1_2*G3_0_0_2)) + s_q_3*(P3_1_2_2 - P3_1_1_2*G3_2_0_2)) + t416*(((P3_1_3_2*t507 - 0.4*P3_3_4_2) + c_q_3*(-P3_1_3_2*G3_0_0_2 - t512)) + s_q_3*(-P3_1_3_2*G3_2_0_2 - t513))) + t417*(((P3_1_5_2*t507 - 0.4*P3_4_5_2) + c_q_3*(-P3_1_5_2*G3_0_0_2 - t514)) + s_q_3*(-P3_1_5_2*G3_2_0_2 - t515));
-    const double P2_0_2_2 = c_q_3*t511 - s_q_3*t508;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_4_2 = (c_q_4*P4_0_4_2 - 0.5) - 0.4*P4_4_4_2;
+    const double P3_2_4_2 = -s_q_4*P4_0_4_2;
+    const double P3_4_4_2 = P4_4_4_2 + 2.5;
+    const double t498 = t424*P4_5_5_2;
+    const double t499 = 0.6 - P4_1_3_2*G4_3_0_2;
+    const double P3_5_5_2 = (t441*P4_5_5_2 + 2.5) + t424*t499;
+    const double t503 = t432*P4_5_5_2;
+    const double P3_3_3_2 = t441*t499 + (t498 + 2.5);
+    const double P3_3_5_2 = t503 - t432*t499;
+    const double t500 = (P4_1_3_2 - P4_1_3_2*G4_1_0_2) + t435*t499;
+    const double P3_1_5_2 = -s_q_4*t500 + 0.4*t503;
+    const double t501 = c_q_4*t500;
+    const double P3_1_1_2 = ((((P4_1_1_2 + 0.13390000000000002) + 0.16000000000000003*t498) - P4_1_1_2*G4_1_0_2) + t435*(P4_1_3_2 - P4_1_1_2*G4_3_0_2)) + 0.4*t501;
+    const double P3_1_3_2 = (0.4*t498 + 0.5) + t501;
+    /* P2: articulated inertia P(k) (4.5) */
     const double t516 = -P3_3_5_2;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t564 = (1.0 - G4_1_0_2) - t435*G4_3_0_2;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_3_4_2 = s_q_4*P4_4_5_2;
+    const double P3_4_5_2 = c_q_4*P4_4_5_2;
+    /* Dinv3: D^-1(k) */
+    const double Dinv3_0_0_2 = 1.0/P3_1_1_2;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_0_0_2 = P3_0_1_2*Dinv3_0_0_2;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t504 = P3_0_0_2 - P3_0_1_2*G3_0_0_2;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_1_0_2 = P3_1_1_2*Dinv3_0_0_2;
+    const double G3_2_0_2 = P3_1_2_2*Dinv3_0_0_2;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t510 = P3_2_2_2 - P3_1_2_2*G3_2_0_2;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_3_0_2 = P3_1_3_2*Dinv3_0_0_2;
+    const double G3_4_0_2 = P3_1_4_2*Dinv3_0_0_2;
+    const double G3_5_0_2 = P3_1_5_2*Dinv3_0_0_2;
+    /* P2: articulated inertia P(k) (4.5) */
     const double P2_1_1_2 = (((((P3_1_1_2 + 0.08030000000000002) - P3_1_1_2*G3_1_0_2) + t416*(P3_1_3_2 - P3_1_1_2*G3_3_0_2)) + t417*(P3_1_5_2 - P3_1_1_2*G3_5_0_2)) + t416*(((P3_1_3_2 - P3_1_3_2*G3_1_0_2) + t416*(P3_3_3_2 - P3_1_3_2*G3_3_0_2)) + t417*(-P3_1_3_2*G3_5_0_2 - t516))) + t417*(((P3_1_5_2 - P3_1_5_2*G3_1_0_2) + t416*(-P3_1_5_2*G3_3_0_2 - t516)) + t417*(P3_5_5_2 - P3_1_5_2*G3_5_0_2));
+    const double t506 = -P3_0_1_2*G3_2_0_2 - t505;
+    const double t509 = -P3_1_2_2*G3_0_0_2 - t505;
+    const double t507 = 0.4*G3_4_0_2;
+    const double P2_0_1_2 = ((((P3_1_1_2*t507 - 0.4*P3_1_4_2) + c_q_3*(P3_0_1_2 - P3_1_1_2*G3_0_0_2)) + s_q_3*(P3_1_2_2 - P3_1_1_2*G3_2_0_2)) + t416*(((P3_1_3_2*t507 - 0.4*P3_3_4_2) + c_q_3*(-P3_1_3_2*G3_0_0_2 - t512)) + s_q_3*(-P3_1_3_2*G3_2_0_2 - t513))) + t417*(((P3_1_5_2*t507 - 0.4*P3_4_5_2) + c_q_3*(-P3_1_5_2*G3_0_0_2 - t514)) + s_q_3*(-P3_1_5_2*G3_2_0_2 - t515));
     const double P2_1_2_2 = c_q_3*(((P3_1_2_2 - P3_1_2_2*G3_1_0_2) + t416*(-P3_1_2_2*G3_3_0_2 - t513)) + t417*(-P3_1_2_2*G3_5_0_2 - t515)) - s_q_3*(((P3_0_1_2 - P3_0_1_2*G3_1_0_2) + t416*(-P3_0_1_2*G3_3_0_2 - t512)) + t417*(-P3_0_1_2*G3_5_0_2 - t514));
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t546 = ((1.0 - G3_1_0_2) - t416*G3_3_0_2) - t417*G3_5_0_2;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t508 = ((P3_0_1_2*t507 - 0.4*P3_0_4_2) + c_q_3*t504) + s_q_3*t506;
+    const double t511 = ((P3_1_2_2*t507 - 0.4*P3_2_4_2) + c_q_3*t509) + s_q_3*t510;
+    const double P2_0_0_2 = (((((0.16000000000000003*P3_4_4_2 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_2*G3_4_0_2) - t416*(P3_0_4_2 - P3_1_4_2*G3_0_0_2)) - t417*(P3_2_4_2 - P3_1_4_2*G3_2_0_2)) + c_q_3*t508) + s_q_3*t511;
     const double P2_2_2_2 = (c_q_3*(c_q_3*t510 - s_q_3*t509) + 0.000675) - s_q_3*(c_q_3*t506 - s_q_3*t504);
+    const double P2_0_2_2 = c_q_3*t511 - s_q_3*t508;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t520 = -P2_1_2_2;
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t543 = (-c_q_3*G3_0_0_2 - s_q_3*G3_2_0_2) + 0.4*G3_4_0_2;
+    const double t542 = s_q_3*G3_0_0_2 - c_q_3*G3_2_0_2;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0_2 = 1.0/P2_0_0_2;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_0_0_2 = P2_0_0_2*Dinv2_0_0_2;
-    const double G2_1_0_2 = P2_0_1_2*Dinv2_0_0_2;
-    const double G2_2_0_2 = P2_0_2_2*Dinv2_0_0_2;
     /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_0_2 = (P2_0_0_2 + 2e-05) - P2_0_0_2*G2_0_0_2;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_1_0_2 = P2_0_1_2*Dinv2_0_0_2;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t519 = P2_1_1_2 - P2_0_1_2*G2_1_0_2;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_2_0_2 = P2_0_2_2*Dinv2_0_0_2;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t524 = P2_2_2_2 - P2_0_2_2*G2_2_0_2;
     const double t517 = P2_0_1_2 - P2_0_1_2*G2_0_0_2;
+    const double t521 = -P2_0_1_2*G2_2_0_2 - t520;
+    const double t523 = -P2_0_2_2*G2_1_0_2 - t520;
     const double t518 = P2_0_2_2 - P2_0_2_2*G2_0_0_2;
+    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t529 = 1.0 - G2_0_0_2;
+    /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_1_2 = c_q_2*t517 - s_q_2*t518;
     const double P1_0_2_2 = c_q_2*t518 + s_q_2*t517;
-    const double t519 = P2_1_1_2 - P2_0_1_2*G2_1_0_2;
-    const double t520 = -P2_1_2_2;
-    const double t521 = -P2_0_1_2*G2_2_0_2 - t520;
+    /* P0: articulated inertia P(k) (4.5) */
+    const double t526 = -P1_0_2_2;
+    /* P1: articulated inertia P(k) (4.5) */
     const double t522 = c_q_2*t519 - s_q_2*t521;
-    const double t523 = -P2_0_2_2*G2_1_0_2 - t520;
-    const double t524 = P2_2_2_2 - P2_0_2_2*G2_2_0_2;
+    const double P1_2_2_2 = (c_q_2*(c_q_2*t524 + s_q_2*t523) + 2e-05) + s_q_2*(c_q_2*t521 + s_q_2*t519);
     const double t525 = c_q_2*t523 - s_q_2*t524;
     const double P1_1_1_2 = (c_q_2*t522 + 2e-05) - s_q_2*t525;
     const double P1_1_2_2 = c_q_2*t525 + s_q_2*t522;
-    const double P1_2_2_2 = (c_q_2*(c_q_2*t524 + s_q_2*t523) + 2e-05) + s_q_2*(c_q_2*t521 + s_q_2*t519);
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0_2 = 1.0/P1_1_1_2;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0_2 = P1_0_1_2*Dinv1_0_0_2;
     const double G1_2_0_2 = P1_1_2_2*Dinv1_0_0_2;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t526 = -P1_0_2_2;
     const double P0_2_2_2 = (c_q_1*(c_q_1*(P1_2_2_2 - P1_1_2_2*G1_2_0_2) - s_q_1*(-P1_1_2_2*G1_0_0_2 - t526)) + 2e-05) - s_q_1*(c_q_1*(-P1_0_1_2*G1_2_0_2 - t526) - s_q_1*(P1_0_0_2 - P1_0_1_2*G1_0_0_2));
+    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t527 = s_q_1*G1_0_0_2 - c_q_1*G1_2_0_2;
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_2 = 1.0/P0_2_2_2;
     /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups1_1_1 = t527*t527*Dinv0_0_0_2 + Dinv1_0_0_2;
     const double Ups1_0_0 = s_q_1*s_q_1*Dinv0_0_0_2;
-    const double t527 = s_q_1*G1_0_0_2 - c_q_1*G1_2_0_2;
     const double t528 = s_q_1*Dinv0_0_0_2;
     const double Ups1_0_1 = -t527*t528;
     const double Ups1_0_2 = -c_q_1*t528;
-    const double Ups1_1_1 = t527*t527*Dinv0_0_0_2 + Dinv1_0_0_2;
     const double Ups1_1_2 = c_q_1*t527*Dinv0_0_0_2;
     const double Ups1_2_2 = c_q_1*c_q_1*Dinv0_0_0_2;
     /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t529 = 1.0 - G2_0_0_2;
     const double t530 = -c_q_2*G2_1_0_2 + s_q_2*G2_2_0_2;
     const double t531 = -s_q_2*G2_1_0_2 - c_q_2*G2_2_0_2;
     const double t532 = (t529*Ups1_0_1 + t531*Ups1_1_2) + t530*Ups1_1_1;
@@ -1588,230 +1935,241 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double Ups2_0_2 = c_q_2*t533 - s_q_2*t532;
     const double t534 = s_q_2*Ups1_1_2;
     const double t535 = c_q_2*Ups1_1_1 + t534;
+    const double Ups2_2_2 = c_q_2*(c_q_2*Ups1_2_2 - t534) - s_q_2*(-s_q_2*Ups1_1_1 + c_q_2*Ups1_1_2);
     const double t536 = c_q_2*Ups1_1_2 + s_q_2*Ups1_2_2;
     const double Ups2_1_1 = c_q_2*t535 + s_q_2*t536;
     const double Ups2_1_2 = c_q_2*t536 - s_q_2*t535;
-    const double Ups2_2_2 = c_q_2*(c_q_2*Ups1_2_2 - t534) - s_q_2*(-s_q_2*Ups1_1_1 + c_q_2*Ups1_1_2);
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t537 = c_q_3*Ups2_0_0;
     const double t538 = s_q_3*Ups2_0_2;
     const double t539 = t537 - t538;
+    const double Ups3_0_4 = -0.4*t537 + 0.4*s_q_3*Ups2_0_2;
     const double t540 = c_q_3*Ups2_0_2;
     const double t541 = t540 - s_q_3*Ups2_2_2;
     const double Ups3_0_0 = c_q_3*t539 - s_q_3*t541;
-    const double t542 = s_q_3*G3_0_0_2 - c_q_3*G3_2_0_2;
-    const double t543 = (-c_q_3*G3_0_0_2 - s_q_3*G3_2_0_2) + 0.4*G3_4_0_2;
     const double t544 = c_q_3*Ups2_0_1;
     const double t545 = t544 - s_q_3*Ups2_1_2;
-    const double t546 = ((1.0 - G3_1_0_2) - t416*G3_3_0_2) - t417*G3_5_0_2;
+    const double Ups3_3_4 = -0.16000000000000003*t544;
     const double Ups3_0_1 = (t543*t539 + t542*t541) + t546*t545;
     const double Ups3_0_2 = s_q_3*t539 + c_q_3*t541;
     const double Ups3_0_3 = t416*t545;
-    const double Ups3_0_4 = -0.4*t537 + 0.4*s_q_3*Ups2_0_2;
     const double Ups3_0_5 = t417*t545;
     const double t547 = t543*Ups2_0_2 + (t546*Ups2_1_2 + t542*Ups2_2_2);
+    const double t550 = t542*Ups2_0_2;
     const double t548 = t543*Ups2_0_0;
     const double t549 = t546*Ups2_0_1;
-    const double t550 = t542*Ups2_0_2;
     const double t551 = t548 + (t549 + t550);
+    const double Ups3_1_4 = (-0.4*t548 - 0.4*t549) - 0.4*t550;
     const double t552 = t543*Ups2_0_1 + (t546*Ups2_1_1 + t542*Ups2_1_2);
     const double Ups3_1_1 = (Dinv3_0_0_2 + t542*t547) + (t543*t551 + t546*t552);
     const double Ups3_1_2 = s_q_3*t551 + c_q_3*t547;
+    const double t554 = s_q_3*Ups2_0_1;
+    const double t555 = c_q_3*Ups2_1_2 + t554;
+    const double t556 = 0.16000000000000003*Ups2_1_1;
+    const double Ups3_4_5 = -0.16000000000000003*t554;
     const double Ups3_1_3 = t416*t552;
-    const double Ups3_1_4 = (-0.4*t548 - 0.4*t549) - 0.4*t550;
     const double Ups3_1_5 = t417*t552;
     const double t553 = s_q_3*Ups2_0_0;
     const double Ups3_2_2 = s_q_3*(t540 + t553) + c_q_3*(c_q_3*Ups2_2_2 + t538);
-    const double t554 = s_q_3*Ups2_0_1;
-    const double t555 = c_q_3*Ups2_1_2 + t554;
-    const double Ups3_2_3 = t416*t555;
     const double Ups3_2_4 = -0.4*t553 - 0.4*t540;
-    const double Ups3_2_5 = t417*t555;
-    const double t556 = 0.16000000000000003*Ups2_1_1;
-    const double Ups3_3_3 = c_q_3*c_q_3*t556;
-    const double Ups3_3_4 = -0.16000000000000003*t544;
-    const double Ups3_3_5 = c_q_3*s_q_3*t556;
     const double Ups3_4_4 = 0.16000000000000003*Ups2_0_0;
-    const double Ups3_4_5 = -0.16000000000000003*t554;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups4_4_4 = 0.16000000000000003*Ups3_0_0 + (Ups3_4_4 - 0.8*Ups3_0_4);
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups3_2_3 = t416*t555;
+    const double Ups3_2_5 = t417*t555;
+    const double Ups3_3_3 = c_q_3*c_q_3*t556;
+    const double Ups3_3_5 = c_q_3*s_q_3*t556;
     const double Ups3_5_5 = s_q_3*s_q_3*t556;
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t557 = c_q_4*Ups3_0_0;
+    const double t584 = s_q_4*Ups3_0_0;
     const double t558 = s_q_4*Ups3_0_2;
     const double t559 = t557 - t558;
+    const double Ups4_0_4 = (0.4*s_q_4*Ups3_0_2 + (c_q_4*Ups3_0_4 - s_q_4*Ups3_2_4)) - 0.4*t557;
     const double t560 = c_q_4*Ups3_0_2;
     const double t561 = t560 - s_q_4*Ups3_2_2;
+    const double t581 = c_q_4*Ups3_2_2;
     const double Ups4_0_0 = -s_q_4*t561 + c_q_4*t559;
-    const double t562 = c_q_4*Ups3_0_1;
-    const double t563 = t562 - s_q_4*Ups3_1_2;
-    const double t564 = (1.0 - G4_1_0_2) - t435*G4_3_0_2;
     const double t565 = c_q_4*t561;
     const double t566 = s_q_4*t559;
+    const double t562 = c_q_4*Ups3_0_1;
+    const double t563 = t562 - s_q_4*Ups3_1_2;
     const double t567 = c_q_4*Ups3_0_3;
     const double t568 = t567 - s_q_4*Ups3_2_3;
+    const double t582 = c_q_4*Ups3_2_3;
     const double t569 = c_q_4*t568;
     const double t570 = c_q_4*Ups3_0_5 - s_q_4*Ups3_2_5;
     const double Ups4_0_1 = ((-G4_3_0_2*t569 + s_q_4*G4_3_0_2*t570) - G4_2_0_2*t565) + (t564*t563 - G4_2_0_2*t566);
     const double Ups4_0_2 = t565 + t566;
     const double Ups4_0_3 = (t569 - s_q_4*t570) + t435*t563;
-    const double Ups4_0_4 = (0.4*s_q_4*Ups3_0_2 + (c_q_4*Ups3_0_4 - s_q_4*Ups3_2_4)) - 0.4*t557;
     const double t571 = 0.4*s_q_4;
     const double Ups4_0_5 = (c_q_4*t570 + s_q_4*t568) + t571*t563;
     const double t572 = s_q_4*Ups3_0_1;
     const double t573 = c_q_4*Ups3_1_2;
+    const double t583 = c_q_4*(((-G4_3_0_2*t582 + s_q_4*G4_3_0_2*Ups3_2_5) - G4_2_0_2*t558) + (-G4_2_0_2*t581 + t564*Ups3_1_2));
+    const double Ups4_2_2 = c_q_4*(t558 + t581) + s_q_4*(t560 + t584);
+    const double t577 = c_q_4*Ups3_2_5;
     const double t574 = c_q_4*Ups3_1_3;
     const double t575 = (-G4_2_0_2*t572 + t564*Ups3_1_1) + ((-G4_3_0_2*t574 + s_q_4*G4_3_0_2*Ups3_1_5) - G4_2_0_2*t573);
+    const double t596 = t572 + t573;
     const double t576 = s_q_4*Ups3_0_5;
-    const double t577 = c_q_4*Ups3_2_5;
     const double t578 = c_q_4*Ups3_3_5;
     const double t579 = (((-G4_3_0_2*t578 + s_q_4*G4_3_0_2*Ups3_5_5) + t564*Ups3_1_5) - G4_2_0_2*t576) - G4_2_0_2*t577;
+    const double t595 = t576 + t577;
     const double t580 = s_q_4*t579;
-    const double t581 = c_q_4*Ups3_2_2;
-    const double t582 = c_q_4*Ups3_2_3;
-    const double t583 = c_q_4*(((-G4_3_0_2*t582 + s_q_4*G4_3_0_2*Ups3_2_5) - G4_2_0_2*t558) + (-G4_2_0_2*t581 + t564*Ups3_1_2));
-    const double t584 = s_q_4*Ups3_0_0;
     const double t585 = G4_2_0_2*t584;
+    const double Ups4_2_4 = ((s_q_4*Ups3_0_4 + c_q_4*Ups3_2_4) - 0.4*t560) - 0.4*t584;
     const double t586 = G4_2_0_2*t560;
     const double t587 = G4_3_0_2*t567;
     const double t588 = s_q_4*(((s_q_4*G4_3_0_2*Ups3_0_5 - t587) - t585) + (t564*Ups3_0_1 - t586));
     const double t589 = s_q_4*Ups3_0_3;
-    const double t590 = c_q_4*Ups3_3_3;
-    const double t591 = (((-G4_3_0_2*t590 + s_q_4*G4_3_0_2*Ups3_3_5) + t564*Ups3_1_3) - G4_2_0_2*t582) - G4_2_0_2*t589;
-    const double t592 = c_q_4*t591;
-    const double Ups4_1_1 = (((Dinv4_0_0_2 + G4_3_0_2*t580) + t564*t575) + (-G4_2_0_2*t583 - G4_3_0_2*t592)) - G4_2_0_2*t588;
-    const double Ups4_1_2 = t583 + t588;
-    const double Ups4_1_3 = t435*t575 + (t592 - t580);
+    const double Ups4_4_5 = (c_q_4*(Ups3_4_5 - 0.4*Ups3_0_5) + s_q_4*(Ups3_3_4 - 0.4*Ups3_0_3)) + t571*(Ups3_1_4 - 0.4*Ups3_0_1);
     const double t593 = s_q_4*Ups3_4_5;
     const double Ups4_1_4 = ((((-s_q_4*G4_2_0_2*Ups3_0_4 - c_q_4*G4_2_0_2*Ups3_2_4) + ((G4_3_0_2*t593 - c_q_4*G4_3_0_2*Ups3_3_4) - 0.4*G4_3_0_2*t576)) - 0.4*t564*Ups3_0_1) + 0.4*t586) + ((0.4*t587 + t564*Ups3_1_4) + 0.4*t585);
-    const double Ups4_1_5 = (c_q_4*t579 + s_q_4*t591) + t571*t575;
-    const double Ups4_2_2 = c_q_4*(t558 + t581) + s_q_4*(t560 + t584);
+    const double Ups4_3_4 = ((0.4*s_q_4*Ups3_0_5 + (c_q_4*Ups3_3_4 - t593)) + (0.4*c_q_4*Ups3_1_4 - 0.4*t567)) - 0.16000000000000003*t562;
+    const double t590 = c_q_4*Ups3_3_3;
+    const double t591 = (((-G4_3_0_2*t590 + s_q_4*G4_3_0_2*Ups3_3_5) + t564*Ups3_1_3) - G4_2_0_2*t582) - G4_2_0_2*t589;
     const double t594 = t582 + t589;
-    const double t595 = t576 + t577;
-    const double t596 = t572 + t573;
-    const double Ups4_2_3 = (c_q_4*t594 - s_q_4*t595) + t435*t596;
-    const double Ups4_2_4 = ((s_q_4*Ups3_0_4 + c_q_4*Ups3_2_4) - 0.4*t560) - 0.4*t584;
-    const double Ups4_2_5 = (c_q_4*t595 + s_q_4*t594) + t571*t596;
+    const double Ups4_1_5 = (c_q_4*t579 + s_q_4*t591) + t571*t575;
+    const double t592 = c_q_4*t591;
+    const double Ups4_1_1 = (((Dinv4_0_0_2 + G4_3_0_2*t580) + t564*t575) + (-G4_2_0_2*t583 - G4_3_0_2*t592)) - G4_2_0_2*t588;
+    const double Ups4_1_3 = t435*t575 + (t592 - t580);
+    const double Ups4_1_2 = t583 + t588;
     const double t597 = s_q_4*Ups3_3_5;
     const double t598 = 0.4*t574 + (t590 - t597);
+    const double t603 = s_q_4*Ups3_1_3;
+    const double Ups4_2_3 = (c_q_4*t594 - s_q_4*t595) + t435*t596;
+    const double Ups4_2_5 = (c_q_4*t595 + s_q_4*t594) + t571*t596;
     const double t599 = c_q_4*Ups3_1_5;
-    const double t600 = (t578 - s_q_4*Ups3_5_5) + 0.4*t599;
     const double t601 = s_q_4*Ups3_1_5;
+    const double Ups4_5_5 = (c_q_4*((c_q_4*Ups3_5_5 + t597) + 0.4*t601) + s_q_4*((s_q_4*Ups3_3_3 + t578) + 0.4*t603)) + t571*(t571*Ups3_1_1 + (t599 + t603));
+    const double t600 = (t578 - s_q_4*Ups3_5_5) + 0.4*t599;
     const double t602 = t435*Ups3_1_1 + (t574 - t601);
     const double Ups4_3_3 = (c_q_4*t598 - s_q_4*t600) + t435*t602;
-    const double Ups4_3_4 = ((0.4*s_q_4*Ups3_0_5 + (c_q_4*Ups3_3_4 - t593)) + (0.4*c_q_4*Ups3_1_4 - 0.4*t567)) - 0.16000000000000003*t562;
     const double Ups4_3_5 = (c_q_4*t600 + s_q_4*t598) + t571*t602;
-    const double Ups4_4_4 = 0.16000000000000003*Ups3_0_0 + (Ups3_4_4 - 0.8*Ups3_0_4);
-    const double Ups4_4_5 = (c_q_4*(Ups3_4_5 - 0.4*Ups3_0_5) + s_q_4*(Ups3_3_4 - 0.4*Ups3_0_3)) + t571*(Ups3_1_4 - 0.4*Ups3_0_1);
-    const double t603 = s_q_4*Ups3_1_3;
-    const double Ups4_5_5 = (c_q_4*((c_q_4*Ups3_5_5 + t597) + 0.4*t601) + s_q_4*((s_q_4*Ups3_3_3 + t578) + 0.4*t603)) + t571*(t571*Ups3_1_1 + (t599 + t603));
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_3_3 = 0.0025000000000000005*Ups4_1_1 + (0.1*Ups4_1_3 + Ups4_3_3);
     const double t604 = c_q_5*Ups4_4_4;
     const double t605 = s_q_5*Ups4_4_5;
-    const double t606 = c_q_5*Ups4_0_4;
-    const double t607 = (-1.1811023622047243*t606 + 23.622047244094485*t604) + 23.622047244094485*t605;
-    const double t608 = c_q_5*t607;
     const double t609 = c_q_5*Ups4_4_5;
+    const double t606 = c_q_5*Ups4_0_4;
+    const double t645 = s_q_5*Ups4_0_4;
+    const double t607 = (-1.1811023622047243*t606 + 23.622047244094485*t604) + 23.622047244094485*t605;
+    const double t640 = (t604 - 0.05*t606) + t605;
+    const double t608 = c_q_5*t607;
     const double t610 = s_q_5*Ups4_5_5;
     const double t611 = c_q_5*Ups4_0_5;
+    const double t615 = s_q_5*Ups4_0_5;
     const double t612 = (23.622047244094485*t610 + 23.622047244094485*t609) - 1.1811023622047243*t611;
+    const double t641 = (t609 + t610) - 0.05*t611;
     const double t613 = s_q_5*t612;
     const double t614 = 1.1811023622047243*c_q_5;
-    const double t615 = s_q_5*Ups4_0_5;
     const double t616 = (23.622047244094485*t606 - t614*Ups4_0_0) + 23.622047244094485*t615;
     const double Ups5_0_0 = (23.622047244094485*t608 + (3149.606299212598 - t614*t616)) + 23.622047244094485*t613;
+    const double t625 = 0.05*t616;
+    const double Ups5_0_4 = (t608 - c_q_5*t625) + t613;
+    const double Ups5_0_5 = (c_q_5*t612 - s_q_5*t607) + s_q_5*t625;
     const double t617 = c_q_5*Ups4_1_4;
     const double t618 = s_q_5*Ups4_1_5;
     const double t619 = c_q_5*Ups4_0_1;
     const double t620 = (23.622047244094485*t618 + 23.622047244094485*t617) - 1.1811023622047243*t619;
     const double t621 = s_q_5*Ups4_2_5;
+    const double t635 = c_q_5*Ups4_2_5 - t618;
     const double t622 = (-1.1811023622047243*c_q_5*Ups4_0_2 + 23.622047244094485*c_q_5*Ups4_2_4) + 23.622047244094485*t621;
+    const double t631 = c_q_5*Ups4_1_5 + t621;
+    const double t638 = 0.05*Ups4_1_5 + Ups4_3_5;
     const double Ups5_0_1 = c_q_5*t620 + s_q_5*t622;
     const double Ups5_0_2 = -s_q_5*t620 + c_q_5*t622;
     const double t623 = 23.622047244094485*c_q_5;
     const double t624 = 23.622047244094485*s_q_5;
     const double Ups5_0_3 = (((-t614*Ups4_0_3 + t623*Ups4_3_4) + t624*Ups4_3_5) - 0.05905511811023622*t619) + (1.1811023622047243*t618 + 1.1811023622047243*t617);
-    const double t625 = 0.05*t616;
-    const double Ups5_0_4 = (t608 - c_q_5*t625) + t613;
-    const double Ups5_0_5 = (c_q_5*t612 - s_q_5*t607) + s_q_5*t625;
+    const double t630 = s_q_5*Ups4_2_4 + t617;
+    const double t632 = 0.05*t619 + 0.05*s_q_5*Ups4_0_2;
+    const double t634 = -s_q_5*Ups4_1_4 + c_q_5*Ups4_2_4;
+    const double t637 = 0.05*Ups4_1_4 + Ups4_3_4;
+    const double t636 = -0.05*s_q_5*Ups4_0_1 + 0.05*c_q_5*Ups4_0_2;
+    const double t639 = 0.0025000000000000005*Ups4_0_1 + 0.05*Ups4_0_3;
     const double t626 = c_q_5*Ups4_1_1;
+    const double t633 = s_q_5*Ups4_1_1;
     const double t627 = s_q_5*Ups4_1_2;
     const double t628 = t626 + t627;
+    const double Ups5_1_3 = ((c_q_5*Ups4_1_3 + s_q_5*Ups4_2_3) + 0.05*t627) + 0.05*t626;
+    const double Ups5_2_3 = (0.05*c_q_5*Ups4_1_2 + (-s_q_5*Ups4_1_3 + c_q_5*Ups4_2_3)) - 0.05*t633;
+    const double Ups5_2_2 = -s_q_5*(c_q_5*Ups4_1_2 - t633) + c_q_5*(c_q_5*Ups4_2_2 - t627);
     const double t629 = c_q_5*Ups4_1_2 + s_q_5*Ups4_2_2;
     const double Ups5_1_1 = c_q_5*t628 + s_q_5*t629;
     const double Ups5_1_2 = -s_q_5*t628 + c_q_5*t629;
-    const double Ups5_1_3 = ((c_q_5*Ups4_1_3 + s_q_5*Ups4_2_3) + 0.05*t627) + 0.05*t626;
-    const double t630 = s_q_5*Ups4_2_4 + t617;
-    const double t631 = c_q_5*Ups4_1_5 + t621;
-    const double t632 = 0.05*t619 + 0.05*s_q_5*Ups4_0_2;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t668 = 0.05*Ups5_1_2 + Ups5_2_3;
+    const double t687 = 0.0025000000000000005*Ups5_1_1 + (0.1*Ups5_1_3 + Ups5_3_3);
+    const double t671 = 0.05*Ups5_1_1 + Ups5_1_3;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups5_1_4 = (c_q_5*t630 + s_q_5*t631) - c_q_5*t632;
     const double Ups5_1_5 = (-s_q_5*t630 + c_q_5*t631) + s_q_5*t632;
-    const double t633 = s_q_5*Ups4_1_1;
-    const double Ups5_2_2 = -s_q_5*(c_q_5*Ups4_1_2 - t633) + c_q_5*(c_q_5*Ups4_2_2 - t627);
-    const double Ups5_2_3 = (0.05*c_q_5*Ups4_1_2 + (-s_q_5*Ups4_1_3 + c_q_5*Ups4_2_3)) - 0.05*t633;
-    const double t634 = -s_q_5*Ups4_1_4 + c_q_5*Ups4_2_4;
-    const double t635 = c_q_5*Ups4_2_5 - t618;
-    const double t636 = -0.05*s_q_5*Ups4_0_1 + 0.05*c_q_5*Ups4_0_2;
     const double Ups5_2_4 = (-c_q_5*t636 + c_q_5*t634) + s_q_5*t635;
     const double Ups5_2_5 = c_q_5*t635 + (s_q_5*t636 - s_q_5*t634);
-    const double Ups5_3_3 = 0.0025000000000000005*Ups4_1_1 + (0.1*Ups4_1_3 + Ups4_3_3);
-    const double t637 = 0.05*Ups4_1_4 + Ups4_3_4;
-    const double t638 = 0.05*Ups4_1_5 + Ups4_3_5;
-    const double t639 = 0.0025000000000000005*Ups4_0_1 + 0.05*Ups4_0_3;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t669 = Ups5_2_4 - 0.05*Ups5_0_2;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups5_3_4 = (-c_q_5*t639 + c_q_5*t637) + s_q_5*t638;
     const double Ups5_3_5 = (c_q_5*t638 - s_q_5*t637) + s_q_5*t639;
-    const double t640 = (t604 - 0.05*t606) + t605;
-    const double t641 = (t609 + t610) - 0.05*t611;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t686 = 0.05*Ups5_1_5 + Ups5_3_5;
+    const double t688 = ((Ups5_3_4 - 0.05*Ups5_0_3) - 0.0025000000000000005*Ups5_0_1) + 0.05*Ups5_1_4;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t642 = 0.05*c_q_5;
     const double t643 = (t606 - t642*Ups4_0_0) + t615;
     const double Ups5_4_4 = (c_q_5*t640 - t642*t643) + s_q_5*t641;
-    const double t644 = 0.05*s_q_5;
-    const double Ups5_4_5 = (c_q_5*t641 - s_q_5*t640) + t644*t643;
-    const double t645 = s_q_5*Ups4_0_4;
-    const double Ups5_5_5 = (c_q_5*((c_q_5*Ups4_5_5 - t605) + 0.05*t615) - s_q_5*((0.05*t645 - s_q_5*Ups4_4_4) + t609)) + t644*((t644*Ups4_0_0 - t645) + t611);
     /* Lam0: Lambda(k) (6.10b) */
-    const double t646 = t156 - t158;
-    const double t647 = t161 + t163;
-    const double t648 = t165 - t166;
+    const double t690 = 0.0025000000000000005*Ups5_0_0 + (Ups5_4_4 - 0.1*Ups5_0_4);
+    const double t666 = Ups5_0_4 - 0.05*Ups5_0_0;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t644 = 0.05*s_q_5;
+    const double Ups5_5_5 = (c_q_5*((c_q_5*Ups4_5_5 - t605) + 0.05*t615) - s_q_5*((0.05*t645 - s_q_5*Ups4_4_4) + t609)) + t644*((t644*Ups4_0_0 - t645) + t611);
+    const double Ups5_4_5 = (c_q_5*t641 - s_q_5*t640) + t644*t643;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t689 = Ups5_4_5 - 0.05*Ups5_0_5;
     const double t649 = 1.0*t646;
     const double t650 = 1.0*t648;
     const double t651 = 1.0*t647;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t721 = ((((((((obj[6]*t720 - corr[3]) - obj[5]*t711) + t649*t716) + t650*t718) - gam_3) + t651*t717) + t167*t715) + t164*t713) + t159*t712;
+    const double t731 = ((((((t649*zeta4_0 - corr[0]) + t651*zeta5_1) + t650*zeta5_2) - gam_0) + t159*t724) + t164*t725) + t167*t726;
+    /* Lam0: Lambda(k) (6.10b) */
     const double Lam0_0_0 = (t649*((t646*Ups5_0_0 + t647*Ups5_0_1) + t648*Ups5_0_2) + t650*((t647*Ups5_1_2 + t646*Ups5_0_2) + t648*Ups5_2_2)) + t651*((t647*Ups5_1_1 + t646*Ups5_0_1) + t648*Ups5_1_2);
-    const double t652 = t137 - t139;
-    const double t653 = t144 + t146;
-    const double t654 = t148 - t149;
     const double t655 = (t652*Ups5_0_0 + t653*Ups5_0_1) + t654*Ups5_0_2;
-    const double t656 = (t653*Ups5_1_2 + t652*Ups5_0_2) + t654*Ups5_2_2;
-    const double t657 = (t653*Ups5_1_1 + t652*Ups5_0_1) + t654*Ups5_1_2;
-    const double Lam0_0_1 = (t649*t655 + t650*t656) + t651*t657;
-    const double t658 = t117 - t119;
-    const double t659 = t123 + t125;
-    const double t660 = c_q_5*t122 - t128;
     const double t661 = (t658*Ups5_0_0 + t659*Ups5_0_1) + t660*Ups5_0_2;
+    const double t656 = (t653*Ups5_1_2 + t652*Ups5_0_2) + t654*Ups5_2_2;
     const double t662 = (t659*Ups5_1_2 + t658*Ups5_0_2) + t660*Ups5_2_2;
+    const double t657 = (t653*Ups5_1_1 + t652*Ups5_0_1) + t654*Ups5_1_2;
     const double t663 = (t659*Ups5_1_1 + t658*Ups5_0_1) + t660*Ups5_1_2;
-    const double Lam0_0_2 = (t649*t661 + t650*t662) + t651*t663;
     const double t664 = 0.05*Ups5_0_1;
     const double t665 = Ups5_0_3 + t664;
-    const double t666 = Ups5_0_4 - 0.05*Ups5_0_0;
-    const double t667 = (t647*t666 + t648*Ups5_0_5) + t646*t665;
-    const double t668 = 0.05*Ups5_1_2 + Ups5_2_3;
-    const double t669 = Ups5_2_4 - 0.05*Ups5_0_2;
-    const double t670 = (t647*t669 + t648*Ups5_2_5) + t646*t668;
-    const double t671 = 0.05*Ups5_1_1 + Ups5_1_3;
     const double t672 = Ups5_1_4 - t664;
+    const double Lam0_0_1 = (t649*t655 + t650*t656) + t651*t657;
+    const double Lam0_0_2 = (t649*t661 + t650*t662) + t651*t663;
+    const double t667 = (t647*t666 + t648*Ups5_0_5) + t646*t665;
+    const double t670 = (t647*t669 + t648*Ups5_2_5) + t646*t668;
     const double t673 = (t646*t671 + t648*Ups5_1_5) + t647*t672;
+    const double Lam0_3_3 = (t649*((t646*t687 + t648*t686) + t647*t688) + t650*((t646*t686 + t648*Ups5_5_5) + t647*t689)) + t651*(t646*t688 + (t647*t690 + t648*t689));
     const double Lam0_0_3 = (t649*t667 + t650*t670) + t651*t673;
     const double t674 = (t653*t666 + t654*Ups5_0_5) + t652*t665;
-    const double t675 = (t653*t669 + t654*Ups5_2_5) + t652*t668;
-    const double t676 = (t652*t671 + t654*Ups5_1_5) + t653*t672;
-    const double Lam0_0_4 = (t649*t674 + t650*t675) + t651*t676;
     const double t677 = (t659*t666 + t660*Ups5_0_5) + t658*t665;
+    const double t675 = (t653*t669 + t654*Ups5_2_5) + t652*t668;
     const double t678 = (t659*t669 + t660*Ups5_2_5) + t658*t668;
+    const double t676 = (t652*t671 + t654*Ups5_1_5) + t653*t672;
     const double t679 = (t658*t671 + t660*Ups5_1_5) + t659*t672;
+    const double Lam0_0_4 = (t649*t674 + t650*t675) + t651*t676;
     const double Lam0_0_5 = (t649*t677 + t650*t678) + t651*t679;
     const double t680 = 1.0*t652;
     const double t681 = 1.0*t653;
     const double t682 = 1.0*t654;
     const double Lam0_1_1 = (t680*t655 + t682*t656) + t681*t657;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t719 = ((((((((obj[4]*t711 - corr[4]) - obj[6]*t714) + t680*t716) + t681*t717) - gam_4) + t682*t718) + t150*t715) + t147*t713) + t140*t712;
+    const double t729 = ((((((t680*zeta4_0 - corr[1]) + t681*zeta5_1) + t682*zeta5_2) - gam_1) + t140*t724) + t147*t725) + t150*t726;
+    /* Lam0: Lambda(k) (6.10b) */
     const double Lam0_1_2 = (t680*t661 + t682*t662) + t681*t663;
     const double Lam0_1_3 = (t680*t667 + t682*t670) + t681*t673;
     const double Lam0_1_4 = (t680*t674 + t682*t675) + t681*t676;
@@ -1819,25 +2177,22 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t683 = 1.0*t658;
     const double t684 = 1.0*t660;
     const double t685 = 1.0*t659;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t727 = ((((((t683*zeta4_0 - corr[2]) + t685*zeta5_1) + t684*zeta5_2) - gam_2) + t120*t724) + t126*t725) + t129*t726;
+    /* Lam0: Lambda(k) (6.10b) */
     const double Lam0_2_2 = (t683*t661 + t684*t662) + t685*t663;
     const double Lam0_2_3 = (t683*t667 + t684*t670) + t685*t673;
     const double Lam0_2_4 = (t683*t674 + t684*t675) + t685*t676;
     const double Lam0_2_5 = (t683*t677 + t684*t678) + t685*t679;
-    const double t686 = 0.05*Ups5_1_5 + Ups5_3_5;
-    const double t687 = 0.0025000000000000005*Ups5_1_1 + (0.1*Ups5_1_3 + Ups5_3_3);
-    const double t688 = ((Ups5_3_4 - 0.05*Ups5_0_3) - 0.0025000000000000005*Ups5_0_1) + 0.05*Ups5_1_4;
-    const double t689 = Ups5_4_5 - 0.05*Ups5_0_5;
-    const double t690 = 0.0025000000000000005*Ups5_0_0 + (Ups5_4_4 - 0.1*Ups5_0_4);
-    const double Lam0_3_3 = (t649*((t646*t687 + t648*t686) + t647*t688) + t650*((t646*t686 + t648*Ups5_5_5) + t647*t689)) + t651*(t646*t688 + (t647*t690 + t648*t689));
     const double t691 = (t652*t687 + t654*t686) + t653*t688;
-    const double t692 = (t652*t686 + t654*Ups5_5_5) + t653*t689;
-    const double t693 = t652*t688 + (t653*t690 + t654*t689);
-    const double Lam0_3_4 = (t649*t691 + t650*t692) + t651*t693;
     const double t694 = (t658*t687 + t660*t686) + t659*t688;
+    const double t692 = (t652*t686 + t654*Ups5_5_5) + t653*t689;
     const double t695 = (t658*t686 + t660*Ups5_5_5) + t659*t689;
+    const double t693 = t652*t688 + (t653*t690 + t654*t689);
     const double t696 = t658*t688 + (t659*t690 + t660*t689);
-    const double Lam0_3_5 = (t649*t694 + t650*t695) + t651*t696;
+    const double Lam0_3_4 = (t649*t691 + t650*t692) + t651*t693;
     const double Lam0_4_4 = (t680*t691 + t682*t692) + t681*t693;
+    const double Lam0_3_5 = (t649*t694 + t650*t695) + t651*t696;
     const double Lam0_4_5 = (t680*t694 + t682*t695) + t681*t696;
     const double Lam0_5_5 = (t683*t694 + t684*t695) + t685*t696;
     /* LDL^T factors inverting a multi-dof D(k) block */
@@ -1859,6 +2214,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d2 = (Lam0_2_2 - Lam0_0_0*ldl_L20*ldl_L20) - ldl_d1*t699;
     const double ldl_di2 = 1.0/ldl_d2;
     const double t700 = Lam0_0_0*ldl_L20;
+    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
     const double t701 = ldl_d1*ldl_L21;
     const double ldl_L32 = ((Lam0_2_3 - ldl_L30*t700) - ldl_L31*t701)*ldl_di2;
     const double ldl_L42 = ((Lam0_2_4 - ldl_L40*t700) - ldl_L41*t701)*ldl_di2;
@@ -1867,7 +2223,9 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d3 = ((Lam0_3_3 - Lam0_0_0*ldl_L30*ldl_L30) - ldl_d1*ldl_L31*ldl_L31) - ldl_d2*t702;
     const double ldl_di3 = 1.0/ldl_d3;
     const double t703 = Lam0_0_0*ldl_L30;
+    const double ldl_Li30 = (ldl_L10*ldl_L31 - ldl_L30) - ldl_Li20*ldl_L32;
     const double t704 = ldl_d1*ldl_L31;
+    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
     const double t705 = ldl_d2*ldl_L32;
     const double ldl_L43 = (((Lam0_3_4 - ldl_L40*t703) - ldl_L41*t704) - ldl_L42*t705)*ldl_di3;
     const double ldl_L53 = (((Lam0_3_5 - ldl_L50*t703) - ldl_L51*t704) - ldl_L52*t705)*ldl_di3;
@@ -1875,72 +2233,65 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d4 = (((Lam0_4_4 - Lam0_0_0*ldl_L40*ldl_L40) - ldl_d1*ldl_L41*ldl_L41) - ldl_d2*ldl_L42*ldl_L42) - ldl_d3*t706;
     const double ldl_di4 = 1.0/ldl_d4;
     const double ldl_L54 = ((((Lam0_4_5 - Lam0_0_0*ldl_L40*ldl_L50) - ldl_d1*ldl_L41*ldl_L51) - ldl_d2*ldl_L42*ldl_L52) - ldl_d3*ldl_L43*ldl_L53)*ldl_di4;
-    const double t707 = ldl_L54*ldl_L54;
-    const double ldl_d5 = ((((Lam0_5_5 - Lam0_0_0*ldl_L50*ldl_L50) - ldl_d1*ldl_L51*ldl_L51) - ldl_d2*ldl_L52*ldl_L52) - ldl_d3*ldl_L53*ldl_L53) - ldl_d4*t707;
-    const double ldl_di5 = 1.0/ldl_d5;
-    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double ldl_Li30 = (ldl_L10*ldl_L31 - ldl_L30) - ldl_Li20*ldl_L32;
-    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
     const double ldl_Li40 = ((ldl_L10*ldl_L41 - ldl_L40) - ldl_Li20*ldl_L42) - ldl_Li30*ldl_L43;
     const double ldl_Li41 = (ldl_L21*ldl_L42 - ldl_L41) - ldl_Li31*ldl_L43;
     const double ldl_Li42 = ldl_L32*ldl_L43 - ldl_L42;
+    const double t707 = ldl_L54*ldl_L54;
+    const double ldl_d5 = ((((Lam0_5_5 - Lam0_0_0*ldl_L50*ldl_L50) - ldl_d1*ldl_L51*ldl_L51) - ldl_d2*ldl_L52*ldl_L52) - ldl_d3*ldl_L53*ldl_L53) - ldl_d4*t707;
+    const double ldl_di5 = 1.0/ldl_d5;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t732 = ((((((((((-corr[5] - 9.81) - obj[4]*t720) + obj[5]*t714) + t683*t716) + t684*t718) - gam_5) + t685*t717) + t129*t715) + t126*t713) + t120*t712)*ldl_di5;
+    /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_Li50 = (((ldl_L10*ldl_L51 - ldl_L50) - ldl_Li20*ldl_L52) - ldl_Li30*ldl_L53) - ldl_Li40*ldl_L54;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t730 = (((ldl_Li20*ldl_Li20*ldl_di2 + (ldl_di0 + t697*ldl_di1)) + ldl_Li30*ldl_Li30*ldl_di3) + ldl_Li40*ldl_Li40*ldl_di4) + ldl_Li50*ldl_Li50*ldl_di5;
+    /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_Li51 = ((ldl_L21*ldl_L52 - ldl_L51) - ldl_Li31*ldl_L53) - ldl_Li41*ldl_L54;
     const double ldl_Li52 = (ldl_L32*ldl_L53 - ldl_L52) - ldl_Li42*ldl_L54;
     const double ldl_Li53 = ldl_L43*ldl_L54 - ldl_L53;
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_0_5 = ldl_Li50*ldl_di5;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t708 = ldl_Li30*ldl_di3;
+    const double t722 = ldl_Li20*ldl_di2;
+    const double t739 = ((ldl_Li31*ldl_Li31*ldl_di3 + (ldl_di1 + t699*ldl_di2)) + ldl_Li41*ldl_Li41*ldl_di4) + ldl_Li51*ldl_Li51*ldl_di5;
+    const double t744 = (ldl_Li42*ldl_Li42*ldl_di4 + (ldl_di2 + t702*ldl_di3)) + ldl_Li52*ldl_Li52*ldl_di5;
+    const double t736 = ldl_L21*ldl_di2;
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_3_3 = ldl_Li53*ldl_Li53*ldl_di5 + (ldl_di3 + t706*ldl_di4);
+    const double Rk0_4_4 = ldl_di4 + t707*ldl_di5;
+    const double Rk0_0_5 = ldl_Li50*ldl_di5;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t709 = ldl_Li40*ldl_di4;
+    const double t728 = ldl_Li51*Rk0_0_5 + (((-ldl_L21*t722 - ldl_L10*ldl_di1) + ldl_Li31*t708) + ldl_Li41*t709);
+    const double t710 = ldl_L54*Rk0_0_5 - ldl_Li40*ldl_di4;
+    const double t723 = ldl_Li52*Rk0_0_5 + ((t722 - ldl_L32*t708) + ldl_Li42*t709);
     /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_0_3 = ldl_Li53*Rk0_0_5 + (t708 - ldl_L43*t709);
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t710 = ldl_L54*Rk0_0_5 - ldl_Li40*ldl_di4;
+    const double t733 = ldl_Li31*ldl_di3;
+    const double t740 = ldl_L32*ldl_di3;
+    const double t737 = ldl_L32*t733;
     /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_0_4 = -t710;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t711 = obj[4]*t176 + t323;
-    const double t712 = 0.05*lam5_1 + 1.0*lam5_3;
-    const double t713 = -0.05*lam5_0 + 1.0*lam5_4;
-    const double t714 = obj[5]*t187 + t329;
-    const double t715 = 1.0*lam5_5;
-    const double t716 = (0.05*zeta5_1 + V5_2*t172) + zeta5_3;
-    const double t717 = (V5_2*t170 - t486) + zeta5_4;
-    const double t718 = (-0.05*t407 - 0.05*t406) + zeta5_5;
-    const double t719 = ((((((((obj[4]*t711 - corr[4]) - obj[6]*t714) + t680*t716) + t681*t717) - gam_4) + t682*t718) + t150*t715) + t147*t713) + t140*t712;
-    const double t720 = -t190 - t326;
-    const double t721 = ((((((((obj[6]*t720 - corr[3]) - obj[5]*t711) + t649*t716) + t650*t718) - gam_3) + t651*t717) + t167*t715) + t164*t713) + t159*t712;
-    const double t722 = ldl_Li20*ldl_di2;
-    const double t723 = ldl_Li52*Rk0_0_5 + ((t722 - ldl_L32*t708) + ldl_Li42*t709);
-    const double t724 = 1.0*lam5_0;
-    const double t725 = 1.0*lam5_1;
-    const double t726 = 1.0*lam5_2;
-    const double t727 = ((((((t683*zeta4_0 - corr[2]) + t685*zeta5_1) + t684*zeta5_2) - gam_2) + t120*t724) + t126*t725) + t129*t726;
-    const double t728 = ldl_Li51*Rk0_0_5 + (((-ldl_L21*t722 - ldl_L10*ldl_di1) + ldl_Li31*t708) + ldl_Li41*t709);
-    const double t729 = ((((((t680*zeta4_0 - corr[1]) + t681*zeta5_1) + t682*zeta5_2) - gam_1) + t140*t724) + t147*t725) + t150*t726;
-    const double t730 = (((ldl_Li20*ldl_Li20*ldl_di2 + (ldl_di0 + t697*ldl_di1)) + ldl_Li30*ldl_Li30*ldl_di3) + ldl_Li40*ldl_Li40*ldl_di4) + ldl_Li50*ldl_Li50*ldl_di5;
-    const double t731 = ((((((t649*zeta4_0 - corr[0]) + t651*zeta5_1) + t650*zeta5_2) - gam_0) + t159*t724) + t164*t725) + t167*t726;
-    const double t732 = ((((((((((-corr[5] - 9.81) - obj[4]*t720) + obj[5]*t714) + t683*t716) + t684*t718) - gam_5) + t685*t717) + t129*t715) + t126*t713) + t120*t712)*ldl_di5;
     const double Pk0_0 = ((t721*Rk0_0_3 + t719*Rk0_0_4) + ((t731*t730 + ldl_Li50*t732) + t727*t723)) + t729*t728;
     /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_0_0 = t188*Rk0_0_4 + (t176*Rk0_0_5 + t730);
     const double Rk0_1_5 = ldl_Li51*ldl_di5;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t733 = ldl_Li31*ldl_di3;
     const double t734 = ldl_Li41*ldl_di4;
     /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_1_3 = ldl_Li53*Rk0_1_5 + (t733 - ldl_L43*t734);
+    const double t746 = ldl_Li52*Rk0_1_5 + (ldl_Li42*t734 + (-t736 - t737));
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t738 = (ldl_Li41*ldl_Li42*ldl_di4 + (-t736 - t737)) + ldl_Li51*ldl_Li52*ldl_di5;
     const double t735 = ldl_L54*Rk0_1_5 - ldl_Li41*ldl_di4;
     /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_1_4 = -t735;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t736 = ldl_L21*ldl_di2;
-    const double t737 = ldl_L32*t733;
-    const double t738 = (ldl_Li41*ldl_Li42*ldl_di4 + (-t736 - t737)) + ldl_Li51*ldl_Li52*ldl_di5;
-    const double t739 = ((ldl_Li31*ldl_Li31*ldl_di3 + (ldl_di1 + t699*ldl_di2)) + ldl_Li41*ldl_Li41*ldl_di4) + ldl_Li51*ldl_Li51*ldl_di5;
     const double Pk0_1 = ((t721*Rk0_1_3 + t729*t739) + (t727*t738 + ldl_Li51*t732)) + (t719*Rk0_1_4 + t731*t728);
-    const double t740 = ldl_L32*ldl_di3;
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_1_1 = t187*Rk0_1_3 + (t180*Rk0_1_5 + t739);
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t741 = ldl_Li42*ldl_di4;
     const double t742 = ldl_L43*t741;
     /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
@@ -1951,126 +2302,139 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk0_2_4 = ldl_Li42*ldl_di4 - t743;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t744 = (ldl_Li42*ldl_Li42*ldl_di4 + (ldl_di2 + t702*ldl_di3)) + ldl_Li52*ldl_Li52*ldl_di5;
     const double Pk0_2 = ((t721*Rk0_2_3 + ldl_Li52*t732) + t729*t738) + (t719*Rk0_2_4 + (t731*t723 + t727*t744));
     /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_3_3 = ldl_Li53*ldl_Li53*ldl_di5 + (ldl_di3 + t706*ldl_di4);
+    const double Rk0_2_2 = (t193*Rk0_2_3 + t744) + t179*Rk0_2_4;
     const double Rk0_3_5 = ldl_Li53*ldl_di5;
     const double Rk0_3_4 = -ldl_L54*Rk0_3_5 - ldl_L43*ldl_di4;
+    const double Rk0_3_2 = ((ldl_Li53*Rk0_2_5 + (-t740 - t742)) + t193*Rk0_3_3) + t179*Rk0_3_4;
+    const double Rk0_4_2 = (t193*Rk0_3_4 - t743) + (t179*Rk0_4_4 + t741);
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk0_3 = ((t731*Rk0_0_3 + t721*Rk0_3_3) + (t727*Rk0_2_3 + ldl_Li53*t732)) + (t729*Rk0_1_3 + t719*Rk0_3_4);
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_4_4 = ldl_di4 + t707*ldl_di5;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk0_4 = ((t731*Rk0_0_4 + t729*Rk0_1_4) + (t719*Rk0_4_4 - ldl_L54*t732)) + (t727*Rk0_2_4 + t721*Rk0_3_4);
     const double t745 = ldl_L54*ldl_di5;
     const double Pk0_5 = ((t731*Rk0_0_5 + t732) + (t729*Rk0_1_5 + t727*Rk0_2_5)) + (t721*Rk0_3_5 - t719*t745);
     /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_0_0 = t188*Rk0_0_4 + (t176*Rk0_0_5 + t730);
-    const double Rk0_0_1 = (t187*Rk0_0_3 + t180*Rk0_0_5) + t728;
-    const double Rk0_0_2 = (t193*Rk0_0_3 + t723) + t179*Rk0_0_4;
-    const double Rk0_1_0 = (t188*Rk0_1_4 + t176*Rk0_1_5) + t728;
-    const double Rk0_1_1 = t187*Rk0_1_3 + (t180*Rk0_1_5 + t739);
-    const double t746 = ldl_Li52*Rk0_1_5 + (ldl_Li42*t734 + (-t736 - t737));
-    const double Rk0_1_2 = (t193*Rk0_1_3 + t746) + t179*Rk0_1_4;
-    const double Rk0_2_0 = t188*Rk0_2_4 + (t176*Rk0_2_5 + t723);
-    const double Rk0_2_1 = (t187*Rk0_2_3 + t180*Rk0_2_5) + t746;
-    const double Rk0_2_2 = (t193*Rk0_2_3 + t744) + t179*Rk0_2_4;
-    const double Rk0_3_0 = (Rk0_0_3 + t176*Rk0_3_5) + t188*Rk0_3_4;
-    const double Rk0_3_1 = Rk0_1_3 + (t187*Rk0_3_3 + t180*Rk0_3_5);
-    const double Rk0_3_2 = ((ldl_Li53*Rk0_2_5 + (-t740 - t742)) + t193*Rk0_3_3) + t179*Rk0_3_4;
     const double Rk0_4_0 = (t188*Rk0_4_4 - t176*t745) - t710;
     const double Rk0_4_1 = (t187*Rk0_3_4 - t180*t745) - t735;
-    const double Rk0_4_2 = (t193*Rk0_3_4 - t743) + (t179*Rk0_4_4 + t741);
+    const double Rk0_0_1 = (t187*Rk0_0_3 + t180*Rk0_0_5) + t728;
+    const double Rk0_1_0 = (t188*Rk0_1_4 + t176*Rk0_1_5) + t728;
+    const double Rk0_0_2 = (t193*Rk0_0_3 + t723) + t179*Rk0_0_4;
+    const double Rk0_2_0 = t188*Rk0_2_4 + (t176*Rk0_2_5 + t723);
+    const double Rk0_1_2 = (t193*Rk0_1_3 + t746) + t179*Rk0_1_4;
+    const double Rk0_2_1 = (t187*Rk0_2_3 + t180*Rk0_2_5) + t746;
+    const double Rk0_3_0 = (Rk0_0_3 + t176*Rk0_3_5) + t188*Rk0_3_4;
+    const double Rk0_3_1 = Rk0_1_3 + (t187*Rk0_3_3 + t180*Rk0_3_5);
     const double Rk0_4_3 = Rk0_3_4;
     const double Rk0_4_5 = -t745;
     const double t747 = t176*ldl_di5;
     const double Rk0_5_0 = (Rk0_0_5 + t747) - t188*t745;
+    const double Rk0_5_2 = (Rk0_2_5 + t193*Rk0_3_5) - t179*t745;
     const double t748 = t180*ldl_di5;
     const double Rk0_5_1 = (Rk0_1_5 + t748) + t187*Rk0_3_5;
-    const double Rk0_5_2 = (Rk0_2_5 + t193*Rk0_3_5) - t179*t745;
     const double Rk0_5_3 = Rk0_3_5;
     const double Rk0_5_4 = Rk0_4_5;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3_2 = -9.81*s_q_7;
     const double alpha1_5_2 = 9.81*c_q_7;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_1_2 = s_q_8*a1_2_2 + a2_1_2;
-    const double alpha2_2_2 = c_q_8*a1_2_2 + a2_2_2;
     const double alpha2_4_2 = s_q_8*alpha1_5_2;
     const double alpha2_5_2 = c_q_8*alpha1_5_2;
+    /* zeta1: zeta(k) = phi^T a (4.22b) */
+    const double zeta1_5_2 = alpha1_5_2;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t749 = c_q_9*a1_0_2 + a3_0_2;
     const double alpha3_0_2 = t749 - s_q_9*alpha2_2_2;
-    const double t750 = s_q_9*a1_0_2 + a3_2_2;
     const double alpha3_2_2 = c_q_9*alpha2_2_2 + t750;
     const double t751 = 0.4*alpha2_1_2;
     const double t752 = alpha1_3_2 + t751;
     const double alpha3_3_2 = (a3_3_2 - s_q_9*alpha2_5_2) + c_q_9*t752;
-    const double t753 = a3_4_2 - 0.4*a1_0_2;
-    const double alpha3_4_2 = alpha2_4_2 + t753;
     const double alpha3_5_2 = (a3_5_2 + c_q_9*alpha2_5_2) + s_q_9*t752;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t754 = alpha3_3_2 + t751;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_4_2 = alpha2_4_2 + t753;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0_2 = (a4_0_2 + c_q_10*alpha3_0_2) - s_q_10*alpha3_2_2;
     const double alpha4_2_2 = (a4_2_2 + s_q_10*alpha3_0_2) + c_q_10*alpha3_2_2;
-    const double t754 = alpha3_3_2 + t751;
     const double alpha4_3_2 = (a4_3_2 - s_q_10*alpha3_5_2) + c_q_10*t754;
-    const double alpha4_4_2 = (a4_4_2 + alpha3_4_2) - 0.4*alpha3_0_2;
     const double alpha4_5_2 = (a4_5_2 + c_q_10*alpha3_5_2) + s_q_10*t754;
+    const double alpha4_4_2 = (a4_4_2 + alpha3_4_2) - 0.4*alpha3_0_2;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1_2 = (a5_1_2 + c_q_11*alpha2_1_2) + s_q_11*alpha4_2_2;
     const double alpha5_2_2 = (a5_2_2 - s_q_11*alpha2_1_2) + c_q_11*alpha4_2_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2_2 = 0.000135*alpha5_2_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_3_2 = (a5_3_2 + 0.05*alpha2_1_2) + alpha4_3_2;
     const double t755 = alpha4_4_2 - 0.05*alpha4_0_2;
     const double alpha5_4_2 = (a5_4_2 + s_q_11*alpha4_5_2) + c_q_11*t755;
     const double alpha5_5_2 = (a5_5_2 + c_q_11*alpha4_5_2) - s_q_11*t755;
     /* f5: spatial force f(k) (2.29) */
     const double t756 = -0.0003175*alpha4_0_2;
+    const double t759 = -0.0075*alpha4_0_2;
     const double t757 = 0.00018250000000000002*V5_2_2;
     const double f5_0_2 = (-V5_1_2*t757 - t756) - 0.0075*alpha5_4_2;
     const double f5_1_2 = (0.0003175*alpha5_1_2 + V5_0_2*t757) + 0.0075*alpha5_3_2;
-    const double f5_2_2 = 0.000135*alpha5_2_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_2_2 = (c_q_11*f5_2_2 + 0.000135*alpha4_2_2) + s_q_11*f5_1_2;
+    /* f5: spatial force f(k) (2.29) */
     const double t758 = 0.0075*V5_2_2;
     const double f5_3_2 = (0.0075*alpha5_1_2 + V5_0_2*t758) + 0.3*alpha5_3_2;
-    const double t759 = -0.0075*alpha4_0_2;
     const double f5_4_2 = (V5_1_2*t758 + t759) + 0.3*alpha5_4_2;
     const double t760 = V5_0_2*V5_0_2;
     const double t761 = V5_1_2*V5_1_2;
     const double f5_5_2 = 0.3*alpha5_5_2 + (-0.0075*t761 - 0.0075*t760);
     /* f4: spatial force f(k) (2.29) */
+    const double f4_5_2 = ((0.3*alpha4_5_2 + (-0.0075*t41 - 0.0075*t42)) + c_q_11*f5_5_2) + s_q_11*f5_4_2;
     const double t762 = c_q_11*f5_4_2;
     const double t763 = 0.00018250000000000002*V4_2_2;
-    const double f4_0_2 = ((((-0.0075*alpha4_4_2 - V4_1_2*t763) - t756) + f5_0_2) + 0.05*s_q_11*f5_5_2) - 0.05*t762;
     const double f4_1_2 = ((((V4_0_2*t763 + 0.0003175*alpha2_1_2) + 0.0075*alpha4_3_2) - s_q_11*f5_2_2) + c_q_11*f5_1_2) + 0.05*f5_3_2;
-    const double f4_2_2 = (c_q_11*f5_2_2 + 0.000135*alpha4_2_2) + s_q_11*f5_1_2;
+    const double f4_0_2 = ((((-0.0075*alpha4_4_2 - V4_1_2*t763) - t756) + f5_0_2) + 0.05*s_q_11*f5_5_2) - 0.05*t762;
     const double t764 = 0.0075*V4_2_2;
-    const double f4_3_2 = ((V4_0_2*t764 + 0.0075*alpha2_1_2) + 0.3*alpha4_3_2) + f5_3_2;
     const double f4_4_2 = (((0.3*alpha4_4_2 + V4_1_2*t764) + t759) - s_q_11*f5_5_2) + t762;
-    const double f4_5_2 = ((0.3*alpha4_5_2 + (-0.0075*t41 - 0.0075*t42)) + c_q_11*f5_5_2) + s_q_11*f5_4_2;
+    const double f4_3_2 = ((V4_0_2*t764 + 0.0075*alpha2_1_2) + 0.3*alpha4_3_2) + f5_3_2;
     /* f3: spatial force f(k) (2.29) */
-    const double t765 = 0.13277500000000003*V3_2_2;
-    const double f3_0_2 = ((((-0.5*alpha3_4_2 - V3_1_2*t765) + 0.13390000000000002*alpha3_0_2) + s_q_10*f4_2_2) - 0.4*f4_4_2) + c_q_10*f4_0_2;
+    const double f3_5_2 = ((2.5*alpha3_5_2 + (-0.5*t33 - 0.5*t34)) - s_q_10*f4_3_2) + c_q_10*f4_5_2;
     const double t766 = c_q_10*f4_3_2;
     const double t767 = s_q_10*f4_5_2;
-    const double f3_1_2 = ((((V3_0_2*t765 + 0.13390000000000002*alpha2_1_2) + 0.5*alpha3_3_2) + 0.4*t766) + f4_1_2) + 0.4*t767;
     const double f3_2_2 = (c_q_10*f4_2_2 + 0.001125*alpha3_2_2) - s_q_10*f4_0_2;
+    const double t765 = 0.13277500000000003*V3_2_2;
+    const double f3_0_2 = ((((-0.5*alpha3_4_2 - V3_1_2*t765) + 0.13390000000000002*alpha3_0_2) + s_q_10*f4_2_2) - 0.4*f4_4_2) + c_q_10*f4_0_2;
+    const double f3_1_2 = ((((V3_0_2*t765 + 0.13390000000000002*alpha2_1_2) + 0.5*alpha3_3_2) + 0.4*t766) + f4_1_2) + 0.4*t767;
     const double t768 = 0.5*V3_2_2;
     const double f3_3_2 = (((V3_0_2*t768 + 0.5*alpha2_1_2) + 2.5*alpha3_3_2) + t766) + t767;
     const double f3_4_2 = ((2.5*alpha3_4_2 + V3_1_2*t768) - 0.5*alpha3_0_2) + f4_4_2;
-    const double f3_5_2 = ((2.5*alpha3_5_2 + (-0.5*t33 - 0.5*t34)) - s_q_10*f4_3_2) + c_q_10*f4_5_2;
     /* f2: spatial force f(k) (2.29) */
-    const double t769 = 0.07962500000000003*V2_2_2;
     const double f2_0_2 = ((((0.08030000000000002*a1_0_2 - 0.30000000000000004*alpha2_4_2) - V2_1_2*t769) - 0.4*f3_4_2) + c_q_9*f3_0_2) + s_q_9*f3_2_2;
-    const double t770 = 0.4*c_q_9;
-    const double t771 = 0.4*s_q_9;
-    const double f2_1_2 = ((((V2_0_2*t769 + 0.30000000000000004*alpha1_3_2) + 0.08030000000000002*alpha2_1_2) + t771*f3_5_2) + f3_1_2) + t770*f3_3_2;
     const double f2_2_2 = (c_q_9*f3_2_2 + 0.000675*alpha2_2_2) - s_q_9*f3_0_2;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0_2 = 2e-05*a1_0_2 + f2_0_2;
-    const double f1_1_2 = c_q_8*f2_1_2 - s_q_8*f2_2_2;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double t820 = tau[10] - f4_1_2;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_2_2 = alpha2_2_2;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_0_2 = t749 - s_q_9*zeta2_2_2;
+    const double zeta3_2_2 = c_q_9*zeta2_2_2 + t750;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_0_2 = (a4_0_2 + c_q_10*zeta3_0_2) - s_q_10*zeta3_2_2;
+    const double zeta4_2_2 = (a4_2_2 + c_q_10*zeta3_2_2) + s_q_10*zeta3_0_2;
+    /* f2: spatial force f(k) (2.29) */
+    const double t770 = 0.4*c_q_9;
+    const double t771 = 0.4*s_q_9;
+    const double f2_1_2 = ((((V2_0_2*t769 + 0.30000000000000004*alpha1_3_2) + 0.08030000000000002*alpha2_1_2) + t771*f3_5_2) + f3_1_2) + t770*f3_3_2;
+    /* f1: spatial force f(k) (2.29) */
     const double f1_2_2 = (c_q_8*f2_2_2 + 2e-05*a1_2_2) + s_q_8*f2_1_2;
+    const double f1_1_2 = c_q_8*f2_1_2 - s_q_8*f2_2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2_2 = c_q_7*f1_2_2 - s_q_7*f1_0_2;
+    /* zeta1: zeta(k) = phi^T a (4.22b) */
+    const double zeta1_3_2 = alpha1_3_2;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_1_2 = alpha2_1_2;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
+    const double zeta5_1_2 = (a5_1_2 + c_q_11*zeta2_1_2) + s_q_11*zeta4_2_2;
+    const double zeta5_2_2 = (a5_2_2 - s_q_11*zeta2_1_2) + c_q_11*zeta4_2_2;
     /* P4: articulated inertia P(k) (4.5) */
     const double t772 = s_q_11*s_q_11;
     const double t773 = c_q_11*c_q_11;
@@ -2081,11 +2445,11 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t775 = 0.0003175*c_q_11 + 0.000375;
     const double P4_1_1_3 = (c_q_11*t775 + (0.000375*c_q_11 + 0.0010675)) + 0.000135*t772;
     const double P4_1_2_3 = s_q_11*t775 - 0.000135*t774;
+    const double P4_4_5_3 = -0.17716535433070862*t774;
     const double P4_1_3_3 = 0.0075*c_q_11 + 0.0225;
     const double P4_2_2_3 = (0.0003175*t772 + 0.000135) + 0.000135*t773;
     const double P4_2_3_3 = 0.0075*s_q_11;
     const double P4_4_4_3 = (0.3*t772 + 0.3) + 0.12283464566929136*t773;
-    const double P4_4_5_3 = -0.17716535433070862*t774;
     const double P4_5_5_3 = (0.12283464566929136*t772 + 0.3) + 0.3*t773;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0_3 = 1.0/P4_1_1_3;
@@ -2099,100 +2463,149 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t778 = s_q_10*s_q_10;
     const double t779 = P4_2_2_3 - P4_1_2_3*G4_2_0_3;
     const double P3_0_0_3 = (((0.16000000000000003*P4_4_4_3 + 0.13390000000000002) - c_q_10*t776) + c_q_10*t777) + t778*t779;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_2_2_4 = P4_2_2_3;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t780 = 0.4*P4_4_5_3;
     const double t781 = c_q_10*P4_0_5_3;
     const double t782 = t781 - t780;
+    const double P3_1_4_3 = s_q_10*t780;
     const double t783 = s_q_10*t782;
     const double t784 = -P4_2_3_3;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_2_3_4 = P4_2_3_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t849 = -P4_2_3_4;
     const double t785 = -P4_1_3_3*G4_2_0_3 - t784;
-    const double t786 = c_q_10*s_q_10;
-    const double t787 = t786*t785;
-    const double P3_0_1_3 = (s_q_10*(P4_1_2_3 - P4_1_1_3*G4_2_0_3) + 0.4*t783) + 0.4*t787;
-    const double P3_0_2_3 = t786*t779 - s_q_10*t777;
-    const double P3_0_3_3 = t783 + t787;
-    const double P3_0_4_3 = (c_q_10*P4_0_4_3 - 0.5) - 0.4*P4_4_4_3;
     const double P3_0_5_3 = -t778*t785 + c_q_10*t782;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t806 = -P3_0_5_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t786 = c_q_10*s_q_10;
+    const double P3_0_2_3 = t786*t779 - s_q_10*t777;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t797 = -P3_0_2_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t787 = t786*t785;
+    const double P3_2_5_3 = -s_q_10*t781 - t787;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t807 = -P3_2_5_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_1_3 = (s_q_10*(P4_1_2_3 - P4_1_1_3*G4_2_0_3) + 0.4*t783) + 0.4*t787;
+    const double P3_0_3_3 = t783 + t787;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t804 = -P3_0_3_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_4_3 = (c_q_10*P4_0_4_3 - 0.5) - 0.4*P4_4_4_3;
     const double t788 = t778*P4_5_5_3;
     const double t789 = 0.4*c_q_10;
     const double t790 = 0.6 - P4_1_3_3*G4_3_0_3;
     const double t791 = (P4_1_3_3 - P4_1_3_3*G4_1_0_3) + t789*t790;
     const double t792 = c_q_10*t791;
     const double P3_1_1_3 = ((((P4_1_1_3 + 0.13390000000000002) + 0.16000000000000003*t788) - P4_1_1_3*G4_1_0_3) + t789*(P4_1_3_3 - P4_1_1_3*G4_3_0_3)) + 0.4*t792;
+    const double P3_1_3_3 = (0.4*t788 + 0.5) + t792;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_1_1_4 = P4_1_1_3;
+    const double P4_1_3_4 = P4_1_3_3;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t793 = t778*P4_0_5_3;
     const double P3_1_2_3 = c_q_10*((P4_1_2_3 - P4_1_2_3*G4_1_0_3) + t789*(-P4_1_2_3*G4_3_0_3 - t784)) - 0.4*t793;
-    const double P3_1_3_3 = (0.4*t788 + 0.5) + t792;
-    const double P3_1_4_3 = s_q_10*t780;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_5_4 = P4_0_5_3;
+    const double P4_1_2_4 = P4_1_2_3;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t794 = t786*P4_5_5_3;
     const double P3_1_5_3 = -s_q_10*t791 + 0.4*t794;
-    const double t795 = c_q_10*c_q_10;
-    const double P3_2_2_3 = (t778*P4_0_0_3 + 0.001125) + t795*t779;
-    const double P3_2_3_3 = t795*t785 - t793;
-    const double P3_2_4_3 = -s_q_10*P4_0_4_3;
-    const double P3_2_5_3 = -s_q_10*t781 - t787;
-    const double P3_3_3_3 = (t788 + 2.5) + t795*t790;
-    const double P3_3_4_3 = s_q_10*P4_4_5_3;
     const double P3_3_5_3 = t794 - t786*t790;
-    const double P3_4_4_3 = P4_4_4_3 + 2.5;
-    const double P3_4_5_3 = c_q_10*P4_4_5_3;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t808 = -P3_3_5_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t795 = c_q_10*c_q_10;
+    const double P3_2_3_3 = t795*t785 - t793;
+    const double P3_2_2_3 = (t778*P4_0_0_3 + 0.001125) + t795*t779;
+    const double P3_3_3_3 = (t788 + 2.5) + t795*t790;
     const double P3_5_5_3 = (t795*P4_5_5_3 + 2.5) + t778*t790;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t805 = -P3_2_3_3;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_0_4 = P4_0_0_3;
+    const double P4_5_5_4 = P4_5_5_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_2_4_3 = -s_q_10*P4_0_4_3;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_4_4 = P4_0_4_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_3_4_3 = s_q_10*P4_4_5_3;
+    const double P3_4_4_3 = P4_4_4_3 + 2.5;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_4_4 = P4_4_4_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_4_5_3 = c_q_10*P4_4_5_3;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_5_4 = P4_4_5_3;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0_3 = 1.0/P3_1_1_3;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_0_0_3 = P3_0_1_3*Dinv3_0_0_3;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t796 = P3_0_0_3 - P3_0_1_3*G3_0_0_3;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_1_0_3 = P3_1_1_3*Dinv3_0_0_3;
     const double G3_2_0_3 = P3_1_2_3*Dinv3_0_0_3;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t802 = P3_2_2_3 - P3_1_2_3*G3_2_0_3;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_3_0_3 = P3_1_3_3*Dinv3_0_0_3;
     const double G3_4_0_3 = P3_1_4_3*Dinv3_0_0_3;
     const double G3_5_0_3 = P3_1_5_3*Dinv3_0_0_3;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t796 = P3_0_0_3 - P3_0_1_3*G3_0_0_3;
-    const double t797 = -P3_0_2_3;
+    const double P2_1_1_3 = (((((P3_1_1_3 + 0.08030000000000002) - P3_1_1_3*G3_1_0_3) + t770*(P3_1_3_3 - P3_1_1_3*G3_3_0_3)) + t771*(P3_1_5_3 - P3_1_1_3*G3_5_0_3)) + t770*(((P3_1_3_3 - P3_1_3_3*G3_1_0_3) + t770*(P3_3_3_3 - P3_1_3_3*G3_3_0_3)) + t771*(-P3_1_3_3*G3_5_0_3 - t808))) + t771*(((P3_1_5_3 - P3_1_5_3*G3_1_0_3) + t770*(-P3_1_5_3*G3_3_0_3 - t808)) + t771*(P3_5_5_3 - P3_1_5_3*G3_5_0_3));
     const double t798 = -P3_0_1_3*G3_2_0_3 - t797;
-    const double t799 = 0.4*G3_4_0_3;
-    const double t800 = ((P3_0_1_3*t799 - 0.4*P3_0_4_3) + c_q_9*t796) + s_q_9*t798;
     const double t801 = -P3_1_2_3*G3_0_0_3 - t797;
-    const double t802 = P3_2_2_3 - P3_1_2_3*G3_2_0_3;
+    const double t799 = 0.4*G3_4_0_3;
+    const double P2_0_1_3 = ((((P3_1_1_3*t799 - 0.4*P3_1_4_3) + c_q_9*(P3_0_1_3 - P3_1_1_3*G3_0_0_3)) + s_q_9*(P3_1_2_3 - P3_1_1_3*G3_2_0_3)) + t770*(((P3_1_3_3*t799 - 0.4*P3_3_4_3) + c_q_9*(-P3_1_3_3*G3_0_0_3 - t804)) + s_q_9*(-P3_1_3_3*G3_2_0_3 - t805))) + t771*(((P3_1_5_3*t799 - 0.4*P3_4_5_3) + c_q_9*(-P3_1_5_3*G3_0_0_3 - t806)) + s_q_9*(-P3_1_5_3*G3_2_0_3 - t807));
+    const double P2_1_2_3 = c_q_9*(((P3_1_2_3 - P3_1_2_3*G3_1_0_3) + t770*(-P3_1_2_3*G3_3_0_3 - t805)) + t771*(-P3_1_2_3*G3_5_0_3 - t807)) - s_q_9*(((P3_0_1_3 - P3_0_1_3*G3_1_0_3) + t770*(-P3_0_1_3*G3_3_0_3 - t804)) + t771*(-P3_0_1_3*G3_5_0_3 - t806));
+    const double t800 = ((P3_0_1_3*t799 - 0.4*P3_0_4_3) + c_q_9*t796) + s_q_9*t798;
+    const double P2_2_2_3 = (c_q_9*(c_q_9*t802 - s_q_9*t801) + 0.000675) - s_q_9*(c_q_9*t798 - s_q_9*t796);
     const double t803 = ((P3_1_2_3*t799 - 0.4*P3_2_4_3) + c_q_9*t801) + s_q_9*t802;
     const double P2_0_0_3 = (((((0.16000000000000003*P3_4_4_3 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_3*G3_4_0_3) - t770*(P3_0_4_3 - P3_1_4_3*G3_0_0_3)) - t771*(P3_2_4_3 - P3_1_4_3*G3_2_0_3)) + c_q_9*t800) + s_q_9*t803;
-    const double t804 = -P3_0_3_3;
-    const double t805 = -P3_2_3_3;
-    const double t806 = -P3_0_5_3;
-    const double t807 = -P3_2_5_3;
-    const double P2_0_1_3 = ((((P3_1_1_3*t799 - 0.4*P3_1_4_3) + c_q_9*(P3_0_1_3 - P3_1_1_3*G3_0_0_3)) + s_q_9*(P3_1_2_3 - P3_1_1_3*G3_2_0_3)) + t770*(((P3_1_3_3*t799 - 0.4*P3_3_4_3) + c_q_9*(-P3_1_3_3*G3_0_0_3 - t804)) + s_q_9*(-P3_1_3_3*G3_2_0_3 - t805))) + t771*(((P3_1_5_3*t799 - 0.4*P3_4_5_3) + c_q_9*(-P3_1_5_3*G3_0_0_3 - t806)) + s_q_9*(-P3_1_5_3*G3_2_0_3 - t807));
     const double P2_0_2_3 = c_q_9*t803 - s_q_9*t800;
-    const double t808 = -P3_3_5_3;
-    const double P2_1_1_3 = (((((P3_1_1_3 + 0.08030000000000002) - P3_1_1_3*G3_1_0_3) + t770*(P3_1_3_3 - P3_1_1_3*G3_3_0_3)) + t771*(P3_1_5_3 - P3_1_1_3*G3_5_0_3)) + t770*(((P3_1_3_3 - P3_1_3_3*G3_1_0_3) + t770*(P3_3_3_3 - P3_1_3_3*G3_3_0_3)) + t771*(-P3_1_3_3*G3_5_0_3 - t808))) + t771*(((P3_1_5_3 - P3_1_5_3*G3_1_0_3) + t770*(-P3_1_5_3*G3_3_0_3 - t808)) + t771*(P3_5_5_3 - P3_1_5_3*G3_5_0_3));
-    const double P2_1_2_3 = c_q_9*(((P3_1_2_3 - P3_1_2_3*G3_1_0_3) + t770*(-P3_1_2_3*G3_3_0_3 - t805)) + t771*(-P3_1_2_3*G3_5_0_3 - t807)) - s_q_9*(((P3_0_1_3 - P3_0_1_3*G3_1_0_3) + t770*(-P3_0_1_3*G3_3_0_3 - t804)) + t771*(-P3_0_1_3*G3_5_0_3 - t806));
-    const double P2_2_2_3 = (c_q_9*(c_q_9*t802 - s_q_9*t801) + 0.000675) - s_q_9*(c_q_9*t798 - s_q_9*t796);
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t812 = -P2_1_2_3;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0_3 = 1.0/P2_0_0_3;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_0_0_3 = P2_0_0_3*Dinv2_0_0_3;
-    const double G2_1_0_3 = P2_0_1_3*Dinv2_0_0_3;
-    const double G2_2_0_3 = P2_0_2_3*Dinv2_0_0_3;
     /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_0_3 = (P2_0_0_3 + 2e-05) - P2_0_0_3*G2_0_0_3;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_1_0_3 = P2_0_1_3*Dinv2_0_0_3;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t811 = P2_1_1_3 - P2_0_1_3*G2_1_0_3;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_2_0_3 = P2_0_2_3*Dinv2_0_0_3;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t816 = P2_2_2_3 - P2_0_2_3*G2_2_0_3;
     const double t809 = P2_0_1_3 - P2_0_1_3*G2_0_0_3;
+    const double t813 = -P2_0_1_3*G2_2_0_3 - t812;
+    const double t815 = -P2_0_2_3*G2_1_0_3 - t812;
     const double t810 = P2_0_2_3 - P2_0_2_3*G2_0_0_3;
     const double P1_0_1_3 = c_q_8*t809 - s_q_8*t810;
     const double P1_0_2_3 = c_q_8*t810 + s_q_8*t809;
-    const double t811 = P2_1_1_3 - P2_0_1_3*G2_1_0_3;
-    const double t812 = -P2_1_2_3;
-    const double t813 = -P2_0_1_3*G2_2_0_3 - t812;
+    /* P0: articulated inertia P(k) (4.5) */
+    const double t818 = -P1_0_2_3;
+    /* P1: articulated inertia P(k) (4.5) */
     const double t814 = c_q_8*t811 - s_q_8*t813;
-    const double t815 = -P2_0_2_3*G2_1_0_3 - t812;
-    const double t816 = P2_2_2_3 - P2_0_2_3*G2_2_0_3;
+    const double P1_2_2_3 = (c_q_8*(c_q_8*t816 + s_q_8*t815) + 2e-05) + s_q_8*(c_q_8*t813 + s_q_8*t811);
     const double t817 = c_q_8*t815 - s_q_8*t816;
     const double P1_1_1_3 = (c_q_8*t814 + 2e-05) - s_q_8*t817;
     const double P1_1_2_3 = c_q_8*t817 + s_q_8*t814;
-    const double P1_2_2_3 = (c_q_8*(c_q_8*t816 + s_q_8*t815) + 2e-05) + s_q_8*(c_q_8*t813 + s_q_8*t811);
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0_3 = 1.0/P1_1_1_3;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0_3 = P1_0_1_3*Dinv1_0_0_3;
     const double G1_2_0_3 = P1_1_2_3*Dinv1_0_0_3;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t818 = -P1_0_2_3;
     const double P0_2_2_3 = (c_q_7*(c_q_7*(P1_2_2_3 - P1_1_2_3*G1_2_0_3) - s_q_7*(-P1_1_2_3*G1_0_0_3 - t818)) + 2e-05) - s_q_7*(c_q_7*(-P1_0_1_3*G1_2_0_3 - t818) - s_q_7*(P1_0_0_3 - P1_0_1_3*G1_0_0_3));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_3 = 1.0/P0_2_2_3;
@@ -2203,44 +2616,48 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z4_4_2 = c_q_11*t819;
     const double z4_0_2 = (-1.0*f5_0_2 + 1.0*tau[11]) - 0.05*z4_4_2;
     const double z4_5_2 = s_q_11*t819;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t820 = tau[10] - f4_1_2;
-    const double nu4_0_2 = Dinv4_0_0_3*t820;
     /* z3: z(k) (4.20) */
     const double t821 = 0.4*z4_4_2;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu4_0_2 = Dinv4_0_0_3*t820;
+    /* z3: z(k) (4.20) */
     const double t822 = G4_2_0_3*t820;
     const double z3_0_2 = c_q_10*z4_0_2 + (s_q_10*t822 - t821);
+    const double z3_2_2 = -s_q_10*z4_0_2 + c_q_10*t822;
     const double t823 = s_q_10*z4_5_2;
     const double t824 = G4_3_0_3*t820;
     const double z3_1_2 = (t789*t824 + G4_1_0_3*t820) + 0.4*t823;
-    const double z3_2_2 = -s_q_10*z4_0_2 + c_q_10*t822;
     const double z3_3_2 = c_q_10*t824 + t823;
     const double z3_5_2 = -s_q_10*t824 + c_q_10*z4_5_2;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
     const double t825 = (tau[9] - f3_1_2) - z3_1_2;
-    const double nu3_0_2 = Dinv3_0_0_3*t825;
     /* z2: z(k) (4.20) */
+    const double z2_1_2 = ((G3_1_0_3*t825 + z3_1_2) + t770*(G3_3_0_3*t825 + z3_3_2)) + t771*(G3_5_0_3*t825 + z3_5_2);
     const double t826 = G3_0_0_3*t825 + z3_0_2;
     const double t827 = G3_2_0_3*t825 + z3_2_2;
     const double z2_0_2 = (c_q_9*t826 + (-t799*t825 - t821)) + s_q_9*t827;
-    const double z2_1_2 = ((G3_1_0_3*t825 + z3_1_2) + t770*(G3_3_0_3*t825 + z3_3_2)) + t771*(G3_5_0_3*t825 + z3_5_2);
     const double z2_2_2 = c_q_9*t827 - s_q_9*t826;
+    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu3_0_2 = Dinv3_0_0_3*t825;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double t828 = (tau[8] - f2_0_2) - z2_0_2;
-    const double nu2_0_2 = t828*Dinv2_0_0_3;
     /* z1: z(k) (4.20) */
     const double z1_0_2 = t828*G2_0_0_3 + z2_0_2;
     const double t829 = t828*G2_1_0_3 + z2_1_2;
     const double t830 = t828*G2_2_0_3 + z2_2_2;
+    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu2_0_2 = t828*Dinv2_0_0_3;
+    /* z1: z(k) (4.20) */
     const double z1_1_2 = c_q_8*t829 - s_q_8*t830;
     const double z1_2_2 = c_q_8*t830 + s_q_8*t829;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
     const double t831 = (tau[7] - f1_1_2) - z1_1_2;
-    const double nu1_0_2 = t831*Dinv1_0_0_3;
     /* z0: z(k) (4.20) */
     const double z0_2_2 = c_q_7*(t831*G1_2_0_3 + z1_2_2) - s_q_7*(t831*G1_0_0_3 + z1_0_2);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0_2 = ((tau[6] - f0_2_2) - z0_2_2)*Dinv0_0_0_3;
+    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu1_0_2 = t831*Dinv1_0_0_3;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2_2 = c_q_7*nu0_0_2;
     /* qdd1: joint acceleration qdd(k) (4.22) */
@@ -2265,190 +2682,220 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_2 = lam2_1_2 + qdd3_0_2;
     const double lam3_4_2 = -0.4*lam2_0_2;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_2_2 = c_q_10*lam3_2_2 + s_q_10*lam3_0_2;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t833 = 0.4*lam3_1_2 + lam3_3_2;
     /* lam4: lambda(k) (4.21) */
+    const double lam4_4_2 = lam3_4_2 - 0.4*lam3_0_2;
+    const double lam4_2_2 = c_q_10*lam3_2_2 + s_q_10*lam3_0_2;
+    const double lam4_0_2 = c_q_10*lam3_0_2 - s_q_10*lam3_2_2;
+    /* qdd5: joint acceleration qdd(k) (4.22) */
+    const double t834 = lam4_4_2 - 0.05*lam4_0_2;
+    /* lam4: lambda(k) (4.21) */
     const double lam4_3_2 = c_q_10*t833 - s_q_10*lam3_5_2;
+    const double lam4_5_2 = s_q_10*t833 + c_q_10*lam3_5_2;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_2 = ((nu4_0_2 - G4_2_0_3*lam4_2_2) - G4_1_0_3*lam3_1_2) - G4_3_0_3*lam4_3_2;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_0_2 = c_q_10*lam3_0_2 - s_q_10*lam3_2_2;
     const double lam4_1_2 = lam3_1_2 + qdd4_0_2;
-    const double lam4_4_2 = lam3_4_2 - 0.4*lam3_0_2;
-    const double lam4_5_2 = s_q_10*t833 + c_q_10*lam3_5_2;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_3_2 = 0.05*lam4_1_2 + lam4_3_2;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t834 = lam4_4_2 - 0.05*lam4_0_2;
     const double t835 = c_q_11*t834;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_5_2 = c_q_11*lam4_5_2 - s_q_11*t834;
+    /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t836 = s_q_11*lam4_5_2;
     const double qdd5_0_2 = ((nu5_0_2 - 1.0*lam4_0_2) + 23.622047244094485*t835) + 23.622047244094485*t836;
     /* lam5: lambda(k) (4.21) */
+    const double lam5_4_2 = t835 + t836;
     const double lam5_0_2 = lam4_0_2 + qdd5_0_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1067 = -0.05*lam5_0_2 + 1.0*lam5_4_2;
+    const double t1069 = 1.0*lam5_5_2;
+    const double t1078 = 1.0*lam5_0_2;
+    /* lam5: lambda(k) (4.21) */
     const double lam5_1_2 = c_q_11*lam4_1_2 + s_q_11*lam4_2_2;
     const double lam5_2_2 = -s_q_11*lam4_1_2 + c_q_11*lam4_2_2;
-    const double lam5_3_2 = 0.05*lam4_1_2 + lam4_3_2;
-    const double lam5_4_2 = t835 + t836;
-    const double lam5_5_2 = c_q_11*lam4_5_2 - s_q_11*t834;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3_2 = alpha1_3_2;
-    const double zeta1_5_2 = alpha1_5_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1066 = 0.05*lam5_1_2 + 1.0*lam5_3_2;
+    const double t1079 = 1.0*lam5_1_2;
+    const double t1080 = 1.0*lam5_2_2;
     /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_1_2 = alpha2_1_2;
-    const double zeta2_2_2 = alpha2_2_2;
     const double zeta2_4_2 = s_q_8*zeta1_5_2;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_4_2 = t753 + zeta2_4_2;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_4_2 = (a4_4_2 + zeta3_4_2) - 0.4*zeta3_0_2;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
     const double zeta2_5_2 = c_q_8*zeta1_5_2;
     /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0_2 = t749 - s_q_9*zeta2_2_2;
-    const double zeta3_2_2 = c_q_9*zeta2_2_2 + t750;
     const double t837 = 0.4*zeta2_1_2;
     const double t838 = t837 + zeta1_3_2;
     const double zeta3_3_2 = (a3_3_2 - s_q_9*zeta2_5_2) + c_q_9*t838;
-    const double zeta3_4_2 = t753 + zeta2_4_2;
     const double zeta3_5_2 = (a3_5_2 + c_q_9*zeta2_5_2) + s_q_9*t838;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0_2 = (a4_0_2 + c_q_10*zeta3_0_2) - s_q_10*zeta3_2_2;
-    const double zeta4_2_2 = (a4_2_2 + c_q_10*zeta3_2_2) + s_q_10*zeta3_0_2;
     const double t839 = t837 + zeta3_3_2;
     const double zeta4_3_2 = (a4_3_2 - s_q_10*zeta3_5_2) + c_q_10*t839;
-    const double zeta4_4_2 = (a4_4_2 + zeta3_4_2) - 0.4*zeta3_0_2;
     const double zeta4_5_2 = (a4_5_2 + c_q_10*zeta3_5_2) + s_q_10*t839;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1_2 = (a5_1_2 + c_q_11*zeta2_1_2) + s_q_11*zeta4_2_2;
-    const double zeta5_2_2 = (a5_2_2 - s_q_11*zeta2_1_2) + c_q_11*zeta4_2_2;
     const double zeta5_3_2 = (a5_3_2 + 0.05*zeta2_1_2) + zeta4_3_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1070 = (0.05*zeta5_1_2 + V5_2_2*t251) + zeta5_3_2;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double t840 = 0.05*zeta4_0_2;
     const double t841 = zeta4_4_2 - t840;
     const double zeta5_4_2 = (a5_4_2 + s_q_11*zeta4_5_2) + c_q_11*t841;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1072 = (V5_2_2*t249 - t840) + zeta5_4_2;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_5_2 = (a5_5_2 + c_q_11*zeta4_5_2) - s_q_11*t841;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_0_4 = P4_0_0_3;
-    const double P4_0_4_4 = P4_0_4_3;
-    const double P4_0_5_4 = P4_0_5_3;
-    const double P4_1_1_4 = P4_1_1_3;
-    const double P4_1_2_4 = P4_1_2_3;
-    const double P4_1_3_4 = P4_1_3_3;
-    const double P4_2_2_4 = P4_2_2_3;
-    const double P4_2_3_4 = P4_2_3_3;
-    const double P4_4_4_4 = P4_4_4_3;
-    const double P4_4_5_4 = P4_4_5_3;
-    const double P4_5_5_4 = P4_5_5_3;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1071 = (-0.05*t761 - 0.05*t760) + zeta5_5_2;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0_4 = 1.0/P4_1_1_4;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_1_0_4 = P4_1_1_4*Dinv4_0_0_4;
     const double G4_2_0_4 = P4_1_2_4*Dinv4_0_0_4;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t844 = P4_2_2_4 - P4_1_2_4*G4_2_0_4;
+    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_3_0_4 = P4_1_3_4*Dinv4_0_0_4;
     /* P3: articulated inertia P(k) (4.5) */
     const double t842 = 0.4*P4_0_4_4;
     const double t843 = c_q_10*P4_0_0_4 - t842;
-    const double t844 = P4_2_2_4 - P4_1_2_4*G4_2_0_4;
     const double P3_0_0_4 = (((0.16000000000000003*P4_4_4_4 + 0.13390000000000002) - c_q_10*t842) + c_q_10*t843) + t778*t844;
+    const double P3_0_2_4 = t786*t844 - s_q_10*t843;
+    const double P3_2_2_4 = (t778*P4_0_0_4 + 0.001125) + t795*t844;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t859 = -P3_0_2_4;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t845 = 0.4*P4_4_5_4;
     const double t846 = c_q_10*P4_0_5_4;
+    const double t856 = t778*P4_0_5_4;
     const double t847 = t846 - t845;
+    const double P3_1_4_4 = s_q_10*t845;
     const double t848 = s_q_10*t847;
-    const double t849 = -P4_2_3_4;
     const double t850 = -P4_1_3_4*G4_2_0_4 - t849;
+    const double P3_0_5_4 = -t778*t850 + c_q_10*t847;
+    const double P3_1_2_4 = c_q_10*((P4_1_2_4 - P4_1_2_4*G4_1_0_4) + t789*(-P4_1_2_4*G4_3_0_4 - t849)) - 0.4*t856;
+    const double P3_2_3_4 = t795*t850 - t856;
     const double t851 = t786*t850;
     const double P3_0_1_4 = (s_q_10*(P4_1_2_4 - P4_1_1_4*G4_2_0_4) + 0.4*t848) + 0.4*t851;
-    const double P3_0_2_4 = t786*t844 - s_q_10*t843;
     const double P3_0_3_4 = t848 + t851;
-    const double P3_0_4_4 = (c_q_10*P4_0_4_4 - 0.5) - 0.4*P4_4_4_4;
-    const double P3_0_5_4 = -t778*t850 + c_q_10*t847;
-    const double t852 = t778*P4_5_5_4;
-    const double t853 = 0.6 - P4_1_3_4*G4_3_0_4;
-    const double t854 = (P4_1_3_4 - P4_1_3_4*G4_1_0_4) + t789*t853;
-    const double t855 = c_q_10*t854;
-    const double P3_1_1_4 = ((((P4_1_1_4 + 0.13390000000000002) + 0.16000000000000003*t852) - P4_1_1_4*G4_1_0_4) + t789*(P4_1_3_4 - P4_1_1_4*G4_3_0_4)) + 0.4*t855;
-    const double t856 = t778*P4_0_5_4;
-    const double P3_1_2_4 = c_q_10*((P4_1_2_4 - P4_1_2_4*G4_1_0_4) + t789*(-P4_1_2_4*G4_3_0_4 - t849)) - 0.4*t856;
-    const double P3_1_3_4 = (0.4*t852 + 0.5) + t855;
-    const double P3_1_4_4 = s_q_10*t845;
-    const double t857 = t786*P4_5_5_4;
-    const double P3_1_5_4 = -s_q_10*t854 + 0.4*t857;
-    const double P3_2_2_4 = (t778*P4_0_0_4 + 0.001125) + t795*t844;
-    const double P3_2_3_4 = t795*t850 - t856;
-    const double P3_2_4_4 = -s_q_10*P4_0_4_4;
     const double P3_2_5_4 = -s_q_10*t846 - t851;
-    const double P3_3_3_4 = t795*t853 + (t852 + 2.5);
-    const double P3_3_4_4 = s_q_10*P4_4_5_4;
-    const double P3_3_5_4 = t857 - t786*t853;
-    const double P3_4_4_4 = P4_4_4_4 + 2.5;
-    const double P3_4_5_4 = c_q_10*P4_4_5_4;
-    const double P3_5_5_4 = (t795*P4_5_5_4 + 2.5) + t778*t853;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_4 = 1.0/P3_1_1_4;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_4 = P3_0_1_4*Dinv3_0_0_4;
-    const double G3_1_0_4 = P3_1_1_4*Dinv3_0_0_4;
-    const double G3_2_0_4 = P3_1_2_4*Dinv3_0_0_4;
-    const double G3_3_0_4 = P3_1_3_4*Dinv3_0_0_4;
-    const double G3_4_0_4 = P3_1_4_4*Dinv3_0_0_4;
-    const double G3_5_0_4 = P3_1_5_4*Dinv3_0_0_4;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t858 = P3_0_0_4 - P3_0_1_4*G3_0_0_4;
-    const double t859 = -P3_0_2_4;
-    const double t860 = -P3_0_1_4*G3_2_0_4 - t859;
-    const double t861 = 0.4*G3_4_0_4;
-    const double t862 = ((P3_0_1_4*t861 - 0.4*P3_0_4_4) + c_q_9*t858) + s_q_9*t860;
-    const double t863 = -P3_1_2_4*G3_0_0_4 - t859;
-    const double t864 = P3_2_2_4 - P3_1_2_4*G3_2_0_4;
-    const double t865 = ((P3_1_2_4*t861 - 0.4*P3_2_4_4) + c_q_9*t863) + s_q_9*t864;
-    const double P2_0_0_4 = (((((0.16000000000000003*P3_4_4_4 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_4*G3_4_0_4) - t770*(P3_0_4_4 - P3_1_4_4*G3_0_0_4)) - t771*(P3_2_4_4 - P3_1_4_4*G3_2_0_4)) + c_q_9*t862) + s_q_9*t865;
     const double t866 = -P3_0_3_4;
     const double t867 = -P3_2_3_4;
     const double t868 = -P3_0_5_4;
     const double t869 = -P3_2_5_4;
-    const double P2_0_1_4 = ((((P3_1_1_4*t861 - 0.4*P3_1_4_4) + c_q_9*(P3_0_1_4 - P3_1_1_4*G3_0_0_4)) + s_q_9*(P3_1_2_4 - P3_1_1_4*G3_2_0_4)) + t770*(((P3_1_3_4*t861 - 0.4*P3_3_4_4) + c_q_9*(-P3_1_3_4*G3_0_0_4 - t866)) + s_q_9*(-P3_1_3_4*G3_2_0_4 - t867))) + t771*(((P3_1_5_4*t861 - 0.4*P3_4_5_4) + c_q_9*(-P3_1_5_4*G3_0_0_4 - t868)) + s_q_9*(-P3_1_5_4*G3_2_0_4 - t869));
-    const double P2_0_2_4 = c_q_9*t865 - s_q_9*t862;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_4_4 = (c_q_10*P4_0_4_4 - 0.5) - 0.4*P4_4_4_4;
+    const double P3_2_4_4 = -s_q_10*P4_0_4_4;
+    const double P3_4_4_4 = P4_4_4_4 + 2.5;
+    const double t852 = t778*P4_5_5_4;
+    const double t853 = 0.6 - P4_1_3_4*G4_3_0_4;
+    const double P3_5_5_4 = (t795*P4_5_5_4 + 2.5) + t778*t853;
+    const double t857 = t786*P4_5_5_4;
+    const double P3_3_3_4 = t795*t853 + (t852 + 2.5);
+    const double P3_3_5_4 = t857 - t786*t853;
+    const double t854 = (P4_1_3_4 - P4_1_3_4*G4_1_0_4) + t789*t853;
+    const double P3_1_5_4 = -s_q_10*t854 + 0.4*t857;
+    const double t855 = c_q_10*t854;
+    const double P3_1_1_4 = ((((P4_1_1_4 + 0.13390000000000002) + 0.16000000000000003*t852) - P4_1_1_4*G4_1_0_4) + t789*(P4_1_3_4 - P4_1_1_4*G4_3_0_4)) + 0.4*t855;
+    const double P3_1_3_4 = (0.4*t852 + 0.5) + t855;
+    /* P2: articulated inertia P(k) (4.5) */
     const double t870 = -P3_3_5_4;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t918 = (1.0 - G4_1_0_4) - t789*G4_3_0_4;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_3_4_4 = s_q_10*P4_4_5_4;
+    const double P3_4_5_4 = c_q_10*P4_4_5_4;
+    /* Dinv3: D^-1(k) */
+    const double Dinv3_0_0_4 = 1.0/P3_1_1_4;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_0_0_4 = P3_0_1_4*Dinv3_0_0_4;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t858 = P3_0_0_4 - P3_0_1_4*G3_0_0_4;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_1_0_4 = P3_1_1_4*Dinv3_0_0_4;
+    const double G3_2_0_4 = P3_1_2_4*Dinv3_0_0_4;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t864 = P3_2_2_4 - P3_1_2_4*G3_2_0_4;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_3_0_4 = P3_1_3_4*Dinv3_0_0_4;
+    const double G3_4_0_4 = P3_1_4_4*Dinv3_0_0_4;
+    const double G3_5_0_4 = P3_1_5_4*Dinv3_0_0_4;
+    /* P2: articulated inertia P(k) (4.5) */
     const double P2_1_1_4 = (((((P3_1_1_4 + 0.08030000000000002) - P3_1_1_4*G3_1_0_4) + t770*(P3_1_3_4 - P3_1_1_4*G3_3_0_4)) + t771*(P3_1_5_4 - P3_1_1_4*G3_5_0_4)) + t770*(((P3_1_3_4 - P3_1_3_4*G3_1_0_4) + t770*(P3_3_3_4 - P3_1_3_4*G3_3_0_4)) + t771*(-P3_1_3_4*G3_5_0_4 - t870))) + t771*(((P3_1_5_4 - P3_1_5_4*G3_1_0_4) + t770*(-P3_1_5_4*G3_3_0_4 - t870)) + t771*(P3_5_5_4 - P3_1_5_4*G3_5_0_4));
+    const double t860 = -P3_0_1_4*G3_2_0_4 - t859;
+    const double t863 = -P3_1_2_4*G3_0_0_4 - t859;
+    const double t861 = 0.4*G3_4_0_4;
+    const double P2_0_1_4 = ((((P3_1_1_4*t861 - 0.4*P3_1_4_4) + c_q_9*(P3_0_1_4 - P3_1_1_4*G3_0_0_4)) + s_q_9*(P3_1_2_4 - P3_1_1_4*G3_2_0_4)) + t770*(((P3_1_3_4*t861 - 0.4*P3_3_4_4) + c_q_9*(-P3_1_3_4*G3_0_0_4 - t866)) + s_q_9*(-P3_1_3_4*G3_2_0_4 - t867))) + t771*(((P3_1_5_4*t861 - 0.4*P3_4_5_4) + c_q_9*(-P3_1_5_4*G3_0_0_4 - t868)) + s_q_9*(-P3_1_5_4*G3_2_0_4 - t869));
     const double P2_1_2_4 = c_q_9*(((P3_1_2_4 - P3_1_2_4*G3_1_0_4) + t770*(-P3_1_2_4*G3_3_0_4 - t867)) + t771*(-P3_1_2_4*G3_5_0_4 - t869)) - s_q_9*(((P3_0_1_4 - P3_0_1_4*G3_1_0_4) + t770*(-P3_0_1_4*G3_3_0_4 - t866)) + t771*(-P3_0_1_4*G3_5_0_4 - t868));
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t900 = ((1.0 - G3_1_0_4) - t770*G3_3_0_4) - t771*G3_5_0_4;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t862 = ((P3_0_1_4*t861 - 0.4*P3_0_4_4) + c_q_9*t858) + s_q_9*t860;
+    const double t865 = ((P3_1_2_4*t861 - 0.4*P3_2_4_4) + c_q_9*t863) + s_q_9*t864;
+    const double P2_0_0_4 = (((((0.16000000000000003*P3_4_4_4 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_4*G3_4_0_4) - t770*(P3_0_4_4 - P3_1_4_4*G3_0_0_4)) - t771*(P3_2_4_4 - P3_1_4_4*G3_2_0_4)) + c_q_9*t862) + s_q_9*t865;
     const double P2_2_2_4 = (c_q_9*(c_q_9*t864 - s_q_9*t863) + 0.000675) - s_q_9*(c_q_9*t860 - s_q_9*t858);
+    const double P2_0_2_4 = c_q_9*t865 - s_q_9*t862;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t874 = -P2_1_2_4;
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t897 = (-c_q_9*G3_0_0_4 - s_q_9*G3_2_0_4) + 0.4*G3_4_0_4;
+    const double t896 = s_q_9*G3_0_0_4 - c_q_9*G3_2_0_4;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0_4 = 1.0/P2_0_0_4;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_0_0_4 = P2_0_0_4*Dinv2_0_0_4;
-    const double G2_1_0_4 = P2_0_1_4*Dinv2_0_0_4;
-    const double G2_2_0_4 = P2_0_2_4*Dinv2_0_0_4;
     /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_0_4 = (P2_0_0_4 + 2e-05) - P2_0_0_4*G2_0_0_4;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_1_0_4 = P2_0_1_4*Dinv2_0_0_4;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t873 = P2_1_1_4 - P2_0_1_4*G2_1_0_4;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_2_0_4 = P2_0_2_4*Dinv2_0_0_4;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t878 = P2_2_2_4 - P2_0_2_4*G2_2_0_4;
     const double t871 = P2_0_1_4 - P2_0_1_4*G2_0_0_4;
+    const double t875 = -P2_0_1_4*G2_2_0_4 - t874;
+    const double t877 = -P2_0_2_4*G2_1_0_4 - t874;
     const double t872 = P2_0_2_4 - P2_0_2_4*G2_0_0_4;
+    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t883 = 1.0 - G2_0_0_4;
+    /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_1_4 = c_q_8*t871 - s_q_8*t872;
     const double P1_0_2_4 = c_q_8*t872 + s_q_8*t871;
-    const double t873 = P2_1_1_4 - P2_0_1_4*G2_1_0_4;
-    const double t874 = -P2_1_2_4;
-    const double t875 = -P2_0_1_4*G2_2_0_4 - t874;
+    /* P0: articulated inertia P(k) (4.5) */
+    const double t880 = -P1_0_2_4;
+    /* P1: articulated inertia P(k) (4.5) */
     const double t876 = c_q_8*t873 - s_q_8*t875;
-    const double t877 = -P2_0_2_4*G2_1_0_4 - t874;
-    const double t878 = P2_2_2_4 - P2_0_2_4*G2_2_0_4;
+    const double P1_2_2_4 = (c_q_8*(c_q_8*t878 + s_q_8*t877) + 2e-05) + s_q_8*(c_q_8*t875 + s_q_8*t873);
     const double t879 = c_q_8*t877 - s_q_8*t878;
     const double P1_1_1_4 = (c_q_8*t876 + 2e-05) - s_q_8*t879;
     const double P1_1_2_4 = c_q_8*t879 + s_q_8*t876;
-    const double P1_2_2_4 = (c_q_8*(c_q_8*t878 + s_q_8*t877) + 2e-05) + s_q_8*(c_q_8*t875 + s_q_8*t873);
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0_4 = 1.0/P1_1_1_4;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0_4 = P1_0_1_4*Dinv1_0_0_4;
     const double G1_2_0_4 = P1_1_2_4*Dinv1_0_0_4;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t880 = -P1_0_2_4;
     const double P0_2_2_4 = (c_q_7*(c_q_7*(P1_2_2_4 - P1_1_2_4*G1_2_0_4) - s_q_7*(-P1_1_2_4*G1_0_0_4 - t880)) + 2e-05) - s_q_7*(c_q_7*(-P1_0_1_4*G1_2_0_4 - t880) - s_q_7*(P1_0_0_4 - P1_0_1_4*G1_0_0_4));
+    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t881 = s_q_7*G1_0_0_4 - c_q_7*G1_2_0_4;
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_4 = 1.0/P0_2_2_4;
     /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups1_1_1_2 = t881*t881*Dinv0_0_0_4 + Dinv1_0_0_4;
     const double Ups1_0_0_2 = s_q_7*s_q_7*Dinv0_0_0_4;
-    const double t881 = s_q_7*G1_0_0_4 - c_q_7*G1_2_0_4;
     const double t882 = s_q_7*Dinv0_0_0_4;
     const double Ups1_0_1_2 = -t881*t882;
     const double Ups1_0_2_2 = -c_q_7*t882;
-    const double Ups1_1_1_2 = t881*t881*Dinv0_0_0_4 + Dinv1_0_0_4;
     const double Ups1_1_2_2 = c_q_7*t881*Dinv0_0_0_4;
     const double Ups1_2_2_2 = c_q_7*c_q_7*Dinv0_0_0_4;
     /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t883 = 1.0 - G2_0_0_4;
     const double t884 = -c_q_8*G2_1_0_4 + s_q_8*G2_2_0_4;
     const double t885 = -s_q_8*G2_1_0_4 - c_q_8*G2_2_0_4;
     const double t886 = (t883*Ups1_0_1_2 + t885*Ups1_1_2_2) + t884*Ups1_1_1_2;
@@ -2458,230 +2905,241 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double Ups2_0_2_2 = c_q_8*t887 - s_q_8*t886;
     const double t888 = s_q_8*Ups1_1_2_2;
     const double t889 = c_q_8*Ups1_1_1_2 + t888;
+    const double Ups2_2_2_2 = c_q_8*(c_q_8*Ups1_2_2_2 - t888) - s_q_8*(-s_q_8*Ups1_1_1_2 + c_q_8*Ups1_1_2_2);
     const double t890 = c_q_8*Ups1_1_2_2 + s_q_8*Ups1_2_2_2;
     const double Ups2_1_1_2 = c_q_8*t889 + s_q_8*t890;
     const double Ups2_1_2_2 = c_q_8*t890 - s_q_8*t889;
-    const double Ups2_2_2_2 = c_q_8*(c_q_8*Ups1_2_2_2 - t888) - s_q_8*(-s_q_8*Ups1_1_1_2 + c_q_8*Ups1_1_2_2);
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t891 = s_q_9*Ups2_0_2_2;
     const double t892 = c_q_9*Ups2_0_0_2;
     const double t893 = t892 - t891;
+    const double Ups3_0_4_2 = -0.4*t892 + 0.4*s_q_9*Ups2_0_2_2;
     const double t894 = c_q_9*Ups2_0_2_2;
     const double t895 = t894 - s_q_9*Ups2_2_2_2;
     const double Ups3_0_0_2 = c_q_9*t893 - s_q_9*t895;
-    const double t896 = s_q_9*G3_0_0_4 - c_q_9*G3_2_0_4;
-    const double t897 = (-c_q_9*G3_0_0_4 - s_q_9*G3_2_0_4) + 0.4*G3_4_0_4;
     const double t898 = c_q_9*Ups2_0_1_2;
     const double t899 = t898 - s_q_9*Ups2_1_2_2;
-    const double t900 = ((1.0 - G3_1_0_4) - t770*G3_3_0_4) - t771*G3_5_0_4;
+    const double Ups3_3_4_2 = -0.16000000000000003*t898;
     const double Ups3_0_1_2 = (t897*t893 + t896*t895) + t900*t899;
     const double Ups3_0_2_2 = s_q_9*t893 + c_q_9*t895;
     const double Ups3_0_3_2 = t770*t899;
-    const double Ups3_0_4_2 = -0.4*t892 + 0.4*s_q_9*Ups2_0_2_2;
     const double Ups3_0_5_2 = t771*t899;
     const double t901 = t897*Ups2_0_2_2 + (t900*Ups2_1_2_2 + t896*Ups2_2_2_2);
+    const double t904 = t896*Ups2_0_2_2;
     const double t902 = t897*Ups2_0_0_2;
     const double t903 = t900*Ups2_0_1_2;
-    const double t904 = t896*Ups2_0_2_2;
     const double t905 = t902 + (t903 + t904);
+    const double Ups3_1_4_2 = (-0.4*t902 - 0.4*t903) - 0.4*t904;
     const double t906 = t897*Ups2_0_1_2 + (t900*Ups2_1_1_2 + t896*Ups2_1_2_2);
     const double Ups3_1_1_2 = (Dinv3_0_0_4 + t896*t901) + (t897*t905 + t900*t906);
     const double Ups3_1_2_2 = s_q_9*t905 + c_q_9*t901;
+    const double t908 = s_q_9*Ups2_0_1_2;
+    const double t909 = c_q_9*Ups2_1_2_2 + t908;
+    const double t910 = 0.16000000000000003*Ups2_1_1_2;
+    const double Ups3_4_5_2 = -0.16000000000000003*t908;
     const double Ups3_1_3_2 = t770*t906;
-    const double Ups3_1_4_2 = (-0.4*t902 - 0.4*t903) - 0.4*t904;
     const double Ups3_1_5_2 = t771*t906;
     const double t907 = s_q_9*Ups2_0_0_2;
     const double Ups3_2_2_2 = s_q_9*(t894 + t907) + c_q_9*(c_q_9*Ups2_2_2_2 + t891);
-    const double t908 = s_q_9*Ups2_0_1_2;
-    const double t909 = c_q_9*Ups2_1_2_2 + t908;
-    const double Ups3_2_3_2 = t770*t909;
     const double Ups3_2_4_2 = -0.4*t907 - 0.4*t894;
-    const double Ups3_2_5_2 = t771*t909;
-    const double t910 = 0.16000000000000003*Ups2_1_1_2;
-    const double Ups3_3_3_2 = c_q_9*c_q_9*t910;
-    const double Ups3_3_4_2 = -0.16000000000000003*t898;
-    const double Ups3_3_5_2 = c_q_9*s_q_9*t910;
     const double Ups3_4_4_2 = 0.16000000000000003*Ups2_0_0_2;
-    const double Ups3_4_5_2 = -0.16000000000000003*t908;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups4_4_4_2 = 0.16000000000000003*Ups3_0_0_2 + (Ups3_4_4_2 - 0.8*Ups3_0_4_2);
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups3_2_3_2 = t770*t909;
+    const double Ups3_2_5_2 = t771*t909;
+    const double Ups3_3_3_2 = c_q_9*c_q_9*t910;
+    const double Ups3_3_5_2 = c_q_9*s_q_9*t910;
     const double Ups3_5_5_2 = s_q_9*s_q_9*t910;
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t911 = c_q_10*Ups3_0_0_2;
+    const double t938 = s_q_10*Ups3_0_0_2;
     const double t912 = s_q_10*Ups3_0_2_2;
     const double t913 = t911 - t912;
+    const double Ups4_0_4_2 = (0.4*s_q_10*Ups3_0_2_2 + (c_q_10*Ups3_0_4_2 - s_q_10*Ups3_2_4_2)) - 0.4*t911;
     const double t914 = c_q_10*Ups3_0_2_2;
     const double t915 = t914 - s_q_10*Ups3_2_2_2;
+    const double t935 = c_q_10*Ups3_2_2_2;
     const double Ups4_0_0_2 = -s_q_10*t915 + c_q_10*t913;
-    const double t916 = c_q_10*Ups3_0_1_2;
-    const double t917 = t916 - s_q_10*Ups3_1_2_2;
-    const double t918 = (1.0 - G4_1_0_4) - t789*G4_3_0_4;
     const double t919 = c_q_10*t915;
     const double t920 = s_q_10*t913;
+    const double t916 = c_q_10*Ups3_0_1_2;
+    const double t917 = t916 - s_q_10*Ups3_1_2_2;
     const double t921 = c_q_10*Ups3_0_3_2;
     const double t922 = t921 - s_q_10*Ups3_2_3_2;
+    const double t936 = c_q_10*Ups3_2_3_2;
     const double t923 = c_q_10*t922;
     const double t924 = c_q_10*Ups3_0_5_2 - s_q_10*Ups3_2_5_2;
     const double Ups4_0_1_2 = ((-G4_3_0_4*t923 + s_q_10*G4_3_0_4*t924) - G4_2_0_4*t919) + (t918*t917 - G4_2_0_4*t920);
     const double Ups4_0_2_2 = t919 + t920;
     const double Ups4_0_3_2 = (t923 - s_q_10*t924) + t789*t917;
-    const double Ups4_0_4_2 = (0.4*s_q_10*Ups3_0_2_2 + (c_q_10*Ups3_0_4_2 - s_q_10*Ups3_2_4_2)) - 0.4*t911;
     const double t925 = 0.4*s_q_10;
     const double Ups4_0_5_2 = (c_q_10*t924 + s_q_10*t922) + t925*t917;
     const double t926 = s_q_10*Ups3_0_1_2;
     const double t927 = c_q_10*Ups3_1_2_2;
+    const double t937 = c_q_10*(((-G4_3_0_4*t936 + s_q_10*G4_3_0_4*Ups3_2_5_2) - G4_2_0_4*t912) + (-G4_2_0_4*t935 + t918*Ups3_1_2_2));
+    const double Ups4_2_2_2 = c_q_10*(t912 + t935) + s_q_10*(t914 + t938);
+    const double t931 = c_q_10*Ups3_2_5_2;
     const double t928 = c_q_10*Ups3_1_3_2;
     const double t929 = (-G4_2_0_4*t926 + t918*Ups3_1_1_2) + ((-G4_3_0_4*t928 + s_q_10*G4_3_0_4*Ups3_1_5_2) - G4_2_0_4*t927);
+    const double t950 = t926 + t927;
     const double t930 = s_q_10*Ups3_0_5_2;
-    const double t931 = c_q_10*Ups3_2_5_2;
     const double t932 = c_q_10*Ups3_3_5_2;
     const double t933 = (((-G4_3_0_4*t932 + s_q_10*G4_3_0_4*Ups3_5_5_2) + t918*Ups3_1_5_2) - G4_2_0_4*t930) - G4_2_0_4*t931;
+    const double t949 = t930 + t931;
     const double t934 = s_q_10*t933;
-    const double t935 = c_q_10*Ups3_2_2_2;
-    const double t936 = c_q_10*Ups3_2_3_2;
-    const double t937 = c_q_10*(((-G4_3_0_4*t936 + s_q_10*G4_3_0_4*Ups3_2_5_2) - G4_2_0_4*t912) + (-G4_2_0_4*t935 + t918*Ups3_1_2_2));
-    const double t938 = s_q_10*Ups3_0_0_2;
     const double t939 = G4_2_0_4*t938;
+    const double Ups4_2_4_2 = ((s_q_10*Ups3_0_4_2 + c_q_10*Ups3_2_4_2) - 0.4*t914) - 0.4*t938;
     const double t940 = G4_2_0_4*t914;
     const double t941 = G4_3_0_4*t921;
     const double t942 = s_q_10*(((s_q_10*G4_3_0_4*Ups3_0_5_2 - t941) - t939) + (t918*Ups3_0_1_2 - t940));
     const double t943 = s_q_10*Ups3_0_3_2;
-    const double t944 = c_q_10*Ups3_3_3_2;
-    const double t945 = (((-G4_3_0_4*t944 + s_q_10*G4_3_0_4*Ups3_3_5_2) + t918*Ups3_1_3_2) - G4_2_0_4*t936) - G4_2_0_4*t943;
-    const double t946 = c_q_10*t945;
-    const double Ups4_1_1_2 = (((Dinv4_0_0_4 + G4_3_0_4*t934) + t918*t929) + (-G4_2_0_4*t937 - G4_3_0_4*t946)) - G4_2_0_4*t942;
-    const double Ups4_1_2_2 = t937 + t942;
-    const double Ups4_1_3_2 = t789*t929 + (t946 - t934);
+    const double Ups4_4_5_2 = (c_q_10*(Ups3_4_5_2 - 0.4*Ups3_0_5_2) + s_q_10*(Ups3_3_4_2 - 0.4*Ups3_0_3_2)) + t925*(Ups3_1_4_2 - 0.4*Ups3_0_1_2);
     const double t947 = s_q_10*Ups3_4_5_2;
     const double Ups4_1_4_2 = ((((-s_q_10*G4_2_0_4*Ups3_0_4_2 - c_q_10*G4_2_0_4*Ups3_2_4_2) + ((G4_3_0_4*t947 - c_q_10*G4_3_0_4*Ups3_3_4_2) - 0.4*G4_3_0_4*t930)) - 0.4*t918*Ups3_0_1_2) + 0.4*t940) + ((0.4*t941 + t918*Ups3_1_4_2) + 0.4*t939);
-    const double Ups4_1_5_2 = (c_q_10*t933 + s_q_10*t945) + t925*t929;
-    const double Ups4_2_2_2 = c_q_10*(t912 + t935) + s_q_10*(t914 + t938);
+    const double Ups4_3_4_2 = ((0.4*s_q_10*Ups3_0_5_2 + (c_q_10*Ups3_3_4_2 - t947)) + (0.4*c_q_10*Ups3_1_4_2 - 0.4*t921)) - 0.16000000000000003*t916;
+    const double t944 = c_q_10*Ups3_3_3_2;
+    const double t945 = (((-G4_3_0_4*t944 + s_q_10*G4_3_0_4*Ups3_3_5_2) + t918*Ups3_1_3_2) - G4_2_0_4*t936) - G4_2_0_4*t943;
     const double t948 = t936 + t943;
-    const double t949 = t930 + t931;
-    const double t950 = t926 + t927;
-    const double Ups4_2_3_2 = (c_q_10*t948 - s_q_10*t949) + t789*t950;
-    const double Ups4_2_4_2 = ((s_q_10*Ups3_0_4_2 + c_q_10*Ups3_2_4_2) - 0.4*t914) - 0.4*t938;
-    const double Ups4_2_5_2 = (c_q_10*t949 + s_q_10*t948) + t925*t950;
+    const double Ups4_1_5_2 = (c_q_10*t933 + s_q_10*t945) + t925*t929;
+    const double t946 = c_q_10*t945;
+    const double Ups4_1_1_2 = (((Dinv4_0_0_4 + G4_3_0_4*t934) + t918*t929) + (-G4_2_0_4*t937 - G4_3_0_4*t946)) - G4_2_0_4*t942;
+    const double Ups4_1_3_2 = t789*t929 + (t946 - t934);
+    const double Ups4_1_2_2 = t937 + t942;
     const double t951 = s_q_10*Ups3_3_5_2;
     const double t952 = 0.4*t928 + (t944 - t951);
+    const double t957 = s_q_10*Ups3_1_3_2;
+    const double Ups4_2_3_2 = (c_q_10*t948 - s_q_10*t949) + t789*t950;
+    const double Ups4_2_5_2 = (c_q_10*t949 + s_q_10*t948) + t925*t950;
     const double t953 = c_q_10*Ups3_1_5_2;
-    const double t954 = (t932 - s_q_10*Ups3_5_5_2) + 0.4*t953;
     const double t955 = s_q_10*Ups3_1_5_2;
+    const double Ups4_5_5_2 = (c_q_10*((c_q_10*Ups3_5_5_2 + t951) + 0.4*t955) + s_q_10*((s_q_10*Ups3_3_3_2 + t932) + 0.4*t957)) + t925*(t925*Ups3_1_1_2 + (t953 + t957));
+    const double t954 = (t932 - s_q_10*Ups3_5_5_2) + 0.4*t953;
     const double t956 = t789*Ups3_1_1_2 + (t928 - t955);
     const double Ups4_3_3_2 = (c_q_10*t952 - s_q_10*t954) + t789*t956;
-    const double Ups4_3_4_2 = ((0.4*s_q_10*Ups3_0_5_2 + (c_q_10*Ups3_3_4_2 - t947)) + (0.4*c_q_10*Ups3_1_4_2 - 0.4*t921)) - 0.16000000000000003*t916;
     const double Ups4_3_5_2 = (c_q_10*t954 + s_q_10*t952) + t925*t956;
-    const double Ups4_4_4_2 = 0.16000000000000003*Ups3_0_0_2 + (Ups3_4_4_2 - 0.8*Ups3_0_4_2);
-    const double Ups4_4_5_2 = (c_q_10*(Ups3_4_5_2 - 0.4*Ups3_0_5_2) + s_q_10*(Ups3_3_4_2 - 0.4*Ups3_0_3_2)) + t925*(Ups3_1_4_2 - 0.4*Ups3_0_1_2);
-    const double t957 = s_q_10*Ups3_1_3_2;
-    const double Ups4_5_5_2 = (c_q_10*((c_q_10*Ups3_5_5_2 + t951) + 0.4*t955) + s_q_10*((s_q_10*Ups3_3_3_2 + t932) + 0.4*t957)) + t925*(t925*Ups3_1_1_2 + (t953 + t957));
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_3_3_2 = 0.0025000000000000005*Ups4_1_1_2 + (0.1*Ups4_1_3_2 + Ups4_3_3_2);
     const double t958 = c_q_11*Ups4_4_4_2;
     const double t959 = s_q_11*Ups4_4_5_2;
-    const double t960 = c_q_11*Ups4_0_4_2;
-    const double t961 = (-1.1811023622047243*t960 + 23.622047244094485*t958) + 23.622047244094485*t959;
-    const double t962 = c_q_11*t961;
     const double t963 = c_q_11*Ups4_4_5_2;
+    const double t960 = c_q_11*Ups4_0_4_2;
+    const double t999 = s_q_11*Ups4_0_4_2;
+    const double t961 = (-1.1811023622047243*t960 + 23.622047244094485*t958) + 23.622047244094485*t959;
+    const double t994 = (t958 - 0.05*t960) + t959;
+    const double t962 = c_q_11*t961;
     const double t964 = s_q_11*Ups4_5_5_2;
     const double t965 = c_q_11*Ups4_0_5_2;
+    const double t969 = s_q_11*Ups4_0_5_2;
     const double t966 = (23.622047244094485*t964 + 23.622047244094485*t963) - 1.1811023622047243*t965;
+    const double t995 = (t963 + t964) - 0.05*t965;
     const double t967 = s_q_11*t966;
     const double t968 = 1.1811023622047243*c_q_11;
-    const double t969 = s_q_11*Ups4_0_5_2;
     const double t970 = (23.622047244094485*t960 - t968*Ups4_0_0_2) + 23.622047244094485*t969;
     const double Ups5_0_0_2 = (23.622047244094485*t962 + (3149.606299212598 - t968*t970)) + 23.622047244094485*t967;
+    const double t979 = 0.05*t970;
+    const double Ups5_0_4_2 = (t962 - c_q_11*t979) + t967;
+    const double Ups5_0_5_2 = (c_q_11*t966 - s_q_11*t961) + s_q_11*t979;
     const double t971 = c_q_11*Ups4_1_4_2;
     const double t972 = s_q_11*Ups4_1_5_2;
     const double t973 = c_q_11*Ups4_0_1_2;
     const double t974 = (23.622047244094485*t972 + 23.622047244094485*t971) - 1.1811023622047243*t973;
     const double t975 = s_q_11*Ups4_2_5_2;
+    const double t989 = c_q_11*Ups4_2_5_2 - t972;
     const double t976 = (-1.1811023622047243*c_q_11*Ups4_0_2_2 + 23.622047244094485*c_q_11*Ups4_2_4_2) + 23.622047244094485*t975;
+    const double t985 = c_q_11*Ups4_1_5_2 + t975;
+    const double t992 = 0.05*Ups4_1_5_2 + Ups4_3_5_2;
     const double Ups5_0_1_2 = c_q_11*t974 + s_q_11*t976;
     const double Ups5_0_2_2 = -s_q_11*t974 + c_q_11*t976;
     const double t977 = 23.622047244094485*c_q_11;
     const double t978 = 23.622047244094485*s_q_11;
     const double Ups5_0_3_2 = (((-t968*Ups4_0_3_2 + t977*Ups4_3_4_2) + t978*Ups4_3_5_2) - 0.05905511811023622*t973) + (1.1811023622047243*t972 + 1.1811023622047243*t971);
-    const double t979 = 0.05*t970;
-    const double Ups5_0_4_2 = (t962 - c_q_11*t979) + t967;
-    const double Ups5_0_5_2 = (c_q_11*t966 - s_q_11*t961) + s_q_11*t979;
+    const double t984 = s_q_11*Ups4_2_4_2 + t971;
+    const double t986 = 0.05*t973 + 0.05*s_q_11*Ups4_0_2_2;
+    const double t988 = -s_q_11*Ups4_1_4_2 + c_q_11*Ups4_2_4_2;
+    const double t991 = 0.05*Ups4_1_4_2 + Ups4_3_4_2;
+    const double t990 = -0.05*s_q_11*Ups4_0_1_2 + 0.05*c_q_11*Ups4_0_2_2;
+    const double t993 = 0.0025000000000000005*Ups4_0_1_2 + 0.05*Ups4_0_3_2;
     const double t980 = c_q_11*Ups4_1_1_2;
+    const double t987 = s_q_11*Ups4_1_1_2;
     const double t981 = s_q_11*Ups4_1_2_2;
     const double t982 = t980 + t981;
+    const double Ups5_1_3_2 = ((c_q_11*Ups4_1_3_2 + s_q_11*Ups4_2_3_2) + 0.05*t981) + 0.05*t980;
+    const double Ups5_2_3_2 = (0.05*c_q_11*Ups4_1_2_2 + (-s_q_11*Ups4_1_3_2 + c_q_11*Ups4_2_3_2)) - 0.05*t987;
+    const double Ups5_2_2_2 = -s_q_11*(c_q_11*Ups4_1_2_2 - t987) + c_q_11*(c_q_11*Ups4_2_2_2 - t981);
     const double t983 = c_q_11*Ups4_1_2_2 + s_q_11*Ups4_2_2_2;
     const double Ups5_1_1_2 = c_q_11*t982 + s_q_11*t983;
     const double Ups5_1_2_2 = -s_q_11*t982 + c_q_11*t983;
-    const double Ups5_1_3_2 = ((c_q_11*Ups4_1_3_2 + s_q_11*Ups4_2_3_2) + 0.05*t981) + 0.05*t980;
-    const double t984 = s_q_11*Ups4_2_4_2 + t971;
-    const double t985 = c_q_11*Ups4_1_5_2 + t975;
-    const double t986 = 0.05*t973 + 0.05*s_q_11*Ups4_0_2_2;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1022 = 0.05*Ups5_1_2_2 + Ups5_2_3_2;
+    const double t1041 = 0.0025000000000000005*Ups5_1_1_2 + (0.1*Ups5_1_3_2 + Ups5_3_3_2);
+    const double t1025 = 0.05*Ups5_1_1_2 + Ups5_1_3_2;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups5_1_4_2 = (c_q_11*t984 + s_q_11*t985) - c_q_11*t986;
     const double Ups5_1_5_2 = (-s_q_11*t984 + c_q_11*t985) + s_q_11*t986;
-    const double t987 = s_q_11*Ups4_1_1_2;
-    const double Ups5_2_2_2 = -s_q_11*(c_q_11*Ups4_1_2_2 - t987) + c_q_11*(c_q_11*Ups4_2_2_2 - t981);
-    const double Ups5_2_3_2 = (0.05*c_q_11*Ups4_1_2_2 + (-s_q_11*Ups4_1_3_2 + c_q_11*Ups4_2_3_2)) - 0.05*t987;
-    const double t988 = -s_q_11*Ups4_1_4_2 + c_q_11*Ups4_2_4_2;
-    const double t989 = c_q_11*Ups4_2_5_2 - t972;
-    const double t990 = -0.05*s_q_11*Ups4_0_1_2 + 0.05*c_q_11*Ups4_0_2_2;
     const double Ups5_2_4_2 = (-c_q_11*t990 + c_q_11*t988) + s_q_11*t989;
     const double Ups5_2_5_2 = c_q_11*t989 + (s_q_11*t990 - s_q_11*t988);
-    const double Ups5_3_3_2 = 0.0025000000000000005*Ups4_1_1_2 + (0.1*Ups4_1_3_2 + Ups4_3_3_2);
-    const double t991 = 0.05*Ups4_1_4_2 + Ups4_3_4_2;
-    const double t992 = 0.05*Ups4_1_5_2 + Ups4_3_5_2;
-    const double t993 = 0.0025000000000000005*Ups4_0_1_2 + 0.05*Ups4_0_3_2;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1023 = Ups5_2_4_2 - 0.05*Ups5_0_2_2;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups5_3_4_2 = (-c_q_11*t993 + c_q_11*t991) + s_q_11*t992;
     const double Ups5_3_5_2 = (c_q_11*t992 - s_q_11*t991) + s_q_11*t993;
-    const double t994 = (t958 - 0.05*t960) + t959;
-    const double t995 = (t963 + t964) - 0.05*t965;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1040 = 0.05*Ups5_1_5_2 + Ups5_3_5_2;
+    const double t1042 = ((Ups5_3_4_2 - 0.05*Ups5_0_3_2) - 0.0025000000000000005*Ups5_0_1_2) + 0.05*Ups5_1_4_2;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t996 = 0.05*c_q_11;
     const double t997 = (t960 - t996*Ups4_0_0_2) + t969;
     const double Ups5_4_4_2 = (c_q_11*t994 - t996*t997) + s_q_11*t995;
-    const double t998 = 0.05*s_q_11;
-    const double Ups5_4_5_2 = (c_q_11*t995 - s_q_11*t994) + t998*t997;
-    const double t999 = s_q_11*Ups4_0_4_2;
-    const double Ups5_5_5_2 = (c_q_11*((c_q_11*Ups4_5_5_2 - t959) + 0.05*t969) - s_q_11*((0.05*t999 - s_q_11*Ups4_4_4_2) + t963)) + t998*((t998*Ups4_0_0_2 - t999) + t965);
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1000 = t236 - t238;
-    const double t1001 = t241 + t243;
-    const double t1002 = t245 - t246;
+    const double t1044 = 0.0025000000000000005*Ups5_0_0_2 + (Ups5_4_4_2 - 0.1*Ups5_0_4_2);
+    const double t1020 = Ups5_0_4_2 - 0.05*Ups5_0_0_2;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t998 = 0.05*s_q_11;
+    const double Ups5_5_5_2 = (c_q_11*((c_q_11*Ups4_5_5_2 - t959) + 0.05*t969) - s_q_11*((0.05*t999 - s_q_11*Ups4_4_4_2) + t963)) + t998*((t998*Ups4_0_0_2 - t999) + t965);
+    const double Ups5_4_5_2 = (c_q_11*t995 - s_q_11*t994) + t998*t997;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t1043 = Ups5_4_5_2 - 0.05*Ups5_0_5_2;
     const double t1003 = 1.0*t1000;
     const double t1004 = 1.0*t1002;
     const double t1005 = 1.0*t1001;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1075 = ((((((((obj[6]*t1074 - corr[9]) - obj[5]*t1065) + t1003*t1070) + t1004*t1071) - gam_3_2) + t1005*t1072) + t247*t1069) + t244*t1067) + t239*t1066;
+    const double t1085 = ((((((t1003*zeta4_0_2 - corr[6]) + t1005*zeta5_1_2) + t1004*zeta5_2_2) - gam_0_2) + t239*t1078) + t244*t1079) + t247*t1080;
+    /* Lam1: Lambda(k) (6.10b) */
     const double Lam1_0_0 = (t1003*((t1000*Ups5_0_0_2 + t1001*Ups5_0_1_2) + t1002*Ups5_0_2_2) + t1004*((t1001*Ups5_1_2_2 + t1000*Ups5_0_2_2) + t1002*Ups5_2_2_2)) + t1005*((t1001*Ups5_1_1_2 + t1000*Ups5_0_1_2) + t1002*Ups5_1_2_2);
-    const double t1006 = t218 - t220;
-    const double t1007 = t225 + t227;
-    const double t1008 = t229 - t230;
     const double t1009 = (t1006*Ups5_0_0_2 + t1007*Ups5_0_1_2) + t1008*Ups5_0_2_2;
-    const double t1010 = (t1007*Ups5_1_2_2 + t1006*Ups5_0_2_2) + t1008*Ups5_2_2_2;
-    const double t1011 = (t1007*Ups5_1_1_2 + t1006*Ups5_0_1_2) + t1008*Ups5_1_2_2;
-    const double Lam1_0_1 = (t1003*t1009 + t1004*t1010) + t1005*t1011;
-    const double t1012 = t198 - t200;
-    const double t1013 = t204 + t206;
-    const double t1014 = t209 - t210;
     const double t1015 = (t1012*Ups5_0_0_2 + t1013*Ups5_0_1_2) + t1014*Ups5_0_2_2;
+    const double t1010 = (t1007*Ups5_1_2_2 + t1006*Ups5_0_2_2) + t1008*Ups5_2_2_2;
     const double t1016 = (t1013*Ups5_1_2_2 + t1012*Ups5_0_2_2) + t1014*Ups5_2_2_2;
+    const double t1011 = (t1007*Ups5_1_1_2 + t1006*Ups5_0_1_2) + t1008*Ups5_1_2_2;
     const double t1017 = (t1013*Ups5_1_1_2 + t1012*Ups5_0_1_2) + t1014*Ups5_1_2_2;
-    const double Lam1_0_2 = (t1003*t1015 + t1004*t1016) + t1005*t1017;
     const double t1018 = 0.05*Ups5_0_1_2;
     const double t1019 = Ups5_0_3_2 + t1018;
-    const double t1020 = Ups5_0_4_2 - 0.05*Ups5_0_0_2;
-    const double t1021 = (t1001*t1020 + t1002*Ups5_0_5_2) + t1000*t1019;
-    const double t1022 = 0.05*Ups5_1_2_2 + Ups5_2_3_2;
-    const double t1023 = Ups5_2_4_2 - 0.05*Ups5_0_2_2;
-    const double t1024 = (t1001*t1023 + t1002*Ups5_2_5_2) + t1000*t1022;
-    const double t1025 = 0.05*Ups5_1_1_2 + Ups5_1_3_2;
     const double t1026 = Ups5_1_4_2 - t1018;
+    const double Lam1_0_1 = (t1003*t1009 + t1004*t1010) + t1005*t1011;
+    const double Lam1_0_2 = (t1003*t1015 + t1004*t1016) + t1005*t1017;
+    const double t1021 = (t1001*t1020 + t1002*Ups5_0_5_2) + t1000*t1019;
+    const double t1024 = (t1001*t1023 + t1002*Ups5_2_5_2) + t1000*t1022;
     const double t1027 = (t1000*t1025 + t1002*Ups5_1_5_2) + t1001*t1026;
+    const double Lam1_3_3 = (t1003*((t1000*t1041 + t1002*t1040) + t1001*t1042) + t1004*((t1000*t1040 + t1002*Ups5_5_5_2) + t1001*t1043)) + t1005*(t1000*t1042 + (t1001*t1044 + t1002*t1043));
     const double Lam1_0_3 = (t1003*t1021 + t1004*t1024) + t1005*t1027;
     const double t1028 = (t1007*t1020 + t1008*Ups5_0_5_2) + t1006*t1019;
-    const double t1029 = (t1007*t1023 + t1008*Ups5_2_5_2) + t1006*t1022;
-    const double t1030 = (t1006*t1025 + t1008*Ups5_1_5_2) + t1007*t1026;
-    const double Lam1_0_4 = (t1003*t1028 + t1004*t1029) + t1005*t1030;
     const double t1031 = (t1013*t1020 + t1014*Ups5_0_5_2) + t1012*t1019;
+    const double t1029 = (t1007*t1023 + t1008*Ups5_2_5_2) + t1006*t1022;
     const double t1032 = (t1013*t1023 + t1014*Ups5_2_5_2) + t1012*t1022;
+    const double t1030 = (t1006*t1025 + t1008*Ups5_1_5_2) + t1007*t1026;
     const double t1033 = (t1012*t1025 + t1014*Ups5_1_5_2) + t1013*t1026;
+    const double Lam1_0_4 = (t1003*t1028 + t1004*t1029) + t1005*t1030;
     const double Lam1_0_5 = (t1003*t1031 + t1004*t1032) + t1005*t1033;
     const double t1034 = 1.0*t1006;
     const double t1035 = 1.0*t1008;
     const double t1036 = 1.0*t1007;
     const double Lam1_1_1 = (t1034*t1009 + t1035*t1010) + t1036*t1011;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1073 = ((((((((obj[4]*t1065 - corr[10]) - obj[6]*t1068) + t1034*t1070) + t1035*t1071) - gam_4_2) + t1036*t1072) + t231*t1069) + t228*t1067) + t221*t1066;
+    const double t1083 = ((((((t1034*zeta4_0_2 - corr[7]) + t1036*zeta5_1_2) + t1035*zeta5_2_2) - gam_1_2) + t221*t1078) + t228*t1079) + t231*t1080;
+    /* Lam1: Lambda(k) (6.10b) */
     const double Lam1_1_2 = (t1034*t1015 + t1035*t1016) + t1036*t1017;
     const double Lam1_1_3 = (t1034*t1021 + t1035*t1024) + t1036*t1027;
     const double Lam1_1_4 = (t1034*t1028 + t1035*t1029) + t1036*t1030;
@@ -2689,25 +3147,22 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1037 = 1.0*t1012;
     const double t1038 = 1.0*t1014;
     const double t1039 = 1.0*t1013;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1081 = ((((((t1037*zeta4_0_2 - corr[8]) + t1039*zeta5_1_2) + t1038*zeta5_2_2) - gam_2_2) + t201*t1078) + t207*t1079) + t211*t1080;
+    /* Lam1: Lambda(k) (6.10b) */
     const double Lam1_2_2 = (t1037*t1015 + t1038*t1016) + t1039*t1017;
     const double Lam1_2_3 = (t1037*t1021 + t1038*t1024) + t1039*t1027;
     const double Lam1_2_4 = (t1037*t1028 + t1038*t1029) + t1039*t1030;
     const double Lam1_2_5 = (t1037*t1031 + t1038*t1032) + t1039*t1033;
-    const double t1040 = 0.05*Ups5_1_5_2 + Ups5_3_5_2;
-    const double t1041 = 0.0025000000000000005*Ups5_1_1_2 + (0.1*Ups5_1_3_2 + Ups5_3_3_2);
-    const double t1042 = ((Ups5_3_4_2 - 0.05*Ups5_0_3_2) - 0.0025000000000000005*Ups5_0_1_2) + 0.05*Ups5_1_4_2;
-    const double t1043 = Ups5_4_5_2 - 0.05*Ups5_0_5_2;
-    const double t1044 = 0.0025000000000000005*Ups5_0_0_2 + (Ups5_4_4_2 - 0.1*Ups5_0_4_2);
-    const double Lam1_3_3 = (t1003*((t1000*t1041 + t1002*t1040) + t1001*t1042) + t1004*((t1000*t1040 + t1002*Ups5_5_5_2) + t1001*t1043)) + t1005*(t1000*t1042 + (t1001*t1044 + t1002*t1043));
     const double t1045 = (t1006*t1041 + t1008*t1040) + t1007*t1042;
-    const double t1046 = (t1006*t1040 + t1008*Ups5_5_5_2) + t1007*t1043;
-    const double t1047 = t1006*t1042 + (t1007*t1044 + t1008*t1043);
-    const double Lam1_3_4 = (t1003*t1045 + t1004*t1046) + t1005*t1047;
     const double t1048 = (t1012*t1041 + t1014*t1040) + t1013*t1042;
+    const double t1046 = (t1006*t1040 + t1008*Ups5_5_5_2) + t1007*t1043;
     const double t1049 = (t1012*t1040 + t1014*Ups5_5_5_2) + t1013*t1043;
+    const double t1047 = t1006*t1042 + (t1007*t1044 + t1008*t1043);
     const double t1050 = t1012*t1042 + (t1013*t1044 + t1014*t1043);
-    const double Lam1_3_5 = (t1003*t1048 + t1004*t1049) + t1005*t1050;
+    const double Lam1_3_4 = (t1003*t1045 + t1004*t1046) + t1005*t1047;
     const double Lam1_4_4 = (t1034*t1045 + t1035*t1046) + t1036*t1047;
+    const double Lam1_3_5 = (t1003*t1048 + t1004*t1049) + t1005*t1050;
     const double Lam1_4_5 = (t1034*t1048 + t1035*t1049) + t1036*t1050;
     const double Lam1_5_5 = (t1037*t1048 + t1038*t1049) + t1039*t1050;
     /* LDL^T factors inverting a multi-dof D(k) block */
@@ -2729,6 +3184,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d2_2 = (Lam1_2_2 - Lam1_0_0*ldl_L20_2*ldl_L20_2) - ldl_d1_2*t1053;
     const double ldl_di2_2 = 1.0/ldl_d2_2;
     const double t1054 = Lam1_0_0*ldl_L20_2;
+    const double ldl_Li20_2 = ldl_L10_2*ldl_L21_2 - ldl_L20_2;
     const double t1055 = ldl_d1_2*ldl_L21_2;
     const double ldl_L32_2 = ((Lam1_2_3 - ldl_L30_2*t1054) - ldl_L31_2*t1055)*ldl_di2_2;
     const double ldl_L42_2 = ((Lam1_2_4 - ldl_L40_2*t1054) - ldl_L41_2*t1055)*ldl_di2_2;
@@ -2737,7 +3193,9 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d3_2 = ((Lam1_3_3 - Lam1_0_0*ldl_L30_2*ldl_L30_2) - ldl_d1_2*ldl_L31_2*ldl_L31_2) - ldl_d2_2*t1056;
     const double ldl_di3_2 = 1.0/ldl_d3_2;
     const double t1057 = Lam1_0_0*ldl_L30_2;
+    const double ldl_Li30_2 = (ldl_L10_2*ldl_L31_2 - ldl_L30_2) - ldl_Li20_2*ldl_L32_2;
     const double t1058 = ldl_d1_2*ldl_L31_2;
+    const double ldl_Li31_2 = ldl_L21_2*ldl_L32_2 - ldl_L31_2;
     const double t1059 = ldl_d2_2*ldl_L32_2;
     const double ldl_L43_2 = (((Lam1_3_4 - ldl_L40_2*t1057) - ldl_L41_2*t1058) - ldl_L42_2*t1059)*ldl_di3_2;
     const double ldl_L53_2 = (((Lam1_3_5 - ldl_L50_2*t1057) - ldl_L51_2*t1058) - ldl_L52_2*t1059)*ldl_di3_2;
@@ -2745,72 +3203,65 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d4_2 = (((Lam1_4_4 - Lam1_0_0*ldl_L40_2*ldl_L40_2) - ldl_d1_2*ldl_L41_2*ldl_L41_2) - ldl_d2_2*ldl_L42_2*ldl_L42_2) - ldl_d3_2*t1060;
     const double ldl_di4_2 = 1.0/ldl_d4_2;
     const double ldl_L54_2 = ((((Lam1_4_5 - Lam1_0_0*ldl_L40_2*ldl_L50_2) - ldl_d1_2*ldl_L41_2*ldl_L51_2) - ldl_d2_2*ldl_L42_2*ldl_L52_2) - ldl_d3_2*ldl_L43_2*ldl_L53_2)*ldl_di4_2;
-    const double t1061 = ldl_L54_2*ldl_L54_2;
-    const double ldl_d5_2 = ((((Lam1_5_5 - Lam1_0_0*ldl_L50_2*ldl_L50_2) - ldl_d1_2*ldl_L51_2*ldl_L51_2) - ldl_d2_2*ldl_L52_2*ldl_L52_2) - ldl_d3_2*ldl_L53_2*ldl_L53_2) - ldl_d4_2*t1061;
-    const double ldl_di5_2 = 1.0/ldl_d5_2;
-    const double ldl_Li20_2 = ldl_L10_2*ldl_L21_2 - ldl_L20_2;
-    const double ldl_Li30_2 = (ldl_L10_2*ldl_L31_2 - ldl_L30_2) - ldl_Li20_2*ldl_L32_2;
-    const double ldl_Li31_2 = ldl_L21_2*ldl_L32_2 - ldl_L31_2;
     const double ldl_Li40_2 = ((ldl_L10_2*ldl_L41_2 - ldl_L40_2) - ldl_Li20_2*ldl_L42_2) - ldl_Li30_2*ldl_L43_2;
     const double ldl_Li41_2 = (ldl_L21_2*ldl_L42_2 - ldl_L41_2) - ldl_Li31_2*ldl_L43_2;
     const double ldl_Li42_2 = ldl_L32_2*ldl_L43_2 - ldl_L42_2;
+    const double t1061 = ldl_L54_2*ldl_L54_2;
+    const double ldl_d5_2 = ((((Lam1_5_5 - Lam1_0_0*ldl_L50_2*ldl_L50_2) - ldl_d1_2*ldl_L51_2*ldl_L51_2) - ldl_d2_2*ldl_L52_2*ldl_L52_2) - ldl_d3_2*ldl_L53_2*ldl_L53_2) - ldl_d4_2*t1061;
+    const double ldl_di5_2 = 1.0/ldl_d5_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1086 = ((((((((((-corr[11] - 9.81) - obj[4]*t1074) + obj[5]*t1068) + t1037*t1070) + t1038*t1071) - gam_5_2) + t1039*t1072) + t211*t1069) + t207*t1067) + t201*t1066)*ldl_di5_2;
+    /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_Li50_2 = (((ldl_L10_2*ldl_L51_2 - ldl_L50_2) - ldl_Li20_2*ldl_L52_2) - ldl_Li30_2*ldl_L53_2) - ldl_Li40_2*ldl_L54_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1084 = (((ldl_Li20_2*ldl_Li20_2*ldl_di2_2 + (ldl_di0_2 + t1051*ldl_di1_2)) + ldl_Li30_2*ldl_Li30_2*ldl_di3_2) + ldl_Li40_2*ldl_Li40_2*ldl_di4_2) + ldl_Li50_2*ldl_Li50_2*ldl_di5_2;
+    /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_Li51_2 = ((ldl_L21_2*ldl_L52_2 - ldl_L51_2) - ldl_Li31_2*ldl_L53_2) - ldl_Li41_2*ldl_L54_2;
     const double ldl_Li52_2 = (ldl_L32_2*ldl_L53_2 - ldl_L52_2) - ldl_Li42_2*ldl_L54_2;
     const double ldl_Li53_2 = ldl_L43_2*ldl_L54_2 - ldl_L53_2;
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_0_5 = ldl_Li50_2*ldl_di5_2;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1062 = ldl_Li30_2*ldl_di3_2;
+    const double t1076 = ldl_Li20_2*ldl_di2_2;
+    const double t1093 = ((ldl_Li31_2*ldl_Li31_2*ldl_di3_2 + (ldl_di1_2 + t1053*ldl_di2_2)) + ldl_Li41_2*ldl_Li41_2*ldl_di4_2) + ldl_Li51_2*ldl_Li51_2*ldl_di5_2;
+    const double t1098 = (ldl_Li42_2*ldl_Li42_2*ldl_di4_2 + (ldl_di2_2 + t1056*ldl_di3_2)) + ldl_Li52_2*ldl_Li52_2*ldl_di5_2;
+    const double t1090 = ldl_L21_2*ldl_di2_2;
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_3_3 = ldl_Li53_2*ldl_Li53_2*ldl_di5_2 + (ldl_di3_2 + t1060*ldl_di4_2);
+    const double Rk1_4_4 = ldl_di4_2 + t1061*ldl_di5_2;
+    const double Rk1_0_5 = ldl_Li50_2*ldl_di5_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1063 = ldl_Li40_2*ldl_di4_2;
+    const double t1082 = ldl_Li51_2*Rk1_0_5 + (((-ldl_L21_2*t1076 - ldl_L10_2*ldl_di1_2) + ldl_Li31_2*t1062) + ldl_Li41_2*t1063);
+    const double t1064 = ldl_L54_2*Rk1_0_5 - ldl_Li40_2*ldl_di4_2;
+    const double t1077 = ldl_Li52_2*Rk1_0_5 + ((t1076 - ldl_L32_2*t1062) + ldl_Li42_2*t1063);
     /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_0_3 = ldl_Li53_2*Rk1_0_5 + (t1062 - ldl_L43_2*t1063);
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1064 = ldl_L54_2*Rk1_0_5 - ldl_Li40_2*ldl_di4_2;
+    const double t1087 = ldl_Li31_2*ldl_di3_2;
+    const double t1094 = ldl_L32_2*ldl_di3_2;
+    const double t1091 = ldl_L32_2*t1087;
     /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_0_4 = -t1064;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1065 = obj[4]*t254 + t387;
-    const double t1066 = 0.05*lam5_1_2 + 1.0*lam5_3_2;
-    const double t1067 = -0.05*lam5_0_2 + 1.0*lam5_4_2;
-    const double t1068 = obj[5]*t264 + t393;
-    const double t1069 = 1.0*lam5_5_2;
-    const double t1070 = (0.05*zeta5_1_2 + V5_2_2*t251) + zeta5_3_2;
-    const double t1071 = (-0.05*t761 - 0.05*t760) + zeta5_5_2;
-    const double t1072 = (V5_2_2*t249 - t840) + zeta5_4_2;
-    const double t1073 = ((((((((obj[4]*t1065 - corr[10]) - obj[6]*t1068) + t1034*t1070) + t1035*t1071) - gam_4_2) + t1036*t1072) + t231*t1069) + t228*t1067) + t221*t1066;
-    const double t1074 = -t262 - t390;
-    const double t1075 = ((((((((obj[6]*t1074 - corr[9]) - obj[5]*t1065) + t1003*t1070) + t1004*t1071) - gam_3_2) + t1005*t1072) + t247*t1069) + t244*t1067) + t239*t1066;
-    const double t1076 = ldl_Li20_2*ldl_di2_2;
-    const double t1077 = ldl_Li52_2*Rk1_0_5 + ((t1076 - ldl_L32_2*t1062) + ldl_Li42_2*t1063);
-    const double t1078 = 1.0*lam5_0_2;
-    const double t1079 = 1.0*lam5_1_2;
-    const double t1080 = 1.0*lam5_2_2;
-    const double t1081 = ((((((t1037*zeta4_0_2 - corr[8]) + t1039*zeta5_1_2) + t1038*zeta5_2_2) - gam_2_2) + t201*t1078) + t207*t1079) + t211*t1080;
-    const double t1082 = ldl_Li51_2*Rk1_0_5 + (((-ldl_L21_2*t1076 - ldl_L10_2*ldl_di1_2) + ldl_Li31_2*t1062) + ldl_Li41_2*t1063);
-    const double t1083 = ((((((t1034*zeta4_0_2 - corr[7]) + t1036*zeta5_1_2) + t1035*zeta5_2_2) - gam_1_2) + t221*t1078) + t228*t1079) + t231*t1080;
-    const double t1084 = (((ldl_Li20_2*ldl_Li20_2*ldl_di2_2 + (ldl_di0_2 + t1051*ldl_di1_2)) + ldl_Li30_2*ldl_Li30_2*ldl_di3_2) + ldl_Li40_2*ldl_Li40_2*ldl_di4_2) + ldl_Li50_2*ldl_Li50_2*ldl_di5_2;
-    const double t1085 = ((((((t1003*zeta4_0_2 - corr[6]) + t1005*zeta5_1_2) + t1004*zeta5_2_2) - gam_0_2) + t239*t1078) + t244*t1079) + t247*t1080;
-    const double t1086 = ((((((((((-corr[11] - 9.81) - obj[4]*t1074) + obj[5]*t1068) + t1037*t1070) + t1038*t1071) - gam_5_2) + t1039*t1072) + t211*t1069) + t207*t1067) + t201*t1066)*ldl_di5_2;
     const double Pk1_0 = ((t1075*Rk1_0_3 + t1073*Rk1_0_4) + ((t1085*t1084 + ldl_Li50_2*t1086) + t1081*t1077)) + t1083*t1082;
     /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_0_0 = t259*Rk1_0_4 + (t254*Rk1_0_5 + t1084);
     const double Rk1_1_5 = ldl_Li51_2*ldl_di5_2;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1087 = ldl_Li31_2*ldl_di3_2;
     const double t1088 = ldl_Li41_2*ldl_di4_2;
     /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_1_3 = ldl_Li53_2*Rk1_1_5 + (t1087 - ldl_L43_2*t1088);
+    const double t1100 = ldl_Li52_2*Rk1_1_5 + (ldl_Li42_2*t1088 + (-t1090 - t1091));
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1092 = (ldl_Li41_2*ldl_Li42_2*ldl_di4_2 + (-t1090 - t1091)) + ldl_Li51_2*ldl_Li52_2*ldl_di5_2;
     const double t1089 = ldl_L54_2*Rk1_1_5 - ldl_Li41_2*ldl_di4_2;
     /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_1_4 = -t1089;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1090 = ldl_L21_2*ldl_di2_2;
-    const double t1091 = ldl_L32_2*t1087;
-    const double t1092 = (ldl_Li41_2*ldl_Li42_2*ldl_di4_2 + (-t1090 - t1091)) + ldl_Li51_2*ldl_Li52_2*ldl_di5_2;
-    const double t1093 = ((ldl_Li31_2*ldl_Li31_2*ldl_di3_2 + (ldl_di1_2 + t1053*ldl_di2_2)) + ldl_Li41_2*ldl_Li41_2*ldl_di4_2) + ldl_Li51_2*ldl_Li51_2*ldl_di5_2;
     const double Pk1_1 = ((t1075*Rk1_1_3 + t1083*t1093) + (t1081*t1092 + ldl_Li51_2*t1086)) + (t1073*Rk1_1_4 + t1085*t1082);
-    const double t1094 = ldl_L32_2*ldl_di3_2;
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_1_1 = t264*Rk1_1_3 + (t255*Rk1_1_5 + t1093);
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1095 = ldl_Li42_2*ldl_di4_2;
     const double t1096 = ldl_L43_2*t1095;
     /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
@@ -2821,126 +3272,139 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk1_2_4 = ldl_Li42_2*ldl_di4_2 - t1097;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1098 = (ldl_Li42_2*ldl_Li42_2*ldl_di4_2 + (ldl_di2_2 + t1056*ldl_di3_2)) + ldl_Li52_2*ldl_Li52_2*ldl_di5_2;
     const double Pk1_2 = ((t1075*Rk1_2_3 + ldl_Li52_2*t1086) + t1083*t1092) + (t1073*Rk1_2_4 + (t1085*t1077 + t1081*t1098));
     /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_3_3 = ldl_Li53_2*ldl_Li53_2*ldl_di5_2 + (ldl_di3_2 + t1060*ldl_di4_2);
+    const double Rk1_2_2 = (t253*Rk1_2_3 + t1098) + t261*Rk1_2_4;
     const double Rk1_3_5 = ldl_Li53_2*ldl_di5_2;
     const double Rk1_3_4 = -ldl_L54_2*Rk1_3_5 - ldl_L43_2*ldl_di4_2;
+    const double Rk1_3_2 = ((ldl_Li53_2*Rk1_2_5 + (-t1094 - t1096)) + t253*Rk1_3_3) + t261*Rk1_3_4;
+    const double Rk1_4_2 = (t253*Rk1_3_4 - t1097) + (t261*Rk1_4_4 + t1095);
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk1_3 = ((t1085*Rk1_0_3 + t1075*Rk1_3_3) + (t1081*Rk1_2_3 + ldl_Li53_2*t1086)) + (t1083*Rk1_1_3 + t1073*Rk1_3_4);
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_4_4 = ldl_di4_2 + t1061*ldl_di5_2;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk1_4 = ((t1085*Rk1_0_4 + t1083*Rk1_1_4) + (t1073*Rk1_4_4 - ldl_L54_2*t1086)) + (t1081*Rk1_2_4 + t1075*Rk1_3_4);
     const double t1099 = ldl_L54_2*ldl_di5_2;
     const double Pk1_5 = ((t1085*Rk1_0_5 + t1086) + (t1083*Rk1_1_5 + t1081*Rk1_2_5)) + (t1075*Rk1_3_5 - t1073*t1099);
     /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_0_0 = t259*Rk1_0_4 + (t254*Rk1_0_5 + t1084);
-    const double Rk1_0_1 = (t264*Rk1_0_3 + t255*Rk1_0_5) + t1082;
-    const double Rk1_0_2 = (t253*Rk1_0_3 + t1077) + t261*Rk1_0_4;
-    const double Rk1_1_0 = (t259*Rk1_1_4 + t254*Rk1_1_5) + t1082;
-    const double Rk1_1_1 = t264*Rk1_1_3 + (t255*Rk1_1_5 + t1093);
-    const double t1100 = ldl_Li52_2*Rk1_1_5 + (ldl_Li42_2*t1088 + (-t1090 - t1091));
-    const double Rk1_1_2 = (t253*Rk1_1_3 + t1100) + t261*Rk1_1_4;
-    const double Rk1_2_0 = t259*Rk1_2_4 + (t254*Rk1_2_5 + t1077);
-    const double Rk1_2_1 = (t264*Rk1_2_3 + t255*Rk1_2_5) + t1100;
-    const double Rk1_2_2 = (t253*Rk1_2_3 + t1098) + t261*Rk1_2_4;
-    const double Rk1_3_0 = (Rk1_0_3 + t254*Rk1_3_5) + t259*Rk1_3_4;
-    const double Rk1_3_1 = Rk1_1_3 + (t264*Rk1_3_3 + t255*Rk1_3_5);
-    const double Rk1_3_2 = ((ldl_Li53_2*Rk1_2_5 + (-t1094 - t1096)) + t253*Rk1_3_3) + t261*Rk1_3_4;
     const double Rk1_4_0 = (t259*Rk1_4_4 - t254*t1099) - t1064;
     const double Rk1_4_1 = (t264*Rk1_3_4 - t255*t1099) - t1089;
-    const double Rk1_4_2 = (t253*Rk1_3_4 - t1097) + (t261*Rk1_4_4 + t1095);
+    const double Rk1_0_1 = (t264*Rk1_0_3 + t255*Rk1_0_5) + t1082;
+    const double Rk1_1_0 = (t259*Rk1_1_4 + t254*Rk1_1_5) + t1082;
+    const double Rk1_0_2 = (t253*Rk1_0_3 + t1077) + t261*Rk1_0_4;
+    const double Rk1_2_0 = t259*Rk1_2_4 + (t254*Rk1_2_5 + t1077);
+    const double Rk1_1_2 = (t253*Rk1_1_3 + t1100) + t261*Rk1_1_4;
+    const double Rk1_2_1 = (t264*Rk1_2_3 + t255*Rk1_2_5) + t1100;
+    const double Rk1_3_0 = (Rk1_0_3 + t254*Rk1_3_5) + t259*Rk1_3_4;
+    const double Rk1_3_1 = Rk1_1_3 + (t264*Rk1_3_3 + t255*Rk1_3_5);
     const double Rk1_4_3 = Rk1_3_4;
     const double Rk1_4_5 = -t1099;
     const double t1101 = t254*ldl_di5_2;
     const double Rk1_5_0 = (Rk1_0_5 + t1101) - t259*t1099;
+    const double Rk1_5_2 = (Rk1_2_5 + t253*Rk1_3_5) - t261*t1099;
     const double t1102 = t255*ldl_di5_2;
     const double Rk1_5_1 = (Rk1_1_5 + t1102) + t264*Rk1_3_5;
-    const double Rk1_5_2 = (Rk1_2_5 + t253*Rk1_3_5) - t261*t1099;
     const double Rk1_5_3 = Rk1_3_5;
     const double Rk1_5_4 = Rk1_4_5;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3_3 = -9.81*s_q_13;
     const double alpha1_5_3 = 9.81*c_q_13;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_1_3 = s_q_14*a1_2_3 + a2_1_3;
-    const double alpha2_2_3 = c_q_14*a1_2_3 + a2_2_3;
     const double alpha2_4_3 = s_q_14*alpha1_5_3;
     const double alpha2_5_3 = c_q_14*alpha1_5_3;
+    /* zeta1: zeta(k) = phi^T a (4.22b) */
+    const double zeta1_5_3 = alpha1_5_3;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t1103 = c_q_15*a1_0_3 + a3_0_3;
     const double alpha3_0_3 = t1103 - s_q_15*alpha2_2_3;
-    const double t1104 = s_q_15*a1_0_3 + a3_2_3;
     const double alpha3_2_3 = c_q_15*alpha2_2_3 + t1104;
     const double t1105 = 0.4*alpha2_1_3;
     const double t1106 = alpha1_3_3 + t1105;
     const double alpha3_3_3 = (a3_3_3 - s_q_15*alpha2_5_3) + c_q_15*t1106;
-    const double t1107 = a3_4_3 - 0.4*a1_0_3;
-    const double alpha3_4_3 = alpha2_4_3 + t1107;
     const double alpha3_5_3 = (a3_5_3 + c_q_15*alpha2_5_3) + s_q_15*t1106;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t1108 = alpha3_3_3 + t1105;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_4_3 = alpha2_4_3 + t1107;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0_3 = (a4_0_3 + c_q_16*alpha3_0_3) - s_q_16*alpha3_2_3;
     const double alpha4_2_3 = (a4_2_3 + s_q_16*alpha3_0_3) + c_q_16*alpha3_2_3;
-    const double t1108 = alpha3_3_3 + t1105;
     const double alpha4_3_3 = (a4_3_3 - s_q_16*alpha3_5_3) + c_q_16*t1108;
-    const double alpha4_4_3 = (a4_4_3 + alpha3_4_3) - 0.4*alpha3_0_3;
     const double alpha4_5_3 = (a4_5_3 + c_q_16*alpha3_5_3) + s_q_16*t1108;
+    const double alpha4_4_3 = (a4_4_3 + alpha3_4_3) - 0.4*alpha3_0_3;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1_3 = (a5_1_3 + c_q_17*alpha2_1_3) + s_q_17*alpha4_2_3;
     const double alpha5_2_3 = (a5_2_3 - s_q_17*alpha2_1_3) + c_q_17*alpha4_2_3;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2_3 = 0.000135*alpha5_2_3;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_3_3 = (a5_3_3 + 0.05*alpha2_1_3) + alpha4_3_3;
     const double t1109 = alpha4_4_3 - 0.05*alpha4_0_3;
     const double alpha5_4_3 = (a5_4_3 + s_q_17*alpha4_5_3) + c_q_17*t1109;
     const double alpha5_5_3 = (a5_5_3 + c_q_17*alpha4_5_3) - s_q_17*t1109;
     /* f5: spatial force f(k) (2.29) */
     const double t1110 = -0.0003175*alpha4_0_3;
+    const double t1113 = -0.0075*alpha4_0_3;
     const double t1111 = 0.00018250000000000002*V5_2_3;
     const double f5_0_3 = (-V5_1_3*t1111 - t1110) - 0.0075*alpha5_4_3;
     const double f5_1_3 = (0.0003175*alpha5_1_3 + V5_0_3*t1111) + 0.0075*alpha5_3_3;
-    const double f5_2_3 = 0.000135*alpha5_2_3;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_2_3 = (c_q_17*f5_2_3 + 0.000135*alpha4_2_3) + s_q_17*f5_1_3;
+    /* f5: spatial force f(k) (2.29) */
     const double t1112 = 0.0075*V5_2_3;
     const double f5_3_3 = (0.0075*alpha5_1_3 + V5_0_3*t1112) + 0.3*alpha5_3_3;
-    const double t1113 = -0.0075*alpha4_0_3;
     const double f5_4_3 = (V5_1_3*t1112 + t1113) + 0.3*alpha5_4_3;
     const double t1114 = V5_0_3*V5_0_3;
     const double t1115 = V5_1_3*V5_1_3;
     const double f5_5_3 = 0.3*alpha5_5_3 + (-0.0075*t1115 - 0.0075*t1114);
     /* f4: spatial force f(k) (2.29) */
+    const double f4_5_3 = ((0.3*alpha4_5_3 + (-0.0075*t63 - 0.0075*t64)) + c_q_17*f5_5_3) + s_q_17*f5_4_3;
     const double t1116 = c_q_17*f5_4_3;
     const double t1117 = 0.00018250000000000002*V4_2_3;
-    const double f4_0_3 = ((((-0.0075*alpha4_4_3 - V4_1_3*t1117) - t1110) + f5_0_3) + 0.05*s_q_17*f5_5_3) - 0.05*t1116;
     const double f4_1_3 = ((((V4_0_3*t1117 + 0.0003175*alpha2_1_3) + 0.0075*alpha4_3_3) - s_q_17*f5_2_3) + c_q_17*f5_1_3) + 0.05*f5_3_3;
-    const double f4_2_3 = (c_q_17*f5_2_3 + 0.000135*alpha4_2_3) + s_q_17*f5_1_3;
+    const double f4_0_3 = ((((-0.0075*alpha4_4_3 - V4_1_3*t1117) - t1110) + f5_0_3) + 0.05*s_q_17*f5_5_3) - 0.05*t1116;
     const double t1118 = 0.0075*V4_2_3;
-    const double f4_3_3 = ((V4_0_3*t1118 + 0.0075*alpha2_1_3) + 0.3*alpha4_3_3) + f5_3_3;
     const double f4_4_3 = (((0.3*alpha4_4_3 + V4_1_3*t1118) + t1113) - s_q_17*f5_5_3) + t1116;
-    const double f4_5_3 = ((0.3*alpha4_5_3 + (-0.0075*t63 - 0.0075*t64)) + c_q_17*f5_5_3) + s_q_17*f5_4_3;
+    const double f4_3_3 = ((V4_0_3*t1118 + 0.0075*alpha2_1_3) + 0.3*alpha4_3_3) + f5_3_3;
     /* f3: spatial force f(k) (2.29) */
-    const double t1119 = 0.13277500000000003*V3_2_3;
-    const double f3_0_3 = ((((-0.5*alpha3_4_3 - V3_1_3*t1119) + 0.13390000000000002*alpha3_0_3) + s_q_16*f4_2_3) - 0.4*f4_4_3) + c_q_16*f4_0_3;
+    const double f3_5_3 = ((2.5*alpha3_5_3 + (-0.5*t55 - 0.5*t56)) - s_q_16*f4_3_3) + c_q_16*f4_5_3;
     const double t1120 = c_q_16*f4_3_3;
     const double t1121 = s_q_16*f4_5_3;
-    const double f3_1_3 = ((((V3_0_3*t1119 + 0.13390000000000002*alpha2_1_3) + 0.5*alpha3_3_3) + 0.4*t1120) + f4_1_3) + 0.4*t1121;
     const double f3_2_3 = (c_q_16*f4_2_3 + 0.001125*alpha3_2_3) - s_q_16*f4_0_3;
+    const double t1119 = 0.13277500000000003*V3_2_3;
+    const double f3_0_3 = ((((-0.5*alpha3_4_3 - V3_1_3*t1119) + 0.13390000000000002*alpha3_0_3) + s_q_16*f4_2_3) - 0.4*f4_4_3) + c_q_16*f4_0_3;
+    const double f3_1_3 = ((((V3_0_3*t1119 + 0.13390000000000002*alpha2_1_3) + 0.5*alpha3_3_3) + 0.4*t1120) + f4_1_3) + 0.4*t1121;
     const double t1122 = 0.5*V3_2_3;
     const double f3_3_3 = (((V3_0_3*t1122 + 0.5*alpha2_1_3) + 2.5*alpha3_3_3) + t1120) + t1121;
     const double f3_4_3 = ((2.5*alpha3_4_3 + V3_1_3*t1122) - 0.5*alpha3_0_3) + f4_4_3;
-    const double f3_5_3 = ((2.5*alpha3_5_3 + (-0.5*t55 - 0.5*t56)) - s_q_16*f4_3_3) + c_q_16*f4_5_3;
     /* f2: spatial force f(k) (2.29) */
-    const double t1123 = 0.07962500000000003*V2_2_3;
     const double f2_0_3 = ((((0.08030000000000002*a1_0_3 - 0.30000000000000004*alpha2_4_3) - V2_1_3*t1123) - 0.4*f3_4_3) + c_q_15*f3_0_3) + s_q_15*f3_2_3;
-    const double t1124 = 0.4*c_q_15;
-    const double t1125 = 0.4*s_q_15;
-    const double f2_1_3 = ((((V2_0_3*t1123 + 0.30000000000000004*alpha1_3_3) + 0.08030000000000002*alpha2_1_3) + t1125*f3_5_3) + f3_1_3) + t1124*f3_3_3;
     const double f2_2_3 = (c_q_15*f3_2_3 + 0.000675*alpha2_2_3) - s_q_15*f3_0_3;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0_3 = 2e-05*a1_0_3 + f2_0_3;
-    const double f1_1_3 = c_q_14*f2_1_3 - s_q_14*f2_2_3;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double t1174 = tau[16] - f4_1_3;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_2_3 = alpha2_2_3;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_0_3 = t1103 - s_q_15*zeta2_2_3;
+    const double zeta3_2_3 = c_q_15*zeta2_2_3 + t1104;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_0_3 = (a4_0_3 + c_q_16*zeta3_0_3) - s_q_16*zeta3_2_3;
+    const double zeta4_2_3 = (a4_2_3 + c_q_16*zeta3_2_3) + s_q_16*zeta3_0_3;
+    /* f2: spatial force f(k) (2.29) */
+    const double t1124 = 0.4*c_q_15;
+    const double t1125 = 0.4*s_q_15;
+    const double f2_1_3 = ((((V2_0_3*t1123 + 0.30000000000000004*alpha1_3_3) + 0.08030000000000002*alpha2_1_3) + t1125*f3_5_3) + f3_1_3) + t1124*f3_3_3;
+    /* f1: spatial force f(k) (2.29) */
     const double f1_2_3 = (c_q_14*f2_2_3 + 2e-05*a1_2_3) + s_q_14*f2_1_3;
+    const double f1_1_3 = c_q_14*f2_1_3 - s_q_14*f2_2_3;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2_3 = c_q_13*f1_2_3 - s_q_13*f1_0_3;
+    /* zeta1: zeta(k) = phi^T a (4.22b) */
+    const double zeta1_3_3 = alpha1_3_3;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_1_3 = alpha2_1_3;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
+    const double zeta5_1_3 = (a5_1_3 + c_q_17*zeta2_1_3) + s_q_17*zeta4_2_3;
+    const double zeta5_2_3 = (a5_2_3 - s_q_17*zeta2_1_3) + c_q_17*zeta4_2_3;
     /* P4: articulated inertia P(k) (4.5) */
     const double t1126 = s_q_17*s_q_17;
     const double t1127 = c_q_17*c_q_17;
@@ -2951,11 +3415,11 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1129 = 0.0003175*c_q_17 + 0.000375;
     const double P4_1_1_5 = (c_q_17*t1129 + (0.000375*c_q_17 + 0.0010675)) + 0.000135*t1126;
     const double P4_1_2_5 = s_q_17*t1129 - 0.000135*t1128;
+    const double P4_4_5_5 = -0.17716535433070862*t1128;
     const double P4_1_3_5 = 0.0075*c_q_17 + 0.0225;
     const double P4_2_2_5 = (0.0003175*t1126 + 0.000135) + 0.000135*t1127;
     const double P4_2_3_5 = 0.0075*s_q_17;
     const double P4_4_4_5 = (0.3*t1126 + 0.3) + 0.12283464566929136*t1127;
-    const double P4_4_5_5 = -0.17716535433070862*t1128;
     const double P4_5_5_5 = (0.12283464566929136*t1126 + 0.3) + 0.3*t1127;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0_5 = 1.0/P4_1_1_5;
@@ -2969,100 +3433,149 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1132 = s_q_16*s_q_16;
     const double t1133 = P4_2_2_5 - P4_1_2_5*G4_2_0_5;
     const double P3_0_0_5 = (((0.16000000000000003*P4_4_4_5 + 0.13390000000000002) - c_q_16*t1130) + c_q_16*t1131) + t1132*t1133;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_2_2_6 = P4_2_2_5;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t1134 = 0.4*P4_4_5_5;
     const double t1135 = c_q_16*P4_0_5_5;
     const double t1136 = t1135 - t1134;
+    const double P3_1_4_5 = s_q_16*t1134;
     const double t1137 = s_q_16*t1136;
     const double t1138 = -P4_2_3_5;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_2_3_6 = P4_2_3_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1203 = -P4_2_3_6;
     const double t1139 = -P4_1_3_5*G4_2_0_5 - t1138;
-    const double t1140 = c_q_16*s_q_16;
-    const double t1141 = t1140*t1139;
-    const double P3_0_1_5 = (s_q_16*(P4_1_2_5 - P4_1_1_5*G4_2_0_5) + 0.4*t1137) + 0.4*t1141;
-    const double P3_0_2_5 = t1140*t1133 - s_q_16*t1131;
-    const double P3_0_3_5 = t1137 + t1141;
-    const double P3_0_4_5 = (c_q_16*P4_0_4_5 - 0.5) - 0.4*P4_4_4_5;
     const double P3_0_5_5 = -t1132*t1139 + c_q_16*t1136;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1160 = -P3_0_5_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1140 = c_q_16*s_q_16;
+    const double P3_0_2_5 = t1140*t1133 - s_q_16*t1131;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1151 = -P3_0_2_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1141 = t1140*t1139;
+    const double P3_2_5_5 = -s_q_16*t1135 - t1141;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1161 = -P3_2_5_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_1_5 = (s_q_16*(P4_1_2_5 - P4_1_1_5*G4_2_0_5) + 0.4*t1137) + 0.4*t1141;
+    const double P3_0_3_5 = t1137 + t1141;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1158 = -P3_0_3_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_4_5 = (c_q_16*P4_0_4_5 - 0.5) - 0.4*P4_4_4_5;
     const double t1142 = t1132*P4_5_5_5;
     const double t1143 = 0.4*c_q_16;
     const double t1144 = 0.6 - P4_1_3_5*G4_3_0_5;
     const double t1145 = (P4_1_3_5 - P4_1_3_5*G4_1_0_5) + t1143*t1144;
     const double t1146 = c_q_16*t1145;
     const double P3_1_1_5 = ((((P4_1_1_5 + 0.13390000000000002) + 0.16000000000000003*t1142) - P4_1_1_5*G4_1_0_5) + t1143*(P4_1_3_5 - P4_1_1_5*G4_3_0_5)) + 0.4*t1146;
+    const double P3_1_3_5 = (0.4*t1142 + 0.5) + t1146;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_1_1_6 = P4_1_1_5;
+    const double P4_1_3_6 = P4_1_3_5;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t1147 = t1132*P4_0_5_5;
     const double P3_1_2_5 = c_q_16*((P4_1_2_5 - P4_1_2_5*G4_1_0_5) + t1143*(-P4_1_2_5*G4_3_0_5 - t1138)) - 0.4*t1147;
-    const double P3_1_3_5 = (0.4*t1142 + 0.5) + t1146;
-    const double P3_1_4_5 = s_q_16*t1134;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_5_6 = P4_0_5_5;
+    const double P4_1_2_6 = P4_1_2_5;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t1148 = t1140*P4_5_5_5;
     const double P3_1_5_5 = -s_q_16*t1145 + 0.4*t1148;
-    const double t1149 = c_q_16*c_q_16;
-    const double P3_2_2_5 = (t1132*P4_0_0_5 + 0.001125) + t1149*t1133;
-    const double P3_2_3_5 = t1149*t1139 - t1147;
-    const double P3_2_4_5 = -s_q_16*P4_0_4_5;
-    const double P3_2_5_5 = -s_q_16*t1135 - t1141;
-    const double P3_3_3_5 = (t1142 + 2.5) + t1149*t1144;
-    const double P3_3_4_5 = s_q_16*P4_4_5_5;
     const double P3_3_5_5 = t1148 - t1140*t1144;
-    const double P3_4_4_5 = P4_4_4_5 + 2.5;
-    const double P3_4_5_5 = c_q_16*P4_4_5_5;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1162 = -P3_3_5_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1149 = c_q_16*c_q_16;
+    const double P3_2_3_5 = t1149*t1139 - t1147;
+    const double P3_2_2_5 = (t1132*P4_0_0_5 + 0.001125) + t1149*t1133;
+    const double P3_3_3_5 = (t1142 + 2.5) + t1149*t1144;
     const double P3_5_5_5 = (t1149*P4_5_5_5 + 2.5) + t1132*t1144;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1159 = -P3_2_3_5;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_0_6 = P4_0_0_5;
+    const double P4_5_5_6 = P4_5_5_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_2_4_5 = -s_q_16*P4_0_4_5;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_4_6 = P4_0_4_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_3_4_5 = s_q_16*P4_4_5_5;
+    const double P3_4_4_5 = P4_4_4_5 + 2.5;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_4_6 = P4_4_4_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_4_5_5 = c_q_16*P4_4_5_5;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_5_6 = P4_4_5_5;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0_5 = 1.0/P3_1_1_5;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_0_0_5 = P3_0_1_5*Dinv3_0_0_5;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1150 = P3_0_0_5 - P3_0_1_5*G3_0_0_5;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_1_0_5 = P3_1_1_5*Dinv3_0_0_5;
     const double G3_2_0_5 = P3_1_2_5*Dinv3_0_0_5;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1156 = P3_2_2_5 - P3_1_2_5*G3_2_0_5;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_3_0_5 = P3_1_3_5*Dinv3_0_0_5;
     const double G3_4_0_5 = P3_1_4_5*Dinv3_0_0_5;
     const double G3_5_0_5 = P3_1_5_5*Dinv3_0_0_5;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t1150 = P3_0_0_5 - P3_0_1_5*G3_0_0_5;
-    const double t1151 = -P3_0_2_5;
+    const double P2_1_1_5 = (((((P3_1_1_5 + 0.08030000000000002) - P3_1_1_5*G3_1_0_5) + t1124*(P3_1_3_5 - P3_1_1_5*G3_3_0_5)) + t1125*(P3_1_5_5 - P3_1_1_5*G3_5_0_5)) + t1124*(((P3_1_3_5 - P3_1_3_5*G3_1_0_5) + t1124*(P3_3_3_5 - P3_1_3_5*G3_3_0_5)) + t1125*(-P3_1_3_5*G3_5_0_5 - t1162))) + t1125*(((P3_1_5_5 - P3_1_5_5*G3_1_0_5) + t1124*(-P3_1_5_5*G3_3_0_5 - t1162)) + t1125*(P3_5_5_5 - P3_1_5_5*G3_5_0_5));
     const double t1152 = -P3_0_1_5*G3_2_0_5 - t1151;
-    const double t1153 = 0.4*G3_4_0_5;
-    const double t1154 = ((P3_0_1_5*t1153 - 0.4*P3_0_4_5) + c_q_15*t1150) + s_q_15*t1152;
     const double t1155 = -P3_1_2_5*G3_0_0_5 - t1151;
-    const double t1156 = P3_2_2_5 - P3_1_2_5*G3_2_0_5;
+    const double t1153 = 0.4*G3_4_0_5;
+    const double P2_0_1_5 = ((((P3_1_1_5*t1153 - 0.4*P3_1_4_5) + c_q_15*(P3_0_1_5 - P3_1_1_5*G3_0_0_5)) + s_q_15*(P3_1_2_5 - P3_1_1_5*G3_2_0_5)) + t1124*(((P3_1_3_5*t1153 - 0.4*P3_3_4_5) + c_q_15*(-P3_1_3_5*G3_0_0_5 - t1158)) + s_q_15*(-P3_1_3_5*G3_2_0_5 - t1159))) + t1125*(((P3_1_5_5*t1153 - 0.4*P3_4_5_5) + c_q_15*(-P3_1_5_5*G3_0_0_5 - t1160)) + s_q_15*(-P3_1_5_5*G3_2_0_5 - t1161));
+    const double P2_1_2_5 = c_q_15*(((P3_1_2_5 - P3_1_2_5*G3_1_0_5) + t1124*(-P3_1_2_5*G3_3_0_5 - t1159)) + t1125*(-P3_1_2_5*G3_5_0_5 - t1161)) - s_q_15*(((P3_0_1_5 - P3_0_1_5*G3_1_0_5) + t1124*(-P3_0_1_5*G3_3_0_5 - t1158)) + t1125*(-P3_0_1_5*G3_5_0_5 - t1160));
+    const double t1154 = ((P3_0_1_5*t1153 - 0.4*P3_0_4_5) + c_q_15*t1150) + s_q_15*t1152;
+    const double P2_2_2_5 = (c_q_15*(c_q_15*t1156 - s_q_15*t1155) + 0.000675) - s_q_15*(c_q_15*t1152 - s_q_15*t1150);
     const double t1157 = ((P3_1_2_5*t1153 - 0.4*P3_2_4_5) + c_q_15*t1155) + s_q_15*t1156;
     const double P2_0_0_5 = (((((0.16000000000000003*P3_4_4_5 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_5*G3_4_0_5) - t1124*(P3_0_4_5 - P3_1_4_5*G3_0_0_5)) - t1125*(P3_2_4_5 - P3_1_4_5*G3_2_0_5)) + c_q_15*t1154) + s_q_15*t1157;
-    const double t1158 = -P3_0_3_5;
-    const double t1159 = -P3_2_3_5;
-    const double t1160 = -P3_0_5_5;
-    const double t1161 = -P3_2_5_5;
-    const double P2_0_1_5 = ((((P3_1_1_5*t1153 - 0.4*P3_1_4_5) + c_q_15*(P3_0_1_5 - P3_1_1_5*G3_0_0_5)) + s_q_15*(P3_1_2_5 - P3_1_1_5*G3_2_0_5)) + t1124*(((P3_1_3_5*t1153 - 0.4*P3_3_4_5) + c_q_15*(-P3_1_3_5*G3_0_0_5 - t1158)) + s_q_15*(-P3_1_3_5*G3_2_0_5 - t1159))) + t1125*(((P3_1_5_5*t1153 - 0.4*P3_4_5_5) + c_q_15*(-P3_1_5_5*G3_0_0_5 - t1160)) + s_q_15*(-P3_1_5_5*G3_2_0_5 - t1161));
     const double P2_0_2_5 = c_q_15*t1157 - s_q_15*t1154;
-    const double t1162 = -P3_3_5_5;
-    const double P2_1_1_5 = (((((P3_1_1_5 + 0.08030000000000002) - P3_1_1_5*G3_1_0_5) + t1124*(P3_1_3_5 - P3_1_1_5*G3_3_0_5)) + t1125*(P3_1_5_5 - P3_1_1_5*G3_5_0_5)) + t1124*(((P3_1_3_5 - P3_1_3_5*G3_1_0_5) + t1124*(P3_3_3_5 - P3_1_3_5*G3_3_0_5)) + t1125*(-P3_1_3_5*G3_5_0_5 - t1162))) + t1125*(((P3_1_5_5 - P3_1_5_5*G3_1_0_5) + t1124*(-P3_1_5_5*G3_3_0_5 - t1162)) + t1125*(P3_5_5_5 - P3_1_5_5*G3_5_0_5));
-    const double P2_1_2_5 = c_q_15*(((P3_1_2_5 - P3_1_2_5*G3_1_0_5) + t1124*(-P3_1_2_5*G3_3_0_5 - t1159)) + t1125*(-P3_1_2_5*G3_5_0_5 - t1161)) - s_q_15*(((P3_0_1_5 - P3_0_1_5*G3_1_0_5) + t1124*(-P3_0_1_5*G3_3_0_5 - t1158)) + t1125*(-P3_0_1_5*G3_5_0_5 - t1160));
-    const double P2_2_2_5 = (c_q_15*(c_q_15*t1156 - s_q_15*t1155) + 0.000675) - s_q_15*(c_q_15*t1152 - s_q_15*t1150);
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1166 = -P2_1_2_5;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0_5 = 1.0/P2_0_0_5;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_0_0_5 = P2_0_0_5*Dinv2_0_0_5;
-    const double G2_1_0_5 = P2_0_1_5*Dinv2_0_0_5;
-    const double G2_2_0_5 = P2_0_2_5*Dinv2_0_0_5;
     /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_0_5 = (P2_0_0_5 + 2e-05) - P2_0_0_5*G2_0_0_5;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_1_0_5 = P2_0_1_5*Dinv2_0_0_5;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1165 = P2_1_1_5 - P2_0_1_5*G2_1_0_5;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_2_0_5 = P2_0_2_5*Dinv2_0_0_5;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1170 = P2_2_2_5 - P2_0_2_5*G2_2_0_5;
     const double t1163 = P2_0_1_5 - P2_0_1_5*G2_0_0_5;
+    const double t1167 = -P2_0_1_5*G2_2_0_5 - t1166;
+    const double t1169 = -P2_0_2_5*G2_1_0_5 - t1166;
     const double t1164 = P2_0_2_5 - P2_0_2_5*G2_0_0_5;
     const double P1_0_1_5 = c_q_14*t1163 - s_q_14*t1164;
     const double P1_0_2_5 = c_q_14*t1164 + s_q_14*t1163;
-    const double t1165 = P2_1_1_5 - P2_0_1_5*G2_1_0_5;
-    const double t1166 = -P2_1_2_5;
-    const double t1167 = -P2_0_1_5*G2_2_0_5 - t1166;
+    /* P0: articulated inertia P(k) (4.5) */
+    const double t1172 = -P1_0_2_5;
+    /* P1: articulated inertia P(k) (4.5) */
     const double t1168 = c_q_14*t1165 - s_q_14*t1167;
-    const double t1169 = -P2_0_2_5*G2_1_0_5 - t1166;
-    const double t1170 = P2_2_2_5 - P2_0_2_5*G2_2_0_5;
+    const double P1_2_2_5 = (c_q_14*(c_q_14*t1170 + s_q_14*t1169) + 2e-05) + s_q_14*(c_q_14*t1167 + s_q_14*t1165);
     const double t1171 = c_q_14*t1169 - s_q_14*t1170;
     const double P1_1_1_5 = (c_q_14*t1168 + 2e-05) - s_q_14*t1171;
     const double P1_1_2_5 = c_q_14*t1171 + s_q_14*t1168;
-    const double P1_2_2_5 = (c_q_14*(c_q_14*t1170 + s_q_14*t1169) + 2e-05) + s_q_14*(c_q_14*t1167 + s_q_14*t1165);
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0_5 = 1.0/P1_1_1_5;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0_5 = P1_0_1_5*Dinv1_0_0_5;
     const double G1_2_0_5 = P1_1_2_5*Dinv1_0_0_5;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t1172 = -P1_0_2_5;
     const double P0_2_2_5 = (c_q_13*(c_q_13*(P1_2_2_5 - P1_1_2_5*G1_2_0_5) - s_q_13*(-P1_1_2_5*G1_0_0_5 - t1172)) + 2e-05) - s_q_13*(c_q_13*(-P1_0_1_5*G1_2_0_5 - t1172) - s_q_13*(P1_0_0_5 - P1_0_1_5*G1_0_0_5));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_5 = 1.0/P0_2_2_5;
@@ -3073,44 +3586,48 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z4_4_3 = c_q_17*t1173;
     const double z4_0_3 = (-1.0*f5_0_3 + 1.0*tau[17]) - 0.05*z4_4_3;
     const double z4_5_3 = s_q_17*t1173;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1174 = tau[16] - f4_1_3;
-    const double nu4_0_3 = Dinv4_0_0_5*t1174;
     /* z3: z(k) (4.20) */
     const double t1175 = 0.4*z4_4_3;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu4_0_3 = Dinv4_0_0_5*t1174;
+    /* z3: z(k) (4.20) */
     const double t1176 = G4_2_0_5*t1174;
     const double z3_0_3 = c_q_16*z4_0_3 + (s_q_16*t1176 - t1175);
+    const double z3_2_3 = -s_q_16*z4_0_3 + c_q_16*t1176;
     const double t1177 = s_q_16*z4_5_3;
     const double t1178 = G4_3_0_5*t1174;
     const double z3_1_3 = (t1143*t1178 + G4_1_0_5*t1174) + 0.4*t1177;
-    const double z3_2_3 = -s_q_16*z4_0_3 + c_q_16*t1176;
     const double z3_3_3 = c_q_16*t1178 + t1177;
     const double z3_5_3 = -s_q_16*t1178 + c_q_16*z4_5_3;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
     const double t1179 = (tau[15] - f3_1_3) - z3_1_3;
-    const double nu3_0_3 = Dinv3_0_0_5*t1179;
     /* z2: z(k) (4.20) */
+    const double z2_1_3 = ((G3_1_0_5*t1179 + z3_1_3) + t1124*(G3_3_0_5*t1179 + z3_3_3)) + t1125*(G3_5_0_5*t1179 + z3_5_3);
     const double t1180 = G3_0_0_5*t1179 + z3_0_3;
     const double t1181 = G3_2_0_5*t1179 + z3_2_3;
     const double z2_0_3 = (c_q_15*t1180 + (-t1153*t1179 - t1175)) + s_q_15*t1181;
-    const double z2_1_3 = ((G3_1_0_5*t1179 + z3_1_3) + t1124*(G3_3_0_5*t1179 + z3_3_3)) + t1125*(G3_5_0_5*t1179 + z3_5_3);
     const double z2_2_3 = c_q_15*t1181 - s_q_15*t1180;
+    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu3_0_3 = Dinv3_0_0_5*t1179;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double t1182 = (tau[14] - f2_0_3) - z2_0_3;
-    const double nu2_0_3 = t1182*Dinv2_0_0_5;
     /* z1: z(k) (4.20) */
     const double z1_0_3 = t1182*G2_0_0_5 + z2_0_3;
     const double t1183 = t1182*G2_1_0_5 + z2_1_3;
     const double t1184 = t1182*G2_2_0_5 + z2_2_3;
+    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu2_0_3 = t1182*Dinv2_0_0_5;
+    /* z1: z(k) (4.20) */
     const double z1_1_3 = c_q_14*t1183 - s_q_14*t1184;
     const double z1_2_3 = c_q_14*t1184 + s_q_14*t1183;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
     const double t1185 = (tau[13] - f1_1_3) - z1_1_3;
-    const double nu1_0_3 = t1185*Dinv1_0_0_5;
     /* z0: z(k) (4.20) */
     const double z0_2_3 = c_q_13*(t1185*G1_2_0_5 + z1_2_3) - s_q_13*(t1185*G1_0_0_5 + z1_0_3);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0_3 = ((tau[12] - f0_2_3) - z0_2_3)*Dinv0_0_0_5;
+    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu1_0_3 = t1185*Dinv1_0_0_5;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2_3 = c_q_13*nu0_0_3;
     /* qdd1: joint acceleration qdd(k) (4.22) */
@@ -3135,190 +3652,220 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_3 = lam2_1_3 + qdd3_0_3;
     const double lam3_4_3 = -0.4*lam2_0_3;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_2_3 = c_q_16*lam3_2_3 + s_q_16*lam3_0_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1187 = 0.4*lam3_1_3 + lam3_3_3;
     /* lam4: lambda(k) (4.21) */
+    const double lam4_4_3 = lam3_4_3 - 0.4*lam3_0_3;
+    const double lam4_2_3 = c_q_16*lam3_2_3 + s_q_16*lam3_0_3;
+    const double lam4_0_3 = c_q_16*lam3_0_3 - s_q_16*lam3_2_3;
+    /* qdd5: joint acceleration qdd(k) (4.22) */
+    const double t1188 = lam4_4_3 - 0.05*lam4_0_3;
+    /* lam4: lambda(k) (4.21) */
     const double lam4_3_3 = c_q_16*t1187 - s_q_16*lam3_5_3;
+    const double lam4_5_3 = s_q_16*t1187 + c_q_16*lam3_5_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_3 = ((nu4_0_3 - G4_2_0_5*lam4_2_3) - G4_1_0_5*lam3_1_3) - G4_3_0_5*lam4_3_3;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_0_3 = c_q_16*lam3_0_3 - s_q_16*lam3_2_3;
     const double lam4_1_3 = lam3_1_3 + qdd4_0_3;
-    const double lam4_4_3 = lam3_4_3 - 0.4*lam3_0_3;
-    const double lam4_5_3 = s_q_16*t1187 + c_q_16*lam3_5_3;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_3_3 = 0.05*lam4_1_3 + lam4_3_3;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t1188 = lam4_4_3 - 0.05*lam4_0_3;
     const double t1189 = c_q_17*t1188;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_5_3 = c_q_17*lam4_5_3 - s_q_17*t1188;
+    /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t1190 = s_q_17*lam4_5_3;
     const double qdd5_0_3 = ((nu5_0_3 - 1.0*lam4_0_3) + 23.622047244094485*t1189) + 23.622047244094485*t1190;
     /* lam5: lambda(k) (4.21) */
+    const double lam5_4_3 = t1189 + t1190;
     const double lam5_0_3 = lam4_0_3 + qdd5_0_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1421 = -0.05*lam5_0_3 + 1.0*lam5_4_3;
+    const double t1423 = 1.0*lam5_5_3;
+    const double t1432 = 1.0*lam5_0_3;
+    /* lam5: lambda(k) (4.21) */
     const double lam5_1_3 = c_q_17*lam4_1_3 + s_q_17*lam4_2_3;
     const double lam5_2_3 = -s_q_17*lam4_1_3 + c_q_17*lam4_2_3;
-    const double lam5_3_3 = 0.05*lam4_1_3 + lam4_3_3;
-    const double lam5_4_3 = t1189 + t1190;
-    const double lam5_5_3 = c_q_17*lam4_5_3 - s_q_17*t1188;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3_3 = alpha1_3_3;
-    const double zeta1_5_3 = alpha1_5_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1420 = 0.05*lam5_1_3 + 1.0*lam5_3_3;
+    const double t1433 = 1.0*lam5_1_3;
+    const double t1434 = 1.0*lam5_2_3;
     /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_1_3 = alpha2_1_3;
-    const double zeta2_2_3 = alpha2_2_3;
     const double zeta2_4_3 = s_q_14*zeta1_5_3;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_4_3 = t1107 + zeta2_4_3;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_4_3 = (a4_4_3 + zeta3_4_3) - 0.4*zeta3_0_3;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
     const double zeta2_5_3 = c_q_14*zeta1_5_3;
     /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0_3 = t1103 - s_q_15*zeta2_2_3;
-    const double zeta3_2_3 = c_q_15*zeta2_2_3 + t1104;
     const double t1191 = 0.4*zeta2_1_3;
     const double t1192 = t1191 + zeta1_3_3;
     const double zeta3_3_3 = (a3_3_3 - s_q_15*zeta2_5_3) + c_q_15*t1192;
-    const double zeta3_4_3 = t1107 + zeta2_4_3;
     const double zeta3_5_3 = (a3_5_3 + c_q_15*zeta2_5_3) + s_q_15*t1192;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0_3 = (a4_0_3 + c_q_16*zeta3_0_3) - s_q_16*zeta3_2_3;
-    const double zeta4_2_3 = (a4_2_3 + c_q_16*zeta3_2_3) + s_q_16*zeta3_0_3;
     const double t1193 = t1191 + zeta3_3_3;
     const double zeta4_3_3 = (a4_3_3 - s_q_16*zeta3_5_3) + c_q_16*t1193;
-    const double zeta4_4_3 = (a4_4_3 + zeta3_4_3) - 0.4*zeta3_0_3;
     const double zeta4_5_3 = (a4_5_3 + c_q_16*zeta3_5_3) + s_q_16*t1193;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1_3 = (a5_1_3 + c_q_17*zeta2_1_3) + s_q_17*zeta4_2_3;
-    const double zeta5_2_3 = (a5_2_3 - s_q_17*zeta2_1_3) + c_q_17*zeta4_2_3;
     const double zeta5_3_3 = (a5_3_3 + 0.05*zeta2_1_3) + zeta4_3_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1424 = (0.05*zeta5_1_3 + V5_2_3*t321) + zeta5_3_3;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double t1194 = 0.05*zeta4_0_3;
     const double t1195 = zeta4_4_3 - t1194;
     const double zeta5_4_3 = (a5_4_3 + s_q_17*zeta4_5_3) + c_q_17*t1195;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1425 = (V5_2_3*t319 - t1194) + zeta5_4_3;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_5_3 = (a5_5_3 + c_q_17*zeta4_5_3) - s_q_17*t1195;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_0_6 = P4_0_0_5;
-    const double P4_0_4_6 = P4_0_4_5;
-    const double P4_0_5_6 = P4_0_5_5;
-    const double P4_1_1_6 = P4_1_1_5;
-    const double P4_1_2_6 = P4_1_2_5;
-    const double P4_1_3_6 = P4_1_3_5;
-    const double P4_2_2_6 = P4_2_2_5;
-    const double P4_2_3_6 = P4_2_3_5;
-    const double P4_4_4_6 = P4_4_4_5;
-    const double P4_4_5_6 = P4_4_5_5;
-    const double P4_5_5_6 = P4_5_5_5;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1426 = (-0.05*t1115 - 0.05*t1114) + zeta5_5_3;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0_6 = 1.0/P4_1_1_6;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_1_0_6 = P4_1_1_6*Dinv4_0_0_6;
     const double G4_2_0_6 = P4_1_2_6*Dinv4_0_0_6;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1198 = P4_2_2_6 - P4_1_2_6*G4_2_0_6;
+    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_3_0_6 = P4_1_3_6*Dinv4_0_0_6;
     /* P3: articulated inertia P(k) (4.5) */
     const double t1196 = 0.4*P4_0_4_6;
     const double t1197 = c_q_16*P4_0_0_6 - t1196;
-    const double t1198 = P4_2_2_6 - P4_1_2_6*G4_2_0_6;
     const double P3_0_0_6 = (((0.16000000000000003*P4_4_4_6 + 0.13390000000000002) - c_q_16*t1196) + c_q_16*t1197) + t1132*t1198;
+    const double P3_0_2_6 = t1140*t1198 - s_q_16*t1197;
+    const double P3_2_2_6 = (t1132*P4_0_0_6 + 0.001125) + t1149*t1198;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1213 = -P3_0_2_6;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t1199 = 0.4*P4_4_5_6;
     const double t1200 = c_q_16*P4_0_5_6;
+    const double t1210 = t1132*P4_0_5_6;
     const double t1201 = t1200 - t1199;
+    const double P3_1_4_6 = s_q_16*t1199;
     const double t1202 = s_q_16*t1201;
-    const double t1203 = -P4_2_3_6;
     const double t1204 = -P4_1_3_6*G4_2_0_6 - t1203;
+    const double P3_0_5_6 = -t1132*t1204 + c_q_16*t1201;
+    const double P3_1_2_6 = c_q_16*((P4_1_2_6 - P4_1_2_6*G4_1_0_6) + t1143*(-P4_1_2_6*G4_3_0_6 - t1203)) - 0.4*t1210;
+    const double P3_2_3_6 = t1149*t1204 - t1210;
     const double t1205 = t1140*t1204;
     const double P3_0_1_6 = (s_q_16*(P4_1_2_6 - P4_1_1_6*G4_2_0_6) + 0.4*t1202) + 0.4*t1205;
-    const double P3_0_2_6 = t1140*t1198 - s_q_16*t1197;
     const double P3_0_3_6 = t1202 + t1205;
-    const double P3_0_4_6 = (c_q_16*P4_0_4_6 - 0.5) - 0.4*P4_4_4_6;
-    const double P3_0_5_6 = -t1132*t1204 + c_q_16*t1201;
-    const double t1206 = t1132*P4_5_5_6;
-    const double t1207 = 0.6 - P4_1_3_6*G4_3_0_6;
-    const double t1208 = (P4_1_3_6 - P4_1_3_6*G4_1_0_6) + t1143*t1207;
-    const double t1209 = c_q_16*t1208;
-    const double P3_1_1_6 = ((((P4_1_1_6 + 0.13390000000000002) + 0.16000000000000003*t1206) - P4_1_1_6*G4_1_0_6) + t1143*(P4_1_3_6 - P4_1_1_6*G4_3_0_6)) + 0.4*t1209;
-    const double t1210 = t1132*P4_0_5_6;
-    const double P3_1_2_6 = c_q_16*((P4_1_2_6 - P4_1_2_6*G4_1_0_6) + t1143*(-P4_1_2_6*G4_3_0_6 - t1203)) - 0.4*t1210;
-    const double P3_1_3_6 = (0.4*t1206 + 0.5) + t1209;
-    const double P3_1_4_6 = s_q_16*t1199;
-    const double t1211 = t1140*P4_5_5_6;
-    const double P3_1_5_6 = -s_q_16*t1208 + 0.4*t1211;
-    const double P3_2_2_6 = (t1132*P4_0_0_6 + 0.001125) + t1149*t1198;
-    const double P3_2_3_6 = t1149*t1204 - t1210;
-    const double P3_2_4_6 = -s_q_16*P4_0_4_6;
     const double P3_2_5_6 = -s_q_16*t1200 - t1205;
-    const double P3_3_3_6 = t1149*t1207 + (t1206 + 2.5);
-    const double P3_3_4_6 = s_q_16*P4_4_5_6;
-    const double P3_3_5_6 = t1211 - t1140*t1207;
-    const double P3_4_4_6 = P4_4_4_6 + 2.5;
-    const double P3_4_5_6 = c_q_16*P4_4_5_6;
-    const double P3_5_5_6 = (t1149*P4_5_5_6 + 2.5) + t1132*t1207;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_6 = 1.0/P3_1_1_6;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_6 = P3_0_1_6*Dinv3_0_0_6;
-    const double G3_1_0_6 = P3_1_1_6*Dinv3_0_0_6;
-    const double G3_2_0_6 = P3_1_2_6*Dinv3_0_0_6;
-    const double G3_3_0_6 = P3_1_3_6*Dinv3_0_0_6;
-    const double G3_4_0_6 = P3_1_4_6*Dinv3_0_0_6;
-    const double G3_5_0_6 = P3_1_5_6*Dinv3_0_0_6;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t1212 = P3_0_0_6 - P3_0_1_6*G3_0_0_6;
-    const double t1213 = -P3_0_2_6;
-    const double t1214 = -P3_0_1_6*G3_2_0_6 - t1213;
-    const double t1215 = 0.4*G3_4_0_6;
-    const double t1216 = ((P3_0_1_6*t1215 - 0.4*P3_0_4_6) + c_q_15*t1212) + s_q_15*t1214;
-    const double t1217 = -P3_1_2_6*G3_0_0_6 - t1213;
-    const double t1218 = P3_2_2_6 - P3_1_2_6*G3_2_0_6;
-    const double t1219 = ((P3_1_2_6*t1215 - 0.4*P3_2_4_6) + c_q_15*t1217) + s_q_15*t1218;
-    const double P2_0_0_6 = (((((0.16000000000000003*P3_4_4_6 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_6*G3_4_0_6) - t1124*(P3_0_4_6 - P3_1_4_6*G3_0_0_6)) - t1125*(P3_2_4_6 - P3_1_4_6*G3_2_0_6)) + c_q_15*t1216) + s_q_15*t1219;
     const double t1220 = -P3_0_3_6;
     const double t1221 = -P3_2_3_6;
     const double t1222 = -P3_0_5_6;
     const double t1223 = -P3_2_5_6;
-    const double P2_0_1_6 = ((((P3_1_1_6*t1215 - 0.4*P3_1_4_6) + c_q_15*(P3_0_1_6 - P3_1_1_6*G3_0_0_6)) + s_q_15*(P3_1_2_6 - P3_1_1_6*G3_2_0_6)) + t1124*(((P3_1_3_6*t1215 - 0.4*P3_3_4_6) + c_q_15*(-P3_1_3_6*G3_0_0_6 - t1220)) + s_q_15*(-P3_1_3_6*G3_2_0_6 - t1221))) + t1125*(((P3_1_5_6*t1215 - 0.4*P3_4_5_6) + c_q_15*(-P3_1_5_6*G3_0_0_6 - t1222)) + s_q_15*(-P3_1_5_6*G3_2_0_6 - t1223));
-    const double P2_0_2_6 = c_q_15*t1219 - s_q_15*t1216;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_4_6 = (c_q_16*P4_0_4_6 - 0.5) - 0.4*P4_4_4_6;
+    const double P3_2_4_6 = -s_q_16*P4_0_4_6;
+    const double P3_4_4_6 = P4_4_4_6 + 2.5;
+    const double t1206 = t1132*P4_5_5_6;
+    const double t1207 = 0.6 - P4_1_3_6*G4_3_0_6;
+    const double P3_5_5_6 = (t1149*P4_5_5_6 + 2.5) + t1132*t1207;
+    const double t1211 = t1140*P4_5_5_6;
+    const double P3_3_3_6 = t1149*t1207 + (t1206 + 2.5);
+    const double P3_3_5_6 = t1211 - t1140*t1207;
+    const double t1208 = (P4_1_3_6 - P4_1_3_6*G4_1_0_6) + t1143*t1207;
+    const double P3_1_5_6 = -s_q_16*t1208 + 0.4*t1211;
+    const double t1209 = c_q_16*t1208;
+    const double P3_1_1_6 = ((((P4_1_1_6 + 0.13390000000000002) + 0.16000000000000003*t1206) - P4_1_1_6*G4_1_0_6) + t1143*(P4_1_3_6 - P4_1_1_6*G4_3_0_6)) + 0.4*t1209;
+    const double P3_1_3_6 = (0.4*t1206 + 0.5) + t1209;
+    /* P2: articulated inertia P(k) (4.5) */
     const double t1224 = -P3_3_5_6;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1272 = (1.0 - G4_1_0_6) - t1143*G4_3_0_6;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_3_4_6 = s_q_16*P4_4_5_6;
+    const double P3_4_5_6 = c_q_16*P4_4_5_6;
+    /* Dinv3: D^-1(k) */
+    const double Dinv3_0_0_6 = 1.0/P3_1_1_6;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_0_0_6 = P3_0_1_6*Dinv3_0_0_6;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1212 = P3_0_0_6 - P3_0_1_6*G3_0_0_6;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_1_0_6 = P3_1_1_6*Dinv3_0_0_6;
+    const double G3_2_0_6 = P3_1_2_6*Dinv3_0_0_6;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1218 = P3_2_2_6 - P3_1_2_6*G3_2_0_6;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_3_0_6 = P3_1_3_6*Dinv3_0_0_6;
+    const double G3_4_0_6 = P3_1_4_6*Dinv3_0_0_6;
+    const double G3_5_0_6 = P3_1_5_6*Dinv3_0_0_6;
+    /* P2: articulated inertia P(k) (4.5) */
     const double P2_1_1_6 = (((((P3_1_1_6 + 0.08030000000000002) - P3_1_1_6*G3_1_0_6) + t1124*(P3_1_3_6 - P3_1_1_6*G3_3_0_6)) + t1125*(P3_1_5_6 - P3_1_1_6*G3_5_0_6)) + t1124*(((P3_1_3_6 - P3_1_3_6*G3_1_0_6) + t1124*(P3_3_3_6 - P3_1_3_6*G3_3_0_6)) + t1125*(-P3_1_3_6*G3_5_0_6 - t1224))) + t1125*(((P3_1_5_6 - P3_1_5_6*G3_1_0_6) + t1124*(-P3_1_5_6*G3_3_0_6 - t1224)) + t1125*(P3_5_5_6 - P3_1_5_6*G3_5_0_6));
+    const double t1214 = -P3_0_1_6*G3_2_0_6 - t1213;
+    const double t1217 = -P3_1_2_6*G3_0_0_6 - t1213;
+    const double t1215 = 0.4*G3_4_0_6;
+    const double P2_0_1_6 = ((((P3_1_1_6*t1215 - 0.4*P3_1_4_6) + c_q_15*(P3_0_1_6 - P3_1_1_6*G3_0_0_6)) + s_q_15*(P3_1_2_6 - P3_1_1_6*G3_2_0_6)) + t1124*(((P3_1_3_6*t1215 - 0.4*P3_3_4_6) + c_q_15*(-P3_1_3_6*G3_0_0_6 - t1220)) + s_q_15*(-P3_1_3_6*G3_2_0_6 - t1221))) + t1125*(((P3_1_5_6*t1215 - 0.4*P3_4_5_6) + c_q_15*(-P3_1_5_6*G3_0_0_6 - t1222)) + s_q_15*(-P3_1_5_6*G3_2_0_6 - t1223));
     const double P2_1_2_6 = c_q_15*(((P3_1_2_6 - P3_1_2_6*G3_1_0_6) + t1124*(-P3_1_2_6*G3_3_0_6 - t1221)) + t1125*(-P3_1_2_6*G3_5_0_6 - t1223)) - s_q_15*(((P3_0_1_6 - P3_0_1_6*G3_1_0_6) + t1124*(-P3_0_1_6*G3_3_0_6 - t1220)) + t1125*(-P3_0_1_6*G3_5_0_6 - t1222));
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1254 = ((1.0 - G3_1_0_6) - t1124*G3_3_0_6) - t1125*G3_5_0_6;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1216 = ((P3_0_1_6*t1215 - 0.4*P3_0_4_6) + c_q_15*t1212) + s_q_15*t1214;
+    const double t1219 = ((P3_1_2_6*t1215 - 0.4*P3_2_4_6) + c_q_15*t1217) + s_q_15*t1218;
+    const double P2_0_0_6 = (((((0.16000000000000003*P3_4_4_6 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_6*G3_4_0_6) - t1124*(P3_0_4_6 - P3_1_4_6*G3_0_0_6)) - t1125*(P3_2_4_6 - P3_1_4_6*G3_2_0_6)) + c_q_15*t1216) + s_q_15*t1219;
     const double P2_2_2_6 = (c_q_15*(c_q_15*t1218 - s_q_15*t1217) + 0.000675) - s_q_15*(c_q_15*t1214 - s_q_15*t1212);
+    const double P2_0_2_6 = c_q_15*t1219 - s_q_15*t1216;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1228 = -P2_1_2_6;
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1251 = (-c_q_15*G3_0_0_6 - s_q_15*G3_2_0_6) + 0.4*G3_4_0_6;
+    const double t1250 = s_q_15*G3_0_0_6 - c_q_15*G3_2_0_6;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0_6 = 1.0/P2_0_0_6;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_0_0_6 = P2_0_0_6*Dinv2_0_0_6;
-    const double G2_1_0_6 = P2_0_1_6*Dinv2_0_0_6;
-    const double G2_2_0_6 = P2_0_2_6*Dinv2_0_0_6;
     /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_0_6 = (P2_0_0_6 + 2e-05) - P2_0_0_6*G2_0_0_6;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_1_0_6 = P2_0_1_6*Dinv2_0_0_6;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1227 = P2_1_1_6 - P2_0_1_6*G2_1_0_6;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_2_0_6 = P2_0_2_6*Dinv2_0_0_6;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1232 = P2_2_2_6 - P2_0_2_6*G2_2_0_6;
     const double t1225 = P2_0_1_6 - P2_0_1_6*G2_0_0_6;
+    const double t1229 = -P2_0_1_6*G2_2_0_6 - t1228;
+    const double t1231 = -P2_0_2_6*G2_1_0_6 - t1228;
     const double t1226 = P2_0_2_6 - P2_0_2_6*G2_0_0_6;
+    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1237 = 1.0 - G2_0_0_6;
+    /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_1_6 = c_q_14*t1225 - s_q_14*t1226;
     const double P1_0_2_6 = c_q_14*t1226 + s_q_14*t1225;
-    const double t1227 = P2_1_1_6 - P2_0_1_6*G2_1_0_6;
-    const double t1228 = -P2_1_2_6;
-    const double t1229 = -P2_0_1_6*G2_2_0_6 - t1228;
+    /* P0: articulated inertia P(k) (4.5) */
+    const double t1234 = -P1_0_2_6;
+    /* P1: articulated inertia P(k) (4.5) */
     const double t1230 = c_q_14*t1227 - s_q_14*t1229;
-    const double t1231 = -P2_0_2_6*G2_1_0_6 - t1228;
-    const double t1232 = P2_2_2_6 - P2_0_2_6*G2_2_0_6;
+    const double P1_2_2_6 = (c_q_14*(c_q_14*t1232 + s_q_14*t1231) + 2e-05) + s_q_14*(c_q_14*t1229 + s_q_14*t1227);
     const double t1233 = c_q_14*t1231 - s_q_14*t1232;
     const double P1_1_1_6 = (c_q_14*t1230 + 2e-05) - s_q_14*t1233;
     const double P1_1_2_6 = c_q_14*t1233 + s_q_14*t1230;
-    const double P1_2_2_6 = (c_q_14*(c_q_14*t1232 + s_q_14*t1231) + 2e-05) + s_q_14*(c_q_14*t1229 + s_q_14*t1227);
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0_6 = 1.0/P1_1_1_6;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0_6 = P1_0_1_6*Dinv1_0_0_6;
     const double G1_2_0_6 = P1_1_2_6*Dinv1_0_0_6;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t1234 = -P1_0_2_6;
     const double P0_2_2_6 = (c_q_13*(c_q_13*(P1_2_2_6 - P1_1_2_6*G1_2_0_6) - s_q_13*(-P1_1_2_6*G1_0_0_6 - t1234)) + 2e-05) - s_q_13*(c_q_13*(-P1_0_1_6*G1_2_0_6 - t1234) - s_q_13*(P1_0_0_6 - P1_0_1_6*G1_0_0_6));
+    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1235 = s_q_13*G1_0_0_6 - c_q_13*G1_2_0_6;
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_6 = 1.0/P0_2_2_6;
     /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups1_1_1_3 = t1235*t1235*Dinv0_0_0_6 + Dinv1_0_0_6;
     const double Ups1_0_0_3 = s_q_13*s_q_13*Dinv0_0_0_6;
-    const double t1235 = s_q_13*G1_0_0_6 - c_q_13*G1_2_0_6;
     const double t1236 = s_q_13*Dinv0_0_0_6;
     const double Ups1_0_1_3 = -t1235*t1236;
     const double Ups1_0_2_3 = -c_q_13*t1236;
-    const double Ups1_1_1_3 = t1235*t1235*Dinv0_0_0_6 + Dinv1_0_0_6;
     const double Ups1_1_2_3 = c_q_13*t1235*Dinv0_0_0_6;
     const double Ups1_2_2_3 = c_q_13*c_q_13*Dinv0_0_0_6;
     /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1237 = 1.0 - G2_0_0_6;
     const double t1238 = -c_q_14*G2_1_0_6 + s_q_14*G2_2_0_6;
     const double t1239 = -s_q_14*G2_1_0_6 - c_q_14*G2_2_0_6;
     const double t1240 = (t1237*Ups1_0_1_3 + t1239*Ups1_1_2_3) + t1238*Ups1_1_1_3;
@@ -3328,230 +3875,241 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double Ups2_0_2_3 = c_q_14*t1241 - s_q_14*t1240;
     const double t1242 = s_q_14*Ups1_1_2_3;
     const double t1243 = c_q_14*Ups1_1_1_3 + t1242;
+    const double Ups2_2_2_3 = c_q_14*(c_q_14*Ups1_2_2_3 - t1242) - s_q_14*(-s_q_14*Ups1_1_1_3 + c_q_14*Ups1_1_2_3);
     const double t1244 = c_q_14*Ups1_1_2_3 + s_q_14*Ups1_2_2_3;
     const double Ups2_1_1_3 = c_q_14*t1243 + s_q_14*t1244;
     const double Ups2_1_2_3 = c_q_14*t1244 - s_q_14*t1243;
-    const double Ups2_2_2_3 = c_q_14*(c_q_14*Ups1_2_2_3 - t1242) - s_q_14*(-s_q_14*Ups1_1_1_3 + c_q_14*Ups1_1_2_3);
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t1245 = c_q_15*Ups2_0_0_3;
     const double t1246 = s_q_15*Ups2_0_2_3;
     const double t1247 = t1245 - t1246;
+    const double Ups3_0_4_3 = -0.4*t1245 + 0.4*s_q_15*Ups2_0_2_3;
     const double t1248 = c_q_15*Ups2_0_2_3;
     const double t1249 = t1248 - s_q_15*Ups2_2_2_3;
     const double Ups3_0_0_3 = c_q_15*t1247 - s_q_15*t1249;
-    const double t1250 = s_q_15*G3_0_0_6 - c_q_15*G3_2_0_6;
-    const double t1251 = (-c_q_15*G3_0_0_6 - s_q_15*G3_2_0_6) + 0.4*G3_4_0_6;
     const double t1252 = c_q_15*Ups2_0_1_3;
     const double t1253 = t1252 - s_q_15*Ups2_1_2_3;
-    const double t1254 = ((1.0 - G3_1_0_6) - t1124*G3_3_0_6) - t1125*G3_5_0_6;
+    const double Ups3_3_4_3 = -0.16000000000000003*t1252;
     const double Ups3_0_1_3 = (t1251*t1247 + t1250*t1249) + t1254*t1253;
     const double Ups3_0_2_3 = s_q_15*t1247 + c_q_15*t1249;
     const double Ups3_0_3_3 = t1124*t1253;
-    const double Ups3_0_4_3 = -0.4*t1245 + 0.4*s_q_15*Ups2_0_2_3;
     const double Ups3_0_5_3 = t1125*t1253;
     const double t1255 = t1251*Ups2_0_2_3 + (t1254*Ups2_1_2_3 + t1250*Ups2_2_2_3);
+    const double t1258 = t1250*Ups2_0_2_3;
     const double t1256 = t1251*Ups2_0_0_3;
     const double t1257 = t1254*Ups2_0_1_3;
-    const double t1258 = t1250*Ups2_0_2_3;
     const double t1259 = t1256 + (t1257 + t1258);
+    const double Ups3_1_4_3 = (-0.4*t1256 - 0.4*t1257) - 0.4*t1258;
     const double t1260 = t1251*Ups2_0_1_3 + (t1254*Ups2_1_1_3 + t1250*Ups2_1_2_3);
     const double Ups3_1_1_3 = (Dinv3_0_0_6 + t1250*t1255) + (t1251*t1259 + t1254*t1260);
     const double Ups3_1_2_3 = s_q_15*t1259 + c_q_15*t1255;
+    const double t1262 = s_q_15*Ups2_0_1_3;
+    const double t1263 = c_q_15*Ups2_1_2_3 + t1262;
+    const double t1264 = 0.16000000000000003*Ups2_1_1_3;
+    const double Ups3_4_5_3 = -0.16000000000000003*t1262;
     const double Ups3_1_3_3 = t1124*t1260;
-    const double Ups3_1_4_3 = (-0.4*t1256 - 0.4*t1257) - 0.4*t1258;
     const double Ups3_1_5_3 = t1125*t1260;
     const double t1261 = s_q_15*Ups2_0_0_3;
     const double Ups3_2_2_3 = s_q_15*(t1248 + t1261) + c_q_15*(c_q_15*Ups2_2_2_3 + t1246);
-    const double t1262 = s_q_15*Ups2_0_1_3;
-    const double t1263 = c_q_15*Ups2_1_2_3 + t1262;
-    const double Ups3_2_3_3 = t1124*t1263;
     const double Ups3_2_4_3 = -0.4*t1261 - 0.4*t1248;
-    const double Ups3_2_5_3 = t1125*t1263;
-    const double t1264 = 0.16000000000000003*Ups2_1_1_3;
-    const double Ups3_3_3_3 = c_q_15*c_q_15*t1264;
-    const double Ups3_3_4_3 = -0.16000000000000003*t1252;
-    const double Ups3_3_5_3 = c_q_15*s_q_15*t1264;
     const double Ups3_4_4_3 = 0.16000000000000003*Ups2_0_0_3;
-    const double Ups3_4_5_3 = -0.16000000000000003*t1262;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups4_4_4_3 = 0.16000000000000003*Ups3_0_0_3 + (Ups3_4_4_3 - 0.8*Ups3_0_4_3);
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups3_2_3_3 = t1124*t1263;
+    const double Ups3_2_5_3 = t1125*t1263;
+    const double Ups3_3_3_3 = c_q_15*c_q_15*t1264;
+    const double Ups3_3_5_3 = c_q_15*s_q_15*t1264;
     const double Ups3_5_5_3 = s_q_15*s_q_15*t1264;
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t1265 = c_q_16*Ups3_0_0_3;
+    const double t1292 = s_q_16*Ups3_0_0_3;
     const double t1266 = s_q_16*Ups3_0_2_3;
     const double t1267 = t1265 - t1266;
+    const double Ups4_0_4_3 = (0.4*s_q_16*Ups3_0_2_3 + (c_q_16*Ups3_0_4_3 - s_q_16*Ups3_2_4_3)) - 0.4*t1265;
     const double t1268 = c_q_16*Ups3_0_2_3;
     const double t1269 = t1268 - s_q_16*Ups3_2_2_3;
+    const double t1289 = c_q_16*Ups3_2_2_3;
     const double Ups4_0_0_3 = -s_q_16*t1269 + c_q_16*t1267;
-    const double t1270 = c_q_16*Ups3_0_1_3;
-    const double t1271 = t1270 - s_q_16*Ups3_1_2_3;
-    const double t1272 = (1.0 - G4_1_0_6) - t1143*G4_3_0_6;
     const double t1273 = c_q_16*t1269;
     const double t1274 = s_q_16*t1267;
+    const double t1270 = c_q_16*Ups3_0_1_3;
+    const double t1271 = t1270 - s_q_16*Ups3_1_2_3;
     const double t1275 = c_q_16*Ups3_0_3_3;
     const double t1276 = t1275 - s_q_16*Ups3_2_3_3;
+    const double t1290 = c_q_16*Ups3_2_3_3;
     const double t1277 = c_q_16*t1276;
     const double t1278 = c_q_16*Ups3_0_5_3 - s_q_16*Ups3_2_5_3;
     const double Ups4_0_1_3 = ((-G4_3_0_6*t1277 + s_q_16*G4_3_0_6*t1278) - G4_2_0_6*t1273) + (t1272*t1271 - G4_2_0_6*t1274);
     const double Ups4_0_2_3 = t1273 + t1274;
     const double Ups4_0_3_3 = (t1277 - s_q_16*t1278) + t1143*t1271;
-    const double Ups4_0_4_3 = (0.4*s_q_16*Ups3_0_2_3 + (c_q_16*Ups3_0_4_3 - s_q_16*Ups3_2_4_3)) - 0.4*t1265;
     const double t1279 = 0.4*s_q_16;
     const double Ups4_0_5_3 = (c_q_16*t1278 + s_q_16*t1276) + t1279*t1271;
     const double t1280 = s_q_16*Ups3_0_1_3;
     const double t1281 = c_q_16*Ups3_1_2_3;
+    const double t1291 = c_q_16*(((-G4_3_0_6*t1290 + s_q_16*G4_3_0_6*Ups3_2_5_3) - G4_2_0_6*t1266) + (-G4_2_0_6*t1289 + t1272*Ups3_1_2_3));
+    const double Ups4_2_2_3 = c_q_16*(t1266 + t1289) + s_q_16*(t1268 + t1292);
+    const double t1285 = c_q_16*Ups3_2_5_3;
     const double t1282 = c_q_16*Ups3_1_3_3;
     const double t1283 = (-G4_2_0_6*t1280 + t1272*Ups3_1_1_3) + ((-G4_3_0_6*t1282 + s_q_16*G4_3_0_6*Ups3_1_5_3) - G4_2_0_6*t1281);
+    const double t1304 = t1280 + t1281;
     const double t1284 = s_q_16*Ups3_0_5_3;
-    const double t1285 = c_q_16*Ups3_2_5_3;
     const double t1286 = c_q_16*Ups3_3_5_3;
     const double t1287 = (((-G4_3_0_6*t1286 + s_q_16*G4_3_0_6*Ups3_5_5_3) + t1272*Ups3_1_5_3) - G4_2_0_6*t1284) - G4_2_0_6*t1285;
+    const double t1303 = t1284 + t1285;
     const double t1288 = s_q_16*t1287;
-    const double t1289 = c_q_16*Ups3_2_2_3;
-    const double t1290 = c_q_16*Ups3_2_3_3;
-    const double t1291 = c_q_16*(((-G4_3_0_6*t1290 + s_q_16*G4_3_0_6*Ups3_2_5_3) - G4_2_0_6*t1266) + (-G4_2_0_6*t1289 + t1272*Ups3_1_2_3));
-    const double t1292 = s_q_16*Ups3_0_0_3;
     const double t1293 = G4_2_0_6*t1292;
+    const double Ups4_2_4_3 = ((s_q_16*Ups3_0_4_3 + c_q_16*Ups3_2_4_3) - 0.4*t1268) - 0.4*t1292;
     const double t1294 = G4_2_0_6*t1268;
     const double t1295 = G4_3_0_6*t1275;
     const double t1296 = s_q_16*(((s_q_16*G4_3_0_6*Ups3_0_5_3 - t1295) - t1293) + (t1272*Ups3_0_1_3 - t1294));
     const double t1297 = s_q_16*Ups3_0_3_3;
-    const double t1298 = c_q_16*Ups3_3_3_3;
-    const double t1299 = (((-G4_3_0_6*t1298 + s_q_16*G4_3_0_6*Ups3_3_5_3) + t1272*Ups3_1_3_3) - G4_2_0_6*t1290) - G4_2_0_6*t1297;
-    const double t1300 = c_q_16*t1299;
-    const double Ups4_1_1_3 = (((Dinv4_0_0_6 + G4_3_0_6*t1288) + t1272*t1283) + (-G4_2_0_6*t1291 - G4_3_0_6*t1300)) - G4_2_0_6*t1296;
-    const double Ups4_1_2_3 = t1291 + t1296;
-    const double Ups4_1_3_3 = t1143*t1283 + (t1300 - t1288);
+    const double Ups4_4_5_3 = (c_q_16*(Ups3_4_5_3 - 0.4*Ups3_0_5_3) + s_q_16*(Ups3_3_4_3 - 0.4*Ups3_0_3_3)) + t1279*(Ups3_1_4_3 - 0.4*Ups3_0_1_3);
     const double t1301 = s_q_16*Ups3_4_5_3;
     const double Ups4_1_4_3 = ((((-s_q_16*G4_2_0_6*Ups3_0_4_3 - c_q_16*G4_2_0_6*Ups3_2_4_3) + ((G4_3_0_6*t1301 - c_q_16*G4_3_0_6*Ups3_3_4_3) - 0.4*G4_3_0_6*t1284)) - 0.4*t1272*Ups3_0_1_3) + 0.4*t1294) + ((0.4*t1295 + t1272*Ups3_1_4_3) + 0.4*t1293);
-    const double Ups4_1_5_3 = (c_q_16*t1287 + s_q_16*t1299) + t1279*t1283;
-    const double Ups4_2_2_3 = c_q_16*(t1266 + t1289) + s_q_16*(t1268 + t1292);
+    const double Ups4_3_4_3 = ((0.4*s_q_16*Ups3_0_5_3 + (c_q_16*Ups3_3_4_3 - t1301)) + (0.4*c_q_16*Ups3_1_4_3 - 0.4*t1275)) - 0.16000000000000003*t1270;
+    const double t1298 = c_q_16*Ups3_3_3_3;
+    const double t1299 = (((-G4_3_0_6*t1298 + s_q_16*G4_3_0_6*Ups3_3_5_3) + t1272*Ups3_1_3_3) - G4_2_0_6*t1290) - G4_2_0_6*t1297;
     const double t1302 = t1290 + t1297;
-    const double t1303 = t1284 + t1285;
-    const double t1304 = t1280 + t1281;
-    const double Ups4_2_3_3 = (c_q_16*t1302 - s_q_16*t1303) + t1143*t1304;
-    const double Ups4_2_4_3 = ((s_q_16*Ups3_0_4_3 + c_q_16*Ups3_2_4_3) - 0.4*t1268) - 0.4*t1292;
-    const double Ups4_2_5_3 = (c_q_16*t1303 + s_q_16*t1302) + t1279*t1304;
+    const double Ups4_1_5_3 = (c_q_16*t1287 + s_q_16*t1299) + t1279*t1283;
+    const double t1300 = c_q_16*t1299;
+    const double Ups4_1_1_3 = (((Dinv4_0_0_6 + G4_3_0_6*t1288) + t1272*t1283) + (-G4_2_0_6*t1291 - G4_3_0_6*t1300)) - G4_2_0_6*t1296;
+    const double Ups4_1_3_3 = t1143*t1283 + (t1300 - t1288);
+    const double Ups4_1_2_3 = t1291 + t1296;
     const double t1305 = s_q_16*Ups3_3_5_3;
     const double t1306 = 0.4*t1282 + (t1298 - t1305);
+    const double t1311 = s_q_16*Ups3_1_3_3;
+    const double Ups4_2_3_3 = (c_q_16*t1302 - s_q_16*t1303) + t1143*t1304;
+    const double Ups4_2_5_3 = (c_q_16*t1303 + s_q_16*t1302) + t1279*t1304;
     const double t1307 = c_q_16*Ups3_1_5_3;
-    const double t1308 = (t1286 - s_q_16*Ups3_5_5_3) + 0.4*t1307;
     const double t1309 = s_q_16*Ups3_1_5_3;
+    const double Ups4_5_5_3 = (c_q_16*((c_q_16*Ups3_5_5_3 + t1305) + 0.4*t1309) + s_q_16*((s_q_16*Ups3_3_3_3 + t1286) + 0.4*t1311)) + t1279*(t1279*Ups3_1_1_3 + (t1307 + t1311));
+    const double t1308 = (t1286 - s_q_16*Ups3_5_5_3) + 0.4*t1307;
     const double t1310 = t1143*Ups3_1_1_3 + (t1282 - t1309);
     const double Ups4_3_3_3 = (c_q_16*t1306 - s_q_16*t1308) + t1143*t1310;
-    const double Ups4_3_4_3 = ((0.4*s_q_16*Ups3_0_5_3 + (c_q_16*Ups3_3_4_3 - t1301)) + (0.4*c_q_16*Ups3_1_4_3 - 0.4*t1275)) - 0.16000000000000003*t1270;
     const double Ups4_3_5_3 = (c_q_16*t1308 + s_q_16*t1306) + t1279*t1310;
-    const double Ups4_4_4_3 = 0.16000000000000003*Ups3_0_0_3 + (Ups3_4_4_3 - 0.8*Ups3_0_4_3);
-    const double Ups4_4_5_3 = (c_q_16*(Ups3_4_5_3 - 0.4*Ups3_0_5_3) + s_q_16*(Ups3_3_4_3 - 0.4*Ups3_0_3_3)) + t1279*(Ups3_1_4_3 - 0.4*Ups3_0_1_3);
-    const double t1311 = s_q_16*Ups3_1_3_3;
-    const double Ups4_5_5_3 = (c_q_16*((c_q_16*Ups3_5_5_3 + t1305) + 0.4*t1309) + s_q_16*((s_q_16*Ups3_3_3_3 + t1286) + 0.4*t1311)) + t1279*(t1279*Ups3_1_1_3 + (t1307 + t1311));
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_3_3_3 = 0.0025000000000000005*Ups4_1_1_3 + (0.1*Ups4_1_3_3 + Ups4_3_3_3);
     const double t1312 = c_q_17*Ups4_4_4_3;
     const double t1313 = s_q_17*Ups4_4_5_3;
-    const double t1314 = c_q_17*Ups4_0_4_3;
-    const double t1315 = (-1.1811023622047243*t1314 + 23.622047244094485*t1312) + 23.622047244094485*t1313;
-    const double t1316 = c_q_17*t1315;
     const double t1317 = c_q_17*Ups4_4_5_3;
+    const double t1314 = c_q_17*Ups4_0_4_3;
+    const double t1353 = s_q_17*Ups4_0_4_3;
+    const double t1315 = (-1.1811023622047243*t1314 + 23.622047244094485*t1312) + 23.622047244094485*t1313;
+    const double t1348 = (t1312 - 0.05*t1314) + t1313;
+    const double t1316 = c_q_17*t1315;
     const double t1318 = s_q_17*Ups4_5_5_3;
     const double t1319 = c_q_17*Ups4_0_5_3;
+    const double t1323 = s_q_17*Ups4_0_5_3;
     const double t1320 = (23.622047244094485*t1318 + 23.622047244094485*t1317) - 1.1811023622047243*t1319;
+    const double t1349 = (t1317 + t1318) - 0.05*t1319;
     const double t1321 = s_q_17*t1320;
     const double t1322 = 1.1811023622047243*c_q_17;
-    const double t1323 = s_q_17*Ups4_0_5_3;
     const double t1324 = (23.622047244094485*t1314 - t1322*Ups4_0_0_3) + 23.622047244094485*t1323;
     const double Ups5_0_0_3 = (23.622047244094485*t1316 + (3149.606299212598 - t1322*t1324)) + 23.622047244094485*t1321;
+    const double t1333 = 0.05*t1324;
+    const double Ups5_0_4_3 = (t1316 - c_q_17*t1333) + t1321;
+    const double Ups5_0_5_3 = (c_q_17*t1320 - s_q_17*t1315) + s_q_17*t1333;
     const double t1325 = c_q_17*Ups4_1_4_3;
     const double t1326 = s_q_17*Ups4_1_5_3;
     const double t1327 = c_q_17*Ups4_0_1_3;
     const double t1328 = (23.622047244094485*t1326 + 23.622047244094485*t1325) - 1.1811023622047243*t1327;
     const double t1329 = s_q_17*Ups4_2_5_3;
+    const double t1343 = c_q_17*Ups4_2_5_3 - t1326;
     const double t1330 = (-1.1811023622047243*c_q_17*Ups4_0_2_3 + 23.622047244094485*c_q_17*Ups4_2_4_3) + 23.622047244094485*t1329;
+    const double t1339 = c_q_17*Ups4_1_5_3 + t1329;
+    const double t1346 = 0.05*Ups4_1_5_3 + Ups4_3_5_3;
     const double Ups5_0_1_3 = c_q_17*t1328 + s_q_17*t1330;
     const double Ups5_0_2_3 = -s_q_17*t1328 + c_q_17*t1330;
     const double t1331 = 23.622047244094485*c_q_17;
     const double t1332 = 23.622047244094485*s_q_17;
     const double Ups5_0_3_3 = (((-t1322*Ups4_0_3_3 + t1331*Ups4_3_4_3) + t1332*Ups4_3_5_3) - 0.05905511811023622*t1327) + (1.1811023622047243*t1326 + 1.1811023622047243*t1325);
-    const double t1333 = 0.05*t1324;
-    const double Ups5_0_4_3 = (t1316 - c_q_17*t1333) + t1321;
-    const double Ups5_0_5_3 = (c_q_17*t1320 - s_q_17*t1315) + s_q_17*t1333;
+    const double t1338 = s_q_17*Ups4_2_4_3 + t1325;
+    const double t1340 = 0.05*t1327 + 0.05*s_q_17*Ups4_0_2_3;
+    const double t1342 = -s_q_17*Ups4_1_4_3 + c_q_17*Ups4_2_4_3;
+    const double t1345 = 0.05*Ups4_1_4_3 + Ups4_3_4_3;
+    const double t1344 = -0.05*s_q_17*Ups4_0_1_3 + 0.05*c_q_17*Ups4_0_2_3;
+    const double t1347 = 0.0025000000000000005*Ups4_0_1_3 + 0.05*Ups4_0_3_3;
     const double t1334 = c_q_17*Ups4_1_1_3;
+    const double t1341 = s_q_17*Ups4_1_1_3;
     const double t1335 = s_q_17*Ups4_1_2_3;
     const double t1336 = t1334 + t1335;
+    const double Ups5_1_3_3 = ((c_q_17*Ups4_1_3_3 + s_q_17*Ups4_2_3_3) + 0.05*t1335) + 0.05*t1334;
+    const double Ups5_2_3_3 = (0.05*c_q_17*Ups4_1_2_3 + (-s_q_17*Ups4_1_3_3 + c_q_17*Ups4_2_3_3)) - 0.05*t1341;
+    const double Ups5_2_2_3 = -s_q_17*(c_q_17*Ups4_1_2_3 - t1341) + c_q_17*(c_q_17*Ups4_2_2_3 - t1335);
     const double t1337 = c_q_17*Ups4_1_2_3 + s_q_17*Ups4_2_2_3;
     const double Ups5_1_1_3 = c_q_17*t1336 + s_q_17*t1337;
     const double Ups5_1_2_3 = -s_q_17*t1336 + c_q_17*t1337;
-    const double Ups5_1_3_3 = ((c_q_17*Ups4_1_3_3 + s_q_17*Ups4_2_3_3) + 0.05*t1335) + 0.05*t1334;
-    const double t1338 = s_q_17*Ups4_2_4_3 + t1325;
-    const double t1339 = c_q_17*Ups4_1_5_3 + t1329;
-    const double t1340 = 0.05*t1327 + 0.05*s_q_17*Ups4_0_2_3;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1376 = 0.05*Ups5_1_2_3 + Ups5_2_3_3;
+    const double t1395 = 0.0025000000000000005*Ups5_1_1_3 + (0.1*Ups5_1_3_3 + Ups5_3_3_3);
+    const double t1379 = 0.05*Ups5_1_1_3 + Ups5_1_3_3;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups5_1_4_3 = (c_q_17*t1338 + s_q_17*t1339) - c_q_17*t1340;
     const double Ups5_1_5_3 = (-s_q_17*t1338 + c_q_17*t1339) + s_q_17*t1340;
-    const double t1341 = s_q_17*Ups4_1_1_3;
-    const double Ups5_2_2_3 = -s_q_17*(c_q_17*Ups4_1_2_3 - t1341) + c_q_17*(c_q_17*Ups4_2_2_3 - t1335);
-    const double Ups5_2_3_3 = (0.05*c_q_17*Ups4_1_2_3 + (-s_q_17*Ups4_1_3_3 + c_q_17*Ups4_2_3_3)) - 0.05*t1341;
-    const double t1342 = -s_q_17*Ups4_1_4_3 + c_q_17*Ups4_2_4_3;
-    const double t1343 = c_q_17*Ups4_2_5_3 - t1326;
-    const double t1344 = -0.05*s_q_17*Ups4_0_1_3 + 0.05*c_q_17*Ups4_0_2_3;
     const double Ups5_2_4_3 = (-c_q_17*t1344 + c_q_17*t1342) + s_q_17*t1343;
     const double Ups5_2_5_3 = c_q_17*t1343 + (s_q_17*t1344 - s_q_17*t1342);
-    const double Ups5_3_3_3 = 0.0025000000000000005*Ups4_1_1_3 + (0.1*Ups4_1_3_3 + Ups4_3_3_3);
-    const double t1345 = 0.05*Ups4_1_4_3 + Ups4_3_4_3;
-    const double t1346 = 0.05*Ups4_1_5_3 + Ups4_3_5_3;
-    const double t1347 = 0.0025000000000000005*Ups4_0_1_3 + 0.05*Ups4_0_3_3;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1377 = Ups5_2_4_3 - 0.05*Ups5_0_2_3;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups5_3_4_3 = (-c_q_17*t1347 + c_q_17*t1345) + s_q_17*t1346;
     const double Ups5_3_5_3 = (c_q_17*t1346 - s_q_17*t1345) + s_q_17*t1347;
-    const double t1348 = (t1312 - 0.05*t1314) + t1313;
-    const double t1349 = (t1317 + t1318) - 0.05*t1319;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1394 = 0.05*Ups5_1_5_3 + Ups5_3_5_3;
+    const double t1396 = ((Ups5_3_4_3 - 0.05*Ups5_0_3_3) - 0.0025000000000000005*Ups5_0_1_3) + 0.05*Ups5_1_4_3;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t1350 = 0.05*c_q_17;
     const double t1351 = (t1314 - t1350*Ups4_0_0_3) + t1323;
     const double Ups5_4_4_3 = (c_q_17*t1348 - t1350*t1351) + s_q_17*t1349;
-    const double t1352 = 0.05*s_q_17;
-    const double Ups5_4_5_3 = (c_q_17*t1349 - s_q_17*t1348) + t1352*t1351;
-    const double t1353 = s_q_17*Ups4_0_4_3;
-    const double Ups5_5_5_3 = (c_q_17*((c_q_17*Ups4_5_5_3 - t1313) + 0.05*t1323) - s_q_17*((0.05*t1353 - s_q_17*Ups4_4_4_3) + t1317)) + t1352*((t1352*Ups4_0_0_3 - t1353) + t1319);
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1354 = t306 - t308;
-    const double t1355 = t311 + t313;
-    const double t1356 = t315 - t316;
+    const double t1398 = 0.0025000000000000005*Ups5_0_0_3 + (Ups5_4_4_3 - 0.1*Ups5_0_4_3);
+    const double t1374 = Ups5_0_4_3 - 0.05*Ups5_0_0_3;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1352 = 0.05*s_q_17;
+    const double Ups5_5_5_3 = (c_q_17*((c_q_17*Ups4_5_5_3 - t1313) + 0.05*t1323) - s_q_17*((0.05*t1353 - s_q_17*Ups4_4_4_3) + t1317)) + t1352*((t1352*Ups4_0_0_3 - t1353) + t1319);
+    const double Ups5_4_5_3 = (c_q_17*t1349 - s_q_17*t1348) + t1352*t1351;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1397 = Ups5_4_5_3 - 0.05*Ups5_0_5_3;
     const double t1357 = 1.0*t1354;
     const double t1358 = 1.0*t1356;
     const double t1359 = 1.0*t1355;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1429 = ((((((((obj[6]*t1428 - corr[15]) - obj[5]*t1419) + t1357*t1424) + t1358*t1426) - gam_3_3) + t1359*t1425) + t317*t1423) + t314*t1421) + t309*t1420;
+    const double t1439 = ((((((t1357*zeta4_0_3 - corr[12]) + t1359*zeta5_1_3) + t1358*zeta5_2_3) - gam_0_3) + t309*t1432) + t314*t1433) + t317*t1434;
+    /* Lam2: Lambda(k) (6.10b) */
     const double Lam2_0_0 = (t1357*((t1354*Ups5_0_0_3 + t1355*Ups5_0_1_3) + t1356*Ups5_0_2_3) + t1358*((t1355*Ups5_1_2_3 + t1354*Ups5_0_2_3) + t1356*Ups5_2_2_3)) + t1359*((t1355*Ups5_1_1_3 + t1354*Ups5_0_1_3) + t1356*Ups5_1_2_3);
-    const double t1360 = t288 - t290;
-    const double t1361 = t295 + t297;
-    const double t1362 = t299 - t300;
     const double t1363 = (t1360*Ups5_0_0_3 + t1361*Ups5_0_1_3) + t1362*Ups5_0_2_3;
-    const double t1364 = (t1361*Ups5_1_2_3 + t1360*Ups5_0_2_3) + t1362*Ups5_2_2_3;
-    const double t1365 = (t1361*Ups5_1_1_3 + t1360*Ups5_0_1_3) + t1362*Ups5_1_2_3;
-    const double Lam2_0_1 = (t1357*t1363 + t1358*t1364) + t1359*t1365;
-    const double t1366 = t269 - t271;
-    const double t1367 = t275 + t277;
-    const double t1368 = c_q_17*t274 - t280;
     const double t1369 = (t1366*Ups5_0_0_3 + t1367*Ups5_0_1_3) + t1368*Ups5_0_2_3;
+    const double t1364 = (t1361*Ups5_1_2_3 + t1360*Ups5_0_2_3) + t1362*Ups5_2_2_3;
     const double t1370 = (t1367*Ups5_1_2_3 + t1366*Ups5_0_2_3) + t1368*Ups5_2_2_3;
+    const double t1365 = (t1361*Ups5_1_1_3 + t1360*Ups5_0_1_3) + t1362*Ups5_1_2_3;
     const double t1371 = (t1367*Ups5_1_1_3 + t1366*Ups5_0_1_3) + t1368*Ups5_1_2_3;
-    const double Lam2_0_2 = (t1357*t1369 + t1358*t1370) + t1359*t1371;
     const double t1372 = 0.05*Ups5_0_1_3;
     const double t1373 = Ups5_0_3_3 + t1372;
-    const double t1374 = Ups5_0_4_3 - 0.05*Ups5_0_0_3;
-    const double t1375 = (t1355*t1374 + t1356*Ups5_0_5_3) + t1354*t1373;
-    const double t1376 = 0.05*Ups5_1_2_3 + Ups5_2_3_3;
-    const double t1377 = Ups5_2_4_3 - 0.05*Ups5_0_2_3;
-    const double t1378 = (t1355*t1377 + t1356*Ups5_2_5_3) + t1354*t1376;
-    const double t1379 = 0.05*Ups5_1_1_3 + Ups5_1_3_3;
     const double t1380 = Ups5_1_4_3 - t1372;
+    const double Lam2_0_1 = (t1357*t1363 + t1358*t1364) + t1359*t1365;
+    const double Lam2_0_2 = (t1357*t1369 + t1358*t1370) + t1359*t1371;
+    const double t1375 = (t1355*t1374 + t1356*Ups5_0_5_3) + t1354*t1373;
+    const double t1378 = (t1355*t1377 + t1356*Ups5_2_5_3) + t1354*t1376;
     const double t1381 = (t1354*t1379 + t1356*Ups5_1_5_3) + t1355*t1380;
+    const double Lam2_3_3 = (t1357*((t1354*t1395 + t1356*t1394) + t1355*t1396) + t1358*((t1354*t1394 + t1356*Ups5_5_5_3) + t1355*t1397)) + t1359*(t1354*t1396 + (t1355*t1398 + t1356*t1397));
     const double Lam2_0_3 = (t1357*t1375 + t1358*t1378) + t1359*t1381;
     const double t1382 = (t1361*t1374 + t1362*Ups5_0_5_3) + t1360*t1373;
-    const double t1383 = (t1361*t1377 + t1362*Ups5_2_5_3) + t1360*t1376;
-    const double t1384 = (t1360*t1379 + t1362*Ups5_1_5_3) + t1361*t1380;
-    const double Lam2_0_4 = (t1357*t1382 + t1358*t1383) + t1359*t1384;
     const double t1385 = (t1367*t1374 + t1368*Ups5_0_5_3) + t1366*t1373;
+    const double t1383 = (t1361*t1377 + t1362*Ups5_2_5_3) + t1360*t1376;
     const double t1386 = (t1367*t1377 + t1368*Ups5_2_5_3) + t1366*t1376;
+    const double t1384 = (t1360*t1379 + t1362*Ups5_1_5_3) + t1361*t1380;
     const double t1387 = (t1366*t1379 + t1368*Ups5_1_5_3) + t1367*t1380;
+    const double Lam2_0_4 = (t1357*t1382 + t1358*t1383) + t1359*t1384;
     const double Lam2_0_5 = (t1357*t1385 + t1358*t1386) + t1359*t1387;
     const double t1388 = 1.0*t1360;
     const double t1389 = 1.0*t1361;
     const double t1390 = 1.0*t1362;
     const double Lam2_1_1 = (t1388*t1363 + t1390*t1364) + t1389*t1365;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1427 = ((((((((obj[4]*t1419 - corr[16]) - obj[6]*t1422) + t1388*t1424) + t1389*t1425) - gam_4_3) + t1390*t1426) + t301*t1423) + t298*t1421) + t291*t1420;
+    const double t1437 = ((((((t1388*zeta4_0_3 - corr[13]) + t1389*zeta5_1_3) + t1390*zeta5_2_3) - gam_1_3) + t291*t1432) + t298*t1433) + t301*t1434;
+    /* Lam2: Lambda(k) (6.10b) */
     const double Lam2_1_2 = (t1388*t1369 + t1390*t1370) + t1389*t1371;
     const double Lam2_1_3 = (t1388*t1375 + t1390*t1378) + t1389*t1381;
     const double Lam2_1_4 = (t1388*t1382 + t1390*t1383) + t1389*t1384;
@@ -3559,25 +4117,22 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1391 = 1.0*t1366;
     const double t1392 = 1.0*t1368;
     const double t1393 = 1.0*t1367;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1435 = ((((((t1391*zeta4_0_3 - corr[14]) + t1393*zeta5_1_3) + t1392*zeta5_2_3) - gam_2_3) + t272*t1432) + t278*t1433) + t281*t1434;
+    /* Lam2: Lambda(k) (6.10b) */
     const double Lam2_2_2 = (t1391*t1369 + t1392*t1370) + t1393*t1371;
     const double Lam2_2_3 = (t1391*t1375 + t1392*t1378) + t1393*t1381;
     const double Lam2_2_4 = (t1391*t1382 + t1392*t1383) + t1393*t1384;
     const double Lam2_2_5 = (t1391*t1385 + t1392*t1386) + t1393*t1387;
-    const double t1394 = 0.05*Ups5_1_5_3 + Ups5_3_5_3;
-    const double t1395 = 0.0025000000000000005*Ups5_1_1_3 + (0.1*Ups5_1_3_3 + Ups5_3_3_3);
-    const double t1396 = ((Ups5_3_4_3 - 0.05*Ups5_0_3_3) - 0.0025000000000000005*Ups5_0_1_3) + 0.05*Ups5_1_4_3;
-    const double t1397 = Ups5_4_5_3 - 0.05*Ups5_0_5_3;
-    const double t1398 = 0.0025000000000000005*Ups5_0_0_3 + (Ups5_4_4_3 - 0.1*Ups5_0_4_3);
-    const double Lam2_3_3 = (t1357*((t1354*t1395 + t1356*t1394) + t1355*t1396) + t1358*((t1354*t1394 + t1356*Ups5_5_5_3) + t1355*t1397)) + t1359*(t1354*t1396 + (t1355*t1398 + t1356*t1397));
     const double t1399 = (t1360*t1395 + t1362*t1394) + t1361*t1396;
-    const double t1400 = (t1360*t1394 + t1362*Ups5_5_5_3) + t1361*t1397;
-    const double t1401 = t1360*t1396 + (t1361*t1398 + t1362*t1397);
-    const double Lam2_3_4 = (t1357*t1399 + t1358*t1400) + t1359*t1401;
     const double t1402 = (t1366*t1395 + t1368*t1394) + t1367*t1396;
+    const double t1400 = (t1360*t1394 + t1362*Ups5_5_5_3) + t1361*t1397;
     const double t1403 = (t1366*t1394 + t1368*Ups5_5_5_3) + t1367*t1397;
+    const double t1401 = t1360*t1396 + (t1361*t1398 + t1362*t1397);
     const double t1404 = t1366*t1396 + (t1367*t1398 + t1368*t1397);
-    const double Lam2_3_5 = (t1357*t1402 + t1358*t1403) + t1359*t1404;
+    const double Lam2_3_4 = (t1357*t1399 + t1358*t1400) + t1359*t1401;
     const double Lam2_4_4 = (t1388*t1399 + t1390*t1400) + t1389*t1401;
+    const double Lam2_3_5 = (t1357*t1402 + t1358*t1403) + t1359*t1404;
     const double Lam2_4_5 = (t1388*t1402 + t1390*t1403) + t1389*t1404;
     const double Lam2_5_5 = (t1391*t1402 + t1392*t1403) + t1393*t1404;
     /* LDL^T factors inverting a multi-dof D(k) block */
@@ -3599,6 +4154,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d2_3 = (Lam2_2_2 - Lam2_0_0*ldl_L20_3*ldl_L20_3) - ldl_d1_3*t1407;
     const double ldl_di2_3 = 1.0/ldl_d2_3;
     const double t1408 = Lam2_0_0*ldl_L20_3;
+    const double ldl_Li20_3 = ldl_L10_3*ldl_L21_3 - ldl_L20_3;
     const double t1409 = ldl_d1_3*ldl_L21_3;
     const double ldl_L32_3 = ((Lam2_2_3 - ldl_L30_3*t1408) - ldl_L31_3*t1409)*ldl_di2_3;
     const double ldl_L42_3 = ((Lam2_2_4 - ldl_L40_3*t1408) - ldl_L41_3*t1409)*ldl_di2_3;
@@ -3607,7 +4163,9 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d3_3 = ((Lam2_3_3 - Lam2_0_0*ldl_L30_3*ldl_L30_3) - ldl_d1_3*ldl_L31_3*ldl_L31_3) - ldl_d2_3*t1410;
     const double ldl_di3_3 = 1.0/ldl_d3_3;
     const double t1411 = Lam2_0_0*ldl_L30_3;
+    const double ldl_Li30_3 = (ldl_L10_3*ldl_L31_3 - ldl_L30_3) - ldl_Li20_3*ldl_L32_3;
     const double t1412 = ldl_d1_3*ldl_L31_3;
+    const double ldl_Li31_3 = ldl_L21_3*ldl_L32_3 - ldl_L31_3;
     const double t1413 = ldl_d2_3*ldl_L32_3;
     const double ldl_L43_3 = (((Lam2_3_4 - ldl_L40_3*t1411) - ldl_L41_3*t1412) - ldl_L42_3*t1413)*ldl_di3_3;
     const double ldl_L53_3 = (((Lam2_3_5 - ldl_L50_3*t1411) - ldl_L51_3*t1412) - ldl_L52_3*t1413)*ldl_di3_3;
@@ -3615,72 +4173,65 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d4_3 = (((Lam2_4_4 - Lam2_0_0*ldl_L40_3*ldl_L40_3) - ldl_d1_3*ldl_L41_3*ldl_L41_3) - ldl_d2_3*ldl_L42_3*ldl_L42_3) - ldl_d3_3*t1414;
     const double ldl_di4_3 = 1.0/ldl_d4_3;
     const double ldl_L54_3 = ((((Lam2_4_5 - Lam2_0_0*ldl_L40_3*ldl_L50_3) - ldl_d1_3*ldl_L41_3*ldl_L51_3) - ldl_d2_3*ldl_L42_3*ldl_L52_3) - ldl_d3_3*ldl_L43_3*ldl_L53_3)*ldl_di4_3;
-    const double t1415 = ldl_L54_3*ldl_L54_3;
-    const double ldl_d5_3 = ((((Lam2_5_5 - Lam2_0_0*ldl_L50_3*ldl_L50_3) - ldl_d1_3*ldl_L51_3*ldl_L51_3) - ldl_d2_3*ldl_L52_3*ldl_L52_3) - ldl_d3_3*ldl_L53_3*ldl_L53_3) - ldl_d4_3*t1415;
-    const double ldl_di5_3 = 1.0/ldl_d5_3;
-    const double ldl_Li20_3 = ldl_L10_3*ldl_L21_3 - ldl_L20_3;
-    const double ldl_Li30_3 = (ldl_L10_3*ldl_L31_3 - ldl_L30_3) - ldl_Li20_3*ldl_L32_3;
-    const double ldl_Li31_3 = ldl_L21_3*ldl_L32_3 - ldl_L31_3;
     const double ldl_Li40_3 = ((ldl_L10_3*ldl_L41_3 - ldl_L40_3) - ldl_Li20_3*ldl_L42_3) - ldl_Li30_3*ldl_L43_3;
     const double ldl_Li41_3 = (ldl_L21_3*ldl_L42_3 - ldl_L41_3) - ldl_Li31_3*ldl_L43_3;
     const double ldl_Li42_3 = ldl_L32_3*ldl_L43_3 - ldl_L42_3;
+    const double t1415 = ldl_L54_3*ldl_L54_3;
+    const double ldl_d5_3 = ((((Lam2_5_5 - Lam2_0_0*ldl_L50_3*ldl_L50_3) - ldl_d1_3*ldl_L51_3*ldl_L51_3) - ldl_d2_3*ldl_L52_3*ldl_L52_3) - ldl_d3_3*ldl_L53_3*ldl_L53_3) - ldl_d4_3*t1415;
+    const double ldl_di5_3 = 1.0/ldl_d5_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1440 = ((((((((((-corr[17] - 9.81) - obj[4]*t1428) + obj[5]*t1422) + t1391*t1424) + t1392*t1426) - gam_5_3) + t1393*t1425) + t281*t1423) + t278*t1421) + t272*t1420)*ldl_di5_3;
+    /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_Li50_3 = (((ldl_L10_3*ldl_L51_3 - ldl_L50_3) - ldl_Li20_3*ldl_L52_3) - ldl_Li30_3*ldl_L53_3) - ldl_Li40_3*ldl_L54_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1438 = (((ldl_Li20_3*ldl_Li20_3*ldl_di2_3 + (ldl_di0_3 + t1405*ldl_di1_3)) + ldl_Li30_3*ldl_Li30_3*ldl_di3_3) + ldl_Li40_3*ldl_Li40_3*ldl_di4_3) + ldl_Li50_3*ldl_Li50_3*ldl_di5_3;
+    /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_Li51_3 = ((ldl_L21_3*ldl_L52_3 - ldl_L51_3) - ldl_Li31_3*ldl_L53_3) - ldl_Li41_3*ldl_L54_3;
     const double ldl_Li52_3 = (ldl_L32_3*ldl_L53_3 - ldl_L52_3) - ldl_Li42_3*ldl_L54_3;
     const double ldl_Li53_3 = ldl_L43_3*ldl_L54_3 - ldl_L53_3;
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_0_5 = ldl_Li50_3*ldl_di5_3;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1416 = ldl_Li30_3*ldl_di3_3;
+    const double t1430 = ldl_Li20_3*ldl_di2_3;
+    const double t1447 = ((ldl_Li31_3*ldl_Li31_3*ldl_di3_3 + (ldl_di1_3 + t1407*ldl_di2_3)) + ldl_Li41_3*ldl_Li41_3*ldl_di4_3) + ldl_Li51_3*ldl_Li51_3*ldl_di5_3;
+    const double t1452 = (ldl_Li42_3*ldl_Li42_3*ldl_di4_3 + (ldl_di2_3 + t1410*ldl_di3_3)) + ldl_Li52_3*ldl_Li52_3*ldl_di5_3;
+    const double t1444 = ldl_L21_3*ldl_di2_3;
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_3_3 = ldl_Li53_3*ldl_Li53_3*ldl_di5_3 + (ldl_di3_3 + t1414*ldl_di4_3);
+    const double Rk2_4_4 = ldl_di4_3 + t1415*ldl_di5_3;
+    const double Rk2_0_5 = ldl_Li50_3*ldl_di5_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1417 = ldl_Li40_3*ldl_di4_3;
+    const double t1436 = ldl_Li51_3*Rk2_0_5 + (((-ldl_L21_3*t1430 - ldl_L10_3*ldl_di1_3) + ldl_Li31_3*t1416) + ldl_Li41_3*t1417);
+    const double t1418 = ldl_L54_3*Rk2_0_5 - ldl_Li40_3*ldl_di4_3;
+    const double t1431 = ldl_Li52_3*Rk2_0_5 + ((t1430 - ldl_L32_3*t1416) + ldl_Li42_3*t1417);
     /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_0_3 = ldl_Li53_3*Rk2_0_5 + (t1416 - ldl_L43_3*t1417);
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1418 = ldl_L54_3*Rk2_0_5 - ldl_Li40_3*ldl_di4_3;
+    const double t1441 = ldl_Li31_3*ldl_di3_3;
+    const double t1448 = ldl_L32_3*ldl_di3_3;
+    const double t1445 = ldl_L32_3*t1441;
     /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_0_4 = -t1418;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1419 = obj[4]*t193 + t181;
-    const double t1420 = 0.05*lam5_1_3 + 1.0*lam5_3_3;
-    const double t1421 = -0.05*lam5_0_3 + 1.0*lam5_4_3;
-    const double t1422 = obj[5]*t188 + t194;
-    const double t1423 = 1.0*lam5_5_3;
-    const double t1424 = (0.05*zeta5_1_3 + V5_2_3*t321) + zeta5_3_3;
-    const double t1425 = (V5_2_3*t319 - t1194) + zeta5_4_3;
-    const double t1426 = (-0.05*t1115 - 0.05*t1114) + zeta5_5_3;
-    const double t1427 = ((((((((obj[4]*t1419 - corr[16]) - obj[6]*t1422) + t1388*t1424) + t1389*t1425) - gam_4_3) + t1390*t1426) + t301*t1423) + t298*t1421) + t291*t1420;
-    const double t1428 = -t189 - t327;
-    const double t1429 = ((((((((obj[6]*t1428 - corr[15]) - obj[5]*t1419) + t1357*t1424) + t1358*t1426) - gam_3_3) + t1359*t1425) + t317*t1423) + t314*t1421) + t309*t1420;
-    const double t1430 = ldl_Li20_3*ldl_di2_3;
-    const double t1431 = ldl_Li52_3*Rk2_0_5 + ((t1430 - ldl_L32_3*t1416) + ldl_Li42_3*t1417);
-    const double t1432 = 1.0*lam5_0_3;
-    const double t1433 = 1.0*lam5_1_3;
-    const double t1434 = 1.0*lam5_2_3;
-    const double t1435 = ((((((t1391*zeta4_0_3 - corr[14]) + t1393*zeta5_1_3) + t1392*zeta5_2_3) - gam_2_3) + t272*t1432) + t278*t1433) + t281*t1434;
-    const double t1436 = ldl_Li51_3*Rk2_0_5 + (((-ldl_L21_3*t1430 - ldl_L10_3*ldl_di1_3) + ldl_Li31_3*t1416) + ldl_Li41_3*t1417);
-    const double t1437 = ((((((t1388*zeta4_0_3 - corr[13]) + t1389*zeta5_1_3) + t1390*zeta5_2_3) - gam_1_3) + t291*t1432) + t298*t1433) + t301*t1434;
-    const double t1438 = (((ldl_Li20_3*ldl_Li20_3*ldl_di2_3 + (ldl_di0_3 + t1405*ldl_di1_3)) + ldl_Li30_3*ldl_Li30_3*ldl_di3_3) + ldl_Li40_3*ldl_Li40_3*ldl_di4_3) + ldl_Li50_3*ldl_Li50_3*ldl_di5_3;
-    const double t1439 = ((((((t1357*zeta4_0_3 - corr[12]) + t1359*zeta5_1_3) + t1358*zeta5_2_3) - gam_0_3) + t309*t1432) + t314*t1433) + t317*t1434;
-    const double t1440 = ((((((((((-corr[17] - 9.81) - obj[4]*t1428) + obj[5]*t1422) + t1391*t1424) + t1392*t1426) - gam_5_3) + t1393*t1425) + t281*t1423) + t278*t1421) + t272*t1420)*ldl_di5_3;
     const double Pk2_0 = ((t1429*Rk2_0_3 + t1427*Rk2_0_4) + ((t1439*t1438 + ldl_Li50_3*t1440) + t1435*t1431)) + t1437*t1436;
     /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_0_0 = t187*Rk2_0_4 + (t193*Rk2_0_5 + t1438);
     const double Rk2_1_5 = ldl_Li51_3*ldl_di5_3;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1441 = ldl_Li31_3*ldl_di3_3;
     const double t1442 = ldl_Li41_3*ldl_di4_3;
     /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_1_3 = ldl_Li53_3*Rk2_1_5 + (t1441 - ldl_L43_3*t1442);
+    const double t1454 = ldl_Li52_3*Rk2_1_5 + (ldl_Li42_3*t1442 + (-t1444 - t1445));
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1446 = (ldl_Li41_3*ldl_Li42_3*ldl_di4_3 + (-t1444 - t1445)) + ldl_Li51_3*ldl_Li52_3*ldl_di5_3;
     const double t1443 = ldl_L54_3*Rk2_1_5 - ldl_Li41_3*ldl_di4_3;
     /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_1_4 = -t1443;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1444 = ldl_L21_3*ldl_di2_3;
-    const double t1445 = ldl_L32_3*t1441;
-    const double t1446 = (ldl_Li41_3*ldl_Li42_3*ldl_di4_3 + (-t1444 - t1445)) + ldl_Li51_3*ldl_Li52_3*ldl_di5_3;
-    const double t1447 = ((ldl_Li31_3*ldl_Li31_3*ldl_di3_3 + (ldl_di1_3 + t1407*ldl_di2_3)) + ldl_Li41_3*ldl_Li41_3*ldl_di4_3) + ldl_Li51_3*ldl_Li51_3*ldl_di5_3;
     const double Pk2_1 = ((t1429*Rk2_1_3 + t1437*t1447) + (t1435*t1446 + ldl_Li51_3*t1440)) + (t1427*Rk2_1_4 + t1439*t1436);
-    const double t1448 = ldl_L32_3*ldl_di3_3;
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_1_1 = t188*Rk2_1_3 + (t179*Rk2_1_5 + t1447);
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1449 = ldl_Li42_3*ldl_di4_3;
     const double t1450 = ldl_L43_3*t1449;
     /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
@@ -3691,126 +4242,139 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk2_2_4 = ldl_Li42_3*ldl_di4_3 - t1451;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1452 = (ldl_Li42_3*ldl_Li42_3*ldl_di4_3 + (ldl_di2_3 + t1410*ldl_di3_3)) + ldl_Li52_3*ldl_Li52_3*ldl_di5_3;
     const double Pk2_2 = ((t1429*Rk2_2_3 + ldl_Li52_3*t1440) + t1437*t1446) + (t1427*Rk2_2_4 + (t1439*t1431 + t1435*t1452));
     /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_3_3 = ldl_Li53_3*ldl_Li53_3*ldl_di5_3 + (ldl_di3_3 + t1414*ldl_di4_3);
+    const double Rk2_2_2 = (t176*Rk2_2_3 + t1452) + t180*Rk2_2_4;
     const double Rk2_3_5 = ldl_Li53_3*ldl_di5_3;
     const double Rk2_3_4 = -ldl_L54_3*Rk2_3_5 - ldl_L43_3*ldl_di4_3;
+    const double Rk2_3_2 = ((ldl_Li53_3*Rk2_2_5 + (-t1448 - t1450)) + t176*Rk2_3_3) + t180*Rk2_3_4;
+    const double Rk2_4_2 = (t176*Rk2_3_4 - t1451) + (t180*Rk2_4_4 + t1449);
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk2_3 = ((t1439*Rk2_0_3 + t1429*Rk2_3_3) + (t1435*Rk2_2_3 + ldl_Li53_3*t1440)) + (t1437*Rk2_1_3 + t1427*Rk2_3_4);
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_4_4 = ldl_di4_3 + t1415*ldl_di5_3;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk2_4 = ((t1439*Rk2_0_4 + t1437*Rk2_1_4) + (t1427*Rk2_4_4 - ldl_L54_3*t1440)) + (t1435*Rk2_2_4 + t1429*Rk2_3_4);
     const double t1453 = ldl_L54_3*ldl_di5_3;
     const double Pk2_5 = ((t1439*Rk2_0_5 + t1440) + (t1437*Rk2_1_5 + t1435*Rk2_2_5)) + (t1429*Rk2_3_5 - t1427*t1453);
     /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_0_0 = t187*Rk2_0_4 + (t193*Rk2_0_5 + t1438);
-    const double Rk2_0_1 = (t188*Rk2_0_3 + t179*Rk2_0_5) + t1436;
-    const double Rk2_0_2 = (t176*Rk2_0_3 + t1431) + t180*Rk2_0_4;
-    const double Rk2_1_0 = (t187*Rk2_1_4 + t193*Rk2_1_5) + t1436;
-    const double Rk2_1_1 = t188*Rk2_1_3 + (t179*Rk2_1_5 + t1447);
-    const double t1454 = ldl_Li52_3*Rk2_1_5 + (ldl_Li42_3*t1442 + (-t1444 - t1445));
-    const double Rk2_1_2 = (t176*Rk2_1_3 + t1454) + t180*Rk2_1_4;
-    const double Rk2_2_0 = t187*Rk2_2_4 + (t193*Rk2_2_5 + t1431);
-    const double Rk2_2_1 = (t188*Rk2_2_3 + t179*Rk2_2_5) + t1454;
-    const double Rk2_2_2 = (t176*Rk2_2_3 + t1452) + t180*Rk2_2_4;
-    const double Rk2_3_0 = (Rk2_0_3 + t193*Rk2_3_5) + t187*Rk2_3_4;
-    const double Rk2_3_1 = Rk2_1_3 + (t188*Rk2_3_3 + t179*Rk2_3_5);
-    const double Rk2_3_2 = ((ldl_Li53_3*Rk2_2_5 + (-t1448 - t1450)) + t176*Rk2_3_3) + t180*Rk2_3_4;
     const double Rk2_4_0 = (t187*Rk2_4_4 - t193*t1453) - t1418;
     const double Rk2_4_1 = (t188*Rk2_3_4 - t179*t1453) - t1443;
-    const double Rk2_4_2 = (t176*Rk2_3_4 - t1451) + (t180*Rk2_4_4 + t1449);
+    const double Rk2_0_1 = (t188*Rk2_0_3 + t179*Rk2_0_5) + t1436;
+    const double Rk2_1_0 = (t187*Rk2_1_4 + t193*Rk2_1_5) + t1436;
+    const double Rk2_0_2 = (t176*Rk2_0_3 + t1431) + t180*Rk2_0_4;
+    const double Rk2_2_0 = t187*Rk2_2_4 + (t193*Rk2_2_5 + t1431);
+    const double Rk2_1_2 = (t176*Rk2_1_3 + t1454) + t180*Rk2_1_4;
+    const double Rk2_2_1 = (t188*Rk2_2_3 + t179*Rk2_2_5) + t1454;
+    const double Rk2_3_0 = (Rk2_0_3 + t193*Rk2_3_5) + t187*Rk2_3_4;
+    const double Rk2_3_1 = Rk2_1_3 + (t188*Rk2_3_3 + t179*Rk2_3_5);
     const double Rk2_4_3 = Rk2_3_4;
     const double Rk2_4_5 = -t1453;
     const double t1455 = t193*ldl_di5_3;
     const double Rk2_5_0 = (Rk2_0_5 + t1455) - t187*t1453;
+    const double Rk2_5_2 = (Rk2_2_5 + t176*Rk2_3_5) - t180*t1453;
     const double t1456 = t179*ldl_di5_3;
     const double Rk2_5_1 = (Rk2_1_5 + t1456) + t188*Rk2_3_5;
-    const double Rk2_5_2 = (Rk2_2_5 + t176*Rk2_3_5) - t180*t1453;
     const double Rk2_5_3 = Rk2_3_5;
     const double Rk2_5_4 = Rk2_4_5;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3_4 = -9.81*s_q_19;
     const double alpha1_5_4 = 9.81*c_q_19;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_1_4 = s_q_20*a1_2_4 + a2_1_4;
-    const double alpha2_2_4 = c_q_20*a1_2_4 + a2_2_4;
     const double alpha2_4_4 = s_q_20*alpha1_5_4;
     const double alpha2_5_4 = c_q_20*alpha1_5_4;
+    /* zeta1: zeta(k) = phi^T a (4.22b) */
+    const double zeta1_5_4 = alpha1_5_4;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t1457 = c_q_21*a1_0_4 + a3_0_4;
     const double alpha3_0_4 = t1457 - s_q_21*alpha2_2_4;
-    const double t1458 = s_q_21*a1_0_4 + a3_2_4;
     const double alpha3_2_4 = c_q_21*alpha2_2_4 + t1458;
     const double t1459 = 0.4*alpha2_1_4;
     const double t1460 = alpha1_3_4 + t1459;
     const double alpha3_3_4 = (a3_3_4 - s_q_21*alpha2_5_4) + c_q_21*t1460;
-    const double t1461 = a3_4_4 - 0.4*a1_0_4;
-    const double alpha3_4_4 = alpha2_4_4 + t1461;
     const double alpha3_5_4 = (a3_5_4 + c_q_21*alpha2_5_4) + s_q_21*t1460;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t1462 = alpha3_3_4 + t1459;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_4_4 = alpha2_4_4 + t1461;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_0_4 = (a4_0_4 + c_q_22*alpha3_0_4) - s_q_22*alpha3_2_4;
     const double alpha4_2_4 = (a4_2_4 + s_q_22*alpha3_0_4) + c_q_22*alpha3_2_4;
-    const double t1462 = alpha3_3_4 + t1459;
     const double alpha4_3_4 = (a4_3_4 - s_q_22*alpha3_5_4) + c_q_22*t1462;
-    const double alpha4_4_4 = (a4_4_4 + alpha3_4_4) - 0.4*alpha3_0_4;
     const double alpha4_5_4 = (a4_5_4 + c_q_22*alpha3_5_4) + s_q_22*t1462;
+    const double alpha4_4_4 = (a4_4_4 + alpha3_4_4) - 0.4*alpha3_0_4;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_1_4 = (a5_1_4 + c_q_23*alpha2_1_4) + s_q_23*alpha4_2_4;
     const double alpha5_2_4 = (a5_2_4 - s_q_23*alpha2_1_4) + c_q_23*alpha4_2_4;
+    /* f5: spatial force f(k) (2.29) */
+    const double f5_2_4 = 0.000135*alpha5_2_4;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_3_4 = (a5_3_4 + 0.05*alpha2_1_4) + alpha4_3_4;
     const double t1463 = alpha4_4_4 - 0.05*alpha4_0_4;
     const double alpha5_4_4 = (a5_4_4 + s_q_23*alpha4_5_4) + c_q_23*t1463;
     const double alpha5_5_4 = (a5_5_4 + c_q_23*alpha4_5_4) - s_q_23*t1463;
     /* f5: spatial force f(k) (2.29) */
     const double t1464 = -0.0003175*alpha4_0_4;
+    const double t1467 = -0.0075*alpha4_0_4;
     const double t1465 = 0.00018250000000000002*V5_2_4;
     const double f5_0_4 = (-V5_1_4*t1465 - t1464) - 0.0075*alpha5_4_4;
     const double f5_1_4 = (0.0003175*alpha5_1_4 + V5_0_4*t1465) + 0.0075*alpha5_3_4;
-    const double f5_2_4 = 0.000135*alpha5_2_4;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_2_4 = (c_q_23*f5_2_4 + 0.000135*alpha4_2_4) + s_q_23*f5_1_4;
+    /* f5: spatial force f(k) (2.29) */
     const double t1466 = 0.0075*V5_2_4;
     const double f5_3_4 = (0.0075*alpha5_1_4 + V5_0_4*t1466) + 0.3*alpha5_3_4;
-    const double t1467 = -0.0075*alpha4_0_4;
     const double f5_4_4 = (V5_1_4*t1466 + t1467) + 0.3*alpha5_4_4;
     const double t1468 = V5_0_4*V5_0_4;
     const double t1469 = V5_1_4*V5_1_4;
     const double f5_5_4 = 0.3*alpha5_5_4 + (-0.0075*t1469 - 0.0075*t1468);
     /* f4: spatial force f(k) (2.29) */
+    const double f4_5_4 = ((0.3*alpha4_5_4 + (-0.0075*t85 - 0.0075*t86)) + c_q_23*f5_5_4) + s_q_23*f5_4_4;
     const double t1470 = c_q_23*f5_4_4;
     const double t1471 = 0.00018250000000000002*V4_2_4;
-    const double f4_0_4 = ((((-0.0075*alpha4_4_4 - V4_1_4*t1471) - t1464) + f5_0_4) + 0.05*s_q_23*f5_5_4) - 0.05*t1470;
     const double f4_1_4 = ((((V4_0_4*t1471 + 0.0003175*alpha2_1_4) + 0.0075*alpha4_3_4) - s_q_23*f5_2_4) + c_q_23*f5_1_4) + 0.05*f5_3_4;
-    const double f4_2_4 = (c_q_23*f5_2_4 + 0.000135*alpha4_2_4) + s_q_23*f5_1_4;
+    const double f4_0_4 = ((((-0.0075*alpha4_4_4 - V4_1_4*t1471) - t1464) + f5_0_4) + 0.05*s_q_23*f5_5_4) - 0.05*t1470;
     const double t1472 = 0.0075*V4_2_4;
-    const double f4_3_4 = ((V4_0_4*t1472 + 0.0075*alpha2_1_4) + 0.3*alpha4_3_4) + f5_3_4;
     const double f4_4_4 = (((0.3*alpha4_4_4 + V4_1_4*t1472) + t1467) - s_q_23*f5_5_4) + t1470;
-    const double f4_5_4 = ((0.3*alpha4_5_4 + (-0.0075*t85 - 0.0075*t86)) + c_q_23*f5_5_4) + s_q_23*f5_4_4;
+    const double f4_3_4 = ((V4_0_4*t1472 + 0.0075*alpha2_1_4) + 0.3*alpha4_3_4) + f5_3_4;
     /* f3: spatial force f(k) (2.29) */
-    const double t1473 = 0.13277500000000003*V3_2_4;
-    const double f3_0_4 = ((((-0.5*alpha3_4_4 - V3_1_4*t1473) + 0.13390000000000002*alpha3_0_4) + s_q_22*f4_2_4) - 0.4*f4_4_4) + c_q_22*f4_0_4;
+    const double f3_5_4 = ((2.5*alpha3_5_4 + (-0.5*t77 - 0.5*t78)) - s_q_22*f4_3_4) + c_q_22*f4_5_4;
     const double t1474 = c_q_22*f4_3_4;
     const double t1475 = s_q_22*f4_5_4;
-    const double f3_1_4 = ((((V3_0_4*t1473 + 0.13390000000000002*alpha2_1_4) + 0.5*alpha3_3_4) + 0.4*t1474) + f4_1_4) + 0.4*t1475;
     const double f3_2_4 = (c_q_22*f4_2_4 + 0.001125*alpha3_2_4) - s_q_22*f4_0_4;
+    const double t1473 = 0.13277500000000003*V3_2_4;
+    const double f3_0_4 = ((((-0.5*alpha3_4_4 - V3_1_4*t1473) + 0.13390000000000002*alpha3_0_4) + s_q_22*f4_2_4) - 0.4*f4_4_4) + c_q_22*f4_0_4;
+    const double f3_1_4 = ((((V3_0_4*t1473 + 0.13390000000000002*alpha2_1_4) + 0.5*alpha3_3_4) + 0.4*t1474) + f4_1_4) + 0.4*t1475;
     const double t1476 = 0.5*V3_2_4;
     const double f3_3_4 = (((V3_0_4*t1476 + 0.5*alpha2_1_4) + 2.5*alpha3_3_4) + t1474) + t1475;
     const double f3_4_4 = ((2.5*alpha3_4_4 + V3_1_4*t1476) - 0.5*alpha3_0_4) + f4_4_4;
-    const double f3_5_4 = ((2.5*alpha3_5_4 + (-0.5*t77 - 0.5*t78)) - s_q_22*f4_3_4) + c_q_22*f4_5_4;
     /* f2: spatial force f(k) (2.29) */
-    const double t1477 = 0.07962500000000003*V2_2_4;
     const double f2_0_4 = ((((0.08030000000000002*a1_0_4 - 0.30000000000000004*alpha2_4_4) - V2_1_4*t1477) - 0.4*f3_4_4) + c_q_21*f3_0_4) + s_q_21*f3_2_4;
-    const double t1478 = 0.4*c_q_21;
-    const double t1479 = 0.4*s_q_21;
-    const double f2_1_4 = ((((V2_0_4*t1477 + 0.30000000000000004*alpha1_3_4) + 0.08030000000000002*alpha2_1_4) + t1479*f3_5_4) + f3_1_4) + t1478*f3_3_4;
     const double f2_2_4 = (c_q_21*f3_2_4 + 0.000675*alpha2_2_4) - s_q_21*f3_0_4;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0_4 = 2e-05*a1_0_4 + f2_0_4;
-    const double f1_1_4 = c_q_20*f2_1_4 - s_q_20*f2_2_4;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double t1528 = tau[22] - f4_1_4;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_2_4 = alpha2_2_4;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_0_4 = t1457 - s_q_21*zeta2_2_4;
+    const double zeta3_2_4 = c_q_21*zeta2_2_4 + t1458;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_0_4 = (a4_0_4 + c_q_22*zeta3_0_4) - s_q_22*zeta3_2_4;
+    const double zeta4_2_4 = (a4_2_4 + c_q_22*zeta3_2_4) + s_q_22*zeta3_0_4;
+    /* f2: spatial force f(k) (2.29) */
+    const double t1478 = 0.4*c_q_21;
+    const double t1479 = 0.4*s_q_21;
+    const double f2_1_4 = ((((V2_0_4*t1477 + 0.30000000000000004*alpha1_3_4) + 0.08030000000000002*alpha2_1_4) + t1479*f3_5_4) + f3_1_4) + t1478*f3_3_4;
+    /* f1: spatial force f(k) (2.29) */
     const double f1_2_4 = (c_q_20*f2_2_4 + 2e-05*a1_2_4) + s_q_20*f2_1_4;
+    const double f1_1_4 = c_q_20*f2_1_4 - s_q_20*f2_2_4;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2_4 = c_q_19*f1_2_4 - s_q_19*f1_0_4;
+    /* zeta1: zeta(k) = phi^T a (4.22b) */
+    const double zeta1_3_4 = alpha1_3_4;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
+    const double zeta2_1_4 = alpha2_1_4;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
+    const double zeta5_1_4 = (a5_1_4 + c_q_23*zeta2_1_4) + s_q_23*zeta4_2_4;
+    const double zeta5_2_4 = (a5_2_4 - s_q_23*zeta2_1_4) + c_q_23*zeta4_2_4;
     /* P4: articulated inertia P(k) (4.5) */
     const double t1480 = s_q_23*s_q_23;
     const double t1481 = c_q_23*c_q_23;
@@ -3821,11 +4385,11 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1483 = 0.0003175*c_q_23 + 0.000375;
     const double P4_1_1_7 = (c_q_23*t1483 + (0.000375*c_q_23 + 0.0010675)) + 0.000135*t1480;
     const double P4_1_2_7 = s_q_23*t1483 - 0.000135*t1482;
+    const double P4_4_5_7 = -0.17716535433070862*t1482;
     const double P4_1_3_7 = 0.0075*c_q_23 + 0.0225;
     const double P4_2_2_7 = (0.0003175*t1480 + 0.000135) + 0.000135*t1481;
     const double P4_2_3_7 = 0.0075*s_q_23;
     const double P4_4_4_7 = (0.3*t1480 + 0.3) + 0.12283464566929136*t1481;
-    const double P4_4_5_7 = -0.17716535433070862*t1482;
     const double P4_5_5_7 = (0.12283464566929136*t1480 + 0.3) + 0.3*t1481;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0_7 = 1.0/P4_1_1_7;
@@ -3839,100 +4403,149 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1486 = s_q_22*s_q_22;
     const double t1487 = P4_2_2_7 - P4_1_2_7*G4_2_0_7;
     const double P3_0_0_7 = (((0.16000000000000003*P4_4_4_7 + 0.13390000000000002) - c_q_22*t1484) + c_q_22*t1485) + t1486*t1487;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_2_2_8 = P4_2_2_7;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t1488 = 0.4*P4_4_5_7;
     const double t1489 = c_q_22*P4_0_5_7;
     const double t1490 = t1489 - t1488;
+    const double P3_1_4_7 = s_q_22*t1488;
     const double t1491 = s_q_22*t1490;
     const double t1492 = -P4_2_3_7;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_2_3_8 = P4_2_3_7;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1557 = -P4_2_3_8;
     const double t1493 = -P4_1_3_7*G4_2_0_7 - t1492;
-    const double t1494 = c_q_22*s_q_22;
-    const double t1495 = t1494*t1493;
-    const double P3_0_1_7 = (s_q_22*(P4_1_2_7 - P4_1_1_7*G4_2_0_7) + 0.4*t1491) + 0.4*t1495;
-    const double P3_0_2_7 = t1494*t1487 - s_q_22*t1485;
-    const double P3_0_3_7 = t1491 + t1495;
-    const double P3_0_4_7 = (c_q_22*P4_0_4_7 - 0.5) - 0.4*P4_4_4_7;
     const double P3_0_5_7 = -t1486*t1493 + c_q_22*t1490;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1514 = -P3_0_5_7;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1494 = c_q_22*s_q_22;
+    const double P3_0_2_7 = t1494*t1487 - s_q_22*t1485;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1505 = -P3_0_2_7;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1495 = t1494*t1493;
+    const double P3_2_5_7 = -s_q_22*t1489 - t1495;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1515 = -P3_2_5_7;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_1_7 = (s_q_22*(P4_1_2_7 - P4_1_1_7*G4_2_0_7) + 0.4*t1491) + 0.4*t1495;
+    const double P3_0_3_7 = t1491 + t1495;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1512 = -P3_0_3_7;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_4_7 = (c_q_22*P4_0_4_7 - 0.5) - 0.4*P4_4_4_7;
     const double t1496 = t1486*P4_5_5_7;
     const double t1497 = 0.4*c_q_22;
     const double t1498 = 0.6 - P4_1_3_7*G4_3_0_7;
     const double t1499 = (P4_1_3_7 - P4_1_3_7*G4_1_0_7) + t1497*t1498;
     const double t1500 = c_q_22*t1499;
     const double P3_1_1_7 = ((((P4_1_1_7 + 0.13390000000000002) + 0.16000000000000003*t1496) - P4_1_1_7*G4_1_0_7) + t1497*(P4_1_3_7 - P4_1_1_7*G4_3_0_7)) + 0.4*t1500;
+    const double P3_1_3_7 = (0.4*t1496 + 0.5) + t1500;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_1_1_8 = P4_1_1_7;
+    const double P4_1_3_8 = P4_1_3_7;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t1501 = t1486*P4_0_5_7;
     const double P3_1_2_7 = c_q_22*((P4_1_2_7 - P4_1_2_7*G4_1_0_7) + t1497*(-P4_1_2_7*G4_3_0_7 - t1492)) - 0.4*t1501;
-    const double P3_1_3_7 = (0.4*t1496 + 0.5) + t1500;
-    const double P3_1_4_7 = s_q_22*t1488;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_5_8 = P4_0_5_7;
+    const double P4_1_2_8 = P4_1_2_7;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t1502 = t1494*P4_5_5_7;
     const double P3_1_5_7 = -s_q_22*t1499 + 0.4*t1502;
-    const double t1503 = c_q_22*c_q_22;
-    const double P3_2_2_7 = (t1486*P4_0_0_7 + 0.001125) + t1503*t1487;
-    const double P3_2_3_7 = t1503*t1493 - t1501;
-    const double P3_2_4_7 = -s_q_22*P4_0_4_7;
-    const double P3_2_5_7 = -s_q_22*t1489 - t1495;
-    const double P3_3_3_7 = (t1496 + 2.5) + t1503*t1498;
-    const double P3_3_4_7 = s_q_22*P4_4_5_7;
     const double P3_3_5_7 = t1502 - t1494*t1498;
-    const double P3_4_4_7 = P4_4_4_7 + 2.5;
-    const double P3_4_5_7 = c_q_22*P4_4_5_7;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1516 = -P3_3_5_7;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1503 = c_q_22*c_q_22;
+    const double P3_2_3_7 = t1503*t1493 - t1501;
+    const double P3_2_2_7 = (t1486*P4_0_0_7 + 0.001125) + t1503*t1487;
+    const double P3_3_3_7 = (t1496 + 2.5) + t1503*t1498;
     const double P3_5_5_7 = (t1503*P4_5_5_7 + 2.5) + t1486*t1498;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1513 = -P3_2_3_7;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_0_8 = P4_0_0_7;
+    const double P4_5_5_8 = P4_5_5_7;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_2_4_7 = -s_q_22*P4_0_4_7;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_0_4_8 = P4_0_4_7;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_3_4_7 = s_q_22*P4_4_5_7;
+    const double P3_4_4_7 = P4_4_4_7 + 2.5;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_4_8 = P4_4_4_7;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_4_5_7 = c_q_22*P4_4_5_7;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_5_8 = P4_4_5_7;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0_7 = 1.0/P3_1_1_7;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_0_0_7 = P3_0_1_7*Dinv3_0_0_7;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1504 = P3_0_0_7 - P3_0_1_7*G3_0_0_7;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_1_0_7 = P3_1_1_7*Dinv3_0_0_7;
     const double G3_2_0_7 = P3_1_2_7*Dinv3_0_0_7;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1510 = P3_2_2_7 - P3_1_2_7*G3_2_0_7;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_3_0_7 = P3_1_3_7*Dinv3_0_0_7;
     const double G3_4_0_7 = P3_1_4_7*Dinv3_0_0_7;
     const double G3_5_0_7 = P3_1_5_7*Dinv3_0_0_7;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t1504 = P3_0_0_7 - P3_0_1_7*G3_0_0_7;
-    const double t1505 = -P3_0_2_7;
+    const double P2_1_1_7 = (((((P3_1_1_7 + 0.08030000000000002) - P3_1_1_7*G3_1_0_7) + t1478*(P3_1_3_7 - P3_1_1_7*G3_3_0_7)) + t1479*(P3_1_5_7 - P3_1_1_7*G3_5_0_7)) + t1478*(((P3_1_3_7 - P3_1_3_7*G3_1_0_7) + t1478*(P3_3_3_7 - P3_1_3_7*G3_3_0_7)) + t1479*(-P3_1_3_7*G3_5_0_7 - t1516))) + t1479*(((P3_1_5_7 - P3_1_5_7*G3_1_0_7) + t1478*(-P3_1_5_7*G3_3_0_7 - t1516)) + t1479*(P3_5_5_7 - P3_1_5_7*G3_5_0_7));
     const double t1506 = -P3_0_1_7*G3_2_0_7 - t1505;
-    const double t1507 = 0.4*G3_4_0_7;
-    const double t1508 = ((P3_0_1_7*t1507 - 0.4*P3_0_4_7) + c_q_21*t1504) + s_q_21*t1506;
     const double t1509 = -P3_1_2_7*G3_0_0_7 - t1505;
-    const double t1510 = P3_2_2_7 - P3_1_2_7*G3_2_0_7;
+    const double t1507 = 0.4*G3_4_0_7;
+    const double P2_0_1_7 = ((((P3_1_1_7*t1507 - 0.4*P3_1_4_7) + c_q_21*(P3_0_1_7 - P3_1_1_7*G3_0_0_7)) + s_q_21*(P3_1_2_7 - P3_1_1_7*G3_2_0_7)) + t1478*(((P3_1_3_7*t1507 - 0.4*P3_3_4_7) + c_q_21*(-P3_1_3_7*G3_0_0_7 - t1512)) + s_q_21*(-P3_1_3_7*G3_2_0_7 - t1513))) + t1479*(((P3_1_5_7*t1507 - 0.4*P3_4_5_7) + c_q_21*(-P3_1_5_7*G3_0_0_7 - t1514)) + s_q_21*(-P3_1_5_7*G3_2_0_7 - t1515));
+    const double P2_1_2_7 = c_q_21*(((P3_1_2_7 - P3_1_2_7*G3_1_0_7) + t1478*(-P3_1_2_7*G3_3_0_7 - t1513)) + t1479*(-P3_1_2_7*G3_5_0_7 - t1515)) - s_q_21*(((P3_0_1_7 - P3_0_1_7*G3_1_0_7) + t1478*(-P3_0_1_7*G3_3_0_7 - t1512)) + t1479*(-P3_0_1_7*G3_5_0_7 - t1514));
+    const double t1508 = ((P3_0_1_7*t1507 - 0.4*P3_0_4_7) + c_q_21*t1504) + s_q_21*t1506;
+    const double P2_2_2_7 = (c_q_21*(c_q_21*t1510 - s_q_21*t1509) + 0.000675) - s_q_21*(c_q_21*t1506 - s_q_21*t1504);
     const double t1511 = ((P3_1_2_7*t1507 - 0.4*P3_2_4_7) + c_q_21*t1509) + s_q_21*t1510;
     const double P2_0_0_7 = (((((0.16000000000000003*P3_4_4_7 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_7*G3_4_0_7) - t1478*(P3_0_4_7 - P3_1_4_7*G3_0_0_7)) - t1479*(P3_2_4_7 - P3_1_4_7*G3_2_0_7)) + c_q_21*t1508) + s_q_21*t1511;
-    const double t1512 = -P3_0_3_7;
-    const double t1513 = -P3_2_3_7;
-    const double t1514 = -P3_0_5_7;
-    const double t1515 = -P3_2_5_7;
-    const double P2_0_1_7 = ((((P3_1_1_7*t1507 - 0.4*P3_1_4_7) + c_q_21*(P3_0_1_7 - P3_1_1_7*G3_0_0_7)) + s_q_21*(P3_1_2_7 - P3_1_1_7*G3_2_0_7)) + t1478*(((P3_1_3_7*t1507 - 0.4*P3_3_4_7) + c_q_21*(-P3_1_3_7*G3_0_0_7 - t1512)) + s_q_21*(-P3_1_3_7*G3_2_0_7 - t1513))) + t1479*(((P3_1_5_7*t1507 - 0.4*P3_4_5_7) + c_q_21*(-P3_1_5_7*G3_0_0_7 - t1514)) + s_q_21*(-P3_1_5_7*G3_2_0_7 - t1515));
     const double P2_0_2_7 = c_q_21*t1511 - s_q_21*t1508;
-    const double t1516 = -P3_3_5_7;
-    const double P2_1_1_7 = (((((P3_1_1_7 + 0.08030000000000002) - P3_1_1_7*G3_1_0_7) + t1478*(P3_1_3_7 - P3_1_1_7*G3_3_0_7)) + t1479*(P3_1_5_7 - P3_1_1_7*G3_5_0_7)) + t1478*(((P3_1_3_7 - P3_1_3_7*G3_1_0_7) + t1478*(P3_3_3_7 - P3_1_3_7*G3_3_0_7)) + t1479*(-P3_1_3_7*G3_5_0_7 - t1516))) + t1479*(((P3_1_5_7 - P3_1_5_7*G3_1_0_7) + t1478*(-P3_1_5_7*G3_3_0_7 - t1516)) + t1479*(P3_5_5_7 - P3_1_5_7*G3_5_0_7));
-    const double P2_1_2_7 = c_q_21*(((P3_1_2_7 - P3_1_2_7*G3_1_0_7) + t1478*(-P3_1_2_7*G3_3_0_7 - t1513)) + t1479*(-P3_1_2_7*G3_5_0_7 - t1515)) - s_q_21*(((P3_0_1_7 - P3_0_1_7*G3_1_0_7) + t1478*(-P3_0_1_7*G3_3_0_7 - t1512)) + t1479*(-P3_0_1_7*G3_5_0_7 - t1514));
-    const double P2_2_2_7 = (c_q_21*(c_q_21*t1510 - s_q_21*t1509) + 0.000675) - s_q_21*(c_q_21*t1506 - s_q_21*t1504);
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1520 = -P2_1_2_7;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0_7 = 1.0/P2_0_0_7;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_0_0_7 = P2_0_0_7*Dinv2_0_0_7;
-    const double G2_1_0_7 = P2_0_1_7*Dinv2_0_0_7;
-    const double G2_2_0_7 = P2_0_2_7*Dinv2_0_0_7;
     /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_0_7 = (P2_0_0_7 + 2e-05) - P2_0_0_7*G2_0_0_7;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_1_0_7 = P2_0_1_7*Dinv2_0_0_7;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1519 = P2_1_1_7 - P2_0_1_7*G2_1_0_7;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_2_0_7 = P2_0_2_7*Dinv2_0_0_7;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1524 = P2_2_2_7 - P2_0_2_7*G2_2_0_7;
     const double t1517 = P2_0_1_7 - P2_0_1_7*G2_0_0_7;
+    const double t1521 = -P2_0_1_7*G2_2_0_7 - t1520;
+    const double t1523 = -P2_0_2_7*G2_1_0_7 - t1520;
     const double t1518 = P2_0_2_7 - P2_0_2_7*G2_0_0_7;
     const double P1_0_1_7 = c_q_20*t1517 - s_q_20*t1518;
     const double P1_0_2_7 = c_q_20*t1518 + s_q_20*t1517;
-    const double t1519 = P2_1_1_7 - P2_0_1_7*G2_1_0_7;
-    const double t1520 = -P2_1_2_7;
-    const double t1521 = -P2_0_1_7*G2_2_0_7 - t1520;
+    /* P0: articulated inertia P(k) (4.5) */
+    const double t1526 = -P1_0_2_7;
+    /* P1: articulated inertia P(k) (4.5) */
     const double t1522 = c_q_20*t1519 - s_q_20*t1521;
-    const double t1523 = -P2_0_2_7*G2_1_0_7 - t1520;
-    const double t1524 = P2_2_2_7 - P2_0_2_7*G2_2_0_7;
+    const double P1_2_2_7 = (c_q_20*(c_q_20*t1524 + s_q_20*t1523) + 2e-05) + s_q_20*(c_q_20*t1521 + s_q_20*t1519);
     const double t1525 = c_q_20*t1523 - s_q_20*t1524;
     const double P1_1_1_7 = (c_q_20*t1522 + 2e-05) - s_q_20*t1525;
     const double P1_1_2_7 = c_q_20*t1525 + s_q_20*t1522;
-    const double P1_2_2_7 = (c_q_20*(c_q_20*t1524 + s_q_20*t1523) + 2e-05) + s_q_20*(c_q_20*t1521 + s_q_20*t1519);
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0_7 = 1.0/P1_1_1_7;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0_7 = P1_0_1_7*Dinv1_0_0_7;
     const double G1_2_0_7 = P1_1_2_7*Dinv1_0_0_7;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t1526 = -P1_0_2_7;
     const double P0_2_2_7 = (c_q_19*(c_q_19*(P1_2_2_7 - P1_1_2_7*G1_2_0_7) - s_q_19*(-P1_1_2_7*G1_0_0_7 - t1526)) + 2e-05) - s_q_19*(c_q_19*(-P1_0_1_7*G1_2_0_7 - t1526) - s_q_19*(P1_0_0_7 - P1_0_1_7*G1_0_0_7));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_7 = 1.0/P0_2_2_7;
@@ -3943,44 +4556,48 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z4_4_4 = c_q_23*t1527;
     const double z4_0_4 = (-1.0*f5_0_4 + 1.0*tau[23]) - 0.05*z4_4_4;
     const double z4_5_4 = s_q_23*t1527;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1528 = tau[22] - f4_1_4;
-    const double nu4_0_4 = Dinv4_0_0_7*t1528;
     /* z3: z(k) (4.20) */
     const double t1529 = 0.4*z4_4_4;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu4_0_4 = Dinv4_0_0_7*t1528;
+    /* z3: z(k) (4.20) */
     const double t1530 = G4_2_0_7*t1528;
     const double z3_0_4 = c_q_22*z4_0_4 + (s_q_22*t1530 - t1529);
+    const double z3_2_4 = -s_q_22*z4_0_4 + c_q_22*t1530;
     const double t1531 = s_q_22*z4_5_4;
     const double t1532 = G4_3_0_7*t1528;
     const double z3_1_4 = (t1497*t1532 + G4_1_0_7*t1528) + 0.4*t1531;
-    const double z3_2_4 = -s_q_22*z4_0_4 + c_q_22*t1530;
     const double z3_3_4 = c_q_22*t1532 + t1531;
     const double z3_5_4 = -s_q_22*t1532 + c_q_22*z4_5_4;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
     const double t1533 = (tau[21] - f3_1_4) - z3_1_4;
-    const double nu3_0_4 = Dinv3_0_0_7*t1533;
     /* z2: z(k) (4.20) */
+    const double z2_1_4 = ((G3_1_0_7*t1533 + z3_1_4) + t1478*(G3_3_0_7*t1533 + z3_3_4)) + t1479*(G3_5_0_7*t1533 + z3_5_4);
     const double t1534 = G3_0_0_7*t1533 + z3_0_4;
     const double t1535 = G3_2_0_7*t1533 + z3_2_4;
     const double z2_0_4 = (c_q_21*t1534 + (-t1507*t1533 - t1529)) + s_q_21*t1535;
-    const double z2_1_4 = ((G3_1_0_7*t1533 + z3_1_4) + t1478*(G3_3_0_7*t1533 + z3_3_4)) + t1479*(G3_5_0_7*t1533 + z3_5_4);
     const double z2_2_4 = c_q_21*t1535 - s_q_21*t1534;
+    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu3_0_4 = Dinv3_0_0_7*t1533;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double t1536 = (tau[20] - f2_0_4) - z2_0_4;
-    const double nu2_0_4 = t1536*Dinv2_0_0_7;
     /* z1: z(k) (4.20) */
     const double z1_0_4 = t1536*G2_0_0_7 + z2_0_4;
     const double t1537 = t1536*G2_1_0_7 + z2_1_4;
     const double t1538 = t1536*G2_2_0_7 + z2_2_4;
+    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu2_0_4 = t1536*Dinv2_0_0_7;
+    /* z1: z(k) (4.20) */
     const double z1_1_4 = c_q_20*t1537 - s_q_20*t1538;
     const double z1_2_4 = c_q_20*t1538 + s_q_20*t1537;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
     const double t1539 = (tau[19] - f1_1_4) - z1_1_4;
-    const double nu1_0_4 = t1539*Dinv1_0_0_7;
     /* z0: z(k) (4.20) */
     const double z0_2_4 = c_q_19*(t1539*G1_2_0_7 + z1_2_4) - s_q_19*(t1539*G1_0_0_7 + z1_0_4);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0_4 = ((tau[18] - f0_2_4) - z0_2_4)*Dinv0_0_0_7;
+    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu1_0_4 = t1539*Dinv1_0_0_7;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2_4 = c_q_19*nu0_0_4;
     /* qdd1: joint acceleration qdd(k) (4.22) */
@@ -4005,190 +4622,220 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_4 = lam2_1_4 + qdd3_0_4;
     const double lam3_4_4 = -0.4*lam2_0_4;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_2_4 = c_q_22*lam3_2_4 + s_q_22*lam3_0_4;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1541 = 0.4*lam3_1_4 + lam3_3_4;
     /* lam4: lambda(k) (4.21) */
+    const double lam4_4_4 = lam3_4_4 - 0.4*lam3_0_4;
+    const double lam4_2_4 = c_q_22*lam3_2_4 + s_q_22*lam3_0_4;
+    const double lam4_0_4 = c_q_22*lam3_0_4 - s_q_22*lam3_2_4;
+    /* qdd5: joint acceleration qdd(k) (4.22) */
+    const double t1542 = lam4_4_4 - 0.05*lam4_0_4;
+    /* lam4: lambda(k) (4.21) */
     const double lam4_3_4 = c_q_22*t1541 - s_q_22*lam3_5_4;
+    const double lam4_5_4 = s_q_22*t1541 + c_q_22*lam3_5_4;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_4 = ((nu4_0_4 - G4_2_0_7*lam4_2_4) - G4_1_0_7*lam3_1_4) - G4_3_0_7*lam4_3_4;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_0_4 = c_q_22*lam3_0_4 - s_q_22*lam3_2_4;
     const double lam4_1_4 = lam3_1_4 + qdd4_0_4;
-    const double lam4_4_4 = lam3_4_4 - 0.4*lam3_0_4;
-    const double lam4_5_4 = s_q_22*t1541 + c_q_22*lam3_5_4;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_3_4 = 0.05*lam4_1_4 + lam4_3_4;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t1542 = lam4_4_4 - 0.05*lam4_0_4;
     const double t1543 = c_q_23*t1542;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_5_4 = c_q_23*lam4_5_4 - s_q_23*t1542;
+    /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t1544 = s_q_23*lam4_5_4;
     const double qdd5_0_4 = ((nu5_0_4 - 1.0*lam4_0_4) + 23.622047244094485*t1543) + 23.622047244094485*t1544;
     /* lam5: lambda(k) (4.21) */
+    const double lam5_4_4 = t1543 + t1544;
     const double lam5_0_4 = lam4_0_4 + qdd5_0_4;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1775 = -0.05*lam5_0_4 + 1.0*lam5_4_4;
+    const double t1777 = 1.0*lam5_5_4;
+    const double t1786 = 1.0*lam5_0_4;
+    /* lam5: lambda(k) (4.21) */
     const double lam5_1_4 = c_q_23*lam4_1_4 + s_q_23*lam4_2_4;
     const double lam5_2_4 = -s_q_23*lam4_1_4 + c_q_23*lam4_2_4;
-    const double lam5_3_4 = 0.05*lam4_1_4 + lam4_3_4;
-    const double lam5_4_4 = t1543 + t1544;
-    const double lam5_5_4 = c_q_23*lam4_5_4 - s_q_23*t1542;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3_4 = alpha1_3_4;
-    const double zeta1_5_4 = alpha1_5_4;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1774 = 0.05*lam5_1_4 + 1.0*lam5_3_4;
+    const double t1787 = 1.0*lam5_1_4;
+    const double t1788 = 1.0*lam5_2_4;
     /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_1_4 = alpha2_1_4;
-    const double zeta2_2_4 = alpha2_2_4;
     const double zeta2_4_4 = s_q_20*zeta1_5_4;
+    /* zeta3: zeta(k) = phi^T a (4.22b) */
+    const double zeta3_4_4 = t1461 + zeta2_4_4;
+    /* zeta4: zeta(k) = phi^T a (4.22b) */
+    const double zeta4_4_4 = (a4_4_4 + zeta3_4_4) - 0.4*zeta3_0_4;
+    /* zeta2: zeta(k) = phi^T a (4.22b) */
     const double zeta2_5_4 = c_q_20*zeta1_5_4;
     /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0_4 = t1457 - s_q_21*zeta2_2_4;
-    const double zeta3_2_4 = c_q_21*zeta2_2_4 + t1458;
     const double t1545 = 0.4*zeta2_1_4;
     const double t1546 = t1545 + zeta1_3_4;
     const double zeta3_3_4 = (a3_3_4 - s_q_21*zeta2_5_4) + c_q_21*t1546;
-    const double zeta3_4_4 = t1461 + zeta2_4_4;
     const double zeta3_5_4 = (a3_5_4 + c_q_21*zeta2_5_4) + s_q_21*t1546;
     /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0_4 = (a4_0_4 + c_q_22*zeta3_0_4) - s_q_22*zeta3_2_4;
-    const double zeta4_2_4 = (a4_2_4 + c_q_22*zeta3_2_4) + s_q_22*zeta3_0_4;
     const double t1547 = t1545 + zeta3_3_4;
     const double zeta4_3_4 = (a4_3_4 - s_q_22*zeta3_5_4) + c_q_22*t1547;
-    const double zeta4_4_4 = (a4_4_4 + zeta3_4_4) - 0.4*zeta3_0_4;
     const double zeta4_5_4 = (a4_5_4 + c_q_22*zeta3_5_4) + s_q_22*t1547;
     /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1_4 = (a5_1_4 + c_q_23*zeta2_1_4) + s_q_23*zeta4_2_4;
-    const double zeta5_2_4 = (a5_2_4 - s_q_23*zeta2_1_4) + c_q_23*zeta4_2_4;
     const double zeta5_3_4 = (a5_3_4 + 0.05*zeta2_1_4) + zeta4_3_4;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1778 = (0.05*zeta5_1_4 + V5_2_4*t385) + zeta5_3_4;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double t1548 = 0.05*zeta4_0_4;
     const double t1549 = zeta4_4_4 - t1548;
     const double zeta5_4_4 = (a5_4_4 + s_q_23*zeta4_5_4) + c_q_23*t1549;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1779 = (V5_2_4*t383 - t1548) + zeta5_4_4;
+    /* zeta5: zeta(k) = phi^T a (4.22b) */
     const double zeta5_5_4 = (a5_5_4 + c_q_23*zeta4_5_4) - s_q_23*t1549;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_0_8 = P4_0_0_7;
-    const double P4_0_4_8 = P4_0_4_7;
-    const double P4_0_5_8 = P4_0_5_7;
-    const double P4_1_1_8 = P4_1_1_7;
-    const double P4_1_2_8 = P4_1_2_7;
-    const double P4_1_3_8 = P4_1_3_7;
-    const double P4_2_2_8 = P4_2_2_7;
-    const double P4_2_3_8 = P4_2_3_7;
-    const double P4_4_4_8 = P4_4_4_7;
-    const double P4_4_5_8 = P4_4_5_7;
-    const double P4_5_5_8 = P4_5_5_7;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1780 = (-0.05*t1469 - 0.05*t1468) + zeta5_5_4;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0_8 = 1.0/P4_1_1_8;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_1_0_8 = P4_1_1_8*Dinv4_0_0_8;
     const double G4_2_0_8 = P4_1_2_8*Dinv4_0_0_8;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1552 = P4_2_2_8 - P4_1_2_8*G4_2_0_8;
+    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_3_0_8 = P4_1_3_8*Dinv4_0_0_8;
     /* P3: articulated inertia P(k) (4.5) */
     const double t1550 = 0.4*P4_0_4_8;
     const double t1551 = c_q_22*P4_0_0_8 - t1550;
-    const double t1552 = P4_2_2_8 - P4_1_2_8*G4_2_0_8;
     const double P3_0_0_8 = (((0.16000000000000003*P4_4_4_8 + 0.13390000000000002) - c_q_22*t1550) + c_q_22*t1551) + t1486*t1552;
+    const double P3_0_2_8 = t1494*t1552 - s_q_22*t1551;
+    const double P3_2_2_8 = (t1486*P4_0_0_8 + 0.001125) + t1503*t1552;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1567 = -P3_0_2_8;
+    /* P3: articulated inertia P(k) (4.5) */
     const double t1553 = 0.4*P4_4_5_8;
     const double t1554 = c_q_22*P4_0_5_8;
+    const double t1564 = t1486*P4_0_5_8;
     const double t1555 = t1554 - t1553;
+    const double P3_1_4_8 = s_q_22*t1553;
     const double t1556 = s_q_22*t1555;
-    const double t1557 = -P4_2_3_8;
     const double t1558 = -P4_1_3_8*G4_2_0_8 - t1557;
+    const double P3_0_5_8 = -t1486*t1558 + c_q_22*t1555;
+    const double P3_1_2_8 = c_q_22*((P4_1_2_8 - P4_1_2_8*G4_1_0_8) + t1497*(-P4_1_2_8*G4_3_0_8 - t1557)) - 0.4*t1564;
+    const double P3_2_3_8 = t1503*t1558 - t1564;
     const double t1559 = t1494*t1558;
     const double P3_0_1_8 = (s_q_22*(P4_1_2_8 - P4_1_1_8*G4_2_0_8) + 0.4*t1556) + 0.4*t1559;
-    const double P3_0_2_8 = t1494*t1552 - s_q_22*t1551;
     const double P3_0_3_8 = t1556 + t1559;
-    const double P3_0_4_8 = (c_q_22*P4_0_4_8 - 0.5) - 0.4*P4_4_4_8;
-    const double P3_0_5_8 = -t1486*t1558 + c_q_22*t1555;
-    const double t1560 = t1486*P4_5_5_8;
-    const double t1561 = 0.6 - P4_1_3_8*G4_3_0_8;
-    const double t1562 = (P4_1_3_8 - P4_1_3_8*G4_1_0_8) + t1497*t1561;
-    const double t1563 = c_q_22*t1562;
-    const double P3_1_1_8 = ((((P4_1_1_8 + 0.13390000000000002) + 0.16000000000000003*t1560) - P4_1_1_8*G4_1_0_8) + t1497*(P4_1_3_8 - P4_1_1_8*G4_3_0_8)) + 0.4*t1563;
-    const double t1564 = t1486*P4_0_5_8;
-    const double P3_1_2_8 = c_q_22*((P4_1_2_8 - P4_1_2_8*G4_1_0_8) + t1497*(-P4_1_2_8*G4_3_0_8 - t1557)) - 0.4*t1564;
-    const double P3_1_3_8 = (0.4*t1560 + 0.5) + t1563;
-    const double P3_1_4_8 = s_q_22*t1553;
-    const double t1565 = t1494*P4_5_5_8;
-    const double P3_1_5_8 = -s_q_22*t1562 + 0.4*t1565;
-    const double P3_2_2_8 = (t1486*P4_0_0_8 + 0.001125) + t1503*t1552;
-    const double P3_2_3_8 = t1503*t1558 - t1564;
-    const double P3_2_4_8 = -s_q_22*P4_0_4_8;
     const double P3_2_5_8 = -s_q_22*t1554 - t1559;
-    const double P3_3_3_8 = t1503*t1561 + (t1560 + 2.5);
-    const double P3_3_4_8 = s_q_22*P4_4_5_8;
-    const double P3_3_5_8 = t1565 - t1494*t1561;
-    const double P3_4_4_8 = P4_4_4_8 + 2.5;
-    const double P3_4_5_8 = c_q_22*P4_4_5_8;
-    const double P3_5_5_8 = (t1503*P4_5_5_8 + 2.5) + t1486*t1561;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_8 = 1.0/P3_1_1_8;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_8 = P3_0_1_8*Dinv3_0_0_8;
-    const double G3_1_0_8 = P3_1_1_8*Dinv3_0_0_8;
-    const double G3_2_0_8 = P3_1_2_8*Dinv3_0_0_8;
-    const double G3_3_0_8 = P3_1_3_8*Dinv3_0_0_8;
-    const double G3_4_0_8 = P3_1_4_8*Dinv3_0_0_8;
-    const double G3_5_0_8 = P3_1_5_8*Dinv3_0_0_8;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t1566 = P3_0_0_8 - P3_0_1_8*G3_0_0_8;
-    const double t1567 = -P3_0_2_8;
-    const double t1568 = -P3_0_1_8*G3_2_0_8 - t1567;
-    const double t1569 = 0.4*G3_4_0_8;
-    const double t1570 = ((P3_0_1_8*t1569 - 0.4*P3_0_4_8) + c_q_21*t1566) + s_q_21*t1568;
-    const double t1571 = -P3_1_2_8*G3_0_0_8 - t1567;
-    const double t1572 = P3_2_2_8 - P3_1_2_8*G3_2_0_8;
-    const double t1573 = ((P3_1_2_8*t1569 - 0.4*P3_2_4_8) + c_q_21*t1571) + s_q_21*t1572;
-    const double P2_0_0_8 = (((((0.16000000000000003*P3_4_4_8 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_8*G3_4_0_8) - t1478*(P3_0_4_8 - P3_1_4_8*G3_0_0_8)) - t1479*(P3_2_4_8 - P3_1_4_8*G3_2_0_8)) + c_q_21*t1570) + s_q_21*t1573;
     const double t1574 = -P3_0_3_8;
     const double t1575 = -P3_2_3_8;
     const double t1576 = -P3_0_5_8;
     const double t1577 = -P3_2_5_8;
-    const double P2_0_1_8 = ((((P3_1_1_8*t1569 - 0.4*P3_1_4_8) + c_q_21*(P3_0_1_8 - P3_1_1_8*G3_0_0_8)) + s_q_21*(P3_1_2_8 - P3_1_1_8*G3_2_0_8)) + t1478*(((P3_1_3_8*t1569 - 0.4*P3_3_4_8) + c_q_21*(-P3_1_3_8*G3_0_0_8 - t1574)) + s_q_21*(-P3_1_3_8*G3_2_0_8 - t1575))) + t1479*(((P3_1_5_8*t1569 - 0.4*P3_4_5_8) + c_q_21*(-P3_1_5_8*G3_0_0_8 - t1576)) + s_q_21*(-P3_1_5_8*G3_2_0_8 - t1577));
-    const double P2_0_2_8 = c_q_21*t1573 - s_q_21*t1570;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_4_8 = (c_q_22*P4_0_4_8 - 0.5) - 0.4*P4_4_4_8;
+    const double P3_2_4_8 = -s_q_22*P4_0_4_8;
+    const double P3_4_4_8 = P4_4_4_8 + 2.5;
+    const double t1560 = t1486*P4_5_5_8;
+    const double t1561 = 0.6 - P4_1_3_8*G4_3_0_8;
+    const double P3_5_5_8 = (t1503*P4_5_5_8 + 2.5) + t1486*t1561;
+    const double t1565 = t1494*P4_5_5_8;
+    const double P3_3_3_8 = t1503*t1561 + (t1560 + 2.5);
+    const double P3_3_5_8 = t1565 - t1494*t1561;
+    const double t1562 = (P4_1_3_8 - P4_1_3_8*G4_1_0_8) + t1497*t1561;
+    const double P3_1_5_8 = -s_q_22*t1562 + 0.4*t1565;
+    const double t1563 = c_q_22*t1562;
+    const double P3_1_1_8 = ((((P4_1_1_8 + 0.13390000000000002) + 0.16000000000000003*t1560) - P4_1_1_8*G4_1_0_8) + t1497*(P4_1_3_8 - P4_1_1_8*G4_3_0_8)) + 0.4*t1563;
+    const double P3_1_3_8 = (0.4*t1560 + 0.5) + t1563;
+    /* P2: articulated inertia P(k) (4.5) */
     const double t1578 = -P3_3_5_8;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1626 = (1.0 - G4_1_0_8) - t1497*G4_3_0_8;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_3_4_8 = s_q_22*P4_4_5_8;
+    const double P3_4_5_8 = c_q_22*P4_4_5_8;
+    /* Dinv3: D^-1(k) */
+    const double Dinv3_0_0_8 = 1.0/P3_1_1_8;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_0_0_8 = P3_0_1_8*Dinv3_0_0_8;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1566 = P3_0_0_8 - P3_0_1_8*G3_0_0_8;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_1_0_8 = P3_1_1_8*Dinv3_0_0_8;
+    const double G3_2_0_8 = P3_1_2_8*Dinv3_0_0_8;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1572 = P3_2_2_8 - P3_1_2_8*G3_2_0_8;
+    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G3_3_0_8 = P3_1_3_8*Dinv3_0_0_8;
+    const double G3_4_0_8 = P3_1_4_8*Dinv3_0_0_8;
+    const double G3_5_0_8 = P3_1_5_8*Dinv3_0_0_8;
+    /* P2: articulated inertia P(k) (4.5) */
     const double P2_1_1_8 = (((((P3_1_1_8 + 0.08030000000000002) - P3_1_1_8*G3_1_0_8) + t1478*(P3_1_3_8 - P3_1_1_8*G3_3_0_8)) + t1479*(P3_1_5_8 - P3_1_1_8*G3_5_0_8)) + t1478*(((P3_1_3_8 - P3_1_3_8*G3_1_0_8) + t1478*(P3_3_3_8 - P3_1_3_8*G3_3_0_8)) + t1479*(-P3_1_3_8*G3_5_0_8 - t1578))) + t1479*(((P3_1_5_8 - P3_1_5_8*G3_1_0_8) + t1478*(-P3_1_5_8*G3_3_0_8 - t1578)) + t1479*(P3_5_5_8 - P3_1_5_8*G3_5_0_8));
+    const double t1568 = -P3_0_1_8*G3_2_0_8 - t1567;
+    const double t1571 = -P3_1_2_8*G3_0_0_8 - t1567;
+    const double t1569 = 0.4*G3_4_0_8;
+    const double P2_0_1_8 = ((((P3_1_1_8*t1569 - 0.4*P3_1_4_8) + c_q_21*(P3_0_1_8 - P3_1_1_8*G3_0_0_8)) + s_q_21*(P3_1_2_8 - P3_1_1_8*G3_2_0_8)) + t1478*(((P3_1_3_8*t1569 - 0.4*P3_3_4_8) + c_q_21*(-P3_1_3_8*G3_0_0_8 - t1574)) + s_q_21*(-P3_1_3_8*G3_2_0_8 - t1575))) + t1479*(((P3_1_5_8*t1569 - 0.4*P3_4_5_8) + c_q_21*(-P3_1_5_8*G3_0_0_8 - t1576)) + s_q_21*(-P3_1_5_8*G3_2_0_8 - t1577));
     const double P2_1_2_8 = c_q_21*(((P3_1_2_8 - P3_1_2_8*G3_1_0_8) + t1478*(-P3_1_2_8*G3_3_0_8 - t1575)) + t1479*(-P3_1_2_8*G3_5_0_8 - t1577)) - s_q_21*(((P3_0_1_8 - P3_0_1_8*G3_1_0_8) + t1478*(-P3_0_1_8*G3_3_0_8 - t1574)) + t1479*(-P3_0_1_8*G3_5_0_8 - t1576));
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1608 = ((1.0 - G3_1_0_8) - t1478*G3_3_0_8) - t1479*G3_5_0_8;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1570 = ((P3_0_1_8*t1569 - 0.4*P3_0_4_8) + c_q_21*t1566) + s_q_21*t1568;
+    const double t1573 = ((P3_1_2_8*t1569 - 0.4*P3_2_4_8) + c_q_21*t1571) + s_q_21*t1572;
+    const double P2_0_0_8 = (((((0.16000000000000003*P3_4_4_8 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_8*G3_4_0_8) - t1478*(P3_0_4_8 - P3_1_4_8*G3_0_0_8)) - t1479*(P3_2_4_8 - P3_1_4_8*G3_2_0_8)) + c_q_21*t1570) + s_q_21*t1573;
     const double P2_2_2_8 = (c_q_21*(c_q_21*t1572 - s_q_21*t1571) + 0.000675) - s_q_21*(c_q_21*t1568 - s_q_21*t1566);
+    const double P2_0_2_8 = c_q_21*t1573 - s_q_21*t1570;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1582 = -P2_1_2_8;
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1605 = (-c_q_21*G3_0_0_8 - s_q_21*G3_2_0_8) + 0.4*G3_4_0_8;
+    const double t1604 = s_q_21*G3_0_0_8 - c_q_21*G3_2_0_8;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0_8 = 1.0/P2_0_0_8;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_0_0_8 = P2_0_0_8*Dinv2_0_0_8;
-    const double G2_1_0_8 = P2_0_1_8*Dinv2_0_0_8;
-    const double G2_2_0_8 = P2_0_2_8*Dinv2_0_0_8;
     /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_0_8 = (P2_0_0_8 + 2e-05) - P2_0_0_8*G2_0_0_8;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_1_0_8 = P2_0_1_8*Dinv2_0_0_8;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1581 = P2_1_1_8 - P2_0_1_8*G2_1_0_8;
+    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
+    const double G2_2_0_8 = P2_0_2_8*Dinv2_0_0_8;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1586 = P2_2_2_8 - P2_0_2_8*G2_2_0_8;
     const double t1579 = P2_0_1_8 - P2_0_1_8*G2_0_0_8;
+    const double t1583 = -P2_0_1_8*G2_2_0_8 - t1582;
+    const double t1585 = -P2_0_2_8*G2_1_0_8 - t1582;
     const double t1580 = P2_0_2_8 - P2_0_2_8*G2_0_0_8;
+    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1591 = 1.0 - G2_0_0_8;
+    /* P1: articulated inertia P(k) (4.5) */
     const double P1_0_1_8 = c_q_20*t1579 - s_q_20*t1580;
     const double P1_0_2_8 = c_q_20*t1580 + s_q_20*t1579;
-    const double t1581 = P2_1_1_8 - P2_0_1_8*G2_1_0_8;
-    const double t1582 = -P2_1_2_8;
-    const double t1583 = -P2_0_1_8*G2_2_0_8 - t1582;
+    /* P0: articulated inertia P(k) (4.5) */
+    const double t1588 = -P1_0_2_8;
+    /* P1: articulated inertia P(k) (4.5) */
     const double t1584 = c_q_20*t1581 - s_q_20*t1583;
-    const double t1585 = -P2_0_2_8*G2_1_0_8 - t1582;
-    const double t1586 = P2_2_2_8 - P2_0_2_8*G2_2_0_8;
+    const double P1_2_2_8 = (c_q_20*(c_q_20*t1586 + s_q_20*t1585) + 2e-05) + s_q_20*(c_q_20*t1583 + s_q_20*t1581);
     const double t1587 = c_q_20*t1585 - s_q_20*t1586;
     const double P1_1_1_8 = (c_q_20*t1584 + 2e-05) - s_q_20*t1587;
     const double P1_1_2_8 = c_q_20*t1587 + s_q_20*t1584;
-    const double P1_2_2_8 = (c_q_20*(c_q_20*t1586 + s_q_20*t1585) + 2e-05) + s_q_20*(c_q_20*t1583 + s_q_20*t1581);
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0_8 = 1.0/P1_1_1_8;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0_8 = P1_0_1_8*Dinv1_0_0_8;
     const double G1_2_0_8 = P1_1_2_8*Dinv1_0_0_8;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t1588 = -P1_0_2_8;
     const double P0_2_2_8 = (c_q_19*(c_q_19*(P1_2_2_8 - P1_1_2_8*G1_2_0_8) - s_q_19*(-P1_1_2_8*G1_0_0_8 - t1588)) + 2e-05) - s_q_19*(c_q_19*(-P1_0_1_8*G1_2_0_8 - t1588) - s_q_19*(P1_0_0_8 - P1_0_1_8*G1_0_0_8));
+    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1589 = s_q_19*G1_0_0_8 - c_q_19*G1_2_0_8;
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_8 = 1.0/P0_2_2_8;
     /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups1_1_1_4 = t1589*t1589*Dinv0_0_0_8 + Dinv1_0_0_8;
     const double Ups1_0_0_4 = s_q_19*s_q_19*Dinv0_0_0_8;
-    const double t1589 = s_q_19*G1_0_0_8 - c_q_19*G1_2_0_8;
     const double t1590 = s_q_19*Dinv0_0_0_8;
     const double Ups1_0_1_4 = -t1589*t1590;
     const double Ups1_0_2_4 = -c_q_19*t1590;
-    const double Ups1_1_1_4 = t1589*t1589*Dinv0_0_0_8 + Dinv1_0_0_8;
     const double Ups1_1_2_4 = c_q_19*t1589*Dinv0_0_0_8;
     const double Ups1_2_2_4 = c_q_19*c_q_19*Dinv0_0_0_8;
     /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1591 = 1.0 - G2_0_0_8;
     const double t1592 = -c_q_20*G2_1_0_8 + s_q_20*G2_2_0_8;
     const double t1593 = -s_q_20*G2_1_0_8 - c_q_20*G2_2_0_8;
     const double t1594 = (t1591*Ups1_0_1_4 + t1593*Ups1_1_2_4) + t1592*Ups1_1_1_4;
@@ -4198,230 +4845,241 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double Ups2_0_2_4 = c_q_20*t1595 - s_q_20*t1594;
     const double t1596 = s_q_20*Ups1_1_2_4;
     const double t1597 = c_q_20*Ups1_1_1_4 + t1596;
+    const double Ups2_2_2_4 = c_q_20*(c_q_20*Ups1_2_2_4 - t1596) - s_q_20*(-s_q_20*Ups1_1_1_4 + c_q_20*Ups1_1_2_4);
     const double t1598 = c_q_20*Ups1_1_2_4 + s_q_20*Ups1_2_2_4;
     const double Ups2_1_1_4 = c_q_20*t1597 + s_q_20*t1598;
     const double Ups2_1_2_4 = c_q_20*t1598 - s_q_20*t1597;
-    const double Ups2_2_2_4 = c_q_20*(c_q_20*Ups1_2_2_4 - t1596) - s_q_20*(-s_q_20*Ups1_1_1_4 + c_q_20*Ups1_1_2_4);
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t1599 = c_q_21*Ups2_0_0_4;
     const double t1600 = s_q_21*Ups2_0_2_4;
     const double t1601 = t1599 - t1600;
+    const double Ups3_0_4_4 = -0.4*t1599 + 0.4*s_q_21*Ups2_0_2_4;
     const double t1602 = c_q_21*Ups2_0_2_4;
     const double t1603 = t1602 - s_q_21*Ups2_2_2_4;
     const double Ups3_0_0_4 = c_q_21*t1601 - s_q_21*t1603;
-    const double t1604 = s_q_21*G3_0_0_8 - c_q_21*G3_2_0_8;
-    const double t1605 = (-c_q_21*G3_0_0_8 - s_q_21*G3_2_0_8) + 0.4*G3_4_0_8;
     const double t1606 = c_q_21*Ups2_0_1_4;
     const double t1607 = t1606 - s_q_21*Ups2_1_2_4;
-    const double t1608 = ((1.0 - G3_1_0_8) - t1478*G3_3_0_8) - t1479*G3_5_0_8;
+    const double Ups3_3_4_4 = -0.16000000000000003*t1606;
     const double Ups3_0_1_4 = (t1605*t1601 + t1604*t1603) + t1608*t1607;
     const double Ups3_0_2_4 = s_q_21*t1601 + c_q_21*t1603;
     const double Ups3_0_3_4 = t1478*t1607;
-    const double Ups3_0_4_4 = -0.4*t1599 + 0.4*s_q_21*Ups2_0_2_4;
     const double Ups3_0_5_4 = t1479*t1607;
     const double t1609 = t1605*Ups2_0_2_4 + (t1608*Ups2_1_2_4 + t1604*Ups2_2_2_4);
+    const double t1612 = t1604*Ups2_0_2_4;
     const double t1610 = t1605*Ups2_0_0_4;
     const double t1611 = t1608*Ups2_0_1_4;
-    const double t1612 = t1604*Ups2_0_2_4;
     const double t1613 = t1610 + (t1611 + t1612);
+    const double Ups3_1_4_4 = (-0.4*t1610 - 0.4*t1611) - 0.4*t1612;
     const double t1614 = t1605*Ups2_0_1_4 + (t1608*Ups2_1_1_4 + t1604*Ups2_1_2_4);
     const double Ups3_1_1_4 = (Dinv3_0_0_8 + t1604*t1609) + (t1605*t1613 + t1608*t1614);
     const double Ups3_1_2_4 = s_q_21*t1613 + c_q_21*t1609;
+    const double t1616 = s_q_21*Ups2_0_1_4;
+    const double t1617 = c_q_21*Ups2_1_2_4 + t1616;
+    const double t1618 = 0.16000000000000003*Ups2_1_1_4;
+    const double Ups3_4_5_4 = -0.16000000000000003*t1616;
     const double Ups3_1_3_4 = t1478*t1614;
-    const double Ups3_1_4_4 = (-0.4*t1610 - 0.4*t1611) - 0.4*t1612;
     const double Ups3_1_5_4 = t1479*t1614;
     const double t1615 = s_q_21*Ups2_0_0_4;
     const double Ups3_2_2_4 = s_q_21*(t1602 + t1615) + c_q_21*(c_q_21*Ups2_2_2_4 + t1600);
-    const double t1616 = s_q_21*Ups2_0_1_4;
-    const double t1617 = c_q_21*Ups2_1_2_4 + t1616;
-    const double Ups3_2_3_4 = t1478*t1617;
     const double Ups3_2_4_4 = -0.4*t1615 - 0.4*t1602;
-    const double Ups3_2_5_4 = t1479*t1617;
-    const double t1618 = 0.16000000000000003*Ups2_1_1_4;
-    const double Ups3_3_3_4 = c_q_21*c_q_21*t1618;
-    const double Ups3_3_4_4 = -0.16000000000000003*t1606;
-    const double Ups3_3_5_4 = c_q_21*s_q_21*t1618;
     const double Ups3_4_4_4 = 0.16000000000000003*Ups2_0_0_4;
-    const double Ups3_4_5_4 = -0.16000000000000003*t1616;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups4_4_4_4 = 0.16000000000000003*Ups3_0_0_4 + (Ups3_4_4_4 - 0.8*Ups3_0_4_4);
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups3_2_3_4 = t1478*t1617;
+    const double Ups3_2_5_4 = t1479*t1617;
+    const double Ups3_3_3_4 = c_q_21*c_q_21*t1618;
+    const double Ups3_3_5_4 = c_q_21*s_q_21*t1618;
     const double Ups3_5_5_4 = s_q_21*s_q_21*t1618;
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t1619 = c_q_22*Ups3_0_0_4;
+    const double t1646 = s_q_22*Ups3_0_0_4;
     const double t1620 = s_q_22*Ups3_0_2_4;
     const double t1621 = t1619 - t1620;
+    const double Ups4_0_4_4 = (0.4*s_q_22*Ups3_0_2_4 + (c_q_22*Ups3_0_4_4 - s_q_22*Ups3_2_4_4)) - 0.4*t1619;
     const double t1622 = c_q_22*Ups3_0_2_4;
     const double t1623 = t1622 - s_q_22*Ups3_2_2_4;
+    const double t1643 = c_q_22*Ups3_2_2_4;
     const double Ups4_0_0_4 = -s_q_22*t1623 + c_q_22*t1621;
-    const double t1624 = c_q_22*Ups3_0_1_4;
-    const double t1625 = t1624 - s_q_22*Ups3_1_2_4;
-    const double t1626 = (1.0 - G4_1_0_8) - t1497*G4_3_0_8;
     const double t1627 = c_q_22*t1623;
     const double t1628 = s_q_22*t1621;
+    const double t1624 = c_q_22*Ups3_0_1_4;
+    const double t1625 = t1624 - s_q_22*Ups3_1_2_4;
     const double t1629 = c_q_22*Ups3_0_3_4;
     const double t1630 = t1629 - s_q_22*Ups3_2_3_4;
+    const double t1644 = c_q_22*Ups3_2_3_4;
     const double t1631 = c_q_22*t1630;
     const double t1632 = c_q_22*Ups3_0_5_4 - s_q_22*Ups3_2_5_4;
     const double Ups4_0_1_4 = ((-G4_3_0_8*t1631 + s_q_22*G4_3_0_8*t1632) - G4_2_0_8*t1627) + (t1626*t1625 - G4_2_0_8*t1628);
     const double Ups4_0_2_4 = t1627 + t1628;
     const double Ups4_0_3_4 = (t1631 - s_q_22*t1632) + t1497*t1625;
-    const double Ups4_0_4_4 = (0.4*s_q_22*Ups3_0_2_4 + (c_q_22*Ups3_0_4_4 - s_q_22*Ups3_2_4_4)) - 0.4*t1619;
     const double t1633 = 0.4*s_q_22;
     const double Ups4_0_5_4 = (c_q_22*t1632 + s_q_22*t1630) + t1633*t1625;
     const double t1634 = s_q_22*Ups3_0_1_4;
     const double t1635 = c_q_22*Ups3_1_2_4;
+    const double t1645 = c_q_22*(((-G4_3_0_8*t1644 + s_q_22*G4_3_0_8*Ups3_2_5_4) - G4_2_0_8*t1620) + (-G4_2_0_8*t1643 + t1626*Ups3_1_2_4));
+    const double Ups4_2_2_4 = c_q_22*(t1620 + t1643) + s_q_22*(t1622 + t1646);
+    const double t1639 = c_q_22*Ups3_2_5_4;
     const double t1636 = c_q_22*Ups3_1_3_4;
     const double t1637 = (-G4_2_0_8*t1634 + t1626*Ups3_1_1_4) + ((-G4_3_0_8*t1636 + s_q_22*G4_3_0_8*Ups3_1_5_4) - G4_2_0_8*t1635);
+    const double t1658 = t1634 + t1635;
     const double t1638 = s_q_22*Ups3_0_5_4;
-    const double t1639 = c_q_22*Ups3_2_5_4;
     const double t1640 = c_q_22*Ups3_3_5_4;
     const double t1641 = (((-G4_3_0_8*t1640 + s_q_22*G4_3_0_8*Ups3_5_5_4) + t1626*Ups3_1_5_4) - G4_2_0_8*t1638) - G4_2_0_8*t1639;
+    const double t1657 = t1638 + t1639;
     const double t1642 = s_q_22*t1641;
-    const double t1643 = c_q_22*Ups3_2_2_4;
-    const double t1644 = c_q_22*Ups3_2_3_4;
-    const double t1645 = c_q_22*(((-G4_3_0_8*t1644 + s_q_22*G4_3_0_8*Ups3_2_5_4) - G4_2_0_8*t1620) + (-G4_2_0_8*t1643 + t1626*Ups3_1_2_4));
-    const double t1646 = s_q_22*Ups3_0_0_4;
     const double t1647 = G4_2_0_8*t1646;
+    const double Ups4_2_4_4 = ((s_q_22*Ups3_0_4_4 + c_q_22*Ups3_2_4_4) - 0.4*t1622) - 0.4*t1646;
     const double t1648 = G4_2_0_8*t1622;
     const double t1649 = G4_3_0_8*t1629;
     const double t1650 = s_q_22*(((s_q_22*G4_3_0_8*Ups3_0_5_4 - t1649) - t1647) + (t1626*Ups3_0_1_4 - t1648));
     const double t1651 = s_q_22*Ups3_0_3_4;
-    const double t1652 = c_q_22*Ups3_3_3_4;
-    const double t1653 = (((-G4_3_0_8*t1652 + s_q_22*G4_3_0_8*Ups3_3_5_4) + t1626*Ups3_1_3_4) - G4_2_0_8*t1644) - G4_2_0_8*t1651;
-    const double t1654 = c_q_22*t1653;
-    const double Ups4_1_1_4 = (((Dinv4_0_0_8 + G4_3_0_8*t1642) + t1626*t1637) + (-G4_2_0_8*t1645 - G4_3_0_8*t1654)) - G4_2_0_8*t1650;
-    const double Ups4_1_2_4 = t1645 + t1650;
-    const double Ups4_1_3_4 = t1497*t1637 + (t1654 - t1642);
+    const double Ups4_4_5_4 = (c_q_22*(Ups3_4_5_4 - 0.4*Ups3_0_5_4) + s_q_22*(Ups3_3_4_4 - 0.4*Ups3_0_3_4)) + t1633*(Ups3_1_4_4 - 0.4*Ups3_0_1_4);
     const double t1655 = s_q_22*Ups3_4_5_4;
     const double Ups4_1_4_4 = ((((-s_q_22*G4_2_0_8*Ups3_0_4_4 - c_q_22*G4_2_0_8*Ups3_2_4_4) + ((G4_3_0_8*t1655 - c_q_22*G4_3_0_8*Ups3_3_4_4) - 0.4*G4_3_0_8*t1638)) - 0.4*t1626*Ups3_0_1_4) + 0.4*t1648) + ((0.4*t1649 + t1626*Ups3_1_4_4) + 0.4*t1647);
-    const double Ups4_1_5_4 = (c_q_22*t1641 + s_q_22*t1653) + t1633*t1637;
-    const double Ups4_2_2_4 = c_q_22*(t1620 + t1643) + s_q_22*(t1622 + t1646);
+    const double Ups4_3_4_4 = ((0.4*s_q_22*Ups3_0_5_4 + (c_q_22*Ups3_3_4_4 - t1655)) + (0.4*c_q_22*Ups3_1_4_4 - 0.4*t1629)) - 0.16000000000000003*t1624;
+    const double t1652 = c_q_22*Ups3_3_3_4;
+    const double t1653 = (((-G4_3_0_8*t1652 + s_q_22*G4_3_0_8*Ups3_3_5_4) + t1626*Ups3_1_3_4) - G4_2_0_8*t1644) - G4_2_0_8*t1651;
     const double t1656 = t1644 + t1651;
-    const double t1657 = t1638 + t1639;
-    const double t1658 = t1634 + t1635;
-    const double Ups4_2_3_4 = (c_q_22*t1656 - s_q_22*t1657) + t1497*t1658;
-    const double Ups4_2_4_4 = ((s_q_22*Ups3_0_4_4 + c_q_22*Ups3_2_4_4) - 0.4*t1622) - 0.4*t1646;
-    const double Ups4_2_5_4 = (c_q_22*t1657 + s_q_22*t1656) + t1633*t1658;
+    const double Ups4_1_5_4 = (c_q_22*t1641 + s_q_22*t1653) + t1633*t1637;
+    const double t1654 = c_q_22*t1653;
+    const double Ups4_1_1_4 = (((Dinv4_0_0_8 + G4_3_0_8*t1642) + t1626*t1637) + (-G4_2_0_8*t1645 - G4_3_0_8*t1654)) - G4_2_0_8*t1650;
+    const double Ups4_1_3_4 = t1497*t1637 + (t1654 - t1642);
+    const double Ups4_1_2_4 = t1645 + t1650;
     const double t1659 = s_q_22*Ups3_3_5_4;
     const double t1660 = 0.4*t1636 + (t1652 - t1659);
+    const double t1665 = s_q_22*Ups3_1_3_4;
+    const double Ups4_2_3_4 = (c_q_22*t1656 - s_q_22*t1657) + t1497*t1658;
+    const double Ups4_2_5_4 = (c_q_22*t1657 + s_q_22*t1656) + t1633*t1658;
     const double t1661 = c_q_22*Ups3_1_5_4;
-    const double t1662 = (t1640 - s_q_22*Ups3_5_5_4) + 0.4*t1661;
     const double t1663 = s_q_22*Ups3_1_5_4;
+    const double Ups4_5_5_4 = (c_q_22*((c_q_22*Ups3_5_5_4 + t1659) + 0.4*t1663) + s_q_22*((s_q_22*Ups3_3_3_4 + t1640) + 0.4*t1665)) + t1633*(t1633*Ups3_1_1_4 + (t1661 + t1665));
+    const double t1662 = (t1640 - s_q_22*Ups3_5_5_4) + 0.4*t1661;
     const double t1664 = t1497*Ups3_1_1_4 + (t1636 - t1663);
     const double Ups4_3_3_4 = (c_q_22*t1660 - s_q_22*t1662) + t1497*t1664;
-    const double Ups4_3_4_4 = ((0.4*s_q_22*Ups3_0_5_4 + (c_q_22*Ups3_3_4_4 - t1655)) + (0.4*c_q_22*Ups3_1_4_4 - 0.4*t1629)) - 0.16000000000000003*t1624;
     const double Ups4_3_5_4 = (c_q_22*t1662 + s_q_22*t1660) + t1633*t1664;
-    const double Ups4_4_4_4 = 0.16000000000000003*Ups3_0_0_4 + (Ups3_4_4_4 - 0.8*Ups3_0_4_4);
-    const double Ups4_4_5_4 = (c_q_22*(Ups3_4_5_4 - 0.4*Ups3_0_5_4) + s_q_22*(Ups3_3_4_4 - 0.4*Ups3_0_3_4)) + t1633*(Ups3_1_4_4 - 0.4*Ups3_0_1_4);
-    const double t1665 = s_q_22*Ups3_1_3_4;
-    const double Ups4_5_5_4 = (c_q_22*((c_q_22*Ups3_5_5_4 + t1659) + 0.4*t1663) + s_q_22*((s_q_22*Ups3_3_3_4 + t1640) + 0.4*t1665)) + t1633*(t1633*Ups3_1_1_4 + (t1661 + t1665));
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_3_3_4 = 0.0025000000000000005*Ups4_1_1_4 + (0.1*Ups4_1_3_4 + Ups4_3_3_4);
     const double t1666 = c_q_23*Ups4_4_4_4;
     const double t1667 = s_q_23*Ups4_4_5_4;
-    const double t1668 = c_q_23*Ups4_0_4_4;
-    const double t1669 = (-1.1811023622047243*t1668 + 23.622047244094485*t1666) + 23.622047244094485*t1667;
-    const double t1670 = c_q_23*t1669;
     const double t1671 = c_q_23*Ups4_4_5_4;
+    const double t1668 = c_q_23*Ups4_0_4_4;
+    const double t1707 = s_q_23*Ups4_0_4_4;
+    const double t1669 = (-1.1811023622047243*t1668 + 23.622047244094485*t1666) + 23.622047244094485*t1667;
+    const double t1702 = (t1666 - 0.05*t1668) + t1667;
+    const double t1670 = c_q_23*t1669;
     const double t1672 = s_q_23*Ups4_5_5_4;
     const double t1673 = c_q_23*Ups4_0_5_4;
+    const double t1677 = s_q_23*Ups4_0_5_4;
     const double t1674 = (23.622047244094485*t1672 + 23.622047244094485*t1671) - 1.1811023622047243*t1673;
+    const double t1703 = (t1671 + t1672) - 0.05*t1673;
     const double t1675 = s_q_23*t1674;
     const double t1676 = 1.1811023622047243*c_q_23;
-    const double t1677 = s_q_23*Ups4_0_5_4;
     const double t1678 = (23.622047244094485*t1668 - t1676*Ups4_0_0_4) + 23.622047244094485*t1677;
     const double Ups5_0_0_4 = (23.622047244094485*t1670 + (3149.606299212598 - t1676*t1678)) + 23.622047244094485*t1675;
+    const double t1687 = 0.05*t1678;
+    const double Ups5_0_4_4 = (t1670 - c_q_23*t1687) + t1675;
+    const double Ups5_0_5_4 = (c_q_23*t1674 - s_q_23*t1669) + s_q_23*t1687;
     const double t1679 = c_q_23*Ups4_1_4_4;
     const double t1680 = s_q_23*Ups4_1_5_4;
     const double t1681 = c_q_23*Ups4_0_1_4;
     const double t1682 = (23.622047244094485*t1680 + 23.622047244094485*t1679) - 1.1811023622047243*t1681;
     const double t1683 = s_q_23*Ups4_2_5_4;
+    const double t1697 = c_q_23*Ups4_2_5_4 - t1680;
     const double t1684 = (-1.1811023622047243*c_q_23*Ups4_0_2_4 + 23.622047244094485*c_q_23*Ups4_2_4_4) + 23.622047244094485*t1683;
+    const double t1693 = c_q_23*Ups4_1_5_4 + t1683;
+    const double t1700 = 0.05*Ups4_1_5_4 + Ups4_3_5_4;
     const double Ups5_0_1_4 = c_q_23*t1682 + s_q_23*t1684;
     const double Ups5_0_2_4 = -s_q_23*t1682 + c_q_23*t1684;
     const double t1685 = 23.622047244094485*c_q_23;
     const double t1686 = 23.622047244094485*s_q_23;
     const double Ups5_0_3_4 = (((-t1676*Ups4_0_3_4 + t1685*Ups4_3_4_4) + t1686*Ups4_3_5_4) - 0.05905511811023622*t1681) + (1.1811023622047243*t1680 + 1.1811023622047243*t1679);
-    const double t1687 = 0.05*t1678;
-    const double Ups5_0_4_4 = (t1670 - c_q_23*t1687) + t1675;
-    const double Ups5_0_5_4 = (c_q_23*t1674 - s_q_23*t1669) + s_q_23*t1687;
+    const double t1692 = s_q_23*Ups4_2_4_4 + t1679;
+    const double t1694 = 0.05*t1681 + 0.05*s_q_23*Ups4_0_2_4;
+    const double t1696 = -s_q_23*Ups4_1_4_4 + c_q_23*Ups4_2_4_4;
+    const double t1699 = 0.05*Ups4_1_4_4 + Ups4_3_4_4;
+    const double t1698 = -0.05*s_q_23*Ups4_0_1_4 + 0.05*c_q_23*Ups4_0_2_4;
+    const double t1701 = 0.0025000000000000005*Ups4_0_1_4 + 0.05*Ups4_0_3_4;
     const double t1688 = c_q_23*Ups4_1_1_4;
+    const double t1695 = s_q_23*Ups4_1_1_4;
     const double t1689 = s_q_23*Ups4_1_2_4;
     const double t1690 = t1688 + t1689;
+    const double Ups5_1_3_4 = ((c_q_23*Ups4_1_3_4 + s_q_23*Ups4_2_3_4) + 0.05*t1689) + 0.05*t1688;
+    const double Ups5_2_3_4 = (0.05*c_q_23*Ups4_1_2_4 + (-s_q_23*Ups4_1_3_4 + c_q_23*Ups4_2_3_4)) - 0.05*t1695;
+    const double Ups5_2_2_4 = -s_q_23*(c_q_23*Ups4_1_2_4 - t1695) + c_q_23*(c_q_23*Ups4_2_2_4 - t1689);
     const double t1691 = c_q_23*Ups4_1_2_4 + s_q_23*Ups4_2_2_4;
     const double Ups5_1_1_4 = c_q_23*t1690 + s_q_23*t1691;
     const double Ups5_1_2_4 = -s_q_23*t1690 + c_q_23*t1691;
-    const double Ups5_1_3_4 = ((c_q_23*Ups4_1_3_4 + s_q_23*Ups4_2_3_4) + 0.05*t1689) + 0.05*t1688;
-    const double t1692 = s_q_23*Ups4_2_4_4 + t1679;
-    const double t1693 = c_q_23*Ups4_1_5_4 + t1683;
-    const double t1694 = 0.05*t1681 + 0.05*s_q_23*Ups4_0_2_4;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1730 = 0.05*Ups5_1_2_4 + Ups5_2_3_4;
+    const double t1749 = 0.0025000000000000005*Ups5_1_1_4 + (0.1*Ups5_1_3_4 + Ups5_3_3_4);
+    const double t1733 = 0.05*Ups5_1_1_4 + Ups5_1_3_4;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups5_1_4_4 = (c_q_23*t1692 + s_q_23*t1693) - c_q_23*t1694;
     const double Ups5_1_5_4 = (-s_q_23*t1692 + c_q_23*t1693) + s_q_23*t1694;
-    const double t1695 = s_q_23*Ups4_1_1_4;
-    const double Ups5_2_2_4 = -s_q_23*(c_q_23*Ups4_1_2_4 - t1695) + c_q_23*(c_q_23*Ups4_2_2_4 - t1689);
-    const double Ups5_2_3_4 = (0.05*c_q_23*Ups4_1_2_4 + (-s_q_23*Ups4_1_3_4 + c_q_23*Ups4_2_3_4)) - 0.05*t1695;
-    const double t1696 = -s_q_23*Ups4_1_4_4 + c_q_23*Ups4_2_4_4;
-    const double t1697 = c_q_23*Ups4_2_5_4 - t1680;
-    const double t1698 = -0.05*s_q_23*Ups4_0_1_4 + 0.05*c_q_23*Ups4_0_2_4;
     const double Ups5_2_4_4 = (-c_q_23*t1698 + c_q_23*t1696) + s_q_23*t1697;
     const double Ups5_2_5_4 = c_q_23*t1697 + (s_q_23*t1698 - s_q_23*t1696);
-    const double Ups5_3_3_4 = 0.0025000000000000005*Ups4_1_1_4 + (0.1*Ups4_1_3_4 + Ups4_3_3_4);
-    const double t1699 = 0.05*Ups4_1_4_4 + Ups4_3_4_4;
-    const double t1700 = 0.05*Ups4_1_5_4 + Ups4_3_5_4;
-    const double t1701 = 0.0025000000000000005*Ups4_0_1_4 + 0.05*Ups4_0_3_4;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1731 = Ups5_2_4_4 - 0.05*Ups5_0_2_4;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups5_3_4_4 = (-c_q_23*t1701 + c_q_23*t1699) + s_q_23*t1700;
     const double Ups5_3_5_4 = (c_q_23*t1700 - s_q_23*t1699) + s_q_23*t1701;
-    const double t1702 = (t1666 - 0.05*t1668) + t1667;
-    const double t1703 = (t1671 + t1672) - 0.05*t1673;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1748 = 0.05*Ups5_1_5_4 + Ups5_3_5_4;
+    const double t1750 = ((Ups5_3_4_4 - 0.05*Ups5_0_3_4) - 0.0025000000000000005*Ups5_0_1_4) + 0.05*Ups5_1_4_4;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double t1704 = 0.05*c_q_23;
     const double t1705 = (t1668 - t1704*Ups4_0_0_4) + t1677;
     const double Ups5_4_4_4 = (c_q_23*t1702 - t1704*t1705) + s_q_23*t1703;
-    const double t1706 = 0.05*s_q_23;
-    const double Ups5_4_5_4 = (c_q_23*t1703 - s_q_23*t1702) + t1706*t1705;
-    const double t1707 = s_q_23*Ups4_0_4_4;
-    const double Ups5_5_5_4 = (c_q_23*((c_q_23*Ups4_5_5_4 - t1667) + 0.05*t1677) - s_q_23*((0.05*t1707 - s_q_23*Ups4_4_4_4) + t1671)) + t1706*((t1706*Ups4_0_0_4 - t1707) + t1673);
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1708 = t370 - t372;
-    const double t1709 = t375 + t377;
-    const double t1710 = t379 - t380;
+    const double t1752 = 0.0025000000000000005*Ups5_0_0_4 + (Ups5_4_4_4 - 0.1*Ups5_0_4_4);
+    const double t1728 = Ups5_0_4_4 - 0.05*Ups5_0_0_4;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1706 = 0.05*s_q_23;
+    const double Ups5_5_5_4 = (c_q_23*((c_q_23*Ups4_5_5_4 - t1667) + 0.05*t1677) - s_q_23*((0.05*t1707 - s_q_23*Ups4_4_4_4) + t1671)) + t1706*((t1706*Ups4_0_0_4 - t1707) + t1673);
+    const double Ups5_4_5_4 = (c_q_23*t1703 - s_q_23*t1702) + t1706*t1705;
+    /* Lam3: Lambda(k) (6.10b) */
+    const double t1751 = Ups5_4_5_4 - 0.05*Ups5_0_5_4;
     const double t1711 = 1.0*t1708;
     const double t1712 = 1.0*t1710;
     const double t1713 = 1.0*t1709;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1783 = ((((((((obj[6]*t1782 - corr[21]) - obj[5]*t1773) + t1711*t1778) + t1712*t1780) - gam_3_4) + t1713*t1779) + t381*t1777) + t378*t1775) + t373*t1774;
+    const double t1793 = ((((((t1711*zeta4_0_4 - corr[18]) + t1713*zeta5_1_4) + t1712*zeta5_2_4) - gam_0_4) + t373*t1786) + t378*t1787) + t381*t1788;
+    /* Lam3: Lambda(k) (6.10b) */
     const double Lam3_0_0 = (t1711*((t1708*Ups5_0_0_4 + t1709*Ups5_0_1_4) + t1710*Ups5_0_2_4) + t1712*((t1709*Ups5_1_2_4 + t1708*Ups5_0_2_4) + t1710*Ups5_2_2_4)) + t1713*((t1709*Ups5_1_1_4 + t1708*Ups5_0_1_4) + t1710*Ups5_1_2_4);
-    const double t1714 = t352 - t354;
-    const double t1715 = t359 + t361;
-    const double t1716 = t363 - t364;
     const double t1717 = (t1714*Ups5_0_0_4 + t1715*Ups5_0_1_4) + t1716*Ups5_0_2_4;
-    const double t1718 = (t1715*Ups5_1_2_4 + t1714*Ups5_0_2_4) + t1716*Ups5_2_2_4;
-    const double t1719 = (t1715*Ups5_1_1_4 + t1714*Ups5_0_1_4) + t1716*Ups5_1_2_4;
-    const double Lam3_0_1 = (t1711*t1717 + t1712*t1718) + t1713*t1719;
-    const double t1720 = t333 - t335;
-    const double t1721 = t339 + t341;
-    const double t1722 = c_q_23*t338 - t344;
     const double t1723 = (t1720*Ups5_0_0_4 + t1721*Ups5_0_1_4) + t1722*Ups5_0_2_4;
+    const double t1718 = (t1715*Ups5_1_2_4 + t1714*Ups5_0_2_4) + t1716*Ups5_2_2_4;
     const double t1724 = (t1721*Ups5_1_2_4 + t1720*Ups5_0_2_4) + t1722*Ups5_2_2_4;
+    const double t1719 = (t1715*Ups5_1_1_4 + t1714*Ups5_0_1_4) + t1716*Ups5_1_2_4;
     const double t1725 = (t1721*Ups5_1_1_4 + t1720*Ups5_0_1_4) + t1722*Ups5_1_2_4;
-    const double Lam3_0_2 = (t1711*t1723 + t1712*t1724) + t1713*t1725;
     const double t1726 = 0.05*Ups5_0_1_4;
     const double t1727 = Ups5_0_3_4 + t1726;
-    const double t1728 = Ups5_0_4_4 - 0.05*Ups5_0_0_4;
-    const double t1729 = (t1709*t1728 + t1710*Ups5_0_5_4) + t1708*t1727;
-    const double t1730 = 0.05*Ups5_1_2_4 + Ups5_2_3_4;
-    const double t1731 = Ups5_2_4_4 - 0.05*Ups5_0_2_4;
-    const double t1732 = (t1709*t1731 + t1710*Ups5_2_5_4) + t1708*t1730;
-    const double t1733 = 0.05*Ups5_1_1_4 + Ups5_1_3_4;
     const double t1734 = Ups5_1_4_4 - t1726;
+    const double Lam3_0_1 = (t1711*t1717 + t1712*t1718) + t1713*t1719;
+    const double Lam3_0_2 = (t1711*t1723 + t1712*t1724) + t1713*t1725;
+    const double t1729 = (t1709*t1728 + t1710*Ups5_0_5_4) + t1708*t1727;
+    const double t1732 = (t1709*t1731 + t1710*Ups5_2_5_4) + t1708*t1730;
     const double t1735 = (t1708*t1733 + t1710*Ups5_1_5_4) + t1709*t1734;
+    const double Lam3_3_3 = (t1711*((t1708*t1749 + t1710*t1748) + t1709*t1750) + t1712*((t1708*t1748 + t1710*Ups5_5_5_4) + t1709*t1751)) + t1713*(t1708*t1750 + (t1709*t1752 + t1710*t1751));
     const double Lam3_0_3 = (t1711*t1729 + t1712*t1732) + t1713*t1735;
     const double t1736 = (t1715*t1728 + t1716*Ups5_0_5_4) + t1714*t1727;
-    const double t1737 = (t1715*t1731 + t1716*Ups5_2_5_4) + t1714*t1730;
-    const double t1738 = (t1714*t1733 + t1716*Ups5_1_5_4) + t1715*t1734;
-    const double Lam3_0_4 = (t1711*t1736 + t1712*t1737) + t1713*t1738;
     const double t1739 = (t1721*t1728 + t1722*Ups5_0_5_4) + t1720*t1727;
+    const double t1737 = (t1715*t1731 + t1716*Ups5_2_5_4) + t1714*t1730;
     const double t1740 = (t1721*t1731 + t1722*Ups5_2_5_4) + t1720*t1730;
+    const double t1738 = (t1714*t1733 + t1716*Ups5_1_5_4) + t1715*t1734;
     const double t1741 = (t1720*t1733 + t1722*Ups5_1_5_4) + t1721*t1734;
+    const double Lam3_0_4 = (t1711*t1736 + t1712*t1737) + t1713*t1738;
     const double Lam3_0_5 = (t1711*t1739 + t1712*t1740) + t1713*t1741;
     const double t1742 = 1.0*t1714;
     const double t1743 = 1.0*t1715;
     const double t1744 = 1.0*t1716;
     const double Lam3_1_1 = (t1742*t1717 + t1744*t1718) + t1743*t1719;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1781 = ((((((((obj[4]*t1773 - corr[22]) - obj[6]*t1776) + t1742*t1778) + t1743*t1779) - gam_4_4) + t1744*t1780) + t365*t1777) + t362*t1775) + t355*t1774;
+    const double t1791 = ((((((t1742*zeta4_0_4 - corr[19]) + t1743*zeta5_1_4) + t1744*zeta5_2_4) - gam_1_4) + t355*t1786) + t362*t1787) + t365*t1788;
+    /* Lam3: Lambda(k) (6.10b) */
     const double Lam3_1_2 = (t1742*t1723 + t1744*t1724) + t1743*t1725;
     const double Lam3_1_3 = (t1742*t1729 + t1744*t1732) + t1743*t1735;
     const double Lam3_1_4 = (t1742*t1736 + t1744*t1737) + t1743*t1738;
@@ -4429,25 +5087,22 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1745 = 1.0*t1720;
     const double t1746 = 1.0*t1722;
     const double t1747 = 1.0*t1721;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1789 = ((((((t1745*zeta4_0_4 - corr[20]) + t1747*zeta5_1_4) + t1746*zeta5_2_4) - gam_2_4) + t336*t1786) + t342*t1787) + t345*t1788;
+    /* Lam3: Lambda(k) (6.10b) */
     const double Lam3_2_2 = (t1745*t1723 + t1746*t1724) + t1747*t1725;
     const double Lam3_2_3 = (t1745*t1729 + t1746*t1732) + t1747*t1735;
     const double Lam3_2_4 = (t1745*t1736 + t1746*t1737) + t1747*t1738;
     const double Lam3_2_5 = (t1745*t1739 + t1746*t1740) + t1747*t1741;
-    const double t1748 = 0.05*Ups5_1_5_4 + Ups5_3_5_4;
-    const double t1749 = 0.0025000000000000005*Ups5_1_1_4 + (0.1*Ups5_1_3_4 + Ups5_3_3_4);
-    const double t1750 = ((Ups5_3_4_4 - 0.05*Ups5_0_3_4) - 0.0025000000000000005*Ups5_0_1_4) + 0.05*Ups5_1_4_4;
-    const double t1751 = Ups5_4_5_4 - 0.05*Ups5_0_5_4;
-    const double t1752 = 0.0025000000000000005*Ups5_0_0_4 + (Ups5_4_4_4 - 0.1*Ups5_0_4_4);
-    const double Lam3_3_3 = (t1711*((t1708*t1749 + t1710*t1748) + t1709*t1750) + t1712*((t1708*t1748 + t1710*Ups5_5_5_4) + t1709*t1751)) + t1713*(t1708*t1750 + (t1709*t1752 + t1710*t1751));
     const double t1753 = (t1714*t1749 + t1716*t1748) + t1715*t1750;
-    const double t1754 = (t1714*t1748 + t1716*Ups5_5_5_4) + t1715*t1751;
-    const double t1755 = t1714*t1750 + (t1715*t1752 + t1716*t1751);
-    const double Lam3_3_4 = (t1711*t1753 + t1712*t1754) + t1713*t1755;
     const double t1756 = (t1720*t1749 + t1722*t1748) + t1721*t1750;
+    const double t1754 = (t1714*t1748 + t1716*Ups5_5_5_4) + t1715*t1751;
     const double t1757 = (t1720*t1748 + t1722*Ups5_5_5_4) + t1721*t1751;
+    const double t1755 = t1714*t1750 + (t1715*t1752 + t1716*t1751);
     const double t1758 = t1720*t1750 + (t1721*t1752 + t1722*t1751);
-    const double Lam3_3_5 = (t1711*t1756 + t1712*t1757) + t1713*t1758;
+    const double Lam3_3_4 = (t1711*t1753 + t1712*t1754) + t1713*t1755;
     const double Lam3_4_4 = (t1742*t1753 + t1744*t1754) + t1743*t1755;
+    const double Lam3_3_5 = (t1711*t1756 + t1712*t1757) + t1713*t1758;
     const double Lam3_4_5 = (t1742*t1756 + t1744*t1757) + t1743*t1758;
     const double Lam3_5_5 = (t1745*t1756 + t1746*t1757) + t1747*t1758;
     /* LDL^T factors inverting a multi-dof D(k) block */
@@ -4469,6 +5124,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d2_4 = (Lam3_2_2 - Lam3_0_0*ldl_L20_4*ldl_L20_4) - ldl_d1_4*t1761;
     const double ldl_di2_4 = 1.0/ldl_d2_4;
     const double t1762 = Lam3_0_0*ldl_L20_4;
+    const double ldl_Li20_4 = ldl_L10_4*ldl_L21_4 - ldl_L20_4;
     const double t1763 = ldl_d1_4*ldl_L21_4;
     const double ldl_L32_4 = ((Lam3_2_3 - ldl_L30_4*t1762) - ldl_L31_4*t1763)*ldl_di2_4;
     const double ldl_L42_4 = ((Lam3_2_4 - ldl_L40_4*t1762) - ldl_L41_4*t1763)*ldl_di2_4;
@@ -4477,7 +5133,9 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d3_4 = ((Lam3_3_3 - Lam3_0_0*ldl_L30_4*ldl_L30_4) - ldl_d1_4*ldl_L31_4*ldl_L31_4) - ldl_d2_4*t1764;
     const double ldl_di3_4 = 1.0/ldl_d3_4;
     const double t1765 = Lam3_0_0*ldl_L30_4;
+    const double ldl_Li30_4 = (ldl_L10_4*ldl_L31_4 - ldl_L30_4) - ldl_Li20_4*ldl_L32_4;
     const double t1766 = ldl_d1_4*ldl_L31_4;
+    const double ldl_Li31_4 = ldl_L21_4*ldl_L32_4 - ldl_L31_4;
     const double t1767 = ldl_d2_4*ldl_L32_4;
     const double ldl_L43_4 = (((Lam3_3_4 - ldl_L40_4*t1765) - ldl_L41_4*t1766) - ldl_L42_4*t1767)*ldl_di3_4;
     const double ldl_L53_4 = (((Lam3_3_5 - ldl_L50_4*t1765) - ldl_L51_4*t1766) - ldl_L52_4*t1767)*ldl_di3_4;
@@ -4485,72 +5143,65 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d4_4 = (((Lam3_4_4 - Lam3_0_0*ldl_L40_4*ldl_L40_4) - ldl_d1_4*ldl_L41_4*ldl_L41_4) - ldl_d2_4*ldl_L42_4*ldl_L42_4) - ldl_d3_4*t1768;
     const double ldl_di4_4 = 1.0/ldl_d4_4;
     const double ldl_L54_4 = ((((Lam3_4_5 - Lam3_0_0*ldl_L40_4*ldl_L50_4) - ldl_d1_4*ldl_L41_4*ldl_L51_4) - ldl_d2_4*ldl_L42_4*ldl_L52_4) - ldl_d3_4*ldl_L43_4*ldl_L53_4)*ldl_di4_4;
-    const double t1769 = ldl_L54_4*ldl_L54_4;
-    const double ldl_d5_4 = ((((Lam3_5_5 - Lam3_0_0*ldl_L50_4*ldl_L50_4) - ldl_d1_4*ldl_L51_4*ldl_L51_4) - ldl_d2_4*ldl_L52_4*ldl_L52_4) - ldl_d3_4*ldl_L53_4*ldl_L53_4) - ldl_d4_4*t1769;
-    const double ldl_di5_4 = 1.0/ldl_d5_4;
-    const double ldl_Li20_4 = ldl_L10_4*ldl_L21_4 - ldl_L20_4;
-    const double ldl_Li30_4 = (ldl_L10_4*ldl_L31_4 - ldl_L30_4) - ldl_Li20_4*ldl_L32_4;
-    const double ldl_Li31_4 = ldl_L21_4*ldl_L32_4 - ldl_L31_4;
     const double ldl_Li40_4 = ((ldl_L10_4*ldl_L41_4 - ldl_L40_4) - ldl_Li20_4*ldl_L42_4) - ldl_Li30_4*ldl_L43_4;
     const double ldl_Li41_4 = (ldl_L21_4*ldl_L42_4 - ldl_L41_4) - ldl_Li31_4*ldl_L43_4;
     const double ldl_Li42_4 = ldl_L32_4*ldl_L43_4 - ldl_L42_4;
+    const double t1769 = ldl_L54_4*ldl_L54_4;
+    const double ldl_d5_4 = ((((Lam3_5_5 - Lam3_0_0*ldl_L50_4*ldl_L50_4) - ldl_d1_4*ldl_L51_4*ldl_L51_4) - ldl_d2_4*ldl_L52_4*ldl_L52_4) - ldl_d3_4*ldl_L53_4*ldl_L53_4) - ldl_d4_4*t1769;
+    const double ldl_di5_4 = 1.0/ldl_d5_4;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1794 = ((((((((((-corr[23] - 9.81) - obj[4]*t1782) + obj[5]*t1776) + t1745*t1778) + t1746*t1780) - gam_5_4) + t1747*t1779) + t345*t1777) + t342*t1775) + t336*t1774)*ldl_di5_4;
+    /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_Li50_4 = (((ldl_L10_4*ldl_L51_4 - ldl_L50_4) - ldl_Li20_4*ldl_L52_4) - ldl_Li30_4*ldl_L53_4) - ldl_Li40_4*ldl_L54_4;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1792 = (((ldl_Li20_4*ldl_Li20_4*ldl_di2_4 + (ldl_di0_4 + t1759*ldl_di1_4)) + ldl_Li30_4*ldl_Li30_4*ldl_di3_4) + ldl_Li40_4*ldl_Li40_4*ldl_di4_4) + ldl_Li50_4*ldl_Li50_4*ldl_di5_4;
+    /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_Li51_4 = ((ldl_L21_4*ldl_L52_4 - ldl_L51_4) - ldl_Li31_4*ldl_L53_4) - ldl_Li41_4*ldl_L54_4;
     const double ldl_Li52_4 = (ldl_L32_4*ldl_L53_4 - ldl_L52_4) - ldl_Li42_4*ldl_L54_4;
     const double ldl_Li53_4 = ldl_L43_4*ldl_L54_4 - ldl_L53_4;
-    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_0_5 = ldl_Li50_4*ldl_di5_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1770 = ldl_Li30_4*ldl_di3_4;
+    const double t1784 = ldl_Li20_4*ldl_di2_4;
+    const double t1801 = ((ldl_Li31_4*ldl_Li31_4*ldl_di3_4 + (ldl_di1_4 + t1761*ldl_di2_4)) + ldl_Li41_4*ldl_Li41_4*ldl_di4_4) + ldl_Li51_4*ldl_Li51_4*ldl_di5_4;
+    const double t1806 = (ldl_Li42_4*ldl_Li42_4*ldl_di4_4 + (ldl_di2_4 + t1764*ldl_di3_4)) + ldl_Li52_4*ldl_Li52_4*ldl_di5_4;
+    const double t1798 = ldl_L21_4*ldl_di2_4;
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk3_3_3 = ldl_Li53_4*ldl_Li53_4*ldl_di5_4 + (ldl_di3_4 + t1768*ldl_di4_4);
+    const double Rk3_4_4 = ldl_di4_4 + t1769*ldl_di5_4;
+    const double Rk3_0_5 = ldl_Li50_4*ldl_di5_4;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1771 = ldl_Li40_4*ldl_di4_4;
+    const double t1790 = ldl_Li51_4*Rk3_0_5 + (((-ldl_L21_4*t1784 - ldl_L10_4*ldl_di1_4) + ldl_Li31_4*t1770) + ldl_Li41_4*t1771);
+    const double t1772 = ldl_L54_4*Rk3_0_5 - ldl_Li40_4*ldl_di4_4;
+    const double t1785 = ldl_Li52_4*Rk3_0_5 + ((t1784 - ldl_L32_4*t1770) + ldl_Li42_4*t1771);
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_0_3 = ldl_Li53_4*Rk3_0_5 + (t1770 - ldl_L43_4*t1771);
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1772 = ldl_L54_4*Rk3_0_5 - ldl_Li40_4*ldl_di4_4;
+    const double t1795 = ldl_Li31_4*ldl_di3_4;
+    const double t1802 = ldl_L32_4*ldl_di3_4;
+    const double t1799 = ldl_L32_4*t1795;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_0_4 = -t1772;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1773 = obj[4]*t253 + t256;
-    const double t1774 = 0.05*lam5_1_4 + 1.0*lam5_3_4;
-    const double t1775 = -0.05*lam5_0_4 + 1.0*lam5_4_4;
-    const double t1776 = obj[5]*t259 + t265;
-    const double t1777 = 1.0*lam5_5_4;
-    const double t1778 = (0.05*zeta5_1_4 + V5_2_4*t385) + zeta5_3_4;
-    const double t1779 = (V5_2_4*t383 - t1548) + zeta5_4_4;
-    const double t1780 = (-0.05*t1469 - 0.05*t1468) + zeta5_5_4;
-    const double t1781 = ((((((((obj[4]*t1773 - corr[22]) - obj[6]*t1776) + t1742*t1778) + t1743*t1779) - gam_4_4) + t1744*t1780) + t365*t1777) + t362*t1775) + t355*t1774;
-    const double t1782 = -t260 - t391;
-    const double t1783 = ((((((((obj[6]*t1782 - corr[21]) - obj[5]*t1773) + t1711*t1778) + t1712*t1780) - gam_3_4) + t1713*t1779) + t381*t1777) + t378*t1775) + t373*t1774;
-    const double t1784 = ldl_Li20_4*ldl_di2_4;
-    const double t1785 = ldl_Li52_4*Rk3_0_5 + ((t1784 - ldl_L32_4*t1770) + ldl_Li42_4*t1771);
-    const double t1786 = 1.0*lam5_0_4;
-    const double t1787 = 1.0*lam5_1_4;
-    const double t1788 = 1.0*lam5_2_4;
-    const double t1789 = ((((((t1745*zeta4_0_4 - corr[20]) + t1747*zeta5_1_4) + t1746*zeta5_2_4) - gam_2_4) + t336*t1786) + t342*t1787) + t345*t1788;
-    const double t1790 = ldl_Li51_4*Rk3_0_5 + (((-ldl_L21_4*t1784 - ldl_L10_4*ldl_di1_4) + ldl_Li31_4*t1770) + ldl_Li41_4*t1771);
-    const double t1791 = ((((((t1742*zeta4_0_4 - corr[19]) + t1743*zeta5_1_4) + t1744*zeta5_2_4) - gam_1_4) + t355*t1786) + t362*t1787) + t365*t1788;
-    const double t1792 = (((ldl_Li20_4*ldl_Li20_4*ldl_di2_4 + (ldl_di0_4 + t1759*ldl_di1_4)) + ldl_Li30_4*ldl_Li30_4*ldl_di3_4) + ldl_Li40_4*ldl_Li40_4*ldl_di4_4) + ldl_Li50_4*ldl_Li50_4*ldl_di5_4;
-    const double t1793 = ((((((t1711*zeta4_0_4 - corr[18]) + t1713*zeta5_1_4) + t1712*zeta5_2_4) - gam_0_4) + t373*t1786) + t378*t1787) + t381*t1788;
-    const double t1794 = ((((((((((-corr[23] - 9.81) - obj[4]*t1782) + obj[5]*t1776) + t1745*t1778) + t1746*t1780) - gam_5_4) + t1747*t1779) + t345*t1777) + t342*t1775) + t336*t1774)*ldl_di5_4;
     const double Pk3_0 = ((t1783*Rk3_0_3 + t1781*Rk3_0_4) + ((t1793*t1792 + ldl_Li50_4*t1794) + t1789*t1785)) + t1791*t1790;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk3_0_0 = t264*Rk3_0_4 + (t253*Rk3_0_5 + t1792);
     const double Rk3_1_5 = ldl_Li51_4*ldl_di5_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1795 = ldl_Li31_4*ldl_di3_4;
     const double t1796 = ldl_Li41_4*ldl_di4_4;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_1_3 = ldl_Li53_4*Rk3_1_5 + (t1795 - ldl_L43_4*t1796);
+    const double t1808 = ldl_Li52_4*Rk3_1_5 + (ldl_Li42_4*t1796 + (-t1798 - t1799));
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1800 = (ldl_Li41_4*ldl_Li42_4*ldl_di4_4 + (-t1798 - t1799)) + ldl_Li51_4*ldl_Li52_4*ldl_di5_4;
     const double t1797 = ldl_L54_4*Rk3_1_5 - ldl_Li41_4*ldl_di4_4;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_1_4 = -t1797;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1798 = ldl_L21_4*ldl_di2_4;
-    const double t1799 = ldl_L32_4*t1795;
-    const double t1800 = (ldl_Li41_4*ldl_Li42_4*ldl_di4_4 + (-t1798 - t1799)) + ldl_Li51_4*ldl_Li52_4*ldl_di5_4;
-    const double t1801 = ((ldl_Li31_4*ldl_Li31_4*ldl_di3_4 + (ldl_di1_4 + t1761*ldl_di2_4)) + ldl_Li41_4*ldl_Li41_4*ldl_di4_4) + ldl_Li51_4*ldl_Li51_4*ldl_di5_4;
     const double Pk3_1 = ((t1783*Rk3_1_3 + t1791*t1801) + (t1789*t1800 + ldl_Li51_4*t1794)) + (t1781*Rk3_1_4 + t1793*t1790);
-    const double t1802 = ldl_L32_4*ldl_di3_4;
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk3_1_1 = t259*Rk3_1_3 + (t261*Rk3_1_5 + t1801);
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1803 = ldl_Li42_4*ldl_di4_4;
     const double t1804 = ldl_L43_4*t1803;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
@@ -4561,61 +5212,76 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_2_4 = ldl_Li42_4*ldl_di4_4 - t1805;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1806 = (ldl_Li42_4*ldl_Li42_4*ldl_di4_4 + (ldl_di2_4 + t1764*ldl_di3_4)) + ldl_Li52_4*ldl_Li52_4*ldl_di5_4;
     const double Pk3_2 = ((t1783*Rk3_2_3 + ldl_Li52_4*t1794) + t1791*t1800) + (t1781*Rk3_2_4 + (t1793*t1785 + t1789*t1806));
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_3_3 = ldl_Li53_4*ldl_Li53_4*ldl_di5_4 + (ldl_di3_4 + t1768*ldl_di4_4);
+    const double Rk3_2_2 = (t254*Rk3_2_3 + t1806) + t255*Rk3_2_4;
     const double Rk3_3_5 = ldl_Li53_4*ldl_di5_4;
     const double Rk3_3_4 = -ldl_L54_4*Rk3_3_5 - ldl_L43_4*ldl_di4_4;
+    const double Rk3_3_2 = ((ldl_Li53_4*Rk3_2_5 + (-t1802 - t1804)) + t254*Rk3_3_3) + t255*Rk3_3_4;
+    const double Rk3_4_2 = (t254*Rk3_3_4 - t1805) + (t255*Rk3_4_4 + t1803);
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk3_3 = ((t1793*Rk3_0_3 + t1783*Rk3_3_3) + (t1789*Rk3_2_3 + ldl_Li53_4*t1794)) + (t1791*Rk3_1_3 + t1781*Rk3_3_4);
-    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_4_4 = ldl_di4_4 + t1769*ldl_di5_4;
+    /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
+    const double K_2_2 = ((((MC_2_2 + Rk0_2_2) + (Rk1_2_2 + Rk2_2_2)) + (t193*Rk0_3_2 + t261*Rk1_4_2)) + ((t179*Rk0_4_2 + Rk3_2_2) + t254*Rk3_3_2)) + ((t253*Rk1_3_2 + t180*Rk2_4_2) + (t176*Rk2_3_2 + t255*Rk3_4_2));
+    const double K_2_4 = ((((MC_2_4 + t179*Rk0_4_4) + t254*Rk3_3_4) + (t176*Rk2_3_4 + t255*Rk3_4_4)) + ((t193*Rk0_3_4 + t261*Rk1_4_4) + (t253*Rk1_3_4 + t180*Rk2_4_4))) + ((Rk0_2_4 + Rk1_2_4) + (Rk2_2_4 + Rk3_2_4));
+    /* sum X^T P_k - b_0 + g_0 (Lilly-Orin (45)) */
+    const double rhs_3 = ((Pk0_3 - bC_3) + Pk3_3) + (Pk1_3 + Pk2_3);
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double Pk3_4 = ((t1793*Rk3_0_4 + t1791*Rk3_1_4) + (t1781*Rk3_4_4 - ldl_L54_4*t1794)) + (t1789*Rk3_2_4 + t1783*Rk3_3_4);
     const double t1807 = ldl_L54_4*ldl_di5_4;
     const double Pk3_5 = ((t1793*Rk3_0_5 + t1794) + (t1791*Rk3_1_5 + t1789*Rk3_2_5)) + (t1783*Rk3_3_5 - t1781*t1807);
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_0_0 = t264*Rk3_0_4 + (t253*Rk3_0_5 + t1792);
-    const double Rk3_0_1 = (t259*Rk3_0_3 + t261*Rk3_0_5) + t1790;
-    const double Rk3_0_2 = (t254*Rk3_0_3 + t1785) + t255*Rk3_0_4;
-    const double Rk3_1_0 = (t264*Rk3_1_4 + t253*Rk3_1_5) + t1790;
-    const double Rk3_1_1 = t259*Rk3_1_3 + (t261*Rk3_1_5 + t1801);
-    const double t1808 = ldl_Li52_4*Rk3_1_5 + (ldl_Li42_4*t1796 + (-t1798 - t1799));
-    const double Rk3_1_2 = (t254*Rk3_1_3 + t1808) + t255*Rk3_1_4;
-    const double Rk3_2_0 = t264*Rk3_2_4 + (t253*Rk3_2_5 + t1785);
-    const double Rk3_2_1 = (t259*Rk3_2_3 + t261*Rk3_2_5) + t1808;
-    const double Rk3_2_2 = (t254*Rk3_2_3 + t1806) + t255*Rk3_2_4;
-    const double Rk3_3_0 = (Rk3_0_3 + t253*Rk3_3_5) + t264*Rk3_3_4;
-    const double Rk3_3_1 = Rk3_1_3 + (t259*Rk3_3_3 + t261*Rk3_3_5);
-    const double Rk3_3_2 = ((ldl_Li53_4*Rk3_2_5 + (-t1802 - t1804)) + t254*Rk3_3_3) + t255*Rk3_3_4;
     const double Rk3_4_0 = (t264*Rk3_4_4 - t253*t1807) - t1772;
     const double Rk3_4_1 = (t259*Rk3_3_4 - t261*t1807) - t1797;
-    const double Rk3_4_2 = (t254*Rk3_3_4 - t1805) + (t255*Rk3_4_4 + t1803);
+    /* sum X^T P_k - b_0 + g_0 (Lilly-Orin (45)) */
+    const double rhs_0 = (((Pk0_0 + (t176*Pk0_5 - bC_0)) + (t254*Pk1_5 + t193*Pk2_5)) + (t259*Pk1_4 + Pk3_0)) + (((t188*Pk0_4 + t253*Pk3_5) + (Pk1_0 + Pk2_0)) + (t187*Pk2_4 + t264*Pk3_4));
+    const double rhs_1 = ((((Pk0_1 - bC_1) + (Pk1_1 + Pk2_1)) + (t187*Pk0_3 + t255*Pk1_5)) + ((t180*Pk0_5 + Pk3_1) + t259*Pk3_3)) + ((t264*Pk1_3 + t179*Pk2_5) + (t188*Pk2_3 + t261*Pk3_5));
+    const double rhs_2 = ((((Pk0_2 - bC_2) + (Pk1_2 + Pk2_2)) + (t179*Pk0_4 + t253*Pk1_3)) + ((t193*Pk0_3 + Pk3_2) + t255*Pk3_4)) + ((t261*Pk1_4 + t176*Pk2_3) + (t180*Pk2_4 + t254*Pk3_3));
+    const double rhs_4 = ((Pk0_4 - bC_4) + Pk3_4) + (Pk1_4 + Pk2_4);
+    const double rhs_5 = ((Pk0_5 - bC_5) + Pk3_5) + (Pk1_5 + Pk2_5);
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk3_0_1 = (t259*Rk3_0_3 + t261*Rk3_0_5) + t1790;
+    const double Rk3_1_0 = (t264*Rk3_1_4 + t253*Rk3_1_5) + t1790;
+    const double Rk3_0_2 = (t254*Rk3_0_3 + t1785) + t255*Rk3_0_4;
+    const double Rk3_2_0 = t264*Rk3_2_4 + (t253*Rk3_2_5 + t1785);
+    const double Rk3_1_2 = (t254*Rk3_1_3 + t1808) + t255*Rk3_1_4;
+    const double Rk3_2_1 = (t259*Rk3_2_3 + t261*Rk3_2_5) + t1808;
+    const double Rk3_3_0 = (Rk3_0_3 + t253*Rk3_3_5) + t264*Rk3_3_4;
+    const double Rk3_3_1 = Rk3_1_3 + (t259*Rk3_3_3 + t261*Rk3_3_5);
     const double Rk3_4_3 = Rk3_3_4;
+    /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
+    const double K_2_3 = ((((MC_2_3 + Rk0_2_3) + (Rk1_2_3 + Rk2_2_3)) + (t179*Rk0_4_3 + t253*Rk1_3_3)) + ((t193*Rk0_3_3 + Rk3_2_3) + t255*Rk3_4_3)) + ((t261*Rk1_4_3 + t176*Rk2_3_3) + (t180*Rk2_4_3 + t254*Rk3_3_3));
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_4_5 = -t1807;
     const double t1809 = t253*ldl_di5_4;
+    /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
+    const double K_0_5 = (((MC_0_5 + Rk0_0_5) + (Rk1_0_5 + Rk2_0_5)) + ((Rk3_0_5 + t1101) + (t1455 + t1809))) + (((t188*Rk0_4_5 + t747) + t264*Rk3_4_5) + (t259*Rk1_4_5 + t187*Rk2_4_5));
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
     const double Rk3_5_0 = (Rk3_0_5 + t1809) - t264*t1807;
-    const double t1810 = t261*ldl_di5_4;
-    const double Rk3_5_1 = (Rk3_1_5 + t1810) + t259*Rk3_3_5;
     const double Rk3_5_2 = (Rk3_2_5 + t254*Rk3_3_5) - t255*t1807;
-    const double Rk3_5_3 = Rk3_3_5;
-    const double Rk3_5_4 = Rk3_4_5;
     /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
     const double K_0_0 = (((MC_0_0 + t176*Rk0_5_0) + (Rk0_0_0 + Rk1_0_0)) + (t187*Rk2_4_0 + t253*Rk3_5_0)) + (((t188*Rk0_4_0 + t254*Rk1_5_0) + (t259*Rk1_4_0 + t193*Rk2_5_0)) + ((Rk2_0_0 + Rk3_0_0) + t264*Rk3_4_0));
-    const double K_0_1 = ((((MC_0_1 + t176*Rk0_5_1) + Rk0_0_1) + (Rk1_0_1 + Rk2_0_1)) + (t259*Rk1_4_1 + Rk3_0_1)) + (((t188*Rk0_4_1 + t253*Rk3_5_1) + (t254*Rk1_5_1 + t193*Rk2_5_1)) + (t187*Rk2_4_1 + t264*Rk3_4_1));
     const double K_0_2 = ((((MC_0_2 + t176*Rk0_5_2) + Rk0_0_2) + (t188*Rk0_4_2 + t254*Rk1_5_2)) + ((Rk1_0_2 + Rk2_0_2) + (t259*Rk1_4_2 + t193*Rk2_5_2))) + ((t187*Rk2_4_2 + t253*Rk3_5_2) + (Rk3_0_2 + t264*Rk3_4_2));
-    const double K_0_3 = (((Rk0_0_3 + Rk1_0_3) + (t176*Rk0_5_3 + t254*Rk1_5_3)) + ((Rk2_0_3 + Rk3_0_3) + (t193*Rk2_5_3 + t253*Rk3_5_3))) + ((t188*Rk0_4_3 + t259*Rk1_4_3) + (t187*Rk2_4_3 + t264*Rk3_4_3));
-    const double K_0_4 = ((((MC_0_4 + t176*Rk0_5_4) + Rk0_0_4) + (t188*Rk0_4_4 + t254*Rk1_5_4)) + ((Rk1_0_4 + Rk2_0_4) + (t259*Rk1_4_4 + t193*Rk2_5_4))) + ((t187*Rk2_4_4 + t253*Rk3_5_4) + (Rk3_0_4 + t264*Rk3_4_4));
-    const double K_0_5 = (((MC_0_5 + Rk0_0_5) + (Rk1_0_5 + Rk2_0_5)) + ((Rk3_0_5 + t1101) + (t1455 + t1809))) + (((t188*Rk0_4_5 + t747) + t264*Rk3_4_5) + (t259*Rk1_4_5 + t187*Rk2_4_5));
-    const double K_1_1 = (((MC_1_1 + t180*Rk0_5_1) + (Rk0_1_1 + Rk1_1_1)) + (t188*Rk2_3_1 + t261*Rk3_5_1)) + (((t187*Rk0_3_1 + t255*Rk1_5_1) + (t264*Rk1_3_1 + t179*Rk2_5_1)) + ((Rk2_1_1 + Rk3_1_1) + t259*Rk3_3_1));
     const double K_1_2 = ((((MC_1_2 + t180*Rk0_5_2) + Rk0_1_2) + (Rk1_1_2 + Rk2_1_2)) + (t264*Rk1_3_2 + Rk3_1_2)) + (((t187*Rk0_3_2 + t261*Rk3_5_2) + (t255*Rk1_5_2 + t179*Rk2_5_2)) + (t188*Rk2_3_2 + t259*Rk3_3_2));
-    const double K_1_3 = ((((MC_1_3 + t180*Rk0_5_3) + Rk0_1_3) + (t187*Rk0_3_3 + t255*Rk1_5_3)) + ((Rk1_1_3 + Rk2_1_3) + (t264*Rk1_3_3 + t179*Rk2_5_3))) + ((t188*Rk2_3_3 + t261*Rk3_5_3) + (Rk3_1_3 + t259*Rk3_3_3));
-    const double K_1_4 = (((Rk0_1_4 + Rk1_1_4) + (t180*Rk0_5_4 + t255*Rk1_5_4)) + ((Rk2_1_4 + Rk3_1_4) + (t179*Rk2_5_4 + t261*Rk3_5_4))) + ((t187*Rk0_3_4 + t264*Rk1_3_4) + (t188*Rk2_3_4 + t259*Rk3_3_4));
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double t1810 = t261*ldl_di5_4;
+    /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
     const double K_1_5 = (((MC_1_5 + Rk0_1_5) + (Rk1_1_5 + Rk2_1_5)) + ((Rk3_1_5 + t1102) + (t1456 + t1810))) + (((t187*Rk0_3_5 + t748) + t259*Rk3_3_5) + (t264*Rk1_3_5 + t188*Rk2_3_5));
-    const double K_2_2 = ((((MC_2_2 + Rk0_2_2) + (Rk1_2_2 + Rk2_2_2)) + (t193*Rk0_3_2 + t261*Rk1_4_2)) + ((t179*Rk0_4_2 + Rk3_2_2) + t254*Rk3_3_2)) + ((t253*Rk1_3_2 + t180*Rk2_4_2) + (t176*Rk2_3_2 + t255*Rk3_4_2));
-    const double K_2_3 = ((((MC_2_3 + Rk0_2_3) + (Rk1_2_3 + Rk2_2_3)) + (t179*Rk0_4_3 + t253*Rk1_3_3)) + ((t193*Rk0_3_3 + Rk3_2_3) + t255*Rk3_4_3)) + ((t261*Rk1_4_3 + t176*Rk2_3_3) + (t180*Rk2_4_3 + t254*Rk3_3_3));
-    const double K_2_4 = ((((MC_2_4 + t179*Rk0_4_4) + t254*Rk3_3_4) + (t176*Rk2_3_4 + t255*Rk3_4_4)) + ((t193*Rk0_3_4 + t261*Rk1_4_4) + (t253*Rk1_3_4 + t180*Rk2_4_4))) + ((Rk0_2_4 + Rk1_2_4) + (Rk2_2_4 + Rk3_2_4));
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk3_5_1 = (Rk3_1_5 + t1810) + t259*Rk3_3_5;
+    /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
+    const double K_0_1 = ((((MC_0_1 + t176*Rk0_5_1) + Rk0_0_1) + (Rk1_0_1 + Rk2_0_1)) + (t259*Rk1_4_1 + Rk3_0_1)) + (((t188*Rk0_4_1 + t253*Rk3_5_1) + (t254*Rk1_5_1 + t193*Rk2_5_1)) + (t187*Rk2_4_1 + t264*Rk3_4_1));
+    const double K_1_1 = (((MC_1_1 + t180*Rk0_5_1) + (Rk0_1_1 + Rk1_1_1)) + (t188*Rk2_3_1 + t261*Rk3_5_1)) + (((t187*Rk0_3_1 + t255*Rk1_5_1) + (t264*Rk1_3_1 + t179*Rk2_5_1)) + ((Rk2_1_1 + Rk3_1_1) + t259*Rk3_3_1));
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk3_5_3 = Rk3_3_5;
+    /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
+    const double K_1_3 = ((((MC_1_3 + t180*Rk0_5_3) + Rk0_1_3) + (t187*Rk0_3_3 + t255*Rk1_5_3)) + ((Rk1_1_3 + Rk2_1_3) + (t264*Rk1_3_3 + t179*Rk2_5_3))) + ((t188*Rk2_3_3 + t261*Rk3_5_3) + (Rk3_1_3 + t259*Rk3_3_3));
+    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk3_5_4 = Rk3_4_5;
+    /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
+    const double K_0_4 = ((((MC_0_4 + t176*Rk0_5_4) + Rk0_0_4) + (t188*Rk0_4_4 + t254*Rk1_5_4)) + ((Rk1_0_4 + Rk2_0_4) + (t259*Rk1_4_4 + t193*Rk2_5_4))) + ((t187*Rk2_4_4 + t253*Rk3_5_4) + (Rk3_0_4 + t264*Rk3_4_4));
+    const double K_0_3 = (((Rk0_0_3 + Rk1_0_3) + (t176*Rk0_5_3 + t254*Rk1_5_3)) + ((Rk2_0_3 + Rk3_0_3) + (t193*Rk2_5_3 + t253*Rk3_5_3))) + ((t188*Rk0_4_3 + t259*Rk1_4_3) + (t187*Rk2_4_3 + t264*Rk3_4_3));
+    const double K_1_4 = (((Rk0_1_4 + Rk1_1_4) + (t180*Rk0_5_4 + t255*Rk1_5_4)) + ((Rk2_1_4 + Rk3_1_4) + (t179*Rk2_5_4 + t261*Rk3_5_4))) + ((t187*Rk0_3_4 + t264*Rk1_3_4) + (t188*Rk2_3_4 + t259*Rk3_3_4));
     const double K_2_5 = ((((Rk0_2_5 + Rk1_2_5) + t193*Rk0_3_5) + (t179*Rk0_4_5 + t253*Rk1_3_5)) + (t254*Rk3_3_5 + t255*Rk3_4_5)) + ((t261*Rk1_4_5 + (Rk2_2_5 + Rk3_2_5)) + (t176*Rk2_3_5 + t180*Rk2_4_5));
     const double K_3_3 = ((Rk0_3_3 + 8.0) + Rk3_3_3) + (Rk1_3_3 + Rk2_3_3);
     const double K_3_4 = (Rk0_3_4 + Rk1_3_4) + (Rk2_3_4 + Rk3_3_4);
@@ -4623,13 +5289,6 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double K_4_4 = ((Rk0_4_4 + 8.0) + Rk3_4_4) + (Rk1_4_4 + Rk2_4_4);
     const double K_4_5 = (Rk0_4_5 + Rk1_4_5) + (Rk2_4_5 + Rk3_4_5);
     const double K_5_5 = ((ldl_di5 + 8.0) + ldl_di5_4) + (ldl_di5_2 + ldl_di5_3);
-    /* sum X^T P_k - b_0 + g_0 (Lilly-Orin (45)) */
-    const double rhs_0 = (((Pk0_0 + (t176*Pk0_5 - bC_0)) + (t254*Pk1_5 + t193*Pk2_5)) + (t259*Pk1_4 + Pk3_0)) + (((t188*Pk0_4 + t253*Pk3_5) + (Pk1_0 + Pk2_0)) + (t187*Pk2_4 + t264*Pk3_4));
-    const double rhs_1 = ((((Pk0_1 - bC_1) + (Pk1_1 + Pk2_1)) + (t187*Pk0_3 + t255*Pk1_5)) + ((t180*Pk0_5 + Pk3_1) + t259*Pk3_3)) + ((t264*Pk1_3 + t179*Pk2_5) + (t188*Pk2_3 + t261*Pk3_5));
-    const double rhs_2 = ((((Pk0_2 - bC_2) + (Pk1_2 + Pk2_2)) + (t179*Pk0_4 + t253*Pk1_3)) + ((t193*Pk0_3 + Pk3_2) + t255*Pk3_4)) + ((t261*Pk1_4 + t176*Pk2_3) + (t180*Pk2_4 + t254*Pk3_3));
-    const double rhs_3 = ((Pk0_3 - bC_3) + Pk3_3) + (Pk1_3 + Pk2_3);
-    const double rhs_4 = ((Pk0_4 - bC_4) + Pk3_4) + (Pk1_4 + Pk2_4);
-    const double rhs_5 = ((Pk0_5 - bC_5) + Pk3_5) + (Pk1_5 + Pk2_5);
     /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_di0_5 = 1.0/K_0_0;
     const double ldl_L10_5 = K_0_1*ldl_di0_5;
@@ -4649,6 +5308,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d2_5 = (K_2_2 - K_0_0*ldl_L20_5*ldl_L20_5) - ldl_d1_5*t1813;
     const double ldl_di2_5 = 1.0/ldl_d2_5;
     const double t1814 = K_0_0*ldl_L20_5;
+    const double ldl_Li20_5 = ldl_L10_5*ldl_L21_5 - ldl_L20_5;
     const double t1815 = ldl_d1_5*ldl_L21_5;
     const double ldl_L32_5 = ((K_2_3 - ldl_L30_5*t1814) - ldl_L31_5*t1815)*ldl_di2_5;
     const double ldl_L42_5 = ((K_2_4 - ldl_L40_5*t1814) - ldl_L41_5*t1815)*ldl_di2_5;
@@ -4657,7 +5317,9 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d3_5 = ((K_3_3 - K_0_0*ldl_L30_5*ldl_L30_5) - ldl_d1_5*ldl_L31_5*ldl_L31_5) - ldl_d2_5*t1816;
     const double ldl_di3_5 = 1.0/ldl_d3_5;
     const double t1817 = K_0_0*ldl_L30_5;
+    const double ldl_Li30_5 = (ldl_L10_5*ldl_L31_5 - ldl_L30_5) - ldl_Li20_5*ldl_L32_5;
     const double t1818 = ldl_d1_5*ldl_L31_5;
+    const double ldl_Li31_5 = ldl_L21_5*ldl_L32_5 - ldl_L31_5;
     const double t1819 = ldl_d2_5*ldl_L32_5;
     const double ldl_L43_5 = (((K_3_4 - ldl_L40_5*t1817) - ldl_L41_5*t1818) - ldl_L42_5*t1819)*ldl_di3_5;
     const double ldl_L53_5 = (((K_3_5 - ldl_L50_5*t1817) - ldl_L51_5*t1818) - ldl_L52_5*t1819)*ldl_di3_5;
@@ -4665,20 +5327,18 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_d4_5 = (((K_4_4 - K_0_0*ldl_L40_5*ldl_L40_5) - ldl_d1_5*ldl_L41_5*ldl_L41_5) - ldl_d2_5*ldl_L42_5*ldl_L42_5) - ldl_d3_5*t1820;
     const double ldl_di4_5 = 1.0/ldl_d4_5;
     const double ldl_L54_5 = ((((K_4_5 - K_0_0*ldl_L40_5*ldl_L50_5) - ldl_d1_5*ldl_L41_5*ldl_L51_5) - ldl_d2_5*ldl_L42_5*ldl_L52_5) - ldl_d3_5*ldl_L43_5*ldl_L53_5)*ldl_di4_5;
-    const double t1821 = ldl_L54_5*ldl_L54_5;
-    const double ldl_d5_5 = ((((K_5_5 - K_0_0*ldl_L50_5*ldl_L50_5) - ldl_d1_5*ldl_L51_5*ldl_L51_5) - ldl_d2_5*ldl_L52_5*ldl_L52_5) - ldl_d3_5*ldl_L53_5*ldl_L53_5) - ldl_d4_5*t1821;
-    const double ldl_di5_5 = 1.0/ldl_d5_5;
-    const double ldl_Li20_5 = ldl_L10_5*ldl_L21_5 - ldl_L20_5;
-    const double ldl_Li30_5 = (ldl_L10_5*ldl_L31_5 - ldl_L30_5) - ldl_Li20_5*ldl_L32_5;
-    const double ldl_Li31_5 = ldl_L21_5*ldl_L32_5 - ldl_L31_5;
     const double ldl_Li40_5 = ((ldl_L10_5*ldl_L41_5 - ldl_L40_5) - ldl_Li20_5*ldl_L42_5) - ldl_Li30_5*ldl_L43_5;
     const double ldl_Li41_5 = (ldl_L21_5*ldl_L42_5 - ldl_L41_5) - ldl_Li31_5*ldl_L43_5;
     const double ldl_Li42_5 = ldl_L32_5*ldl_L43_5 - ldl_L42_5;
+    const double t1821 = ldl_L54_5*ldl_L54_5;
+    const double ldl_d5_5 = ((((K_5_5 - K_0_0*ldl_L50_5*ldl_L50_5) - ldl_d1_5*ldl_L51_5*ldl_L51_5) - ldl_d2_5*ldl_L52_5*ldl_L52_5) - ldl_d3_5*ldl_L53_5*ldl_L53_5) - ldl_d4_5*t1821;
+    const double ldl_di5_5 = 1.0/ldl_d5_5;
     const double ldl_Li50_5 = (((ldl_L10_5*ldl_L51_5 - ldl_L50_5) - ldl_Li20_5*ldl_L52_5) - ldl_Li30_5*ldl_L53_5) - ldl_Li40_5*ldl_L54_5;
     const double ldl_Li51_5 = ((ldl_L21_5*ldl_L52_5 - ldl_L51_5) - ldl_Li31_5*ldl_L53_5) - ldl_Li41_5*ldl_L54_5;
     const double ldl_Li52_5 = (ldl_L32_5*ldl_L53_5 - ldl_L52_5) - ldl_Li42_5*ldl_L54_5;
     const double ldl_Li53_5 = ldl_L43_5*ldl_L54_5 - ldl_L53_5;
     /* a_0 = alpha(C), the object's acceleration (Lilly-Orin (45)) */
+    const double t1830 = rhs_5*ldl_di5_5;
     const double t1822 = ldl_Li30_5*ldl_di3_5;
     const double t1823 = ldl_Li40_5*ldl_di4_5;
     const double t1824 = ldl_Li50_5*ldl_di5_5;
@@ -4687,23 +5347,22 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1827 = ((t1825 - ldl_L32_5*t1822) + ldl_Li42_5*t1823) + ldl_Li52_5*t1824;
     const double t1828 = (t1822 - ldl_L43_5*t1823) + ldl_Li53_5*t1824;
     const double t1829 = -ldl_L54_5*t1824 + ldl_Li40_5*ldl_di4_5;
-    const double t1830 = rhs_5*ldl_di5_5;
     const double alphaC_0 = (((rhs_0*((((ldl_Li20_5*ldl_Li20_5*ldl_di2_5 + (ldl_di0_5 + t1811*ldl_di1_5)) + ldl_Li30_5*ldl_Li30_5*ldl_di3_5) + ldl_Li40_5*ldl_Li40_5*ldl_di4_5) + ldl_Li50_5*ldl_Li50_5*ldl_di5_5) + ldl_Li50_5*t1830) + rhs_1*t1826) + (rhs_2*t1827 + rhs_3*t1828)) + rhs_4*t1829;
     const double t1831 = ldl_Li31_5*ldl_di3_5;
     const double t1832 = ((-ldl_L32_5*t1831 - ldl_L21_5*ldl_di2_5) + ldl_Li41_5*ldl_Li42_5*ldl_di4_5) + ldl_Li51_5*ldl_Li52_5*ldl_di5_5;
+    const double t1836 = (-ldl_L43_5*ldl_Li42_5*ldl_di4_5 - ldl_L32_5*ldl_di3_5) + ldl_Li52_5*ldl_Li53_5*ldl_di5_5;
     const double t1833 = ldl_Li51_5*ldl_di5_5;
     const double t1834 = (t1831 - ldl_L43_5*ldl_Li41_5*ldl_di4_5) + ldl_Li53_5*t1833;
     const double t1835 = -ldl_L54_5*t1833 + ldl_Li41_5*ldl_di4_5;
     const double alphaC_1 = ((rhs_1*(((ldl_Li31_5*ldl_Li31_5*ldl_di3_5 + (ldl_di1_5 + t1813*ldl_di2_5)) + ldl_Li41_5*ldl_Li41_5*ldl_di4_5) + ldl_Li51_5*ldl_Li51_5*ldl_di5_5) + ldl_Li51_5*t1830) + rhs_3*t1834) + ((rhs_0*t1826 + rhs_2*t1832) + rhs_4*t1835);
-    const double t1836 = (-ldl_L43_5*ldl_Li42_5*ldl_di4_5 - ldl_L32_5*ldl_di3_5) + ldl_Li52_5*ldl_Li53_5*ldl_di5_5;
     const double t1837 = ldl_Li52_5*ldl_di5_5;
     const double t1838 = -ldl_L54_5*t1837 + ldl_Li42_5*ldl_di4_5;
     const double alphaC_2 = ((rhs_1*t1832 + ldl_Li52_5*t1830) + (rhs_0*t1827 + rhs_2*((ldl_Li42_5*ldl_Li42_5*ldl_di4_5 + (ldl_di2_5 + t1816*ldl_di3_5)) + ldl_Li52_5*ldl_Li52_5*ldl_di5_5))) + (rhs_4*t1838 + rhs_3*t1836);
     const double t1839 = ldl_Li53_5*ldl_di5_5;
+    const double alphaC_5 = ((t1830 - rhs_4*ldl_L54_5*ldl_di5_5) + (rhs_0*t1824 + rhs_1*t1833)) + (rhs_2*t1837 + rhs_3*t1839);
     const double t1840 = -ldl_L54_5*t1839 - ldl_L43_5*ldl_di4_5;
     const double alphaC_3 = ((rhs_2*t1836 + ldl_Li53_5*t1830) + rhs_1*t1834) + ((rhs_0*t1828 + rhs_3*(ldl_Li53_5*ldl_Li53_5*ldl_di5_5 + (ldl_di3_5 + t1820*ldl_di4_5))) + rhs_4*t1840);
     const double alphaC_4 = (((rhs_4*(ldl_di4_5 + t1821*ldl_di5_5) - ldl_L54_5*t1830) + rhs_0*t1829) + (rhs_1*t1835 + rhs_2*t1838)) + rhs_3*t1840;
-    const double alphaC_5 = ((t1830 - rhs_4*ldl_L54_5*ldl_di5_5) + (rhs_0*t1824 + rhs_1*t1833)) + (rhs_2*t1837 + rhs_3*t1839);
     /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
     const double fk_0 = (((Pk0_0 - Rk0_0_5*alphaC_5) - Rk0_0_2*alphaC_2) + (-Rk0_0_0*alphaC_0 - Rk0_0_1*alphaC_1)) + (-Rk0_0_4*alphaC_4 - Rk0_0_3*alphaC_3);
     const double fk_1 = (((Pk0_1 - Rk0_1_5*alphaC_5) - Rk0_1_2*alphaC_2) + (-Rk0_1_0*alphaC_0 - Rk0_1_1*alphaC_1)) + (-Rk0_1_4*alphaC_4 - Rk0_1_3*alphaC_3);
@@ -4711,6 +5370,30 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double fk_3 = (((Pk0_3 - Rk0_3_5*alphaC_5) - Rk0_3_2*alphaC_2) + (-Rk0_3_0*alphaC_0 - Rk0_3_1*alphaC_1)) + (-Rk0_3_4*alphaC_4 - Rk0_3_3*alphaC_3);
     const double fk_4 = (((Pk0_4 - Rk0_4_5*alphaC_5) - Rk0_4_2*alphaC_2) + (-Rk0_4_0*alphaC_0 - Rk0_4_1*alphaC_1)) + (-Rk0_4_4*alphaC_4 - Rk0_4_3*alphaC_3);
     const double fk_5 = (((Pk0_5 - ldl_di5*alphaC_5) - Rk0_5_2*alphaC_2) + (-Rk0_5_0*alphaC_0 - Rk0_5_1*alphaC_1)) + (-Rk0_5_4*alphaC_4 - Rk0_5_3*alphaC_3);
+    const double fk_0_2 = (((Pk1_0 - Rk1_0_5*alphaC_5) - Rk1_0_2*alphaC_2) + (-Rk1_0_0*alphaC_0 - Rk1_0_1*alphaC_1)) + (-Rk1_0_4*alphaC_4 - Rk1_0_3*alphaC_3);
+    const double fk_1_2 = (((Pk1_1 - Rk1_1_5*alphaC_5) - Rk1_1_2*alphaC_2) + (-Rk1_1_0*alphaC_0 - Rk1_1_1*alphaC_1)) + (-Rk1_1_4*alphaC_4 - Rk1_1_3*alphaC_3);
+    const double fk_2_2 = (((Pk1_2 - Rk1_2_5*alphaC_5) - Rk1_2_2*alphaC_2) + (-Rk1_2_0*alphaC_0 - Rk1_2_1*alphaC_1)) + (-Rk1_2_4*alphaC_4 - Rk1_2_3*alphaC_3);
+    const double fk_3_2 = (((Pk1_3 - Rk1_3_5*alphaC_5) - Rk1_3_2*alphaC_2) + (-Rk1_3_0*alphaC_0 - Rk1_3_1*alphaC_1)) + (-Rk1_3_4*alphaC_4 - Rk1_3_3*alphaC_3);
+    const double fk_4_2 = (((Pk1_4 - Rk1_4_5*alphaC_5) - Rk1_4_2*alphaC_2) + (-Rk1_4_0*alphaC_0 - Rk1_4_1*alphaC_1)) + (-Rk1_4_4*alphaC_4 - Rk1_4_3*alphaC_3);
+    const double fk_5_2 = (((Pk1_5 - ldl_di5_2*alphaC_5) - Rk1_5_2*alphaC_2) + (-Rk1_5_0*alphaC_0 - Rk1_5_1*alphaC_1)) + (-Rk1_5_4*alphaC_4 - Rk1_5_3*alphaC_3);
+    const double fk_0_3 = (((Pk2_0 - Rk2_0_5*alphaC_5) - Rk2_0_2*alphaC_2) + (-Rk2_0_0*alphaC_0 - Rk2_0_1*alphaC_1)) + (-Rk2_0_4*alphaC_4 - Rk2_0_3*alphaC_3);
+    const double fk_1_3 = (((Pk2_1 - Rk2_1_5*alphaC_5) - Rk2_1_2*alphaC_2) + (-Rk2_1_0*alphaC_0 - Rk2_1_1*alphaC_1)) + (-Rk2_1_4*alphaC_4 - Rk2_1_3*alphaC_3);
+    const double fk_2_3 = (((Pk2_2 - Rk2_2_5*alphaC_5) - Rk2_2_2*alphaC_2) + (-Rk2_2_0*alphaC_0 - Rk2_2_1*alphaC_1)) + (-Rk2_2_4*alphaC_4 - Rk2_2_3*alphaC_3);
+    const double fk_3_3 = (((Pk2_3 - Rk2_3_5*alphaC_5) - Rk2_3_2*alphaC_2) + (-Rk2_3_0*alphaC_0 - Rk2_3_1*alphaC_1)) + (-Rk2_3_4*alphaC_4 - Rk2_3_3*alphaC_3);
+    const double fk_4_3 = (((Pk2_4 - Rk2_4_5*alphaC_5) - Rk2_4_2*alphaC_2) + (-Rk2_4_0*alphaC_0 - Rk2_4_1*alphaC_1)) + (-Rk2_4_4*alphaC_4 - Rk2_4_3*alphaC_3);
+    const double fk_5_3 = (((Pk2_5 - ldl_di5_3*alphaC_5) - Rk2_5_2*alphaC_2) + (-Rk2_5_0*alphaC_0 - Rk2_5_1*alphaC_1)) + (-Rk2_5_4*alphaC_4 - Rk2_5_3*alphaC_3);
+    const double fk_0_4 = (((Pk3_0 - Rk3_0_5*alphaC_5) - Rk3_0_2*alphaC_2) + (-Rk3_0_0*alphaC_0 - Rk3_0_1*alphaC_1)) + (-Rk3_0_4*alphaC_4 - Rk3_0_3*alphaC_3);
+    const double fk_1_4 = (((Pk3_1 - Rk3_1_5*alphaC_5) - Rk3_1_2*alphaC_2) + (-Rk3_1_0*alphaC_0 - Rk3_1_1*alphaC_1)) + (-Rk3_1_4*alphaC_4 - Rk3_1_3*alphaC_3);
+    const double fk_2_4 = (((Pk3_2 - Rk3_2_5*alphaC_5) - Rk3_2_2*alphaC_2) + (-Rk3_2_0*alphaC_0 - Rk3_2_1*alphaC_1)) + (-Rk3_2_4*alphaC_4 - Rk3_2_3*alphaC_3);
+    const double fk_3_4 = (((Pk3_3 - Rk3_3_5*alphaC_5) - Rk3_3_2*alphaC_2) + (-Rk3_3_0*alphaC_0 - Rk3_3_1*alphaC_1)) + (-Rk3_3_4*alphaC_4 - Rk3_3_3*alphaC_3);
+    const double fk_4_4 = (((Pk3_4 - Rk3_4_5*alphaC_5) - Rk3_4_2*alphaC_2) + (-Rk3_4_0*alphaC_0 - Rk3_4_1*alphaC_1)) + (-Rk3_4_4*alphaC_4 - Rk3_4_3*alphaC_3);
+    const double fk_5_4 = (((Pk3_5 - ldl_di5_4*alphaC_5) - Rk3_5_2*alphaC_2) + (-Rk3_5_0*alphaC_0 - Rk3_5_1*alphaC_1)) + (-Rk3_5_4*alphaC_4 - Rk3_5_3*alphaC_3);
+    out[24] = alphaC_0;
+    out[25] = alphaC_1;
+    out[26] = alphaC_2;
+    out[27] = alphaC_3;
+    out[28] = alphaC_4;
+    out[29] = alphaC_5;
     /* z5: z(k) (4.20) */
     const double t1841 = 0.05*fk_3;
     const double t1842 = 0.05*fk_4;
@@ -4727,56 +5410,62 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     out[33] = fk_3;
     out[34] = fk_4;
     out[35] = fk_5;
+    /* z4: z(k) (4.20) */
+    const double t1844 = 23.622047244094485*z5_0 + z5_4;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_5 = -3149.606299212598*z5_0;
     /* z4: z(k) (4.20) */
-    const double t1844 = 23.622047244094485*z5_0 + z5_4;
     const double t1845 = c_q_5*t1844;
+    const double z4_5_5 = s_q_5*t1844 + c_q_5*z5_5;
     const double z4_0_5 = -0.05*t1845 + 0.05*s_q_5*z5_5;
+    const double z4_4_5 = t1845 - s_q_5*z5_5;
+    /* z3: z(k) (4.20) */
+    const double t1846 = -0.4*z4_4_5;
+    /* z4: z(k) (4.20) */
     const double z4_1 = (c_q_5*z5_1 - s_q_5*z5_2) + 0.05*z5_3;
     const double z4_2 = s_q_5*z5_1 + c_q_5*z5_2;
-    const double z4_4_5 = t1845 - s_q_5*z5_5;
-    const double z4_5_5 = s_q_5*t1844 + c_q_5*z5_5;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
     const double nu4_0_5 = -Dinv4_0_0*z4_1;
     /* z3: z(k) (4.20) */
-    const double t1846 = -0.4*z4_4_5;
     const double t1847 = z4_2 - G4_2_0*z4_1;
-    const double z3_0_5 = (s_q_4*t1847 + c_q_4*z4_0_5) + t1846;
     const double t1848 = z5_3 - G4_3_0*z4_1;
+    const double z3_0_5 = (s_q_4*t1847 + c_q_4*z4_0_5) + t1846;
+    const double z3_2_5 = c_q_4*t1847 - s_q_4*z4_0_5;
     const double t1849 = c_q_4*t1848;
+    const double z3_5_5 = -s_q_4*t1848 + c_q_4*z4_5_5;
     const double t1850 = s_q_4*z4_5_5;
     const double z3_1_5 = ((z4_1 - G4_1_0*z4_1) + 0.4*t1850) + 0.4*t1849;
-    const double z3_2_5 = c_q_4*t1847 - s_q_4*z4_0_5;
     const double z3_3_5 = t1849 + t1850;
-    const double z3_5_5 = -s_q_4*t1848 + c_q_4*z4_5_5;
+    /* z2: z(k) (4.20) */
+    const double z2_1_5 = ((z3_1_5 - G3_1_0*z3_1_5) + t416*(z3_3_5 - G3_3_0*z3_1_5)) + t417*(z3_5_5 - G3_5_0*z3_1_5);
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
     const double nu3_0_5 = -Dinv3_0_0*z3_1_5;
     /* z2: z(k) (4.20) */
     const double t1851 = z3_0_5 - G3_0_0*z3_1_5;
     const double t1852 = z3_2_5 - G3_2_0*z3_1_5;
     const double z2_0_5 = (c_q_3*t1851 + (t1846 + t445*z3_1_5)) + s_q_3*t1852;
-    const double z2_1_5 = ((z3_1_5 - G3_1_0*z3_1_5) + t416*(z3_3_5 - G3_3_0*z3_1_5)) + t417*(z3_5_5 - G3_5_0*z3_1_5);
     const double z2_2_5 = c_q_3*t1852 - s_q_3*t1851;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double nu2_0_5 = -Dinv2_0_0*z2_0_5;
     /* z1: z(k) (4.20) */
-    const double z1_0_5 = z2_0_5 - G2_0_0*z2_0_5;
     const double t1853 = z2_1_5 - G2_1_0*z2_0_5;
     const double t1854 = z2_2_5 - G2_2_0*z2_0_5;
+    const double z1_0_5 = z2_0_5 - G2_0_0*z2_0_5;
     const double z1_1_5 = c_q_2*t1853 - s_q_2*t1854;
     const double z1_2_5 = c_q_2*t1854 + s_q_2*t1853;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_5 = -Dinv1_0_0*z1_1_5;
     /* z0: z(k) (4.20) */
     const double z0_2_5 = c_q_1*(z1_2_5 - G1_2_0*z1_1_5) - s_q_1*(z1_0_5 - G1_0_0*z1_1_5);
+    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu1_0_5 = -Dinv1_0_0*z1_1_5;
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0_5 = -Dinv0_0_0*z0_2_5;
+    out[0] = nu0_0 + nu0_0_5;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2_5 = c_q_1*nu0_0_5;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t1855 = s_q_1*nu0_0_5;
     const double qdd1_0_5 = (G1_0_0*t1855 + nu1_0_5) - G1_2_0*lam1_2_5;
+    out[1] = qdd1_0 + qdd1_0_5;
     /* lam1: lambda(k) (4.21) */
     const double lam1_0_5 = -t1855;
     /* lam2: lambda(k) (4.21) */
@@ -4784,34 +5473,31 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double lam2_2_5 = -s_q_2*qdd1_0_5 + c_q_2*lam1_2_5;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_5 = ((nu2_0_5 - G2_0_0*lam1_0_5) - G2_1_0*lam2_1_5) - G2_2_0*lam2_2_5;
+    out[2] = qdd2_0 + qdd2_0_5;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_5 = lam1_0_5 + qdd2_0_5;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_0_5 = c_q_3*lam2_0_5 - s_q_3*lam2_2_5;
-    const double lam3_2_5 = s_q_3*lam2_0_5 + c_q_3*lam2_2_5;
     const double lam3_3_5 = t416*lam2_1_5;
     const double lam3_5_5 = t417*lam2_1_5;
+    const double lam3_0_5 = c_q_3*lam2_0_5 - s_q_3*lam2_2_5;
+    const double lam3_2_5 = s_q_3*lam2_0_5 + c_q_3*lam2_2_5;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_5 = (((((nu3_0_5 - G3_1_0*lam2_1_5) - G3_3_0*lam3_3_5) - G3_5_0*lam3_5_5) + 0.4*G3_4_0*lam2_0_5) - G3_0_0*lam3_0_5) - G3_2_0*lam3_2_5;
+    out[3] = qdd3_0 + qdd3_0_5;
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_5 = lam2_1_5 + qdd3_0_5;
     const double lam3_4_5 = -0.4*lam2_0_5;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1856 = 0.4*lam3_1_5 + lam3_3_5;
     const double qdd4_0_5 = ((nu4_0_5 - G4_2_0*(c_q_4*lam3_2_5 + s_q_4*lam3_0_5)) - G4_1_0*lam3_1_5) - G4_3_0*(c_q_4*t1856 - s_q_4*lam3_5_5);
+    out[4] = qdd4_0 + qdd4_0_5;
     /* lam4: lambda(k) (4.21) */
+    const double lam4_5_5 = s_q_4*t1856 + c_q_4*lam3_5_5;
     const double lam4_0_5 = c_q_4*lam3_0_5 - s_q_4*lam3_2_5;
     const double lam4_4_5 = lam3_4_5 - 0.4*lam3_0_5;
-    const double lam4_5_5 = s_q_4*t1856 + c_q_4*lam3_5_5;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_5 = ((nu5_0_5 - 1.0*lam4_0_5) + t623*(lam4_4_5 - 0.05*lam4_0_5)) + t624*lam4_5_5;
-    /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
-    const double fk_0_2 = (((Pk1_0 - Rk1_0_5*alphaC_5) - Rk1_0_2*alphaC_2) + (-Rk1_0_0*alphaC_0 - Rk1_0_1*alphaC_1)) + (-Rk1_0_4*alphaC_4 - Rk1_0_3*alphaC_3);
-    const double fk_1_2 = (((Pk1_1 - Rk1_1_5*alphaC_5) - Rk1_1_2*alphaC_2) + (-Rk1_1_0*alphaC_0 - Rk1_1_1*alphaC_1)) + (-Rk1_1_4*alphaC_4 - Rk1_1_3*alphaC_3);
-    const double fk_2_2 = (((Pk1_2 - Rk1_2_5*alphaC_5) - Rk1_2_2*alphaC_2) + (-Rk1_2_0*alphaC_0 - Rk1_2_1*alphaC_1)) + (-Rk1_2_4*alphaC_4 - Rk1_2_3*alphaC_3);
-    const double fk_3_2 = (((Pk1_3 - Rk1_3_5*alphaC_5) - Rk1_3_2*alphaC_2) + (-Rk1_3_0*alphaC_0 - Rk1_3_1*alphaC_1)) + (-Rk1_3_4*alphaC_4 - Rk1_3_3*alphaC_3);
-    const double fk_4_2 = (((Pk1_4 - Rk1_4_5*alphaC_5) - Rk1_4_2*alphaC_2) + (-Rk1_4_0*alphaC_0 - Rk1_4_1*alphaC_1)) + (-Rk1_4_4*alphaC_4 - Rk1_4_3*alphaC_3);
-    const double fk_5_2 = (((Pk1_5 - ldl_di5_2*alphaC_5) - Rk1_5_2*alphaC_2) + (-Rk1_5_0*alphaC_0 - Rk1_5_1*alphaC_1)) + (-Rk1_5_4*alphaC_4 - Rk1_5_3*alphaC_3);
+    out[5] = qdd5_0 + qdd5_0_5;
     /* z5: z(k) (4.20) */
     const double t1857 = 0.05*fk_3_2;
     const double t1858 = 0.05*fk_4_2;
@@ -4828,56 +5514,62 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     out[39] = fk_3_2;
     out[40] = fk_4_2;
     out[41] = fk_5_2;
+    /* z4: z(k) (4.20) */
+    const double t1860 = 23.622047244094485*z5_0_2 + z5_4_2;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_6 = -3149.606299212598*z5_0_2;
     /* z4: z(k) (4.20) */
-    const double t1860 = 23.622047244094485*z5_0_2 + z5_4_2;
     const double t1861 = c_q_11*t1860;
+    const double z4_5_6 = s_q_11*t1860 + c_q_11*z5_5_2;
     const double z4_0_6 = -0.05*t1861 + 0.05*s_q_11*z5_5_2;
+    const double z4_4_6 = t1861 - s_q_11*z5_5_2;
+    /* z3: z(k) (4.20) */
+    const double t1862 = -0.4*z4_4_6;
+    /* z4: z(k) (4.20) */
     const double z4_1_2 = (c_q_11*z5_1_2 - s_q_11*z5_2_2) + 0.05*z5_3_2;
     const double z4_2_2 = s_q_11*z5_1_2 + c_q_11*z5_2_2;
-    const double z4_4_6 = t1861 - s_q_11*z5_5_2;
-    const double z4_5_6 = s_q_11*t1860 + c_q_11*z5_5_2;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
     const double nu4_0_6 = -Dinv4_0_0_3*z4_1_2;
     /* z3: z(k) (4.20) */
-    const double t1862 = -0.4*z4_4_6;
     const double t1863 = z4_2_2 - G4_2_0_3*z4_1_2;
-    const double z3_0_6 = (s_q_10*t1863 + c_q_10*z4_0_6) + t1862;
     const double t1864 = z5_3_2 - G4_3_0_3*z4_1_2;
+    const double z3_0_6 = (s_q_10*t1863 + c_q_10*z4_0_6) + t1862;
+    const double z3_2_6 = c_q_10*t1863 - s_q_10*z4_0_6;
     const double t1865 = c_q_10*t1864;
+    const double z3_5_6 = -s_q_10*t1864 + c_q_10*z4_5_6;
     const double t1866 = s_q_10*z4_5_6;
     const double z3_1_6 = ((z4_1_2 - G4_1_0_3*z4_1_2) + 0.4*t1866) + 0.4*t1865;
-    const double z3_2_6 = c_q_10*t1863 - s_q_10*z4_0_6;
     const double z3_3_6 = t1865 + t1866;
-    const double z3_5_6 = -s_q_10*t1864 + c_q_10*z4_5_6;
+    /* z2: z(k) (4.20) */
+    const double z2_1_6 = ((z3_1_6 - G3_1_0_3*z3_1_6) + t770*(z3_3_6 - G3_3_0_3*z3_1_6)) + t771*(z3_5_6 - G3_5_0_3*z3_1_6);
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
     const double nu3_0_6 = -Dinv3_0_0_3*z3_1_6;
     /* z2: z(k) (4.20) */
     const double t1867 = z3_0_6 - G3_0_0_3*z3_1_6;
     const double t1868 = z3_2_6 - G3_2_0_3*z3_1_6;
     const double z2_0_6 = (c_q_9*t1867 + (t1862 + t799*z3_1_6)) + s_q_9*t1868;
-    const double z2_1_6 = ((z3_1_6 - G3_1_0_3*z3_1_6) + t770*(z3_3_6 - G3_3_0_3*z3_1_6)) + t771*(z3_5_6 - G3_5_0_3*z3_1_6);
     const double z2_2_6 = c_q_9*t1868 - s_q_9*t1867;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double nu2_0_6 = -Dinv2_0_0_3*z2_0_6;
     /* z1: z(k) (4.20) */
-    const double z1_0_6 = z2_0_6 - G2_0_0_3*z2_0_6;
     const double t1869 = z2_1_6 - G2_1_0_3*z2_0_6;
     const double t1870 = z2_2_6 - G2_2_0_3*z2_0_6;
+    const double z1_0_6 = z2_0_6 - G2_0_0_3*z2_0_6;
     const double z1_1_6 = c_q_8*t1869 - s_q_8*t1870;
     const double z1_2_6 = c_q_8*t1870 + s_q_8*t1869;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_6 = -Dinv1_0_0_3*z1_1_6;
     /* z0: z(k) (4.20) */
     const double z0_2_6 = c_q_7*(z1_2_6 - G1_2_0_3*z1_1_6) - s_q_7*(z1_0_6 - G1_0_0_3*z1_1_6);
+    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu1_0_6 = -Dinv1_0_0_3*z1_1_6;
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0_6 = -Dinv0_0_0_3*z0_2_6;
+    out[6] = nu0_0_2 + nu0_0_6;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2_6 = c_q_7*nu0_0_6;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t1871 = s_q_7*nu0_0_6;
     const double qdd1_0_6 = (G1_0_0_3*t1871 + nu1_0_6) - G1_2_0_3*lam1_2_6;
+    out[7] = qdd1_0_2 + qdd1_0_6;
     /* lam1: lambda(k) (4.21) */
     const double lam1_0_6 = -t1871;
     /* lam2: lambda(k) (4.21) */
@@ -4885,34 +5577,31 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double lam2_2_6 = -s_q_8*qdd1_0_6 + c_q_8*lam1_2_6;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_6 = ((nu2_0_6 - G2_0_0_3*lam1_0_6) - G2_1_0_3*lam2_1_6) - G2_2_0_3*lam2_2_6;
+    out[8] = qdd2_0_2 + qdd2_0_6;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_6 = lam1_0_6 + qdd2_0_6;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_0_6 = c_q_9*lam2_0_6 - s_q_9*lam2_2_6;
-    const double lam3_2_6 = s_q_9*lam2_0_6 + c_q_9*lam2_2_6;
     const double lam3_3_6 = t770*lam2_1_6;
     const double lam3_5_6 = t771*lam2_1_6;
+    const double lam3_0_6 = c_q_9*lam2_0_6 - s_q_9*lam2_2_6;
+    const double lam3_2_6 = s_q_9*lam2_0_6 + c_q_9*lam2_2_6;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_6 = (((((nu3_0_6 - G3_1_0_3*lam2_1_6) - G3_3_0_3*lam3_3_6) - G3_5_0_3*lam3_5_6) + 0.4*G3_4_0_3*lam2_0_6) - G3_0_0_3*lam3_0_6) - G3_2_0_3*lam3_2_6;
+    out[9] = qdd3_0_2 + qdd3_0_6;
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_6 = lam2_1_6 + qdd3_0_6;
     const double lam3_4_6 = -0.4*lam2_0_6;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1872 = 0.4*lam3_1_6 + lam3_3_6;
     const double qdd4_0_6 = ((nu4_0_6 - G4_2_0_3*(c_q_10*lam3_2_6 + s_q_10*lam3_0_6)) - G4_1_0_3*lam3_1_6) - G4_3_0_3*(c_q_10*t1872 - s_q_10*lam3_5_6);
+    out[10] = qdd4_0_2 + qdd4_0_6;
     /* lam4: lambda(k) (4.21) */
+    const double lam4_5_6 = s_q_10*t1872 + c_q_10*lam3_5_6;
     const double lam4_0_6 = c_q_10*lam3_0_6 - s_q_10*lam3_2_6;
     const double lam4_4_6 = lam3_4_6 - 0.4*lam3_0_6;
-    const double lam4_5_6 = s_q_10*t1872 + c_q_10*lam3_5_6;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_6 = ((nu5_0_6 - 1.0*lam4_0_6) + t977*(lam4_4_6 - 0.05*lam4_0_6)) + t978*lam4_5_6;
-    /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
-    const double fk_0_3 = (((Pk2_0 - Rk2_0_5*alphaC_5) - Rk2_0_2*alphaC_2) + (-Rk2_0_0*alphaC_0 - Rk2_0_1*alphaC_1)) + (-Rk2_0_4*alphaC_4 - Rk2_0_3*alphaC_3);
-    const double fk_1_3 = (((Pk2_1 - Rk2_1_5*alphaC_5) - Rk2_1_2*alphaC_2) + (-Rk2_1_0*alphaC_0 - Rk2_1_1*alphaC_1)) + (-Rk2_1_4*alphaC_4 - Rk2_1_3*alphaC_3);
-    const double fk_2_3 = (((Pk2_2 - Rk2_2_5*alphaC_5) - Rk2_2_2*alphaC_2) + (-Rk2_2_0*alphaC_0 - Rk2_2_1*alphaC_1)) + (-Rk2_2_4*alphaC_4 - Rk2_2_3*alphaC_3);
-    const double fk_3_3 = (((Pk2_3 - Rk2_3_5*alphaC_5) - Rk2_3_2*alphaC_2) + (-Rk2_3_0*alphaC_0 - Rk2_3_1*alphaC_1)) + (-Rk2_3_4*alphaC_4 - Rk2_3_3*alphaC_3);
-    const double fk_4_3 = (((Pk2_4 - Rk2_4_5*alphaC_5) - Rk2_4_2*alphaC_2) + (-Rk2_4_0*alphaC_0 - Rk2_4_1*alphaC_1)) + (-Rk2_4_4*alphaC_4 - Rk2_4_3*alphaC_3);
-    const double fk_5_3 = (((Pk2_5 - ldl_di5_3*alphaC_5) - Rk2_5_2*alphaC_2) + (-Rk2_5_0*alphaC_0 - Rk2_5_1*alphaC_1)) + (-Rk2_5_4*alphaC_4 - Rk2_5_3*alphaC_3);
+    out[11] = qdd5_0_2 + qdd5_0_6;
     /* z5: z(k) (4.20) */
     const double t1873 = 0.05*fk_3_3;
     const double t1874 = 0.05*fk_4_3;
@@ -4929,56 +5618,62 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     out[45] = fk_3_3;
     out[46] = fk_4_3;
     out[47] = fk_5_3;
+    /* z4: z(k) (4.20) */
+    const double t1876 = 23.622047244094485*z5_0_3 + z5_4_3;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_7 = -3149.606299212598*z5_0_3;
     /* z4: z(k) (4.20) */
-    const double t1876 = 23.622047244094485*z5_0_3 + z5_4_3;
     const double t1877 = c_q_17*t1876;
+    const double z4_5_7 = s_q_17*t1876 + c_q_17*z5_5_3;
     const double z4_0_7 = -0.05*t1877 + 0.05*s_q_17*z5_5_3;
+    const double z4_4_7 = t1877 - s_q_17*z5_5_3;
+    /* z3: z(k) (4.20) */
+    const double t1878 = -0.4*z4_4_7;
+    /* z4: z(k) (4.20) */
     const double z4_1_3 = (c_q_17*z5_1_3 - s_q_17*z5_2_3) + 0.05*z5_3_3;
     const double z4_2_3 = s_q_17*z5_1_3 + c_q_17*z5_2_3;
-    const double z4_4_7 = t1877 - s_q_17*z5_5_3;
-    const double z4_5_7 = s_q_17*t1876 + c_q_17*z5_5_3;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
     const double nu4_0_7 = -Dinv4_0_0_5*z4_1_3;
     /* z3: z(k) (4.20) */
-    const double t1878 = -0.4*z4_4_7;
     const double t1879 = z4_2_3 - G4_2_0_5*z4_1_3;
-    const double z3_0_7 = (s_q_16*t1879 + c_q_16*z4_0_7) + t1878;
     const double t1880 = z5_3_3 - G4_3_0_5*z4_1_3;
+    const double z3_0_7 = (s_q_16*t1879 + c_q_16*z4_0_7) + t1878;
+    const double z3_2_7 = c_q_16*t1879 - s_q_16*z4_0_7;
     const double t1881 = c_q_16*t1880;
+    const double z3_5_7 = -s_q_16*t1880 + c_q_16*z4_5_7;
     const double t1882 = s_q_16*z4_5_7;
     const double z3_1_7 = ((z4_1_3 - G4_1_0_5*z4_1_3) + 0.4*t1882) + 0.4*t1881;
-    const double z3_2_7 = c_q_16*t1879 - s_q_16*z4_0_7;
     const double z3_3_7 = t1881 + t1882;
-    const double z3_5_7 = -s_q_16*t1880 + c_q_16*z4_5_7;
+    /* z2: z(k) (4.20) */
+    const double z2_1_7 = ((z3_1_7 - G3_1_0_5*z3_1_7) + t1124*(z3_3_7 - G3_3_0_5*z3_1_7)) + t1125*(z3_5_7 - G3_5_0_5*z3_1_7);
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
     const double nu3_0_7 = -Dinv3_0_0_5*z3_1_7;
     /* z2: z(k) (4.20) */
     const double t1883 = z3_0_7 - G3_0_0_5*z3_1_7;
     const double t1884 = z3_2_7 - G3_2_0_5*z3_1_7;
     const double z2_0_7 = (c_q_15*t1883 + (t1153*z3_1_7 + t1878)) + s_q_15*t1884;
-    const double z2_1_7 = ((z3_1_7 - G3_1_0_5*z3_1_7) + t1124*(z3_3_7 - G3_3_0_5*z3_1_7)) + t1125*(z3_5_7 - G3_5_0_5*z3_1_7);
     const double z2_2_7 = c_q_15*t1884 - s_q_15*t1883;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double nu2_0_7 = -Dinv2_0_0_5*z2_0_7;
     /* z1: z(k) (4.20) */
-    const double z1_0_7 = z2_0_7 - G2_0_0_5*z2_0_7;
     const double t1885 = z2_1_7 - G2_1_0_5*z2_0_7;
     const double t1886 = z2_2_7 - G2_2_0_5*z2_0_7;
+    const double z1_0_7 = z2_0_7 - G2_0_0_5*z2_0_7;
     const double z1_1_7 = c_q_14*t1885 - s_q_14*t1886;
     const double z1_2_7 = c_q_14*t1886 + s_q_14*t1885;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_7 = -Dinv1_0_0_5*z1_1_7;
     /* z0: z(k) (4.20) */
     const double z0_2_7 = c_q_13*(z1_2_7 - G1_2_0_5*z1_1_7) - s_q_13*(z1_0_7 - G1_0_0_5*z1_1_7);
+    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu1_0_7 = -Dinv1_0_0_5*z1_1_7;
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0_7 = -Dinv0_0_0_5*z0_2_7;
+    out[12] = nu0_0_3 + nu0_0_7;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2_7 = c_q_13*nu0_0_7;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t1887 = s_q_13*nu0_0_7;
     const double qdd1_0_7 = (G1_0_0_5*t1887 + nu1_0_7) - G1_2_0_5*lam1_2_7;
+    out[13] = qdd1_0_3 + qdd1_0_7;
     /* lam1: lambda(k) (4.21) */
     const double lam1_0_7 = -t1887;
     /* lam2: lambda(k) (4.21) */
@@ -4986,40 +5681,31 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double lam2_2_7 = -s_q_14*qdd1_0_7 + c_q_14*lam1_2_7;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_7 = ((nu2_0_7 - G2_0_0_5*lam1_0_7) - G2_1_0_5*lam2_1_7) - G2_2_0_5*lam2_2_7;
+    out[14] = qdd2_0_3 + qdd2_0_7;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_7 = lam1_0_7 + qdd2_0_7;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_0_7 = c_q_15*lam2_0_7 - s_q_15*lam2_2_7;
-    const double lam3_2_7 = s_q_15*lam2_0_7 + c_q_15*lam2_2_7;
     const double lam3_3_7 = t1124*lam2_1_7;
     const double lam3_5_7 = t1125*lam2_1_7;
+    const double lam3_0_7 = c_q_15*lam2_0_7 - s_q_15*lam2_2_7;
+    const double lam3_2_7 = s_q_15*lam2_0_7 + c_q_15*lam2_2_7;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_7 = (((((nu3_0_7 - G3_1_0_5*lam2_1_7) - G3_3_0_5*lam3_3_7) - G3_5_0_5*lam3_5_7) + 0.4*G3_4_0_5*lam2_0_7) - G3_0_0_5*lam3_0_7) - G3_2_0_5*lam3_2_7;
+    out[15] = qdd3_0_3 + qdd3_0_7;
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_7 = lam2_1_7 + qdd3_0_7;
     const double lam3_4_7 = -0.4*lam2_0_7;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1888 = 0.4*lam3_1_7 + lam3_3_7;
     const double qdd4_0_7 = ((nu4_0_7 - G4_2_0_5*(c_q_16*lam3_2_7 + s_q_16*lam3_0_7)) - G4_1_0_5*lam3_1_7) - G4_3_0_5*(c_q_16*t1888 - s_q_16*lam3_5_7);
+    out[16] = qdd4_0_3 + qdd4_0_7;
     /* lam4: lambda(k) (4.21) */
+    const double lam4_5_7 = s_q_16*t1888 + c_q_16*lam3_5_7;
     const double lam4_0_7 = c_q_16*lam3_0_7 - s_q_16*lam3_2_7;
     const double lam4_4_7 = lam3_4_7 - 0.4*lam3_0_7;
-    const double lam4_5_7 = s_q_16*t1888 + c_q_16*lam3_5_7;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_7 = ((nu5_0_7 - 1.0*lam4_0_7) + t1331*(lam4_4_7 - 0.05*lam4_0_7)) + t1332*lam4_5_7;
-    /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
-    const double fk_0_4 = (((Pk3_0 - Rk3_0_5*alphaC_5) - Rk3_0_2*alphaC_2) + (-Rk3_0_0*alphaC_0 - Rk3_0_1*alphaC_1)) + (-Rk3_0_4*alphaC_4 - Rk3_0_3*alphaC_3);
-    const double fk_1_4 = (((Pk3_1 - Rk3_1_5*alphaC_5) - Rk3_1_2*alphaC_2) + (-Rk3_1_0*alphaC_0 - Rk3_1_1*alphaC_1)) + (-Rk3_1_4*alphaC_4 - Rk3_1_3*alphaC_3);
-    const double fk_2_4 = (((Pk3_2 - Rk3_2_5*alphaC_5) - Rk3_2_2*alphaC_2) + (-Rk3_2_0*alphaC_0 - Rk3_2_1*alphaC_1)) + (-Rk3_2_4*alphaC_4 - Rk3_2_3*alphaC_3);
-    const double fk_3_4 = (((Pk3_3 - Rk3_3_5*alphaC_5) - Rk3_3_2*alphaC_2) + (-Rk3_3_0*alphaC_0 - Rk3_3_1*alphaC_1)) + (-Rk3_3_4*alphaC_4 - Rk3_3_3*alphaC_3);
-    const double fk_4_4 = (((Pk3_4 - Rk3_4_5*alphaC_5) - Rk3_4_2*alphaC_2) + (-Rk3_4_0*alphaC_0 - Rk3_4_1*alphaC_1)) + (-Rk3_4_4*alphaC_4 - Rk3_4_3*alphaC_3);
-    const double fk_5_4 = (((Pk3_5 - ldl_di5_4*alphaC_5) - Rk3_5_2*alphaC_2) + (-Rk3_5_0*alphaC_0 - Rk3_5_1*alphaC_1)) + (-Rk3_5_4*alphaC_4 - Rk3_5_3*alphaC_3);
-    out[24] = alphaC_0;
-    out[25] = alphaC_1;
-    out[26] = alphaC_2;
-    out[27] = alphaC_3;
-    out[28] = alphaC_4;
-    out[29] = alphaC_5;
+    out[17] = qdd5_0_3 + qdd5_0_7;
     /* z5: z(k) (4.20) */
     const double t1889 = 0.05*fk_3_4;
     const double t1890 = 0.05*fk_4_4;
@@ -5036,56 +5722,62 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     out[51] = fk_3_4;
     out[52] = fk_4_4;
     out[53] = fk_5_4;
+    /* z4: z(k) (4.20) */
+    const double t1892 = 23.622047244094485*z5_0_4 + z5_4_4;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_8 = -3149.606299212598*z5_0_4;
     /* z4: z(k) (4.20) */
-    const double t1892 = 23.622047244094485*z5_0_4 + z5_4_4;
     const double t1893 = c_q_23*t1892;
+    const double z4_5_8 = s_q_23*t1892 + c_q_23*z5_5_4;
     const double z4_0_8 = -0.05*t1893 + 0.05*s_q_23*z5_5_4;
+    const double z4_4_8 = t1893 - s_q_23*z5_5_4;
+    /* z3: z(k) (4.20) */
+    const double t1894 = -0.4*z4_4_8;
+    /* z4: z(k) (4.20) */
     const double z4_1_4 = (c_q_23*z5_1_4 - s_q_23*z5_2_4) + 0.05*z5_3_4;
     const double z4_2_4 = s_q_23*z5_1_4 + c_q_23*z5_2_4;
-    const double z4_4_8 = t1893 - s_q_23*z5_5_4;
-    const double z4_5_8 = s_q_23*t1892 + c_q_23*z5_5_4;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
     const double nu4_0_8 = -Dinv4_0_0_7*z4_1_4;
     /* z3: z(k) (4.20) */
-    const double t1894 = -0.4*z4_4_8;
     const double t1895 = z4_2_4 - G4_2_0_7*z4_1_4;
-    const double z3_0_8 = (s_q_22*t1895 + c_q_22*z4_0_8) + t1894;
     const double t1896 = z5_3_4 - G4_3_0_7*z4_1_4;
+    const double z3_0_8 = (s_q_22*t1895 + c_q_22*z4_0_8) + t1894;
+    const double z3_2_8 = c_q_22*t1895 - s_q_22*z4_0_8;
     const double t1897 = c_q_22*t1896;
+    const double z3_5_8 = -s_q_22*t1896 + c_q_22*z4_5_8;
     const double t1898 = s_q_22*z4_5_8;
     const double z3_1_8 = ((z4_1_4 - G4_1_0_7*z4_1_4) + 0.4*t1898) + 0.4*t1897;
-    const double z3_2_8 = c_q_22*t1895 - s_q_22*z4_0_8;
     const double z3_3_8 = t1897 + t1898;
-    const double z3_5_8 = -s_q_22*t1896 + c_q_22*z4_5_8;
+    /* z2: z(k) (4.20) */
+    const double z2_1_8 = ((z3_1_8 - G3_1_0_7*z3_1_8) + t1478*(z3_3_8 - G3_3_0_7*z3_1_8)) + t1479*(z3_5_8 - G3_5_0_7*z3_1_8);
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
     const double nu3_0_8 = -Dinv3_0_0_7*z3_1_8;
     /* z2: z(k) (4.20) */
     const double t1899 = z3_0_8 - G3_0_0_7*z3_1_8;
     const double t1900 = z3_2_8 - G3_2_0_7*z3_1_8;
     const double z2_0_8 = (c_q_21*t1899 + (t1507*z3_1_8 + t1894)) + s_q_21*t1900;
-    const double z2_1_8 = ((z3_1_8 - G3_1_0_7*z3_1_8) + t1478*(z3_3_8 - G3_3_0_7*z3_1_8)) + t1479*(z3_5_8 - G3_5_0_7*z3_1_8);
     const double z2_2_8 = c_q_21*t1900 - s_q_21*t1899;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double nu2_0_8 = -Dinv2_0_0_7*z2_0_8;
     /* z1: z(k) (4.20) */
-    const double z1_0_8 = z2_0_8 - G2_0_0_7*z2_0_8;
     const double t1901 = z2_1_8 - G2_1_0_7*z2_0_8;
     const double t1902 = z2_2_8 - G2_2_0_7*z2_0_8;
+    const double z1_0_8 = z2_0_8 - G2_0_0_7*z2_0_8;
     const double z1_1_8 = c_q_20*t1901 - s_q_20*t1902;
     const double z1_2_8 = c_q_20*t1902 + s_q_20*t1901;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_8 = -Dinv1_0_0_7*z1_1_8;
     /* z0: z(k) (4.20) */
     const double z0_2_8 = c_q_19*(z1_2_8 - G1_2_0_7*z1_1_8) - s_q_19*(z1_0_8 - G1_0_0_7*z1_1_8);
+    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu1_0_8 = -Dinv1_0_0_7*z1_1_8;
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0_8 = -Dinv0_0_0_7*z0_2_8;
+    out[18] = nu0_0_4 + nu0_0_8;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2_8 = c_q_19*nu0_0_8;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t1903 = s_q_19*nu0_0_8;
     const double qdd1_0_8 = (G1_0_0_7*t1903 + nu1_0_8) - G1_2_0_7*lam1_2_8;
+    out[19] = qdd1_0_4 + qdd1_0_8;
     /* lam1: lambda(k) (4.21) */
     const double lam1_0_8 = -t1903;
     /* lam2: lambda(k) (4.21) */
@@ -5093,15 +5785,17 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double lam2_2_8 = -s_q_20*qdd1_0_8 + c_q_20*lam1_2_8;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_8 = ((nu2_0_8 - G2_0_0_7*lam1_0_8) - G2_1_0_7*lam2_1_8) - G2_2_0_7*lam2_2_8;
+    out[20] = qdd2_0_4 + qdd2_0_8;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_8 = lam1_0_8 + qdd2_0_8;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_0_8 = c_q_21*lam2_0_8 - s_q_21*lam2_2_8;
-    const double lam3_2_8 = s_q_21*lam2_0_8 + c_q_21*lam2_2_8;
     const double lam3_3_8 = t1478*lam2_1_8;
     const double lam3_5_8 = t1479*lam2_1_8;
+    const double lam3_0_8 = c_q_21*lam2_0_8 - s_q_21*lam2_2_8;
+    const double lam3_2_8 = s_q_21*lam2_0_8 + c_q_21*lam2_2_8;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_8 = (((((nu3_0_8 - G3_1_0_7*lam2_1_8) - G3_3_0_7*lam3_3_8) - G3_5_0_7*lam3_5_8) + 0.4*G3_4_0_7*lam2_0_8) - G3_0_0_7*lam3_0_8) - G3_2_0_7*lam3_2_8;
+    out[21] = qdd3_0_4 + qdd3_0_8;
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_8 = lam2_1_8 + qdd3_0_8;
     const double lam3_4_8 = -0.4*lam2_0_8;
@@ -5114,32 +5808,10 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double lam4_5_8 = s_q_22*t1904 + c_q_22*lam3_5_8;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_8 = ((nu5_0_8 - 1.0*lam4_0_8) + t1685*(lam4_4_8 - 0.05*lam4_0_8)) + t1686*lam4_5_8;
-
-    /* Outputs: out (54): the entries not stored where computed */
-    out[0] = nu0_0 + nu0_0_5;
-    out[1] = qdd1_0 + qdd1_0_5;
-    out[2] = qdd2_0 + qdd2_0_5;
-    out[3] = qdd3_0 + qdd3_0_5;
-    out[4] = qdd4_0 + qdd4_0_5;
-    out[5] = qdd5_0 + qdd5_0_5;
-    out[6] = nu0_0_2 + nu0_0_6;
-    out[7] = qdd1_0_2 + qdd1_0_6;
-    out[8] = qdd2_0_2 + qdd2_0_6;
-    out[9] = qdd3_0_2 + qdd3_0_6;
-    out[10] = qdd4_0_2 + qdd4_0_6;
-    out[11] = qdd5_0_2 + qdd5_0_6;
-    out[12] = nu0_0_3 + nu0_0_7;
-    out[13] = qdd1_0_3 + qdd1_0_7;
-    out[14] = qdd2_0_3 + qdd2_0_7;
-    out[15] = qdd3_0_3 + qdd3_0_7;
-    out[16] = qdd4_0_3 + qdd4_0_7;
-    out[17] = qdd5_0_3 + qdd5_0_7;
-    out[18] = nu0_0_4 + nu0_0_8;
-    out[19] = qdd1_0_4 + qdd1_0_8;
-    out[20] = qdd2_0_4 + qdd2_0_8;
-    out[21] = qdd3_0_4 + qdd3_0_8;
     out[22] = qdd4_0_4 + qdd4_0_8;
     out[23] = qdd5_0_4 + qdd5_0_8;
+
+    /* Outputs: out (54), each stored as soon as computed */
 }
 
 /* closure_constraints: closure errors c and the velocity constraints G of quadruped_platform, one row [c, G] per constraint direction.
@@ -5225,6 +5897,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t16 = s_q_4*t5;
     const double t17 = t15 + t16;
     const double t18 = 1.0*s_q_5;
+    const double t103 = t6 - t4;
     const double t19 = c_q_1*s_q_2;
     const double t20 = 0.5*c_q_5*t17 - 0.5*t18*t19;
     const double t21 = pose[4]*pose[5];
@@ -5235,13 +5908,16 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t26 = c_q_2*s_q_0*s_q_1 - t25;
     const double t27 = c_q_1*s_q_0;
     const double t28 = -s_q_3*t26 + c_q_3*t27;
-    const double t29 = c_q_4*t28;
     const double t30 = c_q_3*t26;
     const double t31 = s_q_3*t27;
+    const double t29 = c_q_4*t28;
+    const double t43 = s_q_4*t28;
     const double t32 = t30 + t31;
     const double t33 = s_q_4*t32;
+    const double t42 = c_q_4*t32;
     const double t34 = -1.0*t33 + 1.0*t29;
     out[37] = t34;
+    const double t104 = t29 - t33;
     const double t35 = pose[4]*pose[4];
     const double t36 = pose[3]*pose[5];
     const double t37 = pose[4]*pose[6];
@@ -5249,36 +5925,47 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t39 = c_q_0*c_q_2;
     const double t40 = s_q_0*s_q_2;
     const double t41 = s_q_1*t40 + t39;
-    const double t42 = c_q_4*t32;
-    const double t43 = s_q_4*t28;
     const double t44 = t42 + t43;
     const double t45 = t18*t44 + t23*t41;
     const double t46 = ((0.999213231858604*t13 - 0.003958452291906404) + 0.007916904583812808*t9) + ((0.999213231858604*t21 + 0.007916904583812808*t35) + (-0.038861805162583266*t36 + 0.038861805162583266*t37));
     const double t47 = t23*t44 - t18*t41;
     const double t48 = ((0.007841266351821786*t13 + 0.499983527568971) - 0.999967055137942*t9) + ((0.007841266351821786*t21 - 0.999967055137942*t35) + (-0.0020983757412769725*t36 + 0.0020983757412769725*t37));
     const double t49 = ((0.03887713750629754 - 0.07775427501259508*t10) - 0.07775427501259508*t9) + ((1.998484782948075*t11 + 1.998484782948075*t12) + (-0.0035839980818052784*t13 + 0.0035839980818052784*t21));
+    const double t106 = 0.6*t13;
+    const double t107 = 0.6*t21;
+    const double t114 = 0.6*t9;
+    out[0] = ((t14*t20 + t22*t24) - t46*t45) + ((-t38*t34 + t49*t8) - t48*t47);
+    const double t77 = 0.5*t49;
+    const double t78 = 0.5*t14;
+    const double t79 = 0.5*t22;
     const double t50 = 1.0*s_q_0;
+    const double t76 = s_q_1*s_q_2*t50 + 1.0*t39;
+    out[35] = t76;
+    out[36] = t76;
+    const double t55 = s_q_1*t39;
+    out[2] = -t50;
     const double t51 = 1.0*c_q_0;
     const double t52 = c_q_1*t51;
     out[3] = t52;
     out[33] = t51;
     const double t53 = 1.0*s_q_1;
     const double t54 = -c_q_2*t50 + t25*t53;
+    out[65] = -t53;
     out[4] = t54;
     out[5] = t54;
-    const double t55 = s_q_1*t39;
     const double t56 = t40 + t55;
     const double t57 = c_q_0*c_q_1;
     const double t58 = -s_q_3*t56 + c_q_3*t57;
-    const double t59 = c_q_4*t58;
     const double t60 = c_q_3*t56;
     const double t61 = s_q_3*t57;
+    const double t59 = c_q_4*t58;
+    const double t66 = s_q_4*t58;
     const double t62 = t60 + t61;
     const double t63 = s_q_4*t62;
+    const double t65 = c_q_4*t62;
     const double t64 = -1.0*t63 + 1.0*t59;
     out[6] = t64;
-    const double t65 = c_q_4*t62;
-    const double t66 = s_q_4*t58;
+    const double t124 = t59 - t63;
     const double t67 = t65 + t66;
     const double t68 = c_q_2*s_q_0;
     const double t69 = s_q_1*t25 - t68;
@@ -5287,20 +5974,20 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t72 = ((0.9992423914740375 - 1.998484782948075*t10) + 0.0035839980818052784*t37) + ((0.07775427501259508*t11 - 0.07775427501259508*t12) + (-1.998484782948075*t35 + 0.0035839980818052784*t36));
     const double t73 = ((0.004196751482553945*t10 - 0.0020983757412769725) + 1.999934110275884*t37) + ((0.015682532703643573*t11 - 0.015682532703643573*t12) + (0.004196751482553945*t35 + 1.999934110275884*t36));
     const double t74 = ((1.998426463717208*pose[3]*pose[4] - 0.038861805162583266) - 0.015833809167625616*t37) + ((0.07772361032516653*t10 - 1.998426463717208*t12) + (0.07772361032516653*t35 - 0.015833809167625616*t36));
+    out[31] = ((-t73*t20 - t74*t24) + (t38*t64 - t72*t8)) + (t46*t71 + t48*t70);
+    out[62] = ((0.5*t74*t45 + 0.5*t72*t34) - t78*t70) + ((0.5*t73*t47 - t77*t64) - t79*t71);
+    const double t81 = 0.8*t35;
+    const double t109 = 0.8*t36;
+    const double t110 = 0.8*t37;
     const double t75 = c_q_1*t50;
     out[34] = t75;
-    const double t76 = s_q_1*s_q_2*t50 + 1.0*t39;
-    out[35] = t76;
-    out[36] = t76;
-    const double t77 = 0.5*t49;
-    const double t78 = 0.5*t14;
-    const double t79 = 0.5*t22;
     const double t80 = 1.0*t19;
     out[66] = t80;
     out[67] = t80;
-    const double t81 = 0.8*t35;
     const double t82 = 0.8*t10;
+    const double t115 = 0.6*t10;
     const double t83 = t81 + t82;
+    const double t202 = -t81 - t82;
     const double t84 = 0.05*c_q_5;
     const double t85 = 0.05*s_q_5;
     const double t86 = t84*t67 - t85*t69;
@@ -5308,11 +5995,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t88 = (0.4*t60 + 0.4*t61) + t87;
     const double t89 = (0.4*t55 + 0.4*t40) + t88;
     out[125] = t89;
-    const double t90 = -pose[0];
-    const double t91 = 0.6*t12;
-    const double t92 = 0.6*t11;
-    const double t93 = t91 - t92;
-    const double t94 = t90 + t93;
     const double t95 = t84*t44 - t85*t41;
     const double t96 = (0.05*t42 + 0.05*t43) + t95;
     const double t97 = (0.4*t30 + 0.4*t31) + t96;
@@ -5320,60 +6002,91 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t99 = t19*t85;
     const double t100 = (0.05*t15 + (0.05*t16 - t99)) + t84*t17;
     const double t101 = (0.4*t2 - 0.4*t0) + t100;
-    const double t102 = 0.4*t1 + t101;
-    const double t103 = t6 - t4;
-    const double t104 = t29 - t33;
     const double t105 = 0.05*c_q_5*t17 - t99;
-    const double t106 = 0.6*t13;
-    const double t107 = 0.6*t21;
+    const double t102 = 0.4*t1 + t101;
+    out[94] = -t98;
+    out[95] = t51*t102;
+    out[157] = -t51*t89 - t50*t98;
+    out[126] = t50*t102;
+    out[96] = t53*t98 + t75*t102;
+    out[127] = -t53*t89 - t52*t102;
+    out[158] = -t75*t89 + t52*t98;
+    out[97] = -t80*t97 + 1.0*t41*t101;
+    out[98] = -t80*t96 + 1.0*t41*t100;
+    const double t130 = 1.0*t41;
+    out[159] = -t130*t88 + 1.0*t69*t97;
+    out[160] = -t130*t87 + 1.0*t69*t96;
+    const double t123 = 1.0*t69;
+    out[128] = t80*t88 - t123*t101;
+    out[129] = t80*t87 - t123*t100;
+    out[99] = -1.0*t103*t95 + 1.0*t104*t105;
+    out[130] = 1.0*t103*t86 - 1.0*t105*t124;
+    out[161] = -1.0*t104*t86 + 1.0*t124*t95;
+    const double t90 = -pose[0];
+    const double t91 = 0.6*t12;
+    const double t117 = 0.8*t12;
+    const double t92 = 0.6*t11;
+    const double t116 = 0.8*t11;
+    const double t93 = t91 - t92;
+    const double t220 = t92 - t91;
+    const double t94 = t90 + t93;
+    out[93] = (t83 + t94) + t89;
+    const double t289 = t220 + t90;
     const double t108 = t106 + t107;
-    const double t109 = 0.8*t36;
-    const double t110 = 0.8*t37;
     const double t111 = t109 - t110;
+    const double t127 = t110 - t109;
     const double t112 = t108 + t111;
     const double t113 = -t112;
     out[119] = t113;
     out[149] = t112;
     out[491] = t112;
     out[521] = t113;
-    const double t114 = 0.6*t9;
-    const double t115 = 0.6*t10;
-    const double t116 = 0.8*t11;
-    const double t117 = 0.8*t12;
+    const double t213 = t108 + t127;
+    const double t214 = -t213;
+    out[305] = t214;
+    out[335] = t213;
+    out[677] = t213;
+    out[707] = t214;
     const double t118 = t116 + t117;
     const double t119 = (-t114 - t115) + t118;
-    const double t120 = t119 + 0.3;
-    const double t121 = -pose[1];
     const double t122 = t114 + t115;
-    const double t123 = 1.0*t69;
-    const double t124 = t59 - t63;
-    const double t125 = t83 - 0.4;
-    const double t126 = t125 + t93;
-    const double t127 = t110 - t109;
-    const double t128 = -pose[2];
-    const double t129 = (t128 - t106) - t107;
-    const double t130 = 1.0*t41;
+    const double t215 = t118 + t122;
+    const double t120 = t119 + 0.3;
     const double t131 = -t120;
     out[120] = t120;
     out[180] = t131;
     out[492] = t131;
     out[552] = t120;
+    const double t121 = -pose[1];
+    out[124] = (((t121 - t116) - t117) + t122) + t98;
+    const double t125 = t83 - 0.4;
+    const double t126 = t125 + t93;
     const double t132 = -t126;
     out[151] = t126;
     out[181] = t132;
     out[523] = t132;
     out[553] = t126;
+    const double t221 = t125 + t220;
+    const double t222 = -t221;
+    out[337] = t222;
+    out[367] = t221;
+    out[709] = t221;
+    out[739] = t222;
+    const double t128 = -pose[2];
+    const double t129 = (t128 - t106) - t107;
+    out[155] = t102 + (t127 + t129);
     const double t133 = c_q_7*c_q_8;
     const double t134 = -s_q_9*t133 - c_q_9*s_q_7;
     const double t135 = c_q_10*t134;
+    const double t142 = s_q_10*t134;
     const double t136 = s_q_7*s_q_9;
     const double t137 = c_q_9*t133;
     const double t138 = t137 - t136;
     const double t139 = s_q_10*t138;
+    const double t141 = c_q_10*t138;
     const double t140 = -1.0*t139 + 1.0*t135;
     out[260] = t140;
-    const double t141 = c_q_10*t138;
-    const double t142 = s_q_10*t134;
+    const double t211 = t135 - t139;
     const double t143 = t141 + t142;
     const double t144 = 1.0*t143;
     const double t145 = 1.0*s_q_11;
@@ -5385,111 +6098,120 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t151 = c_q_8*s_q_6*s_q_7 - t150;
     const double t152 = c_q_7*s_q_6;
     const double t153 = -s_q_9*t151 + c_q_9*t152;
-    const double t154 = c_q_10*t153;
     const double t155 = c_q_9*t151;
     const double t156 = s_q_9*t152;
+    const double t154 = c_q_10*t153;
+    const double t161 = s_q_10*t153;
     const double t157 = t155 + t156;
     const double t158 = s_q_10*t157;
+    const double t160 = c_q_10*t157;
     const double t159 = -1.0*t158 + 1.0*t154;
     out[229] = t159;
-    const double t160 = c_q_10*t157;
-    const double t161 = s_q_10*t153;
+    const double t212 = t154 - t158;
     const double t162 = t160 + t161;
     const double t163 = c_q_6*c_q_8;
     const double t164 = s_q_6*s_q_8;
     const double t165 = s_q_7*t164 + t163;
     const double t166 = t148*t162 - t145*t165;
     const double t167 = t145*t162 + t148*t165;
+    out[186] = (((-t38*t159 + t77*t140) + t78*t147) + (-t48*t166 + t79*t149)) - t46*t167;
     const double t168 = 1.0*s_q_6;
+    const double t194 = s_q_7*s_q_8*t168 + 1.0*t163;
+    out[227] = t194;
+    out[228] = t194;
+    const double t173 = s_q_7*t163;
+    out[194] = -t168;
     const double t169 = 1.0*c_q_6;
     const double t170 = c_q_7*t169;
     out[195] = t170;
     out[225] = t169;
     const double t171 = 1.0*s_q_7;
     const double t172 = -c_q_8*t168 + t150*t171;
+    out[257] = -t171;
     out[196] = t172;
     out[197] = t172;
-    const double t173 = s_q_7*t163;
     const double t174 = t164 + t173;
     const double t175 = c_q_6*c_q_7;
     const double t176 = -s_q_9*t174 + c_q_9*t175;
-    const double t177 = c_q_10*t176;
     const double t178 = c_q_9*t174;
     const double t179 = s_q_9*t175;
+    const double t177 = c_q_10*t176;
+    const double t184 = s_q_10*t176;
     const double t180 = t178 + t179;
     const double t181 = s_q_10*t180;
+    const double t183 = c_q_10*t180;
     const double t182 = -1.0*t181 + 1.0*t177;
     out[198] = t182;
-    const double t183 = c_q_10*t180;
-    const double t184 = s_q_10*t176;
+    const double t219 = t177 - t181;
     const double t185 = t183 + t184;
     const double t186 = c_q_8*s_q_6;
     const double t187 = s_q_7*t150 - t186;
     const double t188 = t148*t185 - t145*t187;
     const double t189 = t145*t185 + t148*t187;
+    out[248] = ((0.5*t73*t166 + 0.5*t72*t159) - t78*t188) + ((0.5*t74*t167 - t77*t182) - t79*t189);
     const double t190 = 0.5*t72;
     const double t191 = 0.5*t73;
     const double t192 = 0.5*t74;
+    out[217] = (((-t191*t147 - t190*t140) + t48*t188) + (t38*t182 - t192*t149)) + t46*t189;
     const double t193 = c_q_7*t168;
     out[226] = t193;
-    const double t194 = s_q_7*s_q_8*t168 + 1.0*t163;
-    out[227] = t194;
-    out[228] = t194;
     const double t195 = 1.0*t146;
     out[258] = t195;
     out[259] = t195;
     const double t196 = 0.05*c_q_11;
     const double t197 = 0.05*s_q_11;
+    const double t207 = t196*t143 - t146*t197;
+    const double t208 = (0.05*t141 + 0.05*t142) + t207;
+    const double t209 = (0.4*t137 - 0.4*t136) + t208;
     const double t198 = t196*t185 - t197*t187;
+    const double t203 = t196*t162 - t197*t165;
     const double t199 = (0.05*t183 + 0.05*t184) + t198;
     const double t200 = (0.4*t178 + 0.4*t179) + t199;
     const double t201 = (0.4*t173 + 0.4*t164) + t200;
     out[317] = t201;
-    const double t202 = -t81 - t82;
-    const double t203 = t196*t162 - t197*t165;
     const double t204 = (0.05*t160 + 0.05*t161) + t203;
     const double t205 = (0.4*t155 + 0.4*t156) + t204;
     const double t206 = (0.4*s_q_7*t186 - 0.4*t150) + t205;
-    const double t207 = t196*t143 - t146*t197;
-    const double t208 = (0.05*t141 + 0.05*t142) + t207;
-    const double t209 = (0.4*t137 - 0.4*t136) + t208;
+    out[279] = t201 + (t202 + t94);
     const double t210 = 0.4*t133 + t209;
-    const double t211 = t135 - t139;
-    const double t212 = t154 - t158;
-    const double t213 = t108 + t127;
-    const double t214 = -t213;
-    out[305] = t214;
-    out[335] = t213;
-    out[677] = t213;
-    out[707] = t214;
-    const double t215 = t118 + t122;
+    out[341] = (t111 + t129) + t210;
+    out[286] = -t206;
+    out[287] = t169*t210;
+    out[349] = -t169*t201 - t168*t206;
+    out[318] = t168*t210;
+    out[288] = t171*t206 + t193*t210;
+    out[319] = -t171*t201 - t170*t210;
+    out[350] = -t193*t201 + t170*t206;
+    out[310] = (t121 + t215) + t206;
+    out[289] = -t195*t205 + 1.0*t165*t209;
+    out[290] = -t195*t204 + 1.0*t165*t208;
+    const double t223 = 1.0*t165;
+    out[351] = -t223*t200 + 1.0*t187*t205;
+    out[352] = -t223*t199 + 1.0*t187*t204;
+    const double t218 = 1.0*t187;
+    out[320] = t195*t200 - t218*t209;
+    out[321] = t195*t199 - t218*t208;
+    out[291] = -1.0*t211*t203 + 1.0*t207*t212;
+    out[322] = 1.0*t211*t198 - 1.0*t207*t219;
+    out[353] = -1.0*t212*t198 + 1.0*t219*t203;
     const double t216 = t215 - 0.3;
     const double t217 = -t216;
     out[306] = t217;
     out[366] = t216;
     out[678] = t216;
     out[738] = t217;
-    const double t218 = 1.0*t187;
-    const double t219 = t177 - t181;
-    const double t220 = t92 - t91;
-    const double t221 = t125 + t220;
-    const double t222 = -t221;
-    out[337] = t222;
-    out[367] = t221;
-    out[709] = t221;
-    out[739] = t222;
-    const double t223 = 1.0*t165;
     const double t224 = c_q_13*c_q_14;
     const double t225 = -s_q_15*t224 - c_q_15*s_q_13;
     const double t226 = c_q_16*t225;
+    const double t233 = s_q_16*t225;
     const double t227 = s_q_13*s_q_15;
     const double t228 = c_q_15*t224;
     const double t229 = t228 - t227;
     const double t230 = s_q_16*t229;
+    const double t232 = c_q_16*t229;
     const double t231 = -1.0*t230 + 1.0*t226;
     out[452] = t231;
-    const double t232 = c_q_16*t229;
-    const double t233 = s_q_16*t225;
+    const double t298 = t226 - t230;
     const double t234 = t232 + t233;
     const double t235 = 1.0*s_q_17;
     const double t236 = c_q_13*s_q_14;
@@ -5500,53 +6222,60 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t241 = c_q_14*s_q_12*s_q_13 - t240;
     const double t242 = c_q_13*s_q_12;
     const double t243 = -s_q_15*t241 + c_q_15*t242;
-    const double t244 = c_q_16*t243;
     const double t245 = c_q_15*t241;
     const double t246 = s_q_15*t242;
+    const double t244 = c_q_16*t243;
+    const double t254 = s_q_16*t243;
     const double t247 = t245 + t246;
     const double t248 = s_q_16*t247;
+    const double t253 = c_q_16*t247;
     const double t249 = -1.0*t248 + 1.0*t244;
     out[421] = t249;
+    const double t299 = t244 - t248;
     const double t250 = c_q_12*c_q_14;
     const double t251 = s_q_12*s_q_14;
     const double t252 = s_q_13*t251 + t250;
-    const double t253 = c_q_16*t247;
-    const double t254 = s_q_16*t243;
     const double t255 = t253 + t254;
     const double t256 = t235*t255 + t238*t252;
     const double t257 = t238*t255 - t235*t252;
+    out[372] = ((t78*t237 + t77*t231) - t46*t256) + ((-t38*t249 + t79*t239) - t48*t257);
     const double t258 = 1.0*s_q_12;
+    const double t281 = s_q_13*s_q_14*t258 + 1.0*t250;
+    out[419] = t281;
+    out[420] = t281;
+    const double t263 = s_q_13*t250;
+    out[386] = -t258;
     const double t259 = 1.0*c_q_12;
     const double t260 = c_q_13*t259;
     out[387] = t260;
     out[417] = t259;
     const double t261 = 1.0*s_q_13;
     const double t262 = -c_q_14*t258 + t240*t261;
+    out[449] = -t261;
     out[388] = t262;
     out[389] = t262;
-    const double t263 = s_q_13*t250;
     const double t264 = t251 + t263;
     const double t265 = c_q_12*c_q_13;
     const double t266 = -s_q_15*t264 + c_q_15*t265;
-    const double t267 = c_q_16*t266;
     const double t268 = c_q_15*t264;
     const double t269 = s_q_15*t265;
+    const double t267 = c_q_16*t266;
+    const double t274 = s_q_16*t266;
     const double t270 = t268 + t269;
     const double t271 = s_q_16*t270;
+    const double t273 = c_q_16*t270;
     const double t272 = -1.0*t271 + 1.0*t267;
     out[390] = t272;
-    const double t273 = c_q_16*t270;
-    const double t274 = s_q_16*t266;
+    const double t302 = t267 - t271;
     const double t275 = t273 + t274;
     const double t276 = c_q_14*s_q_12;
     const double t277 = s_q_13*t240 - t276;
     const double t278 = t238*t275 - t235*t277;
     const double t279 = t235*t275 + t238*t277;
+    out[403] = ((-t191*t237 - t190*t231) + t48*t278) + ((t38*t272 - t192*t239) + t46*t279);
+    out[434] = ((0.5*t74*t256 + 0.5*t72*t249) - t78*t278) + ((0.5*t73*t257 - t77*t272) - t79*t279);
     const double t280 = c_q_13*t258;
     out[418] = t280;
-    const double t281 = s_q_13*s_q_14*t258 + 1.0*t250;
-    out[419] = t281;
-    out[420] = t281;
     const double t282 = 1.0*t236;
     out[450] = t282;
     out[451] = t282;
@@ -5556,33 +6285,49 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t286 = (0.05*t273 + 0.05*t274) + t285;
     const double t287 = (0.4*t268 + 0.4*t269) + t286;
     const double t288 = (0.4*t263 + 0.4*t251) + t287;
+    out[465] = (t202 + t289) + t288;
     out[509] = t288;
-    const double t289 = t220 + t90;
     const double t290 = t283*t255 - t284*t252;
     const double t291 = (0.05*t253 + 0.05*t254) + t290;
     const double t292 = (0.4*t245 + 0.4*t246) + t291;
     const double t293 = (0.4*s_q_13*t276 - 0.4*t240) + t292;
+    out[496] = (t119 + t121) + t293;
     const double t294 = t236*t284;
     const double t295 = (0.05*t232 + (0.05*t233 - t294)) + t283*t234;
     const double t296 = (0.4*t228 - 0.4*t227) + t295;
-    const double t297 = 0.4*t224 + t296;
-    const double t298 = t226 - t230;
-    const double t299 = t244 - t248;
     const double t300 = 0.05*c_q_17*t234 - t294;
-    const double t301 = 1.0*t277;
-    const double t302 = t267 - t271;
+    const double t297 = 0.4*t224 + t296;
+    out[527] = (t112 + t128) + t297;
+    out[478] = -t293;
+    out[479] = t259*t297;
+    out[541] = -t259*t288 - t258*t293;
+    out[510] = t258*t297;
+    out[480] = t261*t293 + t280*t297;
+    out[511] = -t261*t288 - t260*t297;
+    out[542] = -t280*t288 + t260*t293;
+    out[481] = -t282*t292 + 1.0*t252*t296;
+    out[482] = -t282*t291 + 1.0*t252*t295;
     const double t303 = 1.0*t252;
+    out[543] = -t303*t287 + 1.0*t277*t292;
+    out[544] = -t303*t286 + 1.0*t277*t291;
+    const double t301 = 1.0*t277;
+    out[512] = t282*t287 - t301*t296;
+    out[513] = t282*t286 - t301*t295;
+    out[483] = -1.0*t298*t290 + 1.0*t299*t300;
+    out[514] = 1.0*t298*t285 - 1.0*t300*t302;
+    out[545] = -1.0*t299*t285 + 1.0*t302*t290;
     const double t304 = c_q_19*c_q_20;
     const double t305 = -s_q_21*t304 - c_q_21*s_q_19;
     const double t306 = c_q_22*t305;
+    const double t313 = s_q_22*t305;
     const double t307 = s_q_19*s_q_21;
     const double t308 = c_q_21*t304;
     const double t309 = t308 - t307;
     const double t310 = s_q_22*t309;
+    const double t312 = c_q_22*t309;
     const double t311 = -1.0*t310 + 1.0*t306;
     out[644] = t311;
-    const double t312 = c_q_22*t309;
-    const double t313 = s_q_22*t305;
+    const double t385 = t306 - t310;
     const double t314 = t312 + t313;
     const double t315 = 1.0*s_q_23;
     const double t316 = c_q_19*s_q_20;
@@ -5593,90 +6338,111 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     const double t321 = c_q_20*s_q_18*s_q_19 - t320;
     const double t322 = c_q_19*s_q_18;
     const double t323 = -s_q_21*t321 + c_q_21*t322;
-    const double t324 = c_q_22*t323;
     const double t325 = c_q_21*t321;
     const double t326 = s_q_21*t322;
+    const double t324 = c_q_22*t323;
+    const double t334 = s_q_22*t323;
     const double t327 = t325 + t326;
+    const double t371 = 0.4*t325;
+    const double t372 = 0.4*t326;
     const double t328 = s_q_22*t327;
+    const double t333 = c_q_22*t327;
     const double t329 = -1.0*t328 + 1.0*t324;
     out[613] = t329;
+    const double t386 = t324 - t328;
     const double t330 = c_q_18*c_q_20;
     const double t331 = s_q_18*s_q_20;
     const double t332 = s_q_19*t331 + t330;
-    const double t333 = c_q_22*t327;
-    const double t334 = s_q_22*t323;
     const double t335 = t333 + t334;
+    const double t373 = 0.05*t333;
+    const double t374 = 0.05*t334;
     const double t336 = t315*t335 + t318*t332;
     const double t337 = t318*t335 - t315*t332;
+    out[558] = ((t78*t317 + t77*t311) - t46*t336) + ((-t38*t329 + t79*t319) - t48*t337);
     const double t338 = 1.0*s_q_18;
+    const double t361 = s_q_19*s_q_20*t338 + 1.0*t330;
+    out[611] = t361;
+    out[612] = t361;
+    const double t343 = s_q_19*t330;
+    out[578] = -t338;
     const double t339 = 1.0*c_q_18;
     const double t340 = c_q_19*t339;
     out[579] = t340;
     out[609] = t339;
     const double t341 = 1.0*s_q_19;
     const double t342 = -c_q_20*t338 + t320*t341;
+    out[641] = -t341;
     out[580] = t342;
     out[581] = t342;
-    const double t343 = s_q_19*t330;
     const double t344 = t331 + t343;
     const double t345 = c_q_18*c_q_19;
     const double t346 = -s_q_21*t344 + c_q_21*t345;
-    const double t347 = c_q_22*t346;
     const double t348 = c_q_21*t344;
     const double t349 = s_q_21*t345;
+    const double t347 = c_q_22*t346;
+    const double t354 = s_q_22*t346;
     const double t350 = t348 + t349;
     const double t351 = s_q_22*t350;
+    const double t353 = c_q_22*t350;
     const double t352 = -1.0*t351 + 1.0*t347;
     out[582] = t352;
-    const double t353 = c_q_22*t350;
-    const double t354 = s_q_22*t346;
+    const double t389 = t347 - t351;
     const double t355 = t353 + t354;
     const double t356 = c_q_20*s_q_18;
     const double t357 = s_q_19*t320 - t356;
+    const double t369 = 0.4*t320;
+    const double t370 = 0.4*s_q_19*t356;
     const double t358 = t318*t355 - t315*t357;
     const double t359 = t315*t355 + t318*t357;
+    out[589] = ((-t191*t317 - t190*t311) + t48*t358) + ((t38*t352 - t192*t319) + t46*t359);
+    out[620] = ((0.5*t74*t336 + 0.5*t72*t329) - t78*t358) + ((0.5*t73*t337 - t77*t352) - t79*t359);
     const double t360 = c_q_19*t338;
     out[610] = t360;
-    const double t361 = s_q_19*s_q_20*t338 + 1.0*t330;
-    out[611] = t361;
-    out[612] = t361;
     const double t362 = 1.0*t316;
     out[642] = t362;
     out[643] = t362;
     const double t363 = 0.05*c_q_23;
+    const double t375 = t363*t335;
     const double t364 = 0.05*s_q_23;
     const double t365 = t363*t355 - t364*t357;
     const double t366 = (0.05*t353 + 0.05*t354) + t365;
     const double t367 = (0.4*t348 + 0.4*t349) + t366;
     const double t368 = (0.4*t343 + 0.4*t331) + t367;
+    out[651] = (t289 + t83) + t368;
     out[701] = t368;
-    const double t369 = 0.4*t320;
-    const double t370 = 0.4*s_q_19*t356;
-    const double t371 = 0.4*t325;
-    const double t372 = 0.4*t326;
-    const double t373 = 0.05*t333;
-    const double t374 = 0.05*t334;
-    const double t375 = t363*t335;
+    const double t381 = t316*t364;
+    const double t382 = (0.05*t312 + (0.05*t313 - t381)) + t363*t314;
+    const double t383 = (0.4*t308 - 0.4*t307) + t382;
+    const double t387 = 0.05*c_q_23*t314 - t381;
     const double t376 = t364*t332;
+    out[682] = (((((((-pose[1] - t215) - t369) + t370) + t371) + (t372 - t376)) + t374) + t373) + t375;
     const double t377 = t375 - t376;
     const double t378 = (t373 + t374) + t377;
     const double t379 = (t371 + t372) + t378;
     const double t380 = (t370 - t369) + t379;
-    const double t381 = t316*t364;
-    const double t382 = (0.05*t312 + (0.05*t313 - t381)) + t363*t314;
-    const double t383 = (0.4*t308 - 0.4*t307) + t382;
     const double t384 = 0.4*t304 + t383;
-    const double t385 = t306 - t310;
-    const double t386 = t324 - t328;
-    const double t387 = 0.05*c_q_23*t314 - t381;
+    out[713] = (t128 + t213) + t384;
+    out[670] = -t380;
+    out[671] = t339*t384;
+    out[733] = -t338*t380 - t339*t368;
+    out[702] = t338*t384;
+    out[672] = t341*t380 + t360*t384;
+    out[703] = -t341*t368 - t340*t384;
+    out[734] = t340*t380 - t360*t368;
     const double t388 = 1.0*t357;
-    const double t389 = t347 - t351;
+    out[673] = -t362*t379 + 1.0*t332*t383;
+    out[704] = t362*t367 - t388*t383;
     const double t390 = 1.0*t332;
+    out[735] = 1.0*t357*t379 - t390*t367;
+    out[674] = -t362*t378 + 1.0*t332*t382;
+    out[675] = -1.0*t385*t377 + 1.0*t386*t387;
+    out[705] = t362*t366 - t388*t382;
+    out[706] = 1.0*t385*t365 - 1.0*t387*t389;
+    out[736] = 1.0*t357*t378 - t390*t366;
+    out[737] = -1.0*t386*t365 + 1.0*t389*t377;
 
     /* Outputs: out (24 x 31): the entries not stored where computed */
-    out[0] = ((t14*t20 + t22*t24) - t46*t45) + ((-t38*t34 + t49*t8) - t48*t47);
     out[1] = 0.0;
-    out[2] = -t50;
     out[7] = 0.0;
     out[8] = 0.0;
     out[9] = 0.0;
@@ -5701,7 +6467,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[28] = 0.0;
     out[29] = 0.0;
     out[30] = 0.0;
-    out[31] = ((-t73*t20 - t74*t24) + (t38*t64 - t72*t8)) + (t46*t71 + t48*t70);
     out[32] = 0.0;
     out[38] = 0.0;
     out[39] = 0.0;
@@ -5727,10 +6492,8 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[59] = 0.0;
     out[60] = 0.0;
     out[61] = 0.0;
-    out[62] = ((0.5*t74*t45 + 0.5*t72*t34) - t78*t70) + ((0.5*t73*t47 - t77*t64) - t79*t71);
     out[63] = 1.0;
     out[64] = 0.0;
-    out[65] = -t53;
     out[69] = 0.0;
     out[70] = 0.0;
     out[71] = 0.0;
@@ -5755,13 +6518,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[90] = 0.0;
     out[91] = 0.0;
     out[92] = 0.0;
-    out[93] = (t83 + t94) + t89;
-    out[94] = -t98;
-    out[95] = t51*t102;
-    out[96] = t53*t98 + t75*t102;
-    out[97] = -t80*t97 + 1.0*t41*t101;
-    out[98] = -t80*t96 + 1.0*t41*t100;
-    out[99] = -1.0*t103*t95 + 1.0*t104*t105;
     out[100] = 0.0;
     out[101] = 0.0;
     out[102] = 0.0;
@@ -5784,12 +6540,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[121] = -1.0;
     out[122] = 0.0;
     out[123] = 0.0;
-    out[124] = (((t121 - t116) - t117) + t122) + t98;
-    out[126] = t50*t102;
-    out[127] = -t53*t89 - t52*t102;
-    out[128] = t80*t88 - t123*t101;
-    out[129] = t80*t87 - t123*t100;
-    out[130] = 1.0*t103*t86 - 1.0*t105*t124;
     out[131] = 0.0;
     out[132] = 0.0;
     out[133] = 0.0;
@@ -5812,13 +6562,7 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[152] = 0.0;
     out[153] = -1.0;
     out[154] = 0.0;
-    out[155] = t102 + (t127 + t129);
     out[156] = 0.0;
-    out[157] = -t51*t89 - t50*t98;
-    out[158] = -t75*t89 + t52*t98;
-    out[159] = -t130*t88 + 1.0*t69*t97;
-    out[160] = -t130*t87 + 1.0*t69*t96;
-    out[161] = -1.0*t104*t86 + 1.0*t124*t95;
     out[162] = 0.0;
     out[163] = 0.0;
     out[164] = 0.0;
@@ -5841,7 +6585,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[183] = 0.0;
     out[184] = 0.0;
     out[185] = -1.0;
-    out[186] = (((-t38*t159 + t77*t140) + t78*t147) + (-t48*t166 + t79*t149)) - t46*t167;
     out[187] = 0.0;
     out[188] = 0.0;
     out[189] = 0.0;
@@ -5849,7 +6592,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[191] = 0.0;
     out[192] = 0.0;
     out[193] = 0.0;
-    out[194] = -t168;
     out[199] = 0.0;
     out[200] = 0.0;
     out[201] = 0.0;
@@ -5868,7 +6610,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[214] = 0.0;
     out[215] = 0.0;
     out[216] = 0.0;
-    out[217] = (((-t191*t147 - t190*t140) + t48*t188) + (t38*t182 - t192*t149)) + t46*t189;
     out[218] = 0.0;
     out[219] = 0.0;
     out[220] = 0.0;
@@ -5894,7 +6635,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[245] = 0.0;
     out[246] = 0.0;
     out[247] = 0.0;
-    out[248] = ((0.5*t73*t166 + 0.5*t72*t159) - t78*t188) + ((0.5*t74*t167 - t77*t182) - t79*t189);
     out[249] = 0.0;
     out[250] = 0.0;
     out[251] = 0.0;
@@ -5903,7 +6643,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[254] = 0.0;
     out[255] = 1.0;
     out[256] = 0.0;
-    out[257] = -t171;
     out[261] = 0.0;
     out[262] = 0.0;
     out[263] = 0.0;
@@ -5922,19 +6661,12 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[276] = 0.0;
     out[277] = 0.0;
     out[278] = 0.0;
-    out[279] = t201 + (t202 + t94);
     out[280] = 0.0;
     out[281] = 0.0;
     out[282] = 0.0;
     out[283] = 0.0;
     out[284] = 0.0;
     out[285] = 0.0;
-    out[286] = -t206;
-    out[287] = t169*t210;
-    out[288] = t171*t206 + t193*t210;
-    out[289] = -t195*t205 + 1.0*t165*t209;
-    out[290] = -t195*t204 + 1.0*t165*t208;
-    out[291] = -1.0*t211*t203 + 1.0*t207*t212;
     out[292] = 0.0;
     out[293] = 0.0;
     out[294] = 0.0;
@@ -5951,18 +6683,12 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[307] = -1.0;
     out[308] = 0.0;
     out[309] = 0.0;
-    out[310] = (t121 + t215) + t206;
     out[311] = 0.0;
     out[312] = 0.0;
     out[313] = 0.0;
     out[314] = 0.0;
     out[315] = 0.0;
     out[316] = 0.0;
-    out[318] = t168*t210;
-    out[319] = -t171*t201 - t170*t210;
-    out[320] = t195*t200 - t218*t209;
-    out[321] = t195*t199 - t218*t208;
-    out[322] = 1.0*t211*t198 - 1.0*t207*t219;
     out[323] = 0.0;
     out[324] = 0.0;
     out[325] = 0.0;
@@ -5979,7 +6705,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[338] = 0.0;
     out[339] = -1.0;
     out[340] = 0.0;
-    out[341] = (t111 + t129) + t210;
     out[342] = 0.0;
     out[343] = 0.0;
     out[344] = 0.0;
@@ -5987,11 +6712,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[346] = 0.0;
     out[347] = 0.0;
     out[348] = 0.0;
-    out[349] = -t169*t201 - t168*t206;
-    out[350] = -t193*t201 + t170*t206;
-    out[351] = -t223*t200 + 1.0*t187*t205;
-    out[352] = -t223*t199 + 1.0*t187*t204;
-    out[353] = -1.0*t212*t198 + 1.0*t219*t203;
     out[354] = 0.0;
     out[355] = 0.0;
     out[356] = 0.0;
@@ -6008,7 +6728,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[369] = 0.0;
     out[370] = 0.0;
     out[371] = -1.0;
-    out[372] = ((t78*t237 + t77*t231) - t46*t256) + ((-t38*t249 + t79*t239) - t48*t257);
     out[373] = 0.0;
     out[374] = 0.0;
     out[375] = 0.0;
@@ -6022,7 +6741,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[383] = 0.0;
     out[384] = 0.0;
     out[385] = 0.0;
-    out[386] = -t258;
     out[391] = 0.0;
     out[392] = 0.0;
     out[393] = 0.0;
@@ -6035,7 +6753,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[400] = 0.0;
     out[401] = 0.0;
     out[402] = 0.0;
-    out[403] = ((-t191*t237 - t190*t231) + t48*t278) + ((t38*t272 - t192*t239) + t46*t279);
     out[404] = 0.0;
     out[405] = 0.0;
     out[406] = 0.0;
@@ -6061,7 +6778,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[431] = 0.0;
     out[432] = 0.0;
     out[433] = 0.0;
-    out[434] = ((0.5*t74*t256 + 0.5*t72*t249) - t78*t278) + ((0.5*t73*t257 - t77*t272) - t79*t279);
     out[435] = 0.0;
     out[436] = 0.0;
     out[437] = 0.0;
@@ -6076,7 +6792,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[446] = 0.0;
     out[447] = 1.0;
     out[448] = 0.0;
-    out[449] = -t261;
     out[453] = 0.0;
     out[454] = 0.0;
     out[455] = 0.0;
@@ -6089,7 +6804,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[462] = 0.0;
     out[463] = 0.0;
     out[464] = 0.0;
-    out[465] = (t202 + t289) + t288;
     out[466] = 0.0;
     out[467] = 0.0;
     out[468] = 0.0;
@@ -6102,12 +6816,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[475] = 0.0;
     out[476] = 0.0;
     out[477] = 0.0;
-    out[478] = -t293;
-    out[479] = t259*t297;
-    out[480] = t261*t293 + t280*t297;
-    out[481] = -t282*t292 + 1.0*t252*t296;
-    out[482] = -t282*t291 + 1.0*t252*t295;
-    out[483] = -1.0*t298*t290 + 1.0*t299*t300;
     out[484] = 0.0;
     out[485] = 0.0;
     out[486] = 0.0;
@@ -6118,7 +6826,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[493] = -1.0;
     out[494] = 0.0;
     out[495] = 0.0;
-    out[496] = (t119 + t121) + t293;
     out[497] = 0.0;
     out[498] = 0.0;
     out[499] = 0.0;
@@ -6131,11 +6838,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[506] = 0.0;
     out[507] = 0.0;
     out[508] = 0.0;
-    out[510] = t258*t297;
-    out[511] = -t261*t288 - t260*t297;
-    out[512] = t282*t287 - t301*t296;
-    out[513] = t282*t286 - t301*t295;
-    out[514] = 1.0*t298*t285 - 1.0*t300*t302;
     out[515] = 0.0;
     out[516] = 0.0;
     out[517] = 0.0;
@@ -6146,7 +6848,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[524] = 0.0;
     out[525] = -1.0;
     out[526] = 0.0;
-    out[527] = (t112 + t128) + t297;
     out[528] = 0.0;
     out[529] = 0.0;
     out[530] = 0.0;
@@ -6160,11 +6861,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[538] = 0.0;
     out[539] = 0.0;
     out[540] = 0.0;
-    out[541] = -t259*t288 - t258*t293;
-    out[542] = -t280*t288 + t260*t293;
-    out[543] = -t303*t287 + 1.0*t277*t292;
-    out[544] = -t303*t286 + 1.0*t277*t291;
-    out[545] = -1.0*t299*t285 + 1.0*t302*t290;
     out[546] = 0.0;
     out[547] = 0.0;
     out[548] = 0.0;
@@ -6175,7 +6871,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[555] = 0.0;
     out[556] = 0.0;
     out[557] = -1.0;
-    out[558] = ((t78*t317 + t77*t311) - t46*t336) + ((-t38*t329 + t79*t319) - t48*t337);
     out[559] = 0.0;
     out[560] = 0.0;
     out[561] = 0.0;
@@ -6195,14 +6890,12 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[575] = 0.0;
     out[576] = 0.0;
     out[577] = 0.0;
-    out[578] = -t338;
     out[583] = -1.0;
     out[584] = 0.0;
     out[585] = 0.0;
     out[586] = 0.0;
     out[587] = 0.0;
     out[588] = 0.0;
-    out[589] = ((-t191*t317 - t190*t311) + t48*t358) + ((t38*t352 - t192*t319) + t46*t359);
     out[590] = 0.0;
     out[591] = 0.0;
     out[592] = 0.0;
@@ -6228,7 +6921,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[617] = 0.0;
     out[618] = 0.0;
     out[619] = 0.0;
-    out[620] = ((0.5*t74*t336 + 0.5*t72*t329) - t78*t358) + ((0.5*t73*t337 - t77*t352) - t79*t359);
     out[621] = 0.0;
     out[622] = 0.0;
     out[623] = 0.0;
@@ -6249,14 +6941,12 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[638] = 0.0;
     out[639] = 1.0;
     out[640] = 0.0;
-    out[641] = -t341;
     out[645] = 0.0;
     out[646] = 0.0;
     out[647] = -1.0;
     out[648] = 0.0;
     out[649] = 0.0;
     out[650] = 0.0;
-    out[651] = (t289 + t83) + t368;
     out[652] = 0.0;
     out[653] = 0.0;
     out[654] = 0.0;
@@ -6275,17 +6965,10 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[667] = 0.0;
     out[668] = 0.0;
     out[669] = 0.0;
-    out[670] = -t380;
-    out[671] = t339*t384;
-    out[672] = t341*t380 + t360*t384;
-    out[673] = -t362*t379 + 1.0*t332*t383;
-    out[674] = -t362*t378 + 1.0*t332*t382;
-    out[675] = -1.0*t385*t377 + 1.0*t386*t387;
     out[676] = 0.0;
     out[679] = -1.0;
     out[680] = 0.0;
     out[681] = 0.0;
-    out[682] = (((((((-pose[1] - t215) - t369) + t370) + t371) + (t372 - t376)) + t374) + t373) + t375;
     out[683] = 0.0;
     out[684] = 0.0;
     out[685] = 0.0;
@@ -6304,16 +6987,10 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[698] = 0.0;
     out[699] = 0.0;
     out[700] = 0.0;
-    out[702] = t338*t384;
-    out[703] = -t341*t368 - t340*t384;
-    out[704] = t362*t367 - t388*t383;
-    out[705] = t362*t366 - t388*t382;
-    out[706] = 1.0*t385*t365 - 1.0*t387*t389;
     out[708] = 0.0;
     out[710] = 0.0;
     out[711] = -1.0;
     out[712] = 0.0;
-    out[713] = (t128 + t213) + t384;
     out[714] = 0.0;
     out[715] = 0.0;
     out[716] = 0.0;
@@ -6333,11 +7010,6 @@ void quadruped_platform_closure_constraints(const double* q, const double* pose,
     out[730] = 0.0;
     out[731] = 0.0;
     out[732] = 0.0;
-    out[733] = -t338*t380 - t339*t368;
-    out[734] = t340*t380 - t360*t368;
-    out[735] = 1.0*t357*t379 - t390*t367;
-    out[736] = 1.0*t357*t378 - t390*t366;
-    out[737] = -1.0*t386*t365 + 1.0*t389*t377;
     out[740] = 0.0;
     out[741] = 0.0;
     out[742] = 0.0;

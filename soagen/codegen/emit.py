@@ -141,8 +141,7 @@ def vector_body(fn: Function, printer) -> dict:
                      "angles": [{"arg": a, "s": t.get("s", f"soagen_unused_s{k}"), "c": t.get("c", f"soagen_unused_c{k}")}
                                 for k, (a, t) in enumerate(angles.items())],
                      "targets": {n for t in angles.values() for n in t.values()}} if angles else None
-    order = [(st.target.name, [s.name for s in st.expr.free_symbols]) for st in fn.program.statements]
-    rec.update(pressure_order(fn, rec["statements"], order, _printed(rec),
+    rec.update(pressure_order(fn, rec["statements"], program_order(fn), _printed(rec),
                               rec["sincos"]["targets"] if angles else ()))
     return {"vector": rec}
 
@@ -182,19 +181,22 @@ def _input_trig(e):
     return None, None
 
 
-def early_stores(fn: Function, order=None, owner=None, stored=None) -> dict:
-    """The scalar C's extra: each output entry that is a temporary is stored right after
+def program_order(fn: Function) -> list:
+    """(target, the targets it reads) of each statement of ``fn``'s program, in order."""
+    return [(st.target.name, [s.name for s in st.expr.free_symbols]) for st in fn.program.statements]
+
+
+def early_stores(fn: Function, order, owner=None, stored=None) -> dict:
+    """For the C (:func:`pressure_order`): each output entry that is a temporary is stored right after
     the statement that last needs it (the one defining it, or its last use), not at the
     end: a value that is only output no longer stays live through the rest of the
     function (fewer spills; UR5 inverse dynamics 10% faster). ``stores`` maps a
     statement's target to the stores that follow it (``tau[1] = f1_1``), ``stored`` maps
     each output to the flat indices so stored. ``order``: (target, the targets it reads)
-    per statement as printed (default: the program's statements); ``owner``: a temporary
+    per statement as printed; ``owner``: a temporary
     held by another target (a lane of a vector) -> (that target, its text), stored right
     after that target (measured: the Panda's ID derivatives 4% slower when the lanes wait
     for the vector's last use); ``stored``: entries already stored, left alone."""
-    if order is None:
-        order = [(st.target.name, [s.name for s in st.expr.free_symbols]) for st in fn.program.statements]
     owner = owner or {}
     last = {}
     for target, reads in order:
@@ -223,8 +225,7 @@ def scalar_c(fn: Function, printer, rec) -> dict:
     first = sincos["sincos"]["targets"] if sincos["sincos"] else set()
     lanes = lane_body(fn, printer, comment)
     if not lanes:
-        order = [(st.target.name, [s.name for s in st.expr.free_symbols]) for st in fn.program.statements]
-        return {**sincos, **pressure_order(fn, rec["statements"], order, _printed(rec), first)}
+        return {**sincos, **pressure_order(fn, rec["statements"], program_order(fn), _printed(rec), first)}
     printed = lanes.pop("outputs")
     out = pressure_order(fn, lanes.pop("statements"), lanes.pop("order"), printed, first,
                          lanes.pop("owner"), lanes["stores"], lanes["stored"])

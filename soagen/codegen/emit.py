@@ -205,15 +205,13 @@ def early_stores(fn: Function, order, owner=None, stored=None) -> dict:
             if r in last:
                 last[r] = target
     stored = {name: set(ks) for name, ks in (stored or {}).items()}
-    stores, start = {}, 0
-    for name, shape in fn.results:
-        for k, e in enumerate(fn.program.outputs[start:start + _size(shape)]):
-            if e.is_Symbol and k not in stored.get(name, ()):
-                at, text = owner[e.name] if e.name in owner else (last.get(e.name), e.name)
-                if at in last:
-                    stores.setdefault(at, []).append(f"{name}[{k}] = {text}")
-                    stored.setdefault(name, set()).add(k)
-        start += _size(shape)
+    stores = {}
+    for (name, k), e in zip(_flat_outputs(fn), fn.program.outputs):
+        if e.is_Symbol and k not in stored.get(name, ()):
+            at, text = owner[e.name] if e.name in owner else (last.get(e.name), e.name)
+            if at in last:
+                stores.setdefault(at, []).append(f"{name}[{k}] = {text}")
+                stored.setdefault(name, set()).add(k)
     return {"stores": stores, "stored": stored}
 
 
@@ -243,8 +241,7 @@ def pressure_order(fn: Function, statements, order, printed, first=(), owner=Non
     owner, stores = owner or {}, stores if stores is not None else {}
     stored = {name: set(ks) for name, ks in (stored or {}).items()}
     n, order, writes = len(order), list(order), {}
-    for j, (name, k) in enumerate(_flat_outputs(fn)):
-        e = fn.program.outputs[j]
+    for j, ((name, k), e) in enumerate(zip(_flat_outputs(fn), fn.program.outputs)):
         reads = [owner[s.name][0] if s.name in owner else s.name for s in e.free_symbols]
         if not e.is_Symbol and reads and k not in stored.get(name, ()):
             writes[len(order)] = (name, k, f"{name}[{k}] = {printed[j]}")

@@ -25,14 +25,14 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 1331 mul, 913 add, 1 div, 4 sin/cos, 0 sqrt; 479 temporaries
-//   mass_matrix: 750 mul, 553 add, 1 div, 4 sin/cos, 0 sqrt; 319 temporaries
-//   bias_forces: 1236 mul, 822 add, 1 div, 4 sin/cos, 0 sqrt; 463 temporaries
-//   inverse_mass_matrix: 966 mul, 700 add, 7 div, 4 sin/cos, 0 sqrt; 413 temporaries
-//   forward_dynamics: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 740 temporaries
-//   jacobian: 197 mul, 111 add, 1 div, 6 sin/cos, 0 sqrt; 83 temporaries
-//   jacobian_dot_qd: 320 mul, 202 add, 1 div, 6 sin/cos, 0 sqrt; 144 temporaries
-//   op_space_inverse_inertia: 1302 mul, 933 add, 7 div, 6 sin/cos, 0 sqrt; 502 temporaries
+//   inverse_dynamics: 1331 mul, 913 add, 1 div, 4 sin/cos, 0 sqrt; 477 temporaries
+//   mass_matrix: 750 mul, 553 add, 1 div, 4 sin/cos, 0 sqrt; 317 temporaries
+//   bias_forces: 1236 mul, 822 add, 1 div, 4 sin/cos, 0 sqrt; 461 temporaries
+//   inverse_mass_matrix: 966 mul, 700 add, 7 div, 4 sin/cos, 0 sqrt; 411 temporaries
+//   forward_dynamics: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 738 temporaries
+//   jacobian: 199 mul, 111 add, 1 div, 6 sin/cos, 0 sqrt; 87 temporaries
+//   jacobian_dot_qd: 320 mul, 202 add, 1 div, 6 sin/cos, 0 sqrt; 142 temporaries
+//   op_space_inverse_inertia: 1302 mul, 933 add, 7 div, 6 sin/cos, 0 sqrt; 504 temporaries
 
 #include <math.h>
 
@@ -381,7 +381,7 @@ typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_al
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
- * Operations: 1331 mul, 913 add, 1 div, 4 sin/cos, 0 sqrt; 479 temporaries. */
+ * Operations: 1331 mul, 913 add, 1 div, 4 sin/cos, 0 sqrt; 477 temporaries. */
 void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const double* qdd, double* tau)
 {
     /* Inputs */
@@ -450,8 +450,6 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double U2_1_3 = 25.6207646923378*t2;
     const double U2_3_1 = -rn2_2*U2_1_1 - t10;
     const double U2_3_3 = -rn2_2*U2_1_3 - t16;
-    const double U2_2_0 = U2_1_1;
-    const double U2_2_2 = U2_1_3;
     const double t19 = 3.214965546980301 - rn2_0*U2_1_1;
     const double U2_4_0 = rn2_2*U2_0_0 + t19;
     const double U2_5_1 = -rn2_1*U2_0_1 - t19;
@@ -487,7 +485,7 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t23 = V1_0 + t22;
     const double t24 = qd[3]*U2_1_1 + qd[5]*U2_1_3;
     const double t25 = qd[1] + t24;
-    const double t26 = qd[2]*U2_2_0 + qd[4]*U2_2_2;
+    const double t26 = qd[2]*U2_1_1 + qd[4]*U2_1_3;
     const double t27 = V1_2 + t26;
     const double V2_0 = (R2_0_0*t23 + t25*R2_1_0) + t27*R2_2_0;
     const double V2_1 = (Rn2_0_1*t23 + (Rn2_1_1*t25 + qd[6])) + Rn2_2_1*t27;
@@ -621,7 +619,7 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double t107 = ((qdd[2]*U2_0_0 + qdd[3]*U2_0_1) + (qdd[4]*U2_0_2 + qdd[5]*U2_0_3)) + alpha1_0;
     const double t108 = (qdd[3]*U2_1_1 + qdd[1]) + qdd[5]*U2_1_3;
-    const double t109 = (qdd[2]*U2_2_0 + qdd[4]*U2_2_2) + alpha1_2;
+    const double t109 = (qdd[2]*U2_1_1 + qdd[4]*U2_1_3) + alpha1_2;
     const double alpha2_0 = ((R2_0_0*t107 + t108*R2_1_0) + R2_2_0*t109) + a2_0;
     const double alpha2_1 = ((Rn2_0_1*t107 + (Rn2_1_1*t108 + qdd[6])) + Rn2_2_1*t109) + a2_1;
     const double alpha2_2 = ((R2_0_2*t107 + t108*R2_1_2) + R2_2_2*t109) + a2_2;
@@ -896,9 +894,9 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
     const double t359 = (((R2_1_2*f2_2 + R2_1_0*f2_0) + Rn2_1_1*f2_1) - rn2_0*t355) + rn2_2*t358;
     const double t360 = (((R2_2_2*f2_2 + R2_2_0*f2_0) + Rn2_2_1*f2_1) + rn2_0*t356) - rn2_1*t358;
     tau[6] = f2_1;
-    const double f1_6 = ((((((((((qdd[1]*M1_1_6 + qdd[2]*M1_6_6) + (qdd[3]*M1_6_7 + qdd[4]*M1_6_8)) + qdd[5]*M1_6_9) + M1_3_6*alpha1_3) + M1_2_6*alpha1_2) + q[3]*alpha1_0) + b1_6) + U2_3_0*t358) + (U2_4_0*t356 + U2_5_0*t355)) + U2_0_0*t357) + U2_2_0*t360;
+    const double f1_6 = ((((((((((qdd[1]*M1_1_6 + qdd[2]*M1_6_6) + (qdd[3]*M1_6_7 + qdd[4]*M1_6_8)) + qdd[5]*M1_6_9) + M1_3_6*alpha1_3) + M1_2_6*alpha1_2) + q[3]*alpha1_0) + b1_6) + U2_3_0*t358) + (U2_4_0*t356 + U2_5_0*t355)) + U2_0_0*t357) + U2_1_1*t360;
     const double f1_7 = (((((((((((qdd[1]*M1_1_7 + qdd[4]*M1_7_8) + (qdd[2]*M1_6_7 + qdd[3]*M1_7_7)) + qdd[5]*M1_7_9) + M1_3_7*alpha1_3) - 0.4870938686021786*alpha1_5) + M1_2_7*alpha1_2) - q[2]*alpha1_0) + b1_7) + U2_3_1*t358) + (U2_4_1*t356 + U2_5_1*t355)) + U2_0_1*t357) + U2_1_1*t359;
-    const double f1_8 = ((((((((((qdd[1]*M1_1_8 + qdd[2]*M1_6_8) + (qdd[3]*M1_7_8 + qdd[4]*M1_8_8)) + qdd[5]*M1_8_9) + M1_3_8*alpha1_3) + M1_2_8*alpha1_2) + q[5]*alpha1_0) + b1_8) + U2_3_2*t358) + (U2_4_2*t356 + U2_5_2*t355)) + U2_0_2*t357) + U2_2_2*t360;
+    const double f1_8 = ((((((((((qdd[1]*M1_1_8 + qdd[2]*M1_6_8) + (qdd[3]*M1_7_8 + qdd[4]*M1_8_8)) + qdd[5]*M1_8_9) + M1_3_8*alpha1_3) + M1_2_8*alpha1_2) + q[5]*alpha1_0) + b1_8) + U2_3_2*t358) + (U2_4_2*t356 + U2_5_2*t355)) + U2_0_2*t357) + U2_1_3*t360;
     const double f1_9 = (((((((((((qdd[1]*M1_1_9 + qdd[4]*M1_8_9) + (qdd[2]*M1_6_9 + qdd[3]*M1_7_9)) + qdd[5]*M1_9_9) + M1_3_9*alpha1_3) + 0.26994787318551317*alpha1_5) + M1_2_9*alpha1_2) - q[4]*alpha1_0) + b1_9) + U2_3_3*t358) + (U2_4_3*t356 + U2_5_3*t355)) + U2_0_3*t357) + U2_1_3*t359;
     const double f1_1 = (((M1_0_1*alpha1_0 + (((qdd[1]*M1_1_1 + ((qdd[2]*M1_1_6 + qdd[4]*M1_1_8) + (qdd[3]*M1_1_7 + qdd[5]*M1_1_9))) + M1_1_3*alpha1_3) + M1_1_5*alpha1_5)) + M1_1_2*alpha1_2) + b1_1) + t359;
     tau[1] = f1_1;
@@ -917,7 +915,7 @@ void arm3_flexlink_inverse_dynamics(const double* q, const double* qd, const dou
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 750 mul, 553 add, 1 div, 4 sin/cos, 0 sqrt; 319 temporaries. */
+ * Operations: 750 mul, 553 add, 1 div, 4 sin/cos, 0 sqrt; 317 temporaries. */
 void arm3_flexlink_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -995,8 +993,6 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t74 = rn2_1*R2_0_2;
     const double t76 = rn2_1*Rn2_0_1;
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double U2_2_0 = U2_1_1;
-    const double U2_2_2 = U2_1_3;
     const double U2_4_0 = rn2_2*U2_0_0 + t11;
     const double U2_5_1 = -rn2_1*U2_0_1 - t11;
     const double U2_4_1 = rn2_2*U2_0_1;
@@ -1060,7 +1056,7 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t178 = 0.065*R2_1_2 + (-0.24*t69 + rn2_2*t58);
     const double t61 = 0.24*R2_0_2;
     const double t78 = U2_0_0*t60;
-    const double t79 = U2_2_0*t77;
+    const double t79 = U2_1_1*t77;
     const double t80 = Rn2_0_1*U2_3_0;
     const double t81 = Rn2_1_1*U2_4_0;
     const double t82 = Rn2_2_1*U2_5_0;
@@ -1070,14 +1066,14 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t86 = U2_5_0*R2_2_2;
     const double t99 = U2_5_0*R2_2_0;
     const double t87 = U2_0_0*t57;
-    const double t88 = U2_2_0*t75;
+    const double t88 = U2_1_1*t75;
     const double t90 = U2_0_0*R2_0_0;
-    const double t91 = U2_2_0*R2_2_0;
-    const double t93 = U2_2_0*R2_2_2;
-    const double t95 = U2_2_0*Rn2_2_1;
+    const double t91 = U2_1_1*R2_2_0;
+    const double t93 = U2_1_1*R2_2_2;
+    const double t95 = U2_1_1*Rn2_2_1;
     const double t97 = U2_3_0*R2_0_0;
     const double t100 = U2_0_0*t55;
-    const double t101 = U2_2_0*t73;
+    const double t101 = U2_1_1*t73;
     const double t103 = U2_1_1*R2_1_2;
     const double t105 = U2_1_1*Rn2_1_1;
     const double t107 = U2_3_1*R2_0_0;
@@ -1097,25 +1093,25 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t123 = U2_1_1*t67;
     const double t125 = U2_0_1*R2_0_0;
     const double t126 = U2_1_1*R2_1_0;
-    const double t128 = U2_2_2*R2_2_2;
-    const double t130 = U2_2_2*Rn2_2_1;
+    const double t128 = U2_1_3*R2_2_2;
+    const double t130 = U2_1_3*Rn2_2_1;
     const double t132 = U2_3_2*R2_0_0;
     const double t133 = U2_4_2*R2_1_0;
     const double t134 = U2_5_2*R2_2_0;
     const double t135 = U2_0_2*t55;
-    const double t136 = U2_2_2*t73;
+    const double t136 = U2_1_3*t73;
     const double t138 = Rn2_0_1*U2_3_2;
     const double t139 = Rn2_1_1*U2_4_2;
     const double t145 = U2_4_2*R2_1_2;
     const double t140 = Rn2_2_1*U2_5_2;
     const double t146 = U2_5_2*R2_2_2;
     const double t141 = U2_0_2*t60;
-    const double t142 = U2_2_2*t77;
+    const double t142 = U2_1_3*t77;
     const double t144 = U2_3_2*R2_0_2;
     const double t147 = U2_0_2*t57;
-    const double t148 = U2_2_2*t75;
+    const double t148 = U2_1_3*t75;
     const double t150 = U2_0_2*R2_0_0;
-    const double t151 = U2_2_2*R2_2_0;
+    const double t151 = U2_1_3*R2_2_0;
     const double t183 = rn2_0*Rn2_1_1;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t61;
@@ -1161,11 +1157,11 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t94 = U2_0_0*R2_0_2 + t93;
     const double t191 = (U2_3_0*t61 + 0.24*t85) + 0.24*t86;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
+    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_1_1*F1_2_2_0) - t191;
     M[20] = F1_2_6_0;
     M[44] = F1_2_6_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
+    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_1_1*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
     const double t89 = (((t84 + t85) + t86) + t87) + t88;
     const double t194 = ((((-0.24*t95 - U2_0_0*t58) + 1.2*t84) + (1.2*t85 + 1.2*t86)) + 1.2*t87) + 1.2*t88;
     const double t96 = Rn2_0_1*U2_0_0 + t95;
@@ -1194,9 +1190,9 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
     const double t208 = ((((-0.24*t130 - U2_0_2*t58) + 1.2*t144) + (1.2*t145 + 1.2*t146)) + 1.2*t147) + 1.2*t148;
     const double t149 = (((t144 + t145) + t146) + t147) + t148;
     const double t205 = (U2_3_2*t61 + 0.24*t145) + 0.24*t146;
-    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
+    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_1_3*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t205;
+    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_1_3*F1_2_2_0) - t205;
     M[34] = F1_2_8_0;
     M[46] = F1_2_8_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
@@ -1353,7 +1349,7 @@ void arm3_flexlink_mass_matrix(const double* q, double* M)
 
 /* bias_forces: Coriolis, centrifugal and gravity forces C(q, qd) (RNE with qdd = 0).
  * Part I (3.23).
- * Operations: 1236 mul, 822 add, 1 div, 4 sin/cos, 0 sqrt; 463 temporaries. */
+ * Operations: 1236 mul, 822 add, 1 div, 4 sin/cos, 0 sqrt; 461 temporaries. */
 void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
 {
     /* Inputs */
@@ -1421,8 +1417,6 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double U2_1_3 = 25.6207646923378*t2;
     const double U2_3_1 = -rn2_2*U2_1_1 - t10;
     const double U2_3_3 = -rn2_2*U2_1_3 - t16;
-    const double U2_2_0 = U2_1_1;
-    const double U2_2_2 = U2_1_3;
     const double t19 = 3.214965546980301 - rn2_0*U2_1_1;
     const double U2_4_0 = rn2_2*U2_0_0 + t19;
     const double U2_5_1 = -rn2_1*U2_0_1 - t19;
@@ -1454,7 +1448,7 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t23 = V1_0 + t22;
     const double t24 = qd[3]*U2_1_1 + qd[5]*U2_1_3;
     const double t25 = qd[1] + t24;
-    const double t26 = qd[2]*U2_2_0 + qd[4]*U2_2_2;
+    const double t26 = qd[2]*U2_1_1 + qd[4]*U2_1_3;
     const double t27 = V1_2 + t26;
     const double V2_0 = (R2_0_0*t23 + t25*R2_1_0) + t27*R2_2_0;
     const double V2_1 = (Rn2_0_1*t23 + (Rn2_1_1*t25 + qd[6])) + Rn2_2_1*t27;
@@ -1855,9 +1849,9 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
     const double t355 = (((R2_1_2*f2_2 + R2_1_0*f2_0) + Rn2_1_1*f2_1) - rn2_0*t351) + rn2_2*t354;
     const double t356 = (((R2_2_2*f2_2 + R2_2_0*f2_0) + Rn2_2_1*f2_1) + rn2_0*t352) - rn2_1*t354;
     C[6] = f2_1;
-    const double f1_6 = ((((((M1_2_6*a1_2 + M1_3_6*alpha1_3) + q[3]*a1_0) + b1_6) + U2_3_0*t354) + (U2_4_0*t352 + U2_5_0*t351)) + U2_0_0*t353) + U2_2_0*t356;
+    const double f1_6 = ((((((M1_2_6*a1_2 + M1_3_6*alpha1_3) + q[3]*a1_0) + b1_6) + U2_3_0*t354) + (U2_4_0*t352 + U2_5_0*t351)) + U2_0_0*t353) + U2_1_1*t356;
     const double f1_7 = ((((((M1_2_7*a1_2 + M1_3_7*alpha1_3) + (-q[2]*a1_0 - 0.4870938686021786*alpha1_5)) + b1_7) + U2_3_1*t354) + (U2_4_1*t352 + U2_5_1*t351)) + U2_0_1*t353) + U2_1_1*t355;
-    const double f1_8 = ((((((M1_2_8*a1_2 + M1_3_8*alpha1_3) + q[5]*a1_0) + b1_8) + U2_3_2*t354) + (U2_4_2*t352 + U2_5_2*t351)) + U2_0_2*t353) + U2_2_2*t356;
+    const double f1_8 = ((((((M1_2_8*a1_2 + M1_3_8*alpha1_3) + q[5]*a1_0) + b1_8) + U2_3_2*t354) + (U2_4_2*t352 + U2_5_2*t351)) + U2_0_2*t353) + U2_1_3*t356;
     const double f1_9 = ((((((M1_2_9*a1_2 + M1_3_9*alpha1_3) + (-q[4]*a1_0 + 0.26994787318551317*alpha1_5)) + b1_9) + U2_3_3*t354) + (U2_4_3*t352 + U2_5_3*t351)) + U2_0_3*t353) + U2_1_3*t355;
     const double f1_1 = (((M1_0_1*a1_0 + M1_1_3*alpha1_3) + (M1_1_2*a1_2 + M1_1_5*alpha1_5)) + b1_1) + t355;
     C[1] = f1_1;
@@ -1876,7 +1870,7 @@ void arm3_flexlink_bias_forces(const double* q, const double* qd, double* C)
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
  * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 966 mul, 700 add, 7 div, 4 sin/cos, 0 sqrt; 413 temporaries. */
+ * Operations: 966 mul, 700 add, 7 div, 4 sin/cos, 0 sqrt; 411 temporaries. */
 void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
@@ -1933,8 +1927,6 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double U2_1_3 = 25.6207646923378*t2;
     const double U2_3_1 = -rn2_2*U2_1_1 - t7;
     const double U2_3_3 = -rn2_2*U2_1_3 - t9;
-    const double U2_2_0 = U2_1_1;
-    const double U2_2_2 = U2_1_3;
     const double t11 = 3.214965546980301 - rn2_0*U2_1_1;
     const double U2_4_0 = rn2_2*U2_0_0 + t11;
     const double U2_5_1 = -rn2_1*U2_0_1 - t11;
@@ -2055,7 +2047,7 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double t77 = rn2_0*Rn2_1_1 - t76;
     const double Rc1_0_2 = ((Rn2_2_1*F1_2_0_0 + t77*t62) + ((M1_0_2 + R2_2_0*t71) + R2_2_2*t53)) + (t75*t59 + t56*t73);
     const double t78 = U2_0_0*t60;
-    const double t79 = U2_2_0*t77;
+    const double t79 = U2_1_1*t77;
     const double t80 = Rn2_0_1*U2_3_0;
     const double t81 = Rn2_1_1*U2_4_0;
     const double t82 = Rn2_2_1*U2_5_0;
@@ -2066,24 +2058,24 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double t86 = U2_5_0*R2_2_2;
     const double t99 = U2_5_0*R2_2_0;
     const double t87 = U2_0_0*t57;
-    const double t88 = U2_2_0*t75;
+    const double t88 = U2_1_1*t75;
     const double t89 = (((t84 + t85) + t86) + t87) + t88;
     const double t90 = U2_0_0*R2_0_0;
-    const double t91 = U2_2_0*R2_2_0;
+    const double t91 = U2_1_1*R2_2_0;
     const double t92 = t90 + t91;
     const double t189 = 0.001*t90 + 0.001*t91;
-    const double t93 = U2_2_0*R2_2_2;
+    const double t93 = U2_1_1*R2_2_2;
     const double t195 = (U2_0_0*t61 + (1.2*t79 + (1.2*t82 + 1.2*t80))) + ((1.2*t78 + 1.2*t81) + 0.24*t93);
     const double t190 = (U2_0_0*t50 + ((0.24*t82 + U2_3_0*t58) + 0.24*t79)) + ((0.24*t78 + 0.24*t81) + 0.065*t93);
     const double t94 = U2_0_0*R2_0_2 + t93;
-    const double t95 = U2_2_0*Rn2_2_1;
+    const double t95 = U2_1_1*Rn2_2_1;
     const double t194 = ((((-0.24*t95 - U2_0_0*t58) + 1.2*t84) + (1.2*t85 + 1.2*t86)) + 1.2*t87) + 1.2*t88;
     const double t191 = (U2_3_0*t61 + 0.24*t85) + 0.24*t86;
-    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
+    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_1_1*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
     const double t96 = Rn2_0_1*U2_0_0 + t95;
     const double t97 = U2_3_0*R2_0_0;
     const double t100 = U2_0_0*t55;
-    const double t101 = U2_2_0*t73;
+    const double t101 = U2_1_1*t73;
     const double t102 = (t100 + ((t97 + t98) + t99)) + t101;
     const double t193 = (1.2*t100 + 1.2*t99) + (1.2*t101 + (1.2*t97 + 1.2*t98));
     const double Rc1_6_6 = ((((M1_6_6 + t92*t189) + t94*t190) + (t102*t193 + t83*t195)) + t96*t192) + t89*t194;
@@ -2123,16 +2115,16 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double Rc1_6_7 = ((((M1_6_7 + t127*t189) + t104*t190) + (t112*t193 + t118*t195)) + t106*t192) + t124*t194;
     const double Rc1_7_7 = ((((M1_7_7 + t127*t196) + t104*t197) + (t112*t200 + t118*t202)) + t106*t199) + t124*t201;
     const double Rc1_0_7 = (((t106*F1_2_0_0 + (t71*t127 - q[2])) + (t53*t104 + t62*t118)) + t56*t112) + t59*t124;
-    const double t128 = U2_2_2*R2_2_2;
+    const double t128 = U2_1_3*R2_2_2;
     const double t129 = U2_0_2*R2_0_2 + t128;
-    const double t130 = U2_2_2*Rn2_2_1;
+    const double t130 = U2_1_3*Rn2_2_1;
     const double t131 = Rn2_0_1*U2_0_2 + t130;
     const double t132 = U2_3_2*R2_0_0;
     const double t133 = U2_4_2*R2_1_0;
     const double t134 = U2_5_2*R2_2_0;
     const double t135 = U2_0_2*t55;
     const double t160 = U2_0_3*t55;
-    const double t136 = U2_2_2*t73;
+    const double t136 = U2_1_3*t73;
     const double t137 = (((t132 + t133) + t134) + t135) + t136;
     const double t207 = ((1.2*t132 + 1.2*t133) + 1.2*t134) + (1.2*t135 + 1.2*t136);
     const double t138 = Rn2_0_1*U2_3_2;
@@ -2142,7 +2134,7 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double t146 = U2_5_2*R2_2_2;
     const double t141 = U2_0_2*t60;
     const double t166 = U2_0_3*t60;
-    const double t142 = U2_2_2*t77;
+    const double t142 = U2_1_3*t77;
     const double t143 = (((t138 + t140) + t139) + t142) + t141;
     const double t209 = (U2_0_2*t61 + ((1.2*t140 + 1.2*t138) + 1.2*t139)) + (0.24*t128 + (1.2*t141 + 1.2*t142));
     const double t204 = (U2_0_2*t50 + ((0.24*t140 + U2_3_2*t58) + 0.24*t139)) + (0.065*t128 + (0.24*t141 + 0.24*t142));
@@ -2150,12 +2142,12 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double t205 = (U2_3_2*t61 + 0.24*t145) + 0.24*t146;
     const double t147 = U2_0_2*t57;
     const double t172 = U2_0_3*t57;
-    const double t148 = U2_2_2*t75;
+    const double t148 = U2_1_3*t75;
     const double t208 = ((((-0.24*t130 - U2_0_2*t58) + 1.2*t144) + (1.2*t145 + 1.2*t146)) + 1.2*t147) + 1.2*t148;
     const double t149 = (((t144 + t145) + t146) + t147) + t148;
-    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
+    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_1_3*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
     const double t150 = U2_0_2*R2_0_0;
-    const double t151 = U2_2_2*R2_2_0;
+    const double t151 = U2_1_3*R2_2_0;
     const double t152 = t150 + t151;
     const double t203 = 0.001*t150 + 0.001*t151;
     const double Rc1_6_8 = ((((M1_6_8 + t152*t189) + t129*t190) + (t137*t193 + t143*t195)) + t131*t192) + t149*t194;
@@ -2194,8 +2186,8 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
     const double t173 = U2_1_3*t67;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t61;
-    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
-    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t205;
+    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_1_1*F1_2_2_0) - t191;
+    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_1_3*F1_2_2_0) - t205;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t183 = rn2_0*Rn2_1_1;
     const double t184 = 0.065*R2_2_2 + (0.24*t183 - rn2_1*t58);
@@ -2437,7 +2429,7 @@ void arm3_flexlink_inverse_mass_matrix(const double* q, double* Minv)
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
  * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 740 temporaries. */
+ * Operations: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 738 temporaries. */
 void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -2506,8 +2498,6 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double U2_1_3 = 25.6207646923378*t2;
     const double U2_3_1 = -rn2_2*U2_1_1 - t10;
     const double U2_3_3 = -rn2_2*U2_1_3 - t16;
-    const double U2_2_0 = U2_1_1;
-    const double U2_2_2 = U2_1_3;
     const double t19 = 3.214965546980301 - rn2_0*U2_1_1;
     const double U2_4_0 = rn2_2*U2_0_0 + t19;
     const double U2_5_1 = -rn2_1*U2_0_1 - t19;
@@ -2539,7 +2529,7 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t23 = V1_0 + t22;
     const double t24 = qd[3]*U2_1_1 + qd[5]*U2_1_3;
     const double t25 = qd[1] + t24;
-    const double t26 = qd[2]*U2_2_0 + qd[4]*U2_2_2;
+    const double t26 = qd[2]*U2_1_1 + qd[4]*U2_1_3;
     const double t27 = V1_2 + t26;
     const double V2_0 = (R2_0_0*t23 + t25*R2_1_0) + t27*R2_2_0;
     const double V2_1 = (Rn2_0_1*t23 + (Rn2_1_1*t25 + qd[6])) + Rn2_2_1*t27;
@@ -2950,8 +2940,8 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double f1_1 = (((M1_0_1*a1_0 + M1_1_3*alpha1_3) + (M1_1_2*a1_2 + M1_1_5*alpha1_5)) + b1_1) + t356;
     const double t357 = (((R2_2_2*f2_2 + R2_2_0*f2_0) + Rn2_2_1*f2_1) + rn2_0*t353) - rn2_1*t355;
     const double f1_2 = (((M1_0_2*a1_0 + M1_2_3*alpha1_3) + M1_2_2*a1_2) + b1_2) + t357;
-    const double f1_6 = ((((((M1_2_6*a1_2 + M1_3_6*alpha1_3) + q[3]*a1_0) + b1_6) + U2_3_0*t355) + (U2_4_0*t353 + U2_5_0*t352)) + U2_0_0*t354) + U2_2_0*t357;
-    const double f1_8 = ((((((M1_2_8*a1_2 + M1_3_8*alpha1_3) + q[5]*a1_0) + b1_8) + U2_3_2*t355) + (U2_4_2*t353 + U2_5_2*t352)) + U2_0_2*t354) + U2_2_2*t357;
+    const double f1_6 = ((((((M1_2_6*a1_2 + M1_3_6*alpha1_3) + q[3]*a1_0) + b1_6) + U2_3_0*t355) + (U2_4_0*t353 + U2_5_0*t352)) + U2_0_0*t354) + U2_1_1*t357;
+    const double f1_8 = ((((((M1_2_8*a1_2 + M1_3_8*alpha1_3) + q[5]*a1_0) + b1_8) + U2_3_2*t355) + (U2_4_2*t353 + U2_5_2*t352)) + U2_0_2*t354) + U2_1_3*t357;
     const double f1_7 = ((((((M1_2_7*a1_2 + M1_3_7*alpha1_3) + (-q[2]*a1_0 - 0.4870938686021786*alpha1_5)) + b1_7) + U2_3_1*t355) + (U2_4_1*t353 + U2_5_1*t352)) + U2_0_1*t354) + U2_1_1*t356;
     const double f1_9 = ((((((M1_2_9*a1_2 + M1_3_9*alpha1_3) + (-q[4]*a1_0 + 0.26994787318551317*alpha1_5)) + b1_9) + U2_3_3*t355) + (U2_4_3*t353 + U2_5_3*t352)) + U2_0_3*t354) + U2_1_3*t356;
     /* f0: spatial force f(k) (2.29) */
@@ -2999,15 +2989,15 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t385 = rn2_1*Rn2_0_1;
     const double t386 = rn2_0*Rn2_1_1 - t385;
     const double Rc1_0_2 = ((Rn2_2_1*F1_2_0_0 + t386*t371) + ((M1_0_2 + R2_2_0*t380) + R2_2_2*t362)) + (t384*t368 + t365*t382);
-    const double t387 = U2_2_0*R2_2_2;
+    const double t387 = U2_1_1*R2_2_2;
     const double t388 = U2_0_0*R2_0_2 + t387;
-    const double t389 = U2_2_0*Rn2_2_1;
+    const double t389 = U2_1_1*Rn2_2_1;
     const double t390 = Rn2_0_1*U2_0_0 + t389;
     const double t391 = U2_3_0*R2_0_0;
     const double t392 = U2_4_0*R2_1_0;
     const double t393 = U2_5_0*R2_2_0;
     const double t394 = U2_0_0*t364;
-    const double t395 = U2_2_0*t382;
+    const double t395 = U2_1_1*t382;
     const double t396 = (((t391 + t392) + t393) + t394) + t395;
     const double t502 = ((1.2*t391 + 1.2*t392) + 1.2*t393) + (1.2*t394 + 1.2*t395);
     const double t397 = Rn2_0_1*U2_3_0;
@@ -3016,19 +3006,19 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t399 = Rn2_2_1*U2_5_0;
     const double t405 = U2_5_0*R2_2_2;
     const double t400 = U2_0_0*t369;
-    const double t401 = U2_2_0*t386;
+    const double t401 = U2_1_1*t386;
     const double t402 = (((t397 + t399) + t398) + t401) + t400;
     const double t504 = (U2_0_0*t370 + ((1.2*t399 + 1.2*t397) + 1.2*t398)) + (0.24*t387 + (1.2*t400 + 1.2*t401));
     const double t499 = (U2_0_0*t359 + ((0.24*t399 + U2_3_0*t367) + 0.24*t398)) + (0.065*t387 + (0.24*t400 + 0.24*t401));
     const double t403 = U2_3_0*R2_0_2;
     const double t500 = (U2_3_0*t370 + 0.24*t404) + 0.24*t405;
     const double t406 = U2_0_0*t366;
-    const double t407 = U2_2_0*t384;
+    const double t407 = U2_1_1*t384;
     const double t503 = ((((-0.24*t389 - U2_0_0*t367) + 1.2*t403) + (1.2*t404 + 1.2*t405)) + 1.2*t406) + 1.2*t407;
     const double t408 = (((t403 + t404) + t405) + t406) + t407;
-    const double t501 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t406) - t500) - 0.24*t407;
+    const double t501 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_1_1*Rn2_2_1) - 0.24*t406) - t500) - 0.24*t407;
     const double t409 = U2_0_0*R2_0_0;
-    const double t410 = U2_2_0*R2_2_0;
+    const double t410 = U2_1_1*R2_2_0;
     const double t411 = t409 + t410;
     const double t498 = 0.001*t409 + 0.001*t410;
     const double Rc1_6_6 = ((((M1_6_6 + t411*t498) + t388*t499) + t402*t504) + t396*t502) + (t390*t501 + t408*t503);
@@ -3068,16 +3058,16 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double Rc1_6_7 = ((((M1_6_7 + t436*t498) + t413*t499) + t427*t504) + t421*t502) + (t415*t501 + t433*t503);
     const double Rc1_7_7 = ((((M1_7_7 + t436*t505) + t413*t506) + (t421*t509 + t427*t511)) + t415*t508) + t433*t510;
     const double Rc1_0_7 = (((t415*F1_2_0_0 + (t380*t436 - q[2])) + (t362*t413 + t371*t427)) + t365*t421) + t368*t433;
-    const double t437 = U2_2_2*R2_2_2;
+    const double t437 = U2_1_3*R2_2_2;
     const double t438 = U2_0_2*R2_0_2 + t437;
-    const double t439 = U2_2_2*Rn2_2_1;
+    const double t439 = U2_1_3*Rn2_2_1;
     const double t440 = Rn2_0_1*U2_0_2 + t439;
     const double t441 = U2_3_2*R2_0_0;
     const double t442 = U2_4_2*R2_1_0;
     const double t443 = U2_5_2*R2_2_0;
     const double t444 = U2_0_2*t364;
     const double t469 = U2_0_3*t364;
-    const double t445 = U2_2_2*t382;
+    const double t445 = U2_1_3*t382;
     const double t446 = (((t441 + t442) + t443) + t444) + t445;
     const double t516 = ((1.2*t441 + 1.2*t442) + 1.2*t443) + (1.2*t444 + 1.2*t445);
     const double t447 = Rn2_0_1*U2_3_2;
@@ -3087,7 +3077,7 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t455 = U2_5_2*R2_2_2;
     const double t450 = U2_0_2*t369;
     const double t475 = U2_0_3*t369;
-    const double t451 = U2_2_2*t386;
+    const double t451 = U2_1_3*t386;
     const double t452 = (((t447 + t449) + t448) + t451) + t450;
     const double t518 = (U2_0_2*t370 + ((1.2*t449 + 1.2*t447) + 1.2*t448)) + (0.24*t437 + (1.2*t450 + 1.2*t451));
     const double t513 = (U2_0_2*t359 + ((0.24*t449 + U2_3_2*t367) + 0.24*t448)) + (0.065*t437 + (0.24*t450 + 0.24*t451));
@@ -3095,12 +3085,12 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t514 = (U2_3_2*t370 + 0.24*t454) + 0.24*t455;
     const double t456 = U2_0_2*t366;
     const double t481 = U2_0_3*t366;
-    const double t457 = U2_2_2*t384;
+    const double t457 = U2_1_3*t384;
     const double t517 = ((((-0.24*t439 - U2_0_2*t367) + 1.2*t453) + (1.2*t454 + 1.2*t455)) + 1.2*t456) + 1.2*t457;
     const double t458 = (((t453 + t454) + t455) + t456) + t457;
-    const double t515 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t456) - t514) - 0.24*t457;
+    const double t515 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_1_3*Rn2_2_1) - 0.24*t456) - t514) - 0.24*t457;
     const double t459 = U2_0_2*R2_0_0;
-    const double t460 = U2_2_2*R2_2_0;
+    const double t460 = U2_1_3*R2_2_0;
     const double t461 = t459 + t460;
     const double t512 = 0.001*t459 + 0.001*t460;
     const double Rc1_6_8 = ((((M1_6_8 + t461*t498) + t438*t499) + t452*t504) + t446*t502) + (t440*t501 + t458*t503);
@@ -3139,8 +3129,8 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
     const double t482 = U2_1_3*t376;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t370;
-    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t500;
-    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t514;
+    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_1_1*F1_2_2_0) - t500;
+    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_1_3*F1_2_2_0) - t514;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t492 = rn2_0*Rn2_1_1;
     const double t493 = 0.065*R2_2_2 + (0.24*t492 - rn2_1*t367);
@@ -3309,7 +3299,7 @@ void arm3_flexlink_forward_dynamics(const double* q, const double* qd, const dou
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
  * Part I (3.13).
- * Operations: 197 mul, 111 add, 1 div, 6 sin/cos, 0 sqrt; 83 temporaries. */
+ * Operations: 199 mul, 111 add, 1 div, 6 sin/cos, 0 sqrt; 87 temporaries. */
 void arm3_flexlink_jacobian(const double* q, double* J)
 {
     /* Inputs */
@@ -3363,8 +3353,8 @@ void arm3_flexlink_jacobian(const double* q, double* J)
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U2_0_1 = (-27.20044742064092*q[2] - 94.48548874427307*q[4])*t2;
     /* shared by the outputs */
-    const double t32 = 0.4*R2_1_0;
-    const double t33 = 0.4*R2_0_0;
+    const double t36 = 0.4*R2_1_0;
+    const double t37 = 0.4*R2_0_0;
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U2_3_0 = 7.375696227562646*rn2_1*t2 - t10;
     const double U2_3_2 = 25.6207646923378*rn2_1*t2 - t8;
@@ -3375,21 +3365,31 @@ void arm3_flexlink_jacobian(const double* q, double* J)
     const double U2_3_3 = -rn2_2*U2_1_3 - t9;
     /* shared by the outputs */
     const double t13 = c_q_0*c_q_1;
-    const double t14 = c_q_0*s_q_1;
-    const double t20 = c_q_1*s_q_0;
-    const double t21 = s_q_0*s_q_1;
-    const double t34 = 0.4*R2_2_0;
-    const double t37 = s_q_1*t33 - 0.4*c_q_1*R2_2_0;
+    const double t24 = c_q_1*s_q_0;
+    const double t38 = 0.4*R2_2_0;
+    const double t42 = s_q_1*t37 - 0.4*c_q_1*R2_2_0;
+    const double t39 = s_q_0*s_q_1;
+    const double t44 = c_q_0*s_q_1;
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U2_0_2 = (94.48548874427307*q[3] + 328.2117917100716*q[5])*t2;
     const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
-    const double U2_2_0 = U2_1_1;
-    const double U2_2_2 = U2_1_3;
     const double t11 = 3.214965546980301 - rn2_0*U2_1_1;
     const double t12 = 3.2154629052111083 - rn2_0*U2_1_3;
     /* shared by the outputs */
-    const double t35 = (c_q_0*t32 + t20*t33) + t21*t34;
-    const double t40 = (-s_q_0*t32 + t13*t33) + t14*t34;
+    const double t14 = U2_1_1*c_q_0;
+    const double t16 = U2_1_1*s_q_0;
+    const double t30 = -U2_0_0*s_q_1 + U2_1_1*c_q_1;
+    J[16] = t30;
+    const double t18 = U2_1_3*c_q_0;
+    const double t20 = U2_1_3*s_q_0;
+    const double t32 = -U2_0_2*s_q_1 + U2_1_3*c_q_1;
+    J[18] = t32;
+    const double t22 = Rn2_2_1*s_q_1;
+    const double t34 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
+    J[20] = t34;
+    const double t35 = rn2_2*s_q_1;
+    const double t40 = (c_q_0*t36 + t24*t37) + t39*t38;
+    const double t46 = (-s_q_0*t36 + t13*t37) + t44*t38;
     /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U2_4_0 = rn2_2*U2_0_0 + t11;
     const double U2_5_1 = -rn2_1*U2_0_1 - t11;
@@ -3397,64 +3397,60 @@ void arm3_flexlink_jacobian(const double* q, double* J)
     const double U2_4_2 = rn2_2*U2_0_2 + t12;
     const double U2_5_3 = -rn2_1*U2_0_3 - t12;
     const double U2_4_3 = rn2_2*U2_0_3;
+    /* shared by the outputs */
+    const double t43 = (rn2_2*c_q_1 - rn2_0*s_q_1) - t42;
+    const double t45 = -t42;
+    J[22] = c_q_0*t43;
+    J[29] = s_q_0*t43;
+    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U2_5_0 = -rn2_1*U2_0_0;
     const double U2_5_2 = -rn2_1*U2_0_2;
     /* shared by the outputs */
-    const double t15 = U2_0_0*t13 + U2_2_0*t14;
+    const double t15 = U2_0_0*t13 + s_q_1*t14;
     J[2] = t15;
-    const double t16 = U2_0_1*t13 - U2_1_1*s_q_0;
-    J[3] = t16;
-    const double t23 = U2_0_1*t20 + U2_1_1*c_q_0;
-    J[10] = t23;
-    const double t28 = U2_0_1*s_q_1;
-    J[17] = -t28;
-    const double t17 = U2_0_2*t13 + U2_2_2*t14;
-    J[4] = t17;
-    const double t18 = U2_0_3*t13 - U2_1_3*s_q_0;
-    J[5] = t18;
-    const double t25 = U2_0_3*t20 + U2_1_3*c_q_0;
-    J[12] = t25;
-    const double t30 = U2_0_3*s_q_1;
-    J[19] = -t30;
-    const double t19 = (Rn2_0_1*t13 - Rn2_1_1*s_q_0) + Rn2_2_1*t14;
-    J[6] = t19;
-    const double t26 = (Rn2_0_1*t20 + Rn2_1_1*c_q_0) + Rn2_2_1*t21;
-    J[13] = t26;
-    const double t31 = -Rn2_0_1*s_q_1 + Rn2_2_1*c_q_1;
-    J[41] = t19*t35 - t26*t40;
-    J[20] = t31;
-    const double t22 = U2_0_0*t20 + U2_2_0*t21;
-    J[9] = t22;
-    const double t27 = -U2_0_0*s_q_1 + U2_2_0*c_q_1;
-    J[16] = t27;
-    const double t24 = U2_0_2*t20 + U2_2_2*t21;
-    J[11] = t24;
-    const double t29 = -U2_0_2*s_q_1 + U2_2_2*c_q_1;
-    J[18] = t29;
-    const double t36 = ((rn2_0*t20 + rn2_1*c_q_0) + rn2_2*t21) + t35;
+    const double t25 = U2_0_0*t24 + s_q_1*t16;
+    J[9] = t25;
+    const double t17 = U2_0_1*t13 - t16;
+    J[3] = t17;
+    const double t26 = U2_0_1*t24 + t14;
+    J[10] = t26;
+    const double t31 = U2_0_1*s_q_1;
+    J[17] = -t31;
+    const double t19 = U2_0_2*t13 + s_q_1*t18;
+    J[4] = t19;
+    const double t27 = U2_0_2*t24 + s_q_1*t20;
+    J[11] = t27;
+    const double t21 = U2_0_3*t13 - t20;
+    J[5] = t21;
+    const double t28 = U2_0_3*t24 + t18;
+    J[12] = t28;
+    const double t33 = U2_0_3*s_q_1;
+    J[19] = -t33;
+    const double t23 = (Rn2_0_1*t13 - Rn2_1_1*s_q_0) + c_q_0*t22;
+    J[6] = t23;
+    const double t29 = (Rn2_0_1*t24 + Rn2_1_1*c_q_0) + s_q_0*t22;
+    J[27] = -t34*t40 + t29*t45;
+    J[34] = t34*t46 - t23*t45;
+    J[41] = t23*t40 - t29*t46;
+    J[13] = t29;
+    const double t41 = ((rn2_0*t24 + rn2_1*c_q_0) + s_q_0*t35) + t40;
+    const double t47 = ((c_q_0*t35 - rn2_1*s_q_0) + rn2_0*t13) + t46;
+    J[21] = -t41;
+    J[23] = (((U2_3_0*t13 - s_q_0*U2_4_0) + U2_5_0*t44) + t25*t43) - t30*t41;
+    J[30] = (((U2_3_0*t24 + c_q_0*U2_4_0) + U2_5_0*t39) - t15*t43) + t30*t47;
+    J[37] = ((-U2_3_0*s_q_1 + U2_5_0*c_q_1) + t15*t41) - t25*t47;
+    J[24] = (((U2_3_1*t13 - U2_4_1*s_q_0) + U2_5_1*t44) + t26*t43) + t31*t41;
+    J[31] = (((U2_3_1*t24 + U2_4_1*c_q_0) + U2_5_1*t39) - t17*t43) - t31*t47;
+    J[38] = ((c_q_1*U2_5_1 - U2_3_1*s_q_1) + t17*t41) - t26*t47;
+    J[25] = (((U2_3_2*t13 - s_q_0*U2_4_2) + U2_5_2*t44) + t27*t43) - t32*t41;
+    J[26] = (((U2_3_3*t13 - U2_4_3*s_q_0) + U2_5_3*t44) + t28*t43) + t33*t41;
+    J[32] = (((U2_3_2*t24 + c_q_0*U2_4_2) + U2_5_2*t39) - t19*t43) + t32*t47;
+    J[33] = (((U2_3_3*t24 + U2_4_3*c_q_0) + U2_5_3*t39) - t21*t43) - t33*t47;
+    J[36] = -c_q_0*t47 - s_q_0*t41;
+    J[39] = ((-U2_3_2*s_q_1 + U2_5_2*c_q_1) + t19*t41) - t27*t47;
+    J[40] = ((c_q_1*U2_5_3 - U2_3_3*s_q_1) + t21*t41) - t28*t47;
     J[8] = c_q_0;
-    const double t41 = ((rn2_0*t13 - rn2_1*s_q_0) + rn2_2*t14) + t40;
-    J[28] = t41;
-    const double t38 = (rn2_2*c_q_1 - rn2_0*s_q_1) - t37;
-    const double t39 = -t37;
-    J[27] = -t31*t35 + t26*t39;
-    J[34] = t31*t40 - t19*t39;
-    J[21] = -t36;
-    J[22] = c_q_0*t38;
-    J[23] = (((U2_3_0*t13 - s_q_0*U2_4_0) + U2_5_0*t14) + t22*t38) - t27*t36;
-    J[30] = (((U2_3_0*t20 + c_q_0*U2_4_0) + U2_5_0*t21) - t15*t38) + t27*t41;
-    J[37] = ((-U2_3_0*s_q_1 + U2_5_0*c_q_1) + t15*t36) - t22*t41;
-    J[24] = (((U2_3_1*t13 - U2_4_1*s_q_0) + U2_5_1*t14) + t23*t38) + t28*t36;
-    J[31] = (((U2_3_1*t20 + U2_4_1*c_q_0) + U2_5_1*t21) - t16*t38) - t28*t41;
-    J[38] = ((c_q_1*U2_5_1 - U2_3_1*s_q_1) + t16*t36) - t23*t41;
-    J[25] = (((U2_3_2*t13 - s_q_0*U2_4_2) + U2_5_2*t14) + t24*t38) - t29*t36;
-    J[26] = (((U2_3_3*t13 - U2_4_3*s_q_0) + U2_5_3*t14) + t25*t38) + t30*t36;
-    J[32] = (((U2_3_2*t20 + c_q_0*U2_4_2) + U2_5_2*t21) - t17*t38) + t29*t41;
-    J[29] = s_q_0*t38;
-    J[33] = (((U2_3_3*t20 + U2_4_3*c_q_0) + U2_5_3*t21) - t18*t38) - t30*t41;
-    J[36] = -c_q_0*t41 - s_q_0*t36;
-    J[39] = ((-U2_3_2*s_q_1 + U2_5_2*c_q_1) + t17*t36) - t24*t41;
-    J[40] = ((c_q_1*U2_5_3 - U2_3_3*s_q_1) + t18*t36) - t25*t41;
+    J[28] = t47;
 
     /* Outputs: J (6 x 7): the entries not stored where computed */
     J[0] = 0.0;
@@ -3466,7 +3462,7 @@ void arm3_flexlink_jacobian(const double* q, double* J)
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
  * Part I Sec. 3 below (3.17).
- * Operations: 320 mul, 202 add, 1 div, 6 sin/cos, 0 sqrt; 144 temporaries. */
+ * Operations: 320 mul, 202 add, 1 div, 6 sin/cos, 0 sqrt; 142 temporaries. */
 void arm3_flexlink_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 {
     /* Inputs */
@@ -3533,17 +3529,7 @@ void arm3_flexlink_jacobian_dot_qd(const double* q, const double* qd, double* Jd
     const double U2_0_1 = (-27.20044742064092*q[2] - 94.48548874427307*q[4])*t2;
     const double U2_0_2 = (94.48548874427307*q[3] + 328.2117917100716*q[5])*t2;
     const double U2_0_3 = (-94.48548874427307*q[2] - 328.2117917100716*q[4])*t2;
-    const double U2_2_0 = U2_1_1;
-    const double U2_2_2 = U2_1_3;
-    /* V2: spatial velocity V(k) (2.25) */
-    const double t22 = qd[2]*U2_2_0 + qd[4]*U2_2_2;
-    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double t15 = 3.214965546980301 - rn2_0*U2_1_1;
-    /* V2: spatial velocity V(k) (2.25) */
-    const double t20 = qd[3]*U2_1_1 + qd[5]*U2_1_3;
-    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t50 = (((qd[2]*U2_3_0 + qd[4]*U2_3_2) - rn2_1*t22) + (qd[3]*U2_3_1 + qd[5]*U2_3_3)) + rn2_2*t20;
-    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double t16 = 3.2154629052111083 - rn2_0*U2_1_3;
     const double U2_4_0 = rn2_2*U2_0_0 + t15;
     const double U2_5_1 = -rn2_1*U2_0_1 - t15;
@@ -3555,14 +3541,18 @@ void arm3_flexlink_jacobian_dot_qd(const double* q, const double* qd, double* Jd
     const double U2_4_2 = rn2_2*U2_0_2 + t16;
     const double U2_5_2 = -rn2_1*U2_0_2;
     const double U2_5_3 = -rn2_1*U2_0_3 - t16;
-    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t52 = (((qd[2]*U2_5_0 + qd[4]*U2_5_2) - rn2_0*t20) + rn2_1*t18) + (qd[3]*U2_5_1 + qd[5]*U2_5_3);
-    /* U2: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U2_4_3 = rn2_2*U2_0_3;
-    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t51 = ((qd[2]*U2_4_0 + (qd[3]*U2_4_1 + qd[5]*U2_4_3)) + (qd[4]*U2_4_2 + rn2_0*t22)) - rn2_2*t18;
     /* V1: spatial velocity V(k) (2.25) */
     const double t17 = qd[0]*s_q_1;
+    /* V2: spatial velocity V(k) (2.25) */
+    const double t20 = qd[3]*U2_1_1 + qd[5]*U2_1_3;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t52 = (((qd[2]*U2_5_0 + qd[4]*U2_5_2) - rn2_0*t20) + rn2_1*t18) + (qd[3]*U2_5_1 + qd[5]*U2_5_3);
+    /* V2: spatial velocity V(k) (2.25) */
+    const double t22 = qd[2]*U2_1_1 + qd[4]*U2_1_3;
+    /* a2: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t50 = (((qd[2]*U2_3_0 + qd[4]*U2_3_2) - rn2_1*t22) + (qd[3]*U2_3_1 + qd[5]*U2_3_3)) + rn2_2*t20;
+    const double t51 = ((qd[2]*U2_4_0 + (qd[3]*U2_4_1 + qd[5]*U2_4_3)) + (qd[4]*U2_4_2 + rn2_0*t22)) - rn2_2*t18;
     /* R2: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
     const double R2_0_0 = Rn2_0_0*c_q_6 - Rn2_0_2*s_q_6;
     const double R2_0_2 = Rn2_0_0*s_q_6 + Rn2_0_2*c_q_6;
@@ -3674,7 +3664,7 @@ void arm3_flexlink_jacobian_dot_qd(const double* q, const double* qd, double* Jd
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 1302 mul, 933 add, 7 div, 6 sin/cos, 0 sqrt; 502 temporaries. */
+ * Operations: 1302 mul, 933 add, 7 div, 6 sin/cos, 0 sqrt; 504 temporaries. */
 void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -3729,8 +3719,6 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double U2_1_3 = 25.6207646923378*t2;
     const double U2_3_1 = -rn2_2*U2_1_1 - t7;
     const double U2_3_3 = -rn2_2*U2_1_3 - t9;
-    const double U2_2_0 = U2_1_1;
-    const double U2_2_2 = U2_1_3;
     const double t11 = 3.214965546980301 - rn2_0*U2_1_1;
     const double U2_4_0 = rn2_2*U2_0_0 + t11;
     const double U2_5_1 = -rn2_1*U2_0_1 - t11;
@@ -3851,7 +3839,7 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t77 = rn2_0*Rn2_1_1 - t76;
     const double Rc1_0_2 = ((Rn2_2_1*F1_2_0_0 + t77*t62) + ((M1_0_2 + R2_2_0*t71) + R2_2_2*t53)) + (t75*t59 + t56*t73);
     const double t78 = U2_0_0*t60;
-    const double t79 = U2_2_0*t77;
+    const double t79 = U2_1_1*t77;
     const double t80 = Rn2_0_1*U2_3_0;
     const double t81 = Rn2_1_1*U2_4_0;
     const double t82 = Rn2_2_1*U2_5_0;
@@ -3860,26 +3848,26 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t85 = U2_4_0*R2_1_2;
     const double t86 = U2_5_0*R2_2_2;
     const double t87 = U2_0_0*t57;
-    const double t88 = U2_2_0*t75;
+    const double t88 = U2_1_1*t75;
     const double t89 = (((t84 + t85) + t86) + t87) + t88;
     const double t90 = U2_0_0*R2_0_0;
-    const double t91 = U2_2_0*R2_2_0;
+    const double t91 = U2_1_1*R2_2_0;
     const double t92 = t90 + t91;
     const double t189 = 0.001*t90 + 0.001*t91;
-    const double t93 = U2_2_0*R2_2_2;
+    const double t93 = U2_1_1*R2_2_2;
     const double t195 = (U2_0_0*t61 + (1.2*t79 + (1.2*t82 + 1.2*t80))) + ((1.2*t78 + 1.2*t81) + 0.24*t93);
     const double t190 = (U2_0_0*t50 + ((0.24*t82 + U2_3_0*t58) + 0.24*t79)) + ((0.24*t78 + 0.24*t81) + 0.065*t93);
     const double t94 = U2_0_0*R2_0_2 + t93;
-    const double t95 = U2_2_0*Rn2_2_1;
+    const double t95 = U2_1_1*Rn2_2_1;
     const double t194 = ((((-0.24*t95 - U2_0_0*t58) + 1.2*t84) + (1.2*t85 + 1.2*t86)) + 1.2*t87) + 1.2*t88;
     const double t191 = (U2_3_0*t61 + 0.24*t85) + 0.24*t86;
-    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_2_0*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
+    const double t192 = (((0.065*Rn2_0_1*U2_0_0 + 0.065*U2_1_1*Rn2_2_1) - 0.24*t87) - t191) - 0.24*t88;
     const double t96 = Rn2_0_1*U2_0_0 + t95;
     const double t97 = U2_3_0*R2_0_0;
     const double t98 = U2_4_0*R2_1_0;
     const double t99 = U2_5_0*R2_2_0;
     const double t100 = U2_0_0*t55;
-    const double t101 = U2_2_0*t73;
+    const double t101 = U2_1_1*t73;
     const double t102 = (t100 + ((t97 + t98) + t99)) + t101;
     const double t193 = (1.2*t100 + 1.2*t99) + (1.2*t101 + (1.2*t97 + 1.2*t98));
     const double Rc1_6_6 = ((((M1_6_6 + t92*t189) + t94*t190) + (t102*t193 + t83*t195)) + t96*t192) + t89*t194;
@@ -3919,16 +3907,16 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Rc1_6_7 = ((((M1_6_7 + t127*t189) + t104*t190) + (t112*t193 + t118*t195)) + t106*t192) + t124*t194;
     const double Rc1_7_7 = ((((M1_7_7 + t127*t196) + t104*t197) + (t112*t200 + t118*t202)) + t106*t199) + t124*t201;
     const double Rc1_0_7 = (((t106*F1_2_0_0 + (t71*t127 - q[2])) + (t53*t104 + t62*t118)) + t56*t112) + t59*t124;
-    const double t128 = U2_2_2*R2_2_2;
+    const double t128 = U2_1_3*R2_2_2;
     const double t129 = U2_0_2*R2_0_2 + t128;
-    const double t130 = U2_2_2*Rn2_2_1;
+    const double t130 = U2_1_3*Rn2_2_1;
     const double t131 = Rn2_0_1*U2_0_2 + t130;
     const double t132 = U2_3_2*R2_0_0;
     const double t133 = U2_4_2*R2_1_0;
     const double t134 = U2_5_2*R2_2_0;
     const double t135 = U2_0_2*t55;
     const double t160 = U2_0_3*t55;
-    const double t136 = U2_2_2*t73;
+    const double t136 = U2_1_3*t73;
     const double t137 = (((t132 + t133) + t134) + t135) + t136;
     const double t207 = ((1.2*t132 + 1.2*t133) + 1.2*t134) + (1.2*t135 + 1.2*t136);
     const double t138 = Rn2_0_1*U2_3_2;
@@ -3936,7 +3924,7 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t140 = Rn2_2_1*U2_5_2;
     const double t141 = U2_0_2*t60;
     const double t166 = U2_0_3*t60;
-    const double t142 = U2_2_2*t77;
+    const double t142 = U2_1_3*t77;
     const double t143 = (((t138 + t140) + t139) + t142) + t141;
     const double t209 = (U2_0_2*t61 + ((1.2*t140 + 1.2*t138) + 1.2*t139)) + (0.24*t128 + (1.2*t141 + 1.2*t142));
     const double t204 = (U2_0_2*t50 + ((0.24*t140 + U2_3_2*t58) + 0.24*t139)) + (0.065*t128 + (0.24*t141 + 0.24*t142));
@@ -3945,13 +3933,13 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t146 = U2_5_2*R2_2_2;
     const double t147 = U2_0_2*t57;
     const double t172 = U2_0_3*t57;
-    const double t148 = U2_2_2*t75;
+    const double t148 = U2_1_3*t75;
     const double t208 = ((((-0.24*t130 - U2_0_2*t58) + 1.2*t144) + (1.2*t145 + 1.2*t146)) + 1.2*t147) + 1.2*t148;
     const double t149 = (((t144 + t145) + t146) + t147) + t148;
     const double t205 = (U2_3_2*t61 + 0.24*t145) + 0.24*t146;
-    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_2_2*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
+    const double t206 = (((0.065*Rn2_0_1*U2_0_2 + 0.065*U2_1_3*Rn2_2_1) - 0.24*t147) - t205) - 0.24*t148;
     const double t150 = U2_0_2*R2_0_0;
-    const double t151 = U2_2_2*R2_2_0;
+    const double t151 = U2_1_3*R2_2_0;
     const double t152 = t150 + t151;
     const double t203 = 0.001*t150 + 0.001*t151;
     const double Rc1_6_8 = ((((M1_6_8 + t152*t189) + t129*t190) + (t137*t193 + t143*t195)) + t131*t192) + t149*t194;
@@ -3988,8 +3976,8 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t170 = U2_4_3*R2_1_2;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_2_0 = (-0.24*rn2_0*R2_1_2 + 0.065*Rn2_2_1) + rn2_1*t61;
-    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_2_0*F1_2_2_0) - t191;
-    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_2_2*F1_2_2_0) - t205;
+    const double F1_2_6_0 = (U2_0_0*F1_2_0_0 + U2_1_1*F1_2_2_0) - t191;
+    const double F1_2_8_0 = (U2_0_2*F1_2_0_0 + U2_1_3*F1_2_2_0) - t205;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t171 = U2_5_3*R2_2_2;
     const double t174 = (((t169 + t170) + t171) + t172) + t173;
@@ -4134,7 +4122,7 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t217 = 0.4*c_q_1*R2_0_0;
     const double t215 = -t214;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t223 = (rn2_2*c_q_1 - rn2_0*s_q_1) - t214;
+    const double t225 = (rn2_2*c_q_1 - rn2_0*s_q_1) - t214;
     /* ltdl_Y6_in0: Y = L^-T B */
     const double t219 = (c_q_0*t216 + s_q_0*t217) + s_q_0*t218;
     const double t220 = (c_q_0*t217 + c_q_0*t218) - s_q_0*t216;
@@ -4145,162 +4133,178 @@ void arm3_flexlink_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y6_in0: Y = L^-T B */
     const double ltdl_Y6_in0_5 = ltdl_Y6_in0_0*t219 - ltdl_Y6_in0_1*t220;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t221 = U2_0_3*c_q_1;
-    const double t222 = U2_0_3*s_q_1;
-    const double ltdl_Y5_in0_0 = c_q_0*t221 - U2_1_3*s_q_0;
-    const double ltdl_Y5_in0_1 = s_q_0*t221 + U2_1_3*c_q_0;
-    const double ltdl_Y5_in0_2 = -t222;
-    const double t224 = c_q_1*s_q_0;
-    const double t225 = s_q_0*s_q_1;
-    const double t226 = ((rn2_0*t224 + rn2_1*c_q_0) + rn2_2*t225) + t219;
-    const double t227 = c_q_0*c_q_1;
-    const double t228 = c_q_0*s_q_1;
-    /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_4 = ((rn2_0*t227 - rn2_1*s_q_0) + rn2_2*t228) + t220;
+    const double t221 = U2_1_3*s_q_0;
+    const double t222 = U2_0_3*c_q_1;
+    const double t224 = U2_0_3*s_q_1;
+    const double ltdl_Y5_in0_0 = c_q_0*t222 - t221;
+    const double t223 = U2_1_3*c_q_0;
+    const double ltdl_Y5_in0_1 = s_q_0*t222 + t223;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_2 = -U2_0_2*s_q_1 + U2_1_3*c_q_1;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double ltdl_Y5_in0_3 = (((U2_3_3*t227 - U2_4_3*s_q_0) + U2_5_3*t228) + ltdl_Y5_in0_1*t223) + t222*t226;
-    const double ltdl_Y5_in0_4 = (((U2_3_3*t224 + U2_4_3*c_q_0) + U2_5_3*t225) - ltdl_Y5_in0_0*t223) - t222*ltdl_Y0_in0_4;
-    const double ltdl_Y5_in0_5 = ((c_q_1*U2_5_3 - U2_3_3*s_q_1) - ltdl_Y5_in0_1*ltdl_Y0_in0_4) + ltdl_Y5_in0_0*t226;
+    const double ltdl_Y5_in0_2 = -t224;
+    const double t226 = c_q_1*s_q_0;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_1 = U2_0_2*t226 + s_q_1*t221;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t227 = s_q_0*s_q_1;
+    const double t228 = ((rn2_0*t226 + rn2_1*c_q_0) + rn2_2*t227) + t219;
+    const double t229 = c_q_0*c_q_1;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = U2_0_2*t229 + s_q_1*t223;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t230 = c_q_0*s_q_1;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = ((rn2_0*t229 - rn2_1*s_q_0) + rn2_2*t230) + t220;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double ltdl_Y5_in0_3 = (((U2_3_3*t229 - U2_4_3*s_q_0) + U2_5_3*t230) + ltdl_Y5_in0_1*t225) + t224*t228;
+    const double ltdl_Y5_in0_4 = (((U2_3_3*t226 + U2_4_3*c_q_0) + U2_5_3*t227) - ltdl_Y5_in0_0*t225) - t224*ltdl_Y0_in0_4;
+    const double ltdl_Y5_in0_5 = ((c_q_1*U2_5_3 - U2_3_3*s_q_1) - ltdl_Y5_in0_1*ltdl_Y0_in0_4) + ltdl_Y5_in0_0*t228;
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
     SOAGEN_LANES(ltdl_Y5v0, SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_5);
     const double ltdl_Y5_4 = ltdl_Y5_in0_4 - ltdl_Y6_in0_4*ltdl_L6_5;
     const double ltdl_Y5_5 = ltdl_Y5_in0_5 - ltdl_L6_5*ltdl_Y6_in0_5;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_0 = U2_0_2*t227 + U2_2_2*t228;
-    const double ltdl_Y4_in0_1 = U2_0_2*t224 + U2_2_2*t225;
-    const double ltdl_Y4_in0_2 = -U2_0_2*s_q_1 + U2_2_2*c_q_1;
-    const double ltdl_Y4_in0_3 = (((U2_3_2*t227 - s_q_0*U2_4_2) + U2_5_2*t228) + ltdl_Y4_in0_1*t223) - ltdl_Y4_in0_2*t226;
-    const double ltdl_Y4_in0_4 = (((U2_3_2*t224 + c_q_0*U2_4_2) + U2_5_2*t225) - ltdl_Y4_in0_0*t223) + ltdl_Y4_in0_2*ltdl_Y0_in0_4;
-    const double ltdl_Y4_in0_5 = ((-U2_3_2*s_q_1 + U2_5_2*c_q_1) - ltdl_Y4_in0_1*ltdl_Y0_in0_4) + ltdl_Y4_in0_0*t226;
+    const double ltdl_Y4_in0_3 = (((U2_3_2*t229 - s_q_0*U2_4_2) + U2_5_2*t230) + ltdl_Y4_in0_1*t225) - ltdl_Y4_in0_2*t228;
+    const double ltdl_Y4_in0_4 = (((U2_3_2*t226 + c_q_0*U2_4_2) + U2_5_2*t227) - ltdl_Y4_in0_0*t225) + ltdl_Y4_in0_2*ltdl_Y0_in0_4;
+    const double ltdl_Y4_in0_5 = ((-U2_3_2*s_q_1 + U2_5_2*c_q_1) - ltdl_Y4_in0_1*ltdl_Y0_in0_4) + ltdl_Y4_in0_0*t228;
     /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
     SOAGEN_LANES(ltdl_Y4v0, (SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
     const double ltdl_Y4_4 = (ltdl_Y4_in0_4 - ltdl_Y6_in0_4*ltdl_L6_4) - ltdl_Y5_4*ltdl_L5_4;
     const double ltdl_Y4_5 = (ltdl_Y4_in0_5 - ltdl_L6_4*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_4;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_0 = U2_0_1*t227 - U2_1_1*s_q_0;
-    const double ltdl_Y3_in0_1 = U2_0_1*t224 + U2_1_1*c_q_0;
-    const double t229 = U2_0_1*s_q_1;
-    const double ltdl_Y3_in0_2 = -t229;
-    const double ltdl_Y3_in0_3 = (((U2_3_1*t227 - U2_4_1*s_q_0) + U2_5_1*t228) + ltdl_Y3_in0_1*t223) + t229*t226;
-    const double ltdl_Y3_in0_4 = (((U2_3_1*t224 + U2_4_1*c_q_0) + U2_5_1*t225) - ltdl_Y3_in0_0*t223) - t229*ltdl_Y0_in0_4;
-    const double ltdl_Y3_in0_5 = ((c_q_1*U2_5_1 - U2_3_1*s_q_1) - ltdl_Y3_in0_1*ltdl_Y0_in0_4) + ltdl_Y3_in0_0*t226;
+    const double t231 = U2_1_1*s_q_0;
+    const double ltdl_Y3_in0_0 = U2_0_1*t229 - t231;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_1 = U2_0_0*t226 + s_q_1*t231;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t232 = U2_1_1*c_q_0;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_2 = -U2_0_0*s_q_1 + U2_1_1*c_q_1;
+    const double ltdl_Y2_in0_0 = U2_0_0*t229 + s_q_1*t232;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double ltdl_Y3_in0_1 = U2_0_1*t226 + t232;
+    const double t233 = U2_0_1*s_q_1;
+    const double ltdl_Y3_in0_2 = -t233;
+    const double ltdl_Y3_in0_3 = (((U2_3_1*t229 - U2_4_1*s_q_0) + U2_5_1*t230) + ltdl_Y3_in0_1*t225) + t233*t228;
+    const double ltdl_Y3_in0_4 = (((U2_3_1*t226 + U2_4_1*c_q_0) + U2_5_1*t227) - ltdl_Y3_in0_0*t225) - t233*ltdl_Y0_in0_4;
+    const double ltdl_Y3_in0_5 = ((c_q_1*U2_5_1 - U2_3_1*s_q_1) - ltdl_Y3_in0_1*ltdl_Y0_in0_4) + ltdl_Y3_in0_0*t228;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double ltdl_Y2_in0_3 = (((U2_3_0*t229 - s_q_0*U2_4_0) + U2_5_0*t230) + ltdl_Y2_in0_1*t225) - ltdl_Y2_in0_2*t228;
+    const double ltdl_Y2_in0_4 = (((U2_3_0*t226 + c_q_0*U2_4_0) + U2_5_0*t227) - ltdl_Y2_in0_0*t225) + ltdl_Y2_in0_2*ltdl_Y0_in0_4;
+    const double ltdl_Y2_in0_5 = ((-U2_3_0*s_q_1 + U2_5_0*c_q_1) - ltdl_Y2_in0_1*ltdl_Y0_in0_4) + ltdl_Y2_in0_0*t228;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, ltdl_Y2_in0_2, ltdl_Y2_in0_3 };
+    /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y3v0, ((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
     const double ltdl_Y3_4 = ((ltdl_Y3_in0_4 - ltdl_Y6_in0_4*ltdl_L6_3) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
     const double ltdl_Y3_5 = ((ltdl_Y3_in0_5 - ltdl_L6_3*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_3) - ltdl_Y4_5*ltdl_L4_3;
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_0 = U2_0_0*t227 + U2_2_0*t228;
-    const double ltdl_Y2_in0_1 = U2_0_0*t224 + U2_2_0*t225;
-    const double ltdl_Y2_in0_2 = -U2_0_0*s_q_1 + U2_2_0*c_q_1;
-    const double ltdl_Y2_in0_3 = (((U2_3_0*t227 - s_q_0*U2_4_0) + U2_5_0*t228) + ltdl_Y2_in0_1*t223) - ltdl_Y2_in0_2*t226;
-    const double ltdl_Y2_in0_4 = (((U2_3_0*t224 + c_q_0*U2_4_0) + U2_5_0*t225) - ltdl_Y2_in0_0*t223) + ltdl_Y2_in0_2*ltdl_Y0_in0_4;
-    const double ltdl_Y2_in0_5 = ((-U2_3_0*s_q_1 + U2_5_0*c_q_1) - ltdl_Y2_in0_1*ltdl_Y0_in0_4) + ltdl_Y2_in0_0*t226;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, ltdl_Y2_in0_2, ltdl_Y2_in0_3 };
     SOAGEN_LANES(ltdl_Y2v0, (((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
     const double ltdl_Y2_4 = (((ltdl_Y2_in0_4 - ltdl_Y6_in0_4*ltdl_L6_2) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
     const double ltdl_Y2_5 = (((ltdl_Y2_in0_5 - ltdl_L6_2*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_2) - ltdl_Y4_5*ltdl_L4_2) - ltdl_Y3_5*ltdl_L3_2;
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_3 = c_q_0*t223;
-    const double ltdl_Y1_in0_4 = s_q_0*t223;
+    const double ltdl_Y1_in0_3 = c_q_0*t225;
+    const double ltdl_Y1_in0_4 = s_q_0*t225;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
     SOAGEN_LANES(ltdl_Y1v0, ((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     const double ltdl_Y1_4 = ((((ltdl_Y1_in0_4 - ltdl_L6_1*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t226;
+    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t228;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y1_5 = ((((ltdl_Y1_in0_5 - ltdl_L6_1*ltdl_Y6_in0_5) - ltdl_Y5_5*ltdl_L5_1) - ltdl_Y4_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_3 = -t226;
+    const double ltdl_Y0_in0_3 = -t228;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, (((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y6_in0v0)*ltdl_L6_0) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     const double ltdl_Y0_4 = (((((ltdl_Y0_in0_4 - ltdl_L6_0*ltdl_Y6_in0_4) - ltdl_Y5_4*ltdl_L5_0) - ltdl_Y4_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = ((((-ltdl_Y5_5*ltdl_L5_0 - ltdl_L6_0*ltdl_Y6_in0_5) - ltdl_Y4_5*ltdl_L4_0) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
-    const double t272 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
+    const double t276 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_5)))));
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4v0[0]*ltdl_Y4v0[0]*ltdl_dinv4_0 + (ltdl_Y5v0[0]*ltdl_Y5v0[0]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_0*ltdl_Y6_in0_0)))));
-    Lambda_inv[29] = t272;
-    Lambda_inv[34] = t272;
-    const double t230 = 15.384615384615383*ltdl_Y6_in0_0;
+    Lambda_inv[29] = t276;
+    Lambda_inv[34] = t276;
+    const double t234 = 15.384615384615383*ltdl_Y6_in0_0;
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4v0[1]*ltdl_Y4v0[1]*ltdl_dinv4_0 + (ltdl_Y5v0[1]*ltdl_Y5v0[1]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_1*ltdl_Y6_in0_1)))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0 + (ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_2*ltdl_Y6_in0_2)))));
     Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_3*ltdl_Y6_in0_3)))));
     Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5_4*ltdl_Y5_4*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_4*ltdl_Y6_in0_4)))));
     Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_5*ltdl_Y4_5*ltdl_dinv4_0 + (ltdl_Y5_5*ltdl_Y5_5*ltdl_dinv5_0 + 15.384615384615383*ltdl_Y6_in0_5*ltdl_Y6_in0_5)))));
-    const double t231 = ltdl_Y0v0[0]*ltdl_dinv0_0;
-    const double t232 = ltdl_Y1v0[0]*ltdl_dinv1_0;
-    const double t233 = ltdl_Y2v0[0]*ltdl_dinv2_0;
-    const double t234 = ltdl_Y3v0[0]*ltdl_dinv3_0;
-    const double t235 = ltdl_Y4v0[0]*ltdl_dinv4_0;
-    const double t236 = ltdl_Y5v0[0]*ltdl_dinv5_0;
-    const double t237 = ltdl_Y0v0[1]*t231 + (ltdl_Y1v0[1]*t232 + (ltdl_Y2v0[1]*t233 + (ltdl_Y3v0[1]*t234 + (ltdl_Y4v0[1]*t235 + (ltdl_Y5v0[1]*t236 + ltdl_Y6_in0_1*t230)))));
-    Lambda_inv[1] = t237;
-    Lambda_inv[6] = t237;
-    const double t238 = ltdl_Y0v0[2]*t231 + (ltdl_Y1v0[2]*t232 + (ltdl_Y2v0[2]*t233 + (ltdl_Y3v0[2]*t234 + (ltdl_Y4v0[2]*t235 + (ltdl_Y5v0[2]*t236 + ltdl_Y6_in0_2*t230)))));
-    Lambda_inv[2] = t238;
-    Lambda_inv[12] = t238;
-    const double t239 = ltdl_Y0v0[3]*t231 + (ltdl_Y1v0[3]*t232 + (ltdl_Y2v0[3]*t233 + (ltdl_Y3v0[3]*t234 + (ltdl_Y4v0[3]*t235 + (ltdl_Y5v0[3]*t236 + t230*ltdl_Y6_in0_3)))));
-    Lambda_inv[3] = t239;
-    Lambda_inv[18] = t239;
-    const double t240 = ltdl_Y0_4*t231 + (ltdl_Y1_4*t232 + (ltdl_Y2_4*t233 + (ltdl_Y3_4*t234 + (ltdl_Y4_4*t235 + (ltdl_Y5_4*t236 + t230*ltdl_Y6_in0_4)))));
-    Lambda_inv[4] = t240;
-    Lambda_inv[24] = t240;
-    const double t241 = ltdl_Y0_5*t231 + (ltdl_Y1_5*t232 + (ltdl_Y2_5*t233 + (ltdl_Y3_5*t234 + (ltdl_Y4_5*t235 + (ltdl_Y5_5*t236 + t230*ltdl_Y6_in0_5)))));
-    Lambda_inv[5] = t241;
-    Lambda_inv[30] = t241;
-    const double t242 = 15.384615384615383*ltdl_Y6_in0_1;
-    const double t243 = ltdl_Y0v0[1]*ltdl_dinv0_0;
-    const double t244 = ltdl_Y1v0[1]*ltdl_dinv1_0;
-    const double t245 = ltdl_Y2v0[1]*ltdl_dinv2_0;
-    const double t246 = ltdl_Y3v0[1]*ltdl_dinv3_0;
-    const double t247 = ltdl_Y4v0[1]*ltdl_dinv4_0;
-    const double t248 = ltdl_Y5v0[1]*ltdl_dinv5_0;
-    const double t249 = ltdl_Y0v0[2]*t243 + (ltdl_Y1v0[2]*t244 + (ltdl_Y2v0[2]*t245 + (ltdl_Y3v0[2]*t246 + (ltdl_Y4v0[2]*t247 + (ltdl_Y5v0[2]*t248 + ltdl_Y6_in0_2*t242)))));
-    Lambda_inv[8] = t249;
-    Lambda_inv[13] = t249;
-    const double t250 = ltdl_Y0v0[3]*t243 + (ltdl_Y1v0[3]*t244 + (ltdl_Y2v0[3]*t245 + (ltdl_Y3v0[3]*t246 + (ltdl_Y4v0[3]*t247 + (ltdl_Y5v0[3]*t248 + t242*ltdl_Y6_in0_3)))));
-    Lambda_inv[9] = t250;
-    Lambda_inv[19] = t250;
-    const double t251 = ltdl_Y0_4*t243 + (ltdl_Y1_4*t244 + (ltdl_Y2_4*t245 + (ltdl_Y3_4*t246 + (ltdl_Y4_4*t247 + (ltdl_Y5_4*t248 + t242*ltdl_Y6_in0_4)))));
-    Lambda_inv[10] = t251;
-    Lambda_inv[25] = t251;
-    const double t252 = ltdl_Y0_5*t243 + (ltdl_Y1_5*t244 + (ltdl_Y2_5*t245 + (ltdl_Y3_5*t246 + (ltdl_Y4_5*t247 + (ltdl_Y5_5*t248 + t242*ltdl_Y6_in0_5)))));
-    Lambda_inv[11] = t252;
-    Lambda_inv[31] = t252;
-    const double t253 = 15.384615384615383*ltdl_Y6_in0_2;
-    const double t254 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t264 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t255 = ltdl_Y1v0[2]*ltdl_dinv1_0;
-    const double t265 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t256 = ltdl_Y2v0[2]*ltdl_dinv2_0;
-    const double t266 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t257 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t267 = ltdl_Y3v0[3]*ltdl_dinv3_0;
-    const double t258 = ltdl_Y4v0[2]*ltdl_dinv4_0;
-    const double t268 = ltdl_Y4v0[3]*ltdl_dinv4_0;
-    const double t259 = ltdl_Y5v0[2]*ltdl_dinv5_0;
-    const double t260 = ltdl_Y0v0[3]*t254 + (ltdl_Y1v0[3]*t255 + (ltdl_Y2v0[3]*t256 + (ltdl_Y3v0[3]*t257 + (ltdl_Y4v0[3]*t258 + (ltdl_Y5v0[3]*t259 + t253*ltdl_Y6_in0_3)))));
-    Lambda_inv[15] = t260;
-    Lambda_inv[20] = t260;
-    const double t269 = ltdl_Y5v0[3]*ltdl_dinv5_0;
-    const double t261 = ltdl_Y0_4*t254 + (ltdl_Y1_4*t255 + (ltdl_Y2_4*t256 + (ltdl_Y3_4*t257 + (ltdl_Y4_4*t258 + (ltdl_Y5_4*t259 + t253*ltdl_Y6_in0_4)))));
-    Lambda_inv[16] = t261;
-    Lambda_inv[26] = t261;
-    const double t262 = ltdl_Y0_5*t254 + (ltdl_Y1_5*t255 + (ltdl_Y2_5*t256 + (ltdl_Y3_5*t257 + (ltdl_Y4_5*t258 + (ltdl_Y5_5*t259 + t253*ltdl_Y6_in0_5)))));
-    Lambda_inv[17] = t262;
-    Lambda_inv[32] = t262;
-    const double t263 = 15.384615384615383*ltdl_Y6_in0_3;
-    const double t270 = ltdl_Y0_4*t264 + (ltdl_Y1_4*t265 + (ltdl_Y2_4*t266 + (ltdl_Y3_4*t267 + (ltdl_Y4_4*t268 + (ltdl_Y5_4*t269 + ltdl_Y6_in0_4*t263)))));
-    Lambda_inv[22] = t270;
-    Lambda_inv[27] = t270;
-    const double t271 = ltdl_Y0_5*t264 + (ltdl_Y1_5*t265 + (ltdl_Y2_5*t266 + (ltdl_Y3_5*t267 + (ltdl_Y4_5*t268 + (ltdl_Y5_5*t269 + ltdl_Y6_in0_5*t263)))));
-    Lambda_inv[23] = t271;
-    Lambda_inv[33] = t271;
+    const double t235 = ltdl_Y0v0[0]*ltdl_dinv0_0;
+    const double t236 = ltdl_Y1v0[0]*ltdl_dinv1_0;
+    const double t237 = ltdl_Y2v0[0]*ltdl_dinv2_0;
+    const double t238 = ltdl_Y3v0[0]*ltdl_dinv3_0;
+    const double t239 = ltdl_Y4v0[0]*ltdl_dinv4_0;
+    const double t240 = ltdl_Y5v0[0]*ltdl_dinv5_0;
+    const double t241 = ltdl_Y0v0[1]*t235 + (ltdl_Y1v0[1]*t236 + (ltdl_Y2v0[1]*t237 + (ltdl_Y3v0[1]*t238 + (ltdl_Y4v0[1]*t239 + (ltdl_Y5v0[1]*t240 + ltdl_Y6_in0_1*t234)))));
+    Lambda_inv[1] = t241;
+    Lambda_inv[6] = t241;
+    const double t242 = ltdl_Y0v0[2]*t235 + (ltdl_Y1v0[2]*t236 + (ltdl_Y2v0[2]*t237 + (ltdl_Y3v0[2]*t238 + (ltdl_Y4v0[2]*t239 + (ltdl_Y5v0[2]*t240 + ltdl_Y6_in0_2*t234)))));
+    Lambda_inv[2] = t242;
+    Lambda_inv[12] = t242;
+    const double t243 = ltdl_Y0v0[3]*t235 + (ltdl_Y1v0[3]*t236 + (ltdl_Y2v0[3]*t237 + (ltdl_Y3v0[3]*t238 + (ltdl_Y4v0[3]*t239 + (ltdl_Y5v0[3]*t240 + t234*ltdl_Y6_in0_3)))));
+    Lambda_inv[3] = t243;
+    Lambda_inv[18] = t243;
+    const double t244 = ltdl_Y0_4*t235 + (ltdl_Y1_4*t236 + (ltdl_Y2_4*t237 + (ltdl_Y3_4*t238 + (ltdl_Y4_4*t239 + (ltdl_Y5_4*t240 + t234*ltdl_Y6_in0_4)))));
+    Lambda_inv[4] = t244;
+    Lambda_inv[24] = t244;
+    const double t245 = ltdl_Y0_5*t235 + (ltdl_Y1_5*t236 + (ltdl_Y2_5*t237 + (ltdl_Y3_5*t238 + (ltdl_Y4_5*t239 + (ltdl_Y5_5*t240 + t234*ltdl_Y6_in0_5)))));
+    Lambda_inv[5] = t245;
+    Lambda_inv[30] = t245;
+    const double t246 = 15.384615384615383*ltdl_Y6_in0_1;
+    const double t247 = ltdl_Y0v0[1]*ltdl_dinv0_0;
+    const double t248 = ltdl_Y1v0[1]*ltdl_dinv1_0;
+    const double t249 = ltdl_Y2v0[1]*ltdl_dinv2_0;
+    const double t250 = ltdl_Y3v0[1]*ltdl_dinv3_0;
+    const double t251 = ltdl_Y4v0[1]*ltdl_dinv4_0;
+    const double t252 = ltdl_Y5v0[1]*ltdl_dinv5_0;
+    const double t253 = ltdl_Y0v0[2]*t247 + (ltdl_Y1v0[2]*t248 + (ltdl_Y2v0[2]*t249 + (ltdl_Y3v0[2]*t250 + (ltdl_Y4v0[2]*t251 + (ltdl_Y5v0[2]*t252 + ltdl_Y6_in0_2*t246)))));
+    Lambda_inv[8] = t253;
+    Lambda_inv[13] = t253;
+    const double t254 = ltdl_Y0v0[3]*t247 + (ltdl_Y1v0[3]*t248 + (ltdl_Y2v0[3]*t249 + (ltdl_Y3v0[3]*t250 + (ltdl_Y4v0[3]*t251 + (ltdl_Y5v0[3]*t252 + t246*ltdl_Y6_in0_3)))));
+    Lambda_inv[9] = t254;
+    Lambda_inv[19] = t254;
+    const double t255 = ltdl_Y0_4*t247 + (ltdl_Y1_4*t248 + (ltdl_Y2_4*t249 + (ltdl_Y3_4*t250 + (ltdl_Y4_4*t251 + (ltdl_Y5_4*t252 + t246*ltdl_Y6_in0_4)))));
+    Lambda_inv[10] = t255;
+    Lambda_inv[25] = t255;
+    const double t256 = ltdl_Y0_5*t247 + (ltdl_Y1_5*t248 + (ltdl_Y2_5*t249 + (ltdl_Y3_5*t250 + (ltdl_Y4_5*t251 + (ltdl_Y5_5*t252 + t246*ltdl_Y6_in0_5)))));
+    Lambda_inv[11] = t256;
+    Lambda_inv[31] = t256;
+    const double t257 = 15.384615384615383*ltdl_Y6_in0_2;
+    const double t258 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t268 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t259 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t269 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t260 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t270 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t261 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t271 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t262 = ltdl_Y4v0[2]*ltdl_dinv4_0;
+    const double t272 = ltdl_Y4v0[3]*ltdl_dinv4_0;
+    const double t263 = ltdl_Y5v0[2]*ltdl_dinv5_0;
+    const double t264 = ltdl_Y0v0[3]*t258 + (ltdl_Y1v0[3]*t259 + (ltdl_Y2v0[3]*t260 + (ltdl_Y3v0[3]*t261 + (ltdl_Y4v0[3]*t262 + (ltdl_Y5v0[3]*t263 + t257*ltdl_Y6_in0_3)))));
+    Lambda_inv[15] = t264;
+    Lambda_inv[20] = t264;
+    const double t273 = ltdl_Y5v0[3]*ltdl_dinv5_0;
+    const double t265 = ltdl_Y0_4*t258 + (ltdl_Y1_4*t259 + (ltdl_Y2_4*t260 + (ltdl_Y3_4*t261 + (ltdl_Y4_4*t262 + (ltdl_Y5_4*t263 + t257*ltdl_Y6_in0_4)))));
+    Lambda_inv[16] = t265;
+    Lambda_inv[26] = t265;
+    const double t266 = ltdl_Y0_5*t258 + (ltdl_Y1_5*t259 + (ltdl_Y2_5*t260 + (ltdl_Y3_5*t261 + (ltdl_Y4_5*t262 + (ltdl_Y5_5*t263 + t257*ltdl_Y6_in0_5)))));
+    Lambda_inv[17] = t266;
+    Lambda_inv[32] = t266;
+    const double t267 = 15.384615384615383*ltdl_Y6_in0_3;
+    const double t274 = ltdl_Y0_4*t268 + (ltdl_Y1_4*t269 + (ltdl_Y2_4*t270 + (ltdl_Y3_4*t271 + (ltdl_Y4_4*t272 + (ltdl_Y5_4*t273 + ltdl_Y6_in0_4*t267)))));
+    Lambda_inv[22] = t274;
+    Lambda_inv[27] = t274;
+    const double t275 = ltdl_Y0_5*t268 + (ltdl_Y1_5*t269 + (ltdl_Y2_5*t270 + (ltdl_Y3_5*t271 + (ltdl_Y4_5*t272 + (ltdl_Y5_5*t273 + ltdl_Y6_in0_5*t267)))));
+    Lambda_inv[23] = t275;
+    Lambda_inv[33] = t275;
 
     /* Outputs: Lambda_inv (6 x 6), each stored as soon as computed */
 }

@@ -25,14 +25,14 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 1331 mul, 913 add, 1 div, 4 sin/cos, 0 sqrt; 479 temporaries
-//   mass_matrix: 750 mul, 553 add, 1 div, 4 sin/cos, 0 sqrt; 319 temporaries
-//   bias_forces: 1236 mul, 822 add, 1 div, 4 sin/cos, 0 sqrt; 463 temporaries
-//   inverse_mass_matrix: 966 mul, 700 add, 7 div, 4 sin/cos, 0 sqrt; 413 temporaries
-//   forward_dynamics: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 740 temporaries
-//   jacobian: 197 mul, 111 add, 1 div, 6 sin/cos, 0 sqrt; 83 temporaries
-//   jacobian_dot_qd: 320 mul, 202 add, 1 div, 6 sin/cos, 0 sqrt; 144 temporaries
-//   op_space_inverse_inertia: 1302 mul, 933 add, 7 div, 6 sin/cos, 0 sqrt; 502 temporaries
+//   inverse_dynamics: 1331 mul, 913 add, 1 div, 4 sin/cos, 0 sqrt; 477 temporaries
+//   mass_matrix: 750 mul, 553 add, 1 div, 4 sin/cos, 0 sqrt; 317 temporaries
+//   bias_forces: 1236 mul, 822 add, 1 div, 4 sin/cos, 0 sqrt; 461 temporaries
+//   inverse_mass_matrix: 966 mul, 700 add, 7 div, 4 sin/cos, 0 sqrt; 411 temporaries
+//   forward_dynamics: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 738 temporaries
+//   jacobian: 199 mul, 111 add, 1 div, 6 sin/cos, 0 sqrt; 87 temporaries
+//   jacobian_dot_qd: 320 mul, 202 add, 1 div, 6 sin/cos, 0 sqrt; 142 temporaries
+//   op_space_inverse_inertia: 1302 mul, 933 add, 7 div, 6 sin/cos, 0 sqrt; 504 temporaries
 
 #ifndef ARM3_FLEXLINK_H
 #define ARM3_FLEXLINK_H

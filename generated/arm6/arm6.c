@@ -24,13 +24,13 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 246 mul, 167 add, 0 div, 10 sin/cos, 0 sqrt; 147 temporaries
-//   mass_matrix: 104 mul, 61 add, 0 div, 10 sin/cos, 0 sqrt; 84 temporaries
+//   mass_matrix: 101 mul, 61 add, 0 div, 10 sin/cos, 0 sqrt; 81 temporaries
 //   bias_forces: 236 mul, 153 add, 0 div, 10 sin/cos, 0 sqrt; 139 temporaries
-//   inverse_mass_matrix: 217 mul, 130 add, 5 div, 10 sin/cos, 0 sqrt; 141 temporaries
-//   forward_dynamics: 406 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 253 temporaries
+//   inverse_mass_matrix: 212 mul, 130 add, 5 div, 10 sin/cos, 0 sqrt; 138 temporaries
+//   forward_dynamics: 400 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 251 temporaries
 //   jacobian: 84 mul, 45 add, 0 div, 10 sin/cos, 0 sqrt; 54 temporaries
 //   jacobian_dot_qd: 177 mul, 99 add, 0 div, 12 sin/cos, 0 sqrt; 119 temporaries
-//   op_space_inverse_inertia: 494 mul, 310 add, 5 div, 12 sin/cos, 0 sqrt; 239 temporaries
+//   op_space_inverse_inertia: 483 mul, 308 add, 5 div, 12 sin/cos, 0 sqrt; 241 temporaries
 
 #include <math.h>
 
@@ -614,7 +614,7 @@ void arm6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 104 mul, 61 add, 0 div, 10 sin/cos, 0 sqrt; 84 temporaries. */
+ * Operations: 101 mul, 61 add, 0 div, 10 sin/cos, 0 sqrt; 81 temporaries. */
 void arm6_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -637,7 +637,6 @@ void arm6_mass_matrix(const double* q, double* M)
     const double s_q_5 = soagen_s[4];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double Rc4_1_1 = (0.00042*c_q_5*c_q_5 + 0.00544) + 0.00042*s_q_5*s_q_5;
-    const double Rc4_2_2 = Rc4_1_1;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double t0 = 0.065*c_q_4;
     const double Rch3_0 = t0 + 0.34;
@@ -645,12 +644,12 @@ void arm6_mass_matrix(const double* q, double* M)
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t1 = c_q_4*c_q_4;
     const double t2 = s_q_4*s_q_4;
-    const double Rc3_0_0 = t2*Rc4_2_2 + (0.0008*t1 + 0.0015);
+    const double Rc3_0_0 = t2*Rc4_1_1 + (0.0008*t1 + 0.0015);
     const double t3 = c_q_4*s_q_4;
-    const double Rc3_0_2 = t3*Rc4_2_2 + (-0.0008*t3 + 0.013000000000000001*s_q_4);
+    const double Rc3_0_2 = t3*Rc4_1_1 + (-0.0008*t3 + 0.013000000000000001*s_q_4);
     const double t4 = 0.026000000000000002*c_q_4 + 0.060800000000000014;
     const double Rc3_1_1 = Rc4_1_1 + t4;
-    const double Rc3_2_2 = t1*Rc4_2_2 + (0.0008*t2 + t4);
+    const double Rc3_2_2 = t1*Rc4_1_1 + (0.0008*t2 + t4);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double Rch2_0 = Rch3_0 + 0.76;
     const double Rch2_1 = -s_q_3*Rch3_2;
@@ -669,87 +668,74 @@ void arm6_mass_matrix(const double* q, double* M)
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t9 = s_q_2*Rc2_0_2;
     const double t10 = c_q_2*Rc2_0_0 + t9;
-    const double t11 = s_q_2*Rc2_2_2 + c_q_2*Rc2_0_2;
+    const double t11 = c_q_2*Rc2_0_2;
     const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t9) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
-    const double t12 = c_q_2*Rch2_2;
-    const double t13 = s_q_2*Rch2_0;
+    const double t12 = s_q_2*Rc2_2_2 + t11;
+    const double t13 = c_q_2*Rch2_2;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -t0;
     const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
     M[28] = Rc4_1_1;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = Rc2_0_2;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_3_0 = Rch3_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t18 = 0.45*Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_2_0 = t11 - s_q_2*Rc3_0_0;
+    const double F1_3_1_0 = Rc2_0_1 + s_q_2*t18;
+    M[9] = F1_3_1_0;
+    M[19] = F1_3_1_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t14 = s_q_2*Rch2_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t13 + 0.45*t12);
+    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t14 + 0.45*t13);
     M[8] = F1_2_1_0;
     M[13] = F1_2_1_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t14 = (0.9*t12 + 1.487) - 0.9*t13;
-    const double Rc1_0_0 = (c_q_2*t10 + t14) + s_q_2*t11;
-    const double Rc1_1_1 = Rc2_1_1 + t14;
+    const double t15 = (0.9*t13 + 1.487) - 0.9*t14;
+    const double Rc1_1_1 = Rc2_1_1 + t15;
     M[7] = Rc1_1_1;
     M[14] = Rc2_1_1;
+    const double Rc1_0_0 = (c_q_2*t10 + t15) + s_q_2*t12;
     const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
-    const double t15 = 0.45*c_q_2;
-    const double t17 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_0_1;
-    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t18 = s_q_3*F3_4_5_0;
-    const double F2_4_5_0 = c_q_3*F3_4_5_0;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_2_0 = -0.0002*s_q_4;
-    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_1_0 = -s_q_3*F3_5_2_0;
-    M[11] = F2_5_1_0;
-    M[17] = F2_5_1_0;
-    M[31] = F2_5_1_0;
-    M[32] = F2_5_1_0;
-    const double F2_5_2_0 = c_q_3*F3_5_2_0;
+    const double t19 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
+    M[15] = Rc2_0_1;
+    M[20] = Rc2_0_1;
+    const double t16 = 0.45*c_q_2;
+    const double Rc1_1_2 = -t18 - t19;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double t20 = s_q_1*Rc1_0_1;
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 - t20;
+    M[1] = F0_1_2_0;
+    M[6] = F0_1_2_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t16 = 0.45*s_q_2;
-    const double Rc1_0_2 = ((-t15*Rch2_0 - t16*Rch2_2) + c_q_2*t11) - s_q_2*t10;
+    const double t17 = 0.45*s_q_2;
+    const double Rc1_0_2 = ((-t16*Rch2_0 - t17*Rch2_2) + c_q_2*t12) - s_q_2*t10;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
     M[0] = Rc0_2_2;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
-    M[1] = F0_1_2_0;
-    M[6] = F0_1_2_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = Rc1_0_1;
-    const double F1_2_2_0 = -t17;
+    const double F1_2_2_0 = -t19;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    const double F0_2_2_0 = c_q_1*F1_2_2_0 - t20;
     M[2] = F0_2_2_0;
     M[12] = F0_2_2_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_4_0 = -Rch2_2;
-    const double F2_3_5_0 = Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = s_q_2*F2_3_2_0 + (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0);
-    const double F1_3_1_0 = F2_3_1_0 + t16*F2_3_5_0;
-    M[9] = F1_3_1_0;
-    M[15] = F2_3_1_0;
-    M[19] = F1_3_1_0;
-    M[20] = F2_3_1_0;
-    const double F1_3_2_0 = c_q_2*F2_3_2_0 - s_q_2*Rc3_0_0;
+    const double F1_3_0_0 = (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0) + t9;
     M[21] = Rc3_0_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F1_3_2_0;
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F1_3_0_0;
     M[3] = F0_3_2_0;
     M[18] = F0_3_2_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_5_0 = c_q_3*F3_4_5_0;
     const double F2_4_1_0 = c_q_3*F3_4_1_0 - 0.2*F2_4_5_0;
-    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t18;
-    const double F2_4_4_0 = -t18;
+    const double t21 = s_q_3*F3_4_5_0;
+    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t21;
+    const double F2_4_4_0 = -t21;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = s_q_2*F2_4_2_0 - 0.45*F2_4_4_0;
-    const double F1_4_1_0 = F2_4_1_0 + (t16*F2_4_5_0 + F3_4_3_0*t15);
+    const double F1_4_1_0 = F2_4_1_0 + (t17*F2_4_5_0 + Rch3_2*t16);
     M[10] = F1_4_1_0;
     M[16] = F2_4_1_0;
     M[25] = F1_4_1_0;
@@ -761,6 +747,14 @@ void arm6_mass_matrix(const double* q, double* M)
     M[24] = F0_4_2_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_0_0 = 0.0002*c_q_4;
+    const double F3_5_2_0 = -0.0002*s_q_4;
+    /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_5_1_0 = -s_q_3*F3_5_2_0;
+    M[11] = F2_5_1_0;
+    M[17] = F2_5_1_0;
+    M[31] = F2_5_1_0;
+    M[32] = F2_5_1_0;
+    const double F2_5_2_0 = c_q_3*F3_5_2_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = s_q_2*F2_5_2_0 + c_q_2*F3_5_0_0;
     const double F1_5_2_0 = c_q_2*F2_5_2_0 - s_q_2*F3_5_0_0;
@@ -1001,7 +995,7 @@ void arm6_bias_forces(const double* q, const double* qd, double* C)
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
  * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 217 mul, 130 add, 5 div, 10 sin/cos, 0 sqrt; 141 temporaries. */
+ * Operations: 212 mul, 130 add, 5 div, 10 sin/cos, 0 sqrt; 138 temporaries. */
 void arm6_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
@@ -1028,7 +1022,6 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 1.0, 0.0 };
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double Rc4_1_1 = (0.00042*c_q_5*c_q_5 + 0.00544) + 0.00042*s_q_5*s_q_5;
-    const double Rc4_2_2 = Rc4_1_1;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double t0 = 0.065*c_q_4;
     const double Rch3_0 = t0 + 0.34;
@@ -1036,12 +1029,12 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t1 = c_q_4*c_q_4;
     const double t2 = s_q_4*s_q_4;
-    const double Rc3_0_0 = t2*Rc4_2_2 + (0.0008*t1 + 0.0015);
+    const double Rc3_0_0 = t2*Rc4_1_1 + (0.0008*t1 + 0.0015);
     const double t3 = c_q_4*s_q_4;
-    const double Rc3_0_2 = t3*Rc4_2_2 + (-0.0008*t3 + 0.013000000000000001*s_q_4);
+    const double Rc3_0_2 = t3*Rc4_1_1 + (-0.0008*t3 + 0.013000000000000001*s_q_4);
     const double t4 = 0.026000000000000002*c_q_4 + 0.060800000000000014;
     const double Rc3_1_1 = Rc4_1_1 + t4;
-    const double Rc3_2_2 = t1*Rc4_2_2 + (0.0008*t2 + t4);
+    const double Rc3_2_2 = t1*Rc4_1_1 + (0.0008*t2 + t4);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double Rch2_0 = Rch3_0 + 0.76;
     const double Rch2_1 = -s_q_3*Rch3_2;
@@ -1053,10 +1046,10 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     const double t5 = c_q_3*c_q_3;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -t0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t18 = 0.45*Rch2_1;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t7 = 0.4*Rch3_0 + 0.1345;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_3_0 = Rch3_2;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_2_0 = -0.0002*s_q_4;
     const double F3_5_0_0 = 0.0002*c_q_4;
@@ -1070,53 +1063,50 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     const double t8 = c_q_3*s_q_3;
     const double Rc2_1_2 = -t8*Rc3_2_2 + t8*Rc3_1_1;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t16 = 0.45*s_q_2;
+    const double t9 = s_q_2*Rc2_0_2;
+    const double t11 = c_q_2*Rc2_0_2;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_0_1;
-    const double F2_3_2_0 = Rc2_0_2;
     const double F2_3_4_0 = -Rch2_2;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = s_q_2*F2_3_2_0 + (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0);
-    const double F1_3_2_0 = c_q_2*F2_3_2_0 - s_q_2*Rc3_0_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F1_3_2_0;
-    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_3 = Rc3_0_0 - F3_5_0_0*ltdl_L5_3;
-    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_5_0 = Rch2_1;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_1_0 = F2_3_1_0 + t16*F2_3_5_0;
-    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
+    const double F1_3_0_0 = (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0) + t9;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_5_0 = c_q_3*F3_4_5_0;
-    const double t18 = s_q_3*F3_4_5_0;
+    const double t21 = s_q_3*F3_4_5_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = s_q_2*F2_5_2_0 + c_q_2*F3_5_0_0;
     const double F1_5_2_0 = c_q_2*F2_5_2_0 - s_q_2*F3_5_0_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F1_5_2_0;
-    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_2 = ltdl_L5_1;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_2 = F2_3_1_0 - F3_5_0_0*ltdl_L5_2;
+    const double t22 = F3_5_0_0*ltdl_L5_1;
+    const double ltdl_A3_3 = Rc3_0_0 - F3_5_0_0*ltdl_L5_3;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_2_0 = t11 - s_q_2*Rc3_0_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F1_3_0_0;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t6 = s_q_3*s_q_3;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t15 = 0.45*c_q_2;
+    const double t16 = 0.45*c_q_2;
+    const double t17 = 0.45*s_q_2;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = Rc2_0_1 + s_q_2*t18;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = F1_3_1_0 - t22;
+    const double ltdl_A3_2 = Rc2_0_1 - t22;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_1_0 = c_q_3*F3_4_1_0 - 0.2*F2_4_5_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_1_0 = F2_4_1_0 + (t16*F2_4_5_0 + F3_4_3_0*t15);
+    const double F1_4_1_0 = F2_4_1_0 + (t17*F2_4_5_0 + Rch3_2*t16);
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t18;
-    const double F2_4_4_0 = -t18;
+    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t21;
+    const double F2_4_4_0 = -t21;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = s_q_2*F2_4_2_0 - 0.45*F2_4_4_0;
     const double F1_4_2_0 = c_q_2*F2_4_2_0;
@@ -1126,19 +1116,24 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     const double Rc2_1_1 = (t5*Rc3_1_1 + t7) + t6*Rc3_2_2;
     const double Rc2_2_2 = (t6*Rc3_1_1 + t7) + t5*Rc3_2_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t12 = c_q_2*Rch2_2;
-    const double t13 = s_q_2*Rch2_0;
+    const double t12 = s_q_2*Rc2_2_2 + t11;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t9) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
+    const double t10 = c_q_2*Rc2_0_0 + t9;
+    const double Rc1_0_2 = ((-t16*Rch2_0 - t17*Rch2_2) + c_q_2*t12) - s_q_2*t10;
+    const double t13 = c_q_2*Rch2_2;
+    const double t14 = s_q_2*Rch2_0;
     const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
-    const double t17 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
-    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = -t17;
+    const double t19 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    const double t20 = s_q_1*Rc1_0_1;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = -t18 - t19;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = Rc1_0_1;
+    const double F1_2_2_0 = -t19;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    const double F0_2_2_0 = c_q_1*F1_2_2_0 - t20;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 - t20;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_0 = 5000.0*F0_5_2_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1149,54 +1144,46 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t24 = F2_5_1_0*ltdl_L5_1;
+    const double t23 = F2_5_1_0*ltdl_L5_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t13 + 0.45*t12);
+    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t14 + 0.45*t13);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t14 = (0.9*t12 + 1.487) - 0.9*t13;
+    const double t15 = (0.9*t13 + 1.487) - 0.9*t14;
+    const double Rc1_0_0 = (c_q_2*t10 + t15) + s_q_2*t12;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_1 = Rc2_1_1 + t15;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A2_2 = ((Rc2_1_1 - t24) - F2_4_1_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t20 = F2_5_1_0*ltdl_L5_1;
-    const double ltdl_A2_1 = ((F1_2_1_0 - t20) - F2_4_1_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
-    const double ltdl_A2_2 = ((Rc2_1_1 - F2_5_1_0*ltdl_L5_2) - F2_4_1_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
-    const double t19 = F2_5_1_0*ltdl_L5_0;
-    /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_1 = Rc2_1_1 + t14;
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
+    const double ltdl_A2_1 = ((F1_2_1_0 - t24) - F2_4_1_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = ((-t19 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t9 = s_q_2*Rc2_0_2;
+    const double ltdl_A2_0 = ((-t23 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_1 = (((Rc1_1_1 - t20) - F1_4_1_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_1 = (((Rc1_1_1 - t24) - F1_4_1_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
-    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t10 = c_q_2*Rc2_0_0 + t9;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t9) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
-    const double t11 = s_q_2*Rc2_2_2 + c_q_2*Rc2_0_2;
-    const double Rc1_0_2 = ((-t15*Rch2_0 - t16*Rch2_2) + c_q_2*t11) - s_q_2*t10;
-    const double Rc1_0_0 = (c_q_2*t10 + t14) + s_q_2*t11;
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - t19)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = (((F0_1_2_0 - t23) - F1_4_1_0*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1206,76 +1193,81 @@ void arm6_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
     Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
-    /* shared by the outputs */
-    const double t26 = ltdl_Y0_5*ltdl_dinv0_0;
     Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 5000.0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[5] = t26;
-    Minv[30] = t26;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_1;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    /* shared by the outputs */
+    const double t30 = ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 5000.0) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[5] = t30;
+    Minv[30] = t30;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     /* shared by the outputs */
-    const double t21 = ltdl_L1_0*ltdl_dinv0_0;
-    const double t22 = -t21;
-    Minv[1] = t22;
-    Minv[6] = t22;
-    const double t29 = -ltdl_Y0v0[3]*t21 + ltdl_Y1v0[3]*ltdl_dinv1_0;
-    Minv[9] = t29;
-    Minv[19] = t29;
-    const double t30 = -ltdl_Y0_4*t21 + ltdl_Y1_4*ltdl_dinv1_0;
-    Minv[10] = t30;
-    Minv[25] = t30;
-    const double t31 = -ltdl_Y0_5*t21 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t25 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t26 = -t25;
+    Minv[1] = t26;
+    Minv[6] = t26;
+    const double t33 = -ltdl_Y0v0[3]*t25 + ltdl_Y1v0[3]*ltdl_dinv1_0;
+    Minv[9] = t33;
+    Minv[19] = t33;
+    const double t34 = -ltdl_Y0_4*t25 + ltdl_Y1_4*ltdl_dinv1_0;
+    Minv[10] = t34;
+    Minv[25] = t34;
+    const double t35 = -ltdl_Y0_5*t25 + ltdl_Y1_5*ltdl_dinv1_0;
     Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[11] = t31;
-    Minv[31] = t31;
-    const double t27 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t28 = -ltdl_Y0v0[2]*t21 - t27;
-    Minv[8] = t28;
-    Minv[13] = t28;
-    const double t23 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t36 = ltdl_Y0_5*t23 + (-ltdl_Y1_5*t27 + ltdl_Y2_5*ltdl_dinv2_0);
-    Minv[2] = t23;
-    Minv[12] = t23;
-    Minv[17] = t36;
-    Minv[32] = t36;
-    const double t24 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[11] = t35;
+    Minv[31] = t35;
+    const double t31 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t32 = -ltdl_Y0v0[2]*t25 - t31;
+    Minv[8] = t32;
+    Minv[13] = t32;
+    const double t27 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t40 = ltdl_Y0_5*t27 + (-ltdl_Y1_5*t31 + ltdl_Y2_5*ltdl_dinv2_0);
+    Minv[2] = t27;
+    Minv[12] = t27;
+    Minv[17] = t40;
+    Minv[32] = t40;
+    const double t28 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t32 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t38 = ((-ltdl_Y2_5*t32 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[23] = t38;
-    Minv[33] = t38;
-    const double t25 = ltdl_Y0_4*ltdl_dinv0_0;
-    const double t33 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t27 - t32);
-    Minv[15] = t33;
-    Minv[20] = t33;
-    const double t34 = ltdl_L4_2*ltdl_dinv2_0;
-    const double t35 = ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t27 - t34);
+    const double t36 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t42 = ((-ltdl_Y2_5*t36 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[23] = t42;
+    Minv[33] = t42;
+    const double t29 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t37 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t31 - t36);
+    Minv[15] = t37;
+    Minv[20] = t37;
+    const double t38 = ltdl_L4_2*ltdl_dinv2_0;
+    const double t39 = ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t31 - t38);
     Minv[0] = ltdl_dinv0_0;
-    Minv[16] = t35;
-    Minv[26] = t35;
-    const double t37 = (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t32) + ltdl_Y0_4*t24;
-    Minv[3] = t24;
-    Minv[18] = t24;
-    Minv[22] = t37;
-    Minv[27] = t37;
-    const double t39 = ltdl_Y0_5*t25 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t34);
-    Minv[4] = t25;
-    Minv[24] = t25;
-    Minv[29] = t39;
-    Minv[34] = t39;
+    Minv[16] = t39;
+    Minv[26] = t39;
+    const double t41 = (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t36) + ltdl_Y0_4*t28;
+    Minv[3] = t28;
+    Minv[18] = t28;
+    Minv[22] = t41;
+    Minv[27] = t41;
+    const double t43 = ltdl_Y0_5*t29 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t38);
+    Minv[4] = t29;
+    Minv[24] = t29;
+    Minv[29] = t43;
+    Minv[34] = t43;
 
     /* Outputs: Minv (6 x 6), each stored as soon as computed */
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
  * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 406 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 253 temporaries. */
+ * Operations: 400 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 251 temporaries. */
 void arm6_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -1379,8 +1371,6 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double a4_3 = c_q_4*t15 - 0.2*V3_0*t12;
     /* f3: spatial force f(k) (2.29) */
     const double t36 = V3_0*V3_2;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_1_1 = (0.00042*c_q_5*c_q_5 + 0.00544) + 0.00042*s_q_5*s_q_5;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_2 = qd[4]*V4_0;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
@@ -1398,12 +1388,12 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double alpha4_5 = (a4_5 + s_q_4*alpha3_3) + c_q_4*t24;
     const double alpha4_3 = (a4_3 + c_q_4*alpha3_3) - s_q_4*t24;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_2_2 = Rc4_1_1;
+    const double Rc4_1_1 = (0.00042*c_q_5*c_q_5 + 0.00544) + 0.00042*s_q_5*s_q_5;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_2 = -0.065*s_q_4;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t48 = c_q_4*s_q_4;
-    const double Rc3_0_2 = t48*Rc4_2_2 + (-0.0008*t48 + 0.013000000000000001*s_q_4);
+    const double Rc3_0_2 = t48*Rc4_1_1 + (-0.0008*t48 + 0.013000000000000001*s_q_4);
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_2_0 = -0.0002*s_q_4;
     /* V5: spatial velocity V(k) (2.25) */
@@ -1440,17 +1430,18 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double alpha5_4 = (a5_4 + c_q_5*t25) + s_q_5*t26;
     const double alpha5_5 = (a5_5 - s_q_5*t25) + c_q_5*t26;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double Rc3_0_0 = t47*Rc4_2_2 + (0.0008*t46 + 0.0015);
+    const double Rc3_0_0 = t47*Rc4_1_1 + (0.0008*t46 + 0.0015);
     const double t49 = 0.026000000000000002*c_q_4 + 0.060800000000000014;
-    const double Rc3_2_2 = t46*Rc4_2_2 + (0.0008*t47 + t49);
+    const double Rc3_2_2 = t46*Rc4_1_1 + (0.0008*t47 + t49);
     const double Rc3_1_1 = Rc4_1_1 + t49;
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double Rch2_1 = -s_q_3*Rch3_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t59 = 0.45*Rch2_1;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_1 = -s_q_3*Rc3_0_2 + 0.2*s_q_3*Rch3_2;
     const double Rc2_0_2 = c_q_3*Rc3_0_2 - 0.2*Rch2_2;
+    const double Rc2_0_1 = -s_q_3*Rc3_0_2 + 0.2*s_q_3*Rch3_2;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_3_0 = Rch3_2;
     const double F3_4_5_0 = -t45;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = t45 + 0.34;
@@ -1463,47 +1454,33 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* f5: spatial force f(k) (2.29) */
     const double t28 = 0.009*V5_0;
     const double t27 = 0.00022*V5_0;
-    /* f1: spatial force f(k) (2.29) */
-    const double t44 = 0.45*s_q_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t53 = c_q_3*s_q_3;
     const double Rc2_1_2 = -t53*Rc3_2_2 + t53*Rc3_1_1;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t54 = s_q_2*Rc2_0_2;
+    const double t56 = c_q_2*Rc2_0_2;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_0_1;
-    const double F2_3_2_0 = Rc2_0_2;
     const double F2_3_4_0 = -Rch2_2;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = s_q_2*F2_3_2_0 + (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0);
-    const double F1_3_2_0 = c_q_2*F2_3_2_0 - s_q_2*Rc3_0_0;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F1_3_2_0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_5_0 = Rch2_1;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_1_0 = F2_3_1_0 + t44*F2_3_5_0;
-    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
+    const double F1_3_0_0 = (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0) + t54;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_5_0 = c_q_3*F3_4_5_0;
-    const double t59 = s_q_3*F3_4_5_0;
+    const double t62 = s_q_3*F3_4_5_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = s_q_2*F2_5_2_0 + c_q_2*F3_5_0_0;
     const double F1_5_2_0 = c_q_2*F2_5_2_0 - s_q_2*F3_5_0_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F1_5_2_0;
-    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_2 = ltdl_L5_1;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_2 = F2_3_1_0 - F3_5_0_0*ltdl_L5_2;
+    const double t63 = F3_5_0_0*ltdl_L5_1;
     const double ltdl_A3_3 = Rc3_0_0 - F3_5_0_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_0 = Rc3_0_0 + 0.004;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_3 = -0.08*t20 - 0.08*t21;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
@@ -1519,19 +1496,31 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double f5_1 = (0.00042*alpha5_1 - V5_2*t27) - 0.009*alpha5_5;
     /* f1: spatial force f(k) (2.29) */
     const double t43 = 0.45*c_q_2;
+    const double t44 = 0.45*s_q_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t50 = c_q_3*c_q_3;
     const double t51 = s_q_3*s_q_3;
     const double t52 = 0.4*Rch3_0 + 0.1345;
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double Rch2_0 = Rch3_0 + 0.76;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = Rc2_0_1 + s_q_2*t59;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = F1_3_1_0 - t63;
+    const double ltdl_A3_2 = Rc2_0_1 - t63;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_2_0 = t56 - s_q_2*Rc3_0_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F1_3_0_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_0 = Rc3_0_0 + 0.004;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_1_0 = c_q_3*F3_4_1_0 - 0.2*F2_4_5_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_1_0 = F2_4_1_0 + (t44*F2_4_5_0 + F3_4_3_0*t43);
+    const double F1_4_1_0 = F2_4_1_0 + (t44*F2_4_5_0 + Rch3_2*t43);
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t59;
-    const double F2_4_4_0 = -t59;
+    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t62;
+    const double F2_4_4_0 = -t62;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = s_q_2*F2_4_2_0 - 0.45*F2_4_4_0;
     const double F1_4_2_0 = c_q_2*F2_4_2_0;
@@ -1552,17 +1541,21 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double Rc2_1_1 = (t50*Rc3_1_1 + t52) + t51*Rc3_2_2;
     const double Rc2_2_2 = (t51*Rc3_1_1 + t52) + t50*Rc3_2_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t57 = s_q_2*Rc2_2_2 + t56;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t54) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
+    const double t55 = c_q_2*Rc2_0_0 + t54;
     const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
-    const double t58 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
-    const double Rc1_1_2 = -0.45*Rch2_1 - t58;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = -t58;
+    const double t60 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    const double t61 = s_q_1*Rc1_0_1;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = -t59 - t60;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = Rc1_0_1;
+    const double F1_2_2_0 = -t60;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    const double F0_2_2_0 = c_q_1*F1_2_2_0 - t61;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 - t61;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_0 = 5000.0*F0_5_2_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1571,6 +1564,9 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double ltdl_L4_2 = F2_4_1_0*ltdl_dinv4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t65 = F2_5_1_0*ltdl_L5_1;
+    const double t64 = F2_5_1_0*ltdl_L5_0;
     /* f4: spatial force f(k) (2.29) */
     const double f4_5 = (((V4_2*t34 - 0.032*alpha3_1) + 0.8*alpha4_5) + t30) + t31;
     const double f4_1 = ((((-V4_2*t29 + 0.0020800000000000003*alpha3_1) - 0.032*alpha4_5) + c_q_5*f5_1) - 0.08*t31) + (-0.08*t30 - s_q_5*f5_2);
@@ -1589,10 +1585,8 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t61 = F2_5_1_0*ltdl_L5_1;
-    const double ltdl_A2_1 = ((F1_2_1_0 - t61) - F2_4_1_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
-    const double ltdl_A2_2 = ((Rc2_1_1 - F2_5_1_0*ltdl_L5_2) - F2_4_1_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
-    const double t60 = F2_5_1_0*ltdl_L5_0;
+    const double ltdl_A2_1 = ((F1_2_1_0 - t65) - F2_4_1_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = ((Rc2_1_1 - t65) - F2_4_1_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* f5: spatial force f(k) (2.29) */
@@ -1602,14 +1596,19 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* ltdl_xy5: y = L^-T b */
     const double ltdl_xy5_0 = tau[5] - f5_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t57 = (0.9*c_q_2*Rch2_2 + 1.487) - 0.9*s_q_2*Rch2_0;
-    const double Rc1_1_1 = Rc2_1_1 + t57;
+    const double t58 = (0.9*c_q_2*Rch2_2 + 1.487) - 0.9*s_q_2*Rch2_0;
+    const double Rc1_0_2 = ((-t43*Rch2_0 - t44*Rch2_2) + c_q_2*t57) - s_q_2*t55;
+    const double Rc1_0_0 = (c_q_2*t55 + t58) + s_q_2*t57;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_1 = Rc2_1_1 + t58;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = ((-t60 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_0 = ((-t64 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
     /* f3: spatial force f(k) (2.29) */
     const double f3_4 = ((0.12*alpha3_2 + 0.12*t16) + 1.2*alpha3_4) + f4_4;
     const double f3_2 = ((((0.016800000000000002*alpha3_2 + 0.015300000000000003*t16) + 0.12*alpha3_4) - s_q_4*f4_0) + 0.2*f4_4) + c_q_4*f4_2;
@@ -1623,12 +1622,10 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double f3_1 = ((((0.016800000000000002*alpha3_1 - 0.015300000000000003*t36) - 0.12*alpha3_5) + 0.2*s_q_4*f4_3) + f4_1) - 0.2*t35;
     /* ltdl_xy4: y = L^-T b */
     const double ltdl_xy4_0 = tau[4] - f4_1;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t54 = s_q_2*Rc2_0_2;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_1 = (((Rc1_1_1 - t61) - F1_4_1_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_1 = (((Rc1_1_1 - t65) - F1_4_1_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* f2: spatial force f(k) (2.29) */
@@ -1638,18 +1635,10 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double t41 = s_q_3*f3_5;
     const double t39 = s_q_3*f3_4;
     const double t40 = c_q_3*f3_4;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t55 = c_q_2*Rc2_0_0 + t54;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t54) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
-    const double t56 = s_q_2*Rc2_2_2 + c_q_2*Rc2_0_2;
-    const double Rc1_0_2 = ((-t43*Rch2_0 - t44*Rch2_2) + c_q_2*t56) - s_q_2*t55;
-    const double Rc1_0_0 = (c_q_2*t55 + t57) + s_q_2*t56;
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - t60)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = (((F0_1_2_0 - t64) - F1_4_1_0*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* f2: spatial force f(k) (2.29) */
     const double f2_1 = (((-0.30000000000000004*alpha2_5 - V2_2*t37) - 0.2*t39) - s_q_3*f3_2) + (c_q_3*f3_1 - 0.2*t38);
     const double f2_5 = ((3.0*alpha2_5 + V2_2*t42) + t39) + t38;
@@ -1664,9 +1653,10 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
     /* ltdl_xy2: y = L^-T b */
-    const double ltdl_xy2_0 = (((tau[2] - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_1;
+    const double t66 = ltdl_L5_1*ltdl_xy5_0;
+    const double ltdl_xy2_0 = (((tau[2] - t66) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_1;
     /* ltdl_xy1: y = L^-T b */
-    const double ltdl_xy1_0 = ((((tau[1] - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - f1_1) - ltdl_L2_1*ltdl_xy2_0;
+    const double ltdl_xy1_0 = ((((tau[1] - t66) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - f1_1) - ltdl_L2_1*ltdl_xy2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1687,7 +1677,7 @@ void arm6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* ltdl_x3: x = L^-1 D^-1 y */
     const double ltdl_x3_0 = ((-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
     /* ltdl_x5: x = L^-1 D^-1 y */
-    const double ltdl_x5_0 = (((-ltdl_L5_0*ltdl_x0_0 + 5000.0*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
+    const double ltdl_x5_0 = (((-ltdl_L5_0*ltdl_x0_0 + 5000.0*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_1*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
     qdd[0] = ltdl_x0_0;
     qdd[1] = ltdl_x1_0;
     qdd[2] = ltdl_x2_0;
@@ -1983,7 +1973,7 @@ void arm6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 494 mul, 310 add, 5 div, 12 sin/cos, 0 sqrt; 239 temporaries. */
+ * Operations: 483 mul, 308 add, 5 div, 12 sin/cos, 0 sqrt; 241 temporaries. */
 void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -2008,7 +1998,6 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double s_q_5 = soagen_s[5];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double Rc4_1_1 = (0.00042*c_q_5*c_q_5 + 0.00544) + 0.00042*s_q_5*s_q_5;
-    const double Rc4_2_2 = Rc4_1_1;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double t0 = 0.065*c_q_4;
     const double Rch3_0 = t0 + 0.34;
@@ -2016,12 +2005,12 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t1 = c_q_4*c_q_4;
     const double t2 = s_q_4*s_q_4;
-    const double Rc3_0_0 = t2*Rc4_2_2 + (0.0008*t1 + 0.0015);
+    const double Rc3_0_0 = t2*Rc4_1_1 + (0.0008*t1 + 0.0015);
     const double t3 = c_q_4*s_q_4;
-    const double Rc3_0_2 = t3*Rc4_2_2 + (-0.0008*t3 + 0.013000000000000001*s_q_4);
+    const double Rc3_0_2 = t3*Rc4_1_1 + (-0.0008*t3 + 0.013000000000000001*s_q_4);
     const double t4 = 0.026000000000000002*c_q_4 + 0.060800000000000014;
     const double Rc3_1_1 = Rc4_1_1 + t4;
-    const double Rc3_2_2 = t1*Rc4_2_2 + (0.0008*t2 + t4);
+    const double Rc3_2_2 = t1*Rc4_1_1 + (0.0008*t2 + t4);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double Rch2_0 = Rch3_0 + 0.76;
     const double Rch2_1 = -s_q_3*Rch3_2;
@@ -2040,16 +2029,16 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t9 = s_q_2*Rc2_0_2;
     const double t10 = c_q_2*Rc2_0_0 + t9;
-    const double t11 = s_q_2*Rc2_2_2 + c_q_2*Rc2_0_2;
+    const double t11 = c_q_2*Rc2_0_2;
     const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 - t9) + (0.012 - s_q_2*(c_q_2*Rc2_0_2 - s_q_2*Rc2_0_0));
-    const double t12 = c_q_2*Rch2_2;
-    const double t13 = s_q_2*Rch2_0;
+    const double t12 = s_q_2*Rc2_2_2 + t11;
+    const double t13 = c_q_2*Rch2_2;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -t0;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = Rc2_0_2;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_3_0 = Rch3_2;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t18 = 0.45*Rch2_1;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_2_0 = t11 - s_q_2*Rc3_0_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_5_2_0 = -0.0002*s_q_4;
     const double F3_5_0_0 = 0.0002*c_q_4;
@@ -2060,83 +2049,79 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L5_1 = 5000.0*F2_5_1_0;
     const double ltdl_L5_3 = 5000.0*F3_5_0_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t21 = c_q_1*c_q_2;
-    const double t23 = s_q_1*s_q_2;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t16 = 0.45*s_q_2;
+    const double t25 = c_q_1*c_q_2;
+    const double t27 = s_q_1*s_q_2;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_0_1;
     const double F2_3_4_0 = -Rch2_2;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = s_q_2*F2_3_2_0 + (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0);
-    const double F1_3_2_0 = c_q_2*F2_3_2_0 - s_q_2*Rc3_0_0;
+    const double F1_3_0_0 = (c_q_2*Rc3_0_0 - 0.45*F2_3_4_0) + t9;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = -s_q_1*F1_3_0_0 + c_q_1*F1_3_2_0;
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F1_3_0_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_3 = Rc3_0_0 - F3_5_0_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_5_0 = Rch2_1;
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_1_0 = F2_3_1_0 + t16*F2_3_5_0;
-    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_1 = F1_3_1_0 - F3_5_0_0*ltdl_L5_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = Rc4_1_1 + 0.013000000000000001*c_q_4;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_5_0 = c_q_3*F3_4_5_0;
-    const double t18 = s_q_3*F3_4_5_0;
+    const double t21 = s_q_3*F3_4_5_0;
     /* F1_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_5_0_0 = s_q_2*F2_5_2_0 + c_q_2*F3_5_0_0;
     const double F1_5_2_0 = c_q_2*F2_5_2_0 - s_q_2*F3_5_0_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = -s_q_1*F1_5_0_0 + c_q_1*F1_5_2_0;
-    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_2 = ltdl_L5_1;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_2 = F2_3_1_0 - F3_5_0_0*ltdl_L5_2;
+    const double t22 = F3_5_0_0*ltdl_L5_1;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t26 = c_q_1*s_q_2;
-    const double t27 = c_q_2*s_q_1;
-    const double t30 = s_q_0*t21;
-    const double t31 = s_q_0*t23;
+    const double t30 = c_q_1*s_q_2;
+    const double t31 = c_q_2*s_q_1;
+    const double t34 = s_q_0*t25;
+    const double t35 = s_q_0*t27;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t15 = 0.45*c_q_2;
-    const double Rc1_0_2 = ((-t15*Rch2_0 - t16*Rch2_2) + c_q_2*t11) - s_q_2*t10;
+    const double t16 = 0.45*c_q_2;
+    const double t17 = 0.45*s_q_2;
+    const double Rc1_0_2 = ((-t16*Rch2_0 - t17*Rch2_2) + c_q_2*t12) - s_q_2*t10;
+    const double t14 = s_q_2*Rch2_0;
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_1_0 = Rc2_0_1 + s_q_2*t18;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_1 = F1_3_1_0 - t22;
+    const double ltdl_A3_2 = Rc2_0_1 - t22;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_1_0 = c_q_3*F3_4_1_0 - 0.2*F2_4_5_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_1_0 = F2_4_1_0 + (t16*F2_4_5_0 + F3_4_3_0*t15);
+    const double F1_4_1_0 = F2_4_1_0 + (t17*F2_4_5_0 + Rch3_2*t16);
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t18;
-    const double F2_4_4_0 = -t18;
+    const double F2_4_2_0 = s_q_3*F3_4_1_0 - 0.2*t21;
+    const double F2_4_4_0 = -t21;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = s_q_2*F2_4_2_0 - 0.45*F2_4_4_0;
     const double F1_4_2_0 = c_q_2*F2_4_2_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = -s_q_1*F1_4_0_0 + c_q_1*F1_4_2_0;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_1 = t30 - t31;
+    const double ltdl_Y3_in0_1 = t34 - t35;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t33 = s_q_0*t26 + s_q_0*t27;
-    const double t35 = t21 - t23;
-    const double t22 = c_q_0*t21;
-    const double t24 = c_q_0*t23;
+    const double t37 = s_q_0*t30 + s_q_0*t31;
+    const double t39 = t25 - t27;
+    const double t26 = c_q_0*t25;
+    const double t28 = c_q_0*t27;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_0_1 = s_q_2*Rc2_1_2 + c_q_2*Rc2_0_1;
-    const double t17 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
-    const double Rc1_1_2 = -0.45*Rch2_1 - t17;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_2_0 = -t17;
+    const double t19 = -c_q_2*Rc2_1_2 + s_q_2*Rc2_0_1;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    const double t20 = s_q_1*Rc1_0_1;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_1_2 = -t18 - t19;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_0_0 = Rc1_0_1;
+    const double F1_2_2_0 = -t19;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = -s_q_1*F1_2_0_0 + c_q_1*F1_2_2_0;
+    const double F0_2_2_0 = c_q_1*F1_2_2_0 - t20;
+    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_1_2_0 = c_q_1*Rc1_1_2 - t20;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_0 = 5000.0*F0_5_2_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2145,28 +2130,31 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L4_2 = F2_4_1_0*ltdl_dinv4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t24 = F2_5_1_0*ltdl_L5_1;
+    const double t23 = F2_5_1_0*ltdl_L5_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t32 = c_q_4*ltdl_Y3_in0_1;
-    const double t34 = s_q_4*(c_q_3*t33 - c_q_0*s_q_3);
+    const double t36 = c_q_4*ltdl_Y3_in0_1;
+    const double t38 = s_q_4*(c_q_3*t37 - c_q_0*s_q_3);
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_1 = s_q_3*t33 + c_q_0*c_q_3;
+    const double ltdl_Y4_in0_1 = s_q_3*t37 + c_q_0*c_q_3;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_2 = -t26 - t27;
+    const double ltdl_Y3_in0_2 = -t30 - t31;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t36 = c_q_3*s_q_4*t35;
+    const double t40 = c_q_3*s_q_4*t39;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_2 = s_q_3*t35;
+    const double ltdl_Y4_in0_2 = s_q_3*t39;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t13 + 0.45*t12);
+    const double F1_2_1_0 = Rc2_1_1 + (-0.45*t14 + 0.45*t13);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t14 = (0.9*t12 + 1.487) - 0.9*t13;
-    const double Rc1_0_0 = (c_q_2*t10 + t14) + s_q_2*t11;
+    const double t15 = (0.9*t13 + 1.487) - 0.9*t14;
+    const double Rc1_0_0 = (c_q_2*t10 + t15) + s_q_2*t12;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = (c_q_1*(-s_q_1*Rc1_0_2 + c_q_1*Rc1_2_2) + 0.018) - s_q_1*(-s_q_1*Rc1_0_0 + c_q_1*Rc1_0_2);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_1 = Rc2_1_1 + t14;
+    const double Rc1_1_1 = Rc2_1_1 + t15;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_2 = ((Rc2_1_1 - F2_5_1_0*ltdl_L5_2) - F2_4_1_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
+    const double ltdl_A2_2 = ((Rc2_1_1 - t24) - F2_4_1_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2174,211 +2162,211 @@ void arm6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t20 = F2_5_1_0*ltdl_L5_1;
-    const double t19 = F2_5_1_0*ltdl_L5_0;
-    const double ltdl_A2_1 = ((F1_2_1_0 - t20) - F2_4_1_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_1 = ((F1_2_1_0 - t24) - F2_4_1_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_0 = t22 - t24;
+    const double ltdl_Y3_in0_0 = t26 - t28;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t28 = c_q_0*t26 + c_q_0*t27;
+    const double t32 = c_q_0*t30 + c_q_0*t31;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double t40 = 0.14*t36 - 0.14*c_q_4*ltdl_Y3_in0_2;
-    const double t42 = -0.14*t34 + 0.14*t32;
+    const double t44 = 0.14*t40 - 0.14*c_q_4*ltdl_Y3_in0_2;
+    const double t46 = -0.14*t38 + 0.14*t36;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = ((-t19 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_0 = ((-t23 - F2_4_1_0*ltdl_L4_0) + F0_2_2_0) - ltdl_A3_2*ltdl_L3_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t25 = c_q_4*ltdl_Y3_in0_0;
-    const double t29 = s_q_4*(c_q_3*t28 + s_q_0*s_q_3);
+    const double t29 = c_q_4*ltdl_Y3_in0_0;
+    const double t33 = s_q_4*(c_q_3*t32 + s_q_0*s_q_3);
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_0 = s_q_3*t28 - c_q_3*s_q_0;
+    const double ltdl_Y4_in0_0 = s_q_3*t32 - c_q_3*s_q_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double ltdl_Y5_in0_1 = t32 - t34;
-    const double t37 = -0.06000000000000001*t34 + 0.06000000000000001*t32;
-    const double ltdl_Y5_in0_2 = c_q_4*ltdl_Y3_in0_2 - t36;
-    const double t38 = -0.06000000000000001*t36 + 0.06000000000000001*c_q_4*ltdl_Y3_in0_2;
+    const double ltdl_Y5_in0_1 = t36 - t38;
+    const double t41 = -0.06000000000000001*t38 + 0.06000000000000001*t36;
+    const double ltdl_Y5_in0_2 = c_q_4*ltdl_Y3_in0_2 - t40;
+    const double t42 = -0.06000000000000001*t40 + 0.06000000000000001*c_q_4*ltdl_Y3_in0_2;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double t44 = (0.2*t30 - 0.2*t31) + t42;
+    const double t48 = (0.2*t34 - 0.2*t35) + t46;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double t50 = (0.4*t30 - 0.4*t31) + t42;
+    const double t54 = (0.4*t34 - 0.4*t35) + t46;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double t45 = (-0.2*t26 - 0.2*t27) - t40;
+    const double t49 = (-0.2*t30 - 0.2*t31) - t44;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double t47 = (0.4*t26 + 0.4*t27) + t40;
+    const double t51 = (0.4*t30 + 0.4*t31) + t44;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double t41 = -t40;
+    const double t45 = -t44;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_1 = (((Rc1_1_1 - t20) - F1_4_1_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_1 = (((Rc1_1_1 - t24) - F1_4_1_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double ltdl_Y5_in0_0 = t25 - t29;
-    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t37 + t38*ltdl_Y5_in0_1;
+    const double ltdl_Y5_in0_0 = t29 - t33;
+    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t41 + t42*ltdl_Y5_in0_1;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double t43 = -0.14*t29 + 0.14*t25;
+    const double t47 = -0.14*t33 + 0.14*t29;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t39 = -0.06000000000000001*t29 + 0.06000000000000001*t25;
-    const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t39 - t38*ltdl_Y5_in0_0;
-    const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t37 - ltdl_Y5_in0_1*t39;
+    const double t43 = -0.06000000000000001*t33 + 0.06000000000000001*t29;
+    const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t43 - t42*ltdl_Y5_in0_0;
+    const double ltdl_Y5_in0_5 = ltdl_Y5_in0_0*t41 - ltdl_Y5_in0_1*t43;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_3 = -ltdl_Y3_in0_2*t44 + ltdl_Y3_in0_1*t45;
+    const double ltdl_Y3_in0_3 = -ltdl_Y3_in0_2*t48 + ltdl_Y3_in0_1*t49;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double t48 = -t47;
+    const double t52 = -t51;
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double t52 = 0.45*c_q_1 - t47;
+    const double t61 = 0.45*c_q_1 - t51;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - t19)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = (((F0_1_2_0 - t23) - F1_4_1_0*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t42 + t41*ltdl_Y4_in0_1;
-    const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t43 - t41*ltdl_Y4_in0_0;
-    const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t42 - ltdl_Y4_in0_1*t43;
+    const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t46 + t45*ltdl_Y4_in0_1;
+    const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t47 - t45*ltdl_Y4_in0_0;
+    const double ltdl_Y4_in0_5 = ltdl_Y4_in0_0*t46 - ltdl_Y4_in0_1*t47;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double t46 = (0.2*t22 - 0.2*t24) + t43;
+    const double t50 = (0.2*t26 - 0.2*t28) + t47;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double t49 = (0.4*t22 - 0.4*t24) + t43;
+    const double t53 = (0.4*t26 - 0.4*t28) + t47;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_4 = ltdl_Y3_in0_2*t46 - ltdl_Y3_in0_0*t45;
-    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t44 - ltdl_Y3_in0_1*t46;
+    const double ltdl_Y3_in0_4 = ltdl_Y3_in0_2*t50 - ltdl_Y3_in0_0*t49;
+    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t48 - ltdl_Y3_in0_1*t50;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y3_4 = ltdl_Y3_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4;
     const double ltdl_Y3_5 = ltdl_Y3_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_3 = c_q_0*t48;
+    const double ltdl_Y2_in0_3 = c_q_0*t52;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y2_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y2_in0_3 };
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_4 = s_q_0*t48;
-    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    const double ltdl_Y2_4 = ((ltdl_Y2_in0_4 - ltdl_Y4_in0_4*ltdl_L4_2) - ltdl_L5_2*ltdl_Y5_in0_4) - ltdl_Y3_4*ltdl_L3_2;
+    const double ltdl_Y2_in0_4 = s_q_0*t52;
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double t53 = 0.45*s_q_1;
+    const double t62 = 0.45*s_q_1;
     /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
+    SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_3 = c_q_0*t52;
+    const double ltdl_Y1_in0_3 = c_q_0*t61;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_4 = s_q_0*t52;
+    const double ltdl_Y1_in0_4 = s_q_0*t61;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
-    const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_Y4_in0_4*ltdl_L4_1) - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double t54 = s_q_0*t53 + t50;
+    const double t63 = s_q_0*t62 + t54;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_5 = -c_q_0*t49 - s_q_0*t50;
-    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    const double ltdl_Y2_5 = ((-ltdl_L4_2*ltdl_Y4_in0_5 - ltdl_L5_2*ltdl_Y5_in0_5) + ltdl_Y2_in0_5) - ltdl_L3_2*ltdl_Y3_5;
+    const double ltdl_Y2_in0_5 = -c_q_0*t53 - s_q_0*t54;
     /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_4 = c_q_0*t53 + t49;
+    const double ltdl_Y0_in0_4 = c_q_0*t62 + t53;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A0_0 = ((((-F0_4_2_0*ltdl_L4_0 - F0_5_2_0*ltdl_L5_0) - ltdl_A3_0*ltdl_L3_0) + Rc0_2_2) - ltdl_A2_0*ltdl_L2_0) - ltdl_A1_0*ltdl_L1_0;
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
-    /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_3 = -t54;
-    /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t54;
+    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    const double t59 = ltdl_L5_1*ltdl_Y5_in0_4;
+    const double t60 = ltdl_L5_1*ltdl_Y5_in0_5;
+    const double ltdl_Y2_4 = ((ltdl_Y2_in0_4 - ltdl_Y4_in0_4*ltdl_L4_2) - t59) - ltdl_Y3_4*ltdl_L3_2;
+    const double ltdl_Y2_5 = ((ltdl_Y2_in0_5 - t60) - ltdl_L4_2*ltdl_Y4_in0_5) - ltdl_L3_2*ltdl_Y3_5;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
-    const double ltdl_Y1_5 = (((-ltdl_L4_1*ltdl_Y4_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) + ltdl_Y1_in0_5) - ltdl_L3_1*ltdl_Y3_5) - ltdl_Y2_5*ltdl_L2_1;
+    const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_Y4_in0_4*ltdl_L4_1) - t59) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_3 = -t63;
+    /* ltdl_Y1_in0: Y = L^-T B */
+    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t63;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y1_5 = (((-ltdl_L4_1*ltdl_Y4_in0_5 - t60) + ltdl_Y1_in0_5) - ltdl_L3_1*ltdl_Y3_5) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 0.0, 0.0, 1.0, ltdl_Y0_in0_3 };
     SOAGEN_LANES(ltdl_Y0v0, ((((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_0) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     const double ltdl_Y0_4 = ((((ltdl_Y0_in0_4 - ltdl_L5_0*ltdl_Y5_in0_4) - ltdl_Y4_in0_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = (((-ltdl_Y4_in0_5*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_in0_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
-    const double t93 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_dinv3_0*ltdl_Y3_5 + (5000.0*ltdl_Y5_in0_4*ltdl_Y5_in0_5 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5))));
+    const double t102 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_dinv3_0*ltdl_Y3_5 + (5000.0*ltdl_Y5_in0_4*ltdl_Y5_in0_5 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5))));
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
-    Lambda_inv[29] = t93;
-    Lambda_inv[34] = t93;
-    const double t55 = 5000.0*ltdl_Y5_in0_0;
-    const double t60 = ltdl_Y4_in0_0*ltdl_dinv4_0;
+    Lambda_inv[29] = t102;
+    Lambda_inv[34] = t102;
+    const double t64 = 5000.0*ltdl_Y5_in0_0;
+    const double t69 = ltdl_Y4_in0_0*ltdl_dinv4_0;
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 5000.0*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
     Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (5000.0*ltdl_Y5_in0_3*ltdl_Y5_in0_3 + ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3))));
     Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_4*ltdl_Y3_4 + (5000.0*ltdl_Y5_in0_4*ltdl_Y5_in0_4 + ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4))));
     Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_dinv3_0*ltdl_Y3_5*ltdl_Y3_5 + (ltdl_dinv4_0*ltdl_Y4_in0_5*ltdl_Y4_in0_5 + 5000.0*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
-    const double t56 = ltdl_Y0v0[0]*ltdl_dinv0_0;
-    const double t57 = ltdl_Y1v0[0]*ltdl_dinv1_0;
-    const double t58 = ltdl_Y2v0[0]*ltdl_dinv2_0;
-    const double t59 = ltdl_Y3v0[0]*ltdl_dinv3_0;
-    const double t61 = ltdl_Y0v0[1]*t56 + (ltdl_Y1v0[1]*t57 + (ltdl_Y2v0[1]*t58 + (ltdl_Y3v0[1]*t59 + (ltdl_Y4_in0_1*t60 + ltdl_Y5_in0_1*t55))));
-    Lambda_inv[1] = t61;
-    Lambda_inv[6] = t61;
-    const double t66 = 5000.0*ltdl_Y5_in0_1;
-    const double t71 = ltdl_Y4_in0_1*ltdl_dinv4_0;
-    const double t62 = ltdl_Y0v0[2]*t56 + (ltdl_Y1v0[2]*t57 + (ltdl_Y2v0[2]*t58 + (ltdl_Y3v0[2]*t59 + (ltdl_Y4_in0_2*t60 + ltdl_Y5_in0_2*t55))));
-    Lambda_inv[2] = t62;
-    Lambda_inv[12] = t62;
-    const double t63 = ltdl_Y0v0[3]*t56 + (ltdl_Y1v0[3]*t57 + (ltdl_Y2v0[3]*t58 + (ltdl_Y3v0[3]*t59 + (ltdl_Y4_in0_3*t60 + t55*ltdl_Y5_in0_3))));
-    Lambda_inv[3] = t63;
-    Lambda_inv[18] = t63;
-    const double t64 = ltdl_Y0_4*t56 + (ltdl_Y1_4*t57 + (ltdl_Y2_4*t58 + (ltdl_Y3_4*t59 + (ltdl_Y4_in0_4*t60 + t55*ltdl_Y5_in0_4))));
-    Lambda_inv[4] = t64;
-    Lambda_inv[24] = t64;
-    const double t65 = ltdl_Y0_5*t56 + (ltdl_Y1_5*t57 + (ltdl_Y2_5*t58 + (ltdl_Y3_5*t59 + (t60*ltdl_Y4_in0_5 + t55*ltdl_Y5_in0_5))));
-    Lambda_inv[5] = t65;
-    Lambda_inv[30] = t65;
-    const double t67 = ltdl_Y0v0[1]*ltdl_dinv0_0;
-    const double t68 = ltdl_Y1v0[1]*ltdl_dinv1_0;
-    const double t69 = ltdl_Y2v0[1]*ltdl_dinv2_0;
-    const double t70 = ltdl_Y3v0[1]*ltdl_dinv3_0;
-    const double t72 = ltdl_Y0v0[2]*t67 + (ltdl_Y1v0[2]*t68 + (ltdl_Y2v0[2]*t69 + (ltdl_Y3v0[2]*t70 + (ltdl_Y4_in0_2*t71 + ltdl_Y5_in0_2*t66))));
-    Lambda_inv[8] = t72;
-    Lambda_inv[13] = t72;
-    const double t76 = ltdl_Y4_in0_2*ltdl_dinv4_0;
-    const double t77 = 5000.0*ltdl_Y5_in0_2;
-    const double t90 = ltdl_dinv4_0*ltdl_Y4_in0_3;
-    const double t73 = ltdl_Y0v0[3]*t67 + (ltdl_Y1v0[3]*t68 + (ltdl_Y2v0[3]*t69 + (ltdl_Y3v0[3]*t70 + (ltdl_Y4_in0_3*t71 + t66*ltdl_Y5_in0_3))));
-    Lambda_inv[9] = t73;
-    Lambda_inv[19] = t73;
-    const double t74 = ltdl_Y0_4*t67 + (ltdl_Y1_4*t68 + (ltdl_Y2_4*t69 + (ltdl_Y3_4*t70 + (ltdl_Y4_in0_4*t71 + t66*ltdl_Y5_in0_4))));
-    Lambda_inv[10] = t74;
-    Lambda_inv[25] = t74;
-    const double t75 = ltdl_Y0_5*t67 + (ltdl_Y1_5*t68 + (ltdl_Y2_5*t69 + (ltdl_Y3_5*t70 + (t71*ltdl_Y4_in0_5 + t66*ltdl_Y5_in0_5))));
-    Lambda_inv[11] = t75;
-    Lambda_inv[31] = t75;
-    const double t78 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t86 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t79 = ltdl_Y1v0[2]*ltdl_dinv1_0;
-    const double t87 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t80 = ltdl_Y2v0[2]*ltdl_dinv2_0;
-    const double t88 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t81 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t82 = ltdl_Y0v0[3]*t78 + (ltdl_Y1v0[3]*t79 + (ltdl_Y2v0[3]*t80 + (ltdl_Y3v0[3]*t81 + (ltdl_Y4_in0_3*t76 + t77*ltdl_Y5_in0_3))));
-    Lambda_inv[15] = t82;
-    Lambda_inv[20] = t82;
-    const double t89 = ltdl_Y3v0[3]*ltdl_dinv3_0;
-    const double t85 = 5000.0*ltdl_Y5_in0_3;
-    const double t83 = ltdl_Y0_4*t78 + (ltdl_Y1_4*t79 + (ltdl_Y2_4*t80 + (ltdl_Y3_4*t81 + (ltdl_Y4_in0_4*t76 + t77*ltdl_Y5_in0_4))));
-    Lambda_inv[16] = t83;
-    Lambda_inv[26] = t83;
-    const double t84 = ltdl_Y0_5*t78 + (ltdl_Y1_5*t79 + (ltdl_Y2_5*t80 + (ltdl_Y3_5*t81 + (t76*ltdl_Y4_in0_5 + t77*ltdl_Y5_in0_5))));
-    Lambda_inv[17] = t84;
-    Lambda_inv[32] = t84;
-    const double t91 = ltdl_Y0_4*t86 + (ltdl_Y1_4*t87 + (ltdl_Y2_4*t88 + (ltdl_Y3_4*t89 + (ltdl_Y5_in0_4*t85 + ltdl_Y4_in0_4*t90))));
-    Lambda_inv[22] = t91;
-    Lambda_inv[27] = t91;
-    const double t92 = ltdl_Y0_5*t86 + (ltdl_Y1_5*t87 + (ltdl_Y2_5*t88 + (ltdl_Y3_5*t89 + (ltdl_Y5_in0_5*t85 + ltdl_Y4_in0_5*t90))));
-    Lambda_inv[23] = t92;
-    Lambda_inv[33] = t92;
+    const double t65 = ltdl_Y0v0[0]*ltdl_dinv0_0;
+    const double t66 = ltdl_Y1v0[0]*ltdl_dinv1_0;
+    const double t67 = ltdl_Y2v0[0]*ltdl_dinv2_0;
+    const double t68 = ltdl_Y3v0[0]*ltdl_dinv3_0;
+    const double t70 = ltdl_Y0v0[1]*t65 + (ltdl_Y1v0[1]*t66 + (ltdl_Y2v0[1]*t67 + (ltdl_Y3v0[1]*t68 + (ltdl_Y4_in0_1*t69 + ltdl_Y5_in0_1*t64))));
+    Lambda_inv[1] = t70;
+    Lambda_inv[6] = t70;
+    const double t75 = 5000.0*ltdl_Y5_in0_1;
+    const double t80 = ltdl_Y4_in0_1*ltdl_dinv4_0;
+    const double t71 = ltdl_Y0v0[2]*t65 + (ltdl_Y1v0[2]*t66 + (ltdl_Y2v0[2]*t67 + (ltdl_Y3v0[2]*t68 + (ltdl_Y4_in0_2*t69 + ltdl_Y5_in0_2*t64))));
+    Lambda_inv[2] = t71;
+    Lambda_inv[12] = t71;
+    const double t72 = ltdl_Y0v0[3]*t65 + (ltdl_Y1v0[3]*t66 + (ltdl_Y2v0[3]*t67 + (ltdl_Y3v0[3]*t68 + (ltdl_Y4_in0_3*t69 + t64*ltdl_Y5_in0_3))));
+    Lambda_inv[3] = t72;
+    Lambda_inv[18] = t72;
+    const double t73 = ltdl_Y0_4*t65 + (ltdl_Y1_4*t66 + (ltdl_Y2_4*t67 + (ltdl_Y3_4*t68 + (ltdl_Y4_in0_4*t69 + t64*ltdl_Y5_in0_4))));
+    Lambda_inv[4] = t73;
+    Lambda_inv[24] = t73;
+    const double t74 = ltdl_Y0_5*t65 + (ltdl_Y1_5*t66 + (ltdl_Y2_5*t67 + (ltdl_Y3_5*t68 + (t69*ltdl_Y4_in0_5 + t64*ltdl_Y5_in0_5))));
+    Lambda_inv[5] = t74;
+    Lambda_inv[30] = t74;
+    const double t76 = ltdl_Y0v0[1]*ltdl_dinv0_0;
+    const double t77 = ltdl_Y1v0[1]*ltdl_dinv1_0;
+    const double t78 = ltdl_Y2v0[1]*ltdl_dinv2_0;
+    const double t79 = ltdl_Y3v0[1]*ltdl_dinv3_0;
+    const double t81 = ltdl_Y0v0[2]*t76 + (ltdl_Y1v0[2]*t77 + (ltdl_Y2v0[2]*t78 + (ltdl_Y3v0[2]*t79 + (ltdl_Y4_in0_2*t80 + ltdl_Y5_in0_2*t75))));
+    Lambda_inv[8] = t81;
+    Lambda_inv[13] = t81;
+    const double t87 = ltdl_Y4_in0_2*ltdl_dinv4_0;
+    const double t88 = 5000.0*ltdl_Y5_in0_2;
+    const double t99 = ltdl_dinv4_0*ltdl_Y4_in0_3;
+    const double t82 = ltdl_Y0v0[3]*t76 + (ltdl_Y1v0[3]*t77 + (ltdl_Y2v0[3]*t78 + (ltdl_Y3v0[3]*t79 + (ltdl_Y4_in0_3*t80 + t75*ltdl_Y5_in0_3))));
+    Lambda_inv[9] = t82;
+    Lambda_inv[19] = t82;
+    const double t83 = ltdl_Y0_4*t76 + (ltdl_Y1_4*t77 + (ltdl_Y2_4*t78 + (ltdl_Y3_4*t79 + (ltdl_Y4_in0_4*t80 + t75*ltdl_Y5_in0_4))));
+    Lambda_inv[10] = t83;
+    Lambda_inv[25] = t83;
+    const double t84 = ltdl_Y0_5*t76 + (ltdl_Y1_5*t77 + (ltdl_Y2_5*t78 + (ltdl_Y3_5*t79 + (t80*ltdl_Y4_in0_5 + t75*ltdl_Y5_in0_5))));
+    Lambda_inv[11] = t84;
+    Lambda_inv[31] = t84;
+    const double t85 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t97 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t86 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t98 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t89 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t95 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t90 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t91 = ltdl_Y0v0[3]*t89 + (ltdl_Y1v0[3]*t90 + (ltdl_Y2v0[3]*t85 + (ltdl_Y3v0[3]*t86 + (ltdl_Y4_in0_3*t87 + t88*ltdl_Y5_in0_3))));
+    Lambda_inv[15] = t91;
+    Lambda_inv[20] = t91;
+    const double t96 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t94 = 5000.0*ltdl_Y5_in0_3;
+    const double t92 = ltdl_Y0_4*t89 + (ltdl_Y1_4*t90 + (ltdl_Y2_4*t85 + (ltdl_Y3_4*t86 + (ltdl_Y4_in0_4*t87 + t88*ltdl_Y5_in0_4))));
+    Lambda_inv[16] = t92;
+    Lambda_inv[26] = t92;
+    const double t93 = ltdl_Y0_5*t89 + (ltdl_Y1_5*t90 + (ltdl_Y2_5*t85 + (ltdl_Y3_5*t86 + (t87*ltdl_Y4_in0_5 + t88*ltdl_Y5_in0_5))));
+    Lambda_inv[17] = t93;
+    Lambda_inv[32] = t93;
+    const double t100 = ltdl_Y0_4*t95 + (ltdl_Y1_4*t96 + (ltdl_Y2_4*t97 + (ltdl_Y3_4*t98 + (ltdl_Y5_in0_4*t94 + ltdl_Y4_in0_4*t99))));
+    Lambda_inv[22] = t100;
+    Lambda_inv[27] = t100;
+    const double t101 = ltdl_Y0_5*t95 + (ltdl_Y1_5*t96 + (ltdl_Y2_5*t97 + (ltdl_Y3_5*t98 + (ltdl_Y5_in0_5*t94 + ltdl_Y4_in0_5*t99))));
+    Lambda_inv[23] = t101;
+    Lambda_inv[33] = t101;
 
     /* Outputs: Lambda_inv (6 x 6), each stored as soon as computed */
 }

@@ -24,13 +24,13 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 246 mul, 167 add, 0 div, 10 sin/cos, 0 sqrt; 147 temporaries
-//   mass_matrix: 104 mul, 61 add, 0 div, 10 sin/cos, 0 sqrt; 84 temporaries
+//   mass_matrix: 101 mul, 61 add, 0 div, 10 sin/cos, 0 sqrt; 81 temporaries
 //   bias_forces: 236 mul, 153 add, 0 div, 10 sin/cos, 0 sqrt; 139 temporaries
-//   inverse_mass_matrix: 217 mul, 130 add, 5 div, 10 sin/cos, 0 sqrt; 141 temporaries
-//   forward_dynamics: 406 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 253 temporaries
+//   inverse_mass_matrix: 212 mul, 130 add, 5 div, 10 sin/cos, 0 sqrt; 138 temporaries
+//   forward_dynamics: 400 mul, 272 add, 5 div, 10 sin/cos, 0 sqrt; 251 temporaries
 //   jacobian: 84 mul, 45 add, 0 div, 10 sin/cos, 0 sqrt; 54 temporaries
 //   jacobian_dot_qd: 177 mul, 99 add, 0 div, 12 sin/cos, 0 sqrt; 119 temporaries
-//   op_space_inverse_inertia: 494 mul, 310 add, 5 div, 12 sin/cos, 0 sqrt; 239 temporaries
+//   op_space_inverse_inertia: 483 mul, 308 add, 5 div, 12 sin/cos, 0 sqrt; 241 temporaries
 
 #ifndef ARM6_H
 #define ARM6_H

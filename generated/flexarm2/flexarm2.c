@@ -25,14 +25,14 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 1144 mul, 765 add, 1 div, 4 sin/cos, 0 sqrt; 300 temporaries
-//   mass_matrix: 435 mul, 300 add, 1 div, 2 sin/cos, 0 sqrt; 141 temporaries
-//   bias_forces: 965 mul, 610 add, 1 div, 4 sin/cos, 0 sqrt; 274 temporaries
-//   inverse_mass_matrix: 750 mul, 524 add, 9 div, 2 sin/cos, 0 sqrt; 269 temporaries
-//   forward_dynamics: 1427 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 447 temporaries
-//   jacobian: 134 mul, 79 add, 2 div, 4 sin/cos, 0 sqrt; 51 temporaries
-//   jacobian_dot_qd: 226 mul, 135 add, 2 div, 4 sin/cos, 0 sqrt; 84 temporaries
-//   op_space_inverse_inertia: 806 mul, 564 add, 10 div, 4 sin/cos, 0 sqrt; 276 temporaries
+//   inverse_dynamics: 1142 mul, 765 add, 1 div, 4 sin/cos, 0 sqrt; 301 temporaries
+//   mass_matrix: 433 mul, 300 add, 1 div, 2 sin/cos, 0 sqrt; 142 temporaries
+//   bias_forces: 963 mul, 610 add, 1 div, 4 sin/cos, 0 sqrt; 275 temporaries
+//   inverse_mass_matrix: 748 mul, 524 add, 9 div, 2 sin/cos, 0 sqrt; 270 temporaries
+//   forward_dynamics: 1425 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 448 temporaries
+//   jacobian: 132 mul, 79 add, 2 div, 4 sin/cos, 0 sqrt; 52 temporaries
+//   jacobian_dot_qd: 224 mul, 135 add, 2 div, 4 sin/cos, 0 sqrt; 84 temporaries
+//   op_space_inverse_inertia: 804 mul, 564 add, 10 div, 4 sin/cos, 0 sqrt; 277 temporaries
 
 #include <math.h>
 
@@ -381,7 +381,7 @@ typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_al
 
 /* inverse_dynamics: joint forces tau = M(q) qdd + C(q, qd) by recursive Newton-Euler.
  * Part I (2.24)-(2.30), (3.17).
- * Operations: 1144 mul, 765 add, 1 div, 4 sin/cos, 0 sqrt; 300 temporaries. */
+ * Operations: 1142 mul, 765 add, 1 div, 4 sin/cos, 0 sqrt; 301 temporaries. */
 void flexarm2_inverse_dynamics(const double* q, const double* qd, const double* qdd, double* tau)
 {
     /* Inputs */
@@ -404,360 +404,362 @@ void flexarm2_inverse_dynamics(const double* q, const double* qd, const double* 
     const double Rn1_0_1 = -t0*t1;
     const double Rn1_0_0 = 0.5*t0*Rn1_0_1 + 1.0;
     const double Rn1_1_0 = t0*t1;
-    const double Rn1_1_1 = Rn1_0_0;
     /* rn1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
-    const double t2 = 0.5*q[2];
-    const double t3 = (8.374419901676326*q[1] + 47.48188343339703*q[2]) + 164.1842561269586*q[3];
-    const double t4 = -t3;
-    const double t5 = 0.5*q[3];
-    const double t6 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
-    const double t7 = -t6;
-    const double t8 = 0.5*q[1];
-    const double t9 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
-    const double t10 = -t9;
-    const double rn1_0 = (t2*t10 + 1.0) + (t5*t4 + t8*t7);
+    const double t2 = (8.374419901676326*q[1] + 47.48188343339703*q[2]) + 164.1842561269586*q[3];
+    const double t3 = -t2;
+    const double t4 = 0.5*q[3];
+    const double t5 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
+    const double t6 = -t5;
+    const double t7 = 0.5*q[1];
+    const double t8 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
+    const double t9 = -t8;
+    const double t10 = 0.5*q[2];
+    const double rn1_0 = (t10*t9 + 1.0) + (t4*t3 + t7*t6);
     const double rn1_1 = (2.9142062483887603*q[1] + 2.9143933704181246*q[2]) + 2.9156635993590774*q[3];
     /* U1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double U1_3_0 = 4.0114208910613*rn1_1*t1 - t6;
-    const double U1_3_1 = 13.933079243493596*rn1_1*t1 - t9;
-    const double U1_3_2 = 22.8844580678444*rn1_1*t1 - t3;
     const double U1_2_0 = 4.0114208910613*t1;
+    const double U1_3_0 = 4.0114208910613*rn1_1*t1 - t5;
+    const double U1_3_1 = 13.933079243493596*rn1_1*t1 - t8;
+    const double U1_3_2 = 22.8844580678444*rn1_1*t1 - t2;
     const double U1_2_1 = 13.933079243493596*t1;
     const double U1_2_2 = 22.8844580678444*t1;
     const double U1_4_0 = 2.9142062483887603 - rn1_0*U1_2_0;
     const double U1_4_1 = 2.9143933704181246 - rn1_0*U1_2_1;
     const double U1_4_2 = 2.9156635993590774 - rn1_0*U1_2_2;
     /* V1: spatial velocity V(k) (2.25) */
-    const double t11 = (qd[1]*U1_2_0 + qd[2]*U1_2_1) + qd[3]*U1_2_2;
+    const double t13 = (qd[1]*U1_2_0 + qd[2]*U1_2_1) + qd[3]*U1_2_2;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t23 = ((qd[1]*t7 + qd[2]*t10) + qd[3]*t4)*t11;
-    /* V1: spatial velocity V(k) (2.25) */
-    const double t12 = qd[0] + t11;
-    const double t13 = (qd[1]*U1_3_0 + qd[2]*U1_3_1) + qd[3]*U1_3_2;
-    const double t15 = (qd[1]*U1_4_0 + qd[2]*U1_4_1) + qd[3]*U1_4_2;
+    const double t25 = ((qd[1]*t6 + qd[2]*t9) + qd[3]*t3)*t13;
     /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
-    const double R1_0_0 = Rn1_0_0*c_q_4 + Rn1_0_1*s_q_4;
-    const double R1_0_1 = -Rn1_0_0*s_q_4 + Rn1_0_1*c_q_4;
-    const double R1_1_0 = Rn1_1_0*c_q_4 + Rn1_1_1*s_q_4;
-    const double R1_1_1 = -Rn1_1_0*s_q_4 + Rn1_1_1*c_q_4;
-    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a1_2 = -0.5*((4.0114208910613*qd[1] + 13.933079243493596*qd[2]) + 22.8844580678444*qd[3])*Rn1_1_0*t11;
+    const double t11 = Rn1_0_0*c_q_4;
+    const double t12 = Rn1_0_0*s_q_4;
     /* V1: spatial velocity V(k) (2.25) */
-    const double t14 = t13 - rn1_1*t12;
+    const double t14 = qd[0] + t13;
+    const double t15 = (qd[1]*U1_3_0 + qd[2]*U1_3_1) + qd[3]*U1_3_2;
+    const double t17 = (qd[1]*U1_4_0 + qd[2]*U1_4_1) + qd[3]*U1_4_2;
+    /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
+    const double R1_0_0 = Rn1_0_1*s_q_4 + t11;
+    const double R1_0_1 = Rn1_0_1*c_q_4 - t12;
+    const double R1_1_0 = Rn1_1_0*c_q_4 + t12;
+    const double R1_1_1 = t11 - Rn1_1_0*s_q_4;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t18 = t13 - rn1_1*t11;
+    const double a1_2 = -0.5*((4.0114208910613*qd[1] + 13.933079243493596*qd[2]) + 22.8844580678444*qd[3])*Rn1_1_0*t13;
     /* V1: spatial velocity V(k) (2.25) */
-    const double t16 = rn1_0*t12 + t15;
-    const double V1_2 = qd[4] + t12;
+    const double t16 = t15 - rn1_1*t14;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t19 = rn1_0*t11 + t15;
+    const double t20 = t15 - rn1_1*t13;
+    /* V1: spatial velocity V(k) (2.25) */
+    const double t18 = rn1_0*t14 + t17;
+    const double V1_2 = qd[4] + t14;
+    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t21 = rn1_0*t13 + t17;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t41 = q[5]*q[5];
-    const double t42 = q[6]*q[6];
-    const double t43 = q[7]*q[7];
-    const double t54 = 0.4223188929455649*q[6];
+    const double t43 = q[5]*q[5];
+    const double t44 = q[6]*q[6];
+    const double t45 = q[7]*q[7];
+    const double t56 = 0.4223188929455649*q[6];
     /* V1: spatial velocity V(k) (2.25) */
-    const double V1_3 = R1_1_0*t16 + R1_0_0*t14;
-    const double V1_4 = R1_1_1*t16 + R1_0_1*t14;
+    const double V1_3 = R1_1_0*t18 + R1_0_0*t16;
+    const double V1_4 = R1_1_1*t18 + R1_0_1*t16;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double M1_2_3 = (-0.5373628524647152*q[5] + 0.2978075675834001*q[6]) - 0.17460851082327838*q[7];
-    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t43) + ((-q[5]*t54 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t41 - 4.323569641843129*t42));
-    const double t55 = 1.570878189706785*q[5];
-    const double M1_3_6 = 1.072065912177631*q[7] + (-t54 - t55);
-    const double t56 = 8.647139283686258*q[6];
-    const double t57 = 24.952053083434798*q[7];
+    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t45) + ((-q[5]*t56 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t43 - 4.323569641843129*t44));
+    const double t57 = 1.570878189706785*q[5];
+    const double M1_3_6 = 1.072065912177631*q[7] + (-t56 - t57);
+    const double t58 = 8.647139283686258*q[6];
+    const double t59 = 24.952053083434798*q[7];
     /* a0: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a0_3 = 9.81*s_q_0;
     const double a0_4 = 9.81*c_q_0;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t17 = qd[0]*qd[0];
-    const double t20 = R1_1_1*t19 + R1_0_1*t18;
-    const double t24 = R1_1_0*t19 + R1_0_0*t18;
-    const double t21 = ((qd[1]*((-9.867934579285455*qd[1] - 15.669360775846018*qd[2]) - 8.374419901676326*qd[3]) + qd[2]*((-15.669360775846018*qd[1] - 68.83211932799779*qd[2]) - 47.48188343339703*qd[3])) + qd[3]*((-8.374419901676326*qd[1] - 47.48188343339703*qd[2]) - 164.1842561269586*qd[3])) + ((2.9142062483887603*qd[1] + 2.9143933704181246*qd[2]) + 2.9156635993590774*qd[3])*t11;
-    const double t22 = 2.0*qd[0];
-    const double a1_3 = (((R1_0_0*t21 - R1_1_0*t23) - t17*(rn1_0*R1_0_0 + rn1_1*R1_1_0)) - t11*t20) - t22*t20;
-    const double a1_4 = (((R1_0_1*t21 - R1_1_1*t23) - t17*(rn1_0*R1_0_1 + rn1_1*R1_1_1)) + t11*t24) + t22*t24;
+    const double t19 = qd[0]*qd[0];
+    const double t22 = R1_1_1*t21 + R1_0_1*t20;
+    const double t26 = R1_1_0*t21 + R1_0_0*t20;
+    const double t23 = ((qd[1]*((-9.867934579285455*qd[1] - 15.669360775846018*qd[2]) - 8.374419901676326*qd[3]) + qd[2]*((-15.669360775846018*qd[1] - 68.83211932799779*qd[2]) - 47.48188343339703*qd[3])) + qd[3]*((-8.374419901676326*qd[1] - 47.48188343339703*qd[2]) - 164.1842561269586*qd[3])) + ((2.9142062483887603*qd[1] + 2.9143933704181246*qd[2]) + 2.9156635993590774*qd[3])*t13;
+    const double t24 = 2.0*qd[0];
+    const double a1_3 = (((R1_0_0*t23 - R1_1_0*t25) - t19*(rn1_0*R1_0_0 + rn1_1*R1_1_0)) - t13*t22) - t24*t22;
+    const double a1_4 = (((R1_0_1*t23 - R1_1_1*t25) - t19*(rn1_0*R1_0_1 + rn1_1*R1_1_1)) + t13*t26) + t24*t26;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_3_7 = (-0.4223188929455649*q[5] + 1.8901756828600624*q[7]) - t56;
-    const double M1_3_8 = (1.072065912177631*q[5] + 1.8901756828600624*q[6]) - t57;
+    const double M1_3_7 = (-0.4223188929455649*q[5] + 1.8901756828600624*q[7]) - t58;
+    const double M1_3_8 = (1.072065912177631*q[5] + 1.8901756828600624*q[6]) - t59;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double t58 = (qdd[1]*U1_2_0 + qdd[0]) + (qdd[2]*U1_2_1 + qdd[3]*U1_2_2);
-    const double alpha1_2 = a1_2 + (qdd[4] + t58);
+    const double t60 = (qdd[1]*U1_2_0 + qdd[0]) + (qdd[2]*U1_2_1 + qdd[3]*U1_2_2);
+    const double alpha1_2 = a1_2 + (qdd[4] + t60);
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t125 = 0.5373628524647152*qd[5];
-    const double t126 = 0.17460851082327838*qd[7];
-    const double t127 = 0.2978075675834001*qd[6];
-    const double t128 = M1_2_4*V1_2;
-    const double t129 = 0.6709999999999997*V1_4;
-    const double t131 = q[5]*qd[6];
-    const double t132 = q[6]*qd[5];
-    const double t136 = q[5]*qd[7];
-    const double t137 = q[7]*qd[5];
-    const double t141 = q[6]*qd[7];
-    const double t142 = q[7]*qd[6];
-    const double t146 = M1_2_3*V1_2;
-    const double t147 = 0.6709999999999997*V1_3;
+    const double t127 = 0.5373628524647152*qd[5];
+    const double t128 = 0.17460851082327838*qd[7];
+    const double t129 = 0.2978075675834001*qd[6];
+    const double t130 = M1_2_4*V1_2;
+    const double t131 = 0.6709999999999997*V1_4;
+    const double t133 = q[5]*qd[6];
+    const double t134 = q[6]*qd[5];
+    const double t138 = q[5]*qd[7];
+    const double t139 = q[7]*qd[5];
+    const double t143 = q[6]*qd[7];
+    const double t144 = q[7]*qd[6];
+    const double t148 = M1_2_3*V1_2;
+    const double t149 = 0.6709999999999997*V1_3;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t46 = q[6]*q[7];
+    const double t48 = q[6]*q[7];
     /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double t59 = ((qdd[1]*U1_3_0 + qdd[2]*U1_3_1) + qdd[3]*U1_3_2) + (a0_3 - rn1_1*t58);
-    const double t60 = ((qdd[1]*U1_4_0 + qdd[2]*U1_4_1) + rn1_0*t58) + (qdd[3]*U1_4_2 + a0_4);
-    const double alpha1_3 = (R1_1_0*t60 + R1_0_0*t59) + a1_3;
-    const double alpha1_4 = (R1_1_1*t60 + R1_0_1*t59) + a1_4;
+    const double t61 = ((qdd[1]*U1_3_0 + qdd[2]*U1_3_1) + qdd[3]*U1_3_2) + (a0_3 - rn1_1*t60);
+    const double t62 = ((qdd[1]*U1_4_0 + qdd[2]*U1_4_1) + rn1_0*t60) + (qdd[3]*U1_4_2 + a0_4);
+    const double alpha1_3 = (R1_1_0*t62 + R1_0_0*t61) + a1_3;
+    const double alpha1_4 = (R1_1_1*t62 + R1_0_1*t61) + a1_4;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t130 = (((t125 + t126) - t127) + t128) + t129;
-    const double t133 = t131 + t132;
-    const double t134 = 0.4223188929455649*V1_4;
-    const double t138 = t136 + t137;
-    const double t139 = 1.072065912177631*V1_4;
-    const double t143 = t141 + t142;
-    const double t144 = 1.8901756828600624*V1_4;
-    const double t148 = (((qd[5]*M1_3_6 + qd[6]*M1_3_7) + qd[7]*M1_3_8) + t146) + t147;
-    const double b1_4 = ((((-qd[5]*t55*V1_2 - qd[6]*t56*V1_2) + (-qd[7]*t57*V1_2 - 0.4223188929455649*t133*V1_2)) + (1.072065912177631*t138*V1_2 + 1.8901756828600624*t143*V1_2)) - V1_2*t147) + V1_2*t148;
+    const double t132 = (((t127 + t128) - t129) + t130) + t131;
+    const double t135 = t133 + t134;
+    const double t136 = 0.4223188929455649*V1_4;
+    const double t140 = t138 + t139;
+    const double t141 = 1.072065912177631*V1_4;
+    const double t145 = t143 + t144;
+    const double t146 = 1.8901756828600624*V1_4;
+    const double t150 = (((qd[5]*M1_3_6 + qd[6]*M1_3_7) + qd[7]*M1_3_8) + t148) + t149;
+    const double b1_4 = ((((-qd[5]*t57*V1_2 - qd[6]*t58*V1_2) + (-qd[7]*t59*V1_2 - 0.4223188929455649*t135*V1_2)) + (1.072065912177631*t140*V1_2 + 1.8901756828600624*t145*V1_2)) - V1_2*t149) + V1_2*t150;
     /* f1: spatial force f(k) (2.29) */
     const double f1_4 = ((M1_2_4*alpha1_2 + ((0.5373628524647152*qdd[5] - 0.2978075675834001*qdd[6]) + 0.17460851082327838*qdd[7])) + 0.6709999999999997*alpha1_4) + b1_4;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t159 = 0.7854390948533925*V1_4;
-    const double t161 = 4.323569641843129*V1_4;
-    const double t163 = 12.476026541717399*V1_4;
-    const double t168 = ((-1.570878189706785*qd[5] - 0.4223188929455649*qd[6]) + 1.072065912177631*qd[7]) - 0.5373628524647152*V1_2;
-    const double t169 = 0.2978075675834001*V1_2 + ((-0.4223188929455649*qd[5] - 8.647139283686258*qd[6]) + 1.8901756828600624*qd[7]);
-    const double t170 = ((1.072065912177631*qd[5] + 1.8901756828600624*qd[6]) - 24.952053083434798*qd[7]) - 0.17460851082327838*V1_2;
-    const double b1_3 = ((V1_2*t129 + qd[7]*t170) + (qd[5]*t168 + qd[6]*t169)) - V1_2*t130;
+    const double t161 = 0.7854390948533925*V1_4;
+    const double t163 = 4.323569641843129*V1_4;
+    const double t165 = 12.476026541717399*V1_4;
+    const double t170 = ((-1.570878189706785*qd[5] - 0.4223188929455649*qd[6]) + 1.072065912177631*qd[7]) - 0.5373628524647152*V1_2;
+    const double t171 = 0.2978075675834001*V1_2 + ((-0.4223188929455649*qd[5] - 8.647139283686258*qd[6]) + 1.8901756828600624*qd[7]);
+    const double t172 = ((1.072065912177631*qd[5] + 1.8901756828600624*qd[6]) - 24.952053083434798*qd[7]) - 0.17460851082327838*V1_2;
+    const double b1_3 = ((V1_2*t131 + qd[7]*t172) + (qd[5]*t170 + qd[6]*t171)) - V1_2*t132;
     /* f1: spatial force f(k) (2.29) */
     const double f1_3 = ((M1_2_3*alpha1_2 + ((qdd[5]*M1_3_6 + qdd[6]*M1_3_7) + qdd[7]*M1_3_8)) + 0.6709999999999997*alpha1_3) + b1_3;
     /* f0: spatial force f(k) (2.29) */
-    const double t213 = R1_1_0*f1_3 + R1_1_1*f1_4;
-    const double t214 = R1_0_0*f1_3 + R1_0_1*f1_4;
+    const double t215 = R1_1_0*f1_3 + R1_1_1*f1_4;
+    const double t216 = R1_0_0*f1_3 + R1_0_1*f1_4;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t44 = q[6]*q[6]*q[6];
-    const double t45 = q[7]*q[7]*q[7];
-    const double t47 = q[5]*q[7];
-    const double t48 = q[5]*q[5]*q[5];
-    const double t49 = 39.712202784308396*t42;
-    const double t50 = 85.63225982942761*t43;
-    const double t51 = 487.45461716760684*t43;
-    const double t52 = q[5]*q[6];
-    const double t53 = 7.5836766323456555*t46;
+    const double t46 = q[6]*q[6]*q[6];
+    const double t47 = q[7]*q[7]*q[7];
+    const double t49 = q[5]*q[7];
+    const double t50 = q[5]*q[5]*q[5];
+    const double t51 = 39.712202784308396*t44;
+    const double t52 = 85.63225982942761*t45;
+    const double t53 = 487.45461716760684*t45;
+    const double t54 = q[5]*q[6];
+    const double t55 = 7.5836766323456555*t48;
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t89 = 306.2062974860429*qd[1];
-    const double t90 = 668.483017390466*qd[2];
-    const double t96 = 1609.3462577106773*qd[3];
+    const double t92 = 306.2062974860429*qd[1];
+    const double t93 = 668.483017390466*qd[2];
+    const double t98 = 1609.3462577106773*qd[3];
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t135 = (((0.30915131358993264*qd[5] + 16.92270179590534*qd[6]) + 1.8759265908534852*qd[7]) - 1.3717084651062843*V1_2) - t134;
-    const double t140 = (1.5847376384302545*V1_2 + ((-0.03641816787503005*qd[5] - 0.23052631102740206*qd[6]) + 45.666638118050926*qd[7])) + t139;
-    const double t145 = (0.33898300341212384*V1_2 + ((1.1255335712682573*qd[5] + 3.3034265925177184*qd[6]) + 0.5966127982581382*qd[7])) + t144;
-    const double t149 = 2.0*t46;
-    const double t150 = 3.0*t42;
-    const double t151 = 3.0*t43;
-    const double t152 = 3.0*t41;
-    const double t153 = 2.0*t42;
-    const double t154 = q[5]*qd[5];
-    const double t155 = 2.0*t41;
-    const double t156 = q[6]*qd[6];
+    const double t137 = (((0.30915131358993264*qd[5] + 16.92270179590534*qd[6]) + 1.8759265908534852*qd[7]) - 1.3717084651062843*V1_2) - t136;
+    const double t142 = (1.5847376384302545*V1_2 + ((-0.03641816787503005*qd[5] - 0.23052631102740206*qd[6]) + 45.666638118050926*qd[7])) + t141;
+    const double t147 = (0.33898300341212384*V1_2 + ((1.1255335712682573*qd[5] + 3.3034265925177184*qd[6]) + 0.5966127982581382*qd[7])) + t146;
+    const double t151 = 2.0*t48;
+    const double t152 = 3.0*t44;
+    const double t153 = 3.0*t45;
+    const double t154 = 3.0*t43;
+    const double t155 = 2.0*t44;
+    const double t156 = q[5]*qd[5];
     const double t157 = 2.0*t43;
-    const double t158 = q[7]*qd[7];
-    const double t160 = (((1.5542406905646409*qd[5] + 2.025258698243747*qd[6]) - 1.9169769221596016*qd[7]) - 0.19333638154956279*V1_2) - t159;
-    const double t162 = (((-5.628506343666894*qd[5] + 1.5542511185820036*qd[6]) + 6.725125720757751*qd[7]) - 5.478223351576288*V1_2) - t161;
-    const double t164 = (((-19.95269071203289*qd[5] + 2.7418757732846735*qd[6]) + 1.5545556292888538*qd[7]) - 16.859467262632474*V1_2) - t163;
-    const double t165 = 2122.77646084099*qd[7];
-    const double t166 = 307.2731915421549*qd[6];
-    const double t167 = 9.759602151948767*qd[5];
-    const double b1_2 = (((((((t165*t45*V1_2 + t166*t44*V1_2) + (t167*t48*V1_2 + 47.11502092602055*(qd[5]*t44 + t131*t150)*V1_2)) + ((-77.93046760749993*(qd[5]*t45 + t136*t151)*V1_2 + 62.99353121063385*(qd[6]*t45 + t141*t151)*V1_2) + (7.63475044510451*(qd[6]*t48 + t132*t152)*V1_2 + 51.696739527912214*(qd[7]*t44 + t142*t150)*V1_2))) + t146*V1_4) - V1_4*t148) + (t133*t135 + t138*t140)) + (((((-5.652651578754389*(qd[7]*t48 + t137*t152)*V1_2 + 39.712202784308396*(t154*t153 + t156*t155)*V1_2) + (487.45461716760684*(t158*t153 + t156*t157)*V1_2 + 85.63225982942761*(t154*t157 + t158*t155)*V1_2)) + ((34.78107632312208*((t131*t149 + t136*t42) + t137*t42)*V1_2 + 145.89390722519934*((t131*t43 + t132*t43) + t136*t149)*V1_2) + 7.5836766323456555*((2.0*t132*t47 + t141*t41) + t142*t41)*V1_2)) + (-t125*V1_3 - t126*V1_3)) + ((t127*V1_3 - t128*V1_3) + V1_3*t130))) + ((t143*t145 + 2.0*t154*t160) + (2.0*t156*t162 + 2.0*t158*t164));
-    const double t171 = 1.5542406905646409*V1_2 + ((7.63475044510451*qd[6] - 5.652651578754389*qd[7]) + t167);
-    const double t202 = 1.5542511185820036*V1_2 + ((47.11502092602055*qd[5] + 51.696739527912214*qd[7]) + t166);
-    const double t212 = 1.5545556292888538*V1_2 + ((-77.93046760749993*qd[5] + 62.99353121063385*qd[6]) + t165);
-    const double t177 = 6.321334411137364*qd[5];
-    const double t178 = 8.26310148571168*qd[6];
-    const double t182 = 124.19847143020884*qd[7];
-    const double t189 = V1_2*V1_2;
+    const double t158 = q[6]*qd[6];
+    const double t159 = 2.0*t45;
+    const double t160 = q[7]*qd[7];
+    const double t162 = (((1.5542406905646409*qd[5] + 2.025258698243747*qd[6]) - 1.9169769221596016*qd[7]) - 0.19333638154956279*V1_2) - t161;
+    const double t164 = (((-5.628506343666894*qd[5] + 1.5542511185820036*qd[6]) + 6.725125720757751*qd[7]) - 5.478223351576288*V1_2) - t163;
+    const double t166 = (((-19.95269071203289*qd[5] + 2.7418757732846735*qd[6]) + 1.5545556292888538*qd[7]) - 16.859467262632474*V1_2) - t165;
+    const double t167 = 2122.77646084099*qd[7];
+    const double t168 = 307.2731915421549*qd[6];
+    const double t169 = 9.759602151948767*qd[5];
+    const double b1_2 = (((((((t167*t47*V1_2 + t168*t46*V1_2) + (t169*t50*V1_2 + 47.11502092602055*(qd[5]*t46 + t133*t152)*V1_2)) + ((-77.93046760749993*(qd[5]*t47 + t138*t153)*V1_2 + 62.99353121063385*(qd[6]*t47 + t143*t153)*V1_2) + (7.63475044510451*(qd[6]*t50 + t134*t154)*V1_2 + 51.696739527912214*(qd[7]*t46 + t144*t152)*V1_2))) + t148*V1_4) - V1_4*t150) + (t135*t137 + t140*t142)) + (((((-5.652651578754389*(qd[7]*t50 + t139*t154)*V1_2 + 39.712202784308396*(t156*t155 + t158*t157)*V1_2) + (487.45461716760684*(t160*t155 + t158*t159)*V1_2 + 85.63225982942761*(t156*t159 + t160*t157)*V1_2)) + ((34.78107632312208*((t133*t151 + t138*t44) + t139*t44)*V1_2 + 145.89390722519934*((t133*t45 + t134*t45) + t138*t151)*V1_2) + 7.5836766323456555*((2.0*t134*t49 + t143*t43) + t144*t43)*V1_2)) + (-t127*V1_3 - t128*V1_3)) + ((t129*V1_3 - t130*V1_3) + V1_3*t132))) + ((t145*t147 + 2.0*t156*t162) + (2.0*t158*t164 + 2.0*t160*t166));
+    const double t173 = 1.5542406905646409*V1_2 + ((7.63475044510451*qd[6] - 5.652651578754389*qd[7]) + t169);
+    const double t204 = 1.5542511185820036*V1_2 + ((47.11502092602055*qd[5] + 51.696739527912214*qd[7]) + t168);
+    const double t214 = 1.5545556292888538*V1_2 + ((-77.93046760749993*qd[5] + 62.99353121063385*qd[6]) + t167);
+    const double t179 = 6.321334411137364*qd[5];
+    const double t180 = 8.26310148571168*qd[6];
+    const double t184 = 124.19847143020884*qd[7];
+    const double t191 = V1_2*V1_2;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t25 = q[3]*q[3];
-    const double t26 = q[1]*q[1];
-    const double t27 = q[2]*q[2];
-    const double t28 = q[3]*q[3]*q[3];
-    const double t31 = q[1]*q[1]*q[1];
-    const double t32 = q[2]*q[2]*q[2];
-    const double t33 = q[1]*q[3];
+    const double t27 = q[3]*q[3];
+    const double t28 = q[1]*q[1];
+    const double t29 = q[2]*q[2];
+    const double t30 = q[3]*q[3]*q[3];
+    const double t33 = q[1]*q[1]*q[1];
+    const double t34 = q[2]*q[2]*q[2];
+    const double t35 = q[1]*q[3];
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + t42*t51) + ((47.11502092602055*q[5]*t44 + 0.33898300341212384*t46) + (-77.93046760749993*q[5]*t45 + 1.5847376384302545*t47))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t43*t52) + ((62.99353121063385*q[6]*t45 - 1.3717084651062843*t52) + (-5.478223351576288*t42 - 16.859467262632474*t43)))) + ((((7.63475044510451*q[6]*t48 + (0.162 - 0.19333638154956279*t41)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (t41*t53 + 34.78107632312208*t42*t47)) + ((51.696739527912214*q[7]*t44 - 5.652651578754389*q[7]*t48) + (t41*t49 + t41*t50)));
+    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + t44*t53) + ((47.11502092602055*q[5]*t46 + 0.33898300341212384*t48) + (-77.93046760749993*q[5]*t47 + 1.5847376384302545*t49))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t45*t54) + ((62.99353121063385*q[6]*t47 - 1.3717084651062843*t54) + (-5.478223351576288*t44 - 16.859467262632474*t45)))) + ((((7.63475044510451*q[6]*t50 + (0.162 - 0.19333638154956279*t43)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (t43*t55 + 34.78107632312208*t44*t49)) + ((51.696739527912214*q[7]*t46 - 5.652651578754389*q[7]*t50) + (t43*t51 + t43*t52)));
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t190 = t44*t189;
+    const double t192 = t46*t191;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_2_6 = ((1.5542406905646409*t41 + 0.39038192038567576) + 0.30915131358993264*t52) + ((-5.628506343666894*t42 - 19.95269071203289*t43) + (1.1255335712682573*t46 - 0.03641816787503005*t47));
-    const double M1_2_7 = ((2.025258698243747*t41 - 0.062292718541587855) + 16.92270179590534*t52) + ((1.5542511185820036*t42 + 2.7418757732846735*t43) + (3.3034265925177184*t46 - 0.23052631102740206*t47));
-    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t41) + 1.8759265908534852*t52) + ((6.725125720757751*t42 + 1.5545556292888538*t43) + (0.5966127982581382*t46 + 45.666638118050926*t47));
+    const double M1_2_6 = ((1.5542406905646409*t43 + 0.39038192038567576) + 0.30915131358993264*t54) + ((-5.628506343666894*t44 - 19.95269071203289*t45) + (1.1255335712682573*t48 - 0.03641816787503005*t49));
+    const double M1_2_7 = ((2.025258698243747*t43 - 0.062292718541587855) + 16.92270179590534*t54) + ((1.5542511185820036*t44 + 2.7418757732846735*t45) + (3.3034265925177184*t48 - 0.23052631102740206*t49));
+    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t43) + 1.8759265908534852*t54) + ((6.725125720757751*t44 + 1.5545556292888538*t45) + (0.5966127982581382*t48 + 45.666638118050926*t49));
     /* f1: spatial force f(k) (2.29) */
     const double f1_2 = (((M1_2_2*alpha1_2 + ((qdd[5]*M1_2_6 + qdd[6]*M1_2_7) + qdd[7]*M1_2_8)) + M1_2_3*alpha1_3) + M1_2_4*alpha1_4) + b1_2;
     /* f0: spatial force f(k) (2.29) */
-    const double t215 = (f1_2 + rn1_0*t213) - rn1_1*t214;
+    const double t217 = (f1_2 + rn1_0*t215) - rn1_1*t216;
     tau[4] = f1_2;
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t61 = q[1]*qd[2];
-    const double t62 = q[2]*qd[1];
-    const double t64 = (-8.547925870617027*qd[0] + 14.68867287238458*qd[1]) + (117.2181979136513*qd[2] + 60.42181178588166*qd[3]);
-    const double t65 = q[1]*qd[3];
-    const double t66 = q[3]*qd[1];
-    const double t68 = (1.707162816205814*qd[0] + 14.349370658964634*qd[1]) + (79.59558988081682*qd[2] + 284.90003066417256*qd[3]);
-    const double t69 = q[2]*qd[3];
-    const double t70 = q[3]*qd[2];
-    const double t72 = (-38.64550976564336*qd[0] - 33.01399778121683*qd[1]) + (103.6490789882095*qd[2] + 239.8453665899779*qd[3]);
-    const double t86 = 15601.01144082236*qd[3];
-    const double t87 = 58.447668582477576*qd[1];
-    const double t88 = 2676.2035171340185*qd[2];
-    const double t91 = (60.42181178588166*qd[0] + 441.02410118369653*qd[3]) + (t89 + t90);
-    const double t97 = (79.59558988081682*qd[0] + 797.0467115093851*qd[2]) + (t89 + t96);
-    const double t100 = (-33.01399778121683*qd[0] + 133.74649117020786*qd[1]) + (t90 + t96);
-    const double t92 = (14.68867287238458*qd[0] + 169.8937279254791*qd[1]) + (528.81622020886*qd[2] + 306.2062974860429*qd[3]);
-    const double t93 = (117.2181979136513*qd[0] + 528.81622020886*qd[1]) + (1172.785352568522*qd[2] + 668.483017390466*qd[3]);
-    const double t95 = (14.349370658964634*qd[0] + 71.33292457169935*qd[1]) + (306.2062974860429*qd[2] + 1001.793127917057*qd[3]);
-    const double t98 = (284.90003066417256*qd[0] + 1001.793127917057*qd[1]) + (1609.3462577106773*qd[2] + 1219.0869668365253*qd[3]);
-    const double t107 = q[2]*t17;
-    const double t110 = q[3]*t17;
-    const double t119 = (103.6490789882095*qd[0] + 668.483017390466*qd[1]) + (3371.67214546149*qd[2] + 7657.761480312139*qd[3]);
-    const double t120 = (239.8453665899779*qd[0] + 1609.3462577106773*qd[1]) + (7657.761480312139*qd[2] + 7921.764773440518*qd[3]);
+    const double t63 = q[1]*qd[2];
+    const double t64 = q[2]*qd[1];
+    const double t66 = (-8.547925870617027*qd[0] + 14.68867287238458*qd[1]) + (117.2181979136513*qd[2] + 60.42181178588166*qd[3]);
+    const double t67 = q[1]*qd[3];
+    const double t68 = q[3]*qd[1];
+    const double t70 = (1.707162816205814*qd[0] + 14.349370658964634*qd[1]) + (79.59558988081682*qd[2] + 284.90003066417256*qd[3]);
+    const double t71 = q[2]*qd[3];
+    const double t72 = q[3]*qd[2];
+    const double t74 = (-38.64550976564336*qd[0] - 33.01399778121683*qd[1]) + (103.6490789882095*qd[2] + 239.8453665899779*qd[3]);
+    const double t88 = 15601.01144082236*qd[3];
+    const double t89 = 58.447668582477576*qd[1];
+    const double t90 = 2676.2035171340185*qd[2];
+    const double t91 = (117.2181979136513*qd[0] + 528.81622020886*qd[1]) + (1172.785352568522*qd[2] + 668.483017390466*qd[3]);
+    const double t94 = (60.42181178588166*qd[0] + 441.02410118369653*qd[3]) + (t92 + t93);
+    const double t99 = (79.59558988081682*qd[0] + 797.0467115093851*qd[2]) + (t92 + t98);
+    const double t102 = (-33.01399778121683*qd[0] + 133.74649117020786*qd[1]) + (t93 + t98);
+    const double t95 = (14.68867287238458*qd[0] + 169.8937279254791*qd[1]) + (528.81622020886*qd[2] + 306.2062974860429*qd[3]);
+    const double t97 = (14.349370658964634*qd[0] + 71.33292457169935*qd[1]) + (306.2062974860429*qd[2] + 1001.793127917057*qd[3]);
+    const double t100 = (284.90003066417256*qd[0] + 1001.793127917057*qd[1]) + (1609.3462577106773*qd[2] + 1219.0869668365253*qd[3]);
+    const double t109 = q[2]*t19;
+    const double t112 = q[3]*t19;
+    const double t121 = (103.6490789882095*qd[0] + 668.483017390466*qd[1]) + (3371.67214546149*qd[2] + 7657.761480312139*qd[3]);
+    const double t122 = (239.8453665899779*qd[0] + 1609.3462577106773*qd[1]) + (7657.761480312139*qd[2] + 7921.764773440518*qd[3]);
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t175 = 0.30915131358993264*V1_2 + ((15.26950089020902*qd[5] + 66.43636140592307*qd[6]) + 6.321334411137364*qd[7]);
-    const double t176 = 16.92270179590534*V1_2 + ((66.43636140592307*qd[5] + 94.2300418520411*qd[6]) + 8.26310148571168*qd[7]);
-    const double t179 = 1.8759265908534852*V1_2 + (43.390871589980996*qd[7] + (t177 + t178));
-    const double t180 = ((-0.5*V1_2*t134 + 0.5*qd[7]*t179) + (0.5*qd[5]*t175 + 0.5*qd[6]*t176)) + 0.5*V1_2*t135;
-    const double t183 = (53.0359496748208*qd[6] + (t177 + t182)) - 0.23052631102740206*V1_2;
-    const double t187 = 1.1255335712682573*V1_2 + (2.524684442416583*qd[5] + (t178 + t182));
-    const double t181 = ((-11.305303157508778*qd[5] + 6.321334411137364*qd[6]) + 156.6479243675234*qd[7]) - 0.03641816787503005*V1_2;
-    const double t184 = 45.666638118050926*V1_2 + ((156.6479243675234*qd[5] + 124.19847143020884*qd[6]) - 155.86093521499987*qd[7]);
-    const double t185 = ((V1_2*t139 + qd[7]*t184) + (qd[5]*t181 + qd[6]*t183)) + V1_2*t140;
-    const double t196 = q[7]*t189;
-    const double t198 = q[6]*t189;
-    const double t201 = q[5]*t189;
-    const double t204 = 3.3034265925177184*V1_2 + ((8.26310148571168*qd[5] + 103.39347905582443*qd[6]) + 879.9216983661049*qd[7]);
-    const double t205 = 0.5966127982581382*V1_2 + ((124.19847143020884*qd[5] + 879.9216983661049*qd[6]) + 125.9870624212677*qd[7]);
-    const double t206 = ((V1_2*t144 + qd[7]*t205) + (qd[5]*t187 + qd[6]*t204)) + V1_2*t145;
+    const double t177 = 0.30915131358993264*V1_2 + ((15.26950089020902*qd[5] + 66.43636140592307*qd[6]) + 6.321334411137364*qd[7]);
+    const double t178 = 16.92270179590534*V1_2 + ((66.43636140592307*qd[5] + 94.2300418520411*qd[6]) + 8.26310148571168*qd[7]);
+    const double t181 = 1.8759265908534852*V1_2 + (43.390871589980996*qd[7] + (t179 + t180));
+    const double t182 = ((-0.5*V1_2*t136 + 0.5*qd[7]*t181) + (0.5*qd[5]*t177 + 0.5*qd[6]*t178)) + 0.5*V1_2*t137;
+    const double t185 = (53.0359496748208*qd[6] + (t179 + t184)) - 0.23052631102740206*V1_2;
+    const double t189 = 1.1255335712682573*V1_2 + (2.524684442416583*qd[5] + (t180 + t184));
+    const double t183 = ((-11.305303157508778*qd[5] + 6.321334411137364*qd[6]) + 156.6479243675234*qd[7]) - 0.03641816787503005*V1_2;
+    const double t186 = 45.666638118050926*V1_2 + ((156.6479243675234*qd[5] + 124.19847143020884*qd[6]) - 155.86093521499987*qd[7]);
+    const double t187 = ((V1_2*t141 + qd[7]*t186) + (qd[5]*t183 + qd[6]*t185)) + V1_2*t142;
+    const double t198 = q[7]*t191;
+    const double t200 = q[6]*t191;
+    const double t203 = q[5]*t191;
+    const double t206 = 3.3034265925177184*V1_2 + ((8.26310148571168*qd[5] + 103.39347905582443*qd[6]) + 879.9216983661049*qd[7]);
+    const double t207 = 0.5966127982581382*V1_2 + ((124.19847143020884*qd[5] + 879.9216983661049*qd[6]) + 125.9870624212677*qd[7]);
+    const double t208 = ((V1_2*t146 + qd[7]*t207) + (qd[5]*t189 + qd[6]*t206)) + V1_2*t147;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t29 = 525.7375887765925*t25;
-    const double t30 = 332.2843489666823*t27;
-    const double t34 = 4440.0068217363*t25;
-    const double t35 = q[1]*q[2];
-    const double t36 = q[2]*q[3];
-    const double t37 = 1067.0063731451585*t33;
-    const double t38 = 21.850766033838454*q[3];
-    const double t39 = 8.256999280868573*q[2];
-    const double t40 = 3.115144038660532*q[3];
+    const double t31 = 525.7375887765925*t27;
+    const double t32 = 332.2843489666823*t29;
+    const double t36 = 4440.0068217363*t27;
+    const double t37 = q[1]*q[2];
+    const double t38 = q[2]*q[3];
+    const double t39 = 1067.0063731451585*t35;
+    const double t40 = 21.850766033838454*q[3];
+    const double t41 = 8.256999280868573*q[2];
+    const double t42 = 3.115144038660532*q[3];
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t63 = t61 + t62;
-    const double t67 = t65 + t66;
-    const double t71 = t69 + t70;
-    const double t83 = (-0.8810046421182438*qd[0] + 8.743539842975936*qd[1]) + (17.667372459460534*qd[2] + 3.0925220664687325*qd[3]);
-    const double t84 = (-35.64743865680663*qd[0] - 32.94291382063216*qd[1]) + (51.705219178918504*qd[2] + 25.74274266954111*qd[3]);
-    const double t85 = (-94.701048213798*qd[0] - 127.36089134856076*qd[1]) + (-47.66190154469194*qd[2] + 121.23107042359403*qd[3]);
-    const double t94 = (qd[0]*t64 + qd[1]*t92) + (qd[2]*t93 + qd[3]*t91);
-    const double t99 = (qd[0]*t68 + qd[1]*t95) + (qd[2]*t97 + qd[3]*t98);
-    const double t101 = t17*t31;
-    const double t102 = t17*t28;
-    const double t103 = t17*t32;
-    const double t106 = q[1]*t17;
-    const double t104 = (-32.94291382063216*qd[0] + 135.7524777245046*qd[1]) + (586.392676284261*qd[2] + 398.52335575469255*qd[3]);
-    const double t105 = (-127.36089134856076*qd[0] + 49.6820496361281*qd[1]) + (220.51205059184826*qd[2] + 609.5434834182627*qd[3]);
-    const double t108 = t26*t107;
-    const double t109 = 914.9291541512628*t25;
-    const double t111 = 533.5031865725792*t27;
-    const double t112 = t26*t110;
-    const double t113 = t33*t107;
-    const double t114 = (8.743539842975936*qd[0] + 84.94686396273956*qd[2]) + (35.666462285849676*qd[3] + t87);
-    const double t115 = (17.667372459460534*qd[0] + 84.94686396273956*qd[1]) + (135.7524777245046*qd[2] + 66.87324558510393*qd[3]);
-    const double t116 = (3.0925220664687325*qd[0] + 35.666462285849676*qd[1]) + (66.87324558510393*qd[2] + 49.6820496361281*qd[3]);
-    const double b0_6 = ((((2.0*q[1]*qd[1]*t114 - 53.49969342877451*t112) + (2.0*q[2]*qd[2]*t104 - 373.07954307114676*t113)) + (((-29.223834291238788*t101 - t107*t109) + (-304.77174170913133*t102 - t110*t111)) + (-293.1963381421305*t103 - 127.42029594410934*t108))) - t5*t99) + ((-q[1]*((qd[0]*t83 + qd[1]*t114) + (qd[2]*t115 + qd[3]*t116)) + t67*t95) + (((2.0*q[3]*qd[3]*t105 + t71*t100) + ((-t106*t29 - t106*t30) + t63*t92)) - t2*t94));
+    const double t65 = t63 + t64;
+    const double t69 = t67 + t68;
+    const double t73 = t71 + t72;
+    const double t85 = (-0.8810046421182438*qd[0] + 8.743539842975936*qd[1]) + (17.667372459460534*qd[2] + 3.0925220664687325*qd[3]);
+    const double t86 = (-35.64743865680663*qd[0] - 32.94291382063216*qd[1]) + (51.705219178918504*qd[2] + 25.74274266954111*qd[3]);
+    const double t87 = (-94.701048213798*qd[0] - 127.36089134856076*qd[1]) + (-47.66190154469194*qd[2] + 121.23107042359403*qd[3]);
+    const double t96 = (qd[0]*t66 + qd[1]*t95) + (qd[2]*t91 + qd[3]*t94);
+    const double t101 = (qd[0]*t70 + qd[1]*t97) + (qd[2]*t99 + qd[3]*t100);
+    const double t103 = t19*t33;
+    const double t104 = t19*t30;
+    const double t105 = t19*t34;
+    const double t108 = q[1]*t19;
+    const double t106 = (-32.94291382063216*qd[0] + 135.7524777245046*qd[1]) + (586.392676284261*qd[2] + 398.52335575469255*qd[3]);
+    const double t107 = (-127.36089134856076*qd[0] + 49.6820496361281*qd[1]) + (220.51205059184826*qd[2] + 609.5434834182627*qd[3]);
+    const double t110 = t28*t109;
+    const double t111 = 914.9291541512628*t27;
+    const double t113 = 533.5031865725792*t29;
+    const double t114 = t28*t112;
+    const double t115 = t35*t109;
+    const double t116 = (8.743539842975936*qd[0] + 84.94686396273956*qd[2]) + (35.666462285849676*qd[3] + t89);
+    const double t117 = (17.667372459460534*qd[0] + 84.94686396273956*qd[1]) + (135.7524777245046*qd[2] + 66.87324558510393*qd[3]);
+    const double t118 = (3.0925220664687325*qd[0] + 35.666462285849676*qd[1]) + (66.87324558510393*qd[2] + 49.6820496361281*qd[3]);
+    const double b0_6 = ((((2.0*q[1]*qd[1]*t116 - 53.49969342877451*t114) + (2.0*q[2]*qd[2]*t106 - 373.07954307114676*t115)) + (((-29.223834291238788*t103 - t109*t111) + (-304.77174170913133*t104 - t112*t113)) + (-293.1963381421305*t105 - 127.42029594410934*t110))) - t4*t101) + ((-q[1]*((qd[0]*t85 + qd[1]*t116) + (qd[2]*t117 + qd[3]*t118)) + t69*t97) + (((2.0*q[3]*qd[3]*t107 + t73*t102) + ((-t108*t31 - t108*t32) + t65*t95)) - t10*t96));
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_2_2 = (((14.611917145619394*q[1]*q[1]*q[1]*q[1] + t27*t34) + ((609.5434834182627*q[1]*t28 + 1.707162816205814*t33) + (586.392676284261*q[1]*t32 - 8.547925870617027*t35))) + ((669.0508792835046*q[2]*q[2]*q[2]*q[2] + t27*t37) + ((3960.882386720259*q[2]*t28 - 38.64550976564336*t36) + (-0.8810046421182438*t26 - 35.64743865680663*t27)))) + ((((84.94686396273956*q[2]*t31 + (0.6622 - 94.701048213798*t25)) + 3900.25286020559*q[3]*q[3]*q[3]*q[3]) + (t26*t30 + 373.07954307114676*t26*t36)) + ((35.666462285849676*q[3]*t31 + 1685.836072730745*q[3]*t32) + (1829.8583083025255*t25*t35 + t26*t29)));
+    const double M0_2_2 = (((14.611917145619394*q[1]*q[1]*q[1]*q[1] + t29*t36) + ((609.5434834182627*q[1]*t30 + 1.707162816205814*t35) + (586.392676284261*q[1]*t34 - 8.547925870617027*t37))) + ((669.0508792835046*q[2]*q[2]*q[2]*q[2] + t29*t39) + ((3960.882386720259*q[2]*t30 - 38.64550976564336*t38) + (-0.8810046421182438*t28 - 35.64743865680663*t29)))) + ((((84.94686396273956*q[2]*t33 + (0.6622 - 94.701048213798*t27)) + 3900.25286020559*q[3]*q[3]*q[3]*q[3]) + (t28*t32 + 373.07954307114676*t28*t38)) + ((35.666462285849676*q[3]*t33 + 1685.836072730745*q[3]*t34) + (1829.8583083025255*t27*t37 + t28*t31)));
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t121 = (qd[0]*t72 + qd[1]*t100) + (qd[2]*t119 + qd[3]*t120);
-    const double t123 = t27*t110;
-    const double t117 = (51.705219178918504*qd[0] + 586.392676284261*qd[1]) + (1685.836072730745*qd[3] + t88);
-    const double t118 = (25.74274266954111*qd[0] + 398.52335575469255*qd[1]) + (1685.836072730745*qd[2] + 1222.2521631604604*qd[3]);
-    const double t122 = (-47.66190154469194*qd[0] + 220.51205059184826*qd[1]) + (1222.2521631604604*qd[2] + 3960.882386720259*qd[3]);
-    const double b0_7 = ((((2.0*q[1]*qd[1]*t115 - 186.53977153557338*t112) + (2.0*q[2]*qd[2]*t117 - 2528.7541090961176*t123)) + (((-42.47343198136978*t101 - t107*t34) + (-1980.4411933601295*t102 - t107*t37)) + (-1338.1017585670093*t103 - 332.2843489666823*t108))) - t8*t94) + ((-q[2]*((qd[0]*t84 + qd[1]*t104) + (qd[2]*t117 + qd[3]*t118)) + t67*t97) + (((2.0*q[3]*qd[3]*t122 + (-t106*t109 - 879.5890144263915*t27*t106)) + (t71*t119 + t63*t93)) - t5*t121));
-    const double t124 = (121.23107042359403*qd[0] + 609.5434834182627*qd[1]) + (3960.882386720259*qd[2] + t86);
-    const double b0_8 = (((((2.0*q[1]*qd[1]*t116 - 1829.8583083025255*t113) + (2.0*q[2]*qd[2]*t118 - 4440.0068217363*t123)) + (((-17.833231142924838*t101 - t106*t111) + (-7800.50572041118*t102 - 914.315225127394*t25*t106)) + (-186.53977153557338*t108 - 525.7375887765925*t112))) - q[3]*((qd[0]*t85 + qd[1]*t105) + (qd[2]*t122 + qd[3]*t124))) + (((2.0*q[3]*qd[3]*t124 + (-842.9180363653725*t103 - 5941.323580080389*t25*t107)) + (t71*t120 + t63*t91)) + t67*t98)) + (-t2*t121 - t8*t99);
+    const double t123 = (qd[0]*t74 + qd[1]*t102) + (qd[2]*t121 + qd[3]*t122);
+    const double t125 = t29*t112;
+    const double t119 = (51.705219178918504*qd[0] + 586.392676284261*qd[1]) + (1685.836072730745*qd[3] + t90);
+    const double t120 = (25.74274266954111*qd[0] + 398.52335575469255*qd[1]) + (1685.836072730745*qd[2] + 1222.2521631604604*qd[3]);
+    const double t124 = (-47.66190154469194*qd[0] + 220.51205059184826*qd[1]) + (1222.2521631604604*qd[2] + 3960.882386720259*qd[3]);
+    const double b0_7 = ((((2.0*q[1]*qd[1]*t117 - 186.53977153557338*t114) + (2.0*q[2]*qd[2]*t119 - 2528.7541090961176*t125)) + (((-42.47343198136978*t103 - t109*t36) + (-1980.4411933601295*t104 - t109*t39)) + (-1338.1017585670093*t105 - 332.2843489666823*t110))) - t7*t96) + ((-q[2]*((qd[0]*t86 + qd[1]*t106) + (qd[2]*t119 + qd[3]*t120)) + t69*t99) + (((2.0*q[3]*qd[3]*t124 + (-t108*t111 - 879.5890144263915*t29*t108)) + (t73*t121 + t65*t91)) - t4*t123));
+    const double t126 = (121.23107042359403*qd[0] + 609.5434834182627*qd[1]) + (3960.882386720259*qd[2] + t88);
+    const double b0_8 = (((((2.0*q[1]*qd[1]*t118 - 1829.8583083025255*t115) + (2.0*q[2]*qd[2]*t120 - 4440.0068217363*t125)) + (((-17.833231142924838*t103 - t108*t113) + (-7800.50572041118*t104 - 914.315225127394*t27*t108)) + (-186.53977153557338*t110 - 525.7375887765925*t114))) - q[3]*((qd[0]*t87 + qd[1]*t107) + (qd[2]*t124 + qd[3]*t126))) + (((2.0*q[3]*qd[3]*t126 + t69*t100) + ((-842.9180363653725*t105 - 5941.323580080389*t27*t109) + t73*t122)) + t65*t94)) + (-t10*t123 - t7*t101);
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t172 = 2.025258698243747*V1_2 + ((7.63475044510451*qd[5] + 12.988044162693718*qd[6]) + 1.2623422212082915*qd[7]);
-    const double t173 = ((-5.652651578754389*qd[5] + 1.2623422212082915*qd[6]) + 14.616595291331832*qd[7]) - 1.9169769221596016*V1_2;
-    const double t174 = 0.5*V1_3;
-    const double t186 = 0.5*q[7];
-    const double t188 = V1_2*V1_3;
-    const double t191 = qd[5]*V1_3;
-    const double t192 = qd[6]*V1_3;
-    const double t193 = t48*t189;
-    const double t194 = ((12.988044162693718*qd[5] + 47.11502092602055*qd[6]) + 26.5179748374104*qd[7]) - 5.628506343666894*V1_2;
-    const double t195 = ((14.616595291331832*qd[5] + 21.695435794990498*qd[6]) - 77.93046760749993*qd[7]) - 19.95269071203289*V1_2;
-    const double t197 = t42*t196;
-    const double t209 = t41*t196;
-    const double t199 = t41*t198;
-    const double t200 = 72.94695361259967*t43;
-    const double b1_6 = ((((((M1_3_6*V1_2*V1_4 - t50*t201) + (0.5360329560888155*qd[7]*V1_3 - t53*t201)) + (((2.0*q[5]*qd[5]*t171 + 8.478977368131584*q[7]*t41*t189) + (2.0*q[6]*qd[6]*t194 + 38.96523380374997*t45*t189)) + (-23.557510463010274*t190 - 4.879801075974384*t193))) + ((-t168*t174 - 17.39053816156104*t197) + (-0.2686814262323576*t188 - 11.452125667656766*t199))) + ((((2.0*q[7]*qd[7]*t195 + t133*t175) + (t138*t181 + t143*t187)) + (-t200*t198 - t49*t201)) + (-0.7854390948533925*t191 - 0.21115944647278245*t192))) - q[5]*(((-V1_2*t159 + qd[7]*t173) + (qd[5]*t171 + qd[6]*t172)) + V1_2*t160)) + (-q[6]*t180 - t186*t185);
-    const double t207 = t45*t189;
-    const double t203 = 6.725125720757751*V1_2 + ((26.5179748374104*qd[5] + 51.696739527912214*qd[6]) + 94.98753596910882*qd[7]);
-    const double t208 = 2.7418757732846735*V1_2 + ((21.695435794990498*qd[5] + 94.98753596910882*qd[6]) + 62.99353121063385*qd[7]);
-    const double t210 = t42*t201;
-    const double t211 = t46*t201;
-    const double b1_7 = ((((((M1_3_7*V1_2*V1_4 - t51*t198) + (0.14890378379170005*V1_2*V1_3 - t200*t201)) + ((t138*t183 + t143*t204) - 77.54510929186833*t197)) + (((2.0*q[5]*qd[5]*t172 + 2.0*q[6]*qd[6]*t202) + (2.0*q[7]*qd[7]*t208 + t133*t176)) - 4.323569641843129*t192)) + ((((0.9450878414300312*qd[7]*V1_3 - 31.496765605316924*t207) + (-153.63659577107745*t190 - 3.817375222552255*t193)) + (-t169*t174 - 70.67253138903082*t210)) + ((-0.21115944647278245*t191 - 34.78107632312208*t211) + (-39.712202784308396*t199 - 3.7918383161728277*t209)))) - q[5]*t180) + (-q[6]*(((-V1_2*t161 + qd[7]*t203) + (qd[5]*t194 + qd[6]*t202)) + V1_2*t162) - t186*t206);
-    const double b1_8 = ((((((M1_3_8*V1_2*V1_4 - 25.848369763956107*t190) + (0.5360329560888155*qd[5]*V1_3 - 94.49029681595077*t43*t198)) + ((0.9450878414300312*qd[6]*V1_3 - 1061.388230420495*t207) + ((2.0*q[5]*qd[5]*t173 + 116.8957014112499*q[5]*t43*t189) + (2.0*q[6]*qd[6]*t203 + 2.8263257893771945*t48*t189)))) + ((-t170*t174 - 17.39053816156104*t210) + (-0.08730425541163919*t188 - 145.89390722519934*t211))) + (((-487.45461716760684*t197 - 12.476026541717399*qd[7]*V1_3) + ((2.0*q[7]*qd[7]*t212 + t133*t179) + (t138*t184 + t143*t205))) + (-3.7918383161728277*t199 - 85.63225982942761*t209))) - 0.5*q[5]*t185) + (-0.5*q[6]*t206 - q[7]*(((-V1_2*t163 + qd[7]*t212) + (qd[5]*t195 + qd[6]*t208)) + V1_2*t164));
+    const double t174 = 2.025258698243747*V1_2 + ((7.63475044510451*qd[5] + 12.988044162693718*qd[6]) + 1.2623422212082915*qd[7]);
+    const double t175 = ((-5.652651578754389*qd[5] + 1.2623422212082915*qd[6]) + 14.616595291331832*qd[7]) - 1.9169769221596016*V1_2;
+    const double t176 = 0.5*V1_3;
+    const double t188 = 0.5*q[7];
+    const double t190 = V1_2*V1_3;
+    const double t193 = qd[5]*V1_3;
+    const double t194 = qd[6]*V1_3;
+    const double t195 = t50*t191;
+    const double t196 = ((12.988044162693718*qd[5] + 47.11502092602055*qd[6]) + 26.5179748374104*qd[7]) - 5.628506343666894*V1_2;
+    const double t197 = ((14.616595291331832*qd[5] + 21.695435794990498*qd[6]) - 77.93046760749993*qd[7]) - 19.95269071203289*V1_2;
+    const double t199 = t44*t198;
+    const double t211 = t43*t198;
+    const double t201 = t43*t200;
+    const double t202 = 72.94695361259967*t45;
+    const double b1_6 = ((((((M1_3_6*V1_2*V1_4 - t52*t203) + (0.5360329560888155*qd[7]*V1_3 - t55*t203)) + (((2.0*q[5]*qd[5]*t173 + 8.478977368131584*q[7]*t43*t191) + (2.0*q[6]*qd[6]*t196 + 38.96523380374997*t47*t191)) + (-23.557510463010274*t192 - 4.879801075974384*t195))) + ((-t170*t176 - 17.39053816156104*t199) + (-0.2686814262323576*t190 - 11.452125667656766*t201))) + ((((2.0*q[7]*qd[7]*t197 + t135*t177) + (t140*t183 + t145*t189)) + (-t202*t200 - t51*t203)) + (-0.7854390948533925*t193 - 0.21115944647278245*t194))) - q[5]*(((-V1_2*t161 + qd[7]*t175) + (qd[5]*t173 + qd[6]*t174)) + V1_2*t162)) + (-q[6]*t182 - t188*t187);
+    const double t209 = t47*t191;
+    const double t205 = 6.725125720757751*V1_2 + ((26.5179748374104*qd[5] + 51.696739527912214*qd[6]) + 94.98753596910882*qd[7]);
+    const double t210 = 2.7418757732846735*V1_2 + ((21.695435794990498*qd[5] + 94.98753596910882*qd[6]) + 62.99353121063385*qd[7]);
+    const double t212 = t44*t203;
+    const double t213 = t48*t203;
+    const double b1_7 = ((((((M1_3_7*V1_2*V1_4 - t53*t200) + (0.14890378379170005*V1_2*V1_3 - t202*t203)) + ((t140*t185 + t145*t206) - 77.54510929186833*t199)) + (((2.0*q[5]*qd[5]*t174 + 2.0*q[6]*qd[6]*t204) + (2.0*q[7]*qd[7]*t210 + t135*t178)) - 4.323569641843129*t194)) + ((((0.9450878414300312*qd[7]*V1_3 - 31.496765605316924*t209) + (-153.63659577107745*t192 - 3.817375222552255*t195)) + (-t171*t176 - 70.67253138903082*t212)) + ((-0.21115944647278245*t193 - 34.78107632312208*t213) + (-39.712202784308396*t201 - 3.7918383161728277*t211)))) - q[5]*t182) + (-q[6]*(((-V1_2*t163 + qd[7]*t205) + (qd[5]*t196 + qd[6]*t204)) + V1_2*t164) - t188*t208);
+    const double b1_8 = ((((((M1_3_8*V1_2*V1_4 - 25.848369763956107*t192) + (0.5360329560888155*qd[5]*V1_3 - 94.49029681595077*t45*t200)) + ((0.9450878414300312*qd[6]*V1_3 - 1061.388230420495*t209) + ((2.0*q[5]*qd[5]*t175 + 116.8957014112499*q[5]*t45*t191) + (2.0*q[6]*qd[6]*t205 + 2.8263257893771945*t50*t191)))) + ((-t172*t176 - 17.39053816156104*t212) + (-0.08730425541163919*t190 - 145.89390722519934*t213))) + (((-487.45461716760684*t199 - 12.476026541717399*qd[7]*V1_3) + ((2.0*q[7]*qd[7]*t214 + t135*t181) + (t140*t186 + t145*t207))) + (-3.7918383161728277*t201 - 85.63225982942761*t211))) - 0.5*q[5]*t187) + (-0.5*q[6]*t208 - q[7]*(((-V1_2*t165 + qd[7]*t214) + (qd[5]*t197 + qd[6]*t210)) + V1_2*t166));
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_2_6 = ((1.8482873287582682 - 127.36089134856076*t25) - 33.01399778121683*t36) + ((8.743539842975936*t26 - 32.94291382063216*t27) + (14.349370658964634*t33 + 14.68867287238458*t35));
-    const double M0_2_7 = ((1.3976905825161732 - 47.66190154469194*t25) + 103.6490789882095*t36) + ((17.667372459460534*t26 + 51.705219178918504*t27) + (79.59558988081682*t33 + 117.2181979136513*t35));
-    const double M0_2_8 = ((121.23107042359403*t25 + 1.484655769123384) + 239.8453665899779*t36) + ((3.0925220664687325*t26 + 25.74274266954111*t27) + (284.90003066417256*t33 + 60.42181178588166*t35));
-    const double M0_3_6 = (-t39 - t40) - 6.5048454793495125*q[1];
-    const double M0_2_4 = ((0.7355 - q[1]*t39) - 21.531599473842576*t27) + ((-q[1]*t40 - q[2]*t38) + (-53.52209057345705*t25 - 3.2524227396747563*t26));
-    const double M0_3_7 = (-8.256999280868573*q[1] - 43.06319894768515*q[2]) - t38;
+    const double M0_2_6 = ((1.8482873287582682 - 127.36089134856076*t27) - 33.01399778121683*t38) + ((8.743539842975936*t28 - 32.94291382063216*t29) + (14.349370658964634*t35 + 14.68867287238458*t37));
+    const double M0_2_7 = ((1.3976905825161732 - 47.66190154469194*t27) + 103.6490789882095*t38) + ((17.667372459460534*t28 + 51.705219178918504*t29) + (79.59558988081682*t35 + 117.2181979136513*t37));
+    const double M0_2_8 = ((121.23107042359403*t27 + 1.484655769123384) + 239.8453665899779*t38) + ((3.0925220664687325*t28 + 25.74274266954111*t29) + (284.90003066417256*t35 + 60.42181178588166*t37));
+    const double M0_3_6 = (-t41 - t42) - 6.5048454793495125*q[1];
+    const double M0_2_4 = ((0.7355 - q[1]*t41) - 21.531599473842576*t29) + ((-q[1]*t42 - q[2]*t40) + (-53.52209057345705*t27 - 3.2524227396747563*t28));
+    const double M0_3_7 = (-8.256999280868573*q[1] - 43.06319894768515*q[2]) - t40;
     const double M0_3_8 = (-3.115144038660532*q[1] - 21.850766033838454*q[2]) - 107.0441811469141*q[3];
-    const double M0_6_6 = ((49.6820496361281*t25 + 5.249517328587095) + 133.74649117020786*t36) + ((58.447668582477576*t26 + 135.7524777245046*t27) + (71.33292457169935*t33 + 169.8937279254791*t35));
-    const double M0_6_7 = ((220.51205059184826*t25 + 4.257749974198471) + 668.483017390466*t36) + ((84.94686396273956*t26 + 586.392676284261*t27) + (306.2062974860429*t33 + 528.81622020886*t35));
-    const double M0_6_8 = ((609.5434834182627*t25 + 4.266782378360737) + 1609.3462577106773*t36) + ((35.666462285849676*t26 + 398.52335575469255*t27) + (1001.793127917057*t33 + 306.2062974860429*t35));
+    const double M0_6_6 = ((49.6820496361281*t27 + 5.249517328587095) + 133.74649117020786*t38) + ((58.447668582477576*t28 + 135.7524777245046*t29) + (71.33292457169935*t35 + 169.8937279254791*t37));
+    const double M0_6_7 = ((220.51205059184826*t27 + 4.257749974198471) + 668.483017390466*t38) + ((84.94686396273956*t28 + 586.392676284261*t29) + (306.2062974860429*t35 + 528.81622020886*t37));
+    const double M0_6_8 = ((609.5434834182627*t27 + 4.266782378360737) + 1609.3462577106773*t38) + ((35.666462285849676*t28 + 398.52335575469255*t29) + (1001.793127917057*t35 + 306.2062974860429*t37));
     /* f0: spatial force f(k) (2.29) */
-    const double f0_6 = (((((((qdd[0]*M0_2_6 + qdd[1]*M0_6_6) + (qdd[2]*M0_6_7 + qdd[3]*M0_6_8)) + b0_6) + M0_3_6*a0_3) + 1.9944659766590953*a0_4) + U1_3_0*t214) + U1_4_0*t213) + U1_2_0*t215;
+    const double f0_6 = (((((((qdd[0]*M0_2_6 + qdd[1]*M0_6_6) + (qdd[2]*M0_6_7 + qdd[3]*M0_6_8)) + b0_6) + M0_3_6*a0_3) + 1.9944659766590953*a0_4) + U1_3_0*t216) + U1_4_0*t215) + U1_2_0*t217;
     tau[1] = f0_6 + 248.03510324205143*q[1];
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_7_7 = ((1222.2521631604604*t25 + 5.285670498209653) + 3371.67214546149*t36) + ((135.7524777245046*t26 + 2676.2035171340185*t27) + (797.0467115093851*t33 + 1172.785352568522*t35));
-    const double M0_7_8 = ((3960.882386720259*t25 + 4.3124655257115085) + 7657.761480312139*t36) + ((66.87324558510393*t26 + 1685.836072730745*t27) + (1609.3462577106773*t33 + 668.483017390466*t35));
+    const double M0_7_7 = ((1222.2521631604604*t27 + 5.285670498209653) + 3371.67214546149*t38) + ((135.7524777245046*t28 + 2676.2035171340185*t29) + (797.0467115093851*t35 + 1172.785352568522*t37));
+    const double M0_7_8 = ((3960.882386720259*t27 + 4.3124655257115085) + 7657.761480312139*t38) + ((66.87324558510393*t28 + 1685.836072730745*t29) + (1609.3462577106773*t35 + 668.483017390466*t37));
     /* f0: spatial force f(k) (2.29) */
-    const double f0_7 = (((((((qdd[0]*M0_2_7 + qdd[1]*M0_6_7) + (qdd[2]*M0_7_7 + qdd[3]*M0_7_8)) + b0_7) + M0_3_7*a0_3) + 1.159389117625662*a0_4) + U1_3_1*t214) + U1_4_1*t213) + U1_2_1*t215;
+    const double f0_7 = (((((((qdd[0]*M0_2_7 + qdd[1]*M0_6_7) + (qdd[2]*M0_7_7 + qdd[3]*M0_7_8)) + b0_7) + M0_3_7*a0_3) + 1.159389117625662*a0_4) + U1_3_1*t216) + U1_4_1*t215) + U1_2_1*t217;
     tau[2] = f0_7 + 9741.945988566902*q[2];
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_8_8 = ((15601.01144082236*t25 + 5.355286796525552) + 7921.764773440518*t36) + ((49.6820496361281*t26 + 1222.2521631604604*t27) + (1219.0869668365253*t33 + 441.02410118369653*t35));
+    const double M0_8_8 = ((15601.01144082236*t27 + 5.355286796525552) + 7921.764773440518*t38) + ((49.6820496361281*t28 + 1222.2521631604604*t29) + (1219.0869668365253*t35 + 441.02410118369653*t37));
     /* f0: spatial force f(k) (2.29) */
-    const double f0_8 = (((((((qdd[0]*M0_2_8 + qdd[1]*M0_6_8) + (qdd[2]*M0_7_8 + qdd[3]*M0_8_8)) + b0_8) + M0_3_8*a0_3) + 1.6324403105028171*a0_4) + U1_3_2*t214) + U1_4_2*t213) + U1_2_2*t215;
+    const double f0_8 = (((((((qdd[0]*M0_2_8 + qdd[1]*M0_6_8) + (qdd[2]*M0_7_8 + qdd[3]*M0_8_8)) + b0_8) + M0_3_8*a0_3) + 1.6324403105028171*a0_4) + U1_3_2*t216) + U1_4_2*t215) + U1_2_2*t217;
     tau[3] = f0_8 + 76412.27589666349*q[3];
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t82 = 2.0*t36;
+    const double t84 = 2.0*t38;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_6_6 = ((9.759602151948767*t41 + 1.0) + 15.26950089020902*t52) + ((12.988044162693718*t42 + 14.616595291331832*t43) + (2.524684442416583*t46 - 11.305303157508778*t47));
-    const double M1_6_7 = ((7.63475044510451*t41 + 47.11502092602055*t42) + (21.695435794990498*t43 + 8.26310148571168*t46)) + (6.321334411137364*t47 + 66.43636140592307*t52);
-    const double M1_6_8 = ((-5.652651578754389*t41 + 26.5179748374104*t42) + (-77.93046760749993*t43 + 124.19847143020884*t46)) + (156.6479243675234*t47 + 6.321334411137364*t52);
+    const double M1_6_6 = ((9.759602151948767*t43 + 1.0) + 15.26950089020902*t54) + ((12.988044162693718*t44 + 14.616595291331832*t45) + (2.524684442416583*t48 - 11.305303157508778*t49));
+    const double M1_6_7 = ((7.63475044510451*t43 + 47.11502092602055*t44) + (21.695435794990498*t45 + 8.26310148571168*t48)) + (6.321334411137364*t49 + 66.43636140592307*t54);
+    const double M1_6_8 = ((-5.652651578754389*t43 + 26.5179748374104*t44) + (-77.93046760749993*t45 + 124.19847143020884*t48)) + (156.6479243675234*t49 + 6.321334411137364*t54);
     /* f1: spatial force f(k) (2.29) */
     const double f1_6 = (((M1_2_6*alpha1_2 + ((qdd[5]*M1_6_6 + qdd[6]*M1_6_7) + qdd[7]*M1_6_8)) + M1_3_6*alpha1_3) + 0.5373628524647152*alpha1_4) + b1_6;
     tau[5] = f1_6 + 248.03510324205143*q[5];
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_7_7 = ((12.988044162693718*t41 + 1.0) + 94.2300418520411*t52) + ((307.2731915421549*t42 + 94.98753596910882*t43) + (103.39347905582443*t46 + 53.0359496748208*t47));
-    const double M1_7_8 = ((1.2623422212082915*t41 + 51.696739527912214*t42) + (62.99353121063385*t43 + 879.9216983661049*t46)) + (124.19847143020884*t47 + 8.26310148571168*t52);
-    const double M1_8_8 = ((14.616595291331832*t41 + 1.0) + 43.390871589980996*t52) + ((94.98753596910882*t42 + 2122.77646084099*t43) + (125.9870624212677*t46 - 155.86093521499987*t47));
+    const double M1_7_7 = ((12.988044162693718*t43 + 1.0) + 94.2300418520411*t54) + ((307.2731915421549*t44 + 94.98753596910882*t45) + (103.39347905582443*t48 + 53.0359496748208*t49));
+    const double M1_7_8 = ((1.2623422212082915*t43 + 51.696739527912214*t44) + (62.99353121063385*t45 + 879.9216983661049*t48)) + (124.19847143020884*t49 + 8.26310148571168*t54);
+    const double M1_8_8 = ((14.616595291331832*t43 + 1.0) + 43.390871589980996*t54) + ((94.98753596910882*t44 + 2122.77646084099*t45) + (125.9870624212677*t48 - 155.86093521499987*t49));
     /* f1: spatial force f(k) (2.29) */
     const double f1_7 = (((M1_2_7*alpha1_2 + ((qdd[5]*M1_6_7 + qdd[6]*M1_7_7) + qdd[7]*M1_7_8)) + M1_3_7*alpha1_3) - 0.2978075675834001*alpha1_4) + b1_7;
     const double f1_8 = (((M1_2_8*alpha1_2 + ((qdd[5]*M1_6_8 + qdd[6]*M1_7_8) + qdd[7]*M1_8_8)) + M1_3_8*alpha1_3) + 0.17460851082327838*alpha1_4) + b1_8;
     tau[6] = f1_7 + 9741.945988566902*q[6];
     tau[7] = f1_8 + 76412.27589666349*q[7];
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t73 = 3.0*t25;
-    const double t74 = 2.0*t25;
-    const double t75 = q[1]*qd[1];
-    const double t76 = 2.0*t26;
-    const double t77 = q[3]*qd[3];
-    const double t78 = 2.0*t27;
-    const double t79 = q[2]*qd[2];
-    const double t80 = 3.0*t26;
-    const double t81 = 3.0*t27;
-    const double b0_2 = (((((qd[0]*t86*t28 + qd[0]*t87*t31) + t67*t68) + (609.5434834182627*qd[0]*(qd[1]*t28 + t65*t73) + 2.0*t77*t85)) + (84.94686396273956*qd[0]*(qd[2]*t31 + t62*t80) + 35.666462285849676*qd[0]*(qd[3]*t31 + t66*t80))) + (373.07954307114676*qd[0]*((t26*t69 + t26*t70) + 2.0*t33*t62) + 1067.0063731451585*qd[0]*((t27*t65 + t27*t66) + t61*t82))) + (((((t63*t64 + qd[0]*t88*t32) + 3960.882386720259*qd[0]*(qd[2]*t28 + t69*t73)) + (t71*t72 + 2.0*t75*t83)) + ((586.392676284261*qd[0]*(qd[1]*t32 + t61*t81) + 2.0*t79*t84) + 1829.8583083025255*qd[0]*((t25*t61 + t25*t62) + t65*t82))) + ((1685.836072730745*qd[0]*(qd[3]*t32 + t70*t81) + 525.7375887765925*qd[0]*(t75*t74 + t77*t76)) + (4440.0068217363*qd[0]*(t79*t74 + t77*t78) + 332.2843489666823*qd[0]*(t75*t78 + t79*t76))));
+    const double t75 = 3.0*t27;
+    const double t76 = 2.0*t27;
+    const double t77 = q[1]*qd[1];
+    const double t78 = 2.0*t28;
+    const double t79 = q[3]*qd[3];
+    const double t80 = 2.0*t29;
+    const double t81 = q[2]*qd[2];
+    const double t82 = 3.0*t28;
+    const double t83 = 3.0*t29;
+    const double b0_2 = (((((qd[0]*t88*t30 + qd[0]*t89*t33) + t69*t70) + (609.5434834182627*qd[0]*(qd[1]*t30 + t67*t75) + 2.0*t79*t87)) + (84.94686396273956*qd[0]*(qd[2]*t33 + t64*t82) + 35.666462285849676*qd[0]*(qd[3]*t33 + t68*t82))) + (373.07954307114676*qd[0]*((t28*t71 + t28*t72) + 2.0*t35*t64) + 1067.0063731451585*qd[0]*((t29*t67 + t29*t68) + t63*t84))) + (((((t65*t66 + qd[0]*t90*t34) + 3960.882386720259*qd[0]*(qd[2]*t30 + t71*t75)) + (t73*t74 + 2.0*t77*t85)) + ((586.392676284261*qd[0]*(qd[1]*t34 + t63*t83) + 2.0*t81*t86) + 1829.8583083025255*qd[0]*((t27*t63 + t27*t64) + t67*t84))) + ((1685.836072730745*qd[0]*(qd[3]*t34 + t72*t83) + 525.7375887765925*qd[0]*(t77*t76 + t79*t78)) + (4440.0068217363*qd[0]*(t81*t76 + t79*t80) + 332.2843489666823*qd[0]*(t77*t80 + t81*t78))));
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double M0_2_3 = (-1.9944659766590953*q[1] - 1.159389117625662*q[2]) - 1.6324403105028171*q[3];
     /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = ((((qdd[0]*M0_2_2 + ((qdd[1]*M0_2_6 + qdd[2]*M0_2_7) + qdd[3]*M0_2_8)) + b0_2) + M0_2_3*a0_3) + M0_2_4*a0_4) + t215;
+    const double f0_2 = ((((qdd[0]*M0_2_2 + ((qdd[1]*M0_2_6 + qdd[2]*M0_2_7) + qdd[3]*M0_2_8)) + b0_2) + M0_2_3*a0_3) + M0_2_4*a0_4) + t217;
     tau[0] = f0_2;
 
     /* Outputs: tau (8), each stored as soon as computed */
@@ -765,7 +767,7 @@ void flexarm2_inverse_dynamics(const double* q, const double* qd, const double* 
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 435 mul, 300 add, 1 div, 2 sin/cos, 0 sqrt; 141 temporaries. */
+ * Operations: 433 mul, 300 add, 1 div, 2 sin/cos, 0 sqrt; 142 temporaries. */
 void flexarm2_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -784,7 +786,6 @@ void flexarm2_mass_matrix(const double* q, double* M)
     const double Rn1_0_1 = -t0*t1;
     const double Rn1_0_0 = 0.5*t0*Rn1_0_1 + 1.0;
     const double Rn1_1_0 = t0*t1;
-    const double Rn1_1_1 = Rn1_0_0;
     /* rn1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double t2 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
     const double t3 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
@@ -802,80 +803,82 @@ void flexarm2_mass_matrix(const double* q, double* M)
     const double U1_4_1 = 2.9143933704181246 - rn1_0*U1_2_1;
     const double U1_4_2 = 2.9156635993590774 - rn1_0*U1_2_2;
     /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
-    const double R1_0_0 = Rn1_0_0*c_q_4 + Rn1_0_1*s_q_4;
-    const double R1_0_1 = -Rn1_0_0*s_q_4 + Rn1_0_1*c_q_4;
-    const double R1_1_0 = Rn1_1_0*c_q_4 + Rn1_1_1*s_q_4;
-    const double R1_1_1 = -Rn1_1_0*s_q_4 + Rn1_1_1*c_q_4;
+    const double t5 = Rn1_0_0*c_q_4;
+    const double R1_0_0 = Rn1_0_1*s_q_4 + t5;
+    const double t6 = Rn1_0_0*s_q_4;
+    const double R1_0_1 = Rn1_0_1*c_q_4 - t6;
+    const double R1_1_0 = Rn1_1_0*c_q_4 + t6;
+    const double R1_1_1 = t5 - Rn1_1_0*s_q_4;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t5 = q[3]*q[3];
+    const double t7 = q[3]*q[3];
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t24 = rn1_1*R1_0_0;
-    const double t27 = rn1_1*R1_0_1;
-    const double t25 = rn1_0*R1_1_0 - t24;
-    const double t28 = rn1_0*R1_1_1 - t27;
+    const double t26 = rn1_1*R1_0_0;
+    const double t29 = rn1_1*R1_0_1;
+    const double t27 = rn1_0*R1_1_0 - t26;
+    const double t30 = rn1_0*R1_1_1 - t29;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t14 = q[5]*q[5];
-    const double t15 = q[6]*q[6];
-    const double t16 = q[7]*q[7];
-    const double t17 = q[6]*q[6]*q[6];
-    const double t18 = q[7]*q[7]*q[7];
-    const double t19 = q[6]*q[7];
-    const double t20 = q[5]*q[7];
-    const double t21 = q[5]*q[5]*q[5];
-    const double t22 = q[5]*q[6];
-    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + 34.78107632312208*t15*t20) + ((47.11502092602055*q[5]*t17 + 0.33898300341212384*t19) + (-77.93046760749993*q[5]*t18 + 1.5847376384302545*t20))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t16*t22) + ((62.99353121063385*q[6]*t18 - 1.3717084651062843*t22) + (-5.478223351576288*t15 - 16.859467262632474*t16)))) + ((((7.63475044510451*q[6]*t21 + (0.162 - 0.19333638154956279*t14)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (7.5836766323456555*t14*t19 + 487.45461716760684*t15*t16)) + ((51.696739527912214*q[7]*t17 - 5.652651578754389*q[7]*t21) + (39.712202784308396*t14*t15 + 85.63225982942761*t14*t16)));
-    const double M1_6_6 = ((9.759602151948767*t14 + 1.0) + 15.26950089020902*t22) + ((12.988044162693718*t15 + 14.616595291331832*t16) + (2.524684442416583*t19 - 11.305303157508778*t20));
+    const double t16 = q[5]*q[5];
+    const double t17 = q[6]*q[6];
+    const double t18 = q[7]*q[7];
+    const double t19 = q[6]*q[6]*q[6];
+    const double t20 = q[7]*q[7]*q[7];
+    const double t21 = q[6]*q[7];
+    const double t22 = q[5]*q[7];
+    const double t23 = q[5]*q[5]*q[5];
+    const double t24 = q[5]*q[6];
+    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + 34.78107632312208*t17*t22) + ((47.11502092602055*q[5]*t19 + 0.33898300341212384*t21) + (-77.93046760749993*q[5]*t20 + 1.5847376384302545*t22))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t18*t24) + ((62.99353121063385*q[6]*t20 - 1.3717084651062843*t24) + (-5.478223351576288*t17 - 16.859467262632474*t18)))) + ((((7.63475044510451*q[6]*t23 + (0.162 - 0.19333638154956279*t16)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (7.5836766323456555*t16*t21 + 487.45461716760684*t17*t18)) + ((51.696739527912214*q[7]*t19 - 5.652651578754389*q[7]*t23) + (39.712202784308396*t16*t17 + 85.63225982942761*t16*t18)));
+    const double M1_6_6 = ((9.759602151948767*t16 + 1.0) + 15.26950089020902*t24) + ((12.988044162693718*t17 + 14.616595291331832*t18) + (2.524684442416583*t21 - 11.305303157508778*t22));
     M[45] = M1_6_6;
-    const double M1_6_7 = ((7.63475044510451*t14 + 47.11502092602055*t15) + (21.695435794990498*t16 + 8.26310148571168*t19)) + (6.321334411137364*t20 + 66.43636140592307*t22);
+    const double M1_6_7 = ((7.63475044510451*t16 + 47.11502092602055*t17) + (21.695435794990498*t18 + 8.26310148571168*t21)) + (6.321334411137364*t22 + 66.43636140592307*t24);
     M[46] = M1_6_7;
     M[53] = M1_6_7;
-    const double M1_6_8 = ((-5.652651578754389*t14 + 26.5179748374104*t15) + (-77.93046760749993*t16 + 124.19847143020884*t19)) + (156.6479243675234*t20 + 6.321334411137364*t22);
+    const double M1_6_8 = ((-5.652651578754389*t16 + 26.5179748374104*t17) + (-77.93046760749993*t18 + 124.19847143020884*t21)) + (156.6479243675234*t22 + 6.321334411137364*t24);
     M[47] = M1_6_8;
     M[61] = M1_6_8;
-    const double M1_7_7 = ((12.988044162693718*t14 + 1.0) + 94.2300418520411*t22) + ((307.2731915421549*t15 + 94.98753596910882*t16) + (103.39347905582443*t19 + 53.0359496748208*t20));
+    const double M1_7_7 = ((12.988044162693718*t16 + 1.0) + 94.2300418520411*t24) + ((307.2731915421549*t17 + 94.98753596910882*t18) + (103.39347905582443*t21 + 53.0359496748208*t22));
     M[54] = M1_7_7;
-    const double M1_7_8 = ((1.2623422212082915*t14 + 51.696739527912214*t15) + (62.99353121063385*t16 + 879.9216983661049*t19)) + (124.19847143020884*t20 + 8.26310148571168*t22);
+    const double M1_7_8 = ((1.2623422212082915*t16 + 51.696739527912214*t17) + (62.99353121063385*t18 + 879.9216983661049*t21)) + (124.19847143020884*t22 + 8.26310148571168*t24);
     M[55] = M1_7_8;
     M[62] = M1_7_8;
-    const double M1_8_8 = ((14.616595291331832*t14 + 1.0) + 43.390871589980996*t22) + ((94.98753596910882*t15 + 2122.77646084099*t16) + (125.9870624212677*t19 - 155.86093521499987*t20));
+    const double M1_8_8 = ((14.616595291331832*t16 + 1.0) + 43.390871589980996*t24) + ((94.98753596910882*t17 + 2122.77646084099*t18) + (125.9870624212677*t21 - 155.86093521499987*t22));
     M[63] = M1_8_8;
-    const double t23 = 0.4223188929455649*q[6];
+    const double t25 = 0.4223188929455649*q[6];
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t31 = U1_3_0*R1_0_0;
-    const double t32 = U1_4_0*R1_1_0;
-    const double t33 = U1_2_0*t25;
-    const double t35 = U1_3_0*R1_0_1;
-    const double t36 = U1_4_0*R1_1_1;
-    const double t37 = U1_2_0*t28;
-    const double t39 = U1_3_1*R1_0_0;
-    const double t40 = U1_4_1*R1_1_0;
-    const double t41 = U1_2_1*t25;
-    const double t43 = U1_3_1*R1_0_1;
-    const double t44 = U1_4_1*R1_1_1;
-    const double t45 = U1_2_1*t28;
+    const double t33 = U1_3_0*R1_0_0;
+    const double t34 = U1_4_0*R1_1_0;
+    const double t35 = U1_2_0*t27;
+    const double t37 = U1_3_0*R1_0_1;
+    const double t38 = U1_4_0*R1_1_1;
+    const double t39 = U1_2_0*t30;
+    const double t41 = U1_3_1*R1_0_0;
+    const double t42 = U1_4_1*R1_1_0;
+    const double t43 = U1_2_1*t27;
+    const double t45 = U1_3_1*R1_0_1;
+    const double t46 = U1_4_1*R1_1_1;
+    const double t47 = U1_2_1*t30;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t6 = q[1]*q[1];
-    const double t7 = q[2]*q[2];
-    const double t8 = q[3]*q[3]*q[3];
-    const double t9 = q[1]*q[1]*q[1];
-    const double t10 = q[2]*q[2]*q[2];
-    const double t11 = q[1]*q[3];
-    const double t12 = q[1]*q[2];
-    const double t13 = q[2]*q[3];
-    const double M0_2_2 = (((14.611917145619394*q[1]*q[1]*q[1]*q[1] + 4440.0068217363*t5*t7) + ((586.392676284261*q[1]*t10 - 94.701048213798*t5) + (609.5434834182627*q[1]*t8 - 0.8810046421182438*t6))) + ((669.0508792835046*q[2]*q[2]*q[2]*q[2] + 332.2843489666823*t6*t7) + ((3960.882386720259*q[2]*t8 - 35.64743865680663*t7) + (-8.547925870617027*t12 - 38.64550976564336*t13)))) + ((((84.94686396273956*q[2]*t9 + (1.707162816205814*t11 + 0.6622)) + 3900.25286020559*q[3]*q[3]*q[3]*q[3]) + (373.07954307114676*t13*t6 + 525.7375887765925*t5*t6)) + ((1685.836072730745*q[3]*t10 + 35.666462285849676*q[3]*t9) + (1067.0063731451585*t11*t7 + 1829.8583083025255*t12*t5)));
+    const double t8 = q[1]*q[1];
+    const double t9 = q[2]*q[2];
+    const double t10 = q[3]*q[3]*q[3];
+    const double t11 = q[1]*q[1]*q[1];
+    const double t12 = q[2]*q[2]*q[2];
+    const double t13 = q[1]*q[3];
+    const double t14 = q[1]*q[2];
+    const double t15 = q[2]*q[3];
+    const double M0_2_2 = (((14.611917145619394*q[1]*q[1]*q[1]*q[1] + 4440.0068217363*t7*t9) + ((609.5434834182627*q[1]*t10 - 94.701048213798*t7) + (586.392676284261*q[1]*t12 - 0.8810046421182438*t8))) + ((669.0508792835046*q[2]*q[2]*q[2]*q[2] + 332.2843489666823*t8*t9) + ((3960.882386720259*q[2]*t10 - 35.64743865680663*t9) + (-8.547925870617027*t14 - 38.64550976564336*t15)))) + ((((84.94686396273956*q[2]*t11 + (1.707162816205814*t13 + 0.6622)) + 3900.25286020559*q[3]*q[3]*q[3]*q[3]) + (373.07954307114676*t15*t8 + 525.7375887765925*t7*t8)) + ((35.666462285849676*q[3]*t11 + 1685.836072730745*q[3]*t12) + (1067.0063731451585*t13*t9 + 1829.8583083025255*t14*t7)));
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double M1_2_3 = (-0.5373628524647152*q[5] + 0.2978075675834001*q[6]) - 0.17460851082327838*q[7];
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t26 = (M1_2_3 + 0.6709999999999997*rn1_0*R1_1_0) - 0.6709999999999997*t24;
+    const double t28 = (M1_2_3 + 0.6709999999999997*rn1_0*R1_1_0) - 0.6709999999999997*t26;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t16) + ((-q[5]*t23 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t14 - 4.323569641843129*t15));
-    const double M1_3_6 = (-1.570878189706785*q[5] + 1.072065912177631*q[7]) - t23;
+    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t18) + ((-q[5]*t25 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t16 - 4.323569641843129*t17));
+    const double M1_3_6 = (-1.570878189706785*q[5] + 1.072065912177631*q[7]) - t25;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t29 = (M1_2_4 + 0.6709999999999997*rn1_0*R1_1_1) - 0.6709999999999997*t27;
+    const double t31 = (M1_2_4 + 0.6709999999999997*rn1_0*R1_1_1) - 0.6709999999999997*t29;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_2_6 = ((1.5542406905646409*t14 + 0.39038192038567576) + 0.30915131358993264*t22) + ((-5.628506343666894*t15 - 19.95269071203289*t16) + (1.1255335712682573*t19 - 0.03641816787503005*t20));
-    const double M1_2_7 = ((2.025258698243747*t14 - 0.062292718541587855) + 16.92270179590534*t22) + ((1.5542511185820036*t15 + 2.7418757732846735*t16) + (3.3034265925177184*t19 - 0.23052631102740206*t20));
-    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t14) + 1.8759265908534852*t22) + ((6.725125720757751*t15 + 1.5545556292888538*t16) + (0.5966127982581382*t19 + 45.666638118050926*t20));
+    const double M1_2_6 = ((1.5542406905646409*t16 + 0.39038192038567576) + 0.30915131358993264*t24) + ((-5.628506343666894*t17 - 19.95269071203289*t18) + (1.1255335712682573*t21 - 0.03641816787503005*t22));
+    const double M1_2_7 = ((2.025258698243747*t16 - 0.062292718541587855) + 16.92270179590534*t24) + ((1.5542511185820036*t17 + 2.7418757732846735*t18) + (3.3034265925177184*t21 - 0.23052631102740206*t22));
+    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t16) + 1.8759265908534852*t24) + ((6.725125720757751*t17 + 1.5545556292888538*t18) + (0.5966127982581382*t21 + 45.666638118050926*t22));
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
     M[37] = M1_2_6;
@@ -890,61 +893,61 @@ void flexarm2_mass_matrix(const double* q, double* M)
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_3v0) = { M1_2_3, M1_3_6, M1_3_7, M1_3_8 };
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t34 = (t31 + t32) + t33;
-    const double t56 = ((0.6709999999999997*t31 + M1_2_3*U1_2_0) + 0.6709999999999997*t32) + 0.6709999999999997*t33;
-    const double t38 = (t35 + t36) + t37;
-    const double t57 = ((0.6709999999999997*t35 + M1_2_4*U1_2_0) + 0.6709999999999997*t36) + 0.6709999999999997*t37;
-    const double t42 = (t39 + t40) + t41;
-    const double t59 = ((0.6709999999999997*t39 + M1_2_3*U1_2_1) + 0.6709999999999997*t40) + 0.6709999999999997*t41;
-    const double t46 = (t43 + t44) + t45;
-    const double t60 = ((0.6709999999999997*t43 + M1_2_4*U1_2_1) + 0.6709999999999997*t44) + 0.6709999999999997*t45;
-    const double t47 = U1_3_2*R1_0_0;
-    const double t48 = U1_4_2*R1_1_0;
-    const double t49 = U1_2_2*t25;
-    const double t51 = U1_3_2*R1_0_1;
-    const double t52 = U1_4_2*R1_1_1;
-    const double t53 = U1_2_2*t28;
+    const double t36 = (t33 + t34) + t35;
+    const double t58 = ((0.6709999999999997*t33 + M1_2_3*U1_2_0) + 0.6709999999999997*t34) + 0.6709999999999997*t35;
+    const double t40 = (t37 + t38) + t39;
+    const double t59 = ((0.6709999999999997*t37 + M1_2_4*U1_2_0) + 0.6709999999999997*t38) + 0.6709999999999997*t39;
+    const double t44 = (t41 + t42) + t43;
+    const double t61 = ((0.6709999999999997*t41 + M1_2_3*U1_2_1) + 0.6709999999999997*t42) + 0.6709999999999997*t43;
+    const double t48 = (t45 + t46) + t47;
+    const double t62 = ((0.6709999999999997*t45 + M1_2_4*U1_2_1) + 0.6709999999999997*t46) + 0.6709999999999997*t47;
+    const double t49 = U1_3_2*R1_0_0;
+    const double t50 = U1_4_2*R1_1_0;
+    const double t51 = U1_2_2*t27;
+    const double t53 = U1_3_2*R1_0_1;
+    const double t54 = U1_4_2*R1_1_1;
+    const double t55 = U1_2_2*t30;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_2_6 = ((14.349370658964634*t11 + 1.8482873287582682) - 32.94291382063216*t7) + ((14.68867287238458*t12 - 33.01399778121683*t13) + (-127.36089134856076*t5 + 8.743539842975936*t6));
-    const double M0_2_7 = ((79.59558988081682*t11 + 1.3976905825161732) + 51.705219178918504*t7) + ((117.2181979136513*t12 + 103.6490789882095*t13) + (-47.66190154469194*t5 + 17.667372459460534*t6));
-    const double M0_2_8 = ((284.90003066417256*t11 + 1.484655769123384) + 25.74274266954111*t7) + ((60.42181178588166*t12 + 239.8453665899779*t13) + (121.23107042359403*t5 + 3.0925220664687325*t6));
-    const double M0_6_6 = ((71.33292457169935*t11 + 5.249517328587095) + 135.7524777245046*t7) + ((169.8937279254791*t12 + 133.74649117020786*t13) + (49.6820496361281*t5 + 58.447668582477576*t6));
-    const double M0_6_7 = ((306.2062974860429*t11 + 4.257749974198471) + 586.392676284261*t7) + ((528.81622020886*t12 + 668.483017390466*t13) + (220.51205059184826*t5 + 84.94686396273956*t6));
-    const double M0_6_8 = ((1001.793127917057*t11 + 4.266782378360737) + 398.52335575469255*t7) + ((306.2062974860429*t12 + 1609.3462577106773*t13) + (609.5434834182627*t5 + 35.666462285849676*t6));
-    const double M0_7_7 = ((797.0467115093851*t11 + 5.285670498209653) + 2676.2035171340185*t7) + ((1172.785352568522*t12 + 3371.67214546149*t13) + (1222.2521631604604*t5 + 135.7524777245046*t6));
-    const double M0_7_8 = ((1609.3462577106773*t11 + 4.3124655257115085) + 1685.836072730745*t7) + ((668.483017390466*t12 + 7657.761480312139*t13) + (3960.882386720259*t5 + 66.87324558510393*t6));
-    const double M0_8_8 = ((1219.0869668365253*t11 + 5.355286796525552) + 1222.2521631604604*t7) + ((441.02410118369653*t12 + 7921.764773440518*t13) + (15601.01144082236*t5 + 49.6820496361281*t6));
+    const double M0_2_6 = ((14.349370658964634*t13 + 1.8482873287582682) - 32.94291382063216*t9) + ((14.68867287238458*t14 - 33.01399778121683*t15) + (-127.36089134856076*t7 + 8.743539842975936*t8));
+    const double M0_2_7 = ((79.59558988081682*t13 + 1.3976905825161732) + 51.705219178918504*t9) + ((117.2181979136513*t14 + 103.6490789882095*t15) + (-47.66190154469194*t7 + 17.667372459460534*t8));
+    const double M0_2_8 = ((284.90003066417256*t13 + 1.484655769123384) + 25.74274266954111*t9) + ((60.42181178588166*t14 + 239.8453665899779*t15) + (121.23107042359403*t7 + 3.0925220664687325*t8));
+    const double M0_6_6 = ((71.33292457169935*t13 + 5.249517328587095) + 135.7524777245046*t9) + ((169.8937279254791*t14 + 133.74649117020786*t15) + (49.6820496361281*t7 + 58.447668582477576*t8));
+    const double M0_6_7 = ((306.2062974860429*t13 + 4.257749974198471) + 586.392676284261*t9) + ((528.81622020886*t14 + 668.483017390466*t15) + (220.51205059184826*t7 + 84.94686396273956*t8));
+    const double M0_6_8 = ((1001.793127917057*t13 + 4.266782378360737) + 398.52335575469255*t9) + ((306.2062974860429*t14 + 1609.3462577106773*t15) + (609.5434834182627*t7 + 35.666462285849676*t8));
+    const double M0_7_7 = ((797.0467115093851*t13 + 5.285670498209653) + 2676.2035171340185*t9) + ((1172.785352568522*t14 + 3371.67214546149*t15) + (1222.2521631604604*t7 + 135.7524777245046*t8));
+    const double M0_7_8 = ((1609.3462577106773*t13 + 4.3124655257115085) + 1685.836072730745*t9) + ((668.483017390466*t14 + 7657.761480312139*t15) + (3960.882386720259*t7 + 66.87324558510393*t8));
+    const double M0_8_8 = ((1219.0869668365253*t13 + 5.355286796525552) + 1222.2521631604604*t9) + ((441.02410118369653*t14 + 7921.764773440518*t15) + (15601.01144082236*t7 + 49.6820496361281*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t30 = (M1_2_2 + M1_2_3*t25) + M1_2_4*t28;
-    const double Rc0_2_2 = ((M0_2_2 + t25*t26) + t28*t29) + t30;
+    const double t32 = (M1_2_2 + M1_2_3*t27) + M1_2_4*t30;
+    const double Rc0_2_2 = ((M0_2_2 + t27*t28) + t30*t31) + t32;
     M[0] = Rc0_2_2;
-    const double Rc0_2_6 = (M0_2_6 + t26*t34) + (U1_2_0*t30 + t29*t38);
+    const double Rc0_2_6 = (M0_2_6 + t28*t36) + (U1_2_0*t32 + t31*t40);
     M[1] = Rc0_2_6;
     M[8] = Rc0_2_6;
-    const double Rc0_2_7 = (M0_2_7 + t26*t42) + (U1_2_1*t30 + t29*t46);
+    const double Rc0_2_7 = (M0_2_7 + t28*t44) + (U1_2_1*t32 + t31*t48);
     M[2] = Rc0_2_7;
     M[16] = Rc0_2_7;
-    const double t50 = (t47 + t48) + t49;
-    const double t54 = (t51 + t52) + t53;
-    const double Rc0_8_8 = ((M0_8_8 + t50*(((0.6709999999999997*t47 + M1_2_3*U1_2_2) + 0.6709999999999997*t48) + 0.6709999999999997*t49)) + t54*(((0.6709999999999997*t51 + M1_2_4*U1_2_2) + 0.6709999999999997*t52) + 0.6709999999999997*t53)) + U1_2_2*((M1_2_3*t50 + M1_2_2*U1_2_2) + M1_2_4*t54);
+    const double t52 = (t49 + t50) + t51;
+    const double t56 = (t53 + t54) + t55;
+    const double Rc0_8_8 = ((M0_8_8 + t52*(((0.6709999999999997*t49 + M1_2_3*U1_2_2) + 0.6709999999999997*t50) + 0.6709999999999997*t51)) + t56*(((0.6709999999999997*t53 + M1_2_4*U1_2_2) + 0.6709999999999997*t54) + 0.6709999999999997*t55)) + U1_2_2*((M1_2_3*t52 + M1_2_2*U1_2_2) + M1_2_4*t56);
     M[27] = Rc0_8_8;
-    const double Rc0_2_8 = (M0_2_8 + t26*t50) + (U1_2_2*t30 + t29*t54);
+    const double Rc0_2_8 = (M0_2_8 + t28*t52) + (U1_2_2*t32 + t31*t56);
     M[3] = Rc0_2_8;
     M[24] = Rc0_2_8;
-    const double t55 = (M1_2_3*t34 + M1_2_2*U1_2_0) + M1_2_4*t38;
-    const double Rc0_6_6 = ((M0_6_6 + t34*t56) + t38*t57) + U1_2_0*t55;
+    const double t57 = (M1_2_3*t36 + M1_2_2*U1_2_0) + M1_2_4*t40;
+    const double Rc0_6_6 = ((M0_6_6 + t36*t58) + t40*t59) + U1_2_0*t57;
     M[9] = Rc0_6_6;
-    const double t58 = (M1_2_3*t42 + M1_2_2*U1_2_1) + M1_2_4*t46;
+    const double t60 = (M1_2_3*t44 + M1_2_2*U1_2_1) + M1_2_4*t48;
     M[36] = M1_2_2;
-    const double Rc0_6_7 = ((M0_6_7 + t42*t56) + t46*t57) + U1_2_1*t55;
+    const double Rc0_6_7 = ((M0_6_7 + t44*t58) + t48*t59) + U1_2_1*t57;
     M[10] = Rc0_6_7;
     M[17] = Rc0_6_7;
-    const double Rc0_6_8 = ((M0_6_8 + t50*t56) + t54*t57) + U1_2_2*t55;
+    const double Rc0_6_8 = ((M0_6_8 + t52*t58) + t56*t59) + U1_2_2*t57;
     M[11] = Rc0_6_8;
     M[25] = Rc0_6_8;
-    const double Rc0_7_7 = ((M0_7_7 + t42*t59) + t46*t60) + U1_2_1*t58;
+    const double Rc0_7_7 = ((M0_7_7 + t44*t61) + t48*t62) + U1_2_1*t60;
     M[18] = Rc0_7_7;
-    const double Rc0_7_8 = ((M0_7_8 + t50*t59) + t54*t60) + U1_2_2*t58;
+    const double Rc0_7_8 = ((M0_7_8 + t52*t61) + t56*t62) + U1_2_2*t60;
     M[19] = Rc0_7_8;
     M[26] = Rc0_7_8;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
@@ -979,7 +982,7 @@ void flexarm2_mass_matrix(const double* q, double* M)
 
 /* bias_forces: Coriolis, centrifugal and gravity forces C(q, qd) (RNE with qdd = 0).
  * Part I (3.23).
- * Operations: 965 mul, 610 add, 1 div, 4 sin/cos, 0 sqrt; 274 temporaries. */
+ * Operations: 963 mul, 610 add, 1 div, 4 sin/cos, 0 sqrt; 275 temporaries. */
 void flexarm2_bias_forces(const double* q, const double* qd, double* C)
 {
     /* Inputs */
@@ -1001,93 +1004,95 @@ void flexarm2_bias_forces(const double* q, const double* qd, double* C)
     const double Rn1_0_1 = -t0*t1;
     const double Rn1_0_0 = 0.5*t0*Rn1_0_1 + 1.0;
     const double Rn1_1_0 = t0*t1;
-    const double Rn1_1_1 = Rn1_0_0;
     /* rn1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
-    const double t2 = 0.5*q[2];
-    const double t3 = (8.374419901676326*q[1] + 47.48188343339703*q[2]) + 164.1842561269586*q[3];
-    const double t4 = -t3;
-    const double t5 = 0.5*q[3];
-    const double t6 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
-    const double t7 = -t6;
-    const double t8 = 0.5*q[1];
-    const double t9 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
-    const double t10 = -t9;
-    const double rn1_0 = (t2*t10 + 1.0) + (t5*t4 + t8*t7);
+    const double t2 = (8.374419901676326*q[1] + 47.48188343339703*q[2]) + 164.1842561269586*q[3];
+    const double t3 = -t2;
+    const double t4 = 0.5*q[3];
+    const double t5 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
+    const double t6 = -t5;
+    const double t7 = 0.5*q[1];
+    const double t8 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
+    const double t9 = -t8;
+    const double t10 = 0.5*q[2];
+    const double rn1_0 = (t10*t9 + 1.0) + (t4*t3 + t7*t6);
     const double rn1_1 = (2.9142062483887603*q[1] + 2.9143933704181246*q[2]) + 2.9156635993590774*q[3];
     /* U1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double U1_3_0 = 4.0114208910613*rn1_1*t1 - t6;
-    const double U1_3_1 = 13.933079243493596*rn1_1*t1 - t9;
-    const double U1_3_2 = 22.8844580678444*rn1_1*t1 - t3;
     const double U1_2_0 = 4.0114208910613*t1;
+    const double U1_3_0 = 4.0114208910613*rn1_1*t1 - t5;
+    const double U1_3_1 = 13.933079243493596*rn1_1*t1 - t8;
+    const double U1_3_2 = 22.8844580678444*rn1_1*t1 - t2;
     const double U1_2_1 = 13.933079243493596*t1;
     const double U1_2_2 = 22.8844580678444*t1;
     const double U1_4_0 = 2.9142062483887603 - rn1_0*U1_2_0;
     const double U1_4_1 = 2.9143933704181246 - rn1_0*U1_2_1;
     const double U1_4_2 = 2.9156635993590774 - rn1_0*U1_2_2;
     /* V1: spatial velocity V(k) (2.25) */
-    const double t11 = (qd[1]*U1_2_0 + qd[2]*U1_2_1) + qd[3]*U1_2_2;
+    const double t13 = (qd[1]*U1_2_0 + qd[2]*U1_2_1) + qd[3]*U1_2_2;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t23 = ((qd[1]*t7 + qd[2]*t10) + qd[3]*t4)*t11;
-    /* V1: spatial velocity V(k) (2.25) */
-    const double t12 = qd[0] + t11;
-    const double t13 = (qd[1]*U1_3_0 + qd[2]*U1_3_1) + qd[3]*U1_3_2;
-    const double t15 = (qd[1]*U1_4_0 + qd[2]*U1_4_1) + qd[3]*U1_4_2;
+    const double t25 = ((qd[1]*t6 + qd[2]*t9) + qd[3]*t3)*t13;
     /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
-    const double R1_0_0 = Rn1_0_0*c_q_4 + Rn1_0_1*s_q_4;
-    const double R1_0_1 = -Rn1_0_0*s_q_4 + Rn1_0_1*c_q_4;
-    const double R1_1_0 = Rn1_1_0*c_q_4 + Rn1_1_1*s_q_4;
-    const double R1_1_1 = -Rn1_1_0*s_q_4 + Rn1_1_1*c_q_4;
-    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double a1_2 = -0.5*((4.0114208910613*qd[1] + 13.933079243493596*qd[2]) + 22.8844580678444*qd[3])*Rn1_1_0*t11;
+    const double t11 = Rn1_0_0*c_q_4;
+    const double t12 = Rn1_0_0*s_q_4;
     /* V1: spatial velocity V(k) (2.25) */
-    const double t14 = t13 - rn1_1*t12;
+    const double t14 = qd[0] + t13;
+    const double t15 = (qd[1]*U1_3_0 + qd[2]*U1_3_1) + qd[3]*U1_3_2;
+    const double t17 = (qd[1]*U1_4_0 + qd[2]*U1_4_1) + qd[3]*U1_4_2;
+    /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
+    const double R1_0_0 = Rn1_0_1*s_q_4 + t11;
+    const double R1_0_1 = Rn1_0_1*c_q_4 - t12;
+    const double R1_1_0 = Rn1_1_0*c_q_4 + t12;
+    const double R1_1_1 = t11 - Rn1_1_0*s_q_4;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t18 = t13 - rn1_1*t11;
+    const double a1_2 = -0.5*((4.0114208910613*qd[1] + 13.933079243493596*qd[2]) + 22.8844580678444*qd[3])*Rn1_1_0*t13;
     /* V1: spatial velocity V(k) (2.25) */
-    const double t16 = rn1_0*t12 + t15;
-    const double V1_2 = qd[4] + t12;
+    const double t16 = t15 - rn1_1*t14;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t19 = rn1_0*t11 + t15;
+    const double t20 = t15 - rn1_1*t13;
+    /* V1: spatial velocity V(k) (2.25) */
+    const double t18 = rn1_0*t14 + t17;
+    const double V1_2 = qd[4] + t14;
+    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t21 = rn1_0*t13 + t17;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t31 = q[5]*q[5];
-    const double t32 = q[6]*q[6];
-    const double t33 = q[7]*q[7];
-    const double t44 = 0.4223188929455649*q[6];
+    const double t33 = q[5]*q[5];
+    const double t34 = q[6]*q[6];
+    const double t35 = q[7]*q[7];
+    const double t46 = 0.4223188929455649*q[6];
     /* V1: spatial velocity V(k) (2.25) */
-    const double V1_3 = R1_1_0*t16 + R1_0_0*t14;
-    const double V1_4 = R1_1_1*t16 + R1_0_1*t14;
+    const double V1_3 = R1_1_0*t18 + R1_0_0*t16;
+    const double V1_4 = R1_1_1*t18 + R1_0_1*t16;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double M1_2_3 = (-0.5373628524647152*q[5] + 0.2978075675834001*q[6]) - 0.17460851082327838*q[7];
-    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t33) + ((-q[5]*t44 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t31 - 4.323569641843129*t32));
-    const double t45 = 1.570878189706785*q[5];
-    const double M1_3_6 = 1.072065912177631*q[7] + (-t44 - t45);
-    const double t46 = 8.647139283686258*q[6];
-    const double t47 = 24.952053083434798*q[7];
+    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t35) + ((-q[5]*t46 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t33 - 4.323569641843129*t34));
+    const double t47 = 1.570878189706785*q[5];
+    const double M1_3_6 = 1.072065912177631*q[7] + (-t46 - t47);
+    const double t48 = 8.647139283686258*q[6];
+    const double t49 = 24.952053083434798*q[7];
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t17 = qd[0]*qd[0];
-    const double t20 = R1_1_1*t19 + R1_0_1*t18;
-    const double t24 = R1_1_0*t19 + R1_0_0*t18;
-    const double t21 = ((qd[1]*((-9.867934579285455*qd[1] - 15.669360775846018*qd[2]) - 8.374419901676326*qd[3]) + qd[2]*((-15.669360775846018*qd[1] - 68.83211932799779*qd[2]) - 47.48188343339703*qd[3])) + qd[3]*((-8.374419901676326*qd[1] - 47.48188343339703*qd[2]) - 164.1842561269586*qd[3])) + ((2.9142062483887603*qd[1] + 2.9143933704181246*qd[2]) + 2.9156635993590774*qd[3])*t11;
-    const double t22 = 2.0*qd[0];
-    const double a1_3 = (((R1_0_0*t21 - R1_1_0*t23) - t17*(rn1_0*R1_0_0 + rn1_1*R1_1_0)) - t11*t20) - t22*t20;
-    const double a1_4 = (((R1_0_1*t21 - R1_1_1*t23) - t17*(rn1_0*R1_0_1 + rn1_1*R1_1_1)) + t11*t24) + t22*t24;
+    const double t19 = qd[0]*qd[0];
+    const double t22 = R1_1_1*t21 + R1_0_1*t20;
+    const double t26 = R1_1_0*t21 + R1_0_0*t20;
+    const double t23 = ((qd[1]*((-9.867934579285455*qd[1] - 15.669360775846018*qd[2]) - 8.374419901676326*qd[3]) + qd[2]*((-15.669360775846018*qd[1] - 68.83211932799779*qd[2]) - 47.48188343339703*qd[3])) + qd[3]*((-8.374419901676326*qd[1] - 47.48188343339703*qd[2]) - 164.1842561269586*qd[3])) + ((2.9142062483887603*qd[1] + 2.9143933704181246*qd[2]) + 2.9156635993590774*qd[3])*t13;
+    const double t24 = 2.0*qd[0];
+    const double a1_3 = (((R1_0_0*t23 - R1_1_0*t25) - t19*(rn1_0*R1_0_0 + rn1_1*R1_1_0)) - t13*t22) - t24*t22;
+    const double a1_4 = (((R1_0_1*t23 - R1_1_1*t25) - t19*(rn1_0*R1_0_1 + rn1_1*R1_1_1)) + t13*t26) + t24*t26;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_3_7 = (-0.4223188929455649*q[5] + 1.8901756828600624*q[7]) - t46;
-    const double M1_3_8 = (1.072065912177631*q[5] + 1.8901756828600624*q[6]) - t47;
+    const double M1_3_7 = (-0.4223188929455649*q[5] + 1.8901756828600624*q[7]) - t48;
+    const double M1_3_8 = (1.072065912177631*q[5] + 1.8901756828600624*q[6]) - t49;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t116 = 0.5373628524647152*qd[5];
-    const double t117 = 0.17460851082327838*qd[7];
-    const double t118 = 0.2978075675834001*qd[6];
-    const double t119 = M1_2_4*V1_2;
-    const double t120 = 0.6709999999999997*V1_4;
-    const double t122 = q[5]*qd[6];
-    const double t123 = q[6]*qd[5];
-    const double t127 = q[5]*qd[7];
-    const double t128 = q[7]*qd[5];
-    const double t132 = q[6]*qd[7];
-    const double t133 = q[7]*qd[6];
-    const double t137 = M1_2_3*V1_2;
-    const double t138 = 0.6709999999999997*V1_3;
+    const double t118 = 0.5373628524647152*qd[5];
+    const double t119 = 0.17460851082327838*qd[7];
+    const double t120 = 0.2978075675834001*qd[6];
+    const double t121 = M1_2_4*V1_2;
+    const double t122 = 0.6709999999999997*V1_4;
+    const double t124 = q[5]*qd[6];
+    const double t125 = q[6]*qd[5];
+    const double t129 = q[5]*qd[7];
+    const double t130 = q[7]*qd[5];
+    const double t134 = q[6]*qd[7];
+    const double t135 = q[7]*qd[6];
+    const double t139 = M1_2_3*V1_2;
+    const double t140 = 0.6709999999999997*V1_3;
     /* a0: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a0_3 = 9.81*s_q_0;
     const double a0_4 = 9.81*c_q_0;
@@ -1095,235 +1100,235 @@ void flexarm2_bias_forces(const double* q, const double* qd, double* C)
     const double alpha1_3 = (a0_3*R1_0_0 + a0_4*R1_1_0) + a1_3;
     const double alpha1_4 = (a0_3*R1_0_1 + a0_4*R1_1_1) + a1_4;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t36 = q[6]*q[7];
+    const double t38 = q[6]*q[7];
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t121 = (((t116 + t117) - t118) + t119) + t120;
-    const double t124 = t122 + t123;
-    const double t125 = 0.4223188929455649*V1_4;
-    const double t129 = t127 + t128;
-    const double t130 = 1.072065912177631*V1_4;
-    const double t134 = t132 + t133;
-    const double t135 = 1.8901756828600624*V1_4;
-    const double t139 = (((qd[5]*M1_3_6 + qd[6]*M1_3_7) + qd[7]*M1_3_8) + t137) + t138;
-    const double b1_4 = ((((-qd[5]*t45*V1_2 - qd[6]*t46*V1_2) + (-qd[7]*t47*V1_2 - 0.4223188929455649*t124*V1_2)) + (1.072065912177631*t129*V1_2 + 1.8901756828600624*t134*V1_2)) - V1_2*t138) + V1_2*t139;
+    const double t123 = (((t118 + t119) - t120) + t121) + t122;
+    const double t126 = t124 + t125;
+    const double t127 = 0.4223188929455649*V1_4;
+    const double t131 = t129 + t130;
+    const double t132 = 1.072065912177631*V1_4;
+    const double t136 = t134 + t135;
+    const double t137 = 1.8901756828600624*V1_4;
+    const double t141 = (((qd[5]*M1_3_6 + qd[6]*M1_3_7) + qd[7]*M1_3_8) + t139) + t140;
+    const double b1_4 = ((((-qd[5]*t47*V1_2 - qd[6]*t48*V1_2) + (-qd[7]*t49*V1_2 - 0.4223188929455649*t126*V1_2)) + (1.072065912177631*t131*V1_2 + 1.8901756828600624*t136*V1_2)) - V1_2*t140) + V1_2*t141;
     /* f1: spatial force f(k) (2.29) */
     const double f1_4 = (0.6709999999999997*alpha1_4 + M1_2_4*a1_2) + b1_4;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t150 = 0.7854390948533925*V1_4;
-    const double t152 = 4.323569641843129*V1_4;
-    const double t154 = 12.476026541717399*V1_4;
-    const double t159 = ((-1.570878189706785*qd[5] - 0.4223188929455649*qd[6]) + 1.072065912177631*qd[7]) - 0.5373628524647152*V1_2;
-    const double t160 = 0.2978075675834001*V1_2 + ((-0.4223188929455649*qd[5] - 8.647139283686258*qd[6]) + 1.8901756828600624*qd[7]);
-    const double t161 = ((1.072065912177631*qd[5] + 1.8901756828600624*qd[6]) - 24.952053083434798*qd[7]) - 0.17460851082327838*V1_2;
-    const double b1_3 = ((V1_2*t120 + qd[7]*t161) + (qd[5]*t159 + qd[6]*t160)) - V1_2*t121;
+    const double t152 = 0.7854390948533925*V1_4;
+    const double t154 = 4.323569641843129*V1_4;
+    const double t156 = 12.476026541717399*V1_4;
+    const double t161 = ((-1.570878189706785*qd[5] - 0.4223188929455649*qd[6]) + 1.072065912177631*qd[7]) - 0.5373628524647152*V1_2;
+    const double t162 = 0.2978075675834001*V1_2 + ((-0.4223188929455649*qd[5] - 8.647139283686258*qd[6]) + 1.8901756828600624*qd[7]);
+    const double t163 = ((1.072065912177631*qd[5] + 1.8901756828600624*qd[6]) - 24.952053083434798*qd[7]) - 0.17460851082327838*V1_2;
+    const double b1_3 = ((V1_2*t122 + qd[7]*t163) + (qd[5]*t161 + qd[6]*t162)) - V1_2*t123;
     /* f1: spatial force f(k) (2.29) */
     const double f1_3 = (0.6709999999999997*alpha1_3 + M1_2_3*a1_2) + b1_3;
     /* f0: spatial force f(k) (2.29) */
-    const double t204 = R1_1_0*f1_3 + R1_1_1*f1_4;
-    const double t205 = R1_0_0*f1_3 + R1_0_1*f1_4;
+    const double t206 = R1_1_0*f1_3 + R1_1_1*f1_4;
+    const double t207 = R1_0_0*f1_3 + R1_0_1*f1_4;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t34 = q[6]*q[6]*q[6];
-    const double t35 = q[7]*q[7]*q[7];
-    const double t37 = q[5]*q[7];
-    const double t38 = q[5]*q[5]*q[5];
-    const double t39 = 39.712202784308396*t32;
-    const double t40 = 85.63225982942761*t33;
-    const double t41 = 487.45461716760684*t33;
-    const double t42 = q[5]*q[6];
-    const double t43 = 7.5836766323456555*t36;
+    const double t36 = q[6]*q[6]*q[6];
+    const double t37 = q[7]*q[7]*q[7];
+    const double t39 = q[5]*q[7];
+    const double t40 = q[5]*q[5]*q[5];
+    const double t41 = 39.712202784308396*t34;
+    const double t42 = 85.63225982942761*t35;
+    const double t43 = 487.45461716760684*t35;
+    const double t44 = q[5]*q[6];
+    const double t45 = 7.5836766323456555*t38;
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t99 = 306.2062974860429*qd[1];
-    const double t100 = 668.483017390466*qd[2];
-    const double t104 = 1609.3462577106773*qd[3];
+    const double t81 = 668.483017390466*qd[2];
+    const double t82 = 1609.3462577106773*qd[3];
+    const double t104 = 306.2062974860429*qd[1];
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t126 = (((0.30915131358993264*qd[5] + 16.92270179590534*qd[6]) + 1.8759265908534852*qd[7]) - 1.3717084651062843*V1_2) - t125;
-    const double t131 = (1.5847376384302545*V1_2 + ((-0.03641816787503005*qd[5] - 0.23052631102740206*qd[6]) + 45.666638118050926*qd[7])) + t130;
-    const double t136 = (0.33898300341212384*V1_2 + ((1.1255335712682573*qd[5] + 3.3034265925177184*qd[6]) + 0.5966127982581382*qd[7])) + t135;
-    const double t140 = 2.0*t36;
-    const double t141 = 3.0*t32;
-    const double t142 = 3.0*t33;
-    const double t143 = 3.0*t31;
-    const double t144 = 2.0*t32;
-    const double t145 = q[5]*qd[5];
-    const double t146 = 2.0*t31;
-    const double t147 = q[6]*qd[6];
+    const double t128 = (((0.30915131358993264*qd[5] + 16.92270179590534*qd[6]) + 1.8759265908534852*qd[7]) - 1.3717084651062843*V1_2) - t127;
+    const double t133 = (1.5847376384302545*V1_2 + ((-0.03641816787503005*qd[5] - 0.23052631102740206*qd[6]) + 45.666638118050926*qd[7])) + t132;
+    const double t138 = (0.33898300341212384*V1_2 + ((1.1255335712682573*qd[5] + 3.3034265925177184*qd[6]) + 0.5966127982581382*qd[7])) + t137;
+    const double t142 = 2.0*t38;
+    const double t143 = 3.0*t34;
+    const double t144 = 3.0*t35;
+    const double t145 = 3.0*t33;
+    const double t146 = 2.0*t34;
+    const double t147 = q[5]*qd[5];
     const double t148 = 2.0*t33;
-    const double t149 = q[7]*qd[7];
-    const double t151 = (((1.5542406905646409*qd[5] + 2.025258698243747*qd[6]) - 1.9169769221596016*qd[7]) - 0.19333638154956279*V1_2) - t150;
-    const double t153 = (((-5.628506343666894*qd[5] + 1.5542511185820036*qd[6]) + 6.725125720757751*qd[7]) - 5.478223351576288*V1_2) - t152;
-    const double t155 = (((-19.95269071203289*qd[5] + 2.7418757732846735*qd[6]) + 1.5545556292888538*qd[7]) - 16.859467262632474*V1_2) - t154;
-    const double t156 = 2122.77646084099*qd[7];
-    const double t157 = 307.2731915421549*qd[6];
-    const double t158 = 9.759602151948767*qd[5];
-    const double b1_2 = (((((((t156*t35*V1_2 + t157*t34*V1_2) + (t158*t38*V1_2 + 47.11502092602055*(qd[5]*t34 + t122*t141)*V1_2)) + ((-77.93046760749993*(qd[5]*t35 + t127*t142)*V1_2 + 62.99353121063385*(qd[6]*t35 + t132*t142)*V1_2) + (7.63475044510451*(qd[6]*t38 + t123*t143)*V1_2 + 51.696739527912214*(qd[7]*t34 + t133*t141)*V1_2))) + t137*V1_4) - V1_4*t139) + (t124*t126 + t129*t131)) + (((((-5.652651578754389*(qd[7]*t38 + t128*t143)*V1_2 + 39.712202784308396*(t145*t144 + t147*t146)*V1_2) + (487.45461716760684*(t149*t144 + t147*t148)*V1_2 + 85.63225982942761*(t145*t148 + t149*t146)*V1_2)) + ((34.78107632312208*((t122*t140 + t127*t32) + t128*t32)*V1_2 + 145.89390722519934*((t122*t33 + t123*t33) + t127*t140)*V1_2) + 7.5836766323456555*((2.0*t123*t37 + t132*t31) + t133*t31)*V1_2)) + (-t116*V1_3 - t117*V1_3)) + ((t118*V1_3 - t119*V1_3) + V1_3*t121))) + ((t134*t136 + 2.0*t145*t151) + (2.0*t147*t153 + 2.0*t149*t155));
-    const double t162 = 1.5542406905646409*V1_2 + ((7.63475044510451*qd[6] - 5.652651578754389*qd[7]) + t158);
-    const double t193 = 1.5542511185820036*V1_2 + ((47.11502092602055*qd[5] + 51.696739527912214*qd[7]) + t157);
-    const double t203 = 1.5545556292888538*V1_2 + ((-77.93046760749993*qd[5] + 62.99353121063385*qd[6]) + t156);
-    const double t168 = 6.321334411137364*qd[5];
-    const double t169 = 8.26310148571168*qd[6];
-    const double t173 = 124.19847143020884*qd[7];
-    const double t180 = V1_2*V1_2;
+    const double t149 = q[6]*qd[6];
+    const double t150 = 2.0*t35;
+    const double t151 = q[7]*qd[7];
+    const double t153 = (((1.5542406905646409*qd[5] + 2.025258698243747*qd[6]) - 1.9169769221596016*qd[7]) - 0.19333638154956279*V1_2) - t152;
+    const double t155 = (((-5.628506343666894*qd[5] + 1.5542511185820036*qd[6]) + 6.725125720757751*qd[7]) - 5.478223351576288*V1_2) - t154;
+    const double t157 = (((-19.95269071203289*qd[5] + 2.7418757732846735*qd[6]) + 1.5545556292888538*qd[7]) - 16.859467262632474*V1_2) - t156;
+    const double t158 = 2122.77646084099*qd[7];
+    const double t159 = 307.2731915421549*qd[6];
+    const double t160 = 9.759602151948767*qd[5];
+    const double b1_2 = (((((((t158*t37*V1_2 + t159*t36*V1_2) + (t160*t40*V1_2 + 47.11502092602055*(qd[5]*t36 + t124*t143)*V1_2)) + ((-77.93046760749993*(qd[5]*t37 + t129*t144)*V1_2 + 62.99353121063385*(qd[6]*t37 + t134*t144)*V1_2) + (7.63475044510451*(qd[6]*t40 + t125*t145)*V1_2 + 51.696739527912214*(qd[7]*t36 + t135*t143)*V1_2))) + t139*V1_4) - V1_4*t141) + (t126*t128 + t131*t133)) + (((((-5.652651578754389*(qd[7]*t40 + t130*t145)*V1_2 + 39.712202784308396*(t147*t146 + t149*t148)*V1_2) + (487.45461716760684*(t151*t146 + t149*t150)*V1_2 + 85.63225982942761*(t147*t150 + t151*t148)*V1_2)) + ((34.78107632312208*((t124*t142 + t129*t34) + t130*t34)*V1_2 + 145.89390722519934*((t124*t35 + t125*t35) + t129*t142)*V1_2) + 7.5836766323456555*((2.0*t125*t39 + t134*t33) + t135*t33)*V1_2)) + (-t118*V1_3 - t119*V1_3)) + ((t120*V1_3 - t121*V1_3) + V1_3*t123))) + ((t136*t138 + 2.0*t147*t153) + (2.0*t149*t155 + 2.0*t151*t157));
+    const double t164 = 1.5542406905646409*V1_2 + ((7.63475044510451*qd[6] - 5.652651578754389*qd[7]) + t160);
+    const double t195 = 1.5542511185820036*V1_2 + ((47.11502092602055*qd[5] + 51.696739527912214*qd[7]) + t159);
+    const double t205 = 1.5545556292888538*V1_2 + ((-77.93046760749993*qd[5] + 62.99353121063385*qd[6]) + t158);
+    const double t170 = 6.321334411137364*qd[5];
+    const double t171 = 8.26310148571168*qd[6];
+    const double t175 = 124.19847143020884*qd[7];
+    const double t182 = V1_2*V1_2;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t25 = q[1]*q[1];
-    const double t26 = q[2]*q[2];
-    const double t27 = q[3]*q[3];
+    const double t27 = q[1]*q[1];
+    const double t28 = q[2]*q[2];
+    const double t29 = q[3]*q[3];
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + t32*t41) + ((47.11502092602055*q[5]*t34 + 0.33898300341212384*t36) + (-77.93046760749993*q[5]*t35 + 1.5847376384302545*t37))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t33*t42) + ((62.99353121063385*q[6]*t35 - 1.3717084651062843*t42) + (-5.478223351576288*t32 - 16.859467262632474*t33)))) + ((((7.63475044510451*q[6]*t38 + (0.162 - 0.19333638154956279*t31)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (t31*t43 + 34.78107632312208*t32*t37)) + ((51.696739527912214*q[7]*t34 - 5.652651578754389*q[7]*t38) + (t31*t39 + t31*t40)));
+    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + t34*t43) + ((47.11502092602055*q[5]*t36 + 0.33898300341212384*t38) + (-77.93046760749993*q[5]*t37 + 1.5847376384302545*t39))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t35*t44) + ((62.99353121063385*q[6]*t37 - 1.3717084651062843*t44) + (-5.478223351576288*t34 - 16.859467262632474*t35)))) + ((((7.63475044510451*q[6]*t40 + (0.162 - 0.19333638154956279*t33)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (t33*t45 + 34.78107632312208*t34*t39)) + ((51.696739527912214*q[7]*t36 - 5.652651578754389*q[7]*t40) + (t33*t41 + t33*t42)));
     /* f1: spatial force f(k) (2.29) */
     const double f1_2 = ((M1_2_3*alpha1_3 + M1_2_2*a1_2) + M1_2_4*alpha1_4) + b1_2;
     /* f0: spatial force f(k) (2.29) */
-    const double t206 = (f1_2 + rn1_0*t204) - rn1_1*t205;
+    const double t208 = (f1_2 + rn1_0*t206) - rn1_1*t207;
     C[4] = f1_2;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t181 = t34*t180;
+    const double t183 = t36*t182;
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t48 = q[1]*qd[2];
-    const double t49 = q[2]*qd[1];
-    const double t51 = (-8.547925870617027*qd[0] + 14.68867287238458*qd[1]) + (117.2181979136513*qd[2] + 60.42181178588166*qd[3]);
-    const double t52 = q[1]*qd[3];
-    const double t53 = q[3]*qd[1];
-    const double t55 = (1.707162816205814*qd[0] + 14.349370658964634*qd[1]) + (79.59558988081682*qd[2] + 284.90003066417256*qd[3]);
-    const double t56 = q[2]*qd[3];
-    const double t57 = q[3]*qd[2];
-    const double t59 = (-38.64550976564336*qd[0] - 33.01399778121683*qd[1]) + (103.6490789882095*qd[2] + 239.8453665899779*qd[3]);
-    const double t60 = q[3]*q[3]*q[3];
-    const double t68 = q[1]*q[1]*q[1];
-    const double t70 = q[2]*q[2]*q[2];
-    const double t76 = 15601.01144082236*qd[3];
-    const double t77 = 58.447668582477576*qd[1];
-    const double t78 = 2676.2035171340185*qd[2];
-    const double t84 = q[1]*t17;
-    const double t87 = q[2]*t17;
-    const double t90 = q[3]*t17;
-    const double t97 = (14.68867287238458*qd[0] + 169.8937279254791*qd[1]) + (528.81622020886*qd[2] + 306.2062974860429*qd[3]);
-    const double t98 = (117.2181979136513*qd[0] + 528.81622020886*qd[1]) + (1172.785352568522*qd[2] + 668.483017390466*qd[3]);
-    const double t101 = (60.42181178588166*qd[0] + 441.02410118369653*qd[3]) + (t100 + t99);
-    const double t105 = (79.59558988081682*qd[0] + 797.0467115093851*qd[2]) + (t104 + t99);
-    const double t108 = (-33.01399778121683*qd[0] + 133.74649117020786*qd[1]) + (t100 + t104);
-    const double t103 = (14.349370658964634*qd[0] + 71.33292457169935*qd[1]) + (306.2062974860429*qd[2] + 1001.793127917057*qd[3]);
-    const double t106 = (284.90003066417256*qd[0] + 1001.793127917057*qd[1]) + (1609.3462577106773*qd[2] + 1219.0869668365253*qd[3]);
-    const double t111 = (103.6490789882095*qd[0] + 668.483017390466*qd[1]) + (3371.67214546149*qd[2] + 7657.761480312139*qd[3]);
-    const double t112 = (239.8453665899779*qd[0] + 1609.3462577106773*qd[1]) + (7657.761480312139*qd[2] + 7921.764773440518*qd[3]);
+    const double t50 = q[1]*qd[2];
+    const double t51 = q[2]*qd[1];
+    const double t53 = (-8.547925870617027*qd[0] + 14.68867287238458*qd[1]) + (117.2181979136513*qd[2] + 60.42181178588166*qd[3]);
+    const double t54 = q[1]*qd[3];
+    const double t55 = q[3]*qd[1];
+    const double t57 = (1.707162816205814*qd[0] + 14.349370658964634*qd[1]) + (79.59558988081682*qd[2] + 284.90003066417256*qd[3]);
+    const double t58 = q[2]*qd[3];
+    const double t59 = q[3]*qd[2];
+    const double t61 = (-38.64550976564336*qd[0] - 33.01399778121683*qd[1]) + (103.6490789882095*qd[2] + 239.8453665899779*qd[3]);
+    const double t62 = q[3]*q[3]*q[3];
+    const double t70 = q[1]*q[1]*q[1];
+    const double t72 = q[2]*q[2]*q[2];
+    const double t78 = 15601.01144082236*qd[3];
+    const double t79 = 58.447668582477576*qd[1];
+    const double t80 = 2676.2035171340185*qd[2];
+    const double t83 = (-33.01399778121683*qd[0] + 133.74649117020786*qd[1]) + (t81 + t82);
+    const double t105 = (60.42181178588166*qd[0] + 441.02410118369653*qd[3]) + (t104 + t81);
+    const double t108 = (79.59558988081682*qd[0] + 797.0467115093851*qd[2]) + (t104 + t82);
+    const double t89 = q[1]*t19;
+    const double t92 = q[2]*t19;
+    const double t95 = q[3]*t19;
+    const double t102 = (14.68867287238458*qd[0] + 169.8937279254791*qd[1]) + (528.81622020886*qd[2] + 306.2062974860429*qd[3]);
+    const double t103 = (117.2181979136513*qd[0] + 528.81622020886*qd[1]) + (1172.785352568522*qd[2] + 668.483017390466*qd[3]);
+    const double t107 = (14.349370658964634*qd[0] + 71.33292457169935*qd[1]) + (306.2062974860429*qd[2] + 1001.793127917057*qd[3]);
+    const double t109 = (284.90003066417256*qd[0] + 1001.793127917057*qd[1]) + (1609.3462577106773*qd[2] + 1219.0869668365253*qd[3]);
+    const double t113 = (103.6490789882095*qd[0] + 668.483017390466*qd[1]) + (3371.67214546149*qd[2] + 7657.761480312139*qd[3]);
+    const double t114 = (239.8453665899779*qd[0] + 1609.3462577106773*qd[1]) + (7657.761480312139*qd[2] + 7921.764773440518*qd[3]);
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t166 = 0.30915131358993264*V1_2 + ((15.26950089020902*qd[5] + 66.43636140592307*qd[6]) + 6.321334411137364*qd[7]);
-    const double t167 = 16.92270179590534*V1_2 + ((66.43636140592307*qd[5] + 94.2300418520411*qd[6]) + 8.26310148571168*qd[7]);
-    const double t170 = 1.8759265908534852*V1_2 + (43.390871589980996*qd[7] + (t168 + t169));
-    const double t171 = ((-0.5*V1_2*t125 + 0.5*qd[7]*t170) + (0.5*qd[5]*t166 + 0.5*qd[6]*t167)) + 0.5*V1_2*t126;
-    const double t174 = (53.0359496748208*qd[6] + (t168 + t173)) - 0.23052631102740206*V1_2;
-    const double t178 = 1.1255335712682573*V1_2 + (2.524684442416583*qd[5] + (t169 + t173));
-    const double t172 = ((-11.305303157508778*qd[5] + 6.321334411137364*qd[6]) + 156.6479243675234*qd[7]) - 0.03641816787503005*V1_2;
-    const double t175 = 45.666638118050926*V1_2 + ((156.6479243675234*qd[5] + 124.19847143020884*qd[6]) - 155.86093521499987*qd[7]);
-    const double t176 = ((V1_2*t130 + qd[7]*t175) + (qd[5]*t172 + qd[6]*t174)) + V1_2*t131;
-    const double t187 = q[7]*t180;
-    const double t189 = q[6]*t180;
-    const double t192 = q[5]*t180;
-    const double t195 = 3.3034265925177184*V1_2 + ((8.26310148571168*qd[5] + 103.39347905582443*qd[6]) + 879.9216983661049*qd[7]);
-    const double t196 = 0.5966127982581382*V1_2 + ((124.19847143020884*qd[5] + 879.9216983661049*qd[6]) + 125.9870624212677*qd[7]);
-    const double t197 = ((V1_2*t135 + qd[7]*t196) + (qd[5]*t178 + qd[6]*t195)) + V1_2*t136;
+    const double t168 = 0.30915131358993264*V1_2 + ((15.26950089020902*qd[5] + 66.43636140592307*qd[6]) + 6.321334411137364*qd[7]);
+    const double t169 = 16.92270179590534*V1_2 + ((66.43636140592307*qd[5] + 94.2300418520411*qd[6]) + 8.26310148571168*qd[7]);
+    const double t172 = 1.8759265908534852*V1_2 + (43.390871589980996*qd[7] + (t170 + t171));
+    const double t173 = ((-0.5*V1_2*t127 + 0.5*qd[7]*t172) + (0.5*qd[5]*t168 + 0.5*qd[6]*t169)) + 0.5*V1_2*t128;
+    const double t176 = (53.0359496748208*qd[6] + (t170 + t175)) - 0.23052631102740206*V1_2;
+    const double t180 = 1.1255335712682573*V1_2 + (2.524684442416583*qd[5] + (t171 + t175));
+    const double t174 = ((-11.305303157508778*qd[5] + 6.321334411137364*qd[6]) + 156.6479243675234*qd[7]) - 0.03641816787503005*V1_2;
+    const double t177 = 45.666638118050926*V1_2 + ((156.6479243675234*qd[5] + 124.19847143020884*qd[6]) - 155.86093521499987*qd[7]);
+    const double t178 = ((V1_2*t132 + qd[7]*t177) + (qd[5]*t174 + qd[6]*t176)) + V1_2*t133;
+    const double t189 = q[7]*t182;
+    const double t191 = q[6]*t182;
+    const double t194 = q[5]*t182;
+    const double t197 = 3.3034265925177184*V1_2 + ((8.26310148571168*qd[5] + 103.39347905582443*qd[6]) + 879.9216983661049*qd[7]);
+    const double t198 = 0.5966127982581382*V1_2 + ((124.19847143020884*qd[5] + 879.9216983661049*qd[6]) + 125.9870624212677*qd[7]);
+    const double t199 = ((V1_2*t137 + qd[7]*t198) + (qd[5]*t180 + qd[6]*t197)) + V1_2*t138;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t28 = 21.850766033838454*q[3];
-    const double t29 = 8.256999280868573*q[2];
-    const double t30 = 3.115144038660532*q[3];
+    const double t30 = 21.850766033838454*q[3];
+    const double t31 = 8.256999280868573*q[2];
+    const double t32 = 3.115144038660532*q[3];
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t50 = t48 + t49;
-    const double t54 = t52 + t53;
-    const double t58 = t56 + t57;
-    const double t73 = (-0.8810046421182438*qd[0] + 8.743539842975936*qd[1]) + (17.667372459460534*qd[2] + 3.0925220664687325*qd[3]);
-    const double t74 = (-35.64743865680663*qd[0] - 32.94291382063216*qd[1]) + (51.705219178918504*qd[2] + 25.74274266954111*qd[3]);
-    const double t75 = (-94.701048213798*qd[0] - 127.36089134856076*qd[1]) + (-47.66190154469194*qd[2] + 121.23107042359403*qd[3]);
-    const double t79 = t17*t68;
-    const double t80 = t17*t60;
-    const double t81 = t17*t70;
-    const double t82 = (-32.94291382063216*qd[0] + 135.7524777245046*qd[1]) + (586.392676284261*qd[2] + 398.52335575469255*qd[3]);
-    const double t83 = (-127.36089134856076*qd[0] + 49.6820496361281*qd[1]) + (220.51205059184826*qd[2] + 609.5434834182627*qd[3]);
-    const double t85 = t27*t84;
-    const double t86 = t26*t84;
-    const double t93 = q[2]*q[3]*t84;
-    const double t88 = t25*t87;
-    const double t89 = t27*t87;
-    const double t91 = t26*t90;
-    const double t92 = t25*t90;
-    const double t94 = (8.743539842975936*qd[0] + 84.94686396273956*qd[2]) + (35.666462285849676*qd[3] + t77);
-    const double t95 = (17.667372459460534*qd[0] + 84.94686396273956*qd[1]) + (135.7524777245046*qd[2] + 66.87324558510393*qd[3]);
-    const double t96 = (3.0925220664687325*qd[0] + 35.666462285849676*qd[1]) + (66.87324558510393*qd[2] + 49.6820496361281*qd[3]);
-    const double t102 = (qd[0]*t51 + qd[1]*t97) + (qd[2]*t98 + qd[3]*t101);
-    const double t107 = (qd[0]*t55 + qd[1]*t103) + (qd[2]*t105 + qd[3]*t106);
-    const double b0_6 = (((((2.0*q[1]*qd[1]*t94 - 53.49969342877451*t92) + (2.0*q[2]*qd[2]*t82 - 373.07954307114676*t93)) + ((-29.223834291238788*t79 - 304.77174170913133*t80) + (-293.1963381421305*t81 - 525.7375887765925*t85))) - q[1]*((qd[0]*t73 + qd[1]*t94) + (qd[2]*t95 + qd[3]*t96))) - t5*t107) + ((((2.0*q[3]*qd[3]*t83 + t54*t103) + (t58*t108 + t50*t97)) + ((-332.2843489666823*t86 - 127.42029594410934*t88) + (-914.9291541512628*t89 - 533.5031865725792*t91))) - t2*t102);
-    const double t113 = (qd[0]*t59 + qd[1]*t108) + (qd[2]*t111 + qd[3]*t112);
-    const double t109 = (51.705219178918504*qd[0] + 586.392676284261*qd[1]) + (1685.836072730745*qd[3] + t78);
-    const double t110 = (25.74274266954111*qd[0] + 398.52335575469255*qd[1]) + (1685.836072730745*qd[2] + 1222.2521631604604*qd[3]);
-    const double t114 = (-47.66190154469194*qd[0] + 220.51205059184826*qd[1]) + (1222.2521631604604*qd[2] + 3960.882386720259*qd[3]);
-    const double b0_7 = (((((2.0*q[1]*qd[1]*t95 - 186.53977153557338*t92) + (2.0*q[2]*qd[2]*t109 - 1067.0063731451585*t93)) + ((-42.47343198136978*t79 - 1980.4411933601295*t80) + (-1338.1017585670093*t81 - 914.9291541512628*t85))) - q[2]*((qd[0]*t74 + qd[1]*t82) + (qd[2]*t109 + qd[3]*t110))) - t5*t113) + ((((2.0*q[3]*qd[3]*t114 + t54*t105) + (t58*t111 + t50*t98)) + ((-879.5890144263915*t86 - 332.2843489666823*t88) + (-4440.0068217363*t89 - 2528.7541090961176*t91))) - t8*t102);
-    const double t115 = (121.23107042359403*qd[0] + 609.5434834182627*qd[1]) + (3960.882386720259*qd[2] + t76);
-    const double b0_8 = (((((2.0*q[1]*qd[1]*t96 - 525.7375887765925*t92) + (2.0*q[2]*qd[2]*t110 - 1829.8583083025255*t93)) + ((-17.833231142924838*t79 - 7800.50572041118*t80) + (-842.9180363653725*t81 - 914.315225127394*t85))) + (((2.0*q[3]*qd[3]*t115 + t50*t101) + (t54*t106 + t58*t112)) + ((-533.5031865725792*t86 - 186.53977153557338*t88) + (-5941.323580080389*t89 - 4440.0068217363*t91)))) - t2*t113) + (-q[3]*((qd[0]*t75 + qd[1]*t83) + (qd[2]*t114 + qd[3]*t115)) - t8*t107);
+    const double t52 = t50 + t51;
+    const double t56 = t54 + t55;
+    const double t60 = t58 + t59;
+    const double t75 = (-0.8810046421182438*qd[0] + 8.743539842975936*qd[1]) + (17.667372459460534*qd[2] + 3.0925220664687325*qd[3]);
+    const double t76 = (-35.64743865680663*qd[0] - 32.94291382063216*qd[1]) + (51.705219178918504*qd[2] + 25.74274266954111*qd[3]);
+    const double t77 = (-94.701048213798*qd[0] - 127.36089134856076*qd[1]) + (-47.66190154469194*qd[2] + 121.23107042359403*qd[3]);
+    const double t84 = t19*t70;
+    const double t85 = t19*t62;
+    const double t86 = t19*t72;
+    const double t87 = (-32.94291382063216*qd[0] + 135.7524777245046*qd[1]) + (586.392676284261*qd[2] + 398.52335575469255*qd[3]);
+    const double t88 = (-127.36089134856076*qd[0] + 49.6820496361281*qd[1]) + (220.51205059184826*qd[2] + 609.5434834182627*qd[3]);
+    const double t90 = t29*t89;
+    const double t91 = t28*t89;
+    const double t98 = q[2]*q[3]*t89;
+    const double t93 = t27*t92;
+    const double t94 = t29*t92;
+    const double t96 = t28*t95;
+    const double t97 = t27*t95;
+    const double t99 = (8.743539842975936*qd[0] + 84.94686396273956*qd[2]) + (35.666462285849676*qd[3] + t79);
+    const double t100 = (17.667372459460534*qd[0] + 84.94686396273956*qd[1]) + (135.7524777245046*qd[2] + 66.87324558510393*qd[3]);
+    const double t101 = (3.0925220664687325*qd[0] + 35.666462285849676*qd[1]) + (66.87324558510393*qd[2] + 49.6820496361281*qd[3]);
+    const double t106 = (qd[0]*t53 + qd[1]*t102) + (qd[2]*t103 + qd[3]*t105);
+    const double t110 = (qd[0]*t57 + qd[1]*t107) + (qd[2]*t108 + qd[3]*t109);
+    const double b0_6 = (((((2.0*q[1]*qd[1]*t99 - 53.49969342877451*t97) + (2.0*q[2]*qd[2]*t87 - 373.07954307114676*t98)) + ((-29.223834291238788*t84 - 304.77174170913133*t85) + (-293.1963381421305*t86 - 525.7375887765925*t90))) - q[1]*((qd[0]*t75 + qd[1]*t99) + (qd[2]*t100 + qd[3]*t101))) - t4*t110) + ((((2.0*q[3]*qd[3]*t88 + t52*t102) + (t56*t107 + t60*t83)) + ((-332.2843489666823*t91 - 127.42029594410934*t93) + (-914.9291541512628*t94 - 533.5031865725792*t96))) - t10*t106);
+    const double t115 = (qd[0]*t61 + qd[1]*t83) + (qd[2]*t113 + qd[3]*t114);
+    const double t111 = (51.705219178918504*qd[0] + 586.392676284261*qd[1]) + (1685.836072730745*qd[3] + t80);
+    const double t112 = (25.74274266954111*qd[0] + 398.52335575469255*qd[1]) + (1685.836072730745*qd[2] + 1222.2521631604604*qd[3]);
+    const double t116 = (-47.66190154469194*qd[0] + 220.51205059184826*qd[1]) + (1222.2521631604604*qd[2] + 3960.882386720259*qd[3]);
+    const double b0_7 = (((((2.0*q[1]*qd[1]*t100 - 186.53977153557338*t97) + (2.0*q[2]*qd[2]*t111 - 1067.0063731451585*t98)) + ((-42.47343198136978*t84 - 1980.4411933601295*t85) + (-1338.1017585670093*t86 - 914.9291541512628*t90))) - q[2]*((qd[0]*t76 + qd[1]*t87) + (qd[2]*t111 + qd[3]*t112))) - t4*t115) + ((((2.0*q[3]*qd[3]*t116 + t52*t103) + (t56*t108 + t60*t113)) + ((-879.5890144263915*t91 - 332.2843489666823*t93) + (-4440.0068217363*t94 - 2528.7541090961176*t96))) - t7*t106);
+    const double t117 = (121.23107042359403*qd[0] + 609.5434834182627*qd[1]) + (3960.882386720259*qd[2] + t78);
+    const double b0_8 = (((((2.0*q[1]*qd[1]*t101 - 525.7375887765925*t97) + (2.0*q[2]*qd[2]*t112 - 1829.8583083025255*t98)) + ((-17.833231142924838*t84 - 7800.50572041118*t85) + (-842.9180363653725*t86 - 914.315225127394*t90))) + (((2.0*q[3]*qd[3]*t117 + t52*t105) + (t56*t109 + t60*t114)) + ((-533.5031865725792*t91 - 186.53977153557338*t93) + (-5941.323580080389*t94 - 4440.0068217363*t96)))) - t7*t110) + (-q[3]*((qd[0]*t77 + qd[1]*t88) + (qd[2]*t116 + qd[3]*t117)) - t10*t115);
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t163 = 2.025258698243747*V1_2 + ((7.63475044510451*qd[5] + 12.988044162693718*qd[6]) + 1.2623422212082915*qd[7]);
-    const double t164 = ((-5.652651578754389*qd[5] + 1.2623422212082915*qd[6]) + 14.616595291331832*qd[7]) - 1.9169769221596016*V1_2;
-    const double t165 = 0.5*V1_3;
-    const double t177 = 0.5*q[7];
-    const double t179 = V1_2*V1_3;
-    const double t182 = qd[5]*V1_3;
-    const double t183 = qd[6]*V1_3;
-    const double t184 = t38*t180;
-    const double t185 = ((12.988044162693718*qd[5] + 47.11502092602055*qd[6]) + 26.5179748374104*qd[7]) - 5.628506343666894*V1_2;
-    const double t186 = ((14.616595291331832*qd[5] + 21.695435794990498*qd[6]) - 77.93046760749993*qd[7]) - 19.95269071203289*V1_2;
-    const double t188 = t32*t187;
-    const double t200 = t31*t187;
-    const double t190 = t31*t189;
-    const double t191 = 72.94695361259967*t33;
-    const double b1_6 = ((((((M1_3_6*V1_2*V1_4 - t40*t192) + (0.5360329560888155*qd[7]*V1_3 - t43*t192)) + (((2.0*q[5]*qd[5]*t162 + 8.478977368131584*q[7]*t31*t180) + (2.0*q[6]*qd[6]*t185 + 38.96523380374997*t35*t180)) + (-23.557510463010274*t181 - 4.879801075974384*t184))) + ((-t159*t165 - 17.39053816156104*t188) + (-0.2686814262323576*t179 - 11.452125667656766*t190))) + ((((2.0*q[7]*qd[7]*t186 + t124*t166) + (t129*t172 + t134*t178)) + (-t191*t189 - t39*t192)) + (-0.7854390948533925*t182 - 0.21115944647278245*t183))) - q[5]*(((-V1_2*t150 + qd[7]*t164) + (qd[5]*t162 + qd[6]*t163)) + V1_2*t151)) + (-q[6]*t171 - t177*t176);
-    const double t198 = t35*t180;
-    const double t194 = 6.725125720757751*V1_2 + ((26.5179748374104*qd[5] + 51.696739527912214*qd[6]) + 94.98753596910882*qd[7]);
-    const double t199 = 2.7418757732846735*V1_2 + ((21.695435794990498*qd[5] + 94.98753596910882*qd[6]) + 62.99353121063385*qd[7]);
-    const double t201 = t32*t192;
-    const double t202 = t36*t192;
-    const double b1_7 = ((((((M1_3_7*V1_2*V1_4 - t41*t189) + (0.14890378379170005*V1_2*V1_3 - t191*t192)) + ((t129*t174 + t134*t195) - 77.54510929186833*t188)) + (((2.0*q[5]*qd[5]*t163 + 2.0*q[6]*qd[6]*t193) + (2.0*q[7]*qd[7]*t199 + t124*t167)) - 4.323569641843129*t183)) + ((((0.9450878414300312*qd[7]*V1_3 - 31.496765605316924*t198) + (-153.63659577107745*t181 - 3.817375222552255*t184)) + (-t160*t165 - 70.67253138903082*t201)) + ((-0.21115944647278245*t182 - 34.78107632312208*t202) + (-39.712202784308396*t190 - 3.7918383161728277*t200)))) - q[5]*t171) + (-q[6]*(((-V1_2*t152 + qd[7]*t194) + (qd[5]*t185 + qd[6]*t193)) + V1_2*t153) - t177*t197);
-    const double b1_8 = ((((((M1_3_8*V1_2*V1_4 - 25.848369763956107*t181) + (0.5360329560888155*qd[5]*V1_3 - 94.49029681595077*t33*t189)) + ((0.9450878414300312*qd[6]*V1_3 - 1061.388230420495*t198) + ((2.0*q[5]*qd[5]*t164 + 116.8957014112499*q[5]*t33*t180) + (2.0*q[6]*qd[6]*t194 + 2.8263257893771945*t38*t180)))) + ((-t161*t165 - 17.39053816156104*t201) + (-0.08730425541163919*t179 - 145.89390722519934*t202))) + (((-487.45461716760684*t188 - 12.476026541717399*qd[7]*V1_3) + ((2.0*q[7]*qd[7]*t203 + t124*t170) + (t129*t175 + t134*t196))) + (-3.7918383161728277*t190 - 85.63225982942761*t200))) - 0.5*q[5]*t176) + (-0.5*q[6]*t197 - q[7]*(((-V1_2*t154 + qd[7]*t203) + (qd[5]*t186 + qd[6]*t199)) + V1_2*t155));
+    const double t165 = 2.025258698243747*V1_2 + ((7.63475044510451*qd[5] + 12.988044162693718*qd[6]) + 1.2623422212082915*qd[7]);
+    const double t166 = ((-5.652651578754389*qd[5] + 1.2623422212082915*qd[6]) + 14.616595291331832*qd[7]) - 1.9169769221596016*V1_2;
+    const double t167 = 0.5*V1_3;
+    const double t179 = 0.5*q[7];
+    const double t181 = V1_2*V1_3;
+    const double t184 = qd[5]*V1_3;
+    const double t185 = qd[6]*V1_3;
+    const double t186 = t40*t182;
+    const double t187 = ((12.988044162693718*qd[5] + 47.11502092602055*qd[6]) + 26.5179748374104*qd[7]) - 5.628506343666894*V1_2;
+    const double t188 = ((14.616595291331832*qd[5] + 21.695435794990498*qd[6]) - 77.93046760749993*qd[7]) - 19.95269071203289*V1_2;
+    const double t190 = t34*t189;
+    const double t202 = t33*t189;
+    const double t192 = t33*t191;
+    const double t193 = 72.94695361259967*t35;
+    const double b1_6 = ((((((M1_3_6*V1_2*V1_4 - t42*t194) + (0.5360329560888155*qd[7]*V1_3 - t45*t194)) + (((2.0*q[5]*qd[5]*t164 + 8.478977368131584*q[7]*t33*t182) + (2.0*q[6]*qd[6]*t187 + 38.96523380374997*t37*t182)) + (-23.557510463010274*t183 - 4.879801075974384*t186))) + ((-t161*t167 - 17.39053816156104*t190) + (-0.2686814262323576*t181 - 11.452125667656766*t192))) + ((((2.0*q[7]*qd[7]*t188 + t126*t168) + (t131*t174 + t136*t180)) + (-t193*t191 - t41*t194)) + (-0.7854390948533925*t184 - 0.21115944647278245*t185))) - q[5]*(((-V1_2*t152 + qd[7]*t166) + (qd[5]*t164 + qd[6]*t165)) + V1_2*t153)) + (-q[6]*t173 - t179*t178);
+    const double t200 = t37*t182;
+    const double t196 = 6.725125720757751*V1_2 + ((26.5179748374104*qd[5] + 51.696739527912214*qd[6]) + 94.98753596910882*qd[7]);
+    const double t201 = 2.7418757732846735*V1_2 + ((21.695435794990498*qd[5] + 94.98753596910882*qd[6]) + 62.99353121063385*qd[7]);
+    const double t203 = t34*t194;
+    const double t204 = t38*t194;
+    const double b1_7 = ((((((M1_3_7*V1_2*V1_4 - t43*t191) + (0.14890378379170005*V1_2*V1_3 - t193*t194)) + ((t131*t176 + t136*t197) - 77.54510929186833*t190)) + (((2.0*q[5]*qd[5]*t165 + 2.0*q[6]*qd[6]*t195) + (2.0*q[7]*qd[7]*t201 + t126*t169)) - 4.323569641843129*t185)) + ((((0.9450878414300312*qd[7]*V1_3 - 31.496765605316924*t200) + (-153.63659577107745*t183 - 3.817375222552255*t186)) + (-t162*t167 - 70.67253138903082*t203)) + ((-0.21115944647278245*t184 - 34.78107632312208*t204) + (-39.712202784308396*t192 - 3.7918383161728277*t202)))) - q[5]*t173) + (-q[6]*(((-V1_2*t154 + qd[7]*t196) + (qd[5]*t187 + qd[6]*t195)) + V1_2*t155) - t179*t199);
+    const double b1_8 = ((((((M1_3_8*V1_2*V1_4 - 25.848369763956107*t183) + (0.5360329560888155*qd[5]*V1_3 - 94.49029681595077*t35*t191)) + ((0.9450878414300312*qd[6]*V1_3 - 1061.388230420495*t200) + ((2.0*q[5]*qd[5]*t166 + 116.8957014112499*q[5]*t35*t182) + (2.0*q[6]*qd[6]*t196 + 2.8263257893771945*t40*t182)))) + ((-t163*t167 - 17.39053816156104*t203) + (-0.08730425541163919*t181 - 145.89390722519934*t204))) + (((-487.45461716760684*t190 - 12.476026541717399*qd[7]*V1_3) + ((2.0*q[7]*qd[7]*t205 + t126*t172) + (t131*t177 + t136*t198))) + (-3.7918383161728277*t192 - 85.63225982942761*t202))) - 0.5*q[5]*t178) + (-0.5*q[6]*t199 - q[7]*(((-V1_2*t156 + qd[7]*t205) + (qd[5]*t188 + qd[6]*t201)) + V1_2*t157));
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_3_6 = (-t29 - t30) - 6.5048454793495125*q[1];
+    const double M0_3_6 = (-t31 - t32) - 6.5048454793495125*q[1];
     /* f0: spatial force f(k) (2.29) */
-    const double f0_6 = ((((M0_3_6*a0_3 + b0_6) + 1.9944659766590953*a0_4) + U1_3_0*t205) + U1_4_0*t204) + U1_2_0*t206;
+    const double f0_6 = ((((M0_3_6*a0_3 + b0_6) + 1.9944659766590953*a0_4) + U1_3_0*t207) + U1_4_0*t206) + U1_2_0*t208;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_2_4 = ((0.7355 - q[1]*t29) - 53.52209057345705*t27) + ((-q[1]*t30 - q[2]*t28) + (-3.2524227396747563*t25 - 21.531599473842576*t26));
+    const double M0_2_4 = ((0.7355 - q[1]*t31) - 53.52209057345705*t29) + ((-q[1]*t32 - q[2]*t30) + (-3.2524227396747563*t27 - 21.531599473842576*t28));
     C[1] = f0_6 + 248.03510324205143*q[1];
-    const double M0_3_7 = (-8.256999280868573*q[1] - 43.06319894768515*q[2]) - t28;
+    const double M0_3_7 = (-8.256999280868573*q[1] - 43.06319894768515*q[2]) - t30;
     /* f0: spatial force f(k) (2.29) */
-    const double f0_7 = ((((M0_3_7*a0_3 + b0_7) + 1.159389117625662*a0_4) + U1_3_1*t205) + U1_4_1*t204) + U1_2_1*t206;
+    const double f0_7 = ((((M0_3_7*a0_3 + b0_7) + 1.159389117625662*a0_4) + U1_3_1*t207) + U1_4_1*t206) + U1_2_1*t208;
     C[2] = f0_7 + 9741.945988566902*q[2];
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double M0_3_8 = (-3.115144038660532*q[1] - 21.850766033838454*q[2]) - 107.0441811469141*q[3];
     /* f0: spatial force f(k) (2.29) */
-    const double f0_8 = ((((M0_3_8*a0_3 + b0_8) + 1.6324403105028171*a0_4) + U1_3_2*t205) + U1_4_2*t204) + U1_2_2*t206;
+    const double f0_8 = ((((M0_3_8*a0_3 + b0_8) + 1.6324403105028171*a0_4) + U1_3_2*t207) + U1_4_2*t206) + U1_2_2*t208;
     C[3] = f0_8 + 76412.27589666349*q[3];
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_2_6 = ((1.5542406905646409*t31 + 0.39038192038567576) + 0.30915131358993264*t42) + ((-5.628506343666894*t32 - 19.95269071203289*t33) + (1.1255335712682573*t36 - 0.03641816787503005*t37));
+    const double M1_2_6 = ((1.5542406905646409*t33 + 0.39038192038567576) + 0.30915131358993264*t44) + ((-5.628506343666894*t34 - 19.95269071203289*t35) + (1.1255335712682573*t38 - 0.03641816787503005*t39));
     /* f1: spatial force f(k) (2.29) */
     const double f1_6 = ((M1_3_6*alpha1_3 + M1_2_6*a1_2) + 0.5373628524647152*alpha1_4) + b1_6;
     C[5] = f1_6 + 248.03510324205143*q[5];
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_2_7 = ((2.025258698243747*t31 - 0.062292718541587855) + 16.92270179590534*t42) + ((1.5542511185820036*t32 + 2.7418757732846735*t33) + (3.3034265925177184*t36 - 0.23052631102740206*t37));
-    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t31) + 1.8759265908534852*t42) + ((6.725125720757751*t32 + 1.5545556292888538*t33) + (0.5966127982581382*t36 + 45.666638118050926*t37));
+    const double M1_2_7 = ((2.025258698243747*t33 - 0.062292718541587855) + 16.92270179590534*t44) + ((1.5542511185820036*t34 + 2.7418757732846735*t35) + (3.3034265925177184*t38 - 0.23052631102740206*t39));
+    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t33) + 1.8759265908534852*t44) + ((6.725125720757751*t34 + 1.5545556292888538*t35) + (0.5966127982581382*t38 + 45.666638118050926*t39));
     /* f1: spatial force f(k) (2.29) */
     const double f1_7 = ((M1_3_7*alpha1_3 + M1_2_7*a1_2) - 0.2978075675834001*alpha1_4) + b1_7;
     const double f1_8 = ((M1_3_8*alpha1_3 + M1_2_8*a1_2) + 0.17460851082327838*alpha1_4) + b1_8;
     C[6] = f1_7 + 9741.945988566902*q[6];
     C[7] = f1_8 + 76412.27589666349*q[7];
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t61 = 3.0*t27;
-    const double t62 = 2.0*t27;
-    const double t63 = q[1]*qd[1];
-    const double t64 = 2.0*t25;
-    const double t65 = q[3]*qd[3];
-    const double t66 = 2.0*t26;
-    const double t67 = q[2]*qd[2];
-    const double t69 = 3.0*t25;
-    const double t71 = 3.0*t26;
-    const double t72 = 2.0*q[2]*q[3];
-    const double b0_2 = (((((qd[0]*t76*t60 + qd[0]*t77*t68) + t54*t55) + (609.5434834182627*qd[0]*(qd[1]*t60 + t52*t61) + 2.0*t65*t75)) + (84.94686396273956*qd[0]*(qd[2]*t68 + t49*t69) + 35.666462285849676*qd[0]*(qd[3]*t68 + t53*t69))) + (1829.8583083025255*qd[0]*((t27*t48 + t27*t49) + t52*t72) + 373.07954307114676*qd[0]*((2.0*q[1]*q[3]*t49 + t25*t56) + t25*t57))) + (((((t50*t51 + qd[0]*t78*t70) + 3960.882386720259*qd[0]*(qd[2]*t60 + t56*t61)) + (t58*t59 + 2.0*t63*t73)) + ((586.392676284261*qd[0]*(qd[1]*t70 + t48*t71) + 2.0*t67*t74) + 1067.0063731451585*qd[0]*((t26*t52 + t26*t53) + t48*t72))) + ((1685.836072730745*qd[0]*(qd[3]*t70 + t57*t71) + 525.7375887765925*qd[0]*(t63*t62 + t65*t64)) + (4440.0068217363*qd[0]*(t67*t62 + t65*t66) + 332.2843489666823*qd[0]*(t63*t66 + t67*t64))));
+    const double t63 = 3.0*t29;
+    const double t64 = 2.0*t29;
+    const double t65 = q[1]*qd[1];
+    const double t66 = 2.0*t27;
+    const double t67 = q[3]*qd[3];
+    const double t68 = 2.0*t28;
+    const double t69 = q[2]*qd[2];
+    const double t71 = 3.0*t27;
+    const double t73 = 3.0*t28;
+    const double t74 = 2.0*q[2]*q[3];
+    const double b0_2 = (((((qd[0]*t78*t62 + qd[0]*t79*t70) + t56*t57) + (609.5434834182627*qd[0]*(qd[1]*t62 + t54*t63) + 2.0*t67*t77)) + (84.94686396273956*qd[0]*(qd[2]*t70 + t51*t71) + 35.666462285849676*qd[0]*(qd[3]*t70 + t55*t71))) + (1829.8583083025255*qd[0]*((t29*t50 + t29*t51) + t54*t74) + 373.07954307114676*qd[0]*((2.0*q[1]*q[3]*t51 + t27*t58) + t27*t59))) + (((((t52*t53 + qd[0]*t80*t72) + 3960.882386720259*qd[0]*(qd[2]*t62 + t58*t63)) + (t60*t61 + 2.0*t65*t75)) + ((586.392676284261*qd[0]*(qd[1]*t72 + t50*t73) + 2.0*t69*t76) + 1067.0063731451585*qd[0]*((t28*t54 + t28*t55) + t50*t74))) + ((1685.836072730745*qd[0]*(qd[3]*t72 + t59*t73) + 525.7375887765925*qd[0]*(t65*t64 + t67*t66)) + (4440.0068217363*qd[0]*(t69*t64 + t67*t68) + 332.2843489666823*qd[0]*(t65*t68 + t69*t66))));
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double M0_2_3 = (-1.9944659766590953*q[1] - 1.159389117625662*q[2]) - 1.6324403105028171*q[3];
     /* f0: spatial force f(k) (2.29) */
-    const double f0_2 = ((M0_2_3*a0_3 + b0_2) + M0_2_4*a0_4) + t206;
+    const double f0_2 = ((M0_2_3*a0_3 + b0_2) + M0_2_4*a0_4) + t208;
     C[0] = f0_2;
 
     /* Outputs: C (8), each stored as soon as computed */
@@ -1331,7 +1336,7 @@ void flexarm2_bias_forces(const double* q, const double* qd, double* C)
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
  * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 750 mul, 524 add, 9 div, 2 sin/cos, 0 sqrt; 269 temporaries. */
+ * Operations: 748 mul, 524 add, 9 div, 2 sin/cos, 0 sqrt; 270 temporaries. */
 void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
@@ -1354,7 +1359,6 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double Rn1_0_1 = -t0*t1;
     const double Rn1_0_0 = 0.5*t0*Rn1_0_1 + 1.0;
     const double Rn1_1_0 = t0*t1;
-    const double Rn1_1_1 = Rn1_0_0;
     /* rn1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double t2 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
     const double t3 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
@@ -1370,36 +1374,41 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double U1_3_2 = 22.8844580678444*rn1_1*t1 - t4;
     const double U1_4_0 = 2.9142062483887603 - rn1_0*U1_2_0;
     const double U1_4_1 = 2.9143933704181246 - rn1_0*U1_2_1;
+    const double U1_4_2 = 2.9156635993590774 - rn1_0*U1_2_2;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t14 = q[5]*q[5];
-    const double t15 = q[6]*q[6];
-    const double t16 = q[7]*q[7];
-    const double t19 = q[6]*q[7];
-    const double t20 = q[5]*q[7];
-    const double t22 = q[5]*q[6];
-    const double M1_8_8 = ((14.616595291331832*t14 + 1.0) + 43.390871589980996*t22) + ((94.98753596910882*t15 + 2122.77646084099*t16) + (125.9870624212677*t19 - 155.86093521499987*t20));
+    const double t16 = q[5]*q[5];
+    const double t17 = q[6]*q[6];
+    const double t18 = q[7]*q[7];
+    const double t21 = q[6]*q[7];
+    const double t22 = q[5]*q[7];
+    const double t24 = q[5]*q[6];
+    const double M1_8_8 = ((14.616595291331832*t16 + 1.0) + 43.390871589980996*t24) + ((94.98753596910882*t17 + 2122.77646084099*t18) + (125.9870624212677*t21 - 155.86093521499987*t22));
     /* ltdl_dinv7: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv7_0 = 1.0/M1_8_8;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t17 = q[6]*q[6]*q[6];
-    const double t18 = q[7]*q[7]*q[7];
-    const double t21 = q[5]*q[5]*q[5];
-    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + 34.78107632312208*t15*t20) + ((47.11502092602055*q[5]*t17 + 0.33898300341212384*t19) + (-77.93046760749993*q[5]*t18 + 1.5847376384302545*t20))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t16*t22) + ((62.99353121063385*q[6]*t18 - 1.3717084651062843*t22) + (-5.478223351576288*t15 - 16.859467262632474*t16)))) + ((((7.63475044510451*q[6]*t21 + (0.162 - 0.19333638154956279*t14)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (7.5836766323456555*t14*t19 + 487.45461716760684*t15*t16)) + ((51.696739527912214*q[7]*t17 - 5.652651578754389*q[7]*t21) + (39.712202784308396*t14*t15 + 85.63225982942761*t14*t16)));
-    const double t23 = 0.4223188929455649*q[6];
-    const double M1_7_8 = ((1.2623422212082915*t14 + 51.696739527912214*t15) + (62.99353121063385*t16 + 879.9216983661049*t19)) + (124.19847143020884*t20 + 8.26310148571168*t22);
+    const double t19 = q[6]*q[6]*q[6];
+    const double t20 = q[7]*q[7]*q[7];
+    const double t23 = q[5]*q[5]*q[5];
+    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + 34.78107632312208*t17*t22) + ((47.11502092602055*q[5]*t19 + 0.33898300341212384*t21) + (-77.93046760749993*q[5]*t20 + 1.5847376384302545*t22))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t18*t24) + ((62.99353121063385*q[6]*t20 - 1.3717084651062843*t24) + (-5.478223351576288*t17 - 16.859467262632474*t18)))) + ((((7.63475044510451*q[6]*t23 + (0.162 - 0.19333638154956279*t16)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (7.5836766323456555*t16*t21 + 487.45461716760684*t17*t18)) + ((51.696739527912214*q[7]*t19 - 5.652651578754389*q[7]*t23) + (39.712202784308396*t16*t17 + 85.63225982942761*t16*t18)));
+    const double t25 = 0.4223188929455649*q[6];
+    const double M1_7_8 = ((1.2623422212082915*t16 + 51.696739527912214*t17) + (62.99353121063385*t18 + 879.9216983661049*t21)) + (124.19847143020884*t22 + 8.26310148571168*t24);
+    /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
+    const double t5 = Rn1_0_0*c_q_4;
+    const double t6 = Rn1_0_0*s_q_4;
+    /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
     const double M1_2_3 = (-0.5373628524647152*q[5] + 0.2978075675834001*q[6]) - 0.17460851082327838*q[7];
-    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t16) + ((-q[5]*t23 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t14 - 4.323569641843129*t15));
-    const double M1_3_6 = (-1.570878189706785*q[5] + 1.072065912177631*q[7]) - t23;
-    const double M1_2_6 = ((1.5542406905646409*t14 + 0.39038192038567576) + 0.30915131358993264*t22) + ((-5.628506343666894*t15 - 19.95269071203289*t16) + (1.1255335712682573*t19 - 0.03641816787503005*t20));
-    const double M1_2_7 = ((2.025258698243747*t14 - 0.062292718541587855) + 16.92270179590534*t22) + ((1.5542511185820036*t15 + 2.7418757732846735*t16) + (3.3034265925177184*t19 - 0.23052631102740206*t20));
-    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t14) + 1.8759265908534852*t22) + ((6.725125720757751*t15 + 1.5545556292888538*t16) + (0.5966127982581382*t19 + 45.666638118050926*t20));
+    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t18) + ((-q[5]*t25 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t16 - 4.323569641843129*t17));
+    const double M1_3_6 = (-1.570878189706785*q[5] + 1.072065912177631*q[7]) - t25;
+    const double M1_2_6 = ((1.5542406905646409*t16 + 0.39038192038567576) + 0.30915131358993264*t24) + ((-5.628506343666894*t17 - 19.95269071203289*t18) + (1.1255335712682573*t21 - 0.03641816787503005*t22));
+    const double M1_2_7 = ((2.025258698243747*t16 - 0.062292718541587855) + 16.92270179590534*t24) + ((1.5542511185820036*t17 + 2.7418757732846735*t18) + (3.3034265925177184*t21 - 0.23052631102740206*t22));
+    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t16) + 1.8759265908534852*t24) + ((6.725125720757751*t17 + 1.5545556292888538*t18) + (0.5966127982581382*t21 + 45.666638118050926*t22));
     const double M1_3_7 = (-0.4223188929455649*q[5] - 8.647139283686258*q[6]) + 1.8901756828600624*q[7];
     const double M1_3_8 = (1.072065912177631*q[5] + 1.8901756828600624*q[6]) - 24.952053083434798*q[7];
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_3v0) = { M1_2_3, M1_3_6, M1_3_7, M1_3_8 };
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_6_8 = ((-5.652651578754389*t14 + 26.5179748374104*t15) + (-77.93046760749993*t16 + 124.19847143020884*t19)) + (156.6479243675234*t20 + 6.321334411137364*t22);
-    const double M1_7_7 = ((12.988044162693718*t14 + 1.0) + 94.2300418520411*t22) + ((307.2731915421549*t15 + 94.98753596910882*t16) + (103.39347905582443*t19 + 53.0359496748208*t20));
+    const double M1_6_8 = ((-5.652651578754389*t16 + 26.5179748374104*t17) + (-77.93046760749993*t18 + 124.19847143020884*t21)) + (156.6479243675234*t22 + 6.321334411137364*t24);
+    const double M1_7_7 = ((12.988044162693718*t16 + 1.0) + 94.2300418520411*t24) + ((307.2731915421549*t17 + 94.98753596910882*t18) + (103.39347905582443*t21 + 53.0359496748208*t22));
     /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L7_6 = M1_7_8*ltdl_dinv7_0;
     /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1408,16 +1417,14 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_dinv6_0 = 1.0/ltdl_A6_6;
     /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y6v1, SOAGEN_L(ltdl_Y6_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_6);
-    /* U1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double U1_4_2 = 2.9156635993590774 - rn1_0*U1_2_2;
     /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
-    const double R1_0_0 = Rn1_0_0*c_q_4 + Rn1_0_1*s_q_4;
-    const double R1_0_1 = -Rn1_0_0*s_q_4 + Rn1_0_1*c_q_4;
-    const double R1_1_0 = Rn1_1_0*c_q_4 + Rn1_1_1*s_q_4;
-    const double R1_1_1 = -Rn1_1_0*s_q_4 + Rn1_1_1*c_q_4;
+    const double R1_0_0 = Rn1_0_1*s_q_4 + t5;
+    const double R1_0_1 = Rn1_0_1*c_q_4 - t6;
+    const double R1_1_0 = Rn1_1_0*c_q_4 + t6;
+    const double R1_1_1 = t5 - Rn1_1_0*s_q_4;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_6_7 = ((7.63475044510451*t14 + 47.11502092602055*t15) + (21.695435794990498*t16 + 8.26310148571168*t19)) + (6.321334411137364*t20 + 66.43636140592307*t22);
-    const double M1_6_6 = ((9.759602151948767*t14 + 1.0) + 15.26950089020902*t22) + ((12.988044162693718*t15 + 14.616595291331832*t16) + (2.524684442416583*t19 - 11.305303157508778*t20));
+    const double M1_6_7 = ((7.63475044510451*t16 + 47.11502092602055*t17) + (21.695435794990498*t18 + 8.26310148571168*t21)) + (6.321334411137364*t22 + 66.43636140592307*t24);
+    const double M1_6_6 = ((9.759602151948767*t16 + 1.0) + 15.26950089020902*t24) + ((12.988044162693718*t17 + 14.616595291331832*t18) + (2.524684442416583*t21 - 11.305303157508778*t22));
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
     SOAGEN_PACK(F0_1_in0_4v0) = { M1_2_4, 0.5373628524647152, -0.2978075675834001, 0.17460851082327838 };
@@ -1453,8 +1460,8 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_4 = (M1_2_6 - M1_6_8*ltdl_L7_4) - ltdl_A6_5*ltdl_L6_4;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t24 = rn1_1*R1_0_0;
-    const double t27 = rn1_1*R1_0_1;
+    const double t26 = rn1_1*R1_0_0;
+    const double t29 = rn1_1*R1_0_1;
     /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L7_1 = ltdl_dinv7_0*F0_1_6v0[3];
     /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1462,10 +1469,10 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L6_3 = ltdl_dinv6_0*ltdl_A6_3;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t25 = rn1_0*R1_1_0 - t24;
-    const double t26 = (M1_2_3 + 0.6709999999999997*rn1_0*R1_1_0) - 0.6709999999999997*t24;
-    const double t28 = rn1_0*R1_1_1 - t27;
-    const double t29 = (M1_2_4 + 0.6709999999999997*rn1_0*R1_1_1) - 0.6709999999999997*t27;
+    const double t27 = rn1_0*R1_1_0 - t26;
+    const double t28 = (M1_2_3 + 0.6709999999999997*rn1_0*R1_1_0) - 0.6709999999999997*t26;
+    const double t30 = rn1_0*R1_1_1 - t29;
+    const double t31 = (M1_2_4 + 0.6709999999999997*rn1_0*R1_1_1) - 0.6709999999999997*t29;
     /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L7_0 = ltdl_dinv7_0*F0_1_2v0[3];
     /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1478,29 +1485,29 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t5 = q[3]*q[3];
-    const double t6 = q[1]*q[1];
-    const double t7 = q[2]*q[2];
-    const double t11 = q[1]*q[3];
-    const double t12 = q[1]*q[2];
-    const double t13 = q[2]*q[3];
+    const double t7 = q[3]*q[3];
+    const double t8 = q[1]*q[1];
+    const double t9 = q[2]*q[2];
+    const double t13 = q[1]*q[3];
+    const double t14 = q[1]*q[2];
+    const double t15 = q[2]*q[3];
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t39 = U1_3_1*R1_0_0;
-    const double t43 = U1_3_1*R1_0_1;
-    const double t40 = U1_4_1*R1_1_0;
-    const double t44 = U1_4_1*R1_1_1;
-    const double t41 = U1_2_1*t25;
-    const double t45 = U1_2_1*t28;
-    const double t47 = U1_3_2*R1_0_0;
-    const double t51 = U1_3_2*R1_0_1;
-    const double t31 = U1_3_0*R1_0_0;
-    const double t35 = U1_3_0*R1_0_1;
-    const double t48 = U1_4_2*R1_1_0;
-    const double t52 = U1_4_2*R1_1_1;
-    const double t32 = U1_4_0*R1_1_0;
-    const double t36 = U1_4_0*R1_1_1;
-    const double t49 = U1_2_2*t25;
-    const double t53 = U1_2_2*t28;
+    const double t41 = U1_3_1*R1_0_0;
+    const double t45 = U1_3_1*R1_0_1;
+    const double t42 = U1_4_1*R1_1_0;
+    const double t46 = U1_4_1*R1_1_1;
+    const double t43 = U1_2_1*t27;
+    const double t47 = U1_2_1*t30;
+    const double t49 = U1_3_2*R1_0_0;
+    const double t53 = U1_3_2*R1_0_1;
+    const double t33 = U1_3_0*R1_0_0;
+    const double t37 = U1_3_0*R1_0_1;
+    const double t50 = U1_4_2*R1_1_0;
+    const double t54 = U1_4_2*R1_1_1;
+    const double t34 = U1_4_0*R1_1_0;
+    const double t38 = U1_4_0*R1_1_1;
+    const double t51 = U1_2_2*t27;
+    const double t55 = U1_2_2*t30;
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L6_1 = ltdl_dinv6_0*ltdl_A6_1;
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1512,17 +1519,17 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_8_8 = ((1219.0869668365253*t11 + 5.355286796525552) + 1222.2521631604604*t7) + ((441.02410118369653*t12 + 7921.764773440518*t13) + (15601.01144082236*t5 + 49.6820496361281*t6));
+    const double M0_8_8 = ((1219.0869668365253*t13 + 5.355286796525552) + 1222.2521631604604*t9) + ((441.02410118369653*t14 + 7921.764773440518*t15) + (15601.01144082236*t7 + 49.6820496361281*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t33 = U1_2_0*t25;
-    const double t37 = U1_2_0*t28;
-    const double t42 = (t39 + t40) + t41;
-    const double t59 = ((0.6709999999999997*t39 + M1_2_3*U1_2_1) + 0.6709999999999997*t40) + 0.6709999999999997*t41;
-    const double t46 = (t43 + t44) + t45;
-    const double t60 = ((0.6709999999999997*t43 + M1_2_4*U1_2_1) + 0.6709999999999997*t44) + 0.6709999999999997*t45;
-    const double t50 = (t47 + t48) + t49;
-    const double t54 = (t51 + t52) + t53;
-    const double Rc0_8_8 = ((M0_8_8 + t50*(((0.6709999999999997*t47 + M1_2_3*U1_2_2) + 0.6709999999999997*t48) + 0.6709999999999997*t49)) + t54*(((0.6709999999999997*t51 + M1_2_4*U1_2_2) + 0.6709999999999997*t52) + 0.6709999999999997*t53)) + U1_2_2*((M1_2_3*t50 + M1_2_2*U1_2_2) + M1_2_4*t54);
+    const double t35 = U1_2_0*t27;
+    const double t39 = U1_2_0*t30;
+    const double t44 = (t41 + t42) + t43;
+    const double t61 = ((0.6709999999999997*t41 + M1_2_3*U1_2_1) + 0.6709999999999997*t42) + 0.6709999999999997*t43;
+    const double t48 = (t45 + t46) + t47;
+    const double t62 = ((0.6709999999999997*t45 + M1_2_4*U1_2_1) + 0.6709999999999997*t46) + 0.6709999999999997*t47;
+    const double t52 = (t49 + t50) + t51;
+    const double t56 = (t53 + t54) + t55;
+    const double Rc0_8_8 = ((M0_8_8 + t52*(((0.6709999999999997*t49 + M1_2_3*U1_2_2) + 0.6709999999999997*t50) + 0.6709999999999997*t51)) + t56*(((0.6709999999999997*t53 + M1_2_4*U1_2_2) + 0.6709999999999997*t54) + 0.6709999999999997*t55)) + U1_2_2*((M1_2_3*t52 + M1_2_2*U1_2_2) + M1_2_4*t56);
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L6_0 = ltdl_dinv6_0*ltdl_A6_0;
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1533,14 +1540,14 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A4_3 = ((F0_1_8v0[0] - M1_2_8*ltdl_L7_3) - ltdl_A6_4*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_7_8 = ((1609.3462577106773*t11 + 4.3124655257115085) + 1685.836072730745*t7) + ((668.483017390466*t12 + 7657.761480312139*t13) + (3960.882386720259*t5 + 66.87324558510393*t6));
+    const double M0_7_8 = ((1609.3462577106773*t13 + 4.3124655257115085) + 1685.836072730745*t9) + ((668.483017390466*t14 + 7657.761480312139*t15) + (3960.882386720259*t7 + 66.87324558510393*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t34 = (t31 + t32) + t33;
-    const double t56 = ((0.6709999999999997*t31 + M1_2_3*U1_2_0) + 0.6709999999999997*t32) + 0.6709999999999997*t33;
-    const double t38 = (t35 + t36) + t37;
-    const double t57 = ((0.6709999999999997*t35 + M1_2_4*U1_2_0) + 0.6709999999999997*t36) + 0.6709999999999997*t37;
-    const double t58 = (M1_2_3*t42 + M1_2_2*U1_2_1) + M1_2_4*t46;
-    const double Rc0_7_8 = ((M0_7_8 + t50*t59) + t54*t60) + U1_2_2*t58;
+    const double t36 = (t33 + t34) + t35;
+    const double t58 = ((0.6709999999999997*t33 + M1_2_3*U1_2_0) + 0.6709999999999997*t34) + 0.6709999999999997*t35;
+    const double t40 = (t37 + t38) + t39;
+    const double t59 = ((0.6709999999999997*t37 + M1_2_4*U1_2_0) + 0.6709999999999997*t38) + 0.6709999999999997*t39;
+    const double t60 = (M1_2_3*t44 + M1_2_2*U1_2_1) + M1_2_4*t48;
+    const double Rc0_7_8 = ((M0_7_8 + t52*t61) + t56*t62) + U1_2_2*t60;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_1 = ltdl_dinv5_0*ltdl_A5_1;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1552,11 +1559,11 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_6_8 = ((1001.793127917057*t11 + 4.266782378360737) + 398.52335575469255*t7) + ((306.2062974860429*t12 + 1609.3462577106773*t13) + (609.5434834182627*t5 + 35.666462285849676*t6));
+    const double M0_6_8 = ((1001.793127917057*t13 + 4.266782378360737) + 398.52335575469255*t9) + ((306.2062974860429*t14 + 1609.3462577106773*t15) + (609.5434834182627*t7 + 35.666462285849676*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t55 = (M1_2_3*t34 + M1_2_2*U1_2_0) + M1_2_4*t38;
-    const double t30 = (M1_2_2 + M1_2_3*t25) + M1_2_4*t28;
-    const double Rc0_6_8 = ((M0_6_8 + t50*t56) + t54*t57) + U1_2_2*t55;
+    const double t57 = (M1_2_3*t36 + M1_2_2*U1_2_0) + M1_2_4*t40;
+    const double t32 = (M1_2_2 + M1_2_3*t27) + M1_2_4*t30;
+    const double Rc0_6_8 = ((M0_6_8 + t52*t58) + t56*t59) + U1_2_2*t57;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_0 = ltdl_dinv5_0*ltdl_A5_0;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1567,21 +1574,21 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_2 = (((Rc0_7_8 - F0_1_8v0[3]*ltdl_L7_2) - ltdl_A6_3*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_2_8 = ((284.90003066417256*t11 + 1.484655769123384) + 25.74274266954111*t7) + ((60.42181178588166*t12 + 239.8453665899779*t13) + (121.23107042359403*t5 + 3.0925220664687325*t6));
+    const double M0_2_8 = ((284.90003066417256*t13 + 1.484655769123384) + 25.74274266954111*t9) + ((60.42181178588166*t14 + 239.8453665899779*t15) + (121.23107042359403*t7 + 3.0925220664687325*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_8 = (M0_2_8 + t26*t50) + (U1_2_2*t30 + t29*t54);
+    const double Rc0_2_8 = (M0_2_8 + t28*t52) + (U1_2_2*t32 + t31*t56);
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_7_7 = ((797.0467115093851*t11 + 5.285670498209653) + 2676.2035171340185*t7) + ((1172.785352568522*t12 + 3371.67214546149*t13) + (1222.2521631604604*t5 + 135.7524777245046*t6));
+    const double M0_7_7 = ((797.0467115093851*t13 + 5.285670498209653) + 2676.2035171340185*t9) + ((1172.785352568522*t14 + 3371.67214546149*t15) + (1222.2521631604604*t7 + 135.7524777245046*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_7_7 = ((M0_7_7 + t42*t59) + t46*t60) + U1_2_1*t58;
+    const double Rc0_7_7 = ((M0_7_7 + t44*t61) + t48*t62) + U1_2_1*t60;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_1 = ltdl_A4_1*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_1 = (((Rc0_6_8 - F0_1_8v0[3]*ltdl_L7_1) - ltdl_A6_3*ltdl_L6_1) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_6_7 = ((306.2062974860429*t11 + 4.257749974198471) + 586.392676284261*t7) + ((528.81622020886*t12 + 668.483017390466*t13) + (220.51205059184826*t5 + 84.94686396273956*t6));
+    const double M0_6_7 = ((306.2062974860429*t13 + 4.257749974198471) + 586.392676284261*t9) + ((528.81622020886*t14 + 668.483017390466*t15) + (220.51205059184826*t7 + 84.94686396273956*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_6_7 = ((M0_6_7 + t42*t56) + t46*t57) + U1_2_1*t55;
+    const double Rc0_6_7 = ((M0_6_7 + t44*t58) + t48*t59) + U1_2_1*t57;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1593,17 +1600,17 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_2_7 = ((79.59558988081682*t11 + 1.3976905825161732) + 51.705219178918504*t7) + ((117.2181979136513*t12 + 103.6490789882095*t13) + (-47.66190154469194*t5 + 17.667372459460534*t6));
+    const double M0_2_7 = ((79.59558988081682*t13 + 1.3976905825161732) + 51.705219178918504*t9) + ((117.2181979136513*t14 + 103.6490789882095*t15) + (-47.66190154469194*t7 + 17.667372459460534*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_7 = (M0_2_7 + t26*t42) + (U1_2_1*t30 + t29*t46);
+    const double Rc0_2_7 = (M0_2_7 + t28*t44) + (U1_2_1*t32 + t31*t48);
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A2_1 = ((((Rc0_6_7 - F0_1_7v0[3]*ltdl_L7_1) - ltdl_A6_2*ltdl_L6_1) - ltdl_A5_2*ltdl_L5_1) - ltdl_A4_2*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_6_6 = ((71.33292457169935*t11 + 5.249517328587095) + 135.7524777245046*t7) + ((169.8937279254791*t12 + 133.74649117020786*t13) + (49.6820496361281*t5 + 58.447668582477576*t6));
+    const double M0_6_6 = ((71.33292457169935*t13 + 5.249517328587095) + 135.7524777245046*t9) + ((169.8937279254791*t14 + 133.74649117020786*t15) + (49.6820496361281*t7 + 58.447668582477576*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_6_6 = ((M0_6_6 + t34*t56) + t38*t57) + U1_2_0*t55;
+    const double Rc0_6_6 = ((M0_6_6 + t36*t58) + t40*t59) + U1_2_0*t57;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1612,9 +1619,9 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     SOAGEN_PACK(ltdl_Y5_in0v1) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y5v1, (SOAGEN_L(ltdl_Y5_in0v1) - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_5) - SOAGEN_L(ltdl_Y6v1)*ltdl_L6_5);
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_2_6 = ((14.349370658964634*t11 + 1.8482873287582682) - 32.94291382063216*t7) + ((14.68867287238458*t12 - 33.01399778121683*t13) + (-127.36089134856076*t5 + 8.743539842975936*t6));
+    const double M0_2_6 = ((14.349370658964634*t13 + 1.8482873287582682) - 32.94291382063216*t9) + ((14.68867287238458*t14 - 33.01399778121683*t15) + (-127.36089134856076*t7 + 8.743539842975936*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_6 = (M0_2_6 + t26*t34) + (U1_2_0*t30 + t29*t38);
+    const double Rc0_2_6 = (M0_2_6 + t28*t36) + (U1_2_0*t32 + t31*t40);
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1631,12 +1638,12 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y1v1, ((((-SOAGEN_L(ltdl_Y6v1)*ltdl_L6_1 - SOAGEN_L(ltdl_Y7_in0v1)*ltdl_L7_1) - SOAGEN_L(ltdl_Y5v1)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v1)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v1)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v1)*ltdl_L2_1);
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t8 = q[3]*q[3]*q[3];
-    const double t9 = q[1]*q[1]*q[1];
-    const double t10 = q[2]*q[2]*q[2];
-    const double M0_2_2 = (((14.611917145619394*q[1]*q[1]*q[1]*q[1] + 4440.0068217363*t5*t7) + ((586.392676284261*q[1]*t10 - 94.701048213798*t5) + (609.5434834182627*q[1]*t8 - 0.8810046421182438*t6))) + ((669.0508792835046*q[2]*q[2]*q[2]*q[2] + 332.2843489666823*t6*t7) + ((3960.882386720259*q[2]*t8 - 35.64743865680663*t7) + (-8.547925870617027*t12 - 38.64550976564336*t13)))) + ((((84.94686396273956*q[2]*t9 + (1.707162816205814*t11 + 0.6622)) + 3900.25286020559*q[3]*q[3]*q[3]*q[3]) + (373.07954307114676*t13*t6 + 525.7375887765925*t5*t6)) + ((1685.836072730745*q[3]*t10 + 35.666462285849676*q[3]*t9) + (1067.0063731451585*t11*t7 + 1829.8583083025255*t12*t5)));
+    const double t10 = q[3]*q[3]*q[3];
+    const double t11 = q[1]*q[1]*q[1];
+    const double t12 = q[2]*q[2]*q[2];
+    const double M0_2_2 = (((14.611917145619394*q[1]*q[1]*q[1]*q[1] + 4440.0068217363*t7*t9) + ((609.5434834182627*q[1]*t10 - 94.701048213798*t7) + (586.392676284261*q[1]*t12 - 0.8810046421182438*t8))) + ((669.0508792835046*q[2]*q[2]*q[2]*q[2] + 332.2843489666823*t8*t9) + ((3960.882386720259*q[2]*t10 - 35.64743865680663*t9) + (-8.547925870617027*t14 - 38.64550976564336*t15)))) + ((((84.94686396273956*q[2]*t11 + (1.707162816205814*t13 + 0.6622)) + 3900.25286020559*q[3]*q[3]*q[3]*q[3]) + (373.07954307114676*t15*t8 + 525.7375887765925*t7*t8)) + ((35.666462285849676*q[3]*t11 + 1685.836072730745*q[3]*t12) + (1067.0063731451585*t13*t9 + 1829.8583083025255*t14*t7)));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = ((M0_2_2 + t25*t26) + t28*t29) + t30;
+    const double Rc0_2_2 = ((M0_2_2 + t27*t28) + t30*t31) + t32;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1656,16 +1663,16 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     Minv[63] = ((((((ltdl_L7_6*ltdl_L7_6*ltdl_dinv6_0 + ltdl_dinv7_0) + ltdl_Y5v1[3]*ltdl_Y5v1[3]*ltdl_dinv5_0) + ltdl_Y4v1[3]*ltdl_Y4v1[3]*ltdl_dinv4_0) + ltdl_Y3v1[3]*ltdl_Y3v1[3]*ltdl_dinv3_0) + ltdl_Y2v1[3]*ltdl_Y2v1[3]*ltdl_dinv2_0) + ltdl_Y1v1[3]*ltdl_Y1v1[3]*ltdl_dinv1_0) + ltdl_Y0v1[3]*ltdl_Y0v1[3]*ltdl_dinv0_0;
     /* shared by the outputs */
-    const double t76 = ltdl_Y0v1[3]*ltdl_dinv0_0;
+    const double t78 = ltdl_Y0v1[3]*ltdl_dinv0_0;
     Minv[9] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
     Minv[36] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2v1[0]*ltdl_Y2v1[0]*ltdl_dinv2_0) + ltdl_Y1v1[0]*ltdl_Y1v1[0]*ltdl_dinv1_0) + ltdl_Y0v1[0]*ltdl_Y0v1[0]*ltdl_dinv0_0;
-    Minv[7] = t76;
-    Minv[56] = t76;
-    const double t93 = ltdl_L4_3*ltdl_dinv3_0;
+    Minv[7] = t78;
+    Minv[56] = t78;
+    const double t95 = ltdl_L4_3*ltdl_dinv3_0;
     Minv[45] = ((((ltdl_L5_4*ltdl_L5_4*ltdl_dinv4_0 + ltdl_dinv5_0) + ltdl_Y3v1[1]*ltdl_Y3v1[1]*ltdl_dinv3_0) + ltdl_Y2v1[1]*ltdl_Y2v1[1]*ltdl_dinv2_0) + ltdl_Y1v1[1]*ltdl_Y1v1[1]*ltdl_dinv1_0) + ltdl_Y0v1[1]*ltdl_Y0v1[1]*ltdl_dinv0_0;
-    const double t101 = ltdl_L5_4*ltdl_dinv4_0;
+    const double t103 = ltdl_L5_4*ltdl_dinv4_0;
     Minv[54] = (((((ltdl_L6_5*ltdl_L6_5*ltdl_dinv5_0 + ltdl_dinv6_0) + ltdl_Y4v1[2]*ltdl_Y4v1[2]*ltdl_dinv4_0) + ltdl_Y3v1[2]*ltdl_Y3v1[2]*ltdl_dinv3_0) + ltdl_Y2v1[2]*ltdl_Y2v1[2]*ltdl_dinv2_0) + ltdl_Y1v1[2]*ltdl_Y1v1[2]*ltdl_dinv1_0) + ltdl_Y0v1[2]*ltdl_Y0v1[2]*ltdl_dinv0_0;
-    const double t107 = ltdl_L6_5*ltdl_dinv5_0;
+    const double t109 = ltdl_L6_5*ltdl_dinv5_0;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
@@ -1673,109 +1680,109 @@ void flexarm2_inverse_mass_matrix(const double* q, double* Minv)
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     /* shared by the outputs */
-    const double t69 = ltdl_L1_0*ltdl_dinv0_0;
-    const double t70 = -t69;
-    Minv[1] = t70;
-    Minv[8] = t70;
-    const double t79 = -ltdl_Y0v0[3]*t69 + ltdl_Y1v0[3]*ltdl_dinv1_0;
-    Minv[11] = t79;
-    Minv[25] = t79;
-    const double t80 = -ltdl_Y0v1[0]*t69 + ltdl_Y1v1[0]*ltdl_dinv1_0;
-    Minv[12] = t80;
-    Minv[33] = t80;
-    const double t81 = -ltdl_Y0v1[1]*t69 + ltdl_Y1v1[1]*ltdl_dinv1_0;
-    Minv[13] = t81;
-    Minv[41] = t81;
-    const double t82 = -ltdl_Y0v1[2]*t69 + ltdl_Y1v1[2]*ltdl_dinv1_0;
-    Minv[14] = t82;
-    Minv[49] = t82;
-    const double t83 = -ltdl_Y0v1[3]*t69 + ltdl_Y1v1[3]*ltdl_dinv1_0;
+    const double t71 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t72 = -t71;
+    Minv[1] = t72;
+    Minv[8] = t72;
+    const double t81 = -ltdl_Y0v0[3]*t71 + ltdl_Y1v0[3]*ltdl_dinv1_0;
+    Minv[11] = t81;
+    Minv[25] = t81;
+    const double t82 = -ltdl_Y0v1[0]*t71 + ltdl_Y1v1[0]*ltdl_dinv1_0;
+    Minv[12] = t82;
+    Minv[33] = t82;
+    const double t83 = -ltdl_Y0v1[1]*t71 + ltdl_Y1v1[1]*ltdl_dinv1_0;
+    Minv[13] = t83;
+    Minv[41] = t83;
+    const double t84 = -ltdl_Y0v1[2]*t71 + ltdl_Y1v1[2]*ltdl_dinv1_0;
+    Minv[14] = t84;
+    Minv[49] = t84;
+    const double t85 = -ltdl_Y0v1[3]*t71 + ltdl_Y1v1[3]*ltdl_dinv1_0;
     Minv[18] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[15] = t83;
-    Minv[57] = t83;
-    const double t77 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t78 = -ltdl_Y0v0[2]*t69 - t77;
+    Minv[15] = t85;
+    Minv[57] = t85;
+    const double t79 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t80 = -ltdl_Y0v0[2]*t71 - t79;
     Minv[27] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
-    Minv[10] = t78;
-    Minv[17] = t78;
-    const double t84 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t85 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t77 - t84);
-    Minv[19] = t85;
-    Minv[26] = t85;
-    const double t94 = ltdl_Y0v0[3]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (-ltdl_Y2v1[0]*t84 - t93));
-    Minv[28] = t94;
-    Minv[35] = t94;
-    const double t96 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t71 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t72 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t92 = ltdl_Y0v1[3]*t71 + (-ltdl_Y1v1[3]*t77 + ltdl_Y2v1[3]*ltdl_dinv2_0);
-    Minv[23] = t92;
-    Minv[58] = t92;
-    const double t100 = ltdl_Y0v1[3]*t72 + (ltdl_Y1v1[3]*t96 + (-ltdl_Y2v1[3]*t84 + ltdl_Y3v1[3]*ltdl_dinv3_0));
-    Minv[31] = t100;
-    Minv[59] = t100;
-    const double t73 = ltdl_Y0v1[0]*ltdl_dinv0_0;
-    const double t74 = ltdl_Y0v1[1]*ltdl_dinv0_0;
-    const double t75 = ltdl_Y0v1[2]*ltdl_dinv0_0;
+    Minv[10] = t80;
+    Minv[17] = t80;
+    const double t86 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t87 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t79 - t86);
+    Minv[19] = t87;
+    Minv[26] = t87;
+    const double t96 = ltdl_Y0v0[3]*ltdl_Y0v1[0]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v1[0]*ltdl_dinv1_0 + (-ltdl_Y2v1[0]*t86 - t95));
+    Minv[28] = t96;
+    Minv[35] = t96;
+    const double t98 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t73 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t74 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t94 = ltdl_Y0v1[3]*t73 + (-ltdl_Y1v1[3]*t79 + ltdl_Y2v1[3]*ltdl_dinv2_0);
+    Minv[23] = t94;
+    Minv[58] = t94;
+    const double t102 = ltdl_Y0v1[3]*t74 + (ltdl_Y1v1[3]*t98 + (-ltdl_Y2v1[3]*t86 + ltdl_Y3v1[3]*ltdl_dinv3_0));
+    Minv[31] = t102;
+    Minv[59] = t102;
+    const double t75 = ltdl_Y0v1[0]*ltdl_dinv0_0;
+    const double t76 = ltdl_Y0v1[1]*ltdl_dinv0_0;
+    const double t77 = ltdl_Y0v1[2]*ltdl_dinv0_0;
     Minv[0] = ltdl_dinv0_0;
-    const double t86 = ltdl_Y2v1[0]*ltdl_dinv2_0;
-    const double t87 = ltdl_Y0v1[0]*t71 + (t86 - ltdl_Y1v1[0]*t77);
-    Minv[20] = t87;
-    Minv[34] = t87;
-    const double t88 = ltdl_Y2v1[1]*ltdl_dinv2_0;
-    const double t90 = ltdl_Y2v1[2]*ltdl_dinv2_0;
-    const double t89 = ltdl_Y0v1[1]*t71 + (t88 - ltdl_Y1v1[1]*t77);
-    Minv[21] = t89;
-    Minv[42] = t89;
-    const double t91 = ltdl_Y0v1[2]*t71 + (t90 - ltdl_Y1v1[2]*t77);
-    Minv[2] = t71;
-    Minv[16] = t71;
-    Minv[22] = t91;
-    Minv[50] = t91;
-    const double t95 = ltdl_Y3v1[1]*ltdl_dinv3_0;
-    const double t98 = ltdl_Y3v1[2]*ltdl_dinv3_0;
-    const double t97 = ltdl_Y0v1[1]*t72 + (ltdl_Y1v1[1]*t96 + (t95 - ltdl_Y2v1[1]*t84));
-    Minv[29] = t97;
-    Minv[43] = t97;
-    const double t99 = ltdl_Y0v1[2]*t72 + (ltdl_Y1v1[2]*t96 + (t98 - ltdl_Y2v1[2]*t84));
-    Minv[3] = t72;
-    Minv[24] = t72;
-    Minv[30] = t99;
-    Minv[51] = t99;
-    const double t102 = ltdl_Y1v1[0]*ltdl_dinv1_0;
-    const double t103 = ltdl_Y0v1[1]*t73 + (ltdl_Y1v1[1]*t102 + (ltdl_Y2v1[1]*t86 + (-ltdl_Y3v1[1]*t93 - t101)));
-    Minv[37] = t103;
-    Minv[44] = t103;
-    const double t106 = ltdl_Y0v1[3]*t73 + (ltdl_Y1v1[3]*t102 + (ltdl_Y2v1[3]*t86 + (-ltdl_Y3v1[3]*t93 + ltdl_Y4v1[3]*ltdl_dinv4_0)));
-    Minv[39] = t106;
-    Minv[60] = t106;
-    const double t104 = ltdl_Y4v1[2]*ltdl_dinv4_0;
-    const double t111 = (((((-ltdl_Y5v1[3]*t107 - ltdl_L7_6*ltdl_dinv6_0) + ltdl_Y4v1[3]*t104) + ltdl_Y3v1[3]*t98) + ltdl_Y2v1[3]*t90) + ltdl_Y1v1[2]*ltdl_Y1v1[3]*ltdl_dinv1_0) + ltdl_Y0v1[3]*t75;
-    Minv[6] = t75;
-    Minv[48] = t75;
-    Minv[55] = t111;
-    Minv[62] = t111;
-    const double t105 = ltdl_Y0v1[2]*t73 + (ltdl_Y1v1[2]*t102 + (ltdl_Y2v1[2]*t86 + (t104 - ltdl_Y3v1[2]*t93)));
-    Minv[4] = t73;
-    Minv[32] = t73;
-    Minv[38] = t105;
-    Minv[52] = t105;
-    const double t108 = ltdl_Y1v1[1]*ltdl_dinv1_0;
-    const double t109 = ltdl_Y0v1[2]*t74 + (ltdl_Y1v1[2]*t108 + (ltdl_Y2v1[2]*t88 + (ltdl_Y3v1[2]*t95 + (-ltdl_Y4v1[2]*t101 - t107))));
-    Minv[46] = t109;
-    Minv[53] = t109;
-    const double t110 = ltdl_Y0v1[3]*t74 + (ltdl_Y1v1[3]*t108 + (ltdl_Y2v1[3]*t88 + (ltdl_Y3v1[3]*t95 + (-ltdl_Y4v1[3]*t101 + ltdl_Y5v1[3]*ltdl_dinv5_0))));
-    Minv[5] = t74;
-    Minv[40] = t74;
-    Minv[47] = t110;
-    Minv[61] = t110;
+    const double t88 = ltdl_Y2v1[0]*ltdl_dinv2_0;
+    const double t89 = ltdl_Y0v1[0]*t73 + (t88 - ltdl_Y1v1[0]*t79);
+    Minv[20] = t89;
+    Minv[34] = t89;
+    const double t90 = ltdl_Y2v1[1]*ltdl_dinv2_0;
+    const double t92 = ltdl_Y2v1[2]*ltdl_dinv2_0;
+    const double t91 = ltdl_Y0v1[1]*t73 + (t90 - ltdl_Y1v1[1]*t79);
+    Minv[21] = t91;
+    Minv[42] = t91;
+    const double t93 = ltdl_Y0v1[2]*t73 + (t92 - ltdl_Y1v1[2]*t79);
+    Minv[2] = t73;
+    Minv[16] = t73;
+    Minv[22] = t93;
+    Minv[50] = t93;
+    const double t97 = ltdl_Y3v1[1]*ltdl_dinv3_0;
+    const double t100 = ltdl_Y3v1[2]*ltdl_dinv3_0;
+    const double t99 = ltdl_Y0v1[1]*t74 + (ltdl_Y1v1[1]*t98 + (t97 - ltdl_Y2v1[1]*t86));
+    Minv[29] = t99;
+    Minv[43] = t99;
+    const double t101 = ltdl_Y0v1[2]*t74 + (ltdl_Y1v1[2]*t98 + (t100 - ltdl_Y2v1[2]*t86));
+    Minv[3] = t74;
+    Minv[24] = t74;
+    Minv[30] = t101;
+    Minv[51] = t101;
+    const double t104 = ltdl_Y1v1[0]*ltdl_dinv1_0;
+    const double t105 = ltdl_Y0v1[1]*t75 + (ltdl_Y1v1[1]*t104 + (ltdl_Y2v1[1]*t88 + (-ltdl_Y3v1[1]*t95 - t103)));
+    Minv[37] = t105;
+    Minv[44] = t105;
+    const double t108 = ltdl_Y0v1[3]*t75 + (ltdl_Y1v1[3]*t104 + (ltdl_Y2v1[3]*t88 + (-ltdl_Y3v1[3]*t95 + ltdl_Y4v1[3]*ltdl_dinv4_0)));
+    Minv[39] = t108;
+    Minv[60] = t108;
+    const double t106 = ltdl_Y4v1[2]*ltdl_dinv4_0;
+    const double t113 = (((((-ltdl_Y5v1[3]*t109 - ltdl_L7_6*ltdl_dinv6_0) + ltdl_Y4v1[3]*t106) + ltdl_Y3v1[3]*t100) + ltdl_Y2v1[3]*t92) + ltdl_Y1v1[2]*ltdl_Y1v1[3]*ltdl_dinv1_0) + ltdl_Y0v1[3]*t77;
+    Minv[6] = t77;
+    Minv[48] = t77;
+    Minv[55] = t113;
+    Minv[62] = t113;
+    const double t107 = ltdl_Y0v1[2]*t75 + (ltdl_Y1v1[2]*t104 + (ltdl_Y2v1[2]*t88 + (t106 - ltdl_Y3v1[2]*t95)));
+    Minv[4] = t75;
+    Minv[32] = t75;
+    Minv[38] = t107;
+    Minv[52] = t107;
+    const double t110 = ltdl_Y1v1[1]*ltdl_dinv1_0;
+    const double t111 = ltdl_Y0v1[2]*t76 + (ltdl_Y1v1[2]*t110 + (ltdl_Y2v1[2]*t90 + (ltdl_Y3v1[2]*t97 + (-ltdl_Y4v1[2]*t103 - t109))));
+    Minv[46] = t111;
+    Minv[53] = t111;
+    const double t112 = ltdl_Y0v1[3]*t76 + (ltdl_Y1v1[3]*t110 + (ltdl_Y2v1[3]*t90 + (ltdl_Y3v1[3]*t97 + (-ltdl_Y4v1[3]*t103 + ltdl_Y5v1[3]*ltdl_dinv5_0))));
+    Minv[5] = t76;
+    Minv[40] = t76;
+    Minv[47] = t112;
+    Minv[61] = t112;
 
     /* Outputs: Minv (8 x 8), each stored as soon as computed */
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
  * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 1427 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 447 temporaries. */
+ * Operations: 1425 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 448 temporaries. */
 void flexarm2_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -1798,375 +1805,376 @@ void flexarm2_forward_dynamics(const double* q, const double* qd, const double* 
     const double Rn1_0_1 = -t0*t1;
     const double Rn1_0_0 = 0.5*t0*Rn1_0_1 + 1.0;
     const double Rn1_1_0 = t0*t1;
-    const double Rn1_1_1 = Rn1_0_0;
     /* rn1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
-    const double t2 = 0.5*q[2];
-    const double t3 = (8.374419901676326*q[1] + 47.48188343339703*q[2]) + 164.1842561269586*q[3];
-    const double t4 = -t3;
-    const double t5 = 0.5*q[3];
-    const double t6 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
-    const double t7 = -t6;
-    const double t8 = 0.5*q[1];
-    const double t9 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
-    const double t10 = -t9;
-    const double rn1_0 = (t2*t10 + 1.0) + (t5*t4 + t8*t7);
+    const double t2 = (8.374419901676326*q[1] + 47.48188343339703*q[2]) + 164.1842561269586*q[3];
+    const double t3 = -t2;
+    const double t4 = 0.5*q[3];
+    const double t5 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
+    const double t6 = -t5;
+    const double t7 = 0.5*q[1];
+    const double t8 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
+    const double t9 = -t8;
+    const double t10 = 0.5*q[2];
+    const double rn1_0 = (t10*t9 + 1.0) + (t4*t3 + t7*t6);
     const double rn1_1 = (2.9142062483887603*q[1] + 2.9143933704181246*q[2]) + 2.9156635993590774*q[3];
     /* U1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double U1_3_0 = 4.0114208910613*rn1_1*t1 - t6;
-    const double U1_3_1 = 13.933079243493596*rn1_1*t1 - t9;
-    const double U1_3_2 = 22.8844580678444*rn1_1*t1 - t3;
     const double U1_2_0 = 4.0114208910613*t1;
+    const double U1_3_0 = 4.0114208910613*rn1_1*t1 - t5;
+    const double U1_3_1 = 13.933079243493596*rn1_1*t1 - t8;
+    const double U1_3_2 = 22.8844580678444*rn1_1*t1 - t2;
     const double U1_2_1 = 13.933079243493596*t1;
     const double U1_2_2 = 22.8844580678444*t1;
     const double U1_4_0 = 2.9142062483887603 - rn1_0*U1_2_0;
     const double U1_4_1 = 2.9143933704181246 - rn1_0*U1_2_1;
     const double U1_4_2 = 2.9156635993590774 - rn1_0*U1_2_2;
     /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
-    const double R1_0_0 = Rn1_0_0*c_q_4 + Rn1_0_1*s_q_4;
-    const double R1_0_1 = -Rn1_0_0*s_q_4 + Rn1_0_1*c_q_4;
-    const double R1_1_0 = Rn1_1_0*c_q_4 + Rn1_1_1*s_q_4;
-    const double R1_1_1 = -Rn1_1_0*s_q_4 + Rn1_1_1*c_q_4;
+    const double t11 = Rn1_0_0*c_q_4;
+    const double t12 = Rn1_0_0*s_q_4;
+    const double R1_0_0 = Rn1_0_1*s_q_4 + t11;
+    const double R1_0_1 = Rn1_0_1*c_q_4 - t12;
+    const double R1_1_0 = Rn1_1_0*c_q_4 + t12;
+    const double R1_1_1 = t11 - Rn1_1_0*s_q_4;
     /* a0: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a0_3 = 9.81*s_q_0;
     const double a0_4 = 9.81*c_q_0;
     /* V1: spatial velocity V(k) (2.25) */
-    const double t11 = (qd[1]*U1_2_0 + qd[2]*U1_2_1) + qd[3]*U1_2_2;
+    const double t13 = (qd[1]*U1_2_0 + qd[2]*U1_2_1) + qd[3]*U1_2_2;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t23 = ((qd[1]*t7 + qd[2]*t10) + qd[3]*t4)*t11;
-    const double a1_2 = -0.5*((4.0114208910613*qd[1] + 13.933079243493596*qd[2]) + 22.8844580678444*qd[3])*Rn1_1_0*t11;
+    const double t25 = ((qd[1]*t6 + qd[2]*t9) + qd[3]*t3)*t13;
+    const double a1_2 = -0.5*((4.0114208910613*qd[1] + 13.933079243493596*qd[2]) + 22.8844580678444*qd[3])*Rn1_1_0*t13;
     /* V1: spatial velocity V(k) (2.25) */
-    const double t12 = qd[0] + t11;
-    const double V1_2 = qd[4] + t12;
-    const double t13 = (qd[1]*U1_3_0 + qd[2]*U1_3_1) + qd[3]*U1_3_2;
-    const double t14 = t13 - rn1_1*t12;
+    const double t14 = qd[0] + t13;
+    const double V1_2 = qd[4] + t14;
+    const double t15 = (qd[1]*U1_3_0 + qd[2]*U1_3_1) + qd[3]*U1_3_2;
+    const double t16 = t15 - rn1_1*t14;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t18 = t13 - rn1_1*t11;
+    const double t20 = t15 - rn1_1*t13;
     /* V1: spatial velocity V(k) (2.25) */
-    const double t15 = (qd[1]*U1_4_0 + qd[2]*U1_4_1) + qd[3]*U1_4_2;
-    const double t16 = rn1_0*t12 + t15;
+    const double t17 = (qd[1]*U1_4_0 + qd[2]*U1_4_1) + qd[3]*U1_4_2;
+    const double t18 = rn1_0*t14 + t17;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t19 = rn1_0*t11 + t15;
+    const double t21 = rn1_0*t13 + t17;
     /* V1: spatial velocity V(k) (2.25) */
-    const double V1_3 = R1_1_0*t16 + R1_0_0*t14;
-    const double V1_4 = R1_1_1*t16 + R1_0_1*t14;
+    const double V1_3 = R1_1_0*t18 + R1_0_0*t16;
+    const double V1_4 = R1_1_1*t18 + R1_0_1*t16;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t17 = qd[0]*qd[0];
-    const double t20 = R1_1_1*t19 + R1_0_1*t18;
-    const double t24 = R1_1_0*t19 + R1_0_0*t18;
-    const double t21 = ((qd[1]*((-9.867934579285455*qd[1] - 15.669360775846018*qd[2]) - 8.374419901676326*qd[3]) + qd[2]*((-15.669360775846018*qd[1] - 68.83211932799779*qd[2]) - 47.48188343339703*qd[3])) + qd[3]*((-8.374419901676326*qd[1] - 47.48188343339703*qd[2]) - 164.1842561269586*qd[3])) + ((2.9142062483887603*qd[1] + 2.9143933704181246*qd[2]) + 2.9156635993590774*qd[3])*t11;
-    const double t22 = 2.0*qd[0];
-    const double a1_3 = (((R1_0_0*t21 - R1_1_0*t23) - t17*(rn1_0*R1_0_0 + rn1_1*R1_1_0)) - t11*t20) - t22*t20;
-    const double a1_4 = (((R1_0_1*t21 - R1_1_1*t23) - t17*(rn1_0*R1_0_1 + rn1_1*R1_1_1)) + t11*t24) + t22*t24;
+    const double t19 = qd[0]*qd[0];
+    const double t22 = R1_1_1*t21 + R1_0_1*t20;
+    const double t26 = R1_1_0*t21 + R1_0_0*t20;
+    const double t23 = ((qd[1]*((-9.867934579285455*qd[1] - 15.669360775846018*qd[2]) - 8.374419901676326*qd[3]) + qd[2]*((-15.669360775846018*qd[1] - 68.83211932799779*qd[2]) - 47.48188343339703*qd[3])) + qd[3]*((-8.374419901676326*qd[1] - 47.48188343339703*qd[2]) - 164.1842561269586*qd[3])) + ((2.9142062483887603*qd[1] + 2.9143933704181246*qd[2]) + 2.9156635993590774*qd[3])*t13;
+    const double t24 = 2.0*qd[0];
+    const double a1_3 = (((R1_0_0*t23 - R1_1_0*t25) - t19*(rn1_0*R1_0_0 + rn1_1*R1_1_0)) - t13*t22) - t24*t22;
+    const double a1_4 = (((R1_0_1*t23 - R1_1_1*t25) - t19*(rn1_0*R1_0_1 + rn1_1*R1_1_1)) + t13*t26) + t24*t26;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = (a0_3*R1_0_0 + a0_4*R1_1_0) + a1_3;
     const double alpha1_4 = (a0_3*R1_0_1 + a0_4*R1_1_1) + a1_4;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t25 = q[3]*q[3];
-    const double t26 = q[1]*q[1];
-    const double t27 = q[2]*q[2];
-    const double t28 = q[3]*q[3]*q[3];
-    const double t29 = 525.7375887765925*t25;
-    const double t30 = 332.2843489666823*t27;
-    const double t31 = q[1]*q[1]*q[1];
-    const double t32 = q[2]*q[2]*q[2];
-    const double t33 = q[1]*q[3];
-    const double t34 = 4440.0068217363*t25;
-    const double t35 = q[1]*q[2];
-    const double t36 = q[2]*q[3];
-    const double t37 = 1067.0063731451585*t33;
-    const double M0_2_2 = (((14.611917145619394*q[1]*q[1]*q[1]*q[1] + t27*t34) + ((609.5434834182627*q[1]*t28 + 1.707162816205814*t33) + (586.392676284261*q[1]*t32 - 8.547925870617027*t35))) + ((669.0508792835046*q[2]*q[2]*q[2]*q[2] + t27*t37) + ((3960.882386720259*q[2]*t28 - 38.64550976564336*t36) + (-0.8810046421182438*t26 - 35.64743865680663*t27)))) + ((((84.94686396273956*q[2]*t31 + (0.6622 - 94.701048213798*t25)) + 3900.25286020559*q[3]*q[3]*q[3]*q[3]) + (t26*t30 + 373.07954307114676*t26*t36)) + ((35.666462285849676*q[3]*t31 + 1685.836072730745*q[3]*t32) + (1829.8583083025255*t25*t35 + t26*t29)));
+    const double t27 = q[3]*q[3];
+    const double t28 = q[1]*q[1];
+    const double t29 = q[2]*q[2];
+    const double t30 = q[3]*q[3]*q[3];
+    const double t31 = 525.7375887765925*t27;
+    const double t32 = 332.2843489666823*t29;
+    const double t33 = q[1]*q[1]*q[1];
+    const double t34 = q[2]*q[2]*q[2];
+    const double t35 = q[1]*q[3];
+    const double t36 = 4440.0068217363*t27;
+    const double t37 = q[1]*q[2];
+    const double t38 = q[2]*q[3];
+    const double t39 = 1067.0063731451585*t35;
+    const double M0_2_2 = (((14.611917145619394*q[1]*q[1]*q[1]*q[1] + t29*t36) + ((609.5434834182627*q[1]*t30 + 1.707162816205814*t35) + (586.392676284261*q[1]*t34 - 8.547925870617027*t37))) + ((669.0508792835046*q[2]*q[2]*q[2]*q[2] + t29*t39) + ((3960.882386720259*q[2]*t30 - 38.64550976564336*t38) + (-0.8810046421182438*t28 - 35.64743865680663*t29)))) + ((((84.94686396273956*q[2]*t33 + (0.6622 - 94.701048213798*t27)) + 3900.25286020559*q[3]*q[3]*q[3]*q[3]) + (t28*t32 + 373.07954307114676*t28*t38)) + ((35.666462285849676*q[3]*t33 + 1685.836072730745*q[3]*t34) + (1829.8583083025255*t27*t37 + t28*t31)));
     const double M0_2_3 = (-1.9944659766590953*q[1] - 1.159389117625662*q[2]) - 1.6324403105028171*q[3];
-    const double t38 = 21.850766033838454*q[3];
-    const double t39 = 8.256999280868573*q[2];
-    const double t40 = 3.115144038660532*q[3];
-    const double M0_2_4 = ((0.7355 - q[1]*t39) - 21.531599473842576*t27) + ((-q[1]*t40 - q[2]*t38) + (-53.52209057345705*t25 - 3.2524227396747563*t26));
-    const double M0_3_6 = (-t39 - t40) - 6.5048454793495125*q[1];
-    const double M0_3_7 = (-8.256999280868573*q[1] - 43.06319894768515*q[2]) - t38;
-    const double M0_2_6 = ((1.8482873287582682 - 127.36089134856076*t25) - 33.01399778121683*t36) + ((8.743539842975936*t26 - 32.94291382063216*t27) + (14.349370658964634*t33 + 14.68867287238458*t35));
-    const double M0_2_7 = ((1.3976905825161732 - 47.66190154469194*t25) + 103.6490789882095*t36) + ((17.667372459460534*t26 + 51.705219178918504*t27) + (79.59558988081682*t33 + 117.2181979136513*t35));
-    const double M0_2_8 = ((121.23107042359403*t25 + 1.484655769123384) + 239.8453665899779*t36) + ((3.0925220664687325*t26 + 25.74274266954111*t27) + (284.90003066417256*t33 + 60.42181178588166*t35));
+    const double t40 = 21.850766033838454*q[3];
+    const double t41 = 8.256999280868573*q[2];
+    const double t42 = 3.115144038660532*q[3];
+    const double M0_2_4 = ((0.7355 - q[1]*t41) - 21.531599473842576*t29) + ((-q[1]*t42 - q[2]*t40) + (-53.52209057345705*t27 - 3.2524227396747563*t28));
+    const double M0_3_6 = (-t41 - t42) - 6.5048454793495125*q[1];
+    const double M0_3_7 = (-8.256999280868573*q[1] - 43.06319894768515*q[2]) - t40;
+    const double M0_2_6 = ((1.8482873287582682 - 127.36089134856076*t27) - 33.01399778121683*t38) + ((8.743539842975936*t28 - 32.94291382063216*t29) + (14.349370658964634*t35 + 14.68867287238458*t37));
+    const double M0_2_7 = ((1.3976905825161732 - 47.66190154469194*t27) + 103.6490789882095*t38) + ((17.667372459460534*t28 + 51.705219178918504*t29) + (79.59558988081682*t35 + 117.2181979136513*t37));
+    const double M0_2_8 = ((121.23107042359403*t27 + 1.484655769123384) + 239.8453665899779*t38) + ((3.0925220664687325*t28 + 25.74274266954111*t29) + (284.90003066417256*t35 + 60.42181178588166*t37));
     const double M0_3_8 = (-3.115144038660532*q[1] - 21.850766033838454*q[2]) - 107.0441811469141*q[3];
-    const double M0_6_6 = ((49.6820496361281*t25 + 5.249517328587095) + 133.74649117020786*t36) + ((58.447668582477576*t26 + 135.7524777245046*t27) + (71.33292457169935*t33 + 169.8937279254791*t35));
-    const double M0_6_7 = ((220.51205059184826*t25 + 4.257749974198471) + 668.483017390466*t36) + ((84.94686396273956*t26 + 586.392676284261*t27) + (306.2062974860429*t33 + 528.81622020886*t35));
-    const double M0_6_8 = ((609.5434834182627*t25 + 4.266782378360737) + 1609.3462577106773*t36) + ((35.666462285849676*t26 + 398.52335575469255*t27) + (1001.793127917057*t33 + 306.2062974860429*t35));
-    const double M0_7_7 = ((1222.2521631604604*t25 + 5.285670498209653) + 3371.67214546149*t36) + ((135.7524777245046*t26 + 2676.2035171340185*t27) + (797.0467115093851*t33 + 1172.785352568522*t35));
-    const double M0_7_8 = ((3960.882386720259*t25 + 4.3124655257115085) + 7657.761480312139*t36) + ((66.87324558510393*t26 + 1685.836072730745*t27) + (1609.3462577106773*t33 + 668.483017390466*t35));
-    const double M0_8_8 = ((15601.01144082236*t25 + 5.355286796525552) + 7921.764773440518*t36) + ((49.6820496361281*t26 + 1222.2521631604604*t27) + (1219.0869668365253*t33 + 441.02410118369653*t35));
+    const double M0_6_6 = ((49.6820496361281*t27 + 5.249517328587095) + 133.74649117020786*t38) + ((58.447668582477576*t28 + 135.7524777245046*t29) + (71.33292457169935*t35 + 169.8937279254791*t37));
+    const double M0_6_7 = ((220.51205059184826*t27 + 4.257749974198471) + 668.483017390466*t38) + ((84.94686396273956*t28 + 586.392676284261*t29) + (306.2062974860429*t35 + 528.81622020886*t37));
+    const double M0_6_8 = ((609.5434834182627*t27 + 4.266782378360737) + 1609.3462577106773*t38) + ((35.666462285849676*t28 + 398.52335575469255*t29) + (1001.793127917057*t35 + 306.2062974860429*t37));
+    const double M0_7_7 = ((1222.2521631604604*t27 + 5.285670498209653) + 3371.67214546149*t38) + ((135.7524777245046*t28 + 2676.2035171340185*t29) + (797.0467115093851*t35 + 1172.785352568522*t37));
+    const double M0_7_8 = ((3960.882386720259*t27 + 4.3124655257115085) + 7657.761480312139*t38) + ((66.87324558510393*t28 + 1685.836072730745*t29) + (1609.3462577106773*t35 + 668.483017390466*t37));
+    const double M0_8_8 = ((15601.01144082236*t27 + 5.355286796525552) + 7921.764773440518*t38) + ((49.6820496361281*t28 + 1222.2521631604604*t29) + (1219.0869668365253*t35 + 441.02410118369653*t37));
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t79 = 2.0*t36;
+    const double t81 = 2.0*t38;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t41 = q[5]*q[5];
-    const double t42 = q[6]*q[6];
-    const double t43 = q[7]*q[7];
-    const double t44 = q[6]*q[6]*q[6];
-    const double t45 = q[7]*q[7]*q[7];
-    const double t46 = q[6]*q[7];
-    const double t47 = q[5]*q[7];
-    const double t48 = q[5]*q[5]*q[5];
-    const double t49 = 39.712202784308396*t42;
-    const double t50 = 85.63225982942761*t43;
-    const double t51 = 487.45461716760684*t43;
-    const double t52 = q[5]*q[6];
-    const double t53 = 7.5836766323456555*t46;
-    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + t42*t51) + ((47.11502092602055*q[5]*t44 + 0.33898300341212384*t46) + (-77.93046760749993*q[5]*t45 + 1.5847376384302545*t47))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t43*t52) + ((62.99353121063385*q[6]*t45 - 1.3717084651062843*t52) + (-5.478223351576288*t42 - 16.859467262632474*t43)))) + ((((7.63475044510451*q[6]*t48 + (0.162 - 0.19333638154956279*t41)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (t41*t53 + 34.78107632312208*t42*t47)) + ((51.696739527912214*q[7]*t44 - 5.652651578754389*q[7]*t48) + (t41*t49 + t41*t50)));
+    const double t43 = q[5]*q[5];
+    const double t44 = q[6]*q[6];
+    const double t45 = q[7]*q[7];
+    const double t46 = q[6]*q[6]*q[6];
+    const double t47 = q[7]*q[7]*q[7];
+    const double t48 = q[6]*q[7];
+    const double t49 = q[5]*q[7];
+    const double t50 = q[5]*q[5]*q[5];
+    const double t51 = 39.712202784308396*t44;
+    const double t52 = 85.63225982942761*t45;
+    const double t53 = 487.45461716760684*t45;
+    const double t54 = q[5]*q[6];
+    const double t55 = 7.5836766323456555*t48;
+    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + t44*t53) + ((47.11502092602055*q[5]*t46 + 0.33898300341212384*t48) + (-77.93046760749993*q[5]*t47 + 1.5847376384302545*t49))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t45*t54) + ((62.99353121063385*q[6]*t47 - 1.3717084651062843*t54) + (-5.478223351576288*t44 - 16.859467262632474*t45)))) + ((((7.63475044510451*q[6]*t50 + (0.162 - 0.19333638154956279*t43)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (t43*t55 + 34.78107632312208*t44*t49)) + ((51.696739527912214*q[7]*t46 - 5.652651578754389*q[7]*t50) + (t43*t51 + t43*t52)));
     const double M1_2_3 = (-0.5373628524647152*q[5] + 0.2978075675834001*q[6]) - 0.17460851082327838*q[7];
-    const double t54 = 0.4223188929455649*q[6];
-    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t43) + ((-q[5]*t54 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t41 - 4.323569641843129*t42));
-    const double M1_2_6 = ((1.5542406905646409*t41 + 0.39038192038567576) + 0.30915131358993264*t52) + ((-5.628506343666894*t42 - 19.95269071203289*t43) + (1.1255335712682573*t46 - 0.03641816787503005*t47));
-    const double M1_2_7 = ((2.025258698243747*t41 - 0.062292718541587855) + 16.92270179590534*t52) + ((1.5542511185820036*t42 + 2.7418757732846735*t43) + (3.3034265925177184*t46 - 0.23052631102740206*t47));
-    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t41) + 1.8759265908534852*t52) + ((6.725125720757751*t42 + 1.5545556292888538*t43) + (0.5966127982581382*t46 + 45.666638118050926*t47));
-    const double t55 = 1.570878189706785*q[5];
-    const double M1_3_6 = 1.072065912177631*q[7] + (-t54 - t55);
-    const double t56 = 8.647139283686258*q[6];
-    const double M1_3_7 = (-0.4223188929455649*q[5] + 1.8901756828600624*q[7]) - t56;
-    const double t57 = 24.952053083434798*q[7];
-    const double M1_3_8 = (1.072065912177631*q[5] + 1.8901756828600624*q[6]) - t57;
-    const double M1_6_6 = ((9.759602151948767*t41 + 1.0) + 15.26950089020902*t52) + ((12.988044162693718*t42 + 14.616595291331832*t43) + (2.524684442416583*t46 - 11.305303157508778*t47));
-    const double M1_6_7 = ((7.63475044510451*t41 + 47.11502092602055*t42) + (21.695435794990498*t43 + 8.26310148571168*t46)) + (6.321334411137364*t47 + 66.43636140592307*t52);
-    const double M1_6_8 = ((-5.652651578754389*t41 + 26.5179748374104*t42) + (-77.93046760749993*t43 + 124.19847143020884*t46)) + (156.6479243675234*t47 + 6.321334411137364*t52);
-    const double M1_7_7 = ((12.988044162693718*t41 + 1.0) + 94.2300418520411*t52) + ((307.2731915421549*t42 + 94.98753596910882*t43) + (103.39347905582443*t46 + 53.0359496748208*t47));
-    const double M1_7_8 = ((1.2623422212082915*t41 + 51.696739527912214*t42) + (62.99353121063385*t43 + 879.9216983661049*t46)) + (124.19847143020884*t47 + 8.26310148571168*t52);
-    const double M1_8_8 = ((14.616595291331832*t41 + 1.0) + 43.390871589980996*t52) + ((94.98753596910882*t42 + 2122.77646084099*t43) + (125.9870624212677*t46 - 155.86093521499987*t47));
+    const double t56 = 0.4223188929455649*q[6];
+    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t45) + ((-q[5]*t56 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t43 - 4.323569641843129*t44));
+    const double M1_2_6 = ((1.5542406905646409*t43 + 0.39038192038567576) + 0.30915131358993264*t54) + ((-5.628506343666894*t44 - 19.95269071203289*t45) + (1.1255335712682573*t48 - 0.03641816787503005*t49));
+    const double M1_2_7 = ((2.025258698243747*t43 - 0.062292718541587855) + 16.92270179590534*t54) + ((1.5542511185820036*t44 + 2.7418757732846735*t45) + (3.3034265925177184*t48 - 0.23052631102740206*t49));
+    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t43) + 1.8759265908534852*t54) + ((6.725125720757751*t44 + 1.5545556292888538*t45) + (0.5966127982581382*t48 + 45.666638118050926*t49));
+    const double t57 = 1.570878189706785*q[5];
+    const double M1_3_6 = 1.072065912177631*q[7] + (-t56 - t57);
+    const double t58 = 8.647139283686258*q[6];
+    const double M1_3_7 = (-0.4223188929455649*q[5] + 1.8901756828600624*q[7]) - t58;
+    const double t59 = 24.952053083434798*q[7];
+    const double M1_3_8 = (1.072065912177631*q[5] + 1.8901756828600624*q[6]) - t59;
+    const double M1_6_6 = ((9.759602151948767*t43 + 1.0) + 15.26950089020902*t54) + ((12.988044162693718*t44 + 14.616595291331832*t45) + (2.524684442416583*t48 - 11.305303157508778*t49));
+    const double M1_6_7 = ((7.63475044510451*t43 + 47.11502092602055*t44) + (21.695435794990498*t45 + 8.26310148571168*t48)) + (6.321334411137364*t49 + 66.43636140592307*t54);
+    const double M1_6_8 = ((-5.652651578754389*t43 + 26.5179748374104*t44) + (-77.93046760749993*t45 + 124.19847143020884*t48)) + (156.6479243675234*t49 + 6.321334411137364*t54);
+    const double M1_7_7 = ((12.988044162693718*t43 + 1.0) + 94.2300418520411*t54) + ((307.2731915421549*t44 + 94.98753596910882*t45) + (103.39347905582443*t48 + 53.0359496748208*t49));
+    const double M1_7_8 = ((1.2623422212082915*t43 + 51.696739527912214*t44) + (62.99353121063385*t45 + 879.9216983661049*t48)) + (124.19847143020884*t49 + 8.26310148571168*t54);
+    const double M1_8_8 = ((14.616595291331832*t43 + 1.0) + 43.390871589980996*t54) + ((94.98753596910882*t44 + 2122.77646084099*t45) + (125.9870624212677*t48 - 155.86093521499987*t49));
     /* ltdl_dinv7: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv7_0 = 1.0/M1_8_8;
     /* b0: bias force bhat(k) of the flexible body (F.4) */
-    const double t58 = q[1]*qd[2];
-    const double t59 = q[2]*qd[1];
-    const double t60 = t58 + t59;
-    const double t61 = (-8.547925870617027*qd[0] + 14.68867287238458*qd[1]) + (117.2181979136513*qd[2] + 60.42181178588166*qd[3]);
-    const double t62 = q[1]*qd[3];
-    const double t63 = q[3]*qd[1];
-    const double t64 = t62 + t63;
-    const double t65 = (1.707162816205814*qd[0] + 14.349370658964634*qd[1]) + (79.59558988081682*qd[2] + 284.90003066417256*qd[3]);
-    const double t66 = q[2]*qd[3];
-    const double t67 = q[3]*qd[2];
-    const double t68 = t66 + t67;
-    const double t69 = (-38.64550976564336*qd[0] - 33.01399778121683*qd[1]) + (103.6490789882095*qd[2] + 239.8453665899779*qd[3]);
-    const double t70 = 3.0*t25;
-    const double t71 = 2.0*t25;
-    const double t72 = q[1]*qd[1];
-    const double t73 = 2.0*t26;
-    const double t74 = q[3]*qd[3];
-    const double t75 = 2.0*t27;
-    const double t76 = q[2]*qd[2];
-    const double t77 = 3.0*t26;
-    const double t78 = 3.0*t27;
-    const double t80 = (-0.8810046421182438*qd[0] + 8.743539842975936*qd[1]) + (17.667372459460534*qd[2] + 3.0925220664687325*qd[3]);
-    const double t81 = (-35.64743865680663*qd[0] - 32.94291382063216*qd[1]) + (51.705219178918504*qd[2] + 25.74274266954111*qd[3]);
-    const double t82 = (-94.701048213798*qd[0] - 127.36089134856076*qd[1]) + (-47.66190154469194*qd[2] + 121.23107042359403*qd[3]);
-    const double t83 = 15601.01144082236*qd[3];
-    const double t84 = 58.447668582477576*qd[1];
-    const double t85 = 2676.2035171340185*qd[2];
-    const double b0_2 = (((((qd[0]*t83*t28 + qd[0]*t84*t31) + t64*t65) + (609.5434834182627*qd[0]*(qd[1]*t28 + t62*t70) + 2.0*t74*t82)) + (84.94686396273956*qd[0]*(qd[2]*t31 + t59*t77) + 35.666462285849676*qd[0]*(qd[3]*t31 + t63*t77))) + (373.07954307114676*qd[0]*((t26*t66 + t26*t67) + 2.0*t33*t59) + 1067.0063731451585*qd[0]*((t27*t62 + t27*t63) + t58*t79))) + (((((t60*t61 + qd[0]*t85*t32) + 3960.882386720259*qd[0]*(qd[2]*t28 + t66*t70)) + (t68*t69 + 2.0*t72*t80)) + ((586.392676284261*qd[0]*(qd[1]*t32 + t58*t78) + 2.0*t76*t81) + 1829.8583083025255*qd[0]*((t25*t58 + t25*t59) + t62*t79))) + ((1685.836072730745*qd[0]*(qd[3]*t32 + t67*t78) + 525.7375887765925*qd[0]*(t72*t71 + t74*t73)) + (4440.0068217363*qd[0]*(t76*t71 + t74*t75) + 332.2843489666823*qd[0]*(t72*t75 + t76*t73))));
-    const double t98 = t17*t31;
-    const double t99 = t17*t28;
-    const double t100 = t17*t32;
-    const double t111 = (8.743539842975936*qd[0] + 84.94686396273956*qd[2]) + (35.666462285849676*qd[3] + t84);
-    const double t114 = (51.705219178918504*qd[0] + 586.392676284261*qd[1]) + (1685.836072730745*qd[3] + t85);
-    const double t121 = (121.23107042359403*qd[0] + 609.5434834182627*qd[1]) + (3960.882386720259*qd[2] + t83);
-    const double t86 = (14.68867287238458*qd[0] + 169.8937279254791*qd[1]) + (528.81622020886*qd[2] + 306.2062974860429*qd[3]);
-    const double t87 = (117.2181979136513*qd[0] + 528.81622020886*qd[1]) + (1172.785352568522*qd[2] + 668.483017390466*qd[3]);
+    const double t60 = q[1]*qd[2];
+    const double t61 = q[2]*qd[1];
+    const double t62 = t60 + t61;
+    const double t63 = (-8.547925870617027*qd[0] + 14.68867287238458*qd[1]) + (117.2181979136513*qd[2] + 60.42181178588166*qd[3]);
+    const double t64 = q[1]*qd[3];
+    const double t65 = q[3]*qd[1];
+    const double t66 = t64 + t65;
+    const double t67 = (1.707162816205814*qd[0] + 14.349370658964634*qd[1]) + (79.59558988081682*qd[2] + 284.90003066417256*qd[3]);
+    const double t68 = q[2]*qd[3];
+    const double t69 = q[3]*qd[2];
+    const double t70 = t68 + t69;
+    const double t71 = (-38.64550976564336*qd[0] - 33.01399778121683*qd[1]) + (103.6490789882095*qd[2] + 239.8453665899779*qd[3]);
+    const double t72 = 3.0*t27;
+    const double t73 = 2.0*t27;
+    const double t74 = q[1]*qd[1];
+    const double t75 = 2.0*t28;
+    const double t76 = q[3]*qd[3];
+    const double t77 = 2.0*t29;
+    const double t78 = q[2]*qd[2];
+    const double t79 = 3.0*t28;
+    const double t80 = 3.0*t29;
+    const double t82 = (-0.8810046421182438*qd[0] + 8.743539842975936*qd[1]) + (17.667372459460534*qd[2] + 3.0925220664687325*qd[3]);
+    const double t83 = (-35.64743865680663*qd[0] - 32.94291382063216*qd[1]) + (51.705219178918504*qd[2] + 25.74274266954111*qd[3]);
+    const double t84 = (-94.701048213798*qd[0] - 127.36089134856076*qd[1]) + (-47.66190154469194*qd[2] + 121.23107042359403*qd[3]);
+    const double t85 = 15601.01144082236*qd[3];
+    const double t86 = 58.447668582477576*qd[1];
+    const double t87 = 2676.2035171340185*qd[2];
+    const double b0_2 = (((((qd[0]*t85*t30 + qd[0]*t86*t33) + t66*t67) + (609.5434834182627*qd[0]*(qd[1]*t30 + t64*t72) + 2.0*t76*t84)) + (84.94686396273956*qd[0]*(qd[2]*t33 + t61*t79) + 35.666462285849676*qd[0]*(qd[3]*t33 + t65*t79))) + (373.07954307114676*qd[0]*((t28*t68 + t28*t69) + 2.0*t35*t61) + 1067.0063731451585*qd[0]*((t29*t64 + t29*t65) + t60*t81))) + (((((t62*t63 + qd[0]*t87*t34) + 3960.882386720259*qd[0]*(qd[2]*t30 + t68*t72)) + (t70*t71 + 2.0*t74*t82)) + ((586.392676284261*qd[0]*(qd[1]*t34 + t60*t80) + 2.0*t78*t83) + 1829.8583083025255*qd[0]*((t27*t60 + t27*t61) + t64*t81))) + ((1685.836072730745*qd[0]*(qd[3]*t34 + t69*t80) + 525.7375887765925*qd[0]*(t74*t73 + t76*t75)) + (4440.0068217363*qd[0]*(t78*t73 + t76*t77) + 332.2843489666823*qd[0]*(t74*t77 + t78*t75))));
+    const double t100 = t19*t33;
+    const double t101 = t19*t30;
+    const double t102 = t19*t34;
+    const double t113 = (8.743539842975936*qd[0] + 84.94686396273956*qd[2]) + (35.666462285849676*qd[3] + t86);
+    const double t116 = (51.705219178918504*qd[0] + 586.392676284261*qd[1]) + (1685.836072730745*qd[3] + t87);
+    const double t123 = (121.23107042359403*qd[0] + 609.5434834182627*qd[1]) + (3960.882386720259*qd[2] + t85);
     const double t88 = 306.2062974860429*qd[1];
     const double t89 = 668.483017390466*qd[2];
     const double t90 = (60.42181178588166*qd[0] + 441.02410118369653*qd[3]) + (t88 + t89);
-    const double t91 = (qd[0]*t61 + qd[1]*t86) + (qd[2]*t87 + qd[3]*t90);
-    const double t92 = (14.349370658964634*qd[0] + 71.33292457169935*qd[1]) + (306.2062974860429*qd[2] + 1001.793127917057*qd[3]);
-    const double t93 = 1609.3462577106773*qd[3];
-    const double t94 = (79.59558988081682*qd[0] + 797.0467115093851*qd[2]) + (t88 + t93);
-    const double t97 = (-33.01399778121683*qd[0] + 133.74649117020786*qd[1]) + (t89 + t93);
-    const double t95 = (284.90003066417256*qd[0] + 1001.793127917057*qd[1]) + (1609.3462577106773*qd[2] + 1219.0869668365253*qd[3]);
-    const double t96 = (qd[0]*t65 + qd[1]*t92) + (qd[2]*t94 + qd[3]*t95);
-    const double t101 = (-32.94291382063216*qd[0] + 135.7524777245046*qd[1]) + (586.392676284261*qd[2] + 398.52335575469255*qd[3]);
-    const double t102 = (-127.36089134856076*qd[0] + 49.6820496361281*qd[1]) + (220.51205059184826*qd[2] + 609.5434834182627*qd[3]);
-    const double t103 = q[1]*t17;
-    const double t104 = q[2]*t17;
-    const double t107 = q[3]*t17;
-    const double t110 = t33*t104;
-    const double t105 = t26*t104;
-    const double t109 = t26*t107;
-    const double t106 = 914.9291541512628*t25;
-    const double t108 = 533.5031865725792*t27;
-    const double t112 = (17.667372459460534*qd[0] + 84.94686396273956*qd[1]) + (135.7524777245046*qd[2] + 66.87324558510393*qd[3]);
-    const double t113 = (3.0925220664687325*qd[0] + 35.666462285849676*qd[1]) + (66.87324558510393*qd[2] + 49.6820496361281*qd[3]);
-    const double b0_6 = ((((2.0*q[1]*qd[1]*t111 - 29.223834291238788*t98) + (2.0*q[2]*qd[2]*t101 - 304.77174170913133*t99)) + (((-293.1963381421305*t100 - t104*t106) + (-t103*t29 - t103*t30)) + (-53.49969342877451*t109 - 373.07954307114676*t110))) - t5*t96) + ((-q[1]*((qd[0]*t80 + qd[1]*t111) + (qd[2]*t112 + qd[3]*t113)) + t68*t97) + (((2.0*q[3]*qd[3]*t102 + (-127.42029594410934*t105 - t107*t108)) + (t60*t86 + t64*t92)) - t2*t91));
-    const double t120 = t27*t107;
-    const double t115 = (25.74274266954111*qd[0] + 398.52335575469255*qd[1]) + (1685.836072730745*qd[2] + 1222.2521631604604*qd[3]);
-    const double t116 = (103.6490789882095*qd[0] + 668.483017390466*qd[1]) + (3371.67214546149*qd[2] + 7657.761480312139*qd[3]);
-    const double t117 = (239.8453665899779*qd[0] + 1609.3462577106773*qd[1]) + (7657.761480312139*qd[2] + 7921.764773440518*qd[3]);
-    const double t118 = (qd[0]*t69 + qd[1]*t97) + (qd[2]*t116 + qd[3]*t117);
-    const double t119 = (-47.66190154469194*qd[0] + 220.51205059184826*qd[1]) + (1222.2521631604604*qd[2] + 3960.882386720259*qd[3]);
-    const double b0_7 = ((((2.0*q[1]*qd[1]*t112 - 42.47343198136978*t98) + (2.0*q[2]*qd[2]*t114 - 1980.4411933601295*t99)) + (((-1338.1017585670093*t100 - t104*t34) + (-t103*t106 - 879.5890144263915*t27*t103)) + (-186.53977153557338*t109 - 2528.7541090961176*t120))) - t8*t91) + ((-q[2]*((qd[0]*t81 + qd[1]*t101) + (qd[2]*t114 + qd[3]*t115)) + t64*t94) + (((2.0*q[3]*qd[3]*t119 + (-332.2843489666823*t105 - t104*t37)) + (t68*t116 + t60*t87)) - t5*t118));
-    const double b0_8 = (((((2.0*q[1]*qd[1]*t113 - 17.833231142924838*t98) + (2.0*q[2]*qd[2]*t115 - 7800.50572041118*t99)) + (t60*t90 + t64*t95)) + (((2.0*q[3]*qd[3]*t121 + t68*t117) + (-1829.8583083025255*t110 - 4440.0068217363*t120)) + (((-842.9180363653725*t100 - t103*t108) + (-914.315225127394*t25*t103 - 5941.323580080389*t25*t104)) + (-186.53977153557338*t105 - 525.7375887765925*t109)))) - t8*t96) + (-q[3]*((qd[0]*t82 + qd[1]*t102) + (qd[2]*t119 + qd[3]*t121)) - t2*t118);
+    const double t91 = (14.68867287238458*qd[0] + 169.8937279254791*qd[1]) + (528.81622020886*qd[2] + 306.2062974860429*qd[3]);
+    const double t92 = (117.2181979136513*qd[0] + 528.81622020886*qd[1]) + (1172.785352568522*qd[2] + 668.483017390466*qd[3]);
+    const double t93 = (qd[0]*t63 + qd[1]*t91) + (qd[2]*t92 + qd[3]*t90);
+    const double t94 = (14.349370658964634*qd[0] + 71.33292457169935*qd[1]) + (306.2062974860429*qd[2] + 1001.793127917057*qd[3]);
+    const double t95 = 1609.3462577106773*qd[3];
+    const double t96 = (79.59558988081682*qd[0] + 797.0467115093851*qd[2]) + (t88 + t95);
+    const double t99 = (-33.01399778121683*qd[0] + 133.74649117020786*qd[1]) + (t89 + t95);
+    const double t97 = (284.90003066417256*qd[0] + 1001.793127917057*qd[1]) + (1609.3462577106773*qd[2] + 1219.0869668365253*qd[3]);
+    const double t98 = (qd[0]*t67 + qd[1]*t94) + (qd[2]*t96 + qd[3]*t97);
+    const double t103 = (-32.94291382063216*qd[0] + 135.7524777245046*qd[1]) + (586.392676284261*qd[2] + 398.52335575469255*qd[3]);
+    const double t104 = (-127.36089134856076*qd[0] + 49.6820496361281*qd[1]) + (220.51205059184826*qd[2] + 609.5434834182627*qd[3]);
+    const double t105 = q[1]*t19;
+    const double t106 = q[2]*t19;
+    const double t109 = q[3]*t19;
+    const double t112 = t35*t106;
+    const double t107 = t28*t106;
+    const double t111 = t28*t109;
+    const double t108 = 914.9291541512628*t27;
+    const double t110 = 533.5031865725792*t29;
+    const double t114 = (17.667372459460534*qd[0] + 84.94686396273956*qd[1]) + (135.7524777245046*qd[2] + 66.87324558510393*qd[3]);
+    const double t115 = (3.0925220664687325*qd[0] + 35.666462285849676*qd[1]) + (66.87324558510393*qd[2] + 49.6820496361281*qd[3]);
+    const double b0_6 = ((((2.0*q[1]*qd[1]*t113 - 53.49969342877451*t111) + (2.0*q[2]*qd[2]*t103 - 373.07954307114676*t112)) + (((-29.223834291238788*t100 - t106*t108) + (-304.77174170913133*t101 - t109*t110)) + (-293.1963381421305*t102 - 127.42029594410934*t107))) - t4*t98) + ((-q[1]*((qd[0]*t82 + qd[1]*t113) + (qd[2]*t114 + qd[3]*t115)) + t70*t99) + (((2.0*q[3]*qd[3]*t104 + (-t105*t31 - t105*t32)) + (t62*t91 + t66*t94)) - t10*t93));
+    const double t122 = t29*t109;
+    const double t117 = (25.74274266954111*qd[0] + 398.52335575469255*qd[1]) + (1685.836072730745*qd[2] + 1222.2521631604604*qd[3]);
+    const double t118 = (103.6490789882095*qd[0] + 668.483017390466*qd[1]) + (3371.67214546149*qd[2] + 7657.761480312139*qd[3]);
+    const double t119 = (239.8453665899779*qd[0] + 1609.3462577106773*qd[1]) + (7657.761480312139*qd[2] + 7921.764773440518*qd[3]);
+    const double t120 = (qd[0]*t71 + qd[1]*t99) + (qd[2]*t118 + qd[3]*t119);
+    const double t121 = (-47.66190154469194*qd[0] + 220.51205059184826*qd[1]) + (1222.2521631604604*qd[2] + 3960.882386720259*qd[3]);
+    const double b0_7 = ((((2.0*q[1]*qd[1]*t114 - 186.53977153557338*t111) + (2.0*q[2]*qd[2]*t116 - 2528.7541090961176*t122)) + (((-42.47343198136978*t100 - t106*t36) + (-1980.4411933601295*t101 - t106*t39)) + (-1338.1017585670093*t102 - 332.2843489666823*t107))) - t7*t93) + ((-q[2]*((qd[0]*t83 + qd[1]*t103) + (qd[2]*t116 + qd[3]*t117)) + t66*t96) + (((2.0*q[3]*qd[3]*t121 + (-t105*t108 - 879.5890144263915*t29*t105)) + (t70*t118 + t62*t92)) - t4*t120));
+    const double b0_8 = (((((2.0*q[1]*qd[1]*t115 - 1829.8583083025255*t112) + (2.0*q[2]*qd[2]*t117 - 4440.0068217363*t122)) + (((-17.833231142924838*t100 - t105*t110) + (-7800.50572041118*t101 - 914.315225127394*t27*t105)) + (-186.53977153557338*t107 - 525.7375887765925*t111))) - q[3]*((qd[0]*t84 + qd[1]*t104) + (qd[2]*t121 + qd[3]*t123))) + (((2.0*q[3]*qd[3]*t123 + (-842.9180363653725*t102 - 5941.323580080389*t27*t106)) + (t70*t119 + t62*t90)) + t66*t97)) + (-t10*t120 - t7*t98);
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t122 = 0.5373628524647152*qd[5];
-    const double t123 = 0.17460851082327838*qd[7];
-    const double t124 = 0.2978075675834001*qd[6];
-    const double t125 = M1_2_4*V1_2;
-    const double t126 = 0.6709999999999997*V1_4;
-    const double t127 = (((t122 + t123) - t124) + t125) + t126;
-    const double t128 = q[5]*qd[6];
-    const double t129 = q[6]*qd[5];
-    const double t130 = t128 + t129;
-    const double t131 = 0.4223188929455649*V1_4;
-    const double t132 = (((0.30915131358993264*qd[5] + 16.92270179590534*qd[6]) + 1.8759265908534852*qd[7]) - 1.3717084651062843*V1_2) - t131;
-    const double t133 = q[5]*qd[7];
-    const double t134 = q[7]*qd[5];
-    const double t135 = t133 + t134;
-    const double t136 = 1.072065912177631*V1_4;
-    const double t137 = (1.5847376384302545*V1_2 + ((-0.03641816787503005*qd[5] - 0.23052631102740206*qd[6]) + 45.666638118050926*qd[7])) + t136;
-    const double t138 = q[6]*qd[7];
-    const double t139 = q[7]*qd[6];
-    const double t140 = t138 + t139;
-    const double t141 = 1.8901756828600624*V1_4;
-    const double t142 = (0.33898300341212384*V1_2 + ((1.1255335712682573*qd[5] + 3.3034265925177184*qd[6]) + 0.5966127982581382*qd[7])) + t141;
-    const double t143 = M1_2_3*V1_2;
-    const double t144 = 0.6709999999999997*V1_3;
-    const double t145 = (((qd[5]*M1_3_6 + qd[6]*M1_3_7) + qd[7]*M1_3_8) + t143) + t144;
-    const double b1_4 = ((((-qd[5]*t55*V1_2 - qd[6]*t56*V1_2) + (-qd[7]*t57*V1_2 - 0.4223188929455649*t130*V1_2)) + (1.072065912177631*t135*V1_2 + 1.8901756828600624*t140*V1_2)) - V1_2*t144) + V1_2*t145;
+    const double t124 = 0.5373628524647152*qd[5];
+    const double t125 = 0.17460851082327838*qd[7];
+    const double t126 = 0.2978075675834001*qd[6];
+    const double t127 = M1_2_4*V1_2;
+    const double t128 = 0.6709999999999997*V1_4;
+    const double t129 = (((t124 + t125) - t126) + t127) + t128;
+    const double t130 = q[5]*qd[6];
+    const double t131 = q[6]*qd[5];
+    const double t132 = t130 + t131;
+    const double t133 = 0.4223188929455649*V1_4;
+    const double t134 = (((0.30915131358993264*qd[5] + 16.92270179590534*qd[6]) + 1.8759265908534852*qd[7]) - 1.3717084651062843*V1_2) - t133;
+    const double t135 = q[5]*qd[7];
+    const double t136 = q[7]*qd[5];
+    const double t137 = t135 + t136;
+    const double t138 = 1.072065912177631*V1_4;
+    const double t139 = (1.5847376384302545*V1_2 + ((-0.03641816787503005*qd[5] - 0.23052631102740206*qd[6]) + 45.666638118050926*qd[7])) + t138;
+    const double t140 = q[6]*qd[7];
+    const double t141 = q[7]*qd[6];
+    const double t142 = t140 + t141;
+    const double t143 = 1.8901756828600624*V1_4;
+    const double t144 = (0.33898300341212384*V1_2 + ((1.1255335712682573*qd[5] + 3.3034265925177184*qd[6]) + 0.5966127982581382*qd[7])) + t143;
+    const double t145 = M1_2_3*V1_2;
+    const double t146 = 0.6709999999999997*V1_3;
+    const double t147 = (((qd[5]*M1_3_6 + qd[6]*M1_3_7) + qd[7]*M1_3_8) + t145) + t146;
+    const double b1_4 = ((((-qd[5]*t57*V1_2 - qd[6]*t58*V1_2) + (-qd[7]*t59*V1_2 - 0.4223188929455649*t132*V1_2)) + (1.072065912177631*t137*V1_2 + 1.8901756828600624*t142*V1_2)) - V1_2*t146) + V1_2*t147;
     /* f1: spatial force f(k) (2.29) */
     const double f1_4 = (0.6709999999999997*alpha1_4 + M1_2_4*a1_2) + b1_4;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t146 = 2.0*t46;
-    const double t147 = 3.0*t42;
-    const double t148 = 3.0*t43;
-    const double t149 = 3.0*t41;
-    const double t150 = 2.0*t42;
-    const double t151 = q[5]*qd[5];
-    const double t152 = 2.0*t41;
-    const double t153 = q[6]*qd[6];
+    const double t148 = 2.0*t48;
+    const double t149 = 3.0*t44;
+    const double t150 = 3.0*t45;
+    const double t151 = 3.0*t43;
+    const double t152 = 2.0*t44;
+    const double t153 = q[5]*qd[5];
     const double t154 = 2.0*t43;
-    const double t155 = q[7]*qd[7];
-    const double t156 = 0.7854390948533925*V1_4;
-    const double t157 = (((1.5542406905646409*qd[5] + 2.025258698243747*qd[6]) - 1.9169769221596016*qd[7]) - 0.19333638154956279*V1_2) - t156;
-    const double t158 = 4.323569641843129*V1_4;
-    const double t159 = (((-5.628506343666894*qd[5] + 1.5542511185820036*qd[6]) + 6.725125720757751*qd[7]) - 5.478223351576288*V1_2) - t158;
-    const double t160 = 12.476026541717399*V1_4;
-    const double t161 = (((-19.95269071203289*qd[5] + 2.7418757732846735*qd[6]) + 1.5545556292888538*qd[7]) - 16.859467262632474*V1_2) - t160;
-    const double t162 = 2122.77646084099*qd[7];
-    const double t163 = 307.2731915421549*qd[6];
-    const double t164 = 9.759602151948767*qd[5];
-    const double b1_2 = (((((((t162*t45*V1_2 + t163*t44*V1_2) + (t164*t48*V1_2 + 47.11502092602055*(qd[5]*t44 + t128*t147)*V1_2)) + ((-77.93046760749993*(qd[5]*t45 + t133*t148)*V1_2 + 62.99353121063385*(qd[6]*t45 + t138*t148)*V1_2) + (7.63475044510451*(qd[6]*t48 + t129*t149)*V1_2 + 51.696739527912214*(qd[7]*t44 + t139*t147)*V1_2))) + t143*V1_4) - V1_4*t145) + (t130*t132 + t135*t137)) + (((((-5.652651578754389*(qd[7]*t48 + t134*t149)*V1_2 + 39.712202784308396*(t151*t150 + t153*t152)*V1_2) + (487.45461716760684*(t155*t150 + t153*t154)*V1_2 + 85.63225982942761*(t151*t154 + t155*t152)*V1_2)) + ((34.78107632312208*((t128*t146 + t133*t42) + t134*t42)*V1_2 + 145.89390722519934*((t128*t43 + t129*t43) + t133*t146)*V1_2) + 7.5836766323456555*((2.0*t129*t47 + t138*t41) + t139*t41)*V1_2)) + (-t122*V1_3 - t123*V1_3)) + ((t124*V1_3 - t125*V1_3) + V1_3*t127))) + ((t140*t142 + 2.0*t151*t157) + (2.0*t153*t159 + 2.0*t155*t161));
-    const double t168 = 1.5542406905646409*V1_2 + ((7.63475044510451*qd[6] - 5.652651578754389*qd[7]) + t164);
-    const double t199 = 1.5542511185820036*V1_2 + ((47.11502092602055*qd[5] + 51.696739527912214*qd[7]) + t163);
-    const double t209 = 1.5545556292888538*V1_2 + ((-77.93046760749993*qd[5] + 62.99353121063385*qd[6]) + t162);
+    const double t155 = q[6]*qd[6];
+    const double t156 = 2.0*t45;
+    const double t157 = q[7]*qd[7];
+    const double t158 = 0.7854390948533925*V1_4;
+    const double t159 = (((1.5542406905646409*qd[5] + 2.025258698243747*qd[6]) - 1.9169769221596016*qd[7]) - 0.19333638154956279*V1_2) - t158;
+    const double t160 = 4.323569641843129*V1_4;
+    const double t161 = (((-5.628506343666894*qd[5] + 1.5542511185820036*qd[6]) + 6.725125720757751*qd[7]) - 5.478223351576288*V1_2) - t160;
+    const double t162 = 12.476026541717399*V1_4;
+    const double t163 = (((-19.95269071203289*qd[5] + 2.7418757732846735*qd[6]) + 1.5545556292888538*qd[7]) - 16.859467262632474*V1_2) - t162;
+    const double t164 = 2122.77646084099*qd[7];
+    const double t165 = 307.2731915421549*qd[6];
+    const double t166 = 9.759602151948767*qd[5];
+    const double b1_2 = (((((((t164*t47*V1_2 + t165*t46*V1_2) + (t166*t50*V1_2 + 47.11502092602055*(qd[5]*t46 + t130*t149)*V1_2)) + ((-77.93046760749993*(qd[5]*t47 + t135*t150)*V1_2 + 62.99353121063385*(qd[6]*t47 + t140*t150)*V1_2) + (7.63475044510451*(qd[6]*t50 + t131*t151)*V1_2 + 51.696739527912214*(qd[7]*t46 + t141*t149)*V1_2))) + t145*V1_4) - V1_4*t147) + (t132*t134 + t137*t139)) + (((((-5.652651578754389*(qd[7]*t50 + t136*t151)*V1_2 + 39.712202784308396*(t153*t152 + t155*t154)*V1_2) + (487.45461716760684*(t157*t152 + t155*t156)*V1_2 + 85.63225982942761*(t153*t156 + t157*t154)*V1_2)) + ((34.78107632312208*((t130*t148 + t135*t44) + t136*t44)*V1_2 + 145.89390722519934*((t130*t45 + t131*t45) + t135*t148)*V1_2) + 7.5836766323456555*((2.0*t131*t49 + t140*t43) + t141*t43)*V1_2)) + (-t124*V1_3 - t125*V1_3)) + ((t126*V1_3 - t127*V1_3) + V1_3*t129))) + ((t142*t144 + 2.0*t153*t159) + (2.0*t155*t161 + 2.0*t157*t163));
+    const double t170 = 1.5542406905646409*V1_2 + ((7.63475044510451*qd[6] - 5.652651578754389*qd[7]) + t166);
+    const double t201 = 1.5542511185820036*V1_2 + ((47.11502092602055*qd[5] + 51.696739527912214*qd[7]) + t165);
+    const double t211 = 1.5545556292888538*V1_2 + ((-77.93046760749993*qd[5] + 62.99353121063385*qd[6]) + t164);
     /* f1: spatial force f(k) (2.29) */
     const double f1_2 = ((M1_2_3*alpha1_3 + M1_2_2*a1_2) + M1_2_4*alpha1_4) + b1_2;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t165 = ((-1.570878189706785*qd[5] - 0.4223188929455649*qd[6]) + 1.072065912177631*qd[7]) - 0.5373628524647152*V1_2;
-    const double t166 = 0.2978075675834001*V1_2 + ((-0.4223188929455649*qd[5] - 8.647139283686258*qd[6]) + 1.8901756828600624*qd[7]);
-    const double t167 = ((1.072065912177631*qd[5] + 1.8901756828600624*qd[6]) - 24.952053083434798*qd[7]) - 0.17460851082327838*V1_2;
-    const double b1_3 = ((V1_2*t126 + qd[7]*t167) + (qd[5]*t165 + qd[6]*t166)) - V1_2*t127;
+    const double t167 = ((-1.570878189706785*qd[5] - 0.4223188929455649*qd[6]) + 1.072065912177631*qd[7]) - 0.5373628524647152*V1_2;
+    const double t168 = 0.2978075675834001*V1_2 + ((-0.4223188929455649*qd[5] - 8.647139283686258*qd[6]) + 1.8901756828600624*qd[7]);
+    const double t169 = ((1.072065912177631*qd[5] + 1.8901756828600624*qd[6]) - 24.952053083434798*qd[7]) - 0.17460851082327838*V1_2;
+    const double b1_3 = ((V1_2*t128 + qd[7]*t169) + (qd[5]*t167 + qd[6]*t168)) - V1_2*t129;
     /* f1: spatial force f(k) (2.29) */
     const double f1_3 = (0.6709999999999997*alpha1_3 + M1_2_3*a1_2) + b1_3;
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t169 = 2.025258698243747*V1_2 + ((7.63475044510451*qd[5] + 12.988044162693718*qd[6]) + 1.2623422212082915*qd[7]);
-    const double t170 = ((-5.652651578754389*qd[5] + 1.2623422212082915*qd[6]) + 14.616595291331832*qd[7]) - 1.9169769221596016*V1_2;
-    const double t171 = 0.5*V1_3;
-    const double t172 = 0.30915131358993264*V1_2 + ((15.26950089020902*qd[5] + 66.43636140592307*qd[6]) + 6.321334411137364*qd[7]);
-    const double t173 = 16.92270179590534*V1_2 + ((66.43636140592307*qd[5] + 94.2300418520411*qd[6]) + 8.26310148571168*qd[7]);
-    const double t174 = 6.321334411137364*qd[5];
-    const double t175 = 8.26310148571168*qd[6];
-    const double t176 = 1.8759265908534852*V1_2 + (43.390871589980996*qd[7] + (t174 + t175));
-    const double t177 = ((-0.5*V1_2*t131 + 0.5*qd[7]*t176) + (0.5*qd[5]*t172 + 0.5*qd[6]*t173)) + 0.5*V1_2*t132;
-    const double t178 = ((-11.305303157508778*qd[5] + 6.321334411137364*qd[6]) + 156.6479243675234*qd[7]) - 0.03641816787503005*V1_2;
-    const double t179 = 124.19847143020884*qd[7];
-    const double t180 = (53.0359496748208*qd[6] + (t174 + t179)) - 0.23052631102740206*V1_2;
-    const double t184 = 1.1255335712682573*V1_2 + (2.524684442416583*qd[5] + (t175 + t179));
-    const double t181 = 45.666638118050926*V1_2 + ((156.6479243675234*qd[5] + 124.19847143020884*qd[6]) - 155.86093521499987*qd[7]);
-    const double t182 = ((V1_2*t136 + qd[7]*t181) + (qd[5]*t178 + qd[6]*t180)) + V1_2*t137;
-    const double t183 = 0.5*q[7];
-    const double t185 = V1_2*V1_3;
-    const double t186 = V1_2*V1_2;
-    const double t187 = t44*t186;
-    const double t188 = qd[5]*V1_3;
-    const double t189 = qd[6]*V1_3;
-    const double t190 = t48*t186;
-    const double t191 = ((12.988044162693718*qd[5] + 47.11502092602055*qd[6]) + 26.5179748374104*qd[7]) - 5.628506343666894*V1_2;
-    const double t192 = ((14.616595291331832*qd[5] + 21.695435794990498*qd[6]) - 77.93046760749993*qd[7]) - 19.95269071203289*V1_2;
-    const double t193 = q[7]*t186;
-    const double t194 = t42*t193;
-    const double t206 = t41*t193;
-    const double t195 = q[6]*t186;
-    const double t196 = t41*t195;
-    const double t197 = 72.94695361259967*t43;
-    const double t198 = q[5]*t186;
-    const double b1_6 = ((((((M1_3_6*V1_2*V1_4 - t50*t198) + (0.5360329560888155*qd[7]*V1_3 - t53*t198)) + (((2.0*q[5]*qd[5]*t168 + 8.478977368131584*q[7]*t41*t186) + (2.0*q[6]*qd[6]*t191 + 38.96523380374997*t45*t186)) + (-23.557510463010274*t187 - 4.879801075974384*t190))) + ((-t165*t171 - 17.39053816156104*t194) + (-0.2686814262323576*t185 - 11.452125667656766*t196))) + ((((2.0*q[7]*qd[7]*t192 + t130*t172) + (t135*t178 + t140*t184)) + (-t197*t195 - t49*t198)) + (-0.7854390948533925*t188 - 0.21115944647278245*t189))) - q[5]*(((-V1_2*t156 + qd[7]*t170) + (qd[5]*t168 + qd[6]*t169)) + V1_2*t157)) + (-q[6]*t177 - t183*t182);
-    const double t204 = t45*t186;
-    const double t207 = t42*t198;
-    const double t208 = t46*t198;
+    const double t171 = 2.025258698243747*V1_2 + ((7.63475044510451*qd[5] + 12.988044162693718*qd[6]) + 1.2623422212082915*qd[7]);
+    const double t172 = ((-5.652651578754389*qd[5] + 1.2623422212082915*qd[6]) + 14.616595291331832*qd[7]) - 1.9169769221596016*V1_2;
+    const double t173 = 0.5*V1_3;
+    const double t174 = 0.30915131358993264*V1_2 + ((15.26950089020902*qd[5] + 66.43636140592307*qd[6]) + 6.321334411137364*qd[7]);
+    const double t175 = 16.92270179590534*V1_2 + ((66.43636140592307*qd[5] + 94.2300418520411*qd[6]) + 8.26310148571168*qd[7]);
+    const double t176 = 6.321334411137364*qd[5];
+    const double t177 = 8.26310148571168*qd[6];
+    const double t178 = 1.8759265908534852*V1_2 + (43.390871589980996*qd[7] + (t176 + t177));
+    const double t179 = ((-0.5*V1_2*t133 + 0.5*qd[7]*t178) + (0.5*qd[5]*t174 + 0.5*qd[6]*t175)) + 0.5*V1_2*t134;
+    const double t180 = ((-11.305303157508778*qd[5] + 6.321334411137364*qd[6]) + 156.6479243675234*qd[7]) - 0.03641816787503005*V1_2;
+    const double t181 = 124.19847143020884*qd[7];
+    const double t182 = (53.0359496748208*qd[6] + (t176 + t181)) - 0.23052631102740206*V1_2;
+    const double t186 = 1.1255335712682573*V1_2 + (2.524684442416583*qd[5] + (t177 + t181));
+    const double t183 = 45.666638118050926*V1_2 + ((156.6479243675234*qd[5] + 124.19847143020884*qd[6]) - 155.86093521499987*qd[7]);
+    const double t184 = ((V1_2*t138 + qd[7]*t183) + (qd[5]*t180 + qd[6]*t182)) + V1_2*t139;
+    const double t185 = 0.5*q[7];
+    const double t187 = V1_2*V1_3;
+    const double t188 = V1_2*V1_2;
+    const double t189 = t46*t188;
+    const double t190 = qd[5]*V1_3;
+    const double t191 = qd[6]*V1_3;
+    const double t192 = t50*t188;
+    const double t193 = ((12.988044162693718*qd[5] + 47.11502092602055*qd[6]) + 26.5179748374104*qd[7]) - 5.628506343666894*V1_2;
+    const double t194 = ((14.616595291331832*qd[5] + 21.695435794990498*qd[6]) - 77.93046760749993*qd[7]) - 19.95269071203289*V1_2;
+    const double t195 = q[7]*t188;
+    const double t196 = t44*t195;
+    const double t208 = t43*t195;
+    const double t197 = q[6]*t188;
+    const double t198 = t43*t197;
+    const double t199 = 72.94695361259967*t45;
+    const double t200 = q[5]*t188;
+    const double b1_6 = ((((((M1_3_6*V1_2*V1_4 - t52*t200) + (0.5360329560888155*qd[7]*V1_3 - t55*t200)) + (((2.0*q[5]*qd[5]*t170 + 8.478977368131584*q[7]*t43*t188) + (2.0*q[6]*qd[6]*t193 + 38.96523380374997*t47*t188)) + (-23.557510463010274*t189 - 4.879801075974384*t192))) + ((-t167*t173 - 17.39053816156104*t196) + (-0.2686814262323576*t187 - 11.452125667656766*t198))) + ((((2.0*q[7]*qd[7]*t194 + t132*t174) + (t137*t180 + t142*t186)) + (-t199*t197 - t51*t200)) + (-0.7854390948533925*t190 - 0.21115944647278245*t191))) - q[5]*(((-V1_2*t158 + qd[7]*t172) + (qd[5]*t170 + qd[6]*t171)) + V1_2*t159)) + (-q[6]*t179 - t185*t184);
+    const double t206 = t47*t188;
+    const double t209 = t44*t200;
+    const double t210 = t48*t200;
     /* f1: spatial force f(k) (2.29) */
     const double f1_6 = ((M1_3_6*alpha1_3 + M1_2_6*a1_2) + 0.5373628524647152*alpha1_4) + b1_6;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_3v0) = { M1_2_3, M1_3_6, M1_3_7, M1_3_8 };
     /* b1: bias force bhat(k) of the flexible body (F.4) */
-    const double t200 = 6.725125720757751*V1_2 + ((26.5179748374104*qd[5] + 51.696739527912214*qd[6]) + 94.98753596910882*qd[7]);
-    const double t201 = 3.3034265925177184*V1_2 + ((8.26310148571168*qd[5] + 103.39347905582443*qd[6]) + 879.9216983661049*qd[7]);
-    const double t202 = 0.5966127982581382*V1_2 + ((124.19847143020884*qd[5] + 879.9216983661049*qd[6]) + 125.9870624212677*qd[7]);
-    const double t203 = ((V1_2*t141 + qd[7]*t202) + (qd[5]*t184 + qd[6]*t201)) + V1_2*t142;
-    const double t205 = 2.7418757732846735*V1_2 + ((21.695435794990498*qd[5] + 94.98753596910882*qd[6]) + 62.99353121063385*qd[7]);
-    const double b1_7 = ((((((M1_3_7*V1_2*V1_4 - t51*t195) + (0.14890378379170005*V1_2*V1_3 - t197*t198)) + ((t135*t180 + t140*t201) - 77.54510929186833*t194)) + (((2.0*q[5]*qd[5]*t169 + 2.0*q[6]*qd[6]*t199) + (2.0*q[7]*qd[7]*t205 + t130*t173)) - 4.323569641843129*t189)) + ((((0.9450878414300312*qd[7]*V1_3 - 31.496765605316924*t204) + (-153.63659577107745*t187 - 3.817375222552255*t190)) + (-t166*t171 - 70.67253138903082*t207)) + ((-0.21115944647278245*t188 - 34.78107632312208*t208) + (-39.712202784308396*t196 - 3.7918383161728277*t206)))) - q[5]*t177) + (-q[6]*(((-V1_2*t158 + qd[7]*t200) + (qd[5]*t191 + qd[6]*t199)) + V1_2*t159) - t183*t203);
-    const double b1_8 = ((((((M1_3_8*V1_2*V1_4 - 25.848369763956107*t187) + (0.5360329560888155*qd[5]*V1_3 - 94.49029681595077*t43*t195)) + ((0.9450878414300312*qd[6]*V1_3 - 1061.388230420495*t204) + ((2.0*q[5]*qd[5]*t170 + 116.8957014112499*q[5]*t43*t186) + (2.0*q[6]*qd[6]*t200 + 2.8263257893771945*t48*t186)))) + ((-t167*t171 - 17.39053816156104*t207) + (-0.08730425541163919*t185 - 145.89390722519934*t208))) + (((-487.45461716760684*t194 - 12.476026541717399*qd[7]*V1_3) + ((2.0*q[7]*qd[7]*t209 + t130*t176) + (t135*t181 + t140*t202))) + (-3.7918383161728277*t196 - 85.63225982942761*t206))) - 0.5*q[5]*t182) + (-0.5*q[6]*t203 - q[7]*(((-V1_2*t160 + qd[7]*t209) + (qd[5]*t192 + qd[6]*t205)) + V1_2*t161));
+    const double t202 = 6.725125720757751*V1_2 + ((26.5179748374104*qd[5] + 51.696739527912214*qd[6]) + 94.98753596910882*qd[7]);
+    const double t203 = 3.3034265925177184*V1_2 + ((8.26310148571168*qd[5] + 103.39347905582443*qd[6]) + 879.9216983661049*qd[7]);
+    const double t204 = 0.5966127982581382*V1_2 + ((124.19847143020884*qd[5] + 879.9216983661049*qd[6]) + 125.9870624212677*qd[7]);
+    const double t205 = ((V1_2*t143 + qd[7]*t204) + (qd[5]*t186 + qd[6]*t203)) + V1_2*t144;
+    const double t207 = 2.7418757732846735*V1_2 + ((21.695435794990498*qd[5] + 94.98753596910882*qd[6]) + 62.99353121063385*qd[7]);
+    const double b1_7 = ((((((M1_3_7*V1_2*V1_4 - t53*t197) + (0.14890378379170005*V1_2*V1_3 - t199*t200)) + ((t137*t182 + t142*t203) - 77.54510929186833*t196)) + (((2.0*q[5]*qd[5]*t171 + 2.0*q[6]*qd[6]*t201) + (2.0*q[7]*qd[7]*t207 + t132*t175)) - 4.323569641843129*t191)) + ((((0.9450878414300312*qd[7]*V1_3 - 31.496765605316924*t206) + (-153.63659577107745*t189 - 3.817375222552255*t192)) + (-t168*t173 - 70.67253138903082*t209)) + ((-0.21115944647278245*t190 - 34.78107632312208*t210) + (-39.712202784308396*t198 - 3.7918383161728277*t208)))) - q[5]*t179) + (-q[6]*(((-V1_2*t160 + qd[7]*t202) + (qd[5]*t193 + qd[6]*t201)) + V1_2*t161) - t185*t205);
+    const double b1_8 = ((((((M1_3_8*V1_2*V1_4 - 25.848369763956107*t189) + (0.5360329560888155*qd[5]*V1_3 - 94.49029681595077*t45*t197)) + ((0.9450878414300312*qd[6]*V1_3 - 1061.388230420495*t206) + ((2.0*q[5]*qd[5]*t172 + 116.8957014112499*q[5]*t45*t188) + (2.0*q[6]*qd[6]*t202 + 2.8263257893771945*t50*t188)))) + ((-t169*t173 - 17.39053816156104*t209) + (-0.08730425541163919*t187 - 145.89390722519934*t210))) + (((-487.45461716760684*t196 - 12.476026541717399*qd[7]*V1_3) + ((2.0*q[7]*qd[7]*t211 + t132*t178) + (t137*t183 + t142*t204))) + (-3.7918383161728277*t198 - 85.63225982942761*t208))) - 0.5*q[5]*t184) + (-0.5*q[6]*t205 - q[7]*(((-V1_2*t162 + qd[7]*t211) + (qd[5]*t194 + qd[6]*t207)) + V1_2*t163));
     /* f1: spatial force f(k) (2.29) */
     const double f1_7 = ((M1_3_7*alpha1_3 + M1_2_7*a1_2) - 0.2978075675834001*alpha1_4) + b1_7;
     const double f1_8 = ((M1_3_8*alpha1_3 + M1_2_8*a1_2) + 0.17460851082327838*alpha1_4) + b1_8;
     /* ltdl_xy7: y = L^-T b */
     const double ltdl_xy7_0 = (tau[7] - 76412.27589666349*q[7]) - f1_8;
     /* f0: spatial force f(k) (2.29) */
-    const double t210 = R1_1_0*f1_3 + R1_1_1*f1_4;
-    const double t211 = R1_0_0*f1_3 + R1_0_1*f1_4;
-    const double t212 = (f1_2 + rn1_0*t210) - rn1_1*t211;
-    const double f0_2 = ((M0_2_3*a0_3 + b0_2) + M0_2_4*a0_4) + t212;
-    const double f0_6 = ((((M0_3_6*a0_3 + b0_6) + 1.9944659766590953*a0_4) + U1_3_0*t211) + U1_4_0*t210) + U1_2_0*t212;
-    const double f0_7 = ((((M0_3_7*a0_3 + b0_7) + 1.159389117625662*a0_4) + U1_3_1*t211) + U1_4_1*t210) + U1_2_1*t212;
-    const double f0_8 = ((((M0_3_8*a0_3 + b0_8) + 1.6324403105028171*a0_4) + U1_3_2*t211) + U1_4_2*t210) + U1_2_2*t212;
+    const double t212 = R1_1_0*f1_3 + R1_1_1*f1_4;
+    const double t213 = R1_0_0*f1_3 + R1_0_1*f1_4;
+    const double t214 = (f1_2 + rn1_0*t212) - rn1_1*t213;
+    const double f0_2 = ((M0_2_3*a0_3 + b0_2) + M0_2_4*a0_4) + t214;
+    const double f0_6 = ((((M0_3_6*a0_3 + b0_6) + 1.9944659766590953*a0_4) + U1_3_0*t213) + U1_4_0*t212) + U1_2_0*t214;
+    const double f0_7 = ((((M0_3_7*a0_3 + b0_7) + 1.159389117625662*a0_4) + U1_3_1*t213) + U1_4_1*t212) + U1_2_1*t214;
+    const double f0_8 = ((((M0_3_8*a0_3 + b0_8) + 1.6324403105028171*a0_4) + U1_3_2*t213) + U1_4_2*t212) + U1_2_2*t214;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t213 = rn1_1*R1_0_0;
-    const double t214 = rn1_0*R1_1_0 - t213;
-    const double t215 = (M1_2_3 + 0.6709999999999997*rn1_0*R1_1_0) - 0.6709999999999997*t213;
-    const double t216 = rn1_1*R1_0_1;
-    const double t217 = rn1_0*R1_1_1 - t216;
-    const double t218 = (M1_2_4 + 0.6709999999999997*rn1_0*R1_1_1) - 0.6709999999999997*t216;
-    const double t219 = (M1_2_2 + M1_2_3*t214) + M1_2_4*t217;
-    const double Rc0_2_2 = ((M0_2_2 + t214*t215) + t217*t218) + t219;
-    const double t220 = U1_3_0*R1_0_0;
-    const double t221 = U1_4_0*R1_1_0;
-    const double t222 = U1_2_0*t214;
-    const double t223 = (t220 + t221) + t222;
-    const double t245 = ((0.6709999999999997*t220 + M1_2_3*U1_2_0) + 0.6709999999999997*t221) + 0.6709999999999997*t222;
-    const double t224 = U1_3_0*R1_0_1;
-    const double t225 = U1_4_0*R1_1_1;
-    const double t226 = U1_2_0*t217;
-    const double t227 = (t224 + t225) + t226;
-    const double t246 = ((0.6709999999999997*t224 + M1_2_4*U1_2_0) + 0.6709999999999997*t225) + 0.6709999999999997*t226;
-    const double Rc0_2_6 = (M0_2_6 + t215*t223) + (U1_2_0*t219 + t218*t227);
-    const double t228 = U1_3_1*R1_0_0;
-    const double t229 = U1_4_1*R1_1_0;
-    const double t230 = U1_2_1*t214;
-    const double t238 = U1_2_2*t214;
-    const double t231 = (t228 + t229) + t230;
-    const double t248 = ((0.6709999999999997*t228 + M1_2_3*U1_2_1) + 0.6709999999999997*t229) + 0.6709999999999997*t230;
-    const double t232 = U1_3_1*R1_0_1;
-    const double t233 = U1_4_1*R1_1_1;
-    const double t234 = U1_2_1*t217;
-    const double t242 = U1_2_2*t217;
-    const double t235 = (t232 + t233) + t234;
-    const double t249 = ((0.6709999999999997*t232 + M1_2_4*U1_2_1) + 0.6709999999999997*t233) + 0.6709999999999997*t234;
-    const double Rc0_2_7 = (M0_2_7 + t215*t231) + (U1_2_1*t219 + t218*t235);
-    const double t236 = U1_3_2*R1_0_0;
-    const double t237 = U1_4_2*R1_1_0;
-    const double t239 = (t236 + t237) + t238;
-    const double t240 = U1_3_2*R1_0_1;
-    const double t241 = U1_4_2*R1_1_1;
-    const double t243 = (t240 + t241) + t242;
-    const double Rc0_8_8 = ((M0_8_8 + t239*(((0.6709999999999997*t236 + M1_2_3*U1_2_2) + 0.6709999999999997*t237) + 0.6709999999999997*t238)) + t243*(((0.6709999999999997*t240 + M1_2_4*U1_2_2) + 0.6709999999999997*t241) + 0.6709999999999997*t242)) + U1_2_2*((M1_2_3*t239 + M1_2_2*U1_2_2) + M1_2_4*t243);
-    const double Rc0_2_8 = (M0_2_8 + t215*t239) + (U1_2_2*t219 + t218*t243);
-    const double t244 = (M1_2_3*t223 + M1_2_2*U1_2_0) + M1_2_4*t227;
-    const double Rc0_6_6 = ((M0_6_6 + t223*t245) + t227*t246) + U1_2_0*t244;
-    const double Rc0_6_7 = ((M0_6_7 + t231*t245) + t235*t246) + U1_2_1*t244;
-    const double Rc0_6_8 = ((M0_6_8 + t239*t245) + t243*t246) + U1_2_2*t244;
-    const double t247 = (M1_2_3*t231 + M1_2_2*U1_2_1) + M1_2_4*t235;
-    const double Rc0_7_7 = ((M0_7_7 + t231*t248) + t235*t249) + U1_2_1*t247;
-    const double Rc0_7_8 = ((M0_7_8 + t239*t248) + t243*t249) + U1_2_2*t247;
+    const double t215 = rn1_1*R1_0_0;
+    const double t216 = rn1_0*R1_1_0 - t215;
+    const double t217 = (M1_2_3 + 0.6709999999999997*rn1_0*R1_1_0) - 0.6709999999999997*t215;
+    const double t218 = rn1_1*R1_0_1;
+    const double t219 = rn1_0*R1_1_1 - t218;
+    const double t220 = (M1_2_4 + 0.6709999999999997*rn1_0*R1_1_1) - 0.6709999999999997*t218;
+    const double t221 = (M1_2_2 + M1_2_3*t216) + M1_2_4*t219;
+    const double Rc0_2_2 = ((M0_2_2 + t216*t217) + t219*t220) + t221;
+    const double t222 = U1_3_0*R1_0_0;
+    const double t223 = U1_4_0*R1_1_0;
+    const double t224 = U1_2_0*t216;
+    const double t225 = (t222 + t223) + t224;
+    const double t247 = ((0.6709999999999997*t222 + M1_2_3*U1_2_0) + 0.6709999999999997*t223) + 0.6709999999999997*t224;
+    const double t226 = U1_3_0*R1_0_1;
+    const double t227 = U1_4_0*R1_1_1;
+    const double t228 = U1_2_0*t219;
+    const double t229 = (t226 + t227) + t228;
+    const double t248 = ((0.6709999999999997*t226 + M1_2_4*U1_2_0) + 0.6709999999999997*t227) + 0.6709999999999997*t228;
+    const double Rc0_2_6 = (M0_2_6 + t217*t225) + (U1_2_0*t221 + t220*t229);
+    const double t230 = U1_3_1*R1_0_0;
+    const double t231 = U1_4_1*R1_1_0;
+    const double t232 = U1_2_1*t216;
+    const double t240 = U1_2_2*t216;
+    const double t233 = (t230 + t231) + t232;
+    const double t250 = ((0.6709999999999997*t230 + M1_2_3*U1_2_1) + 0.6709999999999997*t231) + 0.6709999999999997*t232;
+    const double t234 = U1_3_1*R1_0_1;
+    const double t235 = U1_4_1*R1_1_1;
+    const double t236 = U1_2_1*t219;
+    const double t244 = U1_2_2*t219;
+    const double t237 = (t234 + t235) + t236;
+    const double t251 = ((0.6709999999999997*t234 + M1_2_4*U1_2_1) + 0.6709999999999997*t235) + 0.6709999999999997*t236;
+    const double Rc0_2_7 = (M0_2_7 + t217*t233) + (U1_2_1*t221 + t220*t237);
+    const double t238 = U1_3_2*R1_0_0;
+    const double t239 = U1_4_2*R1_1_0;
+    const double t241 = (t238 + t239) + t240;
+    const double t242 = U1_3_2*R1_0_1;
+    const double t243 = U1_4_2*R1_1_1;
+    const double t245 = (t242 + t243) + t244;
+    const double Rc0_8_8 = ((M0_8_8 + t241*(((0.6709999999999997*t238 + M1_2_3*U1_2_2) + 0.6709999999999997*t239) + 0.6709999999999997*t240)) + t245*(((0.6709999999999997*t242 + M1_2_4*U1_2_2) + 0.6709999999999997*t243) + 0.6709999999999997*t244)) + U1_2_2*((M1_2_3*t241 + M1_2_2*U1_2_2) + M1_2_4*t245);
+    const double Rc0_2_8 = (M0_2_8 + t217*t241) + (U1_2_2*t221 + t220*t245);
+    const double t246 = (M1_2_3*t225 + M1_2_2*U1_2_0) + M1_2_4*t229;
+    const double Rc0_6_6 = ((M0_6_6 + t225*t247) + t229*t248) + U1_2_0*t246;
+    const double Rc0_6_7 = ((M0_6_7 + t233*t247) + t237*t248) + U1_2_1*t246;
+    const double Rc0_6_8 = ((M0_6_8 + t241*t247) + t245*t248) + U1_2_2*t246;
+    const double t249 = (M1_2_3*t233 + M1_2_2*U1_2_1) + M1_2_4*t237;
+    const double Rc0_7_7 = ((M0_7_7 + t233*t250) + t237*t251) + U1_2_1*t249;
+    const double Rc0_7_8 = ((M0_7_8 + t241*t250) + t245*t251) + U1_2_2*t249;
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_4v0) = { M1_2_4, 0.5373628524647152, -0.2978075675834001, 0.17460851082327838 };
     SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
@@ -2323,7 +2331,7 @@ void flexarm2_forward_dynamics(const double* q, const double* qd, const double* 
 
 /* jacobian: tip Jacobian J(q), world-aligned at the tip point, angular rows first.
  * Part I (3.13).
- * Operations: 134 mul, 79 add, 2 div, 4 sin/cos, 0 sqrt; 51 temporaries. */
+ * Operations: 132 mul, 79 add, 2 div, 4 sin/cos, 0 sqrt; 52 temporaries. */
 void flexarm2_jacobian(const double* q, double* J)
 {
     /* Inputs */
@@ -2344,7 +2352,6 @@ void flexarm2_jacobian(const double* q, double* J)
     const double Rn1_0_1 = -t0*t1;
     const double Rn1_0_0 = 0.5*t0*Rn1_0_1 + 1.0;
     const double Rn1_1_0 = t0*t1;
-    const double Rn1_1_1 = Rn1_0_0;
     /* rn1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double t2 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
     const double t3 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
@@ -2365,59 +2372,61 @@ void flexarm2_jacobian(const double* q, double* J)
     const double U1_4_2 = 2.9156635993590774 - rn1_0*U1_2_2;
     J[19] = U1_2_2;
     /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
-    const double R1_0_0 = Rn1_0_0*c_q_4 + Rn1_0_1*s_q_4;
-    const double R1_0_1 = -Rn1_0_0*s_q_4 + Rn1_0_1*c_q_4;
-    const double R1_1_0 = Rn1_1_0*c_q_4 + Rn1_1_1*s_q_4;
-    const double R1_1_1 = -Rn1_1_0*s_q_4 + Rn1_1_1*c_q_4;
+    const double t5 = Rn1_0_0*c_q_4;
+    const double R1_0_0 = Rn1_0_1*s_q_4 + t5;
+    const double t6 = Rn1_0_0*s_q_4;
+    const double R1_0_1 = Rn1_0_1*c_q_4 - t6;
+    const double R1_1_0 = Rn1_1_0*c_q_4 + t6;
+    const double R1_1_1 = t5 - Rn1_1_0*s_q_4;
     /* rnf1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
-    const double t5 = (9.867934579285455*q[5] + 15.669360775846018*q[6]) + 8.374419901676326*q[7];
-    const double t6 = (15.669360775846018*q[5] + 68.83211932799779*q[6]) + 47.48188343339703*q[7];
-    const double t7 = (8.374419901676326*q[5] + 47.48188343339703*q[6]) + 164.1842561269586*q[7];
-    const double rnf1_0 = (1.0 - 0.5*q[5]*t5) + (-0.5*q[6]*t6 - 0.5*q[7]*t7);
+    const double t7 = (9.867934579285455*q[5] + 15.669360775846018*q[6]) + 8.374419901676326*q[7];
+    const double t8 = (15.669360775846018*q[5] + 68.83211932799779*q[6]) + 47.48188343339703*q[7];
+    const double t9 = (8.374419901676326*q[5] + 47.48188343339703*q[6]) + 164.1842561269586*q[7];
+    const double rnf1_0 = (1.0 - 0.5*q[5]*t7) + (-0.5*q[6]*t8 - 0.5*q[7]*t9);
     const double rnf1_1 = (2.9142062483887603*q[5] + 2.9143933704181246*q[6]) + 2.9156635993590774*q[7];
     /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double t8 = 1.0/(0.25*((4.0114208910613*q[5] + 13.933079243493596*q[6]) + 22.8844580678444*q[7])*((4.0114208910613*q[5] + 13.933079243493596*q[6]) + 22.8844580678444*q[7]) + 1.0);
-    const double Uf1_3_0 = 4.0114208910613*rnf1_1*t8 - t5;
-    const double Uf1_3_1 = 13.933079243493596*rnf1_1*t8 - t6;
-    const double Uf1_3_2 = 22.8844580678444*rnf1_1*t8 - t7;
+    const double t10 = 1.0/(0.25*((4.0114208910613*q[5] + 13.933079243493596*q[6]) + 22.8844580678444*q[7])*((4.0114208910613*q[5] + 13.933079243493596*q[6]) + 22.8844580678444*q[7]) + 1.0);
+    const double Uf1_3_0 = 4.0114208910613*rnf1_1*t10 - t7;
+    const double Uf1_3_1 = 13.933079243493596*rnf1_1*t10 - t8;
+    const double Uf1_3_2 = 22.8844580678444*rnf1_1*t10 - t9;
     /* shared by the outputs */
-    const double t9 = s_q_0*R1_0_0 + c_q_0*R1_1_0;
-    const double t13 = c_q_0*R1_0_0 - s_q_0*R1_1_0;
-    const double t10 = s_q_0*R1_0_1 + c_q_0*R1_1_1;
-    const double t14 = c_q_0*R1_0_1 - s_q_0*R1_1_1;
+    const double t11 = s_q_0*R1_0_0 + c_q_0*R1_1_0;
+    const double t15 = c_q_0*R1_0_0 - s_q_0*R1_1_0;
+    const double t12 = s_q_0*R1_0_1 + c_q_0*R1_1_1;
+    const double t16 = c_q_0*R1_0_1 - s_q_0*R1_1_1;
     /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double Uf1_2_0 = 4.0114208910613*t8;
-    const double Uf1_2_1 = 13.933079243493596*t8;
-    const double Uf1_2_2 = 22.8844580678444*t8;
+    const double Uf1_2_0 = 4.0114208910613*t10;
+    const double Uf1_2_1 = 13.933079243493596*t10;
+    const double Uf1_2_2 = 22.8844580678444*t10;
     /* shared by the outputs */
-    const double t11 = rnf1_0*t9 + rnf1_1*t10;
-    const double t15 = rnf1_0*t13 + rnf1_1*t14;
-    J[28] = -t11;
+    const double t13 = rnf1_0*t11 + rnf1_1*t12;
+    const double t17 = rnf1_0*t15 + rnf1_1*t16;
+    J[28] = -t13;
     /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double Uf1_4_0 = 2.9142062483887603 - rnf1_0*Uf1_2_0;
-    J[29] = (Uf1_3_0*t13 + Uf1_4_0*t14) - Uf1_2_0*t11;
-    J[37] = Uf1_2_0*t15 + (Uf1_3_0*t9 + Uf1_4_0*t10);
+    J[29] = (Uf1_3_0*t15 + Uf1_4_0*t16) - Uf1_2_0*t13;
+    J[37] = Uf1_2_0*t17 + (Uf1_3_0*t11 + Uf1_4_0*t12);
     J[21] = Uf1_2_0;
     const double Uf1_4_1 = 2.9143933704181246 - rnf1_0*Uf1_2_1;
     J[22] = Uf1_2_1;
     const double Uf1_4_2 = 2.9156635993590774 - rnf1_0*Uf1_2_2;
-    J[30] = (Uf1_3_1*t13 + Uf1_4_1*t14) - Uf1_2_1*t11;
-    J[38] = Uf1_2_1*t15 + (Uf1_3_1*t9 + Uf1_4_1*t10);
-    J[31] = (Uf1_3_2*t13 + Uf1_4_2*t14) - Uf1_2_2*t11;
-    J[39] = Uf1_2_2*t15 + (Uf1_3_2*t9 + Uf1_4_2*t10);
+    J[30] = (Uf1_3_1*t15 + Uf1_4_1*t16) - Uf1_2_1*t13;
+    J[38] = Uf1_2_1*t17 + (Uf1_3_1*t11 + Uf1_4_1*t12);
+    J[31] = (Uf1_3_2*t15 + Uf1_4_2*t16) - Uf1_2_2*t13;
+    J[39] = Uf1_2_2*t17 + (Uf1_3_2*t11 + Uf1_4_2*t12);
     J[23] = Uf1_2_2;
     /* shared by the outputs */
-    const double t12 = (rn1_1*c_q_0 + rn1_0*s_q_0) + t11;
-    const double t16 = (rn1_0*c_q_0 - rn1_1*s_q_0) + t15;
-    J[24] = -t12;
-    J[25] = (U1_3_0*c_q_0 - U1_4_0*s_q_0) - U1_2_0*t12;
-    J[26] = (U1_3_1*c_q_0 - U1_4_1*s_q_0) - U1_2_1*t12;
-    J[27] = (U1_3_2*c_q_0 - U1_4_2*s_q_0) - U1_2_2*t12;
-    J[33] = U1_2_0*t16 + (U1_3_0*s_q_0 + U1_4_0*c_q_0);
-    J[34] = U1_2_1*t16 + (U1_3_1*s_q_0 + U1_4_1*c_q_0);
-    J[35] = U1_2_2*t16 + (U1_3_2*s_q_0 + U1_4_2*c_q_0);
-    J[32] = t16;
-    J[36] = t15;
+    const double t14 = (rn1_1*c_q_0 + rn1_0*s_q_0) + t13;
+    const double t18 = (rn1_0*c_q_0 - rn1_1*s_q_0) + t17;
+    J[24] = -t14;
+    J[25] = (U1_3_0*c_q_0 - U1_4_0*s_q_0) - U1_2_0*t14;
+    J[26] = (U1_3_1*c_q_0 - U1_4_1*s_q_0) - U1_2_1*t14;
+    J[27] = (U1_3_2*c_q_0 - U1_4_2*s_q_0) - U1_2_2*t14;
+    J[33] = U1_2_0*t18 + (U1_3_0*s_q_0 + U1_4_0*c_q_0);
+    J[34] = U1_2_1*t18 + (U1_3_1*s_q_0 + U1_4_1*c_q_0);
+    J[35] = U1_2_2*t18 + (U1_3_2*s_q_0 + U1_4_2*c_q_0);
+    J[32] = t18;
+    J[36] = t17;
 
     /* Outputs: J (6 x 8): the entries not stored where computed */
     J[0] = 0.0;
@@ -2450,7 +2459,7 @@ void flexarm2_jacobian(const double* q, double* J)
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
  * Part I Sec. 3 below (3.17).
- * Operations: 226 mul, 135 add, 2 div, 4 sin/cos, 0 sqrt; 84 temporaries. */
+ * Operations: 224 mul, 135 add, 2 div, 4 sin/cos, 0 sqrt; 84 temporaries. */
 void flexarm2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 {
     /* Inputs */
@@ -2472,102 +2481,103 @@ void flexarm2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double Rn1_0_1 = -t0*t1;
     const double Rn1_0_0 = 0.5*t0*Rn1_0_1 + 1.0;
     const double Rn1_1_0 = t0*t1;
-    const double Rn1_1_1 = Rn1_0_0;
     /* rn1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
-    const double t2 = (8.374419901676326*q[1] + 47.48188343339703*q[2]) + 164.1842561269586*q[3];
+    const double t2 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
     const double t3 = -t2;
-    const double t4 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
+    const double t4 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
     const double t5 = -t4;
-    const double t6 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
+    const double t6 = (8.374419901676326*q[1] + 47.48188343339703*q[2]) + 164.1842561269586*q[3];
     const double t7 = -t6;
-    const double rn1_0 = (0.5*q[1]*t5 + 1.0) + (0.5*q[2]*t7 + 0.5*q[3]*t3);
+    const double rn1_0 = (0.5*q[1]*t3 + 1.0) + (0.5*q[2]*t5 + 0.5*q[3]*t7);
     const double rn1_1 = (2.9142062483887603*q[1] + 2.9143933704181246*q[2]) + 2.9156635993590774*q[3];
     /* U1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U1_2_0 = 4.0114208910613*t1;
     const double U1_2_1 = 13.933079243493596*t1;
     const double U1_2_2 = 22.8844580678444*t1;
-    const double U1_3_0 = 4.0114208910613*rn1_1*t1 - t4;
-    const double U1_3_1 = 13.933079243493596*rn1_1*t1 - t6;
-    const double U1_3_2 = 22.8844580678444*rn1_1*t1 - t2;
+    const double U1_3_0 = 4.0114208910613*rn1_1*t1 - t2;
+    const double U1_3_1 = 13.933079243493596*rn1_1*t1 - t4;
+    const double U1_3_2 = 22.8844580678444*rn1_1*t1 - t6;
     const double U1_4_0 = 2.9142062483887603 - rn1_0*U1_2_0;
-    /* V1: spatial velocity V(k) (2.25) */
-    const double t8 = (qd[1]*U1_2_0 + qd[2]*U1_2_1) + qd[3]*U1_2_2;
-    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t10 = ((qd[1]*U1_3_0 + qd[2]*U1_3_1) + qd[3]*U1_3_2) - rn1_1*t8;
-    /* U1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U1_4_1 = 2.9143933704181246 - rn1_0*U1_2_1;
+    /* V1: spatial velocity V(k) (2.25) */
+    const double t10 = (qd[1]*U1_2_0 + qd[2]*U1_2_1) + qd[3]*U1_2_2;
+    /* U1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double U1_4_2 = 2.9156635993590774 - rn1_0*U1_2_2;
     /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
-    const double R1_0_0 = Rn1_0_0*c_q_4 + Rn1_0_1*s_q_4;
-    const double R1_0_1 = -Rn1_0_0*s_q_4 + Rn1_0_1*c_q_4;
-    const double R1_1_0 = Rn1_1_0*c_q_4 + Rn1_1_1*s_q_4;
-    const double R1_1_1 = -Rn1_1_0*s_q_4 + Rn1_1_1*c_q_4;
-    /* V1: spatial velocity V(k) (2.25) */
-    const double V1_2 = (qd[0] + qd[4]) + t8;
+    const double t8 = Rn1_0_0*c_q_4;
     /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
-    const double t11 = ((qd[1]*U1_4_0 + qd[2]*U1_4_1) + qd[3]*U1_4_2) + rn1_0*t8;
-    const double a1_2 = -0.5*((4.0114208910613*qd[1] + 13.933079243493596*qd[2]) + 22.8844580678444*qd[3])*Rn1_1_0*t8;
-    const double t9 = qd[0]*qd[0];
-    const double t12 = R1_1_1*t11 + R1_0_1*t10;
-    const double t15 = ((qd[1]*t5 + qd[2]*t7) + qd[3]*t3)*t8;
-    const double t13 = ((qd[1]*((-9.867934579285455*qd[1] - 15.669360775846018*qd[2]) - 8.374419901676326*qd[3]) + qd[2]*((-15.669360775846018*qd[1] - 68.83211932799779*qd[2]) - 47.48188343339703*qd[3])) + qd[3]*((-8.374419901676326*qd[1] - 47.48188343339703*qd[2]) - 164.1842561269586*qd[3])) + ((2.9142062483887603*qd[1] + 2.9143933704181246*qd[2]) + 2.9156635993590774*qd[3])*t8;
-    const double t14 = 2.0*qd[0];
-    const double t16 = R1_1_0*t11 + R1_0_0*t10;
-    const double a1_3 = (((R1_0_0*t13 - R1_1_0*t15) - t9*(rn1_0*R1_0_0 + rn1_1*R1_1_0)) - t14*t12) - t8*t12;
-    const double a1_4 = (((R1_0_1*t13 - R1_1_1*t15) - t9*(rn1_0*R1_0_1 + rn1_1*R1_1_1)) + t14*t16) + t8*t16;
+    const double t12 = ((qd[1]*U1_3_0 + qd[2]*U1_3_1) + qd[3]*U1_3_2) - rn1_1*t10;
+    /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
+    const double R1_0_0 = Rn1_0_1*s_q_4 + t8;
+    const double t9 = Rn1_0_0*s_q_4;
+    const double R1_0_1 = Rn1_0_1*c_q_4 - t9;
+    const double R1_1_0 = Rn1_1_0*c_q_4 + t9;
+    const double R1_1_1 = t8 - Rn1_1_0*s_q_4;
+    /* V1: spatial velocity V(k) (2.25) */
+    const double V1_2 = (qd[0] + qd[4]) + t10;
+    /* a1: bias acceleration a(k), with -g at the base (2.19), (3.21) */
+    const double t13 = ((qd[1]*U1_4_0 + qd[2]*U1_4_1) + qd[3]*U1_4_2) + rn1_0*t10;
+    const double a1_2 = -0.5*((4.0114208910613*qd[1] + 13.933079243493596*qd[2]) + 22.8844580678444*qd[3])*Rn1_1_0*t10;
+    const double t11 = qd[0]*qd[0];
+    const double t14 = R1_1_1*t13 + R1_0_1*t12;
+    const double t17 = ((qd[1]*t3 + qd[2]*t5) + qd[3]*t7)*t10;
+    const double t15 = ((qd[1]*((-9.867934579285455*qd[1] - 15.669360775846018*qd[2]) - 8.374419901676326*qd[3]) + qd[2]*((-15.669360775846018*qd[1] - 68.83211932799779*qd[2]) - 47.48188343339703*qd[3])) + qd[3]*((-8.374419901676326*qd[1] - 47.48188343339703*qd[2]) - 164.1842561269586*qd[3])) + ((2.9142062483887603*qd[1] + 2.9143933704181246*qd[2]) + 2.9156635993590774*qd[3])*t10;
+    const double t16 = 2.0*qd[0];
+    const double t18 = R1_1_0*t13 + R1_0_0*t12;
+    const double a1_3 = (((R1_0_0*t15 - R1_1_0*t17) - t11*(rn1_0*R1_0_0 + rn1_1*R1_1_0)) - t10*t14) - t16*t14;
+    const double a1_4 = (((R1_0_1*t15 - R1_1_1*t17) - t11*(rn1_0*R1_0_1 + rn1_1*R1_1_1)) + t10*t18) + t16*t18;
     /* Rnf1: rotation of the node frame, Cayley map of Psi eta (F.1) */
-    const double t17 = (4.0114208910613*q[5] + 13.933079243493596*q[6]) + 22.8844580678444*q[7];
-    const double t18 = 1.0/(0.25*t17*t17 + 1.0);
-    const double Rnf1_0_1 = -t17*t18;
-    const double Rnf1_0_0 = 0.5*t17*Rnf1_0_1 + 1.0;
-    const double Rnf1_1_0 = t17*t18;
-    const double Rnf1_1_1 = Rnf1_0_0;
+    const double t19 = (4.0114208910613*q[5] + 13.933079243493596*q[6]) + 22.8844580678444*q[7];
+    const double t20 = 1.0/(0.25*t19*t19 + 1.0);
+    const double Rnf1_0_1 = -t19*t20;
+    const double Rnf1_0_0 = 0.5*t19*Rnf1_0_1 + 1.0;
+    const double Rnf1_1_0 = t19*t20;
     /* rnf1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
-    const double t19 = (9.867934579285455*q[5] + 15.669360775846018*q[6]) + 8.374419901676326*q[7];
-    const double t20 = -t19;
-    const double t21 = (15.669360775846018*q[5] + 68.83211932799779*q[6]) + 47.48188343339703*q[7];
-    const double t23 = (8.374419901676326*q[5] + 47.48188343339703*q[6]) + 164.1842561269586*q[7];
+    const double t21 = (9.867934579285455*q[5] + 15.669360775846018*q[6]) + 8.374419901676326*q[7];
     const double t22 = -t21;
+    const double t23 = (15.669360775846018*q[5] + 68.83211932799779*q[6]) + 47.48188343339703*q[7];
     const double t24 = -t23;
-    const double rnf1_0 = (0.5*q[5]*t20 + 1.0) + (0.5*q[6]*t22 + 0.5*q[7]*t24);
+    const double t25 = (8.374419901676326*q[5] + 47.48188343339703*q[6]) + 164.1842561269586*q[7];
+    const double t26 = -t25;
+    const double rnf1_0 = (0.5*q[5]*t22 + 1.0) + (0.5*q[6]*t24 + 0.5*q[7]*t26);
     /* shared by the outputs */
-    const double t34 = rnf1_0*a1_2 + a1_4;
+    const double t36 = rnf1_0*a1_2 + a1_4;
     /* rnf1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double rnf1_1 = (2.9142062483887603*q[5] + 2.9143933704181246*q[6]) + 2.9156635993590774*q[7];
     /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double Uf1_3_0 = 4.0114208910613*rnf1_1*t18 - t19;
-    const double Uf1_3_1 = 13.933079243493596*rnf1_1*t18 - t21;
-    const double Uf1_3_2 = 22.8844580678444*rnf1_1*t18 - t23;
+    const double Uf1_3_0 = 4.0114208910613*rnf1_1*t20 - t21;
+    const double Uf1_3_1 = 13.933079243493596*rnf1_1*t20 - t23;
+    const double Uf1_3_2 = 22.8844580678444*rnf1_1*t20 - t25;
     /* shared by the outputs */
-    const double t32 = a1_3 - rnf1_1*a1_2;
+    const double t34 = a1_3 - rnf1_1*a1_2;
     /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double Uf1_2_0 = 4.0114208910613*t18;
-    const double Uf1_2_1 = 13.933079243493596*t18;
-    const double Uf1_2_2 = 22.8844580678444*t18;
+    const double Uf1_2_0 = 4.0114208910613*t20;
+    const double Uf1_2_1 = 13.933079243493596*t20;
+    const double Uf1_2_2 = 22.8844580678444*t20;
     const double Uf1_4_0 = 2.9142062483887603 - rnf1_0*Uf1_2_0;
     /* shared by the outputs */
-    const double t25 = (qd[5]*Uf1_2_0 + qd[6]*Uf1_2_1) + qd[7]*Uf1_2_2;
-    const double t29 = ((qd[5]*Uf1_3_0 + qd[6]*Uf1_3_1) + qd[7]*Uf1_3_2) - rnf1_1*t25;
-    const double t36 = ((qd[5]*t20 + qd[6]*t22) + qd[7]*t24)*t25;
-    Jdqd[2] = a1_2 - 0.5*((4.0114208910613*qd[5] + 13.933079243493596*qd[6]) + 22.8844580678444*qd[7])*Rnf1_1_0*t25;
+    const double t27 = (qd[5]*Uf1_2_0 + qd[6]*Uf1_2_1) + qd[7]*Uf1_2_2;
+    const double t32 = ((qd[5]*Uf1_3_0 + qd[6]*Uf1_3_1) + qd[7]*Uf1_3_2) - rnf1_1*t27;
+    const double t38 = ((qd[5]*t22 + qd[6]*t24) + qd[7]*t26)*t27;
+    Jdqd[2] = a1_2 - 0.5*((4.0114208910613*qd[5] + 13.933079243493596*qd[6]) + 22.8844580678444*qd[7])*Rnf1_1_0*t27;
     /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double Uf1_4_1 = 2.9143933704181246 - rnf1_0*Uf1_2_1;
     const double Uf1_4_2 = 2.9156635993590774 - rnf1_0*Uf1_2_2;
     /* shared by the outputs */
-    const double t30 = ((qd[5]*Uf1_4_0 + qd[6]*Uf1_4_1) + qd[7]*Uf1_4_2) + rnf1_0*t25;
-    const double t28 = V1_2*V1_2;
-    const double t35 = 2.0*V1_2;
-    const double t31 = Rnf1_1_1*t30 + Rnf1_0_1*t29;
-    const double t38 = Rnf1_1_0*t30 + Rnf1_0_0*t29;
-    const double t33 = ((qd[5]*((-9.867934579285455*qd[5] - 15.669360775846018*qd[6]) - 8.374419901676326*qd[7]) + qd[6]*((-15.669360775846018*qd[5] - 68.83211932799779*qd[6]) - 47.48188343339703*qd[7])) + qd[7]*((-8.374419901676326*qd[5] - 47.48188343339703*qd[6]) - 164.1842561269586*qd[7])) + ((2.9142062483887603*qd[5] + 2.9143933704181246*qd[6]) + 2.9156635993590774*qd[7])*t25;
-    const double t37 = (Rnf1_0_0*t32 + ((((Rnf1_0_0*t33 - Rnf1_1_0*t36) - (rnf1_0*Rnf1_0_0 + rnf1_1*Rnf1_1_0)*t28) - t25*t31) - t35*t31)) + Rnf1_1_0*t34;
-    const double t39 = (Rnf1_0_1*t32 + ((((Rnf1_0_1*t33 - Rnf1_1_1*t36) - (rnf1_1*Rnf1_1_1 + rnf1_0*Rnf1_0_1)*t28) + t25*t38) + t35*t38)) + Rnf1_1_1*t34;
-    const double t26 = c_q_0*R1_0_0 - s_q_0*R1_1_0;
-    const double t27 = c_q_0*R1_0_1 - s_q_0*R1_1_1;
-    const double t40 = s_q_0*R1_0_0 + c_q_0*R1_1_0;
-    const double t41 = s_q_0*R1_0_1 + c_q_0*R1_1_1;
-    Jdqd[3] = (Rnf1_0_0*t26 + Rnf1_1_0*t27)*t37 + (Rnf1_0_1*t26 + Rnf1_1_1*t27)*t39;
-    Jdqd[4] = (Rnf1_0_0*t40 + Rnf1_1_0*t41)*t37 + (Rnf1_0_1*t40 + Rnf1_1_1*t41)*t39;
+    const double t31 = ((qd[5]*Uf1_4_0 + qd[6]*Uf1_4_1) + qd[7]*Uf1_4_2) + rnf1_0*t27;
+    const double t30 = V1_2*V1_2;
+    const double t37 = 2.0*V1_2;
+    const double t33 = Rnf1_0_0*t31 + Rnf1_0_1*t32;
+    const double t40 = Rnf1_1_0*t31 + Rnf1_0_0*t32;
+    const double t35 = ((qd[5]*((-9.867934579285455*qd[5] - 15.669360775846018*qd[6]) - 8.374419901676326*qd[7]) + qd[6]*((-15.669360775846018*qd[5] - 68.83211932799779*qd[6]) - 47.48188343339703*qd[7])) + qd[7]*((-8.374419901676326*qd[5] - 47.48188343339703*qd[6]) - 164.1842561269586*qd[7])) + ((2.9142062483887603*qd[5] + 2.9143933704181246*qd[6]) + 2.9156635993590774*qd[7])*t27;
+    const double t39 = (Rnf1_0_0*t34 + ((((Rnf1_0_0*t35 - Rnf1_1_0*t38) - (rnf1_0*Rnf1_0_0 + rnf1_1*Rnf1_1_0)*t30) - t27*t33) - t37*t33)) + Rnf1_1_0*t36;
+    const double t41 = (Rnf1_0_0*t36 + ((((Rnf1_0_1*t35 - Rnf1_0_0*t38) - (rnf1_1*Rnf1_0_0 + rnf1_0*Rnf1_0_1)*t30) + t27*t40) + t37*t40)) + Rnf1_0_1*t34;
+    const double t28 = c_q_0*R1_0_0 - s_q_0*R1_1_0;
+    const double t29 = c_q_0*R1_0_1 - s_q_0*R1_1_1;
+    const double t42 = s_q_0*R1_0_0 + c_q_0*R1_1_0;
+    const double t43 = s_q_0*R1_0_1 + c_q_0*R1_1_1;
+    Jdqd[3] = (Rnf1_0_0*t28 + Rnf1_1_0*t29)*t39 + (Rnf1_0_0*t29 + Rnf1_0_1*t28)*t41;
+    Jdqd[4] = (Rnf1_0_0*t42 + Rnf1_1_0*t43)*t39 + (Rnf1_0_0*t43 + Rnf1_0_1*t42)*t41;
 
     /* Outputs: Jdqd (6): the entries not stored where computed */
     Jdqd[0] = 0.0;
@@ -2577,7 +2587,7 @@ void flexarm2_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 806 mul, 564 add, 10 div, 4 sin/cos, 0 sqrt; 276 temporaries. */
+ * Operations: 804 mul, 564 add, 10 div, 4 sin/cos, 0 sqrt; 277 temporaries. */
 void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -2598,7 +2608,6 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Rn1_0_1 = -t0*t1;
     const double Rn1_0_0 = 0.5*t0*Rn1_0_1 + 1.0;
     const double Rn1_1_0 = t0*t1;
-    const double Rn1_1_1 = Rn1_0_0;
     /* rn1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
     const double t2 = (9.867934579285455*q[1] + 15.669360775846018*q[2]) + 8.374419901676326*q[3];
     const double t3 = (15.669360775846018*q[1] + 68.83211932799779*q[2]) + 47.48188343339703*q[3];
@@ -2616,42 +2625,44 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double U1_4_1 = 2.9143933704181246 - rn1_0*U1_2_1;
     const double U1_4_2 = 2.9156635993590774 - rn1_0*U1_2_2;
     /* R1: rotation of body frame k in its parent's frame, phi(k+1,k) (3.1) */
-    const double R1_0_0 = Rn1_0_0*c_q_4 + Rn1_0_1*s_q_4;
-    const double R1_0_1 = -Rn1_0_0*s_q_4 + Rn1_0_1*c_q_4;
-    const double R1_1_0 = Rn1_1_0*c_q_4 + Rn1_1_1*s_q_4;
-    const double R1_1_1 = -Rn1_1_0*s_q_4 + Rn1_1_1*c_q_4;
+    const double t5 = Rn1_0_0*c_q_4;
+    const double R1_0_0 = Rn1_0_1*s_q_4 + t5;
+    const double t6 = Rn1_0_0*s_q_4;
+    const double R1_0_1 = Rn1_0_1*c_q_4 - t6;
+    const double R1_1_0 = Rn1_1_0*c_q_4 + t6;
+    const double R1_1_1 = t5 - Rn1_1_0*s_q_4;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t5 = q[3]*q[3];
+    const double t7 = q[3]*q[3];
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t14 = q[5]*q[5];
-    const double t15 = q[6]*q[6];
-    const double t16 = q[7]*q[7];
-    const double t19 = q[6]*q[7];
-    const double t20 = q[5]*q[7];
-    const double t22 = q[5]*q[6];
-    const double M1_8_8 = ((14.616595291331832*t14 + 1.0) + 43.390871589980996*t22) + ((94.98753596910882*t15 + 2122.77646084099*t16) + (125.9870624212677*t19 - 155.86093521499987*t20));
+    const double t16 = q[5]*q[5];
+    const double t17 = q[6]*q[6];
+    const double t18 = q[7]*q[7];
+    const double t21 = q[6]*q[7];
+    const double t22 = q[5]*q[7];
+    const double t24 = q[5]*q[6];
+    const double M1_8_8 = ((14.616595291331832*t16 + 1.0) + 43.390871589980996*t24) + ((94.98753596910882*t17 + 2122.77646084099*t18) + (125.9870624212677*t21 - 155.86093521499987*t22));
     /* ltdl_dinv7: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv7_0 = 1.0/M1_8_8;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t17 = q[6]*q[6]*q[6];
-    const double t18 = q[7]*q[7]*q[7];
-    const double t21 = q[5]*q[5]*q[5];
-    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + 34.78107632312208*t15*t20) + ((47.11502092602055*q[5]*t17 + 0.33898300341212384*t19) + (-77.93046760749993*q[5]*t18 + 1.5847376384302545*t20))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t16*t22) + ((62.99353121063385*q[6]*t18 - 1.3717084651062843*t22) + (-5.478223351576288*t15 - 16.859467262632474*t16)))) + ((((7.63475044510451*q[6]*t21 + (0.162 - 0.19333638154956279*t14)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (7.5836766323456555*t14*t19 + 487.45461716760684*t15*t16)) + ((51.696739527912214*q[7]*t17 - 5.652651578754389*q[7]*t21) + (39.712202784308396*t14*t15 + 85.63225982942761*t14*t16)));
-    const double t23 = 0.4223188929455649*q[6];
-    const double M1_7_8 = ((1.2623422212082915*t14 + 51.696739527912214*t15) + (62.99353121063385*t16 + 879.9216983661049*t19)) + (124.19847143020884*t20 + 8.26310148571168*t22);
+    const double t19 = q[6]*q[6]*q[6];
+    const double t20 = q[7]*q[7]*q[7];
+    const double t23 = q[5]*q[5]*q[5];
+    const double M1_2_2 = (((2.439900537987192*q[5]*q[5]*q[5]*q[5] + 34.78107632312208*t17*t22) + ((47.11502092602055*q[5]*t19 + 0.33898300341212384*t21) + (-77.93046760749993*q[5]*t20 + 1.5847376384302545*t22))) + ((76.81829788553873*q[6]*q[6]*q[6]*q[6] + 145.89390722519934*t18*t24) + ((62.99353121063385*q[6]*t20 - 1.3717084651062843*t24) + (-5.478223351576288*t17 - 16.859467262632474*t18)))) + ((((7.63475044510451*q[6]*t23 + (0.162 - 0.19333638154956279*t16)) + 530.6941152102474*q[7]*q[7]*q[7]*q[7]) + (7.5836766323456555*t16*t21 + 487.45461716760684*t17*t18)) + ((51.696739527912214*q[7]*t19 - 5.652651578754389*q[7]*t23) + (39.712202784308396*t16*t17 + 85.63225982942761*t16*t18)));
+    const double t25 = 0.4223188929455649*q[6];
+    const double M1_7_8 = ((1.2623422212082915*t16 + 51.696739527912214*t17) + (62.99353121063385*t18 + 879.9216983661049*t21)) + (124.19847143020884*t22 + 8.26310148571168*t24);
     const double M1_2_3 = (-0.5373628524647152*q[5] + 0.2978075675834001*q[6]) - 0.17460851082327838*q[7];
-    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t16) + ((-q[5]*t23 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t14 - 4.323569641843129*t15));
-    const double M1_3_6 = (-1.570878189706785*q[5] + 1.072065912177631*q[7]) - t23;
-    const double M1_2_6 = ((1.5542406905646409*t14 + 0.39038192038567576) + 0.30915131358993264*t22) + ((-5.628506343666894*t15 - 19.95269071203289*t16) + (1.1255335712682573*t19 - 0.03641816787503005*t20));
-    const double M1_2_7 = ((2.025258698243747*t14 - 0.062292718541587855) + 16.92270179590534*t22) + ((1.5542511185820036*t15 + 2.7418757732846735*t16) + (3.3034265925177184*t19 - 0.23052631102740206*t20));
-    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t14) + 1.8759265908534852*t22) + ((6.725125720757751*t15 + 1.5545556292888538*t16) + (0.5966127982581382*t19 + 45.666638118050926*t20));
+    const double M1_2_4 = ((1.072065912177631*q[5]*q[7] + 0.23550000000000004) - 12.476026541717399*t18) + ((-q[5]*t25 + 1.8901756828600624*q[6]*q[7]) + (-0.7854390948533925*t16 - 4.323569641843129*t17));
+    const double M1_3_6 = (-1.570878189706785*q[5] + 1.072065912177631*q[7]) - t25;
+    const double M1_2_6 = ((1.5542406905646409*t16 + 0.39038192038567576) + 0.30915131358993264*t24) + ((-5.628506343666894*t17 - 19.95269071203289*t18) + (1.1255335712682573*t21 - 0.03641816787503005*t22));
+    const double M1_2_7 = ((2.025258698243747*t16 - 0.062292718541587855) + 16.92270179590534*t24) + ((1.5542511185820036*t17 + 2.7418757732846735*t18) + (3.3034265925177184*t21 - 0.23052631102740206*t22));
+    const double M1_2_8 = ((0.022247077830276275 - 1.9169769221596016*t16) + 1.8759265908534852*t24) + ((6.725125720757751*t17 + 1.5545556292888538*t18) + (0.5966127982581382*t21 + 45.666638118050926*t22));
     const double M1_3_7 = (-0.4223188929455649*q[5] - 8.647139283686258*q[6]) + 1.8901756828600624*q[7];
     const double M1_3_8 = (1.072065912177631*q[5] + 1.8901756828600624*q[6]) - 24.952053083434798*q[7];
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_3v0) = { M1_2_3, M1_3_6, M1_3_7, M1_3_8 };
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_6_8 = ((-5.652651578754389*t14 + 26.5179748374104*t15) + (-77.93046760749993*t16 + 124.19847143020884*t19)) + (156.6479243675234*t20 + 6.321334411137364*t22);
-    const double M1_7_7 = ((12.988044162693718*t14 + 1.0) + 94.2300418520411*t22) + ((307.2731915421549*t15 + 94.98753596910882*t16) + (103.39347905582443*t19 + 53.0359496748208*t20));
+    const double M1_6_8 = ((-5.652651578754389*t16 + 26.5179748374104*t17) + (-77.93046760749993*t18 + 124.19847143020884*t21)) + (156.6479243675234*t22 + 6.321334411137364*t24);
+    const double M1_7_7 = ((12.988044162693718*t16 + 1.0) + 94.2300418520411*t24) + ((307.2731915421549*t17 + 94.98753596910882*t18) + (103.39347905582443*t21 + 53.0359496748208*t22));
     /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L7_6 = M1_7_8*ltdl_dinv7_0;
     /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2659,8 +2670,8 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_dinv6: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv6_0 = 1.0/ltdl_A6_6;
     /* M1: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M1_6_7 = ((7.63475044510451*t14 + 47.11502092602055*t15) + (21.695435794990498*t16 + 8.26310148571168*t19)) + (6.321334411137364*t20 + 66.43636140592307*t22);
-    const double M1_6_6 = ((9.759602151948767*t14 + 1.0) + 15.26950089020902*t22) + ((12.988044162693718*t15 + 14.616595291331832*t16) + (2.524684442416583*t19 - 11.305303157508778*t20));
+    const double M1_6_7 = ((7.63475044510451*t16 + 47.11502092602055*t17) + (21.695435794990498*t18 + 8.26310148571168*t21)) + (6.321334411137364*t22 + 66.43636140592307*t24);
+    const double M1_6_6 = ((9.759602151948767*t16 + 1.0) + 15.26950089020902*t24) + ((12.988044162693718*t17 + 14.616595291331832*t18) + (2.524684442416583*t21 - 11.305303157508778*t22));
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1), up to 4 columns at a time */
     SOAGEN_PACK(F0_1_in0_2v0) = { M1_2_2, M1_2_6, M1_2_7, M1_2_8 };
     SOAGEN_PACK(F0_1_in0_4v0) = { M1_2_4, 0.5373628524647152, -0.2978075675834001, 0.17460851082327838 };
@@ -2696,8 +2707,8 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A5_4 = (M1_2_6 - M1_6_8*ltdl_L7_4) - ltdl_A6_5*ltdl_L6_4;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t28 = rn1_1*R1_0_0;
-    const double t31 = rn1_1*R1_0_1;
+    const double t30 = rn1_1*R1_0_0;
+    const double t33 = rn1_1*R1_0_1;
     /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L7_1 = ltdl_dinv7_0*F0_1_6v0[3];
     /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2705,10 +2716,10 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L6_3 = ltdl_dinv6_0*ltdl_A6_3;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t29 = rn1_0*R1_1_0 - t28;
-    const double t30 = (M1_2_3 + 0.6709999999999997*rn1_0*R1_1_0) - 0.6709999999999997*t28;
-    const double t32 = rn1_0*R1_1_1 - t31;
-    const double t33 = (M1_2_4 + 0.6709999999999997*rn1_0*R1_1_1) - 0.6709999999999997*t31;
+    const double t31 = rn1_0*R1_1_0 - t30;
+    const double t32 = (M1_2_3 + 0.6709999999999997*rn1_0*R1_1_0) - 0.6709999999999997*t30;
+    const double t34 = rn1_0*R1_1_1 - t33;
+    const double t35 = (M1_2_4 + 0.6709999999999997*rn1_0*R1_1_1) - 0.6709999999999997*t33;
     /* ltdl_L7: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L7_0 = ltdl_dinv7_0*F0_1_2v0[3];
     /* ltdl_A6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2721,24 +2732,24 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_4 = ltdl_A5_4*ltdl_dinv5_0;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t6 = q[1]*q[1];
-    const double t7 = q[2]*q[2];
-    const double t11 = q[1]*q[3];
-    const double t12 = q[1]*q[2];
-    const double t13 = q[2]*q[3];
+    const double t8 = q[1]*q[1];
+    const double t9 = q[2]*q[2];
+    const double t13 = q[1]*q[3];
+    const double t14 = q[1]*q[2];
+    const double t15 = q[2]*q[3];
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t43 = U1_3_1*R1_0_0;
-    const double t44 = U1_4_1*R1_1_0;
-    const double t45 = U1_2_1*t29;
-    const double t47 = U1_3_1*R1_0_1;
-    const double t48 = U1_4_1*R1_1_1;
-    const double t49 = U1_2_1*t32;
-    const double t51 = U1_3_2*R1_0_0;
-    const double t52 = U1_4_2*R1_1_0;
-    const double t53 = U1_2_2*t29;
-    const double t55 = U1_3_2*R1_0_1;
-    const double t56 = U1_4_2*R1_1_1;
-    const double t57 = U1_2_2*t32;
+    const double t45 = U1_3_1*R1_0_0;
+    const double t46 = U1_4_1*R1_1_0;
+    const double t47 = U1_2_1*t31;
+    const double t49 = U1_3_1*R1_0_1;
+    const double t50 = U1_4_1*R1_1_1;
+    const double t51 = U1_2_1*t34;
+    const double t53 = U1_3_2*R1_0_0;
+    const double t54 = U1_4_2*R1_1_0;
+    const double t55 = U1_2_2*t31;
+    const double t57 = U1_3_2*R1_0_1;
+    const double t58 = U1_4_2*R1_1_1;
+    const double t59 = U1_2_2*t34;
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L6_1 = ltdl_dinv6_0*ltdl_A6_1;
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2750,21 +2761,21 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/ltdl_A4_4;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_8_8 = ((1219.0869668365253*t11 + 5.355286796525552) + 1222.2521631604604*t7) + ((441.02410118369653*t12 + 7921.764773440518*t13) + (15601.01144082236*t5 + 49.6820496361281*t6));
+    const double M0_8_8 = ((1219.0869668365253*t13 + 5.355286796525552) + 1222.2521631604604*t9) + ((441.02410118369653*t14 + 7921.764773440518*t15) + (15601.01144082236*t7 + 49.6820496361281*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t35 = U1_3_0*R1_0_0;
-    const double t36 = U1_4_0*R1_1_0;
-    const double t37 = U1_2_0*t29;
-    const double t39 = U1_3_0*R1_0_1;
-    const double t40 = U1_4_0*R1_1_1;
-    const double t41 = U1_2_0*t32;
-    const double t46 = (t43 + t44) + t45;
-    const double t63 = ((0.6709999999999997*t43 + M1_2_3*U1_2_1) + 0.6709999999999997*t44) + 0.6709999999999997*t45;
-    const double t50 = (t47 + t48) + t49;
-    const double t64 = ((0.6709999999999997*t47 + M1_2_4*U1_2_1) + 0.6709999999999997*t48) + 0.6709999999999997*t49;
-    const double t54 = (t51 + t52) + t53;
-    const double t58 = (t55 + t56) + t57;
-    const double Rc0_8_8 = ((M0_8_8 + t54*(((0.6709999999999997*t51 + M1_2_3*U1_2_2) + 0.6709999999999997*t52) + 0.6709999999999997*t53)) + t58*(((0.6709999999999997*t55 + M1_2_4*U1_2_2) + 0.6709999999999997*t56) + 0.6709999999999997*t57)) + U1_2_2*((M1_2_3*t54 + M1_2_2*U1_2_2) + M1_2_4*t58);
+    const double t37 = U1_3_0*R1_0_0;
+    const double t38 = U1_4_0*R1_1_0;
+    const double t39 = U1_2_0*t31;
+    const double t41 = U1_3_0*R1_0_1;
+    const double t42 = U1_4_0*R1_1_1;
+    const double t43 = U1_2_0*t34;
+    const double t48 = (t45 + t46) + t47;
+    const double t65 = ((0.6709999999999997*t45 + M1_2_3*U1_2_1) + 0.6709999999999997*t46) + 0.6709999999999997*t47;
+    const double t52 = (t49 + t50) + t51;
+    const double t66 = ((0.6709999999999997*t49 + M1_2_4*U1_2_1) + 0.6709999999999997*t50) + 0.6709999999999997*t51;
+    const double t56 = (t53 + t54) + t55;
+    const double t60 = (t57 + t58) + t59;
+    const double Rc0_8_8 = ((M0_8_8 + t56*(((0.6709999999999997*t53 + M1_2_3*U1_2_2) + 0.6709999999999997*t54) + 0.6709999999999997*t55)) + t60*(((0.6709999999999997*t57 + M1_2_4*U1_2_2) + 0.6709999999999997*t58) + 0.6709999999999997*t59)) + U1_2_2*((M1_2_3*t56 + M1_2_2*U1_2_2) + M1_2_4*t60);
     /* ltdl_L6: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L6_0 = ltdl_dinv6_0*ltdl_A6_0;
     /* ltdl_A5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2775,20 +2786,20 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A4_3 = ((F0_1_8v0[0] - M1_2_8*ltdl_L7_3) - ltdl_A6_4*ltdl_L6_3) - ltdl_A5_4*ltdl_L5_3;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_7_8 = ((1609.3462577106773*t11 + 4.3124655257115085) + 1685.836072730745*t7) + ((668.483017390466*t12 + 7657.761480312139*t13) + (3960.882386720259*t5 + 66.87324558510393*t6));
+    const double M0_7_8 = ((1609.3462577106773*t13 + 4.3124655257115085) + 1685.836072730745*t9) + ((668.483017390466*t14 + 7657.761480312139*t15) + (3960.882386720259*t7 + 66.87324558510393*t8));
     /* rnf1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
-    const double t24 = (9.867934579285455*q[5] + 15.669360775846018*q[6]) + 8.374419901676326*q[7];
-    const double t25 = (15.669360775846018*q[5] + 68.83211932799779*q[6]) + 47.48188343339703*q[7];
-    const double t26 = (8.374419901676326*q[5] + 47.48188343339703*q[6]) + 164.1842561269586*q[7];
+    const double t26 = (9.867934579285455*q[5] + 15.669360775846018*q[6]) + 8.374419901676326*q[7];
+    const double t27 = (15.669360775846018*q[5] + 68.83211932799779*q[6]) + 47.48188343339703*q[7];
+    const double t28 = (8.374419901676326*q[5] + 47.48188343339703*q[6]) + 164.1842561269586*q[7];
     /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double t27 = 1.0/(0.25*((4.0114208910613*q[5] + 13.933079243493596*q[6]) + 22.8844580678444*q[7])*((4.0114208910613*q[5] + 13.933079243493596*q[6]) + 22.8844580678444*q[7]) + 1.0);
+    const double t29 = 1.0/(0.25*((4.0114208910613*q[5] + 13.933079243493596*q[6]) + 22.8844580678444*q[7])*((4.0114208910613*q[5] + 13.933079243493596*q[6]) + 22.8844580678444*q[7]) + 1.0);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t38 = (t35 + t36) + t37;
-    const double t60 = ((0.6709999999999997*t35 + M1_2_3*U1_2_0) + 0.6709999999999997*t36) + 0.6709999999999997*t37;
-    const double t42 = (t39 + t40) + t41;
-    const double t61 = ((0.6709999999999997*t39 + M1_2_4*U1_2_0) + 0.6709999999999997*t40) + 0.6709999999999997*t41;
-    const double t62 = (M1_2_3*t46 + M1_2_2*U1_2_1) + M1_2_4*t50;
-    const double Rc0_7_8 = ((M0_7_8 + t54*t63) + t58*t64) + U1_2_2*t62;
+    const double t40 = (t37 + t38) + t39;
+    const double t62 = ((0.6709999999999997*t37 + M1_2_3*U1_2_0) + 0.6709999999999997*t38) + 0.6709999999999997*t39;
+    const double t44 = (t41 + t42) + t43;
+    const double t63 = ((0.6709999999999997*t41 + M1_2_4*U1_2_0) + 0.6709999999999997*t42) + 0.6709999999999997*t43;
+    const double t64 = (M1_2_3*t48 + M1_2_2*U1_2_1) + M1_2_4*t52;
+    const double Rc0_7_8 = ((M0_7_8 + t56*t65) + t60*t66) + U1_2_2*t64;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_1 = ltdl_dinv5_0*ltdl_A5_1;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2800,21 +2811,21 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_6_8 = ((1001.793127917057*t11 + 4.266782378360737) + 398.52335575469255*t7) + ((306.2062974860429*t12 + 1609.3462577106773*t13) + (609.5434834182627*t5 + 35.666462285849676*t6));
+    const double M0_6_8 = ((1001.793127917057*t13 + 4.266782378360737) + 398.52335575469255*t9) + ((306.2062974860429*t14 + 1609.3462577106773*t15) + (609.5434834182627*t7 + 35.666462285849676*t8));
     /* rnf1: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
-    const double rnf1_0 = (1.0 - 0.5*q[5]*t24) + (-0.5*q[6]*t25 - 0.5*q[7]*t26);
+    const double rnf1_0 = (1.0 - 0.5*q[5]*t26) + (-0.5*q[6]*t27 - 0.5*q[7]*t28);
     const double rnf1_1 = (2.9142062483887603*q[5] + 2.9143933704181246*q[6]) + 2.9156635993590774*q[7];
     /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
-    const double Uf1_3_1 = 13.933079243493596*rnf1_1*t27 - t25;
-    const double Uf1_3_2 = 22.8844580678444*rnf1_1*t27 - t26;
-    const double Uf1_3_0 = 4.0114208910613*rnf1_1*t27 - t24;
-    const double Uf1_2_1 = 13.933079243493596*t27;
-    const double Uf1_2_2 = 22.8844580678444*t27;
-    const double Uf1_2_0 = 4.0114208910613*t27;
+    const double Uf1_3_1 = 13.933079243493596*rnf1_1*t29 - t27;
+    const double Uf1_3_2 = 22.8844580678444*rnf1_1*t29 - t28;
+    const double Uf1_3_0 = 4.0114208910613*rnf1_1*t29 - t26;
+    const double Uf1_2_1 = 13.933079243493596*t29;
+    const double Uf1_2_2 = 22.8844580678444*t29;
+    const double Uf1_2_0 = 4.0114208910613*t29;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double t59 = (M1_2_3*t38 + M1_2_2*U1_2_0) + M1_2_4*t42;
-    const double t34 = (M1_2_2 + M1_2_3*t29) + M1_2_4*t32;
-    const double Rc0_6_8 = ((M0_6_8 + t54*t60) + t58*t61) + U1_2_2*t59;
+    const double t61 = (M1_2_3*t40 + M1_2_2*U1_2_0) + M1_2_4*t44;
+    const double t36 = (M1_2_2 + M1_2_3*t31) + M1_2_4*t34;
+    const double Rc0_6_8 = ((M0_6_8 + t56*t62) + t60*t63) + U1_2_2*t61;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_0 = ltdl_dinv5_0*ltdl_A5_0;
     /* ltdl_A4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2825,18 +2836,18 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_2 = (((Rc0_7_8 - F0_1_8v0[3]*ltdl_L7_2) - ltdl_A6_3*ltdl_L6_2) - ltdl_A5_3*ltdl_L5_2) - ltdl_A4_3*ltdl_L4_2;
     /* ltdl_Y7_in0: Y = L^-T B */
-    const double t75 = s_q_0*R1_0_0 + c_q_0*R1_1_0;
-    const double t73 = c_q_0*R1_0_0 - s_q_0*R1_1_0;
-    const double t76 = s_q_0*R1_0_1 + c_q_0*R1_1_1;
-    const double t74 = c_q_0*R1_0_1 - s_q_0*R1_1_1;
+    const double t77 = s_q_0*R1_0_0 + c_q_0*R1_1_0;
+    const double t75 = c_q_0*R1_0_0 - s_q_0*R1_1_0;
+    const double t78 = s_q_0*R1_0_1 + c_q_0*R1_1_1;
+    const double t76 = c_q_0*R1_0_1 - s_q_0*R1_1_1;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_2_8 = ((284.90003066417256*t11 + 1.484655769123384) + 25.74274266954111*t7) + ((60.42181178588166*t12 + 239.8453665899779*t13) + (121.23107042359403*t5 + 3.0925220664687325*t6));
+    const double M0_2_8 = ((284.90003066417256*t13 + 1.484655769123384) + 25.74274266954111*t9) + ((60.42181178588166*t14 + 239.8453665899779*t15) + (121.23107042359403*t7 + 3.0925220664687325*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_8 = (M0_2_8 + t30*t54) + (U1_2_2*t34 + t33*t58);
+    const double Rc0_2_8 = (M0_2_8 + t32*t56) + (U1_2_2*t36 + t35*t60);
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_7_7 = ((797.0467115093851*t11 + 5.285670498209653) + 2676.2035171340185*t7) + ((1172.785352568522*t12 + 3371.67214546149*t13) + (1222.2521631604604*t5 + 135.7524777245046*t6));
+    const double M0_7_7 = ((797.0467115093851*t13 + 5.285670498209653) + 2676.2035171340185*t9) + ((1172.785352568522*t14 + 3371.67214546149*t15) + (1222.2521631604604*t7 + 135.7524777245046*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_7_7 = ((M0_7_7 + t46*t63) + t50*t64) + U1_2_1*t62;
+    const double Rc0_7_7 = ((M0_7_7 + t48*t65) + t52*t66) + U1_2_1*t64;
     /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double Uf1_4_1 = 2.9143933704181246 - rnf1_0*Uf1_2_1;
     const double Uf1_4_2 = 2.9156635993590774 - rnf1_0*Uf1_2_2;
@@ -2845,15 +2856,15 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_1 = (((Rc0_6_8 - F0_1_8v0[3]*ltdl_L7_1) - ltdl_A6_3*ltdl_L6_1) - ltdl_A5_3*ltdl_L5_1) - ltdl_A4_3*ltdl_L4_1;
     /* ltdl_Y7_in0: Y = L^-T B */
-    const double t77 = rnf1_0*t75 + rnf1_1*t76;
+    const double t79 = rnf1_0*t77 + rnf1_1*t78;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_4 = rnf1_0*t73 + rnf1_1*t74;
+    const double ltdl_Y4_in0_4 = rnf1_0*t75 + rnf1_1*t76;
     /* Uf1: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double Uf1_4_0 = 2.9142062483887603 - rnf1_0*Uf1_2_0;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_6_7 = ((306.2062974860429*t11 + 4.257749974198471) + 586.392676284261*t7) + ((528.81622020886*t12 + 668.483017390466*t13) + (220.51205059184826*t5 + 84.94686396273956*t6));
+    const double M0_6_7 = ((306.2062974860429*t13 + 4.257749974198471) + 586.392676284261*t9) + ((528.81622020886*t14 + 668.483017390466*t15) + (220.51205059184826*t7 + 84.94686396273956*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_6_7 = ((M0_6_7 + t46*t60) + t50*t61) + U1_2_1*t59;
+    const double Rc0_6_7 = ((M0_6_7 + t48*t62) + t52*t63) + U1_2_1*t61;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_A4_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2865,16 +2876,16 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* ltdl_Y7_in0: Y = L^-T B */
-    const double ltdl_Y7_in0_3 = (Uf1_3_2*t73 + Uf1_4_2*t74) - Uf1_2_2*t77;
-    const double ltdl_Y7_in0_4 = Uf1_2_2*ltdl_Y4_in0_4 + (Uf1_3_2*t75 + Uf1_4_2*t76);
+    const double ltdl_Y7_in0_3 = (Uf1_3_2*t75 + Uf1_4_2*t76) - Uf1_2_2*t79;
+    const double ltdl_Y7_in0_4 = Uf1_2_2*ltdl_Y4_in0_4 + (Uf1_3_2*t77 + Uf1_4_2*t78);
     /* ltdl_Y6_in0: Y = L^-T B */
-    const double ltdl_Y6_in0_3 = (Uf1_3_1*t73 + Uf1_4_1*t74) - Uf1_2_1*t77;
+    const double ltdl_Y6_in0_3 = (Uf1_3_1*t75 + Uf1_4_1*t76) - Uf1_2_1*t79;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double ltdl_Y5_in0_3 = (Uf1_3_0*t73 + Uf1_4_0*t74) - Uf1_2_0*t77;
+    const double ltdl_Y5_in0_3 = (Uf1_3_0*t75 + Uf1_4_0*t76) - Uf1_2_0*t79;
     /* ltdl_Y6_in0: Y = L^-T B */
-    const double ltdl_Y6_in0_4 = Uf1_2_1*ltdl_Y4_in0_4 + (Uf1_3_1*t75 + Uf1_4_1*t76);
+    const double ltdl_Y6_in0_4 = Uf1_2_1*ltdl_Y4_in0_4 + (Uf1_3_1*t77 + Uf1_4_1*t78);
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double ltdl_Y5_in0_4 = Uf1_2_0*ltdl_Y4_in0_4 + (Uf1_3_0*t75 + Uf1_4_0*t76);
+    const double ltdl_Y5_in0_4 = Uf1_2_0*ltdl_Y4_in0_4 + (Uf1_3_0*t77 + Uf1_4_0*t78);
     /* ltdl_Y6: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y6_in0v0) = { 0.0, 0.0, Uf1_2_1, ltdl_Y6_in0_3 };
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
@@ -2884,9 +2895,9 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y5_4 = (ltdl_Y5_in0_4 - ltdl_L7_5*ltdl_Y7_in0_4) - ltdl_L6_5*ltdl_Y6_4;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_2_7 = ((79.59558988081682*t11 + 1.3976905825161732) + 51.705219178918504*t7) + ((117.2181979136513*t12 + 103.6490789882095*t13) + (-47.66190154469194*t5 + 17.667372459460534*t6));
+    const double M0_2_7 = ((79.59558988081682*t13 + 1.3976905825161732) + 51.705219178918504*t9) + ((117.2181979136513*t14 + 103.6490789882095*t15) + (-47.66190154469194*t7 + 17.667372459460534*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_7 = (M0_2_7 + t30*t46) + (U1_2_1*t34 + t33*t50);
+    const double Rc0_2_7 = (M0_2_7 + t32*t48) + (U1_2_1*t36 + t35*t52);
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2898,17 +2909,17 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y5v0, (SOAGEN_L(ltdl_Y5_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_5) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_5);
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_6_6 = ((71.33292457169935*t11 + 5.249517328587095) + 135.7524777245046*t7) + ((169.8937279254791*t12 + 133.74649117020786*t13) + (49.6820496361281*t5 + 58.447668582477576*t6));
+    const double M0_6_6 = ((71.33292457169935*t13 + 5.249517328587095) + 135.7524777245046*t9) + ((169.8937279254791*t14 + 133.74649117020786*t15) + (49.6820496361281*t7 + 58.447668582477576*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_6_6 = ((M0_6_6 + t38*t60) + t42*t61) + U1_2_0*t59;
+    const double Rc0_6_6 = ((M0_6_6 + t40*t62) + t44*t63) + U1_2_0*t61;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A2_0 = ((((Rc0_2_7 - ltdl_L7_0*F0_1_7v0[3]) - ltdl_L6_0*ltdl_A6_2) - ltdl_L5_0*ltdl_A5_2) - ltdl_A4_2*ltdl_L4_0) - ltdl_A3_2*ltdl_L3_0;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_3 = -t77;
+    const double ltdl_Y4_in0_3 = -t79;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double t78 = (rn1_1*c_q_0 + rn1_0*s_q_0) + t77;
+    const double t80 = (rn1_1*c_q_0 + rn1_0*s_q_0) + t79;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_4 = (rn1_0*c_q_0 - rn1_1*s_q_0) + ltdl_Y4_in0_4;
     /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
@@ -2916,9 +2927,9 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     SOAGEN_LANES(ltdl_Y4v0, ((SOAGEN_L(ltdl_Y4_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_4) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_4) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_4);
     const double ltdl_Y4_4 = ((ltdl_Y4_in0_4 - ltdl_L7_4*ltdl_Y7_in0_4) - ltdl_L6_4*ltdl_Y6_4) - ltdl_L5_4*ltdl_Y5_4;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double M0_2_6 = ((14.349370658964634*t11 + 1.8482873287582682) - 32.94291382063216*t7) + ((14.68867287238458*t12 - 33.01399778121683*t13) + (-127.36089134856076*t5 + 8.743539842975936*t6));
+    const double M0_2_6 = ((14.349370658964634*t13 + 1.8482873287582682) - 32.94291382063216*t9) + ((14.68867287238458*t14 - 33.01399778121683*t15) + (-127.36089134856076*t7 + 8.743539842975936*t8));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_6 = (M0_2_6 + t30*t38) + (U1_2_0*t34 + t33*t42);
+    const double Rc0_2_6 = (M0_2_6 + t32*t40) + (U1_2_0*t36 + t35*t44);
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2926,37 +2937,37 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_3 = (U1_3_2*c_q_0 - U1_4_2*s_q_0) - U1_2_2*t78;
+    const double ltdl_Y3_in0_3 = (U1_3_2*c_q_0 - U1_4_2*s_q_0) - U1_2_2*t80;
     const double ltdl_Y3_in0_4 = U1_2_2*ltdl_Y0_in0_4 + (U1_3_2*s_q_0 + U1_4_2*c_q_0);
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y3_in0v0) = { 0.0, 0.0, U1_2_2, ltdl_Y3_in0_3 };
     SOAGEN_LANES(ltdl_Y3v0, (((SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_3) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_3) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_3);
     const double ltdl_Y3_4 = (((ltdl_Y3_in0_4 - ltdl_Y7_in0_4*ltdl_L7_3) - ltdl_Y6_4*ltdl_L6_3) - ltdl_Y5_4*ltdl_L5_3) - ltdl_Y4_4*ltdl_L4_3;
     /* M0: extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3) */
-    const double t8 = q[3]*q[3]*q[3];
-    const double t9 = q[1]*q[1]*q[1];
-    const double t10 = q[2]*q[2]*q[2];
-    const double M0_2_2 = (((14.611917145619394*q[1]*q[1]*q[1]*q[1] + 4440.0068217363*t5*t7) + ((586.392676284261*q[1]*t10 - 94.701048213798*t5) + (609.5434834182627*q[1]*t8 - 0.8810046421182438*t6))) + ((669.0508792835046*q[2]*q[2]*q[2]*q[2] + 332.2843489666823*t6*t7) + ((3960.882386720259*q[2]*t8 - 35.64743865680663*t7) + (-8.547925870617027*t12 - 38.64550976564336*t13)))) + ((((84.94686396273956*q[2]*t9 + (1.707162816205814*t11 + 0.6622)) + 3900.25286020559*q[3]*q[3]*q[3]*q[3]) + (373.07954307114676*t13*t6 + 525.7375887765925*t5*t6)) + ((1685.836072730745*q[3]*t10 + 35.666462285849676*q[3]*t9) + (1067.0063731451585*t11*t7 + 1829.8583083025255*t12*t5)));
+    const double t10 = q[3]*q[3]*q[3];
+    const double t11 = q[1]*q[1]*q[1];
+    const double t12 = q[2]*q[2]*q[2];
+    const double M0_2_2 = (((14.611917145619394*q[1]*q[1]*q[1]*q[1] + 4440.0068217363*t7*t9) + ((609.5434834182627*q[1]*t10 - 94.701048213798*t7) + (586.392676284261*q[1]*t12 - 0.8810046421182438*t8))) + ((669.0508792835046*q[2]*q[2]*q[2]*q[2] + 332.2843489666823*t8*t9) + ((3960.882386720259*q[2]*t10 - 35.64743865680663*t9) + (-8.547925870617027*t14 - 38.64550976564336*t15)))) + ((((84.94686396273956*q[2]*t11 + (1.707162816205814*t13 + 0.6622)) + 3900.25286020559*q[3]*q[3]*q[3]*q[3]) + (373.07954307114676*t15*t8 + 525.7375887765925*t7*t8)) + ((35.666462285849676*q[3]*t11 + 1685.836072730745*q[3]*t12) + (1067.0063731451585*t13*t9 + 1829.8583083025255*t14*t7)));
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = ((M0_2_2 + t29*t30) + t32*t33) + t34;
+    const double Rc0_2_2 = ((M0_2_2 + t31*t32) + t34*t35) + t36;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A1_0 = (((((Rc0_2_6 - ltdl_L7_0*F0_1_6v0[3]) - ltdl_L6_0*ltdl_A6_1) - ltdl_L5_0*ltdl_A5_1) - ltdl_A4_1*ltdl_L4_0) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_3 = (U1_3_1*c_q_0 - U1_4_1*s_q_0) - U1_2_1*t78;
+    const double ltdl_Y2_in0_3 = (U1_3_1*c_q_0 - U1_4_1*s_q_0) - U1_2_1*t80;
     const double ltdl_Y2_in0_4 = U1_2_1*ltdl_Y0_in0_4 + (U1_3_1*s_q_0 + U1_4_1*c_q_0);
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, U1_2_1, ltdl_Y2_in0_3 };
     SOAGEN_LANES(ltdl_Y2v0, ((((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_2) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_2) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
     const double ltdl_Y2_4 = ((((ltdl_Y2_in0_4 - ltdl_Y7_in0_4*ltdl_L7_2) - ltdl_Y6_4*ltdl_L6_2) - ltdl_Y5_4*ltdl_L5_2) - ltdl_Y4_4*ltdl_L4_2) - ltdl_Y3_4*ltdl_L3_2;
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_3 = (U1_3_0*c_q_0 - U1_4_0*s_q_0) - U1_2_0*t78;
+    const double ltdl_Y1_in0_3 = (U1_3_0*c_q_0 - U1_4_0*s_q_0) - U1_2_0*t80;
     const double ltdl_Y1_in0_4 = U1_2_0*ltdl_Y0_in0_4 + (U1_3_0*s_q_0 + U1_4_0*c_q_0);
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 0.0, U1_2_0, ltdl_Y1_in0_3 };
     /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_3 = -t78;
+    const double ltdl_Y0_in0_3 = -t80;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y1v0, (((((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y7_in0v0)*ltdl_L7_1) - SOAGEN_L(ltdl_Y6v0)*ltdl_L6_1) - SOAGEN_L(ltdl_Y5v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     const double ltdl_Y1_4 = (((((ltdl_Y1_in0_4 - ltdl_Y7_in0_4*ltdl_L7_1) - ltdl_Y6_4*ltdl_L6_1) - ltdl_Y5_4*ltdl_L5_1) - ltdl_Y4_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
@@ -2972,26 +2983,26 @@ void flexarm2_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* shared by the outputs */
-    const double t89 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_dinv5_0*ltdl_Y5_4 + (ltdl_Y6v0[3]*ltdl_dinv6_0*ltdl_Y6_4 + ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_4))))));
+    const double t91 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_dinv5_0*ltdl_Y5_4 + (ltdl_Y6v0[3]*ltdl_dinv6_0*ltdl_Y6_4 + ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_4))))));
     Lambda_inv[14] = ((((((ltdl_Y6v0[2]*ltdl_Y6v0[2]*ltdl_dinv6_0 + ltdl_dinv7_0*Uf1_2_2*Uf1_2_2) + ltdl_Y5v0[2]*ltdl_Y5v0[2]*ltdl_dinv5_0) + ltdl_Y4v0[2]*ltdl_Y4v0[2]*ltdl_dinv4_0) + ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0) + ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0) + ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Lambda_inv[22] = t89;
-    Lambda_inv[27] = t89;
-    const double t82 = ltdl_dinv7_0*Uf1_2_2;
+    Lambda_inv[22] = t91;
+    Lambda_inv[27] = t91;
+    const double t85 = ltdl_dinv7_0*Uf1_2_2;
     Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4v0[3]*ltdl_Y4v0[3]*ltdl_dinv4_0 + (ltdl_Y5v0[3]*ltdl_Y5v0[3]*ltdl_dinv5_0 + (ltdl_dinv7_0*ltdl_Y7_in0_3*ltdl_Y7_in0_3 + ltdl_Y6v0[3]*ltdl_Y6v0[3]*ltdl_dinv6_0))))));
     Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_4*ltdl_Y4_4*ltdl_dinv4_0 + (ltdl_dinv5_0*ltdl_Y5_4*ltdl_Y5_4 + (ltdl_dinv6_0*ltdl_Y6_4*ltdl_Y6_4 + ltdl_dinv7_0*ltdl_Y7_in0_4*ltdl_Y7_in0_4))))));
-    const double t79 = ltdl_Y4v0[2]*ltdl_dinv4_0;
-    const double t80 = ltdl_Y5v0[2]*ltdl_dinv5_0;
-    const double t81 = ltdl_Y6v0[2]*ltdl_dinv6_0;
-    const double t83 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t84 = ltdl_Y1v0[2]*ltdl_dinv1_0;
-    const double t85 = ltdl_Y2v0[2]*ltdl_dinv2_0;
-    const double t86 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t87 = ltdl_Y0v0[3]*t83 + (ltdl_Y1v0[3]*t84 + (ltdl_Y2v0[3]*t85 + (ltdl_Y3v0[3]*t86 + (ltdl_Y4v0[3]*t79 + (ltdl_Y5v0[3]*t80 + (t82*ltdl_Y7_in0_3 + ltdl_Y6v0[3]*t81))))));
-    Lambda_inv[15] = t87;
-    Lambda_inv[20] = t87;
-    const double t88 = ltdl_Y0_4*t83 + (ltdl_Y1_4*t84 + (ltdl_Y2_4*t85 + (ltdl_Y3_4*t86 + (ltdl_Y4_4*t79 + (t80*ltdl_Y5_4 + (t81*ltdl_Y6_4 + t82*ltdl_Y7_in0_4))))));
-    Lambda_inv[16] = t88;
-    Lambda_inv[26] = t88;
+    const double t81 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t82 = ltdl_Y4v0[2]*ltdl_dinv4_0;
+    const double t83 = ltdl_Y5v0[2]*ltdl_dinv5_0;
+    const double t84 = ltdl_Y6v0[2]*ltdl_dinv6_0;
+    const double t86 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t87 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t88 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t89 = ltdl_Y0v0[3]*t86 + (ltdl_Y1v0[3]*t87 + (ltdl_Y2v0[3]*t88 + (ltdl_Y3v0[3]*t81 + (ltdl_Y4v0[3]*t82 + (ltdl_Y5v0[3]*t83 + (t85*ltdl_Y7_in0_3 + ltdl_Y6v0[3]*t84))))));
+    Lambda_inv[15] = t89;
+    Lambda_inv[20] = t89;
+    const double t90 = ltdl_Y0_4*t86 + (ltdl_Y1_4*t87 + (ltdl_Y2_4*t88 + (ltdl_Y3_4*t81 + (ltdl_Y4_4*t82 + (t83*ltdl_Y5_4 + (t84*ltdl_Y6_4 + t85*ltdl_Y7_in0_4))))));
+    Lambda_inv[16] = t90;
+    Lambda_inv[26] = t90;
 
     /* Outputs: Lambda_inv (6 x 6): the entries not stored where computed */
     Lambda_inv[0] = 0.0;

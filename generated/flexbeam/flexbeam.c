@@ -29,7 +29,7 @@
 //   inverse_mass_matrix: 329 mul, 229 add, 5 div, 0 sin/cos, 0 sqrt; 73 temporaries
 //   forward_dynamics: 1074 mul, 730 add, 5 div, 2 sin/cos, 0 sqrt; 225 temporaries
 //   jacobian: 78 mul, 49 add, 1 div, 2 sin/cos, 0 sqrt; 23 temporaries
-//   jacobian_dot_qd: 137 mul, 86 add, 1 div, 2 sin/cos, 0 sqrt; 41 temporaries
+//   jacobian_dot_qd: 135 mul, 86 add, 1 div, 2 sin/cos, 0 sqrt; 42 temporaries
 //   op_space_inverse_inertia: 439 mul, 302 add, 6 div, 2 sin/cos, 0 sqrt; 106 temporaries
 
 #include <math.h>
@@ -1421,7 +1421,7 @@ void flexbeam_jacobian(const double* q, double* J)
 
 /* jacobian_dot_qd: Jdot(q, qd) qd: tip acceleration at qdd = 0 without gravity, world-aligned.
  * Part I Sec. 3 below (3.17).
- * Operations: 137 mul, 86 add, 1 div, 2 sin/cos, 0 sqrt; 41 temporaries. */
+ * Operations: 135 mul, 86 add, 1 div, 2 sin/cos, 0 sqrt; 42 temporaries. */
 void flexbeam_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 {
     /* Inputs */
@@ -1441,48 +1441,49 @@ void flexbeam_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
     const double Rnf0_0_1 = -t0*t1;
     const double Rnf0_0_0 = 0.5*t0*Rnf0_0_1 + 1.0;
     const double Rnf0_1_0 = t0*t1;
-    const double Rnf0_1_1 = Rnf0_0_0;
     /* rnf0: node position r0 + Phi eta + eta^T G eta / 2 (F.1) */
-    const double t2 = (8.37441990167632*q[1] + 47.48188343339704*q[2]) + (164.1842561269586*q[3] + 75.85140982676431*q[4]);
+    const double t2 = (14.020207444810197*q[1] + 28.919624038015172*q[2]) + (75.85140982676431*q[3] + 303.75744192505897*q[4]);
     const double t3 = -t2;
-    const double t4 = (14.020207444810197*q[1] + 28.919624038015172*q[2]) + (75.85140982676431*q[3] + 303.75744192505897*q[4]);
+    const double t4 = (9.86793457928545*q[1] + 15.669360775846013*q[2]) + (8.37441990167632*q[3] + 14.020207444810197*q[4]);
     const double t5 = -t4;
-    const double t6 = (9.86793457928545*q[1] + 15.669360775846013*q[2]) + (8.37441990167632*q[3] + 14.020207444810197*q[4]);
+    const double t6 = (15.669360775846013*q[1] + 68.83211932799779*q[2]) + (47.48188343339704*q[3] + 28.919624038015172*q[4]);
     const double t7 = -t6;
-    const double t8 = (15.669360775846013*q[1] + 68.83211932799779*q[2]) + (47.48188343339704*q[3] + 28.919624038015172*q[4]);
+    const double t8 = (8.37441990167632*q[1] + 47.48188343339704*q[2]) + (164.1842561269586*q[3] + 75.85140982676431*q[4]);
     const double t9 = -t8;
-    const double rnf0_0 = ((0.5*q[1]*t7 + 1.0) + 0.5*q[4]*t5) + (0.5*q[2]*t9 + 0.5*q[3]*t3);
+    const double rnf0_0 = ((0.5*q[1]*t5 + 1.0) + 0.5*q[4]*t3) + (0.5*q[2]*t7 + 0.5*q[3]*t9);
     const double rnf0_1 = (2.9142062483887603*q[1] + 2.9143933704181246*q[2]) + (2.9156635993590774*q[3] + 2.9195772523733172*q[4]);
     /* Uf0: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double Uf0_2_0 = 4.0114208910613*t1;
-    const double Uf0_3_0 = 4.0114208910613*rnf0_1*t1 - t6;
-    const double Uf0_3_1 = 13.933079243493596*rnf0_1*t1 - t8;
-    const double Uf0_3_2 = 22.8844580678444*rnf0_1*t1 - t2;
-    const double Uf0_3_3 = 32.10755780408215*rnf0_1*t1 - t4;
     const double Uf0_2_1 = 13.933079243493596*t1;
+    const double Uf0_3_0 = 4.0114208910613*rnf0_1*t1 - t4;
+    const double Uf0_3_1 = 13.933079243493596*rnf0_1*t1 - t6;
+    const double Uf0_3_2 = 22.8844580678444*rnf0_1*t1 - t8;
+    const double Uf0_3_3 = 32.10755780408215*rnf0_1*t1 - t2;
     const double Uf0_2_2 = 22.8844580678444*t1;
     const double Uf0_2_3 = 32.10755780408215*t1;
     const double Uf0_4_0 = 2.9142062483887603 - rnf0_0*Uf0_2_0;
     /* shared by the outputs */
     const double t10 = (qd[1]*Uf0_2_0 + qd[2]*Uf0_2_1) + (qd[3]*Uf0_2_2 + qd[4]*Uf0_2_3);
-    const double t12 = ((qd[1]*Uf0_3_0 + qd[2]*Uf0_3_1) + (qd[3]*Uf0_3_2 + qd[4]*Uf0_3_3)) - rnf0_1*t10;
-    const double t17 = ((qd[1]*t7 + qd[2]*t9) + (qd[3]*t3 + qd[4]*t5))*t10;
+    const double t14 = ((qd[1]*Uf0_3_0 + qd[2]*Uf0_3_1) + (qd[3]*Uf0_3_2 + qd[4]*Uf0_3_3)) - rnf0_1*t10;
     /* Uf0: modal influence of the node at O(k): (W, Pi + r~ W) (F.2) */
     const double Uf0_4_1 = 2.9143933704181246 - rnf0_0*Uf0_2_1;
     const double Uf0_4_2 = 2.9156635993590774 - rnf0_0*Uf0_2_2;
     const double Uf0_4_3 = 2.9195772523733172 - rnf0_0*Uf0_2_3;
     /* shared by the outputs */
-    const double t11 = qd[0]*qd[0];
+    const double t11 = Rnf0_0_0*c_q_0;
     const double t13 = ((qd[1]*Uf0_4_0 + qd[2]*Uf0_4_1) + (qd[3]*Uf0_4_2 + qd[4]*Uf0_4_3)) + rnf0_0*t10;
-    const double t14 = Rnf0_1_1*t13 + Rnf0_0_1*t12;
-    const double t15 = ((qd[1]*((-9.86793457928545*qd[1] - 15.669360775846013*qd[2]) + (-8.37441990167632*qd[3] - 14.020207444810197*qd[4])) + qd[2]*((-15.669360775846013*qd[1] - 68.83211932799779*qd[2]) + (-47.48188343339704*qd[3] - 28.919624038015172*qd[4]))) + (qd[3]*((-8.37441990167632*qd[1] - 47.48188343339704*qd[2]) + (-164.1842561269586*qd[3] - 75.85140982676431*qd[4])) + qd[4]*((-14.020207444810197*qd[1] - 28.919624038015172*qd[2]) + (-75.85140982676431*qd[3] - 303.75744192505897*qd[4])))) + ((2.9142062483887603*qd[1] + 2.9143933704181246*qd[2]) + (2.9156635993590774*qd[3] + 2.9195772523733172*qd[4]))*t10;
-    const double t16 = 2.0*qd[0];
-    const double t18 = ((Rnf0_0_0*t15 + (-Rnf0_1_0*t17 - t11*(rnf0_0*Rnf0_0_0 + rnf0_1*Rnf0_1_0))) - t10*t14) - t16*t14;
-    const double t19 = Rnf0_1_0*t13 + Rnf0_0_0*t12;
-    const double t20 = ((Rnf0_0_1*t15 + (-Rnf0_1_1*t17 - t11*(rnf0_1*Rnf0_1_1 + rnf0_0*Rnf0_0_1))) + t10*t19) + t16*t19;
+    const double t12 = qd[0]*qd[0];
+    const double t15 = Rnf0_0_0*t13 + Rnf0_0_1*t14;
+    const double t16 = ((qd[1]*((-9.86793457928545*qd[1] - 15.669360775846013*qd[2]) + (-8.37441990167632*qd[3] - 14.020207444810197*qd[4])) + qd[2]*((-15.669360775846013*qd[1] - 68.83211932799779*qd[2]) + (-47.48188343339704*qd[3] - 28.919624038015172*qd[4]))) + (qd[3]*((-8.37441990167632*qd[1] - 47.48188343339704*qd[2]) + (-164.1842561269586*qd[3] - 75.85140982676431*qd[4])) + qd[4]*((-14.020207444810197*qd[1] - 28.919624038015172*qd[2]) + (-75.85140982676431*qd[3] - 303.75744192505897*qd[4])))) + ((2.9142062483887603*qd[1] + 2.9143933704181246*qd[2]) + (2.9156635993590774*qd[3] + 2.9195772523733172*qd[4]))*t10;
+    const double t18 = ((qd[1]*t5 + qd[2]*t7) + (qd[3]*t9 + qd[4]*t3))*t10;
+    const double t17 = 2.0*qd[0];
+    const double t19 = ((Rnf0_0_0*t16 + (-Rnf0_1_0*t18 - t12*(rnf0_0*Rnf0_0_0 + rnf0_1*Rnf0_1_0))) - t10*t15) - t17*t15;
+    const double t20 = Rnf0_0_0*s_q_0;
+    const double t21 = Rnf0_1_0*t13 + Rnf0_0_0*t14;
+    const double t22 = (((-Rnf0_0_0*t18 - t12*(rnf0_1*Rnf0_0_0 + rnf0_0*Rnf0_0_1)) + Rnf0_0_1*t16) + t10*t21) + t17*t21;
     Jdqd[2] = -0.5*((4.0114208910613*qd[1] + 13.933079243493596*qd[2]) + (22.8844580678444*qd[3] + 32.10755780408215*qd[4]))*Rnf0_1_0*t10;
-    Jdqd[3] = (Rnf0_0_0*c_q_0 - Rnf0_1_0*s_q_0)*t18 + (Rnf0_0_1*c_q_0 - Rnf0_1_1*s_q_0)*t20;
-    Jdqd[4] = (Rnf0_0_0*s_q_0 + Rnf0_1_0*c_q_0)*t18 + (Rnf0_0_1*s_q_0 + Rnf0_1_1*c_q_0)*t20;
+    Jdqd[3] = (t11 - Rnf0_1_0*s_q_0)*t19 + (Rnf0_0_1*c_q_0 - t20)*t22;
+    Jdqd[4] = (Rnf0_1_0*c_q_0 + t20)*t19 + (Rnf0_0_1*s_q_0 + t11)*t22;
 
     /* Outputs: Jdqd (6): the entries not stored where computed */
     Jdqd[0] = 0.0;

@@ -29,7 +29,7 @@
 //   inverse_mass_matrix: 329 mul, 229 add, 5 div, 0 sin/cos, 0 sqrt; 73 temporaries
 //   forward_dynamics: 1074 mul, 730 add, 5 div, 2 sin/cos, 0 sqrt; 225 temporaries
 //   jacobian: 78 mul, 49 add, 1 div, 2 sin/cos, 0 sqrt; 23 temporaries
-//   jacobian_dot_qd: 137 mul, 86 add, 1 div, 2 sin/cos, 0 sqrt; 41 temporaries
+//   jacobian_dot_qd: 135 mul, 86 add, 1 div, 2 sin/cos, 0 sqrt; 42 temporaries
 //   op_space_inverse_inertia: 439 mul, 302 add, 6 div, 2 sin/cos, 0 sqrt; 106 temporaries
 
 #ifndef FLEXBEAM_H

@@ -24,13 +24,13 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 208 mul, 139 add, 0 div, 10 sin/cos, 0 sqrt; 122 temporaries
-//   mass_matrix: 120 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 94 temporaries
+//   mass_matrix: 118 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 91 temporaries
 //   bias_forces: 199 mul, 129 add, 0 div, 10 sin/cos, 0 sqrt; 119 temporaries
-//   inverse_mass_matrix: 248 mul, 155 add, 5 div, 10 sin/cos, 0 sqrt; 152 temporaries
-//   forward_dynamics: 395 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 242 temporaries
+//   inverse_mass_matrix: 246 mul, 155 add, 5 div, 10 sin/cos, 0 sqrt; 149 temporaries
+//   forward_dynamics: 393 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 239 temporaries
 //   jacobian: 94 mul, 50 add, 0 div, 12 sin/cos, 0 sqrt; 62 temporaries
 //   jacobian_dot_qd: 165 mul, 92 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
-//   op_space_inverse_inertia: 533 mul, 341 add, 5 div, 12 sin/cos, 0 sqrt; 254 temporaries
+//   op_space_inverse_inertia: 531 mul, 341 add, 5 div, 12 sin/cos, 0 sqrt; 248 temporaries
 
 #include <math.h>
 
@@ -577,7 +577,7 @@ void leg6_inverse_dynamics(const double* q, const double* qd, const double* qdd,
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 120 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 94 temporaries. */
+ * Operations: 118 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 91 temporaries. */
 void leg6_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -639,20 +639,19 @@ void leg6_mass_matrix(const double* q, double* M)
     const double t12 = s_q_3*Rch3_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_4_0 = -t0;
-    const double F4_5_5_0 = Rch4_1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t21 = -0.4*F4_5_4_0;
+    const double t23 = -0.4*F4_5_4_0;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
     M[28] = Rc4_1_1;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t16 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
-    const double Rc2_1_2 = -t16 - t7;
-    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_0_0 = Rc3_0_1;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = -t16;
+    const double t17 = s_q_3*Rc3_0_1;
+    const double t14 = c_q_3*Rc3_0_1;
+    const double t18 = t17 - c_q_3*Rc3_1_2;
+    const double Rc2_0_1 = s_q_3*Rc3_1_2 + t14;
+    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_2_0 = c_q_3*F3_4_2_0 - t17;
+    const double F2_4_0_0 = s_q_3*F3_4_2_0 + t14;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -661,84 +660,80 @@ void leg6_mass_matrix(const double* q, double* M)
     const double Rc2_1_1 = Rc3_1_1 + t13;
     M[21] = Rc3_1_1;
     const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
+    const double Rc2_1_2 = -t18 - t7;
+    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F3_5_1_0 = s_q_4*t7;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = -t18;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
     M[9] = F1_3_1_0;
     M[19] = F1_3_1_0;
     const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
+    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*Rc2_0_1;
+    M[3] = F0_3_2_0;
+    M[18] = F0_3_2_0;
+    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t14 = 0.4*c_q_3;
-    const double t15 = 0.4*s_q_3;
-    const double Rc2_0_2 = ((-t15*Rch3_2 - t14*Rch3_0) + c_q_3*t10) - s_q_3*t9;
+    const double t15 = 0.4*c_q_3;
+    const double t16 = 0.4*s_q_3;
+    const double Rc2_0_2 = ((-t16*Rch3_2 - t15*Rch3_0) + c_q_3*t10) - s_q_3*t9;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
+    const double F2_4_1_0 = F3_4_1_0 + (t15*F3_4_3_0 + t16*F3_4_5_0);
     M[22] = F3_4_1_0;
     M[27] = F3_4_1_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_0_0 = Rc2_0_0 + 2e-05;
-    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
-    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = Rc2_0_1;
-    /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
-    M[3] = F0_3_2_0;
-    M[15] = F2_3_0_0;
-    M[18] = F0_3_2_0;
-    M[20] = F2_3_0_0;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t17 = s_q_2*Rc2_1_2;
-    const double t18 = c_q_2*Rc2_1_1 - t17;
-    const double t19 = c_q_2*Rc2_1_2;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
-    const double t20 = t19 - s_q_2*Rc2_2_2;
-    const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
-    M[7] = Rc1_1_1;
-    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
-    /* Rc0: composite rigid-body inertia R(k) (a.44) */
-    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
-    M[0] = Rc0_2_2;
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
-    M[1] = F0_1_2_0;
-    M[6] = F0_1_2_0;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc1_0_1;
-    M[8] = F1_2_1_0;
-    M[13] = F1_2_1_0;
-    const double F1_2_2_0 = Rc1_0_2;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
-    M[2] = F0_2_2_0;
-    M[12] = F0_2_2_0;
-    M[14] = Rc2_0_0;
-    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
-    const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
     M[10] = F1_4_1_0;
     M[25] = F1_4_1_0;
     const double F1_4_2_0 = s_q_2*F2_4_1_0 + c_q_2*F2_4_2_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = c_q_1*F1_4_2_0 - s_q_1*F2_4_0_0;
     M[4] = F0_4_2_0;
     M[16] = F2_4_0_0;
     M[24] = F0_4_2_0;
     M[26] = F2_4_0_0;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
+    M[15] = Rc2_0_1;
+    M[20] = Rc2_0_1;
+    const double t19 = s_q_2*Rc2_1_2;
+    const double t20 = c_q_2*Rc2_1_1 - t19;
+    const double t21 = c_q_2*Rc2_1_2;
+    const double t22 = t21 - s_q_2*Rc2_2_2;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t19) + (s_q_2*(s_q_2*Rc2_1_1 + t21) + 2e-05);
+    const double Rc1_1_1 = (c_q_2*t20 + 2e-05) - s_q_2*t22;
+    M[7] = Rc1_1_1;
+    const double Rc1_1_2 = c_q_2*t22 + s_q_2*t20;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_1_2 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    M[1] = Rc0_1_2;
+    M[6] = Rc0_1_2;
+    M[8] = Rc1_0_1;
+    M[13] = Rc1_0_1;
+    const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
+    M[0] = Rc0_2_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = c_q_1*Rc1_0_2 - s_q_1*Rc2_0_0;
+    M[2] = F0_2_2_0;
+    M[12] = F0_2_2_0;
+    M[14] = Rc2_0_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t21;
-    const double F3_5_3_0 = s_q_4*F4_5_5_0;
-    const double F3_5_1_0 = 0.4*F3_5_3_0;
+    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t23;
     const double F3_5_2_0 = -s_q_4*F4_5_0_0;
-    const double F3_5_5_0 = c_q_4*F4_5_5_0;
+    const double F3_5_3_0 = s_q_4*Rch4_1;
+    const double F3_5_5_0 = c_q_4*Rch4_1;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t21);
-    const double F2_5_1_0 = (t14*F3_5_3_0 + t15*F3_5_5_0) + F3_5_1_0;
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t23);
+    const double F2_5_1_0 = (t15*F3_5_3_0 + t16*F3_5_5_0) + F3_5_1_0;
     M[23] = F3_5_1_0;
     M[33] = F3_5_1_0;
     const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
@@ -954,7 +949,7 @@ void leg6_bias_forces(const double* q, const double* qd, double* C)
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
  * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 248 mul, 155 add, 5 div, 10 sin/cos, 0 sqrt; 152 temporaries. */
+ * Operations: 246 mul, 155 add, 5 div, 10 sin/cos, 0 sqrt; 149 temporaries. */
 void leg6_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
@@ -1013,68 +1008,57 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double Rc3_1_2 = F3_4_2_0 - t7;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_4_0 = -t0;
-    const double F4_5_5_0 = Rch4_1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t21 = -0.4*F4_5_4_0;
+    const double t23 = -0.4*F4_5_4_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_3_0 = s_q_4*F4_5_5_0;
-    const double F3_5_5_0 = c_q_4*F4_5_5_0;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t14 = 0.4*c_q_3;
-    const double t15 = 0.4*s_q_3;
+    const double t14 = c_q_3*Rc3_0_1;
+    const double t17 = s_q_3*Rc3_0_1;
+    const double t15 = 0.4*c_q_3;
+    const double t16 = 0.4*s_q_3;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_0_0 = Rc3_0_1;
     const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
+    const double F2_4_1_0 = F3_4_1_0 + (t15*F3_4_3_0 + t16*F3_4_5_0);
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t21;
+    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t23;
     const double F3_5_2_0 = -s_q_4*F4_5_0_0;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t21);
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t23);
     const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_1_0 = 0.4*F3_5_3_0;
+    const double F3_5_1_0 = s_q_4*t7;
+    const double F3_5_3_0 = s_q_4*Rch4_1;
+    const double F3_5_5_0 = c_q_4*Rch4_1;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_1_0 = (t14*F3_5_3_0 + t15*F3_5_5_0) + F3_5_1_0;
+    const double F2_5_1_0 = (t15*F3_5_3_0 + t16*F3_5_5_0) + F3_5_1_0;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t8 = s_q_3*Rc3_0_2;
     const double t11 = c_q_3*Rch3_2;
     const double t12 = s_q_3*Rch3_0;
-    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
-    const double t16 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
-    const double Rc2_1_2 = -t16 - t7;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = -t16;
+    const double t18 = t17 - c_q_3*Rc3_1_2;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
-    const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
+    const double F2_4_2_0 = c_q_3*F3_4_2_0 - t17;
+    const double F2_4_0_0 = s_q_3*F3_4_2_0 + t14;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = s_q_3*Rc3_1_2 + t14;
+    const double Rc2_1_2 = -t18 - t7;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = -t18;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t9 = c_q_3*Rc3_0_0 + t8;
-    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t8) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
-    const double t10 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
-    const double Rc2_0_2 = ((-t15*Rch3_2 - t14*Rch3_0) + c_q_3*t10) - s_q_3*t9;
+    const double t8 = s_q_3*Rc3_0_2;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = Rc2_0_1;
     const double F2_3_1_0 = Rc3_1_1 + (0.4*t11 - 0.4*t12);
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
-    const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
-    const double Rc2_1_1 = Rc3_1_1 + t13;
-    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_3 = (Rc3_1_1 - F3_5_1_0*ltdl_L5_3) - F3_4_1_0*ltdl_L4_3;
-    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
     const double F1_4_2_0 = s_q_2*F2_4_1_0 + c_q_2*F2_4_2_0;
@@ -1089,22 +1073,29 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L5_2 = 3149.606299212598*F2_5_0_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_2 = F2_4_0_0*ltdl_dinv4_0;
+    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double ltdl_A3_3 = (Rc3_1_1 - F3_5_1_0*ltdl_L5_3) - F3_4_1_0*ltdl_L4_3;
+    /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
+    const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_1 = Rc3_1_1 + t13;
+    const double t9 = c_q_3*Rc3_0_0 + t8;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t8) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
+    const double t10 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
+    const double Rc2_0_2 = ((-t16*Rch3_2 - t15*Rch3_0) + c_q_3*t10) - s_q_3*t9;
+    const double Rc2_0_0 = c_q_3*t9 + (s_q_3*t10 + t13);
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
     const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
-    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_2 = (F2_3_0_0 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*Rc2_0_1;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_1 = (F1_3_1_0 - F3_5_1_0*ltdl_L5_1) - F3_4_1_0*ltdl_L4_1;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
-    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
+    const double ltdl_A3_2 = (Rc2_0_1 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1116,41 +1107,39 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t17 = s_q_2*Rc2_1_2;
-    const double t19 = c_q_2*Rc2_1_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc1_0_1;
-    const double F1_2_2_0 = Rc1_0_2;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
+    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
+    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
+    const double t19 = s_q_2*Rc2_1_2;
+    const double t21 = c_q_2*Rc2_1_2;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_1 = (F1_2_1_0 + (-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1)) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((-F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2) + Rc2_0_0) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
     /* ltdl_Y2: Y = L^-T B */
     const double ltdl_Y2_4 = ltdl_L4_3*ltdl_L3_2 - ltdl_L4_2;
     const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t18 = c_q_2*Rc2_1_1 - t17;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
+    const double t20 = c_q_2*Rc2_1_1 - t19;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t19) + (s_q_2*(s_q_2*Rc2_1_1 + t21) + 2e-05);
+    const double t22 = t21 - s_q_2*Rc2_2_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = c_q_1*Rc1_0_2 - s_q_1*Rc2_0_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_0 = Rc2_0_0 + 2e-05;
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t20 = t19 - s_q_2*Rc2_2_2;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = ((-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1) + Rc1_0_1) - ltdl_A3_2*ltdl_L3_1;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
-    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    const double Rc1_1_1 = (c_q_2*t20 + 2e-05) - s_q_2*t22;
+    const double Rc1_1_2 = c_q_2*t22 + s_q_2*t20;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_1_2 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1163,7 +1152,7 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = (((-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0) + Rc0_1_2) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1175,12 +1164,12 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     Minv[28] = (((ltdl_L4_3*ltdl_L4_3*ltdl_dinv3_0 + ltdl_dinv4_0) + ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
     const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
-    const double t38 = ltdl_L4_3*ltdl_dinv3_0;
-    const double t27 = ltdl_Y0_5*ltdl_dinv0_0;
+    const double t40 = ltdl_L4_3*ltdl_dinv3_0;
+    const double t29 = ltdl_Y0_5*ltdl_dinv0_0;
     Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
     Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 3149.606299212598) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[5] = t27;
-    Minv[30] = t27;
+    Minv[5] = t29;
+    Minv[30] = t29;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
@@ -1188,62 +1177,62 @@ void leg6_inverse_mass_matrix(const double* q, double* Minv)
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     /* shared by the outputs */
-    const double t22 = ltdl_L1_0*ltdl_dinv0_0;
-    const double t23 = -t22;
-    Minv[1] = t23;
-    Minv[6] = t23;
-    const double t25 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    Minv[3] = t25;
-    Minv[18] = t25;
-    const double t30 = -ltdl_Y0v0[3]*t22 + ltdl_Y1v0[3]*ltdl_dinv1_0;
-    Minv[9] = t30;
-    Minv[19] = t30;
-    const double t31 = -ltdl_Y0_4*t22 + ltdl_Y1_4*ltdl_dinv1_0;
-    Minv[10] = t31;
-    Minv[25] = t31;
-    const double t32 = -ltdl_Y0_5*t22 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t24 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t25 = -t24;
+    Minv[1] = t25;
+    Minv[6] = t25;
+    const double t27 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[3] = t27;
+    Minv[18] = t27;
+    const double t32 = -ltdl_Y0v0[3]*t24 + ltdl_Y1v0[3]*ltdl_dinv1_0;
+    Minv[9] = t32;
+    Minv[19] = t32;
+    const double t33 = -ltdl_Y0_4*t24 + ltdl_Y1_4*ltdl_dinv1_0;
+    Minv[10] = t33;
+    Minv[25] = t33;
+    const double t34 = -ltdl_Y0_5*t24 + ltdl_Y1_5*ltdl_dinv1_0;
     Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[11] = t32;
-    Minv[31] = t32;
-    const double t28 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t29 = -ltdl_Y0v0[2]*t22 - t28;
+    Minv[11] = t34;
+    Minv[31] = t34;
+    const double t30 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t31 = -ltdl_Y0v0[2]*t24 - t30;
     Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
-    Minv[8] = t29;
-    Minv[13] = t29;
-    const double t33 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t40 = ((-ltdl_Y2_5*t33 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[23] = t40;
-    Minv[33] = t40;
-    const double t24 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t34 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t28 - t33);
-    Minv[15] = t34;
-    Minv[20] = t34;
-    const double t39 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t33 - t38));
-    Minv[22] = t39;
-    Minv[27] = t39;
-    const double t26 = ltdl_Y0_4*ltdl_dinv0_0;
+    Minv[8] = t31;
+    Minv[13] = t31;
+    const double t35 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t42 = ((-ltdl_Y2_5*t35 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[23] = t42;
+    Minv[33] = t42;
+    const double t26 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t36 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t30 - t35);
+    Minv[15] = t36;
+    Minv[20] = t36;
+    const double t41 = ltdl_Y0v0[3]*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + (-ltdl_Y2_4*t35 - t40));
+    Minv[22] = t41;
+    Minv[27] = t41;
+    const double t28 = ltdl_Y0_4*ltdl_dinv0_0;
     Minv[0] = ltdl_dinv0_0;
-    const double t35 = ltdl_Y2_4*ltdl_dinv2_0;
-    const double t36 = ltdl_Y0_4*t24 + (t35 - ltdl_Y1_4*t28);
-    Minv[16] = t36;
-    Minv[26] = t36;
-    const double t37 = ltdl_Y0_5*t24 + (-ltdl_Y1_5*t28 + ltdl_Y2_5*ltdl_dinv2_0);
-    Minv[2] = t24;
-    Minv[12] = t24;
-    Minv[17] = t37;
-    Minv[32] = t37;
-    const double t41 = ((ltdl_Y2_5*t35 + ltdl_L5_3*t38) + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*t26;
-    Minv[4] = t26;
-    Minv[24] = t26;
-    Minv[29] = t41;
-    Minv[34] = t41;
+    const double t37 = ltdl_Y2_4*ltdl_dinv2_0;
+    const double t38 = ltdl_Y0_4*t26 + (t37 - ltdl_Y1_4*t30);
+    Minv[16] = t38;
+    Minv[26] = t38;
+    const double t39 = ltdl_Y0_5*t26 + (-ltdl_Y1_5*t30 + ltdl_Y2_5*ltdl_dinv2_0);
+    Minv[2] = t26;
+    Minv[12] = t26;
+    Minv[17] = t39;
+    Minv[32] = t39;
+    const double t43 = ((ltdl_Y2_5*t37 + ltdl_L5_3*t40) + ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*t28;
+    Minv[4] = t28;
+    Minv[24] = t28;
+    Minv[29] = t43;
+    Minv[34] = t43;
 
     /* Outputs: Minv (6 x 6), each stored as soon as computed */
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
  * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 395 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 242 temporaries. */
+ * Operations: 393 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 239 temporaries. */
 void leg6_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -1303,22 +1292,18 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double alpha3_0 = (-s_q_3*alpha2_2 + c_q_3*a1_0) + a3_0;
     const double alpha3_2 = (c_q_3*alpha2_2 + s_q_3*a1_0) + a3_2;
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
-    const double Rch4_1 = -0.0075*s_q_5;
     const double t32 = 0.0075*c_q_5;
+    const double Rch4_1 = -0.0075*s_q_5;
     const double Rch4_2 = t32 + 0.0225;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_4_0 = -t32;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t49 = -0.4*F4_5_4_0;
+    const double t51 = -0.4*F4_5_4_0;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double t33 = 0.00075*c_q_5;
     const double t34 = s_q_5*s_q_5;
     const double t35 = c_q_5*c_q_5;
     const double Rc4_1_2 = 0.00018250000000000002*c_q_5*s_q_5 + 0.000375*s_q_5;
-    /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F4_5_5_0 = Rch4_1;
-    /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t39 = 0.4*Rch4_1;
     /* V4: spatial velocity V(k) (2.25) */
     const double t6 = s_q_4*V3_2;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
@@ -1327,9 +1312,9 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double t17 = 0.4*alpha2_1;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_0_0 = t33 + 0.0013850000000000002;
     const double Rc4_1_1 = ((t33 + 0.0010675) + 0.000135*t34) + 0.0003175*t35;
     const double Rc4_2_2 = (0.0003175*t34 + 0.000135) + 0.000135*t35;
+    const double Rc4_0_0 = t33 + 0.0013850000000000002;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = s_q_4*Rch4_2;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1338,11 +1323,10 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double Rc3_0_1 = s_q_4*Rc4_1_2;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_2_0 = c_q_4*Rc4_1_2;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t39 = 0.4*Rch4_1;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_3_0 = s_q_4*F4_5_5_0;
-    const double F3_5_5_0 = c_q_4*F4_5_5_0;
     /* V4: spatial velocity V(k) (2.25) */
     const double V4_0 = t5 - t6;
     const double V4_1 = V3_1 + qd[4];
@@ -1365,13 +1349,12 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double t30 = 0.4*c_q_3;
     const double t31 = 0.4*s_q_3;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double t36 = c_q_4*c_q_4;
-    const double t37 = s_q_4*s_q_4;
     const double t38 = 0.8*F3_4_3_0 + 0.22990000000000005;
-    const double Rc3_0_2 = (-0.4*Rch3_0 - c_q_4*s_q_4*Rc4_0_0) + c_q_4*s_q_4*Rc4_2_2;
     const double Rc3_1_2 = F3_4_2_0 - t39;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t44 = c_q_3*Rc3_0_1;
+    const double t45 = s_q_3*Rc3_0_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_0_0 = Rc3_0_1;
     const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1379,21 +1362,21 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_2 = F3_4_3_0 + 0.74;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t49;
+    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t51;
     const double F3_5_2_0 = -s_q_4*F4_5_0_0;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t49);
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t51);
     const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_1_0 = 0.4*F3_5_3_0;
+    const double F3_5_1_0 = s_q_4*t39;
+    const double F3_5_3_0 = s_q_4*Rch4_1;
+    const double F3_5_5_0 = c_q_4*Rch4_1;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_1_0 = (t30*F3_5_3_0 + t31*F3_5_5_0) + F3_5_1_0;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double Rc3_1_1 = Rc4_1_1 + t38;
-    const double Rc3_0_0 = (t37*Rc4_2_2 + t36*Rc4_0_0) + t38;
-    const double Rc3_2_2 = (t37*Rc4_0_0 + 0.001125) + t36*Rc4_2_2;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -qd[4]*V4_2;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
@@ -1414,16 +1397,22 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t14 = V4_0*V4_0;
     const double t15 = V4_1*V4_1;
+    /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double t36 = c_q_4*c_q_4;
+    const double t37 = s_q_4*s_q_4;
+    const double Rc3_0_0 = (t37*Rc4_2_2 + t36*Rc4_0_0) + t38;
+    const double Rc3_2_2 = (t37*Rc4_0_0 + 0.001125) + t36*Rc4_2_2;
+    const double Rc3_0_2 = (-0.4*Rch3_0 - c_q_4*s_q_4*Rc4_0_0) + c_q_4*s_q_4*Rc4_2_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t40 = s_q_3*Rc3_0_2;
-    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
-    const double t44 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
-    const double Rc2_1_2 = -t39 - t44;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = -t44;
+    const double t46 = t45 - c_q_3*Rc3_1_2;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
-    const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
+    const double F2_4_2_0 = c_q_3*F3_4_2_0 - t45;
+    const double F2_4_0_0 = s_q_3*F3_4_2_0 + t44;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = s_q_3*Rc3_1_2 + t44;
+    const double Rc2_1_2 = -t39 - t46;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = -t46;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1443,11 +1432,8 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t16 = -0.05*t14 - 0.05*t15;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t41 = c_q_3*Rc3_0_0 + t40;
-    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t40) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
-    const double t42 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
+    const double t40 = s_q_3*Rc3_0_2;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = Rc2_0_1;
     const double F2_3_1_0 = Rc3_1_1 + (t30*Rch3_2 - t31*Rch3_0);
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = c_q_2*F2_4_1_0 - s_q_2*F2_4_2_0;
@@ -1488,6 +1474,9 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* f5: spatial force f(k) (2.29) */
     const double f5_5 = (-0.0075*V5_1*V5_1 - 0.0075*V5_0*V5_0) + 0.3*alpha5_5;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double t41 = c_q_3*Rc3_0_0 + t40;
+    const double Rc2_2_2 = (c_q_3*(c_q_3*Rc3_2_2 - t40) + 0.000675) - s_q_3*(-s_q_3*Rc3_0_0 + c_q_3*Rc3_0_2);
+    const double t42 = c_q_3*Rc3_0_2 + s_q_3*Rc3_2_2;
     const double t43 = (0.5763000000000001 - 0.8*s_q_3*Rch3_0) + 0.8*c_q_3*Rch3_2;
     const double Rc2_0_2 = ((-t31*Rch3_2 - t30*Rch3_0) + c_q_3*t42) - s_q_3*t41;
     const double Rc2_0_0 = c_q_3*t41 + (s_q_3*t42 + t43);
@@ -1496,15 +1485,14 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
     const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
-    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_2 = (F2_3_0_0 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*Rc2_0_1;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_1 = (F1_3_1_0 - F3_5_1_0*ltdl_L5_1) - F3_4_1_0*ltdl_L4_1;
+    const double ltdl_A3_2 = (Rc2_0_1 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_2 = -qd[5]*V5_1;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
@@ -1515,9 +1503,6 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double t22 = 0.00018250000000000002*V5_2;
     const double t24 = -0.0075*alpha4_0;
     const double t21 = -0.0003175*alpha4_0;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
-    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1554,37 +1539,36 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*a1_0 + f2_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t45 = s_q_2*Rc2_1_2;
-    const double t47 = c_q_2*Rc2_1_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc1_0_1;
-    const double F1_2_2_0 = Rc1_0_2;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
+    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
+    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
+    const double t47 = s_q_2*Rc2_1_2;
+    const double t49 = c_q_2*Rc2_1_2;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_1 = (F1_2_1_0 + (-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1)) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((-F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2) + Rc2_0_0) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t48 = c_q_2*Rc2_1_1 - t47;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t47) + (s_q_2*(s_q_2*Rc2_1_1 + t49) + 2e-05);
+    const double t50 = t49 - s_q_2*Rc2_2_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = c_q_1*Rc1_0_2 - s_q_1*Rc2_0_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_0_0 = Rc2_0_0 + 2e-05;
-    const double t46 = c_q_2*Rc2_1_1 - t45;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t45) + (s_q_2*(s_q_2*Rc2_1_1 + t47) + 2e-05);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t48 = t47 - s_q_2*Rc2_2_2;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = ((-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1) + Rc1_0_1) - ltdl_A3_2*ltdl_L3_1;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_1 = (c_q_2*t46 + 2e-05) - s_q_2*t48;
-    const double Rc1_1_2 = c_q_2*t48 + s_q_2*t46;
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    const double Rc1_1_1 = (c_q_2*t48 + 2e-05) - s_q_2*t50;
+    const double Rc1_1_2 = c_q_2*t50 + s_q_2*t48;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_1_2 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1612,7 +1596,7 @@ void leg6_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = (((-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0) + Rc0_1_2) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1926,7 +1910,7 @@ void leg6_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 533 mul, 341 add, 5 div, 12 sin/cos, 0 sqrt; 254 temporaries. */
+ * Operations: 531 mul, 341 add, 5 div, 12 sin/cos, 0 sqrt; 248 temporaries. */
 void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -1990,68 +1974,67 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t12 = s_q_3*Rch3_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_4_0 = -t0;
-    const double F4_5_5_0 = Rch4_1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double t21 = -0.4*F4_5_4_0;
+    const double t23 = -0.4*F4_5_4_0;
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_0_0 = 0.000375*c_q_5 + 0.0003175;
-    /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_3_0 = s_q_4*F4_5_5_0;
-    const double F3_5_5_0 = c_q_4*F4_5_5_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t29 = c_q_0*s_q_2;
+    const double t31 = c_q_0*s_q_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t14 = 0.4*c_q_3;
-    const double t15 = 0.4*s_q_3;
-    const double Rc2_0_2 = ((-t15*Rch3_2 - t14*Rch3_0) + c_q_3*t10) - s_q_3*t9;
+    const double t14 = c_q_3*Rc3_0_1;
+    const double t17 = s_q_3*Rc3_0_1;
+    const double t15 = 0.4*c_q_3;
+    const double t16 = 0.4*s_q_3;
+    const double Rc2_0_2 = ((-t16*Rch3_2 - t15*Rch3_0) + c_q_3*t10) - s_q_3*t9;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -Rch3_0;
-    const double F3_4_0_0 = Rc3_0_1;
     const double F3_4_1_0 = 0.4*F3_4_3_0 + Rc4_1_1;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_1_0 = F3_4_1_0 + (t14*F3_4_3_0 + t15*F3_4_5_0);
+    const double F2_4_1_0 = F3_4_1_0 + (t15*F3_4_3_0 + t16*F3_4_5_0);
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_1_1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t21;
+    const double F3_5_0_0 = c_q_4*F4_5_0_0 + t23;
     const double F3_5_2_0 = -s_q_4*F4_5_0_0;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t21);
+    const double F2_5_0_0 = c_q_3*F3_5_0_0 + (s_q_3*F3_5_2_0 + t23);
     const double F2_5_2_0 = -s_q_3*F3_5_0_0 + c_q_3*F3_5_2_0;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_5_1_0 = 0.4*F3_5_3_0;
+    const double F3_5_1_0 = s_q_4*t7;
+    const double F3_5_3_0 = s_q_4*Rch4_1;
+    const double F3_5_5_0 = c_q_4*Rch4_1;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_5_1_0 = (t14*F3_5_3_0 + t15*F3_5_5_0) + F3_5_1_0;
+    const double F2_5_1_0 = (t15*F3_5_3_0 + t16*F3_5_5_0) + F3_5_1_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t23 = c_q_0*c_q_2;
-    const double t30 = c_q_2*s_q_0*s_q_1 - t29;
+    const double t25 = c_q_0*c_q_2;
+    const double t32 = c_q_2*s_q_0*s_q_1 - t31;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_1 = s_q_3*Rc3_1_2 + c_q_3*Rc3_0_1;
-    const double t16 = -c_q_3*Rc3_1_2 + s_q_3*Rc3_0_1;
-    const double Rc2_1_2 = -t16 - t7;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_2_0 = -t16;
+    const double t18 = t17 - c_q_3*Rc3_1_2;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = c_q_3*F3_4_0_0 + s_q_3*F3_4_2_0;
-    const double F2_4_2_0 = -s_q_3*F3_4_0_0 + c_q_3*F3_4_2_0;
+    const double F2_4_2_0 = c_q_3*F3_4_2_0 - t17;
+    const double F2_4_0_0 = s_q_3*F3_4_2_0 + t14;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_1 = s_q_3*Rc3_1_2 + t14;
+    const double Rc2_1_2 = -t18 - t7;
+    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_3_2_0 = -t18;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_3 = 3149.606299212598*F3_5_1_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_3 = F3_4_1_0*ltdl_dinv4_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t22 = s_q_0*s_q_2;
-    const double t24 = s_q_1*t23;
+    const double t24 = s_q_0*s_q_2;
+    const double t26 = s_q_1*t25;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_1 = s_q_1*t22 + t23;
+    const double ltdl_Y4_in0_1 = s_q_1*t24 + t25;
     /* ltdl_Y2_in0: Y = L^-T B */
     const double ltdl_Y2_in0_1 = c_q_1*s_q_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t32 = c_q_3*t30;
-    const double t31 = -s_q_3*t30 + c_q_3*ltdl_Y2_in0_1;
-    const double t34 = c_q_1*c_q_2;
-    const double t36 = s_q_1*s_q_3;
+    const double t34 = c_q_3*t32;
+    const double t33 = -s_q_3*t32 + c_q_3*ltdl_Y2_in0_1;
+    const double t36 = c_q_1*c_q_2;
+    const double t38 = s_q_1*s_q_3;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = Rc2_0_1;
     const double F2_3_1_0 = Rc3_1_1 + (0.4*t11 - 0.4*t12);
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t13 = 0.8*t11 + (0.5763000000000001 - 0.8*t12);
@@ -2076,41 +2059,37 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_2 = F2_4_0_0*ltdl_dinv4_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t25 = t22 + t24;
-    const double t33 = s_q_3*ltdl_Y2_in0_1 + t32;
-    const double t35 = -s_q_3*t34 - c_q_3*s_q_1;
-    const double t37 = c_q_3*t34 - t36;
+    const double t27 = t24 + t26;
+    const double t35 = s_q_3*ltdl_Y2_in0_1 + t34;
+    const double t37 = -s_q_3*t36 - c_q_3*s_q_1;
+    const double t39 = c_q_3*t36 - t38;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_1_0 = c_q_2*F2_3_1_0 - s_q_2*F2_3_2_0;
     const double F1_3_2_0 = s_q_2*F2_3_1_0 + c_q_2*F2_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*F2_3_0_0;
-    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_2 = (F2_3_0_0 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
+    const double F0_3_2_0 = c_q_1*F1_3_2_0 - s_q_1*Rc2_0_1;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_1 = 3149.606299212598*F1_5_1_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_1 = F1_4_1_0*ltdl_dinv4_0;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A3_1 = (F1_3_1_0 - F3_5_1_0*ltdl_L5_1) - F3_4_1_0*ltdl_L4_1;
+    const double ltdl_A3_2 = (Rc2_0_1 - F3_5_1_0*ltdl_L5_2) - F3_4_1_0*ltdl_L4_2;
     /* ltdl_Y2_in0: Y = L^-T B */
     const double ltdl_Y2_in0_0 = c_q_0*c_q_1;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t27 = c_q_3*t25;
-    const double t26 = -s_q_3*t25 + c_q_3*ltdl_Y2_in0_0;
-    const double t38 = c_q_4*t33;
-    const double ltdl_Y5_in0_1 = -s_q_4*t33 + c_q_4*t31;
-    const double t39 = s_q_4*t31;
-    const double t40 = 0.05*c_q_5;
-    const double t41 = 0.05*s_q_5;
-    const double t43 = c_q_4*t37;
-    const double ltdl_Y5_in0_2 = c_q_4*t35 - s_q_4*t37;
-    const double t44 = s_q_4*t35;
+    const double t29 = c_q_3*t27;
+    const double t28 = -s_q_3*t27 + c_q_3*ltdl_Y2_in0_0;
+    const double t40 = c_q_4*t35;
+    const double ltdl_Y5_in0_1 = -s_q_4*t35 + c_q_4*t33;
+    const double t41 = s_q_4*t33;
+    const double t42 = 0.05*c_q_5;
+    const double t43 = 0.05*s_q_5;
+    const double t45 = c_q_4*t39;
+    const double ltdl_Y5_in0_2 = c_q_4*t37 - s_q_4*t39;
+    const double t46 = s_q_4*t37;
     /* ltdl_Y4_in0: Y = L^-T B */
     const double ltdl_Y4_in0_2 = c_q_1*s_q_2;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
-    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
     /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L5_0 = 3149.606299212598*F0_5_2_0;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2120,73 +2099,71 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t28 = s_q_3*ltdl_Y2_in0_0 + t27;
-    const double t42 = t40*(t38 + t39) - t41*ltdl_Y4_in0_1;
+    const double t30 = s_q_3*ltdl_Y2_in0_0 + t29;
+    const double t44 = t42*(t40 + t41) - t43*ltdl_Y4_in0_1;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double t53 = (0.05*t38 + 0.05*t39) + t42;
+    const double t55 = (0.05*t40 + 0.05*t41) + t44;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double t56 = (0.4*t32 + ltdl_Y2_in0_1*t15) + t53;
+    const double t58 = (0.4*t34 + ltdl_Y2_in0_1*t16) + t55;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t45 = t43 + t44;
-    const double t46 = ltdl_Y4_in0_2*t41;
+    const double t47 = t45 + t46;
+    const double t48 = ltdl_Y4_in0_2*t43;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double t52 = (t40*t45 + 0.05*t44) + (0.05*t43 - t46);
+    const double t54 = (t42*t47 + 0.05*t46) + (0.05*t45 - t48);
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t47 = 0.05*c_q_5*t45 - t46;
+    const double t49 = 0.05*c_q_5*t47 - t48;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double t55 = (t14*t34 - 0.4*t36) + t52;
+    const double t57 = (t15*t36 - 0.4*t38) + t54;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double t59 = 0.4*t34 + t55;
+    const double t61 = 0.4*t36 + t57;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t48 = c_q_2*s_q_0;
+    const double t50 = c_q_2*s_q_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t17 = s_q_2*Rc2_1_2;
-    const double t19 = c_q_2*Rc2_1_2;
-    /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_2_1_0 = Rc1_0_1;
-    const double F1_2_2_0 = Rc1_0_2;
-    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_2_2_0 = c_q_1*F1_2_2_0 - s_q_1*Rc2_0_0;
+    const double Rc1_0_1 = -s_q_2*Rc2_0_2 + c_q_2*Rc2_0_1;
+    const double Rc1_0_2 = c_q_2*Rc2_0_2 + s_q_2*Rc2_0_1;
+    const double t19 = s_q_2*Rc2_1_2;
+    const double t21 = c_q_2*Rc2_1_2;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_1 = (F1_2_1_0 + (-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1)) - ltdl_A3_2*ltdl_L3_1;
     const double ltdl_A2_2 = ((-F2_4_0_0*ltdl_L4_2 - F2_5_0_0*ltdl_L5_2) + Rc2_0_0) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double ltdl_Y4_in0_0 = s_q_1*t31 - t50;
+    /* ltdl_Y2_in0: Y = L^-T B */
+    const double t60 = (0.4*s_q_1*t50 - 0.4*t31) + t58;
+    /* ltdl_Y5_in0: Y = L^-T B */
+    const double t51 = c_q_4*t30;
+    const double ltdl_Y5_in0_0 = -s_q_4*t30 + c_q_4*t28;
+    const double t52 = s_q_4*t28;
+    const double t53 = t42*(t51 + t52) - t43*ltdl_Y4_in0_0;
+    /* ltdl_Y4_in0: Y = L^-T B */
+    const double t56 = (0.05*t51 + 0.05*t52) + t53;
+    /* ltdl_Y3_in0: Y = L^-T B */
+    const double t59 = (0.4*t29 + ltdl_Y2_in0_0*t16) + t56;
+    /* ltdl_Y0_in0: Y = L^-T B */
+    const double ltdl_Y0_in0_4 = (0.4*t26 + 0.4*t24) + t59;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double t20 = c_q_2*Rc2_1_1 - t19;
+    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t19) + (s_q_2*(s_q_2*Rc2_1_1 + t21) + 2e-05);
+    const double t22 = t21 - s_q_2*Rc2_2_2;
+    /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F0_2_2_0 = c_q_1*Rc1_0_2 - s_q_1*Rc2_0_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_0_0 = Rc2_0_0 + 2e-05;
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_0 = s_q_1*t29 - t48;
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double t58 = (0.4*s_q_1*t48 - 0.4*t29) + t56;
-    /* ltdl_Y5_in0: Y = L^-T B */
-    const double t49 = c_q_4*t28;
-    const double ltdl_Y5_in0_0 = -s_q_4*t28 + c_q_4*t26;
-    const double t50 = s_q_4*t26;
-    const double t51 = t40*(t49 + t50) - t41*ltdl_Y4_in0_0;
-    /* ltdl_Y4_in0: Y = L^-T B */
-    const double t54 = (0.05*t49 + 0.05*t50) + t51;
-    /* ltdl_Y3_in0: Y = L^-T B */
-    const double t57 = (0.4*t27 + ltdl_Y2_in0_0*t15) + t54;
-    /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_4 = (0.4*t24 + 0.4*t22) + t57;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t18 = c_q_2*Rc2_1_1 - t17;
-    const double Rc1_2_2 = c_q_2*(c_q_2*Rc2_2_2 + t17) + (s_q_2*(s_q_2*Rc2_1_1 + t19) + 2e-05);
     /* Rc0: composite rigid-body inertia R(k) (a.44) */
     const double Rc0_2_2 = c_q_1*(c_q_1*Rc1_2_2 - s_q_1*Rc1_0_2) + (2e-05 - s_q_1*(c_q_1*Rc1_0_2 - s_q_1*Rc1_0_0));
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double t20 = t19 - s_q_2*Rc2_2_2;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_A3_0*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_0_0*ltdl_L4_0 - F2_5_0_0*ltdl_L5_0)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_1 = ((-F2_4_0_0*ltdl_L4_1 - F2_5_0_0*ltdl_L5_1) + Rc1_0_1) - ltdl_A3_2*ltdl_L3_1;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_1 = (c_q_2*t18 + 2e-05) - s_q_2*t20;
-    const double Rc1_1_2 = c_q_2*t20 + s_q_2*t18;
-    /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F0_1_2_0 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
+    const double Rc1_1_1 = (c_q_2*t20 + 2e-05) - s_q_2*t22;
+    const double Rc1_1_2 = c_q_2*t22 + s_q_2*t20;
+    /* Rc0: composite rigid-body inertia R(k) (a.44) */
+    const double Rc0_1_2 = c_q_1*Rc1_1_2 - s_q_1*Rc1_0_1;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2194,30 +2171,27 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t42 + t47*ltdl_Y5_in0_1;
-    const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t51 - t47*ltdl_Y5_in0_0;
-    const double ltdl_Y5_in0_5 = -ltdl_Y5_in0_1*t51 + ltdl_Y5_in0_0*t42;
+    const double ltdl_Y5_in0_3 = -ltdl_Y5_in0_2*t44 + t49*ltdl_Y5_in0_1;
+    const double ltdl_Y5_in0_4 = ltdl_Y5_in0_2*t53 - t49*ltdl_Y5_in0_0;
+    const double ltdl_Y5_in0_5 = -ltdl_Y5_in0_1*t53 + ltdl_Y5_in0_0*t44;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t53 + ltdl_Y4_in0_1*t52;
-    const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t54 - ltdl_Y4_in0_0*t52;
-    const double ltdl_Y4_in0_5 = -ltdl_Y4_in0_1*t54 + ltdl_Y4_in0_0*t53;
+    const double ltdl_Y4_in0_3 = -ltdl_Y4_in0_2*t55 + ltdl_Y4_in0_1*t54;
+    const double ltdl_Y4_in0_4 = ltdl_Y4_in0_2*t56 - ltdl_Y4_in0_0*t54;
+    const double ltdl_Y4_in0_5 = -ltdl_Y4_in0_1*t56 + ltdl_Y4_in0_0*t55;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_0 = ltdl_Y4_in0_0;
-    const double ltdl_Y3_in0_1 = ltdl_Y4_in0_1;
-    const double ltdl_Y3_in0_2 = ltdl_Y4_in0_2;
-    const double ltdl_Y3_in0_3 = -ltdl_Y4_in0_2*t56 + ltdl_Y4_in0_1*t55;
+    const double ltdl_Y3_in0_3 = -ltdl_Y4_in0_2*t58 + ltdl_Y4_in0_1*t57;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
+    SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y3_in0_3 };
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_4 = ltdl_Y4_in0_2*t57 - ltdl_Y4_in0_0*t55;
-    const double ltdl_Y3_in0_5 = -ltdl_Y4_in0_1*t57 + ltdl_Y4_in0_0*t56;
+    const double ltdl_Y3_in0_4 = ltdl_Y4_in0_2*t59 - ltdl_Y4_in0_0*t57;
+    const double ltdl_Y3_in0_5 = -ltdl_Y4_in0_1*t59 + ltdl_Y4_in0_0*t58;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y3_4 = (-ltdl_L4_3*ltdl_Y4_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4) + ltdl_Y3_in0_4;
     const double ltdl_Y3_5 = (-ltdl_L4_3*ltdl_Y4_in0_5 - ltdl_L5_3*ltdl_Y5_in0_5) + ltdl_Y3_in0_5;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = (((-F1_4_1_0*ltdl_L4_0 - F1_5_1_0*ltdl_L5_0) + Rc0_1_2) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
     /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
@@ -2225,22 +2199,22 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y3v0, (SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_3);
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_3 = s_q_1*t58 + ltdl_Y2_in0_1*t59;
+    const double ltdl_Y2_in0_3 = s_q_1*t60 + ltdl_Y2_in0_1*t61;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y2_in0v0) = { ltdl_Y2_in0_0, ltdl_Y2_in0_1, -s_q_1, ltdl_Y2_in0_3 };
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_5 = -ltdl_Y2_in0_1*ltdl_Y0_in0_4 + ltdl_Y2_in0_0*t58;
-    const double ltdl_Y2_in0_4 = -s_q_1*ltdl_Y0_in0_4 - ltdl_Y2_in0_0*t59;
+    const double ltdl_Y2_in0_5 = -ltdl_Y2_in0_1*ltdl_Y0_in0_4 + ltdl_Y2_in0_0*t60;
+    const double ltdl_Y2_in0_4 = -s_q_1*ltdl_Y0_in0_4 - ltdl_Y2_in0_0*t61;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
     const double ltdl_Y2_4 = ((-ltdl_L4_2*ltdl_Y4_in0_4 - ltdl_L5_2*ltdl_Y5_in0_4) + ltdl_Y2_in0_4) - ltdl_Y3_4*ltdl_L3_2;
     const double ltdl_Y2_5 = ((-ltdl_L4_2*ltdl_Y4_in0_5 - ltdl_L5_2*ltdl_Y5_in0_5) + ltdl_Y2_in0_5) - ltdl_Y3_5*ltdl_L3_2;
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_3 = c_q_0*t59;
+    const double ltdl_Y1_in0_3 = c_q_0*t61;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_4 = s_q_0*t59;
+    const double ltdl_Y1_in0_4 = s_q_0*t61;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_L4_1*ltdl_Y4_in0_4) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
@@ -2251,9 +2225,9 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_dinv0: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv0_0 = 1.0/ltdl_A0_0;
     /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_3 = -t58;
+    const double ltdl_Y0_in0_3 = -t60;
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t58;
+    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t60;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y1_5 = (((-ltdl_L4_1*ltdl_Y4_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) + ltdl_Y1_in0_5) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
@@ -2262,81 +2236,81 @@ void leg6_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y0_4 = ((((-ltdl_L4_0*ltdl_Y4_in0_4 - ltdl_L5_0*ltdl_Y5_in0_4) + ltdl_Y0_in0_4) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = (((-ltdl_L4_0*ltdl_Y4_in0_5 - ltdl_L5_0*ltdl_Y5_in0_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
-    const double t98 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
+    const double t100 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
-    Lambda_inv[29] = t98;
-    Lambda_inv[34] = t98;
-    const double t60 = 3149.606299212598*ltdl_Y5_in0_0;
-    const double t65 = ltdl_Y4_in0_0*ltdl_dinv4_0;
+    Lambda_inv[29] = t100;
+    Lambda_inv[34] = t100;
+    const double t62 = 3149.606299212598*ltdl_Y5_in0_0;
+    const double t67 = ltdl_Y4_in0_0*ltdl_dinv4_0;
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 3149.606299212598*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
     Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_3*ltdl_Y4_in0_3 + 3149.606299212598*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
     Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_4*ltdl_Y4_in0_4 + 3149.606299212598*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
     Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_dinv4_0*ltdl_Y4_in0_5*ltdl_Y4_in0_5 + 3149.606299212598*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
-    const double t61 = ltdl_Y0v0[0]*ltdl_dinv0_0;
-    const double t62 = ltdl_Y1v0[0]*ltdl_dinv1_0;
-    const double t63 = ltdl_Y2v0[0]*ltdl_dinv2_0;
-    const double t64 = ltdl_Y3v0[0]*ltdl_dinv3_0;
-    const double t66 = ltdl_Y0v0[1]*t61 + (ltdl_Y1v0[1]*t62 + (ltdl_Y2v0[1]*t63 + (ltdl_Y3v0[1]*t64 + (ltdl_Y4_in0_1*t65 + ltdl_Y5_in0_1*t60))));
-    Lambda_inv[1] = t66;
-    Lambda_inv[6] = t66;
-    const double t71 = 3149.606299212598*ltdl_Y5_in0_1;
-    const double t76 = ltdl_Y4_in0_1*ltdl_dinv4_0;
-    const double t67 = ltdl_Y0v0[2]*t61 + (ltdl_Y1v0[2]*t62 + (ltdl_Y2v0[2]*t63 + (ltdl_Y3v0[2]*t64 + (ltdl_Y4_in0_2*t65 + ltdl_Y5_in0_2*t60))));
-    Lambda_inv[2] = t67;
-    Lambda_inv[12] = t67;
-    const double t68 = ltdl_Y0v0[3]*t61 + (ltdl_Y1v0[3]*t62 + (ltdl_Y2v0[3]*t63 + (ltdl_Y3v0[3]*t64 + (t65*ltdl_Y4_in0_3 + t60*ltdl_Y5_in0_3))));
-    Lambda_inv[3] = t68;
-    Lambda_inv[18] = t68;
-    const double t69 = ltdl_Y0_4*t61 + (ltdl_Y1_4*t62 + (ltdl_Y2_4*t63 + (ltdl_Y3_4*t64 + (t65*ltdl_Y4_in0_4 + t60*ltdl_Y5_in0_4))));
-    Lambda_inv[4] = t69;
-    Lambda_inv[24] = t69;
-    const double t70 = ltdl_Y0_5*t61 + (ltdl_Y1_5*t62 + (ltdl_Y2_5*t63 + (ltdl_Y3_5*t64 + (t65*ltdl_Y4_in0_5 + t60*ltdl_Y5_in0_5))));
-    Lambda_inv[5] = t70;
-    Lambda_inv[30] = t70;
-    const double t72 = ltdl_Y0v0[1]*ltdl_dinv0_0;
-    const double t73 = ltdl_Y1v0[1]*ltdl_dinv1_0;
-    const double t74 = ltdl_Y2v0[1]*ltdl_dinv2_0;
-    const double t75 = ltdl_Y3v0[1]*ltdl_dinv3_0;
-    const double t77 = ltdl_Y0v0[2]*t72 + (ltdl_Y1v0[2]*t73 + (ltdl_Y2v0[2]*t74 + (ltdl_Y3v0[2]*t75 + (ltdl_Y4_in0_2*t76 + ltdl_Y5_in0_2*t71))));
-    Lambda_inv[8] = t77;
-    Lambda_inv[13] = t77;
-    const double t85 = ltdl_Y4_in0_2*ltdl_dinv4_0;
-    const double t86 = 3149.606299212598*ltdl_Y5_in0_2;
-    const double t95 = ltdl_dinv4_0*ltdl_Y4_in0_3;
-    const double t78 = ltdl_Y0v0[3]*t72 + (ltdl_Y1v0[3]*t73 + (ltdl_Y2v0[3]*t74 + (ltdl_Y3v0[3]*t75 + (t76*ltdl_Y4_in0_3 + t71*ltdl_Y5_in0_3))));
-    Lambda_inv[9] = t78;
-    Lambda_inv[19] = t78;
-    const double t79 = ltdl_Y0_4*t72 + (ltdl_Y1_4*t73 + (ltdl_Y2_4*t74 + (ltdl_Y3_4*t75 + (t76*ltdl_Y4_in0_4 + t71*ltdl_Y5_in0_4))));
-    Lambda_inv[10] = t79;
-    Lambda_inv[25] = t79;
-    const double t80 = ltdl_Y0_5*t72 + (ltdl_Y1_5*t73 + (ltdl_Y2_5*t74 + (ltdl_Y3_5*t75 + (t76*ltdl_Y4_in0_5 + t71*ltdl_Y5_in0_5))));
-    Lambda_inv[11] = t80;
-    Lambda_inv[31] = t80;
-    const double t81 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t91 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t82 = ltdl_Y1v0[2]*ltdl_dinv1_0;
-    const double t92 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t83 = ltdl_Y2v0[2]*ltdl_dinv2_0;
-    const double t93 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t84 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t87 = ltdl_Y0v0[3]*t81 + (ltdl_Y1v0[3]*t82 + (ltdl_Y2v0[3]*t83 + (ltdl_Y3v0[3]*t84 + (t85*ltdl_Y4_in0_3 + t86*ltdl_Y5_in0_3))));
-    Lambda_inv[15] = t87;
-    Lambda_inv[20] = t87;
-    const double t94 = ltdl_Y3v0[3]*ltdl_dinv3_0;
-    const double t90 = 3149.606299212598*ltdl_Y5_in0_3;
-    const double t88 = ltdl_Y0_4*t81 + (ltdl_Y1_4*t82 + (ltdl_Y2_4*t83 + (ltdl_Y3_4*t84 + (t85*ltdl_Y4_in0_4 + t86*ltdl_Y5_in0_4))));
-    Lambda_inv[16] = t88;
-    Lambda_inv[26] = t88;
-    const double t89 = ltdl_Y0_5*t81 + (ltdl_Y1_5*t82 + (ltdl_Y2_5*t83 + (ltdl_Y3_5*t84 + (t85*ltdl_Y4_in0_5 + t86*ltdl_Y5_in0_5))));
-    Lambda_inv[17] = t89;
-    Lambda_inv[32] = t89;
-    const double t96 = ltdl_Y0_4*t91 + (ltdl_Y1_4*t92 + (ltdl_Y2_4*t93 + (ltdl_Y3_4*t94 + (ltdl_Y4_in0_4*t95 + ltdl_Y5_in0_4*t90))));
-    Lambda_inv[22] = t96;
-    Lambda_inv[27] = t96;
-    const double t97 = ltdl_Y0_5*t91 + (ltdl_Y1_5*t92 + (ltdl_Y2_5*t93 + (ltdl_Y3_5*t94 + (ltdl_Y4_in0_5*t95 + ltdl_Y5_in0_5*t90))));
-    Lambda_inv[23] = t97;
-    Lambda_inv[33] = t97;
+    const double t63 = ltdl_Y0v0[0]*ltdl_dinv0_0;
+    const double t64 = ltdl_Y1v0[0]*ltdl_dinv1_0;
+    const double t65 = ltdl_Y2v0[0]*ltdl_dinv2_0;
+    const double t66 = ltdl_Y3v0[0]*ltdl_dinv3_0;
+    const double t68 = ltdl_Y0v0[1]*t63 + (ltdl_Y1v0[1]*t64 + (ltdl_Y2v0[1]*t65 + (ltdl_Y3v0[1]*t66 + (ltdl_Y4_in0_1*t67 + ltdl_Y5_in0_1*t62))));
+    Lambda_inv[1] = t68;
+    Lambda_inv[6] = t68;
+    const double t73 = 3149.606299212598*ltdl_Y5_in0_1;
+    const double t78 = ltdl_Y4_in0_1*ltdl_dinv4_0;
+    const double t69 = ltdl_Y0v0[2]*t63 + (ltdl_Y1v0[2]*t64 + (ltdl_Y2v0[2]*t65 + (ltdl_Y3v0[2]*t66 + (ltdl_Y4_in0_2*t67 + ltdl_Y5_in0_2*t62))));
+    Lambda_inv[2] = t69;
+    Lambda_inv[12] = t69;
+    const double t70 = ltdl_Y0v0[3]*t63 + (ltdl_Y1v0[3]*t64 + (ltdl_Y2v0[3]*t65 + (ltdl_Y3v0[3]*t66 + (t67*ltdl_Y4_in0_3 + t62*ltdl_Y5_in0_3))));
+    Lambda_inv[3] = t70;
+    Lambda_inv[18] = t70;
+    const double t71 = ltdl_Y0_4*t63 + (ltdl_Y1_4*t64 + (ltdl_Y2_4*t65 + (ltdl_Y3_4*t66 + (t67*ltdl_Y4_in0_4 + t62*ltdl_Y5_in0_4))));
+    Lambda_inv[4] = t71;
+    Lambda_inv[24] = t71;
+    const double t72 = ltdl_Y0_5*t63 + (ltdl_Y1_5*t64 + (ltdl_Y2_5*t65 + (ltdl_Y3_5*t66 + (t67*ltdl_Y4_in0_5 + t62*ltdl_Y5_in0_5))));
+    Lambda_inv[5] = t72;
+    Lambda_inv[30] = t72;
+    const double t74 = ltdl_Y0v0[1]*ltdl_dinv0_0;
+    const double t75 = ltdl_Y1v0[1]*ltdl_dinv1_0;
+    const double t76 = ltdl_Y2v0[1]*ltdl_dinv2_0;
+    const double t77 = ltdl_Y3v0[1]*ltdl_dinv3_0;
+    const double t79 = ltdl_Y0v0[2]*t74 + (ltdl_Y1v0[2]*t75 + (ltdl_Y2v0[2]*t76 + (ltdl_Y3v0[2]*t77 + (ltdl_Y4_in0_2*t78 + ltdl_Y5_in0_2*t73))));
+    Lambda_inv[8] = t79;
+    Lambda_inv[13] = t79;
+    const double t83 = ltdl_Y4_in0_2*ltdl_dinv4_0;
+    const double t84 = 3149.606299212598*ltdl_Y5_in0_2;
+    const double t97 = ltdl_dinv4_0*ltdl_Y4_in0_3;
+    const double t80 = ltdl_Y0v0[3]*t74 + (ltdl_Y1v0[3]*t75 + (ltdl_Y2v0[3]*t76 + (ltdl_Y3v0[3]*t77 + (t78*ltdl_Y4_in0_3 + t73*ltdl_Y5_in0_3))));
+    Lambda_inv[9] = t80;
+    Lambda_inv[19] = t80;
+    const double t81 = ltdl_Y0_4*t74 + (ltdl_Y1_4*t75 + (ltdl_Y2_4*t76 + (ltdl_Y3_4*t77 + (t78*ltdl_Y4_in0_4 + t73*ltdl_Y5_in0_4))));
+    Lambda_inv[10] = t81;
+    Lambda_inv[25] = t81;
+    const double t82 = ltdl_Y0_5*t74 + (ltdl_Y1_5*t75 + (ltdl_Y2_5*t76 + (ltdl_Y3_5*t77 + (t78*ltdl_Y4_in0_5 + t73*ltdl_Y5_in0_5))));
+    Lambda_inv[11] = t82;
+    Lambda_inv[31] = t82;
+    const double t85 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t93 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t86 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t94 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t87 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t95 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t88 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t89 = ltdl_Y0v0[3]*t85 + (ltdl_Y1v0[3]*t86 + (ltdl_Y2v0[3]*t87 + (ltdl_Y3v0[3]*t88 + (t83*ltdl_Y4_in0_3 + t84*ltdl_Y5_in0_3))));
+    Lambda_inv[15] = t89;
+    Lambda_inv[20] = t89;
+    const double t96 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t92 = 3149.606299212598*ltdl_Y5_in0_3;
+    const double t90 = ltdl_Y0_4*t85 + (ltdl_Y1_4*t86 + (ltdl_Y2_4*t87 + (ltdl_Y3_4*t88 + (t83*ltdl_Y4_in0_4 + t84*ltdl_Y5_in0_4))));
+    Lambda_inv[16] = t90;
+    Lambda_inv[26] = t90;
+    const double t91 = ltdl_Y0_5*t85 + (ltdl_Y1_5*t86 + (ltdl_Y2_5*t87 + (ltdl_Y3_5*t88 + (t83*ltdl_Y4_in0_5 + t84*ltdl_Y5_in0_5))));
+    Lambda_inv[17] = t91;
+    Lambda_inv[32] = t91;
+    const double t98 = ltdl_Y0_4*t93 + (ltdl_Y1_4*t94 + (ltdl_Y2_4*t95 + (ltdl_Y3_4*t96 + (ltdl_Y4_in0_4*t97 + ltdl_Y5_in0_4*t92))));
+    Lambda_inv[22] = t98;
+    Lambda_inv[27] = t98;
+    const double t99 = ltdl_Y0_5*t93 + (ltdl_Y1_5*t94 + (ltdl_Y2_5*t95 + (ltdl_Y3_5*t96 + (ltdl_Y4_in0_5*t97 + ltdl_Y5_in0_5*t92))));
+    Lambda_inv[23] = t99;
+    Lambda_inv[33] = t99;
 
     /* Outputs: Lambda_inv (6 x 6), each stored as soon as computed */
 }

@@ -24,13 +24,13 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 208 mul, 139 add, 0 div, 10 sin/cos, 0 sqrt; 122 temporaries
-//   mass_matrix: 120 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 94 temporaries
+//   mass_matrix: 118 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 91 temporaries
 //   bias_forces: 199 mul, 129 add, 0 div, 10 sin/cos, 0 sqrt; 119 temporaries
-//   inverse_mass_matrix: 248 mul, 155 add, 5 div, 10 sin/cos, 0 sqrt; 152 temporaries
-//   forward_dynamics: 395 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 242 temporaries
+//   inverse_mass_matrix: 246 mul, 155 add, 5 div, 10 sin/cos, 0 sqrt; 149 temporaries
+//   forward_dynamics: 393 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 239 temporaries
 //   jacobian: 94 mul, 50 add, 0 div, 12 sin/cos, 0 sqrt; 62 temporaries
 //   jacobian_dot_qd: 165 mul, 92 add, 0 div, 12 sin/cos, 0 sqrt; 112 temporaries
-//   op_space_inverse_inertia: 533 mul, 341 add, 5 div, 12 sin/cos, 0 sqrt; 254 temporaries
+//   op_space_inverse_inertia: 531 mul, 341 add, 5 div, 12 sin/cos, 0 sqrt; 248 temporaries
 
 #ifndef LEG6_H
 #define LEG6_H

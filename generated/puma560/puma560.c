@@ -24,13 +24,13 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 265 mul, 188 add, 0 div, 10 sin/cos, 0 sqrt; 135 temporaries
-//   mass_matrix: 116 mul, 81 add, 0 div, 10 sin/cos, 0 sqrt; 90 temporaries
+//   mass_matrix: 116 mul, 81 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
 //   bias_forces: 252 mul, 171 add, 0 div, 10 sin/cos, 0 sqrt; 128 temporaries
-//   inverse_mass_matrix: 229 mul, 150 add, 5 div, 10 sin/cos, 0 sqrt; 147 temporaries
-//   forward_dynamics: 432 mul, 310 add, 5 div, 10 sin/cos, 0 sqrt; 249 temporaries
+//   inverse_mass_matrix: 227 mul, 150 add, 5 div, 10 sin/cos, 0 sqrt; 146 temporaries
+//   forward_dynamics: 429 mul, 310 add, 5 div, 10 sin/cos, 0 sqrt; 249 temporaries
 //   jacobian: 64 mul, 36 add, 0 div, 10 sin/cos, 0 sqrt; 43 temporaries
 //   jacobian_dot_qd: 161 mul, 89 add, 0 div, 12 sin/cos, 0 sqrt; 101 temporaries
-//   op_space_inverse_inertia: 426 mul, 270 add, 5 div, 12 sin/cos, 0 sqrt; 222 temporaries
+//   op_space_inverse_inertia: 421 mul, 268 add, 5 div, 12 sin/cos, 0 sqrt; 223 temporaries
 
 #include <math.h>
 
@@ -584,7 +584,7 @@ void puma560_inverse_dynamics(const double* q, const double* qd, const double* q
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 116 mul, 81 add, 0 div, 10 sin/cos, 0 sqrt; 90 temporaries. */
+ * Operations: 116 mul, 81 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries. */
 void puma560_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -629,9 +629,9 @@ void puma560_mass_matrix(const double* q, double* M)
     const double t7 = s_q_3*Rch3_0;
     const double Rch2_2 = 0.9754824999999999 - t7;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t8 = s_q_3*s_q_3;
-    const double t9 = -0.3001*t7;
-    const double t10 = c_q_3*c_q_3;
+    const double t8 = -0.3001*t7;
+    const double t9 = c_q_3*c_q_3;
+    const double t10 = s_q_3*s_q_3;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_3_0 = -t1;
     const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
@@ -646,12 +646,10 @@ void puma560_mass_matrix(const double* q, double* M)
     const double F2_3_2_0 = -t12;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t11 = 0.0406*t6;
-    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
-    const double Rc2_2_2 = t8*Rc3_0_0 + (t10*Rc3_1_1 + (t11 + 0.11003511249999999));
+    const double Rc2_0_0 = t9*Rc3_0_0 + (t10*Rc3_1_1 + (t8 + 0.247000821125));
+    const double Rc2_2_2 = t10*Rc3_0_0 + (t9*Rc3_1_1 + (t11 + 0.11003511249999999));
     const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
-    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_5_0 = Rch3_0;
+    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t8);
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
     M[21] = Rc3_2_2;
@@ -723,14 +721,14 @@ void puma560_mass_matrix(const double* q, double* M)
     M[19] = F1_3_2_0;
     M[20] = F2_3_2_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
+    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*Rch3_0;
     const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
-    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
+    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*Rch3_0;
     const double F2_4_5_0 = -t22;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
     const double F1_4_1_0 = s_q_2*F2_4_0_0 + (c_q_2*F2_4_1_0 - 0.4318*F2_4_5_0);
-    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*F3_4_5_0);
+    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*Rch3_0);
     M[10] = F1_4_2_0;
     M[16] = F2_4_2_0;
     M[25] = F1_4_2_0;
@@ -959,7 +957,7 @@ void puma560_bias_forces(const double* q, const double* qd, double* C)
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
  * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 229 mul, 150 add, 5 div, 10 sin/cos, 0 sqrt; 147 temporaries. */
+ * Operations: 227 mul, 150 add, 5 div, 10 sin/cos, 0 sqrt; 146 temporaries. */
 void puma560_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
@@ -1008,7 +1006,7 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double t7 = s_q_3*Rch3_0;
     const double Rch2_2 = 0.9754824999999999 - t7;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t8 = s_q_3*s_q_3;
+    const double t8 = -0.3001*t7;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_3_0 = -t1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1026,14 +1024,11 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L5_3 = 24999.999999999996*F3_5_2_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_1_0 = Rc3_2_2 + (0.0203*t6 - 0.15005*t7);
+    const double F2_3_3_0 = -t7;
     const double F2_3_2_0 = -t12;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double Rc2_1_2 = (-0.15005*Rch3_2 - 0.0551544) - t12;
     const double Rc2_0_1 = F2_3_0_0 - 0.0203*Rch3_2;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_3_0 = -t7;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t9 = -0.3001*t7;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_5_0 = -t6;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1044,17 +1039,10 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double t21 = 0.4318*s_q_2;
     const double F1_3_2_0 = F2_3_2_0 + t21*F2_3_3_0;
-    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_5_0 = Rch3_0;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
-    const double t11 = 0.0406*t6;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     const double t22 = s_q_3*F3_4_3_0;
@@ -1063,23 +1051,26 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = s_q_1*F1_5_0_0 + c_q_1*F1_5_1_0;
-    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_2 = ltdl_L5_1;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_2 = F2_3_2_0 - F3_5_2_0*ltdl_L5_2;
+    const double t23 = -F3_5_2_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_2_0 + t23;
+    const double ltdl_A3_1 = F1_3_2_0 + t23;
     const double ltdl_A3_3 = Rc3_2_2 - F3_5_2_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
-    const double t10 = c_q_3*c_q_3;
-    const double Rc2_2_2 = t8*Rc3_0_0 + (t10*Rc3_1_1 + (t11 + 0.11003511249999999));
-    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
+    const double t9 = c_q_3*c_q_3;
+    const double t10 = s_q_3*s_q_3;
+    const double t11 = 0.0406*t6;
+    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
+    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t8);
+    const double Rc2_2_2 = t10*Rc3_0_0 + (t9*Rc3_1_1 + (t11 + 0.11003511249999999));
+    const double Rc2_0_0 = t9*Rc3_0_0 + (t10*Rc3_1_1 + (t8 + 0.247000821125));
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
-    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
+    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*Rch3_0;
+    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*Rch3_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*F3_4_5_0);
+    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*Rch3_0);
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
     const double F2_4_5_0 = -t22;
@@ -1115,6 +1106,9 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_2);
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t25 = F2_5_2_0*ltdl_L5_1;
+    const double t24 = F2_5_2_0*ltdl_L5_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1122,22 +1116,18 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t24 = F2_5_2_0*ltdl_L5_1;
-    const double ltdl_A2_1 = ((F1_2_2_0 - t24) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
-    const double ltdl_A2_2 = ((Rc2_2_2 - F2_5_2_0*ltdl_L5_2) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
-    const double t23 = F2_5_2_0*ltdl_L5_0;
+    const double ltdl_A2_1 = ((F1_2_2_0 - t25) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = ((Rc2_2_2 - t25) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
-    /* ltdl_Y2: Y = L^-T B */
-    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_2;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t24)) - ltdl_A3_2*ltdl_L3_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t13 = s_q_2*Rc2_0_1;
     const double t15 = c_q_2*Rc2_0_1;
@@ -1151,16 +1141,15 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_1 = (((Rc1_2_2 - t24) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_1 = (((Rc1_2_2 - t25) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y1_4 = ltdl_L4_2*ltdl_L2_1 - ltdl_L4_1;
-    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t24)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1170,76 +1159,81 @@ void puma560_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y0_4 = (ltdl_L4_2*ltdl_L2_0 - ltdl_L4_0) - ltdl_Y1_4*ltdl_L1_0;
     Minv[28] = ((ltdl_L4_2*ltdl_L4_2*ltdl_dinv2_0 + ltdl_dinv4_0) + ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0) + ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0;
-    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
-    /* shared by the outputs */
-    const double t30 = ltdl_Y0_5*ltdl_dinv0_0;
     Minv[7] = ltdl_L1_0*ltdl_L1_0*ltdl_dinv0_0 + ltdl_dinv1_0;
-    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 24999.999999999996) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[5] = t30;
-    Minv[30] = t30;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { 0.0, 1.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y1v0, (SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
+    /* ltdl_Y2: Y = L^-T B */
+    const double ltdl_Y2_5 = ltdl_L5_3*ltdl_L3_2 - ltdl_L5_1;
+    /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y1_5 = (ltdl_L5_3*ltdl_L3_1 - ltdl_L5_1) - ltdl_Y2_5*ltdl_L2_1;
+    /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
+    const double ltdl_Y0_5 = ((ltdl_L5_3*ltdl_L3_0 - ltdl_L5_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
+    /* shared by the outputs */
+    const double t31 = ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[35] = (((ltdl_L5_3*ltdl_L5_3*ltdl_dinv3_0 + 24999.999999999996) + ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0) + ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[5] = t31;
+    Minv[30] = t31;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y0_in0v0) = { 1.0, 0.0, 0.0, 0.0 };
     SOAGEN_LANES(ltdl_Y0v0, ((SOAGEN_L(ltdl_Y0_in0v0) - SOAGEN_L(ltdl_Y3_in0v0)*ltdl_L3_0) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_0) - SOAGEN_L(ltdl_Y1v0)*ltdl_L1_0);
     /* shared by the outputs */
-    const double t25 = ltdl_L1_0*ltdl_dinv0_0;
-    const double t26 = -t25;
-    Minv[1] = t26;
-    Minv[6] = t26;
-    const double t33 = -ltdl_Y0v0[3]*t25 + ltdl_Y1v0[3]*ltdl_dinv1_0;
-    Minv[9] = t33;
-    Minv[19] = t33;
-    const double t34 = -ltdl_Y0_4*t25 + ltdl_Y1_4*ltdl_dinv1_0;
-    Minv[10] = t34;
-    Minv[25] = t34;
-    const double t35 = -ltdl_Y0_5*t25 + ltdl_Y1_5*ltdl_dinv1_0;
+    const double t26 = ltdl_L1_0*ltdl_dinv0_0;
+    const double t27 = -t26;
+    Minv[1] = t27;
+    Minv[6] = t27;
+    const double t34 = -ltdl_Y0v0[3]*t26 + ltdl_Y1v0[3]*ltdl_dinv1_0;
+    Minv[9] = t34;
+    Minv[19] = t34;
+    const double t35 = -ltdl_Y0_4*t26 + ltdl_Y1_4*ltdl_dinv1_0;
+    Minv[10] = t35;
+    Minv[25] = t35;
+    const double t36 = -ltdl_Y0_5*t26 + ltdl_Y1_5*ltdl_dinv1_0;
     Minv[14] = (ltdl_L2_1*ltdl_L2_1*ltdl_dinv1_0 + ltdl_dinv2_0) + ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0;
-    Minv[11] = t35;
-    Minv[31] = t35;
-    const double t31 = ltdl_L2_1*ltdl_dinv1_0;
-    const double t32 = -ltdl_Y0v0[2]*t25 - t31;
-    Minv[8] = t32;
-    Minv[13] = t32;
-    const double t27 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t40 = ltdl_Y0_5*t27 + (-ltdl_Y1_5*t31 + ltdl_Y2_5*ltdl_dinv2_0);
-    Minv[2] = t27;
-    Minv[12] = t27;
-    Minv[17] = t40;
-    Minv[32] = t40;
-    const double t28 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    Minv[11] = t36;
+    Minv[31] = t36;
+    const double t32 = ltdl_L2_1*ltdl_dinv1_0;
+    const double t33 = -ltdl_Y0v0[2]*t26 - t32;
+    Minv[8] = t33;
+    Minv[13] = t33;
+    const double t28 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t41 = ltdl_Y0_5*t28 + (-ltdl_Y1_5*t32 + ltdl_Y2_5*ltdl_dinv2_0);
+    Minv[2] = t28;
+    Minv[12] = t28;
+    Minv[17] = t41;
+    Minv[32] = t41;
+    const double t29 = ltdl_Y0v0[3]*ltdl_dinv0_0;
     Minv[21] = ((ltdl_L3_2*ltdl_L3_2*ltdl_dinv2_0 + ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t36 = ltdl_L3_2*ltdl_dinv2_0;
-    const double t42 = ((-ltdl_Y2_5*t36 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
-    Minv[23] = t42;
-    Minv[33] = t42;
-    const double t29 = ltdl_Y0_4*ltdl_dinv0_0;
-    const double t37 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t31 - t36);
-    Minv[15] = t37;
-    Minv[20] = t37;
-    const double t38 = ltdl_L4_2*ltdl_dinv2_0;
-    const double t39 = ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t31 - t38);
+    const double t37 = ltdl_L3_2*ltdl_dinv2_0;
+    const double t43 = ((-ltdl_Y2_5*t37 - ltdl_L5_3*ltdl_dinv3_0) + ltdl_Y1v0[3]*ltdl_Y1_5*ltdl_dinv1_0) + ltdl_Y0v0[3]*ltdl_Y0_5*ltdl_dinv0_0;
+    Minv[23] = t43;
+    Minv[33] = t43;
+    const double t30 = ltdl_Y0_4*ltdl_dinv0_0;
+    const double t38 = ltdl_Y0v0[2]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (-ltdl_Y1v0[3]*t32 - t37);
+    Minv[15] = t38;
+    Minv[20] = t38;
+    const double t39 = ltdl_L4_2*ltdl_dinv2_0;
+    const double t40 = ltdl_Y0v0[2]*ltdl_Y0_4*ltdl_dinv0_0 + (-ltdl_Y1_4*t32 - t39);
     Minv[0] = ltdl_dinv0_0;
-    Minv[16] = t39;
-    Minv[26] = t39;
-    const double t41 = (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t36) + ltdl_Y0_4*t28;
-    Minv[3] = t28;
-    Minv[18] = t28;
-    Minv[22] = t41;
-    Minv[27] = t41;
-    const double t43 = ltdl_Y0_5*t29 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t38);
-    Minv[4] = t29;
-    Minv[24] = t29;
-    Minv[29] = t43;
-    Minv[34] = t43;
+    Minv[16] = t40;
+    Minv[26] = t40;
+    const double t42 = (ltdl_Y1v0[3]*ltdl_Y1_4*ltdl_dinv1_0 + ltdl_L4_2*t37) + ltdl_Y0_4*t29;
+    Minv[3] = t29;
+    Minv[18] = t29;
+    Minv[22] = t42;
+    Minv[27] = t42;
+    const double t44 = ltdl_Y0_5*t30 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 - ltdl_Y2_5*t39);
+    Minv[4] = t30;
+    Minv[24] = t30;
+    Minv[29] = t44;
+    Minv[34] = t44;
 
     /* Outputs: Minv (6 x 6), each stored as soon as computed */
 }
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
  * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 432 mul, 310 add, 5 div, 10 sin/cos, 0 sqrt; 249 temporaries. */
+ * Operations: 429 mul, 310 add, 5 div, 10 sin/cos, 0 sqrt; 249 temporaries. */
 void puma560_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -1419,8 +1413,6 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double F2_3_3_0 = -t45;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_2_0 = F2_3_2_0 + t37*F2_3_3_0;
-    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_5_0 = -t44;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1436,10 +1428,6 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_5_0 = Rch3_0;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t44)) - c_q_3*s_q_3*Rc3_0_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     const double t57 = s_q_3*F3_4_3_0;
@@ -1448,10 +1436,10 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = s_q_1*F1_5_0_0 + c_q_1*F1_5_1_0;
-    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_2 = ltdl_L5_1;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_2 = F2_3_2_0 - F3_5_2_0*ltdl_L5_2;
+    const double t58 = -F3_5_2_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_2_0 + t58;
+    const double ltdl_A3_1 = F1_3_2_0 + t58;
     const double ltdl_A3_3 = Rc3_2_2 - F3_5_2_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
@@ -1467,14 +1455,9 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double t46 = c_q_3*c_q_3;
     const double t47 = s_q_3*s_q_3;
     const double t49 = 0.0406*t44;
-    /* Rch2: composite rigid-body inertia R(k) (a.44) */
-    const double Rch2_0 = t44 + 0.025374999999999998;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
-    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
-    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_2_0 = F2_4_2_0 + (t37*F2_4_3_0 + F3_4_5_0*t36);
-    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*Rch3_0;
+    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*Rch3_0;
     const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t57;
     const double F2_4_5_0 = -t57;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1482,6 +1465,12 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double F1_4_0_0 = c_q_2*F2_4_0_0 - s_q_2*F2_4_1_0;
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
+    /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_4_2_0 = F2_4_2_0 + (t37*F2_4_3_0 + Rch3_0*t36);
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t44)) - c_q_3*s_q_3*Rc3_0_0;
+    /* Rch2: composite rigid-body inertia R(k) (a.44) */
+    const double Rch2_0 = t44 + 0.025374999999999998;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_1 = -qd[4]*V4_0;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
@@ -1516,6 +1505,9 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     const double ltdl_L4_2 = F2_4_2_0*ltdl_dinv4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t60 = F2_5_2_0*ltdl_L5_1;
+    const double t59 = F2_5_2_0*ltdl_L5_0;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_0_0 = c_q_2*Rc2_0_2 - t55;
     /* F0_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1529,10 +1521,8 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t59 = F2_5_2_0*ltdl_L5_1;
-    const double ltdl_A2_1 = ((F1_2_2_0 - t59) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
-    const double ltdl_A2_2 = ((Rc2_2_2 - F2_5_2_0*ltdl_L5_2) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
-    const double t58 = F2_5_2_0*ltdl_L5_0;
+    const double ltdl_A2_1 = ((F1_2_2_0 - t60) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = ((Rc2_2_2 - t60) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* f5: spatial force f(k) (2.29) */
@@ -1559,7 +1549,7 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t58)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t59)) - ltdl_A3_2*ltdl_L3_0;
     /* f3: spatial force f(k) (2.29) */
     const double f3_3 = (((0.369656*alpha3_1 + 0.369656*t21) + 0.82*alpha3_3) - t23) + t22;
     const double f3_1 = ((((0.1684409248*alpha3_1 + 0.1671409248*t21) + 0.369656*alpha3_3) - 0.4318*t23) - f4_2) + 0.4318*t22;
@@ -1582,7 +1572,7 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_1 = (((Rc1_2_2 - t59) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_1 = (((Rc1_2_2 - t60) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* f2: spatial force f(k) (2.29) */
@@ -1598,7 +1588,7 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t58)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t59)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* f2: spatial force f(k) (2.29) */
     const double f2_0 = (((((V2_1*t24 + 0.336*alpha2_5) - 0.78792*alpha2_4) + (0.218857068*alpha2_0 - V2_2*t25)) - 0.15005*f3_5) - s_q_3*f3_1) + c_q_3*f3_0;
     const double f2_2 = ((((V2_0*t25 - 0.218857068*t8) + (-0.336*alpha2_3 - 0.0551544*alpha2_1)) + 0.0203*f3_5) - c_q_3*f3_1) - s_q_3*f3_0;
@@ -1618,9 +1608,10 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_1 + s_q_1*f1_0;
     /* ltdl_xy2: y = L^-T b */
-    const double ltdl_xy2_0 = (((tau[2] - ltdl_L5_2*ltdl_xy5_0) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_2;
+    const double t61 = ltdl_L5_1*ltdl_xy5_0;
+    const double ltdl_xy2_0 = (((tau[2] - t61) - ltdl_L4_2*ltdl_xy4_0) - ltdl_L3_2*ltdl_xy3_0) - f2_2;
     /* ltdl_xy1: y = L^-T b */
-    const double ltdl_xy1_0 = ((((tau[1] - ltdl_L5_1*ltdl_xy5_0) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - f1_2) - ltdl_L2_1*ltdl_xy2_0;
+    const double ltdl_xy1_0 = ((((tau[1] - t61) - ltdl_L4_1*ltdl_xy4_0) - ltdl_L3_1*ltdl_xy3_0) - f1_2) - ltdl_L2_1*ltdl_xy2_0;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L1_0 = ltdl_A1_0*ltdl_dinv1_0;
     /* ltdl_A0: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1641,7 +1632,7 @@ void puma560_forward_dynamics(const double* q, const double* qd, const double* t
     /* ltdl_x3: x = L^-1 D^-1 y */
     const double ltdl_x3_0 = ((-ltdl_L3_0*ltdl_x0_0 + ltdl_dinv3_0*ltdl_xy3_0) - ltdl_L3_1*ltdl_x1_0) - ltdl_L3_2*ltdl_x2_0;
     /* ltdl_x5: x = L^-1 D^-1 y */
-    const double ltdl_x5_0 = (((-ltdl_L5_0*ltdl_x0_0 + 24999.999999999996*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_2*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
+    const double ltdl_x5_0 = (((-ltdl_L5_0*ltdl_x0_0 + 24999.999999999996*ltdl_xy5_0) - ltdl_L5_1*ltdl_x1_0) - ltdl_L5_1*ltdl_x2_0) - ltdl_L5_3*ltdl_x3_0;
     qdd[0] = ltdl_x0_0;
     qdd[1] = ltdl_x1_0;
     qdd[2] = ltdl_x2_0;
@@ -1896,7 +1887,7 @@ void puma560_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 426 mul, 270 add, 5 div, 12 sin/cos, 0 sqrt; 222 temporaries. */
+ * Operations: 421 mul, 268 add, 5 div, 12 sin/cos, 0 sqrt; 223 temporaries. */
 void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -1943,9 +1934,9 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t7 = s_q_3*Rch3_0;
     const double Rch2_2 = 0.9754824999999999 - t7;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t8 = s_q_3*s_q_3;
-    const double t9 = -0.3001*t7;
-    const double t10 = c_q_3*c_q_3;
+    const double t8 = -0.3001*t7;
+    const double t9 = c_q_3*c_q_3;
+    const double t10 = s_q_3*s_q_3;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_3_0 = -t1;
     /* F3_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1978,17 +1969,10 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double t21 = 0.4318*s_q_2;
     const double F1_3_2_0 = F2_3_2_0 + t21*F2_3_3_0;
-    /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_1 = F1_3_2_0 - F3_5_2_0*ltdl_L5_1;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_1_0 = -Rc4_2_2 - 0.0012435839999999998*c_q_4;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
-    /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F3_4_5_0 = Rch3_0;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
-    const double t11 = 0.0406*t6;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     const double t22 = s_q_3*F3_4_3_0;
@@ -1997,22 +1981,24 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double F1_5_1_0 = s_q_2*F2_5_0_0 + c_q_2*F3_5_2_0;
     /* F0_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_5_2_0 = s_q_1*F1_5_0_0 + c_q_1*F1_5_1_0;
-    /* ltdl_L5: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_L5_2 = ltdl_L5_1;
     /* ltdl_A3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A3_2 = F2_3_2_0 - F3_5_2_0*ltdl_L5_2;
+    const double t23 = -F3_5_2_0*ltdl_L5_1;
+    const double ltdl_A3_2 = F2_3_2_0 + t23;
+    const double ltdl_A3_1 = F1_3_2_0 + t23;
     const double ltdl_A3_3 = Rc3_2_2 - F3_5_2_0*ltdl_L5_3;
     /* ltdl_dinv3: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t9);
-    const double Rc2_2_2 = t8*Rc3_0_0 + (t10*Rc3_1_1 + (t11 + 0.11003511249999999));
-    const double Rc2_0_0 = t10*Rc3_0_0 + (t8*Rc3_1_1 + (t9 + 0.247000821125));
+    const double t11 = 0.0406*t6;
+    const double Rc2_0_2 = (c_q_3*s_q_3*Rc3_1_1 + ((0.0203*s_q_3*Rch3_0 - 0.0038075187499999994) - 0.15005*t6)) - c_q_3*s_q_3*Rc3_0_0;
+    const double Rc2_1_1 = Rc3_2_2 + ((t11 + 0.17799593362499996) + t8);
+    const double Rc2_2_2 = t10*Rc3_0_0 + (t9*Rc3_1_1 + (t11 + 0.11003511249999999));
+    const double Rc2_0_0 = t9*Rc3_0_0 + (t10*Rc3_1_1 + (t8 + 0.247000821125));
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*F3_4_5_0;
-    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*F3_4_5_0;
+    const double F2_4_0_0 = -s_q_3*F3_4_1_0 - 0.15005*Rch3_0;
+    const double F2_4_2_0 = -c_q_3*F3_4_1_0 + 0.0203*Rch3_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*F3_4_5_0);
+    const double F1_4_2_0 = F2_4_2_0 + (t21*F2_4_3_0 + 0.4318*c_q_2*Rch3_0);
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_1_0 = 0.15005*F2_4_3_0 + 0.0203*t22;
     const double F2_4_5_0 = -t22;
@@ -2022,8 +2008,8 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* F0_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_4_2_0 = s_q_1*F1_4_0_0 + c_q_1*F1_4_1_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t25 = c_q_1*s_q_2;
-    const double t27 = c_q_2*s_q_1;
+    const double t26 = c_q_1*s_q_2;
+    const double t28 = c_q_2*s_q_1;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t17 = 0.4318*Rch2_0;
     const double t20 = 0.8636*c_q_2*Rch2_0 - 0.8636*s_q_2*Rch2_1;
@@ -2049,11 +2035,14 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_L4_2 = F2_4_2_0*ltdl_dinv4_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
+    /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
+    const double t25 = F2_5_2_0*ltdl_L5_1;
+    const double t24 = F2_5_2_0*ltdl_L5_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t29 = c_q_1*c_q_2;
-    const double t31 = s_q_1*s_q_2;
-    const double t34 = s_q_0*t25;
-    const double t35 = s_q_0*t27;
+    const double t30 = c_q_1*c_q_2;
+    const double t32 = s_q_1*s_q_2;
+    const double t35 = s_q_0*t26;
+    const double t36 = s_q_0*t28;
     /* F1_2: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_2_2_0 = Rc2_2_2 + (c_q_2*t17 - s_q_2*t18);
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2061,60 +2050,58 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double t24 = F2_5_2_0*ltdl_L5_1;
-    const double ltdl_A2_1 = ((F1_2_2_0 - t24) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
-    const double ltdl_A2_2 = ((Rc2_2_2 - F2_5_2_0*ltdl_L5_2) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
-    const double t23 = F2_5_2_0*ltdl_L5_0;
+    const double ltdl_A2_1 = ((F1_2_2_0 - t25) - F2_4_2_0*ltdl_L4_1) - ltdl_A3_2*ltdl_L3_1;
+    const double ltdl_A2_2 = ((Rc2_2_2 - t25) - F2_4_2_0*ltdl_L4_2) - ltdl_A3_2*ltdl_L3_2;
     /* ltdl_dinv2: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv2_0 = 1.0/ltdl_A2_2;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_2_2 = Rc2_2_2 + (t20 + 1.7481140020000001);
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t26 = c_q_0*t25;
-    const double t28 = c_q_0*t27;
-    const double t30 = c_q_0*t29;
-    const double t32 = c_q_0*t31;
-    const double t36 = s_q_0*t31;
+    const double t27 = c_q_0*t26;
+    const double t29 = c_q_0*t28;
+    const double t31 = c_q_0*t30;
+    const double t33 = c_q_0*t32;
+    const double t37 = s_q_0*t32;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double t40 = 0.4318*t34 + 0.4318*t35;
-    const double ltdl_Y3_in0_1 = -t34 - t35;
+    const double t41 = 0.4318*t35 + 0.4318*t36;
+    const double ltdl_Y3_in0_1 = -t35 - t36;
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_0 = ltdl_dinv4_0*F0_4_2_0;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_0 = ltdl_dinv3_0*ltdl_A3_0;
     /* ltdl_A2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_2*ltdl_L3_0;
+    const double ltdl_A2_0 = (F0_2_2_0 + (-F2_4_2_0*ltdl_L4_0 - t24)) - ltdl_A3_2*ltdl_L3_0;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_0 = -t26 - t28;
-    const double t42 = 0.4318*t26;
-    const double t43 = 0.4318*t28;
+    const double ltdl_Y3_in0_0 = -t27 - t29;
+    const double t43 = 0.4318*t27;
+    const double t44 = 0.4318*t29;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t33 = t30 - t32;
+    const double t34 = t31 - t33;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double t47 = 0.0203*t32;
+    const double t48 = 0.0203*t33;
     /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_4 = (((0.4318*c_q_0*c_q_1 + 0.15005*s_q_0) + 0.0203*t30) - t47) + (-t42 - t43);
+    const double ltdl_Y0_in0_4 = (((0.4318*c_q_0*c_q_1 + 0.15005*s_q_0) + 0.0203*t31) - t48) + (-t43 - t44);
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double t44 = t42 + t43;
+    const double t45 = t43 + t44;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t37 = s_q_0*t29 - t36;
+    const double t38 = s_q_0*t30 - t37;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double t48 = ((-0.0203*c_q_1*c_q_2*s_q_0 + 0.15005*c_q_0) + 0.0203*t36) + t40;
+    const double t49 = ((-0.0203*c_q_1*c_q_2*s_q_0 + 0.15005*c_q_0) + 0.0203*t37) + t41;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double t41 = -t40;
+    const double t42 = -t41;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_5 = -s_q_0*t48 + c_q_0*(((0.0203*c_q_0*c_q_1*c_q_2 + 0.15005*s_q_0) - t47) - t44);
+    const double ltdl_Y2_in0_5 = -s_q_0*t49 + c_q_0*(((0.0203*c_q_0*c_q_1*c_q_2 + 0.15005*s_q_0) - t48) - t45);
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double t45 = -t44;
+    const double t46 = -t45;
     /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_3 = t48 - 0.4318*c_q_1*s_q_0;
+    const double ltdl_Y0_in0_3 = t49 - 0.4318*c_q_1*s_q_0;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_2 = t29 - t31;
-    const double t39 = 0.4318*t29 - 0.4318*t31;
+    const double ltdl_Y3_in0_2 = t30 - t32;
+    const double t40 = 0.4318*t30 - 0.4318*t32;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double t38 = t25 + t27;
+    const double t39 = t26 + t28;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double t46 = (0.0203*t25 + 0.0203*t27) + t39;
+    const double t47 = (0.0203*t26 + 0.0203*t28) + t40;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t13 = s_q_2*Rc2_0_1;
     const double t15 = c_q_2*Rc2_0_1;
@@ -2128,25 +2115,25 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_1 = ltdl_A2_1*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_1 = (((Rc1_2_2 - t24) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
+    const double ltdl_A1_1 = (((Rc1_2_2 - t25) - F1_4_2_0*ltdl_L4_1) - ltdl_A3_1*ltdl_L3_1) - ltdl_A2_1*ltdl_L2_1;
     /* ltdl_dinv1: L^T D L factorization: 1/D(k) */
     const double ltdl_dinv1_0 = 1.0/ltdl_A1_1;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double ltdl_Y5_in0_0 = -s_q_4*(c_q_3*t33 - s_q_0*s_q_3) + c_q_4*ltdl_Y3_in0_0;
+    const double ltdl_Y5_in0_0 = -s_q_4*(c_q_3*t34 - s_q_0*s_q_3) + c_q_4*ltdl_Y3_in0_0;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_0 = s_q_3*t33 + c_q_3*s_q_0;
+    const double ltdl_Y4_in0_0 = s_q_3*t34 + c_q_3*s_q_0;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double ltdl_Y5_in0_1 = -s_q_4*(c_q_3*t37 + c_q_0*s_q_3) + c_q_4*ltdl_Y3_in0_1;
+    const double ltdl_Y5_in0_1 = -s_q_4*(c_q_3*t38 + c_q_0*s_q_3) + c_q_4*ltdl_Y3_in0_1;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_1 = s_q_3*t37 - c_q_0*c_q_3;
+    const double ltdl_Y4_in0_1 = s_q_3*t38 - c_q_0*c_q_3;
     /* ltdl_Y5_in0: Y = L^-T B */
-    const double ltdl_Y5_in0_2 = -c_q_3*s_q_4*t38 + c_q_4*ltdl_Y3_in0_2;
+    const double ltdl_Y5_in0_2 = -c_q_3*s_q_4*t39 + c_q_4*ltdl_Y3_in0_2;
     /* ltdl_Y4_in0: Y = L^-T B */
-    const double ltdl_Y4_in0_2 = s_q_3*t38;
+    const double ltdl_Y4_in0_2 = s_q_3*t39;
     /* ltdl_Y3_in0: Y = L^-T B */
-    const double ltdl_Y3_in0_3 = -ltdl_Y3_in0_2*t41 + ltdl_Y3_in0_1*t39;
-    const double ltdl_Y3_in0_4 = ltdl_Y3_in0_2*t45 - ltdl_Y3_in0_0*t39;
-    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t41 - ltdl_Y3_in0_1*t45;
+    const double ltdl_Y3_in0_3 = -ltdl_Y3_in0_2*t42 + ltdl_Y3_in0_1*t40;
+    const double ltdl_Y3_in0_4 = ltdl_Y3_in0_2*t46 - ltdl_Y3_in0_0*t40;
+    const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t42 - ltdl_Y3_in0_1*t46;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, ltdl_Y3_in0_2, ltdl_Y3_in0_3 };
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
@@ -2154,32 +2141,32 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L2_0 = ltdl_A2_0*ltdl_dinv2_0;
     /* ltdl_A1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
-    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t23)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
+    const double ltdl_A1_0 = ((F0_1_2_0 + (-F1_4_2_0*ltdl_L4_0 - t24)) - ltdl_A3_1*ltdl_L3_0) - ltdl_A2_1*ltdl_L2_0;
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, 0.0 };
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y3v0, SOAGEN_L(ltdl_Y3_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_3);
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_3 = -c_q_0*t46;
+    const double ltdl_Y2_in0_3 = -c_q_0*t47;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y2_in0v0) = { s_q_0, -c_q_0, 0.0, ltdl_Y2_in0_3 };
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double t50 = 0.4318*s_q_1 + t46;
+    const double t53 = 0.4318*s_q_1 + t47;
     /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_4 = -s_q_0*t46;
+    const double ltdl_Y2_in0_4 = -s_q_0*t47;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y2_4 = ltdl_Y2_in0_4 - ltdl_Y3_in0_4*ltdl_L3_2;
     /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, 0.0 };
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_2) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
+    SOAGEN_LANES(ltdl_Y2v0, ((SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_2);
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_3 = -c_q_0*t50;
+    const double ltdl_Y1_in0_3 = -c_q_0*t53;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { s_q_0, -c_q_0, 0.0, ltdl_Y1_in0_3 };
     SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_4 = -s_q_0*t50;
+    const double ltdl_Y1_in0_4 = -s_q_0*t53;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y1_4 = (ltdl_Y1_in0_4 - ltdl_Y3_in0_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -2198,75 +2185,75 @@ void puma560_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y0_4 = ((ltdl_Y0_in0_4 - ltdl_Y3_in0_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = (-ltdl_Y2_5*ltdl_L2_0 - ltdl_Y3_in0_5*ltdl_L3_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
-    const double t83 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_5*ltdl_dinv3_0));
+    const double t86 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_5*ltdl_dinv3_0));
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
-    Lambda_inv[29] = t83;
-    Lambda_inv[34] = t83;
-    const double t51 = 24999.999999999996*ltdl_Y5_in0_0;
-    const double t56 = ltdl_Y4_in0_0*ltdl_dinv4_0;
+    Lambda_inv[29] = t86;
+    Lambda_inv[34] = t86;
+    const double t54 = 24999.999999999996*ltdl_Y5_in0_0;
+    const double t59 = ltdl_Y4_in0_0*ltdl_dinv4_0;
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
     Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + ltdl_Y3_in0_3*ltdl_Y3_in0_3*ltdl_dinv3_0));
     Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + ltdl_Y3_in0_4*ltdl_Y3_in0_4*ltdl_dinv3_0));
     Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + ltdl_Y3_in0_5*ltdl_Y3_in0_5*ltdl_dinv3_0));
-    const double t52 = ltdl_Y0v0[0]*ltdl_dinv0_0;
-    const double t53 = ltdl_Y1v0[0]*ltdl_dinv1_0;
-    const double t54 = ltdl_Y2v0[0]*ltdl_dinv2_0;
-    const double t55 = ltdl_Y3v0[0]*ltdl_dinv3_0;
-    const double t57 = ltdl_Y0v0[1]*t52 + (ltdl_Y1v0[1]*t53 + (ltdl_Y2v0[1]*t54 + (ltdl_Y3v0[1]*t55 + (ltdl_Y4_in0_1*t56 + ltdl_Y5_in0_1*t51))));
-    Lambda_inv[1] = t57;
-    Lambda_inv[6] = t57;
-    const double t58 = ltdl_Y0v0[2]*t52 + (ltdl_Y1v0[2]*t53 + (ltdl_Y2v0[2]*t54 + (ltdl_Y3v0[2]*t55 + (ltdl_Y4_in0_2*t56 + ltdl_Y5_in0_2*t51))));
-    Lambda_inv[2] = t58;
-    Lambda_inv[12] = t58;
-    const double t59 = ltdl_Y0v0[3]*t52 + (ltdl_Y1v0[3]*t53 + (ltdl_Y2v0[3]*t54 + ltdl_Y3_in0_3*t55));
-    Lambda_inv[3] = t59;
-    Lambda_inv[18] = t59;
-    const double t60 = ltdl_Y0_4*t52 + (ltdl_Y1_4*t53 + (ltdl_Y2_4*t54 + ltdl_Y3_in0_4*t55));
-    Lambda_inv[4] = t60;
-    Lambda_inv[24] = t60;
-    const double t61 = ltdl_Y0_5*t52 + (ltdl_Y1_5*t53 + (ltdl_Y2_5*t54 + ltdl_Y3_in0_5*t55));
-    Lambda_inv[5] = t61;
-    Lambda_inv[30] = t61;
-    const double t62 = ltdl_Y0v0[1]*ltdl_dinv0_0;
-    const double t63 = ltdl_Y1v0[1]*ltdl_dinv1_0;
-    const double t64 = ltdl_Y2v0[1]*ltdl_dinv2_0;
-    const double t65 = ltdl_Y3v0[1]*ltdl_dinv3_0;
-    const double t66 = ltdl_Y0v0[2]*t62 + (ltdl_Y1v0[2]*t63 + (ltdl_Y2v0[2]*t64 + (ltdl_Y3v0[2]*t65 + (ltdl_Y4_in0_2*ltdl_Y4_in0_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_2*ltdl_Y5_in0_1))));
-    Lambda_inv[8] = t66;
-    Lambda_inv[13] = t66;
-    const double t73 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t80 = ltdl_Y3_in0_3*ltdl_dinv3_0;
-    const double t67 = ltdl_Y0v0[3]*t62 + (ltdl_Y1v0[3]*t63 + (ltdl_Y2v0[3]*t64 + ltdl_Y3_in0_3*t65));
-    Lambda_inv[9] = t67;
-    Lambda_inv[19] = t67;
-    const double t68 = ltdl_Y0_4*t62 + (ltdl_Y1_4*t63 + (ltdl_Y2_4*t64 + ltdl_Y3_in0_4*t65));
-    Lambda_inv[10] = t68;
-    Lambda_inv[25] = t68;
-    const double t69 = ltdl_Y0_5*t62 + (ltdl_Y1_5*t63 + (ltdl_Y2_5*t64 + ltdl_Y3_in0_5*t65));
-    Lambda_inv[11] = t69;
-    Lambda_inv[31] = t69;
-    const double t70 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t77 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t71 = ltdl_Y1v0[2]*ltdl_dinv1_0;
-    const double t78 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t72 = ltdl_Y2v0[2]*ltdl_dinv2_0;
-    const double t74 = ltdl_Y0v0[3]*t70 + (ltdl_Y1v0[3]*t71 + (ltdl_Y2v0[3]*t72 + ltdl_Y3_in0_3*t73));
-    Lambda_inv[15] = t74;
-    Lambda_inv[20] = t74;
-    const double t79 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t75 = ltdl_Y0_4*t70 + (ltdl_Y1_4*t71 + (ltdl_Y2_4*t72 + ltdl_Y3_in0_4*t73));
-    Lambda_inv[16] = t75;
-    Lambda_inv[26] = t75;
-    const double t76 = ltdl_Y0_5*t70 + (ltdl_Y1_5*t71 + (ltdl_Y2_5*t72 + ltdl_Y3_in0_5*t73));
-    Lambda_inv[17] = t76;
-    Lambda_inv[32] = t76;
-    const double t81 = ltdl_Y0_4*t77 + (ltdl_Y1_4*t78 + (ltdl_Y2_4*t79 + ltdl_Y3_in0_4*t80));
-    Lambda_inv[22] = t81;
-    Lambda_inv[27] = t81;
-    const double t82 = ltdl_Y0_5*t77 + (ltdl_Y1_5*t78 + (ltdl_Y2_5*t79 + ltdl_Y3_in0_5*t80));
-    Lambda_inv[23] = t82;
-    Lambda_inv[33] = t82;
+    const double t55 = ltdl_Y0v0[0]*ltdl_dinv0_0;
+    const double t56 = ltdl_Y1v0[0]*ltdl_dinv1_0;
+    const double t57 = ltdl_Y2v0[0]*ltdl_dinv2_0;
+    const double t58 = ltdl_Y3v0[0]*ltdl_dinv3_0;
+    const double t60 = ltdl_Y0v0[1]*t55 + (ltdl_Y1v0[1]*t56 + (ltdl_Y2v0[1]*t57 + (ltdl_Y3v0[1]*t58 + (ltdl_Y4_in0_1*t59 + ltdl_Y5_in0_1*t54))));
+    Lambda_inv[1] = t60;
+    Lambda_inv[6] = t60;
+    const double t61 = ltdl_Y0v0[2]*t55 + (ltdl_Y1v0[2]*t56 + (ltdl_Y2v0[2]*t57 + (ltdl_Y3v0[2]*t58 + (ltdl_Y4_in0_2*t59 + ltdl_Y5_in0_2*t54))));
+    Lambda_inv[2] = t61;
+    Lambda_inv[12] = t61;
+    const double t62 = ltdl_Y0v0[3]*t55 + (ltdl_Y1v0[3]*t56 + (ltdl_Y2v0[3]*t57 + ltdl_Y3_in0_3*t58));
+    Lambda_inv[3] = t62;
+    Lambda_inv[18] = t62;
+    const double t63 = ltdl_Y0_4*t55 + (ltdl_Y1_4*t56 + (ltdl_Y2_4*t57 + ltdl_Y3_in0_4*t58));
+    Lambda_inv[4] = t63;
+    Lambda_inv[24] = t63;
+    const double t64 = ltdl_Y0_5*t55 + (ltdl_Y1_5*t56 + (ltdl_Y2_5*t57 + ltdl_Y3_in0_5*t58));
+    Lambda_inv[5] = t64;
+    Lambda_inv[30] = t64;
+    const double t65 = ltdl_Y0v0[1]*ltdl_dinv0_0;
+    const double t66 = ltdl_Y1v0[1]*ltdl_dinv1_0;
+    const double t67 = ltdl_Y2v0[1]*ltdl_dinv2_0;
+    const double t68 = ltdl_Y3v0[1]*ltdl_dinv3_0;
+    const double t69 = ltdl_Y0v0[2]*t65 + (ltdl_Y1v0[2]*t66 + (ltdl_Y2v0[2]*t67 + (ltdl_Y3v0[2]*t68 + (ltdl_Y4_in0_2*ltdl_Y4_in0_1*ltdl_dinv4_0 + 24999.999999999996*ltdl_Y5_in0_2*ltdl_Y5_in0_1))));
+    Lambda_inv[8] = t69;
+    Lambda_inv[13] = t69;
+    const double t76 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t83 = ltdl_Y3_in0_3*ltdl_dinv3_0;
+    const double t70 = ltdl_Y0v0[3]*t65 + (ltdl_Y1v0[3]*t66 + (ltdl_Y2v0[3]*t67 + ltdl_Y3_in0_3*t68));
+    Lambda_inv[9] = t70;
+    Lambda_inv[19] = t70;
+    const double t71 = ltdl_Y0_4*t65 + (ltdl_Y1_4*t66 + (ltdl_Y2_4*t67 + ltdl_Y3_in0_4*t68));
+    Lambda_inv[10] = t71;
+    Lambda_inv[25] = t71;
+    const double t72 = ltdl_Y0_5*t65 + (ltdl_Y1_5*t66 + (ltdl_Y2_5*t67 + ltdl_Y3_in0_5*t68));
+    Lambda_inv[11] = t72;
+    Lambda_inv[31] = t72;
+    const double t73 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t80 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t74 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t81 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t75 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t77 = ltdl_Y0v0[3]*t73 + (ltdl_Y1v0[3]*t74 + (ltdl_Y2v0[3]*t75 + ltdl_Y3_in0_3*t76));
+    Lambda_inv[15] = t77;
+    Lambda_inv[20] = t77;
+    const double t82 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t78 = ltdl_Y0_4*t73 + (ltdl_Y1_4*t74 + (ltdl_Y2_4*t75 + ltdl_Y3_in0_4*t76));
+    Lambda_inv[16] = t78;
+    Lambda_inv[26] = t78;
+    const double t79 = ltdl_Y0_5*t73 + (ltdl_Y1_5*t74 + (ltdl_Y2_5*t75 + ltdl_Y3_in0_5*t76));
+    Lambda_inv[17] = t79;
+    Lambda_inv[32] = t79;
+    const double t84 = ltdl_Y0_4*t80 + (ltdl_Y1_4*t81 + (ltdl_Y2_4*t82 + ltdl_Y3_in0_4*t83));
+    Lambda_inv[22] = t84;
+    Lambda_inv[27] = t84;
+    const double t85 = ltdl_Y0_5*t80 + (ltdl_Y1_5*t81 + (ltdl_Y2_5*t82 + ltdl_Y3_in0_5*t83));
+    Lambda_inv[23] = t85;
+    Lambda_inv[33] = t85;
 
     /* Outputs: Lambda_inv (6 x 6), each stored as soon as computed */
 }

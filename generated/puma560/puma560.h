@@ -24,13 +24,13 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 265 mul, 188 add, 0 div, 10 sin/cos, 0 sqrt; 135 temporaries
-//   mass_matrix: 116 mul, 81 add, 0 div, 10 sin/cos, 0 sqrt; 90 temporaries
+//   mass_matrix: 116 mul, 81 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
 //   bias_forces: 252 mul, 171 add, 0 div, 10 sin/cos, 0 sqrt; 128 temporaries
-//   inverse_mass_matrix: 229 mul, 150 add, 5 div, 10 sin/cos, 0 sqrt; 147 temporaries
-//   forward_dynamics: 432 mul, 310 add, 5 div, 10 sin/cos, 0 sqrt; 249 temporaries
+//   inverse_mass_matrix: 227 mul, 150 add, 5 div, 10 sin/cos, 0 sqrt; 146 temporaries
+//   forward_dynamics: 429 mul, 310 add, 5 div, 10 sin/cos, 0 sqrt; 249 temporaries
 //   jacobian: 64 mul, 36 add, 0 div, 10 sin/cos, 0 sqrt; 43 temporaries
 //   jacobian_dot_qd: 161 mul, 89 add, 0 div, 12 sin/cos, 0 sqrt; 101 temporaries
-//   op_space_inverse_inertia: 426 mul, 270 add, 5 div, 12 sin/cos, 0 sqrt; 222 temporaries
+//   op_space_inverse_inertia: 421 mul, 268 add, 5 div, 12 sin/cos, 0 sqrt; 223 temporaries
 
 #ifndef PUMA560_H
 #define PUMA560_H

@@ -24,13 +24,13 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 238 mul, 170 add, 0 div, 8 sin/cos, 0 sqrt; 109 temporaries
-//   mass_matrix: 83 mul, 60 add, 0 div, 8 sin/cos, 0 sqrt; 73 temporaries
+//   mass_matrix: 83 mul, 60 add, 0 div, 8 sin/cos, 0 sqrt; 71 temporaries
 //   bias_forces: 226 mul, 156 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries
-//   inverse_mass_matrix: 175 mul, 110 add, 5 div, 8 sin/cos, 0 sqrt; 120 temporaries
-//   forward_dynamics: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 205 temporaries
+//   inverse_mass_matrix: 175 mul, 110 add, 5 div, 8 sin/cos, 0 sqrt; 118 temporaries
+//   forward_dynamics: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 203 temporaries
 //   jacobian: 57 mul, 26 add, 0 div, 8 sin/cos, 0 sqrt; 33 temporaries
 //   jacobian_dot_qd: 138 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
-//   op_space_inverse_inertia: 426 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 201 temporaries
+//   op_space_inverse_inertia: 426 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 199 temporaries
 
 #include <math.h>
 
@@ -554,7 +554,7 @@ void stanford_inverse_dynamics(const double* q, const double* qd, const double* 
 
 /* mass_matrix: mass matrix M(q) by composite rigid bodies.
  * Part I (3.20), Corollary A.1, (a.44).
- * Operations: 83 mul, 60 add, 0 div, 8 sin/cos, 0 sqrt; 73 temporaries. */
+ * Operations: 83 mul, 60 add, 0 div, 8 sin/cos, 0 sqrt; 71 temporaries. */
 void stanford_mass_matrix(const double* q, double* M)
 {
     /* Inputs */
@@ -577,7 +577,6 @@ void stanford_mass_matrix(const double* q, double* M)
     const double l2_1 = -1.0*q[2];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double Rc4_0_0 = (1.6967593900000002*c_q_5*c_q_5 + 0.20482427999999994) + 1.6967593900000002*s_q_5*s_q_5;
-    const double Rc4_2_2 = Rc4_0_0;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = 1.28325*s_q_4;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -589,7 +588,7 @@ void stanford_mass_matrix(const double* q, double* M)
     const double t1 = c_q_4*c_q_4;
     const double Rc3_0_0 = t1*Rc4_0_0 + (0.0007*t0 + 0.014290399999999998);
     const double Rc3_0_2 = -c_q_4*s_q_4*Rc4_0_0 + 0.0007*c_q_4*s_q_4;
-    const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
+    const double Rc3_1_1 = Rc4_0_0 + 0.01014112;
     const double Rc3_2_2 = t0*Rc4_0_0 + (0.0007*t1 + 0.00414928);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double t2 = c_q_3*Rch3_0;
@@ -601,7 +600,7 @@ void stanford_mass_matrix(const double* q, double* M)
     const double Rch2_1 = t3 - 0.05832*c_q_3;
     const double Rch2_2 = Rch3_2 - 27.39975;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t4 = s_q_3*s_q_3;
+    const double t4 = c_q_3*c_q_3;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -Rch3_0;
     /* shared by the outputs */
@@ -609,7 +608,7 @@ void stanford_mass_matrix(const double* q, double* M)
     M[8] = t10;
     M[13] = t10;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t5 = c_q_3*c_q_3;
+    const double t5 = s_q_3*s_q_3;
     const double t6 = c_q_3*s_q_3;
     const double Rc2_0_1 = t6*Rc3_0_0 + ((-0.0203*t3 + 0.0011838959999999998*c_q_3) - t6*Rc3_1_1);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
@@ -617,12 +616,13 @@ void stanford_mass_matrix(const double* q, double* M)
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
     const double Rc2_0_2 = F2_3_0_0 + (0.5562149249999999 - 0.0203*Rch3_2);
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_3_2_0 = -F2_3_0_0 - l2_1*F2_3_4_0;
     M[9] = F1_3_2_0;
     M[19] = F1_3_2_0;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_1_2 = Rc2_0_2 + (l2_1*Rch2_0 + (0.154*Rch2_2 - 0.99638*l2_1));
     /* F0_1: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -630,14 +630,14 @@ void stanford_mass_matrix(const double* q, double* M)
     M[1] = F0_1_2_0;
     M[6] = F0_1_2_0;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_0 = t5*Rc3_0_0 + (t4*Rc3_1_1 + 179.15618824999999);
+    const double Rc2_0_0 = t4*Rc3_0_0 + (t5*Rc3_1_1 + 179.15618824999999);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t9 = -2.0*l2_1*Rch2_2 + 6.470000000000001*l2_1*l2_1;
     const double Rc1_2_2 = Rc2_0_0 + (t9 + 0.018);
     M[7] = Rc1_2_2;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double t7 = 0.0406*t2 + 0.0023677919999999996*s_q_3;
-    const double Rc2_1_1 = t4*Rc3_0_0 + (t5*Rc3_1_1 + (t7 + 179.1588544723));
+    const double Rc2_1_1 = t5*Rc3_0_0 + (t4*Rc3_1_1 + (t7 + 179.1588544723));
     const double Rc2_2_2 = Rc3_2_2 + (t7 + 0.0086662223);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double t8 = -0.308*Rch2_0;
@@ -654,21 +654,20 @@ void stanford_mass_matrix(const double* q, double* M)
     M[2] = F0_2_2_0;
     M[12] = F0_2_2_0;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_1_2;
     const double F2_3_2_0 = Rc3_2_2 + (0.0203*t2 + 0.0011838959999999998*s_q_3);
     M[21] = Rc3_2_2;
     const double F2_3_3_0 = -Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
+    const double F1_3_0_0 = Rc2_1_2 - l2_1*F2_3_3_0;
     const double F1_3_1_0 = 0.154*F2_3_4_0 - F2_3_2_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
     M[3] = F0_3_2_0;
     M[18] = F0_3_2_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*Rc4_2_2;
-    const double F2_4_1_0 = c_q_3*Rc4_2_2 - 0.0203*F3_4_5_0;
-    M[28] = Rc4_2_2;
+    const double F2_4_0_0 = -s_q_3*Rc4_0_0;
+    const double F2_4_1_0 = c_q_3*Rc4_0_0 - 0.0203*F3_4_5_0;
+    M[28] = Rc4_0_0;
     const double F2_4_4_0 = s_q_3*F3_4_3_0;
     const double F2_4_2_0 = 0.0203*F2_4_4_0;
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
@@ -888,7 +887,7 @@ void stanford_bias_forces(const double* q, const double* qd, double* C)
 
 /* inverse_mass_matrix: M^-1(q) = (I - H Psi L)^T D^-1 (I - H Psi L).
  * Part I: M^-1 = L^-1 D^-1 L^-T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 175 mul, 110 add, 5 div, 8 sin/cos, 0 sqrt; 120 temporaries. */
+ * Operations: 175 mul, 110 add, 5 div, 8 sin/cos, 0 sqrt; 118 temporaries. */
 void stanford_inverse_mass_matrix(const double* q, double* Minv)
 {
     /* Inputs */
@@ -917,7 +916,6 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double l2_1 = -1.0*q[2];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double Rc4_0_0 = (1.6967593900000002*c_q_5*c_q_5 + 0.20482427999999994) + 1.6967593900000002*s_q_5*s_q_5;
-    const double Rc4_2_2 = Rc4_0_0;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = 1.28325*s_q_4;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -929,7 +927,7 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double t1 = c_q_4*c_q_4;
     const double Rc3_0_0 = t1*Rc4_0_0 + (0.0007*t0 + 0.014290399999999998);
     const double Rc3_0_2 = -c_q_4*s_q_4*Rc4_0_0 + 0.0007*c_q_4*s_q_4;
-    const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
+    const double Rc3_1_1 = Rc4_0_0 + 0.01014112;
     const double Rc3_2_2 = t0*Rc4_0_0 + (0.0007*t1 + 0.00414928);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double t2 = c_q_3*Rch3_0;
@@ -945,20 +943,16 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double Rch2_1 = t3 - 0.05832*c_q_3;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*Rc4_2_2;
+    const double F2_4_0_0 = -s_q_3*Rc4_0_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_2_0 = -F2_4_0_0 - l2_1*F2_4_4_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_1_0 = c_q_3*Rc4_2_2 - 0.0203*F3_4_5_0;
+    const double F2_4_1_0 = c_q_3*Rc4_0_0 - 0.0203*F3_4_5_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = F2_4_1_0 + (-l2_1*F2_4_3_0 + 0.154*F3_4_5_0);
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    const double ltdl_dinv4_0 = 1.0/Rc4_0_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_2_0 = 0.0203*F2_4_4_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -969,9 +963,9 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double F3_5_0_0 = 0.0003*s_q_4;
     const double F3_5_2_0 = 0.0003*c_q_4;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_1_2;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
+    const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_2_0 = Rc3_2_2 + (0.0203*t2 + 0.0011838959999999998*s_q_3);
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -989,9 +983,11 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_3_0 = -Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
+    const double F1_3_0_0 = Rc2_1_2 - l2_1*F2_3_3_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = c_q_3*F3_5_0_0;
     const double F2_5_1_0 = s_q_3*F3_5_0_0;
@@ -1002,8 +998,8 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_2 = F3_4_5_0*ltdl_dinv4_0;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t4 = s_q_3*s_q_3;
-    const double t5 = c_q_3*c_q_3;
+    const double t4 = c_q_3*c_q_3;
+    const double t5 = s_q_3*s_q_3;
     const double t6 = c_q_3*s_q_3;
     const double Rc2_0_1 = t6*Rc3_0_0 + ((-0.0203*t3 + 0.0011838959999999998*c_q_3) - t6*Rc3_1_1);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
@@ -1030,8 +1026,8 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double Rc2_2_2 = Rc3_2_2 + (t7 + 0.0086662223);
-    const double Rc2_1_1 = t4*Rc3_0_0 + (t5*Rc3_1_1 + (t7 + 179.1588544723));
-    const double Rc2_0_0 = t5*Rc3_0_0 + (t4*Rc3_1_1 + 179.15618824999999);
+    const double Rc2_1_1 = t5*Rc3_0_0 + (t4*Rc3_1_1 + (t7 + 179.1588544723));
+    const double Rc2_0_0 = t4*Rc3_0_0 + (t5*Rc3_1_1 + 179.15618824999999);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_2_2 = Rc2_0_0 + (t9 + 0.018);
     const double Rc1_0_0 = Rc2_1_1 + (t8 + (t9 + 4.319542520000001));
@@ -1143,7 +1139,7 @@ void stanford_inverse_mass_matrix(const double* q, double* Minv)
 
 /* forward_dynamics: joint accelerations qdd = M^-1 (tau - C).
  * Part I (3.22)-(3.23): qdd = M^-1 (tau - C); M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 205 temporaries. */
+ * Operations: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 203 temporaries. */
 void stanford_forward_dynamics(const double* q, const double* qd, const double* tau, double* qdd)
 {
     /* Inputs */
@@ -1220,8 +1216,6 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double t11 = alpha2_4 - 0.0203*a1_1;
     const double alpha3_3 = (a3_3 + c_q_3*alpha2_3) + s_q_3*t11;
     const double alpha3_4 = (a3_4 - s_q_3*alpha2_3) + c_q_3*t11;
-    /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_0_0 = (1.6967593900000002*c_q_5*c_q_5 + 0.20482427999999994) + 1.6967593900000002*s_q_5*s_q_5;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = 1.28325*s_q_4;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1238,11 +1232,10 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double V5_0 = c_q_5*V4_0 + s_q_5*V4_2;
     const double V5_1 = -s_q_5*V4_0 + c_q_5*V4_2;
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
-    const double Rc4_2_2 = Rc4_0_0;
+    const double Rc4_0_0 = (1.6967593900000002*c_q_5*c_q_5 + 0.20482427999999994) + 1.6967593900000002*s_q_5*s_q_5;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
     const double t26 = s_q_4*s_q_4;
     const double t27 = c_q_4*c_q_4;
-    const double Rc3_0_2 = -c_q_4*s_q_4*Rc4_0_0 + 0.0007*c_q_4*s_q_4;
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double t28 = c_q_3*Rch3_0;
     const double t29 = s_q_3*Rch3_0;
@@ -1263,22 +1256,19 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     /* alpha4: spatial acceleration alpha(k) (2.26) */
     const double alpha4_3 = c_q_4*alpha3_3 - s_q_4*alpha3_5;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
+    const double Rc3_0_2 = -c_q_4*s_q_4*Rc4_0_0 + 0.0007*c_q_4*s_q_4;
     const double Rc3_2_2 = t26*Rc4_0_0 + (0.0007*t27 + 0.00414928);
     const double Rc3_0_0 = t27*Rc4_0_0 + (0.0007*t26 + 0.014290399999999998);
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_4_0 = 0.05832*s_q_3 + t28;
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double Rch2_1 = t29 - 0.05832*c_q_3;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*Rc4_2_2;
+    const double F2_4_0_0 = -s_q_3*Rc4_0_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_2_0 = -F2_4_0_0 - l2_1*F2_4_4_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_1_0 = c_q_3*Rc4_2_2 - 0.0203*F3_4_5_0;
+    const double F2_4_1_0 = c_q_3*Rc4_0_0 - 0.0203*F3_4_5_0;
     const double F2_4_2_0 = 0.0203*F2_4_4_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_1_0 = 0.154*F2_4_4_0 - F2_4_2_0;
@@ -1294,9 +1284,9 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     const double F3_5_0_0 = 0.0003*s_q_4;
     const double F3_5_2_0 = 0.0003*c_q_4;
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    const double ltdl_dinv4_0 = 1.0/Rc4_0_0;
     /* Rc3: composite rigid-body inertia R(k) (a.44) */
-    const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
+    const double Rc3_1_1 = Rc4_0_0 + 0.01014112;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_1 = -qd[4]*V4_0;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
@@ -1311,9 +1301,9 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double Rch2_0 = F2_3_4_0 + 0.13134099999999999;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_1_2;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
+    const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_2_0 = Rc3_2_2 + (0.0203*t28 + 0.0011838959999999998*s_q_3);
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1331,9 +1321,11 @@ void stanford_forward_dynamics(const double* q, const double* qd, const double* 
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_3_0 = -Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
+    const double F1_3_0_0 = Rc2_1_2 - l2_1*F2_3_3_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = c_q_3*F3_5_0_0;
     const double F2_5_1_0 = s_q_3*F3_5_0_0;
@@ -1720,7 +1712,7 @@ void stanford_jacobian_dot_qd(const double* q, const double* qd, double* Jdqd)
 
 /* op_space_inverse_inertia: operational-space inverse inertia J M^-1 J^T at the tip, world-aligned.
  * Part I (3.13): J M^-1 J^T = Y^T D^-1 Y, Y = L^-T J^T; M = L^T D L of the composite-inertia mass matrix (3.20), (a.44); variant ldl (fewest operations).
- * Operations: 426 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 201 temporaries. */
+ * Operations: 426 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 199 temporaries. */
 void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
 {
     /* Inputs */
@@ -1745,7 +1737,6 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double l2_1 = -1.0*q[2];
     /* Rc4: composite rigid-body inertia R(k) (a.44) */
     const double Rc4_0_0 = (1.6967593900000002*c_q_5*c_q_5 + 0.20482427999999994) + 1.6967593900000002*s_q_5*s_q_5;
-    const double Rc4_2_2 = Rc4_0_0;
     /* Rch3: composite rigid-body inertia R(k) (a.44) */
     const double Rch3_0 = 1.28325*s_q_4;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1757,7 +1748,7 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double t1 = c_q_4*c_q_4;
     const double Rc3_0_0 = t1*Rc4_0_0 + (0.0007*t0 + 0.014290399999999998);
     const double Rc3_0_2 = -c_q_4*s_q_4*Rc4_0_0 + 0.0007*c_q_4*s_q_4;
-    const double Rc3_1_1 = Rc4_2_2 + 0.01014112;
+    const double Rc3_1_1 = Rc4_0_0 + 0.01014112;
     const double Rc3_2_2 = t0*Rc4_0_0 + (0.0007*t1 + 0.00414928);
     /* Rch2: composite rigid-body inertia R(k) (a.44) */
     const double t2 = c_q_3*Rch3_0;
@@ -1769,33 +1760,21 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Rch2_1 = t3 - 0.05832*c_q_3;
     const double Rch2_2 = Rch3_2 - 27.39975;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t4 = s_q_3*s_q_3;
+    const double t4 = c_q_3*c_q_3;
     /* F3_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F3_4_5_0 = -Rch3_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_4_0 = s_q_3*F3_4_3_0;
     const double F2_4_3_0 = c_q_3*F3_4_3_0;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
-    /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
-    /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double Rc2_0_2 = F2_3_0_0 + (0.5562149249999999 - 0.0203*Rch3_2);
-    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_2_0 = -F2_3_0_0 - l2_1*F2_3_4_0;
-    /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_1_2 = Rc2_0_2 + (l2_1*Rch2_0 + (0.154*Rch2_2 - 0.99638*l2_1));
-    const double t9 = -2.0*l2_1*Rch2_2 + 6.470000000000001*l2_1*l2_1;
-    /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_0_0 = -s_q_3*Rc4_2_2;
+    const double F2_4_0_0 = -s_q_3*Rc4_0_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_2_0 = -F2_4_0_0 - l2_1*F2_4_4_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_4_1_0 = c_q_3*Rc4_2_2 - 0.0203*F3_4_5_0;
+    const double F2_4_1_0 = c_q_3*Rc4_0_0 - 0.0203*F3_4_5_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F1_4_0_0 = F2_4_1_0 + (-l2_1*F2_4_3_0 + 0.154*F3_4_5_0);
     /* ltdl_dinv4: L^T D L factorization: 1/D(k) */
-    const double ltdl_dinv4_0 = 1.0/Rc4_2_2;
+    const double ltdl_dinv4_0 = 1.0/Rc4_0_0;
     /* F2_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_4_2_0 = 0.0203*F2_4_4_0;
     /* F1_4: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1806,9 +1785,15 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double F3_5_0_0 = 0.0003*s_q_4;
     const double F3_5_2_0 = 0.0003*c_q_4;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F2_3_1_0 = Rc2_1_2;
+    const double F2_3_0_0 = c_q_3*Rc3_0_2 + 0.00536544*s_q_3;
+    /* Rc2: composite rigid-body inertia R(k) (a.44) */
+    const double Rc2_1_2 = s_q_3*Rc3_0_2 - 0.00536544*c_q_3;
+    const double Rc2_0_2 = F2_3_0_0 + (0.5562149249999999 - 0.0203*Rch3_2);
+    /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
+    const double F1_3_2_0 = -F2_3_0_0 - l2_1*F2_3_4_0;
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
-    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
+    const double Rc1_1_2 = Rc2_0_2 + (l2_1*Rch2_0 + (0.154*Rch2_2 - 0.99638*l2_1));
+    const double t9 = -2.0*l2_1*Rch2_2 + 6.470000000000001*l2_1*l2_1;
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_2_0 = Rc3_2_2 + (0.0203*t2 + 0.0011838959999999998*s_q_3);
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1818,9 +1803,11 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* F2_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_3_3_0 = -Rch2_1;
     /* F1_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
-    const double F1_3_0_0 = F2_3_1_0 - l2_1*F2_3_3_0;
+    const double F1_3_0_0 = Rc2_1_2 - l2_1*F2_3_3_0;
     /* F0_3: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F0_3_2_0 = -s_q_1*F1_3_0_0 - c_q_1*F1_3_1_0;
+    /* Rc1: composite rigid-body inertia R(k) (a.44) */
+    const double Rc1_0_1 = -Rc2_1_2 - l2_1*Rch2_1;
     /* F2_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F2_5_0_0 = c_q_3*F3_5_0_0;
     const double F2_5_1_0 = s_q_3*F3_5_0_0;
@@ -1831,7 +1818,7 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_L4: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L4_2 = F3_4_5_0*ltdl_dinv4_0;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
-    const double t5 = c_q_3*c_q_3;
+    const double t5 = s_q_3*s_q_3;
     const double t6 = c_q_3*s_q_3;
     const double Rc2_0_1 = t6*Rc3_0_0 + ((-0.0203*t3 + 0.0011838959999999998*c_q_3) - t6*Rc3_1_1);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
@@ -1858,8 +1845,8 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_dinv3_0 = 1.0/ltdl_A3_3;
     /* Rc2: composite rigid-body inertia R(k) (a.44) */
     const double Rc2_2_2 = Rc3_2_2 + (t7 + 0.0086662223);
-    const double Rc2_1_1 = t4*Rc3_0_0 + (t5*Rc3_1_1 + (t7 + 179.1588544723));
-    const double Rc2_0_0 = t5*Rc3_0_0 + (t4*Rc3_1_1 + 179.15618824999999);
+    const double Rc2_1_1 = t5*Rc3_0_0 + (t4*Rc3_1_1 + (t7 + 179.1588544723));
+    const double Rc2_0_0 = t4*Rc3_0_0 + (t5*Rc3_1_1 + 179.15618824999999);
     /* Rc1: composite rigid-body inertia R(k) (a.44) */
     const double Rc1_2_2 = Rc2_0_0 + (t9 + 0.018);
     const double Rc1_0_0 = Rc2_1_1 + (t8 + (t9 + 4.319542520000001));
@@ -1900,7 +1887,7 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y5_in0_2 = t17 - t18;
     const double t20 = 0.263*t17 - t19;
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double t24 = (0.263*c_q_1*c_q_4 - l2_1*c_q_1) - t19;
+    const double t26 = (0.263*c_q_1*c_q_4 - l2_1*c_q_1) - t19;
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_1 = ltdl_A3_1*ltdl_dinv3_0;
     /* ltdl_L2: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1937,10 +1924,6 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y3_in0_3 = -c_q_1*t21 + s_q_0*s_q_1*t20;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y3_in0v0) = { ltdl_Y3_in0_0, ltdl_Y3_in0_1, c_q_1, ltdl_Y3_in0_3 };
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_3 = ltdl_Y3_in0_0;
-    /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 0.0, ltdl_Y2_in0_3 };
     /* ltdl_Y5: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y5_in0v0) = { ltdl_Y5_in0_0, ltdl_Y5_in0_1, ltdl_Y5_in0_2, ltdl_Y5_in0_3 };
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
@@ -1948,17 +1931,18 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y4: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y4_in0v0) = { ltdl_Y4_in0_0, ltdl_Y4_in0_1, ltdl_Y4_in0_2, ltdl_Y4_in0_3 };
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
+    SOAGEN_PACK(ltdl_Y2_in0v0) = { 0.0, 0.0, 0.0, ltdl_Y3_in0_0 };
     SOAGEN_LANES(ltdl_Y2v0, SOAGEN_L(ltdl_Y2_in0v0) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_2);
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_3 = c_q_0*t24;
+    const double ltdl_Y1_in0_3 = c_q_0*t26;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_PACK(ltdl_Y1_in0v0) = { -s_q_0, c_q_0, 0.0, ltdl_Y1_in0_3 };
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_4 = s_q_0*t24;
+    const double ltdl_Y1_in0_4 = s_q_0*t26;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     SOAGEN_LANES(ltdl_Y1v0, (((SOAGEN_L(ltdl_Y1_in0v0) - SOAGEN_L(ltdl_Y5_in0v0)*ltdl_L5_1) - SOAGEN_L(ltdl_Y4_in0v0)*ltdl_L4_1) - SOAGEN_L(ltdl_Y3v0)*ltdl_L3_1) - SOAGEN_L(ltdl_Y2v0)*ltdl_L2_1);
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double t25 = (-l2_1*ltdl_Y3_in0_1 + 0.13369999999999999*c_q_0) + t21;
+    const double t27 = (-l2_1*ltdl_Y3_in0_1 + 0.13369999999999999*c_q_0) + t21;
     /* ltdl_Y0_in0: Y = L^-T B */
     const double ltdl_Y0_in0_4 = (-l2_1*ltdl_Y3_in0_0 - 0.13369999999999999*s_q_0) + t22;
     /* ltdl_L1: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
@@ -1972,12 +1956,11 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y3_in0: Y = L^-T B */
     const double ltdl_Y3_in0_4 = c_q_1*t22 - ltdl_Y3_in0_0*t20;
     const double ltdl_Y3_in0_5 = ltdl_Y3_in0_0*t21 - ltdl_Y3_in0_1*t22;
-    /* ltdl_Y2_in0: Y = L^-T B */
-    const double ltdl_Y2_in0_4 = ltdl_Y3_in0_1;
     /* ltdl_Y3: Y = L^-T B, up to 4 columns at a time */
+    const double t25 = -ltdl_Y3_in0_1;
     const double ltdl_Y3_4 = ltdl_Y3_in0_4 - ltdl_L5_3*ltdl_Y5_in0_4;
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
-    const double ltdl_Y2_4 = ltdl_Y2_in0_4 - ltdl_Y4_in0_4*ltdl_L4_2;
+    const double ltdl_Y2_4 = -ltdl_Y4_in0_4*ltdl_L4_2 - t25;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y1_4 = (((ltdl_Y1_in0_4 - ltdl_L5_1*ltdl_Y5_in0_4) - ltdl_Y4_in0_4*ltdl_L4_1) - ltdl_Y3_4*ltdl_L3_1) - ltdl_Y2_4*ltdl_L2_1;
     /* ltdl_Y5_in0: Y = L^-T B */
@@ -1989,9 +1972,9 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* ltdl_Y2: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y2_5 = c_q_1 - ltdl_Y4_in0_5*ltdl_L4_2;
     /* ltdl_Y0_in0: Y = L^-T B */
-    const double ltdl_Y0_in0_3 = -t25;
+    const double ltdl_Y0_in0_3 = -t27;
     /* ltdl_Y1_in0: Y = L^-T B */
-    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t25;
+    const double ltdl_Y1_in0_5 = -c_q_0*ltdl_Y0_in0_4 - s_q_0*t27;
     /* ltdl_Y1: Y = L^-T B, up to 4 columns at a time */
     const double ltdl_Y1_5 = (((ltdl_Y1_in0_5 - ltdl_L5_1*ltdl_Y5_in0_5) - ltdl_Y4_in0_5*ltdl_L4_1) - ltdl_Y3_5*ltdl_L3_1) - ltdl_Y2_5*ltdl_L2_1;
     /* ltdl_Y0: Y = L^-T B, up to 4 columns at a time */
@@ -2000,81 +1983,81 @@ void stanford_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double ltdl_Y0_4 = ((((ltdl_Y0_in0_4 - ltdl_L5_0*ltdl_Y5_in0_4) - ltdl_Y4_in0_4*ltdl_L4_0) - ltdl_Y3_4*ltdl_L3_0) - ltdl_Y2_4*ltdl_L2_0) - ltdl_Y1_4*ltdl_L1_0;
     const double ltdl_Y0_5 = (((-ltdl_Y4_in0_5*ltdl_L4_0 - ltdl_L5_0*ltdl_Y5_in0_5) - ltdl_Y3_5*ltdl_L3_0) - ltdl_Y2_5*ltdl_L2_0) - ltdl_Y1_5*ltdl_L1_0;
     /* shared by the outputs */
-    const double t64 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
+    const double t66 = ltdl_Y0_4*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_5))));
     Lambda_inv[0] = ltdl_Y0v0[0]*ltdl_Y0v0[0]*ltdl_dinv0_0 + (ltdl_Y1v0[0]*ltdl_Y1v0[0]*ltdl_dinv1_0 + (ltdl_Y2v0[0]*ltdl_Y2v0[0]*ltdl_dinv2_0 + (ltdl_Y3v0[0]*ltdl_Y3v0[0]*ltdl_dinv3_0 + (ltdl_Y4_in0_0*ltdl_Y4_in0_0*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_0*ltdl_Y5_in0_0))));
-    Lambda_inv[29] = t64;
-    Lambda_inv[34] = t64;
-    const double t26 = 3333.3333333333335*ltdl_Y5_in0_0;
-    const double t31 = ltdl_Y4_in0_0*ltdl_dinv4_0;
+    Lambda_inv[29] = t66;
+    Lambda_inv[34] = t66;
+    const double t28 = 3333.3333333333335*ltdl_Y5_in0_0;
+    const double t33 = ltdl_Y4_in0_0*ltdl_dinv4_0;
     Lambda_inv[7] = ltdl_Y0v0[1]*ltdl_Y0v0[1]*ltdl_dinv0_0 + (ltdl_Y1v0[1]*ltdl_Y1v0[1]*ltdl_dinv1_0 + (ltdl_Y2v0[1]*ltdl_Y2v0[1]*ltdl_dinv2_0 + (ltdl_Y3v0[1]*ltdl_Y3v0[1]*ltdl_dinv3_0 + (ltdl_Y4_in0_1*ltdl_Y4_in0_1*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_1*ltdl_Y5_in0_1))));
     Lambda_inv[14] = ltdl_Y0v0[2]*ltdl_Y0v0[2]*ltdl_dinv0_0 + (ltdl_Y1v0[2]*ltdl_Y1v0[2]*ltdl_dinv1_0 + (ltdl_Y2v0[2]*ltdl_Y2v0[2]*ltdl_dinv2_0 + (ltdl_Y3v0[2]*ltdl_Y3v0[2]*ltdl_dinv3_0 + (ltdl_Y4_in0_2*ltdl_Y4_in0_2*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_2*ltdl_Y5_in0_2))));
     Lambda_inv[21] = ltdl_Y0v0[3]*ltdl_Y0v0[3]*ltdl_dinv0_0 + (ltdl_Y1v0[3]*ltdl_Y1v0[3]*ltdl_dinv1_0 + (ltdl_Y2v0[3]*ltdl_Y2v0[3]*ltdl_dinv2_0 + (ltdl_Y3v0[3]*ltdl_Y3v0[3]*ltdl_dinv3_0 + (ltdl_Y4_in0_3*ltdl_Y4_in0_3*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_3*ltdl_Y5_in0_3))));
     Lambda_inv[28] = ltdl_Y0_4*ltdl_Y0_4*ltdl_dinv0_0 + (ltdl_Y1_4*ltdl_Y1_4*ltdl_dinv1_0 + (ltdl_Y2_4*ltdl_Y2_4*ltdl_dinv2_0 + (ltdl_Y3_4*ltdl_Y3_4*ltdl_dinv3_0 + (ltdl_Y4_in0_4*ltdl_Y4_in0_4*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_4*ltdl_Y5_in0_4))));
     Lambda_inv[35] = ltdl_Y0_5*ltdl_Y0_5*ltdl_dinv0_0 + (ltdl_Y1_5*ltdl_Y1_5*ltdl_dinv1_0 + (ltdl_Y2_5*ltdl_Y2_5*ltdl_dinv2_0 + (ltdl_Y3_5*ltdl_Y3_5*ltdl_dinv3_0 + (ltdl_Y4_in0_5*ltdl_Y4_in0_5*ltdl_dinv4_0 + 3333.3333333333335*ltdl_Y5_in0_5*ltdl_Y5_in0_5))));
-    const double t27 = ltdl_Y0v0[0]*ltdl_dinv0_0;
-    const double t28 = ltdl_Y1v0[0]*ltdl_dinv1_0;
-    const double t29 = ltdl_Y2v0[0]*ltdl_dinv2_0;
-    const double t30 = ltdl_Y3v0[0]*ltdl_dinv3_0;
-    const double t32 = ltdl_Y0v0[1]*t27 + (ltdl_Y1v0[1]*t28 + (ltdl_Y2v0[1]*t29 + (ltdl_Y3v0[1]*t30 + (ltdl_Y4_in0_1*t31 + ltdl_Y5_in0_1*t26))));
-    Lambda_inv[1] = t32;
-    Lambda_inv[6] = t32;
-    const double t37 = 3333.3333333333335*ltdl_Y5_in0_1;
-    const double t42 = ltdl_Y4_in0_1*ltdl_dinv4_0;
-    const double t33 = ltdl_Y0v0[2]*t27 + (ltdl_Y1v0[2]*t28 + (ltdl_Y2v0[2]*t29 + (ltdl_Y3v0[2]*t30 + (ltdl_Y4_in0_2*t31 + ltdl_Y5_in0_2*t26))));
-    Lambda_inv[2] = t33;
-    Lambda_inv[12] = t33;
-    const double t34 = ltdl_Y0v0[3]*t27 + (ltdl_Y1v0[3]*t28 + (ltdl_Y2v0[3]*t29 + (ltdl_Y3v0[3]*t30 + (ltdl_Y4_in0_3*t31 + t26*ltdl_Y5_in0_3))));
-    Lambda_inv[3] = t34;
-    Lambda_inv[18] = t34;
-    const double t35 = ltdl_Y0_4*t27 + (ltdl_Y1_4*t28 + (ltdl_Y2_4*t29 + (ltdl_Y3_4*t30 + (ltdl_Y4_in0_4*t31 + t26*ltdl_Y5_in0_4))));
-    Lambda_inv[4] = t35;
-    Lambda_inv[24] = t35;
-    const double t36 = ltdl_Y0_5*t27 + (ltdl_Y1_5*t28 + (ltdl_Y2_5*t29 + (ltdl_Y3_5*t30 + (ltdl_Y4_in0_5*t31 + t26*ltdl_Y5_in0_5))));
-    Lambda_inv[5] = t36;
-    Lambda_inv[30] = t36;
-    const double t38 = ltdl_Y0v0[1]*ltdl_dinv0_0;
-    const double t39 = ltdl_Y1v0[1]*ltdl_dinv1_0;
-    const double t40 = ltdl_Y2v0[1]*ltdl_dinv2_0;
-    const double t41 = ltdl_Y3v0[1]*ltdl_dinv3_0;
-    const double t43 = ltdl_Y0v0[2]*t38 + (ltdl_Y1v0[2]*t39 + (ltdl_Y2v0[2]*t40 + (ltdl_Y3v0[2]*t41 + (ltdl_Y4_in0_2*t42 + ltdl_Y5_in0_2*t37))));
-    Lambda_inv[8] = t43;
-    Lambda_inv[13] = t43;
-    const double t47 = 3333.3333333333335*ltdl_Y5_in0_2;
-    const double t52 = ltdl_Y4_in0_2*ltdl_dinv4_0;
-    const double t61 = ltdl_Y4_in0_3*ltdl_dinv4_0;
-    const double t44 = ltdl_Y0v0[3]*t38 + (ltdl_Y1v0[3]*t39 + (ltdl_Y2v0[3]*t40 + (ltdl_Y3v0[3]*t41 + (ltdl_Y4_in0_3*t42 + t37*ltdl_Y5_in0_3))));
-    Lambda_inv[9] = t44;
-    Lambda_inv[19] = t44;
-    const double t45 = ltdl_Y0_4*t38 + (ltdl_Y1_4*t39 + (ltdl_Y2_4*t40 + (ltdl_Y3_4*t41 + (ltdl_Y4_in0_4*t42 + t37*ltdl_Y5_in0_4))));
-    Lambda_inv[10] = t45;
-    Lambda_inv[25] = t45;
-    const double t46 = ltdl_Y0_5*t38 + (ltdl_Y1_5*t39 + (ltdl_Y2_5*t40 + (ltdl_Y3_5*t41 + (ltdl_Y4_in0_5*t42 + t37*ltdl_Y5_in0_5))));
-    Lambda_inv[11] = t46;
-    Lambda_inv[31] = t46;
-    const double t48 = ltdl_Y0v0[2]*ltdl_dinv0_0;
-    const double t57 = ltdl_Y0v0[3]*ltdl_dinv0_0;
-    const double t49 = ltdl_Y1v0[2]*ltdl_dinv1_0;
-    const double t58 = ltdl_Y1v0[3]*ltdl_dinv1_0;
-    const double t50 = ltdl_Y2v0[2]*ltdl_dinv2_0;
-    const double t59 = ltdl_Y2v0[3]*ltdl_dinv2_0;
-    const double t51 = ltdl_Y3v0[2]*ltdl_dinv3_0;
-    const double t53 = ltdl_Y0v0[3]*t48 + (ltdl_Y1v0[3]*t49 + (ltdl_Y2v0[3]*t50 + (ltdl_Y3v0[3]*t51 + (ltdl_Y4_in0_3*t52 + t47*ltdl_Y5_in0_3))));
-    Lambda_inv[15] = t53;
-    Lambda_inv[20] = t53;
-    const double t60 = ltdl_Y3v0[3]*ltdl_dinv3_0;
-    const double t56 = 3333.3333333333335*ltdl_Y5_in0_3;
-    const double t54 = ltdl_Y0_4*t48 + (ltdl_Y1_4*t49 + (ltdl_Y2_4*t50 + (ltdl_Y3_4*t51 + (ltdl_Y4_in0_4*t52 + t47*ltdl_Y5_in0_4))));
-    Lambda_inv[16] = t54;
-    Lambda_inv[26] = t54;
-    const double t55 = ltdl_Y0_5*t48 + (ltdl_Y1_5*t49 + (ltdl_Y2_5*t50 + (ltdl_Y3_5*t51 + (ltdl_Y4_in0_5*t52 + t47*ltdl_Y5_in0_5))));
-    Lambda_inv[17] = t55;
-    Lambda_inv[32] = t55;
-    const double t62 = ltdl_Y0_4*t57 + (ltdl_Y1_4*t58 + (ltdl_Y2_4*t59 + (ltdl_Y3_4*t60 + (ltdl_Y4_in0_4*t61 + ltdl_Y5_in0_4*t56))));
-    Lambda_inv[22] = t62;
-    Lambda_inv[27] = t62;
-    const double t63 = ltdl_Y0_5*t57 + (ltdl_Y1_5*t58 + (ltdl_Y2_5*t59 + (ltdl_Y3_5*t60 + (ltdl_Y4_in0_5*t61 + ltdl_Y5_in0_5*t56))));
-    Lambda_inv[23] = t63;
-    Lambda_inv[33] = t63;
+    const double t29 = ltdl_Y0v0[0]*ltdl_dinv0_0;
+    const double t30 = ltdl_Y1v0[0]*ltdl_dinv1_0;
+    const double t31 = ltdl_Y2v0[0]*ltdl_dinv2_0;
+    const double t32 = ltdl_Y3v0[0]*ltdl_dinv3_0;
+    const double t34 = ltdl_Y0v0[1]*t29 + (ltdl_Y1v0[1]*t30 + (ltdl_Y2v0[1]*t31 + (ltdl_Y3v0[1]*t32 + (ltdl_Y4_in0_1*t33 + ltdl_Y5_in0_1*t28))));
+    Lambda_inv[1] = t34;
+    Lambda_inv[6] = t34;
+    const double t39 = 3333.3333333333335*ltdl_Y5_in0_1;
+    const double t44 = ltdl_Y4_in0_1*ltdl_dinv4_0;
+    const double t35 = ltdl_Y0v0[2]*t29 + (ltdl_Y1v0[2]*t30 + (ltdl_Y2v0[2]*t31 + (ltdl_Y3v0[2]*t32 + (ltdl_Y4_in0_2*t33 + ltdl_Y5_in0_2*t28))));
+    Lambda_inv[2] = t35;
+    Lambda_inv[12] = t35;
+    const double t36 = ltdl_Y0v0[3]*t29 + (ltdl_Y1v0[3]*t30 + (ltdl_Y2v0[3]*t31 + (ltdl_Y3v0[3]*t32 + (ltdl_Y4_in0_3*t33 + t28*ltdl_Y5_in0_3))));
+    Lambda_inv[3] = t36;
+    Lambda_inv[18] = t36;
+    const double t37 = ltdl_Y0_4*t29 + (ltdl_Y1_4*t30 + (ltdl_Y2_4*t31 + (ltdl_Y3_4*t32 + (ltdl_Y4_in0_4*t33 + t28*ltdl_Y5_in0_4))));
+    Lambda_inv[4] = t37;
+    Lambda_inv[24] = t37;
+    const double t38 = ltdl_Y0_5*t29 + (ltdl_Y1_5*t30 + (ltdl_Y2_5*t31 + (ltdl_Y3_5*t32 + (ltdl_Y4_in0_5*t33 + t28*ltdl_Y5_in0_5))));
+    Lambda_inv[5] = t38;
+    Lambda_inv[30] = t38;
+    const double t40 = ltdl_Y0v0[1]*ltdl_dinv0_0;
+    const double t41 = ltdl_Y1v0[1]*ltdl_dinv1_0;
+    const double t42 = ltdl_Y2v0[1]*ltdl_dinv2_0;
+    const double t43 = ltdl_Y3v0[1]*ltdl_dinv3_0;
+    const double t45 = ltdl_Y0v0[2]*t40 + (ltdl_Y1v0[2]*t41 + (ltdl_Y2v0[2]*t42 + (ltdl_Y3v0[2]*t43 + (ltdl_Y4_in0_2*t44 + ltdl_Y5_in0_2*t39))));
+    Lambda_inv[8] = t45;
+    Lambda_inv[13] = t45;
+    const double t49 = 3333.3333333333335*ltdl_Y5_in0_2;
+    const double t54 = ltdl_Y4_in0_2*ltdl_dinv4_0;
+    const double t63 = ltdl_Y4_in0_3*ltdl_dinv4_0;
+    const double t46 = ltdl_Y0v0[3]*t40 + (ltdl_Y1v0[3]*t41 + (ltdl_Y2v0[3]*t42 + (ltdl_Y3v0[3]*t43 + (ltdl_Y4_in0_3*t44 + t39*ltdl_Y5_in0_3))));
+    Lambda_inv[9] = t46;
+    Lambda_inv[19] = t46;
+    const double t47 = ltdl_Y0_4*t40 + (ltdl_Y1_4*t41 + (ltdl_Y2_4*t42 + (ltdl_Y3_4*t43 + (ltdl_Y4_in0_4*t44 + t39*ltdl_Y5_in0_4))));
+    Lambda_inv[10] = t47;
+    Lambda_inv[25] = t47;
+    const double t48 = ltdl_Y0_5*t40 + (ltdl_Y1_5*t41 + (ltdl_Y2_5*t42 + (ltdl_Y3_5*t43 + (ltdl_Y4_in0_5*t44 + t39*ltdl_Y5_in0_5))));
+    Lambda_inv[11] = t48;
+    Lambda_inv[31] = t48;
+    const double t50 = ltdl_Y0v0[2]*ltdl_dinv0_0;
+    const double t59 = ltdl_Y0v0[3]*ltdl_dinv0_0;
+    const double t51 = ltdl_Y1v0[2]*ltdl_dinv1_0;
+    const double t60 = ltdl_Y1v0[3]*ltdl_dinv1_0;
+    const double t52 = ltdl_Y2v0[2]*ltdl_dinv2_0;
+    const double t61 = ltdl_Y2v0[3]*ltdl_dinv2_0;
+    const double t53 = ltdl_Y3v0[2]*ltdl_dinv3_0;
+    const double t55 = ltdl_Y0v0[3]*t50 + (ltdl_Y1v0[3]*t51 + (ltdl_Y2v0[3]*t52 + (ltdl_Y3v0[3]*t53 + (ltdl_Y4_in0_3*t54 + t49*ltdl_Y5_in0_3))));
+    Lambda_inv[15] = t55;
+    Lambda_inv[20] = t55;
+    const double t62 = ltdl_Y3v0[3]*ltdl_dinv3_0;
+    const double t58 = 3333.3333333333335*ltdl_Y5_in0_3;
+    const double t56 = ltdl_Y0_4*t50 + (ltdl_Y1_4*t51 + (ltdl_Y2_4*t52 + (ltdl_Y3_4*t53 + (ltdl_Y4_in0_4*t54 + t49*ltdl_Y5_in0_4))));
+    Lambda_inv[16] = t56;
+    Lambda_inv[26] = t56;
+    const double t57 = ltdl_Y0_5*t50 + (ltdl_Y1_5*t51 + (ltdl_Y2_5*t52 + (ltdl_Y3_5*t53 + (ltdl_Y4_in0_5*t54 + t49*ltdl_Y5_in0_5))));
+    Lambda_inv[17] = t57;
+    Lambda_inv[32] = t57;
+    const double t64 = ltdl_Y0_4*t59 + (ltdl_Y1_4*t60 + (ltdl_Y2_4*t61 + (ltdl_Y3_4*t62 + (ltdl_Y4_in0_4*t63 + ltdl_Y5_in0_4*t58))));
+    Lambda_inv[22] = t64;
+    Lambda_inv[27] = t64;
+    const double t65 = ltdl_Y0_5*t59 + (ltdl_Y1_5*t60 + (ltdl_Y2_5*t61 + (ltdl_Y3_5*t62 + (ltdl_Y4_in0_5*t63 + ltdl_Y5_in0_5*t58))));
+    Lambda_inv[23] = t65;
+    Lambda_inv[33] = t65;
 
     /* Outputs: Lambda_inv (6 x 6), each stored as soon as computed */
 }

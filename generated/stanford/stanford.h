@@ -24,13 +24,13 @@
 //
 // Functions (operation counts):
 //   inverse_dynamics: 238 mul, 170 add, 0 div, 8 sin/cos, 0 sqrt; 109 temporaries
-//   mass_matrix: 83 mul, 60 add, 0 div, 8 sin/cos, 0 sqrt; 73 temporaries
+//   mass_matrix: 83 mul, 60 add, 0 div, 8 sin/cos, 0 sqrt; 71 temporaries
 //   bias_forces: 226 mul, 156 add, 0 div, 8 sin/cos, 0 sqrt; 106 temporaries
-//   inverse_mass_matrix: 175 mul, 110 add, 5 div, 8 sin/cos, 0 sqrt; 120 temporaries
-//   forward_dynamics: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 205 temporaries
+//   inverse_mass_matrix: 175 mul, 110 add, 5 div, 8 sin/cos, 0 sqrt; 118 temporaries
+//   forward_dynamics: 366 mul, 263 add, 5 div, 8 sin/cos, 0 sqrt; 203 temporaries
 //   jacobian: 57 mul, 26 add, 0 div, 8 sin/cos, 0 sqrt; 33 temporaries
 //   jacobian_dot_qd: 138 mul, 76 add, 0 div, 10 sin/cos, 0 sqrt; 89 temporaries
-//   op_space_inverse_inertia: 426 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 201 temporaries
+//   op_space_inverse_inertia: 426 mul, 269 add, 5 div, 10 sin/cos, 0 sqrt; 199 temporaries
 
 #ifndef STANFORD_H
 #define STANFORD_H

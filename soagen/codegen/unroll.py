@@ -75,6 +75,7 @@ class UnrollBackend(SympyBackend):
         self._lane_out: dict = {}                # id(result of columns) -> (result, {chunk: vector names})
         self._trig: dict = {}
         self._used: set = set()
+        self._named: dict = {}                   # expression -> the temporary that holds it
         self.arena = nodes.Arena()
         self._entered = []
 
@@ -168,9 +169,17 @@ class UnrollBackend(SympyBackend):
         return name
 
     def _new(self, expr, name, label, note):
+        """The temporary that holds ``expr``: a fresh one, or the one already holding the
+        same (interned) expression. So a quantity that two recursions of one function compute
+        alike is computed once (value numbering): the composite inertias of the mass matrix
+        and of the derivatives, the columns phi(k, l) R(l) H^T(l) of the mass matrix's walk
+        and of (D.14), entries of the composite momenta that equal those of the composite
+        inertia rates (D.3)."""
         if not expr.is_finite:
             raise NonFiniteQuantity(label or name, note=note)
-        sym = nodes.symbol(self._unique(name))
+        if expr in self._named:
+            return self._named[expr]
+        sym = self._named[expr] = nodes.symbol(self._unique(name))
         self.defs.append((sym, expr, label, note))
         return sym
 
@@ -375,6 +384,7 @@ def unroll(outputs, xp) -> Program:
     expressions in the temporaries of the entered backend ``xp``, whose recorded
     definitions are consumed (the list is emptied, so that the expressions it held can be
     freed). The program keeps the backend's arena; the nodes it does not use are freed."""
+    xp._named.clear()                   # (it holds the expressions that ``defs`` gives up)
     prog = _unroll(np.asarray(outputs, dtype=object), xp.defs, xp.arena)
     prog.lanes, xp.lanes, xp._lane_out = xp.lanes, [], {}
     prog.arena.sweep()

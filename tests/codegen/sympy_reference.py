@@ -31,6 +31,7 @@ class UnrollBackend(SympyBackend):
         self.defs: list[tuple[sympy.Symbol, sympy.Expr, str]] = []   # (temp, expr, label)
         self._trig: dict = {}
         self._used: set = set()
+        self._named: dict = {}
 
     def symbols(self, name, n):
         return np.array([sympy.Symbol(f"{name}_{k}") for k in range(n)], dtype=object)
@@ -83,12 +84,14 @@ class UnrollBackend(SympyBackend):
         return out
 
     def _new(self, expr, name, label):
+        if expr in self._named:                      # an expression already named: its temporary
+            return self._named[expr]
         base, k = name, 1
         while name in self._used:
             k += 1
             name = f"{base}_{k}"
         self._used.add(name)
-        sym = sympy.Symbol(name)
+        sym = self._named[expr] = sympy.Symbol(name)
         self.defs.append((sym, expr, label))
         return sym
 

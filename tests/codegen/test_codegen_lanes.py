@@ -5,9 +5,11 @@ compiled with vector extensions and as plain C99 loops (-DSOAGEN_NO_VECTOR), aga
 generic implementation at random states: relative error <= 1e-12.
 
 Robots: a tree on a free joint with a spherical joint (column blocks of 12 and 24
-columns: full chunks and a partial one), the PUMA 560, and the two-link planar arm, whose
-forward-dynamics derivatives have a step that must stay scalar (a temporary of the step
-stands for a subexpression of its own inputs)."""
+columns: full chunks and a partial one), the PUMA 560 and the two-link planar arm; and a
+program built to have a step that must stay scalar (a temporary of the step stands for a
+subexpression of its own inputs)."""
+
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -21,7 +23,7 @@ from soagen.codegen.emit import comment, write
 from soagen.codegen.functions import generate_function
 from soagen.codegen.printers import ScheduledCPrinter
 from soagen.codegen.robot import render
-from soagen.codegen.unroll import LANES, MIN_LANES, lane_chunks
+from soagen.codegen.unroll import LANES, MIN_LANES, lane_chunks, unrolled
 from soagen.loaders.random_robots import random_chain
 from tests.helpers import rel_err
 
@@ -89,22 +91,33 @@ def test_every_lane_step_of_the_derivatives_is_printed_as_lanes():
 
 
 def test_a_step_that_needs_its_own_lanes_stays_scalar():
-    """The planar arm's forward-dynamics derivatives: the common-subexpression pass made
-    a temporary of the derivative walk stand for a subexpression that the walk's own first
-    block reads, so that step cannot be lanes (it would need itself). It stays scalar; the
-    solve with the 4 columns of dT/dq and dT/dqd is printed as lanes."""
-    robot = soagen.load(ROBOTS / "planar2.yaml")
-    fn = generate_function(robot, "forward_dynamics_derivatives")
-    labels = [step.label for step in fn.program.lanes]
-    assert labels[0] == "dF0_1" and len(labels) > 1 and all(lb.startswith("ltdl_dx") for lb in labels[1:])
+    """A step whose vectors would need themselves stays scalar. Built here as the
+    common-subexpression pass can make it: a packed entry of the step's first block (column
+    0) contains the whole expression of a lane of the same vector (column 1), so the pass
+    makes that lane's temporary a term of the entry. The other step of the program, which
+    does not read itself, is printed as lanes. (The planar arm's FD derivatives had such a
+    step while they computed the composite inertias twice.)"""
+    def build(xp):
+        q, qd = xp.symbols("q", 4), xp.symbols("qd", 4)
+        c, s = xp.cos(q[0]), xp.sin(q[0])
+        B1, C = xp.name(q * qd + 1, "B1"), xp.name(qd * qd + q, "C")
+        B2 = np.array([c * B1[1] + s * C[1] + q[1] + qd[0], q[1], q[2], q[3]], dtype=object)
+        W = xp.columns(lambda B, D: c * B[0] + s * D[0] + B[1], [np.array([B1, B2]), np.array([C])], "W",
+                       name_inputs=True)
+        E = xp.columns(lambda B: s * B[0] + c * B[1], [np.array([C, qd])], "E")
+        return np.concatenate([W, E])
+
+    fn = SimpleNamespace(program=unrolled(build), results=[("out", (8,))])
+    entry = next(st for st in fn.program.statements if st.target.name == "W_in0_1_0")
+    assert "W_1" in {s.name for s in entry.expr.free_symbols}      # the pack reads a lane
     with lanes.nodes.use(fn.program.arena):
         walk = lanes._Lanes(fn, ScheduledCPrinter())
         live = walk.live()
-        assert len(walk.order(live)) < len(live)                 # as lanes, the walk needs itself
+        assert len(walk.order(live)) < len(live)                 # as lanes, the step needs itself
         assert walk.cyclic(live - set(walk.order(live))) == {0}
     vectors = [st["target"] for st in lanes.lane_body(fn, ScheduledCPrinter(), comment)["statements"]
                if st["kind"] == lanes.LOOP]
-    assert vectors and all(v.startswith("ltdl_dx") for v in vectors)
+    assert vectors and all(v.startswith("E") for v in vectors)
 
 
 def test_lanes_with_the_parameters_as_inputs(tmp_path):

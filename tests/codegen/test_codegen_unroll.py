@@ -61,6 +61,34 @@ def _folds_and_symmetry(xp):
     assert [nodes.to_sympy(e) for e in v[:3]] == [x, -y, 2] and len(xp.defs) == 2
 
 
+def test_an_expression_named_twice_is_one_temporary():
+    """Naming an expression that a temporary already holds gives that temporary: no new
+    statement, whatever the second label."""
+    with UnrollBackend() as xp:
+        a = xp.name(np.array([x * y + z, x - y], dtype=object), "A1")
+        b = xp.name(np.array([z + y * x, x + y], dtype=object), "B2")
+        assert b[0] is a[0] and b[1] is not a[1]
+        assert [d[0].name for d in xp.defs] == ["A1_0", "A1_1", "B2_1"]
+
+
+def test_shared_quantities_are_computed_once():
+    """The FD derivatives need the composite inertias R(k) (a.44) twice: for M, which they
+    factor, and for the derivatives of inverse dynamics (D.14). They are computed once:
+    as many R(k) statements as in the mass matrix alone, and no two statements of the
+    program with the same expression."""
+    robot = soagen.load(ROBOTS / "puma560.yaml")
+
+    def statements(name):
+        return generate_function(robot, name).program.statements
+
+    def composite(sts):
+        return [s for s in sts if s.label.startswith("Rc") and s.label[2:].isdigit()]
+
+    fd_derivatives = statements("forward_dynamics_derivatives")
+    assert len(composite(fd_derivatives)) == len(composite(statements("mass_matrix"))) > 0
+    assert len({id(s.expr) for s in fd_derivatives}) == len(fd_derivatives)
+
+
 def test_sin_cos_once_and_snapped_constants():
     with UnrollBackend() as xp:
         _sin_cos_once_and_snapped_constants(xp)
@@ -234,13 +262,15 @@ def test_nodes_outside_any_arena_are_refused():
 
 
 def test_symmetric_naming_is_declared_not_guessed():
-    """Whether a quantity is named on its upper triangle is said where it is named:
-    the same label with and without ``symmetric`` differs, and a non-square matrix
-    declared symmetric is refused."""
-    a = np.array([[x + 1, x + y], [x + y, y + 2]], dtype=object)
+    """Whether a quantity is named on its upper triangle is said where it is named, not
+    read off its entries: declared symmetric, the lower triangle is the upper's (whatever
+    its own entries); named in full, each entry is its own expression. A non-square
+    matrix declared symmetric is refused."""
+    a = np.array([[x + 1, x + y], [x - y, y + 2]], dtype=object)
     with UnrollBackend() as xp:
         sym = xp.name(a, "P0", symmetric=True)
         full = xp.name(a, "P0", note="the same, named in full")
         assert sym[1, 0] is sym[0, 1] and full[1, 0] is not full[0, 1]
+        assert nodes.to_sympy(xp.defs[-1][1]) == x - y
         with pytest.raises(ValueError, match="square"):
             xp.name(np.array([[x, y]], dtype=object), "P1", symmetric=True)

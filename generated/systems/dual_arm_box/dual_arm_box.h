@@ -37,7 +37,7 @@
 // 88-11 (1988), Part I (3.23) and Part II (6.1), (6.4), (6.10). Numbers in the comments refer to them.
 //
 // Functions (operation counts):
-//   closed_chain_forward_dynamics: 4483 mul, 3179 add, 38 div, 24 sin/cos, 0 sqrt; 2371 temporaries
+//   closed_chain_forward_dynamics: 4041 mul, 2829 add, 28 div, 24 sin/cos, 0 sqrt; 2085 temporaries
 //   closure_constraints: 641 mul, 424 add, 0 div, 24 sin/cos, 0 sqrt; 266 temporaries
 //   gravity_torques: 160 mul, 94 add, 0 div, 20 sin/cos, 0 sqrt; 108 temporaries
 

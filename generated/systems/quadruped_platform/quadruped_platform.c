@@ -49,7 +49,7 @@
 // 88-11 (1988), Part I (3.23) and Part II (6.1), (6.4), (6.10). Numbers in the comments refer to them.
 //
 // Functions (operation counts):
-//   closed_chain_forward_dynamics: 7857 mul, 5583 add, 70 div, 48 sin/cos, 0 sqrt; 4125 temporaries
+//   closed_chain_forward_dynamics: 7017 mul, 4911 add, 50 div, 48 sin/cos, 0 sqrt; 3601 temporaries
 //   closure_constraints: 720 mul, 413 add, 0 div, 48 sin/cos, 0 sqrt; 439 temporaries
 //   gravity_torques: 272 mul, 148 add, 0 div, 40 sin/cos, 0 sqrt; 184 temporaries
 
@@ -400,7 +400,7 @@ typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_al
 
 /* closed_chain_forward_dynamics: closed-chain forward dynamics of quadruped_platform: qdd (24), alpha(C) (6), f(0) (24).
  * Lilly-Orin Table 1; Part II (6.1), (6.4), (6.10).
- * Operations: 7857 mul, 5583 add, 70 div, 48 sin/cos, 0 sqrt; 4125 temporaries. */
+ * Operations: 7017 mul, 4911 add, 50 div, 48 sin/cos, 0 sqrt; 3601 temporaries. */
 void quadruped_platform_closed_chain_forward_dynamics(const double* q, const double* qd, const double* tau, const double* obj, const double* corr, double* out)
 {
     /* Inputs */
@@ -494,22 +494,19 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V3_5 = s_q_3*t3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_4 = V2_2*t3;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t399 = a3_4 - 0.4*a1_0;
-    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0 = -qd[3]*V3_2;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t395 = c_q_3*a1_0 + a3_0;
+    const double alpha3_0 = (-s_q_3*alpha2_2 + c_q_3*a1_0) + a3_0;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_2 = qd[3]*V3_0;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t396 = s_q_3*a1_0 + a3_2;
+    const double alpha3_2 = (c_q_3*alpha2_2 + s_q_3*a1_0) + a3_2;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t5 = -0.4*V2_1*V2_1 - 0.4*V2_0*V2_0;
     const double a3_5 = c_q_3*t5 + t4*t2;
     const double a3_3 = -s_q_3*t5 + 0.4*V2_2*t1;
     /* f2: spatial force f(k) (2.29) */
-    const double t415 = 0.07962500000000003*V2_2;
+    const double t413 = 0.07962500000000003*V2_2;
     /* V4: spatial velocity V(k) (2.25) */
     const double t6 = c_q_4*V3_0;
     const double t7 = s_q_4*V3_2;
@@ -527,7 +524,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V4_4 = V3_4 - t10;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -qd[4]*V4_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_2 = qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t11 = V3_0*V3_0;
     const double t12 = V3_1*V3_1;
     const double t13 = -0.4*t11 - 0.4*t12;
@@ -552,7 +555,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t182 = 1.0*V5_5;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = qd[5]*V5_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1 = (a5_1 + c_q_5*alpha2_1) + s_q_5*alpha4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_2 = -qd[5]*V5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_2 = (a5_2 - s_q_5*alpha2_1) + c_q_5*alpha4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t19 = V4_0*V4_0;
     const double t20 = V4_1*V4_1;
     const double t21 = -0.05*t19 - 0.05*t20;
@@ -593,22 +602,19 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V3_5_2 = s_q_9*t25;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_4_2 = V2_2_2*t25;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t753 = a3_4_2 - 0.4*a1_0_2;
-    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0_2 = -qd[9]*V3_2_2;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t749 = c_q_9*a1_0_2 + a3_0_2;
+    const double alpha3_0_2 = (-s_q_9*alpha2_2_2 + c_q_9*a1_0_2) + a3_0_2;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_2_2 = qd[9]*V3_0_2;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t750 = s_q_9*a1_0_2 + a3_2_2;
+    const double alpha3_2_2 = (c_q_9*alpha2_2_2 + s_q_9*a1_0_2) + a3_2_2;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t27 = -0.4*V2_1_2*V2_1_2 - 0.4*V2_0_2*V2_0_2;
     const double a3_5_2 = c_q_9*t27 + t26*t24;
     const double a3_3_2 = -s_q_9*t27 + 0.4*V2_2_2*t23;
     /* f2: spatial force f(k) (2.29) */
-    const double t769 = 0.07962500000000003*V2_2_2;
+    const double t725 = 0.07962500000000003*V2_2_2;
     /* V4: spatial velocity V(k) (2.25) */
     const double t28 = c_q_10*V3_0_2;
     const double t29 = s_q_10*V3_2_2;
@@ -626,7 +632,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V4_4_2 = V3_4_2 - t32;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0_2 = -qd[10]*V4_2_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0_2 = (a4_0_2 + c_q_10*alpha3_0_2) - s_q_10*alpha3_2_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_2_2 = qd[10]*V4_0_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_2_2 = (a4_2_2 + s_q_10*alpha3_0_2) + c_q_10*alpha3_2_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t33 = V3_0_2*V3_0_2;
     const double t34 = V3_1_2*V3_1_2;
     const double t35 = -0.4*t33 - 0.4*t34;
@@ -651,7 +663,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t257 = 1.0*V5_5_2;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1_2 = qd[11]*V5_2_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1_2 = (a5_1_2 + c_q_11*alpha2_1_2) + s_q_11*alpha4_2_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_2_2 = -qd[11]*V5_1_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_2_2 = (a5_2_2 - s_q_11*alpha2_1_2) + c_q_11*alpha4_2_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t41 = V4_0_2*V4_0_2;
     const double t42 = V4_1_2*V4_1_2;
     const double t43 = -0.05*t41 - 0.05*t42;
@@ -692,22 +710,19 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V3_5_3 = s_q_15*t47;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_4_3 = V2_2_3*t47;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t1107 = a3_4_3 - 0.4*a1_0_3;
-    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0_3 = -qd[15]*V3_2_3;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t1103 = c_q_15*a1_0_3 + a3_0_3;
+    const double alpha3_0_3 = (-s_q_15*alpha2_2_3 + c_q_15*a1_0_3) + a3_0_3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_2_3 = qd[15]*V3_0_3;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t1104 = s_q_15*a1_0_3 + a3_2_3;
+    const double alpha3_2_3 = (c_q_15*alpha2_2_3 + s_q_15*a1_0_3) + a3_2_3;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t49 = -0.4*V2_1_3*V2_1_3 - 0.4*V2_0_3*V2_0_3;
     const double a3_5_3 = c_q_15*t49 + t48*t46;
     const double a3_3_3 = -s_q_15*t49 + 0.4*V2_2_3*t45;
     /* f2: spatial force f(k) (2.29) */
-    const double t1123 = 0.07962500000000003*V2_2_3;
+    const double t1037 = 0.07962500000000003*V2_2_3;
     /* V4: spatial velocity V(k) (2.25) */
     const double t50 = c_q_16*V3_0_3;
     const double t51 = s_q_16*V3_2_3;
@@ -725,7 +740,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V4_4_3 = V3_4_3 - t54;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0_3 = -qd[16]*V4_2_3;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0_3 = (a4_0_3 + c_q_16*alpha3_0_3) - s_q_16*alpha3_2_3;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_2_3 = qd[16]*V4_0_3;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_2_3 = (a4_2_3 + s_q_16*alpha3_0_3) + c_q_16*alpha3_2_3;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t55 = V3_0_3*V3_0_3;
     const double t56 = V3_1_3*V3_1_3;
     const double t57 = -0.4*t55 - 0.4*t56;
@@ -750,7 +771,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t324 = 1.0*V5_5_3;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1_3 = qd[17]*V5_2_3;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1_3 = (a5_1_3 + c_q_17*alpha2_1_3) + s_q_17*alpha4_2_3;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_2_3 = -qd[17]*V5_1_3;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_2_3 = (a5_2_3 - s_q_17*alpha2_1_3) + c_q_17*alpha4_2_3;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t63 = V4_0_3*V4_0_3;
     const double t64 = V4_1_3*V4_1_3;
     const double t65 = -0.05*t63 - 0.05*t64;
@@ -791,22 +818,19 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V3_5_4 = s_q_21*t69;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_4_4 = V2_2_4*t69;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t1461 = a3_4_4 - 0.4*a1_0_4;
-    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_0_4 = -qd[21]*V3_2_4;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t1457 = c_q_21*a1_0_4 + a3_0_4;
+    const double alpha3_0_4 = (-s_q_21*alpha2_2_4 + c_q_21*a1_0_4) + a3_0_4;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_2_4 = qd[21]*V3_0_4;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double t1458 = s_q_21*a1_0_4 + a3_2_4;
+    const double alpha3_2_4 = (c_q_21*alpha2_2_4 + s_q_21*a1_0_4) + a3_2_4;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t71 = -0.4*V2_1_4*V2_1_4 - 0.4*V2_0_4*V2_0_4;
     const double a3_5_4 = c_q_21*t71 + t70*t68;
     const double a3_3_4 = -s_q_21*t71 + 0.4*V2_2_4*t67;
     /* f2: spatial force f(k) (2.29) */
-    const double t1477 = 0.07962500000000003*V2_2_4;
+    const double t1349 = 0.07962500000000003*V2_2_4;
     /* V4: spatial velocity V(k) (2.25) */
     const double t72 = c_q_22*V3_0_4;
     const double t73 = s_q_22*V3_2_4;
@@ -824,7 +848,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double V4_4_4 = V3_4_4 - t76;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0_4 = -qd[22]*V4_2_4;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0_4 = (a4_0_4 + c_q_22*alpha3_0_4) - s_q_22*alpha3_2_4;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_2_4 = qd[22]*V4_0_4;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_2_4 = (a4_2_4 + s_q_22*alpha3_0_4) + c_q_22*alpha3_2_4;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t77 = V3_0_4*V3_0_4;
     const double t78 = V3_1_4*V3_1_4;
     const double t79 = -0.4*t77 - 0.4*t78;
@@ -849,7 +879,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t388 = 1.0*V5_5_4;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1_4 = qd[23]*V5_2_4;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1_4 = (a5_1_4 + c_q_23*alpha2_1_4) + s_q_23*alpha4_2_4;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_2_4 = -qd[23]*V5_1_4;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_2_4 = (a5_2_4 - s_q_23*alpha2_1_4) + c_q_23*alpha4_2_4;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t85 = V4_0_4*V4_0_4;
     const double t86 = V4_1_4*V4_1_4;
     const double t87 = -0.05*t85 - 0.05*t86;
@@ -935,7 +971,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t119 = s_q_4*t118;
     const double t120 = 1.0*t117 - 1.0*t119;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t658 = t117 - t119;
+    const double t616 = t117 - t119;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t121 = 1.0*V5_0;
     const double t123 = s_q_5*t122;
@@ -944,12 +980,12 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t128 = s_q_5*t124;
     const double t126 = 1.0*t123 + 1.0*t125;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t659 = t123 + t125;
+    const double t617 = t123 + t125;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t127 = 1.0*V5_1;
     const double t129 = 1.0*c_q_5*t122 - 1.0*t128;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t660 = c_q_5*t122 - t128;
+    const double t618 = c_q_5*t122 - t128;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t130 = 1.0*V5_2;
     const double t131 = ((-t114 - t120*t121) - t129*t130) - t126*t127;
@@ -965,7 +1001,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t139 = s_q_4*t138;
     const double t140 = 1.0*t137 - 1.0*t139;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t652 = t137 - t139;
+    const double t610 = t137 - t139;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t141 = c_q_0*c_q_2;
     const double t142 = s_q_0*s_q_2;
@@ -977,11 +1013,11 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t148 = c_q_5*t145;
     const double t147 = 1.0*t146 + 1.0*t144;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t653 = t144 + t146;
+    const double t611 = t144 + t146;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t150 = 1.0*t148 - 1.0*t149;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t654 = t148 - t149;
+    const double t612 = t148 - t149;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t151 = ((-t140*t121 - t132) - t150*t130) - t147*t127;
     const double gam_0 = -obj[5]*t131 + obj[6]*t151;
@@ -994,7 +1030,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t158 = s_q_4*t157;
     const double t159 = 1.0*t156 - 1.0*t158;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t646 = t156 - t158;
+    const double t604 = t156 - t158;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t161 = c_q_5*t160;
     const double t166 = s_q_5*t160;
@@ -1002,12 +1038,12 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t165 = c_q_5*t162;
     const double t164 = 1.0*t163 + 1.0*t161;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t647 = t161 + t163;
+    const double t605 = t161 + t163;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t167 = 1.0*t165 - 1.0*t166;
     const double t168 = ((-t159*t121 - t152) - t167*t130) - t164*t127;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t648 = t165 - t166;
+    const double t606 = t165 - t166;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_1 = obj[4]*t131 - obj[6]*t168;
     const double gam_2 = -obj[4]*t151 + obj[5]*t168;
@@ -1034,14 +1070,14 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t192 = -obj[7];
     const double t193 = -t176;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1419 = obj[4]*t193 + t181;
+    const double t1293 = obj[4]*t193 + t181;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t194 = -obj[6]*t193;
     const double t195 = ((((obj[5]*t187 - t192) - t194) - t167*t182) - t159*t171) - t164*t173;
     const double gam_4 = obj[4]*t183 - obj[6]*t195;
     const double gam_5 = obj[5]*t195 - obj[4]*t191;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1422 = obj[5]*t188 + t194;
+    const double t1296 = obj[5]*t188 + t194;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t196 = c_q_7*c_q_8;
     const double t197 = -s_q_9*t196 - c_q_9*s_q_7;
@@ -1051,7 +1087,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t200 = s_q_10*t199;
     const double t201 = 1.0*t198 - 1.0*t200;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1012 = t198 - t200;
+    const double t928 = t198 - t200;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t202 = 1.0*V5_0_2;
     const double t204 = s_q_11*t203;
@@ -1061,12 +1097,12 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t210 = s_q_11*t205;
     const double t207 = 1.0*t204 + 1.0*t206;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1013 = t204 + t206;
+    const double t929 = t204 + t206;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t208 = 1.0*V5_1_2;
     const double t211 = 1.0*t209 - 1.0*t210;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1014 = t209 - t210;
+    const double t930 = t209 - t210;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t212 = 1.0*V5_2_2;
     const double t213 = ((-t114 - t201*t202) - t211*t212) - t207*t208;
@@ -1081,7 +1117,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t220 = s_q_10*t219;
     const double t221 = 1.0*t218 - 1.0*t220;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1006 = t218 - t220;
+    const double t924 = t218 - t220;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t222 = c_q_6*c_q_8;
     const double t223 = s_q_6*s_q_8;
@@ -1093,11 +1129,11 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t229 = c_q_11*t226;
     const double t228 = 1.0*t227 + 1.0*t225;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1007 = t225 + t227;
+    const double t922 = t225 + t227;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t231 = 1.0*t229 - 1.0*t230;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1008 = t229 - t230;
+    const double t923 = t229 - t230;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t232 = ((-t132 - t221*t202) - t231*t212) - t228*t208;
     const double gam_0_2 = -obj[5]*t213 + obj[6]*t232;
@@ -1109,7 +1145,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t238 = s_q_10*t237;
     const double t239 = 1.0*t236 - 1.0*t238;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1000 = t236 - t238;
+    const double t916 = t236 - t238;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t241 = c_q_11*t240;
     const double t246 = s_q_11*t240;
@@ -1117,12 +1153,12 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t245 = c_q_11*t242;
     const double t244 = 1.0*t243 + 1.0*t241;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1001 = t241 + t243;
+    const double t917 = t241 + t243;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t247 = 1.0*t245 - 1.0*t246;
     const double t248 = ((-t152 - t239*t202) - t247*t212) - t244*t208;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1002 = t245 - t246;
+    const double t918 = t245 - t246;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_1_2 = obj[4]*t213 - obj[6]*t248;
     const double gam_2_2 = -obj[4]*t232 + obj[5]*t248;
@@ -1134,7 +1170,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t256 = -obj[5]*t255;
     const double t258 = ((((obj[4]*t254 - t169) - t256) - t211*t257) - t201*t250) - t207*t252;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1773 = obj[4]*t253 + t256;
+    const double t1605 = obj[4]*t253 + t256;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t260 = obj[4]*t259;
     const double t261 = -t255;
@@ -1147,7 +1183,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double gam_4_2 = obj[4]*t258 - obj[6]*t266;
     const double gam_5_2 = -obj[4]*t263 + obj[5]*t266;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1776 = obj[5]*t259 + t265;
+    const double t1608 = obj[5]*t259 + t265;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t267 = c_q_13*c_q_14;
     const double t268 = -s_q_15*t267 - c_q_15*s_q_13;
@@ -1157,7 +1193,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t271 = s_q_16*t270;
     const double t272 = 1.0*t269 - 1.0*t271;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1366 = t269 - t271;
+    const double t1240 = t269 - t271;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t273 = 1.0*V5_0_3;
     const double t275 = s_q_17*t274;
@@ -1166,12 +1202,12 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t280 = s_q_17*t276;
     const double t278 = 1.0*t275 + 1.0*t277;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1367 = t275 + t277;
+    const double t1241 = t275 + t277;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t279 = 1.0*V5_1_3;
     const double t281 = 1.0*c_q_17*t274 - 1.0*t280;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1368 = c_q_17*t274 - t280;
+    const double t1242 = c_q_17*t274 - t280;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t282 = 1.0*V5_2_3;
     const double t283 = ((-t114 - t272*t273) - t281*t282) - t278*t279;
@@ -1186,7 +1222,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t290 = s_q_16*t289;
     const double t291 = 1.0*t288 - 1.0*t290;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1360 = t288 - t290;
+    const double t1234 = t288 - t290;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t292 = c_q_12*c_q_14;
     const double t293 = s_q_12*s_q_14;
@@ -1198,11 +1234,11 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t299 = c_q_17*t296;
     const double t298 = 1.0*t297 + 1.0*t295;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1361 = t295 + t297;
+    const double t1235 = t295 + t297;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t301 = 1.0*t299 - 1.0*t300;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1362 = t299 - t300;
+    const double t1236 = t299 - t300;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t302 = ((-t132 - t291*t273) - t301*t282) - t298*t279;
     const double gam_0_3 = -obj[5]*t283 + obj[6]*t302;
@@ -1214,7 +1250,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t308 = s_q_16*t307;
     const double t309 = 1.0*t306 - 1.0*t308;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1354 = t306 - t308;
+    const double t1228 = t306 - t308;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t311 = c_q_17*t310;
     const double t316 = s_q_17*t310;
@@ -1222,12 +1258,12 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t315 = c_q_17*t312;
     const double t314 = 1.0*t313 + 1.0*t311;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1355 = t311 + t313;
+    const double t1229 = t311 + t313;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t317 = 1.0*t315 - 1.0*t316;
     const double t318 = ((-t152 - t309*t273) - t317*t282) - t314*t279;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1356 = t315 - t316;
+    const double t1230 = t315 - t316;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_1_3 = obj[4]*t283 - obj[6]*t318;
     const double gam_2_3 = -obj[4]*t302 + obj[5]*t318;
@@ -1238,16 +1274,16 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t323 = -obj[5]*t179;
     const double t325 = ((((obj[4]*t193 - t169) - t323) - t281*t324) - t272*t320) - t278*t322;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t711 = obj[4]*t176 + t323;
+    const double t669 = obj[4]*t176 + t323;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t326 = obj[4]*t187;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t720 = -t190 - t326;
+    const double t678 = -t190 - t326;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t327 = -obj[6]*t180;
     const double t328 = ((((t326 - t184) - t327) - t301*t324) - t291*t320) - t298*t322;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1428 = -t189 - t327;
+    const double t1302 = -t189 - t327;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_3_3 = -obj[5]*t325 + obj[6]*t328;
     const double t329 = -obj[6]*t176;
@@ -1255,7 +1291,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double gam_4_3 = obj[4]*t325 - obj[6]*t330;
     const double gam_5_3 = -obj[4]*t328 + obj[5]*t330;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t714 = obj[5]*t187 + t329;
+    const double t672 = obj[5]*t187 + t329;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t331 = c_q_19*c_q_20;
     const double t332 = -s_q_21*t331 - c_q_21*s_q_19;
@@ -1265,7 +1301,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t335 = s_q_22*t334;
     const double t336 = 1.0*t333 - 1.0*t335;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1720 = t333 - t335;
+    const double t1552 = t333 - t335;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t337 = 1.0*V5_0_4;
     const double t339 = s_q_23*t338;
@@ -1274,12 +1310,12 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t344 = s_q_23*t340;
     const double t342 = 1.0*t339 + 1.0*t341;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1721 = t339 + t341;
+    const double t1553 = t339 + t341;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t343 = 1.0*V5_1_4;
     const double t345 = 1.0*c_q_23*t338 - 1.0*t344;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1722 = c_q_23*t338 - t344;
+    const double t1554 = c_q_23*t338 - t344;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t346 = 1.0*V5_2_4;
     const double t347 = ((-t114 - t336*t337) - t345*t346) - t342*t343;
@@ -1294,7 +1330,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t354 = s_q_22*t353;
     const double t355 = 1.0*t352 - 1.0*t354;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1714 = t352 - t354;
+    const double t1546 = t352 - t354;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t356 = c_q_18*c_q_20;
     const double t357 = s_q_18*s_q_20;
@@ -1306,11 +1342,11 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t363 = c_q_23*t360;
     const double t362 = 1.0*t361 + 1.0*t359;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1715 = t359 + t361;
+    const double t1547 = t359 + t361;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t365 = 1.0*t363 - 1.0*t364;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1716 = t363 - t364;
+    const double t1548 = t363 - t364;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t366 = ((-t132 - t355*t337) - t365*t346) - t362*t343;
     const double gam_0_4 = -obj[5]*t347 + obj[6]*t366;
@@ -1322,7 +1358,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t372 = s_q_22*t371;
     const double t373 = 1.0*t370 - 1.0*t372;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1708 = t370 - t372;
+    const double t1540 = t370 - t372;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t375 = c_q_23*t374;
     const double t380 = s_q_23*t374;
@@ -1330,12 +1366,12 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t379 = c_q_23*t376;
     const double t378 = 1.0*t377 + 1.0*t375;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1709 = t375 + t377;
+    const double t1541 = t375 + t377;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t381 = 1.0*t379 - 1.0*t380;
     const double t382 = ((-t152 - t373*t337) - t381*t346) - t378*t343;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1710 = t379 - t380;
+    const double t1542 = t379 - t380;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_1_4 = obj[4]*t347 - obj[6]*t382;
     const double gam_2_4 = -obj[4]*t366 + obj[5]*t382;
@@ -1346,16 +1382,16 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t387 = -obj[5]*t261;
     const double t389 = ((((obj[4]*t253 - t169) - t387) - t345*t388) - t336*t384) - t342*t386;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1065 = obj[4]*t254 + t387;
+    const double t981 = obj[4]*t254 + t387;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t390 = obj[4]*t264;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1074 = -t262 - t390;
+    const double t990 = -t262 - t390;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t391 = -obj[6]*t255;
     const double t392 = ((((t390 - t184) - t391) - t365*t388) - t355*t384) - t362*t386;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1782 = -t260 - t391;
+    const double t1614 = -t260 - t391;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double gam_3_4 = -obj[5]*t389 + obj[6]*t392;
     const double t393 = -obj[6]*t254;
@@ -1363,245 +1399,207 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double gam_4_4 = obj[4]*t389 - obj[6]*t394;
     const double gam_5_4 = -obj[4]*t392 + obj[5]*t394;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1068 = obj[5]*t264 + t393;
+    const double t984 = obj[5]*t264 + t393;
     /* alpha1: spatial acceleration alpha(k) (2.26) */
     const double alpha1_3 = -9.81*s_q_1;
     const double alpha1_5 = 9.81*c_q_1;
     /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double alpha2_4 = s_q_2*alpha1_5;
     const double alpha2_5 = c_q_2*alpha1_5;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_5 = alpha1_5;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0 = t395 - s_q_3*alpha2_2;
-    const double alpha3_2 = c_q_3*alpha2_2 + t396;
-    const double t397 = 0.4*alpha2_1;
-    const double t398 = alpha1_3 + t397;
-    const double alpha3_3 = (a3_3 - s_q_3*alpha2_5) + c_q_3*t398;
-    const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) + s_q_3*t398;
+    const double alpha3_4 = (alpha2_4 - 0.4*a1_0) + a3_4;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double t400 = alpha3_3 + t397;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_4 = alpha2_4 + t399;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = (a4_0 + c_q_4*alpha3_0) - s_q_4*alpha3_2;
-    const double alpha4_2 = (a4_2 + s_q_4*alpha3_0) + c_q_4*alpha3_2;
-    const double alpha4_3 = (a4_3 - s_q_4*alpha3_5) + c_q_4*t400;
-    const double alpha4_5 = (a4_5 + c_q_4*alpha3_5) + s_q_4*t400;
     const double alpha4_4 = (a4_4 + alpha3_4) - 0.4*alpha3_0;
-    /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_1 = (a5_1 + c_q_5*alpha2_1) + s_q_5*alpha4_2;
-    const double alpha5_2 = (a5_2 - s_q_5*alpha2_1) + c_q_5*alpha4_2;
-    /* f5: spatial force f(k) (2.29) */
-    const double f5_2 = 0.000135*alpha5_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t395 = 0.4*alpha2_1;
+    const double t396 = alpha1_3 + t395;
+    const double alpha3_3 = (a3_3 - s_q_3*alpha2_5) + c_q_3*t396;
+    const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) + s_q_3*t396;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t397 = alpha3_3 + t395;
+    const double alpha4_3 = (a4_3 - s_q_4*alpha3_5) + c_q_4*t397;
+    const double alpha4_5 = (a4_5 + c_q_4*alpha3_5) + s_q_4*t397;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
     const double alpha5_3 = (a5_3 + 0.05*alpha2_1) + alpha4_3;
-    const double t401 = alpha4_4 - 0.05*alpha4_0;
-    const double alpha5_4 = (a5_4 + s_q_5*alpha4_5) + c_q_5*t401;
-    const double alpha5_5 = (a5_5 + c_q_5*alpha4_5) - s_q_5*t401;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t674 = (0.05*alpha5_1 + V5_2*t172) + alpha5_3;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double t398 = 0.05*alpha4_0;
+    const double t399 = alpha4_4 - t398;
+    const double alpha5_4 = (a5_4 + s_q_5*alpha4_5) + c_q_5*t399;
+    const double alpha5_5 = (a5_5 + c_q_5*alpha4_5) - s_q_5*t399;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t675 = (V5_2*t170 - t398) + alpha5_4;
     /* f5: spatial force f(k) (2.29) */
-    const double t402 = -0.0003175*alpha4_0;
-    const double t405 = -0.0075*alpha4_0;
-    const double t403 = 0.00018250000000000002*V5_2;
-    const double f5_0 = (-V5_1*t403 - t402) - 0.0075*alpha5_4;
-    const double f5_1 = (0.0003175*alpha5_1 + V5_0*t403) + 0.0075*alpha5_3;
+    const double t400 = -0.0003175*alpha4_0;
+    const double t401 = 0.00018250000000000002*V5_2;
+    const double t402 = 0.0075*V5_2;
+    const double f5_0 = (-V5_1*t401 - t400) - 0.0075*alpha5_4;
+    const double f5_1 = (0.0003175*alpha5_1 + V5_0*t401) + 0.0075*alpha5_3;
+    const double f5_3 = (0.0075*alpha5_1 + V5_0*t402) + 0.3*alpha5_3;
+    const double t404 = V5_0*V5_0;
+    const double f5_2 = 0.000135*alpha5_2;
     /* f4: spatial force f(k) (2.29) */
     const double f4_2 = (c_q_5*f5_2 + 0.000135*alpha4_2) + s_q_5*f5_1;
     /* f5: spatial force f(k) (2.29) */
-    const double t404 = 0.0075*V5_2;
-    const double f5_3 = (0.0075*alpha5_1 + V5_0*t404) + 0.3*alpha5_3;
-    const double f5_4 = (V5_1*t404 + t405) + 0.3*alpha5_4;
-    const double t406 = V5_0*V5_0;
-    const double t407 = V5_1*V5_1;
-    const double f5_5 = 0.3*alpha5_5 + (-0.0075*t407 - 0.0075*t406);
+    const double t403 = -0.0075*alpha4_0;
+    const double f5_4 = (V5_1*t402 + t403) + 0.3*alpha5_4;
+    const double t405 = V5_1*V5_1;
+    const double f5_5 = 0.3*alpha5_5 + (-0.0075*t405 - 0.0075*t404);
     /* f4: spatial force f(k) (2.29) */
     const double f4_5 = ((0.3*alpha4_5 + (-0.0075*t19 - 0.0075*t20)) + c_q_5*f5_5) + s_q_5*f5_4;
-    const double t408 = c_q_5*f5_4;
-    const double t409 = 0.00018250000000000002*V4_2;
-    const double f4_1 = ((((V4_0*t409 + 0.0003175*alpha2_1) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
-    const double f4_0 = ((((-0.0075*alpha4_4 - V4_1*t409) - t402) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t408;
-    const double t410 = 0.0075*V4_2;
-    const double f4_4 = (((0.3*alpha4_4 + V4_1*t410) + t405) - s_q_5*f5_5) + t408;
-    const double f4_3 = ((V4_0*t410 + 0.0075*alpha2_1) + 0.3*alpha4_3) + f5_3;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t676 = alpha5_5 + (-0.05*t405 - 0.05*t404);
+    /* f4: spatial force f(k) (2.29) */
+    const double t406 = c_q_5*f5_4;
+    const double t407 = 0.00018250000000000002*V4_2;
+    const double f4_1 = ((((V4_0*t407 + 0.0003175*alpha2_1) + 0.0075*alpha4_3) - s_q_5*f5_2) + c_q_5*f5_1) + 0.05*f5_3;
+    const double f4_0 = ((((-0.0075*alpha4_4 - V4_1*t407) - t400) + f5_0) + 0.05*s_q_5*f5_5) - 0.05*t406;
+    const double t408 = 0.0075*V4_2;
+    const double f4_4 = (((0.3*alpha4_4 + V4_1*t408) + t403) - s_q_5*f5_5) + t406;
+    const double f4_3 = ((V4_0*t408 + 0.0075*alpha2_1) + 0.3*alpha4_3) + f5_3;
     /* f3: spatial force f(k) (2.29) */
     const double f3_5 = ((2.5*alpha3_5 + (-0.5*t11 - 0.5*t12)) - s_q_4*f4_3) + c_q_4*f4_5;
-    const double t412 = c_q_4*f4_3;
-    const double t413 = s_q_4*f4_5;
+    const double t410 = c_q_4*f4_3;
+    const double t411 = s_q_4*f4_5;
     const double f3_2 = (c_q_4*f4_2 + 0.001125*alpha3_2) - s_q_4*f4_0;
-    const double t411 = 0.13277500000000003*V3_2;
-    const double f3_0 = ((((-0.5*alpha3_4 - V3_1*t411) + 0.13390000000000002*alpha3_0) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
-    const double f3_1 = ((((V3_0*t411 + 0.13390000000000002*alpha2_1) + 0.5*alpha3_3) + 0.4*t412) + f4_1) + 0.4*t413;
-    const double t414 = 0.5*V3_2;
-    const double f3_3 = (((V3_0*t414 + 0.5*alpha2_1) + 2.5*alpha3_3) + t412) + t413;
-    const double f3_4 = ((2.5*alpha3_4 + V3_1*t414) - 0.5*alpha3_0) + f4_4;
+    const double t409 = 0.13277500000000003*V3_2;
+    const double f3_0 = ((((-V3_1*t409 - 0.5*alpha3_4) + 0.13390000000000002*alpha3_0) + s_q_4*f4_2) - 0.4*f4_4) + c_q_4*f4_0;
+    const double f3_1 = ((((V3_0*t409 + 0.13390000000000002*alpha2_1) + 0.5*alpha3_3) + 0.4*t410) + f4_1) + 0.4*t411;
+    const double t412 = 0.5*V3_2;
+    const double f3_3 = (((V3_0*t412 + 0.5*alpha2_1) + 2.5*alpha3_3) + t410) + t411;
+    const double f3_4 = ((V3_1*t412 + 2.5*alpha3_4) - 0.5*alpha3_0) + f4_4;
     /* f2: spatial force f(k) (2.29) */
-    const double f2_0 = ((((0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4) - V2_1*t415) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
+    const double f2_0 = ((((0.08030000000000002*a1_0 - 0.30000000000000004*alpha2_4) - V2_1*t413) - 0.4*f3_4) + c_q_3*f3_0) + s_q_3*f3_2;
     const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*a1_0 + f2_0;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t466 = tau[4] - f4_1;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_2 = alpha2_2;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0 = t395 - s_q_3*zeta2_2;
-    const double zeta3_2 = c_q_3*zeta2_2 + t396;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0 = (a4_0 + c_q_4*zeta3_0) - s_q_4*zeta3_2;
-    const double zeta4_2 = (a4_2 + c_q_4*zeta3_2) + s_q_4*zeta3_0;
+    const double t464 = tau[4] - f4_1;
     /* f2: spatial force f(k) (2.29) */
-    const double t416 = 0.4*c_q_3;
-    const double t417 = 0.4*s_q_3;
-    const double f2_1 = ((((V2_0*t415 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + t417*f3_5) + f3_1) + t416*f3_3;
+    const double t414 = 0.4*c_q_3;
+    const double t415 = 0.4*s_q_3;
+    const double f2_1 = ((((V2_0*t413 + 0.30000000000000004*alpha1_3) + 0.08030000000000002*alpha2_1) + t415*f3_5) + f3_1) + t414*f3_3;
     /* f1: spatial force f(k) (2.29) */
     const double f1_2 = (c_q_2*f2_2 + 2e-05*a1_2) + s_q_2*f2_1;
     const double f1_1 = c_q_2*f2_1 - s_q_2*f2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3 = alpha1_3;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_1 = alpha2_1;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1 = (a5_1 + c_q_5*zeta2_1) + s_q_5*zeta4_2;
-    const double zeta5_2 = (a5_2 - s_q_5*zeta2_1) + c_q_5*zeta4_2;
     /* P4: articulated inertia P(k) (4.5) */
-    const double t418 = s_q_5*s_q_5;
-    const double t419 = c_q_5*c_q_5;
-    const double P4_0_0 = (0.00075*t418 + 0.0003175) + 0.0003070866141732284*t419;
-    const double P4_0_4 = (-0.015*t418 - 0.0075) - 0.006141732283464568*t419;
-    const double t420 = c_q_5*s_q_5;
-    const double P4_0_5 = 0.008858267716535431*t420;
-    const double t421 = 0.0003175*c_q_5 + 0.000375;
-    const double P4_1_1 = (c_q_5*t421 + (0.000375*c_q_5 + 0.0010675)) + 0.000135*t418;
-    const double P4_1_2 = s_q_5*t421 - 0.000135*t420;
-    const double P4_4_5 = -0.17716535433070862*t420;
+    const double t416 = s_q_5*s_q_5;
+    const double t417 = c_q_5*c_q_5;
+    const double P4_0_0 = (0.00075*t416 + 0.0003175) + 0.0003070866141732284*t417;
+    const double P4_0_4 = (-0.015*t416 - 0.0075) - 0.006141732283464568*t417;
+    const double t418 = c_q_5*s_q_5;
+    const double P4_0_5 = 0.008858267716535431*t418;
+    const double t419 = 0.0003175*c_q_5 + 0.000375;
+    const double P4_1_1 = (c_q_5*t419 + (0.000375*c_q_5 + 0.0010675)) + 0.000135*t416;
+    const double P4_1_2 = s_q_5*t419 - 0.000135*t418;
+    const double P4_4_5 = -0.17716535433070862*t418;
     const double P4_1_3 = 0.0075*c_q_5 + 0.0225;
-    const double P4_2_2 = (0.0003175*t418 + 0.000135) + 0.000135*t419;
+    const double P4_2_2 = (0.0003175*t416 + 0.000135) + 0.000135*t417;
     const double P4_2_3 = 0.0075*s_q_5;
-    const double P4_4_4 = (0.3*t418 + 0.3) + 0.12283464566929136*t419;
-    const double P4_5_5 = (0.12283464566929136*t418 + 0.3) + 0.3*t419;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t428 = -P4_2_3;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_4 = (0.3*t416 + 0.3) + 0.12283464566929136*t417;
+    const double P4_5_5 = (0.12283464566929136*t416 + 0.3) + 0.3*t417;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0 = 1.0/P4_1_1;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_1_0 = P4_1_1*Dinv4_0_0;
     const double G4_2_0 = P4_1_2*Dinv4_0_0;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t423 = P4_2_2 - P4_1_2*G4_2_0;
+    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_3_0 = P4_1_3*Dinv4_0_0;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t422 = 0.4*P4_0_4;
-    const double t423 = c_q_4*P4_0_0 - t422;
-    const double t424 = s_q_4*s_q_4;
-    const double t425 = P4_2_2 - P4_1_2*G4_2_0;
-    const double P3_0_0 = (((0.16000000000000003*P4_4_4 + 0.13390000000000002) - c_q_4*t422) + c_q_4*t423) + t424*t425;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_2_2_2 = P4_2_2;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t426 = 0.4*P4_4_5;
-    const double t427 = c_q_4*P4_0_5;
-    const double t428 = t427 - t426;
-    const double P3_1_4 = s_q_4*t426;
-    const double t429 = s_q_4*t428;
-    const double t430 = -P4_2_3;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_2_3_2 = P4_2_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t495 = -P4_2_3_2;
-    const double t431 = -P4_1_3*G4_2_0 - t430;
-    const double P3_0_5 = -t424*t431 + c_q_4*t428;
+    const double t420 = 0.4*P4_0_4;
+    const double t421 = c_q_4*P4_0_0 - t420;
+    const double t422 = s_q_4*s_q_4;
+    const double P3_0_0 = (((0.16000000000000003*P4_4_4 + 0.13390000000000002) - c_q_4*t420) + c_q_4*t421) + t422*t423;
+    const double t424 = 0.4*P4_4_5;
+    const double t425 = c_q_4*P4_0_5;
+    const double t437 = t422*P4_0_5;
+    const double t426 = t425 - t424;
+    const double P3_1_4 = s_q_4*t424;
+    const double t427 = s_q_4*t426;
+    const double t429 = -P4_1_3*G4_2_0 - t428;
+    const double P3_0_5 = -t422*t429 + c_q_4*t426;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t452 = -P3_0_5;
+    const double t450 = -P3_0_5;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t432 = c_q_4*s_q_4;
-    const double P3_0_2 = t432*t425 - s_q_4*t423;
+    const double t430 = c_q_4*s_q_4;
+    const double P3_0_2 = t430*t423 - s_q_4*t421;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t443 = -P3_0_2;
+    const double t441 = -P3_0_2;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t433 = t432*t431;
-    const double P3_2_5 = -s_q_4*t427 - t433;
+    const double t431 = t430*t429;
+    const double P3_2_5 = -s_q_4*t425 - t431;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t453 = -P3_2_5;
+    const double t451 = -P3_2_5;
     /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_1 = (s_q_4*(P4_1_2 - P4_1_1*G4_2_0) + 0.4*t429) + 0.4*t433;
-    const double P3_0_3 = t429 + t433;
+    const double P3_0_1 = (s_q_4*(P4_1_2 - P4_1_1*G4_2_0) + 0.4*t427) + 0.4*t431;
+    const double P3_0_3 = t427 + t431;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t450 = -P3_0_3;
+    const double t448 = -P3_0_3;
     /* P3: articulated inertia P(k) (4.5) */
     const double P3_0_4 = (c_q_4*P4_0_4 - 0.5) - 0.4*P4_4_4;
-    const double t434 = t424*P4_5_5;
-    const double t435 = 0.4*c_q_4;
-    const double t436 = 0.6 - P4_1_3*G4_3_0;
-    const double t437 = (P4_1_3 - P4_1_3*G4_1_0) + t435*t436;
-    const double t438 = c_q_4*t437;
-    const double P3_1_1 = ((((P4_1_1 + 0.13390000000000002) + 0.16000000000000003*t434) - P4_1_1*G4_1_0) + t435*(P4_1_3 - P4_1_1*G4_3_0)) + 0.4*t438;
-    const double P3_1_3 = (0.4*t434 + 0.5) + t438;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_1_1_2 = P4_1_1;
-    const double P4_1_3_2 = P4_1_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t439 = t424*P4_0_5;
-    const double P3_1_2 = c_q_4*((P4_1_2 - P4_1_2*G4_1_0) + t435*(-P4_1_2*G4_3_0 - t430)) - 0.4*t439;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_5_2 = P4_0_5;
-    const double P4_1_2_2 = P4_1_2;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t440 = t432*P4_5_5;
-    const double P3_1_5 = -s_q_4*t437 + 0.4*t440;
-    const double P3_3_5 = t440 - t432*t436;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t454 = -P3_3_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t441 = c_q_4*c_q_4;
-    const double P3_2_3 = t441*t431 - t439;
-    const double P3_2_2 = (t424*P4_0_0 + 0.001125) + t441*t425;
-    const double P3_3_3 = (t434 + 2.5) + t441*t436;
-    const double P3_5_5 = (t441*P4_5_5 + 2.5) + t424*t436;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t451 = -P3_2_3;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_0_2 = P4_0_0;
-    const double P4_5_5_2 = P4_5_5;
-    /* P3: articulated inertia P(k) (4.5) */
     const double P3_2_4 = -s_q_4*P4_0_4;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_4_2 = P4_0_4;
+    const double P3_4_4 = P4_4_4 + 2.5;
+    const double t432 = t422*P4_5_5;
+    const double t433 = 0.4*c_q_4;
+    const double P3_1_2 = c_q_4*((P4_1_2 - P4_1_2*G4_1_0) + t433*(-P4_1_2*G4_3_0 - t428)) - 0.4*t437;
+    const double t434 = 0.6 - P4_1_3*G4_3_0;
+    const double t435 = (P4_1_3 - P4_1_3*G4_1_0) + t433*t434;
+    const double t436 = c_q_4*t435;
+    const double P3_1_1 = ((((P4_1_1 + 0.13390000000000002) + 0.16000000000000003*t432) - P4_1_1*G4_1_0) + t433*(P4_1_3 - P4_1_1*G4_3_0)) + 0.4*t436;
+    const double P3_1_3 = (0.4*t432 + 0.5) + t436;
+    const double t438 = t430*P4_5_5;
+    const double P3_1_5 = -s_q_4*t435 + 0.4*t438;
+    const double P3_3_5 = t438 - t430*t434;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t452 = -P3_3_5;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t439 = c_q_4*c_q_4;
+    const double P3_2_2 = (t422*P4_0_0 + 0.001125) + t439*t423;
+    const double P3_2_3 = t439*t429 - t437;
+    const double P3_5_5 = (t439*P4_5_5 + 2.5) + t422*t434;
+    const double P3_3_3 = (t432 + 2.5) + t439*t434;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t449 = -P3_2_3;
     /* P3: articulated inertia P(k) (4.5) */
     const double P3_3_4 = s_q_4*P4_4_5;
-    const double P3_4_4 = P4_4_4 + 2.5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_4_4_2 = P4_4_4;
-    /* P3: articulated inertia P(k) (4.5) */
     const double P3_4_5 = c_q_4*P4_4_5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_4_5_2 = P4_4_5;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0 = 1.0/P3_1_1;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_0_0 = P3_0_1*Dinv3_0_0;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t442 = P3_0_0 - P3_0_1*G3_0_0;
+    const double t440 = P3_0_0 - P3_0_1*G3_0_0;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_1_0 = P3_1_1*Dinv3_0_0;
     const double G3_2_0 = P3_1_2*Dinv3_0_0;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t448 = P3_2_2 - P3_1_2*G3_2_0;
+    const double t446 = P3_2_2 - P3_1_2*G3_2_0;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_3_0 = P3_1_3*Dinv3_0_0;
     const double G3_4_0 = P3_1_4*Dinv3_0_0;
     const double G3_5_0 = P3_1_5*Dinv3_0_0;
     /* P2: articulated inertia P(k) (4.5) */
-    const double P2_1_1 = (((((P3_1_1 + 0.08030000000000002) - P3_1_1*G3_1_0) + t416*(P3_1_3 - P3_1_1*G3_3_0)) + t417*(P3_1_5 - P3_1_1*G3_5_0)) + t416*(((P3_1_3 - P3_1_3*G3_1_0) + t416*(P3_3_3 - P3_1_3*G3_3_0)) + t417*(-P3_1_3*G3_5_0 - t454))) + t417*(((P3_1_5 - P3_1_5*G3_1_0) + t416*(-P3_1_5*G3_3_0 - t454)) + t417*(P3_5_5 - P3_1_5*G3_5_0));
-    const double t444 = -P3_0_1*G3_2_0 - t443;
-    const double t447 = -P3_1_2*G3_0_0 - t443;
-    const double t445 = 0.4*G3_4_0;
-    const double P2_0_1 = ((((P3_1_1*t445 - 0.4*P3_1_4) + c_q_3*(P3_0_1 - P3_1_1*G3_0_0)) + s_q_3*(P3_1_2 - P3_1_1*G3_2_0)) + t416*(((P3_1_3*t445 - 0.4*P3_3_4) + c_q_3*(-P3_1_3*G3_0_0 - t450)) + s_q_3*(-P3_1_3*G3_2_0 - t451))) + t417*(((P3_1_5*t445 - 0.4*P3_4_5) + c_q_3*(-P3_1_5*G3_0_0 - t452)) + s_q_3*(-P3_1_5*G3_2_0 - t453));
-    const double P2_1_2 = c_q_3*(((P3_1_2 - P3_1_2*G3_1_0) + t416*(-P3_1_2*G3_3_0 - t451)) + t417*(-P3_1_2*G3_5_0 - t453)) - s_q_3*(((P3_0_1 - P3_0_1*G3_1_0) + t416*(-P3_0_1*G3_3_0 - t450)) + t417*(-P3_0_1*G3_5_0 - t452));
-    const double t446 = ((P3_0_1*t445 - 0.4*P3_0_4) + c_q_3*t442) + s_q_3*t444;
-    const double P2_2_2 = (c_q_3*(c_q_3*t448 - s_q_3*t447) + 0.000675) - s_q_3*(c_q_3*t444 - s_q_3*t442);
-    const double t449 = ((P3_1_2*t445 - 0.4*P3_2_4) + c_q_3*t447) + s_q_3*t448;
-    const double P2_0_0 = (((((0.16000000000000003*P3_4_4 + 0.08030000000000002) - 0.16000000000000003*P3_1_4*G3_4_0) - t416*(P3_0_4 - P3_1_4*G3_0_0)) - t417*(P3_2_4 - P3_1_4*G3_2_0)) + c_q_3*t446) + s_q_3*t449;
-    const double P2_0_2 = c_q_3*t449 - s_q_3*t446;
+    const double P2_1_1 = (((((P3_1_1 + 0.08030000000000002) - P3_1_1*G3_1_0) + t414*(P3_1_3 - P3_1_1*G3_3_0)) + t415*(P3_1_5 - P3_1_1*G3_5_0)) + t414*(((P3_1_3 - P3_1_3*G3_1_0) + t414*(P3_3_3 - P3_1_3*G3_3_0)) + t415*(-P3_1_3*G3_5_0 - t452))) + t415*(((P3_1_5 - P3_1_5*G3_1_0) + t414*(-P3_1_5*G3_3_0 - t452)) + t415*(P3_5_5 - P3_1_5*G3_5_0));
+    const double t442 = -P3_0_1*G3_2_0 - t441;
+    const double t445 = -P3_1_2*G3_0_0 - t441;
+    const double t443 = 0.4*G3_4_0;
+    const double P2_0_1 = ((((P3_1_1*t443 - 0.4*P3_1_4) + c_q_3*(P3_0_1 - P3_1_1*G3_0_0)) + s_q_3*(P3_1_2 - P3_1_1*G3_2_0)) + t414*(((P3_1_3*t443 - 0.4*P3_3_4) + c_q_3*(-P3_1_3*G3_0_0 - t448)) + s_q_3*(-P3_1_3*G3_2_0 - t449))) + t415*(((P3_1_5*t443 - 0.4*P3_4_5) + c_q_3*(-P3_1_5*G3_0_0 - t450)) + s_q_3*(-P3_1_5*G3_2_0 - t451));
+    const double P2_1_2 = c_q_3*(((P3_1_2 - P3_1_2*G3_1_0) + t414*(-P3_1_2*G3_3_0 - t449)) + t415*(-P3_1_2*G3_5_0 - t451)) - s_q_3*(((P3_0_1 - P3_0_1*G3_1_0) + t414*(-P3_0_1*G3_3_0 - t448)) + t415*(-P3_0_1*G3_5_0 - t450));
+    const double t444 = ((P3_0_1*t443 - 0.4*P3_0_4) + c_q_3*t440) + s_q_3*t442;
+    const double P2_2_2 = (c_q_3*(c_q_3*t446 - s_q_3*t445) + 0.000675) - s_q_3*(c_q_3*t442 - s_q_3*t440);
+    const double t447 = ((P3_1_2*t443 - 0.4*P3_2_4) + c_q_3*t445) + s_q_3*t446;
+    const double P2_0_0 = (((((0.16000000000000003*P3_4_4 + 0.08030000000000002) - 0.16000000000000003*P3_1_4*G3_4_0) - t414*(P3_0_4 - P3_1_4*G3_0_0)) - t415*(P3_2_4 - P3_1_4*G3_2_0)) + c_q_3*t444) + s_q_3*t447;
+    const double P2_0_2 = c_q_3*t447 - s_q_3*t444;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t458 = -P2_1_2;
+    const double t456 = -P2_1_2;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0 = 1.0/P2_0_0;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
@@ -1611,90 +1609,90 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_1_0 = P2_0_1*Dinv2_0_0;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t457 = P2_1_1 - P2_0_1*G2_1_0;
+    const double t455 = P2_1_1 - P2_0_1*G2_1_0;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_2_0 = P2_0_2*Dinv2_0_0;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t462 = P2_2_2 - P2_0_2*G2_2_0;
-    const double t455 = P2_0_1 - P2_0_1*G2_0_0;
-    const double t459 = -P2_0_1*G2_2_0 - t458;
-    const double t461 = -P2_0_2*G2_1_0 - t458;
-    const double t456 = P2_0_2 - P2_0_2*G2_0_0;
-    const double P1_0_1 = c_q_2*t455 - s_q_2*t456;
-    const double P1_0_2 = c_q_2*t456 + s_q_2*t455;
+    const double t460 = P2_2_2 - P2_0_2*G2_2_0;
+    const double t453 = P2_0_1 - P2_0_1*G2_0_0;
+    const double t457 = -P2_0_1*G2_2_0 - t456;
+    const double t459 = -P2_0_2*G2_1_0 - t456;
+    const double t454 = P2_0_2 - P2_0_2*G2_0_0;
+    const double P1_0_1 = c_q_2*t453 - s_q_2*t454;
+    const double P1_0_2 = c_q_2*t454 + s_q_2*t453;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t464 = -P1_0_2;
+    const double t462 = -P1_0_2;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t460 = c_q_2*t457 - s_q_2*t459;
-    const double P1_2_2 = (c_q_2*(c_q_2*t462 + s_q_2*t461) + 2e-05) + s_q_2*(c_q_2*t459 + s_q_2*t457);
-    const double t463 = c_q_2*t461 - s_q_2*t462;
-    const double P1_1_1 = (c_q_2*t460 + 2e-05) - s_q_2*t463;
-    const double P1_1_2 = c_q_2*t463 + s_q_2*t460;
+    const double t458 = c_q_2*t455 - s_q_2*t457;
+    const double P1_2_2 = (c_q_2*(c_q_2*t460 + s_q_2*t459) + 2e-05) + s_q_2*(c_q_2*t457 + s_q_2*t455);
+    const double t461 = c_q_2*t459 - s_q_2*t460;
+    const double P1_1_1 = (c_q_2*t458 + 2e-05) - s_q_2*t461;
+    const double P1_1_2 = c_q_2*t461 + s_q_2*t458;
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0 = 1.0/P1_1_1;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0 = P1_0_1*Dinv1_0_0;
     const double G1_2_0 = P1_1_2*Dinv1_0_0;
     /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2 = (c_q_1*(c_q_1*(P1_2_2 - P1_1_2*G1_2_0) - s_q_1*(-P1_1_2*G1_0_0 - t464)) + 2e-05) - s_q_1*(c_q_1*(-P1_0_1*G1_2_0 - t464) - s_q_1*(P1_0_0 - P1_0_1*G1_0_0));
+    const double P0_2_2 = (c_q_1*(c_q_1*(P1_2_2 - P1_1_2*G1_2_0) - s_q_1*(-P1_1_2*G1_0_0 - t462)) + 2e-05) - s_q_1*(c_q_1*(-P1_0_1*G1_2_0 - t462) - s_q_1*(P1_0_0 - P1_0_1*G1_0_0));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0 = -3149.606299212598*f5_0 + 3149.606299212598*tau[5];
     /* z4: z(k) (4.20) */
-    const double t465 = 23.622047244094485*f5_0 - 23.622047244094485*tau[5];
-    const double z4_4 = c_q_5*t465;
+    const double t463 = 23.622047244094485*f5_0 - 23.622047244094485*tau[5];
+    const double z4_4 = c_q_5*t463;
     const double z4_0 = (-1.0*f5_0 + 1.0*tau[5]) - 0.05*z4_4;
-    const double z4_5 = s_q_5*t465;
+    const double z4_5 = s_q_5*t463;
     /* z3: z(k) (4.20) */
-    const double t467 = 0.4*z4_4;
+    const double t465 = 0.4*z4_4;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0 = Dinv4_0_0*t466;
+    const double nu4_0 = Dinv4_0_0*t464;
     /* z3: z(k) (4.20) */
-    const double t468 = G4_2_0*t466;
-    const double z3_0 = c_q_4*z4_0 + (s_q_4*t468 - t467);
-    const double z3_2 = -s_q_4*z4_0 + c_q_4*t468;
-    const double t469 = s_q_4*z4_5;
-    const double t470 = G4_3_0*t466;
-    const double z3_1 = (t435*t470 + G4_1_0*t466) + 0.4*t469;
-    const double z3_3 = c_q_4*t470 + t469;
-    const double z3_5 = -s_q_4*t470 + c_q_4*z4_5;
+    const double t466 = G4_2_0*t464;
+    const double z3_0 = c_q_4*z4_0 + (s_q_4*t466 - t465);
+    const double z3_2 = -s_q_4*z4_0 + c_q_4*t466;
+    const double t467 = s_q_4*z4_5;
+    const double t468 = G4_3_0*t464;
+    const double z3_1 = (t433*t468 + G4_1_0*t464) + 0.4*t467;
+    const double z3_3 = c_q_4*t468 + t467;
+    const double z3_5 = -s_q_4*t468 + c_q_4*z4_5;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t471 = (tau[3] - f3_1) - z3_1;
+    const double t469 = (tau[3] - f3_1) - z3_1;
     /* z2: z(k) (4.20) */
-    const double z2_1 = ((G3_1_0*t471 + z3_1) + t416*(G3_3_0*t471 + z3_3)) + t417*(G3_5_0*t471 + z3_5);
-    const double t472 = G3_0_0*t471 + z3_0;
-    const double t473 = G3_2_0*t471 + z3_2;
-    const double z2_0 = (c_q_3*t472 + (-t445*t471 - t467)) + s_q_3*t473;
-    const double z2_2 = c_q_3*t473 - s_q_3*t472;
+    const double z2_1 = ((G3_1_0*t469 + z3_1) + t414*(G3_3_0*t469 + z3_3)) + t415*(G3_5_0*t469 + z3_5);
+    const double t470 = G3_0_0*t469 + z3_0;
+    const double t471 = G3_2_0*t469 + z3_2;
+    const double z2_0 = (c_q_3*t470 + (-t443*t469 - t465)) + s_q_3*t471;
+    const double z2_2 = c_q_3*t471 - s_q_3*t470;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0 = Dinv3_0_0*t471;
+    const double nu3_0 = Dinv3_0_0*t469;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t474 = (tau[2] - f2_0) - z2_0;
+    const double t472 = (tau[2] - f2_0) - z2_0;
     /* z1: z(k) (4.20) */
-    const double z1_0 = t474*G2_0_0 + z2_0;
-    const double t475 = t474*G2_1_0 + z2_1;
-    const double t476 = t474*G2_2_0 + z2_2;
+    const double z1_0 = t472*G2_0_0 + z2_0;
+    const double t473 = t472*G2_1_0 + z2_1;
+    const double t474 = t472*G2_2_0 + z2_2;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0 = t474*Dinv2_0_0;
+    const double nu2_0 = t472*Dinv2_0_0;
     /* z1: z(k) (4.20) */
-    const double z1_1 = c_q_2*t475 - s_q_2*t476;
-    const double z1_2 = c_q_2*t476 + s_q_2*t475;
+    const double z1_1 = c_q_2*t473 - s_q_2*t474;
+    const double z1_2 = c_q_2*t474 + s_q_2*t473;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t477 = (tau[1] - f1_1) - z1_1;
+    const double t475 = (tau[1] - f1_1) - z1_1;
     /* z0: z(k) (4.20) */
-    const double z0_2 = c_q_1*(t477*G1_2_0 + z1_2) - s_q_1*(t477*G1_0_0 + z1_0);
+    const double z0_2 = c_q_1*(t475*G1_2_0 + z1_2) - s_q_1*(t475*G1_0_0 + z1_0);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0 = ((tau[0] - f0_2) - z0_2)*Dinv0_0_0;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0 = t477*Dinv1_0_0;
+    const double nu1_0 = t475*Dinv1_0_0;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2 = c_q_1*nu0_0;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t478 = s_q_1*nu0_0;
-    const double qdd1_0 = (G1_0_0*t478 + nu1_0) - G1_2_0*lam1_2;
+    const double t476 = s_q_1*nu0_0;
+    const double qdd1_0 = (G1_0_0*t476 + nu1_0) - G1_2_0*lam1_2;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0 = -t478;
+    const double lam1_0 = -t476;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1 = c_q_2*qdd1_0 + s_q_2*lam1_2;
     const double lam2_2 = -s_q_2*qdd1_0 + c_q_2*lam1_2;
@@ -1705,24 +1703,24 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* lam3: lambda(k) (4.21) */
     const double lam3_0 = c_q_3*lam2_0 - s_q_3*lam2_2;
     const double lam3_2 = s_q_3*lam2_0 + c_q_3*lam2_2;
-    const double lam3_3 = t416*lam2_1;
-    const double lam3_5 = t417*lam2_1;
+    const double lam3_3 = t414*lam2_1;
+    const double lam3_5 = t415*lam2_1;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0 = (((((nu3_0 - G3_1_0*lam2_1) - G3_3_0*lam3_3) - G3_5_0*lam3_5) + 0.4*G3_4_0*lam2_0) - G3_0_0*lam3_0) - G3_2_0*lam3_2;
     /* lam3: lambda(k) (4.21) */
     const double lam3_1 = lam2_1 + qdd3_0;
     const double lam3_4 = -0.4*lam2_0;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t479 = 0.4*lam3_1 + lam3_3;
+    const double t477 = 0.4*lam3_1 + lam3_3;
     /* lam4: lambda(k) (4.21) */
     const double lam4_4 = lam3_4 - 0.4*lam3_0;
     const double lam4_2 = c_q_4*lam3_2 + s_q_4*lam3_0;
     const double lam4_0 = c_q_4*lam3_0 - s_q_4*lam3_2;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t480 = lam4_4 - 0.05*lam4_0;
+    const double t478 = lam4_4 - 0.05*lam4_0;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_3 = c_q_4*t479 - s_q_4*lam3_5;
-    const double lam4_5 = s_q_4*t479 + c_q_4*lam3_5;
+    const double lam4_3 = c_q_4*t477 - s_q_4*lam3_5;
+    const double lam4_5 = s_q_4*t477 + c_q_4*lam3_5;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0 = ((nu4_0 - G4_2_0*lam4_2) - G4_1_0*lam3_1) - G4_3_0*lam4_3;
     /* lam4: lambda(k) (4.21) */
@@ -1730,151 +1728,650 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* lam5: lambda(k) (4.21) */
     const double lam5_3 = 0.05*lam4_1 + lam4_3;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t481 = c_q_5*t480;
+    const double t479 = c_q_5*t478;
     /* lam5: lambda(k) (4.21) */
-    const double lam5_5 = c_q_5*lam4_5 - s_q_5*t480;
+    const double lam5_5 = c_q_5*lam4_5 - s_q_5*t478;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t482 = s_q_5*lam4_5;
-    const double qdd5_0 = ((nu5_0 - 1.0*lam4_0) + 23.622047244094485*t481) + 23.622047244094485*t482;
+    const double t480 = s_q_5*lam4_5;
+    const double qdd5_0 = ((nu5_0 - 1.0*lam4_0) + 23.622047244094485*t479) + 23.622047244094485*t480;
     /* lam5: lambda(k) (4.21) */
-    const double lam5_4 = t481 + t482;
+    const double lam5_4 = t479 + t480;
     const double lam5_0 = lam4_0 + qdd5_0;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t713 = -0.05*lam5_0 + 1.0*lam5_4;
-    const double t715 = 1.0*lam5_5;
-    const double t724 = 1.0*lam5_0;
+    const double t671 = -0.05*lam5_0 + 1.0*lam5_4;
+    const double t673 = 1.0*lam5_5;
+    const double t682 = 1.0*lam5_0;
     /* lam5: lambda(k) (4.21) */
     const double lam5_1 = c_q_5*lam4_1 + s_q_5*lam4_2;
     const double lam5_2 = -s_q_5*lam4_1 + c_q_5*lam4_2;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t712 = 0.05*lam5_1 + 1.0*lam5_3;
-    const double t725 = 1.0*lam5_1;
-    const double t726 = 1.0*lam5_2;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_4 = s_q_2*zeta1_5;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_4 = t399 + zeta2_4;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_4 = (a4_4 + zeta3_4) - 0.4*zeta3_0;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_5 = c_q_2*zeta1_5;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double t483 = 0.4*zeta2_1;
-    const double t484 = t483 + zeta1_3;
-    const double zeta3_3 = (a3_3 - s_q_3*zeta2_5) + c_q_3*t484;
-    const double zeta3_5 = (a3_5 + c_q_3*zeta2_5) + s_q_3*t484;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double t485 = t483 + zeta3_3;
-    const double zeta4_3 = (a4_3 - s_q_4*zeta3_5) + c_q_4*t485;
-    const double zeta4_5 = (a4_5 + c_q_4*zeta3_5) + s_q_4*t485;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_3 = (a5_3 + 0.05*zeta2_1) + zeta4_3;
+    const double t670 = 0.05*lam5_1 + 1.0*lam5_3;
+    const double t683 = 1.0*lam5_1;
+    const double t684 = 1.0*lam5_2;
+    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups1_0_0 = s_q_1*s_q_1*Dinv0_0_0;
+    const double t481 = s_q_1*G1_0_0;
+    const double t482 = c_q_1*G1_2_0;
+    const double t483 = t481 - t482;
+    const double t484 = s_q_1*Dinv0_0_0;
+    const double Ups1_0_1 = -t483*t484;
+    const double Ups1_0_2 = -c_q_1*t484;
+    const double Ups1_1_1 = t483*t483*Dinv0_0_0 + Dinv1_0_0;
+    const double Ups1_1_2 = c_q_1*t483*Dinv0_0_0;
+    const double Ups1_2_2 = c_q_1*c_q_1*Dinv0_0_0;
+    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t485 = 1.0 - G2_0_0;
+    const double t486 = -c_q_2*G2_1_0 + s_q_2*G2_2_0;
+    const double t487 = -s_q_2*G2_1_0 - c_q_2*G2_2_0;
+    const double t488 = (t485*Ups1_0_1 + t487*Ups1_1_2) + t486*Ups1_1_1;
+    const double t489 = (t485*Ups1_0_2 + t486*Ups1_1_2) + t487*Ups1_2_2;
+    const double Ups2_0_0 = (Dinv2_0_0 + t485*((t486*Ups1_0_1 + t485*Ups1_0_0) + t487*Ups1_0_2)) + (t486*t488 + t487*t489);
+    const double Ups2_0_1 = c_q_2*t488 + s_q_2*t489;
+    const double Ups2_0_2 = c_q_2*t489 - s_q_2*t488;
+    const double t490 = s_q_2*Ups1_1_2;
+    const double t491 = c_q_2*Ups1_1_1 + t490;
+    const double Ups2_2_2 = c_q_2*(c_q_2*Ups1_2_2 - t490) - s_q_2*(-s_q_2*Ups1_1_1 + c_q_2*Ups1_1_2);
+    const double t492 = c_q_2*Ups1_1_2 + s_q_2*Ups1_2_2;
+    const double Ups2_1_1 = c_q_2*t491 + s_q_2*t492;
+    const double Ups2_1_2 = c_q_2*t492 - s_q_2*t491;
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t493 = c_q_3*Ups2_0_0;
+    const double t494 = s_q_3*Ups2_0_2;
+    const double t495 = t493 - t494;
+    const double Ups3_0_4 = -0.4*t493 + 0.4*s_q_3*Ups2_0_2;
+    const double t496 = c_q_3*Ups2_0_2;
+    const double t497 = t496 - s_q_3*Ups2_2_2;
+    const double Ups3_0_0 = c_q_3*t495 - s_q_3*t497;
+    const double t498 = s_q_3*G3_0_0 - c_q_3*G3_2_0;
+    const double t499 = (-c_q_3*G3_0_0 - s_q_3*G3_2_0) + 0.4*G3_4_0;
+    const double t500 = c_q_3*Ups2_0_1;
+    const double t501 = t500 - s_q_3*Ups2_1_2;
+    const double Ups3_3_4 = -0.16000000000000003*t500;
+    const double t502 = t414*G3_3_0;
+    const double t503 = t415*G3_5_0;
+    const double t504 = ((1.0 - G3_1_0) - t502) - t503;
+    const double Ups3_0_1 = (t499*t495 + t498*t497) + t504*t501;
+    const double Ups3_0_2 = s_q_3*t495 + c_q_3*t497;
+    const double Ups3_0_3 = t414*t501;
+    const double Ups3_0_5 = t415*t501;
+    const double t505 = t499*Ups2_0_2 + (t504*Ups2_1_2 + t498*Ups2_2_2);
+    const double t508 = t498*Ups2_0_2;
+    const double t506 = t499*Ups2_0_0;
+    const double t507 = t504*Ups2_0_1;
+    const double t509 = t506 + (t507 + t508);
+    const double Ups3_1_4 = (-0.4*t506 - 0.4*t507) - 0.4*t508;
+    const double t510 = t499*Ups2_0_1 + (t504*Ups2_1_1 + t498*Ups2_1_2);
+    const double Ups3_1_1 = (Dinv3_0_0 + t498*t505) + (t499*t509 + t504*t510);
+    const double Ups3_1_2 = s_q_3*t509 + c_q_3*t505;
+    const double t512 = s_q_3*Ups2_0_1;
+    const double t513 = c_q_3*Ups2_1_2 + t512;
+    const double t514 = 0.16000000000000003*Ups2_1_1;
+    const double Ups3_4_5 = -0.16000000000000003*t512;
+    const double Ups3_1_3 = t414*t510;
+    const double Ups3_1_5 = t415*t510;
+    const double t511 = s_q_3*Ups2_0_0;
+    const double Ups3_2_2 = s_q_3*(t496 + t511) + c_q_3*(c_q_3*Ups2_2_2 + t494);
+    const double Ups3_2_4 = -0.4*t511 - 0.4*t496;
+    const double Ups3_4_4 = 0.16000000000000003*Ups2_0_0;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups4_4_4 = 0.16000000000000003*Ups3_0_0 + (Ups3_4_4 - 0.8*Ups3_0_4);
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups3_2_3 = t414*t513;
+    const double Ups3_2_5 = t415*t513;
+    const double Ups3_3_3 = c_q_3*c_q_3*t514;
+    const double Ups3_3_5 = c_q_3*s_q_3*t514;
+    const double Ups3_5_5 = s_q_3*s_q_3*t514;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t515 = c_q_4*Ups3_0_0;
+    const double t542 = s_q_4*Ups3_0_0;
+    const double t516 = s_q_4*Ups3_0_2;
+    const double t517 = t515 - t516;
+    const double Ups4_0_4 = (0.4*s_q_4*Ups3_0_2 + (c_q_4*Ups3_0_4 - s_q_4*Ups3_2_4)) - 0.4*t515;
+    const double t518 = c_q_4*Ups3_0_2;
+    const double t519 = t518 - s_q_4*Ups3_2_2;
+    const double t539 = c_q_4*Ups3_2_2;
+    const double Ups4_0_0 = -s_q_4*t519 + c_q_4*t517;
+    const double t523 = c_q_4*t519;
+    const double t524 = s_q_4*t517;
+    const double t520 = c_q_4*Ups3_0_1;
+    const double t521 = t520 - s_q_4*Ups3_1_2;
+    const double t522 = (1.0 - G4_1_0) - t433*G4_3_0;
+    const double t525 = c_q_4*Ups3_0_3;
+    const double t526 = t525 - s_q_4*Ups3_2_3;
+    const double t540 = c_q_4*Ups3_2_3;
+    const double t527 = c_q_4*t526;
+    const double t528 = c_q_4*Ups3_0_5 - s_q_4*Ups3_2_5;
+    const double Ups4_0_1 = ((-G4_3_0*t527 + s_q_4*G4_3_0*t528) - G4_2_0*t523) + (t522*t521 - G4_2_0*t524);
+    const double Ups4_0_2 = t523 + t524;
+    const double Ups4_0_3 = (t527 - s_q_4*t528) + t433*t521;
+    const double t529 = 0.4*s_q_4;
+    const double Ups4_0_5 = (c_q_4*t528 + s_q_4*t526) + t529*t521;
+    const double t530 = s_q_4*Ups3_0_1;
+    const double t531 = c_q_4*Ups3_1_2;
+    const double t541 = c_q_4*(((-G4_3_0*t540 + s_q_4*G4_3_0*Ups3_2_5) - G4_2_0*t516) + (-G4_2_0*t539 + t522*Ups3_1_2));
+    const double Ups4_2_2 = c_q_4*(t516 + t539) + s_q_4*(t518 + t542);
+    const double t535 = c_q_4*Ups3_2_5;
+    const double t532 = c_q_4*Ups3_1_3;
+    const double t533 = (-G4_2_0*t530 + t522*Ups3_1_1) + ((-G4_3_0*t532 + s_q_4*G4_3_0*Ups3_1_5) - G4_2_0*t531);
+    const double t554 = t530 + t531;
+    const double t534 = s_q_4*Ups3_0_5;
+    const double t536 = c_q_4*Ups3_3_5;
+    const double t537 = (((-G4_3_0*t536 + s_q_4*G4_3_0*Ups3_5_5) + t522*Ups3_1_5) - G4_2_0*t534) - G4_2_0*t535;
+    const double t553 = t534 + t535;
+    const double t538 = s_q_4*t537;
+    const double t543 = G4_2_0*t542;
+    const double Ups4_2_4 = ((s_q_4*Ups3_0_4 + c_q_4*Ups3_2_4) - 0.4*t518) - 0.4*t542;
+    const double t544 = G4_2_0*t518;
+    const double t545 = G4_3_0*t525;
+    const double t546 = s_q_4*(((s_q_4*G4_3_0*Ups3_0_5 - t545) - t543) + (t522*Ups3_0_1 - t544));
+    const double t547 = s_q_4*Ups3_0_3;
+    const double Ups4_4_5 = (c_q_4*(Ups3_4_5 - 0.4*Ups3_0_5) + s_q_4*(Ups3_3_4 - 0.4*Ups3_0_3)) + t529*(Ups3_1_4 - 0.4*Ups3_0_1);
+    const double t551 = s_q_4*Ups3_4_5;
+    const double Ups4_1_4 = ((((-s_q_4*G4_2_0*Ups3_0_4 - c_q_4*G4_2_0*Ups3_2_4) + ((G4_3_0*t551 - c_q_4*G4_3_0*Ups3_3_4) - 0.4*G4_3_0*t534)) - 0.4*t522*Ups3_0_1) + 0.4*t544) + ((0.4*t545 + t522*Ups3_1_4) + 0.4*t543);
+    const double Ups4_3_4 = ((0.4*s_q_4*Ups3_0_5 + (c_q_4*Ups3_3_4 - t551)) + (0.4*c_q_4*Ups3_1_4 - 0.4*t525)) - 0.16000000000000003*t520;
+    const double t548 = c_q_4*Ups3_3_3;
+    const double t549 = (((-G4_3_0*t548 + s_q_4*G4_3_0*Ups3_3_5) + t522*Ups3_1_3) - G4_2_0*t540) - G4_2_0*t547;
+    const double t552 = t540 + t547;
+    const double Ups4_1_5 = (c_q_4*t537 + s_q_4*t549) + t529*t533;
+    const double t550 = c_q_4*t549;
+    const double Ups4_1_1 = (((Dinv4_0_0 + G4_3_0*t538) + t522*t533) + (-G4_2_0*t541 - G4_3_0*t550)) - G4_2_0*t546;
+    const double Ups4_1_3 = t433*t533 + (t550 - t538);
+    const double Ups4_1_2 = t541 + t546;
+    const double t555 = s_q_4*Ups3_3_5;
+    const double t556 = 0.4*t532 + (t548 - t555);
+    const double t561 = s_q_4*Ups3_1_3;
+    const double Ups4_2_3 = (c_q_4*t552 - s_q_4*t553) + t433*t554;
+    const double Ups4_2_5 = (c_q_4*t553 + s_q_4*t552) + t529*t554;
+    const double t557 = c_q_4*Ups3_1_5;
+    const double t559 = s_q_4*Ups3_1_5;
+    const double Ups4_5_5 = (c_q_4*((c_q_4*Ups3_5_5 + t555) + 0.4*t559) + s_q_4*((s_q_4*Ups3_3_3 + t536) + 0.4*t561)) + t529*(t529*Ups3_1_1 + (t557 + t561));
+    const double t558 = (t536 - s_q_4*Ups3_5_5) + 0.4*t557;
+    const double t560 = t433*Ups3_1_1 + (t532 - t559);
+    const double Ups4_3_3 = (c_q_4*t556 - s_q_4*t558) + t433*t560;
+    const double Ups4_3_5 = (c_q_4*t558 + s_q_4*t556) + t529*t560;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_3_3 = 0.0025000000000000005*Ups4_1_1 + (0.1*Ups4_1_3 + Ups4_3_3);
+    const double t562 = c_q_5*Ups4_4_4;
+    const double t563 = s_q_5*Ups4_4_5;
+    const double t567 = c_q_5*Ups4_4_5;
+    const double t564 = c_q_5*Ups4_0_4;
+    const double t603 = s_q_5*Ups4_0_4;
+    const double t565 = (-1.1811023622047243*t564 + 23.622047244094485*t562) + 23.622047244094485*t563;
+    const double t598 = (t562 - 0.05*t564) + t563;
+    const double t566 = c_q_5*t565;
+    const double t568 = s_q_5*Ups4_5_5;
+    const double t569 = c_q_5*Ups4_0_5;
+    const double t573 = s_q_5*Ups4_0_5;
+    const double t570 = (23.622047244094485*t568 + 23.622047244094485*t567) - 1.1811023622047243*t569;
+    const double t599 = (t567 + t568) - 0.05*t569;
+    const double t571 = s_q_5*t570;
+    const double t572 = 1.1811023622047243*c_q_5;
+    const double t574 = (23.622047244094485*t564 - t572*Ups4_0_0) + 23.622047244094485*t573;
+    const double Ups5_0_0 = (23.622047244094485*t566 + (3149.606299212598 - t572*t574)) + 23.622047244094485*t571;
+    const double t583 = 0.05*t574;
+    const double Ups5_0_4 = (t566 - c_q_5*t583) + t571;
+    const double Ups5_0_5 = (c_q_5*t570 - s_q_5*t565) + s_q_5*t583;
+    const double t575 = c_q_5*Ups4_1_4;
+    const double t576 = s_q_5*Ups4_1_5;
+    const double t577 = c_q_5*Ups4_0_1;
+    const double t578 = (23.622047244094485*t576 + 23.622047244094485*t575) - 1.1811023622047243*t577;
+    const double t579 = s_q_5*Ups4_2_5;
+    const double t593 = c_q_5*Ups4_2_5 - t576;
+    const double t580 = (-1.1811023622047243*c_q_5*Ups4_0_2 + 23.622047244094485*c_q_5*Ups4_2_4) + 23.622047244094485*t579;
+    const double t589 = c_q_5*Ups4_1_5 + t579;
+    const double t596 = 0.05*Ups4_1_5 + Ups4_3_5;
+    const double Ups5_0_1 = c_q_5*t578 + s_q_5*t580;
+    const double Ups5_0_2 = -s_q_5*t578 + c_q_5*t580;
+    const double t581 = 23.622047244094485*c_q_5;
+    const double t582 = 23.622047244094485*s_q_5;
+    const double Ups5_0_3 = (((-t572*Ups4_0_3 + t581*Ups4_3_4) + t582*Ups4_3_5) - 0.05905511811023622*t577) + (1.1811023622047243*t576 + 1.1811023622047243*t575);
+    const double t588 = s_q_5*Ups4_2_4 + t575;
+    const double t590 = 0.05*t577 + 0.05*s_q_5*Ups4_0_2;
+    const double t592 = -s_q_5*Ups4_1_4 + c_q_5*Ups4_2_4;
+    const double t595 = 0.05*Ups4_1_4 + Ups4_3_4;
+    const double t594 = -0.05*s_q_5*Ups4_0_1 + 0.05*c_q_5*Ups4_0_2;
+    const double t597 = 0.0025000000000000005*Ups4_0_1 + 0.05*Ups4_0_3;
+    const double t584 = c_q_5*Ups4_1_1;
+    const double t591 = s_q_5*Ups4_1_1;
+    const double t585 = s_q_5*Ups4_1_2;
+    const double t586 = t584 + t585;
+    const double Ups5_1_3 = ((c_q_5*Ups4_1_3 + s_q_5*Ups4_2_3) + 0.05*t585) + 0.05*t584;
+    const double Ups5_2_3 = (0.05*c_q_5*Ups4_1_2 + (-s_q_5*Ups4_1_3 + c_q_5*Ups4_2_3)) - 0.05*t591;
+    const double Ups5_2_2 = -s_q_5*(c_q_5*Ups4_1_2 - t591) + c_q_5*(c_q_5*Ups4_2_2 - t585);
+    const double t587 = c_q_5*Ups4_1_2 + s_q_5*Ups4_2_2;
+    const double Ups5_1_1 = c_q_5*t586 + s_q_5*t587;
+    const double Ups5_1_2 = -s_q_5*t586 + c_q_5*t587;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t626 = 0.05*Ups5_1_2 + Ups5_2_3;
+    const double t645 = 0.0025000000000000005*Ups5_1_1 + (0.1*Ups5_1_3 + Ups5_3_3);
+    const double t629 = 0.05*Ups5_1_1 + Ups5_1_3;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_1_4 = (c_q_5*t588 + s_q_5*t589) - c_q_5*t590;
+    const double Ups5_1_5 = (-s_q_5*t588 + c_q_5*t589) + s_q_5*t590;
+    const double Ups5_2_4 = (-c_q_5*t594 + c_q_5*t592) + s_q_5*t593;
+    const double Ups5_2_5 = c_q_5*t593 + (s_q_5*t594 - s_q_5*t592);
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t627 = Ups5_2_4 - 0.05*Ups5_0_2;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_3_4 = (-c_q_5*t597 + c_q_5*t595) + s_q_5*t596;
+    const double Ups5_3_5 = (c_q_5*t596 - s_q_5*t595) + s_q_5*t597;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t644 = 0.05*Ups5_1_5 + Ups5_3_5;
+    const double t646 = ((Ups5_3_4 - 0.05*Ups5_0_3) - 0.0025000000000000005*Ups5_0_1) + 0.05*Ups5_1_4;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t600 = 0.05*c_q_5;
+    const double t601 = (t564 - t600*Ups4_0_0) + t573;
+    const double Ups5_4_4 = (c_q_5*t598 - t600*t601) + s_q_5*t599;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t648 = 0.0025000000000000005*Ups5_0_0 + (Ups5_4_4 - 0.1*Ups5_0_4);
+    const double t624 = Ups5_0_4 - 0.05*Ups5_0_0;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t602 = 0.05*s_q_5;
+    const double Ups5_5_5 = (c_q_5*((c_q_5*Ups4_5_5 - t563) + 0.05*t573) - s_q_5*((0.05*t603 - s_q_5*Ups4_4_4) + t567)) + t602*((t602*Ups4_0_0 - t603) + t569);
+    const double Ups5_4_5 = (c_q_5*t599 - s_q_5*t598) + t602*t601;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double t647 = Ups5_4_5 - 0.05*Ups5_0_5;
+    const double t607 = 1.0*t604;
+    const double t608 = 1.0*t606;
+    const double t609 = 1.0*t605;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t716 = (0.05*zeta5_1 + V5_2*t172) + zeta5_3;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double t486 = 0.05*zeta4_0;
-    const double t487 = zeta4_4 - t486;
-    const double zeta5_4 = (a5_4 + s_q_5*zeta4_5) + c_q_5*t487;
+    const double t679 = ((((((((obj[6]*t678 - corr[3]) - obj[5]*t669) + t607*t674) + t608*t676) - gam_3) + t609*t675) + t167*t673) + t164*t671) + t159*t670;
+    const double t689 = ((((((t607*alpha4_0 - corr[0]) + t609*alpha5_1) + t608*alpha5_2) - gam_0) + t159*t682) + t164*t683) + t167*t684;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double Lam0_0_0 = (t607*((t604*Ups5_0_0 + t605*Ups5_0_1) + t606*Ups5_0_2) + t608*((t605*Ups5_1_2 + t604*Ups5_0_2) + t606*Ups5_2_2)) + t609*((t605*Ups5_1_1 + t604*Ups5_0_1) + t606*Ups5_1_2);
+    const double t613 = (t610*Ups5_0_0 + t611*Ups5_0_1) + t612*Ups5_0_2;
+    const double t619 = (t616*Ups5_0_0 + t617*Ups5_0_1) + t618*Ups5_0_2;
+    const double t614 = (t611*Ups5_1_2 + t610*Ups5_0_2) + t612*Ups5_2_2;
+    const double t620 = (t617*Ups5_1_2 + t616*Ups5_0_2) + t618*Ups5_2_2;
+    const double t615 = (t611*Ups5_1_1 + t610*Ups5_0_1) + t612*Ups5_1_2;
+    const double t621 = (t617*Ups5_1_1 + t616*Ups5_0_1) + t618*Ups5_1_2;
+    const double t622 = 0.05*Ups5_0_1;
+    const double t623 = Ups5_0_3 + t622;
+    const double t630 = Ups5_1_4 - t622;
+    const double Lam0_0_1 = (t607*t613 + t608*t614) + t609*t615;
+    const double Lam0_0_2 = (t607*t619 + t608*t620) + t609*t621;
+    const double t625 = (t605*t624 + t606*Ups5_0_5) + t604*t623;
+    const double t628 = (t605*t627 + t606*Ups5_2_5) + t604*t626;
+    const double t631 = (t604*t629 + t606*Ups5_1_5) + t605*t630;
+    const double Lam0_3_3 = (t607*((t604*t645 + t606*t644) + t605*t646) + t608*((t604*t644 + t606*Ups5_5_5) + t605*t647)) + t609*(t604*t646 + (t605*t648 + t606*t647));
+    const double Lam0_0_3 = (t607*t625 + t608*t628) + t609*t631;
+    const double t632 = (t611*t624 + t612*Ups5_0_5) + t610*t623;
+    const double t635 = (t617*t624 + t618*Ups5_0_5) + t616*t623;
+    const double t633 = (t611*t627 + t612*Ups5_2_5) + t610*t626;
+    const double t636 = (t617*t627 + t618*Ups5_2_5) + t616*t626;
+    const double t634 = (t610*t629 + t612*Ups5_1_5) + t611*t630;
+    const double t637 = (t616*t629 + t618*Ups5_1_5) + t617*t630;
+    const double Lam0_0_4 = (t607*t632 + t608*t633) + t609*t634;
+    const double Lam0_0_5 = (t607*t635 + t608*t636) + t609*t637;
+    const double t638 = 1.0*t610;
+    const double t639 = 1.0*t611;
+    const double t640 = 1.0*t612;
+    const double Lam0_1_1 = (t638*t613 + t640*t614) + t639*t615;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t717 = (V5_2*t170 - t486) + zeta5_4;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_5 = (a5_5 + c_q_5*zeta4_5) - s_q_5*t487;
+    const double t677 = ((((((((obj[4]*t669 - corr[4]) - obj[6]*t672) + t638*t674) + t639*t675) - gam_4) + t640*t676) + t150*t673) + t147*t671) + t140*t670;
+    const double t687 = ((((((t638*alpha4_0 - corr[1]) + t639*alpha5_1) + t640*alpha5_2) - gam_1) + t140*t682) + t147*t683) + t150*t684;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double Lam0_1_2 = (t638*t619 + t640*t620) + t639*t621;
+    const double Lam0_1_3 = (t638*t625 + t640*t628) + t639*t631;
+    const double Lam0_1_4 = (t638*t632 + t640*t633) + t639*t634;
+    const double Lam0_1_5 = (t638*t635 + t640*t636) + t639*t637;
+    const double t641 = 1.0*t616;
+    const double t642 = 1.0*t618;
+    const double t643 = 1.0*t617;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t718 = (-0.05*t407 - 0.05*t406) + zeta5_5;
+    const double t685 = ((((((t641*alpha4_0 - corr[2]) + t643*alpha5_1) + t642*alpha5_2) - gam_2) + t120*t682) + t126*t683) + t129*t684;
+    /* Lam0: Lambda(k) (6.10b) */
+    const double Lam0_2_2 = (t641*t619 + t642*t620) + t643*t621;
+    const double Lam0_2_3 = (t641*t625 + t642*t628) + t643*t631;
+    const double Lam0_2_4 = (t641*t632 + t642*t633) + t643*t634;
+    const double Lam0_2_5 = (t641*t635 + t642*t636) + t643*t637;
+    const double t649 = (t610*t645 + t612*t644) + t611*t646;
+    const double t652 = (t616*t645 + t618*t644) + t617*t646;
+    const double t650 = (t610*t644 + t612*Ups5_5_5) + t611*t647;
+    const double t653 = (t616*t644 + t618*Ups5_5_5) + t617*t647;
+    const double t651 = t610*t646 + (t611*t648 + t612*t647);
+    const double t654 = t616*t646 + (t617*t648 + t618*t647);
+    const double Lam0_3_4 = (t607*t649 + t608*t650) + t609*t651;
+    const double Lam0_4_4 = (t638*t649 + t640*t650) + t639*t651;
+    const double Lam0_3_5 = (t607*t652 + t608*t653) + t609*t654;
+    const double Lam0_4_5 = (t638*t652 + t640*t653) + t639*t654;
+    const double Lam0_5_5 = (t641*t652 + t642*t653) + t643*t654;
+    /* LDL^T factors inverting a multi-dof D(k) block */
+    const double ldl_di0 = 1.0/Lam0_0_0;
+    const double ldl_L10 = Lam0_0_1*ldl_di0;
+    const double ldl_L20 = Lam0_0_2*ldl_di0;
+    const double ldl_L30 = Lam0_0_3*ldl_di0;
+    const double ldl_L40 = Lam0_0_4*ldl_di0;
+    const double ldl_L50 = Lam0_0_5*ldl_di0;
+    const double t655 = ldl_L10*ldl_L10;
+    const double ldl_d1 = Lam0_1_1 - Lam0_0_0*t655;
+    const double ldl_di1 = 1.0/ldl_d1;
+    const double t656 = Lam0_0_0*ldl_L10;
+    const double ldl_L21 = (Lam0_1_2 - ldl_L20*t656)*ldl_di1;
+    const double ldl_L31 = (Lam0_1_3 - ldl_L30*t656)*ldl_di1;
+    const double ldl_L41 = (Lam0_1_4 - ldl_L40*t656)*ldl_di1;
+    const double ldl_L51 = (Lam0_1_5 - ldl_L50*t656)*ldl_di1;
+    const double t657 = ldl_L21*ldl_L21;
+    const double ldl_d2 = (Lam0_2_2 - Lam0_0_0*ldl_L20*ldl_L20) - ldl_d1*t657;
+    const double ldl_di2 = 1.0/ldl_d2;
+    const double t658 = Lam0_0_0*ldl_L20;
+    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
+    const double t659 = ldl_d1*ldl_L21;
+    const double ldl_L32 = ((Lam0_2_3 - ldl_L30*t658) - ldl_L31*t659)*ldl_di2;
+    const double ldl_L42 = ((Lam0_2_4 - ldl_L40*t658) - ldl_L41*t659)*ldl_di2;
+    const double ldl_L52 = ((Lam0_2_5 - ldl_L50*t658) - ldl_L51*t659)*ldl_di2;
+    const double t660 = ldl_L32*ldl_L32;
+    const double ldl_d3 = ((Lam0_3_3 - Lam0_0_0*ldl_L30*ldl_L30) - ldl_d1*ldl_L31*ldl_L31) - ldl_d2*t660;
+    const double ldl_di3 = 1.0/ldl_d3;
+    const double t661 = Lam0_0_0*ldl_L30;
+    const double ldl_Li30 = (ldl_L10*ldl_L31 - ldl_L30) - ldl_Li20*ldl_L32;
+    const double t662 = ldl_d1*ldl_L31;
+    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
+    const double t663 = ldl_d2*ldl_L32;
+    const double ldl_L43 = (((Lam0_3_4 - ldl_L40*t661) - ldl_L41*t662) - ldl_L42*t663)*ldl_di3;
+    const double ldl_L53 = (((Lam0_3_5 - ldl_L50*t661) - ldl_L51*t662) - ldl_L52*t663)*ldl_di3;
+    const double t664 = ldl_L43*ldl_L43;
+    const double ldl_d4 = (((Lam0_4_4 - Lam0_0_0*ldl_L40*ldl_L40) - ldl_d1*ldl_L41*ldl_L41) - ldl_d2*ldl_L42*ldl_L42) - ldl_d3*t664;
+    const double ldl_di4 = 1.0/ldl_d4;
+    const double ldl_L54 = ((((Lam0_4_5 - Lam0_0_0*ldl_L40*ldl_L50) - ldl_d1*ldl_L41*ldl_L51) - ldl_d2*ldl_L42*ldl_L52) - ldl_d3*ldl_L43*ldl_L53)*ldl_di4;
+    const double ldl_Li40 = ((ldl_L10*ldl_L41 - ldl_L40) - ldl_Li20*ldl_L42) - ldl_Li30*ldl_L43;
+    const double ldl_Li41 = (ldl_L21*ldl_L42 - ldl_L41) - ldl_Li31*ldl_L43;
+    const double ldl_Li42 = ldl_L32*ldl_L43 - ldl_L42;
+    const double t665 = ldl_L54*ldl_L54;
+    const double ldl_d5 = ((((Lam0_5_5 - Lam0_0_0*ldl_L50*ldl_L50) - ldl_d1*ldl_L51*ldl_L51) - ldl_d2*ldl_L52*ldl_L52) - ldl_d3*ldl_L53*ldl_L53) - ldl_d4*t665;
+    const double ldl_di5 = 1.0/ldl_d5;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t690 = ((((((((((-corr[5] - 9.81) - obj[4]*t678) + obj[5]*t672) + t641*t674) + t642*t676) - gam_5) + t643*t675) + t129*t673) + t126*t671) + t120*t670)*ldl_di5;
+    /* LDL^T factors inverting a multi-dof D(k) block */
+    const double ldl_Li50 = (((ldl_L10*ldl_L51 - ldl_L50) - ldl_Li20*ldl_L52) - ldl_Li30*ldl_L53) - ldl_Li40*ldl_L54;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t688 = (((ldl_Li20*ldl_Li20*ldl_di2 + (ldl_di0 + t655*ldl_di1)) + ldl_Li30*ldl_Li30*ldl_di3) + ldl_Li40*ldl_Li40*ldl_di4) + ldl_Li50*ldl_Li50*ldl_di5;
+    /* LDL^T factors inverting a multi-dof D(k) block */
+    const double ldl_Li51 = ((ldl_L21*ldl_L52 - ldl_L51) - ldl_Li31*ldl_L53) - ldl_Li41*ldl_L54;
+    const double ldl_Li52 = (ldl_L32*ldl_L53 - ldl_L52) - ldl_Li42*ldl_L54;
+    const double ldl_Li53 = ldl_L43*ldl_L54 - ldl_L53;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t666 = ldl_Li30*ldl_di3;
+    const double t680 = ldl_Li20*ldl_di2;
+    const double t697 = ((ldl_Li31*ldl_Li31*ldl_di3 + (ldl_di1 + t657*ldl_di2)) + ldl_Li41*ldl_Li41*ldl_di4) + ldl_Li51*ldl_Li51*ldl_di5;
+    const double t702 = (ldl_Li42*ldl_Li42*ldl_di4 + (ldl_di2 + t660*ldl_di3)) + ldl_Li52*ldl_Li52*ldl_di5;
+    const double t694 = ldl_L21*ldl_di2;
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_3_3 = ldl_Li53*ldl_Li53*ldl_di5 + (ldl_di3 + t664*ldl_di4);
+    const double Rk0_4_4 = ldl_di4 + t665*ldl_di5;
+    const double Rk0_0_5 = ldl_Li50*ldl_di5;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t667 = ldl_Li40*ldl_di4;
+    const double t686 = ldl_Li51*Rk0_0_5 + (((-ldl_L21*t680 - ldl_L10*ldl_di1) + ldl_Li31*t666) + ldl_Li41*t667);
+    const double t668 = ldl_L54*Rk0_0_5 - ldl_Li40*ldl_di4;
+    const double t681 = ldl_Li52*Rk0_0_5 + ((t680 - ldl_L32*t666) + ldl_Li42*t667);
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_0_3 = ldl_Li53*Rk0_0_5 + (t666 - ldl_L43*t667);
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t691 = ldl_Li31*ldl_di3;
+    const double t698 = ldl_L32*ldl_di3;
+    const double t695 = ldl_L32*t691;
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_0_4 = -t668;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk0_0 = ((t679*Rk0_0_3 + t677*Rk0_0_4) + ((t689*t688 + ldl_Li50*t690) + t685*t681)) + t687*t686;
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_0_0 = t188*Rk0_0_4 + (t176*Rk0_0_5 + t688);
+    const double Rk0_1_5 = ldl_Li51*ldl_di5;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t692 = ldl_Li41*ldl_di4;
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_1_3 = ldl_Li53*Rk0_1_5 + (t691 - ldl_L43*t692);
+    const double t704 = ldl_Li52*Rk0_1_5 + (ldl_Li42*t692 + (-t694 - t695));
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t696 = (ldl_Li41*ldl_Li42*ldl_di4 + (-t694 - t695)) + ldl_Li51*ldl_Li52*ldl_di5;
+    const double t693 = ldl_L54*Rk0_1_5 - ldl_Li41*ldl_di4;
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_1_4 = -t693;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk0_1 = ((t679*Rk0_1_3 + t687*t697) + (t685*t696 + ldl_Li51*t690)) + (t677*Rk0_1_4 + t689*t686);
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_1_1 = t187*Rk0_1_3 + (t180*Rk0_1_5 + t697);
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t699 = ldl_Li42*ldl_di4;
+    const double t700 = ldl_L43*t699;
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_2_3 = ldl_Li52*ldl_Li53*ldl_di5 + (-t698 - t700);
+    const double Rk0_2_5 = ldl_Li52*ldl_di5;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t701 = ldl_L54*Rk0_2_5;
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_2_4 = ldl_Li42*ldl_di4 - t701;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk0_2 = ((t679*Rk0_2_3 + ldl_Li52*t690) + t687*t696) + (t677*Rk0_2_4 + (t689*t681 + t685*t702));
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_2_2 = (t193*Rk0_2_3 + t702) + t179*Rk0_2_4;
+    const double Rk0_3_5 = ldl_Li53*ldl_di5;
+    const double Rk0_3_4 = -ldl_L54*Rk0_3_5 - ldl_L43*ldl_di4;
+    const double Rk0_3_2 = ((ldl_Li53*Rk0_2_5 + (-t698 - t700)) + t193*Rk0_3_3) + t179*Rk0_3_4;
+    const double Rk0_4_2 = (t193*Rk0_3_4 - t701) + (t179*Rk0_4_4 + t699);
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk0_3 = ((t689*Rk0_0_3 + t679*Rk0_3_3) + (t685*Rk0_2_3 + ldl_Li53*t690)) + (t687*Rk0_1_3 + t677*Rk0_3_4);
+    const double Pk0_4 = ((t689*Rk0_0_4 + t687*Rk0_1_4) + (t677*Rk0_4_4 - ldl_L54*t690)) + (t685*Rk0_2_4 + t679*Rk0_3_4);
+    const double t703 = ldl_L54*ldl_di5;
+    const double Pk0_5 = ((t689*Rk0_0_5 + t690) + (t687*Rk0_1_5 + t685*Rk0_2_5)) + (t679*Rk0_3_5 - t677*t703);
+    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk0_4_0 = (t188*Rk0_4_4 - t176*t703) - t668;
+    const double Rk0_4_1 = (t187*Rk0_3_4 - t180*t703) - t693;
+    const double Rk0_0_1 = (t187*Rk0_0_3 + t180*Rk0_0_5) + t686;
+    const double Rk0_1_0 = (t188*Rk0_1_4 + t176*Rk0_1_5) + t686;
+    const double Rk0_0_2 = (t193*Rk0_0_3 + t681) + t179*Rk0_0_4;
+    const double Rk0_2_0 = t188*Rk0_2_4 + (t176*Rk0_2_5 + t681);
+    const double Rk0_1_2 = (t193*Rk0_1_3 + t704) + t179*Rk0_1_4;
+    const double Rk0_2_1 = (t187*Rk0_2_3 + t180*Rk0_2_5) + t704;
+    const double Rk0_3_0 = (Rk0_0_3 + t176*Rk0_3_5) + t188*Rk0_3_4;
+    const double Rk0_3_1 = Rk0_1_3 + (t187*Rk0_3_3 + t180*Rk0_3_5);
+    const double Rk0_4_5 = -t703;
+    const double t705 = t176*ldl_di5;
+    const double Rk0_5_0 = (Rk0_0_5 + t705) - t188*t703;
+    const double Rk0_5_2 = (Rk0_2_5 + t193*Rk0_3_5) - t179*t703;
+    const double t706 = t180*ldl_di5;
+    const double Rk0_5_1 = (Rk0_1_5 + t706) + t187*Rk0_3_5;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3_2 = -9.81*s_q_7;
+    const double alpha1_5_2 = 9.81*c_q_7;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_4_2 = s_q_8*alpha1_5_2;
+    const double alpha2_5_2 = c_q_8*alpha1_5_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_4_2 = (alpha2_4_2 - 0.4*a1_0_2) + a3_4_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_4_2 = (a4_4_2 + alpha3_4_2) - 0.4*alpha3_0_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t707 = 0.4*alpha2_1_2;
+    const double t708 = alpha1_3_2 + t707;
+    const double alpha3_3_2 = (a3_3_2 - s_q_9*alpha2_5_2) + c_q_9*t708;
+    const double alpha3_5_2 = (a3_5_2 + c_q_9*alpha2_5_2) + s_q_9*t708;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t709 = alpha3_3_2 + t707;
+    const double alpha4_3_2 = (a4_3_2 - s_q_10*alpha3_5_2) + c_q_10*t709;
+    const double alpha4_5_2 = (a4_5_2 + c_q_10*alpha3_5_2) + s_q_10*t709;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_3_2 = (a5_3_2 + 0.05*alpha2_1_2) + alpha4_3_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t986 = (0.05*alpha5_1_2 + V5_2_2*t251) + alpha5_3_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double t710 = 0.05*alpha4_0_2;
+    const double t711 = alpha4_4_2 - t710;
+    const double alpha5_4_2 = (a5_4_2 + s_q_11*alpha4_5_2) + c_q_11*t711;
+    const double alpha5_5_2 = (a5_5_2 + c_q_11*alpha4_5_2) - s_q_11*t711;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t988 = (V5_2_2*t249 - t710) + alpha5_4_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double t712 = -0.0003175*alpha4_0_2;
+    const double t713 = 0.00018250000000000002*V5_2_2;
+    const double t714 = 0.0075*V5_2_2;
+    const double f5_0_2 = (-V5_1_2*t713 - t712) - 0.0075*alpha5_4_2;
+    const double f5_1_2 = (0.0003175*alpha5_1_2 + V5_0_2*t713) + 0.0075*alpha5_3_2;
+    const double f5_3_2 = (0.0075*alpha5_1_2 + V5_0_2*t714) + 0.3*alpha5_3_2;
+    const double t716 = V5_0_2*V5_0_2;
+    const double f5_2_2 = 0.000135*alpha5_2_2;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_2_2 = (c_q_11*f5_2_2 + 0.000135*alpha4_2_2) + s_q_11*f5_1_2;
+    /* f5: spatial force f(k) (2.29) */
+    const double t715 = -0.0075*alpha4_0_2;
+    const double f5_4_2 = (V5_1_2*t714 + t715) + 0.3*alpha5_4_2;
+    const double t717 = V5_1_2*V5_1_2;
+    const double f5_5_2 = 0.3*alpha5_5_2 + (-0.0075*t717 - 0.0075*t716);
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_5_2 = ((0.3*alpha4_5_2 + (-0.0075*t41 - 0.0075*t42)) + c_q_11*f5_5_2) + s_q_11*f5_4_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t987 = alpha5_5_2 + (-0.05*t717 - 0.05*t716);
+    /* f4: spatial force f(k) (2.29) */
+    const double t718 = c_q_11*f5_4_2;
+    const double t719 = 0.00018250000000000002*V4_2_2;
+    const double f4_1_2 = ((((V4_0_2*t719 + 0.0003175*alpha2_1_2) + 0.0075*alpha4_3_2) - s_q_11*f5_2_2) + c_q_11*f5_1_2) + 0.05*f5_3_2;
+    const double f4_0_2 = ((((-0.0075*alpha4_4_2 - V4_1_2*t719) - t712) + f5_0_2) + 0.05*s_q_11*f5_5_2) - 0.05*t718;
+    const double t720 = 0.0075*V4_2_2;
+    const double f4_4_2 = (((0.3*alpha4_4_2 + V4_1_2*t720) + t715) - s_q_11*f5_5_2) + t718;
+    const double f4_3_2 = ((V4_0_2*t720 + 0.0075*alpha2_1_2) + 0.3*alpha4_3_2) + f5_3_2;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_5_2 = ((2.5*alpha3_5_2 + (-0.5*t33 - 0.5*t34)) - s_q_10*f4_3_2) + c_q_10*f4_5_2;
+    const double t722 = c_q_10*f4_3_2;
+    const double t723 = s_q_10*f4_5_2;
+    const double f3_2_2 = (c_q_10*f4_2_2 + 0.001125*alpha3_2_2) - s_q_10*f4_0_2;
+    const double t721 = 0.13277500000000003*V3_2_2;
+    const double f3_0_2 = ((((-V3_1_2*t721 - 0.5*alpha3_4_2) + 0.13390000000000002*alpha3_0_2) + s_q_10*f4_2_2) - 0.4*f4_4_2) + c_q_10*f4_0_2;
+    const double f3_1_2 = ((((V3_0_2*t721 + 0.13390000000000002*alpha2_1_2) + 0.5*alpha3_3_2) + 0.4*t722) + f4_1_2) + 0.4*t723;
+    const double t724 = 0.5*V3_2_2;
+    const double f3_3_2 = (((V3_0_2*t724 + 0.5*alpha2_1_2) + 2.5*alpha3_3_2) + t722) + t723;
+    const double f3_4_2 = ((V3_1_2*t724 + 2.5*alpha3_4_2) - 0.5*alpha3_0_2) + f4_4_2;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0_2 = ((((0.08030000000000002*a1_0_2 - 0.30000000000000004*alpha2_4_2) - V2_1_2*t725) - 0.4*f3_4_2) + c_q_9*f3_0_2) + s_q_9*f3_2_2;
+    const double f2_2_2 = (c_q_9*f3_2_2 + 0.000675*alpha2_2_2) - s_q_9*f3_0_2;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_0_2 = 2e-05*a1_0_2 + f2_0_2;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double t776 = tau[10] - f4_1_2;
+    /* f2: spatial force f(k) (2.29) */
+    const double t726 = 0.4*c_q_9;
+    const double t727 = 0.4*s_q_9;
+    const double f2_1_2 = ((((V2_0_2*t725 + 0.30000000000000004*alpha1_3_2) + 0.08030000000000002*alpha2_1_2) + t727*f3_5_2) + f3_1_2) + t726*f3_3_2;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_2_2 = (c_q_8*f2_2_2 + 2e-05*a1_2_2) + s_q_8*f2_1_2;
+    const double f1_1_2 = c_q_8*f2_1_2 - s_q_8*f2_2_2;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2_2 = c_q_7*f1_2_2 - s_q_7*f1_0_2;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double t728 = s_q_11*s_q_11;
+    const double t729 = c_q_11*c_q_11;
+    const double P4_0_0_2 = (0.00075*t728 + 0.0003175) + 0.0003070866141732284*t729;
+    const double P4_0_4_2 = (-0.015*t728 - 0.0075) - 0.006141732283464568*t729;
+    const double t730 = c_q_11*s_q_11;
+    const double P4_0_5_2 = 0.008858267716535431*t730;
+    const double t731 = 0.0003175*c_q_11 + 0.000375;
+    const double P4_1_1_2 = (c_q_11*t731 + (0.000375*c_q_11 + 0.0010675)) + 0.000135*t728;
+    const double P4_1_2_2 = s_q_11*t731 - 0.000135*t730;
+    const double P4_4_5_2 = -0.17716535433070862*t730;
+    const double P4_1_3_2 = 0.0075*c_q_11 + 0.0225;
+    const double P4_2_2_2 = (0.0003175*t728 + 0.000135) + 0.000135*t729;
+    const double P4_2_3_2 = 0.0075*s_q_11;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t740 = -P4_2_3_2;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_4_2 = (0.3*t728 + 0.3) + 0.12283464566929136*t729;
+    const double P4_5_5_2 = (0.12283464566929136*t728 + 0.3) + 0.3*t729;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0_2 = 1.0/P4_1_1_2;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_1_0_2 = P4_1_1_2*Dinv4_0_0_2;
     const double G4_2_0_2 = P4_1_2_2*Dinv4_0_0_2;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t490 = P4_2_2_2 - P4_1_2_2*G4_2_0_2;
+    const double t735 = P4_2_2_2 - P4_1_2_2*G4_2_0_2;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_3_0_2 = P4_1_3_2*Dinv4_0_0_2;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t488 = 0.4*P4_0_4_2;
-    const double t489 = c_q_4*P4_0_0_2 - t488;
-    const double P3_0_0_2 = (((0.16000000000000003*P4_4_4_2 + 0.13390000000000002) - c_q_4*t488) + c_q_4*t489) + t424*t490;
-    const double P3_0_2_2 = t432*t490 - s_q_4*t489;
-    const double P3_2_2_2 = (t424*P4_0_0_2 + 0.001125) + t441*t490;
+    const double t732 = 0.4*P4_0_4_2;
+    const double t733 = c_q_10*P4_0_0_2 - t732;
+    const double t734 = s_q_10*s_q_10;
+    const double P3_0_0_2 = (((0.16000000000000003*P4_4_4_2 + 0.13390000000000002) - c_q_10*t732) + c_q_10*t733) + t734*t735;
+    const double t736 = 0.4*P4_4_5_2;
+    const double t737 = c_q_10*P4_0_5_2;
+    const double t749 = t734*P4_0_5_2;
+    const double t738 = t737 - t736;
+    const double P3_1_4_2 = s_q_10*t736;
+    const double t739 = s_q_10*t738;
+    const double t741 = -P4_1_3_2*G4_2_0_2 - t740;
+    const double P3_0_5_2 = -t734*t741 + c_q_10*t738;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t505 = -P3_0_2_2;
+    const double t762 = -P3_0_5_2;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t491 = 0.4*P4_4_5_2;
-    const double t492 = c_q_4*P4_0_5_2;
-    const double t502 = t424*P4_0_5_2;
-    const double t493 = t492 - t491;
-    const double P3_1_4_2 = s_q_4*t491;
-    const double t494 = s_q_4*t493;
-    const double t496 = -P4_1_3_2*G4_2_0_2 - t495;
-    const double P3_0_5_2 = -t424*t496 + c_q_4*t493;
-    const double P3_1_2_2 = c_q_4*((P4_1_2_2 - P4_1_2_2*G4_1_0_2) + t435*(-P4_1_2_2*G4_3_0_2 - t495)) - 0.4*t502;
-    const double P3_2_3_2 = t441*t496 - t502;
-    const double t497 = t432*t496;
-    const double P3_0_1_2 = (s_q_4*(P4_1_2_2 - P4_1_1_2*G4_2_0_2) + 0.4*t494) + 0.4*t497;
-    const double P3_0_3_2 = t494 + t497;
-    const double P3_2_5_2 = -s_q_4*t492 - t497;
+    const double t742 = c_q_10*s_q_10;
+    const double P3_0_2_2 = t742*t735 - s_q_10*t733;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t512 = -P3_0_3_2;
-    const double t513 = -P3_2_3_2;
-    const double t514 = -P3_0_5_2;
-    const double t515 = -P3_2_5_2;
+    const double t753 = -P3_0_2_2;
     /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_4_2 = (c_q_4*P4_0_4_2 - 0.5) - 0.4*P4_4_4_2;
-    const double P3_2_4_2 = -s_q_4*P4_0_4_2;
+    const double t743 = t742*t741;
+    const double P3_2_5_2 = -s_q_10*t737 - t743;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t763 = -P3_2_5_2;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_1_2 = (s_q_10*(P4_1_2_2 - P4_1_1_2*G4_2_0_2) + 0.4*t739) + 0.4*t743;
+    const double P3_0_3_2 = t739 + t743;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t760 = -P3_0_3_2;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_4_2 = (c_q_10*P4_0_4_2 - 0.5) - 0.4*P4_4_4_2;
+    const double P3_2_4_2 = -s_q_10*P4_0_4_2;
     const double P3_4_4_2 = P4_4_4_2 + 2.5;
-    const double t498 = t424*P4_5_5_2;
-    const double t499 = 0.6 - P4_1_3_2*G4_3_0_2;
-    const double P3_5_5_2 = (t441*P4_5_5_2 + 2.5) + t424*t499;
-    const double t503 = t432*P4_5_5_2;
-    const double P3_3_3_2 = t441*t499 + (t498 + 2.5);
-    const double P3_3_5_2 = t503 - t432*t499;
-    const double t500 = (P4_1_3_2 - P4_1_3_2*G4_1_0_2) + t435*t499;
-    const double P3_1_5_2 = -s_q_4*t500 + 0.4*t503;
-    const double t501 = c_q_4*t500;
-    const double P3_1_1_2 = ((((P4_1_1_2 + 0.13390000000000002) + 0.16000000000000003*t498) - P4_1_1_2*G4_1_0_2) + t435*(P4_1_3_2 - P4_1_1_2*G4_3_0_2)) + 0.4*t501;
-    const double P3_1_3_2 = (0.4*t498 + 0.5) + t501;
+    const double t744 = t734*P4_5_5_2;
+    const double t745 = 0.4*c_q_10;
+    const double P3_1_2_2 = c_q_10*((P4_1_2_2 - P4_1_2_2*G4_1_0_2) + t745*(-P4_1_2_2*G4_3_0_2 - t740)) - 0.4*t749;
+    const double t746 = 0.6 - P4_1_3_2*G4_3_0_2;
+    const double t747 = (P4_1_3_2 - P4_1_3_2*G4_1_0_2) + t745*t746;
+    const double t748 = c_q_10*t747;
+    const double P3_1_1_2 = ((((P4_1_1_2 + 0.13390000000000002) + 0.16000000000000003*t744) - P4_1_1_2*G4_1_0_2) + t745*(P4_1_3_2 - P4_1_1_2*G4_3_0_2)) + 0.4*t748;
+    const double P3_1_3_2 = (0.4*t744 + 0.5) + t748;
+    const double t750 = t742*P4_5_5_2;
+    const double P3_1_5_2 = -s_q_10*t747 + 0.4*t750;
+    const double P3_3_5_2 = t750 - t742*t746;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t516 = -P3_3_5_2;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t564 = (1.0 - G4_1_0_2) - t435*G4_3_0_2;
+    const double t764 = -P3_3_5_2;
     /* P3: articulated inertia P(k) (4.5) */
-    const double P3_3_4_2 = s_q_4*P4_4_5_2;
-    const double P3_4_5_2 = c_q_4*P4_4_5_2;
+    const double t751 = c_q_10*c_q_10;
+    const double P3_2_2_2 = (t734*P4_0_0_2 + 0.001125) + t751*t735;
+    const double P3_2_3_2 = t751*t741 - t749;
+    const double P3_5_5_2 = (t751*P4_5_5_2 + 2.5) + t734*t746;
+    const double P3_3_3_2 = (t744 + 2.5) + t751*t746;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t761 = -P3_2_3_2;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_3_4_2 = s_q_10*P4_4_5_2;
+    const double P3_4_5_2 = c_q_10*P4_4_5_2;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0_2 = 1.0/P3_1_1_2;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_0_0_2 = P3_0_1_2*Dinv3_0_0_2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t504 = P3_0_0_2 - P3_0_1_2*G3_0_0_2;
+    const double t752 = P3_0_0_2 - P3_0_1_2*G3_0_0_2;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_1_0_2 = P3_1_1_2*Dinv3_0_0_2;
     const double G3_2_0_2 = P3_1_2_2*Dinv3_0_0_2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t510 = P3_2_2_2 - P3_1_2_2*G3_2_0_2;
+    const double t758 = P3_2_2_2 - P3_1_2_2*G3_2_0_2;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_3_0_2 = P3_1_3_2*Dinv3_0_0_2;
     const double G3_4_0_2 = P3_1_4_2*Dinv3_0_0_2;
     const double G3_5_0_2 = P3_1_5_2*Dinv3_0_0_2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double P2_1_1_2 = (((((P3_1_1_2 + 0.08030000000000002) - P3_1_1_2*G3_1_0_2) + t416*(P3_1_3_2 - P3_1_1_2*G3_3_0_2)) + t417*(P3_1_5_2 - P3_1_1_2*G3_5_0_2)) + t416*(((P3_1_3_2 - P3_1_3_2*G3_1_0_2) + t416*(P3_3_3_2 - P3_1_3_2*G3_3_0_2)) + t417*(-P3_1_3_2*G3_5_0_2 - t516))) + t417*(((P3_1_5_2 - P3_1_5_2*G3_1_0_2) + t416*(-P3_1_5_2*G3_3_0_2 - t516)) + t417*(P3_5_5_2 - P3_1_5_2*G3_5_0_2));
-    const double t506 = -P3_0_1_2*G3_2_0_2 - t505;
-    const double t509 = -P3_1_2_2*G3_0_0_2 - t505;
-    const double t507 = 0.4*G3_4_0_2;
-    const double P2_0_1_2 = ((((P3_1_1_2*t507 - 0.4*P3_1_4_2) + c_q_3*(P3_0_1_2 - P3_1_1_2*G3_0_0_2)) + s_q_3*(P3_1_2_2 - P3_1_1_2*G3_2_0_2)) + t416*(((P3_1_3_2*t507 - 0.4*P3_3_4_2) + c_q_3*(-P3_1_3_2*G3_0_0_2 - t512)) + s_q_3*(-P3_1_3_2*G3_2_0_2 - t513))) + t417*(((P3_1_5_2*t507 - 0.4*P3_4_5_2) + c_q_3*(-P3_1_5_2*G3_0_0_2 - t514)) + s_q_3*(-P3_1_5_2*G3_2_0_2 - t515));
-    const double P2_1_2_2 = c_q_3*(((P3_1_2_2 - P3_1_2_2*G3_1_0_2) + t416*(-P3_1_2_2*G3_3_0_2 - t513)) + t417*(-P3_1_2_2*G3_5_0_2 - t515)) - s_q_3*(((P3_0_1_2 - P3_0_1_2*G3_1_0_2) + t416*(-P3_0_1_2*G3_3_0_2 - t512)) + t417*(-P3_0_1_2*G3_5_0_2 - t514));
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t546 = ((1.0 - G3_1_0_2) - t416*G3_3_0_2) - t417*G3_5_0_2;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t508 = ((P3_0_1_2*t507 - 0.4*P3_0_4_2) + c_q_3*t504) + s_q_3*t506;
-    const double t511 = ((P3_1_2_2*t507 - 0.4*P3_2_4_2) + c_q_3*t509) + s_q_3*t510;
-    const double P2_0_0_2 = (((((0.16000000000000003*P3_4_4_2 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_2*G3_4_0_2) - t416*(P3_0_4_2 - P3_1_4_2*G3_0_0_2)) - t417*(P3_2_4_2 - P3_1_4_2*G3_2_0_2)) + c_q_3*t508) + s_q_3*t511;
-    const double P2_2_2_2 = (c_q_3*(c_q_3*t510 - s_q_3*t509) + 0.000675) - s_q_3*(c_q_3*t506 - s_q_3*t504);
-    const double P2_0_2_2 = c_q_3*t511 - s_q_3*t508;
+    const double P2_1_1_2 = (((((P3_1_1_2 + 0.08030000000000002) - P3_1_1_2*G3_1_0_2) + t726*(P3_1_3_2 - P3_1_1_2*G3_3_0_2)) + t727*(P3_1_5_2 - P3_1_1_2*G3_5_0_2)) + t726*(((P3_1_3_2 - P3_1_3_2*G3_1_0_2) + t726*(P3_3_3_2 - P3_1_3_2*G3_3_0_2)) + t727*(-P3_1_3_2*G3_5_0_2 - t764))) + t727*(((P3_1_5_2 - P3_1_5_2*G3_1_0_2) + t726*(-P3_1_5_2*G3_3_0_2 - t764)) + t727*(P3_5_5_2 - P3_1_5_2*G3_5_0_2));
+    const double t754 = -P3_0_1_2*G3_2_0_2 - t753;
+    const double t757 = -P3_1_2_2*G3_0_0_2 - t753;
+    const double t755 = 0.4*G3_4_0_2;
+    const double P2_0_1_2 = ((((P3_1_1_2*t755 - 0.4*P3_1_4_2) + c_q_9*(P3_0_1_2 - P3_1_1_2*G3_0_0_2)) + s_q_9*(P3_1_2_2 - P3_1_1_2*G3_2_0_2)) + t726*(((P3_1_3_2*t755 - 0.4*P3_3_4_2) + c_q_9*(-P3_1_3_2*G3_0_0_2 - t760)) + s_q_9*(-P3_1_3_2*G3_2_0_2 - t761))) + t727*(((P3_1_5_2*t755 - 0.4*P3_4_5_2) + c_q_9*(-P3_1_5_2*G3_0_0_2 - t762)) + s_q_9*(-P3_1_5_2*G3_2_0_2 - t763));
+    const double P2_1_2_2 = c_q_9*(((P3_1_2_2 - P3_1_2_2*G3_1_0_2) + t726*(-P3_1_2_2*G3_3_0_2 - t761)) + t727*(-P3_1_2_2*G3_5_0_2 - t763)) - s_q_9*(((P3_0_1_2 - P3_0_1_2*G3_1_0_2) + t726*(-P3_0_1_2*G3_3_0_2 - t760)) + t727*(-P3_0_1_2*G3_5_0_2 - t762));
+    const double t756 = ((P3_0_1_2*t755 - 0.4*P3_0_4_2) + c_q_9*t752) + s_q_9*t754;
+    const double P2_2_2_2 = (c_q_9*(c_q_9*t758 - s_q_9*t757) + 0.000675) - s_q_9*(c_q_9*t754 - s_q_9*t752);
+    const double t759 = ((P3_1_2_2*t755 - 0.4*P3_2_4_2) + c_q_9*t757) + s_q_9*t758;
+    const double P2_0_0_2 = (((((0.16000000000000003*P3_4_4_2 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_2*G3_4_0_2) - t726*(P3_0_4_2 - P3_1_4_2*G3_0_0_2)) - t727*(P3_2_4_2 - P3_1_4_2*G3_2_0_2)) + c_q_9*t756) + s_q_9*t759;
+    const double P2_0_2_2 = c_q_9*t759 - s_q_9*t756;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t520 = -P2_1_2_2;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t543 = (-c_q_3*G3_0_0_2 - s_q_3*G3_2_0_2) + 0.4*G3_4_0_2;
-    const double t542 = s_q_3*G3_0_0_2 - c_q_3*G3_2_0_2;
+    const double t768 = -P2_1_2_2;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0_2 = 1.0/P2_0_0_2;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
@@ -1884,694 +2381,769 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_1_0_2 = P2_0_1_2*Dinv2_0_0_2;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t519 = P2_1_1_2 - P2_0_1_2*G2_1_0_2;
+    const double t767 = P2_1_1_2 - P2_0_1_2*G2_1_0_2;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_2_0_2 = P2_0_2_2*Dinv2_0_0_2;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t524 = P2_2_2_2 - P2_0_2_2*G2_2_0_2;
-    const double t517 = P2_0_1_2 - P2_0_1_2*G2_0_0_2;
-    const double t521 = -P2_0_1_2*G2_2_0_2 - t520;
-    const double t523 = -P2_0_2_2*G2_1_0_2 - t520;
-    const double t518 = P2_0_2_2 - P2_0_2_2*G2_0_0_2;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t529 = 1.0 - G2_0_0_2;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_0_1_2 = c_q_2*t517 - s_q_2*t518;
-    const double P1_0_2_2 = c_q_2*t518 + s_q_2*t517;
+    const double t772 = P2_2_2_2 - P2_0_2_2*G2_2_0_2;
+    const double t765 = P2_0_1_2 - P2_0_1_2*G2_0_0_2;
+    const double t769 = -P2_0_1_2*G2_2_0_2 - t768;
+    const double t771 = -P2_0_2_2*G2_1_0_2 - t768;
+    const double t766 = P2_0_2_2 - P2_0_2_2*G2_0_0_2;
+    const double P1_0_1_2 = c_q_8*t765 - s_q_8*t766;
+    const double P1_0_2_2 = c_q_8*t766 + s_q_8*t765;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t526 = -P1_0_2_2;
+    const double t774 = -P1_0_2_2;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t522 = c_q_2*t519 - s_q_2*t521;
-    const double P1_2_2_2 = (c_q_2*(c_q_2*t524 + s_q_2*t523) + 2e-05) + s_q_2*(c_q_2*t521 + s_q_2*t519);
-    const double t525 = c_q_2*t523 - s_q_2*t524;
-    const double P1_1_1_2 = (c_q_2*t522 + 2e-05) - s_q_2*t525;
-    const double P1_1_2_2 = c_q_2*t525 + s_q_2*t522;
+    const double t770 = c_q_8*t767 - s_q_8*t769;
+    const double P1_2_2_2 = (c_q_8*(c_q_8*t772 + s_q_8*t771) + 2e-05) + s_q_8*(c_q_8*t769 + s_q_8*t767);
+    const double t773 = c_q_8*t771 - s_q_8*t772;
+    const double P1_1_1_2 = (c_q_8*t770 + 2e-05) - s_q_8*t773;
+    const double P1_1_2_2 = c_q_8*t773 + s_q_8*t770;
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0_2 = 1.0/P1_1_1_2;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0_2 = P1_0_1_2*Dinv1_0_0_2;
     const double G1_2_0_2 = P1_1_2_2*Dinv1_0_0_2;
     /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_2 = (c_q_1*(c_q_1*(P1_2_2_2 - P1_1_2_2*G1_2_0_2) - s_q_1*(-P1_1_2_2*G1_0_0_2 - t526)) + 2e-05) - s_q_1*(c_q_1*(-P1_0_1_2*G1_2_0_2 - t526) - s_q_1*(P1_0_0_2 - P1_0_1_2*G1_0_0_2));
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t527 = s_q_1*G1_0_0_2 - c_q_1*G1_2_0_2;
+    const double P0_2_2_2 = (c_q_7*(c_q_7*(P1_2_2_2 - P1_1_2_2*G1_2_0_2) - s_q_7*(-P1_1_2_2*G1_0_0_2 - t774)) + 2e-05) - s_q_7*(c_q_7*(-P1_0_1_2*G1_2_0_2 - t774) - s_q_7*(P1_0_0_2 - P1_0_1_2*G1_0_0_2));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_2 = 1.0/P0_2_2_2;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_1_1 = t527*t527*Dinv0_0_0_2 + Dinv1_0_0_2;
-    const double Ups1_0_0 = s_q_1*s_q_1*Dinv0_0_0_2;
-    const double t528 = s_q_1*Dinv0_0_0_2;
-    const double Ups1_0_1 = -t527*t528;
-    const double Ups1_0_2 = -c_q_1*t528;
-    const double Ups1_1_2 = c_q_1*t527*Dinv0_0_0_2;
-    const double Ups1_2_2 = c_q_1*c_q_1*Dinv0_0_0_2;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t530 = -c_q_2*G2_1_0_2 + s_q_2*G2_2_0_2;
-    const double t531 = -s_q_2*G2_1_0_2 - c_q_2*G2_2_0_2;
-    const double t532 = (t529*Ups1_0_1 + t531*Ups1_1_2) + t530*Ups1_1_1;
-    const double t533 = (t529*Ups1_0_2 + t530*Ups1_1_2) + t531*Ups1_2_2;
-    const double Ups2_0_0 = (Dinv2_0_0_2 + t529*((t530*Ups1_0_1 + t529*Ups1_0_0) + t531*Ups1_0_2)) + (t530*t532 + t531*t533);
-    const double Ups2_0_1 = c_q_2*t532 + s_q_2*t533;
-    const double Ups2_0_2 = c_q_2*t533 - s_q_2*t532;
-    const double t534 = s_q_2*Ups1_1_2;
-    const double t535 = c_q_2*Ups1_1_1 + t534;
-    const double Ups2_2_2 = c_q_2*(c_q_2*Ups1_2_2 - t534) - s_q_2*(-s_q_2*Ups1_1_1 + c_q_2*Ups1_1_2);
-    const double t536 = c_q_2*Ups1_1_2 + s_q_2*Ups1_2_2;
-    const double Ups2_1_1 = c_q_2*t535 + s_q_2*t536;
-    const double Ups2_1_2 = c_q_2*t536 - s_q_2*t535;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t537 = c_q_3*Ups2_0_0;
-    const double t538 = s_q_3*Ups2_0_2;
-    const double t539 = t537 - t538;
-    const double Ups3_0_4 = -0.4*t537 + 0.4*s_q_3*Ups2_0_2;
-    const double t540 = c_q_3*Ups2_0_2;
-    const double t541 = t540 - s_q_3*Ups2_2_2;
-    const double Ups3_0_0 = c_q_3*t539 - s_q_3*t541;
-    const double t544 = c_q_3*Ups2_0_1;
-    const double t545 = t544 - s_q_3*Ups2_1_2;
-    const double Ups3_3_4 = -0.16000000000000003*t544;
-    const double Ups3_0_1 = (t543*t539 + t542*t541) + t546*t545;
-    const double Ups3_0_2 = s_q_3*t539 + c_q_3*t541;
-    const double Ups3_0_3 = t416*t545;
-    const double Ups3_0_5 = t417*t545;
-    const double t547 = t543*Ups2_0_2 + (t546*Ups2_1_2 + t542*Ups2_2_2);
-    const double t550 = t542*Ups2_0_2;
-    const double t548 = t543*Ups2_0_0;
-    const double t549 = t546*Ups2_0_1;
-    const double t551 = t548 + (t549 + t550);
-    const double Ups3_1_4 = (-0.4*t548 - 0.4*t549) - 0.4*t550;
-    const double t552 = t543*Ups2_0_1 + (t546*Ups2_1_1 + t542*Ups2_1_2);
-    const double Ups3_1_1 = (Dinv3_0_0_2 + t542*t547) + (t543*t551 + t546*t552);
-    const double Ups3_1_2 = s_q_3*t551 + c_q_3*t547;
-    const double t554 = s_q_3*Ups2_0_1;
-    const double t555 = c_q_3*Ups2_1_2 + t554;
-    const double t556 = 0.16000000000000003*Ups2_1_1;
-    const double Ups3_4_5 = -0.16000000000000003*t554;
-    const double Ups3_1_3 = t416*t552;
-    const double Ups3_1_5 = t417*t552;
-    const double t553 = s_q_3*Ups2_0_0;
-    const double Ups3_2_2 = s_q_3*(t540 + t553) + c_q_3*(c_q_3*Ups2_2_2 + t538);
-    const double Ups3_2_4 = -0.4*t553 - 0.4*t540;
-    const double Ups3_4_4 = 0.16000000000000003*Ups2_0_0;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups4_4_4 = 0.16000000000000003*Ups3_0_0 + (Ups3_4_4 - 0.8*Ups3_0_4);
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups3_2_3 = t416*t555;
-    const double Ups3_2_5 = t417*t555;
-    const double Ups3_3_3 = c_q_3*c_q_3*t556;
-    const double Ups3_3_5 = c_q_3*s_q_3*t556;
-    const double Ups3_5_5 = s_q_3*s_q_3*t556;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t557 = c_q_4*Ups3_0_0;
-    const double t584 = s_q_4*Ups3_0_0;
-    const double t558 = s_q_4*Ups3_0_2;
-    const double t559 = t557 - t558;
-    const double Ups4_0_4 = (0.4*s_q_4*Ups3_0_2 + (c_q_4*Ups3_0_4 - s_q_4*Ups3_2_4)) - 0.4*t557;
-    const double t560 = c_q_4*Ups3_0_2;
-    const double t561 = t560 - s_q_4*Ups3_2_2;
-    const double t581 = c_q_4*Ups3_2_2;
-    const double Ups4_0_0 = -s_q_4*t561 + c_q_4*t559;
-    const double t565 = c_q_4*t561;
-    const double t566 = s_q_4*t559;
-    const double t562 = c_q_4*Ups3_0_1;
-    const double t563 = t562 - s_q_4*Ups3_1_2;
-    const double t567 = c_q_4*Ups3_0_3;
-    const double t568 = t567 - s_q_4*Ups3_2_3;
-    const double t582 = c_q_4*Ups3_2_3;
-    const double t569 = c_q_4*t568;
-    const double t570 = c_q_4*Ups3_0_5 - s_q_4*Ups3_2_5;
-    const double Ups4_0_1 = ((-G4_3_0_2*t569 + s_q_4*G4_3_0_2*t570) - G4_2_0_2*t565) + (t564*t563 - G4_2_0_2*t566);
-    const double Ups4_0_2 = t565 + t566;
-    const double Ups4_0_3 = (t569 - s_q_4*t570) + t435*t563;
-    const double t571 = 0.4*s_q_4;
-    const double Ups4_0_5 = (c_q_4*t570 + s_q_4*t568) + t571*t563;
-    const double t572 = s_q_4*Ups3_0_1;
-    const double t573 = c_q_4*Ups3_1_2;
-    const double t583 = c_q_4*(((-G4_3_0_2*t582 + s_q_4*G4_3_0_2*Ups3_2_5) - G4_2_0_2*t558) + (-G4_2_0_2*t581 + t564*Ups3_1_2));
-    const double Ups4_2_2 = c_q_4*(t558 + t581) + s_q_4*(t560 + t584);
-    const double t577 = c_q_4*Ups3_2_5;
-    const double t574 = c_q_4*Ups3_1_3;
-    const double t575 = (-G4_2_0_2*t572 + t564*Ups3_1_1) + ((-G4_3_0_2*t574 + s_q_4*G4_3_0_2*Ups3_1_5) - G4_2_0_2*t573);
-    const double t596 = t572 + t573;
-    const double t576 = s_q_4*Ups3_0_5;
-    const double t578 = c_q_4*Ups3_3_5;
-    const double t579 = (((-G4_3_0_2*t578 + s_q_4*G4_3_0_2*Ups3_5_5) + t564*Ups3_1_5) - G4_2_0_2*t576) - G4_2_0_2*t577;
-    const double t595 = t576 + t577;
-    const double t580 = s_q_4*t579;
-    const double t585 = G4_2_0_2*t584;
-    const double Ups4_2_4 = ((s_q_4*Ups3_0_4 + c_q_4*Ups3_2_4) - 0.4*t560) - 0.4*t584;
-    const double t586 = G4_2_0_2*t560;
-    const double t587 = G4_3_0_2*t567;
-    const double t588 = s_q_4*(((s_q_4*G4_3_0_2*Ups3_0_5 - t587) - t585) + (t564*Ups3_0_1 - t586));
-    const double t589 = s_q_4*Ups3_0_3;
-    const double Ups4_4_5 = (c_q_4*(Ups3_4_5 - 0.4*Ups3_0_5) + s_q_4*(Ups3_3_4 - 0.4*Ups3_0_3)) + t571*(Ups3_1_4 - 0.4*Ups3_0_1);
-    const double t593 = s_q_4*Ups3_4_5;
-    const double Ups4_1_4 = ((((-s_q_4*G4_2_0_2*Ups3_0_4 - c_q_4*G4_2_0_2*Ups3_2_4) + ((G4_3_0_2*t593 - c_q_4*G4_3_0_2*Ups3_3_4) - 0.4*G4_3_0_2*t576)) - 0.4*t564*Ups3_0_1) + 0.4*t586) + ((0.4*t587 + t564*Ups3_1_4) + 0.4*t585);
-    const double Ups4_3_4 = ((0.4*s_q_4*Ups3_0_5 + (c_q_4*Ups3_3_4 - t593)) + (0.4*c_q_4*Ups3_1_4 - 0.4*t567)) - 0.16000000000000003*t562;
-    const double t590 = c_q_4*Ups3_3_3;
-    const double t591 = (((-G4_3_0_2*t590 + s_q_4*G4_3_0_2*Ups3_3_5) + t564*Ups3_1_3) - G4_2_0_2*t582) - G4_2_0_2*t589;
-    const double t594 = t582 + t589;
-    const double Ups4_1_5 = (c_q_4*t579 + s_q_4*t591) + t571*t575;
-    const double t592 = c_q_4*t591;
-    const double Ups4_1_1 = (((Dinv4_0_0_2 + G4_3_0_2*t580) + t564*t575) + (-G4_2_0_2*t583 - G4_3_0_2*t592)) - G4_2_0_2*t588;
-    const double Ups4_1_3 = t435*t575 + (t592 - t580);
-    const double Ups4_1_2 = t583 + t588;
-    const double t597 = s_q_4*Ups3_3_5;
-    const double t598 = 0.4*t574 + (t590 - t597);
-    const double t603 = s_q_4*Ups3_1_3;
-    const double Ups4_2_3 = (c_q_4*t594 - s_q_4*t595) + t435*t596;
-    const double Ups4_2_5 = (c_q_4*t595 + s_q_4*t594) + t571*t596;
-    const double t599 = c_q_4*Ups3_1_5;
-    const double t601 = s_q_4*Ups3_1_5;
-    const double Ups4_5_5 = (c_q_4*((c_q_4*Ups3_5_5 + t597) + 0.4*t601) + s_q_4*((s_q_4*Ups3_3_3 + t578) + 0.4*t603)) + t571*(t571*Ups3_1_1 + (t599 + t603));
-    const double t600 = (t578 - s_q_4*Ups3_5_5) + 0.4*t599;
-    const double t602 = t435*Ups3_1_1 + (t574 - t601);
-    const double Ups4_3_3 = (c_q_4*t598 - s_q_4*t600) + t435*t602;
-    const double Ups4_3_5 = (c_q_4*t600 + s_q_4*t598) + t571*t602;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_3_3 = 0.0025000000000000005*Ups4_1_1 + (0.1*Ups4_1_3 + Ups4_3_3);
-    const double t604 = c_q_5*Ups4_4_4;
-    const double t605 = s_q_5*Ups4_4_5;
-    const double t609 = c_q_5*Ups4_4_5;
-    const double t606 = c_q_5*Ups4_0_4;
-    const double t645 = s_q_5*Ups4_0_4;
-    const double t607 = (-1.1811023622047243*t606 + 23.622047244094485*t604) + 23.622047244094485*t605;
-    const double t640 = (t604 - 0.05*t606) + t605;
-    const double t608 = c_q_5*t607;
-    const double t610 = s_q_5*Ups4_5_5;
-    const double t611 = c_q_5*Ups4_0_5;
-    const double t615 = s_q_5*Ups4_0_5;
-    const double t612 = (23.622047244094485*t610 + 23.622047244094485*t609) - 1.1811023622047243*t611;
-    const double t641 = (t609 + t610) - 0.05*t611;
-    const double t613 = s_q_5*t612;
-    const double t614 = 1.1811023622047243*c_q_5;
-    const double t616 = (23.622047244094485*t606 - t614*Ups4_0_0) + 23.622047244094485*t615;
-    const double Ups5_0_0 = (23.622047244094485*t608 + (3149.606299212598 - t614*t616)) + 23.622047244094485*t613;
-    const double t625 = 0.05*t616;
-    const double Ups5_0_4 = (t608 - c_q_5*t625) + t613;
-    const double Ups5_0_5 = (c_q_5*t612 - s_q_5*t607) + s_q_5*t625;
-    const double t617 = c_q_5*Ups4_1_4;
-    const double t618 = s_q_5*Ups4_1_5;
-    const double t619 = c_q_5*Ups4_0_1;
-    const double t620 = (23.622047244094485*t618 + 23.622047244094485*t617) - 1.1811023622047243*t619;
-    const double t621 = s_q_5*Ups4_2_5;
-    const double t635 = c_q_5*Ups4_2_5 - t618;
-    const double t622 = (-1.1811023622047243*c_q_5*Ups4_0_2 + 23.622047244094485*c_q_5*Ups4_2_4) + 23.622047244094485*t621;
-    const double t631 = c_q_5*Ups4_1_5 + t621;
-    const double t638 = 0.05*Ups4_1_5 + Ups4_3_5;
-    const double Ups5_0_1 = c_q_5*t620 + s_q_5*t622;
-    const double Ups5_0_2 = -s_q_5*t620 + c_q_5*t622;
-    const double t623 = 23.622047244094485*c_q_5;
-    const double t624 = 23.622047244094485*s_q_5;
-    const double Ups5_0_3 = (((-t614*Ups4_0_3 + t623*Ups4_3_4) + t624*Ups4_3_5) - 0.05905511811023622*t619) + (1.1811023622047243*t618 + 1.1811023622047243*t617);
-    const double t630 = s_q_5*Ups4_2_4 + t617;
-    const double t632 = 0.05*t619 + 0.05*s_q_5*Ups4_0_2;
-    const double t634 = -s_q_5*Ups4_1_4 + c_q_5*Ups4_2_4;
-    const double t637 = 0.05*Ups4_1_4 + Ups4_3_4;
-    const double t636 = -0.05*s_q_5*Ups4_0_1 + 0.05*c_q_5*Ups4_0_2;
-    const double t639 = 0.0025000000000000005*Ups4_0_1 + 0.05*Ups4_0_3;
-    const double t626 = c_q_5*Ups4_1_1;
-    const double t633 = s_q_5*Ups4_1_1;
-    const double t627 = s_q_5*Ups4_1_2;
-    const double t628 = t626 + t627;
-    const double Ups5_1_3 = ((c_q_5*Ups4_1_3 + s_q_5*Ups4_2_3) + 0.05*t627) + 0.05*t626;
-    const double Ups5_2_3 = (0.05*c_q_5*Ups4_1_2 + (-s_q_5*Ups4_1_3 + c_q_5*Ups4_2_3)) - 0.05*t633;
-    const double Ups5_2_2 = -s_q_5*(c_q_5*Ups4_1_2 - t633) + c_q_5*(c_q_5*Ups4_2_2 - t627);
-    const double t629 = c_q_5*Ups4_1_2 + s_q_5*Ups4_2_2;
-    const double Ups5_1_1 = c_q_5*t628 + s_q_5*t629;
-    const double Ups5_1_2 = -s_q_5*t628 + c_q_5*t629;
-    /* Lam0: Lambda(k) (6.10b) */
-    const double t668 = 0.05*Ups5_1_2 + Ups5_2_3;
-    const double t687 = 0.0025000000000000005*Ups5_1_1 + (0.1*Ups5_1_3 + Ups5_3_3);
-    const double t671 = 0.05*Ups5_1_1 + Ups5_1_3;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_1_4 = (c_q_5*t630 + s_q_5*t631) - c_q_5*t632;
-    const double Ups5_1_5 = (-s_q_5*t630 + c_q_5*t631) + s_q_5*t632;
-    const double Ups5_2_4 = (-c_q_5*t636 + c_q_5*t634) + s_q_5*t635;
-    const double Ups5_2_5 = c_q_5*t635 + (s_q_5*t636 - s_q_5*t634);
-    /* Lam0: Lambda(k) (6.10b) */
-    const double t669 = Ups5_2_4 - 0.05*Ups5_0_2;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_3_4 = (-c_q_5*t639 + c_q_5*t637) + s_q_5*t638;
-    const double Ups5_3_5 = (c_q_5*t638 - s_q_5*t637) + s_q_5*t639;
-    /* Lam0: Lambda(k) (6.10b) */
-    const double t686 = 0.05*Ups5_1_5 + Ups5_3_5;
-    const double t688 = ((Ups5_3_4 - 0.05*Ups5_0_3) - 0.0025000000000000005*Ups5_0_1) + 0.05*Ups5_1_4;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t642 = 0.05*c_q_5;
-    const double t643 = (t606 - t642*Ups4_0_0) + t615;
-    const double Ups5_4_4 = (c_q_5*t640 - t642*t643) + s_q_5*t641;
-    /* Lam0: Lambda(k) (6.10b) */
-    const double t690 = 0.0025000000000000005*Ups5_0_0 + (Ups5_4_4 - 0.1*Ups5_0_4);
-    const double t666 = Ups5_0_4 - 0.05*Ups5_0_0;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t644 = 0.05*s_q_5;
-    const double Ups5_5_5 = (c_q_5*((c_q_5*Ups4_5_5 - t605) + 0.05*t615) - s_q_5*((0.05*t645 - s_q_5*Ups4_4_4) + t609)) + t644*((t644*Ups4_0_0 - t645) + t611);
-    const double Ups5_4_5 = (c_q_5*t641 - s_q_5*t640) + t644*t643;
-    /* Lam0: Lambda(k) (6.10b) */
-    const double t689 = Ups5_4_5 - 0.05*Ups5_0_5;
-    const double t649 = 1.0*t646;
-    const double t650 = 1.0*t648;
-    const double t651 = 1.0*t647;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t721 = ((((((((obj[6]*t720 - corr[3]) - obj[5]*t711) + t649*t716) + t650*t718) - gam_3) + t651*t717) + t167*t715) + t164*t713) + t159*t712;
-    const double t731 = ((((((t649*zeta4_0 - corr[0]) + t651*zeta5_1) + t650*zeta5_2) - gam_0) + t159*t724) + t164*t725) + t167*t726;
-    /* Lam0: Lambda(k) (6.10b) */
-    const double Lam0_0_0 = (t649*((t646*Ups5_0_0 + t647*Ups5_0_1) + t648*Ups5_0_2) + t650*((t647*Ups5_1_2 + t646*Ups5_0_2) + t648*Ups5_2_2)) + t651*((t647*Ups5_1_1 + t646*Ups5_0_1) + t648*Ups5_1_2);
-    const double t655 = (t652*Ups5_0_0 + t653*Ups5_0_1) + t654*Ups5_0_2;
-    const double t661 = (t658*Ups5_0_0 + t659*Ups5_0_1) + t660*Ups5_0_2;
-    const double t656 = (t653*Ups5_1_2 + t652*Ups5_0_2) + t654*Ups5_2_2;
-    const double t662 = (t659*Ups5_1_2 + t658*Ups5_0_2) + t660*Ups5_2_2;
-    const double t657 = (t653*Ups5_1_1 + t652*Ups5_0_1) + t654*Ups5_1_2;
-    const double t663 = (t659*Ups5_1_1 + t658*Ups5_0_1) + t660*Ups5_1_2;
-    const double t664 = 0.05*Ups5_0_1;
-    const double t665 = Ups5_0_3 + t664;
-    const double t672 = Ups5_1_4 - t664;
-    const double Lam0_0_1 = (t649*t655 + t650*t656) + t651*t657;
-    const double Lam0_0_2 = (t649*t661 + t650*t662) + t651*t663;
-    const double t667 = (t647*t666 + t648*Ups5_0_5) + t646*t665;
-    const double t670 = (t647*t669 + t648*Ups5_2_5) + t646*t668;
-    const double t673 = (t646*t671 + t648*Ups5_1_5) + t647*t672;
-    const double Lam0_3_3 = (t649*((t646*t687 + t648*t686) + t647*t688) + t650*((t646*t686 + t648*Ups5_5_5) + t647*t689)) + t651*(t646*t688 + (t647*t690 + t648*t689));
-    const double Lam0_0_3 = (t649*t667 + t650*t670) + t651*t673;
-    const double t674 = (t653*t666 + t654*Ups5_0_5) + t652*t665;
-    const double t677 = (t659*t666 + t660*Ups5_0_5) + t658*t665;
-    const double t675 = (t653*t669 + t654*Ups5_2_5) + t652*t668;
-    const double t678 = (t659*t669 + t660*Ups5_2_5) + t658*t668;
-    const double t676 = (t652*t671 + t654*Ups5_1_5) + t653*t672;
-    const double t679 = (t658*t671 + t660*Ups5_1_5) + t659*t672;
-    const double Lam0_0_4 = (t649*t674 + t650*t675) + t651*t676;
-    const double Lam0_0_5 = (t649*t677 + t650*t678) + t651*t679;
-    const double t680 = 1.0*t652;
-    const double t681 = 1.0*t653;
-    const double t682 = 1.0*t654;
-    const double Lam0_1_1 = (t680*t655 + t682*t656) + t681*t657;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t719 = ((((((((obj[4]*t711 - corr[4]) - obj[6]*t714) + t680*t716) + t681*t717) - gam_4) + t682*t718) + t150*t715) + t147*t713) + t140*t712;
-    const double t729 = ((((((t680*zeta4_0 - corr[1]) + t681*zeta5_1) + t682*zeta5_2) - gam_1) + t140*t724) + t147*t725) + t150*t726;
-    /* Lam0: Lambda(k) (6.10b) */
-    const double Lam0_1_2 = (t680*t661 + t682*t662) + t681*t663;
-    const double Lam0_1_3 = (t680*t667 + t682*t670) + t681*t673;
-    const double Lam0_1_4 = (t680*t674 + t682*t675) + t681*t676;
-    const double Lam0_1_5 = (t680*t677 + t682*t678) + t681*t679;
-    const double t683 = 1.0*t658;
-    const double t684 = 1.0*t660;
-    const double t685 = 1.0*t659;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t727 = ((((((t683*zeta4_0 - corr[2]) + t685*zeta5_1) + t684*zeta5_2) - gam_2) + t120*t724) + t126*t725) + t129*t726;
-    /* Lam0: Lambda(k) (6.10b) */
-    const double Lam0_2_2 = (t683*t661 + t684*t662) + t685*t663;
-    const double Lam0_2_3 = (t683*t667 + t684*t670) + t685*t673;
-    const double Lam0_2_4 = (t683*t674 + t684*t675) + t685*t676;
-    const double Lam0_2_5 = (t683*t677 + t684*t678) + t685*t679;
-    const double t691 = (t652*t687 + t654*t686) + t653*t688;
-    const double t694 = (t658*t687 + t660*t686) + t659*t688;
-    const double t692 = (t652*t686 + t654*Ups5_5_5) + t653*t689;
-    const double t695 = (t658*t686 + t660*Ups5_5_5) + t659*t689;
-    const double t693 = t652*t688 + (t653*t690 + t654*t689);
-    const double t696 = t658*t688 + (t659*t690 + t660*t689);
-    const double Lam0_3_4 = (t649*t691 + t650*t692) + t651*t693;
-    const double Lam0_4_4 = (t680*t691 + t682*t692) + t681*t693;
-    const double Lam0_3_5 = (t649*t694 + t650*t695) + t651*t696;
-    const double Lam0_4_5 = (t680*t694 + t682*t695) + t681*t696;
-    const double Lam0_5_5 = (t683*t694 + t684*t695) + t685*t696;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0 = 1.0/Lam0_0_0;
-    const double ldl_L10 = Lam0_0_1*ldl_di0;
-    const double ldl_L20 = Lam0_0_2*ldl_di0;
-    const double ldl_L30 = Lam0_0_3*ldl_di0;
-    const double ldl_L40 = Lam0_0_4*ldl_di0;
-    const double ldl_L50 = Lam0_0_5*ldl_di0;
-    const double t697 = ldl_L10*ldl_L10;
-    const double ldl_d1 = Lam0_1_1 - Lam0_0_0*t697;
-    const double ldl_di1 = 1.0/ldl_d1;
-    const double t698 = Lam0_0_0*ldl_L10;
-    const double ldl_L21 = (Lam0_1_2 - ldl_L20*t698)*ldl_di1;
-    const double ldl_L31 = (Lam0_1_3 - ldl_L30*t698)*ldl_di1;
-    const double ldl_L41 = (Lam0_1_4 - ldl_L40*t698)*ldl_di1;
-    const double ldl_L51 = (Lam0_1_5 - ldl_L50*t698)*ldl_di1;
-    const double t699 = ldl_L21*ldl_L21;
-    const double ldl_d2 = (Lam0_2_2 - Lam0_0_0*ldl_L20*ldl_L20) - ldl_d1*t699;
-    const double ldl_di2 = 1.0/ldl_d2;
-    const double t700 = Lam0_0_0*ldl_L20;
-    const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double t701 = ldl_d1*ldl_L21;
-    const double ldl_L32 = ((Lam0_2_3 - ldl_L30*t700) - ldl_L31*t701)*ldl_di2;
-    const double ldl_L42 = ((Lam0_2_4 - ldl_L40*t700) - ldl_L41*t701)*ldl_di2;
-    const double ldl_L52 = ((Lam0_2_5 - ldl_L50*t700) - ldl_L51*t701)*ldl_di2;
-    const double t702 = ldl_L32*ldl_L32;
-    const double ldl_d3 = ((Lam0_3_3 - Lam0_0_0*ldl_L30*ldl_L30) - ldl_d1*ldl_L31*ldl_L31) - ldl_d2*t702;
-    const double ldl_di3 = 1.0/ldl_d3;
-    const double t703 = Lam0_0_0*ldl_L30;
-    const double ldl_Li30 = (ldl_L10*ldl_L31 - ldl_L30) - ldl_Li20*ldl_L32;
-    const double t704 = ldl_d1*ldl_L31;
-    const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
-    const double t705 = ldl_d2*ldl_L32;
-    const double ldl_L43 = (((Lam0_3_4 - ldl_L40*t703) - ldl_L41*t704) - ldl_L42*t705)*ldl_di3;
-    const double ldl_L53 = (((Lam0_3_5 - ldl_L50*t703) - ldl_L51*t704) - ldl_L52*t705)*ldl_di3;
-    const double t706 = ldl_L43*ldl_L43;
-    const double ldl_d4 = (((Lam0_4_4 - Lam0_0_0*ldl_L40*ldl_L40) - ldl_d1*ldl_L41*ldl_L41) - ldl_d2*ldl_L42*ldl_L42) - ldl_d3*t706;
-    const double ldl_di4 = 1.0/ldl_d4;
-    const double ldl_L54 = ((((Lam0_4_5 - Lam0_0_0*ldl_L40*ldl_L50) - ldl_d1*ldl_L41*ldl_L51) - ldl_d2*ldl_L42*ldl_L52) - ldl_d3*ldl_L43*ldl_L53)*ldl_di4;
-    const double ldl_Li40 = ((ldl_L10*ldl_L41 - ldl_L40) - ldl_Li20*ldl_L42) - ldl_Li30*ldl_L43;
-    const double ldl_Li41 = (ldl_L21*ldl_L42 - ldl_L41) - ldl_Li31*ldl_L43;
-    const double ldl_Li42 = ldl_L32*ldl_L43 - ldl_L42;
-    const double t707 = ldl_L54*ldl_L54;
-    const double ldl_d5 = ((((Lam0_5_5 - Lam0_0_0*ldl_L50*ldl_L50) - ldl_d1*ldl_L51*ldl_L51) - ldl_d2*ldl_L52*ldl_L52) - ldl_d3*ldl_L53*ldl_L53) - ldl_d4*t707;
-    const double ldl_di5 = 1.0/ldl_d5;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t732 = ((((((((((-corr[5] - 9.81) - obj[4]*t720) + obj[5]*t714) + t683*t716) + t684*t718) - gam_5) + t685*t717) + t129*t715) + t126*t713) + t120*t712)*ldl_di5;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_Li50 = (((ldl_L10*ldl_L51 - ldl_L50) - ldl_Li20*ldl_L52) - ldl_Li30*ldl_L53) - ldl_Li40*ldl_L54;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t730 = (((ldl_Li20*ldl_Li20*ldl_di2 + (ldl_di0 + t697*ldl_di1)) + ldl_Li30*ldl_Li30*ldl_di3) + ldl_Li40*ldl_Li40*ldl_di4) + ldl_Li50*ldl_Li50*ldl_di5;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_Li51 = ((ldl_L21*ldl_L52 - ldl_L51) - ldl_Li31*ldl_L53) - ldl_Li41*ldl_L54;
-    const double ldl_Li52 = (ldl_L32*ldl_L53 - ldl_L52) - ldl_Li42*ldl_L54;
-    const double ldl_Li53 = ldl_L43*ldl_L54 - ldl_L53;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t708 = ldl_Li30*ldl_di3;
-    const double t722 = ldl_Li20*ldl_di2;
-    const double t739 = ((ldl_Li31*ldl_Li31*ldl_di3 + (ldl_di1 + t699*ldl_di2)) + ldl_Li41*ldl_Li41*ldl_di4) + ldl_Li51*ldl_Li51*ldl_di5;
-    const double t744 = (ldl_Li42*ldl_Li42*ldl_di4 + (ldl_di2 + t702*ldl_di3)) + ldl_Li52*ldl_Li52*ldl_di5;
-    const double t736 = ldl_L21*ldl_di2;
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_3_3 = ldl_Li53*ldl_Li53*ldl_di5 + (ldl_di3 + t706*ldl_di4);
-    const double Rk0_4_4 = ldl_di4 + t707*ldl_di5;
-    const double Rk0_0_5 = ldl_Li50*ldl_di5;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t709 = ldl_Li40*ldl_di4;
-    const double t728 = ldl_Li51*Rk0_0_5 + (((-ldl_L21*t722 - ldl_L10*ldl_di1) + ldl_Li31*t708) + ldl_Li41*t709);
-    const double t710 = ldl_L54*Rk0_0_5 - ldl_Li40*ldl_di4;
-    const double t723 = ldl_Li52*Rk0_0_5 + ((t722 - ldl_L32*t708) + ldl_Li42*t709);
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_0_3 = ldl_Li53*Rk0_0_5 + (t708 - ldl_L43*t709);
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t733 = ldl_Li31*ldl_di3;
-    const double t740 = ldl_L32*ldl_di3;
-    const double t737 = ldl_L32*t733;
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_0_4 = -t710;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk0_0 = ((t721*Rk0_0_3 + t719*Rk0_0_4) + ((t731*t730 + ldl_Li50*t732) + t727*t723)) + t729*t728;
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_0_0 = t188*Rk0_0_4 + (t176*Rk0_0_5 + t730);
-    const double Rk0_1_5 = ldl_Li51*ldl_di5;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t734 = ldl_Li41*ldl_di4;
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_1_3 = ldl_Li53*Rk0_1_5 + (t733 - ldl_L43*t734);
-    const double t746 = ldl_Li52*Rk0_1_5 + (ldl_Li42*t734 + (-t736 - t737));
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t738 = (ldl_Li41*ldl_Li42*ldl_di4 + (-t736 - t737)) + ldl_Li51*ldl_Li52*ldl_di5;
-    const double t735 = ldl_L54*Rk0_1_5 - ldl_Li41*ldl_di4;
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_1_4 = -t735;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk0_1 = ((t721*Rk0_1_3 + t729*t739) + (t727*t738 + ldl_Li51*t732)) + (t719*Rk0_1_4 + t731*t728);
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_1_1 = t187*Rk0_1_3 + (t180*Rk0_1_5 + t739);
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t741 = ldl_Li42*ldl_di4;
-    const double t742 = ldl_L43*t741;
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_2_3 = ldl_Li52*ldl_Li53*ldl_di5 + (-t740 - t742);
-    const double Rk0_2_5 = ldl_Li52*ldl_di5;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t743 = ldl_L54*Rk0_2_5;
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_2_4 = ldl_Li42*ldl_di4 - t743;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk0_2 = ((t721*Rk0_2_3 + ldl_Li52*t732) + t729*t738) + (t719*Rk0_2_4 + (t731*t723 + t727*t744));
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_2_2 = (t193*Rk0_2_3 + t744) + t179*Rk0_2_4;
-    const double Rk0_3_5 = ldl_Li53*ldl_di5;
-    const double Rk0_3_4 = -ldl_L54*Rk0_3_5 - ldl_L43*ldl_di4;
-    const double Rk0_3_2 = ((ldl_Li53*Rk0_2_5 + (-t740 - t742)) + t193*Rk0_3_3) + t179*Rk0_3_4;
-    const double Rk0_4_2 = (t193*Rk0_3_4 - t743) + (t179*Rk0_4_4 + t741);
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk0_3 = ((t731*Rk0_0_3 + t721*Rk0_3_3) + (t727*Rk0_2_3 + ldl_Li53*t732)) + (t729*Rk0_1_3 + t719*Rk0_3_4);
-    const double Pk0_4 = ((t731*Rk0_0_4 + t729*Rk0_1_4) + (t719*Rk0_4_4 - ldl_L54*t732)) + (t727*Rk0_2_4 + t721*Rk0_3_4);
-    const double t745 = ldl_L54*ldl_di5;
-    const double Pk0_5 = ((t731*Rk0_0_5 + t732) + (t729*Rk0_1_5 + t727*Rk0_2_5)) + (t721*Rk0_3_5 - t719*t745);
-    /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk0_4_0 = (t188*Rk0_4_4 - t176*t745) - t710;
-    const double Rk0_4_1 = (t187*Rk0_3_4 - t180*t745) - t735;
-    const double Rk0_0_1 = (t187*Rk0_0_3 + t180*Rk0_0_5) + t728;
-    const double Rk0_1_0 = (t188*Rk0_1_4 + t176*Rk0_1_5) + t728;
-    const double Rk0_0_2 = (t193*Rk0_0_3 + t723) + t179*Rk0_0_4;
-    const double Rk0_2_0 = t188*Rk0_2_4 + (t176*Rk0_2_5 + t723);
-    const double Rk0_1_2 = (t193*Rk0_1_3 + t746) + t179*Rk0_1_4;
-    const double Rk0_2_1 = (t187*Rk0_2_3 + t180*Rk0_2_5) + t746;
-    const double Rk0_3_0 = (Rk0_0_3 + t176*Rk0_3_5) + t188*Rk0_3_4;
-    const double Rk0_3_1 = Rk0_1_3 + (t187*Rk0_3_3 + t180*Rk0_3_5);
-    const double Rk0_4_3 = Rk0_3_4;
-    const double Rk0_4_5 = -t745;
-    const double t747 = t176*ldl_di5;
-    const double Rk0_5_0 = (Rk0_0_5 + t747) - t188*t745;
-    const double Rk0_5_2 = (Rk0_2_5 + t193*Rk0_3_5) - t179*t745;
-    const double t748 = t180*ldl_di5;
-    const double Rk0_5_1 = (Rk0_1_5 + t748) + t187*Rk0_3_5;
-    const double Rk0_5_3 = Rk0_3_5;
-    const double Rk0_5_4 = Rk0_4_5;
-    /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_3_2 = -9.81*s_q_7;
-    const double alpha1_5_2 = 9.81*c_q_7;
-    /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_4_2 = s_q_8*alpha1_5_2;
-    const double alpha2_5_2 = c_q_8*alpha1_5_2;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_5_2 = alpha1_5_2;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0_2 = t749 - s_q_9*alpha2_2_2;
-    const double alpha3_2_2 = c_q_9*alpha2_2_2 + t750;
-    const double t751 = 0.4*alpha2_1_2;
-    const double t752 = alpha1_3_2 + t751;
-    const double alpha3_3_2 = (a3_3_2 - s_q_9*alpha2_5_2) + c_q_9*t752;
-    const double alpha3_5_2 = (a3_5_2 + c_q_9*alpha2_5_2) + s_q_9*t752;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double t754 = alpha3_3_2 + t751;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_4_2 = alpha2_4_2 + t753;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0_2 = (a4_0_2 + c_q_10*alpha3_0_2) - s_q_10*alpha3_2_2;
-    const double alpha4_2_2 = (a4_2_2 + s_q_10*alpha3_0_2) + c_q_10*alpha3_2_2;
-    const double alpha4_3_2 = (a4_3_2 - s_q_10*alpha3_5_2) + c_q_10*t754;
-    const double alpha4_5_2 = (a4_5_2 + c_q_10*alpha3_5_2) + s_q_10*t754;
-    const double alpha4_4_2 = (a4_4_2 + alpha3_4_2) - 0.4*alpha3_0_2;
-    /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_1_2 = (a5_1_2 + c_q_11*alpha2_1_2) + s_q_11*alpha4_2_2;
-    const double alpha5_2_2 = (a5_2_2 - s_q_11*alpha2_1_2) + c_q_11*alpha4_2_2;
-    /* f5: spatial force f(k) (2.29) */
-    const double f5_2_2 = 0.000135*alpha5_2_2;
-    /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_3_2 = (a5_3_2 + 0.05*alpha2_1_2) + alpha4_3_2;
-    const double t755 = alpha4_4_2 - 0.05*alpha4_0_2;
-    const double alpha5_4_2 = (a5_4_2 + s_q_11*alpha4_5_2) + c_q_11*t755;
-    const double alpha5_5_2 = (a5_5_2 + c_q_11*alpha4_5_2) - s_q_11*t755;
-    /* f5: spatial force f(k) (2.29) */
-    const double t756 = -0.0003175*alpha4_0_2;
-    const double t759 = -0.0075*alpha4_0_2;
-    const double t757 = 0.00018250000000000002*V5_2_2;
-    const double f5_0_2 = (-V5_1_2*t757 - t756) - 0.0075*alpha5_4_2;
-    const double f5_1_2 = (0.0003175*alpha5_1_2 + V5_0_2*t757) + 0.0075*alpha5_3_2;
-    /* f4: spatial force f(k) (2.29) */
-    const double f4_2_2 = (c_q_11*f5_2_2 + 0.000135*alpha4_2_2) + s_q_11*f5_1_2;
-    /* f5: spatial force f(k) (2.29) */
-    const double t758 = 0.0075*V5_2_2;
-    const double f5_3_2 = (0.0075*alpha5_1_2 + V5_0_2*t758) + 0.3*alpha5_3_2;
-    const double f5_4_2 = (V5_1_2*t758 + t759) + 0.3*alpha5_4_2;
-    const double t760 = V5_0_2*V5_0_2;
-    const double t761 = V5_1_2*V5_1_2;
-    const double f5_5_2 = 0.3*alpha5_5_2 + (-0.0075*t761 - 0.0075*t760);
-    /* f4: spatial force f(k) (2.29) */
-    const double f4_5_2 = ((0.3*alpha4_5_2 + (-0.0075*t41 - 0.0075*t42)) + c_q_11*f5_5_2) + s_q_11*f5_4_2;
-    const double t762 = c_q_11*f5_4_2;
-    const double t763 = 0.00018250000000000002*V4_2_2;
-    const double f4_1_2 = ((((V4_0_2*t763 + 0.0003175*alpha2_1_2) + 0.0075*alpha4_3_2) - s_q_11*f5_2_2) + c_q_11*f5_1_2) + 0.05*f5_3_2;
-    const double f4_0_2 = ((((-0.0075*alpha4_4_2 - V4_1_2*t763) - t756) + f5_0_2) + 0.05*s_q_11*f5_5_2) - 0.05*t762;
-    const double t764 = 0.0075*V4_2_2;
-    const double f4_4_2 = (((0.3*alpha4_4_2 + V4_1_2*t764) + t759) - s_q_11*f5_5_2) + t762;
-    const double f4_3_2 = ((V4_0_2*t764 + 0.0075*alpha2_1_2) + 0.3*alpha4_3_2) + f5_3_2;
-    /* f3: spatial force f(k) (2.29) */
-    const double f3_5_2 = ((2.5*alpha3_5_2 + (-0.5*t33 - 0.5*t34)) - s_q_10*f4_3_2) + c_q_10*f4_5_2;
-    const double t766 = c_q_10*f4_3_2;
-    const double t767 = s_q_10*f4_5_2;
-    const double f3_2_2 = (c_q_10*f4_2_2 + 0.001125*alpha3_2_2) - s_q_10*f4_0_2;
-    const double t765 = 0.13277500000000003*V3_2_2;
-    const double f3_0_2 = ((((-0.5*alpha3_4_2 - V3_1_2*t765) + 0.13390000000000002*alpha3_0_2) + s_q_10*f4_2_2) - 0.4*f4_4_2) + c_q_10*f4_0_2;
-    const double f3_1_2 = ((((V3_0_2*t765 + 0.13390000000000002*alpha2_1_2) + 0.5*alpha3_3_2) + 0.4*t766) + f4_1_2) + 0.4*t767;
-    const double t768 = 0.5*V3_2_2;
-    const double f3_3_2 = (((V3_0_2*t768 + 0.5*alpha2_1_2) + 2.5*alpha3_3_2) + t766) + t767;
-    const double f3_4_2 = ((2.5*alpha3_4_2 + V3_1_2*t768) - 0.5*alpha3_0_2) + f4_4_2;
-    /* f2: spatial force f(k) (2.29) */
-    const double f2_0_2 = ((((0.08030000000000002*a1_0_2 - 0.30000000000000004*alpha2_4_2) - V2_1_2*t769) - 0.4*f3_4_2) + c_q_9*f3_0_2) + s_q_9*f3_2_2;
-    const double f2_2_2 = (c_q_9*f3_2_2 + 0.000675*alpha2_2_2) - s_q_9*f3_0_2;
-    /* f1: spatial force f(k) (2.29) */
-    const double f1_0_2 = 2e-05*a1_0_2 + f2_0_2;
+    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu5_0_2 = -3149.606299212598*f5_0_2 + 3149.606299212598*tau[11];
+    /* z4: z(k) (4.20) */
+    const double t775 = 23.622047244094485*f5_0_2 - 23.622047244094485*tau[11];
+    const double z4_4_2 = c_q_11*t775;
+    const double z4_0_2 = (-1.0*f5_0_2 + 1.0*tau[11]) - 0.05*z4_4_2;
+    const double z4_5_2 = s_q_11*t775;
+    /* z3: z(k) (4.20) */
+    const double t777 = 0.4*z4_4_2;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t820 = tau[10] - f4_1_2;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_2_2 = alpha2_2_2;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0_2 = t749 - s_q_9*zeta2_2_2;
-    const double zeta3_2_2 = c_q_9*zeta2_2_2 + t750;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0_2 = (a4_0_2 + c_q_10*zeta3_0_2) - s_q_10*zeta3_2_2;
-    const double zeta4_2_2 = (a4_2_2 + c_q_10*zeta3_2_2) + s_q_10*zeta3_0_2;
+    const double nu4_0_2 = Dinv4_0_0_2*t776;
+    /* z3: z(k) (4.20) */
+    const double t778 = G4_2_0_2*t776;
+    const double z3_0_2 = c_q_10*z4_0_2 + (s_q_10*t778 - t777);
+    const double z3_2_2 = -s_q_10*z4_0_2 + c_q_10*t778;
+    const double t779 = s_q_10*z4_5_2;
+    const double t780 = G4_3_0_2*t776;
+    const double z3_1_2 = (t745*t780 + G4_1_0_2*t776) + 0.4*t779;
+    const double z3_3_2 = c_q_10*t780 + t779;
+    const double z3_5_2 = -s_q_10*t780 + c_q_10*z4_5_2;
+    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    const double t781 = (tau[9] - f3_1_2) - z3_1_2;
+    /* z2: z(k) (4.20) */
+    const double z2_1_2 = ((G3_1_0_2*t781 + z3_1_2) + t726*(G3_3_0_2*t781 + z3_3_2)) + t727*(G3_5_0_2*t781 + z3_5_2);
+    const double t782 = G3_0_0_2*t781 + z3_0_2;
+    const double t783 = G3_2_0_2*t781 + z3_2_2;
+    const double z2_0_2 = (c_q_9*t782 + (-t755*t781 - t777)) + s_q_9*t783;
+    const double z2_2_2 = c_q_9*t783 - s_q_9*t782;
+    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu3_0_2 = Dinv3_0_0_2*t781;
+    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    const double t784 = (tau[8] - f2_0_2) - z2_0_2;
+    /* z1: z(k) (4.20) */
+    const double z1_0_2 = t784*G2_0_0_2 + z2_0_2;
+    const double t785 = t784*G2_1_0_2 + z2_1_2;
+    const double t786 = t784*G2_2_0_2 + z2_2_2;
+    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu2_0_2 = t784*Dinv2_0_0_2;
+    /* z1: z(k) (4.20) */
+    const double z1_1_2 = c_q_8*t785 - s_q_8*t786;
+    const double z1_2_2 = c_q_8*t786 + s_q_8*t785;
+    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    const double t787 = (tau[7] - f1_1_2) - z1_1_2;
+    /* z0: z(k) (4.20) */
+    const double z0_2_2 = c_q_7*(t787*G1_2_0_2 + z1_2_2) - s_q_7*(t787*G1_0_0_2 + z1_0_2);
+    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu0_0_2 = ((tau[6] - f0_2_2) - z0_2_2)*Dinv0_0_0_2;
+    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    const double nu1_0_2 = t787*Dinv1_0_0_2;
+    /* lam1: lambda(k) (4.21) */
+    const double lam1_2_2 = c_q_7*nu0_0_2;
+    /* qdd1: joint acceleration qdd(k) (4.22) */
+    const double t788 = s_q_7*nu0_0_2;
+    const double qdd1_0_2 = (G1_0_0_2*t788 + nu1_0_2) - G1_2_0_2*lam1_2_2;
+    /* lam1: lambda(k) (4.21) */
+    const double lam1_0_2 = -t788;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_1_2 = c_q_8*qdd1_0_2 + s_q_8*lam1_2_2;
+    const double lam2_2_2 = -s_q_8*qdd1_0_2 + c_q_8*lam1_2_2;
+    /* qdd2: joint acceleration qdd(k) (4.22) */
+    const double qdd2_0_2 = ((nu2_0_2 - G2_0_0_2*lam1_0_2) - G2_1_0_2*lam2_1_2) - G2_2_0_2*lam2_2_2;
+    /* lam2: lambda(k) (4.21) */
+    const double lam2_0_2 = lam1_0_2 + qdd2_0_2;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_0_2 = c_q_9*lam2_0_2 - s_q_9*lam2_2_2;
+    const double lam3_2_2 = s_q_9*lam2_0_2 + c_q_9*lam2_2_2;
+    const double lam3_3_2 = t726*lam2_1_2;
+    const double lam3_5_2 = t727*lam2_1_2;
+    /* qdd3: joint acceleration qdd(k) (4.22) */
+    const double qdd3_0_2 = (((((nu3_0_2 - G3_1_0_2*lam2_1_2) - G3_3_0_2*lam3_3_2) - G3_5_0_2*lam3_5_2) + 0.4*G3_4_0_2*lam2_0_2) - G3_0_0_2*lam3_0_2) - G3_2_0_2*lam3_2_2;
+    /* lam3: lambda(k) (4.21) */
+    const double lam3_1_2 = lam2_1_2 + qdd3_0_2;
+    const double lam3_4_2 = -0.4*lam2_0_2;
+    /* qdd4: joint acceleration qdd(k) (4.22) */
+    const double t789 = 0.4*lam3_1_2 + lam3_3_2;
+    /* lam4: lambda(k) (4.21) */
+    const double lam4_4_2 = lam3_4_2 - 0.4*lam3_0_2;
+    const double lam4_2_2 = c_q_10*lam3_2_2 + s_q_10*lam3_0_2;
+    const double lam4_0_2 = c_q_10*lam3_0_2 - s_q_10*lam3_2_2;
+    /* qdd5: joint acceleration qdd(k) (4.22) */
+    const double t790 = lam4_4_2 - 0.05*lam4_0_2;
+    /* lam4: lambda(k) (4.21) */
+    const double lam4_3_2 = c_q_10*t789 - s_q_10*lam3_5_2;
+    const double lam4_5_2 = s_q_10*t789 + c_q_10*lam3_5_2;
+    /* qdd4: joint acceleration qdd(k) (4.22) */
+    const double qdd4_0_2 = ((nu4_0_2 - G4_2_0_2*lam4_2_2) - G4_1_0_2*lam3_1_2) - G4_3_0_2*lam4_3_2;
+    /* lam4: lambda(k) (4.21) */
+    const double lam4_1_2 = lam3_1_2 + qdd4_0_2;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_3_2 = 0.05*lam4_1_2 + lam4_3_2;
+    /* qdd5: joint acceleration qdd(k) (4.22) */
+    const double t791 = c_q_11*t790;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_5_2 = c_q_11*lam4_5_2 - s_q_11*t790;
+    /* qdd5: joint acceleration qdd(k) (4.22) */
+    const double t792 = s_q_11*lam4_5_2;
+    const double qdd5_0_2 = ((nu5_0_2 - 1.0*lam4_0_2) + 23.622047244094485*t791) + 23.622047244094485*t792;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_4_2 = t791 + t792;
+    const double lam5_0_2 = lam4_0_2 + qdd5_0_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t983 = -0.05*lam5_0_2 + 1.0*lam5_4_2;
+    const double t985 = 1.0*lam5_5_2;
+    const double t994 = 1.0*lam5_0_2;
+    /* lam5: lambda(k) (4.21) */
+    const double lam5_1_2 = c_q_11*lam4_1_2 + s_q_11*lam4_2_2;
+    const double lam5_2_2 = -s_q_11*lam4_1_2 + c_q_11*lam4_2_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t982 = 0.05*lam5_1_2 + 1.0*lam5_3_2;
+    const double t995 = 1.0*lam5_1_2;
+    const double t996 = 1.0*lam5_2_2;
+    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups1_0_0_2 = s_q_7*s_q_7*Dinv0_0_0_2;
+    const double t793 = s_q_7*G1_0_0_2;
+    const double t794 = c_q_7*G1_2_0_2;
+    const double t795 = t793 - t794;
+    const double t796 = s_q_7*Dinv0_0_0_2;
+    const double Ups1_0_1_2 = -t795*t796;
+    const double Ups1_0_2_2 = -c_q_7*t796;
+    const double Ups1_1_1_2 = t795*t795*Dinv0_0_0_2 + Dinv1_0_0_2;
+    const double Ups1_1_2_2 = c_q_7*t795*Dinv0_0_0_2;
+    const double Ups1_2_2_2 = c_q_7*c_q_7*Dinv0_0_0_2;
+    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t797 = 1.0 - G2_0_0_2;
+    const double t798 = -c_q_8*G2_1_0_2 + s_q_8*G2_2_0_2;
+    const double t799 = -s_q_8*G2_1_0_2 - c_q_8*G2_2_0_2;
+    const double t800 = (t797*Ups1_0_1_2 + t799*Ups1_1_2_2) + t798*Ups1_1_1_2;
+    const double t801 = (t797*Ups1_0_2_2 + t798*Ups1_1_2_2) + t799*Ups1_2_2_2;
+    const double Ups2_0_0_2 = (Dinv2_0_0_2 + t797*((t798*Ups1_0_1_2 + t797*Ups1_0_0_2) + t799*Ups1_0_2_2)) + (t798*t800 + t799*t801);
+    const double Ups2_0_1_2 = c_q_8*t800 + s_q_8*t801;
+    const double Ups2_0_2_2 = c_q_8*t801 - s_q_8*t800;
+    const double t802 = s_q_8*Ups1_1_2_2;
+    const double t803 = c_q_8*Ups1_1_1_2 + t802;
+    const double Ups2_2_2_2 = c_q_8*(c_q_8*Ups1_2_2_2 - t802) - s_q_8*(-s_q_8*Ups1_1_1_2 + c_q_8*Ups1_1_2_2);
+    const double t804 = c_q_8*Ups1_1_2_2 + s_q_8*Ups1_2_2_2;
+    const double Ups2_1_1_2 = c_q_8*t803 + s_q_8*t804;
+    const double Ups2_1_2_2 = c_q_8*t804 - s_q_8*t803;
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t805 = c_q_9*Ups2_0_0_2;
+    const double t806 = s_q_9*Ups2_0_2_2;
+    const double t807 = t805 - t806;
+    const double Ups3_0_4_2 = -0.4*t805 + 0.4*s_q_9*Ups2_0_2_2;
+    const double t808 = c_q_9*Ups2_0_2_2;
+    const double t809 = t808 - s_q_9*Ups2_2_2_2;
+    const double Ups3_0_0_2 = c_q_9*t807 - s_q_9*t809;
+    const double t810 = s_q_9*G3_0_0_2 - c_q_9*G3_2_0_2;
+    const double t811 = (-c_q_9*G3_0_0_2 - s_q_9*G3_2_0_2) + 0.4*G3_4_0_2;
+    const double t812 = c_q_9*Ups2_0_1_2;
+    const double t813 = t812 - s_q_9*Ups2_1_2_2;
+    const double Ups3_3_4_2 = -0.16000000000000003*t812;
+    const double t814 = t726*G3_3_0_2;
+    const double t815 = t727*G3_5_0_2;
+    const double t816 = ((1.0 - G3_1_0_2) - t814) - t815;
+    const double Ups3_0_1_2 = (t811*t807 + t810*t809) + t816*t813;
+    const double Ups3_0_2_2 = s_q_9*t807 + c_q_9*t809;
+    const double Ups3_0_3_2 = t726*t813;
+    const double Ups3_0_5_2 = t727*t813;
+    const double t817 = t811*Ups2_0_2_2 + (t816*Ups2_1_2_2 + t810*Ups2_2_2_2);
+    const double t820 = t810*Ups2_0_2_2;
+    const double t818 = t811*Ups2_0_0_2;
+    const double t819 = t816*Ups2_0_1_2;
+    const double t821 = t818 + (t819 + t820);
+    const double Ups3_1_4_2 = (-0.4*t818 - 0.4*t819) - 0.4*t820;
+    const double t822 = t811*Ups2_0_1_2 + (t816*Ups2_1_1_2 + t810*Ups2_1_2_2);
+    const double Ups3_1_1_2 = (Dinv3_0_0_2 + t810*t817) + (t811*t821 + t816*t822);
+    const double Ups3_1_2_2 = s_q_9*t821 + c_q_9*t817;
+    const double t824 = s_q_9*Ups2_0_1_2;
+    const double t825 = c_q_9*Ups2_1_2_2 + t824;
+    const double t826 = 0.16000000000000003*Ups2_1_1_2;
+    const double Ups3_4_5_2 = -0.16000000000000003*t824;
+    const double Ups3_1_3_2 = t726*t822;
+    const double Ups3_1_5_2 = t727*t822;
+    const double t823 = s_q_9*Ups2_0_0_2;
+    const double Ups3_2_2_2 = s_q_9*(t808 + t823) + c_q_9*(c_q_9*Ups2_2_2_2 + t806);
+    const double Ups3_2_4_2 = -0.4*t823 - 0.4*t808;
+    const double Ups3_4_4_2 = 0.16000000000000003*Ups2_0_0_2;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups4_4_4_2 = 0.16000000000000003*Ups3_0_0_2 + (Ups3_4_4_2 - 0.8*Ups3_0_4_2);
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups3_2_3_2 = t726*t825;
+    const double Ups3_2_5_2 = t727*t825;
+    const double Ups3_3_3_2 = c_q_9*c_q_9*t826;
+    const double Ups3_3_5_2 = c_q_9*s_q_9*t826;
+    const double Ups3_5_5_2 = s_q_9*s_q_9*t826;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t827 = c_q_10*Ups3_0_0_2;
+    const double t854 = s_q_10*Ups3_0_0_2;
+    const double t828 = s_q_10*Ups3_0_2_2;
+    const double t829 = t827 - t828;
+    const double Ups4_0_4_2 = (0.4*s_q_10*Ups3_0_2_2 + (c_q_10*Ups3_0_4_2 - s_q_10*Ups3_2_4_2)) - 0.4*t827;
+    const double t830 = c_q_10*Ups3_0_2_2;
+    const double t831 = t830 - s_q_10*Ups3_2_2_2;
+    const double t851 = c_q_10*Ups3_2_2_2;
+    const double Ups4_0_0_2 = -s_q_10*t831 + c_q_10*t829;
+    const double t835 = c_q_10*t831;
+    const double t836 = s_q_10*t829;
+    const double t832 = c_q_10*Ups3_0_1_2;
+    const double t833 = t832 - s_q_10*Ups3_1_2_2;
+    const double t834 = (1.0 - G4_1_0_2) - t745*G4_3_0_2;
+    const double t837 = c_q_10*Ups3_0_3_2;
+    const double t838 = t837 - s_q_10*Ups3_2_3_2;
+    const double t852 = c_q_10*Ups3_2_3_2;
+    const double t839 = c_q_10*t838;
+    const double t840 = c_q_10*Ups3_0_5_2 - s_q_10*Ups3_2_5_2;
+    const double Ups4_0_1_2 = ((-G4_3_0_2*t839 + s_q_10*G4_3_0_2*t840) - G4_2_0_2*t835) + (t834*t833 - G4_2_0_2*t836);
+    const double Ups4_0_2_2 = t835 + t836;
+    const double Ups4_0_3_2 = (t839 - s_q_10*t840) + t745*t833;
+    const double t841 = 0.4*s_q_10;
+    const double Ups4_0_5_2 = (c_q_10*t840 + s_q_10*t838) + t841*t833;
+    const double t842 = s_q_10*Ups3_0_1_2;
+    const double t843 = c_q_10*Ups3_1_2_2;
+    const double t853 = c_q_10*(((-G4_3_0_2*t852 + s_q_10*G4_3_0_2*Ups3_2_5_2) - G4_2_0_2*t828) + (-G4_2_0_2*t851 + t834*Ups3_1_2_2));
+    const double Ups4_2_2_2 = c_q_10*(t828 + t851) + s_q_10*(t830 + t854);
+    const double t847 = c_q_10*Ups3_2_5_2;
+    const double t844 = c_q_10*Ups3_1_3_2;
+    const double t845 = (-G4_2_0_2*t842 + t834*Ups3_1_1_2) + ((-G4_3_0_2*t844 + s_q_10*G4_3_0_2*Ups3_1_5_2) - G4_2_0_2*t843);
+    const double t866 = t842 + t843;
+    const double t846 = s_q_10*Ups3_0_5_2;
+    const double t848 = c_q_10*Ups3_3_5_2;
+    const double t849 = (((-G4_3_0_2*t848 + s_q_10*G4_3_0_2*Ups3_5_5_2) + t834*Ups3_1_5_2) - G4_2_0_2*t846) - G4_2_0_2*t847;
+    const double t865 = t846 + t847;
+    const double t850 = s_q_10*t849;
+    const double t855 = G4_2_0_2*t854;
+    const double Ups4_2_4_2 = ((s_q_10*Ups3_0_4_2 + c_q_10*Ups3_2_4_2) - 0.4*t830) - 0.4*t854;
+    const double t856 = G4_2_0_2*t830;
+    const double t857 = G4_3_0_2*t837;
+    const double t858 = s_q_10*(((s_q_10*G4_3_0_2*Ups3_0_5_2 - t857) - t855) + (t834*Ups3_0_1_2 - t856));
+    const double t859 = s_q_10*Ups3_0_3_2;
+    const double Ups4_4_5_2 = (c_q_10*(Ups3_4_5_2 - 0.4*Ups3_0_5_2) + s_q_10*(Ups3_3_4_2 - 0.4*Ups3_0_3_2)) + t841*(Ups3_1_4_2 - 0.4*Ups3_0_1_2);
+    const double t863 = s_q_10*Ups3_4_5_2;
+    const double Ups4_1_4_2 = ((((-s_q_10*G4_2_0_2*Ups3_0_4_2 - c_q_10*G4_2_0_2*Ups3_2_4_2) + ((G4_3_0_2*t863 - c_q_10*G4_3_0_2*Ups3_3_4_2) - 0.4*G4_3_0_2*t846)) - 0.4*t834*Ups3_0_1_2) + 0.4*t856) + ((0.4*t857 + t834*Ups3_1_4_2) + 0.4*t855);
+    const double Ups4_3_4_2 = ((0.4*s_q_10*Ups3_0_5_2 + (c_q_10*Ups3_3_4_2 - t863)) + (0.4*c_q_10*Ups3_1_4_2 - 0.4*t837)) - 0.16000000000000003*t832;
+    const double t860 = c_q_10*Ups3_3_3_2;
+    const double t861 = (((-G4_3_0_2*t860 + s_q_10*G4_3_0_2*Ups3_3_5_2) + t834*Ups3_1_3_2) - G4_2_0_2*t852) - G4_2_0_2*t859;
+    const double t864 = t852 + t859;
+    const double Ups4_1_5_2 = (c_q_10*t849 + s_q_10*t861) + t841*t845;
+    const double t862 = c_q_10*t861;
+    const double Ups4_1_1_2 = (((Dinv4_0_0_2 + G4_3_0_2*t850) + t834*t845) + (-G4_2_0_2*t853 - G4_3_0_2*t862)) - G4_2_0_2*t858;
+    const double Ups4_1_3_2 = t745*t845 + (t862 - t850);
+    const double Ups4_1_2_2 = t853 + t858;
+    const double t867 = s_q_10*Ups3_3_5_2;
+    const double t868 = 0.4*t844 + (t860 - t867);
+    const double t873 = s_q_10*Ups3_1_3_2;
+    const double Ups4_2_3_2 = (c_q_10*t864 - s_q_10*t865) + t745*t866;
+    const double Ups4_2_5_2 = (c_q_10*t865 + s_q_10*t864) + t841*t866;
+    const double t869 = c_q_10*Ups3_1_5_2;
+    const double t871 = s_q_10*Ups3_1_5_2;
+    const double Ups4_5_5_2 = (c_q_10*((c_q_10*Ups3_5_5_2 + t867) + 0.4*t871) + s_q_10*((s_q_10*Ups3_3_3_2 + t848) + 0.4*t873)) + t841*(t841*Ups3_1_1_2 + (t869 + t873));
+    const double t870 = (t848 - s_q_10*Ups3_5_5_2) + 0.4*t869;
+    const double t872 = t745*Ups3_1_1_2 + (t844 - t871);
+    const double Ups4_3_3_2 = (c_q_10*t868 - s_q_10*t870) + t745*t872;
+    const double Ups4_3_5_2 = (c_q_10*t870 + s_q_10*t868) + t841*t872;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_3_3_2 = 0.0025000000000000005*Ups4_1_1_2 + (0.1*Ups4_1_3_2 + Ups4_3_3_2);
+    const double t874 = c_q_11*Ups4_4_4_2;
+    const double t875 = s_q_11*Ups4_4_5_2;
+    const double t879 = c_q_11*Ups4_4_5_2;
+    const double t876 = c_q_11*Ups4_0_4_2;
+    const double t915 = s_q_11*Ups4_0_4_2;
+    const double t877 = (-1.1811023622047243*t876 + 23.622047244094485*t874) + 23.622047244094485*t875;
+    const double t910 = (t874 - 0.05*t876) + t875;
+    const double t878 = c_q_11*t877;
+    const double t880 = s_q_11*Ups4_5_5_2;
+    const double t881 = c_q_11*Ups4_0_5_2;
+    const double t885 = s_q_11*Ups4_0_5_2;
+    const double t882 = (23.622047244094485*t880 + 23.622047244094485*t879) - 1.1811023622047243*t881;
+    const double t911 = (t879 + t880) - 0.05*t881;
+    const double t883 = s_q_11*t882;
+    const double t884 = 1.1811023622047243*c_q_11;
+    const double t886 = (23.622047244094485*t876 - t884*Ups4_0_0_2) + 23.622047244094485*t885;
+    const double Ups5_0_0_2 = (23.622047244094485*t878 + (3149.606299212598 - t884*t886)) + 23.622047244094485*t883;
+    const double t895 = 0.05*t886;
+    const double Ups5_0_4_2 = (t878 - c_q_11*t895) + t883;
+    const double Ups5_0_5_2 = (c_q_11*t882 - s_q_11*t877) + s_q_11*t895;
+    const double t887 = c_q_11*Ups4_1_4_2;
+    const double t888 = s_q_11*Ups4_1_5_2;
+    const double t889 = c_q_11*Ups4_0_1_2;
+    const double t890 = (23.622047244094485*t888 + 23.622047244094485*t887) - 1.1811023622047243*t889;
+    const double t891 = s_q_11*Ups4_2_5_2;
+    const double t905 = c_q_11*Ups4_2_5_2 - t888;
+    const double t892 = (-1.1811023622047243*c_q_11*Ups4_0_2_2 + 23.622047244094485*c_q_11*Ups4_2_4_2) + 23.622047244094485*t891;
+    const double t901 = c_q_11*Ups4_1_5_2 + t891;
+    const double t908 = 0.05*Ups4_1_5_2 + Ups4_3_5_2;
+    const double Ups5_0_1_2 = c_q_11*t890 + s_q_11*t892;
+    const double Ups5_0_2_2 = -s_q_11*t890 + c_q_11*t892;
+    const double t893 = 23.622047244094485*c_q_11;
+    const double t894 = 23.622047244094485*s_q_11;
+    const double Ups5_0_3_2 = (((-t884*Ups4_0_3_2 + t893*Ups4_3_4_2) + t894*Ups4_3_5_2) - 0.05905511811023622*t889) + (1.1811023622047243*t888 + 1.1811023622047243*t887);
+    const double t900 = s_q_11*Ups4_2_4_2 + t887;
+    const double t902 = 0.05*t889 + 0.05*s_q_11*Ups4_0_2_2;
+    const double t904 = -s_q_11*Ups4_1_4_2 + c_q_11*Ups4_2_4_2;
+    const double t907 = 0.05*Ups4_1_4_2 + Ups4_3_4_2;
+    const double t906 = -0.05*s_q_11*Ups4_0_1_2 + 0.05*c_q_11*Ups4_0_2_2;
+    const double t909 = 0.0025000000000000005*Ups4_0_1_2 + 0.05*Ups4_0_3_2;
+    const double t896 = c_q_11*Ups4_1_1_2;
+    const double t903 = s_q_11*Ups4_1_1_2;
+    const double t897 = s_q_11*Ups4_1_2_2;
+    const double t898 = t896 + t897;
+    const double Ups5_1_3_2 = ((c_q_11*Ups4_1_3_2 + s_q_11*Ups4_2_3_2) + 0.05*t897) + 0.05*t896;
+    const double Ups5_2_3_2 = (0.05*c_q_11*Ups4_1_2_2 + (-s_q_11*Ups4_1_3_2 + c_q_11*Ups4_2_3_2)) - 0.05*t903;
+    const double Ups5_2_2_2 = -s_q_11*(c_q_11*Ups4_1_2_2 - t903) + c_q_11*(c_q_11*Ups4_2_2_2 - t897);
+    const double t899 = c_q_11*Ups4_1_2_2 + s_q_11*Ups4_2_2_2;
+    const double Ups5_1_1_2 = c_q_11*t898 + s_q_11*t899;
+    const double Ups5_1_2_2 = -s_q_11*t898 + c_q_11*t899;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t938 = 0.05*Ups5_1_2_2 + Ups5_2_3_2;
+    const double t957 = 0.0025000000000000005*Ups5_1_1_2 + (0.1*Ups5_1_3_2 + Ups5_3_3_2);
+    const double t941 = 0.05*Ups5_1_1_2 + Ups5_1_3_2;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_1_4_2 = (c_q_11*t900 + s_q_11*t901) - c_q_11*t902;
+    const double Ups5_1_5_2 = (-s_q_11*t900 + c_q_11*t901) + s_q_11*t902;
+    const double Ups5_2_4_2 = (-c_q_11*t906 + c_q_11*t904) + s_q_11*t905;
+    const double Ups5_2_5_2 = c_q_11*t905 + (s_q_11*t906 - s_q_11*t904);
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t939 = Ups5_2_4_2 - 0.05*Ups5_0_2_2;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_3_4_2 = (-c_q_11*t909 + c_q_11*t907) + s_q_11*t908;
+    const double Ups5_3_5_2 = (c_q_11*t908 - s_q_11*t907) + s_q_11*t909;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t956 = 0.05*Ups5_1_5_2 + Ups5_3_5_2;
+    const double t958 = ((Ups5_3_4_2 - 0.05*Ups5_0_3_2) - 0.0025000000000000005*Ups5_0_1_2) + 0.05*Ups5_1_4_2;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t912 = 0.05*c_q_11;
+    const double t913 = (t876 - t912*Ups4_0_0_2) + t885;
+    const double Ups5_4_4_2 = (c_q_11*t910 - t912*t913) + s_q_11*t911;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t960 = 0.0025000000000000005*Ups5_0_0_2 + (Ups5_4_4_2 - 0.1*Ups5_0_4_2);
+    const double t936 = Ups5_0_4_2 - 0.05*Ups5_0_0_2;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t914 = 0.05*s_q_11;
+    const double Ups5_5_5_2 = (c_q_11*((c_q_11*Ups4_5_5_2 - t875) + 0.05*t885) - s_q_11*((0.05*t915 - s_q_11*Ups4_4_4_2) + t879)) + t914*((t914*Ups4_0_0_2 - t915) + t881);
+    const double Ups5_4_5_2 = (c_q_11*t911 - s_q_11*t910) + t914*t913;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double t959 = Ups5_4_5_2 - 0.05*Ups5_0_5_2;
+    const double t919 = 1.0*t916;
+    const double t920 = 1.0*t918;
+    const double t921 = 1.0*t917;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t991 = ((((((((obj[6]*t990 - corr[9]) - obj[5]*t981) + t919*t986) + t920*t987) - gam_3_2) + t921*t988) + t247*t985) + t244*t983) + t239*t982;
+    const double t1001 = ((((((t919*alpha4_0_2 - corr[6]) + t921*alpha5_1_2) + t920*alpha5_2_2) - gam_0_2) + t239*t994) + t244*t995) + t247*t996;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double Lam1_0_0 = (t919*((t916*Ups5_0_0_2 + t917*Ups5_0_1_2) + t918*Ups5_0_2_2) + t920*((t917*Ups5_1_2_2 + t916*Ups5_0_2_2) + t918*Ups5_2_2_2)) + t921*((t917*Ups5_1_1_2 + t916*Ups5_0_1_2) + t918*Ups5_1_2_2);
+    const double t925 = (t924*Ups5_0_0_2 + t922*Ups5_0_1_2) + t923*Ups5_0_2_2;
+    const double t931 = (t928*Ups5_0_0_2 + t929*Ups5_0_1_2) + t930*Ups5_0_2_2;
+    const double t926 = (t922*Ups5_1_2_2 + t924*Ups5_0_2_2) + t923*Ups5_2_2_2;
+    const double t932 = (t929*Ups5_1_2_2 + t928*Ups5_0_2_2) + t930*Ups5_2_2_2;
+    const double t927 = (t922*Ups5_1_1_2 + t924*Ups5_0_1_2) + t923*Ups5_1_2_2;
+    const double t933 = (t929*Ups5_1_1_2 + t928*Ups5_0_1_2) + t930*Ups5_1_2_2;
+    const double t934 = 0.05*Ups5_0_1_2;
+    const double t935 = Ups5_0_3_2 + t934;
+    const double t942 = Ups5_1_4_2 - t934;
+    const double Lam1_0_1 = (t919*t925 + t920*t926) + t921*t927;
+    const double Lam1_0_2 = (t919*t931 + t920*t932) + t921*t933;
+    const double t937 = (t917*t936 + t918*Ups5_0_5_2) + t916*t935;
+    const double t940 = (t917*t939 + t918*Ups5_2_5_2) + t916*t938;
+    const double t943 = (t916*t941 + t918*Ups5_1_5_2) + t917*t942;
+    const double Lam1_3_3 = (t919*((t916*t957 + t918*t956) + t917*t958) + t920*((t916*t956 + t918*Ups5_5_5_2) + t917*t959)) + t921*(t916*t958 + (t917*t960 + t918*t959));
+    const double Lam1_0_3 = (t919*t937 + t920*t940) + t921*t943;
+    const double t944 = (t922*t936 + t923*Ups5_0_5_2) + t924*t935;
+    const double t947 = (t929*t936 + t930*Ups5_0_5_2) + t928*t935;
+    const double t945 = (t922*t939 + t923*Ups5_2_5_2) + t924*t938;
+    const double t948 = (t929*t939 + t930*Ups5_2_5_2) + t928*t938;
+    const double t946 = (t924*t941 + t923*Ups5_1_5_2) + t922*t942;
+    const double t949 = (t928*t941 + t930*Ups5_1_5_2) + t929*t942;
+    const double Lam1_0_4 = (t919*t944 + t920*t945) + t921*t946;
+    const double Lam1_0_5 = (t919*t947 + t920*t948) + t921*t949;
+    const double t950 = 1.0*t924;
+    const double t951 = 1.0*t923;
+    const double t952 = 1.0*t922;
+    const double Lam1_1_1 = (t950*t925 + t951*t926) + t952*t927;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t989 = ((((((((obj[4]*t981 - corr[10]) - obj[6]*t984) + t950*t986) + t951*t987) - gam_4_2) + t952*t988) + t231*t985) + t228*t983) + t221*t982;
+    const double t999 = ((((((t950*alpha4_0_2 - corr[7]) + t952*alpha5_1_2) + t951*alpha5_2_2) - gam_1_2) + t221*t994) + t228*t995) + t231*t996;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double Lam1_1_2 = (t950*t931 + t951*t932) + t952*t933;
+    const double Lam1_1_3 = (t950*t937 + t951*t940) + t952*t943;
+    const double Lam1_1_4 = (t950*t944 + t951*t945) + t952*t946;
+    const double Lam1_1_5 = (t950*t947 + t951*t948) + t952*t949;
+    const double t953 = 1.0*t928;
+    const double t954 = 1.0*t930;
+    const double t955 = 1.0*t929;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t997 = ((((((t953*alpha4_0_2 - corr[8]) + t955*alpha5_1_2) + t954*alpha5_2_2) - gam_2_2) + t201*t994) + t207*t995) + t211*t996;
+    /* Lam1: Lambda(k) (6.10b) */
+    const double Lam1_2_2 = (t953*t931 + t954*t932) + t955*t933;
+    const double Lam1_2_3 = (t953*t937 + t954*t940) + t955*t943;
+    const double Lam1_2_4 = (t953*t944 + t954*t945) + t955*t946;
+    const double Lam1_2_5 = (t953*t947 + t954*t948) + t955*t949;
+    const double t961 = t922*t958 + (t924*t957 + t923*t956);
+    const double t964 = (t928*t957 + t930*t956) + t929*t958;
+    const double t962 = (t922*t959 + t923*Ups5_5_5_2) + t924*t956;
+    const double t965 = (t928*t956 + t930*Ups5_5_5_2) + t929*t959;
+    const double t963 = (t922*t960 + t923*t959) + t924*t958;
+    const double t966 = t928*t958 + (t929*t960 + t930*t959);
+    const double Lam1_3_4 = (t919*t961 + t920*t962) + t921*t963;
+    const double Lam1_4_4 = (t950*t961 + t951*t962) + t952*t963;
+    const double Lam1_3_5 = (t919*t964 + t920*t965) + t921*t966;
+    const double Lam1_4_5 = (t950*t964 + t951*t965) + t952*t966;
+    const double Lam1_5_5 = (t953*t964 + t954*t965) + t955*t966;
+    /* LDL^T factors inverting a multi-dof D(k) block */
+    const double ldl_di0_2 = 1.0/Lam1_0_0;
+    const double ldl_L10_2 = Lam1_0_1*ldl_di0_2;
+    const double ldl_L20_2 = Lam1_0_2*ldl_di0_2;
+    const double ldl_L30_2 = Lam1_0_3*ldl_di0_2;
+    const double ldl_L40_2 = Lam1_0_4*ldl_di0_2;
+    const double ldl_L50_2 = Lam1_0_5*ldl_di0_2;
+    const double t967 = ldl_L10_2*ldl_L10_2;
+    const double ldl_d1_2 = Lam1_1_1 - Lam1_0_0*t967;
+    const double ldl_di1_2 = 1.0/ldl_d1_2;
+    const double t968 = Lam1_0_0*ldl_L10_2;
+    const double ldl_L21_2 = (Lam1_1_2 - ldl_L20_2*t968)*ldl_di1_2;
+    const double ldl_L31_2 = (Lam1_1_3 - ldl_L30_2*t968)*ldl_di1_2;
+    const double ldl_L41_2 = (Lam1_1_4 - ldl_L40_2*t968)*ldl_di1_2;
+    const double ldl_L51_2 = (Lam1_1_5 - ldl_L50_2*t968)*ldl_di1_2;
+    const double t969 = ldl_L21_2*ldl_L21_2;
+    const double ldl_d2_2 = (Lam1_2_2 - Lam1_0_0*ldl_L20_2*ldl_L20_2) - ldl_d1_2*t969;
+    const double ldl_di2_2 = 1.0/ldl_d2_2;
+    const double t970 = Lam1_0_0*ldl_L20_2;
+    const double ldl_Li20_2 = ldl_L10_2*ldl_L21_2 - ldl_L20_2;
+    const double t971 = ldl_d1_2*ldl_L21_2;
+    const double ldl_L32_2 = ((Lam1_2_3 - ldl_L30_2*t970) - ldl_L31_2*t971)*ldl_di2_2;
+    const double ldl_L42_2 = ((Lam1_2_4 - ldl_L40_2*t970) - ldl_L41_2*t971)*ldl_di2_2;
+    const double ldl_L52_2 = ((Lam1_2_5 - ldl_L50_2*t970) - ldl_L51_2*t971)*ldl_di2_2;
+    const double t972 = ldl_L32_2*ldl_L32_2;
+    const double ldl_d3_2 = ((Lam1_3_3 - Lam1_0_0*ldl_L30_2*ldl_L30_2) - ldl_d1_2*ldl_L31_2*ldl_L31_2) - ldl_d2_2*t972;
+    const double ldl_di3_2 = 1.0/ldl_d3_2;
+    const double t973 = Lam1_0_0*ldl_L30_2;
+    const double ldl_Li30_2 = (ldl_L10_2*ldl_L31_2 - ldl_L30_2) - ldl_Li20_2*ldl_L32_2;
+    const double t974 = ldl_d1_2*ldl_L31_2;
+    const double ldl_Li31_2 = ldl_L21_2*ldl_L32_2 - ldl_L31_2;
+    const double t975 = ldl_d2_2*ldl_L32_2;
+    const double ldl_L43_2 = (((Lam1_3_4 - ldl_L40_2*t973) - ldl_L41_2*t974) - ldl_L42_2*t975)*ldl_di3_2;
+    const double ldl_L53_2 = (((Lam1_3_5 - ldl_L50_2*t973) - ldl_L51_2*t974) - ldl_L52_2*t975)*ldl_di3_2;
+    const double t976 = ldl_L43_2*ldl_L43_2;
+    const double ldl_d4_2 = (((Lam1_4_4 - Lam1_0_0*ldl_L40_2*ldl_L40_2) - ldl_d1_2*ldl_L41_2*ldl_L41_2) - ldl_d2_2*ldl_L42_2*ldl_L42_2) - ldl_d3_2*t976;
+    const double ldl_di4_2 = 1.0/ldl_d4_2;
+    const double ldl_L54_2 = ((((Lam1_4_5 - Lam1_0_0*ldl_L40_2*ldl_L50_2) - ldl_d1_2*ldl_L41_2*ldl_L51_2) - ldl_d2_2*ldl_L42_2*ldl_L52_2) - ldl_d3_2*ldl_L43_2*ldl_L53_2)*ldl_di4_2;
+    const double ldl_Li40_2 = ((ldl_L10_2*ldl_L41_2 - ldl_L40_2) - ldl_Li20_2*ldl_L42_2) - ldl_Li30_2*ldl_L43_2;
+    const double ldl_Li41_2 = (ldl_L21_2*ldl_L42_2 - ldl_L41_2) - ldl_Li31_2*ldl_L43_2;
+    const double ldl_Li42_2 = ldl_L32_2*ldl_L43_2 - ldl_L42_2;
+    const double t977 = ldl_L54_2*ldl_L54_2;
+    const double ldl_d5_2 = ((((Lam1_5_5 - Lam1_0_0*ldl_L50_2*ldl_L50_2) - ldl_d1_2*ldl_L51_2*ldl_L51_2) - ldl_d2_2*ldl_L52_2*ldl_L52_2) - ldl_d3_2*ldl_L53_2*ldl_L53_2) - ldl_d4_2*t977;
+    const double ldl_di5_2 = 1.0/ldl_d5_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1002 = ((((((((((-corr[11] - 9.81) - obj[4]*t990) + obj[5]*t984) + t953*t986) + t954*t987) - gam_5_2) + t955*t988) + t211*t985) + t207*t983) + t201*t982)*ldl_di5_2;
+    /* LDL^T factors inverting a multi-dof D(k) block */
+    const double ldl_Li50_2 = (((ldl_L10_2*ldl_L51_2 - ldl_L50_2) - ldl_Li20_2*ldl_L52_2) - ldl_Li30_2*ldl_L53_2) - ldl_Li40_2*ldl_L54_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1000 = (((ldl_Li20_2*ldl_Li20_2*ldl_di2_2 + (ldl_di0_2 + t967*ldl_di1_2)) + ldl_Li30_2*ldl_Li30_2*ldl_di3_2) + ldl_Li40_2*ldl_Li40_2*ldl_di4_2) + ldl_Li50_2*ldl_Li50_2*ldl_di5_2;
+    /* LDL^T factors inverting a multi-dof D(k) block */
+    const double ldl_Li51_2 = ((ldl_L21_2*ldl_L52_2 - ldl_L51_2) - ldl_Li31_2*ldl_L53_2) - ldl_Li41_2*ldl_L54_2;
+    const double ldl_Li52_2 = (ldl_L32_2*ldl_L53_2 - ldl_L52_2) - ldl_Li42_2*ldl_L54_2;
+    const double ldl_Li53_2 = ldl_L43_2*ldl_L54_2 - ldl_L53_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t978 = ldl_Li30_2*ldl_di3_2;
+    const double t992 = ldl_Li20_2*ldl_di2_2;
+    const double t1009 = ((ldl_Li31_2*ldl_Li31_2*ldl_di3_2 + (ldl_di1_2 + t969*ldl_di2_2)) + ldl_Li41_2*ldl_Li41_2*ldl_di4_2) + ldl_Li51_2*ldl_Li51_2*ldl_di5_2;
+    const double t1014 = (ldl_Li42_2*ldl_Li42_2*ldl_di4_2 + (ldl_di2_2 + t972*ldl_di3_2)) + ldl_Li52_2*ldl_Li52_2*ldl_di5_2;
+    const double t1006 = ldl_L21_2*ldl_di2_2;
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_3_3 = ldl_Li53_2*ldl_Li53_2*ldl_di5_2 + (ldl_di3_2 + t976*ldl_di4_2);
+    const double Rk1_4_4 = ldl_di4_2 + t977*ldl_di5_2;
+    const double Rk1_0_5 = ldl_Li50_2*ldl_di5_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t979 = ldl_Li40_2*ldl_di4_2;
+    const double t998 = ldl_Li51_2*Rk1_0_5 + (((-ldl_L21_2*t992 - ldl_L10_2*ldl_di1_2) + ldl_Li31_2*t978) + ldl_Li41_2*t979);
+    const double t980 = ldl_L54_2*Rk1_0_5 - ldl_Li40_2*ldl_di4_2;
+    const double t993 = ldl_Li52_2*Rk1_0_5 + ((t992 - ldl_L32_2*t978) + ldl_Li42_2*t979);
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_0_3 = ldl_Li53_2*Rk1_0_5 + (t978 - ldl_L43_2*t979);
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1003 = ldl_Li31_2*ldl_di3_2;
+    const double t1010 = ldl_L32_2*ldl_di3_2;
+    const double t1007 = ldl_L32_2*t1003;
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_0_4 = -t980;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk1_0 = ((t991*Rk1_0_3 + t989*Rk1_0_4) + ((t1001*t1000 + ldl_Li50_2*t1002) + t997*t993)) + t999*t998;
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_0_0 = t259*Rk1_0_4 + (t254*Rk1_0_5 + t1000);
+    const double Rk1_1_5 = ldl_Li51_2*ldl_di5_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1004 = ldl_Li41_2*ldl_di4_2;
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_1_3 = ldl_Li53_2*Rk1_1_5 + (t1003 - ldl_L43_2*t1004);
+    const double t1016 = ldl_Li52_2*Rk1_1_5 + (ldl_Li42_2*t1004 + (-t1006 - t1007));
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1008 = (ldl_Li41_2*ldl_Li42_2*ldl_di4_2 + (-t1006 - t1007)) + ldl_Li51_2*ldl_Li52_2*ldl_di5_2;
+    const double t1005 = ldl_L54_2*Rk1_1_5 - ldl_Li41_2*ldl_di4_2;
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_1_4 = -t1005;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk1_1 = ((t991*Rk1_1_3 + t999*t1009) + (t997*t1008 + ldl_Li51_2*t1002)) + (t989*Rk1_1_4 + t1001*t998);
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_1_1 = t264*Rk1_1_3 + (t255*Rk1_1_5 + t1009);
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1011 = ldl_Li42_2*ldl_di4_2;
+    const double t1012 = ldl_L43_2*t1011;
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_2_3 = ldl_Li52_2*ldl_Li53_2*ldl_di5_2 + (-t1010 - t1012);
+    const double Rk1_2_5 = ldl_Li52_2*ldl_di5_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1013 = ldl_L54_2*Rk1_2_5;
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_2_4 = ldl_Li42_2*ldl_di4_2 - t1013;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk1_2 = ((t991*Rk1_2_3 + ldl_Li52_2*t1002) + t997*t1014) + (t989*Rk1_2_4 + (t1001*t993 + t999*t1008));
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_2_2 = (t253*Rk1_2_3 + t1014) + t261*Rk1_2_4;
+    const double Rk1_3_5 = ldl_Li53_2*ldl_di5_2;
+    const double Rk1_3_4 = -ldl_L54_2*Rk1_3_5 - ldl_L43_2*ldl_di4_2;
+    const double Rk1_3_2 = ((ldl_Li53_2*Rk1_2_5 + (-t1010 - t1012)) + t253*Rk1_3_3) + t261*Rk1_3_4;
+    const double Rk1_4_2 = (t253*Rk1_3_4 - t1013) + (t261*Rk1_4_4 + t1011);
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk1_3 = ((t1001*Rk1_0_3 + t991*Rk1_3_3) + (t997*Rk1_2_3 + ldl_Li53_2*t1002)) + (t999*Rk1_1_3 + t989*Rk1_3_4);
+    const double Pk1_4 = ((t1001*Rk1_0_4 + t999*Rk1_1_4) + (t989*Rk1_4_4 - ldl_L54_2*t1002)) + (t997*Rk1_2_4 + t991*Rk1_3_4);
+    const double t1015 = ldl_L54_2*ldl_di5_2;
+    const double Pk1_5 = ((t1001*Rk1_0_5 + t1002) + (t999*Rk1_1_5 + t997*Rk1_2_5)) + (t991*Rk1_3_5 - t989*t1015);
+    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk1_4_0 = (t259*Rk1_4_4 - t254*t1015) - t980;
+    const double Rk1_4_1 = (t264*Rk1_3_4 - t255*t1015) - t1005;
+    const double Rk1_0_1 = (t264*Rk1_0_3 + t255*Rk1_0_5) + t998;
+    const double Rk1_1_0 = (t259*Rk1_1_4 + t254*Rk1_1_5) + t998;
+    const double Rk1_0_2 = (t253*Rk1_0_3 + t993) + t261*Rk1_0_4;
+    const double Rk1_2_0 = t259*Rk1_2_4 + (t254*Rk1_2_5 + t993);
+    const double Rk1_1_2 = (t253*Rk1_1_3 + t1016) + t261*Rk1_1_4;
+    const double Rk1_2_1 = (t264*Rk1_2_3 + t255*Rk1_2_5) + t1016;
+    const double Rk1_3_0 = (Rk1_0_3 + t254*Rk1_3_5) + t259*Rk1_3_4;
+    const double Rk1_3_1 = Rk1_1_3 + (t264*Rk1_3_3 + t255*Rk1_3_5);
+    const double Rk1_4_5 = -t1015;
+    const double t1017 = t254*ldl_di5_2;
+    const double Rk1_5_0 = (Rk1_0_5 + t1017) - t259*t1015;
+    const double Rk1_5_2 = (Rk1_2_5 + t253*Rk1_3_5) - t261*t1015;
+    const double t1018 = t255*ldl_di5_2;
+    const double Rk1_5_1 = (Rk1_1_5 + t1018) + t264*Rk1_3_5;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3_3 = -9.81*s_q_13;
+    const double alpha1_5_3 = 9.81*c_q_13;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_4_3 = s_q_14*alpha1_5_3;
+    const double alpha2_5_3 = c_q_14*alpha1_5_3;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_4_3 = (alpha2_4_3 - 0.4*a1_0_3) + a3_4_3;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_4_3 = (a4_4_3 + alpha3_4_3) - 0.4*alpha3_0_3;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t1019 = 0.4*alpha2_1_3;
+    const double t1020 = alpha1_3_3 + t1019;
+    const double alpha3_3_3 = (a3_3_3 - s_q_15*alpha2_5_3) + c_q_15*t1020;
+    const double alpha3_5_3 = (a3_5_3 + c_q_15*alpha2_5_3) + s_q_15*t1020;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t1021 = alpha3_3_3 + t1019;
+    const double alpha4_3_3 = (a4_3_3 - s_q_16*alpha3_5_3) + c_q_16*t1021;
+    const double alpha4_5_3 = (a4_5_3 + c_q_16*alpha3_5_3) + s_q_16*t1021;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_3_3 = (a5_3_3 + 0.05*alpha2_1_3) + alpha4_3_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1298 = (0.05*alpha5_1_3 + V5_2_3*t321) + alpha5_3_3;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double t1022 = 0.05*alpha4_0_3;
+    const double t1023 = alpha4_4_3 - t1022;
+    const double alpha5_4_3 = (a5_4_3 + s_q_17*alpha4_5_3) + c_q_17*t1023;
+    const double alpha5_5_3 = (a5_5_3 + c_q_17*alpha4_5_3) - s_q_17*t1023;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1299 = (V5_2_3*t319 - t1022) + alpha5_4_3;
+    /* f5: spatial force f(k) (2.29) */
+    const double t1024 = -0.0003175*alpha4_0_3;
+    const double t1025 = 0.00018250000000000002*V5_2_3;
+    const double t1026 = 0.0075*V5_2_3;
+    const double f5_0_3 = (-V5_1_3*t1025 - t1024) - 0.0075*alpha5_4_3;
+    const double f5_1_3 = (0.0003175*alpha5_1_3 + V5_0_3*t1025) + 0.0075*alpha5_3_3;
+    const double f5_3_3 = (0.0075*alpha5_1_3 + V5_0_3*t1026) + 0.3*alpha5_3_3;
+    const double t1028 = V5_0_3*V5_0_3;
+    const double f5_2_3 = 0.000135*alpha5_2_3;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_2_3 = (c_q_17*f5_2_3 + 0.000135*alpha4_2_3) + s_q_17*f5_1_3;
+    /* f5: spatial force f(k) (2.29) */
+    const double t1027 = -0.0075*alpha4_0_3;
+    const double f5_4_3 = (V5_1_3*t1026 + t1027) + 0.3*alpha5_4_3;
+    const double t1029 = V5_1_3*V5_1_3;
+    const double f5_5_3 = 0.3*alpha5_5_3 + (-0.0075*t1029 - 0.0075*t1028);
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_5_3 = ((0.3*alpha4_5_3 + (-0.0075*t63 - 0.0075*t64)) + c_q_17*f5_5_3) + s_q_17*f5_4_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1300 = alpha5_5_3 + (-0.05*t1029 - 0.05*t1028);
+    /* f4: spatial force f(k) (2.29) */
+    const double t1030 = c_q_17*f5_4_3;
+    const double t1031 = 0.00018250000000000002*V4_2_3;
+    const double f4_1_3 = ((((V4_0_3*t1031 + 0.0003175*alpha2_1_3) + 0.0075*alpha4_3_3) - s_q_17*f5_2_3) + c_q_17*f5_1_3) + 0.05*f5_3_3;
+    const double f4_0_3 = ((((-0.0075*alpha4_4_3 - V4_1_3*t1031) - t1024) + f5_0_3) + 0.05*s_q_17*f5_5_3) - 0.05*t1030;
+    const double t1032 = 0.0075*V4_2_3;
+    const double f4_4_3 = (((0.3*alpha4_4_3 + V4_1_3*t1032) + t1027) - s_q_17*f5_5_3) + t1030;
+    const double f4_3_3 = ((V4_0_3*t1032 + 0.0075*alpha2_1_3) + 0.3*alpha4_3_3) + f5_3_3;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_5_3 = ((2.5*alpha3_5_3 + (-0.5*t55 - 0.5*t56)) - s_q_16*f4_3_3) + c_q_16*f4_5_3;
+    const double t1034 = c_q_16*f4_3_3;
+    const double t1035 = s_q_16*f4_5_3;
+    const double f3_2_3 = (c_q_16*f4_2_3 + 0.001125*alpha3_2_3) - s_q_16*f4_0_3;
+    const double t1033 = 0.13277500000000003*V3_2_3;
+    const double f3_0_3 = ((((-V3_1_3*t1033 - 0.5*alpha3_4_3) + 0.13390000000000002*alpha3_0_3) + s_q_16*f4_2_3) - 0.4*f4_4_3) + c_q_16*f4_0_3;
+    const double f3_1_3 = ((((V3_0_3*t1033 + 0.13390000000000002*alpha2_1_3) + 0.5*alpha3_3_3) + 0.4*t1034) + f4_1_3) + 0.4*t1035;
+    const double t1036 = 0.5*V3_2_3;
+    const double f3_3_3 = (((V3_0_3*t1036 + 0.5*alpha2_1_3) + 2.5*alpha3_3_3) + t1034) + t1035;
+    const double f3_4_3 = ((V3_1_3*t1036 + 2.5*alpha3_4_3) - 0.5*alpha3_0_3) + f4_4_3;
     /* f2: spatial force f(k) (2.29) */
-    const double t770 = 0.4*c_q_9;
-    const double t771 = 0.4*s_q_9;
-    const double f2_1_2 = ((((V2_0_2*t769 + 0.30000000000000004*alpha1_3_2) + 0.08030000000000002*alpha2_1_2) + t771*f3_5_2) + f3_1_2) + t770*f3_3_2;
+    const double f2_0_3 = ((((0.08030000000000002*a1_0_3 - 0.30000000000000004*alpha2_4_3) - V2_1_3*t1037) - 0.4*f3_4_3) + c_q_15*f3_0_3) + s_q_15*f3_2_3;
+    const double f2_2_3 = (c_q_15*f3_2_3 + 0.000675*alpha2_2_3) - s_q_15*f3_0_3;
     /* f1: spatial force f(k) (2.29) */
-    const double f1_2_2 = (c_q_8*f2_2_2 + 2e-05*a1_2_2) + s_q_8*f2_1_2;
-    const double f1_1_2 = c_q_8*f2_1_2 - s_q_8*f2_2_2;
+    const double f1_0_3 = 2e-05*a1_0_3 + f2_0_3;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double t1088 = tau[16] - f4_1_3;
+    /* f2: spatial force f(k) (2.29) */
+    const double t1038 = 0.4*c_q_15;
+    const double t1039 = 0.4*s_q_15;
+    const double f2_1_3 = ((((V2_0_3*t1037 + 0.30000000000000004*alpha1_3_3) + 0.08030000000000002*alpha2_1_3) + t1039*f3_5_3) + f3_1_3) + t1038*f3_3_3;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_2_3 = (c_q_14*f2_2_3 + 2e-05*a1_2_3) + s_q_14*f2_1_3;
+    const double f1_1_3 = c_q_14*f2_1_3 - s_q_14*f2_2_3;
     /* f0: spatial force f(k) (2.29) */
-    const double f0_2_2 = c_q_7*f1_2_2 - s_q_7*f1_0_2;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3_2 = alpha1_3_2;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_1_2 = alpha2_1_2;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1_2 = (a5_1_2 + c_q_11*zeta2_1_2) + s_q_11*zeta4_2_2;
-    const double zeta5_2_2 = (a5_2_2 - s_q_11*zeta2_1_2) + c_q_11*zeta4_2_2;
+    const double f0_2_3 = c_q_13*f1_2_3 - s_q_13*f1_0_3;
     /* P4: articulated inertia P(k) (4.5) */
-    const double t772 = s_q_11*s_q_11;
-    const double t773 = c_q_11*c_q_11;
-    const double P4_0_0_3 = (0.00075*t772 + 0.0003175) + 0.0003070866141732284*t773;
-    const double P4_0_4_3 = (-0.015*t772 - 0.0075) - 0.006141732283464568*t773;
-    const double t774 = c_q_11*s_q_11;
-    const double P4_0_5_3 = 0.008858267716535431*t774;
-    const double t775 = 0.0003175*c_q_11 + 0.000375;
-    const double P4_1_1_3 = (c_q_11*t775 + (0.000375*c_q_11 + 0.0010675)) + 0.000135*t772;
-    const double P4_1_2_3 = s_q_11*t775 - 0.000135*t774;
-    const double P4_4_5_3 = -0.17716535433070862*t774;
-    const double P4_1_3_3 = 0.0075*c_q_11 + 0.0225;
-    const double P4_2_2_3 = (0.0003175*t772 + 0.000135) + 0.000135*t773;
-    const double P4_2_3_3 = 0.0075*s_q_11;
-    const double P4_4_4_3 = (0.3*t772 + 0.3) + 0.12283464566929136*t773;
-    const double P4_5_5_3 = (0.12283464566929136*t772 + 0.3) + 0.3*t773;
+    const double t1040 = s_q_17*s_q_17;
+    const double t1041 = c_q_17*c_q_17;
+    const double P4_0_0_3 = (0.00075*t1040 + 0.0003175) + 0.0003070866141732284*t1041;
+    const double P4_0_4_3 = (-0.015*t1040 - 0.0075) - 0.006141732283464568*t1041;
+    const double t1042 = c_q_17*s_q_17;
+    const double P4_0_5_3 = 0.008858267716535431*t1042;
+    const double t1043 = 0.0003175*c_q_17 + 0.000375;
+    const double P4_1_1_3 = (c_q_17*t1043 + (0.000375*c_q_17 + 0.0010675)) + 0.000135*t1040;
+    const double P4_1_2_3 = s_q_17*t1043 - 0.000135*t1042;
+    const double P4_4_5_3 = -0.17716535433070862*t1042;
+    const double P4_1_3_3 = 0.0075*c_q_17 + 0.0225;
+    const double P4_2_2_3 = (0.0003175*t1040 + 0.000135) + 0.000135*t1041;
+    const double P4_2_3_3 = 0.0075*s_q_17;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1052 = -P4_2_3_3;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_4_3 = (0.3*t1040 + 0.3) + 0.12283464566929136*t1041;
+    const double P4_5_5_3 = (0.12283464566929136*t1040 + 0.3) + 0.3*t1041;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0_3 = 1.0/P4_1_1_3;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_1_0_3 = P4_1_1_3*Dinv4_0_0_3;
     const double G4_2_0_3 = P4_1_2_3*Dinv4_0_0_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1047 = P4_2_2_3 - P4_1_2_3*G4_2_0_3;
+    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_3_0_3 = P4_1_3_3*Dinv4_0_0_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t776 = 0.4*P4_0_4_3;
-    const double t777 = c_q_10*P4_0_0_3 - t776;
-    const double t778 = s_q_10*s_q_10;
-    const double t779 = P4_2_2_3 - P4_1_2_3*G4_2_0_3;
-    const double P3_0_0_3 = (((0.16000000000000003*P4_4_4_3 + 0.13390000000000002) - c_q_10*t776) + c_q_10*t777) + t778*t779;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_2_2_4 = P4_2_2_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t780 = 0.4*P4_4_5_3;
-    const double t781 = c_q_10*P4_0_5_3;
-    const double t782 = t781 - t780;
-    const double P3_1_4_3 = s_q_10*t780;
-    const double t783 = s_q_10*t782;
-    const double t784 = -P4_2_3_3;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_2_3_4 = P4_2_3_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t849 = -P4_2_3_4;
-    const double t785 = -P4_1_3_3*G4_2_0_3 - t784;
-    const double P3_0_5_3 = -t778*t785 + c_q_10*t782;
+    const double t1044 = 0.4*P4_0_4_3;
+    const double t1045 = c_q_16*P4_0_0_3 - t1044;
+    const double t1046 = s_q_16*s_q_16;
+    const double P3_0_0_3 = (((0.16000000000000003*P4_4_4_3 + 0.13390000000000002) - c_q_16*t1044) + c_q_16*t1045) + t1046*t1047;
+    const double t1048 = 0.4*P4_4_5_3;
+    const double t1049 = c_q_16*P4_0_5_3;
+    const double t1061 = t1046*P4_0_5_3;
+    const double t1050 = t1049 - t1048;
+    const double P3_1_4_3 = s_q_16*t1048;
+    const double t1051 = s_q_16*t1050;
+    const double t1053 = -P4_1_3_3*G4_2_0_3 - t1052;
+    const double P3_0_5_3 = -t1046*t1053 + c_q_16*t1050;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t806 = -P3_0_5_3;
+    const double t1074 = -P3_0_5_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t786 = c_q_10*s_q_10;
-    const double P3_0_2_3 = t786*t779 - s_q_10*t777;
+    const double t1054 = c_q_16*s_q_16;
+    const double P3_0_2_3 = t1054*t1047 - s_q_16*t1045;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t797 = -P3_0_2_3;
+    const double t1065 = -P3_0_2_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t787 = t786*t785;
-    const double P3_2_5_3 = -s_q_10*t781 - t787;
+    const double t1055 = t1054*t1053;
+    const double P3_2_5_3 = -s_q_16*t1049 - t1055;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t807 = -P3_2_5_3;
+    const double t1075 = -P3_2_5_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_1_3 = (s_q_10*(P4_1_2_3 - P4_1_1_3*G4_2_0_3) + 0.4*t783) + 0.4*t787;
-    const double P3_0_3_3 = t783 + t787;
+    const double P3_0_1_3 = (s_q_16*(P4_1_2_3 - P4_1_1_3*G4_2_0_3) + 0.4*t1051) + 0.4*t1055;
+    const double P3_0_3_3 = t1051 + t1055;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t804 = -P3_0_3_3;
+    const double t1072 = -P3_0_3_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_4_3 = (c_q_10*P4_0_4_3 - 0.5) - 0.4*P4_4_4_3;
-    const double t788 = t778*P4_5_5_3;
-    const double t789 = 0.4*c_q_10;
-    const double t790 = 0.6 - P4_1_3_3*G4_3_0_3;
-    const double t791 = (P4_1_3_3 - P4_1_3_3*G4_1_0_3) + t789*t790;
-    const double t792 = c_q_10*t791;
-    const double P3_1_1_3 = ((((P4_1_1_3 + 0.13390000000000002) + 0.16000000000000003*t788) - P4_1_1_3*G4_1_0_3) + t789*(P4_1_3_3 - P4_1_1_3*G4_3_0_3)) + 0.4*t792;
-    const double P3_1_3_3 = (0.4*t788 + 0.5) + t792;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_1_1_4 = P4_1_1_3;
-    const double P4_1_3_4 = P4_1_3_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t793 = t778*P4_0_5_3;
-    const double P3_1_2_3 = c_q_10*((P4_1_2_3 - P4_1_2_3*G4_1_0_3) + t789*(-P4_1_2_3*G4_3_0_3 - t784)) - 0.4*t793;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_5_4 = P4_0_5_3;
-    const double P4_1_2_4 = P4_1_2_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t794 = t786*P4_5_5_3;
-    const double P3_1_5_3 = -s_q_10*t791 + 0.4*t794;
-    const double P3_3_5_3 = t794 - t786*t790;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t808 = -P3_3_5_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t795 = c_q_10*c_q_10;
-    const double P3_2_3_3 = t795*t785 - t793;
-    const double P3_2_2_3 = (t778*P4_0_0_3 + 0.001125) + t795*t779;
-    const double P3_3_3_3 = (t788 + 2.5) + t795*t790;
-    const double P3_5_5_3 = (t795*P4_5_5_3 + 2.5) + t778*t790;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t805 = -P3_2_3_3;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_0_4 = P4_0_0_3;
-    const double P4_5_5_4 = P4_5_5_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_2_4_3 = -s_q_10*P4_0_4_3;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_4_4 = P4_0_4_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_3_4_3 = s_q_10*P4_4_5_3;
+    const double P3_0_4_3 = (c_q_16*P4_0_4_3 - 0.5) - 0.4*P4_4_4_3;
+    const double P3_2_4_3 = -s_q_16*P4_0_4_3;
     const double P3_4_4_3 = P4_4_4_3 + 2.5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_4_4_4 = P4_4_4_3;
+    const double t1056 = t1046*P4_5_5_3;
+    const double t1057 = 0.4*c_q_16;
+    const double P3_1_2_3 = c_q_16*((P4_1_2_3 - P4_1_2_3*G4_1_0_3) + t1057*(-P4_1_2_3*G4_3_0_3 - t1052)) - 0.4*t1061;
+    const double t1058 = 0.6 - P4_1_3_3*G4_3_0_3;
+    const double t1059 = (P4_1_3_3 - P4_1_3_3*G4_1_0_3) + t1057*t1058;
+    const double t1060 = c_q_16*t1059;
+    const double P3_1_1_3 = ((((P4_1_1_3 + 0.13390000000000002) + 0.16000000000000003*t1056) - P4_1_1_3*G4_1_0_3) + t1057*(P4_1_3_3 - P4_1_1_3*G4_3_0_3)) + 0.4*t1060;
+    const double P3_1_3_3 = (0.4*t1056 + 0.5) + t1060;
+    const double t1062 = t1054*P4_5_5_3;
+    const double P3_1_5_3 = -s_q_16*t1059 + 0.4*t1062;
+    const double P3_3_5_3 = t1062 - t1054*t1058;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1076 = -P3_3_5_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double P3_4_5_3 = c_q_10*P4_4_5_3;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_4_5_4 = P4_4_5_3;
+    const double t1063 = c_q_16*c_q_16;
+    const double P3_2_2_3 = (t1046*P4_0_0_3 + 0.001125) + t1063*t1047;
+    const double P3_2_3_3 = t1063*t1053 - t1061;
+    const double P3_5_5_3 = (t1063*P4_5_5_3 + 2.5) + t1046*t1058;
+    const double P3_3_3_3 = (t1056 + 2.5) + t1063*t1058;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1073 = -P3_2_3_3;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_3_4_3 = s_q_16*P4_4_5_3;
+    const double P3_4_5_3 = c_q_16*P4_4_5_3;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0_3 = 1.0/P3_1_1_3;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_0_0_3 = P3_0_1_3*Dinv3_0_0_3;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t796 = P3_0_0_3 - P3_0_1_3*G3_0_0_3;
+    const double t1064 = P3_0_0_3 - P3_0_1_3*G3_0_0_3;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_1_0_3 = P3_1_1_3*Dinv3_0_0_3;
     const double G3_2_0_3 = P3_1_2_3*Dinv3_0_0_3;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t802 = P3_2_2_3 - P3_1_2_3*G3_2_0_3;
+    const double t1070 = P3_2_2_3 - P3_1_2_3*G3_2_0_3;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_3_0_3 = P3_1_3_3*Dinv3_0_0_3;
     const double G3_4_0_3 = P3_1_4_3*Dinv3_0_0_3;
     const double G3_5_0_3 = P3_1_5_3*Dinv3_0_0_3;
     /* P2: articulated inertia P(k) (4.5) */
-    const double P2_1_1_3 = (((((P3_1_1_3 + 0.08030000000000002) - P3_1_1_3*G3_1_0_3) + t770*(P3_1_3_3 - P3_1_1_3*G3_3_0_3)) + t771*(P3_1_5_3 - P3_1_1_3*G3_5_0_3)) + t770*(((P3_1_3_3 - P3_1_3_3*G3_1_0_3) + t770*(P3_3_3_3 - P3_1_3_3*G3_3_0_3)) + t771*(-P3_1_3_3*G3_5_0_3 - t808))) + t771*(((P3_1_5_3 - P3_1_5_3*G3_1_0_3) + t770*(-P3_1_5_3*G3_3_0_3 - t808)) + t771*(P3_5_5_3 - P3_1_5_3*G3_5_0_3));
-    const double t798 = -P3_0_1_3*G3_2_0_3 - t797;
-    const double t801 = -P3_1_2_3*G3_0_0_3 - t797;
-    const double t799 = 0.4*G3_4_0_3;
-    const double P2_0_1_3 = ((((P3_1_1_3*t799 - 0.4*P3_1_4_3) + c_q_9*(P3_0_1_3 - P3_1_1_3*G3_0_0_3)) + s_q_9*(P3_1_2_3 - P3_1_1_3*G3_2_0_3)) + t770*(((P3_1_3_3*t799 - 0.4*P3_3_4_3) + c_q_9*(-P3_1_3_3*G3_0_0_3 - t804)) + s_q_9*(-P3_1_3_3*G3_2_0_3 - t805))) + t771*(((P3_1_5_3*t799 - 0.4*P3_4_5_3) + c_q_9*(-P3_1_5_3*G3_0_0_3 - t806)) + s_q_9*(-P3_1_5_3*G3_2_0_3 - t807));
-    const double P2_1_2_3 = c_q_9*(((P3_1_2_3 - P3_1_2_3*G3_1_0_3) + t770*(-P3_1_2_3*G3_3_0_3 - t805)) + t771*(-P3_1_2_3*G3_5_0_3 - t807)) - s_q_9*(((P3_0_1_3 - P3_0_1_3*G3_1_0_3) + t770*(-P3_0_1_3*G3_3_0_3 - t804)) + t771*(-P3_0_1_3*G3_5_0_3 - t806));
-    const double t800 = ((P3_0_1_3*t799 - 0.4*P3_0_4_3) + c_q_9*t796) + s_q_9*t798;
-    const double P2_2_2_3 = (c_q_9*(c_q_9*t802 - s_q_9*t801) + 0.000675) - s_q_9*(c_q_9*t798 - s_q_9*t796);
-    const double t803 = ((P3_1_2_3*t799 - 0.4*P3_2_4_3) + c_q_9*t801) + s_q_9*t802;
-    const double P2_0_0_3 = (((((0.16000000000000003*P3_4_4_3 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_3*G3_4_0_3) - t770*(P3_0_4_3 - P3_1_4_3*G3_0_0_3)) - t771*(P3_2_4_3 - P3_1_4_3*G3_2_0_3)) + c_q_9*t800) + s_q_9*t803;
-    const double P2_0_2_3 = c_q_9*t803 - s_q_9*t800;
+    const double P2_1_1_3 = (((((P3_1_1_3 + 0.08030000000000002) - P3_1_1_3*G3_1_0_3) + t1038*(P3_1_3_3 - P3_1_1_3*G3_3_0_3)) + t1039*(P3_1_5_3 - P3_1_1_3*G3_5_0_3)) + t1038*(((P3_1_3_3 - P3_1_3_3*G3_1_0_3) + t1038*(P3_3_3_3 - P3_1_3_3*G3_3_0_3)) + t1039*(-P3_1_3_3*G3_5_0_3 - t1076))) + t1039*(((P3_1_5_3 - P3_1_5_3*G3_1_0_3) + t1038*(-P3_1_5_3*G3_3_0_3 - t1076)) + t1039*(P3_5_5_3 - P3_1_5_3*G3_5_0_3));
+    const double t1066 = -P3_0_1_3*G3_2_0_3 - t1065;
+    const double t1069 = -P3_1_2_3*G3_0_0_3 - t1065;
+    const double t1067 = 0.4*G3_4_0_3;
+    const double P2_0_1_3 = ((((P3_1_1_3*t1067 - 0.4*P3_1_4_3) + c_q_15*(P3_0_1_3 - P3_1_1_3*G3_0_0_3)) + s_q_15*(P3_1_2_3 - P3_1_1_3*G3_2_0_3)) + t1038*(((P3_1_3_3*t1067 - 0.4*P3_3_4_3) + c_q_15*(-P3_1_3_3*G3_0_0_3 - t1072)) + s_q_15*(-P3_1_3_3*G3_2_0_3 - t1073))) + t1039*(((P3_1_5_3*t1067 - 0.4*P3_4_5_3) + c_q_15*(-P3_1_5_3*G3_0_0_3 - t1074)) + s_q_15*(-P3_1_5_3*G3_2_0_3 - t1075));
+    const double P2_1_2_3 = c_q_15*(((P3_1_2_3 - P3_1_2_3*G3_1_0_3) + t1038*(-P3_1_2_3*G3_3_0_3 - t1073)) + t1039*(-P3_1_2_3*G3_5_0_3 - t1075)) - s_q_15*(((P3_0_1_3 - P3_0_1_3*G3_1_0_3) + t1038*(-P3_0_1_3*G3_3_0_3 - t1072)) + t1039*(-P3_0_1_3*G3_5_0_3 - t1074));
+    const double t1068 = ((P3_0_1_3*t1067 - 0.4*P3_0_4_3) + c_q_15*t1064) + s_q_15*t1066;
+    const double P2_2_2_3 = (c_q_15*(c_q_15*t1070 - s_q_15*t1069) + 0.000675) - s_q_15*(c_q_15*t1066 - s_q_15*t1064);
+    const double t1071 = ((P3_1_2_3*t1067 - 0.4*P3_2_4_3) + c_q_15*t1069) + s_q_15*t1070;
+    const double P2_0_0_3 = (((((0.16000000000000003*P3_4_4_3 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_3*G3_4_0_3) - t1038*(P3_0_4_3 - P3_1_4_3*G3_0_0_3)) - t1039*(P3_2_4_3 - P3_1_4_3*G3_2_0_3)) + c_q_15*t1068) + s_q_15*t1071;
+    const double P2_0_2_3 = c_q_15*t1071 - s_q_15*t1068;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t812 = -P2_1_2_3;
+    const double t1080 = -P2_1_2_3;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0_3 = 1.0/P2_0_0_3;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
@@ -2581,270 +3153,769 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_1_0_3 = P2_0_1_3*Dinv2_0_0_3;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t811 = P2_1_1_3 - P2_0_1_3*G2_1_0_3;
+    const double t1079 = P2_1_1_3 - P2_0_1_3*G2_1_0_3;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_2_0_3 = P2_0_2_3*Dinv2_0_0_3;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t816 = P2_2_2_3 - P2_0_2_3*G2_2_0_3;
-    const double t809 = P2_0_1_3 - P2_0_1_3*G2_0_0_3;
-    const double t813 = -P2_0_1_3*G2_2_0_3 - t812;
-    const double t815 = -P2_0_2_3*G2_1_0_3 - t812;
-    const double t810 = P2_0_2_3 - P2_0_2_3*G2_0_0_3;
-    const double P1_0_1_3 = c_q_8*t809 - s_q_8*t810;
-    const double P1_0_2_3 = c_q_8*t810 + s_q_8*t809;
+    const double t1084 = P2_2_2_3 - P2_0_2_3*G2_2_0_3;
+    const double t1077 = P2_0_1_3 - P2_0_1_3*G2_0_0_3;
+    const double t1081 = -P2_0_1_3*G2_2_0_3 - t1080;
+    const double t1083 = -P2_0_2_3*G2_1_0_3 - t1080;
+    const double t1078 = P2_0_2_3 - P2_0_2_3*G2_0_0_3;
+    const double P1_0_1_3 = c_q_14*t1077 - s_q_14*t1078;
+    const double P1_0_2_3 = c_q_14*t1078 + s_q_14*t1077;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t818 = -P1_0_2_3;
+    const double t1086 = -P1_0_2_3;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t814 = c_q_8*t811 - s_q_8*t813;
-    const double P1_2_2_3 = (c_q_8*(c_q_8*t816 + s_q_8*t815) + 2e-05) + s_q_8*(c_q_8*t813 + s_q_8*t811);
-    const double t817 = c_q_8*t815 - s_q_8*t816;
-    const double P1_1_1_3 = (c_q_8*t814 + 2e-05) - s_q_8*t817;
-    const double P1_1_2_3 = c_q_8*t817 + s_q_8*t814;
+    const double t1082 = c_q_14*t1079 - s_q_14*t1081;
+    const double P1_2_2_3 = (c_q_14*(c_q_14*t1084 + s_q_14*t1083) + 2e-05) + s_q_14*(c_q_14*t1081 + s_q_14*t1079);
+    const double t1085 = c_q_14*t1083 - s_q_14*t1084;
+    const double P1_1_1_3 = (c_q_14*t1082 + 2e-05) - s_q_14*t1085;
+    const double P1_1_2_3 = c_q_14*t1085 + s_q_14*t1082;
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0_3 = 1.0/P1_1_1_3;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0_3 = P1_0_1_3*Dinv1_0_0_3;
     const double G1_2_0_3 = P1_1_2_3*Dinv1_0_0_3;
     /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_3 = (c_q_7*(c_q_7*(P1_2_2_3 - P1_1_2_3*G1_2_0_3) - s_q_7*(-P1_1_2_3*G1_0_0_3 - t818)) + 2e-05) - s_q_7*(c_q_7*(-P1_0_1_3*G1_2_0_3 - t818) - s_q_7*(P1_0_0_3 - P1_0_1_3*G1_0_0_3));
+    const double P0_2_2_3 = (c_q_13*(c_q_13*(P1_2_2_3 - P1_1_2_3*G1_2_0_3) - s_q_13*(-P1_1_2_3*G1_0_0_3 - t1086)) + 2e-05) - s_q_13*(c_q_13*(-P1_0_1_3*G1_2_0_3 - t1086) - s_q_13*(P1_0_0_3 - P1_0_1_3*G1_0_0_3));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_3 = 1.0/P0_2_2_3;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu5_0_2 = -3149.606299212598*f5_0_2 + 3149.606299212598*tau[11];
+    const double nu5_0_3 = -3149.606299212598*f5_0_3 + 3149.606299212598*tau[17];
     /* z4: z(k) (4.20) */
-    const double t819 = 23.622047244094485*f5_0_2 - 23.622047244094485*tau[11];
-    const double z4_4_2 = c_q_11*t819;
-    const double z4_0_2 = (-1.0*f5_0_2 + 1.0*tau[11]) - 0.05*z4_4_2;
-    const double z4_5_2 = s_q_11*t819;
+    const double t1087 = 23.622047244094485*f5_0_3 - 23.622047244094485*tau[17];
+    const double z4_4_3 = c_q_17*t1087;
+    const double z4_0_3 = (-1.0*f5_0_3 + 1.0*tau[17]) - 0.05*z4_4_3;
+    const double z4_5_3 = s_q_17*t1087;
     /* z3: z(k) (4.20) */
-    const double t821 = 0.4*z4_4_2;
+    const double t1089 = 0.4*z4_4_3;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0_2 = Dinv4_0_0_3*t820;
+    const double nu4_0_3 = Dinv4_0_0_3*t1088;
     /* z3: z(k) (4.20) */
-    const double t822 = G4_2_0_3*t820;
-    const double z3_0_2 = c_q_10*z4_0_2 + (s_q_10*t822 - t821);
-    const double z3_2_2 = -s_q_10*z4_0_2 + c_q_10*t822;
-    const double t823 = s_q_10*z4_5_2;
-    const double t824 = G4_3_0_3*t820;
-    const double z3_1_2 = (t789*t824 + G4_1_0_3*t820) + 0.4*t823;
-    const double z3_3_2 = c_q_10*t824 + t823;
-    const double z3_5_2 = -s_q_10*t824 + c_q_10*z4_5_2;
+    const double t1090 = G4_2_0_3*t1088;
+    const double z3_0_3 = c_q_16*z4_0_3 + (s_q_16*t1090 - t1089);
+    const double z3_2_3 = -s_q_16*z4_0_3 + c_q_16*t1090;
+    const double t1091 = s_q_16*z4_5_3;
+    const double t1092 = G4_3_0_3*t1088;
+    const double z3_1_3 = (t1057*t1092 + G4_1_0_3*t1088) + 0.4*t1091;
+    const double z3_3_3 = c_q_16*t1092 + t1091;
+    const double z3_5_3 = -s_q_16*t1092 + c_q_16*z4_5_3;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t825 = (tau[9] - f3_1_2) - z3_1_2;
+    const double t1093 = (tau[15] - f3_1_3) - z3_1_3;
     /* z2: z(k) (4.20) */
-    const double z2_1_2 = ((G3_1_0_3*t825 + z3_1_2) + t770*(G3_3_0_3*t825 + z3_3_2)) + t771*(G3_5_0_3*t825 + z3_5_2);
-    const double t826 = G3_0_0_3*t825 + z3_0_2;
-    const double t827 = G3_2_0_3*t825 + z3_2_2;
-    const double z2_0_2 = (c_q_9*t826 + (-t799*t825 - t821)) + s_q_9*t827;
-    const double z2_2_2 = c_q_9*t827 - s_q_9*t826;
+    const double z2_1_3 = ((G3_1_0_3*t1093 + z3_1_3) + t1038*(G3_3_0_3*t1093 + z3_3_3)) + t1039*(G3_5_0_3*t1093 + z3_5_3);
+    const double t1094 = G3_0_0_3*t1093 + z3_0_3;
+    const double t1095 = G3_2_0_3*t1093 + z3_2_3;
+    const double z2_0_3 = (c_q_15*t1094 + (-t1067*t1093 - t1089)) + s_q_15*t1095;
+    const double z2_2_3 = c_q_15*t1095 - s_q_15*t1094;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_2 = Dinv3_0_0_3*t825;
+    const double nu3_0_3 = Dinv3_0_0_3*t1093;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t828 = (tau[8] - f2_0_2) - z2_0_2;
+    const double t1096 = (tau[14] - f2_0_3) - z2_0_3;
     /* z1: z(k) (4.20) */
-    const double z1_0_2 = t828*G2_0_0_3 + z2_0_2;
-    const double t829 = t828*G2_1_0_3 + z2_1_2;
-    const double t830 = t828*G2_2_0_3 + z2_2_2;
+    const double z1_0_3 = t1096*G2_0_0_3 + z2_0_3;
+    const double t1097 = t1096*G2_1_0_3 + z2_1_3;
+    const double t1098 = t1096*G2_2_0_3 + z2_2_3;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_2 = t828*Dinv2_0_0_3;
+    const double nu2_0_3 = t1096*Dinv2_0_0_3;
     /* z1: z(k) (4.20) */
-    const double z1_1_2 = c_q_8*t829 - s_q_8*t830;
-    const double z1_2_2 = c_q_8*t830 + s_q_8*t829;
+    const double z1_1_3 = c_q_14*t1097 - s_q_14*t1098;
+    const double z1_2_3 = c_q_14*t1098 + s_q_14*t1097;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t831 = (tau[7] - f1_1_2) - z1_1_2;
+    const double t1099 = (tau[13] - f1_1_3) - z1_1_3;
     /* z0: z(k) (4.20) */
-    const double z0_2_2 = c_q_7*(t831*G1_2_0_3 + z1_2_2) - s_q_7*(t831*G1_0_0_3 + z1_0_2);
+    const double z0_2_3 = c_q_13*(t1099*G1_2_0_3 + z1_2_3) - s_q_13*(t1099*G1_0_0_3 + z1_0_3);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_2 = ((tau[6] - f0_2_2) - z0_2_2)*Dinv0_0_0_3;
+    const double nu0_0_3 = ((tau[12] - f0_2_3) - z0_2_3)*Dinv0_0_0_3;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_2 = t831*Dinv1_0_0_3;
+    const double nu1_0_3 = t1099*Dinv1_0_0_3;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_2_2 = c_q_7*nu0_0_2;
+    const double lam1_2_3 = c_q_13*nu0_0_3;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t832 = s_q_7*nu0_0_2;
-    const double qdd1_0_2 = (G1_0_0_3*t832 + nu1_0_2) - G1_2_0_3*lam1_2_2;
+    const double t1100 = s_q_13*nu0_0_3;
+    const double qdd1_0_3 = (G1_0_0_3*t1100 + nu1_0_3) - G1_2_0_3*lam1_2_3;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0_2 = -t832;
+    const double lam1_0_3 = -t1100;
     /* lam2: lambda(k) (4.21) */
-    const double lam2_1_2 = c_q_8*qdd1_0_2 + s_q_8*lam1_2_2;
-    const double lam2_2_2 = -s_q_8*qdd1_0_2 + c_q_8*lam1_2_2;
+    const double lam2_1_3 = c_q_14*qdd1_0_3 + s_q_14*lam1_2_3;
+    const double lam2_2_3 = -s_q_14*qdd1_0_3 + c_q_14*lam1_2_3;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_2 = ((nu2_0_2 - G2_0_0_3*lam1_0_2) - G2_1_0_3*lam2_1_2) - G2_2_0_3*lam2_2_2;
+    const double qdd2_0_3 = ((nu2_0_3 - G2_0_0_3*lam1_0_3) - G2_1_0_3*lam2_1_3) - G2_2_0_3*lam2_2_3;
     /* lam2: lambda(k) (4.21) */
-    const double lam2_0_2 = lam1_0_2 + qdd2_0_2;
+    const double lam2_0_3 = lam1_0_3 + qdd2_0_3;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_0_2 = c_q_9*lam2_0_2 - s_q_9*lam2_2_2;
-    const double lam3_2_2 = s_q_9*lam2_0_2 + c_q_9*lam2_2_2;
-    const double lam3_3_2 = t770*lam2_1_2;
-    const double lam3_5_2 = t771*lam2_1_2;
+    const double lam3_0_3 = c_q_15*lam2_0_3 - s_q_15*lam2_2_3;
+    const double lam3_2_3 = s_q_15*lam2_0_3 + c_q_15*lam2_2_3;
+    const double lam3_3_3 = t1038*lam2_1_3;
+    const double lam3_5_3 = t1039*lam2_1_3;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_2 = (((((nu3_0_2 - G3_1_0_3*lam2_1_2) - G3_3_0_3*lam3_3_2) - G3_5_0_3*lam3_5_2) + 0.4*G3_4_0_3*lam2_0_2) - G3_0_0_3*lam3_0_2) - G3_2_0_3*lam3_2_2;
+    const double qdd3_0_3 = (((((nu3_0_3 - G3_1_0_3*lam2_1_3) - G3_3_0_3*lam3_3_3) - G3_5_0_3*lam3_5_3) + 0.4*G3_4_0_3*lam2_0_3) - G3_0_0_3*lam3_0_3) - G3_2_0_3*lam3_2_3;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_1_2 = lam2_1_2 + qdd3_0_2;
-    const double lam3_4_2 = -0.4*lam2_0_2;
+    const double lam3_1_3 = lam2_1_3 + qdd3_0_3;
+    const double lam3_4_3 = -0.4*lam2_0_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t833 = 0.4*lam3_1_2 + lam3_3_2;
+    const double t1101 = 0.4*lam3_1_3 + lam3_3_3;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_4_2 = lam3_4_2 - 0.4*lam3_0_2;
-    const double lam4_2_2 = c_q_10*lam3_2_2 + s_q_10*lam3_0_2;
-    const double lam4_0_2 = c_q_10*lam3_0_2 - s_q_10*lam3_2_2;
+    const double lam4_4_3 = lam3_4_3 - 0.4*lam3_0_3;
+    const double lam4_2_3 = c_q_16*lam3_2_3 + s_q_16*lam3_0_3;
+    const double lam4_0_3 = c_q_16*lam3_0_3 - s_q_16*lam3_2_3;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t834 = lam4_4_2 - 0.05*lam4_0_2;
+    const double t1102 = lam4_4_3 - 0.05*lam4_0_3;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_3_2 = c_q_10*t833 - s_q_10*lam3_5_2;
-    const double lam4_5_2 = s_q_10*t833 + c_q_10*lam3_5_2;
+    const double lam4_3_3 = c_q_16*t1101 - s_q_16*lam3_5_3;
+    const double lam4_5_3 = s_q_16*t1101 + c_q_16*lam3_5_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_2 = ((nu4_0_2 - G4_2_0_3*lam4_2_2) - G4_1_0_3*lam3_1_2) - G4_3_0_3*lam4_3_2;
+    const double qdd4_0_3 = ((nu4_0_3 - G4_2_0_3*lam4_2_3) - G4_1_0_3*lam3_1_3) - G4_3_0_3*lam4_3_3;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_1_2 = lam3_1_2 + qdd4_0_2;
+    const double lam4_1_3 = lam3_1_3 + qdd4_0_3;
     /* lam5: lambda(k) (4.21) */
-    const double lam5_3_2 = 0.05*lam4_1_2 + lam4_3_2;
+    const double lam5_3_3 = 0.05*lam4_1_3 + lam4_3_3;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t835 = c_q_11*t834;
+    const double t1103 = c_q_17*t1102;
     /* lam5: lambda(k) (4.21) */
-    const double lam5_5_2 = c_q_11*lam4_5_2 - s_q_11*t834;
+    const double lam5_5_3 = c_q_17*lam4_5_3 - s_q_17*t1102;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t836 = s_q_11*lam4_5_2;
-    const double qdd5_0_2 = ((nu5_0_2 - 1.0*lam4_0_2) + 23.622047244094485*t835) + 23.622047244094485*t836;
+    const double t1104 = s_q_17*lam4_5_3;
+    const double qdd5_0_3 = ((nu5_0_3 - 1.0*lam4_0_3) + 23.622047244094485*t1103) + 23.622047244094485*t1104;
     /* lam5: lambda(k) (4.21) */
-    const double lam5_4_2 = t835 + t836;
-    const double lam5_0_2 = lam4_0_2 + qdd5_0_2;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1067 = -0.05*lam5_0_2 + 1.0*lam5_4_2;
-    const double t1069 = 1.0*lam5_5_2;
-    const double t1078 = 1.0*lam5_0_2;
+    const double lam5_4_3 = t1103 + t1104;
+    const double lam5_0_3 = lam4_0_3 + qdd5_0_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1295 = -0.05*lam5_0_3 + 1.0*lam5_4_3;
+    const double t1297 = 1.0*lam5_5_3;
+    const double t1306 = 1.0*lam5_0_3;
     /* lam5: lambda(k) (4.21) */
-    const double lam5_1_2 = c_q_11*lam4_1_2 + s_q_11*lam4_2_2;
-    const double lam5_2_2 = -s_q_11*lam4_1_2 + c_q_11*lam4_2_2;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1066 = 0.05*lam5_1_2 + 1.0*lam5_3_2;
-    const double t1079 = 1.0*lam5_1_2;
-    const double t1080 = 1.0*lam5_2_2;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_4_2 = s_q_8*zeta1_5_2;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_4_2 = t753 + zeta2_4_2;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_4_2 = (a4_4_2 + zeta3_4_2) - 0.4*zeta3_0_2;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_5_2 = c_q_8*zeta1_5_2;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double t837 = 0.4*zeta2_1_2;
-    const double t838 = t837 + zeta1_3_2;
-    const double zeta3_3_2 = (a3_3_2 - s_q_9*zeta2_5_2) + c_q_9*t838;
-    const double zeta3_5_2 = (a3_5_2 + c_q_9*zeta2_5_2) + s_q_9*t838;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double t839 = t837 + zeta3_3_2;
-    const double zeta4_3_2 = (a4_3_2 - s_q_10*zeta3_5_2) + c_q_10*t839;
-    const double zeta4_5_2 = (a4_5_2 + c_q_10*zeta3_5_2) + s_q_10*t839;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_3_2 = (a5_3_2 + 0.05*zeta2_1_2) + zeta4_3_2;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1070 = (0.05*zeta5_1_2 + V5_2_2*t251) + zeta5_3_2;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double t840 = 0.05*zeta4_0_2;
-    const double t841 = zeta4_4_2 - t840;
-    const double zeta5_4_2 = (a5_4_2 + s_q_11*zeta4_5_2) + c_q_11*t841;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1072 = (V5_2_2*t249 - t840) + zeta5_4_2;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_5_2 = (a5_5_2 + c_q_11*zeta4_5_2) - s_q_11*t841;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1071 = (-0.05*t761 - 0.05*t760) + zeta5_5_2;
+    const double lam5_1_3 = c_q_17*lam4_1_3 + s_q_17*lam4_2_3;
+    const double lam5_2_3 = -s_q_17*lam4_1_3 + c_q_17*lam4_2_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1294 = 0.05*lam5_1_3 + 1.0*lam5_3_3;
+    const double t1307 = 1.0*lam5_1_3;
+    const double t1308 = 1.0*lam5_2_3;
+    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups1_0_0_3 = s_q_13*s_q_13*Dinv0_0_0_3;
+    const double t1105 = s_q_13*G1_0_0_3;
+    const double t1106 = c_q_13*G1_2_0_3;
+    const double t1107 = t1105 - t1106;
+    const double t1108 = s_q_13*Dinv0_0_0_3;
+    const double Ups1_0_1_3 = -t1107*t1108;
+    const double Ups1_0_2_3 = -c_q_13*t1108;
+    const double Ups1_1_1_3 = t1107*t1107*Dinv0_0_0_3 + Dinv1_0_0_3;
+    const double Ups1_1_2_3 = c_q_13*t1107*Dinv0_0_0_3;
+    const double Ups1_2_2_3 = c_q_13*c_q_13*Dinv0_0_0_3;
+    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1109 = 1.0 - G2_0_0_3;
+    const double t1110 = -c_q_14*G2_1_0_3 + s_q_14*G2_2_0_3;
+    const double t1111 = -s_q_14*G2_1_0_3 - c_q_14*G2_2_0_3;
+    const double t1112 = (t1109*Ups1_0_1_3 + t1111*Ups1_1_2_3) + t1110*Ups1_1_1_3;
+    const double t1113 = (t1109*Ups1_0_2_3 + t1110*Ups1_1_2_3) + t1111*Ups1_2_2_3;
+    const double Ups2_0_0_3 = (Dinv2_0_0_3 + t1109*((t1110*Ups1_0_1_3 + t1109*Ups1_0_0_3) + t1111*Ups1_0_2_3)) + (t1110*t1112 + t1111*t1113);
+    const double Ups2_0_1_3 = c_q_14*t1112 + s_q_14*t1113;
+    const double Ups2_0_2_3 = c_q_14*t1113 - s_q_14*t1112;
+    const double t1114 = s_q_14*Ups1_1_2_3;
+    const double t1115 = c_q_14*Ups1_1_1_3 + t1114;
+    const double Ups2_2_2_3 = c_q_14*(c_q_14*Ups1_2_2_3 - t1114) - s_q_14*(-s_q_14*Ups1_1_1_3 + c_q_14*Ups1_1_2_3);
+    const double t1116 = c_q_14*Ups1_1_2_3 + s_q_14*Ups1_2_2_3;
+    const double Ups2_1_1_3 = c_q_14*t1115 + s_q_14*t1116;
+    const double Ups2_1_2_3 = c_q_14*t1116 - s_q_14*t1115;
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1117 = c_q_15*Ups2_0_0_3;
+    const double t1118 = s_q_15*Ups2_0_2_3;
+    const double t1119 = t1117 - t1118;
+    const double Ups3_0_4_3 = -0.4*t1117 + 0.4*s_q_15*Ups2_0_2_3;
+    const double t1120 = c_q_15*Ups2_0_2_3;
+    const double t1121 = t1120 - s_q_15*Ups2_2_2_3;
+    const double Ups3_0_0_3 = c_q_15*t1119 - s_q_15*t1121;
+    const double t1122 = s_q_15*G3_0_0_3 - c_q_15*G3_2_0_3;
+    const double t1123 = (-c_q_15*G3_0_0_3 - s_q_15*G3_2_0_3) + 0.4*G3_4_0_3;
+    const double t1124 = c_q_15*Ups2_0_1_3;
+    const double t1125 = t1124 - s_q_15*Ups2_1_2_3;
+    const double Ups3_3_4_3 = -0.16000000000000003*t1124;
+    const double t1126 = t1038*G3_3_0_3;
+    const double t1127 = t1039*G3_5_0_3;
+    const double t1128 = ((1.0 - G3_1_0_3) - t1126) - t1127;
+    const double Ups3_0_1_3 = (t1123*t1119 + t1122*t1121) + t1128*t1125;
+    const double Ups3_0_2_3 = s_q_15*t1119 + c_q_15*t1121;
+    const double Ups3_0_3_3 = t1038*t1125;
+    const double Ups3_0_5_3 = t1039*t1125;
+    const double t1129 = t1123*Ups2_0_2_3 + (t1128*Ups2_1_2_3 + t1122*Ups2_2_2_3);
+    const double t1132 = t1122*Ups2_0_2_3;
+    const double t1130 = t1123*Ups2_0_0_3;
+    const double t1131 = t1128*Ups2_0_1_3;
+    const double t1133 = t1130 + (t1131 + t1132);
+    const double Ups3_1_4_3 = (-0.4*t1130 - 0.4*t1131) - 0.4*t1132;
+    const double t1134 = t1123*Ups2_0_1_3 + (t1128*Ups2_1_1_3 + t1122*Ups2_1_2_3);
+    const double Ups3_1_1_3 = (Dinv3_0_0_3 + t1122*t1129) + (t1123*t1133 + t1128*t1134);
+    const double Ups3_1_2_3 = s_q_15*t1133 + c_q_15*t1129;
+    const double t1136 = s_q_15*Ups2_0_1_3;
+    const double t1137 = c_q_15*Ups2_1_2_3 + t1136;
+    const double t1138 = 0.16000000000000003*Ups2_1_1_3;
+    const double Ups3_4_5_3 = -0.16000000000000003*t1136;
+    const double Ups3_1_3_3 = t1038*t1134;
+    const double Ups3_1_5_3 = t1039*t1134;
+    const double t1135 = s_q_15*Ups2_0_0_3;
+    const double Ups3_2_2_3 = s_q_15*(t1120 + t1135) + c_q_15*(c_q_15*Ups2_2_2_3 + t1118);
+    const double Ups3_2_4_3 = -0.4*t1135 - 0.4*t1120;
+    const double Ups3_4_4_3 = 0.16000000000000003*Ups2_0_0_3;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups4_4_4_3 = 0.16000000000000003*Ups3_0_0_3 + (Ups3_4_4_3 - 0.8*Ups3_0_4_3);
+    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups3_2_3_3 = t1038*t1137;
+    const double Ups3_2_5_3 = t1039*t1137;
+    const double Ups3_3_3_3 = c_q_15*c_q_15*t1138;
+    const double Ups3_3_5_3 = c_q_15*s_q_15*t1138;
+    const double Ups3_5_5_3 = s_q_15*s_q_15*t1138;
+    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1139 = c_q_16*Ups3_0_0_3;
+    const double t1166 = s_q_16*Ups3_0_0_3;
+    const double t1140 = s_q_16*Ups3_0_2_3;
+    const double t1141 = t1139 - t1140;
+    const double Ups4_0_4_3 = (0.4*s_q_16*Ups3_0_2_3 + (c_q_16*Ups3_0_4_3 - s_q_16*Ups3_2_4_3)) - 0.4*t1139;
+    const double t1142 = c_q_16*Ups3_0_2_3;
+    const double t1143 = t1142 - s_q_16*Ups3_2_2_3;
+    const double t1163 = c_q_16*Ups3_2_2_3;
+    const double Ups4_0_0_3 = -s_q_16*t1143 + c_q_16*t1141;
+    const double t1147 = c_q_16*t1143;
+    const double t1148 = s_q_16*t1141;
+    const double t1144 = c_q_16*Ups3_0_1_3;
+    const double t1145 = t1144 - s_q_16*Ups3_1_2_3;
+    const double t1146 = (1.0 - G4_1_0_3) - t1057*G4_3_0_3;
+    const double t1149 = c_q_16*Ups3_0_3_3;
+    const double t1150 = t1149 - s_q_16*Ups3_2_3_3;
+    const double t1164 = c_q_16*Ups3_2_3_3;
+    const double t1151 = c_q_16*t1150;
+    const double t1152 = c_q_16*Ups3_0_5_3 - s_q_16*Ups3_2_5_3;
+    const double Ups4_0_1_3 = ((-G4_3_0_3*t1151 + s_q_16*G4_3_0_3*t1152) - G4_2_0_3*t1147) + (t1146*t1145 - G4_2_0_3*t1148);
+    const double Ups4_0_2_3 = t1147 + t1148;
+    const double Ups4_0_3_3 = (t1151 - s_q_16*t1152) + t1057*t1145;
+    const double t1153 = 0.4*s_q_16;
+    const double Ups4_0_5_3 = (c_q_16*t1152 + s_q_16*t1150) + t1153*t1145;
+    const double t1154 = s_q_16*Ups3_0_1_3;
+    const double t1155 = c_q_16*Ups3_1_2_3;
+    const double t1165 = c_q_16*(((-G4_3_0_3*t1164 + s_q_16*G4_3_0_3*Ups3_2_5_3) - G4_2_0_3*t1140) + (-G4_2_0_3*t1163 + t1146*Ups3_1_2_3));
+    const double Ups4_2_2_3 = c_q_16*(t1140 + t1163) + s_q_16*(t1142 + t1166);
+    const double t1159 = c_q_16*Ups3_2_5_3;
+    const double t1156 = c_q_16*Ups3_1_3_3;
+    const double t1157 = (-G4_2_0_3*t1154 + t1146*Ups3_1_1_3) + ((-G4_3_0_3*t1156 + s_q_16*G4_3_0_3*Ups3_1_5_3) - G4_2_0_3*t1155);
+    const double t1178 = t1154 + t1155;
+    const double t1158 = s_q_16*Ups3_0_5_3;
+    const double t1160 = c_q_16*Ups3_3_5_3;
+    const double t1161 = (((-G4_3_0_3*t1160 + s_q_16*G4_3_0_3*Ups3_5_5_3) + t1146*Ups3_1_5_3) - G4_2_0_3*t1158) - G4_2_0_3*t1159;
+    const double t1177 = t1158 + t1159;
+    const double t1162 = s_q_16*t1161;
+    const double t1167 = G4_2_0_3*t1166;
+    const double Ups4_2_4_3 = ((s_q_16*Ups3_0_4_3 + c_q_16*Ups3_2_4_3) - 0.4*t1142) - 0.4*t1166;
+    const double t1168 = G4_2_0_3*t1142;
+    const double t1169 = G4_3_0_3*t1149;
+    const double t1170 = s_q_16*(((s_q_16*G4_3_0_3*Ups3_0_5_3 - t1169) - t1167) + (t1146*Ups3_0_1_3 - t1168));
+    const double t1171 = s_q_16*Ups3_0_3_3;
+    const double Ups4_4_5_3 = (c_q_16*(Ups3_4_5_3 - 0.4*Ups3_0_5_3) + s_q_16*(Ups3_3_4_3 - 0.4*Ups3_0_3_3)) + t1153*(Ups3_1_4_3 - 0.4*Ups3_0_1_3);
+    const double t1175 = s_q_16*Ups3_4_5_3;
+    const double Ups4_1_4_3 = ((((-s_q_16*G4_2_0_3*Ups3_0_4_3 - c_q_16*G4_2_0_3*Ups3_2_4_3) + ((G4_3_0_3*t1175 - c_q_16*G4_3_0_3*Ups3_3_4_3) - 0.4*G4_3_0_3*t1158)) - 0.4*t1146*Ups3_0_1_3) + 0.4*t1168) + ((0.4*t1169 + t1146*Ups3_1_4_3) + 0.4*t1167);
+    const double Ups4_3_4_3 = ((0.4*s_q_16*Ups3_0_5_3 + (c_q_16*Ups3_3_4_3 - t1175)) + (0.4*c_q_16*Ups3_1_4_3 - 0.4*t1149)) - 0.16000000000000003*t1144;
+    const double t1172 = c_q_16*Ups3_3_3_3;
+    const double t1173 = (((-G4_3_0_3*t1172 + s_q_16*G4_3_0_3*Ups3_3_5_3) + t1146*Ups3_1_3_3) - G4_2_0_3*t1164) - G4_2_0_3*t1171;
+    const double t1176 = t1164 + t1171;
+    const double Ups4_1_5_3 = (c_q_16*t1161 + s_q_16*t1173) + t1153*t1157;
+    const double t1174 = c_q_16*t1173;
+    const double Ups4_1_1_3 = (((Dinv4_0_0_3 + G4_3_0_3*t1162) + t1146*t1157) + (-G4_2_0_3*t1165 - G4_3_0_3*t1174)) - G4_2_0_3*t1170;
+    const double Ups4_1_3_3 = t1057*t1157 + (t1174 - t1162);
+    const double Ups4_1_2_3 = t1165 + t1170;
+    const double t1179 = s_q_16*Ups3_3_5_3;
+    const double t1180 = 0.4*t1156 + (t1172 - t1179);
+    const double t1185 = s_q_16*Ups3_1_3_3;
+    const double Ups4_2_3_3 = (c_q_16*t1176 - s_q_16*t1177) + t1057*t1178;
+    const double Ups4_2_5_3 = (c_q_16*t1177 + s_q_16*t1176) + t1153*t1178;
+    const double t1181 = c_q_16*Ups3_1_5_3;
+    const double t1183 = s_q_16*Ups3_1_5_3;
+    const double Ups4_5_5_3 = (c_q_16*((c_q_16*Ups3_5_5_3 + t1179) + 0.4*t1183) + s_q_16*((s_q_16*Ups3_3_3_3 + t1160) + 0.4*t1185)) + t1153*(t1153*Ups3_1_1_3 + (t1181 + t1185));
+    const double t1182 = (t1160 - s_q_16*Ups3_5_5_3) + 0.4*t1181;
+    const double t1184 = t1057*Ups3_1_1_3 + (t1156 - t1183);
+    const double Ups4_3_3_3 = (c_q_16*t1180 - s_q_16*t1182) + t1057*t1184;
+    const double Ups4_3_5_3 = (c_q_16*t1182 + s_q_16*t1180) + t1153*t1184;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_3_3_3 = 0.0025000000000000005*Ups4_1_1_3 + (0.1*Ups4_1_3_3 + Ups4_3_3_3);
+    const double t1186 = c_q_17*Ups4_4_4_3;
+    const double t1187 = s_q_17*Ups4_4_5_3;
+    const double t1191 = c_q_17*Ups4_4_5_3;
+    const double t1188 = c_q_17*Ups4_0_4_3;
+    const double t1227 = s_q_17*Ups4_0_4_3;
+    const double t1189 = (-1.1811023622047243*t1188 + 23.622047244094485*t1186) + 23.622047244094485*t1187;
+    const double t1222 = (t1186 - 0.05*t1188) + t1187;
+    const double t1190 = c_q_17*t1189;
+    const double t1192 = s_q_17*Ups4_5_5_3;
+    const double t1193 = c_q_17*Ups4_0_5_3;
+    const double t1197 = s_q_17*Ups4_0_5_3;
+    const double t1194 = (23.622047244094485*t1192 + 23.622047244094485*t1191) - 1.1811023622047243*t1193;
+    const double t1223 = (t1191 + t1192) - 0.05*t1193;
+    const double t1195 = s_q_17*t1194;
+    const double t1196 = 1.1811023622047243*c_q_17;
+    const double t1198 = (23.622047244094485*t1188 - t1196*Ups4_0_0_3) + 23.622047244094485*t1197;
+    const double Ups5_0_0_3 = (23.622047244094485*t1190 + (3149.606299212598 - t1196*t1198)) + 23.622047244094485*t1195;
+    const double t1207 = 0.05*t1198;
+    const double Ups5_0_4_3 = (t1190 - c_q_17*t1207) + t1195;
+    const double Ups5_0_5_3 = (c_q_17*t1194 - s_q_17*t1189) + s_q_17*t1207;
+    const double t1199 = c_q_17*Ups4_1_4_3;
+    const double t1200 = s_q_17*Ups4_1_5_3;
+    const double t1201 = c_q_17*Ups4_0_1_3;
+    const double t1202 = (23.622047244094485*t1200 + 23.622047244094485*t1199) - 1.1811023622047243*t1201;
+    const double t1203 = s_q_17*Ups4_2_5_3;
+    const double t1217 = c_q_17*Ups4_2_5_3 - t1200;
+    const double t1204 = (-1.1811023622047243*c_q_17*Ups4_0_2_3 + 23.622047244094485*c_q_17*Ups4_2_4_3) + 23.622047244094485*t1203;
+    const double t1213 = c_q_17*Ups4_1_5_3 + t1203;
+    const double t1220 = 0.05*Ups4_1_5_3 + Ups4_3_5_3;
+    const double Ups5_0_1_3 = c_q_17*t1202 + s_q_17*t1204;
+    const double Ups5_0_2_3 = -s_q_17*t1202 + c_q_17*t1204;
+    const double t1205 = 23.622047244094485*c_q_17;
+    const double t1206 = 23.622047244094485*s_q_17;
+    const double Ups5_0_3_3 = (((-t1196*Ups4_0_3_3 + t1205*Ups4_3_4_3) + t1206*Ups4_3_5_3) - 0.05905511811023622*t1201) + (1.1811023622047243*t1200 + 1.1811023622047243*t1199);
+    const double t1212 = s_q_17*Ups4_2_4_3 + t1199;
+    const double t1214 = 0.05*t1201 + 0.05*s_q_17*Ups4_0_2_3;
+    const double t1216 = -s_q_17*Ups4_1_4_3 + c_q_17*Ups4_2_4_3;
+    const double t1219 = 0.05*Ups4_1_4_3 + Ups4_3_4_3;
+    const double t1218 = -0.05*s_q_17*Ups4_0_1_3 + 0.05*c_q_17*Ups4_0_2_3;
+    const double t1221 = 0.0025000000000000005*Ups4_0_1_3 + 0.05*Ups4_0_3_3;
+    const double t1208 = c_q_17*Ups4_1_1_3;
+    const double t1215 = s_q_17*Ups4_1_1_3;
+    const double t1209 = s_q_17*Ups4_1_2_3;
+    const double t1210 = t1208 + t1209;
+    const double Ups5_1_3_3 = ((c_q_17*Ups4_1_3_3 + s_q_17*Ups4_2_3_3) + 0.05*t1209) + 0.05*t1208;
+    const double Ups5_2_3_3 = (0.05*c_q_17*Ups4_1_2_3 + (-s_q_17*Ups4_1_3_3 + c_q_17*Ups4_2_3_3)) - 0.05*t1215;
+    const double Ups5_2_2_3 = -s_q_17*(c_q_17*Ups4_1_2_3 - t1215) + c_q_17*(c_q_17*Ups4_2_2_3 - t1209);
+    const double t1211 = c_q_17*Ups4_1_2_3 + s_q_17*Ups4_2_2_3;
+    const double Ups5_1_1_3 = c_q_17*t1210 + s_q_17*t1211;
+    const double Ups5_1_2_3 = -s_q_17*t1210 + c_q_17*t1211;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1250 = 0.05*Ups5_1_2_3 + Ups5_2_3_3;
+    const double t1269 = 0.0025000000000000005*Ups5_1_1_3 + (0.1*Ups5_1_3_3 + Ups5_3_3_3);
+    const double t1253 = 0.05*Ups5_1_1_3 + Ups5_1_3_3;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_1_4_3 = (c_q_17*t1212 + s_q_17*t1213) - c_q_17*t1214;
+    const double Ups5_1_5_3 = (-s_q_17*t1212 + c_q_17*t1213) + s_q_17*t1214;
+    const double Ups5_2_4_3 = (-c_q_17*t1218 + c_q_17*t1216) + s_q_17*t1217;
+    const double Ups5_2_5_3 = c_q_17*t1217 + (s_q_17*t1218 - s_q_17*t1216);
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1251 = Ups5_2_4_3 - 0.05*Ups5_0_2_3;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double Ups5_3_4_3 = (-c_q_17*t1221 + c_q_17*t1219) + s_q_17*t1220;
+    const double Ups5_3_5_3 = (c_q_17*t1220 - s_q_17*t1219) + s_q_17*t1221;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1268 = 0.05*Ups5_1_5_3 + Ups5_3_5_3;
+    const double t1270 = ((Ups5_3_4_3 - 0.05*Ups5_0_3_3) - 0.0025000000000000005*Ups5_0_1_3) + 0.05*Ups5_1_4_3;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1224 = 0.05*c_q_17;
+    const double t1225 = (t1188 - t1224*Ups4_0_0_3) + t1197;
+    const double Ups5_4_4_3 = (c_q_17*t1222 - t1224*t1225) + s_q_17*t1223;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1272 = 0.0025000000000000005*Ups5_0_0_3 + (Ups5_4_4_3 - 0.1*Ups5_0_4_3);
+    const double t1248 = Ups5_0_4_3 - 0.05*Ups5_0_0_3;
+    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1226 = 0.05*s_q_17;
+    const double Ups5_5_5_3 = (c_q_17*((c_q_17*Ups4_5_5_3 - t1187) + 0.05*t1197) - s_q_17*((0.05*t1227 - s_q_17*Ups4_4_4_3) + t1191)) + t1226*((t1226*Ups4_0_0_3 - t1227) + t1193);
+    const double Ups5_4_5_3 = (c_q_17*t1223 - s_q_17*t1222) + t1226*t1225;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double t1271 = Ups5_4_5_3 - 0.05*Ups5_0_5_3;
+    const double t1231 = 1.0*t1228;
+    const double t1232 = 1.0*t1230;
+    const double t1233 = 1.0*t1229;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1303 = ((((((((obj[6]*t1302 - corr[15]) - obj[5]*t1293) + t1231*t1298) + t1232*t1300) - gam_3_3) + t1233*t1299) + t317*t1297) + t314*t1295) + t309*t1294;
+    const double t1313 = ((((((t1231*alpha4_0_3 - corr[12]) + t1233*alpha5_1_3) + t1232*alpha5_2_3) - gam_0_3) + t309*t1306) + t314*t1307) + t317*t1308;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double Lam2_0_0 = (t1231*((t1228*Ups5_0_0_3 + t1229*Ups5_0_1_3) + t1230*Ups5_0_2_3) + t1232*((t1229*Ups5_1_2_3 + t1228*Ups5_0_2_3) + t1230*Ups5_2_2_3)) + t1233*((t1229*Ups5_1_1_3 + t1228*Ups5_0_1_3) + t1230*Ups5_1_2_3);
+    const double t1237 = (t1234*Ups5_0_0_3 + t1235*Ups5_0_1_3) + t1236*Ups5_0_2_3;
+    const double t1243 = (t1240*Ups5_0_0_3 + t1241*Ups5_0_1_3) + t1242*Ups5_0_2_3;
+    const double t1238 = (t1235*Ups5_1_2_3 + t1234*Ups5_0_2_3) + t1236*Ups5_2_2_3;
+    const double t1244 = (t1241*Ups5_1_2_3 + t1240*Ups5_0_2_3) + t1242*Ups5_2_2_3;
+    const double t1239 = (t1235*Ups5_1_1_3 + t1234*Ups5_0_1_3) + t1236*Ups5_1_2_3;
+    const double t1245 = (t1241*Ups5_1_1_3 + t1240*Ups5_0_1_3) + t1242*Ups5_1_2_3;
+    const double t1246 = 0.05*Ups5_0_1_3;
+    const double t1247 = Ups5_0_3_3 + t1246;
+    const double t1254 = Ups5_1_4_3 - t1246;
+    const double Lam2_0_1 = (t1231*t1237 + t1232*t1238) + t1233*t1239;
+    const double Lam2_0_2 = (t1231*t1243 + t1232*t1244) + t1233*t1245;
+    const double t1249 = (t1229*t1248 + t1230*Ups5_0_5_3) + t1228*t1247;
+    const double t1252 = (t1229*t1251 + t1230*Ups5_2_5_3) + t1228*t1250;
+    const double t1255 = (t1228*t1253 + t1230*Ups5_1_5_3) + t1229*t1254;
+    const double Lam2_3_3 = (t1231*((t1228*t1269 + t1230*t1268) + t1229*t1270) + t1232*((t1228*t1268 + t1230*Ups5_5_5_3) + t1229*t1271)) + t1233*(t1228*t1270 + (t1229*t1272 + t1230*t1271));
+    const double Lam2_0_3 = (t1231*t1249 + t1232*t1252) + t1233*t1255;
+    const double t1256 = (t1235*t1248 + t1236*Ups5_0_5_3) + t1234*t1247;
+    const double t1259 = (t1241*t1248 + t1242*Ups5_0_5_3) + t1240*t1247;
+    const double t1257 = (t1235*t1251 + t1236*Ups5_2_5_3) + t1234*t1250;
+    const double t1260 = (t1241*t1251 + t1242*Ups5_2_5_3) + t1240*t1250;
+    const double t1258 = (t1234*t1253 + t1236*Ups5_1_5_3) + t1235*t1254;
+    const double t1261 = (t1240*t1253 + t1242*Ups5_1_5_3) + t1241*t1254;
+    const double Lam2_0_4 = (t1231*t1256 + t1232*t1257) + t1233*t1258;
+    const double Lam2_0_5 = (t1231*t1259 + t1232*t1260) + t1233*t1261;
+    const double t1262 = 1.0*t1234;
+    const double t1263 = 1.0*t1235;
+    const double t1264 = 1.0*t1236;
+    const double Lam2_1_1 = (t1262*t1237 + t1264*t1238) + t1263*t1239;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1301 = ((((((((obj[4]*t1293 - corr[16]) - obj[6]*t1296) + t1262*t1298) + t1263*t1299) - gam_4_3) + t1264*t1300) + t301*t1297) + t298*t1295) + t291*t1294;
+    const double t1311 = ((((((t1262*alpha4_0_3 - corr[13]) + t1263*alpha5_1_3) + t1264*alpha5_2_3) - gam_1_3) + t291*t1306) + t298*t1307) + t301*t1308;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double Lam2_1_2 = (t1262*t1243 + t1264*t1244) + t1263*t1245;
+    const double Lam2_1_3 = (t1262*t1249 + t1264*t1252) + t1263*t1255;
+    const double Lam2_1_4 = (t1262*t1256 + t1264*t1257) + t1263*t1258;
+    const double Lam2_1_5 = (t1262*t1259 + t1264*t1260) + t1263*t1261;
+    const double t1265 = 1.0*t1240;
+    const double t1266 = 1.0*t1242;
+    const double t1267 = 1.0*t1241;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1309 = ((((((t1265*alpha4_0_3 - corr[14]) + t1267*alpha5_1_3) + t1266*alpha5_2_3) - gam_2_3) + t272*t1306) + t278*t1307) + t281*t1308;
+    /* Lam2: Lambda(k) (6.10b) */
+    const double Lam2_2_2 = (t1265*t1243 + t1266*t1244) + t1267*t1245;
+    const double Lam2_2_3 = (t1265*t1249 + t1266*t1252) + t1267*t1255;
+    const double Lam2_2_4 = (t1265*t1256 + t1266*t1257) + t1267*t1258;
+    const double Lam2_2_5 = (t1265*t1259 + t1266*t1260) + t1267*t1261;
+    const double t1273 = (t1234*t1269 + t1236*t1268) + t1235*t1270;
+    const double t1276 = (t1240*t1269 + t1242*t1268) + t1241*t1270;
+    const double t1274 = (t1234*t1268 + t1236*Ups5_5_5_3) + t1235*t1271;
+    const double t1277 = (t1240*t1268 + t1242*Ups5_5_5_3) + t1241*t1271;
+    const double t1275 = t1234*t1270 + (t1235*t1272 + t1236*t1271);
+    const double t1278 = t1240*t1270 + (t1241*t1272 + t1242*t1271);
+    const double Lam2_3_4 = (t1231*t1273 + t1232*t1274) + t1233*t1275;
+    const double Lam2_4_4 = (t1262*t1273 + t1264*t1274) + t1263*t1275;
+    const double Lam2_3_5 = (t1231*t1276 + t1232*t1277) + t1233*t1278;
+    const double Lam2_4_5 = (t1262*t1276 + t1264*t1277) + t1263*t1278;
+    const double Lam2_5_5 = (t1265*t1276 + t1266*t1277) + t1267*t1278;
+    /* LDL^T factors inverting a multi-dof D(k) block */
+    const double ldl_di0_3 = 1.0/Lam2_0_0;
+    const double ldl_L10_3 = Lam2_0_1*ldl_di0_3;
+    const double ldl_L20_3 = Lam2_0_2*ldl_di0_3;
+    const double ldl_L30_3 = Lam2_0_3*ldl_di0_3;
+    const double ldl_L40_3 = Lam2_0_4*ldl_di0_3;
+    const double ldl_L50_3 = Lam2_0_5*ldl_di0_3;
+    const double t1279 = ldl_L10_3*ldl_L10_3;
+    const double ldl_d1_3 = Lam2_1_1 - Lam2_0_0*t1279;
+    const double ldl_di1_3 = 1.0/ldl_d1_3;
+    const double t1280 = Lam2_0_0*ldl_L10_3;
+    const double ldl_L21_3 = (Lam2_1_2 - ldl_L20_3*t1280)*ldl_di1_3;
+    const double ldl_L31_3 = (Lam2_1_3 - ldl_L30_3*t1280)*ldl_di1_3;
+    const double ldl_L41_3 = (Lam2_1_4 - ldl_L40_3*t1280)*ldl_di1_3;
+    const double ldl_L51_3 = (Lam2_1_5 - ldl_L50_3*t1280)*ldl_di1_3;
+    const double t1281 = ldl_L21_3*ldl_L21_3;
+    const double ldl_d2_3 = (Lam2_2_2 - Lam2_0_0*ldl_L20_3*ldl_L20_3) - ldl_d1_3*t1281;
+    const double ldl_di2_3 = 1.0/ldl_d2_3;
+    const double t1282 = Lam2_0_0*ldl_L20_3;
+    const double ldl_Li20_3 = ldl_L10_3*ldl_L21_3 - ldl_L20_3;
+    const double t1283 = ldl_d1_3*ldl_L21_3;
+    const double ldl_L32_3 = ((Lam2_2_3 - ldl_L30_3*t1282) - ldl_L31_3*t1283)*ldl_di2_3;
+    const double ldl_L42_3 = ((Lam2_2_4 - ldl_L40_3*t1282) - ldl_L41_3*t1283)*ldl_di2_3;
+    const double ldl_L52_3 = ((Lam2_2_5 - ldl_L50_3*t1282) - ldl_L51_3*t1283)*ldl_di2_3;
+    const double t1284 = ldl_L32_3*ldl_L32_3;
+    const double ldl_d3_3 = ((Lam2_3_3 - Lam2_0_0*ldl_L30_3*ldl_L30_3) - ldl_d1_3*ldl_L31_3*ldl_L31_3) - ldl_d2_3*t1284;
+    const double ldl_di3_3 = 1.0/ldl_d3_3;
+    const double t1285 = Lam2_0_0*ldl_L30_3;
+    const double ldl_Li30_3 = (ldl_L10_3*ldl_L31_3 - ldl_L30_3) - ldl_Li20_3*ldl_L32_3;
+    const double t1286 = ldl_d1_3*ldl_L31_3;
+    const double ldl_Li31_3 = ldl_L21_3*ldl_L32_3 - ldl_L31_3;
+    const double t1287 = ldl_d2_3*ldl_L32_3;
+    const double ldl_L43_3 = (((Lam2_3_4 - ldl_L40_3*t1285) - ldl_L41_3*t1286) - ldl_L42_3*t1287)*ldl_di3_3;
+    const double ldl_L53_3 = (((Lam2_3_5 - ldl_L50_3*t1285) - ldl_L51_3*t1286) - ldl_L52_3*t1287)*ldl_di3_3;
+    const double t1288 = ldl_L43_3*ldl_L43_3;
+    const double ldl_d4_3 = (((Lam2_4_4 - Lam2_0_0*ldl_L40_3*ldl_L40_3) - ldl_d1_3*ldl_L41_3*ldl_L41_3) - ldl_d2_3*ldl_L42_3*ldl_L42_3) - ldl_d3_3*t1288;
+    const double ldl_di4_3 = 1.0/ldl_d4_3;
+    const double ldl_L54_3 = ((((Lam2_4_5 - Lam2_0_0*ldl_L40_3*ldl_L50_3) - ldl_d1_3*ldl_L41_3*ldl_L51_3) - ldl_d2_3*ldl_L42_3*ldl_L52_3) - ldl_d3_3*ldl_L43_3*ldl_L53_3)*ldl_di4_3;
+    const double ldl_Li40_3 = ((ldl_L10_3*ldl_L41_3 - ldl_L40_3) - ldl_Li20_3*ldl_L42_3) - ldl_Li30_3*ldl_L43_3;
+    const double ldl_Li41_3 = (ldl_L21_3*ldl_L42_3 - ldl_L41_3) - ldl_Li31_3*ldl_L43_3;
+    const double ldl_Li42_3 = ldl_L32_3*ldl_L43_3 - ldl_L42_3;
+    const double t1289 = ldl_L54_3*ldl_L54_3;
+    const double ldl_d5_3 = ((((Lam2_5_5 - Lam2_0_0*ldl_L50_3*ldl_L50_3) - ldl_d1_3*ldl_L51_3*ldl_L51_3) - ldl_d2_3*ldl_L52_3*ldl_L52_3) - ldl_d3_3*ldl_L53_3*ldl_L53_3) - ldl_d4_3*t1289;
+    const double ldl_di5_3 = 1.0/ldl_d5_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1314 = ((((((((((-corr[17] - 9.81) - obj[4]*t1302) + obj[5]*t1296) + t1265*t1298) + t1266*t1300) - gam_5_3) + t1267*t1299) + t281*t1297) + t278*t1295) + t272*t1294)*ldl_di5_3;
+    /* LDL^T factors inverting a multi-dof D(k) block */
+    const double ldl_Li50_3 = (((ldl_L10_3*ldl_L51_3 - ldl_L50_3) - ldl_Li20_3*ldl_L52_3) - ldl_Li30_3*ldl_L53_3) - ldl_Li40_3*ldl_L54_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1312 = (((ldl_Li20_3*ldl_Li20_3*ldl_di2_3 + (ldl_di0_3 + t1279*ldl_di1_3)) + ldl_Li30_3*ldl_Li30_3*ldl_di3_3) + ldl_Li40_3*ldl_Li40_3*ldl_di4_3) + ldl_Li50_3*ldl_Li50_3*ldl_di5_3;
+    /* LDL^T factors inverting a multi-dof D(k) block */
+    const double ldl_Li51_3 = ((ldl_L21_3*ldl_L52_3 - ldl_L51_3) - ldl_Li31_3*ldl_L53_3) - ldl_Li41_3*ldl_L54_3;
+    const double ldl_Li52_3 = (ldl_L32_3*ldl_L53_3 - ldl_L52_3) - ldl_Li42_3*ldl_L54_3;
+    const double ldl_Li53_3 = ldl_L43_3*ldl_L54_3 - ldl_L53_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1290 = ldl_Li30_3*ldl_di3_3;
+    const double t1304 = ldl_Li20_3*ldl_di2_3;
+    const double t1321 = ((ldl_Li31_3*ldl_Li31_3*ldl_di3_3 + (ldl_di1_3 + t1281*ldl_di2_3)) + ldl_Li41_3*ldl_Li41_3*ldl_di4_3) + ldl_Li51_3*ldl_Li51_3*ldl_di5_3;
+    const double t1326 = (ldl_Li42_3*ldl_Li42_3*ldl_di4_3 + (ldl_di2_3 + t1284*ldl_di3_3)) + ldl_Li52_3*ldl_Li52_3*ldl_di5_3;
+    const double t1318 = ldl_L21_3*ldl_di2_3;
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_3_3 = ldl_Li53_3*ldl_Li53_3*ldl_di5_3 + (ldl_di3_3 + t1288*ldl_di4_3);
+    const double Rk2_4_4 = ldl_di4_3 + t1289*ldl_di5_3;
+    const double Rk2_0_5 = ldl_Li50_3*ldl_di5_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1291 = ldl_Li40_3*ldl_di4_3;
+    const double t1310 = ldl_Li51_3*Rk2_0_5 + (((-ldl_L21_3*t1304 - ldl_L10_3*ldl_di1_3) + ldl_Li31_3*t1290) + ldl_Li41_3*t1291);
+    const double t1292 = ldl_L54_3*Rk2_0_5 - ldl_Li40_3*ldl_di4_3;
+    const double t1305 = ldl_Li52_3*Rk2_0_5 + ((t1304 - ldl_L32_3*t1290) + ldl_Li42_3*t1291);
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_0_3 = ldl_Li53_3*Rk2_0_5 + (t1290 - ldl_L43_3*t1291);
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1315 = ldl_Li31_3*ldl_di3_3;
+    const double t1322 = ldl_L32_3*ldl_di3_3;
+    const double t1319 = ldl_L32_3*t1315;
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_0_4 = -t1292;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk2_0 = ((t1303*Rk2_0_3 + t1301*Rk2_0_4) + ((t1313*t1312 + ldl_Li50_3*t1314) + t1309*t1305)) + t1311*t1310;
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_0_0 = t187*Rk2_0_4 + (t193*Rk2_0_5 + t1312);
+    const double Rk2_1_5 = ldl_Li51_3*ldl_di5_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1316 = ldl_Li41_3*ldl_di4_3;
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_1_3 = ldl_Li53_3*Rk2_1_5 + (t1315 - ldl_L43_3*t1316);
+    const double t1328 = ldl_Li52_3*Rk2_1_5 + (ldl_Li42_3*t1316 + (-t1318 - t1319));
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1320 = (ldl_Li41_3*ldl_Li42_3*ldl_di4_3 + (-t1318 - t1319)) + ldl_Li51_3*ldl_Li52_3*ldl_di5_3;
+    const double t1317 = ldl_L54_3*Rk2_1_5 - ldl_Li41_3*ldl_di4_3;
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_1_4 = -t1317;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk2_1 = ((t1303*Rk2_1_3 + t1311*t1321) + (t1309*t1320 + ldl_Li51_3*t1314)) + (t1301*Rk2_1_4 + t1313*t1310);
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_1_1 = t188*Rk2_1_3 + (t179*Rk2_1_5 + t1321);
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1323 = ldl_Li42_3*ldl_di4_3;
+    const double t1324 = ldl_L43_3*t1323;
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_2_3 = ldl_Li52_3*ldl_Li53_3*ldl_di5_3 + (-t1322 - t1324);
+    const double Rk2_2_5 = ldl_Li52_3*ldl_di5_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1325 = ldl_L54_3*Rk2_2_5;
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_2_4 = ldl_Li42_3*ldl_di4_3 - t1325;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk2_2 = ((t1303*Rk2_2_3 + ldl_Li52_3*t1314) + t1311*t1320) + (t1301*Rk2_2_4 + (t1313*t1305 + t1309*t1326));
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_2_2 = (t176*Rk2_2_3 + t1326) + t180*Rk2_2_4;
+    const double Rk2_3_5 = ldl_Li53_3*ldl_di5_3;
+    const double Rk2_3_4 = -ldl_L54_3*Rk2_3_5 - ldl_L43_3*ldl_di4_3;
+    const double Rk2_3_2 = ((ldl_Li53_3*Rk2_2_5 + (-t1322 - t1324)) + t176*Rk2_3_3) + t180*Rk2_3_4;
+    const double Rk2_4_2 = (t176*Rk2_3_4 - t1325) + (t180*Rk2_4_4 + t1323);
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double Pk2_3 = ((t1313*Rk2_0_3 + t1303*Rk2_3_3) + (t1309*Rk2_2_3 + ldl_Li53_3*t1314)) + (t1311*Rk2_1_3 + t1301*Rk2_3_4);
+    const double Pk2_4 = ((t1313*Rk2_0_4 + t1311*Rk2_1_4) + (t1301*Rk2_4_4 - ldl_L54_3*t1314)) + (t1309*Rk2_2_4 + t1303*Rk2_3_4);
+    const double t1327 = ldl_L54_3*ldl_di5_3;
+    const double Pk2_5 = ((t1313*Rk2_0_5 + t1314) + (t1311*Rk2_1_5 + t1309*Rk2_2_5)) + (t1303*Rk2_3_5 - t1301*t1327);
+    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
+    const double Rk2_4_0 = (t187*Rk2_4_4 - t193*t1327) - t1292;
+    const double Rk2_4_1 = (t188*Rk2_3_4 - t179*t1327) - t1317;
+    const double Rk2_0_1 = (t188*Rk2_0_3 + t179*Rk2_0_5) + t1310;
+    const double Rk2_1_0 = (t187*Rk2_1_4 + t193*Rk2_1_5) + t1310;
+    const double Rk2_0_2 = (t176*Rk2_0_3 + t1305) + t180*Rk2_0_4;
+    const double Rk2_2_0 = t187*Rk2_2_4 + (t193*Rk2_2_5 + t1305);
+    const double Rk2_1_2 = (t176*Rk2_1_3 + t1328) + t180*Rk2_1_4;
+    const double Rk2_2_1 = (t188*Rk2_2_3 + t179*Rk2_2_5) + t1328;
+    const double Rk2_3_0 = (Rk2_0_3 + t193*Rk2_3_5) + t187*Rk2_3_4;
+    const double Rk2_3_1 = Rk2_1_3 + (t188*Rk2_3_3 + t179*Rk2_3_5);
+    const double Rk2_4_5 = -t1327;
+    const double t1329 = t193*ldl_di5_3;
+    const double Rk2_5_0 = (Rk2_0_5 + t1329) - t187*t1327;
+    const double Rk2_5_2 = (Rk2_2_5 + t176*Rk2_3_5) - t180*t1327;
+    const double t1330 = t179*ldl_di5_3;
+    const double Rk2_5_1 = (Rk2_1_5 + t1330) + t188*Rk2_3_5;
+    /* alpha1: spatial acceleration alpha(k) (2.26) */
+    const double alpha1_3_4 = -9.81*s_q_19;
+    const double alpha1_5_4 = 9.81*c_q_19;
+    /* alpha2: spatial acceleration alpha(k) (2.26) */
+    const double alpha2_4_4 = s_q_20*alpha1_5_4;
+    const double alpha2_5_4 = c_q_20*alpha1_5_4;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_4_4 = (alpha2_4_4 - 0.4*a1_0_4) + a3_4_4;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_4_4 = (a4_4_4 + alpha3_4_4) - 0.4*alpha3_0_4;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double t1331 = 0.4*alpha2_1_4;
+    const double t1332 = alpha1_3_4 + t1331;
+    const double alpha3_3_4 = (a3_3_4 - s_q_21*alpha2_5_4) + c_q_21*t1332;
+    const double alpha3_5_4 = (a3_5_4 + c_q_21*alpha2_5_4) + s_q_21*t1332;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double t1333 = alpha3_3_4 + t1331;
+    const double alpha4_3_4 = (a4_3_4 - s_q_22*alpha3_5_4) + c_q_22*t1333;
+    const double alpha4_5_4 = (a4_5_4 + c_q_22*alpha3_5_4) + s_q_22*t1333;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_3_4 = (a5_3_4 + 0.05*alpha2_1_4) + alpha4_3_4;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1610 = (0.05*alpha5_1_4 + V5_2_4*t385) + alpha5_3_4;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double t1334 = 0.05*alpha4_0_4;
+    const double t1335 = alpha4_4_4 - t1334;
+    const double alpha5_4_4 = (a5_4_4 + s_q_23*alpha4_5_4) + c_q_23*t1335;
+    const double alpha5_5_4 = (a5_5_4 + c_q_23*alpha4_5_4) - s_q_23*t1335;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1611 = (V5_2_4*t383 - t1334) + alpha5_4_4;
+    /* f5: spatial force f(k) (2.29) */
+    const double t1336 = -0.0003175*alpha4_0_4;
+    const double t1337 = 0.00018250000000000002*V5_2_4;
+    const double t1338 = 0.0075*V5_2_4;
+    const double f5_0_4 = (-V5_1_4*t1337 - t1336) - 0.0075*alpha5_4_4;
+    const double f5_1_4 = (0.0003175*alpha5_1_4 + V5_0_4*t1337) + 0.0075*alpha5_3_4;
+    const double f5_3_4 = (0.0075*alpha5_1_4 + V5_0_4*t1338) + 0.3*alpha5_3_4;
+    const double t1340 = V5_0_4*V5_0_4;
+    const double f5_2_4 = 0.000135*alpha5_2_4;
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_2_4 = (c_q_23*f5_2_4 + 0.000135*alpha4_2_4) + s_q_23*f5_1_4;
+    /* f5: spatial force f(k) (2.29) */
+    const double t1339 = -0.0075*alpha4_0_4;
+    const double f5_4_4 = (V5_1_4*t1338 + t1339) + 0.3*alpha5_4_4;
+    const double t1341 = V5_1_4*V5_1_4;
+    const double f5_5_4 = 0.3*alpha5_5_4 + (-0.0075*t1341 - 0.0075*t1340);
+    /* f4: spatial force f(k) (2.29) */
+    const double f4_5_4 = ((0.3*alpha4_5_4 + (-0.0075*t85 - 0.0075*t86)) + c_q_23*f5_5_4) + s_q_23*f5_4_4;
+    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1612 = alpha5_5_4 + (-0.05*t1341 - 0.05*t1340);
+    /* f4: spatial force f(k) (2.29) */
+    const double t1342 = c_q_23*f5_4_4;
+    const double t1343 = 0.00018250000000000002*V4_2_4;
+    const double f4_1_4 = ((((V4_0_4*t1343 + 0.0003175*alpha2_1_4) + 0.0075*alpha4_3_4) - s_q_23*f5_2_4) + c_q_23*f5_1_4) + 0.05*f5_3_4;
+    const double f4_0_4 = ((((-0.0075*alpha4_4_4 - V4_1_4*t1343) - t1336) + f5_0_4) + 0.05*s_q_23*f5_5_4) - 0.05*t1342;
+    const double t1344 = 0.0075*V4_2_4;
+    const double f4_4_4 = (((0.3*alpha4_4_4 + V4_1_4*t1344) + t1339) - s_q_23*f5_5_4) + t1342;
+    const double f4_3_4 = ((V4_0_4*t1344 + 0.0075*alpha2_1_4) + 0.3*alpha4_3_4) + f5_3_4;
+    /* f3: spatial force f(k) (2.29) */
+    const double f3_5_4 = ((2.5*alpha3_5_4 + (-0.5*t77 - 0.5*t78)) - s_q_22*f4_3_4) + c_q_22*f4_5_4;
+    const double t1346 = c_q_22*f4_3_4;
+    const double t1347 = s_q_22*f4_5_4;
+    const double f3_2_4 = (c_q_22*f4_2_4 + 0.001125*alpha3_2_4) - s_q_22*f4_0_4;
+    const double t1345 = 0.13277500000000003*V3_2_4;
+    const double f3_0_4 = ((((-V3_1_4*t1345 - 0.5*alpha3_4_4) + 0.13390000000000002*alpha3_0_4) + s_q_22*f4_2_4) - 0.4*f4_4_4) + c_q_22*f4_0_4;
+    const double f3_1_4 = ((((V3_0_4*t1345 + 0.13390000000000002*alpha2_1_4) + 0.5*alpha3_3_4) + 0.4*t1346) + f4_1_4) + 0.4*t1347;
+    const double t1348 = 0.5*V3_2_4;
+    const double f3_3_4 = (((V3_0_4*t1348 + 0.5*alpha2_1_4) + 2.5*alpha3_3_4) + t1346) + t1347;
+    const double f3_4_4 = ((V3_1_4*t1348 + 2.5*alpha3_4_4) - 0.5*alpha3_0_4) + f4_4_4;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0_4 = ((((0.08030000000000002*a1_0_4 - 0.30000000000000004*alpha2_4_4) - V2_1_4*t1349) - 0.4*f3_4_4) + c_q_21*f3_0_4) + s_q_21*f3_2_4;
+    const double f2_2_4 = (c_q_21*f3_2_4 + 0.000675*alpha2_2_4) - s_q_21*f3_0_4;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_0_4 = 2e-05*a1_0_4 + f2_0_4;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double t1400 = tau[22] - f4_1_4;
+    /* f2: spatial force f(k) (2.29) */
+    const double t1350 = 0.4*c_q_21;
+    const double t1351 = 0.4*s_q_21;
+    const double f2_1_4 = ((((V2_0_4*t1349 + 0.30000000000000004*alpha1_3_4) + 0.08030000000000002*alpha2_1_4) + t1351*f3_5_4) + f3_1_4) + t1350*f3_3_4;
+    /* f1: spatial force f(k) (2.29) */
+    const double f1_2_4 = (c_q_20*f2_2_4 + 2e-05*a1_2_4) + s_q_20*f2_1_4;
+    const double f1_1_4 = c_q_20*f2_1_4 - s_q_20*f2_2_4;
+    /* f0: spatial force f(k) (2.29) */
+    const double f0_2_4 = c_q_19*f1_2_4 - s_q_19*f1_0_4;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double t1352 = s_q_23*s_q_23;
+    const double t1353 = c_q_23*c_q_23;
+    const double P4_0_0_4 = (0.00075*t1352 + 0.0003175) + 0.0003070866141732284*t1353;
+    const double P4_0_4_4 = (-0.015*t1352 - 0.0075) - 0.006141732283464568*t1353;
+    const double t1354 = c_q_23*s_q_23;
+    const double P4_0_5_4 = 0.008858267716535431*t1354;
+    const double t1355 = 0.0003175*c_q_23 + 0.000375;
+    const double P4_1_1_4 = (c_q_23*t1355 + (0.000375*c_q_23 + 0.0010675)) + 0.000135*t1352;
+    const double P4_1_2_4 = s_q_23*t1355 - 0.000135*t1354;
+    const double P4_4_5_4 = -0.17716535433070862*t1354;
+    const double P4_1_3_4 = 0.0075*c_q_23 + 0.0225;
+    const double P4_2_2_4 = (0.0003175*t1352 + 0.000135) + 0.000135*t1353;
+    const double P4_2_3_4 = 0.0075*s_q_23;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double t1364 = -P4_2_3_4;
+    /* P4: articulated inertia P(k) (4.5) */
+    const double P4_4_4_4 = (0.3*t1352 + 0.3) + 0.12283464566929136*t1353;
+    const double P4_5_5_4 = (0.12283464566929136*t1352 + 0.3) + 0.3*t1353;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0_4 = 1.0/P4_1_1_4;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_1_0_4 = P4_1_1_4*Dinv4_0_0_4;
     const double G4_2_0_4 = P4_1_2_4*Dinv4_0_0_4;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t844 = P4_2_2_4 - P4_1_2_4*G4_2_0_4;
+    const double t1359 = P4_2_2_4 - P4_1_2_4*G4_2_0_4;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_3_0_4 = P4_1_3_4*Dinv4_0_0_4;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t842 = 0.4*P4_0_4_4;
-    const double t843 = c_q_10*P4_0_0_4 - t842;
-    const double P3_0_0_4 = (((0.16000000000000003*P4_4_4_4 + 0.13390000000000002) - c_q_10*t842) + c_q_10*t843) + t778*t844;
-    const double P3_0_2_4 = t786*t844 - s_q_10*t843;
-    const double P3_2_2_4 = (t778*P4_0_0_4 + 0.001125) + t795*t844;
+    const double t1356 = 0.4*P4_0_4_4;
+    const double t1357 = c_q_22*P4_0_0_4 - t1356;
+    const double t1358 = s_q_22*s_q_22;
+    const double P3_0_0_4 = (((0.16000000000000003*P4_4_4_4 + 0.13390000000000002) - c_q_22*t1356) + c_q_22*t1357) + t1358*t1359;
+    const double t1360 = 0.4*P4_4_5_4;
+    const double t1361 = c_q_22*P4_0_5_4;
+    const double t1373 = t1358*P4_0_5_4;
+    const double t1362 = t1361 - t1360;
+    const double P3_1_4_4 = s_q_22*t1360;
+    const double t1363 = s_q_22*t1362;
+    const double t1365 = -P4_1_3_4*G4_2_0_4 - t1364;
+    const double P3_0_5_4 = -t1358*t1365 + c_q_22*t1362;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t859 = -P3_0_2_4;
+    const double t1386 = -P3_0_5_4;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t845 = 0.4*P4_4_5_4;
-    const double t846 = c_q_10*P4_0_5_4;
-    const double t856 = t778*P4_0_5_4;
-    const double t847 = t846 - t845;
-    const double P3_1_4_4 = s_q_10*t845;
-    const double t848 = s_q_10*t847;
-    const double t850 = -P4_1_3_4*G4_2_0_4 - t849;
-    const double P3_0_5_4 = -t778*t850 + c_q_10*t847;
-    const double P3_1_2_4 = c_q_10*((P4_1_2_4 - P4_1_2_4*G4_1_0_4) + t789*(-P4_1_2_4*G4_3_0_4 - t849)) - 0.4*t856;
-    const double P3_2_3_4 = t795*t850 - t856;
-    const double t851 = t786*t850;
-    const double P3_0_1_4 = (s_q_10*(P4_1_2_4 - P4_1_1_4*G4_2_0_4) + 0.4*t848) + 0.4*t851;
-    const double P3_0_3_4 = t848 + t851;
-    const double P3_2_5_4 = -s_q_10*t846 - t851;
+    const double t1366 = c_q_22*s_q_22;
+    const double P3_0_2_4 = t1366*t1359 - s_q_22*t1357;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t866 = -P3_0_3_4;
-    const double t867 = -P3_2_3_4;
-    const double t868 = -P3_0_5_4;
-    const double t869 = -P3_2_5_4;
+    const double t1377 = -P3_0_2_4;
     /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_4_4 = (c_q_10*P4_0_4_4 - 0.5) - 0.4*P4_4_4_4;
-    const double P3_2_4_4 = -s_q_10*P4_0_4_4;
+    const double t1367 = t1366*t1365;
+    const double P3_2_5_4 = -s_q_22*t1361 - t1367;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1387 = -P3_2_5_4;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_1_4 = (s_q_22*(P4_1_2_4 - P4_1_1_4*G4_2_0_4) + 0.4*t1363) + 0.4*t1367;
+    const double P3_0_3_4 = t1363 + t1367;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1384 = -P3_0_3_4;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_0_4_4 = (c_q_22*P4_0_4_4 - 0.5) - 0.4*P4_4_4_4;
+    const double P3_2_4_4 = -s_q_22*P4_0_4_4;
     const double P3_4_4_4 = P4_4_4_4 + 2.5;
-    const double t852 = t778*P4_5_5_4;
-    const double t853 = 0.6 - P4_1_3_4*G4_3_0_4;
-    const double P3_5_5_4 = (t795*P4_5_5_4 + 2.5) + t778*t853;
-    const double t857 = t786*P4_5_5_4;
-    const double P3_3_3_4 = t795*t853 + (t852 + 2.5);
-    const double P3_3_5_4 = t857 - t786*t853;
-    const double t854 = (P4_1_3_4 - P4_1_3_4*G4_1_0_4) + t789*t853;
-    const double P3_1_5_4 = -s_q_10*t854 + 0.4*t857;
-    const double t855 = c_q_10*t854;
-    const double P3_1_1_4 = ((((P4_1_1_4 + 0.13390000000000002) + 0.16000000000000003*t852) - P4_1_1_4*G4_1_0_4) + t789*(P4_1_3_4 - P4_1_1_4*G4_3_0_4)) + 0.4*t855;
-    const double P3_1_3_4 = (0.4*t852 + 0.5) + t855;
+    const double t1368 = t1358*P4_5_5_4;
+    const double t1369 = 0.4*c_q_22;
+    const double P3_1_2_4 = c_q_22*((P4_1_2_4 - P4_1_2_4*G4_1_0_4) + t1369*(-P4_1_2_4*G4_3_0_4 - t1364)) - 0.4*t1373;
+    const double t1370 = 0.6 - P4_1_3_4*G4_3_0_4;
+    const double t1371 = (P4_1_3_4 - P4_1_3_4*G4_1_0_4) + t1369*t1370;
+    const double t1372 = c_q_22*t1371;
+    const double P3_1_1_4 = ((((P4_1_1_4 + 0.13390000000000002) + 0.16000000000000003*t1368) - P4_1_1_4*G4_1_0_4) + t1369*(P4_1_3_4 - P4_1_1_4*G4_3_0_4)) + 0.4*t1372;
+    const double P3_1_3_4 = (0.4*t1368 + 0.5) + t1372;
+    const double t1374 = t1366*P4_5_5_4;
+    const double P3_1_5_4 = -s_q_22*t1371 + 0.4*t1374;
+    const double P3_3_5_4 = t1374 - t1366*t1370;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t870 = -P3_3_5_4;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t918 = (1.0 - G4_1_0_4) - t789*G4_3_0_4;
+    const double t1388 = -P3_3_5_4;
     /* P3: articulated inertia P(k) (4.5) */
-    const double P3_3_4_4 = s_q_10*P4_4_5_4;
-    const double P3_4_5_4 = c_q_10*P4_4_5_4;
+    const double t1375 = c_q_22*c_q_22;
+    const double P3_2_2_4 = (t1358*P4_0_0_4 + 0.001125) + t1375*t1359;
+    const double P3_2_3_4 = t1375*t1365 - t1373;
+    const double P3_5_5_4 = (t1375*P4_5_5_4 + 2.5) + t1358*t1370;
+    const double P3_3_3_4 = (t1368 + 2.5) + t1375*t1370;
+    /* P2: articulated inertia P(k) (4.5) */
+    const double t1385 = -P3_2_3_4;
+    /* P3: articulated inertia P(k) (4.5) */
+    const double P3_3_4_4 = s_q_22*P4_4_5_4;
+    const double P3_4_5_4 = c_q_22*P4_4_5_4;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0_4 = 1.0/P3_1_1_4;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_0_0_4 = P3_0_1_4*Dinv3_0_0_4;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t858 = P3_0_0_4 - P3_0_1_4*G3_0_0_4;
+    const double t1376 = P3_0_0_4 - P3_0_1_4*G3_0_0_4;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_1_0_4 = P3_1_1_4*Dinv3_0_0_4;
     const double G3_2_0_4 = P3_1_2_4*Dinv3_0_0_4;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t864 = P3_2_2_4 - P3_1_2_4*G3_2_0_4;
+    const double t1382 = P3_2_2_4 - P3_1_2_4*G3_2_0_4;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_3_0_4 = P3_1_3_4*Dinv3_0_0_4;
     const double G3_4_0_4 = P3_1_4_4*Dinv3_0_0_4;
     const double G3_5_0_4 = P3_1_5_4*Dinv3_0_0_4;
     /* P2: articulated inertia P(k) (4.5) */
-    const double P2_1_1_4 = (((((P3_1_1_4 + 0.08030000000000002) - P3_1_1_4*G3_1_0_4) + t770*(P3_1_3_4 - P3_1_1_4*G3_3_0_4)) + t771*(P3_1_5_4 - P3_1_1_4*G3_5_0_4)) + t770*(((P3_1_3_4 - P3_1_3_4*G3_1_0_4) + t770*(P3_3_3_4 - P3_1_3_4*G3_3_0_4)) + t771*(-P3_1_3_4*G3_5_0_4 - t870))) + t771*(((P3_1_5_4 - P3_1_5_4*G3_1_0_4) + t770*(-P3_1_5_4*G3_3_0_4 - t870)) + t771*(P3_5_5_4 - P3_1_5_4*G3_5_0_4));
-    const double t860 = -P3_0_1_4*G3_2_0_4 - t859;
-    const double t863 = -P3_1_2_4*G3_0_0_4 - t859;
-    const double t861 = 0.4*G3_4_0_4;
-    const double P2_0_1_4 = ((((P3_1_1_4*t861 - 0.4*P3_1_4_4) + c_q_9*(P3_0_1_4 - P3_1_1_4*G3_0_0_4)) + s_q_9*(P3_1_2_4 - P3_1_1_4*G3_2_0_4)) + t770*(((P3_1_3_4*t861 - 0.4*P3_3_4_4) + c_q_9*(-P3_1_3_4*G3_0_0_4 - t866)) + s_q_9*(-P3_1_3_4*G3_2_0_4 - t867))) + t771*(((P3_1_5_4*t861 - 0.4*P3_4_5_4) + c_q_9*(-P3_1_5_4*G3_0_0_4 - t868)) + s_q_9*(-P3_1_5_4*G3_2_0_4 - t869));
-    const double P2_1_2_4 = c_q_9*(((P3_1_2_4 - P3_1_2_4*G3_1_0_4) + t770*(-P3_1_2_4*G3_3_0_4 - t867)) + t771*(-P3_1_2_4*G3_5_0_4 - t869)) - s_q_9*(((P3_0_1_4 - P3_0_1_4*G3_1_0_4) + t770*(-P3_0_1_4*G3_3_0_4 - t866)) + t771*(-P3_0_1_4*G3_5_0_4 - t868));
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t900 = ((1.0 - G3_1_0_4) - t770*G3_3_0_4) - t771*G3_5_0_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t862 = ((P3_0_1_4*t861 - 0.4*P3_0_4_4) + c_q_9*t858) + s_q_9*t860;
-    const double t865 = ((P3_1_2_4*t861 - 0.4*P3_2_4_4) + c_q_9*t863) + s_q_9*t864;
-    const double P2_0_0_4 = (((((0.16000000000000003*P3_4_4_4 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_4*G3_4_0_4) - t770*(P3_0_4_4 - P3_1_4_4*G3_0_0_4)) - t771*(P3_2_4_4 - P3_1_4_4*G3_2_0_4)) + c_q_9*t862) + s_q_9*t865;
-    const double P2_2_2_4 = (c_q_9*(c_q_9*t864 - s_q_9*t863) + 0.000675) - s_q_9*(c_q_9*t860 - s_q_9*t858);
-    const double P2_0_2_4 = c_q_9*t865 - s_q_9*t862;
+    const double P2_1_1_4 = (((((P3_1_1_4 + 0.08030000000000002) - P3_1_1_4*G3_1_0_4) + t1350*(P3_1_3_4 - P3_1_1_4*G3_3_0_4)) + t1351*(P3_1_5_4 - P3_1_1_4*G3_5_0_4)) + t1350*(((P3_1_3_4 - P3_1_3_4*G3_1_0_4) + t1350*(P3_3_3_4 - P3_1_3_4*G3_3_0_4)) + t1351*(-P3_1_3_4*G3_5_0_4 - t1388))) + t1351*(((P3_1_5_4 - P3_1_5_4*G3_1_0_4) + t1350*(-P3_1_5_4*G3_3_0_4 - t1388)) + t1351*(P3_5_5_4 - P3_1_5_4*G3_5_0_4));
+    const double t1378 = -P3_0_1_4*G3_2_0_4 - t1377;
+    const double t1381 = -P3_1_2_4*G3_0_0_4 - t1377;
+    const double t1379 = 0.4*G3_4_0_4;
+    const double P2_0_1_4 = ((((P3_1_1_4*t1379 - 0.4*P3_1_4_4) + c_q_21*(P3_0_1_4 - P3_1_1_4*G3_0_0_4)) + s_q_21*(P3_1_2_4 - P3_1_1_4*G3_2_0_4)) + t1350*(((P3_1_3_4*t1379 - 0.4*P3_3_4_4) + c_q_21*(-P3_1_3_4*G3_0_0_4 - t1384)) + s_q_21*(-P3_1_3_4*G3_2_0_4 - t1385))) + t1351*(((P3_1_5_4*t1379 - 0.4*P3_4_5_4) + c_q_21*(-P3_1_5_4*G3_0_0_4 - t1386)) + s_q_21*(-P3_1_5_4*G3_2_0_4 - t1387));
+    const double P2_1_2_4 = c_q_21*(((P3_1_2_4 - P3_1_2_4*G3_1_0_4) + t1350*(-P3_1_2_4*G3_3_0_4 - t1385)) + t1351*(-P3_1_2_4*G3_5_0_4 - t1387)) - s_q_21*(((P3_0_1_4 - P3_0_1_4*G3_1_0_4) + t1350*(-P3_0_1_4*G3_3_0_4 - t1384)) + t1351*(-P3_0_1_4*G3_5_0_4 - t1386));
+    const double t1380 = ((P3_0_1_4*t1379 - 0.4*P3_0_4_4) + c_q_21*t1376) + s_q_21*t1378;
+    const double P2_2_2_4 = (c_q_21*(c_q_21*t1382 - s_q_21*t1381) + 0.000675) - s_q_21*(c_q_21*t1378 - s_q_21*t1376);
+    const double t1383 = ((P3_1_2_4*t1379 - 0.4*P3_2_4_4) + c_q_21*t1381) + s_q_21*t1382;
+    const double P2_0_0_4 = (((((0.16000000000000003*P3_4_4_4 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_4*G3_4_0_4) - t1350*(P3_0_4_4 - P3_1_4_4*G3_0_0_4)) - t1351*(P3_2_4_4 - P3_1_4_4*G3_2_0_4)) + c_q_21*t1380) + s_q_21*t1383;
+    const double P2_0_2_4 = c_q_21*t1383 - s_q_21*t1380;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t874 = -P2_1_2_4;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t897 = (-c_q_9*G3_0_0_4 - s_q_9*G3_2_0_4) + 0.4*G3_4_0_4;
-    const double t896 = s_q_9*G3_0_0_4 - c_q_9*G3_2_0_4;
+    const double t1392 = -P2_1_2_4;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0_4 = 1.0/P2_0_0_4;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
@@ -2854,2257 +3925,433 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_1_0_4 = P2_0_1_4*Dinv2_0_0_4;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t873 = P2_1_1_4 - P2_0_1_4*G2_1_0_4;
+    const double t1391 = P2_1_1_4 - P2_0_1_4*G2_1_0_4;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_2_0_4 = P2_0_2_4*Dinv2_0_0_4;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t878 = P2_2_2_4 - P2_0_2_4*G2_2_0_4;
-    const double t871 = P2_0_1_4 - P2_0_1_4*G2_0_0_4;
-    const double t875 = -P2_0_1_4*G2_2_0_4 - t874;
-    const double t877 = -P2_0_2_4*G2_1_0_4 - t874;
-    const double t872 = P2_0_2_4 - P2_0_2_4*G2_0_0_4;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t883 = 1.0 - G2_0_0_4;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_0_1_4 = c_q_8*t871 - s_q_8*t872;
-    const double P1_0_2_4 = c_q_8*t872 + s_q_8*t871;
+    const double t1396 = P2_2_2_4 - P2_0_2_4*G2_2_0_4;
+    const double t1389 = P2_0_1_4 - P2_0_1_4*G2_0_0_4;
+    const double t1393 = -P2_0_1_4*G2_2_0_4 - t1392;
+    const double t1395 = -P2_0_2_4*G2_1_0_4 - t1392;
+    const double t1390 = P2_0_2_4 - P2_0_2_4*G2_0_0_4;
+    const double P1_0_1_4 = c_q_20*t1389 - s_q_20*t1390;
+    const double P1_0_2_4 = c_q_20*t1390 + s_q_20*t1389;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t880 = -P1_0_2_4;
+    const double t1398 = -P1_0_2_4;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t876 = c_q_8*t873 - s_q_8*t875;
-    const double P1_2_2_4 = (c_q_8*(c_q_8*t878 + s_q_8*t877) + 2e-05) + s_q_8*(c_q_8*t875 + s_q_8*t873);
-    const double t879 = c_q_8*t877 - s_q_8*t878;
-    const double P1_1_1_4 = (c_q_8*t876 + 2e-05) - s_q_8*t879;
-    const double P1_1_2_4 = c_q_8*t879 + s_q_8*t876;
+    const double t1394 = c_q_20*t1391 - s_q_20*t1393;
+    const double P1_2_2_4 = (c_q_20*(c_q_20*t1396 + s_q_20*t1395) + 2e-05) + s_q_20*(c_q_20*t1393 + s_q_20*t1391);
+    const double t1397 = c_q_20*t1395 - s_q_20*t1396;
+    const double P1_1_1_4 = (c_q_20*t1394 + 2e-05) - s_q_20*t1397;
+    const double P1_1_2_4 = c_q_20*t1397 + s_q_20*t1394;
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0_4 = 1.0/P1_1_1_4;
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0_4 = P1_0_1_4*Dinv1_0_0_4;
     const double G1_2_0_4 = P1_1_2_4*Dinv1_0_0_4;
     /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_4 = (c_q_7*(c_q_7*(P1_2_2_4 - P1_1_2_4*G1_2_0_4) - s_q_7*(-P1_1_2_4*G1_0_0_4 - t880)) + 2e-05) - s_q_7*(c_q_7*(-P1_0_1_4*G1_2_0_4 - t880) - s_q_7*(P1_0_0_4 - P1_0_1_4*G1_0_0_4));
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t881 = s_q_7*G1_0_0_4 - c_q_7*G1_2_0_4;
+    const double P0_2_2_4 = (c_q_19*(c_q_19*(P1_2_2_4 - P1_1_2_4*G1_2_0_4) - s_q_19*(-P1_1_2_4*G1_0_0_4 - t1398)) + 2e-05) - s_q_19*(c_q_19*(-P1_0_1_4*G1_2_0_4 - t1398) - s_q_19*(P1_0_0_4 - P1_0_1_4*G1_0_0_4));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_4 = 1.0/P0_2_2_4;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_1_1_2 = t881*t881*Dinv0_0_0_4 + Dinv1_0_0_4;
-    const double Ups1_0_0_2 = s_q_7*s_q_7*Dinv0_0_0_4;
-    const double t882 = s_q_7*Dinv0_0_0_4;
-    const double Ups1_0_1_2 = -t881*t882;
-    const double Ups1_0_2_2 = -c_q_7*t882;
-    const double Ups1_1_2_2 = c_q_7*t881*Dinv0_0_0_4;
-    const double Ups1_2_2_2 = c_q_7*c_q_7*Dinv0_0_0_4;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t884 = -c_q_8*G2_1_0_4 + s_q_8*G2_2_0_4;
-    const double t885 = -s_q_8*G2_1_0_4 - c_q_8*G2_2_0_4;
-    const double t886 = (t883*Ups1_0_1_2 + t885*Ups1_1_2_2) + t884*Ups1_1_1_2;
-    const double t887 = (t883*Ups1_0_2_2 + t884*Ups1_1_2_2) + t885*Ups1_2_2_2;
-    const double Ups2_0_0_2 = (Dinv2_0_0_4 + t883*((t884*Ups1_0_1_2 + t883*Ups1_0_0_2) + t885*Ups1_0_2_2)) + (t884*t886 + t885*t887);
-    const double Ups2_0_1_2 = c_q_8*t886 + s_q_8*t887;
-    const double Ups2_0_2_2 = c_q_8*t887 - s_q_8*t886;
-    const double t888 = s_q_8*Ups1_1_2_2;
-    const double t889 = c_q_8*Ups1_1_1_2 + t888;
-    const double Ups2_2_2_2 = c_q_8*(c_q_8*Ups1_2_2_2 - t888) - s_q_8*(-s_q_8*Ups1_1_1_2 + c_q_8*Ups1_1_2_2);
-    const double t890 = c_q_8*Ups1_1_2_2 + s_q_8*Ups1_2_2_2;
-    const double Ups2_1_1_2 = c_q_8*t889 + s_q_8*t890;
-    const double Ups2_1_2_2 = c_q_8*t890 - s_q_8*t889;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t891 = s_q_9*Ups2_0_2_2;
-    const double t892 = c_q_9*Ups2_0_0_2;
-    const double t893 = t892 - t891;
-    const double Ups3_0_4_2 = -0.4*t892 + 0.4*s_q_9*Ups2_0_2_2;
-    const double t894 = c_q_9*Ups2_0_2_2;
-    const double t895 = t894 - s_q_9*Ups2_2_2_2;
-    const double Ups3_0_0_2 = c_q_9*t893 - s_q_9*t895;
-    const double t898 = c_q_9*Ups2_0_1_2;
-    const double t899 = t898 - s_q_9*Ups2_1_2_2;
-    const double Ups3_3_4_2 = -0.16000000000000003*t898;
-    const double Ups3_0_1_2 = (t897*t893 + t896*t895) + t900*t899;
-    const double Ups3_0_2_2 = s_q_9*t893 + c_q_9*t895;
-    const double Ups3_0_3_2 = t770*t899;
-    const double Ups3_0_5_2 = t771*t899;
-    const double t901 = t897*Ups2_0_2_2 + (t900*Ups2_1_2_2 + t896*Ups2_2_2_2);
-    const double t904 = t896*Ups2_0_2_2;
-    const double t902 = t897*Ups2_0_0_2;
-    const double t903 = t900*Ups2_0_1_2;
-    const double t905 = t902 + (t903 + t904);
-    const double Ups3_1_4_2 = (-0.4*t902 - 0.4*t903) - 0.4*t904;
-    const double t906 = t897*Ups2_0_1_2 + (t900*Ups2_1_1_2 + t896*Ups2_1_2_2);
-    const double Ups3_1_1_2 = (Dinv3_0_0_4 + t896*t901) + (t897*t905 + t900*t906);
-    const double Ups3_1_2_2 = s_q_9*t905 + c_q_9*t901;
-    const double t908 = s_q_9*Ups2_0_1_2;
-    const double t909 = c_q_9*Ups2_1_2_2 + t908;
-    const double t910 = 0.16000000000000003*Ups2_1_1_2;
-    const double Ups3_4_5_2 = -0.16000000000000003*t908;
-    const double Ups3_1_3_2 = t770*t906;
-    const double Ups3_1_5_2 = t771*t906;
-    const double t907 = s_q_9*Ups2_0_0_2;
-    const double Ups3_2_2_2 = s_q_9*(t894 + t907) + c_q_9*(c_q_9*Ups2_2_2_2 + t891);
-    const double Ups3_2_4_2 = -0.4*t907 - 0.4*t894;
-    const double Ups3_4_4_2 = 0.16000000000000003*Ups2_0_0_2;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups4_4_4_2 = 0.16000000000000003*Ups3_0_0_2 + (Ups3_4_4_2 - 0.8*Ups3_0_4_2);
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups3_2_3_2 = t770*t909;
-    const double Ups3_2_5_2 = t771*t909;
-    const double Ups3_3_3_2 = c_q_9*c_q_9*t910;
-    const double Ups3_3_5_2 = c_q_9*s_q_9*t910;
-    const double Ups3_5_5_2 = s_q_9*s_q_9*t910;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t911 = c_q_10*Ups3_0_0_2;
-    const double t938 = s_q_10*Ups3_0_0_2;
-    const double t912 = s_q_10*Ups3_0_2_2;
-    const double t913 = t911 - t912;
-    const double Ups4_0_4_2 = (0.4*s_q_10*Ups3_0_2_2 + (c_q_10*Ups3_0_4_2 - s_q_10*Ups3_2_4_2)) - 0.4*t911;
-    const double t914 = c_q_10*Ups3_0_2_2;
-    const double t915 = t914 - s_q_10*Ups3_2_2_2;
-    const double t935 = c_q_10*Ups3_2_2_2;
-    const double Ups4_0_0_2 = -s_q_10*t915 + c_q_10*t913;
-    const double t919 = c_q_10*t915;
-    const double t920 = s_q_10*t913;
-    const double t916 = c_q_10*Ups3_0_1_2;
-    const double t917 = t916 - s_q_10*Ups3_1_2_2;
-    const double t921 = c_q_10*Ups3_0_3_2;
-    const double t922 = t921 - s_q_10*Ups3_2_3_2;
-    const double t936 = c_q_10*Ups3_2_3_2;
-    const double t923 = c_q_10*t922;
-    const double t924 = c_q_10*Ups3_0_5_2 - s_q_10*Ups3_2_5_2;
-    const double Ups4_0_1_2 = ((-G4_3_0_4*t923 + s_q_10*G4_3_0_4*t924) - G4_2_0_4*t919) + (t918*t917 - G4_2_0_4*t920);
-    const double Ups4_0_2_2 = t919 + t920;
-    const double Ups4_0_3_2 = (t923 - s_q_10*t924) + t789*t917;
-    const double t925 = 0.4*s_q_10;
-    const double Ups4_0_5_2 = (c_q_10*t924 + s_q_10*t922) + t925*t917;
-    const double t926 = s_q_10*Ups3_0_1_2;
-    const double t927 = c_q_10*Ups3_1_2_2;
-    const double t937 = c_q_10*(((-G4_3_0_4*t936 + s_q_10*G4_3_0_4*Ups3_2_5_2) - G4_2_0_4*t912) + (-G4_2_0_4*t935 + t918*Ups3_1_2_2));
-    const double Ups4_2_2_2 = c_q_10*(t912 + t935) + s_q_10*(t914 + t938);
-    const double t931 = c_q_10*Ups3_2_5_2;
-    const double t928 = c_q_10*Ups3_1_3_2;
-    const double t929 = (-G4_2_0_4*t926 + t918*Ups3_1_1_2) + ((-G4_3_0_4*t928 + s_q_10*G4_3_0_4*Ups3_1_5_2) - G4_2_0_4*t927);
-    const double t950 = t926 + t927;
-    const double t930 = s_q_10*Ups3_0_5_2;
-    const double t932 = c_q_10*Ups3_3_5_2;
-    const double t933 = (((-G4_3_0_4*t932 + s_q_10*G4_3_0_4*Ups3_5_5_2) + t918*Ups3_1_5_2) - G4_2_0_4*t930) - G4_2_0_4*t931;
-    const double t949 = t930 + t931;
-    const double t934 = s_q_10*t933;
-    const double t939 = G4_2_0_4*t938;
-    const double Ups4_2_4_2 = ((s_q_10*Ups3_0_4_2 + c_q_10*Ups3_2_4_2) - 0.4*t914) - 0.4*t938;
-    const double t940 = G4_2_0_4*t914;
-    const double t941 = G4_3_0_4*t921;
-    const double t942 = s_q_10*(((s_q_10*G4_3_0_4*Ups3_0_5_2 - t941) - t939) + (t918*Ups3_0_1_2 - t940));
-    const double t943 = s_q_10*Ups3_0_3_2;
-    const double Ups4_4_5_2 = (c_q_10*(Ups3_4_5_2 - 0.4*Ups3_0_5_2) + s_q_10*(Ups3_3_4_2 - 0.4*Ups3_0_3_2)) + t925*(Ups3_1_4_2 - 0.4*Ups3_0_1_2);
-    const double t947 = s_q_10*Ups3_4_5_2;
-    const double Ups4_1_4_2 = ((((-s_q_10*G4_2_0_4*Ups3_0_4_2 - c_q_10*G4_2_0_4*Ups3_2_4_2) + ((G4_3_0_4*t947 - c_q_10*G4_3_0_4*Ups3_3_4_2) - 0.4*G4_3_0_4*t930)) - 0.4*t918*Ups3_0_1_2) + 0.4*t940) + ((0.4*t941 + t918*Ups3_1_4_2) + 0.4*t939);
-    const double Ups4_3_4_2 = ((0.4*s_q_10*Ups3_0_5_2 + (c_q_10*Ups3_3_4_2 - t947)) + (0.4*c_q_10*Ups3_1_4_2 - 0.4*t921)) - 0.16000000000000003*t916;
-    const double t944 = c_q_10*Ups3_3_3_2;
-    const double t945 = (((-G4_3_0_4*t944 + s_q_10*G4_3_0_4*Ups3_3_5_2) + t918*Ups3_1_3_2) - G4_2_0_4*t936) - G4_2_0_4*t943;
-    const double t948 = t936 + t943;
-    const double Ups4_1_5_2 = (c_q_10*t933 + s_q_10*t945) + t925*t929;
-    const double t946 = c_q_10*t945;
-    const double Ups4_1_1_2 = (((Dinv4_0_0_4 + G4_3_0_4*t934) + t918*t929) + (-G4_2_0_4*t937 - G4_3_0_4*t946)) - G4_2_0_4*t942;
-    const double Ups4_1_3_2 = t789*t929 + (t946 - t934);
-    const double Ups4_1_2_2 = t937 + t942;
-    const double t951 = s_q_10*Ups3_3_5_2;
-    const double t952 = 0.4*t928 + (t944 - t951);
-    const double t957 = s_q_10*Ups3_1_3_2;
-    const double Ups4_2_3_2 = (c_q_10*t948 - s_q_10*t949) + t789*t950;
-    const double Ups4_2_5_2 = (c_q_10*t949 + s_q_10*t948) + t925*t950;
-    const double t953 = c_q_10*Ups3_1_5_2;
-    const double t955 = s_q_10*Ups3_1_5_2;
-    const double Ups4_5_5_2 = (c_q_10*((c_q_10*Ups3_5_5_2 + t951) + 0.4*t955) + s_q_10*((s_q_10*Ups3_3_3_2 + t932) + 0.4*t957)) + t925*(t925*Ups3_1_1_2 + (t953 + t957));
-    const double t954 = (t932 - s_q_10*Ups3_5_5_2) + 0.4*t953;
-    const double t956 = t789*Ups3_1_1_2 + (t928 - t955);
-    const double Ups4_3_3_2 = (c_q_10*t952 - s_q_10*t954) + t789*t956;
-    const double Ups4_3_5_2 = (c_q_10*t954 + s_q_10*t952) + t925*t956;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_3_3_2 = 0.0025000000000000005*Ups4_1_1_2 + (0.1*Ups4_1_3_2 + Ups4_3_3_2);
-    const double t958 = c_q_11*Ups4_4_4_2;
-    const double t959 = s_q_11*Ups4_4_5_2;
-    const double t963 = c_q_11*Ups4_4_5_2;
-    const double t960 = c_q_11*Ups4_0_4_2;
-    const double t999 = s_q_11*Ups4_0_4_2;
-    const double t961 = (-1.1811023622047243*t960 + 23.622047244094485*t958) + 23.622047244094485*t959;
-    const double t994 = (t958 - 0.05*t960) + t959;
-    const double t962 = c_q_11*t961;
-    const double t964 = s_q_11*Ups4_5_5_2;
-    const double t965 = c_q_11*Ups4_0_5_2;
-    const double t969 = s_q_11*Ups4_0_5_2;
-    const double t966 = (23.622047244094485*t964 + 23.622047244094485*t963) - 1.1811023622047243*t965;
-    const double t995 = (t963 + t964) - 0.05*t965;
-    const double t967 = s_q_11*t966;
-    const double t968 = 1.1811023622047243*c_q_11;
-    const double t970 = (23.622047244094485*t960 - t968*Ups4_0_0_2) + 23.622047244094485*t969;
-    const double Ups5_0_0_2 = (23.622047244094485*t962 + (3149.606299212598 - t968*t970)) + 23.622047244094485*t967;
-    const double t979 = 0.05*t970;
-    const double Ups5_0_4_2 = (t962 - c_q_11*t979) + t967;
-    const double Ups5_0_5_2 = (c_q_11*t966 - s_q_11*t961) + s_q_11*t979;
-    const double t971 = c_q_11*Ups4_1_4_2;
-    const double t972 = s_q_11*Ups4_1_5_2;
-    const double t973 = c_q_11*Ups4_0_1_2;
-    const double t974 = (23.622047244094485*t972 + 23.622047244094485*t971) - 1.1811023622047243*t973;
-    const double t975 = s_q_11*Ups4_2_5_2;
-    const double t989 = c_q_11*Ups4_2_5_2 - t972;
-    const double t976 = (-1.1811023622047243*c_q_11*Ups4_0_2_2 + 23.622047244094485*c_q_11*Ups4_2_4_2) + 23.622047244094485*t975;
-    const double t985 = c_q_11*Ups4_1_5_2 + t975;
-    const double t992 = 0.05*Ups4_1_5_2 + Ups4_3_5_2;
-    const double Ups5_0_1_2 = c_q_11*t974 + s_q_11*t976;
-    const double Ups5_0_2_2 = -s_q_11*t974 + c_q_11*t976;
-    const double t977 = 23.622047244094485*c_q_11;
-    const double t978 = 23.622047244094485*s_q_11;
-    const double Ups5_0_3_2 = (((-t968*Ups4_0_3_2 + t977*Ups4_3_4_2) + t978*Ups4_3_5_2) - 0.05905511811023622*t973) + (1.1811023622047243*t972 + 1.1811023622047243*t971);
-    const double t984 = s_q_11*Ups4_2_4_2 + t971;
-    const double t986 = 0.05*t973 + 0.05*s_q_11*Ups4_0_2_2;
-    const double t988 = -s_q_11*Ups4_1_4_2 + c_q_11*Ups4_2_4_2;
-    const double t991 = 0.05*Ups4_1_4_2 + Ups4_3_4_2;
-    const double t990 = -0.05*s_q_11*Ups4_0_1_2 + 0.05*c_q_11*Ups4_0_2_2;
-    const double t993 = 0.0025000000000000005*Ups4_0_1_2 + 0.05*Ups4_0_3_2;
-    const double t980 = c_q_11*Ups4_1_1_2;
-    const double t987 = s_q_11*Ups4_1_1_2;
-    const double t981 = s_q_11*Ups4_1_2_2;
-    const double t982 = t980 + t981;
-    const double Ups5_1_3_2 = ((c_q_11*Ups4_1_3_2 + s_q_11*Ups4_2_3_2) + 0.05*t981) + 0.05*t980;
-    const double Ups5_2_3_2 = (0.05*c_q_11*Ups4_1_2_2 + (-s_q_11*Ups4_1_3_2 + c_q_11*Ups4_2_3_2)) - 0.05*t987;
-    const double Ups5_2_2_2 = -s_q_11*(c_q_11*Ups4_1_2_2 - t987) + c_q_11*(c_q_11*Ups4_2_2_2 - t981);
-    const double t983 = c_q_11*Ups4_1_2_2 + s_q_11*Ups4_2_2_2;
-    const double Ups5_1_1_2 = c_q_11*t982 + s_q_11*t983;
-    const double Ups5_1_2_2 = -s_q_11*t982 + c_q_11*t983;
-    /* Lam1: Lambda(k) (6.10b) */
-    const double t1022 = 0.05*Ups5_1_2_2 + Ups5_2_3_2;
-    const double t1041 = 0.0025000000000000005*Ups5_1_1_2 + (0.1*Ups5_1_3_2 + Ups5_3_3_2);
-    const double t1025 = 0.05*Ups5_1_1_2 + Ups5_1_3_2;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_1_4_2 = (c_q_11*t984 + s_q_11*t985) - c_q_11*t986;
-    const double Ups5_1_5_2 = (-s_q_11*t984 + c_q_11*t985) + s_q_11*t986;
-    const double Ups5_2_4_2 = (-c_q_11*t990 + c_q_11*t988) + s_q_11*t989;
-    const double Ups5_2_5_2 = c_q_11*t989 + (s_q_11*t990 - s_q_11*t988);
-    /* Lam1: Lambda(k) (6.10b) */
-    const double t1023 = Ups5_2_4_2 - 0.05*Ups5_0_2_2;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_3_4_2 = (-c_q_11*t993 + c_q_11*t991) + s_q_11*t992;
-    const double Ups5_3_5_2 = (c_q_11*t992 - s_q_11*t991) + s_q_11*t993;
-    /* Lam1: Lambda(k) (6.10b) */
-    const double t1040 = 0.05*Ups5_1_5_2 + Ups5_3_5_2;
-    const double t1042 = ((Ups5_3_4_2 - 0.05*Ups5_0_3_2) - 0.0025000000000000005*Ups5_0_1_2) + 0.05*Ups5_1_4_2;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t996 = 0.05*c_q_11;
-    const double t997 = (t960 - t996*Ups4_0_0_2) + t969;
-    const double Ups5_4_4_2 = (c_q_11*t994 - t996*t997) + s_q_11*t995;
-    /* Lam1: Lambda(k) (6.10b) */
-    const double t1044 = 0.0025000000000000005*Ups5_0_0_2 + (Ups5_4_4_2 - 0.1*Ups5_0_4_2);
-    const double t1020 = Ups5_0_4_2 - 0.05*Ups5_0_0_2;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t998 = 0.05*s_q_11;
-    const double Ups5_5_5_2 = (c_q_11*((c_q_11*Ups4_5_5_2 - t959) + 0.05*t969) - s_q_11*((0.05*t999 - s_q_11*Ups4_4_4_2) + t963)) + t998*((t998*Ups4_0_0_2 - t999) + t965);
-    const double Ups5_4_5_2 = (c_q_11*t995 - s_q_11*t994) + t998*t997;
-    /* Lam1: Lambda(k) (6.10b) */
-    const double t1043 = Ups5_4_5_2 - 0.05*Ups5_0_5_2;
-    const double t1003 = 1.0*t1000;
-    const double t1004 = 1.0*t1002;
-    const double t1005 = 1.0*t1001;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1075 = ((((((((obj[6]*t1074 - corr[9]) - obj[5]*t1065) + t1003*t1070) + t1004*t1071) - gam_3_2) + t1005*t1072) + t247*t1069) + t244*t1067) + t239*t1066;
-    const double t1085 = ((((((t1003*zeta4_0_2 - corr[6]) + t1005*zeta5_1_2) + t1004*zeta5_2_2) - gam_0_2) + t239*t1078) + t244*t1079) + t247*t1080;
-    /* Lam1: Lambda(k) (6.10b) */
-    const double Lam1_0_0 = (t1003*((t1000*Ups5_0_0_2 + t1001*Ups5_0_1_2) + t1002*Ups5_0_2_2) + t1004*((t1001*Ups5_1_2_2 + t1000*Ups5_0_2_2) + t1002*Ups5_2_2_2)) + t1005*((t1001*Ups5_1_1_2 + t1000*Ups5_0_1_2) + t1002*Ups5_1_2_2);
-    const double t1009 = (t1006*Ups5_0_0_2 + t1007*Ups5_0_1_2) + t1008*Ups5_0_2_2;
-    const double t1015 = (t1012*Ups5_0_0_2 + t1013*Ups5_0_1_2) + t1014*Ups5_0_2_2;
-    const double t1010 = (t1007*Ups5_1_2_2 + t1006*Ups5_0_2_2) + t1008*Ups5_2_2_2;
-    const double t1016 = (t1013*Ups5_1_2_2 + t1012*Ups5_0_2_2) + t1014*Ups5_2_2_2;
-    const double t1011 = (t1007*Ups5_1_1_2 + t1006*Ups5_0_1_2) + t1008*Ups5_1_2_2;
-    const double t1017 = (t1013*Ups5_1_1_2 + t1012*Ups5_0_1_2) + t1014*Ups5_1_2_2;
-    const double t1018 = 0.05*Ups5_0_1_2;
-    const double t1019 = Ups5_0_3_2 + t1018;
-    const double t1026 = Ups5_1_4_2 - t1018;
-    const double Lam1_0_1 = (t1003*t1009 + t1004*t1010) + t1005*t1011;
-    const double Lam1_0_2 = (t1003*t1015 + t1004*t1016) + t1005*t1017;
-    const double t1021 = (t1001*t1020 + t1002*Ups5_0_5_2) + t1000*t1019;
-    const double t1024 = (t1001*t1023 + t1002*Ups5_2_5_2) + t1000*t1022;
-    const double t1027 = (t1000*t1025 + t1002*Ups5_1_5_2) + t1001*t1026;
-    const double Lam1_3_3 = (t1003*((t1000*t1041 + t1002*t1040) + t1001*t1042) + t1004*((t1000*t1040 + t1002*Ups5_5_5_2) + t1001*t1043)) + t1005*(t1000*t1042 + (t1001*t1044 + t1002*t1043));
-    const double Lam1_0_3 = (t1003*t1021 + t1004*t1024) + t1005*t1027;
-    const double t1028 = (t1007*t1020 + t1008*Ups5_0_5_2) + t1006*t1019;
-    const double t1031 = (t1013*t1020 + t1014*Ups5_0_5_2) + t1012*t1019;
-    const double t1029 = (t1007*t1023 + t1008*Ups5_2_5_2) + t1006*t1022;
-    const double t1032 = (t1013*t1023 + t1014*Ups5_2_5_2) + t1012*t1022;
-    const double t1030 = (t1006*t1025 + t1008*Ups5_1_5_2) + t1007*t1026;
-    const double t1033 = (t1012*t1025 + t1014*Ups5_1_5_2) + t1013*t1026;
-    const double Lam1_0_4 = (t1003*t1028 + t1004*t1029) + t1005*t1030;
-    const double Lam1_0_5 = (t1003*t1031 + t1004*t1032) + t1005*t1033;
-    const double t1034 = 1.0*t1006;
-    const double t1035 = 1.0*t1008;
-    const double t1036 = 1.0*t1007;
-    const double Lam1_1_1 = (t1034*t1009 + t1035*t1010) + t1036*t1011;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1073 = ((((((((obj[4]*t1065 - corr[10]) - obj[6]*t1068) + t1034*t1070) + t1035*t1071) - gam_4_2) + t1036*t1072) + t231*t1069) + t228*t1067) + t221*t1066;
-    const double t1083 = ((((((t1034*zeta4_0_2 - corr[7]) + t1036*zeta5_1_2) + t1035*zeta5_2_2) - gam_1_2) + t221*t1078) + t228*t1079) + t231*t1080;
-    /* Lam1: Lambda(k) (6.10b) */
-    const double Lam1_1_2 = (t1034*t1015 + t1035*t1016) + t1036*t1017;
-    const double Lam1_1_3 = (t1034*t1021 + t1035*t1024) + t1036*t1027;
-    const double Lam1_1_4 = (t1034*t1028 + t1035*t1029) + t1036*t1030;
-    const double Lam1_1_5 = (t1034*t1031 + t1035*t1032) + t1036*t1033;
-    const double t1037 = 1.0*t1012;
-    const double t1038 = 1.0*t1014;
-    const double t1039 = 1.0*t1013;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1081 = ((((((t1037*zeta4_0_2 - corr[8]) + t1039*zeta5_1_2) + t1038*zeta5_2_2) - gam_2_2) + t201*t1078) + t207*t1079) + t211*t1080;
-    /* Lam1: Lambda(k) (6.10b) */
-    const double Lam1_2_2 = (t1037*t1015 + t1038*t1016) + t1039*t1017;
-    const double Lam1_2_3 = (t1037*t1021 + t1038*t1024) + t1039*t1027;
-    const double Lam1_2_4 = (t1037*t1028 + t1038*t1029) + t1039*t1030;
-    const double Lam1_2_5 = (t1037*t1031 + t1038*t1032) + t1039*t1033;
-    const double t1045 = (t1006*t1041 + t1008*t1040) + t1007*t1042;
-    const double t1048 = (t1012*t1041 + t1014*t1040) + t1013*t1042;
-    const double t1046 = (t1006*t1040 + t1008*Ups5_5_5_2) + t1007*t1043;
-    const double t1049 = (t1012*t1040 + t1014*Ups5_5_5_2) + t1013*t1043;
-    const double t1047 = t1006*t1042 + (t1007*t1044 + t1008*t1043);
-    const double t1050 = t1012*t1042 + (t1013*t1044 + t1014*t1043);
-    const double Lam1_3_4 = (t1003*t1045 + t1004*t1046) + t1005*t1047;
-    const double Lam1_4_4 = (t1034*t1045 + t1035*t1046) + t1036*t1047;
-    const double Lam1_3_5 = (t1003*t1048 + t1004*t1049) + t1005*t1050;
-    const double Lam1_4_5 = (t1034*t1048 + t1035*t1049) + t1036*t1050;
-    const double Lam1_5_5 = (t1037*t1048 + t1038*t1049) + t1039*t1050;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0_2 = 1.0/Lam1_0_0;
-    const double ldl_L10_2 = Lam1_0_1*ldl_di0_2;
-    const double ldl_L20_2 = Lam1_0_2*ldl_di0_2;
-    const double ldl_L30_2 = Lam1_0_3*ldl_di0_2;
-    const double ldl_L40_2 = Lam1_0_4*ldl_di0_2;
-    const double ldl_L50_2 = Lam1_0_5*ldl_di0_2;
-    const double t1051 = ldl_L10_2*ldl_L10_2;
-    const double ldl_d1_2 = Lam1_1_1 - Lam1_0_0*t1051;
-    const double ldl_di1_2 = 1.0/ldl_d1_2;
-    const double t1052 = Lam1_0_0*ldl_L10_2;
-    const double ldl_L21_2 = (Lam1_1_2 - ldl_L20_2*t1052)*ldl_di1_2;
-    const double ldl_L31_2 = (Lam1_1_3 - ldl_L30_2*t1052)*ldl_di1_2;
-    const double ldl_L41_2 = (Lam1_1_4 - ldl_L40_2*t1052)*ldl_di1_2;
-    const double ldl_L51_2 = (Lam1_1_5 - ldl_L50_2*t1052)*ldl_di1_2;
-    const double t1053 = ldl_L21_2*ldl_L21_2;
-    const double ldl_d2_2 = (Lam1_2_2 - Lam1_0_0*ldl_L20_2*ldl_L20_2) - ldl_d1_2*t1053;
-    const double ldl_di2_2 = 1.0/ldl_d2_2;
-    const double t1054 = Lam1_0_0*ldl_L20_2;
-    const double ldl_Li20_2 = ldl_L10_2*ldl_L21_2 - ldl_L20_2;
-    const double t1055 = ldl_d1_2*ldl_L21_2;
-    const double ldl_L32_2 = ((Lam1_2_3 - ldl_L30_2*t1054) - ldl_L31_2*t1055)*ldl_di2_2;
-    const double ldl_L42_2 = ((Lam1_2_4 - ldl_L40_2*t1054) - ldl_L41_2*t1055)*ldl_di2_2;
-    const double ldl_L52_2 = ((Lam1_2_5 - ldl_L50_2*t1054) - ldl_L51_2*t1055)*ldl_di2_2;
-    const double t1056 = ldl_L32_2*ldl_L32_2;
-    const double ldl_d3_2 = ((Lam1_3_3 - Lam1_0_0*ldl_L30_2*ldl_L30_2) - ldl_d1_2*ldl_L31_2*ldl_L31_2) - ldl_d2_2*t1056;
-    const double ldl_di3_2 = 1.0/ldl_d3_2;
-    const double t1057 = Lam1_0_0*ldl_L30_2;
-    const double ldl_Li30_2 = (ldl_L10_2*ldl_L31_2 - ldl_L30_2) - ldl_Li20_2*ldl_L32_2;
-    const double t1058 = ldl_d1_2*ldl_L31_2;
-    const double ldl_Li31_2 = ldl_L21_2*ldl_L32_2 - ldl_L31_2;
-    const double t1059 = ldl_d2_2*ldl_L32_2;
-    const double ldl_L43_2 = (((Lam1_3_4 - ldl_L40_2*t1057) - ldl_L41_2*t1058) - ldl_L42_2*t1059)*ldl_di3_2;
-    const double ldl_L53_2 = (((Lam1_3_5 - ldl_L50_2*t1057) - ldl_L51_2*t1058) - ldl_L52_2*t1059)*ldl_di3_2;
-    const double t1060 = ldl_L43_2*ldl_L43_2;
-    const double ldl_d4_2 = (((Lam1_4_4 - Lam1_0_0*ldl_L40_2*ldl_L40_2) - ldl_d1_2*ldl_L41_2*ldl_L41_2) - ldl_d2_2*ldl_L42_2*ldl_L42_2) - ldl_d3_2*t1060;
-    const double ldl_di4_2 = 1.0/ldl_d4_2;
-    const double ldl_L54_2 = ((((Lam1_4_5 - Lam1_0_0*ldl_L40_2*ldl_L50_2) - ldl_d1_2*ldl_L41_2*ldl_L51_2) - ldl_d2_2*ldl_L42_2*ldl_L52_2) - ldl_d3_2*ldl_L43_2*ldl_L53_2)*ldl_di4_2;
-    const double ldl_Li40_2 = ((ldl_L10_2*ldl_L41_2 - ldl_L40_2) - ldl_Li20_2*ldl_L42_2) - ldl_Li30_2*ldl_L43_2;
-    const double ldl_Li41_2 = (ldl_L21_2*ldl_L42_2 - ldl_L41_2) - ldl_Li31_2*ldl_L43_2;
-    const double ldl_Li42_2 = ldl_L32_2*ldl_L43_2 - ldl_L42_2;
-    const double t1061 = ldl_L54_2*ldl_L54_2;
-    const double ldl_d5_2 = ((((Lam1_5_5 - Lam1_0_0*ldl_L50_2*ldl_L50_2) - ldl_d1_2*ldl_L51_2*ldl_L51_2) - ldl_d2_2*ldl_L52_2*ldl_L52_2) - ldl_d3_2*ldl_L53_2*ldl_L53_2) - ldl_d4_2*t1061;
-    const double ldl_di5_2 = 1.0/ldl_d5_2;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1086 = ((((((((((-corr[11] - 9.81) - obj[4]*t1074) + obj[5]*t1068) + t1037*t1070) + t1038*t1071) - gam_5_2) + t1039*t1072) + t211*t1069) + t207*t1067) + t201*t1066)*ldl_di5_2;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_Li50_2 = (((ldl_L10_2*ldl_L51_2 - ldl_L50_2) - ldl_Li20_2*ldl_L52_2) - ldl_Li30_2*ldl_L53_2) - ldl_Li40_2*ldl_L54_2;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1084 = (((ldl_Li20_2*ldl_Li20_2*ldl_di2_2 + (ldl_di0_2 + t1051*ldl_di1_2)) + ldl_Li30_2*ldl_Li30_2*ldl_di3_2) + ldl_Li40_2*ldl_Li40_2*ldl_di4_2) + ldl_Li50_2*ldl_Li50_2*ldl_di5_2;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_Li51_2 = ((ldl_L21_2*ldl_L52_2 - ldl_L51_2) - ldl_Li31_2*ldl_L53_2) - ldl_Li41_2*ldl_L54_2;
-    const double ldl_Li52_2 = (ldl_L32_2*ldl_L53_2 - ldl_L52_2) - ldl_Li42_2*ldl_L54_2;
-    const double ldl_Li53_2 = ldl_L43_2*ldl_L54_2 - ldl_L53_2;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1062 = ldl_Li30_2*ldl_di3_2;
-    const double t1076 = ldl_Li20_2*ldl_di2_2;
-    const double t1093 = ((ldl_Li31_2*ldl_Li31_2*ldl_di3_2 + (ldl_di1_2 + t1053*ldl_di2_2)) + ldl_Li41_2*ldl_Li41_2*ldl_di4_2) + ldl_Li51_2*ldl_Li51_2*ldl_di5_2;
-    const double t1098 = (ldl_Li42_2*ldl_Li42_2*ldl_di4_2 + (ldl_di2_2 + t1056*ldl_di3_2)) + ldl_Li52_2*ldl_Li52_2*ldl_di5_2;
-    const double t1090 = ldl_L21_2*ldl_di2_2;
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_3_3 = ldl_Li53_2*ldl_Li53_2*ldl_di5_2 + (ldl_di3_2 + t1060*ldl_di4_2);
-    const double Rk1_4_4 = ldl_di4_2 + t1061*ldl_di5_2;
-    const double Rk1_0_5 = ldl_Li50_2*ldl_di5_2;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1063 = ldl_Li40_2*ldl_di4_2;
-    const double t1082 = ldl_Li51_2*Rk1_0_5 + (((-ldl_L21_2*t1076 - ldl_L10_2*ldl_di1_2) + ldl_Li31_2*t1062) + ldl_Li41_2*t1063);
-    const double t1064 = ldl_L54_2*Rk1_0_5 - ldl_Li40_2*ldl_di4_2;
-    const double t1077 = ldl_Li52_2*Rk1_0_5 + ((t1076 - ldl_L32_2*t1062) + ldl_Li42_2*t1063);
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_0_3 = ldl_Li53_2*Rk1_0_5 + (t1062 - ldl_L43_2*t1063);
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1087 = ldl_Li31_2*ldl_di3_2;
-    const double t1094 = ldl_L32_2*ldl_di3_2;
-    const double t1091 = ldl_L32_2*t1087;
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_0_4 = -t1064;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk1_0 = ((t1075*Rk1_0_3 + t1073*Rk1_0_4) + ((t1085*t1084 + ldl_Li50_2*t1086) + t1081*t1077)) + t1083*t1082;
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_0_0 = t259*Rk1_0_4 + (t254*Rk1_0_5 + t1084);
-    const double Rk1_1_5 = ldl_Li51_2*ldl_di5_2;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1088 = ldl_Li41_2*ldl_di4_2;
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_1_3 = ldl_Li53_2*Rk1_1_5 + (t1087 - ldl_L43_2*t1088);
-    const double t1100 = ldl_Li52_2*Rk1_1_5 + (ldl_Li42_2*t1088 + (-t1090 - t1091));
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1092 = (ldl_Li41_2*ldl_Li42_2*ldl_di4_2 + (-t1090 - t1091)) + ldl_Li51_2*ldl_Li52_2*ldl_di5_2;
-    const double t1089 = ldl_L54_2*Rk1_1_5 - ldl_Li41_2*ldl_di4_2;
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_1_4 = -t1089;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk1_1 = ((t1075*Rk1_1_3 + t1083*t1093) + (t1081*t1092 + ldl_Li51_2*t1086)) + (t1073*Rk1_1_4 + t1085*t1082);
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_1_1 = t264*Rk1_1_3 + (t255*Rk1_1_5 + t1093);
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1095 = ldl_Li42_2*ldl_di4_2;
-    const double t1096 = ldl_L43_2*t1095;
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_2_3 = ldl_Li52_2*ldl_Li53_2*ldl_di5_2 + (-t1094 - t1096);
-    const double Rk1_2_5 = ldl_Li52_2*ldl_di5_2;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1097 = ldl_L54_2*Rk1_2_5;
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_2_4 = ldl_Li42_2*ldl_di4_2 - t1097;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk1_2 = ((t1075*Rk1_2_3 + ldl_Li52_2*t1086) + t1083*t1092) + (t1073*Rk1_2_4 + (t1085*t1077 + t1081*t1098));
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_2_2 = (t253*Rk1_2_3 + t1098) + t261*Rk1_2_4;
-    const double Rk1_3_5 = ldl_Li53_2*ldl_di5_2;
-    const double Rk1_3_4 = -ldl_L54_2*Rk1_3_5 - ldl_L43_2*ldl_di4_2;
-    const double Rk1_3_2 = ((ldl_Li53_2*Rk1_2_5 + (-t1094 - t1096)) + t253*Rk1_3_3) + t261*Rk1_3_4;
-    const double Rk1_4_2 = (t253*Rk1_3_4 - t1097) + (t261*Rk1_4_4 + t1095);
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk1_3 = ((t1085*Rk1_0_3 + t1075*Rk1_3_3) + (t1081*Rk1_2_3 + ldl_Li53_2*t1086)) + (t1083*Rk1_1_3 + t1073*Rk1_3_4);
-    const double Pk1_4 = ((t1085*Rk1_0_4 + t1083*Rk1_1_4) + (t1073*Rk1_4_4 - ldl_L54_2*t1086)) + (t1081*Rk1_2_4 + t1075*Rk1_3_4);
-    const double t1099 = ldl_L54_2*ldl_di5_2;
-    const double Pk1_5 = ((t1085*Rk1_0_5 + t1086) + (t1083*Rk1_1_5 + t1081*Rk1_2_5)) + (t1075*Rk1_3_5 - t1073*t1099);
-    /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk1_4_0 = (t259*Rk1_4_4 - t254*t1099) - t1064;
-    const double Rk1_4_1 = (t264*Rk1_3_4 - t255*t1099) - t1089;
-    const double Rk1_0_1 = (t264*Rk1_0_3 + t255*Rk1_0_5) + t1082;
-    const double Rk1_1_0 = (t259*Rk1_1_4 + t254*Rk1_1_5) + t1082;
-    const double Rk1_0_2 = (t253*Rk1_0_3 + t1077) + t261*Rk1_0_4;
-    const double Rk1_2_0 = t259*Rk1_2_4 + (t254*Rk1_2_5 + t1077);
-    const double Rk1_1_2 = (t253*Rk1_1_3 + t1100) + t261*Rk1_1_4;
-    const double Rk1_2_1 = (t264*Rk1_2_3 + t255*Rk1_2_5) + t1100;
-    const double Rk1_3_0 = (Rk1_0_3 + t254*Rk1_3_5) + t259*Rk1_3_4;
-    const double Rk1_3_1 = Rk1_1_3 + (t264*Rk1_3_3 + t255*Rk1_3_5);
-    const double Rk1_4_3 = Rk1_3_4;
-    const double Rk1_4_5 = -t1099;
-    const double t1101 = t254*ldl_di5_2;
-    const double Rk1_5_0 = (Rk1_0_5 + t1101) - t259*t1099;
-    const double Rk1_5_2 = (Rk1_2_5 + t253*Rk1_3_5) - t261*t1099;
-    const double t1102 = t255*ldl_di5_2;
-    const double Rk1_5_1 = (Rk1_1_5 + t1102) + t264*Rk1_3_5;
-    const double Rk1_5_3 = Rk1_3_5;
-    const double Rk1_5_4 = Rk1_4_5;
-    /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_3_3 = -9.81*s_q_13;
-    const double alpha1_5_3 = 9.81*c_q_13;
-    /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_4_3 = s_q_14*alpha1_5_3;
-    const double alpha2_5_3 = c_q_14*alpha1_5_3;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_5_3 = alpha1_5_3;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0_3 = t1103 - s_q_15*alpha2_2_3;
-    const double alpha3_2_3 = c_q_15*alpha2_2_3 + t1104;
-    const double t1105 = 0.4*alpha2_1_3;
-    const double t1106 = alpha1_3_3 + t1105;
-    const double alpha3_3_3 = (a3_3_3 - s_q_15*alpha2_5_3) + c_q_15*t1106;
-    const double alpha3_5_3 = (a3_5_3 + c_q_15*alpha2_5_3) + s_q_15*t1106;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double t1108 = alpha3_3_3 + t1105;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_4_3 = alpha2_4_3 + t1107;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0_3 = (a4_0_3 + c_q_16*alpha3_0_3) - s_q_16*alpha3_2_3;
-    const double alpha4_2_3 = (a4_2_3 + s_q_16*alpha3_0_3) + c_q_16*alpha3_2_3;
-    const double alpha4_3_3 = (a4_3_3 - s_q_16*alpha3_5_3) + c_q_16*t1108;
-    const double alpha4_5_3 = (a4_5_3 + c_q_16*alpha3_5_3) + s_q_16*t1108;
-    const double alpha4_4_3 = (a4_4_3 + alpha3_4_3) - 0.4*alpha3_0_3;
-    /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_1_3 = (a5_1_3 + c_q_17*alpha2_1_3) + s_q_17*alpha4_2_3;
-    const double alpha5_2_3 = (a5_2_3 - s_q_17*alpha2_1_3) + c_q_17*alpha4_2_3;
-    /* f5: spatial force f(k) (2.29) */
-    const double f5_2_3 = 0.000135*alpha5_2_3;
-    /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_3_3 = (a5_3_3 + 0.05*alpha2_1_3) + alpha4_3_3;
-    const double t1109 = alpha4_4_3 - 0.05*alpha4_0_3;
-    const double alpha5_4_3 = (a5_4_3 + s_q_17*alpha4_5_3) + c_q_17*t1109;
-    const double alpha5_5_3 = (a5_5_3 + c_q_17*alpha4_5_3) - s_q_17*t1109;
-    /* f5: spatial force f(k) (2.29) */
-    const double t1110 = -0.0003175*alpha4_0_3;
-    const double t1113 = -0.0075*alpha4_0_3;
-    const double t1111 = 0.00018250000000000002*V5_2_3;
-    const double f5_0_3 = (-V5_1_3*t1111 - t1110) - 0.0075*alpha5_4_3;
-    const double f5_1_3 = (0.0003175*alpha5_1_3 + V5_0_3*t1111) + 0.0075*alpha5_3_3;
-    /* f4: spatial force f(k) (2.29) */
-    const double f4_2_3 = (c_q_17*f5_2_3 + 0.000135*alpha4_2_3) + s_q_17*f5_1_3;
-    /* f5: spatial force f(k) (2.29) */
-    const double t1112 = 0.0075*V5_2_3;
-    const double f5_3_3 = (0.0075*alpha5_1_3 + V5_0_3*t1112) + 0.3*alpha5_3_3;
-    const double f5_4_3 = (V5_1_3*t1112 + t1113) + 0.3*alpha5_4_3;
-    const double t1114 = V5_0_3*V5_0_3;
-    const double t1115 = V5_1_3*V5_1_3;
-    const double f5_5_3 = 0.3*alpha5_5_3 + (-0.0075*t1115 - 0.0075*t1114);
-    /* f4: spatial force f(k) (2.29) */
-    const double f4_5_3 = ((0.3*alpha4_5_3 + (-0.0075*t63 - 0.0075*t64)) + c_q_17*f5_5_3) + s_q_17*f5_4_3;
-    const double t1116 = c_q_17*f5_4_3;
-    const double t1117 = 0.00018250000000000002*V4_2_3;
-    const double f4_1_3 = ((((V4_0_3*t1117 + 0.0003175*alpha2_1_3) + 0.0075*alpha4_3_3) - s_q_17*f5_2_3) + c_q_17*f5_1_3) + 0.05*f5_3_3;
-    const double f4_0_3 = ((((-0.0075*alpha4_4_3 - V4_1_3*t1117) - t1110) + f5_0_3) + 0.05*s_q_17*f5_5_3) - 0.05*t1116;
-    const double t1118 = 0.0075*V4_2_3;
-    const double f4_4_3 = (((0.3*alpha4_4_3 + V4_1_3*t1118) + t1113) - s_q_17*f5_5_3) + t1116;
-    const double f4_3_3 = ((V4_0_3*t1118 + 0.0075*alpha2_1_3) + 0.3*alpha4_3_3) + f5_3_3;
-    /* f3: spatial force f(k) (2.29) */
-    const double f3_5_3 = ((2.5*alpha3_5_3 + (-0.5*t55 - 0.5*t56)) - s_q_16*f4_3_3) + c_q_16*f4_5_3;
-    const double t1120 = c_q_16*f4_3_3;
-    const double t1121 = s_q_16*f4_5_3;
-    const double f3_2_3 = (c_q_16*f4_2_3 + 0.001125*alpha3_2_3) - s_q_16*f4_0_3;
-    const double t1119 = 0.13277500000000003*V3_2_3;
-    const double f3_0_3 = ((((-0.5*alpha3_4_3 - V3_1_3*t1119) + 0.13390000000000002*alpha3_0_3) + s_q_16*f4_2_3) - 0.4*f4_4_3) + c_q_16*f4_0_3;
-    const double f3_1_3 = ((((V3_0_3*t1119 + 0.13390000000000002*alpha2_1_3) + 0.5*alpha3_3_3) + 0.4*t1120) + f4_1_3) + 0.4*t1121;
-    const double t1122 = 0.5*V3_2_3;
-    const double f3_3_3 = (((V3_0_3*t1122 + 0.5*alpha2_1_3) + 2.5*alpha3_3_3) + t1120) + t1121;
-    const double f3_4_3 = ((2.5*alpha3_4_3 + V3_1_3*t1122) - 0.5*alpha3_0_3) + f4_4_3;
-    /* f2: spatial force f(k) (2.29) */
-    const double f2_0_3 = ((((0.08030000000000002*a1_0_3 - 0.30000000000000004*alpha2_4_3) - V2_1_3*t1123) - 0.4*f3_4_3) + c_q_15*f3_0_3) + s_q_15*f3_2_3;
-    const double f2_2_3 = (c_q_15*f3_2_3 + 0.000675*alpha2_2_3) - s_q_15*f3_0_3;
-    /* f1: spatial force f(k) (2.29) */
-    const double f1_0_3 = 2e-05*a1_0_3 + f2_0_3;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1174 = tau[16] - f4_1_3;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_2_3 = alpha2_2_3;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0_3 = t1103 - s_q_15*zeta2_2_3;
-    const double zeta3_2_3 = c_q_15*zeta2_2_3 + t1104;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0_3 = (a4_0_3 + c_q_16*zeta3_0_3) - s_q_16*zeta3_2_3;
-    const double zeta4_2_3 = (a4_2_3 + c_q_16*zeta3_2_3) + s_q_16*zeta3_0_3;
-    /* f2: spatial force f(k) (2.29) */
-    const double t1124 = 0.4*c_q_15;
-    const double t1125 = 0.4*s_q_15;
-    const double f2_1_3 = ((((V2_0_3*t1123 + 0.30000000000000004*alpha1_3_3) + 0.08030000000000002*alpha2_1_3) + t1125*f3_5_3) + f3_1_3) + t1124*f3_3_3;
-    /* f1: spatial force f(k) (2.29) */
-    const double f1_2_3 = (c_q_14*f2_2_3 + 2e-05*a1_2_3) + s_q_14*f2_1_3;
-    const double f1_1_3 = c_q_14*f2_1_3 - s_q_14*f2_2_3;
-    /* f0: spatial force f(k) (2.29) */
-    const double f0_2_3 = c_q_13*f1_2_3 - s_q_13*f1_0_3;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3_3 = alpha1_3_3;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_1_3 = alpha2_1_3;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1_3 = (a5_1_3 + c_q_17*zeta2_1_3) + s_q_17*zeta4_2_3;
-    const double zeta5_2_3 = (a5_2_3 - s_q_17*zeta2_1_3) + c_q_17*zeta4_2_3;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t1126 = s_q_17*s_q_17;
-    const double t1127 = c_q_17*c_q_17;
-    const double P4_0_0_5 = (0.00075*t1126 + 0.0003175) + 0.0003070866141732284*t1127;
-    const double P4_0_4_5 = (-0.015*t1126 - 0.0075) - 0.006141732283464568*t1127;
-    const double t1128 = c_q_17*s_q_17;
-    const double P4_0_5_5 = 0.008858267716535431*t1128;
-    const double t1129 = 0.0003175*c_q_17 + 0.000375;
-    const double P4_1_1_5 = (c_q_17*t1129 + (0.000375*c_q_17 + 0.0010675)) + 0.000135*t1126;
-    const double P4_1_2_5 = s_q_17*t1129 - 0.000135*t1128;
-    const double P4_4_5_5 = -0.17716535433070862*t1128;
-    const double P4_1_3_5 = 0.0075*c_q_17 + 0.0225;
-    const double P4_2_2_5 = (0.0003175*t1126 + 0.000135) + 0.000135*t1127;
-    const double P4_2_3_5 = 0.0075*s_q_17;
-    const double P4_4_4_5 = (0.3*t1126 + 0.3) + 0.12283464566929136*t1127;
-    const double P4_5_5_5 = (0.12283464566929136*t1126 + 0.3) + 0.3*t1127;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0_5 = 1.0/P4_1_1_5;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0_5 = P4_1_1_5*Dinv4_0_0_5;
-    const double G4_2_0_5 = P4_1_2_5*Dinv4_0_0_5;
-    const double G4_3_0_5 = P4_1_3_5*Dinv4_0_0_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1130 = 0.4*P4_0_4_5;
-    const double t1131 = c_q_16*P4_0_0_5 - t1130;
-    const double t1132 = s_q_16*s_q_16;
-    const double t1133 = P4_2_2_5 - P4_1_2_5*G4_2_0_5;
-    const double P3_0_0_5 = (((0.16000000000000003*P4_4_4_5 + 0.13390000000000002) - c_q_16*t1130) + c_q_16*t1131) + t1132*t1133;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_2_2_6 = P4_2_2_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1134 = 0.4*P4_4_5_5;
-    const double t1135 = c_q_16*P4_0_5_5;
-    const double t1136 = t1135 - t1134;
-    const double P3_1_4_5 = s_q_16*t1134;
-    const double t1137 = s_q_16*t1136;
-    const double t1138 = -P4_2_3_5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_2_3_6 = P4_2_3_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1203 = -P4_2_3_6;
-    const double t1139 = -P4_1_3_5*G4_2_0_5 - t1138;
-    const double P3_0_5_5 = -t1132*t1139 + c_q_16*t1136;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1160 = -P3_0_5_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1140 = c_q_16*s_q_16;
-    const double P3_0_2_5 = t1140*t1133 - s_q_16*t1131;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1151 = -P3_0_2_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1141 = t1140*t1139;
-    const double P3_2_5_5 = -s_q_16*t1135 - t1141;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1161 = -P3_2_5_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_1_5 = (s_q_16*(P4_1_2_5 - P4_1_1_5*G4_2_0_5) + 0.4*t1137) + 0.4*t1141;
-    const double P3_0_3_5 = t1137 + t1141;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1158 = -P3_0_3_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_4_5 = (c_q_16*P4_0_4_5 - 0.5) - 0.4*P4_4_4_5;
-    const double t1142 = t1132*P4_5_5_5;
-    const double t1143 = 0.4*c_q_16;
-    const double t1144 = 0.6 - P4_1_3_5*G4_3_0_5;
-    const double t1145 = (P4_1_3_5 - P4_1_3_5*G4_1_0_5) + t1143*t1144;
-    const double t1146 = c_q_16*t1145;
-    const double P3_1_1_5 = ((((P4_1_1_5 + 0.13390000000000002) + 0.16000000000000003*t1142) - P4_1_1_5*G4_1_0_5) + t1143*(P4_1_3_5 - P4_1_1_5*G4_3_0_5)) + 0.4*t1146;
-    const double P3_1_3_5 = (0.4*t1142 + 0.5) + t1146;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_1_1_6 = P4_1_1_5;
-    const double P4_1_3_6 = P4_1_3_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1147 = t1132*P4_0_5_5;
-    const double P3_1_2_5 = c_q_16*((P4_1_2_5 - P4_1_2_5*G4_1_0_5) + t1143*(-P4_1_2_5*G4_3_0_5 - t1138)) - 0.4*t1147;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_5_6 = P4_0_5_5;
-    const double P4_1_2_6 = P4_1_2_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1148 = t1140*P4_5_5_5;
-    const double P3_1_5_5 = -s_q_16*t1145 + 0.4*t1148;
-    const double P3_3_5_5 = t1148 - t1140*t1144;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1162 = -P3_3_5_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1149 = c_q_16*c_q_16;
-    const double P3_2_3_5 = t1149*t1139 - t1147;
-    const double P3_2_2_5 = (t1132*P4_0_0_5 + 0.001125) + t1149*t1133;
-    const double P3_3_3_5 = (t1142 + 2.5) + t1149*t1144;
-    const double P3_5_5_5 = (t1149*P4_5_5_5 + 2.5) + t1132*t1144;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1159 = -P3_2_3_5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_0_6 = P4_0_0_5;
-    const double P4_5_5_6 = P4_5_5_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_2_4_5 = -s_q_16*P4_0_4_5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_4_6 = P4_0_4_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_3_4_5 = s_q_16*P4_4_5_5;
-    const double P3_4_4_5 = P4_4_4_5 + 2.5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_4_4_6 = P4_4_4_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_4_5_5 = c_q_16*P4_4_5_5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_4_5_6 = P4_4_5_5;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_5 = 1.0/P3_1_1_5;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_5 = P3_0_1_5*Dinv3_0_0_5;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1150 = P3_0_0_5 - P3_0_1_5*G3_0_0_5;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_1_0_5 = P3_1_1_5*Dinv3_0_0_5;
-    const double G3_2_0_5 = P3_1_2_5*Dinv3_0_0_5;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1156 = P3_2_2_5 - P3_1_2_5*G3_2_0_5;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_3_0_5 = P3_1_3_5*Dinv3_0_0_5;
-    const double G3_4_0_5 = P3_1_4_5*Dinv3_0_0_5;
-    const double G3_5_0_5 = P3_1_5_5*Dinv3_0_0_5;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_1_1_5 = (((((P3_1_1_5 + 0.08030000000000002) - P3_1_1_5*G3_1_0_5) + t1124*(P3_1_3_5 - P3_1_1_5*G3_3_0_5)) + t1125*(P3_1_5_5 - P3_1_1_5*G3_5_0_5)) + t1124*(((P3_1_3_5 - P3_1_3_5*G3_1_0_5) + t1124*(P3_3_3_5 - P3_1_3_5*G3_3_0_5)) + t1125*(-P3_1_3_5*G3_5_0_5 - t1162))) + t1125*(((P3_1_5_5 - P3_1_5_5*G3_1_0_5) + t1124*(-P3_1_5_5*G3_3_0_5 - t1162)) + t1125*(P3_5_5_5 - P3_1_5_5*G3_5_0_5));
-    const double t1152 = -P3_0_1_5*G3_2_0_5 - t1151;
-    const double t1155 = -P3_1_2_5*G3_0_0_5 - t1151;
-    const double t1153 = 0.4*G3_4_0_5;
-    const double P2_0_1_5 = ((((P3_1_1_5*t1153 - 0.4*P3_1_4_5) + c_q_15*(P3_0_1_5 - P3_1_1_5*G3_0_0_5)) + s_q_15*(P3_1_2_5 - P3_1_1_5*G3_2_0_5)) + t1124*(((P3_1_3_5*t1153 - 0.4*P3_3_4_5) + c_q_15*(-P3_1_3_5*G3_0_0_5 - t1158)) + s_q_15*(-P3_1_3_5*G3_2_0_5 - t1159))) + t1125*(((P3_1_5_5*t1153 - 0.4*P3_4_5_5) + c_q_15*(-P3_1_5_5*G3_0_0_5 - t1160)) + s_q_15*(-P3_1_5_5*G3_2_0_5 - t1161));
-    const double P2_1_2_5 = c_q_15*(((P3_1_2_5 - P3_1_2_5*G3_1_0_5) + t1124*(-P3_1_2_5*G3_3_0_5 - t1159)) + t1125*(-P3_1_2_5*G3_5_0_5 - t1161)) - s_q_15*(((P3_0_1_5 - P3_0_1_5*G3_1_0_5) + t1124*(-P3_0_1_5*G3_3_0_5 - t1158)) + t1125*(-P3_0_1_5*G3_5_0_5 - t1160));
-    const double t1154 = ((P3_0_1_5*t1153 - 0.4*P3_0_4_5) + c_q_15*t1150) + s_q_15*t1152;
-    const double P2_2_2_5 = (c_q_15*(c_q_15*t1156 - s_q_15*t1155) + 0.000675) - s_q_15*(c_q_15*t1152 - s_q_15*t1150);
-    const double t1157 = ((P3_1_2_5*t1153 - 0.4*P3_2_4_5) + c_q_15*t1155) + s_q_15*t1156;
-    const double P2_0_0_5 = (((((0.16000000000000003*P3_4_4_5 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_5*G3_4_0_5) - t1124*(P3_0_4_5 - P3_1_4_5*G3_0_0_5)) - t1125*(P3_2_4_5 - P3_1_4_5*G3_2_0_5)) + c_q_15*t1154) + s_q_15*t1157;
-    const double P2_0_2_5 = c_q_15*t1157 - s_q_15*t1154;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1166 = -P2_1_2_5;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0_5 = 1.0/P2_0_0_5;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0_5 = P2_0_0_5*Dinv2_0_0_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_0_0_5 = (P2_0_0_5 + 2e-05) - P2_0_0_5*G2_0_0_5;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_1_0_5 = P2_0_1_5*Dinv2_0_0_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1165 = P2_1_1_5 - P2_0_1_5*G2_1_0_5;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_2_0_5 = P2_0_2_5*Dinv2_0_0_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1170 = P2_2_2_5 - P2_0_2_5*G2_2_0_5;
-    const double t1163 = P2_0_1_5 - P2_0_1_5*G2_0_0_5;
-    const double t1167 = -P2_0_1_5*G2_2_0_5 - t1166;
-    const double t1169 = -P2_0_2_5*G2_1_0_5 - t1166;
-    const double t1164 = P2_0_2_5 - P2_0_2_5*G2_0_0_5;
-    const double P1_0_1_5 = c_q_14*t1163 - s_q_14*t1164;
-    const double P1_0_2_5 = c_q_14*t1164 + s_q_14*t1163;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t1172 = -P1_0_2_5;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1168 = c_q_14*t1165 - s_q_14*t1167;
-    const double P1_2_2_5 = (c_q_14*(c_q_14*t1170 + s_q_14*t1169) + 2e-05) + s_q_14*(c_q_14*t1167 + s_q_14*t1165);
-    const double t1171 = c_q_14*t1169 - s_q_14*t1170;
-    const double P1_1_1_5 = (c_q_14*t1168 + 2e-05) - s_q_14*t1171;
-    const double P1_1_2_5 = c_q_14*t1171 + s_q_14*t1168;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0_5 = 1.0/P1_1_1_5;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0_5 = P1_0_1_5*Dinv1_0_0_5;
-    const double G1_2_0_5 = P1_1_2_5*Dinv1_0_0_5;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_5 = (c_q_13*(c_q_13*(P1_2_2_5 - P1_1_2_5*G1_2_0_5) - s_q_13*(-P1_1_2_5*G1_0_0_5 - t1172)) + 2e-05) - s_q_13*(c_q_13*(-P1_0_1_5*G1_2_0_5 - t1172) - s_q_13*(P1_0_0_5 - P1_0_1_5*G1_0_0_5));
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0_5 = 1.0/P0_2_2_5;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu5_0_3 = -3149.606299212598*f5_0_3 + 3149.606299212598*tau[17];
-    /* z4: z(k) (4.20) */
-    const double t1173 = 23.622047244094485*f5_0_3 - 23.622047244094485*tau[17];
-    const double z4_4_3 = c_q_17*t1173;
-    const double z4_0_3 = (-1.0*f5_0_3 + 1.0*tau[17]) - 0.05*z4_4_3;
-    const double z4_5_3 = s_q_17*t1173;
-    /* z3: z(k) (4.20) */
-    const double t1175 = 0.4*z4_4_3;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0_3 = Dinv4_0_0_5*t1174;
-    /* z3: z(k) (4.20) */
-    const double t1176 = G4_2_0_5*t1174;
-    const double z3_0_3 = c_q_16*z4_0_3 + (s_q_16*t1176 - t1175);
-    const double z3_2_3 = -s_q_16*z4_0_3 + c_q_16*t1176;
-    const double t1177 = s_q_16*z4_5_3;
-    const double t1178 = G4_3_0_5*t1174;
-    const double z3_1_3 = (t1143*t1178 + G4_1_0_5*t1174) + 0.4*t1177;
-    const double z3_3_3 = c_q_16*t1178 + t1177;
-    const double z3_5_3 = -s_q_16*t1178 + c_q_16*z4_5_3;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1179 = (tau[15] - f3_1_3) - z3_1_3;
-    /* z2: z(k) (4.20) */
-    const double z2_1_3 = ((G3_1_0_5*t1179 + z3_1_3) + t1124*(G3_3_0_5*t1179 + z3_3_3)) + t1125*(G3_5_0_5*t1179 + z3_5_3);
-    const double t1180 = G3_0_0_5*t1179 + z3_0_3;
-    const double t1181 = G3_2_0_5*t1179 + z3_2_3;
-    const double z2_0_3 = (c_q_15*t1180 + (-t1153*t1179 - t1175)) + s_q_15*t1181;
-    const double z2_2_3 = c_q_15*t1181 - s_q_15*t1180;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_3 = Dinv3_0_0_5*t1179;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1182 = (tau[14] - f2_0_3) - z2_0_3;
-    /* z1: z(k) (4.20) */
-    const double z1_0_3 = t1182*G2_0_0_5 + z2_0_3;
-    const double t1183 = t1182*G2_1_0_5 + z2_1_3;
-    const double t1184 = t1182*G2_2_0_5 + z2_2_3;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_3 = t1182*Dinv2_0_0_5;
-    /* z1: z(k) (4.20) */
-    const double z1_1_3 = c_q_14*t1183 - s_q_14*t1184;
-    const double z1_2_3 = c_q_14*t1184 + s_q_14*t1183;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1185 = (tau[13] - f1_1_3) - z1_1_3;
-    /* z0: z(k) (4.20) */
-    const double z0_2_3 = c_q_13*(t1185*G1_2_0_5 + z1_2_3) - s_q_13*(t1185*G1_0_0_5 + z1_0_3);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_3 = ((tau[12] - f0_2_3) - z0_2_3)*Dinv0_0_0_5;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_3 = t1185*Dinv1_0_0_5;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_2_3 = c_q_13*nu0_0_3;
-    /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t1186 = s_q_13*nu0_0_3;
-    const double qdd1_0_3 = (G1_0_0_5*t1186 + nu1_0_3) - G1_2_0_5*lam1_2_3;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0_3 = -t1186;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_1_3 = c_q_14*qdd1_0_3 + s_q_14*lam1_2_3;
-    const double lam2_2_3 = -s_q_14*qdd1_0_3 + c_q_14*lam1_2_3;
-    /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_3 = ((nu2_0_3 - G2_0_0_5*lam1_0_3) - G2_1_0_5*lam2_1_3) - G2_2_0_5*lam2_2_3;
-    /* lam2: lambda(k) (4.21) */
-    const double lam2_0_3 = lam1_0_3 + qdd2_0_3;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_0_3 = c_q_15*lam2_0_3 - s_q_15*lam2_2_3;
-    const double lam3_2_3 = s_q_15*lam2_0_3 + c_q_15*lam2_2_3;
-    const double lam3_3_3 = t1124*lam2_1_3;
-    const double lam3_5_3 = t1125*lam2_1_3;
-    /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_3 = (((((nu3_0_3 - G3_1_0_5*lam2_1_3) - G3_3_0_5*lam3_3_3) - G3_5_0_5*lam3_5_3) + 0.4*G3_4_0_5*lam2_0_3) - G3_0_0_5*lam3_0_3) - G3_2_0_5*lam3_2_3;
-    /* lam3: lambda(k) (4.21) */
-    const double lam3_1_3 = lam2_1_3 + qdd3_0_3;
-    const double lam3_4_3 = -0.4*lam2_0_3;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t1187 = 0.4*lam3_1_3 + lam3_3_3;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_4_3 = lam3_4_3 - 0.4*lam3_0_3;
-    const double lam4_2_3 = c_q_16*lam3_2_3 + s_q_16*lam3_0_3;
-    const double lam4_0_3 = c_q_16*lam3_0_3 - s_q_16*lam3_2_3;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t1188 = lam4_4_3 - 0.05*lam4_0_3;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_3_3 = c_q_16*t1187 - s_q_16*lam3_5_3;
-    const double lam4_5_3 = s_q_16*t1187 + c_q_16*lam3_5_3;
-    /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_3 = ((nu4_0_3 - G4_2_0_5*lam4_2_3) - G4_1_0_5*lam3_1_3) - G4_3_0_5*lam4_3_3;
-    /* lam4: lambda(k) (4.21) */
-    const double lam4_1_3 = lam3_1_3 + qdd4_0_3;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_3_3 = 0.05*lam4_1_3 + lam4_3_3;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t1189 = c_q_17*t1188;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_5_3 = c_q_17*lam4_5_3 - s_q_17*t1188;
-    /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t1190 = s_q_17*lam4_5_3;
-    const double qdd5_0_3 = ((nu5_0_3 - 1.0*lam4_0_3) + 23.622047244094485*t1189) + 23.622047244094485*t1190;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_4_3 = t1189 + t1190;
-    const double lam5_0_3 = lam4_0_3 + qdd5_0_3;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1421 = -0.05*lam5_0_3 + 1.0*lam5_4_3;
-    const double t1423 = 1.0*lam5_5_3;
-    const double t1432 = 1.0*lam5_0_3;
-    /* lam5: lambda(k) (4.21) */
-    const double lam5_1_3 = c_q_17*lam4_1_3 + s_q_17*lam4_2_3;
-    const double lam5_2_3 = -s_q_17*lam4_1_3 + c_q_17*lam4_2_3;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1420 = 0.05*lam5_1_3 + 1.0*lam5_3_3;
-    const double t1433 = 1.0*lam5_1_3;
-    const double t1434 = 1.0*lam5_2_3;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_4_3 = s_q_14*zeta1_5_3;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_4_3 = t1107 + zeta2_4_3;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_4_3 = (a4_4_3 + zeta3_4_3) - 0.4*zeta3_0_3;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_5_3 = c_q_14*zeta1_5_3;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double t1191 = 0.4*zeta2_1_3;
-    const double t1192 = t1191 + zeta1_3_3;
-    const double zeta3_3_3 = (a3_3_3 - s_q_15*zeta2_5_3) + c_q_15*t1192;
-    const double zeta3_5_3 = (a3_5_3 + c_q_15*zeta2_5_3) + s_q_15*t1192;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double t1193 = t1191 + zeta3_3_3;
-    const double zeta4_3_3 = (a4_3_3 - s_q_16*zeta3_5_3) + c_q_16*t1193;
-    const double zeta4_5_3 = (a4_5_3 + c_q_16*zeta3_5_3) + s_q_16*t1193;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_3_3 = (a5_3_3 + 0.05*zeta2_1_3) + zeta4_3_3;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1424 = (0.05*zeta5_1_3 + V5_2_3*t321) + zeta5_3_3;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double t1194 = 0.05*zeta4_0_3;
-    const double t1195 = zeta4_4_3 - t1194;
-    const double zeta5_4_3 = (a5_4_3 + s_q_17*zeta4_5_3) + c_q_17*t1195;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1425 = (V5_2_3*t319 - t1194) + zeta5_4_3;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_5_3 = (a5_5_3 + c_q_17*zeta4_5_3) - s_q_17*t1195;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1426 = (-0.05*t1115 - 0.05*t1114) + zeta5_5_3;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0_6 = 1.0/P4_1_1_6;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0_6 = P4_1_1_6*Dinv4_0_0_6;
-    const double G4_2_0_6 = P4_1_2_6*Dinv4_0_0_6;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1198 = P4_2_2_6 - P4_1_2_6*G4_2_0_6;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_3_0_6 = P4_1_3_6*Dinv4_0_0_6;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1196 = 0.4*P4_0_4_6;
-    const double t1197 = c_q_16*P4_0_0_6 - t1196;
-    const double P3_0_0_6 = (((0.16000000000000003*P4_4_4_6 + 0.13390000000000002) - c_q_16*t1196) + c_q_16*t1197) + t1132*t1198;
-    const double P3_0_2_6 = t1140*t1198 - s_q_16*t1197;
-    const double P3_2_2_6 = (t1132*P4_0_0_6 + 0.001125) + t1149*t1198;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1213 = -P3_0_2_6;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1199 = 0.4*P4_4_5_6;
-    const double t1200 = c_q_16*P4_0_5_6;
-    const double t1210 = t1132*P4_0_5_6;
-    const double t1201 = t1200 - t1199;
-    const double P3_1_4_6 = s_q_16*t1199;
-    const double t1202 = s_q_16*t1201;
-    const double t1204 = -P4_1_3_6*G4_2_0_6 - t1203;
-    const double P3_0_5_6 = -t1132*t1204 + c_q_16*t1201;
-    const double P3_1_2_6 = c_q_16*((P4_1_2_6 - P4_1_2_6*G4_1_0_6) + t1143*(-P4_1_2_6*G4_3_0_6 - t1203)) - 0.4*t1210;
-    const double P3_2_3_6 = t1149*t1204 - t1210;
-    const double t1205 = t1140*t1204;
-    const double P3_0_1_6 = (s_q_16*(P4_1_2_6 - P4_1_1_6*G4_2_0_6) + 0.4*t1202) + 0.4*t1205;
-    const double P3_0_3_6 = t1202 + t1205;
-    const double P3_2_5_6 = -s_q_16*t1200 - t1205;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1220 = -P3_0_3_6;
-    const double t1221 = -P3_2_3_6;
-    const double t1222 = -P3_0_5_6;
-    const double t1223 = -P3_2_5_6;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_4_6 = (c_q_16*P4_0_4_6 - 0.5) - 0.4*P4_4_4_6;
-    const double P3_2_4_6 = -s_q_16*P4_0_4_6;
-    const double P3_4_4_6 = P4_4_4_6 + 2.5;
-    const double t1206 = t1132*P4_5_5_6;
-    const double t1207 = 0.6 - P4_1_3_6*G4_3_0_6;
-    const double P3_5_5_6 = (t1149*P4_5_5_6 + 2.5) + t1132*t1207;
-    const double t1211 = t1140*P4_5_5_6;
-    const double P3_3_3_6 = t1149*t1207 + (t1206 + 2.5);
-    const double P3_3_5_6 = t1211 - t1140*t1207;
-    const double t1208 = (P4_1_3_6 - P4_1_3_6*G4_1_0_6) + t1143*t1207;
-    const double P3_1_5_6 = -s_q_16*t1208 + 0.4*t1211;
-    const double t1209 = c_q_16*t1208;
-    const double P3_1_1_6 = ((((P4_1_1_6 + 0.13390000000000002) + 0.16000000000000003*t1206) - P4_1_1_6*G4_1_0_6) + t1143*(P4_1_3_6 - P4_1_1_6*G4_3_0_6)) + 0.4*t1209;
-    const double P3_1_3_6 = (0.4*t1206 + 0.5) + t1209;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1224 = -P3_3_5_6;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1272 = (1.0 - G4_1_0_6) - t1143*G4_3_0_6;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_3_4_6 = s_q_16*P4_4_5_6;
-    const double P3_4_5_6 = c_q_16*P4_4_5_6;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_6 = 1.0/P3_1_1_6;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_6 = P3_0_1_6*Dinv3_0_0_6;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1212 = P3_0_0_6 - P3_0_1_6*G3_0_0_6;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_1_0_6 = P3_1_1_6*Dinv3_0_0_6;
-    const double G3_2_0_6 = P3_1_2_6*Dinv3_0_0_6;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1218 = P3_2_2_6 - P3_1_2_6*G3_2_0_6;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_3_0_6 = P3_1_3_6*Dinv3_0_0_6;
-    const double G3_4_0_6 = P3_1_4_6*Dinv3_0_0_6;
-    const double G3_5_0_6 = P3_1_5_6*Dinv3_0_0_6;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_1_1_6 = (((((P3_1_1_6 + 0.08030000000000002) - P3_1_1_6*G3_1_0_6) + t1124*(P3_1_3_6 - P3_1_1_6*G3_3_0_6)) + t1125*(P3_1_5_6 - P3_1_1_6*G3_5_0_6)) + t1124*(((P3_1_3_6 - P3_1_3_6*G3_1_0_6) + t1124*(P3_3_3_6 - P3_1_3_6*G3_3_0_6)) + t1125*(-P3_1_3_6*G3_5_0_6 - t1224))) + t1125*(((P3_1_5_6 - P3_1_5_6*G3_1_0_6) + t1124*(-P3_1_5_6*G3_3_0_6 - t1224)) + t1125*(P3_5_5_6 - P3_1_5_6*G3_5_0_6));
-    const double t1214 = -P3_0_1_6*G3_2_0_6 - t1213;
-    const double t1217 = -P3_1_2_6*G3_0_0_6 - t1213;
-    const double t1215 = 0.4*G3_4_0_6;
-    const double P2_0_1_6 = ((((P3_1_1_6*t1215 - 0.4*P3_1_4_6) + c_q_15*(P3_0_1_6 - P3_1_1_6*G3_0_0_6)) + s_q_15*(P3_1_2_6 - P3_1_1_6*G3_2_0_6)) + t1124*(((P3_1_3_6*t1215 - 0.4*P3_3_4_6) + c_q_15*(-P3_1_3_6*G3_0_0_6 - t1220)) + s_q_15*(-P3_1_3_6*G3_2_0_6 - t1221))) + t1125*(((P3_1_5_6*t1215 - 0.4*P3_4_5_6) + c_q_15*(-P3_1_5_6*G3_0_0_6 - t1222)) + s_q_15*(-P3_1_5_6*G3_2_0_6 - t1223));
-    const double P2_1_2_6 = c_q_15*(((P3_1_2_6 - P3_1_2_6*G3_1_0_6) + t1124*(-P3_1_2_6*G3_3_0_6 - t1221)) + t1125*(-P3_1_2_6*G3_5_0_6 - t1223)) - s_q_15*(((P3_0_1_6 - P3_0_1_6*G3_1_0_6) + t1124*(-P3_0_1_6*G3_3_0_6 - t1220)) + t1125*(-P3_0_1_6*G3_5_0_6 - t1222));
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1254 = ((1.0 - G3_1_0_6) - t1124*G3_3_0_6) - t1125*G3_5_0_6;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1216 = ((P3_0_1_6*t1215 - 0.4*P3_0_4_6) + c_q_15*t1212) + s_q_15*t1214;
-    const double t1219 = ((P3_1_2_6*t1215 - 0.4*P3_2_4_6) + c_q_15*t1217) + s_q_15*t1218;
-    const double P2_0_0_6 = (((((0.16000000000000003*P3_4_4_6 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_6*G3_4_0_6) - t1124*(P3_0_4_6 - P3_1_4_6*G3_0_0_6)) - t1125*(P3_2_4_6 - P3_1_4_6*G3_2_0_6)) + c_q_15*t1216) + s_q_15*t1219;
-    const double P2_2_2_6 = (c_q_15*(c_q_15*t1218 - s_q_15*t1217) + 0.000675) - s_q_15*(c_q_15*t1214 - s_q_15*t1212);
-    const double P2_0_2_6 = c_q_15*t1219 - s_q_15*t1216;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1228 = -P2_1_2_6;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1251 = (-c_q_15*G3_0_0_6 - s_q_15*G3_2_0_6) + 0.4*G3_4_0_6;
-    const double t1250 = s_q_15*G3_0_0_6 - c_q_15*G3_2_0_6;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0_6 = 1.0/P2_0_0_6;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0_6 = P2_0_0_6*Dinv2_0_0_6;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_0_0_6 = (P2_0_0_6 + 2e-05) - P2_0_0_6*G2_0_0_6;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_1_0_6 = P2_0_1_6*Dinv2_0_0_6;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1227 = P2_1_1_6 - P2_0_1_6*G2_1_0_6;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_2_0_6 = P2_0_2_6*Dinv2_0_0_6;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1232 = P2_2_2_6 - P2_0_2_6*G2_2_0_6;
-    const double t1225 = P2_0_1_6 - P2_0_1_6*G2_0_0_6;
-    const double t1229 = -P2_0_1_6*G2_2_0_6 - t1228;
-    const double t1231 = -P2_0_2_6*G2_1_0_6 - t1228;
-    const double t1226 = P2_0_2_6 - P2_0_2_6*G2_0_0_6;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1237 = 1.0 - G2_0_0_6;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_0_1_6 = c_q_14*t1225 - s_q_14*t1226;
-    const double P1_0_2_6 = c_q_14*t1226 + s_q_14*t1225;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t1234 = -P1_0_2_6;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1230 = c_q_14*t1227 - s_q_14*t1229;
-    const double P1_2_2_6 = (c_q_14*(c_q_14*t1232 + s_q_14*t1231) + 2e-05) + s_q_14*(c_q_14*t1229 + s_q_14*t1227);
-    const double t1233 = c_q_14*t1231 - s_q_14*t1232;
-    const double P1_1_1_6 = (c_q_14*t1230 + 2e-05) - s_q_14*t1233;
-    const double P1_1_2_6 = c_q_14*t1233 + s_q_14*t1230;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0_6 = 1.0/P1_1_1_6;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0_6 = P1_0_1_6*Dinv1_0_0_6;
-    const double G1_2_0_6 = P1_1_2_6*Dinv1_0_0_6;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_6 = (c_q_13*(c_q_13*(P1_2_2_6 - P1_1_2_6*G1_2_0_6) - s_q_13*(-P1_1_2_6*G1_0_0_6 - t1234)) + 2e-05) - s_q_13*(c_q_13*(-P1_0_1_6*G1_2_0_6 - t1234) - s_q_13*(P1_0_0_6 - P1_0_1_6*G1_0_0_6));
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1235 = s_q_13*G1_0_0_6 - c_q_13*G1_2_0_6;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0_6 = 1.0/P0_2_2_6;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_1_1_3 = t1235*t1235*Dinv0_0_0_6 + Dinv1_0_0_6;
-    const double Ups1_0_0_3 = s_q_13*s_q_13*Dinv0_0_0_6;
-    const double t1236 = s_q_13*Dinv0_0_0_6;
-    const double Ups1_0_1_3 = -t1235*t1236;
-    const double Ups1_0_2_3 = -c_q_13*t1236;
-    const double Ups1_1_2_3 = c_q_13*t1235*Dinv0_0_0_6;
-    const double Ups1_2_2_3 = c_q_13*c_q_13*Dinv0_0_0_6;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1238 = -c_q_14*G2_1_0_6 + s_q_14*G2_2_0_6;
-    const double t1239 = -s_q_14*G2_1_0_6 - c_q_14*G2_2_0_6;
-    const double t1240 = (t1237*Ups1_0_1_3 + t1239*Ups1_1_2_3) + t1238*Ups1_1_1_3;
-    const double t1241 = (t1237*Ups1_0_2_3 + t1238*Ups1_1_2_3) + t1239*Ups1_2_2_3;
-    const double Ups2_0_0_3 = (Dinv2_0_0_6 + t1237*((t1238*Ups1_0_1_3 + t1237*Ups1_0_0_3) + t1239*Ups1_0_2_3)) + (t1238*t1240 + t1239*t1241);
-    const double Ups2_0_1_3 = c_q_14*t1240 + s_q_14*t1241;
-    const double Ups2_0_2_3 = c_q_14*t1241 - s_q_14*t1240;
-    const double t1242 = s_q_14*Ups1_1_2_3;
-    const double t1243 = c_q_14*Ups1_1_1_3 + t1242;
-    const double Ups2_2_2_3 = c_q_14*(c_q_14*Ups1_2_2_3 - t1242) - s_q_14*(-s_q_14*Ups1_1_1_3 + c_q_14*Ups1_1_2_3);
-    const double t1244 = c_q_14*Ups1_1_2_3 + s_q_14*Ups1_2_2_3;
-    const double Ups2_1_1_3 = c_q_14*t1243 + s_q_14*t1244;
-    const double Ups2_1_2_3 = c_q_14*t1244 - s_q_14*t1243;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1245 = c_q_15*Ups2_0_0_3;
-    const double t1246 = s_q_15*Ups2_0_2_3;
-    const double t1247 = t1245 - t1246;
-    const double Ups3_0_4_3 = -0.4*t1245 + 0.4*s_q_15*Ups2_0_2_3;
-    const double t1248 = c_q_15*Ups2_0_2_3;
-    const double t1249 = t1248 - s_q_15*Ups2_2_2_3;
-    const double Ups3_0_0_3 = c_q_15*t1247 - s_q_15*t1249;
-    const double t1252 = c_q_15*Ups2_0_1_3;
-    const double t1253 = t1252 - s_q_15*Ups2_1_2_3;
-    const double Ups3_3_4_3 = -0.16000000000000003*t1252;
-    const double Ups3_0_1_3 = (t1251*t1247 + t1250*t1249) + t1254*t1253;
-    const double Ups3_0_2_3 = s_q_15*t1247 + c_q_15*t1249;
-    const double Ups3_0_3_3 = t1124*t1253;
-    const double Ups3_0_5_3 = t1125*t1253;
-    const double t1255 = t1251*Ups2_0_2_3 + (t1254*Ups2_1_2_3 + t1250*Ups2_2_2_3);
-    const double t1258 = t1250*Ups2_0_2_3;
-    const double t1256 = t1251*Ups2_0_0_3;
-    const double t1257 = t1254*Ups2_0_1_3;
-    const double t1259 = t1256 + (t1257 + t1258);
-    const double Ups3_1_4_3 = (-0.4*t1256 - 0.4*t1257) - 0.4*t1258;
-    const double t1260 = t1251*Ups2_0_1_3 + (t1254*Ups2_1_1_3 + t1250*Ups2_1_2_3);
-    const double Ups3_1_1_3 = (Dinv3_0_0_6 + t1250*t1255) + (t1251*t1259 + t1254*t1260);
-    const double Ups3_1_2_3 = s_q_15*t1259 + c_q_15*t1255;
-    const double t1262 = s_q_15*Ups2_0_1_3;
-    const double t1263 = c_q_15*Ups2_1_2_3 + t1262;
-    const double t1264 = 0.16000000000000003*Ups2_1_1_3;
-    const double Ups3_4_5_3 = -0.16000000000000003*t1262;
-    const double Ups3_1_3_3 = t1124*t1260;
-    const double Ups3_1_5_3 = t1125*t1260;
-    const double t1261 = s_q_15*Ups2_0_0_3;
-    const double Ups3_2_2_3 = s_q_15*(t1248 + t1261) + c_q_15*(c_q_15*Ups2_2_2_3 + t1246);
-    const double Ups3_2_4_3 = -0.4*t1261 - 0.4*t1248;
-    const double Ups3_4_4_3 = 0.16000000000000003*Ups2_0_0_3;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups4_4_4_3 = 0.16000000000000003*Ups3_0_0_3 + (Ups3_4_4_3 - 0.8*Ups3_0_4_3);
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups3_2_3_3 = t1124*t1263;
-    const double Ups3_2_5_3 = t1125*t1263;
-    const double Ups3_3_3_3 = c_q_15*c_q_15*t1264;
-    const double Ups3_3_5_3 = c_q_15*s_q_15*t1264;
-    const double Ups3_5_5_3 = s_q_15*s_q_15*t1264;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1265 = c_q_16*Ups3_0_0_3;
-    const double t1292 = s_q_16*Ups3_0_0_3;
-    const double t1266 = s_q_16*Ups3_0_2_3;
-    const double t1267 = t1265 - t1266;
-    const double Ups4_0_4_3 = (0.4*s_q_16*Ups3_0_2_3 + (c_q_16*Ups3_0_4_3 - s_q_16*Ups3_2_4_3)) - 0.4*t1265;
-    const double t1268 = c_q_16*Ups3_0_2_3;
-    const double t1269 = t1268 - s_q_16*Ups3_2_2_3;
-    const double t1289 = c_q_16*Ups3_2_2_3;
-    const double Ups4_0_0_3 = -s_q_16*t1269 + c_q_16*t1267;
-    const double t1273 = c_q_16*t1269;
-    const double t1274 = s_q_16*t1267;
-    const double t1270 = c_q_16*Ups3_0_1_3;
-    const double t1271 = t1270 - s_q_16*Ups3_1_2_3;
-    const double t1275 = c_q_16*Ups3_0_3_3;
-    const double t1276 = t1275 - s_q_16*Ups3_2_3_3;
-    const double t1290 = c_q_16*Ups3_2_3_3;
-    const double t1277 = c_q_16*t1276;
-    const double t1278 = c_q_16*Ups3_0_5_3 - s_q_16*Ups3_2_5_3;
-    const double Ups4_0_1_3 = ((-G4_3_0_6*t1277 + s_q_16*G4_3_0_6*t1278) - G4_2_0_6*t1273) + (t1272*t1271 - G4_2_0_6*t1274);
-    const double Ups4_0_2_3 = t1273 + t1274;
-    const double Ups4_0_3_3 = (t1277 - s_q_16*t1278) + t1143*t1271;
-    const double t1279 = 0.4*s_q_16;
-    const double Ups4_0_5_3 = (c_q_16*t1278 + s_q_16*t1276) + t1279*t1271;
-    const double t1280 = s_q_16*Ups3_0_1_3;
-    const double t1281 = c_q_16*Ups3_1_2_3;
-    const double t1291 = c_q_16*(((-G4_3_0_6*t1290 + s_q_16*G4_3_0_6*Ups3_2_5_3) - G4_2_0_6*t1266) + (-G4_2_0_6*t1289 + t1272*Ups3_1_2_3));
-    const double Ups4_2_2_3 = c_q_16*(t1266 + t1289) + s_q_16*(t1268 + t1292);
-    const double t1285 = c_q_16*Ups3_2_5_3;
-    const double t1282 = c_q_16*Ups3_1_3_3;
-    const double t1283 = (-G4_2_0_6*t1280 + t1272*Ups3_1_1_3) + ((-G4_3_0_6*t1282 + s_q_16*G4_3_0_6*Ups3_1_5_3) - G4_2_0_6*t1281);
-    const double t1304 = t1280 + t1281;
-    const double t1284 = s_q_16*Ups3_0_5_3;
-    const double t1286 = c_q_16*Ups3_3_5_3;
-    const double t1287 = (((-G4_3_0_6*t1286 + s_q_16*G4_3_0_6*Ups3_5_5_3) + t1272*Ups3_1_5_3) - G4_2_0_6*t1284) - G4_2_0_6*t1285;
-    const double t1303 = t1284 + t1285;
-    const double t1288 = s_q_16*t1287;
-    const double t1293 = G4_2_0_6*t1292;
-    const double Ups4_2_4_3 = ((s_q_16*Ups3_0_4_3 + c_q_16*Ups3_2_4_3) - 0.4*t1268) - 0.4*t1292;
-    const double t1294 = G4_2_0_6*t1268;
-    const double t1295 = G4_3_0_6*t1275;
-    const double t1296 = s_q_16*(((s_q_16*G4_3_0_6*Ups3_0_5_3 - t1295) - t1293) + (t1272*Ups3_0_1_3 - t1294));
-    const double t1297 = s_q_16*Ups3_0_3_3;
-    const double Ups4_4_5_3 = (c_q_16*(Ups3_4_5_3 - 0.4*Ups3_0_5_3) + s_q_16*(Ups3_3_4_3 - 0.4*Ups3_0_3_3)) + t1279*(Ups3_1_4_3 - 0.4*Ups3_0_1_3);
-    const double t1301 = s_q_16*Ups3_4_5_3;
-    const double Ups4_1_4_3 = ((((-s_q_16*G4_2_0_6*Ups3_0_4_3 - c_q_16*G4_2_0_6*Ups3_2_4_3) + ((G4_3_0_6*t1301 - c_q_16*G4_3_0_6*Ups3_3_4_3) - 0.4*G4_3_0_6*t1284)) - 0.4*t1272*Ups3_0_1_3) + 0.4*t1294) + ((0.4*t1295 + t1272*Ups3_1_4_3) + 0.4*t1293);
-    const double Ups4_3_4_3 = ((0.4*s_q_16*Ups3_0_5_3 + (c_q_16*Ups3_3_4_3 - t1301)) + (0.4*c_q_16*Ups3_1_4_3 - 0.4*t1275)) - 0.16000000000000003*t1270;
-    const double t1298 = c_q_16*Ups3_3_3_3;
-    const double t1299 = (((-G4_3_0_6*t1298 + s_q_16*G4_3_0_6*Ups3_3_5_3) + t1272*Ups3_1_3_3) - G4_2_0_6*t1290) - G4_2_0_6*t1297;
-    const double t1302 = t1290 + t1297;
-    const double Ups4_1_5_3 = (c_q_16*t1287 + s_q_16*t1299) + t1279*t1283;
-    const double t1300 = c_q_16*t1299;
-    const double Ups4_1_1_3 = (((Dinv4_0_0_6 + G4_3_0_6*t1288) + t1272*t1283) + (-G4_2_0_6*t1291 - G4_3_0_6*t1300)) - G4_2_0_6*t1296;
-    const double Ups4_1_3_3 = t1143*t1283 + (t1300 - t1288);
-    const double Ups4_1_2_3 = t1291 + t1296;
-    const double t1305 = s_q_16*Ups3_3_5_3;
-    const double t1306 = 0.4*t1282 + (t1298 - t1305);
-    const double t1311 = s_q_16*Ups3_1_3_3;
-    const double Ups4_2_3_3 = (c_q_16*t1302 - s_q_16*t1303) + t1143*t1304;
-    const double Ups4_2_5_3 = (c_q_16*t1303 + s_q_16*t1302) + t1279*t1304;
-    const double t1307 = c_q_16*Ups3_1_5_3;
-    const double t1309 = s_q_16*Ups3_1_5_3;
-    const double Ups4_5_5_3 = (c_q_16*((c_q_16*Ups3_5_5_3 + t1305) + 0.4*t1309) + s_q_16*((s_q_16*Ups3_3_3_3 + t1286) + 0.4*t1311)) + t1279*(t1279*Ups3_1_1_3 + (t1307 + t1311));
-    const double t1308 = (t1286 - s_q_16*Ups3_5_5_3) + 0.4*t1307;
-    const double t1310 = t1143*Ups3_1_1_3 + (t1282 - t1309);
-    const double Ups4_3_3_3 = (c_q_16*t1306 - s_q_16*t1308) + t1143*t1310;
-    const double Ups4_3_5_3 = (c_q_16*t1308 + s_q_16*t1306) + t1279*t1310;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_3_3_3 = 0.0025000000000000005*Ups4_1_1_3 + (0.1*Ups4_1_3_3 + Ups4_3_3_3);
-    const double t1312 = c_q_17*Ups4_4_4_3;
-    const double t1313 = s_q_17*Ups4_4_5_3;
-    const double t1317 = c_q_17*Ups4_4_5_3;
-    const double t1314 = c_q_17*Ups4_0_4_3;
-    const double t1353 = s_q_17*Ups4_0_4_3;
-    const double t1315 = (-1.1811023622047243*t1314 + 23.622047244094485*t1312) + 23.622047244094485*t1313;
-    const double t1348 = (t1312 - 0.05*t1314) + t1313;
-    const double t1316 = c_q_17*t1315;
-    const double t1318 = s_q_17*Ups4_5_5_3;
-    const double t1319 = c_q_17*Ups4_0_5_3;
-    const double t1323 = s_q_17*Ups4_0_5_3;
-    const double t1320 = (23.622047244094485*t1318 + 23.622047244094485*t1317) - 1.1811023622047243*t1319;
-    const double t1349 = (t1317 + t1318) - 0.05*t1319;
-    const double t1321 = s_q_17*t1320;
-    const double t1322 = 1.1811023622047243*c_q_17;
-    const double t1324 = (23.622047244094485*t1314 - t1322*Ups4_0_0_3) + 23.622047244094485*t1323;
-    const double Ups5_0_0_3 = (23.622047244094485*t1316 + (3149.606299212598 - t1322*t1324)) + 23.622047244094485*t1321;
-    const double t1333 = 0.05*t1324;
-    const double Ups5_0_4_3 = (t1316 - c_q_17*t1333) + t1321;
-    const double Ups5_0_5_3 = (c_q_17*t1320 - s_q_17*t1315) + s_q_17*t1333;
-    const double t1325 = c_q_17*Ups4_1_4_3;
-    const double t1326 = s_q_17*Ups4_1_5_3;
-    const double t1327 = c_q_17*Ups4_0_1_3;
-    const double t1328 = (23.622047244094485*t1326 + 23.622047244094485*t1325) - 1.1811023622047243*t1327;
-    const double t1329 = s_q_17*Ups4_2_5_3;
-    const double t1343 = c_q_17*Ups4_2_5_3 - t1326;
-    const double t1330 = (-1.1811023622047243*c_q_17*Ups4_0_2_3 + 23.622047244094485*c_q_17*Ups4_2_4_3) + 23.622047244094485*t1329;
-    const double t1339 = c_q_17*Ups4_1_5_3 + t1329;
-    const double t1346 = 0.05*Ups4_1_5_3 + Ups4_3_5_3;
-    const double Ups5_0_1_3 = c_q_17*t1328 + s_q_17*t1330;
-    const double Ups5_0_2_3 = -s_q_17*t1328 + c_q_17*t1330;
-    const double t1331 = 23.622047244094485*c_q_17;
-    const double t1332 = 23.622047244094485*s_q_17;
-    const double Ups5_0_3_3 = (((-t1322*Ups4_0_3_3 + t1331*Ups4_3_4_3) + t1332*Ups4_3_5_3) - 0.05905511811023622*t1327) + (1.1811023622047243*t1326 + 1.1811023622047243*t1325);
-    const double t1338 = s_q_17*Ups4_2_4_3 + t1325;
-    const double t1340 = 0.05*t1327 + 0.05*s_q_17*Ups4_0_2_3;
-    const double t1342 = -s_q_17*Ups4_1_4_3 + c_q_17*Ups4_2_4_3;
-    const double t1345 = 0.05*Ups4_1_4_3 + Ups4_3_4_3;
-    const double t1344 = -0.05*s_q_17*Ups4_0_1_3 + 0.05*c_q_17*Ups4_0_2_3;
-    const double t1347 = 0.0025000000000000005*Ups4_0_1_3 + 0.05*Ups4_0_3_3;
-    const double t1334 = c_q_17*Ups4_1_1_3;
-    const double t1341 = s_q_17*Ups4_1_1_3;
-    const double t1335 = s_q_17*Ups4_1_2_3;
-    const double t1336 = t1334 + t1335;
-    const double Ups5_1_3_3 = ((c_q_17*Ups4_1_3_3 + s_q_17*Ups4_2_3_3) + 0.05*t1335) + 0.05*t1334;
-    const double Ups5_2_3_3 = (0.05*c_q_17*Ups4_1_2_3 + (-s_q_17*Ups4_1_3_3 + c_q_17*Ups4_2_3_3)) - 0.05*t1341;
-    const double Ups5_2_2_3 = -s_q_17*(c_q_17*Ups4_1_2_3 - t1341) + c_q_17*(c_q_17*Ups4_2_2_3 - t1335);
-    const double t1337 = c_q_17*Ups4_1_2_3 + s_q_17*Ups4_2_2_3;
-    const double Ups5_1_1_3 = c_q_17*t1336 + s_q_17*t1337;
-    const double Ups5_1_2_3 = -s_q_17*t1336 + c_q_17*t1337;
-    /* Lam2: Lambda(k) (6.10b) */
-    const double t1376 = 0.05*Ups5_1_2_3 + Ups5_2_3_3;
-    const double t1395 = 0.0025000000000000005*Ups5_1_1_3 + (0.1*Ups5_1_3_3 + Ups5_3_3_3);
-    const double t1379 = 0.05*Ups5_1_1_3 + Ups5_1_3_3;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_1_4_3 = (c_q_17*t1338 + s_q_17*t1339) - c_q_17*t1340;
-    const double Ups5_1_5_3 = (-s_q_17*t1338 + c_q_17*t1339) + s_q_17*t1340;
-    const double Ups5_2_4_3 = (-c_q_17*t1344 + c_q_17*t1342) + s_q_17*t1343;
-    const double Ups5_2_5_3 = c_q_17*t1343 + (s_q_17*t1344 - s_q_17*t1342);
-    /* Lam2: Lambda(k) (6.10b) */
-    const double t1377 = Ups5_2_4_3 - 0.05*Ups5_0_2_3;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_3_4_3 = (-c_q_17*t1347 + c_q_17*t1345) + s_q_17*t1346;
-    const double Ups5_3_5_3 = (c_q_17*t1346 - s_q_17*t1345) + s_q_17*t1347;
-    /* Lam2: Lambda(k) (6.10b) */
-    const double t1394 = 0.05*Ups5_1_5_3 + Ups5_3_5_3;
-    const double t1396 = ((Ups5_3_4_3 - 0.05*Ups5_0_3_3) - 0.0025000000000000005*Ups5_0_1_3) + 0.05*Ups5_1_4_3;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1350 = 0.05*c_q_17;
-    const double t1351 = (t1314 - t1350*Ups4_0_0_3) + t1323;
-    const double Ups5_4_4_3 = (c_q_17*t1348 - t1350*t1351) + s_q_17*t1349;
-    /* Lam2: Lambda(k) (6.10b) */
-    const double t1398 = 0.0025000000000000005*Ups5_0_0_3 + (Ups5_4_4_3 - 0.1*Ups5_0_4_3);
-    const double t1374 = Ups5_0_4_3 - 0.05*Ups5_0_0_3;
-    /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1352 = 0.05*s_q_17;
-    const double Ups5_5_5_3 = (c_q_17*((c_q_17*Ups4_5_5_3 - t1313) + 0.05*t1323) - s_q_17*((0.05*t1353 - s_q_17*Ups4_4_4_3) + t1317)) + t1352*((t1352*Ups4_0_0_3 - t1353) + t1319);
-    const double Ups5_4_5_3 = (c_q_17*t1349 - s_q_17*t1348) + t1352*t1351;
-    /* Lam2: Lambda(k) (6.10b) */
-    const double t1397 = Ups5_4_5_3 - 0.05*Ups5_0_5_3;
-    const double t1357 = 1.0*t1354;
-    const double t1358 = 1.0*t1356;
-    const double t1359 = 1.0*t1355;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1429 = ((((((((obj[6]*t1428 - corr[15]) - obj[5]*t1419) + t1357*t1424) + t1358*t1426) - gam_3_3) + t1359*t1425) + t317*t1423) + t314*t1421) + t309*t1420;
-    const double t1439 = ((((((t1357*zeta4_0_3 - corr[12]) + t1359*zeta5_1_3) + t1358*zeta5_2_3) - gam_0_3) + t309*t1432) + t314*t1433) + t317*t1434;
-    /* Lam2: Lambda(k) (6.10b) */
-    const double Lam2_0_0 = (t1357*((t1354*Ups5_0_0_3 + t1355*Ups5_0_1_3) + t1356*Ups5_0_2_3) + t1358*((t1355*Ups5_1_2_3 + t1354*Ups5_0_2_3) + t1356*Ups5_2_2_3)) + t1359*((t1355*Ups5_1_1_3 + t1354*Ups5_0_1_3) + t1356*Ups5_1_2_3);
-    const double t1363 = (t1360*Ups5_0_0_3 + t1361*Ups5_0_1_3) + t1362*Ups5_0_2_3;
-    const double t1369 = (t1366*Ups5_0_0_3 + t1367*Ups5_0_1_3) + t1368*Ups5_0_2_3;
-    const double t1364 = (t1361*Ups5_1_2_3 + t1360*Ups5_0_2_3) + t1362*Ups5_2_2_3;
-    const double t1370 = (t1367*Ups5_1_2_3 + t1366*Ups5_0_2_3) + t1368*Ups5_2_2_3;
-    const double t1365 = (t1361*Ups5_1_1_3 + t1360*Ups5_0_1_3) + t1362*Ups5_1_2_3;
-    const double t1371 = (t1367*Ups5_1_1_3 + t1366*Ups5_0_1_3) + t1368*Ups5_1_2_3;
-    const double t1372 = 0.05*Ups5_0_1_3;
-    const double t1373 = Ups5_0_3_3 + t1372;
-    const double t1380 = Ups5_1_4_3 - t1372;
-    const double Lam2_0_1 = (t1357*t1363 + t1358*t1364) + t1359*t1365;
-    const double Lam2_0_2 = (t1357*t1369 + t1358*t1370) + t1359*t1371;
-    const double t1375 = (t1355*t1374 + t1356*Ups5_0_5_3) + t1354*t1373;
-    const double t1378 = (t1355*t1377 + t1356*Ups5_2_5_3) + t1354*t1376;
-    const double t1381 = (t1354*t1379 + t1356*Ups5_1_5_3) + t1355*t1380;
-    const double Lam2_3_3 = (t1357*((t1354*t1395 + t1356*t1394) + t1355*t1396) + t1358*((t1354*t1394 + t1356*Ups5_5_5_3) + t1355*t1397)) + t1359*(t1354*t1396 + (t1355*t1398 + t1356*t1397));
-    const double Lam2_0_3 = (t1357*t1375 + t1358*t1378) + t1359*t1381;
-    const double t1382 = (t1361*t1374 + t1362*Ups5_0_5_3) + t1360*t1373;
-    const double t1385 = (t1367*t1374 + t1368*Ups5_0_5_3) + t1366*t1373;
-    const double t1383 = (t1361*t1377 + t1362*Ups5_2_5_3) + t1360*t1376;
-    const double t1386 = (t1367*t1377 + t1368*Ups5_2_5_3) + t1366*t1376;
-    const double t1384 = (t1360*t1379 + t1362*Ups5_1_5_3) + t1361*t1380;
-    const double t1387 = (t1366*t1379 + t1368*Ups5_1_5_3) + t1367*t1380;
-    const double Lam2_0_4 = (t1357*t1382 + t1358*t1383) + t1359*t1384;
-    const double Lam2_0_5 = (t1357*t1385 + t1358*t1386) + t1359*t1387;
-    const double t1388 = 1.0*t1360;
-    const double t1389 = 1.0*t1361;
-    const double t1390 = 1.0*t1362;
-    const double Lam2_1_1 = (t1388*t1363 + t1390*t1364) + t1389*t1365;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1427 = ((((((((obj[4]*t1419 - corr[16]) - obj[6]*t1422) + t1388*t1424) + t1389*t1425) - gam_4_3) + t1390*t1426) + t301*t1423) + t298*t1421) + t291*t1420;
-    const double t1437 = ((((((t1388*zeta4_0_3 - corr[13]) + t1389*zeta5_1_3) + t1390*zeta5_2_3) - gam_1_3) + t291*t1432) + t298*t1433) + t301*t1434;
-    /* Lam2: Lambda(k) (6.10b) */
-    const double Lam2_1_2 = (t1388*t1369 + t1390*t1370) + t1389*t1371;
-    const double Lam2_1_3 = (t1388*t1375 + t1390*t1378) + t1389*t1381;
-    const double Lam2_1_4 = (t1388*t1382 + t1390*t1383) + t1389*t1384;
-    const double Lam2_1_5 = (t1388*t1385 + t1390*t1386) + t1389*t1387;
-    const double t1391 = 1.0*t1366;
-    const double t1392 = 1.0*t1368;
-    const double t1393 = 1.0*t1367;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1435 = ((((((t1391*zeta4_0_3 - corr[14]) + t1393*zeta5_1_3) + t1392*zeta5_2_3) - gam_2_3) + t272*t1432) + t278*t1433) + t281*t1434;
-    /* Lam2: Lambda(k) (6.10b) */
-    const double Lam2_2_2 = (t1391*t1369 + t1392*t1370) + t1393*t1371;
-    const double Lam2_2_3 = (t1391*t1375 + t1392*t1378) + t1393*t1381;
-    const double Lam2_2_4 = (t1391*t1382 + t1392*t1383) + t1393*t1384;
-    const double Lam2_2_5 = (t1391*t1385 + t1392*t1386) + t1393*t1387;
-    const double t1399 = (t1360*t1395 + t1362*t1394) + t1361*t1396;
-    const double t1402 = (t1366*t1395 + t1368*t1394) + t1367*t1396;
-    const double t1400 = (t1360*t1394 + t1362*Ups5_5_5_3) + t1361*t1397;
-    const double t1403 = (t1366*t1394 + t1368*Ups5_5_5_3) + t1367*t1397;
-    const double t1401 = t1360*t1396 + (t1361*t1398 + t1362*t1397);
-    const double t1404 = t1366*t1396 + (t1367*t1398 + t1368*t1397);
-    const double Lam2_3_4 = (t1357*t1399 + t1358*t1400) + t1359*t1401;
-    const double Lam2_4_4 = (t1388*t1399 + t1390*t1400) + t1389*t1401;
-    const double Lam2_3_5 = (t1357*t1402 + t1358*t1403) + t1359*t1404;
-    const double Lam2_4_5 = (t1388*t1402 + t1390*t1403) + t1389*t1404;
-    const double Lam2_5_5 = (t1391*t1402 + t1392*t1403) + t1393*t1404;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_di0_3 = 1.0/Lam2_0_0;
-    const double ldl_L10_3 = Lam2_0_1*ldl_di0_3;
-    const double ldl_L20_3 = Lam2_0_2*ldl_di0_3;
-    const double ldl_L30_3 = Lam2_0_3*ldl_di0_3;
-    const double ldl_L40_3 = Lam2_0_4*ldl_di0_3;
-    const double ldl_L50_3 = Lam2_0_5*ldl_di0_3;
-    const double t1405 = ldl_L10_3*ldl_L10_3;
-    const double ldl_d1_3 = Lam2_1_1 - Lam2_0_0*t1405;
-    const double ldl_di1_3 = 1.0/ldl_d1_3;
-    const double t1406 = Lam2_0_0*ldl_L10_3;
-    const double ldl_L21_3 = (Lam2_1_2 - ldl_L20_3*t1406)*ldl_di1_3;
-    const double ldl_L31_3 = (Lam2_1_3 - ldl_L30_3*t1406)*ldl_di1_3;
-    const double ldl_L41_3 = (Lam2_1_4 - ldl_L40_3*t1406)*ldl_di1_3;
-    const double ldl_L51_3 = (Lam2_1_5 - ldl_L50_3*t1406)*ldl_di1_3;
-    const double t1407 = ldl_L21_3*ldl_L21_3;
-    const double ldl_d2_3 = (Lam2_2_2 - Lam2_0_0*ldl_L20_3*ldl_L20_3) - ldl_d1_3*t1407;
-    const double ldl_di2_3 = 1.0/ldl_d2_3;
-    const double t1408 = Lam2_0_0*ldl_L20_3;
-    const double ldl_Li20_3 = ldl_L10_3*ldl_L21_3 - ldl_L20_3;
-    const double t1409 = ldl_d1_3*ldl_L21_3;
-    const double ldl_L32_3 = ((Lam2_2_3 - ldl_L30_3*t1408) - ldl_L31_3*t1409)*ldl_di2_3;
-    const double ldl_L42_3 = ((Lam2_2_4 - ldl_L40_3*t1408) - ldl_L41_3*t1409)*ldl_di2_3;
-    const double ldl_L52_3 = ((Lam2_2_5 - ldl_L50_3*t1408) - ldl_L51_3*t1409)*ldl_di2_3;
-    const double t1410 = ldl_L32_3*ldl_L32_3;
-    const double ldl_d3_3 = ((Lam2_3_3 - Lam2_0_0*ldl_L30_3*ldl_L30_3) - ldl_d1_3*ldl_L31_3*ldl_L31_3) - ldl_d2_3*t1410;
-    const double ldl_di3_3 = 1.0/ldl_d3_3;
-    const double t1411 = Lam2_0_0*ldl_L30_3;
-    const double ldl_Li30_3 = (ldl_L10_3*ldl_L31_3 - ldl_L30_3) - ldl_Li20_3*ldl_L32_3;
-    const double t1412 = ldl_d1_3*ldl_L31_3;
-    const double ldl_Li31_3 = ldl_L21_3*ldl_L32_3 - ldl_L31_3;
-    const double t1413 = ldl_d2_3*ldl_L32_3;
-    const double ldl_L43_3 = (((Lam2_3_4 - ldl_L40_3*t1411) - ldl_L41_3*t1412) - ldl_L42_3*t1413)*ldl_di3_3;
-    const double ldl_L53_3 = (((Lam2_3_5 - ldl_L50_3*t1411) - ldl_L51_3*t1412) - ldl_L52_3*t1413)*ldl_di3_3;
-    const double t1414 = ldl_L43_3*ldl_L43_3;
-    const double ldl_d4_3 = (((Lam2_4_4 - Lam2_0_0*ldl_L40_3*ldl_L40_3) - ldl_d1_3*ldl_L41_3*ldl_L41_3) - ldl_d2_3*ldl_L42_3*ldl_L42_3) - ldl_d3_3*t1414;
-    const double ldl_di4_3 = 1.0/ldl_d4_3;
-    const double ldl_L54_3 = ((((Lam2_4_5 - Lam2_0_0*ldl_L40_3*ldl_L50_3) - ldl_d1_3*ldl_L41_3*ldl_L51_3) - ldl_d2_3*ldl_L42_3*ldl_L52_3) - ldl_d3_3*ldl_L43_3*ldl_L53_3)*ldl_di4_3;
-    const double ldl_Li40_3 = ((ldl_L10_3*ldl_L41_3 - ldl_L40_3) - ldl_Li20_3*ldl_L42_3) - ldl_Li30_3*ldl_L43_3;
-    const double ldl_Li41_3 = (ldl_L21_3*ldl_L42_3 - ldl_L41_3) - ldl_Li31_3*ldl_L43_3;
-    const double ldl_Li42_3 = ldl_L32_3*ldl_L43_3 - ldl_L42_3;
-    const double t1415 = ldl_L54_3*ldl_L54_3;
-    const double ldl_d5_3 = ((((Lam2_5_5 - Lam2_0_0*ldl_L50_3*ldl_L50_3) - ldl_d1_3*ldl_L51_3*ldl_L51_3) - ldl_d2_3*ldl_L52_3*ldl_L52_3) - ldl_d3_3*ldl_L53_3*ldl_L53_3) - ldl_d4_3*t1415;
-    const double ldl_di5_3 = 1.0/ldl_d5_3;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1440 = ((((((((((-corr[17] - 9.81) - obj[4]*t1428) + obj[5]*t1422) + t1391*t1424) + t1392*t1426) - gam_5_3) + t1393*t1425) + t281*t1423) + t278*t1421) + t272*t1420)*ldl_di5_3;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_Li50_3 = (((ldl_L10_3*ldl_L51_3 - ldl_L50_3) - ldl_Li20_3*ldl_L52_3) - ldl_Li30_3*ldl_L53_3) - ldl_Li40_3*ldl_L54_3;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1438 = (((ldl_Li20_3*ldl_Li20_3*ldl_di2_3 + (ldl_di0_3 + t1405*ldl_di1_3)) + ldl_Li30_3*ldl_Li30_3*ldl_di3_3) + ldl_Li40_3*ldl_Li40_3*ldl_di4_3) + ldl_Li50_3*ldl_Li50_3*ldl_di5_3;
-    /* LDL^T factors inverting a multi-dof D(k) block */
-    const double ldl_Li51_3 = ((ldl_L21_3*ldl_L52_3 - ldl_L51_3) - ldl_Li31_3*ldl_L53_3) - ldl_Li41_3*ldl_L54_3;
-    const double ldl_Li52_3 = (ldl_L32_3*ldl_L53_3 - ldl_L52_3) - ldl_Li42_3*ldl_L54_3;
-    const double ldl_Li53_3 = ldl_L43_3*ldl_L54_3 - ldl_L53_3;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1416 = ldl_Li30_3*ldl_di3_3;
-    const double t1430 = ldl_Li20_3*ldl_di2_3;
-    const double t1447 = ((ldl_Li31_3*ldl_Li31_3*ldl_di3_3 + (ldl_di1_3 + t1407*ldl_di2_3)) + ldl_Li41_3*ldl_Li41_3*ldl_di4_3) + ldl_Li51_3*ldl_Li51_3*ldl_di5_3;
-    const double t1452 = (ldl_Li42_3*ldl_Li42_3*ldl_di4_3 + (ldl_di2_3 + t1410*ldl_di3_3)) + ldl_Li52_3*ldl_Li52_3*ldl_di5_3;
-    const double t1444 = ldl_L21_3*ldl_di2_3;
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_3_3 = ldl_Li53_3*ldl_Li53_3*ldl_di5_3 + (ldl_di3_3 + t1414*ldl_di4_3);
-    const double Rk2_4_4 = ldl_di4_3 + t1415*ldl_di5_3;
-    const double Rk2_0_5 = ldl_Li50_3*ldl_di5_3;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1417 = ldl_Li40_3*ldl_di4_3;
-    const double t1436 = ldl_Li51_3*Rk2_0_5 + (((-ldl_L21_3*t1430 - ldl_L10_3*ldl_di1_3) + ldl_Li31_3*t1416) + ldl_Li41_3*t1417);
-    const double t1418 = ldl_L54_3*Rk2_0_5 - ldl_Li40_3*ldl_di4_3;
-    const double t1431 = ldl_Li52_3*Rk2_0_5 + ((t1430 - ldl_L32_3*t1416) + ldl_Li42_3*t1417);
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_0_3 = ldl_Li53_3*Rk2_0_5 + (t1416 - ldl_L43_3*t1417);
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1441 = ldl_Li31_3*ldl_di3_3;
-    const double t1448 = ldl_L32_3*ldl_di3_3;
-    const double t1445 = ldl_L32_3*t1441;
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_0_4 = -t1418;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk2_0 = ((t1429*Rk2_0_3 + t1427*Rk2_0_4) + ((t1439*t1438 + ldl_Li50_3*t1440) + t1435*t1431)) + t1437*t1436;
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_0_0 = t187*Rk2_0_4 + (t193*Rk2_0_5 + t1438);
-    const double Rk2_1_5 = ldl_Li51_3*ldl_di5_3;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1442 = ldl_Li41_3*ldl_di4_3;
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_1_3 = ldl_Li53_3*Rk2_1_5 + (t1441 - ldl_L43_3*t1442);
-    const double t1454 = ldl_Li52_3*Rk2_1_5 + (ldl_Li42_3*t1442 + (-t1444 - t1445));
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1446 = (ldl_Li41_3*ldl_Li42_3*ldl_di4_3 + (-t1444 - t1445)) + ldl_Li51_3*ldl_Li52_3*ldl_di5_3;
-    const double t1443 = ldl_L54_3*Rk2_1_5 - ldl_Li41_3*ldl_di4_3;
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_1_4 = -t1443;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk2_1 = ((t1429*Rk2_1_3 + t1437*t1447) + (t1435*t1446 + ldl_Li51_3*t1440)) + (t1427*Rk2_1_4 + t1439*t1436);
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_1_1 = t188*Rk2_1_3 + (t179*Rk2_1_5 + t1447);
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1449 = ldl_Li42_3*ldl_di4_3;
-    const double t1450 = ldl_L43_3*t1449;
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_2_3 = ldl_Li52_3*ldl_Li53_3*ldl_di5_3 + (-t1448 - t1450);
-    const double Rk2_2_5 = ldl_Li52_3*ldl_di5_3;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1451 = ldl_L54_3*Rk2_2_5;
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_2_4 = ldl_Li42_3*ldl_di4_3 - t1451;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk2_2 = ((t1429*Rk2_2_3 + ldl_Li52_3*t1440) + t1437*t1446) + (t1427*Rk2_2_4 + (t1439*t1431 + t1435*t1452));
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_2_2 = (t176*Rk2_2_3 + t1452) + t180*Rk2_2_4;
-    const double Rk2_3_5 = ldl_Li53_3*ldl_di5_3;
-    const double Rk2_3_4 = -ldl_L54_3*Rk2_3_5 - ldl_L43_3*ldl_di4_3;
-    const double Rk2_3_2 = ((ldl_Li53_3*Rk2_2_5 + (-t1448 - t1450)) + t176*Rk2_3_3) + t180*Rk2_3_4;
-    const double Rk2_4_2 = (t176*Rk2_3_4 - t1451) + (t180*Rk2_4_4 + t1449);
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk2_3 = ((t1439*Rk2_0_3 + t1429*Rk2_3_3) + (t1435*Rk2_2_3 + ldl_Li53_3*t1440)) + (t1437*Rk2_1_3 + t1427*Rk2_3_4);
-    const double Pk2_4 = ((t1439*Rk2_0_4 + t1437*Rk2_1_4) + (t1427*Rk2_4_4 - ldl_L54_3*t1440)) + (t1435*Rk2_2_4 + t1429*Rk2_3_4);
-    const double t1453 = ldl_L54_3*ldl_di5_3;
-    const double Pk2_5 = ((t1439*Rk2_0_5 + t1440) + (t1437*Rk2_1_5 + t1435*Rk2_2_5)) + (t1429*Rk2_3_5 - t1427*t1453);
-    /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk2_4_0 = (t187*Rk2_4_4 - t193*t1453) - t1418;
-    const double Rk2_4_1 = (t188*Rk2_3_4 - t179*t1453) - t1443;
-    const double Rk2_0_1 = (t188*Rk2_0_3 + t179*Rk2_0_5) + t1436;
-    const double Rk2_1_0 = (t187*Rk2_1_4 + t193*Rk2_1_5) + t1436;
-    const double Rk2_0_2 = (t176*Rk2_0_3 + t1431) + t180*Rk2_0_4;
-    const double Rk2_2_0 = t187*Rk2_2_4 + (t193*Rk2_2_5 + t1431);
-    const double Rk2_1_2 = (t176*Rk2_1_3 + t1454) + t180*Rk2_1_4;
-    const double Rk2_2_1 = (t188*Rk2_2_3 + t179*Rk2_2_5) + t1454;
-    const double Rk2_3_0 = (Rk2_0_3 + t193*Rk2_3_5) + t187*Rk2_3_4;
-    const double Rk2_3_1 = Rk2_1_3 + (t188*Rk2_3_3 + t179*Rk2_3_5);
-    const double Rk2_4_3 = Rk2_3_4;
-    const double Rk2_4_5 = -t1453;
-    const double t1455 = t193*ldl_di5_3;
-    const double Rk2_5_0 = (Rk2_0_5 + t1455) - t187*t1453;
-    const double Rk2_5_2 = (Rk2_2_5 + t176*Rk2_3_5) - t180*t1453;
-    const double t1456 = t179*ldl_di5_3;
-    const double Rk2_5_1 = (Rk2_1_5 + t1456) + t188*Rk2_3_5;
-    const double Rk2_5_3 = Rk2_3_5;
-    const double Rk2_5_4 = Rk2_4_5;
-    /* alpha1: spatial acceleration alpha(k) (2.26) */
-    const double alpha1_3_4 = -9.81*s_q_19;
-    const double alpha1_5_4 = 9.81*c_q_19;
-    /* alpha2: spatial acceleration alpha(k) (2.26) */
-    const double alpha2_4_4 = s_q_20*alpha1_5_4;
-    const double alpha2_5_4 = c_q_20*alpha1_5_4;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_5_4 = alpha1_5_4;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_0_4 = t1457 - s_q_21*alpha2_2_4;
-    const double alpha3_2_4 = c_q_21*alpha2_2_4 + t1458;
-    const double t1459 = 0.4*alpha2_1_4;
-    const double t1460 = alpha1_3_4 + t1459;
-    const double alpha3_3_4 = (a3_3_4 - s_q_21*alpha2_5_4) + c_q_21*t1460;
-    const double alpha3_5_4 = (a3_5_4 + c_q_21*alpha2_5_4) + s_q_21*t1460;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double t1462 = alpha3_3_4 + t1459;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_4_4 = alpha2_4_4 + t1461;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0_4 = (a4_0_4 + c_q_22*alpha3_0_4) - s_q_22*alpha3_2_4;
-    const double alpha4_2_4 = (a4_2_4 + s_q_22*alpha3_0_4) + c_q_22*alpha3_2_4;
-    const double alpha4_3_4 = (a4_3_4 - s_q_22*alpha3_5_4) + c_q_22*t1462;
-    const double alpha4_5_4 = (a4_5_4 + c_q_22*alpha3_5_4) + s_q_22*t1462;
-    const double alpha4_4_4 = (a4_4_4 + alpha3_4_4) - 0.4*alpha3_0_4;
-    /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_1_4 = (a5_1_4 + c_q_23*alpha2_1_4) + s_q_23*alpha4_2_4;
-    const double alpha5_2_4 = (a5_2_4 - s_q_23*alpha2_1_4) + c_q_23*alpha4_2_4;
-    /* f5: spatial force f(k) (2.29) */
-    const double f5_2_4 = 0.000135*alpha5_2_4;
-    /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_3_4 = (a5_3_4 + 0.05*alpha2_1_4) + alpha4_3_4;
-    const double t1463 = alpha4_4_4 - 0.05*alpha4_0_4;
-    const double alpha5_4_4 = (a5_4_4 + s_q_23*alpha4_5_4) + c_q_23*t1463;
-    const double alpha5_5_4 = (a5_5_4 + c_q_23*alpha4_5_4) - s_q_23*t1463;
-    /* f5: spatial force f(k) (2.29) */
-    const double t1464 = -0.0003175*alpha4_0_4;
-    const double t1467 = -0.0075*alpha4_0_4;
-    const double t1465 = 0.00018250000000000002*V5_2_4;
-    const double f5_0_4 = (-V5_1_4*t1465 - t1464) - 0.0075*alpha5_4_4;
-    const double f5_1_4 = (0.0003175*alpha5_1_4 + V5_0_4*t1465) + 0.0075*alpha5_3_4;
-    /* f4: spatial force f(k) (2.29) */
-    const double f4_2_4 = (c_q_23*f5_2_4 + 0.000135*alpha4_2_4) + s_q_23*f5_1_4;
-    /* f5: spatial force f(k) (2.29) */
-    const double t1466 = 0.0075*V5_2_4;
-    const double f5_3_4 = (0.0075*alpha5_1_4 + V5_0_4*t1466) + 0.3*alpha5_3_4;
-    const double f5_4_4 = (V5_1_4*t1466 + t1467) + 0.3*alpha5_4_4;
-    const double t1468 = V5_0_4*V5_0_4;
-    const double t1469 = V5_1_4*V5_1_4;
-    const double f5_5_4 = 0.3*alpha5_5_4 + (-0.0075*t1469 - 0.0075*t1468);
-    /* f4: spatial force f(k) (2.29) */
-    const double f4_5_4 = ((0.3*alpha4_5_4 + (-0.0075*t85 - 0.0075*t86)) + c_q_23*f5_5_4) + s_q_23*f5_4_4;
-    const double t1470 = c_q_23*f5_4_4;
-    const double t1471 = 0.00018250000000000002*V4_2_4;
-    const double f4_1_4 = ((((V4_0_4*t1471 + 0.0003175*alpha2_1_4) + 0.0075*alpha4_3_4) - s_q_23*f5_2_4) + c_q_23*f5_1_4) + 0.05*f5_3_4;
-    const double f4_0_4 = ((((-0.0075*alpha4_4_4 - V4_1_4*t1471) - t1464) + f5_0_4) + 0.05*s_q_23*f5_5_4) - 0.05*t1470;
-    const double t1472 = 0.0075*V4_2_4;
-    const double f4_4_4 = (((0.3*alpha4_4_4 + V4_1_4*t1472) + t1467) - s_q_23*f5_5_4) + t1470;
-    const double f4_3_4 = ((V4_0_4*t1472 + 0.0075*alpha2_1_4) + 0.3*alpha4_3_4) + f5_3_4;
-    /* f3: spatial force f(k) (2.29) */
-    const double f3_5_4 = ((2.5*alpha3_5_4 + (-0.5*t77 - 0.5*t78)) - s_q_22*f4_3_4) + c_q_22*f4_5_4;
-    const double t1474 = c_q_22*f4_3_4;
-    const double t1475 = s_q_22*f4_5_4;
-    const double f3_2_4 = (c_q_22*f4_2_4 + 0.001125*alpha3_2_4) - s_q_22*f4_0_4;
-    const double t1473 = 0.13277500000000003*V3_2_4;
-    const double f3_0_4 = ((((-0.5*alpha3_4_4 - V3_1_4*t1473) + 0.13390000000000002*alpha3_0_4) + s_q_22*f4_2_4) - 0.4*f4_4_4) + c_q_22*f4_0_4;
-    const double f3_1_4 = ((((V3_0_4*t1473 + 0.13390000000000002*alpha2_1_4) + 0.5*alpha3_3_4) + 0.4*t1474) + f4_1_4) + 0.4*t1475;
-    const double t1476 = 0.5*V3_2_4;
-    const double f3_3_4 = (((V3_0_4*t1476 + 0.5*alpha2_1_4) + 2.5*alpha3_3_4) + t1474) + t1475;
-    const double f3_4_4 = ((2.5*alpha3_4_4 + V3_1_4*t1476) - 0.5*alpha3_0_4) + f4_4_4;
-    /* f2: spatial force f(k) (2.29) */
-    const double f2_0_4 = ((((0.08030000000000002*a1_0_4 - 0.30000000000000004*alpha2_4_4) - V2_1_4*t1477) - 0.4*f3_4_4) + c_q_21*f3_0_4) + s_q_21*f3_2_4;
-    const double f2_2_4 = (c_q_21*f3_2_4 + 0.000675*alpha2_2_4) - s_q_21*f3_0_4;
-    /* f1: spatial force f(k) (2.29) */
-    const double f1_0_4 = 2e-05*a1_0_4 + f2_0_4;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1528 = tau[22] - f4_1_4;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_2_4 = alpha2_2_4;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_0_4 = t1457 - s_q_21*zeta2_2_4;
-    const double zeta3_2_4 = c_q_21*zeta2_2_4 + t1458;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_0_4 = (a4_0_4 + c_q_22*zeta3_0_4) - s_q_22*zeta3_2_4;
-    const double zeta4_2_4 = (a4_2_4 + c_q_22*zeta3_2_4) + s_q_22*zeta3_0_4;
-    /* f2: spatial force f(k) (2.29) */
-    const double t1478 = 0.4*c_q_21;
-    const double t1479 = 0.4*s_q_21;
-    const double f2_1_4 = ((((V2_0_4*t1477 + 0.30000000000000004*alpha1_3_4) + 0.08030000000000002*alpha2_1_4) + t1479*f3_5_4) + f3_1_4) + t1478*f3_3_4;
-    /* f1: spatial force f(k) (2.29) */
-    const double f1_2_4 = (c_q_20*f2_2_4 + 2e-05*a1_2_4) + s_q_20*f2_1_4;
-    const double f1_1_4 = c_q_20*f2_1_4 - s_q_20*f2_2_4;
-    /* f0: spatial force f(k) (2.29) */
-    const double f0_2_4 = c_q_19*f1_2_4 - s_q_19*f1_0_4;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3_4 = alpha1_3_4;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_1_4 = alpha2_1_4;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1_4 = (a5_1_4 + c_q_23*zeta2_1_4) + s_q_23*zeta4_2_4;
-    const double zeta5_2_4 = (a5_2_4 - s_q_23*zeta2_1_4) + c_q_23*zeta4_2_4;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double t1480 = s_q_23*s_q_23;
-    const double t1481 = c_q_23*c_q_23;
-    const double P4_0_0_7 = (0.00075*t1480 + 0.0003175) + 0.0003070866141732284*t1481;
-    const double P4_0_4_7 = (-0.015*t1480 - 0.0075) - 0.006141732283464568*t1481;
-    const double t1482 = c_q_23*s_q_23;
-    const double P4_0_5_7 = 0.008858267716535431*t1482;
-    const double t1483 = 0.0003175*c_q_23 + 0.000375;
-    const double P4_1_1_7 = (c_q_23*t1483 + (0.000375*c_q_23 + 0.0010675)) + 0.000135*t1480;
-    const double P4_1_2_7 = s_q_23*t1483 - 0.000135*t1482;
-    const double P4_4_5_7 = -0.17716535433070862*t1482;
-    const double P4_1_3_7 = 0.0075*c_q_23 + 0.0225;
-    const double P4_2_2_7 = (0.0003175*t1480 + 0.000135) + 0.000135*t1481;
-    const double P4_2_3_7 = 0.0075*s_q_23;
-    const double P4_4_4_7 = (0.3*t1480 + 0.3) + 0.12283464566929136*t1481;
-    const double P4_5_5_7 = (0.12283464566929136*t1480 + 0.3) + 0.3*t1481;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0_7 = 1.0/P4_1_1_7;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0_7 = P4_1_1_7*Dinv4_0_0_7;
-    const double G4_2_0_7 = P4_1_2_7*Dinv4_0_0_7;
-    const double G4_3_0_7 = P4_1_3_7*Dinv4_0_0_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1484 = 0.4*P4_0_4_7;
-    const double t1485 = c_q_22*P4_0_0_7 - t1484;
-    const double t1486 = s_q_22*s_q_22;
-    const double t1487 = P4_2_2_7 - P4_1_2_7*G4_2_0_7;
-    const double P3_0_0_7 = (((0.16000000000000003*P4_4_4_7 + 0.13390000000000002) - c_q_22*t1484) + c_q_22*t1485) + t1486*t1487;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_2_2_8 = P4_2_2_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1488 = 0.4*P4_4_5_7;
-    const double t1489 = c_q_22*P4_0_5_7;
-    const double t1490 = t1489 - t1488;
-    const double P3_1_4_7 = s_q_22*t1488;
-    const double t1491 = s_q_22*t1490;
-    const double t1492 = -P4_2_3_7;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_2_3_8 = P4_2_3_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1557 = -P4_2_3_8;
-    const double t1493 = -P4_1_3_7*G4_2_0_7 - t1492;
-    const double P3_0_5_7 = -t1486*t1493 + c_q_22*t1490;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1514 = -P3_0_5_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1494 = c_q_22*s_q_22;
-    const double P3_0_2_7 = t1494*t1487 - s_q_22*t1485;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1505 = -P3_0_2_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1495 = t1494*t1493;
-    const double P3_2_5_7 = -s_q_22*t1489 - t1495;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1515 = -P3_2_5_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_1_7 = (s_q_22*(P4_1_2_7 - P4_1_1_7*G4_2_0_7) + 0.4*t1491) + 0.4*t1495;
-    const double P3_0_3_7 = t1491 + t1495;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1512 = -P3_0_3_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_4_7 = (c_q_22*P4_0_4_7 - 0.5) - 0.4*P4_4_4_7;
-    const double t1496 = t1486*P4_5_5_7;
-    const double t1497 = 0.4*c_q_22;
-    const double t1498 = 0.6 - P4_1_3_7*G4_3_0_7;
-    const double t1499 = (P4_1_3_7 - P4_1_3_7*G4_1_0_7) + t1497*t1498;
-    const double t1500 = c_q_22*t1499;
-    const double P3_1_1_7 = ((((P4_1_1_7 + 0.13390000000000002) + 0.16000000000000003*t1496) - P4_1_1_7*G4_1_0_7) + t1497*(P4_1_3_7 - P4_1_1_7*G4_3_0_7)) + 0.4*t1500;
-    const double P3_1_3_7 = (0.4*t1496 + 0.5) + t1500;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_1_1_8 = P4_1_1_7;
-    const double P4_1_3_8 = P4_1_3_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1501 = t1486*P4_0_5_7;
-    const double P3_1_2_7 = c_q_22*((P4_1_2_7 - P4_1_2_7*G4_1_0_7) + t1497*(-P4_1_2_7*G4_3_0_7 - t1492)) - 0.4*t1501;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_5_8 = P4_0_5_7;
-    const double P4_1_2_8 = P4_1_2_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1502 = t1494*P4_5_5_7;
-    const double P3_1_5_7 = -s_q_22*t1499 + 0.4*t1502;
-    const double P3_3_5_7 = t1502 - t1494*t1498;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1516 = -P3_3_5_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1503 = c_q_22*c_q_22;
-    const double P3_2_3_7 = t1503*t1493 - t1501;
-    const double P3_2_2_7 = (t1486*P4_0_0_7 + 0.001125) + t1503*t1487;
-    const double P3_3_3_7 = (t1496 + 2.5) + t1503*t1498;
-    const double P3_5_5_7 = (t1503*P4_5_5_7 + 2.5) + t1486*t1498;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1513 = -P3_2_3_7;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_0_8 = P4_0_0_7;
-    const double P4_5_5_8 = P4_5_5_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_2_4_7 = -s_q_22*P4_0_4_7;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_0_4_8 = P4_0_4_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_3_4_7 = s_q_22*P4_4_5_7;
-    const double P3_4_4_7 = P4_4_4_7 + 2.5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_4_4_8 = P4_4_4_7;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_4_5_7 = c_q_22*P4_4_5_7;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_4_5_8 = P4_4_5_7;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_7 = 1.0/P3_1_1_7;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_7 = P3_0_1_7*Dinv3_0_0_7;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1504 = P3_0_0_7 - P3_0_1_7*G3_0_0_7;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_1_0_7 = P3_1_1_7*Dinv3_0_0_7;
-    const double G3_2_0_7 = P3_1_2_7*Dinv3_0_0_7;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1510 = P3_2_2_7 - P3_1_2_7*G3_2_0_7;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_3_0_7 = P3_1_3_7*Dinv3_0_0_7;
-    const double G3_4_0_7 = P3_1_4_7*Dinv3_0_0_7;
-    const double G3_5_0_7 = P3_1_5_7*Dinv3_0_0_7;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_1_1_7 = (((((P3_1_1_7 + 0.08030000000000002) - P3_1_1_7*G3_1_0_7) + t1478*(P3_1_3_7 - P3_1_1_7*G3_3_0_7)) + t1479*(P3_1_5_7 - P3_1_1_7*G3_5_0_7)) + t1478*(((P3_1_3_7 - P3_1_3_7*G3_1_0_7) + t1478*(P3_3_3_7 - P3_1_3_7*G3_3_0_7)) + t1479*(-P3_1_3_7*G3_5_0_7 - t1516))) + t1479*(((P3_1_5_7 - P3_1_5_7*G3_1_0_7) + t1478*(-P3_1_5_7*G3_3_0_7 - t1516)) + t1479*(P3_5_5_7 - P3_1_5_7*G3_5_0_7));
-    const double t1506 = -P3_0_1_7*G3_2_0_7 - t1505;
-    const double t1509 = -P3_1_2_7*G3_0_0_7 - t1505;
-    const double t1507 = 0.4*G3_4_0_7;
-    const double P2_0_1_7 = ((((P3_1_1_7*t1507 - 0.4*P3_1_4_7) + c_q_21*(P3_0_1_7 - P3_1_1_7*G3_0_0_7)) + s_q_21*(P3_1_2_7 - P3_1_1_7*G3_2_0_7)) + t1478*(((P3_1_3_7*t1507 - 0.4*P3_3_4_7) + c_q_21*(-P3_1_3_7*G3_0_0_7 - t1512)) + s_q_21*(-P3_1_3_7*G3_2_0_7 - t1513))) + t1479*(((P3_1_5_7*t1507 - 0.4*P3_4_5_7) + c_q_21*(-P3_1_5_7*G3_0_0_7 - t1514)) + s_q_21*(-P3_1_5_7*G3_2_0_7 - t1515));
-    const double P2_1_2_7 = c_q_21*(((P3_1_2_7 - P3_1_2_7*G3_1_0_7) + t1478*(-P3_1_2_7*G3_3_0_7 - t1513)) + t1479*(-P3_1_2_7*G3_5_0_7 - t1515)) - s_q_21*(((P3_0_1_7 - P3_0_1_7*G3_1_0_7) + t1478*(-P3_0_1_7*G3_3_0_7 - t1512)) + t1479*(-P3_0_1_7*G3_5_0_7 - t1514));
-    const double t1508 = ((P3_0_1_7*t1507 - 0.4*P3_0_4_7) + c_q_21*t1504) + s_q_21*t1506;
-    const double P2_2_2_7 = (c_q_21*(c_q_21*t1510 - s_q_21*t1509) + 0.000675) - s_q_21*(c_q_21*t1506 - s_q_21*t1504);
-    const double t1511 = ((P3_1_2_7*t1507 - 0.4*P3_2_4_7) + c_q_21*t1509) + s_q_21*t1510;
-    const double P2_0_0_7 = (((((0.16000000000000003*P3_4_4_7 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_7*G3_4_0_7) - t1478*(P3_0_4_7 - P3_1_4_7*G3_0_0_7)) - t1479*(P3_2_4_7 - P3_1_4_7*G3_2_0_7)) + c_q_21*t1508) + s_q_21*t1511;
-    const double P2_0_2_7 = c_q_21*t1511 - s_q_21*t1508;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1520 = -P2_1_2_7;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0_7 = 1.0/P2_0_0_7;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0_7 = P2_0_0_7*Dinv2_0_0_7;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_0_0_7 = (P2_0_0_7 + 2e-05) - P2_0_0_7*G2_0_0_7;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_1_0_7 = P2_0_1_7*Dinv2_0_0_7;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1519 = P2_1_1_7 - P2_0_1_7*G2_1_0_7;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_2_0_7 = P2_0_2_7*Dinv2_0_0_7;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1524 = P2_2_2_7 - P2_0_2_7*G2_2_0_7;
-    const double t1517 = P2_0_1_7 - P2_0_1_7*G2_0_0_7;
-    const double t1521 = -P2_0_1_7*G2_2_0_7 - t1520;
-    const double t1523 = -P2_0_2_7*G2_1_0_7 - t1520;
-    const double t1518 = P2_0_2_7 - P2_0_2_7*G2_0_0_7;
-    const double P1_0_1_7 = c_q_20*t1517 - s_q_20*t1518;
-    const double P1_0_2_7 = c_q_20*t1518 + s_q_20*t1517;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t1526 = -P1_0_2_7;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1522 = c_q_20*t1519 - s_q_20*t1521;
-    const double P1_2_2_7 = (c_q_20*(c_q_20*t1524 + s_q_20*t1523) + 2e-05) + s_q_20*(c_q_20*t1521 + s_q_20*t1519);
-    const double t1525 = c_q_20*t1523 - s_q_20*t1524;
-    const double P1_1_1_7 = (c_q_20*t1522 + 2e-05) - s_q_20*t1525;
-    const double P1_1_2_7 = c_q_20*t1525 + s_q_20*t1522;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0_7 = 1.0/P1_1_1_7;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0_7 = P1_0_1_7*Dinv1_0_0_7;
-    const double G1_2_0_7 = P1_1_2_7*Dinv1_0_0_7;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_7 = (c_q_19*(c_q_19*(P1_2_2_7 - P1_1_2_7*G1_2_0_7) - s_q_19*(-P1_1_2_7*G1_0_0_7 - t1526)) + 2e-05) - s_q_19*(c_q_19*(-P1_0_1_7*G1_2_0_7 - t1526) - s_q_19*(P1_0_0_7 - P1_0_1_7*G1_0_0_7));
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0_7 = 1.0/P0_2_2_7;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_4 = -3149.606299212598*f5_0_4 + 3149.606299212598*tau[23];
     /* z4: z(k) (4.20) */
-    const double t1527 = 23.622047244094485*f5_0_4 - 23.622047244094485*tau[23];
-    const double z4_4_4 = c_q_23*t1527;
+    const double t1399 = 23.622047244094485*f5_0_4 - 23.622047244094485*tau[23];
+    const double z4_4_4 = c_q_23*t1399;
     const double z4_0_4 = (-1.0*f5_0_4 + 1.0*tau[23]) - 0.05*z4_4_4;
-    const double z4_5_4 = s_q_23*t1527;
+    const double z4_5_4 = s_q_23*t1399;
     /* z3: z(k) (4.20) */
-    const double t1529 = 0.4*z4_4_4;
+    const double t1401 = 0.4*z4_4_4;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0_4 = Dinv4_0_0_7*t1528;
+    const double nu4_0_4 = Dinv4_0_0_4*t1400;
     /* z3: z(k) (4.20) */
-    const double t1530 = G4_2_0_7*t1528;
-    const double z3_0_4 = c_q_22*z4_0_4 + (s_q_22*t1530 - t1529);
-    const double z3_2_4 = -s_q_22*z4_0_4 + c_q_22*t1530;
-    const double t1531 = s_q_22*z4_5_4;
-    const double t1532 = G4_3_0_7*t1528;
-    const double z3_1_4 = (t1497*t1532 + G4_1_0_7*t1528) + 0.4*t1531;
-    const double z3_3_4 = c_q_22*t1532 + t1531;
-    const double z3_5_4 = -s_q_22*t1532 + c_q_22*z4_5_4;
+    const double t1402 = G4_2_0_4*t1400;
+    const double z3_0_4 = c_q_22*z4_0_4 + (s_q_22*t1402 - t1401);
+    const double z3_2_4 = -s_q_22*z4_0_4 + c_q_22*t1402;
+    const double t1403 = s_q_22*z4_5_4;
+    const double t1404 = G4_3_0_4*t1400;
+    const double z3_1_4 = (t1369*t1404 + G4_1_0_4*t1400) + 0.4*t1403;
+    const double z3_3_4 = c_q_22*t1404 + t1403;
+    const double z3_5_4 = -s_q_22*t1404 + c_q_22*z4_5_4;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1533 = (tau[21] - f3_1_4) - z3_1_4;
+    const double t1405 = (tau[21] - f3_1_4) - z3_1_4;
     /* z2: z(k) (4.20) */
-    const double z2_1_4 = ((G3_1_0_7*t1533 + z3_1_4) + t1478*(G3_3_0_7*t1533 + z3_3_4)) + t1479*(G3_5_0_7*t1533 + z3_5_4);
-    const double t1534 = G3_0_0_7*t1533 + z3_0_4;
-    const double t1535 = G3_2_0_7*t1533 + z3_2_4;
-    const double z2_0_4 = (c_q_21*t1534 + (-t1507*t1533 - t1529)) + s_q_21*t1535;
-    const double z2_2_4 = c_q_21*t1535 - s_q_21*t1534;
+    const double z2_1_4 = ((G3_1_0_4*t1405 + z3_1_4) + t1350*(G3_3_0_4*t1405 + z3_3_4)) + t1351*(G3_5_0_4*t1405 + z3_5_4);
+    const double t1406 = G3_0_0_4*t1405 + z3_0_4;
+    const double t1407 = G3_2_0_4*t1405 + z3_2_4;
+    const double z2_0_4 = (c_q_21*t1406 + (-t1379*t1405 - t1401)) + s_q_21*t1407;
+    const double z2_2_4 = c_q_21*t1407 - s_q_21*t1406;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_4 = Dinv3_0_0_7*t1533;
+    const double nu3_0_4 = Dinv3_0_0_4*t1405;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1536 = (tau[20] - f2_0_4) - z2_0_4;
+    const double t1408 = (tau[20] - f2_0_4) - z2_0_4;
     /* z1: z(k) (4.20) */
-    const double z1_0_4 = t1536*G2_0_0_7 + z2_0_4;
-    const double t1537 = t1536*G2_1_0_7 + z2_1_4;
-    const double t1538 = t1536*G2_2_0_7 + z2_2_4;
+    const double z1_0_4 = t1408*G2_0_0_4 + z2_0_4;
+    const double t1409 = t1408*G2_1_0_4 + z2_1_4;
+    const double t1410 = t1408*G2_2_0_4 + z2_2_4;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_4 = t1536*Dinv2_0_0_7;
+    const double nu2_0_4 = t1408*Dinv2_0_0_4;
     /* z1: z(k) (4.20) */
-    const double z1_1_4 = c_q_20*t1537 - s_q_20*t1538;
-    const double z1_2_4 = c_q_20*t1538 + s_q_20*t1537;
+    const double z1_1_4 = c_q_20*t1409 - s_q_20*t1410;
+    const double z1_2_4 = c_q_20*t1410 + s_q_20*t1409;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1539 = (tau[19] - f1_1_4) - z1_1_4;
+    const double t1411 = (tau[19] - f1_1_4) - z1_1_4;
     /* z0: z(k) (4.20) */
-    const double z0_2_4 = c_q_19*(t1539*G1_2_0_7 + z1_2_4) - s_q_19*(t1539*G1_0_0_7 + z1_0_4);
+    const double z0_2_4 = c_q_19*(t1411*G1_2_0_4 + z1_2_4) - s_q_19*(t1411*G1_0_0_4 + z1_0_4);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_4 = ((tau[18] - f0_2_4) - z0_2_4)*Dinv0_0_0_7;
+    const double nu0_0_4 = ((tau[18] - f0_2_4) - z0_2_4)*Dinv0_0_0_4;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_4 = t1539*Dinv1_0_0_7;
+    const double nu1_0_4 = t1411*Dinv1_0_0_4;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2_4 = c_q_19*nu0_0_4;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t1540 = s_q_19*nu0_0_4;
-    const double qdd1_0_4 = (G1_0_0_7*t1540 + nu1_0_4) - G1_2_0_7*lam1_2_4;
+    const double t1412 = s_q_19*nu0_0_4;
+    const double qdd1_0_4 = (G1_0_0_4*t1412 + nu1_0_4) - G1_2_0_4*lam1_2_4;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0_4 = -t1540;
+    const double lam1_0_4 = -t1412;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1_4 = c_q_20*qdd1_0_4 + s_q_20*lam1_2_4;
     const double lam2_2_4 = -s_q_20*qdd1_0_4 + c_q_20*lam1_2_4;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_4 = ((nu2_0_4 - G2_0_0_7*lam1_0_4) - G2_1_0_7*lam2_1_4) - G2_2_0_7*lam2_2_4;
+    const double qdd2_0_4 = ((nu2_0_4 - G2_0_0_4*lam1_0_4) - G2_1_0_4*lam2_1_4) - G2_2_0_4*lam2_2_4;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_4 = lam1_0_4 + qdd2_0_4;
     /* lam3: lambda(k) (4.21) */
     const double lam3_0_4 = c_q_21*lam2_0_4 - s_q_21*lam2_2_4;
     const double lam3_2_4 = s_q_21*lam2_0_4 + c_q_21*lam2_2_4;
-    const double lam3_3_4 = t1478*lam2_1_4;
-    const double lam3_5_4 = t1479*lam2_1_4;
+    const double lam3_3_4 = t1350*lam2_1_4;
+    const double lam3_5_4 = t1351*lam2_1_4;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_4 = (((((nu3_0_4 - G3_1_0_7*lam2_1_4) - G3_3_0_7*lam3_3_4) - G3_5_0_7*lam3_5_4) + 0.4*G3_4_0_7*lam2_0_4) - G3_0_0_7*lam3_0_4) - G3_2_0_7*lam3_2_4;
+    const double qdd3_0_4 = (((((nu3_0_4 - G3_1_0_4*lam2_1_4) - G3_3_0_4*lam3_3_4) - G3_5_0_4*lam3_5_4) + 0.4*G3_4_0_4*lam2_0_4) - G3_0_0_4*lam3_0_4) - G3_2_0_4*lam3_2_4;
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_4 = lam2_1_4 + qdd3_0_4;
     const double lam3_4_4 = -0.4*lam2_0_4;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t1541 = 0.4*lam3_1_4 + lam3_3_4;
+    const double t1413 = 0.4*lam3_1_4 + lam3_3_4;
     /* lam4: lambda(k) (4.21) */
     const double lam4_4_4 = lam3_4_4 - 0.4*lam3_0_4;
     const double lam4_2_4 = c_q_22*lam3_2_4 + s_q_22*lam3_0_4;
     const double lam4_0_4 = c_q_22*lam3_0_4 - s_q_22*lam3_2_4;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t1542 = lam4_4_4 - 0.05*lam4_0_4;
+    const double t1414 = lam4_4_4 - 0.05*lam4_0_4;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_3_4 = c_q_22*t1541 - s_q_22*lam3_5_4;
-    const double lam4_5_4 = s_q_22*t1541 + c_q_22*lam3_5_4;
+    const double lam4_3_4 = c_q_22*t1413 - s_q_22*lam3_5_4;
+    const double lam4_5_4 = s_q_22*t1413 + c_q_22*lam3_5_4;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_4 = ((nu4_0_4 - G4_2_0_7*lam4_2_4) - G4_1_0_7*lam3_1_4) - G4_3_0_7*lam4_3_4;
+    const double qdd4_0_4 = ((nu4_0_4 - G4_2_0_4*lam4_2_4) - G4_1_0_4*lam3_1_4) - G4_3_0_4*lam4_3_4;
     /* lam4: lambda(k) (4.21) */
     const double lam4_1_4 = lam3_1_4 + qdd4_0_4;
     /* lam5: lambda(k) (4.21) */
     const double lam5_3_4 = 0.05*lam4_1_4 + lam4_3_4;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t1543 = c_q_23*t1542;
+    const double t1415 = c_q_23*t1414;
     /* lam5: lambda(k) (4.21) */
-    const double lam5_5_4 = c_q_23*lam4_5_4 - s_q_23*t1542;
+    const double lam5_5_4 = c_q_23*lam4_5_4 - s_q_23*t1414;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double t1544 = s_q_23*lam4_5_4;
-    const double qdd5_0_4 = ((nu5_0_4 - 1.0*lam4_0_4) + 23.622047244094485*t1543) + 23.622047244094485*t1544;
+    const double t1416 = s_q_23*lam4_5_4;
+    const double qdd5_0_4 = ((nu5_0_4 - 1.0*lam4_0_4) + 23.622047244094485*t1415) + 23.622047244094485*t1416;
     /* lam5: lambda(k) (4.21) */
-    const double lam5_4_4 = t1543 + t1544;
+    const double lam5_4_4 = t1415 + t1416;
     const double lam5_0_4 = lam4_0_4 + qdd5_0_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1775 = -0.05*lam5_0_4 + 1.0*lam5_4_4;
-    const double t1777 = 1.0*lam5_5_4;
-    const double t1786 = 1.0*lam5_0_4;
+    const double t1607 = -0.05*lam5_0_4 + 1.0*lam5_4_4;
+    const double t1609 = 1.0*lam5_5_4;
+    const double t1618 = 1.0*lam5_0_4;
     /* lam5: lambda(k) (4.21) */
     const double lam5_1_4 = c_q_23*lam4_1_4 + s_q_23*lam4_2_4;
     const double lam5_2_4 = -s_q_23*lam4_1_4 + c_q_23*lam4_2_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1774 = 0.05*lam5_1_4 + 1.0*lam5_3_4;
-    const double t1787 = 1.0*lam5_1_4;
-    const double t1788 = 1.0*lam5_2_4;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_4_4 = s_q_20*zeta1_5_4;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_4_4 = t1461 + zeta2_4_4;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_4_4 = (a4_4_4 + zeta3_4_4) - 0.4*zeta3_0_4;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_5_4 = c_q_20*zeta1_5_4;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double t1545 = 0.4*zeta2_1_4;
-    const double t1546 = t1545 + zeta1_3_4;
-    const double zeta3_3_4 = (a3_3_4 - s_q_21*zeta2_5_4) + c_q_21*t1546;
-    const double zeta3_5_4 = (a3_5_4 + c_q_21*zeta2_5_4) + s_q_21*t1546;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double t1547 = t1545 + zeta3_3_4;
-    const double zeta4_3_4 = (a4_3_4 - s_q_22*zeta3_5_4) + c_q_22*t1547;
-    const double zeta4_5_4 = (a4_5_4 + c_q_22*zeta3_5_4) + s_q_22*t1547;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_3_4 = (a5_3_4 + 0.05*zeta2_1_4) + zeta4_3_4;
-    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1778 = (0.05*zeta5_1_4 + V5_2_4*t385) + zeta5_3_4;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double t1548 = 0.05*zeta4_0_4;
-    const double t1549 = zeta4_4_4 - t1548;
-    const double zeta5_4_4 = (a5_4_4 + s_q_23*zeta4_5_4) + c_q_23*t1549;
-    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1779 = (V5_2_4*t383 - t1548) + zeta5_4_4;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_5_4 = (a5_5_4 + c_q_23*zeta4_5_4) - s_q_23*t1549;
-    /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1780 = (-0.05*t1469 - 0.05*t1468) + zeta5_5_4;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0_8 = 1.0/P4_1_1_8;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0_8 = P4_1_1_8*Dinv4_0_0_8;
-    const double G4_2_0_8 = P4_1_2_8*Dinv4_0_0_8;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1552 = P4_2_2_8 - P4_1_2_8*G4_2_0_8;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_3_0_8 = P4_1_3_8*Dinv4_0_0_8;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1550 = 0.4*P4_0_4_8;
-    const double t1551 = c_q_22*P4_0_0_8 - t1550;
-    const double P3_0_0_8 = (((0.16000000000000003*P4_4_4_8 + 0.13390000000000002) - c_q_22*t1550) + c_q_22*t1551) + t1486*t1552;
-    const double P3_0_2_8 = t1494*t1552 - s_q_22*t1551;
-    const double P3_2_2_8 = (t1486*P4_0_0_8 + 0.001125) + t1503*t1552;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1567 = -P3_0_2_8;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1553 = 0.4*P4_4_5_8;
-    const double t1554 = c_q_22*P4_0_5_8;
-    const double t1564 = t1486*P4_0_5_8;
-    const double t1555 = t1554 - t1553;
-    const double P3_1_4_8 = s_q_22*t1553;
-    const double t1556 = s_q_22*t1555;
-    const double t1558 = -P4_1_3_8*G4_2_0_8 - t1557;
-    const double P3_0_5_8 = -t1486*t1558 + c_q_22*t1555;
-    const double P3_1_2_8 = c_q_22*((P4_1_2_8 - P4_1_2_8*G4_1_0_8) + t1497*(-P4_1_2_8*G4_3_0_8 - t1557)) - 0.4*t1564;
-    const double P3_2_3_8 = t1503*t1558 - t1564;
-    const double t1559 = t1494*t1558;
-    const double P3_0_1_8 = (s_q_22*(P4_1_2_8 - P4_1_1_8*G4_2_0_8) + 0.4*t1556) + 0.4*t1559;
-    const double P3_0_3_8 = t1556 + t1559;
-    const double P3_2_5_8 = -s_q_22*t1554 - t1559;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1574 = -P3_0_3_8;
-    const double t1575 = -P3_2_3_8;
-    const double t1576 = -P3_0_5_8;
-    const double t1577 = -P3_2_5_8;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_4_8 = (c_q_22*P4_0_4_8 - 0.5) - 0.4*P4_4_4_8;
-    const double P3_2_4_8 = -s_q_22*P4_0_4_8;
-    const double P3_4_4_8 = P4_4_4_8 + 2.5;
-    const double t1560 = t1486*P4_5_5_8;
-    const double t1561 = 0.6 - P4_1_3_8*G4_3_0_8;
-    const double P3_5_5_8 = (t1503*P4_5_5_8 + 2.5) + t1486*t1561;
-    const double t1565 = t1494*P4_5_5_8;
-    const double P3_3_3_8 = t1503*t1561 + (t1560 + 2.5);
-    const double P3_3_5_8 = t1565 - t1494*t1561;
-    const double t1562 = (P4_1_3_8 - P4_1_3_8*G4_1_0_8) + t1497*t1561;
-    const double P3_1_5_8 = -s_q_22*t1562 + 0.4*t1565;
-    const double t1563 = c_q_22*t1562;
-    const double P3_1_1_8 = ((((P4_1_1_8 + 0.13390000000000002) + 0.16000000000000003*t1560) - P4_1_1_8*G4_1_0_8) + t1497*(P4_1_3_8 - P4_1_1_8*G4_3_0_8)) + 0.4*t1563;
-    const double P3_1_3_8 = (0.4*t1560 + 0.5) + t1563;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1578 = -P3_3_5_8;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1626 = (1.0 - G4_1_0_8) - t1497*G4_3_0_8;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_3_4_8 = s_q_22*P4_4_5_8;
-    const double P3_4_5_8 = c_q_22*P4_4_5_8;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_8 = 1.0/P3_1_1_8;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_8 = P3_0_1_8*Dinv3_0_0_8;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1566 = P3_0_0_8 - P3_0_1_8*G3_0_0_8;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_1_0_8 = P3_1_1_8*Dinv3_0_0_8;
-    const double G3_2_0_8 = P3_1_2_8*Dinv3_0_0_8;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1572 = P3_2_2_8 - P3_1_2_8*G3_2_0_8;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_3_0_8 = P3_1_3_8*Dinv3_0_0_8;
-    const double G3_4_0_8 = P3_1_4_8*Dinv3_0_0_8;
-    const double G3_5_0_8 = P3_1_5_8*Dinv3_0_0_8;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_1_1_8 = (((((P3_1_1_8 + 0.08030000000000002) - P3_1_1_8*G3_1_0_8) + t1478*(P3_1_3_8 - P3_1_1_8*G3_3_0_8)) + t1479*(P3_1_5_8 - P3_1_1_8*G3_5_0_8)) + t1478*(((P3_1_3_8 - P3_1_3_8*G3_1_0_8) + t1478*(P3_3_3_8 - P3_1_3_8*G3_3_0_8)) + t1479*(-P3_1_3_8*G3_5_0_8 - t1578))) + t1479*(((P3_1_5_8 - P3_1_5_8*G3_1_0_8) + t1478*(-P3_1_5_8*G3_3_0_8 - t1578)) + t1479*(P3_5_5_8 - P3_1_5_8*G3_5_0_8));
-    const double t1568 = -P3_0_1_8*G3_2_0_8 - t1567;
-    const double t1571 = -P3_1_2_8*G3_0_0_8 - t1567;
-    const double t1569 = 0.4*G3_4_0_8;
-    const double P2_0_1_8 = ((((P3_1_1_8*t1569 - 0.4*P3_1_4_8) + c_q_21*(P3_0_1_8 - P3_1_1_8*G3_0_0_8)) + s_q_21*(P3_1_2_8 - P3_1_1_8*G3_2_0_8)) + t1478*(((P3_1_3_8*t1569 - 0.4*P3_3_4_8) + c_q_21*(-P3_1_3_8*G3_0_0_8 - t1574)) + s_q_21*(-P3_1_3_8*G3_2_0_8 - t1575))) + t1479*(((P3_1_5_8*t1569 - 0.4*P3_4_5_8) + c_q_21*(-P3_1_5_8*G3_0_0_8 - t1576)) + s_q_21*(-P3_1_5_8*G3_2_0_8 - t1577));
-    const double P2_1_2_8 = c_q_21*(((P3_1_2_8 - P3_1_2_8*G3_1_0_8) + t1478*(-P3_1_2_8*G3_3_0_8 - t1575)) + t1479*(-P3_1_2_8*G3_5_0_8 - t1577)) - s_q_21*(((P3_0_1_8 - P3_0_1_8*G3_1_0_8) + t1478*(-P3_0_1_8*G3_3_0_8 - t1574)) + t1479*(-P3_0_1_8*G3_5_0_8 - t1576));
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1608 = ((1.0 - G3_1_0_8) - t1478*G3_3_0_8) - t1479*G3_5_0_8;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1570 = ((P3_0_1_8*t1569 - 0.4*P3_0_4_8) + c_q_21*t1566) + s_q_21*t1568;
-    const double t1573 = ((P3_1_2_8*t1569 - 0.4*P3_2_4_8) + c_q_21*t1571) + s_q_21*t1572;
-    const double P2_0_0_8 = (((((0.16000000000000003*P3_4_4_8 + 0.08030000000000002) - 0.16000000000000003*P3_1_4_8*G3_4_0_8) - t1478*(P3_0_4_8 - P3_1_4_8*G3_0_0_8)) - t1479*(P3_2_4_8 - P3_1_4_8*G3_2_0_8)) + c_q_21*t1570) + s_q_21*t1573;
-    const double P2_2_2_8 = (c_q_21*(c_q_21*t1572 - s_q_21*t1571) + 0.000675) - s_q_21*(c_q_21*t1568 - s_q_21*t1566);
-    const double P2_0_2_8 = c_q_21*t1573 - s_q_21*t1570;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1582 = -P2_1_2_8;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1605 = (-c_q_21*G3_0_0_8 - s_q_21*G3_2_0_8) + 0.4*G3_4_0_8;
-    const double t1604 = s_q_21*G3_0_0_8 - c_q_21*G3_2_0_8;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0_8 = 1.0/P2_0_0_8;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0_8 = P2_0_0_8*Dinv2_0_0_8;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_0_0_8 = (P2_0_0_8 + 2e-05) - P2_0_0_8*G2_0_0_8;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_1_0_8 = P2_0_1_8*Dinv2_0_0_8;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1581 = P2_1_1_8 - P2_0_1_8*G2_1_0_8;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_2_0_8 = P2_0_2_8*Dinv2_0_0_8;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1586 = P2_2_2_8 - P2_0_2_8*G2_2_0_8;
-    const double t1579 = P2_0_1_8 - P2_0_1_8*G2_0_0_8;
-    const double t1583 = -P2_0_1_8*G2_2_0_8 - t1582;
-    const double t1585 = -P2_0_2_8*G2_1_0_8 - t1582;
-    const double t1580 = P2_0_2_8 - P2_0_2_8*G2_0_0_8;
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1591 = 1.0 - G2_0_0_8;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_0_1_8 = c_q_20*t1579 - s_q_20*t1580;
-    const double P1_0_2_8 = c_q_20*t1580 + s_q_20*t1579;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t1588 = -P1_0_2_8;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1584 = c_q_20*t1581 - s_q_20*t1583;
-    const double P1_2_2_8 = (c_q_20*(c_q_20*t1586 + s_q_20*t1585) + 2e-05) + s_q_20*(c_q_20*t1583 + s_q_20*t1581);
-    const double t1587 = c_q_20*t1585 - s_q_20*t1586;
-    const double P1_1_1_8 = (c_q_20*t1584 + 2e-05) - s_q_20*t1587;
-    const double P1_1_2_8 = c_q_20*t1587 + s_q_20*t1584;
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0_8 = 1.0/P1_1_1_8;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0_8 = P1_0_1_8*Dinv1_0_0_8;
-    const double G1_2_0_8 = P1_1_2_8*Dinv1_0_0_8;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_8 = (c_q_19*(c_q_19*(P1_2_2_8 - P1_1_2_8*G1_2_0_8) - s_q_19*(-P1_1_2_8*G1_0_0_8 - t1588)) + 2e-05) - s_q_19*(c_q_19*(-P1_0_1_8*G1_2_0_8 - t1588) - s_q_19*(P1_0_0_8 - P1_0_1_8*G1_0_0_8));
+    const double t1606 = 0.05*lam5_1_4 + 1.0*lam5_3_4;
+    const double t1619 = 1.0*lam5_1_4;
+    const double t1620 = 1.0*lam5_2_4;
     /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1589 = s_q_19*G1_0_0_8 - c_q_19*G1_2_0_8;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0_8 = 1.0/P0_2_2_8;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_1_1_4 = t1589*t1589*Dinv0_0_0_8 + Dinv1_0_0_8;
-    const double Ups1_0_0_4 = s_q_19*s_q_19*Dinv0_0_0_8;
-    const double t1590 = s_q_19*Dinv0_0_0_8;
-    const double Ups1_0_1_4 = -t1589*t1590;
-    const double Ups1_0_2_4 = -c_q_19*t1590;
-    const double Ups1_1_2_4 = c_q_19*t1589*Dinv0_0_0_8;
-    const double Ups1_2_2_4 = c_q_19*c_q_19*Dinv0_0_0_8;
+    const double Ups1_0_0_4 = s_q_19*s_q_19*Dinv0_0_0_4;
+    const double t1417 = s_q_19*G1_0_0_4;
+    const double t1418 = c_q_19*G1_2_0_4;
+    const double t1419 = t1417 - t1418;
+    const double t1420 = s_q_19*Dinv0_0_0_4;
+    const double Ups1_0_1_4 = -t1419*t1420;
+    const double Ups1_0_2_4 = -c_q_19*t1420;
+    const double Ups1_1_1_4 = t1419*t1419*Dinv0_0_0_4 + Dinv1_0_0_4;
+    const double Ups1_1_2_4 = c_q_19*t1419*Dinv0_0_0_4;
+    const double Ups1_2_2_4 = c_q_19*c_q_19*Dinv0_0_0_4;
     /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1592 = -c_q_20*G2_1_0_8 + s_q_20*G2_2_0_8;
-    const double t1593 = -s_q_20*G2_1_0_8 - c_q_20*G2_2_0_8;
-    const double t1594 = (t1591*Ups1_0_1_4 + t1593*Ups1_1_2_4) + t1592*Ups1_1_1_4;
-    const double t1595 = (t1591*Ups1_0_2_4 + t1592*Ups1_1_2_4) + t1593*Ups1_2_2_4;
-    const double Ups2_0_0_4 = (Dinv2_0_0_8 + t1591*((t1592*Ups1_0_1_4 + t1591*Ups1_0_0_4) + t1593*Ups1_0_2_4)) + (t1592*t1594 + t1593*t1595);
-    const double Ups2_0_1_4 = c_q_20*t1594 + s_q_20*t1595;
-    const double Ups2_0_2_4 = c_q_20*t1595 - s_q_20*t1594;
-    const double t1596 = s_q_20*Ups1_1_2_4;
-    const double t1597 = c_q_20*Ups1_1_1_4 + t1596;
-    const double Ups2_2_2_4 = c_q_20*(c_q_20*Ups1_2_2_4 - t1596) - s_q_20*(-s_q_20*Ups1_1_1_4 + c_q_20*Ups1_1_2_4);
-    const double t1598 = c_q_20*Ups1_1_2_4 + s_q_20*Ups1_2_2_4;
-    const double Ups2_1_1_4 = c_q_20*t1597 + s_q_20*t1598;
-    const double Ups2_1_2_4 = c_q_20*t1598 - s_q_20*t1597;
+    const double t1421 = 1.0 - G2_0_0_4;
+    const double t1422 = -c_q_20*G2_1_0_4 + s_q_20*G2_2_0_4;
+    const double t1423 = -s_q_20*G2_1_0_4 - c_q_20*G2_2_0_4;
+    const double t1424 = (t1421*Ups1_0_1_4 + t1423*Ups1_1_2_4) + t1422*Ups1_1_1_4;
+    const double t1425 = (t1421*Ups1_0_2_4 + t1422*Ups1_1_2_4) + t1423*Ups1_2_2_4;
+    const double Ups2_0_0_4 = (Dinv2_0_0_4 + t1421*((t1422*Ups1_0_1_4 + t1421*Ups1_0_0_4) + t1423*Ups1_0_2_4)) + (t1422*t1424 + t1423*t1425);
+    const double Ups2_0_1_4 = c_q_20*t1424 + s_q_20*t1425;
+    const double Ups2_0_2_4 = c_q_20*t1425 - s_q_20*t1424;
+    const double t1426 = s_q_20*Ups1_1_2_4;
+    const double t1427 = c_q_20*Ups1_1_1_4 + t1426;
+    const double Ups2_2_2_4 = c_q_20*(c_q_20*Ups1_2_2_4 - t1426) - s_q_20*(-s_q_20*Ups1_1_1_4 + c_q_20*Ups1_1_2_4);
+    const double t1428 = c_q_20*Ups1_1_2_4 + s_q_20*Ups1_2_2_4;
+    const double Ups2_1_1_4 = c_q_20*t1427 + s_q_20*t1428;
+    const double Ups2_1_2_4 = c_q_20*t1428 - s_q_20*t1427;
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1599 = c_q_21*Ups2_0_0_4;
-    const double t1600 = s_q_21*Ups2_0_2_4;
-    const double t1601 = t1599 - t1600;
-    const double Ups3_0_4_4 = -0.4*t1599 + 0.4*s_q_21*Ups2_0_2_4;
-    const double t1602 = c_q_21*Ups2_0_2_4;
-    const double t1603 = t1602 - s_q_21*Ups2_2_2_4;
-    const double Ups3_0_0_4 = c_q_21*t1601 - s_q_21*t1603;
-    const double t1606 = c_q_21*Ups2_0_1_4;
-    const double t1607 = t1606 - s_q_21*Ups2_1_2_4;
-    const double Ups3_3_4_4 = -0.16000000000000003*t1606;
-    const double Ups3_0_1_4 = (t1605*t1601 + t1604*t1603) + t1608*t1607;
-    const double Ups3_0_2_4 = s_q_21*t1601 + c_q_21*t1603;
-    const double Ups3_0_3_4 = t1478*t1607;
-    const double Ups3_0_5_4 = t1479*t1607;
-    const double t1609 = t1605*Ups2_0_2_4 + (t1608*Ups2_1_2_4 + t1604*Ups2_2_2_4);
-    const double t1612 = t1604*Ups2_0_2_4;
-    const double t1610 = t1605*Ups2_0_0_4;
-    const double t1611 = t1608*Ups2_0_1_4;
-    const double t1613 = t1610 + (t1611 + t1612);
-    const double Ups3_1_4_4 = (-0.4*t1610 - 0.4*t1611) - 0.4*t1612;
-    const double t1614 = t1605*Ups2_0_1_4 + (t1608*Ups2_1_1_4 + t1604*Ups2_1_2_4);
-    const double Ups3_1_1_4 = (Dinv3_0_0_8 + t1604*t1609) + (t1605*t1613 + t1608*t1614);
-    const double Ups3_1_2_4 = s_q_21*t1613 + c_q_21*t1609;
-    const double t1616 = s_q_21*Ups2_0_1_4;
-    const double t1617 = c_q_21*Ups2_1_2_4 + t1616;
-    const double t1618 = 0.16000000000000003*Ups2_1_1_4;
-    const double Ups3_4_5_4 = -0.16000000000000003*t1616;
-    const double Ups3_1_3_4 = t1478*t1614;
-    const double Ups3_1_5_4 = t1479*t1614;
-    const double t1615 = s_q_21*Ups2_0_0_4;
-    const double Ups3_2_2_4 = s_q_21*(t1602 + t1615) + c_q_21*(c_q_21*Ups2_2_2_4 + t1600);
-    const double Ups3_2_4_4 = -0.4*t1615 - 0.4*t1602;
+    const double t1429 = c_q_21*Ups2_0_0_4;
+    const double t1430 = s_q_21*Ups2_0_2_4;
+    const double t1431 = t1429 - t1430;
+    const double Ups3_0_4_4 = -0.4*t1429 + 0.4*s_q_21*Ups2_0_2_4;
+    const double t1432 = c_q_21*Ups2_0_2_4;
+    const double t1433 = t1432 - s_q_21*Ups2_2_2_4;
+    const double Ups3_0_0_4 = c_q_21*t1431 - s_q_21*t1433;
+    const double t1434 = s_q_21*G3_0_0_4 - c_q_21*G3_2_0_4;
+    const double t1435 = (-c_q_21*G3_0_0_4 - s_q_21*G3_2_0_4) + 0.4*G3_4_0_4;
+    const double t1436 = c_q_21*Ups2_0_1_4;
+    const double t1437 = t1436 - s_q_21*Ups2_1_2_4;
+    const double Ups3_3_4_4 = -0.16000000000000003*t1436;
+    const double t1438 = t1350*G3_3_0_4;
+    const double t1439 = t1351*G3_5_0_4;
+    const double t1440 = ((1.0 - G3_1_0_4) - t1438) - t1439;
+    const double Ups3_0_1_4 = (t1435*t1431 + t1434*t1433) + t1440*t1437;
+    const double Ups3_0_2_4 = s_q_21*t1431 + c_q_21*t1433;
+    const double Ups3_0_3_4 = t1350*t1437;
+    const double Ups3_0_5_4 = t1351*t1437;
+    const double t1441 = t1435*Ups2_0_2_4 + (t1440*Ups2_1_2_4 + t1434*Ups2_2_2_4);
+    const double t1444 = t1434*Ups2_0_2_4;
+    const double t1442 = t1435*Ups2_0_0_4;
+    const double t1443 = t1440*Ups2_0_1_4;
+    const double t1445 = t1442 + (t1443 + t1444);
+    const double Ups3_1_4_4 = (-0.4*t1442 - 0.4*t1443) - 0.4*t1444;
+    const double t1446 = t1435*Ups2_0_1_4 + (t1440*Ups2_1_1_4 + t1434*Ups2_1_2_4);
+    const double Ups3_1_1_4 = (Dinv3_0_0_4 + t1434*t1441) + (t1435*t1445 + t1440*t1446);
+    const double Ups3_1_2_4 = s_q_21*t1445 + c_q_21*t1441;
+    const double t1448 = s_q_21*Ups2_0_1_4;
+    const double t1449 = c_q_21*Ups2_1_2_4 + t1448;
+    const double t1450 = 0.16000000000000003*Ups2_1_1_4;
+    const double Ups3_4_5_4 = -0.16000000000000003*t1448;
+    const double Ups3_1_3_4 = t1350*t1446;
+    const double Ups3_1_5_4 = t1351*t1446;
+    const double t1447 = s_q_21*Ups2_0_0_4;
+    const double Ups3_2_2_4 = s_q_21*(t1432 + t1447) + c_q_21*(c_q_21*Ups2_2_2_4 + t1430);
+    const double Ups3_2_4_4 = -0.4*t1447 - 0.4*t1432;
     const double Ups3_4_4_4 = 0.16000000000000003*Ups2_0_0_4;
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups4_4_4_4 = 0.16000000000000003*Ups3_0_0_4 + (Ups3_4_4_4 - 0.8*Ups3_0_4_4);
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups3_2_3_4 = t1478*t1617;
-    const double Ups3_2_5_4 = t1479*t1617;
-    const double Ups3_3_3_4 = c_q_21*c_q_21*t1618;
-    const double Ups3_3_5_4 = c_q_21*s_q_21*t1618;
-    const double Ups3_5_5_4 = s_q_21*s_q_21*t1618;
+    const double Ups3_2_3_4 = t1350*t1449;
+    const double Ups3_2_5_4 = t1351*t1449;
+    const double Ups3_3_3_4 = c_q_21*c_q_21*t1450;
+    const double Ups3_3_5_4 = c_q_21*s_q_21*t1450;
+    const double Ups3_5_5_4 = s_q_21*s_q_21*t1450;
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1619 = c_q_22*Ups3_0_0_4;
-    const double t1646 = s_q_22*Ups3_0_0_4;
-    const double t1620 = s_q_22*Ups3_0_2_4;
-    const double t1621 = t1619 - t1620;
-    const double Ups4_0_4_4 = (0.4*s_q_22*Ups3_0_2_4 + (c_q_22*Ups3_0_4_4 - s_q_22*Ups3_2_4_4)) - 0.4*t1619;
-    const double t1622 = c_q_22*Ups3_0_2_4;
-    const double t1623 = t1622 - s_q_22*Ups3_2_2_4;
-    const double t1643 = c_q_22*Ups3_2_2_4;
-    const double Ups4_0_0_4 = -s_q_22*t1623 + c_q_22*t1621;
-    const double t1627 = c_q_22*t1623;
-    const double t1628 = s_q_22*t1621;
-    const double t1624 = c_q_22*Ups3_0_1_4;
-    const double t1625 = t1624 - s_q_22*Ups3_1_2_4;
-    const double t1629 = c_q_22*Ups3_0_3_4;
-    const double t1630 = t1629 - s_q_22*Ups3_2_3_4;
-    const double t1644 = c_q_22*Ups3_2_3_4;
-    const double t1631 = c_q_22*t1630;
-    const double t1632 = c_q_22*Ups3_0_5_4 - s_q_22*Ups3_2_5_4;
-    const double Ups4_0_1_4 = ((-G4_3_0_8*t1631 + s_q_22*G4_3_0_8*t1632) - G4_2_0_8*t1627) + (t1626*t1625 - G4_2_0_8*t1628);
-    const double Ups4_0_2_4 = t1627 + t1628;
-    const double Ups4_0_3_4 = (t1631 - s_q_22*t1632) + t1497*t1625;
-    const double t1633 = 0.4*s_q_22;
-    const double Ups4_0_5_4 = (c_q_22*t1632 + s_q_22*t1630) + t1633*t1625;
-    const double t1634 = s_q_22*Ups3_0_1_4;
-    const double t1635 = c_q_22*Ups3_1_2_4;
-    const double t1645 = c_q_22*(((-G4_3_0_8*t1644 + s_q_22*G4_3_0_8*Ups3_2_5_4) - G4_2_0_8*t1620) + (-G4_2_0_8*t1643 + t1626*Ups3_1_2_4));
-    const double Ups4_2_2_4 = c_q_22*(t1620 + t1643) + s_q_22*(t1622 + t1646);
-    const double t1639 = c_q_22*Ups3_2_5_4;
-    const double t1636 = c_q_22*Ups3_1_3_4;
-    const double t1637 = (-G4_2_0_8*t1634 + t1626*Ups3_1_1_4) + ((-G4_3_0_8*t1636 + s_q_22*G4_3_0_8*Ups3_1_5_4) - G4_2_0_8*t1635);
-    const double t1658 = t1634 + t1635;
-    const double t1638 = s_q_22*Ups3_0_5_4;
-    const double t1640 = c_q_22*Ups3_3_5_4;
-    const double t1641 = (((-G4_3_0_8*t1640 + s_q_22*G4_3_0_8*Ups3_5_5_4) + t1626*Ups3_1_5_4) - G4_2_0_8*t1638) - G4_2_0_8*t1639;
-    const double t1657 = t1638 + t1639;
-    const double t1642 = s_q_22*t1641;
-    const double t1647 = G4_2_0_8*t1646;
-    const double Ups4_2_4_4 = ((s_q_22*Ups3_0_4_4 + c_q_22*Ups3_2_4_4) - 0.4*t1622) - 0.4*t1646;
-    const double t1648 = G4_2_0_8*t1622;
-    const double t1649 = G4_3_0_8*t1629;
-    const double t1650 = s_q_22*(((s_q_22*G4_3_0_8*Ups3_0_5_4 - t1649) - t1647) + (t1626*Ups3_0_1_4 - t1648));
-    const double t1651 = s_q_22*Ups3_0_3_4;
-    const double Ups4_4_5_4 = (c_q_22*(Ups3_4_5_4 - 0.4*Ups3_0_5_4) + s_q_22*(Ups3_3_4_4 - 0.4*Ups3_0_3_4)) + t1633*(Ups3_1_4_4 - 0.4*Ups3_0_1_4);
-    const double t1655 = s_q_22*Ups3_4_5_4;
-    const double Ups4_1_4_4 = ((((-s_q_22*G4_2_0_8*Ups3_0_4_4 - c_q_22*G4_2_0_8*Ups3_2_4_4) + ((G4_3_0_8*t1655 - c_q_22*G4_3_0_8*Ups3_3_4_4) - 0.4*G4_3_0_8*t1638)) - 0.4*t1626*Ups3_0_1_4) + 0.4*t1648) + ((0.4*t1649 + t1626*Ups3_1_4_4) + 0.4*t1647);
-    const double Ups4_3_4_4 = ((0.4*s_q_22*Ups3_0_5_4 + (c_q_22*Ups3_3_4_4 - t1655)) + (0.4*c_q_22*Ups3_1_4_4 - 0.4*t1629)) - 0.16000000000000003*t1624;
-    const double t1652 = c_q_22*Ups3_3_3_4;
-    const double t1653 = (((-G4_3_0_8*t1652 + s_q_22*G4_3_0_8*Ups3_3_5_4) + t1626*Ups3_1_3_4) - G4_2_0_8*t1644) - G4_2_0_8*t1651;
-    const double t1656 = t1644 + t1651;
-    const double Ups4_1_5_4 = (c_q_22*t1641 + s_q_22*t1653) + t1633*t1637;
-    const double t1654 = c_q_22*t1653;
-    const double Ups4_1_1_4 = (((Dinv4_0_0_8 + G4_3_0_8*t1642) + t1626*t1637) + (-G4_2_0_8*t1645 - G4_3_0_8*t1654)) - G4_2_0_8*t1650;
-    const double Ups4_1_3_4 = t1497*t1637 + (t1654 - t1642);
-    const double Ups4_1_2_4 = t1645 + t1650;
-    const double t1659 = s_q_22*Ups3_3_5_4;
-    const double t1660 = 0.4*t1636 + (t1652 - t1659);
-    const double t1665 = s_q_22*Ups3_1_3_4;
-    const double Ups4_2_3_4 = (c_q_22*t1656 - s_q_22*t1657) + t1497*t1658;
-    const double Ups4_2_5_4 = (c_q_22*t1657 + s_q_22*t1656) + t1633*t1658;
-    const double t1661 = c_q_22*Ups3_1_5_4;
-    const double t1663 = s_q_22*Ups3_1_5_4;
-    const double Ups4_5_5_4 = (c_q_22*((c_q_22*Ups3_5_5_4 + t1659) + 0.4*t1663) + s_q_22*((s_q_22*Ups3_3_3_4 + t1640) + 0.4*t1665)) + t1633*(t1633*Ups3_1_1_4 + (t1661 + t1665));
-    const double t1662 = (t1640 - s_q_22*Ups3_5_5_4) + 0.4*t1661;
-    const double t1664 = t1497*Ups3_1_1_4 + (t1636 - t1663);
-    const double Ups4_3_3_4 = (c_q_22*t1660 - s_q_22*t1662) + t1497*t1664;
-    const double Ups4_3_5_4 = (c_q_22*t1662 + s_q_22*t1660) + t1633*t1664;
+    const double t1451 = c_q_22*Ups3_0_0_4;
+    const double t1478 = s_q_22*Ups3_0_0_4;
+    const double t1452 = s_q_22*Ups3_0_2_4;
+    const double t1453 = t1451 - t1452;
+    const double Ups4_0_4_4 = (0.4*s_q_22*Ups3_0_2_4 + (c_q_22*Ups3_0_4_4 - s_q_22*Ups3_2_4_4)) - 0.4*t1451;
+    const double t1454 = c_q_22*Ups3_0_2_4;
+    const double t1455 = t1454 - s_q_22*Ups3_2_2_4;
+    const double t1475 = c_q_22*Ups3_2_2_4;
+    const double Ups4_0_0_4 = -s_q_22*t1455 + c_q_22*t1453;
+    const double t1459 = c_q_22*t1455;
+    const double t1460 = s_q_22*t1453;
+    const double t1456 = c_q_22*Ups3_0_1_4;
+    const double t1457 = t1456 - s_q_22*Ups3_1_2_4;
+    const double t1458 = (1.0 - G4_1_0_4) - t1369*G4_3_0_4;
+    const double t1461 = c_q_22*Ups3_0_3_4;
+    const double t1462 = t1461 - s_q_22*Ups3_2_3_4;
+    const double t1476 = c_q_22*Ups3_2_3_4;
+    const double t1463 = c_q_22*t1462;
+    const double t1464 = c_q_22*Ups3_0_5_4 - s_q_22*Ups3_2_5_4;
+    const double Ups4_0_1_4 = ((-G4_3_0_4*t1463 + s_q_22*G4_3_0_4*t1464) - G4_2_0_4*t1459) + (t1458*t1457 - G4_2_0_4*t1460);
+    const double Ups4_0_2_4 = t1459 + t1460;
+    const double Ups4_0_3_4 = (t1463 - s_q_22*t1464) + t1369*t1457;
+    const double t1465 = 0.4*s_q_22;
+    const double Ups4_0_5_4 = (c_q_22*t1464 + s_q_22*t1462) + t1465*t1457;
+    const double t1466 = s_q_22*Ups3_0_1_4;
+    const double t1467 = c_q_22*Ups3_1_2_4;
+    const double t1477 = c_q_22*(((-G4_3_0_4*t1476 + s_q_22*G4_3_0_4*Ups3_2_5_4) - G4_2_0_4*t1452) + (-G4_2_0_4*t1475 + t1458*Ups3_1_2_4));
+    const double Ups4_2_2_4 = c_q_22*(t1452 + t1475) + s_q_22*(t1454 + t1478);
+    const double t1471 = c_q_22*Ups3_2_5_4;
+    const double t1468 = c_q_22*Ups3_1_3_4;
+    const double t1469 = (-G4_2_0_4*t1466 + t1458*Ups3_1_1_4) + ((-G4_3_0_4*t1468 + s_q_22*G4_3_0_4*Ups3_1_5_4) - G4_2_0_4*t1467);
+    const double t1490 = t1466 + t1467;
+    const double t1470 = s_q_22*Ups3_0_5_4;
+    const double t1472 = c_q_22*Ups3_3_5_4;
+    const double t1473 = (((-G4_3_0_4*t1472 + s_q_22*G4_3_0_4*Ups3_5_5_4) + t1458*Ups3_1_5_4) - G4_2_0_4*t1470) - G4_2_0_4*t1471;
+    const double t1489 = t1470 + t1471;
+    const double t1474 = s_q_22*t1473;
+    const double t1479 = G4_2_0_4*t1478;
+    const double Ups4_2_4_4 = ((s_q_22*Ups3_0_4_4 + c_q_22*Ups3_2_4_4) - 0.4*t1454) - 0.4*t1478;
+    const double t1480 = G4_2_0_4*t1454;
+    const double t1481 = G4_3_0_4*t1461;
+    const double t1482 = s_q_22*(((s_q_22*G4_3_0_4*Ups3_0_5_4 - t1481) - t1479) + (t1458*Ups3_0_1_4 - t1480));
+    const double t1483 = s_q_22*Ups3_0_3_4;
+    const double Ups4_4_5_4 = (c_q_22*(Ups3_4_5_4 - 0.4*Ups3_0_5_4) + s_q_22*(Ups3_3_4_4 - 0.4*Ups3_0_3_4)) + t1465*(Ups3_1_4_4 - 0.4*Ups3_0_1_4);
+    const double t1487 = s_q_22*Ups3_4_5_4;
+    const double Ups4_1_4_4 = ((((-s_q_22*G4_2_0_4*Ups3_0_4_4 - c_q_22*G4_2_0_4*Ups3_2_4_4) + ((G4_3_0_4*t1487 - c_q_22*G4_3_0_4*Ups3_3_4_4) - 0.4*G4_3_0_4*t1470)) - 0.4*t1458*Ups3_0_1_4) + 0.4*t1480) + ((0.4*t1481 + t1458*Ups3_1_4_4) + 0.4*t1479);
+    const double Ups4_3_4_4 = ((0.4*s_q_22*Ups3_0_5_4 + (c_q_22*Ups3_3_4_4 - t1487)) + (0.4*c_q_22*Ups3_1_4_4 - 0.4*t1461)) - 0.16000000000000003*t1456;
+    const double t1484 = c_q_22*Ups3_3_3_4;
+    const double t1485 = (((-G4_3_0_4*t1484 + s_q_22*G4_3_0_4*Ups3_3_5_4) + t1458*Ups3_1_3_4) - G4_2_0_4*t1476) - G4_2_0_4*t1483;
+    const double t1488 = t1476 + t1483;
+    const double Ups4_1_5_4 = (c_q_22*t1473 + s_q_22*t1485) + t1465*t1469;
+    const double t1486 = c_q_22*t1485;
+    const double Ups4_1_1_4 = (((Dinv4_0_0_4 + G4_3_0_4*t1474) + t1458*t1469) + (-G4_2_0_4*t1477 - G4_3_0_4*t1486)) - G4_2_0_4*t1482;
+    const double Ups4_1_3_4 = t1369*t1469 + (t1486 - t1474);
+    const double Ups4_1_2_4 = t1477 + t1482;
+    const double t1491 = s_q_22*Ups3_3_5_4;
+    const double t1492 = 0.4*t1468 + (t1484 - t1491);
+    const double t1497 = s_q_22*Ups3_1_3_4;
+    const double Ups4_2_3_4 = (c_q_22*t1488 - s_q_22*t1489) + t1369*t1490;
+    const double Ups4_2_5_4 = (c_q_22*t1489 + s_q_22*t1488) + t1465*t1490;
+    const double t1493 = c_q_22*Ups3_1_5_4;
+    const double t1495 = s_q_22*Ups3_1_5_4;
+    const double Ups4_5_5_4 = (c_q_22*((c_q_22*Ups3_5_5_4 + t1491) + 0.4*t1495) + s_q_22*((s_q_22*Ups3_3_3_4 + t1472) + 0.4*t1497)) + t1465*(t1465*Ups3_1_1_4 + (t1493 + t1497));
+    const double t1494 = (t1472 - s_q_22*Ups3_5_5_4) + 0.4*t1493;
+    const double t1496 = t1369*Ups3_1_1_4 + (t1468 - t1495);
+    const double Ups4_3_3_4 = (c_q_22*t1492 - s_q_22*t1494) + t1369*t1496;
+    const double Ups4_3_5_4 = (c_q_22*t1494 + s_q_22*t1492) + t1465*t1496;
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups5_3_3_4 = 0.0025000000000000005*Ups4_1_1_4 + (0.1*Ups4_1_3_4 + Ups4_3_3_4);
-    const double t1666 = c_q_23*Ups4_4_4_4;
-    const double t1667 = s_q_23*Ups4_4_5_4;
-    const double t1671 = c_q_23*Ups4_4_5_4;
-    const double t1668 = c_q_23*Ups4_0_4_4;
-    const double t1707 = s_q_23*Ups4_0_4_4;
-    const double t1669 = (-1.1811023622047243*t1668 + 23.622047244094485*t1666) + 23.622047244094485*t1667;
-    const double t1702 = (t1666 - 0.05*t1668) + t1667;
-    const double t1670 = c_q_23*t1669;
-    const double t1672 = s_q_23*Ups4_5_5_4;
-    const double t1673 = c_q_23*Ups4_0_5_4;
-    const double t1677 = s_q_23*Ups4_0_5_4;
-    const double t1674 = (23.622047244094485*t1672 + 23.622047244094485*t1671) - 1.1811023622047243*t1673;
-    const double t1703 = (t1671 + t1672) - 0.05*t1673;
-    const double t1675 = s_q_23*t1674;
-    const double t1676 = 1.1811023622047243*c_q_23;
-    const double t1678 = (23.622047244094485*t1668 - t1676*Ups4_0_0_4) + 23.622047244094485*t1677;
-    const double Ups5_0_0_4 = (23.622047244094485*t1670 + (3149.606299212598 - t1676*t1678)) + 23.622047244094485*t1675;
-    const double t1687 = 0.05*t1678;
-    const double Ups5_0_4_4 = (t1670 - c_q_23*t1687) + t1675;
-    const double Ups5_0_5_4 = (c_q_23*t1674 - s_q_23*t1669) + s_q_23*t1687;
-    const double t1679 = c_q_23*Ups4_1_4_4;
-    const double t1680 = s_q_23*Ups4_1_5_4;
-    const double t1681 = c_q_23*Ups4_0_1_4;
-    const double t1682 = (23.622047244094485*t1680 + 23.622047244094485*t1679) - 1.1811023622047243*t1681;
-    const double t1683 = s_q_23*Ups4_2_5_4;
-    const double t1697 = c_q_23*Ups4_2_5_4 - t1680;
-    const double t1684 = (-1.1811023622047243*c_q_23*Ups4_0_2_4 + 23.622047244094485*c_q_23*Ups4_2_4_4) + 23.622047244094485*t1683;
-    const double t1693 = c_q_23*Ups4_1_5_4 + t1683;
-    const double t1700 = 0.05*Ups4_1_5_4 + Ups4_3_5_4;
-    const double Ups5_0_1_4 = c_q_23*t1682 + s_q_23*t1684;
-    const double Ups5_0_2_4 = -s_q_23*t1682 + c_q_23*t1684;
-    const double t1685 = 23.622047244094485*c_q_23;
-    const double t1686 = 23.622047244094485*s_q_23;
-    const double Ups5_0_3_4 = (((-t1676*Ups4_0_3_4 + t1685*Ups4_3_4_4) + t1686*Ups4_3_5_4) - 0.05905511811023622*t1681) + (1.1811023622047243*t1680 + 1.1811023622047243*t1679);
-    const double t1692 = s_q_23*Ups4_2_4_4 + t1679;
-    const double t1694 = 0.05*t1681 + 0.05*s_q_23*Ups4_0_2_4;
-    const double t1696 = -s_q_23*Ups4_1_4_4 + c_q_23*Ups4_2_4_4;
-    const double t1699 = 0.05*Ups4_1_4_4 + Ups4_3_4_4;
-    const double t1698 = -0.05*s_q_23*Ups4_0_1_4 + 0.05*c_q_23*Ups4_0_2_4;
-    const double t1701 = 0.0025000000000000005*Ups4_0_1_4 + 0.05*Ups4_0_3_4;
-    const double t1688 = c_q_23*Ups4_1_1_4;
-    const double t1695 = s_q_23*Ups4_1_1_4;
-    const double t1689 = s_q_23*Ups4_1_2_4;
-    const double t1690 = t1688 + t1689;
-    const double Ups5_1_3_4 = ((c_q_23*Ups4_1_3_4 + s_q_23*Ups4_2_3_4) + 0.05*t1689) + 0.05*t1688;
-    const double Ups5_2_3_4 = (0.05*c_q_23*Ups4_1_2_4 + (-s_q_23*Ups4_1_3_4 + c_q_23*Ups4_2_3_4)) - 0.05*t1695;
-    const double Ups5_2_2_4 = -s_q_23*(c_q_23*Ups4_1_2_4 - t1695) + c_q_23*(c_q_23*Ups4_2_2_4 - t1689);
-    const double t1691 = c_q_23*Ups4_1_2_4 + s_q_23*Ups4_2_2_4;
-    const double Ups5_1_1_4 = c_q_23*t1690 + s_q_23*t1691;
-    const double Ups5_1_2_4 = -s_q_23*t1690 + c_q_23*t1691;
+    const double t1498 = c_q_23*Ups4_4_4_4;
+    const double t1499 = s_q_23*Ups4_4_5_4;
+    const double t1503 = c_q_23*Ups4_4_5_4;
+    const double t1500 = c_q_23*Ups4_0_4_4;
+    const double t1539 = s_q_23*Ups4_0_4_4;
+    const double t1501 = (-1.1811023622047243*t1500 + 23.622047244094485*t1498) + 23.622047244094485*t1499;
+    const double t1534 = (t1498 - 0.05*t1500) + t1499;
+    const double t1502 = c_q_23*t1501;
+    const double t1504 = s_q_23*Ups4_5_5_4;
+    const double t1505 = c_q_23*Ups4_0_5_4;
+    const double t1509 = s_q_23*Ups4_0_5_4;
+    const double t1506 = (23.622047244094485*t1504 + 23.622047244094485*t1503) - 1.1811023622047243*t1505;
+    const double t1535 = (t1503 + t1504) - 0.05*t1505;
+    const double t1507 = s_q_23*t1506;
+    const double t1508 = 1.1811023622047243*c_q_23;
+    const double t1510 = (23.622047244094485*t1500 - t1508*Ups4_0_0_4) + 23.622047244094485*t1509;
+    const double Ups5_0_0_4 = (23.622047244094485*t1502 + (3149.606299212598 - t1508*t1510)) + 23.622047244094485*t1507;
+    const double t1519 = 0.05*t1510;
+    const double Ups5_0_4_4 = (t1502 - c_q_23*t1519) + t1507;
+    const double Ups5_0_5_4 = (c_q_23*t1506 - s_q_23*t1501) + s_q_23*t1519;
+    const double t1511 = c_q_23*Ups4_1_4_4;
+    const double t1512 = s_q_23*Ups4_1_5_4;
+    const double t1513 = c_q_23*Ups4_0_1_4;
+    const double t1514 = (23.622047244094485*t1512 + 23.622047244094485*t1511) - 1.1811023622047243*t1513;
+    const double t1515 = s_q_23*Ups4_2_5_4;
+    const double t1529 = c_q_23*Ups4_2_5_4 - t1512;
+    const double t1516 = (-1.1811023622047243*c_q_23*Ups4_0_2_4 + 23.622047244094485*c_q_23*Ups4_2_4_4) + 23.622047244094485*t1515;
+    const double t1525 = c_q_23*Ups4_1_5_4 + t1515;
+    const double t1532 = 0.05*Ups4_1_5_4 + Ups4_3_5_4;
+    const double Ups5_0_1_4 = c_q_23*t1514 + s_q_23*t1516;
+    const double Ups5_0_2_4 = -s_q_23*t1514 + c_q_23*t1516;
+    const double t1517 = 23.622047244094485*c_q_23;
+    const double t1518 = 23.622047244094485*s_q_23;
+    const double Ups5_0_3_4 = (((-t1508*Ups4_0_3_4 + t1517*Ups4_3_4_4) + t1518*Ups4_3_5_4) - 0.05905511811023622*t1513) + (1.1811023622047243*t1512 + 1.1811023622047243*t1511);
+    const double t1524 = s_q_23*Ups4_2_4_4 + t1511;
+    const double t1526 = 0.05*t1513 + 0.05*s_q_23*Ups4_0_2_4;
+    const double t1528 = -s_q_23*Ups4_1_4_4 + c_q_23*Ups4_2_4_4;
+    const double t1531 = 0.05*Ups4_1_4_4 + Ups4_3_4_4;
+    const double t1530 = -0.05*s_q_23*Ups4_0_1_4 + 0.05*c_q_23*Ups4_0_2_4;
+    const double t1533 = 0.0025000000000000005*Ups4_0_1_4 + 0.05*Ups4_0_3_4;
+    const double t1520 = c_q_23*Ups4_1_1_4;
+    const double t1527 = s_q_23*Ups4_1_1_4;
+    const double t1521 = s_q_23*Ups4_1_2_4;
+    const double t1522 = t1520 + t1521;
+    const double Ups5_1_3_4 = ((c_q_23*Ups4_1_3_4 + s_q_23*Ups4_2_3_4) + 0.05*t1521) + 0.05*t1520;
+    const double Ups5_2_3_4 = (0.05*c_q_23*Ups4_1_2_4 + (-s_q_23*Ups4_1_3_4 + c_q_23*Ups4_2_3_4)) - 0.05*t1527;
+    const double Ups5_2_2_4 = -s_q_23*(c_q_23*Ups4_1_2_4 - t1527) + c_q_23*(c_q_23*Ups4_2_2_4 - t1521);
+    const double t1523 = c_q_23*Ups4_1_2_4 + s_q_23*Ups4_2_2_4;
+    const double Ups5_1_1_4 = c_q_23*t1522 + s_q_23*t1523;
+    const double Ups5_1_2_4 = -s_q_23*t1522 + c_q_23*t1523;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1730 = 0.05*Ups5_1_2_4 + Ups5_2_3_4;
-    const double t1749 = 0.0025000000000000005*Ups5_1_1_4 + (0.1*Ups5_1_3_4 + Ups5_3_3_4);
-    const double t1733 = 0.05*Ups5_1_1_4 + Ups5_1_3_4;
+    const double t1562 = 0.05*Ups5_1_2_4 + Ups5_2_3_4;
+    const double t1581 = 0.0025000000000000005*Ups5_1_1_4 + (0.1*Ups5_1_3_4 + Ups5_3_3_4);
+    const double t1565 = 0.05*Ups5_1_1_4 + Ups5_1_3_4;
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_1_4_4 = (c_q_23*t1692 + s_q_23*t1693) - c_q_23*t1694;
-    const double Ups5_1_5_4 = (-s_q_23*t1692 + c_q_23*t1693) + s_q_23*t1694;
-    const double Ups5_2_4_4 = (-c_q_23*t1698 + c_q_23*t1696) + s_q_23*t1697;
-    const double Ups5_2_5_4 = c_q_23*t1697 + (s_q_23*t1698 - s_q_23*t1696);
+    const double Ups5_1_4_4 = (c_q_23*t1524 + s_q_23*t1525) - c_q_23*t1526;
+    const double Ups5_1_5_4 = (-s_q_23*t1524 + c_q_23*t1525) + s_q_23*t1526;
+    const double Ups5_2_4_4 = (-c_q_23*t1530 + c_q_23*t1528) + s_q_23*t1529;
+    const double Ups5_2_5_4 = c_q_23*t1529 + (s_q_23*t1530 - s_q_23*t1528);
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1731 = Ups5_2_4_4 - 0.05*Ups5_0_2_4;
+    const double t1563 = Ups5_2_4_4 - 0.05*Ups5_0_2_4;
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_3_4_4 = (-c_q_23*t1701 + c_q_23*t1699) + s_q_23*t1700;
-    const double Ups5_3_5_4 = (c_q_23*t1700 - s_q_23*t1699) + s_q_23*t1701;
+    const double Ups5_3_4_4 = (-c_q_23*t1533 + c_q_23*t1531) + s_q_23*t1532;
+    const double Ups5_3_5_4 = (c_q_23*t1532 - s_q_23*t1531) + s_q_23*t1533;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1748 = 0.05*Ups5_1_5_4 + Ups5_3_5_4;
-    const double t1750 = ((Ups5_3_4_4 - 0.05*Ups5_0_3_4) - 0.0025000000000000005*Ups5_0_1_4) + 0.05*Ups5_1_4_4;
+    const double t1580 = 0.05*Ups5_1_5_4 + Ups5_3_5_4;
+    const double t1582 = ((Ups5_3_4_4 - 0.05*Ups5_0_3_4) - 0.0025000000000000005*Ups5_0_1_4) + 0.05*Ups5_1_4_4;
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1704 = 0.05*c_q_23;
-    const double t1705 = (t1668 - t1704*Ups4_0_0_4) + t1677;
-    const double Ups5_4_4_4 = (c_q_23*t1702 - t1704*t1705) + s_q_23*t1703;
+    const double t1536 = 0.05*c_q_23;
+    const double t1537 = (t1500 - t1536*Ups4_0_0_4) + t1509;
+    const double Ups5_4_4_4 = (c_q_23*t1534 - t1536*t1537) + s_q_23*t1535;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1752 = 0.0025000000000000005*Ups5_0_0_4 + (Ups5_4_4_4 - 0.1*Ups5_0_4_4);
-    const double t1728 = Ups5_0_4_4 - 0.05*Ups5_0_0_4;
+    const double t1584 = 0.0025000000000000005*Ups5_0_0_4 + (Ups5_4_4_4 - 0.1*Ups5_0_4_4);
+    const double t1560 = Ups5_0_4_4 - 0.05*Ups5_0_0_4;
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1706 = 0.05*s_q_23;
-    const double Ups5_5_5_4 = (c_q_23*((c_q_23*Ups4_5_5_4 - t1667) + 0.05*t1677) - s_q_23*((0.05*t1707 - s_q_23*Ups4_4_4_4) + t1671)) + t1706*((t1706*Ups4_0_0_4 - t1707) + t1673);
-    const double Ups5_4_5_4 = (c_q_23*t1703 - s_q_23*t1702) + t1706*t1705;
+    const double t1538 = 0.05*s_q_23;
+    const double Ups5_5_5_4 = (c_q_23*((c_q_23*Ups4_5_5_4 - t1499) + 0.05*t1509) - s_q_23*((0.05*t1539 - s_q_23*Ups4_4_4_4) + t1503)) + t1538*((t1538*Ups4_0_0_4 - t1539) + t1505);
+    const double Ups5_4_5_4 = (c_q_23*t1535 - s_q_23*t1534) + t1538*t1537;
     /* Lam3: Lambda(k) (6.10b) */
-    const double t1751 = Ups5_4_5_4 - 0.05*Ups5_0_5_4;
-    const double t1711 = 1.0*t1708;
-    const double t1712 = 1.0*t1710;
-    const double t1713 = 1.0*t1709;
+    const double t1583 = Ups5_4_5_4 - 0.05*Ups5_0_5_4;
+    const double t1543 = 1.0*t1540;
+    const double t1544 = 1.0*t1542;
+    const double t1545 = 1.0*t1541;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1783 = ((((((((obj[6]*t1782 - corr[21]) - obj[5]*t1773) + t1711*t1778) + t1712*t1780) - gam_3_4) + t1713*t1779) + t381*t1777) + t378*t1775) + t373*t1774;
-    const double t1793 = ((((((t1711*zeta4_0_4 - corr[18]) + t1713*zeta5_1_4) + t1712*zeta5_2_4) - gam_0_4) + t373*t1786) + t378*t1787) + t381*t1788;
+    const double t1615 = ((((((((obj[6]*t1614 - corr[21]) - obj[5]*t1605) + t1543*t1610) + t1544*t1612) - gam_3_4) + t1545*t1611) + t381*t1609) + t378*t1607) + t373*t1606;
+    const double t1625 = ((((((t1543*alpha4_0_4 - corr[18]) + t1545*alpha5_1_4) + t1544*alpha5_2_4) - gam_0_4) + t373*t1618) + t378*t1619) + t381*t1620;
     /* Lam3: Lambda(k) (6.10b) */
-    const double Lam3_0_0 = (t1711*((t1708*Ups5_0_0_4 + t1709*Ups5_0_1_4) + t1710*Ups5_0_2_4) + t1712*((t1709*Ups5_1_2_4 + t1708*Ups5_0_2_4) + t1710*Ups5_2_2_4)) + t1713*((t1709*Ups5_1_1_4 + t1708*Ups5_0_1_4) + t1710*Ups5_1_2_4);
-    const double t1717 = (t1714*Ups5_0_0_4 + t1715*Ups5_0_1_4) + t1716*Ups5_0_2_4;
-    const double t1723 = (t1720*Ups5_0_0_4 + t1721*Ups5_0_1_4) + t1722*Ups5_0_2_4;
-    const double t1718 = (t1715*Ups5_1_2_4 + t1714*Ups5_0_2_4) + t1716*Ups5_2_2_4;
-    const double t1724 = (t1721*Ups5_1_2_4 + t1720*Ups5_0_2_4) + t1722*Ups5_2_2_4;
-    const double t1719 = (t1715*Ups5_1_1_4 + t1714*Ups5_0_1_4) + t1716*Ups5_1_2_4;
-    const double t1725 = (t1721*Ups5_1_1_4 + t1720*Ups5_0_1_4) + t1722*Ups5_1_2_4;
-    const double t1726 = 0.05*Ups5_0_1_4;
-    const double t1727 = Ups5_0_3_4 + t1726;
-    const double t1734 = Ups5_1_4_4 - t1726;
-    const double Lam3_0_1 = (t1711*t1717 + t1712*t1718) + t1713*t1719;
-    const double Lam3_0_2 = (t1711*t1723 + t1712*t1724) + t1713*t1725;
-    const double t1729 = (t1709*t1728 + t1710*Ups5_0_5_4) + t1708*t1727;
-    const double t1732 = (t1709*t1731 + t1710*Ups5_2_5_4) + t1708*t1730;
-    const double t1735 = (t1708*t1733 + t1710*Ups5_1_5_4) + t1709*t1734;
-    const double Lam3_3_3 = (t1711*((t1708*t1749 + t1710*t1748) + t1709*t1750) + t1712*((t1708*t1748 + t1710*Ups5_5_5_4) + t1709*t1751)) + t1713*(t1708*t1750 + (t1709*t1752 + t1710*t1751));
-    const double Lam3_0_3 = (t1711*t1729 + t1712*t1732) + t1713*t1735;
-    const double t1736 = (t1715*t1728 + t1716*Ups5_0_5_4) + t1714*t1727;
-    const double t1739 = (t1721*t1728 + t1722*Ups5_0_5_4) + t1720*t1727;
-    const double t1737 = (t1715*t1731 + t1716*Ups5_2_5_4) + t1714*t1730;
-    const double t1740 = (t1721*t1731 + t1722*Ups5_2_5_4) + t1720*t1730;
-    const double t1738 = (t1714*t1733 + t1716*Ups5_1_5_4) + t1715*t1734;
-    const double t1741 = (t1720*t1733 + t1722*Ups5_1_5_4) + t1721*t1734;
-    const double Lam3_0_4 = (t1711*t1736 + t1712*t1737) + t1713*t1738;
-    const double Lam3_0_5 = (t1711*t1739 + t1712*t1740) + t1713*t1741;
-    const double t1742 = 1.0*t1714;
-    const double t1743 = 1.0*t1715;
-    const double t1744 = 1.0*t1716;
-    const double Lam3_1_1 = (t1742*t1717 + t1744*t1718) + t1743*t1719;
+    const double Lam3_0_0 = (t1543*((t1540*Ups5_0_0_4 + t1541*Ups5_0_1_4) + t1542*Ups5_0_2_4) + t1544*((t1541*Ups5_1_2_4 + t1540*Ups5_0_2_4) + t1542*Ups5_2_2_4)) + t1545*((t1541*Ups5_1_1_4 + t1540*Ups5_0_1_4) + t1542*Ups5_1_2_4);
+    const double t1549 = (t1546*Ups5_0_0_4 + t1547*Ups5_0_1_4) + t1548*Ups5_0_2_4;
+    const double t1555 = (t1552*Ups5_0_0_4 + t1553*Ups5_0_1_4) + t1554*Ups5_0_2_4;
+    const double t1550 = (t1547*Ups5_1_2_4 + t1546*Ups5_0_2_4) + t1548*Ups5_2_2_4;
+    const double t1556 = (t1553*Ups5_1_2_4 + t1552*Ups5_0_2_4) + t1554*Ups5_2_2_4;
+    const double t1551 = (t1547*Ups5_1_1_4 + t1546*Ups5_0_1_4) + t1548*Ups5_1_2_4;
+    const double t1557 = (t1553*Ups5_1_1_4 + t1552*Ups5_0_1_4) + t1554*Ups5_1_2_4;
+    const double t1558 = 0.05*Ups5_0_1_4;
+    const double t1559 = Ups5_0_3_4 + t1558;
+    const double t1566 = Ups5_1_4_4 - t1558;
+    const double Lam3_0_1 = (t1543*t1549 + t1544*t1550) + t1545*t1551;
+    const double Lam3_0_2 = (t1543*t1555 + t1544*t1556) + t1545*t1557;
+    const double t1561 = (t1541*t1560 + t1542*Ups5_0_5_4) + t1540*t1559;
+    const double t1564 = (t1541*t1563 + t1542*Ups5_2_5_4) + t1540*t1562;
+    const double t1567 = (t1540*t1565 + t1542*Ups5_1_5_4) + t1541*t1566;
+    const double Lam3_3_3 = (t1543*((t1540*t1581 + t1542*t1580) + t1541*t1582) + t1544*((t1540*t1580 + t1542*Ups5_5_5_4) + t1541*t1583)) + t1545*(t1540*t1582 + (t1541*t1584 + t1542*t1583));
+    const double Lam3_0_3 = (t1543*t1561 + t1544*t1564) + t1545*t1567;
+    const double t1568 = (t1547*t1560 + t1548*Ups5_0_5_4) + t1546*t1559;
+    const double t1571 = (t1553*t1560 + t1554*Ups5_0_5_4) + t1552*t1559;
+    const double t1569 = (t1547*t1563 + t1548*Ups5_2_5_4) + t1546*t1562;
+    const double t1572 = (t1553*t1563 + t1554*Ups5_2_5_4) + t1552*t1562;
+    const double t1570 = (t1546*t1565 + t1548*Ups5_1_5_4) + t1547*t1566;
+    const double t1573 = (t1552*t1565 + t1554*Ups5_1_5_4) + t1553*t1566;
+    const double Lam3_0_4 = (t1543*t1568 + t1544*t1569) + t1545*t1570;
+    const double Lam3_0_5 = (t1543*t1571 + t1544*t1572) + t1545*t1573;
+    const double t1574 = 1.0*t1546;
+    const double t1575 = 1.0*t1547;
+    const double t1576 = 1.0*t1548;
+    const double Lam3_1_1 = (t1574*t1549 + t1576*t1550) + t1575*t1551;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1781 = ((((((((obj[4]*t1773 - corr[22]) - obj[6]*t1776) + t1742*t1778) + t1743*t1779) - gam_4_4) + t1744*t1780) + t365*t1777) + t362*t1775) + t355*t1774;
-    const double t1791 = ((((((t1742*zeta4_0_4 - corr[19]) + t1743*zeta5_1_4) + t1744*zeta5_2_4) - gam_1_4) + t355*t1786) + t362*t1787) + t365*t1788;
+    const double t1613 = ((((((((obj[4]*t1605 - corr[22]) - obj[6]*t1608) + t1574*t1610) + t1575*t1611) - gam_4_4) + t1576*t1612) + t365*t1609) + t362*t1607) + t355*t1606;
+    const double t1623 = ((((((t1574*alpha4_0_4 - corr[19]) + t1575*alpha5_1_4) + t1576*alpha5_2_4) - gam_1_4) + t355*t1618) + t362*t1619) + t365*t1620;
     /* Lam3: Lambda(k) (6.10b) */
-    const double Lam3_1_2 = (t1742*t1723 + t1744*t1724) + t1743*t1725;
-    const double Lam3_1_3 = (t1742*t1729 + t1744*t1732) + t1743*t1735;
-    const double Lam3_1_4 = (t1742*t1736 + t1744*t1737) + t1743*t1738;
-    const double Lam3_1_5 = (t1742*t1739 + t1744*t1740) + t1743*t1741;
-    const double t1745 = 1.0*t1720;
-    const double t1746 = 1.0*t1722;
-    const double t1747 = 1.0*t1721;
+    const double Lam3_1_2 = (t1574*t1555 + t1576*t1556) + t1575*t1557;
+    const double Lam3_1_3 = (t1574*t1561 + t1576*t1564) + t1575*t1567;
+    const double Lam3_1_4 = (t1574*t1568 + t1576*t1569) + t1575*t1570;
+    const double Lam3_1_5 = (t1574*t1571 + t1576*t1572) + t1575*t1573;
+    const double t1577 = 1.0*t1552;
+    const double t1578 = 1.0*t1554;
+    const double t1579 = 1.0*t1553;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1789 = ((((((t1745*zeta4_0_4 - corr[20]) + t1747*zeta5_1_4) + t1746*zeta5_2_4) - gam_2_4) + t336*t1786) + t342*t1787) + t345*t1788;
+    const double t1621 = ((((((t1577*alpha4_0_4 - corr[20]) + t1579*alpha5_1_4) + t1578*alpha5_2_4) - gam_2_4) + t336*t1618) + t342*t1619) + t345*t1620;
     /* Lam3: Lambda(k) (6.10b) */
-    const double Lam3_2_2 = (t1745*t1723 + t1746*t1724) + t1747*t1725;
-    const double Lam3_2_3 = (t1745*t1729 + t1746*t1732) + t1747*t1735;
-    const double Lam3_2_4 = (t1745*t1736 + t1746*t1737) + t1747*t1738;
-    const double Lam3_2_5 = (t1745*t1739 + t1746*t1740) + t1747*t1741;
-    const double t1753 = (t1714*t1749 + t1716*t1748) + t1715*t1750;
-    const double t1756 = (t1720*t1749 + t1722*t1748) + t1721*t1750;
-    const double t1754 = (t1714*t1748 + t1716*Ups5_5_5_4) + t1715*t1751;
-    const double t1757 = (t1720*t1748 + t1722*Ups5_5_5_4) + t1721*t1751;
-    const double t1755 = t1714*t1750 + (t1715*t1752 + t1716*t1751);
-    const double t1758 = t1720*t1750 + (t1721*t1752 + t1722*t1751);
-    const double Lam3_3_4 = (t1711*t1753 + t1712*t1754) + t1713*t1755;
-    const double Lam3_4_4 = (t1742*t1753 + t1744*t1754) + t1743*t1755;
-    const double Lam3_3_5 = (t1711*t1756 + t1712*t1757) + t1713*t1758;
-    const double Lam3_4_5 = (t1742*t1756 + t1744*t1757) + t1743*t1758;
-    const double Lam3_5_5 = (t1745*t1756 + t1746*t1757) + t1747*t1758;
+    const double Lam3_2_2 = (t1577*t1555 + t1578*t1556) + t1579*t1557;
+    const double Lam3_2_3 = (t1577*t1561 + t1578*t1564) + t1579*t1567;
+    const double Lam3_2_4 = (t1577*t1568 + t1578*t1569) + t1579*t1570;
+    const double Lam3_2_5 = (t1577*t1571 + t1578*t1572) + t1579*t1573;
+    const double t1585 = (t1546*t1581 + t1548*t1580) + t1547*t1582;
+    const double t1588 = (t1552*t1581 + t1554*t1580) + t1553*t1582;
+    const double t1586 = (t1546*t1580 + t1548*Ups5_5_5_4) + t1547*t1583;
+    const double t1589 = (t1552*t1580 + t1554*Ups5_5_5_4) + t1553*t1583;
+    const double t1587 = t1546*t1582 + (t1547*t1584 + t1548*t1583);
+    const double t1590 = t1552*t1582 + (t1553*t1584 + t1554*t1583);
+    const double Lam3_3_4 = (t1543*t1585 + t1544*t1586) + t1545*t1587;
+    const double Lam3_4_4 = (t1574*t1585 + t1576*t1586) + t1575*t1587;
+    const double Lam3_3_5 = (t1543*t1588 + t1544*t1589) + t1545*t1590;
+    const double Lam3_4_5 = (t1574*t1588 + t1576*t1589) + t1575*t1590;
+    const double Lam3_5_5 = (t1577*t1588 + t1578*t1589) + t1579*t1590;
     /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_di0_4 = 1.0/Lam3_0_0;
     const double ldl_L10_4 = Lam3_0_1*ldl_di0_4;
@@ -5112,127 +4359,129 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_L30_4 = Lam3_0_3*ldl_di0_4;
     const double ldl_L40_4 = Lam3_0_4*ldl_di0_4;
     const double ldl_L50_4 = Lam3_0_5*ldl_di0_4;
-    const double t1759 = ldl_L10_4*ldl_L10_4;
-    const double ldl_d1_4 = Lam3_1_1 - Lam3_0_0*t1759;
+    const double t1591 = ldl_L10_4*ldl_L10_4;
+    const double ldl_d1_4 = Lam3_1_1 - Lam3_0_0*t1591;
     const double ldl_di1_4 = 1.0/ldl_d1_4;
-    const double t1760 = Lam3_0_0*ldl_L10_4;
-    const double ldl_L21_4 = (Lam3_1_2 - ldl_L20_4*t1760)*ldl_di1_4;
-    const double ldl_L31_4 = (Lam3_1_3 - ldl_L30_4*t1760)*ldl_di1_4;
-    const double ldl_L41_4 = (Lam3_1_4 - ldl_L40_4*t1760)*ldl_di1_4;
-    const double ldl_L51_4 = (Lam3_1_5 - ldl_L50_4*t1760)*ldl_di1_4;
-    const double t1761 = ldl_L21_4*ldl_L21_4;
-    const double ldl_d2_4 = (Lam3_2_2 - Lam3_0_0*ldl_L20_4*ldl_L20_4) - ldl_d1_4*t1761;
+    const double t1592 = Lam3_0_0*ldl_L10_4;
+    const double ldl_L21_4 = (Lam3_1_2 - ldl_L20_4*t1592)*ldl_di1_4;
+    const double ldl_L31_4 = (Lam3_1_3 - ldl_L30_4*t1592)*ldl_di1_4;
+    const double ldl_L41_4 = (Lam3_1_4 - ldl_L40_4*t1592)*ldl_di1_4;
+    const double ldl_L51_4 = (Lam3_1_5 - ldl_L50_4*t1592)*ldl_di1_4;
+    const double t1593 = ldl_L21_4*ldl_L21_4;
+    const double ldl_d2_4 = (Lam3_2_2 - Lam3_0_0*ldl_L20_4*ldl_L20_4) - ldl_d1_4*t1593;
     const double ldl_di2_4 = 1.0/ldl_d2_4;
-    const double t1762 = Lam3_0_0*ldl_L20_4;
+    const double t1594 = Lam3_0_0*ldl_L20_4;
     const double ldl_Li20_4 = ldl_L10_4*ldl_L21_4 - ldl_L20_4;
-    const double t1763 = ldl_d1_4*ldl_L21_4;
-    const double ldl_L32_4 = ((Lam3_2_3 - ldl_L30_4*t1762) - ldl_L31_4*t1763)*ldl_di2_4;
-    const double ldl_L42_4 = ((Lam3_2_4 - ldl_L40_4*t1762) - ldl_L41_4*t1763)*ldl_di2_4;
-    const double ldl_L52_4 = ((Lam3_2_5 - ldl_L50_4*t1762) - ldl_L51_4*t1763)*ldl_di2_4;
-    const double t1764 = ldl_L32_4*ldl_L32_4;
-    const double ldl_d3_4 = ((Lam3_3_3 - Lam3_0_0*ldl_L30_4*ldl_L30_4) - ldl_d1_4*ldl_L31_4*ldl_L31_4) - ldl_d2_4*t1764;
+    const double t1595 = ldl_d1_4*ldl_L21_4;
+    const double ldl_L32_4 = ((Lam3_2_3 - ldl_L30_4*t1594) - ldl_L31_4*t1595)*ldl_di2_4;
+    const double ldl_L42_4 = ((Lam3_2_4 - ldl_L40_4*t1594) - ldl_L41_4*t1595)*ldl_di2_4;
+    const double ldl_L52_4 = ((Lam3_2_5 - ldl_L50_4*t1594) - ldl_L51_4*t1595)*ldl_di2_4;
+    const double t1596 = ldl_L32_4*ldl_L32_4;
+    const double ldl_d3_4 = ((Lam3_3_3 - Lam3_0_0*ldl_L30_4*ldl_L30_4) - ldl_d1_4*ldl_L31_4*ldl_L31_4) - ldl_d2_4*t1596;
     const double ldl_di3_4 = 1.0/ldl_d3_4;
-    const double t1765 = Lam3_0_0*ldl_L30_4;
+    const double t1597 = Lam3_0_0*ldl_L30_4;
     const double ldl_Li30_4 = (ldl_L10_4*ldl_L31_4 - ldl_L30_4) - ldl_Li20_4*ldl_L32_4;
-    const double t1766 = ldl_d1_4*ldl_L31_4;
+    const double t1598 = ldl_d1_4*ldl_L31_4;
     const double ldl_Li31_4 = ldl_L21_4*ldl_L32_4 - ldl_L31_4;
-    const double t1767 = ldl_d2_4*ldl_L32_4;
-    const double ldl_L43_4 = (((Lam3_3_4 - ldl_L40_4*t1765) - ldl_L41_4*t1766) - ldl_L42_4*t1767)*ldl_di3_4;
-    const double ldl_L53_4 = (((Lam3_3_5 - ldl_L50_4*t1765) - ldl_L51_4*t1766) - ldl_L52_4*t1767)*ldl_di3_4;
-    const double t1768 = ldl_L43_4*ldl_L43_4;
-    const double ldl_d4_4 = (((Lam3_4_4 - Lam3_0_0*ldl_L40_4*ldl_L40_4) - ldl_d1_4*ldl_L41_4*ldl_L41_4) - ldl_d2_4*ldl_L42_4*ldl_L42_4) - ldl_d3_4*t1768;
+    const double t1599 = ldl_d2_4*ldl_L32_4;
+    const double ldl_L43_4 = (((Lam3_3_4 - ldl_L40_4*t1597) - ldl_L41_4*t1598) - ldl_L42_4*t1599)*ldl_di3_4;
+    const double ldl_L53_4 = (((Lam3_3_5 - ldl_L50_4*t1597) - ldl_L51_4*t1598) - ldl_L52_4*t1599)*ldl_di3_4;
+    const double t1600 = ldl_L43_4*ldl_L43_4;
+    const double ldl_d4_4 = (((Lam3_4_4 - Lam3_0_0*ldl_L40_4*ldl_L40_4) - ldl_d1_4*ldl_L41_4*ldl_L41_4) - ldl_d2_4*ldl_L42_4*ldl_L42_4) - ldl_d3_4*t1600;
     const double ldl_di4_4 = 1.0/ldl_d4_4;
     const double ldl_L54_4 = ((((Lam3_4_5 - Lam3_0_0*ldl_L40_4*ldl_L50_4) - ldl_d1_4*ldl_L41_4*ldl_L51_4) - ldl_d2_4*ldl_L42_4*ldl_L52_4) - ldl_d3_4*ldl_L43_4*ldl_L53_4)*ldl_di4_4;
     const double ldl_Li40_4 = ((ldl_L10_4*ldl_L41_4 - ldl_L40_4) - ldl_Li20_4*ldl_L42_4) - ldl_Li30_4*ldl_L43_4;
     const double ldl_Li41_4 = (ldl_L21_4*ldl_L42_4 - ldl_L41_4) - ldl_Li31_4*ldl_L43_4;
     const double ldl_Li42_4 = ldl_L32_4*ldl_L43_4 - ldl_L42_4;
-    const double t1769 = ldl_L54_4*ldl_L54_4;
-    const double ldl_d5_4 = ((((Lam3_5_5 - Lam3_0_0*ldl_L50_4*ldl_L50_4) - ldl_d1_4*ldl_L51_4*ldl_L51_4) - ldl_d2_4*ldl_L52_4*ldl_L52_4) - ldl_d3_4*ldl_L53_4*ldl_L53_4) - ldl_d4_4*t1769;
+    const double t1601 = ldl_L54_4*ldl_L54_4;
+    const double ldl_d5_4 = ((((Lam3_5_5 - Lam3_0_0*ldl_L50_4*ldl_L50_4) - ldl_d1_4*ldl_L51_4*ldl_L51_4) - ldl_d2_4*ldl_L52_4*ldl_L52_4) - ldl_d3_4*ldl_L53_4*ldl_L53_4) - ldl_d4_4*t1601;
     const double ldl_di5_4 = 1.0/ldl_d5_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1794 = ((((((((((-corr[23] - 9.81) - obj[4]*t1782) + obj[5]*t1776) + t1745*t1778) + t1746*t1780) - gam_5_4) + t1747*t1779) + t345*t1777) + t342*t1775) + t336*t1774)*ldl_di5_4;
+    const double t1626 = ((((((((((-corr[23] - 9.81) - obj[4]*t1614) + obj[5]*t1608) + t1577*t1610) + t1578*t1612) - gam_5_4) + t1579*t1611) + t345*t1609) + t342*t1607) + t336*t1606)*ldl_di5_4;
     /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_Li50_4 = (((ldl_L10_4*ldl_L51_4 - ldl_L50_4) - ldl_Li20_4*ldl_L52_4) - ldl_Li30_4*ldl_L53_4) - ldl_Li40_4*ldl_L54_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1792 = (((ldl_Li20_4*ldl_Li20_4*ldl_di2_4 + (ldl_di0_4 + t1759*ldl_di1_4)) + ldl_Li30_4*ldl_Li30_4*ldl_di3_4) + ldl_Li40_4*ldl_Li40_4*ldl_di4_4) + ldl_Li50_4*ldl_Li50_4*ldl_di5_4;
+    const double t1624 = (((ldl_Li20_4*ldl_Li20_4*ldl_di2_4 + (ldl_di0_4 + t1591*ldl_di1_4)) + ldl_Li30_4*ldl_Li30_4*ldl_di3_4) + ldl_Li40_4*ldl_Li40_4*ldl_di4_4) + ldl_Li50_4*ldl_Li50_4*ldl_di5_4;
     /* LDL^T factors inverting a multi-dof D(k) block */
     const double ldl_Li51_4 = ((ldl_L21_4*ldl_L52_4 - ldl_L51_4) - ldl_Li31_4*ldl_L53_4) - ldl_Li41_4*ldl_L54_4;
     const double ldl_Li52_4 = (ldl_L32_4*ldl_L53_4 - ldl_L52_4) - ldl_Li42_4*ldl_L54_4;
     const double ldl_Li53_4 = ldl_L43_4*ldl_L54_4 - ldl_L53_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1770 = ldl_Li30_4*ldl_di3_4;
-    const double t1784 = ldl_Li20_4*ldl_di2_4;
-    const double t1801 = ((ldl_Li31_4*ldl_Li31_4*ldl_di3_4 + (ldl_di1_4 + t1761*ldl_di2_4)) + ldl_Li41_4*ldl_Li41_4*ldl_di4_4) + ldl_Li51_4*ldl_Li51_4*ldl_di5_4;
-    const double t1806 = (ldl_Li42_4*ldl_Li42_4*ldl_di4_4 + (ldl_di2_4 + t1764*ldl_di3_4)) + ldl_Li52_4*ldl_Li52_4*ldl_di5_4;
-    const double t1798 = ldl_L21_4*ldl_di2_4;
+    const double t1602 = ldl_Li30_4*ldl_di3_4;
+    const double t1616 = ldl_Li20_4*ldl_di2_4;
+    const double t1633 = ((ldl_Li31_4*ldl_Li31_4*ldl_di3_4 + (ldl_di1_4 + t1593*ldl_di2_4)) + ldl_Li41_4*ldl_Li41_4*ldl_di4_4) + ldl_Li51_4*ldl_Li51_4*ldl_di5_4;
+    const double t1638 = (ldl_Li42_4*ldl_Li42_4*ldl_di4_4 + (ldl_di2_4 + t1596*ldl_di3_4)) + ldl_Li52_4*ldl_Li52_4*ldl_di5_4;
+    const double t1630 = ldl_L21_4*ldl_di2_4;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_3_3 = ldl_Li53_4*ldl_Li53_4*ldl_di5_4 + (ldl_di3_4 + t1768*ldl_di4_4);
-    const double Rk3_4_4 = ldl_di4_4 + t1769*ldl_di5_4;
+    const double Rk3_3_3 = ldl_Li53_4*ldl_Li53_4*ldl_di5_4 + (ldl_di3_4 + t1600*ldl_di4_4);
+    const double Rk3_4_4 = ldl_di4_4 + t1601*ldl_di5_4;
     const double Rk3_0_5 = ldl_Li50_4*ldl_di5_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1771 = ldl_Li40_4*ldl_di4_4;
-    const double t1790 = ldl_Li51_4*Rk3_0_5 + (((-ldl_L21_4*t1784 - ldl_L10_4*ldl_di1_4) + ldl_Li31_4*t1770) + ldl_Li41_4*t1771);
-    const double t1772 = ldl_L54_4*Rk3_0_5 - ldl_Li40_4*ldl_di4_4;
-    const double t1785 = ldl_Li52_4*Rk3_0_5 + ((t1784 - ldl_L32_4*t1770) + ldl_Li42_4*t1771);
+    const double t1603 = ldl_Li40_4*ldl_di4_4;
+    const double t1622 = ldl_Li51_4*Rk3_0_5 + (((-ldl_L21_4*t1616 - ldl_L10_4*ldl_di1_4) + ldl_Li31_4*t1602) + ldl_Li41_4*t1603);
+    const double t1604 = ldl_L54_4*Rk3_0_5 - ldl_Li40_4*ldl_di4_4;
+    const double t1617 = ldl_Li52_4*Rk3_0_5 + ((t1616 - ldl_L32_4*t1602) + ldl_Li42_4*t1603);
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_0_3 = ldl_Li53_4*Rk3_0_5 + (t1770 - ldl_L43_4*t1771);
+    const double Rk3_0_3 = ldl_Li53_4*Rk3_0_5 + (t1602 - ldl_L43_4*t1603);
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1795 = ldl_Li31_4*ldl_di3_4;
-    const double t1802 = ldl_L32_4*ldl_di3_4;
-    const double t1799 = ldl_L32_4*t1795;
+    const double t1627 = ldl_Li31_4*ldl_di3_4;
+    const double t1634 = ldl_L32_4*ldl_di3_4;
+    const double t1631 = ldl_L32_4*t1627;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_0_4 = -t1772;
+    const double Rk3_0_4 = -t1604;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk3_0 = ((t1783*Rk3_0_3 + t1781*Rk3_0_4) + ((t1793*t1792 + ldl_Li50_4*t1794) + t1789*t1785)) + t1791*t1790;
+    const double Pk3_0 = ((t1615*Rk3_0_3 + t1613*Rk3_0_4) + ((t1625*t1624 + ldl_Li50_4*t1626) + t1621*t1617)) + t1623*t1622;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_0_0 = t264*Rk3_0_4 + (t253*Rk3_0_5 + t1792);
+    const double Rk3_0_0 = t264*Rk3_0_4 + (t253*Rk3_0_5 + t1624);
     const double Rk3_1_5 = ldl_Li51_4*ldl_di5_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1796 = ldl_Li41_4*ldl_di4_4;
+    const double t1628 = ldl_Li41_4*ldl_di4_4;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_1_3 = ldl_Li53_4*Rk3_1_5 + (t1795 - ldl_L43_4*t1796);
-    const double t1808 = ldl_Li52_4*Rk3_1_5 + (ldl_Li42_4*t1796 + (-t1798 - t1799));
+    const double Rk3_1_3 = ldl_Li53_4*Rk3_1_5 + (t1627 - ldl_L43_4*t1628);
+    const double t1640 = ldl_Li52_4*Rk3_1_5 + (ldl_Li42_4*t1628 + (-t1630 - t1631));
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1800 = (ldl_Li41_4*ldl_Li42_4*ldl_di4_4 + (-t1798 - t1799)) + ldl_Li51_4*ldl_Li52_4*ldl_di5_4;
-    const double t1797 = ldl_L54_4*Rk3_1_5 - ldl_Li41_4*ldl_di4_4;
+    const double t1632 = (ldl_Li41_4*ldl_Li42_4*ldl_di4_4 + (-t1630 - t1631)) + ldl_Li51_4*ldl_Li52_4*ldl_di5_4;
+    const double t1629 = ldl_L54_4*Rk3_1_5 - ldl_Li41_4*ldl_di4_4;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_1_4 = -t1797;
+    const double Rk3_1_4 = -t1629;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk3_1 = ((t1783*Rk3_1_3 + t1791*t1801) + (t1789*t1800 + ldl_Li51_4*t1794)) + (t1781*Rk3_1_4 + t1793*t1790);
+    const double Pk3_1 = ((t1615*Rk3_1_3 + t1623*t1633) + (t1621*t1632 + ldl_Li51_4*t1626)) + (t1613*Rk3_1_4 + t1625*t1622);
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_1_1 = t259*Rk3_1_3 + (t261*Rk3_1_5 + t1801);
+    const double Rk3_1_1 = t259*Rk3_1_3 + (t261*Rk3_1_5 + t1633);
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1803 = ldl_Li42_4*ldl_di4_4;
-    const double t1804 = ldl_L43_4*t1803;
+    const double t1635 = ldl_Li42_4*ldl_di4_4;
+    const double t1636 = ldl_L43_4*t1635;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_2_3 = ldl_Li52_4*ldl_Li53_4*ldl_di5_4 + (-t1802 - t1804);
+    const double Rk3_2_3 = ldl_Li52_4*ldl_Li53_4*ldl_di5_4 + (-t1634 - t1636);
     const double Rk3_2_5 = ldl_Li52_4*ldl_di5_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1805 = ldl_L54_4*Rk3_2_5;
+    const double t1637 = ldl_L54_4*Rk3_2_5;
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_2_4 = ldl_Li42_4*ldl_di4_4 - t1805;
+    const double Rk3_2_4 = ldl_Li42_4*ldl_di4_4 - t1637;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk3_2 = ((t1783*Rk3_2_3 + ldl_Li52_4*t1794) + t1791*t1800) + (t1781*Rk3_2_4 + (t1793*t1785 + t1789*t1806));
+    const double Pk3_2 = ((t1615*Rk3_2_3 + ldl_Li52_4*t1626) + t1623*t1632) + (t1613*Rk3_2_4 + (t1625*t1617 + t1621*t1638));
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_2_2 = (t254*Rk3_2_3 + t1806) + t255*Rk3_2_4;
+    const double Rk3_2_2 = (t254*Rk3_2_3 + t1638) + t255*Rk3_2_4;
     const double Rk3_3_5 = ldl_Li53_4*ldl_di5_4;
     const double Rk3_3_4 = -ldl_L54_4*Rk3_3_5 - ldl_L43_4*ldl_di4_4;
-    const double Rk3_3_2 = ((ldl_Li53_4*Rk3_2_5 + (-t1802 - t1804)) + t254*Rk3_3_3) + t255*Rk3_3_4;
-    const double Rk3_4_2 = (t254*Rk3_3_4 - t1805) + (t255*Rk3_4_4 + t1803);
+    const double Rk3_3_2 = ((ldl_Li53_4*Rk3_2_5 + (-t1634 - t1636)) + t254*Rk3_3_3) + t255*Rk3_3_4;
+    const double Rk3_4_2 = (t254*Rk3_3_4 - t1637) + (t255*Rk3_4_4 + t1635);
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk3_3 = ((t1793*Rk3_0_3 + t1783*Rk3_3_3) + (t1789*Rk3_2_3 + ldl_Li53_4*t1794)) + (t1791*Rk3_1_3 + t1781*Rk3_3_4);
+    const double Pk3_3 = ((t1625*Rk3_0_3 + t1615*Rk3_3_3) + (t1621*Rk3_2_3 + ldl_Li53_4*t1626)) + (t1623*Rk3_1_3 + t1613*Rk3_3_4);
     /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
+    const double K_1_3 = ((((MC_1_3 + t180*Rk0_3_5) + Rk0_1_3) + (t187*Rk0_3_3 + t255*Rk1_3_5)) + ((Rk1_1_3 + Rk2_1_3) + (t264*Rk1_3_3 + t179*Rk2_3_5))) + ((t188*Rk2_3_3 + t261*Rk3_3_5) + (Rk3_1_3 + t259*Rk3_3_3));
     const double K_2_2 = ((((MC_2_2 + Rk0_2_2) + (Rk1_2_2 + Rk2_2_2)) + (t193*Rk0_3_2 + t261*Rk1_4_2)) + ((t179*Rk0_4_2 + Rk3_2_2) + t254*Rk3_3_2)) + ((t253*Rk1_3_2 + t180*Rk2_4_2) + (t176*Rk2_3_2 + t255*Rk3_4_2));
+    const double K_2_3 = ((((MC_2_3 + Rk0_2_3) + (Rk1_2_3 + Rk2_2_3)) + (t179*Rk0_3_4 + t253*Rk1_3_3)) + ((t193*Rk0_3_3 + Rk3_2_3) + t255*Rk3_3_4)) + ((t261*Rk1_3_4 + t176*Rk2_3_3) + (t180*Rk2_3_4 + t254*Rk3_3_3));
     const double K_2_4 = ((((MC_2_4 + t179*Rk0_4_4) + t254*Rk3_3_4) + (t176*Rk2_3_4 + t255*Rk3_4_4)) + ((t193*Rk0_3_4 + t261*Rk1_4_4) + (t253*Rk1_3_4 + t180*Rk2_4_4))) + ((Rk0_2_4 + Rk1_2_4) + (Rk2_2_4 + Rk3_2_4));
     /* sum X^T P_k - b_0 + g_0 (Lilly-Orin (45)) */
     const double rhs_3 = ((Pk0_3 - bC_3) + Pk3_3) + (Pk1_3 + Pk2_3);
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double Pk3_4 = ((t1793*Rk3_0_4 + t1791*Rk3_1_4) + (t1781*Rk3_4_4 - ldl_L54_4*t1794)) + (t1789*Rk3_2_4 + t1783*Rk3_3_4);
-    const double t1807 = ldl_L54_4*ldl_di5_4;
-    const double Pk3_5 = ((t1793*Rk3_0_5 + t1794) + (t1791*Rk3_1_5 + t1789*Rk3_2_5)) + (t1783*Rk3_3_5 - t1781*t1807);
+    const double Pk3_4 = ((t1625*Rk3_0_4 + t1623*Rk3_1_4) + (t1613*Rk3_4_4 - ldl_L54_4*t1626)) + (t1621*Rk3_2_4 + t1615*Rk3_3_4);
+    const double t1639 = ldl_L54_4*ldl_di5_4;
+    const double Pk3_5 = ((t1625*Rk3_0_5 + t1626) + (t1623*Rk3_1_5 + t1621*Rk3_2_5)) + (t1615*Rk3_3_5 - t1613*t1639);
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_4_0 = (t264*Rk3_4_4 - t253*t1807) - t1772;
-    const double Rk3_4_1 = (t259*Rk3_3_4 - t261*t1807) - t1797;
+    const double Rk3_4_0 = (t264*Rk3_4_4 - t253*t1639) - t1604;
+    const double Rk3_4_1 = (t259*Rk3_3_4 - t261*t1639) - t1629;
     /* sum X^T P_k - b_0 + g_0 (Lilly-Orin (45)) */
     const double rhs_0 = (((Pk0_0 + (t176*Pk0_5 - bC_0)) + (t254*Pk1_5 + t193*Pk2_5)) + (t259*Pk1_4 + Pk3_0)) + (((t188*Pk0_4 + t253*Pk3_5) + (Pk1_0 + Pk2_0)) + (t187*Pk2_4 + t264*Pk3_4));
     const double rhs_1 = ((((Pk0_1 - bC_1) + (Pk1_1 + Pk2_1)) + (t187*Pk0_3 + t255*Pk1_5)) + ((t180*Pk0_5 + Pk3_1) + t259*Pk3_3)) + ((t264*Pk1_3 + t179*Pk2_5) + (t188*Pk2_3 + t261*Pk3_5));
@@ -5240,48 +4489,39 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double rhs_4 = ((Pk0_4 - bC_4) + Pk3_4) + (Pk1_4 + Pk2_4);
     const double rhs_5 = ((Pk0_5 - bC_5) + Pk3_5) + (Pk1_5 + Pk2_5);
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_0_1 = (t259*Rk3_0_3 + t261*Rk3_0_5) + t1790;
-    const double Rk3_1_0 = (t264*Rk3_1_4 + t253*Rk3_1_5) + t1790;
-    const double Rk3_0_2 = (t254*Rk3_0_3 + t1785) + t255*Rk3_0_4;
-    const double Rk3_2_0 = t264*Rk3_2_4 + (t253*Rk3_2_5 + t1785);
-    const double Rk3_1_2 = (t254*Rk3_1_3 + t1808) + t255*Rk3_1_4;
-    const double Rk3_2_1 = (t259*Rk3_2_3 + t261*Rk3_2_5) + t1808;
+    const double Rk3_0_1 = (t259*Rk3_0_3 + t261*Rk3_0_5) + t1622;
+    const double Rk3_1_0 = (t264*Rk3_1_4 + t253*Rk3_1_5) + t1622;
+    const double Rk3_0_2 = (t254*Rk3_0_3 + t1617) + t255*Rk3_0_4;
+    const double Rk3_2_0 = t264*Rk3_2_4 + (t253*Rk3_2_5 + t1617);
+    const double Rk3_1_2 = (t254*Rk3_1_3 + t1640) + t255*Rk3_1_4;
+    const double Rk3_2_1 = (t259*Rk3_2_3 + t261*Rk3_2_5) + t1640;
     const double Rk3_3_0 = (Rk3_0_3 + t253*Rk3_3_5) + t264*Rk3_3_4;
     const double Rk3_3_1 = Rk3_1_3 + (t259*Rk3_3_3 + t261*Rk3_3_5);
-    const double Rk3_4_3 = Rk3_3_4;
+    const double Rk3_4_5 = -t1639;
     /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
-    const double K_2_3 = ((((MC_2_3 + Rk0_2_3) + (Rk1_2_3 + Rk2_2_3)) + (t179*Rk0_4_3 + t253*Rk1_3_3)) + ((t193*Rk0_3_3 + Rk3_2_3) + t255*Rk3_4_3)) + ((t261*Rk1_4_3 + t176*Rk2_3_3) + (t180*Rk2_4_3 + t254*Rk3_3_3));
+    const double K_0_4 = ((((MC_0_4 + t176*Rk0_4_5) + Rk0_0_4) + (t188*Rk0_4_4 + t254*Rk1_4_5)) + ((Rk1_0_4 + Rk2_0_4) + (t259*Rk1_4_4 + t193*Rk2_4_5))) + ((t187*Rk2_4_4 + t253*Rk3_4_5) + (Rk3_0_4 + t264*Rk3_4_4));
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_4_5 = -t1807;
-    const double t1809 = t253*ldl_di5_4;
+    const double t1641 = t253*ldl_di5_4;
     /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
-    const double K_0_5 = (((MC_0_5 + Rk0_0_5) + (Rk1_0_5 + Rk2_0_5)) + ((Rk3_0_5 + t1101) + (t1455 + t1809))) + (((t188*Rk0_4_5 + t747) + t264*Rk3_4_5) + (t259*Rk1_4_5 + t187*Rk2_4_5));
+    const double K_0_5 = (((MC_0_5 + Rk0_0_5) + (Rk1_0_5 + Rk2_0_5)) + ((Rk3_0_5 + t1017) + (t1329 + t1641))) + (((t188*Rk0_4_5 + t705) + t264*Rk3_4_5) + (t259*Rk1_4_5 + t187*Rk2_4_5));
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_5_0 = (Rk3_0_5 + t1809) - t264*t1807;
-    const double Rk3_5_2 = (Rk3_2_5 + t254*Rk3_3_5) - t255*t1807;
+    const double Rk3_5_0 = (Rk3_0_5 + t1641) - t264*t1639;
+    const double Rk3_5_2 = (Rk3_2_5 + t254*Rk3_3_5) - t255*t1639;
     /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
     const double K_0_0 = (((MC_0_0 + t176*Rk0_5_0) + (Rk0_0_0 + Rk1_0_0)) + (t187*Rk2_4_0 + t253*Rk3_5_0)) + (((t188*Rk0_4_0 + t254*Rk1_5_0) + (t259*Rk1_4_0 + t193*Rk2_5_0)) + ((Rk2_0_0 + Rk3_0_0) + t264*Rk3_4_0));
     const double K_0_2 = ((((MC_0_2 + t176*Rk0_5_2) + Rk0_0_2) + (t188*Rk0_4_2 + t254*Rk1_5_2)) + ((Rk1_0_2 + Rk2_0_2) + (t259*Rk1_4_2 + t193*Rk2_5_2))) + ((t187*Rk2_4_2 + t253*Rk3_5_2) + (Rk3_0_2 + t264*Rk3_4_2));
     const double K_1_2 = ((((MC_1_2 + t180*Rk0_5_2) + Rk0_1_2) + (Rk1_1_2 + Rk2_1_2)) + (t264*Rk1_3_2 + Rk3_1_2)) + (((t187*Rk0_3_2 + t261*Rk3_5_2) + (t255*Rk1_5_2 + t179*Rk2_5_2)) + (t188*Rk2_3_2 + t259*Rk3_3_2));
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double t1810 = t261*ldl_di5_4;
+    const double t1642 = t261*ldl_di5_4;
     /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
-    const double K_1_5 = (((MC_1_5 + Rk0_1_5) + (Rk1_1_5 + Rk2_1_5)) + ((Rk3_1_5 + t1102) + (t1456 + t1810))) + (((t187*Rk0_3_5 + t748) + t259*Rk3_3_5) + (t264*Rk1_3_5 + t188*Rk2_3_5));
+    const double K_1_5 = (((MC_1_5 + Rk0_1_5) + (Rk1_1_5 + Rk2_1_5)) + ((Rk3_1_5 + t1018) + (t1330 + t1642))) + (((t187*Rk0_3_5 + t706) + t259*Rk3_3_5) + (t264*Rk1_3_5 + t188*Rk2_3_5));
     /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_5_1 = (Rk3_1_5 + t1810) + t259*Rk3_3_5;
+    const double Rk3_5_1 = (Rk3_1_5 + t1642) + t259*Rk3_3_5;
     /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
     const double K_0_1 = ((((MC_0_1 + t176*Rk0_5_1) + Rk0_0_1) + (Rk1_0_1 + Rk2_0_1)) + (t259*Rk1_4_1 + Rk3_0_1)) + (((t188*Rk0_4_1 + t253*Rk3_5_1) + (t254*Rk1_5_1 + t193*Rk2_5_1)) + (t187*Rk2_4_1 + t264*Rk3_4_1));
     const double K_1_1 = (((MC_1_1 + t180*Rk0_5_1) + (Rk0_1_1 + Rk1_1_1)) + (t188*Rk2_3_1 + t261*Rk3_5_1)) + (((t187*Rk0_3_1 + t255*Rk1_5_1) + (t264*Rk1_3_1 + t179*Rk2_5_1)) + ((Rk2_1_1 + Rk3_1_1) + t259*Rk3_3_1));
-    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_5_3 = Rk3_3_5;
-    /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
-    const double K_1_3 = ((((MC_1_3 + t180*Rk0_5_3) + Rk0_1_3) + (t187*Rk0_3_3 + t255*Rk1_5_3)) + ((Rk1_1_3 + Rk2_1_3) + (t264*Rk1_3_3 + t179*Rk2_5_3))) + ((t188*Rk2_3_3 + t261*Rk3_5_3) + (Rk3_1_3 + t259*Rk3_3_3));
-    /* Rk3: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double Rk3_5_4 = Rk3_4_5;
-    /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
-    const double K_0_4 = ((((MC_0_4 + t176*Rk0_5_4) + Rk0_0_4) + (t188*Rk0_4_4 + t254*Rk1_5_4)) + ((Rk1_0_4 + Rk2_0_4) + (t259*Rk1_4_4 + t193*Rk2_5_4))) + ((t187*Rk2_4_4 + t253*Rk3_5_4) + (Rk3_0_4 + t264*Rk3_4_4));
-    const double K_0_3 = (((Rk0_0_3 + Rk1_0_3) + (t176*Rk0_5_3 + t254*Rk1_5_3)) + ((Rk2_0_3 + Rk3_0_3) + (t193*Rk2_5_3 + t253*Rk3_5_3))) + ((t188*Rk0_4_3 + t259*Rk1_4_3) + (t187*Rk2_4_3 + t264*Rk3_4_3));
-    const double K_1_4 = (((Rk0_1_4 + Rk1_1_4) + (t180*Rk0_5_4 + t255*Rk1_5_4)) + ((Rk2_1_4 + Rk3_1_4) + (t179*Rk2_5_4 + t261*Rk3_5_4))) + ((t187*Rk0_3_4 + t264*Rk1_3_4) + (t188*Rk2_3_4 + t259*Rk3_3_4));
+    const double K_0_3 = (((Rk0_0_3 + Rk1_0_3) + (t176*Rk0_3_5 + t254*Rk1_3_5)) + ((Rk2_0_3 + Rk3_0_3) + (t193*Rk2_3_5 + t253*Rk3_3_5))) + ((t188*Rk0_3_4 + t259*Rk1_3_4) + (t187*Rk2_3_4 + t264*Rk3_3_4));
+    const double K_1_4 = (((Rk0_1_4 + Rk1_1_4) + (t180*Rk0_4_5 + t255*Rk1_4_5)) + ((Rk2_1_4 + Rk3_1_4) + (t179*Rk2_4_5 + t261*Rk3_4_5))) + ((t187*Rk0_3_4 + t264*Rk1_3_4) + (t188*Rk2_3_4 + t259*Rk3_3_4));
     const double K_2_5 = ((((Rk0_2_5 + Rk1_2_5) + t193*Rk0_3_5) + (t179*Rk0_4_5 + t253*Rk1_3_5)) + (t254*Rk3_3_5 + t255*Rk3_4_5)) + ((t261*Rk1_4_5 + (Rk2_2_5 + Rk3_2_5)) + (t176*Rk2_3_5 + t180*Rk2_4_5));
     const double K_3_3 = ((Rk0_3_3 + 8.0) + Rk3_3_3) + (Rk1_3_3 + Rk2_3_3);
     const double K_3_4 = (Rk0_3_4 + Rk1_3_4) + (Rk2_3_4 + Rk3_3_4);
@@ -5296,98 +4536,98 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double ldl_L30_5 = K_0_3*ldl_di0_5;
     const double ldl_L40_5 = K_0_4*ldl_di0_5;
     const double ldl_L50_5 = K_0_5*ldl_di0_5;
-    const double t1811 = ldl_L10_5*ldl_L10_5;
-    const double ldl_d1_5 = K_1_1 - K_0_0*t1811;
+    const double t1643 = ldl_L10_5*ldl_L10_5;
+    const double ldl_d1_5 = K_1_1 - K_0_0*t1643;
     const double ldl_di1_5 = 1.0/ldl_d1_5;
-    const double t1812 = K_0_0*ldl_L10_5;
-    const double ldl_L21_5 = (K_1_2 - ldl_L20_5*t1812)*ldl_di1_5;
-    const double ldl_L31_5 = (K_1_3 - ldl_L30_5*t1812)*ldl_di1_5;
-    const double ldl_L41_5 = (K_1_4 - ldl_L40_5*t1812)*ldl_di1_5;
-    const double ldl_L51_5 = (K_1_5 - ldl_L50_5*t1812)*ldl_di1_5;
-    const double t1813 = ldl_L21_5*ldl_L21_5;
-    const double ldl_d2_5 = (K_2_2 - K_0_0*ldl_L20_5*ldl_L20_5) - ldl_d1_5*t1813;
+    const double t1644 = K_0_0*ldl_L10_5;
+    const double ldl_L21_5 = (K_1_2 - ldl_L20_5*t1644)*ldl_di1_5;
+    const double ldl_L31_5 = (K_1_3 - ldl_L30_5*t1644)*ldl_di1_5;
+    const double ldl_L41_5 = (K_1_4 - ldl_L40_5*t1644)*ldl_di1_5;
+    const double ldl_L51_5 = (K_1_5 - ldl_L50_5*t1644)*ldl_di1_5;
+    const double t1645 = ldl_L21_5*ldl_L21_5;
+    const double ldl_d2_5 = (K_2_2 - K_0_0*ldl_L20_5*ldl_L20_5) - ldl_d1_5*t1645;
     const double ldl_di2_5 = 1.0/ldl_d2_5;
-    const double t1814 = K_0_0*ldl_L20_5;
+    const double t1646 = K_0_0*ldl_L20_5;
     const double ldl_Li20_5 = ldl_L10_5*ldl_L21_5 - ldl_L20_5;
-    const double t1815 = ldl_d1_5*ldl_L21_5;
-    const double ldl_L32_5 = ((K_2_3 - ldl_L30_5*t1814) - ldl_L31_5*t1815)*ldl_di2_5;
-    const double ldl_L42_5 = ((K_2_4 - ldl_L40_5*t1814) - ldl_L41_5*t1815)*ldl_di2_5;
-    const double ldl_L52_5 = ((K_2_5 - ldl_L50_5*t1814) - ldl_L51_5*t1815)*ldl_di2_5;
-    const double t1816 = ldl_L32_5*ldl_L32_5;
-    const double ldl_d3_5 = ((K_3_3 - K_0_0*ldl_L30_5*ldl_L30_5) - ldl_d1_5*ldl_L31_5*ldl_L31_5) - ldl_d2_5*t1816;
+    const double t1647 = ldl_d1_5*ldl_L21_5;
+    const double ldl_L32_5 = ((K_2_3 - ldl_L30_5*t1646) - ldl_L31_5*t1647)*ldl_di2_5;
+    const double ldl_L42_5 = ((K_2_4 - ldl_L40_5*t1646) - ldl_L41_5*t1647)*ldl_di2_5;
+    const double ldl_L52_5 = ((K_2_5 - ldl_L50_5*t1646) - ldl_L51_5*t1647)*ldl_di2_5;
+    const double t1648 = ldl_L32_5*ldl_L32_5;
+    const double ldl_d3_5 = ((K_3_3 - K_0_0*ldl_L30_5*ldl_L30_5) - ldl_d1_5*ldl_L31_5*ldl_L31_5) - ldl_d2_5*t1648;
     const double ldl_di3_5 = 1.0/ldl_d3_5;
-    const double t1817 = K_0_0*ldl_L30_5;
+    const double t1649 = K_0_0*ldl_L30_5;
     const double ldl_Li30_5 = (ldl_L10_5*ldl_L31_5 - ldl_L30_5) - ldl_Li20_5*ldl_L32_5;
-    const double t1818 = ldl_d1_5*ldl_L31_5;
+    const double t1650 = ldl_d1_5*ldl_L31_5;
     const double ldl_Li31_5 = ldl_L21_5*ldl_L32_5 - ldl_L31_5;
-    const double t1819 = ldl_d2_5*ldl_L32_5;
-    const double ldl_L43_5 = (((K_3_4 - ldl_L40_5*t1817) - ldl_L41_5*t1818) - ldl_L42_5*t1819)*ldl_di3_5;
-    const double ldl_L53_5 = (((K_3_5 - ldl_L50_5*t1817) - ldl_L51_5*t1818) - ldl_L52_5*t1819)*ldl_di3_5;
-    const double t1820 = ldl_L43_5*ldl_L43_5;
-    const double ldl_d4_5 = (((K_4_4 - K_0_0*ldl_L40_5*ldl_L40_5) - ldl_d1_5*ldl_L41_5*ldl_L41_5) - ldl_d2_5*ldl_L42_5*ldl_L42_5) - ldl_d3_5*t1820;
+    const double t1651 = ldl_d2_5*ldl_L32_5;
+    const double ldl_L43_5 = (((K_3_4 - ldl_L40_5*t1649) - ldl_L41_5*t1650) - ldl_L42_5*t1651)*ldl_di3_5;
+    const double ldl_L53_5 = (((K_3_5 - ldl_L50_5*t1649) - ldl_L51_5*t1650) - ldl_L52_5*t1651)*ldl_di3_5;
+    const double t1652 = ldl_L43_5*ldl_L43_5;
+    const double ldl_d4_5 = (((K_4_4 - K_0_0*ldl_L40_5*ldl_L40_5) - ldl_d1_5*ldl_L41_5*ldl_L41_5) - ldl_d2_5*ldl_L42_5*ldl_L42_5) - ldl_d3_5*t1652;
     const double ldl_di4_5 = 1.0/ldl_d4_5;
     const double ldl_L54_5 = ((((K_4_5 - K_0_0*ldl_L40_5*ldl_L50_5) - ldl_d1_5*ldl_L41_5*ldl_L51_5) - ldl_d2_5*ldl_L42_5*ldl_L52_5) - ldl_d3_5*ldl_L43_5*ldl_L53_5)*ldl_di4_5;
     const double ldl_Li40_5 = ((ldl_L10_5*ldl_L41_5 - ldl_L40_5) - ldl_Li20_5*ldl_L42_5) - ldl_Li30_5*ldl_L43_5;
     const double ldl_Li41_5 = (ldl_L21_5*ldl_L42_5 - ldl_L41_5) - ldl_Li31_5*ldl_L43_5;
     const double ldl_Li42_5 = ldl_L32_5*ldl_L43_5 - ldl_L42_5;
-    const double t1821 = ldl_L54_5*ldl_L54_5;
-    const double ldl_d5_5 = ((((K_5_5 - K_0_0*ldl_L50_5*ldl_L50_5) - ldl_d1_5*ldl_L51_5*ldl_L51_5) - ldl_d2_5*ldl_L52_5*ldl_L52_5) - ldl_d3_5*ldl_L53_5*ldl_L53_5) - ldl_d4_5*t1821;
+    const double t1653 = ldl_L54_5*ldl_L54_5;
+    const double ldl_d5_5 = ((((K_5_5 - K_0_0*ldl_L50_5*ldl_L50_5) - ldl_d1_5*ldl_L51_5*ldl_L51_5) - ldl_d2_5*ldl_L52_5*ldl_L52_5) - ldl_d3_5*ldl_L53_5*ldl_L53_5) - ldl_d4_5*t1653;
     const double ldl_di5_5 = 1.0/ldl_d5_5;
     const double ldl_Li50_5 = (((ldl_L10_5*ldl_L51_5 - ldl_L50_5) - ldl_Li20_5*ldl_L52_5) - ldl_Li30_5*ldl_L53_5) - ldl_Li40_5*ldl_L54_5;
     const double ldl_Li51_5 = ((ldl_L21_5*ldl_L52_5 - ldl_L51_5) - ldl_Li31_5*ldl_L53_5) - ldl_Li41_5*ldl_L54_5;
     const double ldl_Li52_5 = (ldl_L32_5*ldl_L53_5 - ldl_L52_5) - ldl_Li42_5*ldl_L54_5;
     const double ldl_Li53_5 = ldl_L43_5*ldl_L54_5 - ldl_L53_5;
     /* a_0 = alpha(C), the object's acceleration (Lilly-Orin (45)) */
-    const double t1830 = rhs_5*ldl_di5_5;
-    const double t1822 = ldl_Li30_5*ldl_di3_5;
-    const double t1823 = ldl_Li40_5*ldl_di4_5;
-    const double t1824 = ldl_Li50_5*ldl_di5_5;
-    const double t1825 = ldl_Li20_5*ldl_di2_5;
-    const double t1826 = (((-ldl_L21_5*t1825 - ldl_L10_5*ldl_di1_5) + ldl_Li31_5*t1822) + ldl_Li41_5*t1823) + ldl_Li51_5*t1824;
-    const double t1827 = ((t1825 - ldl_L32_5*t1822) + ldl_Li42_5*t1823) + ldl_Li52_5*t1824;
-    const double t1828 = (t1822 - ldl_L43_5*t1823) + ldl_Li53_5*t1824;
-    const double t1829 = -ldl_L54_5*t1824 + ldl_Li40_5*ldl_di4_5;
-    const double alphaC_0 = (((rhs_0*((((ldl_Li20_5*ldl_Li20_5*ldl_di2_5 + (ldl_di0_5 + t1811*ldl_di1_5)) + ldl_Li30_5*ldl_Li30_5*ldl_di3_5) + ldl_Li40_5*ldl_Li40_5*ldl_di4_5) + ldl_Li50_5*ldl_Li50_5*ldl_di5_5) + ldl_Li50_5*t1830) + rhs_1*t1826) + (rhs_2*t1827 + rhs_3*t1828)) + rhs_4*t1829;
-    const double t1831 = ldl_Li31_5*ldl_di3_5;
-    const double t1832 = ((-ldl_L32_5*t1831 - ldl_L21_5*ldl_di2_5) + ldl_Li41_5*ldl_Li42_5*ldl_di4_5) + ldl_Li51_5*ldl_Li52_5*ldl_di5_5;
-    const double t1836 = (-ldl_L43_5*ldl_Li42_5*ldl_di4_5 - ldl_L32_5*ldl_di3_5) + ldl_Li52_5*ldl_Li53_5*ldl_di5_5;
-    const double t1833 = ldl_Li51_5*ldl_di5_5;
-    const double t1834 = (t1831 - ldl_L43_5*ldl_Li41_5*ldl_di4_5) + ldl_Li53_5*t1833;
-    const double t1835 = -ldl_L54_5*t1833 + ldl_Li41_5*ldl_di4_5;
-    const double alphaC_1 = ((rhs_1*(((ldl_Li31_5*ldl_Li31_5*ldl_di3_5 + (ldl_di1_5 + t1813*ldl_di2_5)) + ldl_Li41_5*ldl_Li41_5*ldl_di4_5) + ldl_Li51_5*ldl_Li51_5*ldl_di5_5) + ldl_Li51_5*t1830) + rhs_3*t1834) + ((rhs_0*t1826 + rhs_2*t1832) + rhs_4*t1835);
-    const double t1837 = ldl_Li52_5*ldl_di5_5;
-    const double t1838 = -ldl_L54_5*t1837 + ldl_Li42_5*ldl_di4_5;
-    const double alphaC_2 = ((rhs_1*t1832 + ldl_Li52_5*t1830) + (rhs_0*t1827 + rhs_2*((ldl_Li42_5*ldl_Li42_5*ldl_di4_5 + (ldl_di2_5 + t1816*ldl_di3_5)) + ldl_Li52_5*ldl_Li52_5*ldl_di5_5))) + (rhs_4*t1838 + rhs_3*t1836);
-    const double t1839 = ldl_Li53_5*ldl_di5_5;
-    const double alphaC_5 = ((t1830 - rhs_4*ldl_L54_5*ldl_di5_5) + (rhs_0*t1824 + rhs_1*t1833)) + (rhs_2*t1837 + rhs_3*t1839);
-    const double t1840 = -ldl_L54_5*t1839 - ldl_L43_5*ldl_di4_5;
-    const double alphaC_3 = ((rhs_2*t1836 + ldl_Li53_5*t1830) + rhs_1*t1834) + ((rhs_0*t1828 + rhs_3*(ldl_Li53_5*ldl_Li53_5*ldl_di5_5 + (ldl_di3_5 + t1820*ldl_di4_5))) + rhs_4*t1840);
-    const double alphaC_4 = (((rhs_4*(ldl_di4_5 + t1821*ldl_di5_5) - ldl_L54_5*t1830) + rhs_0*t1829) + (rhs_1*t1835 + rhs_2*t1838)) + rhs_3*t1840;
+    const double t1662 = rhs_5*ldl_di5_5;
+    const double t1654 = ldl_Li30_5*ldl_di3_5;
+    const double t1655 = ldl_Li40_5*ldl_di4_5;
+    const double t1656 = ldl_Li50_5*ldl_di5_5;
+    const double t1657 = ldl_Li20_5*ldl_di2_5;
+    const double t1658 = (((-ldl_L21_5*t1657 - ldl_L10_5*ldl_di1_5) + ldl_Li31_5*t1654) + ldl_Li41_5*t1655) + ldl_Li51_5*t1656;
+    const double t1659 = ((t1657 - ldl_L32_5*t1654) + ldl_Li42_5*t1655) + ldl_Li52_5*t1656;
+    const double t1660 = (t1654 - ldl_L43_5*t1655) + ldl_Li53_5*t1656;
+    const double t1661 = -ldl_L54_5*t1656 + ldl_Li40_5*ldl_di4_5;
+    const double alphaC_0 = (((rhs_0*((((ldl_Li20_5*ldl_Li20_5*ldl_di2_5 + (ldl_di0_5 + t1643*ldl_di1_5)) + ldl_Li30_5*ldl_Li30_5*ldl_di3_5) + ldl_Li40_5*ldl_Li40_5*ldl_di4_5) + ldl_Li50_5*ldl_Li50_5*ldl_di5_5) + ldl_Li50_5*t1662) + rhs_1*t1658) + (rhs_2*t1659 + rhs_3*t1660)) + rhs_4*t1661;
+    const double t1663 = ldl_Li31_5*ldl_di3_5;
+    const double t1664 = ((-ldl_L32_5*t1663 - ldl_L21_5*ldl_di2_5) + ldl_Li41_5*ldl_Li42_5*ldl_di4_5) + ldl_Li51_5*ldl_Li52_5*ldl_di5_5;
+    const double t1668 = (-ldl_L43_5*ldl_Li42_5*ldl_di4_5 - ldl_L32_5*ldl_di3_5) + ldl_Li52_5*ldl_Li53_5*ldl_di5_5;
+    const double t1665 = ldl_Li51_5*ldl_di5_5;
+    const double t1666 = (t1663 - ldl_L43_5*ldl_Li41_5*ldl_di4_5) + ldl_Li53_5*t1665;
+    const double t1667 = -ldl_L54_5*t1665 + ldl_Li41_5*ldl_di4_5;
+    const double alphaC_1 = ((rhs_1*(((ldl_Li31_5*ldl_Li31_5*ldl_di3_5 + (ldl_di1_5 + t1645*ldl_di2_5)) + ldl_Li41_5*ldl_Li41_5*ldl_di4_5) + ldl_Li51_5*ldl_Li51_5*ldl_di5_5) + ldl_Li51_5*t1662) + rhs_3*t1666) + ((rhs_0*t1658 + rhs_2*t1664) + rhs_4*t1667);
+    const double t1669 = ldl_Li52_5*ldl_di5_5;
+    const double t1670 = -ldl_L54_5*t1669 + ldl_Li42_5*ldl_di4_5;
+    const double alphaC_2 = ((rhs_1*t1664 + ldl_Li52_5*t1662) + (rhs_0*t1659 + rhs_2*((ldl_Li42_5*ldl_Li42_5*ldl_di4_5 + (ldl_di2_5 + t1648*ldl_di3_5)) + ldl_Li52_5*ldl_Li52_5*ldl_di5_5))) + (rhs_4*t1670 + rhs_3*t1668);
+    const double t1671 = ldl_Li53_5*ldl_di5_5;
+    const double alphaC_5 = ((t1662 - rhs_4*ldl_L54_5*ldl_di5_5) + (rhs_0*t1656 + rhs_1*t1665)) + (rhs_2*t1669 + rhs_3*t1671);
+    const double t1672 = -ldl_L54_5*t1671 - ldl_L43_5*ldl_di4_5;
+    const double alphaC_3 = ((rhs_2*t1668 + ldl_Li53_5*t1662) + rhs_1*t1666) + ((rhs_0*t1660 + rhs_3*(ldl_Li53_5*ldl_Li53_5*ldl_di5_5 + (ldl_di3_5 + t1652*ldl_di4_5))) + rhs_4*t1672);
+    const double alphaC_4 = (((rhs_4*(ldl_di4_5 + t1653*ldl_di5_5) - ldl_L54_5*t1662) + rhs_0*t1661) + (rhs_1*t1667 + rhs_2*t1670)) + rhs_3*t1672;
     /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
     const double fk_0 = (((Pk0_0 - Rk0_0_5*alphaC_5) - Rk0_0_2*alphaC_2) + (-Rk0_0_0*alphaC_0 - Rk0_0_1*alphaC_1)) + (-Rk0_0_4*alphaC_4 - Rk0_0_3*alphaC_3);
     const double fk_1 = (((Pk0_1 - Rk0_1_5*alphaC_5) - Rk0_1_2*alphaC_2) + (-Rk0_1_0*alphaC_0 - Rk0_1_1*alphaC_1)) + (-Rk0_1_4*alphaC_4 - Rk0_1_3*alphaC_3);
     const double fk_2 = (((Pk0_2 - Rk0_2_5*alphaC_5) - Rk0_2_2*alphaC_2) + (-Rk0_2_0*alphaC_0 - Rk0_2_1*alphaC_1)) + (-Rk0_2_4*alphaC_4 - Rk0_2_3*alphaC_3);
-    const double fk_3 = (((Pk0_3 - Rk0_3_5*alphaC_5) - Rk0_3_2*alphaC_2) + (-Rk0_3_0*alphaC_0 - Rk0_3_1*alphaC_1)) + (-Rk0_3_4*alphaC_4 - Rk0_3_3*alphaC_3);
-    const double fk_4 = (((Pk0_4 - Rk0_4_5*alphaC_5) - Rk0_4_2*alphaC_2) + (-Rk0_4_0*alphaC_0 - Rk0_4_1*alphaC_1)) + (-Rk0_4_4*alphaC_4 - Rk0_4_3*alphaC_3);
-    const double fk_5 = (((Pk0_5 - ldl_di5*alphaC_5) - Rk0_5_2*alphaC_2) + (-Rk0_5_0*alphaC_0 - Rk0_5_1*alphaC_1)) + (-Rk0_5_4*alphaC_4 - Rk0_5_3*alphaC_3);
     const double fk_0_2 = (((Pk1_0 - Rk1_0_5*alphaC_5) - Rk1_0_2*alphaC_2) + (-Rk1_0_0*alphaC_0 - Rk1_0_1*alphaC_1)) + (-Rk1_0_4*alphaC_4 - Rk1_0_3*alphaC_3);
     const double fk_1_2 = (((Pk1_1 - Rk1_1_5*alphaC_5) - Rk1_1_2*alphaC_2) + (-Rk1_1_0*alphaC_0 - Rk1_1_1*alphaC_1)) + (-Rk1_1_4*alphaC_4 - Rk1_1_3*alphaC_3);
     const double fk_2_2 = (((Pk1_2 - Rk1_2_5*alphaC_5) - Rk1_2_2*alphaC_2) + (-Rk1_2_0*alphaC_0 - Rk1_2_1*alphaC_1)) + (-Rk1_2_4*alphaC_4 - Rk1_2_3*alphaC_3);
-    const double fk_3_2 = (((Pk1_3 - Rk1_3_5*alphaC_5) - Rk1_3_2*alphaC_2) + (-Rk1_3_0*alphaC_0 - Rk1_3_1*alphaC_1)) + (-Rk1_3_4*alphaC_4 - Rk1_3_3*alphaC_3);
-    const double fk_4_2 = (((Pk1_4 - Rk1_4_5*alphaC_5) - Rk1_4_2*alphaC_2) + (-Rk1_4_0*alphaC_0 - Rk1_4_1*alphaC_1)) + (-Rk1_4_4*alphaC_4 - Rk1_4_3*alphaC_3);
-    const double fk_5_2 = (((Pk1_5 - ldl_di5_2*alphaC_5) - Rk1_5_2*alphaC_2) + (-Rk1_5_0*alphaC_0 - Rk1_5_1*alphaC_1)) + (-Rk1_5_4*alphaC_4 - Rk1_5_3*alphaC_3);
     const double fk_0_3 = (((Pk2_0 - Rk2_0_5*alphaC_5) - Rk2_0_2*alphaC_2) + (-Rk2_0_0*alphaC_0 - Rk2_0_1*alphaC_1)) + (-Rk2_0_4*alphaC_4 - Rk2_0_3*alphaC_3);
     const double fk_1_3 = (((Pk2_1 - Rk2_1_5*alphaC_5) - Rk2_1_2*alphaC_2) + (-Rk2_1_0*alphaC_0 - Rk2_1_1*alphaC_1)) + (-Rk2_1_4*alphaC_4 - Rk2_1_3*alphaC_3);
     const double fk_2_3 = (((Pk2_2 - Rk2_2_5*alphaC_5) - Rk2_2_2*alphaC_2) + (-Rk2_2_0*alphaC_0 - Rk2_2_1*alphaC_1)) + (-Rk2_2_4*alphaC_4 - Rk2_2_3*alphaC_3);
-    const double fk_3_3 = (((Pk2_3 - Rk2_3_5*alphaC_5) - Rk2_3_2*alphaC_2) + (-Rk2_3_0*alphaC_0 - Rk2_3_1*alphaC_1)) + (-Rk2_3_4*alphaC_4 - Rk2_3_3*alphaC_3);
-    const double fk_4_3 = (((Pk2_4 - Rk2_4_5*alphaC_5) - Rk2_4_2*alphaC_2) + (-Rk2_4_0*alphaC_0 - Rk2_4_1*alphaC_1)) + (-Rk2_4_4*alphaC_4 - Rk2_4_3*alphaC_3);
-    const double fk_5_3 = (((Pk2_5 - ldl_di5_3*alphaC_5) - Rk2_5_2*alphaC_2) + (-Rk2_5_0*alphaC_0 - Rk2_5_1*alphaC_1)) + (-Rk2_5_4*alphaC_4 - Rk2_5_3*alphaC_3);
     const double fk_0_4 = (((Pk3_0 - Rk3_0_5*alphaC_5) - Rk3_0_2*alphaC_2) + (-Rk3_0_0*alphaC_0 - Rk3_0_1*alphaC_1)) + (-Rk3_0_4*alphaC_4 - Rk3_0_3*alphaC_3);
     const double fk_1_4 = (((Pk3_1 - Rk3_1_5*alphaC_5) - Rk3_1_2*alphaC_2) + (-Rk3_1_0*alphaC_0 - Rk3_1_1*alphaC_1)) + (-Rk3_1_4*alphaC_4 - Rk3_1_3*alphaC_3);
     const double fk_2_4 = (((Pk3_2 - Rk3_2_5*alphaC_5) - Rk3_2_2*alphaC_2) + (-Rk3_2_0*alphaC_0 - Rk3_2_1*alphaC_1)) + (-Rk3_2_4*alphaC_4 - Rk3_2_3*alphaC_3);
+    const double fk_3 = (((Pk0_3 - Rk0_3_5*alphaC_5) - Rk0_3_2*alphaC_2) + (-Rk0_3_0*alphaC_0 - Rk0_3_1*alphaC_1)) + (-Rk0_3_4*alphaC_4 - Rk0_3_3*alphaC_3);
+    const double fk_4 = (((Pk0_4 - Rk0_4_5*alphaC_5) - Rk0_4_2*alphaC_2) - Rk0_4_0*alphaC_0) + ((-Rk0_3_4*alphaC_3 - Rk0_4_1*alphaC_1) - Rk0_4_4*alphaC_4);
+    const double fk_5 = (((Pk0_5 - ldl_di5*alphaC_5) - Rk0_5_2*alphaC_2) - Rk0_4_5*alphaC_4) + ((-Rk0_3_5*alphaC_3 - Rk0_5_1*alphaC_1) - Rk0_5_0*alphaC_0);
+    const double fk_3_2 = (((Pk1_3 - Rk1_3_5*alphaC_5) - Rk1_3_2*alphaC_2) + (-Rk1_3_0*alphaC_0 - Rk1_3_1*alphaC_1)) + (-Rk1_3_4*alphaC_4 - Rk1_3_3*alphaC_3);
+    const double fk_4_2 = (((Pk1_4 - Rk1_4_5*alphaC_5) - Rk1_4_2*alphaC_2) - Rk1_4_0*alphaC_0) + ((-Rk1_3_4*alphaC_3 - Rk1_4_1*alphaC_1) - Rk1_4_4*alphaC_4);
+    const double fk_5_2 = (((Pk1_5 - ldl_di5_2*alphaC_5) - Rk1_5_2*alphaC_2) - Rk1_4_5*alphaC_4) + ((-Rk1_3_5*alphaC_3 - Rk1_5_1*alphaC_1) - Rk1_5_0*alphaC_0);
+    const double fk_3_3 = (((Pk2_3 - Rk2_3_5*alphaC_5) - Rk2_3_2*alphaC_2) + (-Rk2_3_0*alphaC_0 - Rk2_3_1*alphaC_1)) + (-Rk2_3_4*alphaC_4 - Rk2_3_3*alphaC_3);
+    const double fk_4_3 = (((Pk2_4 - Rk2_4_5*alphaC_5) - Rk2_4_2*alphaC_2) - Rk2_4_0*alphaC_0) + ((-Rk2_3_4*alphaC_3 - Rk2_4_1*alphaC_1) - Rk2_4_4*alphaC_4);
+    const double fk_5_3 = (((Pk2_5 - ldl_di5_3*alphaC_5) - Rk2_5_2*alphaC_2) - Rk2_4_5*alphaC_4) + ((-Rk2_3_5*alphaC_3 - Rk2_5_1*alphaC_1) - Rk2_5_0*alphaC_0);
     const double fk_3_4 = (((Pk3_3 - Rk3_3_5*alphaC_5) - Rk3_3_2*alphaC_2) + (-Rk3_3_0*alphaC_0 - Rk3_3_1*alphaC_1)) + (-Rk3_3_4*alphaC_4 - Rk3_3_3*alphaC_3);
-    const double fk_4_4 = (((Pk3_4 - Rk3_4_5*alphaC_5) - Rk3_4_2*alphaC_2) + (-Rk3_4_0*alphaC_0 - Rk3_4_1*alphaC_1)) + (-Rk3_4_4*alphaC_4 - Rk3_4_3*alphaC_3);
-    const double fk_5_4 = (((Pk3_5 - ldl_di5_4*alphaC_5) - Rk3_5_2*alphaC_2) + (-Rk3_5_0*alphaC_0 - Rk3_5_1*alphaC_1)) + (-Rk3_5_4*alphaC_4 - Rk3_5_3*alphaC_3);
+    const double fk_4_4 = (((Pk3_4 - Rk3_4_5*alphaC_5) - Rk3_4_2*alphaC_2) - Rk3_4_0*alphaC_0) + ((-Rk3_3_4*alphaC_3 - Rk3_4_1*alphaC_1) - Rk3_4_4*alphaC_4);
+    const double fk_5_4 = (((Pk3_5 - ldl_di5_4*alphaC_5) - Rk3_5_2*alphaC_2) - Rk3_4_5*alphaC_4) + ((-Rk3_3_5*alphaC_3 - Rk3_5_1*alphaC_1) - Rk3_5_0*alphaC_0);
     out[24] = alphaC_0;
     out[25] = alphaC_1;
     out[26] = alphaC_2;
@@ -5395,79 +4635,77 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     out[28] = alphaC_4;
     out[29] = alphaC_5;
     /* z5: z(k) (4.20) */
-    const double t1841 = 0.05*fk_3;
-    const double t1842 = 0.05*fk_4;
-    const double t1843 = 0.05*fk_5;
-    const double z5_0 = ((t649*fk_0 + t680*fk_1) + (-t647*t1841 + t683*fk_2)) + (-t653*t1842 - t659*t1843);
-    const double z5_1 = ((t651*fk_0 + t681*fk_1) + (t646*t1841 + t685*fk_2)) + (t652*t1842 + t658*t1843);
-    const double z5_2 = (t650*fk_0 + t682*fk_1) + t684*fk_2;
+    const double t1673 = 0.05*fk_3;
+    const double t1674 = 0.05*fk_4;
+    const double t1675 = 0.05*fk_5;
+    const double z5_0 = ((t607*fk_0 + t638*fk_1) + (-t605*t1673 + t641*fk_2)) + (-t611*t1674 - t617*t1675);
+    const double z5_1 = ((t609*fk_0 + t639*fk_1) + (t604*t1673 + t643*fk_2)) + (t610*t1674 + t616*t1675);
+    const double z5_2 = (t608*fk_0 + t640*fk_1) + t642*fk_2;
     out[30] = fk_0;
     out[31] = fk_1;
     out[32] = fk_2;
-    const double z5_3 = (t649*fk_3 + t680*fk_4) + t683*fk_5;
-    const double z5_4 = (t651*fk_3 + t681*fk_4) + t685*fk_5;
-    const double z5_5 = (t650*fk_3 + t682*fk_4) + t684*fk_5;
+    const double z5_3 = (t638*fk_4 + t607*fk_3) + t641*fk_5;
+    const double z5_4 = (t639*fk_4 + t609*fk_3) + t643*fk_5;
+    const double z5_5 = (t640*fk_4 + t608*fk_3) + t642*fk_5;
     out[33] = fk_3;
     out[34] = fk_4;
     out[35] = fk_5;
     /* z4: z(k) (4.20) */
-    const double t1844 = 23.622047244094485*z5_0 + z5_4;
+    const double t1676 = 23.622047244094485*z5_0 + z5_4;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_5 = -3149.606299212598*z5_0;
     /* z4: z(k) (4.20) */
-    const double t1845 = c_q_5*t1844;
-    const double z4_5_5 = s_q_5*t1844 + c_q_5*z5_5;
-    const double z4_0_5 = -0.05*t1845 + 0.05*s_q_5*z5_5;
-    const double z4_4_5 = t1845 - s_q_5*z5_5;
+    const double t1677 = c_q_5*t1676;
+    const double z4_5_5 = s_q_5*t1676 + c_q_5*z5_5;
+    const double z4_0_5 = -0.05*t1677 + 0.05*s_q_5*z5_5;
+    const double z4_4_5 = t1677 - s_q_5*z5_5;
     /* z3: z(k) (4.20) */
-    const double t1846 = -0.4*z4_4_5;
+    const double t1678 = -0.4*z4_4_5;
     /* z4: z(k) (4.20) */
     const double z4_1 = (c_q_5*z5_1 - s_q_5*z5_2) + 0.05*z5_3;
     const double z4_2 = s_q_5*z5_1 + c_q_5*z5_2;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
     const double nu4_0_5 = -Dinv4_0_0*z4_1;
     /* z3: z(k) (4.20) */
-    const double t1847 = z4_2 - G4_2_0*z4_1;
-    const double t1848 = z5_3 - G4_3_0*z4_1;
-    const double z3_0_5 = (s_q_4*t1847 + c_q_4*z4_0_5) + t1846;
-    const double z3_2_5 = c_q_4*t1847 - s_q_4*z4_0_5;
-    const double t1849 = c_q_4*t1848;
-    const double z3_5_5 = -s_q_4*t1848 + c_q_4*z4_5_5;
-    const double t1850 = s_q_4*z4_5_5;
-    const double z3_1_5 = ((z4_1 - G4_1_0*z4_1) + 0.4*t1850) + 0.4*t1849;
-    const double z3_3_5 = t1849 + t1850;
+    const double t1679 = z4_2 - G4_2_0*z4_1;
+    const double t1680 = z5_3 - G4_3_0*z4_1;
+    const double z3_0_5 = (s_q_4*t1679 + c_q_4*z4_0_5) + t1678;
+    const double z3_2_5 = c_q_4*t1679 - s_q_4*z4_0_5;
+    const double t1681 = c_q_4*t1680;
+    const double z3_5_5 = -s_q_4*t1680 + c_q_4*z4_5_5;
+    const double t1682 = s_q_4*z4_5_5;
+    const double z3_1_5 = ((z4_1 - G4_1_0*z4_1) + 0.4*t1682) + 0.4*t1681;
+    const double z3_3_5 = t1681 + t1682;
     /* z2: z(k) (4.20) */
-    const double z2_1_5 = ((z3_1_5 - G3_1_0*z3_1_5) + t416*(z3_3_5 - G3_3_0*z3_1_5)) + t417*(z3_5_5 - G3_5_0*z3_1_5);
+    const double z2_1_5 = ((z3_1_5 - G3_1_0*z3_1_5) + t414*(z3_3_5 - G3_3_0*z3_1_5)) + t415*(z3_5_5 - G3_5_0*z3_1_5);
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
     const double nu3_0_5 = -Dinv3_0_0*z3_1_5;
     /* z2: z(k) (4.20) */
-    const double t1851 = z3_0_5 - G3_0_0*z3_1_5;
-    const double t1852 = z3_2_5 - G3_2_0*z3_1_5;
-    const double z2_0_5 = (c_q_3*t1851 + (t1846 + t445*z3_1_5)) + s_q_3*t1852;
-    const double z2_2_5 = c_q_3*t1852 - s_q_3*t1851;
+    const double t1683 = z3_0_5 - G3_0_0*z3_1_5;
+    const double t1684 = z3_2_5 - G3_2_0*z3_1_5;
+    const double z2_0_5 = c_q_3*t1683 + (s_q_3*t1684 + (t1678 + t443*z3_1_5));
+    const double z2_2_5 = -s_q_3*t1683 + c_q_3*t1684;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double nu2_0_5 = -Dinv2_0_0*z2_0_5;
     /* z1: z(k) (4.20) */
-    const double t1853 = z2_1_5 - G2_1_0*z2_0_5;
-    const double t1854 = z2_2_5 - G2_2_0*z2_0_5;
+    const double t1685 = z2_1_5 - G2_1_0*z2_0_5;
+    const double t1686 = z2_2_5 - G2_2_0*z2_0_5;
     const double z1_0_5 = z2_0_5 - G2_0_0*z2_0_5;
-    const double z1_1_5 = c_q_2*t1853 - s_q_2*t1854;
-    const double z1_2_5 = c_q_2*t1854 + s_q_2*t1853;
+    const double z1_1_5 = c_q_2*t1685 - s_q_2*t1686;
+    const double z1_2_5 = c_q_2*t1686 + s_q_2*t1685;
     /* z0: z(k) (4.20) */
     const double z0_2_5 = c_q_1*(z1_2_5 - G1_2_0*z1_1_5) - s_q_1*(z1_0_5 - G1_0_0*z1_1_5);
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
     const double nu1_0_5 = -Dinv1_0_0*z1_1_5;
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0_5 = -Dinv0_0_0*z0_2_5;
-    out[0] = nu0_0 + nu0_0_5;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_2_5 = c_q_1*nu0_0_5;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t1855 = s_q_1*nu0_0_5;
-    const double qdd1_0_5 = (G1_0_0*t1855 + nu1_0_5) - G1_2_0*lam1_2_5;
+    const double qdd1_0_5 = (t481*nu0_0_5 + nu1_0_5) - t482*nu0_0_5;
+    out[0] = nu0_0 + nu0_0_5;
     out[1] = qdd1_0 + qdd1_0_5;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0_5 = -t1855;
+    const double lam1_0_5 = -s_q_1*nu0_0_5;
+    const double lam1_2_5 = c_q_1*nu0_0_5;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1_5 = c_q_2*qdd1_0_5 + s_q_2*lam1_2_5;
     const double lam2_2_5 = -s_q_2*qdd1_0_5 + c_q_2*lam1_2_5;
@@ -5477,337 +4715,331 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_5 = lam1_0_5 + qdd2_0_5;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_3_5 = t416*lam2_1_5;
-    const double lam3_5_5 = t417*lam2_1_5;
+    const double lam3_3_5 = t414*lam2_1_5;
+    const double lam3_5_5 = t415*lam2_1_5;
     const double lam3_0_5 = c_q_3*lam2_0_5 - s_q_3*lam2_2_5;
     const double lam3_2_5 = s_q_3*lam2_0_5 + c_q_3*lam2_2_5;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_5 = (((((nu3_0_5 - G3_1_0*lam2_1_5) - G3_3_0*lam3_3_5) - G3_5_0*lam3_5_5) + 0.4*G3_4_0*lam2_0_5) - G3_0_0*lam3_0_5) - G3_2_0*lam3_2_5;
+    const double qdd3_0_5 = ((((nu3_0_5 - G3_1_0*lam2_1_5) + (-t502*lam2_1_5 - t503*lam2_1_5)) + 0.4*G3_4_0*lam2_0_5) - G3_0_0*lam3_0_5) - G3_2_0*lam3_2_5;
     out[3] = qdd3_0 + qdd3_0_5;
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_5 = lam2_1_5 + qdd3_0_5;
     const double lam3_4_5 = -0.4*lam2_0_5;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t1856 = 0.4*lam3_1_5 + lam3_3_5;
-    const double qdd4_0_5 = ((nu4_0_5 - G4_2_0*(c_q_4*lam3_2_5 + s_q_4*lam3_0_5)) - G4_1_0*lam3_1_5) - G4_3_0*(c_q_4*t1856 - s_q_4*lam3_5_5);
+    const double t1687 = 0.4*lam3_1_5 + lam3_3_5;
+    const double qdd4_0_5 = ((nu4_0_5 - G4_2_0*(c_q_4*lam3_2_5 + s_q_4*lam3_0_5)) - G4_1_0*lam3_1_5) - G4_3_0*(c_q_4*t1687 - s_q_4*lam3_5_5);
     out[4] = qdd4_0 + qdd4_0_5;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_5_5 = s_q_4*t1856 + c_q_4*lam3_5_5;
+    const double lam4_5_5 = s_q_4*t1687 + c_q_4*lam3_5_5;
     const double lam4_0_5 = c_q_4*lam3_0_5 - s_q_4*lam3_2_5;
     const double lam4_4_5 = lam3_4_5 - 0.4*lam3_0_5;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_5 = ((nu5_0_5 - 1.0*lam4_0_5) + t623*(lam4_4_5 - 0.05*lam4_0_5)) + t624*lam4_5_5;
+    const double qdd5_0_5 = ((nu5_0_5 - 1.0*lam4_0_5) + t581*(lam4_4_5 - 0.05*lam4_0_5)) + t582*lam4_5_5;
     out[5] = qdd5_0 + qdd5_0_5;
     /* z5: z(k) (4.20) */
-    const double t1857 = 0.05*fk_3_2;
-    const double t1858 = 0.05*fk_4_2;
-    const double t1859 = 0.05*fk_5_2;
-    const double z5_0_2 = ((t1003*fk_0_2 + t1034*fk_1_2) + (-t1001*t1857 + t1037*fk_2_2)) + (-t1007*t1858 - t1013*t1859);
-    const double z5_1_2 = ((t1005*fk_0_2 + t1036*fk_1_2) + (t1000*t1857 + t1039*fk_2_2)) + (t1006*t1858 + t1012*t1859);
-    const double z5_2_2 = (t1004*fk_0_2 + t1035*fk_1_2) + t1038*fk_2_2;
+    const double t1688 = 0.05*fk_3_2;
+    const double t1689 = 0.05*fk_4_2;
+    const double t1690 = 0.05*fk_5_2;
+    const double z5_0_2 = ((t919*fk_0_2 + t950*fk_1_2) + (-t917*t1688 + t953*fk_2_2)) + (-t922*t1689 - t929*t1690);
+    const double z5_1_2 = ((t921*fk_0_2 + t952*fk_1_2) + (t916*t1688 + t955*fk_2_2)) + (t924*t1689 + t928*t1690);
+    const double z5_2_2 = (t920*fk_0_2 + t951*fk_1_2) + t954*fk_2_2;
     out[36] = fk_0_2;
     out[37] = fk_1_2;
     out[38] = fk_2_2;
-    const double z5_3_2 = (t1003*fk_3_2 + t1034*fk_4_2) + t1037*fk_5_2;
-    const double z5_4_2 = (t1005*fk_3_2 + t1036*fk_4_2) + t1039*fk_5_2;
-    const double z5_5_2 = (t1004*fk_3_2 + t1035*fk_4_2) + t1038*fk_5_2;
+    const double z5_3_2 = (t950*fk_4_2 + t919*fk_3_2) + t953*fk_5_2;
+    const double z5_4_2 = (t952*fk_4_2 + t921*fk_3_2) + t955*fk_5_2;
+    const double z5_5_2 = (t951*fk_4_2 + t920*fk_3_2) + t954*fk_5_2;
     out[39] = fk_3_2;
     out[40] = fk_4_2;
     out[41] = fk_5_2;
     /* z4: z(k) (4.20) */
-    const double t1860 = 23.622047244094485*z5_0_2 + z5_4_2;
+    const double t1691 = 23.622047244094485*z5_0_2 + z5_4_2;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_6 = -3149.606299212598*z5_0_2;
     /* z4: z(k) (4.20) */
-    const double t1861 = c_q_11*t1860;
-    const double z4_5_6 = s_q_11*t1860 + c_q_11*z5_5_2;
-    const double z4_0_6 = -0.05*t1861 + 0.05*s_q_11*z5_5_2;
-    const double z4_4_6 = t1861 - s_q_11*z5_5_2;
+    const double t1692 = c_q_11*t1691;
+    const double z4_5_6 = s_q_11*t1691 + c_q_11*z5_5_2;
+    const double z4_0_6 = -0.05*t1692 + 0.05*s_q_11*z5_5_2;
+    const double z4_4_6 = t1692 - s_q_11*z5_5_2;
     /* z3: z(k) (4.20) */
-    const double t1862 = -0.4*z4_4_6;
+    const double t1693 = -0.4*z4_4_6;
     /* z4: z(k) (4.20) */
     const double z4_1_2 = (c_q_11*z5_1_2 - s_q_11*z5_2_2) + 0.05*z5_3_2;
     const double z4_2_2 = s_q_11*z5_1_2 + c_q_11*z5_2_2;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0_6 = -Dinv4_0_0_3*z4_1_2;
+    const double nu4_0_6 = -Dinv4_0_0_2*z4_1_2;
     /* z3: z(k) (4.20) */
-    const double t1863 = z4_2_2 - G4_2_0_3*z4_1_2;
-    const double t1864 = z5_3_2 - G4_3_0_3*z4_1_2;
-    const double z3_0_6 = (s_q_10*t1863 + c_q_10*z4_0_6) + t1862;
-    const double z3_2_6 = c_q_10*t1863 - s_q_10*z4_0_6;
-    const double t1865 = c_q_10*t1864;
-    const double z3_5_6 = -s_q_10*t1864 + c_q_10*z4_5_6;
-    const double t1866 = s_q_10*z4_5_6;
-    const double z3_1_6 = ((z4_1_2 - G4_1_0_3*z4_1_2) + 0.4*t1866) + 0.4*t1865;
-    const double z3_3_6 = t1865 + t1866;
+    const double t1694 = z4_2_2 - G4_2_0_2*z4_1_2;
+    const double t1695 = z5_3_2 - G4_3_0_2*z4_1_2;
+    const double z3_0_6 = (s_q_10*t1694 + c_q_10*z4_0_6) + t1693;
+    const double z3_2_6 = c_q_10*t1694 - s_q_10*z4_0_6;
+    const double t1696 = c_q_10*t1695;
+    const double z3_5_6 = -s_q_10*t1695 + c_q_10*z4_5_6;
+    const double t1697 = s_q_10*z4_5_6;
+    const double z3_1_6 = ((z4_1_2 - G4_1_0_2*z4_1_2) + 0.4*t1697) + 0.4*t1696;
+    const double z3_3_6 = t1696 + t1697;
     /* z2: z(k) (4.20) */
-    const double z2_1_6 = ((z3_1_6 - G3_1_0_3*z3_1_6) + t770*(z3_3_6 - G3_3_0_3*z3_1_6)) + t771*(z3_5_6 - G3_5_0_3*z3_1_6);
+    const double z2_1_6 = ((z3_1_6 - G3_1_0_2*z3_1_6) + t726*(z3_3_6 - G3_3_0_2*z3_1_6)) + t727*(z3_5_6 - G3_5_0_2*z3_1_6);
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_6 = -Dinv3_0_0_3*z3_1_6;
+    const double nu3_0_6 = -Dinv3_0_0_2*z3_1_6;
     /* z2: z(k) (4.20) */
-    const double t1867 = z3_0_6 - G3_0_0_3*z3_1_6;
-    const double t1868 = z3_2_6 - G3_2_0_3*z3_1_6;
-    const double z2_0_6 = (c_q_9*t1867 + (t1862 + t799*z3_1_6)) + s_q_9*t1868;
-    const double z2_2_6 = c_q_9*t1868 - s_q_9*t1867;
+    const double t1698 = z3_0_6 - G3_0_0_2*z3_1_6;
+    const double t1699 = z3_2_6 - G3_2_0_2*z3_1_6;
+    const double z2_0_6 = c_q_9*t1698 + (s_q_9*t1699 + (t1693 + t755*z3_1_6));
+    const double z2_2_6 = -s_q_9*t1698 + c_q_9*t1699;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_6 = -Dinv2_0_0_3*z2_0_6;
+    const double nu2_0_6 = -Dinv2_0_0_2*z2_0_6;
     /* z1: z(k) (4.20) */
-    const double t1869 = z2_1_6 - G2_1_0_3*z2_0_6;
-    const double t1870 = z2_2_6 - G2_2_0_3*z2_0_6;
-    const double z1_0_6 = z2_0_6 - G2_0_0_3*z2_0_6;
-    const double z1_1_6 = c_q_8*t1869 - s_q_8*t1870;
-    const double z1_2_6 = c_q_8*t1870 + s_q_8*t1869;
+    const double t1700 = z2_1_6 - G2_1_0_2*z2_0_6;
+    const double t1701 = z2_2_6 - G2_2_0_2*z2_0_6;
+    const double z1_0_6 = z2_0_6 - G2_0_0_2*z2_0_6;
+    const double z1_1_6 = c_q_8*t1700 - s_q_8*t1701;
+    const double z1_2_6 = c_q_8*t1701 + s_q_8*t1700;
     /* z0: z(k) (4.20) */
-    const double z0_2_6 = c_q_7*(z1_2_6 - G1_2_0_3*z1_1_6) - s_q_7*(z1_0_6 - G1_0_0_3*z1_1_6);
+    const double z0_2_6 = c_q_7*(z1_2_6 - G1_2_0_2*z1_1_6) - s_q_7*(z1_0_6 - G1_0_0_2*z1_1_6);
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_6 = -Dinv1_0_0_3*z1_1_6;
+    const double nu1_0_6 = -Dinv1_0_0_2*z1_1_6;
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_6 = -Dinv0_0_0_3*z0_2_6;
-    out[6] = nu0_0_2 + nu0_0_6;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_2_6 = c_q_7*nu0_0_6;
+    const double nu0_0_6 = -Dinv0_0_0_2*z0_2_6;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t1871 = s_q_7*nu0_0_6;
-    const double qdd1_0_6 = (G1_0_0_3*t1871 + nu1_0_6) - G1_2_0_3*lam1_2_6;
+    const double qdd1_0_6 = (t793*nu0_0_6 + nu1_0_6) - t794*nu0_0_6;
+    out[6] = nu0_0_2 + nu0_0_6;
     out[7] = qdd1_0_2 + qdd1_0_6;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0_6 = -t1871;
+    const double lam1_0_6 = -s_q_7*nu0_0_6;
+    const double lam1_2_6 = c_q_7*nu0_0_6;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1_6 = c_q_8*qdd1_0_6 + s_q_8*lam1_2_6;
     const double lam2_2_6 = -s_q_8*qdd1_0_6 + c_q_8*lam1_2_6;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_6 = ((nu2_0_6 - G2_0_0_3*lam1_0_6) - G2_1_0_3*lam2_1_6) - G2_2_0_3*lam2_2_6;
+    const double qdd2_0_6 = ((nu2_0_6 - G2_0_0_2*lam1_0_6) - G2_1_0_2*lam2_1_6) - G2_2_0_2*lam2_2_6;
     out[8] = qdd2_0_2 + qdd2_0_6;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_6 = lam1_0_6 + qdd2_0_6;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_3_6 = t770*lam2_1_6;
-    const double lam3_5_6 = t771*lam2_1_6;
+    const double lam3_3_6 = t726*lam2_1_6;
+    const double lam3_5_6 = t727*lam2_1_6;
     const double lam3_0_6 = c_q_9*lam2_0_6 - s_q_9*lam2_2_6;
     const double lam3_2_6 = s_q_9*lam2_0_6 + c_q_9*lam2_2_6;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_6 = (((((nu3_0_6 - G3_1_0_3*lam2_1_6) - G3_3_0_3*lam3_3_6) - G3_5_0_3*lam3_5_6) + 0.4*G3_4_0_3*lam2_0_6) - G3_0_0_3*lam3_0_6) - G3_2_0_3*lam3_2_6;
+    const double qdd3_0_6 = ((((nu3_0_6 - G3_1_0_2*lam2_1_6) + (-t814*lam2_1_6 - t815*lam2_1_6)) + 0.4*G3_4_0_2*lam2_0_6) - G3_0_0_2*lam3_0_6) - G3_2_0_2*lam3_2_6;
     out[9] = qdd3_0_2 + qdd3_0_6;
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_6 = lam2_1_6 + qdd3_0_6;
     const double lam3_4_6 = -0.4*lam2_0_6;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t1872 = 0.4*lam3_1_6 + lam3_3_6;
-    const double qdd4_0_6 = ((nu4_0_6 - G4_2_0_3*(c_q_10*lam3_2_6 + s_q_10*lam3_0_6)) - G4_1_0_3*lam3_1_6) - G4_3_0_3*(c_q_10*t1872 - s_q_10*lam3_5_6);
+    const double t1702 = 0.4*lam3_1_6 + lam3_3_6;
+    const double qdd4_0_6 = ((nu4_0_6 - G4_2_0_2*(c_q_10*lam3_2_6 + s_q_10*lam3_0_6)) - G4_1_0_2*lam3_1_6) - G4_3_0_2*(c_q_10*t1702 - s_q_10*lam3_5_6);
     out[10] = qdd4_0_2 + qdd4_0_6;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_5_6 = s_q_10*t1872 + c_q_10*lam3_5_6;
+    const double lam4_5_6 = s_q_10*t1702 + c_q_10*lam3_5_6;
     const double lam4_0_6 = c_q_10*lam3_0_6 - s_q_10*lam3_2_6;
     const double lam4_4_6 = lam3_4_6 - 0.4*lam3_0_6;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_6 = ((nu5_0_6 - 1.0*lam4_0_6) + t977*(lam4_4_6 - 0.05*lam4_0_6)) + t978*lam4_5_6;
+    const double qdd5_0_6 = ((nu5_0_6 - 1.0*lam4_0_6) + t893*(lam4_4_6 - 0.05*lam4_0_6)) + t894*lam4_5_6;
     out[11] = qdd5_0_2 + qdd5_0_6;
     /* z5: z(k) (4.20) */
-    const double t1873 = 0.05*fk_3_3;
-    const double t1874 = 0.05*fk_4_3;
-    const double t1875 = 0.05*fk_5_3;
-    const double z5_0_3 = ((t1357*fk_0_3 + t1388*fk_1_3) + (-t1355*t1873 + t1391*fk_2_3)) + (-t1361*t1874 - t1367*t1875);
-    const double z5_1_3 = ((t1359*fk_0_3 + t1389*fk_1_3) + (t1354*t1873 + t1393*fk_2_3)) + (t1360*t1874 + t1366*t1875);
-    const double z5_2_3 = (t1358*fk_0_3 + t1390*fk_1_3) + t1392*fk_2_3;
+    const double t1703 = 0.05*fk_3_3;
+    const double t1704 = 0.05*fk_4_3;
+    const double t1705 = 0.05*fk_5_3;
+    const double z5_0_3 = ((t1231*fk_0_3 + t1262*fk_1_3) + (-t1229*t1703 + t1265*fk_2_3)) + (-t1235*t1704 - t1241*t1705);
+    const double z5_1_3 = ((t1233*fk_0_3 + t1263*fk_1_3) + (t1228*t1703 + t1267*fk_2_3)) + (t1234*t1704 + t1240*t1705);
+    const double z5_2_3 = (t1232*fk_0_3 + t1264*fk_1_3) + t1266*fk_2_3;
     out[42] = fk_0_3;
     out[43] = fk_1_3;
     out[44] = fk_2_3;
-    const double z5_3_3 = (t1357*fk_3_3 + t1388*fk_4_3) + t1391*fk_5_3;
-    const double z5_4_3 = (t1359*fk_3_3 + t1389*fk_4_3) + t1393*fk_5_3;
-    const double z5_5_3 = (t1358*fk_3_3 + t1390*fk_4_3) + t1392*fk_5_3;
+    const double z5_3_3 = (t1262*fk_4_3 + t1231*fk_3_3) + t1265*fk_5_3;
+    const double z5_4_3 = (t1263*fk_4_3 + t1233*fk_3_3) + t1267*fk_5_3;
+    const double z5_5_3 = (t1264*fk_4_3 + t1232*fk_3_3) + t1266*fk_5_3;
     out[45] = fk_3_3;
     out[46] = fk_4_3;
     out[47] = fk_5_3;
     /* z4: z(k) (4.20) */
-    const double t1876 = 23.622047244094485*z5_0_3 + z5_4_3;
+    const double t1706 = 23.622047244094485*z5_0_3 + z5_4_3;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_7 = -3149.606299212598*z5_0_3;
     /* z4: z(k) (4.20) */
-    const double t1877 = c_q_17*t1876;
-    const double z4_5_7 = s_q_17*t1876 + c_q_17*z5_5_3;
-    const double z4_0_7 = -0.05*t1877 + 0.05*s_q_17*z5_5_3;
-    const double z4_4_7 = t1877 - s_q_17*z5_5_3;
+    const double t1707 = c_q_17*t1706;
+    const double z4_5_7 = s_q_17*t1706 + c_q_17*z5_5_3;
+    const double z4_0_7 = -0.05*t1707 + 0.05*s_q_17*z5_5_3;
+    const double z4_4_7 = t1707 - s_q_17*z5_5_3;
     /* z3: z(k) (4.20) */
-    const double t1878 = -0.4*z4_4_7;
+    const double t1708 = -0.4*z4_4_7;
     /* z4: z(k) (4.20) */
     const double z4_1_3 = (c_q_17*z5_1_3 - s_q_17*z5_2_3) + 0.05*z5_3_3;
     const double z4_2_3 = s_q_17*z5_1_3 + c_q_17*z5_2_3;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0_7 = -Dinv4_0_0_5*z4_1_3;
+    const double nu4_0_7 = -Dinv4_0_0_3*z4_1_3;
     /* z3: z(k) (4.20) */
-    const double t1879 = z4_2_3 - G4_2_0_5*z4_1_3;
-    const double t1880 = z5_3_3 - G4_3_0_5*z4_1_3;
-    const double z3_0_7 = (s_q_16*t1879 + c_q_16*z4_0_7) + t1878;
-    const double z3_2_7 = c_q_16*t1879 - s_q_16*z4_0_7;
-    const double t1881 = c_q_16*t1880;
-    const double z3_5_7 = -s_q_16*t1880 + c_q_16*z4_5_7;
-    const double t1882 = s_q_16*z4_5_7;
-    const double z3_1_7 = ((z4_1_3 - G4_1_0_5*z4_1_3) + 0.4*t1882) + 0.4*t1881;
-    const double z3_3_7 = t1881 + t1882;
+    const double t1709 = z4_2_3 - G4_2_0_3*z4_1_3;
+    const double t1710 = z5_3_3 - G4_3_0_3*z4_1_3;
+    const double z3_0_7 = (s_q_16*t1709 + c_q_16*z4_0_7) + t1708;
+    const double z3_2_7 = c_q_16*t1709 - s_q_16*z4_0_7;
+    const double t1711 = c_q_16*t1710;
+    const double z3_5_7 = -s_q_16*t1710 + c_q_16*z4_5_7;
+    const double t1712 = s_q_16*z4_5_7;
+    const double z3_1_7 = ((z4_1_3 - G4_1_0_3*z4_1_3) + 0.4*t1712) + 0.4*t1711;
+    const double z3_3_7 = t1711 + t1712;
     /* z2: z(k) (4.20) */
-    const double z2_1_7 = ((z3_1_7 - G3_1_0_5*z3_1_7) + t1124*(z3_3_7 - G3_3_0_5*z3_1_7)) + t1125*(z3_5_7 - G3_5_0_5*z3_1_7);
+    const double z2_1_7 = ((z3_1_7 - G3_1_0_3*z3_1_7) + t1038*(z3_3_7 - G3_3_0_3*z3_1_7)) + t1039*(z3_5_7 - G3_5_0_3*z3_1_7);
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_7 = -Dinv3_0_0_5*z3_1_7;
+    const double nu3_0_7 = -Dinv3_0_0_3*z3_1_7;
     /* z2: z(k) (4.20) */
-    const double t1883 = z3_0_7 - G3_0_0_5*z3_1_7;
-    const double t1884 = z3_2_7 - G3_2_0_5*z3_1_7;
-    const double z2_0_7 = (c_q_15*t1883 + (t1153*z3_1_7 + t1878)) + s_q_15*t1884;
-    const double z2_2_7 = c_q_15*t1884 - s_q_15*t1883;
+    const double t1713 = z3_0_7 - G3_0_0_3*z3_1_7;
+    const double t1714 = z3_2_7 - G3_2_0_3*z3_1_7;
+    const double z2_0_7 = c_q_15*t1713 + (s_q_15*t1714 + (t1067*z3_1_7 + t1708));
+    const double z2_2_7 = -s_q_15*t1713 + c_q_15*t1714;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_7 = -Dinv2_0_0_5*z2_0_7;
+    const double nu2_0_7 = -Dinv2_0_0_3*z2_0_7;
     /* z1: z(k) (4.20) */
-    const double t1885 = z2_1_7 - G2_1_0_5*z2_0_7;
-    const double t1886 = z2_2_7 - G2_2_0_5*z2_0_7;
-    const double z1_0_7 = z2_0_7 - G2_0_0_5*z2_0_7;
-    const double z1_1_7 = c_q_14*t1885 - s_q_14*t1886;
-    const double z1_2_7 = c_q_14*t1886 + s_q_14*t1885;
+    const double t1715 = z2_1_7 - G2_1_0_3*z2_0_7;
+    const double t1716 = z2_2_7 - G2_2_0_3*z2_0_7;
+    const double z1_0_7 = z2_0_7 - G2_0_0_3*z2_0_7;
+    const double z1_1_7 = c_q_14*t1715 - s_q_14*t1716;
+    const double z1_2_7 = c_q_14*t1716 + s_q_14*t1715;
     /* z0: z(k) (4.20) */
-    const double z0_2_7 = c_q_13*(z1_2_7 - G1_2_0_5*z1_1_7) - s_q_13*(z1_0_7 - G1_0_0_5*z1_1_7);
+    const double z0_2_7 = c_q_13*(z1_2_7 - G1_2_0_3*z1_1_7) - s_q_13*(z1_0_7 - G1_0_0_3*z1_1_7);
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_7 = -Dinv1_0_0_5*z1_1_7;
+    const double nu1_0_7 = -Dinv1_0_0_3*z1_1_7;
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_7 = -Dinv0_0_0_5*z0_2_7;
-    out[12] = nu0_0_3 + nu0_0_7;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_2_7 = c_q_13*nu0_0_7;
+    const double nu0_0_7 = -Dinv0_0_0_3*z0_2_7;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t1887 = s_q_13*nu0_0_7;
-    const double qdd1_0_7 = (G1_0_0_5*t1887 + nu1_0_7) - G1_2_0_5*lam1_2_7;
+    const double qdd1_0_7 = (t1105*nu0_0_7 + nu1_0_7) - t1106*nu0_0_7;
+    out[12] = nu0_0_3 + nu0_0_7;
     out[13] = qdd1_0_3 + qdd1_0_7;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0_7 = -t1887;
+    const double lam1_0_7 = -s_q_13*nu0_0_7;
+    const double lam1_2_7 = c_q_13*nu0_0_7;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1_7 = c_q_14*qdd1_0_7 + s_q_14*lam1_2_7;
     const double lam2_2_7 = -s_q_14*qdd1_0_7 + c_q_14*lam1_2_7;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_7 = ((nu2_0_7 - G2_0_0_5*lam1_0_7) - G2_1_0_5*lam2_1_7) - G2_2_0_5*lam2_2_7;
+    const double qdd2_0_7 = ((nu2_0_7 - G2_0_0_3*lam1_0_7) - G2_1_0_3*lam2_1_7) - G2_2_0_3*lam2_2_7;
     out[14] = qdd2_0_3 + qdd2_0_7;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_7 = lam1_0_7 + qdd2_0_7;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_3_7 = t1124*lam2_1_7;
-    const double lam3_5_7 = t1125*lam2_1_7;
+    const double lam3_3_7 = t1038*lam2_1_7;
+    const double lam3_5_7 = t1039*lam2_1_7;
     const double lam3_0_7 = c_q_15*lam2_0_7 - s_q_15*lam2_2_7;
     const double lam3_2_7 = s_q_15*lam2_0_7 + c_q_15*lam2_2_7;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_7 = (((((nu3_0_7 - G3_1_0_5*lam2_1_7) - G3_3_0_5*lam3_3_7) - G3_5_0_5*lam3_5_7) + 0.4*G3_4_0_5*lam2_0_7) - G3_0_0_5*lam3_0_7) - G3_2_0_5*lam3_2_7;
+    const double qdd3_0_7 = ((((nu3_0_7 - G3_1_0_3*lam2_1_7) + (-t1126*lam2_1_7 - t1127*lam2_1_7)) + 0.4*G3_4_0_3*lam2_0_7) - G3_0_0_3*lam3_0_7) - G3_2_0_3*lam3_2_7;
     out[15] = qdd3_0_3 + qdd3_0_7;
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_7 = lam2_1_7 + qdd3_0_7;
     const double lam3_4_7 = -0.4*lam2_0_7;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t1888 = 0.4*lam3_1_7 + lam3_3_7;
-    const double qdd4_0_7 = ((nu4_0_7 - G4_2_0_5*(c_q_16*lam3_2_7 + s_q_16*lam3_0_7)) - G4_1_0_5*lam3_1_7) - G4_3_0_5*(c_q_16*t1888 - s_q_16*lam3_5_7);
+    const double t1717 = 0.4*lam3_1_7 + lam3_3_7;
+    const double qdd4_0_7 = ((nu4_0_7 - G4_2_0_3*(c_q_16*lam3_2_7 + s_q_16*lam3_0_7)) - G4_1_0_3*lam3_1_7) - G4_3_0_3*(c_q_16*t1717 - s_q_16*lam3_5_7);
     out[16] = qdd4_0_3 + qdd4_0_7;
     /* lam4: lambda(k) (4.21) */
-    const double lam4_5_7 = s_q_16*t1888 + c_q_16*lam3_5_7;
+    const double lam4_5_7 = s_q_16*t1717 + c_q_16*lam3_5_7;
     const double lam4_0_7 = c_q_16*lam3_0_7 - s_q_16*lam3_2_7;
     const double lam4_4_7 = lam3_4_7 - 0.4*lam3_0_7;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_7 = ((nu5_0_7 - 1.0*lam4_0_7) + t1331*(lam4_4_7 - 0.05*lam4_0_7)) + t1332*lam4_5_7;
+    const double qdd5_0_7 = ((nu5_0_7 - 1.0*lam4_0_7) + t1205*(lam4_4_7 - 0.05*lam4_0_7)) + t1206*lam4_5_7;
     out[17] = qdd5_0_3 + qdd5_0_7;
     /* z5: z(k) (4.20) */
-    const double t1889 = 0.05*fk_3_4;
-    const double t1890 = 0.05*fk_4_4;
-    const double t1891 = 0.05*fk_5_4;
-    const double z5_0_4 = ((t1711*fk_0_4 + t1742*fk_1_4) + (-t1709*t1889 + t1745*fk_2_4)) + (-t1715*t1890 - t1721*t1891);
-    const double z5_1_4 = ((t1713*fk_0_4 + t1743*fk_1_4) + (t1708*t1889 + t1747*fk_2_4)) + (t1714*t1890 + t1720*t1891);
-    const double z5_2_4 = (t1712*fk_0_4 + t1744*fk_1_4) + t1746*fk_2_4;
+    const double t1718 = 0.05*fk_3_4;
+    const double t1719 = 0.05*fk_4_4;
+    const double t1720 = 0.05*fk_5_4;
+    const double z5_0_4 = ((t1543*fk_0_4 + t1574*fk_1_4) + (-t1541*t1718 + t1577*fk_2_4)) + (-t1547*t1719 - t1553*t1720);
+    const double z5_1_4 = ((t1545*fk_0_4 + t1575*fk_1_4) + (t1540*t1718 + t1579*fk_2_4)) + (t1546*t1719 + t1552*t1720);
+    const double z5_2_4 = (t1544*fk_0_4 + t1576*fk_1_4) + t1578*fk_2_4;
     out[48] = fk_0_4;
     out[49] = fk_1_4;
     out[50] = fk_2_4;
-    const double z5_3_4 = (t1711*fk_3_4 + t1742*fk_4_4) + t1745*fk_5_4;
-    const double z5_4_4 = (t1713*fk_3_4 + t1743*fk_4_4) + t1747*fk_5_4;
-    const double z5_5_4 = (t1712*fk_3_4 + t1744*fk_4_4) + t1746*fk_5_4;
+    const double z5_3_4 = (t1574*fk_4_4 + t1543*fk_3_4) + t1577*fk_5_4;
+    const double z5_4_4 = (t1575*fk_4_4 + t1545*fk_3_4) + t1579*fk_5_4;
+    const double z5_5_4 = (t1576*fk_4_4 + t1544*fk_3_4) + t1578*fk_5_4;
     out[51] = fk_3_4;
     out[52] = fk_4_4;
     out[53] = fk_5_4;
     /* z4: z(k) (4.20) */
-    const double t1892 = 23.622047244094485*z5_0_4 + z5_4_4;
+    const double t1721 = 23.622047244094485*z5_0_4 + z5_4_4;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_8 = -3149.606299212598*z5_0_4;
     /* z4: z(k) (4.20) */
-    const double t1893 = c_q_23*t1892;
-    const double z4_5_8 = s_q_23*t1892 + c_q_23*z5_5_4;
-    const double z4_0_8 = -0.05*t1893 + 0.05*s_q_23*z5_5_4;
-    const double z4_4_8 = t1893 - s_q_23*z5_5_4;
+    const double t1722 = c_q_23*t1721;
+    const double z4_5_8 = s_q_23*t1721 + c_q_23*z5_5_4;
+    const double z4_0_8 = -0.05*t1722 + 0.05*s_q_23*z5_5_4;
+    const double z4_4_8 = t1722 - s_q_23*z5_5_4;
     /* z3: z(k) (4.20) */
-    const double t1894 = -0.4*z4_4_8;
+    const double t1723 = -0.4*z4_4_8;
     /* z4: z(k) (4.20) */
     const double z4_1_4 = (c_q_23*z5_1_4 - s_q_23*z5_2_4) + 0.05*z5_3_4;
     const double z4_2_4 = s_q_23*z5_1_4 + c_q_23*z5_2_4;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0_8 = -Dinv4_0_0_7*z4_1_4;
+    const double nu4_0_8 = -Dinv4_0_0_4*z4_1_4;
     /* z3: z(k) (4.20) */
-    const double t1895 = z4_2_4 - G4_2_0_7*z4_1_4;
-    const double t1896 = z5_3_4 - G4_3_0_7*z4_1_4;
-    const double z3_0_8 = (s_q_22*t1895 + c_q_22*z4_0_8) + t1894;
-    const double z3_2_8 = c_q_22*t1895 - s_q_22*z4_0_8;
-    const double t1897 = c_q_22*t1896;
-    const double z3_5_8 = -s_q_22*t1896 + c_q_22*z4_5_8;
-    const double t1898 = s_q_22*z4_5_8;
-    const double z3_1_8 = ((z4_1_4 - G4_1_0_7*z4_1_4) + 0.4*t1898) + 0.4*t1897;
-    const double z3_3_8 = t1897 + t1898;
+    const double t1724 = z4_2_4 - G4_2_0_4*z4_1_4;
+    const double t1725 = z5_3_4 - G4_3_0_4*z4_1_4;
+    const double z3_0_8 = (s_q_22*t1724 + c_q_22*z4_0_8) + t1723;
+    const double z3_2_8 = c_q_22*t1724 - s_q_22*z4_0_8;
+    const double t1726 = c_q_22*t1725;
+    const double z3_5_8 = -s_q_22*t1725 + c_q_22*z4_5_8;
+    const double t1727 = s_q_22*z4_5_8;
+    const double z3_1_8 = ((z4_1_4 - G4_1_0_4*z4_1_4) + 0.4*t1727) + 0.4*t1726;
+    const double z3_3_8 = t1726 + t1727;
     /* z2: z(k) (4.20) */
-    const double z2_1_8 = ((z3_1_8 - G3_1_0_7*z3_1_8) + t1478*(z3_3_8 - G3_3_0_7*z3_1_8)) + t1479*(z3_5_8 - G3_5_0_7*z3_1_8);
+    const double z2_1_8 = ((z3_1_8 - G3_1_0_4*z3_1_8) + t1350*(z3_3_8 - G3_3_0_4*z3_1_8)) + t1351*(z3_5_8 - G3_5_0_4*z3_1_8);
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_8 = -Dinv3_0_0_7*z3_1_8;
+    const double nu3_0_8 = -Dinv3_0_0_4*z3_1_8;
     /* z2: z(k) (4.20) */
-    const double t1899 = z3_0_8 - G3_0_0_7*z3_1_8;
-    const double t1900 = z3_2_8 - G3_2_0_7*z3_1_8;
-    const double z2_0_8 = (c_q_21*t1899 + (t1507*z3_1_8 + t1894)) + s_q_21*t1900;
-    const double z2_2_8 = c_q_21*t1900 - s_q_21*t1899;
+    const double t1728 = z3_0_8 - G3_0_0_4*z3_1_8;
+    const double t1729 = z3_2_8 - G3_2_0_4*z3_1_8;
+    const double z2_0_8 = c_q_21*t1728 + (s_q_21*t1729 + (t1379*z3_1_8 + t1723));
+    const double z2_2_8 = -s_q_21*t1728 + c_q_21*t1729;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_8 = -Dinv2_0_0_7*z2_0_8;
+    const double nu2_0_8 = -Dinv2_0_0_4*z2_0_8;
     /* z1: z(k) (4.20) */
-    const double t1901 = z2_1_8 - G2_1_0_7*z2_0_8;
-    const double t1902 = z2_2_8 - G2_2_0_7*z2_0_8;
-    const double z1_0_8 = z2_0_8 - G2_0_0_7*z2_0_8;
-    const double z1_1_8 = c_q_20*t1901 - s_q_20*t1902;
-    const double z1_2_8 = c_q_20*t1902 + s_q_20*t1901;
+    const double t1730 = z2_1_8 - G2_1_0_4*z2_0_8;
+    const double t1731 = z2_2_8 - G2_2_0_4*z2_0_8;
+    const double z1_0_8 = z2_0_8 - G2_0_0_4*z2_0_8;
+    const double z1_1_8 = c_q_20*t1730 - s_q_20*t1731;
+    const double z1_2_8 = c_q_20*t1731 + s_q_20*t1730;
     /* z0: z(k) (4.20) */
-    const double z0_2_8 = c_q_19*(z1_2_8 - G1_2_0_7*z1_1_8) - s_q_19*(z1_0_8 - G1_0_0_7*z1_1_8);
+    const double z0_2_8 = c_q_19*(z1_2_8 - G1_2_0_4*z1_1_8) - s_q_19*(z1_0_8 - G1_0_0_4*z1_1_8);
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_8 = -Dinv1_0_0_7*z1_1_8;
+    const double nu1_0_8 = -Dinv1_0_0_4*z1_1_8;
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_8 = -Dinv0_0_0_7*z0_2_8;
-    out[18] = nu0_0_4 + nu0_0_8;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_2_8 = c_q_19*nu0_0_8;
+    const double nu0_0_8 = -Dinv0_0_0_4*z0_2_8;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t1903 = s_q_19*nu0_0_8;
-    const double qdd1_0_8 = (G1_0_0_7*t1903 + nu1_0_8) - G1_2_0_7*lam1_2_8;
+    const double qdd1_0_8 = (t1417*nu0_0_8 + nu1_0_8) - t1418*nu0_0_8;
+    out[18] = nu0_0_4 + nu0_0_8;
     out[19] = qdd1_0_4 + qdd1_0_8;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0_8 = -t1903;
+    const double lam1_0_8 = -s_q_19*nu0_0_8;
+    const double lam1_2_8 = c_q_19*nu0_0_8;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1_8 = c_q_20*qdd1_0_8 + s_q_20*lam1_2_8;
     const double lam2_2_8 = -s_q_20*qdd1_0_8 + c_q_20*lam1_2_8;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_8 = ((nu2_0_8 - G2_0_0_7*lam1_0_8) - G2_1_0_7*lam2_1_8) - G2_2_0_7*lam2_2_8;
+    const double qdd2_0_8 = ((nu2_0_8 - G2_0_0_4*lam1_0_8) - G2_1_0_4*lam2_1_8) - G2_2_0_4*lam2_2_8;
     out[20] = qdd2_0_4 + qdd2_0_8;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_8 = lam1_0_8 + qdd2_0_8;
     /* lam3: lambda(k) (4.21) */
-    const double lam3_3_8 = t1478*lam2_1_8;
-    const double lam3_5_8 = t1479*lam2_1_8;
+    const double lam3_3_8 = t1350*lam2_1_8;
+    const double lam3_5_8 = t1351*lam2_1_8;
     const double lam3_0_8 = c_q_21*lam2_0_8 - s_q_21*lam2_2_8;
     const double lam3_2_8 = s_q_21*lam2_0_8 + c_q_21*lam2_2_8;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_8 = (((((nu3_0_8 - G3_1_0_7*lam2_1_8) - G3_3_0_7*lam3_3_8) - G3_5_0_7*lam3_5_8) + 0.4*G3_4_0_7*lam2_0_8) - G3_0_0_7*lam3_0_8) - G3_2_0_7*lam3_2_8;
+    const double qdd3_0_8 = ((((nu3_0_8 - G3_1_0_4*lam2_1_8) + (-t1438*lam2_1_8 - t1439*lam2_1_8)) + 0.4*G3_4_0_4*lam2_0_8) - G3_0_0_4*lam3_0_8) - G3_2_0_4*lam3_2_8;
     out[21] = qdd3_0_4 + qdd3_0_8;
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_8 = lam2_1_8 + qdd3_0_8;
     const double lam3_4_8 = -0.4*lam2_0_8;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t1904 = 0.4*lam3_1_8 + lam3_3_8;
-    const double qdd4_0_8 = ((nu4_0_8 - G4_2_0_7*(c_q_22*lam3_2_8 + s_q_22*lam3_0_8)) - G4_1_0_7*lam3_1_8) - G4_3_0_7*(c_q_22*t1904 - s_q_22*lam3_5_8);
+    const double t1732 = 0.4*lam3_1_8 + lam3_3_8;
+    const double qdd4_0_8 = ((nu4_0_8 - G4_2_0_4*(c_q_22*lam3_2_8 + s_q_22*lam3_0_8)) - G4_1_0_4*lam3_1_8) - G4_3_0_4*(c_q_22*t1732 - s_q_22*lam3_5_8);
     /* lam4: lambda(k) (4.21) */
     const double lam4_0_8 = c_q_22*lam3_0_8 - s_q_22*lam3_2_8;
     const double lam4_4_8 = lam3_4_8 - 0.4*lam3_0_8;
-    const double lam4_5_8 = s_q_22*t1904 + c_q_22*lam3_5_8;
+    const double lam4_5_8 = s_q_22*t1732 + c_q_22*lam3_5_8;
     /* qdd5: joint acceleration qdd(k) (4.22) */
-    const double qdd5_0_8 = ((nu5_0_8 - 1.0*lam4_0_8) + t1685*(lam4_4_8 - 0.05*lam4_0_8)) + t1686*lam4_5_8;
+    const double qdd5_0_8 = ((nu5_0_8 - 1.0*lam4_0_8) + t1517*(lam4_4_8 - 0.05*lam4_0_8)) + t1518*lam4_5_8;
     out[22] = qdd4_0_4 + qdd4_0_8;
     out[23] = qdd5_0_4 + qdd5_0_8;
 

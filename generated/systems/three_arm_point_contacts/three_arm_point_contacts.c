@@ -43,7 +43,7 @@
 // 88-11 (1988), Part I (3.23) and Part II (6.1), (6.4), (6.10). Numbers in the comments refer to them.
 //
 // Functions (operation counts):
-//   closed_chain_forward_dynamics: 5853 mul, 4017 add, 39 div, 36 sin/cos, 0 sqrt; 3106 temporaries
+//   closed_chain_forward_dynamics: 5196 mul, 3498 add, 24 div, 36 sin/cos, 0 sqrt; 2689 temporaries
 //   closure_constraints: 960 mul, 655 add, 0 div, 30 sin/cos, 0 sqrt; 375 temporaries
 //   gravity_torques: 240 mul, 141 add, 0 div, 30 sin/cos, 0 sqrt; 162 temporaries
 
@@ -394,7 +394,7 @@ typedef double soagen_lanes_u __attribute__((vector_size(32), aligned(8), may_al
 
 /* closed_chain_forward_dynamics: closed-chain forward dynamics of three_arm_point_contacts: qdd (18), alpha(C) (6), f(0) (18).
  * Lilly-Orin Table 1; Part II (6.1), (6.4), (6.10).
- * Operations: 5853 mul, 4017 add, 39 div, 36 sin/cos, 0 sqrt; 3106 temporaries. */
+ * Operations: 5196 mul, 3498 add, 24 div, 36 sin/cos, 0 sqrt; 2689 temporaries. */
 void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, const double* qd, const double* tau, const double* obj, const double* corr, double* out)
 {
     /* Inputs */
@@ -492,7 +492,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double V3_5 = -s_q_3*t9 + c_q_3*t10;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_1 = qd[3]*V3_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_1 = a3_1 + s_q_3*alpha2_2;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_2 = -qd[3]*V3_1;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_2 = a3_2 + c_q_3*alpha2_2;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t11 = V2_1*V2_1;
     const double t12 = V2_2*V2_2;
     const double a3_3 = -0.2*t12 - 0.2*t11;
@@ -523,7 +529,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t25 = 0.08*V4_2 + V4_4;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0 = -qd[4]*V4_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0 = (a4_0 + c_q_4*alpha2_0) - s_q_4*alpha3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_2 = qd[4]*V4_0;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_2 = (a4_2 + s_q_4*alpha2_0) + c_q_4*alpha3_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t19 = V3_1*V3_1;
     const double t20 = V3_2*V3_2;
     const double t21 = -0.2*t19 - 0.2*t20;
@@ -540,7 +552,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double V5_5 = c_q_5*t26 - s_q_5*t25;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1 = qd[5]*V5_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) + s_q_5*alpha4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_2 = -qd[5]*V5_1;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_2 = (a5_2 - s_q_5*alpha3_1) + c_q_5*alpha4_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t27 = V4_1*V4_1;
     const double t28 = V4_2*V4_2;
     const double a5_3 = -0.08*t27 - 0.08*t28;
@@ -589,7 +607,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double a2_5_2 = c_q_8*t35 + t32*t34;
     const double a2_3_2 = -s_q_8*t35 + 0.45*V1_2_2*t31;
     /* f1: spatial force f(k) (2.29) */
-    const double t721 = 0.40175*V1_2_2;
+    const double t669 = 0.40175*V1_2_2;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0_2 = V2_0_2 + qd[9];
     const double t36 = V2_1_2*c_q_9;
@@ -601,7 +619,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double V3_5_2 = -s_q_9*t39 + c_q_9*t40;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_1_2 = qd[9]*V3_2_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_1_2 = a3_1_2 + s_q_9*alpha2_2_2;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_2_2 = -qd[9]*V3_1_2;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_2_2 = a3_2_2 + c_q_9*alpha2_2_2;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t41 = V2_1_2*V2_1_2;
     const double t42 = V2_2_2*V2_2_2;
     const double a3_3_2 = -0.2*t42 - 0.2*t41;
@@ -632,7 +656,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t55 = 0.08*V4_2_2 + V4_4_2;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0_2 = -qd[10]*V4_2_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0_2 = (a4_0_2 + c_q_10*alpha2_0_2) - s_q_10*alpha3_2_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_2_2 = qd[10]*V4_0_2;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_2_2 = (a4_2_2 + s_q_10*alpha2_0_2) + c_q_10*alpha3_2_2;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t49 = V3_1_2*V3_1_2;
     const double t50 = V3_2_2*V3_2_2;
     const double t51 = -0.2*t49 - 0.2*t50;
@@ -649,7 +679,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double V5_5_2 = c_q_11*t56 - s_q_11*t55;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1_2 = qd[11]*V5_2_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1_2 = (a5_1_2 + c_q_11*alpha3_1_2) + s_q_11*alpha4_2_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_2_2 = -qd[11]*V5_1_2;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_2_2 = (a5_2_2 - s_q_11*alpha3_1_2) + c_q_11*alpha4_2_2;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t57 = V4_1_2*V4_1_2;
     const double t58 = V4_2_2*V4_2_2;
     const double a5_3_2 = -0.08*t57 - 0.08*t58;
@@ -698,7 +734,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double a2_5_3 = c_q_14*t65 + t62*t64;
     const double a2_3_3 = -s_q_14*t65 + 0.45*V1_2_3*t61;
     /* f1: spatial force f(k) (2.29) */
-    const double t1115 = 0.40175*V1_2_3;
+    const double t1011 = 0.40175*V1_2_3;
     /* V3: spatial velocity V(k) (2.25) */
     const double V3_0_3 = V2_0_3 + qd[15];
     const double t66 = V2_1_3*c_q_15;
@@ -710,7 +746,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double V3_5_3 = -s_q_15*t69 + c_q_15*t70;
     /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_1_3 = qd[15]*V3_2_3;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_1_3 = a3_1_3 + s_q_15*alpha2_2_3;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a3_2_3 = -qd[15]*V3_1_3;
+    /* alpha3: spatial acceleration alpha(k) (2.26) */
+    const double alpha3_2_3 = a3_2_3 + c_q_15*alpha2_2_3;
+    /* a3: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t71 = V2_1_3*V2_1_3;
     const double t72 = V2_2_3*V2_2_3;
     const double a3_3_3 = -0.2*t72 - 0.2*t71;
@@ -741,7 +783,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t85 = 0.08*V4_2_3 + V4_4_3;
     /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_0_3 = -qd[16]*V4_2_3;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_0_3 = (a4_0_3 + c_q_16*alpha2_0_3) - s_q_16*alpha3_2_3;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a4_2_3 = qd[16]*V4_0_3;
+    /* alpha4: spatial acceleration alpha(k) (2.26) */
+    const double alpha4_2_3 = (a4_2_3 + s_q_16*alpha2_0_3) + c_q_16*alpha3_2_3;
+    /* a4: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t79 = V3_1_3*V3_1_3;
     const double t80 = V3_2_3*V3_2_3;
     const double t81 = -0.2*t79 - 0.2*t80;
@@ -758,7 +806,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double V5_5_3 = c_q_17*t86 - s_q_17*t85;
     /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_1_3 = qd[17]*V5_2_3;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_1_3 = (a5_1_3 + c_q_17*alpha3_1_3) + s_q_17*alpha4_2_3;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double a5_2_3 = -qd[17]*V5_1_3;
+    /* alpha5: spatial acceleration alpha(k) (2.26) */
+    const double alpha5_2_3 = (a5_2_3 - s_q_17*alpha3_1_3) + c_q_17*alpha4_2_3;
+    /* a5: bias acceleration a(k), with -g at the base (2.19), (3.21) */
     const double t87 = V4_1_3*V4_1_3;
     const double t88 = V4_2_3*V4_2_3;
     const double a5_3_3 = -0.08*t87 - 0.08*t88;
@@ -850,20 +904,20 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t124 = s_q_5*t118;
     const double t120 = 1.0*t117 + 1.0*t119;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t632 = t117 + t119;
+    const double t580 = t117 + t119;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t121 = 0.06*V5_1;
     const double t122 = 1.0*V5_5 - t121;
     const double t125 = 1.0*t123 - 1.0*t124;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t633 = t123 - t124;
+    const double t581 = t123 - t124;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t126 = (0.030116*RC_1_1 + 0.258454*RC_1_0) - 0.001171*RC_1_2;
     const double t127 = (0.258454*RC_0_0 + 0.030116*RC_0_1) - 0.001171*RC_0_2;
     const double t128 = -t127;
     const double t130 = -1.0*t129 + 1.0*c_q_4*t111;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t631 = c_q_4*t111 - t129;
+    const double t579 = c_q_4*t111 - t129;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t132 = ((((obj[4]*t126 - t106) + obj[5]*t128) - t130*t131) - t120*t108) - t125*t122;
     const double t133 = -obj[8];
@@ -896,24 +950,24 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t166 = s_q_4*t137;
     const double t167 = ((-0.99999999999994*t156 + 3.464102066193935e-07*c_q_4*t138) + 0.99999999999994*s_q_4*t144) - 3.464102066193935e-07*t166;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t596 = t156 - s_q_4*t144;
-    const double t610 = t155 - t166;
+    const double t544 = t156 - s_q_4*t144;
+    const double t558 = t155 - t166;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t158 = ((((obj[4]*t153 - t133) - t154) - t157*t131) - t148*t108) - t151*t122;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t654 = -obj[4]*t152 - t154;
+    const double t602 = -obj[4]*t152 - t154;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t159 = obj[5]*t132 - obj[6]*t158;
     const double t160 = -obj[7];
     const double t161 = ((3.464102066193935e-07*t136 - 0.99999999999994*t143) + 3.464102066193935e-07*t140) - 0.99999999999994*t147;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t598 = t143 + t147;
-    const double t611 = t136 + t140;
+    const double t546 = t143 + t147;
+    const double t559 = t136 + t140;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t164 = (3.464102066193935e-07*t149 - 0.99999999999994*t150) + (0.99999999999994*t162 - 3.464102066193935e-07*t163);
     /* Lam0: Lambda(k) (6.10b) */
-    const double t600 = t150 - t162;
-    const double t612 = t149 - t163;
+    const double t548 = t150 - t162;
+    const double t560 = t149 - t163;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t165 = -t126;
     const double t168 = ((((obj[5]*t152 - t160) + obj[6]*t165) - t167*t131) - t161*t108) - t164*t122;
@@ -941,13 +995,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t188 = s_q_11*t182;
     const double t184 = 1.0*t181 + 1.0*t183;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1026 = t181 + t183;
+    const double t922 = t181 + t183;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t185 = 0.06*V5_1_2;
     const double t186 = 1.0*V5_5_2 - t185;
     const double t189 = 1.0*t187 - 1.0*t188;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1027 = t187 - t188;
+    const double t923 = t187 - t188;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t190 = (-0.275079*RC_1_1 + 0.113788*RC_1_0) + 0.018295*RC_1_2;
     const double t254 = (0.305195*RC_1_1 + 0.144666*RC_1_0) - 0.019466*RC_1_2;
@@ -956,7 +1010,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t256 = (0.144666*RC_0_0 + 0.305195*RC_0_1) - 0.019466*RC_0_2;
     const double t195 = -1.0*t194 + 1.0*t193;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1025 = t193 - t194;
+    const double t921 = t193 - t194;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t197 = ((((obj[4]*t191 - t106) + obj[5]*t192) - t195*t196) - t184*t172) - t189*t186;
     const double t198 = s_q_6*t173 + s_q_6*t174;
@@ -992,23 +1046,23 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t225 = obj[5]*t197 - obj[6]*t224;
     const double t226 = ((0.8660252817759073*t200 + 0.5000002113249157*t207) + 0.8660252817759073*t204) + 0.5000002113249157*t211;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t997 = t207 + t211;
-    const double t1008 = t200 + t204;
+    const double t893 = t207 + t211;
+    const double t904 = t200 + t204;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t227 = ((-0.5000002113249157*t213 - 0.8660252817759073*t216) + 0.8660252817759073*t214) + 0.5000002113249157*t215;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t998 = t215 - t213;
-    const double t1009 = t214 - t216;
+    const double t894 = t215 - t213;
+    const double t905 = t214 - t216;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t228 = -t218;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1048 = -obj[4]*t228 - t220;
+    const double t944 = -obj[4]*t228 - t220;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t231 = ((0.5000002113249157*t221 + 0.8660252817759073*t229) - 0.8660252817759073*t222) - 0.5000002113249157*t230;
     const double t232 = ((((obj[5]*t228 - t160) + obj[6]*t190) - t231*t196) - t226*t172) - t227*t186;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t996 = t221 - t230;
-    const double t1007 = t229 - t222;
+    const double t892 = t221 - t230;
+    const double t903 = t229 - t222;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t233 = -obj[4]*t197 + obj[6]*t232;
     const double t234 = obj[4]*t224 - obj[5]*t232;
@@ -1033,18 +1087,18 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t252 = s_q_17*t246;
     const double t248 = 1.0*t245 + 1.0*t247;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1426 = t245 + t247;
+    const double t1270 = t245 + t247;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t249 = 0.06*V5_1_3;
     const double t250 = 1.0*V5_5_3 - t249;
     const double t253 = 1.0*t251 - 1.0*t252;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1427 = t251 - t252;
+    const double t1271 = t251 - t252;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t255 = -t254;
     const double t258 = -1.0*t257 + 1.0*c_q_16*t239;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1425 = c_q_16*t239 - t257;
+    const double t1269 = c_q_16*t239 - t257;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t260 = ((((obj[4]*t255 - t106) + obj[5]*t256) - t258*t259) - t248*t236) - t253*t250;
     const double t261 = c_q_12*t237 + c_q_12*t238;
@@ -1068,20 +1122,20 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t277 = c_q_17*t273;
     const double t275 = ((0.866025474596338*t263 + 0.4999998773501725*t270) + 0.866025474596338*t267) + 0.4999998773501725*t274;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1405 = t263 + t267;
+    const double t1249 = t263 + t267;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t276 = c_q_17*t266;
     const double t278 = s_q_17*t262;
     const double t291 = ((-0.866025474596338*t270 + 0.4999998773501725*c_q_17*t262) + 0.4999998773501725*s_q_17*t266) - 0.866025474596338*t274;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1392 = t270 + t274;
+    const double t1236 = t270 + t274;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t292 = (0.4999998773501725*c_q_17*t266 + (-0.4999998773501725*t278 + 0.866025474596338*s_q_17*t269)) - 0.866025474596338*t277;
     const double t279 = s_q_17*t269;
     const double t280 = (0.866025474596338*t276 + 0.4999998773501725*t277) + (-0.866025474596338*t278 - 0.4999998773501725*t279);
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1394 = t277 - t279;
-    const double t1406 = t276 - t278;
+    const double t1238 = t277 - t279;
+    const double t1250 = t276 - t278;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t282 = -t256;
     const double t283 = -obj[6]*t282;
@@ -1090,13 +1144,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t290 = obj[5]*t260 - obj[6]*t289;
     const double t293 = -t281;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1451 = -obj[4]*t293 - t283;
+    const double t1295 = -obj[4]*t293 - t283;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t294 = ((0.4999998773501725*t284 - 0.866025474596338*t285) - 0.4999998773501725*t286) + 0.866025474596338*t287;
     const double t295 = ((((obj[5]*t293 - t160) + obj[6]*t254) - t294*t259) - t291*t236) - t292*t250;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1390 = t285 - t287;
-    const double t1404 = t284 - t286;
+    const double t1234 = t285 - t287;
+    const double t1248 = t284 - t286;
     /* -alpha^c_k = -phi^c^T W dV: the grasp's closure bias (Lilly-Orin (30)) */
     const double t296 = -obj[4]*t260 + obj[6]*t295;
     const double t297 = obj[4]*t289 - obj[5]*t295;
@@ -1109,49 +1163,43 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double alpha2_3 = a2_3 + (c_q_2*alpha1_3 - s_q_2*alpha1_5);
     const double alpha2_5 = a2_5 + (s_q_2*alpha1_3 + c_q_2*alpha1_5);
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_5 = alpha1_5;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_1 = a3_1 + s_q_3*alpha2_2;
-    const double alpha3_2 = a3_2 + c_q_3*alpha2_2;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0 = (a4_0 + c_q_4*alpha2_0) - s_q_4*alpha3_2;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_3 = a3_3 + alpha2_3;
     const double t298 = 0.2*alpha2_2 + alpha2_4;
     const double alpha3_4 = (a3_4 + s_q_3*alpha2_5) + c_q_3*t298;
     const double alpha3_5 = (a3_5 + c_q_3*alpha2_5) - s_q_3*t298;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_2 = (a4_2 + s_q_4*alpha2_0) + c_q_4*alpha3_2;
+    const double alpha4_4 = (a4_4 + 0.2*alpha3_2) + alpha3_4;
     const double t299 = alpha3_5 - 0.2*alpha3_1;
     const double alpha4_3 = (a4_3 + c_q_4*alpha3_3) - s_q_4*t299;
     const double alpha4_5 = (a4_5 + s_q_4*alpha3_3) + c_q_4*t299;
-    const double alpha4_4 = (a4_4 + 0.2*alpha3_2) + alpha3_4;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_1 = (a5_1 + c_q_5*alpha3_1) + s_q_5*alpha4_2;
-    const double alpha5_2 = (a5_2 - s_q_5*alpha3_1) + c_q_5*alpha4_2;
     const double alpha5_3 = a5_3 + alpha4_3;
     const double t300 = 0.08*alpha4_2 + alpha4_4;
     const double t301 = alpha4_5 - 0.08*alpha3_1;
     const double alpha5_4 = (a5_4 + c_q_5*t300) + s_q_5*t301;
     const double alpha5_5 = (a5_5 - s_q_5*t300) + c_q_5*t301;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t609 = (0.06*alpha5_2 + V5_0*t121) + alpha5_4;
+    const double t611 = (-0.06*alpha5_1 + V5_0*t107) + alpha5_5;
     /* f5: spatial force f(k) (2.29) */
     const double f5_0 = 0.0002*alpha4_0;
     /* f4: spatial force f(k) (2.29) */
     const double f4_0 = 0.0006*alpha4_0 + f5_0;
     /* f5: spatial force f(k) (2.29) */
     const double t302 = 0.00022*V5_0;
+    const double t305 = 0.009*V5_0;
     const double f5_1 = (0.00042*alpha5_1 - V5_2*t302) - 0.009*alpha5_5;
+    const double f5_5 = (-0.009*alpha5_1 + V5_2*t305) + 0.3*alpha5_5;
     const double f5_2 = (0.00042*alpha5_2 + V5_1*t302) + 0.009*alpha5_4;
+    const double f5_4 = (0.009*alpha5_2 + V5_1*t305) + 0.3*alpha5_4;
     const double t303 = V5_1*V5_1;
     const double t304 = V5_2*V5_2;
     const double f5_3 = 0.3*alpha5_3 + (-0.009*t304 - 0.009*t303);
     /* f4: spatial force f(k) (2.29) */
     const double f4_3 = (0.8*alpha4_3 + (-0.032*t27 - 0.032*t28)) + f5_3;
-    /* f5: spatial force f(k) (2.29) */
-    const double t305 = 0.009*V5_0;
-    const double f5_4 = (0.009*alpha5_2 + V5_1*t305) + 0.3*alpha5_4;
-    const double f5_5 = (-0.009*alpha5_1 + V5_2*t305) + 0.3*alpha5_5;
+    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t607 = alpha5_3 + (-0.06*t304 - 0.06*t303);
     /* f4: spatial force f(k) (2.29) */
     const double t306 = 0.0014800000000000004*V4_0;
     const double t311 = 0.032*V4_0;
@@ -1170,6 +1218,9 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     /* f3: spatial force f(k) (2.29) */
     const double t312 = c_q_4*f4_5;
     const double f3_0 = (c_q_4*f4_0 + 0.0015*alpha2_0) + s_q_4*f4_2;
+    /* f2: spatial force f(k) (2.29) */
+    const double f2_0 = 0.004*alpha2_0 + f3_0;
+    /* f3: spatial force f(k) (2.29) */
     const double t313 = 0.015300000000000003*V3_0;
     const double f3_2 = ((((0.016800000000000002*alpha3_2 + t313*V3_1) + 0.12*alpha3_4) - s_q_4*f4_0) + 0.2*f4_4) + c_q_4*f4_2;
     const double f3_1 = ((((0.016800000000000002*alpha3_1 - V3_2*t313) - 0.12*alpha3_5) + 0.2*s_q_4*f4_3) + f4_1) - 0.2*t312;
@@ -1177,11 +1228,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double f3_5 = (((-0.12*alpha3_1 + V3_2*t314) + 1.2*alpha3_5) - s_q_4*f4_3) + t312;
     const double f3_4 = ((0.12*alpha3_2 + t314*V3_1) + 1.2*alpha3_4) + f4_4;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t385 = tau[4] - f4_1;
-    /* f2: spatial force f(k) (2.29) */
-    const double f2_0 = 0.004*alpha2_0 + f3_0;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_0 = alpha2_0;
+    const double t377 = tau[4] - f4_1;
     /* f2: spatial force f(k) (2.29) */
     const double t315 = 0.038500000000000006*V2_0;
     const double t320 = 0.30000000000000004*V2_0;
@@ -1198,50 +1245,10 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double f1_2 = (-s_q_2*f2_0 + 0.012*a1_2) + c_q_2*f2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2 = c_q_1*f1_2 - s_q_1*f1_0;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_2 = alpha2_2;
-    const double zeta2_4 = alpha2_4;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_1 = a3_1 + s_q_3*zeta2_2;
-    const double zeta3_2 = a3_2 + c_q_3*zeta2_2;
-    const double t402 = 0.2*zeta2_2 + zeta2_4;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_2 = (a4_2 + s_q_4*zeta2_0) + c_q_4*zeta3_2;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1 = (a5_1 + c_q_5*zeta3_1) + s_q_5*zeta4_2;
-    const double zeta5_2 = (a5_2 - s_q_5*zeta3_1) + c_q_5*zeta4_2;
     /* f1: spatial force f(k) (2.29) */
     const double t322 = 0.45*c_q_2;
     const double t323 = 0.45*s_q_2;
     const double f1_1 = (((V1_0*t321 + 1.35*alpha1_3) + t322*f2_3) + t323*f2_5) + f2_1;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3 = alpha1_3;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_3 = a2_3 + (c_q_2*zeta1_3 - s_q_2*zeta1_5);
-    const double zeta2_5 = a2_5 + (c_q_2*zeta1_5 + s_q_2*zeta1_3);
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_3 = a3_3 + zeta2_3;
-    const double zeta3_4 = (a3_4 + s_q_3*zeta2_5) + c_q_3*t402;
-    const double zeta3_5 = (a3_5 + c_q_3*zeta2_5) - s_q_3*t402;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_4 = (a4_4 + 0.2*zeta3_2) + zeta3_4;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double t404 = 0.08*zeta4_2 + zeta4_4;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double t403 = zeta3_5 - 0.2*zeta3_1;
-    const double zeta4_3 = (a4_3 + c_q_4*zeta3_3) - s_q_4*t403;
-    const double zeta4_5 = (a4_5 + s_q_4*zeta3_3) + c_q_4*t403;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_3 = a5_3 + zeta4_3;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t659 = (-0.06*t304 - 0.06*t303) + zeta5_3;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double t405 = zeta4_5 - 0.08*zeta3_1;
-    const double zeta5_4 = (a5_4 + c_q_5*t404) + s_q_5*t405;
-    const double zeta5_5 = (a5_5 - s_q_5*t404) + c_q_5*t405;
-    /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t661 = (0.06*zeta5_2 + V5_0*t121) + zeta5_4;
-    const double t663 = (-0.06*zeta5_1 + V5_0*t107) + zeta5_5;
     /* P4: articulated inertia P(k) (4.5) */
     const double t324 = c_q_5*c_q_5;
     const double t325 = s_q_5*s_q_5;
@@ -1249,55 +1256,38 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double P4_2_4 = (0.033*t324 + 0.032) + 0.033*t325;
     const double P4_4_4 = (0.3*t324 + 0.8) + 0.3*t325;
     const double P4_1_5 = -P4_2_4;
-    const double P4_2_2 = P4_1_1;
-    const double P4_5_5 = P4_4_4;
     /* Dinv4: D^-1(k) */
     const double Dinv4_0_0 = 1.0/P4_1_1;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G4_1_0 = P4_1_1*Dinv4_0_0;
     const double G4_5_0 = P4_1_5*Dinv4_0_0;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t334 = P4_5_5 - P4_1_5*G4_5_0;
-    const double t326 = s_q_4*s_q_4;
-    const double t327 = c_q_4*c_q_4;
-    const double t328 = 0.0006*t327 + 0.0015;
-    const double P3_0_0 = t326*P4_2_2 + t328;
-    const double t331 = c_q_4*P4_2_2;
+    const double t326 = c_q_4*c_q_4;
+    const double t327 = s_q_4*s_q_4;
+    const double P3_0_0 = t327*P4_1_1 + (0.0006*t326 + 0.0015);
     const double P3_0_4 = s_q_4*P4_2_4;
-    const double t329 = c_q_4*s_q_4;
-    const double t330 = -0.0006*t329;
-    const double P3_0_2 = (0.2*P3_0_4 + t330) + s_q_4*t331;
-    const double t332 = -P4_1_5;
-    const double t333 = 0.2*c_q_4;
-    const double t335 = (-P4_1_5*G4_1_0 - t332) - t333*t334;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_1_5_2 = P4_1_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t336 = -0.04400000000000001*t326 - 0.016800000000000002;
-    const double P3_1_1 = (((P4_1_1 - t336) - P4_1_1*G4_1_0) - t333*(-P4_1_1*G4_5_0 - t332)) - 0.2*c_q_4*t335;
-    const double t337 = 0.22000000000000003*t329;
-    const double P3_1_3 = s_q_4*t335 + t337;
-    const double t338 = 0.22000000000000003*t326 + 0.12;
-    const double P3_1_5 = c_q_4*t335 - t338;
-    const double t339 = 0.2*P4_2_4;
-    const double t340 = 0.0006*t326 + 0.016800000000000002;
-    const double P3_2_2 = ((0.04000000000000001*P4_4_4 + t340) + c_q_4*t339) + c_q_4*(t331 + t339);
+    const double t328 = c_q_4*s_q_4;
+    const double t329 = c_q_4*P4_1_1;
+    const double P3_0_2 = (0.2*P3_0_4 - 0.0006*t328) + s_q_4*t329;
+    const double t330 = -P4_1_5;
+    const double t331 = 0.2*c_q_4;
+    const double t332 = P4_4_4 - P4_1_5*G4_5_0;
+    const double t333 = (-P4_1_5*G4_1_0 - t330) - t331*t332;
+    const double P3_1_1 = (((P4_1_1 + (0.04400000000000001*t327 + 0.016800000000000002)) - P4_1_1*G4_1_0) - t331*(-P4_1_1*G4_5_0 - t330)) - 0.2*c_q_4*t333;
+    const double P3_1_3 = s_q_4*t333 + 0.22000000000000003*t328;
+    const double P3_1_5 = c_q_4*t333 + (-0.22000000000000003*t327 - 0.12);
+    const double P3_3_5 = t328*t332 - 1.1*t328;
+    const double t334 = 0.2*P4_2_4;
+    const double P3_2_2 = ((0.04000000000000001*P4_4_4 + (0.0006*t327 + 0.016800000000000002)) + c_q_4*t334) + c_q_4*(t329 + t334);
     const double P3_2_4 = (c_q_4*P4_2_4 + 0.12) + 0.2*P4_4_4;
+    const double P3_4_4 = P4_4_4 + 1.2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t347 = -P3_2_4;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_2_4_2 = P4_2_4;
+    const double t338 = -P3_2_4;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t341 = 1.1*t327 + 1.2;
-    const double P3_3_3 = t326*t334 + t341;
+    const double P3_3_3 = (1.1*t326 + 1.2) + t327*t332;
+    const double P3_5_5 = t326*t332 + (1.1*t327 + 1.2);
     /* P2: articulated inertia P(k) (4.5) */
     const double P2_3_3 = P3_3_3 + 3.0;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t342 = -1.1*t329;
-    const double P3_3_5 = t329*t334 + t342;
-    const double P3_4_4 = P4_4_4 + 1.2;
-    const double t343 = 1.1*t326 + 1.2;
-    const double P3_5_5 = t327*t334 + t343;
     /* Dinv3: D^-1(k) */
     const double Dinv3_0_0 = 1.0/P3_0_0;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
@@ -1307,103 +1297,107 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_2_0 = P3_0_2*Dinv3_0_0;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t346 = P3_2_2 - P3_0_2*G3_2_0;
+    const double t337 = P3_2_2 - P3_0_2*G3_2_0;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G3_4_0 = P3_0_4*Dinv3_0_0;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t357 = P3_4_4 - P3_0_4*G3_4_0;
-    const double t344 = P3_0_4 - P3_0_4*G3_0_0;
-    const double t356 = -P3_0_4*G3_2_0 - t347;
-    const double t348 = -P3_0_2*G3_4_0 - t347;
-    const double t345 = P3_0_2 - P3_0_2*G3_0_0;
-    const double P2_0_5 = s_q_3*t344;
-    const double P2_0_4 = c_q_3*t344;
-    const double P2_0_1 = -0.2*P2_0_5 - s_q_3*t345;
-    const double P2_0_2 = 0.2*P2_0_4 + c_q_3*t345;
+    const double t348 = P3_4_4 - P3_0_4*G3_4_0;
+    const double t335 = P3_0_4 - P3_0_4*G3_0_0;
+    const double t347 = -P3_0_4*G3_2_0 - t338;
+    const double t339 = -P3_0_2*G3_4_0 - t338;
+    const double t336 = P3_0_2 - P3_0_2*G3_0_0;
+    const double P2_0_5 = s_q_3*t335;
+    const double P2_0_4 = c_q_3*t335;
+    const double P2_0_1 = -0.2*P2_0_5 - s_q_3*t336;
+    const double P2_0_2 = 0.2*P2_0_4 + c_q_3*t336;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t372 = -P2_0_2;
-    const double t381 = -P2_0_5;
+    const double t362 = -P2_0_2;
+    const double t372 = -P2_0_5;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t349 = 0.2*s_q_3;
-    const double t350 = -s_q_3*t346 - t349*t348;
-    const double t351 = c_q_3*P3_1_5;
-    const double t362 = s_q_3*P3_1_5;
-    const double t352 = -0.2*t351 + c_q_3*P3_1_1;
-    const double t353 = 0.2*c_q_3;
-    const double t354 = t351 - t353*P3_5_5;
-    const double t355 = c_q_3*t354;
-    const double t361 = s_q_3*t354;
-    const double t358 = -s_q_3*t356 - t349*t357;
-    const double t363 = c_q_3*t356 + t353*t357;
-    const double t359 = s_q_3*t358;
-    const double t360 = c_q_3*t358;
-    const double P2_1_1 = (c_q_3*t352 + (0.04250000000000001 - s_q_3*t350)) + (-0.2*t355 - 0.2*t359);
-    const double P2_1_2 = ((0.2*t360 + c_q_3*t350) + s_q_3*t352) - 0.2*t361;
-    const double P2_1_4 = t360 - t361;
-    const double P2_1_5 = t355 + (t359 - 0.30000000000000004);
+    const double t340 = 0.2*s_q_3;
+    const double t341 = -s_q_3*t337 - t340*t339;
+    const double t342 = c_q_3*P3_1_5;
+    const double t353 = s_q_3*P3_1_5;
+    const double t343 = -0.2*t342 + c_q_3*P3_1_1;
+    const double t344 = 0.2*c_q_3;
+    const double t345 = t342 - t344*P3_5_5;
+    const double t346 = c_q_3*t345;
+    const double t352 = s_q_3*t345;
+    const double t349 = -s_q_3*t347 - t340*t348;
+    const double t354 = c_q_3*t347 + t344*t348;
+    const double t350 = s_q_3*t349;
+    const double t351 = c_q_3*t349;
+    const double P2_1_1 = (c_q_3*t343 + (0.04250000000000001 - s_q_3*t341)) + (-0.2*t346 - 0.2*t350);
+    const double P2_1_2 = ((0.2*t351 + c_q_3*t341) + s_q_3*t343) - 0.2*t352;
+    const double P2_1_4 = t351 - t352;
+    const double P2_1_5 = t346 + (t350 - 0.30000000000000004);
     const double P2_3_5 = c_q_3*P3_3_5;
-    const double t367 = s_q_3*P3_3_5;
+    const double t358 = s_q_3*P3_3_5;
     const double P2_1_3 = c_q_3*P3_1_3 - 0.2*P2_3_5;
-    const double P2_2_3 = s_q_3*P3_1_3 - 0.2*t367;
-    const double P2_3_4 = -t367;
+    const double P2_2_3 = s_q_3*P3_1_3 - 0.2*t358;
+    const double P2_3_4 = -t358;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t380 = -P2_2_3;
-    const double t383 = -P2_3_5;
+    const double t370 = -P2_2_3;
+    const double t374 = -P2_3_5;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t364 = c_q_3*t363;
-    const double t365 = t362 - t349*P3_5_5;
-    const double P2_2_5 = c_q_3*t365 + s_q_3*t363;
-    const double t366 = s_q_3*t365;
-    const double P2_2_2 = ((c_q_3*(c_q_3*t346 + t353*t348) + 0.04250000000000001) + 0.2*t364) + (-0.2*t366 + s_q_3*(-0.2*t362 + s_q_3*P3_1_1));
-    const double P2_2_4 = (t364 + 0.30000000000000004) - t366;
+    const double t355 = c_q_3*t354;
+    const double t356 = t353 - t340*P3_5_5;
+    const double P2_2_5 = c_q_3*t356 + s_q_3*t354;
+    const double t357 = s_q_3*t356;
+    const double P2_2_2 = ((c_q_3*(c_q_3*t337 + t344*t339) + 0.04250000000000001) + 0.2*t355) + (-0.2*t357 + s_q_3*(-0.2*t353 + s_q_3*P3_1_1));
+    const double P2_2_4 = (t355 + 0.30000000000000004) - t357;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t382 = -P2_2_5;
+    const double t373 = -P2_2_5;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t368 = s_q_3*s_q_3;
-    const double t369 = c_q_3*c_q_3;
-    const double P2_4_4 = (t368*P3_5_5 + 3.0) + t369*t357;
-    const double t370 = c_q_3*s_q_3;
-    const double P2_4_5 = -t370*P3_5_5 + c_q_3*s_q_3*t357;
-    const double P2_5_5 = (t369*P3_5_5 + 3.0) + t368*t357;
+    const double t359 = s_q_3*s_q_3;
+    const double t360 = c_q_3*c_q_3;
+    const double P2_4_4 = (t359*P3_5_5 + 3.0) + t360*t348;
+    const double P2_5_5 = (t360*P3_5_5 + 3.0) + t359*t348;
+    const double P2_4_5 = -c_q_3*s_q_3*P3_5_5 + c_q_3*s_q_3*t348;
     /* Dinv2: D^-1(k) */
     const double Dinv2_0_0 = 1.0/P2_1_1;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_0_0 = P2_0_1*Dinv2_0_0;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t371 = P2_0_0 - P2_0_1*G2_0_0;
+    const double t361 = P2_0_0 - P2_0_1*G2_0_0;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_1_0 = P2_1_1*Dinv2_0_0;
     const double G2_2_0 = P2_1_2*Dinv2_0_0;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t377 = P2_2_2 - P2_1_2*G2_2_0;
+    const double t367 = P2_2_2 - P2_1_2*G2_2_0;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G2_3_0 = P2_1_3*Dinv2_0_0;
     const double G2_4_0 = P2_1_4*Dinv2_0_0;
     const double G2_5_0 = P2_1_5*Dinv2_0_0;
     /* P1: articulated inertia P(k) (4.5) */
-    const double P1_1_1 = (((((P2_1_1 + 0.41375) - P2_1_1*G2_1_0) + t322*(P2_1_3 - P2_1_1*G2_3_0)) + t323*(P2_1_5 - P2_1_1*G2_5_0)) + t322*(((P2_1_3 - P2_1_3*G2_1_0) + t322*(P2_3_3 - P2_1_3*G2_3_0)) + t323*(-P2_1_3*G2_5_0 - t383))) + t323*(((P2_1_5 - P2_1_5*G2_1_0) + t322*(-P2_1_5*G2_3_0 - t383)) + t323*(P2_5_5 - P2_1_5*G2_5_0));
+    const double P1_1_1 = (((((P2_1_1 + 0.41375) - P2_1_1*G2_1_0) + t322*(P2_1_3 - P2_1_1*G2_3_0)) + t323*(P2_1_5 - P2_1_1*G2_5_0)) + t322*(((P2_1_3 - P2_1_3*G2_1_0) + t322*(P2_3_3 - P2_1_3*G2_3_0)) + t323*(-P2_1_3*G2_5_0 - t374))) + t323*(((P2_1_5 - P2_1_5*G2_1_0) + t322*(-P2_1_5*G2_3_0 - t374)) + t323*(P2_5_5 - P2_1_5*G2_5_0));
     /* Dinv1: D^-1(k) */
     const double Dinv1_0_0 = 1.0/P1_1_1;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t373 = -P2_0_1*G2_2_0 - t372;
-    const double t376 = -P2_1_2*G2_0_0 - t372;
-    const double t374 = 0.45*G2_4_0;
-    const double t375 = ((P2_0_1*t374 - 0.45*P2_0_4) + c_q_2*t371) + s_q_2*t373;
-    const double P1_2_2 = (c_q_2*(c_q_2*t377 - s_q_2*t376) + 0.012) - s_q_2*(c_q_2*t373 - s_q_2*t371);
-    const double t378 = ((P2_1_2*t374 - 0.45*P2_2_4) + c_q_2*t376) + s_q_2*t377;
-    const double P1_0_0 = (((((0.2025*P2_4_4 + 0.41375) - 0.2025*P2_1_4*G2_4_0) - t322*(P2_0_4 - P2_1_4*G2_0_0)) - t323*(P2_2_4 - P2_1_4*G2_2_0)) + c_q_2*t375) + s_q_2*t378;
-    const double P1_0_2 = c_q_2*t378 - s_q_2*t375;
+    const double t363 = -P2_0_1*G2_2_0 - t362;
+    const double t366 = -P2_1_2*G2_0_0 - t362;
+    const double t364 = 0.45*G2_4_0;
+    const double t365 = ((P2_0_1*t364 - 0.45*P2_0_4) + c_q_2*t361) + s_q_2*t363;
+    const double P1_2_2 = (c_q_2*(c_q_2*t367 - s_q_2*t366) + 0.012) - s_q_2*(c_q_2*t363 - s_q_2*t361);
+    const double t368 = ((P2_1_2*t364 - 0.45*P2_2_4) + c_q_2*t366) + s_q_2*t367;
+    const double P1_0_0 = (((((0.2025*P2_4_4 + 0.41375) - 0.2025*P2_1_4*G2_4_0) - t322*(P2_0_4 - P2_1_4*G2_0_0)) - t323*(P2_2_4 - P2_1_4*G2_2_0)) + c_q_2*t365) + s_q_2*t368;
+    const double P1_0_2 = c_q_2*t368 - s_q_2*t365;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t384 = -P1_0_2;
+    const double t376 = -P1_0_2;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t379 = -P2_0_1;
-    const double P1_0_1 = ((((P2_1_1*t374 - 0.45*P2_1_4) + c_q_2*(-P2_1_1*G2_0_0 - t379)) + s_q_2*(P2_1_2 - P2_1_1*G2_2_0)) + t322*(((-c_q_2*P2_1_3*G2_0_0 - 0.45*P2_3_4) + 0.45*P2_1_3*G2_4_0) + s_q_2*(-P2_1_3*G2_2_0 - t380))) + t323*(((P2_1_5*t374 - 0.45*P2_4_5) + c_q_2*(-P2_1_5*G2_0_0 - t381)) + s_q_2*(-P2_1_5*G2_2_0 - t382));
-    const double P1_1_2 = c_q_2*(((P2_1_2 - P2_1_2*G2_1_0) + t322*(-P2_1_2*G2_3_0 - t380)) + t323*(-P2_1_2*G2_5_0 - t382)) - s_q_2*(((-P2_0_1*G2_1_0 - t379) - t322*P2_0_1*G2_3_0) + 0.45*s_q_2*(-P2_0_1*G2_5_0 - t381));
+    const double t369 = -P2_0_1;
+    const double t371 = c_q_2*G2_0_0;
+    const double P1_0_1 = ((((P2_1_1*t364 - 0.45*P2_1_4) + c_q_2*(-P2_1_1*G2_0_0 - t369)) + s_q_2*(P2_1_2 - P2_1_1*G2_2_0)) + t322*(((0.45*P2_1_3*G2_4_0 - 0.45*P2_3_4) - P2_1_3*t371) + s_q_2*(-P2_1_3*G2_2_0 - t370))) + t323*(((P2_1_5*t364 - 0.45*P2_4_5) + c_q_2*(-P2_1_5*G2_0_0 - t372)) + s_q_2*(-P2_1_5*G2_2_0 - t373));
+    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t404 = (-s_q_2*G2_2_0 + 0.45*G2_4_0) - t371;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t375 = t322*G2_3_0;
+    const double P1_1_2 = c_q_2*(((P2_1_2 - P2_1_2*G2_1_0) + t322*(-P2_1_2*G2_3_0 - t370)) + t323*(-P2_1_2*G2_5_0 - t373)) - s_q_2*(((-P2_0_1*G2_1_0 - t369) - P2_0_1*t375) + 0.45*s_q_2*(-P2_0_1*G2_5_0 - t372));
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
     const double G1_0_0 = P1_0_1*Dinv1_0_0;
     const double G1_2_0 = P1_1_2*Dinv1_0_0;
     /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2 = (c_q_1*(c_q_1*(P1_2_2 - P1_1_2*G1_2_0) - s_q_1*(-P1_1_2*G1_0_0 - t384)) + 0.018) - s_q_1*(c_q_1*(-P1_0_1*G1_2_0 - t384) - s_q_1*(P1_0_0 - P1_0_1*G1_0_0));
+    const double P0_2_2 = (c_q_1*(c_q_1*(P1_2_2 - P1_1_2*G1_2_0) - s_q_1*(-P1_1_2*G1_0_0 - t376)) + 0.018) - s_q_1*(c_q_1*(-P1_0_1*G1_2_0 - t376) - s_q_1*(P1_0_0 - P1_0_1*G1_0_0));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
@@ -1411,56 +1405,56 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     /* z4: z(k) (4.20) */
     const double z4_0 = -1.0*f5_0 + 1.0*tau[5];
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0 = Dinv4_0_0*t385;
+    const double nu4_0 = Dinv4_0_0*t377;
     /* z3: z(k) (4.20) */
     const double z3_0 = c_q_4*z4_0;
     const double z3_2 = -s_q_4*z4_0;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t387 = (tau[3] - z3_0) - f3_0;
+    const double t379 = (tau[3] - z3_0) - f3_0;
     /* z2: z(k) (4.20) */
-    const double z2_0 = G3_0_0*t387 + z3_0;
-    const double t388 = G3_2_0*t387 + z3_2;
+    const double z2_0 = G3_0_0*t379 + z3_0;
+    const double t380 = G3_2_0*t379 + z3_2;
     /* z3: z(k) (4.20) */
-    const double t386 = G4_5_0*t385;
-    const double z3_1 = -t333*t386 + G4_1_0*t385;
-    const double z3_3 = s_q_4*t386;
-    const double z3_5 = c_q_4*t386;
+    const double t378 = G4_5_0*t377;
+    const double z3_1 = -t331*t378 + G4_1_0*t377;
+    const double z3_3 = s_q_4*t378;
+    const double z3_5 = c_q_4*t378;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0 = Dinv3_0_0*t387;
+    const double nu3_0 = Dinv3_0_0*t379;
     /* z2: z(k) (4.20) */
-    const double t390 = G3_4_0*t387;
-    const double t389 = c_q_3*z3_5;
-    const double t391 = s_q_3*z3_5;
-    const double z2_1 = (c_q_3*z3_1 - t349*t390) + (-0.2*t389 - s_q_3*t388);
-    const double z2_2 = (c_q_3*t388 + s_q_3*z3_1) + (-0.2*t391 + t353*t390);
-    const double z2_4 = c_q_3*t390 - t391;
-    const double z2_5 = s_q_3*t390 + t389;
+    const double t382 = G3_4_0*t379;
+    const double t381 = c_q_3*z3_5;
+    const double t383 = s_q_3*z3_5;
+    const double z2_1 = (c_q_3*z3_1 - t340*t382) + (-0.2*t381 - s_q_3*t380);
+    const double z2_2 = (c_q_3*t380 + s_q_3*z3_1) + (-0.2*t383 + t344*t382);
+    const double z2_4 = c_q_3*t382 - t383;
+    const double z2_5 = s_q_3*t382 + t381;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t392 = (tau[2] - f2_1) - z2_1;
+    const double t384 = (tau[2] - f2_1) - z2_1;
     /* z1: z(k) (4.20) */
-    const double z1_1 = ((G2_1_0*t392 + z2_1) + t322*(G2_3_0*t392 + z3_3)) + t323*(G2_5_0*t392 + z2_5);
+    const double z1_1 = ((G2_1_0*t384 + z2_1) + t322*(G2_3_0*t384 + z3_3)) + t323*(G2_5_0*t384 + z2_5);
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t395 = (tau[1] - f1_1) - z1_1;
+    const double t387 = (tau[1] - f1_1) - z1_1;
     /* z1: z(k) (4.20) */
-    const double t393 = G2_0_0*t392 + z2_0;
-    const double t394 = G2_2_0*t392 + z2_2;
-    const double z1_0 = (c_q_2*t393 + (-t374*t392 - 0.45*z2_4)) + s_q_2*t394;
-    const double z1_2 = c_q_2*t394 - s_q_2*t393;
+    const double t385 = G2_0_0*t384 + z2_0;
+    const double t386 = G2_2_0*t384 + z2_2;
+    const double z1_0 = (c_q_2*t385 + (-t364*t384 - 0.45*z2_4)) + s_q_2*t386;
+    const double z1_2 = c_q_2*t386 - s_q_2*t385;
     /* z0: z(k) (4.20) */
-    const double z0_2 = c_q_1*(t395*G1_2_0 + z1_2) - s_q_1*(t395*G1_0_0 + z1_0);
+    const double z0_2 = c_q_1*(t387*G1_2_0 + z1_2) - s_q_1*(t387*G1_0_0 + z1_0);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0 = ((tau[0] - f0_2) - z0_2)*Dinv0_0_0;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0 = Dinv2_0_0*t392;
+    const double nu2_0 = Dinv2_0_0*t384;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0 = t395*Dinv1_0_0;
+    const double nu1_0 = t387*Dinv1_0_0;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2 = c_q_1*nu0_0;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t396 = s_q_1*nu0_0;
-    const double qdd1_0 = (G1_0_0*t396 + nu1_0) - G1_2_0*lam1_2;
+    const double t388 = s_q_1*nu0_0;
+    const double qdd1_0 = (G1_0_0*t388 + nu1_0) - G1_2_0*lam1_2;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0 = -t396;
+    const double lam1_0 = -t388;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0 = c_q_2*lam1_0 - s_q_2*lam1_2;
     const double lam2_2 = c_q_2*lam1_2 + s_q_2*lam1_0;
@@ -1471,550 +1465,404 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     /* lam2: lambda(k) (4.21) */
     const double lam2_4 = -0.45*lam1_0;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t397 = 0.2*lam2_2 + lam2_4;
+    const double t389 = 0.2*lam2_2 + lam2_4;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1 = qdd1_0 + qdd2_0;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t398 = lam2_5 - 0.2*lam2_1;
+    const double t390 = lam2_5 - 0.2*lam2_1;
     /* lam3: lambda(k) (4.21) */
     const double lam3_2 = -s_q_3*lam2_1 + c_q_3*lam2_2;
     const double lam3_1 = c_q_3*lam2_1 + s_q_3*lam2_2;
-    const double lam3_4 = s_q_3*t398 + c_q_3*t397;
-    const double lam3_5 = c_q_3*t398 - s_q_3*t397;
+    const double lam3_4 = s_q_3*t390 + c_q_3*t389;
+    const double lam3_5 = c_q_3*t390 - s_q_3*t389;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0 = ((nu3_0 - G3_0_0*lam2_0) - G3_2_0*lam3_2) - G3_4_0*lam3_4;
     /* lam3: lambda(k) (4.21) */
     const double lam3_0 = lam2_0 + qdd3_0;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t399 = lam3_5 - 0.2*lam3_1;
+    const double t391 = lam3_5 - 0.2*lam3_1;
     /* lam4: lambda(k) (4.21) */
     const double lam4_4 = 0.2*lam3_2 + lam3_4;
-    const double lam4_5 = c_q_4*t399 + s_q_4*lam2_3;
-    const double lam4_3 = -s_q_4*t399 + c_q_4*lam2_3;
+    const double lam4_5 = c_q_4*t391 + s_q_4*lam2_3;
+    const double lam4_3 = -s_q_4*t391 + c_q_4*lam2_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0 = (nu4_0 - G4_1_0*lam3_1) - G4_5_0*lam4_5;
     /* lam4: lambda(k) (4.21) */
     const double lam4_1 = lam3_1 + qdd4_0;
     /* lam5: lambda(k) (4.21) */
-    const double t401 = lam4_5 - 0.08*lam4_1;
+    const double t393 = lam4_5 - 0.08*lam4_1;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t658 = 1.0*lam4_3;
+    const double t606 = 1.0*lam4_3;
     /* lam4: lambda(k) (4.21) */
     const double lam4_0 = c_q_4*lam3_0 - s_q_4*lam3_2;
     const double lam4_2 = s_q_4*lam3_0 + c_q_4*lam3_2;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0 = nu5_0 - 1.0*lam4_0;
     /* lam5: lambda(k) (4.21) */
-    const double t400 = 0.08*lam4_2 + lam4_4;
+    const double t392 = 0.08*lam4_2 + lam4_4;
     const double lam5_1 = c_q_5*lam4_1 + s_q_5*lam4_2;
     const double lam5_2 = -s_q_5*lam4_1 + c_q_5*lam4_2;
-    const double lam5_4 = s_q_5*t401 + c_q_5*t400;
-    const double lam5_5 = c_q_5*t401 - s_q_5*t400;
+    const double lam5_4 = s_q_5*t393 + c_q_5*t392;
+    const double lam5_5 = c_q_5*t393 - s_q_5*t392;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t655 = 1.0*lam5_4 + 0.06*lam5_2;
-    const double t656 = 1.0*lam5_5 - 0.06*lam5_1;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_1_1_2 = P4_1_1;
-    const double P4_2_2_2 = P4_1_1;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_0_2 = t326*P4_2_2_2 + t328;
-    const double t406 = c_q_4*P4_2_2_2;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_4_4_2 = P4_4_4;
-    const double P4_5_5_2 = P4_4_4;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0_2 = 1.0/P4_1_1_2;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0_2 = P4_1_1_2*Dinv4_0_0_2;
-    const double G4_5_0_2 = P4_1_5_2*Dinv4_0_0_2;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t408 = P4_5_5_2 - P4_1_5_2*G4_5_0_2;
-    const double P3_3_3_2 = t326*t408 + t341;
-    const double P3_3_5_2 = t329*t408 + t342;
-    const double P3_5_5_2 = t327*t408 + t343;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_3_3_2 = P3_3_3_2 + 3.0;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_4_2 = s_q_4*P4_2_4_2;
-    const double P3_0_2_2 = (0.2*P3_0_4_2 + t330) + s_q_4*t406;
-    const double t407 = -P4_1_5_2;
-    const double t409 = (-P4_1_5_2*G4_1_0_2 - t407) - t333*t408;
-    const double P3_1_1_2 = (((P4_1_1_2 - t336) - P4_1_1_2*G4_1_0_2) - t333*(-P4_1_1_2*G4_5_0_2 - t407)) - 0.2*c_q_4*t409;
-    const double P3_1_3_2 = s_q_4*t409 + t337;
-    const double P3_1_5_2 = c_q_4*t409 - t338;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t526 = (1.0 - G4_1_0_2) + t333*G4_5_0_2;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t410 = 0.2*P4_2_4_2;
-    const double P3_2_2_2 = ((0.04000000000000001*P4_4_4_2 + t340) + c_q_4*t410) + c_q_4*(t406 + t410);
-    const double P3_2_4_2 = (c_q_4*P4_2_4_2 + 0.12) + 0.2*P4_4_4_2;
-    const double P3_4_4_2 = P4_4_4_2 + 1.2;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t414 = -P3_2_4_2;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_2 = 1.0/P3_0_0_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_2 = P3_0_0_2*Dinv3_0_0_2;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_0_0_2 = (P3_0_0_2 + 0.004) - P3_0_0_2*G3_0_0_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_2_0_2 = P3_0_2_2*Dinv3_0_0_2;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t413 = P3_2_2_2 - P3_0_2_2*G3_2_0_2;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_4_0_2 = P3_0_4_2*Dinv3_0_0_2;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t422 = P3_4_4_2 - P3_0_4_2*G3_4_0_2;
-    const double P2_4_5_2 = -t370*P3_5_5_2 + c_q_3*s_q_3*t422;
-    const double t411 = P3_0_4_2 - P3_0_4_2*G3_0_0_2;
-    const double t421 = -P3_0_4_2*G3_2_0_2 - t414;
-    const double t415 = -P3_0_2_2*G3_4_0_2 - t414;
-    const double t412 = P3_0_2_2 - P3_0_2_2*G3_0_0_2;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t471 = 1.0 - G3_0_0_2;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_0_5_2 = s_q_3*t411;
-    const double P2_0_4_2 = c_q_3*t411;
-    const double P2_0_1_2 = -0.2*P2_0_5_2 - s_q_3*t412;
-    const double P2_0_2_2 = 0.2*P2_0_4_2 + c_q_3*t412;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t434 = -P2_0_2_2;
-    const double t444 = -P2_0_5_2;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t416 = -s_q_3*t413 - t349*t415;
-    const double t417 = c_q_3*P3_1_5_2;
-    const double t427 = s_q_3*P3_1_5_2;
-    const double t418 = -0.2*t417 + c_q_3*P3_1_1_2;
-    const double t419 = t417 - t353*P3_5_5_2;
-    const double t420 = c_q_3*t419;
-    const double t426 = s_q_3*t419;
-    const double t423 = -s_q_3*t421 - t349*t422;
-    const double t428 = c_q_3*t421 + t353*t422;
-    const double t424 = s_q_3*t423;
-    const double t425 = c_q_3*t423;
-    const double P2_1_1_2 = (c_q_3*t418 + (0.04250000000000001 - s_q_3*t416)) + (-0.2*t420 - 0.2*t424);
-    const double P2_1_2_2 = ((0.2*t425 + c_q_3*t416) + s_q_3*t418) - 0.2*t426;
-    const double P2_1_4_2 = t425 - t426;
-    const double P2_1_5_2 = t420 + (t424 - 0.30000000000000004);
-    const double P2_3_5_2 = c_q_3*P3_3_5_2;
-    const double t432 = s_q_3*P3_3_5_2;
-    const double P2_1_3_2 = c_q_3*P3_1_3_2 - 0.2*P2_3_5_2;
-    const double P2_2_3_2 = s_q_3*P3_1_3_2 - 0.2*t432;
-    const double P2_3_4_2 = -t432;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t442 = -P2_2_3_2;
-    const double t446 = -P2_3_5_2;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t429 = c_q_3*t428;
-    const double t430 = t427 - t349*P3_5_5_2;
-    const double P2_2_5_2 = c_q_3*t430 + s_q_3*t428;
-    const double t431 = s_q_3*t430;
-    const double P2_2_2_2 = ((c_q_3*(c_q_3*t413 + t353*t415) + 0.04250000000000001) + 0.2*t429) + (-0.2*t431 + s_q_3*(-0.2*t427 + s_q_3*P3_1_1_2));
-    const double P2_2_4_2 = (t429 + 0.30000000000000004) - t431;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t445 = -P2_2_5_2;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_4_4_2 = (t368*P3_5_5_2 + 3.0) + t369*t422;
-    const double P2_5_5_2 = (t369*P3_5_5_2 + 3.0) + t368*t422;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0_2 = 1.0/P2_1_1_2;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0_2 = P2_0_1_2*Dinv2_0_0_2;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t433 = P2_0_0_2 - P2_0_1_2*G2_0_0_2;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_1_0_2 = P2_1_1_2*Dinv2_0_0_2;
-    const double G2_2_0_2 = P2_1_2_2*Dinv2_0_0_2;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t439 = P2_2_2_2 - P2_1_2_2*G2_2_0_2;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_3_0_2 = P2_1_3_2*Dinv2_0_0_2;
-    const double G2_4_0_2 = P2_1_4_2*Dinv2_0_0_2;
-    const double G2_5_0_2 = P2_1_5_2*Dinv2_0_0_2;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_1_1_2 = (((((P2_1_1_2 + 0.41375) - P2_1_1_2*G2_1_0_2) + t322*(P2_1_3_2 - P2_1_1_2*G2_3_0_2)) + t323*(P2_1_5_2 - P2_1_1_2*G2_5_0_2)) + t322*(((P2_1_3_2 - P2_1_3_2*G2_1_0_2) + t322*(P2_3_3_2 - P2_1_3_2*G2_3_0_2)) + t323*(-P2_1_3_2*G2_5_0_2 - t446))) + t323*(((P2_1_5_2 - P2_1_5_2*G2_1_0_2) + t322*(-P2_1_5_2*G2_3_0_2 - t446)) + t323*(P2_5_5_2 - P2_1_5_2*G2_5_0_2));
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0_2 = 1.0/P1_1_1_2;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t435 = -P2_0_1_2*G2_2_0_2 - t434;
-    const double t438 = -P2_1_2_2*G2_0_0_2 - t434;
-    const double t436 = 0.45*G2_4_0_2;
-    const double t437 = ((P2_0_1_2*t436 - 0.45*P2_0_4_2) + c_q_2*t433) + s_q_2*t435;
-    const double P1_2_2_2 = (c_q_2*(c_q_2*t439 - s_q_2*t438) + 0.012) - s_q_2*(c_q_2*t435 - s_q_2*t433);
-    const double t440 = ((P2_1_2_2*t436 - 0.45*P2_2_4_2) + c_q_2*t438) + s_q_2*t439;
-    const double P1_0_0_2 = (((((0.2025*P2_4_4_2 + 0.41375) - 0.2025*P2_1_4_2*G2_4_0_2) - t322*(P2_0_4_2 - P2_1_4_2*G2_0_0_2)) - t323*(P2_2_4_2 - P2_1_4_2*G2_2_0_2)) + c_q_2*t437) + s_q_2*t440;
-    const double P1_0_2_2 = c_q_2*t440 - s_q_2*t437;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t448 = -P1_0_2_2;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t441 = -P2_0_1_2;
-    const double t443 = c_q_2*G2_0_0_2;
-    const double P1_0_1_2 = ((((P2_1_1_2*t436 - 0.45*P2_1_4_2) + c_q_2*(-P2_1_1_2*G2_0_0_2 - t441)) + s_q_2*(P2_1_2_2 - P2_1_1_2*G2_2_0_2)) + t322*(((0.45*P2_1_3_2*G2_4_0_2 - 0.45*P2_3_4_2) - P2_1_3_2*t443) + s_q_2*(-P2_1_3_2*G2_2_0_2 - t442))) + t323*(((P2_1_5_2*t436 - 0.45*P2_4_5_2) + c_q_2*(-P2_1_5_2*G2_0_0_2 - t444)) + s_q_2*(-P2_1_5_2*G2_2_0_2 - t445));
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t457 = (-s_q_2*G2_2_0_2 + 0.45*G2_4_0_2) - t443;
-    const double t456 = s_q_2*G2_0_0_2 - c_q_2*G2_2_0_2;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t447 = t322*G2_3_0_2;
-    const double P1_1_2_2 = c_q_2*(((P2_1_2_2 - P2_1_2_2*G2_1_0_2) + t322*(-P2_1_2_2*G2_3_0_2 - t442)) + t323*(-P2_1_2_2*G2_5_0_2 - t445)) - s_q_2*(((-P2_0_1_2*G2_1_0_2 - t441) - P2_0_1_2*t447) + 0.45*s_q_2*(-P2_0_1_2*G2_5_0_2 - t444));
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t460 = ((1.0 - G2_1_0_2) - t447) - t323*G2_5_0_2;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0_2 = P1_0_1_2*Dinv1_0_0_2;
-    const double G1_2_0_2 = P1_1_2_2*Dinv1_0_0_2;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_2 = (c_q_1*(c_q_1*(P1_2_2_2 - P1_1_2_2*G1_2_0_2) - s_q_1*(-P1_1_2_2*G1_0_0_2 - t448)) + 0.018) - s_q_1*(c_q_1*(-P1_0_1_2*G1_2_0_2 - t448) - s_q_1*(P1_0_0_2 - P1_0_1_2*G1_0_0_2));
+    const double t603 = 1.0*lam5_4 + 0.06*lam5_2;
+    const double t604 = 1.0*lam5_5 - 0.06*lam5_1;
     /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t449 = s_q_1*G1_0_0_2 - c_q_1*G1_2_0_2;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0_2 = 1.0/P0_2_2_2;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_1_1 = t449*t449*Dinv0_0_0_2 + Dinv1_0_0_2;
-    const double Ups1_0_0 = s_q_1*s_q_1*Dinv0_0_0_2;
-    const double t450 = s_q_1*Dinv0_0_0_2;
-    const double Ups1_0_1 = -t449*t450;
-    const double Ups1_0_2 = -c_q_1*t450;
-    const double Ups1_1_2 = c_q_1*t449*Dinv0_0_0_2;
-    const double Ups1_2_2 = c_q_1*c_q_1*Dinv0_0_0_2;
+    const double Ups1_0_0 = s_q_1*s_q_1*Dinv0_0_0;
+    const double t394 = s_q_1*G1_0_0;
+    const double t395 = c_q_1*G1_2_0;
+    const double t396 = t394 - t395;
+    const double t397 = s_q_1*Dinv0_0_0;
+    const double Ups1_0_1 = -t396*t397;
+    const double Ups1_0_2 = -c_q_1*t397;
+    const double Ups1_1_1 = t396*t396*Dinv0_0_0 + Dinv1_0_0;
+    const double Ups1_1_2 = c_q_1*t396*Dinv0_0_0;
+    const double Ups1_2_2 = c_q_1*c_q_1*Dinv0_0_0;
     /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t451 = c_q_2*Ups1_0_0;
-    const double t452 = s_q_2*Ups1_0_2;
-    const double t453 = t451 - t452;
-    const double Ups2_0_4 = 0.45*s_q_2*Ups1_0_2 - 0.45*t451;
-    const double t454 = c_q_2*Ups1_0_2;
-    const double t455 = t454 - s_q_2*Ups1_2_2;
-    const double Ups2_0_0 = -s_q_2*t455 + c_q_2*t453;
-    const double t458 = c_q_2*Ups1_0_1;
-    const double t459 = t458 - s_q_2*Ups1_1_2;
-    const double Ups2_3_4 = -0.2025*t458;
-    const double Ups2_0_1 = (t456*t455 + t457*t453) + t460*t459;
-    const double Ups2_0_2 = c_q_2*t455 + s_q_2*t453;
-    const double Ups2_0_3 = t322*t459;
-    const double Ups2_0_5 = t323*t459;
-    const double t461 = (t457*Ups1_0_2 + t460*Ups1_1_2) + t456*Ups1_2_2;
-    const double t464 = t456*Ups1_0_2;
-    const double t462 = t457*Ups1_0_0;
-    const double t463 = t460*Ups1_0_1;
-    const double t465 = (t462 + t463) + t464;
-    const double Ups2_1_4 = (-0.45*t463 - 0.45*t462) - 0.45*t464;
-    const double t466 = (t457*Ups1_0_1 + t456*Ups1_1_2) + t460*Ups1_1_1;
-    const double Ups2_1_1 = (Dinv2_0_0_2 + t456*t461) + (t457*t465 + t460*t466);
-    const double Ups2_1_2 = s_q_2*t465 + c_q_2*t461;
-    const double t468 = s_q_2*Ups1_0_1;
-    const double t469 = c_q_2*Ups1_1_2 + t468;
-    const double t470 = 0.2025*Ups1_1_1;
-    const double Ups2_4_5 = -0.2025*t468;
-    const double Ups2_1_3 = t322*t466;
-    const double Ups2_1_5 = t323*t466;
-    const double t467 = s_q_2*Ups1_0_0;
-    const double Ups2_2_2 = c_q_2*(c_q_2*Ups1_2_2 + t452) + s_q_2*(t454 + t467);
-    const double Ups2_2_4 = -0.45*t454 - 0.45*t467;
+    const double t398 = c_q_2*Ups1_0_0;
+    const double t399 = s_q_2*Ups1_0_2;
+    const double t400 = t398 - t399;
+    const double Ups2_0_4 = 0.45*s_q_2*Ups1_0_2 - 0.45*t398;
+    const double t401 = c_q_2*Ups1_0_2;
+    const double t402 = t401 - s_q_2*Ups1_2_2;
+    const double Ups2_0_0 = -s_q_2*t402 + c_q_2*t400;
+    const double t403 = s_q_2*G2_0_0 - c_q_2*G2_2_0;
+    const double t405 = c_q_2*Ups1_0_1;
+    const double t406 = t405 - s_q_2*Ups1_1_2;
+    const double Ups2_3_4 = -0.2025*t405;
+    const double t407 = t323*G2_5_0;
+    const double t408 = ((1.0 - G2_1_0) - t375) - t407;
+    const double Ups2_0_1 = (t403*t402 + t404*t400) + t408*t406;
+    const double Ups2_0_2 = c_q_2*t402 + s_q_2*t400;
+    const double Ups2_0_3 = t322*t406;
+    const double Ups2_0_5 = t323*t406;
+    const double t409 = (t404*Ups1_0_2 + t408*Ups1_1_2) + t403*Ups1_2_2;
+    const double t412 = t403*Ups1_0_2;
+    const double t410 = t404*Ups1_0_0;
+    const double t411 = t408*Ups1_0_1;
+    const double t413 = (t410 + t411) + t412;
+    const double Ups2_1_4 = (-0.45*t411 - 0.45*t410) - 0.45*t412;
+    const double t414 = (t404*Ups1_0_1 + t403*Ups1_1_2) + t408*Ups1_1_1;
+    const double Ups2_1_1 = (Dinv2_0_0 + t403*t409) + (t404*t413 + t408*t414);
+    const double Ups2_1_2 = s_q_2*t413 + c_q_2*t409;
+    const double t416 = s_q_2*Ups1_0_1;
+    const double t417 = c_q_2*Ups1_1_2 + t416;
+    const double t418 = 0.2025*Ups1_1_1;
+    const double Ups2_4_5 = -0.2025*t416;
+    const double Ups2_1_3 = t322*t414;
+    const double Ups2_1_5 = t323*t414;
+    const double t415 = s_q_2*Ups1_0_0;
+    const double Ups2_2_2 = c_q_2*(c_q_2*Ups1_2_2 + t399) + s_q_2*(t401 + t415);
+    const double Ups2_2_4 = -0.45*t401 - 0.45*t415;
     const double Ups2_4_4 = 0.2025*Ups1_0_0;
-    const double Ups2_2_3 = t322*t469;
-    const double Ups2_2_5 = t323*t469;
-    const double Ups2_3_3 = c_q_2*c_q_2*t470;
-    const double Ups2_3_5 = c_q_2*s_q_2*t470;
-    const double Ups2_5_5 = s_q_2*s_q_2*t470;
+    const double Ups2_2_3 = t322*t417;
+    const double Ups2_2_5 = t323*t417;
+    const double Ups2_3_3 = c_q_2*c_q_2*t418;
+    const double Ups2_3_5 = c_q_2*s_q_2*t418;
+    const double Ups2_5_5 = s_q_2*s_q_2*t418;
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t472 = s_q_3*G3_2_0_2 + t349*G3_4_0_2;
-    const double t473 = -c_q_3*G3_2_0_2 - t353*G3_4_0_2;
-    const double t474 = c_q_3*Ups2_1_4;
-    const double t475 = s_q_3*Ups2_1_5;
-    const double t476 = ((-G3_4_0_2*t474 - G3_4_0_2*t475) + t472*Ups2_1_1) + (t471*Ups2_0_1 + t473*Ups2_1_2);
-    const double t477 = c_q_3*Ups2_2_4;
-    const double t478 = s_q_3*Ups2_2_5;
-    const double t479 = ((-G3_4_0_2*t478 - G3_4_0_2*t477) + t472*Ups2_1_2) + (t471*Ups2_0_2 + t473*Ups2_2_2);
-    const double t480 = c_q_3*Ups2_4_4;
-    const double t481 = s_q_3*Ups2_4_5;
-    const double t482 = ((t471*Ups2_0_4 - G3_4_0_2*t480) + t472*Ups2_1_4) + (-G3_4_0_2*t481 + t473*Ups2_2_4);
-    const double t516 = s_q_3*Ups2_1_4;
-    const double t520 = (0.2*t477 + (t480 + t481)) - 0.2*t516;
-    const double t483 = c_q_3*t482;
-    const double t484 = c_q_3*Ups2_4_5;
-    const double t485 = s_q_3*Ups2_5_5;
-    const double t486 = ((-G3_4_0_2*t484 - G3_4_0_2*t485) + t472*Ups2_1_5) + (t471*Ups2_0_5 + t473*Ups2_2_5);
-    const double t521 = (0.2*c_q_3*Ups2_2_5 + (t484 + t485)) - 0.2*t475;
-    const double t518 = -c_q_3*Ups2_2_5;
-    const double t487 = s_q_3*t486;
-    const double Ups3_0_0 = (((Dinv3_0_0_2 - G3_4_0_2*t483) - G3_4_0_2*t487) + t472*t476) + (t471*(((-s_q_3*G3_4_0_2*Ups2_0_5 - c_q_3*G3_4_0_2*Ups2_0_4) + t471*Ups2_0_0) + (t472*Ups2_0_1 + t473*Ups2_0_2)) + t473*t479);
-    const double t488 = c_q_3*t476;
-    const double t491 = s_q_3*t476;
-    const double t489 = s_q_3*t479;
-    const double Ups3_0_5 = ((c_q_3*t486 - s_q_3*t482) - 0.2*t489) - 0.2*t488;
-    const double Ups3_0_1 = t488 + t489;
-    const double t490 = c_q_3*t479;
-    const double Ups3_0_4 = ((t483 + t487) + 0.2*t490) - 0.2*t491;
-    const double Ups3_0_2 = t490 - t491;
-    const double t492 = c_q_3*Ups2_3_4;
-    const double t493 = s_q_3*Ups2_3_5;
-    const double Ups3_0_3 = ((-G3_4_0_2*t492 - G3_4_0_2*t493) + t472*Ups2_1_3) + (t471*Ups2_0_3 + t473*Ups2_2_3);
+    const double t419 = 1.0 - G3_0_0;
+    const double t420 = s_q_3*G3_2_0 + t340*G3_4_0;
+    const double t421 = -c_q_3*G3_2_0 - t344*G3_4_0;
+    const double t422 = c_q_3*Ups2_1_4;
+    const double t423 = s_q_3*Ups2_1_5;
+    const double t424 = ((-G3_4_0*t422 - G3_4_0*t423) + t420*Ups2_1_1) + (t419*Ups2_0_1 + t421*Ups2_1_2);
+    const double t425 = c_q_3*Ups2_2_4;
+    const double t426 = s_q_3*Ups2_2_5;
+    const double t427 = ((-G3_4_0*t426 - G3_4_0*t425) + t420*Ups2_1_2) + (t419*Ups2_0_2 + t421*Ups2_2_2);
+    const double t428 = c_q_3*Ups2_4_4;
+    const double t429 = s_q_3*Ups2_4_5;
+    const double t430 = ((t419*Ups2_0_4 - G3_4_0*t428) + t420*Ups2_1_4) + (-G3_4_0*t429 + t421*Ups2_2_4);
+    const double t464 = s_q_3*Ups2_1_4;
+    const double t468 = (0.2*t425 + (t428 + t429)) - 0.2*t464;
+    const double t431 = c_q_3*t430;
+    const double t432 = c_q_3*Ups2_4_5;
+    const double t433 = s_q_3*Ups2_5_5;
+    const double t434 = ((-G3_4_0*t432 - G3_4_0*t433) + t420*Ups2_1_5) + (t419*Ups2_0_5 + t421*Ups2_2_5);
+    const double t469 = (0.2*c_q_3*Ups2_2_5 + (t432 + t433)) - 0.2*t423;
+    const double t466 = -c_q_3*Ups2_2_5;
+    const double t435 = s_q_3*t434;
+    const double Ups3_0_0 = (((Dinv3_0_0 - G3_4_0*t431) - G3_4_0*t435) + t420*t424) + (t419*(((-s_q_3*G3_4_0*Ups2_0_5 - c_q_3*G3_4_0*Ups2_0_4) + t419*Ups2_0_0) + (t420*Ups2_0_1 + t421*Ups2_0_2)) + t421*t427);
+    const double t436 = c_q_3*t424;
+    const double t439 = s_q_3*t424;
+    const double t437 = s_q_3*t427;
+    const double Ups3_0_5 = ((c_q_3*t434 - s_q_3*t430) - 0.2*t437) - 0.2*t436;
+    const double Ups3_0_1 = t436 + t437;
+    const double t438 = c_q_3*t427;
+    const double Ups3_0_4 = ((t431 + t435) + 0.2*t438) - 0.2*t439;
+    const double Ups3_0_2 = t438 - t439;
+    const double t440 = c_q_3*Ups2_3_4;
+    const double t441 = s_q_3*Ups2_3_5;
+    const double Ups3_0_3 = ((-G3_4_0*t440 - G3_4_0*t441) + t420*Ups2_1_3) + (t419*Ups2_0_3 + t421*Ups2_2_3);
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t541 = s_q_4*Ups3_0_3;
+    const double t489 = s_q_4*Ups3_0_3;
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t494 = c_q_3*Ups2_1_1;
-    const double t512 = s_q_3*Ups2_1_1;
-    const double t495 = s_q_3*Ups2_1_2;
-    const double t496 = t494 + t495;
-    const double t497 = c_q_3*t496;
-    const double t503 = s_q_3*t496;
-    const double t498 = c_q_3*Ups2_1_2;
-    const double t513 = c_q_3*Ups2_1_2 - t512;
-    const double t499 = s_q_3*Ups2_2_2;
-    const double t500 = t498 + t499;
-    const double t524 = 0.2*t498;
-    const double t525 = ((t474 + t475) + t524) - 0.2*t512;
-    const double t519 = -t475 - t518;
-    const double t501 = s_q_3*t500;
-    const double t502 = c_q_3*t500;
-    const double Ups3_1_1 = t497 + t501;
-    const double Ups3_1_2 = t502 - t503;
-    const double t504 = c_q_3*Ups2_1_3;
-    const double t515 = s_q_3*Ups2_1_3;
-    const double Ups3_3_4 = (0.2*c_q_3*Ups2_2_3 + (t492 + t493)) - 0.2*t515;
-    const double Ups3_2_3 = c_q_3*Ups2_2_3 - t515;
-    const double t505 = s_q_3*Ups2_2_3;
-    const double Ups3_3_5 = ((-s_q_3*Ups2_3_4 + c_q_3*Ups2_3_5) - 0.2*t505) - 0.2*t504;
-    const double Ups3_1_3 = t504 + t505;
-    const double t506 = s_q_3*Ups2_2_4;
-    const double t517 = c_q_3*Ups2_2_4 - t516;
-    const double t507 = t474 + t506;
-    const double t508 = c_q_3*Ups2_1_5;
-    const double t509 = t478 + t508;
-    const double Ups3_1_4 = ((c_q_3*t507 + s_q_3*t509) + 0.2*t502) - 0.2*t503;
-    const double Ups3_1_5 = ((c_q_3*t509 - s_q_3*t507) - 0.2*t501) - 0.2*t497;
-    const double t510 = c_q_3*Ups2_2_2 - t495;
-    const double t522 = 0.2*t495;
-    const double Ups3_5_5 = ((c_q_3*(((c_q_3*Ups2_5_5 - t481) - 0.2*t478) - 0.2*t508) - s_q_3*(((c_q_3*Ups2_4_5 - s_q_3*Ups2_4_4) - 0.2*t506) - 0.2*t474)) - t349*(((-t506 - t518) - 0.2*t499) - t524)) - t353*(((c_q_3*Ups2_1_5 - t516) - t522) - 0.2*t494);
-    const double t523 = (0.2*c_q_3*Ups2_2_2 + (t477 + t478)) - t522;
-    const double t511 = c_q_3*t510;
-    const double Ups3_2_5 = ((-s_q_3*t517 + c_q_3*t519) - t349*t510) - t353*t513;
-    const double t514 = s_q_3*t513;
-    const double Ups3_2_4 = ((c_q_3*t517 + s_q_3*t519) + 0.2*t511) - 0.2*t514;
-    const double Ups3_2_2 = t511 - t514;
-    const double Ups3_4_4 = ((c_q_3*t520 + s_q_3*t521) + t353*t523) - t349*t525;
-    const double Ups3_4_5 = ((c_q_3*t521 - s_q_3*t520) - t349*t523) - t353*t525;
+    const double t442 = c_q_3*Ups2_1_1;
+    const double t460 = s_q_3*Ups2_1_1;
+    const double t443 = s_q_3*Ups2_1_2;
+    const double t444 = t442 + t443;
+    const double t445 = c_q_3*t444;
+    const double t451 = s_q_3*t444;
+    const double t446 = c_q_3*Ups2_1_2;
+    const double t461 = c_q_3*Ups2_1_2 - t460;
+    const double t447 = s_q_3*Ups2_2_2;
+    const double t448 = t446 + t447;
+    const double t472 = 0.2*t446;
+    const double t473 = ((t422 + t423) + t472) - 0.2*t460;
+    const double t467 = -t423 - t466;
+    const double t449 = s_q_3*t448;
+    const double t450 = c_q_3*t448;
+    const double Ups3_1_1 = t445 + t449;
+    const double Ups3_1_2 = t450 - t451;
+    const double t452 = c_q_3*Ups2_1_3;
+    const double t463 = s_q_3*Ups2_1_3;
+    const double Ups3_3_4 = (0.2*c_q_3*Ups2_2_3 + (t440 + t441)) - 0.2*t463;
+    const double Ups3_2_3 = c_q_3*Ups2_2_3 - t463;
+    const double t453 = s_q_3*Ups2_2_3;
+    const double Ups3_3_5 = ((-s_q_3*Ups2_3_4 + c_q_3*Ups2_3_5) - 0.2*t453) - 0.2*t452;
+    const double Ups3_1_3 = t452 + t453;
+    const double t454 = s_q_3*Ups2_2_4;
+    const double t465 = c_q_3*Ups2_2_4 - t464;
+    const double t455 = t422 + t454;
+    const double t456 = c_q_3*Ups2_1_5;
+    const double t457 = t426 + t456;
+    const double Ups3_1_4 = ((c_q_3*t455 + s_q_3*t457) + 0.2*t450) - 0.2*t451;
+    const double Ups3_1_5 = ((c_q_3*t457 - s_q_3*t455) - 0.2*t449) - 0.2*t445;
+    const double t458 = c_q_3*Ups2_2_2 - t443;
+    const double t470 = 0.2*t443;
+    const double Ups3_5_5 = ((c_q_3*(((c_q_3*Ups2_5_5 - t429) - 0.2*t426) - 0.2*t456) - s_q_3*(((c_q_3*Ups2_4_5 - s_q_3*Ups2_4_4) - 0.2*t454) - 0.2*t422)) - t340*(((-t454 - t466) - 0.2*t447) - t472)) - t344*(((c_q_3*Ups2_1_5 - t464) - t470) - 0.2*t442);
+    const double t471 = (0.2*c_q_3*Ups2_2_2 + (t425 + t426)) - t470;
+    const double t459 = c_q_3*t458;
+    const double Ups3_2_5 = ((-s_q_3*t465 + c_q_3*t467) - t340*t458) - t344*t461;
+    const double t462 = s_q_3*t461;
+    const double Ups3_2_4 = ((c_q_3*t465 + s_q_3*t467) + 0.2*t459) - 0.2*t462;
+    const double Ups3_2_2 = t459 - t462;
+    const double Ups3_4_4 = ((c_q_3*t468 + s_q_3*t469) + t344*t471) - t340*t473;
+    const double Ups3_4_5 = ((c_q_3*t469 - s_q_3*t468) - t340*t471) - t344*t473;
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups4_4_4 = (0.4*Ups3_2_4 + 0.04000000000000001*Ups3_2_2) + Ups3_4_4;
-    const double t546 = c_q_4*Ups3_2_2;
-    const double t527 = s_q_4*Ups3_1_3;
-    const double t528 = c_q_4*Ups3_1_5;
-    const double t529 = (t526*Ups3_1_1 - G4_5_0_2*t527) - G4_5_0_2*t528;
-    const double t530 = s_q_4*Ups3_3_5;
-    const double t535 = c_q_4*Ups3_3_5;
-    const double t531 = c_q_4*Ups3_5_5;
-    const double t532 = (t526*Ups3_1_5 - G4_5_0_2*t530) - G4_5_0_2*t531;
-    const double t552 = s_q_4*Ups3_1_5;
-    const double t553 = (t535 - s_q_4*Ups3_5_5) + 0.2*t552;
-    const double t533 = c_q_4*t532;
-    const double t534 = s_q_4*Ups2_3_3;
-    const double t551 = (0.2*t527 + c_q_4*Ups2_3_3) - t530;
-    const double t536 = (t526*Ups3_1_3 - G4_5_0_2*t534) - G4_5_0_2*t535;
-    const double t554 = c_q_4*Ups3_1_3;
-    const double Ups4_5_5 = c_q_4*((t530 - 0.2*t528) + t531) + (-t333*((t527 - t333*Ups3_1_1) + t528) + s_q_4*((t534 - 0.2*t554) + t535));
-    const double t537 = s_q_4*t536;
-    const double Ups4_1_1 = ((Dinv4_0_0_2 - G4_5_0_2*t537) + t526*t529) - G4_5_0_2*t533;
-    const double Ups4_1_5 = (t537 - t333*t529) + t533;
-    const double t538 = s_q_4*G4_5_0_2;
-    const double t539 = c_q_4*Ups3_2_5;
-    const double t556 = 0.2*Ups3_2_5;
-    const double t540 = G4_5_0_2*t539;
-    const double t549 = s_q_4*Ups3_0_5 + t539;
-    const double t542 = c_q_4*G4_5_0_2;
-    const double Ups4_1_2 = s_q_4*((t526*Ups3_0_1 - G4_5_0_2*t541) - t542*Ups3_0_5) + c_q_4*((t526*Ups3_1_2 - t538*Ups3_2_3) - t540);
-    const double t550 = s_q_4*Ups3_0_1 + c_q_4*Ups3_1_2;
-    const double t543 = 0.2*s_q_4;
-    const double Ups4_1_3 = (t543*t529 + c_q_4*t536) - s_q_4*t532;
-    const double t555 = (t543*Ups3_1_1 + t554) - t552;
-    const double t544 = 0.2*Ups3_2_3;
-    const double Ups4_1_4 = (((0.2*t526*Ups3_1_2 + (-t538*t544 - t538*Ups3_3_4)) + t526*Ups3_1_4) - t542*Ups3_4_5) - 0.2*t540;
-    const double t547 = c_q_4*Ups3_2_3;
-    const double t548 = t541 + t547;
-    const double Ups4_3_4 = (((0.04000000000000001*s_q_4*Ups3_1_2 + (0.2*t547 + c_q_4*Ups3_3_4)) + t543*Ups3_1_4) - s_q_4*Ups3_4_5) - s_q_4*t556;
-    const double Ups4_4_5 = c_q_4*(Ups3_4_5 + t556) + (-t333*(0.2*Ups3_1_2 + Ups3_1_4) + s_q_4*(Ups3_3_4 + t544));
-    const double t545 = s_q_4*Ups3_0_2;
-    const double Ups4_2_2 = s_q_4*(s_q_4*Ups3_0_0 + c_q_4*Ups3_0_2) + c_q_4*(t545 + t546);
-    const double Ups4_2_4 = (s_q_4*Ups3_0_4 + c_q_4*Ups3_2_4) + (0.2*t545 + 0.2*t546);
-    const double Ups4_2_3 = (t543*t550 + c_q_4*t548) - s_q_4*t549;
-    const double Ups4_2_5 = c_q_4*t549 + (-t333*t550 + s_q_4*t548);
-    const double Ups4_3_3 = (t543*t555 + c_q_4*t551) - s_q_4*t553;
-    const double Ups4_3_5 = c_q_4*t553 + (-t333*t555 + s_q_4*t551);
+    const double t494 = c_q_4*Ups3_2_2;
+    const double t474 = (1.0 - G4_1_0) + t331*G4_5_0;
+    const double t475 = s_q_4*Ups3_1_3;
+    const double t476 = c_q_4*Ups3_1_5;
+    const double t477 = (t474*Ups3_1_1 - G4_5_0*t475) - G4_5_0*t476;
+    const double t478 = s_q_4*Ups3_3_5;
+    const double t483 = c_q_4*Ups3_3_5;
+    const double t479 = c_q_4*Ups3_5_5;
+    const double t480 = (t474*Ups3_1_5 - G4_5_0*t478) - G4_5_0*t479;
+    const double t500 = s_q_4*Ups3_1_5;
+    const double t501 = (t483 - s_q_4*Ups3_5_5) + 0.2*t500;
+    const double t481 = c_q_4*t480;
+    const double t482 = s_q_4*Ups2_3_3;
+    const double t499 = (0.2*t475 + c_q_4*Ups2_3_3) - t478;
+    const double t484 = (t474*Ups3_1_3 - G4_5_0*t482) - G4_5_0*t483;
+    const double t502 = c_q_4*Ups3_1_3;
+    const double Ups4_5_5 = c_q_4*((t478 - 0.2*t476) + t479) + (-t331*((t475 - t331*Ups3_1_1) + t476) + s_q_4*((t482 - 0.2*t502) + t483));
+    const double t485 = s_q_4*t484;
+    const double Ups4_1_1 = ((Dinv4_0_0 - G4_5_0*t485) + t474*t477) - G4_5_0*t481;
+    const double Ups4_1_5 = (t485 - t331*t477) + t481;
+    const double t486 = s_q_4*G4_5_0;
+    const double t487 = c_q_4*Ups3_2_5;
+    const double t504 = 0.2*Ups3_2_5;
+    const double t488 = G4_5_0*t487;
+    const double t497 = s_q_4*Ups3_0_5 + t487;
+    const double t490 = c_q_4*G4_5_0;
+    const double Ups4_1_2 = s_q_4*((t474*Ups3_0_1 - G4_5_0*t489) - t490*Ups3_0_5) + c_q_4*((t474*Ups3_1_2 - t486*Ups3_2_3) - t488);
+    const double t498 = s_q_4*Ups3_0_1 + c_q_4*Ups3_1_2;
+    const double t491 = 0.2*s_q_4;
+    const double Ups4_1_3 = (t491*t477 + c_q_4*t484) - s_q_4*t480;
+    const double t503 = (t491*Ups3_1_1 + t502) - t500;
+    const double t492 = 0.2*Ups3_2_3;
+    const double Ups4_1_4 = (((0.2*t474*Ups3_1_2 + (-t486*t492 - t486*Ups3_3_4)) + t474*Ups3_1_4) - t490*Ups3_4_5) - 0.2*t488;
+    const double t495 = c_q_4*Ups3_2_3;
+    const double t496 = t489 + t495;
+    const double Ups4_3_4 = (((0.04000000000000001*s_q_4*Ups3_1_2 + (0.2*t495 + c_q_4*Ups3_3_4)) + t491*Ups3_1_4) - s_q_4*Ups3_4_5) - s_q_4*t504;
+    const double Ups4_4_5 = c_q_4*(Ups3_4_5 + t504) + (-t331*(0.2*Ups3_1_2 + Ups3_1_4) + s_q_4*(Ups3_3_4 + t492));
+    const double t493 = s_q_4*Ups3_0_2;
+    const double Ups4_2_2 = s_q_4*(s_q_4*Ups3_0_0 + c_q_4*Ups3_0_2) + c_q_4*(t493 + t494);
+    const double Ups4_2_4 = (s_q_4*Ups3_0_4 + c_q_4*Ups3_2_4) + (0.2*t493 + 0.2*t494);
+    const double Ups4_2_3 = (t491*t498 + c_q_4*t496) - s_q_4*t497;
+    const double Ups4_2_5 = c_q_4*t497 + (-t331*t498 + s_q_4*t496);
+    const double Ups4_3_3 = (t491*t503 + c_q_4*t499) - s_q_4*t501;
+    const double Ups4_3_5 = c_q_4*t501 + (-t331*t503 + s_q_4*t499);
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t557 = c_q_5*Ups4_1_1;
-    const double t577 = s_q_5*Ups4_1_1;
-    const double t558 = s_q_5*Ups4_1_2;
-    const double t559 = t557 + t558;
-    const double t560 = c_q_5*t559;
-    const double t566 = s_q_5*t559;
-    const double t561 = c_q_5*Ups4_1_2;
-    const double t578 = c_q_5*Ups4_1_2 - t577;
-    const double t562 = s_q_5*Ups4_2_2;
-    const double t563 = t561 + t562;
-    const double t594 = 0.08*t561;
-    const double t564 = s_q_5*t563;
-    const double t565 = c_q_5*t563;
-    const double Ups5_1_1 = t560 + t564;
-    const double Ups5_1_2 = t565 - t566;
-    const double t567 = c_q_5*Ups4_1_3;
-    const double t580 = s_q_5*Ups4_1_3;
-    const double t568 = s_q_5*Ups4_2_3;
-    const double Ups5_1_3 = t567 + t568;
-    const double Ups5_3_5 = (-s_q_5*Ups4_3_4 + c_q_5*Ups4_3_5) + (-0.08*t567 - 0.08*t568);
-    const double Ups5_3_4 = (0.08*c_q_5*Ups4_2_3 + c_q_5*Ups4_3_4) + (-0.08*t580 + s_q_5*Ups4_3_5);
-    const double Ups5_2_3 = c_q_5*Ups4_2_3 - t580;
+    const double t505 = c_q_5*Ups4_1_1;
+    const double t525 = s_q_5*Ups4_1_1;
+    const double t506 = s_q_5*Ups4_1_2;
+    const double t507 = t505 + t506;
+    const double t508 = c_q_5*t507;
+    const double t514 = s_q_5*t507;
+    const double t509 = c_q_5*Ups4_1_2;
+    const double t526 = c_q_5*Ups4_1_2 - t525;
+    const double t510 = s_q_5*Ups4_2_2;
+    const double t511 = t509 + t510;
+    const double t542 = 0.08*t509;
+    const double t512 = s_q_5*t511;
+    const double t513 = c_q_5*t511;
+    const double Ups5_1_1 = t508 + t512;
+    const double Ups5_1_2 = t513 - t514;
+    const double t515 = c_q_5*Ups4_1_3;
+    const double t528 = s_q_5*Ups4_1_3;
+    const double t516 = s_q_5*Ups4_2_3;
+    const double Ups5_1_3 = t515 + t516;
+    const double Ups5_3_5 = (-s_q_5*Ups4_3_4 + c_q_5*Ups4_3_5) + (-0.08*t515 - 0.08*t516);
+    const double Ups5_3_4 = (0.08*c_q_5*Ups4_2_3 + c_q_5*Ups4_3_4) + (-0.08*t528 + s_q_5*Ups4_3_5);
+    const double Ups5_2_3 = c_q_5*Ups4_2_3 - t528;
     /* Lam0: Lambda(k) (6.10b) */
-    const double t597 = 0.06*Ups5_2_3 + Ups5_3_4;
-    const double t599 = Ups5_3_5 - 0.06*Ups5_1_3;
+    const double t545 = 0.06*Ups5_2_3 + Ups5_3_4;
+    const double t547 = Ups5_3_5 - 0.06*Ups5_1_3;
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t569 = c_q_5*Ups4_1_4;
-    const double t581 = s_q_5*Ups4_1_4;
-    const double t570 = s_q_5*Ups4_2_4;
-    const double t571 = t569 + t570;
-    const double t572 = c_q_5*Ups4_1_5;
-    const double t573 = s_q_5*Ups4_2_5;
-    const double t574 = t572 + t573;
-    const double Ups5_1_4 = ((c_q_5*t571 + s_q_5*t574) + 0.08*t565) - 0.08*t566;
-    const double Ups5_1_5 = ((c_q_5*t574 - s_q_5*t571) - 0.08*t560) - 0.08*t564;
-    const double t575 = c_q_5*Ups4_2_2 - t558;
-    const double t592 = 0.08*t558;
-    const double t576 = c_q_5*t575;
-    const double t579 = s_q_5*t578;
-    const double Ups5_2_2 = t576 - t579;
-    const double t582 = c_q_5*Ups4_2_4 - t581;
-    const double t589 = c_q_5*Ups4_2_4;
-    const double t593 = ((0.08*c_q_5*Ups4_2_2 + t589) + t573) - t592;
-    const double t583 = s_q_5*Ups4_1_5;
-    const double t595 = ((t569 + t583) - 0.08*t577) + t594;
-    const double t584 = -c_q_5*Ups4_2_5;
-    const double t591 = (0.08*c_q_5*Ups4_2_5 + c_q_5*Ups4_4_5) + (-0.08*t583 + s_q_5*Ups4_5_5);
-    const double t585 = -t583 - t584;
-    const double Ups5_2_4 = ((c_q_5*t582 + s_q_5*t585) - 0.08*t579) + 0.08*t576;
-    const double t586 = 0.08*c_q_5;
-    const double t587 = 0.08*s_q_5;
-    const double Ups5_2_5 = (-s_q_5*t582 + c_q_5*t585) + (-t587*t575 - t586*t578);
-    const double t588 = s_q_5*Ups4_4_5;
-    const double Ups5_5_5 = (c_q_5*(((c_q_5*Ups4_5_5 - t588) - 0.08*t572) - 0.08*t573) - s_q_5*(((c_q_5*Ups4_4_5 - s_q_5*Ups4_4_4) - 0.08*t570) - 0.08*t569)) + (-t586*(((c_q_5*Ups4_1_5 - t581) - 0.08*t557) - t592) - t587*(((-t570 - t584) - 0.08*t562) - t594));
-    const double t590 = (c_q_5*Ups4_4_4 + t588) + (-0.08*t581 + 0.08*t589);
+    const double t517 = c_q_5*Ups4_1_4;
+    const double t529 = s_q_5*Ups4_1_4;
+    const double t518 = s_q_5*Ups4_2_4;
+    const double t519 = t517 + t518;
+    const double t520 = c_q_5*Ups4_1_5;
+    const double t521 = s_q_5*Ups4_2_5;
+    const double t522 = t520 + t521;
+    const double Ups5_1_4 = ((c_q_5*t519 + s_q_5*t522) + 0.08*t513) - 0.08*t514;
+    const double Ups5_1_5 = ((c_q_5*t522 - s_q_5*t519) - 0.08*t508) - 0.08*t512;
+    const double t523 = c_q_5*Ups4_2_2 - t506;
+    const double t540 = 0.08*t506;
+    const double t524 = c_q_5*t523;
+    const double t527 = s_q_5*t526;
+    const double Ups5_2_2 = t524 - t527;
+    const double t530 = c_q_5*Ups4_2_4 - t529;
+    const double t537 = c_q_5*Ups4_2_4;
+    const double t541 = ((0.08*c_q_5*Ups4_2_2 + t537) + t521) - t540;
+    const double t531 = s_q_5*Ups4_1_5;
+    const double t543 = ((t517 + t531) - 0.08*t525) + t542;
+    const double t532 = -c_q_5*Ups4_2_5;
+    const double t539 = (0.08*c_q_5*Ups4_2_5 + c_q_5*Ups4_4_5) + (-0.08*t531 + s_q_5*Ups4_5_5);
+    const double t533 = -t531 - t532;
+    const double Ups5_2_4 = ((c_q_5*t530 + s_q_5*t533) - 0.08*t527) + 0.08*t524;
+    const double t534 = 0.08*c_q_5;
+    const double t535 = 0.08*s_q_5;
+    const double Ups5_2_5 = (-s_q_5*t530 + c_q_5*t533) + (-t535*t523 - t534*t526);
+    const double t536 = s_q_5*Ups4_4_5;
+    const double Ups5_5_5 = (c_q_5*(((c_q_5*Ups4_5_5 - t536) - 0.08*t520) - 0.08*t521) - s_q_5*(((c_q_5*Ups4_4_5 - s_q_5*Ups4_4_4) - 0.08*t518) - 0.08*t517)) + (-t534*(((c_q_5*Ups4_1_5 - t529) - 0.08*t505) - t540) - t535*(((-t518 - t532) - 0.08*t510) - t542));
+    const double t538 = (c_q_5*Ups4_4_4 + t536) + (-0.08*t529 + 0.08*t537);
     /* Lam0: Lambda(k) (6.10b) */
-    const double t603 = (-0.12*Ups5_1_5 + 0.0036*Ups5_1_1) + Ups5_5_5;
+    const double t551 = (-0.12*Ups5_1_5 + 0.0036*Ups5_1_1) + Ups5_5_5;
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_4_4 = (c_q_5*t590 + s_q_5*t591) + (-t587*t595 + t586*t593);
-    const double Ups5_4_5 = (-s_q_5*t590 + c_q_5*t591) + (-t586*t595 - t587*t593);
+    const double Ups5_4_4 = (c_q_5*t538 + s_q_5*t539) + (-t535*t543 + t534*t541);
+    const double Ups5_4_5 = (-s_q_5*t538 + c_q_5*t539) + (-t534*t543 - t535*t541);
     /* Lam0: Lambda(k) (6.10b) */
-    const double t604 = ((0.06*Ups5_2_5 - 0.0036*Ups5_1_2) + Ups5_4_5) - 0.06*Ups5_1_4;
-    const double t607 = (0.12*Ups5_2_4 + 0.0036*Ups5_2_2) + Ups5_4_4;
-    const double t601 = (t598*t597 + t596*Ups4_3_3) + t600*t599;
-    const double t602 = 0.9999999999998801*t596;
-    const double t605 = (t600*t603 + t596*t599) + t598*t604;
-    const double t606 = 0.9999999999998801*t600;
-    const double t608 = (t598*t607 + t596*t597) + t600*t604;
-    const double t609 = 0.9999999999998801*t598;
-    const double t613 = (t611*t597 + t610*Ups4_3_3) + t612*t599;
-    const double t634 = (t632*t597 + t631*Ups4_3_3) + t633*t599;
-    const double t614 = 1.200000312500909e-13*t610;
-    const double t615 = (t611*t607 + t610*t597) + t612*t604;
-    const double t638 = (t632*t607 + t631*t597) + t633*t604;
-    const double t616 = 1.200000312500909e-13*t611;
-    const double t617 = (t612*t603 + t610*t599) + t611*t604;
-    const double t636 = (t633*t603 + t631*t599) + t632*t604;
-    const double t640 = 1.0*t631;
-    const double t618 = 1.200000312500909e-13*t612;
-    const double t619 = 3.464102066193727e-07*t596;
-    const double t620 = t619*t613;
-    const double t621 = 3.464102066193727e-07*t610;
-    const double t622 = t621*t601;
-    const double t623 = 3.464102066193727e-07*t608;
-    const double t624 = t611*t623;
-    const double t625 = 3.464102066193727e-07*t600;
-    const double t626 = t625*t617;
-    const double t627 = 3.464102066193727e-07*t612;
-    const double t628 = t627*t605;
-    const double t629 = 3.464102066193727e-07*t615;
-    const double Lam0_3_4 = ((t598*t623 - t616*t608) + (t625*t605 + t606*t617)) + (((((-t614*t601 + t619*t601) + (t602*t613 - t621*t613)) - t618*t605) - t611*t629) + (t609*t615 - t627*t617));
-    const double t630 = t598*t629;
-    const double Lam0_3_3 = (((((t602*t601 + t614*t613) + (-t620 - t622)) + t606*t605) - t626) + (t609*t608 + t616*t615)) + ((t618*t617 - t628) + (-t624 - t630));
-    const double Lam0_4_4 = (((((1.200000312500909e-13*t596*t601 + 0.9999999999998801*t610*t613) + (t620 + t622)) + 1.200000312500909e-13*t598*t608) + t626) + (1.200000312500909e-13*t600*t605 + 0.9999999999998801*t611*t615)) + ((0.9999999999998801*t612*t617 + t628) + (t624 + t630));
-    const double t635 = t596*t634;
-    const double t637 = t600*t636;
-    const double t639 = t598*t638;
-    const double Lam0_3_5 = (((-0.99999999999994*t635 + 3.464102066193935e-07*t610*t634) + 3.464102066193935e-07*t611*t638) - 0.99999999999994*t639) + (-0.99999999999994*t637 + 3.464102066193935e-07*t612*t636);
-    const double Lam0_4_5 = (((-3.464102066193935e-07*t635 - 0.99999999999994*t610*t634) - 0.99999999999994*t611*t638) - 3.464102066193935e-07*t639) + (-3.464102066193935e-07*t637 - 0.99999999999994*t612*t636);
-    const double t641 = 1.0*t633;
-    const double t642 = 1.0*t632;
-    const double Lam0_5_5 = (t641*t636 + t640*t634) + t642*t638;
+    const double t552 = ((0.06*Ups5_2_5 - 0.0036*Ups5_1_2) + Ups5_4_5) - 0.06*Ups5_1_4;
+    const double t555 = (0.12*Ups5_2_4 + 0.0036*Ups5_2_2) + Ups5_4_4;
+    const double t549 = (t546*t545 + t544*Ups4_3_3) + t548*t547;
+    const double t550 = 0.9999999999998801*t544;
+    const double t553 = (t548*t551 + t544*t547) + t546*t552;
+    const double t554 = 0.9999999999998801*t548;
+    const double t556 = (t546*t555 + t544*t545) + t548*t552;
+    const double t557 = 0.9999999999998801*t546;
+    const double t561 = (t559*t545 + t558*Ups4_3_3) + t560*t547;
+    const double t582 = (t580*t545 + t579*Ups4_3_3) + t581*t547;
+    const double t562 = 1.200000312500909e-13*t558;
+    const double t563 = (t559*t555 + t558*t545) + t560*t552;
+    const double t586 = (t580*t555 + t579*t545) + t581*t552;
+    const double t564 = 1.200000312500909e-13*t559;
+    const double t565 = (t560*t551 + t558*t547) + t559*t552;
+    const double t584 = (t581*t551 + t579*t547) + t580*t552;
+    const double t588 = 1.0*t579;
+    const double t566 = 1.200000312500909e-13*t560;
+    const double t567 = 3.464102066193727e-07*t544;
+    const double t568 = t567*t561;
+    const double t569 = 3.464102066193727e-07*t558;
+    const double t570 = t569*t549;
+    const double t571 = 3.464102066193727e-07*t556;
+    const double t572 = t559*t571;
+    const double t573 = 3.464102066193727e-07*t548;
+    const double t574 = t573*t565;
+    const double t575 = 3.464102066193727e-07*t560;
+    const double t576 = t575*t553;
+    const double t577 = 3.464102066193727e-07*t563;
+    const double Lam0_3_4 = ((t546*t571 - t564*t556) + (t573*t553 + t554*t565)) + (((((-t562*t549 + t567*t549) + (t550*t561 - t569*t561)) - t566*t553) - t559*t577) + (t557*t563 - t575*t565));
+    const double t578 = t546*t577;
+    const double Lam0_3_3 = (((((t550*t549 + t562*t561) + (-t568 - t570)) + t554*t553) - t574) + (t557*t556 + t564*t563)) + ((t566*t565 - t576) + (-t572 - t578));
+    const double Lam0_4_4 = (((((1.200000312500909e-13*t544*t549 + 0.9999999999998801*t558*t561) + (t568 + t570)) + 1.200000312500909e-13*t546*t556) + t574) + (1.200000312500909e-13*t548*t553 + 0.9999999999998801*t559*t563)) + ((0.9999999999998801*t560*t565 + t576) + (t572 + t578));
+    const double t583 = t544*t582;
+    const double t585 = t548*t584;
+    const double t587 = t546*t586;
+    const double Lam0_3_5 = (((-0.99999999999994*t583 + 3.464102066193935e-07*t558*t582) + 3.464102066193935e-07*t559*t586) - 0.99999999999994*t587) + (-0.99999999999994*t585 + 3.464102066193935e-07*t560*t584);
+    const double Lam0_4_5 = (((-3.464102066193935e-07*t583 - 0.99999999999994*t558*t582) - 0.99999999999994*t559*t586) - 3.464102066193935e-07*t587) + (-3.464102066193935e-07*t585 - 0.99999999999994*t560*t584);
+    const double t589 = 1.0*t581;
+    const double t590 = 1.0*t580;
+    const double Lam0_5_5 = (t589*t584 + t588*t582) + t590*t586;
     /* Lamc0: M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37)) */
-    const double t643 = Rg_0_0*Lam0_3_3 + (Rg_1_0*Lam0_3_4 + Rg_2_0*Lam0_3_5);
-    const double t644 = (Rg_0_0*Lam0_3_4 + Rg_2_0*Lam0_4_5) + Rg_1_0*Lam0_4_4;
-    const double t645 = (Rg_0_0*Lam0_3_5 + Rg_2_0*Lam0_5_5) + Rg_1_0*Lam0_4_5;
-    const double Lamc0_0_0 = (Rg_0_0*t643 + Rg_2_0*t645) + Rg_1_0*t644;
-    const double Lamc0_0_1 = (Rg_0_1*t643 + Rg_2_1*t645) + Rg_1_1*t644;
-    const double Lamc0_0_2 = (Rg_0_2*t643 + Rg_2_2*t645) + Rg_1_2*t644;
-    const double t646 = Rg_0_1*Lam0_3_3 + (Rg_1_1*Lam0_3_4 + Rg_2_1*Lam0_3_5);
+    const double t591 = Rg_0_0*Lam0_3_3 + (Rg_1_0*Lam0_3_4 + Rg_2_0*Lam0_3_5);
+    const double t592 = (Rg_0_0*Lam0_3_4 + Rg_2_0*Lam0_4_5) + Rg_1_0*Lam0_4_4;
+    const double t593 = (Rg_0_0*Lam0_3_5 + Rg_2_0*Lam0_5_5) + Rg_1_0*Lam0_4_5;
+    const double Lamc0_0_0 = (Rg_0_0*t591 + Rg_2_0*t593) + Rg_1_0*t592;
+    const double Lamc0_0_1 = (Rg_0_1*t591 + Rg_2_1*t593) + Rg_1_1*t592;
+    const double Lamc0_0_2 = (Rg_0_2*t591 + Rg_2_2*t593) + Rg_1_2*t592;
+    const double t594 = Rg_0_1*Lam0_3_3 + (Rg_1_1*Lam0_3_4 + Rg_2_1*Lam0_3_5);
     const double Lamc0_2_2 = (Rg_0_2*(Rg_0_2*Lam0_3_3 + (Rg_1_2*Lam0_3_4 + Rg_2_2*Lam0_3_5)) + Rg_2_2*((Rg_0_2*Lam0_3_5 + Rg_2_2*Lam0_5_5) + Rg_1_2*Lam0_4_5)) + Rg_1_2*((Rg_0_2*Lam0_3_4 + Rg_2_2*Lam0_4_5) + Rg_1_2*Lam0_4_4);
-    const double t647 = (Rg_0_1*Lam0_3_4 + Rg_2_1*Lam0_4_5) + Rg_1_1*Lam0_4_4;
-    const double t648 = (Rg_0_1*Lam0_3_5 + Rg_2_1*Lam0_5_5) + Rg_1_1*Lam0_4_5;
-    const double Lamc0_1_1 = (Rg_0_1*t646 + Rg_2_1*t648) + Rg_1_1*t647;
-    const double Lamc0_1_2 = (Rg_0_2*t646 + Rg_2_2*t648) + Rg_1_2*t647;
+    const double t595 = (Rg_0_1*Lam0_3_4 + Rg_2_1*Lam0_4_5) + Rg_1_1*Lam0_4_4;
+    const double t596 = (Rg_0_1*Lam0_3_5 + Rg_2_1*Lam0_5_5) + Rg_1_1*Lam0_4_5;
+    const double Lamc0_1_1 = (Rg_0_1*t594 + Rg_2_1*t596) + Rg_1_1*t595;
+    const double Lamc0_1_2 = (Rg_0_2*t594 + Rg_2_2*t596) + Rg_1_2*t595;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t649 = Lamc0_1_2*Lamc0_1_2;
-    const double t650 = Lamc0_1_1*Lamc0_2_2 - t649;
-    const double t651 = Lamc0_0_2*Lamc0_0_2;
-    const double t652 = Lamc0_0_1*Lamc0_0_1;
-    const double t653 = 1.0/(((Lamc0_0_0*Lamc0_1_1*Lamc0_2_2 - Lamc0_0_0*t649) + (2.0*Lamc0_0_1*Lamc0_0_2*Lamc0_1_2 - Lamc0_1_1*t651)) - Lamc0_2_2*t652);
-    const double t675 = Lamc0_0_0*Lamc0_2_2 - t651;
-    const double t672 = -Lamc0_0_1*Lamc0_2_2 + Lamc0_0_2*Lamc0_1_2;
-    const double t678 = Lamc0_0_0*Lamc0_1_1 - t652;
-    const double t670 = Lamc0_0_1*Lamc0_1_2 - Lamc0_0_2*Lamc0_1_1;
-    const double t676 = -Lamc0_0_0*Lamc0_1_2 + Lamc0_0_1*Lamc0_0_2;
-    const double t657 = obj[4]*t126 - obj[5]*t127;
-    const double t660 = 3.464102066193935e-07*t659;
-    const double t662 = 3.464102066193935e-07*t661;
-    const double t664 = 3.464102066193935e-07*t663;
-    const double t665 = ((((((((obj[5]*t657 - obj[6]*t654) + 0.99999999999994*t596*t659) - t610*t660) + 0.99999999999994*t598*t661) + (-t611*t662 + 0.99999999999994*t600*t663)) - t612*t664) - t167*t658) - t161*t655) - t164*t656;
-    const double t666 = obj[5]*t152 - obj[6]*t126;
-    const double t667 = ((((((((-obj[4]*t657 + obj[6]*t666) + 0.99999999999994*t610*t659) + t596*t660) + 0.99999999999994*t611*t661) + (t598*t662 + 0.99999999999994*t612*t663)) + t600*t664) - t157*t658) - t148*t655) - t151*t656;
-    const double t668 = (((((((obj[4]*t654 + 9.81) - obj[5]*t666) - t640*t659) - t641*t663) - t642*t661) - t130*t658) - t120*t655) - t125*t656;
-    const double t669 = (((-corr[0] - gam_0) - Rg_0_0*t665) + (-Rg_1_0*t667 - Rg_2_0*t668))*t653;
-    const double t671 = (((-corr[2] - gam_2) - Rg_0_2*t665) + (-Rg_1_2*t667 - Rg_2_2*t668))*t653;
-    const double t673 = (((-corr[1] - gam_1) - Rg_0_1*t665) + (-Rg_1_1*t667 - Rg_2_1*t668))*t653;
-    const double t674 = (t650*t669 + t670*t671) + t672*t673;
-    const double t677 = (t672*t669 + t676*t671) + t675*t673;
-    const double t679 = (t670*t669 + t678*t671) + t676*t673;
-    const double Pk0_3 = (Rg_0_0*t674 + Rg_0_1*t677) + Rg_0_2*t679;
-    const double Pk0_4 = (Rg_1_0*t674 + Rg_1_1*t677) + Rg_1_2*t679;
-    const double Pk0_5 = (Rg_2_0*t674 + Rg_2_1*t677) + Rg_2_2*t679;
+    const double t597 = Lamc0_1_2*Lamc0_1_2;
+    const double t598 = Lamc0_1_1*Lamc0_2_2 - t597;
+    const double t599 = Lamc0_0_2*Lamc0_0_2;
+    const double t600 = Lamc0_0_1*Lamc0_0_1;
+    const double t601 = 1.0/(((Lamc0_0_0*Lamc0_1_1*Lamc0_2_2 - Lamc0_0_0*t597) + (2.0*Lamc0_0_1*Lamc0_0_2*Lamc0_1_2 - Lamc0_1_1*t599)) - Lamc0_2_2*t600);
+    const double t623 = Lamc0_0_0*Lamc0_2_2 - t599;
+    const double t620 = -Lamc0_0_1*Lamc0_2_2 + Lamc0_0_2*Lamc0_1_2;
+    const double t626 = Lamc0_0_0*Lamc0_1_1 - t600;
+    const double t618 = Lamc0_0_1*Lamc0_1_2 - Lamc0_0_2*Lamc0_1_1;
+    const double t624 = -Lamc0_0_0*Lamc0_1_2 + Lamc0_0_1*Lamc0_0_2;
+    const double t605 = obj[4]*t126 - obj[5]*t127;
+    const double t608 = 3.464102066193935e-07*t607;
+    const double t610 = 3.464102066193935e-07*t609;
+    const double t612 = 3.464102066193935e-07*t611;
+    const double t613 = ((((((((obj[5]*t605 - obj[6]*t602) + 0.99999999999994*t544*t607) - t558*t608) + 0.99999999999994*t546*t609) + (-t559*t610 + 0.99999999999994*t548*t611)) - t560*t612) - t167*t606) - t161*t603) - t164*t604;
+    const double t614 = obj[5]*t152 - obj[6]*t126;
+    const double t615 = ((((((((-obj[4]*t605 + obj[6]*t614) + 0.99999999999994*t558*t607) + t544*t608) + 0.99999999999994*t559*t609) + (t546*t610 + 0.99999999999994*t560*t611)) + t548*t612) - t157*t606) - t148*t603) - t151*t604;
+    const double t616 = (((((((obj[4]*t602 + 9.81) - obj[5]*t614) - t588*t607) - t589*t611) - t590*t609) - t130*t606) - t120*t603) - t125*t604;
+    const double t617 = (((-corr[0] - gam_0) - Rg_0_0*t613) + (-Rg_1_0*t615 - Rg_2_0*t616))*t601;
+    const double t619 = (((-corr[2] - gam_2) - Rg_0_2*t613) + (-Rg_1_2*t615 - Rg_2_2*t616))*t601;
+    const double t621 = (((-corr[1] - gam_1) - Rg_0_1*t613) + (-Rg_1_1*t615 - Rg_2_1*t616))*t601;
+    const double t622 = (t598*t617 + t618*t619) + t620*t621;
+    const double t625 = (t620*t617 + t624*t619) + t623*t621;
+    const double t627 = (t618*t617 + t626*t619) + t624*t621;
+    const double Pk0_3 = (Rg_0_0*t622 + Rg_0_1*t625) + Rg_0_2*t627;
+    const double Pk0_4 = (Rg_1_0*t622 + Rg_1_1*t625) + Rg_1_2*t627;
+    const double Pk0_5 = (Rg_2_0*t622 + Rg_2_1*t625) + Rg_2_2*t627;
     /* Rk0: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double t680 = Rg_0_0*t653;
-    const double t681 = Rg_0_1*t653;
-    const double t682 = Rg_0_2*t653;
-    const double t683 = (t650*t680 + t670*t682) + t672*t681;
-    const double t684 = (t672*t680 + t675*t681) + t676*t682;
-    const double t685 = (t670*t680 + t676*t681) + t678*t682;
-    const double Rk0_3_4 = (Rg_1_0*t683 + Rg_1_1*t684) + Rg_1_2*t685;
-    const double Rk0_3_5 = (Rg_2_0*t683 + Rg_2_1*t684) + Rg_2_2*t685;
-    const double Rk0_3_3 = (Rg_0_0*t683 + Rg_0_1*t684) + Rg_0_2*t685;
+    const double t628 = Rg_0_0*t601;
+    const double t629 = Rg_0_1*t601;
+    const double t630 = Rg_0_2*t601;
+    const double t631 = (t598*t628 + t618*t630) + t620*t629;
+    const double t632 = (t620*t628 + t623*t629) + t624*t630;
+    const double t633 = (t618*t628 + t624*t629) + t626*t630;
+    const double Rk0_3_4 = (Rg_1_0*t631 + Rg_1_1*t632) + Rg_1_2*t633;
+    const double Rk0_3_5 = (Rg_2_0*t631 + Rg_2_1*t632) + Rg_2_2*t633;
+    const double Rk0_3_3 = (Rg_0_0*t631 + Rg_0_1*t632) + Rg_0_2*t633;
     const double Rk0_3_0 = t153*Rk0_3_4 + t126*Rk0_3_5;
     const double Rk0_3_1 = t152*Rk0_3_3 + t128*Rk0_3_5;
     const double Rk0_3_2 = t165*Rk0_3_3 + t127*Rk0_3_4;
-    const double t686 = Rg_1_0*t653;
-    const double t687 = Rg_1_1*t653;
-    const double t688 = Rg_1_2*t653;
-    const double t689 = (t650*t686 + t670*t688) + t672*t687;
-    const double t690 = (t672*t686 + t675*t687) + t676*t688;
-    const double t691 = (t670*t686 + t676*t687) + t678*t688;
-    const double Rk0_4_4 = (Rg_1_0*t689 + Rg_1_1*t690) + Rg_1_2*t691;
-    const double Rk0_4_5 = (Rg_2_0*t689 + Rg_2_1*t690) + Rg_2_2*t691;
-    const double Rk0_4_3 = (Rg_0_0*t689 + Rg_0_1*t690) + Rg_0_2*t691;
+    const double t634 = Rg_1_0*t601;
+    const double t635 = Rg_1_1*t601;
+    const double t636 = Rg_1_2*t601;
+    const double t637 = (t598*t634 + t618*t636) + t620*t635;
+    const double t638 = (t620*t634 + t623*t635) + t624*t636;
+    const double t639 = (t618*t634 + t624*t635) + t626*t636;
+    const double Rk0_4_4 = (Rg_1_0*t637 + Rg_1_1*t638) + Rg_1_2*t639;
+    const double Rk0_4_5 = (Rg_2_0*t637 + Rg_2_1*t638) + Rg_2_2*t639;
+    const double Rk0_4_3 = (Rg_0_0*t637 + Rg_0_1*t638) + Rg_0_2*t639;
     const double Rk0_4_0 = t153*Rk0_4_4 + t126*Rk0_4_5;
     const double Rk0_4_1 = t152*Rk0_4_3 + t128*Rk0_4_5;
     const double Rk0_4_2 = t165*Rk0_4_3 + t127*Rk0_4_4;
-    const double t692 = Rg_2_0*t653;
-    const double t693 = Rg_2_1*t653;
-    const double t694 = Rg_2_2*t653;
-    const double t695 = (t650*t692 + t670*t694) + t672*t693;
-    const double t696 = (t672*t692 + t675*t693) + t676*t694;
-    const double t697 = (t670*t692 + t676*t693) + t678*t694;
-    const double Rk0_5_4 = (Rg_1_0*t695 + Rg_1_1*t696) + Rg_1_2*t697;
-    const double Rk0_5_5 = (Rg_2_0*t695 + Rg_2_1*t696) + Rg_2_2*t697;
-    const double Rk0_5_3 = (Rg_0_0*t695 + Rg_0_1*t696) + Rg_0_2*t697;
+    const double t640 = Rg_2_0*t601;
+    const double t641 = Rg_2_1*t601;
+    const double t642 = Rg_2_2*t601;
+    const double t643 = (t598*t640 + t618*t642) + t620*t641;
+    const double t644 = (t620*t640 + t623*t641) + t624*t642;
+    const double t645 = (t618*t640 + t624*t641) + t626*t642;
+    const double Rk0_5_4 = (Rg_1_0*t643 + Rg_1_1*t644) + Rg_1_2*t645;
+    const double Rk0_5_5 = (Rg_2_0*t643 + Rg_2_1*t644) + Rg_2_2*t645;
+    const double Rk0_5_3 = (Rg_0_0*t643 + Rg_0_1*t644) + Rg_0_2*t645;
     const double Rk0_5_0 = t153*Rk0_5_4 + t126*Rk0_5_5;
     const double Rk0_5_1 = t152*Rk0_5_3 + t128*Rk0_5_5;
     const double Rk0_5_2 = t165*Rk0_5_3 + t127*Rk0_5_4;
@@ -2024,906 +1872,700 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double alpha2_3_2 = a2_3_2 + (c_q_8*alpha1_3_2 - s_q_8*alpha1_5_2);
     const double alpha2_5_2 = a2_5_2 + (s_q_8*alpha1_3_2 + c_q_8*alpha1_5_2);
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_5_2 = alpha1_5_2;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_1_2 = a3_1_2 + s_q_9*alpha2_2_2;
-    const double alpha3_2_2 = a3_2_2 + c_q_9*alpha2_2_2;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0_2 = (a4_0_2 + c_q_10*alpha2_0_2) - s_q_10*alpha3_2_2;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_3_2 = a3_3_2 + alpha2_3_2;
-    const double t698 = 0.2*alpha2_2_2 + alpha2_4_2;
-    const double alpha3_4_2 = (a3_4_2 + s_q_9*alpha2_5_2) + c_q_9*t698;
-    const double alpha3_5_2 = (a3_5_2 + c_q_9*alpha2_5_2) - s_q_9*t698;
+    const double t646 = 0.2*alpha2_2_2 + alpha2_4_2;
+    const double alpha3_4_2 = (a3_4_2 + s_q_9*alpha2_5_2) + c_q_9*t646;
+    const double alpha3_5_2 = (a3_5_2 + c_q_9*alpha2_5_2) - s_q_9*t646;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_2_2 = (a4_2_2 + s_q_10*alpha2_0_2) + c_q_10*alpha3_2_2;
-    const double t699 = alpha3_5_2 - 0.2*alpha3_1_2;
-    const double alpha4_3_2 = (a4_3_2 + c_q_10*alpha3_3_2) - s_q_10*t699;
-    const double alpha4_5_2 = (a4_5_2 + s_q_10*alpha3_3_2) + c_q_10*t699;
     const double alpha4_4_2 = (a4_4_2 + 0.2*alpha3_2_2) + alpha3_4_2;
+    const double t647 = alpha3_5_2 - 0.2*alpha3_1_2;
+    const double alpha4_3_2 = (a4_3_2 + c_q_10*alpha3_3_2) - s_q_10*t647;
+    const double alpha4_5_2 = (a4_5_2 + s_q_10*alpha3_3_2) + c_q_10*t647;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_1_2 = (a5_1_2 + c_q_11*alpha3_1_2) + s_q_11*alpha4_2_2;
-    const double alpha5_2_2 = (a5_2_2 - s_q_11*alpha3_1_2) + c_q_11*alpha4_2_2;
     const double alpha5_3_2 = a5_3_2 + alpha4_3_2;
-    const double t700 = 0.08*alpha4_2_2 + alpha4_4_2;
-    const double t701 = alpha4_5_2 - 0.08*alpha3_1_2;
-    const double alpha5_4_2 = (a5_4_2 + c_q_11*t700) + s_q_11*t701;
-    const double alpha5_5_2 = (a5_5_2 - s_q_11*t700) + c_q_11*t701;
+    const double t648 = 0.08*alpha4_2_2 + alpha4_4_2;
+    const double t649 = alpha4_5_2 - 0.08*alpha3_1_2;
+    const double alpha5_4_2 = (a5_4_2 + c_q_11*t648) + s_q_11*t649;
+    const double alpha5_5_2 = (a5_5_2 - s_q_11*t648) + c_q_11*t649;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t950 = (-0.06*alpha5_1_2 + V5_0_2*t171) + alpha5_5_2;
+    const double t951 = (0.06*alpha5_2_2 + V5_0_2*t185) + alpha5_4_2;
     /* f5: spatial force f(k) (2.29) */
     const double f5_0_2 = 0.0002*alpha4_0_2;
     /* f4: spatial force f(k) (2.29) */
     const double f4_0_2 = 0.0006*alpha4_0_2 + f5_0_2;
     /* f5: spatial force f(k) (2.29) */
-    const double t702 = 0.00022*V5_0_2;
-    const double f5_1_2 = (0.00042*alpha5_1_2 - V5_2_2*t702) - 0.009*alpha5_5_2;
-    const double f5_2_2 = (0.00042*alpha5_2_2 + V5_1_2*t702) + 0.009*alpha5_4_2;
-    const double t703 = V5_1_2*V5_1_2;
-    const double t704 = V5_2_2*V5_2_2;
-    const double f5_3_2 = 0.3*alpha5_3_2 + (-0.009*t704 - 0.009*t703);
+    const double t650 = 0.00022*V5_0_2;
+    const double t653 = 0.009*V5_0_2;
+    const double f5_1_2 = (0.00042*alpha5_1_2 - V5_2_2*t650) - 0.009*alpha5_5_2;
+    const double f5_5_2 = (-0.009*alpha5_1_2 + V5_2_2*t653) + 0.3*alpha5_5_2;
+    const double f5_2_2 = (0.00042*alpha5_2_2 + V5_1_2*t650) + 0.009*alpha5_4_2;
+    const double f5_4_2 = (0.009*alpha5_2_2 + V5_1_2*t653) + 0.3*alpha5_4_2;
+    const double t651 = V5_1_2*V5_1_2;
+    const double t652 = V5_2_2*V5_2_2;
+    const double f5_3_2 = 0.3*alpha5_3_2 + (-0.009*t652 - 0.009*t651);
     /* f4: spatial force f(k) (2.29) */
     const double f4_3_2 = (0.8*alpha4_3_2 + (-0.032*t57 - 0.032*t58)) + f5_3_2;
-    /* f5: spatial force f(k) (2.29) */
-    const double t705 = 0.009*V5_0_2;
-    const double f5_4_2 = (0.009*alpha5_2_2 + V5_1_2*t705) + 0.3*alpha5_4_2;
-    const double f5_5_2 = (-0.009*alpha5_1_2 + V5_2_2*t705) + 0.3*alpha5_5_2;
+    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t949 = alpha5_3_2 + (-0.06*t652 - 0.06*t651);
     /* f4: spatial force f(k) (2.29) */
-    const double t706 = 0.0014800000000000004*V4_0_2;
-    const double t711 = 0.032*V4_0_2;
-    const double t707 = c_q_11*f5_5_2;
-    const double t710 = s_q_11*f5_5_2;
-    const double t708 = s_q_11*f5_4_2;
-    const double t709 = c_q_11*f5_4_2;
-    const double f4_1_2 = ((((-V4_2_2*t706 + 0.0020800000000000003*alpha3_1_2) - 0.032*alpha4_5_2) + c_q_11*f5_1_2) - 0.08*t708) + (-0.08*t707 - s_q_11*f5_2_2);
-    const double f4_5_2 = (((V4_2_2*t711 - 0.032*alpha3_1_2) + 0.8*alpha4_5_2) + t707) + t708;
-    const double f4_2_2 = ((((0.032*alpha4_4_2 + V4_1_2*t706) + 0.0020800000000000003*alpha4_2_2) + c_q_11*f5_2_2) - 0.08*t710) + (0.08*t709 + s_q_11*f5_1_2);
-    const double f4_4_2 = (((0.8*alpha4_4_2 + V4_1_2*t711) + 0.032*alpha4_2_2) + t709) - t710;
+    const double t654 = 0.0014800000000000004*V4_0_2;
+    const double t659 = 0.032*V4_0_2;
+    const double t655 = c_q_11*f5_5_2;
+    const double t658 = s_q_11*f5_5_2;
+    const double t656 = s_q_11*f5_4_2;
+    const double t657 = c_q_11*f5_4_2;
+    const double f4_1_2 = ((((-V4_2_2*t654 + 0.0020800000000000003*alpha3_1_2) - 0.032*alpha4_5_2) + c_q_11*f5_1_2) - 0.08*t656) + (-0.08*t655 - s_q_11*f5_2_2);
+    const double f4_5_2 = (((V4_2_2*t659 - 0.032*alpha3_1_2) + 0.8*alpha4_5_2) + t655) + t656;
+    const double f4_2_2 = ((((0.032*alpha4_4_2 + V4_1_2*t654) + 0.0020800000000000003*alpha4_2_2) + c_q_11*f5_2_2) - 0.08*t658) + (0.08*t657 + s_q_11*f5_1_2);
+    const double f4_4_2 = (((0.8*alpha4_4_2 + V4_1_2*t659) + 0.032*alpha4_2_2) + t657) - t658;
     /* f3: spatial force f(k) (2.29) */
     const double f3_3_2 = (((1.2*alpha3_3_2 - 0.12*t50) - 0.12*t49) + c_q_10*f4_3_2) + s_q_10*f4_5_2;
     /* f2: spatial force f(k) (2.29) */
     const double f2_3_2 = (3.0*alpha2_3_2 + (-0.30000000000000004*t42 - 0.30000000000000004*t41)) + f3_3_2;
     /* f3: spatial force f(k) (2.29) */
-    const double t712 = c_q_10*f4_5_2;
+    const double t660 = c_q_10*f4_5_2;
     const double f3_0_2 = (c_q_10*f4_0_2 + 0.0015*alpha2_0_2) + s_q_10*f4_2_2;
-    const double t713 = 0.015300000000000003*V3_0_2;
-    const double f3_2_2 = ((((0.016800000000000002*alpha3_2_2 + t713*V3_1_2) + 0.12*alpha3_4_2) - s_q_10*f4_0_2) + 0.2*f4_4_2) + c_q_10*f4_2_2;
-    const double f3_1_2 = ((((0.016800000000000002*alpha3_1_2 - V3_2_2*t713) - 0.12*alpha3_5_2) + 0.2*s_q_10*f4_3_2) + f4_1_2) - 0.2*t712;
-    const double t714 = 0.12*V3_0_2;
-    const double f3_5_2 = (((-0.12*alpha3_1_2 + V3_2_2*t714) + 1.2*alpha3_5_2) - s_q_10*f4_3_2) + t712;
-    const double f3_4_2 = ((0.12*alpha3_2_2 + t714*V3_1_2) + 1.2*alpha3_4_2) + f4_4_2;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t785 = tau[10] - f4_1_2;
     /* f2: spatial force f(k) (2.29) */
     const double f2_0_2 = 0.004*alpha2_0_2 + f3_0_2;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_0_2 = alpha2_0_2;
+    /* f3: spatial force f(k) (2.29) */
+    const double t661 = 0.015300000000000003*V3_0_2;
+    const double f3_2_2 = ((((0.016800000000000002*alpha3_2_2 + t661*V3_1_2) + 0.12*alpha3_4_2) - s_q_10*f4_0_2) + 0.2*f4_4_2) + c_q_10*f4_2_2;
+    const double f3_1_2 = ((((0.016800000000000002*alpha3_1_2 - V3_2_2*t661) - 0.12*alpha3_5_2) + 0.2*s_q_10*f4_3_2) + f4_1_2) - 0.2*t660;
+    const double t662 = 0.12*V3_0_2;
+    const double f3_5_2 = (((-0.12*alpha3_1_2 + V3_2_2*t662) + 1.2*alpha3_5_2) - s_q_10*f4_3_2) + t660;
+    const double f3_4_2 = ((0.12*alpha3_2_2 + t662*V3_1_2) + 1.2*alpha3_4_2) + f4_4_2;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double t725 = tau[10] - f4_1_2;
     /* f2: spatial force f(k) (2.29) */
-    const double t715 = 0.038500000000000006*V2_0_2;
-    const double t720 = 0.30000000000000004*V2_0_2;
-    const double t716 = c_q_9*f3_5_2;
-    const double t719 = s_q_9*f3_5_2;
-    const double t717 = s_q_9*f3_4_2;
-    const double t718 = c_q_9*f3_4_2;
-    const double f2_1_2 = (((-0.30000000000000004*alpha2_5_2 - V2_2_2*t715) - 0.2*t717) - s_q_9*f3_2_2) + (c_q_9*f3_1_2 - 0.2*t716);
-    const double f2_5_2 = ((3.0*alpha2_5_2 + V2_2_2*t720) + t717) + t716;
-    const double f2_2_2 = ((((V2_1_2*t715 + 0.30000000000000004*alpha2_4_2) + 0.04250000000000001*alpha2_2_2) + 0.2*t718) + c_q_9*f3_2_2) + (s_q_9*f3_1_2 - 0.2*t719);
-    const double f2_4_2 = (((V2_1_2*t720 + 3.0*alpha2_4_2) + 0.30000000000000004*alpha2_2_2) + t718) - t719;
+    const double t663 = 0.038500000000000006*V2_0_2;
+    const double t668 = 0.30000000000000004*V2_0_2;
+    const double t664 = c_q_9*f3_5_2;
+    const double t667 = s_q_9*f3_5_2;
+    const double t665 = s_q_9*f3_4_2;
+    const double t666 = c_q_9*f3_4_2;
+    const double f2_1_2 = (((-0.30000000000000004*alpha2_5_2 - V2_2_2*t663) - 0.2*t665) - s_q_9*f3_2_2) + (c_q_9*f3_1_2 - 0.2*t664);
+    const double f2_5_2 = ((3.0*alpha2_5_2 + V2_2_2*t668) + t665) + t664;
+    const double f2_2_2 = ((((V2_1_2*t663 + 0.30000000000000004*alpha2_4_2) + 0.04250000000000001*alpha2_2_2) + 0.2*t666) + c_q_9*f3_2_2) + (s_q_9*f3_1_2 - 0.2*t667);
+    const double f2_4_2 = (((V2_1_2*t668 + 3.0*alpha2_4_2) + 0.30000000000000004*alpha2_2_2) + t666) - t667;
     /* f1: spatial force f(k) (2.29) */
-    const double f1_0_2 = (((0.41375*a1_0_2 - qd[7]*t721) + c_q_8*f2_0_2) - 0.45*f2_4_2) + s_q_8*f2_2_2;
+    const double f1_0_2 = (((0.41375*a1_0_2 - qd[7]*t669) + c_q_8*f2_0_2) - 0.45*f2_4_2) + s_q_8*f2_2_2;
     const double f1_2_2 = (-s_q_8*f2_0_2 + 0.012*a1_2_2) + c_q_8*f2_2_2;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2_2 = c_q_7*f1_2_2 - s_q_7*f1_0_2;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_2_2 = alpha2_2_2;
-    const double zeta2_4_2 = alpha2_4_2;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_1_2 = a3_1_2 + s_q_9*zeta2_2_2;
-    const double zeta3_2_2 = a3_2_2 + c_q_9*zeta2_2_2;
-    const double t802 = 0.2*zeta2_2_2 + zeta2_4_2;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_2_2 = (a4_2_2 + s_q_10*zeta2_0_2) + c_q_10*zeta3_2_2;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1_2 = (a5_1_2 + c_q_11*zeta3_1_2) + s_q_11*zeta4_2_2;
-    const double zeta5_2_2 = (a5_2_2 - s_q_11*zeta3_1_2) + c_q_11*zeta4_2_2;
     /* f1: spatial force f(k) (2.29) */
-    const double t722 = 0.45*c_q_8;
-    const double t723 = 0.45*s_q_8;
-    const double f1_1_2 = (((V1_0_2*t721 + 1.35*alpha1_3_2) + t722*f2_3_2) + t723*f2_5_2) + f2_1_2;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3_2 = alpha1_3_2;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_3_2 = a2_3_2 + (c_q_8*zeta1_3_2 - s_q_8*zeta1_5_2);
-    const double zeta2_5_2 = a2_5_2 + (c_q_8*zeta1_5_2 + s_q_8*zeta1_3_2);
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_3_2 = a3_3_2 + zeta2_3_2;
-    const double zeta3_4_2 = (a3_4_2 + s_q_9*zeta2_5_2) + c_q_9*t802;
-    const double zeta3_5_2 = (a3_5_2 + c_q_9*zeta2_5_2) - s_q_9*t802;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_4_2 = (a4_4_2 + 0.2*zeta3_2_2) + zeta3_4_2;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double t804 = 0.08*zeta4_2_2 + zeta4_4_2;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double t803 = zeta3_5_2 - 0.2*zeta3_1_2;
-    const double zeta4_3_2 = (a4_3_2 + c_q_10*zeta3_3_2) - s_q_10*t803;
-    const double zeta4_5_2 = (a4_5_2 + s_q_10*zeta3_3_2) + c_q_10*t803;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_3_2 = a5_3_2 + zeta4_3_2;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1053 = (-0.06*t704 - 0.06*t703) + zeta5_3_2;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double t805 = zeta4_5_2 - 0.08*zeta3_1_2;
-    const double zeta5_4_2 = (a5_4_2 + c_q_11*t804) + s_q_11*t805;
-    const double zeta5_5_2 = (a5_5_2 - s_q_11*t804) + c_q_11*t805;
-    /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1054 = (-0.06*zeta5_1_2 + V5_0_2*t171) + zeta5_5_2;
-    const double t1055 = (0.06*zeta5_2_2 + V5_0_2*t185) + zeta5_4_2;
+    const double t670 = 0.45*c_q_8;
+    const double t671 = 0.45*s_q_8;
+    const double f1_1_2 = (((V1_0_2*t669 + 1.35*alpha1_3_2) + t670*f2_3_2) + t671*f2_5_2) + f2_1_2;
     /* P4: articulated inertia P(k) (4.5) */
-    const double t724 = c_q_11*c_q_11;
-    const double t725 = s_q_11*s_q_11;
-    const double P4_1_1_3 = (0.00378*t724 + 0.0020800000000000003) + 0.00378*t725;
-    const double P4_2_4_3 = (0.033*t724 + 0.032) + 0.033*t725;
-    const double P4_4_4_3 = (0.3*t724 + 0.8) + 0.3*t725;
-    const double P4_1_5_3 = -P4_2_4_3;
-    const double P4_2_2_3 = P4_1_1_3;
-    const double P4_5_5_3 = P4_4_4_3;
+    const double t672 = c_q_11*c_q_11;
+    const double t673 = s_q_11*s_q_11;
+    const double P4_1_1_2 = (0.00378*t672 + 0.0020800000000000003) + 0.00378*t673;
+    const double P4_2_4_2 = (0.033*t672 + 0.032) + 0.033*t673;
+    const double P4_4_4_2 = (0.3*t672 + 0.8) + 0.3*t673;
+    const double P4_1_5_2 = -P4_2_4_2;
     /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0_3 = 1.0/P4_1_1_3;
+    const double Dinv4_0_0_2 = 1.0/P4_1_1_2;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0_3 = P4_1_1_3*Dinv4_0_0_3;
-    const double G4_5_0_3 = P4_1_5_3*Dinv4_0_0_3;
+    const double G4_1_0_2 = P4_1_1_2*Dinv4_0_0_2;
+    const double G4_5_0_2 = P4_1_5_2*Dinv4_0_0_2;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t734 = P4_5_5_3 - P4_1_5_3*G4_5_0_3;
-    const double t726 = s_q_10*s_q_10;
-    const double t727 = c_q_10*c_q_10;
-    const double t728 = 0.0006*t727 + 0.0015;
-    const double P3_0_0_3 = t726*P4_2_2_3 + t728;
-    const double t731 = c_q_10*P4_2_2_3;
-    const double P3_0_4_3 = s_q_10*P4_2_4_3;
-    const double t729 = c_q_10*s_q_10;
-    const double t730 = -0.0006*t729;
-    const double P3_0_2_3 = (0.2*P3_0_4_3 + t730) + s_q_10*t731;
-    const double t732 = -P4_1_5_3;
-    const double t733 = 0.2*c_q_10;
-    const double t735 = (-P4_1_5_3*G4_1_0_3 - t732) - t733*t734;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_1_5_4 = P4_1_5_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t736 = -0.04400000000000001*t726 - 0.016800000000000002;
-    const double P3_1_1_3 = (((P4_1_1_3 - t736) - P4_1_1_3*G4_1_0_3) - t733*(-P4_1_1_3*G4_5_0_3 - t732)) - 0.2*c_q_10*t735;
-    const double t737 = 0.22000000000000003*t729;
-    const double P3_1_3_3 = s_q_10*t735 + t737;
-    const double t738 = 0.22000000000000003*t726 + 0.12;
-    const double P3_1_5_3 = c_q_10*t735 - t738;
-    const double t739 = 0.2*P4_2_4_3;
-    const double t740 = 0.0006*t726 + 0.016800000000000002;
-    const double P3_2_2_3 = ((0.04000000000000001*P4_4_4_3 + t740) + c_q_10*t739) + c_q_10*(t731 + t739);
-    const double P3_2_4_3 = (c_q_10*P4_2_4_3 + 0.12) + 0.2*P4_4_4_3;
+    const double t674 = c_q_10*c_q_10;
+    const double t675 = s_q_10*s_q_10;
+    const double P3_0_0_2 = t675*P4_1_1_2 + (0.0006*t674 + 0.0015);
+    const double P3_0_4_2 = s_q_10*P4_2_4_2;
+    const double t676 = c_q_10*s_q_10;
+    const double t677 = c_q_10*P4_1_1_2;
+    const double P3_0_2_2 = (0.2*P3_0_4_2 - 0.0006*t676) + s_q_10*t677;
+    const double t678 = -P4_1_5_2;
+    const double t679 = 0.2*c_q_10;
+    const double t680 = P4_4_4_2 - P4_1_5_2*G4_5_0_2;
+    const double t681 = (-P4_1_5_2*G4_1_0_2 - t678) - t679*t680;
+    const double P3_1_1_2 = (((P4_1_1_2 + (0.04400000000000001*t675 + 0.016800000000000002)) - P4_1_1_2*G4_1_0_2) - t679*(-P4_1_1_2*G4_5_0_2 - t678)) - 0.2*c_q_10*t681;
+    const double P3_1_3_2 = s_q_10*t681 + 0.22000000000000003*t676;
+    const double P3_1_5_2 = c_q_10*t681 + (-0.22000000000000003*t675 - 0.12);
+    const double P3_3_5_2 = t676*t680 - 1.1*t676;
+    const double t682 = 0.2*P4_2_4_2;
+    const double P3_2_2_2 = ((0.04000000000000001*P4_4_4_2 + (0.0006*t675 + 0.016800000000000002)) + c_q_10*t682) + c_q_10*(t677 + t682);
+    const double P3_2_4_2 = (c_q_10*P4_2_4_2 + 0.12) + 0.2*P4_4_4_2;
+    const double P3_4_4_2 = P4_4_4_2 + 1.2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t747 = -P3_2_4_3;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_2_4_4 = P4_2_4_3;
+    const double t686 = -P3_2_4_2;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t741 = 1.1*t727 + 1.2;
-    const double P3_3_3_3 = t726*t734 + t741;
+    const double P3_3_3_2 = (1.1*t674 + 1.2) + t675*t680;
+    const double P3_5_5_2 = t674*t680 + (1.1*t675 + 1.2);
     /* P2: articulated inertia P(k) (4.5) */
-    const double P2_3_3_3 = P3_3_3_3 + 3.0;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t742 = -1.1*t729;
-    const double P3_3_5_3 = t729*t734 + t742;
-    const double P3_4_4_3 = P4_4_4_3 + 1.2;
-    const double t743 = 1.1*t726 + 1.2;
-    const double P3_5_5_3 = t727*t734 + t743;
+    const double P2_3_3_2 = P3_3_3_2 + 3.0;
     /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_3 = 1.0/P3_0_0_3;
+    const double Dinv3_0_0_2 = 1.0/P3_0_0_2;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_3 = P3_0_0_3*Dinv3_0_0_3;
+    const double G3_0_0_2 = P3_0_0_2*Dinv3_0_0_2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double P2_0_0_3 = (P3_0_0_3 + 0.004) - P3_0_0_3*G3_0_0_3;
+    const double P2_0_0_2 = (P3_0_0_2 + 0.004) - P3_0_0_2*G3_0_0_2;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_2_0_3 = P3_0_2_3*Dinv3_0_0_3;
+    const double G3_2_0_2 = P3_0_2_2*Dinv3_0_0_2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t746 = P3_2_2_3 - P3_0_2_3*G3_2_0_3;
+    const double t685 = P3_2_2_2 - P3_0_2_2*G3_2_0_2;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_4_0_3 = P3_0_4_3*Dinv3_0_0_3;
+    const double G3_4_0_2 = P3_0_4_2*Dinv3_0_0_2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t757 = P3_4_4_3 - P3_0_4_3*G3_4_0_3;
-    const double t744 = P3_0_4_3 - P3_0_4_3*G3_0_0_3;
-    const double t756 = -P3_0_4_3*G3_2_0_3 - t747;
-    const double t748 = -P3_0_2_3*G3_4_0_3 - t747;
-    const double t745 = P3_0_2_3 - P3_0_2_3*G3_0_0_3;
-    const double P2_0_5_3 = s_q_9*t744;
-    const double P2_0_4_3 = c_q_9*t744;
-    const double P2_0_1_3 = -0.2*P2_0_5_3 - s_q_9*t745;
-    const double P2_0_2_3 = 0.2*P2_0_4_3 + c_q_9*t745;
+    const double t696 = P3_4_4_2 - P3_0_4_2*G3_4_0_2;
+    const double t683 = P3_0_4_2 - P3_0_4_2*G3_0_0_2;
+    const double t695 = -P3_0_4_2*G3_2_0_2 - t686;
+    const double t687 = -P3_0_2_2*G3_4_0_2 - t686;
+    const double t684 = P3_0_2_2 - P3_0_2_2*G3_0_0_2;
+    const double P2_0_5_2 = s_q_9*t683;
+    const double P2_0_4_2 = c_q_9*t683;
+    const double P2_0_1_2 = -0.2*P2_0_5_2 - s_q_9*t684;
+    const double P2_0_2_2 = 0.2*P2_0_4_2 + c_q_9*t684;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t772 = -P2_0_2_3;
-    const double t781 = -P2_0_5_3;
+    const double t710 = -P2_0_2_2;
+    const double t720 = -P2_0_5_2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t749 = 0.2*s_q_9;
-    const double t750 = -s_q_9*t746 - t749*t748;
-    const double t751 = c_q_9*P3_1_5_3;
-    const double t762 = s_q_9*P3_1_5_3;
-    const double t752 = -0.2*t751 + c_q_9*P3_1_1_3;
-    const double t753 = 0.2*c_q_9;
-    const double t754 = t751 - t753*P3_5_5_3;
-    const double t755 = c_q_9*t754;
-    const double t761 = s_q_9*t754;
-    const double t758 = -s_q_9*t756 - t749*t757;
-    const double t763 = c_q_9*t756 + t753*t757;
-    const double t759 = s_q_9*t758;
-    const double t760 = c_q_9*t758;
-    const double P2_1_1_3 = (c_q_9*t752 + (0.04250000000000001 - s_q_9*t750)) + (-0.2*t755 - 0.2*t759);
-    const double P2_1_2_3 = ((0.2*t760 + c_q_9*t750) + s_q_9*t752) - 0.2*t761;
-    const double P2_1_4_3 = t760 - t761;
-    const double P2_1_5_3 = t755 + (t759 - 0.30000000000000004);
-    const double P2_3_5_3 = c_q_9*P3_3_5_3;
-    const double t767 = s_q_9*P3_3_5_3;
-    const double P2_1_3_3 = c_q_9*P3_1_3_3 - 0.2*P2_3_5_3;
-    const double P2_2_3_3 = s_q_9*P3_1_3_3 - 0.2*t767;
-    const double P2_3_4_3 = -t767;
+    const double t688 = 0.2*s_q_9;
+    const double t689 = -s_q_9*t685 - t688*t687;
+    const double t690 = c_q_9*P3_1_5_2;
+    const double t701 = s_q_9*P3_1_5_2;
+    const double t691 = -0.2*t690 + c_q_9*P3_1_1_2;
+    const double t692 = 0.2*c_q_9;
+    const double t693 = t690 - t692*P3_5_5_2;
+    const double t694 = c_q_9*t693;
+    const double t700 = s_q_9*t693;
+    const double t697 = -s_q_9*t695 - t688*t696;
+    const double t702 = c_q_9*t695 + t692*t696;
+    const double t698 = s_q_9*t697;
+    const double t699 = c_q_9*t697;
+    const double P2_1_1_2 = (c_q_9*t691 + (0.04250000000000001 - s_q_9*t689)) + (-0.2*t694 - 0.2*t698);
+    const double P2_1_2_2 = ((0.2*t699 + c_q_9*t689) + s_q_9*t691) - 0.2*t700;
+    const double P2_1_4_2 = t699 - t700;
+    const double P2_1_5_2 = t694 + (t698 - 0.30000000000000004);
+    const double P2_3_5_2 = c_q_9*P3_3_5_2;
+    const double t706 = s_q_9*P3_3_5_2;
+    const double P2_1_3_2 = c_q_9*P3_1_3_2 - 0.2*P2_3_5_2;
+    const double P2_2_3_2 = s_q_9*P3_1_3_2 - 0.2*t706;
+    const double P2_3_4_2 = -t706;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t780 = -P2_2_3_3;
-    const double t783 = -P2_3_5_3;
+    const double t718 = -P2_2_3_2;
+    const double t722 = -P2_3_5_2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t764 = c_q_9*t763;
-    const double t765 = t762 - t749*P3_5_5_3;
-    const double P2_2_5_3 = c_q_9*t765 + s_q_9*t763;
-    const double t766 = s_q_9*t765;
-    const double P2_2_2_3 = ((c_q_9*(c_q_9*t746 + t753*t748) + 0.04250000000000001) + 0.2*t764) + (-0.2*t766 + s_q_9*(-0.2*t762 + s_q_9*P3_1_1_3));
-    const double P2_2_4_3 = (t764 + 0.30000000000000004) - t766;
+    const double t703 = c_q_9*t702;
+    const double t704 = t701 - t688*P3_5_5_2;
+    const double P2_2_5_2 = c_q_9*t704 + s_q_9*t702;
+    const double t705 = s_q_9*t704;
+    const double P2_2_2_2 = ((c_q_9*(c_q_9*t685 + t692*t687) + 0.04250000000000001) + 0.2*t703) + (-0.2*t705 + s_q_9*(-0.2*t701 + s_q_9*P3_1_1_2));
+    const double P2_2_4_2 = (t703 + 0.30000000000000004) - t705;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t782 = -P2_2_5_3;
+    const double t721 = -P2_2_5_2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t768 = s_q_9*s_q_9;
-    const double t769 = c_q_9*c_q_9;
-    const double P2_4_4_3 = (t768*P3_5_5_3 + 3.0) + t769*t757;
-    const double t770 = c_q_9*s_q_9;
-    const double P2_4_5_3 = -t770*P3_5_5_3 + c_q_9*s_q_9*t757;
-    const double P2_5_5_3 = (t769*P3_5_5_3 + 3.0) + t768*t757;
+    const double t707 = s_q_9*s_q_9;
+    const double t708 = c_q_9*c_q_9;
+    const double P2_4_4_2 = (t707*P3_5_5_2 + 3.0) + t708*t696;
+    const double P2_5_5_2 = (t708*P3_5_5_2 + 3.0) + t707*t696;
+    const double P2_4_5_2 = -c_q_9*s_q_9*P3_5_5_2 + c_q_9*s_q_9*t696;
     /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0_3 = 1.0/P2_1_1_3;
+    const double Dinv2_0_0_2 = 1.0/P2_1_1_2;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0_3 = P2_0_1_3*Dinv2_0_0_3;
+    const double G2_0_0_2 = P2_0_1_2*Dinv2_0_0_2;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t771 = P2_0_0_3 - P2_0_1_3*G2_0_0_3;
+    const double t709 = P2_0_0_2 - P2_0_1_2*G2_0_0_2;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_1_0_3 = P2_1_1_3*Dinv2_0_0_3;
-    const double G2_2_0_3 = P2_1_2_3*Dinv2_0_0_3;
+    const double G2_1_0_2 = P2_1_1_2*Dinv2_0_0_2;
+    const double G2_2_0_2 = P2_1_2_2*Dinv2_0_0_2;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t777 = P2_2_2_3 - P2_1_2_3*G2_2_0_3;
+    const double t715 = P2_2_2_2 - P2_1_2_2*G2_2_0_2;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_3_0_3 = P2_1_3_3*Dinv2_0_0_3;
-    const double G2_4_0_3 = P2_1_4_3*Dinv2_0_0_3;
-    const double G2_5_0_3 = P2_1_5_3*Dinv2_0_0_3;
+    const double G2_3_0_2 = P2_1_3_2*Dinv2_0_0_2;
+    const double G2_4_0_2 = P2_1_4_2*Dinv2_0_0_2;
+    const double G2_5_0_2 = P2_1_5_2*Dinv2_0_0_2;
     /* P1: articulated inertia P(k) (4.5) */
-    const double P1_1_1_3 = (((((P2_1_1_3 + 0.41375) - P2_1_1_3*G2_1_0_3) + t722*(P2_1_3_3 - P2_1_1_3*G2_3_0_3)) + t723*(P2_1_5_3 - P2_1_1_3*G2_5_0_3)) + t722*(((P2_1_3_3 - P2_1_3_3*G2_1_0_3) + t722*(P2_3_3_3 - P2_1_3_3*G2_3_0_3)) + t723*(-P2_1_3_3*G2_5_0_3 - t783))) + t723*(((P2_1_5_3 - P2_1_5_3*G2_1_0_3) + t722*(-P2_1_5_3*G2_3_0_3 - t783)) + t723*(P2_5_5_3 - P2_1_5_3*G2_5_0_3));
+    const double P1_1_1_2 = (((((P2_1_1_2 + 0.41375) - P2_1_1_2*G2_1_0_2) + t670*(P2_1_3_2 - P2_1_1_2*G2_3_0_2)) + t671*(P2_1_5_2 - P2_1_1_2*G2_5_0_2)) + t670*(((P2_1_3_2 - P2_1_3_2*G2_1_0_2) + t670*(P2_3_3_2 - P2_1_3_2*G2_3_0_2)) + t671*(-P2_1_3_2*G2_5_0_2 - t722))) + t671*(((P2_1_5_2 - P2_1_5_2*G2_1_0_2) + t670*(-P2_1_5_2*G2_3_0_2 - t722)) + t671*(P2_5_5_2 - P2_1_5_2*G2_5_0_2));
     /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0_3 = 1.0/P1_1_1_3;
+    const double Dinv1_0_0_2 = 1.0/P1_1_1_2;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t773 = -P2_0_1_3*G2_2_0_3 - t772;
-    const double t776 = -P2_1_2_3*G2_0_0_3 - t772;
-    const double t774 = 0.45*G2_4_0_3;
-    const double t775 = ((P2_0_1_3*t774 - 0.45*P2_0_4_3) + c_q_8*t771) + s_q_8*t773;
-    const double P1_2_2_3 = (c_q_8*(c_q_8*t777 - s_q_8*t776) + 0.012) - s_q_8*(c_q_8*t773 - s_q_8*t771);
-    const double t778 = ((P2_1_2_3*t774 - 0.45*P2_2_4_3) + c_q_8*t776) + s_q_8*t777;
-    const double P1_0_0_3 = (((((0.2025*P2_4_4_3 + 0.41375) - 0.2025*P2_1_4_3*G2_4_0_3) - t722*(P2_0_4_3 - P2_1_4_3*G2_0_0_3)) - t723*(P2_2_4_3 - P2_1_4_3*G2_2_0_3)) + c_q_8*t775) + s_q_8*t778;
-    const double P1_0_2_3 = c_q_8*t778 - s_q_8*t775;
+    const double t711 = -P2_0_1_2*G2_2_0_2 - t710;
+    const double t714 = -P2_1_2_2*G2_0_0_2 - t710;
+    const double t712 = 0.45*G2_4_0_2;
+    const double t713 = ((P2_0_1_2*t712 - 0.45*P2_0_4_2) + c_q_8*t709) + s_q_8*t711;
+    const double P1_2_2_2 = (c_q_8*(c_q_8*t715 - s_q_8*t714) + 0.012) - s_q_8*(c_q_8*t711 - s_q_8*t709);
+    const double t716 = ((P2_1_2_2*t712 - 0.45*P2_2_4_2) + c_q_8*t714) + s_q_8*t715;
+    const double P1_0_0_2 = (((((0.2025*P2_4_4_2 + 0.41375) - 0.2025*P2_1_4_2*G2_4_0_2) - t670*(P2_0_4_2 - P2_1_4_2*G2_0_0_2)) - t671*(P2_2_4_2 - P2_1_4_2*G2_2_0_2)) + c_q_8*t713) + s_q_8*t716;
+    const double P1_0_2_2 = c_q_8*t716 - s_q_8*t713;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t784 = -P1_0_2_3;
+    const double t724 = -P1_0_2_2;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t779 = -P2_0_1_3;
-    const double P1_0_1_3 = ((((P2_1_1_3*t774 - 0.45*P2_1_4_3) + c_q_8*(-P2_1_1_3*G2_0_0_3 - t779)) + s_q_8*(P2_1_2_3 - P2_1_1_3*G2_2_0_3)) + t722*(((-c_q_8*P2_1_3_3*G2_0_0_3 - 0.45*P2_3_4_3) + 0.45*P2_1_3_3*G2_4_0_3) + s_q_8*(-P2_1_3_3*G2_2_0_3 - t780))) + t723*(((P2_1_5_3*t774 - 0.45*P2_4_5_3) + c_q_8*(-P2_1_5_3*G2_0_0_3 - t781)) + s_q_8*(-P2_1_5_3*G2_2_0_3 - t782));
-    const double P1_1_2_3 = c_q_8*(((P2_1_2_3 - P2_1_2_3*G2_1_0_3) + t722*(-P2_1_2_3*G2_3_0_3 - t780)) + t723*(-P2_1_2_3*G2_5_0_3 - t782)) - s_q_8*(((-P2_0_1_3*G2_1_0_3 - t779) - t722*P2_0_1_3*G2_3_0_3) + 0.45*s_q_8*(-P2_0_1_3*G2_5_0_3 - t781));
+    const double t717 = -P2_0_1_2;
+    const double t719 = c_q_8*G2_0_0_2;
+    const double P1_0_1_2 = ((((P2_1_1_2*t712 - 0.45*P2_1_4_2) + c_q_8*(-P2_1_1_2*G2_0_0_2 - t717)) + s_q_8*(P2_1_2_2 - P2_1_1_2*G2_2_0_2)) + t670*(((0.45*P2_1_3_2*G2_4_0_2 - 0.45*P2_3_4_2) - P2_1_3_2*t719) + s_q_8*(-P2_1_3_2*G2_2_0_2 - t718))) + t671*(((P2_1_5_2*t712 - 0.45*P2_4_5_2) + c_q_8*(-P2_1_5_2*G2_0_0_2 - t720)) + s_q_8*(-P2_1_5_2*G2_2_0_2 - t721));
+    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t752 = (-s_q_8*G2_2_0_2 + 0.45*G2_4_0_2) - t719;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t723 = t670*G2_3_0_2;
+    const double P1_1_2_2 = c_q_8*(((P2_1_2_2 - P2_1_2_2*G2_1_0_2) + t670*(-P2_1_2_2*G2_3_0_2 - t718)) + t671*(-P2_1_2_2*G2_5_0_2 - t721)) - s_q_8*(((-P2_0_1_2*G2_1_0_2 - t717) - P2_0_1_2*t723) + 0.45*s_q_8*(-P2_0_1_2*G2_5_0_2 - t720));
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0_3 = P1_0_1_3*Dinv1_0_0_3;
-    const double G1_2_0_3 = P1_1_2_3*Dinv1_0_0_3;
+    const double G1_0_0_2 = P1_0_1_2*Dinv1_0_0_2;
+    const double G1_2_0_2 = P1_1_2_2*Dinv1_0_0_2;
     /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_3 = (c_q_7*(c_q_7*(P1_2_2_3 - P1_1_2_3*G1_2_0_3) - s_q_7*(-P1_1_2_3*G1_0_0_3 - t784)) + 0.018) - s_q_7*(c_q_7*(-P1_0_1_3*G1_2_0_3 - t784) - s_q_7*(P1_0_0_3 - P1_0_1_3*G1_0_0_3));
+    const double P0_2_2_2 = (c_q_7*(c_q_7*(P1_2_2_2 - P1_1_2_2*G1_2_0_2) - s_q_7*(-P1_1_2_2*G1_0_0_2 - t724)) + 0.018) - s_q_7*(c_q_7*(-P1_0_1_2*G1_2_0_2 - t724) - s_q_7*(P1_0_0_2 - P1_0_1_2*G1_0_0_2));
     /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0_3 = 1.0/P0_2_2_3;
+    const double Dinv0_0_0_2 = 1.0/P0_2_2_2;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_2 = -5000.0*f5_0_2 + 5000.0*tau[11];
     /* z4: z(k) (4.20) */
     const double z4_0_2 = -1.0*f5_0_2 + 1.0*tau[11];
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0_2 = Dinv4_0_0_3*t785;
+    const double nu4_0_2 = Dinv4_0_0_2*t725;
     /* z3: z(k) (4.20) */
     const double z3_0_2 = c_q_10*z4_0_2;
     const double z3_2_2 = -s_q_10*z4_0_2;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t787 = (tau[9] - z3_0_2) - f3_0_2;
+    const double t727 = (tau[9] - z3_0_2) - f3_0_2;
     /* z2: z(k) (4.20) */
-    const double z2_0_2 = G3_0_0_3*t787 + z3_0_2;
-    const double t788 = G3_2_0_3*t787 + z3_2_2;
+    const double z2_0_2 = G3_0_0_2*t727 + z3_0_2;
+    const double t728 = G3_2_0_2*t727 + z3_2_2;
     /* z3: z(k) (4.20) */
-    const double t786 = G4_5_0_3*t785;
-    const double z3_1_2 = -t733*t786 + G4_1_0_3*t785;
-    const double z3_3_2 = s_q_10*t786;
-    const double z3_5_2 = c_q_10*t786;
+    const double t726 = G4_5_0_2*t725;
+    const double z3_1_2 = -t679*t726 + G4_1_0_2*t725;
+    const double z3_3_2 = s_q_10*t726;
+    const double z3_5_2 = c_q_10*t726;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_2 = Dinv3_0_0_3*t787;
+    const double nu3_0_2 = Dinv3_0_0_2*t727;
     /* z2: z(k) (4.20) */
-    const double t790 = G3_4_0_3*t787;
-    const double t789 = c_q_9*z3_5_2;
-    const double t791 = s_q_9*z3_5_2;
-    const double z2_1_2 = (c_q_9*z3_1_2 - t749*t790) + (-0.2*t789 - s_q_9*t788);
-    const double z2_2_2 = (c_q_9*t788 + s_q_9*z3_1_2) + (-0.2*t791 + t753*t790);
-    const double z2_4_2 = c_q_9*t790 - t791;
-    const double z2_5_2 = s_q_9*t790 + t789;
+    const double t730 = G3_4_0_2*t727;
+    const double t729 = c_q_9*z3_5_2;
+    const double t731 = s_q_9*z3_5_2;
+    const double z2_1_2 = (c_q_9*z3_1_2 - t688*t730) + (-0.2*t729 - s_q_9*t728);
+    const double z2_2_2 = (c_q_9*t728 + s_q_9*z3_1_2) + (-0.2*t731 + t692*t730);
+    const double z2_4_2 = c_q_9*t730 - t731;
+    const double z2_5_2 = s_q_9*t730 + t729;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t792 = (tau[8] - f2_1_2) - z2_1_2;
+    const double t732 = (tau[8] - f2_1_2) - z2_1_2;
     /* z1: z(k) (4.20) */
-    const double z1_1_2 = ((G2_1_0_3*t792 + z2_1_2) + t722*(G2_3_0_3*t792 + z3_3_2)) + t723*(G2_5_0_3*t792 + z2_5_2);
+    const double z1_1_2 = ((G2_1_0_2*t732 + z2_1_2) + t670*(G2_3_0_2*t732 + z3_3_2)) + t671*(G2_5_0_2*t732 + z2_5_2);
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t795 = (tau[7] - f1_1_2) - z1_1_2;
+    const double t735 = (tau[7] - f1_1_2) - z1_1_2;
     /* z1: z(k) (4.20) */
-    const double t793 = G2_0_0_3*t792 + z2_0_2;
-    const double t794 = G2_2_0_3*t792 + z2_2_2;
-    const double z1_0_2 = (c_q_8*t793 + (-t774*t792 - 0.45*z2_4_2)) + s_q_8*t794;
-    const double z1_2_2 = c_q_8*t794 - s_q_8*t793;
+    const double t733 = G2_0_0_2*t732 + z2_0_2;
+    const double t734 = G2_2_0_2*t732 + z2_2_2;
+    const double z1_0_2 = (c_q_8*t733 + (-t712*t732 - 0.45*z2_4_2)) + s_q_8*t734;
+    const double z1_2_2 = c_q_8*t734 - s_q_8*t733;
     /* z0: z(k) (4.20) */
-    const double z0_2_2 = c_q_7*(t795*G1_2_0_3 + z1_2_2) - s_q_7*(t795*G1_0_0_3 + z1_0_2);
+    const double z0_2_2 = c_q_7*(t735*G1_2_0_2 + z1_2_2) - s_q_7*(t735*G1_0_0_2 + z1_0_2);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_2 = ((tau[6] - f0_2_2) - z0_2_2)*Dinv0_0_0_3;
+    const double nu0_0_2 = ((tau[6] - f0_2_2) - z0_2_2)*Dinv0_0_0_2;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_2 = Dinv2_0_0_3*t792;
+    const double nu2_0_2 = Dinv2_0_0_2*t732;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_2 = t795*Dinv1_0_0_3;
+    const double nu1_0_2 = t735*Dinv1_0_0_2;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2_2 = c_q_7*nu0_0_2;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t796 = s_q_7*nu0_0_2;
-    const double qdd1_0_2 = (G1_0_0_3*t796 + nu1_0_2) - G1_2_0_3*lam1_2_2;
+    const double t736 = s_q_7*nu0_0_2;
+    const double qdd1_0_2 = (G1_0_0_2*t736 + nu1_0_2) - G1_2_0_2*lam1_2_2;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0_2 = -t796;
+    const double lam1_0_2 = -t736;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_2 = c_q_8*lam1_0_2 - s_q_8*lam1_2_2;
     const double lam2_2_2 = c_q_8*lam1_2_2 + s_q_8*lam1_0_2;
-    const double lam2_3_2 = t722*qdd1_0_2;
-    const double lam2_5_2 = t723*qdd1_0_2;
+    const double lam2_3_2 = t670*qdd1_0_2;
+    const double lam2_5_2 = t671*qdd1_0_2;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_2 = ((((0.45*G2_4_0_3*lam1_0_2 + nu2_0_2) - G2_0_0_3*lam2_0_2) - G2_3_0_3*lam2_3_2) + (-G2_1_0_3*qdd1_0_2 - G2_2_0_3*lam2_2_2)) - G2_5_0_3*lam2_5_2;
+    const double qdd2_0_2 = ((((0.45*G2_4_0_2*lam1_0_2 + nu2_0_2) - G2_0_0_2*lam2_0_2) - G2_3_0_2*lam2_3_2) + (-G2_1_0_2*qdd1_0_2 - G2_2_0_2*lam2_2_2)) - G2_5_0_2*lam2_5_2;
     /* lam2: lambda(k) (4.21) */
     const double lam2_4_2 = -0.45*lam1_0_2;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t797 = 0.2*lam2_2_2 + lam2_4_2;
+    const double t737 = 0.2*lam2_2_2 + lam2_4_2;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1_2 = qdd1_0_2 + qdd2_0_2;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t798 = lam2_5_2 - 0.2*lam2_1_2;
+    const double t738 = lam2_5_2 - 0.2*lam2_1_2;
     /* lam3: lambda(k) (4.21) */
     const double lam3_2_2 = -s_q_9*lam2_1_2 + c_q_9*lam2_2_2;
     const double lam3_1_2 = c_q_9*lam2_1_2 + s_q_9*lam2_2_2;
-    const double lam3_4_2 = s_q_9*t798 + c_q_9*t797;
-    const double lam3_5_2 = c_q_9*t798 - s_q_9*t797;
+    const double lam3_4_2 = s_q_9*t738 + c_q_9*t737;
+    const double lam3_5_2 = c_q_9*t738 - s_q_9*t737;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_2 = ((nu3_0_2 - G3_0_0_3*lam2_0_2) - G3_2_0_3*lam3_2_2) - G3_4_0_3*lam3_4_2;
+    const double qdd3_0_2 = ((nu3_0_2 - G3_0_0_2*lam2_0_2) - G3_2_0_2*lam3_2_2) - G3_4_0_2*lam3_4_2;
     /* lam3: lambda(k) (4.21) */
     const double lam3_0_2 = lam2_0_2 + qdd3_0_2;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t799 = lam3_5_2 - 0.2*lam3_1_2;
+    const double t739 = lam3_5_2 - 0.2*lam3_1_2;
     /* lam4: lambda(k) (4.21) */
     const double lam4_4_2 = 0.2*lam3_2_2 + lam3_4_2;
-    const double lam4_5_2 = c_q_10*t799 + s_q_10*lam2_3_2;
-    const double lam4_3_2 = -s_q_10*t799 + c_q_10*lam2_3_2;
+    const double lam4_5_2 = c_q_10*t739 + s_q_10*lam2_3_2;
+    const double lam4_3_2 = -s_q_10*t739 + c_q_10*lam2_3_2;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_2 = (nu4_0_2 - G4_1_0_3*lam3_1_2) - G4_5_0_3*lam4_5_2;
+    const double qdd4_0_2 = (nu4_0_2 - G4_1_0_2*lam3_1_2) - G4_5_0_2*lam4_5_2;
     /* lam4: lambda(k) (4.21) */
     const double lam4_1_2 = lam3_1_2 + qdd4_0_2;
     /* lam5: lambda(k) (4.21) */
-    const double t801 = lam4_5_2 - 0.08*lam4_1_2;
+    const double t741 = lam4_5_2 - 0.08*lam4_1_2;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1052 = 1.0*lam4_3_2;
+    const double t948 = 1.0*lam4_3_2;
     /* lam4: lambda(k) (4.21) */
     const double lam4_0_2 = c_q_10*lam3_0_2 - s_q_10*lam3_2_2;
     const double lam4_2_2 = s_q_10*lam3_0_2 + c_q_10*lam3_2_2;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_2 = nu5_0_2 - 1.0*lam4_0_2;
     /* lam5: lambda(k) (4.21) */
-    const double t800 = 0.08*lam4_2_2 + lam4_4_2;
+    const double t740 = 0.08*lam4_2_2 + lam4_4_2;
     const double lam5_1_2 = c_q_11*lam4_1_2 + s_q_11*lam4_2_2;
     const double lam5_2_2 = -s_q_11*lam4_1_2 + c_q_11*lam4_2_2;
-    const double lam5_4_2 = s_q_11*t801 + c_q_11*t800;
-    const double lam5_5_2 = c_q_11*t801 - s_q_11*t800;
+    const double lam5_4_2 = s_q_11*t741 + c_q_11*t740;
+    const double lam5_5_2 = c_q_11*t741 - s_q_11*t740;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1049 = 1.0*lam5_4_2 + 0.06*lam5_2_2;
-    const double t1050 = 1.0*lam5_5_2 - 0.06*lam5_1_2;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_1_1_4 = P4_1_1_3;
-    const double P4_2_2_4 = P4_1_1_3;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_0_4 = t726*P4_2_2_4 + t728;
-    const double t806 = c_q_10*P4_2_2_4;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_4_4_4 = P4_4_4_3;
-    const double P4_5_5_4 = P4_4_4_3;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0_4 = 1.0/P4_1_1_4;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0_4 = P4_1_1_4*Dinv4_0_0_4;
-    const double G4_5_0_4 = P4_1_5_4*Dinv4_0_0_4;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t808 = P4_5_5_4 - P4_1_5_4*G4_5_0_4;
-    const double P3_3_3_4 = t726*t808 + t741;
-    const double P3_3_5_4 = t729*t808 + t742;
-    const double P3_5_5_4 = t727*t808 + t743;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_3_3_4 = P3_3_3_4 + 3.0;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_4_4 = s_q_10*P4_2_4_4;
-    const double P3_0_2_4 = (0.2*P3_0_4_4 + t730) + s_q_10*t806;
-    const double t807 = -P4_1_5_4;
-    const double t809 = (-P4_1_5_4*G4_1_0_4 - t807) - t733*t808;
-    const double P3_1_1_4 = (((P4_1_1_4 - t736) - P4_1_1_4*G4_1_0_4) - t733*(-P4_1_1_4*G4_5_0_4 - t807)) - 0.2*c_q_10*t809;
-    const double P3_1_3_4 = s_q_10*t809 + t737;
-    const double P3_1_5_4 = c_q_10*t809 - t738;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t926 = (1.0 - G4_1_0_4) + t733*G4_5_0_4;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t810 = 0.2*P4_2_4_4;
-    const double P3_2_2_4 = ((0.04000000000000001*P4_4_4_4 + t740) + c_q_10*t810) + c_q_10*(t806 + t810);
-    const double P3_2_4_4 = (c_q_10*P4_2_4_4 + 0.12) + 0.2*P4_4_4_4;
-    const double P3_4_4_4 = P4_4_4_4 + 1.2;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t814 = -P3_2_4_4;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_4 = 1.0/P3_0_0_4;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_4 = P3_0_0_4*Dinv3_0_0_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_0_0_4 = (P3_0_0_4 + 0.004) - P3_0_0_4*G3_0_0_4;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_2_0_4 = P3_0_2_4*Dinv3_0_0_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t813 = P3_2_2_4 - P3_0_2_4*G3_2_0_4;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_4_0_4 = P3_0_4_4*Dinv3_0_0_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t822 = P3_4_4_4 - P3_0_4_4*G3_4_0_4;
-    const double P2_4_5_4 = -t770*P3_5_5_4 + c_q_9*s_q_9*t822;
-    const double t811 = P3_0_4_4 - P3_0_4_4*G3_0_0_4;
-    const double t821 = -P3_0_4_4*G3_2_0_4 - t814;
-    const double t815 = -P3_0_2_4*G3_4_0_4 - t814;
-    const double t812 = P3_0_2_4 - P3_0_2_4*G3_0_0_4;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t871 = 1.0 - G3_0_0_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_0_5_4 = s_q_9*t811;
-    const double P2_0_4_4 = c_q_9*t811;
-    const double P2_0_1_4 = -0.2*P2_0_5_4 - s_q_9*t812;
-    const double P2_0_2_4 = 0.2*P2_0_4_4 + c_q_9*t812;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t834 = -P2_0_2_4;
-    const double t844 = -P2_0_5_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t816 = -s_q_9*t813 - t749*t815;
-    const double t817 = c_q_9*P3_1_5_4;
-    const double t827 = s_q_9*P3_1_5_4;
-    const double t818 = -0.2*t817 + c_q_9*P3_1_1_4;
-    const double t819 = t817 - t753*P3_5_5_4;
-    const double t820 = c_q_9*t819;
-    const double t826 = s_q_9*t819;
-    const double t823 = -s_q_9*t821 - t749*t822;
-    const double t828 = c_q_9*t821 + t753*t822;
-    const double t824 = s_q_9*t823;
-    const double t825 = c_q_9*t823;
-    const double P2_1_1_4 = (c_q_9*t818 + (0.04250000000000001 - s_q_9*t816)) + (-0.2*t820 - 0.2*t824);
-    const double P2_1_2_4 = ((0.2*t825 + c_q_9*t816) + s_q_9*t818) - 0.2*t826;
-    const double P2_1_4_4 = t825 - t826;
-    const double P2_1_5_4 = t820 + (t824 - 0.30000000000000004);
-    const double P2_3_5_4 = c_q_9*P3_3_5_4;
-    const double t832 = s_q_9*P3_3_5_4;
-    const double P2_1_3_4 = c_q_9*P3_1_3_4 - 0.2*P2_3_5_4;
-    const double P2_2_3_4 = s_q_9*P3_1_3_4 - 0.2*t832;
-    const double P2_3_4_4 = -t832;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t842 = -P2_2_3_4;
-    const double t846 = -P2_3_5_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t829 = c_q_9*t828;
-    const double t830 = t827 - t749*P3_5_5_4;
-    const double P2_2_5_4 = c_q_9*t830 + s_q_9*t828;
-    const double t831 = s_q_9*t830;
-    const double P2_2_2_4 = ((c_q_9*(c_q_9*t813 + t753*t815) + 0.04250000000000001) + 0.2*t829) + (-0.2*t831 + s_q_9*(-0.2*t827 + s_q_9*P3_1_1_4));
-    const double P2_2_4_4 = (t829 + 0.30000000000000004) - t831;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t845 = -P2_2_5_4;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_4_4_4 = (t768*P3_5_5_4 + 3.0) + t769*t822;
-    const double P2_5_5_4 = (t769*P3_5_5_4 + 3.0) + t768*t822;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0_4 = 1.0/P2_1_1_4;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0_4 = P2_0_1_4*Dinv2_0_0_4;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t833 = P2_0_0_4 - P2_0_1_4*G2_0_0_4;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_1_0_4 = P2_1_1_4*Dinv2_0_0_4;
-    const double G2_2_0_4 = P2_1_2_4*Dinv2_0_0_4;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t839 = P2_2_2_4 - P2_1_2_4*G2_2_0_4;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_3_0_4 = P2_1_3_4*Dinv2_0_0_4;
-    const double G2_4_0_4 = P2_1_4_4*Dinv2_0_0_4;
-    const double G2_5_0_4 = P2_1_5_4*Dinv2_0_0_4;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_1_1_4 = (((((P2_1_1_4 + 0.41375) - P2_1_1_4*G2_1_0_4) + t722*(P2_1_3_4 - P2_1_1_4*G2_3_0_4)) + t723*(P2_1_5_4 - P2_1_1_4*G2_5_0_4)) + t722*(((P2_1_3_4 - P2_1_3_4*G2_1_0_4) + t722*(P2_3_3_4 - P2_1_3_4*G2_3_0_4)) + t723*(-P2_1_3_4*G2_5_0_4 - t846))) + t723*(((P2_1_5_4 - P2_1_5_4*G2_1_0_4) + t722*(-P2_1_5_4*G2_3_0_4 - t846)) + t723*(P2_5_5_4 - P2_1_5_4*G2_5_0_4));
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0_4 = 1.0/P1_1_1_4;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t835 = -P2_0_1_4*G2_2_0_4 - t834;
-    const double t838 = -P2_1_2_4*G2_0_0_4 - t834;
-    const double t836 = 0.45*G2_4_0_4;
-    const double t837 = ((P2_0_1_4*t836 - 0.45*P2_0_4_4) + c_q_8*t833) + s_q_8*t835;
-    const double P1_2_2_4 = (c_q_8*(c_q_8*t839 - s_q_8*t838) + 0.012) - s_q_8*(c_q_8*t835 - s_q_8*t833);
-    const double t840 = ((P2_1_2_4*t836 - 0.45*P2_2_4_4) + c_q_8*t838) + s_q_8*t839;
-    const double P1_0_0_4 = (((((0.2025*P2_4_4_4 + 0.41375) - 0.2025*P2_1_4_4*G2_4_0_4) - t722*(P2_0_4_4 - P2_1_4_4*G2_0_0_4)) - t723*(P2_2_4_4 - P2_1_4_4*G2_2_0_4)) + c_q_8*t837) + s_q_8*t840;
-    const double P1_0_2_4 = c_q_8*t840 - s_q_8*t837;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t848 = -P1_0_2_4;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t841 = -P2_0_1_4;
-    const double t843 = c_q_8*G2_0_0_4;
-    const double P1_0_1_4 = ((((P2_1_1_4*t836 - 0.45*P2_1_4_4) + c_q_8*(-P2_1_1_4*G2_0_0_4 - t841)) + s_q_8*(P2_1_2_4 - P2_1_1_4*G2_2_0_4)) + t722*(((0.45*P2_1_3_4*G2_4_0_4 - 0.45*P2_3_4_4) - P2_1_3_4*t843) + s_q_8*(-P2_1_3_4*G2_2_0_4 - t842))) + t723*(((P2_1_5_4*t836 - 0.45*P2_4_5_4) + c_q_8*(-P2_1_5_4*G2_0_0_4 - t844)) + s_q_8*(-P2_1_5_4*G2_2_0_4 - t845));
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t857 = (-s_q_8*G2_2_0_4 + 0.45*G2_4_0_4) - t843;
-    const double t856 = s_q_8*G2_0_0_4 - c_q_8*G2_2_0_4;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t847 = t722*G2_3_0_4;
-    const double P1_1_2_4 = c_q_8*(((P2_1_2_4 - P2_1_2_4*G2_1_0_4) + t722*(-P2_1_2_4*G2_3_0_4 - t842)) + t723*(-P2_1_2_4*G2_5_0_4 - t845)) - s_q_8*(((-P2_0_1_4*G2_1_0_4 - t841) - P2_0_1_4*t847) + 0.45*s_q_8*(-P2_0_1_4*G2_5_0_4 - t844));
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t860 = ((1.0 - G2_1_0_4) - t847) - t723*G2_5_0_4;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0_4 = P1_0_1_4*Dinv1_0_0_4;
-    const double G1_2_0_4 = P1_1_2_4*Dinv1_0_0_4;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_4 = (c_q_7*(c_q_7*(P1_2_2_4 - P1_1_2_4*G1_2_0_4) - s_q_7*(-P1_1_2_4*G1_0_0_4 - t848)) + 0.018) - s_q_7*(c_q_7*(-P1_0_1_4*G1_2_0_4 - t848) - s_q_7*(P1_0_0_4 - P1_0_1_4*G1_0_0_4));
+    const double t945 = 1.0*lam5_4_2 + 0.06*lam5_2_2;
+    const double t946 = 1.0*lam5_5_2 - 0.06*lam5_1_2;
     /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t849 = s_q_7*G1_0_0_4 - c_q_7*G1_2_0_4;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0_4 = 1.0/P0_2_2_4;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_1_1_2 = t849*t849*Dinv0_0_0_4 + Dinv1_0_0_4;
-    const double Ups1_0_0_2 = s_q_7*s_q_7*Dinv0_0_0_4;
-    const double t850 = s_q_7*Dinv0_0_0_4;
-    const double Ups1_0_1_2 = -t849*t850;
-    const double Ups1_0_2_2 = -c_q_7*t850;
-    const double Ups1_1_2_2 = c_q_7*t849*Dinv0_0_0_4;
-    const double Ups1_2_2_2 = c_q_7*c_q_7*Dinv0_0_0_4;
+    const double Ups1_0_0_2 = s_q_7*s_q_7*Dinv0_0_0_2;
+    const double t742 = s_q_7*G1_0_0_2;
+    const double t743 = c_q_7*G1_2_0_2;
+    const double t744 = t742 - t743;
+    const double t745 = s_q_7*Dinv0_0_0_2;
+    const double Ups1_0_1_2 = -t744*t745;
+    const double Ups1_0_2_2 = -c_q_7*t745;
+    const double Ups1_1_1_2 = t744*t744*Dinv0_0_0_2 + Dinv1_0_0_2;
+    const double Ups1_1_2_2 = c_q_7*t744*Dinv0_0_0_2;
+    const double Ups1_2_2_2 = c_q_7*c_q_7*Dinv0_0_0_2;
     /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t851 = c_q_8*Ups1_0_0_2;
-    const double t852 = s_q_8*Ups1_0_2_2;
-    const double t853 = t851 - t852;
-    const double Ups2_0_4_2 = 0.45*s_q_8*Ups1_0_2_2 - 0.45*t851;
-    const double t854 = c_q_8*Ups1_0_2_2;
-    const double t855 = t854 - s_q_8*Ups1_2_2_2;
-    const double Ups2_0_0_2 = -s_q_8*t855 + c_q_8*t853;
-    const double t858 = c_q_8*Ups1_0_1_2;
-    const double t859 = t858 - s_q_8*Ups1_1_2_2;
-    const double Ups2_3_4_2 = -0.2025*t858;
-    const double Ups2_0_1_2 = (t856*t855 + t857*t853) + t860*t859;
-    const double Ups2_0_2_2 = c_q_8*t855 + s_q_8*t853;
-    const double Ups2_0_3_2 = t722*t859;
-    const double Ups2_0_5_2 = t723*t859;
-    const double t861 = (t857*Ups1_0_2_2 + t860*Ups1_1_2_2) + t856*Ups1_2_2_2;
-    const double t864 = t856*Ups1_0_2_2;
-    const double t862 = t857*Ups1_0_0_2;
-    const double t863 = t860*Ups1_0_1_2;
-    const double t865 = (t862 + t863) + t864;
-    const double Ups2_1_4_2 = (-0.45*t863 - 0.45*t862) - 0.45*t864;
-    const double t866 = (t857*Ups1_0_1_2 + t856*Ups1_1_2_2) + t860*Ups1_1_1_2;
-    const double Ups2_1_1_2 = (Dinv2_0_0_4 + t856*t861) + (t857*t865 + t860*t866);
-    const double Ups2_1_2_2 = s_q_8*t865 + c_q_8*t861;
-    const double t868 = s_q_8*Ups1_0_1_2;
-    const double t869 = c_q_8*Ups1_1_2_2 + t868;
-    const double t870 = 0.2025*Ups1_1_1_2;
-    const double Ups2_4_5_2 = -0.2025*t868;
-    const double Ups2_1_3_2 = t722*t866;
-    const double Ups2_1_5_2 = t723*t866;
-    const double t867 = s_q_8*Ups1_0_0_2;
-    const double Ups2_2_2_2 = c_q_8*(c_q_8*Ups1_2_2_2 + t852) + s_q_8*(t854 + t867);
-    const double Ups2_2_4_2 = -0.45*t854 - 0.45*t867;
+    const double t746 = c_q_8*Ups1_0_0_2;
+    const double t747 = s_q_8*Ups1_0_2_2;
+    const double t748 = t746 - t747;
+    const double Ups2_0_4_2 = 0.45*s_q_8*Ups1_0_2_2 - 0.45*t746;
+    const double t749 = c_q_8*Ups1_0_2_2;
+    const double t750 = t749 - s_q_8*Ups1_2_2_2;
+    const double Ups2_0_0_2 = -s_q_8*t750 + c_q_8*t748;
+    const double t751 = s_q_8*G2_0_0_2 - c_q_8*G2_2_0_2;
+    const double t753 = c_q_8*Ups1_0_1_2;
+    const double t754 = t753 - s_q_8*Ups1_1_2_2;
+    const double Ups2_3_4_2 = -0.2025*t753;
+    const double t755 = t671*G2_5_0_2;
+    const double t756 = ((1.0 - G2_1_0_2) - t723) - t755;
+    const double Ups2_0_1_2 = (t751*t750 + t752*t748) + t756*t754;
+    const double Ups2_0_2_2 = c_q_8*t750 + s_q_8*t748;
+    const double Ups2_0_3_2 = t670*t754;
+    const double Ups2_0_5_2 = t671*t754;
+    const double t757 = (t752*Ups1_0_2_2 + t756*Ups1_1_2_2) + t751*Ups1_2_2_2;
+    const double t760 = t751*Ups1_0_2_2;
+    const double t758 = t752*Ups1_0_0_2;
+    const double t759 = t756*Ups1_0_1_2;
+    const double t761 = (t758 + t759) + t760;
+    const double Ups2_1_4_2 = (-0.45*t759 - 0.45*t758) - 0.45*t760;
+    const double t762 = (t752*Ups1_0_1_2 + t751*Ups1_1_2_2) + t756*Ups1_1_1_2;
+    const double Ups2_1_1_2 = (Dinv2_0_0_2 + t751*t757) + (t752*t761 + t756*t762);
+    const double Ups2_1_2_2 = s_q_8*t761 + c_q_8*t757;
+    const double t764 = s_q_8*Ups1_0_1_2;
+    const double t765 = c_q_8*Ups1_1_2_2 + t764;
+    const double t766 = 0.2025*Ups1_1_1_2;
+    const double Ups2_4_5_2 = -0.2025*t764;
+    const double Ups2_1_3_2 = t670*t762;
+    const double Ups2_1_5_2 = t671*t762;
+    const double t763 = s_q_8*Ups1_0_0_2;
+    const double Ups2_2_2_2 = c_q_8*(c_q_8*Ups1_2_2_2 + t747) + s_q_8*(t749 + t763);
+    const double Ups2_2_4_2 = -0.45*t749 - 0.45*t763;
     const double Ups2_4_4_2 = 0.2025*Ups1_0_0_2;
-    const double Ups2_2_3_2 = t722*t869;
-    const double Ups2_2_5_2 = t723*t869;
-    const double Ups2_3_3_2 = c_q_8*c_q_8*t870;
-    const double Ups2_3_5_2 = c_q_8*s_q_8*t870;
-    const double Ups2_5_5_2 = s_q_8*s_q_8*t870;
+    const double Ups2_2_3_2 = t670*t765;
+    const double Ups2_2_5_2 = t671*t765;
+    const double Ups2_3_3_2 = c_q_8*c_q_8*t766;
+    const double Ups2_3_5_2 = c_q_8*s_q_8*t766;
+    const double Ups2_5_5_2 = s_q_8*s_q_8*t766;
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t872 = s_q_9*G3_2_0_4 + t749*G3_4_0_4;
-    const double t873 = -c_q_9*G3_2_0_4 - t753*G3_4_0_4;
-    const double t874 = c_q_9*Ups2_1_4_2;
-    const double t875 = s_q_9*Ups2_1_5_2;
-    const double t876 = ((-G3_4_0_4*t874 - G3_4_0_4*t875) + t872*Ups2_1_1_2) + (t871*Ups2_0_1_2 + t873*Ups2_1_2_2);
-    const double t877 = c_q_9*Ups2_2_4_2;
-    const double t878 = s_q_9*Ups2_2_5_2;
-    const double t879 = ((-G3_4_0_4*t878 - G3_4_0_4*t877) + t872*Ups2_1_2_2) + (t871*Ups2_0_2_2 + t873*Ups2_2_2_2);
-    const double t880 = c_q_9*Ups2_4_4_2;
-    const double t881 = s_q_9*Ups2_4_5_2;
-    const double t882 = ((t871*Ups2_0_4_2 - G3_4_0_4*t880) + t872*Ups2_1_4_2) + (-G3_4_0_4*t881 + t873*Ups2_2_4_2);
-    const double t916 = s_q_9*Ups2_1_4_2;
-    const double t920 = (0.2*t877 + (t880 + t881)) - 0.2*t916;
-    const double t883 = c_q_9*t882;
-    const double t884 = c_q_9*Ups2_4_5_2;
-    const double t885 = s_q_9*Ups2_5_5_2;
-    const double t886 = ((-G3_4_0_4*t884 - G3_4_0_4*t885) + t872*Ups2_1_5_2) + (t871*Ups2_0_5_2 + t873*Ups2_2_5_2);
-    const double t921 = (0.2*c_q_9*Ups2_2_5_2 + (t884 + t885)) - 0.2*t875;
-    const double t918 = -c_q_9*Ups2_2_5_2;
-    const double t887 = s_q_9*t886;
-    const double Ups3_0_0_2 = (((Dinv3_0_0_4 - G3_4_0_4*t883) - G3_4_0_4*t887) + t872*t876) + (t871*(((-s_q_9*G3_4_0_4*Ups2_0_5_2 - c_q_9*G3_4_0_4*Ups2_0_4_2) + t871*Ups2_0_0_2) + (t872*Ups2_0_1_2 + t873*Ups2_0_2_2)) + t873*t879);
-    const double t888 = c_q_9*t876;
-    const double t891 = s_q_9*t876;
-    const double t889 = s_q_9*t879;
-    const double Ups3_0_5_2 = ((c_q_9*t886 - s_q_9*t882) - 0.2*t889) - 0.2*t888;
-    const double Ups3_0_1_2 = t888 + t889;
-    const double t890 = c_q_9*t879;
-    const double Ups3_0_4_2 = ((t883 + t887) + 0.2*t890) - 0.2*t891;
-    const double Ups3_0_2_2 = t890 - t891;
-    const double t892 = c_q_9*Ups2_3_4_2;
-    const double t893 = s_q_9*Ups2_3_5_2;
-    const double Ups3_0_3_2 = ((-G3_4_0_4*t892 - G3_4_0_4*t893) + t872*Ups2_1_3_2) + (t871*Ups2_0_3_2 + t873*Ups2_2_3_2);
+    const double t767 = 1.0 - G3_0_0_2;
+    const double t768 = s_q_9*G3_2_0_2 + t688*G3_4_0_2;
+    const double t769 = -c_q_9*G3_2_0_2 - t692*G3_4_0_2;
+    const double t770 = c_q_9*Ups2_1_4_2;
+    const double t771 = s_q_9*Ups2_1_5_2;
+    const double t772 = ((-G3_4_0_2*t770 - G3_4_0_2*t771) + t768*Ups2_1_1_2) + (t767*Ups2_0_1_2 + t769*Ups2_1_2_2);
+    const double t773 = c_q_9*Ups2_2_4_2;
+    const double t774 = s_q_9*Ups2_2_5_2;
+    const double t775 = ((-G3_4_0_2*t774 - G3_4_0_2*t773) + t768*Ups2_1_2_2) + (t767*Ups2_0_2_2 + t769*Ups2_2_2_2);
+    const double t776 = c_q_9*Ups2_4_4_2;
+    const double t777 = s_q_9*Ups2_4_5_2;
+    const double t778 = ((t767*Ups2_0_4_2 - G3_4_0_2*t776) + t768*Ups2_1_4_2) + (-G3_4_0_2*t777 + t769*Ups2_2_4_2);
+    const double t812 = s_q_9*Ups2_1_4_2;
+    const double t816 = (0.2*t773 + (t776 + t777)) - 0.2*t812;
+    const double t779 = c_q_9*t778;
+    const double t780 = c_q_9*Ups2_4_5_2;
+    const double t781 = s_q_9*Ups2_5_5_2;
+    const double t782 = ((-G3_4_0_2*t780 - G3_4_0_2*t781) + t768*Ups2_1_5_2) + (t767*Ups2_0_5_2 + t769*Ups2_2_5_2);
+    const double t817 = (0.2*c_q_9*Ups2_2_5_2 + (t780 + t781)) - 0.2*t771;
+    const double t814 = -c_q_9*Ups2_2_5_2;
+    const double t783 = s_q_9*t782;
+    const double Ups3_0_0_2 = (((Dinv3_0_0_2 - G3_4_0_2*t779) - G3_4_0_2*t783) + t768*t772) + (t767*(((-s_q_9*G3_4_0_2*Ups2_0_5_2 - c_q_9*G3_4_0_2*Ups2_0_4_2) + t767*Ups2_0_0_2) + (t768*Ups2_0_1_2 + t769*Ups2_0_2_2)) + t769*t775);
+    const double t784 = c_q_9*t772;
+    const double t787 = s_q_9*t772;
+    const double t785 = s_q_9*t775;
+    const double Ups3_0_5_2 = ((c_q_9*t782 - s_q_9*t778) - 0.2*t785) - 0.2*t784;
+    const double Ups3_0_1_2 = t784 + t785;
+    const double t786 = c_q_9*t775;
+    const double Ups3_0_4_2 = ((t779 + t783) + 0.2*t786) - 0.2*t787;
+    const double Ups3_0_2_2 = t786 - t787;
+    const double t788 = c_q_9*Ups2_3_4_2;
+    const double t789 = s_q_9*Ups2_3_5_2;
+    const double Ups3_0_3_2 = ((-G3_4_0_2*t788 - G3_4_0_2*t789) + t768*Ups2_1_3_2) + (t767*Ups2_0_3_2 + t769*Ups2_2_3_2);
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t941 = s_q_10*Ups3_0_3_2;
+    const double t837 = s_q_10*Ups3_0_3_2;
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t894 = c_q_9*Ups2_1_1_2;
-    const double t910 = s_q_9*Ups2_1_1_2;
-    const double t895 = s_q_9*Ups2_1_2_2;
-    const double t896 = t894 + t895;
-    const double t897 = c_q_9*t896;
-    const double t903 = s_q_9*t896;
-    const double t898 = c_q_9*Ups2_1_2_2;
-    const double t911 = c_q_9*Ups2_1_2_2 - t910;
-    const double t899 = s_q_9*Ups2_2_2_2;
-    const double t900 = t898 + t899;
-    const double t924 = 0.2*t898;
-    const double t925 = ((t874 + t875) + t924) - 0.2*t910;
-    const double t919 = -t875 - t918;
-    const double t901 = s_q_9*t900;
-    const double t902 = c_q_9*t900;
-    const double Ups3_1_1_2 = t897 + t901;
-    const double Ups3_1_2_2 = t902 - t903;
-    const double t904 = c_q_9*Ups2_1_3_2;
-    const double t915 = s_q_9*Ups2_1_3_2;
-    const double Ups3_3_4_2 = (0.2*c_q_9*Ups2_2_3_2 + (t892 + t893)) - 0.2*t915;
-    const double Ups3_2_3_2 = c_q_9*Ups2_2_3_2 - t915;
-    const double t905 = s_q_9*Ups2_2_3_2;
-    const double Ups3_3_5_2 = ((-s_q_9*Ups2_3_4_2 + c_q_9*Ups2_3_5_2) - 0.2*t905) - 0.2*t904;
-    const double Ups3_1_3_2 = t904 + t905;
-    const double t906 = s_q_9*Ups2_2_4_2;
-    const double t917 = c_q_9*Ups2_2_4_2 - t916;
-    const double t907 = t874 + t906;
-    const double t908 = c_q_9*Ups2_1_5_2;
-    const double t909 = t878 + t908;
-    const double Ups3_1_4_2 = ((c_q_9*t907 + s_q_9*t909) + 0.2*t902) - 0.2*t903;
-    const double Ups3_1_5_2 = ((c_q_9*t909 - s_q_9*t907) - 0.2*t901) - 0.2*t897;
-    const double t912 = s_q_9*t911;
-    const double t913 = c_q_9*Ups2_2_2_2 - t895;
-    const double Ups3_2_5_2 = ((-s_q_9*t917 + c_q_9*t919) - t749*t913) - t753*t911;
-    const double t914 = c_q_9*t913;
-    const double Ups3_2_4_2 = ((c_q_9*t917 + s_q_9*t919) + 0.2*t914) - 0.2*t912;
-    const double Ups3_2_2_2 = t914 - t912;
-    const double t922 = 0.2*t895;
-    const double Ups3_5_5_2 = ((c_q_9*(((c_q_9*Ups2_5_5_2 - t881) - 0.2*t878) - 0.2*t908) - s_q_9*(((c_q_9*Ups2_4_5_2 - s_q_9*Ups2_4_4_2) - 0.2*t906) - 0.2*t874)) - t749*(((-t906 - t918) - 0.2*t899) - t924)) - t753*(((c_q_9*Ups2_1_5_2 - t916) - t922) - 0.2*t894);
-    const double t923 = (0.2*c_q_9*Ups2_2_2_2 + (t877 + t878)) - t922;
-    const double Ups3_4_4_2 = ((c_q_9*t920 + s_q_9*t921) + t753*t923) - t749*t925;
-    const double Ups3_4_5_2 = ((c_q_9*t921 - s_q_9*t920) - t749*t923) - t753*t925;
+    const double t790 = c_q_9*Ups2_1_1_2;
+    const double t808 = s_q_9*Ups2_1_1_2;
+    const double t791 = s_q_9*Ups2_1_2_2;
+    const double t792 = t790 + t791;
+    const double t793 = c_q_9*t792;
+    const double t799 = s_q_9*t792;
+    const double t794 = c_q_9*Ups2_1_2_2;
+    const double t809 = c_q_9*Ups2_1_2_2 - t808;
+    const double t795 = s_q_9*Ups2_2_2_2;
+    const double t796 = t794 + t795;
+    const double t820 = 0.2*t794;
+    const double t821 = ((t770 + t771) + t820) - 0.2*t808;
+    const double t815 = -t771 - t814;
+    const double t797 = s_q_9*t796;
+    const double t798 = c_q_9*t796;
+    const double Ups3_1_1_2 = t793 + t797;
+    const double Ups3_1_2_2 = t798 - t799;
+    const double t800 = c_q_9*Ups2_1_3_2;
+    const double t811 = s_q_9*Ups2_1_3_2;
+    const double Ups3_3_4_2 = (0.2*c_q_9*Ups2_2_3_2 + (t788 + t789)) - 0.2*t811;
+    const double Ups3_2_3_2 = c_q_9*Ups2_2_3_2 - t811;
+    const double t801 = s_q_9*Ups2_2_3_2;
+    const double Ups3_3_5_2 = ((-s_q_9*Ups2_3_4_2 + c_q_9*Ups2_3_5_2) - 0.2*t801) - 0.2*t800;
+    const double Ups3_1_3_2 = t800 + t801;
+    const double t802 = s_q_9*Ups2_2_4_2;
+    const double t813 = c_q_9*Ups2_2_4_2 - t812;
+    const double t803 = t770 + t802;
+    const double t804 = c_q_9*Ups2_1_5_2;
+    const double t805 = t774 + t804;
+    const double Ups3_1_4_2 = ((c_q_9*t803 + s_q_9*t805) + 0.2*t798) - 0.2*t799;
+    const double Ups3_1_5_2 = ((c_q_9*t805 - s_q_9*t803) - 0.2*t797) - 0.2*t793;
+    const double t806 = c_q_9*Ups2_2_2_2 - t791;
+    const double t818 = 0.2*t791;
+    const double Ups3_5_5_2 = ((c_q_9*(((c_q_9*Ups2_5_5_2 - t777) - 0.2*t774) - 0.2*t804) - s_q_9*(((c_q_9*Ups2_4_5_2 - s_q_9*Ups2_4_4_2) - 0.2*t802) - 0.2*t770)) - t688*(((-t802 - t814) - 0.2*t795) - t820)) - t692*(((c_q_9*Ups2_1_5_2 - t812) - t818) - 0.2*t790);
+    const double t819 = (0.2*c_q_9*Ups2_2_2_2 + (t773 + t774)) - t818;
+    const double t807 = c_q_9*t806;
+    const double Ups3_2_5_2 = ((-s_q_9*t813 + c_q_9*t815) - t688*t806) - t692*t809;
+    const double t810 = s_q_9*t809;
+    const double Ups3_2_4_2 = ((c_q_9*t813 + s_q_9*t815) + 0.2*t807) - 0.2*t810;
+    const double Ups3_2_2_2 = t807 - t810;
+    const double Ups3_4_4_2 = ((c_q_9*t816 + s_q_9*t817) + t692*t819) - t688*t821;
+    const double Ups3_4_5_2 = ((c_q_9*t817 - s_q_9*t816) - t688*t819) - t692*t821;
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups4_4_4_2 = (0.4*Ups3_2_4_2 + 0.04000000000000001*Ups3_2_2_2) + Ups3_4_4_2;
-    const double t946 = c_q_10*Ups3_2_2_2;
-    const double t927 = s_q_10*Ups3_1_3_2;
-    const double t928 = c_q_10*Ups3_1_5_2;
-    const double t929 = (t926*Ups3_1_1_2 - G4_5_0_4*t927) - G4_5_0_4*t928;
-    const double t930 = s_q_10*Ups3_3_5_2;
-    const double t935 = c_q_10*Ups3_3_5_2;
-    const double t931 = c_q_10*Ups3_5_5_2;
-    const double t932 = (t926*Ups3_1_5_2 - G4_5_0_4*t930) - G4_5_0_4*t931;
-    const double t952 = s_q_10*Ups3_1_5_2;
-    const double t953 = (t935 - s_q_10*Ups3_5_5_2) + 0.2*t952;
-    const double t933 = c_q_10*t932;
-    const double t934 = s_q_10*Ups2_3_3_2;
-    const double t951 = (0.2*t927 + c_q_10*Ups2_3_3_2) - t930;
-    const double t936 = (t926*Ups3_1_3_2 - G4_5_0_4*t934) - G4_5_0_4*t935;
-    const double t954 = c_q_10*Ups3_1_3_2;
-    const double Ups4_5_5_2 = c_q_10*((t930 - 0.2*t928) + t931) + (-t733*((t927 - t733*Ups3_1_1_2) + t928) + s_q_10*((t934 - 0.2*t954) + t935));
-    const double t937 = s_q_10*t936;
-    const double Ups4_1_1_2 = ((Dinv4_0_0_4 - G4_5_0_4*t937) + t926*t929) - G4_5_0_4*t933;
-    const double Ups4_1_5_2 = (t937 - t733*t929) + t933;
-    const double t938 = s_q_10*G4_5_0_4;
-    const double t939 = c_q_10*Ups3_2_5_2;
-    const double t956 = 0.2*Ups3_2_5_2;
-    const double t940 = G4_5_0_4*t939;
-    const double t949 = s_q_10*Ups3_0_5_2 + t939;
-    const double t942 = c_q_10*G4_5_0_4;
-    const double Ups4_1_2_2 = s_q_10*((t926*Ups3_0_1_2 - G4_5_0_4*t941) - t942*Ups3_0_5_2) + c_q_10*((t926*Ups3_1_2_2 - t938*Ups3_2_3_2) - t940);
-    const double t950 = s_q_10*Ups3_0_1_2 + c_q_10*Ups3_1_2_2;
-    const double t943 = 0.2*s_q_10;
-    const double Ups4_1_3_2 = (t943*t929 + c_q_10*t936) - s_q_10*t932;
-    const double t955 = (t943*Ups3_1_1_2 + t954) - t952;
-    const double t944 = 0.2*Ups3_2_3_2;
-    const double Ups4_1_4_2 = (((0.2*t926*Ups3_1_2_2 + (-t938*t944 - t938*Ups3_3_4_2)) + t926*Ups3_1_4_2) - t942*Ups3_4_5_2) - 0.2*t940;
-    const double t947 = c_q_10*Ups3_2_3_2;
-    const double t948 = t941 + t947;
-    const double Ups4_3_4_2 = (((0.04000000000000001*s_q_10*Ups3_1_2_2 + (0.2*t947 + c_q_10*Ups3_3_4_2)) + t943*Ups3_1_4_2) - s_q_10*Ups3_4_5_2) - s_q_10*t956;
-    const double Ups4_4_5_2 = c_q_10*(Ups3_4_5_2 + t956) + (-t733*(0.2*Ups3_1_2_2 + Ups3_1_4_2) + s_q_10*(Ups3_3_4_2 + t944));
-    const double t945 = s_q_10*Ups3_0_2_2;
-    const double Ups4_2_2_2 = s_q_10*(s_q_10*Ups3_0_0_2 + c_q_10*Ups3_0_2_2) + c_q_10*(t945 + t946);
-    const double Ups4_2_4_2 = (s_q_10*Ups3_0_4_2 + c_q_10*Ups3_2_4_2) + (0.2*t945 + 0.2*t946);
-    const double Ups4_2_3_2 = (t943*t950 + c_q_10*t948) - s_q_10*t949;
-    const double Ups4_2_5_2 = c_q_10*t949 + (-t733*t950 + s_q_10*t948);
-    const double Ups4_3_3_2 = (t943*t955 + c_q_10*t951) - s_q_10*t953;
-    const double Ups4_3_5_2 = c_q_10*t953 + (-t733*t955 + s_q_10*t951);
+    const double t842 = c_q_10*Ups3_2_2_2;
+    const double t822 = (1.0 - G4_1_0_2) + t679*G4_5_0_2;
+    const double t823 = s_q_10*Ups3_1_3_2;
+    const double t824 = c_q_10*Ups3_1_5_2;
+    const double t825 = (t822*Ups3_1_1_2 - G4_5_0_2*t823) - G4_5_0_2*t824;
+    const double t826 = s_q_10*Ups3_3_5_2;
+    const double t831 = c_q_10*Ups3_3_5_2;
+    const double t827 = c_q_10*Ups3_5_5_2;
+    const double t828 = (t822*Ups3_1_5_2 - G4_5_0_2*t826) - G4_5_0_2*t827;
+    const double t848 = s_q_10*Ups3_1_5_2;
+    const double t849 = (t831 - s_q_10*Ups3_5_5_2) + 0.2*t848;
+    const double t829 = c_q_10*t828;
+    const double t830 = s_q_10*Ups2_3_3_2;
+    const double t847 = (0.2*t823 + c_q_10*Ups2_3_3_2) - t826;
+    const double t832 = (t822*Ups3_1_3_2 - G4_5_0_2*t830) - G4_5_0_2*t831;
+    const double t850 = c_q_10*Ups3_1_3_2;
+    const double Ups4_5_5_2 = c_q_10*((t826 - 0.2*t824) + t827) + (-t679*((t823 - t679*Ups3_1_1_2) + t824) + s_q_10*((t830 - 0.2*t850) + t831));
+    const double t833 = s_q_10*t832;
+    const double Ups4_1_1_2 = ((Dinv4_0_0_2 - G4_5_0_2*t833) + t822*t825) - G4_5_0_2*t829;
+    const double Ups4_1_5_2 = (t833 - t679*t825) + t829;
+    const double t834 = s_q_10*G4_5_0_2;
+    const double t835 = c_q_10*Ups3_2_5_2;
+    const double t852 = 0.2*Ups3_2_5_2;
+    const double t836 = G4_5_0_2*t835;
+    const double t845 = s_q_10*Ups3_0_5_2 + t835;
+    const double t838 = c_q_10*G4_5_0_2;
+    const double Ups4_1_2_2 = s_q_10*((t822*Ups3_0_1_2 - G4_5_0_2*t837) - t838*Ups3_0_5_2) + c_q_10*((t822*Ups3_1_2_2 - t834*Ups3_2_3_2) - t836);
+    const double t846 = s_q_10*Ups3_0_1_2 + c_q_10*Ups3_1_2_2;
+    const double t839 = 0.2*s_q_10;
+    const double Ups4_1_3_2 = (t839*t825 + c_q_10*t832) - s_q_10*t828;
+    const double t851 = (t839*Ups3_1_1_2 + t850) - t848;
+    const double t840 = 0.2*Ups3_2_3_2;
+    const double Ups4_1_4_2 = (((0.2*t822*Ups3_1_2_2 + (-t834*t840 - t834*Ups3_3_4_2)) + t822*Ups3_1_4_2) - t838*Ups3_4_5_2) - 0.2*t836;
+    const double t843 = c_q_10*Ups3_2_3_2;
+    const double t844 = t837 + t843;
+    const double Ups4_3_4_2 = (((0.04000000000000001*s_q_10*Ups3_1_2_2 + (0.2*t843 + c_q_10*Ups3_3_4_2)) + t839*Ups3_1_4_2) - s_q_10*Ups3_4_5_2) - s_q_10*t852;
+    const double Ups4_4_5_2 = c_q_10*(Ups3_4_5_2 + t852) + (-t679*(0.2*Ups3_1_2_2 + Ups3_1_4_2) + s_q_10*(Ups3_3_4_2 + t840));
+    const double t841 = s_q_10*Ups3_0_2_2;
+    const double Ups4_2_2_2 = s_q_10*(s_q_10*Ups3_0_0_2 + c_q_10*Ups3_0_2_2) + c_q_10*(t841 + t842);
+    const double Ups4_2_4_2 = (s_q_10*Ups3_0_4_2 + c_q_10*Ups3_2_4_2) + (0.2*t841 + 0.2*t842);
+    const double Ups4_2_3_2 = (t839*t846 + c_q_10*t844) - s_q_10*t845;
+    const double Ups4_2_5_2 = c_q_10*t845 + (-t679*t846 + s_q_10*t844);
+    const double Ups4_3_3_2 = (t839*t851 + c_q_10*t847) - s_q_10*t849;
+    const double Ups4_3_5_2 = c_q_10*t849 + (-t679*t851 + s_q_10*t847);
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t957 = c_q_11*Ups4_1_1_2;
-    const double t977 = s_q_11*Ups4_1_1_2;
-    const double t958 = s_q_11*Ups4_1_2_2;
-    const double t959 = t957 + t958;
-    const double t960 = c_q_11*t959;
-    const double t966 = s_q_11*t959;
-    const double t961 = c_q_11*Ups4_1_2_2;
-    const double t978 = c_q_11*Ups4_1_2_2 - t977;
-    const double t962 = s_q_11*Ups4_2_2_2;
-    const double t963 = t961 + t962;
-    const double t994 = 0.08*t961;
-    const double t964 = s_q_11*t963;
-    const double t965 = c_q_11*t963;
-    const double Ups5_1_1_2 = t960 + t964;
-    const double Ups5_1_2_2 = t965 - t966;
-    const double t967 = c_q_11*Ups4_1_3_2;
-    const double t980 = s_q_11*Ups4_1_3_2;
-    const double t968 = s_q_11*Ups4_2_3_2;
-    const double Ups5_1_3_2 = t967 + t968;
-    const double Ups5_3_5_2 = (-s_q_11*Ups4_3_4_2 + c_q_11*Ups4_3_5_2) + (-0.08*t967 - 0.08*t968);
-    const double Ups5_3_4_2 = (0.08*c_q_11*Ups4_2_3_2 + c_q_11*Ups4_3_4_2) + (-0.08*t980 + s_q_11*Ups4_3_5_2);
-    const double Ups5_2_3_2 = c_q_11*Ups4_2_3_2 - t980;
+    const double t853 = c_q_11*Ups4_1_1_2;
+    const double t873 = s_q_11*Ups4_1_1_2;
+    const double t854 = s_q_11*Ups4_1_2_2;
+    const double t855 = t853 + t854;
+    const double t856 = c_q_11*t855;
+    const double t862 = s_q_11*t855;
+    const double t857 = c_q_11*Ups4_1_2_2;
+    const double t874 = c_q_11*Ups4_1_2_2 - t873;
+    const double t858 = s_q_11*Ups4_2_2_2;
+    const double t859 = t857 + t858;
+    const double t890 = 0.08*t857;
+    const double t860 = s_q_11*t859;
+    const double t861 = c_q_11*t859;
+    const double Ups5_1_1_2 = t856 + t860;
+    const double Ups5_1_2_2 = t861 - t862;
+    const double t863 = c_q_11*Ups4_1_3_2;
+    const double t876 = s_q_11*Ups4_1_3_2;
+    const double t864 = s_q_11*Ups4_2_3_2;
+    const double Ups5_1_3_2 = t863 + t864;
+    const double Ups5_3_5_2 = (-s_q_11*Ups4_3_4_2 + c_q_11*Ups4_3_5_2) + (-0.08*t863 - 0.08*t864);
+    const double Ups5_3_4_2 = (0.08*c_q_11*Ups4_2_3_2 + c_q_11*Ups4_3_4_2) + (-0.08*t876 + s_q_11*Ups4_3_5_2);
+    const double Ups5_2_3_2 = c_q_11*Ups4_2_3_2 - t876;
     /* Lam1: Lambda(k) (6.10b) */
-    const double t999 = 0.06*Ups5_2_3_2 + Ups5_3_4_2;
-    const double t1000 = Ups5_3_5_2 - 0.06*Ups5_1_3_2;
+    const double t895 = 0.06*Ups5_2_3_2 + Ups5_3_4_2;
+    const double t896 = Ups5_3_5_2 - 0.06*Ups5_1_3_2;
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t969 = c_q_11*Ups4_1_4_2;
-    const double t981 = s_q_11*Ups4_1_4_2;
-    const double t970 = s_q_11*Ups4_2_4_2;
-    const double t971 = t969 + t970;
-    const double t972 = c_q_11*Ups4_1_5_2;
-    const double t973 = s_q_11*Ups4_2_5_2;
-    const double t974 = t972 + t973;
-    const double Ups5_1_4_2 = ((c_q_11*t971 + s_q_11*t974) + 0.08*t965) - 0.08*t966;
-    const double Ups5_1_5_2 = ((c_q_11*t974 - s_q_11*t971) - 0.08*t960) - 0.08*t964;
-    const double t975 = c_q_11*Ups4_2_2_2 - t958;
-    const double t992 = 0.08*t958;
-    const double t976 = c_q_11*t975;
-    const double t979 = s_q_11*t978;
-    const double Ups5_2_2_2 = t976 - t979;
-    const double t982 = c_q_11*Ups4_2_4_2 - t981;
-    const double t989 = c_q_11*Ups4_2_4_2;
-    const double t993 = ((0.08*c_q_11*Ups4_2_2_2 + t989) + t973) - t992;
-    const double t983 = s_q_11*Ups4_1_5_2;
-    const double t995 = ((t969 + t983) - 0.08*t977) + t994;
-    const double t984 = -c_q_11*Ups4_2_5_2;
-    const double t991 = (0.08*c_q_11*Ups4_2_5_2 + c_q_11*Ups4_4_5_2) + (-0.08*t983 + s_q_11*Ups4_5_5_2);
-    const double t985 = -t983 - t984;
-    const double Ups5_2_4_2 = ((c_q_11*t982 + s_q_11*t985) - 0.08*t979) + 0.08*t976;
-    const double t986 = 0.08*c_q_11;
-    const double t987 = 0.08*s_q_11;
-    const double Ups5_2_5_2 = (-s_q_11*t982 + c_q_11*t985) + (-t987*t975 - t986*t978);
-    const double t988 = s_q_11*Ups4_4_5_2;
-    const double Ups5_5_5_2 = (c_q_11*(((c_q_11*Ups4_5_5_2 - t988) - 0.08*t972) - 0.08*t973) - s_q_11*(((c_q_11*Ups4_4_5_2 - s_q_11*Ups4_4_4_2) - 0.08*t970) - 0.08*t969)) + (-t986*(((c_q_11*Ups4_1_5_2 - t981) - 0.08*t957) - t992) - t987*(((-t970 - t984) - 0.08*t962) - t994));
-    const double t990 = (c_q_11*Ups4_4_4_2 + t988) + (-0.08*t981 + 0.08*t989);
+    const double t865 = c_q_11*Ups4_1_4_2;
+    const double t877 = s_q_11*Ups4_1_4_2;
+    const double t866 = s_q_11*Ups4_2_4_2;
+    const double t867 = t865 + t866;
+    const double t868 = c_q_11*Ups4_1_5_2;
+    const double t869 = s_q_11*Ups4_2_5_2;
+    const double t870 = t868 + t869;
+    const double Ups5_1_4_2 = ((c_q_11*t867 + s_q_11*t870) + 0.08*t861) - 0.08*t862;
+    const double Ups5_1_5_2 = ((c_q_11*t870 - s_q_11*t867) - 0.08*t856) - 0.08*t860;
+    const double t871 = c_q_11*Ups4_2_2_2 - t854;
+    const double t888 = 0.08*t854;
+    const double t872 = c_q_11*t871;
+    const double t875 = s_q_11*t874;
+    const double Ups5_2_2_2 = t872 - t875;
+    const double t878 = c_q_11*Ups4_2_4_2 - t877;
+    const double t885 = c_q_11*Ups4_2_4_2;
+    const double t889 = ((0.08*c_q_11*Ups4_2_2_2 + t885) + t869) - t888;
+    const double t879 = s_q_11*Ups4_1_5_2;
+    const double t891 = ((t865 + t879) - 0.08*t873) + t890;
+    const double t880 = -c_q_11*Ups4_2_5_2;
+    const double t887 = (0.08*c_q_11*Ups4_2_5_2 + c_q_11*Ups4_4_5_2) + (-0.08*t879 + s_q_11*Ups4_5_5_2);
+    const double t881 = -t879 - t880;
+    const double Ups5_2_4_2 = ((c_q_11*t878 + s_q_11*t881) - 0.08*t875) + 0.08*t872;
+    const double t882 = 0.08*c_q_11;
+    const double t883 = 0.08*s_q_11;
+    const double Ups5_2_5_2 = (-s_q_11*t878 + c_q_11*t881) + (-t883*t871 - t882*t874);
+    const double t884 = s_q_11*Ups4_4_5_2;
+    const double Ups5_5_5_2 = (c_q_11*(((c_q_11*Ups4_5_5_2 - t884) - 0.08*t868) - 0.08*t869) - s_q_11*(((c_q_11*Ups4_4_5_2 - s_q_11*Ups4_4_4_2) - 0.08*t866) - 0.08*t865)) + (-t882*(((c_q_11*Ups4_1_5_2 - t877) - 0.08*t853) - t888) - t883*(((-t866 - t880) - 0.08*t858) - t890));
+    const double t886 = (c_q_11*Ups4_4_4_2 + t884) + (-0.08*t877 + 0.08*t885);
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1002 = (-0.12*Ups5_1_5_2 + 0.0036*Ups5_1_1_2) + Ups5_5_5_2;
+    const double t898 = (-0.12*Ups5_1_5_2 + 0.0036*Ups5_1_1_2) + Ups5_5_5_2;
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_4_4_2 = (c_q_11*t990 + s_q_11*t991) + (-t987*t995 + t986*t993);
-    const double Ups5_4_5_2 = (-s_q_11*t990 + c_q_11*t991) + (-t986*t995 - t987*t993);
+    const double Ups5_4_4_2 = (c_q_11*t886 + s_q_11*t887) + (-t883*t891 + t882*t889);
+    const double Ups5_4_5_2 = (-s_q_11*t886 + c_q_11*t887) + (-t882*t891 - t883*t889);
     /* Lam1: Lambda(k) (6.10b) */
-    const double t1003 = ((0.06*Ups5_2_5_2 - 0.0036*Ups5_1_2_2) + Ups5_4_5_2) - 0.06*Ups5_1_4_2;
-    const double t1005 = (0.12*Ups5_2_4_2 + 0.0036*Ups5_2_2_2) + Ups5_4_4_2;
-    const double t1001 = (t997*t999 + t996*Ups4_3_3_2) + t998*t1000;
-    const double t1004 = (t998*t1002 + t996*t1000) + t997*t1003;
-    const double t1006 = t998*t1003 + (t997*t1005 + t996*t999);
-    const double t1010 = (t1008*t999 + t1007*Ups4_3_3_2) + t1009*t1000;
-    const double t1028 = (t1026*t999 + t1025*Ups4_3_3_2) + t1027*t1000;
-    const double t1011 = 0.4330128239006733*t996*t1010;
-    const double t1012 = 0.4330128239006733*t1001;
-    const double t1013 = t1007*t1012;
-    const double t1014 = (t1009*t1002 + t1007*t1000) + t1008*t1003;
-    const double t1029 = (t1027*t1002 + t1025*t1000) + t1026*t1003;
-    const double t1015 = 0.4330128239006733*t998*t1014;
-    const double t1016 = 0.4330128239006733*t1004;
-    const double t1017 = t1009*t1016;
-    const double t1018 = 0.4330128239006733*t1008*t1006;
-    const double t1019 = t1009*t1003 + (t1008*t1005 + t1007*t999);
-    const double t1030 = t1027*t1003 + (t1026*t1005 + t1025*t999);
-    const double t1034 = 1.0*t1025;
-    const double t1020 = 0.4330128239006733*t997;
-    const double t1021 = t1020*t1019;
-    const double t1022 = 0.7499997886750397*t1007;
-    const double t1023 = 0.7499997886750397*t1009;
-    const double t1024 = 0.7499997886750397*t1008;
-    const double Lam1_3_4 = (((((-t1022*t1001 + 0.4330128239006733*t1007*t1010) + (-t996*t1012 + 0.2500002113249603*t996*t1010)) - t1023*t1004) - t998*t1016) + (0.2500002113249603*t998*t1014 + 0.2500002113249603*t997*t1019)) + ((-t1020*t1006 - t1024*t1006) + (0.4330128239006733*t1008*t1019 + 0.4330128239006733*t1009*t1014));
-    const double Lam1_3_3 = ((((((0.2500002113249603*t996*t1001 + t1022*t1010) + (t1011 + t1013)) + 0.2500002113249603*t998*t1004) + t1021) + (0.2500002113249603*t997*t1006 + t1023*t1014)) + ((t1015 + t1018) + t1017)) + t1024*t1019;
-    const double Lam1_4_4 = ((((((0.7499997886750397*t996*t1001 + 0.2500002113249603*t1007*t1010) + (-t1011 - t1013)) + 0.7499997886750397*t998*t1004) - t1015) + (0.7499997886750397*t997*t1006 + 0.2500002113249603*t1008*t1019)) + ((-t1018 - t1021) - t1017)) + 0.2500002113249603*t1009*t1014;
-    const double t1031 = t996*t1028;
-    const double t1032 = t998*t1029;
-    const double t1033 = t997*t1030;
-    const double Lam1_3_5 = (((0.5000002113249157*t1031 + 0.8660252817759073*t1007*t1028) + 0.8660252817759073*t1008*t1030) + 0.5000002113249157*t1033) + (0.5000002113249157*t1032 + 0.8660252817759073*t1009*t1029);
-    const double Lam1_4_5 = (((-0.8660252817759073*t1031 + 0.5000002113249157*t1007*t1028) + 0.5000002113249157*t1008*t1030) - 0.8660252817759073*t1033) + (-0.8660252817759073*t1032 + 0.5000002113249157*t1009*t1029);
-    const double t1035 = 1.0*t1027;
-    const double t1036 = 1.0*t1026;
-    const double Lam1_5_5 = (t1035*t1029 + t1034*t1028) + t1036*t1030;
+    const double t899 = ((0.06*Ups5_2_5_2 - 0.0036*Ups5_1_2_2) + Ups5_4_5_2) - 0.06*Ups5_1_4_2;
+    const double t901 = (0.12*Ups5_2_4_2 + 0.0036*Ups5_2_2_2) + Ups5_4_4_2;
+    const double t897 = (t893*t895 + t892*Ups4_3_3_2) + t894*t896;
+    const double t900 = (t894*t898 + t892*t896) + t893*t899;
+    const double t902 = (t893*t901 + t892*t895) + t894*t899;
+    const double t906 = (t904*t895 + t903*Ups4_3_3_2) + t905*t896;
+    const double t924 = (t922*t895 + t921*Ups4_3_3_2) + t923*t896;
+    const double t907 = 0.4330128239006733*t892*t906;
+    const double t908 = 0.4330128239006733*t897;
+    const double t909 = t903*t908;
+    const double t910 = (t905*t898 + t903*t896) + t904*t899;
+    const double t925 = (t923*t898 + t921*t896) + t922*t899;
+    const double t911 = 0.4330128239006733*t894*t910;
+    const double t912 = 0.4330128239006733*t900;
+    const double t913 = t905*t912;
+    const double t914 = 0.4330128239006733*t904*t902;
+    const double t915 = (t904*t901 + t903*t895) + t905*t899;
+    const double t926 = (t922*t901 + t921*t895) + t923*t899;
+    const double t930 = 1.0*t921;
+    const double t916 = 0.4330128239006733*t893;
+    const double t917 = t916*t915;
+    const double t918 = 0.7499997886750397*t903;
+    const double t919 = 0.7499997886750397*t905;
+    const double t920 = 0.7499997886750397*t904;
+    const double Lam1_3_4 = (((((0.2500002113249603*t892*t906 - t918*t897) + (-t892*t908 + 0.4330128239006733*t903*t906)) + 0.2500002113249603*t893*t915) + 0.4330128239006733*t905*t910) + (-t916*t902 - t920*t902)) + ((0.2500002113249603*t894*t910 - t919*t900) + (-t894*t912 + 0.4330128239006733*t904*t915));
+    const double Lam1_3_3 = ((((((0.2500002113249603*t892*t897 + t918*t906) + (t907 + t909)) + 0.2500002113249603*t893*t902) + t917) + (0.2500002113249603*t894*t900 + t919*t910)) + ((t911 + t914) + t913)) + t920*t915;
+    const double Lam1_4_4 = ((((((0.7499997886750397*t892*t897 + 0.2500002113249603*t903*t906) + (-t907 - t909)) + 0.7499997886750397*t893*t902) - t911) + (0.7499997886750397*t894*t900 + 0.2500002113249603*t904*t915)) + ((-t914 - t917) - t913)) + 0.2500002113249603*t905*t910;
+    const double t927 = t892*t924;
+    const double t928 = t894*t925;
+    const double t929 = t893*t926;
+    const double Lam1_3_5 = (((0.5000002113249157*t927 + 0.8660252817759073*t903*t924) + 0.8660252817759073*t904*t926) + 0.5000002113249157*t929) + (0.5000002113249157*t928 + 0.8660252817759073*t905*t925);
+    const double Lam1_4_5 = (((-0.8660252817759073*t927 + 0.5000002113249157*t903*t924) + 0.5000002113249157*t904*t926) - 0.8660252817759073*t929) + (-0.8660252817759073*t928 + 0.5000002113249157*t905*t925);
+    const double t931 = 1.0*t923;
+    const double t932 = 1.0*t922;
+    const double Lam1_5_5 = (t931*t925 + t930*t924) + t932*t926;
     /* Lamc1: M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37)) */
-    const double t1037 = Rg_0_0_2*Lam1_3_3 + (Rg_1_0_2*Lam1_3_4 + Rg_2_0_2*Lam1_3_5);
-    const double t1038 = (Rg_0_0_2*Lam1_3_4 + Rg_2_0_2*Lam1_4_5) + Rg_1_0_2*Lam1_4_4;
-    const double t1039 = (Rg_0_0_2*Lam1_3_5 + Rg_2_0_2*Lam1_5_5) + Rg_1_0_2*Lam1_4_5;
-    const double Lamc1_0_0 = (Rg_0_0_2*t1037 + Rg_2_0_2*t1039) + Rg_1_0_2*t1038;
-    const double Lamc1_0_1 = (Rg_0_1_2*t1037 + Rg_2_1_2*t1039) + Rg_1_1_2*t1038;
-    const double Lamc1_0_2 = (Rg_0_2_2*t1037 + Rg_2_2_2*t1039) + Rg_1_2_2*t1038;
-    const double t1040 = Rg_0_1_2*Lam1_3_3 + (Rg_1_1_2*Lam1_3_4 + Rg_2_1_2*Lam1_3_5);
+    const double t933 = Rg_0_0_2*Lam1_3_3 + (Rg_1_0_2*Lam1_3_4 + Rg_2_0_2*Lam1_3_5);
+    const double t934 = (Rg_0_0_2*Lam1_3_4 + Rg_2_0_2*Lam1_4_5) + Rg_1_0_2*Lam1_4_4;
+    const double t935 = (Rg_0_0_2*Lam1_3_5 + Rg_2_0_2*Lam1_5_5) + Rg_1_0_2*Lam1_4_5;
+    const double Lamc1_0_0 = (Rg_0_0_2*t933 + Rg_2_0_2*t935) + Rg_1_0_2*t934;
+    const double Lamc1_0_1 = (Rg_0_1_2*t933 + Rg_2_1_2*t935) + Rg_1_1_2*t934;
+    const double Lamc1_0_2 = (Rg_0_2_2*t933 + Rg_2_2_2*t935) + Rg_1_2_2*t934;
+    const double t936 = (Rg_0_1_2*Lam1_3_5 + Rg_2_1_2*Lam1_5_5) + Rg_1_1_2*Lam1_4_5;
     const double Lamc1_2_2 = (Rg_0_2_2*(Rg_0_2_2*Lam1_3_3 + (Rg_1_2_2*Lam1_3_4 + Rg_2_2_2*Lam1_3_5)) + Rg_2_2_2*((Rg_0_2_2*Lam1_3_5 + Rg_2_2_2*Lam1_5_5) + Rg_1_2_2*Lam1_4_5)) + Rg_1_2_2*((Rg_0_2_2*Lam1_3_4 + Rg_2_2_2*Lam1_4_5) + Rg_1_2_2*Lam1_4_4);
-    const double t1041 = (Rg_0_1_2*Lam1_3_4 + Rg_2_1_2*Lam1_4_5) + Rg_1_1_2*Lam1_4_4;
-    const double t1042 = (Rg_0_1_2*Lam1_3_5 + Rg_2_1_2*Lam1_5_5) + Rg_1_1_2*Lam1_4_5;
-    const double Lamc1_1_1 = (Rg_0_1_2*t1040 + Rg_2_1_2*t1042) + Rg_1_1_2*t1041;
-    const double Lamc1_1_2 = (Rg_0_2_2*t1040 + Rg_2_2_2*t1042) + Rg_1_2_2*t1041;
+    const double t937 = Rg_0_1_2*Lam1_3_3 + (Rg_1_1_2*Lam1_3_4 + Rg_2_1_2*Lam1_3_5);
+    const double t938 = (Rg_0_1_2*Lam1_3_4 + Rg_2_1_2*Lam1_4_5) + Rg_1_1_2*Lam1_4_4;
+    const double Lamc1_1_1 = (Rg_0_1_2*t937 + Rg_2_1_2*t936) + Rg_1_1_2*t938;
+    const double Lamc1_1_2 = (Rg_0_2_2*t937 + Rg_2_2_2*t936) + Rg_1_2_2*t938;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1043 = Lamc1_1_2*Lamc1_1_2;
-    const double t1044 = Lamc1_1_1*Lamc1_2_2 - t1043;
-    const double t1045 = Lamc1_0_2*Lamc1_0_2;
-    const double t1046 = Lamc1_0_1*Lamc1_0_1;
-    const double t1047 = 1.0/(((Lamc1_0_0*Lamc1_1_1*Lamc1_2_2 - Lamc1_0_0*t1043) + (2.0*Lamc1_0_1*Lamc1_0_2*Lamc1_1_2 - Lamc1_1_1*t1045)) - Lamc1_2_2*t1046);
-    const double t1069 = Lamc1_0_0*Lamc1_2_2 - t1045;
-    const double t1066 = -Lamc1_0_1*Lamc1_2_2 + Lamc1_0_2*Lamc1_1_2;
-    const double t1072 = Lamc1_0_0*Lamc1_1_1 - t1046;
-    const double t1064 = Lamc1_0_1*Lamc1_1_2 - Lamc1_0_2*Lamc1_1_1;
-    const double t1070 = -Lamc1_0_0*Lamc1_1_2 + Lamc1_0_1*Lamc1_0_2;
-    const double t1051 = obj[4]*t191 - obj[5]*t219;
-    const double t1056 = 0.5000002113249157*t1053;
-    const double t1057 = 0.5000002113249157*t1054;
-    const double t1058 = 0.5000002113249157*t1055;
-    const double t1059 = ((((((((obj[5]*t1051 - obj[6]*t1048) - 0.8660252817759073*t1007*t1053) - t996*t1056) - 0.8660252817759073*t1008*t1055) + (-t998*t1057 - 0.8660252817759073*t1009*t1054)) - t997*t1058) - t231*t1052) - t226*t1049) - t227*t1050;
-    const double t1060 = obj[5]*t228 - obj[6]*t191;
-    const double t1061 = ((((((((-obj[4]*t1051 + obj[6]*t1060) + 0.8660252817759073*t996*t1053) - t1007*t1056) + 0.8660252817759073*t998*t1054) + (-t1008*t1058 + 0.8660252817759073*t997*t1055)) - t1009*t1057) - t223*t1052) - t212*t1049) - t217*t1050;
-    const double t1062 = (((((((obj[4]*t1048 + 9.81) - obj[5]*t1060) - t1034*t1053) - t1035*t1054) - t1036*t1055) - t195*t1052) - t184*t1049) - t189*t1050;
-    const double t1063 = (((-corr[3] - gam_0_2) - Rg_0_0_2*t1059) + (-Rg_1_0_2*t1061 - Rg_2_0_2*t1062))*t1047;
-    const double t1065 = (((-corr[5] - gam_2_2) - Rg_0_2_2*t1059) + (-Rg_1_2_2*t1061 - Rg_2_2_2*t1062))*t1047;
-    const double t1067 = (((-corr[4] - gam_1_2) - Rg_0_1_2*t1059) + (-Rg_1_1_2*t1061 - Rg_2_1_2*t1062))*t1047;
-    const double t1068 = (t1044*t1063 + t1064*t1065) + t1066*t1067;
-    const double t1071 = (t1066*t1063 + t1070*t1065) + t1069*t1067;
-    const double t1073 = (t1064*t1063 + t1072*t1065) + t1070*t1067;
-    const double Pk1_3 = (Rg_0_0_2*t1068 + Rg_0_1_2*t1071) + Rg_0_2_2*t1073;
-    const double Pk1_4 = (Rg_1_0_2*t1068 + Rg_1_1_2*t1071) + Rg_1_2_2*t1073;
-    const double Pk1_5 = (Rg_2_0_2*t1068 + Rg_2_1_2*t1071) + Rg_2_2_2*t1073;
+    const double t939 = Lamc1_1_2*Lamc1_1_2;
+    const double t940 = Lamc1_1_1*Lamc1_2_2 - t939;
+    const double t941 = Lamc1_0_2*Lamc1_0_2;
+    const double t942 = Lamc1_0_1*Lamc1_0_1;
+    const double t943 = 1.0/(((Lamc1_0_0*Lamc1_1_1*Lamc1_2_2 - Lamc1_0_0*t939) + (2.0*Lamc1_0_1*Lamc1_0_2*Lamc1_1_2 - Lamc1_1_1*t941)) - Lamc1_2_2*t942);
+    const double t965 = Lamc1_0_0*Lamc1_2_2 - t941;
+    const double t962 = -Lamc1_0_1*Lamc1_2_2 + Lamc1_0_2*Lamc1_1_2;
+    const double t968 = Lamc1_0_0*Lamc1_1_1 - t942;
+    const double t960 = Lamc1_0_1*Lamc1_1_2 - Lamc1_0_2*Lamc1_1_1;
+    const double t966 = -Lamc1_0_0*Lamc1_1_2 + Lamc1_0_1*Lamc1_0_2;
+    const double t947 = obj[4]*t191 - obj[5]*t219;
+    const double t952 = 0.5000002113249157*t949;
+    const double t953 = 0.5000002113249157*t950;
+    const double t954 = 0.5000002113249157*t951;
+    const double t955 = ((((((((obj[5]*t947 - obj[6]*t944) - 0.8660252817759073*t903*t949) - t892*t952) - 0.8660252817759073*t904*t951) + (-t893*t954 - 0.8660252817759073*t905*t950)) - t894*t953) - t231*t948) - t226*t945) - t227*t946;
+    const double t956 = obj[5]*t228 - obj[6]*t191;
+    const double t957 = ((((((((-obj[4]*t947 + obj[6]*t956) + 0.8660252817759073*t892*t949) - t903*t952) + 0.8660252817759073*t893*t951) + (-t904*t954 + 0.8660252817759073*t894*t950)) - t905*t953) - t223*t948) - t212*t945) - t217*t946;
+    const double t958 = (((((((obj[4]*t944 + 9.81) - obj[5]*t956) - t930*t949) - t931*t950) - t932*t951) - t195*t948) - t184*t945) - t189*t946;
+    const double t959 = (((-corr[3] - gam_0_2) - Rg_0_0_2*t955) + (-Rg_1_0_2*t957 - Rg_2_0_2*t958))*t943;
+    const double t961 = (((-corr[5] - gam_2_2) - Rg_0_2_2*t955) + (-Rg_1_2_2*t957 - Rg_2_2_2*t958))*t943;
+    const double t963 = (((-corr[4] - gam_1_2) - Rg_0_1_2*t955) + (-Rg_1_1_2*t957 - Rg_2_1_2*t958))*t943;
+    const double t964 = (t940*t959 + t960*t961) + t962*t963;
+    const double t967 = (t962*t959 + t966*t961) + t965*t963;
+    const double t969 = (t960*t959 + t968*t961) + t966*t963;
+    const double Pk1_3 = (Rg_0_0_2*t964 + Rg_0_1_2*t967) + Rg_0_2_2*t969;
+    const double Pk1_4 = (Rg_1_0_2*t964 + Rg_1_1_2*t967) + Rg_1_2_2*t969;
+    const double Pk1_5 = (Rg_2_0_2*t964 + Rg_2_1_2*t967) + Rg_2_2_2*t969;
     /* Rk1: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double t1074 = Rg_0_0_2*t1047;
-    const double t1075 = Rg_0_1_2*t1047;
-    const double t1076 = Rg_0_2_2*t1047;
-    const double t1077 = (t1044*t1074 + t1064*t1076) + t1066*t1075;
-    const double t1078 = (t1066*t1074 + t1069*t1075) + t1070*t1076;
-    const double t1079 = (t1064*t1074 + t1070*t1075) + t1072*t1076;
-    const double Rk1_3_4 = (Rg_1_0_2*t1077 + Rg_1_1_2*t1078) + Rg_1_2_2*t1079;
-    const double Rk1_3_5 = (Rg_2_0_2*t1077 + Rg_2_1_2*t1078) + Rg_2_2_2*t1079;
-    const double Rk1_3_3 = (Rg_0_0_2*t1077 + Rg_0_1_2*t1078) + Rg_0_2_2*t1079;
+    const double t970 = Rg_0_0_2*t943;
+    const double t971 = Rg_0_1_2*t943;
+    const double t972 = Rg_0_2_2*t943;
+    const double t973 = (t940*t970 + t960*t972) + t962*t971;
+    const double t974 = (t962*t970 + t965*t971) + t966*t972;
+    const double t975 = (t960*t970 + t966*t971) + t968*t972;
+    const double Rk1_3_4 = (Rg_1_0_2*t973 + Rg_1_1_2*t974) + Rg_1_2_2*t975;
+    const double Rk1_3_5 = (Rg_2_0_2*t973 + Rg_2_1_2*t974) + Rg_2_2_2*t975;
+    const double Rk1_3_3 = (Rg_0_0_2*t973 + Rg_0_1_2*t974) + Rg_0_2_2*t975;
     const double Rk1_3_0 = t218*Rk1_3_4 + t191*Rk1_3_5;
     const double Rk1_3_1 = t228*Rk1_3_3 + t192*Rk1_3_5;
     const double Rk1_3_2 = t190*Rk1_3_3 + t219*Rk1_3_4;
-    const double t1080 = Rg_1_0_2*t1047;
-    const double t1081 = Rg_1_1_2*t1047;
-    const double t1082 = Rg_1_2_2*t1047;
-    const double t1083 = (t1044*t1080 + t1064*t1082) + t1066*t1081;
-    const double t1084 = (t1066*t1080 + t1069*t1081) + t1070*t1082;
-    const double t1085 = (t1064*t1080 + t1070*t1081) + t1072*t1082;
-    const double Rk1_4_4 = (Rg_1_0_2*t1083 + Rg_1_1_2*t1084) + Rg_1_2_2*t1085;
-    const double Rk1_4_5 = (Rg_2_0_2*t1083 + Rg_2_1_2*t1084) + Rg_2_2_2*t1085;
-    const double Rk1_4_3 = (Rg_0_0_2*t1083 + Rg_0_1_2*t1084) + Rg_0_2_2*t1085;
+    const double t976 = Rg_1_0_2*t943;
+    const double t977 = Rg_1_1_2*t943;
+    const double t978 = Rg_1_2_2*t943;
+    const double t979 = (t940*t976 + t960*t978) + t962*t977;
+    const double t980 = (t962*t976 + t965*t977) + t966*t978;
+    const double t981 = (t960*t976 + t966*t977) + t968*t978;
+    const double Rk1_4_4 = (Rg_1_0_2*t979 + Rg_1_1_2*t980) + Rg_1_2_2*t981;
+    const double Rk1_4_5 = (Rg_2_0_2*t979 + Rg_2_1_2*t980) + Rg_2_2_2*t981;
+    const double Rk1_4_3 = (Rg_0_0_2*t979 + Rg_0_1_2*t980) + Rg_0_2_2*t981;
     const double Rk1_4_0 = t218*Rk1_4_4 + t191*Rk1_4_5;
     const double Rk1_4_1 = t228*Rk1_4_3 + t192*Rk1_4_5;
     const double Rk1_4_2 = t190*Rk1_4_3 + t219*Rk1_4_4;
-    const double t1086 = Rg_2_0_2*t1047;
-    const double t1087 = Rg_2_1_2*t1047;
-    const double t1088 = Rg_2_2_2*t1047;
-    const double t1089 = (t1044*t1086 + t1064*t1088) + t1066*t1087;
-    const double t1090 = (t1066*t1086 + t1069*t1087) + t1070*t1088;
-    const double t1091 = (t1064*t1086 + t1070*t1087) + t1072*t1088;
-    const double Rk1_5_4 = (Rg_1_0_2*t1089 + Rg_1_1_2*t1090) + Rg_1_2_2*t1091;
-    const double Rk1_5_5 = (Rg_2_0_2*t1089 + Rg_2_1_2*t1090) + Rg_2_2_2*t1091;
-    const double Rk1_5_3 = (Rg_0_0_2*t1089 + Rg_0_1_2*t1090) + Rg_0_2_2*t1091;
+    const double t982 = Rg_2_0_2*t943;
+    const double t983 = Rg_2_1_2*t943;
+    const double t984 = Rg_2_2_2*t943;
+    const double t985 = (t940*t982 + t960*t984) + t962*t983;
+    const double t986 = (t962*t982 + t965*t983) + t966*t984;
+    const double t987 = (t960*t982 + t966*t983) + t968*t984;
+    const double Rk1_5_4 = (Rg_1_0_2*t985 + Rg_1_1_2*t986) + Rg_1_2_2*t987;
+    const double Rk1_5_5 = (Rg_2_0_2*t985 + Rg_2_1_2*t986) + Rg_2_2_2*t987;
+    const double Rk1_5_3 = (Rg_0_0_2*t985 + Rg_0_1_2*t986) + Rg_0_2_2*t987;
     const double Rk1_5_0 = t218*Rk1_5_4 + t191*Rk1_5_5;
     const double Rk1_5_1 = t228*Rk1_5_3 + t192*Rk1_5_5;
     const double Rk1_5_2 = t190*Rk1_5_3 + t219*Rk1_5_4;
@@ -2933,922 +2575,716 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     /* alpha2: spatial acceleration alpha(k) (2.26) */
     const double alpha2_3_3 = a2_3_3 + (c_q_14*alpha1_3_3 - s_q_14*alpha1_5_3);
     const double alpha2_5_3 = a2_5_3 + (s_q_14*alpha1_3_3 + c_q_14*alpha1_5_3);
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_5_3 = alpha1_5_3;
-    /* alpha3: spatial acceleration alpha(k) (2.26) */
-    const double alpha3_1_3 = a3_1_3 + s_q_15*alpha2_2_3;
-    const double alpha3_2_3 = a3_2_3 + c_q_15*alpha2_2_3;
-    /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_0_3 = (a4_0_3 + c_q_16*alpha2_0_3) - s_q_16*alpha3_2_3;
     /* alpha3: spatial acceleration alpha(k) (2.26) */
     const double alpha3_3_3 = a3_3_3 + alpha2_3_3;
-    const double t1092 = 0.2*alpha2_2_3 + alpha2_4_3;
-    const double alpha3_4_3 = (a3_4_3 + s_q_15*alpha2_5_3) + c_q_15*t1092;
-    const double alpha3_5_3 = (a3_5_3 + c_q_15*alpha2_5_3) - s_q_15*t1092;
+    const double t988 = 0.2*alpha2_2_3 + alpha2_4_3;
+    const double alpha3_4_3 = (a3_4_3 + s_q_15*alpha2_5_3) + c_q_15*t988;
+    const double alpha3_5_3 = (a3_5_3 + c_q_15*alpha2_5_3) - s_q_15*t988;
     /* alpha4: spatial acceleration alpha(k) (2.26) */
-    const double alpha4_2_3 = (a4_2_3 + s_q_16*alpha2_0_3) + c_q_16*alpha3_2_3;
-    const double t1093 = alpha3_5_3 - 0.2*alpha3_1_3;
-    const double alpha4_3_3 = (a4_3_3 + c_q_16*alpha3_3_3) - s_q_16*t1093;
-    const double alpha4_5_3 = (a4_5_3 + s_q_16*alpha3_3_3) + c_q_16*t1093;
     const double alpha4_4_3 = (a4_4_3 + 0.2*alpha3_2_3) + alpha3_4_3;
+    const double t989 = alpha3_5_3 - 0.2*alpha3_1_3;
+    const double alpha4_3_3 = (a4_3_3 + c_q_16*alpha3_3_3) - s_q_16*t989;
+    const double alpha4_5_3 = (a4_5_3 + s_q_16*alpha3_3_3) + c_q_16*t989;
     /* alpha5: spatial acceleration alpha(k) (2.26) */
-    const double alpha5_1_3 = (a5_1_3 + c_q_17*alpha3_1_3) + s_q_17*alpha4_2_3;
-    const double alpha5_2_3 = (a5_2_3 - s_q_17*alpha3_1_3) + c_q_17*alpha4_2_3;
     const double alpha5_3_3 = a5_3_3 + alpha4_3_3;
-    const double t1094 = 0.08*alpha4_2_3 + alpha4_4_3;
-    const double t1095 = alpha4_5_3 - 0.08*alpha3_1_3;
-    const double alpha5_4_3 = (a5_4_3 + c_q_17*t1094) + s_q_17*t1095;
-    const double alpha5_5_3 = (a5_5_3 - s_q_17*t1094) + c_q_17*t1095;
+    const double t990 = 0.08*alpha4_2_3 + alpha4_4_3;
+    const double t991 = alpha4_5_3 - 0.08*alpha3_1_3;
+    const double alpha5_4_3 = (a5_4_3 + c_q_17*t990) + s_q_17*t991;
+    const double alpha5_5_3 = (a5_5_3 - s_q_17*t990) + c_q_17*t991;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1302 = (-0.06*alpha5_1_3 + V5_0_3*t235) + alpha5_5_3;
+    const double t1304 = (0.06*alpha5_2_3 + V5_0_3*t249) + alpha5_4_3;
     /* f5: spatial force f(k) (2.29) */
     const double f5_0_3 = 0.0002*alpha4_0_3;
     /* f4: spatial force f(k) (2.29) */
     const double f4_0_3 = 0.0006*alpha4_0_3 + f5_0_3;
     /* f5: spatial force f(k) (2.29) */
-    const double t1096 = 0.00022*V5_0_3;
-    const double f5_1_3 = (0.00042*alpha5_1_3 - V5_2_3*t1096) - 0.009*alpha5_5_3;
-    const double f5_2_3 = (0.00042*alpha5_2_3 + V5_1_3*t1096) + 0.009*alpha5_4_3;
-    const double t1097 = V5_1_3*V5_1_3;
-    const double t1098 = V5_2_3*V5_2_3;
-    const double f5_3_3 = 0.3*alpha5_3_3 + (-0.009*t1098 - 0.009*t1097);
+    const double t992 = 0.00022*V5_0_3;
+    const double t995 = 0.009*V5_0_3;
+    const double f5_1_3 = (0.00042*alpha5_1_3 - V5_2_3*t992) - 0.009*alpha5_5_3;
+    const double f5_5_3 = (-0.009*alpha5_1_3 + V5_2_3*t995) + 0.3*alpha5_5_3;
+    const double f5_2_3 = (0.00042*alpha5_2_3 + V5_1_3*t992) + 0.009*alpha5_4_3;
+    const double f5_4_3 = (0.009*alpha5_2_3 + V5_1_3*t995) + 0.3*alpha5_4_3;
+    const double t993 = V5_1_3*V5_1_3;
+    const double t994 = V5_2_3*V5_2_3;
+    const double f5_3_3 = 0.3*alpha5_3_3 + (-0.009*t994 - 0.009*t993);
     /* f4: spatial force f(k) (2.29) */
     const double f4_3_3 = (0.8*alpha4_3_3 + (-0.032*t87 - 0.032*t88)) + f5_3_3;
-    /* f5: spatial force f(k) (2.29) */
-    const double t1099 = 0.009*V5_0_3;
-    const double f5_4_3 = (0.009*alpha5_2_3 + V5_1_3*t1099) + 0.3*alpha5_4_3;
-    const double f5_5_3 = (-0.009*alpha5_1_3 + V5_2_3*t1099) + 0.3*alpha5_5_3;
+    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
+    const double t1300 = alpha5_3_3 + (-0.06*t994 - 0.06*t993);
     /* f4: spatial force f(k) (2.29) */
-    const double t1100 = 0.0014800000000000004*V4_0_3;
-    const double t1105 = 0.032*V4_0_3;
-    const double t1101 = c_q_17*f5_5_3;
-    const double t1104 = s_q_17*f5_5_3;
-    const double t1102 = s_q_17*f5_4_3;
-    const double t1103 = c_q_17*f5_4_3;
-    const double f4_1_3 = ((((-V4_2_3*t1100 + 0.0020800000000000003*alpha3_1_3) - 0.032*alpha4_5_3) + c_q_17*f5_1_3) - 0.08*t1102) + (-0.08*t1101 - s_q_17*f5_2_3);
-    const double f4_5_3 = (((V4_2_3*t1105 - 0.032*alpha3_1_3) + 0.8*alpha4_5_3) + t1101) + t1102;
-    const double f4_2_3 = ((((0.032*alpha4_4_3 + V4_1_3*t1100) + 0.0020800000000000003*alpha4_2_3) + c_q_17*f5_2_3) - 0.08*t1104) + (0.08*t1103 + s_q_17*f5_1_3);
-    const double f4_4_3 = (((0.8*alpha4_4_3 + V4_1_3*t1105) + 0.032*alpha4_2_3) + t1103) - t1104;
+    const double t996 = 0.0014800000000000004*V4_0_3;
+    const double t1001 = 0.032*V4_0_3;
+    const double t997 = c_q_17*f5_5_3;
+    const double t1000 = s_q_17*f5_5_3;
+    const double t998 = s_q_17*f5_4_3;
+    const double t999 = c_q_17*f5_4_3;
+    const double f4_1_3 = ((((-V4_2_3*t996 + 0.0020800000000000003*alpha3_1_3) - 0.032*alpha4_5_3) + c_q_17*f5_1_3) - 0.08*t998) + (-0.08*t997 - s_q_17*f5_2_3);
+    const double f4_5_3 = (((V4_2_3*t1001 - 0.032*alpha3_1_3) + 0.8*alpha4_5_3) + t997) + t998;
+    const double f4_2_3 = ((((0.032*alpha4_4_3 + V4_1_3*t996) + 0.0020800000000000003*alpha4_2_3) + c_q_17*f5_2_3) + 0.08*t999) + (-0.08*t1000 + s_q_17*f5_1_3);
+    const double f4_4_3 = (((0.8*alpha4_4_3 + V4_1_3*t1001) + 0.032*alpha4_2_3) - t1000) + t999;
     /* f3: spatial force f(k) (2.29) */
     const double f3_3_3 = (((1.2*alpha3_3_3 - 0.12*t80) - 0.12*t79) + c_q_16*f4_3_3) + s_q_16*f4_5_3;
     /* f2: spatial force f(k) (2.29) */
     const double f2_3_3 = (3.0*alpha2_3_3 + (-0.30000000000000004*t72 - 0.30000000000000004*t71)) + f3_3_3;
     /* f3: spatial force f(k) (2.29) */
-    const double t1106 = c_q_16*f4_5_3;
+    const double t1002 = c_q_16*f4_5_3;
     const double f3_0_3 = (c_q_16*f4_0_3 + 0.0015*alpha2_0_3) + s_q_16*f4_2_3;
-    const double t1107 = 0.015300000000000003*V3_0_3;
-    const double f3_2_3 = ((((0.016800000000000002*alpha3_2_3 + t1107*V3_1_3) + 0.12*alpha3_4_3) - s_q_16*f4_0_3) + 0.2*f4_4_3) + c_q_16*f4_2_3;
-    const double f3_1_3 = ((((0.016800000000000002*alpha3_1_3 - V3_2_3*t1107) - 0.12*alpha3_5_3) + 0.2*s_q_16*f4_3_3) + f4_1_3) - 0.2*t1106;
-    const double t1108 = 0.12*V3_0_3;
-    const double f3_5_3 = (((-0.12*alpha3_1_3 + V3_2_3*t1108) + 1.2*alpha3_5_3) - s_q_16*f4_3_3) + t1106;
-    const double f3_4_3 = ((0.12*alpha3_2_3 + t1108*V3_1_3) + 1.2*alpha3_4_3) + f4_4_3;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1179 = tau[16] - f4_1_3;
     /* f2: spatial force f(k) (2.29) */
     const double f2_0_3 = 0.004*alpha2_0_3 + f3_0_3;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_0_3 = alpha2_0_3;
+    /* f3: spatial force f(k) (2.29) */
+    const double t1003 = 0.015300000000000003*V3_0_3;
+    const double f3_2_3 = ((((0.016800000000000002*alpha3_2_3 + t1003*V3_1_3) + 0.12*alpha3_4_3) - s_q_16*f4_0_3) + 0.2*f4_4_3) + c_q_16*f4_2_3;
+    const double f3_1_3 = ((((0.016800000000000002*alpha3_1_3 - V3_2_3*t1003) - 0.12*alpha3_5_3) + 0.2*s_q_16*f4_3_3) + f4_1_3) - 0.2*t1002;
+    const double t1004 = 0.12*V3_0_3;
+    const double f3_5_3 = (((-0.12*alpha3_1_3 + V3_2_3*t1004) + 1.2*alpha3_5_3) - s_q_16*f4_3_3) + t1002;
+    const double f3_4_3 = ((0.12*alpha3_2_3 + t1004*V3_1_3) + 1.2*alpha3_4_3) + f4_4_3;
+    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    const double t1067 = tau[16] - f4_1_3;
     /* f2: spatial force f(k) (2.29) */
-    const double t1109 = 0.038500000000000006*V2_0_3;
-    const double t1114 = 0.30000000000000004*V2_0_3;
-    const double t1110 = c_q_15*f3_5_3;
-    const double t1113 = s_q_15*f3_5_3;
-    const double t1111 = s_q_15*f3_4_3;
-    const double t1112 = c_q_15*f3_4_3;
-    const double f2_1_3 = (((-0.30000000000000004*alpha2_5_3 - V2_2_3*t1109) - 0.2*t1111) - s_q_15*f3_2_3) + (c_q_15*f3_1_3 - 0.2*t1110);
-    const double f2_5_3 = ((3.0*alpha2_5_3 + V2_2_3*t1114) + t1111) + t1110;
-    const double f2_2_3 = ((((V2_1_3*t1109 + 0.30000000000000004*alpha2_4_3) + 0.04250000000000001*alpha2_2_3) + 0.2*t1112) + c_q_15*f3_2_3) + (s_q_15*f3_1_3 - 0.2*t1113);
-    const double f2_4_3 = (((V2_1_3*t1114 + 3.0*alpha2_4_3) + 0.30000000000000004*alpha2_2_3) + t1112) - t1113;
+    const double t1005 = 0.038500000000000006*V2_0_3;
+    const double t1010 = 0.30000000000000004*V2_0_3;
+    const double t1006 = c_q_15*f3_5_3;
+    const double t1009 = s_q_15*f3_5_3;
+    const double t1007 = s_q_15*f3_4_3;
+    const double t1008 = c_q_15*f3_4_3;
+    const double f2_1_3 = (((-0.30000000000000004*alpha2_5_3 - V2_2_3*t1005) - 0.2*t1007) - s_q_15*f3_2_3) + (c_q_15*f3_1_3 - 0.2*t1006);
+    const double f2_5_3 = ((3.0*alpha2_5_3 + V2_2_3*t1010) + t1007) + t1006;
+    const double f2_2_3 = ((((V2_1_3*t1005 + 0.30000000000000004*alpha2_4_3) + 0.04250000000000001*alpha2_2_3) + 0.2*t1008) + c_q_15*f3_2_3) + (s_q_15*f3_1_3 - 0.2*t1009);
+    const double f2_4_3 = (((V2_1_3*t1010 + 3.0*alpha2_4_3) + 0.30000000000000004*alpha2_2_3) + t1008) - t1009;
     /* f1: spatial force f(k) (2.29) */
-    const double f1_0_3 = (((0.41375*a1_0_3 - qd[13]*t1115) + c_q_14*f2_0_3) - 0.45*f2_4_3) + s_q_14*f2_2_3;
+    const double f1_0_3 = (((0.41375*a1_0_3 - qd[13]*t1011) + c_q_14*f2_0_3) - 0.45*f2_4_3) + s_q_14*f2_2_3;
     const double f1_2_3 = (-s_q_14*f2_0_3 + 0.012*a1_2_3) + c_q_14*f2_2_3;
     /* f0: spatial force f(k) (2.29) */
     const double f0_2_3 = c_q_13*f1_2_3 - s_q_13*f1_0_3;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_2_3 = alpha2_2_3;
-    const double zeta2_4_3 = alpha2_4_3;
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_1_3 = a3_1_3 + s_q_15*zeta2_2_3;
-    const double zeta3_2_3 = a3_2_3 + c_q_15*zeta2_2_3;
-    const double t1196 = 0.2*zeta2_2_3 + zeta2_4_3;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_2_3 = (a4_2_3 + s_q_16*zeta2_0_3) + c_q_16*zeta3_2_3;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_1_3 = (a5_1_3 + c_q_17*zeta3_1_3) + s_q_17*zeta4_2_3;
-    const double zeta5_2_3 = (a5_2_3 - s_q_17*zeta3_1_3) + c_q_17*zeta4_2_3;
     /* f1: spatial force f(k) (2.29) */
-    const double t1116 = 0.45*c_q_14;
-    const double t1117 = 0.45*s_q_14;
-    const double f1_1_3 = (((V1_0_3*t1115 + 1.35*alpha1_3_3) + t1116*f2_3_3) + t1117*f2_5_3) + f2_1_3;
-    /* zeta1: zeta(k) = phi^T a (4.22b) */
-    const double zeta1_3_3 = alpha1_3_3;
-    /* zeta2: zeta(k) = phi^T a (4.22b) */
-    const double zeta2_3_3 = a2_3_3 + (c_q_14*zeta1_3_3 - s_q_14*zeta1_5_3);
-    const double zeta2_5_3 = a2_5_3 + (c_q_14*zeta1_5_3 + s_q_14*zeta1_3_3);
-    /* zeta3: zeta(k) = phi^T a (4.22b) */
-    const double zeta3_3_3 = a3_3_3 + zeta2_3_3;
-    const double zeta3_4_3 = (a3_4_3 + s_q_15*zeta2_5_3) + c_q_15*t1196;
-    const double zeta3_5_3 = (a3_5_3 + c_q_15*zeta2_5_3) - s_q_15*t1196;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double zeta4_4_3 = (a4_4_3 + 0.2*zeta3_2_3) + zeta3_4_3;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double t1198 = 0.08*zeta4_2_3 + zeta4_4_3;
-    /* zeta4: zeta(k) = phi^T a (4.22b) */
-    const double t1197 = zeta3_5_3 - 0.2*zeta3_1_3;
-    const double zeta4_3_3 = (a4_3_3 + c_q_16*zeta3_3_3) - s_q_16*t1197;
-    const double zeta4_5_3 = (a4_5_3 + s_q_16*zeta3_3_3) + c_q_16*t1197;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double zeta5_3_3 = a5_3_3 + zeta4_3_3;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1456 = (-0.06*t1098 - 0.06*t1097) + zeta5_3_3;
-    /* zeta5: zeta(k) = phi^T a (4.22b) */
-    const double t1199 = zeta4_5_3 - 0.08*zeta3_1_3;
-    const double zeta5_4_3 = (a5_4_3 + c_q_17*t1198) + s_q_17*t1199;
-    const double zeta5_5_3 = (a5_5_3 - s_q_17*t1198) + c_q_17*t1199;
-    /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1458 = (-0.06*zeta5_1_3 + V5_0_3*t235) + zeta5_5_3;
-    const double t1460 = (0.06*zeta5_2_3 + V5_0_3*t249) + zeta5_4_3;
+    const double t1012 = 0.45*c_q_14;
+    const double t1013 = 0.45*s_q_14;
+    const double f1_1_3 = (((V1_0_3*t1011 + 1.35*alpha1_3_3) + t1012*f2_3_3) + t1013*f2_5_3) + f2_1_3;
     /* P4: articulated inertia P(k) (4.5) */
-    const double t1118 = c_q_17*c_q_17;
-    const double t1119 = s_q_17*s_q_17;
-    const double P4_1_1_5 = (0.00378*t1118 + 0.0020800000000000003) + 0.00378*t1119;
-    const double P4_2_4_5 = (0.033*t1118 + 0.032) + 0.033*t1119;
-    const double P4_4_4_5 = (0.3*t1118 + 0.8) + 0.3*t1119;
-    const double P4_1_5_5 = -P4_2_4_5;
-    const double P4_2_2_5 = P4_1_1_5;
-    const double P4_5_5_5 = P4_4_4_5;
+    const double t1014 = c_q_17*c_q_17;
+    const double t1015 = s_q_17*s_q_17;
+    const double P4_1_1_3 = (0.00378*t1014 + 0.0020800000000000003) + 0.00378*t1015;
+    const double P4_2_4_3 = (0.033*t1014 + 0.032) + 0.033*t1015;
+    const double P4_4_4_3 = (0.3*t1014 + 0.8) + 0.3*t1015;
+    const double P4_1_5_3 = -P4_2_4_3;
     /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0_5 = 1.0/P4_1_1_5;
+    const double Dinv4_0_0_3 = 1.0/P4_1_1_3;
     /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0_5 = P4_1_1_5*Dinv4_0_0_5;
-    const double G4_5_0_5 = P4_1_5_5*Dinv4_0_0_5;
+    const double G4_1_0_3 = P4_1_1_3*Dinv4_0_0_3;
+    const double G4_5_0_3 = P4_1_5_3*Dinv4_0_0_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t1128 = P4_5_5_5 - P4_1_5_5*G4_5_0_5;
-    const double t1120 = s_q_16*s_q_16;
-    const double t1121 = c_q_16*c_q_16;
-    const double t1122 = 0.0006*t1121 + 0.0015;
-    const double P3_0_0_5 = t1120*P4_2_2_5 + t1122;
-    const double t1125 = c_q_16*P4_2_2_5;
-    const double P3_0_4_5 = s_q_16*P4_2_4_5;
-    const double t1123 = c_q_16*s_q_16;
-    const double t1124 = -0.0006*t1123;
-    const double P3_0_2_5 = (0.2*P3_0_4_5 + t1124) + s_q_16*t1125;
-    const double t1126 = -P4_1_5_5;
-    const double t1127 = 0.2*c_q_16;
-    const double t1129 = (-P4_1_5_5*G4_1_0_5 - t1126) - t1127*t1128;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_1_5_6 = P4_1_5_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1130 = -0.04400000000000001*t1120 - 0.016800000000000002;
-    const double P3_1_1_5 = (((P4_1_1_5 - t1130) - P4_1_1_5*G4_1_0_5) - t1127*(-P4_1_1_5*G4_5_0_5 - t1126)) - 0.2*c_q_16*t1129;
-    const double t1131 = 0.22000000000000003*t1123;
-    const double P3_1_3_5 = s_q_16*t1129 + t1131;
-    const double t1132 = 0.22000000000000003*t1120 + 0.12;
-    const double P3_1_5_5 = c_q_16*t1129 - t1132;
-    const double t1133 = 0.2*P4_2_4_5;
-    const double t1134 = 0.0006*t1120 + 0.016800000000000002;
-    const double P3_2_2_5 = ((0.04000000000000001*P4_4_4_5 + t1134) + c_q_16*t1133) + c_q_16*(t1125 + t1133);
-    const double P3_2_4_5 = (c_q_16*P4_2_4_5 + 0.12) + 0.2*P4_4_4_5;
+    const double t1016 = c_q_16*c_q_16;
+    const double t1017 = s_q_16*s_q_16;
+    const double P3_0_0_3 = t1017*P4_1_1_3 + (0.0006*t1016 + 0.0015);
+    const double P3_0_4_3 = s_q_16*P4_2_4_3;
+    const double t1018 = c_q_16*s_q_16;
+    const double t1019 = c_q_16*P4_1_1_3;
+    const double P3_0_2_3 = (0.2*P3_0_4_3 - 0.0006*t1018) + s_q_16*t1019;
+    const double t1020 = -P4_1_5_3;
+    const double t1021 = 0.2*c_q_16;
+    const double t1022 = P4_4_4_3 - P4_1_5_3*G4_5_0_3;
+    const double t1023 = (-P4_1_5_3*G4_1_0_3 - t1020) - t1021*t1022;
+    const double P3_1_1_3 = (((P4_1_1_3 + (0.04400000000000001*t1017 + 0.016800000000000002)) - P4_1_1_3*G4_1_0_3) - t1021*(-P4_1_1_3*G4_5_0_3 - t1020)) - 0.2*c_q_16*t1023;
+    const double P3_1_3_3 = s_q_16*t1023 + 0.22000000000000003*t1018;
+    const double P3_1_5_3 = c_q_16*t1023 + (-0.22000000000000003*t1017 - 0.12);
+    const double P3_3_5_3 = t1018*t1022 - 1.1*t1018;
+    const double t1024 = 0.2*P4_2_4_3;
+    const double P3_2_2_3 = ((0.04000000000000001*P4_4_4_3 + (0.0006*t1017 + 0.016800000000000002)) + c_q_16*t1024) + c_q_16*(t1019 + t1024);
+    const double P3_2_4_3 = (c_q_16*P4_2_4_3 + 0.12) + 0.2*P4_4_4_3;
+    const double P3_4_4_3 = P4_4_4_3 + 1.2;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t1141 = -P3_2_4_5;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_2_4_6 = P4_2_4_5;
+    const double t1028 = -P3_2_4_3;
     /* P3: articulated inertia P(k) (4.5) */
-    const double t1135 = 1.1*t1121 + 1.2;
-    const double P3_3_3_5 = t1120*t1128 + t1135;
+    const double P3_3_3_3 = (1.1*t1016 + 1.2) + t1017*t1022;
+    const double P3_5_5_3 = t1016*t1022 + (1.1*t1017 + 1.2);
     /* P2: articulated inertia P(k) (4.5) */
-    const double P2_3_3_5 = P3_3_3_5 + 3.0;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1136 = -1.1*t1123;
-    const double P3_3_5_5 = t1123*t1128 + t1136;
-    const double P3_4_4_5 = P4_4_4_5 + 1.2;
-    const double t1137 = 1.1*t1120 + 1.2;
-    const double P3_5_5_5 = t1121*t1128 + t1137;
+    const double P2_3_3_3 = P3_3_3_3 + 3.0;
     /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_5 = 1.0/P3_0_0_5;
+    const double Dinv3_0_0_3 = 1.0/P3_0_0_3;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_5 = P3_0_0_5*Dinv3_0_0_5;
+    const double G3_0_0_3 = P3_0_0_3*Dinv3_0_0_3;
     /* P2: articulated inertia P(k) (4.5) */
-    const double P2_0_0_5 = (P3_0_0_5 + 0.004) - P3_0_0_5*G3_0_0_5;
+    const double P2_0_0_3 = (P3_0_0_3 + 0.004) - P3_0_0_3*G3_0_0_3;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_2_0_5 = P3_0_2_5*Dinv3_0_0_5;
+    const double G3_2_0_3 = P3_0_2_3*Dinv3_0_0_3;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t1140 = P3_2_2_5 - P3_0_2_5*G3_2_0_5;
+    const double t1027 = P3_2_2_3 - P3_0_2_3*G3_2_0_3;
     /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_4_0_5 = P3_0_4_5*Dinv3_0_0_5;
+    const double G3_4_0_3 = P3_0_4_3*Dinv3_0_0_3;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t1151 = P3_4_4_5 - P3_0_4_5*G3_4_0_5;
-    const double t1138 = P3_0_4_5 - P3_0_4_5*G3_0_0_5;
-    const double t1150 = -P3_0_4_5*G3_2_0_5 - t1141;
-    const double t1142 = -P3_0_2_5*G3_4_0_5 - t1141;
-    const double t1139 = P3_0_2_5 - P3_0_2_5*G3_0_0_5;
-    const double P2_0_5_5 = s_q_15*t1138;
-    const double P2_0_4_5 = c_q_15*t1138;
-    const double P2_0_1_5 = -0.2*P2_0_5_5 - s_q_15*t1139;
-    const double P2_0_2_5 = 0.2*P2_0_4_5 + c_q_15*t1139;
+    const double t1038 = P3_4_4_3 - P3_0_4_3*G3_4_0_3;
+    const double t1025 = P3_0_4_3 - P3_0_4_3*G3_0_0_3;
+    const double t1037 = -P3_0_4_3*G3_2_0_3 - t1028;
+    const double t1029 = -P3_0_2_3*G3_4_0_3 - t1028;
+    const double t1026 = P3_0_2_3 - P3_0_2_3*G3_0_0_3;
+    const double P2_0_5_3 = s_q_15*t1025;
+    const double P2_0_4_3 = c_q_15*t1025;
+    const double P2_0_1_3 = -0.2*P2_0_5_3 - s_q_15*t1026;
+    const double P2_0_2_3 = 0.2*P2_0_4_3 + c_q_15*t1026;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t1166 = -P2_0_2_5;
-    const double t1175 = -P2_0_5_5;
+    const double t1052 = -P2_0_2_3;
+    const double t1062 = -P2_0_5_3;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t1143 = 0.2*s_q_15;
-    const double t1144 = -s_q_15*t1140 - t1143*t1142;
-    const double t1145 = c_q_15*P3_1_5_5;
-    const double t1156 = s_q_15*P3_1_5_5;
-    const double t1146 = -0.2*t1145 + c_q_15*P3_1_1_5;
-    const double t1147 = 0.2*c_q_15;
-    const double t1148 = t1145 - t1147*P3_5_5_5;
-    const double t1149 = c_q_15*t1148;
-    const double t1155 = s_q_15*t1148;
-    const double t1152 = -s_q_15*t1150 - t1143*t1151;
-    const double t1157 = c_q_15*t1150 + t1147*t1151;
-    const double t1153 = s_q_15*t1152;
-    const double t1154 = c_q_15*t1152;
-    const double P2_1_1_5 = (c_q_15*t1146 + (0.04250000000000001 - s_q_15*t1144)) + (-0.2*t1149 - 0.2*t1153);
-    const double P2_1_2_5 = ((0.2*t1154 + c_q_15*t1144) + s_q_15*t1146) - 0.2*t1155;
-    const double P2_1_4_5 = t1154 - t1155;
-    const double P2_1_5_5 = t1149 + (t1153 - 0.30000000000000004);
-    const double P2_3_5_5 = c_q_15*P3_3_5_5;
-    const double t1161 = s_q_15*P3_3_5_5;
-    const double P2_1_3_5 = c_q_15*P3_1_3_5 - 0.2*P2_3_5_5;
-    const double P2_2_3_5 = s_q_15*P3_1_3_5 - 0.2*t1161;
-    const double P2_3_4_5 = -t1161;
+    const double t1030 = 0.2*s_q_15;
+    const double t1031 = -s_q_15*t1027 - t1030*t1029;
+    const double t1032 = c_q_15*P3_1_5_3;
+    const double t1043 = s_q_15*P3_1_5_3;
+    const double t1033 = -0.2*t1032 + c_q_15*P3_1_1_3;
+    const double t1034 = 0.2*c_q_15;
+    const double t1035 = t1032 - t1034*P3_5_5_3;
+    const double t1036 = c_q_15*t1035;
+    const double t1042 = s_q_15*t1035;
+    const double t1039 = -s_q_15*t1037 - t1030*t1038;
+    const double t1044 = c_q_15*t1037 + t1034*t1038;
+    const double t1040 = s_q_15*t1039;
+    const double t1041 = c_q_15*t1039;
+    const double P2_1_1_3 = (c_q_15*t1033 + (0.04250000000000001 - s_q_15*t1031)) + (-0.2*t1036 - 0.2*t1040);
+    const double P2_1_2_3 = ((0.2*t1041 + c_q_15*t1031) + s_q_15*t1033) - 0.2*t1042;
+    const double P2_1_4_3 = t1041 - t1042;
+    const double P2_1_5_3 = t1036 + (t1040 - 0.30000000000000004);
+    const double P2_3_5_3 = c_q_15*P3_3_5_3;
+    const double t1048 = s_q_15*P3_3_5_3;
+    const double P2_1_3_3 = c_q_15*P3_1_3_3 - 0.2*P2_3_5_3;
+    const double P2_2_3_3 = s_q_15*P3_1_3_3 - 0.2*t1048;
+    const double P2_3_4_3 = -t1048;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t1174 = -P2_2_3_5;
-    const double t1177 = -P2_3_5_5;
+    const double t1060 = -P2_2_3_3;
+    const double t1064 = -P2_3_5_3;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t1158 = c_q_15*t1157;
-    const double t1159 = t1156 - t1143*P3_5_5_5;
-    const double P2_2_5_5 = c_q_15*t1159 + s_q_15*t1157;
-    const double t1160 = s_q_15*t1159;
-    const double P2_2_2_5 = ((c_q_15*(c_q_15*t1140 + t1147*t1142) + 0.04250000000000001) + 0.2*t1158) + (-0.2*t1160 + s_q_15*(-0.2*t1156 + s_q_15*P3_1_1_5));
-    const double P2_2_4_5 = (t1158 + 0.30000000000000004) - t1160;
+    const double t1045 = c_q_15*t1044;
+    const double t1046 = t1043 - t1030*P3_5_5_3;
+    const double P2_2_5_3 = c_q_15*t1046 + s_q_15*t1044;
+    const double t1047 = s_q_15*t1046;
+    const double P2_2_2_3 = ((c_q_15*(c_q_15*t1027 + t1034*t1029) + 0.04250000000000001) + 0.2*t1045) + (-0.2*t1047 + s_q_15*(-0.2*t1043 + s_q_15*P3_1_1_3));
+    const double P2_2_4_3 = (t1045 + 0.30000000000000004) - t1047;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t1176 = -P2_2_5_5;
+    const double t1063 = -P2_2_5_3;
     /* P2: articulated inertia P(k) (4.5) */
-    const double t1162 = s_q_15*s_q_15;
-    const double t1163 = c_q_15*c_q_15;
-    const double P2_4_4_5 = (t1162*P3_5_5_5 + 3.0) + t1163*t1151;
-    const double t1164 = c_q_15*s_q_15;
-    const double P2_4_5_5 = -t1164*P3_5_5_5 + c_q_15*s_q_15*t1151;
-    const double P2_5_5_5 = (t1163*P3_5_5_5 + 3.0) + t1162*t1151;
+    const double t1049 = s_q_15*s_q_15;
+    const double t1050 = c_q_15*c_q_15;
+    const double P2_4_4_3 = (t1049*P3_5_5_3 + 3.0) + t1050*t1038;
+    const double P2_5_5_3 = (t1050*P3_5_5_3 + 3.0) + t1049*t1038;
+    const double P2_4_5_3 = -c_q_15*s_q_15*P3_5_5_3 + c_q_15*s_q_15*t1038;
     /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0_5 = 1.0/P2_1_1_5;
+    const double Dinv2_0_0_3 = 1.0/P2_1_1_3;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0_5 = P2_0_1_5*Dinv2_0_0_5;
+    const double G2_0_0_3 = P2_0_1_3*Dinv2_0_0_3;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t1165 = P2_0_0_5 - P2_0_1_5*G2_0_0_5;
+    const double t1051 = P2_0_0_3 - P2_0_1_3*G2_0_0_3;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_1_0_5 = P2_1_1_5*Dinv2_0_0_5;
-    const double G2_2_0_5 = P2_1_2_5*Dinv2_0_0_5;
+    const double G2_1_0_3 = P2_1_1_3*Dinv2_0_0_3;
+    const double G2_2_0_3 = P2_1_2_3*Dinv2_0_0_3;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t1171 = P2_2_2_5 - P2_1_2_5*G2_2_0_5;
+    const double t1057 = P2_2_2_3 - P2_1_2_3*G2_2_0_3;
     /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_3_0_5 = P2_1_3_5*Dinv2_0_0_5;
-    const double G2_4_0_5 = P2_1_4_5*Dinv2_0_0_5;
-    const double G2_5_0_5 = P2_1_5_5*Dinv2_0_0_5;
+    const double G2_3_0_3 = P2_1_3_3*Dinv2_0_0_3;
+    const double G2_4_0_3 = P2_1_4_3*Dinv2_0_0_3;
+    const double G2_5_0_3 = P2_1_5_3*Dinv2_0_0_3;
     /* P1: articulated inertia P(k) (4.5) */
-    const double P1_1_1_5 = (((((P2_1_1_5 + 0.41375) - P2_1_1_5*G2_1_0_5) + t1116*(P2_1_3_5 - P2_1_1_5*G2_3_0_5)) + t1117*(P2_1_5_5 - P2_1_1_5*G2_5_0_5)) + t1116*(((P2_1_3_5 - P2_1_3_5*G2_1_0_5) + t1116*(P2_3_3_5 - P2_1_3_5*G2_3_0_5)) + t1117*(-P2_1_3_5*G2_5_0_5 - t1177))) + t1117*(((P2_1_5_5 - P2_1_5_5*G2_1_0_5) + t1116*(-P2_1_5_5*G2_3_0_5 - t1177)) + t1117*(P2_5_5_5 - P2_1_5_5*G2_5_0_5));
+    const double P1_1_1_3 = (((((P2_1_1_3 + 0.41375) - P2_1_1_3*G2_1_0_3) + t1012*(P2_1_3_3 - P2_1_1_3*G2_3_0_3)) + t1013*(P2_1_5_3 - P2_1_1_3*G2_5_0_3)) + t1012*(((P2_1_3_3 - P2_1_3_3*G2_1_0_3) + t1012*(P2_3_3_3 - P2_1_3_3*G2_3_0_3)) + t1013*(-P2_1_3_3*G2_5_0_3 - t1064))) + t1013*(((P2_1_5_3 - P2_1_5_3*G2_1_0_3) + t1012*(-P2_1_5_3*G2_3_0_3 - t1064)) + t1013*(P2_5_5_3 - P2_1_5_3*G2_5_0_3));
     /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0_5 = 1.0/P1_1_1_5;
+    const double Dinv1_0_0_3 = 1.0/P1_1_1_3;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t1167 = -P2_0_1_5*G2_2_0_5 - t1166;
-    const double t1170 = -P2_1_2_5*G2_0_0_5 - t1166;
-    const double t1168 = 0.45*G2_4_0_5;
-    const double t1169 = ((P2_0_1_5*t1168 - 0.45*P2_0_4_5) + c_q_14*t1165) + s_q_14*t1167;
-    const double P1_2_2_5 = (c_q_14*(c_q_14*t1171 - s_q_14*t1170) + 0.012) - s_q_14*(c_q_14*t1167 - s_q_14*t1165);
-    const double t1172 = ((P2_1_2_5*t1168 - 0.45*P2_2_4_5) + c_q_14*t1170) + s_q_14*t1171;
-    const double P1_0_0_5 = (((((0.2025*P2_4_4_5 + 0.41375) - 0.2025*P2_1_4_5*G2_4_0_5) - t1116*(P2_0_4_5 - P2_1_4_5*G2_0_0_5)) - t1117*(P2_2_4_5 - P2_1_4_5*G2_2_0_5)) + c_q_14*t1169) + s_q_14*t1172;
-    const double P1_0_2_5 = c_q_14*t1172 - s_q_14*t1169;
+    const double t1053 = -P2_0_1_3*G2_2_0_3 - t1052;
+    const double t1056 = -P2_1_2_3*G2_0_0_3 - t1052;
+    const double t1054 = 0.45*G2_4_0_3;
+    const double t1055 = ((P2_0_1_3*t1054 - 0.45*P2_0_4_3) + c_q_14*t1051) + s_q_14*t1053;
+    const double P1_2_2_3 = (c_q_14*(c_q_14*t1057 - s_q_14*t1056) + 0.012) - s_q_14*(c_q_14*t1053 - s_q_14*t1051);
+    const double t1058 = ((P2_1_2_3*t1054 - 0.45*P2_2_4_3) + c_q_14*t1056) + s_q_14*t1057;
+    const double P1_0_0_3 = (((((0.2025*P2_4_4_3 + 0.41375) - 0.2025*P2_1_4_3*G2_4_0_3) - t1012*(P2_0_4_3 - P2_1_4_3*G2_0_0_3)) - t1013*(P2_2_4_3 - P2_1_4_3*G2_2_0_3)) + c_q_14*t1055) + s_q_14*t1058;
+    const double P1_0_2_3 = c_q_14*t1058 - s_q_14*t1055;
     /* P0: articulated inertia P(k) (4.5) */
-    const double t1178 = -P1_0_2_5;
+    const double t1066 = -P1_0_2_3;
     /* P1: articulated inertia P(k) (4.5) */
-    const double t1173 = -P2_0_1_5;
-    const double P1_0_1_5 = ((((P2_1_1_5*t1168 - 0.45*P2_1_4_5) + c_q_14*(-P2_1_1_5*G2_0_0_5 - t1173)) + s_q_14*(P2_1_2_5 - P2_1_1_5*G2_2_0_5)) + t1116*(((-c_q_14*P2_1_3_5*G2_0_0_5 - 0.45*P2_3_4_5) + 0.45*P2_1_3_5*G2_4_0_5) + s_q_14*(-P2_1_3_5*G2_2_0_5 - t1174))) + t1117*(((P2_1_5_5*t1168 - 0.45*P2_4_5_5) + c_q_14*(-P2_1_5_5*G2_0_0_5 - t1175)) + s_q_14*(-P2_1_5_5*G2_2_0_5 - t1176));
-    const double P1_1_2_5 = c_q_14*(((P2_1_2_5 - P2_1_2_5*G2_1_0_5) + t1116*(-P2_1_2_5*G2_3_0_5 - t1174)) + t1117*(-P2_1_2_5*G2_5_0_5 - t1176)) - s_q_14*(((-P2_0_1_5*G2_1_0_5 - t1173) - t1116*P2_0_1_5*G2_3_0_5) + 0.45*s_q_14*(-P2_0_1_5*G2_5_0_5 - t1175));
+    const double t1059 = -P2_0_1_3;
+    const double t1061 = c_q_14*G2_0_0_3;
+    const double P1_0_1_3 = ((((P2_1_1_3*t1054 - 0.45*P2_1_4_3) + c_q_14*(-P2_1_1_3*G2_0_0_3 - t1059)) + s_q_14*(P2_1_2_3 - P2_1_1_3*G2_2_0_3)) + t1012*(((0.45*P2_1_3_3*G2_4_0_3 - 0.45*P2_3_4_3) - P2_1_3_3*t1061) + s_q_14*(-P2_1_3_3*G2_2_0_3 - t1060))) + t1013*(((P2_1_5_3*t1054 - 0.45*P2_4_5_3) + c_q_14*(-P2_1_5_3*G2_0_0_3 - t1062)) + s_q_14*(-P2_1_5_3*G2_2_0_3 - t1063));
+    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
+    const double t1094 = (-s_q_14*G2_2_0_3 + 0.45*G2_4_0_3) - t1061;
+    /* P1: articulated inertia P(k) (4.5) */
+    const double t1065 = t1012*G2_3_0_3;
+    const double P1_1_2_3 = c_q_14*(((P2_1_2_3 - P2_1_2_3*G2_1_0_3) + t1012*(-P2_1_2_3*G2_3_0_3 - t1060)) + t1013*(-P2_1_2_3*G2_5_0_3 - t1063)) - s_q_14*(((-P2_0_1_3*G2_1_0_3 - t1059) - P2_0_1_3*t1065) + 0.45*s_q_14*(-P2_0_1_3*G2_5_0_3 - t1062));
     /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0_5 = P1_0_1_5*Dinv1_0_0_5;
-    const double G1_2_0_5 = P1_1_2_5*Dinv1_0_0_5;
+    const double G1_0_0_3 = P1_0_1_3*Dinv1_0_0_3;
+    const double G1_2_0_3 = P1_1_2_3*Dinv1_0_0_3;
     /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_5 = (c_q_13*(c_q_13*(P1_2_2_5 - P1_1_2_5*G1_2_0_5) - s_q_13*(-P1_1_2_5*G1_0_0_5 - t1178)) + 0.018) - s_q_13*(c_q_13*(-P1_0_1_5*G1_2_0_5 - t1178) - s_q_13*(P1_0_0_5 - P1_0_1_5*G1_0_0_5));
+    const double P0_2_2_3 = (c_q_13*(c_q_13*(P1_2_2_3 - P1_1_2_3*G1_2_0_3) - s_q_13*(-P1_1_2_3*G1_0_0_3 - t1066)) + 0.018) - s_q_13*(c_q_13*(-P1_0_1_3*G1_2_0_3 - t1066) - s_q_13*(P1_0_0_3 - P1_0_1_3*G1_0_0_3));
     /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0_5 = 1.0/P0_2_2_5;
+    const double Dinv0_0_0_3 = 1.0/P0_2_2_3;
     /* nu5: nu(k) = D^-1 eps(k) (4.19) */
     const double nu5_0_3 = -5000.0*f5_0_3 + 5000.0*tau[17];
     /* z4: z(k) (4.20) */
     const double z4_0_3 = -1.0*f5_0_3 + 1.0*tau[17];
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0_3 = Dinv4_0_0_5*t1179;
+    const double nu4_0_3 = Dinv4_0_0_3*t1067;
     /* z3: z(k) (4.20) */
     const double z3_0_3 = c_q_16*z4_0_3;
     const double z3_2_3 = -s_q_16*z4_0_3;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1181 = (tau[15] - z3_0_3) - f3_0_3;
+    const double t1069 = (tau[15] - z3_0_3) - f3_0_3;
     /* z2: z(k) (4.20) */
-    const double z2_0_3 = G3_0_0_5*t1181 + z3_0_3;
-    const double t1182 = G3_2_0_5*t1181 + z3_2_3;
+    const double z2_0_3 = G3_0_0_3*t1069 + z3_0_3;
+    const double t1070 = G3_2_0_3*t1069 + z3_2_3;
     /* z3: z(k) (4.20) */
-    const double t1180 = G4_5_0_5*t1179;
-    const double z3_1_3 = -t1127*t1180 + G4_1_0_5*t1179;
-    const double z3_3_3 = s_q_16*t1180;
-    const double z3_5_3 = c_q_16*t1180;
+    const double t1068 = G4_5_0_3*t1067;
+    const double z3_1_3 = -t1021*t1068 + G4_1_0_3*t1067;
+    const double z3_3_3 = s_q_16*t1068;
+    const double z3_5_3 = c_q_16*t1068;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_3 = Dinv3_0_0_5*t1181;
+    const double nu3_0_3 = Dinv3_0_0_3*t1069;
     /* z2: z(k) (4.20) */
-    const double t1184 = G3_4_0_5*t1181;
-    const double t1183 = c_q_15*z3_5_3;
-    const double t1185 = s_q_15*z3_5_3;
-    const double z2_1_3 = (c_q_15*z3_1_3 - t1143*t1184) + (-0.2*t1183 - s_q_15*t1182);
-    const double z2_2_3 = (c_q_15*t1182 + s_q_15*z3_1_3) + (-0.2*t1185 + t1147*t1184);
-    const double z2_4_3 = c_q_15*t1184 - t1185;
-    const double z2_5_3 = s_q_15*t1184 + t1183;
+    const double t1072 = G3_4_0_3*t1069;
+    const double t1071 = c_q_15*z3_5_3;
+    const double t1073 = s_q_15*z3_5_3;
+    const double z2_1_3 = (c_q_15*z3_1_3 - t1030*t1072) + (-0.2*t1071 - s_q_15*t1070);
+    const double z2_2_3 = (c_q_15*t1070 + s_q_15*z3_1_3) + (-0.2*t1073 + t1034*t1072);
+    const double z2_4_3 = c_q_15*t1072 - t1073;
+    const double z2_5_3 = s_q_15*t1072 + t1071;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1186 = (tau[14] - f2_1_3) - z2_1_3;
+    const double t1074 = (tau[14] - f2_1_3) - z2_1_3;
     /* z1: z(k) (4.20) */
-    const double z1_1_3 = ((G2_1_0_5*t1186 + z2_1_3) + t1116*(G2_3_0_5*t1186 + z3_3_3)) + t1117*(G2_5_0_5*t1186 + z2_5_3);
+    const double z1_1_3 = ((G2_1_0_3*t1074 + z2_1_3) + t1012*(G2_3_0_3*t1074 + z3_3_3)) + t1013*(G2_5_0_3*t1074 + z2_5_3);
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double t1189 = (tau[13] - f1_1_3) - z1_1_3;
+    const double t1077 = (tau[13] - f1_1_3) - z1_1_3;
     /* z1: z(k) (4.20) */
-    const double t1187 = G2_0_0_5*t1186 + z2_0_3;
-    const double t1188 = G2_2_0_5*t1186 + z2_2_3;
-    const double z1_0_3 = (c_q_14*t1187 + (-t1168*t1186 - 0.45*z2_4_3)) + s_q_14*t1188;
-    const double z1_2_3 = c_q_14*t1188 - s_q_14*t1187;
+    const double t1075 = G2_0_0_3*t1074 + z2_0_3;
+    const double t1076 = G2_2_0_3*t1074 + z2_2_3;
+    const double z1_0_3 = (c_q_14*t1075 + (-t1054*t1074 - 0.45*z2_4_3)) + s_q_14*t1076;
+    const double z1_2_3 = c_q_14*t1076 - s_q_14*t1075;
     /* z0: z(k) (4.20) */
-    const double z0_2_3 = c_q_13*(t1189*G1_2_0_5 + z1_2_3) - s_q_13*(t1189*G1_0_0_5 + z1_0_3);
+    const double z0_2_3 = c_q_13*(t1077*G1_2_0_3 + z1_2_3) - s_q_13*(t1077*G1_0_0_3 + z1_0_3);
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_3 = ((tau[12] - f0_2_3) - z0_2_3)*Dinv0_0_0_5;
+    const double nu0_0_3 = ((tau[12] - f0_2_3) - z0_2_3)*Dinv0_0_0_3;
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_3 = Dinv2_0_0_5*t1186;
+    const double nu2_0_3 = Dinv2_0_0_3*t1074;
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_3 = t1189*Dinv1_0_0_5;
+    const double nu1_0_3 = t1077*Dinv1_0_0_3;
     /* lam1: lambda(k) (4.21) */
     const double lam1_2_3 = c_q_13*nu0_0_3;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t1190 = s_q_13*nu0_0_3;
-    const double qdd1_0_3 = (G1_0_0_5*t1190 + nu1_0_3) - G1_2_0_5*lam1_2_3;
+    const double t1078 = s_q_13*nu0_0_3;
+    const double qdd1_0_3 = (G1_0_0_3*t1078 + nu1_0_3) - G1_2_0_3*lam1_2_3;
     /* lam1: lambda(k) (4.21) */
-    const double lam1_0_3 = -t1190;
+    const double lam1_0_3 = -t1078;
     /* lam2: lambda(k) (4.21) */
     const double lam2_0_3 = c_q_14*lam1_0_3 - s_q_14*lam1_2_3;
     const double lam2_2_3 = c_q_14*lam1_2_3 + s_q_14*lam1_0_3;
-    const double lam2_3_3 = t1116*qdd1_0_3;
-    const double lam2_5_3 = t1117*qdd1_0_3;
+    const double lam2_3_3 = t1012*qdd1_0_3;
+    const double lam2_5_3 = t1013*qdd1_0_3;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_3 = ((((0.45*G2_4_0_5*lam1_0_3 + nu2_0_3) - G2_0_0_5*lam2_0_3) - G2_3_0_5*lam2_3_3) + (-G2_1_0_5*qdd1_0_3 - G2_2_0_5*lam2_2_3)) - G2_5_0_5*lam2_5_3;
+    const double qdd2_0_3 = ((((0.45*G2_4_0_3*lam1_0_3 + nu2_0_3) - G2_0_0_3*lam2_0_3) - G2_3_0_3*lam2_3_3) + (-G2_1_0_3*qdd1_0_3 - G2_2_0_3*lam2_2_3)) - G2_5_0_3*lam2_5_3;
     /* lam2: lambda(k) (4.21) */
     const double lam2_4_3 = -0.45*lam1_0_3;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t1191 = 0.2*lam2_2_3 + lam2_4_3;
+    const double t1079 = 0.2*lam2_2_3 + lam2_4_3;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1_3 = qdd1_0_3 + qdd2_0_3;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t1192 = lam2_5_3 - 0.2*lam2_1_3;
+    const double t1080 = lam2_5_3 - 0.2*lam2_1_3;
     /* lam3: lambda(k) (4.21) */
     const double lam3_2_3 = -s_q_15*lam2_1_3 + c_q_15*lam2_2_3;
     const double lam3_1_3 = c_q_15*lam2_1_3 + s_q_15*lam2_2_3;
-    const double lam3_4_3 = s_q_15*t1192 + c_q_15*t1191;
-    const double lam3_5_3 = c_q_15*t1192 - s_q_15*t1191;
+    const double lam3_4_3 = s_q_15*t1080 + c_q_15*t1079;
+    const double lam3_5_3 = c_q_15*t1080 - s_q_15*t1079;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_3 = ((nu3_0_3 - G3_0_0_5*lam2_0_3) - G3_2_0_5*lam3_2_3) - G3_4_0_5*lam3_4_3;
+    const double qdd3_0_3 = ((nu3_0_3 - G3_0_0_3*lam2_0_3) - G3_2_0_3*lam3_2_3) - G3_4_0_3*lam3_4_3;
     /* lam3: lambda(k) (4.21) */
     const double lam3_0_3 = lam2_0_3 + qdd3_0_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double t1193 = lam3_5_3 - 0.2*lam3_1_3;
+    const double t1081 = lam3_5_3 - 0.2*lam3_1_3;
     /* lam4: lambda(k) (4.21) */
     const double lam4_4_3 = 0.2*lam3_2_3 + lam3_4_3;
-    const double lam4_5_3 = c_q_16*t1193 + s_q_16*lam2_3_3;
-    const double lam4_3_3 = -s_q_16*t1193 + c_q_16*lam2_3_3;
+    const double lam4_5_3 = c_q_16*t1081 + s_q_16*lam2_3_3;
+    const double lam4_3_3 = -s_q_16*t1081 + c_q_16*lam2_3_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_3 = (nu4_0_3 - G4_1_0_5*lam3_1_3) - G4_5_0_5*lam4_5_3;
+    const double qdd4_0_3 = (nu4_0_3 - G4_1_0_3*lam3_1_3) - G4_5_0_3*lam4_5_3;
     /* lam4: lambda(k) (4.21) */
     const double lam4_1_3 = lam3_1_3 + qdd4_0_3;
     /* lam5: lambda(k) (4.21) */
-    const double t1195 = lam4_5_3 - 0.08*lam4_1_3;
+    const double t1083 = lam4_5_3 - 0.08*lam4_1_3;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1455 = 1.0*lam4_3_3;
+    const double t1299 = 1.0*lam4_3_3;
     /* lam4: lambda(k) (4.21) */
     const double lam4_0_3 = c_q_16*lam3_0_3 - s_q_16*lam3_2_3;
     const double lam4_2_3 = s_q_16*lam3_0_3 + c_q_16*lam3_2_3;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_3 = nu5_0_3 - 1.0*lam4_0_3;
     /* lam5: lambda(k) (4.21) */
-    const double t1194 = 0.08*lam4_2_3 + lam4_4_3;
+    const double t1082 = 0.08*lam4_2_3 + lam4_4_3;
     const double lam5_1_3 = c_q_17*lam4_1_3 + s_q_17*lam4_2_3;
     const double lam5_2_3 = -s_q_17*lam4_1_3 + c_q_17*lam4_2_3;
-    const double lam5_4_3 = s_q_17*t1195 + c_q_17*t1194;
-    const double lam5_5_3 = c_q_17*t1195 - s_q_17*t1194;
+    const double lam5_4_3 = s_q_17*t1083 + c_q_17*t1082;
+    const double lam5_5_3 = c_q_17*t1083 - s_q_17*t1082;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1452 = 1.0*lam5_4_3 + 0.06*lam5_2_3;
-    const double t1453 = 1.0*lam5_5_3 - 0.06*lam5_1_3;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_1_1_6 = P4_1_1_5;
-    const double P4_2_2_6 = P4_1_1_5;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_0_6 = t1120*P4_2_2_6 + t1122;
-    const double t1200 = c_q_16*P4_2_2_6;
-    /* P4: articulated inertia P(k) (4.5) */
-    const double P4_4_4_6 = P4_4_4_5;
-    const double P4_5_5_6 = P4_4_4_5;
-    /* Dinv4: D^-1(k) */
-    const double Dinv4_0_0_6 = 1.0/P4_1_1_6;
-    /* G4: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G4_1_0_6 = P4_1_1_6*Dinv4_0_0_6;
-    const double G4_5_0_6 = P4_1_5_6*Dinv4_0_0_6;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1202 = P4_5_5_6 - P4_1_5_6*G4_5_0_6;
-    const double P3_3_3_6 = t1120*t1202 + t1135;
-    const double P3_3_5_6 = t1123*t1202 + t1136;
-    const double P3_5_5_6 = t1121*t1202 + t1137;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_3_3_6 = P3_3_3_6 + 3.0;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double P3_0_4_6 = s_q_16*P4_2_4_6;
-    const double P3_0_2_6 = (0.2*P3_0_4_6 + t1124) + s_q_16*t1200;
-    const double t1201 = -P4_1_5_6;
-    const double t1203 = (-P4_1_5_6*G4_1_0_6 - t1201) - t1127*t1202;
-    const double P3_1_1_6 = (((P4_1_1_6 - t1130) - P4_1_1_6*G4_1_0_6) - t1127*(-P4_1_1_6*G4_5_0_6 - t1201)) - 0.2*c_q_16*t1203;
-    const double P3_1_3_6 = s_q_16*t1203 + t1131;
-    const double P3_1_5_6 = c_q_16*t1203 - t1132;
-    /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1320 = (1.0 - G4_1_0_6) + t1127*G4_5_0_6;
-    /* P3: articulated inertia P(k) (4.5) */
-    const double t1204 = 0.2*P4_2_4_6;
-    const double P3_2_2_6 = ((0.04000000000000001*P4_4_4_6 + t1134) + c_q_16*t1204) + c_q_16*(t1200 + t1204);
-    const double P3_2_4_6 = (c_q_16*P4_2_4_6 + 0.12) + 0.2*P4_4_4_6;
-    const double P3_4_4_6 = P4_4_4_6 + 1.2;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1208 = -P3_2_4_6;
-    /* Dinv3: D^-1(k) */
-    const double Dinv3_0_0_6 = 1.0/P3_0_0_6;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_0_0_6 = P3_0_0_6*Dinv3_0_0_6;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_0_0_6 = (P3_0_0_6 + 0.004) - P3_0_0_6*G3_0_0_6;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_2_0_6 = P3_0_2_6*Dinv3_0_0_6;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1207 = P3_2_2_6 - P3_0_2_6*G3_2_0_6;
-    /* G3: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G3_4_0_6 = P3_0_4_6*Dinv3_0_0_6;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1216 = P3_4_4_6 - P3_0_4_6*G3_4_0_6;
-    const double P2_4_5_6 = -t1164*P3_5_5_6 + c_q_15*s_q_15*t1216;
-    const double t1205 = P3_0_4_6 - P3_0_4_6*G3_0_0_6;
-    const double t1215 = -P3_0_4_6*G3_2_0_6 - t1208;
-    const double t1209 = -P3_0_2_6*G3_4_0_6 - t1208;
-    const double t1206 = P3_0_2_6 - P3_0_2_6*G3_0_0_6;
-    /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1265 = 1.0 - G3_0_0_6;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_0_5_6 = s_q_15*t1205;
-    const double P2_0_4_6 = c_q_15*t1205;
-    const double P2_0_1_6 = -0.2*P2_0_5_6 - s_q_15*t1206;
-    const double P2_0_2_6 = 0.2*P2_0_4_6 + c_q_15*t1206;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1228 = -P2_0_2_6;
-    const double t1238 = -P2_0_5_6;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1210 = -s_q_15*t1207 - t1143*t1209;
-    const double t1211 = c_q_15*P3_1_5_6;
-    const double t1221 = s_q_15*P3_1_5_6;
-    const double t1212 = -0.2*t1211 + c_q_15*P3_1_1_6;
-    const double t1213 = t1211 - t1147*P3_5_5_6;
-    const double t1214 = c_q_15*t1213;
-    const double t1220 = s_q_15*t1213;
-    const double t1217 = -s_q_15*t1215 - t1143*t1216;
-    const double t1222 = c_q_15*t1215 + t1147*t1216;
-    const double t1218 = s_q_15*t1217;
-    const double t1219 = c_q_15*t1217;
-    const double P2_1_1_6 = (c_q_15*t1212 + (0.04250000000000001 - s_q_15*t1210)) + (-0.2*t1214 - 0.2*t1218);
-    const double P2_1_2_6 = ((0.2*t1219 + c_q_15*t1210) + s_q_15*t1212) - 0.2*t1220;
-    const double P2_1_4_6 = t1219 - t1220;
-    const double P2_1_5_6 = t1214 + (t1218 - 0.30000000000000004);
-    const double P2_3_5_6 = c_q_15*P3_3_5_6;
-    const double t1226 = s_q_15*P3_3_5_6;
-    const double P2_1_3_6 = c_q_15*P3_1_3_6 - 0.2*P2_3_5_6;
-    const double P2_2_3_6 = s_q_15*P3_1_3_6 - 0.2*t1226;
-    const double P2_3_4_6 = -t1226;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1236 = -P2_2_3_6;
-    const double t1240 = -P2_3_5_6;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double t1223 = c_q_15*t1222;
-    const double t1224 = t1221 - t1143*P3_5_5_6;
-    const double P2_2_5_6 = c_q_15*t1224 + s_q_15*t1222;
-    const double t1225 = s_q_15*t1224;
-    const double P2_2_2_6 = ((c_q_15*(c_q_15*t1207 + t1147*t1209) + 0.04250000000000001) + 0.2*t1223) + (-0.2*t1225 + s_q_15*(-0.2*t1221 + s_q_15*P3_1_1_6));
-    const double P2_2_4_6 = (t1223 + 0.30000000000000004) - t1225;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1239 = -P2_2_5_6;
-    /* P2: articulated inertia P(k) (4.5) */
-    const double P2_4_4_6 = (t1162*P3_5_5_6 + 3.0) + t1163*t1216;
-    const double P2_5_5_6 = (t1163*P3_5_5_6 + 3.0) + t1162*t1216;
-    /* Dinv2: D^-1(k) */
-    const double Dinv2_0_0_6 = 1.0/P2_1_1_6;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_0_0_6 = P2_0_1_6*Dinv2_0_0_6;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1227 = P2_0_0_6 - P2_0_1_6*G2_0_0_6;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_1_0_6 = P2_1_1_6*Dinv2_0_0_6;
-    const double G2_2_0_6 = P2_1_2_6*Dinv2_0_0_6;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1233 = P2_2_2_6 - P2_1_2_6*G2_2_0_6;
-    /* G2: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G2_3_0_6 = P2_1_3_6*Dinv2_0_0_6;
-    const double G2_4_0_6 = P2_1_4_6*Dinv2_0_0_6;
-    const double G2_5_0_6 = P2_1_5_6*Dinv2_0_0_6;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double P1_1_1_6 = (((((P2_1_1_6 + 0.41375) - P2_1_1_6*G2_1_0_6) + t1116*(P2_1_3_6 - P2_1_1_6*G2_3_0_6)) + t1117*(P2_1_5_6 - P2_1_1_6*G2_5_0_6)) + t1116*(((P2_1_3_6 - P2_1_3_6*G2_1_0_6) + t1116*(P2_3_3_6 - P2_1_3_6*G2_3_0_6)) + t1117*(-P2_1_3_6*G2_5_0_6 - t1240))) + t1117*(((P2_1_5_6 - P2_1_5_6*G2_1_0_6) + t1116*(-P2_1_5_6*G2_3_0_6 - t1240)) + t1117*(P2_5_5_6 - P2_1_5_6*G2_5_0_6));
-    /* Dinv1: D^-1(k) */
-    const double Dinv1_0_0_6 = 1.0/P1_1_1_6;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1229 = -P2_0_1_6*G2_2_0_6 - t1228;
-    const double t1232 = -P2_1_2_6*G2_0_0_6 - t1228;
-    const double t1230 = 0.45*G2_4_0_6;
-    const double t1231 = ((P2_0_1_6*t1230 - 0.45*P2_0_4_6) + c_q_14*t1227) + s_q_14*t1229;
-    const double P1_2_2_6 = (c_q_14*(c_q_14*t1233 - s_q_14*t1232) + 0.012) - s_q_14*(c_q_14*t1229 - s_q_14*t1227);
-    const double t1234 = ((P2_1_2_6*t1230 - 0.45*P2_2_4_6) + c_q_14*t1232) + s_q_14*t1233;
-    const double P1_0_0_6 = (((((0.2025*P2_4_4_6 + 0.41375) - 0.2025*P2_1_4_6*G2_4_0_6) - t1116*(P2_0_4_6 - P2_1_4_6*G2_0_0_6)) - t1117*(P2_2_4_6 - P2_1_4_6*G2_2_0_6)) + c_q_14*t1231) + s_q_14*t1234;
-    const double P1_0_2_6 = c_q_14*t1234 - s_q_14*t1231;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double t1242 = -P1_0_2_6;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1235 = -P2_0_1_6;
-    const double t1237 = c_q_14*G2_0_0_6;
-    const double P1_0_1_6 = ((((P2_1_1_6*t1230 - 0.45*P2_1_4_6) + c_q_14*(-P2_1_1_6*G2_0_0_6 - t1235)) + s_q_14*(P2_1_2_6 - P2_1_1_6*G2_2_0_6)) + t1116*(((0.45*P2_1_3_6*G2_4_0_6 - 0.45*P2_3_4_6) - P2_1_3_6*t1237) + s_q_14*(-P2_1_3_6*G2_2_0_6 - t1236))) + t1117*(((P2_1_5_6*t1230 - 0.45*P2_4_5_6) + c_q_14*(-P2_1_5_6*G2_0_0_6 - t1238)) + s_q_14*(-P2_1_5_6*G2_2_0_6 - t1239));
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1251 = (-s_q_14*G2_2_0_6 + 0.45*G2_4_0_6) - t1237;
-    const double t1250 = s_q_14*G2_0_0_6 - c_q_14*G2_2_0_6;
-    /* P1: articulated inertia P(k) (4.5) */
-    const double t1241 = t1116*G2_3_0_6;
-    const double P1_1_2_6 = c_q_14*(((P2_1_2_6 - P2_1_2_6*G2_1_0_6) + t1116*(-P2_1_2_6*G2_3_0_6 - t1236)) + t1117*(-P2_1_2_6*G2_5_0_6 - t1239)) - s_q_14*(((-P2_0_1_6*G2_1_0_6 - t1235) - P2_0_1_6*t1241) + 0.45*s_q_14*(-P2_0_1_6*G2_5_0_6 - t1238));
-    /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1254 = ((1.0 - G2_1_0_6) - t1241) - t1117*G2_5_0_6;
-    /* G1: Kalman gain G(k) = P H^T D^-1 (5.12) */
-    const double G1_0_0_6 = P1_0_1_6*Dinv1_0_0_6;
-    const double G1_2_0_6 = P1_1_2_6*Dinv1_0_0_6;
-    /* P0: articulated inertia P(k) (4.5) */
-    const double P0_2_2_6 = (c_q_13*(c_q_13*(P1_2_2_6 - P1_1_2_6*G1_2_0_6) - s_q_13*(-P1_1_2_6*G1_0_0_6 - t1242)) + 0.018) - s_q_13*(c_q_13*(-P1_0_1_6*G1_2_0_6 - t1242) - s_q_13*(P1_0_0_6 - P1_0_1_6*G1_0_0_6));
+    const double t1296 = 1.0*lam5_4_3 + 0.06*lam5_2_3;
+    const double t1297 = 1.0*lam5_5_3 - 0.06*lam5_1_3;
     /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1243 = s_q_13*G1_0_0_6 - c_q_13*G1_2_0_6;
-    /* Dinv0: D^-1(k) */
-    const double Dinv0_0_0_6 = 1.0/P0_2_2_6;
-    /* Ups1: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups1_1_1_3 = t1243*t1243*Dinv0_0_0_6 + Dinv1_0_0_6;
-    const double Ups1_0_0_3 = s_q_13*s_q_13*Dinv0_0_0_6;
-    const double t1244 = s_q_13*Dinv0_0_0_6;
-    const double Ups1_0_1_3 = -t1243*t1244;
-    const double Ups1_0_2_3 = -c_q_13*t1244;
-    const double Ups1_1_2_3 = c_q_13*t1243*Dinv0_0_0_6;
-    const double Ups1_2_2_3 = c_q_13*c_q_13*Dinv0_0_0_6;
+    const double Ups1_0_0_3 = s_q_13*s_q_13*Dinv0_0_0_3;
+    const double t1084 = s_q_13*G1_0_0_3;
+    const double t1085 = c_q_13*G1_2_0_3;
+    const double t1086 = t1084 - t1085;
+    const double t1087 = s_q_13*Dinv0_0_0_3;
+    const double Ups1_0_1_3 = -t1086*t1087;
+    const double Ups1_0_2_3 = -c_q_13*t1087;
+    const double Ups1_1_1_3 = t1086*t1086*Dinv0_0_0_3 + Dinv1_0_0_3;
+    const double Ups1_1_2_3 = c_q_13*t1086*Dinv0_0_0_3;
+    const double Ups1_2_2_3 = c_q_13*c_q_13*Dinv0_0_0_3;
     /* Ups2: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1245 = c_q_14*Ups1_0_0_3;
-    const double t1246 = s_q_14*Ups1_0_2_3;
-    const double t1247 = t1245 - t1246;
-    const double Ups2_0_4_3 = 0.45*s_q_14*Ups1_0_2_3 - 0.45*t1245;
-    const double t1248 = c_q_14*Ups1_0_2_3;
-    const double t1249 = t1248 - s_q_14*Ups1_2_2_3;
-    const double Ups2_0_0_3 = -s_q_14*t1249 + c_q_14*t1247;
-    const double t1252 = c_q_14*Ups1_0_1_3;
-    const double t1253 = t1252 - s_q_14*Ups1_1_2_3;
-    const double Ups2_3_4_3 = -0.2025*t1252;
-    const double Ups2_0_1_3 = (t1250*t1249 + t1251*t1247) + t1254*t1253;
-    const double Ups2_0_2_3 = c_q_14*t1249 + s_q_14*t1247;
-    const double Ups2_0_3_3 = t1116*t1253;
-    const double Ups2_0_5_3 = t1117*t1253;
-    const double t1255 = (t1251*Ups1_0_2_3 + t1254*Ups1_1_2_3) + t1250*Ups1_2_2_3;
-    const double t1258 = t1250*Ups1_0_2_3;
-    const double t1256 = t1251*Ups1_0_0_3;
-    const double t1257 = t1254*Ups1_0_1_3;
-    const double t1259 = (t1256 + t1257) + t1258;
-    const double Ups2_1_4_3 = (-0.45*t1257 - 0.45*t1256) - 0.45*t1258;
-    const double t1260 = (t1251*Ups1_0_1_3 + t1250*Ups1_1_2_3) + t1254*Ups1_1_1_3;
-    const double Ups2_1_1_3 = (Dinv2_0_0_6 + t1250*t1255) + (t1251*t1259 + t1254*t1260);
-    const double Ups2_1_2_3 = s_q_14*t1259 + c_q_14*t1255;
-    const double t1262 = s_q_14*Ups1_0_1_3;
-    const double t1263 = c_q_14*Ups1_1_2_3 + t1262;
-    const double t1264 = 0.2025*Ups1_1_1_3;
-    const double Ups2_4_5_3 = -0.2025*t1262;
-    const double Ups2_1_3_3 = t1116*t1260;
-    const double Ups2_1_5_3 = t1117*t1260;
-    const double t1261 = s_q_14*Ups1_0_0_3;
-    const double Ups2_2_2_3 = c_q_14*(c_q_14*Ups1_2_2_3 + t1246) + s_q_14*(t1248 + t1261);
-    const double Ups2_2_4_3 = -0.45*t1248 - 0.45*t1261;
+    const double t1088 = c_q_14*Ups1_0_0_3;
+    const double t1089 = s_q_14*Ups1_0_2_3;
+    const double t1090 = t1088 - t1089;
+    const double Ups2_0_4_3 = 0.45*s_q_14*Ups1_0_2_3 - 0.45*t1088;
+    const double t1091 = c_q_14*Ups1_0_2_3;
+    const double t1092 = t1091 - s_q_14*Ups1_2_2_3;
+    const double Ups2_0_0_3 = -s_q_14*t1092 + c_q_14*t1090;
+    const double t1093 = s_q_14*G2_0_0_3 - c_q_14*G2_2_0_3;
+    const double t1095 = c_q_14*Ups1_0_1_3;
+    const double t1096 = t1095 - s_q_14*Ups1_1_2_3;
+    const double Ups2_3_4_3 = -0.2025*t1095;
+    const double t1097 = t1013*G2_5_0_3;
+    const double t1098 = ((1.0 - G2_1_0_3) - t1065) - t1097;
+    const double Ups2_0_1_3 = (t1093*t1092 + t1094*t1090) + t1098*t1096;
+    const double Ups2_0_2_3 = c_q_14*t1092 + s_q_14*t1090;
+    const double Ups2_0_3_3 = t1012*t1096;
+    const double Ups2_0_5_3 = t1013*t1096;
+    const double t1099 = (t1094*Ups1_0_2_3 + t1098*Ups1_1_2_3) + t1093*Ups1_2_2_3;
+    const double t1102 = t1093*Ups1_0_2_3;
+    const double t1100 = t1094*Ups1_0_0_3;
+    const double t1101 = t1098*Ups1_0_1_3;
+    const double t1103 = (t1100 + t1101) + t1102;
+    const double Ups2_1_4_3 = (-0.45*t1101 - 0.45*t1100) - 0.45*t1102;
+    const double t1104 = (t1094*Ups1_0_1_3 + t1093*Ups1_1_2_3) + t1098*Ups1_1_1_3;
+    const double Ups2_1_1_3 = (Dinv2_0_0_3 + t1093*t1099) + (t1094*t1103 + t1098*t1104);
+    const double Ups2_1_2_3 = s_q_14*t1103 + c_q_14*t1099;
+    const double t1106 = s_q_14*Ups1_0_1_3;
+    const double t1107 = c_q_14*Ups1_1_2_3 + t1106;
+    const double t1108 = 0.2025*Ups1_1_1_3;
+    const double Ups2_4_5_3 = -0.2025*t1106;
+    const double Ups2_1_3_3 = t1012*t1104;
+    const double Ups2_1_5_3 = t1013*t1104;
+    const double t1105 = s_q_14*Ups1_0_0_3;
+    const double Ups2_2_2_3 = c_q_14*(c_q_14*Ups1_2_2_3 + t1089) + s_q_14*(t1091 + t1105);
+    const double Ups2_2_4_3 = -0.45*t1091 - 0.45*t1105;
     const double Ups2_4_4_3 = 0.2025*Ups1_0_0_3;
-    const double Ups2_2_3_3 = t1116*t1263;
-    const double Ups2_2_5_3 = t1117*t1263;
-    const double Ups2_3_3_3 = c_q_14*c_q_14*t1264;
-    const double Ups2_3_5_3 = c_q_14*s_q_14*t1264;
-    const double Ups2_5_5_3 = s_q_14*s_q_14*t1264;
+    const double Ups2_2_3_3 = t1012*t1107;
+    const double Ups2_2_5_3 = t1013*t1107;
+    const double Ups2_3_3_3 = c_q_14*c_q_14*t1108;
+    const double Ups2_3_5_3 = c_q_14*s_q_14*t1108;
+    const double Ups2_5_5_3 = s_q_14*s_q_14*t1108;
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1266 = s_q_15*G3_2_0_6 + t1143*G3_4_0_6;
-    const double t1267 = -c_q_15*G3_2_0_6 - t1147*G3_4_0_6;
-    const double t1268 = c_q_15*Ups2_1_4_3;
-    const double t1269 = s_q_15*Ups2_1_5_3;
-    const double t1270 = ((-G3_4_0_6*t1268 - G3_4_0_6*t1269) + t1266*Ups2_1_1_3) + (t1265*Ups2_0_1_3 + t1267*Ups2_1_2_3);
-    const double t1271 = c_q_15*Ups2_2_4_3;
-    const double t1272 = s_q_15*Ups2_2_5_3;
-    const double t1273 = ((-G3_4_0_6*t1272 - G3_4_0_6*t1271) + t1266*Ups2_1_2_3) + (t1265*Ups2_0_2_3 + t1267*Ups2_2_2_3);
-    const double t1274 = c_q_15*Ups2_4_4_3;
-    const double t1275 = s_q_15*Ups2_4_5_3;
-    const double t1276 = ((t1265*Ups2_0_4_3 - G3_4_0_6*t1274) + t1266*Ups2_1_4_3) + (-G3_4_0_6*t1275 + t1267*Ups2_2_4_3);
-    const double t1310 = s_q_15*Ups2_1_4_3;
-    const double t1314 = (0.2*t1271 + (t1274 + t1275)) - 0.2*t1310;
-    const double t1277 = c_q_15*t1276;
-    const double t1278 = c_q_15*Ups2_4_5_3;
-    const double t1279 = s_q_15*Ups2_5_5_3;
-    const double t1280 = ((-G3_4_0_6*t1278 - G3_4_0_6*t1279) + t1266*Ups2_1_5_3) + (t1265*Ups2_0_5_3 + t1267*Ups2_2_5_3);
-    const double t1315 = (0.2*c_q_15*Ups2_2_5_3 + (t1278 + t1279)) - 0.2*t1269;
-    const double t1312 = -c_q_15*Ups2_2_5_3;
-    const double t1281 = s_q_15*t1280;
-    const double Ups3_0_0_3 = (((Dinv3_0_0_6 - G3_4_0_6*t1277) - G3_4_0_6*t1281) + t1266*t1270) + (t1265*(((-s_q_15*G3_4_0_6*Ups2_0_5_3 - c_q_15*G3_4_0_6*Ups2_0_4_3) + t1265*Ups2_0_0_3) + (t1266*Ups2_0_1_3 + t1267*Ups2_0_2_3)) + t1267*t1273);
-    const double t1282 = c_q_15*t1270;
-    const double t1285 = s_q_15*t1270;
-    const double t1283 = s_q_15*t1273;
-    const double Ups3_0_5_3 = ((c_q_15*t1280 - s_q_15*t1276) - 0.2*t1283) - 0.2*t1282;
-    const double Ups3_0_1_3 = t1282 + t1283;
-    const double t1284 = c_q_15*t1273;
-    const double Ups3_0_4_3 = ((t1277 + t1281) + 0.2*t1284) - 0.2*t1285;
-    const double Ups3_0_2_3 = t1284 - t1285;
-    const double t1286 = c_q_15*Ups2_3_4_3;
-    const double t1287 = s_q_15*Ups2_3_5_3;
-    const double Ups3_0_3_3 = ((-G3_4_0_6*t1286 - G3_4_0_6*t1287) + t1266*Ups2_1_3_3) + (t1265*Ups2_0_3_3 + t1267*Ups2_2_3_3);
+    const double t1109 = 1.0 - G3_0_0_3;
+    const double t1110 = s_q_15*G3_2_0_3 + t1030*G3_4_0_3;
+    const double t1111 = -c_q_15*G3_2_0_3 - t1034*G3_4_0_3;
+    const double t1112 = c_q_15*Ups2_1_4_3;
+    const double t1113 = s_q_15*Ups2_1_5_3;
+    const double t1114 = ((-G3_4_0_3*t1112 - G3_4_0_3*t1113) + t1110*Ups2_1_1_3) + (t1109*Ups2_0_1_3 + t1111*Ups2_1_2_3);
+    const double t1115 = c_q_15*Ups2_2_4_3;
+    const double t1116 = s_q_15*Ups2_2_5_3;
+    const double t1117 = ((-G3_4_0_3*t1116 - G3_4_0_3*t1115) + t1110*Ups2_1_2_3) + (t1109*Ups2_0_2_3 + t1111*Ups2_2_2_3);
+    const double t1118 = c_q_15*Ups2_4_4_3;
+    const double t1119 = s_q_15*Ups2_4_5_3;
+    const double t1120 = ((t1109*Ups2_0_4_3 - G3_4_0_3*t1118) + t1110*Ups2_1_4_3) + (-G3_4_0_3*t1119 + t1111*Ups2_2_4_3);
+    const double t1154 = s_q_15*Ups2_1_4_3;
+    const double t1158 = (0.2*t1115 + (t1118 + t1119)) - 0.2*t1154;
+    const double t1121 = c_q_15*t1120;
+    const double t1122 = c_q_15*Ups2_4_5_3;
+    const double t1123 = s_q_15*Ups2_5_5_3;
+    const double t1124 = ((-G3_4_0_3*t1122 - G3_4_0_3*t1123) + t1110*Ups2_1_5_3) + (t1109*Ups2_0_5_3 + t1111*Ups2_2_5_3);
+    const double t1159 = (0.2*c_q_15*Ups2_2_5_3 + (t1122 + t1123)) - 0.2*t1113;
+    const double t1156 = -c_q_15*Ups2_2_5_3;
+    const double t1125 = s_q_15*t1124;
+    const double Ups3_0_0_3 = (((Dinv3_0_0_3 - G3_4_0_3*t1121) - G3_4_0_3*t1125) + t1110*t1114) + (t1109*(((-s_q_15*G3_4_0_3*Ups2_0_5_3 - c_q_15*G3_4_0_3*Ups2_0_4_3) + t1109*Ups2_0_0_3) + (t1110*Ups2_0_1_3 + t1111*Ups2_0_2_3)) + t1111*t1117);
+    const double t1126 = c_q_15*t1114;
+    const double t1129 = s_q_15*t1114;
+    const double t1127 = s_q_15*t1117;
+    const double Ups3_0_5_3 = ((c_q_15*t1124 - s_q_15*t1120) - 0.2*t1127) - 0.2*t1126;
+    const double Ups3_0_1_3 = t1126 + t1127;
+    const double t1128 = c_q_15*t1117;
+    const double Ups3_0_4_3 = ((t1121 + t1125) + 0.2*t1128) - 0.2*t1129;
+    const double Ups3_0_2_3 = t1128 - t1129;
+    const double t1130 = c_q_15*Ups2_3_4_3;
+    const double t1131 = s_q_15*Ups2_3_5_3;
+    const double Ups3_0_3_3 = ((-G3_4_0_3*t1130 - G3_4_0_3*t1131) + t1110*Ups2_1_3_3) + (t1109*Ups2_0_3_3 + t1111*Ups2_2_3_3);
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1335 = s_q_16*Ups3_0_3_3;
+    const double t1179 = s_q_16*Ups3_0_3_3;
     /* Ups3: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1288 = c_q_15*Ups2_1_1_3;
-    const double t1306 = s_q_15*Ups2_1_1_3;
-    const double t1289 = s_q_15*Ups2_1_2_3;
-    const double t1290 = t1288 + t1289;
-    const double t1291 = c_q_15*t1290;
-    const double t1297 = s_q_15*t1290;
-    const double t1292 = c_q_15*Ups2_1_2_3;
-    const double t1307 = c_q_15*Ups2_1_2_3 - t1306;
-    const double t1293 = s_q_15*Ups2_2_2_3;
-    const double t1294 = t1292 + t1293;
-    const double t1318 = 0.2*t1292;
-    const double t1319 = ((t1268 + t1269) + t1318) - 0.2*t1306;
-    const double t1313 = -t1269 - t1312;
-    const double t1295 = s_q_15*t1294;
-    const double t1296 = c_q_15*t1294;
-    const double Ups3_1_1_3 = t1291 + t1295;
-    const double Ups3_1_2_3 = t1296 - t1297;
-    const double t1298 = c_q_15*Ups2_1_3_3;
-    const double t1309 = s_q_15*Ups2_1_3_3;
-    const double Ups3_3_4_3 = (0.2*c_q_15*Ups2_2_3_3 + (t1286 + t1287)) - 0.2*t1309;
-    const double Ups3_2_3_3 = c_q_15*Ups2_2_3_3 - t1309;
-    const double t1299 = s_q_15*Ups2_2_3_3;
-    const double Ups3_3_5_3 = ((-s_q_15*Ups2_3_4_3 + c_q_15*Ups2_3_5_3) - 0.2*t1299) - 0.2*t1298;
-    const double Ups3_1_3_3 = t1298 + t1299;
-    const double t1300 = s_q_15*Ups2_2_4_3;
-    const double t1311 = c_q_15*Ups2_2_4_3 - t1310;
-    const double t1301 = t1268 + t1300;
-    const double t1302 = c_q_15*Ups2_1_5_3;
-    const double t1303 = t1272 + t1302;
-    const double Ups3_1_4_3 = ((c_q_15*t1301 + s_q_15*t1303) + 0.2*t1296) - 0.2*t1297;
-    const double Ups3_1_5_3 = ((c_q_15*t1303 - s_q_15*t1301) - 0.2*t1295) - 0.2*t1291;
-    const double t1304 = c_q_15*Ups2_2_2_3 - t1289;
-    const double t1316 = 0.2*t1289;
-    const double Ups3_5_5_3 = ((c_q_15*(((c_q_15*Ups2_5_5_3 - t1275) - 0.2*t1272) - 0.2*t1302) - s_q_15*(((c_q_15*Ups2_4_5_3 - s_q_15*Ups2_4_4_3) - 0.2*t1300) - 0.2*t1268)) - t1143*(((-t1300 - t1312) - 0.2*t1293) - t1318)) - t1147*(((c_q_15*Ups2_1_5_3 - t1310) - t1316) - 0.2*t1288);
-    const double t1317 = (0.2*c_q_15*Ups2_2_2_3 + (t1271 + t1272)) - t1316;
-    const double t1305 = c_q_15*t1304;
-    const double Ups3_2_5_3 = ((-s_q_15*t1311 + c_q_15*t1313) - t1143*t1304) - t1147*t1307;
-    const double t1308 = s_q_15*t1307;
-    const double Ups3_2_4_3 = ((c_q_15*t1311 + s_q_15*t1313) + 0.2*t1305) - 0.2*t1308;
-    const double Ups3_2_2_3 = t1305 - t1308;
-    const double Ups3_4_4_3 = ((c_q_15*t1314 + s_q_15*t1315) + t1147*t1317) - t1143*t1319;
-    const double Ups3_4_5_3 = ((c_q_15*t1315 - s_q_15*t1314) - t1143*t1317) - t1147*t1319;
+    const double t1132 = c_q_15*Ups2_1_1_3;
+    const double t1150 = s_q_15*Ups2_1_1_3;
+    const double t1133 = s_q_15*Ups2_1_2_3;
+    const double t1134 = t1132 + t1133;
+    const double t1135 = c_q_15*t1134;
+    const double t1141 = s_q_15*t1134;
+    const double t1136 = c_q_15*Ups2_1_2_3;
+    const double t1151 = c_q_15*Ups2_1_2_3 - t1150;
+    const double t1137 = s_q_15*Ups2_2_2_3;
+    const double t1138 = t1136 + t1137;
+    const double t1162 = 0.2*t1136;
+    const double t1163 = ((t1112 + t1113) + t1162) - 0.2*t1150;
+    const double t1157 = -t1113 - t1156;
+    const double t1139 = s_q_15*t1138;
+    const double t1140 = c_q_15*t1138;
+    const double Ups3_1_1_3 = t1135 + t1139;
+    const double Ups3_1_2_3 = t1140 - t1141;
+    const double t1142 = c_q_15*Ups2_1_3_3;
+    const double t1153 = s_q_15*Ups2_1_3_3;
+    const double Ups3_3_4_3 = (0.2*c_q_15*Ups2_2_3_3 + (t1130 + t1131)) - 0.2*t1153;
+    const double Ups3_2_3_3 = c_q_15*Ups2_2_3_3 - t1153;
+    const double t1143 = s_q_15*Ups2_2_3_3;
+    const double Ups3_3_5_3 = ((-s_q_15*Ups2_3_4_3 + c_q_15*Ups2_3_5_3) - 0.2*t1143) - 0.2*t1142;
+    const double Ups3_1_3_3 = t1142 + t1143;
+    const double t1144 = s_q_15*Ups2_2_4_3;
+    const double t1155 = c_q_15*Ups2_2_4_3 - t1154;
+    const double t1145 = t1112 + t1144;
+    const double t1146 = c_q_15*Ups2_1_5_3;
+    const double t1147 = t1116 + t1146;
+    const double Ups3_1_4_3 = ((c_q_15*t1145 + s_q_15*t1147) + 0.2*t1140) - 0.2*t1141;
+    const double Ups3_1_5_3 = ((c_q_15*t1147 - s_q_15*t1145) - 0.2*t1139) - 0.2*t1135;
+    const double t1148 = c_q_15*Ups2_2_2_3 - t1133;
+    const double t1160 = 0.2*t1133;
+    const double Ups3_5_5_3 = ((c_q_15*(((c_q_15*Ups2_5_5_3 - t1119) - 0.2*t1116) - 0.2*t1146) - s_q_15*(((c_q_15*Ups2_4_5_3 - s_q_15*Ups2_4_4_3) - 0.2*t1144) - 0.2*t1112)) - t1030*(((-t1144 - t1156) - 0.2*t1137) - t1162)) - t1034*(((c_q_15*Ups2_1_5_3 - t1154) - t1160) - 0.2*t1132);
+    const double t1161 = (0.2*c_q_15*Ups2_2_2_3 + (t1115 + t1116)) - t1160;
+    const double t1149 = c_q_15*t1148;
+    const double Ups3_2_5_3 = ((-s_q_15*t1155 + c_q_15*t1157) - t1030*t1148) - t1034*t1151;
+    const double t1152 = s_q_15*t1151;
+    const double Ups3_2_4_3 = ((c_q_15*t1155 + s_q_15*t1157) + 0.2*t1149) - 0.2*t1152;
+    const double Ups3_2_2_3 = t1149 - t1152;
+    const double Ups3_4_4_3 = ((c_q_15*t1158 + s_q_15*t1159) + t1034*t1161) - t1030*t1163;
+    const double Ups3_4_5_3 = ((c_q_15*t1159 - s_q_15*t1158) - t1030*t1161) - t1034*t1163;
     /* Ups4: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
     const double Ups4_4_4_3 = (0.4*Ups3_2_4_3 + 0.04000000000000001*Ups3_2_2_3) + Ups3_4_4_3;
-    const double t1340 = c_q_16*Ups3_2_2_3;
-    const double t1321 = s_q_16*Ups3_1_3_3;
-    const double t1322 = c_q_16*Ups3_1_5_3;
-    const double t1323 = (t1320*Ups3_1_1_3 - G4_5_0_6*t1321) - G4_5_0_6*t1322;
-    const double t1324 = s_q_16*Ups3_3_5_3;
-    const double t1329 = c_q_16*Ups3_3_5_3;
-    const double t1325 = c_q_16*Ups3_5_5_3;
-    const double t1326 = (t1320*Ups3_1_5_3 - G4_5_0_6*t1324) - G4_5_0_6*t1325;
-    const double t1346 = s_q_16*Ups3_1_5_3;
-    const double t1347 = (t1329 - s_q_16*Ups3_5_5_3) + 0.2*t1346;
-    const double t1327 = c_q_16*t1326;
-    const double t1328 = s_q_16*Ups2_3_3_3;
-    const double t1345 = (0.2*t1321 + c_q_16*Ups2_3_3_3) - t1324;
-    const double t1330 = (t1320*Ups3_1_3_3 - G4_5_0_6*t1328) - G4_5_0_6*t1329;
-    const double t1348 = c_q_16*Ups3_1_3_3;
-    const double Ups4_5_5_3 = c_q_16*((t1324 - 0.2*t1322) + t1325) + (-t1127*((t1321 - t1127*Ups3_1_1_3) + t1322) + s_q_16*((t1328 - 0.2*t1348) + t1329));
-    const double t1331 = s_q_16*t1330;
-    const double Ups4_1_1_3 = ((Dinv4_0_0_6 - G4_5_0_6*t1331) + t1320*t1323) - G4_5_0_6*t1327;
-    const double Ups4_1_5_3 = (t1331 - t1127*t1323) + t1327;
-    const double t1332 = s_q_16*G4_5_0_6;
-    const double t1333 = c_q_16*Ups3_2_5_3;
-    const double t1350 = 0.2*Ups3_2_5_3;
-    const double t1334 = G4_5_0_6*t1333;
-    const double t1343 = s_q_16*Ups3_0_5_3 + t1333;
-    const double t1336 = c_q_16*G4_5_0_6;
-    const double Ups4_1_2_3 = s_q_16*((t1320*Ups3_0_1_3 - G4_5_0_6*t1335) - t1336*Ups3_0_5_3) + c_q_16*((t1320*Ups3_1_2_3 - t1332*Ups3_2_3_3) - t1334);
-    const double t1344 = s_q_16*Ups3_0_1_3 + c_q_16*Ups3_1_2_3;
-    const double t1337 = 0.2*s_q_16;
-    const double Ups4_1_3_3 = (t1337*t1323 + c_q_16*t1330) - s_q_16*t1326;
-    const double t1349 = (t1337*Ups3_1_1_3 + t1348) - t1346;
-    const double t1338 = 0.2*Ups3_2_3_3;
-    const double Ups4_1_4_3 = (((0.2*t1320*Ups3_1_2_3 + (-t1332*t1338 - t1332*Ups3_3_4_3)) + t1320*Ups3_1_4_3) - t1336*Ups3_4_5_3) - 0.2*t1334;
-    const double t1341 = c_q_16*Ups3_2_3_3;
-    const double t1342 = t1335 + t1341;
-    const double Ups4_3_4_3 = (((0.04000000000000001*s_q_16*Ups3_1_2_3 + (0.2*t1341 + c_q_16*Ups3_3_4_3)) + t1337*Ups3_1_4_3) - s_q_16*Ups3_4_5_3) - s_q_16*t1350;
-    const double Ups4_4_5_3 = c_q_16*(Ups3_4_5_3 + t1350) + (-t1127*(0.2*Ups3_1_2_3 + Ups3_1_4_3) + s_q_16*(Ups3_3_4_3 + t1338));
-    const double t1339 = s_q_16*Ups3_0_2_3;
-    const double Ups4_2_2_3 = s_q_16*(s_q_16*Ups3_0_0_3 + c_q_16*Ups3_0_2_3) + c_q_16*(t1339 + t1340);
-    const double Ups4_2_4_3 = (s_q_16*Ups3_0_4_3 + c_q_16*Ups3_2_4_3) + (0.2*t1339 + 0.2*t1340);
-    const double Ups4_2_3_3 = (t1337*t1344 + c_q_16*t1342) - s_q_16*t1343;
-    const double Ups4_2_5_3 = c_q_16*t1343 + (-t1127*t1344 + s_q_16*t1342);
-    const double Ups4_3_3_3 = (t1337*t1349 + c_q_16*t1345) - s_q_16*t1347;
-    const double Ups4_3_5_3 = c_q_16*t1347 + (-t1127*t1349 + s_q_16*t1345);
+    const double t1184 = c_q_16*Ups3_2_2_3;
+    const double t1164 = (1.0 - G4_1_0_3) + t1021*G4_5_0_3;
+    const double t1165 = s_q_16*Ups3_1_3_3;
+    const double t1166 = c_q_16*Ups3_1_5_3;
+    const double t1167 = (t1164*Ups3_1_1_3 - G4_5_0_3*t1165) - G4_5_0_3*t1166;
+    const double t1168 = s_q_16*Ups3_3_5_3;
+    const double t1173 = c_q_16*Ups3_3_5_3;
+    const double t1169 = c_q_16*Ups3_5_5_3;
+    const double t1170 = (t1164*Ups3_1_5_3 - G4_5_0_3*t1168) - G4_5_0_3*t1169;
+    const double t1190 = s_q_16*Ups3_1_5_3;
+    const double t1191 = (t1173 - s_q_16*Ups3_5_5_3) + 0.2*t1190;
+    const double t1171 = c_q_16*t1170;
+    const double t1172 = s_q_16*Ups2_3_3_3;
+    const double t1189 = (0.2*t1165 + c_q_16*Ups2_3_3_3) - t1168;
+    const double t1174 = (t1164*Ups3_1_3_3 - G4_5_0_3*t1172) - G4_5_0_3*t1173;
+    const double t1192 = c_q_16*Ups3_1_3_3;
+    const double Ups4_5_5_3 = c_q_16*((t1168 - 0.2*t1166) + t1169) + (-t1021*((t1165 - t1021*Ups3_1_1_3) + t1166) + s_q_16*((t1172 - 0.2*t1192) + t1173));
+    const double t1175 = s_q_16*t1174;
+    const double Ups4_1_1_3 = ((Dinv4_0_0_3 - G4_5_0_3*t1175) + t1164*t1167) - G4_5_0_3*t1171;
+    const double Ups4_1_5_3 = (t1175 - t1021*t1167) + t1171;
+    const double t1176 = s_q_16*G4_5_0_3;
+    const double t1177 = c_q_16*Ups3_2_5_3;
+    const double t1194 = 0.2*Ups3_2_5_3;
+    const double t1178 = G4_5_0_3*t1177;
+    const double t1187 = s_q_16*Ups3_0_5_3 + t1177;
+    const double t1180 = c_q_16*G4_5_0_3;
+    const double Ups4_1_2_3 = s_q_16*((t1164*Ups3_0_1_3 - G4_5_0_3*t1179) - t1180*Ups3_0_5_3) + c_q_16*((t1164*Ups3_1_2_3 - t1176*Ups3_2_3_3) - t1178);
+    const double t1188 = s_q_16*Ups3_0_1_3 + c_q_16*Ups3_1_2_3;
+    const double t1181 = 0.2*s_q_16;
+    const double Ups4_1_3_3 = (t1181*t1167 + c_q_16*t1174) - s_q_16*t1170;
+    const double t1193 = (t1181*Ups3_1_1_3 + t1192) - t1190;
+    const double t1182 = 0.2*Ups3_2_3_3;
+    const double Ups4_1_4_3 = (((0.2*t1164*Ups3_1_2_3 + (-t1176*t1182 - t1176*Ups3_3_4_3)) + t1164*Ups3_1_4_3) - t1180*Ups3_4_5_3) - 0.2*t1178;
+    const double t1185 = c_q_16*Ups3_2_3_3;
+    const double t1186 = t1179 + t1185;
+    const double Ups4_3_4_3 = (((0.04000000000000001*s_q_16*Ups3_1_2_3 + (0.2*t1185 + c_q_16*Ups3_3_4_3)) + t1181*Ups3_1_4_3) - s_q_16*Ups3_4_5_3) - s_q_16*t1194;
+    const double Ups4_4_5_3 = c_q_16*(Ups3_4_5_3 + t1194) + (-t1021*(0.2*Ups3_1_2_3 + Ups3_1_4_3) + s_q_16*(Ups3_3_4_3 + t1182));
+    const double t1183 = s_q_16*Ups3_0_2_3;
+    const double Ups4_2_2_3 = s_q_16*(s_q_16*Ups3_0_0_3 + c_q_16*Ups3_0_2_3) + c_q_16*(t1183 + t1184);
+    const double Ups4_2_4_3 = (s_q_16*Ups3_0_4_3 + c_q_16*Ups3_2_4_3) + (0.2*t1183 + 0.2*t1184);
+    const double Ups4_2_3_3 = (t1181*t1188 + c_q_16*t1186) - s_q_16*t1187;
+    const double Ups4_2_5_3 = c_q_16*t1187 + (-t1021*t1188 + s_q_16*t1186);
+    const double Ups4_3_3_3 = (t1181*t1193 + c_q_16*t1189) - s_q_16*t1191;
+    const double Ups4_3_5_3 = c_q_16*t1191 + (-t1021*t1193 + s_q_16*t1189);
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1351 = c_q_17*Ups4_1_1_3;
-    const double t1371 = s_q_17*Ups4_1_1_3;
-    const double t1352 = s_q_17*Ups4_1_2_3;
-    const double t1353 = t1351 + t1352;
-    const double t1354 = c_q_17*t1353;
-    const double t1360 = s_q_17*t1353;
-    const double t1355 = c_q_17*Ups4_1_2_3;
-    const double t1372 = c_q_17*Ups4_1_2_3 - t1371;
-    const double t1356 = s_q_17*Ups4_2_2_3;
-    const double t1357 = t1355 + t1356;
-    const double t1388 = 0.08*t1355;
-    const double t1358 = s_q_17*t1357;
-    const double t1359 = c_q_17*t1357;
-    const double Ups5_1_1_3 = t1354 + t1358;
-    const double Ups5_1_2_3 = t1359 - t1360;
-    const double t1361 = c_q_17*Ups4_1_3_3;
-    const double t1374 = s_q_17*Ups4_1_3_3;
-    const double t1362 = s_q_17*Ups4_2_3_3;
-    const double Ups5_1_3_3 = t1361 + t1362;
-    const double Ups5_3_5_3 = (-s_q_17*Ups4_3_4_3 + c_q_17*Ups4_3_5_3) + (-0.08*t1361 - 0.08*t1362);
-    const double Ups5_3_4_3 = (0.08*c_q_17*Ups4_2_3_3 + c_q_17*Ups4_3_4_3) + (-0.08*t1374 + s_q_17*Ups4_3_5_3);
-    const double Ups5_2_3_3 = c_q_17*Ups4_2_3_3 - t1374;
+    const double t1195 = c_q_17*Ups4_1_1_3;
+    const double t1215 = s_q_17*Ups4_1_1_3;
+    const double t1196 = s_q_17*Ups4_1_2_3;
+    const double t1197 = t1195 + t1196;
+    const double t1198 = c_q_17*t1197;
+    const double t1204 = s_q_17*t1197;
+    const double t1199 = c_q_17*Ups4_1_2_3;
+    const double t1216 = c_q_17*Ups4_1_2_3 - t1215;
+    const double t1200 = s_q_17*Ups4_2_2_3;
+    const double t1201 = t1199 + t1200;
+    const double t1232 = 0.08*t1199;
+    const double t1202 = s_q_17*t1201;
+    const double t1203 = c_q_17*t1201;
+    const double Ups5_1_1_3 = t1198 + t1202;
+    const double Ups5_1_2_3 = t1203 - t1204;
+    const double t1205 = c_q_17*Ups4_1_3_3;
+    const double t1218 = s_q_17*Ups4_1_3_3;
+    const double t1206 = s_q_17*Ups4_2_3_3;
+    const double Ups5_1_3_3 = t1205 + t1206;
+    const double Ups5_3_5_3 = (-s_q_17*Ups4_3_4_3 + c_q_17*Ups4_3_5_3) + (-0.08*t1205 - 0.08*t1206);
+    const double Ups5_3_4_3 = (0.08*c_q_17*Ups4_2_3_3 + c_q_17*Ups4_3_4_3) + (-0.08*t1218 + s_q_17*Ups4_3_5_3);
+    const double Ups5_2_3_3 = c_q_17*Ups4_2_3_3 - t1218;
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1391 = 0.06*Ups5_2_3_3 + Ups5_3_4_3;
-    const double t1393 = Ups5_3_5_3 - 0.06*Ups5_1_3_3;
+    const double t1235 = 0.06*Ups5_2_3_3 + Ups5_3_4_3;
+    const double t1237 = Ups5_3_5_3 - 0.06*Ups5_1_3_3;
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double t1363 = c_q_17*Ups4_1_4_3;
-    const double t1375 = s_q_17*Ups4_1_4_3;
-    const double t1364 = s_q_17*Ups4_2_4_3;
-    const double t1365 = t1363 + t1364;
-    const double t1366 = c_q_17*Ups4_1_5_3;
-    const double t1367 = s_q_17*Ups4_2_5_3;
-    const double t1368 = t1366 + t1367;
-    const double Ups5_1_4_3 = ((c_q_17*t1365 + s_q_17*t1368) + 0.08*t1359) - 0.08*t1360;
-    const double Ups5_1_5_3 = ((c_q_17*t1368 - s_q_17*t1365) - 0.08*t1354) - 0.08*t1358;
-    const double t1369 = c_q_17*Ups4_2_2_3 - t1352;
-    const double t1386 = 0.08*t1352;
-    const double t1370 = c_q_17*t1369;
-    const double t1373 = s_q_17*t1372;
-    const double Ups5_2_2_3 = t1370 - t1373;
-    const double t1376 = c_q_17*Ups4_2_4_3 - t1375;
-    const double t1383 = c_q_17*Ups4_2_4_3;
-    const double t1387 = ((0.08*c_q_17*Ups4_2_2_3 + t1383) + t1367) - t1386;
-    const double t1377 = s_q_17*Ups4_1_5_3;
-    const double t1389 = ((t1363 + t1377) - 0.08*t1371) + t1388;
-    const double t1378 = -c_q_17*Ups4_2_5_3;
-    const double t1385 = (0.08*c_q_17*Ups4_2_5_3 + c_q_17*Ups4_4_5_3) + (-0.08*t1377 + s_q_17*Ups4_5_5_3);
-    const double t1379 = -t1377 - t1378;
-    const double Ups5_2_4_3 = ((c_q_17*t1376 + s_q_17*t1379) - 0.08*t1373) + 0.08*t1370;
-    const double t1380 = 0.08*c_q_17;
-    const double t1381 = 0.08*s_q_17;
-    const double Ups5_2_5_3 = (-s_q_17*t1376 + c_q_17*t1379) + (-t1381*t1369 - t1380*t1372);
-    const double t1382 = s_q_17*Ups4_4_5_3;
-    const double Ups5_5_5_3 = (c_q_17*(((c_q_17*Ups4_5_5_3 - t1382) - 0.08*t1366) - 0.08*t1367) - s_q_17*(((c_q_17*Ups4_4_5_3 - s_q_17*Ups4_4_4_3) - 0.08*t1364) - 0.08*t1363)) + (-t1380*(((c_q_17*Ups4_1_5_3 - t1375) - 0.08*t1351) - t1386) - t1381*(((-t1364 - t1378) - 0.08*t1356) - t1388));
-    const double t1384 = (c_q_17*Ups4_4_4_3 + t1382) + (-0.08*t1375 + 0.08*t1383);
+    const double t1207 = c_q_17*Ups4_1_4_3;
+    const double t1219 = s_q_17*Ups4_1_4_3;
+    const double t1208 = s_q_17*Ups4_2_4_3;
+    const double t1209 = t1207 + t1208;
+    const double t1210 = c_q_17*Ups4_1_5_3;
+    const double t1211 = s_q_17*Ups4_2_5_3;
+    const double t1212 = t1210 + t1211;
+    const double Ups5_1_4_3 = ((c_q_17*t1209 + s_q_17*t1212) + 0.08*t1203) - 0.08*t1204;
+    const double Ups5_1_5_3 = ((c_q_17*t1212 - s_q_17*t1209) - 0.08*t1198) - 0.08*t1202;
+    const double t1213 = c_q_17*Ups4_2_2_3 - t1196;
+    const double t1230 = 0.08*t1196;
+    const double t1214 = c_q_17*t1213;
+    const double t1217 = s_q_17*t1216;
+    const double Ups5_2_2_3 = t1214 - t1217;
+    const double t1220 = c_q_17*Ups4_2_4_3 - t1219;
+    const double t1227 = c_q_17*Ups4_2_4_3;
+    const double t1231 = ((0.08*c_q_17*Ups4_2_2_3 + t1227) + t1211) - t1230;
+    const double t1221 = s_q_17*Ups4_1_5_3;
+    const double t1233 = ((t1207 + t1221) - 0.08*t1215) + t1232;
+    const double t1222 = -c_q_17*Ups4_2_5_3;
+    const double t1229 = (0.08*c_q_17*Ups4_2_5_3 + c_q_17*Ups4_4_5_3) + (-0.08*t1221 + s_q_17*Ups4_5_5_3);
+    const double t1223 = -t1221 - t1222;
+    const double Ups5_2_4_3 = ((c_q_17*t1220 + s_q_17*t1223) - 0.08*t1217) + 0.08*t1214;
+    const double t1224 = 0.08*c_q_17;
+    const double t1225 = 0.08*s_q_17;
+    const double Ups5_2_5_3 = (-s_q_17*t1220 + c_q_17*t1223) + (-t1225*t1213 - t1224*t1216);
+    const double t1226 = s_q_17*Ups4_4_5_3;
+    const double Ups5_5_5_3 = (c_q_17*(((c_q_17*Ups4_5_5_3 - t1226) - 0.08*t1210) - 0.08*t1211) - s_q_17*(((c_q_17*Ups4_4_5_3 - s_q_17*Ups4_4_4_3) - 0.08*t1208) - 0.08*t1207)) + (-t1224*(((c_q_17*Ups4_1_5_3 - t1219) - 0.08*t1195) - t1230) - t1225*(((-t1208 - t1222) - 0.08*t1200) - t1232));
+    const double t1228 = (c_q_17*Ups4_4_4_3 + t1226) + (-0.08*t1219 + 0.08*t1227);
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1401 = (-0.12*Ups5_1_5_3 + 0.0036*Ups5_1_1_3) + Ups5_5_5_3;
+    const double t1245 = (-0.12*Ups5_1_5_3 + 0.0036*Ups5_1_1_3) + Ups5_5_5_3;
     /* Ups5: Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5) */
-    const double Ups5_4_4_3 = (c_q_17*t1384 + s_q_17*t1385) + (-t1381*t1389 + t1380*t1387);
-    const double Ups5_4_5_3 = (-s_q_17*t1384 + c_q_17*t1385) + (-t1380*t1389 - t1381*t1387);
+    const double Ups5_4_4_3 = (c_q_17*t1228 + s_q_17*t1229) + (-t1225*t1233 + t1224*t1231);
+    const double Ups5_4_5_3 = (-s_q_17*t1228 + c_q_17*t1229) + (-t1224*t1233 - t1225*t1231);
     /* Lam2: Lambda(k) (6.10b) */
-    const double t1398 = ((0.06*Ups5_2_5_3 - 0.0036*Ups5_1_2_3) + Ups5_4_5_3) - 0.06*Ups5_1_4_3;
-    const double t1397 = (0.12*Ups5_2_4_3 + 0.0036*Ups5_2_2_3) + Ups5_4_4_3;
-    const double t1395 = (t1392*t1391 + t1390*Ups4_3_3_3) + t1394*t1393;
-    const double t1396 = 0.7500001226498125*t1390;
-    const double t1399 = (t1392*t1397 + t1390*t1391) + t1394*t1398;
-    const double t1400 = 0.7500001226498125*t1392;
-    const double t1402 = (t1394*t1401 + t1390*t1393) + t1392*t1398;
-    const double t1403 = 0.7500001226498125*t1394;
-    const double t1407 = (t1405*t1391 + t1404*Ups4_3_3_3) + t1406*t1393;
-    const double t1428 = (t1426*t1391 + t1425*Ups4_3_3_3) + t1427*t1393;
-    const double t1408 = 0.24999987735018753*t1404;
-    const double t1409 = (t1406*t1401 + t1404*t1393) + t1405*t1398;
-    const double t1430 = (t1427*t1401 + t1425*t1393) + t1426*t1398;
-    const double t1410 = 0.24999987735018753*t1406;
-    const double t1411 = (t1405*t1397 + t1404*t1391) + t1406*t1398;
-    const double t1432 = (t1426*t1397 + t1425*t1391) + t1427*t1398;
-    const double t1437 = 1.0*t1425;
-    const double t1412 = 0.24999987735018753*t1405;
-    const double t1413 = 0.4330126310802939*t1404;
-    const double t1414 = t1413*t1395;
-    const double t1415 = 0.4330126310802939*t1390;
-    const double t1416 = t1415*t1407;
-    const double t1417 = 0.4330126310802939*t1411;
-    const double t1418 = t1392*t1417;
-    const double t1419 = 0.4330126310802939*t1406;
-    const double t1420 = t1419*t1402;
-    const double t1421 = 0.4330126310802939*t1394;
-    const double t1422 = t1421*t1409;
-    const double t1423 = 0.4330126310802939*t1399;
-    const double Lam2_3_4 = ((-t1392*t1423 - t1421*t1402) + (-t1400*t1411 + t1410*t1402)) + (((((t1408*t1395 - t1415*t1395) + (-t1396*t1407 + t1413*t1407)) + t1412*t1399) + t1405*t1417) + (-t1403*t1409 + t1419*t1409));
-    const double t1424 = t1405*t1423;
-    const double Lam2_3_3 = (((((t1396*t1395 + t1408*t1407) + (-t1414 - t1416)) + t1400*t1399) - t1420) + (t1403*t1402 + t1410*t1409)) + ((t1412*t1411 - t1422) + (-t1418 - t1424));
-    const double Lam2_4_4 = (((((0.24999987735018753*t1390*t1395 + 0.7500001226498125*t1404*t1407) + (t1414 + t1416)) + 0.24999987735018753*t1392*t1399) + t1420) + (0.24999987735018753*t1394*t1402 + 0.7500001226498125*t1405*t1411)) + ((0.7500001226498125*t1406*t1409 + t1422) + (t1418 + t1424));
-    const double t1429 = t1404*t1428;
-    const double t1431 = t1406*t1430;
-    const double t1433 = t1405*t1432;
-    const double t1434 = t1390*t1428;
-    const double t1435 = t1392*t1432;
-    const double t1436 = t1394*t1430;
-    const double Lam2_3_5 = (((0.4999998773501725*t1429 - 0.866025474596338*t1434) + 0.4999998773501725*t1431) - 0.866025474596338*t1436) + (0.4999998773501725*t1433 - 0.866025474596338*t1435);
-    const double Lam2_4_5 = (((0.866025474596338*t1429 + 0.4999998773501725*t1434) + 0.866025474596338*t1431) + 0.4999998773501725*t1436) + (0.866025474596338*t1433 + 0.4999998773501725*t1435);
-    const double t1438 = 1.0*t1427;
-    const double t1439 = 1.0*t1426;
-    const double Lam2_5_5 = (t1438*t1430 + t1437*t1428) + t1439*t1432;
+    const double t1242 = ((0.06*Ups5_2_5_3 - 0.0036*Ups5_1_2_3) + Ups5_4_5_3) - 0.06*Ups5_1_4_3;
+    const double t1241 = (0.12*Ups5_2_4_3 + 0.0036*Ups5_2_2_3) + Ups5_4_4_3;
+    const double t1239 = (t1236*t1235 + t1234*Ups4_3_3_3) + t1238*t1237;
+    const double t1240 = 0.7500001226498125*t1234;
+    const double t1243 = (t1236*t1241 + t1234*t1235) + t1238*t1242;
+    const double t1244 = 0.7500001226498125*t1236;
+    const double t1246 = (t1238*t1245 + t1234*t1237) + t1236*t1242;
+    const double t1247 = 0.7500001226498125*t1238;
+    const double t1251 = (t1249*t1235 + t1248*Ups4_3_3_3) + t1250*t1237;
+    const double t1272 = (t1270*t1235 + t1269*Ups4_3_3_3) + t1271*t1237;
+    const double t1252 = 0.24999987735018753*t1248;
+    const double t1253 = (t1250*t1245 + t1248*t1237) + t1249*t1242;
+    const double t1274 = (t1271*t1245 + t1269*t1237) + t1270*t1242;
+    const double t1254 = 0.24999987735018753*t1250;
+    const double t1255 = (t1249*t1241 + t1248*t1235) + t1250*t1242;
+    const double t1276 = (t1270*t1241 + t1269*t1235) + t1271*t1242;
+    const double t1281 = 1.0*t1269;
+    const double t1256 = 0.24999987735018753*t1249;
+    const double t1257 = 0.4330126310802939*t1248;
+    const double t1258 = t1257*t1239;
+    const double t1259 = 0.4330126310802939*t1234;
+    const double t1260 = t1259*t1251;
+    const double t1261 = 0.4330126310802939*t1255;
+    const double t1262 = t1236*t1261;
+    const double t1263 = 0.4330126310802939*t1250;
+    const double t1264 = t1263*t1246;
+    const double t1265 = 0.4330126310802939*t1238;
+    const double t1266 = t1265*t1253;
+    const double t1267 = 0.4330126310802939*t1243;
+    const double Lam2_3_4 = ((-t1236*t1267 - t1265*t1246) + (-t1244*t1255 + t1254*t1246)) + (((((t1252*t1239 - t1259*t1239) + (-t1240*t1251 + t1257*t1251)) + t1256*t1243) + t1249*t1261) + (-t1247*t1253 + t1263*t1253));
+    const double t1268 = t1249*t1267;
+    const double Lam2_3_3 = (((((t1240*t1239 + t1252*t1251) + (-t1258 - t1260)) + t1244*t1243) - t1264) + (t1247*t1246 + t1254*t1253)) + ((t1256*t1255 - t1266) + (-t1262 - t1268));
+    const double Lam2_4_4 = (((((0.24999987735018753*t1234*t1239 + 0.7500001226498125*t1248*t1251) + (t1258 + t1260)) + 0.24999987735018753*t1236*t1243) + t1264) + (0.24999987735018753*t1238*t1246 + 0.7500001226498125*t1249*t1255)) + ((0.7500001226498125*t1250*t1253 + t1266) + (t1262 + t1268));
+    const double t1273 = t1248*t1272;
+    const double t1275 = t1250*t1274;
+    const double t1277 = t1249*t1276;
+    const double t1278 = t1234*t1272;
+    const double t1279 = t1236*t1276;
+    const double t1280 = t1238*t1274;
+    const double Lam2_3_5 = (((0.4999998773501725*t1273 - 0.866025474596338*t1278) + 0.4999998773501725*t1275) - 0.866025474596338*t1280) + (0.4999998773501725*t1277 - 0.866025474596338*t1279);
+    const double Lam2_4_5 = (((0.866025474596338*t1273 + 0.4999998773501725*t1278) + 0.866025474596338*t1275) + 0.4999998773501725*t1280) + (0.866025474596338*t1277 + 0.4999998773501725*t1279);
+    const double t1282 = 1.0*t1271;
+    const double t1283 = 1.0*t1270;
+    const double Lam2_5_5 = (t1282*t1274 + t1281*t1272) + t1283*t1276;
     /* Lamc2: M_k^-1 = phi^c^T Lambda_k^-1 phi^c (Lilly-Orin (35)-(37)) */
-    const double t1440 = (Rg_0_0_3*Lam2_3_3 + Rg_1_0_3*Lam2_3_4) + Rg_2_0_3*Lam2_3_5;
-    const double t1441 = (Rg_0_0_3*Lam2_3_4 + Rg_2_0_3*Lam2_4_5) + Rg_1_0_3*Lam2_4_4;
-    const double t1442 = (Rg_0_0_3*Lam2_3_5 + Rg_2_0_3*Lam2_5_5) + Rg_1_0_3*Lam2_4_5;
-    const double Lamc2_0_0 = (Rg_0_0_3*t1440 + Rg_2_0_3*t1442) + Rg_1_0_3*t1441;
-    const double Lamc2_0_1 = (Rg_0_1_3*t1440 + Rg_2_1_3*t1442) + Rg_1_1_3*t1441;
-    const double Lamc2_0_2 = (Rg_0_2_3*t1440 + Rg_2_2_3*t1442) + Rg_1_2_3*t1441;
-    const double t1443 = (Rg_0_1_3*Lam2_3_3 + Rg_1_1_3*Lam2_3_4) + Rg_2_1_3*Lam2_3_5;
+    const double t1284 = (Rg_0_0_3*Lam2_3_3 + Rg_1_0_3*Lam2_3_4) + Rg_2_0_3*Lam2_3_5;
+    const double t1285 = (Rg_0_0_3*Lam2_3_4 + Rg_2_0_3*Lam2_4_5) + Rg_1_0_3*Lam2_4_4;
+    const double t1286 = (Rg_0_0_3*Lam2_3_5 + Rg_2_0_3*Lam2_5_5) + Rg_1_0_3*Lam2_4_5;
+    const double Lamc2_0_0 = (Rg_0_0_3*t1284 + Rg_2_0_3*t1286) + Rg_1_0_3*t1285;
+    const double Lamc2_0_1 = (Rg_0_1_3*t1284 + Rg_2_1_3*t1286) + Rg_1_1_3*t1285;
+    const double Lamc2_0_2 = (Rg_0_2_3*t1284 + Rg_2_2_3*t1286) + Rg_1_2_3*t1285;
+    const double t1287 = (Rg_0_1_3*Lam2_3_3 + Rg_1_1_3*Lam2_3_4) + Rg_2_1_3*Lam2_3_5;
     const double Lamc2_2_2 = (Rg_0_2_3*((Rg_0_2_3*Lam2_3_3 + Rg_1_2_3*Lam2_3_4) + Rg_2_2_3*Lam2_3_5) + Rg_2_2_3*((Rg_0_2_3*Lam2_3_5 + Rg_2_2_3*Lam2_5_5) + Rg_1_2_3*Lam2_4_5)) + Rg_1_2_3*((Rg_0_2_3*Lam2_3_4 + Rg_2_2_3*Lam2_4_5) + Rg_1_2_3*Lam2_4_4);
-    const double t1444 = (Rg_0_1_3*Lam2_3_4 + Rg_2_1_3*Lam2_4_5) + Rg_1_1_3*Lam2_4_4;
-    const double t1445 = (Rg_0_1_3*Lam2_3_5 + Rg_2_1_3*Lam2_5_5) + Rg_1_1_3*Lam2_4_5;
-    const double Lamc2_1_1 = (Rg_0_1_3*t1443 + Rg_2_1_3*t1445) + Rg_1_1_3*t1444;
-    const double Lamc2_1_2 = (Rg_0_2_3*t1443 + Rg_2_2_3*t1445) + Rg_1_2_3*t1444;
+    const double t1288 = (Rg_0_1_3*Lam2_3_4 + Rg_2_1_3*Lam2_4_5) + Rg_1_1_3*Lam2_4_4;
+    const double t1289 = (Rg_0_1_3*Lam2_3_5 + Rg_2_1_3*Lam2_5_5) + Rg_1_1_3*Lam2_4_5;
+    const double Lamc2_1_1 = (Rg_0_1_3*t1287 + Rg_2_1_3*t1289) + Rg_1_1_3*t1288;
+    const double Lamc2_1_2 = (Rg_0_2_3*t1287 + Rg_2_2_3*t1289) + Rg_1_2_3*t1288;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
-    const double t1446 = Lamc2_1_2*Lamc2_1_2;
-    const double t1447 = Lamc2_1_1*Lamc2_2_2 - t1446;
-    const double t1448 = Lamc2_0_2*Lamc2_0_2;
-    const double t1449 = Lamc2_0_1*Lamc2_0_1;
-    const double t1450 = 1.0/(((Lamc2_0_0*Lamc2_1_1*Lamc2_2_2 - Lamc2_0_0*t1446) + (2.0*Lamc2_0_1*Lamc2_0_2*Lamc2_1_2 - Lamc2_1_1*t1448)) - Lamc2_2_2*t1449);
-    const double t1472 = Lamc2_0_0*Lamc2_2_2 - t1448;
-    const double t1469 = -Lamc2_0_1*Lamc2_2_2 + Lamc2_0_2*Lamc2_1_2;
-    const double t1475 = Lamc2_0_0*Lamc2_1_1 - t1449;
-    const double t1467 = Lamc2_0_1*Lamc2_1_2 - Lamc2_0_2*Lamc2_1_1;
-    const double t1473 = -Lamc2_0_0*Lamc2_1_2 + Lamc2_0_1*Lamc2_0_2;
-    const double t1454 = obj[4]*t255 - obj[5]*t282;
-    const double t1457 = 0.4999998773501725*t1456;
-    const double t1459 = 0.4999998773501725*t1458;
-    const double t1461 = 0.4999998773501725*t1460;
-    const double t1462 = ((((((((obj[5]*t1454 - obj[6]*t1451) + 0.866025474596338*t1390*t1456) - t1404*t1457) + 0.866025474596338*t1392*t1460) + (-t1405*t1461 + 0.866025474596338*t1394*t1458)) - t1406*t1459) - t294*t1455) - t291*t1452) - t292*t1453;
-    const double t1463 = obj[5]*t293 - obj[6]*t255;
-    const double t1464 = ((((((((-obj[4]*t1454 + obj[6]*t1463) - 0.866025474596338*t1404*t1456) - t1390*t1457) - 0.866025474596338*t1405*t1460) + (-t1392*t1461 - 0.866025474596338*t1406*t1458)) - t1394*t1459) - t288*t1455) - t275*t1452) - t280*t1453;
-    const double t1465 = (((((((obj[4]*t1451 + 9.81) - obj[5]*t1463) - t1437*t1456) - t1438*t1458) - t1439*t1460) - t258*t1455) - t248*t1452) - t253*t1453;
-    const double t1466 = (((-corr[6] - gam_0_3) - Rg_0_0_3*t1462) + (-Rg_1_0_3*t1464 - Rg_2_0_3*t1465))*t1450;
-    const double t1468 = (((-corr[8] - gam_2_3) - Rg_0_2_3*t1462) + (-Rg_1_2_3*t1464 - Rg_2_2_3*t1465))*t1450;
-    const double t1470 = (((-corr[7] - gam_1_3) - Rg_0_1_3*t1462) + (-Rg_1_1_3*t1464 - Rg_2_1_3*t1465))*t1450;
-    const double t1471 = (t1447*t1466 + t1467*t1468) + t1469*t1470;
-    const double t1474 = (t1469*t1466 + t1473*t1468) + t1472*t1470;
-    const double t1476 = (t1467*t1466 + t1475*t1468) + t1473*t1470;
-    const double Pk2_3 = (Rg_0_0_3*t1471 + Rg_0_1_3*t1474) + Rg_0_2_3*t1476;
-    const double Pk2_4 = (Rg_1_0_3*t1471 + Rg_1_1_3*t1474) + Rg_1_2_3*t1476;
-    const double Pk2_5 = (Rg_2_0_3*t1471 + Rg_2_1_3*t1474) + Rg_2_2_3*t1476;
+    const double t1290 = Lamc2_1_2*Lamc2_1_2;
+    const double t1291 = Lamc2_1_1*Lamc2_2_2 - t1290;
+    const double t1292 = Lamc2_0_2*Lamc2_0_2;
+    const double t1293 = Lamc2_0_1*Lamc2_0_1;
+    const double t1294 = 1.0/(((Lamc2_0_0*Lamc2_1_1*Lamc2_2_2 - Lamc2_0_0*t1290) + (2.0*Lamc2_0_1*Lamc2_0_2*Lamc2_1_2 - Lamc2_1_1*t1292)) - Lamc2_2_2*t1293);
+    const double t1316 = Lamc2_0_0*Lamc2_2_2 - t1292;
+    const double t1313 = -Lamc2_0_1*Lamc2_2_2 + Lamc2_0_2*Lamc2_1_2;
+    const double t1319 = Lamc2_0_0*Lamc2_1_1 - t1293;
+    const double t1311 = Lamc2_0_1*Lamc2_1_2 - Lamc2_0_2*Lamc2_1_1;
+    const double t1317 = -Lamc2_0_0*Lamc2_1_2 + Lamc2_0_1*Lamc2_0_2;
+    const double t1298 = obj[4]*t255 - obj[5]*t282;
+    const double t1301 = 0.4999998773501725*t1300;
+    const double t1303 = 0.4999998773501725*t1302;
+    const double t1305 = 0.4999998773501725*t1304;
+    const double t1306 = ((((((((obj[5]*t1298 - obj[6]*t1295) + 0.866025474596338*t1234*t1300) - t1248*t1301) + 0.866025474596338*t1236*t1304) + (-t1249*t1305 + 0.866025474596338*t1238*t1302)) - t1250*t1303) - t294*t1299) - t291*t1296) - t292*t1297;
+    const double t1307 = obj[5]*t293 - obj[6]*t255;
+    const double t1308 = ((((((((-obj[4]*t1298 + obj[6]*t1307) - 0.866025474596338*t1248*t1300) - t1234*t1301) - 0.866025474596338*t1249*t1304) + (-t1236*t1305 - 0.866025474596338*t1250*t1302)) - t1238*t1303) - t288*t1299) - t275*t1296) - t280*t1297;
+    const double t1309 = (((((((obj[4]*t1295 + 9.81) - obj[5]*t1307) - t1281*t1300) - t1282*t1302) - t1283*t1304) - t258*t1299) - t248*t1296) - t253*t1297;
+    const double t1310 = (((-corr[6] - gam_0_3) - Rg_0_0_3*t1306) + (-Rg_1_0_3*t1308 - Rg_2_0_3*t1309))*t1294;
+    const double t1312 = (((-corr[8] - gam_2_3) - Rg_0_2_3*t1306) + (-Rg_1_2_3*t1308 - Rg_2_2_3*t1309))*t1294;
+    const double t1314 = (((-corr[7] - gam_1_3) - Rg_0_1_3*t1306) + (-Rg_1_1_3*t1308 - Rg_2_1_3*t1309))*t1294;
+    const double t1315 = (t1291*t1310 + t1311*t1312) + t1313*t1314;
+    const double t1318 = (t1313*t1310 + t1317*t1312) + t1316*t1314;
+    const double t1320 = (t1311*t1310 + t1319*t1312) + t1317*t1314;
+    const double Pk2_3 = (Rg_0_0_3*t1315 + Rg_0_1_3*t1318) + Rg_0_2_3*t1320;
+    const double Pk2_4 = (Rg_1_0_3*t1315 + Rg_1_1_3*t1318) + Rg_1_2_3*t1320;
+    const double Pk2_5 = (Rg_2_0_3*t1315 + Rg_2_1_3*t1318) + Rg_2_2_3*t1320;
     /* sum X^T P_k - b_0 + g_0 (Lilly-Orin (45)) */
     const double rhs_0 = ((t153*Pk0_4 - bC_0) + t255*Pk2_5) + ((t126*Pk0_5 + t218*Pk1_4) + (t281*Pk2_4 + t191*Pk1_5));
     const double rhs_1 = ((t152*Pk0_3 - bC_1) + t256*Pk2_5) + ((t128*Pk0_5 + t228*Pk1_3) + (t293*Pk2_3 + t192*Pk1_5));
     const double rhs_2 = ((t165*Pk0_3 - bC_2) + t282*Pk2_4) + ((t127*Pk0_4 + t190*Pk1_3) + (t254*Pk2_3 + t219*Pk1_4));
     /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double t1477 = Rg_0_0_3*t1450;
-    const double t1478 = Rg_0_1_3*t1450;
-    const double t1479 = Rg_0_2_3*t1450;
-    const double t1480 = (t1447*t1477 + t1467*t1479) + t1469*t1478;
-    const double t1481 = (t1469*t1477 + t1472*t1478) + t1473*t1479;
-    const double t1482 = (t1467*t1477 + t1473*t1478) + t1475*t1479;
-    const double Rk2_3_4 = (Rg_1_0_3*t1480 + Rg_1_1_3*t1481) + Rg_1_2_3*t1482;
-    const double Rk2_3_5 = (Rg_2_0_3*t1480 + Rg_2_1_3*t1481) + Rg_2_2_3*t1482;
-    const double Rk2_3_3 = (Rg_0_0_3*t1480 + Rg_0_1_3*t1481) + Rg_0_2_3*t1482;
+    const double t1321 = Rg_0_0_3*t1294;
+    const double t1322 = Rg_0_1_3*t1294;
+    const double t1323 = Rg_0_2_3*t1294;
+    const double t1324 = (t1291*t1321 + t1311*t1323) + t1313*t1322;
+    const double t1325 = (t1313*t1321 + t1316*t1322) + t1317*t1323;
+    const double t1326 = (t1311*t1321 + t1317*t1322) + t1319*t1323;
+    const double Rk2_3_4 = (Rg_1_0_3*t1324 + Rg_1_1_3*t1325) + Rg_1_2_3*t1326;
+    const double Rk2_3_5 = (Rg_2_0_3*t1324 + Rg_2_1_3*t1325) + Rg_2_2_3*t1326;
+    const double Rk2_3_3 = (Rg_0_0_3*t1324 + Rg_0_1_3*t1325) + Rg_0_2_3*t1326;
     const double Rk2_3_0 = t281*Rk2_3_4 + t255*Rk2_3_5;
     const double Rk2_3_1 = t293*Rk2_3_3 + t256*Rk2_3_5;
     const double Rk2_3_2 = t254*Rk2_3_3 + t282*Rk2_3_4;
-    const double t1483 = Rg_1_0_3*t1450;
-    const double t1484 = Rg_1_1_3*t1450;
-    const double t1485 = Rg_1_2_3*t1450;
-    const double t1486 = (t1447*t1483 + t1467*t1485) + t1469*t1484;
-    const double t1487 = (t1469*t1483 + t1472*t1484) + t1473*t1485;
-    const double t1488 = (t1467*t1483 + t1473*t1484) + t1475*t1485;
-    const double Rk2_4_4 = (Rg_1_0_3*t1486 + Rg_1_1_3*t1487) + Rg_1_2_3*t1488;
-    const double Rk2_4_5 = (Rg_2_0_3*t1486 + Rg_2_1_3*t1487) + Rg_2_2_3*t1488;
-    const double Rk2_4_3 = (Rg_0_0_3*t1486 + Rg_0_1_3*t1487) + Rg_0_2_3*t1488;
+    const double t1327 = Rg_1_0_3*t1294;
+    const double t1328 = Rg_1_1_3*t1294;
+    const double t1329 = Rg_1_2_3*t1294;
+    const double t1330 = (t1291*t1327 + t1311*t1329) + t1313*t1328;
+    const double t1331 = (t1313*t1327 + t1316*t1328) + t1317*t1329;
+    const double t1332 = (t1311*t1327 + t1317*t1328) + t1319*t1329;
+    const double Rk2_4_4 = (Rg_1_0_3*t1330 + Rg_1_1_3*t1331) + Rg_1_2_3*t1332;
+    const double Rk2_4_5 = (Rg_2_0_3*t1330 + Rg_2_1_3*t1331) + Rg_2_2_3*t1332;
+    const double Rk2_4_3 = (Rg_0_0_3*t1330 + Rg_0_1_3*t1331) + Rg_0_2_3*t1332;
     const double Rk2_4_0 = t281*Rk2_4_4 + t255*Rk2_4_5;
     const double Rk2_4_1 = t293*Rk2_4_3 + t256*Rk2_4_5;
     const double Rk2_4_2 = t254*Rk2_4_3 + t282*Rk2_4_4;
     /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
     const double K_2_2 = ((MC_2_2 + t165*Rk0_3_2) + t282*Rk2_4_2) + ((t127*Rk0_4_2 + t190*Rk1_3_2) + (t254*Rk2_3_2 + t219*Rk1_4_2));
     /* Rk2: R_k = phi^c M_k phi^c^T X_0^k (Lilly-Orin (41)-(42)) */
-    const double t1489 = Rg_2_0_3*t1450;
-    const double t1490 = Rg_2_1_3*t1450;
-    const double t1491 = Rg_2_2_3*t1450;
-    const double t1492 = (t1447*t1489 + t1467*t1491) + t1469*t1490;
-    const double t1493 = (t1469*t1489 + t1472*t1490) + t1473*t1491;
-    const double t1494 = (t1467*t1489 + t1473*t1490) + t1475*t1491;
-    const double Rk2_5_4 = (Rg_1_0_3*t1492 + Rg_1_1_3*t1493) + Rg_1_2_3*t1494;
-    const double Rk2_5_5 = (Rg_2_0_3*t1492 + Rg_2_1_3*t1493) + Rg_2_2_3*t1494;
-    const double Rk2_5_3 = (Rg_0_0_3*t1492 + Rg_0_1_3*t1493) + Rg_0_2_3*t1494;
+    const double t1333 = Rg_2_0_3*t1294;
+    const double t1334 = Rg_2_1_3*t1294;
+    const double t1335 = Rg_2_2_3*t1294;
+    const double t1336 = (t1291*t1333 + t1311*t1335) + t1313*t1334;
+    const double t1337 = (t1313*t1333 + t1316*t1334) + t1317*t1335;
+    const double t1338 = (t1311*t1333 + t1317*t1334) + t1319*t1335;
+    const double Rk2_5_4 = (Rg_1_0_3*t1336 + Rg_1_1_3*t1337) + Rg_1_2_3*t1338;
+    const double Rk2_5_5 = (Rg_2_0_3*t1336 + Rg_2_1_3*t1337) + Rg_2_2_3*t1338;
+    const double Rk2_5_3 = (Rg_0_0_3*t1336 + Rg_0_1_3*t1337) + Rg_0_2_3*t1338;
     const double Rk2_5_0 = t281*Rk2_5_4 + t255*Rk2_5_5;
     /* I_0 + sum X^T R_k (Lilly-Orin (45)) */
     const double K_0_0 = ((MC_0_0 + t153*Rk0_4_0) + t255*Rk2_5_0) + ((t126*Rk0_5_0 + t218*Rk1_4_0) + (t281*Rk2_4_0 + t191*Rk1_5_0));
@@ -3888,73 +3324,73 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double ldl_L30 = K_0_3*ldl_di0;
     const double ldl_L40 = K_0_4*ldl_di0;
     const double ldl_L50 = K_0_5*ldl_di0;
-    const double t1495 = ldl_L10*ldl_L10;
-    const double ldl_d1 = K_1_1 - K_0_0*t1495;
+    const double t1339 = ldl_L10*ldl_L10;
+    const double ldl_d1 = K_1_1 - K_0_0*t1339;
     const double ldl_di1 = 1.0/ldl_d1;
-    const double t1496 = K_0_0*ldl_L10;
-    const double ldl_L21 = (K_1_2 - ldl_L20*t1496)*ldl_di1;
-    const double ldl_L31 = (K_1_3 - ldl_L30*t1496)*ldl_di1;
-    const double ldl_L41 = (K_1_4 - ldl_L40*t1496)*ldl_di1;
-    const double ldl_L51 = (K_1_5 - ldl_L50*t1496)*ldl_di1;
-    const double t1497 = ldl_L21*ldl_L21;
-    const double ldl_d2 = (K_2_2 - K_0_0*ldl_L20*ldl_L20) - ldl_d1*t1497;
+    const double t1340 = K_0_0*ldl_L10;
+    const double ldl_L21 = (K_1_2 - ldl_L20*t1340)*ldl_di1;
+    const double ldl_L31 = (K_1_3 - ldl_L30*t1340)*ldl_di1;
+    const double ldl_L41 = (K_1_4 - ldl_L40*t1340)*ldl_di1;
+    const double ldl_L51 = (K_1_5 - ldl_L50*t1340)*ldl_di1;
+    const double t1341 = ldl_L21*ldl_L21;
+    const double ldl_d2 = (K_2_2 - K_0_0*ldl_L20*ldl_L20) - ldl_d1*t1341;
     const double ldl_di2 = 1.0/ldl_d2;
-    const double t1498 = K_0_0*ldl_L20;
+    const double t1342 = K_0_0*ldl_L20;
     const double ldl_Li20 = ldl_L10*ldl_L21 - ldl_L20;
-    const double t1499 = ldl_d1*ldl_L21;
-    const double ldl_L32 = ((K_2_3 - ldl_L30*t1498) - ldl_L31*t1499)*ldl_di2;
-    const double ldl_L42 = ((K_2_4 - ldl_L40*t1498) - ldl_L41*t1499)*ldl_di2;
-    const double ldl_L52 = ((K_2_5 - ldl_L50*t1498) - ldl_L51*t1499)*ldl_di2;
-    const double t1500 = ldl_L32*ldl_L32;
-    const double ldl_d3 = ((K_3_3 - K_0_0*ldl_L30*ldl_L30) - ldl_d1*ldl_L31*ldl_L31) - ldl_d2*t1500;
+    const double t1343 = ldl_d1*ldl_L21;
+    const double ldl_L32 = ((K_2_3 - ldl_L30*t1342) - ldl_L31*t1343)*ldl_di2;
+    const double ldl_L42 = ((K_2_4 - ldl_L40*t1342) - ldl_L41*t1343)*ldl_di2;
+    const double ldl_L52 = ((K_2_5 - ldl_L50*t1342) - ldl_L51*t1343)*ldl_di2;
+    const double t1344 = ldl_L32*ldl_L32;
+    const double ldl_d3 = ((K_3_3 - K_0_0*ldl_L30*ldl_L30) - ldl_d1*ldl_L31*ldl_L31) - ldl_d2*t1344;
     const double ldl_di3 = 1.0/ldl_d3;
-    const double t1501 = K_0_0*ldl_L30;
+    const double t1345 = K_0_0*ldl_L30;
     const double ldl_Li30 = (ldl_L10*ldl_L31 - ldl_L30) - ldl_Li20*ldl_L32;
-    const double t1502 = ldl_d1*ldl_L31;
+    const double t1346 = ldl_d1*ldl_L31;
     const double ldl_Li31 = ldl_L21*ldl_L32 - ldl_L31;
-    const double t1503 = ldl_d2*ldl_L32;
-    const double ldl_L43 = (((K_3_4 - ldl_L40*t1501) - ldl_L41*t1502) - ldl_L42*t1503)*ldl_di3;
-    const double ldl_L53 = (((K_3_5 - ldl_L50*t1501) - ldl_L51*t1502) - ldl_L52*t1503)*ldl_di3;
-    const double t1504 = ldl_L43*ldl_L43;
-    const double ldl_d4 = (((K_4_4 - K_0_0*ldl_L40*ldl_L40) - ldl_d1*ldl_L41*ldl_L41) - ldl_d2*ldl_L42*ldl_L42) - ldl_d3*t1504;
+    const double t1347 = ldl_d2*ldl_L32;
+    const double ldl_L43 = (((K_3_4 - ldl_L40*t1345) - ldl_L41*t1346) - ldl_L42*t1347)*ldl_di3;
+    const double ldl_L53 = (((K_3_5 - ldl_L50*t1345) - ldl_L51*t1346) - ldl_L52*t1347)*ldl_di3;
+    const double t1348 = ldl_L43*ldl_L43;
+    const double ldl_d4 = (((K_4_4 - K_0_0*ldl_L40*ldl_L40) - ldl_d1*ldl_L41*ldl_L41) - ldl_d2*ldl_L42*ldl_L42) - ldl_d3*t1348;
     const double ldl_di4 = 1.0/ldl_d4;
     const double ldl_L54 = ((((K_4_5 - K_0_0*ldl_L40*ldl_L50) - ldl_d1*ldl_L41*ldl_L51) - ldl_d2*ldl_L42*ldl_L52) - ldl_d3*ldl_L43*ldl_L53)*ldl_di4;
     const double ldl_Li40 = ((ldl_L10*ldl_L41 - ldl_L40) - ldl_Li20*ldl_L42) - ldl_Li30*ldl_L43;
     const double ldl_Li41 = (ldl_L21*ldl_L42 - ldl_L41) - ldl_Li31*ldl_L43;
     const double ldl_Li42 = ldl_L32*ldl_L43 - ldl_L42;
-    const double t1505 = ldl_L54*ldl_L54;
-    const double ldl_d5 = ((((K_5_5 - K_0_0*ldl_L50*ldl_L50) - ldl_d1*ldl_L51*ldl_L51) - ldl_d2*ldl_L52*ldl_L52) - ldl_d3*ldl_L53*ldl_L53) - ldl_d4*t1505;
+    const double t1349 = ldl_L54*ldl_L54;
+    const double ldl_d5 = ((((K_5_5 - K_0_0*ldl_L50*ldl_L50) - ldl_d1*ldl_L51*ldl_L51) - ldl_d2*ldl_L52*ldl_L52) - ldl_d3*ldl_L53*ldl_L53) - ldl_d4*t1349;
     const double ldl_di5 = 1.0/ldl_d5;
     const double ldl_Li50 = (((ldl_L10*ldl_L51 - ldl_L50) - ldl_Li20*ldl_L52) - ldl_Li30*ldl_L53) - ldl_Li40*ldl_L54;
     const double ldl_Li51 = ((ldl_L21*ldl_L52 - ldl_L51) - ldl_Li31*ldl_L53) - ldl_Li41*ldl_L54;
     const double ldl_Li52 = (ldl_L32*ldl_L53 - ldl_L52) - ldl_Li42*ldl_L54;
     const double ldl_Li53 = ldl_L43*ldl_L54 - ldl_L53;
     /* a_0 = alpha(C), the object's acceleration (Lilly-Orin (45)) */
-    const double t1514 = rhs_5*ldl_di5;
-    const double t1506 = ldl_Li30*ldl_di3;
-    const double t1507 = ldl_Li40*ldl_di4;
-    const double t1508 = ldl_Li50*ldl_di5;
-    const double t1509 = ldl_Li20*ldl_di2;
-    const double t1510 = (((-ldl_L21*t1509 - ldl_L10*ldl_di1) + ldl_Li31*t1506) + ldl_Li41*t1507) + ldl_Li51*t1508;
-    const double t1511 = ((t1509 - ldl_L32*t1506) + ldl_Li42*t1507) + ldl_Li52*t1508;
-    const double t1512 = (t1506 - ldl_L43*t1507) + ldl_Li53*t1508;
-    const double t1513 = -ldl_L54*t1508 + ldl_Li40*ldl_di4;
-    const double alphaC_0 = (((rhs_0*((((ldl_Li20*ldl_Li20*ldl_di2 + (ldl_di0 + t1495*ldl_di1)) + ldl_Li30*ldl_Li30*ldl_di3) + ldl_Li40*ldl_Li40*ldl_di4) + ldl_Li50*ldl_Li50*ldl_di5) + ldl_Li50*t1514) + rhs_1*t1510) + (rhs_2*t1511 + rhs_3*t1512)) + rhs_4*t1513;
-    const double t1515 = ldl_Li31*ldl_di3;
-    const double t1516 = ((-ldl_L32*t1515 - ldl_L21*ldl_di2) + ldl_Li41*ldl_Li42*ldl_di4) + ldl_Li51*ldl_Li52*ldl_di5;
-    const double t1520 = (-ldl_L43*ldl_Li42*ldl_di4 - ldl_L32*ldl_di3) + ldl_Li52*ldl_Li53*ldl_di5;
-    const double t1517 = ldl_Li51*ldl_di5;
-    const double t1518 = (t1515 - ldl_L43*ldl_Li41*ldl_di4) + ldl_Li53*t1517;
-    const double t1519 = -ldl_L54*t1517 + ldl_Li41*ldl_di4;
-    const double alphaC_1 = ((rhs_1*(((ldl_Li31*ldl_Li31*ldl_di3 + (ldl_di1 + t1497*ldl_di2)) + ldl_Li41*ldl_Li41*ldl_di4) + ldl_Li51*ldl_Li51*ldl_di5) + ldl_Li51*t1514) + rhs_3*t1518) + ((rhs_0*t1510 + rhs_2*t1516) + rhs_4*t1519);
-    const double t1521 = ldl_Li52*ldl_di5;
-    const double t1522 = -ldl_L54*t1521 + ldl_Li42*ldl_di4;
-    const double alphaC_2 = ((rhs_1*t1516 + ldl_Li52*t1514) + (rhs_0*t1511 + rhs_2*((ldl_Li42*ldl_Li42*ldl_di4 + (ldl_di2 + t1500*ldl_di3)) + ldl_Li52*ldl_Li52*ldl_di5))) + (rhs_4*t1522 + rhs_3*t1520);
-    const double t1523 = ldl_Li53*ldl_di5;
-    const double alphaC_5 = ((t1514 - rhs_4*ldl_L54*ldl_di5) + (rhs_0*t1508 + rhs_1*t1517)) + (rhs_2*t1521 + rhs_3*t1523);
-    const double t1524 = -ldl_L54*t1523 - ldl_L43*ldl_di4;
-    const double alphaC_3 = ((rhs_2*t1520 + ldl_Li53*t1514) + rhs_1*t1518) + ((rhs_0*t1512 + rhs_3*(ldl_Li53*ldl_Li53*ldl_di5 + (ldl_di3 + t1504*ldl_di4))) + rhs_4*t1524);
-    const double alphaC_4 = (((rhs_4*(ldl_di4 + t1505*ldl_di5) - ldl_L54*t1514) + rhs_0*t1513) + (rhs_1*t1519 + rhs_2*t1522)) + rhs_3*t1524;
+    const double t1358 = rhs_5*ldl_di5;
+    const double t1350 = ldl_Li30*ldl_di3;
+    const double t1351 = ldl_Li40*ldl_di4;
+    const double t1352 = ldl_Li50*ldl_di5;
+    const double t1353 = ldl_Li20*ldl_di2;
+    const double t1354 = (((-ldl_L21*t1353 - ldl_L10*ldl_di1) + ldl_Li31*t1350) + ldl_Li41*t1351) + ldl_Li51*t1352;
+    const double t1355 = ((t1353 - ldl_L32*t1350) + ldl_Li42*t1351) + ldl_Li52*t1352;
+    const double t1356 = (t1350 - ldl_L43*t1351) + ldl_Li53*t1352;
+    const double t1357 = -ldl_L54*t1352 + ldl_Li40*ldl_di4;
+    const double alphaC_0 = (((rhs_0*((((ldl_Li20*ldl_Li20*ldl_di2 + (ldl_di0 + t1339*ldl_di1)) + ldl_Li30*ldl_Li30*ldl_di3) + ldl_Li40*ldl_Li40*ldl_di4) + ldl_Li50*ldl_Li50*ldl_di5) + ldl_Li50*t1358) + rhs_1*t1354) + (rhs_2*t1355 + rhs_3*t1356)) + rhs_4*t1357;
+    const double t1359 = ldl_Li31*ldl_di3;
+    const double t1360 = ((-ldl_L32*t1359 - ldl_L21*ldl_di2) + ldl_Li41*ldl_Li42*ldl_di4) + ldl_Li51*ldl_Li52*ldl_di5;
+    const double t1364 = (-ldl_L43*ldl_Li42*ldl_di4 - ldl_L32*ldl_di3) + ldl_Li52*ldl_Li53*ldl_di5;
+    const double t1361 = ldl_Li51*ldl_di5;
+    const double t1362 = (t1359 - ldl_L43*ldl_Li41*ldl_di4) + ldl_Li53*t1361;
+    const double t1363 = -ldl_L54*t1361 + ldl_Li41*ldl_di4;
+    const double alphaC_1 = ((rhs_1*(((ldl_Li31*ldl_Li31*ldl_di3 + (ldl_di1 + t1341*ldl_di2)) + ldl_Li41*ldl_Li41*ldl_di4) + ldl_Li51*ldl_Li51*ldl_di5) + ldl_Li51*t1358) + rhs_3*t1362) + ((rhs_0*t1354 + rhs_2*t1360) + rhs_4*t1363);
+    const double t1365 = ldl_Li52*ldl_di5;
+    const double t1366 = -ldl_L54*t1365 + ldl_Li42*ldl_di4;
+    const double alphaC_2 = ((rhs_1*t1360 + ldl_Li52*t1358) + (rhs_0*t1355 + rhs_2*((ldl_Li42*ldl_Li42*ldl_di4 + (ldl_di2 + t1344*ldl_di3)) + ldl_Li52*ldl_Li52*ldl_di5))) + (rhs_4*t1366 + rhs_3*t1364);
+    const double t1367 = ldl_Li53*ldl_di5;
+    const double alphaC_5 = ((t1358 - rhs_4*ldl_L54*ldl_di5) + (rhs_0*t1352 + rhs_1*t1361)) + (rhs_2*t1365 + rhs_3*t1367);
+    const double t1368 = -ldl_L54*t1367 - ldl_L43*ldl_di4;
+    const double alphaC_3 = ((rhs_2*t1364 + ldl_Li53*t1358) + rhs_1*t1362) + ((rhs_0*t1356 + rhs_3*(ldl_Li53*ldl_Li53*ldl_di5 + (ldl_di3 + t1348*ldl_di4))) + rhs_4*t1368);
+    const double alphaC_4 = (((rhs_4*(ldl_di4 + t1349*ldl_di5) - ldl_L54*t1358) + rhs_0*t1357) + (rhs_1*t1363 + rhs_2*t1366)) + rhs_3*t1368;
     /* f_k = P_k - R_k a_0, the grasp force (Lilly-Orin (47)) */
     const double fk_3 = (((Pk0_3 - Rk0_3_5*alphaC_5) - Rk0_3_2*alphaC_2) + (-Rk0_3_0*alphaC_0 - Rk0_3_1*alphaC_1)) + (-Rk0_3_4*alphaC_4 - Rk0_3_3*alphaC_3);
     const double fk_4 = (((Pk0_4 - Rk0_4_5*alphaC_5) - Rk0_4_2*alphaC_2) + (-Rk0_4_0*alphaC_0 - Rk0_4_1*alphaC_1)) + (-Rk0_4_4*alphaC_4 - Rk0_4_3*alphaC_3);
@@ -3972,101 +3408,100 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     out[22] = alphaC_4;
     out[23] = alphaC_5;
     /* z5: z(k) (4.20) */
-    const double t1525 = 0.06*fk_5;
-    const double t1526 = 3.464102066193935e-07*fk_3 - 0.99999999999994*fk_4;
-    const double t1528 = -0.99999999999994*fk_3 - 3.464102066193935e-07*fk_4;
+    const double t1369 = 0.06*fk_5;
+    const double t1370 = 3.464102066193935e-07*fk_3 - 0.99999999999994*fk_4;
+    const double t1372 = -0.99999999999994*fk_3 - 3.464102066193935e-07*fk_4;
     out[27] = fk_3;
     out[28] = fk_4;
-    const double z5_3 = (t610*t1526 + t640*fk_5) + t596*t1528;
-    const double t1527 = t612*t1526;
-    const double t1530 = t611*t1526;
-    const double t1529 = t600*t1528;
-    const double t1531 = t598*t1528;
-    const double z5_1 = (-0.06*t1527 - t633*t1525) - 0.06*t1529;
-    const double z5_5 = t641*fk_5 + (t1527 + t1529);
-    const double z5_2 = (0.06*t1530 + t632*t1525) + 0.06*t1531;
-    const double z5_4 = t642*fk_5 + (t1530 + t1531);
+    const double z5_3 = (t558*t1370 + t588*fk_5) + t544*t1372;
+    const double t1371 = t560*t1370;
+    const double t1374 = t559*t1370;
+    const double t1373 = t548*t1372;
+    const double t1375 = t546*t1372;
+    const double z5_1 = (-0.06*t1371 - t581*t1369) - 0.06*t1373;
+    const double z5_5 = t589*fk_5 + (t1371 + t1373);
+    const double z5_2 = (0.06*t1374 + t580*t1369) + 0.06*t1375;
+    const double z5_4 = t590*fk_5 + (t1374 + t1375);
     out[29] = fk_5;
     /* z4: z(k) (4.20) */
-    const double t1532 = c_q_5*z5_5;
-    const double t1535 = s_q_5*z5_5;
-    const double t1533 = s_q_5*z5_4;
-    const double t1534 = c_q_5*z5_4;
-    const double z4_1 = (c_q_5*z5_1 - s_q_5*z5_2) + (-0.08*t1532 - 0.08*t1533);
-    const double z4_2 = (c_q_5*z5_2 + s_q_5*z5_1) + (0.08*t1534 - 0.08*t1535);
-    const double z4_4 = t1534 - t1535;
-    const double z4_5 = t1532 + t1533;
+    const double t1376 = c_q_5*z5_5;
+    const double t1379 = s_q_5*z5_5;
+    const double t1377 = s_q_5*z5_4;
+    const double t1378 = c_q_5*z5_4;
+    const double z4_1 = (c_q_5*z5_1 - s_q_5*z5_2) + (-0.08*t1376 - 0.08*t1377);
+    const double z4_2 = (c_q_5*z5_2 + s_q_5*z5_1) + (0.08*t1378 - 0.08*t1379);
+    const double z4_4 = t1378 - t1379;
+    const double z4_5 = t1376 + t1377;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
     const double nu4_0_4 = -Dinv4_0_0*z4_1;
     /* z3: z(k) (4.20) */
-    const double t1536 = z4_5 - G4_5_0*z4_1;
+    const double t1380 = z4_5 - G4_5_0*z4_1;
     const double z3_0_4 = s_q_4*z4_2;
     const double z3_2_4 = c_q_4*z4_2 + 0.2*z4_4;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
     const double nu3_0_4 = -Dinv3_0_0*z3_0_4;
     /* z2: z(k) (4.20) */
-    const double t1538 = z3_2_4 - G3_2_0*z3_0_4;
-    const double t1540 = z4_4 - G3_4_0*z3_0_4;
+    const double t1382 = z3_2_4 - G3_2_0*z3_0_4;
+    const double t1384 = z4_4 - G3_4_0*z3_0_4;
     const double z2_0_4 = z3_0_4 - G3_0_0*z3_0_4;
     /* z3: z(k) (4.20) */
-    const double t1537 = c_q_4*t1536;
-    const double z3_1_4 = ((-G4_1_0*z4_1 + 0.2*s_q_4*z5_3) + z4_1) - 0.2*t1537;
-    const double z3_3_4 = s_q_4*t1536 + c_q_4*z5_3;
-    const double z3_5_4 = t1537 - s_q_4*z5_3;
+    const double t1381 = c_q_4*t1380;
+    const double z3_1_4 = ((-G4_1_0*z4_1 + 0.2*s_q_4*z5_3) + z4_1) - 0.2*t1381;
+    const double z3_3_4 = s_q_4*t1380 + c_q_4*z5_3;
+    const double z3_5_4 = t1381 - s_q_4*z5_3;
     /* z2: z(k) (4.20) */
-    const double t1539 = c_q_3*z3_5_4;
-    const double t1543 = s_q_3*z3_5_4;
-    const double t1541 = s_q_3*t1540;
-    const double t1542 = c_q_3*t1540;
-    const double z2_1_4 = (c_q_3*z3_1_4 - s_q_3*t1538) + (-0.2*t1539 - 0.2*t1541);
-    const double z2_2_4 = (0.2*t1542 + c_q_3*t1538) + (-0.2*t1543 + s_q_3*z3_1_4);
-    const double z2_4_4 = t1542 - t1543;
-    const double z2_5_4 = t1539 + t1541;
+    const double t1383 = c_q_3*z3_5_4;
+    const double t1387 = s_q_3*z3_5_4;
+    const double t1385 = s_q_3*t1384;
+    const double t1386 = c_q_3*t1384;
+    const double z2_1_4 = (c_q_3*z3_1_4 - s_q_3*t1382) + (-0.2*t1383 - 0.2*t1385);
+    const double z2_2_4 = (0.2*t1386 + c_q_3*t1382) + (-0.2*t1387 + s_q_3*z3_1_4);
+    const double z2_4_4 = t1386 - t1387;
+    const double z2_5_4 = t1383 + t1385;
     /* z1: z(k) (4.20) */
     const double z1_1_4 = ((z2_1_4 - G2_1_0*z2_1_4) + t322*(z3_3_4 - G2_3_0*z2_1_4)) + t323*(z2_5_4 - G2_5_0*z2_1_4);
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
     const double nu2_0_4 = -Dinv2_0_0*z2_1_4;
     /* z1: z(k) (4.20) */
-    const double t1544 = z2_0_4 - G2_0_0*z2_1_4;
-    const double t1545 = z2_2_4 - G2_2_0*z2_1_4;
-    const double z1_0_4 = (c_q_2*t1544 + (t374*z2_1_4 - 0.45*z2_4_4)) + s_q_2*t1545;
-    const double z1_2_4 = c_q_2*t1545 - s_q_2*t1544;
+    const double t1388 = z2_0_4 - G2_0_0*z2_1_4;
+    const double t1389 = z2_2_4 - G2_2_0*z2_1_4;
+    const double z1_0_4 = (c_q_2*t1388 + (t364*z2_1_4 - 0.45*z2_4_4)) + s_q_2*t1389;
+    const double z1_2_4 = c_q_2*t1389 - s_q_2*t1388;
     /* z0: z(k) (4.20) */
     const double z0_2_4 = c_q_1*(z1_2_4 - G1_2_0*z1_1_4) - s_q_1*(z1_0_4 - G1_0_0*z1_1_4);
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
     const double nu1_0_4 = -Dinv1_0_0*z1_1_4;
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
     const double nu0_0_4 = -Dinv0_0_0*z0_2_4;
-    out[0] = nu0_0 + nu0_0_4;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_2_4 = c_q_1*nu0_0_4;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t1546 = s_q_1*nu0_0_4;
-    const double qdd1_0_4 = (G1_0_0*t1546 + nu1_0_4) - G1_2_0*lam1_2_4;
+    const double qdd1_0_4 = (t394*nu0_0_4 + nu1_0_4) - t395*nu0_0_4;
+    out[0] = nu0_0 + nu0_0_4;
     out[1] = qdd1_0 + qdd1_0_4;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0_4 = -t1546;
     /* lam2: lambda(k) (4.21) */
     const double lam2_3_4 = t322*qdd1_0_4;
     const double lam2_5_4 = t323*qdd1_0_4;
+    /* lam1: lambda(k) (4.21) */
+    const double lam1_0_4 = -s_q_1*nu0_0_4;
+    const double lam1_2_4 = c_q_1*nu0_0_4;
+    /* lam2: lambda(k) (4.21) */
     const double lam2_0_4 = c_q_2*lam1_0_4 - s_q_2*lam1_2_4;
     const double lam2_2_4 = c_q_2*lam1_2_4 + s_q_2*lam1_0_4;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_4 = ((((0.45*G2_4_0*lam1_0_4 + nu2_0_4) - G2_0_0*lam2_0_4) - G2_3_0*lam2_3_4) + (-G2_1_0*qdd1_0_4 - G2_2_0*lam2_2_4)) - G2_5_0*lam2_5_4;
+    const double qdd2_0_4 = ((-G2_0_0*lam2_0_4 - t375*qdd1_0_4) + ((0.45*G2_4_0*lam1_0_4 + nu2_0_4) - G2_1_0*qdd1_0_4)) + (-G2_2_0*lam2_2_4 - t407*qdd1_0_4);
     out[2] = qdd2_0 + qdd2_0_4;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1_4 = qdd1_0_4 + qdd2_0_4;
     const double lam2_4_4 = -0.45*lam1_0_4;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t1547 = 0.2*lam2_2_4 + lam2_4_4;
-    const double t1548 = lam2_5_4 - 0.2*lam2_1_4;
+    const double t1390 = 0.2*lam2_2_4 + lam2_4_4;
+    const double t1391 = lam2_5_4 - 0.2*lam2_1_4;
     /* lam3: lambda(k) (4.21) */
     const double lam3_2_4 = -s_q_3*lam2_1_4 + c_q_3*lam2_2_4;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_4 = ((nu3_0_4 - G3_0_0*lam2_0_4) - G3_2_0*lam3_2_4) - G3_4_0*(s_q_3*t1548 + c_q_3*t1547);
+    const double qdd3_0_4 = ((nu3_0_4 - G3_0_0*lam2_0_4) - G3_2_0*lam3_2_4) - G3_4_0*(s_q_3*t1391 + c_q_3*t1390);
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_4 = c_q_3*lam2_1_4 + s_q_3*lam2_2_4;
-    const double lam3_5_4 = c_q_3*t1548 - s_q_3*t1547;
+    const double lam3_5_4 = c_q_3*t1391 - s_q_3*t1390;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_4 = (nu4_0_4 - G4_1_0*lam3_1_4) - G4_5_0*(c_q_4*(lam3_5_4 - 0.2*lam3_1_4) + s_q_4*lam2_3_4);
     out[4] = qdd4_0 + qdd4_0_4;
@@ -4079,103 +3514,102 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double qdd5_0_4 = -1.0*lam4_0_4;
     out[5] = qdd5_0 + qdd5_0_4;
     /* z5: z(k) (4.20) */
-    const double t1549 = 0.06*fk_5_2;
-    const double t1550 = 0.8660252817759073*fk_3_2 + 0.5000002113249157*fk_4_2;
-    const double t1552 = 0.5000002113249157*fk_3_2 - 0.8660252817759073*fk_4_2;
+    const double t1392 = 0.06*fk_5_2;
+    const double t1393 = 0.8660252817759073*fk_3_2 + 0.5000002113249157*fk_4_2;
+    const double t1395 = 0.5000002113249157*fk_3_2 - 0.8660252817759073*fk_4_2;
     out[33] = fk_3_2;
     out[34] = fk_4_2;
-    const double z5_3_2 = (t1007*t1550 + t1034*fk_5_2) + t996*t1552;
-    const double t1551 = t1009*t1550;
-    const double t1554 = t1008*t1550;
-    const double t1553 = t998*t1552;
-    const double t1555 = t997*t1552;
-    const double z5_1_2 = (-0.06*t1551 - t1027*t1549) - 0.06*t1553;
-    const double z5_5_2 = t1035*fk_5_2 + (t1551 + t1553);
-    const double z5_2_2 = (0.06*t1554 + t1026*t1549) + 0.06*t1555;
-    const double z5_4_2 = t1036*fk_5_2 + (t1554 + t1555);
+    const double z5_3_2 = (t903*t1393 + t930*fk_5_2) + t892*t1395;
+    const double t1394 = t905*t1393;
+    const double t1397 = t904*t1393;
+    const double t1396 = t894*t1395;
+    const double t1398 = t893*t1395;
+    const double z5_1_2 = (-0.06*t1394 - t923*t1392) - 0.06*t1396;
+    const double z5_5_2 = t931*fk_5_2 + (t1394 + t1396);
+    const double z5_2_2 = (0.06*t1397 + t922*t1392) + 0.06*t1398;
+    const double z5_4_2 = t932*fk_5_2 + (t1397 + t1398);
     out[35] = fk_5_2;
     /* z4: z(k) (4.20) */
-    const double t1556 = c_q_11*z5_5_2;
-    const double t1559 = s_q_11*z5_5_2;
-    const double t1557 = s_q_11*z5_4_2;
-    const double t1558 = c_q_11*z5_4_2;
-    const double z4_1_2 = (c_q_11*z5_1_2 - s_q_11*z5_2_2) + (-0.08*t1556 - 0.08*t1557);
-    const double z4_2_2 = (c_q_11*z5_2_2 + s_q_11*z5_1_2) + (0.08*t1558 - 0.08*t1559);
-    const double z4_4_2 = t1558 - t1559;
-    const double z4_5_2 = t1556 + t1557;
+    const double t1399 = c_q_11*z5_5_2;
+    const double t1402 = s_q_11*z5_5_2;
+    const double t1400 = s_q_11*z5_4_2;
+    const double t1401 = c_q_11*z5_4_2;
+    const double z4_1_2 = (c_q_11*z5_1_2 - s_q_11*z5_2_2) + (-0.08*t1399 - 0.08*t1400);
+    const double z4_2_2 = (c_q_11*z5_2_2 + s_q_11*z5_1_2) + (0.08*t1401 - 0.08*t1402);
+    const double z4_4_2 = t1401 - t1402;
+    const double z4_5_2 = t1399 + t1400;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0_5 = -Dinv4_0_0_3*z4_1_2;
+    const double nu4_0_5 = -Dinv4_0_0_2*z4_1_2;
     /* z3: z(k) (4.20) */
-    const double t1560 = z4_5_2 - G4_5_0_3*z4_1_2;
+    const double t1403 = z4_5_2 - G4_5_0_2*z4_1_2;
     const double z3_0_5 = s_q_10*z4_2_2;
     const double z3_2_5 = c_q_10*z4_2_2 + 0.2*z4_4_2;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_5 = -Dinv3_0_0_3*z3_0_5;
+    const double nu3_0_5 = -Dinv3_0_0_2*z3_0_5;
     /* z2: z(k) (4.20) */
-    const double t1562 = z3_2_5 - G3_2_0_3*z3_0_5;
-    const double t1564 = z4_4_2 - G3_4_0_3*z3_0_5;
-    const double z2_0_5 = z3_0_5 - G3_0_0_3*z3_0_5;
+    const double t1405 = z3_2_5 - G3_2_0_2*z3_0_5;
+    const double t1407 = z4_4_2 - G3_4_0_2*z3_0_5;
+    const double z2_0_5 = z3_0_5 - G3_0_0_2*z3_0_5;
     /* z3: z(k) (4.20) */
-    const double t1561 = c_q_10*t1560;
-    const double z3_1_5 = ((-G4_1_0_3*z4_1_2 + 0.2*s_q_10*z5_3_2) + z4_1_2) - 0.2*t1561;
-    const double z3_3_5 = s_q_10*t1560 + c_q_10*z5_3_2;
-    const double z3_5_5 = t1561 - s_q_10*z5_3_2;
+    const double t1404 = c_q_10*t1403;
+    const double z3_1_5 = ((-G4_1_0_2*z4_1_2 + 0.2*s_q_10*z5_3_2) + z4_1_2) - 0.2*t1404;
+    const double z3_3_5 = s_q_10*t1403 + c_q_10*z5_3_2;
+    const double z3_5_5 = t1404 - s_q_10*z5_3_2;
     /* z2: z(k) (4.20) */
-    const double t1563 = c_q_9*z3_5_5;
-    const double t1567 = s_q_9*z3_5_5;
-    const double t1565 = s_q_9*t1564;
-    const double t1566 = c_q_9*t1564;
-    const double z2_1_5 = (c_q_9*z3_1_5 - s_q_9*t1562) + (-0.2*t1563 - 0.2*t1565);
-    const double z2_2_5 = (0.2*t1566 + c_q_9*t1562) + (-0.2*t1567 + s_q_9*z3_1_5);
-    const double z2_4_5 = t1566 - t1567;
-    const double z2_5_5 = t1563 + t1565;
+    const double t1406 = c_q_9*z3_5_5;
+    const double t1410 = s_q_9*z3_5_5;
+    const double t1408 = s_q_9*t1407;
+    const double t1409 = c_q_9*t1407;
+    const double z2_1_5 = (c_q_9*z3_1_5 - s_q_9*t1405) + (-0.2*t1406 - 0.2*t1408);
+    const double z2_2_5 = (0.2*t1409 + c_q_9*t1405) + (-0.2*t1410 + s_q_9*z3_1_5);
+    const double z2_4_5 = t1409 - t1410;
+    const double z2_5_5 = t1406 + t1408;
     /* z1: z(k) (4.20) */
-    const double z1_1_5 = ((z2_1_5 - G2_1_0_3*z2_1_5) + t722*(z3_3_5 - G2_3_0_3*z2_1_5)) + t723*(z2_5_5 - G2_5_0_3*z2_1_5);
+    const double z1_1_5 = ((z2_1_5 - G2_1_0_2*z2_1_5) + t670*(z3_3_5 - G2_3_0_2*z2_1_5)) + t671*(z2_5_5 - G2_5_0_2*z2_1_5);
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_5 = -Dinv2_0_0_3*z2_1_5;
+    const double nu2_0_5 = -Dinv2_0_0_2*z2_1_5;
     /* z1: z(k) (4.20) */
-    const double t1568 = z2_0_5 - G2_0_0_3*z2_1_5;
-    const double t1569 = z2_2_5 - G2_2_0_3*z2_1_5;
-    const double z1_0_5 = (c_q_8*t1568 + (t774*z2_1_5 - 0.45*z2_4_5)) + s_q_8*t1569;
-    const double z1_2_5 = c_q_8*t1569 - s_q_8*t1568;
+    const double t1411 = z2_0_5 - G2_0_0_2*z2_1_5;
+    const double t1412 = z2_2_5 - G2_2_0_2*z2_1_5;
+    const double z1_0_5 = (c_q_8*t1411 + (t712*z2_1_5 - 0.45*z2_4_5)) + s_q_8*t1412;
+    const double z1_2_5 = c_q_8*t1412 - s_q_8*t1411;
     /* z0: z(k) (4.20) */
-    const double z0_2_5 = c_q_7*(z1_2_5 - G1_2_0_3*z1_1_5) - s_q_7*(z1_0_5 - G1_0_0_3*z1_1_5);
+    const double z0_2_5 = c_q_7*(z1_2_5 - G1_2_0_2*z1_1_5) - s_q_7*(z1_0_5 - G1_0_0_2*z1_1_5);
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_5 = -Dinv1_0_0_3*z1_1_5;
+    const double nu1_0_5 = -Dinv1_0_0_2*z1_1_5;
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_5 = -Dinv0_0_0_3*z0_2_5;
-    out[6] = nu0_0_2 + nu0_0_5;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_2_5 = c_q_7*nu0_0_5;
+    const double nu0_0_5 = -Dinv0_0_0_2*z0_2_5;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t1570 = s_q_7*nu0_0_5;
-    const double qdd1_0_5 = (G1_0_0_3*t1570 + nu1_0_5) - G1_2_0_3*lam1_2_5;
+    const double qdd1_0_5 = (t742*nu0_0_5 + nu1_0_5) - t743*nu0_0_5;
+    out[6] = nu0_0_2 + nu0_0_5;
     out[7] = qdd1_0_2 + qdd1_0_5;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0_5 = -t1570;
     /* lam2: lambda(k) (4.21) */
-    const double lam2_3_5 = t722*qdd1_0_5;
-    const double lam2_5_5 = t723*qdd1_0_5;
+    const double lam2_3_5 = t670*qdd1_0_5;
+    const double lam2_5_5 = t671*qdd1_0_5;
+    /* lam1: lambda(k) (4.21) */
+    const double lam1_0_5 = -s_q_7*nu0_0_5;
+    const double lam1_2_5 = c_q_7*nu0_0_5;
+    /* lam2: lambda(k) (4.21) */
     const double lam2_0_5 = c_q_8*lam1_0_5 - s_q_8*lam1_2_5;
     const double lam2_2_5 = c_q_8*lam1_2_5 + s_q_8*lam1_0_5;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_5 = ((((0.45*G2_4_0_3*lam1_0_5 + nu2_0_5) - G2_0_0_3*lam2_0_5) - G2_3_0_3*lam2_3_5) + (-G2_1_0_3*qdd1_0_5 - G2_2_0_3*lam2_2_5)) - G2_5_0_3*lam2_5_5;
+    const double qdd2_0_5 = ((-G2_0_0_2*lam2_0_5 - t723*qdd1_0_5) + ((0.45*G2_4_0_2*lam1_0_5 + nu2_0_5) - G2_1_0_2*qdd1_0_5)) + (-G2_2_0_2*lam2_2_5 - t755*qdd1_0_5);
     out[8] = qdd2_0_2 + qdd2_0_5;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1_5 = qdd1_0_5 + qdd2_0_5;
     const double lam2_4_5 = -0.45*lam1_0_5;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t1571 = 0.2*lam2_2_5 + lam2_4_5;
-    const double t1572 = lam2_5_5 - 0.2*lam2_1_5;
+    const double t1413 = 0.2*lam2_2_5 + lam2_4_5;
+    const double t1414 = lam2_5_5 - 0.2*lam2_1_5;
     /* lam3: lambda(k) (4.21) */
     const double lam3_2_5 = -s_q_9*lam2_1_5 + c_q_9*lam2_2_5;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_5 = ((nu3_0_5 - G3_0_0_3*lam2_0_5) - G3_2_0_3*lam3_2_5) - G3_4_0_3*(s_q_9*t1572 + c_q_9*t1571);
+    const double qdd3_0_5 = ((nu3_0_5 - G3_0_0_2*lam2_0_5) - G3_2_0_2*lam3_2_5) - G3_4_0_2*(s_q_9*t1414 + c_q_9*t1413);
     /* lam3: lambda(k) (4.21) */
     const double lam3_1_5 = c_q_9*lam2_1_5 + s_q_9*lam2_2_5;
-    const double lam3_5_5 = c_q_9*t1572 - s_q_9*t1571;
+    const double lam3_5_5 = c_q_9*t1414 - s_q_9*t1413;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_5 = (nu4_0_5 - G4_1_0_3*lam3_1_5) - G4_5_0_3*(c_q_10*(lam3_5_5 - 0.2*lam3_1_5) + s_q_10*lam2_3_5);
+    const double qdd4_0_5 = (nu4_0_5 - G4_1_0_2*lam3_1_5) - G4_5_0_2*(c_q_10*(lam3_5_5 - 0.2*lam3_1_5) + s_q_10*lam2_3_5);
     out[10] = qdd4_0_2 + qdd4_0_5;
     out[9] = qdd3_0_2 + qdd3_0_5;
     /* lam3: lambda(k) (4.21) */
@@ -4186,104 +3620,103 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double qdd5_0_5 = -1.0*lam4_0_5;
     out[11] = qdd5_0_2 + qdd5_0_5;
     /* z5: z(k) (4.20) */
-    const double t1573 = 0.06*fk_5_3;
-    const double t1574 = 0.4999998773501725*fk_3_3 + 0.866025474596338*fk_4_3;
-    const double t1576 = -0.866025474596338*fk_3_3 + 0.4999998773501725*fk_4_3;
+    const double t1415 = 0.06*fk_5_3;
+    const double t1416 = 0.4999998773501725*fk_3_3 + 0.866025474596338*fk_4_3;
+    const double t1418 = -0.866025474596338*fk_3_3 + 0.4999998773501725*fk_4_3;
     out[39] = fk_3_3;
     out[40] = fk_4_3;
-    const double z5_3_3 = (t1390*t1576 + t1437*fk_5_3) + t1404*t1574;
-    const double t1575 = t1406*t1574;
-    const double t1578 = t1405*t1574;
-    const double t1577 = t1394*t1576;
-    const double t1579 = t1392*t1576;
-    const double z5_1_3 = (-0.06*t1575 - t1427*t1573) - 0.06*t1577;
-    const double z5_5_3 = t1438*fk_5_3 + (t1575 + t1577);
-    const double z5_2_3 = (0.06*t1578 + t1426*t1573) + 0.06*t1579;
-    const double z5_4_3 = t1439*fk_5_3 + (t1578 + t1579);
+    const double z5_3_3 = (t1234*t1418 + t1281*fk_5_3) + t1248*t1416;
+    const double t1417 = t1250*t1416;
+    const double t1420 = t1249*t1416;
+    const double t1419 = t1238*t1418;
+    const double t1421 = t1236*t1418;
+    const double z5_1_3 = (-0.06*t1417 - t1271*t1415) - 0.06*t1419;
+    const double z5_5_3 = t1282*fk_5_3 + (t1417 + t1419);
+    const double z5_2_3 = (0.06*t1420 + t1270*t1415) + 0.06*t1421;
+    const double z5_4_3 = t1283*fk_5_3 + (t1420 + t1421);
     out[41] = fk_5_3;
     /* z4: z(k) (4.20) */
-    const double t1580 = c_q_17*z5_5_3;
-    const double t1583 = s_q_17*z5_5_3;
-    const double t1581 = s_q_17*z5_4_3;
-    const double t1582 = c_q_17*z5_4_3;
-    const double z4_1_3 = (c_q_17*z5_1_3 - s_q_17*z5_2_3) + (-0.08*t1580 - 0.08*t1581);
-    const double z4_2_3 = (c_q_17*z5_2_3 + s_q_17*z5_1_3) + (0.08*t1582 - 0.08*t1583);
-    const double z4_4_3 = t1582 - t1583;
-    const double z4_5_3 = t1580 + t1581;
+    const double t1422 = c_q_17*z5_5_3;
+    const double t1425 = s_q_17*z5_5_3;
+    const double t1423 = s_q_17*z5_4_3;
+    const double t1424 = c_q_17*z5_4_3;
+    const double z4_1_3 = (c_q_17*z5_1_3 - s_q_17*z5_2_3) + (-0.08*t1422 - 0.08*t1423);
+    const double z4_2_3 = (c_q_17*z5_2_3 + s_q_17*z5_1_3) + (0.08*t1424 - 0.08*t1425);
+    const double z4_4_3 = t1424 - t1425;
+    const double z4_5_3 = t1422 + t1423;
     /* nu4: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu4_0_6 = -Dinv4_0_0_5*z4_1_3;
+    const double nu4_0_6 = -Dinv4_0_0_3*z4_1_3;
     /* z3: z(k) (4.20) */
-    const double t1584 = z4_5_3 - G4_5_0_5*z4_1_3;
+    const double t1426 = z4_5_3 - G4_5_0_3*z4_1_3;
     const double z3_0_6 = s_q_16*z4_2_3;
     const double z3_2_6 = c_q_16*z4_2_3 + 0.2*z4_4_3;
     /* nu3: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu3_0_6 = -Dinv3_0_0_5*z3_0_6;
+    const double nu3_0_6 = -Dinv3_0_0_3*z3_0_6;
     /* z2: z(k) (4.20) */
-    const double t1586 = z3_2_6 - G3_2_0_5*z3_0_6;
-    const double t1588 = z4_4_3 - G3_4_0_5*z3_0_6;
-    const double z2_0_6 = z3_0_6 - G3_0_0_5*z3_0_6;
+    const double t1428 = z3_2_6 - G3_2_0_3*z3_0_6;
+    const double t1430 = z4_4_3 - G3_4_0_3*z3_0_6;
+    const double z2_0_6 = z3_0_6 - G3_0_0_3*z3_0_6;
     /* z3: z(k) (4.20) */
-    const double t1585 = c_q_16*t1584;
-    const double z3_1_6 = ((-G4_1_0_5*z4_1_3 + 0.2*s_q_16*z5_3_3) + z4_1_3) - 0.2*t1585;
-    const double z3_3_6 = s_q_16*t1584 + c_q_16*z5_3_3;
-    const double z3_5_6 = t1585 - s_q_16*z5_3_3;
+    const double t1427 = c_q_16*t1426;
+    const double z3_1_6 = ((-G4_1_0_3*z4_1_3 + 0.2*s_q_16*z5_3_3) + z4_1_3) - 0.2*t1427;
+    const double z3_3_6 = s_q_16*t1426 + c_q_16*z5_3_3;
+    const double z3_5_6 = t1427 - s_q_16*z5_3_3;
     /* z2: z(k) (4.20) */
-    const double t1587 = c_q_15*z3_5_6;
-    const double t1591 = s_q_15*z3_5_6;
-    const double t1589 = s_q_15*t1588;
-    const double t1590 = c_q_15*t1588;
-    const double z2_1_6 = (c_q_15*z3_1_6 - s_q_15*t1586) + (-0.2*t1587 - 0.2*t1589);
-    const double z2_2_6 = (0.2*t1590 + c_q_15*t1586) + (-0.2*t1591 + s_q_15*z3_1_6);
-    const double z2_4_6 = t1590 - t1591;
-    const double z2_5_6 = t1587 + t1589;
+    const double t1429 = c_q_15*z3_5_6;
+    const double t1433 = s_q_15*z3_5_6;
+    const double t1431 = s_q_15*t1430;
+    const double t1432 = c_q_15*t1430;
+    const double z2_1_6 = (c_q_15*z3_1_6 - s_q_15*t1428) + (-0.2*t1429 - 0.2*t1431);
+    const double z2_2_6 = (0.2*t1432 + c_q_15*t1428) + (-0.2*t1433 + s_q_15*z3_1_6);
+    const double z2_4_6 = t1432 - t1433;
+    const double z2_5_6 = t1429 + t1431;
     /* z1: z(k) (4.20) */
-    const double z1_1_6 = ((z2_1_6 - G2_1_0_5*z2_1_6) + t1116*(z3_3_6 - G2_3_0_5*z2_1_6)) + t1117*(z2_5_6 - G2_5_0_5*z2_1_6);
+    const double z1_1_6 = ((z2_1_6 - G2_1_0_3*z2_1_6) + t1012*(z3_3_6 - G2_3_0_3*z2_1_6)) + t1013*(z2_5_6 - G2_5_0_3*z2_1_6);
     /* nu2: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu2_0_6 = -Dinv2_0_0_5*z2_1_6;
+    const double nu2_0_6 = -Dinv2_0_0_3*z2_1_6;
     /* z1: z(k) (4.20) */
-    const double t1592 = z2_0_6 - G2_0_0_5*z2_1_6;
-    const double t1593 = z2_2_6 - G2_2_0_5*z2_1_6;
-    const double z1_0_6 = (c_q_14*t1592 + (t1168*z2_1_6 - 0.45*z2_4_6)) + s_q_14*t1593;
-    const double z1_2_6 = c_q_14*t1593 - s_q_14*t1592;
+    const double t1434 = z2_0_6 - G2_0_0_3*z2_1_6;
+    const double t1435 = z2_2_6 - G2_2_0_3*z2_1_6;
+    const double z1_0_6 = (c_q_14*t1434 + (t1054*z2_1_6 - 0.45*z2_4_6)) + s_q_14*t1435;
+    const double z1_2_6 = c_q_14*t1435 - s_q_14*t1434;
     /* z0: z(k) (4.20) */
-    const double z0_2_6 = c_q_13*(z1_2_6 - G1_2_0_5*z1_1_6) - s_q_13*(z1_0_6 - G1_0_0_5*z1_1_6);
+    const double z0_2_6 = c_q_13*(z1_2_6 - G1_2_0_3*z1_1_6) - s_q_13*(z1_0_6 - G1_0_0_3*z1_1_6);
     /* nu1: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu1_0_6 = -Dinv1_0_0_5*z1_1_6;
+    const double nu1_0_6 = -Dinv1_0_0_3*z1_1_6;
     /* nu0: nu(k) = D^-1 eps(k) (4.19) */
-    const double nu0_0_6 = -Dinv0_0_0_5*z0_2_6;
-    out[12] = nu0_0_3 + nu0_0_6;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_2_6 = c_q_13*nu0_0_6;
+    const double nu0_0_6 = -Dinv0_0_0_3*z0_2_6;
     /* qdd1: joint acceleration qdd(k) (4.22) */
-    const double t1594 = s_q_13*nu0_0_6;
-    const double qdd1_0_6 = (G1_0_0_5*t1594 + nu1_0_6) - G1_2_0_5*lam1_2_6;
+    const double qdd1_0_6 = (t1084*nu0_0_6 + nu1_0_6) - t1085*nu0_0_6;
+    out[12] = nu0_0_3 + nu0_0_6;
     out[13] = qdd1_0_3 + qdd1_0_6;
-    /* lam1: lambda(k) (4.21) */
-    const double lam1_0_6 = -t1594;
     /* lam2: lambda(k) (4.21) */
-    const double lam2_3_6 = t1116*qdd1_0_6;
-    const double lam2_5_6 = t1117*qdd1_0_6;
+    const double lam2_3_6 = t1012*qdd1_0_6;
+    const double lam2_5_6 = t1013*qdd1_0_6;
+    /* lam1: lambda(k) (4.21) */
+    const double lam1_0_6 = -s_q_13*nu0_0_6;
+    const double lam1_2_6 = c_q_13*nu0_0_6;
+    /* lam2: lambda(k) (4.21) */
     const double lam2_0_6 = c_q_14*lam1_0_6 - s_q_14*lam1_2_6;
     const double lam2_2_6 = c_q_14*lam1_2_6 + s_q_14*lam1_0_6;
     /* qdd2: joint acceleration qdd(k) (4.22) */
-    const double qdd2_0_6 = ((((0.45*G2_4_0_5*lam1_0_6 + nu2_0_6) - G2_0_0_5*lam2_0_6) - G2_3_0_5*lam2_3_6) + (-G2_1_0_5*qdd1_0_6 - G2_2_0_5*lam2_2_6)) - G2_5_0_5*lam2_5_6;
+    const double qdd2_0_6 = ((-G2_0_0_3*lam2_0_6 - t1065*qdd1_0_6) + ((0.45*G2_4_0_3*lam1_0_6 + nu2_0_6) - G2_1_0_3*qdd1_0_6)) + (-G2_2_0_3*lam2_2_6 - t1097*qdd1_0_6);
     out[14] = qdd2_0_3 + qdd2_0_6;
     /* lam2: lambda(k) (4.21) */
     const double lam2_1_6 = qdd1_0_6 + qdd2_0_6;
     const double lam2_4_6 = -0.45*lam1_0_6;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double t1595 = 0.2*lam2_2_6 + lam2_4_6;
-    const double t1596 = lam2_5_6 - 0.2*lam2_1_6;
+    const double t1436 = 0.2*lam2_2_6 + lam2_4_6;
+    const double t1437 = lam2_5_6 - 0.2*lam2_1_6;
     /* lam3: lambda(k) (4.21) */
     const double lam3_2_6 = -s_q_15*lam2_1_6 + c_q_15*lam2_2_6;
     /* qdd3: joint acceleration qdd(k) (4.22) */
-    const double qdd3_0_6 = ((nu3_0_6 - G3_0_0_5*lam2_0_6) - G3_2_0_5*lam3_2_6) - G3_4_0_5*(s_q_15*t1596 + c_q_15*t1595);
+    const double qdd3_0_6 = ((nu3_0_6 - G3_0_0_3*lam2_0_6) - G3_2_0_3*lam3_2_6) - G3_4_0_3*(s_q_15*t1437 + c_q_15*t1436);
     /* lam3: lambda(k) (4.21) */
     const double lam3_0_6 = lam2_0_6 + qdd3_0_6;
     const double lam3_1_6 = c_q_15*lam2_1_6 + s_q_15*lam2_2_6;
-    const double lam3_5_6 = c_q_15*t1596 - s_q_15*t1595;
+    const double lam3_5_6 = c_q_15*t1437 - s_q_15*t1436;
     /* qdd4: joint acceleration qdd(k) (4.22) */
-    const double qdd4_0_6 = (nu4_0_6 - G4_1_0_5*lam3_1_6) - G4_5_0_5*(c_q_16*(lam3_5_6 - 0.2*lam3_1_6) + s_q_16*lam2_3_6);
+    const double qdd4_0_6 = (nu4_0_6 - G4_1_0_3*lam3_1_6) - G4_5_0_3*(c_q_16*(lam3_5_6 - 0.2*lam3_1_6) + s_q_16*lam2_3_6);
     /* lam4: lambda(k) (4.21) */
     const double lam4_0_6 = c_q_16*lam3_0_6 - s_q_16*lam3_2_6;
     /* qdd5: joint acceleration qdd(k) (4.22) */

@@ -73,7 +73,6 @@ class UnrollBackend(SympyBackend):
         self.defs: list[tuple[nodes.Sym, nodes.Expr, str, str]] = []   # (temp, expr, label, note)
         self.lanes: list[LaneStep] = []          # the quantities named by :meth:`columns`
         self._lane_out: dict = {}                # id(result of columns) -> (result, {chunk: vector names})
-        self._trig: dict = {}
         self._used: set = set()
         self._named: dict = {}                   # expression -> the temporary that holds it
         self.arena = nodes.Arena()
@@ -107,12 +106,10 @@ class UnrollBackend(SympyBackend):
         return super().constant(a)
 
     def _trig_call(self, fn, x, prefix):
+        """sin or cos of ``x`` as a temporary (``s_q_3``; ``s_angle`` when ``x`` is not a
+        symbol), each argument's once: :meth:`_new` gives a repeated one its temporary."""
         x = nodes.sympify(x)
-        key = (prefix, x)
-        if key not in self._trig:
-            base = x.name if x.is_Symbol else f"{len(self._trig)}"
-            self._trig[key] = self._new(fn(x), f"{prefix}_{base}", "", TRIG)
-        return self._trig[key]
+        return self._new(fn(x), f"{prefix}_{x.name if x.is_Symbol else 'angle'}", "", TRIG)
 
     def sin(self, x):
         return self._trig_call(nodes.sin, x, "s")

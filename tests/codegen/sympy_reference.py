@@ -29,7 +29,6 @@ class UnrollBackend(SympyBackend):
 
     def __init__(self):
         self.defs: list[tuple[sympy.Symbol, sympy.Expr, str]] = []   # (temp, expr, label)
-        self._trig: dict = {}
         self._used: set = set()
         self._named: dict = {}
 
@@ -44,11 +43,8 @@ class UnrollBackend(SympyBackend):
         return super().constant(a)
 
     def _trig_call(self, fn, x, prefix):
-        key = (prefix, x)
-        if key not in self._trig:
-            base = str(x) if isinstance(x, sympy.Symbol) else f"{len(self._trig)}"
-            self._trig[key] = self._new(fn(x), f"{prefix}_{base}", ("", TRIG))
-        return self._trig[key]
+        base = str(x) if isinstance(x, sympy.Symbol) else "angle"
+        return self._new(fn(x), f"{prefix}_{base}", ("", TRIG))
 
     def sin(self, x):
         return self._trig_call(sympy.sin, sympy.sympify(x), "s")

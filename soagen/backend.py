@@ -53,23 +53,24 @@ class NumpyBackend:
         """A^-1 b for a small symmetric positive definite system."""
         return np.linalg.solve(A, b)
 
-    def name(self, x, label, symmetric=False, note=None):
+    def name(self, x, label, body=None, symmetric=False, note=None):
         """Hook for symbolic backends: return ``x`` (possibly as named temporaries).
-        ``label`` names the quantity (``P3``); ``symmetric`` says that ``x`` is a symmetric
+        ``label`` names the quantity (``P3``), ``body`` the body it belongs to (the index
+        of a per-body quantity, None for others); ``symmetric`` says that ``x`` is a symmetric
         matrix (a symbolic backend names its upper triangle only); ``note`` says what it is,
         with its equation (the generated code's comment). Numbers pass through."""
         return x
 
-    def columns(self, f, blocks, label, note=None, name_inputs=False):
+    def columns(self, f, blocks, label, note=None, name_inputs=False, body=None):
         """``f(*blocks)``, named ``label`` (:meth:`name`), where ``f`` does the same to every
         column: the blocks' last axis runs over the same columns, and column j of the
         result depends only on column j of each block, through the same operations (a
         spatial transform applied to several force vectors, a substitution step of a
         triangular solve with several right-hand sides). A code generator may then compute
-        several columns at once (:mod:`soagen.codegen.lanes`); numerically it is ``f``.
+        several columns at once (:mod:`soagen.codegen.c.lanes`); numerically it is ``f``.
         ``name_inputs``: the entries of a block that no earlier such call returned are
         named first (right-hand sides that other code reads too, computed once)."""
-        return self.name(f(*blocks), label, note=note)
+        return self.name(f(*blocks), label, body=body, note=note)
 
     def nonzero_columns(self, B):
         """The columns of the 2-d block B that are not zero by construction (every one:

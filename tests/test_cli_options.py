@@ -73,10 +73,10 @@ def test_lang_all_writes_every_language(tmp_path):
 
 def test_algorithms_all_combines_with_more(tmp_path):
     from soagen.cli.generate import parse_algorithms
-    from soagen.codegen.functions import ALGORITHMS
+    from soagen.codegen.registry import DEFAULT
 
-    assert parse_algorithms("all,inverse_dynamics_derivatives") == [*ALGORITHMS, "inverse_dynamics_derivatives"]
-    assert sorted(parse_algorithms("mass_matrix,all")) == sorted(ALGORITHMS)      # each once
+    assert parse_algorithms("all,inverse_dynamics_derivatives") == [*DEFAULT, "inverse_dynamics_derivatives"]
+    assert sorted(parse_algorithms("mass_matrix,all")) == sorted(DEFAULT)      # each once
     r = run("generate", "planar2", "--algorithms", "all,regressor", "--lang", "python", "--out", tmp_path, "-q")
     assert r.exit_code == 0, r.output
     text = (tmp_path / "planar2.py").read_text()

@@ -77,8 +77,27 @@ def cycles(graph):
 
 def test_the_import_graph_has_no_cycle():
     graph = import_graph(modules())
-    assert len(graph) > 50 and "soagen.codegen.unroll" in graph["soagen.codegen.emit"]
+    assert len(graph) > 50 and "soagen.codegen.records" in graph["soagen.codegen.emit"]
     assert cycles(graph) == []
+
+
+def test_the_codegen_layers():
+    """The SymPy-compatible core (codegen/graph/) imports nothing of soagen but the
+    errors; the C backend (codegen/c/) is reached only through the language table (and
+    its own tests); the engine knows nothing of robots (docs/architecture.md)."""
+    graph = import_graph(modules())
+    for name, edges in graph.items():
+        if name.startswith("soagen.codegen.graph"):
+            assert all(e.startswith("soagen.codegen.graph") or e == "soagen.errors" for e in edges), (name, edges)
+        if not name.startswith(("soagen.codegen.c", "soagen.codegen.languages")):
+            assert not [e for e in edges if e.startswith("soagen.codegen.c.")], (name, edges)
+    engine = ("graph", "graph.expr", "graph.cse", "graph.order", "unroll", "printing", "python_printers",
+              "records", "languages", "emit", "c", "c.body", "c.printers", "c.lanes", "c.sum_order",
+              "c.statement_order")
+    for short in engine:
+        edges = graph[f"soagen.codegen.{short}"]
+        assert not [e for e in edges if e.startswith(("soagen.model", "soagen.dynamics", "soagen.algorithms",
+                                                      "soagen.loaders"))], (short, edges)
 
 
 def test_the_cycle_check_can_fail():

@@ -365,7 +365,8 @@ def soagen_wrapper(lib, short, prefix, name, record, nout_sizes):
 
 def bench_robot(name, args, cache):
     import soagen
-    from soagen.codegen.emit import environment, output_sizes
+    from soagen.codegen.emit import environment
+    from soagen.codegen.records import output_sizes
 
     spec = ROBOTS[name]
     work = cache / name

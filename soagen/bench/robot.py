@@ -88,7 +88,8 @@ def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=()
     a closed-chain object's orientation), normalized in the random inputs;
     ``input_size``: the longest input if longer than nq and nv."""
     from soagen.codegen.compile import compiler, run_logged
-    from soagen.codegen.emit import environment, output_offsets, output_sizes, write
+    from soagen.codegen.emit import environment, write
+    from soagen.codegen.records import output_offsets, output_sizes
 
     work = Path(work)
     write(result, work)
@@ -208,13 +209,13 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     from soagen.bench import throughput as T
     from soagen.codegen.compile import load_c, load_python
     from soagen.codegen.extension import compile_extension, load_extension
-    from soagen.codegen.functions import ALGORITHMS, FRAMES_FUNCTIONS, TIP_FUNCTIONS
+    from soagen.codegen.registry import AT_A_FRAME, DEFAULT, OF_SEVERAL_FRAMES
     from soagen.codegen.robot import render
 
     robot = soagen.load(robot_file, tip=tip, floating_base=floating_base)
-    names = [n for n in algorithms or ALGORITHMS if n not in FRAMES_FUNCTIONS]
+    names = [n for n in algorithms or DEFAULT if n not in OF_SEVERAL_FRAMES]
     if robot.tip is None:
-        names = [n for n in names if n not in TIP_FUNCTIONS]
+        names = [n for n in names if n not in AT_A_FRAME]
     arrays = tuple(lang for lang, wanted in (("jax", with_jax), ("torch", with_torch))
                    if wanted and _importable(lang))
     t0, c0 = time.perf_counter(), time.process_time()

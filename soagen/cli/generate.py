@@ -11,6 +11,7 @@ from soagen.cli.options import (
     robot_file_options,
     tip_option,
 )
+from soagen.codegen.registry import algorithms_help
 
 LANGS = {"c": ("c",), "python": ("python",), "jax": ("jax",), "torch": ("torch",), "casadi": ("casadi",),
          "all": ("c", "python", "jax", "torch", "casadi")}
@@ -31,10 +32,10 @@ def parse_algorithms(text):
     """A comma-separated list of algorithm names, where 'all' stands for the default set
     (``all,inverse_dynamics_derivatives``: those and one more); validated later, against
     the robot."""
-    from soagen.codegen.functions import ALGORITHMS
+    from soagen.codegen.registry import DEFAULT
 
     names = [a.strip() for a in (text or "all").split(",") if a.strip()] or ["all"]
-    return list(dict.fromkeys(n for a in names for n in (ALGORITHMS if a == "all" else (a,))))
+    return list(dict.fromkeys(n for a in names for n in (DEFAULT if a == "all" else (a,))))
 
 
 def robot_algorithms(model, text):
@@ -97,13 +98,7 @@ def progress_bar(total, quiet):
 @click.option("--name", "prefix", metavar="PREFIX", default=None,
               help="File and C symbol prefix (default: the robot's name).")
 @click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
-              help="Comma-separated functions to generate: inverse_dynamics, mass_matrix, "
-                   "bias_forces, inverse_mass_matrix, forward_dynamics, jacobian, "
-                   "jacobian_dot_qd, op_space_inverse_inertia, op_space_inverse_inertia_frames "
-                   "(of all frames at once; two or more frames) ('all': these nine); and, "
-                   "when named, inverse_dynamics_derivatives, forward_dynamics_derivatives, "
-                   "coriolis_matrix, regressor, base_regressor (docs/derivatives.md); 'all' "
-                   "combines with them: all,regressor.")
+              help=algorithms_help())
 @fd_variant_option
 @click.option("--symbolic-params", is_flag=True,
               help="Keep masses, centres of mass and inertias as inputs (params, 10 per "
@@ -143,7 +138,8 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     from soagen import output_dir
     from soagen.cli.options import load_args, load_robot, model_file
     from soagen.codegen.emit import write
-    from soagen.codegen.robot import frames_for, render
+    from soagen.codegen.frames import frames_for
+    from soagen.codegen.robot import render
 
     robot, system = model_file(robot)
     if system:

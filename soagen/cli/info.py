@@ -75,7 +75,7 @@ def floating_feet(model):
     """The feet of a robot that looks floating but was loaded on a fixed base: the
     foot-like leaf frames (sole, foot, toe, ankle) of two or more limbs that hang from the
     base (a quadruped's trunk, a humanoid's pelvis); empty otherwise."""
-    from soagen.codegen.functions import leaf_frames
+    from soagen.codegen.frames import leaf_frames
 
     if any(b.joint.kind == "free" for b in model.bodies):
         return []

@@ -102,13 +102,13 @@ def render(system, system_file=None, langs=("c", "python"), prefix=None, batch=F
     :class:`~soagen.codegen.emit.Emitted` files and manifest (nothing written). With
     ``batch`` the C has the ``_batch`` functions too."""
     from soagen.codegen.emit import (
-        Function,
         Header,
         default_prefix,
         emit,
         file_digest,
         validate_prefix,
     )
+    from soagen.codegen.records import Function
     from soagen.codegen.robot import batch_langs
     from soagen.codegen.unroll import unrolled
 

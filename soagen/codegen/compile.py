@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from soagen.codegen.emit import output_shapes
+from soagen.codegen.records import output_shapes
 from soagen.errors import SoagenError
 
 # Flags for timing and for the Python module: this machine's vector units, and fused

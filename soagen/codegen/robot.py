@@ -16,19 +16,14 @@ from soagen.codegen.emit import (
     file_digest,
     validate_prefix,
 )
+from soagen.codegen.frames import frames_for
 from soagen.codegen.functions import (
-    ALGORITHMS,
-    FD_VARIANTS,
-    FRAMES_FUNCTIONS,
-    SPECS,
-    TIP_FUNCTIONS,
     check_algorithms,
-    frames_named,
     generate_function,
-    leaf_frames,
     param_names,
     refuse_inverse,
 )
+from soagen.codegen.registry import DEFAULT, ENTRIES, FD_VARIANTS
 from soagen.errors import SoagenError
 
 CONVENTIONS = (
@@ -81,7 +76,7 @@ def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, bat
     cmd = [f"soagen {'build' if build else 'generate'} {source} --name {prefix}", *load_args]
     if not build and set(langs) != {"c", "python"}:
         cmd.append(f"--lang {','.join(langs)}")
-    if list(algorithms) != list(ALGORITHMS):
+    if list(algorithms) != list(DEFAULT):
         cmd.append(f"--algorithms {','.join(algorithms)}")
     if frames:
         cmd.append(f"--frames {','.join(frames)}")
@@ -96,21 +91,11 @@ def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, bat
     return " ".join(cmd)
 
 
-def frames_for(robot, frames=None):
-    """The frames the frame functions (Jacobian, Jdot qd, J M^-1 J^T) are generated for:
-    those named (``frames``: link names), else None for a robot with a tip frame (one
-    function each, at the tip), else every leaf frame of the tree
-    (:func:`~soagen.codegen.functions.leaf_frames`)."""
-    if frames:
-        return frames_named(robot, frames)
-    return None if robot.tip is not None else leaf_frames(robot)
-
-
-def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), prefix=None,
+def render(robot, robot_file, algorithms=DEFAULT, langs=("c", "python"), prefix=None,
            fd_variant="best", symbolic_params=False, numpy=False, batch=False, progress=None,
            frames=None, load_args=()) -> Emitted:
     """Unroll and print; return the files as text (nothing is written here). ``langs``
-    names languages of :data:`soagen.codegen.emit.LANGUAGES`; with ``numpy`` the Python
+    names languages of :data:`soagen.codegen.languages.LANGUAGES`; with ``numpy`` the Python
     output is the batched numpy module, with ``batch`` the C has the ``_batch`` functions.
     The frame functions are generated at the tip, or for each of ``frames`` (link names),
     or for a tree without a tip for every leaf frame (:func:`frames_for`), named
@@ -118,9 +103,9 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
     model (:func:`soagen.cli.options.load_args`), repeated in the regenerate command."""
     prefix = validate_prefix(prefix or default_prefix(robot.name))
     check_algorithms(algorithms)
-    algorithms = [a for a in SPECS if a in set(algorithms)]        # canonical order
+    algorithms = [a for a in ENTRIES if a in set(algorithms)]        # canonical order
     if robot.is_flexible:
-        rigid_only = [a for a in algorithms if a not in ALGORITHMS] + (["--symbolic-params"] if symbolic_params else [])
+        rigid_only = [a for a in algorithms if not ENTRIES[a].flexible] + (["--symbolic-params"] if symbolic_params else [])
         if rigid_only:
             raise SoagenError(f"{robot.name}: {', '.join(rigid_only)} not available for flexible bodies "
                               "(docs/flexible.md, Limits)")
@@ -132,7 +117,7 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
     # others; q has nq entries, qd/qdd/tau nv (docs/trees-and-floating-bases.md).
     at = frames_for(robot, frames)
     if at is None or len(at) < 2:          # one frame at most: no function of several frames
-        algorithms_run = [a for a in algorithms if a not in FRAMES_FUNCTIONS]
+        algorithms_run = [a for a in algorithms if ENTRIES[a].frames != "several"]
     else:
         algorithms_run = algorithms
     if not symbolic_params:                # with the parameters as inputs, their values decide
@@ -141,11 +126,11 @@ def render(robot, robot_file, algorithms=ALGORITHMS, langs=("c", "python"), pref
     for a in algorithms_run:
         if progress:
             progress(a)
-        if a in FRAMES_FUNCTIONS:
+        if ENTRIES[a].frames == "several":
             functions.append(_with_params(generate_function(robot, a, fd_variant, at, symbolic_params),
                                           symbolic_params))
             continue
-        for frame in (at if at is not None and a in TIP_FUNCTIONS else [None]):
+        for frame in (at if at is not None and ENTRIES[a].frames == "one" else [None]):
             functions.append(_with_params(generate_function(robot, a, fd_variant, frame, symbolic_params),
                                           symbolic_params))
     source = Path(robot_file).name if robot_file else robot.name

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from soagen.codegen.emit import output_shapes
+from soagen.codegen.records import output_shapes
 from soagen.errors import SoagenError
 from soagen.tolerances import NORMAL_EQUATIONS_RANK
 

@@ -19,9 +19,9 @@ expanded. Structure is exploited on the spot:
 short expressions and orders the result into a straight-line :class:`Program`;
 :func:`unrolled` is the one entry point of every front end (backend, arena, stack, errors).
 
-The arithmetic runs on :mod:`soagen.codegen.expr` nodes (SymPy 1.14's canonical forms,
+The arithmetic runs on :mod:`soagen.codegen.graph.expr` nodes (SymPy 1.14's canonical forms,
 built without SymPy's evaluation machinery) and the common-subexpression pass is
-:mod:`soagen.codegen.cse` (SymPy's algorithm on those nodes): the program is the one
+:mod:`soagen.codegen.graph.cse` (SymPy's algorithm on those nodes): the program is the one
 SymPy 1.14 would give, an order of magnitude faster, whatever SymPy is installed. A quantity that is not finite (a division
 by an exact zero, e.g. D(k) = 0 for a joint that moves no inertia) raises
 :class:`NonFiniteQuantity`, which the code generator turns into a one-line error.
@@ -29,7 +29,6 @@ by an exact zero, e.g. D(k) = 0 for a joint that moves no inertia) raises
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from itertools import count, permutations
 
@@ -37,12 +36,11 @@ import numpy as np
 import sympy
 
 from soagen.backend import SympyBackend
-from soagen.codegen import expr as nodes
-from soagen.codegen.cse import cse
+from soagen.codegen.graph import expr as nodes
+from soagen.codegen.graph.cse import cse
 from soagen.errors import SoagenError
 from soagen.tolerances import SNAP
 
-_CSE = re.compile(r"^t\d+$")
 TRIG = "sin/cos of the joint angles, each computed once"
 LDL = "LDL^T factors inverting a multi-dof D(k) block"
 SHARED = "shared by the outputs"
@@ -53,8 +51,8 @@ class NonFiniteQuantity(SoagenError):
     not finite: a division by an exact zero, e.g. D(k) = H P H^T = 0 for a joint that moves
     no mass. ``where`` is the front end's prefix naming the model and the joint or part."""
 
-    def __init__(self, label, where="", note=None):
-        self.label, self.where, self.note = label, where, note
+    def __init__(self, label, where="", note=None, body=None):
+        self.label, self.where, self.note, self.body = label, where, note, body
         what = f"{label} ({note})" if note else label
         super().__init__(f"{where}{what} is not finite (a division by zero: a joint that "
                          f"moves no mass or inertia about its axis?)")
@@ -62,7 +60,7 @@ class NonFiniteQuantity(SoagenError):
 
 class UnrollBackend(SympyBackend):
     """Numpy object arrays of expression nodes; :meth:`name` introduces recorded
-    temporaries. The backend owns its arena (:class:`soagen.codegen.expr.Arena`): nodes
+    temporaries. The backend owns its arena (:class:`soagen.codegen.graph.expr.Arena`): nodes
     are built in it while the backend is entered (``with UnrollBackend() as xp:``), and
     freed with the program unrolled from it. Nothing outside the backend decides what it
     records, so two backends, interleaved or on two threads, give the same programs."""
@@ -70,7 +68,7 @@ class UnrollBackend(SympyBackend):
     dtype = object
 
     def __init__(self):
-        self.defs: list[tuple[nodes.Sym, nodes.Expr, str, str]] = []   # (temp, expr, label, note)
+        self.defs: list[tuple] = []              # (temp, expr, label, note, body)
         self.lanes: list[LaneStep] = []          # the quantities named by :meth:`columns`
         self._lane_out: dict = {}                # id(result of columns) -> (result, {chunk: vector names})
         self._used: set = set()
@@ -92,7 +90,7 @@ class UnrollBackend(SympyBackend):
 
     def symbols(self, name, n):
         """An input vector: the symbols ``name_0 .. name_{n-1}`` (printed ``name[k]``)."""
-        return np.array([nodes.symbol(f"{name}_{k}") for k in range(n)], dtype=object)
+        return np.array([nodes.input_symbol(name, k) for k in range(n)], dtype=object)
 
     def constant(self, a):
         """Model constants as in :class:`~soagen.backend.SympyBackend`, with floats within
@@ -109,7 +107,7 @@ class UnrollBackend(SympyBackend):
         """sin or cos of ``x`` as a temporary (``s_q_3``; ``s_angle`` when ``x`` is not a
         symbol), each argument's once: :meth:`_new` gives a repeated one its temporary."""
         x = nodes.sympify(x)
-        return self._new(fn(x), f"{prefix}_{x.name if x.is_Symbol else 'angle'}", "", TRIG)
+        return self._new(fn(x), f"{prefix}_{x.name if x.is_Symbol else 'angle'}", "", TRIG, None)
 
     def sin(self, x):
         return self._trig_call(nodes.sin, x, "s")
@@ -133,7 +131,7 @@ class UnrollBackend(SympyBackend):
             return adjugate_inverse(A)
 
         def name(e, tag):
-            return e if _trivial(e) or not e.is_finite else self._new(e, tag, "", LDL)
+            return e if _trivial(e) or not e.is_finite else self._new(e, tag, "", LDL, None)
 
         L = [[nodes.ZERO] * n for _ in range(n)]
         d = [None] * n
@@ -165,7 +163,7 @@ class UnrollBackend(SympyBackend):
         self._used.add(name)
         return name
 
-    def _new(self, expr, name, label, note):
+    def _new(self, expr, name, label, note, body):
         """The temporary that holds ``expr``: a fresh one, or the one already holding the
         same (interned) expression. So a quantity that two recursions of one function compute
         alike is computed once (value numbering): the composite inertias of the mass matrix
@@ -173,16 +171,16 @@ class UnrollBackend(SympyBackend):
         and of (D.14), entries of the composite momenta that equal those of the composite
         inertia rates (D.3)."""
         if not expr.is_finite:
-            raise NonFiniteQuantity(label or name, note=note)
+            raise NonFiniteQuantity(label or name, note=note, body=body)
         if expr in self._named:
             return self._named[expr]
         sym = self._named[expr] = nodes.symbol(self._unique(name))
-        self.defs.append((sym, expr, label, note))
+        self.defs.append((sym, expr, label, note, body))
         return sym
 
-    def name(self, x, label, symmetric=False, note=None):
+    def name(self, x, label, body=None, symmetric=False, note=None):
         """Each non-trivial entry of ``x`` as a fresh temporary ``label_i_j``, recorded
-        with its expression. ``symmetric``: ``x`` is a symmetric matrix, named on its upper
+        with its expression and the ``body`` it belongs to. ``symmetric``: ``x`` is a symmetric matrix, named on its upper
         triangle only (the lower entries are the same temporaries). ``note`` says what the
         quantity is, with its equation (the generated code's comment)."""
         self.arena.maybe_sweep()
@@ -197,25 +195,25 @@ class UnrollBackend(SympyBackend):
             e = nodes.sympify(e)
             if _trivial(e):
                 if not e.is_finite:
-                    raise NonFiniteQuantity(label, note=note)
+                    raise NonFiniteQuantity(label, note=note, body=body)
                 out[idx] = e
             else:
-                out[idx] = self._new(e, f"{label}_{'_'.join(str(i) for i in idx)}", label, note)
+                out[idx] = self._new(e, f"{label}_{'_'.join(str(i) for i in idx)}", label, note, body)
         return out
 
-    def columns(self, f, blocks, label, note=None, name_inputs=False):
+    def columns(self, f, blocks, label, note=None, name_inputs=False, body=None):
         """``f(*blocks)`` named as by :meth:`name`, and, when it has at least
         :data:`MIN_LANES` columns, recorded as a :class:`LaneStep`: ``f`` applied once per
         chunk of :data:`LANES` columns to vectors (placeholder symbols), so that the scalar
-        C can compute the chunk's columns together (:mod:`soagen.codegen.lanes`). A block
+        C can compute the chunk's columns together (:mod:`soagen.codegen.c.lanes`). A block
         that an earlier such step returned is read as that step's vectors; any other block
         is packed from its entries (named first with ``name_inputs``)."""
         blocks = [np.asarray(b, dtype=object) for b in blocks]
         if name_inputs and blocks[0].shape[-1] >= MIN_LANES:
-            blocks = [b if id(b) in self._lane_out else self.name(b, f"{label}_in{k}", note=note)
+            blocks = [b if id(b) in self._lane_out else self.name(b, f"{label}_in{k}", body=body, note=note)
                       for k, b in enumerate(blocks)]
         start = len(self.defs)
-        out = self.name(f(*blocks), label, note=note)
+        out = self.name(f(*blocks), label, body=body, note=note)
         m = out.shape[-1]
         chunks = lane_chunks(m)
         if not chunks:
@@ -300,10 +298,11 @@ class Statement:
     expr: nodes.Expr
     label: str            # the quantity it belongs to (e.g. "V3"); "" for the backend's own
     note: str | None      # what that quantity is, with its equation (the code's comment)
+    body: int | None = None   # the body of a per-body quantity (3 for V3)
 
 
 LANES = 4
-"""Columns computed together by the scalar C (:mod:`soagen.codegen.lanes`): four doubles,
+"""Columns computed together by the scalar C (:mod:`soagen.codegen.c.lanes`): four doubles,
 one AVX register (two SSE2 or NEON registers)."""
 MIN_LANES = 3
 """A chunk of fewer columns stays scalar (the last chunk of 6 columns: 4 + 2)."""
@@ -360,10 +359,11 @@ def unrolled(build, where=None) -> Program:
     """The one way every front end (robot, closed chain, ...) unrolls a function:
     ``build(xp)`` runs generic code on a fresh :class:`UnrollBackend` and returns the
     outputs, which :func:`unroll` turns into a program. It runs on a thread with a deep
-    stack (:func:`~soagen.codegen.expr.deep`), with the cyclic garbage collector paused
-    (:func:`~soagen.codegen.expr.gc_paused`), in the backend's own arena. A quantity that is
+    stack (:func:`~soagen.codegen.graph.expr.deep`), with the cyclic garbage collector paused
+    (:func:`~soagen.codegen.graph.expr.gc_paused`), in the backend's own arena. A quantity that is
     not finite raises :class:`NonFiniteQuantity` whose message starts with
-    ``where(label)`` (the front end names the model, the function and the joint)."""
+    ``where(body)`` (the front end names the model, the function and the joint of the
+    quantity's body, None when it is not a per-body one)."""
     def run():
         with UnrollBackend() as xp, nodes.gc_paused():
             try:
@@ -371,7 +371,7 @@ def unrolled(build, where=None) -> Program:
             except NonFiniteQuantity as err:
                 if where is None:
                     raise
-                raise NonFiniteQuantity(err.label, where(err.label), err.note) from None
+                raise NonFiniteQuantity(err.label, where(err.body), err.note, err.body) from None
 
     return nodes.deep(run)
 
@@ -413,10 +413,10 @@ def _unroll(out, defs, arena):
     # the temporary's place and name, so the code reads V1_0 = ..., not an alias.
     rep_syms = {s for s, _ in reps}
     alias, rep_label = {}, {}
-    for (sym, _, label, note), e in zip(kept, reduced[:len(kept)]):
-        if e.is_Symbol and _CSE.match(e.name) and e not in alias and e in rep_syms:
+    for (sym, _, label, note, body), e in zip(kept, reduced[:len(kept)]):
+        if e.is_Symbol and e not in alias and e in rep_syms:
             alias[e] = sym
-            rep_label[sym] = (label, note)
+            rep_label[sym] = (label, note, body)
     if alias:
         rename = nodes.Replacer(alias)             # may merge equal subexpressions: evaluate
         reps = [(alias.get(s, s), rename(v)) for s, v in reps]
@@ -424,7 +424,7 @@ def _unroll(out, defs, arena):
     rep_def = dict(reps)
     emitted, statements = set(), []
 
-    def need(expr, label, note):
+    def need(expr, label, note, body):
         """Emit the CSE temporaries ``expr`` uses (depth first, by name), before it."""
         todo = [(expr, iter(sorted(expr.free_symbols, key=_name)), None)]
         while todo:
@@ -438,20 +438,20 @@ def _unroll(out, defs, arena):
                 todo.pop()
                 if target is not None:
                     emitted.add(target)
-                    statements.append(Statement(target, e, *rep_label.get(target, (label, note))))
+                    statements.append(Statement(target, e, *rep_label.get(target, (label, note, body))))
 
-    for (sym, _, label, note), e in zip(kept, reduced[:len(kept)]):
+    for (sym, _, label, note, body), e in zip(kept, reduced[:len(kept)]):
         if sym in rep_def:                      # defined above, in place of its temporary
-            need(sym, label, note)
+            need(sym, label, note, body)
             continue
-        need(e, label, note)
-        statements.append(Statement(sym, e, label, note))
+        need(e, label, note, body)
+        statements.append(Statement(sym, e, label, note, body))
     outs = reduced[len(kept):]
     for e in outs:
-        need(e, "", SHARED)
+        need(e, "", SHARED, None)
     # number the remaining CSE temporaries t0, t1, ... in the order they are defined
     renum = {st.target: nodes.symbol(f"t{k}") for k, st in enumerate(
-        [st for st in statements if st.target in rep_syms and _CSE.match(st.target.name)])}
+        [st for st in statements if st.target in rep_syms])}
     if renum:
         rename = nodes.Replacer(renum, renaming=True)
         for st in statements:

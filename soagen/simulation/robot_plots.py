@@ -163,7 +163,7 @@ def end_frames(robot):
         return [robot.tip]
     if robot.is_chain:
         return [Frame(robot.bodies[-1].name, robot.nb - 1, np.eye(3), np.zeros(3))]
-    from soagen.codegen.functions import leaf_frames
+    from soagen.codegen.frames import leaf_frames
 
     return leaf_frames(robot)
 

@@ -47,9 +47,9 @@ def random_states(robot, n, seed=0):
 
 def build(robot, path, tmp, algorithms=None, numpy=False, **kw):
     """Render C and Python for ``robot``, write into tmp, compile; (manifest, C, Python)."""
-    from soagen.codegen.functions import ALGORITHMS
+    from soagen.codegen.registry import DEFAULT
 
-    res = render(robot, path, algorithms=algorithms or ALGORITHMS, numpy=numpy, **kw)
+    res = render(robot, path, algorithms=algorithms or DEFAULT, numpy=numpy, **kw)
     write(res, tmp)
     prefix = res.manifest["prefix"]
     lib = load_c(tmp, prefix, res.manifest)

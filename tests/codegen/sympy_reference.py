@@ -1,5 +1,5 @@
 """The code generator's previous implementation, on SymPy itself: the reference the
-fast unroller (soagen.codegen.expr / cse / printers) must reproduce byte for byte.
+fast unroller (soagen.codegen.graph.expr / cse / printers) must reproduce byte for byte.
 
 ``UnrollBackend`` runs the recursions on SymPy expressions (SymPy's own evaluation),
 ``unroll`` calls ``sympy.cse(order="none")``, the printers subclass SymPy's
@@ -24,6 +24,21 @@ from soagen.codegen.unroll import LDL, SHARED, TRIG
 SNAP = 1e-14
 _CSE = re.compile(r"^t\d+$")
 
+class InputSymbol(sympy.Symbol):
+    """Entry ``k`` of input vector ``array``, a SymPy symbol named ``array_k`` that knows it
+    is one (the emitter asks ``symbol.array``, as of soagen's input symbols)."""
+
+    def __new__(cls, array, k):
+        obj = super().__new__(cls, f"{array}_{k}")
+        obj.array, obj.index = array, k
+        return obj
+
+    @classmethod
+    def class_key(cls):
+        """A plain Symbol's, so that it sorts (and so prints) as the symbol it stands for."""
+        return sympy.Symbol.class_key()
+
+
 class UnrollBackend(SympyBackend):
     """A SymPy backend whose :meth:`name` introduces recorded temporaries."""
 
@@ -33,7 +48,7 @@ class UnrollBackend(SympyBackend):
         self._named: dict = {}
 
     def symbols(self, name, n):
-        return np.array([sympy.Symbol(f"{name}_{k}") for k in range(n)], dtype=object)
+        return np.array([InputSymbol(name, k) for k in range(n)], dtype=object)
 
     def constant(self, a):
         a = np.asarray(a)
@@ -91,7 +106,7 @@ class UnrollBackend(SympyBackend):
         self.defs.append((sym, expr, label))
         return sym
 
-    def name(self, x, label, symmetric=False, note=None):
+    def name(self, x, label, body=None, symmetric=False, note=None):
         x = np.asarray(x, dtype=object)
         out = np.empty(x.shape, dtype=object)
         for idx, e in np.ndenumerate(x):
@@ -358,7 +373,7 @@ def use_reference(monkeypatch):
     """Make the code generator use this reference unroller and these printers (until
     ``monkeypatch`` is undone). The C is printed in SymPy's order: the latency-aware
     association of the scheduled printer is compared with the plain port by
-    :func:`unscheduled`, and tested on its own in test_codegen_schedule.py."""
+    :func:`unscheduled`, and tested on its own in test_codegen_sum_order.py."""
     import dataclasses
 
     from soagen.codegen import emit, functions
@@ -376,7 +391,8 @@ def unscheduled(monkeypatch):
     ``CPrinter`` port instead of ``ScheduledCPrinter``), to compare with the reference."""
     import dataclasses
 
-    from soagen.codegen import emit, printers
+    from soagen.codegen import emit
+    from soagen.codegen.c import printers
 
     monkeypatch.setattr(emit, "LANGUAGES", {
         name: dataclasses.replace(lang, printer=printers.CPrinter) if lang.printer is printers.ScheduledCPrinter

@@ -20,7 +20,8 @@ from codegen_util import ROBOTS, batch_states, erd
 import soagen
 from soagen.algorithms import inertial_parameters
 from soagen.codegen.compile import CLibrary, compile_shared, compiler
-from soagen.codegen.emit import environment, output_shapes, write
+from soagen.codegen.emit import environment, write
+from soagen.codegen.records import output_shapes
 from soagen.codegen.robot import render
 from tests.helpers import rel_err
 
@@ -43,9 +44,9 @@ def _states(robot, n, rng):
 
 
 def _build(tmp, robot, path, algorithms, configs=CONFIGS, **kw):
-    from soagen.codegen.functions import ALGORITHMS
+    from soagen.codegen.registry import DEFAULT
 
-    res = render(robot, path, algorithms=algorithms or ALGORITHMS, langs=("c",), batch=True, **kw)
+    res = render(robot, path, algorithms=algorithms or DEFAULT, langs=("c",), batch=True, **kw)
     write(res, tmp)
     libs = {}
     for name, flags in configs.items():

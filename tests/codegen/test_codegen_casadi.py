@@ -20,7 +20,7 @@ from codegen_util import ROBOTS, erd, random_states, reference
 import soagen
 from soagen.codegen.compile import compiler, load_c, load_python, run_logged
 from soagen.codegen.emit import write
-from soagen.codegen.functions import ALGORITHMS, DERIVATIVES, FRAMES_FUNCTIONS
+from soagen.codegen.registry import DEFAULT, NAMED, OF_SEVERAL_FRAMES
 from soagen.codegen.robot import render
 from tests.helpers import rel_err
 
@@ -62,7 +62,7 @@ def _agree_with_c(robot, manifest, mod, lib, states=5):
             want = want if isinstance(want, tuple) else (want,)
             for g, w in zip(got, want, strict=True):
                 assert rel_err(g.reshape(w.shape), w) <= SAME_PROGRAM, (robot.name, name)
-            if name in ALGORITHMS:
+            if name in DEFAULT:
                 ref = reference(robot, name, args)
                 assert rel_err(got[0].reshape(ref.shape), ref) <= REFERENCE, (robot.name, name)
 
@@ -73,9 +73,9 @@ def test_casadi_matches_the_c_and_the_reference(tmp_path):
     the link parameters as inputs."""
     _casadi()
     robot = soagen.load(ROBOTS / "puma560.yaml")
-    manifest, mod = _generate(tmp_path, "puma", robot, ROBOTS / "puma560.yaml", ALGORITHMS)
+    manifest, mod = _generate(tmp_path, "puma", robot, ROBOTS / "puma560.yaml", DEFAULT)
     _agree_with_c(robot, manifest, mod, load_c(tmp_path, "puma", manifest))
-    single = [a for a in ALGORITHMS if a not in FRAMES_FUNCTIONS]        # one frame: the tip
+    single = [a for a in DEFAULT if a not in OF_SEVERAL_FRAMES]        # one frame: the tip
     assert mod.NQ == robot.nq and set(mod.__all__) == {"NQ", "NV", *single}
     assert mod.jacobian.name() == "puma_jacobian" and mod.jacobian.name_in() == ["q"]
     with pytest.raises(AttributeError, match="no attribute 'mass'"):
@@ -83,7 +83,7 @@ def test_casadi_matches_the_c_and_the_reference(tmp_path):
 
     planar = soagen.load(ROBOTS / "planar2.yaml")
     manifest, mod = _generate(tmp_path, "pl", planar, ROBOTS / "planar2.yaml",
-                              ["inverse_dynamics", *DERIVATIVES], symbolic_params=False)
+                              ["inverse_dynamics", *NAMED], symbolic_params=False)
     _agree_with_c(planar, manifest, mod, load_c(tmp_path, "pl", manifest))
     manifest, mod = _generate(tmp_path, "plp", planar, ROBOTS / "planar2.yaml", ["mass_matrix"],
                               symbolic_params=True)
@@ -102,7 +102,7 @@ def test_casadi_matches_the_c_on_example_robot_data(tmp_path, rel, tip):
     _casadi()
     path = erd(rel) or pytest.skip("example-robot-data is not installed (test extra)")
     robot = soagen.load(path, tip=tip)
-    manifest, mod = _generate(tmp_path, "r", robot, path, [*ALGORITHMS, *DERIVATIVES])
+    manifest, mod = _generate(tmp_path, "r", robot, path, [*DEFAULT, *NAMED])
     _agree_with_c(robot, manifest, mod, load_c(tmp_path, "r", manifest), states=3)
 
 

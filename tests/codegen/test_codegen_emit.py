@@ -10,7 +10,8 @@ from codegen_util import ROBOTS
 import soagen
 from soagen.codegen import emit
 from soagen.codegen.functions import generate_function
-from soagen.codegen.printers import PyPrinter
+from soagen.codegen.languages import Language
+from soagen.codegen.python_printers import PyPrinter
 from soagen.errors import SoagenError
 
 
@@ -84,7 +85,7 @@ def test_unknown_language_and_clashing_files_are_refused(planar2):
 def test_a_new_language_is_one_table_entry(planar2, monkeypatch):
     """A language registered in LANGUAGES is emitted, and its extras reach the template."""
     functions, header = planar2
-    extra = emit.Language("shout", PyPrinter, (("python/module.py.j2", "{prefix}_shout.py"),),
+    extra = Language("shout", PyPrinter, (("python/module.py.j2", "{prefix}_shout.py"),),
                        extras=lambda fn, printer, rec: {"summary": fn.summary.upper()})
     monkeypatch.setitem(emit.LANGUAGES, "shout", extra)
     out = emit.emit(functions, header, ("shout",))

@@ -13,12 +13,8 @@ from codegen_util import build, erd, random_states
 import soagen
 from soagen import algorithms as A
 from soagen.cli.main import cli
-from soagen.codegen.functions import (
-    TIP_FUNCTIONS,
-    frame_suffix,
-    frames_named,
-    leaf_frames,
-)
+from soagen.codegen.frames import frame_suffix, frames_named, leaf_frames
+from soagen.codegen.registry import AT_A_FRAME
 from soagen.errors import SoagenError
 from tests.helpers import rel_err as rel
 
@@ -44,13 +40,13 @@ def _reference(robot, name, frame, args):
 
 def _check_frame_functions(robot, manifest, lib, py, frames, states=10):
     """Every NAME_<frame> of the manifest against the generic algorithm at that frame."""
-    want_names = {f"{n}_{frame_suffix(f)}" for n in TIP_FUNCTIONS for f in frames}
+    want_names = {f"{n}_{frame_suffix(f)}" for n in AT_A_FRAME for f in frames}
     assert want_names <= set(manifest["functions"])
     worst = 0.0
     for args in random_states(robot, states, seed=4):
         for fname in want_names:
             rec = manifest["functions"][fname]
-            assert rec["function"] in TIP_FUNCTIONS and fname == f"{rec['function']}_{frame_suffix(rec['frame'])}"
+            assert rec["function"] in AT_A_FRAME and fname == f"{rec['function']}_{frame_suffix(rec['frame'])}"
             inputs = [args[i] for i in rec["inputs"]]
             want = _reference(robot, rec["function"], rec["frame"], args)
             worst = max(worst, rel(lib(fname, *inputs), want),
@@ -84,9 +80,9 @@ def test_quadruped_without_tip_all_feet(tmp_path):
     """Solo12 on a free base, no --tip: one Jacobian, Jdot qd and J M^-1 J^T per foot, plus
     the tip-independent functions (here inverse dynamics), each right at random states."""
     path, robot = _robot(SOLO, floating_base=True)
-    manifest, lib, py = build(robot, path, tmp_path, algorithms=["inverse_dynamics", *TIP_FUNCTIONS])
+    manifest, lib, py = build(robot, path, tmp_path, algorithms=["inverse_dynamics", *AT_A_FRAME])
     feet = ["FL_FOOT", "FR_FOOT", "HL_FOOT", "HR_FOOT"]
-    assert sorted(manifest["functions"]) == sorted(["inverse_dynamics"] + [f"{n}_{f}" for n in TIP_FUNCTIONS for f in feet])
+    assert sorted(manifest["functions"]) == sorted(["inverse_dynamics"] + [f"{n}_{f}" for n in AT_A_FRAME for f in feet])
     _check_frame_functions(robot, manifest, lib, py, feet)
     args = next(random_states(robot, 1))
     assert rel(lib("inverse_dynamics", args["q"], args["qd"], args["qdd"]),
@@ -162,7 +158,7 @@ def test_panda_with_fingers_named_frames(tmp_path):
     path, robot = _robot(PANDA)
     assert [f.name for f in leaf_frames(robot)] == ["panda_leftfinger", "panda_rightfinger"]
     frames = ["panda_hand", "panda_link7"]
-    manifest, lib, py = build(robot, path, tmp_path, algorithms=list(TIP_FUNCTIONS), frames=frames)
+    manifest, lib, py = build(robot, path, tmp_path, algorithms=list(AT_A_FRAME), frames=frames)
     assert len(manifest["functions"]) == 6
     _check_frame_functions(robot, manifest, lib, py, frames)
 

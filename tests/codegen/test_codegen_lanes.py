@@ -1,4 +1,4 @@
-"""The scalar C's columns computed four at a time (soagen.codegen.lanes): every function
+"""The scalar C's columns computed four at a time (soagen.codegen.c.lanes): every function
 whose recursions go through ``xp.columns`` (the derivative, Coriolis and regressor column
 walks, the L^T D L solves of M^-1, J M^-1 J^T and the forward-dynamics derivatives),
 compiled with vector extensions and as plain C99 loops (-DSOAGEN_NO_VECTOR), against the
@@ -17,11 +17,11 @@ from codegen_util import ROBOTS, random_states
 
 import soagen
 from soagen import algorithms as A
-from soagen.codegen import lanes
+from soagen.codegen.c import lanes
+from soagen.codegen.c.printers import ScheduledCPrinter
 from soagen.codegen.compile import load_c
-from soagen.codegen.emit import comment, write
+from soagen.codegen.emit import write
 from soagen.codegen.functions import generate_function
-from soagen.codegen.printers import ScheduledCPrinter
 from soagen.codegen.robot import render
 from soagen.codegen.unroll import LANES, MIN_LANES, lane_chunks, unrolled
 from soagen.loaders.random_robots import random_chain
@@ -82,7 +82,7 @@ def test_every_lane_step_of_the_derivatives_is_printed_as_lanes():
     robot = soagen.load(ROBOTS / "puma560.yaml")
     fn = generate_function(robot, "inverse_dynamics_derivatives")
     assert fn.program.lanes
-    body = lanes.lane_body(fn, ScheduledCPrinter(), comment)
+    body = lanes.lane_body(fn, ScheduledCPrinter())
     mapped = {name for step in fn.program.lanes for name in step.lanes}
     printed = {s["target"] for s in body["statements"] if s["kind"] == "scalar"}
     assert mapped and not mapped & printed
@@ -115,7 +115,7 @@ def test_a_step_that_needs_its_own_lanes_stays_scalar():
         live = walk.live()
         assert len(walk.order(live)) < len(live)                 # as lanes, the step needs itself
         assert walk.cyclic(live - set(walk.order(live))) == {0}
-    vectors = [st["target"] for st in lanes.lane_body(fn, ScheduledCPrinter(), comment)["statements"]
+    vectors = [st["target"] for st in lanes.lane_body(fn, ScheduledCPrinter())["statements"]
                if st["kind"] == lanes.LOOP]
     assert vectors and all(v.startswith("E") for v in vectors)
 

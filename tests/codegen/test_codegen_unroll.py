@@ -6,9 +6,10 @@ import sympy
 from codegen_util import ROBOTS
 
 import soagen
-from soagen.codegen import expr as nodes
+from soagen.codegen.c.printers import CPrinter
 from soagen.codegen.functions import generate_function
-from soagen.codegen.printers import CPrinter, NumpyPrinter, PyPrinter
+from soagen.codegen.graph import expr as nodes
+from soagen.codegen.python_printers import NumpyPrinter, PyPrinter
 from soagen.codegen.unroll import UnrollBackend, count_ops
 from soagen.errors import SoagenError
 from soagen.loaders.random_robots import random_chain
@@ -18,16 +19,24 @@ x, y, z = sympy.symbols("x y z")
 
 @pytest.mark.parametrize("expr,c_text", [
     (x**2, "x*x"), (1 / (x + y)**2, "1.0/((x + y)*(x + y))"), (sympy.Rational(1, 2) * x, "0.5*x"),
-    (3 * x, "3.0*x"), (sympy.Symbol("q_3") * x, "q[3]*x"), (sympy.sin(sympy.Symbol("qd_0")), "sin(qd[0])"),
+    (3 * x, "3.0*x"), (sympy.Symbol("q_3") * x, "q_3*x"),
 ])
 def test_c_printer(expr, c_text):
     assert CPrinter().doprint(expr) == c_text
 
 
-def test_python_printers():
-    q = sympy.Symbol("q_2")
-    assert PyPrinter().doprint(sympy.cos(q) * x**2) == "x*x*math.cos(q[2])"
-    assert NumpyPrinter().doprint(sympy.cos(q) + 1 / x) == "np.cos(q[..., 2]) + 1.0/x"
+def test_inputs_print_as_array_reads():
+    """An input entry knows its vector and index (nodes.input_symbol), whatever its name
+    says: a temporary named like an input prints by name."""
+    with nodes.arena():
+        q3, qd0, t = nodes.input_symbol("q", 3), nodes.input_symbol("qd", 0), nodes.symbol("tau_1")
+        assert CPrinter().doprint(nodes.mul(q3, t)) == "q[3]*tau_1"
+        assert CPrinter().doprint(nodes.sin(qd0)) == "sin(qd[0])"
+        q2 = nodes.input_symbol("q", 2)
+        xn = nodes.symbol("x")
+        assert PyPrinter().doprint(nodes.mul(nodes.cos(q2), nodes.power(xn, nodes.sympify(2)))) == "x*x*math.cos(q[2])"
+        assert NumpyPrinter().doprint(nodes.add(nodes.cos(q2), nodes.power(xn, nodes.NEG_ONE))) == \
+            "np.cos(q[..., 2]) + 1.0/x"
 
 
 def test_float_printed_bit_exact():

@@ -13,7 +13,7 @@ from soagen import algorithms as A
 from soagen.cli.main import cli
 from soagen.codegen.compile import load_c, load_python
 from soagen.codegen.emit import write
-from soagen.codegen.functions import DERIVATIVES
+from soagen.codegen.registry import NAMED
 from soagen.codegen.robot import render
 from soagen.loaders.random_robots import random_chain
 from tests.dynamics.deriv_helpers import random_state
@@ -33,7 +33,7 @@ def reference(robot, name, q, qd, x, bp):
     }[name]()
 
 
-def generated(robot, path, tmp, numpy=False, names=DERIVATIVES):
+def generated(robot, path, tmp, numpy=False, names=NAMED):
     res = render(robot, path, algorithms=list(names), numpy=numpy)
     write(res, tmp)
     prefix = res.manifest["prefix"]

@@ -374,7 +374,7 @@ static inline void soagen_sincos(const double* x, double* s, double* c, int n)
 #endif
 }
 
-/* Several columns at once in the scalar functions (soagen.codegen.lanes): the rows of a
+/* Several columns at once in the scalar functions (soagen.codegen.c.lanes): the rows of a
  * chunk of 4 columns that the recursions compute alike (column walks, solves with several
  * right-hand sides). SOAGEN_LANES(v, e) defines v, the value of e on each of the 4 lanes,
  * where SOAGEN_L(u) is lane by lane of an earlier such row u; SOAGEN_PACK(v) = {a, b, c, d}

@@ -79,7 +79,7 @@ class Unsupported(SoagenError):
     exponent, sin/cos of anything but a symbol, ...): the recursions never build one."""
 
     def __init__(self, what):
-        super().__init__(f"the code generator's expressions (soagen.codegen.expr) do not cover "
+        super().__init__(f"the code generator's expressions (soagen.codegen.graph.expr) do not cover "
                          f"{what}; this is a soagen limitation, please report it")
 
 
@@ -234,7 +234,10 @@ def _sympy_number(is_float, v):
 
 
 class Sym(Expr):
-    __slots__ = ("name", "assumptions")
+    """A symbol: a temporary of the generated code, or an entry ``array[index]`` of an input
+    vector (:func:`input_symbol`; ``array`` is None for a temporary)."""
+
+    __slots__ = ("name", "assumptions", "array", "index")
     is_Symbol = is_Atom = True
 
     @property
@@ -589,12 +592,21 @@ def symbol(name, assumptions=PLAIN):
     if n is None:
         n = object.__new__(Sym)
         n.name, n.args, n.assumptions = name, (), assumptions
+        n.array = n.index = None
         content = (name,) + assumptions
         n.key = (_rank("Symbol"), len(content)) + content
         n._skey = None
         n._sym = None
         n.arena = a
         a.table[k] = n
+    return n
+
+
+def input_symbol(array, k):
+    """Entry ``k`` of the input vector ``array``: the symbol ``array_k`` that knows it is
+    one (printed ``array[k]``), as opposed to a temporary."""
+    n = symbol(f"{array}_{k}")
+    n.array, n.index = array, k
     return n
 
 

@@ -1,4 +1,4 @@
-"""SymPy's printing order on :mod:`soagen.codegen.expr` nodes: ``sort_key``,
+"""SymPy's printing order on :mod:`soagen.codegen.graph.expr` nodes: ``sort_key``,
 ``as_ordered_terms`` (the order of the terms of a printed sum), ``as_ordered_factors``
 (of a printed product) and the sign rule of ``Add.could_extract_minus_sign`` that the
 common-subexpression pass uses. Ports of ``sympy.core.expr.Expr`` methods (SymPy 1.14);
@@ -7,7 +7,7 @@ break exactly as in SymPy 1.14 whatever SymPy is installed."""
 
 from __future__ import annotations
 
-from soagen.codegen.expr import NEG_ONE, ONE, Add, Mul
+from soagen.codegen.graph.expr import NEG_ONE, ONE, Add, Mul
 
 _NUMBER = (1, 0, "Number")
 _CLASS = {Add: (3, 1, "Add"), Mul: (3, 0, "Mul")}

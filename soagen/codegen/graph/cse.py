@@ -1,4 +1,4 @@
-"""Common-subexpression elimination on :mod:`soagen.codegen.expr` nodes: a port of
+"""Common-subexpression elimination on :mod:`soagen.codegen.graph.expr` nodes: a port of
 ``sympy.cse(exprs, symbols, order="none")`` (SymPy 1.14, no pre/post optimizations):
 ``opt_cse`` (negations, reciprocal powers, common argument subsets of sums and
 products) then ``tree_cse`` (repeated subtrees). Same algorithm, same traversal order, so
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from soagen.codegen.expr import NEG_ONE, Add, Mul, Pow, add, mul, power
-from soagen.codegen.order import cnc, could_extract_minus_sign
+from soagen.codegen.graph.expr import NEG_ONE, Add, Mul, Pow, add, mul, power
+from soagen.codegen.graph.order import cnc, could_extract_minus_sign
 
 
 class OrderedSet:

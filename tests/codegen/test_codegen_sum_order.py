@@ -1,4 +1,4 @@
-"""Latency-aware association of the generated C (soagen.codegen.schedule and
+"""Latency-aware association of the generated C (soagen.codegen.c.sum_order and
 ScheduledCPrinter): the printed sums are the same sums (same value, same operations), and
 their dependency chains are shorter than in SymPy's printing order.
 
@@ -18,8 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import soagen
-from soagen.codegen import emit, schedule
-from soagen.codegen.printers import CPrinter, ScheduledCPrinter
+from soagen.codegen import emit
+from soagen.codegen.c import sum_order as schedule
+from soagen.codegen.c.printers import CPrinter, ScheduledCPrinter
 from soagen.codegen.robot import render
 
 

@@ -1,10 +1,10 @@
-"""The statement order of the generated C (soagen.codegen.pressure): a dependency order of
+"""The statement order of the generated C (soagen.codegen.c.statement_order): a dependency order of
 the same statements that keeps fewer values live. The generated C itself is compiled and
 checked against the generic implementation by the other codegen tests."""
 
 import random
 
-from soagen.codegen.pressure import REGISTERS, WINDOW, fewest_live
+from soagen.codegen.c.statement_order import REGISTERS, WINDOW, fewest_live
 
 
 def max_live(order, perm):

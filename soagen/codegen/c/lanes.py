@@ -36,19 +36,20 @@ from __future__ import annotations
 import heapq
 from math import prod
 
-from soagen.codegen import expr as nodes
-from soagen.codegen.printers import is_input
+from soagen.codegen.graph import expr as nodes
+from soagen.codegen.printing import is_input
+from soagen.codegen.records import comment
 from soagen.codegen.unroll import LANES
 
 PACK, LOOP, SCALAR = "pack", "lanes", "scalar"
 
 
-def lane_body(fn, printer, comment) -> dict:
+def lane_body(fn, printer) -> dict:
     """The scalar C's statements of ``fn`` with its :class:`~soagen.codegen.unroll.LaneStep`
     quantities on arrays of lanes: ``statements`` (``kind`` scalar, pack or lanes;
-    comment, target, expr; ``comment(statement)`` says what a scalar one is), the
+    comment, target, expr; a scalar one's comment by :func:`~soagen.codegen.records.comment`), the
     ``outputs`` printed again (flat), the vector ``stores`` of whole rows of outputs and the
-    entries they ``stored``, and for :func:`soagen.codegen.emit.early_stores` the
+    entries they ``stored``, and for :func:`soagen.codegen.c.body.early_stores` the
     ``order`` printed (target, the targets it reads) and the ``owner`` of each lane
     (temporary -> (vector, its text)). Empty when no step is printed as lanes."""
     prog = fn.program
@@ -62,7 +63,7 @@ def lane_body(fn, printer, comment) -> dict:
             items = lanes.order(live)
             if len(items) == len(live):
                 loops = any(it[0] == LOOP and lanes.vectors[it[1]][0] == LOOP for it in items)
-                return lanes.record(items, comment) if loops else {}
+                return lanes.record(items) if loops else {}
             stuck = lanes.cyclic(live - set(items)) - scalar
             if not stuck:                       # (not seen) the scalar printing is always valid
                 return {}
@@ -230,7 +231,7 @@ class _Lanes:
         return steps
 
     # -- printing ---------------------------------------------------------------------------
-    def record(self, items, comment) -> dict:
+    def record(self, items) -> dict:
         p = self.printer
         p.start_function()
         p.rename = {name: f"SOAGEN_L({name})" for name in self.vectors}

@@ -55,8 +55,9 @@ class NumpyBackend:
 
     def name(self, x, label, body=None, symmetric=False, note=None):
         """Hook for symbolic backends: return ``x`` (possibly as named temporaries).
-        ``label`` names the quantity (``P3``), ``body`` the body it belongs to (the index
-        of a per-body quantity, None for others); ``symmetric`` says that ``x`` is a symmetric
+        ``label`` names the quantity, and ``body`` the body it belongs to: a per-body
+        quantity is named by its kind and body (``"P"``, 3: P(3), shown ``P3``), any other
+        by its label alone (``body`` None); ``symmetric`` says that ``x`` is a symmetric
         matrix (a symbolic backend names its upper triangle only); ``note`` says what it is,
         with its equation (the generated code's comment). Numbers pass through."""
         return x

@@ -180,10 +180,13 @@ class UnrollBackend(SympyBackend):
 
     def name(self, x, label, body=None, symmetric=False, note=None):
         """Each non-trivial entry of ``x`` as a fresh temporary ``label_i_j``, recorded
-        with its expression and the ``body`` it belongs to. ``symmetric``: ``x`` is a symmetric matrix, named on its upper
+        with its expression and the ``body`` it belongs to (a per-body quantity is
+        labelled by its kind and body, ``P`` and 3 -> ``P3``: :func:`quantity_label`).
+        ``symmetric``: ``x`` is a symmetric matrix, named on its upper
         triangle only (the lower entries are the same temporaries). ``note`` says what the
         quantity is, with its equation (the generated code's comment)."""
         self.arena.maybe_sweep()
+        label = quantity_label(label, body)
         x = np.asarray(x, dtype=object)
         if symmetric and not (x.ndim == 2 and x.shape[0] == x.shape[1]):
             raise ValueError(f"{label}: symmetric=True needs a square matrix, not shape {x.shape}")
@@ -209,11 +212,12 @@ class UnrollBackend(SympyBackend):
         that an earlier such step returned is read as that step's vectors; any other block
         is packed from its entries (named first with ``name_inputs``)."""
         blocks = [np.asarray(b, dtype=object) for b in blocks]
+        kind, label = label, quantity_label(label, body)
         if name_inputs and blocks[0].shape[-1] >= MIN_LANES:
-            blocks = [b if id(b) in self._lane_out else self.name(b, f"{label}_in{k}", body=body, note=note)
+            blocks = [b if id(b) in self._lane_out else self.name(b, f"{label}_in{k}", note=note)
                       for k, b in enumerate(blocks)]
         start = len(self.defs)
-        out = self.name(f(*blocks), label, body=body, note=note)
+        out = self.name(f(*blocks), kind, body=body, note=note)
         m = out.shape[-1]
         chunks = lane_chunks(m)
         if not chunks:
@@ -249,6 +253,12 @@ class UnrollBackend(SympyBackend):
         for idx in np.ndindex(shape):
             vec[idx] = self._unique("_".join([label, *map(str, idx)]) + f"v{c}")
         return vec
+
+
+def quantity_label(label, body):
+    """The label of a named quantity: ``label`` followed by the body's index for a per-body
+    one (``P``, 3 -> ``P3``), ``label`` itself for others."""
+    return label if body is None else f"{label}{body}"
 
 
 def _placeholders(names):

@@ -36,7 +36,7 @@ def composite_inertias(robot, s, X, xp, label, note):
         if rigid[i]:
             r[i] = named_inertia(r[i], xp, label, i, note)
         else:
-            r[i] = xp.name(mirrored(r[i]), f"{label}{i}", body=i, symmetric=True, note=note)
+            r[i] = xp.name(mirrored(r[i]), label, body=i, symmetric=True, note=note)
         p = robot.bodies[i].parent
         if p >= 0 and rigid[i] and s.node_of(i) is None:
             r[p] = r[p] + phi_inertia(*s.X[i], r[i])
@@ -59,9 +59,9 @@ def rigid_subtrees(robot):
 def named_inertia(M, xp, label, i, note):
     """The spatial inertia M rebuilt from its named 10 parameters (m, h, I_O)."""
     m, h, I_O = inertia_parameters(M)
-    return rigid_inertia(xp.name(np.array([m]), f"{label}m{i}", body=i, note=note)[0],
-                         xp.name(h, f"{label}h{i}", body=i, note=note),
-                         xp.name(mirrored(I_O), f"{label}{i}", body=i, symmetric=True, note=note))
+    return rigid_inertia(xp.name(np.array([m]), f"{label}m", body=i, note=note)[0],
+                         xp.name(h, f"{label}h", body=i, note=note),
+                         xp.name(mirrored(I_O), label, body=i, symmetric=True, note=note))
 
 
 def mirrored(A):
@@ -73,7 +73,7 @@ def composite_forces(robot, s, x, xp, label, note):
     """phi x: x(k) + sum_c phi(k, c) x(c), the force-vector form of (a.44) (cf. (2.29))."""
     r = list(x)
     for i in reversed(range(robot.nb)):
-        r[i] = xp.name(r[i], f"{label}{i}", body=i, note=note)
+        r[i] = xp.name(r[i], label, body=i, note=note)
         p = robot.bodies[i].parent
         if p >= 0:
             r[p] = r[p] + s.up(i, r[i])
@@ -87,7 +87,6 @@ def towards_base(robot, s, l, F, xp, label, note):
     k = l
     yield k, F
     while robot.bodies[k].parent >= 0:
-        parent = robot.bodies[k].parent
-        F = xp.columns(lambda x, k=k: s.up(k, x), [F], f"{label}{parent}_{l}", body=parent, note=note)
+        F = xp.columns(lambda x, k=k: s.up(k, x), [F], f"{label}{robot.bodies[k].parent}_{l}", note=note)
         k = robot.bodies[k].parent
         yield k, F

@@ -17,9 +17,9 @@ def causal_filter(robot, s, inn, T, xp, x=None, y=None):
     z = [x[i] if x is not None else xp.zeros((6 + robot.bodies[i].m,) + T[i].shape[1:]) for i in range(n)]
     nu = [None] * n
     for i in reversed(range(n)):
-        z[i] = xp.name(z[i], f"z{i}", body=i, note="z(k) (4.20)")
+        z[i] = xp.name(z[i], "z", body=i, note="z(k) (4.20)")
         eps = T[i] - s.H[i] @ z[i]                              # (4.20) eps(k) = T'(k) - H z
-        nu[i] = xp.name(inn.Dinv[i] @ eps, f"nu{i}", body=i, note="nu(k) = D^-1 eps(k) (4.19)")
+        nu[i] = xp.name(inn.Dinv[i] @ eps, "nu", body=i, note="nu(k) = D^-1 eps(k) (4.19)")
         p = robot.bodies[i].parent
         if p >= 0:
             carry = z[i] + inn.G[i] @ eps
@@ -41,6 +41,6 @@ def anticausal_smoother(robot, s, inn, nu, xp, a=None):
             else s.down(i, lam[body.parent])
         if a is not None:
             lam_bar = lam_bar + a[i]
-        qdd[i] = xp.name(nu[i] - inn.G[i].T @ lam_bar, f"qdd{i}", body=i, note="joint acceleration qdd(k) (4.22)")
-        lam[i] = xp.name(lam_bar + s.H[i].T @ qdd[i], f"lam{i}", body=i, note="lambda(k) (4.21)")
+        qdd[i] = xp.name(nu[i] - inn.G[i].T @ lam_bar, "qdd", body=i, note="joint acceleration qdd(k) (4.22)")
+        lam[i] = xp.name(lam_bar + s.H[i].T @ qdd[i], "lam", body=i, note="lambda(k) (4.21)")
     return qdd, lam

@@ -23,12 +23,12 @@ def riccati(robot, s, xp) -> Innovations:
     P = list(s.M)
     D, Dinv, G = [None] * robot.nb, [None] * robot.nb, [None] * robot.nb
     for i in reversed(range(robot.nb)):
-        P[i] = xp.name(P[i], f"P{i}", body=i, symmetric=True, note="articulated inertia P(k) (4.5)")
+        P[i] = xp.name(P[i], "P", body=i, symmetric=True, note="articulated inertia P(k) (4.5)")
         PHt = P[i] @ s.H[i].T
-        D[i] = xp.name(s.H[i] @ PHt, f"D{i}", body=i, symmetric=True, note="D(k) = H P H^T (4.6)")   # (4.6)
+        D[i] = xp.name(s.H[i] @ PHt, "D", body=i, symmetric=True, note="D(k) = H P H^T (4.6)")   # (4.6)
         check_articulated_inertia(robot, i, P[i], s.H[i], D[i])  # never inf/NaN from D^-1
-        Dinv[i] = xp.name(xp.inv(D[i]), f"Dinv{i}", body=i, symmetric=True, note="D^-1(k)")
-        G[i] = xp.name(PHt @ Dinv[i], f"G{i}", body=i, note="Kalman gain G(k) = P H^T D^-1 (5.12)")   # (5.12)
+        Dinv[i] = xp.name(xp.inv(D[i]), "Dinv", body=i, symmetric=True, note="D^-1(k)")
+        G[i] = xp.name(PHt @ Dinv[i], "G", body=i, note="Kalman gain G(k) = P H^T D^-1 (5.12)")   # (5.12)
         p = robot.bodies[i].parent
         if p >= 0:
             phi = s.phi(i)

@@ -57,8 +57,8 @@ def link_frames(robot, q, xp):
             r0 = r0 - xp.constant(robot.bodies[body.parent].flex.nodes.r0[body.attach])
             R = a.R @ (R0 @ Rj)
             l = a.r + a.R @ (r0 + R0 @ rj)
-        X.append((xp.name(R, f"R{i}", body=i, note="rotation of body frame k in its parent's frame, phi(k+1,k) (3.1)"),
-                  xp.name(l, f"l{i}", body=i, note="l(k+1,k): origin O(k) in the parent's frame (3.1)")))
+        X.append((xp.name(R, "R", body=i, note="rotation of body frame k in its parent's frame, phi(k+1,k) (3.1)"),
+                  xp.name(l, "l", body=i, note="l(k+1,k): origin O(k) in the parent's frame (3.1)")))
         att.append(a)
     return X, att
 
@@ -142,8 +142,8 @@ def velocity_sweep(robot, X, H, qd, xp, gravity=True, att=None):
             rate = flexible.node_rate(flex, A.node, etad, A.U, A.Pi, A.r, A.theta, A.c, xp)
             a_i = pad(flexible.attached_bias(R, l, V_p[:3], phiT_motion(R, l, node_vel), rate, rel),
                       body.m, xp)
-        V.append(xp.name(V_i, f"V{i}", body=i, note="spatial velocity V(k) (2.25)"))
-        a.append(xp.name(a_i, f"a{i}", body=i, note="bias acceleration a(k), with -g at the base (2.19), (3.21)"))
+        V.append(xp.name(V_i, "V", body=i, note="spatial velocity V(k) (2.25)"))
+        a.append(xp.name(a_i, "a", body=i, note="bias acceleration a(k), with -g at the base (2.19), (3.21)"))
     return V, a
 
 
@@ -168,8 +168,8 @@ def world_poses(robot, X, xp=None):
             Rp, op = poses[body.parent]
             R, l = Rp @ R, op + Rp @ l
             if xp is not None and d % POSE_CHECKPOINT == 0:
-                R = xp.name(R, f"Rw{i}", body=i, note="rotation of body frame k in the world frame (product of the phi rotations)")
-                l = xp.name(l, f"ow{i}", body=i, note="origin O(k) in the world frame")
+                R = xp.name(R, "Rw", body=i, note="rotation of body frame k in the world frame (product of the phi rotations)")
+                l = xp.name(l, "ow", body=i, note="origin O(k) in the world frame")
         poses.append((R, l))
         depth.append(d)
     return poses

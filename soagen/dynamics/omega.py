@@ -38,7 +38,7 @@ def upsilon(robot, s, inn, xp):
         if body.parent >= 0:
             psi = psi_step(s, inn, i, xp)
             own = own + psi.T @ Ups[body.parent] @ psi
-        Ups[i] = xp.name(own, f"Ups{i}", body=i, symmetric=True,
+        Ups[i] = xp.name(own, "Ups", body=i, symmetric=True,
                          note="Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5)")
     return Ups
 

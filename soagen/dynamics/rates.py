@@ -58,13 +58,13 @@ def joint_rates(robot, s, qd, xp, A=None, qdd=None):
     for i in range(robot.nb):
         Si, qdi = s.H[i].T, qd[robot.v_slice(i)]
         Vp = s.V[i] - Si @ qdi                                                     # (2.25)
-        Psd = xp.name(motion_cross(Vp, Si), f"Psd{i}", body=i, note="Psi_dot(k) = V_p x H^T(k) (D.5)")   # (D.5)
+        Psd = xp.name(motion_cross(Vp, Si), "Psd", body=i, note="Psi_dot(k) = V_p x H^T(k) (D.5)")   # (D.5)
         S.append(Si)
         Psi_dot.append(Psd)
         S_dot.append(Psd + motion_cross(Si @ qdi, Si))                             # (D.4)
         if A is not None:
             Ap = A[i] - Si @ qdd[robot.v_slice(i)] - Psd @ qdi
-            Psi_ddot.append(xp.name(motion_cross(Ap, Si) + motion_cross(Vp, Psd), f"Psdd{i}", body=i,   # (D.6)
+            Psi_ddot.append(xp.name(motion_cross(Ap, Si) + motion_cross(Vp, Psd), "Psdd", body=i,   # (D.6)
                                     note="Psi_ddot(k) = A_p x H^T(k) + V_p x Psi_dot(k) (D.6)"))
     return JointRates(S, S_dot, Psi_dot, Psi_ddot if A is not None else None)
 

@@ -53,7 +53,7 @@ def regressor(robot, s, qdd, xp):
     alpha = accelerations(robot, s, qdd, xp)                     # (3.15)
     Y = xp.zeros((robot.nv, 10 * robot.nb))
     for l in range(robot.nb):
-        A = xp.name(body_regressor(alpha[l], s.V[l], xp), f"Ab{l}", body=l,
+        A = xp.name(body_regressor(alpha[l], s.V[l], xp), "Ab", body=l,
                     note="body regressor A(k): M(k) alpha(k) + b(k) = A(k) pi(k) (D.17)")
         for k, F in towards_base(robot, s, l, A, xp, "yF", "regressor column walk, body k, column l: "
                                  "phi(k, l) A(l) (D.18)"):

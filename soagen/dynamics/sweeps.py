@@ -50,7 +50,7 @@ class State:
             return bias_force(self.M[i], self.V[i])
         if i not in self._b:
             bh = flexible.bias(body.flex, self.M[i], self.V[i], self.robot.eta(i, self.q), self.xp)
-            self._b[i] = self.xp.name(bh, f"b{i}", body=i, note="bias force bhat(k) of the flexible body (F.4)")
+            self._b[i] = self.xp.name(bh, "b", body=i, note="bias force bhat(k) of the flexible body (F.4)")
         return self._b[i]
 
     def node_of(self, i):
@@ -112,5 +112,5 @@ def anticausal_propagate(robot, s, u, xp, label, note):
     zeta = []
     for i, body in enumerate(robot.bodies):
         z = u[i] if body.parent < 0 else s.down(i, zeta[body.parent]) + u[i]
-        zeta.append(xp.name(z, f"{label}{i}", body=i, note=note))
+        zeta.append(xp.name(z, label, body=i, note=note))
     return zeta

@@ -107,6 +107,7 @@ class UnrollBackend(SympyBackend):
         return sym
 
     def name(self, x, label, body=None, symmetric=False, note=None):
+        label = label if body is None else f"{label}{body}"
         x = np.asarray(x, dtype=object)
         out = np.empty(x.shape, dtype=object)
         for idx, e in np.ndenumerate(x):

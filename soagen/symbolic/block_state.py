@@ -53,6 +53,35 @@ class BlockRunError(Exception):
     element of a block, the inverse of anything but a D(k) of the Riccati sweep)."""
 
 
+class NotComputed:
+    """An operator the code could not compute on the blocks (a chain's U, R, B_c, which its
+    constructor takes from the code): every use raises the :class:`BlockRunError`, so the
+    checks that use it fail with its message and the others run."""
+
+    __array_ufunc__ = None
+
+    def __init__(self, err: Exception):
+        self.err = err
+
+    def _raise(self, *args, **kwargs):
+        raise BlockRunError(str(self.err))
+
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __matmul__ = __rmatmul__ = _raise
+    __neg__ = __getitem__ = nonzero_blocks = dense = _raise
+
+    @property
+    def T(self):
+        self._raise()
+
+
+def computed(run):
+    """run(), or a :class:`NotComputed` if the code does not run on the blocks."""
+    try:
+        return run()
+    except (BlockRunError, IllTyped) as err:
+        return NotComputed(err)
+
+
 JOINTS = "joint space"       # robot.nv of a chain: the stacked joint space, one block per joint
 
 

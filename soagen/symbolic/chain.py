@@ -297,7 +297,7 @@ class ChainOps:
         self.Mcal = self.H @ self.phi @ self.M @ self.phi.T @ self.H.T   # (3.20)
         self.J = self.B.T @ self.phi.T @ self.H.T                  # (3.13)
         self.C = self.H @ self.phi @ (self.M @ self.phi.T @ self.a + self.b)  # (3.20)
-        self.U = block_state.bind(self)["upsilon"]()                # Upsilon by the code of (A.5)
+        self.U = block_state.computed(block_state.bind(self)["upsilon"])   # Upsilon by the code of (A.5)
         self.I = I
         for name, (x, r, c) in pr.extra.items():
             setattr(self, name, BM(f, [r], [c], [[x]]))
@@ -324,8 +324,8 @@ class ChainOps:
             setattr(self, name, BM.diag(f, self.S_dims, cols, [pr.rates[name][k] for k in range(1, N + 1)]))
         self.Mdot = self.Bcor + self.Bcor.T                        # (D.2)
         composites = block_state.bind(self)["composite_inertias"]    # the code of (a.44), Corollary A.1
-        self.R = composites(self.M)
-        self.Bcor_c = composites(self.Bcor)
+        self.R = block_state.computed(lambda: composites(self.M))
+        self.Bcor_c = block_state.computed(lambda: composites(self.Bcor))
         for name, value in evaluate_definitions(self.namespace(), DERIVATIVES).items():
             setattr(self, name, value)
 

@@ -216,6 +216,12 @@ def prove_all_n(rec: IdentityRecord, corrected: bool, traced: bool = True) -> Al
                                  f"{format_poly(bad.nf, last.algebra.order, 3)}{stopped}")
 
 
+def valid_checks(rec: IdentityRecord) -> tuple:
+    """The checks the per-N engine proves for a record: its valid form (the corrected one of a
+    misprint) and the checks of the code that computes it (``code``)."""
+    return (rec.corrected if rec.misprint else rec.checks) + rec.code
+
+
 def _first_failure(rec: IdentityRecord, Ns, per_n: dict):
     """Smallest N at which the printed checks fail: (N, detail) or None.  Uses the block
     engine, or numbers when the printed form cannot be written there (symbolic_refutation)."""
@@ -284,7 +290,7 @@ def _refute_printed(rec: IdentityRecord, nmax: int, per_n: dict, out: Outcome) -
 def _numeric_check(rec: IdentityRecord, numeric_n, out: Outcome) -> None:
     """Residual of the valid form on random instances: block checks on chains (N >= nmin);
     the operator form on chains, trees and arms when it was proved with the tree relations."""
-    valid = (rec.corrected if rec.misprint else rec.checks) + rec.code
+    valid = valid_checks(rec)
     runs = []                   # (where, CheckResult)
     if rec.theory == "chain":
         for N in [n for n in numeric_n if n >= rec.nmin]:
@@ -337,7 +343,7 @@ def run_record(rec: IdentityRecord, nmax: int = 4, numeric_n=(1, 3, 6), certific
             out.message = f"the block-level proof fails: {err}"
         out.seconds_all_n = time.perf_counter() - t
     # 2. the valid form per N (cross-check, or the proof itself), and the code that computes it
-    valid = (rec.corrected if rec.misprint else rec.checks) + rec.code
+    valid = valid_checks(rec)
     for N in Ns:
         t = time.perf_counter()
         r = check_symbolic(valid, rec.let, symbolic_chain_namespace(N))

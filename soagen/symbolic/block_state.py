@@ -274,12 +274,12 @@ class BlockBackend:
     def solve(self, A, b):
         return self.inv(A) @ b
 
-    def name(self, x, label, symmetric=False, note=None):
+    def name(self, x, label, body=None, symmetric=False, note=None):
         if note:
             self.notes[label] = note
         return x
 
-    def columns(self, f, blocks, label, note=None, name_inputs=False):
+    def columns(self, f, blocks, label, note=None, name_inputs=False, body=None):
         return self.name(f(*blocks), label, note=note)
 
     def _element(self, *args, **kwargs):

@@ -16,6 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 
+def quantity_label(label, body):
+    """The label of a named quantity: ``label`` followed by the body's index for a per-body
+    one (``P``, 3 -> ``P3``), ``label`` itself for others."""
+    return label if body is None else f"{label}{body}"
+
+
 class NumpyBackend:
     """Float64 arrays: the numeric reference."""
 

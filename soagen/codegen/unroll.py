@@ -35,7 +35,7 @@ from itertools import count, permutations
 import numpy as np
 import sympy
 
-from soagen.backend import SympyBackend
+from soagen.backend import SympyBackend, quantity_label
 from soagen.codegen.graph import expr as nodes
 from soagen.codegen.graph.cse import cse
 from soagen.errors import SoagenError
@@ -253,12 +253,6 @@ class UnrollBackend(SympyBackend):
         for idx in np.ndindex(shape):
             vec[idx] = self._unique("_".join([label, *map(str, idx)]) + f"v{c}")
         return vec
-
-
-def quantity_label(label, body):
-    """The label of a named quantity: ``label`` followed by the body's index for a per-body
-    one (``P``, 3 -> ``P3``), ``label`` itself for others."""
-    return label if body is None else f"{label}{body}"
 
 
 def _placeholders(names):

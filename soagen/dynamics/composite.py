@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen.dynamics.inertia import inertia_parameters, phi_inertia, rigid_inertia
+from soagen.dynamics.inertia import inertia_parameters, rigid_inertia
 
 COMPOSITE_INERTIA = "composite rigid-body inertia R(k) (a.44)"
 
@@ -29,20 +29,15 @@ def composite_inertias(robot, s, X, xp, label, note):
     (or their rates): each r(k) of an all-rigid subtree is named by its 10 parameters,
     ``label`` + k (I_O, upper triangle), ``label`` + ``h`` + k and ``label`` + ``m`` + k,
     with ``note`` (:meth:`soagen.backend.NumpyBackend.name`), and shifted to a rigid
-    parent by them; any other r(k) is named by its upper triangle and shifted by phihat."""
+    parent by them; any other r(k) is named by its upper triangle and shifted by phihat
+    (:meth:`~soagen.dynamics.sweeps.State.named_inertia`, :meth:`~soagen.dynamics.sweeps.State.shift_inertia`)."""
     rigid = rigid_subtrees(robot)
     r = list(X)
     for i in reversed(range(robot.nb)):
-        if rigid[i]:
-            r[i] = named_inertia(r[i], xp, label, i, note)
-        else:
-            r[i] = xp.name(mirrored(r[i]), label, body=i, symmetric=True, note=note)
+        r[i] = s.named_inertia(i, r[i], label, note, rigid[i])
         p = robot.bodies[i].parent
-        if p >= 0 and rigid[i] and s.node_of(i) is None:
-            r[p] = r[p] + phi_inertia(*s.X[i], r[i])
-        elif p >= 0:
-            phi = s.phi(i)
-            r[p] = r[p] + phi @ r[i] @ phi.T
+        if p >= 0:
+            r[p] = r[p] + s.shift_inertia(i, r[i], rigid[i])         # phi(k+1, k) r(k) phi^T(k+1, k) (a.44)
     return r
 
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.dynamics.composite import towards_base
-from soagen.dynamics.rates import composite_rates, joint_rates
 
 
 def coriolis_matrix(robot, s, qd, xp):
-    j = joint_rates(robot, s, qd, xp)
-    c = composite_rates(robot, s, xp)
+    """C(q, qd) by the walk (D.16), nv x nv."""
+    j = s.joint_rates(qd)
+    c = s.composite_rates()
     C = xp.zeros((robot.nv, robot.nv))
     for l in range(robot.nb):
         n, cl = robot.bodies[l].joint.nv, robot.v_slice(l)

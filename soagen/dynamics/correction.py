@@ -13,23 +13,12 @@ import numpy as np
 
 from soagen.dynamics.filtering import anticausal_smoother, causal_filter
 from soagen.dynamics.innovations import riccati
-from soagen.dynamics.kinematics import world_poses
-from soagen.dynamics.tip import frame_force_at_body
-
-
-def frame_forces_at_bodies(robot, s, xp, frames, f):
-    """B f: forces f_c at the frames as forces at the body origins, summed per body (2.13)."""
-    poses = world_poses(robot, s.X)
-    x = [xp.zeros(6 + b.m) for b in robot.bodies]
-    for c, fr in enumerate(frames):
-        x[fr.body] = x[fr.body] + frame_force_at_body(s, poses[fr.body][0], fr, f[6 * c:6 * c + 6], xp)
-    return x
 
 
 def correction(robot, s, xp, frames, f):
     """beta_delta = -M^-1 J^T f (3.12) in O(N) (A.6, corrected)."""
     inn = riccati(robot, s, xp)
-    x = frame_forces_at_bodies(robot, s, xp, frames, f)
+    x = s.frame_forces(frames, f)                               # B f (2.13)
     zero = [xp.zeros(b.nv) for b in robot.bodies]
     nu = causal_filter(robot, s, inn, zero, xp, x=x)          # nu = -D^-1 H psi B f
     qdd, _ = anticausal_smoother(robot, s, inn, nu, xp)

@@ -19,7 +19,7 @@ def causal_filter(robot, s, inn, T, xp, x=None, y=None):
     for i in reversed(range(n)):
         z[i] = xp.name(z[i], "z", body=i, note="z(k) (4.20)")
         eps = T[i] - s.H[i] @ z[i]                              # (4.20) eps(k) = T'(k) - H z
-        nu[i] = xp.name(inn.Dinv[i] @ eps, "nu", body=i, note="nu(k) = D^-1 eps(k) (4.19)")
+        nu[i] = xp.name(inn.Dinv[i] @ eps, "nu", body=i, note="nu(k) = D^-1 eps(k) (4.20)")
         p = robot.bodies[i].parent
         if p >= 0:
             carry = z[i] + inn.G[i] @ eps
@@ -30,8 +30,8 @@ def causal_filter(robot, s, inn, T, xp, x=None, y=None):
 
 
 def anticausal_smoother(robot, s, inn, nu, xp, a=None):
-    """qdd = (I - H Psi L)^T nu, base to tip (4.21)-(4.22):
-    lambda(k) = psi^T(k+1, k) lambda(k+1) + H^T nu(k), qdd(k) = nu(k) - L^T(k) lambda(k+1).
+    """qdd = (I - H Psi L)^T nu, base to tip (4.21)-(4.22): from lambda(N+1) = 0 (4.21),
+    lambda(k) = psi^T(k+1, k) lambda(k+1) + H^T nu(k), qdd(k) = nu(k) - L^T(k) lambda(k+1) (4.22).
 
     With ``a`` it is FD4's (5.17) instead: qdd(k) = nu(k) - G^T(k) [phi^T lambda(k+1) + a(k)]
     and lambda(k) then equals the link acceleration alpha(k). Returns (qdd, lambda)."""
@@ -42,5 +42,5 @@ def anticausal_smoother(robot, s, inn, nu, xp, a=None):
         if a is not None:
             lam_bar = lam_bar + a[i]
         qdd[i] = xp.name(nu[i] - inn.G[i].T @ lam_bar, "qdd", body=i, note="joint acceleration qdd(k) (4.22)")
-        lam[i] = xp.name(lam_bar + s.H[i].T @ qdd[i], "lam", body=i, note="lambda(k) (4.21)")
+        lam[i] = xp.name(lam_bar + s.H[i].T @ qdd[i], "lam", body=i, note="lambda(k) (4.22)")
     return qdd, lam

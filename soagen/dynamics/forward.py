@@ -15,7 +15,6 @@ from soagen.dynamics.ldl import ltdl, ltdl_congruence, ltdl_solve
 from soagen.dynamics.mass_matrix import mass_matrix
 from soagen.dynamics.rne import rne
 from soagen.dynamics.sweeps import ZETA, anticausal_propagate
-from soagen.dynamics.tip import tip_force_at_body
 
 
 def _split(robot, tau):
@@ -24,7 +23,7 @@ def _split(robot, tau):
 
 def _with_tip_force(robot, s, x, f_tip, xp):
     if f_tip is not None:
-        x[robot.tip.body] = x[robot.tip.body] + tip_force_at_body(robot, s, f_tip, xp)  # B f(0)
+        x[robot.tip.body] = x[robot.tip.body] + s.tip_force(f_tip)  # B f(0)
     return x
 
 
@@ -42,8 +41,14 @@ def fd2(robot, s, tau, xp, f_tip=None):
     """FD2 (5.5)-(5.7): FD1 plus the link accelerations alpha = lambda + phi^T a (5.6),
     (4.22b). Returns (qdd, alpha)."""
     qdd, lam = fd1(robot, s, tau, xp, f_tip)
+    return qdd, link_accelerations(robot, s, lam, xp)
+
+
+def link_accelerations(robot, s, lam, xp):
+    """alpha = lambda + phi^T a (5.6): zeta(k) = phi^T(k+1, k) zeta(k+1) + a(k) and
+    alpha(k) = lambda(k) + zeta(k) (4.21b)-(4.22b), from the smoother's lambda."""
     zeta = anticausal_propagate(robot, s, s.a, xp, "zeta", ZETA)            # (4.22b)
-    return qdd, [l + z for l, z in zip(lam, zeta)]
+    return [l + z for l, z in zip(lam, zeta)]
 
 
 def fd3(robot, s, tau, xp, f_tip=None):

@@ -23,23 +23,21 @@ from __future__ import annotations
 import numpy as np
 
 from soagen.dynamics.composite import towards_base
-from soagen.dynamics.rates import composite_rates, joint_rates, spatial_accelerations
 from soagen.dynamics.rne import newton_euler
-from soagen.spatial import force_cross
 
 
 def id_derivatives(robot, s, qd, qdd, xp):
     """(dT/dtheta, dT/dtheta_dot) at (s.q, s.qd, qdd), nv x nv each (gravity included)."""
     alpha, f, _ = newton_euler(robot, s, qdd, xp)                       # (2.26), (2.29)
-    j = joint_rates(robot, s, qd, xp, spatial_accelerations(s, alpha, xp), qdd)
-    c = composite_rates(robot, s, xp)
+    j = s.joint_rates(qd, alpha, qdd)
+    c = s.composite_rates()
     dq, dqd = xp.zeros((robot.nv, robot.nv)), xp.zeros((robot.nv, robot.nv))
     for l in range(robot.nb):
         n, cl = robot.bodies[l].joint.nv, robot.v_slice(l)
         S, Psd, Psdd, Sd = j.S[l], j.Psi_dot[l], j.Psi_ddot[l], j.S_dot[l]
         F = np.concatenate([c.R[l] @ S,                                                     # U
                             c.twice_BT(l, S),                                               # W
-                            c.R[l] @ Psdd + c.twice_B(l, Psd) + force_cross(S, f[l]),       # Q (D.14)
+                            c.R[l] @ Psdd + c.twice_B(l, Psd) + j.fbar(l, f[l]),             # Q (D.14)
                             c.R[l] @ (Psd + Sd) + c.twice_B(l, S)], axis=1)                 # Qd
         for k, Fk in towards_base(robot, s, l, F, xp, "dF", "derivative column walk, body k, column l (D.14)"):
             ck = robot.v_slice(k)

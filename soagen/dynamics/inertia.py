@@ -12,7 +12,7 @@ from soagen.spatial import cross, skew, spatial_inertia
 def link_inertias(robot, xp, q=None):
     """M(k) of every body, about O(k) in the body frame (2.15); for a flexible body the
     extended Mhat(k)(eta) (F.3), which needs the configuration ``q``."""
-    return [xp.name(xp.constant(spatial_inertia(b.mass, np.asarray(b.com), np.asarray(b.inertia))), f"M{i}",
+    return [xp.name(xp.constant(spatial_inertia(b.mass, np.asarray(b.com), np.asarray(b.inertia))), "M",
                     body=i, symmetric=True, note="spatial inertia M(k) about O(k) (2.15)") if b.flex is None
             else xp.name(flexible.inertia(b.flex, robot.eta(i, q), xp), "M", body=i, symmetric=True,
                          note="extended inertia Mhat(k)(eta) of the flexible body about O(k) (F.3)")

@@ -20,6 +20,7 @@ class Innovations:
 
 
 def riccati(robot, s, xp) -> Innovations:
+    """P, D, D^-1, G of every body by the Riccati sweep (4.4)-(4.6), tip to base."""
     P = list(s.M)
     D, Dinv, G = [None] * robot.nb, [None] * robot.nb, [None] * robot.nb
     for i in reversed(range(robot.nb)):

@@ -18,6 +18,7 @@ COLUMN_WALK = "mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) 
 
 
 def mass_matrix(robot, s, xp):
+    """M(k, l) = H(k) phi(k, l) R(l) H^T(l) (3.20), Corollary A.1: composite inertias, then a walk per column."""
     R = composite_inertias(robot, s, s.M, xp, "Rc", COMPOSITE_INERTIA)     # (a.44) with psi = phi
     Mass = xp.zeros((robot.nv, robot.nv))
     for l in range(robot.nb):

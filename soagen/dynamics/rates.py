@@ -45,6 +45,11 @@ class JointRates:
     Psi_dot: list      # (D.5)
     Psi_ddot: list     # (D.6), only with accelerations
 
+    def fbar(self, k, f):
+        """(f xbar*) H^T(k) = H^T(k) x* f: a force f at body k against the joint's axes
+        (fbar of (D.2), the last term of (D.10))."""
+        return force_cross(self.S[k], f)
+
 
 def spatial_accelerations(s, alpha, xp):
     """A(k) = alpha(k) - (0, omega(k) x v(k)) from the classical link accelerations."""

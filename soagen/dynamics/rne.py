@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from soagen.dynamics.composite import composite_forces
 from soagen.dynamics.sweeps import anticausal_propagate
-from soagen.dynamics.tip import tip_force_at_body
 
 
 def rne(robot, s, qdd, xp, f_tip=None):
@@ -21,7 +20,7 @@ def newton_euler(robot, s, qdd, xp, f_tip=None):
     alpha = accelerations(robot, s, qdd, xp)
     f = [s.M[i] @ alpha[i] + s.b(i) for i in range(robot.nb)]            # (2.29)
     if f_tip is not None:
-        f[robot.tip.body] = f[robot.tip.body] + tip_force_at_body(robot, s, f_tip, xp)  # B f(0)
+        f[robot.tip.body] = f[robot.tip.body] + s.tip_force(f_tip)  # B f(0)
     f = composite_forces(robot, s, f, xp, "f", "spatial force f(k) (2.29)")          # f(k) = phi(k, k-1) f(k-1) + own term
     return alpha, f, [s.H[i] @ f[i] for i in range(robot.nb)]       # T(k) = H(k) f(k) (2.30)
 

@@ -1,6 +1,13 @@
 """What every dynamics algorithm computes first: phi(k+1, k), H(k), M(k), V(k), a(k),
 and the shifts between a body and its parent that every sweep uses.
 
+Every step a recursion takes between the link frames, or from a body's own numbers, is a
+:class:`State` method: phi (:meth:`State.up`, :meth:`State.down`, :meth:`State.phi`), the
+bias force b(k), the 10-parameter shift of a spatial inertia, the forces at frames (B), the
+rates of the joint axes and of the composite bodies. The same recursions then run on the
+blocks of the papers' operators (:mod:`soagen.symbolic.block_state`), where each of these
+methods is the operator it implements.
+
 For a flexible parent the shift is the extended one of the framework paper's (4.1)-(4.2):
 phihat(k+1, k) = [I; U^T] phi(k+1, k) [I, 0], (6 + m_parent) x (6 + m_k), where U is the
 modal influence of the node body k sits on (:mod:`soagen.dynamics.flexible`). A force
@@ -15,7 +22,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from soagen.dynamics import flexible
-from soagen.dynamics.inertia import bias_force, link_inertias
+from soagen.dynamics.composite import mirrored, named_inertia
+from soagen.dynamics.inertia import bias_force, link_inertias, phi_inertia
 from soagen.dynamics.kinematics import (
     joint_maps,
     link_frames,
@@ -23,6 +31,8 @@ from soagen.dynamics.kinematics import (
     pad,
     velocity_sweep,
 )
+from soagen.dynamics.rates import composite_rates, joint_rates, spatial_accelerations
+from soagen.dynamics.tip import frame_forces_at_bodies, tip_force_at_body
 from soagen.spatial import phi_force, phi_matrix, phiT_motion
 
 
@@ -94,6 +104,42 @@ class State:
         if m:
             P = np.concatenate([P, self.xp.zeros((P.shape[0], m))], axis=1)
         return P
+
+    def shift_inertia(self, i, X, rigid):
+        """phihat(parent, k) X phihat^T(parent, k), the step of (a.44): for a spatial inertia
+        of an all-rigid subtree (``rigid``) on a rigid parent by its 10 parameters
+        (:func:`~soagen.dynamics.inertia.phi_inertia`), else by the 6 x 6 congruence."""
+        if rigid and self.node_of(i) is None:
+            return phi_inertia(*self.X[i], X)
+        phi = self.phi(i)
+        return phi @ X @ phi.T
+
+    def named_inertia(self, i, X, label, note, rigid):
+        """X named ``label`` + k: a spatial inertia of an all-rigid subtree (``rigid``) by its
+        10 parameters (:func:`~soagen.dynamics.composite.named_inertia`), else by its upper
+        triangle."""
+        if rigid:
+            return named_inertia(X, self.xp, label, i, note)
+        return self.xp.name(mirrored(X), label, body=i, symmetric=True, note=note)
+
+    def tip_force(self, f0):
+        """B f(0) (3.7): the tip force f(0) at the tip body's origin, in its frame."""
+        return tip_force_at_body(self.robot, self, f0, self.xp)
+
+    def frame_forces(self, frames, f):
+        """B f (2.13): forces at several frames as forces at the body origins, per body."""
+        return frame_forces_at_bodies(self.robot, self, self.xp, frames, f)
+
+    def joint_rates(self, qd, alpha=None, qdd=None):
+        """S, S_dot, Psi_dot of every joint (D.4)-(D.5), and Psi_ddot (D.6) when the link
+        accelerations alpha (gravity included) and qdd are given
+        (:func:`~soagen.dynamics.rates.joint_rates`)."""
+        A = None if alpha is None else spatial_accelerations(self, alpha, self.xp)
+        return joint_rates(self.robot, self, qd, self.xp, A, qdd)
+
+    def composite_rates(self):
+        """The composite inertias and their rates (D.3) (:func:`~soagen.dynamics.rates.composite_rates`)."""
+        return composite_rates(self.robot, self, self.xp)
 
 
 def prepare(robot, q, qd, xp, gravity=True) -> State:

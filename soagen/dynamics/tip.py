@@ -29,3 +29,12 @@ def tip_force_at_body(robot, s, f0, xp):
     """B f(0): the tip force f(0) (exerted by the tip on the environment, as in (2.28)) at
     the tip body's origin O(1), in the tip body's frame."""
     return frame_force_at_body(s, world_poses(robot, s.X)[robot.tip.body][0], robot.tip, f0, xp)
+
+
+def frame_forces_at_bodies(robot, s, xp, frames, f):
+    """B f: forces f_c at the frames as forces at the body origins, summed per body (2.13)."""
+    poses = world_poses(robot, s.X)
+    x = [xp.zeros(6 + b.m) for b in robot.bodies]
+    for c, fr in enumerate(frames):
+        x[fr.body] = x[fr.body] + frame_force_at_body(s, poses[fr.body][0], fr, f[6 * c:6 * c + 6], xp)
+    return x

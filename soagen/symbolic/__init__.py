@@ -24,7 +24,8 @@ Per-N block engine (fallback for block-indexed statements, and cross-check):
 * :mod:`.ncpoly`      noncommutative polynomials modulo a rewriting system (normal forms)
 * :mod:`.blocks`      block operators over symbols or numbers; the identity I
 * :mod:`.chain`       the spatial operators of an N-link chain (phi, psi, P, D, L, ...)
-* :mod:`.recursions`  the papers' sweeps, block by block
+* :mod:`.block_state` the recursions of soagen.dynamics run on the blocks (the code that runs)
+* :mod:`.block_values` the printed loops no code runs, and the proofs' sums, block by block
 
 Catalogue and reports:
 

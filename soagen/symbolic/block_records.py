@@ -136,6 +136,8 @@ def _lambda1():
 
 
 RSUM = "{left}(k,j)*M(j)*phi(k,j)^T"
+RSUM_PRINTED = "phi(k,j)*M(j)*{left}(k,j)^T"                  # the proof of Lemma A.1 as printed
+XU_PRINTED = "psi(k,1)^T*H(k)^T*Dinv(k)*H(k)^T*psi(k,1)"      # the summand of (6.9b) as printed
 
 
 def _lemma_a1(left, loop, state):
@@ -189,7 +191,7 @@ def _records() -> dict:
         "I-a.45-proof", loops=("lemma-A1-chi", "lemma-A1"), rename={"lemma-A1": "rp"},
         lemmas=chi + psi + (rP,),
         claims=(IndexClaim("1 <= k; k <= N", "r(k)", S("j", "1", "k", RSUM.format(left="chi")), ("rsum-chi(k)",)),
-                IndexClaim("1 <= k; k <= N", "rp(k)", S("j", "1", "k", "phi(k,j)*M(j)*psi(k,j)^T"),
+                IndexClaim("1 <= k; k <= N", "rp(k)", S("j", "1", "k", RSUM_PRINTED.format(left="psi")),
                            ("rsum-psi(k)^T", "rP(k)", "rP(k)^T"))))
     # Part II (6.9) (corrected) and (6.10)
     lam1 = S("k", "1", "N", XU.format(j="1"))

@@ -15,10 +15,17 @@ paper or likely damage by the OCR of the scan, ``evidence`` why (quoting the see
 
 Two engines read the same record (:mod:`soagen.symbolic.verify`): the N-free algebra
 (:mod:`soagen.symbolic.nfree`) proves the checks for every N when they are written with
-whole operators; a check with explicit block indices or a printed recursion
-(``rec_*``, ``block``, ``phi_``) is evaluated by the per-N engine for N = 1..k, and the
-statements with block indices are proved for every N by induction over the index
-(:mod:`soagen.symbolic.block_records`).  A printed recursion also has an *operator
+whole operators; a check with explicit block indices or a recursion is evaluated by the
+per-N engine for N = 1..k, and the statements with block indices are proved for every N by
+induction over the index (:mod:`soagen.symbolic.block_records`).  A recursion in a check is
+the code that runs: ``causal_filter(Tp)``, ``rne(thdd, f0)``, ... are the functions of
+:mod:`soagen.dynamics` run on the chain's blocks (:mod:`soagen.symbolic.block_state`); a
+printed loop no code runs (the innovations model (4.13), a misprinted loop) is
+``loop('loop-4.13')``, run from its pinned equations, and the sums of the proofs are
+``lower(...)``, ``diagonal(...)``, ``single(...)`` of their block text
+(:mod:`soagen.symbolic.block_values`); ``block`` and ``phi_`` take single blocks.  ``code``
+holds checks of the code that computes a record's statement when the statement itself is an
+operator identity (FD1 computes (4.18)).  A recursion also has an *operator
 reading*: ``given`` names its state (``"z : s <- 1"``), ``assume`` states the loop as an
 operator equation (``(id, lhs, rhs, reading)`` from the pinned list of
 :mod:`soagen.symbolic.loops`, e.g. ``Epsi@z -> z - K@Tp`` for z(k) = psi(k,k-1) z(k-1) +
@@ -33,6 +40,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from soagen.symbolic.block_records import (
+    F19,
+    F21,
+    F29,
+    F31,
+    RSUM,
+    RSUM_PRINTED,
+    XU,
+    XU_PRINTED,
+    S,
+)
 from soagen.symbolic.loops import CONDITIONS as CONDITION
 from soagen.symbolic.loops import HYPOTHESES as HYP
 
@@ -68,6 +86,7 @@ class IdentityRecord:
     instance: str = "chain"            # numeric cross-check family: chain | tree | arms
     misprint_kind: str = ""            # "paper" (error of the authors) or "ocr" (likely OCR damage)
     evidence: str = ""                 # why, quoting the seed text
+    code: tuple = ()                   # checks of the soagen.dynamics code that computes the statement (per N)
 
 
 # common sub-expressions (Part I notation)
@@ -75,6 +94,9 @@ IHPsiL = "(I - H@Psi@L)"
 IHPhiL = "(I + H@Phi@L)"
 MINV41 = f"{IHPsiL}.T@Dinv@{IHPsiL}"           # Theorem 4.1
 THAT = "H@phi@(M@phi.T@a + b + B@f0)"            # bias torques (3.23)
+FD = f"{MINV41}@(T - {THAT})"                     # the joint accelerations of forward dynamics (4.17)-(4.18)
+LAMBDA1 = S("k", "1", "N", XU.format(j="1"))      # Lambda(1) of Part II (6.9b)
+VF = "loop('loop-FW-4.1', 'loop-FW-4.3')"         # V^f by the sweeps (4.1), (4.3) of flexible links
 # The printed sweeps read as operator equations (framework (2.2)): block k of E_phi x is
 # phi(k,k-1) x(k-1), of E_phi^T x is phi^T(k+1,k) x(k+1), of E_psi x is psi(k,k-1) x(k-1),
 # of K x is L(k-1) x(k-1), of K^T x is L^T(k) x(k+1); B f(0) enters block 1, E g block N.
@@ -126,30 +148,30 @@ CATALOGUE: list[IdentityRecord] = [
       corrected=(("H@phi@M@phi.T@H.T@thdd + H@phi@(M@phi.T@a + b + B@f0)", "Mcal@thdd + C + J.T@f0"),)),
     IdentityRecord("I-3.20", P1, "Part I (3.20)",
       "T = M thdd + C + J^T f(0); M = H phi M phi^T H^T; C = H phi (M phi^T a + b); J^T = H phi B",
-      (("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0"),),
-      "the RSD/RNE sweeps (2.24)-(2.30) run block by block", robot=False,
+      (("rne(thdd, f0)", "Mcal@thdd + C + J.T@f0"),),
+      "the RSD/RNE sweeps (2.24)-(2.30) run block by block", robot=False, code=(("mass_matrix()", "Mcal"),),
       given=R_VEC, assume=(ALPHA, FORCE), operator_form=(("H@f", "Mcal@thdd + C + J.T@f0"),)),
     IdentityRecord("I-3.12", P1, "Part I (3.11)-(3.12)", "V(k) = sum_{i=k..N} phi^T(i,k) H^T(i) thd(i), i.e. V = phi^T H^T thd",
-      (("rec_alpha(thd, 0*a)", "phi.T@H.T@thd"),), "the velocity sweep (2.25) block by block", robot=False,
+      (("accelerations(thd, 0*a)", "phi.T@H.T@thd"),), "the velocity sweep (2.25) block by block", robot=False,
       given=("V : s <- 1",), assume=(VEL,), operator_form=(("V", "phi.T@H.T@thd"),)),
     IdentityRecord("I-3.13", P1, "Part I (3.13)", "V(0) = phi^T(1,0) V(1) = J thd, J = B^T phi^T H^T",
-      (("B.T@rec_alpha(thd, 0*a)", "J@thd"),), "B = [phi(1,0), 0, ..., 0]^T (3.7)", robot=False,
+      (("B.T@accelerations(thd, 0*a)", "J@thd"),), "B = [phi(1,0), 0, ..., 0]^T (3.7)", robot=False,
       given=("V : s <- 1",), assume=(VEL,), operator_form=(("B.T@V", "J@thd"),)),
     IdentityRecord("I-3.15", P1, "Part I (3.14)-(3.15)",
       "alpha = phi^T H^T thdd + phi^T a  (operator form of the sweep (2.26))",
-      (("rec_alpha(thdd, a)", "phi.T@H.T@thdd + phi.T@a"),), robot=False,
+      (("accelerations(thdd, a)", "phi.T@H.T@thdd + phi.T@a"),), robot=False,
       given=R_VEC[:1], assume=(ALPHA,), operator_form=(("alpha", "phi.T@H.T@thdd + phi.T@a"),)),
     IdentityRecord("I-3.21", P1, "Part I (3.8), (3.21)",
       "uniform gravity = base acceleration g: alpha = phi^T (H^T thdd + a + E g), E = [0, ..., 0, phi^T(N+1,N)]^T",
-      (("rec_alpha(thdd, a, base=g)", "phi.T@(H.T@thdd + a + E@g)"),),
+      (("accelerations(thdd, a + E@g)", "phi.T@(H.T@thdd + a + E@g)"),),
       "alpha(N+1) = g in the sweep (2.26); E read with last block phi^T(N+1,N)", robot=False,
       given=R_VEC[:1], assume=(HYP["loop-3.21"],),
       operator_form=(("alpha", "phi.T@(H.T@thdd + a + E@g)"),),
       note="checks the reading of (3.8): a literal transpose would put phi(N+1,N) in E and fail"),
     IdentityRecord("I-3.17", P1, "Part I (3.16)-(3.17)",
       "f = phi (M alpha + b + B f(0))  (operator form of the sweep (2.29))",
-      (("rec_f(M@alpha + b, f0)", "phi@(M@alpha + b + B@f0)"),),
-      let=(("alpha", "rec_alpha(thdd, a)"),), robot=False,
+      (("composite_forces(M@alpha + b + B@f0)", "phi@(M@alpha + b + B@f0)"),),
+      let=(("alpha", "accelerations(thdd, a)"),), robot=False,
       given=R_VEC, assume=(ALPHA, FORCE), operator_form=(("f", "phi@(M@alpha + b + B@f0)"),), operator_let=()),
     IdentityRecord("I-3.22", P1, "Part I (3.22)-(3.23)", "M thdd = T', T' = T - T^ (the bias-free dynamics)",
       ((f"T20 - {THAT}", "Mcal@thdd"),), "T = M thdd + C + J^T f(0) (3.20)", let=(("T20", "Mcal@thdd + C + J.T@f0"),)),
@@ -165,7 +187,7 @@ CATALOGUE: list[IdentityRecord] = [
     IdentityRecord("I-4.2", P1, "Part I (4.1)-(4.2)", "Y = H phi W with E(W W^T) = M gives E(Y Y^T) = H phi M phi^T H^T = M",
       (("(H@phi)@M@(H@phi).T", "Mcal"),), "W white with covariance M (4.1)"),
     IdentityRecord("I-4.3", P1, "Part I (4.3)", "z(k) = phi(k,k-1) z(k-1) + w(k), y(k) = H(k) z(k)  computes Y = H phi W",
-      (("H@rec_f(y)", "H@phi@y"),), "w written y", robot=False, given=("z : s <- 1",),
+      (("H@composite_forces(y)", "H@phi@y"),), "w written y", robot=False, given=("z : s <- 1",),
       assume=(HYP["loop-4.3"],),
       operator_form=(("H@z", "H@phi@y"),)),
     IdentityRecord("I-4.4", P1, "Part I (4.4)",
@@ -187,50 +209,52 @@ CATALOGUE: list[IdentityRecord] = [
     IdentityRecord("I-4.14", P1, "Part I Fact 4.2 (4.14)", "(I + H Phi L)^-1 = I - H Psi L",
       ((f"{IHPhiL}@{IHPsiL}", "I"), (f"{IHPsiL}@{IHPhiL}", "I")), CHAIN_HYP),
     IdentityRecord("I-4.16", P1, "Part I Theorem 4.1 (4.16)", "M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L)",
-      ((f"Mcal@{MINV41}", "I"), (f"{MINV41}@Mcal", "I")), CHAIN_HYP + "; M invertible"),
+      ((f"Mcal@{MINV41}", "I"), (f"{MINV41}@Mcal", "I")), CHAIN_HYP + "; M invertible",
+      code=(("inverse_mass_matrix()", MINV41),)),
     IdentityRecord("I-4.13", P1, "Part I (4.12)-(4.13) innovations model",
       "z(k) = phi(k,k-1) z(k-1) + L(k-1) eps(k-1); y(k) = H(k) z(k) + eps(k)  computes Y = (I + H Phi L) eps",
-      (("rec_innovations(T)", f"{IHPhiL}@T"),), CHAIN_HYP, robot=False,
+      (("H@loop('loop-4.13') + T", f"{IHPhiL}@T"),), CHAIN_HYP, robot=False,
       given=("z : s <- 1",), assume=(INNOV,), operator_form=(("H@z + T", f"{IHPhiL}@T"),)),
     IdentityRecord("I-4.15", P1, "Part I (4.15) Kalman filter as whitening filter",
       "z(k) = [phi(k,k-1) - L(k-1)H(k-1)] z(k-1) + L(k-1) y(k-1); eps(k) = -H(k) z(k) + y(k)  computes "
       "eps = (I - H Psi L) y, the inverse of (4.13)",
-      (("D@rec_filter(rec_innovations(T))", "T"),), CHAIN_HYP + "; D rec_filter = (4.15)", robot=False,
+      (("D@causal_filter(H@loop('loop-4.13') + T)", "T"),), CHAIN_HYP + "; D causal_filter = (4.15)", robot=False,
       given=("z : s <- 1", "zf : s <- 1"),
       assume=(INNOV, HYP["loop-4.15"]),
       operator_form=(("H@z + T - H@zf", "T"),)),
     IdentityRecord("I-4.20", P1, "Part I (4.19)-(4.20) causal filtering",
       "z(k) = [phi(k,k-1) - L(k-1)H(k-1)] z(k-1) + L(k-1) T'(k-1); eps(k) = T(k) - H(k) z(k); "
       "nu = D^-1 eps  computes nu = D^-1 (I - H Psi L) T'",
-      (("rec_filter(Tp, T)", f"Dinv@{IHPsiL}@Tp"),), CHAIN_HYP, misprint=True, misprint_kind="ocr",
+      (("Dinv@(T - H@loop('loop-4.20'))", f"Dinv@{IHPsiL}@Tp"),), CHAIN_HYP, misprint=True, misprint_kind="ocr",
       evidence="a dropped prime: the same display prints `T'(0) = 0` in (4.19) and `L(k-1)T'(k-1)` in the line "
                "above, and the text after (4.18) defines `\\epsilon = (I - H\\Psi L)T'`; the OCR drops primes and "
                "accents elsewhere too (Part I (a.50) proof: `P\\phi^T` for P phi~^T)",
       correction="eps(k) = T'(k) - H(k) z(k)  (the bias-free T', as in (4.18))",
-      corrected=(("rec_filter(Tp)", f"Dinv@{IHPsiL}@Tp"),), robot=False,
+      corrected=(("causal_filter(Tp)", f"Dinv@{IHPsiL}@Tp"),), robot=False,
       given=("zf : s <- 1",), assume=(HYP["loop-4.20"],),
       operator_form=(("Dinv@(T - H@zf)", f"Dinv@{IHPsiL}@Tp"),),
       operator_corrected=(("Dinv@(Tp - H@zf)", f"Dinv@{IHPsiL}@Tp"),)),
     IdentityRecord("I-4.22", P1, "Part I (4.21)-(4.22) anticausal smoothing",
       "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k); thdd(k) = nu(k) - L^T(k) lambda(k+1) "
       "computes thdd = (I - H Psi L)^T nu",
-      (("rec_smooth(T)", f"{IHPsiL}.T@T"),), CHAIN_HYP, robot=False,
+      (("anticausal_smoother(T)[0]", f"{IHPsiL}.T@T"),), CHAIN_HYP, robot=False,
       given=("lam : s <- 1",), assume=(HYP["loop-4.22"],),
       operator_form=(("T - K.T@lam", f"{IHPsiL}.T@T"),)),
     IdentityRecord("I-FD1", P1, "Part I Algorithm FD1 (4.17)-(4.18)",
       "thdd = (I - H Psi L)^T D^-1 (I - H Psi L) T', T' = T - H phi [M phi^T a + b + B f(0)] solves (3.20)",
-      ((f"Mcal@{MINV41}@(T - {THAT})", f"T - {THAT}"),), CHAIN_HYP),
+      ((f"Mcal@{MINV41}@(T - {THAT})", f"T - {THAT}"),), CHAIN_HYP, code=(("fd1(T, f0)[0]", FD),)),
     # ------------------------------------------------------------------ Part I, section 5
     IdentityRecord("I-5.3", P1, "Part I (5.3)", "Psi = psi S", (("Psi", "psi@S"),), CHAIN_HYP),
     IdentityRecord("I-5.4", P1, "Part I Identity 5.1 (5.4)", "(I - H Psi L) H phi = H psi",
       ((f"{IHPsiL}@H@phi", "H@psi"),), CHAIN_HYP),
     IdentityRecord("I-FD2", P1, "Part I Algorithm FD2 (5.6) and its proof",
       "phi^T H^T (I - H Psi L)^T D^-1 (I - H Psi L) T' + phi^T a = psi^T H^T D^-1 (I - H Psi L) T' + phi^T a",
-      ((f"phi.T@H.T@{MINV41}@Tp + phi.T@a", f"psi.T@H.T@Dinv@{IHPsiL}@Tp + phi.T@a"),), CHAIN_HYP),
+      ((f"phi.T@H.T@{MINV41}@Tp + phi.T@a", f"psi.T@H.T@Dinv@{IHPsiL}@Tp + phi.T@a"),), CHAIN_HYP,
+      code=(("fd2(T, f0)[0]", FD), ("fd2(T, f0)[1]", f"psi.T@H.T@Dinv@{IHPsiL}@(T - {THAT}) + phi.T@a"))),
     IdentityRecord("I-FD2-rec", P1, "Part I (4.21b)-(4.22b)",
       "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k); zeta(k) = phi^T(k+1,k) zeta(k+1) + a(k); "
       "alpha(k) = lambda(k) + zeta(k)  computes alpha of (5.6)",
-      (("rec_fd2_alpha(Dinv@(I - H@Psi@L)@Tp, a)", f"psi.T@H.T@Dinv@{IHPsiL}@Tp + phi.T@a"),), CHAIN_HYP,
+      (("link_accelerations(anticausal_smoother(Dinv@(I - H@Psi@L)@Tp)[1])", f"psi.T@H.T@Dinv@{IHPsiL}@Tp + phi.T@a"),), CHAIN_HYP,
       robot=False, given=("lam : s <- 1", "zeta : s <- 1"),
       assume=(HYP["loop-4.22b"],
               HYP["loop-4.22b-zeta"]),
@@ -241,13 +265,14 @@ CATALOGUE: list[IdentityRecord] = [
       let=(("alpha", f"psi.T@H.T@Dinv@{IHPsiL}@Tp + phi.T@a"),)),
     IdentityRecord("I-4.23", P1, "Part I (4.23)", "alpha(0) = phi^T(1,0) alpha(1) + a(0), alpha by the sweep (4.21b)-(4.22b)",
       (("phi_(1,0).T@block(alpha,1,1) + a0", f"J@{MINV41}@Tp + B.T@phi.T@a + a0"),), CHAIN_HYP, robot=False,
-      let=(("alpha", "rec_fd2_alpha(Dinv@(I - H@Psi@L)@Tp, a)"),)),
+      let=(("alpha", "link_accelerations(anticausal_smoother(Dinv@(I - H@Psi@L)@Tp)[1])"),)),
     IdentityRecord("I-FD2-lambda", P1, "Part I, remark after FD2",
       "(I - H Psi L)^T nu = nu - L^T S^T lambda, lambda = psi^T H^T nu",
       ((f"{IHPsiL}.T@T", "T - L.T@S.T@psi.T@H.T@T"),), CHAIN_HYP),
     IdentityRecord("I-FD3", P1, "Part I Algorithm FD3 (5.8)-(5.10)",
       "thdd = (I - H Psi L)^T D^-1 eps, eps = T - H psi [S L T + M zeta + b + B f(0)], zeta = phi^T a, solves (3.20)",
-      ((f"Mcal@{IHPsiL}.T@Dinv@(T - H@psi@(S@L@T + M@phi.T@a + b + B@f0))", f"T - {THAT}"),), CHAIN_HYP),
+      ((f"Mcal@{IHPsiL}.T@Dinv@(T - H@psi@(S@L@T + M@phi.T@a + b + B@f0))", f"T - {THAT}"),), CHAIN_HYP,
+      code=(("fd3(T, f0)[0]", FD),)),
     IdentityRecord("I-FD3-proof", P1, "Part I, proof of FD3 (last line); also Part II (5.13)",
       "thdd = (I - H Psi L)^-1 D^-1 [T - H psi (S L T + M zeta + b + B f(0))]",
       ((f"Mcal@{IHPhiL}@Dinv@(T - H@psi@(S@L@T + M@phi.T@a + b + B@f0))", f"T - {THAT}"),),
@@ -264,7 +289,8 @@ CATALOGUE: list[IdentityRecord] = [
            ("thdd4", f"{IHPsiL}.T@nu4 - L.T@Psi.T@(I - G@H).T@a - G.T@a"))),
     IdentityRecord("I-FD4-rec", P1, "Part I (5.16)-(5.17)",
       "the 3-sweep recursion (5.16)-(5.17) computes FD4's thdd",
-      (("rec_fd4(T, a, b, f0)", "thdd4"),), CHAIN_HYP,
+      (("fd4(T, f0)[0]", "thdd4"),), CHAIN_HYP,
+      code=(("fd4(T, f0)[1]", f"phi.T@(H.T@{FD} + a)"),),
       let=(("nu4", f"Dinv@{IHPsiL}@T - Dinv@H@psi_t@P@a - Dinv@H@psi@(b + B@f0)"),
            ("thdd4", f"{IHPsiL}.T@nu4 - L.T@Psi.T@(I - G@H).T@a - G.T@a")), robot=False,
       given=("z : s <- 1", "lam : s <- 1"),
@@ -302,16 +328,16 @@ CATALOGUE: list[IdentityRecord] = [
       (("phi - psi", "Psi@L@H@phi"), ("Psi@L@H@phi", "psi@S@L@H@phi")), CHAIN_HYP),
     IdentityRecord("I-a.20", P1, "Part I (a.19)-(a.20), telescoping",
       "T(k,m) = sum_{i=m}^{k-1} [psi(k,i+1) phi(i+1,m) - psi(k,i) phi(i,m)] = phi(k,m) - psi(k,m), k > m",
-      (("telescope('a.19')", "phi - psi"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
+      ((f"lower('{S('i', 'm', 'k-1', F19)}')", "phi - psi"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
     IdentityRecord("I-a.30", P1, "Part I (a.29)-(a.30), telescoping",
       "T'(k,m) = sum_{i=m}^{k-1} [phi(k,i+1) psi(i+1,m) - phi(k,i) psi(i,m)] = psi(k,m) - phi(k,m), k > m",
-      (("telescope('a.29')", "psi - phi"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
+      ((f"lower('{S('i', 'm', 'k-1', F29)}')", "psi - phi"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
     IdentityRecord("I-a.21", P1, "Part I (a.19)-(a.21), block form of (a.18)",
       "phi(k,m) - psi(k,m) = sum_{i=m}^{k-1} psi(k,i+1) L(i) H(i) phi(i,m), k > m",
-      (("phi - psi", "telescope('a.21')"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
+      (("phi - psi", f"lower('{S('i', 'm', 'k-1', F21)}')"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
     IdentityRecord("I-a.31", P1, "Part I (a.29)-(a.31), block form of (a.28)",
       "phi(k,m) - psi(k,m) = sum_{i=m}^{k-1} phi(k,i+1) L(i) H(i) psi(i,m), k > m",
-      (("phi - psi", "telescope('a.31')"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
+      (("phi - psi", f"lower('{S('i', 'm', 'k-1', F31)}')"),), CHAIN_HYP, robot=False, note="block sums over the index i; their operator form is (a.18) / (a.28), proved for every N"),
     IdentityRecord("I-a.22", P1, "Part I (a.22)", "phi = (I + Phi L H) psi", (("phi", "(I + Phi@L@H)@psi"),), CHAIN_HYP),
     IdentityRecord("I-a.23", P1, "Part I (a.23)", "psi = phi (I - S L H psi)", (("psi", "phi@(I - S@L@H@psi)"),), CHAIN_HYP),
     IdentityRecord("I-a.24", P1, "Part I (a.24)", "Phi = (I + Phi L H) Psi", (("Phi", "(I + Phi@L@H)@Psi"),), CHAIN_HYP),
@@ -334,29 +360,30 @@ CATALOGUE: list[IdentityRecord] = [
     IdentityRecord("I-a.43", P1, "Part I (a.43)", "Psi L H Phi L = Phi L H Psi L", (("Psi@L@H@Phi@L", "Phi@L@H@Psi@L"),), CHAIN_HYP),
     IdentityRecord("I-a.45", P1, "Part I Lemma A.1 (a.44)-(a.45), with psi of (4.7)",
       "r(0) = 0, r(k+1) = psi(k+1,k) r(k) phi^T(k+1,k) + M(k+1)  =>  psi M phi^T = r + psi~ r + r phi~^T",
-      (("psi@M@phi.T", "r + psi_t@r + r@phi_t.T"),), CHAIN_HYP, let=(("r", "rec_r()"),), robot=False,
+      (("psi@M@phi.T", "r + psi_t@r + r@phi_t.T"),), CHAIN_HYP, let=(("r", "loop('lemma-A1')"),), robot=False,
       given=("r : s <- s",),
       assume=(HYP["lemma-A1"],),
       operator_form=(("psi@M@phi.T", "r + psi_t@r + r@phi_t.T"),), operator_let=()),
     IdentityRecord("I-a.45-gen", P1, "Part I Lemma A.1 (a.45) in its stated generality",
       "for any causal psi with the semigroup property: psi M phi^T = r + psi~ r + r phi~^T",
       (("chi@M@phi.T", "r + chi_t@r + r@phi_t.T"),), "chi(k+1,k) free 6 x 6 blocks; M any block diagonal",
-      let=(("r", "rec_r(left='chi')"),), robot=False,
+      let=(("r", "loop('lemma-A1-chi')"),), robot=False,
       given=("r : s <- s",),
       assume=(HYP["lemma-A1-chi"],),
       operator_form=(("chi@M@phi.T", "r + chi_t@r + r@phi_t.T"),), operator_let=()),
     IdentityRecord("I-a.45-proof", P1, "Part I, proof of Lemma A.1",
       "r(k) = sum_{j=1..k} phi(k,j) M(j) psi^T(k,j) obeys (a.44)",
-      (("rec_r(left='chi')", "sum_r(printed=True, left='chi')"),), "psi a general causal semigroup (chi)",
+      (("loop('lemma-A1-chi')", f"diagonal('{S('j', '1', 'k', RSUM_PRINTED.format(left='chi'))}')"),), "psi a general causal semigroup (chi)",
       misprint=True, nmin=2, misprint_kind="paper",
       evidence="phi and psi are swapped as whole factors (`\\phi(k, j) M(j) \\psi^T(k, j)`), not a lost mark; the "
                "statement it proves, (a.44)-(a.45), has psi on the left",
       correction="r(k) = sum_{j=1..k} psi(k,j) M(j) phi^T(k,j).  (For the psi of (4.7) the printed sum "
                  "also holds, because then r = P is symmetric and the printed sum is its transpose.)",
-      corrected=(("rec_r(left='chi')", "sum_r(left='chi')"), ("rec_r()", "sum_r(printed=True)")), robot=False),
+      corrected=(("loop('lemma-A1-chi')", f"diagonal('{S('j', '1', 'k', RSUM.format(left='chi'))}')"),
+                 ("loop('lemma-A1')", f"diagonal('{S('j', '1', 'k', RSUM_PRINTED.format(left='psi'))}')")), robot=False),
     IdentityRecord("I-corA.1", P1, "Part I Corollary A.1", "Lemma A.1 holds for psi = phi: phi M phi^T = r + phi~ r + r phi~^T",
       (("phi@M@phi.T", "r + phi_t@r + r@phi_t.T"),), "r(k+1) = phi(k+1,k) r(k) phi^T(k+1,k) + M(k+1)",
-      let=(("r", "rec_r(left='phi')"),), robot=False,
+      let=(("r", "composite_inertias(M)"),), robot=False,
       given=("r : s <- s",),
       assume=(HYP["corollary-A1"],),
       operator_form=(("phi@M@phi.T", "r + phi_t@r + r@phi_t.T"),), operator_let=()),
@@ -365,7 +392,7 @@ CATALOGUE: list[IdentityRecord] = [
     IdentityRecord("I-a.47", P1, "Part I (a.47)", "psi M psi^T = P + psi~ P + P psi~^T",
       (("psi@M@psi.T", "P + psi_t@P + P@psi_t.T"),), CHAIN_HYP),
     IdentityRecord("I-a.47-proof", P1, "Part I, proof of (a.47); framework (A.1)",
-      "P(k+1) = psi(k+1,k) P(k) psi^T(k+1,k) + M(k+1)", (("P", "rec_riccati_psi()"),), CHAIN_HYP, robot=False,
+      "P(k+1) = psi(k+1,k) P(k) psi^T(k+1,k) + M(k+1)", (("riccati().P", "M + Epsi@P@Epsi.T"),), CHAIN_HYP, robot=False,
       operator_form=(("M", "P - Epsi@P@Epsi.T"),),
       note="operator form: M = P - E_psi P E_psi^T, whose diagonal is the recursion (E X E^T block diagonal)"),
     IdentityRecord("I-a.48", P1, "Part I Identity A.6 (a.48)",
@@ -424,12 +451,12 @@ CATALOGUE: list[IdentityRecord] = [
     IdentityRecord("II-6.4", P2, "Part II (6.4a)-(6.4f)",
       "z(1) = phi(1,0) f(0); for k = 2..N: z(k) = psi(k,k-1) z(k-1), nu(k) = D^-1(k) H(k) z(k); "
       "lambda(k) = psi^T(k+1,k) lambda(k+1) + H^T(k) nu(k); Delta thdd = nu(k) - L^T(k) lambda(k+1)  computes (6.3)",
-      (("Mcal@rec_6_4(f0, printed=True)", "-J.T@f0"),), CHAIN_HYP, misprint=True, misprint_kind="paper",
+      (("Mcal@anticausal_smoother(loop('loop-6.4', 'loop-6.4-nu-printed'))[0]", "-J.T@f0"),), CHAIN_HYP, misprint=True, misprint_kind="paper",
       evidence="an algorithm defect, not a glyph: the loop that computes nu runs k = 2..N, so nu(1) is never "
                 "computed, and the result has the opposite sign of (6.3), which the text says it implements",
       correction="nu(k) = D^-1(k) H(k) z(k) for k = 1..N (nu(1) is needed), and the sweep gives "
                  "-Delta thdd: Delta thdd(k) = -[nu(k) - L^T(k) lambda(k+1)] (or start from z(1) = -phi(1,0) f(0))",
-      corrected=(("Mcal@rec_6_4(f0)", "-J.T@f0"),), robot=False,
+      corrected=(("Mcal@correction(f0)", "-J.T@f0"),), robot=False,
       given=("z : s <- 1", "lam : s <- 1"),
       assume=(HYP["loop-6.4"],
               HYP["loop-6.4-lambda"]),
@@ -449,15 +476,15 @@ CATALOGUE: list[IdentityRecord] = [
       ((f"J@{MINV41}@J.T", "B.T@psi.T@H.T@Dinv@H@psi@B"),), CHAIN_HYP + "; M^-1 by Theorem 4.1"),
     IdentityRecord("II-6.9", P2, "Part II (6.9a)-(6.9b)",
       "Lambda(0) = phi^T(1,0) Lambda(1) phi(1,0), Lambda(1) = sum_k psi^T(k,1) H^T(k) D^-1(k) H^T(k) psi(k,1)",
-      ((f"J@{MINV41}@J.T", "phi_(1,0).T@lambda1_sum(printed=True)@phi_(1,0)"),), CHAIN_HYP, misprint=True,
+      ((f"J@{MINV41}@J.T", f"phi_(1,0).T@single('{S('k', '1', 'N', XU_PRINTED)}')@phi_(1,0)"),), CHAIN_HYP, misprint=True,
       misprint_kind="paper",
       evidence="a superscript added, not lost: `H^T(k) D^{-1}(k) H^T(k)`; the recursion (6.10b) that computes the same "
                "sum prints H^T D^-1 H",
       correction="Lambda(1) = sum_k psi^T(k,1) H^T(k) D^-1(k) H(k) psi(k,1)",
-      corrected=((f"J@{MINV41}@J.T", "phi_(1,0).T@lambda1_sum()@phi_(1,0)"),), robot=False),
+      corrected=((f"J@{MINV41}@J.T", f"phi_(1,0).T@single('{LAMBDA1}')@phi_(1,0)"),), robot=False),
     IdentityRecord("II-6.10", P2, "Part II (6.10a)-(6.10c)",
       "Lambda(N+1) = 0; Lambda(k) = psi^T(k+1,k) Lambda(k+1) psi(k+1,k) + H^T(k) D^-1 H(k) gives Lambda(1) of (6.9b)",
-      (("block(rec_upsilon(),1,1)", "lambda1_sum()"),), CHAIN_HYP, robot=False),
+      (("block(upsilon(),1,1)", f"single('{LAMBDA1}')"),), CHAIN_HYP, robot=False),
     IdentityRecord("II-6.12", P2, "Part II (6.12)", "J M^-1 = B^T psi^T H^T D^-1 (I - H Psi L)",
       (("J", f"B.T@psi.T@H.T@Dinv@{IHPsiL}@Mcal"),), CHAIN_HYP),
     IdentityRecord("II-6.13", P2, "Part II (3.6b) with (6.12) => (6.13)",
@@ -567,11 +594,11 @@ CATALOGUE: list[IdentityRecord] = [
     # ------------------------------------------------------------------ framework paper
     IdentityRecord("FW-2.1", FW, "framework (2.1), force sweep",
       "f(0) = 0; f(k) = phi(k+1,k) f(k-1) + M(k) alpha(k) + b(k)  (i.e. f = phi (M alpha + b))",
-      (("rec_f(y, printed=True)", "phi@y"),), "y = M alpha + b", misprint=True, nmin=2, misprint_kind="paper",
+      (("loop('loop-2.1-printed')", "phi@y"),), "y = M alpha + b", misprint=True, nmin=2, misprint_kind="paper",
       evidence="the index pair is wrong, not a glyph: `\\phi(k+1, k)f(k-1)` would map a force at O(k-1) with the "
                "transform between O(k) and O(k+1); the paper's own definition below says phi(k, k-1) maps O(k-1) to O(k)",
       correction="f(k) = phi(k,k-1) f(k-1) + M(k) alpha(k) + b(k)",
-      corrected=(("rec_f(y)", "phi@y"),), robot=False,
+      corrected=(("composite_forces(y)", "phi@y"),), robot=False,
       given=("fp : s <- 1", "f : s <- 1"),
       assume=(HYP["loop-2.1-printed"],
               HYP["loop-2.1"]),
@@ -579,7 +606,7 @@ CATALOGUE: list[IdentityRecord] = [
     IdentityRecord("FW-2.5", FW, "framework (2.2) => (2.5); on a tree (2.8) => (2.11)",
       "V = E_phi^* V + H^* beta, alpha = E_phi^* alpha + H^* beta-dot + a, f = E_phi f + M alpha + b give "
       "V = phi^* H^* beta, alpha = phi^* (H^* beta-dot + a), f = phi (M alpha + b), T = H f = M beta-dot + C",
-      (("H@rec_f(M@rec_alpha(thdd, a) + b)", "Mcal@thdd + C"),), "serial chain (2.2) or tree (2.8)", robot=False,
+      (("H@composite_forces(M@accelerations(thdd, a) + b)", "Mcal@thdd + C"),), "serial chain (2.2) or tree (2.8)", robot=False,
       instance="tree", given=("V : s <- 1",) + R_VEC,
       assume=(HYP["loop-2.2-V"],
               HYP["loop-2.2-alpha"],
@@ -650,26 +677,26 @@ CATALOGUE: list[IdentityRecord] = [
     IdentityRecord("FW-A.2-rec", FW, "framework (A.2), serial chain",
       "z(k) = psi(k,k-1) z(k-1) + K(k,k-1) T(k-1); eps(k) = T(k) - H(k) z(k); nu = D^-1 eps; "
       "alpha(k) = psi^*(k+1,k) alpha(k+1) + H^* nu(k); beta(k) = nu(k) - K^*(k+1) alpha(k+1)  computes M^-1 T",
-      (("Mcal@rec_smooth(rec_filter(T))", "T"),), CHAIN_HYP + "; K(k+1,k) = phi(k+1,k) G(k) = L(k)", robot=False,
+      (("Mcal@anticausal_smoother(causal_filter(T))[0]", "T"),), CHAIN_HYP + "; K(k+1,k) = phi(k+1,k) G(k) = L(k)", robot=False,
       given=R_STATE, assume=(FILTER_T, HYP["loop-A.2-alpha"]),
       operator_form=(("Mcal@(Dinv@(T - H@zf) - K.T@lam)", "T"),)),
     IdentityRecord("FW-A.6", FW, "framework (A.6), serial chain",
       "x = -B A^* f~; z(k) = psi(k,k-1) z(k-1) + K(k,k-1) x(k-1); eps(k) = -H(k) z(k); nu = D^-1 eps; then the "
       "smoother of (A.2)  computes beta-delta = -[I - H psi K]^* D^-1 H psi B A^* f~ (3.12)",
-      (("Mcal@rec_A6(-(B@f0), printed=True)", "-J.T@f0"),), CHAIN_HYP + "; A^* f~ written as one 6-vector f(0)",
+      (("Mcal@anticausal_smoother(-Dinv@H@loop('loop-A.6-printed'))[0]", "-J.T@f0"),), CHAIN_HYP + "; A^* f~ written as one 6-vector f(0)",
       misprint=True, nmin=2, misprint_kind="paper",
       evidence="K(k,k-1) takes joint inputs and x is spatial, so the printed product cannot be formed at all; "
                "and the sign of eps is reversed relative to (3.12), which (A.6) claims to compute",
       correction="z(k) = psi(k,k-1) z(k-1) + x(k) (x is spatial and enters at its own index; K(k,k-1) x(k-1) does "
                  "not conform) and eps(k) = +H(k) z(k) (with x = -B A^* f~ the printed minus sign is one too many); "
                  "equivalently run (A.2) on T = H phi x",
-      corrected=(("Mcal@rec_A6(-(B@f0))", "-J.T@f0"),), robot=False,
+      corrected=(("Mcal@correction(f0)", "-J.T@f0"),), robot=False,
       given=R_STATE, assume=(HYP["loop-A.6"],
                              HYP["loop-A.6-alpha"]),
       operator_corrected=(("Mcal@(Dinv@H@zf - K.T@lam)", "-J.T@f0"),)),
     IdentityRecord("FW-A.3", FW, "framework (A.3) with the Upsilon recursion of (A.5)",
       "H^* D^-1 H = Upsilon - E_psi^* Upsilon E_psi", (("H.T@Dinv@H", "U - Epsi.T@U@Epsi"),), CHAIN_HYP,
-      let=(("U", "rec_upsilon()"),), robot=False),
+      let=(("U", "upsilon()"),), robot=False),
     IdentityRecord("FW-L5", FW, "framework Lemma 5 (A.4)", "Omega = psi^* H^* D^-1 H psi = Upsilon + psi~^* Upsilon + Upsilon psi~",
       (("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),), CHAIN_HYP, robot=False,
       operator_form=(("psi.T@H.T@Dinv@H@psi", "U + psi_t.T@U + U@psi_t"),),
@@ -685,7 +712,7 @@ CATALOGUE: list[IdentityRecord] = [
       "B [I + C phi B] = phi B", (("Bf@(I + Cf@phi@Bf)", "phi@Bf"),), FLEX_HYP, robot=False),
     IdentityRecord("FW-4.1", FW, "framework (4.1)-(4.2): the velocity sweep of a chain of flexible links",
       "V(k) = phi^*(k+1,k) V(k+1) + H^*(k) beta(k) + C^*_{k+1} h^*_k u_{k+1}, thus V = phi^* [H^* beta + C^* h^* u]",
-      (("rec_v41(thd, u, printed=True)", "phi.T@(H.T@thd + Cf.T@h.T@u)"),), FLEX_HYP, misprint=True,
+      (("loop('loop-FW-4.1-printed')", "phi.T@(H.T@thd + Cf.T@h.T@u)"),), FLEX_HYP, misprint=True,
       misprint_kind="paper",
       evidence="an index, not a glyph: the first line of (4.1) adds phi^*(Q_{k+1}(1), O_k) u_{k+1}(1), a node of link "
                "k+1, and the term itself has C_{k+1}^* and u_{k+1}, so h_k^* (a map of link k's dofs) conforms with "
@@ -694,16 +721,16 @@ CATALOGUE: list[IdentityRecord] = [
                "C^* h^* u with h block diagonal, pairs h_{k+1} with u_{k+1}",
       correction="V(k) = phi^*(k+1,k) V(k+1) + H^*(k) beta(k) + C^*_{k+1} h^*_{k+1} u_{k+1}; the operator form "
                  "V = phi^* [H^* beta + C^* h^* u] holds as printed",
-      corrected=(("rec_v41(thd, u)", "phi.T@(H.T@thd + Cf.T@h.T@u)"),), robot=False,
+      corrected=(("loop('loop-FW-4.1')", "phi.T@(H.T@thd + Cf.T@h.T@u)"),), robot=False,
       given=("V : s <- 1",), assume=(HYP["loop-FW-4.1"],),
       operator_corrected=(("V", "phi.T@(H.T@thd + Cf.T@h.T@u)"),),
       note="u are the rates of the flexible dofs (beta is the joint rate, as in (2.2))"),
     IdentityRecord("FW-4.3", FW, "framework (4.3): the velocities at the nodes",
       "V_k^f = B_k^* V(k) + h_k^* u_k => V^f = B^* V + h^* u = B^* phi^* [H^* beta + C^* h^* u] + h^* u "
       "= B^* phi^* H^* beta + [I + B^* phi^* C^*] h^* u = [I + B^* phi^* C^*] [h^* B^* H^*] X, X = (u; beta)",
-      (("rec_vf(thd, u)", "Bf.T@phi.T@(H.T@thd + Cf.T@h.T@u) + h.T@u"),
-       ("rec_vf(thd, u)", "Bf.T@phi.T@H.T@thd + (I + Bf.T@phi.T@Cf.T)@h.T@u"),
-       ("rec_vf(thd, u)", "(I + Bf.T@phi.T@Cf.T)@(h.T@u + Bf.T@H.T@thd)")), FLEX_HYP, robot=False,
+      ((VF, "Bf.T@phi.T@(H.T@thd + Cf.T@h.T@u) + h.T@u"),
+       (VF, "Bf.T@phi.T@H.T@thd + (I + Bf.T@phi.T@Cf.T)@h.T@u"),
+       (VF, "(I + Bf.T@phi.T@Cf.T)@(h.T@u + Bf.T@H.T@thd)")), FLEX_HYP, robot=False,
       given=("V : s <- 1", "Vf : f <- 1"), assume=(HYP["loop-FW-4.1"], HYP["loop-FW-4.3"]),
       operator_form=(("Vf", "Bf.T@V + h.T@u"), ("Vf", "Bf.T@phi.T@(H.T@thd + Cf.T@h.T@u) + h.T@u"),
                      ("Vf", "Bf.T@phi.T@H.T@thd + (I + Bf.T@phi.T@Cf.T)@h.T@u"),
@@ -713,7 +740,7 @@ CATALOGUE: list[IdentityRecord] = [
     IdentityRecord("FW-4.Mf", FW, "framework Section 4 after (4.3): T = 1/2 (V^f)^* m V^f = 1/2 X^* M^f X",
       "M^f = (HB; h) [I + C phi B] m [I + C phi B]^* (HB; h)^*, with X = (u; beta) of (4.3)",
       _mf_checks("Gb", "Gu"), FLEX_HYP, misprint=True, misprint_kind="paper",
-      let=FLEX_LET + (("Vf", "rec_vf(thd, u)"),),
+      let=FLEX_LET + (("Vf", VF),),
       evidence="the order of two block rows, not a glyph: (4.3) defines X = (u; beta) and writes V^f = [I + B^* "
                "phi^* C^*][h^* B^* H^*] X with h^* first, whose transpose is (h; HB), while M^f stacks (HB; h): its "
                "first block row and column belong to beta, so X^* M^f X does not conform",
@@ -750,7 +777,7 @@ CATALOGUE: list[IdentityRecord] = [
     IdentityRecord("D-11", DERIV, "docs/derivatives.md (D.10) => (D.11), computed by the walk (D.14)",
       "dT/dtheta = H (R phi^T Psi_ddot + 2 B_c phi^T Psi_dot) + H phi~ (R Psi_ddot + 2 B_c Psi_dot + fbar H^T) "
       "= H phi [M phi^T Psi_ddot + 2 B phi^T Psi_dot] + H phi~ fbar H^T",
-      (("rec_walk(Psiddot, 2*Bcor_c, Psidot, fbar@H.T)", "dTdth"),),
+      (("id_derivatives(thdd)[0]", "dTdth"),),
       "(D.10): block (i, j) from the links of the subtree of j (lower part) and through phi(i, j) for i "
       "inboard of j (upper part); the walk (D.14) computes the blocks", robot=False,
       note="the walk carries single blocks link by link, which the N-free algebra cannot index: it is checked "
@@ -760,14 +787,14 @@ CATALOGUE: list[IdentityRecord] = [
     IdentityRecord("D-13", DERIV, "docs/derivatives.md (D.12) => (D.13), computed by the walk (D.14)",
       "dT/dtheta_dot = H (R phi^T (Psi_dot + S_dot) + 2 B_c phi^T H^T) + H phi~ (R (Psi_dot + S_dot) + 2 B_c H^T) "
       "= H phi [M phi^T (Psi_dot + S_dot) + 2 B phi^T H^T]",
-      (("rec_walk(Psidot + Sdot, 2*Bcor_c, H.T)", "dTdthd"),),
+      (("id_derivatives(thdd)[1]", "dTdthd"),),
       "(D.12); the walk (D.14) computes the blocks", robot=False,
       note="the walk is checked block by block per N, its operator reading (D.12) = (D.13) for every N",
       operator_form=(("H@(R@phi.T@(Psidot + Sdot) + 2*Bcor_c@phi.T@H.T) + H@phi_t@(R@(Psidot + Sdot) + 2*Bcor_c@H.T)",
                       "dTdthd"),)),
     IdentityRecord("D-15", DERIV, "docs/derivatives.md (D.16) => (D.15), the Coriolis matrix",
       "C = H (R phi^T S_dot + B_c phi^T H^T) + H phi~ (R S_dot + B_c H^T) = H phi [M phi^T S_dot + B phi^T H^T]",
-      (("rec_walk(Sdot, Bcor_c, H.T)", "Ccor"),),
+      (("coriolis_matrix()", "Ccor"),),
       "(D.16); the walk computes the blocks", robot=False,
       note="the walk is checked block by block per N, its operator reading (D.16) = (D.15) for every N",
       operator_form=(("H@(R@phi.T@Sdot + Bcor_c@phi.T@H.T) + H@phi_t@(R@Sdot + Bcor_c@H.T)", "Ccor"),)),

@@ -31,7 +31,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from soagen.symbolic import recursions
+from soagen.symbolic import block_state, block_values
 from soagen.symbolic.blocks import BM, I, NumericField, SymbolicField, blk2, vcat
 from soagen.symbolic.ncpoly import QuotientAlgebra
 
@@ -297,7 +297,7 @@ class ChainOps:
         self.Mcal = self.H @ self.phi @ self.M @ self.phi.T @ self.H.T   # (3.20)
         self.J = self.B.T @ self.phi.T @ self.H.T                  # (3.13)
         self.C = self.H @ self.phi @ (self.M @ self.phi.T @ self.a + self.b)  # (3.20)
-        self.U = recursions.rec_upsilon(self)                      # Upsilon by framework (A.5)
+        self.U = block_state.computed(block_state.bind(self)["upsilon"])   # Upsilon by the code of (A.5)
         self.I = I
         for name, (x, r, c) in pr.extra.items():
             setattr(self, name, BM(f, [r], [c], [[x]]))
@@ -323,8 +323,9 @@ class ChainOps:
             cols = self.S_dims if space == "s" else self.R_dims
             setattr(self, name, BM.diag(f, self.S_dims, cols, [pr.rates[name][k] for k in range(1, N + 1)]))
         self.Mdot = self.Bcor + self.Bcor.T                        # (D.2)
-        self.R = recursions.rec_r(self, "phi")                     # (a.44), Corollary A.1
-        self.Bcor_c = recursions.rec_r(self, "phi", middle=self.Bcor)
+        composites = block_state.bind(self)["composite_inertias"]    # the code of (a.44), Corollary A.1
+        self.R = block_state.computed(lambda: composites(self.M))
+        self.Bcor_c = block_state.computed(lambda: composites(self.Bcor))
         for name, value in evaluate_definitions(self.namespace(), DERIVATIVES).items():
             setattr(self, name, value)
 
@@ -400,9 +401,11 @@ def random_chain_ops(N: int, seed: int = 0, dofs=None) -> ChainOps:
 
 def chain_namespace(ops: ChainOps) -> dict:
     """The names a catalogue check may use on one chain: the operators, the recursions of
-    :mod:`~soagen.symbolic.recursions` bound to it, blk2, vcat and I."""
+    soagen.dynamics run on its blocks (:mod:`~soagen.symbolic.block_state`), the printed
+    loops and sums of the papers (:mod:`~soagen.symbolic.block_values`), blk2, vcat and I."""
     ns = ops.namespace()
-    ns.update(recursions.bind(ops))
+    ns.update(block_state.bind(ops))
+    ns.update(block_values.bind(ops))
     ns.update(blk2=blk2, vcat=vcat, I=I)
     return ns
 

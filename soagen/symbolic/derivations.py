@@ -102,7 +102,7 @@ def _minv():
             ("\\hat z(0) = 0,\\; T'(0) = 0",
              "\\hat z(k) = [\\phi(k,k-1) - L(k-1)H(k-1)]\\,\\hat z(k-1) + L(k-1)T'(k-1)",
              "\\epsilon(k) = T'(k) - H(k)\\hat z(k),\\quad \\nu(k) = D^{-1}(k)\\epsilon(k)\\qquad k = 1..N"),
-            check=("rec_filter(Tp)", "Dinv@(I - H@Psi@L)@Tp"), record="I-4.20"),
+            check=("causal_filter(Tp)", "Dinv@(I - H@Psi@L)@Tp"), record="I-4.20"),
         Para("**2. Memoryless factor** $\\nu = D^{-1}\\epsilon$: block by block (inside the same sweep). "
              "Note (4.20) prints $T(k)$ where $T'(k)$ is meant."),
         Para("**3. Anticausal factor** $\\ddot\\theta = (I - H\\Psi L)^T\\nu = \\nu - L^TS^T\\psi^TH^T\\nu$. "
@@ -117,12 +117,12 @@ def _minv():
             ("\\lambda(N+1) = 0",
              "\\lambda(k) = [\\phi(k+1,k) - L(k)H(k)]^T\\lambda(k+1) + H^T(k)\\nu(k)",
              "\\ddot\\theta(k) = \\nu(k) - L^T(k)\\lambda(k+1)\\qquad k = N..1"),
-            check=("rec_smooth(T)", "(I - H@Psi@L).T@T"), record="I-4.22"),
+            check=("anticausal_smoother(T)[0]", "(I - H@Psi@L).T@T"), record="I-4.22"),
         Para("Together: $\\ddot\\theta = \\mathcal{M}^{-1}T'$ in two O(N) sweeps (each recursion checked "
              "against its operator expression, on symbols)."),
         Rec("all of FD1", ("\\ddot\\theta = \\text{(4.21)-(4.22)} \\circ \\text{(4.19)-(4.20)}\\,(T')",),
             lines_text=("thdd = (4.21)-(4.22) applied to (4.19)-(4.20) applied to T'",),
-            check=("Mcal@rec_smooth(rec_filter(Tp))", "Tp"), record="FW-A.2-rec"),
+            check=("Mcal@anticausal_smoother(causal_filter(Tp))[0]", "Tp"), record="FW-A.2-rec"),
     ]
 
 
@@ -136,18 +136,18 @@ def _rne():
                  expr="Ephi.T@phi.T@(H.T@thdd + a) + H.T@thdd + a"),)),
         Rec("base-to-tip sweep (2.24)-(2.26)",
             ("\\alpha(N+1) = 0", "\\alpha(k) = \\phi^T(k+1,k)\\alpha(k+1) + H^T(k)\\ddot\\theta(k) + a(k)\\qquad k = N..1"),
-            check=("rec_alpha(thdd, a)", "phi.T@(H.T@thdd + a)"), record="I-3.15"),
+            check=("accelerations(thdd, a)", "phi.T@(H.T@thdd + a)"), record="I-3.15"),
         Chain("f", lhs_expr="phi@(M@alpha + b + B@f0)", steps=(
             Step("\\mathcal{E}_\\phi f + M\\alpha + b + Bf(0)",
                  why="$(I - \\mathcal{E}_\\phi) f = M\\alpha + b + Bf(0)$",
                  expr="Ephi@phi@(M@alpha + b + B@f0) + M@alpha + b + B@f0"),), let=(("alpha", "phi.T@(H.T@thdd + a)"),)),
         Rec("tip-to-base sweep (2.28)-(2.30)",
             ("f(0) = f_{ext}", "f(k) = \\phi(k,k-1)f(k-1) + M(k)\\alpha(k) + b(k),\\quad T(k) = H(k)f(k)\\qquad k = 1..N"),
-            check=("rec_rne(thdd, a, b, f0)", "H@phi@(M@phi.T@(H.T@thdd + a) + b + B@f0)"), record="I-3.17"),
+            check=("rne(thdd, f0)", "H@phi@(M@phi.T@(H.T@thdd + a) + b + B@f0)"), record="I-3.17"),
         Para("The block $B f(0)$ only enters $k = 1$ as $\\phi(1,0)f(0)$: starting the sweep at $f(0)$ does it. "
              "The framework paper's (2.1) prints $\\phi(k+1,k)f(k-1)$, which is refuted from N = 2 (FW-2.1)."),
         Rec("the whole RNE is (3.20)", ("T = \\mathcal{M}\\ddot\\theta + C + J^Tf(0)",),
-            check=("rec_rne(thdd, a, b, f0)", "Mcal@thdd + C + J.T@f0"), record="I-3.20"),
+            check=("rne(thdd, f0)", "Mcal@thdd + C + J.T@f0"), record="I-3.20"),
     ]
 
 
@@ -182,7 +182,7 @@ def _fd4():
              "\\epsilon(k) = T(k) - H(k)z(k),\\quad \\nu(k) = D^{-1}(k)\\epsilon(k)\\qquad k = 1..N",
              "\\lambda(k) = \\psi^T(k+1,k)\\lambda(k+1) + H^T(k)\\nu(k) + [I - G(k)H(k)]^Ta(k)",
              "\\ddot\\theta(k) = \\nu(k) - L^T(k)\\lambda(k+1) - G^T(k)a(k)\\qquad k = N..1"),
-            check=("Mcal@rec_fd4(T, a, b, f0)", "T - H@phi@(M@phi.T@a + b + B@f0)"), record="I-FD4-rec"),
+            check=("Mcal@fd4(T, f0)[0]", "T - H@phi@(M@phi.T@a + b + B@f0)"), record="I-FD4-rec"),
     ]
 
 
@@ -248,7 +248,7 @@ def _derivatives():
              "k = l+1..N:\\; (U, W, Q) \\leftarrow \\phi(k,k-1)(U, W, Q),\\; "
              "\\partial T(k)/\\partial\\theta(l) = H(k)Q",
              f"k = l..N:\\; \\partial T(l)/\\partial\\theta(k) = U^T{Pdd}(k) + W^T{Pd}(k)"),
-            check=("rec_walk(Psiddot, 2*Bcor_c, Psidot, fbar@H.T)", "dTdth"), record="D-11"),
+            check=("id_derivatives(thdd)[0]", "dTdth"), record="D-11"),
         Para("**dT/dtheta_dot** (D.12): no rigid part, and the same merge. The walk with "
              f"$({Pd} + {Sd}, 2B_c, H^T, 0)$ computes it (D-13, per N)."),
         Chain("\\partial T/\\partial\\dot\\theta", steps=(
@@ -265,7 +265,7 @@ def _derivatives():
             (f"U = R(l)H^T(l),\\; W = B_c^T(l)H^T(l),\\; Q = R(l){Sd}(l) + B_c(l)H^T(l)\\qquad l = 1..N",
              "k = l+1..N:\\; (U, W, Q) \\leftarrow \\phi(k,k-1)(U, W, Q),\\; C(k, l) = H(k)Q",
              f"k = l..N:\\; C(l, k) = U^T{Sd}(k) + W^TH^T(k)"),
-            check=("rec_walk(Sdot, Bcor_c, H.T)", "Ccor"), record="D-15"),
+            check=("coriolis_matrix()", "Ccor"), record="D-15"),
         Para("**Mdot - 2C is skew-symmetric.** With the body Jacobians $J = \\phi^TH^T$ (3.12) and their rates "
              f"$\\dot J = \\phi^T{Sd}$, (D.15) is $C = J^T(M\\dot J + BJ)$ and $\\dot{{\\mathcal{{M}}}}$ follows from "
              "$\\mathcal{M} = J^TMJ$:"),

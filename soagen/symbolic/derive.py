@@ -7,9 +7,10 @@ relations when they suffice; a chain may instead live in an N-independent matrix
 before anything is printed, so a derivation that does not hold cannot be rendered.  A step
 may name the catalogue record whose statement it is; that record must be proved for every N
 (or every size), and the rendering links its certificate.  A *recursion* step names a recursion of
-:mod:`~soagen.symbolic.recursions` and the operator expression it computes; its operator
-reading is the catalogue record it names (proved for every N), and the printed loop is
-checked against the operator expression block by block for N = 1..3.
+:mod:`soagen.dynamics` (run on the chain's blocks, :mod:`~soagen.symbolic.block_state`) and the
+operator expression it computes; its operator reading is the catalogue record it names (proved
+for every N), and the code is checked against the operator expression block by block for
+N = 1..3.
 
 Topics (:mod:`soagen.symbolic.derivations`): fact-4.1, fact-4.2, theorem-4.1,
 minv-recursions, rne, fd4, derivatives (docs/derivatives.md (D.10)-(D.19)), planar2 (closed
@@ -36,7 +37,7 @@ from soagen.symbolic.verify import (
     prove_for_all_n,
 )
 
-CHECK_N = (1, 2, 3)      # the block-by-block check of a printed loop against its operator form
+CHECK_N = (1, 2, 3)      # the block-by-block check of the code against its operator form
 
 
 def _chain_pairs(item: Chain) -> list:
@@ -92,8 +93,8 @@ def _verify(item) -> str:
         if item.record:
             _record_scope(item.record)
             return (f"the loop read as an operator equation is proved for every N ({item.record}); "
-                    f"the loop checked block by block for N = {CHECK_N[0]}..{CHECK_N[-1]}")
-        return f"checked block by block for N = {CHECK_N[0]}..{CHECK_N[-1]}"
+                    f"the code of soagen.dynamics run on its blocks for N = {CHECK_N[0]}..{CHECK_N[-1]}")
+        return f"the code of soagen.dynamics run on its blocks for N = {CHECK_N[0]}..{CHECK_N[-1]}"
     return ""
 
 

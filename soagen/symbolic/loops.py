@@ -291,6 +291,25 @@ LOOPS = [
 ]
 BY_ID = {lp.id: lp for lp in LOOPS}
 assert len(BY_ID) == len(LOOPS), "a loop id is used twice"
+
+# Printed loops that no operator equation reads: a product that does not conform, or a loop
+# that skips an index. Not pinned and never assumed: the per-N engine runs them
+# (soagen.symbolic.block_values) to refute the records that print them.
+MISPRINTED = [
+    Loop("loop-6.4-nu-printed", "nu(k) : j(k) <- 1", ("z(k) : 6 <- 1",),
+         "Part II (6.4b)-(6.4c) as printed: nu(k) = D^-1(k) H(k) z(k) for k = 2..N only (nu(1) is never computed)",
+         (_eq("loop-6.4-nu-printed", "first", "k", FIRST, "nu(k)", "0"),
+          _eq("loop-6.4-nu-printed", "step", "k", STEP_UP, "nu(k)", "Dinv(k) H(k) z(k)")), "", ""),
+    Loop("loop-A.6-printed", "zf(k) : 6 <- 1", (),
+         "framework (A.6) as printed: z(0) = 0; z(k) = psi(k,k-1) z(k-1) + K(k,k-1) x(k-1), x = -B A^* f~ "
+         "(A^* f~ as f(0)); K(k,k-1) = phi(k,k-1) G(k-1) takes a joint vector, x(k-1) is spatial",
+         _up("loop-A.6-printed", "zf", "0", "psi(k,k-1) zf(k-1) - phi(k,k-1) G(k-1) [B*f0](k-1)"), "", ""),
+    Loop("loop-FW-4.1-printed", "V(k) : 6 <- 1", (),
+         "framework (4.1) as printed: V(k) = phi^*(k+1,k) V(k+1) + H^*(k) beta(k) + C^*_{k+1} h^*_k u_{k+1}",
+         _down("loop-FW-4.1-printed", "V", "H(k)^T thd(k)",
+               "phi(k+1,k)^T V(k+1) + H(k)^T thd(k) + Cf(k+1)^T h(k)^T u(k+1)"), "", ""),
+]
+assert not {lp.id for lp in MISPRINTED} & set(BY_ID), "a misprinted loop has a pinned loop's id"
 HYPOTHESES = {lp.id: lp.hypothesis for lp in LOOPS}
 
 # hypotheses that restrict a statement instead of reading a loop: (id, lhs, rhs, what they mean)

@@ -11,7 +11,7 @@ The code cells use the public numeric instances of the proof layer: the robot is
 :func:`soagen.loaders.random_robots.random_chain`, its operators at a random state are
 :func:`soagen.symbolic.numeric.robot_chain_ops` (the papers' operators as N x N arrays of
 blocks built from the world-frame operator builder :func:`soagen.operators.chain.chain_operators`,
-with the sweeps of :mod:`soagen.symbolic.recursions` bound to them), evaluated in the
+with the recursions of :mod:`soagen.dynamics` run on them, :mod:`soagen.symbolic.block_state`), evaluated in the
 catalogue's own syntax (``@`` a product, ``.T`` a transpose, ``I`` the identity of any
 size). The closed-form topic checks the printed formulas against :mod:`soagen.algorithms`.
 """
@@ -19,11 +19,10 @@ size). The closed-form topic checks the printed formulas against :mod:`soagen.al
 from __future__ import annotations
 
 import ast
-import inspect
 from pathlib import Path
 
 from soagen.errors import SoagenError
-from soagen.symbolic import recursions
+from soagen.symbolic import block_state
 from soagen.symbolic.derive import (
     item_note,
     record_link,
@@ -202,12 +201,11 @@ def _bindings(items) -> str:
             if isinstance(node, ast.Name) and node.id not in local and node.id not in names:
                 names.append(node.id)
     lines = []
-    for name in sorted(names, key=lambda n: (n.startswith("rec_"), n != "I", n.lower(), n)):
+    for name in sorted(names, key=lambda n: (n in block_state.CODE, n != "I", n.lower(), n)):
         if name == "I":
             note = "the identity, of whatever size the product needs"
-        elif name.startswith("rec_"):
-            doc = inspect.getdoc(getattr(recursions, name)).split("\n")[0]
-            note = f"soagen.symbolic.recursions.{name}: {doc}"
+        elif name in block_state.CODE:
+            note = block_state.describe(name)
         else:
             note = meaning[name]
         lines.append(f'{name} = ops["{name}"]'.ljust(24) + f"# {note}")

@@ -146,7 +146,8 @@ def cross_check(records, Ns=(1, 2, 5, 10, 25, 50), seed: int = 2026,
     """{record id: (max relative residual, N at the maximum, error or '')} over random robots.
 
     Operator-level identities run on the dense operators for every N; recursion-level ones
-    (record.robot False) on block operators built from the same robot for N <= block_nmax."""
+    (record.robot False), and the code checks of a record, on block operators built from the
+    same robot for N <= block_nmax."""
     from soagen.loaders.random_robots import random_chain
     from soagen.symbolic.chain import chain_namespace
     from soagen.symbolic.verify import check_numeric
@@ -162,10 +163,13 @@ def cross_check(records, Ns=(1, 2, 5, 10, 25, 50), seed: int = 2026,
             if rec.id not in out or (not rec.robot and ns_blocks is None):
                 continue
             checks = rec.corrected if rec.misprint else rec.checks
-            res = check_numeric(checks, rec.let, ns if rec.robot else ns_blocks, tol=ROBOT_RESIDUAL)
-            worst, at, err = out[rec.id]
-            if res.detail:
-                out[rec.id] = (worst, at, f"N={N}: {res.detail}")
-            elif res.residual >= worst:
-                out[rec.id] = (res.residual, N, err)
+            runs = [check_numeric(checks, rec.let, ns if rec.robot else ns_blocks, tol=ROBOT_RESIDUAL)]
+            if rec.code and ns_blocks is not None:       # the code runs on the robot's blocks
+                runs.append(check_numeric(rec.code, rec.let, ns_blocks, tol=ROBOT_RESIDUAL))
+            for res in runs:
+                worst, at, err = out[rec.id]
+                if res.detail:
+                    out[rec.id] = (worst, at, f"N={N}: {res.detail}")
+                elif res.residual >= worst:
+                    out[rec.id] = (res.residual, N, err)
     return out

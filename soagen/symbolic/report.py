@@ -91,8 +91,13 @@ NAMES = [
     "Section 4 |",
     "| `dM`, `dMinv`, `dCb` (theory `fdderiv`) | the differentials of M, M^-1 and the bias | docs/derivatives.md "
     "(D.19) |",
-    "| `rec_*`, `sum_r`, `telescope`, `lambda1_sum`, `block`, `phi_` | the printed sweeps and single blocks, for the "
-    "block engine only | `soagen/symbolic/recursions.py` |",
+    "| `rne`, `accelerations`, `composite_forces`, `riccati`, `causal_filter`, `anticausal_smoother`, "
+    "`link_accelerations`, `fd1`-`fd4`, `inverse_mass_matrix`, `mass_matrix`, `composite_inertias`, `upsilon`, "
+    "`correction`, `coriolis_matrix`, `id_derivatives` | the recursions of soagen.dynamics, run on the blocks of "
+    "the chain (the code that runs), for the block engine only | `soagen/symbolic/block_state.py` |",
+    "| `loop('loop-4.13', ...)`, `lower(...)`, `diagonal(...)`, `single(...)`, `block`, `phi_` | a printed loop no "
+    "code runs, run from its pinned equations; the sums of the proofs in their block text; single blocks; for the "
+    "block engine only | `soagen/symbolic/block_values.py` |",
 ]
 
 

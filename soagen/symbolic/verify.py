@@ -35,6 +35,7 @@ from types import MappingProxyType
 import numpy as np
 
 from soagen.symbolic import block_records, instances, matrices, nfree
+from soagen.symbolic.block_state import BlockRunError
 from soagen.symbolic.blocks import IllTyped, blk2, vcat
 from soagen.symbolic.blockwise import BlockProofError
 from soagen.symbolic.catalogue import CATALOGUE, IdentityRecord
@@ -86,6 +87,8 @@ def check_symbolic(checks, let, ns) -> CheckResult:
                 return CheckResult(False, f"{lhs} - ({rhs}) has block ({i},{j}) = {format_poly(x.terms, x.th.order, 4)}")
     except IllTyped as err:
         return CheckResult(False, f"dimensions do not conform: {err}")
+    except BlockRunError as err:
+        return CheckResult(False, f"the recursion does not run on the blocks: {err}")
     return CheckResult(True)
 
 
@@ -102,6 +105,8 @@ def check_numeric(checks, let, ns, tol: float = IDENTITY_RESIDUAL) -> CheckResul
             worst = max(worst, res)
     except (IllTyped, ValueError) as err:
         return CheckResult(False, f"dimensions do not conform: {err}", float("nan"))
+    except BlockRunError as err:
+        return CheckResult(False, f"the recursion does not run on the blocks: {err}", float("nan"))
     return CheckResult(worst < tol, "", worst)
 
 
@@ -211,6 +216,12 @@ def prove_all_n(rec: IdentityRecord, corrected: bool, traced: bool = True) -> Al
                                  f"{format_poly(bad.nf, last.algebra.order, 3)}{stopped}")
 
 
+def valid_checks(rec: IdentityRecord) -> tuple:
+    """The checks the per-N engine proves for a record: its valid form (the corrected one of a
+    misprint) and the checks of the code that computes it (``code``)."""
+    return (rec.corrected if rec.misprint else rec.checks) + rec.code
+
+
 def _first_failure(rec: IdentityRecord, Ns, per_n: dict):
     """Smallest N at which the printed checks fail: (N, detail) or None.  Uses the block
     engine, or numbers when the printed form cannot be written there (symbolic_refutation)."""
@@ -279,7 +290,7 @@ def _refute_printed(rec: IdentityRecord, nmax: int, per_n: dict, out: Outcome) -
 def _numeric_check(rec: IdentityRecord, numeric_n, out: Outcome) -> None:
     """Residual of the valid form on random instances: block checks on chains (N >= nmin);
     the operator form on chains, trees and arms when it was proved with the tree relations."""
-    valid = rec.corrected if rec.misprint else rec.checks
+    valid = valid_checks(rec)
     runs = []                   # (where, CheckResult)
     if rec.theory == "chain":
         for N in [n for n in numeric_n if n >= rec.nmin]:
@@ -331,8 +342,8 @@ def run_record(rec: IdentityRecord, nmax: int = 4, numeric_n=(1, 3, 6), certific
         except (BlockProofError, BlockStatementError) as err:
             out.message = f"the block-level proof fails: {err}"
         out.seconds_all_n = time.perf_counter() - t
-    # 2. the valid form per N (cross-check, or the proof itself)
-    valid = rec.corrected if rec.misprint else rec.checks
+    # 2. the valid form per N (cross-check, or the proof itself), and the code that computes it
+    valid = valid_checks(rec)
     for N in Ns:
         t = time.perf_counter()
         r = check_symbolic(valid, rec.let, symbolic_chain_namespace(N))

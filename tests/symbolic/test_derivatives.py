@@ -127,12 +127,15 @@ def test_a_self_transposed_relation_needs_one_orientation_only():
 
 
 def test_the_walk_is_checked_block_by_block():
-    """rec_walk computes (D.10) per N; with B_c^T for B_c (the transpose of (D.14)'s W dropped) it does not."""
+    """The walks of soagen.dynamics (D.14), (D.16), run on the blocks, compute (D.10), (D.12) and C per N;
+    the Coriolis walk is not (D.16) with B_c^T for B_c (the transpose of its W dropped)."""
     for N in (1, 2, 3):
         ns = symbolic_chain_namespace(N)
-        assert check_symbolic((("rec_walk(Psiddot, 2*Bcor_c, Psidot, fbar@H.T)", "dTdth"),), (), ns).ok
-        assert check_symbolic((("rec_walk(Sdot, Bcor_c, H.T)", "Ccor"),), (), ns).ok
-    assert not check_symbolic((("rec_walk(Sdot, Bcor_c.T, H.T)", "Ccor"),), (), symbolic_chain_namespace(2)).ok
+        assert check_symbolic((("id_derivatives(thdd)[0]", "dTdth"),), (), ns).ok
+        assert check_symbolic((("id_derivatives(thdd)[1]", "dTdthd"),), (), ns).ok
+        assert check_symbolic((("coriolis_matrix()", "Ccor"),), (), ns).ok
+    wrong = "H@(R@phi.T@Sdot + Bcor_c.T@phi.T@H.T) + H@phi_t@(R@Sdot + Bcor_c.T@H.T)"
+    assert not check_symbolic((("coriolis_matrix()", wrong),), (), symbolic_chain_namespace(2)).ok
 
 
 # (false statement, how it was made from a true one)

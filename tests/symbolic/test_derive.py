@@ -38,7 +38,7 @@ def test_a_wrong_step_cannot_be_rendered():
     small = D.Chain("X", "X", "(I + H@Phi@L)@(I - H@Phi@L)", (D.Step("I", "I", "", "I"),))
     with pytest.raises(AssertionError, match="not proved for all N"):
         D._verify(small)
-    bad_rec = D.Rec("t", ("x",), ("x",), ("rec_filter(Tp, T)", "Dinv@(I - H@Psi@L)@Tp"))
+    bad_rec = D.Rec("t", ("x",), ("x",), ("causal_filter(T)", "Dinv@(I - H@Psi@L)@Tp"))
     with pytest.raises(AssertionError):
         D._verify(bad_rec)
 

@@ -981,7 +981,7 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double t231 = 0.12*V3_0;
     const double f3_5 = (((-0.12*alpha3_1 + V3_2*t231) + 1.2*alpha3_5) - s_q_4*f4_3) + t229;
     const double f3_4 = ((0.12*alpha3_2 + t231*V3_1) + 1.2*alpha3_4) + f4_4;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double t294 = tau[4] - f4_1;
     /* f2: spatial force f(k) (2.29) */
     const double t232 = 0.038500000000000006*V2_0;
@@ -1154,16 +1154,16 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double P0_2_2 = (c_q_1*(c_q_1*(P1_2_2 - P1_1_2*G1_2_0) - s_q_1*(-P1_1_2*G1_0_0 - t293)) + 0.018) - s_q_1*(c_q_1*(-P1_0_1*G1_2_0 - t293) - s_q_1*(P1_0_0 - P1_0_1*G1_0_0));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0 = -5000.0*f5_0 + 5000.0*tau[5];
     /* z4: z(k) (4.20) */
     const double z4_0 = -1.0*f5_0 + 1.0*tau[5];
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0 = Dinv4_0_0*t294;
     /* z3: z(k) (4.20) */
     const double z3_0 = c_q_4*z4_0;
     const double z3_2 = -s_q_4*z4_0;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double t296 = (tau[3] - z3_0) - f3_0;
     /* z2: z(k) (4.20) */
     const double z2_0 = G3_0_0*t296 + z3_0;
@@ -1173,7 +1173,7 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z3_1 = -t248*t295 + G4_1_0*t294;
     const double z3_3 = s_q_4*t295;
     const double z3_5 = c_q_4*t295;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0 = Dinv3_0_0*t296;
     /* z2: z(k) (4.20) */
     const double t299 = G3_4_0*t296;
@@ -1183,11 +1183,11 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z2_2 = (c_q_3*t297 + s_q_3*z3_1) + (-0.2*t300 + t261*t299);
     const double z2_4 = c_q_3*t299 - t300;
     const double z2_5 = s_q_3*t299 + t298;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double t301 = (tau[2] - f2_1) - z2_1;
     /* z1: z(k) (4.20) */
     const double z1_1 = ((G2_1_0*t301 + z2_1) + t239*(G2_3_0*t301 + z3_3)) + t240*(G2_5_0*t301 + z2_5);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double t304 = (tau[1] - f1_1) - z1_1;
     /* z1: z(k) (4.20) */
     const double t302 = G2_0_0*t301 + z2_0;
@@ -1196,68 +1196,68 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z1_2 = c_q_2*t303 - s_q_2*t302;
     /* z0: z(k) (4.20) */
     const double z0_2 = c_q_1*(t304*G1_2_0 + z1_2) - s_q_1*(t304*G1_0_0 + z1_0);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0 = ((tau[0] - f0_2) - z0_2)*Dinv0_0_0;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0 = Dinv2_0_0*t301;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0 = t304*Dinv1_0_0;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_2 = c_q_1*nu0_0;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t305 = s_q_1*nu0_0;
     const double qdd1_0 = (G1_0_0*t305 + nu1_0) - G1_2_0*lam1_2;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0 = -t305;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0 = c_q_2*lam1_0 - s_q_2*lam1_2;
     const double lam2_2 = c_q_2*lam1_2 + s_q_2*lam1_0;
     const double lam2_3 = t239*qdd1_0;
     const double lam2_5 = t240*qdd1_0;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0 = ((((0.45*G2_4_0*lam1_0 + nu2_0) - G2_0_0*lam2_0) - G2_3_0*lam2_3) + (-G2_1_0*qdd1_0 - G2_2_0*lam2_2)) - G2_5_0*lam2_5;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_4 = -0.45*lam1_0;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t306 = 0.2*lam2_2 + lam2_4;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1 = qdd1_0 + qdd2_0;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t307 = lam2_5 - 0.2*lam2_1;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_2 = -s_q_3*lam2_1 + c_q_3*lam2_2;
     const double lam3_1 = c_q_3*lam2_1 + s_q_3*lam2_2;
     const double lam3_4 = s_q_3*t307 + c_q_3*t306;
     const double lam3_5 = c_q_3*t307 - s_q_3*t306;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0 = ((nu3_0 - G3_0_0*lam2_0) - G3_2_0*lam3_2) - G3_4_0*lam3_4;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0 = lam2_0 + qdd3_0;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t308 = lam3_5 - 0.2*lam3_1;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_4 = 0.2*lam3_2 + lam3_4;
     const double lam4_5 = c_q_4*t308 + s_q_4*lam2_3;
     const double lam4_3 = -s_q_4*t308 + c_q_4*lam2_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0 = (nu4_0 - G4_1_0*lam3_1) - G4_5_0*lam4_5;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_1 = lam3_1 + qdd4_0;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double t310 = lam4_5 - 0.08*lam4_1;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t580 = 1.0*lam4_3;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_0 = c_q_4*lam3_0 - s_q_4*lam3_2;
     const double lam4_2 = s_q_4*lam3_0 + c_q_4*lam3_2;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0 = nu5_0 - 1.0*lam4_0;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_0 = lam4_0 + qdd5_0;
     const double t309 = 0.08*lam4_2 + lam4_4;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t591 = 1.0*lam5_0;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_1 = c_q_5*lam4_1 + s_q_5*lam4_2;
     const double lam5_2 = -s_q_5*lam4_1 + c_q_5*lam4_2;
     const double lam5_4 = s_q_5*t310 + c_q_5*t309;
@@ -1835,7 +1835,7 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double t634 = 0.12*V3_0_2;
     const double f3_5_2 = (((-0.12*alpha3_1_2 + V3_2_2*t634) + 1.2*alpha3_5_2) - s_q_10*f4_3_2) + t632;
     const double f3_4_2 = ((0.12*alpha3_2_2 + t634*V3_1_2) + 1.2*alpha3_4_2) + f4_4_2;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double t697 = tau[10] - f4_1_2;
     /* f2: spatial force f(k) (2.29) */
     const double t635 = 0.038500000000000006*V2_0_2;
@@ -2008,16 +2008,16 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double P0_2_2_2 = (c_q_7*(c_q_7*(P1_2_2_2 - P1_1_2_2*G1_2_0_2) - s_q_7*(-P1_1_2_2*G1_0_0_2 - t696)) + 0.018) - s_q_7*(c_q_7*(-P1_0_1_2*G1_2_0_2 - t696) - s_q_7*(P1_0_0_2 - P1_0_1_2*G1_0_0_2));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_2 = 1.0/P0_2_2_2;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_2 = -5000.0*f5_0_2 + 5000.0*tau[11];
     /* z4: z(k) (4.20) */
     const double z4_0_2 = -1.0*f5_0_2 + 1.0*tau[11];
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_2 = Dinv4_0_0_2*t697;
     /* z3: z(k) (4.20) */
     const double z3_0_2 = c_q_10*z4_0_2;
     const double z3_2_2 = -s_q_10*z4_0_2;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double t699 = (tau[9] - z3_0_2) - f3_0_2;
     /* z2: z(k) (4.20) */
     const double z2_0_2 = G3_0_0_2*t699 + z3_0_2;
@@ -2027,7 +2027,7 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z3_1_2 = -t651*t698 + G4_1_0_2*t697;
     const double z3_3_2 = s_q_10*t698;
     const double z3_5_2 = c_q_10*t698;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_2 = Dinv3_0_0_2*t699;
     /* z2: z(k) (4.20) */
     const double t702 = G3_4_0_2*t699;
@@ -2037,11 +2037,11 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z2_2_2 = (c_q_9*t700 + s_q_9*z3_1_2) + (-0.2*t703 + t664*t702);
     const double z2_4_2 = c_q_9*t702 - t703;
     const double z2_5_2 = s_q_9*t702 + t701;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double t704 = (tau[8] - f2_1_2) - z2_1_2;
     /* z1: z(k) (4.20) */
     const double z1_1_2 = ((G2_1_0_2*t704 + z2_1_2) + t642*(G2_3_0_2*t704 + z3_3_2)) + t643*(G2_5_0_2*t704 + z2_5_2);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double t707 = (tau[7] - f1_1_2) - z1_1_2;
     /* z1: z(k) (4.20) */
     const double t705 = G2_0_0_2*t704 + z2_0_2;
@@ -2050,68 +2050,68 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z1_2_2 = c_q_8*t706 - s_q_8*t705;
     /* z0: z(k) (4.20) */
     const double z0_2_2 = c_q_7*(t707*G1_2_0_2 + z1_2_2) - s_q_7*(t707*G1_0_0_2 + z1_0_2);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_2 = ((tau[6] - f0_2_2) - z0_2_2)*Dinv0_0_0_2;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_2 = Dinv2_0_0_2*t704;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_2 = t707*Dinv1_0_0_2;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_2_2 = c_q_7*nu0_0_2;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t708 = s_q_7*nu0_0_2;
     const double qdd1_0_2 = (G1_0_0_2*t708 + nu1_0_2) - G1_2_0_2*lam1_2_2;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_2 = -t708;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_2 = c_q_8*lam1_0_2 - s_q_8*lam1_2_2;
     const double lam2_2_2 = c_q_8*lam1_2_2 + s_q_8*lam1_0_2;
     const double lam2_3_2 = t642*qdd1_0_2;
     const double lam2_5_2 = t643*qdd1_0_2;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_2 = ((((0.45*G2_4_0_2*lam1_0_2 + nu2_0_2) - G2_0_0_2*lam2_0_2) - G2_3_0_2*lam2_3_2) + (-G2_1_0_2*qdd1_0_2 - G2_2_0_2*lam2_2_2)) - G2_5_0_2*lam2_5_2;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_4_2 = -0.45*lam1_0_2;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t709 = 0.2*lam2_2_2 + lam2_4_2;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_2 = qdd1_0_2 + qdd2_0_2;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t710 = lam2_5_2 - 0.2*lam2_1_2;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_2_2 = -s_q_9*lam2_1_2 + c_q_9*lam2_2_2;
     const double lam3_1_2 = c_q_9*lam2_1_2 + s_q_9*lam2_2_2;
     const double lam3_4_2 = s_q_9*t710 + c_q_9*t709;
     const double lam3_5_2 = c_q_9*t710 - s_q_9*t709;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_2 = ((nu3_0_2 - G3_0_0_2*lam2_0_2) - G3_2_0_2*lam3_2_2) - G3_4_0_2*lam3_4_2;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0_2 = lam2_0_2 + qdd3_0_2;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t711 = lam3_5_2 - 0.2*lam3_1_2;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_4_2 = 0.2*lam3_2_2 + lam3_4_2;
     const double lam4_5_2 = c_q_10*t711 + s_q_10*lam2_3_2;
     const double lam4_3_2 = -s_q_10*t711 + c_q_10*lam2_3_2;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_2 = (nu4_0_2 - G4_1_0_2*lam3_1_2) - G4_5_0_2*lam4_5_2;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_1_2 = lam3_1_2 + qdd4_0_2;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double t713 = lam4_5_2 - 0.08*lam4_1_2;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t980 = 1.0*lam4_3_2;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_0_2 = c_q_10*lam3_0_2 - s_q_10*lam3_2_2;
     const double lam4_2_2 = s_q_10*lam3_0_2 + c_q_10*lam3_2_2;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_2 = nu5_0_2 - 1.0*lam4_0_2;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_0_2 = lam4_0_2 + qdd5_0_2;
     const double t712 = 0.08*lam4_2_2 + lam4_4_2;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t991 = 1.0*lam5_0_2;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_1_2 = c_q_11*lam4_1_2 + s_q_11*lam4_2_2;
     const double lam5_2_2 = -s_q_11*lam4_1_2 + c_q_11*lam4_2_2;
     const double lam5_4_2 = s_q_11*t713 + c_q_11*t712;
@@ -2756,7 +2756,7 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     out[18] = fk_0;
     out[19] = fk_1;
     const double z5_0 = (t468*t1048 + t527*fk_2) + t476*t1049;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_3 = -5000.0*z5_0;
     /* z5: z(k) (4.20) */
     const double t1050 = 0.06*fk_5;
@@ -2784,13 +2784,13 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z4_2 = (c_q_5*z5_2 + s_q_5*z5_1) + (0.08*t1059 - 0.08*t1060);
     const double z4_4 = t1059 - t1060;
     const double z4_5 = t1057 + t1058;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_3 = -Dinv4_0_0*z4_1;
     /* z3: z(k) (4.20) */
     const double t1061 = z4_5 - G4_5_0*z4_1;
     const double z3_0_3 = s_q_4*z4_2;
     const double z3_2_3 = c_q_4*z4_2 + 0.2*z4_4;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_3 = -Dinv3_0_0*z3_0_3;
     /* z2: z(k) (4.20) */
     const double t1063 = z3_2_3 - G3_2_0*z3_0_3;
@@ -2812,7 +2812,7 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z2_5_3 = t1064 + t1066;
     /* z1: z(k) (4.20) */
     const double z1_1_3 = ((z2_1_3 - G2_1_0*z2_1_3) + t239*(z3_3_3 - G2_3_0*z2_1_3)) + t240*(z2_5_3 - G2_5_0*z2_1_3);
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_3 = -Dinv2_0_0*z2_1_3;
     /* z1: z(k) (4.20) */
     const double t1069 = z2_0_3 - G2_0_0*z2_1_3;
@@ -2821,46 +2821,46 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z1_2_3 = c_q_2*t1070 - s_q_2*t1069;
     /* z0: z(k) (4.20) */
     const double z0_2_3 = c_q_1*(z1_2_3 - G1_2_0*z1_1_3) - s_q_1*(z1_0_3 - G1_0_0*z1_1_3);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_3 = -Dinv1_0_0*z1_1_3;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_3 = -Dinv0_0_0*z0_2_3;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double qdd1_0_3 = (t311*nu0_0_3 + nu1_0_3) - t312*nu0_0_3;
     out[0] = nu0_0 + nu0_0_3;
     out[1] = qdd1_0 + qdd1_0_3;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_3_3 = t239*qdd1_0_3;
     const double lam2_5_3 = t240*qdd1_0_3;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_3 = -s_q_1*nu0_0_3;
     const double lam1_2_3 = c_q_1*nu0_0_3;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_3 = c_q_2*lam1_0_3 - s_q_2*lam1_2_3;
     const double lam2_2_3 = c_q_2*lam1_2_3 + s_q_2*lam1_0_3;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_3 = ((-G2_0_0*lam2_0_3 - t292*qdd1_0_3) + ((0.45*G2_4_0*lam1_0_3 + nu2_0_3) - G2_1_0*qdd1_0_3)) + (-G2_2_0*lam2_2_3 - t324*qdd1_0_3);
     out[2] = qdd2_0 + qdd2_0_3;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_3 = qdd1_0_3 + qdd2_0_3;
     const double lam2_4_3 = -0.45*lam1_0_3;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t1071 = 0.2*lam2_2_3 + lam2_4_3;
     const double t1072 = lam2_5_3 - 0.2*lam2_1_3;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_2_3 = -s_q_3*lam2_1_3 + c_q_3*lam2_2_3;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_3 = ((nu3_0_3 - G3_0_0*lam2_0_3) - G3_2_0*lam3_2_3) - G3_4_0*(s_q_3*t1072 + c_q_3*t1071);
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_1_3 = c_q_3*lam2_1_3 + s_q_3*lam2_2_3;
     const double lam3_5_3 = c_q_3*t1072 - s_q_3*t1071;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_3 = (nu4_0_3 - G4_1_0*lam3_1_3) - G4_5_0*(c_q_4*(lam3_5_3 - 0.2*lam3_1_3) + s_q_4*lam2_3_3);
     out[4] = qdd4_0 + qdd4_0_3;
     out[3] = qdd3_0 + qdd3_0_3;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0_3 = lam2_0_3 + qdd3_0_3;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_0_3 = c_q_4*lam3_0_3 - s_q_4*lam3_2_3;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_3 = nu5_0_3 - 1.0*lam4_0_3;
@@ -2871,7 +2871,7 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     out[24] = fk_0_2;
     out[25] = fk_1_2;
     const double z5_0_2 = (t871*t1073 + t936*fk_2_2) + t888*t1074;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_4 = -5000.0*z5_0_2;
     /* z5: z(k) (4.20) */
     const double t1075 = 0.06*fk_5_2;
@@ -2899,13 +2899,13 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z4_2_2 = (c_q_11*z5_2_2 + s_q_11*z5_1_2) + (0.08*t1084 - 0.08*t1085);
     const double z4_4_2 = t1084 - t1085;
     const double z4_5_2 = t1082 + t1083;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_4 = -Dinv4_0_0_2*z4_1_2;
     /* z3: z(k) (4.20) */
     const double t1086 = z4_5_2 - G4_5_0_2*z4_1_2;
     const double z3_0_4 = s_q_10*z4_2_2;
     const double z3_2_4 = c_q_10*z4_2_2 + 0.2*z4_4_2;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_4 = -Dinv3_0_0_2*z3_0_4;
     /* z2: z(k) (4.20) */
     const double t1088 = z3_2_4 - G3_2_0_2*z3_0_4;
@@ -2927,7 +2927,7 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z2_5_4 = t1089 + t1091;
     /* z1: z(k) (4.20) */
     const double z1_1_4 = ((z2_1_4 - G2_1_0_2*z2_1_4) + t642*(z3_3_4 - G2_3_0_2*z2_1_4)) + t643*(z2_5_4 - G2_5_0_2*z2_1_4);
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_4 = -Dinv2_0_0_2*z2_1_4;
     /* z1: z(k) (4.20) */
     const double t1094 = z2_0_4 - G2_0_0_2*z2_1_4;
@@ -2936,43 +2936,43 @@ void dual_arm_box_closed_chain_forward_dynamics(const double* q, const double* q
     const double z1_2_4 = c_q_8*t1095 - s_q_8*t1094;
     /* z0: z(k) (4.20) */
     const double z0_2_4 = c_q_7*(z1_2_4 - G1_2_0_2*z1_1_4) - s_q_7*(z1_0_4 - G1_0_0_2*z1_1_4);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_4 = -Dinv1_0_0_2*z1_1_4;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_4 = -Dinv0_0_0_2*z0_2_4;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double qdd1_0_4 = (t714*nu0_0_4 + nu1_0_4) - t715*nu0_0_4;
     out[6] = nu0_0_2 + nu0_0_4;
     out[7] = qdd1_0_2 + qdd1_0_4;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_3_4 = t642*qdd1_0_4;
     const double lam2_5_4 = t643*qdd1_0_4;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_4 = -s_q_7*nu0_0_4;
     const double lam1_2_4 = c_q_7*nu0_0_4;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_4 = c_q_8*lam1_0_4 - s_q_8*lam1_2_4;
     const double lam2_2_4 = c_q_8*lam1_2_4 + s_q_8*lam1_0_4;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_4 = ((-G2_0_0_2*lam2_0_4 - t695*qdd1_0_4) + ((0.45*G2_4_0_2*lam1_0_4 + nu2_0_4) - G2_1_0_2*qdd1_0_4)) + (-G2_2_0_2*lam2_2_4 - t727*qdd1_0_4);
     out[8] = qdd2_0_2 + qdd2_0_4;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_4 = qdd1_0_4 + qdd2_0_4;
     const double lam2_4_4 = -0.45*lam1_0_4;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t1096 = 0.2*lam2_2_4 + lam2_4_4;
     const double t1097 = lam2_5_4 - 0.2*lam2_1_4;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_2_4 = -s_q_9*lam2_1_4 + c_q_9*lam2_2_4;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_4 = ((nu3_0_4 - G3_0_0_2*lam2_0_4) - G3_2_0_2*lam3_2_4) - G3_4_0_2*(s_q_9*t1097 + c_q_9*t1096);
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0_4 = lam2_0_4 + qdd3_0_4;
     const double lam3_1_4 = c_q_9*lam2_1_4 + s_q_9*lam2_2_4;
     const double lam3_5_4 = c_q_9*t1097 - s_q_9*t1096;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_4 = (nu4_0_4 - G4_1_0_2*lam3_1_4) - G4_5_0_2*(c_q_10*(lam3_5_4 - 0.2*lam3_1_4) + s_q_10*lam2_3_4);
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_0_4 = c_q_10*lam3_0_4 - s_q_10*lam3_2_4;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_4 = nu5_0_4 - 1.0*lam4_0_4;

@@ -660,11 +660,11 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - t293)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - t293) - s_q_1*(-G1_0_0*P1_0_1 + P1_0_0)) + 0.018
     # Dinv0: D^-1(k)
     Dinv0_0_0 = 1.0/P0_2_2
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0 = -5000.0*f5_0 + 5000.0*tau[5]
     # z4: z(k) (4.20)
     z4_0 = -1.0*f5_0 + 1.0*tau[5]
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     t294 = -f4_1 + tau[4]
     nu4_0 = Dinv4_0_0*t294
     # z3: z(k) (4.20)
@@ -674,7 +674,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2 = -s_q_4*z4_0
     z3_3 = s_q_4*t295
     z3_5 = c_q_4*t295
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     t296 = -f3_0 + tau[3] - z3_0
     nu3_0 = Dinv3_0_0*t296
     # z2: z(k) (4.20)
@@ -687,7 +687,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_2 = c_q_3*t297 + s_q_3*z3_1 + t261*t299 - 0.2*t300
     z2_4 = c_q_3*t299 - t300
     z2_5 = s_q_3*t299 + t298
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     t301 = -f2_1 + tau[2] - z2_1
     nu2_0 = Dinv2_0_0*t301
     # z1: z(k) (4.20)
@@ -696,50 +696,50 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z1_0 = c_q_2*t302 + s_q_2*t303 - t281*t301 - 0.45*z2_4
     z1_1 = G2_1_0*t301 + t239*(G2_3_0*t301 + z3_3) + t240*(G2_5_0*t301 + z2_5) + z2_1
     z1_2 = c_q_2*t303 - s_q_2*t302
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     t304 = -f1_1 + tau[1] - z1_1
     nu1_0 = Dinv1_0_0*t304
     # z0: z(k) (4.20)
     z0_2 = c_q_1*(G1_2_0*t304 + z1_2) - s_q_1*(G1_0_0*t304 + z1_0)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0 = Dinv0_0_0*(-f0_2 + tau[0] - z0_2)
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_2 = c_q_1*nu0_0
     # qdd1: joint acceleration qdd(k) (4.22)
     t305 = nu0_0*s_q_1
     qdd1_0 = G1_0_0*t305 - G1_2_0*lam1_2 + nu1_0
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0 = -t305
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0 = c_q_2*lam1_0 - lam1_2*s_q_2
     lam2_2 = c_q_2*lam1_2 + lam1_0*s_q_2
     lam2_3 = qdd1_0*t239
     lam2_5 = qdd1_0*t240
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0 = -G2_0_0*lam2_0 - G2_1_0*qdd1_0 - G2_2_0*lam2_2 - G2_3_0*lam2_3 + 0.45*G2_4_0*lam1_0 - G2_5_0*lam2_5 + nu2_0
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1 = qdd1_0 + qdd2_0
     lam2_4 = -0.45*lam1_0
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_2 = c_q_3*lam2_2 - lam2_1*s_q_3
     # qdd3: joint acceleration qdd(k) (4.22)
     t306 = 0.2*lam2_2 + lam2_4
     t307 = -0.2*lam2_1 + lam2_5
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_4 = c_q_3*t306 + s_q_3*t307
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0 = -G3_0_0*lam2_0 - G3_2_0*lam3_2 - G3_4_0*lam3_4 + nu3_0
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0 = lam2_0 + qdd3_0
     lam3_1 = c_q_3*lam2_1 + lam2_2*s_q_3
     lam3_5 = c_q_3*t307 - s_q_3*t306
     # qdd4: joint acceleration qdd(k) (4.22)
     t308 = -0.2*lam3_1 + lam3_5
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_5 = c_q_4*t308 + lam2_3*s_q_4
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0 = -G4_1_0*lam3_1 - G4_5_0*lam4_5 + nu4_0
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0 = c_q_4*lam3_0 - lam3_2*s_q_4
     lam4_1 = lam3_1 + qdd4_0
     lam4_2 = c_q_4*lam3_2 + lam3_0*s_q_4
@@ -747,7 +747,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     lam4_4 = 0.2*lam3_2 + lam3_4
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0 = -1.0*lam4_0 + nu5_0
-    # lam5: lambda(k) (4.21)
+    # lam5: lambda(k) (4.22)
     lam5_0 = lam4_0 + qdd5_0
     lam5_1 = c_q_5*lam4_1 + lam4_2*s_q_5
     lam5_2 = c_q_5*lam4_2 - lam4_1*s_q_5
@@ -1476,11 +1476,11 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     P0_2_2_2 = c_q_7*(c_q_7*(-G1_2_0_2*P1_1_2_2 + P1_2_2_2) - s_q_7*(-G1_0_0_2*P1_1_2_2 - t696)) - s_q_7*(c_q_7*(-G1_2_0_2*P1_0_1_2 - t696) - s_q_7*(-G1_0_0_2*P1_0_1_2 + P1_0_0_2)) + 0.018
     # Dinv0: D^-1(k)
     Dinv0_0_0_2 = 1.0/P0_2_2_2
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_2 = -5000.0*f5_0_2 + 5000.0*tau[11]
     # z4: z(k) (4.20)
     z4_0_2 = -1.0*f5_0_2 + 1.0*tau[11]
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     t697 = -f4_1_2 + tau[10]
     nu4_0_2 = Dinv4_0_0_2*t697
     # z3: z(k) (4.20)
@@ -1490,7 +1490,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_2 = -s_q_10*z4_0_2
     z3_3_2 = s_q_10*t698
     z3_5_2 = c_q_10*t698
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     t699 = -f3_0_2 + tau[9] - z3_0_2
     nu3_0_2 = Dinv3_0_0_2*t699
     # z2: z(k) (4.20)
@@ -1503,7 +1503,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_2_2 = c_q_9*t700 + s_q_9*z3_1_2 + t664*t702 - 0.2*t703
     z2_4_2 = c_q_9*t702 - t703
     z2_5_2 = s_q_9*t702 + t701
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     t704 = -f2_1_2 + tau[8] - z2_1_2
     nu2_0_2 = Dinv2_0_0_2*t704
     # z1: z(k) (4.20)
@@ -1512,50 +1512,50 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z1_0_2 = c_q_8*t705 + s_q_8*t706 - t684*t704 - 0.45*z2_4_2
     z1_1_2 = G2_1_0_2*t704 + t642*(G2_3_0_2*t704 + z3_3_2) + t643*(G2_5_0_2*t704 + z2_5_2) + z2_1_2
     z1_2_2 = c_q_8*t706 - s_q_8*t705
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     t707 = -f1_1_2 + tau[7] - z1_1_2
     nu1_0_2 = Dinv1_0_0_2*t707
     # z0: z(k) (4.20)
     z0_2_2 = c_q_7*(G1_2_0_2*t707 + z1_2_2) - s_q_7*(G1_0_0_2*t707 + z1_0_2)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_2 = Dinv0_0_0_2*(-f0_2_2 + tau[6] - z0_2_2)
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_2_2 = c_q_7*nu0_0_2
     # qdd1: joint acceleration qdd(k) (4.22)
     t708 = nu0_0_2*s_q_7
     qdd1_0_2 = G1_0_0_2*t708 - G1_2_0_2*lam1_2_2 + nu1_0_2
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_2 = -t708
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_2 = c_q_8*lam1_0_2 - lam1_2_2*s_q_8
     lam2_2_2 = c_q_8*lam1_2_2 + lam1_0_2*s_q_8
     lam2_3_2 = qdd1_0_2*t642
     lam2_5_2 = qdd1_0_2*t643
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_2 = -G2_0_0_2*lam2_0_2 - G2_1_0_2*qdd1_0_2 - G2_2_0_2*lam2_2_2 - G2_3_0_2*lam2_3_2 + 0.45*G2_4_0_2*lam1_0_2 - G2_5_0_2*lam2_5_2 + nu2_0_2
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_2 = qdd1_0_2 + qdd2_0_2
     lam2_4_2 = -0.45*lam1_0_2
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_2_2 = c_q_9*lam2_2_2 - lam2_1_2*s_q_9
     # qdd3: joint acceleration qdd(k) (4.22)
     t709 = 0.2*lam2_2_2 + lam2_4_2
     t710 = -0.2*lam2_1_2 + lam2_5_2
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_4_2 = c_q_9*t709 + s_q_9*t710
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0_2 = -G3_0_0_2*lam2_0_2 - G3_2_0_2*lam3_2_2 - G3_4_0_2*lam3_4_2 + nu3_0_2
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_2 = lam2_0_2 + qdd3_0_2
     lam3_1_2 = c_q_9*lam2_1_2 + lam2_2_2*s_q_9
     lam3_5_2 = c_q_9*t710 - s_q_9*t709
     # qdd4: joint acceleration qdd(k) (4.22)
     t711 = -0.2*lam3_1_2 + lam3_5_2
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_5_2 = c_q_10*t711 + lam2_3_2*s_q_10
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0_2 = -G4_1_0_2*lam3_1_2 - G4_5_0_2*lam4_5_2 + nu4_0_2
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_2 = c_q_10*lam3_0_2 - lam3_2_2*s_q_10
     lam4_1_2 = lam3_1_2 + qdd4_0_2
     lam4_2_2 = c_q_10*lam3_2_2 + lam3_0_2*s_q_10
@@ -1563,7 +1563,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     lam4_4_2 = 0.2*lam3_2_2 + lam3_4_2
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0_2 = -1.0*lam4_0_2 + nu5_0_2
-    # lam5: lambda(k) (4.21)
+    # lam5: lambda(k) (4.22)
     lam5_0_2 = lam4_0_2 + qdd5_0_2
     lam5_1_2 = c_q_11*lam4_1_2 + lam4_2_2*s_q_11
     lam5_2_2 = c_q_11*lam4_2_2 - lam4_1_2*s_q_11
@@ -2200,7 +2200,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z5_3 = fk_5*t527 + t1051*t468 + t1053*t476
     z5_4 = fk_5*t525 + t1055 + t1056
     z5_5 = fk_5*t526 + t1052 + t1054
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_3 = -5000.0*z5_0
     # z4: z(k) (4.20)
     t1057 = c_q_5*z5_5
@@ -2211,7 +2211,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z4_2 = c_q_5*z5_2 + s_q_5*z5_1 + 0.08*t1059 - 0.08*t1060
     z4_4 = t1059 - t1060
     z4_5 = t1057 + t1058
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     nu4_0_3 = -Dinv4_0_0*z4_1
     # z3: z(k) (4.20)
     z3_0_3 = s_q_4*z4_2
@@ -2221,7 +2221,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_3 = c_q_4*z4_2 + 0.2*z4_4
     z3_3_3 = c_q_4*z5_3 + s_q_4*t1061
     z3_5_3 = -s_q_4*z5_3 + t1062
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     nu3_0_3 = -Dinv3_0_0*z3_0_3
     # z2: z(k) (4.20)
     z2_0_3 = -G3_0_0*z3_0_3 + z3_0_3
@@ -2235,7 +2235,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_2_3 = c_q_3*t1063 + s_q_3*z3_1_3 + 0.2*t1067 - 0.2*t1068
     z2_4_3 = t1067 - t1068
     z2_5_3 = t1064 + t1066
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     nu2_0_3 = -Dinv2_0_0*z2_1_3
     # z1: z(k) (4.20)
     t1069 = -G2_0_0*z2_1_3 + z2_0_3
@@ -2243,40 +2243,40 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z1_0_3 = c_q_2*t1069 + s_q_2*t1070 + t281*z2_1_3 - 0.45*z2_4_3
     z1_1_3 = -G2_1_0*z2_1_3 + t239*(-G2_3_0*z2_1_3 + z3_3_3) + t240*(-G2_5_0*z2_1_3 + z2_5_3) + z2_1_3
     z1_2_3 = c_q_2*t1070 - s_q_2*t1069
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     nu1_0_3 = -Dinv1_0_0*z1_1_3
     # z0: z(k) (4.20)
     z0_2_3 = c_q_1*(-G1_2_0*z1_1_3 + z1_2_3) - s_q_1*(-G1_0_0*z1_1_3 + z1_0_3)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_3 = -Dinv0_0_0*z0_2_3
     # qdd1: joint acceleration qdd(k) (4.22)
     qdd1_0_3 = nu0_0_3*t311 - nu0_0_3*t312 + nu1_0_3
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_3 = -nu0_0_3*s_q_1
     lam1_2_3 = c_q_1*nu0_0_3
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_3 = c_q_2*lam1_0_3 - lam1_2_3*s_q_2
     lam2_2_3 = c_q_2*lam1_2_3 + lam1_0_3*s_q_2
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_3 = -G2_0_0*lam2_0_3 - G2_1_0*qdd1_0_3 - G2_2_0*lam2_2_3 + 0.45*G2_4_0*lam1_0_3 + nu2_0_3 - qdd1_0_3*t292 - qdd1_0_3*t324
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_3 = qdd1_0_3 + qdd2_0_3
     lam2_3_3 = qdd1_0_3*t239
     lam2_4_3 = -0.45*lam1_0_3
     lam2_5_3 = qdd1_0_3*t240
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_2_3 = c_q_3*lam2_2_3 - lam2_1_3*s_q_3
     # qdd3: joint acceleration qdd(k) (4.22)
     t1071 = 0.2*lam2_2_3 + lam2_4_3
     t1072 = -0.2*lam2_1_3 + lam2_5_3
     qdd3_0_3 = -G3_0_0*lam2_0_3 - G3_2_0*lam3_2_3 - G3_4_0*(c_q_3*t1071 + s_q_3*t1072) + nu3_0_3
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_3 = lam2_0_3 + qdd3_0_3
     lam3_1_3 = c_q_3*lam2_1_3 + lam2_2_3*s_q_3
     lam3_5_3 = c_q_3*t1072 - s_q_3*t1071
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0_3 = -G4_1_0*lam3_1_3 - G4_5_0*(c_q_4*(-0.2*lam3_1_3 + lam3_5_3) + lam2_3_3*s_q_4) + nu4_0_3
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_3 = c_q_4*lam3_0_3 - lam3_2_3*s_q_4
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0_3 = -1.0*lam4_0_3 + nu5_0_3
@@ -2303,7 +2303,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z5_3_2 = fk_5_2*t936 + t1076*t871 + t1078*t888
     z5_4_2 = fk_5_2*t934 + t1080 + t1081
     z5_5_2 = fk_5_2*t935 + t1077 + t1079
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_4 = -5000.0*z5_0_2
     # z4: z(k) (4.20)
     t1082 = c_q_11*z5_5_2
@@ -2314,7 +2314,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z4_2_2 = c_q_11*z5_2_2 + s_q_11*z5_1_2 + 0.08*t1084 - 0.08*t1085
     z4_4_2 = t1084 - t1085
     z4_5_2 = t1082 + t1083
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     nu4_0_4 = -Dinv4_0_0_2*z4_1_2
     # z3: z(k) (4.20)
     z3_0_4 = s_q_10*z4_2_2
@@ -2324,7 +2324,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_4 = c_q_10*z4_2_2 + 0.2*z4_4_2
     z3_3_4 = c_q_10*z5_3_2 + s_q_10*t1086
     z3_5_4 = -s_q_10*z5_3_2 + t1087
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     nu3_0_4 = -Dinv3_0_0_2*z3_0_4
     # z2: z(k) (4.20)
     z2_0_4 = -G3_0_0_2*z3_0_4 + z3_0_4
@@ -2338,7 +2338,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_2_4 = c_q_9*t1088 + s_q_9*z3_1_4 + 0.2*t1092 - 0.2*t1093
     z2_4_4 = t1092 - t1093
     z2_5_4 = t1089 + t1091
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     nu2_0_4 = -Dinv2_0_0_2*z2_1_4
     # z1: z(k) (4.20)
     t1094 = -G2_0_0_2*z2_1_4 + z2_0_4
@@ -2346,40 +2346,40 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z1_0_4 = c_q_8*t1094 + s_q_8*t1095 + t684*z2_1_4 - 0.45*z2_4_4
     z1_1_4 = -G2_1_0_2*z2_1_4 + t642*(-G2_3_0_2*z2_1_4 + z3_3_4) + t643*(-G2_5_0_2*z2_1_4 + z2_5_4) + z2_1_4
     z1_2_4 = c_q_8*t1095 - s_q_8*t1094
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     nu1_0_4 = -Dinv1_0_0_2*z1_1_4
     # z0: z(k) (4.20)
     z0_2_4 = c_q_7*(-G1_2_0_2*z1_1_4 + z1_2_4) - s_q_7*(-G1_0_0_2*z1_1_4 + z1_0_4)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_4 = -Dinv0_0_0_2*z0_2_4
     # qdd1: joint acceleration qdd(k) (4.22)
     qdd1_0_4 = nu0_0_4*t714 - nu0_0_4*t715 + nu1_0_4
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_4 = -nu0_0_4*s_q_7
     lam1_2_4 = c_q_7*nu0_0_4
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_4 = c_q_8*lam1_0_4 - lam1_2_4*s_q_8
     lam2_2_4 = c_q_8*lam1_2_4 + lam1_0_4*s_q_8
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_4 = -G2_0_0_2*lam2_0_4 - G2_1_0_2*qdd1_0_4 - G2_2_0_2*lam2_2_4 + 0.45*G2_4_0_2*lam1_0_4 + nu2_0_4 - qdd1_0_4*t695 - qdd1_0_4*t727
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_4 = qdd1_0_4 + qdd2_0_4
     lam2_3_4 = qdd1_0_4*t642
     lam2_4_4 = -0.45*lam1_0_4
     lam2_5_4 = qdd1_0_4*t643
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_2_4 = c_q_9*lam2_2_4 - lam2_1_4*s_q_9
     # qdd3: joint acceleration qdd(k) (4.22)
     t1096 = 0.2*lam2_2_4 + lam2_4_4
     t1097 = -0.2*lam2_1_4 + lam2_5_4
     qdd3_0_4 = -G3_0_0_2*lam2_0_4 - G3_2_0_2*lam3_2_4 - G3_4_0_2*(c_q_9*t1096 + s_q_9*t1097) + nu3_0_4
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_4 = lam2_0_4 + qdd3_0_4
     lam3_1_4 = c_q_9*lam2_1_4 + lam2_2_4*s_q_9
     lam3_5_4 = c_q_9*t1097 - s_q_9*t1096
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0_4 = -G4_1_0_2*lam3_1_4 - G4_5_0_2*(c_q_10*(-0.2*lam3_1_4 + lam3_5_4) + lam2_3_4*s_q_10) + nu4_0_4
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_4 = c_q_10*lam3_0_4 - lam3_2_4*s_q_10
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0_4 = -1.0*lam4_0_4 + nu5_0_4

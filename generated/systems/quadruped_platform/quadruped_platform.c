@@ -1474,7 +1474,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double f2_2 = (c_q_3*f3_2 + 0.000675*alpha2_2) - s_q_3*f3_0;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0 = 2e-05*a1_0 + f2_0;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double t464 = tau[4] - f4_1;
     /* f2: spatial force f(k) (2.29) */
     const double t414 = 0.4*c_q_3;
@@ -1637,7 +1637,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double P0_2_2 = (c_q_1*(c_q_1*(P1_2_2 - P1_1_2*G1_2_0) - s_q_1*(-P1_1_2*G1_0_0 - t462)) + 2e-05) - s_q_1*(c_q_1*(-P1_0_1*G1_2_0 - t462) - s_q_1*(P1_0_0 - P1_0_1*G1_0_0));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0 = -3149.606299212598*f5_0 + 3149.606299212598*tau[5];
     /* z4: z(k) (4.20) */
     const double t463 = 23.622047244094485*f5_0 - 23.622047244094485*tau[5];
@@ -1646,7 +1646,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z4_5 = s_q_5*t463;
     /* z3: z(k) (4.20) */
     const double t465 = 0.4*z4_4;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0 = Dinv4_0_0*t464;
     /* z3: z(k) (4.20) */
     const double t466 = G4_2_0*t464;
@@ -1657,7 +1657,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z3_1 = (t433*t468 + G4_1_0*t464) + 0.4*t467;
     const double z3_3 = c_q_4*t468 + t467;
     const double z3_5 = -s_q_4*t468 + c_q_4*z4_5;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double t469 = (tau[3] - f3_1) - z3_1;
     /* z2: z(k) (4.20) */
     const double z2_1 = ((G3_1_0*t469 + z3_1) + t414*(G3_3_0*t469 + z3_3)) + t415*(G3_5_0*t469 + z3_5);
@@ -1665,83 +1665,83 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t471 = G3_2_0*t469 + z3_2;
     const double z2_0 = (c_q_3*t470 + (-t443*t469 - t465)) + s_q_3*t471;
     const double z2_2 = c_q_3*t471 - s_q_3*t470;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0 = Dinv3_0_0*t469;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double t472 = (tau[2] - f2_0) - z2_0;
     /* z1: z(k) (4.20) */
     const double z1_0 = t472*G2_0_0 + z2_0;
     const double t473 = t472*G2_1_0 + z2_1;
     const double t474 = t472*G2_2_0 + z2_2;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0 = t472*Dinv2_0_0;
     /* z1: z(k) (4.20) */
     const double z1_1 = c_q_2*t473 - s_q_2*t474;
     const double z1_2 = c_q_2*t474 + s_q_2*t473;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double t475 = (tau[1] - f1_1) - z1_1;
     /* z0: z(k) (4.20) */
     const double z0_2 = c_q_1*(t475*G1_2_0 + z1_2) - s_q_1*(t475*G1_0_0 + z1_0);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0 = ((tau[0] - f0_2) - z0_2)*Dinv0_0_0;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0 = t475*Dinv1_0_0;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_2 = c_q_1*nu0_0;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t476 = s_q_1*nu0_0;
     const double qdd1_0 = (G1_0_0*t476 + nu1_0) - G1_2_0*lam1_2;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0 = -t476;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1 = c_q_2*qdd1_0 + s_q_2*lam1_2;
     const double lam2_2 = -s_q_2*qdd1_0 + c_q_2*lam1_2;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0 = ((nu2_0 - G2_0_0*lam1_0) - G2_1_0*lam2_1) - G2_2_0*lam2_2;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0 = lam1_0 + qdd2_0;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0 = c_q_3*lam2_0 - s_q_3*lam2_2;
     const double lam3_2 = s_q_3*lam2_0 + c_q_3*lam2_2;
     const double lam3_3 = t414*lam2_1;
     const double lam3_5 = t415*lam2_1;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0 = (((((nu3_0 - G3_1_0*lam2_1) - G3_3_0*lam3_3) - G3_5_0*lam3_5) + 0.4*G3_4_0*lam2_0) - G3_0_0*lam3_0) - G3_2_0*lam3_2;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_1 = lam2_1 + qdd3_0;
     const double lam3_4 = -0.4*lam2_0;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t477 = 0.4*lam3_1 + lam3_3;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_4 = lam3_4 - 0.4*lam3_0;
     const double lam4_2 = c_q_4*lam3_2 + s_q_4*lam3_0;
     const double lam4_0 = c_q_4*lam3_0 - s_q_4*lam3_2;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t478 = lam4_4 - 0.05*lam4_0;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_3 = c_q_4*t477 - s_q_4*lam3_5;
     const double lam4_5 = s_q_4*t477 + c_q_4*lam3_5;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0 = ((nu4_0 - G4_2_0*lam4_2) - G4_1_0*lam3_1) - G4_3_0*lam4_3;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_1 = lam3_1 + qdd4_0;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_3 = 0.05*lam4_1 + lam4_3;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t479 = c_q_5*t478;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_5 = c_q_5*lam4_5 - s_q_5*t478;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t480 = s_q_5*lam4_5;
     const double qdd5_0 = ((nu5_0 - 1.0*lam4_0) + 23.622047244094485*t479) + 23.622047244094485*t480;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_4 = t479 + t480;
     const double lam5_0 = lam4_0 + qdd5_0;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t671 = -0.05*lam5_0 + 1.0*lam5_4;
     const double t673 = 1.0*lam5_5;
     const double t682 = 1.0*lam5_0;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_1 = c_q_5*lam4_1 + s_q_5*lam4_2;
     const double lam5_2 = -s_q_5*lam4_1 + c_q_5*lam4_2;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
@@ -2246,7 +2246,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double f2_2_2 = (c_q_9*f3_2_2 + 0.000675*alpha2_2_2) - s_q_9*f3_0_2;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0_2 = 2e-05*a1_0_2 + f2_0_2;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double t776 = tau[10] - f4_1_2;
     /* f2: spatial force f(k) (2.29) */
     const double t726 = 0.4*c_q_9;
@@ -2409,7 +2409,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double P0_2_2_2 = (c_q_7*(c_q_7*(P1_2_2_2 - P1_1_2_2*G1_2_0_2) - s_q_7*(-P1_1_2_2*G1_0_0_2 - t774)) + 2e-05) - s_q_7*(c_q_7*(-P1_0_1_2*G1_2_0_2 - t774) - s_q_7*(P1_0_0_2 - P1_0_1_2*G1_0_0_2));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_2 = 1.0/P0_2_2_2;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_2 = -3149.606299212598*f5_0_2 + 3149.606299212598*tau[11];
     /* z4: z(k) (4.20) */
     const double t775 = 23.622047244094485*f5_0_2 - 23.622047244094485*tau[11];
@@ -2418,7 +2418,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z4_5_2 = s_q_11*t775;
     /* z3: z(k) (4.20) */
     const double t777 = 0.4*z4_4_2;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_2 = Dinv4_0_0_2*t776;
     /* z3: z(k) (4.20) */
     const double t778 = G4_2_0_2*t776;
@@ -2429,7 +2429,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z3_1_2 = (t745*t780 + G4_1_0_2*t776) + 0.4*t779;
     const double z3_3_2 = c_q_10*t780 + t779;
     const double z3_5_2 = -s_q_10*t780 + c_q_10*z4_5_2;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double t781 = (tau[9] - f3_1_2) - z3_1_2;
     /* z2: z(k) (4.20) */
     const double z2_1_2 = ((G3_1_0_2*t781 + z3_1_2) + t726*(G3_3_0_2*t781 + z3_3_2)) + t727*(G3_5_0_2*t781 + z3_5_2);
@@ -2437,83 +2437,83 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t783 = G3_2_0_2*t781 + z3_2_2;
     const double z2_0_2 = (c_q_9*t782 + (-t755*t781 - t777)) + s_q_9*t783;
     const double z2_2_2 = c_q_9*t783 - s_q_9*t782;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_2 = Dinv3_0_0_2*t781;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double t784 = (tau[8] - f2_0_2) - z2_0_2;
     /* z1: z(k) (4.20) */
     const double z1_0_2 = t784*G2_0_0_2 + z2_0_2;
     const double t785 = t784*G2_1_0_2 + z2_1_2;
     const double t786 = t784*G2_2_0_2 + z2_2_2;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_2 = t784*Dinv2_0_0_2;
     /* z1: z(k) (4.20) */
     const double z1_1_2 = c_q_8*t785 - s_q_8*t786;
     const double z1_2_2 = c_q_8*t786 + s_q_8*t785;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double t787 = (tau[7] - f1_1_2) - z1_1_2;
     /* z0: z(k) (4.20) */
     const double z0_2_2 = c_q_7*(t787*G1_2_0_2 + z1_2_2) - s_q_7*(t787*G1_0_0_2 + z1_0_2);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_2 = ((tau[6] - f0_2_2) - z0_2_2)*Dinv0_0_0_2;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_2 = t787*Dinv1_0_0_2;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_2_2 = c_q_7*nu0_0_2;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t788 = s_q_7*nu0_0_2;
     const double qdd1_0_2 = (G1_0_0_2*t788 + nu1_0_2) - G1_2_0_2*lam1_2_2;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_2 = -t788;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_2 = c_q_8*qdd1_0_2 + s_q_8*lam1_2_2;
     const double lam2_2_2 = -s_q_8*qdd1_0_2 + c_q_8*lam1_2_2;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_2 = ((nu2_0_2 - G2_0_0_2*lam1_0_2) - G2_1_0_2*lam2_1_2) - G2_2_0_2*lam2_2_2;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_2 = lam1_0_2 + qdd2_0_2;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0_2 = c_q_9*lam2_0_2 - s_q_9*lam2_2_2;
     const double lam3_2_2 = s_q_9*lam2_0_2 + c_q_9*lam2_2_2;
     const double lam3_3_2 = t726*lam2_1_2;
     const double lam3_5_2 = t727*lam2_1_2;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_2 = (((((nu3_0_2 - G3_1_0_2*lam2_1_2) - G3_3_0_2*lam3_3_2) - G3_5_0_2*lam3_5_2) + 0.4*G3_4_0_2*lam2_0_2) - G3_0_0_2*lam3_0_2) - G3_2_0_2*lam3_2_2;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_1_2 = lam2_1_2 + qdd3_0_2;
     const double lam3_4_2 = -0.4*lam2_0_2;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t789 = 0.4*lam3_1_2 + lam3_3_2;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_4_2 = lam3_4_2 - 0.4*lam3_0_2;
     const double lam4_2_2 = c_q_10*lam3_2_2 + s_q_10*lam3_0_2;
     const double lam4_0_2 = c_q_10*lam3_0_2 - s_q_10*lam3_2_2;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t790 = lam4_4_2 - 0.05*lam4_0_2;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_3_2 = c_q_10*t789 - s_q_10*lam3_5_2;
     const double lam4_5_2 = s_q_10*t789 + c_q_10*lam3_5_2;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_2 = ((nu4_0_2 - G4_2_0_2*lam4_2_2) - G4_1_0_2*lam3_1_2) - G4_3_0_2*lam4_3_2;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_1_2 = lam3_1_2 + qdd4_0_2;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_3_2 = 0.05*lam4_1_2 + lam4_3_2;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t791 = c_q_11*t790;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_5_2 = c_q_11*lam4_5_2 - s_q_11*t790;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t792 = s_q_11*lam4_5_2;
     const double qdd5_0_2 = ((nu5_0_2 - 1.0*lam4_0_2) + 23.622047244094485*t791) + 23.622047244094485*t792;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_4_2 = t791 + t792;
     const double lam5_0_2 = lam4_0_2 + qdd5_0_2;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t983 = -0.05*lam5_0_2 + 1.0*lam5_4_2;
     const double t985 = 1.0*lam5_5_2;
     const double t994 = 1.0*lam5_0_2;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_1_2 = c_q_11*lam4_1_2 + s_q_11*lam4_2_2;
     const double lam5_2_2 = -s_q_11*lam4_1_2 + c_q_11*lam4_2_2;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
@@ -3018,7 +3018,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double f2_2_3 = (c_q_15*f3_2_3 + 0.000675*alpha2_2_3) - s_q_15*f3_0_3;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0_3 = 2e-05*a1_0_3 + f2_0_3;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double t1088 = tau[16] - f4_1_3;
     /* f2: spatial force f(k) (2.29) */
     const double t1038 = 0.4*c_q_15;
@@ -3181,7 +3181,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double P0_2_2_3 = (c_q_13*(c_q_13*(P1_2_2_3 - P1_1_2_3*G1_2_0_3) - s_q_13*(-P1_1_2_3*G1_0_0_3 - t1086)) + 2e-05) - s_q_13*(c_q_13*(-P1_0_1_3*G1_2_0_3 - t1086) - s_q_13*(P1_0_0_3 - P1_0_1_3*G1_0_0_3));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_3 = 1.0/P0_2_2_3;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_3 = -3149.606299212598*f5_0_3 + 3149.606299212598*tau[17];
     /* z4: z(k) (4.20) */
     const double t1087 = 23.622047244094485*f5_0_3 - 23.622047244094485*tau[17];
@@ -3190,7 +3190,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z4_5_3 = s_q_17*t1087;
     /* z3: z(k) (4.20) */
     const double t1089 = 0.4*z4_4_3;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_3 = Dinv4_0_0_3*t1088;
     /* z3: z(k) (4.20) */
     const double t1090 = G4_2_0_3*t1088;
@@ -3201,7 +3201,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z3_1_3 = (t1057*t1092 + G4_1_0_3*t1088) + 0.4*t1091;
     const double z3_3_3 = c_q_16*t1092 + t1091;
     const double z3_5_3 = -s_q_16*t1092 + c_q_16*z4_5_3;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double t1093 = (tau[15] - f3_1_3) - z3_1_3;
     /* z2: z(k) (4.20) */
     const double z2_1_3 = ((G3_1_0_3*t1093 + z3_1_3) + t1038*(G3_3_0_3*t1093 + z3_3_3)) + t1039*(G3_5_0_3*t1093 + z3_5_3);
@@ -3209,83 +3209,83 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1095 = G3_2_0_3*t1093 + z3_2_3;
     const double z2_0_3 = (c_q_15*t1094 + (-t1067*t1093 - t1089)) + s_q_15*t1095;
     const double z2_2_3 = c_q_15*t1095 - s_q_15*t1094;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_3 = Dinv3_0_0_3*t1093;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double t1096 = (tau[14] - f2_0_3) - z2_0_3;
     /* z1: z(k) (4.20) */
     const double z1_0_3 = t1096*G2_0_0_3 + z2_0_3;
     const double t1097 = t1096*G2_1_0_3 + z2_1_3;
     const double t1098 = t1096*G2_2_0_3 + z2_2_3;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_3 = t1096*Dinv2_0_0_3;
     /* z1: z(k) (4.20) */
     const double z1_1_3 = c_q_14*t1097 - s_q_14*t1098;
     const double z1_2_3 = c_q_14*t1098 + s_q_14*t1097;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double t1099 = (tau[13] - f1_1_3) - z1_1_3;
     /* z0: z(k) (4.20) */
     const double z0_2_3 = c_q_13*(t1099*G1_2_0_3 + z1_2_3) - s_q_13*(t1099*G1_0_0_3 + z1_0_3);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_3 = ((tau[12] - f0_2_3) - z0_2_3)*Dinv0_0_0_3;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_3 = t1099*Dinv1_0_0_3;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_2_3 = c_q_13*nu0_0_3;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t1100 = s_q_13*nu0_0_3;
     const double qdd1_0_3 = (G1_0_0_3*t1100 + nu1_0_3) - G1_2_0_3*lam1_2_3;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_3 = -t1100;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_3 = c_q_14*qdd1_0_3 + s_q_14*lam1_2_3;
     const double lam2_2_3 = -s_q_14*qdd1_0_3 + c_q_14*lam1_2_3;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_3 = ((nu2_0_3 - G2_0_0_3*lam1_0_3) - G2_1_0_3*lam2_1_3) - G2_2_0_3*lam2_2_3;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_3 = lam1_0_3 + qdd2_0_3;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0_3 = c_q_15*lam2_0_3 - s_q_15*lam2_2_3;
     const double lam3_2_3 = s_q_15*lam2_0_3 + c_q_15*lam2_2_3;
     const double lam3_3_3 = t1038*lam2_1_3;
     const double lam3_5_3 = t1039*lam2_1_3;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_3 = (((((nu3_0_3 - G3_1_0_3*lam2_1_3) - G3_3_0_3*lam3_3_3) - G3_5_0_3*lam3_5_3) + 0.4*G3_4_0_3*lam2_0_3) - G3_0_0_3*lam3_0_3) - G3_2_0_3*lam3_2_3;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_1_3 = lam2_1_3 + qdd3_0_3;
     const double lam3_4_3 = -0.4*lam2_0_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1101 = 0.4*lam3_1_3 + lam3_3_3;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_4_3 = lam3_4_3 - 0.4*lam3_0_3;
     const double lam4_2_3 = c_q_16*lam3_2_3 + s_q_16*lam3_0_3;
     const double lam4_0_3 = c_q_16*lam3_0_3 - s_q_16*lam3_2_3;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t1102 = lam4_4_3 - 0.05*lam4_0_3;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_3_3 = c_q_16*t1101 - s_q_16*lam3_5_3;
     const double lam4_5_3 = s_q_16*t1101 + c_q_16*lam3_5_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_3 = ((nu4_0_3 - G4_2_0_3*lam4_2_3) - G4_1_0_3*lam3_1_3) - G4_3_0_3*lam4_3_3;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_1_3 = lam3_1_3 + qdd4_0_3;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_3_3 = 0.05*lam4_1_3 + lam4_3_3;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t1103 = c_q_17*t1102;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_5_3 = c_q_17*lam4_5_3 - s_q_17*t1102;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t1104 = s_q_17*lam4_5_3;
     const double qdd5_0_3 = ((nu5_0_3 - 1.0*lam4_0_3) + 23.622047244094485*t1103) + 23.622047244094485*t1104;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_4_3 = t1103 + t1104;
     const double lam5_0_3 = lam4_0_3 + qdd5_0_3;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1295 = -0.05*lam5_0_3 + 1.0*lam5_4_3;
     const double t1297 = 1.0*lam5_5_3;
     const double t1306 = 1.0*lam5_0_3;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_1_3 = c_q_17*lam4_1_3 + s_q_17*lam4_2_3;
     const double lam5_2_3 = -s_q_17*lam4_1_3 + c_q_17*lam4_2_3;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
@@ -3790,7 +3790,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double f2_2_4 = (c_q_21*f3_2_4 + 0.000675*alpha2_2_4) - s_q_21*f3_0_4;
     /* f1: spatial force f(k) (2.29) */
     const double f1_0_4 = 2e-05*a1_0_4 + f2_0_4;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double t1400 = tau[22] - f4_1_4;
     /* f2: spatial force f(k) (2.29) */
     const double t1350 = 0.4*c_q_21;
@@ -3953,7 +3953,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double P0_2_2_4 = (c_q_19*(c_q_19*(P1_2_2_4 - P1_1_2_4*G1_2_0_4) - s_q_19*(-P1_1_2_4*G1_0_0_4 - t1398)) + 2e-05) - s_q_19*(c_q_19*(-P1_0_1_4*G1_2_0_4 - t1398) - s_q_19*(P1_0_0_4 - P1_0_1_4*G1_0_0_4));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_4 = 1.0/P0_2_2_4;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_4 = -3149.606299212598*f5_0_4 + 3149.606299212598*tau[23];
     /* z4: z(k) (4.20) */
     const double t1399 = 23.622047244094485*f5_0_4 - 23.622047244094485*tau[23];
@@ -3962,7 +3962,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z4_5_4 = s_q_23*t1399;
     /* z3: z(k) (4.20) */
     const double t1401 = 0.4*z4_4_4;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_4 = Dinv4_0_0_4*t1400;
     /* z3: z(k) (4.20) */
     const double t1402 = G4_2_0_4*t1400;
@@ -3973,7 +3973,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z3_1_4 = (t1369*t1404 + G4_1_0_4*t1400) + 0.4*t1403;
     const double z3_3_4 = c_q_22*t1404 + t1403;
     const double z3_5_4 = -s_q_22*t1404 + c_q_22*z4_5_4;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double t1405 = (tau[21] - f3_1_4) - z3_1_4;
     /* z2: z(k) (4.20) */
     const double z2_1_4 = ((G3_1_0_4*t1405 + z3_1_4) + t1350*(G3_3_0_4*t1405 + z3_3_4)) + t1351*(G3_5_0_4*t1405 + z3_5_4);
@@ -3981,83 +3981,83 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double t1407 = G3_2_0_4*t1405 + z3_2_4;
     const double z2_0_4 = (c_q_21*t1406 + (-t1379*t1405 - t1401)) + s_q_21*t1407;
     const double z2_2_4 = c_q_21*t1407 - s_q_21*t1406;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_4 = Dinv3_0_0_4*t1405;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double t1408 = (tau[20] - f2_0_4) - z2_0_4;
     /* z1: z(k) (4.20) */
     const double z1_0_4 = t1408*G2_0_0_4 + z2_0_4;
     const double t1409 = t1408*G2_1_0_4 + z2_1_4;
     const double t1410 = t1408*G2_2_0_4 + z2_2_4;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_4 = t1408*Dinv2_0_0_4;
     /* z1: z(k) (4.20) */
     const double z1_1_4 = c_q_20*t1409 - s_q_20*t1410;
     const double z1_2_4 = c_q_20*t1410 + s_q_20*t1409;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double t1411 = (tau[19] - f1_1_4) - z1_1_4;
     /* z0: z(k) (4.20) */
     const double z0_2_4 = c_q_19*(t1411*G1_2_0_4 + z1_2_4) - s_q_19*(t1411*G1_0_0_4 + z1_0_4);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_4 = ((tau[18] - f0_2_4) - z0_2_4)*Dinv0_0_0_4;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_4 = t1411*Dinv1_0_0_4;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_2_4 = c_q_19*nu0_0_4;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t1412 = s_q_19*nu0_0_4;
     const double qdd1_0_4 = (G1_0_0_4*t1412 + nu1_0_4) - G1_2_0_4*lam1_2_4;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_4 = -t1412;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_4 = c_q_20*qdd1_0_4 + s_q_20*lam1_2_4;
     const double lam2_2_4 = -s_q_20*qdd1_0_4 + c_q_20*lam1_2_4;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_4 = ((nu2_0_4 - G2_0_0_4*lam1_0_4) - G2_1_0_4*lam2_1_4) - G2_2_0_4*lam2_2_4;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_4 = lam1_0_4 + qdd2_0_4;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0_4 = c_q_21*lam2_0_4 - s_q_21*lam2_2_4;
     const double lam3_2_4 = s_q_21*lam2_0_4 + c_q_21*lam2_2_4;
     const double lam3_3_4 = t1350*lam2_1_4;
     const double lam3_5_4 = t1351*lam2_1_4;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_4 = (((((nu3_0_4 - G3_1_0_4*lam2_1_4) - G3_3_0_4*lam3_3_4) - G3_5_0_4*lam3_5_4) + 0.4*G3_4_0_4*lam2_0_4) - G3_0_0_4*lam3_0_4) - G3_2_0_4*lam3_2_4;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_1_4 = lam2_1_4 + qdd3_0_4;
     const double lam3_4_4 = -0.4*lam2_0_4;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1413 = 0.4*lam3_1_4 + lam3_3_4;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_4_4 = lam3_4_4 - 0.4*lam3_0_4;
     const double lam4_2_4 = c_q_22*lam3_2_4 + s_q_22*lam3_0_4;
     const double lam4_0_4 = c_q_22*lam3_0_4 - s_q_22*lam3_2_4;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t1414 = lam4_4_4 - 0.05*lam4_0_4;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_3_4 = c_q_22*t1413 - s_q_22*lam3_5_4;
     const double lam4_5_4 = s_q_22*t1413 + c_q_22*lam3_5_4;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_4 = ((nu4_0_4 - G4_2_0_4*lam4_2_4) - G4_1_0_4*lam3_1_4) - G4_3_0_4*lam4_3_4;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_1_4 = lam3_1_4 + qdd4_0_4;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_3_4 = 0.05*lam4_1_4 + lam4_3_4;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t1415 = c_q_23*t1414;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_5_4 = c_q_23*lam4_5_4 - s_q_23*t1414;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double t1416 = s_q_23*lam4_5_4;
     const double qdd5_0_4 = ((nu5_0_4 - 1.0*lam4_0_4) + 23.622047244094485*t1415) + 23.622047244094485*t1416;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_4_4 = t1415 + t1416;
     const double lam5_0_4 = lam4_0_4 + qdd5_0_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1607 = -0.05*lam5_0_4 + 1.0*lam5_4_4;
     const double t1609 = 1.0*lam5_5_4;
     const double t1618 = 1.0*lam5_0_4;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double lam5_1_4 = c_q_23*lam4_1_4 + s_q_23*lam4_2_4;
     const double lam5_2_4 = -s_q_23*lam4_1_4 + c_q_23*lam4_2_4;
     /* Pk3: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
@@ -4652,7 +4652,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     out[35] = fk_5;
     /* z4: z(k) (4.20) */
     const double t1676 = 23.622047244094485*z5_0 + z5_4;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_5 = -3149.606299212598*z5_0;
     /* z4: z(k) (4.20) */
     const double t1677 = c_q_5*t1676;
@@ -4664,7 +4664,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* z4: z(k) (4.20) */
     const double z4_1 = (c_q_5*z5_1 - s_q_5*z5_2) + 0.05*z5_3;
     const double z4_2 = s_q_5*z5_1 + c_q_5*z5_2;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_5 = -Dinv4_0_0*z4_1;
     /* z3: z(k) (4.20) */
     const double t1679 = z4_2 - G4_2_0*z4_1;
@@ -4678,14 +4678,14 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z3_3_5 = t1681 + t1682;
     /* z2: z(k) (4.20) */
     const double z2_1_5 = ((z3_1_5 - G3_1_0*z3_1_5) + t414*(z3_3_5 - G3_3_0*z3_1_5)) + t415*(z3_5_5 - G3_5_0*z3_1_5);
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_5 = -Dinv3_0_0*z3_1_5;
     /* z2: z(k) (4.20) */
     const double t1683 = z3_0_5 - G3_0_0*z3_1_5;
     const double t1684 = z3_2_5 - G3_2_0*z3_1_5;
     const double z2_0_5 = c_q_3*t1683 + (s_q_3*t1684 + (t1678 + t443*z3_1_5));
     const double z2_2_5 = -s_q_3*t1683 + c_q_3*t1684;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_5 = -Dinv2_0_0*z2_0_5;
     /* z1: z(k) (4.20) */
     const double t1685 = z2_1_5 - G2_1_0*z2_0_5;
@@ -4695,26 +4695,26 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z1_2_5 = c_q_2*t1686 + s_q_2*t1685;
     /* z0: z(k) (4.20) */
     const double z0_2_5 = c_q_1*(z1_2_5 - G1_2_0*z1_1_5) - s_q_1*(z1_0_5 - G1_0_0*z1_1_5);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_5 = -Dinv1_0_0*z1_1_5;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_5 = -Dinv0_0_0*z0_2_5;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double qdd1_0_5 = (t481*nu0_0_5 + nu1_0_5) - t482*nu0_0_5;
     out[0] = nu0_0 + nu0_0_5;
     out[1] = qdd1_0 + qdd1_0_5;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_5 = -s_q_1*nu0_0_5;
     const double lam1_2_5 = c_q_1*nu0_0_5;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_5 = c_q_2*qdd1_0_5 + s_q_2*lam1_2_5;
     const double lam2_2_5 = -s_q_2*qdd1_0_5 + c_q_2*lam1_2_5;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_5 = ((nu2_0_5 - G2_0_0*lam1_0_5) - G2_1_0*lam2_1_5) - G2_2_0*lam2_2_5;
     out[2] = qdd2_0 + qdd2_0_5;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_5 = lam1_0_5 + qdd2_0_5;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_3_5 = t414*lam2_1_5;
     const double lam3_5_5 = t415*lam2_1_5;
     const double lam3_0_5 = c_q_3*lam2_0_5 - s_q_3*lam2_2_5;
@@ -4722,14 +4722,14 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_5 = ((((nu3_0_5 - G3_1_0*lam2_1_5) + (-t502*lam2_1_5 - t503*lam2_1_5)) + 0.4*G3_4_0*lam2_0_5) - G3_0_0*lam3_0_5) - G3_2_0*lam3_2_5;
     out[3] = qdd3_0 + qdd3_0_5;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_1_5 = lam2_1_5 + qdd3_0_5;
     const double lam3_4_5 = -0.4*lam2_0_5;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1687 = 0.4*lam3_1_5 + lam3_3_5;
     const double qdd4_0_5 = ((nu4_0_5 - G4_2_0*(c_q_4*lam3_2_5 + s_q_4*lam3_0_5)) - G4_1_0*lam3_1_5) - G4_3_0*(c_q_4*t1687 - s_q_4*lam3_5_5);
     out[4] = qdd4_0 + qdd4_0_5;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_5_5 = s_q_4*t1687 + c_q_4*lam3_5_5;
     const double lam4_0_5 = c_q_4*lam3_0_5 - s_q_4*lam3_2_5;
     const double lam4_4_5 = lam3_4_5 - 0.4*lam3_0_5;
@@ -4754,7 +4754,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     out[41] = fk_5_2;
     /* z4: z(k) (4.20) */
     const double t1691 = 23.622047244094485*z5_0_2 + z5_4_2;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_6 = -3149.606299212598*z5_0_2;
     /* z4: z(k) (4.20) */
     const double t1692 = c_q_11*t1691;
@@ -4766,7 +4766,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* z4: z(k) (4.20) */
     const double z4_1_2 = (c_q_11*z5_1_2 - s_q_11*z5_2_2) + 0.05*z5_3_2;
     const double z4_2_2 = s_q_11*z5_1_2 + c_q_11*z5_2_2;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_6 = -Dinv4_0_0_2*z4_1_2;
     /* z3: z(k) (4.20) */
     const double t1694 = z4_2_2 - G4_2_0_2*z4_1_2;
@@ -4780,14 +4780,14 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z3_3_6 = t1696 + t1697;
     /* z2: z(k) (4.20) */
     const double z2_1_6 = ((z3_1_6 - G3_1_0_2*z3_1_6) + t726*(z3_3_6 - G3_3_0_2*z3_1_6)) + t727*(z3_5_6 - G3_5_0_2*z3_1_6);
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_6 = -Dinv3_0_0_2*z3_1_6;
     /* z2: z(k) (4.20) */
     const double t1698 = z3_0_6 - G3_0_0_2*z3_1_6;
     const double t1699 = z3_2_6 - G3_2_0_2*z3_1_6;
     const double z2_0_6 = c_q_9*t1698 + (s_q_9*t1699 + (t1693 + t755*z3_1_6));
     const double z2_2_6 = -s_q_9*t1698 + c_q_9*t1699;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_6 = -Dinv2_0_0_2*z2_0_6;
     /* z1: z(k) (4.20) */
     const double t1700 = z2_1_6 - G2_1_0_2*z2_0_6;
@@ -4797,26 +4797,26 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z1_2_6 = c_q_8*t1701 + s_q_8*t1700;
     /* z0: z(k) (4.20) */
     const double z0_2_6 = c_q_7*(z1_2_6 - G1_2_0_2*z1_1_6) - s_q_7*(z1_0_6 - G1_0_0_2*z1_1_6);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_6 = -Dinv1_0_0_2*z1_1_6;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_6 = -Dinv0_0_0_2*z0_2_6;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double qdd1_0_6 = (t793*nu0_0_6 + nu1_0_6) - t794*nu0_0_6;
     out[6] = nu0_0_2 + nu0_0_6;
     out[7] = qdd1_0_2 + qdd1_0_6;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_6 = -s_q_7*nu0_0_6;
     const double lam1_2_6 = c_q_7*nu0_0_6;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_6 = c_q_8*qdd1_0_6 + s_q_8*lam1_2_6;
     const double lam2_2_6 = -s_q_8*qdd1_0_6 + c_q_8*lam1_2_6;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_6 = ((nu2_0_6 - G2_0_0_2*lam1_0_6) - G2_1_0_2*lam2_1_6) - G2_2_0_2*lam2_2_6;
     out[8] = qdd2_0_2 + qdd2_0_6;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_6 = lam1_0_6 + qdd2_0_6;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_3_6 = t726*lam2_1_6;
     const double lam3_5_6 = t727*lam2_1_6;
     const double lam3_0_6 = c_q_9*lam2_0_6 - s_q_9*lam2_2_6;
@@ -4824,14 +4824,14 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_6 = ((((nu3_0_6 - G3_1_0_2*lam2_1_6) + (-t814*lam2_1_6 - t815*lam2_1_6)) + 0.4*G3_4_0_2*lam2_0_6) - G3_0_0_2*lam3_0_6) - G3_2_0_2*lam3_2_6;
     out[9] = qdd3_0_2 + qdd3_0_6;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_1_6 = lam2_1_6 + qdd3_0_6;
     const double lam3_4_6 = -0.4*lam2_0_6;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1702 = 0.4*lam3_1_6 + lam3_3_6;
     const double qdd4_0_6 = ((nu4_0_6 - G4_2_0_2*(c_q_10*lam3_2_6 + s_q_10*lam3_0_6)) - G4_1_0_2*lam3_1_6) - G4_3_0_2*(c_q_10*t1702 - s_q_10*lam3_5_6);
     out[10] = qdd4_0_2 + qdd4_0_6;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_5_6 = s_q_10*t1702 + c_q_10*lam3_5_6;
     const double lam4_0_6 = c_q_10*lam3_0_6 - s_q_10*lam3_2_6;
     const double lam4_4_6 = lam3_4_6 - 0.4*lam3_0_6;
@@ -4856,7 +4856,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     out[47] = fk_5_3;
     /* z4: z(k) (4.20) */
     const double t1706 = 23.622047244094485*z5_0_3 + z5_4_3;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_7 = -3149.606299212598*z5_0_3;
     /* z4: z(k) (4.20) */
     const double t1707 = c_q_17*t1706;
@@ -4868,7 +4868,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* z4: z(k) (4.20) */
     const double z4_1_3 = (c_q_17*z5_1_3 - s_q_17*z5_2_3) + 0.05*z5_3_3;
     const double z4_2_3 = s_q_17*z5_1_3 + c_q_17*z5_2_3;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_7 = -Dinv4_0_0_3*z4_1_3;
     /* z3: z(k) (4.20) */
     const double t1709 = z4_2_3 - G4_2_0_3*z4_1_3;
@@ -4882,14 +4882,14 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z3_3_7 = t1711 + t1712;
     /* z2: z(k) (4.20) */
     const double z2_1_7 = ((z3_1_7 - G3_1_0_3*z3_1_7) + t1038*(z3_3_7 - G3_3_0_3*z3_1_7)) + t1039*(z3_5_7 - G3_5_0_3*z3_1_7);
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_7 = -Dinv3_0_0_3*z3_1_7;
     /* z2: z(k) (4.20) */
     const double t1713 = z3_0_7 - G3_0_0_3*z3_1_7;
     const double t1714 = z3_2_7 - G3_2_0_3*z3_1_7;
     const double z2_0_7 = c_q_15*t1713 + (s_q_15*t1714 + (t1067*z3_1_7 + t1708));
     const double z2_2_7 = -s_q_15*t1713 + c_q_15*t1714;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_7 = -Dinv2_0_0_3*z2_0_7;
     /* z1: z(k) (4.20) */
     const double t1715 = z2_1_7 - G2_1_0_3*z2_0_7;
@@ -4899,26 +4899,26 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z1_2_7 = c_q_14*t1716 + s_q_14*t1715;
     /* z0: z(k) (4.20) */
     const double z0_2_7 = c_q_13*(z1_2_7 - G1_2_0_3*z1_1_7) - s_q_13*(z1_0_7 - G1_0_0_3*z1_1_7);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_7 = -Dinv1_0_0_3*z1_1_7;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_7 = -Dinv0_0_0_3*z0_2_7;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double qdd1_0_7 = (t1105*nu0_0_7 + nu1_0_7) - t1106*nu0_0_7;
     out[12] = nu0_0_3 + nu0_0_7;
     out[13] = qdd1_0_3 + qdd1_0_7;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_7 = -s_q_13*nu0_0_7;
     const double lam1_2_7 = c_q_13*nu0_0_7;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_7 = c_q_14*qdd1_0_7 + s_q_14*lam1_2_7;
     const double lam2_2_7 = -s_q_14*qdd1_0_7 + c_q_14*lam1_2_7;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_7 = ((nu2_0_7 - G2_0_0_3*lam1_0_7) - G2_1_0_3*lam2_1_7) - G2_2_0_3*lam2_2_7;
     out[14] = qdd2_0_3 + qdd2_0_7;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_7 = lam1_0_7 + qdd2_0_7;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_3_7 = t1038*lam2_1_7;
     const double lam3_5_7 = t1039*lam2_1_7;
     const double lam3_0_7 = c_q_15*lam2_0_7 - s_q_15*lam2_2_7;
@@ -4926,14 +4926,14 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_7 = ((((nu3_0_7 - G3_1_0_3*lam2_1_7) + (-t1126*lam2_1_7 - t1127*lam2_1_7)) + 0.4*G3_4_0_3*lam2_0_7) - G3_0_0_3*lam3_0_7) - G3_2_0_3*lam3_2_7;
     out[15] = qdd3_0_3 + qdd3_0_7;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_1_7 = lam2_1_7 + qdd3_0_7;
     const double lam3_4_7 = -0.4*lam2_0_7;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1717 = 0.4*lam3_1_7 + lam3_3_7;
     const double qdd4_0_7 = ((nu4_0_7 - G4_2_0_3*(c_q_16*lam3_2_7 + s_q_16*lam3_0_7)) - G4_1_0_3*lam3_1_7) - G4_3_0_3*(c_q_16*t1717 - s_q_16*lam3_5_7);
     out[16] = qdd4_0_3 + qdd4_0_7;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_5_7 = s_q_16*t1717 + c_q_16*lam3_5_7;
     const double lam4_0_7 = c_q_16*lam3_0_7 - s_q_16*lam3_2_7;
     const double lam4_4_7 = lam3_4_7 - 0.4*lam3_0_7;
@@ -4958,7 +4958,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     out[53] = fk_5_4;
     /* z4: z(k) (4.20) */
     const double t1721 = 23.622047244094485*z5_0_4 + z5_4_4;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_8 = -3149.606299212598*z5_0_4;
     /* z4: z(k) (4.20) */
     const double t1722 = c_q_23*t1721;
@@ -4970,7 +4970,7 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* z4: z(k) (4.20) */
     const double z4_1_4 = (c_q_23*z5_1_4 - s_q_23*z5_2_4) + 0.05*z5_3_4;
     const double z4_2_4 = s_q_23*z5_1_4 + c_q_23*z5_2_4;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_8 = -Dinv4_0_0_4*z4_1_4;
     /* z3: z(k) (4.20) */
     const double t1724 = z4_2_4 - G4_2_0_4*z4_1_4;
@@ -4984,14 +4984,14 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z3_3_8 = t1726 + t1727;
     /* z2: z(k) (4.20) */
     const double z2_1_8 = ((z3_1_8 - G3_1_0_4*z3_1_8) + t1350*(z3_3_8 - G3_3_0_4*z3_1_8)) + t1351*(z3_5_8 - G3_5_0_4*z3_1_8);
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_8 = -Dinv3_0_0_4*z3_1_8;
     /* z2: z(k) (4.20) */
     const double t1728 = z3_0_8 - G3_0_0_4*z3_1_8;
     const double t1729 = z3_2_8 - G3_2_0_4*z3_1_8;
     const double z2_0_8 = c_q_21*t1728 + (s_q_21*t1729 + (t1379*z3_1_8 + t1723));
     const double z2_2_8 = -s_q_21*t1728 + c_q_21*t1729;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_8 = -Dinv2_0_0_4*z2_0_8;
     /* z1: z(k) (4.20) */
     const double t1730 = z2_1_8 - G2_1_0_4*z2_0_8;
@@ -5001,26 +5001,26 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     const double z1_2_8 = c_q_20*t1731 + s_q_20*t1730;
     /* z0: z(k) (4.20) */
     const double z0_2_8 = c_q_19*(z1_2_8 - G1_2_0_4*z1_1_8) - s_q_19*(z1_0_8 - G1_0_0_4*z1_1_8);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_8 = -Dinv1_0_0_4*z1_1_8;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_8 = -Dinv0_0_0_4*z0_2_8;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double qdd1_0_8 = (t1417*nu0_0_8 + nu1_0_8) - t1418*nu0_0_8;
     out[18] = nu0_0_4 + nu0_0_8;
     out[19] = qdd1_0_4 + qdd1_0_8;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_8 = -s_q_19*nu0_0_8;
     const double lam1_2_8 = c_q_19*nu0_0_8;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_8 = c_q_20*qdd1_0_8 + s_q_20*lam1_2_8;
     const double lam2_2_8 = -s_q_20*qdd1_0_8 + c_q_20*lam1_2_8;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_8 = ((nu2_0_8 - G2_0_0_4*lam1_0_8) - G2_1_0_4*lam2_1_8) - G2_2_0_4*lam2_2_8;
     out[20] = qdd2_0_4 + qdd2_0_8;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_8 = lam1_0_8 + qdd2_0_8;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_3_8 = t1350*lam2_1_8;
     const double lam3_5_8 = t1351*lam2_1_8;
     const double lam3_0_8 = c_q_21*lam2_0_8 - s_q_21*lam2_2_8;
@@ -5028,13 +5028,13 @@ void quadruped_platform_closed_chain_forward_dynamics(const double* q, const dou
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_8 = ((((nu3_0_8 - G3_1_0_4*lam2_1_8) + (-t1438*lam2_1_8 - t1439*lam2_1_8)) + 0.4*G3_4_0_4*lam2_0_8) - G3_0_0_4*lam3_0_8) - G3_2_0_4*lam3_2_8;
     out[21] = qdd3_0_4 + qdd3_0_8;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_1_8 = lam2_1_8 + qdd3_0_8;
     const double lam3_4_8 = -0.4*lam2_0_8;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1732 = 0.4*lam3_1_8 + lam3_3_8;
     const double qdd4_0_8 = ((nu4_0_8 - G4_2_0_4*(c_q_22*lam3_2_8 + s_q_22*lam3_0_8)) - G4_1_0_4*lam3_1_8) - G4_3_0_4*(c_q_22*t1732 - s_q_22*lam3_5_8);
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_0_8 = c_q_22*lam3_0_8 - s_q_22*lam3_2_8;
     const double lam4_4_8 = lam3_4_8 - 0.4*lam3_0_8;
     const double lam4_5_8 = s_q_22*t1732 + c_q_22*lam3_5_8;

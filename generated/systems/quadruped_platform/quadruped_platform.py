@@ -983,14 +983,14 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - t462)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - t462) - s_q_1*(-G1_0_0*P1_0_1 + P1_0_0)) + 2e-05
     # Dinv0: D^-1(k)
     Dinv0_0_0 = 1.0/P0_2_2
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0 = -3149.606299212598*f5_0 + 3149.606299212598*tau[5]
     # z4: z(k) (4.20)
     t463 = 23.622047244094485*f5_0 - 23.622047244094485*tau[5]
     z4_4 = c_q_5*t463
     z4_0 = -1.0*f5_0 + 1.0*tau[5] - 0.05*z4_4
     z4_5 = s_q_5*t463
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     t464 = -f4_1 + tau[4]
     nu4_0 = Dinv4_0_0*t464
     # z3: z(k) (4.20)
@@ -1003,7 +1003,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2 = c_q_4*t466 - s_q_4*z4_0
     z3_3 = c_q_4*t468 + t467
     z3_5 = c_q_4*z4_5 - s_q_4*t468
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     t469 = -f3_1 + tau[3] - z3_1
     nu3_0 = Dinv3_0_0*t469
     # z2: z(k) (4.20)
@@ -1012,7 +1012,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_0 = c_q_3*t470 + s_q_3*t471 - t443*t469 - t465
     z2_1 = G3_1_0*t469 + t414*(G3_3_0*t469 + z3_3) + t415*(G3_5_0*t469 + z3_5) + z3_1
     z2_2 = c_q_3*t471 - s_q_3*t470
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     t472 = -f2_0 + tau[2] - z2_0
     nu2_0 = Dinv2_0_0*t472
     # z1: z(k) (4.20)
@@ -1021,46 +1021,46 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t474 = G2_2_0*t472 + z2_2
     z1_1 = c_q_2*t473 - s_q_2*t474
     z1_2 = c_q_2*t474 + s_q_2*t473
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     t475 = -f1_1 + tau[1] - z1_1
     nu1_0 = Dinv1_0_0*t475
     # z0: z(k) (4.20)
     z0_2 = c_q_1*(G1_2_0*t475 + z1_2) - s_q_1*(G1_0_0*t475 + z1_0)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0 = Dinv0_0_0*(-f0_2 + tau[0] - z0_2)
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_2 = c_q_1*nu0_0
     # qdd1: joint acceleration qdd(k) (4.22)
     t476 = nu0_0*s_q_1
     qdd1_0 = G1_0_0*t476 - G1_2_0*lam1_2 + nu1_0
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0 = -t476
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1 = c_q_2*qdd1_0 + lam1_2*s_q_2
     lam2_2 = c_q_2*lam1_2 - qdd1_0*s_q_2
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0 = -G2_0_0*lam1_0 - G2_1_0*lam2_1 - G2_2_0*lam2_2 + nu2_0
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0 = lam1_0 + qdd2_0
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0 = c_q_3*lam2_0 - lam2_2*s_q_3
     lam3_2 = c_q_3*lam2_2 + lam2_0*s_q_3
     lam3_3 = lam2_1*t414
     lam3_5 = lam2_1*t415
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0 = -G3_0_0*lam3_0 - G3_1_0*lam2_1 - G3_2_0*lam3_2 - G3_3_0*lam3_3 + 0.4*G3_4_0*lam2_0 - G3_5_0*lam3_5 + nu3_0
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_1 = lam2_1 + qdd3_0
     lam3_4 = -0.4*lam2_0
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_2 = c_q_4*lam3_2 + lam3_0*s_q_4
     # qdd4: joint acceleration qdd(k) (4.22)
     t477 = 0.4*lam3_1 + lam3_3
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_3 = c_q_4*t477 - lam3_5*s_q_4
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0 = -G4_1_0*lam3_1 - G4_2_0*lam4_2 - G4_3_0*lam4_3 + nu4_0
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0 = c_q_4*lam3_0 - lam3_2*s_q_4
     lam4_1 = lam3_1 + qdd4_0
     lam4_4 = -0.4*lam3_0 + lam3_4
@@ -1070,7 +1070,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t479 = c_q_5*t478
     t480 = lam4_5*s_q_5
     qdd5_0 = -1.0*lam4_0 + nu5_0 + 23.622047244094485*t479 + 23.622047244094485*t480
-    # lam5: lambda(k) (4.21)
+    # lam5: lambda(k) (4.22)
     lam5_0 = lam4_0 + qdd5_0
     lam5_1 = c_q_5*lam4_1 + lam4_2*s_q_5
     lam5_2 = c_q_5*lam4_2 - lam4_1*s_q_5
@@ -1704,14 +1704,14 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     P0_2_2_2 = c_q_7*(c_q_7*(-G1_2_0_2*P1_1_2_2 + P1_2_2_2) - s_q_7*(-G1_0_0_2*P1_1_2_2 - t774)) - s_q_7*(c_q_7*(-G1_2_0_2*P1_0_1_2 - t774) - s_q_7*(-G1_0_0_2*P1_0_1_2 + P1_0_0_2)) + 2e-05
     # Dinv0: D^-1(k)
     Dinv0_0_0_2 = 1.0/P0_2_2_2
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_2 = -3149.606299212598*f5_0_2 + 3149.606299212598*tau[11]
     # z4: z(k) (4.20)
     t775 = 23.622047244094485*f5_0_2 - 23.622047244094485*tau[11]
     z4_4_2 = c_q_11*t775
     z4_0_2 = -1.0*f5_0_2 + 1.0*tau[11] - 0.05*z4_4_2
     z4_5_2 = s_q_11*t775
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     t776 = -f4_1_2 + tau[10]
     nu4_0_2 = Dinv4_0_0_2*t776
     # z3: z(k) (4.20)
@@ -1724,7 +1724,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_2 = c_q_10*t778 - s_q_10*z4_0_2
     z3_3_2 = c_q_10*t780 + t779
     z3_5_2 = c_q_10*z4_5_2 - s_q_10*t780
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     t781 = -f3_1_2 + tau[9] - z3_1_2
     nu3_0_2 = Dinv3_0_0_2*t781
     # z2: z(k) (4.20)
@@ -1733,7 +1733,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_0_2 = c_q_9*t782 + s_q_9*t783 - t755*t781 - t777
     z2_1_2 = G3_1_0_2*t781 + t726*(G3_3_0_2*t781 + z3_3_2) + t727*(G3_5_0_2*t781 + z3_5_2) + z3_1_2
     z2_2_2 = c_q_9*t783 - s_q_9*t782
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     t784 = -f2_0_2 + tau[8] - z2_0_2
     nu2_0_2 = Dinv2_0_0_2*t784
     # z1: z(k) (4.20)
@@ -1742,46 +1742,46 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t786 = G2_2_0_2*t784 + z2_2_2
     z1_1_2 = c_q_8*t785 - s_q_8*t786
     z1_2_2 = c_q_8*t786 + s_q_8*t785
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     t787 = -f1_1_2 + tau[7] - z1_1_2
     nu1_0_2 = Dinv1_0_0_2*t787
     # z0: z(k) (4.20)
     z0_2_2 = c_q_7*(G1_2_0_2*t787 + z1_2_2) - s_q_7*(G1_0_0_2*t787 + z1_0_2)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_2 = Dinv0_0_0_2*(-f0_2_2 + tau[6] - z0_2_2)
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_2_2 = c_q_7*nu0_0_2
     # qdd1: joint acceleration qdd(k) (4.22)
     t788 = nu0_0_2*s_q_7
     qdd1_0_2 = G1_0_0_2*t788 - G1_2_0_2*lam1_2_2 + nu1_0_2
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_2 = -t788
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_2 = c_q_8*qdd1_0_2 + lam1_2_2*s_q_8
     lam2_2_2 = c_q_8*lam1_2_2 - qdd1_0_2*s_q_8
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_2 = -G2_0_0_2*lam1_0_2 - G2_1_0_2*lam2_1_2 - G2_2_0_2*lam2_2_2 + nu2_0_2
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_2 = lam1_0_2 + qdd2_0_2
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_2 = c_q_9*lam2_0_2 - lam2_2_2*s_q_9
     lam3_2_2 = c_q_9*lam2_2_2 + lam2_0_2*s_q_9
     lam3_3_2 = lam2_1_2*t726
     lam3_5_2 = lam2_1_2*t727
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0_2 = -G3_0_0_2*lam3_0_2 - G3_1_0_2*lam2_1_2 - G3_2_0_2*lam3_2_2 - G3_3_0_2*lam3_3_2 + 0.4*G3_4_0_2*lam2_0_2 - G3_5_0_2*lam3_5_2 + nu3_0_2
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_1_2 = lam2_1_2 + qdd3_0_2
     lam3_4_2 = -0.4*lam2_0_2
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_2_2 = c_q_10*lam3_2_2 + lam3_0_2*s_q_10
     # qdd4: joint acceleration qdd(k) (4.22)
     t789 = 0.4*lam3_1_2 + lam3_3_2
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_3_2 = c_q_10*t789 - lam3_5_2*s_q_10
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0_2 = -G4_1_0_2*lam3_1_2 - G4_2_0_2*lam4_2_2 - G4_3_0_2*lam4_3_2 + nu4_0_2
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_2 = c_q_10*lam3_0_2 - lam3_2_2*s_q_10
     lam4_1_2 = lam3_1_2 + qdd4_0_2
     lam4_4_2 = -0.4*lam3_0_2 + lam3_4_2
@@ -1791,7 +1791,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t791 = c_q_11*t790
     t792 = lam4_5_2*s_q_11
     qdd5_0_2 = -1.0*lam4_0_2 + nu5_0_2 + 23.622047244094485*t791 + 23.622047244094485*t792
-    # lam5: lambda(k) (4.21)
+    # lam5: lambda(k) (4.22)
     lam5_0_2 = lam4_0_2 + qdd5_0_2
     lam5_1_2 = c_q_11*lam4_1_2 + lam4_2_2*s_q_11
     lam5_2_2 = c_q_11*lam4_2_2 - lam4_1_2*s_q_11
@@ -2425,14 +2425,14 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     P0_2_2_3 = c_q_13*(c_q_13*(-G1_2_0_3*P1_1_2_3 + P1_2_2_3) - s_q_13*(-G1_0_0_3*P1_1_2_3 - t1086)) - s_q_13*(c_q_13*(-G1_2_0_3*P1_0_1_3 - t1086) - s_q_13*(-G1_0_0_3*P1_0_1_3 + P1_0_0_3)) + 2e-05
     # Dinv0: D^-1(k)
     Dinv0_0_0_3 = 1.0/P0_2_2_3
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_3 = -3149.606299212598*f5_0_3 + 3149.606299212598*tau[17]
     # z4: z(k) (4.20)
     t1087 = 23.622047244094485*f5_0_3 - 23.622047244094485*tau[17]
     z4_4_3 = c_q_17*t1087
     z4_0_3 = -1.0*f5_0_3 + 1.0*tau[17] - 0.05*z4_4_3
     z4_5_3 = s_q_17*t1087
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     t1088 = -f4_1_3 + tau[16]
     nu4_0_3 = Dinv4_0_0_3*t1088
     # z3: z(k) (4.20)
@@ -2445,7 +2445,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_3 = c_q_16*t1090 - s_q_16*z4_0_3
     z3_3_3 = c_q_16*t1092 + t1091
     z3_5_3 = c_q_16*z4_5_3 - s_q_16*t1092
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     t1093 = -f3_1_3 + tau[15] - z3_1_3
     nu3_0_3 = Dinv3_0_0_3*t1093
     # z2: z(k) (4.20)
@@ -2454,7 +2454,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_0_3 = c_q_15*t1094 + s_q_15*t1095 - t1067*t1093 - t1089
     z2_1_3 = G3_1_0_3*t1093 + t1038*(G3_3_0_3*t1093 + z3_3_3) + t1039*(G3_5_0_3*t1093 + z3_5_3) + z3_1_3
     z2_2_3 = c_q_15*t1095 - s_q_15*t1094
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     t1096 = -f2_0_3 + tau[14] - z2_0_3
     nu2_0_3 = Dinv2_0_0_3*t1096
     # z1: z(k) (4.20)
@@ -2463,46 +2463,46 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t1098 = G2_2_0_3*t1096 + z2_2_3
     z1_1_3 = c_q_14*t1097 - s_q_14*t1098
     z1_2_3 = c_q_14*t1098 + s_q_14*t1097
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     t1099 = -f1_1_3 + tau[13] - z1_1_3
     nu1_0_3 = Dinv1_0_0_3*t1099
     # z0: z(k) (4.20)
     z0_2_3 = c_q_13*(G1_2_0_3*t1099 + z1_2_3) - s_q_13*(G1_0_0_3*t1099 + z1_0_3)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_3 = Dinv0_0_0_3*(-f0_2_3 + tau[12] - z0_2_3)
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_2_3 = c_q_13*nu0_0_3
     # qdd1: joint acceleration qdd(k) (4.22)
     t1100 = nu0_0_3*s_q_13
     qdd1_0_3 = G1_0_0_3*t1100 - G1_2_0_3*lam1_2_3 + nu1_0_3
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_3 = -t1100
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_3 = c_q_14*qdd1_0_3 + lam1_2_3*s_q_14
     lam2_2_3 = c_q_14*lam1_2_3 - qdd1_0_3*s_q_14
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_3 = -G2_0_0_3*lam1_0_3 - G2_1_0_3*lam2_1_3 - G2_2_0_3*lam2_2_3 + nu2_0_3
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_3 = lam1_0_3 + qdd2_0_3
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_3 = c_q_15*lam2_0_3 - lam2_2_3*s_q_15
     lam3_2_3 = c_q_15*lam2_2_3 + lam2_0_3*s_q_15
     lam3_3_3 = lam2_1_3*t1038
     lam3_5_3 = lam2_1_3*t1039
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0_3 = -G3_0_0_3*lam3_0_3 - G3_1_0_3*lam2_1_3 - G3_2_0_3*lam3_2_3 - G3_3_0_3*lam3_3_3 + 0.4*G3_4_0_3*lam2_0_3 - G3_5_0_3*lam3_5_3 + nu3_0_3
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_1_3 = lam2_1_3 + qdd3_0_3
     lam3_4_3 = -0.4*lam2_0_3
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_2_3 = c_q_16*lam3_2_3 + lam3_0_3*s_q_16
     # qdd4: joint acceleration qdd(k) (4.22)
     t1101 = 0.4*lam3_1_3 + lam3_3_3
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_3_3 = c_q_16*t1101 - lam3_5_3*s_q_16
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0_3 = -G4_1_0_3*lam3_1_3 - G4_2_0_3*lam4_2_3 - G4_3_0_3*lam4_3_3 + nu4_0_3
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_3 = c_q_16*lam3_0_3 - lam3_2_3*s_q_16
     lam4_1_3 = lam3_1_3 + qdd4_0_3
     lam4_4_3 = -0.4*lam3_0_3 + lam3_4_3
@@ -2512,7 +2512,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t1103 = c_q_17*t1102
     t1104 = lam4_5_3*s_q_17
     qdd5_0_3 = -1.0*lam4_0_3 + nu5_0_3 + 23.622047244094485*t1103 + 23.622047244094485*t1104
-    # lam5: lambda(k) (4.21)
+    # lam5: lambda(k) (4.22)
     lam5_0_3 = lam4_0_3 + qdd5_0_3
     lam5_1_3 = c_q_17*lam4_1_3 + lam4_2_3*s_q_17
     lam5_2_3 = c_q_17*lam4_2_3 - lam4_1_3*s_q_17
@@ -3146,14 +3146,14 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     P0_2_2_4 = c_q_19*(c_q_19*(-G1_2_0_4*P1_1_2_4 + P1_2_2_4) - s_q_19*(-G1_0_0_4*P1_1_2_4 - t1398)) - s_q_19*(c_q_19*(-G1_2_0_4*P1_0_1_4 - t1398) - s_q_19*(-G1_0_0_4*P1_0_1_4 + P1_0_0_4)) + 2e-05
     # Dinv0: D^-1(k)
     Dinv0_0_0_4 = 1.0/P0_2_2_4
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_4 = -3149.606299212598*f5_0_4 + 3149.606299212598*tau[23]
     # z4: z(k) (4.20)
     t1399 = 23.622047244094485*f5_0_4 - 23.622047244094485*tau[23]
     z4_4_4 = c_q_23*t1399
     z4_0_4 = -1.0*f5_0_4 + 1.0*tau[23] - 0.05*z4_4_4
     z4_5_4 = s_q_23*t1399
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     t1400 = -f4_1_4 + tau[22]
     nu4_0_4 = Dinv4_0_0_4*t1400
     # z3: z(k) (4.20)
@@ -3166,7 +3166,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_4 = c_q_22*t1402 - s_q_22*z4_0_4
     z3_3_4 = c_q_22*t1404 + t1403
     z3_5_4 = c_q_22*z4_5_4 - s_q_22*t1404
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     t1405 = -f3_1_4 + tau[21] - z3_1_4
     nu3_0_4 = Dinv3_0_0_4*t1405
     # z2: z(k) (4.20)
@@ -3175,7 +3175,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_0_4 = c_q_21*t1406 + s_q_21*t1407 - t1379*t1405 - t1401
     z2_1_4 = G3_1_0_4*t1405 + t1350*(G3_3_0_4*t1405 + z3_3_4) + t1351*(G3_5_0_4*t1405 + z3_5_4) + z3_1_4
     z2_2_4 = c_q_21*t1407 - s_q_21*t1406
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     t1408 = -f2_0_4 + tau[20] - z2_0_4
     nu2_0_4 = Dinv2_0_0_4*t1408
     # z1: z(k) (4.20)
@@ -3184,46 +3184,46 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t1410 = G2_2_0_4*t1408 + z2_2_4
     z1_1_4 = c_q_20*t1409 - s_q_20*t1410
     z1_2_4 = c_q_20*t1410 + s_q_20*t1409
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     t1411 = -f1_1_4 + tau[19] - z1_1_4
     nu1_0_4 = Dinv1_0_0_4*t1411
     # z0: z(k) (4.20)
     z0_2_4 = c_q_19*(G1_2_0_4*t1411 + z1_2_4) - s_q_19*(G1_0_0_4*t1411 + z1_0_4)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_4 = Dinv0_0_0_4*(-f0_2_4 + tau[18] - z0_2_4)
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_2_4 = c_q_19*nu0_0_4
     # qdd1: joint acceleration qdd(k) (4.22)
     t1412 = nu0_0_4*s_q_19
     qdd1_0_4 = G1_0_0_4*t1412 - G1_2_0_4*lam1_2_4 + nu1_0_4
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_4 = -t1412
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_4 = c_q_20*qdd1_0_4 + lam1_2_4*s_q_20
     lam2_2_4 = c_q_20*lam1_2_4 - qdd1_0_4*s_q_20
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_4 = -G2_0_0_4*lam1_0_4 - G2_1_0_4*lam2_1_4 - G2_2_0_4*lam2_2_4 + nu2_0_4
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_4 = lam1_0_4 + qdd2_0_4
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_4 = c_q_21*lam2_0_4 - lam2_2_4*s_q_21
     lam3_2_4 = c_q_21*lam2_2_4 + lam2_0_4*s_q_21
     lam3_3_4 = lam2_1_4*t1350
     lam3_5_4 = lam2_1_4*t1351
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0_4 = -G3_0_0_4*lam3_0_4 - G3_1_0_4*lam2_1_4 - G3_2_0_4*lam3_2_4 - G3_3_0_4*lam3_3_4 + 0.4*G3_4_0_4*lam2_0_4 - G3_5_0_4*lam3_5_4 + nu3_0_4
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_1_4 = lam2_1_4 + qdd3_0_4
     lam3_4_4 = -0.4*lam2_0_4
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_2_4 = c_q_22*lam3_2_4 + lam3_0_4*s_q_22
     # qdd4: joint acceleration qdd(k) (4.22)
     t1413 = 0.4*lam3_1_4 + lam3_3_4
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_3_4 = c_q_22*t1413 - lam3_5_4*s_q_22
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0_4 = -G4_1_0_4*lam3_1_4 - G4_2_0_4*lam4_2_4 - G4_3_0_4*lam4_3_4 + nu4_0_4
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_4 = c_q_22*lam3_0_4 - lam3_2_4*s_q_22
     lam4_1_4 = lam3_1_4 + qdd4_0_4
     lam4_4_4 = -0.4*lam3_0_4 + lam3_4_4
@@ -3233,7 +3233,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t1415 = c_q_23*t1414
     t1416 = lam4_5_4*s_q_23
     qdd5_0_4 = -1.0*lam4_0_4 + nu5_0_4 + 23.622047244094485*t1415 + 23.622047244094485*t1416
-    # lam5: lambda(k) (4.21)
+    # lam5: lambda(k) (4.22)
     lam5_0_4 = lam4_0_4 + qdd5_0_4
     lam5_1_4 = c_q_23*lam4_1_4 + lam4_2_4*s_q_23
     lam5_2_4 = c_q_23*lam4_2_4 - lam4_1_4*s_q_23
@@ -3784,7 +3784,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z5_3 = fk_3*t607 + fk_4*t638 + fk_5*t641
     z5_4 = fk_3*t609 + fk_4*t639 + fk_5*t643
     z5_5 = fk_3*t608 + fk_4*t640 + fk_5*t642
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_5 = -3149.606299212598*z5_0
     # z4: z(k) (4.20)
     t1676 = 23.622047244094485*z5_0 + z5_4
@@ -3794,7 +3794,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z4_2 = c_q_5*z5_2 + s_q_5*z5_1
     z4_4_5 = -s_q_5*z5_5 + t1677
     z4_5_5 = c_q_5*z5_5 + s_q_5*t1676
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     nu4_0_5 = -Dinv4_0_0*z4_1
     # z3: z(k) (4.20)
     t1678 = -0.4*z4_4_5
@@ -3807,7 +3807,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_5 = c_q_4*t1679 - s_q_4*z4_0_5
     z3_3_5 = t1681 + t1682
     z3_5_5 = c_q_4*z4_5_5 - s_q_4*t1680
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     nu3_0_5 = -Dinv3_0_0*z3_1_5
     # z2: z(k) (4.20)
     t1683 = -G3_0_0*z3_1_5 + z3_0_5
@@ -3815,7 +3815,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_0_5 = c_q_3*t1683 + s_q_3*t1684 + t1678 + t443*z3_1_5
     z2_1_5 = -G3_1_0*z3_1_5 + t414*(-G3_3_0*z3_1_5 + z3_3_5) + t415*(-G3_5_0*z3_1_5 + z3_5_5) + z3_1_5
     z2_2_5 = c_q_3*t1684 - s_q_3*t1683
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     nu2_0_5 = -Dinv2_0_0*z2_0_5
     # z1: z(k) (4.20)
     z1_0_5 = -G2_0_0*z2_0_5 + z2_0_5
@@ -3823,30 +3823,30 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t1686 = -G2_2_0*z2_0_5 + z2_2_5
     z1_1_5 = c_q_2*t1685 - s_q_2*t1686
     z1_2_5 = c_q_2*t1686 + s_q_2*t1685
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     nu1_0_5 = -Dinv1_0_0*z1_1_5
     # z0: z(k) (4.20)
     z0_2_5 = c_q_1*(-G1_2_0*z1_1_5 + z1_2_5) - s_q_1*(-G1_0_0*z1_1_5 + z1_0_5)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_5 = -Dinv0_0_0*z0_2_5
     # qdd1: joint acceleration qdd(k) (4.22)
     qdd1_0_5 = nu0_0_5*t481 - nu0_0_5*t482 + nu1_0_5
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_5 = -nu0_0_5*s_q_1
     lam1_2_5 = c_q_1*nu0_0_5
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_5 = c_q_2*qdd1_0_5 + lam1_2_5*s_q_2
     lam2_2_5 = c_q_2*lam1_2_5 - qdd1_0_5*s_q_2
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_5 = -G2_0_0*lam1_0_5 - G2_1_0*lam2_1_5 - G2_2_0*lam2_2_5 + nu2_0_5
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_5 = lam1_0_5 + qdd2_0_5
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_5 = c_q_3*lam2_0_5 - lam2_2_5*s_q_3
     lam3_2_5 = c_q_3*lam2_2_5 + lam2_0_5*s_q_3
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0_5 = -G3_0_0*lam3_0_5 - G3_1_0*lam2_1_5 - G3_2_0*lam3_2_5 + 0.4*G3_4_0*lam2_0_5 - lam2_1_5*t502 - lam2_1_5*t503 + nu3_0_5
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_1_5 = lam2_1_5 + qdd3_0_5
     lam3_3_5 = lam2_1_5*t414
     lam3_4_5 = -0.4*lam2_0_5
@@ -3854,7 +3854,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     # qdd4: joint acceleration qdd(k) (4.22)
     t1687 = 0.4*lam3_1_5 + lam3_3_5
     qdd4_0_5 = -G4_1_0*lam3_1_5 - G4_2_0*(c_q_4*lam3_2_5 + lam3_0_5*s_q_4) - G4_3_0*(c_q_4*t1687 - lam3_5_5*s_q_4) + nu4_0_5
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_5 = c_q_4*lam3_0_5 - lam3_2_5*s_q_4
     lam4_4_5 = -0.4*lam3_0_5 + lam3_4_5
     lam4_5_5 = c_q_4*lam3_5_5 + s_q_4*t1687
@@ -3877,7 +3877,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z5_3_2 = fk_3_2*t919 + fk_4_2*t950 + fk_5_2*t953
     z5_4_2 = fk_3_2*t921 + fk_4_2*t952 + fk_5_2*t955
     z5_5_2 = fk_3_2*t920 + fk_4_2*t951 + fk_5_2*t954
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_6 = -3149.606299212598*z5_0_2
     # z4: z(k) (4.20)
     t1691 = 23.622047244094485*z5_0_2 + z5_4_2
@@ -3887,7 +3887,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z4_2_2 = c_q_11*z5_2_2 + s_q_11*z5_1_2
     z4_4_6 = -s_q_11*z5_5_2 + t1692
     z4_5_6 = c_q_11*z5_5_2 + s_q_11*t1691
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     nu4_0_6 = -Dinv4_0_0_2*z4_1_2
     # z3: z(k) (4.20)
     t1693 = -0.4*z4_4_6
@@ -3900,7 +3900,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_6 = c_q_10*t1694 - s_q_10*z4_0_6
     z3_3_6 = t1696 + t1697
     z3_5_6 = c_q_10*z4_5_6 - s_q_10*t1695
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     nu3_0_6 = -Dinv3_0_0_2*z3_1_6
     # z2: z(k) (4.20)
     t1698 = -G3_0_0_2*z3_1_6 + z3_0_6
@@ -3908,7 +3908,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_0_6 = c_q_9*t1698 + s_q_9*t1699 + t1693 + t755*z3_1_6
     z2_1_6 = -G3_1_0_2*z3_1_6 + t726*(-G3_3_0_2*z3_1_6 + z3_3_6) + t727*(-G3_5_0_2*z3_1_6 + z3_5_6) + z3_1_6
     z2_2_6 = c_q_9*t1699 - s_q_9*t1698
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     nu2_0_6 = -Dinv2_0_0_2*z2_0_6
     # z1: z(k) (4.20)
     z1_0_6 = -G2_0_0_2*z2_0_6 + z2_0_6
@@ -3916,30 +3916,30 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t1701 = -G2_2_0_2*z2_0_6 + z2_2_6
     z1_1_6 = c_q_8*t1700 - s_q_8*t1701
     z1_2_6 = c_q_8*t1701 + s_q_8*t1700
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     nu1_0_6 = -Dinv1_0_0_2*z1_1_6
     # z0: z(k) (4.20)
     z0_2_6 = c_q_7*(-G1_2_0_2*z1_1_6 + z1_2_6) - s_q_7*(-G1_0_0_2*z1_1_6 + z1_0_6)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_6 = -Dinv0_0_0_2*z0_2_6
     # qdd1: joint acceleration qdd(k) (4.22)
     qdd1_0_6 = nu0_0_6*t793 - nu0_0_6*t794 + nu1_0_6
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_6 = -nu0_0_6*s_q_7
     lam1_2_6 = c_q_7*nu0_0_6
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_6 = c_q_8*qdd1_0_6 + lam1_2_6*s_q_8
     lam2_2_6 = c_q_8*lam1_2_6 - qdd1_0_6*s_q_8
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_6 = -G2_0_0_2*lam1_0_6 - G2_1_0_2*lam2_1_6 - G2_2_0_2*lam2_2_6 + nu2_0_6
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_6 = lam1_0_6 + qdd2_0_6
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_6 = c_q_9*lam2_0_6 - lam2_2_6*s_q_9
     lam3_2_6 = c_q_9*lam2_2_6 + lam2_0_6*s_q_9
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0_6 = -G3_0_0_2*lam3_0_6 - G3_1_0_2*lam2_1_6 - G3_2_0_2*lam3_2_6 + 0.4*G3_4_0_2*lam2_0_6 - lam2_1_6*t814 - lam2_1_6*t815 + nu3_0_6
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_1_6 = lam2_1_6 + qdd3_0_6
     lam3_3_6 = lam2_1_6*t726
     lam3_4_6 = -0.4*lam2_0_6
@@ -3947,7 +3947,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     # qdd4: joint acceleration qdd(k) (4.22)
     t1702 = 0.4*lam3_1_6 + lam3_3_6
     qdd4_0_6 = -G4_1_0_2*lam3_1_6 - G4_2_0_2*(c_q_10*lam3_2_6 + lam3_0_6*s_q_10) - G4_3_0_2*(c_q_10*t1702 - lam3_5_6*s_q_10) + nu4_0_6
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_6 = c_q_10*lam3_0_6 - lam3_2_6*s_q_10
     lam4_4_6 = -0.4*lam3_0_6 + lam3_4_6
     lam4_5_6 = c_q_10*lam3_5_6 + s_q_10*t1702
@@ -3970,7 +3970,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z5_3_3 = fk_3_3*t1231 + fk_4_3*t1262 + fk_5_3*t1265
     z5_4_3 = fk_3_3*t1233 + fk_4_3*t1263 + fk_5_3*t1267
     z5_5_3 = fk_3_3*t1232 + fk_4_3*t1264 + fk_5_3*t1266
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_7 = -3149.606299212598*z5_0_3
     # z4: z(k) (4.20)
     t1706 = 23.622047244094485*z5_0_3 + z5_4_3
@@ -3980,7 +3980,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z4_2_3 = c_q_17*z5_2_3 + s_q_17*z5_1_3
     z4_4_7 = -s_q_17*z5_5_3 + t1707
     z4_5_7 = c_q_17*z5_5_3 + s_q_17*t1706
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     nu4_0_7 = -Dinv4_0_0_3*z4_1_3
     # z3: z(k) (4.20)
     t1708 = -0.4*z4_4_7
@@ -3993,7 +3993,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_7 = c_q_16*t1709 - s_q_16*z4_0_7
     z3_3_7 = t1711 + t1712
     z3_5_7 = c_q_16*z4_5_7 - s_q_16*t1710
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     nu3_0_7 = -Dinv3_0_0_3*z3_1_7
     # z2: z(k) (4.20)
     t1713 = -G3_0_0_3*z3_1_7 + z3_0_7
@@ -4001,7 +4001,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_0_7 = c_q_15*t1713 + s_q_15*t1714 + t1067*z3_1_7 + t1708
     z2_1_7 = -G3_1_0_3*z3_1_7 + t1038*(-G3_3_0_3*z3_1_7 + z3_3_7) + t1039*(-G3_5_0_3*z3_1_7 + z3_5_7) + z3_1_7
     z2_2_7 = c_q_15*t1714 - s_q_15*t1713
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     nu2_0_7 = -Dinv2_0_0_3*z2_0_7
     # z1: z(k) (4.20)
     z1_0_7 = -G2_0_0_3*z2_0_7 + z2_0_7
@@ -4009,30 +4009,30 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t1716 = -G2_2_0_3*z2_0_7 + z2_2_7
     z1_1_7 = c_q_14*t1715 - s_q_14*t1716
     z1_2_7 = c_q_14*t1716 + s_q_14*t1715
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     nu1_0_7 = -Dinv1_0_0_3*z1_1_7
     # z0: z(k) (4.20)
     z0_2_7 = c_q_13*(-G1_2_0_3*z1_1_7 + z1_2_7) - s_q_13*(-G1_0_0_3*z1_1_7 + z1_0_7)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_7 = -Dinv0_0_0_3*z0_2_7
     # qdd1: joint acceleration qdd(k) (4.22)
     qdd1_0_7 = nu0_0_7*t1105 - nu0_0_7*t1106 + nu1_0_7
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_7 = -nu0_0_7*s_q_13
     lam1_2_7 = c_q_13*nu0_0_7
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_7 = c_q_14*qdd1_0_7 + lam1_2_7*s_q_14
     lam2_2_7 = c_q_14*lam1_2_7 - qdd1_0_7*s_q_14
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_7 = -G2_0_0_3*lam1_0_7 - G2_1_0_3*lam2_1_7 - G2_2_0_3*lam2_2_7 + nu2_0_7
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_7 = lam1_0_7 + qdd2_0_7
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_7 = c_q_15*lam2_0_7 - lam2_2_7*s_q_15
     lam3_2_7 = c_q_15*lam2_2_7 + lam2_0_7*s_q_15
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0_7 = -G3_0_0_3*lam3_0_7 - G3_1_0_3*lam2_1_7 - G3_2_0_3*lam3_2_7 + 0.4*G3_4_0_3*lam2_0_7 - lam2_1_7*t1126 - lam2_1_7*t1127 + nu3_0_7
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_1_7 = lam2_1_7 + qdd3_0_7
     lam3_3_7 = lam2_1_7*t1038
     lam3_4_7 = -0.4*lam2_0_7
@@ -4040,7 +4040,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     # qdd4: joint acceleration qdd(k) (4.22)
     t1717 = 0.4*lam3_1_7 + lam3_3_7
     qdd4_0_7 = -G4_1_0_3*lam3_1_7 - G4_2_0_3*(c_q_16*lam3_2_7 + lam3_0_7*s_q_16) - G4_3_0_3*(c_q_16*t1717 - lam3_5_7*s_q_16) + nu4_0_7
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_7 = c_q_16*lam3_0_7 - lam3_2_7*s_q_16
     lam4_4_7 = -0.4*lam3_0_7 + lam3_4_7
     lam4_5_7 = c_q_16*lam3_5_7 + s_q_16*t1717
@@ -4063,7 +4063,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z5_3_4 = fk_3_4*t1543 + fk_4_4*t1574 + fk_5_4*t1577
     z5_4_4 = fk_3_4*t1545 + fk_4_4*t1575 + fk_5_4*t1579
     z5_5_4 = fk_3_4*t1544 + fk_4_4*t1576 + fk_5_4*t1578
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_8 = -3149.606299212598*z5_0_4
     # z4: z(k) (4.20)
     t1721 = 23.622047244094485*z5_0_4 + z5_4_4
@@ -4073,7 +4073,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z4_2_4 = c_q_23*z5_2_4 + s_q_23*z5_1_4
     z4_4_8 = -s_q_23*z5_5_4 + t1722
     z4_5_8 = c_q_23*z5_5_4 + s_q_23*t1721
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     nu4_0_8 = -Dinv4_0_0_4*z4_1_4
     # z3: z(k) (4.20)
     t1723 = -0.4*z4_4_8
@@ -4086,7 +4086,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_8 = c_q_22*t1724 - s_q_22*z4_0_8
     z3_3_8 = t1726 + t1727
     z3_5_8 = c_q_22*z4_5_8 - s_q_22*t1725
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     nu3_0_8 = -Dinv3_0_0_4*z3_1_8
     # z2: z(k) (4.20)
     t1728 = -G3_0_0_4*z3_1_8 + z3_0_8
@@ -4094,7 +4094,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_0_8 = c_q_21*t1728 + s_q_21*t1729 + t1379*z3_1_8 + t1723
     z2_1_8 = -G3_1_0_4*z3_1_8 + t1350*(-G3_3_0_4*z3_1_8 + z3_3_8) + t1351*(-G3_5_0_4*z3_1_8 + z3_5_8) + z3_1_8
     z2_2_8 = c_q_21*t1729 - s_q_21*t1728
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     nu2_0_8 = -Dinv2_0_0_4*z2_0_8
     # z1: z(k) (4.20)
     z1_0_8 = -G2_0_0_4*z2_0_8 + z2_0_8
@@ -4102,30 +4102,30 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     t1731 = -G2_2_0_4*z2_0_8 + z2_2_8
     z1_1_8 = c_q_20*t1730 - s_q_20*t1731
     z1_2_8 = c_q_20*t1731 + s_q_20*t1730
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     nu1_0_8 = -Dinv1_0_0_4*z1_1_8
     # z0: z(k) (4.20)
     z0_2_8 = c_q_19*(-G1_2_0_4*z1_1_8 + z1_2_8) - s_q_19*(-G1_0_0_4*z1_1_8 + z1_0_8)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_8 = -Dinv0_0_0_4*z0_2_8
     # qdd1: joint acceleration qdd(k) (4.22)
     qdd1_0_8 = nu0_0_8*t1417 - nu0_0_8*t1418 + nu1_0_8
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_8 = -nu0_0_8*s_q_19
     lam1_2_8 = c_q_19*nu0_0_8
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_8 = c_q_20*qdd1_0_8 + lam1_2_8*s_q_20
     lam2_2_8 = c_q_20*lam1_2_8 - qdd1_0_8*s_q_20
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_8 = -G2_0_0_4*lam1_0_8 - G2_1_0_4*lam2_1_8 - G2_2_0_4*lam2_2_8 + nu2_0_8
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_8 = lam1_0_8 + qdd2_0_8
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_8 = c_q_21*lam2_0_8 - lam2_2_8*s_q_21
     lam3_2_8 = c_q_21*lam2_2_8 + lam2_0_8*s_q_21
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0_8 = -G3_0_0_4*lam3_0_8 - G3_1_0_4*lam2_1_8 - G3_2_0_4*lam3_2_8 + 0.4*G3_4_0_4*lam2_0_8 - lam2_1_8*t1438 - lam2_1_8*t1439 + nu3_0_8
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_1_8 = lam2_1_8 + qdd3_0_8
     lam3_3_8 = lam2_1_8*t1350
     lam3_4_8 = -0.4*lam2_0_8
@@ -4133,7 +4133,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     # qdd4: joint acceleration qdd(k) (4.22)
     t1732 = 0.4*lam3_1_8 + lam3_3_8
     qdd4_0_8 = -G4_1_0_4*lam3_1_8 - G4_2_0_4*(c_q_22*lam3_2_8 + lam3_0_8*s_q_22) - G4_3_0_4*(c_q_22*t1732 - lam3_5_8*s_q_22) + nu4_0_8
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_8 = c_q_22*lam3_0_8 - lam3_2_8*s_q_22
     lam4_4_8 = -0.4*lam3_0_8 + lam3_4_8
     lam4_5_8 = c_q_22*lam3_5_8 + s_q_22*t1732

@@ -1227,7 +1227,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t314 = 0.12*V3_0;
     const double f3_5 = (((-0.12*alpha3_1 + V3_2*t314) + 1.2*alpha3_5) - s_q_4*f4_3) + t312;
     const double f3_4 = ((0.12*alpha3_2 + t314*V3_1) + 1.2*alpha3_4) + f4_4;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double t377 = tau[4] - f4_1;
     /* f2: spatial force f(k) (2.29) */
     const double t315 = 0.038500000000000006*V2_0;
@@ -1400,16 +1400,16 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double P0_2_2 = (c_q_1*(c_q_1*(P1_2_2 - P1_1_2*G1_2_0) - s_q_1*(-P1_1_2*G1_0_0 - t376)) + 0.018) - s_q_1*(c_q_1*(-P1_0_1*G1_2_0 - t376) - s_q_1*(P1_0_0 - P1_0_1*G1_0_0));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0 = 1.0/P0_2_2;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0 = -5000.0*f5_0 + 5000.0*tau[5];
     /* z4: z(k) (4.20) */
     const double z4_0 = -1.0*f5_0 + 1.0*tau[5];
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0 = Dinv4_0_0*t377;
     /* z3: z(k) (4.20) */
     const double z3_0 = c_q_4*z4_0;
     const double z3_2 = -s_q_4*z4_0;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double t379 = (tau[3] - z3_0) - f3_0;
     /* z2: z(k) (4.20) */
     const double z2_0 = G3_0_0*t379 + z3_0;
@@ -1419,7 +1419,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z3_1 = -t331*t378 + G4_1_0*t377;
     const double z3_3 = s_q_4*t378;
     const double z3_5 = c_q_4*t378;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0 = Dinv3_0_0*t379;
     /* z2: z(k) (4.20) */
     const double t382 = G3_4_0*t379;
@@ -1429,11 +1429,11 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z2_2 = (c_q_3*t380 + s_q_3*z3_1) + (-0.2*t383 + t344*t382);
     const double z2_4 = c_q_3*t382 - t383;
     const double z2_5 = s_q_3*t382 + t381;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double t384 = (tau[2] - f2_1) - z2_1;
     /* z1: z(k) (4.20) */
     const double z1_1 = ((G2_1_0*t384 + z2_1) + t322*(G2_3_0*t384 + z3_3)) + t323*(G2_5_0*t384 + z2_5);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double t387 = (tau[1] - f1_1) - z1_1;
     /* z1: z(k) (4.20) */
     const double t385 = G2_0_0*t384 + z2_0;
@@ -1442,63 +1442,63 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z1_2 = c_q_2*t386 - s_q_2*t385;
     /* z0: z(k) (4.20) */
     const double z0_2 = c_q_1*(t387*G1_2_0 + z1_2) - s_q_1*(t387*G1_0_0 + z1_0);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0 = ((tau[0] - f0_2) - z0_2)*Dinv0_0_0;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0 = Dinv2_0_0*t384;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0 = t387*Dinv1_0_0;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_2 = c_q_1*nu0_0;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t388 = s_q_1*nu0_0;
     const double qdd1_0 = (G1_0_0*t388 + nu1_0) - G1_2_0*lam1_2;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0 = -t388;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0 = c_q_2*lam1_0 - s_q_2*lam1_2;
     const double lam2_2 = c_q_2*lam1_2 + s_q_2*lam1_0;
     const double lam2_3 = t322*qdd1_0;
     const double lam2_5 = t323*qdd1_0;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0 = ((((0.45*G2_4_0*lam1_0 + nu2_0) - G2_0_0*lam2_0) - G2_3_0*lam2_3) + (-G2_1_0*qdd1_0 - G2_2_0*lam2_2)) - G2_5_0*lam2_5;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_4 = -0.45*lam1_0;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t389 = 0.2*lam2_2 + lam2_4;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1 = qdd1_0 + qdd2_0;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t390 = lam2_5 - 0.2*lam2_1;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_2 = -s_q_3*lam2_1 + c_q_3*lam2_2;
     const double lam3_1 = c_q_3*lam2_1 + s_q_3*lam2_2;
     const double lam3_4 = s_q_3*t390 + c_q_3*t389;
     const double lam3_5 = c_q_3*t390 - s_q_3*t389;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0 = ((nu3_0 - G3_0_0*lam2_0) - G3_2_0*lam3_2) - G3_4_0*lam3_4;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0 = lam2_0 + qdd3_0;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t391 = lam3_5 - 0.2*lam3_1;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_4 = 0.2*lam3_2 + lam3_4;
     const double lam4_5 = c_q_4*t391 + s_q_4*lam2_3;
     const double lam4_3 = -s_q_4*t391 + c_q_4*lam2_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0 = (nu4_0 - G4_1_0*lam3_1) - G4_5_0*lam4_5;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_1 = lam3_1 + qdd4_0;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double t393 = lam4_5 - 0.08*lam4_1;
     /* Pk0: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t606 = 1.0*lam4_3;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_0 = c_q_4*lam3_0 - s_q_4*lam3_2;
     const double lam4_2 = s_q_4*lam3_0 + c_q_4*lam3_2;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0 = nu5_0 - 1.0*lam4_0;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double t392 = 0.08*lam4_2 + lam4_4;
     const double lam5_1 = c_q_5*lam4_1 + s_q_5*lam4_2;
     const double lam5_2 = -s_q_5*lam4_1 + c_q_5*lam4_2;
@@ -1936,7 +1936,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t662 = 0.12*V3_0_2;
     const double f3_5_2 = (((-0.12*alpha3_1_2 + V3_2_2*t662) + 1.2*alpha3_5_2) - s_q_10*f4_3_2) + t660;
     const double f3_4_2 = ((0.12*alpha3_2_2 + t662*V3_1_2) + 1.2*alpha3_4_2) + f4_4_2;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double t725 = tau[10] - f4_1_2;
     /* f2: spatial force f(k) (2.29) */
     const double t663 = 0.038500000000000006*V2_0_2;
@@ -2109,16 +2109,16 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double P0_2_2_2 = (c_q_7*(c_q_7*(P1_2_2_2 - P1_1_2_2*G1_2_0_2) - s_q_7*(-P1_1_2_2*G1_0_0_2 - t724)) + 0.018) - s_q_7*(c_q_7*(-P1_0_1_2*G1_2_0_2 - t724) - s_q_7*(P1_0_0_2 - P1_0_1_2*G1_0_0_2));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_2 = 1.0/P0_2_2_2;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_2 = -5000.0*f5_0_2 + 5000.0*tau[11];
     /* z4: z(k) (4.20) */
     const double z4_0_2 = -1.0*f5_0_2 + 1.0*tau[11];
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_2 = Dinv4_0_0_2*t725;
     /* z3: z(k) (4.20) */
     const double z3_0_2 = c_q_10*z4_0_2;
     const double z3_2_2 = -s_q_10*z4_0_2;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double t727 = (tau[9] - z3_0_2) - f3_0_2;
     /* z2: z(k) (4.20) */
     const double z2_0_2 = G3_0_0_2*t727 + z3_0_2;
@@ -2128,7 +2128,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z3_1_2 = -t679*t726 + G4_1_0_2*t725;
     const double z3_3_2 = s_q_10*t726;
     const double z3_5_2 = c_q_10*t726;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_2 = Dinv3_0_0_2*t727;
     /* z2: z(k) (4.20) */
     const double t730 = G3_4_0_2*t727;
@@ -2138,11 +2138,11 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z2_2_2 = (c_q_9*t728 + s_q_9*z3_1_2) + (-0.2*t731 + t692*t730);
     const double z2_4_2 = c_q_9*t730 - t731;
     const double z2_5_2 = s_q_9*t730 + t729;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double t732 = (tau[8] - f2_1_2) - z2_1_2;
     /* z1: z(k) (4.20) */
     const double z1_1_2 = ((G2_1_0_2*t732 + z2_1_2) + t670*(G2_3_0_2*t732 + z3_3_2)) + t671*(G2_5_0_2*t732 + z2_5_2);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double t735 = (tau[7] - f1_1_2) - z1_1_2;
     /* z1: z(k) (4.20) */
     const double t733 = G2_0_0_2*t732 + z2_0_2;
@@ -2151,63 +2151,63 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z1_2_2 = c_q_8*t734 - s_q_8*t733;
     /* z0: z(k) (4.20) */
     const double z0_2_2 = c_q_7*(t735*G1_2_0_2 + z1_2_2) - s_q_7*(t735*G1_0_0_2 + z1_0_2);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_2 = ((tau[6] - f0_2_2) - z0_2_2)*Dinv0_0_0_2;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_2 = Dinv2_0_0_2*t732;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_2 = t735*Dinv1_0_0_2;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_2_2 = c_q_7*nu0_0_2;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t736 = s_q_7*nu0_0_2;
     const double qdd1_0_2 = (G1_0_0_2*t736 + nu1_0_2) - G1_2_0_2*lam1_2_2;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_2 = -t736;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_2 = c_q_8*lam1_0_2 - s_q_8*lam1_2_2;
     const double lam2_2_2 = c_q_8*lam1_2_2 + s_q_8*lam1_0_2;
     const double lam2_3_2 = t670*qdd1_0_2;
     const double lam2_5_2 = t671*qdd1_0_2;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_2 = ((((0.45*G2_4_0_2*lam1_0_2 + nu2_0_2) - G2_0_0_2*lam2_0_2) - G2_3_0_2*lam2_3_2) + (-G2_1_0_2*qdd1_0_2 - G2_2_0_2*lam2_2_2)) - G2_5_0_2*lam2_5_2;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_4_2 = -0.45*lam1_0_2;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t737 = 0.2*lam2_2_2 + lam2_4_2;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_2 = qdd1_0_2 + qdd2_0_2;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t738 = lam2_5_2 - 0.2*lam2_1_2;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_2_2 = -s_q_9*lam2_1_2 + c_q_9*lam2_2_2;
     const double lam3_1_2 = c_q_9*lam2_1_2 + s_q_9*lam2_2_2;
     const double lam3_4_2 = s_q_9*t738 + c_q_9*t737;
     const double lam3_5_2 = c_q_9*t738 - s_q_9*t737;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_2 = ((nu3_0_2 - G3_0_0_2*lam2_0_2) - G3_2_0_2*lam3_2_2) - G3_4_0_2*lam3_4_2;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0_2 = lam2_0_2 + qdd3_0_2;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t739 = lam3_5_2 - 0.2*lam3_1_2;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_4_2 = 0.2*lam3_2_2 + lam3_4_2;
     const double lam4_5_2 = c_q_10*t739 + s_q_10*lam2_3_2;
     const double lam4_3_2 = -s_q_10*t739 + c_q_10*lam2_3_2;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_2 = (nu4_0_2 - G4_1_0_2*lam3_1_2) - G4_5_0_2*lam4_5_2;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_1_2 = lam3_1_2 + qdd4_0_2;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double t741 = lam4_5_2 - 0.08*lam4_1_2;
     /* Pk1: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t948 = 1.0*lam4_3_2;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_0_2 = c_q_10*lam3_0_2 - s_q_10*lam3_2_2;
     const double lam4_2_2 = s_q_10*lam3_0_2 + c_q_10*lam3_2_2;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_2 = nu5_0_2 - 1.0*lam4_0_2;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double t740 = 0.08*lam4_2_2 + lam4_4_2;
     const double lam5_1_2 = c_q_11*lam4_1_2 + s_q_11*lam4_2_2;
     const double lam5_2_2 = -s_q_11*lam4_1_2 + c_q_11*lam4_2_2;
@@ -2639,7 +2639,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double t1004 = 0.12*V3_0_3;
     const double f3_5_3 = (((-0.12*alpha3_1_3 + V3_2_3*t1004) + 1.2*alpha3_5_3) - s_q_16*f4_3_3) + t1002;
     const double f3_4_3 = ((0.12*alpha3_2_3 + t1004*V3_1_3) + 1.2*alpha3_4_3) + f4_4_3;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double t1067 = tau[16] - f4_1_3;
     /* f2: spatial force f(k) (2.29) */
     const double t1005 = 0.038500000000000006*V2_0_3;
@@ -2812,16 +2812,16 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double P0_2_2_3 = (c_q_13*(c_q_13*(P1_2_2_3 - P1_1_2_3*G1_2_0_3) - s_q_13*(-P1_1_2_3*G1_0_0_3 - t1066)) + 0.018) - s_q_13*(c_q_13*(-P1_0_1_3*G1_2_0_3 - t1066) - s_q_13*(P1_0_0_3 - P1_0_1_3*G1_0_0_3));
     /* Dinv0: D^-1(k) */
     const double Dinv0_0_0_3 = 1.0/P0_2_2_3;
-    /* nu5: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu5: nu(k) = D^-1 eps(k) (4.20) */
     const double nu5_0_3 = -5000.0*f5_0_3 + 5000.0*tau[17];
     /* z4: z(k) (4.20) */
     const double z4_0_3 = -1.0*f5_0_3 + 1.0*tau[17];
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_3 = Dinv4_0_0_3*t1067;
     /* z3: z(k) (4.20) */
     const double z3_0_3 = c_q_16*z4_0_3;
     const double z3_2_3 = -s_q_16*z4_0_3;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double t1069 = (tau[15] - z3_0_3) - f3_0_3;
     /* z2: z(k) (4.20) */
     const double z2_0_3 = G3_0_0_3*t1069 + z3_0_3;
@@ -2831,7 +2831,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z3_1_3 = -t1021*t1068 + G4_1_0_3*t1067;
     const double z3_3_3 = s_q_16*t1068;
     const double z3_5_3 = c_q_16*t1068;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_3 = Dinv3_0_0_3*t1069;
     /* z2: z(k) (4.20) */
     const double t1072 = G3_4_0_3*t1069;
@@ -2841,11 +2841,11 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z2_2_3 = (c_q_15*t1070 + s_q_15*z3_1_3) + (-0.2*t1073 + t1034*t1072);
     const double z2_4_3 = c_q_15*t1072 - t1073;
     const double z2_5_3 = s_q_15*t1072 + t1071;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double t1074 = (tau[14] - f2_1_3) - z2_1_3;
     /* z1: z(k) (4.20) */
     const double z1_1_3 = ((G2_1_0_3*t1074 + z2_1_3) + t1012*(G2_3_0_3*t1074 + z3_3_3)) + t1013*(G2_5_0_3*t1074 + z2_5_3);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double t1077 = (tau[13] - f1_1_3) - z1_1_3;
     /* z1: z(k) (4.20) */
     const double t1075 = G2_0_0_3*t1074 + z2_0_3;
@@ -2854,63 +2854,63 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z1_2_3 = c_q_14*t1076 - s_q_14*t1075;
     /* z0: z(k) (4.20) */
     const double z0_2_3 = c_q_13*(t1077*G1_2_0_3 + z1_2_3) - s_q_13*(t1077*G1_0_0_3 + z1_0_3);
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_3 = ((tau[12] - f0_2_3) - z0_2_3)*Dinv0_0_0_3;
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_3 = Dinv2_0_0_3*t1074;
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_3 = t1077*Dinv1_0_0_3;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_2_3 = c_q_13*nu0_0_3;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double t1078 = s_q_13*nu0_0_3;
     const double qdd1_0_3 = (G1_0_0_3*t1078 + nu1_0_3) - G1_2_0_3*lam1_2_3;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_3 = -t1078;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_3 = c_q_14*lam1_0_3 - s_q_14*lam1_2_3;
     const double lam2_2_3 = c_q_14*lam1_2_3 + s_q_14*lam1_0_3;
     const double lam2_3_3 = t1012*qdd1_0_3;
     const double lam2_5_3 = t1013*qdd1_0_3;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_3 = ((((0.45*G2_4_0_3*lam1_0_3 + nu2_0_3) - G2_0_0_3*lam2_0_3) - G2_3_0_3*lam2_3_3) + (-G2_1_0_3*qdd1_0_3 - G2_2_0_3*lam2_2_3)) - G2_5_0_3*lam2_5_3;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_4_3 = -0.45*lam1_0_3;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t1079 = 0.2*lam2_2_3 + lam2_4_3;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_3 = qdd1_0_3 + qdd2_0_3;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t1080 = lam2_5_3 - 0.2*lam2_1_3;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_2_3 = -s_q_15*lam2_1_3 + c_q_15*lam2_2_3;
     const double lam3_1_3 = c_q_15*lam2_1_3 + s_q_15*lam2_2_3;
     const double lam3_4_3 = s_q_15*t1080 + c_q_15*t1079;
     const double lam3_5_3 = c_q_15*t1080 - s_q_15*t1079;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_3 = ((nu3_0_3 - G3_0_0_3*lam2_0_3) - G3_2_0_3*lam3_2_3) - G3_4_0_3*lam3_4_3;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0_3 = lam2_0_3 + qdd3_0_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double t1081 = lam3_5_3 - 0.2*lam3_1_3;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_4_3 = 0.2*lam3_2_3 + lam3_4_3;
     const double lam4_5_3 = c_q_16*t1081 + s_q_16*lam2_3_3;
     const double lam4_3_3 = -s_q_16*t1081 + c_q_16*lam2_3_3;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_3 = (nu4_0_3 - G4_1_0_3*lam3_1_3) - G4_5_0_3*lam4_5_3;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_1_3 = lam3_1_3 + qdd4_0_3;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double t1083 = lam4_5_3 - 0.08*lam4_1_3;
     /* Pk2: P_k = phi^c M_k S_k (Lilly-Orin (41)-(42)) */
     const double t1299 = 1.0*lam4_3_3;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_0_3 = c_q_16*lam3_0_3 - s_q_16*lam3_2_3;
     const double lam4_2_3 = s_q_16*lam3_0_3 + c_q_16*lam3_2_3;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_3 = nu5_0_3 - 1.0*lam4_0_3;
-    /* lam5: lambda(k) (4.21) */
+    /* lam5: lambda(k) (4.22) */
     const double t1082 = 0.08*lam4_2_3 + lam4_4_3;
     const double lam5_1_3 = c_q_17*lam4_1_3 + s_q_17*lam4_2_3;
     const double lam5_2_3 = -s_q_17*lam4_1_3 + c_q_17*lam4_2_3;
@@ -3432,13 +3432,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z4_2 = (c_q_5*z5_2 + s_q_5*z5_1) + (0.08*t1378 - 0.08*t1379);
     const double z4_4 = t1378 - t1379;
     const double z4_5 = t1376 + t1377;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_4 = -Dinv4_0_0*z4_1;
     /* z3: z(k) (4.20) */
     const double t1380 = z4_5 - G4_5_0*z4_1;
     const double z3_0_4 = s_q_4*z4_2;
     const double z3_2_4 = c_q_4*z4_2 + 0.2*z4_4;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_4 = -Dinv3_0_0*z3_0_4;
     /* z2: z(k) (4.20) */
     const double t1382 = z3_2_4 - G3_2_0*z3_0_4;
@@ -3460,7 +3460,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z2_5_4 = t1383 + t1385;
     /* z1: z(k) (4.20) */
     const double z1_1_4 = ((z2_1_4 - G2_1_0*z2_1_4) + t322*(z3_3_4 - G2_3_0*z2_1_4)) + t323*(z2_5_4 - G2_5_0*z2_1_4);
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_4 = -Dinv2_0_0*z2_1_4;
     /* z1: z(k) (4.20) */
     const double t1388 = z2_0_4 - G2_0_0*z2_1_4;
@@ -3469,46 +3469,46 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z1_2_4 = c_q_2*t1389 - s_q_2*t1388;
     /* z0: z(k) (4.20) */
     const double z0_2_4 = c_q_1*(z1_2_4 - G1_2_0*z1_1_4) - s_q_1*(z1_0_4 - G1_0_0*z1_1_4);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_4 = -Dinv1_0_0*z1_1_4;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_4 = -Dinv0_0_0*z0_2_4;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double qdd1_0_4 = (t394*nu0_0_4 + nu1_0_4) - t395*nu0_0_4;
     out[0] = nu0_0 + nu0_0_4;
     out[1] = qdd1_0 + qdd1_0_4;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_3_4 = t322*qdd1_0_4;
     const double lam2_5_4 = t323*qdd1_0_4;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_4 = -s_q_1*nu0_0_4;
     const double lam1_2_4 = c_q_1*nu0_0_4;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_4 = c_q_2*lam1_0_4 - s_q_2*lam1_2_4;
     const double lam2_2_4 = c_q_2*lam1_2_4 + s_q_2*lam1_0_4;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_4 = ((-G2_0_0*lam2_0_4 - t375*qdd1_0_4) + ((0.45*G2_4_0*lam1_0_4 + nu2_0_4) - G2_1_0*qdd1_0_4)) + (-G2_2_0*lam2_2_4 - t407*qdd1_0_4);
     out[2] = qdd2_0 + qdd2_0_4;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_4 = qdd1_0_4 + qdd2_0_4;
     const double lam2_4_4 = -0.45*lam1_0_4;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t1390 = 0.2*lam2_2_4 + lam2_4_4;
     const double t1391 = lam2_5_4 - 0.2*lam2_1_4;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_2_4 = -s_q_3*lam2_1_4 + c_q_3*lam2_2_4;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_4 = ((nu3_0_4 - G3_0_0*lam2_0_4) - G3_2_0*lam3_2_4) - G3_4_0*(s_q_3*t1391 + c_q_3*t1390);
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_1_4 = c_q_3*lam2_1_4 + s_q_3*lam2_2_4;
     const double lam3_5_4 = c_q_3*t1391 - s_q_3*t1390;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_4 = (nu4_0_4 - G4_1_0*lam3_1_4) - G4_5_0*(c_q_4*(lam3_5_4 - 0.2*lam3_1_4) + s_q_4*lam2_3_4);
     out[4] = qdd4_0 + qdd4_0_4;
     out[3] = qdd3_0 + qdd3_0_4;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0_4 = lam2_0_4 + qdd3_0_4;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_0_4 = c_q_4*lam3_0_4 - s_q_4*lam3_2_4;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_4 = -1.0*lam4_0_4;
@@ -3538,13 +3538,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z4_2_2 = (c_q_11*z5_2_2 + s_q_11*z5_1_2) + (0.08*t1401 - 0.08*t1402);
     const double z4_4_2 = t1401 - t1402;
     const double z4_5_2 = t1399 + t1400;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_5 = -Dinv4_0_0_2*z4_1_2;
     /* z3: z(k) (4.20) */
     const double t1403 = z4_5_2 - G4_5_0_2*z4_1_2;
     const double z3_0_5 = s_q_10*z4_2_2;
     const double z3_2_5 = c_q_10*z4_2_2 + 0.2*z4_4_2;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_5 = -Dinv3_0_0_2*z3_0_5;
     /* z2: z(k) (4.20) */
     const double t1405 = z3_2_5 - G3_2_0_2*z3_0_5;
@@ -3566,7 +3566,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z2_5_5 = t1406 + t1408;
     /* z1: z(k) (4.20) */
     const double z1_1_5 = ((z2_1_5 - G2_1_0_2*z2_1_5) + t670*(z3_3_5 - G2_3_0_2*z2_1_5)) + t671*(z2_5_5 - G2_5_0_2*z2_1_5);
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_5 = -Dinv2_0_0_2*z2_1_5;
     /* z1: z(k) (4.20) */
     const double t1411 = z2_0_5 - G2_0_0_2*z2_1_5;
@@ -3575,46 +3575,46 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z1_2_5 = c_q_8*t1412 - s_q_8*t1411;
     /* z0: z(k) (4.20) */
     const double z0_2_5 = c_q_7*(z1_2_5 - G1_2_0_2*z1_1_5) - s_q_7*(z1_0_5 - G1_0_0_2*z1_1_5);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_5 = -Dinv1_0_0_2*z1_1_5;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_5 = -Dinv0_0_0_2*z0_2_5;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double qdd1_0_5 = (t742*nu0_0_5 + nu1_0_5) - t743*nu0_0_5;
     out[6] = nu0_0_2 + nu0_0_5;
     out[7] = qdd1_0_2 + qdd1_0_5;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_3_5 = t670*qdd1_0_5;
     const double lam2_5_5 = t671*qdd1_0_5;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_5 = -s_q_7*nu0_0_5;
     const double lam1_2_5 = c_q_7*nu0_0_5;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_5 = c_q_8*lam1_0_5 - s_q_8*lam1_2_5;
     const double lam2_2_5 = c_q_8*lam1_2_5 + s_q_8*lam1_0_5;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_5 = ((-G2_0_0_2*lam2_0_5 - t723*qdd1_0_5) + ((0.45*G2_4_0_2*lam1_0_5 + nu2_0_5) - G2_1_0_2*qdd1_0_5)) + (-G2_2_0_2*lam2_2_5 - t755*qdd1_0_5);
     out[8] = qdd2_0_2 + qdd2_0_5;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_5 = qdd1_0_5 + qdd2_0_5;
     const double lam2_4_5 = -0.45*lam1_0_5;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t1413 = 0.2*lam2_2_5 + lam2_4_5;
     const double t1414 = lam2_5_5 - 0.2*lam2_1_5;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_2_5 = -s_q_9*lam2_1_5 + c_q_9*lam2_2_5;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_5 = ((nu3_0_5 - G3_0_0_2*lam2_0_5) - G3_2_0_2*lam3_2_5) - G3_4_0_2*(s_q_9*t1414 + c_q_9*t1413);
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_1_5 = c_q_9*lam2_1_5 + s_q_9*lam2_2_5;
     const double lam3_5_5 = c_q_9*t1414 - s_q_9*t1413;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_5 = (nu4_0_5 - G4_1_0_2*lam3_1_5) - G4_5_0_2*(c_q_10*(lam3_5_5 - 0.2*lam3_1_5) + s_q_10*lam2_3_5);
     out[10] = qdd4_0_2 + qdd4_0_5;
     out[9] = qdd3_0_2 + qdd3_0_5;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0_5 = lam2_0_5 + qdd3_0_5;
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_0_5 = c_q_10*lam3_0_5 - s_q_10*lam3_2_5;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_5 = -1.0*lam4_0_5;
@@ -3644,13 +3644,13 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z4_2_3 = (c_q_17*z5_2_3 + s_q_17*z5_1_3) + (0.08*t1424 - 0.08*t1425);
     const double z4_4_3 = t1424 - t1425;
     const double z4_5_3 = t1422 + t1423;
-    /* nu4: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu4: nu(k) = D^-1 eps(k) (4.20) */
     const double nu4_0_6 = -Dinv4_0_0_3*z4_1_3;
     /* z3: z(k) (4.20) */
     const double t1426 = z4_5_3 - G4_5_0_3*z4_1_3;
     const double z3_0_6 = s_q_16*z4_2_3;
     const double z3_2_6 = c_q_16*z4_2_3 + 0.2*z4_4_3;
-    /* nu3: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu3: nu(k) = D^-1 eps(k) (4.20) */
     const double nu3_0_6 = -Dinv3_0_0_3*z3_0_6;
     /* z2: z(k) (4.20) */
     const double t1428 = z3_2_6 - G3_2_0_3*z3_0_6;
@@ -3672,7 +3672,7 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z2_5_6 = t1429 + t1431;
     /* z1: z(k) (4.20) */
     const double z1_1_6 = ((z2_1_6 - G2_1_0_3*z2_1_6) + t1012*(z3_3_6 - G2_3_0_3*z2_1_6)) + t1013*(z2_5_6 - G2_5_0_3*z2_1_6);
-    /* nu2: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu2: nu(k) = D^-1 eps(k) (4.20) */
     const double nu2_0_6 = -Dinv2_0_0_3*z2_1_6;
     /* z1: z(k) (4.20) */
     const double t1434 = z2_0_6 - G2_0_0_3*z2_1_6;
@@ -3681,43 +3681,43 @@ void three_arm_point_contacts_closed_chain_forward_dynamics(const double* q, con
     const double z1_2_6 = c_q_14*t1435 - s_q_14*t1434;
     /* z0: z(k) (4.20) */
     const double z0_2_6 = c_q_13*(z1_2_6 - G1_2_0_3*z1_1_6) - s_q_13*(z1_0_6 - G1_0_0_3*z1_1_6);
-    /* nu1: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu1: nu(k) = D^-1 eps(k) (4.20) */
     const double nu1_0_6 = -Dinv1_0_0_3*z1_1_6;
-    /* nu0: nu(k) = D^-1 eps(k) (4.19) */
+    /* nu0: nu(k) = D^-1 eps(k) (4.20) */
     const double nu0_0_6 = -Dinv0_0_0_3*z0_2_6;
     /* qdd1: joint acceleration qdd(k) (4.22) */
     const double qdd1_0_6 = (t1084*nu0_0_6 + nu1_0_6) - t1085*nu0_0_6;
     out[12] = nu0_0_3 + nu0_0_6;
     out[13] = qdd1_0_3 + qdd1_0_6;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_3_6 = t1012*qdd1_0_6;
     const double lam2_5_6 = t1013*qdd1_0_6;
-    /* lam1: lambda(k) (4.21) */
+    /* lam1: lambda(k) (4.22) */
     const double lam1_0_6 = -s_q_13*nu0_0_6;
     const double lam1_2_6 = c_q_13*nu0_0_6;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_0_6 = c_q_14*lam1_0_6 - s_q_14*lam1_2_6;
     const double lam2_2_6 = c_q_14*lam1_2_6 + s_q_14*lam1_0_6;
     /* qdd2: joint acceleration qdd(k) (4.22) */
     const double qdd2_0_6 = ((-G2_0_0_3*lam2_0_6 - t1065*qdd1_0_6) + ((0.45*G2_4_0_3*lam1_0_6 + nu2_0_6) - G2_1_0_3*qdd1_0_6)) + (-G2_2_0_3*lam2_2_6 - t1097*qdd1_0_6);
     out[14] = qdd2_0_3 + qdd2_0_6;
-    /* lam2: lambda(k) (4.21) */
+    /* lam2: lambda(k) (4.22) */
     const double lam2_1_6 = qdd1_0_6 + qdd2_0_6;
     const double lam2_4_6 = -0.45*lam1_0_6;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double t1436 = 0.2*lam2_2_6 + lam2_4_6;
     const double t1437 = lam2_5_6 - 0.2*lam2_1_6;
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_2_6 = -s_q_15*lam2_1_6 + c_q_15*lam2_2_6;
     /* qdd3: joint acceleration qdd(k) (4.22) */
     const double qdd3_0_6 = ((nu3_0_6 - G3_0_0_3*lam2_0_6) - G3_2_0_3*lam3_2_6) - G3_4_0_3*(s_q_15*t1437 + c_q_15*t1436);
-    /* lam3: lambda(k) (4.21) */
+    /* lam3: lambda(k) (4.22) */
     const double lam3_0_6 = lam2_0_6 + qdd3_0_6;
     const double lam3_1_6 = c_q_15*lam2_1_6 + s_q_15*lam2_2_6;
     const double lam3_5_6 = c_q_15*t1437 - s_q_15*t1436;
     /* qdd4: joint acceleration qdd(k) (4.22) */
     const double qdd4_0_6 = (nu4_0_6 - G4_1_0_3*lam3_1_6) - G4_5_0_3*(c_q_16*(lam3_5_6 - 0.2*lam3_1_6) + s_q_16*lam2_3_6);
-    /* lam4: lambda(k) (4.21) */
+    /* lam4: lambda(k) (4.22) */
     const double lam4_0_6 = c_q_16*lam3_0_6 - s_q_16*lam3_2_6;
     /* qdd5: joint acceleration qdd(k) (4.22) */
     const double qdd5_0_6 = -1.0*lam4_0_6;

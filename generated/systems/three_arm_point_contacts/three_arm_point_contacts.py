@@ -843,11 +843,11 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     P0_2_2 = c_q_1*(c_q_1*(-G1_2_0*P1_1_2 + P1_2_2) - s_q_1*(-G1_0_0*P1_1_2 - t376)) - s_q_1*(c_q_1*(-G1_2_0*P1_0_1 - t376) - s_q_1*(-G1_0_0*P1_0_1 + P1_0_0)) + 0.018
     # Dinv0: D^-1(k)
     Dinv0_0_0 = 1.0/P0_2_2
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0 = -5000.0*f5_0 + 5000.0*tau[5]
     # z4: z(k) (4.20)
     z4_0 = -1.0*f5_0 + 1.0*tau[5]
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     t377 = -f4_1 + tau[4]
     nu4_0 = Dinv4_0_0*t377
     # z3: z(k) (4.20)
@@ -857,7 +857,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2 = -s_q_4*z4_0
     z3_3 = s_q_4*t378
     z3_5 = c_q_4*t378
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     t379 = -f3_0 + tau[3] - z3_0
     nu3_0 = Dinv3_0_0*t379
     # z2: z(k) (4.20)
@@ -870,7 +870,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_2 = c_q_3*t380 + s_q_3*z3_1 + t344*t382 - 0.2*t383
     z2_4 = c_q_3*t382 - t383
     z2_5 = s_q_3*t382 + t381
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     t384 = -f2_1 + tau[2] - z2_1
     nu2_0 = Dinv2_0_0*t384
     # z1: z(k) (4.20)
@@ -879,50 +879,50 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z1_0 = c_q_2*t385 + s_q_2*t386 - t364*t384 - 0.45*z2_4
     z1_1 = G2_1_0*t384 + t322*(G2_3_0*t384 + z3_3) + t323*(G2_5_0*t384 + z2_5) + z2_1
     z1_2 = c_q_2*t386 - s_q_2*t385
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     t387 = -f1_1 + tau[1] - z1_1
     nu1_0 = Dinv1_0_0*t387
     # z0: z(k) (4.20)
     z0_2 = c_q_1*(G1_2_0*t387 + z1_2) - s_q_1*(G1_0_0*t387 + z1_0)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0 = Dinv0_0_0*(-f0_2 + tau[0] - z0_2)
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_2 = c_q_1*nu0_0
     # qdd1: joint acceleration qdd(k) (4.22)
     t388 = nu0_0*s_q_1
     qdd1_0 = G1_0_0*t388 - G1_2_0*lam1_2 + nu1_0
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0 = -t388
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0 = c_q_2*lam1_0 - lam1_2*s_q_2
     lam2_2 = c_q_2*lam1_2 + lam1_0*s_q_2
     lam2_3 = qdd1_0*t322
     lam2_5 = qdd1_0*t323
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0 = -G2_0_0*lam2_0 - G2_1_0*qdd1_0 - G2_2_0*lam2_2 - G2_3_0*lam2_3 + 0.45*G2_4_0*lam1_0 - G2_5_0*lam2_5 + nu2_0
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1 = qdd1_0 + qdd2_0
     lam2_4 = -0.45*lam1_0
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_2 = c_q_3*lam2_2 - lam2_1*s_q_3
     # qdd3: joint acceleration qdd(k) (4.22)
     t389 = 0.2*lam2_2 + lam2_4
     t390 = -0.2*lam2_1 + lam2_5
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_4 = c_q_3*t389 + s_q_3*t390
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0 = -G3_0_0*lam2_0 - G3_2_0*lam3_2 - G3_4_0*lam3_4 + nu3_0
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0 = lam2_0 + qdd3_0
     lam3_1 = c_q_3*lam2_1 + lam2_2*s_q_3
     lam3_5 = c_q_3*t390 - s_q_3*t389
     # qdd4: joint acceleration qdd(k) (4.22)
     t391 = -0.2*lam3_1 + lam3_5
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_5 = c_q_4*t391 + lam2_3*s_q_4
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0 = -G4_1_0*lam3_1 - G4_5_0*lam4_5 + nu4_0
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0 = c_q_4*lam3_0 - lam3_2*s_q_4
     lam4_1 = lam3_1 + qdd4_0
     lam4_2 = c_q_4*lam3_2 + lam3_0*s_q_4
@@ -930,7 +930,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     lam4_4 = 0.2*lam3_2 + lam3_4
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0 = -1.0*lam4_0 + nu5_0
-    # lam5: lambda(k) (4.21)
+    # lam5: lambda(k) (4.22)
     lam5_1 = c_q_5*lam4_1 + lam4_2*s_q_5
     lam5_2 = c_q_5*lam4_2 - lam4_1*s_q_5
     t392 = 0.08*lam4_2 + lam4_4
@@ -1522,11 +1522,11 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     P0_2_2_2 = c_q_7*(c_q_7*(-G1_2_0_2*P1_1_2_2 + P1_2_2_2) - s_q_7*(-G1_0_0_2*P1_1_2_2 - t724)) - s_q_7*(c_q_7*(-G1_2_0_2*P1_0_1_2 - t724) - s_q_7*(-G1_0_0_2*P1_0_1_2 + P1_0_0_2)) + 0.018
     # Dinv0: D^-1(k)
     Dinv0_0_0_2 = 1.0/P0_2_2_2
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_2 = -5000.0*f5_0_2 + 5000.0*tau[11]
     # z4: z(k) (4.20)
     z4_0_2 = -1.0*f5_0_2 + 1.0*tau[11]
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     t725 = -f4_1_2 + tau[10]
     nu4_0_2 = Dinv4_0_0_2*t725
     # z3: z(k) (4.20)
@@ -1536,7 +1536,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_2 = -s_q_10*z4_0_2
     z3_3_2 = s_q_10*t726
     z3_5_2 = c_q_10*t726
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     t727 = -f3_0_2 + tau[9] - z3_0_2
     nu3_0_2 = Dinv3_0_0_2*t727
     # z2: z(k) (4.20)
@@ -1549,7 +1549,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_2_2 = c_q_9*t728 + s_q_9*z3_1_2 + t692*t730 - 0.2*t731
     z2_4_2 = c_q_9*t730 - t731
     z2_5_2 = s_q_9*t730 + t729
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     t732 = -f2_1_2 + tau[8] - z2_1_2
     nu2_0_2 = Dinv2_0_0_2*t732
     # z1: z(k) (4.20)
@@ -1558,50 +1558,50 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z1_0_2 = c_q_8*t733 + s_q_8*t734 - t712*t732 - 0.45*z2_4_2
     z1_1_2 = G2_1_0_2*t732 + t670*(G2_3_0_2*t732 + z3_3_2) + t671*(G2_5_0_2*t732 + z2_5_2) + z2_1_2
     z1_2_2 = c_q_8*t734 - s_q_8*t733
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     t735 = -f1_1_2 + tau[7] - z1_1_2
     nu1_0_2 = Dinv1_0_0_2*t735
     # z0: z(k) (4.20)
     z0_2_2 = c_q_7*(G1_2_0_2*t735 + z1_2_2) - s_q_7*(G1_0_0_2*t735 + z1_0_2)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_2 = Dinv0_0_0_2*(-f0_2_2 + tau[6] - z0_2_2)
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_2_2 = c_q_7*nu0_0_2
     # qdd1: joint acceleration qdd(k) (4.22)
     t736 = nu0_0_2*s_q_7
     qdd1_0_2 = G1_0_0_2*t736 - G1_2_0_2*lam1_2_2 + nu1_0_2
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_2 = -t736
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_2 = c_q_8*lam1_0_2 - lam1_2_2*s_q_8
     lam2_2_2 = c_q_8*lam1_2_2 + lam1_0_2*s_q_8
     lam2_3_2 = qdd1_0_2*t670
     lam2_5_2 = qdd1_0_2*t671
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_2 = -G2_0_0_2*lam2_0_2 - G2_1_0_2*qdd1_0_2 - G2_2_0_2*lam2_2_2 - G2_3_0_2*lam2_3_2 + 0.45*G2_4_0_2*lam1_0_2 - G2_5_0_2*lam2_5_2 + nu2_0_2
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_2 = qdd1_0_2 + qdd2_0_2
     lam2_4_2 = -0.45*lam1_0_2
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_2_2 = c_q_9*lam2_2_2 - lam2_1_2*s_q_9
     # qdd3: joint acceleration qdd(k) (4.22)
     t737 = 0.2*lam2_2_2 + lam2_4_2
     t738 = -0.2*lam2_1_2 + lam2_5_2
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_4_2 = c_q_9*t737 + s_q_9*t738
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0_2 = -G3_0_0_2*lam2_0_2 - G3_2_0_2*lam3_2_2 - G3_4_0_2*lam3_4_2 + nu3_0_2
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_2 = lam2_0_2 + qdd3_0_2
     lam3_1_2 = c_q_9*lam2_1_2 + lam2_2_2*s_q_9
     lam3_5_2 = c_q_9*t738 - s_q_9*t737
     # qdd4: joint acceleration qdd(k) (4.22)
     t739 = -0.2*lam3_1_2 + lam3_5_2
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_5_2 = c_q_10*t739 + lam2_3_2*s_q_10
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0_2 = -G4_1_0_2*lam3_1_2 - G4_5_0_2*lam4_5_2 + nu4_0_2
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_2 = c_q_10*lam3_0_2 - lam3_2_2*s_q_10
     lam4_1_2 = lam3_1_2 + qdd4_0_2
     lam4_2_2 = c_q_10*lam3_2_2 + lam3_0_2*s_q_10
@@ -1609,7 +1609,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     lam4_4_2 = 0.2*lam3_2_2 + lam3_4_2
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0_2 = -1.0*lam4_0_2 + nu5_0_2
-    # lam5: lambda(k) (4.21)
+    # lam5: lambda(k) (4.22)
     lam5_1_2 = c_q_11*lam4_1_2 + lam4_2_2*s_q_11
     lam5_2_2 = c_q_11*lam4_2_2 - lam4_1_2*s_q_11
     t740 = 0.08*lam4_2_2 + lam4_4_2
@@ -2195,11 +2195,11 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     P0_2_2_3 = c_q_13*(c_q_13*(-G1_2_0_3*P1_1_2_3 + P1_2_2_3) - s_q_13*(-G1_0_0_3*P1_1_2_3 - t1066)) - s_q_13*(c_q_13*(-G1_2_0_3*P1_0_1_3 - t1066) - s_q_13*(-G1_0_0_3*P1_0_1_3 + P1_0_0_3)) + 0.018
     # Dinv0: D^-1(k)
     Dinv0_0_0_3 = 1.0/P0_2_2_3
-    # nu5: nu(k) = D^-1 eps(k) (4.19)
+    # nu5: nu(k) = D^-1 eps(k) (4.20)
     nu5_0_3 = -5000.0*f5_0_3 + 5000.0*tau[17]
     # z4: z(k) (4.20)
     z4_0_3 = -1.0*f5_0_3 + 1.0*tau[17]
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     t1067 = -f4_1_3 + tau[16]
     nu4_0_3 = Dinv4_0_0_3*t1067
     # z3: z(k) (4.20)
@@ -2209,7 +2209,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_3 = -s_q_16*z4_0_3
     z3_3_3 = s_q_16*t1068
     z3_5_3 = c_q_16*t1068
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     t1069 = -f3_0_3 + tau[15] - z3_0_3
     nu3_0_3 = Dinv3_0_0_3*t1069
     # z2: z(k) (4.20)
@@ -2222,7 +2222,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_2_3 = c_q_15*t1070 + s_q_15*z3_1_3 + t1034*t1072 - 0.2*t1073
     z2_4_3 = c_q_15*t1072 - t1073
     z2_5_3 = s_q_15*t1072 + t1071
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     t1074 = -f2_1_3 + tau[14] - z2_1_3
     nu2_0_3 = Dinv2_0_0_3*t1074
     # z1: z(k) (4.20)
@@ -2231,50 +2231,50 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z1_0_3 = c_q_14*t1075 + s_q_14*t1076 - t1054*t1074 - 0.45*z2_4_3
     z1_1_3 = G2_1_0_3*t1074 + t1012*(G2_3_0_3*t1074 + z3_3_3) + t1013*(G2_5_0_3*t1074 + z2_5_3) + z2_1_3
     z1_2_3 = c_q_14*t1076 - s_q_14*t1075
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     t1077 = -f1_1_3 + tau[13] - z1_1_3
     nu1_0_3 = Dinv1_0_0_3*t1077
     # z0: z(k) (4.20)
     z0_2_3 = c_q_13*(G1_2_0_3*t1077 + z1_2_3) - s_q_13*(G1_0_0_3*t1077 + z1_0_3)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_3 = Dinv0_0_0_3*(-f0_2_3 + tau[12] - z0_2_3)
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_2_3 = c_q_13*nu0_0_3
     # qdd1: joint acceleration qdd(k) (4.22)
     t1078 = nu0_0_3*s_q_13
     qdd1_0_3 = G1_0_0_3*t1078 - G1_2_0_3*lam1_2_3 + nu1_0_3
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_3 = -t1078
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_3 = c_q_14*lam1_0_3 - lam1_2_3*s_q_14
     lam2_2_3 = c_q_14*lam1_2_3 + lam1_0_3*s_q_14
     lam2_3_3 = qdd1_0_3*t1012
     lam2_5_3 = qdd1_0_3*t1013
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_3 = -G2_0_0_3*lam2_0_3 - G2_1_0_3*qdd1_0_3 - G2_2_0_3*lam2_2_3 - G2_3_0_3*lam2_3_3 + 0.45*G2_4_0_3*lam1_0_3 - G2_5_0_3*lam2_5_3 + nu2_0_3
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_3 = qdd1_0_3 + qdd2_0_3
     lam2_4_3 = -0.45*lam1_0_3
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_2_3 = c_q_15*lam2_2_3 - lam2_1_3*s_q_15
     # qdd3: joint acceleration qdd(k) (4.22)
     t1079 = 0.2*lam2_2_3 + lam2_4_3
     t1080 = -0.2*lam2_1_3 + lam2_5_3
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_4_3 = c_q_15*t1079 + s_q_15*t1080
     # qdd3: joint acceleration qdd(k) (4.22)
     qdd3_0_3 = -G3_0_0_3*lam2_0_3 - G3_2_0_3*lam3_2_3 - G3_4_0_3*lam3_4_3 + nu3_0_3
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_3 = lam2_0_3 + qdd3_0_3
     lam3_1_3 = c_q_15*lam2_1_3 + lam2_2_3*s_q_15
     lam3_5_3 = c_q_15*t1080 - s_q_15*t1079
     # qdd4: joint acceleration qdd(k) (4.22)
     t1081 = -0.2*lam3_1_3 + lam3_5_3
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_5_3 = c_q_16*t1081 + lam2_3_3*s_q_16
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0_3 = -G4_1_0_3*lam3_1_3 - G4_5_0_3*lam4_5_3 + nu4_0_3
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_3 = c_q_16*lam3_0_3 - lam3_2_3*s_q_16
     lam4_1_3 = lam3_1_3 + qdd4_0_3
     lam4_2_3 = c_q_16*lam3_2_3 + lam3_0_3*s_q_16
@@ -2282,7 +2282,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     lam4_4_3 = 0.2*lam3_2_3 + lam3_4_3
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0_3 = -1.0*lam4_0_3 + nu5_0_3
-    # lam5: lambda(k) (4.21)
+    # lam5: lambda(k) (4.22)
     lam5_1_3 = c_q_17*lam4_1_3 + lam4_2_3*s_q_17
     lam5_2_3 = c_q_17*lam4_2_3 - lam4_1_3*s_q_17
     t1082 = 0.08*lam4_2_3 + lam4_4_3
@@ -2791,7 +2791,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z4_2 = c_q_5*z5_2 + s_q_5*z5_1 + 0.08*t1378 - 0.08*t1379
     z4_4 = t1378 - t1379
     z4_5 = t1376 + t1377
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     nu4_0_4 = -Dinv4_0_0*z4_1
     # z3: z(k) (4.20)
     z3_0_4 = s_q_4*z4_2
@@ -2801,7 +2801,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_4 = c_q_4*z4_2 + 0.2*z4_4
     z3_3_4 = c_q_4*z5_3 + s_q_4*t1380
     z3_5_4 = -s_q_4*z5_3 + t1381
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     nu3_0_4 = -Dinv3_0_0*z3_0_4
     # z2: z(k) (4.20)
     z2_0_4 = -G3_0_0*z3_0_4 + z3_0_4
@@ -2815,7 +2815,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_2_4 = c_q_3*t1382 + s_q_3*z3_1_4 + 0.2*t1386 - 0.2*t1387
     z2_4_4 = t1386 - t1387
     z2_5_4 = t1383 + t1385
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     nu2_0_4 = -Dinv2_0_0*z2_1_4
     # z1: z(k) (4.20)
     t1388 = -G2_0_0*z2_1_4 + z2_0_4
@@ -2823,40 +2823,40 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z1_0_4 = c_q_2*t1388 + s_q_2*t1389 + t364*z2_1_4 - 0.45*z2_4_4
     z1_1_4 = -G2_1_0*z2_1_4 + t322*(-G2_3_0*z2_1_4 + z3_3_4) + t323*(-G2_5_0*z2_1_4 + z2_5_4) + z2_1_4
     z1_2_4 = c_q_2*t1389 - s_q_2*t1388
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     nu1_0_4 = -Dinv1_0_0*z1_1_4
     # z0: z(k) (4.20)
     z0_2_4 = c_q_1*(-G1_2_0*z1_1_4 + z1_2_4) - s_q_1*(-G1_0_0*z1_1_4 + z1_0_4)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_4 = -Dinv0_0_0*z0_2_4
     # qdd1: joint acceleration qdd(k) (4.22)
     qdd1_0_4 = nu0_0_4*t394 - nu0_0_4*t395 + nu1_0_4
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_4 = -nu0_0_4*s_q_1
     lam1_2_4 = c_q_1*nu0_0_4
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_4 = c_q_2*lam1_0_4 - lam1_2_4*s_q_2
     lam2_2_4 = c_q_2*lam1_2_4 + lam1_0_4*s_q_2
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_4 = -G2_0_0*lam2_0_4 - G2_1_0*qdd1_0_4 - G2_2_0*lam2_2_4 + 0.45*G2_4_0*lam1_0_4 + nu2_0_4 - qdd1_0_4*t375 - qdd1_0_4*t407
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_4 = qdd1_0_4 + qdd2_0_4
     lam2_3_4 = qdd1_0_4*t322
     lam2_4_4 = -0.45*lam1_0_4
     lam2_5_4 = qdd1_0_4*t323
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_2_4 = c_q_3*lam2_2_4 - lam2_1_4*s_q_3
     # qdd3: joint acceleration qdd(k) (4.22)
     t1390 = 0.2*lam2_2_4 + lam2_4_4
     t1391 = -0.2*lam2_1_4 + lam2_5_4
     qdd3_0_4 = -G3_0_0*lam2_0_4 - G3_2_0*lam3_2_4 - G3_4_0*(c_q_3*t1390 + s_q_3*t1391) + nu3_0_4
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_4 = lam2_0_4 + qdd3_0_4
     lam3_1_4 = c_q_3*lam2_1_4 + lam2_2_4*s_q_3
     lam3_5_4 = c_q_3*t1391 - s_q_3*t1390
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0_4 = -G4_1_0*lam3_1_4 - G4_5_0*(c_q_4*(-0.2*lam3_1_4 + lam3_5_4) + lam2_3_4*s_q_4) + nu4_0_4
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_4 = c_q_4*lam3_0_4 - lam3_2_4*s_q_4
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0_4 = -1.0*lam4_0_4
@@ -2886,7 +2886,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z4_2_2 = c_q_11*z5_2_2 + s_q_11*z5_1_2 + 0.08*t1401 - 0.08*t1402
     z4_4_2 = t1401 - t1402
     z4_5_2 = t1399 + t1400
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     nu4_0_5 = -Dinv4_0_0_2*z4_1_2
     # z3: z(k) (4.20)
     z3_0_5 = s_q_10*z4_2_2
@@ -2896,7 +2896,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_5 = c_q_10*z4_2_2 + 0.2*z4_4_2
     z3_3_5 = c_q_10*z5_3_2 + s_q_10*t1403
     z3_5_5 = -s_q_10*z5_3_2 + t1404
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     nu3_0_5 = -Dinv3_0_0_2*z3_0_5
     # z2: z(k) (4.20)
     z2_0_5 = -G3_0_0_2*z3_0_5 + z3_0_5
@@ -2910,7 +2910,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_2_5 = c_q_9*t1405 + s_q_9*z3_1_5 + 0.2*t1409 - 0.2*t1410
     z2_4_5 = t1409 - t1410
     z2_5_5 = t1406 + t1408
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     nu2_0_5 = -Dinv2_0_0_2*z2_1_5
     # z1: z(k) (4.20)
     t1411 = -G2_0_0_2*z2_1_5 + z2_0_5
@@ -2918,40 +2918,40 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z1_0_5 = c_q_8*t1411 + s_q_8*t1412 + t712*z2_1_5 - 0.45*z2_4_5
     z1_1_5 = -G2_1_0_2*z2_1_5 + t670*(-G2_3_0_2*z2_1_5 + z3_3_5) + t671*(-G2_5_0_2*z2_1_5 + z2_5_5) + z2_1_5
     z1_2_5 = c_q_8*t1412 - s_q_8*t1411
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     nu1_0_5 = -Dinv1_0_0_2*z1_1_5
     # z0: z(k) (4.20)
     z0_2_5 = c_q_7*(-G1_2_0_2*z1_1_5 + z1_2_5) - s_q_7*(-G1_0_0_2*z1_1_5 + z1_0_5)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_5 = -Dinv0_0_0_2*z0_2_5
     # qdd1: joint acceleration qdd(k) (4.22)
     qdd1_0_5 = nu0_0_5*t742 - nu0_0_5*t743 + nu1_0_5
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_5 = -nu0_0_5*s_q_7
     lam1_2_5 = c_q_7*nu0_0_5
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_5 = c_q_8*lam1_0_5 - lam1_2_5*s_q_8
     lam2_2_5 = c_q_8*lam1_2_5 + lam1_0_5*s_q_8
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_5 = -G2_0_0_2*lam2_0_5 - G2_1_0_2*qdd1_0_5 - G2_2_0_2*lam2_2_5 + 0.45*G2_4_0_2*lam1_0_5 + nu2_0_5 - qdd1_0_5*t723 - qdd1_0_5*t755
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_5 = qdd1_0_5 + qdd2_0_5
     lam2_3_5 = qdd1_0_5*t670
     lam2_4_5 = -0.45*lam1_0_5
     lam2_5_5 = qdd1_0_5*t671
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_2_5 = c_q_9*lam2_2_5 - lam2_1_5*s_q_9
     # qdd3: joint acceleration qdd(k) (4.22)
     t1413 = 0.2*lam2_2_5 + lam2_4_5
     t1414 = -0.2*lam2_1_5 + lam2_5_5
     qdd3_0_5 = -G3_0_0_2*lam2_0_5 - G3_2_0_2*lam3_2_5 - G3_4_0_2*(c_q_9*t1413 + s_q_9*t1414) + nu3_0_5
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_5 = lam2_0_5 + qdd3_0_5
     lam3_1_5 = c_q_9*lam2_1_5 + lam2_2_5*s_q_9
     lam3_5_5 = c_q_9*t1414 - s_q_9*t1413
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0_5 = -G4_1_0_2*lam3_1_5 - G4_5_0_2*(c_q_10*(-0.2*lam3_1_5 + lam3_5_5) + lam2_3_5*s_q_10) + nu4_0_5
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_5 = c_q_10*lam3_0_5 - lam3_2_5*s_q_10
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0_5 = -1.0*lam4_0_5
@@ -2981,7 +2981,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z4_2_3 = c_q_17*z5_2_3 + s_q_17*z5_1_3 + 0.08*t1424 - 0.08*t1425
     z4_4_3 = t1424 - t1425
     z4_5_3 = t1422 + t1423
-    # nu4: nu(k) = D^-1 eps(k) (4.19)
+    # nu4: nu(k) = D^-1 eps(k) (4.20)
     nu4_0_6 = -Dinv4_0_0_3*z4_1_3
     # z3: z(k) (4.20)
     z3_0_6 = s_q_16*z4_2_3
@@ -2991,7 +2991,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z3_2_6 = c_q_16*z4_2_3 + 0.2*z4_4_3
     z3_3_6 = c_q_16*z5_3_3 + s_q_16*t1426
     z3_5_6 = -s_q_16*z5_3_3 + t1427
-    # nu3: nu(k) = D^-1 eps(k) (4.19)
+    # nu3: nu(k) = D^-1 eps(k) (4.20)
     nu3_0_6 = -Dinv3_0_0_3*z3_0_6
     # z2: z(k) (4.20)
     z2_0_6 = -G3_0_0_3*z3_0_6 + z3_0_6
@@ -3005,7 +3005,7 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z2_2_6 = c_q_15*t1428 + s_q_15*z3_1_6 + 0.2*t1432 - 0.2*t1433
     z2_4_6 = t1432 - t1433
     z2_5_6 = t1429 + t1431
-    # nu2: nu(k) = D^-1 eps(k) (4.19)
+    # nu2: nu(k) = D^-1 eps(k) (4.20)
     nu2_0_6 = -Dinv2_0_0_3*z2_1_6
     # z1: z(k) (4.20)
     t1434 = -G2_0_0_3*z2_1_6 + z2_0_6
@@ -3013,40 +3013,40 @@ def closed_chain_forward_dynamics(q, qd, tau, obj, corr):
     z1_0_6 = c_q_14*t1434 + s_q_14*t1435 + t1054*z2_1_6 - 0.45*z2_4_6
     z1_1_6 = -G2_1_0_3*z2_1_6 + t1012*(-G2_3_0_3*z2_1_6 + z3_3_6) + t1013*(-G2_5_0_3*z2_1_6 + z2_5_6) + z2_1_6
     z1_2_6 = c_q_14*t1435 - s_q_14*t1434
-    # nu1: nu(k) = D^-1 eps(k) (4.19)
+    # nu1: nu(k) = D^-1 eps(k) (4.20)
     nu1_0_6 = -Dinv1_0_0_3*z1_1_6
     # z0: z(k) (4.20)
     z0_2_6 = c_q_13*(-G1_2_0_3*z1_1_6 + z1_2_6) - s_q_13*(-G1_0_0_3*z1_1_6 + z1_0_6)
-    # nu0: nu(k) = D^-1 eps(k) (4.19)
+    # nu0: nu(k) = D^-1 eps(k) (4.20)
     nu0_0_6 = -Dinv0_0_0_3*z0_2_6
     # qdd1: joint acceleration qdd(k) (4.22)
     qdd1_0_6 = nu0_0_6*t1084 - nu0_0_6*t1085 + nu1_0_6
-    # lam1: lambda(k) (4.21)
+    # lam1: lambda(k) (4.22)
     lam1_0_6 = -nu0_0_6*s_q_13
     lam1_2_6 = c_q_13*nu0_0_6
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_0_6 = c_q_14*lam1_0_6 - lam1_2_6*s_q_14
     lam2_2_6 = c_q_14*lam1_2_6 + lam1_0_6*s_q_14
     # qdd2: joint acceleration qdd(k) (4.22)
     qdd2_0_6 = -G2_0_0_3*lam2_0_6 - G2_1_0_3*qdd1_0_6 - G2_2_0_3*lam2_2_6 + 0.45*G2_4_0_3*lam1_0_6 + nu2_0_6 - qdd1_0_6*t1065 - qdd1_0_6*t1097
-    # lam2: lambda(k) (4.21)
+    # lam2: lambda(k) (4.22)
     lam2_1_6 = qdd1_0_6 + qdd2_0_6
     lam2_3_6 = qdd1_0_6*t1012
     lam2_4_6 = -0.45*lam1_0_6
     lam2_5_6 = qdd1_0_6*t1013
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_2_6 = c_q_15*lam2_2_6 - lam2_1_6*s_q_15
     # qdd3: joint acceleration qdd(k) (4.22)
     t1436 = 0.2*lam2_2_6 + lam2_4_6
     t1437 = -0.2*lam2_1_6 + lam2_5_6
     qdd3_0_6 = -G3_0_0_3*lam2_0_6 - G3_2_0_3*lam3_2_6 - G3_4_0_3*(c_q_15*t1436 + s_q_15*t1437) + nu3_0_6
-    # lam3: lambda(k) (4.21)
+    # lam3: lambda(k) (4.22)
     lam3_0_6 = lam2_0_6 + qdd3_0_6
     lam3_1_6 = c_q_15*lam2_1_6 + lam2_2_6*s_q_15
     lam3_5_6 = c_q_15*t1437 - s_q_15*t1436
     # qdd4: joint acceleration qdd(k) (4.22)
     qdd4_0_6 = -G4_1_0_3*lam3_1_6 - G4_5_0_3*(c_q_16*(-0.2*lam3_1_6 + lam3_5_6) + lam2_3_6*s_q_16) + nu4_0_6
-    # lam4: lambda(k) (4.21)
+    # lam4: lambda(k) (4.22)
     lam4_0_6 = c_q_16*lam3_0_6 - lam3_2_6*s_q_16
     # qdd5: joint acceleration qdd(k) (4.22)
     qdd5_0_6 = -1.0*lam4_0_6

@@ -20,7 +20,11 @@ from soagen.dynamics import jacobian as jac
 from soagen.dynamics import mass_matrix as crb
 from soagen.dynamics import regressor as reg
 from soagen.dynamics.coriolis import coriolis_matrix as _coriolis
-from soagen.dynamics.elastic import elastic_forces, has_elastic_forces
+from soagen.dynamics.elastic import (
+    elastic_forces,
+    elastic_jacobians,
+    has_elastic_forces,
+)
 from soagen.dynamics.fd_derivatives import fd_derivatives
 from soagen.dynamics.id_derivatives import id_derivatives
 from soagen.dynamics.rne import rne
@@ -59,8 +63,9 @@ def _tip(robot, f_tip, xp):
 
 
 def inverse_dynamics(robot, q, qd, qdd, f_tip=None, xp=NUMPY):
-    """Joint forces T = M qdd + C + J^T f(0) by recursive Newton-Euler (2.24)-(2.30)
-    (+ the elastic forces of flexible bodies and spring-damper joints, (F.5))."""
+    """Joint forces T = M qdd + C + J^T f(0) - tau_passive by recursive Newton-Euler
+    (2.24)-(2.30), with the rotors' J_m qdd and the passive forces (:func:`passive_forces`:
+    joint springs and dampers, a flexible body's modal ones (F.5)) where the model has them."""
     s = _state(robot, q, qd, xp)
     T = np.concatenate(rne(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp, _tip(robot, f_tip, xp)))
     return _plus_elastic(robot, s, T, xp)
@@ -68,7 +73,8 @@ def inverse_dynamics(robot, q, qd, qdd, f_tip=None, xp=NUMPY):
 
 def bias_forces(robot, q, qd, f_tip=None, xp=NUMPY):
     """C (+ J^T f(0)): Coriolis, centrifugal and gravity forces, RNE with qdd = 0 (3.23)
-    (+ the elastic forces (F.5))."""
+    (- tau_passive where the model has passive forces: MuJoCo's qfrc_bias - qfrc_passive),
+    so that forward dynamics is M^-1 (tau - bias_forces)."""
     s = _state(robot, q, qd, xp)
     T = np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp, _tip(robot, f_tip, xp)))
     return _plus_elastic(robot, s, T, xp)
@@ -82,8 +88,30 @@ def _plus_elastic(robot, s, T, xp, sign=1):
     return T + sign * elastic_forces(robot, s.q, s.qd, xp)
 
 
+def passive_forces(robot, q, qd, xp=NUMPY):
+    """tau_passive (nv): the joints' springs and viscous dampers, -k (q - q_rest) - d qd,
+    and a flexible body's modal -K eta - C eta_dot; MuJoCo's ``qfrc_passive`` for what
+    soagen models of it (its ``qfrc_spring + qfrc_damper`` of the joints; friction loss,
+    fluid forces, gravity compensation and tendons are not modelled). Forward dynamics
+    solves M qdd + C = tau + tau_passive, and inverse dynamics returns that tau."""
+    s = _state(robot, q, qd, xp, gravity=False)
+    if not has_elastic_forces(robot):
+        return xp.zeros(robot.nv)
+    return -elastic_forces(robot, s.q, s.qd, xp)
+
+
+def known_forces(robot, q, qd, qdd, xp=NUMPY):
+    """The part of inverse dynamics that does not depend on the inertial parameters pi:
+    the rotors' J_m qdd and -tau_passive, so that
+    inverse_dynamics(q, qd, qdd) = regressor(q, qd, qdd) @ pi + known_forces(q, qd, qdd)."""
+    _vec(q, robot.nq, "q", xp)
+    T = robot.armature * _vec(qdd, robot.nv, "qdd", xp)
+    return T - passive_forces(robot, q, qd, xp)
+
+
 def mass_matrix(robot, q, xp=NUMPY):
-    """M = H phi M phi^T H^T (3.20), O(N^2) composite-inertia recursion."""
+    """M = H phi M phi^T H^T + J_m (3.20), O(N^2) composite-inertia recursion; J_m the
+    joints' rotor inertias (armature), zero without them."""
     return crb.mass_matrix(robot, _state(robot, q, None, xp, gravity=False), xp)
 
 
@@ -100,8 +128,10 @@ def _method(method, known, what):
 
 
 def forward_dynamics(robot, q, qd, tau, method="fd1", f_tip=None, xp=NUMPY):
-    """Joint accelerations qdd from T = M qdd + C + J^T f(0), by FD1-FD4 of Part I or
-    ``method="ldl"``, M^-1 (T - C) with M = L^T D L (dense, for small N)."""
+    """Joint accelerations qdd from T + tau_passive = M qdd + C + J^T f(0), by FD1-FD4 of
+    Part I or ``method="ldl"``, M^-1 (T - C) with M = L^T D L (dense, for small N); the
+    passive forces (:func:`passive_forces`) and the rotors' J_m (in D(k) = H P H^T + J_m)
+    where the model has them: with tau = 0, MuJoCo's qacc without constraints."""
     _method(method, FD_METHODS, "forward dynamics")
     s = _state(robot, q, qd, xp)
     tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
@@ -194,7 +224,11 @@ def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
     joints simply d/dq) (docs/derivatives.md (D.1), (D.11)-(D.14))."""
     _rigid(robot, "inverse_dynamics_derivatives")
     s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
-    return id_derivatives(robot, s, qd, _vec(qdd, robot.nv, "qdd", xp), xp)
+    dq, dqd = id_derivatives(robot, s, qd, _vec(qdd, robot.nv, "qdd", xp), xp)
+    if has_elastic_forces(robot):                      # - d tau_passive: + k, + d
+        K, C = elastic_jacobians(robot)
+        dq, dqd = dq + xp.constant(K), dqd + xp.constant(C)
+    return dq, dqd
 
 
 def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY, method="innovations"):
@@ -204,7 +238,12 @@ def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY, method="innovation
     _rigid(robot, "forward_dynamics_derivatives")
     _method(method, forward.MINV_METHODS, "inverse mass matrix")
     s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
-    return fd_derivatives(robot, s, qd, _vec(tau, robot.nv, "tau", xp), xp, method)
+    tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
+    dq, dqd, Minv = fd_derivatives(robot, s, qd, tau, xp, method)
+    if has_elastic_forces(robot):                      # the passive forces' own -M^-1 (k, d)
+        K, C = elastic_jacobians(robot)
+        dq, dqd = dq - Minv @ xp.constant(K), dqd - Minv @ xp.constant(C)
+    return dq, dqd, Minv
 
 
 def coriolis_matrix(robot, q, qd, xp=NUMPY):
@@ -238,7 +277,9 @@ def inertial_parameters(robot):
 
 
 def regressor(robot, q, qd, qdd, xp=NUMPY):
-    """Y (nv x 10 nb) with inverse_dynamics(q, qd, qdd) = Y pi (docs/derivatives.md (D.17)-(D.18))."""
+    """Y (nv x 10 nb) with inverse_dynamics(q, qd, qdd) = Y pi + known_forces(q, qd, qdd)
+    (docs/derivatives.md (D.17)-(D.18)): the rotors' J_m qdd and the passive forces are
+    known terms, not parameters (zero for a robot without them)."""
     _rigid(robot, "regressor")
     s = _state(robot, q, qd, xp)
     return reg.regressor(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp)

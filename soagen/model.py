@@ -44,13 +44,27 @@ class Joint:
     kind: str                      # one of JOINT_KINDS
     axis: tuple = (0.0, 0.0, 1.0)  # unit axis in the body frame (revolute, prismatic)
     urdf_type: str = ""            # what the file said (continuous, revolute, floating...)
-    stiffness: float = 0.0         # a spring-damper joint (Swain-Morris C.2, revolute and
-    damping: float = 0.0           # prismatic): T = ... + stiffness (q - rest) + damping qd,
-    rest: float = 0.0              # passive in the unified model (docs/flexible.md)
+    stiffness: float = 0.0         # a spring (Swain-Morris C.2; revolute and prismatic joints)
+    damping: float = 0.0           # and a viscous damper (every joint kind, each of its dofs):
+    rest: float = 0.0              # the passive force -stiffness (q - rest) - damping qd
+    armature: tuple = ()           # J_m: the rotor inertia reflected to the joint, one value per
+                                   # joint dof (kg m^2, or kg on a prismatic dof); () for none
+    actuated: bool = True          # False: a passive spring-damper joint (no joint force input)
+
+    def __post_init__(self):
+        J = tuple(float(x) for x in np.broadcast_to(np.asarray(self.armature, dtype=float), (self.nv,))) \
+            if np.size(self.armature) else ()
+        object.__setattr__(self, "armature", J if any(J) else ())
 
     @property
     def elastic(self) -> bool:
+        """A spring or a damper: passive joint forces (docs/robot-format.md, "Passive forces")."""
         return self.stiffness != 0.0 or self.damping != 0.0
+
+    @property
+    def J_m(self) -> np.ndarray:
+        """The armature J_m(k) as an nv-vector (zeros for a joint without it)."""
+        return np.array(self.armature) if self.armature else np.zeros(self.nv)
 
     @property
     def nq(self) -> int:
@@ -243,6 +257,18 @@ class Robot:
         return all(b.parent == i - 1 for i, b in enumerate(self.bodies))
 
     @property
+    def has_armature(self) -> bool:
+        """Whether some joint has rotor inertia J_m (it enters D(k) and the mass matrix)."""
+        return any(b.joint.armature for b in self.bodies)
+
+    @property
+    def armature(self) -> np.ndarray:
+        """J_m of every joint coordinate (nv; zero on modal coordinates): the diagonal that
+        the rotor inertias add to the mass matrix, Pinocchio's ``model.armature``."""
+        return np.concatenate([np.concatenate([b.joint.J_m, np.zeros(b.m)]) for b in self.bodies]) \
+            if self.bodies else np.zeros(0)
+
+    @property
     def is_flexible(self) -> bool:
         return any(b.flex is not None for b in self.bodies)
 
@@ -311,6 +337,55 @@ class Robot:
             if b.m:                          # modal coordinates: small deformations
                 parts.append(flexible_configuration(b.flex, rng))
         return np.concatenate(parts) if parts else np.zeros(0)
+
+
+def armature_block(body):
+    """J_m(k) as the body's nv x nv diagonal (zero on modal coordinates), the term rotor
+    inertia adds to D(k) = H P H^T + J_m (4.6) and to the mass matrix's diagonal block;
+    None for a joint without armature, so that the papers' recursions run unchanged."""
+    if not body.joint.armature:
+        return None
+    return np.diag(np.concatenate([body.joint.J_m, np.zeros(body.m)]))
+
+
+def with_armature(robot: Robot, armature: dict) -> Robot:
+    """A copy of ``robot`` with the rotor inertias ``armature``: {joint name: J_m}, J_m a
+    number (every dof of the joint) or one value per dof, finite and >= 0; joints not
+    named keep theirs. An unknown joint name or a bad value is a SoagenError naming it."""
+    names = {b.joint_name: i for i, b in enumerate(robot.bodies)}
+    bodies = list(robot.bodies)
+    for name, value in armature.items():
+        if name not in names:
+            raise SoagenError(f"{robot.source}: armature: no moving joint {name!r}")
+        i = names[name]
+        joint = bodies[i].joint
+        bodies[i] = replace(bodies[i], joint=replace(joint, armature=armature_values(
+            f"{robot.source}: armature of joint {name!r}", value, joint.nv)))
+    return replace(robot, bodies=tuple(bodies))
+
+
+def armature_values(where, value, nv) -> tuple:
+    """J_m of a joint with nv dofs from a number or nv numbers (finite, >= 0); a bad value
+    is a SoagenError that starts with ``where``."""
+    problem = armature_problem(value, nv)
+    if problem:
+        raise SoagenError(f"{where}: {problem}")
+    return tuple(float(x) for x in np.broadcast_to(np.asarray(value, dtype=float), (nv,)))
+
+
+def armature_problem(value, nv) -> str | None:
+    """What is wrong with ``value`` as the armature of a joint with nv dofs, or None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, list, tuple, np.ndarray, np.floating)):
+        return f"expected a number or {nv} numbers, got {value!r}"
+    try:
+        J = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return f"expected a number or {nv} numbers, got {value!r}"
+    if J.ndim > 1 or (J.ndim == 1 and J.shape != (nv,)):
+        return f"expected a number or {nv} numbers (one per dof), got {J.size}"
+    if not np.all(np.isfinite(J)) or np.any(J < 0):
+        return f"the armature must be finite and >= 0, got {value!r}"
+    return None
 
 
 def index_bodies(bodies) -> tuple:
@@ -404,20 +479,23 @@ def symbolic_parameters(robot: Robot) -> Robot:
 
 
 def check_articulated_inertia(robot: Robot, i: int, P, H, D):
-    """Refuse a singular D(k) = H(k) P(k) H^T(k) (Part I (4.6)) before it is inverted, so
+    """Refuse a singular D(k) = H(k) P(k) H^T(k) (+ J_m(k)) (Part I (4.6)) before it is inverted, so
     that no algorithm returns inf or NaN. Numbers only: a symbolic D (object array)
     passes, and so do arrays of other libraries (autodiff tracers). Each joint
     coordinate is scaled by the articulated inertia it moves against (trace of the
     angular or linear block of P(k); a modal coordinate of a flexible body by its diagonal
-    entry of P(k)), so the test is unit-free (tolerances.SINGULAR_D):
-    D_n = W^-1/2 D W^-1/2 must have its smallest eigenvalue above SINGULAR_D."""
+    entry of P(k); plus the joint's armature J_m, which D(k) = H P H^T + J_m includes), so
+    the test is unit-free (tolerances.SINGULAR_D): D_n = W^-1/2 D W^-1/2 must have its
+    smallest eigenvalue above SINGULAR_D."""
     if not (isinstance(D, np.ndarray) and D.dtype.kind == "f"):
         return
     p = P.diagonal().tolist()
     ang, lin = p[0] + p[1] + p[2], p[3] + p[4] + p[5]
+    joint = robot.bodies[i].joint
     if D.shape == (1, 1):                         # plain floats: this runs once per body per call
         h = H[0].tolist()
-        w = [(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]) * ang + (h[3] * h[3] + h[4] * h[4] + h[5] * h[5]) * lin]
+        w = [(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]) * ang + (h[3] * h[3] + h[4] * h[4] + h[5] * h[5]) * lin
+             + (joint.armature[0] if joint.armature else 0.0)]
         if float(D[0, 0]) > SINGULAR_D * w[0]:    # also False for NaN
             return
     else:
@@ -425,6 +503,8 @@ def check_articulated_inertia(robot: Robot, i: int, P, H, D):
         w = H2[:, :3].sum(axis=1) * ang + H2[:, 3:6].sum(axis=1) * lin
         if H.shape[1] > 6:                        # modal rows: their own modal mass P(k)_jj
             w = w + H2[:, 6:] @ P.diagonal()[6:]
+        if joint.armature:
+            w = w + np.concatenate([joint.J_m, np.zeros(len(w) - joint.nv)])
         if np.all(w > 0):
             s = 1 / np.sqrt(w)
             try:                                  # lambda_min(D_n) > SINGULAR_D

@@ -129,12 +129,12 @@ def mujoco_terms(robot, m, q, v):
     """MuJoCo's mass matrix and bias forces (qfrc_bias: Coriolis, centrifugal, gravity)
     in soagen's coordinates, with the oracle of tests/test_mjcf.py: qvel = T v, qacc =
     T a + Tdot v, soagen's generalized forces are T^T MuJoCo's, so the bias is
-    T^T (qfrc_bias + M_mj Tdot v). Armature is taken out (soagen does not model it)."""
+    T^T (qfrc_bias + M_mj Tdot v). M_mj includes the armature, as soagen's M does."""
     from tests.test_mjcf import MuJoCoOracle
 
     oracle = MuJoCoOracle(robot, m)
     T, Tdv = oracle.set_state(q, v)
-    M_mj = full_mass_matrix(m, oracle.d) - oracle.armature
+    M_mj = full_mass_matrix(m, oracle.d)
     return T.T @ M_mj @ T, T.T @ (oracle.d.qfrc_bias + M_mj @ Tdv)
 
 
@@ -155,6 +155,7 @@ def qpos_to_q(robot, qpos):
 FREE = textwrap.dedent("""\
     <mujoco model="free">
       <option gravity="0.5 -0.3 -9.81">{flag}</option>
+      <default><geom contype="0" conaffinity="0"/></default>
       <worldbody>
         <body name="torso" pos="0.2 -0.1 1" euler="90 0 0">
           <freejoint name="root"/>
@@ -231,18 +232,24 @@ def test_disabled_gravity_is_read_from_the_compiled_options(tmp_path):
     assert tuple(enabled.gravity) == (0.5, -0.3, -9.81)
 
 
-def test_armature_is_named_in_a_warning_and_is_the_only_difference(tmp_path):
-    """Armature (rotor inertia) is not part of the rigid-body model: a warning names the
-    joint, and MuJoCo's mass matrix is soagen's plus diag(armature)."""
-    path = write(tmp_path, FREE.format(flag="").replace('axis="0 1 0"/>', 'axis="0 1 0" armature="0.25"/>'), "arm.xml")
-    with pytest.warns(RobotFileWarning, match="<joint name='shoulder'>: armature is not modelled"):
-        robot = soagen.load(path)
+def test_armature_is_read_into_the_mass_matrix_as_mujoco_does(tmp_path):
+    """Armature (rotor inertia) is read, per dof of each joint (a hinge and a free joint
+    here), with no warning: MuJoCo's mass matrix is soagen's, and the rigid part is the
+    mass matrix without it plus diag(armature)."""
+    text = FREE.format(flag="").replace('axis="0 1 0"/>', 'axis="0 1 0" armature="0.25"/>')
+    path = write(tmp_path, text.replace('<freejoint name="root"/>', '<joint name="root" type="free" armature="0.125"/>'),
+                 "arm.xml")
+    robot = load_quietly(path)
+    rigid = load_quietly(write(tmp_path, FREE.format(flag=""), "rigid.xml"))
     from tests.test_mjcf import MuJoCoOracle
 
     oracle = MuJoCoOracle(robot, mujoco.MjModel.from_xml_path(str(path)))
     q = robot.random_configuration(np.random.default_rng(1))
     T, _ = oracle.set_state(q, np.zeros(robot.nv))
-    k = robot.v_slice([b.joint_name for b in robot.bodies].index("shoulder")).start
-    armature = np.zeros((robot.nv, robot.nv))
-    armature[k, k] = 0.25
-    assert rel_err(T.T @ full_mass_matrix(oracle.m, oracle.d) @ T, A.mass_matrix(robot, q) + armature) < TOL
+    names = [b.joint_name for b in robot.bodies]
+    armature = np.zeros(robot.nv)
+    armature[robot.v_slice(names.index("root"))] = 0.125
+    armature[robot.v_slice(names.index("shoulder"))] = 0.25
+    assert np.array_equal(robot.armature, armature)
+    assert rel_err(A.mass_matrix(robot, q), T.T @ full_mass_matrix(oracle.m, oracle.d) @ T) < TOL
+    assert rel_err(A.mass_matrix(robot, q), A.mass_matrix(rigid, q) + np.diag(armature)) < TOL

@@ -67,9 +67,6 @@ class MuJoCoOracle:
 
     def __init__(self, robot, model):
         self.robot, self.m, self.d = robot, model, mujoco.MjData(model)
-        # armature is not modelled by soagen (a warning says so): taken out of MuJoCo's M
-        # (its RNE recursion leaves armature out, and gravity compensation, a passive force)
-        self.armature = np.diag(model.dof_armature)
 
     def set_state(self, q, v):
         """qpos, and T with qvel = T v; returns T and Tdot v."""
@@ -103,13 +100,17 @@ class MuJoCoOracle:
             mujoco.mj_fullM(self.m, self.d, M)              # MuJoCo 4
         except TypeError:
             mujoco.mj_fullM(self.m, M, self.d.qM)           # MuJoCo 3
-        return T.T @ (M - self.armature) @ T
+        return T.T @ M @ T                                  # armature included
 
     def inverse_dynamics(self, q, v, a):
+        """M qacc + qfrc_bias - the joints' passive forces: MuJoCo's RNE (which leaves the
+        rotors out) + armature qacc - qfrc_spring - qfrc_damper (gravity compensation, a
+        passive force soagen does not model, is left out)."""
         T, Tdv = self.set_state(q, v)
         self.d.qacc[:] = T @ a + Tdv
         out = np.zeros(self.m.nv)
         mujoco.mj_rne(self.m, self.d, 1, out)
+        out += self.m.dof_armature * self.d.qacc - self.d.qfrc_spring - self.d.qfrc_damper
         return T.T @ out
 
 
@@ -154,13 +155,13 @@ def test_tip_site_pose_matches_mujoco(tmp_path):
 
 
 def test_mujoco_testdata_model_free_bodies_and_warnings():
-    """MuJoCo's own test model: free joints, balls, two hinges in one body, plus what the
-    rigid-body model leaves out (armature, gravcomp, an equality), each named in a warning."""
+    """MuJoCo's own test model: free joints, balls, two hinges in one body, armature read,
+    plus what the model leaves out (gravcomp, an equality), each named in a warning."""
     path = next(p for p in sys.modules["mujoco"].__path__) + "/testdata/model.xml"
     with pytest.warns(RobotFileWarning) as rec:
         robot = soagen.load(path)
     text = [str(w.message) for w in rec]
-    assert any("armature is not modelled" in t for t in text)
+    assert not any("armature is not modelled" in t for t in text) and robot.has_armature
     assert any("gravity compensation" in t for t in text)
     assert any("equality constraints are not modelled" in t for t in text)
     m = mujoco.MjModel.from_xml_path(path)
@@ -194,7 +195,8 @@ def test_urdf_saved_as_xml_is_read_as_urdf(tmp_path):
 @pytest.mark.parametrize("rel", ["ur_description/urdf/ur5_robot.urdf", "z1_description/urdf/z1.urdf"])
 def test_urdf_compiled_by_mujoco_against_pinocchio(tmp_path, rel):
     """A real robot read through MuJoCo's compiler (its URDF import, fixed links kept as
-    welded bodies) gives Pinocchio's dynamics on the URDF."""
+    welded bodies) gives Pinocchio's dynamics on the URDF; MuJoCo imports <dynamics
+    damping> (Z1 has it), which is Pinocchio's ``model.damping`` and soagen's passive force."""
     pin = pytest.importorskip("pinocchio", reason="needs the optional 'pin' package")
     root = example_robot_data_dir()
     if root is None:
@@ -220,7 +222,9 @@ def test_urdf_compiled_by_mujoco_against_pinocchio(tmp_path, rel):
         qp = conv.q_to_pin(q)
         assert rel_err(A.mass_matrix(robot, q), conv.matrix_from_pin(symmetrized(pin.crba(model, data, qp)))) < 1e-9
         tau = conv.v_from_pin(pin.rnea(model, data, qp, conv.v_to_pin(v), conv.v_to_pin(a)))
-        assert rel_err(A.inverse_dynamics(robot, q, v, a), tau) < 1e-9
+        passive = A.passive_forces(robot, q, v)
+        assert rel_err(passive, -conv.v_from_pin(model.damping) * v) < 1e-15
+        assert rel_err(A.inverse_dynamics(robot, q, v, a) + passive, tau) < 1e-9
 
 
 ARM_ROOT = ET.fromstring(ARM)

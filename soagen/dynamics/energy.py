@@ -1,7 +1,8 @@
 """Kinetic and potential energy (for energy-conservation checks and `soagen simulate`).
 
 T = sum_k 1/2 Vhat(k)^T Mhat(k) Vhat(k) over the bodies (Part I (3.20): 1/2 qd^T M qd;
-for flexible bodies the kinetic energy (F.3) the recursions are derived from). The
+for flexible bodies the kinetic energy (F.3) the recursions are derived from; plus the
+rotors' 1/2 J_m qd^2). The
 potential is gravity's, -g . (sum_k m_k o_k + R_k s_k), s_k the first moment of body k
 about O(k) (read off M(k) = [[., s~], [-s~, m]], a function of eta for a flexible body),
 plus the elastic energy 1/2 eta^T K eta and 1/2 k (q - q_rest)^2 of spring joints (F.5)."""
@@ -14,7 +15,11 @@ from soagen.dynamics.kinematics import world_poses
 
 
 def kinetic_energy(robot, s):
-    return sum(0.5 * (V @ (M @ V)) for V, M in zip(s.V, s.M))
+    """sum_k 1/2 V^T M V, plus each rotor's 1/2 J_m qd^2 (armature)."""
+    T = sum(0.5 * (V @ (M @ V)) for V, M in zip(s.V, s.M))
+    if robot.has_armature:
+        T += 0.5 * float(s.qd @ (robot.armature * s.qd))
+    return T
 
 
 def potential_energy(robot, s):

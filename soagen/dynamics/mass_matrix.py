@@ -4,7 +4,8 @@ By Corollary A.1 (Lemma A.1 with psi = phi), phi M phi^T = R + phi~ R + R phi~^T
 composite inertias R(k+1) = phi(k+1, k) R(k) phi^T(k+1, k) + M(k+1), and the block
 (k, l), k >= l, of phi M phi^T is phi(k, l) R(l). Hence
 M(k, l) = H(k) phi(k, l) R(l) H^T(l): one tip-to-base sweep for R, then for each l a walk
-towards the base (:mod:`soagen.dynamics.composite`)."""
+towards the base (:mod:`soagen.dynamics.composite`). The joints' rotor inertias J_m(k)
+(armature) add to the diagonal blocks: M = H phi M phi^T H^T + J_m."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from soagen.dynamics.composite import (
     composite_inertias,
     towards_base,
 )
+from soagen.model import armature_block
 
 COLUMN_WALK = "mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)"
 
@@ -25,6 +27,8 @@ def mass_matrix(robot, s, xp):
         cl = robot.v_slice(l)
         for k, F in towards_base(robot, s, l, R[l] @ s.H[l].T, xp, "F", COLUMN_WALK):   # phi(k, l) R(l) H^T(l)
             block = s.H[k] @ F
+            if k == l and armature_block(robot.bodies[l]) is not None:
+                block = block + xp.constant(armature_block(robot.bodies[l]))     # + J_m(k)
             Mass[robot.v_slice(k), cl] = block
             if k != l:
                 Mass[cl, robot.v_slice(k)] = block.T

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 from soagen.dynamics.composite import composite_forces
 from soagen.dynamics.sweeps import anticausal_propagate
+from soagen.model import armature_block
 
 
 def rne(robot, s, qdd, xp, f_tip=None):
     """T = H phi (M alpha + b + B f(0)), alpha = phi^T (H^T qdd + a)  (3.17), (3.18).
 
     ``s`` is the :class:`~soagen.dynamics.sweeps.State` (V, a already swept); ``f_tip``
-    is f(0), world-aligned at the tip point. Returns T(k) per body."""
-    return newton_euler(robot, s, qdd, xp, f_tip)[2]
+    is f(0), world-aligned at the tip point. A joint's rotor inertia adds J_m(k) qdd(k),
+    the rotor's own inertial torque (M = H phi M phi^T H^T + J_m). Returns T(k) per body."""
+    T = newton_euler(robot, s, qdd, xp, f_tip)[2]
+    for i, body in enumerate(robot.bodies):
+        J_m = armature_block(body)
+        if J_m is not None:
+            T[i] = T[i] + xp.constant(J_m) @ qdd[robot.v_slice(i)]            # + J_m qdd
+    return T
 
 
 def newton_euler(robot, s, qdd, xp, f_tip=None):

@@ -18,7 +18,7 @@ SUFFIXES = (".yaml", ".yml", ".urdf", ".xacro", ".xml")
 
 
 def load(path, tip: str | None = None, floating_base: bool = False, strict: bool = False,
-         lock=()) -> Robot:
+         lock=(), armature: dict | None = None, passive: bool | None = None) -> Robot:
     """Load a robot file into a validated model.
 
     ``path``: a ``.yaml``/``.yml``, ``.urdf``, ``.xacro`` (``.urdf.xacro``) or MJCF
@@ -30,38 +30,57 @@ def load(path, tip: str | None = None, floating_base: bool = False, strict: bool
     ``NAME=VALUE`` (NAME may be a pattern such as ``'*Finger*'``; default value: the
     neutral position), merged like the file's fixed joints. Dubious but finite data (an
     inertia violating the triangle inequality) gives a
-    :class:`~soagen.errors.RobotFileWarning`; ``strict=True`` refuses it instead."""
+    :class:`~soagen.errors.RobotFileWarning`; ``strict=True`` refuses it instead.
+
+    ``armature``: rotor inertias {joint name: J_m} (a number, or one per dof of the joint),
+    replacing the file's: they enter D(k) = H P H^T + J_m and the mass matrix's diagonal.
+    ``passive``: whether the file's passive joint forces (damping, springs) enter the
+    model; by default yes for MJCF and YAML files, and no for URDF, whose ``<dynamics
+    damping>`` is a simulator hint that Pinocchio's dynamics ignore (docs/robot-format.md,
+    "Passive forces and armature")."""
     from soagen.loaders.bundled import resolve
-    from soagen.loaders.description import build, lock_joints, with_floating_base
+    from soagen.loaders.description import (
+        build,
+        lock_joints,
+        with_armature,
+        with_floating_base,
+        without_passive,
+    )
 
     path = resolve(path)
-    d = parse(path)
+    d = parse(path, passive=passive)
+    if passive is False:
+        d = without_passive(d)
     if isinstance(lock, str):
         lock = [lock]
     if lock:
         d = lock_joints(d, lock)
     if floating_base:
         d = with_floating_base(d)
+    if armature:
+        d = with_armature(d, armature)
     return build(d, tip=tip, strict=strict)
 
 
-def parse(path: Path):
+def parse(path: Path, passive: bool | None = None):
     """The description of a robot file, by its suffix (an overlay YAML reads its base
-    file with this function too)."""
+    file with this function too); ``passive=True`` reads a URDF's ``<dynamics damping>``."""
+    from functools import partial
+
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
         from soagen.loaders import yaml_format
 
-        return yaml_format.parse(path, parse_base=parse)
+        return yaml_format.parse(path, parse_base=partial(parse, passive=passive))
     if suffix == ".xacro":
         from soagen.loaders import urdf
         from soagen.loaders.xacro import expand
 
-        return urdf.parse(path, expand(path))
+        return urdf.parse(path, expand(path), passive=bool(passive))
     if suffix == ".urdf" or (suffix == ".xml" and _root_tag(path) != "mujoco"):   # a URDF saved as .xml
         from soagen.loaders import urdf
 
-        return urdf.parse(path)
+        return urdf.parse(path, passive=bool(passive))
     if suffix == ".xml":                    # MJCF (<mujoco>)
         from soagen.loaders import mjcf
 

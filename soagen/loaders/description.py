@@ -56,9 +56,11 @@ class JointSpec:
     axis: np.ndarray
     axis2: np.ndarray | None = None     # universal joints: the second axis
     mimic: str | None = None            # URDF <mimic joint=...>: checked, not enforced
-    stiffness: float = 0.0              # a spring-damper joint (Swain-Morris C.2, (C10))
-    damping: float = 0.0
-    rest: float = 0.0
+    stiffness: float = 0.0              # passive forces: a spring (Swain-Morris C.2, (C10); MJCF
+    damping: float = 0.0                # stiffness/springref) and a viscous damper (MJCF, URDF
+    rest: float = 0.0                   # <dynamics damping>)
+    armature: object = ()               # rotor inertia J_m: a number or one per dof (validated in build)
+    actuated: bool = True               # False: a passive spring-damper joint (YAML springs)
 
 
 @dataclass
@@ -94,8 +96,13 @@ def expand_universal(d: Description) -> Description:
             raise RobotFileError(d.path, j.where, "a universal joint needs 'axis2'")
         cross = f"{j.child}_cross"
         links.append(LinkSpec(cross, f"{j.where} (cross link)"))
-        joints += [JointSpec(f"{j.name}_1", j.where, "revolute", j.parent, cross, j.R, j.r, j.axis),
-                   JointSpec(f"{j.name}_2", j.where, "revolute", cross, j.child, np.eye(3), np.zeros(3), j.axis2)]
+        J = np.broadcast_to(np.asarray(j.armature, dtype=float), (2,)) if np.size(j.armature) else ((), ())
+        joints += [replace(j, name=f"{j.name}_{n + 1}", type="revolute", child=c, R=R, r=r, axis=a,
+                           axis2=None, armature=J[n])
+                   for n, (c, R, r, a) in enumerate([(cross, j.R, j.r, j.axis),
+                                                     (j.child, np.eye(3), np.zeros(3), j.axis2)])]
+        joints[-2] = replace(joints[-2], parent=j.parent)
+        joints[-1] = replace(joints[-1], parent=cross)
     return replace(d, links=links, joints=joints)
 
 
@@ -269,11 +276,19 @@ def make_bodies(d: Description, layout: Layout, notes) -> list:
 
 
 def _joint(d, j, kind, axis):
-    """The joint model, with the spring and damper of a spring-damper joint."""
-    if (j.stiffness or j.damping) and kind not in ("revolute", "prismatic"):
-        raise RobotFileError(d.path, j.where, f"stiffness and damping are for revolute and prismatic joints, "
+    """The joint model, with its passive forces (spring, damper) and rotor inertia."""
+    from soagen.model import armature_problem
+
+    if j.stiffness and kind not in ("revolute", "prismatic"):
+        raise RobotFileError(d.path, j.where, f"a spring (stiffness) is for revolute and prismatic joints, "
                              f"not {j.type}")
-    return Joint(kind, axis, j.type, stiffness=float(j.stiffness), damping=float(j.damping), rest=float(j.rest))
+    nv = Joint(kind).nv
+    if np.size(j.armature):
+        problem = armature_problem(j.armature, nv)
+        if problem:
+            raise RobotFileError(d.path, j.where, f"armature: {problem}")
+    return Joint(kind, axis, j.type, stiffness=float(j.stiffness), damping=float(j.damping), rest=float(j.rest),
+                 armature=j.armature, actuated=j.actuated)
 
 
 def _flexible(d, own, parts):
@@ -379,6 +394,23 @@ def _locked(path, j: JointSpec, value) -> JointSpec:
         else:
             R = R @ axis_rotation(axis, value, NUMPY)
     return replace(j, type="fixed", R=R, r=r)
+
+
+def with_armature(d: Description, armature: dict) -> Description:
+    """The description with the rotor inertias ``armature`` ({joint name: J_m, a number or
+    one per dof}; ``soagen.load(path, armature=...)``) on its moving joints."""
+    if not isinstance(armature, dict):
+        raise RobotFileError(d.path, "armature", f"expected a mapping from joint names to values, got {armature!r}")
+    joints = {j.name: j for j in d.joints}
+    for name in armature:
+        if name not in joints or joints[name].type == "fixed":
+            raise RobotFileError(d.path, "armature", f"no moving joint {name!r}")
+    return replace(d, joints=[replace(j, armature=armature[j.name]) if j.name in armature else j for j in d.joints])
+
+
+def without_passive(d: Description) -> Description:
+    """The description without passive joint forces (``soagen.load(path, passive=False)``)."""
+    return replace(d, joints=[replace(j, stiffness=0.0, damping=0.0, rest=0.0) for j in d.joints])
 
 
 def with_floating_base(d: Description, world: str = "world", joint: str = "root_joint") -> Description:

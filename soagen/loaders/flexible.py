@@ -527,7 +527,7 @@ def lumped_beam_robot(beams, *, segments=10, joint_axis=(0.0, 0.0, 1.0), gravity
         for j in range(segments):
             kj = clamp if j == 0 else EI(b) / l
             joint = hinge if kj is None else Joint("revolute", tuple(axis), "revolute", stiffness=kj,
-                                                   damping=damping * kj)
+                                                   damping=damping * kj, actuated=False)
             add(f"beam{k + 1}_s{j + 1}", joint, start if j == 0 else np.array([l, 0.0, 0.0]), *seg)
     tip = Frame("tip", len(bodies) - 1, _ro(np.eye(3)), _ro([beams[-1].length / segments, 0.0, 0.0]))
     return Robot(name=name, source=name, base="world", bodies=index_bodies(bodies), frames=(tip,), tip=tip,

@@ -18,8 +18,15 @@ Mapping (docs/robot-format.md, "MJCF"):
   (omega, v) in the body frame, MuJoCo's qvel is (v in the world frame, omega in the
   body frame);
 * gravity is the compiled ``opt.gravity``, zero when ``<flag gravity="disable"/>``;
-* what the rigid-body model leaves out is named in a warning: armature (it adds to
-  MuJoCo's mass matrix), gravity compensation, equality constraints.
+* a joint's ``armature`` (MuJoCo's ``dof_armature``, defaults and classes applied by the
+  compiler) is its rotor inertia J_m; its ``damping`` (``dof_damping``) and ``stiffness``
+  with ``springref`` (``jnt_stiffness``, ``qpos_spring``) are its passive forces
+  -d qd - k (q - q_spring), MuJoCo's ``qfrc_damper`` and ``qfrc_spring`` (not read where
+  ``<flag spring="disable"/>`` or ``damper="disable"`` switches them off);
+* what the model leaves out is named in one warning line per kind (:func:`unmodelled`):
+  friction loss, gravity compensation, fluid forces, tendons, actuators, contacts,
+  equality constraints, and MuJoCo's nonlinear passive forces (joint limits, as in URDF,
+  are not part of the model and not named).
 """
 
 from __future__ import annotations
@@ -59,7 +66,7 @@ def parse(path) -> Description:
         return mujoco.mj_id2name(m, kind, i) or default
 
     body_names = [name(mujoco.mjtObj.mjOBJ_BODY, b, f"body{b}") for b in range(m.nbody)]
-    links, joints, armature = [LinkSpec(body_names[0], "<worldbody>")], [], []
+    links, joints = [LinkSpec(body_names[0], "<worldbody>")], []
     notes = [("MJCF", f"MuJoCo: {' '.join(w.split())}") for w in dict.fromkeys(warned)]
     frame_of = {0: body_names[0]}       # body -> the link that carries its mass and children
     anchor = {0: np.zeros(3)}           # body -> that link's origin, in the body frame
@@ -85,12 +92,11 @@ def parse(path) -> Description:
                     Rj = Rj @ _axis_rotation(axis, -ref)
                 else:
                     rj = rj - Rj @ axis * ref
-            joints.append(JointSpec(jname, f"<joint name={jname!r}>", kind, link, child, Rj, rj, axis))
+            joints.append(JointSpec(jname, f"<joint name={jname!r}>", kind, link, child, Rj, rj, axis,
+                                    **passive_forces(m, j)))
             if not last:
                 links.append(LinkSpec(child, f"{where} (joint {jname!r})"))
             link, pos, R, r = child, new, np.eye(3), np.zeros(3)
-            if m.dof_armature[m.jnt_dofadr[j]]:
-                armature.append(jname)
         if m.body_jntnum[b] == 0:
             joints.append(JointSpec(f"{body_names[b]}_weld", where, "fixed", link, body_names[b], R, r,
                                     np.array([0.0, 0.0, 1.0])))
@@ -102,8 +108,6 @@ def parse(path) -> Description:
             spec.com = m.body_ipos[b] - pos
             spec.inertia = Ri @ np.diag(m.body_inertia[b]) @ Ri.T
         links.append(spec)
-        if m.body_gravcomp[b]:
-            notes.append((where, "gravity compensation (gravcomp) is not modelled"))
     names = {l.name for l in links}
     for s in range(m.nsite):
         sname = name(mujoco.mjtObj.mjOBJ_SITE, s, "")
@@ -114,14 +118,76 @@ def parse(path) -> Description:
         links.append(LinkSpec(sname, f"<site name={sname!r}>"))
         joints.append(JointSpec(f"{sname}_site", f"<site name={sname!r}>", "fixed", frame_of[b], sname,
                                 _rotation(m.site_quat[s]), m.site_pos[s] - anchor[b], np.array([0.0, 0.0, 1.0])))
-    if armature:
-        notes.append((f"<joint name={armature[0]!r}>" + (f" and {len(armature) - 1} more" if len(armature) > 1 else ""),
-                      "armature is not modelled (MuJoCo adds it to the mass matrix)"))
+    notes += unmodelled(m, name)
     if m.neq:
         notes.append(("<equality>", f"{m.neq} equality constraints are not modelled (soagen reads the open tree)"))
     model_name = name(mujoco.mjtObj.mjOBJ_MODEL, 0, "")
     model_name = path.stem if model_name in ("", "MuJoCo Model") else model_name
     return Description(str(path), model_name, links, joints, gravity(m), notes=notes)
+
+
+DOF_COUNT = {0: 6, 1: 3, 2: 1, 3: 1}          # dofs per mjtJoint
+
+
+def passive_forces(m, j):
+    """The armature, damping, stiffness and spring rest position of MuJoCo joint j
+    (JointSpec fields). MuJoCo gives every dof of a joint the joint's damping and
+    armature; a spring on a ball or free joint is not modelled (:func:`unmodelled`)."""
+    import mujoco
+
+    dofs = slice(m.jnt_dofadr[j], m.jnt_dofadr[j] + DOF_COUNT[int(m.jnt_type[j])])
+    out = {"armature": tuple(float(x) for x in m.dof_armature[dofs])}
+    if not m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_DAMPER:
+        out["damping"] = float(m.dof_damping[dofs][0])
+    if int(m.jnt_type[j]) in (2, 3) and not m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_SPRING:
+        out["stiffness"] = float(m.jnt_stiffness[j])
+        out["rest"] = float(m.qpos_spring[m.jnt_qposadr[j]])
+    return out
+
+
+def unmodelled(m, name):
+    """One (element, problem) per kind of MuJoCo force or constraint that soagen's model
+    leaves out, naming the first element of that kind and how many more there are."""
+    import mujoco
+
+    obj = mujoco.mjtObj
+    on = lambda bit: not m.opt.disableflags & bit          # noqa: E731
+    D = mujoco.mjtDisableBit
+
+    def line(kind, ids, element, problem):
+        ids = [int(i) for i in ids]
+        if not ids:
+            return []
+        first = name(kind, ids[0], "")
+        more = f" and {len(ids) - 1} more" if len(ids) > 1 else ""
+        return [(f"<{element} name={first!r}>{more}" if first else f"<{element} #{ids[0]}>{more}", problem)]
+
+    joints_of = lambda mask: [j for j in range(m.njnt) if mask(j)]        # noqa: E731
+    dofs = lambda j: slice(m.jnt_dofadr[j], m.jnt_dofadr[j] + DOF_COUNT[int(m.jnt_type[j])])  # noqa: E731
+    out = []
+    if on(D.mjDSBL_CONSTRAINT) and on(D.mjDSBL_FRICTIONLOSS):
+        out += line(obj.mjOBJ_JOINT, joints_of(lambda j: np.any(m.dof_frictionloss[dofs(j)])), "joint",
+                    "friction loss (dry friction, a constraint in MuJoCo) is not modelled")
+    if on(D.mjDSBL_SPRING):
+        out += line(obj.mjOBJ_JOINT, joints_of(lambda j: m.jnt_type[j] in (0, 1) and m.jnt_stiffness[j]), "joint",
+                    "a spring (stiffness) on a ball or free joint is not modelled")
+        out += line(obj.mjOBJ_JOINT, joints_of(lambda j: np.any(m.jnt_springyield[j])), "joint",
+                    "springyield (MuJoCo's nonlinear spring) is not modelled")
+    if on(D.mjDSBL_DAMPER):
+        out += line(obj.mjOBJ_JOINT, joints_of(lambda j: np.any(m.dof_dampingpoly[dofs(j)])), "joint",
+                    "dampingpoly (MuJoCo's nonlinear damping) is not modelled, only the linear damping")
+    out += line(obj.mjOBJ_BODY, np.flatnonzero(m.body_gravcomp), "body",
+                "gravity compensation (gravcomp) is not modelled")
+    if m.opt.density > 0 or m.opt.viscosity > 0:
+        out += [("<option>", "fluid forces (density, viscosity) are not modelled")]
+    out += line(obj.mjOBJ_TENDON, range(m.ntendon), "tendon",
+                "tendons (their springs, dampers, armature, limits and the actuators on them) are not modelled")
+    out += line(obj.mjOBJ_ACTUATOR, range(m.nu), "actuator",
+                "actuators are not modelled: the joint forces tau are the input")
+    if on(D.mjDSBL_CONSTRAINT) and on(D.mjDSBL_CONTACT):
+        out += line(obj.mjOBJ_GEOM, np.flatnonzero((m.geom_contype != 0) | (m.geom_conaffinity != 0)), "geom",
+                    "contacts are not modelled")
+    return out
 
 
 def gravity(m):

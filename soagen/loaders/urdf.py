@@ -4,8 +4,11 @@ Supported joint types: revolute, continuous, prismatic, fixed (merged into the p
 body), floating (a 6-dof free joint), planar (3 dof in the plane normal to <axis>).
 Inertial data follows the URDF specification: mass, inertia about the centre of mass in
 the frame of <inertial><origin>. Gravity is URDF's implicit (0, 0, -9.81). Visual and
-collision geometry, limits, dynamics, transmissions and simulator extensions are
-ignored. A <mimic> joint is an independent degree of freedom, as in Pinocchio's default
+collision geometry, limits, transmissions and simulator extensions are ignored, and so is
+<dynamics> unless the file is loaded with ``passive=True``: then its ``damping`` is the
+joint's viscous damper (a passive force -d qd) and a non-zero ``friction`` (Coulomb) is
+named in a warning, since it is not modelled. Armature comes from an overlay
+(docs/robot-format.md). A <mimic> joint is an independent degree of freedom, as in Pinocchio's default
 URDF import, but it must name a joint of the file. An element the model reads
 (<inertial>, <origin>, <axis>, <parent>, ...) given twice is an error when the two
 differ, not a silent choice of the first, and a warning when they are the same.
@@ -45,14 +48,14 @@ def read_xml(path, text: str | None = None):
         raise RobotFileError(path, f"line {line}", f"malformed XML: {err.msg if hasattr(err, 'msg') else err}") from None
 
 
-def parse(path, text: str | None = None) -> Description:
+def parse(path, text: str | None = None, passive: bool = False) -> Description:
     """The description of a URDF file (``text``: its XML when already read, e.g. the
-    output of xacro)."""
+    output of xacro); ``passive``: read <dynamics damping>."""
     root = read_xml(path, text)
     if text is None and uses_xacro(root):
         from soagen.loaders.xacro import expand
 
-        return parse(path, expand(path))
+        return parse(path, expand(path), passive)
     if root.tag != "robot":
         raise RobotFileError(path, f"<{root.tag}>", "the root element must be <robot>")
     notes = repeated(path, root)
@@ -60,6 +63,13 @@ def parse(path, text: str | None = None) -> Description:
     if not links:
         raise RobotFileError(path, "<robot>", "no <link> elements")
     joints = [_joint(path, e) for e in root.findall("joint")]
+    if passive:
+        joints = [_dynamics(path, e, j) for e, j in zip(root.findall("joint"), joints)]
+        rubbing = [j.name for j, _ in joints if _]
+        joints = [j for j, _ in joints]
+        if rubbing:
+            notes.append((f"<joint name={rubbing[0]!r}>" + (f" and {len(rubbing) - 1} more" if len(rubbing) > 1 else ""),
+                          "<dynamics friction> (Coulomb friction) is not modelled, only the viscous damping"))
     return Description(str(path), root.get("name") or path.stem, links, joints,
                        np.array([0.0, 0.0, -9.81]), notes=notes)
 
@@ -181,3 +191,19 @@ def _joint(path, e):
                 fields.text_number(path, f"{where}/mimic@{k}", mimic.get(k))
         mimic = _attr(path, f"{where}/mimic", mimic, "joint")
     return JointSpec(name, where, jtype, links["parent"], links["child"], R, r, axis, mimic=mimic)
+
+
+def _dynamics(path, e, j):
+    """(the joint with the viscous damping of its <dynamics>, whether it also has Coulomb
+    friction), for ``passive=True``."""
+    from dataclasses import replace
+
+    dyn = _one(path, j.where, e, "dynamics")
+    if dyn is None or j.type == "fixed":
+        return j, False
+    values = {}
+    for k in ("damping", "friction"):
+        values[k] = fields.text_number(path, f"{j.where}/dynamics@{k}", dyn.get(k, "0"))
+        if values[k] < 0:
+            raise RobotFileError(path, f"{j.where}/dynamics@{k}", f"cannot be negative, got {values[k]:g}")
+    return replace(j, damping=values["damping"]), bool(values["friction"])

@@ -12,10 +12,10 @@ from soagen.loaders.description import Description, JointSpec, LinkSpec, TipSpec
 from soagen.loaders.yamlfile import read_yaml
 
 TOP_KEYS = {"name", "description", "source", "gravity", "links", "joints", "tip"}
-OVERLAY_KEYS = {"name", "description", "overlay", "flexible", "springs"}
+OVERLAY_KEYS = {"name", "description", "overlay", "flexible", "springs", "armature"}
 LINK_KEYS = {"name", "mass", "com", "inertia", "inertial_frame", "flexible"}
-SPRING_KEYS = {"stiffness", "damping", "rest"}
-JOINT_KEYS = {"name", "type", "parent", "child", "xyz", "rpy", "rotation", "axis", "axis2"} | SPRING_KEYS
+SPRING_KEYS = {"stiffness", "damping", "rest", "actuated"}
+JOINT_KEYS = {"name", "type", "parent", "child", "xyz", "rpy", "rotation", "axis", "axis2", "armature"} | SPRING_KEYS
 TIP_KEYS = {"link", "xyz", "rpy", "rotation"}
 INERTIA_KEYS = fields.INERTIA_KEYS
 
@@ -95,11 +95,15 @@ def _joint(path, i, d):
         raise RobotFileError(path, where, f"missing required key 'axis' for a {d['type']} joint")
     axis = fields.vector(path, f"{where}.axis", d.get("axis", [0, 0, 1]), bounded=False)
     axis2 = fields.vector(path, f"{where}.axis2", d["axis2"], bounded=False) if "axis2" in d else None
-    return JointSpec(name, where, d["type"], d["parent"], d["child"], R, r, axis, axis2, **_spring(path, where, d))
+    extra = {"armature": _armature(path, f"{where}.armature", d["armature"])} if "armature" in d else {}
+    return JointSpec(name, where, d["type"], d["parent"], d["child"], R, r, axis, axis2,
+                     **_spring(path, where, d), **extra)
 
 
 def _spring(path, where, d):
-    """A spring-damper joint's stiffness, damping (>= 0) and rest position."""
+    """A joint's passive forces: stiffness and damping (>= 0), rest position, and whether
+    the joint is actuated (by default not when it has a spring or a damper: a
+    spring-damper joint, Swain-Morris C.2)."""
     out = {}
     for k in ("stiffness", "damping"):
         if k in d:
@@ -108,13 +112,24 @@ def _spring(path, where, d):
                 raise RobotFileError(path, f"{where}.{k}", f"cannot be negative, got {out[k]:g}")
     if "rest" in d:
         out["rest"] = fields.number(path, f"{where}.rest", d["rest"])
+    if "actuated" in d and not isinstance(d["actuated"], bool):
+        raise RobotFileError(path, f"{where}.actuated", f"expected true or false, got {d['actuated']!r}")
+    out["actuated"] = d.get("actuated", not (out.get("stiffness") or out.get("damping")))
     return out
+
+
+def _armature(path, where, value):
+    """J_m: a number >= 0 or a list of them (one per dof; checked against the joint in build)."""
+    if isinstance(value, list):
+        return [fields.number(path, f"{where}[{n}]", x) for n, x in enumerate(value)]
+    return fields.number(path, where, value)
 
 
 def parse_overlay(path, doc, parse_base) -> Description:
     """An overlay: another robot file (``overlay:``, relative to this one; URDF, YAML,
     xacro or MJCF) with some links made flexible (``flexible: {LINK: {...}}``) and some
-    joints made spring-damper joints (``springs: {JOINT: {stiffness, damping, rest}}``)."""
+    joints made spring-damper joints (``springs: {JOINT: {stiffness, damping, rest, actuated}}``)
+    and rotor inertias (``armature: {JOINT: J_m}``)."""
     from dataclasses import replace
     from pathlib import Path
 
@@ -137,8 +152,15 @@ def parse_overlay(path, doc, parse_base) -> Description:
     fields.keys(path, "springs", springs, set(joints))
     for name, sd in springs.items():
         fields.keys(path, f"springs.{name}", sd, SPRING_KEYS)
+        sp = _spring(path, f"springs.{name}", sd)
         joints[name].stiffness, joints[name].damping, joints[name].rest = (
-            _spring(path, f"springs.{name}", sd).get(k, 0.0) for k in ("stiffness", "damping", "rest"))
+            sp.get(k, 0.0) for k in ("stiffness", "damping", "rest"))
+        joints[name].actuated = sp["actuated"]
+    armature = doc.get("armature", {})
+    moving = {n for n, j in joints.items() if j.type != "fixed"}
+    fields.keys(path, "armature", armature, moving)
+    for name, value in armature.items():
+        joints[name].armature = _armature(path, f"armature.{name}", value)
     name = doc.get("name", f"{d.name}_flexible")
     if not isinstance(name, str):
         raise RobotFileError(path, "name", "must be a string")

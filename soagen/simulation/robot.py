@@ -137,7 +137,7 @@ class RobotSimulator:
         self.dynamics = dynamics or NumpyRobotDynamics(robot)
         self.method, self.omega_c = self.dynamics.method, omega_c
         free = [b.joint.kind == "free" for b in robot.bodies]
-        passive = [b.joint.elastic for b in robot.bodies]   # spring-damper joints: no torque
+        passive = [not b.joint.actuated for b in robot.bodies]   # spring-damper joints: no torque
         self.base = (base if any(free) else None)
         held = self.base == "held"
         self.vector_space = all(b.joint.nv == 1 for b in robot.bodies)     # revolute, prismatic
@@ -159,7 +159,7 @@ class RobotSimulator:
 
         rng = np.random.default_rng(seed)
         r = self.robot
-        one_dof = np.concatenate([np.concatenate([np.full(b.joint.nq, b.joint.nv == 1 and not b.joint.elastic),
+        one_dof = np.concatenate([np.concatenate([np.full(b.joint.nq, b.joint.nv == 1 and b.joint.actuated),
                                                   np.zeros(b.m, dtype=bool)]) for b in r.bodies])
         q = r.neutral_configuration() + np.where(one_dof, spread * rng.standard_normal(r.nq), 0.0)
         v = speed * rng.standard_normal(r.nv) * self.moving

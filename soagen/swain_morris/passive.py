@@ -25,10 +25,10 @@ from soagen.dynamics.elastic import elastic_forces
 
 
 def passive_mask(robot):
-    """The passive coordinates of v: the spring-damper joints' and the modal ones."""
+    """The passive coordinates of v: the (unactuated) spring-damper joints' and the modal ones."""
     out = np.zeros(robot.nv, dtype=bool)
     for i, b in enumerate(robot.bodies):
-        if b.joint.elastic:
+        if not b.joint.actuated:
             out[robot.joint_v_slice(i)] = True
         out[robot.modal_v_slice(i)] = True
     return out

@@ -28,6 +28,7 @@ def flexible_base_arm():
         j = JointSpec(f"base{k}", f"joint 'base{k}'", kind, names[k], names[k + 1], np.eye(3), np.zeros(3),
                       np.array(axis, float))
         j.stiffness, j.damping = (4e3, 20.0) if kind == "prismatic" else (1e3, 5.0)
+        j.actuated = False                      # a spring-damper joint: no joint force input
         joints.append(j)
     joints += [JointSpec("shoulder", "joint 'shoulder'", "revolute", "base", "l1", np.eye(3), np.array([0, 0, 0.2]),
                          np.array([0, 1.0, 0])),

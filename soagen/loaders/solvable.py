@@ -28,13 +28,14 @@ from soagen.errors import SingularMassMatrixError
 
 
 def massless_joints(robot) -> list[str]:
-    """Joints (in body order) beyond which no body has mass or inertia."""
+    """Joints (in body order) beyond which no body has mass or inertia, and that have no
+    rotor inertia of their own on every dof (with it, D(k) = H P H^T + J_m is invertible)."""
     massive = [b.mass > 0 or bool(np.any(b.inertia)) for b in robot.bodies]
     for i in reversed(range(robot.nb)):
         p = robot.bodies[i].parent
         if p >= 0 and massive[i]:
             massive[p] = True
-    return [b.joint_name for b, m in zip(robot.bodies, massive) if not m]
+    return [b.joint_name for b, m in zip(robot.bodies, massive) if not m and not np.all(b.joint.J_m > 0)]
 
 
 def singular_mass_matrix(robot) -> tuple[str, str] | None:

@@ -5,7 +5,8 @@ B, E, Delta_phi, Delta_psi (and a, b, V when velocities are given) as full block
 matrices, in the world frame about the joint origins, with the papers' numbering: block
 k = 1 is the tip link, k = N the link next to the base. Nothing here reuses the link-frame
 recursions of :mod:`soagen.dynamics` except the world poses; P, D, L come from the
-Riccati recursion (4.4)-(4.6) written out on world-frame blocks, so that operator
+Riccati recursion (4.4)-(4.6) written out on world-frame blocks (D(k) = H P H^T + J_m(k)
+with the joints' rotor inertias, armature), so that operator
 expressions such as H phi M phi^T H^T or (I - H Psi L)^T D^-1 (I - H Psi L) can be
 compared with the O(N) recursions. O(N^3): for checking, not for speed.
 """
@@ -78,6 +79,7 @@ class ChainOperators:
     Delta_psi: np.ndarray
     g: np.ndarray            # (0, -gravity): the base acceleration of (3.21), E g enters a
     Pi: np.ndarray           # joint-order permutation: x_paper = Pi @ x_robot
+    Jm: np.ndarray | None = None   # the joints' rotor inertias (armature), diagonal, paper order
     V: np.ndarray | None = None
     a: np.ndarray | None = None
     b: np.ndarray | None = None
@@ -116,7 +118,7 @@ def chain_operators(robot, q, qd=None) -> ChainOperators:
             Pp, Hp = Pk[k - 1], Hk[k - 1]
             Pk[k] = phi_kj(k, k - 1) @ (Pp - Pp @ Hp.T @ np.linalg.inv(Dk[k - 1]) @ Hp @ Pp) \
                 @ phi_kj(k, k - 1).T + Mk[k]                           # (4.5)
-        Dk[k] = Hk[k] @ Pk[k] @ Hk[k].T                                # (4.6)
+        Dk[k] = Hk[k] @ Pk[k] @ Hk[k].T + np.diag(robot.bodies[body(k)].joint.J_m)   # (4.6), + J_m
         Gk[k] = Pk[k] @ Hk[k].T @ np.linalg.inv(Dk[k])                 # (5.12)
         Lk[k] = phi_kj(k + 1, k) @ Gk[k]                               # (4.6), (a.12)
     psi_step = lambda k: phi_kj(k + 1, k) - Lk[k] @ Hk[k]             # psi(k+1, k) (4.7)
@@ -149,7 +151,8 @@ def chain_operators(robot, q, qd=None) -> ChainOperators:
         L=block_diag(Lk[1:]), G=block_diag(Gk[1:]), B=B, E=E,
         Delta_phi=block_diag([phi_kj(k + 1, k) for k in range(1, N + 1)]),   # (a.4)
         Delta_psi=block_diag([psi_step(k) for k in range(1, N + 1)]),        # (a.5)
-        g=np.concatenate([np.zeros(3), -np.asarray(robot.gravity)]), Pi=Pi)
+        g=np.concatenate([np.zeros(3), -np.asarray(robot.gravity)]), Pi=Pi,
+        Jm=Pi @ np.diag(robot.armature) @ Pi.T)
     if qd is not None:
         _velocity_terms(ops, robot, Pi @ np.asarray(qd, dtype=float), o, Mk, Hk)
     return ops

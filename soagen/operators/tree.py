@@ -13,7 +13,8 @@ Everything is in the world frame about the joint origins, as in
 :mod:`soagen.operators.chain` (whose helpers this module shares): E_phi has the block
 phi(parent(k), k) = [[I, l~], [0, I]] at (parent(k), k) (2.7); phi = (I - E_phi)^-1 (2.9);
 H, M block diagonal; P, D, G, K = E_phi G, tau_bar = I - G H, E_psi = E_phi tau_bar (3.2),
-psi = (I - E_psi)^-1 (3.3), by the Riccati recursion (A.1) written on world-frame blocks;
+psi = (I - E_psi)^-1 (3.3), by the Riccati recursion (A.1) written on world-frame blocks
+(D(k) = H P H^T + J_m(k) with the joints' rotor inertias, armature);
 B (2.13) for a list of frames (the closure/contact points C_k). O(N^3): for checking.
 """
 
@@ -54,6 +55,7 @@ class TreeOperators:
     Pi: np.ndarray          # x_paper = Pi @ x_robot (joint space)
     E: np.ndarray           # 6n x 6: phi^T(base, k) for links on the base (gravity enters a = a + E g)
     g: np.ndarray
+    Jm: np.ndarray | None = None   # the joints' rotor inertias (armature), diagonal, paper order
     V: np.ndarray | None = None
     a: np.ndarray | None = None
     b: np.ndarray | None = None
@@ -108,15 +110,17 @@ def tree_operators(robot, q, qd=None, frames=()) -> TreeOperators:
             E_phi[6 * (par[k] - 1):6 * par[k], 6 * (k - 1):6 * k] = phi_kj(par[k], k)   # (2.7)
     phi = np.linalg.inv(np.eye(6 * n) - E_phi)                                      # (2.9)
 
-    # (A.1): P(k) = sum over children c of psi(k, c) P(c) psi^T(k, c) + M(k), tip to base
+    # (A.1): P(k) = sum over children c of psi(k, c) P(c) psi^T(k, c) + M(k), tip to base; with
+    # rotor inertia the symmetric form needs + L(c) J_m(c) L^T(c) (docs/derivations/armature.md)
     P, D, G = [None] * (n + 1), [None] * (n + 1), [None] * (n + 1)
     for k in range(1, n + 1):                    # children have smaller indices
         P[k] = Mk[k].copy()
         for c in (c for c in range(1, k) if par[c] == k):
             tb = np.eye(6) - G[c] @ Hk[c]
             psi_kc = phi_kj(k, c) @ tb
-            P[k] = P[k] + psi_kc @ P[c] @ psi_kc.T
-        D[k] = Hk[k] @ P[k] @ Hk[k].T
+            L_kc = phi_kj(k, c) @ G[c]
+            P[k] = P[k] + psi_kc @ P[c] @ psi_kc.T + L_kc @ np.diag(robot.bodies[body(c)].joint.J_m) @ L_kc.T
+        D[k] = Hk[k] @ P[k] @ Hk[k].T + np.diag(robot.bodies[body(k)].joint.J_m)     # (4.6), + J_m
         G[k] = P[k] @ Hk[k].T @ np.linalg.inv(D[k])
     Gd = block_diag(G[1:])
     Hd = block_diag(Hk[1:])
@@ -147,7 +151,8 @@ def tree_operators(robot, q, qd=None, frames=()) -> TreeOperators:
                         H=Hd, M=block_diag(Mk[1:]), P=block_diag(P[1:]), D=block_diag(D[1:]),
                         Dinv=block_diag([np.linalg.inv(d) for d in D[1:]]), G=Gd, K=E_phi @ Gd,
                         tau_bar=tau_bar, E_psi=E_psi, psi=psi, B=B, Pi=Pi, E=E,
-                        g=np.concatenate([np.zeros(3), -np.asarray(robot.gravity)]))
+                        g=np.concatenate([np.zeros(3), -np.asarray(robot.gravity)]),
+                        Jm=Pi @ np.diag(robot.armature) @ Pi.T)
     if qd is not None:
         _velocity_terms(ops, Pi @ np.asarray(qd, dtype=float), o, Mk)
     return ops

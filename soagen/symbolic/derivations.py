@@ -304,8 +304,88 @@ def _derivatives():
     ]
 
 
+# rotor inertia: the operators of the factorization with D = H P H^T + J_m (the hypotheses of the
+# chains below; P, D^-1, E_psi, psi are those of the Riccati recursion with this D)
+ARMATURE_GIVEN = ("Jm : j <- j sym", "Pm : s <- s sym", "Dminv : j <- j sym", "psim : s <- s", "Epsim : s <- s")
+ARMATURE_ASSUME = (
+    ("arm-D-left", "Dminv@H@Pm@H.T", "I - Dminv@Jm", "D = H P H^T + J_m invertible"),
+    ("arm-D-right", "H@Pm@H.T@Dminv", "I - Jm@Dminv", "D = H P H^T + J_m invertible"),
+    ("arm-riccati", "M", "Pm - Ephi@(Pm - Pm@H.T@Dminv@H@Pm)@Ephi.T", "P by (4.4)-(4.5) with G = P H^T D^-1"),
+    ("arm-Epsi", "Epsim", "Ephi - Ephi@Pm@H.T@Dminv@H", "E_psi = E_phi (I - G H) (4.7)"),
+    ("arm-psi-left", "psim@Epsim", "psim - I", "psi = (I - E_psi)^-1"),
+    ("arm-psi-right", "Epsim@psim", "psim - I", "psi = (I - E_psi)^-1"))
+ARMATURE_LET = (("Dm", "H@Pm@H.T + Jm"), ("Gm", "Pm@H.T@Dminv"), ("Lm", "Dphi@Gm"), ("Psim", "psim@S"))
+
+
+def _armature():
+    kw = dict(given=ARMATURE_GIVEN, assume=ARMATURE_ASSUME, let=ARMATURE_LET)
+    return "Rotor inertia (armature): where J_m enters the factorization", [
+        Para("A geared joint's motor rotor turns with the joint rate times its gear ratio; reflected to the "
+             "joint, it adds the kinetic energy $J_m(k)\\dot\\theta(k)^2/2$ ($J_m$: the rotor inertia "
+             "times the squared ratio, MuJoCo's and Pinocchio's *armature*). With $J_m$ the joint-space "
+             "block-diagonal operator of these, the mass matrix is $\\mathcal{M} + J_m$, "
+             "$\\mathcal{M} = H\\phi M\\phi^TH^T$ (3.20). The claim: the factorization of Part I holds with "
+             "the one change $D(k) = H(k)P(k)H^T(k) + J_m(k)$ in (4.6), where $G = PH^TD^{-1}$ (5.12), the Riccati "
+             "recursion (4.4)-(4.5), $\\psi$ (4.7) and the sweeps use that $D$. The chains below are proved "
+             "for every N on every tree with exactly these hypotheses (and nothing of the rigid $D = HPH^T$)."),
+        Para("**Fact 4.1 with armature.** As in `soagen derive fact-4.1`, but $GD = PH^T$ now uses "
+             "$D = HPH^T + J_m$, and the leftover of $D$ is $J_m$ itself:"),
+        Chain("(I + H\\Phi L) D (I + H\\Phi L)^T", lhs_expr="(I + H@Phi@Lm)@Dm@(I + H@Phi@Lm).T", steps=(
+            Step("(I + H\\tilde\\phi G) D (I + H\\tilde\\phi G)^T",
+                 why="(a.13): $\\tilde\\phi G = \\Phi L$", expr="(I + H@phi_t@Gm)@Dm@(I + H@phi_t@Gm).T"),
+            Step("D + H\\tilde\\phi PH^T + HP\\tilde\\phi^TH^T + H\\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^TH^T",
+                 why="expand; $GD = PH^T$, $GDG^T = PH^TD^{-1}HP$",
+                 expr="Dm + H@phi_t@Pm@H.T + H@Pm@phi_t.T@H.T + H@phi_t@Pm@H.T@Dminv@H@Pm@phi_t.T@H.T"),
+            Step("J_m + H\\left(P + \\tilde\\phi P + P\\tilde\\phi^T + \\tilde\\phi PH^TD^{-1}HP\\tilde\\phi^T\\right)H^T",
+                 why="$D = HPH^T + J_m$; collect",
+                 expr="Jm + H@(Pm + phi_t@Pm + Pm@phi_t.T + phi_t@Pm@H.T@Dminv@H@Pm@phi_t.T)@H.T"),
+            Step("J_m + H\\phi M\\phi^TH^T", why="Identity A.6 (a.48): its proof uses only (4.5) and $G = PH^TD^{-1}$",
+                 expr="Jm + H@phi@M@phi.T@H.T"),
+            Step("\\mathcal{M} + J_m", why="(3.20)", expr="Mcal + Jm")), **kw),
+        Para("**Fact 4.2 and Theorem 4.1 with armature.** The inverse of the factor and the factorization of "
+             "the inverse keep their form ($\\Psi = \\psi S$ with the $\\psi$ of this $G$):"),
+        Chain("(I + H\\Phi L)(I - H\\Psi L)", lhs_expr="(I + H@Phi@Lm)@(I - H@Psim@Lm)", steps=(
+            Step("I", why="(a.16), (a.27), as in Fact 4.2", expr="I"),), **kw),
+        Chain("(\\mathcal{M} + J_m)(I - H\\Psi L)^TD^{-1}(I - H\\Psi L)",
+              lhs_expr="(Mcal + Jm)@(I - H@Psim@Lm).T@Dminv@(I - H@Psim@Lm)", steps=(
+                  Step("I", why="Theorem 4.1 (4.16)", expr="I"),), **kw),
+        Para("So the recursions of `soagen derive minv-recursions` (the filter (4.19)-(4.20) and the smoother "
+             "(4.21)-(4.22)), FD1-FD4 and the explicit $\\mathcal{M}^{-1}$ compute $(\\mathcal{M} + J_m)^{-1}$ when "
+             "the Riccati sweep forms $D(k) = H(k)P(k)H^T(k) + J_m(k)$: that one line "
+             "(soagen/dynamics/innovations.py) is the whole change to forward dynamics. The rest: the composite "
+             "mass matrix adds $J_m(k)$ to its diagonal blocks, inverse dynamics adds $J_m\\ddot\\theta$ "
+             "(the rotor's own inertial torque), the bias forces and the Jacobians do not change, the "
+             "derivatives of inverse dynamics in $\\theta$ and $\\dot\\theta$ do not change (their "
+             "$\\partial T/\\partial\\ddot\\theta$ is the new mass matrix), those of forward dynamics change "
+             "through $(\\mathcal{M} + J_m)^{-1}$ (D.19), and the regressor gains the known term $J_m\\ddot\\theta$."),
+        Para("**Not every form survives.** Where the papers use $D = HPH^T$ for more than $D^{-1}D = I$, "
+             "the armature leaves a term. The symmetric form of the Riccati recursion, framework (A.1) "
+             "$P(k) = \\sum_c \\psi(k,c)P(c)\\psi^T(k,c) + M(k)$, i.e. $M = P - \\mathcal{E}_\\psi P\\mathcal{E}_\\psi^T$, "
+             "gains $\\mathcal{E}_\\phi GJ_mG^T\\mathcal{E}_\\phi^T$ (the Joseph form of a Kalman update with "
+             "measurement noise $J_m$):"),
+        Chain("P - \\mathcal{E}_\\psi P\\mathcal{E}_\\psi^T", lhs_expr="Pm - Epsim@Pm@Epsim.T", steps=(
+            Step("P - \\mathcal{E}_\\phi(P - GHP - PH^TG^T + GHPH^TG^T)\\mathcal{E}_\\phi^T",
+                 why="$\\mathcal{E}_\\psi = \\mathcal{E}_\\phi(I - GH)$ (4.7); expand",
+                 expr="Pm - Ephi@(Pm - Gm@H@Pm - Pm@H.T@Gm.T + Gm@H@Pm@H.T@Gm.T)@Ephi.T"),
+            Step("P - \\mathcal{E}_\\phi(P - PH^TD^{-1}HP)\\mathcal{E}_\\phi^T + \\mathcal{E}_\\phi GJ_mG^T\\mathcal{E}_\\phi^T",
+                 why="$GHPH^TG^T = G(D - J_m)G^T = PH^TD^{-1}HP - GJ_mG^T$",
+                 expr="Pm - Ephi@(Pm - Pm@H.T@Dminv@H@Pm)@Ephi.T + Ephi@Gm@Jm@Gm.T@Ephi.T"),
+            Step("M + \\mathcal{E}_\\phi GJ_mG^T\\mathcal{E}_\\phi^T", why="(4.5)",
+                 expr="M + Ephi@Gm@Jm@Gm.T@Ephi.T")), **kw),
+        Para("So with armature $P(k) = \\sum_c [\\psi(k,c)P(c)\\psi^T(k,c) + \\phi(k,c)G(c)J_m(c)G^T(c)\\phi^T(k,c)] + M(k)$; "
+             "soagen's recursion uses (4.5), $P(k) = \\sum_c \\phi(k,c)[P(c) - G(c)H(c)P(c)]\\phi^T(k,c) + M(k)$, which "
+             "holds as printed, and its dense operator builder (operators/tree.py) the corrected (A.1). Why the "
+             "factorization itself keeps its form: give each link a rotor coordinate of its own, "
+             "$H'(k) = [H(k), I]$, $M'(k) = \\mathrm{diag}(M(k), J_m(k))$, the rotor carried by nothing outboard. "
+             "That is a system of the papers' kind with $H'P'H'^T = HPH^T + J_m$, and the chains above are its "
+             "Fact 4.1, Fact 4.2 and Theorem 4.1 on the original operators. Without armature nothing is added to "
+             "$D(k)$, so `soagen verify` checks the papers' recursions unchanged."),
+    ]
+
+
 TOPICS = {"fact-4.1": _fact41, "fact-4.2": _fact42, "theorem-4.1": _thm41,
-          "minv-recursions": _minv, "rne": _rne, "fd4": _fd4, "derivatives": _derivatives, "planar2": None}
+          "minv-recursions": _minv, "rne": _rne, "fd4": _fd4, "derivatives": _derivatives, "armature": _armature,
+          "planar2": None}
 TOPIC_HELP = {
     "fact-4.1": "Part I Fact 4.1 (4.11): M = (I + H Phi L) D (I + H Phi L)^T, via (a.13) and (a.48)",
     "fact-4.2": "Part I Fact 4.2 (4.14): (I + H Phi L)^-1 = I - H Psi L, via (a.27), (a.16)",
@@ -314,5 +394,6 @@ TOPIC_HELP = {
     "rne": "the recursive Newton-Euler sweeps from the operator form (3.17)",
     "fd4": "Algorithm FD4: from (3.19), Theorem 4.1, (a.35), (a.50) to the 3-sweep recursion (5.16)-(5.17)",
     "derivatives": "derivatives of inverse/forward dynamics and the Coriolis matrix (D.10)-(D.19), each step proved",
+    "armature": "rotor inertia: D(k) = H P H^T + J_m, and Fact 4.1, Fact 4.2, Theorem 4.1 with it (M + J_m)",
     "planar2": "closed-form M(q), C(q, qd), gravity of a 2-link planar arm (robot file, default robots/planar2.yaml)",
 }

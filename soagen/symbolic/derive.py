@@ -13,8 +13,8 @@ for every N), and the code is checked against the operator expression block by b
 N = 1..3.
 
 Topics (:mod:`soagen.symbolic.derivations`): fact-4.1, fact-4.2, theorem-4.1,
-minv-recursions, rne, fd4, derivatives (docs/derivatives.md (D.10)-(D.19)), planar2 (closed
-forms, :mod:`soagen.symbolic.closed_form`).
+minv-recursions, rne, fd4, derivatives (docs/derivatives.md (D.10)-(D.19)), armature (rotor
+inertia in the factorization), planar2 (closed forms, :mod:`soagen.symbolic.closed_form`).
 """
 
 from __future__ import annotations
@@ -77,12 +77,14 @@ def _verify(item) -> str:
         for st in item.steps:
             if st.record:
                 _record_scope(st.record)
-        proof = prove_for_all_n(tuple(pairs), item.let, item.algebra, traced=False)
+        proof = prove_for_all_n(tuple(pairs), item.let, item.algebra, item.given, item.assume, traced=False)
+        hypotheses = "; assuming " + "; ".join(dict.fromkeys(reading for *_, reading in item.assume)) \
+            if item.assume else ""
         if proof.proved and item.algebra != "chain":
-            return "each equality proved for every size (N-independent matrix algebra)"
+            return "each equality proved for every size (N-independent matrix algebra)" + hypotheses
         if proof.proved:
             return (f"each equality proved for every N, on every {proof.topology} (N-free algebra)"
-                    + _let_conditions(item.let))
+                    + _let_conditions(item.let) + hypotheses)
         bad = next(c for c in proof.checks if not c.proved)
         raise AssertionError(f"derivation step {bad.lhs} = {bad.rhs} is not proved for all N")
     if isinstance(item, Rec):

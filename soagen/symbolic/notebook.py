@@ -96,6 +96,23 @@ dCb = d(lambda x: algorithms.bias_forces(robot, x, qd))''', ("M", "T")),
 }
 
 
+# the numbers behind a chain's own operators (Chain.given), by their names
+GIVEN_SETUP = {
+    ("Jm", "Pm", "Dminv", "psim", "Epsim"): '''\
+# the chain's own operators: the same robot with a random rotor inertia (armature) J_m on every
+# joint; its dense Riccati recursion forms D = H P H^T + J_m, and P, D^-1, psi, E_psi follow from it
+from soagen.model import with_armature
+
+armed = with_armature(robot, {b.joint_name: float(rng.uniform(0.05, 0.5)) for b in robot.bodies})
+arm = chain_namespace(robot_chain_ops(armed, q, qd, rng))
+Pm, Dminv, psim, Epsim = arm["P"], arm["Dinv"], arm["psi"], arm["Epsi"]
+Jm = 0 * arm["D"]                          # J_m = D - H P H^T, block by block
+for k in range(len(Jm.b)):
+    Jm.b[k][k] = np.linalg.inv(Dminv.b[k][k]) - arm["D"].b[k][k]
+print("J_m on the diagonal:", np.round(np.diag(matrix(Jm)), 12))''',
+}
+
+
 def notebook(topic: str, robot_path: str | None = None, links: str | None = None) -> str:
     """The notebook of a topic as JSON text (nbformat 4); ``links``: the prefix of the
     certificate links as seen from the notebook (:func:`soagen.symbolic.derive.certificate_link`)."""
@@ -133,6 +150,11 @@ def _item_cells(item, note: str, links: str | None) -> list:
 
 def _chain_cells(item, links: str | None) -> list:
     cells, shadowed = [], ()
+    if item.given:
+        names = tuple(g.partition(":")[0].strip() for g in item.given)
+        if names not in GIVEN_SETUP:
+            raise SoagenError(f"no numeric instance of the operators {', '.join(names)} for notebooks")
+        cells.append(("code", GIVEN_SETUP[names]))
     if item.algebra != "chain":
         if item.algebra not in MATRIX_SETUP:
             raise SoagenError(f"no numeric instance of the matrix algebra {item.algebra!r} for notebooks")
@@ -195,6 +217,8 @@ def _bindings(items) -> str:
             continue
         exprs += [e for _, e in item.let]
         local |= {name for name, _ in item.let if name not in meaning}
+        if isinstance(item, Chain):
+            local |= {g.partition(":")[0].strip() for g in item.given}
     names = []
     for e in filter(None, exprs):
         for node in ast.walk(ast.parse(e, mode="eval")):

@@ -38,6 +38,8 @@ class Chain:
     steps: tuple = ()
     let: tuple = ()
     algebra: str = "chain"    # or an N-independent matrix theory (soagen.symbolic.matrices)
+    given: tuple = ()         # extra operators ('Jm : j <- j sym'), as a catalogue record's
+    assume: tuple = ()        # hypotheses on them: (id, single-word lhs, rhs, reading)
 
     @property
     def lhs_plain(self) -> str:

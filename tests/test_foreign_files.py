@@ -130,7 +130,7 @@ def mujoco_terms(robot, m, q, v):
     in soagen's coordinates, with the oracle of tests/test_mjcf.py: qvel = T v, qacc =
     T a + Tdot v, soagen's generalized forces are T^T MuJoCo's, so the bias is
     T^T (qfrc_bias + M_mj Tdot v). M_mj includes the armature, as soagen's M does."""
-    from tests.test_mjcf import MuJoCoOracle
+    from soagen.oracles.mujoco import MuJoCoOracle
 
     oracle = MuJoCoOracle(robot, m)
     T, Tdv = oracle.set_state(q, v)
@@ -241,7 +241,7 @@ def test_armature_is_read_into_the_mass_matrix_as_mujoco_does(tmp_path):
                  "arm.xml")
     robot = load_quietly(path)
     rigid = load_quietly(write(tmp_path, FREE.format(flag=""), "rigid.xml"))
-    from tests.test_mjcf import MuJoCoOracle
+    from soagen.oracles.mujoco import MuJoCoOracle
 
     oracle = MuJoCoOracle(robot, mujoco.MjModel.from_xml_path(str(path)))
     q = robot.random_configuration(np.random.default_rng(1))

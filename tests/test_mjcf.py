@@ -15,8 +15,8 @@ import soagen
 from soagen import algorithms as A
 from soagen.errors import RobotFileError, RobotFileWarning
 from soagen.loaders.description import build
+from soagen.oracles.mujoco import MuJoCoOracle, modelled_only
 from soagen.oracles.pinocchio import example_robot_data_dir
-from soagen.spatial import quaternion_rotation
 from tests.helpers import rel_err
 
 mujoco = pytest.importorskip("mujoco", reason="MJCF is read with the optional 'mujoco' package (pip install soagen[mjcf])")
@@ -60,62 +60,11 @@ def write(tmp_path, text, name="robot.xml"):
     return p
 
 
-class MuJoCoOracle:
-    """MuJoCo's M and inverse dynamics in soagen's coordinates: quaternions (x, y, z, w),
-    free-joint velocities (omega, v) in the body frame (MuJoCo: v in the world frame,
-    then omega in the body frame), accelerations likewise."""
-
-    def __init__(self, robot, model):
-        self.robot, self.m, self.d = robot, model, mujoco.MjData(model)
-
-    def set_state(self, q, v):
-        """qpos, and T with qvel = T v; returns T and Tdot v."""
-        r, m = self.robot, self.m
-        qpos, T, Tdv = np.zeros(m.nq), np.zeros((m.nv, r.nv)), np.zeros(m.nv)
-        iq = iv = 0
-        for i, b in enumerate(r.bodies):
-            x, w = q[r.q_slice(i)], v[r.v_slice(i)]
-            sv = r.v_slice(i)
-            if b.joint.kind == "free":
-                R = quaternion_rotation(x[3:7])
-                qpos[iq:iq + 7] = [*x[:3], x[6], *x[3:6]]
-                T[iv:iv + 3, sv.start + 3:sv.stop] = R
-                T[iv + 3:iv + 6, sv.start:sv.start + 3] = np.eye(3)
-                Tdv[iv:iv + 3] = R @ np.cross(w[:3], w[3:])      # d/dt (R v_body), the R-dot part
-            elif b.joint.kind == "spherical":
-                qpos[iq:iq + 4] = [x[3], *x[:3]]
-                T[iv:iv + 3, sv] = np.eye(3)
-            else:
-                qpos[iq] = x[0]
-                T[iv, sv] = 1
-            iq, iv = iq + b.joint.nq, iv + b.joint.nv
-        self.d.qpos[:], self.d.qvel[:] = qpos, T @ v
-        mujoco.mj_forward(self.m, self.d)
-        return T, Tdv
-
-    def mass_matrix(self, q):
-        T, _ = self.set_state(q, np.zeros(self.robot.nv))
-        M = np.zeros((self.m.nv, self.m.nv))
-        try:
-            mujoco.mj_fullM(self.m, self.d, M)              # MuJoCo 4
-        except TypeError:
-            mujoco.mj_fullM(self.m, M, self.d.qM)           # MuJoCo 3
-        return T.T @ M @ T                                  # armature included
-
-    def inverse_dynamics(self, q, v, a):
-        """M qacc + qfrc_bias - the joints' passive forces: MuJoCo's RNE (which leaves the
-        rotors out) + armature qacc - qfrc_spring - qfrc_damper (gravity compensation, a
-        passive force soagen does not model, is left out)."""
-        T, Tdv = self.set_state(q, v)
-        self.d.qacc[:] = T @ a + Tdv
-        out = np.zeros(self.m.nv)
-        mujoco.mj_rne(self.m, self.d, 1, out)
-        out += self.m.dof_armature * self.d.qacc - self.d.qfrc_spring - self.d.qfrc_damper
-        return T.T @ out
-
-
 def compare_with_mujoco(robot, path, states=3, seed=0):
-    oracle = MuJoCoOracle(robot, mujoco.MjModel.from_xml_path(str(path)))
+    """M (armature included), inverse dynamics (mj_inverse, with the joints' passive forces)
+    and forward dynamics against MuJoCo, with what soagen does not model (gravity
+    compensation, constraints, ...) switched off in MuJoCo's model."""
+    oracle = MuJoCoOracle(robot, modelled_only(mujoco.MjModel.from_xml_path(str(path))))
     assert oracle.m.nq == robot.nq and oracle.m.nv == robot.nv
     rng = np.random.default_rng(seed)
     for _ in range(states):

@@ -225,23 +225,29 @@ class RobotSimulator:
 
 
 def stable_step(robot, q):
-    """The largest RK4 step for a robot with elastic coordinates (flexible links, spring
-    joints): RK4 is stable for |omega dt| < 2.8, omega the highest frequency of the
-    linearized system at q, sqrt of the largest eigenvalue of M^-1 K. None without them."""
+    """The largest RK4 step for a robot with passive forces (flexible links, joint springs
+    and dampers): RK4 is stable for |lambda dt| < 2.8, lambda the eigenvalue of largest
+    modulus of the linearized system at q, x' = [[0, I], [-M^-1 K, -M^-1 C]] x (for an
+    undamped or lightly damped mode |lambda| is its frequency omega; a stiff damper's rate
+    d / M is what limits the step of a damped joint with little inertia). None without them."""
     from soagen import algorithms as alg
     from soagen.dynamics.elastic import has_elastic_forces
 
     if not has_elastic_forces(robot):
         return None
-    K = np.zeros((robot.nv, robot.nv))
+    n = robot.nv
+    K, C = np.zeros((n, n)), np.zeros((n, n))
     for i, b in enumerate(robot.bodies):
         if b.m:
             s = robot.modal_v_slice(i)
-            K[s, s] = b.flex.K
-        if b.joint.stiffness:
-            K[b.v_index, b.v_index] = b.joint.stiffness
-    w2 = np.linalg.eigvals(np.linalg.solve(alg.mass_matrix(robot, q), K)).real.max()
-    return 2.8 / np.sqrt(w2) if w2 > 0 else None
+            K[s, s], C[s, s] = b.flex.K, b.flex.C
+        s = robot.joint_v_slice(i)
+        K[s, s] += b.joint.stiffness * np.eye(b.joint.nv) * (b.joint.nv == 1)
+        C[s, s] += b.joint.damping * np.eye(b.joint.nv)
+    Minv = np.linalg.inv(alg.mass_matrix(robot, q))
+    A = np.block([[np.zeros((n, n)), np.eye(n)], [-Minv @ K, -Minv @ C]])
+    lam = np.abs(np.linalg.eigvals(A)).max()
+    return 2.8 / lam if lam > 0 else None
 
 
 def energies(robot, traj):

@@ -39,3 +39,32 @@ def test_generated_derivatives_with_armature_and_passive_forces(tmp_path):
     robot = armed_damped_chain(seed=6)
     check(robot, *generated(robot, None, tmp_path, names=("inverse_dynamics_derivatives",
                                                              "forward_dynamics_derivatives", "regressor")))
+
+
+def test_generated_passive_forces(tmp_path):
+    """The registry's passive_forces (generated when named) against A.passive_forces, C and
+    Python, and MuJoCo's sign: with it, forward dynamics solves M qdd + C = tau + tau_passive."""
+    from pathlib import Path
+
+    from soagen import algorithms as A
+    from soagen.codegen.compile import load_c, load_python
+    from soagen.codegen.emit import write
+    from soagen.codegen.robot import render
+    from tests.dynamics.deriv_helpers import random_state
+    from tests.helpers import rel_err
+
+    robot = armed_damped_chain(seed=7)
+    res = render(robot, None, algorithms=["passive_forces", "mass_matrix", "bias_forces"])
+    write(res, tmp_path)
+    prefix = res.manifest["prefix"]
+    lib = load_c(tmp_path, prefix, res.manifest)
+    py = load_python(Path(tmp_path) / f"{prefix}.py", f"gen_{prefix}_passive")
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        q, qd, _, tau = random_state(robot, rng)
+        want = A.passive_forces(robot, q, qd)
+        assert np.abs(want).max() > 0.05
+        assert rel_err(lib("passive_forces", q, qd), want) < 1e-12
+        assert rel_err(np.array(py.passive_forces(list(q), list(qd)), dtype=float), want) < 1e-12
+        M, C = lib("mass_matrix", q), lib("bias_forces", q, qd)       # C = C_rigid - tau_passive
+        assert rel_err(np.linalg.solve(M, tau - C), A.forward_dynamics(robot, q, qd, tau)) < 1e-12

@@ -159,6 +159,12 @@ ENTRIES = {e.name: e for e in (
           variants={"innovations": "docs/derivatives.md (D.19); Part I (4.16), (3.22)-(3.23)",
                     "ldl": f"docs/derivatives.md (D.19); Part I {DENSE}"},
           default=False, needs_minv=True, flexible=False),
+    Entry("passive_forces", ("q", "qd"), (("tau_passive", "nv"),),
+          "passive joint forces tau_passive = -k (q - q_rest) - d qd (springs, dampers; a flexible body's "
+          "-K eta - C eta_dot), MuJoCo's qfrc_passive: M qdd + C = tau + tau_passive",
+          lambda r, x, xp, v, f, c: A.passive_forces(r, x["q"], x["qd"], xp=xp),
+          equations="docs/robot-format.md, Passive forces; docs/flexible.md (F.5); Swain-Morris (C5), (C10)",
+          default=False),
     Entry("coriolis_matrix", ("q", "qd"), (("C", "nv x nv"),),
           "Coriolis matrix C(q, qd): C qd = velocity-dependent bias, Mdot - 2C skew",
           lambda r, x, xp, v, f, c: A.coriolis_matrix(r, x["q"], x["qd"], xp=xp),

@@ -24,8 +24,8 @@ Mapping (docs/robot-format.md, "MJCF"):
   -d qd - k (q - q_spring), MuJoCo's ``qfrc_damper`` and ``qfrc_spring`` (not read where
   ``<flag spring="disable"/>`` or ``damper="disable"`` switches them off);
 * what the model leaves out is named in one warning line per kind (:func:`unmodelled`):
-  friction loss, gravity compensation, fluid forces, tendons, actuators, contacts,
-  equality constraints, and MuJoCo's nonlinear passive forces (joint limits, as in URDF,
+  friction loss, gravity compensation, fluid forces, tendons, deformable (flex) bodies,
+  actuators, contacts, equality constraints, and MuJoCo's nonlinear passive forces (joint limits, as in URDF,
   are not part of the model and not named).
 """
 
@@ -93,7 +93,7 @@ def parse(path) -> Description:
                 else:
                     rj = rj - Rj @ axis * ref
             joints.append(JointSpec(jname, f"<joint name={jname!r}>", kind, link, child, Rj, rj, axis,
-                                    **passive_forces(m, j)))
+                                    **joint_properties(m, j)))
             if not last:
                 links.append(LinkSpec(child, f"{where} (joint {jname!r})"))
             link, pos, R, r = child, new, np.eye(3), np.zeros(3)
@@ -129,7 +129,7 @@ def parse(path) -> Description:
 DOF_COUNT = {0: 6, 1: 3, 2: 1, 3: 1}          # dofs per mjtJoint
 
 
-def passive_forces(m, j):
+def joint_properties(m, j):
     """The armature, damping, stiffness and spring rest position of MuJoCo joint j
     (JointSpec fields). MuJoCo gives every dof of a joint the joint's damping and
     armature; a spring on a ball or free joint is not modelled (:func:`unmodelled`)."""
@@ -171,10 +171,13 @@ def unmodelled(m, name):
     if on(D.mjDSBL_SPRING):
         out += line(obj.mjOBJ_JOINT, joints_of(lambda j: m.jnt_type[j] in (0, 1) and m.jnt_stiffness[j]), "joint",
                     "a spring (stiffness) on a ball or free joint is not modelled")
-        out += line(obj.mjOBJ_JOINT, joints_of(lambda j: np.any(m.jnt_springyield[j])), "joint",
-                    "springyield (MuJoCo's nonlinear spring) is not modelled")
-    if on(D.mjDSBL_DAMPER):
-        out += line(obj.mjOBJ_JOINT, joints_of(lambda j: np.any(m.dof_dampingpoly[dofs(j)])), "joint",
+        yielding = getattr(m, "jnt_springyield", None)          # MuJoCo 4
+        if yielding is not None:
+            out += line(obj.mjOBJ_JOINT, joints_of(lambda j: np.any(yielding[j])), "joint",
+                        "springyield (MuJoCo's nonlinear spring) is not modelled")
+    poly = getattr(m, "dof_dampingpoly", None)                  # MuJoCo 4
+    if on(D.mjDSBL_DAMPER) and poly is not None:
+        out += line(obj.mjOBJ_JOINT, joints_of(lambda j: np.any(poly[dofs(j)])), "joint",
                     "dampingpoly (MuJoCo's nonlinear damping) is not modelled, only the linear damping")
     out += line(obj.mjOBJ_BODY, np.flatnonzero(m.body_gravcomp), "body",
                 "gravity compensation (gravcomp) is not modelled")
@@ -182,6 +185,7 @@ def unmodelled(m, name):
         out += [("<option>", "fluid forces (density, viscosity) are not modelled")]
     out += line(obj.mjOBJ_TENDON, range(m.ntendon), "tendon",
                 "tendons (their springs, dampers, armature, limits and the actuators on them) are not modelled")
+    out += line(obj.mjOBJ_FLEX, range(m.nflex), "flex", "deformable bodies (flex) are not modelled")
     out += line(obj.mjOBJ_ACTUATOR, range(m.nu), "actuator",
                 "actuators are not modelled: the joint forces tau are the input")
     if on(D.mjDSBL_CONSTRAINT) and on(D.mjDSBL_CONTACT):

@@ -30,6 +30,7 @@ def reference(robot, name, q, qd, x, bp):
         "coriolis_matrix": lambda: A.coriolis_matrix(robot, q, qd),
         "regressor": lambda: A.regressor(robot, q, qd, x),
         "base_regressor": lambda: A.base_regressor(robot, q, qd, x, base_params=bp),
+        "passive_forces": lambda: A.passive_forces(robot, q, qd),
     }[name]()
 
 

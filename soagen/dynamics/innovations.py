@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from soagen.model import armature_block, check_articulated_inertia
+from soagen.dynamics.armature import note, plus_armature
+from soagen.model import check_articulated_inertia
 
 
 @dataclass
@@ -33,12 +34,8 @@ def riccati(robot, s, xp) -> Innovations:
     for i in reversed(range(robot.nb)):
         P[i] = xp.name(P[i], "P", body=i, symmetric=True, note="articulated inertia P(k) (4.5)")
         PHt = P[i] @ s.H[i].T
-        J_m = armature_block(robot.bodies[i])
-        if J_m is None:
-            D[i] = xp.name(s.H[i] @ PHt, "D", body=i, symmetric=True, note="D(k) = H P H^T (4.6)")   # (4.6)
-        else:                                                    # (4.6) with rotor inertia
-            D[i] = xp.name(s.H[i] @ PHt + xp.constant(J_m), "D", body=i, symmetric=True,
-                           note="D(k) = H P H^T + J_m (4.6), with the joint's rotor inertia J_m")
+        D[i] = xp.name(plus_armature(s.H[i] @ PHt, robot.bodies[i], xp), "D", body=i, symmetric=True,
+                       note=note("D(k) = H P H^T (4.6)", robot.bodies[i]))       # (4.6) (+ J_m)
         check_articulated_inertia(robot, i, P[i], s.H[i], D[i])  # never inf/NaN from D^-1
         Dinv[i] = xp.name(xp.inv(D[i]), "Dinv", body=i, symmetric=True, note="D^-1(k)")
         G[i] = xp.name(PHt @ Dinv[i], "G", body=i, note="Kalman gain G(k) = P H^T D^-1 (5.12)")   # (5.12)

@@ -9,12 +9,12 @@ towards the base (:mod:`soagen.dynamics.composite`). The joints' rotor inertias 
 
 from __future__ import annotations
 
+from soagen.dynamics.armature import plus_armature
 from soagen.dynamics.composite import (
     COMPOSITE_INERTIA,
     composite_inertias,
     towards_base,
 )
-from soagen.model import armature_block
 
 COLUMN_WALK = "mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)"
 
@@ -27,8 +27,8 @@ def mass_matrix(robot, s, xp):
         cl = robot.v_slice(l)
         for k, F in towards_base(robot, s, l, R[l] @ s.H[l].T, xp, "F", COLUMN_WALK):   # phi(k, l) R(l) H^T(l)
             block = s.H[k] @ F
-            if k == l and armature_block(robot.bodies[l]) is not None:
-                block = block + xp.constant(armature_block(robot.bodies[l]))     # + J_m(k)
+            if k == l:
+                block = plus_armature(block, robot.bodies[l], xp)               # + J_m(k)
             Mass[robot.v_slice(k), cl] = block
             if k != l:
                 Mass[cl, robot.v_slice(k)] = block.T

@@ -198,6 +198,7 @@ class Stacked:
 # ----------------------------------------------------------------------------- the chain
 class _Joint:
     nv = 1                   # a joint is one block column: the walks slice their columns by it
+    armature = ()            # no rotor inertia: D(k) = H(k) P(k) H^T(k), the papers' recursions
 
 
 @dataclass

@@ -64,6 +64,9 @@ NOT_WATCHED = {
     "regressor.py": "the regressor of the inertial parameters, checked against RNE",
     "base_parameters.py": "the base parameters, numerical rank, checked against the regressor",
     "elastic.py": "the joint-space elastic forces of flexible bodies",
+    "armature.py": "the rotors' J_m added to the joint-space blocks D(k) and M(k, k): not in the papers, zero on "
+                   "their chains (docs/derivations/armature.md proves the factorization with it for every N; the "
+                   "dense operators and Pinocchio check it)",
     "flexible.py": "the modal kinematics of flexible bodies (framework Section 4 is the nodal form, proved apart)",
 }
 # ChainOps operators the constructor computes with the code (soagen.symbolic.chain)

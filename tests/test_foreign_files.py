@@ -16,8 +16,8 @@ from soagen import algorithms as A
 from soagen.backend import NUMPY
 from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
 from soagen.errors import RobotFileError, RobotFileWarning
-from tests.helpers import rel_err
-from tests.test_loaders import URDF
+from tests.support.accuracy import rel_err
+from tests.support.robot_files import URDF
 
 # Two independent codes on the same file: agreement to rounding (the dynamics of these
 # small models are O(1) quantities; 1e-12 leaves room for the different summation orders).
@@ -130,7 +130,7 @@ def mujoco_terms(robot, m, q, v):
     in soagen's coordinates, with the oracle of tests/test_mjcf.py: qvel = T v, qacc =
     T a + Tdot v, soagen's generalized forces are T^T MuJoCo's, so the bias is
     T^T (qfrc_bias + M_mj Tdot v). Armature is taken out (soagen does not model it)."""
-    from tests.test_mjcf import MuJoCoOracle
+    from tests.support.oracles import MuJoCoOracle
 
     oracle = MuJoCoOracle(robot, m)
     T, Tdv = oracle.set_state(q, v)
@@ -237,7 +237,7 @@ def test_armature_is_named_in_a_warning_and_is_the_only_difference(tmp_path):
     path = write(tmp_path, FREE.format(flag="").replace('axis="0 1 0"/>', 'axis="0 1 0" armature="0.25"/>'), "arm.xml")
     with pytest.warns(RobotFileWarning, match="<joint name='shoulder'>: armature is not modelled"):
         robot = soagen.load(path)
-    from tests.test_mjcf import MuJoCoOracle
+    from tests.support.oracles import MuJoCoOracle
 
     oracle = MuJoCoOracle(robot, mujoco.MjModel.from_xml_path(str(path)))
     q = robot.random_configuration(np.random.default_rng(1))

@@ -16,8 +16,8 @@ from soagen import algorithms as A
 from soagen.errors import RobotFileError, RobotFileWarning
 from soagen.loaders.description import build
 from soagen.oracles.pinocchio import example_robot_data_dir
-from soagen.spatial import quaternion_rotation
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.oracles import MuJoCoOracle
 
 mujoco = pytest.importorskip("mujoco", reason="MJCF is read with the optional 'mujoco' package (pip install soagen[mjcf])")
 pytestmark = pytest.mark.oracle
@@ -58,59 +58,6 @@ def write(tmp_path, text, name="robot.xml"):
     p = tmp_path / name
     p.write_text(text)
     return p
-
-
-class MuJoCoOracle:
-    """MuJoCo's M and inverse dynamics in soagen's coordinates: quaternions (x, y, z, w),
-    free-joint velocities (omega, v) in the body frame (MuJoCo: v in the world frame,
-    then omega in the body frame), accelerations likewise."""
-
-    def __init__(self, robot, model):
-        self.robot, self.m, self.d = robot, model, mujoco.MjData(model)
-        # armature is not modelled by soagen (a warning says so): taken out of MuJoCo's M
-        # (its RNE recursion leaves armature out, and gravity compensation, a passive force)
-        self.armature = np.diag(model.dof_armature)
-
-    def set_state(self, q, v):
-        """qpos, and T with qvel = T v; returns T and Tdot v."""
-        r, m = self.robot, self.m
-        qpos, T, Tdv = np.zeros(m.nq), np.zeros((m.nv, r.nv)), np.zeros(m.nv)
-        iq = iv = 0
-        for i, b in enumerate(r.bodies):
-            x, w = q[r.q_slice(i)], v[r.v_slice(i)]
-            sv = r.v_slice(i)
-            if b.joint.kind == "free":
-                R = quaternion_rotation(x[3:7])
-                qpos[iq:iq + 7] = [*x[:3], x[6], *x[3:6]]
-                T[iv:iv + 3, sv.start + 3:sv.stop] = R
-                T[iv + 3:iv + 6, sv.start:sv.start + 3] = np.eye(3)
-                Tdv[iv:iv + 3] = R @ np.cross(w[:3], w[3:])      # d/dt (R v_body), the R-dot part
-            elif b.joint.kind == "spherical":
-                qpos[iq:iq + 4] = [x[3], *x[:3]]
-                T[iv:iv + 3, sv] = np.eye(3)
-            else:
-                qpos[iq] = x[0]
-                T[iv, sv] = 1
-            iq, iv = iq + b.joint.nq, iv + b.joint.nv
-        self.d.qpos[:], self.d.qvel[:] = qpos, T @ v
-        mujoco.mj_forward(self.m, self.d)
-        return T, Tdv
-
-    def mass_matrix(self, q):
-        T, _ = self.set_state(q, np.zeros(self.robot.nv))
-        M = np.zeros((self.m.nv, self.m.nv))
-        try:
-            mujoco.mj_fullM(self.m, self.d, M)              # MuJoCo 4
-        except TypeError:
-            mujoco.mj_fullM(self.m, M, self.d.qM)           # MuJoCo 3
-        return T.T @ (M - self.armature) @ T
-
-    def inverse_dynamics(self, q, v, a):
-        T, Tdv = self.set_state(q, v)
-        self.d.qacc[:] = T @ a + Tdv
-        out = np.zeros(self.m.nv)
-        mujoco.mj_rne(self.m, self.d, 1, out)
-        return T.T @ out
 
 
 def compare_with_mujoco(robot, path, states=3, seed=0):
@@ -185,7 +132,7 @@ def test_mjcf_errors_are_one_line(tmp_path, monkeypatch):
 
 
 def test_urdf_saved_as_xml_is_read_as_urdf(tmp_path):
-    from tests.test_loaders import URDF
+    from tests.support.robot_files import URDF
 
     robot = soagen.load(write(tmp_path, URDF, "r.xml"))
     assert [b.joint_name for b in robot.bodies] == ["a", "b"]

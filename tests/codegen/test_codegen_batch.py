@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from codegen_util import ROBOTS, batch_states, erd
 
 import soagen
 from soagen.algorithms import inertial_parameters
@@ -23,7 +22,9 @@ from soagen.codegen.compile import CLibrary, compile_shared, compiler
 from soagen.codegen.emit import environment, write
 from soagen.codegen.records import output_shapes
 from soagen.codegen.robot import render
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.codegen import ROBOTS, batch_states
+from tests.support.erd import erd
 
 X86 = platform.machine() in ("x86_64", "AMD64")
 CONFIGS = {  # name -> extra compiler flags

@@ -20,8 +20,8 @@ from soagen.loaders.random_robots import random_chain
 from soagen.operators.chain import block_diag, chain_operators, derivative_operators
 from soagen.quaternion import integrate
 from soagen.spatial import force_bar_matrix, force_cross, motion_cross, skew
-from tests.dynamics.deriv_helpers import ALL_JOINTS, random_state, random_tree
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.derivatives import ALL_JOINTS, random_state, random_tree
 
 CHAINS = [(2, 0, ("revolute", "prismatic")), (6, 1, ("revolute", "prismatic")),
           (12, 2, ("revolute", "prismatic")), (5, 3, ("revolute", "spherical", "free", "prismatic"))]

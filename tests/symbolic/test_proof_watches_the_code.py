@@ -54,7 +54,7 @@ NOT_WATCHED = {
                      "terms of its own (II-6.4 and FW-A.6 check it)",
     "kinematics.py": "link transforms, velocities and bias accelerations: element-level physics (rotations, cross "
                      "products), checked against Pinocchio and the dense operators",
-    "inertia.py": "spatial inertias and their 10-parameter shift: element level (tests/dynamics/test_dense_route.py)",
+    "inertia.py": "spatial inertias and their 10-parameter shift: element level (tests/dynamics/test_ldl.py)",
     "tip.py": "forces at frames carried to the bodies: element level (the B of the blocks is State.tip_force)",
     "rates.py": "the cross products of the joint and composite rates: element level, finite differences and Pinocchio",
     "jacobian.py": "the Jacobian in world axes: element level, checked against Pinocchio",

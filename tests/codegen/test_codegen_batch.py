@@ -147,7 +147,7 @@ def test_batch_with_link_parameters_as_inputs(tmp_path):
 @pytest.mark.cc
 def test_batch_matches_the_generic_reference(tmp_path):
     """The batch kernels against the numpy reference too (not only the scalar C)."""
-    from codegen_util import reference
+    from tests.support.codegen import reference
 
     robot = soagen.load(ROBOTS / "planar2.yaml")
     res, libs = _build(tmp_path, robot, ROBOTS / "planar2.yaml", None, configs={"native": CONFIGS["native"]})
@@ -196,7 +196,7 @@ def test_scalar_functions_take_all_sin_cos_in_one_call(tmp_path):
     (no libm sin/cos left in the function bodies); compiled with the polynomial, with
     libmvec and as plain C99 (libm, W = 1) the scalar functions agree to 1e-13, and with
     the generic reference to 1e-12."""
-    from codegen_util import reference
+    from tests.support.codegen import reference
 
     path = ROBOTS / "puma560.yaml"
     robot = soagen.load(path)

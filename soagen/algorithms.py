@@ -62,7 +62,7 @@ def inverse_dynamics(robot, q, qd, qdd, f_tip=None, xp=NUMPY):
     """Joint forces T = M qdd + C + J^T f(0) by recursive Newton-Euler (2.24)-(2.30)
     (+ the elastic forces of flexible bodies and spring-damper joints, (F.5))."""
     s = _state(robot, q, qd, xp)
-    T = np.concatenate(rne(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp, _tip(robot, f_tip, xp)))
+    T = np.concatenate(rne(s, _vec(qdd, robot.nv, "qdd", xp), _tip(robot, f_tip, xp)))
     return _plus_elastic(robot, s, T, xp)
 
 
@@ -70,7 +70,7 @@ def bias_forces(robot, q, qd, f_tip=None, xp=NUMPY):
     """C (+ J^T f(0)): Coriolis, centrifugal and gravity forces, RNE with qdd = 0 (3.23)
     (+ the elastic forces (F.5))."""
     s = _state(robot, q, qd, xp)
-    T = np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp, _tip(robot, f_tip, xp)))
+    T = np.concatenate(rne(s, xp.zeros(robot.nv), _tip(robot, f_tip, xp)))
     return _plus_elastic(robot, s, T, xp)
 
 
@@ -84,14 +84,14 @@ def _plus_elastic(robot, s, T, xp, sign=1):
 
 def mass_matrix(robot, q, xp=NUMPY):
     """M = H phi M phi^T H^T (3.20), O(N^2) composite-inertia recursion."""
-    return crb.mass_matrix(robot, _state(robot, q, None, xp, gravity=False), xp)
+    return crb.mass_matrix(_state(robot, q, None, xp, gravity=False))
 
 
 def inverse_mass_matrix(robot, q, xp=NUMPY, method="innovations"):
     """M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) (4.16), O(N^2); ``method="ldl"``: from
     M = L^T D L of the composite-inertia mass matrix (dense, for small N)."""
     _method(method, forward.MINV_METHODS, "inverse mass matrix")
-    return forward.inverse_mass_matrix(robot, _state(robot, q, None, xp, gravity=False), xp, method)
+    return forward.inverse_mass_matrix(_state(robot, q, None, xp, gravity=False), method)
 
 
 def _method(method, known, what):
@@ -105,7 +105,7 @@ def forward_dynamics(robot, q, qd, tau, method="fd1", f_tip=None, xp=NUMPY):
     _method(method, FD_METHODS, "forward dynamics")
     s = _state(robot, q, qd, xp)
     tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
-    qdd, _ = forward.FD[method](robot, s, tau, xp, _tip(robot, f_tip, xp))
+    qdd, _ = forward.FD[method](s, tau, _tip(robot, f_tip, xp))
     return np.concatenate(qdd)
 
 
@@ -115,27 +115,26 @@ def link_accelerations(robot, q, qd, tau, f_tip=None, xp=NUMPY):
     acceleration alpha(0) = B^T alpha + a(0) without gravity, world-aligned."""
     s = _state(robot, q, qd, xp)
     tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
-    qdd, alpha = forward.fd2(robot, s, tau, xp, _tip(robot, f_tip, xp))
+    qdd, alpha = forward.fd2(s, tau, _tip(robot, f_tip, xp))
     qdd = np.concatenate(qdd)
     return qdd, alpha, jacobian(robot, q, xp) @ qdd + jacobian_dot_qd(robot, q, qd, xp)
 
 
 def jacobian(robot, q, xp=NUMPY, frame=None):
     """Tip Jacobian J = B^T phi^T H^T (3.13): 6 x nv, world-aligned, angular rows first."""
-    return jac.jacobian(robot, _state(robot, q, None, xp, gravity=False), xp, _frame(robot, frame))
+    return jac.jacobian(_state(robot, q, None, xp, gravity=False), _frame(robot, frame))
 
 
 def jacobian_dot_qd(robot, q, qd, xp=NUMPY, frame=None):
     """Jdot qdot = B^T phi^T a + a(0), world-aligned (Sec. 3 below (3.17))."""
-    return jac.jacobian_dot_qd(robot, _state(robot, q, qd, xp, gravity=False), xp, _frame(robot, frame))
+    return jac.jacobian_dot_qd(_state(robot, q, qd, xp, gravity=False), _frame(robot, frame))
 
 
 def op_space_inverse_inertia(robot, q, xp=NUMPY, frame=None, method="omega"):
     """J M^-1 J^T by the O(N) recursion (6.10) of Part II (6 x 6, world-aligned), or with
     ``method="ldl"`` from J and M = L^T D L (dense, for small N)."""
     _method(method, omega.OSIM_METHODS, "operational-space inverse inertia")
-    return omega.op_space_inverse_inertia(robot, _state(robot, q, None, xp, gravity=False), xp,
-                                        _frame(robot, frame), method)
+    return omega.op_space_inverse_inertia(_state(robot, q, None, xp, gravity=False), _frame(robot, frame), method)
 
 
 def node_frame(robot, body, node):
@@ -173,7 +172,7 @@ def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY, method="omega"):
     or with ``method="ldl"`` from the stacked J and M = L^T D L (dense, for small N)."""
     _method(method, omega.OSIM_METHODS, "operational-space inverse inertia")
     frames = [_frame(robot, f) for f in frames]
-    return omega.inverse_inertia_at_frames(robot, _state(robot, q, None, xp, gravity=False), xp, frames, method)
+    return omega.inverse_inertia_at_frames(_state(robot, q, None, xp, gravity=False), frames, method)
 
 
 def frame_force_correction(robot, q, frames, f, xp=NUMPY):
@@ -183,7 +182,7 @@ def frame_force_correction(robot, q, frames, f, xp=NUMPY):
 
     frames = [_frame(robot, fr) for fr in frames]
     f = _vec(f, 6 * len(frames), "f", xp)
-    return correction(robot, _state(robot, q, None, xp, gravity=False), xp, frames, f)
+    return correction(_state(robot, q, None, xp, gravity=False), frames, f)
 
 
 def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
@@ -194,7 +193,7 @@ def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
     joints simply d/dq) (docs/derivatives.md (D.1), (D.11)-(D.14))."""
     _rigid(robot, "inverse_dynamics_derivatives")
     s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
-    return id_derivatives(robot, s, qd, _vec(qdd, robot.nv, "qdd", xp), xp)
+    return id_derivatives(s, qd, _vec(qdd, robot.nv, "qdd", xp))
 
 
 def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY, method="innovations"):
@@ -204,7 +203,7 @@ def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY, method="innovation
     _rigid(robot, "forward_dynamics_derivatives")
     _method(method, forward.MINV_METHODS, "inverse mass matrix")
     s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
-    return fd_derivatives(robot, s, qd, _vec(tau, robot.nv, "tau", xp), xp, method)
+    return fd_derivatives(s, qd, _vec(tau, robot.nv, "tau", xp), method)
 
 
 def coriolis_matrix(robot, q, qd, xp=NUMPY):
@@ -212,7 +211,7 @@ def coriolis_matrix(robot, q, qd, xp=NUMPY):
     (Christoffel-consistent for 1-dof joints), O(N d) (docs/derivatives.md (D.15)-(D.16))."""
     _rigid(robot, "coriolis_matrix")
     s, qd = _state(robot, q, qd, xp, gravity=False), _vec(qd, robot.nv, "qd", xp)
-    return _coriolis(robot, s, qd, xp)
+    return _coriolis(s, qd)
 
 
 def mass_matrix_dot(robot, q, qd, xp=NUMPY):
@@ -227,7 +226,7 @@ def energy(robot, q, qd):
     from soagen.dynamics.energy import kinetic_energy, potential_energy
 
     s = _state(robot, q, qd, NUMPY)
-    return kinetic_energy(robot, s), potential_energy(robot, s)
+    return kinetic_energy(s), potential_energy(s)
 
 
 def inertial_parameters(robot):
@@ -241,7 +240,7 @@ def regressor(robot, q, qd, qdd, xp=NUMPY):
     """Y (nv x 10 nb) with inverse_dynamics(q, qd, qdd) = Y pi (docs/derivatives.md (D.17)-(D.18))."""
     _rigid(robot, "regressor")
     s = _state(robot, q, qd, xp)
-    return reg.regressor(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp)
+    return reg.regressor(s, _vec(qdd, robot.nv, "qdd", xp))
 
 
 def base_parameters(robot):

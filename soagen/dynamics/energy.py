@@ -13,11 +13,12 @@ import numpy as np
 from soagen.dynamics.kinematics import world_poses
 
 
-def kinetic_energy(robot, s):
+def kinetic_energy(s):
     return sum(0.5 * (V @ (M @ V)) for V, M in zip(s.V, s.M))
 
 
-def potential_energy(robot, s):
+def potential_energy(s):
+    robot = s.robot
     poses = world_poses(robot, s.X)
     g = np.asarray(robot.gravity, dtype=float)
     U = 0.0

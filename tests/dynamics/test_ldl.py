@@ -175,7 +175,7 @@ def test_ldl_refuses_a_singular_mass_matrix():
     from soagen.dynamics.mass_matrix import mass_matrix
 
     with pytest.raises(SingularMassMatrixError, match=repr(last.joint_name)):
-        ltdl(massless, mass_matrix(massless, s, NUMPY), NUMPY)
+        ltdl(massless, mass_matrix(s), NUMPY)
 
 
 def test_unknown_method_is_one_line():

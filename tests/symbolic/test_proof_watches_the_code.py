@@ -253,12 +253,12 @@ def test_the_code_cites_the_loops_it_is_proved_by():
     ops = symbolic_chain(3)
     xp = BlockBackend(ops)
     s = BlockState(ops, xp)
-    inn = innovations.riccati(s.robot, s, xp)
-    nu = filtering.causal_filter(s.robot, s, inn, joints(ops.T).rows, xp)
-    _, lam = filtering.anticausal_smoother(s.robot, s, inn, nu, xp)
-    forward.link_accelerations(s.robot, s, lam, xp)
-    rne.newton_euler(s.robot, s, joints(ops.thdd), xp)
-    omega.upsilon(s.robot, s, inn, xp)
+    inn = innovations.riccati(s)
+    nu = filtering.causal_filter(s, inn, joints(ops.T).rows)
+    _, lam = filtering.anticausal_smoother(s, inn, nu)
+    forward.link_accelerations(s, lam)
+    rne.newton_euler(s, joints(ops.thdd))
+    omega.upsilon(s, inn)
     notes = {re.sub(r"\d+$", "", label): note for label, note in xp.notes.items()}
     for quantity, loop_id in CITES.items():
         number = loop_id.split("-", 1)[1].split("-")[0]

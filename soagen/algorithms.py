@@ -7,9 +7,17 @@ f(0) of the papers, the force the tip exerts on the environment (moment about th
 point, then force), so that T = M qdd + C + J^T f(0) (3.20). Gravity comes from the
 robot file. Pass ``xp=soagen.backend.SYMPY`` and SymPy symbols to run the same recursions
 symbolically.
+
+The data (robot, q, qd, qdd or tau, the frames, f_tip) are positional; ``method``,
+``frame`` and ``xp`` are keyword-only, in that order wherever a function takes them (by
+position they still work for one release, with a DeprecationWarning).
 """
 
 from __future__ import annotations
+
+import functools
+import inspect
+import warnings
 
 import numpy as np
 
@@ -58,7 +66,37 @@ def _tip(robot, f_tip, xp):
     return _vec(f_tip, 6, "f_tip", xp)
 
 
-def inverse_dynamics(robot, q, qd, qdd, f_tip=None, xp=NUMPY):
+def _keywords(*legacy):
+    """``xp``, ``method``, ``frame`` (and ``base_params``) are keyword-only, in that order:
+    ``method``, ``frame``, ``xp``. For one release a call that passes them by position, in
+    the order of the old signature (the arguments after the data: ``legacy``), still works
+    and warns (DeprecationWarning)."""
+    def wrap(fn):
+        params = inspect.signature(fn).parameters
+        positional = [n for n, p in params.items() if p.kind is p.POSITIONAL_OR_KEYWORD]
+        data = [n for n in positional if n not in legacy]
+        tail = positional[len(data):]
+
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            extra = args[len(data):]
+            if extra and tuple(legacy[:len(extra)]) != tuple(tail[:len(extra)]):
+                names = legacy[:len(extra)]
+                if len(extra) > len(legacy) or set(names) & set(kwargs):
+                    raise TypeError(f"{fn.__name__}() takes {len(data)} positional arguments and the "
+                                    f"keywords {', '.join(legacy)}")
+                warnings.warn(f"soagen.algorithms.{fn.__name__}: pass {', '.join(names)} by keyword "
+                              f"({', '.join(f'{n}=...' for n in names)}); positional use is deprecated and goes "
+                              "in the next release", DeprecationWarning, stacklevel=2)
+                kwargs.update(zip(names, extra))
+                args = args[:len(data)]
+            return fn(*args, **kwargs)
+        return call
+    return wrap
+
+
+@_keywords("f_tip", "xp")
+def inverse_dynamics(robot, q, qd, qdd, f_tip=None, *, xp=NUMPY):
     """Joint forces T = M qdd + C + J^T f(0) by recursive Newton-Euler (2.24)-(2.30)
     (+ the elastic forces of flexible bodies and spring-damper joints, (F.5))."""
     s = _state(robot, q, qd, xp)
@@ -66,7 +104,8 @@ def inverse_dynamics(robot, q, qd, qdd, f_tip=None, xp=NUMPY):
     return _plus_elastic(robot, s, T, xp)
 
 
-def bias_forces(robot, q, qd, f_tip=None, xp=NUMPY):
+@_keywords("f_tip", "xp")
+def bias_forces(robot, q, qd, f_tip=None, *, xp=NUMPY):
     """C (+ J^T f(0)): Coriolis, centrifugal and gravity forces, RNE with qdd = 0 (3.23)
     (+ the elastic forces (F.5))."""
     s = _state(robot, q, qd, xp)
@@ -82,12 +121,14 @@ def _plus_elastic(robot, s, T, xp, sign=1):
     return T + sign * elastic_forces(robot, s.q, s.qd, xp)
 
 
-def mass_matrix(robot, q, xp=NUMPY):
+@_keywords("xp")
+def mass_matrix(robot, q, *, xp=NUMPY):
     """M = H phi M phi^T H^T (3.20), O(N^2) composite-inertia recursion."""
     return crb.mass_matrix(_state(robot, q, None, xp, gravity=False))
 
 
-def inverse_mass_matrix(robot, q, xp=NUMPY, method="innovations"):
+@_keywords("xp", "method")
+def inverse_mass_matrix(robot, q, *, method="innovations", xp=NUMPY):
     """M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) (4.16), O(N^2); ``method="ldl"``: from
     M = L^T D L of the composite-inertia mass matrix (dense, for small N)."""
     _method(method, forward.MINV_METHODS, "inverse mass matrix")
@@ -99,7 +140,8 @@ def _method(method, known, what):
         raise SoagenError(f"unknown {what} method {method!r} (choose from {', '.join(known)})")
 
 
-def forward_dynamics(robot, q, qd, tau, method="fd1", f_tip=None, xp=NUMPY):
+@_keywords("method", "f_tip", "xp")
+def forward_dynamics(robot, q, qd, tau, *, f_tip=None, method="fd1", xp=NUMPY):
     """Joint accelerations qdd from T = M qdd + C + J^T f(0), by FD1-FD4 of Part I or
     ``method="ldl"``, M^-1 (T - C) with M = L^T D L (dense, for small N)."""
     _method(method, FD_METHODS, "forward dynamics")
@@ -109,7 +151,8 @@ def forward_dynamics(robot, q, qd, tau, method="fd1", f_tip=None, xp=NUMPY):
     return np.concatenate(qdd)
 
 
-def link_accelerations(robot, q, qd, tau, f_tip=None, xp=NUMPY):
+@_keywords("f_tip", "xp")
+def link_accelerations(robot, q, qd, tau, f_tip=None, *, xp=NUMPY):
     """FD2 (5.5)-(5.7): (qdd, alpha, alpha0) with the link spatial accelerations alpha(k)
     (body frames, gravity included as the base acceleration, body order) and the tip
     acceleration alpha(0) = B^T alpha + a(0) without gravity, world-aligned."""
@@ -117,20 +160,23 @@ def link_accelerations(robot, q, qd, tau, f_tip=None, xp=NUMPY):
     tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
     qdd, alpha = forward.fd2(s, tau, _tip(robot, f_tip, xp))
     qdd = np.concatenate(qdd)
-    return qdd, alpha, jacobian(robot, q, xp) @ qdd + jacobian_dot_qd(robot, q, qd, xp)
+    return qdd, alpha, jacobian(robot, q, xp=xp) @ qdd + jacobian_dot_qd(robot, q, qd, xp=xp)
 
 
-def jacobian(robot, q, xp=NUMPY, frame=None):
+@_keywords("xp", "frame")
+def jacobian(robot, q, *, frame=None, xp=NUMPY):
     """Tip Jacobian J = B^T phi^T H^T (3.13): 6 x nv, world-aligned, angular rows first."""
     return jac.jacobian(_state(robot, q, None, xp, gravity=False), _frame(robot, frame))
 
 
-def jacobian_dot_qd(robot, q, qd, xp=NUMPY, frame=None):
+@_keywords("xp", "frame")
+def jacobian_dot_qd(robot, q, qd, *, frame=None, xp=NUMPY):
     """Jdot qdot = B^T phi^T a + a(0), world-aligned (Sec. 3 below (3.17))."""
     return jac.jacobian_dot_qd(_state(robot, q, qd, xp, gravity=False), _frame(robot, frame))
 
 
-def op_space_inverse_inertia(robot, q, xp=NUMPY, frame=None, method="omega"):
+@_keywords("xp", "frame", "method")
+def op_space_inverse_inertia(robot, q, *, method="omega", frame=None, xp=NUMPY):
     """J M^-1 J^T by the O(N) recursion (6.10) of Part II (6 x 6, world-aligned), or with
     ``method="ldl"`` from J and M = L^T D L (dense, for small N)."""
     _method(method, omega.OSIM_METHODS, "operational-space inverse inertia")
@@ -166,7 +212,8 @@ def _frame(robot, frame):
     return frame
 
 
-def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY, method="omega"):
+@_keywords("xp", "method")
+def inverse_inertia_at_frames(robot, q, frames, *, method="omega", xp=NUMPY):
     """Lambda = J M^-1 J^T for several frames of a tree at once, (6 n_C) square,
     world-aligned: B^T Omega B with the tree Upsilon/Omega recursion (framework (3.10), (A.5)),
     or with ``method="ldl"`` from the stacked J and M = L^T D L (dense, for small N)."""
@@ -175,7 +222,8 @@ def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY, method="omega"):
     return omega.inverse_inertia_at_frames(_state(robot, q, None, xp, gravity=False), frames, method)
 
 
-def frame_force_correction(robot, q, frames, f, xp=NUMPY):
+@_keywords("xp")
+def frame_force_correction(robot, q, frames, f, *, xp=NUMPY):
     """beta_delta = -M^-1 J^T f for stacked world-aligned forces f at several frames,
     O(N) (framework (3.12), (A.6) corrected)."""
     from soagen.dynamics.correction import correction
@@ -185,7 +233,8 @@ def frame_force_correction(robot, q, frames, f, xp=NUMPY):
     return correction(_state(robot, q, None, xp, gravity=False), frames, f)
 
 
-def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
+@_keywords("xp")
+def inverse_dynamics_derivatives(robot, q, qd, qdd, *, xp=NUMPY):
     """(dtau/dq, dtau/dqd), nv x nv, gravity included; dtau/dqdd is the mass matrix.
     Derivatives in the tangent space: column j is the change of tau when the body of joint
     j moves by the body-frame twist H^T e_j (for a quaternion joint q (+) e_j as
@@ -196,7 +245,8 @@ def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
     return id_derivatives(s, qd, _vec(qdd, robot.nv, "qdd", xp))
 
 
-def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY, method="innovations"):
+@_keywords("xp", "method")
+def forward_dynamics_derivatives(robot, q, qd, tau, *, method="innovations", xp=NUMPY):
     """(dqdd/dq, dqdd/dqd, dqdd/dtau = M^-1): -M^-1 (dtau/dq, dtau/dqd) at the
     forward-dynamics accelerations, with the one M^-1 of (4.16) (docs/derivatives.md (D.19)),
     or of M = L^T D L with ``method="ldl"``."""
@@ -206,7 +256,8 @@ def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY, method="innovation
     return fd_derivatives(s, qd, _vec(tau, robot.nv, "tau", xp), method)
 
 
-def coriolis_matrix(robot, q, qd, xp=NUMPY):
+@_keywords("xp")
+def coriolis_matrix(robot, q, qd, *, xp=NUMPY):
     """C(q, qd) with C qd the velocity-dependent bias forces and Mdot - 2C skew-symmetric
     (Christoffel-consistent for 1-dof joints), O(N d) (docs/derivatives.md (D.15)-(D.16))."""
     _rigid(robot, "coriolis_matrix")
@@ -214,9 +265,10 @@ def coriolis_matrix(robot, q, qd, xp=NUMPY):
     return _coriolis(s, qd)
 
 
-def mass_matrix_dot(robot, q, qd, xp=NUMPY):
+@_keywords("xp")
+def mass_matrix_dot(robot, q, qd, *, xp=NUMPY):
     """Mdot = dM/dt along the velocity qd, = C + C^T."""
-    C = coriolis_matrix(robot, q, qd, xp)
+    C = coriolis_matrix(robot, q, qd, xp=xp)
     return C + C.T
 
 
@@ -236,7 +288,8 @@ def inertial_parameters(robot):
     return reg.inertial_parameters(robot)
 
 
-def regressor(robot, q, qd, qdd, xp=NUMPY):
+@_keywords("xp")
+def regressor(robot, q, qd, qdd, *, xp=NUMPY):
     """Y (nv x 10 nb) with inverse_dynamics(q, qd, qdd) = Y pi (docs/derivatives.md (D.17)-(D.18))."""
     _rigid(robot, "regressor")
     s = _state(robot, q, qd, xp)
@@ -251,8 +304,9 @@ def base_parameters(robot):
     return base.base_parameters(robot)
 
 
-def base_regressor(robot, q, qd, qdd, xp=NUMPY, base_params=None):
+@_keywords("xp", "base_params")
+def base_regressor(robot, q, qd, qdd, *, base_params=None, xp=NUMPY):
     """Y_b = Y[:, columns] (nv x b), full column rank, Y_b (K pi) = tau. Pass the result of
     :func:`base_parameters` as ``base_params`` to avoid recomputing it."""
     bp = base_params if base_params is not None else base_parameters(robot)
-    return regressor(robot, q, qd, qdd, xp)[:, list(bp.columns)]
+    return regressor(robot, q, qd, qdd, xp=xp)[:, list(bp.columns)]

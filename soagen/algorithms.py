@@ -7,9 +7,17 @@ f(0) of the papers, the force the tip exerts on the environment (moment about th
 point, then force), so that T = M qdd + C + J^T f(0) (3.20). Gravity comes from the
 robot file. Pass ``xp=soagen.backend.SYMPY`` and SymPy symbols to run the same recursions
 symbolically.
+
+The data (robot, q, qd, qdd or tau, the frames, f_tip) are positional; ``method``,
+``frame`` and ``xp`` are keyword-only, in that order wherever a function takes them (by
+position they still work for one release, with a DeprecationWarning).
 """
 
 from __future__ import annotations
+
+import functools
+import inspect
+import warnings
 
 import numpy as np
 
@@ -62,21 +70,52 @@ def _tip(robot, f_tip, xp):
     return _vec(f_tip, 6, "f_tip", xp)
 
 
-def inverse_dynamics(robot, q, qd, qdd, f_tip=None, xp=NUMPY):
+def _keywords(*legacy):
+    """``xp``, ``method``, ``frame`` (and ``base_params``) are keyword-only, in that order:
+    ``method``, ``frame``, ``xp``. For one release a call that passes them by position, in
+    the order of the old signature (the arguments after the data: ``legacy``), still works
+    and warns (DeprecationWarning)."""
+    def wrap(fn):
+        params = inspect.signature(fn).parameters
+        positional = [n for n, p in params.items() if p.kind is p.POSITIONAL_OR_KEYWORD]
+        data = [n for n in positional if n not in legacy]
+        tail = positional[len(data):]
+
+        @functools.wraps(fn)
+        def call(*args, **kwargs):
+            extra = args[len(data):]
+            if extra and tuple(legacy[:len(extra)]) != tuple(tail[:len(extra)]):
+                names = legacy[:len(extra)]
+                if len(extra) > len(legacy) or set(names) & set(kwargs):
+                    raise TypeError(f"{fn.__name__}() takes {len(data)} positional arguments and the "
+                                    f"keywords {', '.join(legacy)}")
+                warnings.warn(f"soagen.algorithms.{fn.__name__}: pass {', '.join(names)} by keyword "
+                              f"({', '.join(f'{n}=...' for n in names)}); positional use is deprecated and goes "
+                              "in the next release", DeprecationWarning, stacklevel=2)
+                kwargs.update(zip(names, extra))
+                args = args[:len(data)]
+            return fn(*args, **kwargs)
+        return call
+    return wrap
+
+
+@_keywords("f_tip", "xp")
+def inverse_dynamics(robot, q, qd, qdd, f_tip=None, *, xp=NUMPY):
     """Joint forces T = M qdd + C + J^T f(0) - tau_passive by recursive Newton-Euler
     (2.24)-(2.30), with the rotors' J_m qdd and the passive forces (:func:`passive_forces`:
     joint springs and dampers, a flexible body's modal ones (F.5)) where the model has them."""
     s = _state(robot, q, qd, xp)
-    T = np.concatenate(rne(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp, _tip(robot, f_tip, xp)))
+    T = np.concatenate(rne(s, _vec(qdd, robot.nv, "qdd", xp), _tip(robot, f_tip, xp)))
     return _plus_elastic(robot, s, T, xp)
 
 
-def bias_forces(robot, q, qd, f_tip=None, xp=NUMPY):
+@_keywords("f_tip", "xp")
+def bias_forces(robot, q, qd, f_tip=None, *, xp=NUMPY):
     """C (+ J^T f(0)): Coriolis, centrifugal and gravity forces, RNE with qdd = 0 (3.23)
     (- tau_passive where the model has passive forces: MuJoCo's qfrc_bias - qfrc_passive),
     so that forward dynamics is M^-1 (tau - bias_forces)."""
     s = _state(robot, q, qd, xp)
-    T = np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp, _tip(robot, f_tip, xp)))
+    T = np.concatenate(rne(s, xp.zeros(robot.nv), _tip(robot, f_tip, xp)))
     return _plus_elastic(robot, s, T, xp)
 
 
@@ -88,7 +127,8 @@ def _plus_elastic(robot, s, T, xp, sign=1):
     return T + sign * elastic_forces(robot, s.q, s.qd, xp)
 
 
-def passive_forces(robot, q, qd, xp=NUMPY):
+@_keywords("xp")
+def passive_forces(robot, q, qd, *, xp=NUMPY):
     """tau_passive (nv): the joints' springs and viscous dampers, -k (q - q_rest) - d qd,
     and a flexible body's modal -K eta - C eta_dot; MuJoCo's ``qfrc_passive`` for what
     soagen models of it (its ``qfrc_spring + qfrc_damper`` of the joints; friction loss,
@@ -100,26 +140,29 @@ def passive_forces(robot, q, qd, xp=NUMPY):
     return -elastic_forces(robot, s.q, s.qd, xp)
 
 
-def known_forces(robot, q, qd, qdd, xp=NUMPY):
+@_keywords("xp")
+def known_forces(robot, q, qd, qdd, *, xp=NUMPY):
     """The part of inverse dynamics that does not depend on the inertial parameters pi:
     the rotors' J_m qdd and -tau_passive, so that
     inverse_dynamics(q, qd, qdd) = regressor(q, qd, qdd) @ pi + known_forces(q, qd, qdd)."""
     _vec(q, robot.nq, "q", xp)
     T = robot.armature * _vec(qdd, robot.nv, "qdd", xp)
-    return T - passive_forces(robot, q, qd, xp)
+    return T - passive_forces(robot, q, qd, xp=xp)
 
 
-def mass_matrix(robot, q, xp=NUMPY):
+@_keywords("xp")
+def mass_matrix(robot, q, *, xp=NUMPY):
     """M = H phi M phi^T H^T + J_m (3.20), O(N^2) composite-inertia recursion; J_m the
     joints' rotor inertias (armature), zero without them."""
-    return crb.mass_matrix(robot, _state(robot, q, None, xp, gravity=False), xp)
+    return crb.mass_matrix(_state(robot, q, None, xp, gravity=False))
 
 
-def inverse_mass_matrix(robot, q, xp=NUMPY, method="innovations"):
+@_keywords("xp", "method")
+def inverse_mass_matrix(robot, q, *, method="innovations", xp=NUMPY):
     """M^-1 = (I - H Psi L)^T D^-1 (I - H Psi L) (4.16), O(N^2); ``method="ldl"``: from
     M = L^T D L of the composite-inertia mass matrix (dense, for small N)."""
     _method(method, forward.MINV_METHODS, "inverse mass matrix")
-    return forward.inverse_mass_matrix(robot, _state(robot, q, None, xp, gravity=False), xp, method)
+    return forward.inverse_mass_matrix(_state(robot, q, None, xp, gravity=False), method)
 
 
 def _method(method, known, what):
@@ -127,7 +170,8 @@ def _method(method, known, what):
         raise SoagenError(f"unknown {what} method {method!r} (choose from {', '.join(known)})")
 
 
-def forward_dynamics(robot, q, qd, tau, method="fd1", f_tip=None, xp=NUMPY):
+@_keywords("method", "f_tip", "xp")
+def forward_dynamics(robot, q, qd, tau, *, f_tip=None, method="fd1", xp=NUMPY):
     """Joint accelerations qdd from T + tau_passive = M qdd + C + J^T f(0), by FD1-FD4 of
     Part I or ``method="ldl"``, M^-1 (T - C) with M = L^T D L (dense, for small N); the
     passive forces (:func:`passive_forces`) and the rotors' J_m (in D(k) = H P H^T + J_m)
@@ -135,37 +179,40 @@ def forward_dynamics(robot, q, qd, tau, method="fd1", f_tip=None, xp=NUMPY):
     _method(method, FD_METHODS, "forward dynamics")
     s = _state(robot, q, qd, xp)
     tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
-    qdd, _ = forward.FD[method](robot, s, tau, xp, _tip(robot, f_tip, xp))
+    qdd, _ = forward.FD[method](s, tau, _tip(robot, f_tip, xp))
     return np.concatenate(qdd)
 
 
-def link_accelerations(robot, q, qd, tau, f_tip=None, xp=NUMPY):
+@_keywords("f_tip", "xp")
+def link_accelerations(robot, q, qd, tau, f_tip=None, *, xp=NUMPY):
     """FD2 (5.5)-(5.7): (qdd, alpha, alpha0) with the link spatial accelerations alpha(k)
     (body frames, gravity included as the base acceleration, body order) and the tip
     acceleration alpha(0) = B^T alpha + a(0) without gravity, world-aligned."""
     s = _state(robot, q, qd, xp)
     tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
-    qdd, alpha = forward.fd2(robot, s, tau, xp, _tip(robot, f_tip, xp))
+    qdd, alpha = forward.fd2(s, tau, _tip(robot, f_tip, xp))
     qdd = np.concatenate(qdd)
-    return qdd, alpha, jacobian(robot, q, xp) @ qdd + jacobian_dot_qd(robot, q, qd, xp)
+    return qdd, alpha, jacobian(robot, q, xp=xp) @ qdd + jacobian_dot_qd(robot, q, qd, xp=xp)
 
 
-def jacobian(robot, q, xp=NUMPY, frame=None):
+@_keywords("xp", "frame")
+def jacobian(robot, q, *, frame=None, xp=NUMPY):
     """Tip Jacobian J = B^T phi^T H^T (3.13): 6 x nv, world-aligned, angular rows first."""
-    return jac.jacobian(robot, _state(robot, q, None, xp, gravity=False), xp, _frame(robot, frame))
+    return jac.jacobian(_state(robot, q, None, xp, gravity=False), _frame(robot, frame))
 
 
-def jacobian_dot_qd(robot, q, qd, xp=NUMPY, frame=None):
+@_keywords("xp", "frame")
+def jacobian_dot_qd(robot, q, qd, *, frame=None, xp=NUMPY):
     """Jdot qdot = B^T phi^T a + a(0), world-aligned (Sec. 3 below (3.17))."""
-    return jac.jacobian_dot_qd(robot, _state(robot, q, qd, xp, gravity=False), xp, _frame(robot, frame))
+    return jac.jacobian_dot_qd(_state(robot, q, qd, xp, gravity=False), _frame(robot, frame))
 
 
-def op_space_inverse_inertia(robot, q, xp=NUMPY, frame=None, method="omega"):
+@_keywords("xp", "frame", "method")
+def op_space_inverse_inertia(robot, q, *, method="omega", frame=None, xp=NUMPY):
     """J M^-1 J^T by the O(N) recursion (6.10) of Part II (6 x 6, world-aligned), or with
     ``method="ldl"`` from J and M = L^T D L (dense, for small N)."""
     _method(method, omega.OSIM_METHODS, "operational-space inverse inertia")
-    return omega.op_space_inverse_inertia(robot, _state(robot, q, None, xp, gravity=False), xp,
-                                        _frame(robot, frame), method)
+    return omega.op_space_inverse_inertia(_state(robot, q, None, xp, gravity=False), _frame(robot, frame), method)
 
 
 def node_frame(robot, body, node):
@@ -197,26 +244,29 @@ def _frame(robot, frame):
     return frame
 
 
-def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY, method="omega"):
+@_keywords("xp", "method")
+def inverse_inertia_at_frames(robot, q, frames, *, method="omega", xp=NUMPY):
     """Lambda = J M^-1 J^T for several frames of a tree at once, (6 n_C) square,
     world-aligned: B^T Omega B with the tree Upsilon/Omega recursion (framework (3.10), (A.5)),
     or with ``method="ldl"`` from the stacked J and M = L^T D L (dense, for small N)."""
     _method(method, omega.OSIM_METHODS, "operational-space inverse inertia")
     frames = [_frame(robot, f) for f in frames]
-    return omega.inverse_inertia_at_frames(robot, _state(robot, q, None, xp, gravity=False), xp, frames, method)
+    return omega.inverse_inertia_at_frames(_state(robot, q, None, xp, gravity=False), frames, method)
 
 
-def frame_force_correction(robot, q, frames, f, xp=NUMPY):
+@_keywords("xp")
+def frame_force_correction(robot, q, frames, f, *, xp=NUMPY):
     """beta_delta = -M^-1 J^T f for stacked world-aligned forces f at several frames,
     O(N) (framework (3.12), (A.6) corrected)."""
     from soagen.dynamics.correction import correction
 
     frames = [_frame(robot, fr) for fr in frames]
     f = _vec(f, 6 * len(frames), "f", xp)
-    return correction(robot, _state(robot, q, None, xp, gravity=False), xp, frames, f)
+    return correction(_state(robot, q, None, xp, gravity=False), frames, f)
 
 
-def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
+@_keywords("xp")
+def inverse_dynamics_derivatives(robot, q, qd, qdd, *, xp=NUMPY):
     """(dtau/dq, dtau/dqd), nv x nv, gravity included; dtau/dqdd is the mass matrix.
     Derivatives in the tangent space: column j is the change of tau when the body of joint
     j moves by the body-frame twist H^T e_j (for a quaternion joint q (+) e_j as
@@ -224,14 +274,15 @@ def inverse_dynamics_derivatives(robot, q, qd, qdd, xp=NUMPY):
     joints simply d/dq) (docs/derivatives.md (D.1), (D.11)-(D.14))."""
     _rigid(robot, "inverse_dynamics_derivatives")
     s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
-    dq, dqd = id_derivatives(robot, s, qd, _vec(qdd, robot.nv, "qdd", xp), xp)
+    dq, dqd = id_derivatives(s, qd, _vec(qdd, robot.nv, "qdd", xp))
     if has_elastic_forces(robot):                      # - d tau_passive: + k, + d
         K, C = elastic_jacobians(robot)
         dq, dqd = dq + xp.constant(K), dqd + xp.constant(C)
     return dq, dqd
 
 
-def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY, method="innovations"):
+@_keywords("xp", "method")
+def forward_dynamics_derivatives(robot, q, qd, tau, *, method="innovations", xp=NUMPY):
     """(dqdd/dq, dqdd/dqd, dqdd/dtau = M^-1): -M^-1 (dtau/dq, dtau/dqd) at the
     forward-dynamics accelerations, with the one M^-1 of (4.16) (docs/derivatives.md (D.19)),
     or of M = L^T D L with ``method="ldl"``."""
@@ -239,24 +290,26 @@ def forward_dynamics_derivatives(robot, q, qd, tau, xp=NUMPY, method="innovation
     _method(method, forward.MINV_METHODS, "inverse mass matrix")
     s, qd = _state(robot, q, qd, xp), _vec(qd, robot.nv, "qd", xp)
     tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
-    dq, dqd, Minv = fd_derivatives(robot, s, qd, tau, xp, method)
+    dq, dqd, Minv = fd_derivatives(s, qd, tau, method)
     if has_elastic_forces(robot):                      # the passive forces' own -M^-1 (k, d)
         K, C = elastic_jacobians(robot)
         dq, dqd = dq - Minv @ xp.constant(K), dqd - Minv @ xp.constant(C)
     return dq, dqd, Minv
 
 
-def coriolis_matrix(robot, q, qd, xp=NUMPY):
+@_keywords("xp")
+def coriolis_matrix(robot, q, qd, *, xp=NUMPY):
     """C(q, qd) with C qd the velocity-dependent bias forces and Mdot - 2C skew-symmetric
     (Christoffel-consistent for 1-dof joints), O(N d) (docs/derivatives.md (D.15)-(D.16))."""
     _rigid(robot, "coriolis_matrix")
     s, qd = _state(robot, q, qd, xp, gravity=False), _vec(qd, robot.nv, "qd", xp)
-    return _coriolis(robot, s, qd, xp)
+    return _coriolis(s, qd)
 
 
-def mass_matrix_dot(robot, q, qd, xp=NUMPY):
+@_keywords("xp")
+def mass_matrix_dot(robot, q, qd, *, xp=NUMPY):
     """Mdot = dM/dt along the velocity qd, = C + C^T."""
-    C = coriolis_matrix(robot, q, qd, xp)
+    C = coriolis_matrix(robot, q, qd, xp=xp)
     return C + C.T
 
 
@@ -266,7 +319,7 @@ def energy(robot, q, qd):
     from soagen.dynamics.energy import kinetic_energy, potential_energy
 
     s = _state(robot, q, qd, NUMPY)
-    return kinetic_energy(robot, s), potential_energy(robot, s)
+    return kinetic_energy(s), potential_energy(s)
 
 
 def inertial_parameters(robot):
@@ -276,13 +329,14 @@ def inertial_parameters(robot):
     return reg.inertial_parameters(robot)
 
 
-def regressor(robot, q, qd, qdd, xp=NUMPY):
+@_keywords("xp")
+def regressor(robot, q, qd, qdd, *, xp=NUMPY):
     """Y (nv x 10 nb) with inverse_dynamics(q, qd, qdd) = Y pi + known_forces(q, qd, qdd)
     (docs/derivatives.md (D.17)-(D.18)): the rotors' J_m qdd and the passive forces are
     known terms, not parameters (zero for a robot without them)."""
     _rigid(robot, "regressor")
     s = _state(robot, q, qd, xp)
-    return reg.regressor(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp)
+    return reg.regressor(s, _vec(qdd, robot.nv, "qdd", xp))
 
 
 def base_parameters(robot):
@@ -293,8 +347,9 @@ def base_parameters(robot):
     return base.base_parameters(robot)
 
 
-def base_regressor(robot, q, qd, qdd, xp=NUMPY, base_params=None):
+@_keywords("xp", "base_params")
+def base_regressor(robot, q, qd, qdd, *, base_params=None, xp=NUMPY):
     """Y_b = Y[:, columns] (nv x b), full column rank, Y_b (K pi) = tau. Pass the result of
     :func:`base_parameters` as ``base_params`` to avoid recomputing it."""
     bp = base_params if base_params is not None else base_parameters(robot)
-    return regressor(robot, q, qd, qdd, xp)[:, list(bp.columns)]
+    return regressor(robot, q, qd, qdd, xp=xp)[:, list(bp.columns)]

@@ -16,14 +16,9 @@ from soagen.loaders.random_robots import random_chain
 from soagen.model import with_armature
 from soagen.operators.chain import chain_operators
 from soagen.operators.tree import tree_operators
-from tests.dynamics.deriv_helpers import (
-    ALL_JOINTS,
-    erd_robot,
-    random_state,
-    tangent_fd,
-    vector_fd,
-)
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.derivatives import ALL_JOINTS, random_state, tangent_fd, vector_fd
+from tests.support.erd import erd_robot
 
 TOL = 1e-12          # dense O(N^3) against O(N) recursions, and two codes on one model: round-off
 
@@ -73,7 +68,7 @@ def test_riccati_d_is_h_p_ht_plus_armature(chain):
     from soagen.dynamics.sweeps import prepare
 
     robot, q, qd, o, _ = chain
-    inn = riccati(robot, prepare(robot, q, qd, NUMPY), NUMPY)
+    inn = riccati(prepare(robot, q, qd, NUMPY))
     D = np.zeros((robot.nv, robot.nv))
     for i in range(robot.nb):
         D[robot.v_slice(i), robot.v_slice(i)] = inn.D[i]
@@ -174,7 +169,7 @@ def test_against_pinocchio_armature(name):
     joint without), within 1e-12 relative (measured: arms <= 2.1e-15, Solo12 <= 2.5e-13)."""
     pin = pytest.importorskip("pinocchio", reason="the oracle needs the optional 'pin' package")
     from soagen.oracles.pinocchio import Converter, pin_model, symmetrized
-    from tests.dynamics.deriv_helpers import ERD
+    from tests.support.erd import ERD
 
     rigid, path = erd_robot(name)
     rng = np.random.default_rng(11)

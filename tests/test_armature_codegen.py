@@ -10,8 +10,8 @@ import pytest
 
 from soagen.loaders.random_robots import random_chain
 from soagen.model import with_armature
-from tests.codegen.codegen_util import build, compare
 from tests.dynamics.test_derivatives_codegen import check, generated
+from tests.support.codegen import build, compare
 
 pytestmark = pytest.mark.cc          # compiles the generated C
 
@@ -50,8 +50,8 @@ def test_generated_passive_forces(tmp_path):
     from soagen.codegen.compile import load_c, load_python
     from soagen.codegen.emit import write
     from soagen.codegen.robot import render
-    from tests.dynamics.deriv_helpers import random_state
-    from tests.helpers import rel_err
+    from tests.support.accuracy import rel_err
+    from tests.support.derivatives import random_state
 
     robot = armed_damped_chain(seed=7)
     res = render(robot, None, algorithms=["passive_forces", "mass_matrix", "bias_forces"])

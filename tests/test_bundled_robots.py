@@ -7,7 +7,7 @@ import soagen
 from soagen.backend import NUMPY
 from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
 from soagen.errors import RobotFileError, RobotFileWarning
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 PI2 = np.pi / 2
 # standard DH rows (theta offset, d, a, alpha, type) as printed in the sources quoted

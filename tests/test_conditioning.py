@@ -9,7 +9,7 @@ import pytest
 
 from soagen import algorithms as A
 from soagen.loaders.random_robots import random_chain
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 
 def shrinking(ratio, n):

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from soagen import algorithms as A
 from soagen.cli.main import cli
 from soagen.oracles.pinocchio import Converter, example_robot_data_dir
-from tests.test_pinocchio_oracle import joint_space_errors
+from tests.support.oracles import joint_space_errors
 
 pin = pytest.importorskip("pinocchio", reason="the oracle needs the optional 'pin' package (pip install soagen[test])")
 ROOT = example_robot_data_dir()

@@ -16,8 +16,8 @@ from soagen import algorithms as A
 from soagen.backend import NUMPY
 from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
 from soagen.errors import RobotFileError, RobotFileWarning
-from tests.helpers import rel_err
-from tests.test_loaders import URDF
+from tests.support.accuracy import rel_err
+from tests.support.robot_files import URDF
 
 # Two independent codes on the same file: agreement to rounding (the dynamics of these
 # small models are O(1) quantities; 1e-12 leaves room for the different summation orders).

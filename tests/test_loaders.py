@@ -7,39 +7,12 @@ import pytest
 
 import soagen
 from soagen.errors import RobotFileError
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.robot_files import GOOD, URDF, write
 
 EXACT = 1e-14
 """The loader's arithmetic on the file's decimals (merging, normalizing, rotating) against
 the same numbers written out: a few ulp, measured <= 2e-16."""
-
-GOOD = textwrap.dedent("""\
-    name: two
-    gravity: [0, 0, -9.81]
-    links:
-      - name: base
-      - name: a
-        mass: 1.0
-        com: [0.1, 0, 0]
-        inertia: {ixx: 0.1, iyy: 0.1, izz: 0.1, ixy: 0, ixz: 0, iyz: 0}
-      - name: b
-        mass: 2.0
-        inertia: {ixx: 0.2, iyy: 0.2, izz: 0.2, ixy: 0, ixz: 0, iyz: 0}
-      - name: tool
-        mass: 0.5
-        inertia: {ixx: 0.01, iyy: 0.01, izz: 0.01, ixy: 0, ixz: 0, iyz: 0}
-    joints:
-      - {name: j1, type: revolute, parent: base, child: a, axis: [0, 0, 1]}
-      - {name: j2, type: prismatic, parent: a, child: b, axis: [1, 1, 0], xyz: [0.5, 0, 0]}
-      - {name: j3, type: fixed, parent: b, child: tool, xyz: [0, 0, 0.2]}
-    """)
-
-
-def write(tmp_path, text, name="robot.yaml"):
-    p = tmp_path / name
-    p.write_text(text)
-    return p
-
 
 def test_good_file_loads_and_merges_fixed_joint(tmp_path):
     r = soagen.load(write(tmp_path, GOOD))
@@ -94,22 +67,6 @@ def test_cycle_is_reported(tmp_path):
                         "  - {name: j4, type: fixed, parent: tool, child: base}")
     with pytest.raises(RobotFileError, match="cycle"):
         soagen.load(write(tmp_path, text))
-
-
-URDF = """<robot name="r">
-  <link name="world"/>
-  <link name="l1"><inertial><origin xyz="0.1 0 0" rpy="0 0 0.3"/><mass value="1.5"/>
-    <inertia ixx="0.02" iyy="0.03" izz="0.04" ixy="0.001" ixz="0" iyz="0"/></inertial></link>
-  <link name="l2"><inertial><mass value="0.5"/>
-    <inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="ee"/>
-  <joint name="a" type="continuous"><parent link="world"/><child link="l1"/>
-    <axis xyz="0 0.6 0.8"/></joint>
-  <joint name="b" type="revolute"><parent link="l1"/><child link="l2"/>
-    <origin xyz="0.3 0 0" rpy="0.1 0.2 0.3"/><axis xyz="1 0 0"/><limit effort="1" velocity="1"/></joint>
-  <joint name="c" type="fixed"><parent link="l2"/><child link="ee"/><origin xyz="0 0 0.1"/></joint>
-</robot>
-"""
 
 
 def test_urdf_continuous_fixed_and_tilted_axis(tmp_path):

@@ -17,7 +17,7 @@ from soagen.errors import RobotFileError, RobotFileWarning
 from soagen.loaders.description import build
 from soagen.oracles.mujoco import MuJoCoOracle, modelled_only
 from soagen.oracles.pinocchio import example_robot_data_dir
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 mujoco = pytest.importorskip("mujoco", reason="MJCF is read with the optional 'mujoco' package (pip install soagen[mjcf])")
 pytestmark = pytest.mark.oracle
@@ -135,7 +135,7 @@ def test_mjcf_errors_are_one_line(tmp_path, monkeypatch):
 
 
 def test_urdf_saved_as_xml_is_read_as_urdf(tmp_path):
-    from tests.test_loaders import URDF
+    from tests.support.robot_files import URDF
 
     robot = soagen.load(write(tmp_path, URDF, "r.xml"))
     assert [b.joint_name for b in robot.bodies] == ["a", "b"]

@@ -14,8 +14,8 @@ import soagen
 from soagen import algorithms as A
 from soagen.errors import RobotFileWarning
 from soagen.loaders.random_robots import random_chain
-from tests.dynamics.deriv_helpers import ALL_JOINTS, random_state, tangent_fd, vector_fd
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.derivatives import ALL_JOINTS, random_state, tangent_fd, vector_fd
 
 TOL = 1e-12
 

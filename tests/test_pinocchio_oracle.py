@@ -16,7 +16,8 @@ from soagen.oracles.pinocchio import (
     pin_model_from_robot,
     symmetrized,
 )
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.oracles import joint_space_errors
 
 pin = pytest.importorskip("pinocchio", reason="the oracle needs the optional 'pin' package (pip install soagen[test])")
 pytestmark = pytest.mark.oracle
@@ -36,22 +37,6 @@ def with_tip_frame(model, robot):
     fid = model.addFrame(pin.Frame("soagen_tip", jid, pin.SE3(np.asarray(robot.tip.R), np.asarray(robot.tip.r)),
                                    pin.FrameType.OP_FRAME))
     return model, fid
-
-
-def joint_space_errors(robot, model, data, conv, q, qd, qdd, tau):
-    """Relative errors against Pinocchio of RNEA, CRBA, M^-1 and each of FD1-FD4 (ABA)."""
-    qp, vp = conv.q_to_pin(q), conv.v_to_pin(qd)
-    errs = {
-        "rnea": rel_err(A.inverse_dynamics(robot, q, qd, qdd),
-                        conv.v_from_pin(pin.rnea(model, data, qp, vp, conv.v_to_pin(qdd)))),
-        "crba": rel_err(A.mass_matrix(robot, q), conv.matrix_from_pin(symmetrized(pin.crba(model, data, qp)))),
-        "minv": rel_err(A.inverse_mass_matrix(robot, q),
-                        conv.matrix_from_pin(symmetrized(pin.computeMinverse(model, data, qp)))),
-    }
-    aba = conv.v_from_pin(pin.aba(model, data, qp, vp, conv.v_to_pin(tau)))
-    for method in A.FD_METHODS:
-        errs[method] = rel_err(A.forward_dynamics(robot, q, qd, tau, method=method), aba)
-    return errs
 
 
 def compare(robot, model, fid, rng, states=3):

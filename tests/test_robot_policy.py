@@ -16,26 +16,8 @@ from soagen.backend import NUMPY
 from soagen.cli.main import cli
 from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
 from soagen.errors import RobotFileError, RobotFileWarning, SingularMassMatrixError
-from tests.helpers import rel_err
-from tests.test_loaders import GOOD, URDF, write
-
-
-def link(name, mass, inertia, com="0 0 0"):
-    ixx, iyy, izz, ixy, ixz, iyz = inertia
-    return (f'<link name="{name}"><inertial><origin xyz="{com}"/><mass value="{mass}"/>'
-            f'<inertia ixx="{ixx}" iyy="{iyy}" izz="{izz}" ixy="{ixy}" ixz="{ixz}" iyz="{iyz}"/></inertial></link>')
-
-
-def joint(name, parent, child, kind="revolute", xyz="0 0 0", axis="0 0 1"):
-    return (f'<joint name="{name}" type="{kind}"><parent link="{parent}"/><child link="{child}"/>'
-            f'<origin xyz="{xyz}"/><axis xyz="{axis}"/></joint>')
-
-
-def urdf(*elements):
-    return '<robot name="r"><link name="base"/>' + "".join(elements) + "</robot>"
-
-
-BOX = (0.01, 0.02, 0.025, 0, 0, 0)
+from tests.support.accuracy import rel_err
+from tests.support.robot_files import BOX, FINGERS, GOOD, URDF, joint, link, urdf, write
 
 
 def load_quietly(path, **kw):
@@ -74,13 +56,6 @@ def test_rotational_inertia_without_mass_on_a_moving_body_is_a_warning(tmp_path)
         soagen.load(write(tmp_path, text, "w.urdf"))
     with pytest.raises(RobotFileError, match="mass 0 with a non-zero rotational inertia.*strict"):
         soagen.load(write(tmp_path, text, "w.urdf"), strict=True)
-
-
-FINGERS = urdf(link("palm", 1.0, BOX, "0.02 0 0"), link("f1", 0, (0,) * 6), link("f2", 0, (0,) * 6),
-               link("thumb", 0, (0,) * 6),
-               joint("wrist", "base", "palm"), joint("finger1", "palm", "f1", xyz="0.1 0 0", axis="0 1 0"),
-               joint("finger2", "f1", "f2", xyz="0.03 0 0", axis="0 1 0"),
-               joint("thumb_joint", "palm", "thumb", xyz="0.05 0.03 0", axis="1 0 0"))
 
 
 def test_massless_moving_leaves_warn_with_the_lock_fix(tmp_path):

@@ -16,7 +16,7 @@ from soagen.spatial import (
     rotation_log,
     skew,
 )
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 TOL = 1e-13     # closed forms on unit quaternions and rotations: round-off, measured <= 7e-16
 FD = 1e-8       # central differences, h = 1e-6: truncation ~1e-12, round-off ~1e-10

@@ -23,7 +23,7 @@ from soagen.simulation.robot import (
     tip_positions,
 )
 from soagen.simulation.robot_plots import orientation_error
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 REPO = Path(__file__).resolve().parents[1]
 SYSTEMS = REPO / "robots" / "systems"

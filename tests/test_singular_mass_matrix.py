@@ -23,8 +23,8 @@ from soagen.errors import (
     SoagenError,
 )
 from soagen.oracles.pinocchio import example_robot_data_dir
-from tests.helpers import rel_err
-from tests.test_robot_policy import FINGERS, write
+from tests.support.accuracy import rel_err
+from tests.support.robot_files import FINGERS, write
 
 # Pinocchio and soagen on the same file: O(1)-scaled dynamics, different summation
 # orders; the regressor's entries reach ~1e2 (a 55-dof tree), so relative 1e-11.

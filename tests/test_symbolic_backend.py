@@ -9,7 +9,7 @@ import soagen
 from soagen import algorithms as A
 from soagen.backend import SYMPY
 from soagen.model import symbolic_parameters
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 
 @pytest.mark.parametrize("name", ["planar2", "stanford"])

@@ -10,11 +10,11 @@ import soagen
 from soagen import algorithms as A
 from soagen.errors import RobotFileError
 from soagen.oracles.pinocchio import example_robot_data_dir
-from tests.test_loaders import URDF, write
+from tests.support.robot_files import URDF, write
 
 pytest.importorskip("xacro", reason="xacro files are expanded with the optional 'xacro' package (pip install soagen[xacro])")
 
-# tests.test_loaders.URDF written with a property, a macro with parameters and ${} maths
+# tests.support.robot_files.URDF written with a property, a macro with parameters and ${} maths
 EDITS = [
     ('<robot name="r">', '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">\n'
      '  <xacro:property name="reach" value="0.3"/>\n'

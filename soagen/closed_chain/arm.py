@@ -57,14 +57,14 @@ class ArmTerms:
         """T' = T - H phi (M phi^T a + b) (6.1a), on first use (kinematics alone does not need it)."""
         if self._T_prime is None:
             r = self.robot
-            self._T_prime = self.tau - np.concatenate(rne(r, self.s, self.xp.zeros(r.nv), self.xp))
+            self._T_prime = self.tau - np.concatenate(rne(self.s, self.xp.zeros(r.nv)))
         return self._T_prime
 
     @property
     def inn(self):
         """The Riccati sweep's P, D, G, L (4.4)-(4.6), on first use."""
         if self._inn is None:
-            self._inn = riccati(self.robot, self.s, self.xp)
+            self._inn = riccati(self.s)
         return self._inn
 
     # -- the filter/smoother pair --------------------------------------------------
@@ -77,18 +77,18 @@ class ArmTerms:
         r = self.robot
         x = [self.xp.zeros(6) for _ in range(r.nb)]
         if f_world is not None:
-            x[r.tip.body] = tip_force_at_body(r, self.s, self.Rb6.T @ f_world, self.xp)   # (6.4a)
+            x[r.tip.body] = tip_force_at_body(self.s, self.Rb6.T @ f_world)   # (6.4a)
         return x
 
     def filter(self, T=None, f_world=None):
         """nu = D^-1 [(I - H Psi L) T - H psi B f(0)] (5.9a-b), (6.4a-c), (6.17)."""
         T = self._split(T if T is not None else self.xp.zeros(self.robot.nv))
-        return causal_filter(self.robot, self.s, self.inn, T, self.xp, x=self.tip_injection(f_world))
+        return causal_filter(self.s, self.inn, T, x=self.tip_injection(f_world))
 
     def smooth(self, nu):
         """(qdd, J qdd): qdd = (I - H Psi L)^T nu (5.10e-g), and B^T psi^T H^T nu = J qdd
         from the smoother's lambda at the tip body (6.12), world-aligned."""
-        qdd, lam = anticausal_smoother(self.robot, self.s, self.inn, nu, self.xp)
+        qdd, lam = anticausal_smoother(self.s, self.inn, nu)
         tip = self.robot.tip
         Jqdd = phiT_motion(np.eye(3), tip.r, lam[tip.body])            # B^T lambda(1)
         R_tip_body = self.R_tip @ tip.R.T                                # tip body in world
@@ -100,19 +100,19 @@ class ArmTerms:
         pseudo-acceleration -g at the base, phi^T carries (0, -g) unchanged to the tip, so
         it is removed by adding (0, g) (3.21)."""
         if self._jdqd is None:
-            base = jac.jacobian_dot_qd(self.robot, self.s, self.xp, self.robot.tip)
+            base = jac.jacobian_dot_qd(self.s, self.robot.tip)
             base = base + np.concatenate([np.zeros(3), self.robot.gravity])
             self._jdqd = self.Rb6 @ base
         return self._jdqd
 
     def jacobian(self):
         """J(q) at the tip point, world-aligned (3.13)."""
-        return self.Rb6 @ jac.jacobian(self.robot, self.s, self.xp, self.robot.tip)
+        return self.Rb6 @ jac.jacobian(self.s, self.robot.tip)
 
     def Lambda(self):
         """Lambda(0) = J M^-1 J^T by (6.10), world-aligned."""
         if self._Lambda is None:
-            L = omega.op_space_inverse_inertia(self.robot, self.s, self.xp, self.robot.tip)
+            L = omega.op_space_inverse_inertia(self.s, self.robot.tip)
             self._Lambda = self.Rb6 @ L @ self.Rb6.T
         return self._Lambda
 

@@ -136,7 +136,7 @@ def stacked_regressor(robot, rows=None, seed=0):
     for _ in range(samples):
         q = robot.random_configuration(rng)
         s = prepare(robot, q, rng.normal(size=robot.nv), NUMPY)
-        out.append(regressor(robot, s, rng.normal(size=robot.nv), NUMPY))
+        out.append(regressor(s, rng.normal(size=robot.nv)))
     return np.vstack(out)
 
 

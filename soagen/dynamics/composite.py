@@ -24,13 +24,14 @@ from soagen.dynamics.inertia import inertia_parameters, rigid_inertia
 COMPOSITE_INERTIA = "composite rigid-body inertia R(k) (a.44)"
 
 
-def composite_inertias(robot, s, X, xp, label, note):
+def composite_inertias(s, X, label, note):
     """r(k) = X(k) + sum_c phi(k, c) r(c) phi^T(k, c) (a.44) for spatial inertias X(k)
     (or their rates): each r(k) of an all-rigid subtree is named by its 10 parameters,
     ``label`` + k (I_O, upper triangle), ``label`` + ``h`` + k and ``label`` + ``m`` + k,
     with ``note`` (:meth:`soagen.backend.NumpyBackend.name`), and shifted to a rigid
     parent by them; any other r(k) is named by its upper triangle and shifted by phihat
     (:meth:`~soagen.dynamics.sweeps.State.named_inertia`, :meth:`~soagen.dynamics.sweeps.State.shift_inertia`)."""
+    robot = s.robot
     rigid = rigid_subtrees(robot)
     r = list(X)
     for i in reversed(range(robot.nb)):
@@ -64,8 +65,9 @@ def mirrored(A):
     return np.triu(A) + np.triu(A, 1).T
 
 
-def composite_forces(robot, s, x, xp, label, note):
+def composite_forces(s, x, label, note):
     """phi x: x(k) + sum_c phi(k, c) x(c), the force-vector form of (a.44) (cf. (2.29))."""
+    robot, xp = s.robot, s.xp
     r = list(x)
     for i in reversed(range(robot.nb)):
         r[i] = xp.name(r[i], label, body=i, note=note)
@@ -75,10 +77,11 @@ def composite_forces(robot, s, x, xp, label, note):
     return r
 
 
-def towards_base(robot, s, l, F, xp, label, note):
+def towards_base(s, l, F, label, note):
     """Yield (k, phi(k, l) F) for k = l and then each ancestor of body l, base-most last;
     F is a force (6-vector or 6 x n block) at O(l) in frame l, the result at O(k) in frame k.
     Each step transforms every column alike (``xp.columns``)."""
+    robot, xp = s.robot, s.xp
     k = l
     yield k, F
     while robot.bodies[k].parent >= 0:

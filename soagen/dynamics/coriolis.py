@@ -18,8 +18,9 @@ import numpy as np
 from soagen.dynamics.composite import towards_base
 
 
-def coriolis_matrix(robot, s, qd, xp):
+def coriolis_matrix(s, qd):
     """C(q, qd) by the walk (D.16), nv x nv."""
+    robot, xp = s.robot, s.xp
     j = s.joint_rates(qd)
     c = s.composite_rates()
     C = xp.zeros((robot.nv, robot.nv))
@@ -28,7 +29,7 @@ def coriolis_matrix(robot, s, qd, xp):
         S = j.S[l]
         F = np.concatenate([c.R[l] @ S, c.twice_BT(l, S) / 2,                     # U, W
                             c.R[l] @ j.S_dot[l] + c.twice_B(l, S) / 2], axis=1)    # (D.16)
-        for k, Fk in towards_base(robot, s, l, F, xp, "cF", "Coriolis column walk, body k, column l (D.16)"):
+        for k, Fk in towards_base(s, l, F, "cF", "Coriolis column walk, body k, column l (D.16)"):
             ck = robot.v_slice(k)
             C[cl, ck] = Fk[:, :n].T @ j.S_dot[k] + Fk[:, n:2 * n].T @ j.S[k]      # (D.16)
             if k != l:

@@ -15,11 +15,12 @@ from soagen.dynamics.filtering import anticausal_smoother, causal_filter
 from soagen.dynamics.innovations import riccati
 
 
-def correction(robot, s, xp, frames, f):
+def correction(s, frames, f):
     """beta_delta = -M^-1 J^T f (3.12) in O(N) (A.6, corrected)."""
-    inn = riccati(robot, s, xp)
+    robot, xp = s.robot, s.xp
+    inn = riccati(s)
     x = s.frame_forces(frames, f)                               # B f (2.13)
     zero = [xp.zeros(b.nv) for b in robot.bodies]
-    nu = causal_filter(robot, s, inn, zero, xp, x=x)          # nu = -D^-1 H psi B f
-    qdd, _ = anticausal_smoother(robot, s, inn, nu, xp)
+    nu = causal_filter(s, inn, zero, x=x)          # nu = -D^-1 H psi B f
+    qdd, _ = anticausal_smoother(s, inn, nu)
     return np.concatenate(qdd)

@@ -14,15 +14,16 @@ import numpy as np
 from soagen.dynamics.kinematics import world_poses
 
 
-def kinetic_energy(robot, s):
+def kinetic_energy(s):
     """sum_k 1/2 V^T M V, plus each rotor's 1/2 J_m qd^2 (armature)."""
     T = sum(0.5 * (V @ (M @ V)) for V, M in zip(s.V, s.M))
-    if robot.has_armature:
-        T += 0.5 * float(s.qd @ (robot.armature * s.qd))
+    if s.robot.has_armature:
+        T += 0.5 * float(s.qd @ (s.robot.armature * s.qd))
     return T
 
 
-def potential_energy(robot, s):
+def potential_energy(s):
+    robot = s.robot
     poses = world_poses(robot, s.X)
     g = np.asarray(robot.gravity, dtype=float)
     U = 0.0

@@ -21,24 +21,25 @@ from soagen.dynamics.mass_matrix import mass_matrix
 from soagen.dynamics.rne import rne
 
 
-def fd_derivatives(robot, s, qd, tau, xp, method="innovations"):
+def fd_derivatives(s, qd, tau, method="innovations"):
     """(dqdd/dq, dqdd/dqd, dqdd/dtau = M^-1) at (s.q, s.qd, tau), tangent space. With
     ``method="ldl"`` the products with M^-1 are solves with the factors of M = L^T D L,
     which keep a tree's sparsity (on a chain they cost the same as the products); dT/dq
     and dT/dqd are solved together, as the 2 nv columns of one block."""
+    robot, xp = s.robot, s.xp
     if method == "ldl":
-        L, dinv = ltdl(robot, mass_matrix(robot, s, xp), xp)
+        L, dinv = ltdl(robot, mass_matrix(s), xp)
         Minv = mirrored(ltdl_congruence(L, dinv, xp.eye(robot.nv), xp))
 
         def solve(B, label):
             return ltdl_solve(L, dinv, B, xp, label)
     else:
-        Minv = mirrored(inverse_mass_matrix(robot, s, xp))                   # (4.16), symmetric
+        Minv = mirrored(inverse_mass_matrix(s))                   # (4.16), symmetric
 
         def solve(B, label):
             return Minv @ B
-    T_hat = np.concatenate(rne(robot, s, xp.zeros(robot.nv), xp))           # (3.23)
+    T_hat = np.concatenate(rne(s, xp.zeros(robot.nv)))           # (3.23)
     qdd = xp.name(solve(tau - T_hat, "ltdl_qdd"), "qddfd", note="qdd = M^-1 (tau - C) (3.22)")   # (3.22)
-    dq, dqd = id_derivatives(robot, s, qd, qdd, xp)                             # (D.14)
+    dq, dqd = id_derivatives(s, qd, qdd)                             # (D.14)
     dx = -solve(np.concatenate([dq, dqd], axis=1), "ltdl_dx")                 # (D.19), one solve
     return dx[:, :robot.nv], dx[:, robot.nv:], Minv

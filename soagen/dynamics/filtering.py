@@ -6,13 +6,14 @@ They act on a vector per body or, for M^-1, on a block of columns (trailing axis
 from __future__ import annotations
 
 
-def causal_filter(robot, s, inn, T, xp, x=None, y=None):
+def causal_filter(s, inn, T, x=None, y=None):
     """nu = D^-1 eps with eps = T - H z and z = Psi L T + psi x (+ Psi y), tip to base.
 
     Per body: eps(k) = T(k) - H(k) z(k), and the parent receives
     psi(k+1, k) z(k) + L(k) T(k) = phi(k+1, k) [z(k) + G(k) eps(k)] (4.20), plus
     phi(k+1, k) y(k) when given (FD4's (I - G H) P a term, (5.16)). ``x(k)`` is added at
     body k itself (FD3's M zeta + b, FD4's b, and B f(0))."""
+    robot, xp = s.robot, s.xp
     n = robot.nb
     z = [x[i] if x is not None else xp.zeros((6 + robot.bodies[i].m,) + T[i].shape[1:]) for i in range(n)]
     nu = [None] * n
@@ -29,12 +30,13 @@ def causal_filter(robot, s, inn, T, xp, x=None, y=None):
     return nu
 
 
-def anticausal_smoother(robot, s, inn, nu, xp, a=None):
+def anticausal_smoother(s, inn, nu, a=None):
     """qdd = (I - H Psi L)^T nu, base to tip (4.21)-(4.22): from lambda(N+1) = 0 (4.21),
     lambda(k) = psi^T(k+1, k) lambda(k+1) + H^T nu(k), qdd(k) = nu(k) - L^T(k) lambda(k+1) (4.22).
 
     With ``a`` it is FD4's (5.17) instead: qdd(k) = nu(k) - G^T(k) [phi^T lambda(k+1) + a(k)]
     and lambda(k) then equals the link acceleration alpha(k). Returns (qdd, lambda)."""
+    robot, xp = s.robot, s.xp
     qdd, lam = [None] * robot.nb, [None] * robot.nb
     for i, body in enumerate(robot.bodies):
         lam_bar = xp.zeros((6 + body.m,) + nu[i].shape[1:]) if body.parent < 0 \

@@ -26,9 +26,10 @@ from soagen.dynamics.composite import towards_base
 from soagen.dynamics.rne import newton_euler
 
 
-def id_derivatives(robot, s, qd, qdd, xp):
+def id_derivatives(s, qd, qdd):
     """(dT/dtheta, dT/dtheta_dot) at (s.q, s.qd, qdd), nv x nv each (gravity included)."""
-    alpha, f, _ = newton_euler(robot, s, qdd, xp)                       # (2.26), (2.29)
+    robot, xp = s.robot, s.xp
+    alpha, f, _ = newton_euler(s, qdd)                       # (2.26), (2.29)
     j = s.joint_rates(qd, alpha, qdd)
     c = s.composite_rates()
     dq, dqd = xp.zeros((robot.nv, robot.nv)), xp.zeros((robot.nv, robot.nv))
@@ -39,7 +40,7 @@ def id_derivatives(robot, s, qd, qdd, xp):
                             c.twice_BT(l, S),                                               # W
                             c.R[l] @ Psdd + c.twice_B(l, Psd) + j.fbar(l, f[l]),             # Q (D.14)
                             c.R[l] @ (Psd + Sd) + c.twice_B(l, S)], axis=1)                 # Qd
-        for k, Fk in towards_base(robot, s, l, F, xp, "dF", "derivative column walk, body k, column l (D.14)"):
+        for k, Fk in towards_base(s, l, F, "dF", "derivative column walk, body k, column l (D.14)"):
             ck = robot.v_slice(k)
             U, W = Fk[:, :n], Fk[:, n:2 * n]
             dq[cl, ck] = U.T @ j.Psi_ddot[k] + W.T @ j.Psi_dot[k]

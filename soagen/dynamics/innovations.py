@@ -27,8 +27,9 @@ class Innovations:
     G: list      # G(k) = P H^T D^-1         (5.12), (a.2); L(k) = phi(k+1, k) G(k) (a.12)
 
 
-def riccati(robot, s, xp) -> Innovations:
+def riccati(s) -> Innovations:
     """P, D, D^-1, G of every body by the Riccati sweep (4.4)-(4.6), tip to base."""
+    robot, xp = s.robot, s.xp
     P = list(s.M)
     D, Dinv, G = [None] * robot.nb, [None] * robot.nb, [None] * robot.nb
     for i in reversed(range(robot.nb)):

@@ -29,8 +29,9 @@ def _world(R, x):
     return np.concatenate([R @ x[:3], R @ x[3:]])
 
 
-def jacobian(robot, s, xp, frame=None):
+def jacobian(s, frame=None):
     """V(0) = J qdot: column block of joint k is phi^T(k, 0) H^T(k) in world axes (3.13)."""
+    robot, xp = s.robot, s.xp
     frame = frame or robot.tip
     poses = world_poses(robot, s.X, xp)
     _, o_tip = frame_pose(robot, poses, frame, s.q, xp)
@@ -38,15 +39,16 @@ def jacobian(robot, s, xp, frame=None):
     path = ancestors(robot, frame.body)
     for n, i in enumerate(path):
         Rb, ob = poses[i]
-        S = _world(Rb, s.H[i].T if not robot.bodies[i].m else _columns(robot, s, path, n, frame, xp))
+        S = _world(Rb, s.H[i].T if not robot.bodies[i].m else _columns(s, path, n, frame))
         l = o_tip - ob                                    # l(k, 0)
         J[:, robot.v_slice(i)] = np.concatenate([S[:3], S[3:] + cross(S[:3], l)])
     return J
 
 
-def _columns(robot, s, path, n, frame, xp):
+def _columns(s, path, n, frame):
     """H^T(k) of a flexible body's joint, then the modal influence U of the node the path
     to the frame leaves it through (body axes, at O(k)) (F.2)."""
+    robot, xp = s.robot, s.xp
     i, b = path[n], robot.bodies[path[n]]
     if n + 1 < len(path):
         U = s.att[path[n + 1]].U
@@ -56,11 +58,12 @@ def _columns(robot, s, path, n, frame, xp):
     return np.concatenate([s.H[i][:b.joint.nv, :6].T, U], axis=1)
 
 
-def jacobian_dot_qd(robot, s, xp, frame=None):
+def jacobian_dot_qd(s, frame=None):
     """Jdot qdot = B^T phi^T a + a(0): the tip acceleration at qdd = 0 without gravity
     (``s`` must be prepared with gravity=False)."""
+    robot, xp = s.robot, s.xp
     frame = frame or robot.tip
-    zeta = anticausal_propagate(robot, s, s.a, xp, "zeta", ZETA)
+    zeta = anticausal_propagate(s, s.a, "zeta", ZETA)
     k = frame.body
     w = s.V[k][:3]
     nf = s.frame_node(frame)

@@ -19,13 +19,14 @@ from soagen.dynamics.composite import (
 COLUMN_WALK = "mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1)"
 
 
-def mass_matrix(robot, s, xp):
+def mass_matrix(s):
     """M(k, l) = H(k) phi(k, l) R(l) H^T(l) (3.20), Corollary A.1: composite inertias, then a walk per column."""
-    R = composite_inertias(robot, s, s.M, xp, "Rc", COMPOSITE_INERTIA)     # (a.44) with psi = phi
+    robot, xp = s.robot, s.xp
+    R = composite_inertias(s, s.M, "Rc", COMPOSITE_INERTIA)     # (a.44) with psi = phi
     Mass = xp.zeros((robot.nv, robot.nv))
     for l in range(robot.nb):
         cl = robot.v_slice(l)
-        for k, F in towards_base(robot, s, l, R[l] @ s.H[l].T, xp, "F", COLUMN_WALK):   # phi(k, l) R(l) H^T(l)
+        for k, F in towards_base(s, l, R[l] @ s.H[l].T, "F", COLUMN_WALK):   # phi(k, l) R(l) H^T(l)
             block = s.H[k] @ F
             if k == l:
                 block = plus_armature(block, robot.bodies[l], xp)               # + J_m(k)

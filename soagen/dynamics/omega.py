@@ -24,19 +24,20 @@ from soagen.dynamics.mass_matrix import mass_matrix
 from soagen.spatial import phi_matrix
 
 
-def psi_step(s, inn, i, xp):
+def psi_step(s, inn, i):
     """psi(parent(k), k) = phi(parent, k) (I - G(k) H(k))  (3.2), link frames."""
     phi = s.phi(i)
     return phi - phi @ inn.G[i] @ s.H[i]
 
 
-def upsilon(robot, s, inn, xp):
+def upsilon(s, inn):
     """Upsilon(k) = Omega(k, k) of every body (A.5), base to tip, body frames."""
+    robot, xp = s.robot, s.xp
     Ups = [None] * robot.nb
     for i, body in enumerate(robot.bodies):
         own = s.H[i].T @ inn.Dinv[i] @ s.H[i]
         if body.parent >= 0:
-            psi = psi_step(s, inn, i, xp)
+            psi = psi_step(s, inn, i)
             own = own + psi.T @ Ups[body.parent] @ psi
         Ups[i] = xp.name(own, "Ups", body=i, symmetric=True,
                          note="Upsilon(k) = Lambda(k) of Part II (6.10b), framework (A.5)")
@@ -46,26 +47,27 @@ def upsilon(robot, s, inn, xp):
 OSIM_METHODS = ("omega", "ldl")
 
 
-def inverse_inertia_at_frames(robot, s, xp, frames, method="omega"):
+def inverse_inertia_at_frames(s, frames, method="omega"):
     """Lambda = B^T Omega B = J M^-1 J^T for several frames at once (6 n_C square,
     world-aligned, angular rows first, at each frame's origin), by one articulated sweep
     and the Upsilon recursion (A.5). With ``method="ldl"``: the frames' Jacobians J (3.13)
     stacked and M = L^T D L of the composite-inertia mass matrix (3.20),
     J M^-1 J^T = Y^T D^-1 Y with Y = L^-T J^T."""
+    robot, xp = s.robot, s.xp
     if method == "ldl":
-        J = np.concatenate([jacobian(robot, s, xp, f) for f in frames], axis=0)
-        return ltdl_congruence(*ltdl(robot, mass_matrix(robot, s, xp), xp), J.T, xp)
-    inn = riccati(robot, s, xp)
-    Ups = upsilon(robot, s, inn, xp)
+        J = np.concatenate([jacobian(s, f) for f in frames], axis=0)
+        return ltdl_congruence(*ltdl(robot, mass_matrix(s), xp), J.T, xp)
+    inn = riccati(s)
+    Ups = upsilon(s, inn)
     poses = world_poses(robot, s.X, xp)
     Z, Rw = [], []                   # Z[c][body] = psi(body, b_c) B_c for ancestors of b_c
     for f in frames:
         Rb = poses[f.body][0]
         Rw.append(np.block([[Rb, Rb * 0], [Rb * 0, Rb]]))            # body -> world axes
-        chain = {f.body: frame_map(robot, s, f, xp)}                   # B_c (2.13), body axes
+        chain = {f.body: frame_map(s, f)}                   # B_c (2.13), body axes
         k = f.body
         while robot.bodies[k].parent >= 0:
-            chain[robot.bodies[k].parent] = psi_step(s, inn, k, xp) @ chain[k]
+            chain[robot.bodies[k].parent] = psi_step(s, inn, k) @ chain[k]
             k = robot.bodies[k].parent
         Z.append(chain)
     nC = len(frames)
@@ -83,10 +85,11 @@ def inverse_inertia_at_frames(robot, s, xp, frames, method="omega"):
     return Lam
 
 
-def frame_map(robot, s, f, xp):
+def frame_map(s, f):
     """B_c (2.13): a force at frame f (body axes) as a force at its body's origin, body
     axes; on a flexible body (6+m) x 6, the node's modal influence giving the modal
     forces (F.2)."""
+    robot, xp = s.robot, s.xp
     nf = s.frame_node(f)
     if nf is None:
         B = phi_matrix(xp.eye(3), xp.constant(f.r))
@@ -95,8 +98,8 @@ def frame_map(robot, s, f, xp):
     return np.concatenate([B, nf.U.T @ B])
 
 
-def op_space_inverse_inertia(robot, s, xp, frame, method="omega"):
+def op_space_inverse_inertia(s, frame, method="omega"):
     """J M^-1 J^T = B^T psi^T H^T D^-1 H psi B at one frame: Part II (6.10), whose
     Lambda(k) is Upsilon(k) on the path to the frame's body; 6 x 6, world-aligned (or by
     ``method="ldl"``, see :func:`inverse_inertia_at_frames`)."""
-    return inverse_inertia_at_frames(robot, s, xp, [frame], method)
+    return inverse_inertia_at_frames(s, [frame], method)

@@ -51,14 +51,16 @@ class JointRates:
         return force_cross(self.S[k], f)
 
 
-def spatial_accelerations(s, alpha, xp):
+def spatial_accelerations(s, alpha):
     """A(k) = alpha(k) - (0, omega(k) x v(k)) from the classical link accelerations."""
+    xp = s.xp
     return [alpha[i] - np.concatenate([xp.zeros(3), cross(V[:3], V[3:])]) for i, V in enumerate(s.V)]
 
 
-def joint_rates(robot, s, qd, xp, A=None, qdd=None):
+def joint_rates(s, qd, A=None, qdd=None):
     """S, S_dot, Psi_dot of every joint, and Psi_ddot when the spatial accelerations A
     (gravity included) and qdd are given."""
+    robot, xp = s.robot, s.xp
     S, S_dot, Psi_dot, Psi_ddot = [], [], [], []
     for i in range(robot.nb):
         Si, qdi = s.H[i].T, qd[robot.v_slice(i)]
@@ -89,12 +91,13 @@ class CompositeRates:
         return self.Idot[k] @ y - force_cross(y, self.h[k])
 
 
-def composite_rates(robot, s, xp) -> CompositeRates:
+def composite_rates(s) -> CompositeRates:
+    robot = s.robot
     Idot, h = [], []
     for i in range(robot.nb):
         XM = force_cross_matrix(s.V[i]) @ s.M[i]                     # V x* M
         Idot.append(XM + XM.T)                                        # V x* M - M V x
         h.append(s.M[i] @ s.V[i])
-    return CompositeRates(composite_inertias(robot, s, s.M, xp, "Rc", COMPOSITE_INERTIA),
-                          composite_inertias(robot, s, Idot, xp, "Icd", "composite inertia rate Idot_c(k) (D.3)"),
-                          composite_forces(robot, s, h, xp, "hc", "composite momentum h_c(k) about O(k) (D.3)"))
+    return CompositeRates(composite_inertias(s, s.M, "Rc", COMPOSITE_INERTIA),
+                          composite_inertias(s, Idot, "Icd", "composite inertia rate Idot_c(k) (D.3)"),
+                          composite_forces(s, h, "hc", "composite momentum h_c(k) about O(k) (D.3)"))

@@ -48,14 +48,15 @@ def body_regressor(alpha, V, xp):
     return A
 
 
-def regressor(robot, s, qdd, xp):
+def regressor(s, qdd):
     """Y (nv x 10 nb) at (s.q, s.qd, qdd), gravity included (D.18)."""
-    alpha = accelerations(robot, s, qdd, xp)                     # (3.15)
+    robot, xp = s.robot, s.xp
+    alpha = accelerations(s, qdd)                     # (3.15)
     Y = xp.zeros((robot.nv, 10 * robot.nb))
     for l in range(robot.nb):
         A = xp.name(body_regressor(alpha[l], s.V[l], xp), "Ab", body=l,
                     note="body regressor A(k): M(k) alpha(k) + b(k) = A(k) pi(k) (D.17)")
-        for k, F in towards_base(robot, s, l, A, xp, "yF", "regressor column walk, body k, column l: "
+        for k, F in towards_base(s, l, A, "yF", "regressor column walk, body k, column l: "
                                  "phi(k, l) A(l) (D.18)"):
             Y[robot.v_slice(k), 10 * l:10 * l + 10] = s.H[k] @ F
     return Y

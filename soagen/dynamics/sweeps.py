@@ -124,22 +124,22 @@ class State:
 
     def tip_force(self, f0):
         """B f(0) (3.7): the tip force f(0) at the tip body's origin, in its frame."""
-        return tip_force_at_body(self.robot, self, f0, self.xp)
+        return tip_force_at_body(self, f0)
 
     def frame_forces(self, frames, f):
         """B f (2.13): forces at several frames as forces at the body origins, per body."""
-        return frame_forces_at_bodies(self.robot, self, self.xp, frames, f)
+        return frame_forces_at_bodies(self, frames, f)
 
     def joint_rates(self, qd, alpha=None, qdd=None):
         """S, S_dot, Psi_dot of every joint (D.4)-(D.5), and Psi_ddot (D.6) when the link
         accelerations alpha (gravity included) and qdd are given
         (:func:`~soagen.dynamics.rates.joint_rates`)."""
-        A = None if alpha is None else spatial_accelerations(self, alpha, self.xp)
-        return joint_rates(self.robot, self, qd, self.xp, A, qdd)
+        A = None if alpha is None else spatial_accelerations(self, alpha)
+        return joint_rates(self, qd, A, qdd)
 
     def composite_rates(self):
         """The composite inertias and their rates (D.3) (:func:`~soagen.dynamics.rates.composite_rates`)."""
-        return composite_rates(self.robot, self, self.xp)
+        return composite_rates(self)
 
 
 def prepare(robot, q, qd, xp, gravity=True) -> State:
@@ -152,9 +152,10 @@ def prepare(robot, q, qd, xp, gravity=True) -> State:
 ZETA = "zeta(k) = phi^T a (4.22b)"
 
 
-def anticausal_propagate(robot, s, u, xp, label, note):
+def anticausal_propagate(s, u, label, note):
     """zeta = phi^T u: zeta(k) = phi^T(k+1, k) zeta(k+1) + u(k), base to tip (4.22b);
     named ``label`` with ``note`` (:meth:`soagen.backend.NumpyBackend.name`)."""
+    robot, xp = s.robot, s.xp
     zeta = []
     for i, body in enumerate(robot.bodies):
         z = u[i] if body.parent < 0 else s.down(i, zeta[body.parent]) + u[i]

@@ -13,9 +13,10 @@ from soagen.dynamics.kinematics import pad, world_poses
 from soagen.spatial import phi_force
 
 
-def frame_force_at_body(s, Rb, frame, f, xp):
+def frame_force_at_body(s, Rb, frame, f):
     """A force f (moment about the frame origin, then force, world-aligned) as a force at
     the origin of the frame's body, in the body frame; ``Rb`` is the body's world rotation."""
+    xp = s.xp
     f_local = np.concatenate([Rb.T @ f[:3], Rb.T @ f[3:]])
     nf = s.frame_node(frame)
     if nf is None:
@@ -25,16 +26,18 @@ def frame_force_at_body(s, Rb, frame, f, xp):
     return np.concatenate([g, nf.U.T @ g])                               # modal forces U^T g
 
 
-def tip_force_at_body(robot, s, f0, xp):
+def tip_force_at_body(s, f0):
     """B f(0): the tip force f(0) (exerted by the tip on the environment, as in (2.28)) at
     the tip body's origin O(1), in the tip body's frame."""
-    return frame_force_at_body(s, world_poses(robot, s.X)[robot.tip.body][0], robot.tip, f0, xp)
+    robot = s.robot
+    return frame_force_at_body(s, world_poses(robot, s.X)[robot.tip.body][0], robot.tip, f0)
 
 
-def frame_forces_at_bodies(robot, s, xp, frames, f):
+def frame_forces_at_bodies(s, frames, f):
     """B f: forces f_c at the frames as forces at the body origins, summed per body (2.13)."""
+    robot, xp = s.robot, s.xp
     poses = world_poses(robot, s.X)
     x = [xp.zeros(6 + b.m) for b in robot.bodies]
     for c, fr in enumerate(frames):
-        x[fr.body] = x[fr.body] + frame_force_at_body(s, poses[fr.body][0], fr, f[6 * c:6 * c + 6], xp)
+        x[fr.body] = x[fr.body] + frame_force_at_body(s, poses[fr.body][0], fr, f[6 * c:6 * c + 6])
     return x

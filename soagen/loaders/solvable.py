@@ -53,7 +53,7 @@ def singular_mass_matrix(robot) -> tuple[str, str] | None:
                           f"matrix is singular; lock them at their neutral position: --lock {','.join(names)}")
     q = robot.random_configuration(np.random.default_rng(0))
     try:
-        riccati(robot, prepare(robot, q, np.zeros(robot.nv), NUMPY, gravity=False), NUMPY)
+        riccati(prepare(robot, q, np.zeros(robot.nv), NUMPY, gravity=False))
     except SingularMassMatrixError as err:
         return f"joint {err.joint!r}", ("nothing beyond it has inertia along its motion (a point mass on its "
                                         "axis, a thin rod about its own axis, a free joint on a massless "

@@ -383,8 +383,8 @@ class BlockState(State):
     def composite_rates(self):
         Bcor = self._rate("Bcor", lambda k: self.ops.pr.sdim)
         return BlockCompositeRates(
-            composite.composite_inertias(self.robot, self, self.M, self.xp, "Rc", composite.COMPOSITE_INERTIA),
-            composite.composite_inertias(self.robot, self, Bcor, self.xp, "Bc", "composite Coriolis operator B_c(k)"))
+            composite.composite_inertias(self, self.M, "Rc", composite.COMPOSITE_INERTIA),
+            composite.composite_inertias(self, Bcor, "Bc", "composite Coriolis operator B_c(k)"))
 
 
 # ----------------------------------------------------------------------------- operators <-> bodies
@@ -462,27 +462,27 @@ def bind(ops) -> dict:
 
     def riccati():
         s = state()
-        inn = innovations.riccati(s.robot, s, s.xp)
+        inn = innovations.riccati(s)
         return Innovations(*(diagonal(ops, x) for x in (inn.P, inn.D, inn.Dinv, inn.G)))
 
     def filter_smoother(fn):
         def go(x, *extra):
             s = state()
-            inn = innovations.riccati(s.robot, s, s.xp)
-            return fn(s.robot, s, inn, bodies(x), s.xp, *extra)
+            inn = innovations.riccati(s)
+            return fn(s, inn, bodies(x), *extra)
         return go
 
     def accelerations(thdd, a):
         s = state(a=a)
-        return vector(ops, rne.accelerations(s.robot, s, joints(thdd), s.xp))
+        return vector(ops, rne.accelerations(s, joints(thdd)))
 
     def composite_forces(x):
         s = state()
-        return vector(ops, composite.composite_forces(s.robot, s, bodies(x), s.xp, "f", ""))
+        return vector(ops, composite.composite_forces(s, bodies(x), "f", ""))
 
     def rne_(thdd, f0):
         s = state()
-        return vector(ops, rne.rne(s.robot, s, joints(thdd), s.xp, single(f0)))
+        return vector(ops, rne.rne(s, joints(thdd), single(f0)))
 
     def causal_filter(T):
         return vector(ops, filter_smoother(filtering.causal_filter)(T))
@@ -493,42 +493,42 @@ def bind(ops) -> dict:
 
     def link_accelerations(lam):
         s = state()
-        return vector(ops, forward.link_accelerations(s.robot, s, bodies(lam), s.xp))
+        return vector(ops, forward.link_accelerations(s, bodies(lam)))
 
     def fd(fn):
         def go(T, f0):
             s = state()
-            qdd, second = fn(s.robot, s, joints(T), s.xp, single(f0))
+            qdd, second = fn(s, joints(T), single(f0))
             return vector(ops, qdd), vector(ops, second)
         return go
 
     def inverse_mass_matrix():
         s = state()
-        return matrix(ops, forward.inverse_mass_matrix(s.robot, s, s.xp))
+        return matrix(ops, forward.inverse_mass_matrix(s))
 
     def mass_matrix_():
         s = state()
-        return matrix(ops, mass_matrix.mass_matrix(s.robot, s, s.xp))
+        return matrix(ops, mass_matrix.mass_matrix(s))
 
     def composite_inertias(X):
         s = state()
-        return diagonal(ops, composite.composite_inertias(s.robot, s, bodies(X), s.xp, "R", composite.COMPOSITE_INERTIA))
+        return diagonal(ops, composite.composite_inertias(s, bodies(X), "R", composite.COMPOSITE_INERTIA))
 
     def upsilon():
         s = state()
-        return diagonal(ops, omega.upsilon(s.robot, s, innovations.riccati(s.robot, s, s.xp), s.xp))
+        return diagonal(ops, omega.upsilon(s, innovations.riccati(s)))
 
     def correction_(f0):
         s = state()
-        return vector(ops, correction.correction(s.robot, s, s.xp, [s.robot.tip], single(f0)).rows)
+        return vector(ops, correction.correction(s, [s.robot.tip], single(f0)).rows)
 
     def coriolis_matrix():
         s = state()
-        return matrix(ops, coriolis.coriolis_matrix(s.robot, s, None, s.xp))
+        return matrix(ops, coriolis.coriolis_matrix(s, None))
 
     def id_derivatives_(thdd):
         s = state()
-        dq, dqd = id_derivatives.id_derivatives(s.robot, s, None, joints(thdd), s.xp)
+        dq, dqd = id_derivatives.id_derivatives(s, None, joints(thdd))
         return matrix(ops, dq), matrix(ops, dqd)
 
     out = {"riccati": riccati, "accelerations": accelerations, "composite_forces": composite_forces,

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from cc_helpers import BUNDLED, SYSTEMS, variant  # noqa: E402
-
-import soagen  # noqa: E402
+import soagen
+from tests.support.systems import BUNDLED, SYSTEMS, variant
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,6 @@ import json
 
 import numpy as np
 import pytest
-from cc_helpers import ROOT, SYSTEMS, system_doc, write_system
 
 import soagen
 import soagen.closed_chain as cc
@@ -33,7 +32,8 @@ from soagen.codegen.closed_chain import (
 from soagen.dynamics.kinematics import link_transforms, world_poses
 from soagen.loaders.random_systems import random_system
 from soagen.spatial import quaternion_from_rotation, rotation_exp
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.systems import ROOT, SYSTEMS, system_doc, write_system
 
 GENERATED = ROOT / "generated" / "systems"
 

@@ -1,5 +1,5 @@
 """consistent_state: the returned state closes every loop in position and velocity,
-checked without the solver's own residuals (cc_helpers.closure_errors: tip poses from a
+checked without the solver's own residuals (tests.support.systems.closure_errors: tip poses from a
 forward kinematics written there, tip velocities by central differences of it, the
 object's pose and twist fitted in closed form)."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cc_helpers import BUNDLED, closure_errors
+
+from tests.support.systems import BUNDLED, closure_errors
 
 
 @pytest.mark.parametrize("name", list(BUNDLED) + ["dual_revolute", "three_soft_finger"])

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cc_helpers import BUNDLED, SYSTEMS, system_doc, write_system
 
 import soagen
 from soagen.errors import RobotFileError
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.systems import BUNDLED, SYSTEMS, system_doc, write_system
 
 
 @pytest.mark.parametrize("name,l,n,kind", [("dual_arm_box", 2, 12, 0), ("three_arm_point_contacts", 3, 18, 0),

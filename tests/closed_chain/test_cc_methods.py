@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cc_helpers import BUNDLED
 
 import soagen.closed_chain as cc
 from soagen import algorithms as alg
 from soagen.closed_chain.context import Context
 from soagen.errors import SoagenError
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.systems import BUNDLED
 
 TOL = 1e-10
 """Closed-chain solutions (rccfd, Lilly-Orin, the dense form) and the physics they must

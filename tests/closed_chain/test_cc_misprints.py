@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cc_helpers import SYSTEMS
 
 import soagen
 import soagen.closed_chain as cc
 from soagen import algorithms as alg
 from soagen.closed_chain.context import Context
 from soagen.operators.chain import chain_operators
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.systems import SYSTEMS
 
 TOL = 1e-12
 """The corrected forms against an independent route (M, J from the algorithms; the

@@ -10,7 +10,7 @@ import pytest
 
 import soagen.closed_chain as cc
 from soagen.closed_chain.context import Context
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 pin = pytest.importorskip("pinocchio", reason="the Pinocchio oracle needs `pip install pin`")
 pytestmark = pytest.mark.oracle

@@ -9,7 +9,7 @@ import pytest
 
 import soagen.closed_chain as cc
 from soagen.loaders.random_systems import random_system
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 METHODS = [m for m in cc.METHODS if m != "dense"]
 

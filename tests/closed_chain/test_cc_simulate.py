@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from cc_helpers import SYSTEMS, closure_errors
 from click.testing import CliRunner
 
 from soagen.cli.main import cli
 from soagen.simulation.closed_chain import Simulator, simulate
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.systems import SYSTEMS, closure_errors
 
 
 def test_cli_writes_trajectory_and_plots(tmp_path):

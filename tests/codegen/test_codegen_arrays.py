@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from codegen_util import ROBOTS, batch_states, reference
 
 import soagen
 from soagen.codegen.compile import load_python
 from soagen.codegen.emit import write
 from soagen.codegen.robot import render
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.codegen import ROBOTS, batch_states, reference
 
 pytestmark = pytest.mark.filterwarnings("ignore:`torch.jit.script.*` is deprecated:DeprecationWarning")
 ALGOS = ["inverse_dynamics", "mass_matrix", "forward_dynamics", "jacobian"]

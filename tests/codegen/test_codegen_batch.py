@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from codegen_util import ROBOTS, batch_states, erd
 
 import soagen
 from soagen.algorithms import inertial_parameters
@@ -23,7 +22,9 @@ from soagen.codegen.compile import CLibrary, compile_shared, compiler
 from soagen.codegen.emit import environment, write
 from soagen.codegen.records import output_shapes
 from soagen.codegen.robot import render
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.codegen import ROBOTS, batch_states
+from tests.support.erd import erd
 
 X86 = platform.machine() in ("x86_64", "AMD64")
 CONFIGS = {  # name -> extra compiler flags
@@ -146,7 +147,7 @@ def test_batch_with_link_parameters_as_inputs(tmp_path):
 @pytest.mark.cc
 def test_batch_matches_the_generic_reference(tmp_path):
     """The batch kernels against the numpy reference too (not only the scalar C)."""
-    from codegen_util import reference
+    from tests.support.codegen import reference
 
     robot = soagen.load(ROBOTS / "planar2.yaml")
     res, libs = _build(tmp_path, robot, ROBOTS / "planar2.yaml", None, configs={"native": CONFIGS["native"]})
@@ -195,7 +196,7 @@ def test_scalar_functions_take_all_sin_cos_in_one_call(tmp_path):
     (no libm sin/cos left in the function bodies); compiled with the polynomial, with
     libmvec and as plain C99 (libm, W = 1) the scalar functions agree to 1e-13, and with
     the generic reference to 1e-12."""
-    from codegen_util import reference
+    from tests.support.codegen import reference
 
     path = ROBOTS / "puma560.yaml"
     robot = soagen.load(path)

@@ -15,14 +15,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from codegen_util import ROBOTS, erd, random_states, reference
 
 import soagen
 from soagen.codegen.compile import compiler, load_c, load_python, run_logged
 from soagen.codegen.emit import write
 from soagen.codegen.registry import DEFAULT, NAMED, OF_SEVERAL_FRAMES
 from soagen.codegen.robot import render
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.codegen import ROBOTS, random_states, reference
+from tests.support.erd import erd
 
 # The CasADi Function and the C evaluate the same straight-line statements in the same
 # order (CasADi's sq(x) is x*x, as the C prints it), so they differ at most by a few

@@ -8,10 +8,11 @@ from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
-from codegen_util import ROBOTS, erd
 
 import soagen
 from soagen.cli.main import cli
+from tests.support.codegen import ROBOTS
+from tests.support.erd import erd
 
 PLANAR = str(ROBOTS / "planar2.yaml")
 

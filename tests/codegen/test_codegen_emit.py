@@ -5,7 +5,6 @@ import re
 from dataclasses import replace
 
 import pytest
-from codegen_util import ROBOTS
 
 import soagen
 from soagen.codegen import emit
@@ -13,6 +12,7 @@ from soagen.codegen.functions import generate_function
 from soagen.codegen.languages import Language
 from soagen.codegen.python_printers import PyPrinter
 from soagen.errors import SoagenError
+from tests.support.codegen import ROBOTS
 
 
 @pytest.fixture(scope="module")

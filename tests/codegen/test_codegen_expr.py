@@ -12,8 +12,6 @@ give the same bytes, which the tests at the end check without SymPy's evaluation
 import numpy as np
 import pytest
 import sympy
-import sympy_reference as ref
-from codegen_util import ROBOTS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +22,8 @@ from soagen.codegen.graph.cse import cse
 from soagen.codegen.python_printers import NumpyPrinter, PyPrinter
 from soagen.codegen.robot import render
 from soagen.loaders.random_robots import random_chain
+from tests.support import sympy_reference as ref
+from tests.support.codegen import ROBOTS
 
 same_sympy = pytest.mark.skipif(
     not sympy.__version__.startswith(nodes.SYMPY_PORTED + "."),
@@ -357,10 +357,9 @@ def test_generation_needs_no_sympy_arithmetic(monkeypatch):
     closed chain dual_arm_box give the checked-in generated/ files byte for byte, and a
     tree with every joint kind (free, spherical and planar blocks), with and without its
     link parameters as inputs, generates."""
-    from codegen_util import REPO
-
     from soagen import load_system
     from soagen.codegen.closed_chain import render as render_system
+    from tests.support.codegen import REPO
 
     _no_sympy_arithmetic(monkeypatch)
     path = ROBOTS / "puma560.yaml"

@@ -11,15 +11,15 @@ import threading
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from codegen_util import ROBOTS, batch_states, reference
 
 import soagen
 from soagen.cli.main import cli
 from soagen.codegen.extension import build, load_extension, module_path
 from soagen.codegen.robot import render
+from tests.support.codegen import ROBOTS, batch_states, reference
 
 pytestmark = pytest.mark.cc
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 
 @pytest.fixture(scope="module")
@@ -127,14 +127,14 @@ def test_module_attributes(planar):
     assert mod.forward_dynamics.__text_signature__ == "(q, qd, tau, out=None)"
 
 
-def test_cli_build_writes_an_importable_module(tmp_path):
+def test_cli_build_writes_an_importable_module(tmp_path, monkeypatch):
     out = tmp_path / "built"
     r = CliRunner().invoke(cli, ["build", str(ROBOTS / "planar2.yaml"), "--out", str(out), "--name", "p2x",
                                  "--algorithms", "forward_dynamics", "--cflags", "-O1", "-q"])
     assert r.exit_code == 0, r.output
     assert sorted(p.name for p in out.iterdir()) == sorted(
         ["p2x.c", "p2x.h", "p2x_module.c", "p2x_manifest.json", module_path(out, "p2x").name])
-    sys.path.insert(0, str(out))
+    monkeypatch.syspath_prepend(str(out))            # where the user imports it from, as the CLI says
     try:
         import p2x
         robot = soagen.load(ROBOTS / "planar2.yaml")
@@ -142,7 +142,6 @@ def test_cli_build_writes_an_importable_module(tmp_path):
         assert rel_err(p2x.forward_dynamics(x["q"], x["qd"], x["tau"])[1],
                    reference(robot, "forward_dynamics", {a: v[1] for a, v in x.items()})) <= 1e-12
     finally:
-        sys.path.remove(str(out))
         sys.modules.pop("p2x", None)
     assert "import p2x" in r.output
 

@@ -5,12 +5,12 @@ with its flexible-body report."""
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from codegen_util import build, compare
 
 from soagen.cli.main import cli
 from soagen.loaders.beam import Beam
 from soagen.loaders.flexible import beam_robot
 from soagen.loaders.random_robots import random_flexible_chain
+from tests.support.codegen import build, compare
 
 
 @pytest.mark.cc

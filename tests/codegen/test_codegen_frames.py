@@ -8,7 +8,6 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from codegen_util import build, erd, random_states
 
 import soagen
 from soagen import algorithms as A
@@ -16,7 +15,9 @@ from soagen.cli.main import cli
 from soagen.codegen.frames import frame_suffix, frames_named, leaf_frames
 from soagen.codegen.registry import AT_A_FRAME
 from soagen.errors import SoagenError
-from tests.helpers import rel_err as rel
+from tests.support.accuracy import rel_err as rel
+from tests.support.codegen import build, random_states
+from tests.support.erd import erd
 
 SOLO = "solo_description/robots/solo12.urdf"
 PANDA = "panda_description/urdf/panda.urdf"

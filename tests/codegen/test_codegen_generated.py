@@ -14,11 +14,11 @@ import subprocess
 import sys
 
 import pytest
-from codegen_util import REPO, ROBOTS
 
 import soagen
 from soagen.codegen.emit import Emitted, write
 from soagen.codegen.robot import render
+from tests.support.codegen import REPO, ROBOTS
 
 GENERATED = REPO / "generated"
 UPDATE = os.environ.get("SOAGEN_UPDATE_GENERATED") == "1"

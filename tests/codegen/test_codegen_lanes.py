@@ -13,7 +13,6 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from codegen_util import ROBOTS, random_states
 
 import soagen
 from soagen import algorithms as A
@@ -25,7 +24,8 @@ from soagen.codegen.functions import generate_function
 from soagen.codegen.robot import render
 from soagen.codegen.unroll import LANES, MIN_LANES, lane_chunks, unrolled
 from soagen.loaders.random_robots import random_chain
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.codegen import ROBOTS, random_states
 
 pytestmark = pytest.mark.cc
 

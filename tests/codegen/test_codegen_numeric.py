@@ -7,11 +7,12 @@ non-axis-aligned axes (random chains), and link parameters as inputs."""
 
 import numpy as np
 import pytest
-from codegen_util import ROBOTS, build, compare, erd, random_states, reference
 
 import soagen
 from soagen.loaders.random_robots import random_chain
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.codegen import ROBOTS, build, compare, random_states, reference
+from tests.support.erd import erd
 
 FAST = ["inverse_dynamics", "mass_matrix", "jacobian"]
 

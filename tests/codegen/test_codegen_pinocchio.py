@@ -9,14 +9,15 @@ import warnings
 
 import numpy as np
 import pytest
-from codegen_util import erd, random_states
 
 import soagen
 from soagen.codegen.compile import load_c
 from soagen.codegen.emit import write
 from soagen.codegen.robot import render
 from soagen.errors import RobotFileWarning
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.codegen import random_states
+from tests.support.erd import erd
 
 pin = pytest.importorskip("pinocchio", reason="Pinocchio is the oracle")
 pytestmark = [pytest.mark.oracle, pytest.mark.cc]          # every test here compiles the generated C

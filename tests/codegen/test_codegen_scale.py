@@ -8,7 +8,6 @@ import pickle
 
 import numpy as np
 import pytest
-from codegen_util import ROBOTS, batch_states
 
 import soagen
 from soagen import algorithms as A
@@ -17,7 +16,8 @@ from soagen.codegen.extension import build
 from soagen.codegen.robot import render
 from soagen.dynamics.base_parameters import base_parameters
 from soagen.errors import SoagenError
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.codegen import ROBOTS, batch_states
 
 pytestmark = pytest.mark.cc
 # The module runs W states at a time on vectors and the remaining n mod W states with the

@@ -13,7 +13,6 @@ import re
 import numpy as np
 import pytest
 import sympy
-from codegen_util import ROBOTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,6 +21,7 @@ from soagen.codegen import emit
 from soagen.codegen.c import sum_order as schedule
 from soagen.codegen.c.printers import CPrinter, ScheduledCPrinter
 from soagen.codegen.robot import render
+from tests.support.codegen import ROBOTS
 
 
 def _ready(node, ready):

@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 import sympy
-from codegen_util import ROBOTS
 
 import soagen
 from soagen.codegen.c.printers import CPrinter
@@ -13,6 +12,7 @@ from soagen.codegen.python_printers import NumpyPrinter, PyPrinter
 from soagen.codegen.unroll import UnrollBackend, count_ops
 from soagen.errors import SoagenError
 from soagen.loaders.random_robots import random_chain
+from tests.support.codegen import ROBOTS
 
 x, y, z = sympy.symbols("x y z")
 

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from codegen_util import ROBOTS
+from tests.support.codegen import ROBOTS
 
 
 def test_templates_from_installed_wheel(tmp_path, installed_wheel):

@@ -16,8 +16,8 @@ from soagen.codegen.emit import write
 from soagen.codegen.registry import NAMED
 from soagen.codegen.robot import render
 from soagen.loaders.random_robots import random_chain
-from tests.dynamics.deriv_helpers import random_state
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.derivatives import random_state
 
 ROBOTS = Path(__file__).resolve().parents[2] / "robots"
 TOL = 1e-12

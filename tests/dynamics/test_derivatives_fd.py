@@ -9,14 +9,14 @@ import pytest
 import soagen
 from soagen import algorithms as A
 from soagen.errors import SoagenError
-from tests.dynamics.deriv_helpers import (
+from tests.support.accuracy import rel_err
+from tests.support.derivatives import (
     ALL_JOINTS,
     random_state,
     random_tree,
     tangent_fd,
     vector_fd,
 )
-from tests.helpers import rel_err
 
 FD_TOL = 1e-6      # central differences with h = 1e-6: truncation ~1e-12, round-off ~1e-10 relative
 

@@ -20,8 +20,8 @@ from soagen.loaders.random_robots import random_chain
 from soagen.operators.chain import block_diag, chain_operators, derivative_operators
 from soagen.quaternion import integrate
 from soagen.spatial import force_bar_matrix, force_cross, motion_cross, skew
-from tests.dynamics.deriv_helpers import ALL_JOINTS, random_state, random_tree
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.derivatives import ALL_JOINTS, random_state, random_tree
 
 CHAINS = [(2, 0, ("revolute", "prismatic")), (6, 1, ("revolute", "prismatic")),
           (12, 2, ("revolute", "prismatic")), (5, 3, ("revolute", "spherical", "free", "prismatic"))]
@@ -99,8 +99,8 @@ def world(robot, q, qd, qdd):
     """Per body, about the world origin in world axes: V, A (spatial), f (joint force),
     S = H^T, and the motion / force transforms from the body frame."""
     s = prepare(robot, q, qd, NUMPY)
-    alpha, f, _ = newton_euler(robot, s, qdd, NUMPY)
-    As = spatial_accelerations(s, alpha, NUMPY)
+    alpha, f, _ = newton_euler(s, qdd)
+    As = spatial_accelerations(s, alpha)
     out = []
     for i, (R, o) in enumerate(world_poses(robot, s.X)):
         Xm = np.block([[R, np.zeros((3, 3))], [skew(o) @ R, R]])      # v(0) = R v + o x R w
@@ -136,7 +136,7 @@ def test_derivation_steps_D7_to_D10_position(seed):
     q, qd, qdd, _ = random_state(robot, rng)
     s, w = world(robot, q, qd, qdd)
     g0 = np.concatenate([np.zeros(3), -np.asarray(robot.gravity)])
-    c = composite_rates(robot, s, NUMPY)
+    c = composite_rates(s)
     h = 1e-6
     for j in range(robot.nb):
         for e in range(robot.bodies[j].joint.nv):
@@ -172,8 +172,8 @@ def test_derivation_step_D12_velocity(seed):
     robot, rng = random_tree(500 + seed, n=6, joint_types=ALL_JOINTS)
     q, qd, qdd, _ = random_state(robot, rng)
     s, w = world(robot, q, qd, qdd)
-    c = composite_rates(robot, s, NUMPY)
-    j_rates = joint_rates(robot, s, qd, NUMPY)
+    c = composite_rates(s)
+    j_rates = joint_rates(s, qd)
     h = 1e-6
     for j in range(robot.nb):
         for e in range(robot.bodies[j].joint.nv):

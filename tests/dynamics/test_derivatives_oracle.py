@@ -10,8 +10,9 @@ import pytest
 
 from soagen import algorithms as A
 from soagen.oracles.pinocchio import Converter, pin_model, pin_model_from_robot
-from tests.dynamics.deriv_helpers import ERD, erd_robot, random_state, random_tree
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.derivatives import random_state, random_tree
+from tests.support.erd import ERD, erd_robot
 
 pin = pytest.importorskip("pinocchio", reason="the oracle needs the optional 'pin' package (pip install soagen[test])")
 

@@ -15,8 +15,8 @@ from soagen.model import (
     mass_properties,
     with_parameters,
 )
-from tests.dynamics.deriv_helpers import ALL_JOINTS, random_state, random_tree
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.derivatives import ALL_JOINTS, random_state, random_tree
 
 TOL = 1e-12      # two double-precision routes to the same numbers: round-off only (~1e-15)
 

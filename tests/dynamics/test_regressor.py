@@ -13,13 +13,9 @@ from soagen.dynamics.base_parameters import (
     stacked_regressor,
     transferable,
 )
-from tests.dynamics.deriv_helpers import (
-    ALL_JOINTS,
-    erd_robot,
-    random_state,
-    random_tree,
-)
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.derivatives import ALL_JOINTS, random_state, random_tree
+from tests.support.erd import erd_robot
 
 BUNDLED = ("puma560", "stanford", "arm7", "leg6", "planar2")
 

@@ -20,7 +20,7 @@ from soagen.operators.flexible import (
     link_velocities,
     nodal_velocities,
 )
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 TOL = 1e-10
 CHAINS = [(n, stiff, seed) for n in range(1, 11) for stiff, seed in ((False, 10 + n), (True, 30 + n))]

@@ -13,7 +13,7 @@ from soagen.loaders.beam import Beam
 from soagen.loaders.flexible import beam_robot, pinned_frequencies, rigid_robot
 from soagen.loaders.random_robots import random_flexible_chain
 from soagen.operators.flexible import flexible_chain_operators, potential_energy
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 STRIP = Beam(length=1.0, EA=1.26e7, EIy=420.0, EIz=9.45, GJ=14.6, rhoA=0.471, rhoJ=1.6e-5)
 

@@ -9,7 +9,7 @@ from soagen.loaders.beam import Beam
 from soagen.loaders.description import Description, JointSpec, LinkSpec, build
 from soagen.loaders.flexible import beam_robot, lumped_beam_robot
 from soagen.swain_morris.passive import passive_mask, reduced
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 STRIP = Beam(length=1.0, EIz=9.45, rhoA=0.471)
 

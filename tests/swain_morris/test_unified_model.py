@@ -33,7 +33,7 @@ from soagen.swain_morris.unified import (
     printed_C,
     unified,
 )
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 BV = np.arange(6)
 

@@ -21,7 +21,7 @@ from soagen.symbolic.prove import decide
 from soagen.symbolic.rewriting import overlaps
 from soagen.symbolic.statement import evaluate, parse_expr
 from soagen.symbolic.verify import check_symbolic
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 ROBOTS = [(5, 0, ("revolute", "prismatic")), (6, 3, ("revolute", "spherical", "free", "prismatic"))]
 

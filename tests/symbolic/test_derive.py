@@ -139,7 +139,7 @@ def test_planar2_closed_form_matches_reference_and_textbook(monkeypatch):
     from soagen import algorithms as A
     from soagen.loaders import load
     from soagen.symbolic.closed_form import closed_form
-    from tests.helpers import rel_err
+    from tests.support.accuracy import rel_err
 
     robot = load("robots/planar2.yaml")
     exact = closed_form(robot, numeric=False)

@@ -54,7 +54,7 @@ NOT_WATCHED = {
                      "terms of its own (II-6.4 and FW-A.6 check it)",
     "kinematics.py": "link transforms, velocities and bias accelerations: element-level physics (rotations, cross "
                      "products), checked against Pinocchio and the dense operators",
-    "inertia.py": "spatial inertias and their 10-parameter shift: element level (tests/dynamics/test_dense_route.py)",
+    "inertia.py": "spatial inertias and their 10-parameter shift: element level (tests/dynamics/test_ldl.py)",
     "tip.py": "forces at frames carried to the bodies: element level (the B of the blocks is State.tip_force)",
     "rates.py": "the cross products of the joint and composite rates: element level, finite differences and Pinocchio",
     "jacobian.py": "the Jacobian in world axes: element level, checked against Pinocchio",
@@ -256,12 +256,12 @@ def test_the_code_cites_the_loops_it_is_proved_by():
     ops = symbolic_chain(3)
     xp = BlockBackend(ops)
     s = BlockState(ops, xp)
-    inn = innovations.riccati(s.robot, s, xp)
-    nu = filtering.causal_filter(s.robot, s, inn, joints(ops.T).rows, xp)
-    _, lam = filtering.anticausal_smoother(s.robot, s, inn, nu, xp)
-    forward.link_accelerations(s.robot, s, lam, xp)
-    rne.newton_euler(s.robot, s, joints(ops.thdd), xp)
-    omega.upsilon(s.robot, s, inn, xp)
+    inn = innovations.riccati(s)
+    nu = filtering.causal_filter(s, inn, joints(ops.T).rows)
+    _, lam = filtering.anticausal_smoother(s, inn, nu)
+    forward.link_accelerations(s, lam)
+    rne.newton_euler(s, joints(ops.thdd))
+    omega.upsilon(s, inn)
     notes = {re.sub(r"\d+$", "", label): note for label, note in xp.notes.items()}
     for quantity, loop_id in CITES.items():
         number = loop_id.split("-", 1)[1].split("-")[0]

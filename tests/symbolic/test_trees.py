@@ -9,7 +9,7 @@ import pytest
 from soagen.symbolic import instances, nfree
 from soagen.symbolic.catalogue import BY_ID
 from soagen.symbolic.verify import prove_all_n
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 
 def _blocks(A, n):

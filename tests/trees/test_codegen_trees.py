@@ -13,7 +13,7 @@ from soagen.codegen.emit import write
 from soagen.codegen.robot import render
 from soagen.codegen.unroll import LDL, count_ops
 from soagen.loaders.random_robots import random_chain
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 ALGOS = ["inverse_dynamics", "mass_matrix", "inverse_mass_matrix", "forward_dynamics"]
 
@@ -98,9 +98,8 @@ def test_cli_generate_floating_base(tmp_path):
 @pytest.mark.cc
 @pytest.mark.oracle
 def test_generated_c_quadruped_matches_generic():
-    from erd import erd_path
-
     import soagen
+    from tests.support.erd import erd_path
 
     path = erd_path("solo_description/robots/solo12.urdf")
     robot = soagen.load(path, floating_base=True)

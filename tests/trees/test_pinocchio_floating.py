@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from erd import ROBOTS, erd_path
 
 from soagen import algorithms as A
 from soagen.loaders import load
@@ -21,7 +20,8 @@ from soagen.oracles.pinocchio import (
     pin_model_from_robot,
     symmetrized,
 )
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
+from tests.support.erd import ROBOTS, erd_path
 
 TOL = 1e-9
 

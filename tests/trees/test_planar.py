@@ -16,7 +16,7 @@ from soagen.loaders.random_robots import random_chain, random_link, random_rotat
 from soagen.model import Joint, plane_basis
 from soagen.operators.tree import tree_operators
 from soagen.oracles.pinocchio import Converter, pin_model_from_robot, symmetrized
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 TOL = 1e-12
 """The same dynamics in two sets of coordinates (planar vs P-P-R through massless links),

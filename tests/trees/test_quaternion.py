@@ -9,7 +9,7 @@ from soagen import quaternion as Q
 from soagen.loaders.random_robots import random_chain
 from soagen.oracles.pinocchio import Converter, pin_model_from_robot
 from soagen.spatial import quaternion_rotation, skew
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 TOL = 1e-13     # Pinocchio's integrate (another formula): round-off, measured <= 4e-16
 FD = 1e-8       # central differences, h = 1e-6: truncation ~1e-12, round-off ~1e-10

@@ -17,7 +17,7 @@ from soagen import algorithms as A
 from soagen.loaders.description import Description, JointSpec, LinkSpec, build
 from soagen.loaders.random_robots import random_link, random_rotation
 from soagen.spatial import quaternion_exp, quaternion_multiply
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 TOL = 1e-12
 """The same dynamics in spherical and in three revolute coordinates: round-off only,

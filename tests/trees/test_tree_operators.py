@@ -12,7 +12,7 @@ from soagen import algorithms as A
 from soagen.loaders.random_robots import random_chain
 from soagen.operators.chain import chain_operators
 from soagen.operators.tree import tree_operators
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 TREE = [-1, 0, 1, 1, 3, -1, 5, 2, 2, 6]
 MULTI = ("revolute", "prismatic", "spherical")

@@ -14,7 +14,7 @@ from soagen import algorithms as A
 from soagen.loaders.description import Description, JointSpec, LinkSpec, build
 from soagen.loaders.random_robots import random_link, random_rotation
 from soagen.oracles.pinocchio import symmetrized
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 TOL = 1e-12
 """Against Pinocchio's universal joint on a 3-dof robot (well conditioned): round-off of two

@@ -10,18 +10,11 @@ from soagen import algorithms as A
 from soagen.codegen.compile import load_c, load_python
 from soagen.codegen.emit import write
 from soagen.codegen.robot import render
-from soagen.oracles.pinocchio import example_robot_data_dir
-from tests.helpers import rel_err
+from tests.support.accuracy import rel_err
 
 REPO = Path(__file__).resolve().parents[2]
 ROBOTS = REPO / "robots"
 TOL = 1e-12
-
-
-def erd(rel):
-    """A file of example-robot-data, or None when the package is absent."""
-    d = example_robot_data_dir()
-    return None if d is None or not (d / rel).is_file() else d / rel
 
 
 def reference(robot, name, args):

@@ -1,32 +1,14 @@
-"""Shared helpers of the derivative, Coriolis and regressor tests: robots, random states,
+"""Shared helpers of the derivative, Coriolis and regressor tests: random trees and states,
 central finite differences in the tangent space."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
-import soagen
 from soagen.loaders.random_robots import random_chain
-from soagen.oracles.pinocchio import example_robot_data_dir
 from soagen.quaternion import integrate
 
-ERD = {  # name: (file under example-robot-data/robots, floating base)
-    "ur5": ("ur_description/urdf/ur5_robot.urdf", False),
-    "panda": ("panda_description/urdf/panda.urdf", False),
-    "kinova": ("kinova_description/robots/kinova.urdf", False),
-    "solo12": ("solo_description/robots/solo12.urdf", True),
-}
 ALL_JOINTS = ("revolute", "prismatic", "spherical", "free", "planar")
-
-
-def erd_robot(name):
-    """(robot, path) of an example-robot-data URDF, or skip."""
-    root = example_robot_data_dir()
-    if root is None:
-        pytest.skip("the optional 'example-robot-data' package is not installed")
-    rel, floating = ERD[name]
-    return soagen.load(root / rel, floating_base=floating), root / rel
 
 
 def random_tree(seed, n=7, joint_types=ALL_JOINTS):

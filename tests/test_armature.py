@@ -243,7 +243,7 @@ def test_yaml_armature_errors_are_one_line(tmp_path, bad, message):
 
 def test_urdf_overlay_armature(tmp_path):
     """An overlay gives a URDF's joints armature (the URDF has no element for it)."""
-    from tests.test_loaders import URDF
+    from tests.support.robot_files import URDF
 
     (tmp_path / "r.urdf").write_text(URDF)
     (tmp_path / "r.yaml").write_text("overlay: r.urdf\narmature: {a: 0.3, b: 0.7}\n")
@@ -264,7 +264,7 @@ def test_urdf_overlay_armature(tmp_path):
     ([0.1], "armature: expected a mapping"),
 ])
 def test_api_armature_errors(tmp_path, armature, message):
-    from tests.test_loaders import URDF
+    from tests.support.robot_files import URDF
 
     (tmp_path / "r.urdf").write_text(URDF)
     with pytest.raises(SoagenError, match=message) as err:

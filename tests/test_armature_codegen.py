@@ -10,8 +10,8 @@ import pytest
 
 from soagen.loaders.random_robots import random_chain
 from soagen.model import with_armature
-from tests.dynamics.test_derivatives_codegen import check, generated
 from tests.support.codegen import build, compare
+from tests.support.derivatives import check, generated
 
 pytestmark = pytest.mark.cc          # compiles the generated C
 

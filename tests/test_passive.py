@@ -136,7 +136,7 @@ def test_derivatives_with_passive_forces(seed):
 def test_urdf_damping_is_read_with_passive_true(tmp_path):
     """<dynamics damping> is Pinocchio's model.damping, and soagen's passive force only when
     asked (Pinocchio's dynamics ignore it, so by default soagen's agree with them)."""
-    from tests.test_loaders import URDF
+    from tests.support.robot_files import URDF
 
     text = URDF.replace('<axis xyz="1 0 0"/>', '<axis xyz="1 0 0"/><dynamics damping="0.8" friction="0.2"/>')
     path = write(tmp_path, text.replace('<axis xyz="0 0.6 0.8"/>', '<axis xyz="0 0.6 0.8"/><dynamics damping="0.5"/>'),
@@ -156,7 +156,7 @@ def test_urdf_damping_is_read_with_passive_true(tmp_path):
 def test_yaml_springs_are_unactuated_unless_said(tmp_path):
     """A YAML spring-damper joint is passive (Swain-Morris C.2: no joint force); ``actuated:
     true`` makes it a damped actuated joint, as MJCF and URDF joints are."""
-    from tests.test_loaders import URDF
+    from tests.support.robot_files import URDF
 
     write(tmp_path, URDF, "r.urdf")
     path = write(tmp_path, "overlay: r.urdf\nsprings:\n  a: {damping: 0.5}\n  b: {stiffness: 3, actuated: true}\n",

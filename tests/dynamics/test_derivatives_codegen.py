@@ -11,53 +11,15 @@ from click.testing import CliRunner
 import soagen
 from soagen import algorithms as A
 from soagen.cli.main import cli
-from soagen.codegen.compile import load_c, load_python
+from soagen.codegen.compile import load_python
 from soagen.codegen.emit import write
-from soagen.codegen.registry import NAMED
 from soagen.codegen.robot import render
 from soagen.loaders.random_robots import random_chain
 from tests.support.accuracy import rel_err
-from tests.support.derivatives import random_state
+from tests.support.derivatives import check, generated, random_state
 
 ROBOTS = Path(__file__).resolve().parents[2] / "robots"
 TOL = 1e-12
-
-
-def reference(robot, name, q, qd, x, bp):
-    return {
-        "inverse_dynamics_derivatives": lambda: A.inverse_dynamics_derivatives(robot, q, qd, x),
-        "forward_dynamics_derivatives": lambda: A.forward_dynamics_derivatives(robot, q, qd, x),
-        "coriolis_matrix": lambda: A.coriolis_matrix(robot, q, qd),
-        "regressor": lambda: A.regressor(robot, q, qd, x),
-        "base_regressor": lambda: A.base_regressor(robot, q, qd, x, base_params=bp),
-        "passive_forces": lambda: A.passive_forces(robot, q, qd),
-    }[name]()
-
-
-def generated(robot, path, tmp, numpy=False, names=NAMED):
-    res = render(robot, path, algorithms=list(names), numpy=numpy)
-    write(res, tmp)
-    prefix = res.manifest["prefix"]
-    py = load_python(Path(tmp) / f"{prefix}.py", f"gen_{prefix}_derivs_{'np' if numpy else 'math'}")
-    return res.manifest, load_c(tmp, prefix, res.manifest), py
-
-
-def check(robot, manifest, lib, py, states=5, seed=0):
-    """Every output of every function, C and Python, at random states."""
-    bp, rng = A.base_parameters(robot), np.random.default_rng(seed)
-    for _ in range(states):
-        q, qd, qdd, tau = random_state(robot, rng)
-        for name, rec in manifest["functions"].items():
-            x = tau if rec["inputs"][-1] == "tau" else qdd
-            args = (q, qd, x)[:len(rec["inputs"])]
-            want = reference(robot, name, q, qd, x, bp)
-            want = want if isinstance(want, tuple) else (want,)
-            got_c, got_py = lib(name, *args), py.__dict__[name](*[list(a) for a in args])
-            got_c = got_c if isinstance(got_c, tuple) else (got_c,)
-            got_py = got_py if isinstance(got_py, tuple) else (got_py,)
-            assert len(got_c) == len(got_py) == len(want), name
-            for w, c, p in zip(want, got_c, got_py):
-                assert rel_err(c, w) < TOL and rel_err(np.array(p, dtype=float), w) < TOL, name
 
 
 def test_planar2_every_function_and_the_fixed_c_signatures(tmp_path):

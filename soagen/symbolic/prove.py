@@ -88,9 +88,8 @@ def decide(text: str, topology: str = "chain", nmax: int = 4, certificate_path=N
     v = Verdict(text.strip(), "undecided", 0.0, topology=topology)
     try:
         proof = nfree.prove_checks([(lhs, rhs)], (), "chain", topology)
-        if not proof.proved and topology == "chain":
-            shaped = nfree.prove_checks([(lhs, rhs)], (), "chain", topology, shape=True)
-            proof = shaped if shaped.proved else proof
+        if not proof.proved:
+            proof = _with_structure(lhs, rhs, topology) or proof
     except IllTyped as err:
         v.result, v.detail = "ill-typed", str(err)
         v.seconds = time.perf_counter() - t0
@@ -125,6 +124,25 @@ def decide(text: str, topology: str = "chain", nmax: int = 4, certificate_path=N
     return v
 
 
+def _with_structure(lhs, rhs, topology: str):
+    """An all-N proof with what the theory of the topology does not say (None if there is none):
+    on a chain the chain's shape (S S^T S = S); then where B and E live and the block pattern of S
+    (:data:`soagen.symbolic.nfree.STRUCTURE`), with the relations of every tree first (a proof
+    with them holds on chains too), and, for a statement without phi, psi, chi, that S S^T is a
+    multiple of I in every block."""
+    tops = ("tree", "chain") if topology == "chain" else ("tree",)
+    tries = ([{"shape": True, "topology": "chain"}] if topology == "chain" else []) + \
+        [{"structure": "ports", "topology": top} for top in tops] + [{"structure": "children", "topology": "tree"}]
+    for kw in tries:
+        try:
+            proof = nfree.prove_checks([(lhs, rhs)], (), "chain", **kw)
+        except nfree.NotApplicable:
+            continue
+        if proof.proved:
+            return proof
+    return None
+
+
 def _check_names(node, known: set) -> None:
     if node[0] == "name" and node[1] not in known:
         names = ", ".join(sorted(known))
@@ -144,6 +162,10 @@ def _certify(v: Verdict, proof, path) -> None:
     v.result, v.certificate_text = "proved-all-n", text
     v.topology = proof.topology
     v.detail = f"{sum(len(c.trace) for c in proof.checks)} certificate terms, re-checked"
+    used = sorted({rid.removesuffix("^T") for c in proof.checks for _, rid, _ in c.trace} & set(nfree.STRUCTURE_IDS)
+                  | ({"shift-chain"} & {rid for c in proof.checks for _, rid, _ in c.trace}))
+    if used:
+        v.detail += "; with the block structure: " + ", ".join(used)
     _write(v, text, path)
 
 

@@ -349,8 +349,8 @@ class ChainOps:
     def _structure_operators(self) -> None:
         """The operators of the block structure (:data:`soagen.symbolic.nfree.STRUCTURE`) on the
         chain: e1, e1j select block 1 (the tip link and its joint), eN, eNj block N; phi10 =
-        phi(1,0), phiN = phi(N+1,N); Nc = S S^T, Ncj = diag(0, I, .., I) on the joints; X_1, X_N
-        the first and last blocks of every block-diagonal X."""
+        phi(1,0), phiN = phi(N+1,N); Nc = S S^T, Ncj = diag(0, I, .., I) on the joints, Ncp, Ncpj =
+        diag(I, .., I, 0); X_1, X_N the first and last blocks of every block-diagonal X."""
         from soagen.symbolic.nfree import DIAGONAL
 
         pr, f, N, s = self.pr, self.pr.field, self.N, self.pr.sdim
@@ -362,10 +362,11 @@ class ChainOps:
         self.phi10 = self._one_by_one(pr.phi1[0])
         self.phiN = self._one_by_one(pr.phi1[N])
         self.Nc = self.S @ self.S.T
-        self.Ncj = BM.diag(f, self.R_dims, self.R_dims, [0 * f.one(r) if k == 1 else f.one(r)
-                                                         for k, r in enumerate(self.R_dims, start=1)])
+        for name, dims, skip in (("Ncj", self.R_dims, 1), ("Ncp", self.S_dims, N), ("Ncpj", self.R_dims, N)):
+            setattr(self, name, BM.diag(f, dims, dims, [0 * f.one(d) if k == skip else f.one(d)
+                                                        for k, d in enumerate(dims, start=1)]))
         sel = {"1": {"s": self.e1, "j": self.e1j}, "N": {"s": self.eN, "j": self.eNj}}
-        for x in DIAGONAL + ("Nc", "Ncj"):
+        for x in DIAGONAL + ("Nc", "Ncj", "Ncp", "Ncpj"):
             X = getattr(self, x, None)
             if X is None:
                 continue

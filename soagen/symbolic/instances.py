@@ -205,7 +205,8 @@ def _structure(ns: dict, parents: dict, tips, dofs, ar, put) -> None:
     """The operators of the block structure (:data:`soagen.symbolic.nfree.STRUCTURE`) from their
     definitions: e1, e1j select the tip links (the links B acts on) and their joints, eN, eNj the
     links on the base; phi10 = e1^T B and phiN^T = eN^T E; Nc = S S^T and Ncj its child counts on
-    the joints; X_1 = e1^T X e1 and X_N = eN^T X eN for every block-diagonal X."""
+    the joints, Ncp, Ncpj those of each link's parent; X_1 = e1^T X e1 and X_N = eN^T X eN for
+    every block-diagonal X."""
     from soagen.symbolic.nfree import DIAGONAL, PORTS
 
     n = len(parents)
@@ -227,8 +228,11 @@ def _structure(ns: dict, parents: dict, tips, dofs, ar, put) -> None:
     put("Nc", (ns["S"] @ ns["S"].T).a, S_, S_)
     kids = [sum(1 for c in parents if parents[c] == k) for k in range(1, n + 1)]
     put("Ncj", np.diag(np.repeat(kids, dofs).astype(float)), R_, R_)
+    up = [kids[parents[k] - 1] if parents[k] <= n else 0 for k in range(1, n + 1)]
+    put("Ncp", np.diag(np.repeat(up, 6).astype(float)), S_, S_)
+    put("Ncpj", np.diag(np.repeat(up, dofs).astype(float)), R_, R_)
     sel = {"1": {"s": ns["e1"], "j": ns["e1j"]}, "N": {"s": ns["eN"], "j": ns["eNj"]}}
-    for x in DIAGONAL + ("Nc", "Ncj"):
+    for x in DIAGONAL + ("Nc", "Ncj", "Ncp", "Ncpj"):
         X = ns[x]
         rows = "j" if X.rdims == R_ else "s"
         cols = "j" if X.cdims == R_ else "s"

@@ -412,6 +412,9 @@ def _structure():
     src, gen, about = STRUCTURE_SOURCE, {g.name: g for g in GENERATORS}, {}
     gens = [Gen("Nc", "s", "s", "S S^T = diag(c_k I), c_k the number of children of link k", src, symmetric=True),
             Gen("Ncj", "j", "j", "diag(c_k I) on the joints (H Nc = Ncj H)", src, symmetric=True),
+            Gen("Ncp", "s", "s", "diag(c_p(k) I), c_p(k) the number of children of the parent of link k (0 on the base)",
+                src, symmetric=True),
+            Gen("Ncpj", "j", "j", "diag(c_p(k) I) on the joints (H Ncp = Ncpj H)", src, symmetric=True),
             Gen("e1", "s", "t", "identity blocks at the tip links (block 1 of a chain: [I, 0, .., 0]^T)", src),
             Gen("e1j", "j", "tj", "identity blocks at the joints of the tip links", src),
             Gen("eN", "s", "r", "identity blocks at the links on the base (block N of a chain: [0, .., 0, I]^T)", src),
@@ -434,7 +437,7 @@ def _structure():
         sel = {"s": e, "j": ej}
         rels += [Relation(f"unit-{e}", f"{e}.T@{e}", "I", f"{src}: {e} selects {words}"),
                  Relation(f"unit-{ej}", f"{ej}.T@{ej}", "I", f"{src}: {ej} selects the joints of {words}")]
-        for x in DIAGONAL + ("Nc", "Ncj"):
+        for x in DIAGONAL + ("Nc", "Ncj", "Ncp", "Ncpj"):
             g = gen[x]
             gens.append(Gen(f"{x}_{where}", port[g.cod], port[g.dom], f"{x} at {words} ({block} of a chain): "
                             f"{sel[g.cod]}^T {x} {sel[g.dom]}", g.source, symmetric=g.symmetric))
@@ -443,12 +446,14 @@ def _structure():
                 rels.append(Relation(f"at-{x}{t.replace('.', '')}-{where}", f"{lhs}@{sel[dom]}",
                                      f"{sel[cod]}@{x}_{where}{t}", f"{src}: {x} is block diagonal"))
                 about[rels[-1].id] = (x, where)
-    nc = {"s": "Nc", "j": "Ncj"}
-    for x in DIAGONAL:
-        g = gen[x]
-        rels.append(Relation(f"children-{x}", f"{x}@{nc[g.dom]}", f"{nc[g.cod]}@{x}", f"{src}: {x} is block "
-                             "diagonal and Nc, Ncj multiples of I in every block", "commutation"))
-        about[rels[-1].id] = (x, "")
+    rels.append(Relation("children-S", "S@Ncp", "Nc@S", f"{src}: block (p, k) of S Ncp and of Nc S is c_p I if p "
+                         "is the parent of k, else 0", "commutation"))
+    for nc, name in (({"s": "Nc", "j": "Ncj"}, "children"), ({"s": "Ncp", "j": "Ncpj"}, "siblings")):
+        for x in DIAGONAL:
+            g = gen[x]
+            rels.append(Relation(f"{name}-{x}", f"{x}@{nc[g.dom]}", f"{nc[g.cod]}@{x}", f"{src}: {x} is block "
+                                 f"diagonal and {nc['s']}, {nc['j']} multiples of I in every block", "commutation"))
+            about[rels[-1].id] = (x, "")
     return gens, rels, about
 
 
@@ -457,7 +462,7 @@ STRUCTURE_IDS = tuple(r.id for r in STRUCTURE)
 GENERATORS += STRUCTURE_GENS
 RELATIONS += STRUCTURE
 RANKS_PRIMITIVE[RANKS_PRIMITIVE.index("B"):RANKS_PRIMITIVE.index("B")] = (
-    [g.name for g in STRUCTURE_GENS if "_" in g.name] + ["phi10", "phiN", "e1j", "e1", "eNj", "eN", "Ncj", "Nc"])
+    [g.name for g in STRUCTURE_GENS if "_" in g.name] + ["phi10", "phiN", "e1j", "e1", "eNj", "eN", "Ncpj", "Ncp", "Ncj", "Nc"])
 OPTIONAL = ({"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composite-B", "flex-BC"} | set(DERIVATIVES)
             | set(SHAPE) | {r.id for r in STRUCTURE})
 
@@ -465,6 +470,11 @@ OPTIONAL = ({"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composi
 TIP = ("def-B", "tip-leaf", "unit-e1", "unit-e1j")
 BASE = ("def-E", "base-root", "unit-eN", "unit-eNj")
 DENSE = ("phi", "psi", "chi")       # the operators that are not block-sparse
+# relations whose theory with the ports of (the tip, the base) has no finite completion (measured:
+# the completion grows a family without end, e.g. R (phi^T)^k eN): those statements are left to the
+# other engines
+NO_FINITE_COMPLETION = (("composite-R", False, True), ("composite-R", True, True), ("composite-B", True, True),
+                        ("upsilon", True, True))
 
 
 def _names(alg: "Algebra", words) -> set:
@@ -480,7 +490,8 @@ def structure_ids(alg: "Algebra", topology: str, ids, symbols, kind: str) -> tup
       block, both with tip-root if it uses both; each block-diagonal generator of the theory gets
       its blocks there.
     * 'children': S S^T = Nc commuting with every block-diagonal generator, for a block-sparse
-      statement (no phi, psi, chi once its defined symbols are expanded), with the ports it uses;
+      statement (no phi, psi, chi once its defined symbols are expanded), with the ports it uses,
+      or, without ports, Nc S = S Ncp (Ncp the children of each link's parent) commuting too;
       `ids` are then cut to the relations without phi, psi, chi (see :func:`block_sparse_ids`).
 
     The full theory with both sides' ports and Upsilon or the composites, or with Nc and phi,
@@ -500,16 +511,20 @@ def structure_ids(alg: "Algebra", topology: str, ids, symbols, kind: str) -> tup
         return None
     if kind == "ports" and not (tip or base):
         return None
-    used = set(mine) | ({"Nc", "Ncj"} if kind == "children" else set())
+    siblings = kind == "children" and not (tip or base)      # Ncp with the ports has no finite completion
+    used = set(mine) | ({"Nc", "Ncj"} if kind == "children" else set()) | ({"Ncp", "Ncpj"} if siblings else set())
     for p in alg.stated_polys(ids).values():
         used |= _names(alg, p)
     chosen = [i for i in (TIP if tip else ()) + (BASE if base else ()) + (("tip-root",) if tip and base else ())]
     for r in STRUCTURE:
         x, where = _ABOUT.get(r.id, ("", ""))
-        if x in used and (where == "1" and tip or where == "N" and base or where == "" and kind == "children"):
+        if x in used and (where == "1" and tip or where == "N" and base or where == "" and kind == "children"
+                          and (siblings or not r.id.startswith("siblings"))):
             chosen.append(r.id)
     if kind == "children":
-        chosen.insert(0, "children")
+        chosen[:0] = ["children"] + (["children-S"] if siblings else [])
+    if any(rid in ids for rid, t, b in NO_FINITE_COMPLETION if (tip or not t) and (base or not b) and (t or b)):
+        return None
     return tuple(i for i in chosen if topology in alg.relations[i].topologies)
 
 

@@ -63,7 +63,11 @@ from soagen.symbolic.rewriting import (
 # ----------------------------------------------------------------------------- typed operators
 class NotApplicable(ValueError):
     """A statement outside what a theory is for (a block index, a recursion, a dense operator in
-    a block-sparse theory): another engine decides it."""
+    a block-sparse theory): another engine decides it.  `name`: what the algebra does not have."""
+
+    def __init__(self, message: str, name: str = ""):
+        super().__init__(message)
+        self.name = name
 
 
 class Op:
@@ -851,7 +855,7 @@ def prove_checks(checks, let=(), algebra_name: str = "chain", topology: str = "c
     the chain-shape relations :data:`SHAPE` too, on a chain; `structure`: with the block
     structure of the topology, :func:`structure_ids` of that kind).
 
-    Raises IllTyped for an ill-typed check and NameError when a check uses something the
+    Raises IllTyped for an ill-typed check and NotApplicable when a check uses something the
     algebra does not have (a block index, a recursion): such statements are for the per-N
     engine.  A nonzero normal form is *not* a refutation.
     """
@@ -896,7 +900,10 @@ def prove_checks(checks, let=(), algebra_name: str = "chain", topology: str = "c
 
 def _eval(expr, env: dict):
     """Evaluate a check: a parsed statement tree (user input, see :mod:`.statement`), or a
-    catalogue expression (trusted text, ours; it may call blk2/vcat)."""
-    if isinstance(expr, tuple):
-        return statement.evaluate(expr, env)
-    return eval(expr, {"__builtins__": {}}, env)  # noqa: S307 - catalogue expressions are ours
+    catalogue expression (read by the same parser; it may call blk2/vcat).  NotApplicable
+    names the first thing the algebra does not have (a block index, a recursion)."""
+    tree = expr if isinstance(expr, tuple) else statement.catalogue_expr(expr)
+    missing = next((n for n in statement.ordered_names(tree) if n not in env), None)
+    if missing is not None:
+        raise NotApplicable(f"{missing} has no N-free form", missing)
+    return statement.evaluate(tree, env)

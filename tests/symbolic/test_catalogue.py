@@ -99,7 +99,7 @@ def test_swain_morris_B9_holds_when_Xb_is_square():
 
 
 def _fake(checks, misprint=False, corrected=(), **kw):
-    return IdentityRecord("fake", CATALOGUE[0].source, "test", "test", checks, misprint=misprint,
+    return IdentityRecord(id="fake", source=CATALOGUE[0].source, where="test", printed="test", checks=checks, misprint=misprint,
                     corrected=corrected, correction="x" if corrected else "", **kw)
 
 

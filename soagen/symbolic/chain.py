@@ -368,7 +368,10 @@ class ChainOps:
         sel = {"1": {"s": self.e1, "j": self.e1j}, "N": {"s": self.eN, "j": self.eNj}}
         for x in DIAGONAL + ("Nc", "Ncj", "Ncp", "Ncpj"):
             X = getattr(self, x, None)
-            if X is None:
+            if not isinstance(X, BM):         # absent, or not computed (its blocks raise as it does)
+                for where in sel:
+                    if X is not None:
+                        setattr(self, f"{x}_{where}", X)
                 continue
             rows = "j" if X.rdims == self.R_dims else "s"
             cols = "j" if X.cdims == self.R_dims else "s"

@@ -60,15 +60,16 @@ def prove(statement, topology, fmt, nmax, cert_path):
     """
 
     from soagen.symbolic.prove import decide
+    from soagen.symbolic.status import ProveResult
 
     v = decide(statement, topology=topology, nmax=nmax, certificate_path=cert_path)
     if fmt == "json":
         click.echo(json.dumps(v.json(), indent=2, sort_keys=True))
     else:
-        words = {"proved-all-n": f"proved for every N ({'trees' if v.topology == 'tree' else 'chains'})",
-                 "proved-up-to-n": f"proved for N = 1..{v.n_max} only",
-                 "refuted": "refuted", "ill-typed": "ill-typed (for every N)",
-                 "undecided": f"undecided (no counterexample up to N = {v.n_searched}, no proof)"}
+        words = {ProveResult.PROVED_ALL_N: f"proved for every N ({'trees' if v.topology == 'tree' else 'chains'})",
+                 ProveResult.PROVED_UP_TO_N: f"proved for N = 1..{v.n_max} only",
+                 ProveResult.REFUTED: "refuted", ProveResult.ILL_TYPED: "ill-typed (for every N)",
+                 ProveResult.UNDECIDED: f"undecided (no counterexample up to N = {v.n_searched}, no proof)"}
         click.echo(f"statement: {v.statement}")
         click.echo(f"result:    {words[v.result]}")
         if v.counterexample:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from soagen.symbolic.status import RecordResult
+
 DEFAULT_NMAX = 4   # per-N block engine: cross-check of the all-N proofs, proof of block statements
 
 
@@ -33,7 +35,7 @@ def _rows(outcomes, cross, cert_dir):
 
 
 def _result_label(r) -> str:
-    if r["result"] == "misprint":
+    if r["result"] == RecordResult.MISPRINT:
         return "misprint (" + {"paper": "error in the paper", "ocr": "likely OCR damage"}.get(r["misprint_kind"], "?") + ")"
     return r["result"]
 
@@ -42,7 +44,7 @@ def _summary(rows, outcomes, readings=()) -> str:
     c = Counter()
     for r in rows:
         c[r["result"]] += 1
-        if r["result"] != "FAILED":
+        if r["result"] != RecordResult.FAILED:
             c["all_n" if r["all_n"] else "up_to_n"] += 1
             if r["topology"]:
                 c["top_" + r["topology"]] += 1
@@ -142,14 +144,14 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
             cross[k] = (max(r0, res), at if res > r0 else a0, e0 or e)
         for o in outcomes:
             if o.id in cross and (cross[o.id][2] or cross[o.id][0] > ROBOT_RESIDUAL):
-                o.result = "FAILED"
+                o.result = RecordResult.FAILED
                 o.message = (o.message + " numeric cross-check on robots failed").strip()
     if cert_dir:
         from soagen.symbolic.certificate import write_certificates
         written = write_certificates(outcomes, cert_dir, readings)
         err.print(f"wrote {len(written)} files to {cert_dir}")
     rows = _rows(outcomes, cross, cert_dir)
-    failed = [r for r in rows if r["result"] == "FAILED"] + [r for r in readings if not r.proved]
+    failed = [r for r in rows if r["result"] == RecordResult.FAILED] + [r for r in readings if not r.proved]
     if fmt == "json":
         click.echo(json.dumps({"nmax": nmax, "identities": rows,
                                "readings": [{"id": r.id, "proved": r.proved, "cases": r.cases, "terms": r.terms,
@@ -159,7 +161,7 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
     elif fmt == "markdown":
         click.echo(_markdown(rows), nl=False)
     else:
-        styles = {"proved": "green", "misprint": "yellow", "FAILED": "bold red"}
+        styles = {RecordResult.PROVED: "green", RecordResult.MISPRINT: "yellow", RecordResult.FAILED: "bold red"}
         out = console()
         out.print(table(f"soagen verify (all N; block engine N = 1..{nmax})",
                         [("id", "name"), ("source", "text"), ("result", "text"), ("proved for", "text"),

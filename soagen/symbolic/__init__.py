@@ -37,4 +37,5 @@ Catalogue and reports:
 * :mod:`.steps`, :mod:`.derivations`  derivation items and the bundled topics
 * :mod:`.closed_form` closed-form M(q), C(q, qd), g(q) of a small robot
 * :mod:`.report`      generates docs/identities.md and docs/misprints.md
+* :mod:`.status`      the statuses reported (record verdicts, `soagen prove` results), as enums
 """

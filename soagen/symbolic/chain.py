@@ -265,6 +265,7 @@ class ChainOps:
         self.Phi = self.phi @ self.S                               # (4.9) = (a.6)
         self.Psi = self.psi @ self.S                               # (4.10) = (a.7)
         self.chi = self._transition(pr.chi1, one_s)               # a free causal semigroup
+        self.Dchi = BM.diag(f, S_, S_, [pr.chi1[k] for k in range(1, N + 1)])   # diag chi(k+1, k)
         self.chi_t = self.chi - I
         self.phi_t = self.phi - I                                  # (a.3)
         self.psi_t = self.psi - I                                  # (5.11)
@@ -305,6 +306,7 @@ class ChainOps:
             self._derivative_operators()
         if pr.flex:
             self._flexible_operators()
+        self._structure_operators()
         if isinstance(f, NumericField):  # D^-1/2, only needed to evaluate framework (3.13) as printed
             def inv_sqrt(Dk):
                 w, V = np.linalg.eigh(np.linalg.inv(Dk))
@@ -343,6 +345,38 @@ class ChainOps:
         self.h = BM.diag(f, U_, F_, [fl["h"][k] for k in range(1, N + 1)])
         self.m = BM.diag(f, F_, F_, [fl["m"][k] for k in range(1, N + 1)])
         self.u = self.stack(fl["u"], U_)
+
+    def _structure_operators(self) -> None:
+        """The operators of the block structure (:data:`soagen.symbolic.nfree.STRUCTURE`) on the
+        chain: e1, e1j select block 1 (the tip link and its joint), eN, eNj block N; phi10 =
+        phi(1,0), phiN = phi(N+1,N); Nc = S S^T, Ncj = diag(0, I, .., I) on the joints, Ncp, Ncpj =
+        diag(I, .., I, 0); X_1, X_N the first and last blocks of every block-diagonal X."""
+        from soagen.symbolic.nfree import DIAGONAL
+
+        pr, f, N, s = self.pr, self.pr.field, self.N, self.pr.sdim
+        for name, k, rows, col in (("e1", 1, self.S_dims, s), ("eN", N, self.S_dims, s),
+                                   ("e1j", 1, self.R_dims, self.R_dims[0]), ("eNj", N, self.R_dims, self.R_dims[-1])):
+            e = BM.zeros(f, rows, [col])
+            e.b[k - 1][0] = f.one(col)
+            setattr(self, name, e)
+        self.phi10 = self._one_by_one(pr.phi1[0])
+        self.phiN = self._one_by_one(pr.phi1[N])
+        self.Nc = self.S @ self.S.T
+        for name, dims, skip in (("Ncj", self.R_dims, 1), ("Ncp", self.S_dims, N), ("Ncpj", self.R_dims, N)):
+            setattr(self, name, BM.diag(f, dims, dims, [0 * f.one(d) if k == skip else f.one(d)
+                                                        for k, d in enumerate(dims, start=1)]))
+        sel = {"1": {"s": self.e1, "j": self.e1j}, "N": {"s": self.eN, "j": self.eNj}}
+        for x in DIAGONAL + ("Nc", "Ncj", "Ncp", "Ncpj"):
+            X = getattr(self, x, None)
+            if not isinstance(X, BM):         # absent, or not computed (its blocks raise as it does)
+                for where in sel:
+                    if X is not None:
+                        setattr(self, f"{x}_{where}", X)
+                continue
+            rows = "j" if X.rdims == self.R_dims else "s"
+            cols = "j" if X.cdims == self.R_dims else "s"
+            for where, e in sel.items():
+                setattr(self, f"{x}_{where}", e[rows].T @ X @ e[cols])
 
     def _transition(self, one_step: dict, one_s) -> BM:
         """Lower block-triangular operator with blocks x(i,j) = x(i,i-1)...x(j+1,j)."""

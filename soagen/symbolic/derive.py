@@ -28,6 +28,7 @@ from soagen.symbolic.chain import symbolic_chain_namespace
 from soagen.symbolic.derivations import TOPIC_HELP, TOPICS  # noqa: F401 - re-exported
 from soagen.symbolic.loops import CONDITION_SCOPE, CONDITIONS
 from soagen.symbolic.plain import markdown_to_plain, tex_to_plain  # noqa: F401 - re-exported
+from soagen.symbolic.status import AllNStatus
 from soagen.symbolic.steps import Chain, Para, Rec, Step  # noqa: F401 - re-exported
 from soagen.symbolic.verify import (
     all_n_scope,
@@ -57,7 +58,7 @@ def _record_scope(rid: str) -> str:
     record is proved for every N (or every size)."""
     rec = BY_ID[rid]
     out = prove_all_n(rec, corrected=rec.misprint, traced=False)
-    if out.status != "proved":
+    if out.status != AllNStatus.PROVED:
         raise AssertionError(f"the record {rid} is not proved for all N: {out.detail}")
     return all_n_scope(rec, out.proof) + condition_scope(rec, out.proof)
 

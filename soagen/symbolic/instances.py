@@ -197,7 +197,47 @@ def instance(parents: dict, rng, dofs=None, tips=(1,), exact_arithmetic: bool = 
         U[sl(k), sl(k)] = Uk
     put("U", U, S_, S_)
     _flexible(ns, parents, ar, put)
+    _structure(ns, parents, tips, dofs, ar, put)
     return ns
+
+
+def _structure(ns: dict, parents: dict, tips, dofs, ar, put) -> None:
+    """The operators of the block structure (:data:`soagen.symbolic.nfree.STRUCTURE`) from their
+    definitions: e1, e1j select the tip links (the links B acts on) and their joints, eN, eNj the
+    links on the base; phi10 = e1^T B and phiN^T = eN^T E; Nc = S S^T and Ncj its child counts on
+    the joints, Ncp, Ncpj those of each link's parent; X_1 = e1^T X e1 and X_N = eN^T X eN for
+    every block-diagonal X."""
+    from soagen.symbolic.nfree import DIAGONAL, PORTS
+
+    n = len(parents)
+    r0 = np.concatenate([[0], np.cumsum(dofs)]).astype(int)
+    roots = [k for k in range(1, n + 1) if parents[k] == n + 1]
+    S_, R_ = ns["S"].rdims, ns["H"].rdims
+    for (e, ej, *_), links in zip(PORTS.values(), (tips, roots)):
+        sel = np.zeros((6 * n, 6 * len(links)))
+        selj = np.zeros((r0[-1], sum(dofs[k - 1] for k in links)))
+        c = 0
+        for i, k in enumerate(links):
+            sel[6 * (k - 1):6 * k, 6 * i:6 * i + 6] = np.eye(6)
+            selj[r0[k - 1]:r0[k], c:c + dofs[k - 1]] = np.eye(dofs[k - 1])
+            c += dofs[k - 1]
+        put(e, sel, S_, ["6"] * len(links))
+        put(ej, selj, R_, [R_[k - 1] for k in links])
+    put("phi10", (ns["e1"].T @ ns["B"]).a, ns["e1"].cdims, ns["B"].cdims)
+    put("phiN", (ns["eN"].T @ ns["E"]).a.T, ns["E"].cdims, ns["eN"].cdims)
+    put("Nc", (ns["S"] @ ns["S"].T).a, S_, S_)
+    kids = [sum(1 for c in parents if parents[c] == k) for k in range(1, n + 1)]
+    put("Ncj", np.diag(np.repeat(kids, dofs).astype(float)), R_, R_)
+    up = [kids[parents[k] - 1] if parents[k] <= n else 0 for k in range(1, n + 1)]
+    put("Ncp", np.diag(np.repeat(up, 6).astype(float)), S_, S_)
+    put("Ncpj", np.diag(np.repeat(up, dofs).astype(float)), R_, R_)
+    sel = {"1": {"s": ns["e1"], "j": ns["e1j"]}, "N": {"s": ns["eN"], "j": ns["eNj"]}}
+    for x in DIAGONAL + ("Nc", "Ncj", "Ncp", "Ncpj"):
+        X = ns[x]
+        rows = "j" if X.rdims == R_ else "s"
+        cols = "j" if X.cdims == R_ else "s"
+        for where, e in sel.items():
+            ns[f"{x}_{where}"] = e[rows].T @ X @ e[cols]
 
 
 def _flexible(ns: dict, parents: dict, ar, put) -> None:
@@ -274,7 +314,7 @@ def _rates(ns: dict, parents: dict, rj, put) -> None:
 
 # the definitions phi, psi are built from; the Riccati equation defines M, a given here
 _SHIFTS = ("def-Ephi", "def-G", "def-L", "def-K", "def-D", "def-tau", "def-taub", "def-Dpsi", "def-Epsi")
-_DERIVED = tuple(r.id for r in RELATIONS if r.kind == "definition" and r.id not in ("riccati", *_SHIFTS))
+_DERIVED = tuple(r.id for r in RELATIONS if r.kind == "definition" and r.id not in ("riccati", "def-B", "def-E", *_SHIFTS))
 
 
 def _derived(ns: dict) -> None:
@@ -330,7 +370,8 @@ def solve_unknowns(given, assume, ns: dict) -> dict:
 
 def _labels(space: str, ns: dict) -> list:
     return {"s": ns["S"].rdims, "j": ns["H"].rdims, "6": ns["f0"].rdims, "1": ["1"], "e": ["e"],
-            "f": ns["Bf"].cdims, "u": ns["h"].rdims}[space]
+            "f": ns["Bf"].cdims, "u": ns["h"].rdims, "t": ns["e1"].cdims, "tj": ns["e1j"].cdims,
+            "r": ns["eN"].cdims, "rj": ns["eNj"].cdims}[space]
 
 
 def _size(labels) -> int:

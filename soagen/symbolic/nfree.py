@@ -61,6 +61,15 @@ from soagen.symbolic.rewriting import (
 
 
 # ----------------------------------------------------------------------------- typed operators
+class NotApplicable(ValueError):
+    """A statement outside what a theory is for (a block index, a recursion, a dense operator in
+    a block-sparse theory): another engine decides it.  `name`: what the algebra does not have."""
+
+    def __init__(self, message: str, name: str = ""):
+        super().__init__(message)
+        self.name = name
+
+
 class Op:
     """An element of the free algebra with its type (codomain, domain).
 
@@ -183,8 +192,9 @@ class Gen:
 class Relation:
     """An oriented rule lhs -> rhs over the generators (statement syntax), with its source.
 
-    kind: 'definition' (lhs is one defined symbol), 'relation', or 'hypothesis' (a
-    record's own assumption, e.g. a printed recursion read as an operator equation).
+    kind: 'definition' (lhs is one defined symbol), 'relation', 'commutation' (x y -> y' x,
+    whose transpose turns round: x^T y'^T -> y^T x^T), or 'hypothesis' (a record's own
+    assumption, e.g. a printed recursion read as an operator equation).
     topologies: where it holds.  Its transpose is a relation too (id^T)."""
 
     id: str
@@ -371,7 +381,162 @@ MODULES = {"chi": ("chi-inv-left", "chi-inv-right"), "Dchi": ("chi-inv-left", "c
                                             "Mcaldot", "dTdth", "dTdthd")},
            "R": ("composite-R",), "Bcor_c": DERIVATIVES + ("composite-B",), "Bf": ("flex-BC",), "Cf": ("flex-BC",)}
 SHAPE = ("shift-chain",)
-OPTIONAL = {"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composite-B", "flex-BC"} | set(DERIVATIVES) | set(SHAPE)
+
+
+# ----------------------------------------------------------------------------- the block structure
+# What the relations above do not say, and statements about the tip and base maps B, E combined
+# with phi, psi or Upsilon need: B and E live on single links (Part I (3.7)-(3.8)), a tip link has
+# no children and a link on the base no parent link (the block pattern of S, Part I (5.2),
+# framework (2.7)), and S S^T is a multiple of I in every block.  Written with
+#   e1 (s <- t), e1j (j <- tj): identity blocks at the tip links (block 1 of a chain: the links B acts
+#       on, each a leaf), so B = e1 phi(1,0);
+#   eN (s <- r), eNj (j <- rj): identity blocks at the links on the base (block N of a chain), so
+#       E = eN phi^T(N+1,N);
+#   X_1 = e1^T X e1, X_N = eN^T X eN: the blocks there of a block-diagonal generator X;
+#   Nc = S S^T = diag(c_k I) (c_k the number of children of link k), Ncj = diag(c_k I) on the joints.
+# Each relation holds for every N on every tree (so on chains and on several arms too).  They enter
+# a theory only when `soagen prove` asks for them (structure=True: :func:`structure_ids`), after the
+# theory without them has failed, so no certificate of the catalogue changes.
+DIAGONAL = ("Dphi", "Dchi", "P", "U", "Mdot", "Bcor", "R", "Bcor_c", "fbar", "H", "Dinv", "Sdot", "Psidot",
+            "Psiddot")
+PORTS = {  # where: (spatial selection, joint selection, their domains, in words, the block of a chain)
+    "1": ("e1", "e1j", {"s": "t", "j": "tj"}, "the tip links", "block 1"),
+    "N": ("eN", "eNj", {"s": "r", "j": "rj"}, "the links on the base", "block N"),
+}
+SPACES.update({"t": "the tip links, 6 each (the links B acts on: block 1 of a chain)",
+               "tj": "the joints of the tip links",
+               "r": "the links on the base, 6 each (block N of a chain)",
+               "rj": "the joints of the links on the base"})
+STRUCTURE_SOURCE = "Part I (3.5)-(3.8), (5.2); framework (2.3), (2.7)"
+
+
+def _structure():
+    """(generators, relations, {relation id: the block-diagonal generator it is about}) of the
+    block structure (see above)."""
+    src, gen, about = STRUCTURE_SOURCE, {g.name: g for g in GENERATORS}, {}
+    gens = [Gen("Nc", "s", "s", "S S^T = diag(c_k I), c_k the number of children of link k", src, symmetric=True),
+            Gen("Ncj", "j", "j", "diag(c_k I) on the joints (H Nc = Ncj H)", src, symmetric=True),
+            Gen("Ncp", "s", "s", "diag(c_p(k) I), c_p(k) the number of children of the parent of link k (0 on the base)",
+                src, symmetric=True),
+            Gen("Ncpj", "j", "j", "diag(c_p(k) I) on the joints (H Ncp = Ncpj H)", src, symmetric=True),
+            Gen("e1", "s", "t", "identity blocks at the tip links (block 1 of a chain: [I, 0, .., 0]^T)", src),
+            Gen("e1j", "j", "tj", "identity blocks at the joints of the tip links", src),
+            Gen("eN", "s", "r", "identity blocks at the links on the base (block N of a chain: [0, .., 0, I]^T)", src),
+            Gen("eNj", "j", "rj", "identity blocks at the joints of the links on the base", src),
+            Gen("phi10", "t", "6", "phi(1,0): from the tip frame to the tip link", "Part I (3.7)"),
+            Gen("phiN", "6", "r", "phi(N+1,N): from the link on the base to the base frame", "Part I (3.8)")]
+    gen.update({g.name: g for g in gens})
+    rels = [Relation("def-B", "B", "e1@phi10", "Part I (3.7): B^T = [phi^T(1,0), 0, .., 0]", "definition"),
+            Relation("def-E", "E", "eN@phiN.T", "Part I (3.8), read as (3.21) needs it: block N of E is "
+                     "phi^T(N+1,N)", "definition"),
+            Relation("tip-leaf", "S.T@e1", "0", f"{src}: S has identity blocks at (parent(k), k), and a tip link "
+                     "is no link's parent, so the rows of S^T at the tip links are 0"),
+            Relation("base-root", "S@eN", "0", f"{src}: a link on the base has no parent link, so the columns of S "
+                     "at the links on the base are 0"),
+            Relation("tip-root", "e1.T@eN@eN.T@e1@e1.T@eN", "e1.T@eN", f"{src}: e1^T eN has an identity block for "
+                     "each tip link that is on the base (on a chain: I for N = 1, else 0) and zeros elsewhere"),
+            Relation("children", "S@S.T", "Nc", f"{src}: block (p, q) of S S^T counts the links whose parent is p "
+                     "and q: c_p I for p = q, 0 else")]
+    for where, (e, ej, port, words, block) in PORTS.items():
+        sel = {"s": e, "j": ej}
+        rels += [Relation(f"unit-{e}", f"{e}.T@{e}", "I", f"{src}: {e} selects {words}"),
+                 Relation(f"unit-{ej}", f"{ej}.T@{ej}", "I", f"{src}: {ej} selects the joints of {words}")]
+        for x in DIAGONAL + ("Nc", "Ncj", "Ncp", "Ncpj"):
+            g = gen[x]
+            gens.append(Gen(f"{x}_{where}", port[g.cod], port[g.dom], f"{x} at {words} ({block} of a chain): "
+                            f"{sel[g.cod]}^T {x} {sel[g.dom]}", g.source, symmetric=g.symmetric))
+            sides = [(x, g.cod, g.dom, "")] + ([] if g.symmetric else [(f"{x}.T", g.dom, g.cod, ".T")])
+            for lhs, cod, dom, t in sides:
+                rels.append(Relation(f"at-{x}{t.replace('.', '')}-{where}", f"{lhs}@{sel[dom]}",
+                                     f"{sel[cod]}@{x}_{where}{t}", f"{src}: {x} is block diagonal"))
+                about[rels[-1].id] = (x, where)
+    rels.append(Relation("children-S", "S@Ncp", "Nc@S", f"{src}: block (p, k) of S Ncp and of Nc S is c_p I if p "
+                         "is the parent of k, else 0", "commutation"))
+    for nc, name in (({"s": "Nc", "j": "Ncj"}, "children"), ({"s": "Ncp", "j": "Ncpj"}, "siblings")):
+        for x in DIAGONAL:
+            g = gen[x]
+            rels.append(Relation(f"{name}-{x}", f"{x}@{nc[g.dom]}", f"{nc[g.cod]}@{x}", f"{src}: {x} is block "
+                                 f"diagonal and {nc['s']}, {nc['j']} multiples of I in every block", "commutation"))
+            about[rels[-1].id] = (x, "")
+    return gens, rels, about
+
+
+STRUCTURE_GENS, STRUCTURE, _ABOUT = _structure()
+STRUCTURE_IDS = tuple(r.id for r in STRUCTURE)
+GENERATORS += STRUCTURE_GENS
+RELATIONS += STRUCTURE
+RANKS_PRIMITIVE[RANKS_PRIMITIVE.index("B"):RANKS_PRIMITIVE.index("B")] = (
+    [g.name for g in STRUCTURE_GENS if "_" in g.name] + ["phi10", "phiN", "e1j", "e1", "eNj", "eN", "Ncpj", "Ncp", "Ncj", "Nc"])
+OPTIONAL = ({"upsilon", "chi-inv-left", "chi-inv-right", "composite-R", "composite-B", "flex-BC"} | set(DERIVATIVES)
+            | set(SHAPE) | {r.id for r in STRUCTURE})
+
+
+TIP = ("def-B", "tip-leaf", "unit-e1", "unit-e1j")
+BASE = ("def-E", "base-root", "unit-eN", "unit-eNj")
+DENSE = ("phi", "psi", "chi")       # the operators that are not block-sparse
+# relations whose theory with the ports of (the tip, the base) has no finite completion (measured:
+# the completion grows a family without end, e.g. R (phi^T)^k eN): those statements are left to the
+# other engines
+NO_FINITE_COMPLETION = (("composite-R", False, True), ("composite-R", True, True), ("composite-B", True, True),
+                        ("upsilon", True, True))
+
+
+def _names(alg: "Algebra", words) -> set:
+    return {g if g in alg.gens else alg.transpose_of[g] for w in words for g in w}
+
+
+def structure_ids(alg: "Algebra", topology: str, ids, symbols, kind: str) -> tuple | None:
+    """The block-structure relations (:data:`STRUCTURE`) for a statement over `symbols` in a
+    theory with relations `ids`, or None where the kind does not apply:
+
+    * 'ports': where B and E live.  The relations of the tip links if the statement (its defined
+      symbols expanded) uses B or a tip block, of the links on the base if it uses E or a base
+      block, both with tip-root if it uses both; each block-diagonal generator of the theory gets
+      its blocks there.
+    * 'children': S S^T = Nc commuting with every block-diagonal generator, for a block-sparse
+      statement (no phi, psi, chi once its defined symbols are expanded), with the ports it uses,
+      or, without ports, Nc S = S Ncp (Ncp the children of each link's parent) commuting too;
+      `ids` are then cut to the relations without phi, psi, chi (see :func:`block_sparse_ids`).
+
+    The full theory with both sides' ports and Upsilon or the composites, or with Nc and phi,
+    has no finite completion (e.g. Dphi^T Nc^k S^T phi^T = Nc^k (phi^T - I) for every k), so
+    each theory gets only what its statement needs."""
+    defs = {r.lhs: r.id for r in alg.relation_list if r.kind == "definition"}
+    mine, todo = set(), [g if g in alg.gens else alg.transpose_of[g] for g in symbols]
+    while todo:                                   # the statement's generators, definitions expanded
+        g = todo.pop()
+        if g not in mine:
+            mine.add(g)
+            if g in defs:
+                todo += _names(alg, alg.stated_polys([defs[g]])[defs[g]])
+    tip = bool(mine & {"B", "e1", "e1j", "phi10"} or any(g.endswith("_1") for g in mine))
+    base = bool(mine & {"E", "eN", "eNj", "phiN"} or any(g.endswith("_N") for g in mine))
+    if kind == "children" and mine & set(DENSE):
+        return None
+    if kind == "ports" and not (tip or base):
+        return None
+    siblings = kind == "children" and not (tip or base)      # Ncp with the ports has no finite completion
+    used = set(mine) | ({"Nc", "Ncj"} if kind == "children" else set()) | ({"Ncp", "Ncpj"} if siblings else set())
+    for p in alg.stated_polys(ids).values():
+        used |= _names(alg, p)
+    chosen = [i for i in (TIP if tip else ()) + (BASE if base else ()) + (("tip-root",) if tip and base else ())]
+    for r in STRUCTURE:
+        x, where = _ABOUT.get(r.id, ("", ""))
+        if x in used and (where == "1" and tip or where == "N" and base or where == "" and kind == "children"
+                          and (siblings or not r.id.startswith("siblings"))):
+            chosen.append(r.id)
+    if kind == "children":
+        chosen[:0] = ["children"] + (["children-S"] if siblings else [])
+    if any(rid in ids for rid, t, b in NO_FINITE_COMPLETION if (tip or not t) and (base or not b) and (t or b)):
+        return None
+    return tuple(i for i in chosen if topology in alg.relations[i].topologies)
+
+
+def block_sparse_ids(alg: "Algebra", ids) -> tuple:
+    """The relations among `ids` without phi, psi or chi (a sub-ideal: what proves with them holds)."""
+    dense = set(DENSE) | {r.lhs for r in alg.relation_list if r.kind == "definition"
+                          and _names(alg, alg.stated_polys([r.id])[r.id]) & set(DENSE)}
+    return tuple(i for i in ids if not _names(alg, alg.stated_polys([i])[i]) & dense)
 
 
 def evaluate_definitions(ns: dict, ids) -> dict:
@@ -429,9 +594,10 @@ class Algebra:
         if len(self.relations) != len(relations):
             raise ValueError(f"{name}: a relation id is used twice")
         order_names: list = []
+        listed = set(ranks)
         for n in list(ranks) + [g.name for g in gens]:
-            for x in (n, self.transpose_of[n]):
-                if x not in order_names:
+            for x in (n, self.transpose_of[n]):       # a transpose follows its generator unless ranked itself
+                if x not in order_names and (x == n or x not in listed):
                     order_names.append(x)
         weights: dict = {}
         for g in gens:
@@ -497,8 +663,12 @@ class Algebra:
         pt = ptranspose(p, self.transpose_of)
         if pt != p and pt != pscale(p, -1):      # a relation that is its own transpose has one orientation
             tword = tuple(self.transpose_of[g] for g in reversed(word))
-            check_decreasing(self.order, tword, ptranspose(rhs.poly, self.transpose_of),
-                             f"relation {r.id} transposed")
+            trhs = ptranspose(rhs.poly, self.transpose_of)
+            if r.kind == "commutation":          # x y -> y' x: its transpose turns round, x^T y'^T -> y^T x^T
+                if len(trhs) != 1:
+                    raise ValueError(f"relation {r.id}: a commutation has one word on each side")
+                (tword, _), trhs = trhs.popitem(), {tword: Fraction(1)}
+            check_decreasing(self.order, tword, trhs, f"relation {r.id} transposed")
         return word, rhs.poly, typ
 
     def stated_polys(self, ids) -> dict:
@@ -680,11 +850,12 @@ class Proof:
 
 
 def prove_checks(checks, let=(), algebra_name: str = "chain", topology: str = "chain", given=(), assume=(),
-                 traced: bool = True, shape: bool = False) -> Proof:
+                 traced: bool = True, shape: bool = False, structure: str = "") -> Proof:
     """Prove each (lhs, rhs) of `checks` in the N-free algebra, for every N (`shape`: with
-    the chain-shape relations :data:`SHAPE` too, on a chain).
+    the chain-shape relations :data:`SHAPE` too, on a chain; `structure`: with the block
+    structure of the topology, :func:`structure_ids` of that kind).
 
-    Raises IllTyped for an ill-typed check and NameError when a check uses something the
+    Raises IllTyped for an ill-typed check and NotApplicable when a check uses something the
     algebra does not have (a block index, a recursion): such statements are for the per-N
     engine.  A nonzero normal form is *not* a refutation.
     """
@@ -709,6 +880,11 @@ def prove_checks(checks, let=(), algebra_name: str = "chain", topology: str = "c
         for w in d.poly:
             symbols.update(alg.transpose_of[s] if s not in alg.gens else s for s in w)
     ids = alg.relation_ids(topology, symbols, [a[0] for a in assume])
+    if structure:
+        more = structure_ids(alg, topology, ids, symbols, structure)
+        if more is None:
+            raise NotApplicable(f"no {structure} relations for this statement")
+        ids = (block_sparse_ids(alg, ids) if structure == "children" else ids) + more
     if shape and topology == "chain":
         ids += SHAPE
     th = theory(alg, ids)
@@ -724,7 +900,10 @@ def prove_checks(checks, let=(), algebra_name: str = "chain", topology: str = "c
 
 def _eval(expr, env: dict):
     """Evaluate a check: a parsed statement tree (user input, see :mod:`.statement`), or a
-    catalogue expression (trusted text, ours; it may call blk2/vcat)."""
-    if isinstance(expr, tuple):
-        return statement.evaluate(expr, env)
-    return eval(expr, {"__builtins__": {}}, env)  # noqa: S307 - catalogue expressions are ours
+    catalogue expression (read by the same parser; it may call blk2/vcat).  NotApplicable
+    names the first thing the algebra does not have (a block index, a recursion)."""
+    tree = expr if isinstance(expr, tuple) else statement.catalogue_expr(expr)
+    missing = next((n for n in statement.ordered_names(tree) if n not in env), None)
+    if missing is not None:
+        raise NotApplicable(f"{missing} has no N-free form", missing)
+    return statement.evaluate(tree, env)

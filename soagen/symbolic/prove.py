@@ -38,9 +38,11 @@ import numpy as np
 from soagen.symbolic import exact, instances, nfree, statement
 from soagen.symbolic.blocks import IllTyped
 from soagen.symbolic.rewriting import format_poly
+from soagen.symbolic.status import ProveResult
 
 # result -> exit status of `soagen prove` (2 is a syntax error or an unknown name)
-EXIT_CODES = {"proved-all-n": 0, "refuted": 1, "ill-typed": 1, "proved-up-to-n": 3, "undecided": 4}
+EXIT_CODES = {ProveResult.PROVED_ALL_N: 0, ProveResult.REFUTED: 1, ProveResult.ILL_TYPED: 1,
+              ProveResult.PROVED_UP_TO_N: 3, ProveResult.UNDECIDED: 4}
 # counterexample search: every N = 1..max(8, longest word + 1) up to 16, then N = longest word + 1
 # itself if that is larger (a word of k shifts vanishes for N <= k), up to 48
 N_SEARCH_MIN, N_SEARCH_ALL, N_SEARCH_MAX = 8, 16, 48
@@ -50,7 +52,7 @@ SEEDS = (1, 2)
 @dataclass
 class Verdict:
     statement: str
-    result: str                 # proved-all-n | proved-up-to-n | refuted | ill-typed | undecided
+    result: ProveResult
     seconds: float
     n_max: int | None = None
     counterexample: dict | None = None
@@ -62,14 +64,14 @@ class Verdict:
 
     def json(self) -> dict:
         return {"statement": self.statement, "result": self.result,
-                "n_max": self.n_max if self.result == "proved-up-to-n" else None,
-                "counterexample": self.counterexample if self.result == "refuted" else None,
+                "n_max": self.n_max if self.result == ProveResult.PROVED_UP_TO_N else None,
+                "counterexample": self.counterexample if self.result == ProveResult.REFUTED else None,
                 "certificate": self.certificate, "seconds": round(self.seconds, 4),
                 "exit_code": self.exit_code}
 
     @property
     def proved(self) -> bool:
-        return self.result in ("proved-all-n", "proved-up-to-n")
+        return self.result in (ProveResult.PROVED_ALL_N, ProveResult.PROVED_UP_TO_N)
 
     @property
     def exit_code(self) -> int:
@@ -85,14 +87,13 @@ def decide(text: str, topology: str = "chain", nmax: int = 4, certificate_path=N
     known = set(alg.namespace())
     for node in (lhs, rhs):
         _check_names(node, known)
-    v = Verdict(text.strip(), "undecided", 0.0, topology=topology)
+    v = Verdict(text.strip(), ProveResult.UNDECIDED, 0.0, topology=topology)
     try:
         proof = nfree.prove_checks([(lhs, rhs)], (), "chain", topology)
-        if not proof.proved and topology == "chain":
-            shaped = nfree.prove_checks([(lhs, rhs)], (), "chain", topology, shape=True)
-            proof = shaped if shaped.proved else proof
+        if not proof.proved:
+            proof = _with_structure(lhs, rhs, topology) or proof
     except IllTyped as err:
-        v.result, v.detail = "ill-typed", str(err)
+        v.result, v.detail = ProveResult.ILL_TYPED, str(err)
         v.seconds = time.perf_counter() - t0
         return v
     check = proof.checks[0]
@@ -108,11 +109,11 @@ def decide(text: str, topology: str = "chain", nmax: int = 4, certificate_path=N
         v.detail += f" (the completion stopped early: {proof.theory.completion.reason})"
     ce, v.n_searched = counterexample(check.nf, alg, topology)
     if ce is not None:
-        v.result, v.counterexample = "refuted", ce
+        v.result, v.counterexample = ProveResult.REFUTED, ce
     elif topology == "chain":
         n = _per_n(lhs, rhs, nmax)
         if n == nmax:
-            v.result, v.n_max = "proved-up-to-n", nmax
+            v.result, v.n_max = ProveResult.PROVED_UP_TO_N, nmax
             v.detail += f"; not a consequence of the all-N relations, proved per N for N = 1..{nmax}"
         else:
             v.detail += (f"; no exact counterexample for N <= {v.n_searched}, and the block engine fails at "
@@ -123,6 +124,25 @@ def decide(text: str, topology: str = "chain", nmax: int = 4, certificate_path=N
                      "proof with the tree relations")
     v.seconds = time.perf_counter() - t0
     return v
+
+
+def _with_structure(lhs, rhs, topology: str):
+    """An all-N proof with what the theory of the topology does not say (None if there is none):
+    on a chain the chain's shape (S S^T S = S); then where B and E live and the block pattern of S
+    (:data:`soagen.symbolic.nfree.STRUCTURE`), with the relations of every tree first (a proof
+    with them holds on chains too), and, for a statement without phi, psi, chi, that S S^T is a
+    multiple of I in every block."""
+    tops = ("tree", "chain") if topology == "chain" else ("tree",)
+    tries = ([{"shape": True, "topology": "chain"}] if topology == "chain" else []) + \
+        [{"structure": "ports", "topology": top} for top in tops] + [{"structure": "children", "topology": "tree"}]
+    for kw in tries:
+        try:
+            proof = nfree.prove_checks([(lhs, rhs)], (), "chain", **kw)
+        except nfree.NotApplicable:
+            continue
+        if proof.proved:
+            return proof
+    return None
 
 
 def _check_names(node, known: set) -> None:
@@ -141,9 +161,13 @@ def _certify(v: Verdict, proof, path) -> None:
 
     text = certificate_text("statement", v.statement, proof)
     checker.check(text, checker.Axioms(axioms_text(nfree.algebra("chain"))))   # raises if it does not hold
-    v.result, v.certificate_text = "proved-all-n", text
+    v.result, v.certificate_text = ProveResult.PROVED_ALL_N, text
     v.topology = proof.topology
     v.detail = f"{sum(len(c.trace) for c in proof.checks)} certificate terms, re-checked"
+    used = sorted({rid.removesuffix("^T") for c in proof.checks for _, rid, _ in c.trace} & set(nfree.STRUCTURE_IDS)
+                  | ({"shift-chain"} & {rid for c in proof.checks for _, rid, _ in c.trace}))
+    if used:
+        v.detail += "; with the block structure: " + ", ".join(used)
     _write(v, text, path)
 
 
@@ -171,7 +195,7 @@ def _by_blocks(v: Verdict, lhs, rhs, path) -> bool:
         return False
     text = by_blocks_text("statement", v.statement, a, b, cases)
     checker.check(text, checker.Axioms(axioms_text(nfree.algebra("chain"))), checker.Blocks(blocks_axioms_text()))
-    v.result, v.certificate_text, v.topology = "proved-all-n", text, "chain"
+    v.result, v.certificate_text, v.topology = ProveResult.PROVED_ALL_N, text, "chain"
     v.detail = (f"block by block ({len(cases)} cases, {sum(len(c.terms) for c in cases)} certificate terms, "
                 "re-checked): the chain's block structure, which the operator relations do not capture")
     _write(v, text, path)

@@ -42,8 +42,11 @@ class NonDecreasingRule(ValueError):
 # ----------------------------------------------------------------------------- polynomials
 def acc(out: Poly, q: Poly, c=1) -> Poly:
     """out += c q, in place (zero coefficients removed); returns out."""
-    for w, x in q.items():
-        v = out.get(w, 0) + c * x
+    for w, x in q.items():                 # (written for speed: Fraction arithmetic dominates the completion)
+        if c != 1:
+            x = c * x
+        old = out.get(w)
+        v = x if old is None else old + x
         if v:
             out[w] = v
         else:
@@ -73,11 +76,36 @@ def ptranspose(p: Poly, transpose_of: dict) -> Poly:
     return {tuple(transpose_of[g] for g in reversed(w)): c for w, c in p.items()}
 
 
-def tadd(t: Trace, s: Trace, c=1, u: Word = (), v: Word = ()) -> None:
-    """t += c * u s v, in place."""
+class Derivation:
+    """A trace kept unexpanded: {(u, source, v): c} where a source is a stated relation id or
+    another Derivation, so that building a rule's trace costs one term per step; expanded
+    (:meth:`flat`, once per derivation) only where a proof needs it."""
+
+    __slots__ = ("terms", "_flat")
+
+    def __init__(self, terms: dict):
+        self.terms, self._flat = terms, None
+
+    def flat(self) -> Trace:
+        """The trace over the stated relations: {(u, relation id, v): c}."""
+        if self._flat is None:
+            out: Trace = {}
+            for (u, src, v), c in self.terms.items():
+                tadd(out, {((), src, ()): 1} if isinstance(src, str) else src.flat(), c, u, v)
+            self._flat = out
+        return self._flat
+
+
+def tadd(t: Trace, s, c=1, u: Word = (), v: Word = ()) -> None:
+    """t += c * u s v, in place (s a trace, or a :class:`Derivation`: then one term)."""
+    if isinstance(s, Derivation):
+        s = {((), s, ()): 1}
     for (a, rid, b), x in s.items():
         key = (u + a, rid, b + v)
-        val = t.get(key, 0) + c * x
+        if c != 1:
+            x = c * x
+        old = t.get(key)
+        val = x if old is None else old + x
         if val:
             t[key] = val
         else:
@@ -167,8 +195,12 @@ class Rule:
 
     lhs: Word
     rhs: Poly
-    trace: Trace
+    trace: Derivation
     name: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.trace, Derivation):
+            self.trace = Derivation(dict(self.trace))
 
     @property
     def poly(self) -> Poly:
@@ -250,30 +282,35 @@ class RewriteSystem:
             return hit
         occ = self.find(w)
         if occ is None:
-            out = ({w: 1}, {})
+            out = ({w: 1}, Derivation({}))
         else:
             i, r = occ
             a, b = w[:i], w[i + len(r.lhs):]
             nf: Poly = {}
-            tr: Trace = {}
+            tr: dict = {}
             tadd(tr, r.trace, 1, a, b)
             for rw, c in r.rhs.items():
                 nf2, tr2 = self._traced_word(a + rw + b)
                 acc(nf, nf2, c)
                 tadd(tr, tr2, c)
-            out = (nf, tr)
+            out = (nf, Derivation(tr))
         self._tr[w] = out
         return out
 
-    def traced_normal_form(self, p: Poly):
-        """(nf, trace): p - nf = sum_{(u, id, v)} c u relation_id v."""
+    def derived_normal_form(self, p: Poly):
+        """(nf, derivation): p - nf = the derivation, unexpanded."""
         nf: Poly = {}
-        tr: Trace = {}
+        tr: dict = {}
         for w, c in p.items():
             nf2, tr2 = self._traced_word(w)
             acc(nf, nf2, c)
             tadd(tr, tr2, c)
-        return nf, tr
+        return nf, Derivation(tr)
+
+    def traced_normal_form(self, p: Poly):
+        """(nf, trace): p - nf = sum_{(u, id, v)} c u relation_id v."""
+        nf, d = self.derived_normal_form(p)
+        return nf, d.flat()
 
 
 # ----------------------------------------------------------------------------- completion
@@ -319,11 +356,11 @@ def complete(relations: list[Rule], order: Order, max_rules: int = 400, max_roun
     remain.
     """
     sysm = RewriteSystem(order)
-    pending: list[tuple[Poly, Trace]] = [(r.poly, dict(r.trace)) for r in relations]
+    pending: list[tuple[Poly, dict]] = [(r.poly, {((), r.trace, ()): 1}) for r in relations]
 
-    def insert(poly: Poly, tr: Trace) -> Rule | None:
-        """Reduce poly (trace: poly over the relations) and add it as a rule; inter-reduce."""
-        nf, t2 = sysm.traced_normal_form(poly)
+    def insert(poly: Poly, tr: dict) -> Rule | None:
+        """Reduce poly (tr: its derivation terms) and add it as a rule; inter-reduce."""
+        nf, t2 = sysm.derived_normal_form(poly)
         if not nf:
             return None
         tr = dict(tr)
@@ -335,7 +372,7 @@ def complete(relations: list[Rule], order: Order, max_rules: int = 400, max_roun
         # rules whose lhs the new one reduces go back to the queue
         for old in [r for r in sysm.rules if _contains(r.lhs, lead)]:
             sysm.remove(old)
-            queue.append((old.poly, old.trace))
+            queue.append((old.poly, {((), old.trace, ()): 1}))
         sysm.add(rule)
         # keep right-hand sides reduced
         for old in list(sysm.rules):
@@ -343,8 +380,8 @@ def complete(relations: list[Rule], order: Order, max_rules: int = 400, max_roun
                 continue
             if any(sysm.reducible(w) for w in old.rhs):
                 sysm.remove(old)
-                nf2, t3 = sysm.traced_normal_form(old.rhs)
-                tr3 = dict(old.trace)
+                nf2, t3 = sysm.derived_normal_form(old.rhs)
+                tr3 = {((), old.trace, ()): 1}
                 tadd(tr3, t3, 1)            # lhs - nf(rhs) = (lhs - rhs) + (rhs - nf(rhs))
                 sysm.add(Rule(old.lhs, nf2, tr3, old.name))
         return rule

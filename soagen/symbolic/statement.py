@@ -1,17 +1,24 @@
-"""The statement language of `soagen prove` and of the relation list.
+"""The statement language of `soagen prove`, of the relation list and of the catalogue.
 
     statement  := expr '=' expr
     expr       := ['+'|'-'] product (('+'|'-') product)*
     product    := postfix (('@'|'*') postfix)*
     postfix    := atom ('.T')*
+                | atom ('.T' | '[' INTEGER ']' | '.' NAME)*  (catalogue expressions only: calls=True)
     atom       := NAME | INTEGER | '(' expr ')'
+                | NAME '(' [arg (',' arg)*] ')'         (catalogue expressions only)
+    arg        := expr | STRING | NAME '=' (expr | STRING | 'True' | 'False')
 
-Names are the operator names of docs/identities.md (``phi psi Phi Psi S Dphi Dpsi Ephi
+A catalogue expression may also call what its namespace binds (the per-N engine's block
+accessors ``block(L,1,1)``, ``phi_(2,1)``, the printed recursions ``rec_f(y, printed=True)``,
+``blk2``, ``vcat``), with integer, string and keyword arguments; a statement a user types may
+not.  Names are the operator names of docs/identities.md (``phi psi Phi Psi S Dphi Dpsi Ephi
 Epsi H M P D Dinv G L K Mcal I`` ...), ``.T`` is the transpose, ``@`` (or ``*``) the
 product, integers are scalar multiples of the identity.  The parser returns a small
 tree that :func:`evaluate` runs over any namespace whose values support ``+ - @ .T`` and
 multiplication by an integer (the N-free algebra, block operators, dense matrices), so
-one statement is checked the same way by every engine.  Nothing is passed to ``eval``.
+one statement is checked the same way by every engine.  Nothing is passed to ``eval``:
+:func:`catalogue_expr` reads the catalogue's expressions the same way.
 
 Errors are :class:`StatementError` (a :class:`~soagen.errors.SoagenError`): one line
 naming the offending token and its column.
@@ -19,6 +26,7 @@ naming the offending token and its column.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from soagen.errors import SoagenError
@@ -28,7 +36,8 @@ class StatementError(SoagenError):
     """A statement that cannot be parsed, or names an unknown operator."""
 
 
-_TOKEN = re.compile(r"\s*(?:(?P<int>\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<op>->|\.T|[-+@*()=])|(?P<bad>\S))")
+_TOKEN = re.compile(r"\s*(?:(?P<int>\d+)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<str>'[^']*')"
+                    r"|(?P<op>->|\.T(?![A-Za-z0-9_])|[-+@*()=,.\[\]])|(?P<bad>\S))")
 
 _HINTS = {
     "^": " (write X.T for the transpose; inverses are not in the language: state A^-1 = B as A@B = I)",
@@ -55,10 +64,11 @@ def tokenize(text: str) -> list[tuple[str, str, int]]:
 
 
 class _Parser:
-    def __init__(self, text: str):
+    def __init__(self, text: str, calls: bool = False):
         self.toks = tokenize(text)
         self.i = 0
         self.text = text
+        self.calls = calls
 
     def peek(self):
         return self.toks[self.i] if self.i < len(self.toks) else ("end", "", len(self.text.rstrip()) + 1)
@@ -70,7 +80,8 @@ class _Parser:
 
     def fail(self, tok, expected: str):
         what = "end of statement" if tok[0] == "end" else f"`{tok[1]}`"
-        raise StatementError(f"syntax error at column {tok[2]}: unexpected {what} (expected {expected})")
+        raise StatementError(f"syntax error at column {tok[2]}: unexpected {what}"
+                             + (_HINTS.get(tok[1]) or f" (expected {expected})"))
 
     def expr(self):
         sign = None
@@ -93,9 +104,20 @@ class _Parser:
 
     def postfix(self):
         node = self.atom()
-        while self.peek()[1] == ".T":
-            self.take()
-            node = ("T", node)
+        while self.peek()[1] == ".T" or self.calls and self.peek()[1] in ("[", "."):
+            op = self.take()[1]
+            if op == ".T":
+                node = ("T", node)
+            elif op == "[":                        # one result of a recursion that returns several
+                tok = self.take()
+                if tok[0] != "int" or self.take()[1] != "]":
+                    self.fail(tok, "an index and `]`")
+                node = ("index", node, int(tok[1]))
+            else:                                  # one field of what a recursion returns
+                tok = self.take()
+                if tok[0] != "name":
+                    self.fail(tok, "a field name")
+                node = ("attr", node, tok[1])
         return node
 
     def atom(self):
@@ -104,6 +126,8 @@ class _Parser:
         if kind == "int":
             return ("int", int(text))
         if kind == "name":
+            if self.calls and self.peek()[1] == "(":
+                return self.call(tok)
             return ("name", text, tok[2])
         if text == "(":
             node = self.expr()
@@ -113,9 +137,40 @@ class _Parser:
             return node
         self.fail(tok, "an operator name, an integer or `(`")
 
+    def call(self, name_tok):
+        """NAME '(' [arg (',' arg)*] ')' -> ('call', name, args, keywords, column)."""
+        self.take()
+        args, kwargs = [], []
+        while self.peek()[1] != ")":
+            if args or kwargs:
+                if self.take()[1] != ",":
+                    self.fail(self.toks[self.i - 1], "`,` or `)`")
+            tok = self.peek()
+            nxt = self.toks[self.i + 1] if self.i + 1 < len(self.toks) else ("end", "", 0)
+            if tok[0] == "name" and nxt[1] == "=":
+                self.i += 2
+                kwargs.append((tok[1], self.argument()))
+            elif kwargs:
+                self.fail(tok, "a keyword argument")
+            else:
+                args.append(self.argument())
+        self.take()
+        return ("call", name_tok[1], tuple(args), tuple(kwargs), name_tok[2])
 
-def parse_expr(text: str):
-    p = _Parser(text)
+    def argument(self):
+        tok = self.peek()
+        if tok[0] == "str":
+            self.take()
+            return ("str", tok[1][1:-1])
+        if tok[0] == "name" and tok[1] in ("True", "False"):
+            self.take()
+            return ("bool", tok[1] == "True")
+        return self.expr()
+
+
+def parse_expr(text: str, calls: bool = False):
+    """An expression (`calls`: a catalogue expression, which may call its namespace's functions)."""
+    p = _Parser(text, calls)
     node = p.expr()
     if p.peek()[0] != "end":
         p.fail(p.peek(), "an operator `+ - @ *`, `.T` or the end")
@@ -138,12 +193,26 @@ def parse(text: str):
 
 
 def names(node) -> set:
-    """Operator names used in a tree."""
-    if node[0] == "name":
-        return {node[1]}
-    if node[0] == "int":
-        return set()
-    return set().union(*(names(c) for c in node[1:] if isinstance(c, tuple)))
+    """Operator names used in a tree (and the functions it calls)."""
+    return set(ordered_names(node))
+
+
+def ordered_names(node) -> list:
+    """The names a tree uses, in the order :func:`evaluate` looks them up (a function before
+    its arguments)."""
+    kind = node[0]
+    if kind == "name":
+        return [node[1]]
+    if kind in ("int", "str", "bool"):
+        return []
+    if kind == "call":
+        out = [node[1]]
+        for a in list(node[2]) + [v for _, v in node[3]]:
+            out += ordered_names(a)
+        return out
+    if kind in ("index", "attr"):
+        return ordered_names(node[1])
+    return [n for c in node[1:] if isinstance(c, tuple) for n in ordered_names(c)]
 
 
 def evaluate(node, ns: dict):
@@ -157,6 +226,16 @@ def evaluate(node, ns: dict):
             raise StatementError(f"unknown operator `{node[1]}` at column {node[2]} (known: {known})") from None
     if kind == "int":
         return node[1] * ns["I"]
+    if kind in ("str", "bool"):
+        return node[1]
+    if kind == "call":              # an integer argument is a number (a block index), not a multiple of I
+        fn = evaluate(("name", node[1], node[4]), ns)
+        args = [a[1] if a[0] == "int" else evaluate(a, ns) for a in node[2]]
+        return fn(*args, **{k: v[1] if v[0] == "int" else evaluate(v, ns) for k, v in node[3]})
+    if kind == "index":
+        return evaluate(node[1], ns)[node[2]]
+    if kind == "attr":
+        return getattr(evaluate(node[1], ns), node[2])
     if kind == "neg":
         return -evaluate(node[1], ns)
     if kind == "T":
@@ -176,6 +255,17 @@ def unparse(node) -> str:
         return node[1]
     if kind == "int":
         return str(node[1])
+    if kind == "str":
+        return f"'{node[1]}'"
+    if kind == "bool":
+        return str(node[1])
+    if kind == "call":
+        args = [unparse(a) for a in node[2]] + [f"{k}={unparse(v)}" for k, v in node[3]]
+        return f"{node[1]}({', '.join(args)})"
+    if kind == "index":
+        return f"{_wrap(node[1], 'T')}[{node[2]}]"
+    if kind == "attr":
+        return f"{_wrap(node[1], 'T')}.{node[2]}"
     if kind == "neg":
         return f"-{_wrap(node[1], 'neg')}"
     if kind == "T":
@@ -184,7 +274,7 @@ def unparse(node) -> str:
     return f"{_wrap(node[1], kind, left=True)}{op}{_wrap(node[2], kind)}"
 
 
-_PREC = {"add": 1, "sub": 1, "neg": 2, "mul": 3, "T": 4, "name": 5, "int": 5}
+_PREC = {"add": 1, "sub": 1, "neg": 2, "mul": 3, "T": 4, "name": 5, "int": 5, "str": 5, "bool": 5, "call": 5, "index": 4, "attr": 4}
 
 
 def _wrap(node, parent: str, left: bool = False) -> str:
@@ -197,3 +287,9 @@ def _wrap(node, parent: str, left: bool = False) -> str:
     if c < p or (c == p and not left and parent in ("sub", "mul")) or (parent == "T" and c < 5):
         return f"({s})"
     return s
+
+
+@functools.lru_cache(maxsize=None)
+def catalogue_expr(text: str):
+    """A catalogue expression as a tree (parsed once per text; calls allowed)."""
+    return parse_expr(text, calls=True)

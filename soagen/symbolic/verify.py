@@ -47,6 +47,8 @@ from soagen.symbolic.chain import (
 from soagen.symbolic.indexed import BlockStatementError
 from soagen.symbolic.loops import CONDITION_SCOPE, LOOPS
 from soagen.symbolic.rewriting import format_poly
+from soagen.symbolic.statement import catalogue_expr, evaluate
+from soagen.symbolic.status import AllNStatus, RecordResult
 from soagen.tolerances import IDENTITY_RESIDUAL
 
 
@@ -65,7 +67,8 @@ class CheckResult:
 
 
 def _eval(expr: str, ns: dict):
-    return eval(expr, {"__builtins__": {}}, ns)  # noqa: S307 - catalogue expressions are ours
+    """A catalogue expression over a namespace, read by the statement parser (no `eval`)."""
+    return evaluate(catalogue_expr(expr), ns)
 
 
 def _with_let(ns: dict, let) -> dict:
@@ -117,7 +120,7 @@ class Outcome:
     source: str
     where: str
     nrange: str                 # per-N range of the block engine ("-" if none)
-    result: str                 # proved | misprint | FAILED
+    result: RecordResult
     seconds: float
     scope: str = ""             # all N (trees) | all N (chains) | all sizes | N = a..b
     topology: str = ""          # tree | chain | "" (the relations of the all-N proof)
@@ -133,7 +136,7 @@ class Outcome:
 
     @property
     def failed(self) -> bool:
-        return self.result == "FAILED"
+        return self.result == RecordResult.FAILED
 
     @property
     def all_n(self) -> bool:
@@ -169,7 +172,7 @@ def operator_checks(rec: IdentityRecord, corrected: bool):
 class AllN:
     """The N-free verdict on one form of a record."""
 
-    status: str                 # proved | nonzero | ill-typed | n/a
+    status: AllNStatus
     proof: object = None
     detail: str = ""
 
@@ -200,19 +203,19 @@ def prove_all_n(rec: IdentityRecord, corrected: bool, traced: bool = True) -> Al
     """Prove a form of `rec` for every N (:func:`prove_for_all_n`)."""
     checks, let = operator_checks(rec, corrected)
     if not checks:
-        return AllN("n/a", detail="no such form")
+        return AllN(AllNStatus.NOT_APPLICABLE, detail="no such form")
     try:
         last = prove_for_all_n(checks, let, rec.theory, rec.given, rec.assume, traced)
     except IllTyped as err:
-        return AllN("ill-typed", detail=str(err))
-    except NameError as err:
-        return AllN("n/a", detail=f"block-level statement ({err.name} has no N-free form)")
+        return AllN(AllNStatus.ILL_TYPED, detail=str(err))
+    except nfree.NotApplicable as err:
+        return AllN(AllNStatus.NOT_APPLICABLE, detail=f"block-level statement ({err.name} has no N-free form)")
     if last.proved:
-        return AllN("proved", last)
+        return AllN(AllNStatus.PROVED, last)
     bad = next(c for c in last.checks if not c.proved)
     where = f" block {bad.block}" if bad.block else ""
     stopped = "" if last.theory.complete else f" (the completion stopped early: {last.theory.completion.reason})"
-    return AllN("nonzero", last, f"{bad.lhs} - ({bad.rhs}){where} reduces to "
+    return AllN(AllNStatus.NONZERO, last, f"{bad.lhs} - ({bad.rhs}){where} reduces to "
                                  f"{format_poly(bad.nf, last.algebra.order, 3)}{stopped}")
 
 
@@ -249,17 +252,17 @@ def _failure_beyond(rec: IdentityRecord, nmax: int):
 def _refute_printed(rec: IdentityRecord, nmax: int, per_n: dict, out: Outcome) -> None:
     """Refute a misprint's printed form: ill-typed for every N, or a counterexample."""
     printed = prove_all_n(rec, corrected=False, traced=False)
-    if printed.status == "ill-typed":
+    if printed.status == AllNStatus.ILL_TYPED:
         every = "N" if rec.theory == "chain" else "size"
         out.counterexample = f"ill-typed for every {every}: {printed.detail}"
         return
-    if printed.status == "proved":
-        out.result, out.message = "FAILED", "marked as a misprint but the printed form holds for every N"
+    if printed.status == AllNStatus.PROVED:
+        out.result, out.message = RecordResult.FAILED, "marked as a misprint but the printed form holds for every N"
         return
     if rec.theory != "chain":
         num = check_numeric(rec.checks, rec.let, numeric_ns(rec, 1))
         if num.ok:
-            out.result, out.message = "FAILED", "marked as a misprint but a numeric instance satisfies the printed form"
+            out.result, out.message = RecordResult.FAILED, "marked as a misprint but a numeric instance satisfies the printed form"
         else:
             out.counterexample = (f"N-independent: {num.detail}" if num.detail else
                                   f"N-independent: random numeric instance residual {num.residual:.3e}")
@@ -268,7 +271,7 @@ def _refute_printed(rec: IdentityRecord, nmax: int, per_n: dict, out: Outcome) -
     if fail is None:
         beyond = _failure_beyond(rec, nmax)
         if beyond is None:
-            out.result, out.message = "FAILED", "marked as a misprint but the printed form holds up to N = 8"
+            out.result, out.message = RecordResult.FAILED, "marked as a misprint but the printed form holds up to N = 8"
             return
         N, r = beyond
         out.counterexample = (f"N={N}: {r.detail}" if r.detail else
@@ -281,7 +284,7 @@ def _refute_printed(rec: IdentityRecord, nmax: int, per_n: dict, out: Outcome) -
     num = check_numeric(rec.checks, rec.let, numeric_ns(rec, N))
     how = "normal forms differ" if rec.symbolic_refutation else "refuted numerically only"
     if rec.symbolic_refutation and num.ok:
-        out.result = "FAILED"
+        out.result = RecordResult.FAILED
         out.message = "normal forms differ but a numeric instance satisfies the identity (incomplete rules?)"
     out.counterexample = (f"N={N}: {how}; " + (detail + "; " if detail else "")
                           + f"random numeric instance at N={N}: residual {num.residual:.3e}")
@@ -309,7 +312,7 @@ def _numeric_check(rec: IdentityRecord, numeric_n, out: Outcome) -> None:
     notes = [f"numeric check failed{where}: {r.detail or r.residual}" for where, r in runs if not r.ok]
     worst = max((r.residual for _, r in runs if r.residual == r.residual), default=0.0)   # NaN: dimensions clash
     if notes:
-        out.result = "FAILED"
+        out.result = RecordResult.FAILED
     out.numeric = f"{worst:.1e}" + ("" if not notes else " (" + "; ".join(notes) + ")")
 
 
@@ -319,21 +322,21 @@ def run_record(rec: IdentityRecord, nmax: int = 4, numeric_n=(1, 3, 6), certific
     Ns = _chain_range(rec, nmax)
     per_n: dict = {}
     nrange = "-" if not Ns else f"{Ns[0]}..{Ns[-1]}"
-    out = Outcome(rec.id, rec.source, rec.where, nrange, "proved", 0.0, per_n=per_n,
+    out = Outcome(rec.id, rec.source, rec.where, nrange, RecordResult.PROVED, 0.0, per_n=per_n,
                   misprint_kind=rec.misprint_kind)
     # 1. the valid form for every N (a block record by its block-level proof: its statement may be a
     #    relation of the algebra, FW-4.BC's B C = E_phi, which the N-free engine would only restate)
     t = time.perf_counter()
-    alln = AllN("n/a") if rec.id in block_records.RECORDS else prove_all_n(rec, corrected=rec.misprint,
+    alln = AllN(AllNStatus.NOT_APPLICABLE) if rec.id in block_records.RECORDS else prove_all_n(rec, corrected=rec.misprint,
                                                                           traced=certificates)
     out.seconds_all_n = time.perf_counter() - t
-    if alln.status == "ill-typed":
-        out.result, out.message = "FAILED", f"the valid form is ill-typed: {alln.detail}"
-    elif alln.status == "proved":
+    if alln.status == AllNStatus.ILL_TYPED:
+        out.result, out.message = RecordResult.FAILED, f"the valid form is ill-typed: {alln.detail}"
+    elif alln.status == AllNStatus.PROVED:
         out.proof, out.rules = alln.proof, alln.proof.theory.size
         out.topology = alln.proof.topology if rec.theory == "chain" else ""
         out.scope = all_n_scope(rec, alln.proof) + condition_scope(rec, alln.proof)
-    elif alln.status == "nonzero":
+    elif alln.status == AllNStatus.NONZERO:
         out.message = f"not reduced to 0 by the all-N relations: {alln.detail}"
     elif rec.id in block_records.RECORDS:               # block indices: the index-level proof
         try:
@@ -350,22 +353,22 @@ def run_record(rec: IdentityRecord, nmax: int = 4, numeric_n=(1, 3, 6), certific
         per_n[N] = per_n.get(N, 0.0) + time.perf_counter() - t
         if not r.ok:
             what = "the all-N proof and the per-N engine disagree" if out.proof else "not proved"
-            out.result, out.message = "FAILED", f"{what} at N={N}: {r.detail}"
+            out.result, out.message = RecordResult.FAILED, f"{what} at N={N}: {r.detail}"
             break
-    if out.result != "FAILED" and not out.scope:
+    if out.result != RecordResult.FAILED and not out.scope:
         if not Ns:
-            out.result = "FAILED"
+            out.result = RecordResult.FAILED
             out.message = (out.message + "; " if out.message else "") + "no engine proves it"
         else:
             out.scope = f"N = {nrange}"
     # 3. the printed form of a misprint must be refuted
-    if rec.misprint and out.result != "FAILED":
+    if rec.misprint and out.result != RecordResult.FAILED:
         _refute_printed(rec, nmax, per_n, out)
-        if out.result != "FAILED":
-            out.result = "misprint"
+        if out.result != RecordResult.FAILED:
+            out.result = RecordResult.MISPRINT
     # 4. numbers
     _numeric_check(rec, numeric_n, out)
-    if certificates and out.proof is not None and out.result != "FAILED":
+    if certificates and out.proof is not None and out.result != RecordResult.FAILED:
         from soagen.symbolic.certificate import block_record_text, certificate_text
 
         if isinstance(out.proof, block_records.BlockRecordProof):

@@ -99,7 +99,7 @@ def test_swain_morris_B9_holds_when_Xb_is_square():
 
 
 def _fake(checks, misprint=False, corrected=(), **kw):
-    return IdentityRecord("fake", CATALOGUE[0].source, "test", "test", checks, misprint=misprint,
+    return IdentityRecord(id="fake", source=CATALOGUE[0].source, where="test", printed="test", checks=checks, misprint=misprint,
                     corrected=corrected, correction="x" if corrected else "", **kw)
 
 
@@ -145,3 +145,41 @@ def test_numeric_check_respects_nmin():
     """A record with nmin = 2 is not evaluated numerically at N = 1 (where it means nothing)."""
     out = run_record(BY_ID["I-4.4"], nmax=3, numeric_n=(1, 3))
     assert out.result == "misprint" and "N=1" not in out.numeric
+
+
+def _expressions(rec):
+    pairs = rec.checks + rec.corrected + rec.operator_form + rec.operator_corrected + rec.code
+    return [x for c in pairs for x in c] + [e for _, e in rec.let + (rec.operator_let or ())]
+
+
+def test_every_catalogue_expression_is_read_by_the_statement_parser():
+    """No eval: each expression parses (calls allowed), and its canonical text parses to the same."""
+    from soagen.symbolic.statement import catalogue_expr, unparse
+
+    n = 0
+    for rec in CATALOGUE:
+        for e in _expressions(rec):
+            text = unparse(catalogue_expr(e))
+            assert unparse(catalogue_expr(text)) == text, (rec.id, e)
+            n += 1
+    assert n > 600
+
+
+def test_a_typed_statement_may_not_call_or_index():
+    from soagen.errors import SoagenError
+    from soagen.symbolic.statement import catalogue_expr, parse
+
+    for text in ("rec_f(y) = y", "fd1(T, f0)[0] = T", "riccati().P = P", "block(L,1,1) = L"):
+        with pytest.raises(SoagenError, match="syntax error"):
+            parse(text)
+    assert catalogue_expr("fd1(T, f0)[0]")[0] == "index"
+    assert catalogue_expr("sum_r(printed=True, left='chi')")[3] == (("printed", ("bool", True)), ("left", ("str", "chi")))
+
+
+def test_records_take_keywords_and_statuses_are_enums(outcomes):
+    from soagen.symbolic.status import MisprintKind, RecordResult
+
+    with pytest.raises(TypeError):
+        IdentityRecord("X", "src", "where", "printed", (("I", "I"),))
+    assert {type(o.result) for o in outcomes.values()} == {RecordResult}
+    assert all(isinstance(r.misprint_kind, MisprintKind) for r in CATALOGUE if r.misprint)

@@ -8,6 +8,7 @@
   proved-up-to-n or undecided, each with its exit status;
 * chain shape: S S^T S = S and its consequences are proved for every chain (the relation
   shift-chain, or block by block) and refuted on trees;
+* tree shape: S S^T commutes with block-diagonal operators on every tree (the block structure);
 * unary minus: statements the engine used to write back as `--Phi` (a checker crash).
 
 The certificates of the tampering kinds ("rebinding") are in test_checker_alone.py.
@@ -86,8 +87,10 @@ CASES = [
     ("-(-(-Mcal)) = -Mcal", "chain", "proved-all-n", None, "unary minus"),
     ("-Phi = Phi", "chain", "refuted", 2, "unary minus"),
     ("I = 2@I", "chain", "refuted", 1, "scale"),
-    # true on every tree, not derivable, no counterexample: undecided (exit status 4)
-    ("S@S.T@Dphi = Dphi@S@S.T", "tree", "undecided", None, "tree shape"),
+    # tree shape: S S^T = Nc is a multiple of I in every block (proved with the block structure)
+    ("S@S.T@Dphi = Dphi@S@S.T", "tree", "proved-all-n", None, "tree shape"),
+    # true on every tree only by the rigid-body shape of phi(k+1, k), which no relation states: undecided
+    ("S@S.T@(Dphi - I)@(Dphi - I) = 0@Dphi", "tree", "undecided", None, "rigid-body shape"),
 ]
 
 

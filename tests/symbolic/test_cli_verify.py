@@ -64,7 +64,7 @@ def test_verify_certificates_into_a_file_is_a_user_error(tmp_path):
 
 
 def test_verify_exits_nonzero_on_failure(monkeypatch):
-    bad = catalogue.IdentityRecord("BAD", catalogue.P1, "test", "Psi = Phi", (("Psi", "Phi"),))
+    bad = catalogue.IdentityRecord(id="BAD", source=catalogue.P1, where="test", printed="Psi = Phi", checks=(("Psi", "Phi"),))
     monkeypatch.setattr(catalogue, "CATALOGUE", [bad])
     monkeypatch.setattr(V, "select", lambda only: [bad])
     r = CliRunner().invoke(cli, ["verify", "--nmax", "3", "--numeric-nmax", "0", "--format", "json"])

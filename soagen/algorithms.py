@@ -15,7 +15,9 @@ import numpy as np
 
 from soagen.backend import NUMPY
 from soagen.dynamics import base_parameters as base
+from soagen.dynamics import centroidal as cen
 from soagen.dynamics import forward, omega
+from soagen.dynamics import frames as fr
 from soagen.dynamics import jacobian as jac
 from soagen.dynamics import mass_matrix as crb
 from soagen.dynamics import regressor as reg
@@ -23,7 +25,7 @@ from soagen.dynamics.coriolis import coriolis_matrix as _coriolis
 from soagen.dynamics.elastic import elastic_forces, has_elastic_forces
 from soagen.dynamics.fd_derivatives import fd_derivatives
 from soagen.dynamics.id_derivatives import id_derivatives
-from soagen.dynamics.rne import rne
+from soagen.dynamics.rne import accelerations, rne
 from soagen.dynamics.sweeps import prepare
 from soagen.errors import SoagenError
 
@@ -165,6 +167,77 @@ def _frame(robot, frame):
         except KeyError:
             raise SoagenError(f"{robot.name}: no frame named {frame!r}") from None
     return frame
+
+
+def _frames(robot, frames):
+    """The frames named (names or :class:`~soagen.model.Frame` objects), every frame of the
+    file (its links and sites) by default."""
+    return list(robot.frames) if frames is None else [_frame(robot, f) for f in frames]
+
+
+def frame_placements(robot, q, frames=None, xp=NUMPY):
+    """{name: 4 x 4 world transform} of each frame (default: every frame of the file),
+    from one sweep of the link transforms phi(k+1, k) (3.1)."""
+    frames = _frames(robot, frames)
+    s = _state(robot, q, None, xp, gravity=False)
+    return dict(zip((f.name for f in frames), fr.placements(robot, s, frames, xp)))
+
+
+def frame_velocities(robot, q, qd, frames=None, xp=NUMPY):
+    """{name: spatial velocity (omega, v)} of each frame, world-aligned at the frame's
+    origin (Pinocchio's getFrameVelocity, LOCAL_WORLD_ALIGNED, angular first), from the
+    velocity sweep (2.25)."""
+    frames = _frames(robot, frames)
+    s = _state(robot, q, _vec(qd, robot.nv, "qd", xp), xp, gravity=False)
+    return dict(zip((f.name for f in frames), fr.velocities(robot, s, frames, xp)))
+
+
+def frame_accelerations(robot, q, qd, qdd, frames=None, xp=NUMPY):
+    """{name: classical acceleration (omega_dot, v_dot)} of each frame, world-aligned at
+    the frame's origin, without gravity (Pinocchio's getFrameClassicalAcceleration,
+    LOCAL_WORLD_ALIGNED, angular first), from alpha = phi^T (H^T qdd + a) (3.15)."""
+    frames = _frames(robot, frames)
+    s = _state(robot, q, _vec(qd, robot.nv, "qd", xp), xp, gravity=False)
+    alpha = accelerations(robot, s, _vec(qdd, robot.nv, "qdd", xp), xp)
+    return dict(zip((f.name for f in frames), fr.accelerations(robot, s, alpha, frames, xp)))
+
+
+def _massive(robot, what):
+    """Refuse a centroidal quantity of a robot without mass (or with flexible bodies)."""
+    _rigid(robot, what)
+    if all(isinstance(b.mass, (int, float)) for b in robot.bodies) and not robot.total_mass > 0:
+        raise SoagenError(f"{robot.name}: {what}: the robot has no mass")
+
+
+def center_of_mass(robot, q, xp=NUMPY):
+    """The centre of mass c (world), from the composite inertias (a.44) of the roots (the
+    fixed base's own links are not counted, as in Pinocchio's centerOfMass)."""
+    _massive(robot, "center_of_mass")
+    return cen.centre_of_mass(robot, _state(robot, q, None, xp, gravity=False), xp)[0]
+
+
+def com_jacobian(robot, q, xp=NUMPY):
+    """J_com (3 x nv) with c-dot = J_com qd: the linear rows of A_G over the total mass."""
+    _massive(robot, "com_jacobian")
+    A_G, _, m = cen.momentum_matrix(robot, _state(robot, q, None, xp, gravity=False), xp)
+    return A_G[3:] / m
+
+
+def centroidal_momentum_matrix(robot, q, xp=NUMPY):
+    """A_G (6 x nv), h_G = A_G qd: the spatial momentum about the centre of mass,
+    world-aligned, angular rows first (Orin and Goswami; Pinocchio's computeCentroidalMap
+    with its rows swapped), column block l = phi(G, l) R(l) H^T(l), O(N)."""
+    _massive(robot, "centroidal_momentum_matrix")
+    return cen.momentum_matrix(robot, _state(robot, q, None, xp, gravity=False), xp)[0]
+
+
+def centroidal_bias(robot, q, qd, xp=NUMPY):
+    """A_G-dot qd: the rate of the centroidal momentum at qdd = 0 without gravity, so that
+    d/dt h_G = A_G qdd + A_G-dot qd (Pinocchio's dAg v of
+    computeCentroidalMapTimeVariation, rows swapped), from the RNE's base forces."""
+    _massive(robot, "centroidal_bias")
+    s = _state(robot, q, _vec(qd, robot.nv, "qd", xp), xp, gravity=False)
+    return cen.momentum_bias(robot, s, xp)[0]
 
 
 def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY, method="omega"):

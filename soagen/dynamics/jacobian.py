@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen.dynamics import flexible
+from soagen.dynamics.frames import at_frame, world
 from soagen.dynamics.kinematics import frame_pose, world_poses
 from soagen.dynamics.sweeps import ZETA, anticausal_propagate
-from soagen.spatial import cross, phiT_motion
+from soagen.spatial import cross
 
 
 def ancestors(robot, body):
@@ -25,10 +25,6 @@ def ancestors(robot, body):
     return path[::-1]
 
 
-def _world(R, x):
-    return np.concatenate([R @ x[:3], R @ x[3:]])
-
-
 def jacobian(robot, s, xp, frame=None):
     """V(0) = J qdot: column block of joint k is phi^T(k, 0) H^T(k) in world axes (3.13)."""
     frame = frame or robot.tip
@@ -38,7 +34,7 @@ def jacobian(robot, s, xp, frame=None):
     path = ancestors(robot, frame.body)
     for n, i in enumerate(path):
         Rb, ob = poses[i]
-        S = _world(Rb, s.H[i].T if not robot.bodies[i].m else _columns(robot, s, path, n, frame, xp))
+        S = world(Rb, s.H[i].T if not robot.bodies[i].m else _columns(robot, s, path, n, frame, xp))
         l = o_tip - ob                                    # l(k, 0)
         J[:, robot.v_slice(i)] = np.concatenate([S[:3], S[3:] + cross(S[:3], l)])
     return J
@@ -58,22 +54,10 @@ def _columns(robot, s, path, n, frame, xp):
 
 def jacobian_dot_qd(robot, s, xp, frame=None):
     """Jdot qdot = B^T phi^T a + a(0): the tip acceleration at qdd = 0 without gravity
-    (``s`` must be prepared with gravity=False)."""
+    (``s`` must be prepared with gravity=False), the frame's classical acceleration of
+    :mod:`soagen.dynamics.frames` with alpha = zeta = phi^T a."""
     frame = frame or robot.tip
     zeta = anticausal_propagate(robot, s, s.a, xp, "zeta", ZETA)
-    k = frame.body
-    w = s.V[k][:3]
-    nf = s.frame_node(frame)
-    if nf is None:
-        r = xp.constant(frame.r)
-        z = zeta[k][:6] if robot.bodies[k].m else zeta[k]
-        alpha0 = phiT_motion(xp.eye(3), r, z)             # B^T phi^T a
-        alpha0 = alpha0 + np.concatenate([xp.zeros(3), cross(w, cross(w, r))])   # + a(0)
-        return _world(world_poses(robot, s.X, xp)[k][0], alpha0)
-    # a frame on a node of a flexible body: the node frame's motion (F.6)
-    r, etad = s.frame_origin(frame, nf), s.V[k][6:]
-    node_vel = nf.U @ etad
-    rate = flexible.node_rate(robot.bodies[k].flex, nf.node, etad, nf.U, nf.Pi, nf.r, nf.theta, nf.c, xp)
-    alpha0 = phiT_motion(nf.R, r, zeta[k][:6] + nf.U @ zeta[k][6:]) \
-        + flexible.attached_bias(nf.R, r, w, phiT_motion(nf.R, r, node_vel), rate, xp.zeros(6))
-    return _world(world_poses(robot, s.X, xp)[k][0] @ nf.R, alpha0)
+    R, alpha0 = at_frame(robot, s, frame, zeta[frame.body], xp, acceleration=True)
+    Rb = world_poses(robot, s.X, xp)[frame.body][0]
+    return world(Rb if R is None else Rb @ R, alpha0)

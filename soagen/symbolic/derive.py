@@ -13,7 +13,7 @@ for every N), and the code is checked against the operator expression block by b
 N = 1..3.
 
 Topics (:mod:`soagen.symbolic.derivations`): fact-4.1, fact-4.2, theorem-4.1,
-minv-recursions, rne, fd4, derivatives (docs/derivatives.md (D.10)-(D.19)), planar2 (closed
+minv-recursions, rne, fd4, derivatives (docs/derivatives.md (D.10)-(D.19)), centroidal, planar2 (closed
 forms, :mod:`soagen.symbolic.closed_form`).
 """
 

@@ -263,3 +263,18 @@ def test_parallel_axis_of_the_whole_robot():
     v[:6] = np.concatenate([Rb.T @ w, Rb.T @ cross(w, o - c)])
     h = A.centroidal_momentum_matrix(robot, q) @ v
     assert rel_err(h, np.concatenate([I_G @ w, np.zeros(3)])) < TOL
+
+
+@pytest.mark.parametrize("N", range(1, 5))
+def test_the_root_rows_of_R_phi_tilde_transpose_vanish(N):
+    """The step of `soagen derive centroidal` that is not a relation of the N-free algebra:
+    E^T R phi~^T = 0 (a link on the base has no ancestor), so E^T phi M phi^T H^T = E^T phi R H^T,
+    block by block on symbols for chains of N links (on trees the dense-operator tests above
+    check A_O itself); and a wrong variant fails (from N = 2)."""
+    from soagen.symbolic.chain import symbolic_chain_namespace
+    from soagen.symbolic.verify import check_symbolic
+
+    ns = symbolic_chain_namespace(N)
+    assert check_symbolic((("E.T@R@phi_t.T", "0*E.T"),), (), ns).ok
+    assert check_symbolic((("E.T@phi@R@H.T", "E.T@phi@M@phi.T@H.T"),), (), ns).ok
+    assert N == 1 or not check_symbolic((("E.T@phi@R@H.T", "E.T@phi@M@H.T"),), (), ns).ok   # at N = 1, R = M

@@ -16,7 +16,7 @@ import numpy as np
 from soagen.backend import NUMPY
 from soagen.dynamics import base_parameters as base
 from soagen.dynamics import centroidal as cen
-from soagen.dynamics import forward, omega
+from soagen.dynamics import forward, loops, omega
 from soagen.dynamics import frames as fr
 from soagen.dynamics import jacobian as jac
 from soagen.dynamics import mass_matrix as crb
@@ -28,6 +28,7 @@ from soagen.dynamics.id_derivatives import id_derivatives
 from soagen.dynamics.rne import accelerations, rne
 from soagen.dynamics.sweeps import prepare
 from soagen.errors import SoagenError
+from soagen.tolerances import RANK
 
 FD_METHODS = tuple(forward.FD)
 
@@ -238,6 +239,79 @@ def centroidal_bias(robot, q, qd, xp=NUMPY):
     _massive(robot, "centroidal_bias")
     s = _state(robot, q, _vec(qd, robot.nv, "qd", xp), xp, gravity=False)
     return cen.momentum_bias(robot, s, xp)[0]
+
+
+def _loops(robot, what):
+    """Refuse a loop-closure quantity of a robot without loop closures."""
+    if not robot.closures:
+        raise SoagenError(f"{robot.name}: {what}: the robot has no loop closures")
+
+
+def loop_forward_dynamics(robot, q, qd, tau, baumgarte=None, xp=NUMPY):
+    """Joint accelerations of the closed system, the tree's forward dynamics corrected by
+    the loop closures' constraint forces (framework paper Section 3, steps (A)-(F) with
+    (3.10)-(3.12); :mod:`soagen.dynamics.loops`). The state must close the loops (see
+    :func:`consistent_loop_state`); ``baumgarte=w`` (rad/s) adds the critically damped
+    correction A alpha~ = -2 w e-dot - w^2 e that holds a simulation on them. Redundant
+    closures are solved in the least-squares sense (the accelerations stay unique)."""
+    _loops(robot, "loop_forward_dynamics")
+    s = _state(robot, q, qd, xp)
+    tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
+    U = None
+    if baumgarte is not None:
+        v = _state(robot, q, qd, xp, gravity=False)
+        U = -2 * baumgarte * loops.closure_velocities(robot, v, xp) - baumgarte ** 2 * loops.closure_errors(robot, v, xp)
+    return loops.forward_dynamics(robot, s, tau, xp, U)[0]
+
+
+def loop_constraint_forces(robot, q, qd, tau, xp=NUMPY):
+    """{closure name: force} of :func:`loop_forward_dynamics`: the force (moment about the
+    frame origin, then force; world-aligned) that the cut joint exerts on frame 1 of each
+    closure (frame 2 gets minus it); for a connect the moment is zero. Not unique for
+    redundant closures (the minimum-norm set is returned)."""
+    _loops(robot, "loop_constraint_forces")
+    s = _state(robot, q, qd, xp)
+    tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
+    f = loops.forward_dynamics(robot, s, tau, xp)[1]
+    out, row = {}, 0
+    for c in robot.closures:
+        out[c.name] = np.concatenate([xp.zeros(6 - c.rows), -f[row:row + c.rows]])
+        row += c.rows
+    return out
+
+
+def closure_errors(robot, q, xp=NUMPY):
+    """The loop closures' position errors (per closure: the weld's orientation error, then
+    the origins' difference; world axes), zero on a closed configuration."""
+    _loops(robot, "closure_errors")
+    return loops.closure_errors(robot, _state(robot, q, None, xp, gravity=False), xp)
+
+
+def closure_jacobian(robot, q, xp=NUMPY):
+    """G (m x nv): the velocity constraints G qd = 0 of the loop closures, the rate of
+    :func:`closure_errors` (exactly, for connect)."""
+    _loops(robot, "closure_jacobian")
+    return loops.closure_jacobian(robot, _state(robot, q, None, xp, gravity=False), xp)
+
+
+def closure_acceleration(robot, q, qd, qdd, xp=NUMPY):
+    """A alpha~: the closures' relative classical accelerations at (q, qd, qdd), zero for
+    the accelerations of the closed system (the acceleration-level residual)."""
+    _loops(robot, "closure_acceleration")
+    frames = loops.moving_frames(robot)
+    acc = frame_accelerations(robot, q, qd, qdd, frames, xp)
+    return xp.constant(loops.constraint_map(robot)) @ np.concatenate([acc[f.name] for f in frames])
+
+
+def consistent_loop_state(robot, q, qd=None):
+    """(q, qd) moved onto the loop closures: q by Gauss-Newton (minimum-norm steps), qd by
+    the minimum-norm correction onto G qd = 0 (numpy only)."""
+    from soagen.closed_chain.consistent import project_velocity, solve_loops
+
+    _loops(robot, "consistent_loop_state")
+    q = solve_loops(robot, _vec(q, robot.nq, "q", NUMPY))
+    qd = np.zeros(robot.nv) if qd is None else _vec(qd, robot.nv, "qd", NUMPY)
+    return q, project_velocity(closure_jacobian(robot, q), qd, RANK)
 
 
 def inverse_inertia_at_frames(robot, q, frames, xp=NUMPY, method="omega"):

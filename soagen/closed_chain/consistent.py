@@ -17,8 +17,8 @@ import numpy as np
 from soagen.backend import NUMPY
 from soagen.closed_chain.arm import ArmTerms, block
 from soagen.errors import SoagenError
-from soagen.spatial import cross, phi_CO, rotation_exp
-from soagen.tolerances import CLOSURE
+from soagen.spatial import cross, phi_CO, rotation_error, rotation_exp
+from soagen.tolerances import CLOSURE, RANK
 
 
 def world_basis(B, Rg, xp=NUMPY):
@@ -39,8 +39,7 @@ def angular_error(grasp, R_tip, Rg, xp=NUMPY):
     otherwise (point contacts leave orientation free). Polynomial in the rotations, so it
     runs on any backend (the generated closure_constraints)."""
     if grasp.kind == "rigid":
-        E = R_tip @ Rg.T
-        return 0.5 * np.array([E[2, 1] - E[1, 2], E[0, 2] - E[2, 0], E[1, 0] - E[0, 1]])
+        return rotation_error(R_tip, Rg)
     if grasp.kind == "revolute":
         h = xp.constant(grasp.phi[:3, 0])
         return cross(Rg @ h, R_tip @ h)
@@ -91,17 +90,52 @@ def solve_closure(system, q, R_C, p_C, tol=CLOSURE, max_iter=60, residual=None):
     if residual is None:
         def residual(q, R, p):
             return closure_residual(system, q, R, p)
+    n = system.n
+
+    def moved(x, dx):
+        q, R, p = x
+        return q + dx[:n], rotation_exp(dx[n:n + 3]) @ R, p + dx[n + 3:]
+    x, e = gauss_newton(lambda x: residual(*x), (q, R_C, p_C), moved, tol, max_iter)
+    if x is None:
+        raise SoagenError(f"{system.name}: the closure equations did not converge "
+                          f"(residual {np.abs(e).max():.2e}); check q0 and the object pose")
+    return x
+
+
+def gauss_newton(residual, x, moved, tol=CLOSURE, max_iter=60, rcond=None):
+    """(x, e): Gauss-Newton with minimum-norm steps on residual(x) = (e, G), G = de/dx,
+    x <- moved(x, -G^+ e) until the largest |e| is below ``tol``; x is None when it does
+    not converge within ``max_iter`` steps (e: the last residual); singular values of G
+    below ``rcond`` times the largest count as zero (numpy's default: round-off). Shared by
+    the closed-chain systems and the loops inside one robot (:func:`solve_loops`)."""
     for _ in range(max_iter):
-        e, G = residual(q, R_C, p_C)
-        if np.abs(e).max() < tol:
-            return q, R_C, p_C
-        dx = -np.linalg.lstsq(G, e, rcond=None)[0]
-        q = q + dx[:system.n]
-        dX = dx[system.n:]
-        R_C = rotation_exp(dX[:3]) @ R_C
-        p_C = p_C + dX[3:]
-    raise SoagenError(f"{system.name}: the closure equations did not converge "
-                      f"(residual {np.abs(e).max():.2e}); check q0 and the object pose")
+        e, G = residual(x)
+        if np.abs(e).max(initial=0.0) < tol:
+            return x, e
+        x = moved(x, -np.linalg.lstsq(G, e, rcond=rcond)[0])
+    return None, e
+
+
+def solve_loops(robot, q, tol=CLOSURE, max_iter=60):
+    """A configuration near q that closes the robot's loops (:mod:`soagen.dynamics.loops`):
+    Gauss-Newton with minimum-norm steps on the closure errors, moving on the joints'
+    manifold (quaternions stay unit). Redundant closures make G rank-deficient: singular
+    values below RANK times the largest count as zero."""
+    from soagen import algorithms as alg
+    from soagen.quaternion import integrate
+
+    x, e = gauss_newton(lambda q: (alg.closure_errors(robot, q), alg.closure_jacobian(robot, q)), q,
+                        lambda q, dq: integrate(robot, q, dq), tol, max_iter, RANK)
+    if x is None:
+        raise SoagenError(f"{robot.name}: the loop closures did not converge (residual {np.abs(e).max():.2e}); "
+                          "start nearer a closed configuration")
+    return x
+
+
+def project_velocity(G, u, rcond=1e-15):
+    """u - G^+ G u: the minimum-norm change of u that satisfies G u = 0 (singular values of
+    G below ``rcond`` times the largest count as zero: RANK for redundant closures)."""
+    return u - np.linalg.pinv(G, rcond=rcond) @ (G @ u)
 
 
 def velocity_constraints(system, q, R_C, p_C):
@@ -121,8 +155,7 @@ def consistent_state(system, rng=None, spread=0.05, speed=0.5, torque=1.0):
     p_C = system.obj.p0 + 0.2 * spread * rng.standard_normal(3)
     q, R_C, p_C = solve_closure(system, q, R_C, p_C)
     G = velocity_constraints(system, q, R_C, p_C)
-    u = speed * rng.standard_normal(system.n + 6)
-    u = u - np.linalg.pinv(G) @ (G @ u)
+    u = project_velocity(G, speed * rng.standard_normal(system.n + 6))
     qd = u[:system.n]
     tau = torque * rng.standard_normal(system.n)
     return q, qd, tau

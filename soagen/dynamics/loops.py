@@ -94,13 +94,58 @@ def closure_jacobian(robot, s, xp):
     return xp.constant(constraint_map(robot)) @ np.concatenate([jacobian(robot, s, xp, f) for f in frames])
 
 
-def closure_forces(K, r, xp):
+def structural_rows(robot):
+    """The constraints that are independent at a generic closed configuration (rows of A,
+    greedy in closure order): a planar loop closed by a point has one dependent row, the
+    same closure twice three, Cassie's two planar knee linkages one each. Decided on the
+    numbers of a closed configuration found from the neutral one (or a seeded random one)
+    and moved at random along the closures, so that it is generic (seeded: the same rows
+    every run), for the code generator, whose unrolled (D) needs an invertible
+    A Lambda A^T; SoagenError when no closed configuration is found."""
+    from soagen.backend import NUMPY
+    from soagen.closed_chain.consistent import project_velocity, solve_loops
+    from soagen.dynamics.sweeps import prepare
+    from soagen.errors import SoagenError
+    from soagen.quaternion import integrate
+
+    def G(q):
+        return closure_jacobian(robot, prepare(robot, q, np.zeros(robot.nv), NUMPY, gravity=False), NUMPY)
+
+    rng = np.random.default_rng(0)
+    starts = [robot.neutral_configuration()] + [robot.random_configuration(rng) for _ in range(8)]
+    for q in starts:
+        try:
+            q = solve_loops(robot, q)
+            q = solve_loops(robot, integrate(robot, q, project_velocity(G(q), 0.1 * rng.normal(size=robot.nv), RANK)))
+            break
+        except SoagenError:
+            continue
+    else:
+        raise SoagenError(f"{robot.name}: no closed configuration found near the neutral one, so the independent "
+                          "loop-closure constraints cannot be chosen for the generated code")
+    rows = G(q)
+    kept, basis = [], np.zeros((0, robot.nv))
+    scale = max(float(np.abs(rows).max()), 1.0)
+    for i, g in enumerate(rows):
+        rest = g - basis.T @ (basis @ g)                # Gram-Schmidt against the rows kept
+        if np.linalg.norm(rest) > RANK * scale:
+            kept.append(i)
+            basis = np.vstack([basis, rest / np.linalg.norm(rest)])
+    return kept
+
+
+def closure_forces(K, r, xp, robot=None):
     """The minimum-norm f~ of K f~ = r (D) for K = A Lambda A^T symmetric positive
     semidefinite: eigenvalues below RANK times the largest are dropped (redundant
-    constraints; a consistent r has no part there). On a symbolic backend K is taken to be
-    invertible (xp.solve)."""
+    constraints; a consistent r has no part there). On a symbolic backend (the code
+    generator) the rows of :func:`structural_rows` of ``robot`` (all rows without one) are
+    solved with xp.solve, the others' forces are zero: the same accelerations on a
+    closed state, except at configurations where the closures lose rank."""
     if not (isinstance(K, np.ndarray) and K.dtype.kind == "f"):
-        return xp.solve(K, r)
+        rows = structural_rows(robot) if robot is not None else list(range(len(r)))
+        f = xp.zeros(len(r))
+        f[rows] = xp.solve(K[np.ix_(rows, rows)], r[rows])
+        return f
     w, V = np.linalg.eigh(K)
     keep = w > RANK * max(float(w[-1]), 0.0) if len(w) else w > 0
     return V[:, keep] @ ((V[:, keep].T @ r) / w[keep])
@@ -122,6 +167,6 @@ def forward_dynamics(robot, s, tau, xp, U=None):
     Lam = inverse_inertia_at_frames(robot, s, xp, frames)                           # (C) (3.10)
     A = xp.constant(constraint_map(robot))
     r = A @ acc_f if U is None else A @ acc_f - U
-    f = closure_forces(A @ Lam @ A.T, r, xp)                                        # (D) (3.11)
+    f = closure_forces(A @ Lam @ A.T, r, xp, robot)                                 # (D) (3.11)
     qdd_e = correction(robot, s, xp, frames, A.T @ f)                               # (E) (3.12)
     return qdd_f + qdd_e, f, acc_f                                                  # (F)

@@ -306,10 +306,10 @@ def closure_acceleration(robot, q, qd, qdd, xp=NUMPY):
 def consistent_loop_state(robot, q, qd=None):
     """(q, qd) moved onto the loop closures: q by Gauss-Newton (minimum-norm steps), qd by
     the minimum-norm correction onto G qd = 0 (numpy only)."""
-    from soagen.closed_chain.consistent import project_velocity, solve_loops
+    from soagen.dynamics.newton import project_velocity
 
     _loops(robot, "consistent_loop_state")
-    q = solve_loops(robot, _vec(q, robot.nq, "q", NUMPY))
+    q = loops.solve_loops(robot, _vec(q, robot.nq, "q", NUMPY))
     qd = np.zeros(robot.nv) if qd is None else _vec(qd, robot.nv, "qd", NUMPY)
     return q, project_velocity(closure_jacobian(robot, q), qd, RANK)
 

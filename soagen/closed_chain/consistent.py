@@ -16,9 +16,10 @@ import numpy as np
 
 from soagen.backend import NUMPY
 from soagen.closed_chain.arm import ArmTerms, block
+from soagen.dynamics.newton import gauss_newton, project_velocity
 from soagen.errors import SoagenError
 from soagen.spatial import cross, phi_CO, rotation_error, rotation_exp
-from soagen.tolerances import CLOSURE, RANK
+from soagen.tolerances import CLOSURE
 
 
 def world_basis(B, Rg, xp=NUMPY):
@@ -100,42 +101,6 @@ def solve_closure(system, q, R_C, p_C, tol=CLOSURE, max_iter=60, residual=None):
         raise SoagenError(f"{system.name}: the closure equations did not converge "
                           f"(residual {np.abs(e).max():.2e}); check q0 and the object pose")
     return x
-
-
-def gauss_newton(residual, x, moved, tol=CLOSURE, max_iter=60, rcond=None):
-    """(x, e): Gauss-Newton with minimum-norm steps on residual(x) = (e, G), G = de/dx,
-    x <- moved(x, -G^+ e) until the largest |e| is below ``tol``; x is None when it does
-    not converge within ``max_iter`` steps (e: the last residual); singular values of G
-    below ``rcond`` times the largest count as zero (numpy's default: round-off). Shared by
-    the closed-chain systems and the loops inside one robot (:func:`solve_loops`)."""
-    for _ in range(max_iter):
-        e, G = residual(x)
-        if np.abs(e).max(initial=0.0) < tol:
-            return x, e
-        x = moved(x, -np.linalg.lstsq(G, e, rcond=rcond)[0])
-    return None, e
-
-
-def solve_loops(robot, q, tol=CLOSURE, max_iter=60):
-    """A configuration near q that closes the robot's loops (:mod:`soagen.dynamics.loops`):
-    Gauss-Newton with minimum-norm steps on the closure errors, moving on the joints'
-    manifold (quaternions stay unit). Redundant closures make G rank-deficient: singular
-    values below RANK times the largest count as zero."""
-    from soagen import algorithms as alg
-    from soagen.quaternion import integrate
-
-    x, e = gauss_newton(lambda q: (alg.closure_errors(robot, q), alg.closure_jacobian(robot, q)), q,
-                        lambda q, dq: integrate(robot, q, dq), tol, max_iter, RANK)
-    if x is None:
-        raise SoagenError(f"{robot.name}: the loop closures did not converge (residual {np.abs(e).max():.2e}); "
-                          "start nearer a closed configuration")
-    return x
-
-
-def project_velocity(G, u, rcond=1e-15):
-    """u - G^+ G u: the minimum-norm change of u that satisfies G u = 0 (singular values of
-    G below ``rcond`` times the largest count as zero: RANK for redundant closures)."""
-    return u - np.linalg.pinv(G, rcond=rcond) @ (G @ u)
 
 
 def velocity_constraints(system, q, R_C, p_C):

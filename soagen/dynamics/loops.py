@@ -35,9 +35,10 @@ from soagen.dynamics import frames as fr
 from soagen.dynamics.correction import correction
 from soagen.dynamics.forward import fd2
 from soagen.dynamics.kinematics import frame_pose, world_poses
+from soagen.dynamics.newton import gauss_newton, project_velocity
 from soagen.dynamics.omega import inverse_inertia_at_frames
 from soagen.spatial import rotation_error
-from soagen.tolerances import RANK
+from soagen.tolerances import CLOSURE, RANK
 
 
 def moving_frames(robot):
@@ -94,6 +95,27 @@ def closure_jacobian(robot, s, xp):
     return xp.constant(constraint_map(robot)) @ np.concatenate([jacobian(robot, s, xp, f) for f in frames])
 
 
+def solve_loops(robot, q, tol=CLOSURE, max_iter=60):
+    """A configuration near q that closes the robot's loops: Gauss-Newton with minimum-norm
+    steps on :func:`closure_errors` (its Jacobian G = :func:`closure_jacobian`), moving on
+    the joints' manifold (quaternions stay unit). Redundant closures make G rank-deficient:
+    singular values below RANK times the largest count as zero. SoagenError when it does
+    not converge."""
+    from soagen.backend import NUMPY
+    from soagen.dynamics.sweeps import prepare
+    from soagen.errors import SoagenError
+    from soagen.quaternion import integrate
+
+    def residual(q):
+        s = prepare(robot, q, np.zeros(robot.nv), NUMPY, gravity=False)
+        return closure_errors(robot, s, NUMPY), closure_jacobian(robot, s, NUMPY)
+    x, e = gauss_newton(residual, q, lambda q, dq: integrate(robot, q, dq), tol, max_iter, RANK)
+    if x is None:
+        raise SoagenError(f"{robot.name}: the loop closures did not converge (residual {np.abs(e).max():.2e}); "
+                          "start nearer a closed configuration")
+    return x
+
+
 def structural_rows(robot):
     """The constraints that are independent at a generic closed configuration (rows of A,
     greedy in closure order): a planar loop closed by a point has one dependent row, the
@@ -103,7 +125,6 @@ def structural_rows(robot):
     every run), for the code generator, whose unrolled (D) needs an invertible
     A Lambda A^T; SoagenError when no closed configuration is found."""
     from soagen.backend import NUMPY
-    from soagen.closed_chain.consistent import project_velocity, solve_loops
     from soagen.dynamics.sweeps import prepare
     from soagen.errors import SoagenError
     from soagen.quaternion import integrate

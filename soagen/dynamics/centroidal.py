@@ -59,7 +59,7 @@ def momentum_matrix(robot, s, xp):
         Rw, o = poses[l]
         F = R[l] @ s.H[l].T                                                   # R(l) H^T(l) at O(l)
         A[:, robot.v_slice(l)] = xp.columns(lambda x, Rw=Rw, o=o: phi_force(Rw, o - c, x), [F],
-                                            f"AG{l}", note="A_G column block phi(G, l) R(l) H^T(l)")
+                                            "AG", body=l, note="A_G column block phi(G, l) R(l) H^T(l)")
     return A, c, m
 
 

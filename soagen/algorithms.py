@@ -253,12 +253,13 @@ def loop_forward_dynamics(robot, q, qd, tau, baumgarte=None, xp=NUMPY):
     (3.10)-(3.12); :mod:`soagen.dynamics.loops`). The state must close the loops (see
     :func:`consistent_loop_state`); ``baumgarte=w`` (rad/s) adds the critically damped
     correction A alpha~ = -2 w e-dot - w^2 e that holds a simulation on them. Redundant
-    closures are solved in the least-squares sense (the accelerations stay unique)."""
-    _loops(robot, "loop_forward_dynamics")
+    closures are solved in the least-squares sense (the accelerations stay unique). A
+    robot without loop closures: the tree's forward dynamics (FD2)."""
+    _rigid(robot, "loop_forward_dynamics")
     s = _state(robot, q, qd, xp)
     tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
     U = None
-    if baumgarte is not None:
+    if baumgarte is not None and robot.closures:
         v = _state(robot, q, qd, xp, gravity=False)
         U = -2 * baumgarte * loops.closure_velocities(robot, v, xp) - baumgarte ** 2 * loops.closure_errors(robot, v, xp)
     return loops.forward_dynamics(robot, s, tau, xp, U)[0]

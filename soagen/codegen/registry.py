@@ -213,7 +213,8 @@ ENTRIES = {e.name: e for e in (
           default=False, flexible=False),
     # loops inside the robot (soagen.dynamics.loops); when named
     Entry("loop_forward_dynamics", ("q", "qd", "tau"), (("qdd", "nv"),),
-          "joint accelerations of the closed system (the robot's loop closures held, the state on them)",
+          "joint accelerations of the closed system (the robot's loop closures held, the state on them; "
+          "a tree's forward dynamics without closures)",
           lambda r, x, xp, v, f, c: A.loop_forward_dynamics(r, x["q"], x["qd"], x["tau"], xp=xp),
           equations="framework paper Section 3, steps (A)-(F): (3.7), (3.10)-(3.12); the closures' "
                     "independent rows", default=False, needs_minv=True, flexible=False),

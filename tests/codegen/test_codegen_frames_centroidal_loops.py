@@ -102,9 +102,11 @@ def test_loop_forward_dynamics(tmp_path, name):
             assert np.abs(A.closure_acceleration(robot, q, qd, got)).max() < 1e-9
 
 
-def test_loop_forward_dynamics_needs_loops():
-    from soagen.codegen.robot import render
-
-    with pytest.raises(SoagenError, match="the robot has no loop closures"):
-        render(soagen.load(REPO / "robots" / "planar2.yaml"), None, algorithms=["loop_forward_dynamics"],
-               langs=("python",))
+def test_loop_forward_dynamics_of_a_tree_is_its_forward_dynamics(tmp_path):
+    """Without loop closures the function is the tree's forward dynamics (so that it can be
+    generated for any robot, as every named function)."""
+    robot = soagen.load(REPO / "robots" / "planar2.yaml")
+    manifest, lib, py = build(robot, REPO / "robots" / "planar2.yaml", tmp_path, algorithms=["loop_forward_dynamics"])
+    rng = np.random.default_rng(1)
+    q, qd, tau = robot.random_configuration(rng), rng.normal(size=2), rng.normal(size=2)
+    assert rel_err(lib("loop_forward_dynamics", q, qd, tau), A.forward_dynamics(robot, q, qd, tau)) < 1e-12

@@ -273,10 +273,14 @@ def test_bad_loops_are_one_line_errors(tmp_path, loops, match):
     assert "\n" not in str(err.value) and str(p) in str(err.value)
 
 
-def test_loop_functions_need_loops():
+def test_loop_functions_of_a_tree():
+    """A tree's loop forward dynamics is its forward dynamics; the closure functions need
+    closures."""
     robot = soagen.load("robots/planar2.yaml")
+    q, qd, tau = np.array([0.3, -0.4]), np.array([1.0, 2.0]), np.array([0.5, -1.0])
+    assert rel_err(A.loop_forward_dynamics(robot, q, qd, tau, baumgarte=50.0), A.forward_dynamics(robot, q, qd, tau)) < 1e-14
     with pytest.raises(SoagenError, match="the robot has no loop closures"):
-        A.loop_forward_dynamics(robot, np.zeros(2), np.zeros(2), np.zeros(2))
+        A.closure_errors(robot, q)
 
 
 def test_other_equality_constraints_are_named_in_a_warning(tmp_path):

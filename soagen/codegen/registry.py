@@ -241,7 +241,7 @@ def algorithms_help() -> str:
     """The ``--algorithms`` help: every function, the default set and the others."""
     return ("Comma-separated functions to generate: " + ", ".join(DEFAULT)
             + f" ('all': these {len(DEFAULT)}); and, when named, " + ", ".join(NAMED)
-            + " (docs/derivatives.md); 'all' combines with them: all,regressor. "
+            + "; 'all' combines with them: all,regressor. "
             "docs/codegen.md lists what each computes.")
 
 

@@ -343,8 +343,8 @@ def _centroidal():
         Para("**The rate** $\\dot A_G\\dot\\theta$. The RNE's forces (3.17), without gravity and $f(0) = 0$:"),
         Rec("the force sweep (2.28)-(2.29), tip to base",
             ("f(0) = 0,\\; f(k) = \\phi(k,k-1)f(k-1) + M(k)\\alpha(k) + b(k)\\qquad k = 1..N",),
-            check=("rec_f(M@alpha + b, f0)", "phi@(M@alpha + b + B@f0)"), let=(("alpha", "rec_alpha(thdd, a)"),),
-            record="I-3.17"),
+            check=("composite_forces(M@alpha + b + B@f0)", "phi@(M@alpha + b + B@f0)"),
+            let=(("alpha", "accelerations(thdd, a)"),), record="I-3.17"),
         Para(f"The force at the base, ${Et}f = \\phi(N+1,N)f(N)$, is the rate of the momentum about the fixed "
              "point $O$; with $\\alpha = \\phi^T(H^T\\ddot\\theta + a)$ (3.15) the same step as above splits it:"),
         Chain(f"{Et}\\phi(M\\phi^T(H^T\\ddot\\theta + a) + b)",

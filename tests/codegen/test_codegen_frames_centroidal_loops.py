@@ -74,7 +74,7 @@ def test_flexible_robots_get_frames_but_no_centroidal_functions():
         render(robot, None, algorithms=["center_of_mass"], langs=("python",))
 
 
-LOOPS = {"fourbar": (REPO / "robots" / "fourbar.yaml", 1e-12),       # closed at q = [1.0, -0.526.., 1.438..]
+LOOPS = {"fourbar": (REPO / "tests" / "loops" / "data" / "fourbar.yaml", 1e-12),       # closed at q = [1.0, -0.526.., 1.438..]
          "welded": (REPO / "tests" / "loops" / "data" / "welded.xml", 1e-10)}   # closed at MuJoCo's qpos0 (q = 0)
 CLOSED = {"fourbar": [1.0, -0.5260888249335929, 1.4380176710407746]}
 

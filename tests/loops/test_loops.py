@@ -22,7 +22,6 @@ import numpy as np
 import pytest
 from loop_helpers import (
     DATA,
-    ROOT,
     closed_state,
     pin_closures,
     pin_constraint_dynamics,
@@ -40,7 +39,7 @@ from soagen.oracles.pinocchio import Converter, pin_model_from_robot
 from soagen.quaternion import integrate
 from tests.helpers import rel_err
 
-FOURBAR = ROOT / "robots" / "fourbar.yaml"
+FOURBAR = DATA / "fourbar.yaml"
 Q_FOURBAR = np.array([1.0, -0.5260888249335929, 1.4380176710407746])   # a closed configuration
 RESIDUAL = 1e-10
 ORACLE = 1e-8
@@ -297,3 +296,16 @@ def test_other_equality_constraints_are_named_in_a_warning(tmp_path):
     assert any("1 joint equality constraint not modelled" in m for m in msgs), msgs
     assert any("1 inactive connect equality constraint not modelled" in m for m in msgs), msgs
     assert [c.kind for c in robot.closures] == ["connect"]
+
+
+def test_soagen_simulate_a_robot_with_loops(tmp_path):
+    """The CLI simulates it on the generic algorithms (the generated forward dynamics is the
+    tree's), whatever --backend says."""
+    from click.testing import CliRunner
+
+    from soagen.cli.main import cli
+
+    r = CliRunner().invoke(cli, ["simulate", str(FOURBAR), "--duration", "0.1", "--out", str(tmp_path / "out")])
+    assert r.exit_code == 0, r.output
+    assert "numpy backend (loops (framework (3.11)-(3.12)))" in r.output
+    assert (tmp_path / "out" / "trajectory.npz").is_file()

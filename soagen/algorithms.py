@@ -23,7 +23,9 @@ import numpy as np
 
 from soagen.backend import NUMPY
 from soagen.dynamics import base_parameters as base
-from soagen.dynamics import forward, omega
+from soagen.dynamics import centroidal as cen
+from soagen.dynamics import forward, loops, omega
+from soagen.dynamics import frames as fr
 from soagen.dynamics import jacobian as jac
 from soagen.dynamics import mass_matrix as crb
 from soagen.dynamics import regressor as reg
@@ -35,9 +37,10 @@ from soagen.dynamics.elastic import (
 )
 from soagen.dynamics.fd_derivatives import fd_derivatives
 from soagen.dynamics.id_derivatives import id_derivatives
-from soagen.dynamics.rne import rne
+from soagen.dynamics.rne import accelerations, rne
 from soagen.dynamics.sweeps import prepare
 from soagen.errors import SoagenError
+from soagen.tolerances import RANK
 
 FD_METHODS = tuple(forward.FD)
 
@@ -242,6 +245,163 @@ def _frame(robot, frame):
         except KeyError:
             raise SoagenError(f"{robot.name}: no frame named {frame!r}") from None
     return frame
+
+
+def _frames(robot, frames):
+    """The frames named (names or :class:`~soagen.model.Frame` objects), every frame of the
+    file (its links and sites) by default."""
+    return list(robot.frames) if frames is None else [_frame(robot, f) for f in frames]
+
+
+@_keywords("xp")
+def frame_placements(robot, q, frames=None, *, xp=NUMPY):
+    """{name: 4 x 4 world transform} of each frame (default: every frame of the file),
+    from one sweep of the link transforms phi(k+1, k) (3.1)."""
+    frames = _frames(robot, frames)
+    s = _state(robot, q, None, xp, gravity=False)
+    return dict(zip((f.name for f in frames), fr.placements(s, frames)))
+
+
+@_keywords("xp")
+def frame_velocities(robot, q, qd, frames=None, *, xp=NUMPY):
+    """{name: spatial velocity (omega, v)} of each frame, world-aligned at the frame's
+    origin (Pinocchio's getFrameVelocity, LOCAL_WORLD_ALIGNED, angular first), from the
+    velocity sweep (2.25)."""
+    frames = _frames(robot, frames)
+    s = _state(robot, q, _vec(qd, robot.nv, "qd", xp), xp, gravity=False)
+    return dict(zip((f.name for f in frames), fr.velocities(s, frames)))
+
+
+@_keywords("xp")
+def frame_accelerations(robot, q, qd, qdd, frames=None, *, xp=NUMPY):
+    """{name: classical acceleration (omega_dot, v_dot)} of each frame, world-aligned at
+    the frame's origin, without gravity (Pinocchio's getFrameClassicalAcceleration,
+    LOCAL_WORLD_ALIGNED, angular first), from alpha = phi^T (H^T qdd + a) (3.15)."""
+    frames = _frames(robot, frames)
+    s = _state(robot, q, _vec(qd, robot.nv, "qd", xp), xp, gravity=False)
+    alpha = accelerations(s, _vec(qdd, robot.nv, "qdd", xp))
+    return dict(zip((f.name for f in frames), fr.accelerations(s, alpha, frames)))
+
+
+def _massive(robot, what):
+    """Refuse a centroidal quantity of a robot without mass (or with flexible bodies)."""
+    _rigid(robot, what)
+    if all(isinstance(b.mass, (int, float)) for b in robot.bodies) and not robot.total_mass > 0:
+        raise SoagenError(f"{robot.name}: {what}: the robot has no mass")
+
+
+@_keywords("xp")
+def center_of_mass(robot, q, *, xp=NUMPY):
+    """The centre of mass c (world), from the composite inertias (a.44) of the roots (the
+    fixed base's own links are not counted, as in Pinocchio's centerOfMass)."""
+    _massive(robot, "center_of_mass")
+    return cen.centre_of_mass(_state(robot, q, None, xp, gravity=False))[0]
+
+
+@_keywords("xp")
+def com_jacobian(robot, q, *, xp=NUMPY):
+    """J_com (3 x nv) with c-dot = J_com qd: the linear rows of A_G over the total mass."""
+    _massive(robot, "com_jacobian")
+    A_G, _, m = cen.momentum_matrix(_state(robot, q, None, xp, gravity=False))
+    return A_G[3:] / m
+
+
+@_keywords("xp")
+def centroidal_momentum_matrix(robot, q, *, xp=NUMPY):
+    """A_G (6 x nv), h_G = A_G qd: the spatial momentum about the centre of mass,
+    world-aligned, angular rows first (Orin and Goswami; Pinocchio's computeCentroidalMap
+    with its rows swapped), column block l = phi(G, l) R(l) H^T(l), O(N)."""
+    _massive(robot, "centroidal_momentum_matrix")
+    return cen.momentum_matrix(_state(robot, q, None, xp, gravity=False))[0]
+
+
+@_keywords("xp")
+def centroidal_bias(robot, q, qd, *, xp=NUMPY):
+    """A_G-dot qd: the rate of the centroidal momentum at qdd = 0 without gravity, so that
+    d/dt h_G = A_G qdd + A_G-dot qd (Pinocchio's dAg v of
+    computeCentroidalMapTimeVariation, rows swapped), from the RNE's base forces."""
+    _massive(robot, "centroidal_bias")
+    s = _state(robot, q, _vec(qd, robot.nv, "qd", xp), xp, gravity=False)
+    return cen.momentum_bias(s)[0]
+
+
+def _loops(robot, what):
+    """Refuse a loop-closure quantity of a robot without loop closures."""
+    if not robot.closures:
+        raise SoagenError(f"{robot.name}: {what}: the robot has no loop closures")
+
+
+@_keywords("baumgarte", "xp")
+def loop_forward_dynamics(robot, q, qd, tau, baumgarte=None, *, xp=NUMPY):
+    """Joint accelerations of the closed system, the tree's forward dynamics corrected by
+    the loop closures' constraint forces (framework paper Section 3, steps (A)-(F) with
+    (3.10)-(3.12); :mod:`soagen.dynamics.loops`). The state must close the loops (see
+    :func:`consistent_loop_state`); ``baumgarte=w`` (rad/s) adds the critically damped
+    correction A alpha~ = -2 w e-dot - w^2 e that holds a simulation on them. Redundant
+    closures are solved in the least-squares sense (the accelerations stay unique). A
+    robot without loop closures: the tree's forward dynamics (FD2)."""
+    _rigid(robot, "loop_forward_dynamics")
+    s = _state(robot, q, qd, xp)
+    tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
+    U = None
+    if baumgarte is not None and robot.closures:
+        v = _state(robot, q, qd, xp, gravity=False)
+        U = -2 * baumgarte * loops.closure_velocities(v) - baumgarte ** 2 * loops.closure_errors(v)
+    return loops.forward_dynamics(s, tau, U)[0]
+
+
+@_keywords("xp")
+def loop_constraint_forces(robot, q, qd, tau, *, xp=NUMPY):
+    """{closure name: force} of :func:`loop_forward_dynamics`: the force (moment about the
+    frame origin, then force; world-aligned) that the cut joint exerts on frame 1 of each
+    closure (frame 2 gets minus it); for a connect the moment is zero. Not unique for
+    redundant closures (the minimum-norm set is returned)."""
+    _loops(robot, "loop_constraint_forces")
+    s = _state(robot, q, qd, xp)
+    tau = _plus_elastic(robot, s, _vec(tau, robot.nv, "tau", xp), xp, -1)
+    f = loops.forward_dynamics(s, tau)[1]
+    out, row = {}, 0
+    for c in robot.closures:
+        out[c.name] = np.concatenate([xp.zeros(6 - c.rows), -f[row:row + c.rows]])
+        row += c.rows
+    return out
+
+
+@_keywords("xp")
+def closure_errors(robot, q, *, xp=NUMPY):
+    """The loop closures' position errors (per closure: the weld's orientation error, then
+    the origins' difference; world axes), zero on a closed configuration."""
+    _loops(robot, "closure_errors")
+    return loops.closure_errors(_state(robot, q, None, xp, gravity=False))
+
+
+@_keywords("xp")
+def closure_jacobian(robot, q, *, xp=NUMPY):
+    """G (m x nv): the velocity constraints G qd = 0 of the loop closures, the rate of
+    :func:`closure_errors` (exactly, for connect)."""
+    _loops(robot, "closure_jacobian")
+    return loops.closure_jacobian(_state(robot, q, None, xp, gravity=False))
+
+
+@_keywords("xp")
+def closure_acceleration(robot, q, qd, qdd, *, xp=NUMPY):
+    """A alpha~: the closures' relative classical accelerations at (q, qd, qdd), zero for
+    the accelerations of the closed system (the acceleration-level residual)."""
+    _loops(robot, "closure_acceleration")
+    frames = loops.moving_frames(robot)
+    acc = frame_accelerations(robot, q, qd, qdd, frames, xp=xp)
+    return xp.constant(loops.constraint_map(robot)) @ np.concatenate([acc[f.name] for f in frames])
+
+
+def consistent_loop_state(robot, q, qd=None):
+    """(q, qd) moved onto the loop closures: q by Gauss-Newton (minimum-norm steps), qd by
+    the minimum-norm correction onto G qd = 0 (numpy only)."""
+    from soagen.dynamics.newton import project_velocity
+
+    _loops(robot, "consistent_loop_state")
+    q = loops.solve_loops(robot, _vec(q, robot.nq, "q", NUMPY))
+    qd = np.zeros(robot.nv) if qd is None else _vec(qd, robot.nv, "qd", NUMPY)
+    return q, project_velocity(closure_jacobian(robot, q), qd, RANK)
 
 
 @_keywords("xp", "method")

@@ -226,6 +226,31 @@ class Frame:
     node: int = -1              # node of a flexible body the frame sits on
 
 
+CLOSURE_KINDS = {"connect": 3, "weld": 6}
+"""Loop closures and their number of constraints: ``connect`` holds two points together
+(a ball joint cut open, MJCF's ``<connect>``), ``weld`` two frames (MJCF's ``<weld>``)."""
+
+
+@dataclass(frozen=True)
+class Closure:
+    """A loop-closure constraint inside the robot (framework paper Section 2.3: "by cutting
+    an appropriate number of joints, each subsystem may be regarded as a tree topology
+    system with additional kinematical constraints at the internal loop closure points"):
+    the model is the spanning tree, and the cut joint holds ``frame1`` (on one body) to
+    ``frame2`` (on another body, or on the fixed base): their origins coincide
+    (``connect``, 3 constraints) or the whole frames (``weld``, 6)."""
+
+    name: str
+    kind: str                   # one of CLOSURE_KINDS
+    frame1: Frame
+    frame2: Frame
+    where: str = ""             # the element of the robot file, for messages
+
+    @property
+    def rows(self) -> int:
+        return CLOSURE_KINDS[self.kind]
+
+
 @dataclass(frozen=True)
 class Robot:
     """An immutable, validated multibody model (tree with a fixed base; free joints allowed)."""
@@ -237,6 +262,7 @@ class Robot:
     frames: tuple
     tip: Frame | None
     gravity: np.ndarray
+    closures: tuple = ()        # loop closures (:class:`Closure`): the tree is their spanning tree
     nq: int = field(init=False)
     nv: int = field(init=False)
 

@@ -131,6 +131,14 @@ def rotation_log(R):
     return w * th / (2 * np.sin(th))
 
 
+def rotation_error(R1, R2):
+    """The orientation error of frame 1 against frame 2, world axes: the vee of the skew part
+    of R1 R2^T (sin of the angle times the axis; to first order the rotation vector from
+    frame 2 to frame 1, whose rate is omega_1 - omega_2). Polynomial: any backend."""
+    E = R1 @ R2.T
+    return 0.5 * np.array([E[2, 1] - E[1, 2], E[0, 2] - E[2, 0], E[1, 0] - E[0, 1]])
+
+
 def quaternion_multiply(a, b):
     """Hamilton product a b of quaternions stored (x, y, z, w): R(a b) = R(a) R(b)."""
     ea, wa, eb, wb = np.asarray(a[:3]), a[3], np.asarray(b[:3]), b[3]

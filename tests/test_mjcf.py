@@ -105,14 +105,15 @@ def test_tip_site_pose_matches_mujoco(tmp_path):
 
 def test_mujoco_testdata_model_free_bodies_and_warnings():
     """MuJoCo's own test model: free joints, balls, two hinges in one body, armature read,
-    plus what the model leaves out (gravcomp, an equality), each named in a warning."""
+    plus what the model leaves out (gravcomp), named in a warning; its weld equality becomes
+    a loop closure (tests/loops)."""
     path = next(p for p in sys.modules["mujoco"].__path__) + "/testdata/model.xml"
     with pytest.warns(RobotFileWarning) as rec:
         robot = soagen.load(path)
     text = [str(w.message) for w in rec]
     assert not any("armature is not modelled" in t for t in text) and robot.has_armature
     assert any("gravity compensation" in t for t in text)
-    assert any("equality constraints are not modelled" in t for t in text)
+    assert [c.kind for c in robot.closures] == ["weld"]
     m = mujoco.MjModel.from_xml_path(path)
     kinds = {"free": mujoco.mjtJoint.mjJNT_FREE, "spherical": mujoco.mjtJoint.mjJNT_BALL}
     for kind, mj in kinds.items():

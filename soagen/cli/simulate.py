@@ -148,6 +148,8 @@ def _robot(path, duration, dt, out, backend, code, controller, speed, seed, tip,
         raise SoagenError(f"{path}: --base: only for a floating robot (a free joint at the root, or --floating-base)")
     dt = _step(robot, dt, duration)
     dynamics = None
+    if robot.closures:                  # loops inside the robot: the generic loop_forward_dynamics
+        backend = "numpy"
     if backend == "generated":
         options = {"tip": tip, "floating_base": floating_base, "lock": locked()}
         dynamics = GeneratedRobotDynamics.for_robot(robot, robot.source, options, code=code,

@@ -16,8 +16,9 @@ import numpy as np
 
 from soagen.backend import NUMPY
 from soagen.closed_chain.arm import ArmTerms, block
+from soagen.dynamics.newton import gauss_newton, project_velocity
 from soagen.errors import SoagenError
-from soagen.spatial import cross, phi_CO, rotation_exp
+from soagen.spatial import cross, phi_CO, rotation_error, rotation_exp
 from soagen.tolerances import CLOSURE
 
 
@@ -39,8 +40,7 @@ def angular_error(grasp, R_tip, Rg, xp=NUMPY):
     otherwise (point contacts leave orientation free). Polynomial in the rotations, so it
     runs on any backend (the generated closure_constraints)."""
     if grasp.kind == "rigid":
-        E = R_tip @ Rg.T
-        return 0.5 * np.array([E[2, 1] - E[1, 2], E[0, 2] - E[2, 0], E[1, 0] - E[0, 1]])
+        return rotation_error(R_tip, Rg)
     if grasp.kind == "revolute":
         h = xp.constant(grasp.phi[:3, 0])
         return cross(Rg @ h, R_tip @ h)
@@ -91,17 +91,16 @@ def solve_closure(system, q, R_C, p_C, tol=CLOSURE, max_iter=60, residual=None):
     if residual is None:
         def residual(q, R, p):
             return closure_residual(system, q, R, p)
-    for _ in range(max_iter):
-        e, G = residual(q, R_C, p_C)
-        if np.abs(e).max() < tol:
-            return q, R_C, p_C
-        dx = -np.linalg.lstsq(G, e, rcond=None)[0]
-        q = q + dx[:system.n]
-        dX = dx[system.n:]
-        R_C = rotation_exp(dX[:3]) @ R_C
-        p_C = p_C + dX[3:]
-    raise SoagenError(f"{system.name}: the closure equations did not converge "
-                      f"(residual {np.abs(e).max():.2e}); check q0 and the object pose")
+    n = system.n
+
+    def moved(x, dx):
+        q, R, p = x
+        return q + dx[:n], rotation_exp(dx[n:n + 3]) @ R, p + dx[n + 3:]
+    x, e = gauss_newton(lambda x: residual(*x), (q, R_C, p_C), moved, tol, max_iter)
+    if x is None:
+        raise SoagenError(f"{system.name}: the closure equations did not converge "
+                          f"(residual {np.abs(e).max():.2e}); check q0 and the object pose")
+    return x
 
 
 def velocity_constraints(system, q, R_C, p_C):
@@ -121,8 +120,7 @@ def consistent_state(system, rng=None, spread=0.05, speed=0.5, torque=1.0):
     p_C = system.obj.p0 + 0.2 * spread * rng.standard_normal(3)
     q, R_C, p_C = solve_closure(system, q, R_C, p_C)
     G = velocity_constraints(system, q, R_C, p_C)
-    u = speed * rng.standard_normal(system.n + 6)
-    u = u - np.linalg.pinv(G) @ (G @ u)
+    u = project_velocity(G, speed * rng.standard_normal(system.n + 6))
     qd = u[:system.n]
     tau = torque * rng.standard_normal(system.n)
     return q, qd, tau

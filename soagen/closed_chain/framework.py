@@ -11,14 +11,17 @@ U = gamma + phi^c^T (a(C) - Jdot qd) (the derivative terms of (2.17)).
   (D) [A_P Lambda_P A_P^* + A_S Lambda_S A_S^*] f~ = A_P alpha~_P + A_S alpha~_S - U (3.11)
   (E) betadot_e = -M^-1 J^* A^* f~ (3.12)  (F) betadot = betadot_f + betadot_e
 
-The grasp forces are f(0) = A_P^* f~ = phi^c f~ (the force on the object)."""
+The grasp forces are f(0) = A_P^* f~ = phi^c f~ (the force on the object). Step (D) is the
+rank-revealing solve shared with the loops inside one robot (:mod:`soagen.dynamics.loops`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from soagen.backend import NUMPY
 from soagen.closed_chain import solve
 from soagen.closed_chain.result import from_forces
+from soagen.dynamics.loops import closure_forces
 from soagen.operators.chain import block_diag
 
 
@@ -36,7 +39,7 @@ def framework(ctx):
     jd = np.concatenate([t.jdot_qdot() for t in ctx.arms])
     U = np.concatenate(ctx.gamma) + Pc.T @ (ctx.a_stack() - jd)
     K = A_P @ Lam_P @ A_P.T + A_S @ MCinv @ A_S.T
-    ft = np.linalg.solve(K, A_P @ np.concatenate(alpha_f) + A_S @ beta_S_f - U)   # (D) (3.11)
+    ft = closure_forces(K, A_P @ np.concatenate(alpha_f) + A_S @ beta_S_f - U, NUMPY)   # (D) (3.11)
     f0 = A_P.T @ ft
     qdd = [q_f + t.delta(f)[0] for t, q_f, f in zip(ctx.arms, beta_f, solve.per_arm(f0))]   # (E), (F)
     beta_S = beta_S_f - MCinv @ (A_S.T @ ft)                               # (E), (F) secondary

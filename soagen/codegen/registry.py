@@ -78,12 +78,19 @@ def dims(robot, shape, nframes=1) -> tuple:
     if shape == "nv x b":
         return (nv, len(base_parameters(robot).names))
     return {"nv": (nv,), "nv x nv": (nv, nv), "6 x nv": (6, nv), "6": (6,), "6 x 6": (6, 6),
+            "3": (3,), "3 x nv": (3, nv), "4 x 4": (4, 4),
             "nv x 10 nb": (nv, 10 * robot.nb), "6 nc x 6 nc": (6 * nframes, 6 * nframes)}[shape]
 
 
 def _flat(outputs):
     """Several outputs, one after the other (row-major)."""
     return np.concatenate([np.asarray(o).reshape(-1) for o in outputs])
+
+
+def _at(values):
+    """The one value of a dict of frame values (the frame functions take one frame)."""
+    (value,) = values.values()
+    return value
 
 
 def _base_manifest(bp) -> dict:
@@ -174,6 +181,49 @@ ENTRIES = {e.name: e for e in (
           "I_xz, I_yz, I_zz about the body origin)",
           lambda r, x, xp, v, f, c: A.regressor(r, x["q"], x["qd"], x["qdd"], xp=xp),
           equations="docs/derivatives.md (D.17)-(D.18); Part I (3.18)", default=False, flexible=False),
+    # frames and centroidal quantities (soagen.dynamics.frames, soagen.dynamics.centroidal); when named
+    Entry("frame_placement", ("q",), (("T", "4 x 4"),),
+          "world transform T(q) of the tip frame (4 x 4, row-major)",
+          lambda r, x, xp, v, f, c: _at(A.frame_placements(r, x["q"], [f or r.tip], xp=xp)),
+          equations="Part I (3.1): the link transforms composed", default=False, frames="one",
+          frame_summary="world transform T(q) of frame {frame} (4 x 4, row-major)"),
+    Entry("frame_velocity", ("q", "qd"), (("V", "6"),),
+          "spatial velocity of the tip frame, world-aligned at its origin, angular first",
+          lambda r, x, xp, v, f, c: _at(A.frame_velocities(r, x["q"], x["qd"], [f or r.tip], xp=xp)),
+          equations="Part I (2.17), (2.25)", default=False, frames="one",
+          frame_summary="spatial velocity of frame {frame}, world-aligned at its origin, angular first"),
+    Entry("frame_acceleration", ("q", "qd", "qdd"), (("A", "6"),),
+          "classical acceleration of the tip frame without gravity, world-aligned at its origin, angular first",
+          lambda r, x, xp, v, f, c: _at(A.frame_accelerations(r, x["q"], x["qd"], x["qdd"], [f or r.tip], xp=xp)),
+          equations="Part I (3.15), (2.27)", default=False, frames="one",
+          frame_summary="classical acceleration of frame {frame} without gravity, world-aligned at its origin, "
+                        "angular first"),
+    Entry("center_of_mass", ("q",), (("com", "3"),),
+          "centre of mass c(q), world",
+          lambda r, x, xp, v, f, c: A.center_of_mass(r, x["q"], xp=xp),
+          equations="Part I (a.44): the composite inertias of the roots", default=False, flexible=False),
+    Entry("com_jacobian", ("q",), (("Jcom", "3 x nv"),),
+          "centre-of-mass Jacobian J_com(q): c-dot = J_com qd",
+          lambda r, x, xp, v, f, c: A.com_jacobian(r, x["q"], xp=xp),
+          equations="the linear rows of A_G over the mass; soagen derive centroidal", default=False,
+          flexible=False),
+    Entry("centroidal_momentum_matrix", ("q",), (("AG", "6 x nv"),),
+          "centroidal momentum matrix A_G(q): h_G = A_G qd about the centre of mass, world-aligned, angular first",
+          lambda r, x, xp, v, f, c: A.centroidal_momentum_matrix(r, x["q"], xp=xp),
+          equations="A_G = phi(G, O) E^T phi R H^T (soagen derive centroidal); Part I (a.44)", default=False,
+          flexible=False),
+    Entry("centroidal_bias", ("q", "qd"), (("AGdqd", "6"),),
+          "A_G-dot qd: the centroidal momentum's rate at qdd = 0 without gravity",
+          lambda r, x, xp, v, f, c: A.centroidal_bias(r, x["q"], x["qd"], xp=xp),
+          equations="the RNE's base force at qdd = 0, shifted to G (soagen derive centroidal); Part I (3.17)",
+          default=False, flexible=False),
+    # loops inside the robot (soagen.dynamics.loops); when named
+    Entry("loop_forward_dynamics", ("q", "qd", "tau"), (("qdd", "nv"),),
+          "joint accelerations of the closed system (the robot's loop closures held, the state on them; "
+          "a tree's forward dynamics without closures)",
+          lambda r, x, xp, v, f, c: A.loop_forward_dynamics(r, x["q"], x["qd"], x["tau"], xp=xp),
+          equations="framework paper Section 3, steps (A)-(F): (3.7), (3.10)-(3.12); the closures' "
+                    "independent rows", default=False, needs_minv=True, flexible=False),
     Entry("base_regressor", ("q", "qd", "qdd"), (("Yb", "nv x b"),),
           "base regressor Y_b: tau = Y_b pi_b with the base parameters pi_b = K pi "
           "(manifest: names and regrouping)",
@@ -197,7 +247,7 @@ def algorithms_help() -> str:
     """The ``--algorithms`` help: every function, the default set and the others."""
     return ("Comma-separated functions to generate: " + ", ".join(DEFAULT)
             + f" ('all': these {len(DEFAULT)}); and, when named, " + ", ".join(NAMED)
-            + " (docs/derivatives.md); 'all' combines with them: all,regressor. "
+            + "; 'all' combines with them: all,regressor. "
             "docs/codegen.md lists what each computes.")
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from soagen.dynamics import flexible
+from soagen.dynamics.frames import at_frame, world
 from soagen.dynamics.kinematics import frame_pose, world_poses
 from soagen.dynamics.sweeps import ZETA, anticausal_propagate
-from soagen.spatial import cross, phiT_motion
+from soagen.spatial import cross
 
 
 def ancestors(robot, body):
@@ -23,10 +23,6 @@ def ancestors(robot, body):
         path.append(body)
         body = robot.bodies[body].parent
     return path[::-1]
-
-
-def _world(R, x):
-    return np.concatenate([R @ x[:3], R @ x[3:]])
 
 
 def jacobian(s, frame=None):
@@ -39,7 +35,7 @@ def jacobian(s, frame=None):
     path = ancestors(robot, frame.body)
     for n, i in enumerate(path):
         Rb, ob = poses[i]
-        S = _world(Rb, s.H[i].T if not robot.bodies[i].m else _columns(s, path, n, frame))
+        S = world(Rb, s.H[i].T if not robot.bodies[i].m else _columns(s, path, n, frame))
         l = o_tip - ob                                    # l(k, 0)
         J[:, robot.v_slice(i)] = np.concatenate([S[:3], S[3:] + cross(S[:3], l)])
     return J
@@ -60,23 +56,11 @@ def _columns(s, path, n, frame):
 
 def jacobian_dot_qd(s, frame=None):
     """Jdot qdot = B^T phi^T a + a(0): the tip acceleration at qdd = 0 without gravity
-    (``s`` must be prepared with gravity=False)."""
+    (``s`` must be prepared with gravity=False), the frame's classical acceleration of
+    :mod:`soagen.dynamics.frames` with alpha = zeta = phi^T a."""
     robot, xp = s.robot, s.xp
     frame = frame or robot.tip
     zeta = anticausal_propagate(s, s.a, "zeta", ZETA)
-    k = frame.body
-    w = s.V[k][:3]
-    nf = s.frame_node(frame)
-    if nf is None:
-        r = xp.constant(frame.r)
-        z = zeta[k][:6] if robot.bodies[k].m else zeta[k]
-        alpha0 = phiT_motion(xp.eye(3), r, z)             # B^T phi^T a
-        alpha0 = alpha0 + np.concatenate([xp.zeros(3), cross(w, cross(w, r))])   # + a(0)
-        return _world(world_poses(robot, s.X, xp)[k][0], alpha0)
-    # a frame on a node of a flexible body: the node frame's motion (F.6)
-    r, etad = s.frame_origin(frame, nf), s.V[k][6:]
-    node_vel = nf.U @ etad
-    rate = flexible.node_rate(robot.bodies[k].flex, nf.node, etad, nf.U, nf.Pi, nf.r, nf.theta, nf.c, xp)
-    alpha0 = phiT_motion(nf.R, r, zeta[k][:6] + nf.U @ zeta[k][6:]) \
-        + flexible.attached_bias(nf.R, r, w, phiT_motion(nf.R, r, node_vel), rate, xp.zeros(6))
-    return _world(world_poses(robot, s.X, xp)[k][0] @ nf.R, alpha0)
+    R, alpha0 = at_frame(s, frame, zeta[frame.body], acceleration=True)
+    Rb = world_poses(robot, s.X, xp)[frame.body][0]
+    return world(Rb if R is None else Rb @ R, alpha0)

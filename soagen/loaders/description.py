@@ -80,6 +80,7 @@ class Description:
     gravity: np.ndarray
     tip: TipSpec | None = None
     notes: list = field(default_factory=list)   # (element, problem): warnings found by the parser
+    closures: list = field(default_factory=list)   # loop closures (soagen.loaders.closures.ClosureSpec)
 
 
 def expand_universal(d: Description) -> Description:
@@ -195,9 +196,21 @@ def build(d: Description, tip: str | None = None, strict: bool = False) -> Robot
         bodies, frames, tip = attach_to_nodes(d, bodies, frames, tip, notes)
     robot = Robot(name=d.name, source=str(d.path), base=root, bodies=index_bodies(bodies),
                   frames=frames, tip=tip, gravity=_frozen(d.gravity))
+    if d.closures:
+        robot = with_closures(d, robot, layout.owner)
     check_invertible(robot, notes)
     report(d.path, notes, strict)
     return robot
+
+
+def with_closures(d: Description, robot: Robot, owner) -> Robot:
+    """The robot with the description's loop closures (:mod:`soagen.loaders.closures`)."""
+    from soagen.loaders.closures import resolve
+
+    if robot.is_flexible:
+        raise RobotFileError(d.path, d.closures[0].where, "loop closures on a robot with flexible bodies "
+                             "are not supported")
+    return replace(robot, closures=resolve(d.path, d.closures, owner, robot))
 
 
 def check_values(d: Description):

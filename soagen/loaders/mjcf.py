@@ -23,10 +23,13 @@ Mapping (docs/robot-format.md, "MJCF"):
   with ``springref`` (``jnt_stiffness``, ``qpos_spring``) are its passive forces
   -d qd - k (q - q_spring), MuJoCo's ``qfrc_damper`` and ``qfrc_spring`` (not read where
   ``<flag spring="disable"/>`` or ``damper="disable"`` switches them off);
-* what the model leaves out is named in one warning line per kind (:func:`unmodelled`):
-  friction loss, gravity compensation, fluid forces, tendons, deformable (flex) bodies,
-  actuators, contacts, equality constraints, and MuJoCo's nonlinear passive forces (joint limits, as in URDF,
-  are not part of the model and not named).
+* ``connect`` and ``weld`` equality constraints become loop closures of the robot
+  (:func:`equality_constraints`);
+* what the model leaves out is named in one warning line per kind (:func:`unmodelled`,
+  :func:`equality_constraints`): friction loss, gravity compensation, fluid forces, tendons,
+  deformable (flex) bodies, actuators, contacts, the other equality constraints, and
+  MuJoCo's nonlinear passive forces (joint limits, as in URDF, are not part of the model
+  and not named).
 """
 
 from __future__ import annotations
@@ -119,11 +122,53 @@ def parse(path) -> Description:
         joints.append(JointSpec(f"{sname}_site", f"<site name={sname!r}>", "fixed", frame_of[b], sname,
                                 _rotation(m.site_quat[s]), m.site_pos[s] - anchor[b], np.array([0.0, 0.0, 1.0])))
     notes += unmodelled(m, name)
-    if m.neq:
-        notes.append(("<equality>", f"{m.neq} equality constraints are not modelled (soagen reads the open tree)"))
+    closures, others = equality_constraints(m, body_names, anchor)
+    notes += others
     model_name = name(mujoco.mjtObj.mjOBJ_MODEL, 0, "")
     model_name = path.stem if model_name in ("", "MuJoCo Model") else model_name
-    return Description(str(path), model_name, links, joints, gravity(m), notes=notes)
+    return Description(str(path), model_name, links, joints, gravity(m), notes=notes, closures=closures)
+
+
+EQUALITY = {0: "connect", 1: "weld", 2: "joint", 3: "tendon", 4: "flex", 5: "flexvert", 6: "flexstrain",
+            7: "distance"}                           # mjtEq
+
+
+def equality_constraints(m, body_names, anchor):
+    """(closures, notes): the compiled model's active ``connect`` and ``weld`` equality
+    constraints as loop closures (:class:`~soagen.loaders.closures.ClosureSpec`), and one
+    note per kind of the others (joint, tendon, flex couplings and inactive ones: not
+    modelled). MuJoCo has completed the data at compile time: a connect's eq_data is the
+    anchor in body1's frame, then the same point in body2's frame at qpos0; a weld's is the
+    anchor in body2's frame, the same point in body1's frame and body2's orientation in
+    body1's frame (quaternion w x y z), and a torque scale. Between sites, the sites' own frames (points) are held together.
+    MuJoCo imposes them softly (solref, solimp); soagen as exact constraints."""
+    import mujoco
+
+    from soagen.loaders.closures import ClosureSpec
+
+    closures, other = [], {}
+    for e in range(m.neq):
+        kind = EQUALITY.get(int(m.eq_type[e]), f"type {int(m.eq_type[e])}")
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_EQUALITY, e) or f"equality{e}"
+        if kind not in ("connect", "weld") or not m.eq_active0[e]:
+            key = kind if m.eq_active0[e] else f"inactive {kind}"
+            other[key] = other.get(key, 0) + 1
+            continue
+        ids, data = (int(m.eq_obj1id[e]), int(m.eq_obj2id[e])), np.asarray(m.eq_data[e], dtype=float)
+        if int(m.eq_objtype[e]) == int(mujoco.mjtObj.mjOBJ_SITE):
+            bodies = [int(m.site_bodyid[s]) for s in ids]
+            X1, X2 = ((_rotation(m.site_quat[s]), np.array(m.site_pos[s], dtype=float)) for s in ids)
+        elif kind == "connect":
+            bodies = list(ids)
+            X1, X2 = (np.eye(3), data[0:3]), (np.eye(3), data[3:6])
+        else:                               # weld: body2's axes at the anchor, and where body1 holds them
+            bodies = list(ids)
+            X1, X2 = (_rotation(data[6:10]), data[3:6]), (np.eye(3), data[0:3])
+        (l1, X1), (l2, X2) = ((body_names[b], (R, r - anchor[b])) for b, (R, r) in zip(bodies, (X1, X2)))
+        closures.append(ClosureSpec(name, f"<{kind} name={name!r}>", kind, l1, l2, X1, X2))
+    notes = [("<equality>", f"{n} {k} equality constraint{'s' if n > 1 else ''} not modelled "
+              "(soagen models connect and weld as loop closures)") for k, n in sorted(other.items())]
+    return closures, notes
 
 
 DOF_COUNT = {0: 6, 1: 3, 2: 1, 3: 1}          # dofs per mjtJoint

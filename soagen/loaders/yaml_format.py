@@ -11,8 +11,8 @@ from soagen.loaders import fields
 from soagen.loaders.description import Description, JointSpec, LinkSpec, TipSpec
 from soagen.loaders.yamlfile import read_yaml
 
-TOP_KEYS = {"name", "description", "source", "gravity", "links", "joints", "tip"}
-OVERLAY_KEYS = {"name", "description", "overlay", "flexible", "springs", "armature"}
+TOP_KEYS = {"name", "description", "source", "gravity", "links", "joints", "tip", "loops"}
+OVERLAY_KEYS = {"name", "description", "overlay", "flexible", "springs", "armature", "loops"}
 LINK_KEYS = {"name", "mass", "com", "inertia", "inertial_frame", "flexible"}
 SPRING_KEYS = {"stiffness", "damping", "rest", "actuated"}
 JOINT_KEYS = {"name", "type", "parent", "child", "xyz", "rpy", "rotation", "axis", "axis2", "armature"} | SPRING_KEYS
@@ -36,7 +36,16 @@ def parse(path, parse_base=None) -> Description:
     name = doc.get("name", path.stem)
     if not isinstance(name, str):
         raise RobotFileError(path, "name", "must be a string")
-    return Description(str(path), name, links, joints, gravity, tip)
+    return Description(str(path), name, links, joints, gravity, tip, closures=_loops(path, doc))
+
+
+def _loops(path, doc):
+    """The loop closures of the ``loops`` key (:mod:`soagen.loaders.closures`)."""
+    if "loops" not in doc:
+        return []
+    from soagen.loaders.closures import parse_yaml
+
+    return parse_yaml(path, doc["loops"])
 
 
 def _list(path, where, value):
@@ -128,8 +137,9 @@ def _armature(path, where, value):
 def parse_overlay(path, doc, parse_base) -> Description:
     """An overlay: another robot file (``overlay:``, relative to this one; URDF, YAML,
     xacro or MJCF) with some links made flexible (``flexible: {LINK: {...}}``) and some
-    joints made spring-damper joints (``springs: {JOINT: {stiffness, damping, rest, actuated}}``)
-    and rotor inertias (``armature: {JOINT: J_m}``)."""
+    joints made spring-damper joints (``springs: {JOINT: {stiffness, damping, rest, actuated}}``),
+    rotor inertias (``armature: {JOINT: J_m}``) and loop closures added (``loops:``,
+    :mod:`soagen.loaders.closures`)."""
     from dataclasses import replace
     from pathlib import Path
 
@@ -164,7 +174,8 @@ def parse_overlay(path, doc, parse_base) -> Description:
     name = doc.get("name", f"{d.name}_flexible")
     if not isinstance(name, str):
         raise RobotFileError(path, "name", "must be a string")
-    return replace(d, name=name, path=str(path))     # the model's source is the overlay the user loaded
+    return replace(d, name=name, path=str(path),     # the model's source is the overlay the user loaded
+                   closures=list(d.closures) + _loops(path, doc))
 
 
 def _tip(path, d):

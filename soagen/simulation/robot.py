@@ -61,15 +61,25 @@ class RobotTrajectory:
     base: str | None = None    # a floating robot's base: "held" or "free"; None: fixed base
 
 
+LOOP_BAUMGARTE = 50.0
+"""w (rad/s) of the Baumgarte term that holds a robot with loop closures on them: the
+closure errors obey e'' + 2 w e' + w^2 e = 0 (critically damped), fast against the motion
+and slow against the RK4 step (w dt = 0.1 at the default 2 ms)."""
+
+
 class NumpyRobotDynamics:
-    """The generic algorithms (forward dynamics by ``method``, FD1-FD4)."""
+    """The generic algorithms (forward dynamics by ``method``, FD1-FD4; a robot with loop
+    closures: the closed system's, :func:`soagen.algorithms.loop_forward_dynamics`, held on
+    its closures by the Baumgarte term :data:`LOOP_BAUMGARTE`)."""
 
     def __init__(self, robot, method="fd1"):
-        self.robot, self.method = robot, method
+        self.robot, self.method = robot, method if not robot.closures else "loops (framework (3.11)-(3.12))"
 
     def forward_dynamics(self, q, v, tau):
         from soagen import algorithms as alg
 
+        if self.robot.closures:
+            return alg.loop_forward_dynamics(self.robot, q, v, tau, baumgarte=LOOP_BAUMGARTE)
         return alg.forward_dynamics(self.robot, q, v, tau, method=self.method)
 
     def gravity(self, q):
@@ -85,6 +95,9 @@ class GeneratedRobotDynamics:
     method = "generated C"
 
     def __init__(self, robot, lib):
+        if robot.closures:
+            raise SoagenError(f"{robot.name}: the generated forward dynamics is the open tree's; a robot with "
+                              "loop closures is simulated with the generic algorithms (--backend numpy)")
         have = lib.manifest["functions"]
         if (have.get("forward_dynamics", {}).get("inputs") != ["q", "qd", "tau"] or "bias_forces" not in have
                 or lib.manifest.get("nq") != robot.nq or lib.manifest.get("nv") != robot.nv):
@@ -163,6 +176,8 @@ class RobotSimulator:
                                                   np.zeros(b.m, dtype=bool)]) for b in r.bodies])
         q = r.neutral_configuration() + np.where(one_dof, spread * rng.standard_normal(r.nq), 0.0)
         v = speed * rng.standard_normal(r.nv) * self.moving
+        if r.closures:                                    # start on the loop closures
+            q, v = alg.consistent_loop_state(r, q, v)
         a = self.actuated
         self.q_ref = q
         self.M_a = np.linalg.inv(alg.inverse_mass_matrix(r, q)[np.ix_(a, a)])

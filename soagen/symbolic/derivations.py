@@ -383,9 +383,69 @@ def _armature():
     ]
 
 
+def _centroidal():
+    Et = "\\mathcal{E}^T"
+    return "The centroidal momentum matrix A_G from the composite-body recursion (a.44)", [
+        Para("Orin and Goswami's centroidal momentum matrix $A_G$ (\"Centroidal momentum matrix of a humanoid "
+             "robot\", IROS 2008) in operator form. The spatial momentum of all links about the base point "
+             "$O = O(N+1)$ is $h_O = \\sum_k \\phi(N+1,k)M(k)V(k)$; with $V = \\phi^TH^T\\dot\\theta$ (2.11) and "
+             f"${Et}$, whose only block is $\\phi(N+1,N)$ (Part I (3.8)), so that ${Et}\\phi$ has the blocks "
+             "$\\phi(N+1,k)$, it is $h_O = \\mathcal{E}^T\\phi M\\phi^TH^T\\dot\\theta$. The composite inertias "
+             "come from one sweep:"),
+        Rec("composite sweep (a.44) with psi = phi, tip to base",
+            ("R(0) = 0,\\; R(k) = \\phi(k,k-1)R(k-1)\\phi^T(k,k-1) + M(k)\\qquad k = 1..N",),
+            check=("R - Ephi@R@Ephi.T", "M"), record="D-a.44"),
+        Chain("h_O", lhs_expr="E.T@phi@M@phi.T@H.T@thd", steps=(
+            Step(f"{Et}\\phi(R - \\mathcal{{E}}_\\phi R\\mathcal{{E}}_\\phi^T)\\phi^TH^T\\dot\\theta",
+                 why="(a.44) read as $M = R - \\mathcal{E}_\\phi R\\mathcal{E}_\\phi^T$",
+                 expr="E.T@phi@(R - Ephi@R@Ephi.T)@phi.T@H.T@thd", record="D-a.44"),
+            Step(f"{Et}[\\phi R\\phi^T - (\\phi - I)R(\\phi - I)^T]H^T\\dot\\theta",
+                 why="framework (2.4): $\\phi\\mathcal{E}_\\phi = \\phi - I$",
+                 expr="E.T@(phi@R@phi.T - (phi - I)@R@(phi - I).T)@H.T@thd"),
+            Step(f"{Et}\\phi RH^T\\dot\\theta + {Et}R\\tilde\\phi^TH^T\\dot\\theta",
+                 why="expand; (a.3): $\\tilde\\phi = \\phi - I$",
+                 expr="E.T@phi@R@H.T@thd + E.T@R@phi_t.T@H.T@thd"))),
+        Para(f"The second term vanishes: ${Et}$ reads the rows of the links on the base, and row $k$ of "
+             "$R\\tilde\\phi^T$ holds $R(k)\\phi^T(l,k)$ for the links $l$ strictly inboard of $k$, which a "
+             "link on the base does not have. (This is a fact about the shape of $\\mathcal{E}$, not one of the "
+             "relations of the N-free algebra; the tests check it block by block for N = 1..4 and, on trees, "
+             "against the dense operators.) So the momentum about $O$ is read off the composite inertias, one "
+             "block per joint, $A_O = \\mathcal{E}^T\\phi RH^T$:\n\n"
+             "$$A_O(l) = \\phi(N+1,l)R(l)H^T(l),\\qquad l = 1..N,$$\n\n"
+             "and the whole robot's inertia about $O$ likewise, $\\mathcal{E}^T\\phi M\\phi^T\\mathcal{E} = "
+             "\\phi(N+1,N)R(N)\\phi^T(N+1,N)$ (on a tree the sum over the links on the base): its mass $m$ and "
+             "first moment $h = mc$ give the centre of mass $c$. Shifted to the centre of mass $G$ by "
+             "$\\phi(G,O)$, the shift (3.1) with $l(G,O) = O - G$, world-aligned: $A_G = \\phi(G,O)A_O$, "
+             "column block $l$ is $\\phi(G,l)R(l)H^T(l)$, and the linear rows of $A_G$ are $mJ_{com}$ (the "
+             "linear momentum is $m\\dot c$). Every column costs one shift: $O(N)$ in all, against the "
+             "$O(N^2)$ walk of the mass matrix (Corollary A.1) that this replaces."),
+        Para("**The rate** $\\dot A_G\\dot\\theta$. The RNE's forces (3.17), without gravity and $f(0) = 0$:"),
+        Rec("the force sweep (2.28)-(2.29), tip to base",
+            ("f(0) = 0,\\; f(k) = \\phi(k,k-1)f(k-1) + M(k)\\alpha(k) + b(k)\\qquad k = 1..N",),
+            check=("composite_forces(M@alpha + b + B@f0)", "phi@(M@alpha + b + B@f0)"),
+            let=(("alpha", "accelerations(thdd, a)"),), record="I-3.17"),
+        Para(f"The force at the base, ${Et}f = \\phi(N+1,N)f(N)$, is the rate of the momentum about the fixed "
+             "point $O$; with $\\alpha = \\phi^T(H^T\\ddot\\theta + a)$ (3.15) the same step as above splits it:"),
+        Chain(f"{Et}\\phi(M\\phi^T(H^T\\ddot\\theta + a) + b)",
+              lhs_expr="E.T@phi@(M@phi.T@(H.T@thdd + a) + b)", steps=(
+                  Step(f"{Et}\\phi M\\phi^TH^T\\ddot\\theta + {Et}\\phi(M\\phi^Ta + b)", why="expand",
+                       expr="E.T@phi@M@phi.T@H.T@thdd + E.T@phi@(M@phi.T@a + b)"),
+                  Step(f"{Et}\\phi RH^T\\ddot\\theta + {Et}R\\tilde\\phi^TH^T\\ddot\\theta + "
+                       f"{Et}\\phi(M\\phi^Ta + b)",
+                       why="the chain above, with $\\ddot\\theta$ for $\\dot\\theta$",
+                       expr="E.T@phi@R@H.T@thdd + E.T@R@phi_t.T@H.T@thdd + E.T@phi@(M@phi.T@a + b)"))),
+        Para("so $\\dot h_O = A_O\\ddot\\theta + \\mathcal{E}^T\\phi(M\\phi^Ta + b)$. About the moving centre of "
+             "mass, $\\dot h_G = \\phi(G,O)\\dot h_O$ (the extra term $-\\dot c\\times m\\dot c$ vanishes), so "
+             f"$\\dot A_G\\dot\\theta = \\phi(G,O)\\,{Et}\\phi(M\\phi^Ta + b)$: the RNE's base force at "
+             "$\\ddot\\theta = 0$ without gravity, shifted to $G$ (soagen.dynamics.centroidal; checked against "
+             "Pinocchio's computeCentroidalMap and computeCentroidalMapTimeVariation on TALOS, G1, ANYmal, Solo12, "
+             "UR5 and Panda)."),
+    ]
+
+
 TOPICS = {"fact-4.1": _fact41, "fact-4.2": _fact42, "theorem-4.1": _thm41,
           "minv-recursions": _minv, "rne": _rne, "fd4": _fd4, "derivatives": _derivatives, "armature": _armature,
-          "planar2": None}
+          "centroidal": _centroidal, "planar2": None}
 TOPIC_HELP = {
     "fact-4.1": "Part I Fact 4.1 (4.11): M = (I + H Phi L) D (I + H Phi L)^T, via (a.13) and (a.48)",
     "fact-4.2": "Part I Fact 4.2 (4.14): (I + H Phi L)^-1 = I - H Psi L, via (a.27), (a.16)",
@@ -395,5 +455,6 @@ TOPIC_HELP = {
     "fd4": "Algorithm FD4: from (3.19), Theorem 4.1, (a.35), (a.50) to the 3-sweep recursion (5.16)-(5.17)",
     "derivatives": "derivatives of inverse/forward dynamics and the Coriolis matrix (D.10)-(D.19), each step proved",
     "armature": "rotor inertia: D(k) = H P H^T + J_m, and Fact 4.1, Fact 4.2, Theorem 4.1 with it (M + J_m)",
+    "centroidal": "the centroidal momentum matrix A_G and A_G-dot qd from the composite-body recursion (a.44)",
     "planar2": "closed-form M(q), C(q, qd), gravity of a 2-link planar arm (robot file, default robots/planar2.yaml)",
 }

@@ -14,7 +14,8 @@ N = 1..3.
 
 Topics (:mod:`soagen.symbolic.derivations`): fact-4.1, fact-4.2, theorem-4.1,
 minv-recursions, rne, fd4, derivatives (docs/derivatives.md (D.10)-(D.19)), armature (rotor
-inertia in the factorization), planar2 (closed forms, :mod:`soagen.symbolic.closed_form`).
+inertia in the factorization), centroidal, planar2 (closed forms,
+:mod:`soagen.symbolic.closed_form`).
 """
 
 from __future__ import annotations

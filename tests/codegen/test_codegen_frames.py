@@ -36,6 +36,12 @@ def _reference(robot, name, frame, args):
         return A.jacobian(robot, args["q"], frame=frame)
     if name == "jacobian_dot_qd":
         return A.jacobian_dot_qd(robot, args["q"], args["qd"], frame=frame)
+    if name == "frame_placement":
+        return A.frame_placements(robot, args["q"], [frame])[frame]
+    if name == "frame_velocity":
+        return A.frame_velocities(robot, args["q"], args["qd"], [frame])[frame]
+    if name == "frame_acceleration":
+        return A.frame_accelerations(robot, args["q"], args["qd"], args["qdd"], [frame])[frame]
     return A.op_space_inverse_inertia(robot, args["q"], frame=frame)
 
 
@@ -160,7 +166,7 @@ def test_panda_with_fingers_named_frames(tmp_path):
     assert [f.name for f in leaf_frames(robot)] == ["panda_leftfinger", "panda_rightfinger"]
     frames = ["panda_hand", "panda_link7"]
     manifest, lib, py = build(robot, path, tmp_path, algorithms=list(AT_A_FRAME), frames=frames)
-    assert len(manifest["functions"]) == 6
+    assert len(manifest["functions"]) == 2 * len(AT_A_FRAME)
     _check_frame_functions(robot, manifest, lib, py, frames)
 
 

@@ -68,6 +68,14 @@ NOT_WATCHED = {
                    "their chains (docs/derivations/armature.md proves the factorization with it for every N; the "
                    "dense operators and Pinocchio check it)",
     "flexible.py": "the modal kinematics of flexible bodies (framework Section 4 is the nodal form, proved apart)",
+    "frames.py": "frame placements, velocities and classical accelerations from the link poses, V and alpha: element "
+                 "level (shifts, cross products), checked against Pinocchio, the dense operators, central differences",
+    "centroidal.py": "the composite inertias and RNE forces (watched in composite.py, rne.py) shifted to the centre of "
+                     "mass: element level, checked against Pinocchio and the dense operators (soagen derive centroidal)",
+    "loops.py": "a composition of FD2, the frame accelerations, Lambda at the frames and the correction (framework steps "
+                "(A)-(F)) with a dense solve of (3.11): checked against the KKT system, the corrected (3.13) on the "
+                "dense operators and Pinocchio's constraintDynamics",
+    "newton.py": "Gauss-Newton and the velocity projection onto closures: numerics, not a sweep of the papers",
 }
 # ChainOps operators the constructor computes with the code (soagen.symbolic.chain)
 BUILT_BY_CODE = {"U": "upsilon", "R": "composite_inertias", "Bcor_c": "composite_inertias"}

@@ -17,8 +17,16 @@ from soagen.model import Robot
 SUFFIXES = (".yaml", ".yml", ".urdf", ".xacro", ".xml")
 
 
+class XacroArgs(dict):
+    """{NAME: VALUE} of a xacro file's arguments; ``used`` turns True when xacro expands
+    a file with them (:func:`soagen.loaders.xacro.expand`), so that arguments given for a
+    file that is not xacro are refused, not ignored."""
+
+    used = False
+
+
 def load(path, tip: str | None = None, floating_base: bool = False, strict: bool = False,
-         lock=()) -> Robot:
+         lock=(), xacro_args=None) -> Robot:
     """Load a robot file into a validated model.
 
     ``path``: a ``.yaml``/``.yml``, ``.urdf``, ``.xacro`` (``.urdf.xacro``) or MJCF
@@ -28,14 +36,19 @@ def load(path, tip: str | None = None, floating_base: bool = False, strict: bool
     file's root link (Part I Appendix B: the mobile base), as Pinocchio's
     ``JointModelFreeFlyer`` root does. ``lock``: joints to make fixed, each ``NAME`` or
     ``NAME=VALUE`` (NAME may be a pattern such as ``'*Finger*'``; default value: the
-    neutral position), merged like the file's fixed joints. Dubious but finite data (an
-    inertia violating the triangle inequality) gives a
+    neutral position), merged like the file's fixed joints. ``xacro_args``: {NAME: VALUE}
+    for a xacro file's ``<xacro:arg>`` (``xacro FILE NAME:=VALUE``). Dubious but finite
+    data (an inertia violating the triangle inequality, an unknown URDF element) gives a
     :class:`~soagen.errors.RobotFileWarning`; ``strict=True`` refuses it instead."""
     from soagen.loaders.bundled import resolve
     from soagen.loaders.description import build, lock_joints, with_floating_base
 
     path = resolve(path)
-    d = parse(path)
+    args = XacroArgs(xacro_args or {})
+    d = parse(path, args)
+    if args and not args.used:
+        raise RobotFileError(path, "file", f"xacro arguments ({', '.join(args)}) for a file that xacro does not "
+                             "expand")
     if isinstance(lock, str):
         lock = [lock]
     if lock:
@@ -45,23 +58,23 @@ def load(path, tip: str | None = None, floating_base: bool = False, strict: bool
     return build(d, tip=tip, strict=strict)
 
 
-def parse(path: Path):
+def parse(path: Path, xacro_args=None):
     """The description of a robot file, by its suffix (an overlay YAML reads its base
-    file with this function too)."""
+    file with this function too, with the same ``xacro_args``)."""
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
         from soagen.loaders import yaml_format
 
-        return yaml_format.parse(path, parse_base=parse)
+        return yaml_format.parse(path, parse_base=lambda base: parse(base, xacro_args))
     if suffix == ".xacro":
         from soagen.loaders import urdf
         from soagen.loaders.xacro import expand
 
-        return urdf.parse(path, expand(path))
+        return urdf.parse(path, expand(path, xacro_args))
     if suffix == ".urdf" or (suffix == ".xml" and _root_tag(path) != "mujoco"):   # a URDF saved as .xml
         from soagen.loaders import urdf
 
-        return urdf.parse(path)
+        return urdf.parse(path, xacro_args=xacro_args)
     if suffix == ".xml":                    # MJCF (<mujoco>)
         from soagen.loaders import mjcf
 

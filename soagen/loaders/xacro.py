@@ -12,10 +12,11 @@ import contextlib
 import io
 
 from soagen.errors import RobotFileError
+from soagen.loaders import XacroArgs
 
 
-def expand(path) -> str:
-    """The URDF text that ``xacro FILE`` prints."""
+def expand(path, args=None) -> str:
+    """The URDF text that ``xacro FILE NAME:=VALUE ...`` prints, ``args`` = {NAME: VALUE}."""
     try:
         import xacro
     except ImportError:
@@ -23,8 +24,10 @@ def expand(path) -> str:
                              "or install the xacro package (pip install soagen[xacro])") from None
     with contextlib.redirect_stderr(io.StringIO()):          # xacro prints its own warnings
         try:
-            doc = xacro.process_file(str(path))
+            doc = xacro.process_file(str(path), mappings=dict(args or {}))
         except Exception as err:   # xacro evaluates ${...} as Python: any exception is the file's
             text = " ".join(str(err).split()) or type(err).__name__
             raise RobotFileError(path, "xacro", f"expansion failed: {text[:300]}") from None
+    if isinstance(args, XacroArgs):
+        args.used = True
     return doc.toxml()

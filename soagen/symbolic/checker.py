@@ -1214,18 +1214,32 @@ def check_dir(directory, axioms_dir=None) -> list:
     return out
 
 
+def shipped_certificates():
+    """The certificates soagen carries: their copy in the installed wheel
+    (soagen/certificates), else docs/certificates of the repository; else that path
+    relative to the current directory."""
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parents[1]
+    for d in (here / "certificates", here.parent / "docs" / "certificates"):
+        if d.is_dir():
+            return d
+    return Path("docs/certificates")
+
+
 def main(argv) -> int:
     """python -m soagen.symbolic.checker [PATH] [--axioms DIR]: PATH a certificate or a
-    directory of them (default docs/certificates); exit 0 when all are valid, 1 when one
-    is not, 2 for a command-line error."""
+    directory of them (default: the certificates soagen carries); exit 0 when all are
+    valid, 1 when one is not, 2 for a command-line error."""
     import argparse
     from pathlib import Path
 
     parser = argparse.ArgumentParser(
         prog="python -m soagen.symbolic.checker",
         description="Check soagen certificates against their pinned axioms, with nothing of the proof engine.")
-    parser.add_argument("path", nargs="?", default="docs/certificates", type=Path,
-                        help="a certificate file, or a directory of them (default: %(default)s)")
+    parser.add_argument("path", nargs="?", default=shipped_certificates(), type=Path,
+                        help="a certificate file, or a directory of them (default: %(default)s, the "
+                             "certificates soagen carries)")
     parser.add_argument("--axioms", metavar="DIR", type=Path, default=None,
                         help="the directory of the axioms files (default: the certificates' own)")
     args = parser.parse_args(argv)

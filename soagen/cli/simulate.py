@@ -239,7 +239,12 @@ def _robot(path, duration, dt, out, backend, code, controller, speed, seed, base
     from soagen import output_dir
     from soagen.cli.options import given
     from soagen.errors import SoagenError
-    from soagen.simulation.robot import GeneratedRobotDynamics, RobotSimulator, energies, write_robot_trajectory
+    from soagen.simulation.robot import (
+        GeneratedRobotDynamics,
+        RobotSimulator,
+        energies,
+        write_robot_trajectory,
+    )
     from soagen.simulation.robot_plots import plot_energy, plot_robot_trajectory
 
     robot = load.load(path)

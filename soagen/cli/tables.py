@@ -52,7 +52,14 @@ def table(title, columns, rows):
 
 
 def _width(text):
-    """The printed width of a cell (its rich markup, such as [green]...[/], not counted)."""
+    """The printed width of a cell (its rich markup, such as [green]...[/], not counted;
+    brackets that are not markup are)."""
+    from rich.errors import MarkupError
     from rich.text import Text
 
-    return Text.from_markup(text).cell_len if "[" in text else len(text)
+    if "[" not in text:
+        return len(text)
+    try:
+        return Text.from_markup(text).cell_len
+    except MarkupError:
+        return len(text)

@@ -17,14 +17,6 @@ from soagen.model import Robot
 SUFFIXES = (".yaml", ".yml", ".urdf", ".xacro", ".xml")
 
 
-class XacroArgs(dict):
-    """{NAME: VALUE} of a xacro file's arguments; ``used`` turns True when xacro expands
-    a file with them (:func:`soagen.loaders.xacro.expand`), so that arguments given for a
-    file that is not xacro are refused, not ignored."""
-
-    used = False
-
-
 def load(path, tip: str | None = None, floating_base: bool = False, strict: bool = False,
          lock=(), xacro_args=None) -> Robot:
     """Load a robot file into a validated model.
@@ -42,6 +34,7 @@ def load(path, tip: str | None = None, floating_base: bool = False, strict: bool
     :class:`~soagen.errors.RobotFileWarning`; ``strict=True`` refuses it instead."""
     from soagen.loaders.bundled import resolve
     from soagen.loaders.description import build, lock_joints, with_floating_base
+    from soagen.loaders.xacro import XacroArgs
 
     path = resolve(path)
     args = XacroArgs(xacro_args or {})

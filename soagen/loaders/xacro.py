@@ -12,7 +12,14 @@ import contextlib
 import io
 
 from soagen.errors import RobotFileError
-from soagen.loaders import XacroArgs
+
+
+class XacroArgs(dict):
+    """{NAME: VALUE} of a xacro file's arguments; ``used`` turns True when xacro expands
+    a file with them (:func:`expand`), so that :func:`soagen.loaders.load` refuses
+    arguments given for a file that is not xacro instead of ignoring them."""
+
+    used = False
 
 
 def expand(path, args=None) -> str:

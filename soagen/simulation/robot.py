@@ -16,7 +16,7 @@ Joint torques, computed once per step and held over it (zero-order hold, as a di
 controller at 1/dt): ``pd`` (the default) holds the start: gravity compensation plus PD
 about the start on every actuated dof a,
 
-    tau_a = g_a(q_j, eta_s) + M_a (w_c^2 e_a - 2 w_c v_a),   w_c = 10 rad/s,
+    tau_a = g_a(q_j, eta_s) + K_p e_a - K_d v_a,   K_p = w_c^2 M_a,  K_d = 2 w_c M_a,  w_c = 10 rad/s,
 
 with e = q_ref (-) q the position error on the manifold
 (:func:`soagen.quaternion.difference`: a spherical joint's rotation vector, a free
@@ -29,20 +29,21 @@ rigid): M_a = ((M_rr^-1)_aa)^-1 at the start, r the non-elastic dofs (all of M f
 rigid robot on a fixed or held base). Every mode of the linearized rigid loop is then
 critically damped at w_c: none is faster (light wrist joints do not make the equations
 stiff for the explicit integrator) and none slower (a diagonal of such gains, per joint,
-left a humanoid's hips and base swinging for seconds). ``zero``: no torques (the robot
-falls).
+left a humanoid's hips and base swinging for seconds). K_d is capped where a damper held
+over a step would overshoot on a light flexible link's hub (:meth:`RobotSimulator._damping_gain`;
+never for a rigid robot). ``zero``: no torques (the robot falls).
 
 Why the elastic coordinates are frozen in both: the torques then depend on the joint
 coordinates and rates alone (collocated control), and the closed loop is conservative
 plus dissipative: g_a(q_j, eta_s) is the gradient in q_j of U(q_j, eta_s), so
 V = T + U(q) - U(q_j, eta_s) + 1/2 e^T K_p e (U: gravity and elastic energy) has
-dV/dt = -2 w_c v_a^T M_a v_a - damping <= 0 and its minimum at the held start with the
+dV/dt = -v_a^T K_d v_a - damping <= 0 and its minimum at the held start with the
 links in their static shape (De Luca and Siciliano, "Regulation of flexible arms under
 gravity", IEEE Trans. Robotics and Automation 9(4), 1993). Fed back at the current
 eta, g_a removes the joints' share of a potential whose modal share stays: a force that
 is no gradient, which pumped energy into flexarm2's modes until its shoulder drifted by
 1 rad (measured before this rule); and the inertia with the modes free, M_a of the hub
-alone, gave gains 30 times too soft to hold its links.
+alone, gave gains 30-400 times too soft to hold its links.
 
 A floating robot (a free joint at the root) has two settings of ``base``:
 

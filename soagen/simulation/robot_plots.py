@@ -209,7 +209,7 @@ def plot_flexible(traj, robot, out_dir):
                                             [(m, traj.q[:, robot.modal_q_slice(i)][:, k])
                                              for k, m in enumerate(b.flex.names)]) for i, b in flex])
     axes[-1, 0].set_xlabel("t [s]")
-    axes[0, 0].set_title(f"{robot.name}: modal coordinates (modes of unit modal mass: Phi eta in m), "
+    axes[0, 0].set_title(f"{robot.name}: modal coordinates (mass-normalized modes: Phi eta in m), "
                          f"{traj.method}", fontsize=10)
     modal = save(fig, out / "modal_coordinates.png")
 

@@ -160,10 +160,11 @@ def test_cli_simulate_robot_generated(tmp_path):
     r = CliRunner().invoke(cli, ["simulate", str(REPO / "robots" / "planar2.yaml"), "--backend", "generated",
                                  "-T", "0.02", "--out", str(out)])
     assert r.exit_code == 0, r.output
-    assert sorted(p.name for p in out.iterdir()) == ["joint_angles.png", "tip_deviation.png", "trajectory.csv",
-                                                     "trajectory.npz"]
-    assert "generated backend" in r.output and "steps/s" in r.output
-    assert (out / "trajectory.csv").read_text().splitlines()[0] == "t,q[shoulder],q[elbow],tip.x,tip.y,tip.z"
+    assert sorted(p.name for p in out.iterdir()) == ["energy.png", "joint_angles.png", "tip_deviation.png",
+                                                     "trajectory.csv", "trajectory.npz"]
+    assert "generated backend" in r.output and "steps/s" in r.output and "energy balance" in r.output
+    assert (out / "trajectory.csv").read_text().splitlines()[0] == \
+        "t,q[shoulder],q[elbow],tip.x,tip.y,tip.z,T,U,E,W_tau,W_d"
 
 
 @pytest.mark.cc

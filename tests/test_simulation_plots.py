@@ -129,7 +129,7 @@ def test_cli_titles_say_what_holds_the_base(biped, tmp_path, monkeypatch, base, 
             "--out", str(tmp_path / "o")] + (["--base", base] if base else [])
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 0, r.output
-    assert all(title in t for t in titles) and len(titles) == 2, titles
+    assert all(title in t for t in titles) and len(titles) == 3, titles     # joints, end frames, energy
     assert (tmp_path / "o" / "joint_angles.png").is_file()
 
 

@@ -6,9 +6,9 @@
 // Robot: flexarm2, NQ = 8, NV = 8, tip frame: fore.
 // Joints (index, name, type, axis in the body frame -> body):
 //     0  shoulder (revolute, axis 0 0 1) -> upper
-//   1..3  modal coordinates eta of upper (y1, y2, y3; clamped 2.507, 15.71, 43.99 Hz)
+//   1..3  modal coordinates eta of upper (y1, y2, y3; clamped 16.71, 104.7, 293.3 Hz)
 //     4  elbow (revolute, axis 0 0 1) -> fore
-//   5..7  modal coordinates eta of fore (y1, y2, y3; clamped 2.507, 15.71, 43.99 Hz)
+//   5..7  modal coordinates eta of fore (y1, y2, y3; clamped 16.71, 104.7, 293.3 Hz)
 //
 // Joint order: the robot's bodies from the base outwards (as `soagen info` lists them);
 // q, qd, qdd, tau are vectors of length NQ/NV; revolute angles in rad, prismatic in m.
@@ -25,11 +25,11 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 1142 mul, 765 add, 1 div, 4 sin/cos, 0 sqrt; 301 temporaries
+//   inverse_dynamics: 1142 mul, 765 add, 1 div, 4 sin/cos, 0 sqrt; 302 temporaries
 //   mass_matrix: 433 mul, 300 add, 1 div, 2 sin/cos, 0 sqrt; 142 temporaries
-//   bias_forces: 963 mul, 610 add, 1 div, 4 sin/cos, 0 sqrt; 275 temporaries
+//   bias_forces: 964 mul, 610 add, 1 div, 4 sin/cos, 0 sqrt; 275 temporaries
 //   inverse_mass_matrix: 748 mul, 524 add, 9 div, 2 sin/cos, 0 sqrt; 270 temporaries
-//   forward_dynamics: 1425 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 448 temporaries
+//   forward_dynamics: 1425 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 449 temporaries
 //   jacobian: 132 mul, 79 add, 2 div, 4 sin/cos, 0 sqrt; 52 temporaries
 //   jacobian_dot_qd: 224 mul, 135 add, 2 div, 4 sin/cos, 0 sqrt; 84 temporaries
 //   op_space_inverse_inertia: 804 mul, 564 add, 10 div, 4 sin/cos, 0 sqrt; 277 temporaries

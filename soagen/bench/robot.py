@@ -151,15 +151,16 @@ def quaternion_slots(robot):
             for b in robot.bodies if b.joint.kind in ("spherical", "free")]
 
 
-def _pinocchio(robot_file, robot, names, rng, nsets=64, floating_base=False):
-    """Pinocchio timings from Python, or ({}, None, reason)."""
+def _pinocchio(robot_file, robot, names, rng, nsets=64, floating_base=False, as_file=True):
+    """Pinocchio timings from Python, or ({}, None, reason); ``as_file``: the model is
+    the URDF's as written (no locked joints), so Pinocchio may read the file."""
     try:
         import pinocchio as pin
     except ImportError:
         return {}, None, "pinocchio not installed (pip install pin)"
     from soagen.oracles.pinocchio import Converter, pin_model_from_robot
 
-    if Path(robot_file).suffix.lower() == ".urdf":
+    if as_file and Path(robot_file).suffix.lower() == ".urdf":
         model, how = (pin.buildModelFromUrdf(str(robot_file), pin.JointModelFreeFlyer()),
                       "from the URDF with a free-flyer root") if floating_base else \
             (pin.buildModelFromUrdf(str(robot_file)), "from the URDF")
@@ -200,11 +201,13 @@ def binding_overhead(pin, how):
 def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_numpy=True,
               with_pinocchio=True, iters=None, repeats=11, flags=FAST_FLAGS,
               progress=None, workdir=None, floating_base=False, with_jax=True, with_torch=True,
-              with_gpu=True) -> BenchResult:
+              with_gpu=True, load=None) -> BenchResult:
     """Everything in one run: the scalar and batched C (C loops), the compiled Python module
     over batch sizes, the JAX and PyTorch outputs (when installed and asked for), the
     generated stdlib Python, the numpy reference and Pinocchio; and with ``with_gpu`` the
-    GPU section (:mod:`soagen.bench.gpu`) when JAX or PyTorch sees a GPU."""
+    GPU section (:mod:`soagen.bench.gpu`) when JAX or PyTorch sees a GPU. ``load``: the
+    command line's :class:`~soagen.cli.options.LoadOptions` (their tip and floating base
+    then replace ``tip`` and ``floating_base``)."""
     import soagen
     from soagen.bench import throughput as T
     from soagen.codegen.compile import load_c, load_python
@@ -212,7 +215,9 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     from soagen.codegen.registry import AT_A_FRAME, DEFAULT, OF_SEVERAL_FRAMES
     from soagen.codegen.robot import render
 
-    robot = soagen.load(robot_file, tip=tip, floating_base=floating_base)
+    robot = load.load(robot_file) if load is not None else soagen.load(robot_file, tip=tip,
+                                                                         floating_base=floating_base)
+    floating_base = load.floating_base if load is not None else floating_base
     names = [n for n in algorithms or DEFAULT if n not in OF_SEVERAL_FRAMES]
     if robot.tip is None:
         names = [n for n in names if n not in AT_A_FRAME]
@@ -263,8 +268,8 @@ def run_bench(robot_file, tip=None, algorithms=None, fd_variant="best", with_num
     if with_pinocchio and robot.is_flexible:
         res.pin_note = "Pinocchio has no flexible bodies: not timed"
     elif with_pinocchio:
-        res.pin_ns, res.pin_overhead_ns, res.pin_note = _pinocchio(robot_file, robot, names, rng,
-                                                                   floating_base=floating_base)
+        res.pin_ns, res.pin_overhead_ns, res.pin_note = _pinocchio(
+            robot_file, robot, names, rng, floating_base=floating_base, as_file=not (load and load.lock))
     if with_gpu:
         res.gpu, res.gpu_note = gpu_section(robot, robot_file, quats)
     return res

@@ -5,11 +5,11 @@ from __future__ import annotations
 import click
 
 from soagen.cli.options import (
+    CommaList,
     cflags_option,
     fd_variant_option,
-    floating_base_option,
     robot_argument,
-    tip_option,
+    robot_file_options,
 )
 
 
@@ -21,9 +21,8 @@ def _fmt(ns):
 
 @click.command()
 @robot_argument
-@tip_option
-@floating_base_option
-@click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
+@robot_file_options
+@click.option("--algorithms", "algos", metavar="LIST", type=CommaList(), default="all", show_default=True,
               help="Comma-separated functions to time (as for `soagen generate`).")
 @fd_variant_option
 @click.option("--repeats", type=click.IntRange(1, 1001), default=11, show_default=True,
@@ -38,7 +37,7 @@ def _fmt(ns):
                                                  "(torch.compile takes a while per function).")
 @click.option("--no-gpu", is_flag=True, help="Skip the GPU section (run when JAX or PyTorch sees a GPU).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cflags, no_numpy, no_pinocchio,
+def bench(robot, load, algos, fd_variant, repeats, iterations, cflags, no_numpy, no_pinocchio,
           no_jax, no_torch, no_gpu, quiet):
     """Time the generated code for ROBOT and compare with Pinocchio and numpy.
 
@@ -74,10 +73,10 @@ def bench(robot, tip, floating_base, algos, fd_variant, repeats, iterations, cfl
     names = parse_algorithms(algos)
     ctx, step = progress_bar(len(names), quiet)
     with ctx:
-        res = B.run_bench(robot, tip=tip, algorithms=names, fd_variant=fd_variant,
+        res = B.run_bench(robot, load=load, algorithms=names, fd_variant=fd_variant,
                           with_numpy=not no_numpy, with_pinocchio=not no_pinocchio,
                           iters=iterations, repeats=repeats, flags=cflags, with_jax=not no_jax,
-                          with_torch=not no_torch, progress=step, floating_base=floating_base,
+                          with_torch=not no_torch, progress=step,
                           with_gpu=not no_gpu)
     rows = []
     refs = {}

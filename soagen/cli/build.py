@@ -5,30 +5,27 @@ from __future__ import annotations
 import click
 
 from soagen.cli.options import (
+    CommaList,
     cflags_option,
     fd_variant_option,
-    floating_base_option,
     robot_argument,
     robot_file_options,
-    tip_option,
 )
 
 
 @click.command()
 @robot_argument
-@tip_option
-@floating_base_option
 @robot_file_options
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=str), default=".",
               show_default=True, help="Output directory for the module and its sources (created if needed).")
 @click.option("--name", "prefix", metavar="PREFIX", default=None,
               help="Module name and C prefix (default: the robot's name).")
-@click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
+@click.option("--algorithms", "algos", metavar="LIST", type=CommaList(), default="all", show_default=True,
               help="Comma-separated functions (as for `soagen generate`).")
 @fd_variant_option
 @cflags_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags, quiet):
+def build(robot, load, out_dir, prefix, algos, fd_variant, cflags, quiet):
     """Compile the generated dynamics of ROBOT (or of a closed-chain SYSTEM file) into a
     Python extension module PREFIX: numpy in, numpy out, batched over any leading
     dimensions, on the --batch C kernels (W states per vector), the GIL released.
@@ -57,15 +54,14 @@ def build(robot, tip, floating_base, out_dir, prefix, algos, fd_variant, cflags,
         with ctx:
             result = render_system(load_system(robot), robot, langs=langs, prefix=prefix, batch=True, progress=step)
     else:
-        from soagen.cli.options import load_args, load_robot
         from soagen.codegen.robot import render
 
-        model = load_robot(robot, tip=tip, floating_base=floating_base)
+        model = load.load(robot)
         names = robot_algorithms(model, algos)
         ctx, step = progress_bar(len(names), quiet)
         with ctx:
             result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix, fd_variant=fd_variant,
-                            batch=True, progress=step, load_args=load_args(tip, floating_base))
+                            batch=True, progress=step, load_args=load.args())
     paths = build_module(result, out_dir, cflags)
     module = paths[-1]
     click.echo(f"built {module} ({time.perf_counter() - t0:.2f} s): "

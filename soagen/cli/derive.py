@@ -19,17 +19,19 @@ from soagen.errors import SoagenError
 @click.option("--robot", "robot_path", type=click.Path(dir_okay=False), default=None,
               help="Robot file for the closed-form topic (default robots/planar2.yaml).")
 @click.option("--out", "--output", "output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Write to FILE instead of stdout. Links to the proof certificates are made relative to "
-                   "FILE's directory (on stdout: to the current directory).")
+              help="Write to FILE instead of stdout. Links to the proof certificates are file URIs of the "
+                   "certificates soagen carries (the wheel ships them), so they resolve wherever the text is "
+                   "moved; relative to FILE's directory when FILE is inside soagen's own repository.")
 @click.option("--all", "all_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Write every bundled topic as DIR/<topic>.md (DIR/<topic>.ipynb with --format ipynb); "
                    "`--all docs/derivations` regenerates the docs.")
-@click.option("--list", "list_", is_flag=True, help="List the topics and exit.")
+@click.option("--list", "list_", is_flag=True, help="List the topics and exit (as `soagen derive` alone).")
 def derive(topic, fmt, robot_path, output, all_dir, list_):
-    """A derivation step by step (text, Markdown or a notebook), each step proved in the proof layer."""
+    """A derivation step by step (text, Markdown or a notebook), each step proved in the
+    proof layer. Without a TOPIC: the list of topics."""
     from soagen.symbolic import derive as D
 
-    if list_:
+    if list_ or not (topic or all_dir):
         for name in D.TOPICS:
             click.echo(f"{name:16s} {D.TOPIC_HELP[name]}")
         return
@@ -44,8 +46,6 @@ def derive(topic, fmt, robot_path, output, all_dir, list_):
             _write(path, text)
             click.echo(f"wrote {path}", err=True)
         return
-    if not topic:
-        raise SoagenError("derive: name a topic (`soagen derive --list`)")
     links = D.certificate_link(Path(output).parent if output else None)
     text = _render(topic, fmt, robot_path, links)
     if output:

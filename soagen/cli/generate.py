@@ -5,11 +5,10 @@ from __future__ import annotations
 import click
 
 from soagen.cli.options import (
+    CommaList,
     fd_variant_option,
-    floating_base_option,
     robot_argument,
     robot_file_options,
-    tip_option,
 )
 from soagen.codegen.registry import algorithms_help
 
@@ -17,24 +16,18 @@ LANGS = {"c": ("c",), "python": ("python",), "jax": ("jax",), "torch": ("torch",
          "all": ("c", "python", "jax", "torch", "casadi")}
 
 
-def parse_langs(text):
-    """'c', 'python', 'jax', 'torch', 'casadi', 'all' or a comma-separated list of them."""
-    from soagen.errors import SoagenError
-
-    names = [t.strip() for t in text.split(",") if t.strip()]
-    bad = [n for n in names if n not in LANGS] or ([] if names else [text])
-    if bad:
-        raise SoagenError(f"--lang {bad[0]!r}: choose from {', '.join(LANGS)} (or a comma-separated list)")
-    return tuple(dict.fromkeys(lang for n in names for lang in LANGS[n]))
+LANG_LIST = CommaList(choices=tuple(LANGS), expand=LANGS)
+"""--lang: 'c', 'python', 'jax', 'torch', 'casadi', 'all' or a comma-separated list of them."""
 
 
-def parse_algorithms(text):
-    """A comma-separated list of algorithm names, where 'all' stands for the default set
-    (``all,inverse_dynamics_derivatives``: those and one more); validated later, against
-    the robot."""
+def parse_algorithms(names):
+    """Algorithm names (the words of --algorithms, or one comma-separated string), where
+    'all' stands for the default set (``all,inverse_dynamics_derivatives``: those and one
+    more); validated later, against the robot."""
     from soagen.codegen.registry import DEFAULT
 
-    names = [a.strip() for a in (text or "all").split(",") if a.strip()] or ["all"]
+    if isinstance(names, str) or names is None:
+        names = CommaList().convert(names or "all", None, None)
     return list(dict.fromkeys(n for a in names for n in (DEFAULT if a == "all" else (a,))))
 
 
@@ -56,7 +49,7 @@ def robot_algorithms(model, text):
     names, dropped = without_inverse(model, names)
     if dropped:
         warnings.warn(RobotFileWarning(model.source, "--algorithms", f"left out {', '.join(dropped)}: they need "
-                                       "M^-1 and the mass matrix is singular (see the joints and the fix above)"))
+                                       "M^-1 and the mass matrix is singular (the warning on the joints says where, and the fix)"))
     return names
 
 
@@ -86,10 +79,8 @@ def progress_bar(total, quiet):
 
 @click.command()
 @robot_argument
-@tip_option
-@floating_base_option
 @robot_file_options
-@click.option("--lang", metavar="LIST", default="all", show_default=True,
+@click.option("--lang", metavar="LIST", type=LANG_LIST, default="all", show_default=True,
               help="Which files to write, comma-separated: c (PREFIX.h + PREFIX.c), python (PREFIX.py), "
                    "jax (PREFIX_jax.py), torch (PREFIX_torch.py), casadi (PREFIX_casadi.py); all: every "
                    "one of these.")
@@ -97,7 +88,7 @@ def progress_bar(total, quiet):
               show_default=True, help="Output directory (created if needed).")
 @click.option("--name", "prefix", metavar="PREFIX", default=None,
               help="File and C symbol prefix (default: the robot's name).")
-@click.option("--algorithms", "algos", metavar="LIST", default="all", show_default=True,
+@click.option("--algorithms", "algos", metavar="LIST", type=CommaList(), default="all", show_default=True,
               help=algorithms_help())
 @fd_variant_option
 @click.option("--symbolic-params", is_flag=True,
@@ -109,14 +100,14 @@ def progress_bar(total, quiet):
 @click.option("--batch", is_flag=True,
               help="Also PREFIX_<function>_batch(n, ...) in the C: n states, row-major, W at a "
                    "time on the compiler's vector types (docs/codegen.md).")
-@click.option("--frames", "frames", metavar="LINK,...", default=None,
+@click.option("--frames", "frames", metavar="LINK,...", type=CommaList(), default=None,
               help="Generate the frame functions (jacobian, jacobian_dot_qd, "
                    "op_space_inverse_inertia) for these links of the robot file, named "
                    "jacobian_<link> etc. Default: at the tip; for a branching robot without a "
                    "tip, one frame per leaf body (each foot, hand, head: its sole/foot/"
                    "gripper/tool/tip link if it has one, else the body's link).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy,
+def generate(robot, load, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy,
              batch, frames, quiet):
     """Generate straight-line dynamics code for ROBOT, or the closed-chain forward
     dynamics of a system file (arms or legs coupled through one object, any grasp types,
@@ -136,7 +127,7 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     import time
 
     from soagen import output_dir
-    from soagen.cli.options import load_args, load_robot, model_file
+    from soagen.cli.options import model_file
     from soagen.codegen.emit import write
     from soagen.codegen.frames import frames_for
     from soagen.codegen.robot import render
@@ -144,19 +135,18 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     robot, system = model_file(robot)
     if system:
         return generate_system(robot, lang, out_dir, prefix, quiet, batch)
-    langs = parse_langs(lang)
-    model = load_robot(robot, tip=tip, floating_base=floating_base)
+    model = load.load(robot)
     names = robot_algorithms(model, algos)
-    frame_names = [f.strip() for f in frames.split(",") if f.strip()] if frames else None
+    frame_names = list(frames) if frames else None
     frames_for(model, frame_names)                     # unknown links: one line, before any work
     output_dir.check(out_dir)
     t0 = time.perf_counter()
     ctx, step = progress_bar(len(names), quiet)
     with ctx:
-        result = render(model, model.source, algorithms=names, langs=langs, prefix=prefix,
+        result = render(model, model.source, algorithms=names, langs=lang, prefix=prefix,
                         fd_variant=fd_variant, symbolic_params=symbolic_params,
                         numpy=use_numpy, batch=batch, progress=step, frames=frame_names,
-                        load_args=load_args(tip, floating_base))
+                        load_args=load.args())
     paths = write(result, out_dir)
     seconds = time.perf_counter() - t0
     width = max([26] + [len(f.name) for f in result.functions])
@@ -168,14 +158,13 @@ def generate(robot, tip, floating_base, lang, out_dir, prefix, algos, fd_variant
     click.echo(f"wrote {', '.join(str(p) for p in paths)} ({seconds:.2f} s)")
 
 
-def generate_system(path, lang, out_dir, prefix, quiet, batch):
+def generate_system(path, langs, out_dir, prefix, quiet, batch):
     """`soagen generate SYSTEM`: one function, closed_chain_forward_dynamics(q, qd, tau[, obj])."""
     import time
 
     from soagen import output_dir
     from soagen.codegen.closed_chain import generate as generate_closed_chain
 
-    langs = parse_langs(lang)
     output_dir.check(out_dir)
     t0 = time.perf_counter()
     ctx, step = progress_bar(2, quiet)

@@ -5,7 +5,11 @@ runs, so `soagen --help` stays fast and a heavy import (SymPy, pinocchio) is pai
 the command that needs it. A :class:`~soagen.errors.SoagenError` raised anywhere below a
 command, and a usage error of the command line (unknown option, a directory where a file
 is expected), is printed as one ``error:`` line on stderr with exit status 2; a
-:class:`~soagen.errors.RobotFileWarning` as one ``warning:`` line.
+:class:`~soagen.errors.RobotFileWarning` as one ``warning:`` line, at once, except the
+warning that the mass matrix is singular: that one waits for the end of the command, and
+is left out when the command fails for that very reason (the error line says it all, with
+the fix: ``generate --algorithms forward_dynamics`` of a robot with a massless moving
+link printed the sentence twice).
 """
 
 from __future__ import annotations
@@ -50,14 +54,21 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx):
+        held = []
         with warnings.catch_warnings():
             warnings.simplefilter("always", RobotFileWarning)
-            warnings.showwarning = _show_warning
+            warnings.showwarning = lambda *args, **kw: _show_warning(*args, held=held, **kw)
             try:
-                return super().invoke(ctx)
+                result = super().invoke(ctx)
             except SoagenError as err:
+                for w in held:
+                    if not _repeats(err, w):
+                        click.echo(f"warning: {w}", err=True)
                 click.echo(f"error: {err}", err=True)
                 ctx.exit(2)
+        for w in held:
+            click.echo(f"warning: {w}", err=True)
+        return result
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         """Click's main, with its usage errors (3-4 lines and ``Error:``) turned into one
@@ -83,11 +94,39 @@ class LazyGroup(click.Group):
 _default_showwarning = warnings.showwarning
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None):
-    if issubclass(category, RobotFileWarning):
+def _show_warning(message, category, filename, lineno, file=None, line=None, held=None):
+    if issubclass(category, RobotFileWarning) and held is not None and _singular(message):
+        held.append(message)
+    elif issubclass(category, RobotFileWarning):
         click.echo(f"warning: {message}", err=True)
     else:
         _default_showwarning(message, category, filename, lineno, file, line)
+
+
+def _singular(warning) -> bool:
+    """Whether ``warning`` is the loader's: the mass matrix is singular
+    (:func:`soagen.loaders.solvable.check_invertible`)."""
+    from soagen.loaders.solvable import USABLE
+
+    return isinstance(warning, RobotFileWarning) and warning.problem.endswith(f"({USABLE})")
+
+
+def _repeats(err, warning) -> bool:
+    """Whether the error ``err`` fails for the reason the singular-mass-matrix ``warning``
+    gave: the same file and its sentence (the generator's refusal), or a joint the warning
+    names (the recursions' SingularMassMatrixError)."""
+    import re
+
+    from soagen.errors import SingularMassMatrixError
+    from soagen.loaders.solvable import USABLE
+
+    text = str(err)
+    if not text.startswith(f"{warning.path}: "):
+        return False
+    if warning.problem[:-len(f" ({USABLE})")] in text:
+        return True
+    fix = re.search(r"--lock (\S+) \(", warning.problem)
+    return isinstance(err, SingularMassMatrixError) and bool(fix) and err.joint in fix.group(1).split(",")
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 import click
 
 from soagen.algorithms import FD_METHODS
@@ -39,58 +42,160 @@ def progress(*columns):
     return Progress(*columns, console=console, transient=True, disable=not console.is_terminal)
 
 
-def _remember(ctx, param, value):
-    """Keep a robot-file option in the context for :func:`load_robot` (the commands'
-    signatures stay as they are)."""
-    ctx.meta[f"soagen.{param.name}"] = value
-    return value
+class CommaList(click.ParamType):
+    """A comma-separated list on the command line (``a,b,c``), as a tuple of its words in
+    order, each once. ``choices``: the words allowed (an error names the first other and
+    lists them); ``expand``: words that stand for several (``all``), a dict or a function
+    of no arguments returning one (so a --help needs no heavy import). With
+    ``multiple=True`` give the option ``callback=joined``: every occurrence is a list, the
+    command gets them as one."""
+
+    name = "list"
+
+    def __init__(self, choices=None, expand=None):
+        self.choices, self.expand = choices, expand
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        words = [w.strip() for w in str(value).split(",") if w.strip()]
+        if not words:
+            self.fail(f"{value!r}: an empty list", param, ctx)
+        expand = self.expand() if callable(self.expand) else (self.expand or {})
+        if self.choices is not None:
+            bad = [w for w in words if w not in self.choices and w not in expand]
+            if bad:
+                self.fail(f"{bad[0]!r}: choose from {', '.join(self.choices)} (or a comma-separated list)",
+                          param, ctx)
+        return tuple(dict.fromkeys(x for w in words for x in expand.get(w, (w,))))
 
 
-strict_option = click.option("--strict", is_flag=True, expose_value=False, callback=_remember,
+def joined(ctx, param, value):
+    """The callback of a repeatable CommaList option: its lists as one tuple."""
+    return tuple(dict.fromkeys(w for words in value or () for w in words))
+
+
+class Numbers(click.ParamType):
+    """Numbers as a comma-separated list (``0.1,-0.2,0``), or the name of a file that
+    holds them: an ``.npz`` with the array ``key`` (a trajectory's: its last row, so a run
+    continues where another ended), or a text file of numbers separated by commas or
+    white space. A numpy array."""
+
+    name = "numbers"
+
+    def __init__(self, key):
+        self.key = key
+
+    def convert(self, value, param, ctx):
+        import numpy as np
+
+        if isinstance(value, np.ndarray):
+            return value
+        path = Path(value)
+        try:
+            if path.is_file() and path.suffix == ".npz":
+                with np.load(path) as data:
+                    if self.key not in data:
+                        self.fail(f"{value}: no array {self.key!r} in it (it has {', '.join(data.files)})", param, ctx)
+                    x = np.atleast_2d(data[self.key])[-1]
+            else:
+                text = path.read_text() if path.is_file() else str(value)
+                x = np.array([float(w) for w in text.replace(",", " ").split()])
+        except ValueError as err:
+            self.fail(f"{value!r}: not numbers ({err})", param, ctx)
+        except OSError as err:
+            self.fail(f"{value}: cannot read ({err.strerror})", param, ctx)
+        if not x.size or not np.all(np.isfinite(x)):
+            self.fail(f"{value!r}: expected finite numbers", param, ctx)
+        return x.astype(float)
+
+
+class XacroArg(click.ParamType):
+    """``NAME:=VALUE``, xacro's own spelling of an argument, as (NAME, VALUE)."""
+
+    name = "NAME:=VALUE"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        name, sep, arg = str(value).partition(":=")
+        if not sep or not name.strip():
+            self.fail(f"{value!r}: expected NAME:=VALUE (xacro's syntax), e.g. ur_type:=ur5e", param, ctx)
+        return name.strip(), arg
+
+
+@dataclass(frozen=True)
+class LoadOptions:
+    """What shapes the model of a robot file besides the file: --tip, --floating-base,
+    --lock, --strict and --xacro-arg, as one object the commands pass on (given by
+    :func:`robot_file_options`)."""
+
+    tip: str | None = None
+    floating_base: bool = False
+    lock: tuple = ()
+    strict: bool = False
+    xacro_args: tuple = ()          # ((NAME, VALUE), ...)
+
+    def load(self, path):
+        """``soagen.load`` with these options."""
+        import soagen
+
+        return soagen.load(path, tip=self.tip, floating_base=self.floating_base, strict=self.strict,
+                           lock=list(self.lock), xacro_args=dict(self.xacro_args))
+
+    def args(self) -> tuple:
+        """The options that shaped the model, as command-line words, so a generated
+        file's regenerate command reproduces the same model (--strict shapes nothing)."""
+        import shlex
+
+        words = ["--tip", shlex.quote(self.tip)] if self.tip else []
+        words += ["--floating-base"] if self.floating_base else []
+        words += ["--lock", shlex.quote(",".join(self.lock))] if self.lock else []
+        for name, value in self.xacro_args:
+            words += ["--xacro-arg", shlex.quote(f"{name}:={value}")]
+        return tuple(words)
+
+    def key(self) -> dict:
+        """The options as plain data, for the compiled-code cache's key."""
+        return {"tip": self.tip, "floating_base": self.floating_base, "lock": list(self.lock),
+                "xacro_args": [list(a) for a in self.xacro_args]}
+
+
+strict_option = click.option("--strict", is_flag=True,
                              help="Refuse the robot file on any warning (an inertia that "
                                   "violates the triangle inequality, rotational inertia "
-                                  "without mass, a <mimic> naming no joint).")
-lock_option = click.option("--lock", metavar="JOINT[=VALUE],...", multiple=True, expose_value=False,
-                           callback=_remember,
+                                  "without mass, a <mimic> naming no joint, an unknown URDF "
+                                  "element or attribute).")
+lock_option = click.option("--lock", metavar="JOINT[=VALUE],...", multiple=True, type=CommaList(),
+                           callback=joined,
                            help="Make these joints fixed, at VALUE (rad or m) or their neutral "
                                 "position; JOINT may be a pattern ('*Finger*'). Repeatable, or "
                                 "comma-separated. Fixes a singular mass matrix (joints that move "
                                 "only massless links).")
+xacro_arg_option = click.option("--xacro-arg", "xacro_args", metavar="NAME:=VALUE", multiple=True,
+                                type=XacroArg(),
+                                help="An argument of a xacro file (<xacro:arg name=...>), as for "
+                                     "`xacro FILE NAME:=VALUE`. Repeatable.")
 
 
 def robot_file_options(command):
-    """--lock and --strict, read by :func:`load_robot`."""
-    return strict_option(lock_option(command))
+    """--tip, --floating-base, --lock, --strict and --xacro-arg on ``command``, which
+    receives them as one ``load`` argument (a :class:`LoadOptions`)."""
+    import functools
 
+    @functools.wraps(command)
+    def with_load(*args, tip, floating_base, lock, strict, xacro_args, **kwargs):
+        return command(*args, load=LoadOptions(tip, floating_base, tuple(lock), strict, tuple(xacro_args)),
+                       **kwargs)
 
-def locked():
-    """The joints of the command line's --lock options (repeated or comma-separated)."""
-    meta = click.get_current_context().meta
-    return [x.strip() for entry in meta.get("soagen.lock", ()) for x in entry.split(",") if x.strip()]
-
-
-def load_robot(path, tip=None, floating_base=False):
-    """``soagen.load`` with the command line's --lock and --strict."""
-    import soagen
-
-    strict = click.get_current_context().meta.get("soagen.strict", False)
-    return soagen.load(path, tip=tip, floating_base=floating_base, strict=strict, lock=locked())
-
-
-def load_args(tip=None, floating_base=False):
-    """The options that shaped the model (--tip, --floating-base, --lock), as command-line
-    words, so a generated file's regenerate command reproduces the same model."""
-    import shlex
-
-    words = ["--tip", shlex.quote(tip)] if tip else []
-    words += ["--floating-base"] if floating_base else []
-    lock = locked()
-    return tuple(words + (["--lock", shlex.quote(",".join(lock))] if lock else []))
+    for option in (xacro_arg_option, strict_option, lock_option, floating_base_option, tip_option):
+        with_load = option(with_load)
+    return with_load
 
 
 # Parameters (click names) that only one kind of model file takes.
-ROBOT_ONLY = ("tip", "floating_base", "lock", "strict", "algos", "fd_variant", "symbolic_params", "use_numpy",
-              "frames", "base")
+ROBOT_ONLY = ("tip", "floating_base", "lock", "strict", "xacro_args", "algos", "fd_variant", "symbolic_params", "use_numpy",
+              "frames", "base", "q0", "qd0", "from_rest", "settle")
 SYSTEM_ONLY = ("method", "stabilization")
 
 

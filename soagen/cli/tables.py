@@ -1,7 +1,9 @@
 """The commands' rich tables, fitting 100 columns when piped or logged (on a terminal: its
-width): a name column is as wide as its longest entry and is never wrapped or cut, a
-number stays whole, text wraps at spaces. Tables that would not fit are split by the
-command (``soagen bench``: the generated code, then the peers)."""
+width): a name or number column is as wide as its longest entry (header included) and is
+never wrapped or cut, text wraps at spaces, never inside a word. A table whose unwrappable
+columns need more than that is printed whole at its natural width, when piped; nothing is
+ever dropped or cut. Tables that would not fit are split by the command (``soagen
+bench``: the generated code, then the peers)."""
 
 from __future__ import annotations
 
@@ -41,8 +43,23 @@ def table(title, columns, rows):
     t = Table(title=title, box=box.SIMPLE_HEAD)
     for k, (header, kind) in enumerate(columns):
         justify, no_wrap = KINDS[kind]
-        width = max([len(r[k]) for r in rows] + [len(header)]) if kind == "name" else None
+        cells = [r[k] for r in rows] + [header]
+        width = max(_width(c) for c in cells) if no_wrap else max(_width(w) for c in cells for w in c.split())
         t.add_column(header, justify=justify, no_wrap=no_wrap, min_width=width, overflow="fold")
     for row in rows:
         t.add_row(*row)
     return t
+
+
+def _width(text):
+    """The printed width of a cell (its rich markup, such as [green]...[/], not counted;
+    brackets that are not markup are)."""
+    from rich.errors import MarkupError
+    from rich.text import Text
+
+    if "[" not in text:
+        return len(text)
+    try:
+        return Text.from_markup(text).cell_len
+    except MarkupError:
+        return len(text)

@@ -18,7 +18,7 @@ SUFFIXES = (".yaml", ".yml", ".urdf", ".xacro", ".xml")
 
 
 def load(path, tip: str | None = None, floating_base: bool = False, strict: bool = False,
-         lock=(), armature: dict | None = None, passive: bool | None = None) -> Robot:
+         lock=(), armature: dict | None = None, passive: bool | None = None, xacro_args=None) -> Robot:
     """Load a robot file into a validated model.
 
     ``path``: a ``.yaml``/``.yml``, ``.urdf``, ``.xacro`` (``.urdf.xacro``) or MJCF
@@ -28,8 +28,9 @@ def load(path, tip: str | None = None, floating_base: bool = False, strict: bool
     file's root link (Part I Appendix B: the mobile base), as Pinocchio's
     ``JointModelFreeFlyer`` root does. ``lock``: joints to make fixed, each ``NAME`` or
     ``NAME=VALUE`` (NAME may be a pattern such as ``'*Finger*'``; default value: the
-    neutral position), merged like the file's fixed joints. Dubious but finite data (an
-    inertia violating the triangle inequality) gives a
+    neutral position), merged like the file's fixed joints. ``xacro_args``: {NAME: VALUE}
+    for a xacro file's ``<xacro:arg>`` (``xacro FILE NAME:=VALUE``). Dubious but finite
+    data (an inertia violating the triangle inequality, an unknown URDF element) gives a
     :class:`~soagen.errors.RobotFileWarning`; ``strict=True`` refuses it instead.
 
     ``armature``: rotor inertias {joint name: J_m} (a number, or one per dof of the joint),
@@ -46,9 +47,14 @@ def load(path, tip: str | None = None, floating_base: bool = False, strict: bool
         with_floating_base,
         without_passive,
     )
+    from soagen.loaders.xacro import XacroArgs
 
     path = resolve(path)
-    d = parse(path, passive=passive)
+    args = XacroArgs(xacro_args or {})
+    d = parse(path, passive=passive, xacro_args=args)
+    if args and not args.used:
+        raise RobotFileError(path, "file", f"xacro arguments ({', '.join(args)}) for a file that xacro does not "
+                             "expand")
     if passive is False:
         d = without_passive(d)
     if isinstance(lock, str):
@@ -62,25 +68,26 @@ def load(path, tip: str | None = None, floating_base: bool = False, strict: bool
     return build(d, tip=tip, strict=strict)
 
 
-def parse(path: Path, passive: bool | None = None):
+def parse(path: Path, passive: bool | None = None, xacro_args=None):
     """The description of a robot file, by its suffix (an overlay YAML reads its base
-    file with this function too); ``passive=True`` reads a URDF's ``<dynamics damping>``."""
+    file with this function too, with the same ``passive`` and ``xacro_args``);
+    ``passive=True`` reads a URDF's ``<dynamics damping>``."""
     from functools import partial
 
     suffix = path.suffix.lower()
     if suffix in (".yaml", ".yml"):
         from soagen.loaders import yaml_format
 
-        return yaml_format.parse(path, parse_base=partial(parse, passive=passive))
+        return yaml_format.parse(path, parse_base=partial(parse, passive=passive, xacro_args=xacro_args))
     if suffix == ".xacro":
         from soagen.loaders import urdf
         from soagen.loaders.xacro import expand
 
-        return urdf.parse(path, expand(path), passive=bool(passive))
+        return urdf.parse(path, expand(path, xacro_args), passive=bool(passive))
     if suffix == ".urdf" or (suffix == ".xml" and _root_tag(path) != "mujoco"):   # a URDF saved as .xml
         from soagen.loaders import urdf
 
-        return urdf.parse(path, passive=bool(passive))
+        return urdf.parse(path, passive=bool(passive), xacro_args=xacro_args)
     if suffix == ".xml":                    # MJCF (<mujoco>)
         from soagen.loaders import mjcf
 

@@ -14,8 +14,16 @@ import io
 from soagen.errors import RobotFileError
 
 
-def expand(path) -> str:
-    """The URDF text that ``xacro FILE`` prints."""
+class XacroArgs(dict):
+    """{NAME: VALUE} of a xacro file's arguments; ``used`` turns True when xacro expands
+    a file with them (:func:`expand`), so that :func:`soagen.loaders.load` refuses
+    arguments given for a file that is not xacro instead of ignoring them."""
+
+    used = False
+
+
+def expand(path, args=None) -> str:
+    """The URDF text that ``xacro FILE NAME:=VALUE ...`` prints, ``args`` = {NAME: VALUE}."""
     try:
         import xacro
     except ImportError:
@@ -23,8 +31,10 @@ def expand(path) -> str:
                              "or install the xacro package (pip install soagen[xacro])") from None
     with contextlib.redirect_stderr(io.StringIO()):          # xacro prints its own warnings
         try:
-            doc = xacro.process_file(str(path))
+            doc = xacro.process_file(str(path), mappings=dict(args or {}))
         except Exception as err:   # xacro evaluates ${...} as Python: any exception is the file's
             text = " ".join(str(err).split()) or type(err).__name__
             raise RobotFileError(path, "xacro", f"expansion failed: {text[:300]}") from None
+    if isinstance(args, XacroArgs):
+        args.used = True
     return doc.toxml()

@@ -195,38 +195,60 @@ def plot_tip_deviation(traj, robot, path):
     return save(fig, path)
 
 
-def plot_flexible(traj, robot, out_dir, energy):
-    """modal_coordinates.png (eta of each flexible body), tip_deflection.png (each flexible
-    link's tip node in its hub frame) and energy.png (T + U relative to its start) in
-    ``out_dir``; returns the written paths."""
-    from soagen.simulation.robot import tip_deflections
+def plot_flexible(traj, robot, out_dir):
+    """modal_coordinates.png (eta of each flexible body) and tip_deflection.png (each
+    flexible link's tip node in its hub frame: the transverse deflection, its components
+    and the axial foreshortening; :mod:`soagen.simulation.elastic`) in ``out_dir``;
+    returns the written paths."""
+    from soagen.simulation.elastic import tip_deflections
 
     plt, out = pyplot(), Path(out_dir)
     flex = [(i, b) for i, b in enumerate(robot.bodies) if b.m]
     fig, axes = plt.subplots(len(flex), 1, figsize=(8, 2.6 * len(flex)), squeeze=False)
-    plot_joint_angles(axes[:, 0], traj.t, [(f"eta of {b.name}", [(m, traj.q[:, robot.modal_q_slice(i)][:, k])
-                                                                for k, m in enumerate(b.flex.names)])
-                                           for i, b in flex])
+    plot_joint_angles(axes[:, 0], traj.t, [(f"eta of {b.name} [kg^1/2 m]",
+                                            [(m, traj.q[:, robot.modal_q_slice(i)][:, k])
+                                             for k, m in enumerate(b.flex.names)]) for i, b in flex])
     axes[-1, 0].set_xlabel("t [s]")
-    axes[0, 0].set_title(f"{robot.name}: modal coordinates ({traj.method})")
+    axes[0, 0].set_title(f"{robot.name}: modal coordinates (mass-normalized modes: Phi eta in m), "
+                         f"{traj.method}", fontsize=10)
     modal = save(fig, out / "modal_coordinates.png")
 
     fig, axes = plt.subplots(len(flex), 1, figsize=(8, 2.6 * len(flex)), squeeze=False)
     for ax, (name, d) in zip(axes[:, 0], tip_deflections(robot, traj.q).items()):
-        for k, c in enumerate("xyz"):
-            ax.plot(traj.t, d[:, k] * 1000, label=c)
-        ax.set_ylabel(f"{name} tip [mm]")
+        curves = [(f"transverse {c}", 1000 * d.transverse[:, k]) for k, c in enumerate("xyz")
+                  if np.abs(d.transverse[:, k]).max() > 1e-12 * d.length]
+        curves += [("|transverse|", 1000 * d.magnitude), ("axial", 1000 * d.axial)]
+        for (label, y), (colour, line) in zip(curves, styles(len(curves))):
+            ax.plot(traj.t, y, color=colour, linestyle=":" if label == "axial" else line,
+                    lw=1.5 if label == "|transverse|" else 1.0, label=label)
+        ax.set_ylabel(f"{name}: tip [mm]")
         ax.grid(alpha=0.3)
         legend_beside(ax)
     axes[-1, 0].set_xlabel("t [s]")
-    axes[0, 0].set_title(f"{robot.name}: elastic tip deflection of each flexible link, in its hub frame")
-    tips = save(fig, out / "tip_deflection.png")
+    axes[0, 0].set_title(f"{robot.name}: elastic tip deflection of each flexible link in its hub frame, "
+                         "transverse to the link and along it", fontsize=10)
+    return [modal, save(fig, out / "tip_deflection.png")]
 
-    E = energy.sum(axis=0)
-    fig, ax = plt.subplots(figsize=(8, 3))
-    ax.plot(traj.t, (E - E[0]) / max(abs(E[0]), np.abs(energy).max()), "k")
-    ax.set_xlabel("t [s]")
-    ax.set_ylabel("(E - E(0)) / E(0)")
-    ax.set_title(f"{robot.name}: total energy T + U relative to its start")
-    ax.grid(alpha=0.3)
-    return [modal, tips, save(fig, out / "energy.png")]
+
+def plot_energy(traj, robot, out_dir, balance):
+    """energy.png in ``out_dir``: the energy balance of the run
+    (:class:`~soagen.simulation.elastic.EnergyBalance`), E(t) - E(0) and the work of the
+    joint torques and of the damping above, the residual E - E(0) - W below, all in J;
+    returns its path."""
+    plt, out = pyplot(), Path(out_dir)
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 4.6), sharex=True, gridspec_kw={"height_ratios": (2, 1)})
+    b = balance
+    for (label, y), (colour, line) in zip([("E(t) - E(0), E = T + U", b.E - b.E[0]),
+                                           ("W_tau: work of the joint torques", b.W_tau),
+                                           ("W_d: work of the damping", b.W_d)], styles(3)):
+        top.plot(traj.t, y, color=colour, linestyle=line, label=label)
+    top.set_ylabel("energy [J]")
+    top.set_title(f"{robot.name}: energy balance E(t) - E(0) = W_tau(t) + W_d(t)"
+                  + (f" ({BASE_TITLE[traj.base]})" if traj.base else ""), fontsize=10)
+    bottom.plot(traj.t, b.residual, "k", lw=1.0, label="E - E(0) - W_tau - W_d")
+    bottom.set_ylabel("residual [J]")
+    bottom.set_xlabel("t [s]")
+    for ax in (top, bottom):
+        ax.grid(alpha=0.3)
+        legend_beside(ax)
+    return save(fig, out / "energy.png")

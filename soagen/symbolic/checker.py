@@ -1201,36 +1201,62 @@ def check_file(path, axioms_dir=None) -> dict:
         raise CertificateError(f"{path.name}: {err}") from None
 
 
-def check_dir(directory) -> list:
-    """Check every certificate in `directory` against the axioms there; [(file name, result)],
-    raises on the first failure."""
+def check_dir(directory, axioms_dir=None) -> list:
+    """Check every certificate in `directory` against the axioms there (or in
+    `axioms_dir`); [(file name, result)], raises on the first failure."""
     from pathlib import Path
 
     d = Path(directory)
     out = []
     for path in sorted(d.glob("*.txt")):
         if path.read_text().startswith("soagen certificate 1"):
-            out.append((path.name, check_file(path)))
+            out.append((path.name, check_file(path, axioms_dir)))
     return out
 
 
-def main(argv) -> int:
-    """python -m soagen.symbolic.checker PATH [--axioms DIR]: PATH a certificate or a directory."""
+def shipped_certificates():
+    """The certificates soagen carries: their copy in the installed wheel
+    (soagen/certificates), else docs/certificates of the repository; else that path
+    relative to the current directory."""
     from pathlib import Path
 
-    args, axioms_dir = list(argv), None
-    if "--axioms" in args:
-        k = args.index("--axioms")
-        axioms_dir = args[k + 1] if k + 1 < len(args) else None
-        del args[k:k + 2]
-    target = Path(args[0] if args else "docs/certificates")
+    here = Path(__file__).resolve().parents[1]
+    for d in (here / "certificates", here.parent / "docs" / "certificates"):
+        if d.is_dir():
+            return d
+    return Path("docs/certificates")
+
+
+def main(argv) -> int:
+    """python -m soagen.symbolic.checker [PATH] [--axioms DIR]: PATH a certificate or a
+    directory of them (default: the certificates soagen carries); exit 0 when all are
+    valid, 1 when one is not, 2 for a command-line error."""
+    import argparse
+    from pathlib import Path
+
+    parser = argparse.ArgumentParser(
+        prog="python -m soagen.symbolic.checker",
+        description="Check soagen certificates against their pinned axioms, with nothing of the proof engine.")
+    parser.add_argument("path", nargs="?", default=shipped_certificates(), type=Path,
+                        help="a certificate file, or a directory of them (default: %(default)s, the "
+                             "certificates soagen carries)")
+    parser.add_argument("--axioms", metavar="DIR", type=Path, default=None,
+                        help="the directory of the axioms files (default: the certificates' own)")
+    args = parser.parse_args(argv)
+    if args.axioms is not None and not args.axioms.is_dir():
+        parser.error(f"--axioms {args.axioms}: not a directory")
+    if not args.path.exists():
+        parser.error(f"{args.path}: no such file or directory")
     try:
-        if target.is_dir():
-            res = check_dir(target)
+        if args.path.is_dir():
+            res = check_dir(args.path, args.axioms)
         else:
-            res = [(target.name, check_file(target, axioms_dir))]
+            res = [(args.path.name, check_file(args.path, args.axioms))]
     except (CertificateError, OSError) as err:
         print(f"FAILED: {err}")
+        return 1
+    if not res:
+        print(f"FAILED: no certificates in {args.path}")
         return 1
     conds = sorted({c for _, r in res for c in r["conditions"]})
     print(f"{len(res)} certificates checked, {sum(r['claims'] for _, r in res)} claims, "

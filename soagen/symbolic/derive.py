@@ -106,23 +106,33 @@ def _verify(item) -> str:
 CERTIFICATES_FROM_DOCS = "../certificates"   # docs/derivations/*.md -> docs/certificates/
 
 
-def certificate_link(out_dir: str | Path | None = None) -> str | None:
-    """The link prefix of the certificates (docs/certificates/ of the repository soagen runs
-    from) for a file written in ``out_dir`` (None: the current directory, where a redirected
-    stdout lands): a relative path when one exists, else a file URI; None when soagen runs
-    without its repository (an installed wheel has no docs/), and records are then not linked."""
-    import os
-
+def certificates_dir() -> Path | None:
+    """The proof certificates soagen carries: docs/certificates of the repository it runs
+    from, or their copy in the installed wheel (soagen/certificates); None without either."""
     import soagen
 
-    certs = Path(soagen.__file__).resolve().parents[1] / "docs" / "certificates"
-    if not certs.is_dir():
+    pkg = Path(soagen.__file__).resolve().parent
+    found = [d for d in (pkg / "certificates", pkg.parent / "docs" / "certificates") if d.is_dir()]
+    return found[0] if found else None
+
+
+def certificate_link(out_dir: str | Path | None = None) -> str | None:
+    """The link prefix of the certificates (:func:`certificates_dir`) for a rendering
+    written in ``out_dir``: a path relative to it when ``out_dir`` is inside the repository
+    that holds them (``--all docs/derivations``: the docs stay portable with the tree);
+    anywhere else (stdout, a file outside the tree, an installed wheel) their file URI,
+    which resolves wherever the text is printed or moved on this machine (a relative path
+    from the current directory broke when the text moved, and pointed into the clone).
+    None when soagen carries no certificates: records are then named, not linked."""
+    import os
+
+    certs = certificates_dir()
+    if certs is None:
         return None
-    here = Path(out_dir or ".").resolve()
-    try:
-        return Path(os.path.relpath(certs, here)).as_posix()
-    except ValueError:                      # another drive (Windows): no relative path
-        return certs.as_uri()
+    repository = certs.parents[1] if certs.parent.name == "docs" else None
+    if out_dir is not None and repository is not None and Path(out_dir).resolve().is_relative_to(repository):
+        return Path(os.path.relpath(certs, Path(out_dir).resolve())).as_posix()
+    return certs.as_uri()
 
 
 def verified(topic: str):

@@ -46,9 +46,9 @@ def test_simulate_reports_energy_and_deflection(tmp_path):
     result = CliRunner().invoke(cli, ["simulate", "flexbeam", "--backend", "numpy", "--controller", "zero",
                                       "-T", "0.02", "--dt", "1e-3", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "energy T + U: start" in result.output and "beam: largest elastic tip deflection" in result.output
-    drift = float(result.output.split("largest relative change ")[1].split()[0])
-    assert drift < 1e-6
+    assert "energy balance" in result.output and "beam: transverse tip deflection at most" in result.output
+    closes = float(result.output.split("J, ")[-1].split(" of the")[0])     # zero torques, no damping: E conserved
+    assert closes < 1e-4            # 1.2e-5 of the energy exchanged in 20 steps of 1 ms (RK4's error)
     for f in ("modal_coordinates.png", "tip_deflection.png", "energy.png", "trajectory.csv"):
         assert (out / f).is_file()
     header = (out / "trajectory.csv").read_text().splitlines()[0]

@@ -46,6 +46,9 @@ URDF = """<robot name="r">
 </robot>
 """
 
+TYPO = URDF.replace('<axis xyz="1 0 0"/>', '<axiss xyz="0 1 0"/>')
+"""URDF with a typo in joint b (``<axiss>``: URDF's default axis x, not the y meant)."""
+
 
 def link(name, mass, inertia, com="0 0 0"):
     ixx, iyy, izz, ixy, ixz, iyz = inertia

@@ -128,3 +128,35 @@ def test_axioms_from_another_directory(tmp_path):
     assert _run(tmp_path / "c.txt").returncode == 1                  # no axioms next to it
     r = _run(tmp_path / "c.txt", "--axioms", str(CERTS))
     assert r.returncode == 0, r.stdout
+
+
+def test_axioms_from_another_directory_for_a_directory_of_certificates(tmp_path):
+    """--axioms DIR applies to a directory of certificates too (it was ignored there)."""
+    for name in ("FW-A.3.txt", "I-4.16.txt"):
+        shutil.copy(CERTS / name, tmp_path / name)
+    r = _run(tmp_path)
+    assert r.returncode == 1 and "no axioms-" in r.stdout, r.stdout          # none next to them
+    r = _run(tmp_path, "--axioms", str(CERTS))
+    assert r.returncode == 0 and r.stdout.startswith("2 certificates checked"), r.stdout
+
+
+@pytest.mark.parametrize("extra,message", [
+    (["--axioms", "nowhere"], "--axioms nowhere: not a directory"),
+    (["--axoims", "x"], "unrecognized arguments: --axoims"),
+])
+def test_the_checker_refuses_a_bad_command_line_with_exit_2(tmp_path, extra, message):
+    shutil.copy(CERTS / "FW-A.3.txt", tmp_path / "c.txt")
+    r = _run(tmp_path / "c.txt", *extra)
+    assert r.returncode == 2 and message in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_the_checker_has_a_help_and_stays_standard_library_only():
+    r = subprocess.run([sys.executable, "-m", "soagen.symbolic.checker", "--help"], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0 and "--axioms DIR" in r.stdout
+    import ast
+
+    tree = ast.parse((Path(__file__).resolve().parents[2] / "soagen" / "symbolic" / "checker.py").read_text())
+    imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names} | \
+        {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
+    assert imported <= set(sys.stdlib_module_names) | {"__future__"}, imported - set(sys.stdlib_module_names)

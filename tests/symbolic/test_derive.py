@@ -196,19 +196,56 @@ def test_docs_derivation_links_resolve(topic):
     assert all((DOCS / t).is_file() for t in links), links
 
 
+def _resolves(link: str, where: Path) -> bool:
+    """A link of a rendering at ``where`` names an existing file: a file URI anywhere, a
+    relative path from ``where``."""
+    from urllib.parse import unquote, urlparse
+
+    if link.startswith("file://"):
+        return Path(unquote(urlparse(link).path)).is_file()
+    return (where / link).is_file()
+
+
 def test_markdown_links_resolve_wherever_it_is_written(tmp_path, monkeypatch):
-    """--out FILE: links relative to FILE's directory; stdout: relative to the current directory."""
+    """--out FILE outside the repository, and stdout from any folder: file URIs of the
+    certificates soagen carries, so the text can be moved (a path relative to the current
+    directory pointed into the clone, and broke when moved); inside the repository a
+    relative path, as docs/derivations has."""
     monkeypatch.chdir(ROOT)
     out = tmp_path / "some" / "where" / "d.md"
     r = CliRunner().invoke(cli, ["derive", "derivatives", "--format", "markdown", "--out", str(out)])
     assert r.exit_code == 0
     links = _links(out)
-    assert len(links) > 10 and all((out.parent / t).is_file() for t in links), links
+    assert len(links) > 10 and all(t.startswith("file://") and _resolves(t, out.parent) for t in links), links
     monkeypatch.chdir(tmp_path)
-    r = CliRunner().invoke(cli, ["derive", "rne", "--format", "markdown"])
-    (tmp_path / "rne.md").write_text(r.stdout)
-    links = _links(tmp_path / "rne.md")
-    assert links and all((tmp_path / t).is_file() for t in links), links
+    r = CliRunner().invoke(cli, ["derive", "fd4", "--format", "markdown"])
+    moved = tmp_path / "elsewhere" / "fd4.md"
+    moved.parent.mkdir()
+    moved.write_text(r.stdout)
+    links = _links(moved)
+    assert links and all(t.startswith("file://") and _resolves(t, moved.parent) for t in links), links
+    assert not any("docs/certificates/../" in t or t.startswith("..") for t in links)
+    inside = ROOT / "docs" / "derivations"
+    assert D.certificate_link(inside) == "../certificates"
+
+
+def test_the_wheel_ships_the_certificates_the_links_name(tmp_path, monkeypatch):
+    """Installed, soagen finds its certificates in the package (soagen/certificates, a
+    force-include of the wheel) and links them by file URI."""
+    import shutil
+
+    import soagen
+
+    pkg = tmp_path / "site-packages" / "soagen"
+    shutil.copytree(ROOT / "docs" / "certificates", pkg / "certificates")
+    monkeypatch.setattr(soagen, "__file__", str(pkg / "__init__.py"))
+    assert D.certificates_dir() == pkg / "certificates"
+    link = D.certificate_link(tmp_path)
+    assert link == (pkg / "certificates").as_uri()
+    text = D.render("fd4", "markdown", links=link)
+    assert all(_resolves(t, tmp_path) for t in re.findall(r"\]\(([^)]+)\)", text))
+    wheel = (ROOT / "pyproject.toml").read_text()
+    assert '"docs/certificates" = "soagen/certificates"' in wheel
 
 
 def test_markdown_without_the_repository_has_no_dead_links(tmp_path, monkeypatch):
@@ -231,8 +268,9 @@ def test_cli_derive_help_names_the_formats_and_out():
 def test_cli_derive_user_errors(tmp_path):
     r = CliRunner().invoke(cli, ["derive", "nope"])
     assert r.exit_code == 2 and "unknown derivation topic" in r.output
-    r = CliRunner().invoke(cli, ["derive"])
-    assert r.exit_code == 2
+    r = CliRunner().invoke(cli, ["derive"])                     # no topic: the list, as --list
+    assert r.exit_code == 0 and r.stdout == CliRunner().invoke(cli, ["derive", "--list"]).stdout
+    assert all(name in r.stdout for name in D.TOPICS)
     r = CliRunner().invoke(cli, ["derive", "planar2", "--robot", str(tmp_path / "missing.yaml")])
     assert r.exit_code == 2 and "no such robot file" in r.output
 

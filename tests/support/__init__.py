@@ -9,4 +9,5 @@ imports another, nothing edits sys.path):
 * :mod:`.codegen`          generate, compile and compare generated code
 * :mod:`.sympy_reference`  the SymPy reference implementation of the unrolling
 * :mod:`.systems`          the bundled closed-chain systems, variants, closure errors
+* :mod:`.installed`        the soagen under test (checkout or wheel) for child Pythons
 """

@@ -25,7 +25,7 @@ from tests.support.installed import child_env
 
 GENERATED = ROBOTS.parent / "generated"
 NO_FMA_LIBM = {"GLIBC_TUNABLES": "glibc.cpu.hwcaps=-AVX2,-FMA"}
-KERNEL_NEEDS = {"Prescott": "sse3", "Sandybridge": "avx", "Haswell": "fma", "SkylakeX": "avx512f"}
+KERNEL_NEEDS = {"Prescott": "pni", "Sandybridge": "avx", "Haswell": "fma", "SkylakeX": "avx512f"}
 
 CHILD = """
 import sys
@@ -89,8 +89,8 @@ def test_same_bytes_on_a_cpu_without_fma():
 @pytest.mark.parametrize("kernel", list(KERNEL_NEEDS))
 def test_same_bytes_under_every_blas_kernel(kernel):
     if kernel not in _kernels():
-        pytest.skip(f"this CPU cannot run OpenBLAS's {kernel} kernel (needs {KERNEL_NEEDS[kernel]})")
-    env = {"OPENBLAS_CORETYPE": kernel, **(NO_FMA_LIBM if KERNEL_NEEDS[kernel] in ("sse3", "avx") else {})}
+        pytest.skip(f"this CPU cannot run OpenBLAS's {kernel} kernel (needs the CPU flag {KERNEL_NEEDS[kernel]})")
+    env = {"OPENBLAS_CORETYPE": kernel, **(NO_FMA_LIBM if KERNEL_NEEDS[kernel] in ("pni", "avx") else {})}
     assert _regenerate_as(env, _everything()) == []
 
 

@@ -52,3 +52,20 @@ def test_every_module_imports_from_the_installed_wheel(tmp_path, installed_wheel
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.split()[0] == str(len(modules)) and run.stdout.strip().endswith("[]"), run.stdout
     assert "soagen.simulation.robot" in modules and "soagen.cli.simulate" in modules
+
+
+def test_derivations_from_the_installed_wheel_link_its_certificates(tmp_path, installed_wheel):
+    """`soagen derive --format markdown` run from an installed wheel, outside the checkout,
+    links the certificates the wheel ships (soagen/certificates), and every link resolves."""
+    import re
+
+    site, _ = installed_wheel
+    out = tmp_path / "notes" / "rne.md"
+    code = "import sys; from soagen.cli.main import main; sys.argv = ['soagen'] + sys.argv[1:]; main()"
+    run = subprocess.run([sys.executable, "-c", code, "derive", "rne", "--format", "markdown", "--out", str(out)],
+                         cwd=tmp_path, capture_output=True, text=True,
+                         env={"PYTHONPATH": str(site), "PYTHONSAFEPATH": "1", "PATH": ""})
+    assert run.returncode == 0, run.stderr[-2000:]
+    links = re.findall(r"\]\(([^)]+)\)", out.read_text())
+    assert links and all((out.parent / t).resolve().is_relative_to(site.resolve() / "soagen" / "certificates")
+                         and (out.parent / t).is_file() for t in links), links

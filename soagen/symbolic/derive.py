@@ -105,16 +105,17 @@ CERTIFICATES_FROM_DOCS = "../certificates"   # docs/derivations/*.md -> docs/cer
 
 
 def certificate_link(out_dir: str | Path | None = None) -> str | None:
-    """The link prefix of the certificates (docs/certificates/ of the repository soagen runs
-    from) for a file written in ``out_dir`` (None: the current directory, where a redirected
-    stdout lands): a relative path when one exists, else a file URI; None when soagen runs
-    without its repository (an installed wheel has no docs/), and records are then not linked."""
+    """The link prefix of the certificates (soagen/certificates/ of an installed wheel, else
+    docs/certificates/ of the repository soagen runs from) for a file written in ``out_dir``
+    (None: the current directory, where a redirected stdout lands): a relative path when
+    one exists, else a file URI; None when neither is there, and records are then not linked."""
     import os
 
     import soagen
 
-    certs = Path(soagen.__file__).resolve().parents[1] / "docs" / "certificates"
-    if not certs.is_dir():
+    pkg = Path(soagen.__file__).resolve().parent
+    certs = next((d for d in (pkg / "certificates", pkg.parent / "docs" / "certificates") if d.is_dir()), None)
+    if certs is None:
         return None
     here = Path(out_dir or ".").resolve()
     try:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from soagen import reproducible
 from soagen.errors import SingularMassMatrixError, SoagenError
 from soagen.spatial import axis_rotation, parallel_axis, quaternion_rotation
 from soagen.tolerances import SINGULAR_D
@@ -120,7 +121,7 @@ def plane_basis(normal):
         e1 = np.array([1.0, 0.0, 0.0]) * np.sign(n[2])
     else:
         e1 = np.cross(np.eye(3)[k], n)
-        e1 /= np.linalg.norm(e1)
+        e1 /= reproducible.norm(e1)
     return e1, np.cross(n, e1)
 
 

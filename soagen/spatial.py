@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from soagen import reproducible
 from soagen.backend import NUMPY
 
 
@@ -75,7 +76,8 @@ def _aligned_rotation(a, c, s, xp):
 def rpy_rotation(rpy):
     """URDF fixed-axis roll-pitch-yaw: R = Rz(yaw) Ry(pitch) Rx(roll) (numeric only)."""
     r, p, y = (float(x) for x in rpy)
-    cr, sr, cp, sp, cy, sy = np.cos(r), np.sin(r), np.cos(p), np.sin(p), np.cos(y), np.sin(y)
+    cos, sin = reproducible.cos, reproducible.sin      # correctly rounded: baked into generated code
+    cr, sr, cp, sp, cy, sy = cos(r), sin(r), cos(p), sin(p), cos(y), sin(y)
     return np.array([[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
                      [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
                      [-sp, cp * sr, cp * cr]])
@@ -202,9 +204,11 @@ def spatial_inertia(m, p, I_c):
 def parallel_axis(m, p):
     """m p~ p~: the inertia about the origin is I_c - m p~ p~ (2.15) for a mass m at p
     (Steiner). One function for both directions of the conversion, so that on symbols the
-    two terms are the same expression and cancel (soagen.model.mass_properties)."""
+    two terms are the same expression and cancel (soagen.model.mass_properties). On
+    numbers, the product in a fixed order (soagen.reproducible): M(k) is baked into
+    generated code."""
     P = skew(p)
-    return m * (P @ P)
+    return m * reproducible.matmul(P, P)
 
 
 def motion_cross(V, X):

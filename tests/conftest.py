@@ -7,6 +7,8 @@ compiler they are skipped with a reason.
 """
 
 import os
+import sys
+from pathlib import Path
 
 # The matrices in these tests are small (at most a few hundred rows); BLAS threads only
 # contend for the two cores of a CI machine (measured: the N = 50 operator checks ran
@@ -15,6 +17,44 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import pytest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _import_installed():
+    """``SOAGEN_TEST_INSTALLED=1``: the tests run against the installed soagen (a wheel in
+    site-packages), not this checkout. pytest puts the checkout first on the path (the
+    ``pythonpath`` setting, and ``python -m`` adds the current directory), so soagen is
+    imported here, before any test module, from site-packages itself (a usage error when
+    it is not there: an editable install does not count); every later ``import soagen...``
+    resolves inside that package. Child Pythons that the tests start get PYTHONSAFEPATH=1,
+    so a current directory inside the checkout does not shadow it either
+    (tests/support/installed.py:child_env gives them the same soagen)."""
+    import importlib.machinery
+    import importlib.util
+    import sysconfig
+
+    if "soagen" in sys.modules:
+        raise pytest.UsageError("SOAGEN_TEST_INSTALLED=1: soagen was imported before tests/conftest.py")
+    site = sorted({sysconfig.get_paths()[k] for k in ("purelib", "platlib")})
+    spec = importlib.machinery.PathFinder.find_spec("soagen", site)
+    if spec is None or spec.origin is None or Path(spec.origin).resolve().parent == ROOT / "soagen":
+        raise pytest.UsageError(f"SOAGEN_TEST_INSTALLED=1, but no installed soagen in {', '.join(site)}")
+    soagen = importlib.util.module_from_spec(spec)
+    sys.modules["soagen"] = soagen
+    spec.loader.exec_module(soagen)
+    os.environ["PYTHONSAFEPATH"] = "1"
+
+
+INSTALLED = os.environ.get("SOAGEN_TEST_INSTALLED") == "1"
+if INSTALLED:
+    _import_installed()
+
+
+def pytest_report_header(config):
+    import soagen
+
+    return f"soagen {'installed' if INSTALLED else 'source'}: {Path(soagen.__file__).parent}"
 
 
 def pytest_addoption(parser):

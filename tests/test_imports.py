@@ -8,9 +8,10 @@ import ast
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support.installed import child_env, package_root
+
+ROOT = package_root()          # the soagen under test: the checkout's, or the installed wheel's
 OPTIONAL = ("pinocchio", "example_robot_data", "mujoco", "jax", "torch", "xacro", "cffi", "symengine", "exudyn")
 
 
@@ -124,7 +125,7 @@ print(json.dumps(results))
 def test_every_module_imports_on_its_own_in_a_fresh_interpreter():
     names = sorted(modules())
     run = subprocess.run([sys.executable, "-c", SCRIPT, json.dumps(names)], capture_output=True,
-                         text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": ""})
+                         text=True, cwd=ROOT, env=child_env({"PATH": ""}))
     assert run.returncode == 0, run.stderr
     results = json.loads(run.stdout)
     bad = {n: r for n, r in results.items()

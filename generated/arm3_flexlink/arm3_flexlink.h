@@ -25,14 +25,14 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 1331 mul, 913 add, 1 div, 4 sin/cos, 0 sqrt; 477 temporaries
-//   mass_matrix: 750 mul, 553 add, 1 div, 4 sin/cos, 0 sqrt; 317 temporaries
-//   bias_forces: 1236 mul, 822 add, 1 div, 4 sin/cos, 0 sqrt; 461 temporaries
-//   inverse_mass_matrix: 966 mul, 700 add, 7 div, 4 sin/cos, 0 sqrt; 411 temporaries
-//   forward_dynamics: 1895 mul, 1352 add, 7 div, 4 sin/cos, 0 sqrt; 738 temporaries
+//   inverse_dynamics: 1335 mul, 915 add, 1 div, 4 sin/cos, 0 sqrt; 475 temporaries
+//   mass_matrix: 752 mul, 555 add, 1 div, 4 sin/cos, 0 sqrt; 317 temporaries
+//   bias_forces: 1240 mul, 824 add, 1 div, 4 sin/cos, 0 sqrt; 459 temporaries
+//   inverse_mass_matrix: 968 mul, 702 add, 7 div, 4 sin/cos, 0 sqrt; 411 temporaries
+//   forward_dynamics: 1899 mul, 1354 add, 7 div, 4 sin/cos, 0 sqrt; 736 temporaries
 //   jacobian: 199 mul, 111 add, 1 div, 6 sin/cos, 0 sqrt; 87 temporaries
 //   jacobian_dot_qd: 320 mul, 202 add, 1 div, 6 sin/cos, 0 sqrt; 142 temporaries
-//   op_space_inverse_inertia: 1302 mul, 933 add, 7 div, 6 sin/cos, 0 sqrt; 504 temporaries
+//   op_space_inverse_inertia: 1304 mul, 935 add, 7 div, 6 sin/cos, 0 sqrt; 504 temporaries
 
 #ifndef ARM3_FLEXLINK_H
 #define ARM3_FLEXLINK_H

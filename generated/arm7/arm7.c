@@ -547,18 +547,18 @@ void arm7_inverse_dynamics(const double* q, const double* qd, const double* qdd,
     const double t29 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
     const double t30 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
     const double t25 = (-0.0009653051699191116*V6_0 + 0.006684151967360946*V6_2) - 0.001255536598272898*V6_1;
-    const double t26 = (0.0003913912816842479*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
-    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.0003913912816842479*V6_1;
-    const double f6_3 = (((V6_1*t28 - V6_2*t29) - 0.0020344399586617965*alpha6_2) + 0.150277948634*alpha6_1) + 1.4955219999999998*alpha6_3;
-    const double f6_4 = (((-V6_0*t28 + V6_2*t30) + 0.002573605371338202*alpha6_2) - 0.150277948634*alpha6_0) + 1.4955219999999998*alpha6_4;
-    const double f6_5 = (((V6_0*t29 - V6_1*t30) + 0.0020344399586617965*alpha6_0) - 0.002573605371338202*alpha6_1) + 1.4955219999999998*alpha6_5;
+    const double t26 = (0.000391391281684248*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
+    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.000391391281684248*V6_1;
+    const double f6_3 = (((V6_1*t28 - V6_2*t29) - 0.0020344399586617965*alpha6_2) + 0.150277948634*alpha6_1) + 1.495522*alpha6_3;
+    const double f6_4 = (((-V6_0*t28 + V6_2*t30) + 0.002573605371338202*alpha6_2) - 0.150277948634*alpha6_0) + 1.495522*alpha6_4;
+    const double f6_5 = (((V6_0*t29 - V6_1*t30) + 0.0020344399586617965*alpha6_0) - 0.002573605371338202*alpha6_1) + 1.495522*alpha6_5;
     /* f5: spatial force f(k) (2.29) */
     const double t34 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
     const double t35 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
     const double t36 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
     /* f6: spatial force f(k) (2.29) */
-    const double f6_0 = (((V6_1*t25 - V6_2*t26) + 0.0003913912816842479*alpha6_1) + ((0.03163334319094959*alpha6_0 - 0.0009653051699191116*alpha6_2) + 0.0020344399586617965*alpha6_5)) - 0.150277948634*alpha6_4;
-    const double f6_1 = (((-V6_0*t25 + V6_2*t27) + 0.029212399412428355*alpha6_1) + ((0.0003913912816842479*alpha6_0 - 0.001255536598272898*alpha6_2) - 0.002573605371338202*alpha6_5)) + 0.150277948634*alpha6_3;
+    const double f6_0 = (((V6_1*t25 - V6_2*t26) + 0.000391391281684248*alpha6_1) + ((0.03163334319094959*alpha6_0 - 0.0009653051699191116*alpha6_2) + 0.0020344399586617965*alpha6_5)) - 0.150277948634*alpha6_4;
+    const double f6_1 = (((-V6_0*t25 + V6_2*t27) + 0.029212399412428355*alpha6_1) + ((0.000391391281684248*alpha6_0 - 0.001255536598272898*alpha6_2) - 0.002573605371338202*alpha6_5)) + 0.150277948634*alpha6_3;
     const double f6_2 = ((((V6_0*t26 - V6_1*t27) - 0.001255536598272898*alpha6_1) + (-0.0009653051699191116*alpha6_0 + 0.006684151967360946*alpha6_2)) - 0.0020344399586617965*alpha6_3) + 0.002573605371338202*alpha6_4;
     /* f5: spatial force f(k) (2.29) */
     const double t31 = (-0.0001037589172186847*V5_0 + 0.01179456023023895*V5_2) + 9.3569097314605e-05*V5_1;
@@ -659,13 +659,13 @@ void arm7_mass_matrix(const double* q, double* M)
     /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
     /* Rch5: composite rigid-body inertia R(k) (a.44) */
-    const double Rch5_0 = F5_6_5_0 + 0.231847552695;
+    const double Rch5_0 = F5_6_5_0 + 0.23184755269500001;
     const double t0 = 0.0020344399586617965*c_q_6 + 0.002573605371338202*s_q_6;
     const double Rch5_2 = t0 - 0.017527158935000002;
     /* Rc5: composite rigid-body inertia R(k) (a.44) */
-    const double t1 = 0.0003913912816842479*s_q_6;
+    const double t1 = 0.000391391281684248*s_q_6;
     const double t2 = 0.03163334319094959*c_q_6 - t1;
-    const double t3 = 0.0003913912816842479*c_q_6;
+    const double t3 = 0.000391391281684248*c_q_6;
     const double t4 = t3 - 0.029212399412428355*s_q_6;
     const double Rc5_0_0 = (c_q_6*t2 + 0.00248046035817079) - s_q_6*t4;
     const double t5 = 0.0009653051699191116*c_q_6 - 0.001255536598272898*s_q_6;
@@ -675,7 +675,7 @@ void arm7_mass_matrix(const double* q, double* M)
     const double Rc5_1_1 = t6 + 0.028833240468467896;
     const double t7 = 0.001255536598272898*c_q_6 + 0.0009653051699191116*s_q_6;
     const double Rc5_1_2 = t7 + 9.3569097314605e-05;
-    const double Rc5_2_2 = (c_q_6*(0.029212399412428355*c_q_6 + t1) + s_q_6*(0.03163334319094959*s_q_6 + t3)) + (t6 + 0.023375882598238945);
+    const double Rc5_2_2 = (c_q_6*(0.029212399412428355*c_q_6 + t1) + s_q_6*(0.03163334319094959*s_q_6 + t3)) + (t6 + 0.02337588259823895);
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_5_0 = c_q_5*Rch5_0 + 0.17380470556900002*s_q_5;
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
@@ -1110,18 +1110,18 @@ void arm7_bias_forces(const double* q, const double* qd, double* C)
     const double t29 = -0.150277948634*V6_0 + 0.002573605371338202*V6_2;
     const double t30 = 0.150277948634*V6_1 - 0.0020344399586617965*V6_2;
     const double t25 = (-0.0009653051699191116*V6_0 + 0.006684151967360946*V6_2) - 0.001255536598272898*V6_1;
-    const double t26 = (0.0003913912816842479*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
-    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.0003913912816842479*V6_1;
-    const double f6_3 = (((V6_1*t28 - V6_2*t29) + 0.0020344399586617965*alpha5_1) + 0.150277948634*alpha6_1) + 1.4955219999999998*alpha6_3;
-    const double f6_4 = (((-V6_0*t28 + V6_2*t30) - 0.002573605371338202*alpha5_1) - 0.150277948634*alpha6_0) + 1.4955219999999998*alpha6_4;
-    const double f6_5 = (((V6_0*t29 - V6_1*t30) + 0.0020344399586617965*alpha6_0) - 0.002573605371338202*alpha6_1) + 1.4955219999999998*alpha6_5;
+    const double t26 = (0.000391391281684248*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
+    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.000391391281684248*V6_1;
+    const double f6_3 = (((V6_1*t28 - V6_2*t29) + 0.0020344399586617965*alpha5_1) + 0.150277948634*alpha6_1) + 1.495522*alpha6_3;
+    const double f6_4 = (((-V6_0*t28 + V6_2*t30) - 0.002573605371338202*alpha5_1) - 0.150277948634*alpha6_0) + 1.495522*alpha6_4;
+    const double f6_5 = (((V6_0*t29 - V6_1*t30) + 0.0020344399586617965*alpha6_0) - 0.002573605371338202*alpha6_1) + 1.495522*alpha6_5;
     /* f5: spatial force f(k) (2.29) */
     const double t34 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
     const double t35 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
     const double t36 = -0.017527158935000002*V5_1 + 0.023526756935*V5_2;
     /* f6: spatial force f(k) (2.29) */
-    const double f6_0 = ((((V6_1*t25 + 0.0009653051699191116*alpha5_1) + 0.0003913912816842479*alpha6_1) + (0.03163334319094959*alpha6_0 - V6_2*t26)) + 0.0020344399586617965*alpha6_5) - 0.150277948634*alpha6_4;
-    const double f6_1 = ((((-V6_0*t25 + 0.001255536598272898*alpha5_1) + 0.029212399412428355*alpha6_1) + (0.0003913912816842479*alpha6_0 + V6_2*t27)) - 0.002573605371338202*alpha6_5) + 0.150277948634*alpha6_3;
+    const double f6_0 = ((((V6_1*t25 + 0.0009653051699191116*alpha5_1) + 0.000391391281684248*alpha6_1) + (0.03163334319094959*alpha6_0 - V6_2*t26)) + 0.0020344399586617965*alpha6_5) - 0.150277948634*alpha6_4;
+    const double f6_1 = ((((-V6_0*t25 + 0.001255536598272898*alpha5_1) + 0.029212399412428355*alpha6_1) + (0.000391391281684248*alpha6_0 + V6_2*t27)) - 0.002573605371338202*alpha6_5) + 0.150277948634*alpha6_3;
     const double f6_2 = ((((V6_0*t26 - 0.006684151967360946*alpha5_1) - 0.001255536598272898*alpha6_1) + (-0.0009653051699191116*alpha6_0 - V6_1*t27)) - 0.0020344399586617965*alpha6_3) + 0.002573605371338202*alpha6_4;
     /* f5: spatial force f(k) (2.29) */
     const double t31 = (-0.0001037589172186847*V5_0 + 0.01179456023023895*V5_2) + 9.3569097314605e-05*V5_1;
@@ -1226,13 +1226,13 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
     /* Rch5: composite rigid-body inertia R(k) (a.44) */
-    const double Rch5_0 = F5_6_5_0 + 0.231847552695;
+    const double Rch5_0 = F5_6_5_0 + 0.23184755269500001;
     const double t0 = 0.0020344399586617965*c_q_6 + 0.002573605371338202*s_q_6;
     const double Rch5_2 = t0 - 0.017527158935000002;
     /* Rc5: composite rigid-body inertia R(k) (a.44) */
-    const double t1 = 0.0003913912816842479*s_q_6;
+    const double t1 = 0.000391391281684248*s_q_6;
     const double t2 = 0.03163334319094959*c_q_6 - t1;
-    const double t3 = 0.0003913912816842479*c_q_6;
+    const double t3 = 0.000391391281684248*c_q_6;
     const double t4 = t3 - 0.029212399412428355*s_q_6;
     const double Rc5_0_0 = (c_q_6*t2 + 0.00248046035817079) - s_q_6*t4;
     const double t5 = 0.0009653051699191116*c_q_6 - 0.001255536598272898*s_q_6;
@@ -1242,7 +1242,7 @@ void arm7_inverse_mass_matrix(const double* q, double* Minv)
     const double Rc5_1_1 = t6 + 0.028833240468467896;
     const double t7 = 0.001255536598272898*c_q_6 + 0.0009653051699191116*s_q_6;
     const double Rc5_1_2 = t7 + 9.3569097314605e-05;
-    const double Rc5_2_2 = (c_q_6*(0.029212399412428355*c_q_6 + t1) + s_q_6*(0.03163334319094959*s_q_6 + t3)) + (t6 + 0.023375882598238945);
+    const double Rc5_2_2 = (c_q_6*(0.029212399412428355*c_q_6 + t1) + s_q_6*(0.03163334319094959*s_q_6 + t3)) + (t6 + 0.02337588259823895);
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_5_0 = c_q_5*Rch5_0 + 0.17380470556900002*s_q_5;
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
@@ -1728,10 +1728,10 @@ void arm7_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
     /* Rch5: composite rigid-body inertia R(k) (a.44) */
     const double t62 = 0.0020344399586617965*c_q_6 + 0.002573605371338202*s_q_6;
-    const double Rch5_0 = F5_6_5_0 + 0.231847552695;
+    const double Rch5_0 = F5_6_5_0 + 0.23184755269500001;
     /* Rc5: composite rigid-body inertia R(k) (a.44) */
-    const double t63 = 0.0003913912816842479*s_q_6;
-    const double t65 = 0.0003913912816842479*c_q_6;
+    const double t63 = 0.000391391281684248*s_q_6;
+    const double t65 = 0.000391391281684248*c_q_6;
     const double t67 = 0.0009653051699191116*c_q_6 - 0.001255536598272898*s_q_6;
     const double t69 = 0.001255536598272898*c_q_6 + 0.0009653051699191116*s_q_6;
     /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
@@ -1748,7 +1748,7 @@ void arm7_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double F5_6_0_0 = -t67;
     /* Rc5: composite rigid-body inertia R(k) (a.44) */
     const double t68 = 0.00045295454535552353*c_q_6 - 0.00035806143272447616*s_q_6;
-    const double Rc5_2_2 = (c_q_6*(0.029212399412428355*c_q_6 + t63) + s_q_6*(0.03163334319094959*s_q_6 + t65)) + (t68 + 0.023375882598238945);
+    const double Rc5_2_2 = (c_q_6*(0.029212399412428355*c_q_6 + t63) + s_q_6*(0.03163334319094959*s_q_6 + t65)) + (t68 + 0.02337588259823895);
     const double Rc5_1_1 = t68 + 0.028833240468467896;
     /* Rch4: composite rigid-body inertia R(k) (a.44) */
     const double t70 = 0.17380470556900002*c_q_5;
@@ -2111,11 +2111,11 @@ void arm7_forward_dynamics(const double* q, const double* qd, const double* tau,
     const double ltdl_A3_1 = (F1_3_2_0 + (-ltdl_A5_3*ltdl_L5_1 - F3_6_2_0*ltdl_L6_1)) - ltdl_A4_3*ltdl_L4_1;
     /* f6: spatial force f(k) (2.29) */
     const double t25 = (-0.0009653051699191116*V6_0 + 0.006684151967360946*V6_2) - 0.001255536598272898*V6_1;
-    const double t26 = (0.0003913912816842479*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
-    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.0003913912816842479*V6_1;
-    const double f6_3 = (((V6_1*t28 - V6_2*t29) + 0.0020344399586617965*alpha5_1) + 0.150277948634*alpha6_1) + 1.4955219999999998*alpha6_3;
-    const double f6_4 = (((-V6_0*t28 + V6_2*t30) - 0.002573605371338202*alpha5_1) - 0.150277948634*alpha6_0) + 1.4955219999999998*alpha6_4;
-    const double f6_5 = (((V6_0*t29 - V6_1*t30) + 0.0020344399586617965*alpha6_0) - 0.002573605371338202*alpha6_1) + 1.4955219999999998*alpha6_5;
+    const double t26 = (0.000391391281684248*V6_0 - 0.001255536598272898*V6_2) + 0.029212399412428355*V6_1;
+    const double t27 = (0.03163334319094959*V6_0 - 0.0009653051699191116*V6_2) + 0.000391391281684248*V6_1;
+    const double f6_3 = (((V6_1*t28 - V6_2*t29) + 0.0020344399586617965*alpha5_1) + 0.150277948634*alpha6_1) + 1.495522*alpha6_3;
+    const double f6_4 = (((-V6_0*t28 + V6_2*t30) - 0.002573605371338202*alpha5_1) - 0.150277948634*alpha6_0) + 1.495522*alpha6_4;
+    const double f6_5 = (((V6_0*t29 - V6_1*t30) + 0.0020344399586617965*alpha6_0) - 0.002573605371338202*alpha6_1) + 1.495522*alpha6_5;
     /* f5: spatial force f(k) (2.29) */
     const double t34 = 0.017527158935000002*V5_0 + 0.10024161669500001*V5_2;
     const double t35 = -0.023526756935*V5_0 - 0.10024161669500001*V5_1;
@@ -2135,8 +2135,8 @@ void arm7_forward_dynamics(const double* q, const double* qd, const double* tau,
     /* ltdl_L3: L^T D L factorization of the mass matrix: row k of L (k = last coordinate first) */
     const double ltdl_L3_2 = ltdl_A3_2*ltdl_dinv3_0;
     /* f6: spatial force f(k) (2.29) */
-    const double f6_0 = ((((V6_1*t25 + 0.0009653051699191116*alpha5_1) + 0.0003913912816842479*alpha6_1) + (0.03163334319094959*alpha6_0 - V6_2*t26)) + 0.0020344399586617965*alpha6_5) - 0.150277948634*alpha6_4;
-    const double f6_1 = ((((-V6_0*t25 + 0.001255536598272898*alpha5_1) + 0.029212399412428355*alpha6_1) + (0.0003913912816842479*alpha6_0 + V6_2*t27)) - 0.002573605371338202*alpha6_5) + 0.150277948634*alpha6_3;
+    const double f6_0 = ((((V6_1*t25 + 0.0009653051699191116*alpha5_1) + 0.000391391281684248*alpha6_1) + (0.03163334319094959*alpha6_0 - V6_2*t26)) + 0.0020344399586617965*alpha6_5) - 0.150277948634*alpha6_4;
+    const double f6_1 = ((((-V6_0*t25 + 0.001255536598272898*alpha5_1) + 0.029212399412428355*alpha6_1) + (0.000391391281684248*alpha6_0 + V6_2*t27)) - 0.002573605371338202*alpha6_5) + 0.150277948634*alpha6_3;
     const double f6_2 = ((((V6_0*t26 - 0.006684151967360946*alpha5_1) - 0.001255536598272898*alpha6_1) + (-0.0009653051699191116*alpha6_0 - V6_1*t27)) - 0.0020344399586617965*alpha6_3) + 0.002573605371338202*alpha6_4;
     /* f5: spatial force f(k) (2.29) */
     const double t31 = (-0.0001037589172186847*V5_0 + 0.01179456023023895*V5_2) + 9.3569097314605e-05*V5_1;
@@ -2656,13 +2656,13 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     /* F5_6: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F5_6_5_0 = 0.002573605371338202*c_q_6 - 0.0020344399586617965*s_q_6;
     /* Rch5: composite rigid-body inertia R(k) (a.44) */
-    const double Rch5_0 = F5_6_5_0 + 0.231847552695;
+    const double Rch5_0 = F5_6_5_0 + 0.23184755269500001;
     const double t0 = 0.0020344399586617965*c_q_6 + 0.002573605371338202*s_q_6;
     const double Rch5_2 = t0 - 0.017527158935000002;
     /* Rc5: composite rigid-body inertia R(k) (a.44) */
-    const double t1 = 0.0003913912816842479*s_q_6;
+    const double t1 = 0.000391391281684248*s_q_6;
     const double t2 = 0.03163334319094959*c_q_6 - t1;
-    const double t3 = 0.0003913912816842479*c_q_6;
+    const double t3 = 0.000391391281684248*c_q_6;
     const double t4 = t3 - 0.029212399412428355*s_q_6;
     const double Rc5_0_0 = (c_q_6*t2 + 0.00248046035817079) - s_q_6*t4;
     const double t5 = 0.0009653051699191116*c_q_6 - 0.001255536598272898*s_q_6;
@@ -2672,7 +2672,7 @@ void arm7_op_space_inverse_inertia(const double* q, double* Lambda_inv)
     const double Rc5_1_1 = t6 + 0.028833240468467896;
     const double t7 = 0.001255536598272898*c_q_6 + 0.0009653051699191116*s_q_6;
     const double Rc5_1_2 = t7 + 9.3569097314605e-05;
-    const double Rc5_2_2 = (c_q_6*(0.029212399412428355*c_q_6 + t1) + s_q_6*(0.03163334319094959*s_q_6 + t3)) + (t6 + 0.023375882598238945);
+    const double Rc5_2_2 = (c_q_6*(0.029212399412428355*c_q_6 + t1) + s_q_6*(0.03163334319094959*s_q_6 + t3)) + (t6 + 0.02337588259823895);
     /* F4_5: mass matrix column walk, body k, column l: phi(k, l) R(l) H^T(l) (Cor. A.1) */
     const double F4_5_5_0 = c_q_5*Rch5_0 + 0.17380470556900002*s_q_5;
     /* Rch4: composite rigid-body inertia R(k) (a.44) */

@@ -25,14 +25,14 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 1142 mul, 765 add, 1 div, 4 sin/cos, 0 sqrt; 302 temporaries
-//   mass_matrix: 433 mul, 300 add, 1 div, 2 sin/cos, 0 sqrt; 142 temporaries
-//   bias_forces: 964 mul, 610 add, 1 div, 4 sin/cos, 0 sqrt; 275 temporaries
-//   inverse_mass_matrix: 748 mul, 524 add, 9 div, 2 sin/cos, 0 sqrt; 270 temporaries
-//   forward_dynamics: 1425 mul, 980 add, 9 div, 4 sin/cos, 0 sqrt; 449 temporaries
+//   inverse_dynamics: 1143 mul, 766 add, 1 div, 4 sin/cos, 0 sqrt; 300 temporaries
+//   mass_matrix: 433 mul, 301 add, 1 div, 2 sin/cos, 0 sqrt; 142 temporaries
+//   bias_forces: 965 mul, 610 add, 1 div, 4 sin/cos, 0 sqrt; 275 temporaries
+//   inverse_mass_matrix: 748 mul, 525 add, 9 div, 2 sin/cos, 0 sqrt; 270 temporaries
+//   forward_dynamics: 1426 mul, 981 add, 9 div, 4 sin/cos, 0 sqrt; 447 temporaries
 //   jacobian: 132 mul, 79 add, 2 div, 4 sin/cos, 0 sqrt; 52 temporaries
 //   jacobian_dot_qd: 224 mul, 135 add, 2 div, 4 sin/cos, 0 sqrt; 84 temporaries
-//   op_space_inverse_inertia: 804 mul, 564 add, 10 div, 4 sin/cos, 0 sqrt; 277 temporaries
+//   op_space_inverse_inertia: 804 mul, 565 add, 10 div, 4 sin/cos, 0 sqrt; 277 temporaries
 
 #ifndef FLEXARM2_H
 #define FLEXARM2_H

@@ -23,11 +23,11 @@
 // refer to it.
 //
 // Functions (operation counts):
-//   inverse_dynamics: 1044 mul, 710 add, 0 div, 2 sin/cos, 0 sqrt; 190 temporaries
+//   inverse_dynamics: 1043 mul, 710 add, 0 div, 2 sin/cos, 0 sqrt; 190 temporaries
 //   mass_matrix: 246 mul, 179 add, 0 div, 0 sin/cos, 0 sqrt; 29 temporaries
-//   bias_forces: 788 mul, 506 add, 0 div, 2 sin/cos, 0 sqrt; 167 temporaries
+//   bias_forces: 789 mul, 506 add, 0 div, 2 sin/cos, 0 sqrt; 167 temporaries
 //   inverse_mass_matrix: 329 mul, 229 add, 5 div, 0 sin/cos, 0 sqrt; 73 temporaries
-//   forward_dynamics: 1074 mul, 730 add, 5 div, 2 sin/cos, 0 sqrt; 225 temporaries
+//   forward_dynamics: 1073 mul, 730 add, 5 div, 2 sin/cos, 0 sqrt; 225 temporaries
 //   jacobian: 78 mul, 49 add, 1 div, 2 sin/cos, 0 sqrt; 23 temporaries
 //   jacobian_dot_qd: 135 mul, 86 add, 1 div, 2 sin/cos, 0 sqrt; 42 temporaries
 //   op_space_inverse_inertia: 439 mul, 302 add, 6 div, 2 sin/cos, 0 sqrt; 106 temporaries

@@ -17,25 +17,46 @@ from __future__ import annotations
 
 import numpy as np
 
+from soagen.reproducible import dot, norm
 from soagen.tolerances import GRASP_SPACE
+
+# The spaces are baked into generated code: Gram-Schmidt in a fixed order of arithmetic
+# (soagen.reproducible), not LAPACK's QR and SVD, whose bits (and, for a complement, whose
+# basis) depend on the machine.
+
+
+def _orthogonalized(v, basis):
+    """v minus its components along the orthonormal ``basis``, twice (Gram-Schmidt with
+    reorthogonalization: orthogonal to round-off)."""
+    for _ in range(2):
+        for q in basis:
+            v = v - dot(q, v) * q
+    return v
 
 
 def orthonormal(X):
-    """Orthonormal basis of the column space of X (QR, signs fixed for determinism)."""
-    if X.shape[1] == 0:
-        return X
-    Q, R = np.linalg.qr(X)
-    s = np.sign(np.diag(R))
-    s[s == 0] = 1
-    return Q * s
+    """Orthonormal basis of the column space of X: Gram-Schmidt on its columns in order,
+    the Q of X = Q R with a positive diagonal of R."""
+    basis = []
+    for x in np.asarray(X, dtype=float).T:
+        v = _orthogonalized(x, basis)
+        n = norm(v)
+        basis.append(v / n if n > 0 else v)          # dependent columns: refused by the caller
+    return np.column_stack(basis) if basis else X
 
 
 def complement(X):
-    """Orthonormal basis of the orthogonal complement of the columns of X in R^6."""
-    if X.shape[1] == 0:
-        return np.eye(6)
-    U, _, _ = np.linalg.svd(X, full_matrices=True)
-    return U[:, X.shape[1]:]
+    """Orthonormal basis of the orthogonal complement of the orthonormal columns of X in
+    R^6: the unit vectors e_1..e_6 orthogonalized against X, each time the one with the
+    largest remainder (the first of equals)."""
+    basis, out = list(np.asarray(X, dtype=float).T), []
+    while len(basis) < 6:
+        rest = [_orthogonalized(e, basis) for e in np.eye(6)]
+        v = max(rest, key=norm)
+        v = v / norm(v)
+        basis.append(v)
+        out.append(v)
+    return np.column_stack(out) if out else np.zeros((6, 0))
 
 
 def _angular(vectors):
@@ -46,7 +67,7 @@ def tangent_basis(n):
     """Two unit vectors orthogonal to the unit normal n (h2, h3 of Appendix A case 3)."""
     a = np.eye(3)[int(np.argmin(np.abs(n)))]
     h2 = np.cross(n, a)
-    h2 /= np.linalg.norm(h2)
+    h2 /= norm(h2)
     return h2, np.cross(n, h2)
 
 
@@ -56,10 +77,10 @@ def spaces(kind, axis=None, normal=None, motion=None, constraint=None):
     if kind == "rigid":
         phi, phic = np.zeros((6, 0)), np.eye(6)
     elif kind == "revolute":
-        h = axis / np.linalg.norm(axis)
+        h = axis / norm(axis)
         phi, phic = _angular([h]), np.hstack([_angular(list(tangent_basis(h))), lin])
     elif kind == "soft_finger":
-        n = normal / np.linalg.norm(normal)
+        n = normal / norm(normal)
         phi, phic = _angular(list(tangent_basis(n))), np.hstack([_angular([n]), lin])
     elif kind == "spherical":
         phi, phic = _angular(list(np.eye(3))), lin

@@ -20,12 +20,30 @@ u2(x) = -1/2 int_0^x (v'^2 + w'^2) (Kane, Ryan and Banerjee 1987; docs/flexible.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from soagen.reproducible import generalized_eigh, matmul, norm
+
 FAMILIES = ("y", "z", "torsion", "axial")
-GAUSS = np.polynomial.legendre.leggauss(4)   # exact to degree 7: the kinetic energy of cubic fields
+
+
+def gauss_legendre(n):
+    """Gauss-Legendre abscissae (ascending) and weights on [-1, 1] for n = 3 or 4 points,
+    in closed form: correctly rounded square roots, so the same bits on every machine
+    (numpy's leggauss takes them from a LAPACK eigensolver and one Newton step)."""
+    if n == 3:
+        a = math.sqrt(3 / 5)
+        return np.array([-a, 0.0, a]), np.array([5 / 9, 8 / 9, 5 / 9])
+    s = math.sqrt(6 / 5)
+    a, b = math.sqrt(3 / 7 - 2 / 7 * s), math.sqrt(3 / 7 + 2 / 7 * s)
+    wa, wb = (18 + math.sqrt(30)) / 36, (18 - math.sqrt(30)) / 36
+    return np.array([-b, -a, a, b]), np.array([wb, wa, wa, wb])
+
+
+GAUSS = gauss_legendre(4)       # exact to degree 7: the kinetic energy of cubic fields
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,21 +71,22 @@ class Beam:
 def frame_of(axis):
     """(e1, e2, e3) as the columns of a rotation: e1 = axis; for axis x: the identity."""
     e1 = np.asarray(axis, dtype=float)
-    e1 = e1 / np.linalg.norm(e1)
+    e1 = e1 / norm(e1)
     helper = np.array([0.0, 1.0, 0.0]) if abs(e1[1]) < 0.9 else np.array([0.0, 0.0, 1.0])
     if np.allclose(e1, [1, 0, 0]):
         return np.eye(3)
     e3 = np.cross(e1, helper)
-    e3 /= np.linalg.norm(e3)
+    e3 /= norm(e3)
     return np.column_stack([e1, np.cross(e3, e1), e3])
 
 
 def hermite(xi, L):
     """Cubic Hermite shape functions and their first and second x-derivatives at xi in
     [0, 1] on an element of length L: value, slope at the ends (a, b)."""
-    N = np.array([1 - 3 * xi**2 + 2 * xi**3, L * (xi - 2 * xi**2 + xi**3), 3 * xi**2 - 2 * xi**3, L * (-xi**2 + xi**3)])
-    dN = np.array([-6 * xi + 6 * xi**2, L * (1 - 4 * xi + 3 * xi**2), 6 * xi - 6 * xi**2, L * (-2 * xi + 3 * xi**2)]) / L
-    d2N = np.array([-6 + 12 * xi, L * (-4 + 6 * xi), 6 - 12 * xi, L * (-2 + 6 * xi)]) / L**2
+    x2, x3 = xi * xi, xi * xi * xi              # products, not pow (libm's pow differs by CPU)
+    N = np.array([1 - 3 * x2 + 2 * x3, L * (xi - 2 * x2 + x3), 3 * x2 - 2 * x3, L * (-x2 + x3)])
+    dN = np.array([-6 * xi + 6 * x2, L * (1 - 4 * xi + 3 * x2), 6 * xi - 6 * x2, L * (-2 * xi + 3 * x2)]) / L
+    d2N = np.array([-6 + 12 * xi, L * (-4 + 6 * xi), 6 - 12 * xi, L * (-2 + 6 * xi)]) / (L * L)
     return N, dN, d2N
 
 
@@ -126,16 +145,25 @@ class BeamFE:
     def clamped_modes(self, families):
         """(omega, X, names): the clamped natural frequencies (rad/s, ascending; ties in
         the order of FAMILIES) and mass-normalized mode shapes as global nodal vectors
-        (columns), of the given families."""
+        (columns), of the given families. Each family is its own eigenproblem (a clamped
+        beam's spectrum is simple within a family; two families with equal stiffness give
+        equal frequencies, kept in FAMILIES order). Solved as M x = (1/omega^2) K x (K is
+        positive definite once clamped), whose largest eigenvalue, the fundamental, is
+        the one Jacobi's rotations give to the round-off of the data (docs/flexible.md,
+        "The same modes on every machine"); each shape scaled to x^T M x = 1 and signed
+        so that its largest entry is positive."""
         found = []
         for f, fam in enumerate(families):
             idx = self.free(fam)
-            w2, V = generalized_eigh(self.K[np.ix_(idx, idx)], self.M[np.ix_(idx, idx)])
-            for j in range(len(w2)):
+            K, M = self.K[np.ix_(idx, idx)], self.M[np.ix_(idx, idx)]
+            mu, Y = generalized_eigh(M, K)                 # mu = 1/omega^2, ascending
+            mu, Y = mu[::-1], Y[:, ::-1]
+            Y = Y / np.sqrt((Y * matmul(M, Y)).sum(axis=0))
+            for j in range(len(mu)):
                 x = np.zeros(len(self.M))
-                x[idx] = V[:, j]
-                x *= np.sign(x[idx][np.argmax(np.abs(V[:, j]))])    # deterministic sign
-                omega = float(np.sqrt(max(w2[j], 0.0)))
+                x[idx] = Y[:, j]
+                x *= np.sign(x[idx][np.argmax(np.abs(Y[:, j]))])    # deterministic sign
+                omega = math.sqrt(1 / mu[j])
                 found.append((float(f"{omega:.9g}"), FAMILIES.index(fam), j, omega, x, f"{fam}{j + 1}"))
         found.sort(key=lambda t: t[:3])
         return (np.array([t[3] for t in found]), np.column_stack([t[4] for t in found]),
@@ -153,10 +181,10 @@ class BeamFE:
         t1 = Nl[0] * X[a + 3] + Nl[1] * X[b + 3]
         vn = np.array([X[a + 1], X[a + 5], X[b + 1], X[b + 5]])
         wn = np.array([X[a + 2], -X[a + 4], X[b + 2], -X[b + 4]])
-        v, w = N @ vn, N @ wn
-        dv, dw = dN @ vn, dN @ wn
-        disp = self.R @ np.array([u, v, w])
-        rot = self.R @ np.array([t1, -dw, dv])
+        v, w = matmul(N, vn), matmul(N, wn)
+        dv, dw = matmul(dN, vn), matmul(dN, wn)
+        disp = matmul(self.R, np.array([u, v, w]))
+        rot = matmul(self.R, np.array([t1, -dw, dv]))
         return disp, rot, np.array([dv, dw])
 
     def foreshortening(self, X, x):
@@ -164,7 +192,7 @@ class BeamFE:
         the point at x, G_ij = -int_0^x (v_i' v_j' + w_i' w_j') (Kane-Ryan-Banerjee)."""
         m = X.shape[1]
         g = np.zeros((m, m))
-        xs3, ws3 = np.polynomial.legendre.leggauss(3)          # exact: the integrand is quartic
+        xs3, ws3 = gauss_legendre(3)                           # exact: the integrand is quartic
         start = 0.0
         while start < x - 1e-15 * self.beam.length:
             end = min((int(start / self.Le + 1e-9) + 1) * self.Le, x)
@@ -172,7 +200,7 @@ class BeamFE:
                 _, _, s = self.field(X, start + t * (end - start))
                 g -= w * (end - start) * (np.outer(s[0], s[0]) + np.outer(s[1], s[1]))
             start = end
-        return np.einsum("k,ij->kij", self.R[:, 0], g)
+        return self.R[:, 0, None, None] * g
 
     def mass_points(self):
         """The Gauss points of every element: abscissae, masses rho A w L_e, and polar
@@ -181,14 +209,5 @@ class BeamFE:
         x = np.concatenate([(e + xs) * self.Le for e in range(self.n)])
         w = np.tile(ws, self.n) * self.Le
         e1 = self.R[:, 0]
-        J = np.einsum("p,ij->pij", w * self.beam.rhoJ, np.outer(e1, e1))
+        J = (w * self.beam.rhoJ)[:, None, None] * np.outer(e1, e1)
         return x, w * self.beam.rhoA, J
-
-
-def generalized_eigh(K, M):
-    """Eigenvalues (ascending) and M-orthonormal eigenvectors of K x = lambda M x, M
-    symmetric positive definite (Cholesky reduction to a standard symmetric problem)."""
-    L = np.linalg.cholesky(M)
-    Li = np.linalg.inv(L)
-    w, Y = np.linalg.eigh(Li @ K @ Li.T)
-    return w, Li.T @ Y

@@ -18,6 +18,7 @@ from soagen.loaders import fields
 from soagen.loaders.description import LinkSpec
 from soagen.loaders.inertial import check_mass_properties
 from soagen.loaders.yamlfile import read_yaml
+from soagen.reproducible import matmul
 from soagen.tolerances import GRASP_SPACE
 
 TOP_KEYS = {"name", "description", "source", "type", "gravity", "object", "arms"}
@@ -102,7 +103,7 @@ def _arm(path, i, d, obj, gravity):
         raise RobotFileError(path, f"{where}.robot", f"joint {bad[0]!r}: only revolute and prismatic joints are supported in arms")
     base_R, base_r = _pose(path, f"{where}.base", d.get("base"))
     # the arm's own gravity, in its base frame, comes from the system (3.21)
-    robot = replace(robot, gravity=base_R.T @ gravity)
+    robot = replace(robot, gravity=matmul(base_R.T, gravity))
     q0 = d.get("q0", [0.0] * robot.nv)
     if not isinstance(q0, list) or len(q0) != robot.nv:
         raise RobotFileError(path, f"{where}.q0", f"expected {robot.nv} joint values, got {q0!r}")

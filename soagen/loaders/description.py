@@ -23,6 +23,7 @@ from soagen.loaders import fields
 from soagen.loaders.inertial import body_problems, check_link_data
 from soagen.loaders.solvable import check_invertible
 from soagen.model import Body, Frame, Joint, Robot, index_bodies
+from soagen.reproducible import CONSTANTS, congruence, dot, fsum, matmul, norm
 from soagen.tolerances import ATTACH_OFFSET, AXIS_ZERO, SNAP
 
 # file joint type -> model joint kind (None: merged into the parent body)
@@ -152,14 +153,15 @@ def topological_order(d: Description):
 
 def _combine(parts):
     """Mass, centre of mass and inertia about it of rigidly joined parts (same frame); a
-    massless part adds its rotational inertia only."""
-    m = sum(p[0] for p in parts)
+    massless part adds its rotational inertia only. Sums and products in a fixed order
+    (soagen.reproducible): the result is baked into generated code."""
+    m = fsum(float(p[0]) for p in parts)
     c = sum(p[0] * p[1] for p in parts) / m if m > 0 else np.zeros(3)
     I = np.zeros((3, 3))
     with np.errstate(over="ignore", invalid="ignore"):     # absurd offsets: checked by the caller
         for mi, ci, Ii in parts:
             dvec = ci - c
-            I += Ii + mi * (dvec @ dvec * np.eye(3) - np.outer(dvec, dvec))
+            I += Ii + mi * (dot(dvec, dvec) * np.eye(3) - np.outer(dvec, dvec))
     return m, c, I
 
 
@@ -242,7 +244,7 @@ def merge_fixed_joints(d: Description, root, order) -> Layout:
     layout = Layout({root: (-1, np.eye(3), np.zeros(3))}, {}, [])
     for j in order:
         pb, pR, pr = layout.owner[j.parent]
-        R, r = pR @ j.R, pr + pR @ j.r
+        R, r = matmul(pR, j.R), pr + matmul(pR, j.r)
         kind = JOINT_TYPES[j.type]
         child = links[j.child]
         if child.flexible is not None and kind is None:
@@ -251,7 +253,7 @@ def merge_fixed_joints(d: Description, root, order) -> Layout:
         if kind is None:                     # fixed: merge into the parent body
             layout.owner[j.child] = (pb, R, r)
             if pb >= 0:
-                layout.parts[pb].append((child, r + R @ child.com, R @ child.inertia @ R.T))
+                layout.parts[pb].append((child, r + matmul(R, child.com), congruence(R, child.inertia)))
             continue
         axis = unit_axis(d.path, j) if kind in ("revolute", "prismatic", "planar") else (0.0, 0.0, 1.0)
         i = len(layout.joints)                # planar: the axis is the plane normal
@@ -361,7 +363,7 @@ def resolve_tip(d: Description, order, owner, tip):
     if not isinstance(spec.link, str) or spec.link not in owner:
         raise RobotFileError(d.path, spec.where, f"tip link {spec.link!r} is not defined")
     b, R, r = owner[spec.link]
-    return Frame(spec.link, b, _frozen(R @ spec.R), _frozen(r + R @ spec.r))
+    return Frame(spec.link, b, _frozen(matmul(R, spec.R)), _frozen(r + matmul(R, spec.r)))
 
 
 def report(path, notes, strict):
@@ -398,14 +400,13 @@ def lock_joints(d: Description, lock) -> Description:
 def _locked(path, j: JointSpec, value) -> JointSpec:
     R, r = j.R, j.r
     if j.type in ONE_DOF and value:
-        from soagen.backend import NUMPY
         from soagen.spatial import axis_rotation
 
         axis = np.asarray(unit_axis(path, j))
         if j.type == "prismatic":
-            r = r + R @ (axis * value)
+            r = r + matmul(R, axis * value)
         else:
-            R = R @ axis_rotation(axis, value, NUMPY)
+            R = matmul(R, axis_rotation(axis, value, CONSTANTS))
     return replace(j, type="fixed", R=R, r=r)
 
 
@@ -456,9 +457,9 @@ def unit_axis(path, j):
     not overflow the norm, and round-off below SNAP set to exact zeros."""
     scale = np.abs(j.axis).max() if np.all(np.isfinite(j.axis)) else np.nan
     u = j.axis / scale if scale > 0 else j.axis
-    if not scale > 0 or scale < AXIS_ZERO / np.linalg.norm(u):       # |axis| = scale |u|
+    if not scale > 0 or scale < AXIS_ZERO / norm(u):       # |axis| = scale |u|
         raise RobotFileError(path, j.where, "axis must be a non-zero vector")
-    u = u / np.linalg.norm(u)
+    u = u / norm(u)
     return tuple(float(x) for x in np.where(np.abs(u) < SNAP, 0.0, u))
 
 

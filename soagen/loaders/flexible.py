@@ -22,9 +22,10 @@ import numpy as np
 
 from soagen.errors import RobotFileError, RobotFileWarning
 from soagen.loaders import fields
-from soagen.loaders.beam import FAMILIES, Beam, BeamFE, frame_of, generalized_eigh
+from soagen.loaders.beam import FAMILIES, Beam, BeamFE, frame_of
 from soagen.loaders.invariants import inertia_polynomial, zero_inertia
 from soagen.model import FlexibleBody, MassPoints, Nodes
+from soagen.reproducible import generalized_eigh, matmul, norm
 from soagen.tolerances import MODAL_MASS_MISMATCH
 
 FLEX_KEYS = {"beam", "modal", "modes", "shapes", "damping", "stiffening"}
@@ -103,9 +104,9 @@ def _beam_spec(path, where, b, common):
     if isinstance(elements, bool) or not isinstance(elements, int) or elements < 1:
         raise RobotFileError(path, f"{where}.elements", f"expected a positive integer, got {elements!r}")
     axis = fields.vector(path, f"{where}.axis", b.get("axis", [1.0, 0.0, 0.0]), bounded=False)
-    if not np.linalg.norm(axis) > 0:
+    if not norm(axis) > 0:
         raise RobotFileError(path, f"{where}.axis", "must be a non-zero vector")
-    return FlexSpec(beam=beam, elements=elements, axis=tuple(axis / np.linalg.norm(axis)), **common)
+    return FlexSpec(beam=beam, elements=elements, axis=tuple(axis / norm(axis)), **common)
 
 
 def _nonnegative(path, where, value, what):
@@ -228,8 +229,8 @@ def _beam_deformation(path, spec) -> Deformation:
     zeros_G = np.zeros((3, m, m))
     G_at = (lambda x: fe.foreshortening(X, x)) if spec.stiffening else (lambda x: zeros_G)
     nodes = Nodes(r0=np.outer(fe.x, fe.R[:, 0]),
-                  Phi=np.array([fe.R @ X[6 * j:6 * j + 3] for j in range(nn)]),
-                  Psi=np.array([fe.R @ X[6 * j + 3:6 * j + 6] for j in range(nn)]),
+                  Phi=np.array([matmul(fe.R, X[6 * j:6 * j + 3]) for j in range(nn)]),
+                  Psi=np.array([matmul(fe.R, X[6 * j + 3:6 * j + 6]) for j in range(nn)]),
                   G=np.array([G_at(x) for x in fe.x]))
     xp_, mp, J = fe.mass_points()
     fieldvals = [fe.field(X, x) for x in xp_]
@@ -256,8 +257,8 @@ def _modal_deformation(path, spec) -> Deformation:
     Phi = np.transpose(S[:, :, :3], (1, 2, 0))                    # n x 3 x m
     Psi = np.transpose(S[:, :, 3:], (1, 2, 0))
     J = a["inertia"] if "inertia" in a else np.zeros((n, 3, 3))
-    lumped = np.einsum("n,nkij->ij", a["mass"], np.einsum("nki,nkj->nkij", Phi, Phi)) \
-        + np.einsum("nki,nkl,nlj->ij", Psi, J, Psi)
+    T = lambda X: np.swapaxes(X, 1, 2)       # noqa: E731
+    lumped = (a["mass"][:, None, None] * matmul(T(Phi), Phi)).sum(axis=0) + matmul(T(Psi), matmul(J, Psi)).sum(axis=0)
     declared = a["modal_mass"][:m, :m] if "modal_mass" in a else np.eye(m)
     if np.abs(lumped - declared).max() > MODAL_MASS_MISMATCH * np.abs(declared).max():
         warnings.warn(RobotFileWarning(path, spec.where, "the nodes' lumped masses give a modal mass that differs "
@@ -293,12 +294,12 @@ def polyline_foreshortening(r0, Phi):
     prev_r, prev_Phi, acc = np.zeros(3), np.zeros((3, m)), np.zeros((3, m, m))
     for j in range(n):
         d = r0[j] - prev_r
-        L = np.linalg.norm(d)
+        L = norm(d)
         if L > 0:
             e = d / L
             D = Phi[j] - prev_Phi
-            Dp = D - np.outer(e, e @ D)
-            acc = acc - np.einsum("k,ij->kij", e, Dp.T @ Dp / L)
+            Dp = D - np.outer(e, matmul(e, D))
+            acc = acc - e[:, None, None] * (matmul(Dp.T, Dp) / L)
         G[j] = acc
         prev_r, prev_Phi = r0[j], Phi[j]
     return G
@@ -313,7 +314,7 @@ def rigid_point(mass, com, inertia, nodes=None, n=-1):
     from soagen.spatial import skew
 
     off = com - nodes.r0[n]
-    return (mass, inertia, com, nodes.Phi[n] - skew(off) @ nodes.Psi[n], nodes.Psi[n], nodes.G[n])
+    return (mass, inertia, com, nodes.Phi[n] - matmul(skew(off), nodes.Psi[n]), nodes.Psi[n], nodes.G[n])
 
 
 def flexible_body(path, spec: FlexSpec, rigid_parts, dfm: Deformation | None = None) -> FlexibleBody:
@@ -360,10 +361,9 @@ def rigid_equivalent(flex: FlexibleBody):
     M = flex.M0
     mass = M[3, 3]
     com = np.array([M[2, 4], M[0, 5], M[1, 3]]) / mass if mass > 0 else np.zeros(3)
-    from soagen.spatial import skew
+    from soagen.spatial import parallel_axis
 
-    P = skew(com)
-    return mass, com, M[:3, :3] + mass * (P @ P)
+    return mass, com, M[:3, :3] + parallel_axis(mass, com)
 
 
 def nearest_node(nodes: Nodes, point):
@@ -394,7 +394,7 @@ def _pinned(M0, K, h, count):
     """Frequencies of (joint, eta) with M = [[h M0 h, h M0_eta], [., M0_eta_eta]] and
     stiffness diag(0, K): one zero (the joint's rigid motion) dropped."""
     m = len(K)
-    mb = np.concatenate([[h @ M0[:6, :6] @ h], h @ M0[:6, 6:]])
+    mb = np.concatenate([[matmul(matmul(h, M0[:6, :6]), h)], matmul(h, M0[:6, 6:])])
     M = np.zeros((1 + m, 1 + m))
     M[0], M[:, 0] = mb, mb
     M[1:, 1:] = M0[6:, 6:]
@@ -434,7 +434,7 @@ def beam_robot(beams, *, elements=DEFAULT_ELEMENTS, modes=4, shapes=None, stiffe
     beams = [_beam(b) for b in (beams if isinstance(beams, (list, tuple)) else [beams])]
     per = lambda x: list(x) if isinstance(x, (list, tuple)) else [x] * len(beams)   # noqa: E731
     modes_l, hubI, hubm = per(modes), per(hub_inertia), per(hub_mass)
-    axis = np.asarray(joint_axis, dtype=float) / np.linalg.norm(joint_axis)
+    axis = np.asarray(joint_axis, dtype=float) / norm(np.asarray(joint_axis, dtype=float))
     bodies = []
     for k, b in enumerate(beams):
         spec = FlexSpec(where=f"beam {k + 1}", beam=b, elements=elements, modes=modes_l[k],
@@ -500,7 +500,7 @@ def lumped_beam_robot(beams, *, segments=10, joint_axis=(0.0, 0.0, 1.0), gravity
     from soagen.model import Body, Frame, Joint, Robot, index_bodies
 
     beams = [_beam(b) for b in (beams if isinstance(beams, (list, tuple)) else [beams])]
-    axis = np.asarray(joint_axis, dtype=float) / np.linalg.norm(joint_axis)
+    axis = np.asarray(joint_axis, dtype=float) / norm(np.asarray(joint_axis, dtype=float))
     EI = lambda b: b.EIz if np.allclose(axis, [0, 0, 1]) else b.EIy if np.allclose(axis, [0, 1, 0]) else None   # noqa: E731
     bodies = []
     z3 = np.zeros(3)
@@ -517,7 +517,7 @@ def lumped_beam_robot(beams, *, segments=10, joint_axis=(0.0, 0.0, 1.0), gravity
         l = b.length / segments
         start = np.zeros(3) if k == 0 else np.array([beams[k - 1].length / segments, 0.0, 0.0])
         seg = (b.rhoA * l, np.array([l / 2, 0.0, 0.0]),
-               np.diag([b.rhoJ * l, b.rhoA * l**3 / 12, b.rhoA * l**3 / 12]))
+               np.diag([b.rhoJ * l, b.rhoA * (l * l * l) / 12, b.rhoA * (l * l * l) / 12]))
         hinge = Joint("revolute", tuple(axis), "revolute")
         if hubI[k] > 0:
             add(f"hub{k + 1}", hinge, start, 0.0, z3, hubI[k] * np.outer(axis, axis))

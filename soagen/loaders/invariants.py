@@ -23,6 +23,7 @@ import itertools
 
 import numpy as np
 
+from soagen.reproducible import matmul
 from soagen.spatial import skew
 
 
@@ -77,9 +78,10 @@ def inertia_polynomial(points, m):
     zero are left out."""
     E = point_polynomial(points, m)
     Mp = _point_inertias(points)
+    MpE = {b: matmul(Mp, Eb) for b, Eb in E.items()}
     acc = {}
-    for (a, Ea), (b, Eb) in itertools.product(E.items(), repeat=2):
-        term = np.einsum("pki,pkl,plj->ij", Ea, Mp, Eb)
+    for (a, Ea), (b, MEb) in itertools.product(E.items(), MpE.items()):
+        term = _sum_points(Ea, MEb)
         key = _add(a, b)
         acc[key] = acc.get(key, 0) + term
     degree = max(sum(k) for k in acc)
@@ -92,7 +94,13 @@ def zero_inertia(points):
     """Mhat(0) = sum_p E_p(0)^T M_p E_p(0), without the polynomial (for many modes)."""
     m = points.Phi.shape[2]
     E0 = point_polynomial(points, m, linear_only=True)[(0,) * m]
-    return np.einsum("pki,pkl,plj->ij", E0, _point_inertias(points), E0)
+    return _sum_points(E0, matmul(_point_inertias(points), E0))
+
+
+def _sum_points(Ea, MEb):
+    """sum_p Ea_p^T (M_p Eb_p), in a fixed order (soagen.reproducible: these numbers are
+    baked into generated code)."""
+    return matmul(np.swapaxes(Ea, 1, 2), MEb).sum(axis=0)
 
 
 def exact_inertia(points, eta):

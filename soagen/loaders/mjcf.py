@@ -38,6 +38,7 @@ import numpy as np
 
 from soagen.errors import RobotFileError
 from soagen.loaders.description import Description, JointSpec, LinkSpec
+from soagen.reproducible import CONSTANTS, congruence, matmul, norm
 from soagen.spatial import quaternion_rotation
 
 KINDS = {0: "floating", 1: "spherical", 2: "prismatic", 3: "revolute"}   # mjtJoint: FREE, BALL, SLIDE, HINGE
@@ -86,15 +87,15 @@ def parse(path) -> Description:
             child = body_names[b] if last else f"{body_names[b]}:{jname}"
             axis = np.array(m.jnt_axis[j], dtype=float)
             new = np.zeros(3) if kind == "floating" else np.array(m.jnt_pos[j], dtype=float)
-            Rj, rj = R, r + R @ (new - pos)
+            Rj, rj = R, r + matmul(R, new - pos)
             if kind == "floating":          # qpos is the body's world pose (MuJoCo: top-level bodies
                 Rj, rj = np.eye(3), np.zeros(3)     # only); its pos/quat are only MuJoCo's qpos0
             if kind in ("revolute", "prismatic"):       # q = qpos: undo MuJoCo's qpos0 (ref)
                 ref = float(m.qpos0[m.jnt_qposadr[j]])
                 if kind == "revolute":
-                    Rj = Rj @ _axis_rotation(axis, -ref)
+                    Rj = matmul(Rj, _axis_rotation(axis, -ref))
                 else:
-                    rj = rj - Rj @ axis * ref
+                    rj = rj - matmul(Rj, axis) * ref
             joints.append(JointSpec(jname, f"<joint name={jname!r}>", kind, link, child, Rj, rj, axis,
                                     **joint_properties(m, j)))
             if not last:
@@ -109,7 +110,7 @@ def parse(path) -> Description:
             Ri = _rotation(m.body_iquat[b])
             spec.mass, spec.has_inertial = float(m.body_mass[b]), True
             spec.com = m.body_ipos[b] - pos
-            spec.inertia = Ri @ np.diag(m.body_inertia[b]) @ Ri.T
+            spec.inertia = congruence(Ri, np.diag(m.body_inertia[b]))
         links.append(spec)
     names = {l.name for l in links}
     for s in range(m.nsite):
@@ -256,7 +257,6 @@ def _rotation(wxyz):
 
 
 def _axis_rotation(axis, angle):
-    from soagen.backend import NUMPY
     from soagen.spatial import axis_rotation
 
-    return axis_rotation(axis / np.linalg.norm(axis), angle, NUMPY)
+    return axis_rotation(axis / norm(axis), angle, CONSTANTS)

@@ -35,6 +35,7 @@ import numpy as np
 from soagen.errors import RobotFileError
 from soagen.loaders import fields
 from soagen.loaders.description import Description, JointSpec, LinkSpec
+from soagen.reproducible import congruence
 from soagen.spatial import rpy_rotation
 
 XACRO_NAMESPACES = ("{http://www.ros.org/wiki/xacro}", "{http://wiki.ros.org/xacro}")
@@ -305,7 +306,7 @@ def _link(path, e):
     if m == 0 and not I.any():
         return spec                           # an explicitly massless (virtual) link
     spec.has_inertial = True
-    spec.mass, spec.com, spec.inertia = m, c, R @ I @ R.T
+    spec.mass, spec.com, spec.inertia = m, c, congruence(R, I)
     return spec
 
 

@@ -10,6 +10,7 @@ from soagen.errors import RobotFileError
 from soagen.loaders import fields
 from soagen.loaders.description import Description, JointSpec, LinkSpec, TipSpec
 from soagen.loaders.yamlfile import read_yaml
+from soagen.reproducible import congruence, matmul
 
 TOP_KEYS = {"name", "description", "source", "gravity", "links", "joints", "tip", "loops"}
 OVERLAY_KEYS = {"name", "description", "overlay", "flexible", "springs", "armature", "loops"}
@@ -80,7 +81,7 @@ def _link(path, i, d):
         if "inertial_frame" in d:     # com and inertia given in this frame (URDF <inertial><origin>)
             fields.keys(path, f"{where}.inertial_frame", d["inertial_frame"], {"xyz", "rpy", "rotation"})
             R, r = fields.origin(path, f"{where}.inertial_frame", d["inertial_frame"])
-            spec.com, spec.inertia = r + R @ spec.com, R @ spec.inertia @ R.T
+            spec.com, spec.inertia = r + matmul(R, spec.com), congruence(R, spec.inertia)
     elif "inertial_frame" in d:
         raise RobotFileError(path, where, "'inertial_frame' without 'mass' and 'inertia'")
     if "flexible" in d:

@@ -54,6 +54,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from soagen.backend import NUMPY
+from soagen.closed_chain.consistent import closure_residual, solve_closure, world_basis
+from soagen.closed_chain.context import Context
+from soagen.closed_chain.forward import forward_dynamics
 from soagen.codegen.closed_chain import (
     CONSTRAINTS,
     GRAVITY,
@@ -62,9 +65,6 @@ from soagen.codegen.closed_chain import (
     gravity_torques,
     render,
 )
-from soagen.closed_chain.consistent import closure_residual, solve_closure, world_basis
-from soagen.closed_chain.context import Context
-from soagen.closed_chain.forward import forward_dynamics
 from soagen.errors import SoagenError
 from soagen.simulation.robot import CONTROLLERS
 from soagen.spatial import (

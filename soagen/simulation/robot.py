@@ -73,7 +73,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from soagen.errors import SoagenError
-from soagen.simulation.elastic import damping_matrix, elastic_mask, q_positions, static_equilibrium
+from soagen.simulation.elastic import (
+    damping_matrix,
+    elastic_mask,
+    q_positions,
+    static_equilibrium,
+)
 
 CONTROLLERS = ("pd", "zero")
 BASES = ("held", "free")

@@ -24,6 +24,7 @@ from soagen.codegen.robot import render
 from soagen.loaders.random_robots import random_chain
 from tests.support import sympy_reference as ref
 from tests.support.codegen import ROBOTS
+from tests.support.installed import child_env
 
 same_sympy = pytest.mark.skipif(
     not sympy.__version__.startswith(nodes.SYMPY_PORTED + "."),
@@ -240,14 +241,13 @@ def test_deterministic_across_hash_seeds_on_a_tree():
     """Every function of a random tree on a free joint (quaternions, LDL^T, frames of its
     leaves, CSE over sets and dicts of nodes hashed by address): the same bytes whatever
     PYTHONHASHSEED is, and in separate processes (different addresses)."""
-    import os
     import subprocess
     import sys
 
     root = str(ROBOTS.parent)
     outs = set()
     for seed in ("0", "4242"):
-        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=root)
+        env = child_env(PYTHONHASHSEED=seed)
         run = subprocess.run([sys.executable, "-c", HASH_PROGRAM], capture_output=True, text=True, env=env,
                              check=True, cwd=root)
         outs.add(run.stdout.strip())

@@ -10,4 +10,5 @@ imports another, nothing edits sys.path):
 * :mod:`.sympy_reference`  the SymPy reference implementation of the unrolling
 * :mod:`.systems`          the bundled closed-chain systems, variants, closure errors
 * :mod:`.loops`            loops inside one robot: closed states, MuJoCo's qpos, Pinocchio's constraintDynamics
+* :mod:`.installed`        the soagen under test (checkout or wheel) for child Pythons
 """

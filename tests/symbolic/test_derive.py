@@ -249,7 +249,8 @@ def test_the_wheel_ships_the_certificates_the_links_name(tmp_path, monkeypatch):
 
 
 def test_markdown_without_the_repository_has_no_dead_links(tmp_path, monkeypatch):
-    """An installed wheel has no docs/certificates: records are named, not linked."""
+    """A soagen with no certificates beside it (neither a wheel's soagen/certificates nor a
+    repository's docs/certificates): records are named, not linked."""
     import soagen
 
     monkeypatch.setattr(soagen, "__file__", str(tmp_path / "site-packages" / "soagen" / "__init__.py"))

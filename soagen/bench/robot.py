@@ -78,12 +78,13 @@ class BenchResult:
 
 
 def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=(),
-           input_size=0, batch_sizes=(), scalar_loop_n=None):
+           input_size=0, batch_sizes=(), scalar_loop_n=None, cold=False):
     """Build the generated C with a timing harness and run it: {function: median ns per
     call}, and with ``batch_sizes`` (the C generated with ``--batch``) also
     {"function@n": median ns per state of PREFIX_function_batch on n states}, and with
     ``scalar_loop_n`` {"function@scalarN": ns per state of the scalar function looped over
-    the same N states} (the batch speedup on the same data).
+    the same N states} (the batch speedup on the same data), and with ``cold``
+    {"function@cold": median ns of one call after 8 MB of other memory was written}.
     ``quat_slots``: (input number, offset) of unit quaternions (spherical/free joints in q,
     a closed-chain object's orientation), normalized in the random inputs;
     ``input_size``: the longest input if longer than nq and nv."""
@@ -104,7 +105,7 @@ def time_c(result, work, flags=FAST_FLAGS, iters=None, repeats=11, quat_slots=()
     src = environment().get_template("c/bench_main.c.j2").render(
         prefix=prefix, nv=nv, nq=nq, nin=max(nq, nv, input_size), functions=fns,
         ninputs=max(len(f["inputs"]) for f in fns), max_out=max(f["size"] for f in fns),
-        quat_slots=quat_slots, batch_sizes=list(batch_sizes), scalar_loop_n=scalar_loop_n)
+        quat_slots=quat_slots, batch_sizes=list(batch_sizes), scalar_loop_n=scalar_loop_n, cold=cold)
     (work / "bench_main.c").write_text(src)
     exe = work / "bench"
     cmd = [compiler(), *flags, "-std=c99", "-o", str(exe), str(work / "bench_main.c"),

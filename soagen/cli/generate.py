@@ -9,6 +9,7 @@ from soagen.cli.options import (
     fd_variant_option,
     robot_argument,
     robot_file_options,
+    style_option,
 )
 from soagen.codegen.registry import algorithms_help
 
@@ -106,9 +107,10 @@ def progress_bar(total, quiet):
                    "jacobian_<link> etc. Default: at the tip; for a branching robot without a "
                    "tip, one frame per leaf body (each foot, hand, head: its sole/foot/"
                    "gripper/tool/tip link if it has one, else the body's link).")
+@style_option
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def generate(robot, load, lang, out_dir, prefix, algos, fd_variant, symbolic_params, use_numpy,
-             batch, frames, quiet):
+             batch, frames, style, quiet):
     """Generate straight-line dynamics code for ROBOT, or the closed-chain forward
     dynamics of a system file (arms or legs coupled through one object, any grasp types,
     docs/closed-chains.md).
@@ -146,13 +148,13 @@ def generate(robot, load, lang, out_dir, prefix, algos, fd_variant, symbolic_par
         result = render(model, model.source, algorithms=names, langs=lang, prefix=prefix,
                         fd_variant=fd_variant, symbolic_params=symbolic_params,
                         numpy=use_numpy, batch=batch, progress=step, frames=frame_names,
-                        load_args=load.args())
+                        load_args=load.args(), style=style)
     paths = write(result, out_dir)
     seconds = time.perf_counter() - t0
     width = max([26] + [len(f.name) for f in result.functions])
     for f in result.functions:
         c = f.counts
-        extra = f"  [{f.variant}]" if f.variant else ""
+        extra = f"  [{f.variant}{', looped' if f.manifest.get('style') == 'looped' else ''}]" if f.variant else ""
         click.echo(f"{f.name:{width}s} {c['mul']:6d} mul {c['add']:6d} add {c['div']:3d} div "
                    f"{c['trig']:3d} sin/cos{extra}")
     click.echo(f"wrote {', '.join(str(p) for p in paths)} ({seconds:.2f} s)")

@@ -23,6 +23,14 @@ fd_variant_option = click.option("--fd-variant", type=click.Choice(("best",) + F
                                  help="Forward dynamics variant of Part I; 'best' keeps the one whose "
                                       "unrolled code has the fewest operations.")
 
+style_option = click.option("--style", type=click.Choice(("auto", "unrolled", "looped")), default="auto",
+                            show_default=True,
+                            help="C style of the functions that go through M = L^T D L (inverse mass matrix, "
+                                 "forward dynamics and its derivatives, J M^-1 J^T): unrolled straight-line "
+                                 "code, or looped (the factorization and solves as loops along the tree's "
+                                 "parent array: code that stays small on humanoids); auto keeps the one the "
+                                 "cost model finds faster (docs/codegen.md). The manifest says which.")
+
 # The default is soagen.codegen.compile.FAST_FLAGS, spelled out: importing it would load
 # SymPy for every --help (tests/test_cli.py checks that the two agree).
 cflags_option = click.option("--cflags", default="-O3 -march=native -ffp-contract=fast", show_default=True,

@@ -38,7 +38,7 @@ ADD, MUL, POW, FUNC, ATOM = 40, 50, 60, 70, 1000
 def is_input(symbol) -> bool:
     """Whether a symbol (a node, or a SymPy symbol that says so) is an input entry
     (``q_3``, printed ``q[3]``), not a temporary."""
-    return getattr(symbol, "array", None) is not None
+    return getattr(symbol, "role", None) == "input"
 
 
 def float_literal(x) -> str:
@@ -81,6 +81,25 @@ class Printer:
         """The right-hand side of ``target = expr`` (statements come in order)."""
         return self.doprint(expr)
 
+    def call(self, st) -> list:
+        """The lines of a loop of the looped style (:class:`~soagen.codegen.unroll.Call`):
+        its workspaces, its arguments written into them, the routine of the templates."""
+        lines = []
+        if st.routine == "ltdl":
+            lines.append(self.int_table(f"{st.workspace}_lam", st.lam))
+        into = st.scratch or st.workspace
+        if st.scratch:
+            lines.append(self.workspace(st.workspace, st.size, zero=False))
+        lines.append(self.workspace(into, st.n * st.m if st.scratch else st.size,      # the arguments' other
+                                    zero=st.routine != "ltdl_inverse"))               # entries are 0
+        lines += [self.assign(f"{into}[{k}]", self.doprint(e)) for k, e in st.args]
+        lam, n = f"{st.factor or st.workspace}_lam", st.n
+        args = {"ltdl": [st.workspace, lam, n], "ltdl_solve": [st.factor, lam, n, st.workspace, st.m],
+                "ltdl_congruence": [st.factor, lam, n, st.scratch, st.m, st.workspace],
+                "ltdl_inverse": [st.factor, lam, n, st.workspace]}[st.routine]
+        lines.append(self.routine(f"soagen_{st.routine}", args))
+        return lines
+
     def same_value(self, names, target):
         """The temporaries ``names`` hold the value of ``target`` (lanes of a vector)."""
 
@@ -92,7 +111,9 @@ class Printer:
         if e.is_Symbol:
             if e.name in self.rename:
                 return self.rename[e.name]
-            return e.name if e.array is None else self.index_format.format(name=e.array, k=e.index)
+            if e.role == "input":
+                return self.index_format.format(name=e.array, k=e.index)
+            return e.name if e.role is None else f"{e.array}[{e.index}]"
         if e.is_Number:
             return self._number(e)
         if e.is_Add:

@@ -14,6 +14,18 @@ class PyPrinter(Printer):
     functions = {"sin": "math.sin", "cos": "math.cos"}
     sqrt = "math.sqrt"
 
+    def int_table(self, name, values):
+        return f"{name} = ({', '.join(map(str, values))},)"
+
+    def workspace(self, name, size, zero):
+        return f"{name} = [0.0] * {size}"
+
+    def assign(self, target, text):
+        return f"{target} = {text}"
+
+    def routine(self, name, args):
+        return f"_{name}({', '.join(map(str, args))})"
+
     def _pow(self, e):                                       # PythonCodePrinter._hprint_Pow
         s = self._pow_product(e)
         if s is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from soagen.codegen.unroll import Program
+from soagen.codegen.unroll import Call, Program, loop_counts
 
 
 @dataclass(frozen=True)
@@ -64,14 +64,15 @@ def describe(fn: Function) -> dict:
     prog = fn.program
     results = [{"name": name, "shape": list(shape), "shape_text": " x ".join(str(s) for s in shape)}
                for name, shape in fn.results]
-    c = prog.counts
+    c, loops = prog.counts, loop_counts(prog)
+    looped = f"; loops {loops['mul']} mul, {loops['add']} add, {loops['div']} div" if any(loops.values()) else ""
     return {
         "name": fn.name, "summary": fn.summary, "equations": fn.equations, "variant": fn.variant,
         "inputs": list(fn.inputs), "output": fn.output, "shape": list(fn.shape),
         "shape_text": results[0]["shape_text"],
         "counts_text": f"{c['mul']} mul, {c['add']} add, {c['div']} div, {c['trig']} sin/cos, "
-                       f"{c['sqrt']} sqrt; {prog.temporaries} temporaries",
-        "results": results,
+                       f"{c['sqrt']} sqrt; {prog.temporaries} temporaries{looped}",
+        "results": results, "loops": sorted({st.routine for st in prog.statements if isinstance(st, Call)}),
     }
 
 
@@ -83,6 +84,10 @@ def print_function(fn: Function, printer) -> dict:
     body, last = [], None
     printer.start_function()
     for st in prog.statements:
+        if isinstance(st, Call):                # a loop of the looped style: its lines
+            body.append({"kind": "call", "comment": st.note, "target": st.workspace, "lines": printer.call(st)})
+            last = (st.label, st.note)
+            continue
         body.append({"comment": comment(st) if (st.label, st.note) != last else None,
                      "target": st.target.name, "expr": printer.statement(st.target.name, st.expr)})
         last = (st.label, st.note)

@@ -61,6 +61,12 @@ class Entry:
     def shape(self) -> str:
         return self.outputs[0][1]
 
+    @property
+    def looped(self) -> bool:
+        """Whether it has the looped style: a derivation through M = L^T D L, whose
+        factorization and solves can run as loops (:mod:`soagen.codegen.loops`)."""
+        return "ldl" in self.variants
+
     def variant_equations(self, variant) -> str:
         return self.variants[variant] if variant else self.equations
 

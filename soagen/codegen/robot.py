@@ -68,7 +68,7 @@ FRAME_CONVENTION = ("Functions named NAME_<frame> are at that link frame of the 
 
 
 def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames=None,
-             load_args=()):
+             load_args=(), style="auto"):
     """The command that writes these files again: ``soagen build`` for the extension
     module's files (it always writes the C with the batch functions and the module's
     source), else ``soagen generate``."""
@@ -82,6 +82,8 @@ def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, bat
         cmd.append(f"--frames {','.join(frames)}")
     if fd_variant != "best":
         cmd.append(f"--fd-variant {fd_variant}")
+    if style != "auto":
+        cmd.append(f"--style {style}")
     if symbolic_params:
         cmd.append("--symbolic-params")
     if numpy:
@@ -93,14 +95,15 @@ def _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, bat
 
 def render(robot, robot_file, algorithms=DEFAULT, langs=("c", "python"), prefix=None,
            fd_variant="best", symbolic_params=False, numpy=False, batch=False, progress=None,
-           frames=None, load_args=()) -> Emitted:
+           frames=None, load_args=(), style="auto") -> Emitted:
     """Unroll and print; return the files as text (nothing is written here). ``langs``
     names languages of :data:`soagen.codegen.languages.LANGUAGES`; with ``numpy`` the Python
     output is the batched numpy module, with ``batch`` the C has the ``_batch`` functions.
     The frame functions are generated at the tip, or for each of ``frames`` (link names),
     or for a tree without a tip for every leaf frame (:func:`frames_for`), named
     ``jacobian_<frame>`` etc. ``load_args`` are the command-line words that shaped the
-    model (:func:`soagen.cli.options.load_args`), repeated in the regenerate command."""
+    model (:func:`soagen.cli.options.load_args`), repeated in the regenerate command.
+    ``style``: ``auto``, ``unrolled`` or ``looped`` (:func:`soagen.codegen.functions.generate_function`)."""
     prefix = validate_prefix(prefix or default_prefix(robot.name))
     check_algorithms(algorithms)
     algorithms = [a for a in ENTRIES if a in set(algorithms)]        # canonical order
@@ -127,14 +130,15 @@ def render(robot, robot_file, algorithms=DEFAULT, langs=("c", "python"), prefix=
         if progress:
             progress(a)
         if ENTRIES[a].frames == "several":
-            functions.append(_with_params(generate_function(robot, a, fd_variant, at, symbolic_params),
+            functions.append(_with_params(generate_function(robot, a, fd_variant, at, symbolic_params, style),
                                           symbolic_params))
             continue
         for frame in (at if at is not None and ENTRIES[a].frames == "one" else [None]):
-            functions.append(_with_params(generate_function(robot, a, fd_variant, frame, symbolic_params),
+            functions.append(_with_params(generate_function(robot, a, fd_variant, frame, symbolic_params, style),
                                           symbolic_params))
     source = Path(robot_file).name if robot_file else robot.name
-    command = _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames, load_args)
+    command = _command(source, prefix, algorithms, fd_variant, symbolic_params, numpy, batch, langs, frames,
+                       load_args, style)
     langs = batch_langs(tuple("numpy" if numpy and lang == "python" else lang for lang in langs), batch)
     header = Header(
         prefix=prefix, model=robot.name, kind="robot", source=source, sha256=file_digest(robot_file),

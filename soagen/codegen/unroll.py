@@ -29,7 +29,7 @@ by an exact zero, e.g. D(k) = 0 for a joint that moves no inertia) raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import count, permutations
 
 import numpy as np
@@ -338,6 +338,37 @@ class LaneStep:
 
 
 @dataclass
+class Call:
+    """One loop of the generated code (a statement of the program; the looped style,
+    :mod:`soagen.codegen.loops`): ``routine`` (``ltdl``, ``ltdl_solve``,
+    ``ltdl_congruence``, ``ltdl_inverse``) fills the workspace ``workspace`` of ``size``
+    entries (read as ``workspace[k]``, :func:`~soagen.codegen.graph.expr.workspace_symbol`)
+    from ``args``: (entry, expression) pairs written into ``workspace`` (or, for the
+    congruence, into its ``scratch``) first, every other entry 0. ``factor`` names the
+    workspace of the factorization a solve uses; ``lam`` is the parent array, ``n`` and
+    ``m`` the sizes; ``ops`` its operation counts (the loops' own, exact)."""
+
+    routine: str
+    workspace: str
+    size: int
+    args: list
+    lam: tuple
+    n: int
+    m: int = 0
+    factor: str | None = None
+    scratch: str | None = None
+    label: str = ""
+    note: str | None = None
+    ops: dict = field(default_factory=dict)
+    body: int | None = None
+
+    @property
+    def reads(self) -> list:
+        """The workspaces of other calls it reads (the factor)."""
+        return [self.factor] if self.factor else []
+
+
+@dataclass
 class Program:
     """A straight-line program: ``statements`` in order, then ``outputs`` (flat, row-major).
     Its expressions live in ``arena`` (kept alive with the program)."""
@@ -359,7 +390,7 @@ class Program:
         self.statements, self.outputs, self.lanes = [], [], []
 
 
-def unrolled(build, where=None) -> Program:
+def unrolled(build, where=None, backend=None) -> Program:
     """The one way every front end (robot, closed chain, ...) unrolls a function:
     ``build(xp)`` runs generic code on a fresh :class:`UnrollBackend` and returns the
     outputs, which :func:`unroll` turns into a program. It runs on a thread with a deep
@@ -367,9 +398,11 @@ def unrolled(build, where=None) -> Program:
     (:func:`~soagen.codegen.graph.expr.gc_paused`), in the backend's own arena. A quantity that is
     not finite raises :class:`NonFiniteQuantity` whose message starts with
     ``where(body)`` (the front end names the model, the function and the joint of the
-    quantity's body, None when it is not a per-body one)."""
+    quantity's body, None when it is not a per-body one). ``backend``: the class of the
+    backend (default :class:`UnrollBackend`; the looped style's
+    :class:`~soagen.codegen.loops.LoopedBackend`)."""
     def run():
-        with UnrollBackend() as xp, nodes.gc_paused():
+        with (backend or UnrollBackend)() as xp, nodes.gc_paused():
             try:
                 return unroll(build(xp), xp)
             except NonFiniteQuantity as err:
@@ -397,7 +430,8 @@ def _unroll(out, defs, arena):
     for k, e in enumerate(flat):
         if not e.is_finite:
             raise NonFiniteQuantity(f"output {k}")
-    index = {d[0]: k for k, d in enumerate(defs)}
+    index = {d[0]: k for k, d in enumerate(defs) if not isinstance(d, Call)}
+    calls = {d.workspace: d for d in defs if isinstance(d, Call)}
     live, seen, stack = set(), set(), list(flat)       # one walk over the DAG: linear
     while stack:
         e = stack.pop()
@@ -405,19 +439,33 @@ def _unroll(out, defs, arena):
             if e in index and e not in live:
                 live.add(e)
                 stack.append(defs[index[e]][1])
+            elif e.role == "workspace" and e.array in calls and e.array not in live:
+                todo = [e.array]                        # a loop's results: the loop, and the loops it reads
+                while todo:
+                    w = todo.pop()
+                    if w not in live:
+                        live.add(w)
+                        stack.extend(a for _, a in calls[w].args)
+                        todo.extend(calls[w].reads)
         elif e.args and e not in seen:
             seen.add(e)
             stack.extend(e.args)
     del seen
-    kept = [d for d in defs if d[0] in live]
-    exprs = [d[1] for d in kept] + flat
+    kept = [d for d in defs if (d.workspace if isinstance(d, Call) else d[0]) in live]
+    exprs = [a for d in kept for a in ([e for _, e in d.args] if isinstance(d, Call) else [d[1]])] + flat
     del defs[:]                         # consumed: the expressions are now in ``exprs``
     reps, reduced = cse(exprs, (nodes.symbol(f"t{k}") for k in count()))
+    parts, pos = [], 0                  # each kept definition with its reduced expressions
+    for d in kept:
+        k = len(d.args) if isinstance(d, Call) else 1
+        parts.append((d, reduced[pos:pos + k]))
+        pos += k
     # A named quantity whose whole expression became a CSE temporary (V1_0 = t0) takes
     # the temporary's place and name, so the code reads V1_0 = ..., not an alias.
     rep_syms = {s for s, _ in reps}
     alias, rep_label = {}, {}
-    for (sym, _, label, note, body), e in zip(kept, reduced[:len(kept)]):
+    for d, (e, *_) in ((d, r) for d, r in parts if not isinstance(d, Call)):
+        sym, _, label, note, body = d
         if e.is_Symbol and e not in alias and e in rep_syms:
             alias[e] = sym
             rep_label[sym] = (label, note, body)
@@ -425,6 +473,7 @@ def _unroll(out, defs, arena):
         rename = nodes.Replacer(alias)             # may merge equal subexpressions: evaluate
         reps = [(alias.get(s, s), rename(v)) for s, v in reps]
         reduced = [rename(e) for e in reduced]
+        parts = [(d, [rename(e) for e in r]) for d, r in parts]
     rep_def = dict(reps)
     emitted, statements = set(), []
 
@@ -444,21 +493,30 @@ def _unroll(out, defs, arena):
                     emitted.add(target)
                     statements.append(Statement(target, e, *rep_label.get(target, (label, note, body))))
 
-    for (sym, _, label, note, body), e in zip(kept, reduced[:len(kept)]):
+    for d, r in parts:
+        if isinstance(d, Call):                 # a loop: its arguments first
+            for e in r:
+                need(e, d.label, d.note, d.body)
+            statements.append(replace(d, args=[(k, e) for (k, _), e in zip(d.args, r)]))
+            continue
+        (sym, _, label, note, body), e = d, r[0]
         if sym in rep_def:                      # defined above, in place of its temporary
             need(sym, label, note, body)
             continue
         need(e, label, note, body)
         statements.append(Statement(sym, e, label, note, body))
-    outs = reduced[len(kept):]
+    outs = reduced[len(exprs) - len(flat):]
     for e in outs:
         need(e, "", SHARED, None)
     # number the remaining CSE temporaries t0, t1, ... in the order they are defined
     renum = {st.target: nodes.symbol(f"t{k}") for k, st in enumerate(
-        [st for st in statements if st.target in rep_syms])}
+        [st for st in statements if not isinstance(st, Call) and st.target in rep_syms])}
     if renum:
         rename = nodes.Replacer(renum, renaming=True)
         for st in statements:
+            if isinstance(st, Call):
+                st.args = [(k, rename(e)) for k, e in st.args]
+                continue
             st.target = renum.get(st.target, st.target)
             st.expr = rename(st.expr)
         outs = [rename(e) for e in outs]
@@ -533,9 +591,26 @@ def _negative(k):
 
 
 def count_program(prog: Program) -> dict:
+    """The operation counts of the program's straight-line code (a loop's arguments
+    included, its own work not: :func:`loop_counts`)."""
     c = {"mul": 0, "add": 0, "div": 0, "trig": 0, "sqrt": 0}
     for st in prog.statements:
+        if isinstance(st, Call):
+            for _, e in st.args:
+                count_ops(e, c)
+            continue
         count_ops(st.expr, c)
     for e in prog.outputs:
         count_ops(e, c)
+    return c
+
+
+def loop_counts(prog: Program) -> dict:
+    """The operation counts of the program's loops (:class:`Call`), exact; zeros for a
+    program without any."""
+    c = {"mul": 0, "add": 0, "div": 0, "trig": 0, "sqrt": 0}
+    for st in prog.statements:
+        if isinstance(st, Call):
+            for key, v in st.ops.items():
+                c[key] += v
     return c

@@ -22,12 +22,44 @@ LTDL = "L^T D L factorization of the mass matrix: row k of L (k = last coordinat
 PIVOT = "L^T D L factorization: 1/D(k)"
 
 
+def dof_parents(robot):
+    """lambda(k) of every coordinate k (Featherstone's parent array of the coordinates):
+    the coordinate before k on the path to the base, -1 for the first coordinate of a body
+    on the base. Within a body its coordinates follow each other (joint, then modes); a
+    body's first coordinate follows its parent's last. M(k, j), j < k, is zero unless j is
+    on k's path: lambda(k), lambda(lambda(k)), ..."""
+    lam = [-1] * robot.nv
+    last = {}
+    for i, b in enumerate(robot.bodies):
+        prev = last.get(b.parent, -1) if b.parent >= 0 else -1
+        for k in range(b.v_index, b.v_index + b.nv):
+            lam[k], prev = prev, k
+        last[i] = prev if b.nv else last.get(b.parent, -1)
+    return lam
+
+
+def dof_path(lam, k):
+    """lambda(k), lambda(lambda(k)), ... down to the base: the coordinates before k on its path."""
+    out = []
+    k = lam[k]
+    while k >= 0:
+        out.append(k)
+        k = lam[k]
+    return out
+
+
 def ltdl(robot, M, xp):
     """(L, dinv): M = L^T D L, L unit lower triangular (a numpy array of the backend's
     scalars), dinv[k] = 1 / D(k). Row k is final once the coordinates after it are
     eliminated; it is then named and divided by its pivot, and its outer product
-    subtracted from the rows before it."""
+    subtracted from the rows before it, along the tree: only the rows i and columns j on
+    k's path hold nonzeros (:func:`dof_parents`), so the work is the sum over k of its
+    path length squared (Featherstone's LTDL), not n^3. With a backend that runs these
+    loops itself (``xp.loops``: the looped C) the factorization is left to it."""
+    if getattr(xp, "loops", False):
+        return xp.loop_ltdl(robot, M), None
     n = M.shape[0]
+    lam = dof_parents(robot)
     A = np.array(M, dtype=xp.dtype, copy=True)
     L, dinv = xp.eye(n), [None] * n
     for k in reversed(range(n)):
@@ -35,8 +67,10 @@ def ltdl(robot, M, xp):
         _check_pivot(robot, k, row[k], M[k, k])
         dinv[k] = xp.name(np.array([1 / row[k]]), f"ltdl_dinv{k}", note=PIVOT)[0]
         L[k, :k] = xp.name(row[:k] * dinv[k], f"ltdl_L{k}", note=LTDL)
-        for i in range(k):
-            A[i, :i + 1] = A[i, :i + 1] - row[i] * L[k, :i + 1]
+        path = dof_path(lam, k)
+        for i in path:                                     # rows i < k on k's path
+            cols = [i] + dof_path(lam, i)
+            A[i, cols] = A[i, cols] - row[i] * L[k, cols]
     return L, np.array(dinv, dtype=xp.dtype)
 
 
@@ -59,6 +93,8 @@ def ltdl_solve(L, dinv, B, xp, label="ltdl_x"):
     then L x = D^-1 y (first coordinate first); the rows of x named ``label`` + k. Columns
     of B that are zero by construction (``xp.nonzero_columns``: a floating base's dT/dq
     has three, the base translations) are not solved: their x is zero."""
+    if getattr(xp, "loops", False):
+        return xp.loop_ltdl_solve(L, B, label)
     shape, B = np.shape(B), np.reshape(B, (L.shape[0], -1))
     cols = xp.nonzero_columns(B)
     Y = _back(L, B[:, cols], xp, f"{label}y", "y = L^-T b")
@@ -75,6 +111,8 @@ def ltdl_solve(L, dinv, B, xp, label="ltdl_x"):
 def ltdl_congruence(L, dinv, B, xp):
     """B^T M^-1 B = Y^T D^-1 Y with Y = L^-T B (symmetric; B is n x m): M^-1 itself for
     B = I, the operational-space inverse inertia J M^-1 J^T for B = J^T."""
+    if getattr(xp, "loops", False):
+        return xp.loop_ltdl_congruence(L, B)
     Y = np.array(_back(L, B, xp, "ltdl_Y", "Y = L^-T B"), dtype=xp.dtype)
     return (Y.T * dinv) @ Y
 

@@ -30,7 +30,7 @@ class InputSymbol(sympy.Symbol):
 
     def __new__(cls, array, k):
         obj = super().__new__(cls, f"{array}_{k}")
-        obj.array, obj.index = array, k
+        obj.array, obj.index, obj.role = array, k, "input"
         return obj
 
     @classmethod
@@ -364,8 +364,9 @@ class NumpyPrinter(PyPrinter):
         return super()._print_Pow(expr, rational)
 
 
-def unrolled(build, where=None) -> Program:
-    """soagen.codegen.unroll.unrolled on SymPy: build on this backend, then unroll."""
+def unrolled(build, where=None, backend=None) -> Program:
+    """soagen.codegen.unroll.unrolled on SymPy: build on this backend, then unroll (the
+    looped style's backend is the current generator's alone: the reference unrolls)."""
     xp = UnrollBackend()
     return unroll(build(xp), xp.defs)
 

@@ -13,6 +13,7 @@ from soagen.codegen.c.statement_order import fewest_live
 from soagen.codegen.graph import expr as E
 from soagen.codegen.printing import is_input
 from soagen.codegen.records import Function, print_function, results, size
+from soagen.codegen.unroll import Call
 
 
 def vector_body(fn: Function, printer) -> dict:
@@ -24,6 +25,8 @@ def vector_body(fn: Function, printer) -> dict:
     ``soagen_vsincos_deferred`` call per angle (the lanes beyond the polynomial's range
     tested once for all of them) and skips (``targets``); None when there is none. The
     statements and stores are in the order of :func:`pressure_order`, as in the scalar C."""
+    if any(isinstance(st, Call) for st in fn.program.statements):
+        return {"vector": None}         # a function with loops runs state by state (_batch.c.j2)
     vp = CVectorPrinter()
     rec = print_function(fn, vp)
     angles = {}
@@ -53,7 +56,7 @@ def gathered_sincos(fn: Function, printer) -> dict:
     (``soagen_sincos``, W angles per vector), reads the targets back and skips their
     statements. None when the function has no such statement."""
     angles, values = {}, []
-    for st in fn.program.statements:
+    for st in (st for st in fn.program.statements if not isinstance(st, Call)):
         which, arg = _input_trig(st.expr)
         if which:
             k = angles.setdefault(printer.doprint(arg), len(angles))
@@ -75,9 +78,17 @@ def _input_trig(e):
     return None, None
 
 
+def reads(expr) -> list:
+    """The values an expression reads, by name: temporaries, and a loop's workspace (by
+    the workspace's name) for its entries."""
+    return [sym.array if getattr(sym, "role", None) == "workspace" else sym.name for sym in expr.free_symbols]
+
+
 def program_order(fn: Function) -> list:
-    """(target, the targets it reads) of each statement of ``fn``'s program, in order."""
-    return [(st.target.name, [s.name for s in st.expr.free_symbols]) for st in fn.program.statements]
+    """(target, the targets it reads) of each statement of ``fn``'s program, in order; a
+    loop (:class:`~soagen.codegen.unroll.Call`) is one statement, its workspace its target."""
+    return [(st.workspace, sorted({r for _, e in st.args for r in reads(e)} | set(st.reads)))
+            if isinstance(st, Call) else (st.target.name, reads(st.expr)) for st in fn.program.statements]
 
 
 def early_stores(fn: Function, order, owner=None, stored=None) -> dict:
@@ -136,10 +147,10 @@ def pressure_order(fn: Function, statements, order, printed, first=(), owner=Non
     stored = {name: set(ks) for name, ks in (stored or {}).items()}
     n, order, writes = len(order), list(order), {}
     for j, ((name, k), e) in enumerate(zip(_flat_outputs(fn), fn.program.outputs)):
-        reads = [owner[s.name][0] if s.name in owner else s.name for s in e.free_symbols]
-        if not e.is_Symbol and reads and k not in stored.get(name, ()):
+        reads_ = [owner[r][0] if r in owner else r for r in reads(e)]
+        if not e.is_Symbol and reads_ and k not in stored.get(name, ()):
             writes[len(order)] = (name, k, f"{name}[{k}] = {printed[j]}")
-            order.append((None, reads))
+            order.append((None, reads_))
     rest = [i for i, (target, _) in enumerate(order) if target not in first]
     perm = [i for i in range(n) if order[i][0] in first] + [rest[i] for i in fewest_live([order[i] for i in rest])]
     last = None

@@ -23,6 +23,18 @@ class CPrinter(Printer):
     def _integer(self, p):
         return f"{p}.0" if abs(p) < 2**53 else float_literal(p)
 
+    def int_table(self, name, values):
+        return f"static const int {name}[{len(values)}] = {{{', '.join(map(str, values))}}};"
+
+    def workspace(self, name, size, zero):
+        return f"double {name}[{size}]{' = {0}' if zero else ''};"
+
+    def assign(self, target, text):
+        return f"{target} = {text};"
+
+    def routine(self, name, args):
+        return f"{name}({', '.join(map(str, args))});"
+
     def _mul(self, e):
         c, rest = e.as_coeff_Mul()
         if c.is_Rational and not c.is_Integer:         # (1/2)*x -> 0.5*x, not (0.5)*x

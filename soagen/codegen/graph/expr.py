@@ -234,10 +234,12 @@ def _sympy_number(is_float, v):
 
 
 class Sym(Expr):
-    """A symbol: a temporary of the generated code, or an entry ``array[index]`` of an input
-    vector (:func:`input_symbol`; ``array`` is None for a temporary)."""
+    """A symbol: a temporary of the generated code, or an entry ``array[index]`` of an
+    array: an input vector (``role`` "input", :func:`input_symbol`) or a workspace a loop
+    of the generated code fills (``role`` "workspace", :func:`workspace_symbol`);
+    ``array`` and ``role`` are None for a temporary."""
 
-    __slots__ = ("name", "assumptions", "array", "index")
+    __slots__ = ("name", "assumptions", "array", "index", "role")
     is_Symbol = is_Atom = True
 
     @property
@@ -592,7 +594,7 @@ def symbol(name, assumptions=PLAIN):
     if n is None:
         n = object.__new__(Sym)
         n.name, n.args, n.assumptions = name, (), assumptions
-        n.array = n.index = None
+        n.array = n.index = n.role = None
         content = (name,) + assumptions
         n.key = (_rank("Symbol"), len(content)) + content
         n._skey = None
@@ -606,7 +608,15 @@ def input_symbol(array, k):
     """Entry ``k`` of the input vector ``array``: the symbol ``array_k`` that knows it is
     one (printed ``array[k]``), as opposed to a temporary."""
     n = symbol(f"{array}_{k}")
-    n.array, n.index = array, k
+    n.array, n.index, n.role = array, k, "input"
+    return n
+
+
+def workspace_symbol(array, k):
+    """Entry ``k`` of the workspace ``array`` that a loop of the generated code fills
+    (printed ``array[k]`` in every language)."""
+    n = symbol(f"{array}_{k}")
+    n.array, n.index, n.role = array, k, "workspace"
     return n
 
 

@@ -101,6 +101,25 @@ def test_the_codegen_layers():
                                                       "soagen.loaders"))], (short, edges)
 
 
+def test_the_symbolic_layers():
+    """soagen/symbolic/ by role (docs/architecture.md): the kernel imports nothing of soagen
+    but itself and the errors; engines and models nothing of evidence or teaching; evidence
+    nothing of teaching."""
+    rank = {"kernel": 0, "engines": 1, "models": 1, "evidence": 2, "teaching": 3}
+    graph = import_graph(modules())
+    roles = {n.split(".")[2] for n in graph if n.startswith("soagen.symbolic.")}
+    assert roles == set(rank)
+    for name, edges in graph.items():
+        if not name.startswith("soagen.symbolic."):
+            continue
+        role = name.split(".")[2]
+        for e in edges:
+            if role == "kernel":
+                assert e.startswith("soagen.symbolic.kernel") or e == "soagen.errors", (name, e)
+            elif e.startswith("soagen.symbolic."):
+                assert rank[e.split(".")[2]] <= rank[role], (name, e)
+
+
 def test_the_cycle_check_can_fail():
     assert cycles({"a": ["b"], "b": ["c"], "c": ["a"], "d": ["a"]}) == [["a", "b", "c"]]
 

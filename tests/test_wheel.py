@@ -57,7 +57,7 @@ def test_every_module_imports_from_the_installed_wheel(tmp_path, installed_wheel
 def test_derivations_from_the_installed_wheel_link_its_certificates(tmp_path, installed_wheel):
     """`soagen derive --format markdown` run from an installed wheel, outside the checkout,
     links the certificates the wheel ships (soagen/certificates), and every link resolves
-    (outside a repository the links are file URIs: soagen.symbolic.derive.certificate_link)."""
+    (outside a repository the links are file URIs: soagen.symbolic.teaching.derive.certificate_link)."""
     import re
     from urllib.parse import unquote, urlparse
 

@@ -1,4 +1,4 @@
-"""`soagen derive`: step-by-step derivations (see soagen.symbolic.derive)."""
+"""`soagen derive`: step-by-step derivations (see soagen.symbolic.teaching.derive)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from soagen.errors import SoagenError
 def derive(topic, fmt, robot_path, output, all_dir, list_):
     """A derivation step by step (text, Markdown or a notebook), each step proved in the
     proof layer. Without a TOPIC: the list of topics."""
-    from soagen.symbolic import derive as D
+    from soagen.symbolic.teaching import derive as D
 
     if list_ or not (topic or all_dir):
         for name in D.TOPICS:
@@ -56,9 +56,9 @@ def derive(topic, fmt, robot_path, output, all_dir, list_):
 
 def _render(topic, fmt, robot_path, links) -> str:
     if fmt == "ipynb":
-        from soagen.symbolic.notebook import notebook
+        from soagen.symbolic.teaching.notebook import notebook
         return notebook(topic, robot_path, links)
-    from soagen.symbolic import derive as D
+    from soagen.symbolic.teaching import derive as D
     return D.render(topic, fmt, robot_path, links)
 
 

@@ -1,4 +1,4 @@
-"""`soagen prove`: prove or refute a statement the user types (see soagen.symbolic.prove)."""
+"""`soagen prove`: prove or refute a statement the user types (see soagen.symbolic.evidence.prove)."""
 
 from __future__ import annotations
 
@@ -59,8 +59,8 @@ def prove(statement, topology, fmt, nmax, cert_path):
     proof).  A statement that begins with '-' needs no '--'.
     """
 
-    from soagen.symbolic.prove import decide
-    from soagen.symbolic.status import ProveResult
+    from soagen.symbolic.evidence.prove import decide
+    from soagen.symbolic.kernel.status import ProveResult
 
     v = decide(statement, topology=topology, nmax=nmax, certificate_path=cert_path)
     if fmt == "json":

@@ -1,4 +1,4 @@
-"""`soagen verify`: prove the papers' identities for every N (see soagen.symbolic.verify)."""
+"""`soagen verify`: prove the papers' identities for every N (see soagen.symbolic.evidence.verify)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from soagen.symbolic.status import RecordResult
+from soagen.symbolic.kernel.status import RecordResult
 
 DEFAULT_NMAX = 4   # per-N block engine: cross-check of the all-N proofs, proof of block statements
 
@@ -94,7 +94,7 @@ def _markdown(rows) -> str:
               help="Largest random robot of the numeric cross-check (0 skips it).")
 @click.option("--certificates", "cert_dir", type=click.Path(file_okay=False), default=None, metavar="DIR",
               help="Write the axioms and one certificate per all-N proof into DIR (re-check them with "
-                   "`python -m soagen.symbolic.checker DIR`).")
+                   "`python -m soagen.symbolic.evidence.checker DIR`).")
 @click.option("--list", "list_", is_flag=True, help="List the identity ids and exit.")
 def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
     """Prove each identity of the papers for every chain length N.
@@ -111,8 +111,8 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
 
     from soagen.cli.options import progress
     from soagen.cli.tables import console, table
-    from soagen.symbolic import verify as V
-    from soagen.symbolic.catalogue import CATALOGUE
+    from soagen.symbolic.evidence import verify as V
+    from soagen.symbolic.evidence.catalogue import CATALOGUE
     from soagen.tolerances import ROBOT_RESIDUAL
 
     if list_:
@@ -132,7 +132,7 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
     readings = V.prove_readings(certificates=bool(cert_dir)) if not only else []
     cross = {}
     if numeric_nmax:
-        from soagen.symbolic.numeric import cross_check
+        from soagen.symbolic.evidence.numeric import cross_check
         Ns = tuple(n for n in (1, 2, 5, 10, 25, 50, 100, 200) if n <= numeric_nmax) or (numeric_nmax,)
         Ns_multi = tuple(n for n in Ns if n <= 10) or Ns[:1]
         err.print(f"numeric cross-check on random robots: 1-dof joints N in {Ns}, "
@@ -147,7 +147,7 @@ def verify(nmax, only, fmt, numeric_nmax, cert_dir, list_):
                 o.result = RecordResult.FAILED
                 o.message = (o.message + " numeric cross-check on robots failed").strip()
     if cert_dir:
-        from soagen.symbolic.certificate import write_certificates
+        from soagen.symbolic.evidence.certificate import write_certificates
         written = write_certificates(outcomes, cert_dir, readings)
         err.print(f"wrote {len(written)} files to {cert_dir}")
     rows = _rows(outcomes, cross, cert_dir)

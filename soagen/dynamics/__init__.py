@@ -1,7 +1,7 @@
 """The O(N) recursions of the papers, one per module, each written once against the
 backend shim (:mod:`soagen.backend`) so that it runs on floats (the numeric reference),
 on SymPy symbols (the code generator) and on the blocks of the papers' operators (the
-proofs, :mod:`soagen.symbolic.block_state`: what ``soagen verify`` proves is this code).
+proofs, :mod:`soagen.symbolic.models.block_state`: what ``soagen verify`` proves is this code).
 
 Sweeps over the body tree (internal numbering, base = 0 outwards, see soagen.model):
 

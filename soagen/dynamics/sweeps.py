@@ -5,7 +5,7 @@ Every step a recursion takes between the link frames, or from a body's own numbe
 :class:`State` method: phi (:meth:`State.up`, :meth:`State.down`, :meth:`State.phi`), the
 bias force b(k), the 10-parameter shift of a spatial inertia, the forces at frames (B), the
 rates of the joint axes and of the composite bodies. The same recursions then run on the
-blocks of the papers' operators (:mod:`soagen.symbolic.block_state`), where each of these
+blocks of the papers' operators (:mod:`soagen.symbolic.models.block_state`), where each of these
 methods is the operator it implements.
 
 For a flexible parent the shift is the extended one of the framework paper's (4.1)-(4.2):

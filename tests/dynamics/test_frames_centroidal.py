@@ -271,8 +271,8 @@ def test_the_root_rows_of_R_phi_tilde_transpose_vanish(N):
     E^T R phi~^T = 0 (a link on the base has no ancestor), so E^T phi M phi^T H^T = E^T phi R H^T,
     block by block on symbols for chains of N links (on trees the dense-operator tests above
     check A_O itself); and a wrong variant fails (from N = 2)."""
-    from soagen.symbolic.chain import symbolic_chain_namespace
-    from soagen.symbolic.verify import check_symbolic
+    from soagen.symbolic.evidence.verify import check_symbolic
+    from soagen.symbolic.models.chain import symbolic_chain_namespace
 
     ns = symbolic_chain_namespace(N)
     assert check_symbolic((("E.T@R@phi_t.T", "0*E.T"),), (), ns).ok

@@ -142,12 +142,12 @@ def test_mass_points_reproduce_the_nodal_fe_form_at_zero_deformation():
 @pytest.mark.parametrize("n,stiffening,seed", CHAINS[2::4])
 def test_the_proofs_instances_build_the_same_B_and_C(n, stiffening, seed):
     """The all-N engine proves the Section 4 records on instances built from the paper's
-    definitions (soagen.symbolic.nodes); those definitions, given this chain's node
+    definitions (soagen.symbolic.models.nodes); those definitions, given this chain's node
     offsets, reproduce the B and C of the dense operator form block by block: the
     proved statements are about the operators the recursions are tested against."""
     from soagen.dynamics.kinematics import link_transforms, world_poses
-    from soagen.symbolic import nodes
-    from soagen.symbolic.instances import Reals
+    from soagen.symbolic.models import nodes
+    from soagen.symbolic.models.instances import Reals
 
     robot, rng = _chain(n, stiffening, seed)
     q = robot.random_configuration(rng)

@@ -6,7 +6,7 @@ import pytest
 
 @pytest.fixture(scope="session")
 def outcomes():
-    from soagen.symbolic.report import outcomes_for_docs
+    from soagen.symbolic.evidence.report import outcomes_for_docs
 
     return outcomes_for_docs()
 
@@ -14,6 +14,6 @@ def outcomes():
 @pytest.fixture(scope="session")
 def readings():
     """The readings of every printed loop, proved block by block, with their certificates."""
-    from soagen.symbolic.verify import prove_readings
+    from soagen.symbolic.evidence.verify import prove_readings
 
     return prove_readings(certificates=True)

@@ -4,17 +4,17 @@ engine's confluence, scalar and multi-dof joints, and the scaled-identity defect
 import numpy as np
 import pytest
 
-from soagen.symbolic import nfree
-from soagen.symbolic.blocks import I, IllTyped
-from soagen.symbolic.chain import random_chain_ops, soa_theory, symbolic_chain
-from soagen.symbolic.ncpoly import NCPoly, QuotientAlgebra, critical_pairs
-from soagen.symbolic.rewriting import (
+from soagen.symbolic.engines import nfree
+from soagen.symbolic.kernel.blocks import I, IllTyped
+from soagen.symbolic.kernel.ncpoly import NCPoly, QuotientAlgebra, critical_pairs
+from soagen.symbolic.kernel.rewriting import (
     NonDecreasingRule,
     Order,
     Rule,
     complete,
     overlaps,
 )
+from soagen.symbolic.models.chain import random_chain_ops, soa_theory, symbolic_chain
 
 
 # --------------------------------------------------------------------------- per-N engine
@@ -156,9 +156,13 @@ def test_psi_entries_expand_by_the_semigroup_rule():
 def test_scaled_identity_in_a_product_keeps_its_coefficient():
     """Regression: (-I)@X evaluated to X (and -I@X parses the same way in Python), so
     (-I)@Mcal = Mcal was reported proved, by the symbols and by the numbers."""
-    from soagen.symbolic.catalogue import BY_ID
-    from soagen.symbolic.chain import symbolic_chain_namespace
-    from soagen.symbolic.verify import check_numeric, check_symbolic, numeric_ns
+    from soagen.symbolic.evidence.catalogue import BY_ID
+    from soagen.symbolic.evidence.verify import (
+        check_numeric,
+        check_symbolic,
+        numeric_ns,
+    )
+    from soagen.symbolic.models.chain import symbolic_chain_namespace
 
     rec = BY_ID["I-4.11"]
     for lhs in ("(-I)@Mcal", "-I@Mcal", "Mcal@(-I)", "(I - 2*I)@Mcal"):
@@ -173,8 +177,8 @@ def test_scaled_identity_in_a_product_keeps_its_coefficient():
 
 
 def test_scaled_identity_in_the_dense_cross_check():
-    from soagen.symbolic.instances import topology_instance
-    from soagen.symbolic.statement import evaluate, parse_expr
+    from soagen.symbolic.kernel.statement import evaluate, parse_expr
+    from soagen.symbolic.models.instances import topology_instance
 
     ns = topology_instance("chain", 3, seed=1)
     X = ns["Mcal"].dense()
@@ -197,9 +201,9 @@ def test_numeric_instances_scalar_and_multi_dof(dofs):
 def test_scalar_and_multi_dof_labels_prove_the_same_identities(labels):
     """The proof never uses the joint dimension: with H(k) labelled 1 x 6 (scalar joints),
     3 x 6 (spherical) or mixed, the core identities prove and the ill-typed misprints stay ill-typed."""
-    from soagen.symbolic.catalogue import BY_ID
-    from soagen.symbolic.chain import chain_namespace
-    from soagen.symbolic.verify import check_symbolic
+    from soagen.symbolic.evidence.catalogue import BY_ID
+    from soagen.symbolic.evidence.verify import check_symbolic
+    from soagen.symbolic.models.chain import chain_namespace
 
     N = 4
     lab = {k: ("1" if labels == "1" else "3" if labels == "3" else ("1" if k % 2 else "3")) for k in range(1, N + 1)}

@@ -1,20 +1,23 @@
-"""The block level (soagen.symbolic.indexed, blockwise, block_records) and exact arithmetic
-(soagen.symbolic.exact): what follows from index bounds, the block of an operator product,
+"""The block level (soagen.symbolic.engines.indexed, blockwise, block_records) and exact arithmetic
+(soagen.symbolic.kernel.exact): what follows from index bounds, the block of an operator product,
 proofs that must fail, and integer instances that satisfy every relation exactly."""
 
 import numpy as np
 import pytest
 
-from soagen.symbolic import block_records, exact, instances, loops, nfree
-from soagen.symbolic.blockwise import (
+from soagen.symbolic.engines import loops, nfree
+from soagen.symbolic.engines.blockwise import (
     BlockProofError,
     Lemma,
     World,
     prove_by_blocks,
     prove_lemma,
 )
-from soagen.symbolic.indexed import SINGLE, BlockStatementError, Context, Ix, ix
-from soagen.symbolic.statement import evaluate, parse_expr
+from soagen.symbolic.engines.indexed import SINGLE, BlockStatementError, Context, Ix, ix
+from soagen.symbolic.evidence import block_records
+from soagen.symbolic.kernel import exact
+from soagen.symbolic.kernel.statement import evaluate, parse_expr
+from soagen.symbolic.models import instances
 
 
 # --------------------------------------------------------------------------- bounds between indices
@@ -92,7 +95,7 @@ def test_every_reading_is_proved_block_by_block(loop_id):
 
 
 def test_the_pinned_hypotheses_are_the_catalogue_s():
-    from soagen.symbolic.catalogue import CATALOGUE
+    from soagen.symbolic.evidence.catalogue import CATALOGUE
 
     used = {a for r in CATALOGUE for a in r.assume}
     assert used <= set(loops.HYPOTHESES.values()) | set(loops.CONDITIONS.values())

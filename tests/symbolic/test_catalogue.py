@@ -4,8 +4,13 @@ what the issue requires to be proved for all N is."""
 
 import pytest
 
-from soagen.symbolic.catalogue import BY_ID, CATALOGUE, COVERAGE, IdentityRecord
-from soagen.symbolic.verify import check_numeric, run_record, theory_namespace
+from soagen.symbolic.evidence.catalogue import (
+    BY_ID,
+    CATALOGUE,
+    COVERAGE,
+    IdentityRecord,
+)
+from soagen.symbolic.evidence.verify import check_numeric, run_record, theory_namespace
 
 IDS = [r.id for r in CATALOGUE]
 
@@ -120,7 +125,7 @@ def test_verifier_fails_a_wrong_correction():
 
 def test_verifier_fails_when_the_engines_disagree(monkeypatch):
     """If the all-N proof and the block engine disagreed (an unsound relation), the record fails."""
-    from soagen.symbolic import verify as V
+    from soagen.symbolic.evidence import verify as V
 
     monkeypatch.setattr(V, "check_symbolic", lambda checks, let, ns: V.CheckResult(False, "simulated"))
     out = V.run_record(BY_ID["I-a.16"], nmax=2)
@@ -130,7 +135,7 @@ def test_verifier_fails_when_the_engines_disagree(monkeypatch):
 def test_symbolic_refutation_must_be_confirmed_numerically(monkeypatch):
     """If the rewriting system lacked a relation, a true identity would get different normal
     forms; the runner must then refuse to call it refuted, because numbers satisfy it."""
-    from soagen.symbolic import verify as V
+    from soagen.symbolic.evidence import verify as V
 
     rec = _fake((("B.T@S", "0*B.T"),), misprint=True, corrected=(("Psi", "psi@S"),))  # true, not all-N provable
     real = V.check_symbolic
@@ -154,7 +159,7 @@ def _expressions(rec):
 
 def test_every_catalogue_expression_is_read_by_the_statement_parser():
     """No eval: each expression parses (calls allowed), and its canonical text parses to the same."""
-    from soagen.symbolic.statement import catalogue_expr, unparse
+    from soagen.symbolic.kernel.statement import catalogue_expr, unparse
 
     n = 0
     for rec in CATALOGUE:
@@ -167,7 +172,7 @@ def test_every_catalogue_expression_is_read_by_the_statement_parser():
 
 def test_a_typed_statement_may_not_call_or_index():
     from soagen.errors import SoagenError
-    from soagen.symbolic.statement import catalogue_expr, parse
+    from soagen.symbolic.kernel.statement import catalogue_expr, parse
 
     for text in ("rec_f(y) = y", "fd1(T, f0)[0] = T", "riccati().P = P", "block(L,1,1) = L"):
         with pytest.raises(SoagenError, match="syntax error"):
@@ -177,7 +182,7 @@ def test_a_typed_statement_may_not_call_or_index():
 
 
 def test_records_take_keywords_and_statuses_are_enums(outcomes):
-    from soagen.symbolic.status import MisprintKind, RecordResult
+    from soagen.symbolic.kernel.status import MisprintKind, RecordResult
 
     with pytest.raises(TypeError):
         IdentityRecord("X", "src", "where", "printed", (("I", "I"),))

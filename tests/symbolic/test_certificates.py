@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from soagen.symbolic import checker
-from soagen.symbolic.certificate import certificate_files
+from soagen.symbolic.evidence import checker
+from soagen.symbolic.evidence.certificate import certificate_files
 
 ROOT = Path(__file__).resolve().parents[2]
 CERTS = ROOT / "docs" / "certificates"
@@ -114,11 +114,11 @@ def test_block_claims_are_checked_block_by_block():
 
 def test_the_checker_pins_the_axioms_it_is_given():
     """The pinned hashes are those of the generated axioms files (a changed relation list must be
-    pinned again, on purpose: update PINNED in soagen/symbolic/checker.py)."""
+    pinned again, on purpose: update PINNED in soagen/symbolic/evidence/checker.py)."""
     import hashlib
 
-    from soagen.symbolic.certificate import axioms_text, blocks_axioms_text
-    from soagen.symbolic.nfree import algebra
+    from soagen.symbolic.engines.nfree import algebra
+    from soagen.symbolic.evidence.certificate import axioms_text, blocks_axioms_text
 
     texts = {name: axioms_text(algebra(name)) for name in checker.PINNED if name != "blocks"}
     texts["blocks"] = blocks_axioms_text()

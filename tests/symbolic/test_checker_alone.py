@@ -1,4 +1,4 @@
-"""The checker stands alone: run as `python -m soagen.symbolic.checker FILE` (a new process, on
+"""The checker stands alone: run as `python -m soagen.symbolic.evidence.checker FILE` (a new process, on
 copies outside the repository's certificate directory), it refuses every tampering a reader could
 slip into a certificate or an axioms file, and accepts the untouched files."""
 
@@ -13,7 +13,7 @@ CERTS = Path(__file__).resolve().parents[2] / "docs" / "certificates"
 
 
 def _run(path: Path, *extra) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "soagen.symbolic.checker", str(path), *extra],
+    return subprocess.run([sys.executable, "-m", "soagen.symbolic.evidence.checker", str(path), *extra],
                           capture_output=True, text=True, timeout=120)
 
 
@@ -151,12 +151,12 @@ def test_the_checker_refuses_a_bad_command_line_with_exit_2(tmp_path, extra, mes
 
 
 def test_the_checker_has_a_help_and_stays_standard_library_only():
-    r = subprocess.run([sys.executable, "-m", "soagen.symbolic.checker", "--help"], capture_output=True, text=True,
+    r = subprocess.run([sys.executable, "-m", "soagen.symbolic.evidence.checker", "--help"], capture_output=True, text=True,
                        timeout=60)
     assert r.returncode == 0 and "--axioms DIR" in r.stdout
     import ast
 
-    tree = ast.parse((Path(__file__).resolve().parents[2] / "soagen" / "symbolic" / "checker.py").read_text())
+    tree = ast.parse((Path(__file__).resolve().parents[2] / "soagen" / "symbolic" / "evidence" / "checker.py").read_text())
     imported = {a.name.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names} | \
         {n.module.split(".")[0] for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module}
     assert imported <= set(sys.stdlib_module_names) | {"__future__"}, imported - set(sys.stdlib_module_names)

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from soagen.cli.main import cli
-from soagen.symbolic.prove import EXIT_CODES, decide
+from soagen.symbolic.evidence.prove import EXIT_CODES, decide
 
 S9 = "@".join(["S"] * 9)
 # (statement, topology, result, N of the first counterexample, kind)

@@ -5,8 +5,8 @@ import json
 from click.testing import CliRunner
 
 from soagen.cli.main import cli
-from soagen.symbolic import catalogue, checker
-from soagen.symbolic import verify as V
+from soagen.symbolic.evidence import catalogue, checker
+from soagen.symbolic.evidence import verify as V
 
 
 def test_verify_json_all_identities(tmp_path):

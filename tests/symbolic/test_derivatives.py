@@ -12,15 +12,16 @@ from soagen import algorithms as A
 from soagen.cli.main import cli
 from soagen.loaders.random_robots import random_chain
 from soagen.quaternion import integrate
-from soagen.symbolic import derive as D
-from soagen.symbolic import instances, nfree
-from soagen.symbolic.catalogue import BY_ID
-from soagen.symbolic.chain import symbolic_chain_namespace
-from soagen.symbolic.numeric import robot_namespace
-from soagen.symbolic.prove import decide
-from soagen.symbolic.rewriting import overlaps
-from soagen.symbolic.statement import evaluate, parse_expr
-from soagen.symbolic.verify import check_symbolic
+from soagen.symbolic.engines import nfree
+from soagen.symbolic.evidence.catalogue import BY_ID
+from soagen.symbolic.evidence.numeric import robot_namespace
+from soagen.symbolic.evidence.prove import decide
+from soagen.symbolic.evidence.verify import check_symbolic
+from soagen.symbolic.kernel.rewriting import overlaps
+from soagen.symbolic.kernel.statement import evaluate, parse_expr
+from soagen.symbolic.models import instances
+from soagen.symbolic.models.chain import symbolic_chain_namespace
+from soagen.symbolic.teaching import derive as D
 from tests.support.accuracy import rel_err
 
 ROBOTS = [(5, 0, ("revolute", "prismatic")), (6, 3, ("revolute", "spherical", "free", "prismatic"))]

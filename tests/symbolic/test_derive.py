@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from soagen.cli.main import cli
-from soagen.symbolic import derive as D
+from soagen.symbolic.teaching import derive as D
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "derivations"
@@ -138,7 +138,7 @@ def test_planar2_closed_form_matches_reference_and_textbook(monkeypatch):
     monkeypatch.chdir(ROOT)
     from soagen import algorithms as A
     from soagen.loaders import load
-    from soagen.symbolic.closed_form import closed_form
+    from soagen.symbolic.teaching.closed_form import closed_form
     from tests.support.accuracy import rel_err
 
     robot = load("robots/planar2.yaml")
@@ -277,12 +277,12 @@ def test_cli_derive_user_errors(tmp_path):
 
 
 def test_catalogue_docs_are_up_to_date(outcomes):
-    from soagen.symbolic import report
+    from soagen.symbolic.evidence import report
 
     assert (ROOT / "docs" / "identities.md").read_text() == report.identities_markdown(outcomes), \
-        "regenerate with: python -m soagen.symbolic.report"
+        "regenerate with: python -m soagen.symbolic.evidence.report"
     assert (ROOT / "docs" / "misprints.md").read_text() == report.misprints_markdown(outcomes), \
-        "regenerate with: python -m soagen.symbolic.report"
+        "regenerate with: python -m soagen.symbolic.evidence.report"
 
 
 def test_closed_form_refuses_large_robots(monkeypatch):

@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from soagen.cli.main import cli
-from soagen.symbolic import derive as D
-from soagen.symbolic.nfree import GENERATORS
-from soagen.symbolic.notebook import notebook
+from soagen.symbolic.engines.nfree import GENERATORS
+from soagen.symbolic.teaching import derive as D
+from soagen.symbolic.teaching.notebook import notebook
 
 nbformat = pytest.importorskip("nbformat", reason="--format ipynb needs nbformat (pip install 'soagen[notebooks]')")
 nbclient = pytest.importorskip("nbclient", reason="executing notebooks needs nbclient (the notebooks extra)")

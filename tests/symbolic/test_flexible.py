@@ -7,14 +7,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from soagen.symbolic import checker, exact, instances, nodes
-from soagen.symbolic.block_records import prove_reading
-from soagen.symbolic.blockwise import World
-from soagen.symbolic.catalogue import BY_ID
-from soagen.symbolic.chain import random_chain_ops, symbolic_chain
-from soagen.symbolic.indexed import Context, ix
-from soagen.symbolic.prove import decide
-from soagen.symbolic.verify import run_record
+from soagen.symbolic.engines.blockwise import World
+from soagen.symbolic.engines.indexed import Context, ix
+from soagen.symbolic.evidence import checker
+from soagen.symbolic.evidence.block_records import prove_reading
+from soagen.symbolic.evidence.catalogue import BY_ID
+from soagen.symbolic.evidence.prove import decide
+from soagen.symbolic.evidence.verify import run_record
+from soagen.symbolic.kernel import exact
+from soagen.symbolic.models import instances, nodes
+from soagen.symbolic.models.chain import random_chain_ops, symbolic_chain
 
 CERTS = Path(__file__).resolve().parents[2] / "docs" / "certificates"
 

@@ -4,9 +4,9 @@ scalar joints and multi-dof (spherical) joints, N up to 50."""
 import numpy as np
 import pytest
 
-from soagen.symbolic.catalogue import CATALOGUE
-from soagen.symbolic.numeric import cross_check, robot_namespace
-from soagen.symbolic.verify import check_numeric
+from soagen.symbolic.evidence.catalogue import CATALOGUE
+from soagen.symbolic.evidence.numeric import cross_check, robot_namespace
+from soagen.symbolic.evidence.verify import check_numeric
 
 
 @pytest.mark.parametrize("joint_types,Ns", [

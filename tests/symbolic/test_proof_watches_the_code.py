@@ -5,9 +5,9 @@ Each mutant is made in memory: the recursion's source is parsed, one operand of 
 product (or one quantity the recursion names, the first argument of ``xp.name``) is wrapped
 in ``__mutant__``, which scales a block by 1.001, and the function's code object is replaced
 for the duration of the check. Only the records that run the mutated function are checked
-(those whose checks call a recursion of :mod:`soagen.symbolic.block_state` that reaches it),
+(those whose checks call a recursion of :mod:`soagen.symbolic.models.block_state` that reaches it),
 on fresh symbolic chains of N = 2, 3, 1 links, through the same check verify runs
-(:func:`soagen.symbolic.verify.valid_checks`, :func:`~soagen.symbolic.verify.check_symbolic`).
+(:func:`soagen.symbolic.evidence.verify.valid_checks`, :func:`~soagen.symbolic.evidence.verify.check_symbolic`).
 
 A site whose value is not a block (an integer shape, ``[None] * robot.nb``) is not a term;
 a site that no chain runs at all would be a term verify cannot watch, and fails the test.
@@ -25,11 +25,11 @@ from pathlib import Path
 import pytest
 
 import soagen.dynamics
-from soagen.symbolic import block_state
-from soagen.symbolic.block_state import Blk
-from soagen.symbolic.catalogue import CATALOGUE
-from soagen.symbolic.chain import chain_namespace, symbolic_chain
-from soagen.symbolic.verify import check_symbolic, valid_checks
+from soagen.symbolic.evidence.catalogue import CATALOGUE
+from soagen.symbolic.evidence.verify import check_symbolic, valid_checks
+from soagen.symbolic.models import block_state
+from soagen.symbolic.models.block_state import Blk
+from soagen.symbolic.models.chain import chain_namespace, symbolic_chain
 
 SCALE = 1.001
 ORDER = (2, 3, 1)                  # chain lengths tried, the most telling first
@@ -77,7 +77,7 @@ NOT_WATCHED = {
                 "dense operators and Pinocchio's constraintDynamics",
     "newton.py": "Gauss-Newton and the velocity projection onto closures: numerics, not a sweep of the papers",
 }
-# ChainOps operators the constructor computes with the code (soagen.symbolic.chain)
+# ChainOps operators the constructor computes with the code (soagen.symbolic.models.chain)
 BUILT_BY_CODE = {"U": "upsilon", "R": "composite_inertias", "Bcor_c": "composite_inertias"}
 
 DYNAMICS = Path(soagen.dynamics.__file__).parent
@@ -254,12 +254,12 @@ CITES = {"z": "loop-4.20", "nu": "loop-4.20", "lam": "loop-4.22", "qdd": "loop-4
 
 def test_the_code_cites_the_loops_it_is_proved_by():
     """One source for an equation number: the label the code prints for a quantity is the number of
-    the pinned loop (soagen.symbolic.loops) whose reading verify proves it by (the smoother's
+    the pinned loop (soagen.symbolic.engines.loops) whose reading verify proves it by (the smoother's
     lambda(k) is (4.22); (4.21) is lambda(N+1) = 0)."""
     import re
 
     from soagen.dynamics import filtering, forward, innovations, omega, rne
-    from soagen.symbolic.block_state import BlockBackend, BlockState, joints
+    from soagen.symbolic.models.block_state import BlockBackend, BlockState, joints
 
     ops = symbolic_chain(3)
     xp = BlockBackend(ops)

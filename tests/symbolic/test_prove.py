@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from soagen.cli.main import cli
-from soagen.symbolic import checker
-from soagen.symbolic.prove import decide
+from soagen.symbolic.evidence import checker
+from soagen.symbolic.evidence.prove import decide
 
 # (false statement, how it was made from a true one)
 FALSE = [
@@ -70,8 +70,8 @@ def test_every_small_n_survivor_is_a_refuted_statement():
 @pytest.mark.parametrize("stmt", list(SURVIVE_SMALL_N))
 def test_small_n_survivors_do_hold_per_n_below_their_counterexample(stmt):
     """A check for N = 1..3 only would accept these: the block engine proves them there."""
-    from soagen.symbolic import statement
-    from soagen.symbolic.chain import symbolic_chain_namespace
+    from soagen.symbolic.kernel import statement
+    from soagen.symbolic.models.chain import symbolic_chain_namespace
 
     lhs, rhs = statement.parse(stmt)
     for N in range(1, SURVIVE_SMALL_N[stmt]):
@@ -85,8 +85,8 @@ def test_small_n_survivors_do_hold_per_n_below_their_counterexample(stmt):
     "J@(I - H@Psi@L).T@Dinv@(I - H@Psi@L)@J.T = B.T@psi.T@H.T@Dinv@H@psi@B",
 ])
 def test_true_statement_is_proved_for_every_n_with_a_certificate(stmt, tmp_path):
-    from soagen.symbolic.certificate import axioms_text
-    from soagen.symbolic.nfree import algebra
+    from soagen.symbolic.engines.nfree import algebra
+    from soagen.symbolic.evidence.certificate import axioms_text
 
     path = tmp_path / "c.txt"
     v = decide(stmt, certificate_path=path)

@@ -4,14 +4,14 @@ far from zero (a real residual, not an evaluation error)."""
 
 import pytest
 
-from soagen.symbolic import nfree
-from soagen.symbolic.catalogue import BY_ID
-from soagen.symbolic.chain import symbolic_chain_namespace
-from soagen.symbolic.verify import (
+from soagen.symbolic.engines import nfree
+from soagen.symbolic.evidence.catalogue import BY_ID
+from soagen.symbolic.evidence.verify import (
     check_numeric,
     check_symbolic,
     numeric_ns,
 )
+from soagen.symbolic.models.chain import symbolic_chain_namespace
 
 # (identity, perturbed lhs, rhs, kind of perturbation)
 PERTURBED = [

@@ -1,4 +1,4 @@
-"""The block structure of the all-N algebra (soagen.symbolic.nfree.STRUCTURE): where the tip and base
+"""The block structure of the all-N algebra (soagen.symbolic.engines.nfree.STRUCTURE): where the tip and base
 maps B, E live, and S S^T = Nc on trees.
 
 * adversarial statements: B and E with phi, psi, Upsilon, the Jacobian, the shifts; block-diagonal
@@ -16,11 +16,12 @@ import sys
 import numpy as np
 import pytest
 
-from soagen.symbolic import instances, nfree
-from soagen.symbolic.chain import symbolic_chain_namespace
-from soagen.symbolic.prove import decide
-from soagen.symbolic.rewriting import overlaps
-from soagen.symbolic.statement import evaluate, parse, parse_expr
+from soagen.symbolic.engines import nfree
+from soagen.symbolic.evidence.prove import decide
+from soagen.symbolic.kernel.rewriting import overlaps
+from soagen.symbolic.kernel.statement import evaluate, parse, parse_expr
+from soagen.symbolic.models import instances
+from soagen.symbolic.models.chain import symbolic_chain_namespace
 
 MINV = "(I - H@Psi@L).T@Dinv@(I - H@Psi@L)"
 # (statement, topology): true for every N on that topology
@@ -98,12 +99,12 @@ def test_a_certificate_with_the_block_structure_checks_alone(tmp_path):
     assert decide(f"J@{MINV}@J.T = B.T@U@B", certificate_path=cert).result == "proved-all-n"
     text = cert.read_text()
     assert "at-U-1" in text and "tip-leaf" in text
-    r = subprocess.run([sys.executable, "-m", "soagen.symbolic.checker", str(cert), "--axioms", "docs/certificates"],
+    r = subprocess.run([sys.executable, "-m", "soagen.symbolic.evidence.checker", str(cert), "--axioms", "docs/certificates"],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     bad = tmp_path / "bad.txt"                  # the same terms for a false claim are refused
     bad.write_text(text.replace("= B.T@U@B", "= B.T@P@B"))
-    r = subprocess.run([sys.executable, "-m", "soagen.symbolic.checker", str(bad), "--axioms", "docs/certificates"],
+    r = subprocess.run([sys.executable, "-m", "soagen.symbolic.evidence.checker", str(bad), "--axioms", "docs/certificates"],
                        capture_output=True, text=True)
     assert r.returncode == 1
 

@@ -6,9 +6,10 @@ Upsilon of (A.5) does not solve (A.3) on a branching tree, and Lemma 5 needs a c
 import numpy as np
 import pytest
 
-from soagen.symbolic import instances, nfree
-from soagen.symbolic.catalogue import BY_ID
-from soagen.symbolic.verify import prove_all_n
+from soagen.symbolic.engines import nfree
+from soagen.symbolic.evidence.catalogue import BY_ID
+from soagen.symbolic.evidence.verify import prove_all_n
+from soagen.symbolic.models import instances
 from tests.support.accuracy import rel_err
 
 
@@ -82,7 +83,7 @@ def test_lemmas_1_to_4_on_trees_and_lemma_5_on_chains_only():
     assert with_chain.proved and "upsilon" in with_chain.theory.relation_ids
     # and exact numbers agree: Lemma 5 holds on chains and fails on a branching tree (its
     # normal form modulo the tree relations, evaluated on integer instances modulo a prime)
-    from soagen.symbolic.prove import counterexample
+    from soagen.symbolic.evidence.prove import counterexample
 
     nf = with_tree.checks[0].nf
     assert counterexample(nf, with_tree.algebra, "chain")[0] is None
@@ -93,7 +94,7 @@ def test_lemmas_1_to_4_on_trees_and_lemma_5_on_chains_only():
 def test_every_relation_holds_on_its_topologies():
     """The relations are axioms: check each numerically where it is said to hold, and the
     chain-only one fails on a branching tree."""
-    from soagen.symbolic.statement import evaluate, parse_expr
+    from soagen.symbolic.kernel.statement import evaluate, parse_expr
 
     for kind, n, seed in (("chain", 1, 1), ("chain", 5, 2), ("tree", 6, 3), ("tree", 8, 4), ("arms", 6, 5)):
         ns = instances.topology_instance(kind, n, seed)

@@ -6,7 +6,6 @@ Pinocchio (URDF) or MuJoCo's mj_fullM and qfrc_bias (MJCF)."""
 from __future__ import annotations
 
 import textwrap
-import warnings
 
 import numpy as np
 import pytest
@@ -17,23 +16,13 @@ from soagen.backend import NUMPY
 from soagen.dynamics.kinematics import frame_pose, link_transforms, world_poses
 from soagen.errors import RobotFileError, RobotFileWarning
 from tests.support.accuracy import rel_err
-from tests.support.robot_files import URDF
+from tests.support.robot_files import URDF, load_quietly, write
 
 # Two independent codes on the same file: agreement to rounding (the dynamics of these
 # small models are O(1) quantities; 1e-12 leaves room for the different summation orders).
 TOL = 1e-12
 
 
-def write(tmp_path, text, name):
-    p = tmp_path / name
-    p.write_text(text)
-    return p
-
-
-def load_quietly(path, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", RobotFileWarning)
-        return soagen.load(path, **kw)
 
 
 def against_pinocchio(robot, path, states=3):

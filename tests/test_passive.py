@@ -5,7 +5,6 @@ against the dense form and finite differences, through the loaders (MJCF, URDF <
 YAML), and in the simulator."""
 
 import textwrap
-import warnings
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from soagen.errors import RobotFileWarning
 from soagen.loaders.random_robots import random_chain
 from tests.support.accuracy import rel_err
 from tests.support.derivatives import ALL_JOINTS, random_state, tangent_fd, vector_fd
+from tests.support.robot_files import URDF, load_quietly, write
 
 TOL = 1e-12
 
@@ -50,16 +50,6 @@ PASSIVE = textwrap.dedent("""\
     """)
 
 
-def write(tmp_path, text, name):
-    p = tmp_path / name
-    p.write_text(text)
-    return p
-
-
-def load_quietly(path, **kw):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", RobotFileWarning)
-        return soagen.load(path, **kw)
 
 
 def test_mjcf_passive_forces_against_mujoco(tmp_path):
@@ -136,7 +126,6 @@ def test_derivatives_with_passive_forces(seed):
 def test_urdf_damping_is_read_with_passive_true(tmp_path):
     """<dynamics damping> is Pinocchio's model.damping, and soagen's passive force only when
     asked (Pinocchio's dynamics ignore it, so by default soagen's agree with them)."""
-    from tests.support.robot_files import URDF
 
     text = URDF.replace('<axis xyz="1 0 0"/>', '<axis xyz="1 0 0"/><dynamics damping="0.8" friction="0.2"/>')
     path = write(tmp_path, text.replace('<axis xyz="0 0.6 0.8"/>', '<axis xyz="0 0.6 0.8"/><dynamics damping="0.5"/>'),
@@ -156,7 +145,6 @@ def test_urdf_damping_is_read_with_passive_true(tmp_path):
 def test_yaml_springs_are_unactuated_unless_said(tmp_path):
     """A YAML spring-damper joint is passive (Swain-Morris C.2: no joint force); ``actuated:
     true`` makes it a damped actuated joint, as MJCF and URDF joints are."""
-    from tests.support.robot_files import URDF
 
     write(tmp_path, URDF, "r.urdf")
     path = write(tmp_path, "overlay: r.urdf\nsprings:\n  a: {damping: 0.5}\n  b: {stiffness: 3, actuated: true}\n",

@@ -31,6 +31,18 @@ def write(tmp_path, text, name="robot.yaml"):
     return p
 
 
+def load_quietly(path, **kw):
+    """soagen.load, failing on any robot-file warning."""
+    import warnings
+
+    import soagen
+    from soagen.errors import RobotFileWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RobotFileWarning)
+        return soagen.load(path, **kw)
+
+
 URDF = """<robot name="r">
   <link name="world"/>
   <link name="l1"><inertial><origin xyz="0.1 0 0" rpy="0 0 0.3"/><mass value="1.5"/>

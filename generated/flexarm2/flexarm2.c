@@ -39,20 +39,25 @@
 #include "flexarm2.h"
 
 /* ------------------------------------------------------------------------------------
- * Vector support: W lanes at a time on the compiler's vector types, for the sin/cos of
- * the scalar functions (all joint angles of one call at once, soagen_sincos) and for the
- * batch functions (soagen generate --batch: W states at a time). W follows the compiler's
- * target macros: 8 with AVX-512F, 4 with AVX, 2 otherwise (SSE2, NEON); -DSOAGEN_WIDTH=W
- * forces one (1, 2, 4 or 8). Without GCC/Clang vector extensions, or with
- * -DSOAGEN_NO_VECTOR, W = 1: plain C99, libm's sin and cos one angle at a time, and the
- * batch functions loop over the scalar ones.
+ * Vector support: lanes on the compiler's vector types, for the batch functions (soagen
+ * generate --batch: W states at a time) and for the sin/cos of the scalar functions (all
+ * joint angles of one call at once, soagen_sincos, SW lanes at a time).
  *
- * sin and cos of W angles (soagen_vsincos), for the scalar functions' soagen_sincos and
- * the batch kernels alike: the polynomial soagen_vsincos_poly below, both in one pass,
- * and libm for the rare lanes it does not cover (soagen_vsincos_fixup; the batch kernels
- * test those lanes once for all their angles, soagen_vsincos_deferred); with
- * -DSOAGEN_USE_LIBMVEC glibc's libmvec instead (x86-64, glibc >= 2.22, linked by -lm,
- * when the ISA of its variant is enabled).
+ * W follows the compiler's target macros: 8 with AVX-512F, 4 with AVX, 2 otherwise (SSE2,
+ * NEON). SW = min(W, 4): with 8 lanes the scalar call took 2.3x as long (one vector of
+ * 8 lanes set and read through memory, against two of 4 in registers), on an AMD Zen 5
+ * and an Intel Xeon alike, while the batch kernels are fastest at 8 (docs/codegen.md,
+ * "Lane width"). -DSOAGEN_WIDTH=N forces N for both (1, 2, 4 or 8). Without GCC/Clang
+ * vector extensions, or with -DSOAGEN_NO_VECTOR, W = SW = 1: plain C99, libm's sin and
+ * cos one angle at a time, and the batch functions loop over the scalar ones.
+ *
+ * sin and cos of a vector of angles (soagen_vsincos on W lanes for the batch kernels,
+ * soagen_ssincos on SW lanes for soagen_sincos; one definition, instantiated for both
+ * widths below): the polynomial of soagen_vsincos_poly in one pass, and libm for the rare
+ * lanes it does not cover (soagen_vsincos_fixup; the batch kernels test those lanes once
+ * for all their angles, soagen_vsincos_deferred); with -DSOAGEN_USE_LIBMVEC glibc's
+ * libmvec instead (x86-64, glibc >= 2.22, linked by -lm, when the ISA of its variant is
+ * enabled).
  * ------------------------------------------------------------------------------------ */
 #ifndef SOAGEN_VECTOR_PRELUDE
 #define SOAGEN_VECTOR_PRELUDE
@@ -67,6 +72,11 @@
 #  define SOAGEN_W 4
 #else
 #  define SOAGEN_W 2
+#endif
+#if SOAGEN_W > 4 && !defined(SOAGEN_WIDTH)
+#  define SOAGEN_SW 4
+#else
+#  define SOAGEN_SW SOAGEN_W
 #endif
 
 #if SOAGEN_W > 1
@@ -87,10 +97,11 @@ typedef double soagen_vdu __attribute__((vector_size(8 * SOAGEN_W), aligned(8), 
 #  endif
 #endif
 #if defined(SOAGEN_SHUFFLEVECTOR)
-#  define SOAGEN_SHUF(a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
+#  define SOAGEN_SHUF_T(U, a, b, ...) __builtin_shufflevector(a, b, __VA_ARGS__)
 #else
-#  define SOAGEN_SHUF(a, b, ...) __builtin_shuffle(a, b, (soagen_vu){__VA_ARGS__})
+#  define SOAGEN_SHUF_T(U, a, b, ...) __builtin_shuffle(a, b, (U){__VA_ARGS__})  /* U: the mask's type */
 #endif
+#define SOAGEN_SHUF(a, b, ...) SOAGEN_SHUF_T(soagen_vu, a, b, __VA_ARGS__)
 #if SOAGEN_W == 2
 #  define SOAGEN_LO1 0, 2
 #  define SOAGEN_HI1 1, 3
@@ -181,42 +192,34 @@ static inline void soagen_store(double* x, const soagen_vd* v, int m)
         soagen_store_block(x, v, m, m - SOAGEN_W);
 }
 
-/* Whether some lane of b is nonzero: the lanes OR-folded in log2(W) shuffles. */
-static inline int soagen_any(soagen_vu b)
-{
-#if SOAGEN_W == 2
-    b |= SOAGEN_SHUF(b, b, 1, 0);
-#elif SOAGEN_W == 4
-    b |= SOAGEN_SHUF(b, b, 2, 3, 0, 1);
-    b |= SOAGEN_SHUF(b, b, 1, 0, 3, 2);
-#elif SOAGEN_W == 8
-    b |= SOAGEN_SHUF(b, b, 4, 5, 6, 7, 0, 1, 2, 3);
-    b |= SOAGEN_SHUF(b, b, 2, 3, 0, 1, 6, 7, 4, 5);
-    b |= SOAGEN_SHUF(b, b, 1, 0, 3, 2, 5, 4, 7, 6);
-#endif
-    return b[0] != 0;
-}
-
-static inline soagen_vd soagen_vsqrt(soagen_vd x)
-{
-    double lanes[SOAGEN_W];
-    soagen_vd r;
-    for (int l = 0; l < SOAGEN_W; l++)
-        lanes[l] = sqrt(x[l]);
-    __builtin_memcpy(&r, lanes, sizeof lanes);
-    return r;
-}
-
-/* sin and cos of W angles at once. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
+/* sin and cos of a vector of angles. Reduction x = k pi/2 + r, |r| <= pi/4, with pi/2 in
  * three parts (the first two of 33 bits, so k*P1 and k*P2 are exact for |k| < 2^20);
  * k from the rounding of x 2/pi + 1.5 2^52, whose low bits are k mod 4. On r the
  * minimax polynomials of fdlibm's __kernel_sin / __kernel_cos (error below 2^-58 on
  * [-pi/4, pi/4]), evaluated by Estrin's scheme (a shorter dependency chain than Horner's,
  * the same accuracy). Measured against 40-digit references on 150,000 angles each: at most
  * 2.29 ulp for |x| <= 1e5, 1.52 on [-pi, pi] (tests/codegen/test_codegen_batch.py asserts
- * 2.5). Lanes with
- * |x| > 2^19 pi/2, inf or nan (soagen_vlarge) need libm's sin/cos (soagen_vsincos_fixup).
- * Needs IEEE double arithmetic as written: not for -ffast-math. */
+ * 2.5). Lanes with |x| > 2^19 pi/2, inf or nan (the "large" lanes) need libm's sin/cos
+ * (the fixup). Needs IEEE double arithmetic as written: not for -ffast-math.
+ * First on W lanes, for the batch kernels (soagen_vd, soagen_vsincos, ...). */
+
+/* Whether some lane of b is nonzero: the lanes OR-folded in log2(SOAGEN_W) shuffles. */
+static inline int soagen_any(soagen_vu b)
+{
+#if SOAGEN_W == 2
+    b |= SOAGEN_SHUF_T(soagen_vu, b, b, 1, 0);
+#elif SOAGEN_W == 4
+    b |= SOAGEN_SHUF_T(soagen_vu, b, b, 2, 3, 0, 1);
+    b |= SOAGEN_SHUF_T(soagen_vu, b, b, 1, 0, 3, 2);
+#elif SOAGEN_W == 8
+    b |= SOAGEN_SHUF_T(soagen_vu, b, b, 4, 5, 6, 7, 0, 1, 2, 3);
+    b |= SOAGEN_SHUF_T(soagen_vu, b, b, 2, 3, 0, 1, 6, 7, 4, 5);
+    b |= SOAGEN_SHUF_T(soagen_vu, b, b, 1, 0, 3, 2, 5, 4, 7, 6);
+#endif
+    return b[0] != 0;
+}
+
+/* sin and cos of SOAGEN_W angles at once (the polynomial described above). */
 static inline void soagen_vsincos_poly(soagen_vd x, soagen_vd* s, soagen_vd* c)
 {
     const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
@@ -286,13 +289,6 @@ static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
     *s = SOAGEN_MVSIN(x);
     *c = SOAGEN_MVCOS(x);
 }
-
-/* libmvec covers every lane: nothing deferred. */
-static inline void soagen_vsincos_deferred(soagen_vd x, soagen_vd* s, soagen_vd* c, soagen_vu* large)
-{
-    (void)large;
-    soagen_vsincos(x, s, c);
-}
 #else
 #  define SOAGEN_LIBMVEC 0
 static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
@@ -301,7 +297,26 @@ static inline void soagen_vsincos(soagen_vd x, soagen_vd* s, soagen_vd* c)
     if (soagen_any(soagen_vlarge(x)))
         soagen_vsincos_fixup(x, s, c);
 }
+#endif
 
+static inline soagen_vd soagen_vsqrt(soagen_vd x)
+{
+    double lanes[SOAGEN_W];
+    soagen_vd r;
+    for (int l = 0; l < SOAGEN_W; l++)
+        lanes[l] = sqrt(x[l]);
+    __builtin_memcpy(&r, lanes, sizeof lanes);
+    return r;
+}
+
+#if SOAGEN_LIBMVEC
+/* libmvec covers every lane: nothing deferred. */
+static inline void soagen_vsincos_deferred(soagen_vd x, soagen_vd* s, soagen_vd* c, soagen_vu* large)
+{
+    (void)large;
+    soagen_vsincos(x, s, c);
+}
+#else
 /* The batch kernels' form: the polynomial on every lane, the lanes it does not cover
  * collected in *large for one soagen_any over all of a kernel's angles, after which the
  * kernel calls soagen_vsincos_fixup on each angle (rare). */
@@ -326,23 +341,124 @@ static inline soagen_vd soagen_vcos(soagen_vd x)
     soagen_vsincos(x, &s, &c);
     return c;
 }
+
+/* The same on SW lanes, for the scalar functions' soagen_sincos (soagen_sd, soagen_ssincos, ...). */
+typedef double soagen_sd __attribute__((vector_size(8 * SOAGEN_SW)));
+typedef unsigned long long soagen_su __attribute__((vector_size(8 * SOAGEN_SW)));
+typedef long long soagen_si __attribute__((vector_size(8 * SOAGEN_SW)));
+
+/* Whether some lane of b is nonzero: the lanes OR-folded in log2(SOAGEN_SW) shuffles. */
+static inline int soagen_sany(soagen_su b)
+{
+#if SOAGEN_SW == 2
+    b |= SOAGEN_SHUF_T(soagen_su, b, b, 1, 0);
+#elif SOAGEN_SW == 4
+    b |= SOAGEN_SHUF_T(soagen_su, b, b, 2, 3, 0, 1);
+    b |= SOAGEN_SHUF_T(soagen_su, b, b, 1, 0, 3, 2);
+#elif SOAGEN_SW == 8
+    b |= SOAGEN_SHUF_T(soagen_su, b, b, 4, 5, 6, 7, 0, 1, 2, 3);
+    b |= SOAGEN_SHUF_T(soagen_su, b, b, 2, 3, 0, 1, 6, 7, 4, 5);
+    b |= SOAGEN_SHUF_T(soagen_su, b, b, 1, 0, 3, 2, 5, 4, 7, 6);
+#endif
+    return b[0] != 0;
+}
+
+/* sin and cos of SOAGEN_SW angles at once (the polynomial described above). */
+static inline void soagen_ssincos_poly(soagen_sd x, soagen_sd* s, soagen_sd* c)
+{
+    const double P1 = 1.5707963267341256, P2 = 6.077100506303966e-11, P3 = 2.0222662487959506e-21;
+    const soagen_sd y = x * 0.6366197723675814 + 6755399441055744.0;
+    const soagen_sd k = y - 6755399441055744.0;
+    const soagen_su n = (soagen_su)y;
+    const soagen_sd r = ((x - k * P1) - k * P2) - k * P3;
+    const soagen_sd z = r * r, z2 = z * z, z4 = z2 * z2;           /* Estrin: fewer dependent steps */
+    const soagen_sd ps = r + r * z * ((-1.66666666666666324348e-01 + z * 8.33333333332248946124e-03)
+        + z2 * (-1.98412698298579493134e-04 + z * 2.75573137070700676789e-06)
+        + z4 * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10));
+    const soagen_sd pc = 1.0 - 0.5 * z + z2 * ((4.16666666666666019037e-02 + z * -1.38888888888741095749e-03)
+        + z2 * (2.48015872894767294178e-05 + z * -2.75573143513906633035e-07)
+        + z4 * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11));
+    const soagen_su bs = (soagen_su)ps, bc = (soagen_su)pc, odd = n & 1, swap = (bs ^ bc) & -odd;
+    const soagen_su sign = (n & 2) << 62;
+    *s = (soagen_sd)(bs ^ swap ^ sign);                   /* q: s, c, -s, -c */
+    *c = (soagen_sd)(bc ^ swap ^ sign ^ (odd << 63));     /* q: c, -s, -c, s */
+}
+
+/* The lanes (all ones) that the polynomial does not cover: |x| > 823549.6654 or nan, as
+ * the bits of |x| against those of 823549.6654 (one compare for all lanes). */
+static inline soagen_su soagen_slarge(soagen_sd x)
+{
+    return (soagen_su)((soagen_si)((soagen_su)x & 0x7fffffffffffffffULL) > 0x412921fb54af4f0eLL);
+}
+
+/* Those lanes from libm's sin and cos. */
+static inline void soagen_ssincos_fixup(soagen_sd x, soagen_sd* s, soagen_sd* c)
+{
+    const soagen_su large = soagen_slarge(x);
+    for (int l = 0; l < SOAGEN_SW; l++)
+        if (large[l]) {
+            (*s)[l] = sin(x[l]);
+            (*c)[l] = cos(x[l]);
+        }
+}
+
+#if defined(SOAGEN_USE_LIBMVEC) && defined(__x86_64__) && defined(__GLIBC__) \
+    && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 22)) \
+    && ((SOAGEN_SW == 8 && defined(__AVX512F__)) || (SOAGEN_SW == 4 && defined(__AVX__)) || SOAGEN_SW == 2)
+#  define SOAGEN_SLIBMVEC 1
+#  if SOAGEN_SW == 8
+extern soagen_sd _ZGVeN8v_sin(soagen_sd);
+extern soagen_sd _ZGVeN8v_cos(soagen_sd);
+#    define SOAGEN_SMVSIN _ZGVeN8v_sin
+#    define SOAGEN_SMVCOS _ZGVeN8v_cos
+#  elif SOAGEN_SW == 4 && defined(__AVX2__)
+extern soagen_sd _ZGVdN4v_sin(soagen_sd);
+extern soagen_sd _ZGVdN4v_cos(soagen_sd);
+#    define SOAGEN_SMVSIN _ZGVdN4v_sin
+#    define SOAGEN_SMVCOS _ZGVdN4v_cos
+#  elif SOAGEN_SW == 4
+extern soagen_sd _ZGVcN4v_sin(soagen_sd);
+extern soagen_sd _ZGVcN4v_cos(soagen_sd);
+#    define SOAGEN_SMVSIN _ZGVcN4v_sin
+#    define SOAGEN_SMVCOS _ZGVcN4v_cos
+#  else
+extern soagen_sd _ZGVbN2v_sin(soagen_sd);
+extern soagen_sd _ZGVbN2v_cos(soagen_sd);
+#    define SOAGEN_SMVSIN _ZGVbN2v_sin
+#    define SOAGEN_SMVCOS _ZGVbN2v_cos
+#  endif
+/* -DSOAGEN_USE_LIBMVEC: glibc's libmvec, two calls (sin, cos) per vector. */
+static inline void soagen_ssincos(soagen_sd x, soagen_sd* s, soagen_sd* c)
+{
+    *s = SOAGEN_SMVSIN(x);
+    *c = SOAGEN_SMVCOS(x);
+}
+#else
+#  define SOAGEN_SLIBMVEC 0
+static inline void soagen_ssincos(soagen_sd x, soagen_sd* s, soagen_sd* c)
+{
+    soagen_ssincos_poly(x, s, c);
+    if (soagen_sany(soagen_slarge(x)))
+        soagen_ssincos_fixup(x, s, c);
+}
+#endif
 #endif /* SOAGEN_W > 1 */
 
 /* s[i] = sin(x[i]), c[i] = cos(x[i]) for the n angles of one scalar call: gathered into
- * vectors of W lanes (the last one padded with zeros), one soagen_vsincos per W angles,
- * scattered back; W = 1: libm.
+ * vectors of SW lanes (the last one padded with zeros), one soagen_ssincos per SW angles,
+ * scattered back; SW = 1: libm.
  * The lanes are set one by one in registers (a vector loaded from memory just written
  * lane by lane would wait for the stores). */
 static inline void soagen_sincos(const double* x, double* s, double* c, int n)
 {
-#if SOAGEN_W > 1
-    for (int i = 0; i < n; i += SOAGEN_W) {
-        soagen_vd v = SOAGEN_SPLAT(0.0);
-        for (int l = 0; l < SOAGEN_W && i + l < n; l++)
+#if SOAGEN_SW > 1
+    for (int i = 0; i < n; i += SOAGEN_SW) {
+        soagen_sd v = (soagen_sd){0};
+        for (int l = 0; l < SOAGEN_SW && i + l < n; l++)
             v[l] = x[i + l];
-        soagen_vd vs, vc;
-        soagen_vsincos(v, &vs, &vc);
-        for (int l = 0; l < SOAGEN_W && i + l < n; l++) {
+        soagen_sd vs, vc;
+        soagen_ssincos(v, &vs, &vc);
+        for (int l = 0; l < SOAGEN_SW && i + l < n; l++) {
             s[i + l] = vs[l];
             c[i + l] = vc[l];
         }

@@ -310,6 +310,26 @@ def test_polynomial_sincos_large_and_special_lanes(tmp_path, flags):
     assert s[7] == 0.0 and c[7] == 1.0
 
 
+@pytest.mark.cc
+@pytest.mark.parametrize("flags, W, SW", [
+    (("-march=x86-64-v4",), 8, 4), (("-march=x86-64-v3",), 4, 4), (("-mno-avx",), 2, 2),
+    (("-march=x86-64-v4", "-DSOAGEN_WIDTH=8"), 8, 8), (("-march=x86-64-v4", "-DSOAGEN_WIDTH=4"), 4, 4),
+    (("-march=x86-64-v3", "-DSOAGEN_WIDTH=8"), 8, 8), (("-DSOAGEN_NO_VECTOR",), 1, 1)],
+    ids=["avx512", "avx2", "sse2", "avx512-w8", "avx512-w4", "avx2-w8", "no-vector"])
+def test_lane_widths(tmp_path, flags, W, SW):
+    """The widths the prelude chooses (preprocessor only: any x86-64 compiler can check
+    them): the batch W from the target, the scalar call's SW = min(W, 4) (8 lanes measured
+    slower there, docs/codegen.md), both forced by -DSOAGEN_WIDTH."""
+    if not X86:
+        pytest.skip("x86-64 targets")
+    src = tmp_path / "w.c"
+    src.write_text("#include <math.h>\n" + environment().get_template("c/_vector.c.j2").render()
+                   + f"_Static_assert(SOAGEN_W == {W} && SOAGEN_SW == {SW}, \"widths\");\n")
+    r = subprocess.run([compiler(), "-std=c11", "-fsyntax-only", "-Wno-psabi", *flags, str(src)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
 def test_cli_generate_batch(tmp_path):
     from click.testing import CliRunner
 

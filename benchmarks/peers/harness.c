@@ -1,20 +1,40 @@
-/* Timing loop of benchmarks/peers/run.py: harness DIR ROUNDS TARGET_NS.
+/* Timing loop of benchmarks/peers/run.py: harness DIR ROUNDS TARGET_NS [PATTERNS].
  *
  * Reads DIR/inputs.bin (per convention: nq, nv, then NSETS sets of q, qd, x), calls every
  * entry once per set and writes its outputs to DIR/out_<k>.bin (the driver checks them
- * against Pinocchio), then times: ROUNDS rounds, in each every entry in turn for about
- * TARGET_NS of calls cycling over the sets, so that all entries see the same load of a
- * shared machine. Prints "library function best_ns median_ns" per entry. */
+ * against Pinocchio), then times ROUNDS rounds of three call patterns (PATTERNS, default
+ * "hot,turn,cold"), each round all entries in turn, so that all see the same load of a
+ * shared machine:
+ *
+ *   hot   every entry called for about TARGET_NS in a loop, cycling over the sets: the
+ *         function and its data stay in the caches;
+ *   turn  per library, one call of each of its functions in turn (ID, M, FD, ...), as a
+ *         controller calls them once per step, for about TARGET_NS per library; each
+ *         call timed on its own;
+ *   cold  one call of each entry after touching EVICT_BYTES of other memory (read and
+ *         written) and running EVICT_BYTES of other code (x86-64: a chain of jumps, one
+ *         per 64-byte line), as a call between other work finds the caches.
+ *
+ * A round's time of an entry is the mean ns per call over the round (hot, turn: after
+ * untimed calls, two of the function or one step of its library) or the one call
+ * (cold); turn and cold subtract the timer's own cost (the median of 1001 back-to-back
+ * reads). Prints "pattern library function best_ns median_ns" per entry
+ * and pattern (entries without `turn` only in the hot loop). */
 #define _POSIX_C_SOURCE 199309L
+#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__)
+#include <sys/mman.h>
+#endif
 
 #include "harness.h"
 
-#define NSETS 64
+#define NSETS PEERS_NSETS
 #define MAXCONV 4
+#define EVICT_BYTES (8u << 20)
 
 static double now_ns(void)
 {
@@ -31,6 +51,9 @@ static int cmp(const void* a, const void* b)
 
 static double* sets[MAXCONV][3];
 static int dims[MAXCONV][2];
+
+const double* peers_input(int convention, int argument) { return sets[convention][argument]; }
+int peers_dim(int convention, int argument) { return argument ? dims[convention][1] : dims[convention][0]; }
 
 static int read_inputs(const char* dir)
 {
@@ -54,6 +77,44 @@ static int read_inputs(const char* dir)
     return 0;
 }
 
+static void call(const struct peer_entry* p, int k, double* out)
+{
+    const int c = p->convention;
+    p->call(sets[c][0] + k * dims[c][0], sets[c][1] + k * dims[c][1], sets[c][2] + k * dims[c][1], out);
+}
+
+/* -- other memory and code, for the cold pattern ----------------------------------------- */
+
+static unsigned char* evict_data;
+static void (*evict_code)(void);
+
+static void evict_setup(void)
+{
+    evict_data = calloc(EVICT_BYTES, 1);
+#if defined(__x86_64__)
+    unsigned char* code = mmap(NULL, EVICT_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (code == MAP_FAILED)
+        return;
+    for (size_t i = 0; i + 64 < EVICT_BYTES; i += 64) {    /* jmp rel8 to the next line */
+        code[i] = 0xEB;
+        code[i + 1] = 62;
+    }
+    code[EVICT_BYTES - 64] = 0xC3;                         /* ret */
+    if (mprotect(code, EVICT_BYTES, PROT_READ | PROT_EXEC) == 0)
+        memcpy(&evict_code, &code, sizeof code);
+#endif
+}
+
+static void evict(void)
+{
+    for (size_t i = 0; i < EVICT_BYTES; i += 64)
+        evict_data[i] += 1;
+    if (evict_code)
+        evict_code();
+}
+
+/* -------------------------------------------------------------------------------------- */
+
 int main(int argc, char** argv)
 {
     if (argc < 4)
@@ -61,45 +122,108 @@ int main(int argc, char** argv)
     const char* dir = argv[1];
     const int rounds = atoi(argv[2]);
     const double target = atof(argv[3]);
+    const char* patterns = argc > 4 ? argv[4] : "hot,turn,cold";
+    const int hot = strstr(patterns, "hot") != NULL, turn = strstr(patterns, "turn") != NULL,
+              cold = strstr(patterns, "cold") != NULL;
     if (read_inputs(dir) || peers_setup(dir)) {
         fprintf(stderr, "harness: setup failed\n");
         return 1;
     }
-    double* out = calloc(1 << 16, sizeof(double));
-    double* t = malloc(sizeof(double) * (size_t)(rounds * PEER_NENTRIES));
-    long* iters = malloc(sizeof(long) * (size_t)PEER_NENTRIES);
+    const int n = PEER_NENTRIES;
+    double* out = calloc(1 << 20, sizeof(double));
+    double* t_hot = malloc(sizeof(double) * (size_t)(rounds * n));
+    double* t_turn = malloc(sizeof(double) * (size_t)(rounds * n));
+    double* t_cold = malloc(sizeof(double) * (size_t)(rounds * n));
+    double* per_call = malloc(sizeof(double) * (size_t)n);
+    long* iters = malloc(sizeof(long) * (size_t)n);
     volatile double sink = 0.0;
-    for (int e = 0; e < PEER_NENTRIES; e++) {        /* outputs for the check, then calibrate */
+    for (int e = 0; e < n; e++) {        /* outputs for the check, then calibrate */
         const struct peer_entry* p = &PEER_ENTRIES[e];
-        const int c = p->convention, nq = dims[c][0], nv = dims[c][1];
         char path[4096];
         snprintf(path, sizeof path, "%s/out_%d.bin", dir, e);
         FILE* f = fopen(path, "wb");
         const double t0 = now_ns();
         for (int k = 0; k < NSETS; k++) {
-            p->call(sets[c][0] + k * nq, sets[c][1] + k * nv, sets[c][2] + k * nv, out);
+            call(p, k, out);
             fwrite(out, sizeof(double), (size_t)p->nout, f);
         }
         fclose(f);
-        const double per_call = (now_ns() - t0) / NSETS;
-        iters[e] = (long)(target / (per_call > 1.0 ? per_call : 1.0)) + 1;
+        per_call[e] = (now_ns() - t0) / NSETS;
+        iters[e] = (long)(target / (per_call[e] > 1.0 ? per_call[e] : 1.0)) + 1;
     }
-    for (int r = 0; r < rounds; r++)
-        for (int e = 0; e < PEER_NENTRIES; e++) {
-            const struct peer_entry* p = &PEER_ENTRIES[e];
-            const int c = p->convention, nq = dims[c][0], nv = dims[c][1];
-            const double t0 = now_ns();
-            for (long i = 0; i < iters[e]; i++) {
-                const int k = (int)(i & (NSETS - 1));
-                p->call(sets[c][0] + k * nq, sets[c][1] + k * nv, sets[c][2] + k * nv, out);
+    double timer[1001];                  /* the timer's own cost */
+    for (int i = 0; i < 1001; i++) {
+        const double t0 = now_ns();
+        timer[i] = now_ns() - t0;
+    }
+    qsort(timer, 1001, sizeof(double), cmp);
+    const double overhead = timer[500];
+    evict_setup();
+    if (cold)
+        printf("# timer %.1f ns; cold: %u bytes of data%s\n", overhead, EVICT_BYTES,
+               evict_code ? " and of code" : " (no executable memory: no code)");
+
+    for (int r = 0; r < rounds; r++) {
+        if (hot)
+            for (int e = 0; e < n; e++) {
+                const struct peer_entry* p = &PEER_ENTRIES[e];
+                for (int k = 0; k < 2; k++)      /* warm: the cold pattern may have just run */
+                    call(p, k, out);
+                const double t0 = now_ns();
+                for (long i = 0; i < iters[e]; i++) {
+                    call(p, (int)(i & (NSETS - 1)), out);
+                    sink += out[0];
+                }
+                t_hot[e * rounds + r] = (now_ns() - t0) / (double)iters[e];
+            }
+        if (turn)
+            for (int e0 = 0; e0 < n;) {  /* the entries of one library are consecutive */
+                int e1 = e0;
+                double step = 0.0;
+                while (e1 < n && strcmp(PEER_ENTRIES[e1].library, PEER_ENTRIES[e0].library) == 0)
+                    step += per_call[e1++];
+                if (!PEER_ENTRIES[e0].turn) {
+                    e0 = e1;
+                    continue;
+                }
+                const long steps = (long)(target / (step > 1.0 ? step : 1.0)) + 1;
+                for (int e = e0; e < e1; e++) {  /* one step untimed, then the timed ones */
+                    call(&PEER_ENTRIES[e], 0, out);
+                    t_turn[e * rounds + r] = 0.0;
+                }
+                for (long s = 0; s < steps; s++)
+                    for (int e = e0; e < e1; e++) {
+                        const double t0 = now_ns();
+                        call(&PEER_ENTRIES[e], (int)(s & (NSETS - 1)), out);
+                        t_turn[e * rounds + r] += now_ns() - t0 - overhead;
+                        sink += out[0];
+                    }
+                for (int e = e0; e < e1; e++)
+                    t_turn[e * rounds + r] /= (double)steps;
+                e0 = e1;
+            }
+        if (cold)
+            for (int e = 0; e < n; e++) {
+                if (!PEER_ENTRIES[e].turn)
+                    continue;
+                evict();
+                const double t0 = now_ns();
+                call(&PEER_ENTRIES[e], r & (NSETS - 1), out);
+                t_cold[e * rounds + r] = now_ns() - t0 - overhead;
                 sink += out[0];
             }
-            t[e * rounds + r] = (now_ns() - t0) / (double)iters[e];
-        }
-    for (int e = 0; e < PEER_NENTRIES; e++) {
-        qsort(t + e * rounds, (size_t)rounds, sizeof(double), cmp);
-        printf("%s %s %.2f %.2f\n", PEER_ENTRIES[e].library, PEER_ENTRIES[e].function, t[e * rounds],
-               t[e * rounds + rounds / 2]);
     }
+    const char* names[3] = { "hot", "turn", "cold" };
+    double* times[3] = { t_hot, t_turn, t_cold };
+    const int on[3] = { hot, turn, cold };
+    for (int m = 0; m < 3; m++)
+        for (int e = 0; e < n; e++) {
+            if (!on[m] || (m > 0 && !PEER_ENTRIES[e].turn))
+                continue;
+            double* t = times[m] + e * rounds;
+            qsort(t, (size_t)rounds, sizeof(double), cmp);
+            printf("%s %s %s %.2f %.2f\n", names[m], PEER_ENTRIES[e].library, PEER_ENTRIES[e].function, t[0],
+                   t[rounds / 2]);
+        }
     return sink == 12345.678 ? 3 : 0;
 }

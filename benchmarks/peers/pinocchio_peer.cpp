@@ -1,13 +1,13 @@
 // Pinocchio's C++ algorithms behind a C interface, for benchmarks/peers/run.py.
 //
-// Robot-independent: the driver reads the URDF with Pinocchio's Python parser and hands
-// the model over joint by joint (pin_begin, pin_add_joint, pin_add_frame), so this file
-// needs no URDF library and is compiled once per machine and compiler flags and cached
-// (it takes minutes: the algorithms are templates, compiled here with the harness's
-// flags, not taken from the wheel's pre-built library). Every matrix is written
-// row-major; vectors and matrices are in Pinocchio's own conventions (the driver
-// converts).
+// Robot-independent: the model comes from the driver's model file (pin_model.hpp), so
+// this file is compiled once per machine and compiler flags and cached (it takes
+// minutes: the algorithms are templates, compiled here with the harness's flags, not
+// taken from the wheel's pre-built library). Every matrix is written row-major; vectors
+// and matrices are in Pinocchio's own conventions (the driver converts).
+#include <cstdio>
 #include <cstring>
+#include <exception>
 #include <string>
 
 #include <Eigen/Core>
@@ -20,6 +20,7 @@
 #include "pinocchio/algorithm/rnea-derivatives.hpp"
 #include "pinocchio/algorithm/rnea.hpp"
 #include "pinocchio/multibody.hpp"
+#include "pin_model.hpp"
 
 namespace pin = pinocchio;
 using RowMat = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
@@ -39,59 +40,15 @@ static void write(const Eigen::MatrixXd& A, double* out)
 
 extern "C" {
 
-// A new model with gravity g (linear, 3 numbers).
-void pin_begin(const double* g)
+// Read the model file (pin_model.hpp) and allocate the workspace; returns nv, or -1.
+int pin_load(const char* path)
 {
-    model = pin::Model();
-    model.gravity = pin::Motion(Eigen::Vector3d(g[0], g[1], g[2]), Eigen::Vector3d::Zero());
-}
-
-static pin::SE3 se3(const double* p)   // R row-major (9), then the translation (3)
-{
-    Eigen::Matrix3d R;
-    R << p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8];
-    return pin::SE3(R, Eigen::Vector3d(p[9], p[10], p[11]));
-}
-
-// Joint `type` below joint `parent` (0 = the universe) at `placement`, carrying a body
-// of inertia (m, c (3), I about c: xx, xy, yy, xz, yz, zz). Types keep Pinocchio's own
-// specializations: 0-2 revolute about x, y, z; 3-5 prismatic along x, y, z; 6 revolute
-// about `axis`; 7 prismatic along `axis`; 8 free flyer. Returns the joint id, or -1.
-int pin_add_joint(int type, const double* axis, int parent, const double* placement, const double* inertia,
-                  const char* name)
-{
-    const Eigen::Vector3d a(axis[0], axis[1], axis[2]);
-    const pin::SE3 X = se3(placement);
-    pin::JointIndex id;
-    switch (type) {
-    case 0: id = model.addJoint(parent, pin::JointModelRX(), X, name); break;
-    case 1: id = model.addJoint(parent, pin::JointModelRY(), X, name); break;
-    case 2: id = model.addJoint(parent, pin::JointModelRZ(), X, name); break;
-    case 3: id = model.addJoint(parent, pin::JointModelPX(), X, name); break;
-    case 4: id = model.addJoint(parent, pin::JointModelPY(), X, name); break;
-    case 5: id = model.addJoint(parent, pin::JointModelPZ(), X, name); break;
-    case 6: id = model.addJoint(parent, pin::JointModelRevoluteUnaligned(a), X, name); break;
-    case 7: id = model.addJoint(parent, pin::JointModelPrismaticUnaligned(a), X, name); break;
-    case 8: id = model.addJoint(parent, pin::JointModelFreeFlyer(), X, name); break;
-    default: return -1;
+    try {
+        model = peers::read_model(path, &frame_id);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pin_load: %s\n", e.what());
+        return -1;
     }
-    const double* I = inertia + 4;
-    Eigen::Matrix3d Ic;
-    Ic << I[0], I[1], I[3], I[1], I[2], I[4], I[3], I[4], I[5];
-    model.appendBodyToJoint(id, pin::Inertia(inertia[0], Eigen::Vector3d(inertia[1], inertia[2], inertia[3]), Ic),
-                            pin::SE3::Identity());
-    return (int)id;
-}
-
-// The frame of the frame functions: fixed on joint `parent` at `placement`.
-void pin_add_frame(int parent, const double* placement)
-{
-    frame_id = model.addFrame(pin::Frame("soagen_frame", parent, se3(placement), pin::OP_FRAME));
-}
-
-// Allocate the workspace; returns nv.
-int pin_finish(void)
-{
     delete data;
     data = new pin::Data(model);
     J6.setZero(6, model.nv);

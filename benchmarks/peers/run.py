@@ -185,13 +185,14 @@ def timed(cmd, what, **kw):
 
 
 def code_bytes(obj, symbols):
-    """{symbol: bytes of machine code} from nm -S of an object file."""
+    """{symbol: bytes of machine code} from nm -S of an object file (all its functions
+    when symbols is None)."""
     sizes = {}
     for line in run(["nm", "-S", str(obj)], "nm").stdout.splitlines():
         parts = line.split()
         if len(parts) == 4 and parts[2] in "Tt":
             sizes[parts[3]] = int(parts[1], 16)
-    return {s: sizes.get(s) for s in symbols}
+    return sizes if symbols is None else {s: sizes.get(s) for s in symbols}
 
 
 def cpu_identity():
@@ -430,20 +431,26 @@ def cg_code(name, model_path, host, cache, cg_names):
 
 
 def cg_objects(cg_dir, cg_names, cc):
-    """The forward-zero function of each taped algorithm compiled with CFLAGS (cached with
-    its measured compile time and memory): {name: (object, timing)}."""
+    """The forward-zero function of each taped algorithm compiled with CFLAGS (CppADCodeGen
+    splits a large one into parts, cg_NAME_forward_zero__1.c, ..., called by the first;
+    each file its own compile), cached with the measured compile time and memory:
+    {name: (objects, timing: seconds summed over the files, peak of the largest)}."""
     out = {}
     for n in cg_names:
-        src = cg_dir / n / f"cg_{n}_forward_zero.c"
-        key = digest(src.read_text(), " ".join(CFLAGS), compiler_version(cc), cpu_identity())
-        obj = cg_dir / n / f"forward_zero-{key}.o"
-        record = obj.with_suffix(".json")
-        if not obj.exists():
-            log(f"  compiling Pinocchio-CG's {n} ({src.stat().st_size / 1e6:.1f} MB of C) ...")
-            _, t = timed([cc, *CFLAGS, "-std=gnu11", "-c", src, "-o", obj.with_suffix(".tmp.o")], f"compiling {src}")
-            obj.with_suffix(".tmp.o").rename(obj)
-            record.write_text(json.dumps(t))
-        out[n] = (obj, json.loads(record.read_text()))
+        sources = sorted((cg_dir / n).glob(f"cg_{n}_forward_zero*.c"))
+        key = digest(*(src.read_text() for src in sources), " ".join(CFLAGS), compiler_version(cc), cpu_identity())
+        objects = [src.with_name(f"{src.stem}-{key}.o") for src in sources]
+        record = cg_dir / n / f"compile-{key}.json"
+        if not record.exists():
+            log(f"  compiling Pinocchio-CG's {n} ({sum(src.stat().st_size for src in sources) / 1e6:.1f} MB of C in "
+                f"{len(sources)} files) ...")
+            times = []
+            for src, obj in zip(sources, objects):
+                times.append(timed([cc, *CFLAGS, "-std=gnu11", "-c", src, "-o", obj], f"compiling {src}")[1])
+            record.write_text(json.dumps({"wall_s": sum(t["wall_s"] for t in times),
+                                          "cpu_s": sum(t["cpu_s"] for t in times),
+                                          "peak_mb": max(t["peak_mb"] for t in times), "files": len(sources)}))
+        out[n] = (objects, json.loads(record.read_text()))
     return out
 
 
@@ -611,7 +618,7 @@ def bench_robot(name, args, cache):
                 decls.append(f"void cg_{n}_forward_zero(double const* const*, double* const*, struct LangCAtomicFun);")
                 plan.append(("pinocchio-cg", short, f"w_cg_{short}", 2, cg_sizes[short],
                              CG_WRAPPER.format(w=f"w_cg_{short}", n=n), True))
-        objects += [obj for obj, _ in cg_built.values()]
+        objects += [obj for objs, _ in cg_built.values() for obj in objs]
         build["pinocchio-cg generation"] = {
             "tape_s": sum(v[0] for k, v in cg_gen.items() if not k.startswith("_")),
             "emit_s": sum(v[1] for k, v in cg_gen.items() if not k.startswith("_")),
@@ -662,8 +669,12 @@ def bench_robot(name, args, cache):
     code = {"soagen": code_bytes(soa_obj, [f"soa_{FUNCTIONS[s]}" for s in shorts])}
     code["soagen"] = {s: code["soagen"][f"soa_{FUNCTIONS[s]}"] for s in shorts}
     if cg_built:
-        code["pinocchio-cg"] = {s: code_bytes(cg_built[CG_NAMES[s]][0], [f"cg_{CG_NAMES[s]}_forward_zero"])
-                                [f"cg_{CG_NAMES[s]}_forward_zero"] for s in shorts if s in CG_NAMES}
+        code["pinocchio-cg"] = {}
+        for s in shorts:
+            if s in CG_NAMES:
+                objs = cg_built[CG_NAMES[s]][0]
+                code["pinocchio-cg"][s] = sum(v or 0 for obj in objs for k, v in code_bytes(obj, None).items()
+                                              if k.startswith(f"cg_{CG_NAMES[s]}_forward_zero"))
     log(f"{name}: timing ({args.rounds} rounds; {args.patterns}) ...")
     r = run([exe, work, args.rounds, args.target_ns, args.patterns], "the harness")
     times = parse_times(r.stdout)
@@ -778,10 +789,70 @@ def build_table(res):
         lines.append(f"pinocchio-cg: taping {g['tape_s']:.1f} s + emitting C {g['emit_s']:.1f} s "
                      f"({g['peak_mb']:.0f} MB); gcc: {sum(t['wall_s'] for t in comp):.1f} s wall / "
                      f"{sum(t['cpu_s'] for t in comp):.1f} s CPU, at most {max(t['peak_mb'] for t in comp):.0f} MB "
-                     "(one file per function)")
+                     "(one file at a time)")
     head = ["machine code, bytes"] + res["functions"]
     rows = [[lib] + [str(v.get(s) or "-") for s in res["functions"]] for lib, v in code.items()]
     return "\n".join(lines) + "\n" + format_table(head, rows)
+
+
+def summarize(paths):
+    """Markdown tables for docs/codegen.md from the --json files of one or more runs
+    (several runs: each cell lists the runs' values in turn): ns per call, ratios, build."""
+    runs = [{r["robot"]: r for r in json.loads(Path(p).read_text())} for p in paths]
+    robots = list(runs[0])
+    stat = {"hot": 0, "turn": 0, "cold": 1}
+
+    def t(run, robot, pattern, lib, f):
+        v = run[robot]["times"].get(f"{pattern}/{lib}/{f}")
+        return v[stat[pattern]] if v else None
+
+    def cell(values, fmt):
+        return " / ".join("-" if v is None else fmt(v) for v in values)
+
+    def ns(v):
+        return f"{v:.0f}" if v >= 100 else f"{v:.1f}"
+
+    out = ["ns per call (hot / turn / cold" + (f"; {len(runs)} runs: each value once per run" if len(runs) > 1
+                                                else "") + ")", "",
+           "| robot (nv) | function | soagen | Pinocchio | Pinocchio-CG |", "|---|---|---|---|---|"]
+    for robot in robots:
+        for f in (f for f in LEGGED if f in runs[0][robot]["functions"]):
+            row = [f"{robot} ({runs[0][robot]['nv']})", f]
+            for lib in ("soagen", "pinocchio", "pinocchio-cg"):
+                row.append(" ; ".join(cell([t(r, robot, p, lib, f) for p in PATTERNS], ns) for r in runs))
+            out.append("| " + " | ".join(row) + " |")
+    out += ["", "soagen / Pinocchio and soagen / Pinocchio-CG (hot / turn / cold)", "",
+            "| robot (nv) | function | soagen / Pinocchio | soagen / Pinocchio-CG |", "|---|---|---|---|"]
+    for robot in robots:
+        for f in (f for f in LEGGED if f in runs[0][robot]["functions"]):
+            row = [f"{robot} ({runs[0][robot]['nv']})", f]
+            for lib in ("pinocchio", "pinocchio-cg"):
+                row.append(" ; ".join(cell([(lambda a, b: a / b if a and b else None)(t(r, robot, p, "soagen", f),
+                                                                                     t(r, robot, p, lib, f))
+                                            for p in PATTERNS], lambda v: f"{v:.2f}") for r in runs))
+            out.append("| " + " | ".join(row) + " |")
+    out += ["", "Build (first run): generation, gcc with the harness's flags (wall s / CPU s, peak MB), machine "
+            "code KB of ID / M / FD / M^-1 / dID / dFD", "",
+            "| robot | soagen generation | soagen gcc | soagen code KB | Pinocchio-CG taping + C | Pinocchio-CG gcc "
+            "| Pinocchio-CG code KB |", "|---|---|---|---|---|---|---|"]
+    for robot in robots:
+        r = runs[0][robot]
+        b, code = r["build"], r["code_bytes"]
+        fs = [f for f in LEGGED if f in r["functions"]]
+
+        def kb(lib):
+            return " / ".join(f"{code[lib][f] / 1024:.0f}" for f in fs) if lib in code else "-"
+
+        g, c = b["soagen generation"], b["soagen compile"]
+        row = [robot, f"{g['wall_s']:.1f} s, {g['peak_mb']:.0f} MB", f"{c['wall_s']:.0f} / {c['cpu_s']:.0f} s, "
+               f"{c['peak_mb']:.0f} MB", kb("soagen")]
+        if "pinocchio-cg generation" in b:
+            cg, comp = b["pinocchio-cg generation"], b["pinocchio-cg compile"].values()
+            row += [f"{cg['tape_s'] + cg['emit_s']:.1f} s, {cg['peak_mb']:.0f} MB",
+                    f"{sum(x['wall_s'] for x in comp):.0f} / {sum(x['cpu_s'] for x in comp):.0f} s, "
+                    f"{max(x['peak_mb'] for x in comp):.0f} MB", kb("pinocchio-cg")]
+        out.append("| " + " | ".join(row) + " |")
+    return "\n".join(out)
 
 
 def machine():
@@ -814,7 +885,12 @@ def main(argv=None):
                     "the C it emits, which gets the harness's flags)")
     ap.add_argument("--no-floor", action="store_true", help="skip the arithmetic-only copy and the sin/cos floor")
     ap.add_argument("--json", type=Path, default=None)
+    ap.add_argument("--summarize", type=Path, nargs="+", default=None, metavar="JSON",
+                    help="print docs/codegen.md's tables from the --json files of earlier runs, and stop")
     args = ap.parse_args(argv)
+    if args.summarize:
+        print(summarize(args.summarize))
+        return
     args.functions = args.functions.split(",")
     args.peers = args.peers.split(",")
     args.cache.mkdir(parents=True, exist_ok=True)

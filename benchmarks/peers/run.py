@@ -209,12 +209,15 @@ def compiler_version(cc):
 
 # -- soagen ---------------------------------------------------------------------------------
 
-def soagen_code(robot, urdf, names, prefix, work, tree=REPO, tip=None):
+def soagen_code(robot, urdf, names, prefix, work, tree=REPO, tip=None, style=None):
     """Generate the C (prefix.c/.h) into work by the soagen of source tree ``tree``, in a
-    subprocess (timed). Returns the manifest and the timing."""
+    subprocess (timed); ``style`` as ``soagen generate --style`` (None: the tree's default).
+    Returns the manifest and the timing."""
+    extra = f", style={style!r}" if style else ""
     code = ("import soagen; from soagen.codegen.robot import render; from soagen.codegen.emit import write; "
             f"r = soagen.load({str(urdf)!r}, floating_base={robot.nq != robot.nv}, tip={tip!r}); "
-            f"write(render(r, {str(urdf)!r}, algorithms={names!r}, langs=('c',), prefix={prefix!r}), {str(work)!r})")
+            f"write(render(r, {str(urdf)!r}, algorithms={names!r}, langs=('c',), prefix={prefix!r}{extra}), "
+            f"{str(work)!r})")
     env = {**os.environ, "PYTHONPATH": str(tree)}
     _, t = timed([sys.executable, "-c", code], "soagen generate", env=env, cwd=tree)
     return json.loads((work / f"{prefix}_manifest.json").read_text()), t
@@ -556,7 +559,8 @@ def bench_robot(name, args, cache):
     cc = shutil.which("gcc") or shutil.which("cc")
     build = {}
     log(f"{name}: generating soagen C ({', '.join(shorts)}) ...")
-    man, build["soagen generation"] = soagen_code(robot, urdf, names, "soa", work, tip=spec["frame"])
+    man, build["soagen generation"] = soagen_code(robot, urdf, names, "soa", work, tip=spec["frame"],
+                                                  style=args.style)
     libs = [("soagen", "soa", man)]
     if floor:
         without_trig(work / "soa.c", work / "soant.c", "soa", "soant")
@@ -682,6 +686,7 @@ def bench_robot(name, args, cache):
     return {"robot": name, "nv": nv, "times": times, "errors": errors, "build": build, "code_bytes": code,
             "counts": {s: man["functions"][FUNCTIONS[s]]["ops"] for s in shorts},
             "variants": {s: man["functions"][FUNCTIONS[s]].get("variant") for s in shorts},
+            "styles": {s: man["functions"][FUNCTIONS[s]].get("style") for s in shorts},
             "functions": shorts, "libraries": [lib for lib, *_ in plan], "floor": floor}
 
 
@@ -792,6 +797,7 @@ def build_table(res):
                      "(one file at a time)")
     head = ["machine code, bytes"] + res["functions"]
     rows = [[lib] + [str(v.get(s) or "-") for s in res["functions"]] for lib, v in code.items()]
+    rows.append(["soagen style"] + [str(res.get("styles", {}).get(s) or "-") for s in res["functions"]])
     return "\n".join(lines) + "\n" + format_table(head, rows)
 
 
@@ -880,6 +886,8 @@ def main(argv=None):
     ap.add_argument("--target-ns", type=float, default=2e4, help="time per entry per round (short rounds: "
                     "on a loaded machine many run without preemption)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--style", default=None, help="soagen generate --style for soagen's C (auto, unrolled, "
+                    "looped; default: the tree's own default)")
     ap.add_argument("--soagen-flags", default="", help="extra C flags for soagen's code (e.g. -DSOAGEN_WIDTH=8)")
     ap.add_argument("--cg-host-flags", default="-O2", help="flags of the program that tapes Pinocchio (not of "
                     "the C it emits, which gets the harness's flags)")

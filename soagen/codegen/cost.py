@@ -11,16 +11,18 @@ benchmarks/looped_style.py on this project's 2-core AMD EPYC (Zen 5, AVX-512, gc
 -march=native), 2026-12-02, over UR5, Solo12, ANYmal and TALOS (docs/codegen.md, "The
 looped style"): straight-line code runs at 8.4 operations per ns in a hot loop whatever
 its size (up to TALOS's 287 KB M^-1), fetching it after 8 MB of other memory costs about
-20 ns per KB, and the loops run at 1.4-2.0 operations per ns (short trips along the
-parent array, dependent index loads). On that machine the model keeps the unrolled code
-for every robot measured; ``--style looped`` trades time for code bytes and compile time."""
+20 ns per KB, and the loops run at about 2.5 operations per ns (1.4 on the UR5's chain of
+6 coordinates, 2.5 for Solo12's and TALOS's solves, 3.1 for TALOS's M^-1: short trips over
+contiguous rows along the paths, :func:`soagen.dynamics.ldl.path_layout`). On that machine
+the model keeps the unrolled code for every robot measured; ``--style looped`` trades time
+for code bytes and compile time."""
 
 from __future__ import annotations
 
 BYTES_PER_OP = 8.5          # machine code per straight-line operation (gcc -O3, measured 7.9-8.9)
 STRAIGHT_RATE = 8.4         # straight-line operations per ns
 FETCH_NS_PER_KB = 20.0      # fetching machine code that is not in the caches, per KB
-LOOP_RATE = 1.6             # operations per ns of the loops (templates/c/_ltdl.c.j2)
+LOOP_RATE = 2.5             # operations per ns of the loops (templates/c/_ltdl.c.j2)
 
 
 def operations(counts) -> int:

@@ -10,9 +10,13 @@ hundreds of kilobytes of machine code, more than the instruction caches hold
 forces and the derivatives of inverse dynamics unrolled (their code grows like their
 nonzeros) and hands the factorization and the solves to a few loops over the parent
 array of the coordinates, Featherstone's lambda (:func:`~soagen.dynamics.ldl.dof_parents`),
-printed once per file (``templates/c/_ltdl.c.j2``, ``templates/python/_ltdl.py.j2``):
+printed once per file (``templates/c/_ltdl.c.j2``, ``templates/python/_ltdl.py.j2``). The
+rows of M and L are stored along the coordinates' paths, by depth
+(:func:`~soagen.dynamics.ldl.path_layout`): an ancestor's row is the start of its
+descendant's, so the inner loops run over contiguous entries, and the paths are read from
+static tables, not walked through the parent array:
 
-* ``soagen_ltdl``: M = L^T D L in place on the packed lower triangle of M;
+* ``soagen_ltdl``: M = L^T D L in place on the rows of M's lower triangle along the paths;
 * ``soagen_ltdl_solve``: M^-1 B for m columns;
 * ``soagen_ltdl_congruence``: B^T M^-1 B = Y^T D^-1 Y with Y = L^-T B (J M^-1 J^T for
   B = J^T);
@@ -33,7 +37,7 @@ import numpy as np
 
 from soagen.codegen.graph import expr as nodes
 from soagen.codegen.unroll import Call, UnrollBackend
-from soagen.dynamics.ldl import dof_parents, dof_path
+from soagen.dynamics.ldl import dof_parents, dof_path, path_layout
 
 LTDL = "L^T D L of the mass matrix along the parent array of the coordinates (a loop)"
 SOLVE = "M^-1 B by the factors of M = L^T D L (a loop)"
@@ -43,9 +47,12 @@ LOOP_CODE_BYTES = 3072
 """The machine code of the loops of templates/c/_ltdl.c.j2, about (printed once per file)."""
 
 
-def packed(k, j) -> int:
-    """Where entry (k, j), j <= k, of a lower triangle sits when stored row by row."""
-    return k * (k + 1) // 2 + j
+def along_paths(lam):
+    """Where entry (k, j), j = k or on k's path, of M's lower triangle sits when its rows
+    are stored along the paths (:func:`~soagen.dynamics.ldl.path_layout`), and how many
+    entries that is."""
+    depth, off, _ = path_layout(lam)
+    return (lambda k, j: off[k] + depth[j]), off[-1]
 
 
 @dataclass(frozen=True)
@@ -136,15 +143,16 @@ class LoopedBackend(UnrollBackend):
         pattern of the parent array) as a call; return the factor."""
         lam = tuple(dof_parents(robot))
         n = len(lam)
+        at, size = along_paths(lam)
         args = []
         for k in range(n):
             for j in [k] + dof_path(lam, k):
                 e = nodes.sympify(M[k, j])
                 if not (e.is_Number and e.value == 0):
-                    args.append((packed(k, j), e))
+                    args.append((at(k, j), e))
         ws = self._workspace("ltdl_W")
-        self.defs.append(Call("ltdl", ws, n * (n + 1) // 2, sorted(args, key=lambda a: a[0]), lam, n,
-                              label="ltdl", note=LTDL, ops=ltdl_ops(lam)))
+        self.defs.append(Call("ltdl", ws, size, sorted(args, key=lambda a: a[0]), lam, n,
+                              label="ltdl", note=LTDL, ops=ltdl_ops(lam), paths=path_layout(lam)))
         return Factor(ws, lam, n)
 
     def loop_ltdl_solve(self, F: Factor, B, label="ltdl_x"):

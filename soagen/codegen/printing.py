@@ -32,6 +32,7 @@ from soagen.codegen.graph.order import ordered_factors, ordered_terms
 from soagen.errors import SoagenError
 
 MAX_POW = 8
+PATH_TABLES = ("depth", "off", "path")   # the static tables of the looped style's loops (Call.paths)
 ADD, MUL, POW, FUNC, ATOM = 40, 50, 60, 70, 1000
 
 
@@ -85,18 +86,18 @@ class Printer:
         """The lines of a loop of the looped style (:class:`~soagen.codegen.unroll.Call`):
         its workspaces, its arguments written into them, the routine of the templates."""
         lines = []
-        if st.routine == "ltdl":
-            lines.append(self.int_table(f"{st.workspace}_lam", st.lam))
+        if st.routine == "ltdl":                      # the paths, by depth
+            lines += [self.int_table(f"{st.workspace}_{t}", v) for t, v in zip(PATH_TABLES, st.paths)]
         into = st.scratch or st.workspace
         if st.scratch:
             lines.append(self.workspace(st.workspace, st.size, zero=False))
         lines.append(self.workspace(into, st.n * st.m if st.scratch else st.size,      # the arguments' other
                                     zero=st.routine != "ltdl_inverse"))               # entries are 0
         lines += [self.assign(f"{into}[{k}]", self.doprint(e)) for k, e in st.args]
-        lam, n = f"{st.factor or st.workspace}_lam", st.n
-        args = {"ltdl": [st.workspace, lam, n], "ltdl_solve": [st.factor, lam, n, st.workspace, st.m],
-                "ltdl_congruence": [st.factor, lam, n, st.scratch, st.m, st.workspace],
-                "ltdl_inverse": [st.factor, lam, n, st.workspace]}[st.routine]
+        paths = [f"{st.factor or st.workspace}_{t}" for t in PATH_TABLES]
+        args = {"ltdl": [st.workspace, *paths, st.n], "ltdl_solve": [st.factor, *paths, st.n, st.workspace, st.m],
+                "ltdl_congruence": [st.factor, *paths, st.n, st.scratch, st.m, st.workspace],
+                "ltdl_inverse": [st.factor, *paths, st.n, st.workspace]}[st.routine]
         lines.append(self.routine(f"soagen_{st.routine}", args))
         return lines
 

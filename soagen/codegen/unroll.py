@@ -346,7 +346,8 @@ class Call:
     from ``args``: (entry, expression) pairs written into ``workspace`` (or, for the
     congruence, into its ``scratch``) first, every other entry 0. ``factor`` names the
     workspace of the factorization a solve uses; ``lam`` is the parent array, ``n`` and
-    ``m`` the sizes; ``ops`` its operation counts (the loops' own, exact)."""
+    ``m`` the sizes; ``paths`` the (depth, off, path) tables of the factorization's layout
+    (:func:`soagen.dynamics.ldl.path_layout`); ``ops`` its operation counts (the loops' own, exact)."""
 
     routine: str
     workspace: str
@@ -361,6 +362,7 @@ class Call:
     note: str | None = None
     ops: dict = field(default_factory=dict)
     body: int | None = None
+    paths: tuple = ()
 
     @property
     def reads(self) -> list:

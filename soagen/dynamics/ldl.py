@@ -38,6 +38,27 @@ def dof_parents(robot):
     return lam
 
 
+def path_layout(lam):
+    """(depth, off, path) of the parent array ``lam``: each coordinate's path from the base,
+    stored by depth. Coordinate k has depth(k) coordinates before it; ``path[off[k] + d]``
+    is the one at depth d (``path[off[k] + depth[k]] = k``). Row k of a tree's L (and of M
+    below the diagonal) is nonzero only on that path, so it is stored there too, entry
+    (k, j) at ``off[k] + depth[j]``: the row of an ancestor i of k is then the first
+    depth(i) + 1 entries of row k's columns, and the factorization's updates run over
+    contiguous entries (the looped style, :mod:`soagen.codegen.loops`)."""
+    n = len(lam)
+    depth, off = [0] * n, [0] * (n + 1)
+    for k in range(n):
+        depth[k] = 0 if lam[k] < 0 else depth[lam[k]] + 1
+        off[k + 1] = off[k] + depth[k] + 1
+    path = [0] * off[n]
+    for k in range(n):
+        j = k
+        for d in range(depth[k], -1, -1):
+            path[off[k] + d], j = j, lam[j]
+    return depth, off, path
+
+
 def dof_path(lam, k):
     """lambda(k), lambda(lambda(k)), ... down to the base: the coordinates before k on its path."""
     out = []

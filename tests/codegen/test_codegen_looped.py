@@ -16,7 +16,7 @@ from soagen.codegen.compile import load_c, load_python
 from soagen.codegen.emit import write
 from soagen.codegen.loops import congruence_ops, inverse_ops, ltdl_ops, solve_ops
 from soagen.codegen.robot import render
-from soagen.dynamics.ldl import dof_parents
+from soagen.dynamics.ldl import dof_parents, path_layout
 from soagen.loaders.random_robots import random_chain
 from tests.support.accuracy import rel_err
 from tests.support.codegen import random_states
@@ -152,17 +152,21 @@ def test_the_loops_do_the_operations_the_manifest_counts(tree, tmp_path):
     py = load_python(tmp_path / "p.py")
     lam = tuple(dof_parents(tree))
     n = len(lam)
+    paths = path_layout(lam)
+    depth, off, path = paths
     M = A.mass_matrix(tree, _states(tree, 1, 1)[0][0])
-    W = [Counted(M[k, j]) for k in range(n) for j in range(k + 1)]
-    assert _count(py._soagen_ltdl, W, lam, n) == _without_zero_work(ltdl_ops(lam))
+    W = [Counted(M[k, path[off[k] + d]]) for k in range(n) for d in range(depth[k] + 1)]   # rows along the paths
+    assert _count(py._soagen_ltdl, W, *paths, n) == _without_zero_work(ltdl_ops(lam))
     m = 3
     X = [Counted(1.0) for _ in range(n * m)]
-    assert _count(py._soagen_ltdl_solve, W, lam, n, X, m) == _without_zero_work(solve_ops(lam, m))
+    assert _count(py._soagen_ltdl_solve, W, *paths, n, X, m) == _without_zero_work(solve_ops(lam, m))
+    assert np.allclose([x.v for x in X], np.linalg.solve(M, np.ones((n, m))).reshape(-1), rtol=1e-12, atol=0)
     Y, R = [Counted(0.5) for _ in range(n * m)], [None] * (m * m)
-    counted = _count(py._soagen_ltdl_congruence, W, lam, n, Y, m, R)
+    counted = _count(py._soagen_ltdl_congruence, W, *paths, n, Y, m, R)
     assert counted == _without_zero_work(congruence_ops(lam, m))
     R = [None] * (n * n)
-    assert _count(py._soagen_ltdl_inverse, W, lam, n, R) == _without_zero_work(inverse_ops(lam))
+    assert _count(py._soagen_ltdl_inverse, W, *paths, n, R) == _without_zero_work(inverse_ops(lam))
+    assert np.allclose(np.array([r.v for r in R]).reshape(n, n), np.linalg.inv(M), rtol=1e-10, atol=1e-12)
 
 
 def test_auto_keeps_the_unrolled_code_of_an_arm():

@@ -262,8 +262,8 @@ def table(res, pattern):
             soa, pin = t.get(("soagen", s)), t.get((lib, s)) if lib else None
             err, against = res["errors"][("soagen", s)]
             rows.append([FUNCTIONS[s][0] + ("" if lib in (None, "pinocchio") else f" [{lib}]"), res["robot"],
-                         f"{soa:.1f}" if soa else "-", f"{pin:.1f}" if pin else "-",
-                         f"{soa / pin:.2f}" if soa and pin else "-", ops_text(res["ops"][s]),
+                         f"{soa:.1f}" if soa is not None else "-", f"{pin:.1f}" if pin is not None else "-",
+                         f"{soa / pin:.2f}" if soa and pin and soa > 0 else "-", ops_text(res["ops"][s]),
                          f"{err:.0e} ({against})"])
     head = ["function", "robot", "soagen ns", "Pinocchio ns", "soagen/Pinocchio", "soagen mul/add",
             "max rel. err"]

@@ -344,7 +344,8 @@ def model_file(model, frame, path):
         kind = jm.shortname()
         if kind not in PIN_TYPES:
             raise SystemExit(f"joint {model.names[j]}: Pinocchio joint type {kind} not handled here")
-        axis = np.asarray(getattr(jm, "axis", np.zeros(3)), float) if "Unaligned" in kind else np.zeros(3)
+        # the generic JointModel has no axis; its concrete type (extract) has
+        axis = np.asarray(jm.extract().axis, float) if "Unaligned" in kind else np.zeros(3)
         X, inertia = model.jointPlacements[j], model.inertias[j]
         Ic = inertia.inertia
         lines.append(f"joint {PIN_TYPES[kind]} {model.parents[j]} {num(axis)} {num(X.rotation)} "
@@ -361,20 +362,21 @@ def pin_includes(prefix):
     return [f"-I{HERE}", f"-I{prefix / 'include'}", f"-I{prefix / 'include' / 'eigen3'}"]
 
 
-def pinocchio_object(cache, prefix):
-    """pinocchio_peer.cpp compiled once per source, flags, compiler, Pinocchio version and CPU."""
+def pinocchio_object(cache, prefix, source="pinocchio_peer.cpp", stem="pinocchio", note="5-30 min, 5 GB"):
+    """``source`` (default pinocchio_peer.cpp) compiled once per source, flags, compiler,
+    Pinocchio version and CPU, cached as CACHE/<stem>-<hash>.o."""
     import pinocchio
 
     cxx = shutil.which("g++") or shutil.which("c++")
-    key = digest((HERE / "pinocchio_peer.cpp").read_text(), (HERE / "pin_model.hpp").read_text(),
+    key = digest((HERE / source).read_text(), (HERE / "pin_model.hpp").read_text(),
                  " ".join(CFLAGS + PIN_DEFINES), compiler_version(cxx), pinocchio.__version__, prefix, cpu_identity())
-    obj = cache / f"pinocchio-{key}.o"
+    obj = cache / f"{stem}-{key}.o"
     if obj.exists():
         return obj
-    log(f"compiling Pinocchio's algorithms once (pinocchio_peer.cpp -> {obj}; 5-30 min, 5 GB) ...")
+    log(f"compiling Pinocchio's algorithms once ({source} -> {obj}; {note}) ...")
     tmp = obj.with_suffix(".tmp.o")
-    _, t = timed([cxx, *CFLAGS, "-std=c++17", *PIN_DEFINES, *pin_includes(prefix), "-c", HERE / "pinocchio_peer.cpp",
-                  "-o", tmp], "compiling pinocchio_peer.cpp")
+    _, t = timed([cxx, *CFLAGS, "-std=c++17", *PIN_DEFINES, *pin_includes(prefix), "-c", HERE / source,
+                  "-o", tmp], f"compiling {source}")
     tmp.rename(obj)
     log(f"  done: {t['wall_s']:.0f} s, {t['peak_mb']:.0f} MB")
     return obj
@@ -732,7 +734,8 @@ def check(plan, work, conv, shorts, robot):
         for k in range(NSETS):
             want = from_pin(short, ref[k])
             got = from_pin(short, from_cg(short, y[k])) if lib == "pinocchio-cg" else y[k]
-            worst = max(worst, float(np.max(np.abs(got - want)) / max(np.max(np.abs(want)), 1e-300)))
+            e = float(np.max(np.abs(got - want)) / max(np.max(np.abs(want)), 1e-300))
+            worst = max(worst, e) if np.isfinite(worst) and np.isfinite(e) else float("nan")  # a NaN stays
         errors[(lib, short)] = worst
     return errors
 
